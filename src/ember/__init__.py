@@ -1,0 +1,89 @@
+"""ember: PyTorch's programming model in readable Python, on NumPy (CPU) and CuPy (CUDA).
+
+    import ember as torch
+    x = torch.tensor([[1., 2.], [3., 2.]], requires_grad=True)
+    (x ** 3 + 3).mean().backward()
+    print(x.grad)
+"""
+import builtins as _builtins
+import warnings as _warnings
+
+from . import _dtype
+from ._dtype import (bfloat16, bool, can_cast, cdouble, cfloat, complex64, complex128, double,
+                     dtype, finfo, float, float16, float32, float64, get_default_dtype, half,
+                     iinfo, int, int8, int16, int32, int64, long, promote_types, result_type,
+                     set_default_dtype, short, uint8)
+from ._size import Size
+from ._device import device
+from ._tensor import Tensor
+from ._storage import UntypedStorage
+from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,
+                        from_numpy, full, full_like, linspace, logspace, ones, ones_like, tensor,
+                        zeros, zeros_like)
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, \
+    is_inference_mode_enabled, no_grad, set_grad_enabled
+from . import random
+from .random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, \
+    seed, set_rng_state
+from ._printing import set_printoptions
+from . import return_types, cuda
+from . import _ops
+from ._ops.views import contiguous_format, preserve_format
+
+__version__ = "0.1.0"
+
+# NOTE: NumPy warns about floating-point events (divide by zero, overflow, invalid) that torch
+# computes silently (1/0 is inf, sqrt(-1) is nan). Silence them only when they come from
+# ember's own modules; the user's NumPy code keeps its warnings.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)")
+
+_ops.install(globals(), Tensor)
+
+
+class _Layout:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+strided = _Layout("strided")
+channels_last = "channels_last"
+
+
+def is_tensor(obj):
+    """Whether `obj` is an ember Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def is_complex(input):
+    return input.is_complex()
+
+
+def is_nonzero(input):
+    """The truth value of a one-element tensor."""
+    if input.numel() != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous"
+                           if input.numel() else
+                           "Boolean value of Tensor with no values is ambiguous")
+    return _builtins.bool(input.item())
+
+
+def numel(input):
+    return input.numel()
+
+
+def from_dlpack(ext_tensor):
+    """A tensor sharing memory with any DLPack-exporting array (NumPy, CuPy, ...)."""
+    import numpy as _np
+    from ._tensor import wrap
+    if hasattr(ext_tensor, "__dlpack_device__") and ext_tensor.__dlpack_device__()[0] != 1:
+        return wrap(cuda._backend.CudaBackend().xp.from_dlpack(ext_tensor))
+    return wrap(_np.from_dlpack(ext_tensor))
+

@@ -1,0 +1,539 @@
+"""Making tensors: from data (`tensor`, `as_tensor`, `from_numpy`, the legacy `Tensor(...)`),
+filled (`zeros`, `ones`, `full`, `empty` and their `_like` and `new_*` forms) and ranges
+(`arange`, `linspace`, `logspace`, `eye`).
+
+Random tensors are made in `_ops/sampling.py`.
+"""
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._device import CPU, as_device, backend_for, backend_of
+from ._tensor import Tensor, wrap
+
+_new = object.__new__
+
+
+# -- arguments shared by the factories --------------------------------------------------------
+
+def parse_size(args, name):
+    """Sizes given as varargs, one sequence, or an `ember.Size`, as torch accepts them."""
+    if len(args) == 1 and not _is_int(args[0]):
+        seq = args[0]
+        if isinstance(seq, Tensor) and seq.ndim == 0:
+            return (int(seq),)
+        try:
+            items = tuple(seq)
+        except TypeError:
+            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                            f"{type(seq).__name__}") from None
+        args = items
+    shape = []
+    for i, s in enumerate(args):
+        if not _is_int(s):
+            if isinstance(s, (tuple, list)):
+                raise TypeError(f"{name}() takes 1 positional argument but {len(args)} were "
+                                f"given")
+            if i == 0 and len(args) == 1:
+                raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, "
+                                f"not {type(s).__name__}")
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got "
+                            f"{type(s).__name__}\"")
+        shape.append(int(s))
+    return tuple(shape)
+
+
+def _is_int(x):
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, (int, np.integer)):
+        return True
+    return isinstance(x, Tensor) and x.ndim == 0 and not x.is_floating_point()
+
+
+def check_shape(shape, name):
+    for s in shape:
+        if s < 0:
+            if len(shape) > 1 and name in ("zeros",):
+                raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"[{', '.join(str(x) for x in shape)}]")
+
+
+def _backend(device):
+    return backend_for(as_device(device))
+
+
+def _finish(array, requires_grad):
+    t = wrap(array)
+    if requires_grad:
+        t.requires_grad_(True) if t.dtype.is_floating_point or t.dtype.is_complex else \
+            _requires_grad_error()
+    return t
+
+
+def _requires_grad_error():
+    raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+
+
+def _allocate(xp, shape, np_dtype, fill):
+    """An array of `shape` filled with `fill` (None: uninitialised), raising torch's errors."""
+    try:
+        if fill is None:
+            return xp.empty(shape, np_dtype)
+        if fill == 0:
+            return xp.zeros(shape, np_dtype)
+        return xp.full(shape, fill, np_dtype)
+    except MemoryError:
+        nbytes = int(np.prod(shape, dtype=object)) * np.dtype(np_dtype).itemsize
+        raise RuntimeError(f"[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: "
+                           f"can't allocate memory: you tried to allocate {nbytes} bytes. Error "
+                           f"code 12 (Cannot allocate memory)") from None
+
+
+def _filled(name, size, fill, dtype, device, requires_grad):
+    shape = parse_size(size, name)
+    check_shape(shape, name)
+    d = dtype or _dtype.get_default_dtype()
+    return _finish(_allocate(_backend(device).xp, shape, d._np, fill), requires_grad)
+
+
+# -- filled tensors ---------------------------------------------------------------------------
+
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
+    """A tensor of zeros: `zeros(2, 3)` or `zeros((2, 3))`."""
+    return _into(out, _filled("zeros", size, 0, dtype, device, requires_grad))
+
+
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
+    """A tensor of ones."""
+    return _into(out, _filled("ones", size, 1, dtype, device, requires_grad))
+
+
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False, memory_format=None):
+    """A tensor whose values are whatever the memory held (uninitialised)."""
+    return _into(out, _filled("empty", size, None, dtype, device, requires_grad))
+
+
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False):
+    """A tensor of `size` filled with `fill_value` (its dtype inferred from the value)."""
+    shape = parse_size((size,) if not isinstance(size, (tuple, list)) else size, "full")
+    check_shape(shape, "full")
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    d = dtype or _dtype.scalar_dtype(fill_value)
+    return _into(out, _finish(_allocate(_backend(device).xp, shape, d._np, fill_value),
+                              requires_grad))
+
+
+def _into(out, t):
+    if out is None:
+        return t
+    out._init(t._data)
+    return out
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    """An uninitialised tensor with the given strides (over a storage just big enough)."""
+    from ._geometry import storage_extent
+    from ._storage import Storage
+    shape, strides = tuple(size), tuple(stride)
+    d = dtype or _dtype.get_default_dtype()
+    backend = _backend(device)
+    flat = backend.xp.empty((storage_extent(shape, strides, 0),), d._np)
+    storage = Storage(flat)
+    t = _new(Tensor)._init(backend.strided(flat, shape, strides, 0), storage, 0)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _like(input, dtype, device):
+    d = dtype or input.dtype
+    dev = as_device(device) if device is not None else input.device
+    return d, backend_for(dev).xp
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    """Zeros with the shape (and by default dtype and device) of `input`."""
+    d, xp = _like(input, dtype, device)
+    return _finish(xp.zeros(input._data.shape, d._np), requires_grad)
+
+
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    """Ones with the shape of `input`."""
+    d, xp = _like(input, dtype, device)
+    return _finish(xp.ones(input._data.shape, d._np), requires_grad)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    """Uninitialised, with the shape of `input`."""
+    d, xp = _like(input, dtype, device)
+    return _finish(xp.empty(input._data.shape, d._np), requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    """`fill_value` everywhere, with the shape, dtype and device of `input`."""
+    d, xp = _like(input, dtype, device)
+    return _finish(_allocate(xp, input._data.shape, d._np, fill_value), requires_grad)
+
+
+# -- ranges -----------------------------------------------------------------------------------
+
+def _number(x):
+    return x.item() if isinstance(x, Tensor) else x
+
+
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False, pin_memory=False):
+    """Values from `start` (inclusive) to `end` (exclusive) spaced by `step`."""
+    start, end, step = _number(start), _number(end), _number(step)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0 and end != start:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is None:
+        floating = any(isinstance(v, float) for v in (start, end, step))
+        dtype = _dtype.get_default_dtype() if floating else _dtype.int64
+    n = max(int(np.ceil((end - start) / step)), 0)
+    xp = _backend(device).xp
+    if dtype.is_floating_point or dtype.is_complex:
+        # NOTE: torch computes start + i * step in double, then rounds to the dtype.
+        values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
+    elif all(isinstance(v, (int, np.integer)) for v in (start, end, step)):
+        values = (start + xp.arange(n, dtype=np.int64) * step).astype(dtype._np)
+    else:
+        values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
+    return _into(out, _finish(values, requires_grad))
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    """`steps` evenly spaced values from `start` to `end`, both included."""
+    start, end = _number(start), _number(end)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dtype = dtype or _dtype.get_default_dtype()
+    xp = _backend(device).xp
+    if dtype.is_floating_point or dtype.is_complex:
+        # NOTE: like torch, step from the start for the first half and back from the end for
+        # the second, in the output's own precision, so both ends are exact.
+        work = dtype._np if dtype.itemsize >= 4 else np.float32
+        idx = xp.arange(steps, dtype=work)
+        step = work.type((end - start) / (steps - 1)) if steps > 1 else work.type(0)
+        front = work.type(start) + step * idx
+        back = work.type(end) - step * (steps - 1 - idx)
+        values = xp.where(idx < steps // 2, front, back).astype(dtype._np)
+    else:
+        idx = xp.arange(steps, dtype=np.float64)
+        step = (end - start) / (steps - 1) if steps > 1 else 0.0
+        values = xp.where(idx < steps // 2, start + step * idx,
+                          end - step * (steps - 1 - idx)).astype(dtype._np)
+    return _into(out, _finish(values, requires_grad))
+
+
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    """`base ** linspace(start, end, steps)`."""
+    dtype = dtype or _dtype.get_default_dtype()
+    exps = linspace(start, end, steps, dtype=_dtype.float64, device=device)._data
+    values = (base ** exps).astype(dtype._np)
+    return _into(out, _finish(values, requires_grad))
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+        pin_memory=False):
+    """A 2-D tensor with ones on the diagonal."""
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    m = n if m is None else m
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    d = dtype or _dtype.get_default_dtype()
+    return _into(out, _finish(_backend(device).xp.eye(n, m, dtype=d._np), requires_grad))
+
+
+# -- tensors from data -------------------------------------------------------------------------
+
+_NUMERIC_KINDS = "biufc"
+
+
+def _leaf_dtype(x):
+    """The dtype a leaf of nested data contributes to inference."""
+    if isinstance(x, Tensor):
+        return x.dtype
+    if isinstance(x, (np.number, np.bool_)):
+        return _dtype.from_numpy_dtype(x.dtype)
+    if isinstance(x, (bool, int, float, complex)):
+        return _dtype.scalar_dtype(x)
+    if x is None or isinstance(x, str) or not hasattr(x, "__len__"):
+        raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+    return None
+
+
+def _walk(data):
+    """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
+    flat = []
+    inferred = None
+
+    def visit(item, depth, shape):
+        nonlocal inferred
+        if isinstance(item, Tensor):
+            if item.ndim == 0 or depth == len(shape):
+                if item.numel() != 1:
+                    raise ValueError("only one element tensors can be converted to Python "
+                                     "scalars")
+                if depth != len(shape):
+                    raise ValueError(f"expected sequence of length {shape[depth]} at dim "
+                                     f"{depth} (got 0)")
+                flat.append(item.item())
+                inferred = _promote(inferred, item.dtype)
+                return
+        if isinstance(item, np.ndarray):
+            item = item.tolist() if item.ndim else item[()]
+        if isinstance(item, (str, bytes)):
+            if depth == 0:
+                raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+            raise ValueError(f"too many dimensions '{type(item).__name__}'")
+        if isinstance(item, (list, tuple)) or (hasattr(item, "__len__") and hasattr(
+                item, "__getitem__") and not isinstance(item, (dict,))):
+            n = len(item)
+            if depth == len(shape):
+                if flat:
+                    raise TypeError(f"'{type(item).__name__}' object cannot be interpreted as "
+                                    f"an integer")
+                shape.append(n)
+            elif shape[depth] != n:
+                raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} "
+                                 f"(got {n})")
+            for sub in item:
+                visit(sub, depth + 1, shape)
+            return
+        if depth != len(shape):
+            raise TypeError(f"'{type(item).__name__}' object is not iterable")
+        d = _leaf_dtype(item)
+        inferred = _promote(inferred, d)
+        flat.append(item.item() if isinstance(item, (np.number, np.bool_)) else item)
+
+    shape = []
+    visit(data, 0, shape)
+    return tuple(shape), flat, inferred
+
+
+def _promote(a, b):
+    return b if a is None else _dtype.promote_types(a, b)
+
+
+def _array_from_data(data, dtype):
+    """A new array holding `data` (numbers, nested sequences, arrays, tensors), and its dtype."""
+    if isinstance(data, Tensor):
+        arr = backend_of(data._data).to_numpy(data._data).copy()
+        return arr, dtype or data.dtype
+    if isinstance(data, np.ndarray):
+        d = dtype or _dtype.from_numpy_dtype(data.dtype)
+        return np.array(data), d
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    shape, flat, inferred = _walk(data)
+    if inferred is None:
+        inferred = _dtype.get_default_dtype()
+    target = dtype or inferred
+    if inferred is _dtype.int64 or (inferred._category == 1 and target._category == 1):
+        for v in flat:
+            if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
+                raise ValueError("Overflow when unpacking long long")
+    natural = np.array(flat, dtype=_natural(inferred)).reshape(shape)
+    if dtype is not None and dtype._category == 1 and natural.dtype.kind in "iu" \
+            and natural.size:
+        info = np.iinfo(dtype._np) if dtype is not _dtype.bool else None
+        if info is not None and (natural.min() < info.min or natural.max() > info.max):
+            raise RuntimeError(f"value cannot be converted to type {dtype._name} without "
+                               f"overflow")
+    return natural, target
+
+
+def _natural(d):
+    """The NumPy dtype that holds Python values of inferred dtype `d` exactly."""
+    if d._category == 2:
+        return np.float64
+    if d._category == 3:
+        return np.complex128
+    return d._np
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor copying `data` (a number, nested sequences, an array or a tensor).
+
+    >>> ember.tensor([[1, 2], [3, 4]])       # int64
+    >>> ember.tensor([1., 2.])               # the default float dtype
+    """
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    arr, d = _array_from_data(data, dtype)
+    backend = backend_for(as_device(device)) if device is not None else (
+        backend_of(data._data) if isinstance(data, Tensor) else backend_for(None))
+    values = backend.xp.asarray(arr.astype(d._np, copy=False))
+    if values is arr and isinstance(data, np.ndarray):
+        values = values.copy()
+    return _finish(values, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """`data` as a tensor, sharing memory when it already is one (or a NumPy array) of that
+    dtype and device."""
+    if isinstance(data, Tensor):
+        return data.to(dtype=dtype, device=device) if (dtype or device) else data
+    if isinstance(data, np.ndarray) and (device is None or as_device(device) == CPU):
+        t = from_numpy(data) if data.dtype.kind in _NUMERIC_KINDS and _supported(data) \
+            else tensor(data)
+        return t.to(dtype) if dtype is not None else t
+    return tensor(data, dtype=dtype, device=device)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """Like `as_tensor`, with NumPy-style `copy`: True always copies, False never does."""
+    if copy:
+        t = tensor(obj, dtype=dtype, device=device) if not isinstance(obj, Tensor) else \
+            obj.detach().clone().to(dtype=dtype, device=device)
+    else:
+        t = as_tensor(obj, dtype=dtype, device=device)
+        if copy is False and isinstance(obj, (Tensor, np.ndarray)):
+            src = obj._data if isinstance(obj, Tensor) else obj
+            if not np.shares_memory(src, t._data):
+                raise ValueError("can't alias tensor from data without copying")
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _supported(array):
+    try:
+        _dtype.from_numpy_dtype(array.dtype)
+        return True
+    except TypeError:
+        return False
+
+
+def from_numpy(ndarray):
+    """A tensor sharing memory with a NumPy array: writes through either show in both."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    if ndarray.dtype.kind not in _NUMERIC_KINDS and ndarray.dtype != _dtype.bfloat16._np:
+        raise TypeError(f"can't convert np.ndarray of type numpy.{ndarray.dtype.type.__name__}. "
+                        "The only supported types are: float64, float32, float16, complex64, "
+                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
+                        "and bool.")
+    _dtype.from_numpy_dtype(ndarray.dtype)
+    if any(s < 0 for s in ndarray.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
+    if any(s % ndarray.itemsize for s in ndarray.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. "
+                         "Copy the numpy array to reallocate the memory.")
+    if not ndarray.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data "
+                      "or make it writable before converting it to a tensor. This type of "
+                      "warning will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=2)
+    if not ndarray.dtype.isnative:
+        ndarray = ndarray.astype(ndarray.dtype.newbyteorder("="))
+    return wrap(ndarray.view())
+
+
+def legacy_new(cls, args, kwargs):
+    """`Tensor(...)`: sizes give an uninitialised float tensor; data gives a float copy."""
+    if cls is not Tensor:
+        return _new(cls)._init(np.empty((0,), np.float32))
+    device = kwargs.pop("device", None)
+    if kwargs:
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"({', '.join(kwargs)})")
+    d = _dtype.get_default_dtype()
+    if not args:
+        return _finish(_backend(device).xp.empty((0,), d._np), False)
+    if all(_is_int(a) for a in args):
+        return empty(*args, dtype=d, device=device)
+    if len(args) == 1:
+        data = args[0]
+        if isinstance(data, Tensor):
+            return data
+        from ._size import Size
+        if isinstance(data, Size):
+            return empty(data, dtype=d, device=device)
+        return tensor(data, dtype=d, device=device)
+    raise TypeError("new() received an invalid combination of arguments")
+
+
+# -- `Tensor.new_*`: factories that default to this tensor's dtype and device ----------------
+
+def _new_defaults(self, dtype, device):
+    return dtype or self.dtype, self.device if device is None else device
+
+
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
+               pin_memory=False):
+    """A new tensor from `data`, with this tensor's dtype and device by default."""
+    dtype, device = _new_defaults(self, dtype, device)
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        data = data.detach()
+    return tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+              pin_memory=False):
+    """Zeros of `size`, with this tensor's dtype and device by default."""
+    dtype, device = _new_defaults(self, dtype, device)
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+             pin_memory=False):
+    """Ones of `size`, with this tensor's dtype and device by default."""
+    dtype, device = _new_defaults(self, dtype, device)
+    return ones(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+              pin_memory=False):
+    """Uninitialised, of `size`, with this tensor's dtype and device by default."""
+    dtype, device = _new_defaults(self, dtype, device)
+    return empty(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
+             layout=None, pin_memory=False):
+    """`fill_value` everywhere, with this tensor's dtype and device by default."""
+    dtype, device = _new_defaults(self, dtype, device)
+    return full(size, fill_value, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,
+                      layout=None, pin_memory=False):
+    dtype, device = _new_defaults(self, dtype, device)
+    return empty_strided(size, stride, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+NEW_METHODS = (new_tensor, new_zeros, new_ones, new_empty, new_full, new_empty_strided)

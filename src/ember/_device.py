@@ -1,0 +1,137 @@
+"""Devices: `ember.device`, and the array module (NumPy or CuPy) each device computes with.
+
+Op code never branches on the device: it receives `xp`, the array module of its inputs, and
+calls `xp.exp`, `xp.matmul`, ... The few things array modules spell differently (building a
+strided view over a flat buffer, reading a data pointer) are `Backend` methods.
+CuPy is imported on first CUDA use, never by `import ember`.
+"""
+import numpy as np
+
+_DEVICE_TYPES = ("cpu", "cuda", "meta")
+_KNOWN_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
+
+
+class device:
+    """Where a tensor lives: `device('cpu')`, `device('cuda:0')`, `device('cuda', 1)`."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            if index is not None:
+                raise TypeError("device(): cannot pass an index with a device object")
+            self.type, self.index = type.type, type.index
+            return
+        if isinstance(type, int) and not isinstance(type, bool):
+            type, index = "cuda", type
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got "
+                            f"({type.__class__.__name__})")
+        name, _, idx = type.partition(":")
+        if name not in _DEVICE_TYPES:
+            raise RuntimeError(f"Expected one of {_KNOWN_TYPES} device type at start of device "
+                               f"string: {type}")
+        if idx:
+            if index is not None:
+                raise RuntimeError(f"type (string) must not include an index because index was "
+                                   f"passed explicitly: {type}")
+            if not idx.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(idx)
+        if index is not None and index < 0:
+            raise RuntimeError(f"Device index must not be negative")
+        if name == "cpu" and index not in (None, 0):
+            raise RuntimeError(f"CPU device index must be -1 or zero, got {index}")
+        self.type = name
+        self.index = index
+
+    def __repr__(self):
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        if not isinstance(other, device):
+            return NotImplemented
+        return self.type == other.type and self.index == other.index
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
+
+
+CPU = device("cpu")
+
+
+def as_device(spec):
+    """Accept a device, a string, or a CUDA index wherever torch does."""
+    if spec is None:
+        return None
+    if spec.__class__ is device:
+        return spec
+    return device(spec)
+
+
+class Backend:
+    """An array module and the few helpers whose spelling differs between array modules."""
+
+    def __init__(self, xp, device_type):
+        self.xp = xp
+        self.device_type = device_type
+
+    def device_of(self, array):
+        return CPU
+
+    def strided(self, flat, shape, strides, offset):
+        """An array over the 1-D `flat` buffer with element strides and offset."""
+        size = flat.itemsize
+        return np.ndarray(shape, flat.dtype, buffer=flat, offset=offset * size,
+                          strides=tuple(s * size for s in strides))
+
+    def data_ptr(self, array):
+        return array.__array_interface__["data"][0]
+
+    def to_numpy(self, array):
+        return array
+
+    def from_other(self, array, source, dev):
+        """A copy in this backend's memory of an array held by backend `source`."""
+        return np.array(source.to_numpy(array))
+
+
+CPU_BACKEND = Backend(np, "cpu")
+_cuda_backend = None
+
+
+def cuda_backend():
+    """The CuPy backend, created on first CUDA use."""
+    global _cuda_backend
+    if _cuda_backend is None:
+        from .cuda._backend import CudaBackend
+        _cuda_backend = CudaBackend()
+    return _cuda_backend
+
+
+def backend_of(array):
+    return CPU_BACKEND if array.__class__ is np.ndarray else _backend_of_other(array)
+
+
+def _backend_of_other(array):
+    if isinstance(array, np.ndarray):
+        return CPU_BACKEND
+    return cuda_backend()
+
+
+def backend_for(dev):
+    """The backend that computes on device `dev` (a `device`)."""
+    if dev is None or dev.type == "cpu":
+        return CPU_BACKEND
+    if dev.type == "cuda":
+        return cuda_backend()
+    raise NotImplementedError(f"ember cannot compute on device '{dev}'")

@@ -1,0 +1,310 @@
+"""Dtypes: the twelve scalar types, their torch names, and torch's type-promotion rules.
+
+Pure data and arithmetic on types; no arrays are created here. "What dtype does int32 + float16
+give?" is answered by `promote_types`; "what does `t + 2.5` give?" by `result_type`.
+"""
+import numpy as np
+import ml_dtypes
+
+__all__ = [
+    "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+    "float32", "float64", "complex64", "complex128",
+    "promote_types", "result_type", "can_cast", "get_default_dtype", "set_default_dtype",
+    "finfo", "iinfo",
+]
+
+_builtin_bool, _builtin_int, _builtin_float, _builtin_complex = bool, int, float, complex
+
+# Categories order the kinds of number: a higher category always wins a promotion.
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
+
+
+class dtype:
+    """A tensor element type, such as `ember.float32`. Prints as torch does (`torch.float32`)."""
+
+    __slots__ = ("_name", "_np", "_category", "itemsize", "is_signed", "_scalar_name",
+                 "_cpp_name", "_legacy_name", "__weakref__")
+
+    def __init__(self, name, np_dtype, category, signed, scalar_name, cpp_name, legacy_name):
+        self._name = name
+        self._np = np.dtype(np_dtype)
+        self._category = category
+        self.itemsize = self._np.itemsize
+        self.is_signed = signed
+        self._scalar_name = scalar_name      # c10 ScalarType name: "Float", "Long", ...
+        self._cpp_name = cpp_name            # C++ type name used in some torch errors
+        self._legacy_name = legacy_name      # "FloatTensor", as in `t.type()`
+
+    @property
+    def is_floating_point(self):
+        return self._category == _FLOAT
+
+    @property
+    def is_complex(self):
+        return self._category == _COMPLEX
+
+    def to_real(self):
+        """The real counterpart of a complex dtype (complex64 -> float32); others unchanged."""
+        return _COMPLEX_TO_REAL.get(self, self)
+
+    def to_complex(self):
+        """The complex counterpart of a floating dtype (float32 -> complex64)."""
+        if self._category == _COMPLEX:
+            return self
+        if self._category != _FLOAT:
+            raise RuntimeError(f"to_complex is not supported for {self}")
+        return _REAL_TO_COMPLEX[self]
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+    def __reduce__(self):
+        return (_dtype_by_name, (self._name,))
+
+
+def _make(name, np_dtype, category, signed, scalar_name, cpp_name, legacy):
+    return dtype(name, np_dtype, category, signed, scalar_name, cpp_name, legacy)
+
+
+bool = _make("bool", np.bool_, _BOOL, False, "Bool", "bool", "BoolTensor")
+uint8 = _make("uint8", np.uint8, _INT, False, "Byte", "unsigned char", "ByteTensor")
+int8 = _make("int8", np.int8, _INT, True, "Char", "signed char", "CharTensor")
+int16 = _make("int16", np.int16, _INT, True, "Short", "short int", "ShortTensor")
+int32 = _make("int32", np.int32, _INT, True, "Int", "int", "IntTensor")
+int64 = _make("int64", np.int64, _INT, True, "Long", "long int", "LongTensor")
+float16 = _make("float16", np.float16, _FLOAT, True, "Half", "c10::Half", "HalfTensor")
+bfloat16 = _make("bfloat16", ml_dtypes.bfloat16, _FLOAT, True, "BFloat16", "c10::BFloat16",
+                 "BFloat16Tensor")
+float32 = _make("float32", np.float32, _FLOAT, True, "Float", "float", "FloatTensor")
+float64 = _make("float64", np.float64, _FLOAT, True, "Double", "double", "DoubleTensor")
+complex64 = _make("complex64", np.complex64, _COMPLEX, True, "ComplexFloat",
+                  "c10::complex<float>", "ComplexFloatTensor")
+complex128 = _make("complex128", np.complex128, _COMPLEX, True, "ComplexDouble",
+                   "c10::complex<double>", "ComplexDoubleTensor")
+
+ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
+              complex64, complex128)
+
+# torch's aliases: ember.float is ember.float32, ember.long is ember.int64, ...
+ALIASES = {
+    "float": float32, "double": float64, "half": float16, "cfloat": complex64,
+    "cdouble": complex128, "short": int16, "int": int32, "long": int64,
+}
+
+_BY_NAME = {d._name: d for d in ALL_DTYPES}
+_BY_NAME.update(ALIASES)
+_FROM_NUMPY = {d._np: d for d in ALL_DTYPES}
+_COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
+_REAL_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
+                    float64: complex128}
+
+
+def _dtype_by_name(name):
+    return _BY_NAME[name]
+
+
+def from_numpy_dtype(np_dtype):
+    """The ember dtype of a NumPy dtype; TypeError for types torch has no counterpart of."""
+    try:
+        return _FROM_NUMPY[np_dtype]
+    except KeyError:
+        pass
+    try:
+        return _FROM_NUMPY[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(
+            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types "
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+            "uint8, and bool.") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Promotion between two dtypes
+
+def _promote_pair(a, b):
+    if a is b:
+        return a
+    if a._category != b._category:
+        low, high = (a, b) if a._category < b._category else (b, a)
+        if high._category == _COMPLEX and low._category == _FLOAT:
+            # float64 + complex64 -> complex128: the complex keeps the wider float's precision.
+            return complex128 if low is float64 else high
+        return high
+    if a._category == _INT:
+        if a.is_signed == b.is_signed:
+            return a if a.itemsize > b.itemsize else b
+        signed, unsigned = (a, b) if a.is_signed else (b, a)
+        # uint8 mixed with a signed int needs a wider signed type when the signed one is int8.
+        return signed if signed.itemsize > unsigned.itemsize else int16
+    if {a, b} == {float16, bfloat16}:
+        return float32
+    return a if a.itemsize > b.itemsize else b
+
+
+_PROMOTION_TABLE = {(a, b): _promote_pair(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both `type1` and `type2` can be converted to, by torch's table."""
+    return _PROMOTION_TABLE[type1, type2]
+
+
+# ---------------------------------------------------------------------------------------------
+# The default dtype
+
+_default_float = float32
+
+
+def get_default_dtype():
+    """The dtype new floating tensors get (float32 unless changed)."""
+    return _default_float
+
+
+def set_default_dtype(d):
+    """Set the dtype of new floating tensors and Python floats in promotion."""
+    global _default_float
+    if not isinstance(d, dtype) or d._category != _FLOAT:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
+def default_complex_dtype():
+    return complex128 if _default_float is float64 else complex64
+
+
+def scalar_dtype(value):
+    """The dtype a Python number takes in promotion: bool, int64, default float or complex."""
+    cls = type(value)
+    if cls is _builtin_float:
+        return _default_float
+    if cls is _builtin_int:
+        return int64
+    if cls is _builtin_bool:
+        return bool
+    if cls is _builtin_complex:
+        return default_complex_dtype()
+    if isinstance(value, _builtin_bool) or isinstance(value, np.bool_):
+        return bool
+    if isinstance(value, (_builtin_int, np.integer)):
+        return int64
+    if isinstance(value, (_builtin_float, np.floating)):
+        return _default_float
+    if isinstance(value, (_builtin_complex, np.complexfloating)):
+        return default_complex_dtype()
+    raise TypeError(f"expected a number, got {type(value).__name__}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Promotion among operands: tensors with dimensions, 0-dim tensors, Python numbers
+
+def _combine(higher, lower):
+    """Let a weaker participant (0-dim tensor, Python number) raise only the category."""
+    if higher is None:
+        return lower
+    if lower is None or higher._category >= lower._category:
+        return higher
+    if lower._category == _COMPLEX and higher._category == _FLOAT:
+        return higher.to_complex()
+    return lower
+
+
+def _promote_optional(a, b):
+    if a is None:
+        return b
+    return a if b is None else _PROMOTION_TABLE[a, b]
+
+
+def result_type_of(dim_dtypes, zero_dim_dtypes, scalar_dtypes):
+    """torch's three-tier rule: dimensioned tensors decide unless a weaker tier is of a higher
+    category (bool < integer < floating < complex)."""
+    dim = zero = wrapped = None
+    for d in dim_dtypes:
+        dim = _promote_optional(dim, d)
+    for d in zero_dim_dtypes:
+        zero = _promote_optional(zero, d)
+    for d in scalar_dtypes:
+        wrapped = _promote_optional(wrapped, d)
+    return _combine(dim, _combine(zero, wrapped))
+
+
+def result_type(tensor1, tensor2):
+    """The dtype of an arithmetic op between two tensors or numbers, by torch's rules."""
+    from ._tensor import Tensor
+    dims, zeros, scalars = [], [], []
+    for x in (tensor1, tensor2):
+        if isinstance(x, Tensor):
+            (dims if x.ndim else zeros).append(x.dtype)
+        else:
+            scalars.append(scalar_dtype(x))
+    return result_type_of(dims, zeros, scalars)
+
+
+def can_cast(from_, to):
+    """Whether torch's in-place and `out=` ops allow writing a `from_` result into `to`."""
+    if from_._category > to._category:
+        return False
+    if to._category == _BOOL and from_._category != _BOOL:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# finfo / iinfo
+
+def _short(x):
+    return f"{x:.6g}"
+
+
+class finfo:
+    """Machine limits of a floating dtype, as `torch.finfo`."""
+
+    def __init__(self, type=None):
+        type = _default_float if type is None else type
+        if type._category == _COMPLEX:
+            type = type.to_real()
+        if type._category != _FLOAT:
+            raise TypeError(f"torch.finfo() requires a floating point input type. Use "
+                            f"torch.iinfo to handle '{type._name}'")
+        info = ml_dtypes.finfo(type._np) if type is bfloat16 else np.finfo(type._np)
+        self.bits = info.bits
+        self.eps = _builtin_float(info.eps)
+        self.max = _builtin_float(info.max)
+        self.min = _builtin_float(info.min)
+        self.tiny = self.smallest_normal = _builtin_float(info.smallest_normal)
+        self.resolution = _builtin_float(info.resolution)
+        self.dtype = type._name
+
+    def __repr__(self):
+        return (f"finfo(resolution={_short(self.resolution)}, min={_short(self.min)}, "
+                f"max={_short(self.max)}, eps={_short(self.eps)}, "
+                f"smallest_normal={_short(self.smallest_normal)}, tiny={_short(self.tiny)}, "
+                f"dtype={self.dtype})")
+
+
+class iinfo:
+    """Limits of an integer dtype, as `torch.iinfo`."""
+
+    def __init__(self, type):
+        if type._category not in (_INT, _BOOL):
+            raise TypeError(f"torch.iinfo() requires an integer input type. Use torch.finfo "
+                            f"to handle '{type._name}'")
+        if type is bool:
+            self.bits, self.min, self.max = 8, 0, 1
+        else:
+            info = np.iinfo(type._np)
+            self.bits, self.min, self.max = info.bits, _builtin_int(info.min), _builtin_int(info.max)
+        self.dtype = type._name
+
+    def __repr__(self):
+        return f"iinfo(min={_short(self.min)}, max={_short(self.max)}, dtype={self.dtype})"
+
+
+# torch's aliases as module attributes (`ember.float is ember.float32`)
+float = float32
+double = float64
+half = float16
+cfloat = complex64
+cdouble = complex128
+short = int16
+int = int32
+long = int64

@@ -1,0 +1,14 @@
+"""Every operator family. Importing this package registers them all in `registry`."""
+from .. import _creation
+from . import (binary, compare, conversion, indexing, inplace, joining, linalg,  # noqa: F401
+               logical, reduction, sampling, unary, views)
+from . import operators, registry
+
+
+def install(namespace, tensor_class):
+    """Export every operator as `ember.<name>` and install the Tensor methods and operators."""
+    for fn in _creation.NEW_METHODS:
+        registry.register(fn.__name__, fn, function=False)
+    registry.install(namespace, tensor_class)
+    operators.install(tensor_class)
+    views.install_properties(tensor_class)

@@ -1,0 +1,132 @@
+"""`Op`: one differentiable operation, declared once: forward on arrays, backward on tensors.
+
+    class Exp(Op):
+        saves = {"self": ("result",)}            # what each input's gradient needs
+        def forward(xp, x):                      # raw arrays of the device's module
+            return xp.exp(x)
+        def backward(ctx, grad):                 # ember tensors, so graphs of graphs work
+            (result,) = ctx.saved_tensors
+            return grad * result
+
+An op's instances are the nodes of the backward graph. Each op class gets a node subclass
+named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` prints and
+`type(y.grad_fn).__name__` reads exactly as in torch.
+"""
+from ..autograd.graph import Node, gradient_edge
+
+
+class Op(Node):
+    """Base of every differentiable operation (see the module docstring)."""
+
+    inputs = ("self",)      # schema names of the tensor inputs, in order
+    scalars = ()            # names of Python-number operands that follow them (no graph edge)
+    saves = {}              # input name -> names (inputs, "result", params) its gradient needs
+    node_name = None        # torch's node name; default: class name + "Backward0"
+    num_outputs = 1         # outputs that carry gradient (a multi-output op may list fewer)
+    variadic = False        # True: every argument is a tensor input (cat, stack)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "Node" in cls.__dict__ or cls.__dict__.get("abstract"):
+            return
+        names = []
+        for needed in cls.saves.values():
+            for n in needed:
+                if n not in names:
+                    names.append(n)
+        cls._saved_names = tuple(names)
+        cls._save_masks = tuple(
+            frozenset(names.index(n) for n in cls.saves.get(inp, ())) for inp in cls.inputs)
+        cls._arg_index = {n: i for i, n in enumerate(cls.inputs + cls.scalars)}
+        node_name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward0"
+        cls.Node = type(node_name, (cls,), {"__module__": cls.__module__, "abstract": True})
+
+    @staticmethod
+    def forward(xp, *arrays, **params):
+        raise NotImplementedError
+
+    def backward(ctx, *grads):
+        raise NotImplementedError
+
+    # -- the context a backward sees ------------------------------------------------------
+
+    @property
+    def saved_tensors(self):
+        """The values named in `saves`, in order of first mention (None where not needed)."""
+        return self._unpack()
+
+    def apply(self, grad_outputs):
+        grads = self.backward(*grad_outputs)
+        return grads if type(grads) is tuple else (grads,)
+
+    def __getattr__(self, name):
+        # torch exposes saved values as `grad_fn._saved_<name>`; so do we.
+        if name.startswith("_saved_"):
+            names = type(self)._saved_names
+            key = name[len("_saved_"):]
+            if key in names:
+                return self._unpack()[names.index(key)]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def record(op, args, outputs, params, num_outputs=None):
+    """Make `op`'s node the grad_fn of `outputs`, linking it to the inputs that require grad.
+
+    `args` are the op's tensor inputs followed by its scalar operands (`op.scalars`).
+    Called only when grad mode is on and some input requires grad.
+    """
+    node = op.Node()
+    edges = []
+    metas = []
+    needs = []
+    needed = set()
+    masks = op._save_masks
+    for i in range(len(args) if op.variadic else len(op.inputs)):
+        t = args[i]
+        if getattr(t, "_requires_grad", False):
+            edges.append(gradient_edge(t))
+            data = t._data
+            metas.append((data.shape, data.dtype, data.__class__))
+            needs.append(True)
+            if masks:
+                needed |= masks[i]
+        else:
+            edges.append((None, 0))
+            metas.append(None)
+            needs.append(False)
+    node.next_functions = tuple(edges)
+    node._input_meta = tuple(metas)
+    node.needs_input_grad = tuple(needs)
+    if params:
+        node.__dict__.update(params)
+    names = op._saved_names
+    if names:
+        values = []
+        output_nrs = []
+        index = op._arg_index
+        for k, name in enumerate(names):
+            if k not in needed:
+                values.append(None)
+                output_nrs.append(None)
+            elif name == "result":
+                values.append(outputs[0])
+                output_nrs.append(0)
+            elif name in index:
+                values.append(args[index[name]])
+                output_nrs.append(None)
+            else:
+                values.append(params[name])
+                output_nrs.append(None)
+        node._save(values, output_nrs)
+    if num_outputs is None:
+        num_outputs = op.num_outputs
+    else:
+        node.num_outputs = num_outputs
+    for nr in range(num_outputs):
+        out = outputs[nr]
+        out._grad_fn = node
+        out._output_nr = nr
+        out._requires_grad = True
+    if num_outputs > 1:
+        node._output_meta = tuple((o._data.shape, o._data.dtype) for o in outputs)
+    return node

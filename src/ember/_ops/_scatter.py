@@ -1,0 +1,56 @@
+"""Backward helpers of strided views: put a view's gradient back where its elements came from.
+
+`as_strided` and `unfold` views may overlap themselves, so their gradients are scatter-added
+onto the storage positions they read, then read back in the input's own geometry.
+"""
+from .. import _geometry as geo
+from .._device import backend_of
+from .._tensor import wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._op import Op, record
+
+
+def _positions(xp, shape, strides, offset):
+    """Storage index of every element of a (shape, strides, offset) view, in row-major order."""
+    pos = xp.full(tuple(shape), offset, dtype="int64")
+    for d, (size, stride) in enumerate(zip(shape, strides)):
+        index_shape = [1] * len(shape)
+        index_shape[d] = size
+        pos = pos + (xp.arange(size, dtype="int64") * stride).reshape(index_shape)
+    return pos.reshape(-1)
+
+
+class AsStridedScatter(Op):
+    """Gradient of a strided view, scattered back onto its input's geometry."""
+    inputs = ("grad",)
+
+    def forward(xp, grad, in_geometry, view_geometry):
+        in_shape, in_strides, in_offset = in_geometry
+        v_shape, v_strides, v_offset = view_geometry
+        extent = max(geo.storage_extent(in_shape, in_strides, in_offset),
+                     geo.storage_extent(v_shape, v_strides, v_offset))
+        flat = xp.zeros((extent,), grad.dtype)
+        xp.add.at(flat, _positions(xp, v_shape, v_strides, v_offset), grad.reshape(-1))
+        return flat[_positions(xp, in_shape, in_strides, in_offset)].reshape(in_shape)
+
+    def backward(ctx, grad):
+        raise RuntimeError("the derivative of as_strided's backward is not implemented in ember")
+
+
+def call_scatter(op, grad, ctx):
+    """Run the scatter for the view node `ctx` (an AsStrided or Unfold node)."""
+    if hasattr(ctx, "self_geometry"):
+        in_geometry = ctx.self_geometry
+        view_geometry = (ctx.size, ctx.stride, ctx.storage_offset)
+    else:
+        size = ctx.self_size
+        strides = geo.contiguous_strides(size)
+        in_geometry = (size, strides, 0)
+        v_shape, v_strides = geo.unfold(size, strides, ctx.dim, ctx.size, ctx.step)
+        view_geometry = (v_shape, v_strides, 0)
+    data = grad._data
+    xp = backend_of(data).xp
+    out = wrap(op.forward(xp, data, in_geometry, view_geometry))
+    if grad._requires_grad and _grad_state.enabled:
+        record(op, (grad,), (out,), {})
+    return out

@@ -1,0 +1,529 @@
+"""Binary arithmetic: add, sub, mul, div, floor division, remainders, powers and friends.
+
+Where torch records a different node for a Python-number operand (`x % 2` is
+RemainderBackward0, `x % y` RemainderBackward1), there are two op classes and
+`scalar_overload` picks one per call.
+"""
+import cmath
+import math
+
+from .. import _dtype
+from .._creation import zeros_like
+from .._tensor import Tensor
+from .elementwise import Elementwise, export, int_to_float, scalar_overload
+
+
+def _integral_zero_check(xp, b):
+    """torch raises on integer division by zero; NumPy would warn and return 0."""
+    if (b == 0).any() if hasattr(b, "any") else b == 0:
+        raise RuntimeError("ZeroDivisionError")
+
+
+class _Binary(Elementwise):
+    abstract = True
+    inputs = ("self", "other")
+
+
+def _check_alpha(alpha, common):
+    if isinstance(alpha, float) and common.kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if isinstance(alpha, complex) and common.kind != "c":
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+
+
+class Add(_Binary):
+    """`input + alpha * other`."""
+
+    def forward(xp, a, b, alpha=1, out=None):
+        if alpha != 1:
+            _check_alpha(alpha, a.dtype if hasattr(a, "dtype") else b.dtype)
+            b = xp.multiply(b, alpha)
+        return xp.add(a, b, out=out)
+
+    def backward(ctx, grad):
+        alpha = ctx.alpha
+        return grad, (grad if alpha == 1 else grad * alpha)
+
+
+export(Add, ["add"], 2, {"alpha": 1})
+
+
+def _no_bool_sub(common, operands=None):
+    if common.kind == "b":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    return common, common
+
+
+class Sub(_Binary):
+    """`input - alpha * other`."""
+    rule = _no_bool_sub
+
+    def forward(xp, a, b, alpha=1, out=None):
+        if alpha != 1:
+            b = xp.multiply(b, alpha)
+        return xp.subtract(a, b, out=out)
+
+    def backward(ctx, grad):
+        alpha = ctx.alpha
+        return grad, (-grad if alpha == 1 else grad * -alpha)
+
+
+def _check_bool_sub(operands):
+    kinds = [x.dtype is _dtype.bool if isinstance(x, Tensor) else isinstance(x, bool)
+             for x in operands]
+    if any(kinds) and not all(kinds):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+    return Sub, operands
+
+
+export(Sub, ["sub", "subtract"], 2, {"alpha": 1}, choose=_check_bool_sub)
+
+
+class Rsub(_Binary):
+    """`other - alpha * input` (the reflected subtraction)."""
+    rule = _no_bool_sub
+
+    def forward(xp, a, b, alpha=1):
+        return xp.subtract(b, xp.multiply(a, alpha) if alpha != 1 else a)
+
+    def backward(ctx, grad):
+        alpha = ctx.alpha
+        return (-grad if alpha == 1 else grad * -alpha), grad
+
+
+class RsubScalar(Rsub):
+    node_name = "RsubBackward1"
+    inputs = ("self",)
+    scalars = ("other",)
+
+    def backward(ctx, grad):
+        alpha = ctx.alpha
+        return -grad if alpha == 1 else grad * -alpha
+
+
+export(Rsub, ["rsub"], 2, {"alpha": 1}, inplace=False,
+       choose=scalar_overload(Rsub, RsubScalar))
+
+
+class Mul(_Binary):
+    """`input * other`."""
+    saves = {"self": ("other",), "other": ("self",)}
+
+    def forward(xp, a, b, out=None):
+        return xp.multiply(a, b, out=out)
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        need_self, need_other = ctx.needs_input_grad
+        return (grad * _conj(other) if need_self else None,
+                grad * _conj(self) if need_other else None)
+
+
+def _conj(x):
+    return x.conj() if isinstance(x, Tensor) else x.conjugate()
+
+
+export(Mul, ["mul", "multiply"], 2)
+
+
+class Div(_Binary):
+    """`input / other`: true division (integers give floats)."""
+    rule = int_to_float
+    saves = {"self": ("other",), "other": ("self", "other")}
+
+    def forward(xp, a, b, out=None):
+        return xp.true_divide(a, b, out=out)
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        need_self, need_other = ctx.needs_input_grad
+        grad_self = grad / _conj(other) if need_self else None
+        grad_other = -grad * _conj(self / other / other) if need_other else None
+        return grad_self, grad_other
+
+
+class DivMode(_Binary):
+    """Division rounded by `rounding_mode`: 'trunc' or 'floor' (results keep integer dtypes)."""
+    node_name = "DivBackward2"
+
+    def forward(xp, a, b, rounding_mode):
+        if a.dtype.kind in "biu":
+            _integral_zero_check(xp, b)
+            q = xp.floor_divide(a, b)
+            if rounding_mode == "trunc":
+                q = q + ((xp.remainder(a, b) != 0) & ((a < 0) != (b < 0)))
+            return q
+        q = xp.true_divide(a, b)
+        return xp.floor(q) if rounding_mode == "floor" else xp.trunc(q)
+
+    def backward(ctx, grad):
+        return zeros_like(grad), (zeros_like(grad) if ctx.needs_input_grad[1] else None)
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    """`input / other`; `rounding_mode` 'trunc' or 'floor' rounds the quotient."""
+    return _DIV[rounding_mode](input, other, out=out)
+
+
+class FloorDivide(_Binary):
+    """`input // other`: the quotient rounded down."""
+    node_name = "NotImplemented"
+    op_name = "floor_divide"
+
+    def forward(xp, a, b):
+        if a.dtype.kind in "biu":
+            _integral_zero_check(xp, b)
+        return xp.floor_divide(a, b)
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+class FloorDivideScalar(FloorDivide):
+    node_name = "NotImplemented"
+    inputs = ("self",)
+    scalars = ("other",)
+
+
+export(FloorDivide, ["floor_divide"], 2, choose=scalar_overload(FloorDivide, FloorDivideScalar))
+
+
+class Remainder(_Binary):
+    """Python's `%`: the remainder has the sign of the divisor."""
+    node_name = "RemainderBackward1"
+    saves = {"other": ("self", "other")}
+
+    def forward(xp, a, b, out=None):
+        if a.dtype.kind in "biu":
+            _integral_zero_check(xp, b)
+        return xp.remainder(a, b, out=out)
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        grad_other = -grad * self.div(other, rounding_mode="floor") if ctx.needs_input_grad[1] \
+            else None
+        return grad, grad_other
+
+
+class RemainderScalar(Remainder):
+    node_name = "RemainderBackward0"
+    inputs = ("self",)
+    scalars = ("other",)
+    saves = {}
+
+    def backward(ctx, grad):
+        return grad
+
+
+class RemainderScalarTensor(_Binary):
+    """`number % tensor`, which torch does not differentiate."""
+    node_name = "NotImplemented"
+    inputs = ("other",)
+    scalars = ("self",)
+
+    def forward(xp, b, a):
+        if b.dtype.kind in "biu":
+            _integral_zero_check(xp, b)
+        return xp.remainder(a, b)
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
+def _choose_remainder(operands):
+    a, b = operands
+    if not isinstance(a, Tensor):
+        return RemainderScalarTensor, [b, a]
+    return (Remainder if isinstance(b, Tensor) else RemainderScalar), operands
+
+
+export(Remainder, ["remainder"], 2, choose=_choose_remainder)
+
+
+class Fmod(_Binary):
+    """C's fmod: the remainder has the sign of the dividend."""
+    node_name = "FmodBackward1"
+    saves = {"other": ("self", "other")}
+
+    def forward(xp, a, b, out=None):
+        if a.dtype.kind in "biu":
+            _integral_zero_check(xp, b)
+        return xp.fmod(a, b, out=out)
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        grad_other = -grad * self.div(other, rounding_mode="trunc") if ctx.needs_input_grad[1] \
+            else None
+        return grad, grad_other
+
+
+class FmodScalar(Fmod):
+    node_name = "FmodBackward0"
+    inputs = ("self",)
+    scalars = ("other",)
+    saves = {}
+
+    def backward(ctx, grad):
+        return grad
+
+
+export(Fmod, ["fmod"], 2, choose=scalar_overload(Fmod, FmodScalar))
+
+
+# -- powers -----------------------------------------------------------------------------------
+
+def _int_power(xp, base, exponent):
+    """Integer powers as torch computes them: a negative exponent gives 0 unless |base| == 1."""
+    if getattr(exponent, "dtype", None) is not None and exponent.dtype.kind in "iu" \
+            and (exponent < 0).any():
+        neg = exponent < 0
+        safe = xp.power(base, xp.where(neg, 0, exponent))
+        one = base == 1
+        minus_one_odd = (base == -1) & (exponent % 2 != 0)
+        at_neg = xp.where(one, 1, xp.where(minus_one_odd, -1, xp.where(base == -1, 1, 0)))
+        return xp.where(neg, at_neg.astype(safe.dtype), safe)
+    return xp.power(base, exponent)
+
+
+class Pow(_Binary):
+    """`input ** exponent` with a tensor exponent."""
+    node_name = "PowBackward1"
+    inputs = ("self", "exponent")
+    saves = {"self": ("self", "exponent"), "exponent": ("self", "result")}
+
+    def forward(xp, a, b):
+        if a.dtype.kind in "biu":
+            return _int_power(xp, a, b)
+        return xp.power(a, b)
+
+    def backward(ctx, grad):
+        self, exponent, result = ctx.saved_tensors
+        need_self, need_exp = ctx.needs_input_grad
+        grad_self = grad_exp = None
+        if need_self:
+            grad_self = grad * (exponent * self.pow(exponent - 1)).conj()
+            grad_self = grad_self.masked_fill((exponent == 0) & (self == 0), 0) \
+                if hasattr(grad_self, "masked_fill") else grad_self
+        if need_exp:
+            log_self = self.log().masked_fill((self == 0) & (exponent >= 0), 0)
+            grad_exp = grad * (result * log_self).conj()
+        return grad_self, grad_exp
+
+
+class PowScalar(Pow):
+    """`input ** number`."""
+    node_name = "PowBackward0"
+    inputs = ("self",)
+    scalars = ("exponent",)
+    saves = {"self": ("self", "exponent")}
+
+    def forward(xp, a, exponent):
+        if a.dtype.kind in "biu" and isinstance(exponent, int) and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if exponent == 2:
+            return xp.multiply(a, a)
+        return xp.power(a, exponent)
+
+    def backward(ctx, grad):
+        self, exponent = ctx.saved_tensors
+        if exponent == 0:
+            return zeros_like(grad)
+        return grad * (exponent * self.pow(exponent - 1)).conj()
+
+
+class PowScalarBase(Pow):
+    """`number ** exponent`."""
+    node_name = "PowBackward2"
+    inputs = ("exponent",)
+    scalars = ("self",)
+    saves = {"exponent": ("self", "result")}
+
+    def forward(xp, exponent, base):
+        if exponent.dtype.kind in "biu":
+            return _int_power(xp, xp.asarray(base, dtype=exponent.dtype), exponent)
+        return xp.power(base, exponent)
+
+    def backward(ctx, grad):
+        base, result = ctx.saved_tensors
+        if base == 0:
+            return zeros_like(grad)
+        log_base = cmath.log(base) if isinstance(base, complex) or base < 0 else math.log(base)
+        return grad * (result * log_base).conj()
+
+
+def _choose_pow(operands):
+    a, b = operands
+    if not isinstance(a, Tensor):
+        return PowScalarBase, [b, a]
+    return (Pow if isinstance(b, Tensor) else PowScalar), operands
+
+
+export(Pow, ["pow"], 2, choose=_choose_pow)
+
+
+def square(input, *, out=None):
+    """`input * input` (recorded as torch does, as `pow(input, 2)`)."""
+    return _FUNCS["pow"](input, 2, out=out)
+
+
+# -- two-argument math ---------------------------------------------------------------------------
+
+class Atan2(_Binary):
+    """The angle of the point (other, input): atan(input / other) in the right quadrant."""
+    kernel = "arctan2"
+    rule = int_to_float
+    saves = {"self": ("self", "other"), "other": ("self", "other")}
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        denom = self * self + other * other
+        need_self, need_other = ctx.needs_input_grad
+        return (grad * other / denom if need_self else None,
+                grad * -self / denom if need_other else None)
+
+
+export(Atan2, ["atan2", "arctan2"], 2)
+
+
+class Hypot(_Binary):
+    """sqrt(input ** 2 + other ** 2), without overflow in between."""
+    kernel = "hypot"
+    rule = int_to_float
+    saves = {"self": ("self", "result"), "other": ("other", "result")}
+
+    def backward(ctx, grad):
+        self, other, result = ctx.saved_tensors
+        need_self, need_other = ctx.needs_input_grad
+        return (grad * self / result if need_self else None,
+                grad * other / result if need_other else None)
+
+
+export(Hypot, ["hypot"], 2)
+
+
+class Logaddexp(_Binary):
+    """log(exp(input) + exp(other)), without overflow."""
+    kernel = "logaddexp"
+    rule = int_to_float
+    saves = {"self": ("self", "other"), "other": ("self", "other")}
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        need_self, need_other = ctx.needs_input_grad
+        return (grad / (1 + (other - self).exp()) if need_self else None,
+                grad / (1 + (self - other).exp()) if need_other else None)
+
+
+export(Logaddexp, ["logaddexp"], 2, inplace=False)
+
+
+class Logaddexp2(_Binary):
+    """log2(2 ** input + 2 ** other)."""
+    kernel = "logaddexp2"
+    rule = int_to_float
+    saves = {"self": ("self", "other"), "other": ("self", "other")}
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        need_self, need_other = ctx.needs_input_grad
+        return (grad / (1 + (other - self).exp2()) if need_self else None,
+                grad / (1 + (self - other).exp2()) if need_other else None)
+
+
+export(Logaddexp2, ["logaddexp2"], 2, inplace=False)
+
+
+# -- lerp -----------------------------------------------------------------------------------------
+
+class Lerp(Elementwise):
+    """`input + weight * (end - input)` with a number weight."""
+    inputs = ("self", "end")
+    scalars = ("weight",)
+    saves = {}
+
+    def forward(xp, a, b, weight):
+        return a + weight * (b - a)
+
+    def backward(ctx, grad):
+        w = ctx.weight
+        return grad * (1 - w), grad * w
+
+
+class LerpTensor(Elementwise):
+    """`input + weight * (end - input)` with a tensor weight."""
+    node_name = "LerpBackward1"
+    inputs = ("self", "end", "weight")
+    saves = {"self": ("weight",), "end": ("weight",), "weight": ("self", "end")}
+
+    def forward(xp, a, b, w):
+        return a + w * (b - a)
+
+    def backward(ctx, grad):
+        self, end, weight = ctx.saved_tensors
+        need_self, need_end, need_weight = ctx.needs_input_grad
+        return (grad * (1 - weight) if need_self else None,
+                grad * weight if need_end else None,
+                grad * (end - self) if need_weight else None)
+
+
+def _export_lerp():
+    from .elementwise import as_operand, call
+    from .registry import register
+
+    def lerp(input, end, weight, *, out=None):
+        """Linear interpolation: `input + weight * (end - input)`."""
+        operands = [as_operand(input, "input", 1, "lerp"), as_operand(end, "end", 2, "lerp"),
+                    as_operand(weight, "weight", 3, "lerp")]
+        op = LerpTensor if isinstance(operands[2], Tensor) else Lerp
+        return call(op, operands, {}, out, "lerp")
+    register("lerp", lerp, inplace=True)
+
+
+_export_lerp()
+
+# -- registration of the hand-assembled functions -------------------------------------------
+
+from .registry import FUNCTIONS as _FUNCS, register as _register  # noqa: E402
+
+
+def _true_divide(input, other, *, out=None):
+    """`input / other` (true division)."""
+    return _FUNCS["_div_true"](input, other, out=out)
+
+
+export(Div, ["_div_true"], 2, method=False, inplace=False)
+export(DivMode, ["_div_mode"], 2, {"rounding_mode": "trunc"}, method=False, inplace=False)
+
+
+def _div_trunc(input, other, *, out=None):
+    return _FUNCS["_div_mode"](input, other, rounding_mode="trunc", out=out)
+
+
+def _div_floor(input, other, *, out=None):
+    return _FUNCS["_div_mode"](input, other, rounding_mode="floor", out=out)
+
+
+_DIV = {None: _true_divide, "trunc": _div_trunc, "floor": _div_floor}
+
+
+def _check_mode(fn):
+    def checked(input, other, *, rounding_mode=None, out=None):
+        if rounding_mode not in _DIV:
+            raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                             f"but found '{rounding_mode}'")
+        return fn(input, other, rounding_mode=rounding_mode, out=out)
+    checked.__name__ = fn.__name__
+    checked.__doc__ = fn.__doc__
+    return checked
+
+
+div = _check_mode(div)
+for _name in ("div", "divide"):
+    _register(_name, div, inplace=True)
+_register("true_divide", _true_divide, inplace=True)
+_register("square", square, inplace=True)

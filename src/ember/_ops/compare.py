@@ -1,0 +1,241 @@
+"""Comparisons and selections: eq/ne/lt/le/gt/ge, maximum/minimum, fmax/fmin, clamp, where,
+isclose/allclose/equal.
+"""
+from .. import _dtype
+from .._tensor import Tensor
+from .elementwise import Elementwise, as_operand, call, export, to_bool
+from .registry import FUNCTIONS, function, register
+
+
+class _Comparison(Elementwise):
+    abstract = True
+    inputs = ("self", "other")
+    rule = to_bool
+    differentiable = False
+
+
+def _comparison(kernel, *names):
+    cls = type(kernel.capitalize(), (_Comparison,), {"kernel": kernel, "__module__": __name__,
+                                                     "__doc__": f"`{names[0]}` element-wise."})
+    export(cls, names, 2)
+    return cls
+
+
+Eq = _comparison("equal", "eq")
+Ne = _comparison("not_equal", "ne", "not_equal")
+Lt = _comparison("less", "lt", "less")
+Le = _comparison("less_equal", "le", "less_equal")
+Gt = _comparison("greater", "gt", "greater")
+Ge = _comparison("greater_equal", "ge", "greater_equal")
+
+
+class Maximum(Elementwise):
+    """The larger of two elements; NaN if either is NaN."""
+    inputs = ("self", "other")
+    kernel = "maximum"
+    saves = {"self": ("self", "other"), "other": ("self", "other")}
+
+    picks_larger = True
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        need_self, need_other = ctx.needs_input_grad
+        tie = (self == other) * 0.5           # ties share the gradient equally, as in torch
+        larger, smaller = (self > other) + tie, (self < other) + tie
+        first, second = (larger, smaller) if ctx.picks_larger else (smaller, larger)
+        return (grad * first if need_self else None, grad * second if need_other else None)
+
+
+class Minimum(Maximum):
+    """The smaller of two elements; NaN if either is NaN."""
+    kernel = "minimum"
+    picks_larger = False
+
+
+class Fmax(Maximum):
+    """The larger of two elements, ignoring NaN."""
+    kernel = "fmax"
+
+
+class Fmin(Maximum):
+    """The smaller of two elements, ignoring NaN."""
+    kernel = "fmin"
+    picks_larger = False
+
+
+export(Maximum, ["maximum"], 2, inplace=False)
+export(Minimum, ["minimum"], 2, inplace=False)
+export(Fmax, ["fmax"], 2, inplace=False)
+export(Fmin, ["fmin"], 2, inplace=False)
+
+
+# -- clamp --------------------------------------------------------------------------------------
+
+class Clamp(Elementwise):
+    """input limited to [min, max] by numbers (an absent bound is None)."""
+    node_name = "ClampBackward1"
+    inputs = ("self",)
+    scalars = ("min", "max")
+    saves = {"self": ("self", "min", "max")}
+
+    def forward(xp, x, lo, hi, out=None):
+        return xp.clip(x, lo, hi, out=out)
+
+    def backward(ctx, grad):
+        x, lo, hi = ctx.saved_tensors
+        if lo is None:
+            return grad * (x <= hi)
+        if hi is None:
+            return grad * (x >= lo)
+        return grad * ((x >= lo) & (x <= hi))
+
+
+class ClampMin(Clamp):
+    node_name = "ClampMinBackward0"
+
+
+class ClampMax(Clamp):
+    node_name = "ClampMaxBackward0"
+
+
+class ClampTensor(Elementwise):
+    """input limited to [min, max] where a bound is a tensor (an absent bound is None)."""
+    node_name = "ClampBackward0"
+    inputs = ("self", "min", "max")
+    saves = {"self": ("self", "min", "max"), "min": ("self", "min", "max"),
+             "max": ("self", "min", "max")}
+
+    def forward(xp, x, lo, hi):
+        if lo is not None:
+            x = xp.maximum(x, lo)
+        if hi is not None:
+            x = xp.minimum(x, hi)
+        return x
+
+    def backward(ctx, grad):
+        x, lo, hi = ctx.saved_tensors
+        need_x, need_lo, need_hi = ctx.needs_input_grad
+        inside = x == x
+        if lo is not None:
+            inside = inside & (x >= lo)
+        if hi is not None:
+            inside = inside & (x <= hi)
+        grad_lo = grad_hi = None
+        if need_lo:
+            grad_lo = grad * (x < lo)
+            if hi is not None:
+                grad_lo = grad_lo * (lo <= hi)
+        if need_hi:
+            grad_hi = grad * (x > hi)
+        return (grad * inside if need_x else None), grad_lo, grad_hi
+
+
+def _clamp(input, min, max, out, name, scalar_op):
+    if min is None and max is None:
+        raise RuntimeError(f"torch.{name}: At least one of 'min' or 'max' must not be None")
+    lo = as_operand(min, "min", 2, name) if min is not None else None
+    hi = as_operand(max, "max", 3, name) if max is not None else None
+    op = ClampTensor if isinstance(lo, Tensor) or isinstance(hi, Tensor) else scalar_op
+    return call(op, [input, lo, hi], {}, out, name)
+
+
+@function(inplace=True)
+def clamp(input, min=None, max=None, *, out=None):
+    """Limit every element to [min, max] (numbers or tensors; either may be None)."""
+    return _clamp(input, min, max, out, "clamp", Clamp)
+
+
+register("clip", clamp, inplace=True)
+
+
+@function(inplace=True)
+def clamp_min(input, min, *, out=None):
+    """max(input, min) element-wise."""
+    return _clamp(input, min, None, out, "clamp_min", ClampMin)
+
+
+@function(inplace=True)
+def clamp_max(input, max, *, out=None):
+    """min(input, max) element-wise."""
+    return _clamp(input, None, max, out, "clamp_max", ClampMax)
+
+
+# -- where ----------------------------------------------------------------------------------
+
+class Where(Elementwise):
+    """Elements of `input` where `condition` holds, else of `other`."""
+    inputs = ("condition", "self", "other")
+    saves = {"self": ("condition",), "other": ("condition",)}
+
+    def rule(common):
+        return common, common
+
+    def forward(xp, cond, a, b):
+        return xp.where(cond, a, b)
+
+    def backward(ctx, grad):
+        (cond,) = ctx.saved_tensors
+        _, need_a, need_b = ctx.needs_input_grad
+        zero = grad.new_zeros(())
+        return (None, grad.where(cond, zero) if need_a else None,
+                zero.where(cond, grad) if need_b else None)
+
+
+@function(method=False)
+def where(condition, input=None, other=None, *, out=None):
+    """`where(cond, x, y)`: x where cond holds, else y. `where(cond)`: `nonzero(as_tuple)`."""
+    if input is None and other is None:
+        return FUNCTIONS["nonzero"](condition, as_tuple=True)
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
+                        f"{type(condition).__name__}")
+    if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {condition.dtype._scalar_name}")
+    a = as_operand(input, "input", 2, "where")
+    b = as_operand(other, "other", 3, "where")
+    return call(Where, [condition, a, b], {}, out, "where")
+
+
+def _where_method(self, condition, y):
+    """`x.where(condition, y)`: x where condition holds, else y."""
+    return where(condition, self, y)
+
+
+register("where", _where_method, function=False)
+
+
+# -- closeness --------------------------------------------------------------------------------
+
+@function()
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|input - other| <= atol + rtol * |other|, element-wise (NaNs equal if `equal_nan`)."""
+    from .._tensor import wrap
+    from .elementwise import arrays_for, common_dtype
+    other = as_operand(other, "other", 2, "isclose")
+    if input.dtype != getattr(other, "dtype", input.dtype):
+        raise RuntimeError(f"{input.dtype._scalar_name} did not match "
+                           f"{other.dtype._scalar_name}")
+    xp, (a, b) = arrays_for([input, other], common_dtype([input, other]))
+    from .elementwise import broadcast_error
+    try:
+        result = xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    except ValueError:
+        broadcast_error([input, other])
+        raise
+    return wrap(xp.asarray(result))
+
+
+@function()
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether every element is close (see `isclose`); a Python bool."""
+    return bool(isclose(input, other, rtol, atol, equal_nan).all())
+
+
+@function()
+def equal(input, other):
+    """True if both tensors have the same shape and elements."""
+    if input.shape != other.shape:
+        return False
+    return bool((input == other).all())
+

@@ -1,0 +1,132 @@
+"""Conversions between dtypes and devices: `to`, `type`, `float()`, `cpu()`, `cuda()`, ...
+
+A conversion that changes nothing returns the tensor itself, as torch does.
+"""
+import warnings
+
+from .. import _dtype
+from .._device import as_device, backend_for, backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._op import Op, record
+from .registry import method
+
+
+class ToCopy(Op):
+    """A copy in another dtype and/or on another device."""
+
+    def backward(ctx, grad):
+        if ctx.self_dtype.is_complex is False and grad.dtype.is_complex:
+            grad = grad.real
+        return grad.to(device=ctx.self_device, dtype=ctx.self_dtype)
+
+
+def _convert(t, dtype, device, copy=False):
+    """`t` in `dtype` on `device` (either None: unchanged)."""
+    src = t._data
+    src_backend = backend_of(src)
+    target_dev = t.device if device is None else device
+    dst_backend = backend_for(target_dev)
+    target = t.dtype if dtype is None else dtype
+    if not copy and target is t.dtype and target_dev == t.device:
+        return t
+    if target.is_complex is False and src.dtype.kind == "c":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=3)
+        src = src.real
+    if dst_backend is not src_backend or target_dev != t.device:
+        array = dst_backend.from_other(src, src_backend, target_dev)
+        array = array.astype(target._np, copy=False)
+    else:
+        array = src.astype(target._np, copy=True)
+    out = wrap(array)
+    if t._requires_grad and _grad_state.enabled and (target.is_floating_point or
+                                                     target.is_complex):
+        record(ToCopy, (t,), (out,), {"self_dtype": t.dtype, "self_device": t.device})
+    return out
+
+
+def _parse_to(args, kwargs):
+    dtype = kwargs.pop("dtype", None)
+    device = kwargs.pop("device", None)
+    copy = kwargs.pop("copy", False)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for a in args:
+        if isinstance(a, _dtype.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype, device = a.dtype, a.device
+        elif isinstance(a, bool):
+            copy = a if dtype is not None else copy
+        elif a is None:
+            continue
+        else:
+            device = a
+    return dtype, as_device(device), copy
+
+
+@method()
+def to(self, *args, **kwargs):
+    """This tensor in another dtype and/or on another device: `to(dtype)`, `to(device)`,
+    `to(device, dtype)`, `to(other_tensor)`. Returns `self` if nothing would change."""
+    dtype, device, copy = _parse_to(args, kwargs)
+    return _convert(self, dtype, device, copy)
+
+
+def _dtype_method(name, target, doc):
+    def convert(self, memory_format=None):
+        return _convert(self, target, None)
+    convert.__name__ = name
+    convert.__doc__ = doc
+    method(name)(convert)
+
+
+for _name, _target in [("float", _dtype.float32), ("double", _dtype.float64),
+                       ("half", _dtype.float16), ("bfloat16", _dtype.bfloat16),
+                       ("int", _dtype.int32), ("long", _dtype.int64), ("short", _dtype.int16),
+                       ("char", _dtype.int8), ("byte", _dtype.uint8), ("bool", _dtype.bool),
+                       ("cfloat", _dtype.complex64), ("cdouble", _dtype.complex128)]:
+    _dtype_method(_name, _target, f"`self.to({_target})`.")
+
+
+_LEGACY = {d._legacy_name: d for d in _dtype.ALL_DTYPES}
+
+
+@method("type")
+def type_(self, dtype=None, non_blocking=False, **kwargs):
+    """With no argument, the legacy type name ('torch.FloatTensor'); else `self` converted."""
+    from .._printing import legacy_type_name
+    if dtype is None:
+        return legacy_type_name(self)
+    if isinstance(dtype, str):
+        name = dtype.rsplit(".", 1)[-1]
+        if name not in _LEGACY:
+            raise ValueError(f"invalid type: '{dtype}'")
+        device = "cuda" if ".cuda." in dtype else None
+        return _convert(self, _LEGACY[name], as_device(device))
+    if isinstance(dtype, type) and issubclass(dtype, Tensor) and hasattr(dtype, "_dtype"):
+        return _convert(self, dtype._dtype, None)
+    return _convert(self, dtype, None)
+
+
+@method()
+def type_as(self, other):
+    """This tensor in `other`'s dtype."""
+    return _convert(self, other.dtype, None)
+
+
+@method()
+def cpu(self, memory_format=None):
+    """This tensor in CPU memory (itself if already there)."""
+    return _convert(self, None, as_device("cpu"))
+
+
+@method()
+def cuda(self, device=None, non_blocking=False, memory_format=None):
+    """This tensor in CUDA memory (device `device`, default the current one)."""
+    from .. import cuda as _cuda
+    index = _cuda.current_device() if device is None else as_device(device).index
+    return _convert(self, None, as_device(f"cuda:{index or 0}"))

@@ -1,0 +1,313 @@
+"""The element-wise family: how operands meet (promotion, Python scalars, broadcasting, devices)
+and how each declared op becomes `ember.fn`, `Tensor.fn`, `Tensor.fn_` and `fn(..., out=)`.
+
+The ops themselves are declared in `unary.py` and `binary.py`.
+"""
+import inspect
+
+import numpy as np
+
+from .. import _dtype
+from .._device import backend_of
+from .._geometry import broadcast_shapes
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
+    prepare_inplace
+from ._op import Op, record
+from .registry import register
+
+_NUMBER_TYPES = (bool, int, float, complex)
+
+
+# -- result-dtype rules: common dtype -> (dtype to compute in, dtype of the result) ----------
+
+def same(common):
+    """The result keeps the common dtype (add, mul, neg, ...)."""
+    return common, common
+
+
+def int_to_float(common):
+    """Integers and bools compute in the default float (exp, sqrt, true division, ...)."""
+    if common.kind in "biu":
+        f = _dtype._default_float._np
+        return f, f
+    return common, common
+
+
+def to_bool(common):
+    """Compare in the common dtype, answer in bool (eq, lt, isnan, ...)."""
+    return common, _BOOL
+
+
+def logical(common):
+    """Logical ops read truthiness and answer in bool."""
+    return common, _BOOL
+
+
+def complex_to_real(common):
+    """abs and friends: complex inputs give real results."""
+    if common.kind == "c":
+        return common, _dtype._FROM_NUMPY[common].to_real()._np
+    return common, common
+
+
+_BOOL = np.dtype(np.bool_)
+
+
+def _type_name(dt):
+    return _dtype._FROM_NUMPY[dt]._scalar_name
+
+
+def integral_only(name):
+    """A rule for bitwise ops: integers and bools only, with torch's error otherwise."""
+    def rule(common):
+        if common.kind not in "biu":
+            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_type_name(common)}\'')
+        return common, common
+    return rule
+
+
+class Elementwise(Op):
+    """Base of element-wise ops. `kernel` names an array-module ufunc when forward is just it.
+
+    `rule` maps the operands' common dtype to (compute dtype, result dtype). An op whose
+    forward takes `out=` can write in-place results straight into the target's memory.
+    """
+
+    abstract = True
+    kernel = None
+    rule = same
+    differentiable = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.writes_out = "out" in inspect.signature(cls.forward).parameters
+
+    @classmethod
+    def forward(cls, xp, *arrays, out=None):
+        return getattr(xp, cls.kernel)(*arrays, out=out)
+
+
+# -- operands ---------------------------------------------------------------------------------
+
+def _is_number(x):
+    return isinstance(x, _NUMBER_TYPES) or isinstance(x, (np.number, np.bool_))
+
+
+def as_operand(x, name, position, fn_name):
+    """A Tensor or a Python number; NumPy arrays become tensors, anything else is an error."""
+    if isinstance(x, Tensor):
+        return x
+    if _is_number(x):
+        return x.item() if isinstance(x, (np.number, np.bool_)) else x
+    if isinstance(x, np.ndarray):
+        from .._creation import as_tensor
+        return as_tensor(x)
+    raise TypeError(f"{fn_name}(): argument '{name}' (position {position}) must be Tensor, not "
+                    f"{type(x).__name__}")
+
+
+def scalar_for(value, dt):
+    """A Python number ready to meet an array of dtype `dt` the way torch casts it."""
+    kind = dt.kind
+    if kind in "iu" and value.__class__ is int:
+        info = np.iinfo(dt)
+        if not info.min <= value <= info.max:        # torch wraps around; NumPy would raise
+            bits = 8 * dt.itemsize
+            value &= (1 << bits) - 1
+            if kind == "i" and value >= 1 << (bits - 1):
+                value -= 1 << bits
+    elif kind == "V":                                 # bfloat16: NumPy would promote a float
+        return np.asarray(value, dtype=dt)
+    return value
+
+
+def common_dtype(operands):
+    """torch's result type of tensors and Python numbers (as a NumPy dtype)."""
+    dims, zeros, scalars = [], [], []
+    for x in operands:
+        if isinstance(x, Tensor):
+            d = _dtype._FROM_NUMPY[x._data.dtype]
+            (dims if x._data.ndim else zeros).append(d)
+        elif x is not None:
+            scalars.append(_dtype.scalar_dtype(x))
+    return _dtype.result_type_of(dims, zeros, scalars)._np
+
+
+def check_same_device(a, b):
+    """torch's error when two tensors live on different devices (CPU 0-dim tensors may mix)."""
+    da, db = a.device, b.device
+    if da != db and not (da.type == "cpu" and a._data.ndim == 0) and not (
+            db.type == "cpu" and b._data.ndim == 0):
+        first, second = (da, db) if da.type != "cpu" else (db, da)
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
+                           f"two devices, {first} and {second}!")
+
+
+def _to_device_of(x, like):
+    """A CPU 0-dim tensor's value moved next to `like` (torch lets CPU scalars mix)."""
+    return backend_of(like).xp.asarray(backend_of(x).to_numpy(x))
+
+
+def arrays_for(operands, compute):
+    """Each operand as an array (or scalar) of the compute dtype, on one device."""
+    arrays = []
+    lead = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            if lead is None:
+                lead = x
+            elif x._data.__class__ is not lead._data.__class__ or x.device != lead.device:
+                check_same_device(lead, x)
+    for x in operands:
+        if isinstance(x, Tensor):
+            arr = x._data
+            if lead is not None and arr.__class__ is not lead._data.__class__:
+                arr = _to_device_of(arr, lead._data)
+            if arr.dtype != compute:
+                arr = arr.astype(compute)
+            arrays.append(arr)
+        else:
+            arrays.append(x if x is None else scalar_for(x, compute))
+    xp = backend_of(lead._data).xp
+    return xp, arrays
+
+
+def broadcast_error(operands):
+    shapes = [tuple(x._data.shape) if isinstance(x, Tensor) else () for x in operands]
+    shape = shapes[0]
+    for other in shapes[1:]:
+        shape = broadcast_shapes(shape, other)
+    return shape
+
+
+# -- the call paths ---------------------------------------------------------------------------
+
+def call(op, operands, params, out, name):
+    """Run element-wise `op` on tensors/numbers `operands` with torch's semantics."""
+    requires_grad = False
+    if op.differentiable:
+        for x in operands:
+            if getattr(x, "_requires_grad", False):
+                requires_grad = True
+                break
+    first = operands[0]
+    if len(operands) == 2 and isinstance(first, Tensor) and isinstance(operands[1], Tensor) \
+            and first._data.dtype == operands[1]._data.dtype \
+            and first._data.__class__ is operands[1]._data.__class__ \
+            and first._data.__class__ is np.ndarray:
+        # NOTE: the common case (two CPU tensors of one dtype) skips the general path.
+        compute, result_dtype = op.rule(first._data.dtype)
+        a, b = first._data, operands[1]._data
+        if a.dtype != compute:
+            a, b = a.astype(compute), b.astype(compute)
+        xp, arrays = np, (a, b)
+    else:
+        compute, result_dtype = op.rule(common_dtype(operands))
+        xp, arrays = arrays_for(operands, compute)
+    if out is not None:
+        if out.__class__ is Inplace:
+            return _call_inplace(op, xp, arrays, operands, params, out.target, result_dtype,
+                                 requires_grad)
+        check_out(name, out, result_dtype, requires_grad)
+    try:
+        result = op.forward(xp, *arrays, **params)
+    except ValueError:
+        broadcast_error(operands)
+        raise
+    if result.__class__ is not xp.ndarray:
+        result = xp.asarray(result)
+    if result.dtype != result_dtype:
+        result = result.astype(result_dtype)
+    return finish(op, operands, result, params, out, requires_grad)
+
+
+def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requires_grad):
+    shape = target._data.shape
+    for x in operands[1:]:
+        if isinstance(x, Tensor) and x._data.shape != shape:
+            shape = broadcast_shapes(shape, tuple(x._data.shape))
+    check_inplace(target, result_dtype, tuple(shape))
+    inputs = prepare_inplace(op, operands, requires_grad)
+    if op.writes_out and result_dtype == target._data.dtype:
+        op.forward(xp, *arrays, out=target._data, **params)
+    else:
+        target._data[...] = op.forward(xp, *arrays, **params)
+    return finish_inplace(op, inputs, params, target, requires_grad)
+
+
+# -- exporting declared ops as functions and methods -------------------------------------------
+
+def _make_function(choose, name, arity, defaults, doc):
+    names = ("input", "other", "third")[:arity]
+    allowed = frozenset(defaults)
+
+    def fn(*args, out=None, **kwargs):
+        if len(args) != arity:
+            args = _bind(name, names, args, kwargs)
+        if kwargs:
+            unknown = set(kwargs) - allowed
+            if unknown:
+                raise TypeError(f"{name}() got an unexpected keyword argument "
+                                f"'{unknown.pop()}'")
+            params = dict(defaults, **kwargs)
+        else:
+            params = defaults
+        operands = [as_operand(a, names[i], i + 1, name) for i, a in enumerate(args)]
+        if not any(isinstance(x, Tensor) for x in operands):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                            f"{type(args[0]).__name__}")
+        op, operands = choose(operands)
+        return call(op, operands, params, out, name)
+
+    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names]
+    params += [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v)
+               for k, v in defaults.items()]
+    params.append(inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
+    fn.__signature__ = inspect.Signature(params)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    fn.choose = choose          # the Python operators reuse these (see operators.py)
+    fn.defaults = defaults
+    return fn
+
+
+def _bind(name, names, args, kwargs):
+    args = list(args)
+    for n in names[len(args):]:
+        if n in kwargs:
+            args.append(kwargs.pop(n))
+        else:
+            raise TypeError(f"{name}() missing required argument '{n}'")
+    if len(args) > len(names):
+        raise TypeError(f"{name}() takes {len(names)} positional arguments but {len(args)} "
+                        f"were given")
+    return args
+
+
+def export(op, names, arity, defaults=None, inplace=True, method=True, choose=None):
+    """Make `op` callable as `ember.<name>`, `Tensor.<name>` and (if torch has it) `<name>_`.
+
+    The first name is the op's own; the rest are torch's aliases (e.g. `absolute` for `abs`).
+    `choose(operands) -> (op, operands)` picks among overloads (e.g. tensor or scalar
+    exponent), which torch records as differently numbered nodes.
+    """
+    defaults = dict(defaults or {})
+    doc = inspect.getdoc(op) or ""
+    if choose is None:
+        def choose(operands):
+            return op, operands
+    for name in names:
+        fn = _make_function(choose, name, arity, defaults, doc)
+        register(name, fn, method=method, inplace=inplace)
+    return op
+
+
+def scalar_overload(tensor_op, scalar_op):
+    """Choose `scalar_op` when the second operand is a Python number (torch's `.Scalar`)."""
+    def choose(operands):
+        if isinstance(operands[1], Tensor):
+            return tensor_op, operands
+        return scalar_op, operands
+    return choose

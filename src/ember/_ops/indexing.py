@@ -1,0 +1,279 @@
+"""`tensor[index]` and `tensor[index] = value`, with torch's rules and errors.
+
+Ints, slices, None and Ellipsis give views (select, slice, unsqueeze); integer tensors, lists
+and boolean masks index by copy (IndexBackward0), placed as NumPy places advanced indices.
+Assignment writes through the view part and then `index_put_`s the advanced part.
+"""
+import numpy as np
+
+
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import check_inplace, finish_inplace
+from ._op import Op, record
+from .registry import method
+from .views import alias_of, select, slice_dim, unsqueeze
+
+_INDEX_TYPE_ERROR = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                     "Variables are valid indices (got {})")
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _as_index_array(item, xp):
+    """An advanced index (tensor, list, array) as an integer or bool array."""
+    if isinstance(item, Tensor):
+        arr = item._data
+        if arr.dtype.kind not in "biu":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if backend_of(arr).xp is not xp:
+            arr = xp.asarray(backend_of(arr).to_numpy(arr))
+        return arr
+    from .._creation import tensor
+    t = tensor(item)
+    if t._data.dtype.kind not in "biu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return xp.asarray(t._data)
+
+
+def _dims_used(item):
+    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+        return 0
+    if isinstance(item, Tensor) and item._data.dtype.kind == "b":
+        return item.ndim
+    return 1
+
+
+def _normalize(index):
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and any(isinstance(i, (slice, list, tuple, type(None),
+                                                      type(Ellipsis))) or isinstance(i, Tensor)
+                                       for i in index):
+        return tuple(index)
+    return (index,)
+
+
+def _check_bounds(xp, arr, size, dim):
+    if arr.size == 0:
+        return
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi >= size:
+        raise IndexError(f"index {hi} is out of bounds for dimension {dim} with size {size}")
+    if lo < -size:
+        raise IndexError(f"index {lo} is out of bounds for dimension {dim} with size {size}")
+
+
+def _apply_basic(self, index):
+    """Apply the view part of `index`; return (view, advanced) where advanced lists
+    (dim of view, index array) for the remaining tensor indices."""
+    ndim = self.ndim
+    used = sum(_dims_used(i) for i in index)
+    if sum(1 for i in index if i is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if used > ndim:
+        if ndim == 0 and any(_is_int(i) for i in index):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    xp = backend_of(self._data).xp
+    result = self
+    dim = 0
+    advanced = []
+    for item in index:
+        if item is None:
+            result = unsqueeze(result, dim)
+            dim += 1
+        elif item is Ellipsis:
+            dim += ndim - used
+        elif _is_int(item) or (isinstance(item, Tensor) and item.ndim == 0
+                               and item._data.dtype.kind in "iu"):
+            i = int(item)
+            size = result.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
+                                 f"{size}")
+            result = select(result, dim, i)
+        elif isinstance(item, slice):
+            start, stop, step = (None if v is None else int(v) for v in
+                                 (item.start, item.stop, item.step))
+            result = slice_dim(result, dim, start, stop, 1 if step is None else step)
+            dim += 1
+        elif isinstance(item, (bool, np.bool_)):
+            result = unsqueeze(result, dim)
+            if not item:
+                result = slice_dim(result, dim, 0, 0, 1)
+            dim += 1
+        elif isinstance(item, (Tensor, list, tuple, np.ndarray)):
+            arr = _as_index_array(item, xp)
+            if arr.dtype.kind == "b" or (arr.dtype == np.uint8 and isinstance(item, Tensor)):
+                shape = tuple(result.shape)
+                if arr.dtype != np.bool_:
+                    arr = arr.astype(bool)
+                for k, s in enumerate(arr.shape):
+                    if dim + k >= len(shape) or shape[dim + k] != s:
+                        raise IndexError(f"The shape of the mask [{', '.join(map(str, arr.shape))}]"
+                                         f" at index {k} does not match the shape of the indexed "
+                                         f"tensor [{', '.join(map(str, shape))}] at index "
+                                         f"{dim + k}")
+                for k, nz in enumerate(xp.nonzero(arr)):
+                    advanced.append((dim + k, nz))
+                dim += arr.ndim
+            else:
+                _check_bounds(xp, arr, result.shape[dim], dim)
+                advanced.append((dim, arr.astype("int64", copy=False)))
+                dim += 1
+        elif isinstance(item, str):
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+        else:
+            raise IndexError(_INDEX_TYPE_ERROR.format(type(item).__name__))
+    return result, advanced
+
+
+def _numpy_index(ndim, advanced):
+    full = [slice(None)] * ndim
+    for d, arr in advanced:
+        full[d] = arr
+    return tuple(full)
+
+
+class Index(Op):
+    """Elements gathered by integer or mask indices (a copy)."""
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        base = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
+        return _index_put(base, ctx.index, grad, accumulate=True)
+
+
+@method("__getitem__")
+def getitem(self, index):
+    """`x[index]`: views for ints, slices, None and `...`; copies for tensor/list/mask indices."""
+    index = _normalize(index)
+    result, advanced = _apply_basic(self, index)
+    if not advanced:
+        return alias_of(self) if result is self else result
+    key = _numpy_index(result.ndim, advanced)
+    out = wrap(result._data[key])
+    if result._requires_grad and _grad_state.enabled:
+        record(Index, (result,), (out,), {"self_size": tuple(result._data.shape), "index": key})
+    return out
+
+
+class IndexPut(Op):
+    """Values written (or, with accumulate, added) at integer indices."""
+    inputs = ("self", "values")
+
+    def forward(xp, target, values, index, accumulate):
+        out = target.copy()
+        if accumulate:
+            xp.add.at(out, index, values)
+        else:
+            out[index] = values
+        return out
+
+    def backward(ctx, grad):
+        need_self, need_values = ctx.needs_input_grad
+        grad_self = None
+        if need_self:
+            grad_self = grad if ctx.accumulate else _index_put(
+                grad, ctx.index, grad.new_zeros(()), accumulate=False)
+        grad_values = None
+        if need_values:
+            grad_values = _gather(grad, ctx.index)
+        return grad_self, grad_values
+
+
+def _gather(t, key):
+    out = wrap(t._data[key])
+    if t._requires_grad and _grad_state.enabled:
+        record(Index, (t,), (out,), {"self_size": tuple(t._data.shape), "index": key})
+    return out
+
+
+def _index_put(target, key, values, accumulate):
+    """Out-of-place index_put on an array-level key (used by backward formulas)."""
+    xp = backend_of(target._data).xp
+    v = values._data.astype(target._data.dtype, copy=False)
+    out = wrap(IndexPut.forward(xp, target._data, v, key, accumulate))
+    if (target._requires_grad or values._requires_grad) and _grad_state.enabled:
+        record(IndexPut, (target, values), (out,), {"index": key, "accumulate": accumulate})
+    return out
+
+
+def _value_array(self, value):
+    """The assigned value as an array of self's dtype and device (or a Python number)."""
+    if isinstance(value, Tensor):
+        data = value._data
+        if backend_of(data) is not backend_of(self._data):
+            data = backend_of(self._data).from_other(data, backend_of(data), self.device)
+        return data.astype(self._data.dtype, copy=False)
+    if isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
+        return value
+    from .._creation import tensor
+    return tensor(value, dtype=self.dtype)._data
+
+
+@method("__setitem__")
+def setitem(self, index, value):
+    """`x[index] = value`: writes through views; `index_put_` for tensor/list/mask indices."""
+    index = _normalize(index)
+    with _no_record_of_views():
+        view, advanced = _apply_basic(self, index)
+    if not advanced:
+        if view is self:
+            view = alias_of(self) if self._grad_fn is not None else self
+        _assign_view(self, view, value)
+        return
+    key = _numpy_index(view.ndim, advanced)
+    values = value if isinstance(value, Tensor) else None
+    requires_grad = view._requires_grad or (values is not None and values._requires_grad) \
+        or self._requires_grad
+    target = view if view is self else _regrow_view(self, view)
+    check_inplace(target, target._data.dtype, tuple(target._data.shape))
+    target._data[key] = _value_array(self, value)
+    inputs = (target, values if values is not None else value)
+    finish_inplace(IndexPut, inputs, {"index": key, "accumulate": False}, target,
+                   requires_grad and _grad_state.enabled)
+
+
+def _assign_view(self, view, value):
+    from .._creation import tensor
+    if isinstance(value, Tensor):
+        if view is not self and not self._requires_grad and not value._requires_grad:
+            view._data[...] = _value_array(self, value)
+            view._bump_version()
+            return
+        _regrow_view(self, view).copy_(value)
+    else:
+        target = view if view is self else _regrow_view(self, view)
+        if isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
+            target.fill_(value)
+        else:
+            target.copy_(tensor(value, dtype=self.dtype, device=self.device))
+
+
+class _no_record_of_views:
+    """Build the view part of an assignment without recording view nodes (it is re-made
+    below with grad mode restored, only if needed)."""
+
+    def __enter__(self):
+        self.prev = _grad_state.enabled
+        _grad_state.enabled = False
+
+    def __exit__(self, *exc):
+        _grad_state.enabled = self.prev
+
+
+def _regrow_view(self, view):
+    """The same view of `self`, this time recorded in the graph when grad mode is on."""
+    if view is self or not (_grad_state.enabled and self._requires_grad):
+        return view
+    from .views import as_strided
+    return as_strided(self, tuple(view._data.shape), view.stride(), view._offset)
+
+
+

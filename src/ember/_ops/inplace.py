@@ -1,0 +1,193 @@
+"""In-place writes and the graph: copy_, fill_, zero_, and how an in-place op on a view
+rewrites its base's history.
+
+NOTE [ In-place ops on views ]
+Writing through a view changes its base. The base's new grad_fn is a `CopySlices` node: in
+backward it takes the gradient of the whole base, runs the in-place op's own backward on the
+region the view covers, writes the result back into that region, and sends the rest on to the
+base's old history. The view itself (and any other view of the same base, when next asked
+for its grad_fn) is re-derived from the base as an `AsStridedBackward0`, because its old node
+no longer describes how its values were made. Views notice that by comparing the storage
+version with the one their node was made at.
+"""
+import warnings
+
+from .._device import backend_of
+from .._geometry import broadcast_shapes
+from .._tensor import Tensor, wrap
+from ..autograd.graph import Node, gradient_edge
+from ._dispatch import check_inplace, finish_inplace
+from ._op import Op, record
+from .registry import method
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op wrote through one of its views."""
+
+    def __init__(self, base, view, fn):
+        super().__init__()
+        self.fn = fn
+        self.base_geometry = (tuple(base._data.shape), base.stride(), base._offset)
+        self.view_geometry = (tuple(view._data.shape), view.stride(), view._offset)
+        self.next_functions = (gradient_edge(base),) + tuple(fn.next_functions[1:])
+        self._input_meta = ((base._data.shape, base._data.dtype, base._data.__class__),) + \
+            tuple(fn._input_meta[1:])
+        self.view_meta = fn._input_meta[0]
+
+    def apply(self, grad_outputs):
+        from .._creation import empty_strided
+        from ..autograd._engine import fit_gradient
+        grad = grad_outputs[0]
+        shape, strides, offset = self.base_geometry
+        result = empty_strided(shape, strides, dtype=grad.dtype, device=grad.device)
+        result.copy_(grad)
+        vshape, vstrides, voffset = self.view_geometry
+        region = result.as_strided(vshape, vstrides, voffset - offset + result._offset)
+        grads = self.fn.apply((region.clone(),))
+        first = grads[0]
+        if first is None:
+            region.zero_()
+        else:
+            if self.view_meta is not None:
+                first = fit_gradient(self.fn, 0, first, self.view_meta)
+            region.copy_(first)
+        return (result,) + tuple(grads[1:])
+
+    def release(self):
+        self.fn.release()
+
+
+class AsStridedView(Op):
+    """A view re-derived from its base after an in-place change (torch's AsStridedBackward0)."""
+    node_name = "AsStridedBackward0"
+
+    def backward(ctx, grad):
+        from ._scatter import AsStridedScatter, call_scatter
+        return call_scatter(AsStridedScatter, grad, ctx)
+
+
+def _rederive(view):
+    """Give `view` a node that computes it from its base's current history."""
+    base = view._base
+    geometry = {"self_geometry": (tuple(base._data.shape), base.stride(), base._offset),
+                "size": tuple(view._data.shape), "stride": view.stride(),
+                "storage_offset": view._offset}
+    node = record(AsStridedView, (base,), (view,), geometry)
+    node._view_version = view._version
+
+
+def refresh_view_grad_fn(view):
+    """Called when a view's grad_fn is read: re-derive it if its base changed in place."""
+    node = view._grad_fn
+    made_at = getattr(node, "_view_version", None)
+    if made_at is None or made_at == view._version or not view._base._requires_grad:
+        return
+    _rederive(view)
+
+
+def rebase_view(op, inputs, params, view):
+    """After in-place `op` wrote through `view`, make the base's node a CopySlices."""
+    base = view._base
+    holder = wrap(view._data)
+    fn = record(op, inputs, (holder,), params)
+    node = CopySlices(base, view, fn)
+    base._grad_fn = node
+    base._output_nr = 0
+    base._requires_grad = True
+    _rederive(view)
+
+
+# -- copy_, fill_, zero_ -----------------------------------------------------------------------
+
+class CopyBackwards(Op):
+    """`self.copy_(src)`: self's old values are gone; src's flow through."""
+    node_name = "CopyBackwards"
+    inputs = ("self", "src")
+
+    def backward(ctx, grad):
+        from .._creation import zeros_like
+        need_self, need_src = ctx.needs_input_grad
+        return (zeros_like(grad) if need_self else None, grad if need_src else None)
+
+
+@method(inplace=False)
+def copy_(self, src, non_blocking=False):
+    """Copy `src` (broadcast, converted to this dtype and device) into this tensor."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
+                        f"{type(src).__name__}")
+    shape = tuple(self._data.shape)
+    if tuple(src._data.shape) != shape:
+        out = broadcast_shapes(shape, tuple(src._data.shape))
+        if out != shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] doesn't match "
+                               f"the broadcast shape [{', '.join(map(str, out))}]")
+    requires_grad = src._requires_grad or self._requires_grad
+    check_inplace(self, self._data.dtype, shape)
+    data = src._data
+    if data.dtype.kind == "c" and self._data.dtype.kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=2)
+        data = data.real
+    src_backend, dst_backend = backend_of(data), backend_of(self._data)
+    if src_backend is not dst_backend or src.device != self.device:
+        data = dst_backend.from_other(data, src_backend, self.device)
+    self._data[...] = data
+    return finish_inplace(CopyBackwards, (self, src), {}, self, requires_grad)
+
+
+class Fill(Op):
+    """`fill_(number)`: every element replaced."""
+    node_name = "FillBackward2"
+    saves = {}
+
+    def backward(ctx, grad):
+        from .._creation import zeros_like
+        return zeros_like(grad)
+
+
+class FillTensor(Op):
+    """`fill_(tensor)`: every element replaced by a 0-dim tensor's value."""
+    node_name = "FillBackward3"
+    inputs = ("self", "value")
+
+    def backward(ctx, grad):
+        from .._creation import zeros_like
+        need_self, need_value = ctx.needs_input_grad
+        return (zeros_like(grad) if need_self else None,
+                grad.sum() if need_value else None)
+
+
+@method(inplace=False)
+def fill_(self, value):
+    """Set every element to `value` (a number or a 0-dim tensor)."""
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.ndim} dimensions.")
+        requires_grad = self._requires_grad or value._requires_grad
+        check_inplace(self, self._data.dtype, tuple(self._data.shape))
+        self._data[...] = backend_of(value._data).to_numpy(value._data)[()] \
+            if backend_of(value._data) is not backend_of(self._data) else value._data
+        return finish_inplace(FillTensor, (self, value), {}, self, requires_grad)
+    check_inplace(self, self._data.dtype, tuple(self._data.shape))
+    if self._data.dtype.kind in "biu" and isinstance(value, float):
+        value = int(value)
+    elif self._data.dtype.kind == "b":
+        value = bool(value)
+    self._data[...] = value
+    return finish_inplace(Fill, (self,), {}, self, self._requires_grad)
+
+
+class Zero(Fill):
+    """`zero_()`: every element set to 0."""
+    node_name = "ZeroBackward0"
+
+
+@method(inplace=False)
+def zero_(self):
+    """Set every element to zero."""
+    check_inplace(self, self._data.dtype, tuple(self._data.shape))
+    self._data[...] = 0
+    return finish_inplace(Zero, (self,), {}, self, self._requires_grad)
+

@@ -1,0 +1,238 @@
+"""Matrix products: matmul (`@`) with torch's 1-D/2-D/batched rules, mm, bmm, mv, dot.
+
+Half-precision products accumulate in float32 and round once, as torch's CPU kernels do.
+"""
+from .._device import backend_of
+from .._geometry import broadcast_shapes
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .registry import function
+
+
+def _check_same_dtype(a, b):
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{a.dtype._cpp_name} != {b.dtype._cpp_name}")
+
+
+def _product(xp, fn, a, b):
+    """Run `fn` (matmul/dot) on arrays, in float32 for half-precision inputs."""
+    if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
+        return fn(a.astype("float32"), b.astype("float32")).astype(a.dtype)
+    return fn(a, b)
+
+
+def _run(op, a, b, result, params, out, name):
+    xp = backend_of(a._data).xp
+    if result.__class__ is not xp.ndarray:
+        result = xp.asarray(result)
+    requires_grad = a._requires_grad or b._requires_grad
+    if out is not None:
+        check_out(name, out, result.dtype, requires_grad)
+        return write_out(out, result)
+    t = wrap(result)
+    if requires_grad and _grad_state.enabled:
+        record(op, (a, b), (t,), params)
+    return t
+
+
+def _check_tensors(name, a, b):
+    for arg, x in (("input", a), ("other", b)):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' must be Tensor, not "
+                            f"{type(x).__name__}")
+    from .elementwise import check_same_device
+    if a._data.__class__ is not b._data.__class__ or a.device != b.device:
+        check_same_device(a, b)
+
+
+class Mm(Op):
+    """Matrix product of two 2-D tensors."""
+    inputs = ("self", "mat2")
+    saves = {"self": ("mat2",), "mat2": ("self",)}
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (grad.mm(b.mH) if need_a else None, a.mH.mm(grad) if need_b else None)
+
+
+class Mv(Op):
+    """Matrix-vector product."""
+    inputs = ("self", "vec")
+    saves = {"self": ("vec",), "vec": ("self",)}
+
+    def backward(ctx, grad):
+        m, v = ctx.saved_tensors
+        need_m, need_v = ctx.needs_input_grad
+        return (grad.unsqueeze(1) * v.conj().unsqueeze(0) if need_m else None,
+                m.mH.mv(grad) if need_v else None)
+
+
+class Dot(Op):
+    """Inner product of two 1-D tensors."""
+    inputs = ("self", "tensor")
+    saves = {"self": ("tensor",), "tensor": ("self",)}
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (grad * b.conj() if need_a else None, grad * a.conj() if need_b else None)
+
+
+class Bmm(Op):
+    """Batched matrix product of two 3-D tensors."""
+    inputs = ("self", "mat2")
+    saves = {"self": ("mat2",), "mat2": ("self",)}
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (grad.bmm(b.mH) if need_a else None, a.mH.bmm(grad) if need_b else None)
+
+
+class Matmul(Op):
+    """matmul with batch dims (broadcast): recorded under torch's outermost node name."""
+    node_name = "UnsafeViewBackward0"
+    inputs = ("self", "other")
+    saves = {"self": ("other",), "other": ("self",)}
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        a2 = a.unsqueeze(0) if a.ndim == 1 else a
+        b2 = b.unsqueeze(-1) if b.ndim == 1 else b
+        g = grad
+        if a.ndim == 1:
+            g = g.unsqueeze(-2)
+        if b.ndim == 1:
+            g = g.unsqueeze(-1)
+        grad_a = g.matmul(b2.mH) if need_a else None
+        grad_b = a2.mH.matmul(g) if need_b else None
+        if grad_a is not None and a.ndim == 1:
+            grad_a = grad_a.squeeze(-2)
+        if grad_b is not None and b.ndim == 1:
+            grad_b = grad_b.squeeze(-1)
+        return grad_a, grad_b
+
+
+class VecMat(Op):
+    """A 1-D tensor times a matrix (torch records this through SqueezeBackward4)."""
+    node_name = "SqueezeBackward4"
+    inputs = ("self", "other")
+    saves = {"self": ("other",), "other": ("self",)}
+
+    def backward(ctx, grad):
+        v, m = ctx.saved_tensors
+        need_v, need_m = ctx.needs_input_grad
+        return (m.conj().mv(grad) if need_v else None,
+                v.conj().unsqueeze(1) * grad.unsqueeze(0) if need_m else None)
+
+
+def _shape_x(shape):
+    return "x".join(str(s) for s in shape)
+
+
+@function()
+def matmul(input, other, *, out=None):
+    """Matrix product with torch's rules for 1-D, 2-D and batched (broadcast) operands."""
+    _check_tensors("matmul", input, other)
+    a, b = input._data, other._data
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a.ndim}D and {b.ndim}D")
+    _check_same_dtype(input, other)
+    xp = backend_of(a).xp
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(input, other, out=out)
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(input, other, out=out)
+    if a.ndim == 2 and b.ndim == 1:
+        return mv(input, other, out=out)
+    k_a = a.shape[-1]
+    k_b = b.shape[0] if b.ndim == 1 else b.shape[-2]
+    if k_a != k_b:
+        left = a.shape if a.ndim <= 2 else (a.size // a.shape[-1], a.shape[-1])
+        right = b.shape if b.ndim >= 2 else (b.shape[0],)
+        if a.ndim == 1:
+            raise RuntimeError(f"size mismatch, got input ({b.shape[-2] if b.ndim > 1 else 1}),"
+                               f" mat ({_shape_x(b.shape[-2:])}), vec ({a.shape[0]})")
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(left)} and "
+                           f"{_shape_x(right[-2:] if len(right) > 1 else right)})")
+    if a.ndim > 2 and b.ndim > 2:
+        broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    result = _product(xp, xp.matmul, a, b)
+    op = VecMat if a.ndim == 1 and b.ndim == 2 else Matmul
+    return _run(op, input, other, result, {}, out, "matmul")
+
+
+@function()
+def mm(input, mat2, *, out=None):
+    """Product of two matrices."""
+    _check_tensors("mm", input, mat2)
+    a, b = input._data, mat2._data
+    if a.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(a.shape)} and "
+                           f"{_shape_x(b.shape)})")
+    _check_same_dtype(input, mat2)
+    xp = backend_of(a).xp
+    return _run(Mm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "mm")
+
+
+@function()
+def bmm(input, mat2, *, out=None):
+    """Batched product of two 3-D tensors (no broadcasting)."""
+    _check_tensors("bmm", input, mat2)
+    a, b = input._data, mat2._data
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
+                           f"{b.shape[1]}].")
+    _check_same_dtype(input, mat2)
+    xp = backend_of(a).xp
+    return _run(Bmm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "bmm")
+
+
+@function()
+def mv(input, vec, *, out=None):
+    """Product of a matrix and a vector."""
+    _check_tensors("mv", input, vec)
+    a, b = input._data, vec._data
+    if a.ndim != 2 or b.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {a.ndim}, {a.ndim}, "
+                           f"{b.ndim}")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({_shape_x(a.shape)}),"
+                           f" vec ({b.shape[0]})")
+    _check_same_dtype(input, vec)
+    xp = backend_of(a).xp
+    return _run(Mv, input, vec, _product(xp, xp.matmul, a, b), {}, out, "mv")
+
+
+@function()
+def dot(input, tensor, *, out=None):
+    """Inner product of two 1-D tensors with the same number of elements."""
+    _check_tensors("dot", input, tensor)
+    a, b = input._data, tensor._data
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                           f"[{b.shape[0]}] to have the same number of elements, but got "
+                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype._scalar_name} and {tensor.dtype._scalar_name}")
+    xp = backend_of(a).xp
+    return _run(Dot, input, tensor, xp.asarray(_product(xp, xp.dot, a, b)), {}, out, "dot")
+

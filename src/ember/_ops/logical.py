@@ -1,0 +1,72 @@
+"""Logical ops (truthiness in, bool out) and bitwise ops (integers and bools only)."""
+from .elementwise import Elementwise, export, integral_only, logical
+
+
+class _Logical(Elementwise):
+    abstract = True
+    inputs = ("self", "other")
+    rule = logical
+    differentiable = False
+
+
+class LogicalAnd(_Logical):
+    """True where both elements are non-zero."""
+    kernel = "logical_and"
+
+
+class LogicalOr(_Logical):
+    """True where either element is non-zero."""
+    kernel = "logical_or"
+
+
+class LogicalXor(_Logical):
+    """True where exactly one element is non-zero."""
+    kernel = "logical_xor"
+
+
+export(LogicalAnd, ["logical_and"], 2)
+export(LogicalOr, ["logical_or"], 2)
+export(LogicalXor, ["logical_xor"], 2)
+
+
+class _Bitwise(Elementwise):
+    abstract = True
+    inputs = ("self", "other")
+    differentiable = False
+
+
+class BitwiseAnd(_Bitwise):
+    """`&`: bitwise AND of integers, logical AND of bools."""
+    kernel = "bitwise_and"
+    rule = integral_only("bitwise_and")
+
+
+class BitwiseOr(_Bitwise):
+    """`|`: bitwise OR."""
+    kernel = "bitwise_or"
+    rule = integral_only("bitwise_or")
+
+
+class BitwiseXor(_Bitwise):
+    """`^`: bitwise XOR."""
+    kernel = "bitwise_xor"
+    rule = integral_only("bitwise_xor")
+
+
+class BitwiseLeftShift(_Bitwise):
+    """`<<`: shift left."""
+    kernel = "left_shift"
+    rule = integral_only("lshift")
+
+
+class BitwiseRightShift(_Bitwise):
+    """`>>`: arithmetic shift right."""
+    kernel = "right_shift"
+    rule = integral_only("rshift")
+
+
+export(BitwiseAnd, ["bitwise_and"], 2)
+export(BitwiseOr, ["bitwise_or"], 2)
+export(BitwiseXor, ["bitwise_xor"], 2)
+export(BitwiseLeftShift, ["bitwise_left_shift"], 2)
+export(BitwiseRightShift, ["bitwise_right_shift"], 2)

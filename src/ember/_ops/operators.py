@@ -1,0 +1,134 @@
+"""Python's operators on tensors (`+ - * / // % ** @`, unary, comparisons, bitwise), their
+reflected (`2 - x`) and augmented (`x += 1`) forms, built on the registered functions.
+
+An operand that is neither a tensor, a number nor a NumPy array makes the operator return
+NotImplemented, so Python raises its usual TypeError (and `x == None` is False).
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from .elementwise import call
+from .registry import FUNCTIONS, METHODS
+
+_NUMBERS = (int, float, bool, complex, np.number, np.bool_)
+
+
+def _operand(other):
+    if isinstance(other, Tensor):
+        return other
+    if isinstance(other, _NUMBERS):
+        return other.item() if isinstance(other, (np.number, np.bool_)) else other
+    if isinstance(other, np.ndarray):
+        from .._creation import as_tensor
+        return as_tensor(other)
+    return NotImplemented
+
+
+def _binary(name):
+    fn = FUNCTIONS[name]
+    choose, defaults = fn.choose, fn.defaults
+
+    def operator(self, other):
+        other = _operand(other)
+        if other is NotImplemented:
+            return NotImplemented
+        op, operands = choose([self, other])
+        return call(op, operands, defaults, None, name)
+    return operator
+
+
+def _reflected(name):
+    fn = FUNCTIONS[name]
+    choose, defaults = fn.choose, fn.defaults
+
+    def operator(self, other):
+        other = _operand(other)
+        if other is NotImplemented:
+            return NotImplemented
+        op, operands = choose([other, self])
+        return call(op, operands, defaults, None, name)
+    return operator
+
+
+def _augmented(name):
+    inplace = METHODS[name + "_"]
+
+    def operator(self, other):
+        other = _operand(other)
+        if other is NotImplemented:
+            return NotImplemented
+        return inplace(self, other)
+    return operator
+
+
+def _rtruediv(self, other):
+    """`number / tensor` is recorded as torch does: `reciprocal(tensor) * number`."""
+    other = _operand(other)
+    if other is NotImplemented:
+        return NotImplemented
+    return FUNCTIONS["reciprocal"](self) * other
+
+
+def _rsub(self, other):
+    other = _operand(other)
+    if other is NotImplemented:
+        return NotImplemented
+    return FUNCTIONS["rsub"](self, other)
+
+
+def _rmatmul(self, other):
+    other = _operand(other)
+    if other is NotImplemented:
+        return NotImplemented
+    return FUNCTIONS["matmul"](other, self)
+
+
+def _matmul(self, other):
+    other = _operand(other)
+    if other is NotImplemented or not isinstance(other, Tensor):
+        return NotImplemented
+    return FUNCTIONS["matmul"](self, other)
+
+
+def _contains(self, element):
+    """`element in tensor`: whether any element equals it."""
+    if isinstance(element, (Tensor,) + _NUMBERS):
+        return bool((self == element).any())
+    raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed "
+                       f"in a {type(element)}.")
+
+
+def install(tensor_class):
+    """Put the operators on the Tensor class."""
+    table = {
+        "__add__": _binary("add"), "__radd__": _binary("add"), "__iadd__": _augmented("add"),
+        "__sub__": _binary("sub"), "__rsub__": _rsub, "__isub__": _augmented("sub"),
+        "__mul__": _binary("mul"), "__rmul__": _binary("mul"), "__imul__": _augmented("mul"),
+        "__truediv__": _binary("_div_true"), "__rtruediv__": _rtruediv,
+        "__itruediv__": _augmented("div"),
+        "__floordiv__": _binary("floor_divide"), "__rfloordiv__": _reflected("floor_divide"),
+        "__ifloordiv__": _augmented("floor_divide"),
+        "__mod__": _binary("remainder"), "__rmod__": _reflected("remainder"),
+        "__imod__": _augmented("remainder"),
+        "__pow__": _binary("pow"), "__rpow__": _reflected("pow"), "__ipow__": _augmented("pow"),
+        "__matmul__": _matmul, "__rmatmul__": _rmatmul,
+        "__and__": _binary("bitwise_and"), "__rand__": _binary("bitwise_and"),
+        "__iand__": _augmented("bitwise_and"),
+        "__or__": _binary("bitwise_or"), "__ror__": _binary("bitwise_or"),
+        "__ior__": _augmented("bitwise_or"),
+        "__xor__": _binary("bitwise_xor"), "__rxor__": _binary("bitwise_xor"),
+        "__ixor__": _augmented("bitwise_xor"),
+        "__lshift__": _binary("bitwise_left_shift"),
+        "__rlshift__": _reflected("bitwise_left_shift"),
+        "__ilshift__": _augmented("bitwise_left_shift"),
+        "__rshift__": _binary("bitwise_right_shift"),
+        "__rrshift__": _reflected("bitwise_right_shift"),
+        "__irshift__": _augmented("bitwise_right_shift"),
+        "__eq__": _binary("eq"), "__ne__": _binary("ne"), "__lt__": _binary("lt"),
+        "__le__": _binary("le"), "__gt__": _binary("gt"), "__ge__": _binary("ge"),
+        "__neg__": FUNCTIONS["neg"], "__pos__": FUNCTIONS["positive"],
+        "__abs__": FUNCTIONS["abs"], "__invert__": FUNCTIONS["bitwise_not"],
+        "__contains__": _contains,
+    }
+    for name, fn in table.items():
+        setattr(tensor_class, name, fn)

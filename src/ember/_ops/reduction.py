@@ -1,0 +1,395 @@
+"""Reductions: sum, mean, prod, max/min (whole or along a dim), amax/amin, argmax/argmin.
+
+Integer and bool inputs sum and multiply in int64; half-precision inputs accumulate in float32
+and round once, as torch's CPU kernels do.
+"""
+from .. import _dtype, _geometry as geo, return_types
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .registry import function, method
+
+
+def reduction_dims(input, dim):
+    """The dims to reduce as a tuple (None: all of them)."""
+    if dim is None:
+        return None
+    if isinstance(dim, (tuple, list)):
+        if len(dim) == 0:
+            return None
+        return geo.wrap_dims(dim, input.ndim)
+    return (geo.wrap_dim(dim, input.ndim),)
+
+
+def _axis(dims, ndim):
+    """The NumPy axis argument; 0-dim tensors accept dim 0/-1 but have no axis."""
+    if dims is None or ndim == 0:
+        return None
+    return dims
+
+
+def _accumulate_dtype(np_dtype):
+    return _dtype.float32._np if np_dtype.itemsize == 2 and np_dtype.kind in "fV" else np_dtype
+
+
+def _run(op, input, result, params, out, differentiable=True):
+    xp = backend_of(input._data).xp
+    if result.__class__ is not xp.ndarray:
+        result = xp.asarray(result)
+    requires_grad = differentiable and input._requires_grad
+    if out is not None:
+        check_out(op.__name__.lower(), out, result.dtype, requires_grad)
+        return write_out(out, result)
+    t = wrap(result)
+    if requires_grad and _grad_state.enabled:
+        record(op, (input,), (t,), params)
+    return t
+
+
+def _restore_dims(grad, dims, keepdim, ndim):
+    """Put back the reduced dims (size 1) so that `grad` broadcasts against the input."""
+    if keepdim or ndim == 0:
+        return grad
+    if dims is None:
+        return grad.reshape((1,) * ndim)
+    for d in sorted(dims):
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+# -- sum ------------------------------------------------------------------------------------------
+
+class Sum(Op):
+    """Sum of all elements."""
+
+    def backward(ctx, grad):
+        return grad.expand(ctx.self_size)
+
+
+class SumDim(Op):
+    """Sum over some dims."""
+    node_name = "SumBackward1"
+
+    def backward(ctx, grad):
+        return _restore_dims(grad, ctx.dims, ctx.keepdim, len(ctx.self_size)).expand(
+            ctx.self_size)
+
+
+def _sum_dtype(data, dtype):
+    if dtype is not None:
+        return dtype._np
+    return _dtype.int64._np if data.dtype.kind in "biu" else data.dtype
+
+
+@function()
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Sum of all elements, or over `dim` (an int or a tuple); ints and bools sum as int64."""
+    if isinstance(dim, _dtype.dtype):
+        dim, dtype = None, dim
+    data = input._data
+    target = _sum_dtype(data, dtype)
+    dims = reduction_dims(input, dim)
+    xp = backend_of(data).xp
+    acc = _accumulate_dtype(target)
+    result = xp.sum(data.astype(acc, copy=False), axis=_axis(dims, data.ndim),
+                    keepdims=keepdim)
+    result = xp.asarray(result).astype(target, copy=False)
+    if dim is None:
+        return _run(Sum, input, result, {"self_size": data.shape}, out)
+    return _run(SumDim, input, result, {"self_size": data.shape, "dims": dims,
+                                        "keepdim": keepdim}, out)
+
+
+@method()
+def sum_to_size(self, *size):
+    """Sum dims so that the result has `size` (which `self` must broadcast from)."""
+    size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
+    shape = tuple(self._data.shape)
+    if shape == size:
+        return self
+    lead = len(shape) - len(size)
+    if lead < 0 or any(s != 1 and s != g for s, g in zip(size, shape[lead:])):
+        raise RuntimeError(f"size {{[{', '.join(map(str, size))}]}} is not expandable to size "
+                           f"{{[{', '.join(map(str, shape))}]}}.")
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size)
+                                      if s == 1 and shape[lead + i] != 1)
+    result = sum(self, dims, keepdim=True) if dims else self
+    return result.view(size) if lead else result
+
+
+# -- mean ------------------------------------------------------------------------------------------
+
+class Mean(Op):
+    """Mean of all elements."""
+
+    def backward(ctx, grad):
+        return grad.expand(ctx.self_size) / ctx.count
+
+
+class MeanDim(Op):
+    """Mean over some dims."""
+    node_name = "MeanBackward1"
+
+    def backward(ctx, grad):
+        return _restore_dims(grad, ctx.dims, ctx.keepdim, len(ctx.self_size)).expand(
+            ctx.self_size) / ctx.count
+
+
+@function()
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The mean of all elements or over `dim`; needs a floating or complex dtype."""
+    if isinstance(dim, _dtype.dtype):
+        dim, dtype = None, dim
+    data = input._data
+    target = (dtype or input.dtype)
+    if not (target.is_floating_point or target.is_complex):
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
+                           f"floating point or complex dtype. Got: {target._scalar_name}")
+    dims = reduction_dims(input, dim)
+    xp = backend_of(data).xp
+    acc = _accumulate_dtype(target._np)
+    result = xp.mean(data.astype(acc, copy=False), axis=_axis(dims, data.ndim),
+                     keepdims=keepdim)
+    result = xp.asarray(result).astype(target._np, copy=False)
+    count = data.size if dims is None or data.ndim == 0 else \
+        geo.numel([data.shape[d] for d in dims])
+    if dim is None:
+        return _run(Mean, input, result, {"self_size": data.shape, "count": count}, out)
+    return _run(MeanDim, input, result, {"self_size": data.shape, "dims": dims,
+                                         "keepdim": keepdim, "count": count}, out)
+
+
+# -- prod ------------------------------------------------------------------------------------------
+
+def _prod_of_others(input, dim):
+    """For each element, the product of the other elements (along `dim`, or all), exact even
+    when some elements are zero (a constant computed without the graph)."""
+    data = input.detach()._data
+    xp = backend_of(data).xp
+    if dim is None:
+        flat = data.reshape(-1)
+        axis = 0
+    else:
+        flat, axis = data, dim
+    ones_shape = list(flat.shape)
+    ones_shape[axis] = 1
+    one = xp.ones(ones_shape, flat.dtype)
+    left = xp.cumprod(xp.concatenate([one, flat], axis=axis), axis=axis)
+    left = xp.take(left, xp.arange(flat.shape[axis]), axis=axis)
+    rev = xp.flip(flat, axis=axis)
+    right = xp.cumprod(xp.concatenate([one, rev], axis=axis), axis=axis)
+    right = xp.flip(xp.take(right, xp.arange(flat.shape[axis]), axis=axis), axis=axis)
+    return wrap((left * right).reshape(data.shape))
+
+
+class Prod(Op):
+    """Product of all elements."""
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * _prod_of_others(x, None).conj()
+
+
+class ProdDim(Op):
+    """Product along one dim."""
+    node_name = "ProdBackward1"
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        grad = _restore_dims(grad, (ctx.dim,), ctx.keepdim, x.ndim)
+        return grad * _prod_of_others(x, ctx.dim if x.ndim else None).conj()
+
+
+@function()
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Product of all elements, or along one dim; ints and bools multiply as int64."""
+    if isinstance(dim, _dtype.dtype):
+        dim, dtype = None, dim
+    data = input._data
+    target = _sum_dtype(data, dtype)
+    xp = backend_of(data).xp
+    acc = _accumulate_dtype(target)
+    if dim is None:
+        result = xp.asarray(xp.prod(data.astype(acc, copy=False))).astype(target)
+        return _run(Prod, input, result, {}, out)
+    d = geo.wrap_dim(dim, data.ndim)
+    result = xp.prod(data.astype(acc, copy=False), axis=d if data.ndim else None,
+                     keepdims=keepdim)
+    result = xp.asarray(result).astype(target, copy=False)
+    return _run(ProdDim, input, result, {"dim": d, "keepdim": keepdim}, out)
+
+
+# -- max / min -------------------------------------------------------------------------------
+
+def _evenly(grad, x, result):
+    """Gradient of a whole-tensor max/min: shared evenly among the elements that attain it."""
+    mask = (x == result) if not result.isnan().item() else x.isnan()
+    return grad * mask / mask.sum()
+
+
+class MaxAll(Op):
+    """The largest element."""
+    node_name = "MaxBackward1"
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        return _evenly(grad, x, result)
+
+
+class MinAll(MaxAll):
+    node_name = "MinBackward1"
+
+
+class MaxDim(Op):
+    """The largest element along a dim (the values output of `max(dim)`)."""
+    node_name = "MaxBackward0"
+
+    def backward(ctx, grad):
+        from .._creation import arange
+        grad = _restore_dims(grad, (ctx.dim,), ctx.keepdim, len(ctx.self_size))
+        index = _restore_dims(ctx.indices, (ctx.dim,), ctx.keepdim, len(ctx.self_size))
+        if not ctx.self_size:
+            return grad
+        shape = [1] * len(ctx.self_size)
+        shape[ctx.dim] = ctx.self_size[ctx.dim]
+        positions = arange(ctx.self_size[ctx.dim], device=grad.device).view(shape)
+        return grad * (positions == index)
+
+
+class MinDim(MaxDim):
+    node_name = "MinBackward0"
+
+
+def _check_nonempty(name, input, dims):
+    data = input._data
+    if data.size == 0:
+        if dims is None:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               f"input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               f"argument.")
+        for d in dims:
+            if data.ndim and data.shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _extreme(name, input, dim, keepdim, other, out):
+    if isinstance(dim, Tensor):
+        dim, other = None, dim
+    if other is not None:
+        from .registry import FUNCTIONS
+        return FUNCTIONS["maximum" if name == "max" else "minimum"](input, other, out=out)
+    data = input._data
+    xp = backend_of(data).xp
+    reduce = xp.max if name == "max" else xp.min
+    arg = xp.argmax if name == "max" else xp.argmin
+    if dim is None:
+        _check_nonempty(name, input, None)
+        return _run(MaxAll if name == "max" else MinAll, input, xp.asarray(reduce(data)), {},
+                    out)
+    d = geo.wrap_dim(dim, data.ndim)
+    _check_nonempty(name, input, (d,))
+    axis = d if data.ndim else None
+    values = xp.asarray(reduce(data, axis=axis, keepdims=keepdim))
+    indices = wrap(xp.asarray(arg(data, axis=axis, keepdims=keepdim)).astype("int64"))
+    op = MaxDim if name == "max" else MinDim
+    v = wrap(values)
+    if input._requires_grad and _grad_state.enabled:
+        record(op, (input,), (v,), {"dim": d, "keepdim": keepdim, "self_size": data.shape,
+                                    "indices": indices})
+    result = (return_types.max if name == "max" else return_types.min)(v, indices)
+    if out is not None:
+        write_out(out[0], v._data)
+        write_out(out[1], indices._data)
+        return (return_types.max if name == "max" else return_types.min)(out[0], out[1])
+    return result
+
+
+@function()
+def max(input, dim=None, keepdim=False, *, other=None, out=None):
+    """The largest element; with `dim`, (values, indices) along it; with a tensor, `maximum`."""
+    return _extreme("max", input, dim, keepdim, other, out)
+
+
+@function()
+def min(input, dim=None, keepdim=False, *, other=None, out=None):
+    """The smallest element; with `dim`, (values, indices) along it; with a tensor, `minimum`."""
+    return _extreme("min", input, dim, keepdim, other, out)
+
+
+class Amax(Op):
+    """Largest values over some dims (ties share the gradient)."""
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        result = _restore_dims(result, ctx.dims, ctx.keepdim, x.ndim)
+        grad = _restore_dims(grad, ctx.dims, ctx.keepdim, x.ndim)
+        mask = x == result
+        count = mask.sum(ctx.dims if ctx.dims is not None else None, keepdim=True) \
+            if ctx.dims is not None else mask.sum()
+        return grad * mask / count
+
+
+class Amin(Amax):
+    pass
+
+
+def _amax(name, op, input, dim, keepdim, out):
+    data = input._data
+    dims = reduction_dims(input, dim if dim != () else None)
+    _check_nonempty(name, input, dims)
+    xp = backend_of(data).xp
+    reduce = xp.max if name == "amax" else xp.min
+    result = xp.asarray(reduce(data, axis=_axis(dims, data.ndim), keepdims=keepdim))
+    return _run(op, input, result, {"dims": dims, "keepdim": keepdim}, out)
+
+
+@function()
+def amax(input, dim=(), keepdim=False, *, out=None):
+    """The largest values over `dim` (all dims by default)."""
+    return _amax("amax", Amax, input, dim, keepdim, out)
+
+
+@function()
+def amin(input, dim=(), keepdim=False, *, out=None):
+    """The smallest values over `dim` (all dims by default)."""
+    return _amax("amin", Amin, input, dim, keepdim, out)
+
+
+def _arg(name, input, dim, keepdim, out):
+    data = input._data
+    xp = backend_of(data).xp
+    fn = xp.argmax if name == "argmax" else xp.argmin
+    if dim is None:
+        if data.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             f"input.numel() == 0.")
+        result = fn(data.reshape(-1))
+        if keepdim:
+            result = xp.asarray(result).reshape((1,) * data.ndim)
+    else:
+        d = geo.wrap_dim(dim, data.ndim)
+        _check_nonempty(name, input, (d,))
+        result = fn(data, axis=d if data.ndim else None, keepdims=keepdim)
+    result = xp.asarray(result).astype("int64")
+    if out is not None:
+        return write_out(out, result)
+    return wrap(result)
+
+
+@function()
+def argmax(input, dim=None, keepdim=False, *, out=None):
+    """Index of the largest element (of the flattened tensor, or along `dim`)."""
+    return _arg("argmax", input, dim, keepdim, out)
+
+
+@function()
+def argmin(input, dim=None, keepdim=False, *, out=None):
+    """Index of the smallest element (of the flattened tensor, or along `dim`)."""
+    return _arg("argmin", input, dim, keepdim, out)
+

@@ -1,0 +1,224 @@
+"""Random tensors: rand, randn, randint, randperm, normal, bernoulli, multinomial, their
+`_like` forms, and the in-place samplers (`uniform_`, `normal_`, `random_`, `bernoulli_`,
+`exponential_`). The streams themselves come from `_random` (torch's CPU algorithms).
+"""
+import numpy as np
+
+from .. import _dtype, _random
+from .._creation import check_shape, parse_size
+from .._device import as_device, backend_for, backend_of
+from .._tensor import Tensor, wrap
+from ._dispatch import check_inplace, finish_inplace
+from ._op import Op
+from .registry import function, method
+
+
+def _place(array, device, requires_grad):
+    """A sampled NumPy array as a tensor on `device`."""
+    backend = backend_for(as_device(device))
+    if backend.xp is not np:
+        array = backend.from_other(array, backend_for(None), as_device(device))
+    t = wrap(array)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _float_dtype(dtype, name):
+    d = dtype or _dtype.get_default_dtype()
+    if not (d.is_floating_point or d.is_complex):
+        raise RuntimeError(f"\"{name}\" not implemented for '{d._scalar_name}'")
+    return d
+
+
+@function(method=False)
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False):
+    """Uniform samples on [0, 1)."""
+    shape = parse_size(size, "rand")
+    check_shape(shape, "rand")
+    d = _float_dtype(dtype, "check_uniform_bounds")
+    return _place(_random.uniform(generator, shape, d._np), device, requires_grad)
+
+
+@function(method=False)
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False):
+    """Standard normal samples."""
+    shape = parse_size(size, "randn")
+    check_shape(shape, "randn")
+    d = _float_dtype(dtype, "normal_kernel_cpu")
+    return _place(_random.normal(generator, shape, d._np), device, requires_grad)
+
+
+@function(method=False)
+def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
+            requires_grad=False, pin_memory=False):
+    """Integers in [low, high): `randint(high, size)` or `randint(low, high, size)`."""
+    if size is not None:
+        args = args + (size,)
+    if len(args) == 2:
+        low, high, shape = 0, args[0], args[1]
+    elif len(args) == 3:
+        low, high, shape = args
+    else:
+        raise TypeError("randint() received an invalid combination of arguments")
+    shape = tuple(shape)
+    check_shape(shape, "randint")
+    d = dtype or _dtype.int64
+    return _place(_random.randint(generator, shape, d._np, int(low), int(high)), device,
+                  requires_grad)
+
+
+@function(method=False)
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False, pin_memory=False):
+    """A random permutation of 0..n-1."""
+    d = dtype or _dtype.int64
+    return _place(_random.randperm(generator, int(n), d._np), device, requires_grad)
+
+
+def _like(input, dtype, device):
+    return (dtype or input.dtype), (device if device is not None else input.device)
+
+
+@function(method=False)
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None, generator=None):
+    """Uniform samples with the shape of `input`."""
+    d, dev = _like(input, dtype, device)
+    return rand(tuple(input.shape), generator=generator, dtype=d, device=dev,
+                requires_grad=requires_grad)
+
+
+@function(method=False)
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None, generator=None):
+    """Standard normal samples with the shape of `input`."""
+    d, dev = _like(input, dtype, device)
+    return randn(tuple(input.shape), generator=generator, dtype=d, device=dev,
+                 requires_grad=requires_grad)
+
+
+@function(method=False)
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
+                 requires_grad=False, memory_format=None, generator=None):
+    """Random integers in [low, high) with the shape of `input`."""
+    if high is None:
+        low, high = 0, low
+    d, dev = _like(input, dtype, device)
+    return randint(low, high, tuple(input.shape), generator=generator, dtype=d, device=dev)
+
+
+@function(method=False)
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
+           layout=None, device=None, requires_grad=False, pin_memory=False):
+    """Normal samples: `normal(mean, std, size)` with numbers, or elementwise with tensors."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        ref = mean if isinstance(mean, Tensor) else std
+        m = mean._data if isinstance(mean, Tensor) else mean
+        s = std._data if isinstance(std, Tensor) else std
+        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        if isinstance(std, Tensor) and (np.asarray(backend_of(std._data).to_numpy(s)) < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        arr = _random.normal(generator, shape, ref.dtype._np, m, s)
+        return _place(arr, ref.device, False)
+    if size is None:
+        raise TypeError("normal() received an invalid combination of arguments")
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    d = _float_dtype(dtype, "normal_kernel_cpu")
+    return _place(_random.normal(generator, tuple(size), d._np, mean, std), device,
+                  requires_grad)
+
+
+@function()
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """0/1 samples: 1 with probability `input` (or `p`) per element."""
+    probs = input._data if p is None else p
+    if p is None:
+        probs = backend_of(probs).to_numpy(probs)
+    arr = _random.bernoulli(generator, probs, tuple(input.shape), input.dtype._np)
+    return _place(arr, input.device, False)
+
+
+@function()
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """Indices sampled by the (unnormalised) weights in each row of `input`."""
+    probs = backend_of(input._data).to_numpy(input._data)
+    return _place(_random.multinomial(generator, probs, num_samples, replacement),
+                  input.device, False)
+
+
+# -- in-place samplers ------------------------------------------------------------------------
+
+class Sampled(Op):
+    """An in-place random fill: the old values are gone, so no gradient flows back."""
+    node_name = "NormalBackward0"
+
+    def backward(ctx, grad):
+        from .._creation import zeros_like
+        return zeros_like(grad)
+
+
+def _fill(self, array, node):
+    check_inplace(self, self._data.dtype, tuple(self._data.shape))
+    data = self._data
+    if backend_of(data).xp is not np:
+        array = backend_of(data).from_other(array, backend_for(None), self.device)
+    data[...] = array
+    return finish_inplace(node, (self,), {}, self, self._requires_grad)
+
+
+def _sampler_node(name):
+    return type(f"{name}Fill", (Sampled,), {"node_name": f"{name}Backward0",
+                                             "__module__": __name__})
+
+
+_UniformFill = _sampler_node("Uniform")
+_NormalFill = _sampler_node("Normal")
+_RandomFill = _sampler_node("Random")
+_BernoulliFill = _sampler_node("Bernoulli")
+_ExponentialFill = _sampler_node("Exponential")
+
+
+@method()
+def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
+    """Fill with uniform samples on [from, to)."""
+    from_ = kwargs.pop("from", from_)
+    arr = _random.uniform(generator, tuple(self.shape), self._data.dtype, from_, to)
+    return _fill(self, arr, _UniformFill)
+
+
+@method()
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    """Fill with normal samples."""
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    arr = _random.normal(generator, tuple(self.shape), self._data.dtype, mean, std)
+    return _fill(self, arr, _NormalFill)
+
+
+@method()
+def random_(self, from_=None, to=None, *, generator=None, **kwargs):
+    """Fill with integers: [0, 2**mantissa) by default, [0, to) or [from, to)."""
+    from_ = kwargs.pop("from", from_)
+    if from_ is not None and to is None:
+        from_, to = 0, from_
+    arr = _random.random_(generator, tuple(self.shape), self._data.dtype, from_, to)
+    return _fill(self, arr, _RandomFill)
+
+
+@method()
+def bernoulli_(self, p=0.5, *, generator=None):
+    """Fill with 0/1 samples, 1 with probability `p` (a number or a tensor)."""
+    probs = backend_of(p._data).to_numpy(p._data) if isinstance(p, Tensor) else p
+    arr = _random.bernoulli(generator, probs, tuple(self.shape), self._data.dtype)
+    return _fill(self, arr, _BernoulliFill)
+
+
+@method()
+def exponential_(self, lambd=1.0, *, generator=None):
+    """Fill with exponential samples of rate `lambd`."""
+    arr = _random.exponential(generator, tuple(self.shape), self._data.dtype, lambd)
+    return _fill(self, arr, _ExponentialFill)

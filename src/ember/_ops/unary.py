@@ -1,0 +1,646 @@
+"""Unary element-wise ops: each one's forward kernel and its derivative, side by side.
+
+Derivatives use ember's own ops, so they can themselves be differentiated.
+"""
+import math
+
+from . import _special
+from .elementwise import Elementwise, complex_to_real, export, int_to_float, same, to_bool, \
+    integral_only, _type_name
+from .. import _dtype
+
+
+def refuse(kinds, kernel, rule=same):
+    """A dtype rule that refuses some kinds of input with torch's NotImplementedError."""
+    def checked(common):
+        if common.kind in kinds:
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(common)}\'')
+        return rule(common)
+    return checked
+
+
+def float_math(common):
+    """Like `int_to_float`, and half-precision inputs compute in float32 and round once at the
+    end, as torch's CPU kernels do (for kernels made of several array operations)."""
+    compute, result = int_to_float(common)
+    if compute.itemsize == 2:
+        return _dtype.float32._np, result
+    return compute, result
+
+
+def _unary(*names, inplace=True):
+    def deco(op):
+        return export(op, names, 1, inplace=inplace)
+    return deco
+
+
+# -- sign, magnitude, rounding ----------------------------------------------------------------
+
+@_unary("neg", "negative")
+class Neg(Elementwise):
+    """Returns `-input`, element-wise."""
+    kernel = "negative"
+
+    def rule(common):
+        if common.kind == "b":
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or "
+                               "`logical_not()` operator instead.")
+        return common, common
+
+    def backward(ctx, grad):
+        return -grad
+
+
+@_unary("abs", "absolute")
+class Abs(Elementwise):
+    """Returns `|input|`, element-wise."""
+    kernel = "absolute"
+    rule = refuse("b", "abs_cpu", complex_to_real)
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sgn()
+
+
+@_unary("sign")
+class Sign(Elementwise):
+    """Returns -1, 0 or 1 by the sign of each element."""
+    kernel = "sign"
+
+    def backward(ctx, grad):
+        return grad.zeros_like()
+
+
+@_unary("sgn")
+class Sgn(Elementwise):
+    """sign for real inputs; `z / |z|` for complex ones."""
+
+    def forward(xp, x):
+        if x.dtype.kind != "c":
+            return xp.sign(x)
+        mag = xp.abs(x)
+        return xp.where(mag == 0, 0, x / xp.where(mag == 0, 1, mag))
+
+    def backward(ctx, grad):
+        return grad.zeros_like()
+
+
+class _Rounding(Elementwise):
+    abstract = True
+
+    def backward(ctx, grad):
+        return grad.zeros_like()
+
+
+@_unary("floor")
+class Floor(_Rounding):
+    """Rounds down to the nearest integer."""
+    kernel = "floor"
+    rule = refuse("b", "floor_vml_cpu")
+
+
+@_unary("ceil")
+class Ceil(_Rounding):
+    """Rounds up to the nearest integer."""
+    kernel = "ceil"
+    rule = refuse("b", "ceil_vml_cpu")
+
+
+@_unary("trunc", "fix")
+class Trunc(_Rounding):
+    """Rounds toward zero."""
+    kernel = "trunc"
+    rule = refuse("b", "trunc_vml_cpu")
+
+
+class Round(_Rounding):
+    """Rounds half to even; with `decimals`, to that many decimal places."""
+    rule = refuse("b", "round_cpu")
+
+    def forward(xp, x, decimals=0):
+        if x.dtype.kind in "iu":
+            return x.copy()
+        if decimals == 0:
+            return xp.round(x)
+        scale = 10.0 ** decimals
+        return xp.round(x * scale) / scale
+
+
+class RoundDecimals(Round):
+    node_name = "RoundBackward1"
+
+
+def _round(input, *, decimals=0, out=None):
+    from .elementwise import as_operand, call
+    op = Round if decimals == 0 else RoundDecimals
+    return call(op, [as_operand(input, "input", 1, "round")], {"decimals": decimals}, out,
+                "round")
+
+
+@_unary("frac")
+class Frac(Elementwise):
+    """The fractional part, `input - trunc(input)`."""
+    rule = refuse("biu", "frac_cpu")
+
+    def forward(xp, x):
+        return x - xp.trunc(x)
+
+    def backward(ctx, grad):
+        return grad
+
+
+@_unary("relu")
+class Relu(Elementwise):
+    """max(input, 0), element-wise."""
+    saves = {"self": ("result",)}
+
+    def rule(common):
+        if common.kind == "b":
+            raise RuntimeError("Boolean inputs not supported for relu")
+        return common, common
+
+    def forward(xp, x):
+        return xp.maximum(x, 0)
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (result > 0)
+
+
+# -- powers, exponentials, logarithms -----------------------------------------------------------
+
+@_unary("reciprocal")
+class Reciprocal(Elementwise):
+    """1 / input."""
+    rule = int_to_float
+    saves = {"self": ("result",)}
+
+    def forward(xp, x):
+        return xp.reciprocal(x)
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -grad * (result * result).conj()
+
+
+@_unary("exp")
+class Exp(Elementwise):
+    """e ** input."""
+    kernel = "exp"
+    rule = int_to_float
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result.conj()
+
+
+@_unary("exp2")
+class Exp2(Elementwise):
+    """2 ** input."""
+    kernel = "exp2"
+    rule = int_to_float
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result * math.log(2.0)
+
+
+@_unary("expm1")
+class Expm1(Elementwise):
+    """exp(input) - 1, accurate near zero."""
+    kernel = "expm1"
+    rule = int_to_float
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (result + 1)
+
+
+@_unary("log")
+class Log(Elementwise):
+    """Natural logarithm."""
+    kernel = "log"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / x.conj()
+
+
+@_unary("log2")
+class Log2(Elementwise):
+    """Base-2 logarithm."""
+    kernel = "log2"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * math.log(2.0))
+
+
+@_unary("log10")
+class Log10(Elementwise):
+    """Base-10 logarithm."""
+    kernel = "log10"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x * math.log(10.0))
+
+
+@_unary("log1p")
+class Log1p(Elementwise):
+    """log(1 + input), accurate near zero."""
+    node_name = "Log1PBackward0"
+    kernel = "log1p"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x + 1)
+
+
+@_unary("sqrt")
+class Sqrt(Elementwise):
+    """Square root."""
+    kernel = "sqrt"
+    rule = int_to_float
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad / (2 * result.conj())
+
+
+@_unary("rsqrt")
+class Rsqrt(Elementwise):
+    """1 / sqrt(input)."""
+    rule = float_math
+    saves = {"self": ("result",)}
+
+    def forward(xp, x):
+        return xp.reciprocal(xp.sqrt(x))
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -0.5 * grad * result.pow(3).conj()
+
+
+# -- trigonometric and hyperbolic ----------------------------------------------------------------
+
+@_unary("sin")
+class Sin(Elementwise):
+    """Sine (radians)."""
+    kernel = "sin"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cos().conj()
+
+
+@_unary("cos")
+class Cos(Elementwise):
+    """Cosine (radians)."""
+    kernel = "cos"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * -x.sin().conj()
+
+
+@_unary("tan")
+class Tan(Elementwise):
+    """Tangent (radians)."""
+    kernel = "tan"
+    rule = int_to_float
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (1 + result.pow(2)).conj()
+
+
+@_unary("asin", "arcsin")
+class Asin(Elementwise):
+    """Inverse sine."""
+    kernel = "arcsin"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (1 - x.pow(2)).rsqrt().conj()
+
+
+@_unary("acos", "arccos")
+class Acos(Elementwise):
+    """Inverse cosine."""
+    kernel = "arccos"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * -(1 - x.pow(2)).rsqrt().conj()
+
+
+@_unary("atan", "arctan")
+class Atan(Elementwise):
+    """Inverse tangent."""
+    kernel = "arctan"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (1 + x.pow(2)).conj()
+
+
+@_unary("sinh")
+class Sinh(Elementwise):
+    """Hyperbolic sine."""
+    kernel = "sinh"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cosh().conj()
+
+
+@_unary("cosh")
+class Cosh(Elementwise):
+    """Hyperbolic cosine."""
+    kernel = "cosh"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sinh().conj()
+
+
+@_unary("tanh")
+class Tanh(Elementwise):
+    """Hyperbolic tangent."""
+    kernel = "tanh"
+    rule = int_to_float
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (1 - result.pow(2)).conj()
+
+
+@_unary("asinh", "arcsinh")
+class Asinh(Elementwise):
+    """Inverse hyperbolic sine."""
+    kernel = "arcsinh"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (x.pow(2) + 1).rsqrt().conj()
+
+
+@_unary("acosh", "arccosh")
+class Acosh(Elementwise):
+    """Inverse hyperbolic cosine."""
+    kernel = "arccosh"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (x.pow(2) - 1).rsqrt().conj()
+
+
+@_unary("atanh", "arctanh")
+class Atanh(Elementwise):
+    """Inverse hyperbolic tangent."""
+    kernel = "arctanh"
+    rule = int_to_float
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (1 - x.pow(2)).conj()
+
+
+@_unary("sigmoid")
+class Sigmoid(Elementwise):
+    """1 / (1 + exp(-input))."""
+    rule = float_math
+    saves = {"self": ("result",)}
+
+    def forward(xp, x):
+        return xp.reciprocal(1 + xp.exp(-x))
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (result * (1 - result)).conj()
+
+
+# -- error function ----------------------------------------------------------------------------
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+@_unary("erf")
+class Erf(Elementwise):
+    """The error function."""
+    rule = float_math
+    saves = {"self": ("self",)}
+
+    def forward(xp, x):
+        return _special.erf(xp, x)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * _TWO_OVER_SQRT_PI * (-x.pow(2)).exp()
+
+
+@_unary("erfc")
+class Erfc(Elementwise):
+    """The complementary error function, 1 - erf(input)."""
+    rule = float_math
+    saves = {"self": ("self",)}
+
+    def forward(xp, x):
+        return _special.erfc(xp, x)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * -_TWO_OVER_SQRT_PI * (-x.pow(2)).exp()
+
+
+@_unary("erfinv")
+class Erfinv(Elementwise):
+    """The inverse of erf on (-1, 1)."""
+    rule = float_math
+    saves = {"self": ("result",)}
+
+    def forward(xp, x):
+        return _special.erfinv(xp, x)
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * (math.sqrt(math.pi) / 2) * result.pow(2).exp()
+
+
+# -- tests and logic (no gradient) ------------------------------------------------------------
+
+class _Predicate(Elementwise):
+    abstract = True
+    rule = to_bool
+    differentiable = False
+
+
+@_unary("isnan", inplace=False)
+class Isnan(_Predicate):
+    """True where the element is NaN."""
+    kernel = "isnan"
+
+
+@_unary("isinf", inplace=False)
+class Isinf(_Predicate):
+    """True where the element is +inf or -inf."""
+    kernel = "isinf"
+
+
+@_unary("isfinite", inplace=False)
+class Isfinite(_Predicate):
+    """True where the element is neither NaN nor infinite."""
+    kernel = "isfinite"
+
+
+@_unary("isposinf", inplace=False)
+class Isposinf(_Predicate):
+    """True where the element is +inf."""
+    kernel = "isposinf"
+
+
+@_unary("isneginf", inplace=False)
+class Isneginf(_Predicate):
+    """True where the element is -inf."""
+    kernel = "isneginf"
+
+
+@_unary("signbit", inplace=False)
+class Signbit(_Predicate):
+    """True where the sign bit is set (negative numbers and -0.0)."""
+    kernel = "signbit"
+
+
+@_unary("logical_not")
+class LogicalNot(_Predicate):
+    """True where the element is zero."""
+    kernel = "logical_not"
+
+
+@_unary("bitwise_not")
+class BitwiseNot(Elementwise):
+    """`~input`: bitwise NOT of integers, logical NOT of bools."""
+    rule = integral_only("bitwise_not")
+    differentiable = False
+
+    def forward(xp, x):
+        return xp.logical_not(x) if x.dtype.kind == "b" else xp.invert(x)
+
+
+class NanToNum(Elementwise):
+    """Replace NaN, +inf and -inf by `nan`, `posinf` and `neginf` (default: 0, max, min)."""
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, nan=0.0, posinf=None, neginf=None):
+        return xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.isfinite()
+
+
+export(NanToNum, ["nan_to_num"], 1, {"nan": 0.0, "posinf": None, "neginf": None})
+
+
+def _positive(input):
+    """Returns `input` itself (torch.positive); bool tensors are refused."""
+    if input.dtype is _dtype.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def _register_extras():
+    from .registry import register
+    register("round", _round, inplace=True)
+    register("positive", _positive)
+
+
+_register_extras()
+
+
+# -- complex parts -----------------------------------------------------------------------------
+
+class Conj(Elementwise):
+    """The complex conjugate (a copy; real tensors are returned as they are)."""
+    kernel = "conjugate"
+
+    def backward(ctx, grad):
+        return grad.conj()
+
+
+def conj(input):
+    """The complex conjugate; for real tensors, `input` itself."""
+    if input._data.dtype.kind != "c":
+        return input
+    from .elementwise import call
+    return call(Conj, [input], {}, None, "conj")
+
+
+def _conj_physical(input, *, out=None):
+    from .elementwise import call
+    return call(Conj, [input], {}, out, "conj_physical")
+
+
+def _real(self):
+    """The real part (for real tensors, the tensor itself)."""
+    if self._data.dtype.kind != "c":
+        return self
+    from .._tensor import alias
+    return alias(self, self._data.real, self._offset * 2)
+
+
+def _imag(self):
+    """The imaginary part of a complex tensor."""
+    if self._data.dtype.kind != "c":
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    from .._tensor import alias
+    return alias(self, self._data.imag, self._offset * 2 + 1)
+
+
+def _register_complex():
+    from .registry import register
+    register("conj", conj)
+    register("resolve_conj", lambda input: input)
+    register("resolve_neg", lambda input: input)
+    register("conj_physical", _conj_physical, inplace=True)
+    register("real", _real, method=False)
+    register("imag", _imag, method=False)
+
+
+_register_complex()

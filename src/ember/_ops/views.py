@@ -1,0 +1,610 @@
+"""View ops: new shape, strides and offset over the same storage; nothing is copied.
+
+Geometry (and torch's verdict on whether a view is possible) comes from `_geometry`; this
+module materialises the view over the shared storage and records the backward node.
+`reshape` and `contiguous` copy only when no view can express the result.
+"""
+import warnings
+
+from .. import _geometry as geo
+from .._device import backend_of
+from .._tensor import Tensor, alias
+from ..autograd.grad_mode import _state as _grad_state
+from ._op import Op, record
+from .registry import function, method, register
+
+
+def as_view(base, shape, strides, offset):
+    """A view of `base` with the given element geometry over its storage."""
+    storage = base._get_storage()
+    array = backend_of(base._data).strided(storage.array, shape, strides, offset)
+    return alias(base, array, offset)
+
+
+def record_view(op, base, out, params):
+    """Record `op` as the view `out`'s node, noting the storage version it was made at."""
+    if base._requires_grad and _grad_state.enabled:
+        node = record(op, (base,), (out,), params)
+        node._view_version = base._version
+    return out
+
+
+def _view_op(op, base, shape, strides, offset, params):
+    return record_view(op, base, as_view(base, shape, strides, offset), params)
+
+
+def _sizes(args):
+    """Shape arguments as varargs or one sequence: view(2, 3) or view((2, 3))."""
+    if len(args) == 1 and not isinstance(args[0], int):
+        return tuple(args[0])
+    return args
+
+
+def _shape(t):
+    return tuple(t._data.shape)
+
+
+# -- view / reshape ---------------------------------------------------------------------------
+
+class View(Op):
+    """The same elements seen with another shape."""
+
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_size)
+
+
+class UnsafeView(View):
+    """A reshape that had to copy (its node follows the copy's CloneBackward0)."""
+
+
+@method()
+def view(self, *shape):
+    """The same data with another shape; raises if the strides make that impossible."""
+    from .. import _dtype
+    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+        return _view_dtype(self, shape[0])
+    shape = _sizes(shape)
+    data = self._data
+    if data.flags.c_contiguous:
+        # NOTE: a contiguous tensor can always be viewed, with the contiguous strides that
+        # numpy's reshape also produces (see geo.view_strides); let it do the work.
+        try:
+            array = data.reshape(shape)
+        except (ValueError, TypeError):
+            geo.infer_size([int(s) for s in shape], data.size)
+            raise
+        out = alias(self, array, self._offset)
+    else:
+        new_shape = geo.infer_size(shape, data.size)
+        strides = geo.view_strides(_shape(self), self.stride(), new_shape)
+        if strides is None:
+            raise RuntimeError(geo.VIEW_ERROR)
+        out = as_view(self, new_shape, strides, self._offset)
+    if self._requires_grad and _grad_state.enabled:
+        record_view(View, self, out, {"self_size": data.shape})
+    return out
+
+
+def _view_dtype(self, dtype):
+    if dtype.itemsize != self.dtype.itemsize and not self.is_contiguous():
+        raise RuntimeError("self.stride(-1) must be 1 to view the tensor with a different "
+                           "dtype")
+    out = alias(self, self._data.view(dtype._np), self._offset * self.dtype.itemsize //
+                dtype.itemsize)
+    if self._requires_grad and _grad_state.enabled:
+        raise RuntimeError("view(dtype) of a tensor that requires grad is not differentiable")
+    return out
+
+
+@method()
+def view_as(self, other):
+    """`self.view(other.shape)`."""
+    return view(self, _shape(other))
+
+
+@function()
+def reshape(input, *shape):
+    """The same elements with another shape: a view when the strides allow it, else a copy."""
+    shape = _sizes(shape)
+    data = input._data
+    if data.flags.c_contiguous:
+        return view(input, shape)
+    new_shape = geo.infer_size(shape, data.size)
+    if geo.view_strides(_shape(input), input.stride(), new_shape) is not None:
+        return view(input, new_shape)
+    copy = clone(input, memory_format=contiguous_format)
+    out = alias(copy, copy._data.reshape(new_shape), 0)
+    out._base = None
+    if copy._requires_grad and _grad_state.enabled:
+        record(UnsafeView, (copy,), (out,), {"self_size": copy._data.shape})
+    return out
+
+
+@method()
+def reshape_as(self, other):
+    return reshape(self, _shape(other))
+
+
+@function()
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge dims start_dim..end_dim into one (a view when possible)."""
+    ndim = input.ndim
+    if ndim == 0:
+        return reshape(input, (1,))
+    start, end = geo.wrap_dim(start_dim, ndim), geo.wrap_dim(end_dim, ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    shape = _shape(input)
+    return reshape(input, shape[:start] + (geo.numel(shape[start:end + 1]),) + shape[end + 1:])
+
+
+@function()
+def ravel(input):
+    """All elements in one dim (a view when possible)."""
+    return reshape(input, (-1,))
+
+
+@function()
+def unflatten(input, dim, sizes):
+    """Split dim `dim` into `sizes` (one of them may be -1)."""
+    shape = _shape(input)
+    d = geo.wrap_dim(dim, len(shape))
+    sizes = tuple(sizes)
+    try:
+        inferred = geo.infer_size(sizes, shape[d])
+    except RuntimeError:
+        if sizes.count(-1) > 1:
+            raise
+        raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't "
+                           f"multiply up to the size of dim {dim} ({shape[d]}) in the input "
+                           f"tensor") from None
+    return view(input, shape[:d] + inferred + shape[d + 1:])
+
+
+# -- squeeze / unsqueeze -----------------------------------------------------------------------
+
+class Squeeze(Op):
+    """Size-1 dims removed (all of them)."""
+
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_size)
+
+
+class SqueezeDim(Squeeze):
+    node_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Squeeze):
+    node_name = "SqueezeBackward2"
+
+
+@function(inplace=False)
+def squeeze(input, dim=None):
+    """Remove size-1 dims: all, or those among `dim` (an int or a tuple)."""
+    shape, strides = _shape(input), input.stride()
+    if dim is None:
+        op, dims = Squeeze, None
+    elif isinstance(dim, (tuple, list)):
+        op, dims = SqueezeDims, tuple(dim)
+    else:
+        op, dims = SqueezeDim, (dim,)
+    new_shape, new_strides = geo.squeeze(shape, strides, dims)
+    return _view_op(op, input, new_shape, new_strides, input._offset, {"self_size": shape})
+
+
+class Unsqueeze(Op):
+    """A size-1 dim inserted."""
+
+    def backward(ctx, grad):
+        return grad.squeeze(ctx.dim)
+
+
+@function()
+def unsqueeze(input, dim):
+    """Insert a size-1 dim at `dim`."""
+    shape, strides = geo.unsqueeze(_shape(input), input.stride(), dim)
+    d = geo.wrap_dim(dim, input.ndim + 1)
+    return _view_op(Unsqueeze, input, shape, strides, input._offset, {"dim": d})
+
+
+# -- permutations ----------------------------------------------------------------------------
+
+class Permute(Op):
+    """Dims reordered."""
+
+    def backward(ctx, grad):
+        inverse = [0] * len(ctx.dims)
+        for i, d in enumerate(ctx.dims):
+            inverse[d] = i
+        return grad.permute(inverse)
+
+
+@function()
+def permute(input, *dims):
+    """Reorder the dims: `x.permute(2, 0, 1)`."""
+    dims = _sizes(dims)
+    shape, strides = geo.permute(_shape(input), input.stride(), dims)
+    wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
+    return _view_op(Permute, input, shape, strides, input._offset, {"dims": wrapped})
+
+
+class Transpose(Op):
+    """Two dims swapped."""
+
+    def backward(ctx, grad):
+        return grad.transpose(ctx.dim0, ctx.dim1)
+
+
+@function()
+def transpose(input, dim0, dim1):
+    """Swap dims `dim0` and `dim1`."""
+    shape, strides = geo.transpose(_shape(input), input.stride(), dim0, dim1)
+    return _view_op(Transpose, input, shape, strides, input._offset,
+                    {"dim0": dim0, "dim1": dim1})
+
+
+register("swapaxes", transpose, inplace=False)
+register("swapdims", transpose, inplace=False)
+
+
+class T(Op):
+    """The transpose of a matrix (<= 2 dims)."""
+
+    def backward(ctx, grad):
+        return grad.t()
+
+
+@function()
+def t(input):
+    """Transpose a matrix; 0-D and 1-D tensors come back as they are."""
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{input.ndim}D")
+    if input.ndim < 2:
+        return _view_op(T, input, _shape(input), input.stride(), input._offset, {})
+    shape, strides = geo.transpose(_shape(input), input.stride(), 0, 1)
+    return _view_op(T, input, shape, strides, input._offset, {})
+
+
+def _T(self):
+    """All dims reversed (torch warns for tensors that aren't 2-D)."""
+    if self.ndim != 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+    return permute(self, tuple(range(self.ndim - 1, -1, -1)))
+
+
+def _mT(self):
+    """The last two dims swapped (a batch of matrices transposed)."""
+    if self.ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {self.ndim}-D tensor.")
+    return transpose(self, -2, -1)
+
+
+def _H(self):
+    """The conjugate transpose of a matrix."""
+    if self.ndim != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                           f"{self.ndim}-D tensor.")
+    return _T(self).conj()
+
+
+def _mH(self):
+    return _mT(self).conj()
+
+
+@function()
+def adjoint(input):
+    """The conjugate transpose of the last two dims."""
+    return _mH(input)
+
+
+@function()
+def movedim(input, source, destination):
+    """Move dims `source` to positions `destination` (others keep their order)."""
+    source = (source,) if isinstance(source, int) else tuple(source)
+    destination = (destination,) if isinstance(destination, int) else tuple(destination)
+    return permute(input, geo.movedim(input.ndim, source, destination))
+
+
+register("moveaxis", movedim, inplace=False)
+
+
+# -- slicing views ------------------------------------------------------------------------------
+
+class Slice(Op):
+    """A range of one dim, possibly with a step."""
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
+        result.as_strided(grad.shape, ctx.region_strides, ctx.region_offset).copy_(grad)
+        return result
+
+
+def slice_dim(input, dim, start, stop, step):
+    """`input[..., start:stop:step, ...]` along `dim`, as a view (used by indexing too)."""
+    shape, strides, offset = geo.slice_dim(_shape(input), input.stride(), input._offset, dim,
+                                           start, stop, step)
+    out = as_view(input, shape, strides, offset)
+    if input._requires_grad and _grad_state.enabled:
+        size = _shape(input)
+        base_strides = geo.contiguous_strides(size)
+        region = geo.slice_dim(size, base_strides, 0, dim, start, stop, step)
+        record_view(Slice, input, out, {"self_size": size, "region_strides": region[1],
+                                        "region_offset": region[2]})
+    return out
+
+
+@function()
+def narrow(input, dim, start, length):
+    """`length` elements of dim `dim` from `start`, as a view."""
+    if isinstance(start, Tensor):
+        start = int(start)
+    geo.narrow(_shape(input), input.stride(), input._offset, dim, start, length)
+    d = geo.wrap_dim(dim, input.ndim)
+    if start < 0:
+        start += input.shape[d]
+    return slice_dim(input, d, start, start + length, 1)
+
+
+class Select(Op):
+    """One index of one dim (that dim removed)."""
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
+        result.select(ctx.dim, ctx.index).copy_(grad)
+        return result
+
+
+@function()
+def select(input, dim, index):
+    """The slice at `index` of dim `dim`, as a view without that dim."""
+    index = int(index)
+    shape, strides, offset = geo.select(_shape(input), input.stride(), input._offset, dim,
+                                        index)
+    d = geo.wrap_dim(dim, input.ndim)
+    return _view_op(Select, input, shape, strides, offset,
+                    {"self_size": _shape(input), "dim": d, "index": index})
+
+
+class Alias(Op):
+    """The same tensor seen again (`x[...]`)."""
+
+    def backward(ctx, grad):
+        return grad
+
+
+def alias_of(input):
+    return _view_op(Alias, input, _shape(input), input.stride(), input._offset, {})
+
+
+class Diagonal(Op):
+    """A diagonal of two dims, as a view."""
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
+        result.diagonal(ctx.offset, ctx.dim1, ctx.dim2).copy_(grad)
+        return result
+
+
+@function()
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The diagonal `offset` of dims dim1 and dim2, as the last dim of a view."""
+    shape, strides, off = geo.diagonal(_shape(input), input.stride(), input._offset, offset,
+                                       dim1, dim2)
+    return _view_op(Diagonal, input, shape, strides, off,
+                    {"self_size": _shape(input), "offset": offset, "dim1": dim1, "dim2": dim2})
+
+
+# -- expand ------------------------------------------------------------------------------------
+
+class Expand(Op):
+    """Size-1 (or new leading) dims repeated with stride 0."""
+
+    def backward(ctx, grad):
+        return grad.sum_to_size(ctx.self_size)
+
+
+@method()
+def expand(self, *sizes):
+    """Repeat size-1 dims (and add leading ones) without copying: their stride becomes 0."""
+    sizes = tuple(int(s) for s in _sizes(sizes))
+    shape, strides = geo.expand(_shape(self), self.stride(), sizes)
+    return _view_op(Expand, self, shape, strides, self._offset, {"self_size": _shape(self)})
+
+
+@method()
+def expand_as(self, other):
+    return expand(self, _shape(other))
+
+
+@function()
+def broadcast_to(input, size):
+    """`input` expanded to `size` (torch's broadcasting rules)."""
+    return expand(input, tuple(size))
+
+
+# -- as_strided and unfold ---------------------------------------------------------------------
+
+class AsStrided(Op):
+    """An arbitrary (size, stride, offset) window over the input's storage."""
+
+    def backward(ctx, grad):
+        from ._scatter import AsStridedScatter, call_scatter
+        return call_scatter(AsStridedScatter, grad, ctx)
+
+
+@function()
+def as_strided(input, size, stride, storage_offset=None):
+    """A view with explicit size, strides and storage offset (in elements)."""
+    offset = input._offset if storage_offset is None else int(storage_offset)
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"mismatch in length of strides and shape")
+    needed = geo.storage_extent(size, stride, offset)
+    storage = input._get_storage()
+    available = storage.array.size
+    if needed > available:
+        isz = input.element_size()
+        raise RuntimeError(f"setStorage: sizes [{', '.join(map(str, size))}], strides "
+                           f"[{', '.join(map(str, stride))}], storage offset {offset}, and "
+                           f"itemsize {isz} requiring a storage size of {needed * isz} are out "
+                           f"of bounds for storage of size {available * isz}")
+    return _view_op(AsStrided, input, size, stride, offset,
+                    {"self_geometry": (_shape(input), input.stride(), input._offset),
+                     "size": size, "stride": stride, "storage_offset": offset})
+
+
+class Unfold(Op):
+    """Sliding windows along a dim, as a new last dim."""
+
+    def backward(ctx, grad):
+        from ._scatter import UnfoldScatter, call_scatter
+        return call_scatter(UnfoldScatter, grad, ctx)
+
+
+@method()
+def unfold(self, dimension, size, step):
+    """Windows of `size` elements every `step` along `dimension`, as a new last dim."""
+    shape, strides = geo.unfold(_shape(self), self.stride(), dimension, size, step)
+    d = geo.wrap_dim(dimension, self.ndim) if self.ndim else 0
+    return _view_op(Unfold, self, shape, strides, self._offset,
+                    {"self_size": _shape(self), "dim": d, "size": size, "step": step})
+
+
+# -- splitting -----------------------------------------------------------------------------------
+
+class Unbind(Op):
+    """Every index of one dim, each as a view without that dim."""
+    abstract = False
+
+    def backward(ctx, *grads):
+        from .joining import stack
+        return stack(grads, ctx.dim)
+
+
+class Split(Op):
+    """Consecutive pieces of one dim, each a view."""
+
+    def backward(ctx, *grads):
+        from .joining import cat
+        return cat(grads, ctx.dim)
+
+
+class SplitWithSizes(Split):
+    pass
+
+
+def _multi_view(op, input, pieces, params):
+    """Views of `input` (pieces of (shape, strides, offset)) sharing one node."""
+    outs = tuple(as_view(input, *p) for p in pieces)
+    if input._requires_grad and _grad_state.enabled and outs:
+        node = record(op, (input,), outs, params, num_outputs=len(outs))
+        node._view_version = input._version
+    return outs
+
+
+@function()
+def unbind(input, dim=0):
+    """A tuple of views, one per index of `dim`."""
+    shape, strides = _shape(input), input.stride()
+    d = geo.wrap_dim(dim, len(shape))
+    pieces = [geo.select(shape, strides, input._offset, d, i) for i in range(shape[d])]
+    return _multi_view(Unbind, input, pieces, {"dim": d})
+
+
+@function()
+def split(tensor, split_size_or_sections, dim=0):
+    """Pieces of `split_size` along `dim` (the last may be smaller), or of the given sizes."""
+    shape, strides = _shape(tensor), tensor.stride()
+    d = geo.wrap_dim(dim, len(shape))
+    n = shape[d]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        if size == 0 and n != 0:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
+        if size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={size}")
+        sizes = [size] * (n // size) + ([n % size] if n % size else []) if size else [0]
+        op = Split
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {d}), but got split_sizes="
+                               f"[{', '.join(map(str, sizes))}]")
+        op = SplitWithSizes
+    pieces, start = [], 0
+    for s in sizes:
+        pieces.append(geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1))
+        start += s
+    return _multi_view(op, tensor, pieces, {"dim": d})
+
+
+register("split_with_sizes", lambda input, split_sizes, dim=0: split(input, list(split_sizes),
+                                                                      dim), inplace=False)
+
+
+@function()
+def chunk(input, chunks, dim=0):
+    """Up to `chunks` pieces of equal size (the last may be smaller), as views."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = input.shape[geo.wrap_dim(dim, input.ndim)]
+    return split(input, -(-n // chunks), dim)
+
+
+# -- copies ------------------------------------------------------------------------------------
+
+contiguous_format = "contiguous_format"
+preserve_format = "preserve_format"
+
+
+class Clone(Op):
+    """A copy with its own memory."""
+
+    def backward(ctx, grad):
+        return grad
+
+
+@function()
+def clone(input, *, memory_format=None):
+    """A copy of `input` (same strides as far as possible, or contiguous)."""
+    xp = backend_of(input._data).xp
+    data = input._data
+    order = "C" if memory_format == contiguous_format else "K"
+    array = xp.array(data, order=order, copy=True)
+    from .._tensor import wrap
+    out = wrap(array)
+    if input._requires_grad and _grad_state.enabled:
+        record(Clone, (input,), (out,), {})
+    return out
+
+
+@method()
+def contiguous(self, memory_format=None):
+    """This tensor if it is already contiguous, else a contiguous copy."""
+    if self._data.flags.c_contiguous:
+        return self
+    return clone(self, memory_format=contiguous_format)
+
+
+def install_properties(tensor_class):
+    from .unary import _imag, _real
+    tensor_class.real = property(_real)
+    tensor_class.imag = property(_imag)
+    tensor_class.T = property(_T)
+    tensor_class.mT = property(_mT)
+    tensor_class.H = property(_H)
+    tensor_class.mH = property(_mH)

@@ -1,0 +1,300 @@
+"""How tensors print: `repr`/`str` text identical to torch's, and the print options.
+
+Everything is computed on a NumPy copy of the values; no tensor op runs while printing.
+See NOTE [ How torch lays out a tensor ] for the rules this file follows.
+"""
+import contextlib
+import dataclasses
+import math
+
+import numpy as np
+
+from . import _dtype
+from ._device import backend_of
+
+__all__ = ["PrintOptions", "PRINT_OPTS", "set_printoptions", "get_printoptions", "printoptions",
+           "format_values", "tensor_repr", "legacy_type_name"]
+
+# NOTE [ How torch lays out a tensor ]
+# 1. When a tensor has more than `threshold` elements it is summarized: every dimension longer
+#    than 2*edgeitems shows only its first and last `edgeitems` entries.
+# 2. One formatter is built from the values that will be shown (for complex, one for the real
+#    parts and one for the imaginary parts). For floats it looks only at non-zero finite values
+#    and picks a mode: integers ("3."), scientific ("3.0000e+00") or fixed ("3.0000"); its width
+#    is the widest of those values in that mode. Every element is right-aligned to that width;
+#    nan, inf and -0. do not count towards it, so they may stick out.
+# 3. Rows are written innermost first. A row of a 1-D slice wraps after
+#    floor((linewidth - indent) / (width + 2)) elements, where indent is len("tensor(") plus
+#    one per nesting level; slices of an n-D tensor are joined by "," and n-1 newlines.
+# 4. Suffixes (device, size, dtype, grad_fn/requires_grad) follow ", " or, when they would pass
+#    linewidth, ",\n" and len("tensor(") spaces.
+
+
+@dataclasses.dataclass
+class PrintOptions:
+    """The options `set_printoptions` changes; read at every print."""
+
+    precision: int = 4
+    threshold: float = 1000
+    edgeitems: int = 3
+    linewidth: int = 80
+    sci_mode: object = None
+
+
+PRINT_OPTS = PrintOptions()
+
+_PROFILES = {
+    "default": dict(precision=4, threshold=1000, edgeitems=3, linewidth=80),
+    "short": dict(precision=2, threshold=1000, edgeitems=2, linewidth=80),
+    "full": dict(precision=4, threshold=math.inf, edgeitems=3, linewidth=80),
+}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     profile=None, sci_mode=None):
+    """Set how tensors print, as `torch.set_printoptions`.
+
+    `profile` ("default", "short" or "full") sets precision, threshold, edgeitems and linewidth
+    first; explicit arguments then override it. `sci_mode` is always assigned, so leaving it out
+    returns to the automatic choice: `set_printoptions(precision=2)` also resets it to None.
+
+    >>> set_printoptions(precision=2); repr(ember.tensor([1/3]))
+    'tensor([0.33])'
+    """
+    # NOTE: torch ignores an unknown profile name without a word, so we do too.
+    for name, value in _PROFILES.get(profile, {}).items():
+        setattr(PRINT_OPTS, name, value)
+    for name, value in (("precision", precision), ("threshold", threshold),
+                        ("edgeitems", edgeitems), ("linewidth", linewidth)):
+        if value is not None:
+            setattr(PRINT_OPTS, name, value)
+    PRINT_OPTS.sci_mode = sci_mode
+
+
+def get_printoptions():
+    """The current print options as a dict (torch keeps this in `torch._tensor_str`)."""
+    return dataclasses.asdict(PRINT_OPTS)
+
+
+@contextlib.contextmanager
+def printoptions(**kwargs):
+    """Set print options inside a `with` block, restoring all of them afterwards."""
+    saved = get_printoptions()
+    set_printoptions(**kwargs)
+    try:
+        yield
+    finally:
+        set_printoptions(**saved)
+
+
+# ---------------------------------------------------------------------------------------------
+# Which values are shown
+
+def _shown_values(array, summarize):
+    """The elements that will be printed: all of them, or the edges of every long dimension."""
+    if not summarize:
+        return array
+    edge = PRINT_OPTS.edgeitems
+    for axis, size in enumerate(array.shape):
+        if size > 2 * edge:
+            keep = np.concatenate([np.arange(edge), np.arange(size - edge, size)])
+            array = array.take(keep, axis=axis)
+    return array
+
+
+# ---------------------------------------------------------------------------------------------
+# Formatting one number
+
+class _Formatter:
+    """Formats every element of one tensor (or one part of a complex tensor) at one width."""
+
+    def __init__(self, values, floating):
+        """`values` holds the elements that will be shown: float64 when `floating`."""
+        self.floating = floating
+        self.int_mode = True
+        self.sci_mode = False
+        self.width = 1
+        flat = values.reshape(-1)
+        if not floating:
+            self.width = max((len(str(v)) for v in flat.tolist()), default=1)
+            return
+        nonzero = flat[np.isfinite(flat) & (flat != 0)]
+        if nonzero.size == 0:
+            # NOTE: with nothing to measure torch keeps integer mode even when sci_mode is forced.
+            return
+        magnitudes = np.abs(nonzero)
+        largest, smallest = float(magnitudes.max()), float(magnitudes.min())
+        self.int_mode = bool(np.all(nonzero == np.ceil(nonzero)))
+        self.sci_mode = (largest / smallest > 1000.0 or largest > 1.0e8
+                         or (not self.int_mode and smallest < 1.0e-4))
+        if PRINT_OPTS.sci_mode is not None:
+            self.sci_mode = PRINT_OPTS.sci_mode
+        self.width = max(len(self._text(v)) for v in nonzero.tolist())
+
+    def _text(self, value):
+        if not self.floating:
+            return str(value)
+        if self.sci_mode:
+            return f"{value:.{PRINT_OPTS.precision}e}"
+        if self.int_mode:
+            text = f"{value:.0f}"
+            return text + "." if math.isfinite(value) else text
+        return f"{value:.{PRINT_OPTS.precision}f}"
+
+    def format(self, value):
+        """`value` as text, right-aligned to the formatter's width."""
+        return self._text(value).rjust(self.width)
+
+
+class _ComplexFormatter:
+    """Formats complex elements: the real part aligned, the imaginary part attached to it."""
+
+    def __init__(self, values):
+        self.real = _Formatter(values.real, floating=True)
+        self.imag = _Formatter(values.imag, floating=True)
+        # NOTE: the imaginary part's padding is stripped when printed but still counted here.
+        self.width = self.real.width + self.imag.width + 1
+
+    def format(self, value):
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        sign = "" if imag[0] in "+-" else "+"
+        return self.real.format(value.real) + sign + imag
+
+
+def _formatter_for(values, dtype):
+    if dtype.is_complex:
+        return _ComplexFormatter(values)
+    return _Formatter(values, floating=dtype.is_floating_point)
+
+
+def _printable(array, dtype):
+    """`array` in a type whose `tolist()` gives Python numbers: float16, bfloat16 and float32
+    widen exactly to float64."""
+    if dtype.is_complex:
+        return array.astype(np.complex128)
+    if dtype.is_floating_point:
+        return array.astype(np.float64)
+    return array
+
+
+# ---------------------------------------------------------------------------------------------
+# Laying out the elements
+
+def _layout(shown, cut, indent, formatter):
+    """The bracketed text of `shown`; `cut[i]` says whether dimension i was summarized."""
+    if shown.ndim == 0:
+        return formatter.format(shown.item())
+    if shown.ndim == 1:
+        return _layout_row(shown, cut[0], indent, formatter)
+    edge = PRINT_OPTS.edgeitems
+    slices = [_layout(sub, cut[1:], indent + 1, formatter) for sub in shown]
+    if cut[0]:
+        slices = slices[:edge] + ["..."] + slices[edge:]
+    separator = "," + "\n" * (shown.ndim - 1) + " " * (indent + 1)
+    return "[" + separator.join(slices) + "]"
+
+
+def _layout_row(shown, cut, indent, formatter):
+    edge = PRINT_OPTS.edgeitems
+    items = [formatter.format(v) for v in shown.tolist()]
+    if cut and edge:
+        items = items[:edge] + [" ..."] + items[edge:]
+    elif cut:
+        # NOTE: with edgeitems=0 torch writes a bare "...", without the usual leading space.
+        items = ["..."]
+    per_line = max(1, math.floor((PRINT_OPTS.linewidth - indent) / (formatter.width + 2)))
+    lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+    return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def format_values(array, dtype, indent=len("tensor(")):
+    """The bracketed body of a tensor's repr: `format_values(np.array([1., 2.]), float32)` is
+    `'[1., 2.]'`. `indent` is the column the body starts at; continuation lines align to it."""
+    array = np.asarray(array)
+    if array.size == 0:
+        return "[]"
+    summarize = array.size > PRINT_OPTS.threshold
+    edge = PRINT_OPTS.edgeitems
+    cut = tuple(summarize and size > 2 * edge for size in array.shape)
+    shown = _printable(_shown_values(array, summarize), dtype)
+    return _layout(shown, cut, indent, _formatter_for(shown, dtype))
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole repr
+
+def _numpy_of(t):
+    return backend_of(t._data).to_numpy(t._data)
+
+
+def _dtype_suffix(dtype):
+    return f"dtype=torch.{dtype._name}"
+
+
+def _shows_dtype(dtype):
+    """Whether a non-empty tensor's repr names its dtype: not for the types its values imply."""
+    implied = (_dtype.get_default_dtype(), _dtype.default_complex_dtype(), _dtype.int64,
+               _dtype.bool)
+    return dtype not in implied
+
+
+def _add_suffixes(text, suffixes, indent):
+    """Append `, suffix` for each suffix, starting a new line where the line would get long."""
+    parts = [text]
+    # NOTE: torch measures the current line as two characters longer than it is, so a suffix
+    # wraps when the line would reach linewidth rather than pass it.
+    line_len = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
+            parts.append(",\n" + " " * indent + suffix)
+            line_len = indent + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            line_len += len(suffix) + 2
+    parts.append(")")
+    return "".join(parts)
+
+
+def tensor_repr(t, *, tensor_contents=None, prefix="tensor("):
+    """torch's repr of tensor `t`, e.g. `tensor([1., 4.], dtype=torch.float64,
+    grad_fn=<PowBackward0>)`. `tensor_contents` replaces the bracketed body; `prefix` is
+    `"tensor("` for plain tensors and `"<ClassName>("` for subclasses."""
+    indent = len(prefix)
+    dtype, device = t.dtype, t.device
+    shape = tuple(int(n) for n in t.shape)
+    default_float = _dtype.get_default_dtype()
+    suffixes = []
+    if device.type != "cpu":
+        suffixes.append(f"device='{device}'")
+    if device.type == "meta":
+        body = "..."
+        suffixes.append(f"size={shape}")
+        if dtype != default_float:
+            suffixes.append(_dtype_suffix(dtype))
+    elif math.prod(shape) == 0:
+        body = "[]"
+        if len(shape) != 1:
+            suffixes.append(f"size={shape}")
+        # NOTE: an empty tensor has no values to imply int64 or bool, so only float32 is implied.
+        if dtype != default_float:
+            suffixes.append(_dtype_suffix(dtype))
+    else:
+        if not PRINT_OPTS.edgeitems:
+            suffixes.append(f"size={shape}")
+        if _shows_dtype(dtype):
+            suffixes.append(_dtype_suffix(dtype))
+        if tensor_contents is None:
+            body = format_values(_numpy_of(t), dtype, indent)
+    if tensor_contents is not None:
+        body = tensor_contents
+    if t._grad_fn is not None:
+        suffixes.append(f"grad_fn=<{t._grad_fn.name()}>")
+    elif t._requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(prefix + body, suffixes, indent)
+
+
+def legacy_type_name(t):
+    """The name `t.type()` returns: "torch.FloatTensor", "torch.cuda.LongTensor", ..."""
+    place = "" if t.device.type == "cpu" else t.device.type + "."
+    return f"torch.{place}{t.dtype._legacy_name}"

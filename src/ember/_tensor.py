@@ -1,0 +1,527 @@
+"""The Tensor: a window (shape, strides, offset) onto a shared flat storage, plus autograd state.
+
+`_data` is the array-module view of exactly this window; `_storage` is the flat memory that
+every view of it shares (made lazily). This file owns metadata, the autograd-facing attributes
+and the Python protocols; every operator is installed from the op registry (`_ops`).
+"""
+import copy as _copy
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._device import backend_of
+from ._size import make_size
+from ._storage import Storage, UntypedStorage
+from .autograd.grad_mode import _state as _grad_state
+from .autograd.graph import add_hook, new_hook_dict
+
+_new = object.__new__
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
+
+
+class AutogradMeta:
+    """Autograd state most tensors never need, allocated on first use (as in torch)."""
+
+    __slots__ = ("grad", "retains_grad", "hooks", "post_accumulate_hooks", "accumulator",
+                 "view_version", "name")
+
+    def __init__(self):
+        self.grad = None
+        self.retains_grad = False
+        self.hooks = None                    # tensor hooks of a leaf, run by AccumulateGrad
+        self.post_accumulate_hooks = None
+        self.accumulator = None              # weakref to the leaf's AccumulateGrad
+        self.view_version = None             # storage version when a view's grad_fn was made
+        self.name = None
+
+
+class Tensor:
+    """A multi-dimensional array with autograd, laid out over a flat storage like torch's."""
+
+    __slots__ = ("_data", "_storage", "_offset", "_base", "_requires_grad", "_grad_fn",
+                 "_output_nr", "_meta", "__dict__", "__weakref__")
+
+    # NumPy defers its binary operators to ours (`ndarray + tensor` -> Tensor.__radd__).
+    __array_priority__ = 1000
+
+    def __new__(cls, *args, **kwargs):
+        from ._creation import legacy_new
+        return legacy_new(cls, args, kwargs)
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def _init(self, data, storage=None, offset=0, base=None):
+        self._data = data
+        self._storage = storage
+        self._offset = offset
+        self._base = base
+        self._requires_grad = False
+        self._grad_fn = None
+        self._output_nr = 0
+        self._meta = None
+        return self
+
+    @classmethod
+    def _make_subclass(cls, data, require_grad=False):
+        """A `cls` instance sharing `data`'s memory (how `nn.Parameter` is made)."""
+        t = _new(cls)._init(data._data, data._get_storage(), data._offset)
+        if require_grad:
+            t.requires_grad_(True)
+        return t
+
+    # -- shape and memory ------------------------------------------------------------------
+
+    @property
+    def shape(self):
+        return make_size(self._data.shape)
+
+    def size(self, dim=None):
+        """The shape as an `ember.Size`, or the size of one dim."""
+        if dim is None:
+            return make_size(self._data.shape)
+        from ._geometry import wrap_dim
+        return self._data.shape[wrap_dim(dim, self._data.ndim)] if self._data.ndim else 1
+
+    @property
+    def dtype(self):
+        return _dtype._FROM_NUMPY[self._data.dtype]
+
+    @property
+    def device(self):
+        return backend_of(self._data).device_of(self._data)
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self):
+        return self._data.itemsize
+
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):
+        return self._data.size * self._data.itemsize
+
+    def stride(self, dim=None):
+        """Elements to step in storage for one step along each dim (a tuple), or along `dim`."""
+        size = self._data.itemsize
+        strides = tuple(s // size for s in self._data.strides)
+        if dim is None:
+            return strides
+        from ._geometry import wrap_dim
+        return strides[wrap_dim(dim, len(strides))] if strides else 1
+
+    def storage_offset(self):
+        """Index in the storage of this tensor's first element."""
+        return self._offset
+
+    def is_contiguous(self, memory_format=None):
+        return self._data.flags.c_contiguous
+
+    def _get_storage(self):
+        storage = self._storage
+        if storage is None:
+            storage = self._storage = Storage.of_fresh(self._data)
+        return storage
+
+    def untyped_storage(self):
+        """The storage's bytes; views of one tensor share it (compare `data_ptr()`)."""
+        return UntypedStorage(self._get_storage())
+
+    def data_ptr(self):
+        """Address of the first element."""
+        return backend_of(self._data).data_ptr(self._data)
+
+    @property
+    def _version(self):
+        storage = self._storage
+        return 0 if storage is None else storage.version
+
+    def _bump_version(self):
+        self._get_storage().version += 1
+
+    def _is_view(self):
+        return self._base is not None
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    @property
+    def is_cpu(self):
+        return self.device.type == "cpu"
+
+    is_meta = False
+    is_sparse = False
+    is_quantized = False
+    is_mkldnn = False
+    is_nested = False
+
+    @property
+    def layout(self):
+        from . import strided
+        return strided
+
+    def get_device(self):
+        d = self.device
+        return -1 if d.type == "cpu" else d.index
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    def is_signed(self):
+        return self.dtype.is_signed
+
+    # -- autograd state --------------------------------------------------------------------
+
+    def _autograd_meta(self):
+        meta = self._meta
+        if meta is None:
+            meta = self._meta = AutogradMeta()
+        return meta
+
+    @property
+    def is_leaf(self):
+        return self._grad_fn is None
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        self._set_requires_grad(flag, "only Tensors of floating point and complex dtype can "
+                                      "require gradients")
+
+    def requires_grad_(self, requires_grad=True):
+        """Set `requires_grad` in place (leaves only) and return self."""
+        self._set_requires_grad(requires_grad,
+                                "only Tensors of floating point dtype can require gradients")
+        return self
+
+    def _set_requires_grad(self, flag, dtype_error):
+        if self._grad_fn is not None:
+            if not flag:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach().")
+            return
+        if flag and self._data.dtype.kind not in "fcV":
+            raise RuntimeError(dtype_error)
+        self._requires_grad = bool(flag)
+
+    @property
+    def grad_fn(self):
+        """The node that made this tensor (None for leaves)."""
+        if self._base is not None and self._grad_fn is not None:
+            from ._ops.inplace import refresh_view_grad_fn
+            refresh_view_grad_fn(self)
+        return self._grad_fn
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def grad(self):
+        """The gradient accumulated by backward (leaves, and non-leaves after retain_grad)."""
+        meta = self._meta
+        if self._grad_fn is not None and (meta is None or not meta.retains_grad):
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return None if meta is None else meta.grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value.dtype != self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.device != self.device:
+                raise RuntimeError("assigned grad has data located on a different device")
+        self._set_grad(value)
+
+    @grad.deleter
+    def grad(self):
+        self._set_grad(None)
+
+    def grad_if_set(self):
+        meta = self._meta
+        return None if meta is None else meta.grad
+
+    def _set_grad(self, value):
+        self._autograd_meta().grad = value
+
+    @property
+    def retains_grad(self):
+        meta = self._meta
+        return self._grad_fn is not None and meta is not None and meta.retains_grad
+
+    def retain_grad(self):
+        """Keep `.grad` for this non-leaf tensor after backward (a no-op on leaves)."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None:
+            return
+        meta = self._autograd_meta()
+        if meta.retains_grad:
+            return
+        meta.retains_grad = True
+        node = self.grad_fn
+        if node._retained is None:
+            node._retained = {}
+        import weakref
+        node._retained[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """`hook(grad)` runs when the gradient for this tensor is computed; it may return a
+        replacement. Returns a handle whose `remove()` unregisters it."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is None:
+            meta = self._autograd_meta()
+            if meta.hooks is None:
+                meta.hooks = new_hook_dict()
+            return add_hook(meta.hooks, hook)
+        node = self.grad_fn
+        nr = self._output_nr
+
+        def prehook(grad_outputs):
+            new = hook(grad_outputs[nr])
+            if new is None:
+                return None
+            grads = list(grad_outputs)
+            grads[nr] = new
+            return tuple(grads)
+        return node.register_prehook(prehook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """`hook(tensor)` runs on a leaf after its `.grad` has been accumulated."""
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        meta = self._autograd_meta()
+        if meta.post_accumulate_hooks is None:
+            meta.post_accumulate_hooks = new_hook_dict()
+        return add_hook(meta.post_accumulate_hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute gradients of this tensor with respect to graph leaves (into their `.grad`)."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """A tensor sharing this one's memory, cut off from the graph."""
+        return _new(Tensor)._init(self._data, self._get_storage(), self._offset)
+
+    def detach_(self):
+        """Cut this tensor off from the graph, in place."""
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
+                               "using DistributedDataParallel (DDP) for training, and "
+                               "gradient_as_bucket_view is set as True, gradients are views of "
+                               "DDP buckets, and hence detach_() cannot be called on these "
+                               "gradients. To fix this error, please refer to the "
+                               "Optimizer.zero_grad() function in torch/optim/optimizer.py as "
+                               "the solution.")
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def _detached_alias(self):
+        return _new(Tensor)._init(self._data, self._get_storage(), self._offset)
+
+    def _attached_to(self, node, output_nr):
+        t = _new(Tensor)._init(self._data, self._get_storage(), self._offset)
+        t._grad_fn = node
+        t._output_nr = output_nr
+        t._requires_grad = True
+        return t
+
+    @property
+    def data(self):
+        """This tensor's values as a tensor outside the graph (shares memory)."""
+        return self.detach()
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        self._data = value._data
+        self._storage = value._get_storage()
+        self._offset = value._offset
+
+    # -- conversion to Python and NumPy ----------------------------------------------------
+
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
+                               f"to Scalar")
+        return _to_python(self._data.reshape(()))
+
+    def tolist(self):
+        """Nested Python lists (a number for a 0-dim tensor)."""
+        return _to_python(self._data)
+
+    def numpy(self, *, force=False):
+        """A NumPy array sharing this tensor's memory (CPU tensors only)."""
+        if force:
+            return backend_of(self._data).to_numpy(self._data.copy() if False else
+                                                   self.detach()._data).view()
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        if self._data.__class__ is not np.ndarray:
+            raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
+                            f"Tensor.cpu() to copy the tensor to host memory first.")
+        if self._data.dtype == _dtype.bfloat16._np:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        return self._data.view()
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.numpy()
+        if dtype is not None and np.dtype(dtype) != arr.dtype:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            return arr.astype(dtype)
+        return arr.copy() if copy else arr
+
+    def __dlpack__(self, stream=None, **kwargs):
+        if self._requires_grad:
+            raise RuntimeError("Can't export tensors that require gradient, use "
+                               "tensor.detach()")
+        return self._data.__dlpack__(**({} if stream is None else {"stream": stream}), **kwargs)
+
+    def __dlpack_device__(self):
+        return self._data.__dlpack_device__()
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self):
+        n = self._data.size
+        if n == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if n > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def _one_scalar(self):
+        if self._data.size != 1:
+            raise RuntimeError("only one element tensors can be converted to Python scalars")
+        return self._data.reshape(())
+
+    def __float__(self):
+        return float(self._one_scalar())
+
+    def __int__(self):
+        return int(self._one_scalar())
+
+    def __complex__(self):
+        return complex(self._one_scalar())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self._data.reshape(()))
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None):
+        from ._printing import tensor_repr
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and not self._requires_grad:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec) if not spec else format(str(self), spec)
+
+    # -- pickling and copying --------------------------------------------------------------
+
+    def __reduce_ex__(self, protocol):
+        from ._serialization import reduce_tensor
+        return reduce_tensor(self)
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
+                "this may be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001")
+        if id(self) in memo:
+            return memo[id(self)]
+        storage = self._get_storage()
+        new_storage = memo.get(id(storage))
+        if new_storage is None:
+            new_storage = memo[id(storage)] = Storage(storage.array.copy())
+        backend = backend_of(self._data)
+        data = backend.strided(new_storage.array, self._data.shape, self.stride(), self._offset)
+        new = _new(type(self))._init(data, new_storage, self._offset)
+        new._requires_grad = self._requires_grad
+        grad = self.grad_if_set()
+        if grad is not None:
+            new._set_grad(_copy.deepcopy(grad, memo))
+        if self.__dict__:
+            new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
+        memo[id(self)] = new
+        return new
+
+
+def _to_python(array):
+    """Python numbers (nested lists) from an array of any module."""
+    array = backend_of(array).to_numpy(array)
+    if array.dtype == _dtype.bfloat16._np:
+        array = array.astype(np.float32)
+    return array.tolist()
+
+
+def wrap(array):
+    """A fresh tensor owning `array` (the result of a kernel)."""
+    return _new(Tensor)._init(array)
+
+
+def alias(base, array, offset):
+    """A view of `base` over the same storage: `array` is its window, `offset` its offset."""
+    root = base._base if base._base is not None else base
+    return _new(Tensor)._init(array, base._get_storage(), offset, root)

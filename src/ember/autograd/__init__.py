@@ -1,0 +1,143 @@
+"""ember.autograd: reverse-mode automatic differentiation, as torch.autograd.
+
+`backward` accumulates gradients into leaves' `.grad`; `grad` returns them instead.
+The graph itself is in `graph.py`, the traversal in `_engine.py`, grad mode in `grad_mode.py`.
+"""
+from . import graph
+from ._engine import run_backward
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, \
+    is_inference_mode_enabled, no_grad, set_grad_enabled
+from .graph import gradient_edge
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
+           "is_grad_enabled", "graph"]
+
+
+def _tensor_class():
+    from .._tensor import Tensor
+    return Tensor
+
+
+def _as_tuple(x):
+    if x is None:
+        return None
+    if isinstance(x, (tuple, list)):
+        return tuple(x)
+    return (x,)
+
+
+def _root_grads(outputs, grad_outputs, create_graph):
+    """Check outputs and their gradients, making implicit ones for scalar outputs."""
+    from .._creation import ones_like
+    Tensor = _tensor_class()
+    grads = []
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs"
+                           if len(grad_outputs) == 0 else
+                           f"Mismatch in number of grad_outputs: got {len(grad_outputs)} but "
+                           f"expected {len(outputs)}")
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if not isinstance(out, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(out).__name__}")
+        if not out._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
+                               f"a grad_fn")
+        if g is None:
+            if out.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not (out.dtype.is_floating_point or out.dtype.is_complex):
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
+                                   f"but got {out.dtype}")
+            g = ones_like(out)
+        else:
+            if not isinstance(g, Tensor):
+                from .._creation import tensor
+                g = tensor(g, dtype=out.dtype, device=out.device)
+            if g.shape != out.shape:
+                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                                   f"{g.shape} and output[{i}] has a shape of {out.shape}.")
+            if g.dtype.is_complex != out.dtype.is_complex:
+                raise RuntimeError(f"For complex Tensors, both grad_output and output are "
+                                   f"required to have the same dtype. Mismatch in dtype: "
+                                   f"grad_output[{i}] has a dtype of {g.dtype} and output[{i}] "
+                                   f"has a dtype of {out.dtype}.")
+            if not create_graph:
+                g = g.detach()
+            # NOTE: the caller keeps its tensor; a leaf must copy it before making it .grad.
+            from ._engine import _shared
+            g = _shared(g)
+        grads.append(g)
+    return tuple(grads)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    """Accumulate into leaves' `.grad` the gradients of `tensors` (weighted by `grad_tensors`)."""
+    tensors = _as_tuple(tensors)
+    grad_tensors = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _root_grads(tensors, grad_tensors, create_graph)
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        grads = _capture(tensors, roots, inputs, retain_graph, create_graph, allow_unused=True,
+                         accumulate=False)
+        for t, g in zip(inputs, grads):
+            if g is None:
+                continue
+            old = t.grad_if_set()
+            if old is None:
+                t._set_grad(g if create_graph else g.detach().clone())
+            elif create_graph:
+                t._set_grad(old + g)
+            else:
+                old.add_(g)
+        return
+    run_backward(tensors, roots, retain_graph, create_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of `outputs` with respect to `inputs`, returned (not accumulated)."""
+    outputs = _as_tuple(outputs)
+    single = not isinstance(inputs, (tuple, list))
+    inputs = _as_tuple(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads"
+                         "=True, but got: allow_unused=False.")
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _root_grads(outputs, _as_tuple(grad_outputs), create_graph)
+    for t in inputs:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _capture(outputs, roots, inputs, retain_graph, create_graph, allow_unused,
+                     accumulate=False)
+    if materialize_grads:
+        from .._creation import zeros_like
+        grads = [zeros_like(t) if g is None else g for t, g in zip(inputs, grads)]
+    return tuple(grads)
+
+
+def _capture(outputs, roots, inputs, retain_graph, create_graph, allow_unused, accumulate):
+    capture = {}
+    for i, t in enumerate(inputs):
+        capture[gradient_edge(t)] = i
+    slots = run_backward(outputs, roots, retain_graph, create_graph, capture=capture,
+                         accumulate=accumulate)
+    result = [slots[capture[gradient_edge(t)]] for t in inputs]
+    for g in result:
+        if g is None and not allow_unused:
+            raise RuntimeError("One of the differentiated Tensors appears to not have been used "
+                               "in the graph. Set allow_unused=True if this is the desired "
+                               "behavior.")
+    if not create_graph:
+        result = [g if g is None else g.detach() for g in result]
+    return result

@@ -1,0 +1,257 @@
+"""The backward engine: runs graph nodes in dependency order and routes gradients.
+
+It knows no ops. It owns traversal, summing gradients that meet at a node, hooks,
+`retain_grad`, capturing gradients for `autograd.grad`, freeing saved tensors, and the one
+place where gradients are fitted to their input (summed over broadcast dims, cast to its dtype).
+
+NOTE [ Backward order ]
+A node runs once every node that feeds it a gradient has run (its dependency count, counted
+over the graph reachable from the roots, drops to zero). Among ready nodes the one created last
+runs first (highest sequence number), as in torch, so hooks fire in torch's order.
+AccumulateGrad nodes run as soon as they are ready.
+"""
+import heapq
+
+from .graph import AccumulateGrad, gradient_edge
+from .grad_mode import _state as _grad_state
+
+_ACCUMULATE_PRIORITY = float("inf")
+
+
+def _priority(node):
+    return _ACCUMULATE_PRIORITY if node.__class__ is AccumulateGrad else node._seq
+
+
+def _num_outputs(node):
+    return getattr(node, "num_outputs", 1)
+
+
+def _dependencies(roots):
+    """How many graph edges lead into each node reachable from `roots`."""
+    deps = {}
+    seen = set()
+    stack = list(roots)
+    for r in roots:
+        deps.setdefault(r, 0)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                stack.append(nxt)
+    return deps
+
+
+def _needed(roots, targets):
+    """Nodes from which some target node can be reached (only these must run)."""
+    reaches = {}
+    stack = [(n, False) for n in roots]
+    while stack:
+        node, children_done = stack.pop()
+        if node in reaches:
+            continue
+        if children_done:
+            reaches[node] = node in targets or any(
+                reaches.get(n, False) for n, _ in node.next_functions if n is not None)
+            continue
+        stack.append((node, True))
+        stack.extend((n, False) for n, _ in node.next_functions
+                     if n is not None and n not in reaches)
+    return {n for n, r in reaches.items() if r}
+
+
+def _shared(grad):
+    """Mark a gradient that now has several owners, so a leaf copies it before keeping it."""
+    from .._tensor import alias
+    return alias(grad, grad._data, grad._offset)
+
+
+def fit_gradient(node, index, grad, meta):
+    """Sum `grad` over the dims its input was broadcast along and cast it to the input's dtype.
+
+    This is the one place gradients are un-broadcast.
+    """
+    shape, dtype, _ = meta
+    if grad._data.shape != shape:
+        grad = _sum_to(node, index, grad, shape)
+    if grad._data.dtype != dtype:
+        if grad._data.dtype.kind == "c" and dtype.kind != "c":
+            grad = grad.real
+        from .. import _dtype
+        grad = grad.to(_dtype._FROM_NUMPY[dtype])
+    return grad
+
+
+def _sum_to(node, index, grad, shape):
+    gshape = tuple(grad._data.shape)
+    lead = len(gshape) - len(shape)
+    ok = lead >= 0 and all(s == g or s == 1 for s, g in zip(shape, gshape[lead:]))
+    if not ok:
+        raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index "
+                           f"{index} - got [{', '.join(map(str, gshape))}] but expected shape "
+                           f"compatible with [{', '.join(map(str, shape))}]")
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
+                                      if s == 1 and gshape[lead + i] != 1)
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    if lead:
+        grad = grad.reshape(shape)
+    return grad
+
+
+def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
+                 accumulate=True):
+    """Backpropagate `root_grads` from the tensors `roots` through the graph.
+
+    `capture` maps (node, output_nr) -> slot index: the gradient arriving there is recorded
+    (for `autograd.grad`) instead of, for leaves, being accumulated into `.grad`.
+    Returns the captured gradients (a list indexed by slot).
+    """
+    buffers = {}
+    root_nodes = []
+    for tensor, grad in zip(roots, root_grads):
+        node, nr = gradient_edge(tensor)
+        _add_to_buffer(buffers, node, nr, grad)
+        root_nodes.append(node)
+    deps = _dependencies(root_nodes)
+    captured = [None] * (len(capture) if capture else 0)
+    capture_nodes = {n for n, _ in capture} if capture else None
+    needed = _needed(root_nodes, capture_nodes) if capture is not None and not accumulate \
+        else None
+
+    ready = []
+    for node in dict.fromkeys(root_nodes):
+        if deps[node] == 0:
+            heapq.heappush(ready, (-_priority(node), id(node), node))
+
+    prev_mode = _grad_state.enabled
+    _grad_state.enabled = create_graph
+    try:
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grads = buffers.pop(node, None)
+            if grads is None:
+                grads = [None] * _num_outputs(node)
+            inputs = _run_node(node, grads, retain_graph, capture, captured, needed,
+                               accumulate)
+            metas = node._input_meta
+            for i, (nxt, nr) in enumerate(node.next_functions):
+                if nxt is None:
+                    continue
+                grad = inputs[i] if i < len(inputs) else None
+                if grad is not None:
+                    meta = metas[i] if i < len(metas) else None
+                    if meta is not None:
+                        grad = fit_gradient(node, i, grad, meta)
+                    _add_to_buffer(buffers, nxt, nr, grad)
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(ready, (-_priority(nxt), id(nxt), nxt))
+    finally:
+        _grad_state.enabled = prev_mode
+    return captured
+
+
+def _add_to_buffer(buffers, node, nr, grad):
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * _num_outputs(node)
+    old = slots[nr]
+    slots[nr] = grad if old is None else old + grad
+
+
+def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
+    """Run one node: hooks, retained grads, captures, then its backward. Returns input grads."""
+    if node._pre_hooks:
+        for hook in tuple(node._pre_hooks.values()):
+            new = hook(tuple(grads))
+            if new is not None:
+                grads = list(new)
+    if node._retained:
+        _retain(node, grads)
+    if capture:
+        for nr in range(len(grads)):
+            slot = capture.get((node, nr))
+            if slot is not None:
+                g = grads[nr]
+                if g is not None and node.__class__ is AccumulateGrad:
+                    g = _leaf_hooks(node.variable, g)
+                captured[slot] = g
+    if needed is not None and node not in needed:
+        return ()
+    if node.__class__ is AccumulateGrad and (not accumulate or (
+            capture and (node, 0) in capture)):
+        return ()
+    if all(g is None for g in grads):
+        if not retain_graph:
+            node.release()
+        return [None] * len(node.next_functions)
+    if len(grads) > 1:
+        grads = _materialize(node, grads)
+    outputs = node.apply(tuple(grads))
+    if node._hooks:
+        for hook in tuple(node._hooks.values()):
+            new = hook(outputs, tuple(grads))
+            if new is not None:
+                outputs = tuple(new)
+    if not retain_graph:
+        node.release()
+    return _mark_shared(outputs, grads)
+
+
+def _leaf_hooks(leaf, grad):
+    meta = leaf._meta
+    if meta is not None and meta.hooks:
+        for hook in tuple(meta.hooks.values()):
+            new = hook(grad)
+            if new is not None:
+                grad = new
+    return grad
+
+
+def _materialize(node, grads):
+    """Zeros for the outputs of a multi-output node that received no gradient."""
+    from .._creation import zeros
+    metas = getattr(node, "_output_meta", None)
+    if metas is None:
+        return grads
+    out = list(grads)
+    for i, g in enumerate(out):
+        if g is None:
+            shape, dtype = metas[i]
+            from .. import _dtype
+            out[i] = zeros(shape, dtype=_dtype._FROM_NUMPY[dtype])
+    return out
+
+
+def _mark_shared(outputs, grads):
+    """Gradients passed through unchanged or sent to several inputs become shared views."""
+    seen = []
+    result = list(outputs)
+    for i, g in enumerate(result):
+        if g is None:
+            continue
+        if any(g is s for s in seen) or any(g is s for s in grads):
+            result[i] = _shared(g)
+        seen.append(g)
+    return result
+
+
+def _retain(node, grads):
+    for nr, ref in node._retained.items():
+        tensor = ref()
+        g = grads[nr] if nr < len(grads) else None
+        if tensor is None or g is None:
+            continue
+        meta = tensor._autograd_meta()
+        if meta.grad is None:
+            meta.grad = g if _grad_state.enabled else g.detach().clone()
+        elif _grad_state.enabled:
+            meta.grad = meta.grad + g
+        else:
+            meta.grad.add_(g)

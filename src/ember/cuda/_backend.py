@@ -1,0 +1,54 @@
+"""The CuPy backend: the array module and helpers for tensors on NVIDIA GPUs."""
+from .._device import Backend, device
+
+CUDA_UNAVAILABLE = (
+    "Torch not compiled with CUDA enabled (ember computes on NVIDIA GPUs through CuPy: "
+    "install it with `pip install ember[cuda]`, i.e. cupy-cuda13x, on a machine with a GPU)")
+
+_cupy = None
+_tried = False
+
+
+def cupy_or_none():
+    """CuPy, imported on first use; None if it is not installed."""
+    global _cupy, _tried
+    if not _tried:
+        _tried = True
+        try:
+            import cupy
+            _cupy = cupy
+        except Exception:
+            _cupy = None
+    return _cupy
+
+
+class CudaBackend(Backend):
+    def __init__(self):
+        cp = cupy_or_none()
+        if cp is None:
+            raise AssertionError(CUDA_UNAVAILABLE)
+        try:
+            count = cp.cuda.runtime.getDeviceCount()
+        except Exception:
+            count = 0
+        if count == 0:
+            raise RuntimeError("No CUDA GPUs are available")
+        super().__init__(cp, "cuda")
+
+    def device_of(self, array):
+        return device("cuda", array.device.id)
+
+    def strided(self, flat, shape, strides, offset):
+        size = flat.itemsize
+        return self.xp.ndarray(shape, flat.dtype, memptr=flat.data + offset * size,
+                               strides=tuple(s * size for s in strides))
+
+    def data_ptr(self, array):
+        return array.data.ptr
+
+    def to_numpy(self, array):
+        return array.get()
+
+    def from_other(self, array, source, dev):
+        with self.xp.cuda.Device(dev.index or 0):
+            return self.xp.asarray(source.to_numpy(array))
