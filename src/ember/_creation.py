@@ -56,7 +56,7 @@ def _is_int(x):
 def check_shape(shape, name):
     for s in shape:
         if s < 0:
-            if len(shape) > 1 and name in ("zeros",):
+            if name == "zeros":
                 raise RuntimeError(f"{name}: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"[{', '.join(str(x) for x in shape)}]")

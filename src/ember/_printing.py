@@ -1,6 +1,6 @@
 """How tensors print: `repr`/`str` text identical to torch's, and the print options.
 
-Everything is computed on a NumPy copy of the values; no tensor op runs while printing.
+Everything is computed on a NumPy copy of the values shown; no tensor op runs while printing.
 See NOTE [ How torch lays out a tensor ] for the rules this file follows.
 """
 import contextlib
@@ -91,14 +91,18 @@ def printoptions(**kwargs):
 # Which values are shown
 
 def _shown_values(array, summarize):
-    """The elements that will be printed: all of them, or the edges of every long dimension."""
+    """The elements that will be printed: all of them, or the edges of every long dimension.
+
+    Works on the tensor's own array module, so only the shown values leave a GPU."""
     if not summarize:
         return array
     edge = PRINT_OPTS.edgeitems
+    xp = backend_of(array).xp
     for axis, size in enumerate(array.shape):
         if size > 2 * edge:
-            keep = np.concatenate([np.arange(edge), np.arange(size - edge, size)])
-            array = array.take(keep, axis=axis)
+            before = (slice(None),) * axis
+            array = xp.concatenate([array[before + (slice(0, edge),)],
+                                    array[before + (slice(size - edge, size),)]], axis=axis)
     return array
 
 
@@ -209,23 +213,20 @@ def _layout_row(shown, cut, indent, formatter):
 
 def format_values(array, dtype, indent=len("tensor(")):
     """The bracketed body of a tensor's repr: `format_values(np.array([1., 2.]), float32)` is
-    `'[1., 2.]'`. `indent` is the column the body starts at; continuation lines align to it."""
-    array = np.asarray(array)
+    `'[1., 2.]'`. `array` is a NumPy or CuPy array of ember dtype `dtype`; `indent` is the
+    column the body starts at, which continuation lines align to."""
     if array.size == 0:
         return "[]"
     summarize = array.size > PRINT_OPTS.threshold
     edge = PRINT_OPTS.edgeitems
     cut = tuple(summarize and size > 2 * edge for size in array.shape)
-    shown = _printable(_shown_values(array, summarize), dtype)
+    shown = _shown_values(array, summarize)
+    shown = _printable(backend_of(shown).to_numpy(shown), dtype)
     return _layout(shown, cut, indent, _formatter_for(shown, dtype))
 
 
 # ---------------------------------------------------------------------------------------------
 # The whole repr
-
-def _numpy_of(t):
-    return backend_of(t._data).to_numpy(t._data)
-
 
 def _dtype_suffix(dtype):
     return f"dtype=torch.{dtype._name}"
@@ -241,8 +242,9 @@ def _shows_dtype(dtype):
 def _add_suffixes(text, suffixes, indent):
     """Append `, suffix` for each suffix, starting a new line where the line would get long."""
     parts = [text]
-    # NOTE: torch measures the current line as two characters longer than it is, so a suffix
-    # wraps when the line would reach linewidth rather than pass it.
+    # NOTE: torch counts the line the body ends on as two characters longer than it is, so the
+    # first suffix wraps when that line would reach linewidth, not only when it would pass it.
+    # A line started by a wrapped suffix is counted exactly.
     line_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
         if line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
@@ -284,11 +286,11 @@ def tensor_repr(t, *, tensor_contents=None, prefix="tensor("):
         if _shows_dtype(dtype):
             suffixes.append(_dtype_suffix(dtype))
         if tensor_contents is None:
-            body = format_values(_numpy_of(t), dtype, indent)
+            body = format_values(t._data, dtype, indent)
     if tensor_contents is not None:
         body = tensor_contents
     if t._grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t._grad_fn.name()}>")
+        suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -12,7 +12,8 @@ An op's instances are the nodes of the backward graph. Each op class gets a node
 named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` prints and
 `type(y.grad_fn).__name__` reads exactly as in torch.
 """
-from ..autograd.graph import Node, gradient_edge
+from .._tensor import Tensor
+from ..autograd.graph import Node, _sequence, accumulator_of, gradient_edge
 
 
 class Op(Node):
@@ -20,7 +21,8 @@ class Op(Node):
 
     inputs = ("self",)      # schema names of the tensor inputs, in order
     scalars = ()            # names of Python-number operands that follow them (no graph edge)
-    saves = {}              # input name -> names (inputs, "result", params) its gradient needs
+    saves = {}              # input name -> names (inputs, "result", params) its gradient needs;
+    #                         `saved_tensors` gives them in the order: inputs, scalars, result
     node_name = None        # torch's node name; default: class name + "Backward0"
     num_outputs = 1         # outputs that carry gradient (a multi-output op may list fewer)
     variadic = False        # True: every argument is a tensor input (cat, stack)
@@ -29,14 +31,16 @@ class Op(Node):
         super().__init_subclass__(**kwargs)
         if "Node" in cls.__dict__ or cls.__dict__.get("abstract"):
             return
-        names = []
-        for needed in cls.saves.values():
-            for n in needed:
-                if n not in names:
-                    names.append(n)
+        mentioned = {n for needed in cls.saves.values() for n in needed}
+        args = cls.inputs + cls.scalars
+        names = [n for n in args if n in mentioned]
+        names += ["result"] if "result" in mentioned else []
+        names += sorted(mentioned - set(names))
         cls._saved_names = tuple(names)
-        cls._save_masks = tuple(
-            frozenset(names.index(n) for n in cls.saves.get(inp, ())) for inp in cls.inputs)
+        # One bit per saved name, for each input: what that input's gradient needs.
+        cls._save_masks = tuple(sum(1 << names.index(n) for n in cls.saves.get(inp, ()))
+                                for inp in cls.inputs)
+        cls._num_inputs = len(cls.inputs)
         cls._arg_index = {n: i for i, n in enumerate(cls.inputs + cls.scalars)}
         node_name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward0"
         cls.Node = type(node_name, (cls,), {"__module__": cls.__module__, "abstract": True})
@@ -52,7 +56,8 @@ class Op(Node):
 
     @property
     def saved_tensors(self):
-        """The values named in `saves`, in order of first mention (None where not needed)."""
+        """The values named in `saves`: inputs and scalars in signature order, then the result,
+        then params (None where no input that needs grad asked for it)."""
         return self._unpack()
 
     def apply(self, grad_outputs):
@@ -75,49 +80,41 @@ def record(op, args, outputs, params, num_outputs=None):
     `args` are the op's tensor inputs followed by its scalar operands (`op.scalars`).
     Called only when grad mode is on and some input requires grad.
     """
-    node = op.Node()
+    node = _new(op.Node)
+    node._seq = next(_sequence)
+    count = len(args) if op.variadic else op._num_inputs
     edges = []
     metas = []
     needs = []
-    needed = set()
+    needed = 0
     masks = op._save_masks
-    for i in range(len(args) if op.variadic else len(op.inputs)):
+    for i in range(count):
         t = args[i]
-        if getattr(t, "_requires_grad", False):
-            edges.append(gradient_edge(t))
-            data = t._data
-            metas.append((data.shape, data.dtype, data.__class__))
-            needs.append(True)
-            if masks:
-                needed |= masks[i]
-        else:
-            edges.append((None, 0))
-            metas.append(None)
-            needs.append(False)
+        if t.__class__ is Tensor or isinstance(t, Tensor):
+            if t._requires_grad:
+                fn = t._grad_fn
+                if fn is None:
+                    edges.append((accumulator_of(t), 0))
+                elif t._base is None:
+                    edges.append((fn, t._output_nr))
+                else:
+                    edges.append(gradient_edge(t))
+                data = t._data
+                metas.append((data.shape, data.dtype, data.__class__))
+                needs.append(True)
+                if masks:
+                    needed |= masks[i]
+                continue
+        edges.append(_NO_EDGE)
+        metas.append(None)
+        needs.append(False)
     node.next_functions = tuple(edges)
     node._input_meta = tuple(metas)
-    node.needs_input_grad = tuple(needs)
     if params:
         node.__dict__.update(params)
-    names = op._saved_names
-    if names:
-        values = []
-        output_nrs = []
-        index = op._arg_index
-        for k, name in enumerate(names):
-            if k not in needed:
-                values.append(None)
-                output_nrs.append(None)
-            elif name == "result":
-                values.append(outputs[0])
-                output_nrs.append(0)
-            elif name in index:
-                values.append(args[index[name]])
-                output_nrs.append(None)
-            else:
-                values.append(params[name])
-                output_nrs.append(None)
-        node._save(values, output_nrs)
+    node.needs_input_grad = tuple(needs)
+    if needed:
+        _save(op, node, args, outputs, params, needed)
     if num_outputs is None:
         num_outputs = op.num_outputs
     else:
@@ -130,3 +127,28 @@ def record(op, args, outputs, params, num_outputs=None):
     if num_outputs > 1:
         node._output_meta = tuple((o._data.shape, o._data.dtype) for o in outputs)
     return node
+
+
+_NO_EDGE = (None, 0)
+_new = object.__new__
+
+
+def _save(op, node, args, outputs, params, needed):
+    """Save, for the inputs that need grad, the values their gradients use (bit mask)."""
+    values = []
+    output_nrs = []
+    index = op._arg_index
+    for k, name in enumerate(op._saved_names):
+        if not (needed >> k) & 1:
+            values.append(None)
+            output_nrs.append(None)
+        elif name == "result":
+            values.append(outputs[0])
+            output_nrs.append(0)
+        elif name in index:
+            values.append(args[index[name]])
+            output_nrs.append(None)
+        else:
+            values.append(params[name])
+            output_nrs.append(None)
+    node._save(values, output_nrs)

@@ -189,23 +189,16 @@ def call(op, operands, params, out, name):
     requires_grad = False
     if op.differentiable:
         for x in operands:
-            if getattr(x, "_requires_grad", False):
+            if x.__class__ is Tensor and x._requires_grad or (
+                    x.__class__ is not Tensor and getattr(x, "_requires_grad", False)):
                 requires_grad = True
                 break
-    first = operands[0]
-    if len(operands) == 2 and isinstance(first, Tensor) and isinstance(operands[1], Tensor) \
-            and first._data.dtype == operands[1]._data.dtype \
-            and first._data.__class__ is operands[1]._data.__class__ \
-            and first._data.__class__ is np.ndarray:
-        # NOTE: the common case (two CPU tensors of one dtype) skips the general path.
-        compute, result_dtype = op.rule(first._data.dtype)
-        a, b = first._data, operands[1]._data
-        if a.dtype != compute:
-            a, b = a.astype(compute), b.astype(compute)
-        xp, arrays = np, (a, b)
-    else:
+    prepared = _fast_operands(op, operands)
+    if prepared is None:
         compute, result_dtype = op.rule(common_dtype(operands))
         xp, arrays = arrays_for(operands, compute)
+    else:
+        xp, arrays, result_dtype = prepared
     if out is not None:
         if out.__class__ is Inplace:
             return _call_inplace(op, xp, arrays, operands, params, out.target, result_dtype,
@@ -221,6 +214,40 @@ def call(op, operands, params, out, name):
     if result.dtype != result_dtype:
         result = result.astype(result_dtype)
     return finish(op, operands, result, params, out, requires_grad)
+
+
+def _fast_operands(op, operands):
+    """The common cases, decided without the general promotion machinery: CPU tensors of one
+    dtype, possibly with a Python int or float. Returns (xp, arrays, result dtype) or None."""
+    first = operands[0]
+    if first.__class__ is not Tensor:
+        return None
+    a = first._data
+    if a.__class__ is not np.ndarray:
+        return None
+    dt = a.dtype
+    if len(operands) == 1:
+        compute, result_dtype = op.rule(dt)
+        return np, ((a if compute == dt else a.astype(compute)),), result_dtype
+    if len(operands) != 2:
+        return None
+    second = operands[1]
+    cls = second.__class__
+    if cls is Tensor:
+        b = second._data
+        if b.__class__ is not np.ndarray or b.dtype != dt:
+            return None
+        compute, result_dtype = op.rule(dt)
+        if compute != dt:
+            a, b = a.astype(compute), b.astype(compute)
+        return np, (a, b), result_dtype
+    # A Python float keeps a float tensor's dtype; a Python int keeps any numeric dtype.
+    if (cls is float and dt.kind == "f") or (cls is int and dt.kind in "fiu"):
+        compute, result_dtype = op.rule(dt)
+        if compute != dt:
+            a = a.astype(compute)
+        return np, (a, scalar_for(second, compute)), result_dtype
+    return None
 
 
 def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requires_grad):
@@ -243,23 +270,38 @@ def _make_function(choose, name, arity, defaults, doc):
     names = ("input", "other", "third")[:arity]
     allowed = frozenset(defaults)
 
-    def fn(*args, out=None, **kwargs):
-        if len(args) != arity:
-            args = _bind(name, names, args, kwargs)
-        if kwargs:
-            unknown = set(kwargs) - allowed
-            if unknown:
-                raise TypeError(f"{name}() got an unexpected keyword argument "
-                                f"'{unknown.pop()}'")
-            params = dict(defaults, **kwargs)
-        else:
-            params = defaults
-        operands = [as_operand(a, names[i], i + 1, name) for i, a in enumerate(args)]
+    def params_of(kwargs):
+        if not kwargs:
+            return defaults
+        unknown = set(kwargs) - allowed
+        if unknown:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{unknown.pop()}'")
+        return dict(defaults, **kwargs)
+
+    def operands_of(args):
+        operands = [a if a.__class__ is Tensor else as_operand(a, names[i], i + 1, name)
+                    for i, a in enumerate(args)]
         if not any(isinstance(x, Tensor) for x in operands):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                             f"{type(args[0]).__name__}")
-        op, operands = choose(operands)
-        return call(op, operands, params, out, name)
+        return operands
+
+    # NOTE: one- and two-operand functions get explicit signatures: they are on every hot
+    # path (the Python operators and the backward formulas call them).
+    if arity == 1:
+        def fn(input, *, out=None, **kwargs):
+            op, operands = choose(operands_of((input,)))
+            return call(op, operands, params_of(kwargs), out, name)
+    elif arity == 2:
+        def fn(input, other, *, out=None, **kwargs):
+            op, operands = choose(operands_of((input, other)))
+            return call(op, operands, params_of(kwargs), out, name)
+    else:
+        def fn(*args, out=None, **kwargs):
+            if len(args) != arity:
+                args = _bind(name, names, args, kwargs)
+            op, operands = choose(operands_of(args))
+            return call(op, operands, params_of(kwargs), out, name)
 
     params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names]
     params += [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v)

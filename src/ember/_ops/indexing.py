@@ -81,27 +81,33 @@ def _apply_basic(self, index):
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     xp = backend_of(self._data).xp
     result = self
-    dim = 0
+    dim = 0            # the dim of `result` the next index applies to
+    source_dim = 0     # the same dim counted in `self` (for error messages)
     advanced = []
     for item in index:
         if item is None:
             result = unsqueeze(result, dim)
             dim += 1
-        elif item is Ellipsis:
+            continue
+        if item is Ellipsis:
             dim += ndim - used
-        elif _is_int(item) or (isinstance(item, Tensor) and item.ndim == 0
-                               and item._data.dtype.kind in "iu"):
+            source_dim += ndim - used
+            continue
+        if _is_int(item) or (isinstance(item, Tensor) and item.ndim == 0
+                             and item._data.dtype.kind in "iu"):
             i = int(item)
             size = result.shape[dim]
             if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
-                                 f"{size}")
+                raise IndexError(f"index {i} is out of bounds for dimension {source_dim} with "
+                                 f"size {size}")
             result = select(result, dim, i)
+            source_dim += 1
         elif isinstance(item, slice):
             start, stop, step = (None if v is None else int(v) for v in
                                  (item.start, item.stop, item.step))
             result = slice_dim(result, dim, start, stop, 1 if step is None else step)
             dim += 1
+            source_dim += 1
         elif isinstance(item, (bool, np.bool_)):
             result = unsqueeze(result, dim)
             if not item:
@@ -122,10 +128,12 @@ def _apply_basic(self, index):
                 for k, nz in enumerate(xp.nonzero(arr)):
                     advanced.append((dim + k, nz))
                 dim += arr.ndim
+                source_dim += arr.ndim
             else:
-                _check_bounds(xp, arr, result.shape[dim], dim)
+                _check_bounds(xp, arr, result.shape[dim], source_dim)
                 advanced.append((dim, arr.astype("int64", copy=False)))
                 dim += 1
+                source_dim += 1
         elif isinstance(item, str):
             raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         else:

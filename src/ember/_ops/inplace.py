@@ -34,6 +34,9 @@ class CopySlices(Node):
             tuple(fn._input_meta[1:])
         self.view_meta = fn._input_meta[0]
 
+    def name(self):
+        return "torch::autograd::CopySlices"
+
     def apply(self, grad_outputs):
         from .._creation import empty_strided
         from ..autograd._engine import fit_gradient

@@ -6,7 +6,7 @@ module materialises the view over the shared storage and records the backward no
 """
 import warnings
 
-from .. import _geometry as geo
+from .. import _dtype, _geometry as geo
 from .._device import backend_of
 from .._tensor import Tensor, alias
 from ..autograd.grad_mode import _state as _grad_state
@@ -60,10 +60,10 @@ class UnsafeView(View):
 @method()
 def view(self, *shape):
     """The same data with another shape; raises if the strides make that impossible."""
-    from .. import _dtype
-    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
-        return _view_dtype(self, shape[0])
-    shape = _sizes(shape)
+    if len(shape) == 1 and shape[0].__class__ is not int:
+        if isinstance(shape[0], _dtype.dtype):
+            return _view_dtype(self, shape[0])
+        shape = tuple(shape[0])
     data = self._data
     if data.flags.c_contiguous:
         # NOTE: a contiguous tensor can always be viewed, with the contiguous strides that
@@ -468,8 +468,8 @@ class Unfold(Op):
     """Sliding windows along a dim, as a new last dim."""
 
     def backward(ctx, grad):
-        from ._scatter import UnfoldScatter, call_scatter
-        return call_scatter(UnfoldScatter, grad, ctx)
+        from ._scatter import AsStridedScatter, call_scatter
+        return call_scatter(AsStridedScatter, grad, ctx)
 
 
 @method()

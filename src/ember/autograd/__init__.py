@@ -133,11 +133,11 @@ def _capture(outputs, roots, inputs, retain_graph, create_graph, allow_unused, a
     slots = run_backward(outputs, roots, retain_graph, create_graph, capture=capture,
                          accumulate=accumulate)
     result = [slots[capture[gradient_edge(t)]] for t in inputs]
-    for g in result:
+    for i, g in enumerate(result):
         if g is None and not allow_unused:
-            raise RuntimeError("One of the differentiated Tensors appears to not have been used "
-                               "in the graph. Set allow_unused=True if this is the desired "
-                               "behavior.")
+            raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been "
+                               f"used in the graph. Set allow_unused=True if this is the desired "
+                               f"behavior.")
     if not create_graph:
         result = [g if g is None else g.detach() for g in result]
     return result

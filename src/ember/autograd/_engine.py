@@ -167,6 +167,40 @@ def _add_to_buffer(buffers, node, nr, grad):
 
 def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
     """Run one node: hooks, retained grads, captures, then its backward. Returns input grads."""
+    if node._pre_hooks or node._retained or capture:
+        grads = _before_node(node, grads, capture, captured)
+    if needed is not None and node not in needed:
+        return ()
+    if node.__class__ is AccumulateGrad and (not accumulate or (
+            capture and (node, 0) in capture)):
+        return ()
+    if len(grads) == 1:
+        if grads[0] is None:
+            return _skip(node, retain_graph)
+    elif all(g is None for g in grads):
+        return _skip(node, retain_graph)
+    else:
+        grads = _materialize(node, grads)
+    outputs = node.apply(tuple(grads))
+    if node._hooks:
+        for hook in tuple(node._hooks.values()):
+            new = hook(outputs, tuple(grads))
+            if new is not None:
+                outputs = tuple(new)
+    if not retain_graph:
+        node.release()
+    return _mark_shared(outputs, grads)
+
+
+def _skip(node, retain_graph):
+    """A node that received no gradient at all passes none on (and still frees its saves)."""
+    if not retain_graph:
+        node.release()
+    return ()
+
+
+def _before_node(node, grads, capture, captured):
+    """Tensor and node pre-hooks, retain_grad, and captures for `autograd.grad`."""
     if node._pre_hooks:
         for hook in tuple(node._pre_hooks.values()):
             new = hook(tuple(grads))
@@ -182,26 +216,7 @@ def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
                 if g is not None and node.__class__ is AccumulateGrad:
                     g = _leaf_hooks(node.variable, g)
                 captured[slot] = g
-    if needed is not None and node not in needed:
-        return ()
-    if node.__class__ is AccumulateGrad and (not accumulate or (
-            capture and (node, 0) in capture)):
-        return ()
-    if all(g is None for g in grads):
-        if not retain_graph:
-            node.release()
-        return [None] * len(node.next_functions)
-    if len(grads) > 1:
-        grads = _materialize(node, grads)
-    outputs = node.apply(tuple(grads))
-    if node._hooks:
-        for hook in tuple(node._hooks.values()):
-            new = hook(outputs, tuple(grads))
-            if new is not None:
-                outputs = tuple(new)
-    if not retain_graph:
-        node.release()
-    return _mark_shared(outputs, grads)
+    return grads
 
 
 def _leaf_hooks(leaf, grad):
@@ -231,6 +246,9 @@ def _materialize(node, grads):
 
 def _mark_shared(outputs, grads):
     """Gradients passed through unchanged or sent to several inputs become shared views."""
+    if len(outputs) == 1:
+        g = outputs[0]
+        return (_shared(g),) if g is not None and g is grads[0] else outputs
     seen = []
     result = list(outputs)
     for i, g in enumerate(result):

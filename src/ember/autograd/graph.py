@@ -77,16 +77,20 @@ class Node:
     `(None, 0)`); `name()` is torch's name for it, such as `MulBackward0`.
     """
 
-    __slots__ = ("next_functions", "_saved", "_saved_info", "_input_meta", "_seq",
-                 "_pre_hooks", "_hooks", "_retained", "_metadata", "__dict__", "__weakref__")
+    __slots__ = ("next_functions", "_saved_info", "_input_meta", "_seq", "__dict__",
+                 "__weakref__")
+
+    # NOTE: rarely used state is a class-level default; a node gets its own value only when
+    # a hook is registered or a value saved, which keeps recording a node cheap.
+    _saved = None
+    _pre_hooks = None
+    _hooks = None
+    _retained = None
+    _metadata = None
+    needs_input_grad = ()
 
     def __init__(self):
         self._seq = next(_sequence)
-        self._saved = None
-        self._pre_hooks = None
-        self._hooks = None
-        self._retained = None
-        self._metadata = None
         self._input_meta = ()
 
     def name(self):
