@@ -397,8 +397,7 @@ class Tensor:
     def numpy(self, *, force=False):
         """A NumPy array sharing this tensor's memory (CPU tensors only)."""
         if force:
-            return backend_of(self._data).to_numpy(self._data.copy() if False else
-                                                   self.detach()._data).view()
+            return backend_of(self._data).to_numpy(self._data).view()
         if self._requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
@@ -472,9 +471,9 @@ class Tensor:
         return tensor_repr(self)
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and not self._requires_grad:
+        if self._data.ndim == 0 and type(self) is Tensor:
             return self.item().__format__(spec)
-        return object.__format__(self, spec) if not spec else format(str(self), spec)
+        return object.__format__(self, spec)
 
     # -- pickling and copying --------------------------------------------------------------
 

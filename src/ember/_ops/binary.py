@@ -43,8 +43,12 @@ class Add(_Binary):
         return xp.add(a, b, out=out)
 
     def backward(ctx, grad):
+        need_self, need_other = ctx.needs_input_grad
         alpha = ctx.alpha
-        return grad, (grad if alpha == 1 else grad * alpha)
+        grad_other = None
+        if need_other:
+            grad_other = grad if alpha == 1 else grad * alpha
+        return (grad if need_self else None), grad_other
 
 
 export(Add, ["add"], 2, {"alpha": 1})
@@ -67,8 +71,12 @@ class Sub(_Binary):
         return xp.subtract(a, b, out=out)
 
     def backward(ctx, grad):
+        need_self, need_other = ctx.needs_input_grad
         alpha = ctx.alpha
-        return grad, (-grad if alpha == 1 else grad * -alpha)
+        grad_other = None
+        if need_other:
+            grad_other = -grad if alpha == 1 else grad * -alpha
+        return (grad if need_self else None), grad_other
 
 
 def _check_bool_sub(operands):

@@ -12,7 +12,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_inplace, finish_inplace
 from ._op import Op, record
-from .registry import method
+from .registry import function, method
 from .views import alias_of, select, slice_dim, unsqueeze
 
 _INDEX_TYPE_ERROR = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
@@ -285,3 +285,29 @@ def _regrow_view(self, view):
 
 
 
+
+
+@function()
+def nonzero(input, *, out=None, as_tuple=False):
+    """Indices of non-zero elements: an (n, ndim) tensor, or one index tensor per dim."""
+    data = input._data
+    xp = backend_of(data).xp
+    if data.ndim == 0:
+        found = bool(data)
+        if as_tuple:
+            return (wrap(xp.zeros((1 if found else 0,), "int64")),)
+        return wrap(xp.zeros((1 if found else 0, 0), "int64"))
+    coords = xp.nonzero(data)
+    if as_tuple:
+        return tuple(wrap(c.astype("int64")) for c in coords)
+    result = xp.stack(coords, axis=1).astype("int64") if coords else xp.zeros((0, 0), "int64")
+    if out is not None:
+        from ._dispatch import write_out
+        return write_out(out, result)
+    return wrap(result)
+
+
+@function()
+def argwhere(input):
+    """`nonzero(input)`: an (n, ndim) tensor of indices."""
+    return nonzero(input)

@@ -1,8 +1,11 @@
-"""Reductions: sum, mean, prod, max/min (whole or along a dim), amax/amin, argmax/argmin.
+"""Reductions: sum, mean, prod, max/min (whole or along a dim), amax/amin, argmax/argmin,
+all/any.
 
 Integer and bool inputs sum and multiply in int64; half-precision inputs accumulate in float32
-and round once, as torch's CPU kernels do.
+and round once, as torch's CPU kernels do. (This module defines `sum`, `max`, `min`, `all`
+and `any`; Python's builtins of those names are reached as `builtins.<name>`.)
 """
+import builtins
 from .. import _dtype, _geometry as geo, return_types
 from .._device import backend_of
 from .._tensor import Tensor, wrap
@@ -110,7 +113,7 @@ def sum_to_size(self, *size):
     if shape == size:
         return self
     lead = len(shape) - len(size)
-    if lead < 0 or any(s != 1 and s != g for s, g in zip(size, shape[lead:])):
+    if lead < 0 or builtins.any(s != 1 and s != g for s, g in zip(size, shape[lead:])):
         raise RuntimeError(f"size {{[{', '.join(map(str, size))}]}} is not expandable to size "
                            f"{{[{', '.join(map(str, shape))}]}}.")
     dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size)
@@ -393,3 +396,30 @@ def argmin(input, dim=None, keepdim=False, *, out=None):
     """Index of the smallest element (of the flattened tensor, or along `dim`)."""
     return _arg("argmin", input, dim, keepdim, out)
 
+
+
+# -- all / any ------------------------------------------------------------------------------
+
+def _truth(name, input, dim, keepdim, out):
+    data = input._data
+    dims = reduction_dims(input, dim)
+    xp = backend_of(data).xp
+    fn = xp.all if name == "all" else xp.any
+    result = xp.asarray(fn(data, axis=_axis(dims, data.ndim), keepdims=keepdim))
+    if data.dtype == "uint8":          # torch keeps uint8 for uint8 inputs
+        result = result.astype("uint8")
+    if out is not None:
+        return write_out(out, result)
+    return wrap(result)
+
+
+@function()
+def all(input, dim=None, keepdim=False, *, out=None):
+    """Whether every element (over `dim`, or all) is non-zero."""
+    return _truth("all", input, dim, keepdim, out)
+
+
+@function()
+def any(input, dim=None, keepdim=False, *, out=None):
+    """Whether some element (over `dim`, or all) is non-zero."""
+    return _truth("any", input, dim, keepdim, out)

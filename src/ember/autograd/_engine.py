@@ -246,18 +246,25 @@ def _materialize(node, grads):
 
 def _mark_shared(outputs, grads):
     """Gradients passed through unchanged or sent to several inputs become shared views."""
-    if len(outputs) == 1:
-        g = outputs[0]
-        return (_shared(g),) if g is not None and g is grads[0] else outputs
-    seen = []
-    result = list(outputs)
-    for i, g in enumerate(result):
+    result = None
+    for i, g in enumerate(outputs):
         if g is None:
             continue
-        if any(g is s for s in seen) or any(g is s for s in grads):
+        shared = False
+        for other in grads:
+            if g is other:
+                shared = True
+                break
+        else:
+            for j in range(i):
+                if outputs[j] is g:
+                    shared = True
+                    break
+        if shared:
+            if result is None:
+                result = list(outputs)
             result[i] = _shared(g)
-        seen.append(g)
-    return result
+    return outputs if result is None else result
 
 
 def _retain(node, grads):
