@@ -8,24 +8,43 @@ from ._device import backend_of
 
 
 class Storage:
-    """Flat memory (a 1-D array of the device's array module) plus a version counter."""
+    """Flat memory (a 1-D array of the device's array module) plus a version counter.
 
-    __slots__ = ("array", "version", "__weakref__")
+    A storage made for a fresh result keeps that result's array and flattens it only when a
+    1-D view is first needed (`array`), so that making one costs almost nothing.
+    """
+
+    __slots__ = ("_owner", "_flat", "version", "__weakref__")
 
     def __init__(self, array):
-        self.array = array          # 1-D, contiguous
+        self._owner = array       # an array that owns the memory densely (any dim order)
+        self._flat = array if array.ndim == 1 and array.flags.c_contiguous else None
         self.version = 0
 
-    @classmethod
-    def of_fresh(cls, array):
-        """The storage of an array that owns its memory densely (any dimension order)."""
-        return cls(array.reshape(-1) if array.flags.c_contiguous else array.ravel(order="K"))
+    of_fresh = classmethod(lambda cls, array: cls(array))
+
+    @property
+    def array(self):
+        """The memory as one contiguous 1-D array."""
+        flat = self._flat
+        if flat is None:
+            owner = self._owner
+            flat = owner.reshape(-1) if owner.flags.c_contiguous else owner.ravel(order="K")
+            self._flat = flat
+        return flat
 
     def nbytes(self):
-        return self.array.nbytes
+        return self._owner.nbytes
 
     def data_ptr(self):
         return backend_of(self.array).data_ptr(self.array)
+
+    def __getstate__(self):
+        return {"array": self.array, "version": self.version}
+
+    def __setstate__(self, state):
+        self._owner = self._flat = state["array"]
+        self.version = state["version"]
 
 
 class UntypedStorage:
@@ -52,7 +71,7 @@ class UntypedStorage:
 
     @property
     def device(self):
-        return backend_of(self._storage.array).device_of(self._storage.array)
+        return backend_of(self._storage._owner).device_of(self._storage._owner)
 
     def _bytes(self):
         return backend_of(self._storage.array).to_numpy(self._storage.array).view("uint8")

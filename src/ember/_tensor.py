@@ -37,7 +37,7 @@ class AutogradMeta:
         self.retains_grad = False
         self.hooks = None                    # tensor hooks of a leaf, run by AccumulateGrad
         self.post_accumulate_hooks = None
-        self.accumulator = None              # weakref to the leaf's AccumulateGrad
+        self.accumulator = None              # the leaf's AccumulateGrad
         self.view_version = None             # storage version when a view's grad_fn was made
         self.name = None
 

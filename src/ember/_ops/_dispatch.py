@@ -13,6 +13,9 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
 
 
+_new = object.__new__
+
+
 class Inplace:
     """Passed as `out` by the `op_` variants: write the result into `target` itself."""
 
@@ -93,7 +96,7 @@ def write_out(out, result):
 def finish(op, inputs, result, params, out, requires_grad):
     """The op's output from its kernel's `result` array."""
     if out is None:
-        t = wrap(result)
+        t = _new(Tensor)._init(result)
         if requires_grad and _grad_state.enabled:
             record(op, inputs, (t,), params)
         return t

@@ -26,6 +26,7 @@ class Op(Node):
     node_name = None        # torch's node name; default: class name + "Backward0"
     num_outputs = 1         # outputs that carry gradient (a multi-output op may list fewer)
     variadic = False        # True: every argument is a tensor input (cat, stack)
+    _default_params = None  # keyword defaults, kept as class attributes (see elementwise)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -110,7 +111,7 @@ def record(op, args, outputs, params, num_outputs=None):
         needs.append(False)
     node.next_functions = tuple(edges)
     node._input_meta = tuple(metas)
-    if params:
+    if params and params is not op._default_params:
         node.__dict__.update(params)
     node.needs_input_grad = tuple(needs)
     if needed:

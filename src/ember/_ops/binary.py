@@ -40,7 +40,7 @@ class Add(_Binary):
         if alpha != 1:
             _check_alpha(alpha, a.dtype if hasattr(a, "dtype") else b.dtype)
             b = xp.multiply(b, alpha)
-        return xp.add(a, b, out=out)
+        return xp.add(a, b) if out is None else xp.add(a, b, out=out)
 
     def backward(ctx, grad):
         need_self, need_other = ctx.needs_input_grad
@@ -68,7 +68,7 @@ class Sub(_Binary):
     def forward(xp, a, b, alpha=1, out=None):
         if alpha != 1:
             b = xp.multiply(b, alpha)
-        return xp.subtract(a, b, out=out)
+        return xp.subtract(a, b) if out is None else xp.subtract(a, b, out=out)
 
     def backward(ctx, grad):
         need_self, need_other = ctx.needs_input_grad
@@ -123,7 +123,7 @@ class Mul(_Binary):
     saves = {"self": ("other",), "other": ("self",)}
 
     def forward(xp, a, b, out=None):
-        return xp.multiply(a, b, out=out)
+        return xp.multiply(a, b) if out is None else xp.multiply(a, b, out=out)
 
     def backward(ctx, grad):
         self, other = ctx.saved_tensors
@@ -145,7 +145,7 @@ class Div(_Binary):
     saves = {"self": ("other",), "other": ("self", "other")}
 
     def forward(xp, a, b, out=None):
-        return xp.true_divide(a, b, out=out)
+        return xp.true_divide(a, b) if out is None else xp.true_divide(a, b, out=out)
 
     def backward(ctx, grad):
         self, other = ctx.saved_tensors

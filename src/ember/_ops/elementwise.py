@@ -86,7 +86,8 @@ class Elementwise(Op):
 
     @classmethod
     def forward(cls, xp, *arrays, out=None):
-        return getattr(xp, cls.kernel)(*arrays, out=out)
+        kernel = getattr(xp, cls.kernel)
+        return kernel(*arrays) if out is None else kernel(*arrays, out=out)
 
 
 # -- operands ---------------------------------------------------------------------------------
@@ -246,7 +247,9 @@ def _fast_operands(op, operands):
         compute, result_dtype = op.rule(dt)
         if compute != dt:
             a = a.astype(compute)
-        return np, (a, scalar_for(second, compute)), result_dtype
+        if compute.kind != "f":
+            second = scalar_for(second, compute)
+        return np, (a, second), result_dtype
     return None
 
 
@@ -281,7 +284,8 @@ def _make_function(choose, name, arity, defaults, doc):
     def operands_of(args):
         operands = [a if a.__class__ is Tensor else as_operand(a, names[i], i + 1, name)
                     for i, a in enumerate(args)]
-        if not any(isinstance(x, Tensor) for x in operands):
+        if operands[0].__class__ is not Tensor and not any(isinstance(x, Tensor)
+                                                            for x in operands):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                             f"{type(args[0]).__name__}")
         return operands
@@ -336,14 +340,24 @@ def export(op, names, arity, defaults=None, inplace=True, method=True, choose=No
     exponent), which torch records as differently numbered nodes.
     """
     defaults = dict(defaults or {})
+    _defaults_on_class(op, defaults)
     doc = inspect.getdoc(op) or ""
     if choose is None:
         def choose(operands):
             return op, operands
+        choose.op = op          # no overloads: callers may skip choosing
     for name in names:
         fn = _make_function(choose, name, arity, defaults, doc)
         register(name, fn, method=method, inplace=inplace)
     return op
+
+
+def _defaults_on_class(op, defaults):
+    """Keyword defaults become class attributes of the op, so a node recorded with the
+    defaults needs no per-node copy of them (`ctx.alpha` then reads the class's)."""
+    for k, v in defaults.items():
+        setattr(op, k, v)
+    op._default_params = defaults
 
 
 def scalar_overload(tensor_op, scalar_op):

@@ -27,6 +27,16 @@ def _operand(other):
 def _binary(name):
     fn = FUNCTIONS[name]
     choose, defaults = fn.choose, fn.defaults
+    fixed = getattr(choose, "op", None)
+
+    if fixed is not None:
+        def operator(self, other):
+            if other.__class__ is not Tensor:
+                other = _operand(other)
+                if other is NotImplemented:
+                    return NotImplemented
+            return call(fixed, (self, other), defaults, None, name)
+        return operator
 
     def operator(self, other):
         other = _operand(other)

@@ -5,8 +5,8 @@ Derivatives use ember's own ops, so they can themselves be differentiated.
 import math
 
 from . import _special
-from .elementwise import Elementwise, complex_to_real, export, int_to_float, same, to_bool, \
-    integral_only, _type_name
+from .elementwise import Elementwise, call, complex_to_real, export, int_to_float, same, \
+    to_bool, integral_only, _type_name
 from .. import _dtype
 
 
@@ -403,7 +403,23 @@ class Tanh(Elementwise):
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * (1 - result.pow(2)).conj()
+        return call(TanhBackward, (grad, result), {}, None, "tanh_backward")
+
+
+class TanhBackward(Elementwise):
+    """tanh's gradient in one kernel, `grad * (1 - tanh(x)**2)` (torch's tanh_backward)."""
+    node_name = "TanhBackwardBackward0"
+    inputs = ("grad_output", "output")
+    saves = {"grad_output": ("output",), "output": ("grad_output", "output")}
+
+    def forward(xp, g, y):
+        return g * xp.conj(1 - y * y)
+
+    def backward(ctx, grad):
+        grad_output, output = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad
+        return (call(TanhBackward, (grad, output), {}, None, "tanh_backward") if need_g else None,
+                -2 * output.conj() * grad * grad_output.conj() if need_y else None)
 
 
 @_unary("asinh", "arcsinh")
@@ -453,7 +469,24 @@ class Sigmoid(Elementwise):
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * (result * (1 - result)).conj()
+        return call(SigmoidBackward, (grad, result), {}, None, "sigmoid_backward")
+
+
+class SigmoidBackward(Elementwise):
+    """sigmoid's gradient in one kernel, `grad * y * (1 - y)` (torch's sigmoid_backward)."""
+    node_name = "SigmoidBackwardBackward0"
+    inputs = ("grad_output", "output")
+    saves = {"grad_output": ("output",), "output": ("grad_output", "output")}
+
+    def forward(xp, g, y):
+        return g * xp.conj(y * (1 - y))
+
+    def backward(ctx, grad):
+        grad_output, output = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad
+        return (call(SigmoidBackward, (grad, output), {}, None, "sigmoid_backward")
+                if need_g else None,
+                grad * grad_output.conj() * (1 - 2 * output).conj() if need_y else None)
 
 
 # -- error function ----------------------------------------------------------------------------

@@ -133,25 +133,34 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
     _grad_state.enabled = create_graph
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None)
             if grads is None:
                 grads = [None] * _num_outputs(node)
             inputs = _run_node(node, grads, retain_graph, capture, captured, needed,
                                accumulate)
             metas = node._input_meta
+            count = len(inputs)
             for i, (nxt, nr) in enumerate(node.next_functions):
                 if nxt is None:
                     continue
-                grad = inputs[i] if i < len(inputs) else None
+                grad = inputs[i] if i < count else None
                 if grad is not None:
-                    meta = metas[i] if i < len(metas) else None
-                    if meta is not None:
+                    meta = metas[i]
+                    data = grad._data
+                    if meta is not None and (data.shape != meta[0] or data.dtype != meta[1]):
                         grad = fit_gradient(node, i, grad, meta)
-                    _add_to_buffer(buffers, nxt, nr, grad)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heapq.heappush(ready, (-_priority(nxt), id(nxt), nxt))
+                    slots = buffers.get(nxt)
+                    if slots is None:
+                        slots = buffers[nxt] = [None] * getattr(nxt, "num_outputs", 1)
+                    old = slots[nr]
+                    slots[nr] = grad if old is None else old + grad
+                remaining = deps[nxt] - 1
+                deps[nxt] = remaining
+                if remaining == 0:
+                    priority = _ACCUMULATE_PRIORITY if nxt.__class__ is AccumulateGrad \
+                        else nxt._seq
+                    heapq.heappush(ready, (-priority, id(nxt), nxt))
     finally:
         _grad_state.enabled = prev_mode
     return captured

@@ -187,17 +187,29 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The node at a leaf that requires grad: adds each arriving gradient into `leaf.grad`."""
+    """The node at a leaf that requires grad: adds each arriving gradient into `leaf.grad`.
 
-    __slots__ = ("variable",)
+    NOTE: the leaf owns its AccumulateGrad (so it is made once, not at every forward pass)
+    and the node refers back to the leaf weakly, so the two make no reference cycle. A leaf
+    that nobody can reach any more receives no gradient, which nobody could observe.
+    """
+
+    __slots__ = ("_variable",)
 
     def __init__(self, variable):
         super().__init__()
-        self.variable = variable
+        self._variable = weakref.ref(variable)
         self.next_functions = ()
 
+    @property
+    def variable(self):
+        """The leaf tensor this node accumulates into."""
+        return self._variable()
+
     def apply(self, grad_outputs):
-        leaf = self.variable
+        leaf = self._variable()
+        if leaf is None:
+            return ()
         grad = grad_outputs[0]
         meta = leaf._meta
         if meta is not None and meta.hooks:
@@ -228,12 +240,13 @@ class AccumulateGrad(Node):
 
 
 def accumulator_of(leaf):
-    """The leaf's AccumulateGrad, shared by every use of the leaf while any graph holds it."""
-    meta = leaf._autograd_meta()
-    acc = meta.accumulator() if meta.accumulator is not None else None
+    """The leaf's AccumulateGrad (made on first use, then kept by the leaf)."""
+    meta = leaf._meta
+    if meta is None:
+        meta = leaf._autograd_meta()
+    acc = meta.accumulator
     if acc is None:
-        acc = AccumulateGrad(leaf)
-        meta.accumulator = weakref.ref(acc)
+        acc = meta.accumulator = AccumulateGrad(leaf)
     return acc
 
 

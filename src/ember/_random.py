@@ -1,0 +1,933 @@
+"""Random numbers: the CPU `Generator` and the samplers that draw from it.
+
+Every sampler reproduces torch 2.13's CPU stream bit for bit, so `manual_seed(s)` followed by the
+same calls gives the same numbers as torch. See NOTE [ Torch's CPU random streams ] for what each
+sampler draws and how it turns words into values.
+
+Exact (checked against torch 2.13 on an x86-64 CPU with AVX2/AVX512, the usual wheel):
+  - seeding (any int64/uint64 seed), `initial_seed`, and the 5056-byte state layout of
+    `get_state`/`set_state`, including the cached second Box-Muller value;
+  - `uniform` (rand, uniform_) for float16, bfloat16, float32, float64 and complex;
+  - `normal` (randn, normal_, normal(mean, std) with scalar or array mean/std) for float16,
+    bfloat16, float32, float64 and complex, every size, both torch's vectorised path (contiguous,
+    16 elements or more) and its element-wise path;
+  - `randint`/`random_` for bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
+    float64, including torch's adjustment of bounds that a float dtype cannot represent;
+  - `randperm`, both of torch's shuffles (32-bit Fisher-Yates below n = 214748364, an inside-out
+    shuffle with 64-bit draws from there, checked at that n);
+  - `bernoulli` with scalar or array p, `exponential`;
+  - `multinomial` with replacement, and without replacement whenever the chosen categories have
+    distinct p/q keys (ties, e.g. when zero-probability categories must be drawn, are ordered by
+    index, whereas torch orders them as its partial sort leaves them).
+Not matched, only deterministic: torch's "default" CPU capability (x86 without AVX2, or
+ATEN_CPU_CAPABILITY=default) computes float32 normals with glibc's logf/sinf/cosf and fuses no
+multiply-adds, so there float32 randn of 16+ elements and float64 uniform_/normal_ with
+non-trivial bounds, mean or std differ in the last bits; ARM builds were not checked. States
+that `set_state` accepts but torch never produces (`left + next != 625`) replay as if
+`next == 625 - left`.
+"""
+import functools
+import math
+import operator
+import os
+import warnings
+
+import ml_dtypes
+import numpy as np
+
+__all__ = [
+    "Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state",
+    "set_rng_state", "uniform", "normal", "randint", "random_", "randperm", "bernoulli",
+    "exponential", "multinomial",
+]
+
+# NOTE [ Torch's CPU random streams ]
+# torch's CPU generator is a 32-bit Mersenne Twister (MT19937) seeded like NumPy's legacy
+# seeding, so NumPy's `MT19937` bit generator supplies the very same 32-bit words. A 64-bit draw
+# takes two words, the first as the high half. Samplers draw one element after another in
+# row-major order:
+#   uniform   float32/16, bfloat16: one word, u = (w & (2^24 - 1)) * 2^-24, scaled in double,
+#             rounded to float32 then to the dtype; float64: one 64-bit draw, 53 bits. A result
+#             that rounds up to `to` is replaced by `from`.
+#   normal    Box-Muller. Contiguous tensors of 16 or more elements: fill uniforms, transform
+#             blocks of 16 (u1 = 1 - b[j], u2 = b[j + 8] for j < 8; cos results go to the first
+#             half, sin results to the second); when n % 16 != 0 the last 16 elements are
+#             recomputed from 16 fresh uniforms. float32 uses vectorised Cephes-style polynomials
+#             (see NOTE [ Vectorised float32 Box-Muller ]); float64 uses libm; float16/bfloat16
+#             run the float32 kernel chunk by chunk (only 16 * ceil(n / 16) words are drawn).
+#             Otherwise: one double normal at a time from two 53-bit uniforms; the sin half is
+#             cached in the generator and returned by the next scalar normal draw.
+#   random_   range < 2^28: one word, else one 64-bit draw; value = word % range + from.
+#   randperm  Fisher-Yates: for i < n - 1 swap p[i] with p[i + word % (n - i)].
+#   bernoulli scalar p or float64 p: 53-bit u < p; other p dtypes: 24-bit u < float32(p).
+#   exponential  -1 / lambda * log1p(-u), u a 53-bit uniform.
+#   multinomial  without replacement (or one sample): top-k of p / q, q ~ exponential(1) of the
+#             probs' dtype; with replacement: one 53-bit uniform per sample, searched in the
+#             normalised cumulative sum of its row.
+
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_C64, _C128 = np.dtype(np.complex64), np.dtype(np.complex128)
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
+_MASK64 = (1 << 64) - 1
+
+# torch's names for each dtype: (ScalarType name, C++ type name, C integer type name).
+_NAMES = {
+    np.dtype(np.bool_): ("Bool", "bool", "bool"),
+    np.dtype(np.uint8): ("Byte", "unsigned char", "uint8_t"),
+    np.dtype(np.int8): ("Char", "signed char", "int8_t"),
+    np.dtype(np.int16): ("Short", "short int", "int16_t"),
+    np.dtype(np.int32): ("Int", "int", "int32_t"),
+    np.dtype(np.int64): ("Long", "long int", "int64_t"),
+    _F16: ("Half", "c10::Half", None),
+    _BF16: ("BFloat16", "c10::BFloat16", None),
+    _F32: ("Float", "float", None),
+    _F64: ("Double", "double", None),
+    _C64: ("ComplexFloat", "c10::complex<float>", None),
+    _C128: ("ComplexDouble", "c10::complex<double>", None),
+}
+_MANTISSA_DIGITS = {_F16: 11, _BF16: 8, _F32: 24, _F64: 53}
+_REAL_OF = {_C64: _F32, _C128: _F64}
+
+
+def _scalar_name(dtype):
+    return _NAMES.get(dtype, (str(dtype),))[0]
+
+
+def _is_float(dtype):
+    return dtype in _MANTISSA_DIGITS
+
+
+def _float_max(dtype):
+    return float(ml_dtypes.finfo(dtype).max) if dtype == _BF16 else float(np.finfo(dtype).max)
+
+
+def _fmt(x):
+    """A double as C++'s `ostream <<` prints it (six significant digits), as torch's errors do."""
+    return format(float(x), "g")
+
+
+def _numel(shape):
+    return math.prod(shape)
+
+
+def _as_shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def _cast(values, dtype):
+    """Cast int64 or float64 results to `dtype` as torch's kernels' `static_cast` does.
+
+    float16 and bfloat16 are made from float32, so values are rounded twice; bool is `!= 0`.
+    """
+    if dtype == np.bool_:
+        return values != 0
+    if dtype in (_F16, _BF16):
+        return values.astype(_F32).astype(dtype)
+    return values.astype(dtype)
+
+
+# --------------------------------------------------------------------------------------------
+# The generator
+# --------------------------------------------------------------------------------------------
+
+_DEFAULT_SEED = 67280421310721   # the seed of a freshly made torch.Generator
+_MT_N = 624
+# torch's CPUGeneratorImplState: the legacy TH state (seed, MT19937 words, Box-Muller cache)
+# followed by a float cache that the CPU kernels never read but keep.
+_STATE_DTYPE = np.dtype([
+    ("seed", "<u8"), ("left", "<i4"), ("seeded", "<i4"), ("next", "<u8"),
+    ("mt", "<u8", (_MT_N,)), ("normal_x", "<f8"), ("normal_y", "<f8"), ("normal_rho", "<f8"),
+    ("normal_is_valid", "<i4"), ("_pad0", "V4"), ("float_normal", "<f4"),
+    ("float_normal_is_valid", "u1"), ("_pad1", "V3"),
+])
+_STATE_SIZE = _STATE_DTYPE.itemsize   # 5056
+
+
+def _unpack_seed(seed):
+    """The uint64 torch stores for a seed: negative int64 seeds wrap around."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        if isinstance(seed, np.integer):
+            raise TypeError("an integer is required")
+        raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+    if not _INT64_MIN <= seed <= _UINT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    return seed & _MASK64
+
+
+class Generator:
+    """A CPU random number generator, compatible with `torch.Generator` stream for stream.
+
+    >>> g = Generator().manual_seed(0)
+    >>> float(uniform(g, (1,), np.float32)[0])
+    0.49625658988952637
+    """
+
+    def __init__(self, device="cpu"):
+        if str(device) != "cpu":
+            raise RuntimeError(f"ember.Generator supports only the 'cpu' device, got '{device}'")
+        self.device = "cpu"
+        self._bits = np.random.MT19937()
+        self._set_seed(_DEFAULT_SEED)
+
+    def _set_seed(self, seed):
+        # NOTE: MT19937 is seeded with the low 32 bits, exactly like NumPy's legacy seeding;
+        # initial_seed still reports all 64.
+        key = np.random.RandomState(seed & 0xFFFFFFFF).get_state()[1]
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": _MT_N}}
+        self._initial_seed = seed
+        self._fresh = True               # torch reports next=0 until the first draw
+        self._normal_cache = None        # the second value of the last scalar Box-Muller pair
+        self._float_cache = (0.0, False)
+
+    def manual_seed(self, seed):
+        """Seed the generator with an integer in [-2**63, 2**64); returns the generator."""
+        self._set_seed(_unpack_seed(seed))
+        return self
+
+    def seed(self):
+        """Seed from the operating system's entropy; returns the 64-bit seed used."""
+        value = int.from_bytes(os.urandom(8), "little")
+        self._set_seed(value)
+        return value
+
+    def initial_seed(self):
+        """The seed this generator was last seeded with, as an unsigned 64-bit int."""
+        return self._initial_seed
+
+    def get_state(self):
+        """The full state as 5056 uint8 bytes, laid out exactly like torch's CPU state."""
+        mt = self._bits.state["state"]
+        state = np.zeros((), _STATE_DTYPE)
+        state["seed"] = self._initial_seed
+        state["left"] = _MT_N + 1 - mt["pos"]
+        state["seeded"] = 1
+        state["next"] = 0 if self._fresh else mt["pos"]
+        state["mt"] = mt["key"]
+        if self._normal_cache is not None:
+            state["normal_y"] = self._normal_cache
+            state["normal_is_valid"] = 1
+        if self._float_cache[1]:
+            state["float_normal"] = self._float_cache[0]
+            state["float_normal_is_valid"] = 1
+        return np.frombuffer(state.tobytes(), np.uint8).copy()
+
+    def set_state(self, new_state):
+        """Restore a state made by `get_state` (or by torch); returns the generator."""
+        new_state = np.asarray(new_state)
+        if new_state.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if new_state.size != _STATE_SIZE:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but found the input RNG "
+                f"state size to be {new_state.size}")
+        state = np.frombuffer(np.ascontiguousarray(new_state).tobytes(), _STATE_DTYPE)[0]
+        left, nxt = int(state["left"]), int(state["next"])
+        if not (1 <= left <= _MT_N and nxt <= _MT_N and state["seeded"] != 0):
+            raise RuntimeError("Invalid mt19937 state")
+        key = (state["mt"] & 0xFFFFFFFF).astype(np.uint32)
+        pos = _MT_N + 1 - left
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        self._initial_seed = int(state["seed"])
+        self._fresh = nxt == 0 and left == 1
+        self._normal_cache = float(state["normal_y"]) if state["normal_is_valid"] else None
+        valid = bool(state["float_normal_is_valid"])
+        self._float_cache = (float(state["float_normal"]) if valid else 0.0, valid)
+        return self
+
+    # -- raw draws: every sampler below goes through these two ---------------------------------
+    def _words32(self, n):
+        """The next `n` 32-bit words, as uint64."""
+        if n > 0:
+            self._fresh = False
+        return self._bits.random_raw(n)
+
+    def _words64(self, n):
+        """The next `n` 64-bit draws: two words each, the first one the high half."""
+        words = self._words32(2 * n)
+        return (words[0::2] << np.uint64(32)) | words[1::2]
+
+
+def _default_generator():
+    gen = Generator()
+    gen.seed()   # like torch, the process-wide generator starts from a non-deterministic seed
+    return gen
+
+
+default_generator = _default_generator()
+
+
+def manual_seed(seed):
+    """Seed the default generator; like torch, accepts anything `int()` accepts."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed():
+    """Seed the default generator non-deterministically and return the seed."""
+    return default_generator.seed()
+
+
+def initial_seed():
+    """The initial seed of the default generator."""
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state as a uint8 array."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """Restore the default generator's state from a uint8 array."""
+    default_generator.set_state(new_state)
+
+
+def _quiet(sampler):
+    """Run `sampler` with NumPy's floating-point warnings off: overflow to inf in a cast or in
+    float32 arithmetic is what torch's kernels produce too, silently."""
+    @functools.wraps(sampler)
+    def quiet_sampler(*args, **kwargs):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return sampler(*args, **kwargs)
+    return quiet_sampler
+
+
+def _gen(gen):
+    return default_generator if gen is None else gen
+
+
+def _uniform24(gen, n):
+    """`n` float32 uniforms in [0, 1) with 24 random bits, as float64 (exact)."""
+    return (gen._words32(n) & np.uint64(0xFFFFFF)).astype(np.float64) * 2.0 ** -24
+
+
+def _uniform53(gen, n):
+    """`n` float64 uniforms in [0, 1) with 53 random bits."""
+    bits = gen._words64(n) & np.uint64((1 << 53) - 1)
+    return bits.astype(np.float64) * 2.0 ** -53
+
+
+# --------------------------------------------------------------------------------------------
+# Exact arithmetic: fused multiply-add and libm, as the compiled kernels compute them
+# --------------------------------------------------------------------------------------------
+
+def _two_sum(a, b):
+    """s, t with s = fl(a + b) and s + t == a + b exactly."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _round_to_odd(value, error):
+    """`value` (float64, rounded to nearest) corrected to round-to-odd, given its exact error.
+
+    An inexact result with an even last bit moves one ulp toward the exact value: up in
+    magnitude when the error has the value's sign, down otherwise.
+    """
+    bits = value.view(np.int64)
+    fix = (error != 0) & ((bits & 1) == 0)
+    step = np.where(np.signbit(error) == np.signbit(value), 1, -1)
+    return (bits + fix * step).view(np.float64)
+
+
+def _split(x):
+    """Veltkamp split of x (|x| < 2^995) into a high and a low half of 26 bits each."""
+    t = 134217729.0 * x
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+def _two_product(a, b):
+    """p, e with p = fl(a * b) and p + e == a * b exactly (Dekker), barring underflow."""
+    if np.max(np.abs(a), initial=0) >= 2.0 ** 995 or np.max(np.abs(b), initial=0) >= 2.0 ** 995:
+        ma, ea = np.frexp(a)          # scale huge operands so that splitting cannot overflow
+        mb, eb = np.frexp(b)
+        pm, pe = _two_product(ma, mb)
+        return np.ldexp(pm, ea + eb), np.ldexp(pe, ea + eb)
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _fma64(a, b, c):
+    """a * b + c with one rounding, as the FMA instruction computes it (float64).
+
+    Error-free product and sum, then the low parts added with round-to-odd, which makes the
+    final round-to-nearest correct (Boldo and Melquiond's emulation of the FMA). Exact unless
+    an intermediate overflows or underflows; non-finite results fall back to a * b + c.
+    """
+    if np.ndim(b) == 0 and np.frexp(b)[0] in (0.0, 0.5, -0.5):
+        return np.asarray(a, np.float64) * b + c      # a power-of-two product is exact
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
+    with np.errstate(all="ignore"):
+        # Non-finite operands are redone plainly below; keep them out of the exact product.
+        p, e = _two_product(np.where(np.isfinite(a), a, 0.0), np.where(np.isfinite(b), b, 0.0))
+        s, t = _two_sum(c, p)
+        low, low_err = _two_sum(t, e)
+        result = s + _round_to_odd(low, low_err)
+        plain = a * b + c
+    return np.where(np.isfinite(result) & np.isfinite(plain), result, plain)
+
+
+def _fma32(a, b, c):
+    """a * b + c with one rounding to float32 (the product is exact in float64)."""
+    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
+    with np.errstate(all="ignore"):
+        s, t = _two_sum(a * b, c)
+        exact = np.where(np.isfinite(s), _round_to_odd(s, t), s)
+        return exact.astype(np.float32)
+
+
+def _libm(fn, x):
+    """Apply a `math` function elementwise: it is the C library's, as in torch's kernels."""
+    # NOTE: NumPy's own SIMD log/log1p differ from glibc in the last bit for some inputs.
+    flat = np.ascontiguousarray(x, np.float64).ravel()
+    out = np.fromiter(map(fn, flat.tolist()), np.float64, count=flat.size)
+    return out.reshape(np.shape(x))
+
+
+# NOTE [ Vectorised float32 Box-Muller ]
+# On AVX2/AVX512 CPUs torch transforms float32 uniforms with Cephes-style single-precision
+# polynomials (range reduction, then fixed coefficients), not with libm. Reproducing them bit
+# for bit also needs the compiler's fused multiply-adds: each `a * b + c` below that is written
+# with `_fma32` is one FMA in torch's binary. Checked exhaustively over all 2^24 inputs either
+# function can receive.
+_LOG_POLY = [np.float32(c) for c in (
+    7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
+    -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]
+_LOG_LN2_LO, _LOG_LN2_HI = np.float32(-2.12194440e-4), np.float32(0.693359375)
+_SQRT_HALF = np.float32(0.707106781186547524)
+_FOUR_OVER_PI = np.float32(1.27323954473516)
+_PI_OVER_4_PARTS = [np.float32(c) for c in
+                    (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8)]
+_COS_POLY = [np.float32(c) for c in
+             (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)]
+_SIN_POLY = [np.float32(c) for c in (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)]
+_ONE, _HALF = np.float32(1.0), np.float32(0.5)
+
+
+def _log_f32(x):
+    """Natural log of positive normal float32 values, as torch's vectorised kernel computes it."""
+    bits = x.view(np.uint32)
+    exponent = ((bits >> np.uint32(23)).astype(np.int32) - 126).astype(np.float32)
+    mant = ((bits & np.uint32(0x807FFFFF)) | np.uint32(0x3F000000)).view(np.float32)
+    small = mant < _SQRT_HALF          # mantissa in [0.5, sqrt(0.5)): use 2 * mant instead
+    exponent = exponent - small.astype(np.float32)
+    m = (mant - _ONE) + np.where(small, mant, np.float32(0))
+    z = m * m
+    y = np.full_like(m, _LOG_POLY[0])
+    for coef in _LOG_POLY[1:]:
+        y = _fma32(y, m, coef)
+    y = _fma32(y * m, z, exponent * _LOG_LN2_LO)
+    y = y - z * _HALF
+    return (m + y) + exponent * _LOG_LN2_HI
+
+
+def _sincos_f32(x):
+    """(sin, cos) of float32 values, as torch's vectorised kernel computes them."""
+    negative = x < 0
+    x = np.abs(x)
+    octant = (x * _FOUR_OVER_PI).astype(np.int32)
+    octant = (octant + 1) & ~1
+    y = octant.astype(np.float32)
+    for part in _PI_OVER_4_PARTS:
+        x = _fma32(y, part, x)
+    z = x * x
+    cos_poly = _fma32(_fma32(_COS_POLY[0], z, _COS_POLY[1]), z, _COS_POLY[2])
+    cos_poly = _fma32(cos_poly * z, z, -(z * _HALF)) + _ONE
+    sin_poly = _fma32(_fma32(_SIN_POLY[0], z, _SIN_POLY[1]), z, _SIN_POLY[2])
+    sin_poly = _fma32(sin_poly * z, x, x)
+    swap = (octant & 2) != 0
+    sin = np.where(swap, cos_poly, sin_poly)
+    cos = np.where(swap, sin_poly, cos_poly)
+    sin = np.where(negative ^ ((octant & 4) != 0), -sin, sin)
+    cos = np.where(((octant - 2) & 4) != 0, cos, -cos)
+    return sin, cos
+
+
+# --------------------------------------------------------------------------------------------
+# uniform
+# --------------------------------------------------------------------------------------------
+
+def _check_uniform_bounds(dtype, low, high):
+    name = _NAMES[dtype]
+    limit = _float_max(dtype)
+    if not -limit <= low <= limit:
+        raise RuntimeError(f"from is out of bounds for {name[1]}")
+    if not -limit <= high <= limit:
+        raise RuntimeError(f"to is out of bounds for {name[1]}")
+    if low > high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={_fmt(low)} > to={_fmt(high)}")
+    if high - low > limit:
+        raise RuntimeError(
+            f"uniform_ expects to-from <= std::numeric_limits<{name[0]}>::max(), but found "
+            f"to={_fmt(high)} and from={_fmt(low)} which result in to-from to exceed the limit")
+
+
+@_quiet
+def uniform(gen, shape, dtype, low=0.0, high=1.0):
+    """Samples of U[low, high) in a new array, as `torch.rand` / `Tensor.uniform_` draw them."""
+    gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
+    if dtype in _REAL_OF:
+        real = uniform(gen, shape + (2,), _REAL_OF[dtype], low, high)
+        return real.view(dtype).reshape(shape)
+    if not _is_float(dtype):
+        raise NotImplementedError(
+            f"\"check_uniform_bounds\" not implemented for '{_scalar_name(dtype)}'")
+    low, high = float(low), float(high)
+    _check_uniform_bounds(dtype, low, high)
+    n = _numel(shape)
+    if dtype == _F64:
+        out = _fma64(_uniform53(gen, n), high - low, low)
+        out[out >= high] = low
+        return out.reshape(shape)
+    low32, high32 = np.float32(low), np.float32(high)
+    scaled = _uniform24(gen, n) * np.float64(high32 - low32) + np.float64(low32)
+    out = scaled.astype(_F32).astype(dtype)
+    out[out >= high32.astype(dtype)] = low32.astype(dtype)
+    return out.reshape(shape)
+
+
+# --------------------------------------------------------------------------------------------
+# normal
+# --------------------------------------------------------------------------------------------
+
+_TWO_PI = 2.0 * math.pi
+_TWO_PI_F32 = np.float32(_TWO_PI)
+
+
+def _box_muller_f64(blocks, mean, std):
+    """Transform (k, 16) float64 uniforms as torch's vectorised double kernel does."""
+    radius = np.sqrt(-2.0 * _libm(math.log, 1.0 - blocks[:, :8]))
+    theta = _TWO_PI * blocks[:, 8:]
+    out = np.empty_like(blocks)
+    out[:, :8] = _fma64(radius * _libm(math.cos, theta), std, mean)
+    out[:, 8:] = _fma64(radius * _libm(math.sin, theta), std, mean)
+    return out
+
+
+def _box_muller_f32(blocks, mean, std):
+    """Transform (k, 16) float32 uniforms as torch's vectorised float kernel does."""
+    radius = np.sqrt(np.float32(-2.0) * _log_f32(_ONE - blocks[:, :8]))
+    sin, cos = _sincos_f32(_TWO_PI_F32 * blocks[:, 8:])
+    mean, std = np.float32(mean), np.float32(std)
+    out = np.empty_like(blocks)
+    out[:, :8] = _fma32(radius * cos, std, mean)
+    out[:, 8:] = _fma32(radius * sin, std, mean)
+    return out
+
+
+def _normal_blocks(gen, n, dtype, mean, std):
+    """torch's vectorised path, for n >= 16 contiguous elements."""
+    full = n // 16 * 16
+    if dtype == _F64:
+        transform, draw = _box_muller_f64, _uniform53
+    else:
+        transform = _box_muller_f32
+
+        def draw(g, count):
+            return _uniform24(g, count).astype(_F32)
+    # NOTE: float16/bfloat16 draw block by block, so they never draw the n % 16 leftovers that
+    # float32/float64 fill first and then overwrite.
+    first = draw(gen, full if dtype in (_F16, _BF16) else n)
+    out = np.empty(n, _F64 if dtype == _F64 else _F32)
+    out[:full] = transform(first[:full].reshape(-1, 16), mean, std).ravel()
+    if n % 16:
+        out[n - 16:] = transform(draw(gen, 16).reshape(1, 16), mean, std).ravel()
+    return out.astype(dtype)
+
+
+def _normal_scalar(gen, n, mean, std):
+    """torch's element-wise path: double Box-Muller pairs, the second value cached."""
+    z = np.empty(n, np.float64)
+    start = 0
+    if n and gen._normal_cache is not None:
+        z[0], gen._normal_cache, start = gen._normal_cache, None, 1
+    pairs = (n - start + 1) // 2
+    u = _uniform53(gen, 2 * pairs).reshape(pairs, 2)
+    radius = np.sqrt(-2.0 * _libm(math.log1p, -u[:, 1]))
+    theta = _TWO_PI * u[:, 0]
+    both = np.stack([radius * _libm(math.cos, theta), radius * _libm(math.sin, theta)], axis=1)
+    z[start:] = both.ravel()[:n - start]
+    if (n - start) % 2:
+        gen._normal_cache = float(both[-1, 1])
+    return _fma64(z, std, mean)
+
+
+def _normal_fill(gen, n, dtype, mean, std, contiguous):
+    if dtype in _REAL_OF:
+        real = _normal_fill(gen, 2 * n, _REAL_OF[dtype], mean, std / math.sqrt(2.0), contiguous)
+        return real.view(dtype)
+    if not _is_float(dtype):
+        raise NotImplementedError(
+            f"\"normal_kernel_cpu\" not implemented for '{_scalar_name(dtype)}'")
+    if n >= 16 and contiguous:
+        return _normal_blocks(gen, n, dtype, mean, std)
+    return _cast(_normal_scalar(gen, n, mean, std), dtype)
+
+
+def _check_std(std):
+    if not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
+
+
+@_quiet
+def normal(gen, shape, dtype, mean=0.0, std=1.0, *, contiguous=True):
+    """Samples of N(mean, std^2) in a new array, as `torch.randn` / `normal_` / `normal` draw.
+
+    `mean` and `std` are numbers or arrays broadcastable to `shape`. With a number for each,
+    this is `Tensor.normal_(mean, std)`; with arrays it is `torch.normal(mean, std)`, which
+    draws standard normals and then scales and shifts them in the output dtype. Pass
+    `contiguous=False` when the values fill a non-contiguous tensor (in its memory order):
+    torch then always takes its element-wise path.
+    """
+    gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
+    n = _numel(shape)
+    if isinstance(std, np.ndarray):
+        if not np.all(std >= 0):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        z = _normal_fill(gen, n, dtype, 0.0, 1.0, contiguous).reshape(shape)
+        return _in_dtype(_in_dtype(z * std, dtype) + mean, dtype)
+    std = float(std)
+    _check_std(std)
+    if isinstance(mean, np.ndarray):
+        z = _normal_fill(gen, n, dtype, 0.0, std, contiguous).reshape(shape)
+        return _in_dtype(z + mean, dtype)
+    return _normal_fill(gen, n, dtype, float(mean), std, contiguous).reshape(shape)
+
+
+def _in_dtype(values, dtype):
+    """Round an elementwise result back to the output dtype, as an in-place torch op does."""
+    return np.ascontiguousarray(values).astype(dtype, copy=False)
+
+
+# --------------------------------------------------------------------------------------------
+# random_ / randint
+# --------------------------------------------------------------------------------------------
+
+def _as_int64(value):
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    return int(value)
+
+
+def _int_roundtrip(value, dtype):
+    """int64 -> floating `dtype` -> int64, as two static_casts on x86 do."""
+    value = (value - _INT64_MIN) % (1 << 64) + _INT64_MIN   # C++ int64 arithmetic wraps
+    as_float = _cast(np.array([value], np.int64), dtype).astype(np.float64)[0]
+    if not math.isfinite(as_float) or not _INT64_MIN <= as_float < 2.0 ** 63:
+        return _INT64_MIN   # NOTE: x86's conversion of an out-of-range float gives INT64_MIN
+    return int(as_float)
+
+
+def _spacing_below(value, digits):
+    """The gap between floats of `digits` significant bits just below |value| (as torch's)."""
+    n = max(abs(value).bit_length() - 1, 0)
+    return 1 << (n - digits + 1)
+
+
+def _representable_from(low, dtype):
+    """Raise `from` to the dtype's next representable integer if `from + 1` rounds below it."""
+    plus_one = _int_roundtrip(low + 1, dtype)
+    if plus_one < low:
+        low = plus_one + _spacing_below(low + 1, _MANTISSA_DIGITS[dtype])
+    return low
+
+
+def _representable_to(high, dtype):
+    """Lower `to` below the value `to - 1` rounds to, when it rounds up to `to` or beyond."""
+    minus_one = _int_roundtrip(high - 1, dtype)
+    if minus_one >= high:
+        high = minus_one - _spacing_below(high - 1, _MANTISSA_DIGITS[dtype])
+    return high
+
+
+def _check_from_to_in_range(low, high_inclusive, dtype):
+    cpp = _NAMES[dtype][1]
+    if _is_float(dtype):
+        limit = _float_max(dtype)
+        if not -limit <= low <= limit:
+            raise RuntimeError(f"from is out of bounds for {cpp}")
+        if not -limit <= high_inclusive <= limit:
+            raise RuntimeError(f"to - 1 is out of bounds for {cpp}")
+        digits = _MANTISSA_DIGITS[dtype]
+        for value, what in ((low, "from"), (high_inclusive, "to - 1")):
+            if not -(1 << digits) <= value <= 1 << digits:
+                warnings.warn(
+                    f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {cpp} can support discrete uniform distribution only within "
+                    f"this range. This warning will become an error in version 1.7 release, "
+                    f"please fix the code in advance", UserWarning, stacklevel=4)
+        return
+    info = (0, 1) if dtype == np.bool_ else (np.iinfo(dtype).min, np.iinfo(dtype).max)
+    if not info[0] <= low <= info[1]:
+        raise RuntimeError(f"from is out of bounds for {cpp}")
+    if not info[0] <= high_inclusive <= info[1]:
+        raise RuntimeError(f"to - 1 is out of bounds for {cpp}")
+
+
+def _random_words(gen, n, span):
+    """One draw per element, reduced modulo `span`: 32-bit below 2^28, 64-bit above."""
+    words = gen._words64(n) if span >= 1 << 28 else gen._words32(n)
+    return words % np.uint64(span)
+
+
+def _offset(values, base):
+    """values (uint64) + base, wrapped to int64 as C++ unsigned arithmetic does."""
+    return (values + np.uint64(base & _MASK64)).view(np.int64)
+
+
+def _default_random(gen, n, dtype):
+    """`Tensor.random_()`: uniform integers over the dtype's range (floats: [0, 2^digits])."""
+    if dtype == np.bool_:
+        return (gen._words32(n) & np.uint64(1)).astype(np.bool_)
+    if dtype == np.int64:
+        return (gen._words64(n) % np.uint64(1 << 63)).view(np.int64)
+    if dtype == _F64:
+        return (gen._words64(n) % np.uint64((1 << 53) + 1)).astype(np.float64)
+    if _is_float(dtype):
+        span = (1 << _MANTISSA_DIGITS[dtype]) + 1
+        return _cast(gen._words32(n) % np.uint64(span), dtype)
+    span = int(np.iinfo(dtype).max) + 1
+    return (gen._words32(n) % np.uint64(span)).astype(dtype)
+
+
+@_quiet
+def random_(gen, shape, dtype, low=None, high=None):
+    """Uniform integers in a new array, with `Tensor.random_(from, to)` semantics.
+
+    (None, None) is `random_()`; (low, None) is `random_(from=low)`, up to the dtype's largest
+    integer; (low, high) draws from [low, high). A caller mapping `random_(to)` passes (0, to).
+    """
+    gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
+    n = _numel(shape)
+    if dtype not in _NAMES or dtype in _REAL_OF:
+        if low is None and high is None:
+            raise NotImplementedError(
+                f"\"random_kernel_cpu\" not implemented for '{_scalar_name(dtype)}'")
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types")
+    if low is None and high is None:
+        return _default_random(gen, n, dtype).reshape(shape)
+    low = _as_int64(operator.index(low))
+    if high is not None:
+        high = _as_int64(operator.index(high))
+        if low >= high:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                               f"from={low} >= to={high}")
+        if _is_float(dtype):
+            low, high = _representable_from(low, dtype), _representable_to(high, dtype)
+            if low >= high:
+                raise RuntimeError(
+                    f"random_ expects 'from' casted to dtype to be less than 'to' casted to "
+                    f"dtype, but got from={low} >= to={high}")
+        _check_from_to_in_range(low, high - 1, dtype)
+        span = (high - low) & _MASK64
+    elif low != _INT64_MIN:
+        if _is_float(dtype):
+            high_inclusive = 1 << _MANTISSA_DIGITS[dtype]
+            low = _representable_from(low, dtype)
+            if not low < high_inclusive:
+                raise RuntimeError(
+                    f"random_ expects 'from' casted to dtype to be less than or equal to "
+                    f"'to_inc' casted to dtype, but got from={low} > to_inc={high_inclusive}")
+        else:
+            high_inclusive = 1 if dtype == np.bool_ else int(np.iinfo(dtype).max)
+        _check_from_to_in_range(low, high_inclusive, dtype)
+        span = (high_inclusive - low + 1) & _MASK64
+    else:
+        if dtype in (np.dtype(np.bool_), _F16):
+            raise NotImplementedError("\"random_full_64_bits_range_kernel_cpu\" not "
+                                      f"implemented for '{_scalar_name(dtype)}'")
+        if dtype not in (np.dtype(np.int64), _F64, _F32, _BF16):
+            raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, "
+                               "double, float and bfloat16")
+        return _cast(gen._words64(n).view(np.int64), dtype).reshape(shape)
+    values = _offset(_random_words(gen, n, span), low)
+    return _cast(values, dtype).reshape(shape)
+
+
+def randint(gen, shape, dtype, low, high):
+    """Uniform integers in [low, high), as `torch.randint(low, high, size)` draws them."""
+    return random_(gen, shape, dtype, low, high)
+
+
+# --------------------------------------------------------------------------------------------
+# randperm
+# --------------------------------------------------------------------------------------------
+
+# NOTE: from this size torch switches to an "inside-out" shuffle with 64-bit draws, so that the
+# modulo bias of 32-bit words stays negligible.
+_RANDPERM_64BIT_FROM = (2 ** 32 - 1) // 20
+
+
+def _check_randperm(n, dtype):
+    if dtype == np.bool_ or dtype in _REAL_OF or dtype not in _NAMES:
+        raise NotImplementedError(f"\"randperm\" not implemented for '{_scalar_name(dtype)}'")
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if dtype == _F16 and n > (1 << 11) + 1:
+        raise RuntimeError("n cannot be greater than 2049 for Half type.")
+    if dtype == _F32 and n > (1 << 24) + 1:
+        raise RuntimeError("n cannot be greater than 2^24+1 for Float type.")
+    if dtype == _F64 and n > (1 << 53) + 1:
+        raise RuntimeError("n cannot be greater than 2^53+1 for Double type.")
+    if not _is_float(dtype) and n - 1 > np.iinfo(dtype).max:
+        raise RuntimeError(
+            f"value cannot be converted to type {_NAMES[dtype][2]} without overflow")
+
+
+def randperm(gen, n, dtype=np.int64):
+    """A random permutation of 0..n-1, as `torch.randperm(n)` shuffles it."""
+    gen, dtype = _gen(gen), np.dtype(dtype)
+    n = _as_int64(operator.index(n))
+    _check_randperm(n, dtype)
+    if n < _RANDPERM_64BIT_FROM:
+        perm = list(range(n))
+        if n > 1:
+            counts = np.arange(n - 1, dtype=np.uint64)
+            targets = (gen._words32(n - 1) % (np.uint64(n) - counts) + counts).tolist()
+            for i, j in enumerate(targets):
+                perm[i], perm[j] = perm[j], perm[i]
+    else:
+        perm = np.empty(n, np.int64)
+        for start in range(0, n, 1 << 20):
+            stop = min(start + (1 << 20), n)
+            bounds = np.arange(start + 1, stop + 1, dtype=np.uint64)
+            for i, j in enumerate((gen._words64(stop - start) % bounds).tolist(), start):
+                perm[i] = perm[j]
+                perm[j] = i
+    return _cast(np.asarray(perm, np.int64), dtype)
+
+
+# --------------------------------------------------------------------------------------------
+# bernoulli, exponential
+# --------------------------------------------------------------------------------------------
+
+_BERNOULLI_P_MSG = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this "
+                    "error message be improved?  If so, please report an enhancement request "
+                    "to PyTorch.)")
+
+
+def bernoulli(gen, p, shape, dtype):
+    """0/1 samples with probability `p` (a number, or an array broadcastable to `shape`)."""
+    gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
+    n = _numel(shape)
+    if not isinstance(p, np.ndarray):
+        p = float(p)
+        if not 0.0 <= p <= 1.0:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
+        return (_uniform53(gen, n) < p).reshape(shape).astype(dtype)
+    p_dtype = p.dtype
+    if not _is_float(p_dtype):
+        raise NotImplementedError(
+            f"\"bernoulli_tensor_cpu_p_\" not implemented for '{_scalar_name(p_dtype)}'")
+    if not np.all((p >= 0) & (p <= 1)):
+        raise RuntimeError(_BERNOULLI_P_MSG)
+    p = np.broadcast_to(p, shape).ravel()
+    if p_dtype == _F64:
+        hits = _uniform53(gen, n) < p
+    else:
+        hits = _uniform24(gen, n).astype(_F32) < p.astype(_F32)
+    return hits.reshape(shape).astype(dtype)
+
+
+def _exponential_fill(gen, n, dtype, lambd):
+    u = _uniform53(gen, n)
+    return _cast((-1.0 / lambd) * _libm(math.log1p, -u), dtype)
+
+
+@_quiet
+def exponential(gen, shape, dtype, lambd=1.0):
+    """Samples of Exp(lambd), as `Tensor.exponential_(lambd)` draws them."""
+    gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
+    lambd = float(lambd)
+    if not lambd > 0.0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
+    if not _is_float(dtype):
+        raise RuntimeError(
+            "Exponential distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {_scalar_name(dtype)}")
+    return _exponential_fill(gen, _numel(shape), dtype, lambd).reshape(shape)
+
+
+# --------------------------------------------------------------------------------------------
+# multinomial
+# --------------------------------------------------------------------------------------------
+
+def _check_multinomial(probs, num_samples, replacement):
+    if not _is_float(probs.dtype):
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{_scalar_name(probs.dtype)}")
+    if probs.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not replacement and num_samples > probs.shape[-1]:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if probs.shape[-1] > 1 << 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+
+
+def _multinomial_by_keys(gen, rows, num_samples):
+    """Without replacement: the num_samples largest p / q, q ~ Exp(1) (the Gumbel top-k trick)."""
+    if not (np.all(rows.astype(np.float64) < np.inf) and np.all(rows >= 0)):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if np.any(rows.astype(np.float64).sum(axis=1) == 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    q = _exponential_fill(gen, rows.size, rows.dtype, 1.0).reshape(rows.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        keys = (rows / q).astype(rows.dtype)
+    if num_samples == 1:
+        return np.argmax(keys, axis=1)[:, None]
+    # NOTE: float16/bfloat16 keys are compared as float32, which orders them identically.
+    order = np.argsort(-keys.astype(np.float64), axis=1, kind="stable")
+    return order[:, :num_samples]
+
+
+def _multinomial_with_replacement(gen, rows, num_samples):
+    """With replacement: inverse-CDF sampling, one 53-bit uniform per sample, row by row."""
+    acc = _F64 if rows.dtype == _F64 else _F32
+    out = np.empty((rows.shape[0], num_samples), np.int64)
+    for i, row in enumerate(rows):
+        row = row.astype(acc)
+        if not np.all(row >= 0):
+            raise RuntimeError(
+                "invalid multinomial distribution (encountering probability entry < 0)")
+        if not np.all(np.isfinite(row)):
+            raise RuntimeError(
+                "invalid multinomial distribution (encountering probability entry = infinity "
+                "or NaN)")
+        cumulative = np.cumsum(row, dtype=acc)
+        total = cumulative[-1] if cumulative.size else 0
+        if not total > 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        cumulative = (cumulative / total).astype(acc)
+        cumulative[-1] = 1
+        u = _uniform53(gen, num_samples)
+        out[i] = np.searchsorted(cumulative.astype(np.float64), u, side="left")
+    return out
+
+
+@_quiet
+def multinomial(gen, probs, num_samples, replacement=False):
+    """Category indices (int64) drawn from the rows of `probs`, as `torch.multinomial` draws."""
+    gen, probs = _gen(gen), np.asarray(probs)
+    num_samples = operator.index(num_samples)
+    _check_multinomial(probs, num_samples, replacement)
+    rows = probs.reshape(probs.shape[0] if probs.ndim == 2 else 1, probs.shape[-1])
+    if rows.shape[0] == 0:
+        out = np.empty((0, num_samples), np.int64)
+    elif not replacement or num_samples == 1:
+        if rows.shape[1] == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
+                               "the operation has no identity.")
+        out = _multinomial_by_keys(gen, rows, num_samples)
+    else:
+        out = _multinomial_with_replacement(gen, rows, num_samples)
+    return np.ascontiguousarray(out.reshape(probs.shape[:-1] + (num_samples,)), np.int64)
