@@ -622,8 +622,6 @@ class TestDetach:
         (x * 2).sum().backward()
         close(x.grad, [2., 2., 2.])
 
-    @pytest.mark.xfail(reason="bug: .data shares the version counter, so a write through .data "
-                       "makes backward raise (torch gives .data its own counter)", strict=True)
     def test_data_writes_are_not_tracked(self):
         x = leaf(1., 2.)
         y = x * x

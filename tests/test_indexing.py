@@ -191,9 +191,6 @@ def test_torch_applies_integers_before_advanced_indices():
     np.testing.assert_array_equal(x[0, :, [1, 2]].numpy(), a[0][:, [1, 2]])
 
 
-@pytest.mark.xfail(reason="bug: advanced-indexing results keep NumPy's memory layout; torch's "
-                          "are contiguous, so x[:, idx].view(-1) fails in ember only",
-                   strict=True)
 @pytest.mark.parametrize("index, strides", [
     ((slice(None), [0, 2], [1, 3]), (2, 1)),
     ((slice(None), [[0], [2]], [1, 3]), (4, 2, 1)),
@@ -208,9 +205,6 @@ def test_advanced_indexing_results_are_contiguous(index, strides):
     assert r.view(-1).numel() == r.numel()
 
 
-@pytest.mark.xfail(reason="bug: a view of an empty slice whose offset lies past the storage "
-                          "(x[2:, 1], x[2:, :, 1:]) crashes with NumPy's 'strides is "
-                          "incompatible with shape'", strict=True)
 @pytest.mark.parametrize("index, shape", [((slice(2, None), 1), (0, 4)),
                                           ((slice(5, None), slice(1, None), 0), (0, 2)),
                                           ((slice(2, None), slice(None), slice(1, None)),

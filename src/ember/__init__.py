@@ -29,7 +29,7 @@ from .random import Generator, default_generator, get_rng_state, initial_seed, m
 from ._printing import set_printoptions
 from . import return_types, cuda
 from . import _ops
-from ._ops.views import contiguous_format, preserve_format
+from ._ops.views import channels_last, contiguous_format, memory_format, preserve_format
 
 __version__ = "0.1.0"
 
@@ -50,7 +50,6 @@ class _Layout:
 
 
 strided = _Layout("strided")
-channels_last = "channels_last"
 
 
 def is_tensor(obj):

@@ -149,44 +149,52 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     backend = _backend(device)
     flat = backend.xp.empty((storage_extent(shape, strides, 0),), d._np)
     storage = Storage(flat)
-    t = _new(Tensor)._init(backend.strided(flat, shape, strides, 0), storage, 0)
+    t = _new(Tensor)._init(backend.strided(flat, d._np, shape, strides, 0), storage, 0)
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
-def _like(input, dtype, device):
+def _like(name, input, dtype, device, requires_grad, memory_format, fill=None):
+    """A new array with `input`'s shape and layout (torch's preserve_format is NumPy's
+    order='K'), its dtype and device unless given."""
     d = dtype or input.dtype
-    dev = as_device(device) if device is not None else input.device
-    return d, backend_for(dev).xp
+    data = input._data
+    order = "K" if memory_format is None or str(memory_format) == "torch.preserve_format" \
+        else "C"
+    if device is not None and as_device(device) != input.device:
+        xp = backend_for(as_device(device)).xp
+        array = getattr(xp, name)(data.shape, dtype=d._np) if fill is None else \
+            xp.full(data.shape, fill, dtype=d._np)
+    else:
+        xp = backend_of(data).xp
+        array = getattr(xp, name + "_like")(data, dtype=d._np, order=order) if fill is None \
+            else xp.full_like(data, fill, dtype=d._np, order=order)
+    return _finish(array, requires_grad)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
-    """Zeros with the shape (and by default dtype and device) of `input`."""
-    d, xp = _like(input, dtype, device)
-    return _finish(xp.zeros(input._data.shape, d._np), requires_grad)
+    """Zeros with the shape (and by default dtype, device and layout) of `input`."""
+    return _like("zeros", input, dtype, device, requires_grad, memory_format)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """Ones with the shape of `input`."""
-    d, xp = _like(input, dtype, device)
-    return _finish(xp.ones(input._data.shape, d._np), requires_grad)
+    return _like("ones", input, dtype, device, requires_grad, memory_format)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     """Uninitialised, with the shape of `input`."""
-    d, xp = _like(input, dtype, device)
-    return _finish(xp.empty(input._data.shape, d._np), requires_grad)
+    return _like("empty", input, dtype, device, requires_grad, memory_format)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     """`fill_value` everywhere, with the shape, dtype and device of `input`."""
-    d, xp = _like(input, dtype, device)
-    return _finish(_allocate(xp, input._data.shape, d._np, fill_value), requires_grad)
+    return _like("full", input, dtype, device, requires_grad, memory_format, fill=fill_value)
 
 
 # -- ranges -----------------------------------------------------------------------------------

@@ -88,11 +88,22 @@ class Backend:
     def device_of(self, array):
         return CPU
 
-    def strided(self, flat, shape, strides, offset):
-        """An array over the 1-D `flat` buffer with element strides and offset."""
-        size = flat.itemsize
-        return np.ndarray(shape, flat.dtype, buffer=flat, offset=offset * size,
+    def strided(self, flat, dtype, shape, strides, offset):
+        """An array of `dtype` over the 1-D buffer `flat`; strides and offset count elements
+        of `dtype` (the buffer's own dtype does not matter: storage is bytes)."""
+        size = dtype.itemsize
+        if 0 in shape:
+            offset = 0          # an empty view may start past the end; it reads nothing
+        return np.ndarray(shape, dtype, buffer=flat, offset=offset * size,
                           strides=tuple(s * size for s in strides))
+
+    def span(self, array):
+        """A 1-D array over the memory `array` reaches, from its first element (which must be
+        its lowest address) to its last: the storage of a strided array, without copying."""
+        size = array.itemsize
+        extent = 1 + sum((n - 1) * s // size for n, s in zip(array.shape, array.strides)) \
+            if array.size else 0
+        return np.lib.stride_tricks.as_strided(array, (extent,), (size,))
 
     def data_ptr(self, array):
         return array.__array_interface__["data"][0]

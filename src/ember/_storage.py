@@ -29,12 +29,19 @@ class Storage:
         flat = self._flat
         if flat is None:
             owner = self._owner
-            flat = owner.reshape(-1) if owner.flags.c_contiguous else owner.ravel(order="K")
+            flat = owner.reshape(-1) if owner.flags.c_contiguous else \
+                backend_of(owner).span(owner)
             self._flat = flat
         return flat
 
+    def sharing_memory(self):
+        """Another storage over the same memory with its own version counter (`.data`)."""
+        other = Storage(self._owner)
+        other._flat = self._flat
+        return other
+
     def nbytes(self):
-        return self._owner.nbytes
+        return self.array.nbytes
 
     def data_ptr(self):
         return backend_of(self.array).data_ptr(self.array)

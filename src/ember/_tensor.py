@@ -370,8 +370,10 @@ class Tensor:
 
     @property
     def data(self):
-        """This tensor's values as a tensor outside the graph (shares memory)."""
-        return self.detach()
+        """This tensor's values as a tensor outside the graph: shares memory, but not the
+        version counter (writes through `.data` are invisible to autograd, as in torch)."""
+        return _new(Tensor)._init(self._data, self._get_storage().sharing_memory(),
+                                  self._offset)
 
     @data.setter
     def data(self, value):
@@ -481,6 +483,14 @@ class Tensor:
         from ._serialization import reduce_tensor
         return reduce_tensor(self)
 
+    def __copy__(self):
+        # A shallow copy shares memory (as torch's does, through its storage).
+        new = _new(type(self))._init(self._data, self._get_storage(), self._offset)
+        new._requires_grad = self._requires_grad
+        if self.__dict__:
+            new.__dict__.update(self.__dict__)
+        return new
+
     def __deepcopy__(self, memo):
         if self._grad_fn is not None:
             raise RuntimeError(
@@ -495,7 +505,8 @@ class Tensor:
         if new_storage is None:
             new_storage = memo[id(storage)] = Storage(storage.array.copy())
         backend = backend_of(self._data)
-        data = backend.strided(new_storage.array, self._data.shape, self.stride(), self._offset)
+        data = backend.strided(new_storage.array, self._data.dtype, self._data.shape,
+                               self.stride(), self._offset)
         new = _new(type(self))._init(data, new_storage, self._offset)
         new._requires_grad = self._requires_grad
         grad = self.grad_if_set()

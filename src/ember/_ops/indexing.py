@@ -165,7 +165,8 @@ def getitem(self, index):
     if not advanced:
         return alias_of(self) if result is self else result
     key = _numpy_index(result.ndim, advanced)
-    out = wrap(result._data[key])
+    xp = backend_of(result._data).xp
+    out = wrap(xp.ascontiguousarray(_gather_array(result._data, key, advanced)))
     if result._requires_grad and _grad_state.enabled:
         record(Index, (result,), (out,), {"self_size": tuple(result._data.shape), "index": key})
     return out
@@ -195,8 +196,18 @@ class IndexPut(Op):
         return grad_self, grad_values
 
 
+def _gather_array(data, key, advanced):
+    """`data[key]`, with torch's error when the index tensors don't broadcast together."""
+    try:
+        return data[key]
+    except IndexError:
+        shapes = ", ".join("[" + ", ".join(map(str, a.shape)) + "]" for _, a in advanced)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {shapes}") from None
+
+
 def _gather(t, key):
-    out = wrap(t._data[key])
+    out = wrap(backend_of(t._data).xp.ascontiguousarray(t._data[key]))
     if t._requires_grad and _grad_state.enabled:
         record(Index, (t,), (out,), {"self_size": tuple(t._data.shape), "index": key})
     return out

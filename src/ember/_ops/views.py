@@ -17,7 +17,8 @@ from .registry import function, method, register
 def as_view(base, shape, strides, offset):
     """A view of `base` with the given element geometry over its storage."""
     storage = base._get_storage()
-    array = backend_of(base._data).strided(storage.array, shape, strides, offset)
+    array = backend_of(base._data).strided(storage.array, base._data.dtype, shape,
+                                            strides, offset)
     return alias(base, array, offset)
 
 
@@ -142,8 +143,8 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 @function()
 def ravel(input):
-    """All elements in one dim (a view when possible)."""
-    return reshape(input, (-1,))
+    """All elements in one dim: a view of a contiguous tensor, else a contiguous copy."""
+    return view(contiguous(input), (-1,))
 
 
 @function()
@@ -567,8 +568,19 @@ def chunk(input, chunks, dim=0):
 
 # -- copies ------------------------------------------------------------------------------------
 
-contiguous_format = "contiguous_format"
-preserve_format = "preserve_format"
+class memory_format:
+    """A memory layout for new tensors: `ember.contiguous_format` or `preserve_format`."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
 
 
 class Clone(Op):
@@ -583,7 +595,7 @@ def clone(input, *, memory_format=None):
     """A copy of `input` (same strides as far as possible, or contiguous)."""
     xp = backend_of(input._data).xp
     data = input._data
-    order = "C" if memory_format == contiguous_format else "K"
+    order = "C" if memory_format is contiguous_format else "K"
     array = xp.array(data, order=order, copy=True)
     from .._tensor import wrap
     out = wrap(array)

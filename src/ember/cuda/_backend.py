@@ -38,10 +38,18 @@ class CudaBackend(Backend):
     def device_of(self, array):
         return device("cuda", array.device.id)
 
-    def strided(self, flat, shape, strides, offset):
-        size = flat.itemsize
-        return self.xp.ndarray(shape, flat.dtype, memptr=flat.data + offset * size,
+    def strided(self, flat, dtype, shape, strides, offset):
+        size = dtype.itemsize
+        if 0 in shape:
+            offset = 0
+        return self.xp.ndarray(shape, dtype, memptr=flat.data + offset * size,
                                strides=tuple(s * size for s in strides))
+
+    def span(self, array):
+        size = array.itemsize
+        extent = 1 + sum((n - 1) * s // size for n, s in zip(array.shape, array.strides)) \
+            if array.size else 0
+        return self.xp.ndarray((extent,), array.dtype, memptr=array.data)
 
     def data_ptr(self, array):
         return array.data.ptr
