@@ -299,8 +299,6 @@ class TestGraph:
         y[0] = 5
         assert repr(y.grad_fn).startswith("<CopySlices object at 0x")
 
-    @pytest.mark.xfail(reason="bug: CopySlices of `y[0] = 5` lacks torch's (None, 0) edge for "
-                       "the value", strict=True)
     def test_copy_slices_edges(self):
         y = leaf(1., 2.) * 1
         y[0] = 5

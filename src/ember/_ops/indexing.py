@@ -23,28 +23,44 @@ def _is_int(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+def _is_int_like(x):
+    """An int, or a 0-dim integer tensor or array: indexes like an int (a view)."""
+    if _is_int(x):
+        return True
+    data = x._data if isinstance(x, Tensor) else x if isinstance(x, np.ndarray) else None
+    return data is not None and data.ndim == 0 and data.dtype.kind in "iu"
+
+
+_INDEX_DTYPES = ("int64", "int32", "uint8", "bool")
+
+
 def _as_index_array(item, xp):
     """An advanced index (tensor, list, array) as an integer or bool array."""
     if isinstance(item, Tensor):
         arr = item._data
-        if arr.dtype.kind not in "biu":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         if backend_of(arr).xp is not xp:
             arr = xp.asarray(backend_of(arr).to_numpy(arr))
-        return arr
-    from .._creation import tensor
-    t = tensor(item)
-    if t._data.dtype.kind not in "biu":
+    elif isinstance(item, (list, tuple)) and len(item) == 0:
+        return xp.zeros((0,), "int64")
+    else:
+        from .._creation import tensor
+        arr = xp.asarray(tensor(item)._data)
+    if arr.dtype.name not in _INDEX_DTYPES:
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    return xp.asarray(t._data)
+    return arr
 
 
 def _dims_used(item):
-    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+    if item is None or item is Ellipsis or _is_bool_scalar(item):
         return 0
     if isinstance(item, Tensor) and item._data.dtype.kind == "b":
         return item.ndim
     return 1
+
+
+def _is_bool_scalar(item):
+    return isinstance(item, (bool, np.bool_)) or (
+        isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype.kind == "b")
 
 
 def _normalize(index):
@@ -72,8 +88,6 @@ def _apply_basic(self, index):
     (dim of view, index array) for the remaining tensor indices."""
     ndim = self.ndim
     used = sum(_dims_used(i) for i in index)
-    if sum(1 for i in index if i is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
     if used > ndim:
         if ndim == 0 and any(_is_int(i) for i in index):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -90,11 +104,11 @@ def _apply_basic(self, index):
             dim += 1
             continue
         if item is Ellipsis:
-            dim += ndim - used
+            dim += ndim - used          # a second `...` (torch allows it) spans no dims
             source_dim += ndim - used
+            used = ndim
             continue
-        if _is_int(item) or (isinstance(item, Tensor) and item.ndim == 0
-                             and item._data.dtype.kind in "iu"):
+        if _is_int_like(item):
             i = int(item)
             size = result.shape[dim]
             if not -size <= i < size:
@@ -105,13 +119,16 @@ def _apply_basic(self, index):
         elif isinstance(item, slice):
             start, stop, step = (None if v is None else int(v) for v in
                                  (item.start, item.stop, item.step))
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
             result = slice_dim(result, dim, start, stop, 1 if step is None else step)
             dim += 1
             source_dim += 1
-        elif isinstance(item, (bool, np.bool_)):
+        elif _is_bool_scalar(item):
+            # A bool scalar is a 0-dim mask: a new dim of size 1 (True) or 0 (False), taken
+            # by advanced indexing (a copy), placed among other advanced indices.
             result = unsqueeze(result, dim)
-            if not item:
-                result = slice_dim(result, dim, 0, 0, 1)
+            advanced.append((dim, xp.arange(1 if bool(item) else 0, dtype="int64")))
             dim += 1
         elif isinstance(item, (Tensor, list, tuple, np.ndarray)):
             arr = _as_index_array(item, xp)
@@ -223,56 +240,84 @@ def _index_put(target, key, values, accumulate):
     return out
 
 
-def _value_array(self, value):
-    """The assigned value as an array of self's dtype and device (or a Python number)."""
-    if isinstance(value, Tensor):
-        data = value._data
-        if backend_of(data) is not backend_of(self._data):
-            data = backend_of(self._data).from_other(data, backend_of(data), self.device)
-        return data.astype(self._data.dtype, copy=False)
-    if isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
-        return value
+def _value_tensor(self, value):
+    """The assigned value as a tensor (numbers become 0-dim tensors of self's dtype)."""
     from .._creation import tensor
-    return tensor(value, dtype=self.dtype)._data
+    from .._printing import legacy_type_name
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (list, tuple, np.ndarray)):
+        kind = "numpy.ndarray" if isinstance(value, np.ndarray) else type(value).__name__
+        raise TypeError(f"can't assign a {kind} to a {legacy_type_name(self)}")
+    if isinstance(value, (complex, np.complexfloating)) and not self.is_complex():
+        raise RuntimeError(f"value cannot be converted to type {self.dtype._cpp_name} without "
+                           f"overflow")
+    return tensor(value, dtype=self.dtype, device=self.device)
+
+
+def _fit_value(value, shape):
+    """torch's copy_to: drop the value's leading size-1 dims beyond the target's, then it must
+    expand to the target shape (with expand's error)."""
+    from .. import _geometry as geo
+    from .._printing import legacy_type_name
+    vshape = tuple(value._data.shape)
+    while len(vshape) > len(shape) and vshape[0] == 1:
+        vshape = vshape[1:]
+    if vshape != tuple(value._data.shape):
+        value = value.reshape(vshape)
+    if vshape != shape:
+        if len(vshape) > len(shape):
+            raise RuntimeError(f"expand({legacy_type_name(value)}{{[{', '.join(map(str, vshape))}]}}"
+                               f", size=[{', '.join(map(str, shape))}]): the number of sizes "
+                               f"provided ({len(shape)}) must be greater or equal to the number "
+                               f"of dimensions in the tensor ({len(vshape)})")
+        geo.expand(vshape, (0,) * len(vshape), shape)
+    return value
 
 
 @method("__setitem__")
 def setitem(self, index, value):
     """`x[index] = value`: writes through views; `index_put_` for tensor/list/mask indices."""
     index = _normalize(index)
+    value = _value_tensor(self, value)
     with _no_record_of_views():
         view, advanced = _apply_basic(self, index)
+    tracked = _grad_state.enabled and (self._requires_grad or value._requires_grad)
     if not advanced:
-        if view is self:
-            view = alias_of(self) if self._grad_fn is not None else self
-        _assign_view(self, view, value)
-        return
-    key = _numpy_index(view.ndim, advanced)
-    values = value if isinstance(value, Tensor) else None
-    requires_grad = view._requires_grad or (values is not None and values._requires_grad) \
-        or self._requires_grad
-    target = view if view is self else _regrow_view(self, view)
-    check_inplace(target, target._data.dtype, tuple(target._data.shape))
-    target._data[key] = _value_array(self, value)
-    inputs = (target, values if values is not None else value)
-    finish_inplace(IndexPut, inputs, {"index": key, "accumulate": False}, target,
-                   requires_grad and _grad_state.enabled)
-
-
-def _assign_view(self, view, value):
-    from .._creation import tensor
-    if isinstance(value, Tensor):
-        if view is not self and not self._requires_grad and not value._requires_grad:
-            view._data[...] = _value_array(self, value)
+        value = _fit_value(value, tuple(view._data.shape))
+        if not tracked:
+            check_inplace(view, view._data.dtype, tuple(view._data.shape))
+            view._data[...] = _array_like(self, value)
             view._bump_version()
             return
-        _regrow_view(self, view).copy_(value)
-    else:
-        target = view if view is self else _regrow_view(self, view)
-        if isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
-            target.fill_(value)
-        else:
-            target.copy_(tensor(value, dtype=self.dtype, device=self.device))
+        target = alias_of(self) if view is self else _regrow_view(self, view)
+        target.copy_(value)
+        return
+    key = _numpy_index(view.ndim, advanced)
+    if value.ndim and value.dtype is not self.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{self.dtype._scalar_name} for the destination and "
+                           f"{value.dtype._scalar_name} for the source.")
+    target = view if view is self else _regrow_view(self, view)
+    check_inplace(target, target._data.dtype, tuple(target._data.shape))
+    try:
+        target._data[key] = _array_like(self, value)
+    except ValueError:
+        result_shape = _gather_array(target._data, key, advanced).shape
+        raise RuntimeError(f"shape mismatch: value tensor of shape "
+                           f"[{', '.join(map(str, value.shape))}] cannot be broadcast to "
+                           f"indexing result of shape [{', '.join(map(str, result_shape))}]") \
+            from None
+    finish_inplace(IndexPut, (target, value), {"index": key, "accumulate": False}, target,
+                   tracked)
+
+
+def _array_like(self, value):
+    """`value`'s array, converted to self's dtype and moved to self's device."""
+    data = value._data
+    if backend_of(data) is not backend_of(self._data):
+        data = backend_of(self._data).from_other(data, backend_of(data), self.device)
+    return data.astype(self._data.dtype, copy=False)
 
 
 class _no_record_of_views:
