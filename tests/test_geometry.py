@@ -140,8 +140,6 @@ def test_is_contiguous_by_hand(shape, strides, expected):
     assert geo.is_contiguous(shape, strides) is expected
 
 
-@pytest.mark.xfail(reason="bug: is_contiguous((0, 2), (4, 2)) is False; torch (and NumPy) call "
-                          "every empty tensor contiguous", strict=True)
 def test_empty_is_contiguous():
     # torch.empty(10).as_strided((0, 2), (4, 2)).is_contiguous() -> True
     assert strided((0, 2), (4, 2)).flags.c_contiguous
@@ -174,8 +172,6 @@ def test_infer_size_errors(shape, total, message):
     assert str(info.value) == message
 
 
-@pytest.mark.xfail(reason="bug: infer_size's text for a negative size lacks torch's "
-                          "'at index 0 of shape [-3, 2]'", strict=True)
 def test_infer_size_negative_dimension_text():
     # torch.arange(6.).view(-3, 2)
     with pytest.raises(RuntimeError, match=r"^invalid shape dimension -3 at index 0 of shape "
@@ -300,8 +296,6 @@ def test_broadcast_error_text(a, b, message):
     assert str(info.value) == message
 
 
-@pytest.mark.xfail(reason="bug: with several mismatching dims torch names the last one "
-                          "(it scans from the right); ember names the first", strict=True)
 def test_broadcast_error_names_the_last_mismatch():
     # torch.ones(2, 3) + torch.ones(4, 5)
     with pytest.raises(RuntimeError) as info:
@@ -353,8 +347,6 @@ def test_expand_errors(shape, target, message):
     assert str(info.value) == message
 
 
-@pytest.mark.xfail(reason="bug: with several mismatching dims torch's expand names the last "
-                          "one; ember names the first", strict=True)
 def test_expand_error_names_the_last_mismatch():
     # torch.ones(2, 3).expand(4, 5)
     with pytest.raises(RuntimeError) as info:
@@ -502,8 +494,6 @@ def test_squeeze_out_of_range():
         geo.squeeze((2, 3), (3, 1), (2,))
 
 
-@pytest.mark.xfail(reason="bug: squeeze accepts a repeated dim; torch raises 'dim 0 appears "
-                          "multiple times in the list of dims'", strict=True)
 def test_squeeze_repeated_dim():
     # torch.ones(1, 3).squeeze((0, 0))
     with pytest.raises(RuntimeError, match="^dim 0 appears multiple times in the list of "
@@ -664,8 +654,6 @@ def test_unfold_of_0d_and_errors():
         geo.unfold((), (), 0, 2, 1)
 
 
-@pytest.mark.xfail(reason="bug: unfold accepts a negative size; torch raises 'size is -1 but "
-                          "must be >= 0'", strict=True)
 def test_unfold_negative_size():
     # torch.ones(5).unfold(0, -1, 1)
     with pytest.raises(RuntimeError, match=r"^size is -1 but must be >= 0$"):

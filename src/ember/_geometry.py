@@ -27,10 +27,10 @@ def contiguous_strides(shape: Sequence[int]) -> Strides:
 
 def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """Row-major dense. Strides of size-1 dimensions are ignored; empty tensors are contiguous."""
+    if 0 in shape:
+        return True
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides)):
-        if size == 0:
-            return True
         if size != 1:
             if stride != expected:
                 return False
@@ -81,7 +81,8 @@ def infer_size(shape: Sequence[int], total: int) -> Shape:
                 raise RuntimeError("only one dimension can be inferred")
             infer_at = i
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                               f"{_shape_text(shape)}")
         else:
             known *= s
     if infer_at is None:
@@ -146,14 +147,14 @@ def broadcast_shapes(a: Shape, b: Shape) -> Shape:
     if a == b:
         return a
     n = max(len(a), len(b))
-    out = []
-    for i in range(n):
+    out = [0] * n
+    for i in range(n - 1, -1, -1):       # from the last dim, so errors name the last mismatch
         da = a[i - n + len(a)] if i - n + len(a) >= 0 else 1
         db = b[i - n + len(b)] if i - n + len(b) >= 0 else 1
         if da == db or db == 1:
-            out.append(da)
+            out[i] = da
         elif da == 1:
-            out.append(db)
+            out[i] = db
         else:
             raise RuntimeError(f"The size of tensor a ({da}) must match the size of tensor b "
                                f"({db}) at non-singleton dimension {i}")
@@ -186,35 +187,35 @@ def _first_with(shapes, j, n):
     return 0
 
 
-def expand(shape: Shape, strides: Strides, target: Sequence[int]) -> Tuple[Shape, Strides]:
-    """Shape and strides of `expand(*target)`: new or size-1 dims get stride 0."""
+def expand(shape: Shape, strides: Strides, target: Sequence[int],
+           type_name: str = "torch.FloatTensor") -> Tuple[Shape, Strides]:
+    """Shape and strides of `expand(*target)`: new or size-1 dims get stride 0.
+    (`type_name`, like 'torch.LongTensor', only appears in the error text.)"""
     if len(target) < len(shape):
-        raise RuntimeError(f"expand(torch.FloatTensor{{{_shape_text(shape)}}}, "
+        raise RuntimeError(f"expand({type_name}{{{_shape_text(shape)}}}, "
                            f"size={_shape_text(target)}): the number of sizes provided "
                            f"({len(target)}) must be greater or equal to the number of "
                            f"dimensions in the tensor ({len(shape)})")
     lead = len(target) - len(shape)
-    new_shape, new_strides = [], []
-    for i, want in enumerate(target):
+    new_shape, new_strides = [0] * len(target), [0] * len(target)
+    for i in range(len(target) - 1, -1, -1):   # the last mismatch is the one reported
+        want = target[i]
         if i < lead:
             if want < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in "
                                    f"a leading, non-existing dimension {i}")
-            new_shape.append(want)
-            new_strides.append(0)
+            new_shape[i] = want
             continue
         size, stride = shape[i - lead], strides[i - lead]
         if want == -1:
             want = size
         if size == want:
-            new_shape.append(size)
-            new_strides.append(stride)
+            new_shape[i], new_strides[i] = size, stride
         elif size == 1:
             if want < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in "
                                    f"a leading, non-existing dimension {i}")
-            new_shape.append(want)
-            new_strides.append(0)
+            new_shape[i] = want
         else:
             raise RuntimeError(f"The expanded size of the tensor ({want}) must match the "
                                f"existing size ({size}) at non-singleton dimension {i}.  "
@@ -278,13 +279,15 @@ def squeeze(shape: Shape, strides: Strides, dims: Optional[Sequence[int]] = None
     if dims is None:
         keep = [i for i, s in enumerate(shape) if s != 1]
     else:
-        wrapped = {wrap_dim(d, len(shape)) for d in dims}
+        wrapped = set(wrap_dims(dims, len(shape)))
         keep = [i for i, s in enumerate(shape) if not (i in wrapped and s == 1)]
     return tuple(shape[i] for i in keep), tuple(strides[i] for i in keep)
 
 
 def select(shape: Shape, strides: Strides, offset: int, dim: int, index: int):
     """Geometry of `select(dim, index)`; the caller turns an out-of-range index into its error."""
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(dim, len(shape))
     size = shape[d]
     if not -size <= index < size:
@@ -352,6 +355,8 @@ def unfold(shape: Shape, strides: Strides, dim: int, size: int, step: int):
     """Geometry of `Tensor.unfold`: windows of `size` every `step` along dim, as a new last dim."""
     d = wrap_dim(dim, len(shape))
     dim_size = shape[d] if shape else 1
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
     if size > dim_size:
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {dim_size} but size is "
                            f"{size}")

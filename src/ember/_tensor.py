@@ -87,8 +87,13 @@ class Tensor:
         """The shape as an `ember.Size`, or the size of one dim."""
         if dim is None:
             return make_size(self._data.shape)
+        return self._data.shape[self._dim_index(dim)]
+
+    def _dim_index(self, dim):
+        if self._data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         from ._geometry import wrap_dim
-        return self._data.shape[wrap_dim(dim, self._data.ndim)] if self._data.ndim else 1
+        return wrap_dim(dim, self._data.ndim)
 
     @property
     def dtype(self):
@@ -129,8 +134,7 @@ class Tensor:
         strides = tuple(s // size for s in self._data.strides)
         if dim is None:
             return strides
-        from ._geometry import wrap_dim
-        return strides[wrap_dim(dim, len(strides))] if strides else 1
+        return strides[self._dim_index(dim)]
 
     def storage_offset(self):
         """Index in the storage of this tensor's first element."""

@@ -74,6 +74,8 @@ def view(self, *shape):
         except (ValueError, TypeError):
             geo.infer_size([int(s) for s in shape], data.size)
             raise
+        if min(shape, default=0) < -1:          # NumPy reads any negative size as "infer"
+            geo.infer_size(shape, data.size)
         out = alias(self, array, self._offset)
     else:
         new_shape = geo.infer_size(shape, data.size)
@@ -87,10 +89,20 @@ def view(self, *shape):
 
 
 def _view_dtype(self, dtype):
-    if dtype.itemsize != self.dtype.itemsize and not self.is_contiguous():
-        raise RuntimeError("self.stride(-1) must be 1 to view the tensor with a different "
-                           "dtype")
-    out = alias(self, self._data.view(dtype._np), self._offset * self.dtype.itemsize //
+    old = self.dtype
+    if dtype.itemsize != old.itemsize:
+        what = f"view {old._scalar_name} as {dtype._scalar_name} (different element sizes)"
+        if self.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 to {what}")
+        if self.stride(-1) != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 to {what}, but got "
+                               f"{self.stride(-1)}")
+        if dtype.itemsize > old.itemsize:
+            ratio = dtype.itemsize // old.itemsize
+            if self.shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} to {what}, but "
+                                   f"got {self.shape[-1]}")
+    out = alias(self, self._data.view(dtype._np), self._offset * old.itemsize //
                 dtype.itemsize)
     if self._requires_grad and _grad_state.enabled:
         raise RuntimeError("view(dtype) of a tensor that requires grad is not differentiable")
@@ -418,8 +430,9 @@ class Expand(Op):
 @method()
 def expand(self, *sizes):
     """Repeat size-1 dims (and add leading ones) without copying: their stride becomes 0."""
+    from .._printing import legacy_type_name
     sizes = tuple(int(s) for s in _sizes(sizes))
-    shape, strides = geo.expand(_shape(self), self.stride(), sizes)
+    shape, strides = geo.expand(_shape(self), self.stride(), sizes, legacy_type_name(self))
     return _view_op(Expand, self, shape, strides, self._offset, {"self_size": _shape(self)})
 
 
@@ -451,6 +464,11 @@ def as_strided(input, size, stride, storage_offset=None):
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     if len(size) != len(stride):
         raise RuntimeError(f"mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: [{', '.join(map(str, stride))}]")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     needed = geo.storage_extent(size, stride, offset)
     storage = input._get_storage()
     available = storage.array.size
