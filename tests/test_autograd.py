@@ -1338,29 +1338,21 @@ class TestHigherOrder:
             return (g * g).sum()
         check_grads(first, x0)
 
-    @pytest.mark.xfail(reason="bug: backward of pow with a tensor exponent calls the missing "
-                       "Tensor.masked_fill", strict=True)
     def test_pow_with_tensor_exponent(self):
         check_grads(lambda x, y: (x ** y).sum(), [1., 2.], [3., 0.5])
 
-    @pytest.mark.xfail(reason="bug: double backward of abs calls the missing "
-                       "Tensor.zeros_like", strict=True)
     def test_abs_second_derivative(self):
         x = leaf(0.5)
         g, = torch.autograd.grad(x.abs(), x, create_graph=True)
         g2, = torch.autograd.grad(g, x)
         close(g2, [0.])
 
-    @pytest.mark.xfail(reason="bug: prod's gradient built with create_graph=True is not "
-                       "differentiable", strict=True)
     def test_prod_second_derivative(self):
         x = leaf(0.5, 2.)
         g, = torch.autograd.grad(x.prod(), x, create_graph=True)
         g2, = torch.autograd.grad(g.sum(), x)
         close(g2, [1., 1.])
 
-    @pytest.mark.xfail(reason="bug: relu's gradient built with create_graph=True does not "
-                       "require grad (torch: ThresholdBackwardBackward0, zeros)", strict=True)
     def test_relu_second_derivative(self):
         x = leaf(0.5, 2.)
         g, = torch.autograd.grad(x.relu().sum(), x, create_graph=True)

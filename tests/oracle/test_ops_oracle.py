@@ -227,5 +227,5 @@ def test_graph_and_gradients_match_torch(name, dtype):
                 assert g is None or not np.any(T.to_numpy(g)), f"{where}: grad of {p}"
                 continue
             assert g is not None, f"{where}: no gradient for {p}, torch has one"
-            np.testing.assert_allclose(T.to_numpy(g), w.numpy(), rtol=1e-10, atol=1e-12,
+            np.testing.assert_allclose(T.to_numpy(g), T.to_numpy(w), rtol=1e-10, atol=1e-12,
                                        err_msg=f"{where}: gradient of {p}")

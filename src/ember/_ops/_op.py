@@ -59,6 +59,8 @@ class Op(Node):
     def saved_tensors(self):
         """The values named in `saves`: inputs and scalars in signature order, then the result,
         then params (None where no input that needs grad asked for it)."""
+        if self._saved is None:
+            return (None,) * len(self._saved_names)
         return self._unpack()
 
     def apply(self, grad_outputs):

@@ -60,8 +60,8 @@ def erfinv(xp, y):
     w = -xp.log(xp.where(inside, (1.0 - a) * (1.0 + a), 1.0))
     # A starting point good to ~1e-3 (Winitzki's approximation), then Newton on erf.
     c = 0.147
-    t = 2.0 / (math.pi * c) + w / 2.0
-    x = xp.sign(y64) * xp.sqrt(xp.sqrt(t * t - w / c) - t)
+    t = 2.0 / (math.pi * c) - w / 2.0
+    x = xp.sign(y64) * xp.sqrt(xp.sqrt(t * t + w / c) - t)
     for _ in range(4):
         err = erf(xp, x) - y64
         x = x - err / (_TWO_OVER_SQRT_PI * xp.exp(-x * x))

@@ -10,7 +10,8 @@ import math
 from .. import _dtype
 from .._creation import zeros_like
 from .._tensor import Tensor
-from .elementwise import Elementwise, export, int_to_float, scalar_overload
+from .elementwise import Elementwise, export, int_to_float, missing_kernel, refusing, \
+    scalar_overload
 
 
 def _integral_zero_check(xp, b):
@@ -114,8 +115,12 @@ class RsubScalar(Rsub):
         return -grad if alpha == 1 else grad * -alpha
 
 
-export(Rsub, ["rsub"], 2, {"alpha": 1}, inplace=False,
-       choose=scalar_overload(Rsub, RsubScalar))
+def _choose_rsub(operands):
+    _check_bool_sub(operands)
+    return (Rsub if isinstance(operands[1], Tensor) else RsubScalar), operands
+
+
+export(Rsub, ["rsub"], 2, {"alpha": 1}, inplace=False, choose=_choose_rsub)
 
 
 class Mul(_Binary):
@@ -158,6 +163,7 @@ class Div(_Binary):
 class DivMode(_Binary):
     """Division rounded by `rounding_mode`: 'trunc' or 'floor' (results keep integer dtypes)."""
     node_name = "DivBackward2"
+    rule = missing_kernel("div_floor_cpu", "bc")
 
     def forward(xp, a, b, rounding_mode):
         if a.dtype.kind in "biu":
@@ -181,7 +187,7 @@ def div(input, other, *, rounding_mode=None, out=None):
 class FloorDivide(_Binary):
     """`input // other`: the quotient rounded down."""
     node_name = "NotImplemented"
-    op_name = "floor_divide"
+    rule = missing_kernel("div_floor_cpu", "bc")
 
     def forward(xp, a, b):
         if a.dtype.kind in "biu":
@@ -204,6 +210,7 @@ export(FloorDivide, ["floor_divide"], 2, choose=scalar_overload(FloorDivide, Flo
 class Remainder(_Binary):
     """Python's `%`: the remainder has the sign of the divisor."""
     node_name = "RemainderBackward1"
+    rule = missing_kernel("remainder_cpu", "bc")
     saves = {"other": ("self", "other")}
 
     def forward(xp, a, b, out=None):
@@ -231,6 +238,7 @@ class RemainderScalar(Remainder):
 class RemainderScalarTensor(_Binary):
     """`number % tensor`, which torch does not differentiate."""
     node_name = "NotImplemented"
+    rule = missing_kernel("remainder_cpu", "bc")
     inputs = ("other",)
     scalars = ("self",)
 
@@ -256,6 +264,7 @@ export(Remainder, ["remainder"], 2, choose=_choose_remainder)
 class Fmod(_Binary):
     """C's fmod: the remainder has the sign of the dividend."""
     node_name = "FmodBackward1"
+    rule = missing_kernel("fmod_cpu", "bc")
     saves = {"other": ("self", "other")}
 
     def forward(xp, a, b, out=None):
@@ -302,7 +311,8 @@ class Pow(_Binary):
     """`input ** exponent` with a tensor exponent."""
     node_name = "PowBackward1"
     inputs = ("self", "exponent")
-    saves = {"self": ("self", "exponent"), "exponent": ("self", "result")}
+    rule = missing_kernel("pow", "b")
+    saves = {"self": ("self", "exponent"), "exponent": ("self", "exponent", "result")}
 
     def forward(xp, a, b):
         if a.dtype.kind in "biu":
@@ -315,10 +325,9 @@ class Pow(_Binary):
         grad_self = grad_exp = None
         if need_self:
             grad_self = grad * (exponent * self.pow(exponent - 1)).conj()
-            grad_self = grad_self.masked_fill((exponent == 0) & (self == 0), 0) \
-                if hasattr(grad_self, "masked_fill") else grad_self
+            grad_self = grad_self.where(exponent != 0, 0.)
         if need_exp:
-            log_self = self.log().masked_fill((self == 0) & (exponent >= 0), 0)
+            log_self = self.log().where((self != 0) | (exponent < 0), 0.)
             grad_exp = grad * (result * log_self).conj()
         return grad_self, grad_exp
 
@@ -384,7 +393,7 @@ def square(input, *, out=None):
 class Atan2(_Binary):
     """The angle of the point (other, input): atan(input / other) in the right quadrant."""
     kernel = "arctan2"
-    rule = int_to_float
+    rule = missing_kernel("atan2_cpu", "c", int_to_float)
     saves = {"self": ("self", "other"), "other": ("self", "other")}
 
     def backward(ctx, grad):
@@ -401,7 +410,7 @@ export(Atan2, ["atan2", "arctan2"], 2)
 class Hypot(_Binary):
     """sqrt(input ** 2 + other ** 2), without overflow in between."""
     kernel = "hypot"
-    rule = int_to_float
+    rule = missing_kernel("hypot_cpu", "biuc")
     saves = {"self": ("self", "result"), "other": ("other", "result")}
 
     def backward(ctx, grad):
@@ -416,8 +425,13 @@ export(Hypot, ["hypot"], 2)
 
 class Logaddexp(_Binary):
     """log(exp(input) + exp(other)), without overflow."""
-    kernel = "logaddexp"
-    rule = int_to_float
+    rule = missing_kernel("logaddexp_cpu", "biu")
+
+    def forward(xp, a, b):
+        if a.dtype.kind != "c":
+            return xp.logaddexp(a, b)
+        top = xp.where(a.real >= b.real, a, b)
+        return top + xp.log1p(xp.exp(xp.where(a.real >= b.real, b, a) - top))
     saves = {"self": ("self", "other"), "other": ("self", "other")}
 
     def backward(ctx, grad):
@@ -433,7 +447,7 @@ export(Logaddexp, ["logaddexp"], 2, inplace=False)
 class Logaddexp2(_Binary):
     """log2(2 ** input + 2 ** other)."""
     kernel = "logaddexp2"
-    rule = int_to_float
+    rule = missing_kernel("logaddexp2_cpu", "biuc")
     saves = {"self": ("self", "other"), "other": ("self", "other")}
 
     def backward(ctx, grad):
@@ -452,20 +466,23 @@ class Lerp(Elementwise):
     """`input + weight * (end - input)` with a number weight."""
     inputs = ("self", "end")
     scalars = ("weight",)
-    saves = {}
+    rule = missing_kernel("lerp_kernel_scalar", "biu")
+    saves = {"self": ("weight",), "end": ("weight",)}
 
     def forward(xp, a, b, weight):
         return a + weight * (b - a)
 
     def backward(ctx, grad):
-        w = ctx.weight
-        return grad * (1 - w), grad * w
+        (w,) = ctx.saved_tensors
+        need_self, need_end = ctx.needs_input_grad
+        return (grad * (1 - w) if need_self else None), (grad * w if need_end else None)
 
 
 class LerpTensor(Elementwise):
     """`input + weight * (end - input)` with a tensor weight."""
     node_name = "LerpBackward1"
     inputs = ("self", "end", "weight")
+    rule = missing_kernel("lerp_kernel_tensor", "biu")
     saves = {"self": ("weight",), "end": ("weight",), "weight": ("self", "end")}
 
     def forward(xp, a, b, w):
@@ -488,6 +505,7 @@ def _export_lerp():
         operands = [as_operand(input, "input", 1, "lerp"), as_operand(end, "end", 2, "lerp"),
                     as_operand(weight, "weight", 3, "lerp")]
         op = LerpTensor if isinstance(operands[2], Tensor) else Lerp
+        op.rule(operands[0]._data.dtype)        # torch checks the input's own dtype
         return call(op, operands, {}, out, "lerp")
     register("lerp", lerp, inplace=True)
 

@@ -3,7 +3,8 @@ isclose/allclose/equal.
 """
 from .. import _dtype
 from .._tensor import Tensor
-from .elementwise import Elementwise, as_operand, call, export, to_bool
+from .elementwise import Elementwise, as_operand, call, export, missing_kernel, refusing, \
+    to_bool
 from .registry import FUNCTIONS, function, register
 
 
@@ -14,53 +15,86 @@ class _Comparison(Elementwise):
     differentiable = False
 
 
-def _comparison(kernel, *names):
-    cls = type(kernel.capitalize(), (_Comparison,), {"kernel": kernel, "__module__": __name__,
-                                                     "__doc__": f"`{names[0]}` element-wise."})
+def _comparison(kernel, *names, ordered=True):
+    attrs = {"kernel": kernel, "__module__": __name__, "__doc__": f"`{names[0]}` element-wise."}
+    if ordered:     # complex numbers have no order
+        attrs["rule"] = missing_kernel(f"{names[0]}_cpu", "c", to_bool)
+    cls = type(kernel.capitalize(), (_Comparison,), attrs)
     export(cls, names, 2)
     return cls
 
 
-Eq = _comparison("equal", "eq")
-Ne = _comparison("not_equal", "ne", "not_equal")
+Eq = _comparison("equal", "eq", ordered=False)
+Ne = _comparison("not_equal", "ne", "not_equal", ordered=False)
 Lt = _comparison("less", "lt", "less")
 Le = _comparison("less_equal", "le", "less_equal")
 Gt = _comparison("greater", "gt", "greater")
 Ge = _comparison("greater_equal", "ge", "greater_equal")
 
 
+def _no_complex(name):
+    return refusing({"c": (RuntimeError, f"{name} not implemented for complex tensors.")})
+
+
 class Maximum(Elementwise):
     """The larger of two elements; NaN if either is NaN."""
     inputs = ("self", "other")
     kernel = "maximum"
+    rule = _no_complex("maximum")
     saves = {"self": ("self", "other"), "other": ("self", "other")}
 
-    picks_larger = True
-
     def backward(ctx, grad):
+        # torch's rule: a tie splits the gradient; a NaN sends it to both operands.
         self, other = ctx.saved_tensors
         need_self, need_other = ctx.needs_input_grad
-        tie = (self == other) * 0.5           # ties share the gradient equally, as in torch
-        larger, smaller = (self > other) + tie, (self < other) + tie
-        first, second = (larger, smaller) if ctx.picks_larger else (smaller, larger)
-        return (grad * first if need_self else None, grad * second if need_other else None)
+        shared = grad.where(self != other, grad / 2)
+        zero = grad.new_zeros(())
+        return (zero.where(ctx.loses(self, other), shared) if need_self else None,
+                zero.where(ctx.loses(other, self), shared) if need_other else None)
+
+    @staticmethod
+    def loses(a, b):
+        return a < b
 
 
 class Minimum(Maximum):
     """The smaller of two elements; NaN if either is NaN."""
     kernel = "minimum"
-    picks_larger = False
+    rule = _no_complex("minimum")
+
+    @staticmethod
+    def loses(a, b):
+        return a > b
 
 
-class Fmax(Maximum):
-    """The larger of two elements, ignoring NaN."""
+class Fmax(Elementwise):
+    """The larger of two elements, ignoring NaN (a tie goes to `input`)."""
+    inputs = ("self", "other")
     kernel = "fmax"
+    rule = _no_complex("fmax")
+    saves = {"self": ("self", "other"), "other": ("self", "other")}
+
+    def backward(ctx, grad):
+        self, other = ctx.saved_tensors
+        need_self, need_other = ctx.needs_input_grad
+        picked = ctx.wins(self, other) | other.isnan()
+        zero = grad.new_zeros(())
+        return (grad.where(picked, zero) if need_self else None,
+                zero.where(picked, grad) if need_other else None)
+
+    @staticmethod
+    def wins(a, b):
+        return a >= b
 
 
-class Fmin(Maximum):
-    """The smaller of two elements, ignoring NaN."""
+class Fmin(Fmax):
+    """The smaller of two elements, ignoring NaN (a tie goes to `input`)."""
     kernel = "fmin"
-    picks_larger = False
+    rule = _no_complex("fmin")
+
+    @staticmethod
+    def wins(a, b):
+        return a <= b
 
 
 export(Maximum, ["maximum"], 2, inplace=False)
@@ -71,9 +105,14 @@ export(Fmin, ["fmin"], 2, inplace=False)
 
 # -- clamp --------------------------------------------------------------------------------------
 
+_NO_COMPLEX_CLAMP = {"c": "clamp is not supported for complex types"}
+
+
 class Clamp(Elementwise):
     """input limited to [min, max] by numbers (an absent bound is None)."""
     node_name = "ClampBackward1"
+    rule = refusing(dict(_NO_COMPLEX_CLAMP,
+                         b='"clamp_scalar_cpu" not implemented for \'{type}\''))
     inputs = ("self",)
     scalars = ("min", "max")
     saves = {"self": ("self", "min", "max")}
@@ -92,15 +131,18 @@ class Clamp(Elementwise):
 
 class ClampMin(Clamp):
     node_name = "ClampMinBackward0"
+    rule = refusing(_NO_COMPLEX_CLAMP)
 
 
 class ClampMax(Clamp):
     node_name = "ClampMaxBackward0"
+    rule = refusing(_NO_COMPLEX_CLAMP)
 
 
 class ClampTensor(Elementwise):
     """input limited to [min, max] where a bound is a tensor (an absent bound is None)."""
     node_name = "ClampBackward0"
+    rule = refusing(_NO_COMPLEX_CLAMP)
     inputs = ("self", "min", "max")
     saves = {"self": ("self", "min", "max"), "min": ("self", "min", "max"),
              "max": ("self", "min", "max")}
@@ -130,12 +172,28 @@ class ClampTensor(Elementwise):
         return (grad * inside if need_x else None), grad_lo, grad_hi
 
 
+class ClampMinTensor(ClampTensor):
+    node_name = "ClampMinBackward1"
+    rule = refusing(_NO_COMPLEX_CLAMP)
+
+
+class ClampMaxTensor(ClampTensor):
+    node_name = "ClampMaxBackward1"
+    rule = refusing(_NO_COMPLEX_CLAMP)
+
+
+_TENSOR_BOUNDS = {Clamp: ClampTensor, ClampMin: ClampMinTensor, ClampMax: ClampMaxTensor}
+
+
 def _clamp(input, min, max, out, name, scalar_op):
     if min is None and max is None:
         raise RuntimeError(f"torch.{name}: At least one of 'min' or 'max' must not be None")
     lo = as_operand(min, "min", 2, name) if min is not None else None
     hi = as_operand(max, "max", 3, name) if max is not None else None
-    op = ClampTensor if isinstance(lo, Tensor) or isinstance(hi, Tensor) else scalar_op
+    tensor_bound = isinstance(lo, Tensor) or isinstance(hi, Tensor)
+    if tensor_bound and lo is not None and hi is not None and input.dtype is _dtype.bool:
+        raise NotImplementedError('"clamp_cpu" not implemented for \'Bool\'')
+    op = _TENSOR_BOUNDS[scalar_op] if tensor_bound else scalar_op
     return call(op, [input, lo, hi], {}, out, name)
 
 

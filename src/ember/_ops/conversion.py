@@ -30,7 +30,10 @@ def _convert(t, dtype, device, copy=False):
     target = t.dtype if dtype is None else dtype
     if not copy and target is t.dtype and target_dev == t.device:
         return t
-    if target.is_complex is False and src.dtype.kind == "c":
+    if target is _dtype.bool and src.dtype.kind == "c":
+        # a complex number is true unless both parts are 0
+        src = src_backend.xp.asarray(src != 0)
+    elif target.is_complex is False and src.dtype.kind == "c":
         warnings.warn("Casting complex values to real discards the imaginary part",
                       UserWarning, stacklevel=3)
         src = src.real

@@ -59,13 +59,31 @@ def _type_name(dt):
     return _dtype._FROM_NUMPY[dt]._scalar_name
 
 
+def refusing(messages, rule=same):
+    """A dtype rule that refuses some kinds of input with torch's errors.
+
+    `messages` maps kinds ("b" bool, "iu" integers, "f" and "V" floats, "c" complex) to a
+    message, or to (exception class, message); `{type}` in it becomes torch's dtype name.
+    The default exception is NotImplementedError, as for torch's missing kernels.
+    """
+    def checked(common):
+        for kinds, message in messages.items():
+            if common.kind in kinds:
+                error, text = message if isinstance(message, tuple) else \
+                    (NotImplementedError, message)
+                raise error(text.format(type=_type_name(common)))
+        return rule(common)
+    return checked
+
+
+def missing_kernel(kernel, kinds, rule=same):
+    """`refusing` with torch's usual text: '"<kernel>" not implemented for '<type>''."""
+    return refusing({kinds: f'"{kernel}" not implemented for \'{{type}}\''}, rule)
+
+
 def integral_only(name):
     """A rule for bitwise ops: integers and bools only, with torch's error otherwise."""
-    def rule(common):
-        if common.kind not in "biu":
-            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_type_name(common)}\'')
-        return common, common
-    return rule
+    return missing_kernel(f"{name}_cpu", "fcV")
 
 
 class Elementwise(Op):

@@ -348,15 +348,18 @@ def nonzero(input, *, out=None, as_tuple=False):
     """Indices of non-zero elements: an (n, ndim) tensor, or one index tensor per dim."""
     data = input._data
     xp = backend_of(data).xp
+    if out is not None and as_tuple:
+        raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
     if data.ndim == 0:
         found = bool(data)
         if as_tuple:
             return (wrap(xp.zeros((1 if found else 0,), "int64")),)
-        return wrap(xp.zeros((1 if found else 0, 0), "int64"))
-    coords = xp.nonzero(data)
-    if as_tuple:
-        return tuple(wrap(c.astype("int64")) for c in coords)
-    result = xp.stack(coords, axis=1).astype("int64") if coords else xp.zeros((0, 0), "int64")
+        result = xp.zeros((1 if found else 0, 0), "int64")
+    else:
+        coords = xp.nonzero(data)
+        if as_tuple:
+            return tuple(wrap(c.astype("int64")) for c in coords)
+        result = xp.stack(coords, axis=1).astype("int64")
     if out is not None:
         from ._dispatch import write_out
         return write_out(out, result)

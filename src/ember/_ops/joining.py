@@ -16,9 +16,13 @@ class Cat(Op):
     def backward(ctx, grad):
         from .views import narrow
         grads, start = [], 0
-        for size, needed in zip(ctx.sizes, ctx.needs_input_grad):
-            grads.append(narrow(grad, ctx.dim, start, size) if needed and size else
-                         (grad.new_zeros((0,)) if needed else None))
+        for size, skipped, needed in zip(ctx.sizes, ctx.skipped, ctx.needs_input_grad):
+            if not needed:
+                grads.append(None)
+            elif skipped:           # a 1-D empty tensor that took no part in the join
+                grads.append(grad.new_zeros((0,)))
+            else:
+                grads.append(narrow(grad, ctx.dim, start, size))
             start += size
         return tuple(grads)
 
@@ -84,8 +88,10 @@ def cat(tensors, dim=0, *, out=None):
     common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
     xp, arrays = arrays_for(real, common)
     result = xp.concatenate(arrays, axis=d)
-    sizes = tuple(t.shape[d] if t.ndim > d else 0 for t in tensors)
-    return _finish_join(Cat, tensors, result, {"dim": d, "sizes": sizes}, out, "cat")
+    skipped = tuple(not any(t is r for r in real) for t in tensors)
+    sizes = tuple(0 if s else t.shape[d] for t, s in zip(tensors, skipped))
+    return _finish_join(Cat, tensors, result, {"dim": d, "sizes": sizes, "skipped": skipped},
+                        out, "cat")
 
 
 register("concat", cat, method=False)

@@ -17,6 +17,13 @@ def _check_same_dtype(a, b):
                            f"{a.dtype._cpp_name} != {b.dtype._cpp_name}")
 
 
+def _refuse_bool(input, other, kernel, always=False):
+    """torch has no bool kernel for products (mm and friends check only when there is work to
+    do; dot always checks)."""
+    if input._data.dtype.kind == "b" and (always or input._data.size and other._data.size):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 def _product(xp, fn, a, b):
     """Run `fn` (matmul/dot) on arrays, in float32 for half-precision inputs."""
     if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
@@ -100,21 +107,20 @@ class Matmul(Op):
     saves = {"self": ("other",), "other": ("self",)}
 
     def backward(ctx, grad):
+        # 1-D operands count as a row (a) or a column (b) matrix; the engine sums the
+        # gradients back over broadcast batch dims.
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        a2 = a.unsqueeze(0) if a.ndim == 1 else a
-        b2 = b.unsqueeze(-1) if b.ndim == 1 else b
-        g = grad
-        if a.ndim == 1:
-            g = g.unsqueeze(-2)
-        if b.ndim == 1:
-            g = g.unsqueeze(-1)
-        grad_a = g.matmul(b2.mH) if need_a else None
-        grad_b = a2.mH.matmul(g) if need_b else None
-        if grad_a is not None and a.ndim == 1:
-            grad_a = grad_a.squeeze(-2)
-        if grad_b is not None and b.ndim == 1:
-            grad_b = grad_b.squeeze(-1)
+        a_vector, b_vector = ctx.self_ndim == 1, ctx.other_ndim == 1
+        g = grad.unsqueeze(-2) if a_vector else grad
+        g = g.unsqueeze(-1) if b_vector else g
+        grad_a = grad_b = None
+        if need_a:
+            grad_a = g.matmul((b.unsqueeze(-1) if b_vector else b).mH)
+            grad_a = grad_a.squeeze(-2) if a_vector else grad_a
+        if need_b:
+            grad_b = (a.unsqueeze(0) if a_vector else a).mH.matmul(g)
+            grad_b = grad_b.squeeze(-1) if b_vector else grad_b
         return grad_a, grad_b
 
 
@@ -143,29 +149,36 @@ def matmul(input, other, *, out=None):
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
-    _check_same_dtype(input, other)
     xp = backend_of(a).xp
     if a.ndim == 1 and b.ndim == 1:
         return dot(input, other, out=out)
-    if a.ndim == 2 and b.ndim == 2:
-        return mm(input, other, out=out)
     if a.ndim == 2 and b.ndim == 1:
         return mv(input, other, out=out)
+    _check_same_dtype(input, other)
+    _refuse_bool(input, other, "addmm_impl_cpu_")
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(input, other, out=out)
     k_a = a.shape[-1]
     k_b = b.shape[0] if b.ndim == 1 else b.shape[-2]
     if k_a != k_b:
         left = a.shape if a.ndim <= 2 else (a.size // a.shape[-1], a.shape[-1])
         right = b.shape if b.ndim >= 2 else (b.shape[0],)
+        if a.ndim == 1 and b.ndim == 2:
+            raise RuntimeError(f"size mismatch, got input ({b.shape[-1]}), mat "
+                               f"({_shape_x(b.shape[::-1])}), vec ({a.shape[0]})")
         if a.ndim == 1:
-            raise RuntimeError(f"size mismatch, got input ({b.shape[-2] if b.ndim > 1 else 1}),"
-                               f" mat ({_shape_x(b.shape[-2:])}), vec ({a.shape[0]})")
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{b.size // (b.shape[-2] * b.shape[-1])}, {a.shape[0]}] but "
+                               f"got: [{b.size // (b.shape[-2] * b.shape[-1])}, "
+                               f"{b.shape[-2]}].")
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(left)} and "
                            f"{_shape_x(right[-2:] if len(right) > 1 else right)})")
     if a.ndim > 2 and b.ndim > 2:
         broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
     result = _product(xp, xp.matmul, a, b)
     op = VecMat if a.ndim == 1 and b.ndim == 2 else Matmul
-    return _run(op, input, other, result, {}, out, "matmul")
+    return _run(op, input, other, result, {"self_ndim": a.ndim, "other_ndim": b.ndim}, out,
+                "matmul")
 
 
 @function()
@@ -181,6 +194,7 @@ def mm(input, mat2, *, out=None):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(a.shape)} and "
                            f"{_shape_x(b.shape)})")
     _check_same_dtype(input, mat2)
+    _refuse_bool(input, mat2, "addmm_impl_cpu_")
     xp = backend_of(a).xp
     return _run(Mm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "mm")
 
@@ -199,6 +213,7 @@ def bmm(input, mat2, *, out=None):
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
                            f"{b.shape[1]}].")
     _check_same_dtype(input, mat2)
+    _refuse_bool(input, mat2, "bmm")
     xp = backend_of(a).xp
     return _run(Bmm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "bmm")
 
@@ -214,7 +229,11 @@ def mv(input, vec, *, out=None):
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({_shape_x(a.shape)}),"
                            f" vec ({b.shape[0]})")
-    _check_same_dtype(input, vec)
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{vec.dtype._scalar_name}, {input.dtype._scalar_name}, and "
+                           f"{vec.dtype._scalar_name}")
+    _refuse_bool(input, vec, "addmv_impl_cpu")
     xp = backend_of(a).xp
     return _run(Mv, input, vec, _product(xp, xp.matmul, a, b), {}, out, "mv")
 
@@ -233,6 +252,7 @@ def dot(input, tensor, *, out=None):
     if a.dtype != b.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{input.dtype._scalar_name} and {tensor.dtype._scalar_name}")
+    _refuse_bool(input, tensor, "dot", always=True)
     xp = backend_of(a).xp
     return _run(Dot, input, tensor, xp.asarray(_product(xp, xp.dot, a, b)), {}, out, "dot")
 

@@ -1,5 +1,5 @@
 """Logical ops (truthiness in, bool out) and bitwise ops (integers and bools only)."""
-from .elementwise import Elementwise, export, integral_only, logical
+from .elementwise import Elementwise, export, integral_only, logical, missing_kernel
 
 
 class _Logical(Elementwise):
@@ -56,13 +56,13 @@ class BitwiseXor(_Bitwise):
 class BitwiseLeftShift(_Bitwise):
     """`<<`: shift left."""
     kernel = "left_shift"
-    rule = integral_only("lshift")
+    rule = missing_kernel("lshift_cpu", "bfcV")
 
 
 class BitwiseRightShift(_Bitwise):
     """`>>`: arithmetic shift right."""
     kernel = "right_shift"
-    rule = integral_only("rshift")
+    rule = missing_kernel("rshift_cpu", "bfcV")
 
 
 export(BitwiseAnd, ["bitwise_and"], 2)

@@ -187,24 +187,33 @@ def _prod_of_others(input, dim):
     return wrap((left * right).reshape(data.shape))
 
 
+def _prod_grad(grad, x, result, dim):
+    """grad * (product of the other elements): `result / x` when no element is zero (so that
+    it can be differentiated again), else computed exactly as a constant."""
+    if bool((x != 0).all()):
+        return grad * (result / x).conj()
+    return grad * _prod_of_others(x, dim).conj()
+
+
 class Prod(Op):
     """Product of all elements."""
-    saves = {"self": ("self",)}
+    saves = {"self": ("self", "result")}
 
     def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return grad * _prod_of_others(x, None).conj()
+        x, result = ctx.saved_tensors
+        return _prod_grad(grad, x, result, None)
 
 
 class ProdDim(Op):
     """Product along one dim."""
     node_name = "ProdBackward1"
-    saves = {"self": ("self",)}
+    saves = {"self": ("self", "result")}
 
     def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
+        x, result = ctx.saved_tensors
         grad = _restore_dims(grad, (ctx.dim,), ctx.keepdim, x.ndim)
-        return grad * _prod_of_others(x, ctx.dim if x.ndim else None).conj()
+        result = _restore_dims(result, (ctx.dim,), ctx.keepdim, x.ndim)
+        return _prod_grad(grad, x, result, ctx.dim if x.ndim else None)
 
 
 @function()
@@ -280,12 +289,22 @@ def _check_nonempty(name, input, dims):
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
+def _refuse_complex(name, input, kernel=None):
+    kind = input._data.dtype.kind
+    if kind == "c":
+        if kernel is None:
+            raise RuntimeError(f"{name}(): does not support complex input")
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+
+
 def _extreme(name, input, dim, keepdim, other, out):
     if isinstance(dim, Tensor):
         dim, other = None, dim
     if other is not None:
         from .registry import FUNCTIONS
         return FUNCTIONS["maximum" if name == "max" else "minimum"](input, other, out=out)
+    _refuse_complex(name, input, f"{name}_all" if dim is None else None)
     data = input._data
     xp = backend_of(data).xp
     reduce = xp.max if name == "max" else xp.min
@@ -306,8 +325,15 @@ def _extreme(name, input, dim, keepdim, other, out):
                                     "indices": indices})
     result = (return_types.max if name == "max" else return_types.min)(v, indices)
     if out is not None:
-        write_out(out[0], v._data)
-        write_out(out[1], indices._data)
+        values_out, indices_out = out
+        if values_out.dtype is not input.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {input.dtype._cpp_name}, but "
+                               f"got {values_out.dtype._cpp_name} instead")
+        if indices_out.dtype is not _dtype.int64:
+            raise RuntimeError(f"Expected out tensor to have dtype long int, but got "
+                               f"{indices_out.dtype._cpp_name} instead")
+        write_out(values_out, v._data)
+        write_out(indices_out, indices._data)
         return (return_types.max if name == "max" else return_types.min)(out[0], out[1])
     return result
 
@@ -343,6 +369,8 @@ class Amin(Amax):
 
 
 def _amax(name, op, input, dim, keepdim, out):
+    if input.numel():           # torch checks the dtype only where a kernel runs
+        _refuse_complex(name, input, f"{name[1:]}_values_cpu")
     data = input._data
     dims = reduction_dims(input, dim if dim != () else None)
     _check_nonempty(name, input, dims)
@@ -365,6 +393,10 @@ def amin(input, dim=(), keepdim=False, *, out=None):
 
 
 def _arg(name, input, dim, keepdim, out):
+    kind = input._data.dtype.kind
+    if kind in "bc":
+        raise RuntimeError(f"{name}(): does not support {'bool' if kind == 'b' else 'complex'} "
+                           f"input")
     data = input._data
     xp = backend_of(data).xp
     fn = xp.argmax if name == "argmax" else xp.argmin

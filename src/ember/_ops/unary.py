@@ -5,18 +5,10 @@ Derivatives use ember's own ops, so they can themselves be differentiated.
 import math
 
 from . import _special
-from .elementwise import Elementwise, call, complex_to_real, export, int_to_float, same, \
-    to_bool, integral_only, _type_name
 from .. import _dtype
-
-
-def refuse(kinds, kernel, rule=same):
-    """A dtype rule that refuses some kinds of input with torch's NotImplementedError."""
-    def checked(common):
-        if common.kind in kinds:
-            raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(common)}\'')
-        return rule(common)
-    return checked
+from .._creation import zeros_like
+from .elementwise import Elementwise, call, complex_to_real, export, int_to_float, \
+    integral_only, missing_kernel, refusing, same, to_bool
 
 
 def float_math(common):
@@ -56,7 +48,7 @@ class Neg(Elementwise):
 class Abs(Elementwise):
     """Returns `|input|`, element-wise."""
     kernel = "absolute"
-    rule = refuse("b", "abs_cpu", complex_to_real)
+    rule = missing_kernel("abs_cpu", "b", complex_to_real)
     saves = {"self": ("self",)}
 
     def backward(ctx, grad):
@@ -66,11 +58,15 @@ class Abs(Elementwise):
 
 @_unary("sign")
 class Sign(Elementwise):
-    """Returns -1, 0 or 1 by the sign of each element."""
-    kernel = "sign"
+    """Returns -1, 0 or 1 by the sign of each element (bools are their own sign)."""
+    rule = refusing({"c": "Unlike NumPy, torch.sign is not intended to support complex numbers. "
+                          "Please use torch.sgn instead."})
+
+    def forward(xp, x):
+        return x.copy() if x.dtype.kind == "b" else xp.sign(x)
 
     def backward(ctx, grad):
-        return grad.zeros_like()
+        return zeros_like(grad)
 
 
 @_unary("sgn")
@@ -78,46 +74,54 @@ class Sgn(Elementwise):
     """sign for real inputs; `z / |z|` for complex ones."""
 
     def forward(xp, x):
+        if x.dtype.kind == "b":
+            return x.copy()
         if x.dtype.kind != "c":
             return xp.sign(x)
         mag = xp.abs(x)
         return xp.where(mag == 0, 0, x / xp.where(mag == 0, 1, mag))
 
     def backward(ctx, grad):
-        return grad.zeros_like()
+        return zeros_like(grad)
 
 
 class _Rounding(Elementwise):
     abstract = True
 
     def backward(ctx, grad):
-        return grad.zeros_like()
+        return zeros_like(grad)
+
+
+def _rounding_rule(name):
+    return refusing({"b": f'"{name}_vml_cpu" not implemented for \'{{type}}\'',
+                     "c": f"{name} is not supported for complex inputs"})
 
 
 @_unary("floor")
 class Floor(_Rounding):
     """Rounds down to the nearest integer."""
     kernel = "floor"
-    rule = refuse("b", "floor_vml_cpu")
+    rule = _rounding_rule("floor")
 
 
 @_unary("ceil")
 class Ceil(_Rounding):
     """Rounds up to the nearest integer."""
     kernel = "ceil"
-    rule = refuse("b", "ceil_vml_cpu")
+    rule = _rounding_rule("ceil")
 
 
 @_unary("trunc", "fix")
 class Trunc(_Rounding):
     """Rounds toward zero."""
     kernel = "trunc"
-    rule = refuse("b", "trunc_vml_cpu")
+    rule = _rounding_rule("trunc")
 
 
 class Round(_Rounding):
     """Rounds half to even; with `decimals`, to that many decimal places."""
-    rule = refuse("b", "round_cpu")
+    rule = refusing({"b": '"round_cpu" not implemented for \'{type}\'',
+                     "c": '"round_vml_cpu" not implemented for \'{type}\''})
 
     def forward(xp, x, decimals=0):
         if x.dtype.kind in "iu":
@@ -142,7 +146,7 @@ def _round(input, *, decimals=0, out=None):
 @_unary("frac")
 class Frac(Elementwise):
     """The fractional part, `input - trunc(input)`."""
-    rule = refuse("biu", "frac_cpu")
+    rule = missing_kernel("frac_cpu", "biuc")
 
     def forward(xp, x):
         return x - xp.trunc(x)
@@ -155,18 +159,34 @@ class Frac(Elementwise):
 class Relu(Elementwise):
     """max(input, 0), element-wise."""
     saves = {"self": ("result",)}
-
-    def rule(common):
-        if common.kind == "b":
-            raise RuntimeError("Boolean inputs not supported for relu")
-        return common, common
+    rule = refusing({"b": (RuntimeError, "Boolean inputs not supported for relu"),
+                     "c": "clamp is not supported for complex types"})
 
     def forward(xp, x):
         return xp.maximum(x, 0)
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * (result > 0)
+        return call(ThresholdBackward, (grad, result), {"threshold": 0}, None,
+                    "threshold_backward")
+
+
+class ThresholdBackward(Elementwise):
+    """relu's gradient in one kernel: `grad` where `result > threshold`, else 0 (torch's
+    threshold_backward, differentiable again in `grad`)."""
+    node_name = "ThresholdBackwardBackward0"
+    inputs = ("grad_output", "self")
+    saves = {"grad_output": ("self",), "self": ("self",)}
+
+    def forward(xp, g, y, threshold):
+        return xp.where(y > threshold, g, 0)
+
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad
+        return (call(ThresholdBackward, (grad, y), {"threshold": ctx.threshold}, None,
+                     "threshold_backward") if need_g else None,
+                zeros_like(y) if need_y else None)
 
 
 # -- powers, exponentials, logarithms -----------------------------------------------------------
@@ -497,7 +517,7 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 @_unary("erf")
 class Erf(Elementwise):
     """The error function."""
-    rule = float_math
+    rule = missing_kernel("erf_vml_cpu", "c", float_math)
     saves = {"self": ("self",)}
 
     def forward(xp, x):
@@ -511,7 +531,7 @@ class Erf(Elementwise):
 @_unary("erfc")
 class Erfc(Elementwise):
     """The complementary error function, 1 - erf(input)."""
-    rule = float_math
+    rule = missing_kernel("erfc_vml_cpu", "c", float_math)
     saves = {"self": ("self",)}
 
     def forward(xp, x):
@@ -525,7 +545,7 @@ class Erfc(Elementwise):
 @_unary("erfinv")
 class Erfinv(Elementwise):
     """The inverse of erf on (-1, 1)."""
-    rule = float_math
+    rule = missing_kernel("erfinv_vml_cpu", "c", float_math)
     saves = {"self": ("result",)}
 
     def forward(xp, x):
@@ -566,18 +586,21 @@ class Isfinite(_Predicate):
 class Isposinf(_Predicate):
     """True where the element is +inf."""
     kernel = "isposinf"
+    rule = refusing({"c": (RuntimeError, "isposinf does not support complex inputs.")}, to_bool)
 
 
 @_unary("isneginf", inplace=False)
 class Isneginf(_Predicate):
     """True where the element is -inf."""
     kernel = "isneginf"
+    rule = refusing({"c": (RuntimeError, "isneginf does not support complex inputs.")}, to_bool)
 
 
 @_unary("signbit", inplace=False)
 class Signbit(_Predicate):
     """True where the sign bit is set (negative numbers and -0.0)."""
     kernel = "signbit"
+    rule = refusing({"c": "signbit is not implemented for complex tensors."}, to_bool)
 
 
 @_unary("logical_not")
@@ -597,18 +620,31 @@ class BitwiseNot(Elementwise):
 
 
 class NanToNum(Elementwise):
-    """Replace NaN, +inf and -inf by `nan`, `posinf` and `neginf` (default: 0, max, min)."""
+    """Replace NaN, +inf and -inf by `nan`, `posinf` and `neginf` (default: 0, the dtype's
+    largest and smallest finite values)."""
     saves = {"self": ("self",)}
 
     def forward(xp, x, nan=0.0, posinf=None, neginf=None):
-        return xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+        if x.dtype.kind not in "fcV":
+            return x.copy()
+        info = _dtype.finfo(_dtype._FROM_NUMPY[x.dtype])
+        posinf = info.max if posinf is None else posinf
+        neginf = info.min if neginf is None else neginf
+        out = xp.where(xp.isnan(x), nan, x)
+        out = xp.where(out == xp.inf, posinf, out)
+        return xp.where(out == -xp.inf, neginf, out).astype(x.dtype)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         return grad * x.isfinite()
 
 
-export(NanToNum, ["nan_to_num"], 1, {"nan": 0.0, "posinf": None, "neginf": None})
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """Replace NaN, +inf and -inf (default: 0, the dtype's largest and smallest values)."""
+    from .elementwise import as_operand
+    params = {"nan": nan, "posinf": posinf, "neginf": neginf}
+    return call(NanToNum, [as_operand(input, "input", 1, "nan_to_num")], params, out,
+                "nan_to_num")
 
 
 def _positive(input):
@@ -622,6 +658,7 @@ def _register_extras():
     from .registry import register
     register("round", _round, inplace=True)
     register("positive", _positive)
+    register("nan_to_num", nan_to_num, inplace=True)
 
 
 _register_extras()
@@ -646,7 +683,12 @@ def conj(input):
 
 
 def _conj_physical(input, *, out=None):
-    from .elementwise import call
+    from ._dispatch import Inplace
+    if input._data.dtype.kind != "c" and out is None:
+        return input
+    if out.__class__ is Inplace and input._data.dtype.kind != "c":
+        input._bump_version()          # still an in-place op (a no-op on real values)
+        return input
     return call(Conj, [input], {}, out, "conj_physical")
 
 

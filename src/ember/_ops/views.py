@@ -581,6 +581,8 @@ def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input.shape[geo.wrap_dim(dim, input.ndim)]
+    if n == 0:
+        return split(input, [0] * chunks, dim)
     return split(input, -(-n // chunks), dim)
 
 

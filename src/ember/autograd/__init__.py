@@ -64,6 +64,8 @@ def _root_grads(outputs, grad_outputs, create_graph):
                                    f"required to have the same dtype. Mismatch in dtype: "
                                    f"grad_output[{i}] has a dtype of {g.dtype} and output[{i}] "
                                    f"has a dtype of {out.dtype}.")
+            if g.dtype is not out.dtype:
+                g = g.to(out.dtype)
             if not create_graph:
                 g = g.detach()
             # NOTE: the caller keeps its tensor; a leaf must copy it before making it .grad.
