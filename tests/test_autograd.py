@@ -140,9 +140,6 @@ class TestRequiresGrad:
             y.requires_grad_(False)
         assert y.requires_grad_(True) is y      # asking for what it already has is fine
 
-    @pytest.mark.xfail(reason="bug: `y.requires_grad = True` on a non-leaf is accepted; torch "
-                       "raises 'you can only change requires_grad flags of leaf variables.'",
-                       strict=True)
     def test_non_leaf_setter_true(self):
         y = leaf(1., 2.) * 2
         with raises(RuntimeError, "you can only change requires_grad flags of leaf variables."):
@@ -286,14 +283,10 @@ class TestGraph:
         assert isinstance(y.grad_fn, Node)
         assert isinstance(y.grad_fn.next_functions[0][0], Node)
 
-    @pytest.mark.xfail(reason="bug: AccumulateGrad.name() is 'AccumulateGrad'; torch gives "
-                       "'torch::autograd::AccumulateGrad'", strict=True)
     def test_accumulate_grad_name(self):
         acc = (leaf(1.) * 2).grad_fn.next_functions[0][0]
         assert acc.name() == "torch::autograd::AccumulateGrad"
 
-    @pytest.mark.xfail(reason="bug: CopySlices repr uses the qualified name(); torch prints "
-                       "<CopySlices object at ...>", strict=True)
     def test_copy_slices_repr(self):
         y = leaf(1., 2.) * 1
         y[0] = 5
@@ -706,8 +699,6 @@ class TestGradMode:
         with pytest.raises(TypeError):
             torch.set_grad_enabled(None)
 
-    @pytest.mark.xfail(reason="bug: set_grad_enabled(False) as a decorator leaves grad mode off "
-                       "after decorating (torch restores it in __call__)", strict=True)
     def test_set_grad_enabled_as_a_decorator(self):
         try:
             @torch.set_grad_enabled(False)
@@ -735,8 +726,6 @@ class TestGradMode:
 
         assert not f(x).requires_grad and torch.is_grad_enabled()
 
-    @pytest.mark.xfail(reason="bug: is_inference_mode_enabled() is always False, also inside "
-                       "inference_mode()", strict=True)
     def test_is_inference_mode_enabled(self):
         with torch.inference_mode():
             assert torch.is_inference_mode_enabled()
@@ -863,8 +852,6 @@ class TestErrors:
                     f"is at version 1; expected version 0 instead.{HINT}"):
             c.sum().backward()
 
-    @pytest.mark.xfail(reason="bug: the leaf variant of the version error has a stray ', ' "
-                       "before 'is at version'", strict=True)
     def test_version_counter_of_a_leaf(self):
         x = leaf(1., 2., 3.)
         y = x ** 2
@@ -881,14 +868,10 @@ class TestErrors:
                                   "gradient"):
             torch.ones(2).register_hook(lambda g: g)
 
-    @pytest.mark.xfail(reason="bug: backward(5.0) is accepted; torch raises TypeError "
-                       "('float' object is not iterable)", strict=True)
     def test_gradient_must_be_a_tensor(self):
         with raises(TypeError, "'float' object is not iterable"):
             leaf(1., 2.).sum().backward(5.0)
 
-    @pytest.mark.xfail(reason="bug: assigning a .grad of another size has a different message",
-                       strict=True)
     def test_assign_grad_of_wrong_size(self):
         x = leaf(1., 2.)
         with raises(RuntimeError, "attempting to assign a gradient of size '[3]' to a tensor of "
@@ -1058,9 +1041,6 @@ class TestInPlace:
             return (y ** 3).sum()
         check_grads(fn, [[1., 2.], [3., -4.]])
 
-    @pytest.mark.xfail(reason="bug: y.mul_(y) saves the operand after the write without a "
-                       "version check; torch raises, ember returns a wrong gradient",
-                       strict=True)
     def test_in_place_with_itself(self):
         x = leaf(1., 2.)
         y = x * 1
@@ -1262,14 +1242,10 @@ class TestAutogradGrad:
         with raises(RuntimeError, "One of the differentiated Tensors does not require grad"):
             torch.autograd.grad((x * 2).sum(), torch.ones(1))
 
-    @pytest.mark.xfail(reason="bug: autograd.grad(out, []) raises TypeError, not torch's "
-                       "RuntimeError", strict=True)
     def test_empty_inputs(self):
         with raises(RuntimeError, "`inputs` argument to `grad()` cannot be empty."):
             torch.autograd.grad(leaf(1.).sum(), [])
 
-    @pytest.mark.xfail(reason="bug: autograd.grad w.r.t. a non-leaf runs and frees that "
-                       "non-leaf's node, so a later backward through it fails", strict=True)
     def test_grad_of_a_non_leaf_keeps_the_rest_of_the_graph(self):
         x = leaf(1., 2.)
         y = x * x

@@ -185,8 +185,6 @@ def test_to_real_and_to_complex(name, real, complex_):
         assert d.to_complex() is getattr(ember, complex_)
 
 
-@pytest.mark.xfail(reason="bug: to_complex error text differs from torch's 'Unknown Complex "
-                          "ScalarType for Int'", strict=True)
 def test_to_complex_error_text():
     with pytest.raises(RuntimeError, match="^Unknown Complex ScalarType for Int$"):
         ember.int32.to_complex()
@@ -239,8 +237,6 @@ def test_int_division_gives_the_default_float():
     assert (ember.tensor([True, False]) / ember.tensor([True, True])).tolist() == [1.0, 0.0]
 
 
-@pytest.mark.xfail(reason="bug: with a bfloat16 default, complex numbers become complex64; "
-                          "torch raises 'invalid default scalar type for complex'", strict=True)
 def test_bfloat16_default_has_no_complex_counterpart(default_dtype):
     ember.set_default_dtype(ember.bfloat16)
     assert ember.tensor([1.5]).dtype is ember.bfloat16
@@ -294,26 +290,20 @@ FINFO_REPR = {
     "float64": "finfo(resolution=1e-15, min=-1.79769e+308, max=1.79769e+308, eps=2.22045e-16, "
                "smallest_normal=2.22507e-308, tiny=2.22507e-308, dtype=float64)",
 }
-_RESOLUTION_BUG = pytest.mark.xfail(
-    reason="bug: finfo.resolution is NumPy's value cast to the dtype (0.0010004 for float16); "
-           "torch gives exactly 10**-precision", strict=True)
 
 
-@pytest.mark.parametrize("name", [pytest.param("float16", marks=_RESOLUTION_BUG),
-                                  pytest.param("bfloat16", marks=_RESOLUTION_BUG),
+@pytest.mark.parametrize("name", ["float16",
+                                  "bfloat16",
                                   "float32", "float64"])
 def test_finfo_repr(name):
     assert repr(ember.finfo(getattr(ember, name))) == FINFO_REPR[name]
 
 
-@_RESOLUTION_BUG
 def test_finfo_resolution_is_a_power_of_ten():
     got = [ember.finfo(getattr(ember, n)).resolution for n in FINFO]
     assert got == [0.001, 0.01, 1e-06, 1e-15]
 
 
-@pytest.mark.xfail(reason="bug: finfo objects of one dtype do not compare equal (torch: "
-                          "finfo(float32) == finfo(float32))", strict=True)
 def test_finfo_equality():
     assert ember.finfo(ember.float32) == ember.finfo(ember.float32)
 
@@ -346,8 +336,6 @@ def test_finfo_and_iinfo_reject_the_wrong_kind():
         ember.iinfo(ember.float32)
 
 
-@pytest.mark.xfail(reason="bug: finfo/iinfo error texts end with the dtype name; torch's end "
-                          "with 'torch.finfo' / 'torch.iinfo'", strict=True)
 def test_finfo_iinfo_error_text_ends_like_torch():
     with pytest.raises(TypeError) as info:
         ember.finfo(ember.int32)
@@ -355,8 +343,6 @@ def test_finfo_iinfo_error_text_ends_like_torch():
                                "torch.iinfo to handle 'torch.finfo'")
 
 
-@pytest.mark.xfail(reason="bug: iinfo(bool) returns limits; torch raises 'torch.bool is not "
-                          "supported by torch.iinfo'", strict=True)
 def test_iinfo_bool_is_an_error():
     with pytest.raises(TypeError, match=r"^torch\.bool is not supported by torch\.iinfo$"):
         ember.iinfo(ember.bool)

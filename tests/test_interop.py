@@ -210,8 +210,6 @@ def test_float_int_complex():
         int(ember.tensor(float("inf")))
 
 
-@pytest.mark.xfail(reason="bug: float()/int() of a multi-element tensor raise RuntimeError; "
-                          "torch raises ValueError", strict=True)
 @pytest.mark.parametrize("convert, n", [(float, 2), (int, 2), (float, 0)])
 def test_float_int_of_many_elements(convert, n):
     with pytest.raises(ValueError, match=exact("only one element tensors can be converted to "
@@ -219,9 +217,6 @@ def test_float_int_of_many_elements(convert, n):
         convert(ember.ones(n))
 
 
-@pytest.mark.xfail(reason="bug: float(complex tensor) raises Python's TypeError; torch raises "
-                          "RuntimeError 'value cannot be converted to type double without "
-                          "overflow'", strict=True)
 def test_float_of_a_complex_tensor():
     with pytest.raises(RuntimeError, match=exact("value cannot be converted to type double "
                                                  "without overflow")):
@@ -275,8 +270,6 @@ def test_dlpack_device_and_requires_grad():
     assert y.tolist() == [0., 1., 2.]
 
 
-@pytest.mark.xfail(reason="bug: __dlpack__ of a tensor that requires grad raises RuntimeError; "
-                          "torch raises BufferError", strict=True)
 def test_dlpack_requires_grad_is_a_buffer_error():
     with pytest.raises(BufferError):
         ember.ones(2, requires_grad=True).__dlpack__()

@@ -4,6 +4,7 @@ filled (`zeros`, `ones`, `full`, `empty` and their `_like` and `new_*` forms) an
 
 Random tensors are made in `_ops/sampling.py`.
 """
+import math
 import warnings
 
 import numpy as np
@@ -17,27 +18,23 @@ _new = object.__new__
 
 # -- arguments shared by the factories --------------------------------------------------------
 
-def parse_size(args, name):
-    """Sizes given as varargs, one sequence, or an `ember.Size`, as torch accepts them."""
+def parse_size(args, name, size=None):
+    """Sizes given as varargs, one sequence, an `ember.Size` or `size=`, as torch accepts."""
+    if size is not None:
+        if args:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        args = (size,)
+    if not args:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
     if len(args) == 1 and not _is_int(args[0]):
         seq = args[0]
-        if isinstance(seq, Tensor) and seq.ndim == 0:
-            return (int(seq),)
-        try:
-            items = tuple(seq)
-        except TypeError:
+        if isinstance(seq, (Tensor, int, float, np.number)) or not hasattr(seq, "__iter__"):
             raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
-                            f"{type(seq).__name__}") from None
-        args = items
+                            f"{type(seq).__name__}")
+        args = tuple(seq)
     shape = []
     for i, s in enumerate(args):
         if not _is_int(s):
-            if isinstance(s, (tuple, list)):
-                raise TypeError(f"{name}() takes 1 positional argument but {len(args)} were "
-                                f"given")
-            if i == 0 and len(args) == 1:
-                raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, "
-                                f"not {type(s).__name__}")
             raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{type(s).__name__}\"")
@@ -50,7 +47,7 @@ def _is_int(x):
         return False
     if isinstance(x, (int, np.integer)):
         return True
-    return isinstance(x, Tensor) and x.ndim == 0 and not x.is_floating_point()
+    return isinstance(x, Tensor) and x.ndim == 0 and x.dtype._category == 1
 
 
 def check_shape(shape, name):
@@ -93,8 +90,7 @@ def _allocate(xp, shape, np_dtype, fill):
                            f"code 12 (Cannot allocate memory)") from None
 
 
-def _filled(name, size, fill, dtype, device, requires_grad):
-    shape = parse_size(size, name)
+def _filled(name, shape, fill, dtype, device, requires_grad):
     check_shape(shape, name)
     d = dtype or _dtype.get_default_dtype()
     return _finish(_allocate(_backend(device).xp, shape, d._np, fill), requires_grad)
@@ -102,28 +98,31 @@ def _filled(name, size, fill, dtype, device, requires_grad):
 
 # -- filled tensors ---------------------------------------------------------------------------
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def zeros(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     """A tensor of zeros: `zeros(2, 3)` or `zeros((2, 3))`."""
-    return _into(out, _filled("zeros", size, 0, dtype, device, requires_grad))
+    return _into(out, _filled("zeros", parse_size(args, "zeros", size), 0, dtype, device,
+                              requires_grad))
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def ones(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     """A tensor of ones."""
-    return _into(out, _filled("ones", size, 1, dtype, device, requires_grad))
+    return _into(out, _filled("ones", parse_size(args, "ones", size), 1, dtype, device,
+                              requires_grad))
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def empty(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     """A tensor whose values are whatever the memory held (uninitialised)."""
-    return _into(out, _filled("empty", size, None, dtype, device, requires_grad))
+    return _into(out, _filled("empty", parse_size(args, "empty", size), None, dtype, device,
+                              requires_grad))
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """A tensor of `size` filled with `fill_value` (its dtype inferred from the value)."""
-    shape = parse_size((size,) if not isinstance(size, (tuple, list)) else size, "full")
+    shape = parse_size((size,), "full")
     check_shape(shape, "full")
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
@@ -209,21 +208,34 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0 and end != start:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtype.get_default_dtype() if floating else _dtype.int64
-    n = max(int(np.ceil((end - start) / step)), 0)
-    xp = _backend(device).xp
-    if dtype.is_floating_point or dtype.is_complex:
-        # NOTE: torch computes start + i * step in double, then rounds to the dtype.
-        values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
-    elif all(isinstance(v, (int, np.integer)) for v in (start, end, step)):
-        values = (start + xp.arange(n, dtype=np.int64) * step).astype(dtype._np)
+    if dtype is _dtype.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    for bound in (start, end):
+        if not math.isfinite(bound):
+            raise RuntimeError(f"unsupported range: {start} -> {end}")
+    # NOTE: for an integer dtype torch truncates start, end and step to integers first; the
+    # length uses the truncated values for int64 and the given ones for other integer types.
+    xstart, xend, xstep = start, end, step
+    if dtype._category == 1:
+        xstart, xend, xstep = int(start), int(end), int(step)
+    if xstep == 0:
+        raise RuntimeError("step must be nonzero") if step == 0 else \
+            ValueError("step must be nonzero")
+    if (xend - xstart) * xstep < 0 and xend != xstart:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is _dtype.int64:
+        n = math.ceil((xend - xstart) / xstep)
     else:
+        n = math.ceil((end - start) / step)
+    n = max(n, 0)
+    xp = _backend(device).xp
+    if dtype._category == 1:
+        values = (xstart + xp.arange(n, dtype=np.int64) * xstep).astype(dtype._np)
+    else:
+        # torch computes start + i * step in double, then rounds to the dtype.
         values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
     return _into(out, _finish(values, requires_grad))
 
@@ -236,6 +248,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         raise RuntimeError("number of steps must be non-negative")
     dtype = dtype or _dtype.get_default_dtype()
     xp = _backend(device).xp
+    if steps == 1:
+        return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad))
     if dtype.is_floating_point or dtype.is_complex:
         # NOTE: like torch, step from the start for the first half and back from the end for
         # the second, in the output's own precision, so both ends are exact.
@@ -287,37 +301,47 @@ def _leaf_dtype(x):
         return _dtype.from_numpy_dtype(x.dtype)
     if isinstance(x, (bool, int, float, complex)):
         return _dtype.scalar_dtype(x)
-    if x is None or isinstance(x, str) or not hasattr(x, "__len__"):
-        raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
-    return None
+    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+
+
+_LIST_OF_ARRAYS_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
+    "tensor.")
 
 
 def _walk(data):
     """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
     flat = []
     inferred = None
+    warned = []
 
     def visit(item, depth, shape):
         nonlocal inferred
-        if isinstance(item, Tensor):
-            if item.ndim == 0 or depth == len(shape):
-                if item.numel() != 1:
-                    raise ValueError("only one element tensors can be converted to Python "
-                                     "scalars")
-                if depth != len(shape):
-                    raise ValueError(f"expected sequence of length {shape[depth]} at dim "
-                                     f"{depth} (got 0)")
-                flat.append(item.item())
-                inferred = _promote(inferred, item.dtype)
-                return
+        if isinstance(item, Tensor) and (item.ndim == 0 or depth == len(shape)):
+            if item.numel() != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            flat.append(item.item())
+            inferred = _promote(inferred, item.dtype)
+            return
         if isinstance(item, np.ndarray):
+            if item.ndim and not warned:
+                warnings.warn(_LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=4)
+                warned.append(True)
+            inferred = _promote(inferred, _dtype.from_numpy_dtype(item.dtype))
             item = item.tolist() if item.ndim else item[()]
+            if not isinstance(item, list):
+                item = item.item() if hasattr(item, "item") else item
+                _leaf(item, depth, shape, typed=True)
+                return
         if isinstance(item, (str, bytes)):
             if depth == 0:
                 raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
-            raise ValueError(f"too many dimensions '{type(item).__name__}'")
+            if depth == len(shape) and not flat:
+                raise ValueError(f"too many dimensions '{type(item).__name__}'")
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         if isinstance(item, (list, tuple)) or (hasattr(item, "__len__") and hasattr(
-                item, "__getitem__") and not isinstance(item, (dict,))):
+                item, "__getitem__") and not isinstance(item, dict)):
             n = len(item)
             if depth == len(shape):
                 if flat:
@@ -330,10 +354,14 @@ def _walk(data):
             for sub in item:
                 visit(sub, depth + 1, shape)
             return
+        _leaf(item, depth, shape)
+
+    def _leaf(item, depth, shape, typed=False):
+        nonlocal inferred
         if depth != len(shape):
             raise TypeError(f"'{type(item).__name__}' object is not iterable")
-        d = _leaf_dtype(item)
-        inferred = _promote(inferred, d)
+        if not typed:
+            inferred = _promote(inferred, _leaf_dtype(item))
         flat.append(item.item() if isinstance(item, (np.number, np.bool_)) else item)
 
     shape = []
@@ -345,31 +373,54 @@ def _promote(a, b):
     return b if a is None else _dtype.promote_types(a, b)
 
 
+def _check_fits(flat, target):
+    """torch's overflow check when data is converted to an integer dtype."""
+    if target._category != 1 or target is _dtype.bool:
+        return
+    info = np.iinfo(target._np)
+    # An integer may wrap into an unsigned type from as low as -max (torch's rule).
+    low = -info.max if not target.is_signed else info.min
+    for v in flat:
+        if isinstance(v, complex):
+            raise TypeError("must be real number, not complex")
+        if isinstance(v, bool):
+            continue
+        lo = low if isinstance(v, int) else info.min
+        if not lo <= v <= info.max:
+            raise RuntimeError(f"value cannot be converted to type {target._name} without "
+                               f"overflow")
+
+
 def _array_from_data(data, dtype):
     """A new array holding `data` (numbers, nested sequences, arrays, tensors), and its dtype."""
     if isinstance(data, Tensor):
         arr = backend_of(data._data).to_numpy(data._data).copy()
         return arr, dtype or data.dtype
     if isinstance(data, np.ndarray):
+        if any(st < 0 for st in data.strides):
+            from_numpy(data)                # raises torch's negative-stride error
         d = dtype or _dtype.from_numpy_dtype(data.dtype)
         return np.array(data), d
-    if isinstance(data, (str, bytes)):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, dict):
+        raise RuntimeError("Could not infer dtype of dict")
     shape, flat, inferred = _walk(data)
     if inferred is None:
         inferred = _dtype.get_default_dtype()
     target = dtype or inferred
-    if inferred is _dtype.int64 or (inferred._category == 1 and target._category == 1):
+    for v in flat:
+        if isinstance(v, int) and not isinstance(v, bool) and not -2 ** 63 <= v < 2 ** 64:
+            raise ValueError("Overflow when unpacking long long")
+    if dtype is not None:
+        if not target.is_complex and any(isinstance(v, complex) for v in flat):
+            raise TypeError("must be real number, not complex")
+        _check_fits(flat, target)
+    elif inferred is _dtype.int64:
         for v in flat:
             if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
                 raise ValueError("Overflow when unpacking long long")
     natural = np.array(flat, dtype=_natural(inferred)).reshape(shape)
-    if dtype is not None and dtype._category == 1 and natural.dtype.kind in "iu" \
-            and natural.size:
-        info = np.iinfo(dtype._np) if dtype is not _dtype.bool else None
-        if info is not None and (natural.min() < info.min or natural.max() > info.max):
-            raise RuntimeError(f"value cannot be converted to type {dtype._name} without "
-                               f"overflow")
+    if natural.dtype.kind in "iu" and target._category == 1 and target is not _dtype.bool:
+        natural = natural.astype(target._np)       # wraps like torch's integer conversion
     return natural, target
 
 
@@ -379,7 +430,7 @@ def _natural(d):
         return np.float64
     if d._category == 3:
         return np.complex128
-    return d._np
+    return d._np if d is not _dtype.int64 else np.int64
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -420,6 +471,11 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
         t = tensor(obj, dtype=dtype, device=device) if not isinstance(obj, Tensor) else \
             obj.detach().clone().to(dtype=dtype, device=device)
     else:
+        if copy is False and dtype is not None and isinstance(obj, (Tensor, np.ndarray)):
+            have = obj.dtype if isinstance(obj, Tensor) else _dtype.from_numpy_dtype(obj.dtype)
+            if have is not dtype:
+                raise ValueError(f"can't alias tensor with dtype '{have._scalar_name}' into dtype "
+                                 f"'{dtype._scalar_name}'.")
         t = as_tensor(obj, dtype=dtype, device=device)
         if copy is False and isinstance(obj, (Tensor, np.ndarray)):
             src = obj._data if isinstance(obj, Tensor) else obj
@@ -483,11 +539,14 @@ def legacy_new(cls, args, kwargs):
     if len(args) == 1:
         data = args[0]
         if isinstance(data, Tensor):
-            return data
+            return data.detach()                # a new tensor over the same memory
         from ._size import Size
         if isinstance(data, Size):
             return empty(data, dtype=d, device=device)
+        if isinstance(data, (int, float, complex, bool, np.number)):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
         return tensor(data, dtype=d, device=device)
+    parse_size(args, "new")
     raise TypeError("new() received an invalid combination of arguments")
 
 

@@ -3,6 +3,8 @@
 Pure data and arithmetic on types; no arrays are created here. "What dtype does int32 + float16
 give?" is answered by `promote_types`; "what does `t + 2.5` give?" by `result_type`.
 """
+import math
+
 import numpy as np
 import ml_dtypes
 
@@ -52,7 +54,7 @@ class dtype:
         if self._category == _COMPLEX:
             return self
         if self._category != _FLOAT:
-            raise RuntimeError(f"to_complex is not supported for {self}")
+            raise RuntimeError(f"Unknown Complex ScalarType for {self._scalar_name}")
         return _REAL_TO_COMPLEX[self]
 
     def __repr__(self):
@@ -169,7 +171,12 @@ def set_default_dtype(d):
 
 
 def default_complex_dtype():
-    return complex128 if _default_float is float64 else complex64
+    if _default_float is float64:
+        return complex128
+    if _default_float is float32:
+        return complex64
+    # torch pairs float16 with complex32, which ember does not have, and bfloat16 with none.
+    raise RuntimeError("invalid default scalar type for complex")
 
 
 def scalar_dtype(value):
@@ -263,16 +270,26 @@ class finfo:
         if type._category == _COMPLEX:
             type = type.to_real()
         if type._category != _FLOAT:
-            raise TypeError(f"torch.finfo() requires a floating point input type. Use "
-                            f"torch.iinfo to handle '{type._name}'")
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
         info = ml_dtypes.finfo(type._np) if type is bfloat16 else np.finfo(type._np)
         self.bits = info.bits
         self.eps = _builtin_float(info.eps)
         self.max = _builtin_float(info.max)
         self.min = _builtin_float(info.min)
         self.tiny = self.smallest_normal = _builtin_float(info.smallest_normal)
-        self.resolution = _builtin_float(info.resolution)
+        # the number of decimal digits the type carries, as a power of ten
+        self.resolution = 10.0 ** -_builtin_int(math.floor(-math.log10(self.eps)))
         self.dtype = type._name
+
+    def _key(self):
+        return (self.dtype, self.bits, self.eps, self.max, self.min, self.tiny)
+
+    def __eq__(self, other):
+        return isinstance(other, finfo) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
 
     def __repr__(self):
         return (f"finfo(resolution={_short(self.resolution)}, min={_short(self.min)}, "
@@ -285,15 +302,21 @@ class iinfo:
     """Limits of an integer dtype, as `torch.iinfo`."""
 
     def __init__(self, type):
-        if type._category not in (_INT, _BOOL):
-            raise TypeError(f"torch.iinfo() requires an integer input type. Use torch.finfo "
-                            f"to handle '{type._name}'")
         if type is bool:
-            self.bits, self.min, self.max = 8, 0, 1
-        else:
-            info = np.iinfo(type._np)
-            self.bits, self.min, self.max = info.bits, _builtin_int(info.min), _builtin_int(info.max)
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type._category != _INT:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo "
+                            "to handle 'torch.iinfo'")
+        info = np.iinfo(type._np)
+        self.bits, self.min, self.max = info.bits, _builtin_int(info.min), _builtin_int(info.max)
         self.dtype = type._name
+
+    def __eq__(self, other):
+        return isinstance(other, iinfo) and (self.dtype, self.min, self.max) == (
+            other.dtype, other.min, other.max)
+
+    def __hash__(self):
+        return hash((self.dtype, self.min, self.max))
 
     def __repr__(self):
         return f"iinfo(min={_short(self.min)}, max={_short(self.max)}, dtype={self.dtype})"

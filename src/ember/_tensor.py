@@ -218,6 +218,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        if self._grad_fn is not None and flag:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self._set_requires_grad(flag, "only Tensors of floating point and complex dtype can "
                                       "require gradients")
 
@@ -266,9 +268,18 @@ class Tensor:
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
             if value.dtype != self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{value.dtype._cpp_name}' to a "
+                    f"tensor with grad_dtype '{self.dtype._scalar_name}'. The gradient must match "
+                    f"the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    f"tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    f"dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
+                    f"its gradient may break downstream systems that assume they match.")
             if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '[{', '.join(map(str, value.shape))}]'"
+                    f" to a tensor of size '[{', '.join(map(str, self.shape))}]'. Please ensure "
+                    f"that the gradient and the tensor are the same size")
             if value.device != self.device:
                 raise RuntimeError("assigned grad has data located on a different device")
         self._set_grad(value)
@@ -424,8 +435,8 @@ class Tensor:
 
     def __dlpack__(self, stream=None, **kwargs):
         if self._requires_grad:
-            raise RuntimeError("Can't export tensors that require gradient, use "
-                               "tensor.detach()")
+            raise BufferError("Can't export tensors that require gradient, use "
+                              "tensor.detach()")
         return self._data.__dlpack__(**({} if stream is None else {"stream": stream}), **kwargs)
 
     def __dlpack_device__(self):
@@ -451,14 +462,20 @@ class Tensor:
 
     def _one_scalar(self):
         if self._data.size != 1:
-            raise RuntimeError("only one element tensors can be converted to Python scalars")
-        return self._data.reshape(())
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return _to_python(self._data.reshape(()))
 
     def __float__(self):
-        return float(self._one_scalar())
+        value = self._one_scalar()
+        if isinstance(value, complex):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        return float(value)
 
     def __int__(self):
-        return int(self._one_scalar())
+        value = self._one_scalar()
+        if isinstance(value, complex):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        return int(value)
 
     def __complex__(self):
         return complex(self._one_scalar())

@@ -1002,6 +1002,22 @@ MATMUL_MORE = [
 ]
 
 FIXED = [
+    'x = torch.ones(2, requires_grad=True)\ny = x * 1\ny[0] = 5\nprint(y.grad_fn)',
+    'x = torch.ones(3, requires_grad=True)\ny = x ** 2\nwith torch.no_grad():\n    x.add_(1)\ny.sum().backward()',
+    '@torch.set_grad_enabled(False)\ndef f():\n    pass\nprint(torch.is_grad_enabled())\ntorch.set_grad_enabled(True)',
+    'x = torch.ones(2, requires_grad=True)\nx.sum().backward(5.0)',
+    'x = torch.ones(2, requires_grad=True)\nx.grad = torch.ones(3)',
+    'x = torch.ones(2, requires_grad=True)\nx.grad = torch.ones(2, dtype=torch.int64)',
+    'x = torch.ones(2, requires_grad=True)\ny = x * 2\ntorch.autograd.grad(y.sum(), y)\nprint(torch.autograd.grad(y.sum(), x))',
+    'x = torch.tensor([1., 2.], requires_grad=True)\ny = x * 1\ny.mul_(y)\ny.sum().backward()\nprint(x.grad)',
+    'x = torch.ones(2, requires_grad=True)\ntorch.autograd.grad(x.sum(), [])',
+    'x = torch.tensor([1., 2.], requires_grad=True)\n(x * x).sum().backward(create_graph=True)\nprint(x.grad)',
+    "torch.tensor([1, 2]).div(2, rounding_mode='bad')",
+    'x = torch.ones(2, requires_grad=True)\nprint((x * 2).grad_fn.next_functions[0][0].name())',
+    'with torch.inference_mode():\n    print(torch.is_inference_mode_enabled())',
+    'y = torch.ones(2, requires_grad=True) * 2\ny.requires_grad = True',
+    'print(torch.ones())',
+    'print(torch.ones(size=(2,)), torch.zeros(size=(1, 2)))',
     'x = torch.ones(2, requires_grad=True)\ny = x * 1\ny[0] = 5\nprint(y.grad_fn.next_functions)',
     'x = torch.tensor([1., 2.], requires_grad=True)\n(x ** x).sum().backward()\nprint(x.grad)',
     'x = torch.tensor(0.5, requires_grad=True)\ng, = torch.autograd.grad(x.abs(), x, create_graph=True)\nprint(torch.autograd.grad(g, x))',
@@ -1025,51 +1041,6 @@ SNIPPETS = [*FIXED, *AUTOGRAD, *AUTOGRAD_EDGES, *SECOND_ORDER, *VIEWS, *VIEWS_MO
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
 BUGS = [
-    ("bug: CopySlices prints as <torch::autograd::CopySlices ...>; torch's repr uses the class "
-     "name (only name() is qualified)",
-     "x = torch.ones(2, requires_grad=True)\ny = x * 1\ny[0] = 5\nprint(y.grad_fn)"),
-    ("bug: version-counter error for a tensor without grad_fn has a stray comma before "
-     "'is at version'",
-     "x = torch.ones(3, requires_grad=True)\ny = x ** 2\nwith torch.no_grad():\n"
-     "    x.add_(1)\ny.sum().backward()"),
-    ("bug: set_grad_enabled(False) used as a decorator leaves grad mode off (torch restores it "
-     "in __call__)",
-     "@torch.set_grad_enabled(False)\ndef f():\n    pass\nprint(torch.is_grad_enabled())\n"
-     "torch.set_grad_enabled(True)"),
-    ("bug: backward(gradient=<float>) is accepted; torch raises TypeError",
-     "x = torch.ones(2, requires_grad=True)\nx.sum().backward(5.0)"),
-    ("bug: assigning a .grad of the wrong size: different message",
-     "x = torch.ones(2, requires_grad=True)\nx.grad = torch.ones(3)"),
-    ("bug: assigning a .grad of the wrong dtype: different message",
-     "x = torch.ones(2, requires_grad=True)\nx.grad = torch.ones(2, dtype=torch.int64)"),
-    ("bug: autograd.grad w.r.t. a non-leaf runs and frees that non-leaf's own node, so a later "
-     "backward through it fails",
-     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ntorch.autograd.grad(y.sum(), y)\n"
-     "print(torch.autograd.grad(y.sum(), x))"),
-    ("bug: an in-place op whose other operand aliases self (y.mul_(y)) saves it after the write "
-     "and without the version check: silently wrong gradient",
-     "x = torch.tensor([1., 2.], requires_grad=True)\ny = x * 1\ny.mul_(y)\n"
-     "y.sum().backward()\nprint(x.grad)"),
-    ("bug: autograd.grad(..., inputs=[]) raises TypeError instead of torch's RuntimeError",
-     "x = torch.ones(2, requires_grad=True)\ntorch.autograd.grad(x.sum(), [])"),
-    ("bug: with create_graph=True the first .grad is the gradient itself (AddBackward0); torch "
-     "stores a copy (CopyBackwards)",
-     "x = torch.tensor([1., 2.], requires_grad=True)\n"
-     "(x * x).sum().backward(create_graph=True)\nprint(x.grad)"),
-    ("bug: div with an unknown rounding_mode raises ValueError; torch raises RuntimeError",
-     "torch.tensor([1, 2]).div(2, rounding_mode='bad')"),
-    ("bug: AccumulateGrad.name() is 'AccumulateGrad'; torch's is "
-     "'torch::autograd::AccumulateGrad'",
-     "x = torch.ones(2, requires_grad=True)\n"
-     "print((x * 2).grad_fn.next_functions[0][0].name())"),
-    ("bug: is_inference_mode_enabled() is False inside inference_mode()",
-     "with torch.inference_mode():\n    print(torch.is_inference_mode_enabled())"),
-    ("bug: `y.requires_grad = True` on a non-leaf is accepted; torch raises",
-     "y = torch.ones(2, requires_grad=True) * 2\ny.requires_grad = True"),
-    ("bug: torch.ones() without a size returns a 0-dim tensor; torch raises TypeError",
-     "print(torch.ones())"),
-    ("bug: the factories do not take size= as a keyword",
-     "print(torch.ones(size=(2,)), torch.zeros(size=(1, 2)))"),
 ]
 
 

@@ -120,12 +120,21 @@ def prepare_inplace(op, inputs, requires_grad):
 
 
 def finish_inplace(op, inputs, params, target, requires_grad):
-    """Bump the version of `target` (already holding the result) and rebase its graph."""
-    target._bump_version()
+    """Bump the version of `target` (already holding the result) and rebase its graph.
+
+    NOTE: an operand that is `target` itself (`y.mul_(y)`) is recorded before the bump, as
+    torch saves it before writing: its backward then reports the in-place modification
+    instead of using the new values as if they were the old ones.
+    """
+    aliased = any(x is target for x in inputs[1:])
+    if not aliased:
+        target._bump_version()
     if requires_grad and _grad_state.enabled:
         if target._base is None:
             record(op, inputs, (target,), params)
         else:
             from .inplace import rebase_view
             rebase_view(op, inputs, params, target)
+    if aliased:
+        target._bump_version()
     return target

@@ -540,8 +540,8 @@ _DIV = {None: _true_divide, "trunc": _div_trunc, "floor": _div_floor}
 def _check_mode(fn):
     def checked(input, other, *, rounding_mode=None, out=None):
         if rounding_mode not in _DIV:
-            raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
-                             f"but found '{rounding_mode}'")
+            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
+                               f"'floor' but found '{rounding_mode}'")
         return fn(input, other, rounding_mode=rounding_mode, out=out)
     checked.__name__ = fn.__name__
     checked.__doc__ = fn.__doc__

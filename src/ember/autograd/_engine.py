@@ -48,7 +48,9 @@ def _dependencies(roots):
 
 
 def _needed(roots, targets):
-    """Nodes from which some target node can be reached (only these must run)."""
+    """Nodes that must run for gradients to reach the targets: those with a target (or a node
+    that must run) among their inputs. A target's own node need not run: the gradient is
+    captured on its way in."""
     reaches = {}
     stack = [(n, False) for n in roots]
     while stack:
@@ -56,8 +58,8 @@ def _needed(roots, targets):
         if node in reaches:
             continue
         if children_done:
-            reaches[node] = node in targets or any(
-                reaches.get(n, False) for n, _ in node.next_functions if n is not None)
+            reaches[node] = any(n in targets or reaches.get(n, False)
+                                for n, _ in node.next_functions if n is not None)
             continue
         stack.append((node, True))
         stack.extend((n, False) for n, _ in node.next_functions

@@ -11,6 +11,7 @@ import threading
 class _GradState(threading.local):
     def __init__(self):
         self.enabled = True
+        self.inference = False
 
 
 _state = _GradState()
@@ -108,6 +109,11 @@ class set_grad_enabled(_GradModeContext):
     def clone(self):
         return set_grad_enabled(self._mode)
 
+    def __call__(self, fn):
+        # Used as a decorator, the mode set by __init__ applies only inside `fn`.
+        _state.enabled = self._prev
+        return super().__call__(fn)
+
     def __enter__(self):
         _state.enabled = self._mode
 
@@ -120,10 +126,21 @@ class inference_mode(_GradModeContext):
 
     def __init__(self, mode=True):
         self._mode = not mode
+        self._inference = mode
 
     def clone(self):
-        return inference_mode(not self._mode)
+        return inference_mode(self._inference)
+
+    def __enter__(self):
+        super().__enter__()
+        self._prev_inference = _state.inference
+        _state.inference = self._inference
+
+    def __exit__(self, *exc):
+        super().__exit__(*exc)
+        _state.inference = self._prev_inference
 
 
 def is_inference_mode_enabled():
-    return False
+    """Whether code runs inside `inference_mode()`."""
+    return _state.inference

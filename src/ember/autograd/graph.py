@@ -121,7 +121,7 @@ class Node:
         return self.apply(grads)
 
     def __repr__(self):
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     # -- what the engine calls -------------------------------------------------------------
 
@@ -179,10 +179,10 @@ class Node:
         if producer is not None:
             name = producer.name()
             cut = name.find("Backward")
-            where = f", which is output {nr} of {name[:cut] if cut > 0 else name}"
+            where = f", which is output {nr} of {name[:cut] if cut > 0 else name},"
         shape = ", ".join(str(s) for s in tensor.shape)
         return (f"one of the variables needed for gradient computation has been modified by "
-                f"an inplace operation: [{legacy_type_name(tensor)} [{shape}]]{where}, is at "
+                f"an inplace operation: [{legacy_type_name(tensor)} [{shape}]]{where} is at "
                 f"version {tensor._version}; expected version {expected} instead.{_HINT}")
 
 
@@ -206,6 +206,9 @@ class AccumulateGrad(Node):
         """The leaf tensor this node accumulates into."""
         return self._variable()
 
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
     def apply(self, grad_outputs):
         leaf = self._variable()
         if leaf is None:
@@ -224,7 +227,7 @@ class AccumulateGrad(Node):
             # through a node unchanged, or given by the caller) as views, so views and
             # expanded tensors are the ones copied here.
             if _grad_state.enabled:
-                leaf._set_grad(grad)
+                leaf._set_grad(_copy_like(leaf, grad))
             elif grad._base is not None or not grad.is_contiguous():
                 leaf._set_grad(grad.detach().clone())
             else:
@@ -237,6 +240,14 @@ class AccumulateGrad(Node):
             for hook in tuple(meta.post_accumulate_hooks.values()):
                 hook(leaf)
         return ()
+
+
+def _copy_like(leaf, grad):
+    """A copy of `grad` laid out like `leaf` that stays in the graph (create_graph=True)."""
+    from .._creation import empty_strided
+    out = empty_strided(tuple(leaf._data.shape), leaf.stride(), dtype=leaf.dtype,
+                        device=leaf.device)
+    return out.copy_(grad)
 
 
 def accumulator_of(leaf):
