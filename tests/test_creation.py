@@ -44,9 +44,7 @@ INFERENCE = [
     (np.array([[True]]), "bool", (1, 1)), (np.zeros((2, 0)), "float64", (2, 0)),
     (np.array(3.5), "float64", ()), (np.array([1, 2], np.uint8), "uint8", (2,)),
     ([np.array([1, 2]), np.array([3, 4])], "int64", (2, 2)),
-    pytest.param([np.array([1, 2], np.int32), np.array([3, 4], np.int32)], "int32", (2, 2),
-                 marks=_xfail("a list of int32 NumPy arrays gives int64: arrays inside lists "
-                              "lose their dtype")),
+    pytest.param([np.array([1, 2], np.int32), np.array([3, 4], np.int32)], "int32", (2, 2)),
 ]
 
 
@@ -349,8 +347,7 @@ def test_negative_sizes(call, message):
                  "zeros(): argument 'size' failed to unpack the object at pos 2 with error "
                  "\"type must be tuple of ints,but got tuple\""),
     pytest.param(lambda: ember.full(2, 3), "full(): argument 'size' (position 1) must be tuple "
-                                           "of ints, not int",
-                 marks=_xfail("full(2, 3) accepts an int size")),
+                                           "of ints, not int"),
     pytest.param(lambda: ember.ones(ember.tensor(2.)), "ones(): argument 'size' (position 1) "
                                                        "must be tuple of ints, not Tensor"),
 ])

@@ -426,8 +426,20 @@ def test_type_names_and_conversion_by_name():
             x.type(bad)
 
 
-@pytest.mark.xfail(reason="bug: the legacy tensor classes (ember.IntTensor, ember.FloatTensor, "
-                          "...) are missing, so x.type(torch.IntTensor) fails", strict=True)
 def test_type_with_a_legacy_class():
     x = ember.tensor([1.7, -1.7])
     assert x.type(ember.IntTensor).dtype is ember.int32
+    assert x.type(ember.IntTensor).tolist() == [1, -1]
+
+
+def test_legacy_classes():
+    assert isinstance(ember.ones(2), ember.FloatTensor)
+    assert not isinstance(ember.ones(2), ember.LongTensor)
+    assert isinstance(ember.arange(2), ember.LongTensor)
+    assert ember.FloatTensor(2, 3).shape == (2, 3)
+    assert ember.FloatTensor(2, 3).dtype is ember.float32
+    t = ember.LongTensor([1, 2])
+    assert t.dtype is ember.int64 and t.tolist() == [1, 2]
+    assert ember.DoubleTensor([1]).dtype is ember.float64
+    assert ember.BoolTensor([1, 0]).tolist() == [True, False]
+    assert repr(ember.FloatTensor) == "<class 'torch.FloatTensor'>"

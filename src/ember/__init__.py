@@ -40,6 +40,9 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)
 
 _ops.install(globals(), Tensor)
 
+from ._tensor_types import CPU_TYPES as _CPU_TYPES  # noqa: E402
+globals().update(_CPU_TYPES)
+
 
 class _Layout:
     def __init__(self, name):

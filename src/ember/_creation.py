@@ -122,6 +122,9 @@ def empty(*args, size=None, out=None, dtype=None, layout=None, device=None, requ
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """A tensor of `size` filled with `fill_value` (its dtype inferred from the value)."""
+    if _is_int(size):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
     shape = parse_size((size,), "full")
     check_shape(shape, "full")
     if isinstance(fill_value, Tensor):
@@ -314,9 +317,9 @@ def _walk(data):
     """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
     flat = []
     inferred = None
-    warned = []
+    arrays_inside = []
 
-    def visit(item, depth, shape):
+    def visit(item, depth, shape, typed=False):
         nonlocal inferred
         if isinstance(item, Tensor) and (item.ndim == 0 or depth == len(shape)):
             if item.numel() != 1:
@@ -325,10 +328,9 @@ def _walk(data):
             inferred = _promote(inferred, item.dtype)
             return
         if isinstance(item, np.ndarray):
-            if item.ndim and not warned:
-                warnings.warn(_LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=4)
-                warned.append(True)
+            arrays_inside.append(item.ndim > 0 and depth > 0)
             inferred = _promote(inferred, _dtype.from_numpy_dtype(item.dtype))
+            typed = True            # its elements add nothing to dtype inference
             item = item.tolist() if item.ndim else item[()]
             if not isinstance(item, list):
                 item = item.item() if hasattr(item, "item") else item
@@ -352,9 +354,9 @@ def _walk(data):
                 raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} "
                                  f"(got {n})")
             for sub in item:
-                visit(sub, depth + 1, shape)
+                visit(sub, depth + 1, shape, typed)
             return
-        _leaf(item, depth, shape)
+        _leaf(item, depth, shape, typed)
 
     def _leaf(item, depth, shape, typed=False):
         nonlocal inferred
@@ -366,6 +368,8 @@ def _walk(data):
 
     shape = []
     visit(data, 0, shape)
+    if any(arrays_inside):
+        warnings.warn(_LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=4)
     return tuple(shape), flat, inferred
 
 

@@ -65,5 +65,5 @@ def erfinv(xp, y):
     for _ in range(4):
         err = erf(xp, x) - y64
         x = x - err / (_TWO_OVER_SQRT_PI * xp.exp(-x * x))
-    x = xp.where(inside, x, xp.where(a == 1, xp.sign(y64) * xp.inf, xp.nan))
+    x = xp.where(inside, x, xp.where(a == 1, xp.copysign(xp.inf, y64), xp.nan))
     return x.astype(y.dtype)

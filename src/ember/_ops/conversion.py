@@ -110,8 +110,9 @@ def type_(self, dtype=None, non_blocking=False, **kwargs):
             raise ValueError(f"invalid type: '{dtype}'")
         device = "cuda" if ".cuda." in dtype else None
         return _convert(self, _LEGACY[name], as_device(device))
-    if isinstance(dtype, type) and issubclass(dtype, Tensor) and hasattr(dtype, "_dtype"):
-        return _convert(self, dtype._dtype, None)
+    if isinstance(dtype, type) and hasattr(dtype, "_dtype"):      # ember.FloatTensor, ...
+        device = "cuda" if dtype._device_type == "cuda" else None
+        return _convert(self, dtype._dtype, as_device(device))
     return _convert(self, dtype, None)
 
 

@@ -4,7 +4,10 @@ Without CuPy or a GPU, `is_available()` is False, `device_count()` is 0, and any
 needs a GPU raises torch's error with a note on how to enable it. `import ember` never
 imports CuPy; the first CUDA use does.
 """
+from .._tensor_types import CUDA_TYPES as _CUDA_TYPES
 from ._backend import CUDA_UNAVAILABLE, cupy_or_none
+
+globals().update(_CUDA_TYPES)      # ember.cuda.FloatTensor, ...
 
 
 def is_available():
