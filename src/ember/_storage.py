@@ -17,8 +17,8 @@ class Storage:
     __slots__ = ("_owner", "_flat", "version", "__weakref__")
 
     def __init__(self, array):
-        self._owner = array       # an array that owns the memory densely (any dim order)
-        self._flat = array if array.ndim == 1 and array.flags.c_contiguous else None
+        self._owner = array       # the array this storage was made for
+        self._flat = None         # its memory as a 1-D array, made on first use
         self.version = 0
 
     of_fresh = classmethod(lambda cls, array: cls(array))

@@ -373,6 +373,10 @@ class Tensor:
         self._requires_grad = False
         return self
 
+    def _shared_view(self):
+        """A view of this whole tensor (marks a gradient that several owners now share)."""
+        return alias(self, self._data, self._offset)
+
     def _detached_alias(self):
         return _new(Tensor)._init(self._data, self._get_storage(), self._offset)
 

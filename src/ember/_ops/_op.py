@@ -56,6 +56,11 @@ class Op(Node):
     # -- the context a backward sees ------------------------------------------------------
 
     @property
+    def needs_input_grad(self):
+        """For each input, whether it requires grad (so backward may skip the others)."""
+        return tuple([edge[0] is not None for edge in self.next_functions])
+
+    @property
     def saved_tensors(self):
         """The values named in `saves`: inputs and scalars in signature order, then the result,
         then params (None where no input that needs grad asked for it)."""
@@ -85,37 +90,33 @@ def record(op, args, outputs, params, num_outputs=None):
     """
     node = _new(op.Node)
     node._seq = next(_sequence)
+    node._saved = None
     count = len(args) if op.variadic else op._num_inputs
     edges = []
     metas = []
-    needs = []
     needed = 0
     masks = op._save_masks
     for i in range(count):
         t = args[i]
-        if t.__class__ is Tensor or isinstance(t, Tensor):
-            if t._requires_grad:
-                fn = t._grad_fn
-                if fn is None:
-                    edges.append((accumulator_of(t), 0))
-                elif t._base is None:
-                    edges.append((fn, t._output_nr))
-                else:
-                    edges.append(gradient_edge(t))
-                data = t._data
-                metas.append((data.shape, data.dtype, data.__class__))
-                needs.append(True)
-                if masks:
-                    needed |= masks[i]
-                continue
-        edges.append(_NO_EDGE)
-        metas.append(None)
-        needs.append(False)
+        if (t.__class__ is Tensor or isinstance(t, Tensor)) and t._requires_grad:
+            fn = t._grad_fn
+            if fn is None:
+                edges.append((accumulator_of(t), 0))
+            elif t._base is None:
+                edges.append((fn, t._output_nr))
+            else:
+                edges.append(gradient_edge(t))
+            data = t._data
+            metas.append((data.shape, data.dtype))
+            if masks:
+                needed |= masks[i]
+        else:
+            edges.append(_NO_EDGE)
+            metas.append(None)
     node.next_functions = tuple(edges)
     node._input_meta = tuple(metas)
     if params and params is not op._default_params:
         node.__dict__.update(params)
-    node.needs_input_grad = tuple(needs)
     if needed:
         _save(op, node, args, outputs, params, needed)
     if num_outputs is None:

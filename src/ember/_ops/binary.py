@@ -7,6 +7,8 @@ RemainderBackward0, `x % y` RemainderBackward1), there are two op classes and
 import cmath
 import math
 
+import numpy as np
+
 from .. import _dtype
 from .._creation import zeros_like
 from .._tensor import Tensor
@@ -36,6 +38,7 @@ def _check_alpha(alpha, common):
 
 class Add(_Binary):
     """`input + alpha * other`."""
+    fast_kernel = np.add            # with the default alpha=1
 
     def forward(xp, a, b, alpha=1, out=None):
         if alpha != 1:
@@ -65,6 +68,7 @@ def _no_bool_sub(common, operands=None):
 class Sub(_Binary):
     """`input - alpha * other`."""
     rule = _no_bool_sub
+    fast_kernel = np.subtract       # with the default alpha=1
 
     def forward(xp, a, b, alpha=1, out=None):
         if alpha != 1:
@@ -125,6 +129,7 @@ export(Rsub, ["rsub"], 2, {"alpha": 1}, inplace=False, choose=_choose_rsub)
 
 class Mul(_Binary):
     """`input * other`."""
+    fast_kernel = np.multiply
     saves = {"self": ("other",), "other": ("self",)}
 
     def forward(xp, a, b, out=None):
@@ -147,6 +152,7 @@ export(Mul, ["mul", "multiply"], 2)
 class Div(_Binary):
     """`input / other`: true division (integers give floats)."""
     rule = int_to_float
+    fast_kernel = np.true_divide
     saves = {"self": ("other",), "other": ("self", "other")}
 
     def forward(xp, a, b, out=None):
@@ -340,7 +346,7 @@ class PowScalar(Pow):
     saves = {"self": ("self", "exponent")}
 
     def forward(xp, a, exponent):
-        if a.dtype.kind in "biu" and isinstance(exponent, int) and exponent < 0:
+        if a.dtype.kind in "biu" and isinstance(exponent, (int, np.integer)) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         if exponent == 2:
             return xp.multiply(a, a)

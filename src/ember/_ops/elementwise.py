@@ -18,6 +18,7 @@ from ._op import Op, record
 from .registry import register
 
 _NUMBER_TYPES = (bool, int, float, complex)
+_PLAIN_NUMBERS = frozenset((bool, int, float, complex))
 
 
 # -- result-dtype rules: common dtype -> (dtype to compute in, dtype of the result) ----------
@@ -86,6 +87,17 @@ def integral_only(name):
     return missing_kernel(f"{name}_cpu", "fcV")
 
 
+_FLOATS = tuple(np.dtype(t) for t in ("float16", "float32", "float64"))
+
+
+def _keeps_floats(rule):
+    """Whether a dtype rule computes and answers every float dtype in that dtype."""
+    try:
+        return all(rule(f) == (f, f) for f in _FLOATS)
+    except Exception:
+        return False
+
+
 class Elementwise(Op):
     """Base of element-wise ops. `kernel` names an array-module ufunc when forward is just it.
 
@@ -97,10 +109,16 @@ class Elementwise(Op):
     kernel = None
     rule = same
     differentiable = True
+    fast_kernel = None      # a NumPy ufunc that alone computes this op for float operands
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.writes_out = "out" in inspect.signature(cls.forward).parameters
+        # The float fast path applies where the forward is just a NumPy ufunc and floats keep
+        # their dtype (see NOTE [ The float fast path ]).
+        if cls.__dict__.get("kernel") and "forward" not in cls.__dict__ \
+                and _keeps_floats(cls.rule):
+            cls.fast_kernel = getattr(np, cls.kernel, None)
 
     @classmethod
     def forward(cls, xp, *arrays, out=None):
@@ -205,6 +223,32 @@ def broadcast_error(operands):
 
 def call(op, operands, params, out, name):
     """Run element-wise `op` on tensors/numbers `operands` with torch's semantics."""
+    fast = op.fast_kernel
+    if fast is not None and out is None and (params is op._default_params or not params):
+        # NOTE [ The float fast path ]
+        # Float tensors of one dtype on the CPU, possibly with a Python number: torch's rules
+        # keep that dtype, the op's NumPy ufunc computes exactly what the general path below
+        # would, and nothing needs converting. This is most calls, backward formulas
+        # included, so they skip the general machinery.
+        first = operands[0]
+        if first.__class__ is Tensor:
+            a = first._data
+            if a.__class__ is np.ndarray and a.dtype.kind == "f":
+                if len(operands) == 1:
+                    return _finish_fast(op, operands, fast(a), params)
+                second = operands[1]
+                cls = second.__class__
+                if cls is Tensor:
+                    b = second._data
+                    if b.__class__ is np.ndarray and b.dtype is a.dtype:
+                        try:
+                            result = fast(a, b)
+                        except ValueError:
+                            broadcast_error(operands)
+                            raise
+                        return _finish_fast(op, operands, result, params)
+                elif cls is float or cls is int:
+                    return _finish_fast(op, operands, fast(a, a.dtype.type(second)), params)
     requires_grad = False
     if op.differentiable:
         for x in operands:
@@ -233,6 +277,21 @@ def call(op, operands, params, out, name):
     if result.dtype != result_dtype:
         result = result.astype(result_dtype)
     return finish(op, operands, result, params, out, requires_grad)
+
+
+def _finish_fast(op, operands, result, params):
+    if result.__class__ is not np.ndarray:      # NumPy answers 0-dim inputs with a scalar
+        result = np.asarray(result)
+    t = _new(Tensor)._init(result)
+    if _grad_state.enabled:
+        for x in operands:
+            if x.__class__ is Tensor and x._requires_grad:
+                record(op, operands, (t,), params)
+                break
+    return t
+
+
+_new = object.__new__
 
 
 def _fast_operands(op, operands):
@@ -267,7 +326,9 @@ def _fast_operands(op, operands):
             a = a.astype(compute)
         if compute.kind != "f":
             second = scalar_for(second, compute)
-        return np, (a, second), result_dtype
+        # NOTE: a NumPy scalar of the compute dtype (torch's rules already decided it) spares
+        # NumPy its slower handling of Python numbers.
+        return np, (a, compute.type(second)), result_dtype
     return None
 
 
@@ -308,14 +369,21 @@ def _make_function(choose, name, arity, defaults, doc):
                             f"{type(args[0]).__name__}")
         return operands
 
-    # NOTE: one- and two-operand functions get explicit signatures: they are on every hot
-    # path (the Python operators and the backward formulas call them).
+    # NOTE: one- and two-operand functions get explicit signatures and a direct path for the
+    # common call (tensor operands, an op without overloads, no keywords): they are on every
+    # hot path, the Python operators and the backward formulas included.
+    fixed = getattr(choose, "op", None)
     if arity == 1:
         def fn(input, *, out=None, **kwargs):
+            if fixed is not None and input.__class__ is Tensor and not kwargs:
+                return call(fixed, (input,), defaults, out, name)
             op, operands = choose(operands_of((input,)))
             return call(op, operands, params_of(kwargs), out, name)
     elif arity == 2:
         def fn(input, other, *, out=None, **kwargs):
+            if fixed is not None and input.__class__ is Tensor and not kwargs and (
+                    other.__class__ is Tensor or other.__class__ in _PLAIN_NUMBERS):
+                return call(fixed, (input, other), defaults, out, name)
             op, operands = choose(operands_of((input, other)))
             return call(op, operands, params_of(kwargs), out, name)
     else:

@@ -14,6 +14,7 @@ import warnings
 
 from .._device import backend_of
 from .._geometry import broadcast_shapes
+from .._creation import zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.graph import Node, gradient_edge
 from ._dispatch import check_inplace, finish_inplace
@@ -30,7 +31,7 @@ class CopySlices(Node):
         self.base_geometry = (tuple(base._data.shape), base.stride(), base._offset)
         self.view_geometry = (tuple(view._data.shape), view.stride(), view._offset)
         self.next_functions = (gradient_edge(base),) + tuple(fn.next_functions[1:])
-        self._input_meta = ((base._data.shape, base._data.dtype, base._data.__class__),) + \
+        self._input_meta = ((base._data.shape, base._data.dtype),) + \
             tuple(fn._input_meta[1:])
         self.view_meta = fn._input_meta[0]
 
@@ -108,7 +109,6 @@ class CopyBackwards(Op):
     inputs = ("self", "src")
 
     def backward(ctx, grad):
-        from .._creation import zeros_like
         need_self, need_src = ctx.needs_input_grad
         return (zeros_like(grad) if need_self else None, grad if need_src else None)
 
@@ -145,7 +145,6 @@ class Fill(Op):
     saves = {}
 
     def backward(ctx, grad):
-        from .._creation import zeros_like
         return zeros_like(grad)
 
 
@@ -155,7 +154,6 @@ class FillTensor(Op):
     inputs = ("self", "value")
 
     def backward(ctx, grad):
-        from .._creation import zeros_like
         need_self, need_value = ctx.needs_input_grad
         return (zeros_like(grad) if need_self else None,
                 grad.sum() if need_value else None)

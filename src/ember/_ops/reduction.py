@@ -7,6 +7,7 @@ and `any`; Python's builtins of those names are reached as `builtins.<name>`.)
 """
 import builtins
 from .. import _dtype, _geometry as geo, return_types
+from .._creation import arange
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -96,8 +97,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
-    result = xp.sum(data.astype(acc, copy=False), axis=_axis(dims, data.ndim),
-                    keepdims=keepdim)
+    result = data.astype(acc, copy=False).sum(axis=_axis(dims, data.ndim), keepdims=keepdim)
     result = xp.asarray(result).astype(target, copy=False)
     if dim is None:
         return _run(Sum, input, result, {"self_size": data.shape}, out)
@@ -153,8 +153,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target._np)
-    result = xp.mean(data.astype(acc, copy=False), axis=_axis(dims, data.ndim),
-                     keepdims=keepdim)
+    result = data.astype(acc, copy=False).mean(axis=_axis(dims, data.ndim), keepdims=keepdim)
     result = xp.asarray(result).astype(target._np, copy=False)
     count = data.size if dims is None or data.ndim == 0 else \
         geo.numel([data.shape[d] for d in dims])
@@ -262,7 +261,6 @@ class MaxDim(Op):
     node_name = "MaxBackward0"
 
     def backward(ctx, grad):
-        from .._creation import arange
         grad = _restore_dims(grad, (ctx.dim,), ctx.keepdim, len(ctx.self_size))
         index = _restore_dims(ctx.indices, (ctx.dim,), ctx.keepdim, len(ctx.self_size))
         if not ctx.self_size:

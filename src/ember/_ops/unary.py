@@ -7,6 +7,8 @@ import math
 from . import _special
 from .. import _dtype
 from .._creation import zeros_like
+from .._tensor import alias
+from ._dispatch import Inplace
 from .elementwise import Elementwise, call, complex_to_real, export, int_to_float, \
     integral_only, missing_kernel, refusing, same, to_bool
 
@@ -678,12 +680,10 @@ def conj(input):
     """The complex conjugate; for real tensors, `input` itself."""
     if input._data.dtype.kind != "c":
         return input
-    from .elementwise import call
-    return call(Conj, [input], {}, None, "conj")
+    return call(Conj, (input,), {}, None, "conj")
 
 
 def _conj_physical(input, *, out=None):
-    from ._dispatch import Inplace
     if input._data.dtype.kind != "c" and out is None:
         return input
     if out.__class__ is Inplace and input._data.dtype.kind != "c":
@@ -696,7 +696,6 @@ def _real(self):
     """The real part (for real tensors, the tensor itself)."""
     if self._data.dtype.kind != "c":
         return self
-    from .._tensor import alias
     return alias(self, self._data.real, self._offset * 2)
 
 
@@ -704,7 +703,6 @@ def _imag(self):
     """The imaginary part of a complex tensor."""
     if self._data.dtype.kind != "c":
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    from .._tensor import alias
     return alias(self, self._data.imag, self._offset * 2 + 1)
 
 

@@ -7,6 +7,8 @@ module materialises the view over the shared storage and records the backward no
 import warnings
 
 from .. import _dtype, _geometry as geo
+from .._creation import zeros
+from .._printing import legacy_type_name
 from .._device import backend_of
 from .._tensor import Tensor, alias
 from ..autograd.grad_mode import _state as _grad_state
@@ -67,22 +69,31 @@ def view(self, *shape):
         shape = tuple(shape[0])
     data = self._data
     if data.flags.c_contiguous:
-        # NOTE: a contiguous tensor can always be viewed, with the contiguous strides that
-        # numpy's reshape also produces (see geo.view_strides); let it do the work.
-        try:
-            array = data.reshape(shape)
-        except (ValueError, TypeError):
-            geo.infer_size([int(s) for s in shape], data.size)
-            raise
-        if min(shape, default=0) < -1:          # NumPy reads any negative size as "infer"
-            geo.infer_size(shape, data.size)
-        out = alias(self, array, self._offset)
-    else:
-        new_shape = geo.infer_size(shape, data.size)
-        strides = geo.view_strides(_shape(self), self.stride(), new_shape)
-        if strides is None:
-            raise RuntimeError(geo.VIEW_ERROR)
-        out = as_view(self, new_shape, strides, self._offset)
+        return _contiguous_view(self, data, shape)
+    new_shape = geo.infer_size(shape, data.size)
+    strides = geo.view_strides(_shape(self), self.stride(), new_shape)
+    if strides is None:
+        raise RuntimeError(geo.VIEW_ERROR)
+    out = as_view(self, new_shape, strides, self._offset)
+    if self._requires_grad and _grad_state.enabled:
+        record_view(View, self, out, {"self_size": data.shape})
+    return out
+
+
+def _contiguous_view(self, data, shape):
+    """`view` of a contiguous tensor, which is always possible.
+
+    NOTE: its strides are the contiguous strides of the new shape, which NumPy's reshape of a
+    contiguous array also produces (see geo.view_strides); so NumPy does the work.
+    """
+    try:
+        array = data.reshape(shape)
+    except (ValueError, TypeError):
+        geo.infer_size([int(s) for s in shape], data.size)
+        raise
+    if min(shape, default=0) < -1:          # NumPy reads any negative size as "infer"
+        geo.infer_size(shape, data.size)
+    out = alias(self, array, self._offset)
     if self._requires_grad and _grad_state.enabled:
         record_view(View, self, out, {"self_size": data.shape})
     return out
@@ -121,7 +132,7 @@ def reshape(input, *shape):
     shape = _sizes(shape)
     data = input._data
     if data.flags.c_contiguous:
-        return view(input, shape)
+        return _contiguous_view(input, data, shape)
     new_shape = geo.infer_size(shape, data.size)
     if geo.view_strides(_shape(input), input.stride(), new_shape) is not None:
         return view(input, new_shape)
@@ -335,7 +346,6 @@ class Slice(Op):
     """A range of one dim, possibly with a step."""
 
     def backward(ctx, grad):
-        from .._creation import zeros
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
         result.as_strided(grad.shape, ctx.region_strides, ctx.region_offset).copy_(grad)
         return result
@@ -371,7 +381,6 @@ class Select(Op):
     """One index of one dim (that dim removed)."""
 
     def backward(ctx, grad):
-        from .._creation import zeros
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
         result.select(ctx.dim, ctx.index).copy_(grad)
         return result
@@ -403,7 +412,6 @@ class Diagonal(Op):
     """A diagonal of two dims, as a view."""
 
     def backward(ctx, grad):
-        from .._creation import zeros
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
         result.diagonal(ctx.offset, ctx.dim1, ctx.dim2).copy_(grad)
         return result
@@ -430,7 +438,6 @@ class Expand(Op):
 @method()
 def expand(self, *sizes):
     """Repeat size-1 dims (and add leading ones) without copying: their stride becomes 0."""
-    from .._printing import legacy_type_name
     sizes = tuple(int(s) for s in _sizes(sizes))
     shape, strides = geo.expand(_shape(self), self.stride(), sizes, legacy_type_name(self))
     return _view_op(Expand, self, shape, strides, self._offset, {"self_size": _shape(self)})

@@ -12,6 +12,8 @@ AccumulateGrad nodes run as soon as they are ready.
 """
 import heapq
 
+from .. import _dtype
+
 from .graph import AccumulateGrad, gradient_edge
 from .grad_mode import _state as _grad_state
 
@@ -69,8 +71,7 @@ def _needed(roots, targets):
 
 def _shared(grad):
     """Mark a gradient that now has several owners, so a leaf copies it before keeping it."""
-    from .._tensor import alias
-    return alias(grad, grad._data, grad._offset)
+    return grad._shared_view()
 
 
 def fit_gradient(node, index, grad, meta):
@@ -78,13 +79,12 @@ def fit_gradient(node, index, grad, meta):
 
     This is the one place gradients are un-broadcast.
     """
-    shape, dtype, _ = meta
+    shape, dtype = meta
     if grad._data.shape != shape:
         grad = _sum_to(node, index, grad, shape)
     if grad._data.dtype != dtype:
         if grad._data.dtype.kind == "c" and dtype.kind != "c":
             grad = grad.real
-        from .. import _dtype
         grad = grad.to(_dtype._FROM_NUMPY[dtype])
     return grad
 
@@ -250,7 +250,6 @@ def _materialize(node, grads):
     for i, g in enumerate(out):
         if g is None:
             shape, dtype = metas[i]
-            from .. import _dtype
             out[i] = zeros(shape, dtype=_dtype._FROM_NUMPY[dtype])
     return out
 

@@ -77,21 +77,21 @@ class Node:
     `(None, 0)`); `name()` is torch's name for it, such as `MulBackward0`.
     """
 
-    __slots__ = ("next_functions", "_saved_info", "_input_meta", "_seq", "__dict__",
-                 "__weakref__")
+    __slots__ = ("next_functions", "needs_input_grad", "_saved", "_saved_info", "_input_meta",
+                 "_seq", "__dict__", "__weakref__")
 
-    # NOTE: rarely used state is a class-level default; a node gets its own value only when
-    # a hook is registered or a value saved, which keeps recording a node cheap.
-    _saved = None
+    # NOTE: rarely used state is a class-level default; a node gets its own value (in its
+    # __dict__) only when a hook is registered, which keeps recording a node cheap.
     _pre_hooks = None
     _hooks = None
     _retained = None
     _metadata = None
-    needs_input_grad = ()
 
     def __init__(self):
         self._seq = next(_sequence)
         self._input_meta = ()
+        self._saved = None
+        self.needs_input_grad = ()
 
     def name(self):
         return type(self).__name__
@@ -142,7 +142,7 @@ class Node:
         info = []
         stored = []
         for i, v in enumerate(values):
-            if hasattr(v, "_storage"):
+            if hasattr(v, "_storage"):            # a tensor (numbers and None pass as they are)
                 out_nr = None if output_nrs is None else output_nrs[i]
                 if out_nr is not None:
                     v = v._detached_alias()
