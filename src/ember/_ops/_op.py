@@ -138,21 +138,24 @@ _new = object.__new__
 
 
 def _save(op, node, args, outputs, params, needed):
-    """Save, for the inputs that need grad, the values their gradients use (bit mask)."""
-    values = []
-    output_nrs = []
+    """Save, for the inputs that need grad, the values their gradients use (`needed` is a bit
+    mask over `op._saved_names`). See NOTE [ Saved tensors and freeing ] in autograd/graph.py:
+    an output is kept as a detached alias; every tensor with its version at save time."""
+    stored = []
+    info = []
     index = op._arg_index
     for k, name in enumerate(op._saved_names):
         if not (needed >> k) & 1:
-            values.append(None)
-            output_nrs.append(None)
-        elif name == "result":
-            values.append(outputs[0])
-            output_nrs.append(0)
-        elif name in index:
-            values.append(args[index[name]])
-            output_nrs.append(None)
+            stored.append(None)
+            info.append(None)
+            continue
+        if name == "result":
+            value = outputs[0]._detached_alias()
+            info.append((value._version, 0))
         else:
-            values.append(params[name])
-            output_nrs.append(None)
-    node._save(values, output_nrs)
+            value = args[index[name]] if name in index else params[name]
+            is_tensor = value.__class__ is Tensor or isinstance(value, Tensor)
+            info.append((value._version, None) if is_tensor else None)
+        stored.append(value)
+    node._saved = tuple(stored)
+    node._saved_info = tuple(info)
