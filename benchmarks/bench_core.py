@@ -3,14 +3,15 @@
     python benchmarks/bench_core.py            # all workloads
     python benchmarks/bench_core.py --quick    # fewer repeats
 
-Prints the median time per call of each workload for each library and ember's ratio to
-torch (overheads) or to NumPy (large element-wise throughput). Machines are shared and noisy:
-compare ratios from one run, not absolute times across runs.
+Prints the median time per call of each workload for each library and the median of ember's
+per-round ratio to torch (overheads) or to NumPy (large element-wise throughput). The
+libraries run in alternating blocks, so that a busy, shared machine slows them alike; compare
+ratios from one run, not absolute times across runs.
 """
 import argparse
 import statistics
 import sys
-import timeit
+import time
 
 import numpy as np
 
@@ -22,10 +23,20 @@ except ImportError:
     torch = None
 
 
-def median_time(fn, number, repeat):
-    """Median seconds per call over `repeat` runs of `number` calls."""
-    times = timeit.repeat(fn, number=number, repeat=repeat)
-    return statistics.median(times) / number
+def interleaved(fns, number, rounds):
+    """Time each callable in `fns` (a dict) in alternating blocks of `number` calls.
+
+    Returns {name: [seconds per call, one per round]}. Alternating makes the libraries share
+    whatever else the machine is doing, so per-round ratios are steadier than raw times.
+    """
+    times = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            times[name].append((time.perf_counter() - start) / number)
+    return times
 
 
 def ten_ops_backward(lib, x):
@@ -90,33 +101,32 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
-    repeat = 5 if args.quick else 11
-    results = {}
-    libs = [("ember", workloads(ember)), ("numpy", numpy_workloads())]
+    rounds = 9 if args.quick else 31
+    libs = {"ember": workloads(ember), "numpy": numpy_workloads()}
     if torch is not None:
         torch.set_num_threads(1)
-        libs.append(("torch", workloads(torch)))
-    for lib, table in libs:
-        for name, (fn, number) in table.items():
+        libs["torch"] = workloads(torch)
+    print(f"{'workload':28s} {'ember':>11s} {'numpy':>11s} {'torch':>11s}   median ratio")
+    for name, (_, number) in workloads(ember).items():
+        fns = {lib: table[name][0] for lib, table in libs.items() if name in table}
+        for fn in fns.values():
             fn()  # warm up
-            results[lib, name] = median_time(fn, max(number // (3 if args.quick else 1), 1),
-                                             repeat)
-    print(f"{'workload':28s} {'ember':>11s} {'numpy':>11s} {'torch':>11s}   ratio")
-    for name in workloads(ember):
-        cells = []
-        for lib in ("ember", "numpy", "torch"):
-            t = results.get((lib, name))
-            cells.append(f"{t * 1e6:9.2f}us" if t is not None else f"{'-':>11s}")
-        e = results["ember", name]
+        number = max(number // (20 if args.quick else 10), 1)
+        times = interleaved(fns, number, rounds)
+        cells = [f"{statistics.median(times[lib]) * 1e6:9.2f}us" if lib in times else
+                 f"{'-':>11s}" for lib in ("ember", "numpy", "torch")]
         if name in LARGE:
-            ratio = f"numpy/ember throughput {results['numpy', name] / e:.2f}x"
-        elif ("torch", name) in results:
-            ratio = f"ember/torch {e / results['torch', name]:.2f}x"
+            ratio = statistics.median(n / e for n, e in zip(times["numpy"], times["ember"]))
+            text = f"numpy/ember throughput {ratio:.2f}x"
+        elif "torch" in times:
+            ratio = statistics.median(e / t for e, t in zip(times["ember"], times["torch"]))
+            text = f"ember/torch {ratio:.2f}x"
         else:
-            ratio = ""
-        print(f"{name:28s} {' '.join(cells)}   {ratio}")
-    print(f"(torch threads: {torch.get_num_threads() if torch else '-'}; "
-          f"python {sys.version.split()[0]}, numpy {np.__version__})")
+            text = ""
+        print(f"{name:28s} {' '.join(cells)}   {text}")
+    print(f"(medians of {rounds} interleaved rounds; torch threads: "
+          f"{torch.get_num_threads() if torch else '-'}; python {sys.version.split()[0]}, "
+          f"numpy {np.__version__})")
 
 
 if __name__ == "__main__":
