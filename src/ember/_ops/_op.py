@@ -94,6 +94,8 @@ def record(op, args, outputs, params, num_outputs=None):
     count = len(args) if op.variadic else op._num_inputs
     edges = []
     metas = []
+    fitted = True           # every input that needs grad has the output's shape and dtype
+    first = outputs[0]._data
     needed = 0
     masks = op._save_masks
     for i in range(count):
@@ -108,13 +110,17 @@ def record(op, args, outputs, params, num_outputs=None):
                 edges.append(gradient_edge(t))
             data = t._data
             metas.append((data.shape, data.dtype))
+            if fitted and (data.shape != first.shape or data.dtype is not first.dtype):
+                fitted = False
             if masks:
                 needed |= masks[i]
         else:
             edges.append(_NO_EDGE)
             metas.append(None)
     node.next_functions = tuple(edges)
-    node._input_meta = tuple(metas)
+    # NOTE: input metadata serves to fit gradients to their input (engine.fit_gradient); when
+    # every input already has the output's shape and dtype there is nothing to fit.
+    node._input_meta = None if fitted and op.num_outputs == 1 else tuple(metas)
     if params and params is not op._default_params:
         node.__dict__.update(params)
     if needed:

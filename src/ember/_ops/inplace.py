@@ -31,9 +31,9 @@ class CopySlices(Node):
         self.base_geometry = (tuple(base._data.shape), base.stride(), base._offset)
         self.view_geometry = (tuple(view._data.shape), view.stride(), view._offset)
         self.next_functions = (gradient_edge(base),) + tuple(fn.next_functions[1:])
-        self._input_meta = ((base._data.shape, base._data.dtype),) + \
-            tuple(fn._input_meta[1:])
-        self.view_meta = fn._input_meta[0]
+        fn_meta = fn._input_meta or (None,) * len(fn.next_functions)   # None: nothing to fit
+        self._input_meta = ((base._data.shape, base._data.dtype),) + tuple(fn_meta[1:])
+        self.view_meta = fn_meta[0]
 
     def name(self):
         return "torch::autograd::CopySlices"

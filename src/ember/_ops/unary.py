@@ -435,7 +435,8 @@ class TanhBackward(Elementwise):
     saves = {"grad_output": ("output",), "output": ("grad_output", "output")}
 
     def forward(xp, g, y):
-        return g * xp.conj(1 - y * y)
+        slope = 1 - y * y
+        return g * (xp.conj(slope) if slope.dtype.kind == "c" else slope)
 
     def backward(ctx, grad):
         grad_output, output = ctx.saved_tensors
@@ -501,7 +502,8 @@ class SigmoidBackward(Elementwise):
     saves = {"grad_output": ("output",), "output": ("grad_output", "output")}
 
     def forward(xp, g, y):
-        return g * xp.conj(y * (1 - y))
+        slope = y * (1 - y)
+        return g * (xp.conj(slope) if slope.dtype.kind == "c" else slope)
 
     def backward(ctx, grad):
         grad_output, output = ctx.saved_tensors

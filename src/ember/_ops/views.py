@@ -11,6 +11,8 @@ from .._creation import zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
 from .._tensor import Tensor, alias
+
+_new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
 from .registry import function, method, register
@@ -91,9 +93,13 @@ def _contiguous_view(self, data, shape):
     except (ValueError, TypeError):
         geo.infer_size([int(s) for s in shape], data.size)
         raise
-    if min(shape, default=0) < -1:          # NumPy reads any negative size as "infer"
-        geo.infer_size(shape, data.size)
-    out = alias(self, array, self._offset)
+    if array.shape != shape:
+        # -1 was inferred, or the sizes came as a list; NumPy accepts any negative size as
+        # "infer" where torch accepts only -1.
+        geo.infer_size(tuple(shape), data.size)
+    base = self._base
+    out = _new(Tensor)._init(array, self._storage or self._get_storage(), self._offset,
+                             self if base is None else base)
     if self._requires_grad and _grad_state.enabled:
         record_view(View, self, out, {"self_size": data.shape})
     return out
@@ -439,7 +445,10 @@ class Expand(Op):
 def expand(self, *sizes):
     """Repeat size-1 dims (and add leading ones) without copying: their stride becomes 0."""
     sizes = tuple(int(s) for s in _sizes(sizes))
-    shape, strides = geo.expand(_shape(self), self.stride(), sizes, legacy_type_name(self))
+    shape = _shape(self)
+    if len(sizes) < len(shape):
+        geo.expand(shape, self.stride(), sizes, legacy_type_name(self))    # raises
+    shape, strides = geo.expand(shape, self.stride(), sizes)
     return _view_op(Expand, self, shape, strides, self._offset, {"self_size": _shape(self)})
 
 

@@ -24,10 +24,6 @@ def _priority(node):
     return _ACCUMULATE_PRIORITY if node.__class__ is AccumulateGrad else node._seq
 
 
-def _num_outputs(node):
-    return getattr(node, "num_outputs", 1)
-
-
 def _dependencies(roots):
     """How many graph edges lead into each node reachable from `roots`."""
     deps = {}
@@ -133,14 +129,23 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
 
     prev_mode = _grad_state.enabled
     _grad_state.enabled = create_graph
+    plain = capture is None and accumulate
     try:
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None)
             if grads is None:
-                grads = [None] * _num_outputs(node)
-            inputs = _run_node(node, grads, retain_graph, capture, captured, needed,
-                               accumulate)
+                grads = [None] * node.num_outputs
+            if plain and not (node._pre_hooks or node._retained or node._hooks) \
+                    and len(grads) == 1 and grads[0] is not None:
+                # the common node: one gradient in, no hooks, nothing to capture
+                inputs = node.apply((grads[0],))
+                if not retain_graph:
+                    node.release()
+                inputs = _mark_shared(inputs, grads)
+            else:
+                inputs = _run_node(node, grads, retain_graph, capture, captured, needed,
+                                   accumulate)
             metas = node._input_meta
             count = len(inputs)
             for i, (nxt, nr) in enumerate(node.next_functions):
@@ -148,13 +153,15 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
                     continue
                 grad = inputs[i] if i < count else None
                 if grad is not None:
-                    meta = metas[i]
-                    data = grad._data
-                    if meta is not None and (data.shape != meta[0] or data.dtype != meta[1]):
-                        grad = fit_gradient(node, i, grad, meta)
+                    meta = metas[i] if metas is not None else None
+                    if meta is not None:
+                        data = grad._data
+                        if data.shape != meta[0] or (data.dtype is not meta[1] and
+                                                     data.dtype != meta[1]):
+                            grad = fit_gradient(node, i, grad, meta)
                     slots = buffers.get(nxt)
                     if slots is None:
-                        slots = buffers[nxt] = [None] * getattr(nxt, "num_outputs", 1)
+                        slots = buffers[nxt] = [None] * nxt.num_outputs
                     old = slots[nr]
                     slots[nr] = grad if old is None else old + grad
                 remaining = deps[nxt] - 1
@@ -171,7 +178,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
 def _add_to_buffer(buffers, node, nr, grad):
     slots = buffers.get(node)
     if slots is None:
-        slots = buffers[node] = [None] * _num_outputs(node)
+        slots = buffers[node] = [None] * node.num_outputs
     old = slots[nr]
     slots[nr] = grad if old is None else old + grad
 
@@ -256,6 +263,9 @@ def _materialize(node, grads):
 
 def _mark_shared(outputs, grads):
     """Gradients passed through unchanged or sent to several inputs become shared views."""
+    if len(outputs) == 1:
+        g = outputs[0]
+        return outputs if g is None or g is not grads[0] else (_shared(g),)
     result = None
     for i, g in enumerate(outputs):
         if g is None:

@@ -86,6 +86,7 @@ class Node:
     _hooks = None
     _retained = None
     _metadata = None
+    num_outputs = 1
 
     def __init__(self):
         self._seq = next(_sequence)
@@ -235,7 +236,10 @@ class AccumulateGrad(Node):
         elif _grad_state.enabled:
             leaf._set_grad(old + grad)
         else:
-            old.add_(grad)
+            # The gradient was fitted to the leaf's shape and dtype by the engine: add it in
+            # place directly, without the checks of a user-facing `add_`.
+            old._data += grad._data
+            old._bump_version()
         if meta is not None and meta.post_accumulate_hooks:
             for hook in tuple(meta.post_accumulate_hooks.values()):
                 hook(leaf)
