@@ -40,7 +40,7 @@ class device:
                 raise RuntimeError(f"Invalid device string: '{type}'")
             index = int(idx)
         if index is not None and index < 0:
-            raise RuntimeError(f"Device index must not be negative")
+            raise RuntimeError("Device index must not be negative")
         if name == "cpu" and index not in (None, 0):
             raise RuntimeError(f"CPU device index must be -1 or zero, got {index}")
         self.type = name

@@ -21,8 +21,6 @@ class Storage:
         self._flat = None         # its memory as a 1-D array, made on first use
         self.version = 0
 
-    of_fresh = classmethod(lambda cls, array: cls(array))
-
     @property
     def array(self):
         """The memory as one contiguous 1-D array."""

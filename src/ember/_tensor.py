@@ -13,7 +13,6 @@ from . import _dtype
 from ._device import backend_of
 from ._size import make_size
 from ._storage import Storage, UntypedStorage
-from .autograd.grad_mode import _state as _grad_state
 from .autograd.graph import add_hook, new_hook_dict
 
 _new = object.__new__
@@ -146,7 +145,7 @@ class Tensor:
     def _get_storage(self):
         storage = self._storage
         if storage is None:
-            storage = self._storage = Storage.of_fresh(self._data)
+            storage = self._storage = Storage(self._data)
         return storage
 
     def untyped_storage(self):

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
     prepare_inplace

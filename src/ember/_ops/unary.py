@@ -10,7 +10,7 @@ from .._creation import zeros_like
 from .._tensor import alias
 from ._dispatch import Inplace
 from .elementwise import Elementwise, call, complex_to_real, export, int_to_float, \
-    integral_only, missing_kernel, refusing, same, to_bool
+    integral_only, missing_kernel, refusing, to_bool
 
 
 def float_math(common):

@@ -479,7 +479,7 @@ def as_strided(input, size, stride, storage_offset=None):
     offset = input._offset if storage_offset is None else int(storage_offset)
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     if len(size) != len(stride):
-        raise RuntimeError(f"mismatch in length of strides and shape")
+        raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in stride):
         raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got "
                            f"strides: [{', '.join(map(str, stride))}]")

@@ -4,10 +4,11 @@ A node knows its inputs' nodes (`next_functions`), what it saved for backward, a
 It knows nothing of traversal order; that is the engine's (`_engine.py`).
 
 NOTE [ Saved tensors and freeing ]
-An op saves what its backward needs when it records a node. A saved *input* is kept as the
-tensor itself; a saved *output* is kept as a detached alias, because the output already holds
-this node as its grad_fn and keeping the output itself would make a reference cycle (which,
-with gc disabled, would never be freed). Unpacking a saved output while grad mode is on
+An op saves what its backward needs when it records a node (`_ops/_op.py`, `_save`): the
+values are `node._saved`, and `node._saved_info` holds (version, output_nr) for each tensor
+among them. A saved *input* is kept as the tensor itself; a saved *output* is kept as a
+detached alias, because the output already holds this node as its grad_fn and keeping the
+output itself would make a reference cycle (which, with gc disabled, would never be freed). Unpacking a saved output while grad mode is on
 (`create_graph=True`) re-attaches this node as its grad_fn, so double backward sees it. Each
 saved tensor remembers its storage's version at save time; unpacking one modified in place
 since then raises torch's error. After a backward without `retain_graph`, `release()` drops
@@ -136,23 +137,6 @@ class Node:
             self._saved = _FREED
 
     # -- saved tensors ---------------------------------------------------------------------
-
-    def _save(self, values, output_nrs=None):
-        """Save values (tensors, numbers or None). `output_nrs[i]` is not None when values[i]
-        is this node's own output, which is then kept as a detached alias."""
-        info = []
-        stored = []
-        for i, v in enumerate(values):
-            if hasattr(v, "_storage"):            # a tensor (numbers and None pass as they are)
-                out_nr = None if output_nrs is None else output_nrs[i]
-                if out_nr is not None:
-                    v = v._detached_alias()
-                info.append((v._version, out_nr))
-            else:
-                info.append(None)
-            stored.append(v)
-        self._saved = tuple(stored)
-        self._saved_info = tuple(info)
 
     def _unpack(self):
         """The saved values, checked against in-place modification since saving."""
