@@ -1,0 +1,163 @@
+"""The CPU random generator: torch's 32-bit Mersenne Twister, its seeding, and its state.
+
+`Generator` draws the same 32-bit words as torch's CPU generator (NumPy's MT19937 with legacy
+seeding) and saves and restores torch's exact 5056-byte state, including the cached second
+Box-Muller value. The samplers that turn words into values are in `_random.py`.
+"""
+import os
+
+import numpy as np
+
+_INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
+_MASK64 = (1 << 64) - 1
+
+
+_DEFAULT_SEED = 67280421310721   # the seed of a freshly made torch.Generator
+_MT_N = 624
+# torch's CPUGeneratorImplState: the legacy TH state (seed, MT19937 words, Box-Muller cache)
+# followed by a float cache that the CPU kernels never read but keep.
+_STATE_DTYPE = np.dtype([
+    ("seed", "<u8"), ("left", "<i4"), ("seeded", "<i4"), ("next", "<u8"),
+    ("mt", "<u8", (_MT_N,)), ("normal_x", "<f8"), ("normal_y", "<f8"), ("normal_rho", "<f8"),
+    ("normal_is_valid", "<i4"), ("_pad0", "V4"), ("float_normal", "<f4"),
+    ("float_normal_is_valid", "u1"), ("_pad1", "V3"),
+])
+_STATE_SIZE = _STATE_DTYPE.itemsize   # 5056
+
+
+def _unpack_seed(seed):
+    """The uint64 torch stores for a seed: negative int64 seeds wrap around."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        if isinstance(seed, np.integer):
+            raise TypeError("an integer is required")
+        raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+    if not _INT64_MIN <= seed <= _UINT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    return seed & _MASK64
+
+
+class Generator:
+    """A CPU random number generator, compatible with `torch.Generator` stream for stream.
+
+    >>> g = Generator().manual_seed(0)
+    >>> float(uniform(g, (1,), np.float32)[0])
+    0.49625658988952637
+    """
+
+    def __init__(self, device="cpu"):
+        if str(device) != "cpu":
+            raise RuntimeError(f"ember.Generator supports only the 'cpu' device, got '{device}'")
+        self.device = "cpu"
+        self._bits = np.random.MT19937()
+        self._set_seed(_DEFAULT_SEED)
+
+    def _set_seed(self, seed):
+        # NOTE: MT19937 is seeded with the low 32 bits, exactly like NumPy's legacy seeding;
+        # initial_seed still reports all 64.
+        key = np.random.RandomState(seed & 0xFFFFFFFF).get_state()[1]
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": _MT_N}}
+        self._initial_seed = seed
+        self._fresh = True               # torch reports next=0 until the first draw
+        self._normal_cache = None        # the second value of the last scalar Box-Muller pair
+        self._float_cache = (0.0, False)
+
+    def manual_seed(self, seed):
+        """Seed the generator with an integer in [-2**63, 2**64); returns the generator."""
+        self._set_seed(_unpack_seed(seed))
+        return self
+
+    def seed(self):
+        """Seed from the operating system's entropy; returns the 64-bit seed used."""
+        value = int.from_bytes(os.urandom(8), "little")
+        self._set_seed(value)
+        return value
+
+    def initial_seed(self):
+        """The seed this generator was last seeded with, as an unsigned 64-bit int."""
+        return self._initial_seed
+
+    def get_state(self):
+        """The full state as 5056 uint8 bytes, laid out exactly like torch's CPU state."""
+        mt = self._bits.state["state"]
+        state = np.zeros((), _STATE_DTYPE)
+        state["seed"] = self._initial_seed
+        state["left"] = _MT_N + 1 - mt["pos"]
+        state["seeded"] = 1
+        state["next"] = 0 if self._fresh else mt["pos"]
+        state["mt"] = mt["key"]
+        if self._normal_cache is not None:
+            state["normal_y"] = self._normal_cache
+            state["normal_is_valid"] = 1
+        if self._float_cache[1]:
+            state["float_normal"] = self._float_cache[0]
+            state["float_normal_is_valid"] = 1
+        return np.frombuffer(state.tobytes(), np.uint8).copy()
+
+    def set_state(self, new_state):
+        """Restore a state made by `get_state` (or by torch); returns the generator."""
+        new_state = np.asarray(new_state)
+        if new_state.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if new_state.size != _STATE_SIZE:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but found the input RNG "
+                f"state size to be {new_state.size}")
+        state = np.frombuffer(np.ascontiguousarray(new_state).tobytes(), _STATE_DTYPE)[0]
+        left, nxt = int(state["left"]), int(state["next"])
+        if not (1 <= left <= _MT_N and nxt <= _MT_N and state["seeded"] != 0):
+            raise RuntimeError("Invalid mt19937 state")
+        key = (state["mt"] & 0xFFFFFFFF).astype(np.uint32)
+        pos = _MT_N + 1 - left
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        self._initial_seed = int(state["seed"])
+        self._fresh = nxt == 0 and left == 1
+        self._normal_cache = float(state["normal_y"]) if state["normal_is_valid"] else None
+        valid = bool(state["float_normal_is_valid"])
+        self._float_cache = (float(state["float_normal"]) if valid else 0.0, valid)
+        return self
+
+    # -- raw draws: every sampler below goes through these two ---------------------------------
+    def _words32(self, n):
+        """The next `n` 32-bit words, as uint64."""
+        if n > 0:
+            self._fresh = False
+        return self._bits.random_raw(n)
+
+    def _words64(self, n):
+        """The next `n` 64-bit draws: two words each, the first one the high half."""
+        words = self._words32(2 * n)
+        return (words[0::2] << np.uint64(32)) | words[1::2]
+
+
+def _default_generator():
+    gen = Generator()
+    gen.seed()   # like torch, the process-wide generator starts from a non-deterministic seed
+    return gen
+
+
+default_generator = _default_generator()
+
+
+def manual_seed(seed):
+    """Seed the default generator; like torch, accepts anything `int()` accepts."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed():
+    """Seed the default generator non-deterministically and return the seed."""
+    return default_generator.seed()
+
+
+def initial_seed():
+    """The initial seed of the default generator."""
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state as a uint8 array."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """Restore the default generator's state from a uint8 array."""
+    default_generator.set_state(new_state)
