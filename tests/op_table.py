@@ -679,7 +679,9 @@ def _div_modes(m):
     a, b = m((3, 4), -6, 6), m((3, 4), -3, 3, avoid=(0,))
     return [Sample(a, b, rounding_mode="trunc"), Sample(a, b, rounding_mode="floor"),
             Sample(m((2, 1)), m((1, 3), avoid=(0,)), rounding_mode="floor"),
-            Sample(m((3, 4), -6, 6), 2, rounding_mode="trunc")]
+            Sample(m((3, 4), -6, 6), 2, rounding_mode="trunc"),
+            Sample(m((3, 4), -6, 6), 2, rounding_mode="floor"),
+            Sample(m(()), m((), avoid=(0,)), rounding_mode="trunc")]
 
 
 def _div_supports(ops, kwargs):
@@ -694,22 +696,6 @@ op("div", samples=binary(avoid_b=(0,), scalars=(2, 0.5), extra=_div_modes), ref=
 alias("divide", "div")
 op("true_divide", samples=binary(avoid_b=(0,), scalars=(2, 0.5)), ref=_div, dtypes=ALL,
    result=FLOAT, operands=(0, 1), inplace=True, out=True)
-op("_div_true", samples=binary(avoid_b=(0,), scalars=(2, 0.5)), ref=_div, dtypes=ALL,
-   result=FLOAT, operands=(0, 1), out=True, torch_call=lambda t, a, b, **kw: t.true_divide(
-       a, b, **kw), notes="private: what `/` calls")
-
-
-def _div_mode_samples(m):
-    return binary(a=(-6.0, 6.0), avoid_b=(0,), scalars=(2,))(m) + [
-        Sample(m((3, 4), -6, 6), m((3, 4), avoid=(0,)), rounding_mode="floor")]
-
-
-op("_div_mode", samples=_div_mode_samples,
-   ref=lambda a, b, rounding_mode="trunc": _div(a, b, rounding_mode), dtypes=NUMERIC,
-   operands=(0, 1), out=True,
-   torch_call=lambda t, a, b, rounding_mode="trunc", **kw: t.div(a, b, rounding_mode=rounding_mode,
-                                                                  **kw),
-   notes="private: div with rounding_mode (trunc by default)")
 op("floor_divide", samples=binary(a=(-6.0, 6.0), avoid_b=(0,), scalars=(2, 1.5)),
    ref=_floor_div, dtypes=NUMERIC, operands=(0, 1), inplace=True, out=True, grad="raises")
 

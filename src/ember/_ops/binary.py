@@ -12,7 +12,9 @@ import numpy as np
 from .. import _dtype
 from .._creation import zeros_like
 from .._tensor import Tensor
-from .elementwise import Elementwise, export, int_to_float, missing_kernel, scalar_overload
+from .elementwise import Elementwise, export, function_of, int_to_float, missing_kernel, \
+    scalar_overload
+from .registry import FUNCTIONS, register
 
 
 def _integral_zero_check(xp, b):
@@ -182,11 +184,6 @@ class DivMode(_Binary):
 
     def backward(ctx, grad):
         return zeros_like(grad), (zeros_like(grad) if ctx.needs_input_grad[1] else None)
-
-
-def div(input, other, *, rounding_mode=None, out=None):
-    """`input / other`; `rounding_mode` 'trunc' or 'floor' rounds the quotient."""
-    return _DIV[rounding_mode](input, other, out=out)
 
 
 class FloorDivide(_Binary):
@@ -390,7 +387,7 @@ export(Pow, ["pow"], 2, choose=_choose_pow)
 
 def square(input, *, out=None):
     """`input * input` (recorded as torch does, as `pow(input, 2)`)."""
-    return _FUNCS["pow"](input, 2, out=out)
+    return FUNCTIONS["pow"](input, 2, out=out)
 
 
 # -- two-argument math ---------------------------------------------------------------------------
@@ -503,7 +500,6 @@ class LerpTensor(Elementwise):
 
 def _export_lerp():
     from .elementwise import as_operand, call
-    from .registry import register
 
     def lerp(input, end, weight, *, out=None):
         """Linear interpolation: `input + weight * (end - input)`."""
@@ -517,44 +513,23 @@ def _export_lerp():
 
 _export_lerp()
 
-# -- registration of the hand-assembled functions -------------------------------------------
+# -- div: true division, or rounded with rounding_mode --------------------------------------
 
-from .registry import FUNCTIONS as _FUNCS, register as _register  # noqa: E402
-
-
-def _true_divide(input, other, *, out=None):
-    """`input / other` (true division)."""
-    return _FUNCS["_div_true"](input, other, out=out)
+_true_divide = function_of(Div, "true_divide", 2)
+_rounded_divide = function_of(DivMode, "div", 2, {"rounding_mode": "trunc"})
 
 
-export(Div, ["_div_true"], 2, method=False, inplace=False)
-export(DivMode, ["_div_mode"], 2, {"rounding_mode": "trunc"}, method=False, inplace=False)
+def div(input, other, *, rounding_mode=None, out=None):
+    """`input / other`; `rounding_mode` 'trunc' or 'floor' rounds the quotient."""
+    if rounding_mode is None:
+        return _true_divide(input, other, out=out)
+    if rounding_mode not in ("trunc", "floor"):
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    return _rounded_divide(input, other, rounding_mode=rounding_mode, out=out)
 
 
-def _div_trunc(input, other, *, out=None):
-    return _FUNCS["_div_mode"](input, other, rounding_mode="trunc", out=out)
-
-
-def _div_floor(input, other, *, out=None):
-    return _FUNCS["_div_mode"](input, other, rounding_mode="floor", out=out)
-
-
-_DIV = {None: _true_divide, "trunc": _div_trunc, "floor": _div_floor}
-
-
-def _check_mode(fn):
-    def checked(input, other, *, rounding_mode=None, out=None):
-        if rounding_mode not in _DIV:
-            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
-                               f"'floor' but found '{rounding_mode}'")
-        return fn(input, other, rounding_mode=rounding_mode, out=out)
-    checked.__name__ = fn.__name__
-    checked.__doc__ = fn.__doc__
-    return checked
-
-
-div = _check_mode(div)
-for _name in ("div", "divide"):
-    _register(_name, div, inplace=True)
-_register("true_divide", _true_divide, inplace=True)
-_register("square", square, inplace=True)
+register("div", div, inplace=True)
+register("divide", div, inplace=True)
+register("true_divide", _true_divide, inplace=True)
+register("square", square, inplace=True)

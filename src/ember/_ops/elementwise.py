@@ -418,7 +418,15 @@ def _bind(name, names, args, kwargs):
     return args
 
 
-def export(op, names, arity, defaults=None, inplace=True, method=True, choose=None):
+def function_of(op, name, arity, defaults=None):
+    """`op` as a function of `arity` operands (not registered: for hand-written front ends)."""
+    fns = []
+    export(op, [name], arity, defaults, choose=None, into=fns)
+    return fns[0]
+
+
+def export(op, names, arity, defaults=None, inplace=True, method=True, choose=None,
+           into=None):
     """Make `op` callable as `ember.<name>`, `Tensor.<name>` and (if torch has it) `<name>_`.
 
     The first name is the op's own; the rest are torch's aliases (e.g. `absolute` for `abs`).
@@ -434,7 +442,10 @@ def export(op, names, arity, defaults=None, inplace=True, method=True, choose=No
         choose.op = op          # no overloads: callers may skip choosing
     for name in names:
         fn = _make_function(choose, name, arity, defaults, doc)
-        register(name, fn, method=method, inplace=inplace)
+        if into is not None:
+            into.append(fn)
+        else:
+            register(name, fn, method=method, inplace=inplace)
     return op
 
 

@@ -114,7 +114,7 @@ def install(tensor_class):
         "__add__": _binary("add"), "__radd__": _binary("add"), "__iadd__": _augmented("add"),
         "__sub__": _binary("sub"), "__rsub__": _rsub, "__isub__": _augmented("sub"),
         "__mul__": _binary("mul"), "__rmul__": _binary("mul"), "__imul__": _augmented("mul"),
-        "__truediv__": _binary("_div_true"), "__rtruediv__": _rtruediv,
+        "__truediv__": _binary("true_divide"), "__rtruediv__": _rtruediv,
         "__itruediv__": _augmented("div"),
         "__floordiv__": _binary("floor_divide"), "__rfloordiv__": _reflected("floor_divide"),
         "__ifloordiv__": _augmented("floor_divide"),
