@@ -13,6 +13,7 @@ from . import _dtype
 from ._device import backend_of
 from ._size import make_size
 from ._storage import Storage, UntypedStorage
+from . import autograd as _autograd
 from .autograd.graph import add_hook, new_hook_dict
 
 _new = object.__new__
@@ -351,8 +352,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute gradients of this tensor with respect to graph leaves (into their `.grad`)."""
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor sharing this one's memory, cut off from the graph."""

@@ -43,6 +43,7 @@ class Op(Node):
                                 for inp in cls.inputs)
         cls._num_inputs = len(cls.inputs)
         cls._arg_index = {n: i for i, n in enumerate(cls.inputs + cls.scalars)}
+        cls._save_plans = {}        # needed-mask -> where each saved value comes from
         node_name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward0"
         cls.Node = type(node_name, (cls,), {"__module__": cls.__module__, "abstract": True})
 
@@ -90,12 +91,11 @@ def record(op, args, outputs, params, num_outputs=None):
     """
     node = _new(op.Node)
     node._seq = next(_sequence)
-    node._saved = None
     count = len(args) if op.variadic else op._num_inputs
     edges = []
-    metas = []
     fitted = True           # every input that needs grad has the output's shape and dtype
     first = outputs[0]._data
+    shape, dtype = first.shape, first.dtype
     needed = 0
     masks = op._save_masks
     for i in range(count):
@@ -108,23 +108,28 @@ def record(op, args, outputs, params, num_outputs=None):
                 edges.append((fn, t._output_nr))
             else:
                 edges.append(gradient_edge(t))
-            data = t._data
-            metas.append((data.shape, data.dtype))
-            if fitted and (data.shape != first.shape or data.dtype is not first.dtype):
-                fitted = False
+            if fitted:
+                data = t._data
+                if data.shape != shape or data.dtype is not dtype:
+                    fitted = False
             if masks:
                 needed |= masks[i]
         else:
             edges.append(_NO_EDGE)
-            metas.append(None)
     node.next_functions = tuple(edges)
     # NOTE: input metadata serves to fit gradients to their input (engine.fit_gradient); when
     # every input already has the output's shape and dtype there is nothing to fit.
-    node._input_meta = None if fitted and op.num_outputs == 1 else tuple(metas)
+    if fitted and op.num_outputs == 1:
+        node._input_meta = None
+    else:
+        node._input_meta = tuple((args[i]._data.shape, args[i]._data.dtype)
+                                 if edges[i][0] is not None else None for i in range(count))
     if params and params is not op._default_params:
         node.__dict__.update(params)
     if needed:
         _save(op, node, args, outputs, params, needed)
+    else:
+        node._saved = None
     if num_outputs is None:
         num_outputs = op.num_outputs
     else:
@@ -147,21 +152,42 @@ def _save(op, node, args, outputs, params, needed):
     """Save, for the inputs that need grad, the values their gradients use (`needed` is a bit
     mask over `op._saved_names`). See NOTE [ Saved tensors and freeing ] in autograd/graph.py:
     an output is kept as a detached alias; every tensor with its version at save time."""
+    plan = op._save_plans.get(needed)
+    if plan is None:
+        plan = op._save_plans[needed] = _save_plan(op, needed)
     stored = []
     info = []
-    index = op._arg_index
-    for k, name in enumerate(op._saved_names):
-        if not (needed >> k) & 1:
+    for where in plan:
+        if where is None:                   # not needed by any input that requires grad
             stored.append(None)
             info.append(None)
             continue
-        if name == "result":
+        if where is _RESULT:
             value = outputs[0]._detached_alias()
             info.append((value._version, 0))
         else:
-            value = args[index[name]] if name in index else params[name]
-            is_tensor = value.__class__ is Tensor or isinstance(value, Tensor)
-            info.append((value._version, None) if is_tensor else None)
+            value = args[where] if where.__class__ is int else params[where]
+            if value.__class__ is Tensor or isinstance(value, Tensor):
+                info.append((value._version, None))
+            else:
+                info.append(None)
         stored.append(value)
     node._saved = tuple(stored)
     node._saved_info = tuple(info)
+
+
+_RESULT = object()
+
+
+def _save_plan(op, needed):
+    """For each saved name: None (not needed), _RESULT, an argument index or a param name."""
+    index = op._arg_index
+    plan = []
+    for k, name in enumerate(op._saved_names):
+        if not (needed >> k) & 1:
+            plan.append(None)
+        elif name == "result":
+            plan.append(_RESULT)
+        else:
+            plan.append(index.get(name, name))
+    return tuple(plan)

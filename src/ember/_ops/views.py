@@ -444,12 +444,14 @@ class Expand(Op):
 @method()
 def expand(self, *sizes):
     """Repeat size-1 dims (and add leading ones) without copying: their stride becomes 0."""
-    sizes = tuple(int(s) for s in _sizes(sizes))
-    shape = _shape(self)
-    if len(sizes) < len(shape):
-        geo.expand(shape, self.stride(), sizes, legacy_type_name(self))    # raises
-    shape, strides = geo.expand(shape, self.stride(), sizes)
-    return _view_op(Expand, self, shape, strides, self._offset, {"self_size": _shape(self)})
+    sizes = _sizes(sizes)
+    if not all(s.__class__ is int for s in sizes):
+        sizes = tuple(int(s) for s in sizes)
+    old = self._data.shape
+    if len(sizes) < len(old):
+        geo.expand(old, self.stride(), sizes, legacy_type_name(self))    # raises
+    shape, strides = geo.expand(old, self.stride(), sizes)
+    return _view_op(Expand, self, shape, strides, self._offset, {"self_size": old})
 
 
 @method()

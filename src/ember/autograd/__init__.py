@@ -3,6 +3,7 @@
 `backward` accumulates gradients into leaves' `.grad`; `grad` returns them instead.
 The graph itself is in `graph.py`, the traversal in `_engine.py`, grad mode in `grad_mode.py`.
 """
+from .._device import backend_of
 from . import graph
 from ._engine import run_backward
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, \
@@ -13,9 +14,16 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "in
            "is_grad_enabled", "graph"]
 
 
+_Tensor = None
+
+
 def _tensor_class():
-    from .._tensor import Tensor
-    return Tensor
+    # NOTE: `_tensor.py` imports this package, so the class is looked up on first use.
+    global _Tensor
+    if _Tensor is None:
+        from .._tensor import Tensor
+        _Tensor = Tensor
+    return _Tensor
 
 
 def _as_tuple(x):
@@ -26,9 +34,11 @@ def _as_tuple(x):
     return (x,)
 
 
+_new = object.__new__
+
+
 def _root_grads(outputs, grad_outputs, create_graph):
     """Check outputs and their gradients, making implicit ones for scalar outputs."""
-    from .._creation import ones_like
     Tensor = _tensor_class()
     grads = []
     if grad_outputs is None:
@@ -48,10 +58,10 @@ def _root_grads(outputs, grad_outputs, create_graph):
         if g is None:
             if out.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not (out.dtype.is_floating_point or out.dtype.is_complex):
+            if out._data.dtype.kind not in "fcV":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
-            g = ones_like(out)
+            g = _new(Tensor)._init(backend_of(out._data).xp.ones_like(out._data))
         else:
             if not isinstance(g, Tensor):
                 from .._creation import tensor

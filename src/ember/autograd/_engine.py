@@ -26,22 +26,18 @@ def _priority(node):
 
 def _dependencies(roots):
     """How many graph edges lead into each node reachable from `roots`."""
-    deps = {}
-    seen = set()
-    stack = list(roots)
-    for r in roots:
-        deps.setdefault(r, 0)
+    deps = dict.fromkeys(roots, 0)
+    stack = list(deps)
     while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        for nxt, _ in node.next_functions:
+        for nxt, _ in stack.pop().next_functions:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
+            count = deps.get(nxt)
+            if count is None:           # first visit
+                deps[nxt] = 1
                 stack.append(nxt)
+            else:
+                deps[nxt] = count + 1
     return deps
 
 
@@ -139,10 +135,14 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
             if plain and not (node._pre_hooks or node._retained or node._hooks) \
                     and len(grads) == 1 and grads[0] is not None:
                 # the common node: one gradient in, no hooks, nothing to capture
-                inputs = node.apply((grads[0],))
+                grad = grads[0]
+                inputs = node.apply((grad,))
                 if not retain_graph:
                     node.release()
-                inputs = _mark_shared(inputs, grads)
+                if len(inputs) != 1:
+                    inputs = _mark_shared(inputs, grads)
+                elif inputs[0] is grad:         # passed through unchanged
+                    inputs = (_shared(grad),)
             else:
                 inputs = _run_node(node, grads, retain_graph, capture, captured, needed,
                                    accumulate)
