@@ -144,7 +144,9 @@ class Mul(_Binary):
 
 
 def _conj(x):
-    return x.conj() if isinstance(x, Tensor) else x.conjugate()
+    if isinstance(x, Tensor):
+        return x if x._data.dtype.kind != "c" else x.conj()
+    return x.conjugate()
 
 
 export(Mul, ["mul", "multiply"], 2)

@@ -11,6 +11,7 @@ from .elementwise import call
 from .registry import FUNCTIONS, METHODS
 
 _NUMBERS = (int, float, bool, complex, np.number, np.bool_)
+_PLAIN = frozenset((int, float))     # operands used as they are
 
 
 def _operand(other):
@@ -31,7 +32,7 @@ def _binary(name):
 
     if fixed is not None:
         def operator(self, other):
-            if other.__class__ is not Tensor:
+            if other.__class__ is not Tensor and other.__class__ not in _PLAIN:
                 other = _operand(other)
                 if other is NotImplemented:
                     return NotImplemented
