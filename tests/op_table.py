@@ -1875,6 +1875,10 @@ class Bug:
     cases: dict
 
 
+# The later op families keep their entries in tests/op_tables/, one module each.
+from op_tables import (elementwise_extra, linalg, products, scans,  # noqa: E402,F401
+                       scatter_gather, shaping, sorting, statistics)
+
 _C = "forward:complex64 forward:complex128 oracle:complex64 oracle:complex128"
 _BOOL = "forward:bool oracle:bool"
 _INTS = " ".join(f"forward:{d} oracle:{d}" for d in BOOL + INTS)

@@ -1,0 +1,1 @@
+"""ember.linalg: torch.linalg (being written)."""
