@@ -412,8 +412,18 @@ class OpInfo:
             return self.torch_call(module, *args, **kwargs)
         if self.form == "method" or method:
             return getattr(args[0], self.name)(*args[1:], **kwargs)
-        return getattr(module, self.name)(*args, **kwargs)
+        return lookup(module, self.name)(*args, **kwargs)
 
+
+def lookup(module, name):
+    """`module.<name>`, where a dotted name reaches into a submodule ('linalg.inv')."""
+    obj = module
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+SUBMODULES = ("linalg",)    # namespaces whose public functions are table entries as 'linalg.<fn>'
 
 TABLE = {}
 

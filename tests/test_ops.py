@@ -146,9 +146,28 @@ def test_every_inplace_variant_is_declared():
     assert sorted(declared - set(METHODS)) == []
 
 
+def _submodule_functions():
+    """'linalg.inv', ...: the public functions of ember's operator namespaces."""
+    names = set()
+    for sub in T.SUBMODULES:
+        module = getattr(ember, sub)
+        names |= {f"{sub}.{n}" for n, fn in vars(module).items()
+                  if not n.startswith("_") and callable(fn) and not isinstance(fn, type)
+                  and getattr(fn, "__module__", "").startswith("ember.")}
+    return names
+
+
+def test_every_submodule_function_has_an_entry():
+    missing = sorted(_submodule_functions() - set(TABLE))
+    assert not missing, f"functions without a table entry: {missing}"
+
+
 def test_entries_name_registered_operators():
     for name, entry in TABLE.items():
         assert name not in T.EXCLUDED, name
+        if "." in name:
+            assert name in _submodule_functions(), f"{name} is not a public function"
+            continue
         registry = FUNCTIONS if entry.form == "function" else METHODS
         assert name in registry, f"{name} is not a registered {entry.form}"
 
