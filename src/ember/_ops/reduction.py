@@ -14,6 +14,7 @@ from .._creation import arange
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
+from ._blocked import arg_extreme, sum_last
 from ._dispatch import check_out, write_out
 from ._op import Op, record
 from .registry import function, method
@@ -107,7 +108,11 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
-    result = data.astype(acc, copy=False).sum(axis=_axis(dims, data.ndim), keepdims=keepdim)
+    if dims is not None and data.ndim > 1 and dims == (data.ndim - 1,):
+        result = sum_last(data.astype(acc, copy=False), None, keepdim)
+    else:
+        result = data.astype(acc, copy=False).sum(axis=_axis(dims, data.ndim),
+                                                  keepdims=keepdim)
     result = xp.asarray(result).astype(target, copy=False)
     if dim is None:
         return _run(Sum, input, result, {"self_size": data.shape}, out)
@@ -325,7 +330,13 @@ def _extreme(name, input, dim, keepdim, other, out):
     _check_nonempty(name, input, (d,))
     axis = d if data.ndim else None
     values = xp.asarray(reduce(data, axis=axis, keepdims=keepdim))
-    indices = wrap(xp.asarray(arg(data, axis=axis, keepdims=keepdim)).astype("int64"))
+    if axis is None:
+        index = xp.asarray(arg(data, axis=axis, keepdims=keepdim))
+    else:
+        index = arg_extreme(data, axis, name == "max")
+        if keepdim:
+            index = xp.expand_dims(index, axis)
+    indices = wrap(index.astype("int64", copy=False))
     op = MaxDim if name == "max" else MinDim
     v = wrap(values)
     if input._requires_grad and _grad_state.enabled:
@@ -418,8 +429,13 @@ def _arg(name, input, dim, keepdim, out):
     else:
         d = geo.wrap_dim(dim, data.ndim)
         _check_nonempty(name, input, (d,))
-        result = fn(data, axis=d if data.ndim else None, keepdims=keepdim)
-    result = xp.asarray(result).astype("int64")
+        if data.ndim == 0:
+            result = fn(data)
+        else:
+            result = arg_extreme(data, d, name == "argmax")
+            if keepdim:
+                result = xp.expand_dims(result, d)
+    result = xp.asarray(result).astype("int64", copy=False)
     if out is not None:
         return write_out(out, result)
     return wrap(result)

@@ -6,10 +6,13 @@ module materialises the view over the shared storage and records the backward no
 """
 import warnings
 
+import numpy as np
+
 from .. import _dtype, _geometry as geo
 from .._creation import zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
+from ._blocked import contiguous_copy
 from .._tensor import Tensor, alias
 
 _new = object.__new__
@@ -633,8 +636,10 @@ def clone(input, *, memory_format=None):
     """A copy of `input` (same strides as far as possible, or contiguous)."""
     xp = backend_of(input._data).xp
     data = input._data
-    order = "C" if memory_format is contiguous_format else "K"
-    array = xp.array(data, order=order, copy=True)
+    if memory_format is contiguous_format:
+        array = contiguous_copy(data) if xp is np else xp.array(data, order="C", copy=True)
+    else:
+        array = xp.array(data, order="K", copy=True)
     from .._tensor import wrap
     out = wrap(array)
     if input._requires_grad and _grad_state.enabled:

@@ -1,0 +1,96 @@
+"""CPU kernels for large arrays whose obvious NumPy call is slow.
+
+NOTE [ Why blocked kernels ]
+NumPy walks memory in the order its loops prefer, which for some layouts is far from the
+order the data lies in:
+- `argmax`/`argmin` along a dim that is not the last one read the array column by column
+  (a cache miss per element): 0.5 GB/s on a 4096x4096 float32 matrix. `max` along that dim
+  is fast (it combines whole rows element-wise), so `arg_extreme` first finds, per output
+  element, the block of rows holding the first extreme value, then searches only there.
+- A contiguous copy of a transposed array reads with a large stride: copying tile by tile
+  keeps both sides in cache, and tiles run on several threads (`contiguous_copy`).
+- `sum` along the last dim is split over threads by row blocks (`sum_last`).
+Small or unusual inputs take the plain NumPy call; every kernel returns exactly what it would.
+"""
+import numpy as np
+
+from .._parallel import get_num_threads, run_parts
+
+_LARGE = 1 << 18        # elements below which the plain NumPy call is as fast
+_ROWS = 16              # rows per block in arg_extreme
+_TILE = 256             # tile edge in contiguous_copy
+
+
+def arg_extreme(data, axis, largest):
+    """`np.argmax(data, axis)` (or argmin), as int64, first index on ties and for NaN."""
+    plain = np.argmax if largest else np.argmin
+    if data.__class__ is not np.ndarray or data.size < _LARGE or axis == data.ndim - 1 or \
+            not data.flags.c_contiguous or data.dtype.kind not in "fiu" or \
+            data.shape[axis] <= 2 * _ROWS:
+        return plain(data, axis=axis).astype(np.int64, copy=False)
+    n = data.shape[axis]
+    outer = int(np.prod(data.shape[:axis], dtype=np.int64))
+    x = data.reshape(outer, n, -1)
+    reduce = np.max if largest else np.min
+    beats = np.greater if largest else np.less
+    floating = data.dtype.kind == "f"
+    best = reduce(x[:, :_ROWS], axis=1)
+    block = np.zeros(best.shape, np.int64)
+    for k, start in enumerate(range(_ROWS, n, _ROWS), 1):
+        candidate = reduce(x[:, start:start + _ROWS], axis=1)
+        better = beats(candidate, best)
+        if floating:                     # NaN wins, and the first NaN stays
+            better |= np.isnan(candidate) & ~np.isnan(best)
+        np.copyto(best, candidate, where=better)
+        block[better] = k
+    rows = block[..., None] * _ROWS + np.arange(_ROWS)     # (outer, inner, _ROWS)
+    np.minimum(rows, n - 1, out=rows)
+    picked = x[np.arange(outer)[:, None, None], rows, np.arange(x.shape[2])[None, :, None]]
+    within = plain(picked, axis=2)
+    index = np.take_along_axis(rows, within[..., None], axis=2)[..., 0]
+    return index.reshape(data.shape[:axis] + data.shape[axis + 1:])
+
+
+def contiguous_copy(data):
+    """A C-contiguous copy of `data` (any strides)."""
+    if data.__class__ is not np.ndarray or data.size < _LARGE or data.ndim < 2:
+        return np.array(data, order="C", copy=True)
+    strides = [abs(s) for s in data.strides]
+    fast = strides.index(min(strides))
+    last = data.ndim - 1
+    if fast == last or data.shape[fast] < _TILE:
+        return np.array(data, order="C", copy=True)
+    out = np.empty(data.shape, data.dtype)
+    tiles = [(i, j) for i in range(0, data.shape[fast], _TILE)
+             for j in range(0, data.shape[last], _TILE)]
+
+    def copy_tile(t):
+        i, j = tiles[t]
+        index = [slice(None)] * data.ndim
+        index[fast], index[last] = slice(i, i + _TILE), slice(j, j + _TILE)
+        index = tuple(index)
+        out[index] = data[index]
+
+    run_parts(copy_tile, len(tiles))
+    return out
+
+
+def sum_last(data, dtype, keepdims):
+    """`data.sum(axis=-1, dtype=dtype)`, row blocks on several threads for large inputs."""
+    if data.__class__ is not np.ndarray or data.size < _LARGE or data.ndim < 2 or \
+            get_num_threads() < 2:
+        return np.add.reduce(data, axis=-1, dtype=dtype, keepdims=keepdims)
+    rows = data.reshape(-1, data.shape[-1]) if data.flags.c_contiguous else None
+    if rows is None or rows.shape[0] < 2 * get_num_threads():
+        return np.add.reduce(data, axis=-1, dtype=dtype, keepdims=keepdims)
+    out = np.empty(rows.shape[0], dtype or data.dtype)
+    parts = get_num_threads()
+    bounds = np.linspace(0, rows.shape[0], parts + 1).astype(np.int64)
+
+    def part(i):
+        lo, hi = bounds[i], bounds[i + 1]
+        np.add.reduce(rows[lo:hi], axis=1, dtype=dtype, out=out[lo:hi])
+
+    run_parts(part, parts)
+    shape = data.shape[:-1] + ((1,) if keepdims else ())
+    return out.reshape(shape)
