@@ -1886,7 +1886,7 @@ class Bug:
 
 
 # The later op families keep their entries in tests/op_tables/, one module each.
-from op_tables import (elementwise_extra, linalg, products, scans,  # noqa: E402,F401
+from op_tables import (activations, elementwise_extra, linalg, products, scans,  # noqa: E402,F401
                        scatter_gather, shaping, sorting, statistics)
 
 _C = "forward:complex64 forward:complex128 oracle:complex64 oracle:complex128"

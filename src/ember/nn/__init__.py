@@ -1,0 +1,1 @@
+"""ember.nn: torch.nn (being written)."""

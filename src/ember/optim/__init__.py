@@ -1,0 +1,1 @@
+"""ember.optim: torch.optim (being written)."""

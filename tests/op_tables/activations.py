@@ -1,0 +1,1 @@
+"""Table entries: (being written)."""
