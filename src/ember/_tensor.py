@@ -276,8 +276,9 @@ class Tensor:
                     f"dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
                     f"its gradient may break downstream systems that assume they match.")
             if value.shape != self.shape:
+                got = ", ".join(map(str, value.shape))
                 raise RuntimeError(
-                    f"attempting to assign a gradient of size '[{', '.join(map(str, value.shape))}]'"
+                    f"attempting to assign a gradient of size '[{got}]'"
                     f" to a tensor of size '[{', '.join(map(str, self.shape))}]'. Please ensure "
                     f"that the gradient and the tensor are the same size")
             if value.device != self.device:

@@ -8,8 +8,9 @@ An op saves what its backward needs when it records a node (`_ops/_op.py`, `_sav
 values are `node._saved`, and `node._saved_info` holds (version, output_nr) for each tensor
 among them. A saved *input* is kept as the tensor itself; a saved *output* is kept as a
 detached alias, because the output already holds this node as its grad_fn and keeping the
-output itself would make a reference cycle (which, with gc disabled, would never be freed). Unpacking a saved output while grad mode is on
-(`create_graph=True`) re-attaches this node as its grad_fn, so double backward sees it. Each
+output itself would make a reference cycle (which, with gc disabled, would never be freed).
+Unpacking a saved output while grad mode is on (`create_graph=True`) re-attaches this node as
+its grad_fn, so double backward sees it. Each
 saved tensor remembers its storage's version at save time; unpacking one modified in place
 since then raises torch's error. After a backward without `retain_graph`, `release()` drops
 every saved value and later unpacking raises torch's "backward through the graph a second
