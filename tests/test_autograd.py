@@ -1314,6 +1314,20 @@ class TestHigherOrder:
             return (g * g).sum()
         check_grads(first, x0)
 
+    def test_gradient_passed_through_unchanged_stays_in_the_graph(self):
+        # Add (and other nodes) hand their gradient on unchanged; with create_graph it must
+        # keep its grad_fn. d2/dx2 (x^2 + 3)^2 = 12 x^2 + 12; d2/dx2 (x + 3)^2 = 2
+        x = leaf(2.)
+        m = x * x + 3
+        g, = torch.autograd.grad((m * m).sum(), x, create_graph=True)
+        close(g, [56.])
+        g2, = torch.autograd.grad(g.sum(), x)
+        close(g2, [60.])
+        x = leaf(2.)
+        g, = torch.autograd.grad(((x + 3) ** 2).sum(), x, create_graph=True)
+        assert g.requires_grad
+        close(torch.autograd.grad(g.sum(), x)[0], [2.])
+
     def test_pow_with_tensor_exponent(self):
         check_grads(lambda x, y: (x ** y).sum(), [1., 2.], [3., 0.5])
 

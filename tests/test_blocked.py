@@ -108,3 +108,15 @@ def test_a_failing_part_raises_in_the_caller(threads):
 def test_set_num_threads_refuses_non_positive():
     with pytest.raises(RuntimeError, match="set_num_threads expects a positive integer"):
         ember.set_num_threads(0)
+
+
+@pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin"])
+def test_one_dim_reductions_give_zero_dim_cpu_tensors(name):
+    # NumPy answers a 1-D argmax with a scalar, not an array; the tensor must still be 0-dim,
+    # live on the CPU and print
+    x = ember.tensor([1.0, 3.0, 2.0])
+    result = getattr(x, name)(0)
+    index = result if name.startswith("arg") else result[1]
+    assert index.shape == () and index.device.type == "cpu" and index.dtype == ember.int64
+    assert int(index) == (1 if "max" in name else 0)
+    assert repr(index) == f"tensor({int(index)})"

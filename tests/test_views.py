@@ -632,3 +632,10 @@ def test_views_of_a_dtype_view_keep_its_dtype():
     assert i.stride() == (3, 1) and i[0, 0].item() == 0x3F800000
     i[0, 0] = 0x40000000                 # the bits of 2.0
     assert x[0, 0].item() == 2.0 and same_storage(i, x)
+
+
+def test_numel_function_takes_only_tensors():
+    assert ember.numel(ember.ones(2, 3)) == 6 and ember.numel(ember.tensor(1.0)) == 1
+    with pytest.raises(TypeError, match=r"numel\(\): argument 'input' \(position 1\) must be "
+                                        r"Tensor, not int"):
+        ember.numel(3)

@@ -81,6 +81,9 @@ def is_nonzero(input):
 
 
 def numel(input):
+    if not isinstance(input, Tensor):
+        raise TypeError("numel(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
     return input.numel()
 
 

@@ -27,7 +27,7 @@ def arg_extreme(data, axis, largest):
     if data.__class__ is not np.ndarray or data.size < _LARGE or axis == data.ndim - 1 or \
             not data.flags.c_contiguous or data.dtype.kind not in "fiu" or \
             data.shape[axis] <= 2 * _ROWS:
-        return plain(data, axis=axis).astype(np.int64, copy=False)
+        return np.asarray(plain(data, axis=axis)).astype(np.int64, copy=False)
     n = data.shape[axis]
     outer = int(np.prod(data.shape[:axis], dtype=np.int64))
     x = data.reshape(outer, n, -1)

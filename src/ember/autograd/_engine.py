@@ -62,8 +62,12 @@ def _needed(roots, targets):
 
 
 def _shared(grad):
-    """Mark a gradient that now has several owners, so a leaf copies it before keeping it."""
-    return grad._shared_view()
+    """Mark a gradient that now has several owners, so a leaf copies it before keeping it.
+
+    A gradient that is part of a graph (create_graph=True) stays as it is: the view would cut
+    it out of the graph, and a leaf copies such gradients anyway.
+    """
+    return grad if grad._requires_grad else grad._shared_view()
 
 
 def fit_gradient(node, index, grad, meta):
