@@ -331,7 +331,8 @@ class Pow(_Binary):
             grad_self = grad * (exponent * self.pow(exponent - 1)).conj()
             grad_self = grad_self.where(exponent != 0, 0.)
         if need_exp:
-            log_self = self.log().where((self != 0) | (exponent < 0), 0.)
+            real_exp = exponent.real if exponent.is_complex() else exponent
+            log_self = self.log().where((self != 0) | (real_exp < 0), 0.)
             grad_exp = grad * (result * log_self).conj()
         return grad_self, grad_exp
 
@@ -441,8 +442,8 @@ class Logaddexp(_Binary):
     def backward(ctx, grad):
         self, other = ctx.saved_tensors
         need_self, need_other = ctx.needs_input_grad
-        return (grad / (1 + (other - self).exp()) if need_self else None,
-                grad / (1 + (self - other).exp()) if need_other else None)
+        return (grad / (1 + (other - self).exp()).conj() if need_self else None,
+                grad / (1 + (self - other).exp()).conj() if need_other else None)
 
 
 export(Logaddexp, ["logaddexp"], 2, inplace=False)

@@ -74,6 +74,7 @@ class Sign(Elementwise):
 @_unary("sgn")
 class Sgn(Elementwise):
     """sign for real inputs; `z / |z|` for complex ones."""
+    saves = {"self": ("self", "result")}
 
     def forward(xp, x):
         if x.dtype.kind == "b":
@@ -84,7 +85,13 @@ class Sgn(Elementwise):
         return xp.where(mag == 0, 0, x / xp.where(mag == 0, 1, mag))
 
     def backward(ctx, grad):
-        return zeros_like(grad)
+        x, result = ctx.saved_tensors
+        if not x.is_complex():
+            return zeros_like(grad)
+        # Wirtinger: d sgn/dz = 1 / (2|z|), d sgn/dz* = -sgn^2 / (2|z|)
+        mag = x.abs()
+        safe = mag.where(mag != 0, 1.0)
+        return ((grad - result * result * grad.conj()) / (2 * safe)).where(mag != 0, 0.0)
 
 
 class _Rounding(Elementwise):
@@ -228,7 +235,7 @@ class Exp2(Elementwise):
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * result * math.log(2.0)
+        return grad * (result * math.log(2.0)).conj()
 
 
 @_unary("expm1")
@@ -240,7 +247,7 @@ class Expm1(Elementwise):
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        return grad * (result + 1)
+        return grad * (result + 1).conj()
 
 
 @_unary("log")
@@ -264,7 +271,7 @@ class Log2(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (x * math.log(2.0))
+        return grad / (x * math.log(2.0)).conj()
 
 
 @_unary("log10")
@@ -276,7 +283,7 @@ class Log10(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (x * math.log(10.0))
+        return grad / (x * math.log(10.0)).conj()
 
 
 @_unary("log1p")
@@ -289,7 +296,7 @@ class Log1p(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (x + 1)
+        return grad / (x + 1).conj()
 
 
 @_unary("sqrt")
@@ -695,17 +702,27 @@ def _conj_physical(input, *, out=None):
 
 
 def _real(self):
-    """The real part (for real tensors, the tensor itself)."""
+    """The real part, a view (for real tensors, the tensor itself)."""
     if self._data.dtype.kind != "c":
         return self
-    return alias(self, self._data.real, self._offset * 2)
+    return _complex_part(self, 0)
 
 
 def _imag(self):
-    """The imaginary part of a complex tensor."""
+    """The imaginary part of a complex tensor, a view."""
     if self._data.dtype.kind != "c":
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return alias(self, self._data.imag, self._offset * 2 + 1)
+    return _complex_part(self, 1)
+
+
+def _complex_part(self, index):
+    # NOTE: as torch does, `view_as_real(self).select(-1, index)`: a view whose gradient flows
+    # back (SelectBackward0, then ViewAsRealBackward0).
+    from .elementwise_extra import view_as_real
+    if not self._requires_grad:
+        data = self._data.real if index == 0 else self._data.imag
+        return alias(self, data, self._offset * 2 + index)
+    return view_as_real(self).select(-1, index)
 
 
 def _register_complex():
