@@ -1,4 +1,6 @@
-"""Joining tensors: cat (concat, concatenate) and stack."""
+"""Joining and splitting: cat (concat, concatenate), stack, hstack, vstack (row_stack), dstack,
+column_stack, atleast_1d/2d/3d, tensor_split, block_diag. Grids (meshgrid, broadcast_tensors,
+cartesian_prod, combinations) live in `joining_grids`."""
 from .. import _dtype, _geometry as geo
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -116,3 +118,179 @@ def stack(tensors, dim=0, *, out=None):
     xp, arrays = arrays_for(tensors, common)
     result = xp.stack(arrays, axis=d)
     return _finish_join(Stack, tensors, result, {"dim": d}, out, "stack")
+
+
+# -- stacking helpers: hstack, vstack, dstack, column_stack ------------------------------------
+
+def _at_least(t, ndim):
+    """`t` with size-1 dims added as torch's atleast_{1,2,3}d add them."""
+    if t.ndim >= ndim:
+        return t
+    if t.ndim == 0:
+        return t.reshape((1,) * ndim)
+    if ndim == 2 or t.ndim == 2:            # (n,) -> (1, n); (m, n) -> (m, n, 1)
+        t = t.unsqueeze(0) if t.ndim == 1 else t
+        return t if ndim == 2 else t.unsqueeze(-1)
+    return t.unsqueeze(0).unsqueeze(-1)     # (n,) -> (1, n, 1)
+
+
+def _atleast(ndim, tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+        return _at_least(tensors[0], ndim)
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    for t in tensors:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"atleast_{ndim}d(): argument 'tensors' must be tuple of Tensors, "
+                            f"not {type(t).__name__}")
+    return tuple(_at_least(t, ndim) for t in tensors)
+
+
+@function(method=False)
+def atleast_1d(*tensors):
+    """Each tensor with at least 1 dim (one tensor in, one out; several: a tuple)."""
+    return _atleast(1, tensors)
+
+
+@function(method=False)
+def atleast_2d(*tensors):
+    """Each tensor with at least 2 dims: (n,) becomes (1, n)."""
+    return _atleast(2, tensors)
+
+
+@function(method=False)
+def atleast_3d(*tensors):
+    """Each tensor with at least 3 dims: (n,) becomes (1, n, 1), (m, n) becomes (m, n, 1)."""
+    return _atleast(3, tensors)
+
+
+def _stacked(name, tensors):
+    tensors = _tensor_list(tensors, name)
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return tensors
+
+
+@function(method=False)
+def hstack(tensors, *, out=None):
+    """Join along dim 1 (dim 0 for 1-D tensors); 0-D tensors count as 1-D."""
+    tensors = [_at_least(t, 1) for t in _stacked("hstack", tensors)]
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1, out=out)
+
+
+@function(method=False)
+def vstack(tensors, *, out=None):
+    """Join along dim 0, 1-D tensors becoming rows."""
+    return cat([_at_least(t, 2) for t in _stacked("vstack", tensors)], 0, out=out)
+
+
+register("row_stack", vstack, method=False)
+
+
+@function(method=False)
+def dstack(tensors, *, out=None):
+    """Join along dim 2, after atleast_3d."""
+    return cat([_at_least(t, 3) for t in _stacked("dstack", tensors)], 2, out=out)
+
+
+@function(method=False)
+def column_stack(tensors, *, out=None):
+    """Join along dim 1, 0-D and 1-D tensors becoming columns."""
+    tensors = [t.reshape(t.numel(), 1) if t.ndim <= 1 else t
+               for t in _stacked("column_stack", tensors)]
+    return cat(tensors, 1, out=out)
+
+
+# -- tensor_split ------------------------------------------------------------------------------
+
+def _split_points(arg, n):
+    """tensor_split's argument as the list of split indices along a dim of size `n`."""
+    if isinstance(arg, Tensor):
+        if arg._data.dtype.kind != "i" or arg._data.dtype.itemsize != 8:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {arg.dtype._scalar_name}")
+        if arg.ndim > 1:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
+                               f"zero-dimensional or one-dimensional tensor, but got a tensor "
+                               f"with {arg.ndim} dims")
+        arg = int(arg.item()) if arg.ndim == 0 else [int(i) for i in arg.tolist()]
+    if isinstance(arg, int):
+        if arg <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {arg}")
+        size, extra = divmod(n, arg)
+        points, at = [], 0
+        for i in range(arg - 1):
+            at += size + (i < extra)
+            points.append(at)
+        return points
+    return [int(i) for i in arg]
+
+
+@function()
+def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indices=None,
+                 tensor_indices_or_sections=None):
+    """Views of `input` split along `dim` into `sections` nearly equal parts (the first ones
+    one longer), or at the given indices (NumPy's array_split)."""
+    from .views import slice_dim
+    given = [a for a in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+             if a is not None]
+    if len(given) != 1:
+        raise TypeError("tensor_split() received an invalid combination of arguments")
+    arg = given[0]
+    if input.ndim == 0:
+        raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a "
+                           f"tensor with {input.ndim} dims")
+    d = geo.wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    pieces, start = [], 0
+    for point in _split_points(arg, n) + [n]:
+        end = min(max(point + n if point < 0 else point, 0), n)    # slicing's clamping
+        pieces.append(slice_dim(input, d, start, max(start, end), 1))
+        start = end
+    return tuple(pieces)
+
+
+# -- block_diag --------------------------------------------------------------------------------
+
+class BlockDiag(Op):
+    """Matrices placed corner to corner on a diagonal of blocks."""
+    inputs = ()
+    variadic = True
+
+    def backward(ctx, grad):
+        grads, row, col = [], 0, 0
+        for shape, (r, c), needed in zip(ctx.shapes, ctx.blocks, ctx.needs_input_grad):
+            if needed:
+                grads.append(grad[row:row + r, col:col + c].reshape(shape))
+            else:
+                grads.append(None)
+            row, col = row + r, col + c
+        return tuple(grads)
+
+
+@function(method=False)
+def block_diag(*tensors):
+    """A block-diagonal matrix of the (0-D, 1-D as rows, or 2-D) tensors."""
+    tensors = _tensor_list(tensors, "block_diag")
+    blocks = []
+    for i, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. "
+                               f"Input {i} has {t.ndim} dimensions")
+        blocks.append(tuple(t.shape) if t.ndim == 2 else (1, t.numel()))
+    if not tensors:
+        from .._creation import empty
+        return empty((1, 0))
+    common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
+    xp, arrays = arrays_for(tensors, common)
+    result = xp.zeros((sum(r for r, _ in blocks), sum(c for _, c in blocks)), common)
+    row = col = 0
+    for a, (r, c) in zip(arrays, blocks):
+        result[row:row + r, col:col + c] = a.reshape(r, c)
+        row, col = row + r, col + c
+    shapes = tuple(tuple(t.shape) for t in tensors)
+    return _finish_join(BlockDiag, tensors, result, {"shapes": shapes, "blocks": tuple(blocks)},
+                        None, "block_diag")
+
+
+from . import joining_grids  # noqa: E402,F401

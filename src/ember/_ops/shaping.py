@@ -1,1 +1,293 @@
-"""(being written)"""
+"""Rearranging copies: flip, roll, rot90, repeat, tile, repeat_interleave.
+
+Each forward is one NumPy call on the whole array; each backward rearranges the gradient
+back with ember's own ops. Triangles and diagonals (tril, diag, ...) live in
+`shaping_diagonals`.
+"""
+from .. import _geometry as geo
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
+from ._op import Op, record
+from .registry import function, method
+from .views import contiguous_format
+
+
+def run_copy(op, input, result, params, out=None, name=None, differentiable=True):
+    """The tensor of a copying op's `result` array: fresh, written to `out=` or in place."""
+    requires_grad = differentiable and input._requires_grad
+    if out is None or out.__class__ is Inplace:
+        if out is not None:
+            check_inplace(out.target, result.dtype, result.shape)
+        return finish(op, (input,), result, params, out, requires_grad)
+    check_out(name, out, result.dtype, requires_grad)
+    return write_out(out, result)
+
+
+def int_tuple(value):
+    """An int or a sequence of ints as a tuple."""
+    return (int(value),) if isinstance(value, int) else tuple(int(v) for v in value)
+
+
+def _varargs(args, name=None, what=None):
+    """Sizes given as varargs or one sequence: repeat(2, 3) or repeat((2, 3))."""
+    if not args and name:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "{what}"')
+    if len(args) == 1 and not isinstance(args[0], int):
+        return tuple(args[0])
+    return tuple(args)
+
+
+# -- flip --------------------------------------------------------------------------------------
+
+class Flip(Op):
+    """The order of some dims reversed."""
+
+    def backward(ctx, grad):
+        return grad.flip(ctx.dims)
+
+
+@function(method=False)
+def flip(input, dims):
+    """Reverse the order of elements along `dims` (a copy)."""
+    if isinstance(dims, int):
+        raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not int")
+    dims = geo.wrap_dims(tuple(dims), input.ndim)
+    data = input._data
+    xp = backend_of(data).xp
+    result = (xp.flip(data, dims) if data.ndim else data).copy()
+    return run_copy(Flip, input, result, {"dims": dims})
+
+
+@method("flip")
+def _flip_method(self, *dims):
+    return flip(self, _varargs(dims, "flip", "dims"))
+
+
+@function()
+def fliplr(input):
+    """Flip the columns (dim 1)."""
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, (1,))
+
+
+@function()
+def flipud(input):
+    """Flip the rows (dim 0)."""
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, (0,))
+
+
+# -- roll --------------------------------------------------------------------------------------
+
+class Roll(Op):
+    """Elements shifted cyclically along dims (or over the flattened tensor)."""
+
+    def backward(ctx, grad):
+        return grad.roll(tuple(-s for s in ctx.shifts), ctx.dims)
+
+
+@function()
+def roll(input, shifts, dims=None):
+    """Shift elements cyclically by `shifts` along `dims`; no dims: over the flattened tensor."""
+    shifts = int_tuple(shifts)
+    dims = () if dims is None else int_tuple(dims)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if len(shifts) != len(dims) and not (not dims and len(shifts) == 1):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                           f"dims:{len(dims)}")
+    dims = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
+    data = input._data
+    xp = backend_of(data).xp
+    if data.ndim == 0 or data.size == 0:
+        result = data.copy()
+    else:
+        result = xp.roll(data, shifts if dims else shifts[0], dims if dims else None)
+    return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None})
+
+
+# -- rot90 -------------------------------------------------------------------------------------
+
+class Rot90(Op):
+    """A rotation by k quarter turns in the plane of two dims."""
+
+    def backward(ctx, grad):
+        return grad.rot90(-ctx.k, ctx.dims)
+
+
+@function()
+def rot90(input, k=1, dims=(0, 1)):
+    """Rotate by 90 degrees `k` times, from the first towards the second of `dims`."""
+    dims = tuple(dims)
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
+    d0, d1 = geo.wrap_dim(dims[0], input.ndim), geo.wrap_dim(dims[1], input.ndim)
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
+                           f"and dim1 = {dims[1]}")
+    data = input._data
+    xp = backend_of(data).xp
+    result = xp.rot90(data, k, (d0, d1)).copy()
+    return run_copy(Rot90, input, result, {"k": k, "dims": (d0, d1)})
+
+
+# -- repeat and tile ---------------------------------------------------------------------------
+
+class Repeat(Op):
+    """The whole tensor repeated along each dim (new leading dims allowed)."""
+
+    def backward(ctx, grad):
+        # grad, seen as (r0, s0, r1, s1, ...), summed over the r's
+        shape = ctx.padded_size
+        split = tuple(n for r, s in zip(ctx.repeats, shape) for n in (r, s))
+        summed = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return summed.reshape(ctx.self_size)
+
+
+@method()
+def repeat(self, *sizes):
+    """The tensor tiled `sizes[i]` times along dim i (leading sizes add dims)."""
+    sizes = tuple(int(s) for s in _varargs(sizes, "repeat", "repeats"))
+    if len(sizes) < self.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    data = self._data
+    shape = (1,) * (len(sizes) - data.ndim) + data.shape
+    result_shape = tuple(r * s for r, s in zip(sizes, shape))
+    if any(n < 0 for n in result_shape):
+        bad = next(n for n in result_shape if n < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
+                           f"[{', '.join(map(str, result_shape))}]")
+    xp = backend_of(data).xp
+    # NOTE: one copy: (1, s0, 1, s1, ...) broadcast into a new (r0, s0, r1, s1, ...) array,
+    # whose dims then merge pairwise (a view); assigning is much faster than NumPy's tile
+    ones = tuple(n for s in shape for n in (1, s))
+    split = tuple(n for r, s in zip(sizes, shape) for n in (r, s))
+    result = xp.empty(split, data.dtype)
+    result[...] = data.reshape(ones)
+    result = result.reshape(result_shape)
+    return run_copy(Repeat, self, result, {"self_size": data.shape, "repeats": sizes,
+                                           "padded_size": shape})
+
+
+@function(method=False)
+def tile(input, dims):
+    """`input.repeat(dims)`, with `dims` padded by leading ones to the tensor's rank."""
+    dims = _varargs((dims,)) if not isinstance(dims, int) else (dims,)
+    dims = (1,) * (input.ndim - len(dims)) + tuple(dims)
+    return repeat(input, dims)
+
+
+@method("tile")
+def _tile_method(self, *dims):
+    return tile(self, _varargs(dims, "tile", "dims"))
+
+
+# -- repeat_interleave -------------------------------------------------------------------------
+
+class IndexSelect(Op):
+    """Slices of one dim picked by an index array (repeats allowed)."""
+
+    def backward(ctx, grad):
+        return _index_call(IndexAdd, grad, ctx.dim, ctx.index, ctx.self_size[ctx.dim])
+
+
+class IndexAdd(Op):
+    """Slices of one dim summed into the positions an index array names."""
+
+    def backward(ctx, grad):
+        return _index_call(IndexSelect, grad, ctx.dim, ctx.index, None)
+
+
+def _index_call(op, input, dim, index, size):
+    """Run IndexSelect (size None) or IndexAdd (into `size` slices) on `input` along `dim`."""
+    data = input._data
+    xp = backend_of(data).xp
+    if op is IndexSelect:
+        result = xp.take(data, index, axis=dim)
+    else:
+        shape = data.shape[:dim] + (size,) + data.shape[dim + 1:]
+        result = xp.zeros(shape, data.dtype)
+        xp.add.at(result, (slice(None),) * dim + (index,), data)
+    t = wrap(result)
+    if input._requires_grad and _grad_state.enabled:
+        record(op, (input,), (t,), {"dim": dim, "index": index, "self_size": data.shape})
+    return t
+
+
+def _repeats_array(repeats):
+    """The counts of a repeats tensor as a NumPy array (torch takes int32 and int64 only)."""
+    kind = repeats._data.dtype
+    if kind.kind != "i" or kind.itemsize < 4:
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                  f"'{repeats.dtype._scalar_name}'")
+    return backend_of(repeats._data).to_numpy(repeats._data)
+
+
+@function(method=False)
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element (or slice along `dim`) repeated `repeats` times, in place of itself;
+    `repeat_interleave(counts)` alone gives indices 0, 1, ... repeated by the counts."""
+    if repeats is None:
+        if not isinstance(input, Tensor) or input.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        counts = _repeats_array(input)
+        if (counts < 0).any():
+            raise RuntimeError("repeats can not be negative")
+        xp = backend_of(input._data).xp
+        result = xp.repeat(xp.arange(counts.size, dtype=input._data.dtype), counts)
+        if output_size is not None and output_size != result.size:
+            raise RuntimeError("allocated size does not match required size")
+        return wrap(result)
+    if isinstance(repeats, Tensor):
+        return _repeat_by_tensor(input, repeats, dim, output_size)
+    if not isinstance(repeats, int):
+        raise TypeError(f"repeat_interleave(): argument 'repeats' must be Tensor, not "
+                        f"{type(repeats).__name__}")
+    x = input if dim is not None else input.flatten()
+    d = geo.wrap_dim(0 if dim is None else dim, input.ndim)
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if output_size is not None and output_size != x.shape[d] * repeats:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected "
+                           f"{x.shape[d] * repeats} but got {output_size}")
+    # NOTE: torch's own composition (so its node is ViewBackward0): one copy, by `clone`
+    y = x.unsqueeze(d + 1)
+    size = list(y.shape)
+    size[d + 1] = repeats
+    return y.expand(size).clone(memory_format=contiguous_format).flatten(d, d + 1)
+
+
+@method("repeat_interleave")
+def _repeat_interleave_method(self, repeats, dim=None, *, output_size=None):
+    return repeat_interleave(self, repeats, dim, output_size=output_size)
+
+
+def _repeat_by_tensor(input, repeats, dim, output_size):
+    if repeats.ndim > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    counts = _repeats_array(repeats).reshape(-1)
+    x = input if dim is not None else input.flatten()
+    d = geo.wrap_dim(0 if dim is None else dim, x.ndim)
+    n = x.shape[d] if x.ndim else 1
+    if counts.size == 1:
+        counts = counts.repeat(n)
+    if counts.size != n:
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                           f"repeats.size(0) = {counts.size} and input.size({d}) = {n}")
+    if (counts < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    if output_size is not None and output_size != int(counts.sum()):
+        raise RuntimeError("allocated size does not match required size")
+    xp = backend_of(x._data).xp
+    index = xp.asarray(xp.repeat(xp.arange(n), xp.asarray(counts)))
+    return _index_call(IndexSelect, x, d, index, None)
+
+
+from . import shaping_diagonals  # noqa: E402,F401
