@@ -1,1 +1,285 @@
-"""(being written)"""
+"""Scans along a dim: cumsum, cumprod, cummax/cummin, logcumsumexp; and diff.
+
+Integer and bool inputs of cumsum/cumprod accumulate in int64 (the in-place forms keep the
+input's dtype); half-precision inputs accumulate in float32 and round once.
+"""
+import numpy as np
+
+from .. import _dtype, _geometry as geo, return_types
+from .._creation import zeros
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import Inplace, check_inplace, check_out, finish_inplace, prepare_inplace, \
+    write_out
+from ._op import Op, record
+from .indexing import _index_put
+from .order_statistics import write_pair
+from .reduction import _accumulate_dtype, _run, _sum_dtype
+from .registry import FUNCTIONS, function
+
+
+class ReverseCumsum(Op):
+    """Sums from each position to the end of a dim (the adjoint of cumsum, and back)."""
+
+    def backward(ctx, grad):
+        return grad.cumsum(ctx.dim)
+
+
+def _rev_cumsum(t, dim):
+    """Sums from each position to the end of `dim`. NOTE: not sum - cumsum + t, which loses
+    precision when the terms span many orders of magnitude (logcumsumexp's gradient)."""
+    xp = backend_of(t._data).xp
+    data = xp.flip(xp.cumsum(xp.flip(t._data, dim), axis=dim), dim)
+    result = wrap(xp.ascontiguousarray(data))
+    if t._requires_grad and _grad_state.enabled:
+        record(ReverseCumsum, (t,), (result,), {"dim": dim})
+    return result
+
+
+def _axis(data, dim):
+    d = geo.wrap_dim(dim, data.ndim)
+    return d, (d if data.ndim else None)
+
+
+def _scan(name, op, input, dim, dtype, out):
+    """cumsum/cumprod: the accumulate kernel in the accumulation dtype, then out= or in place."""
+    data = input._data
+    d, axis = _axis(data, dim)
+    inplace = out.__class__ is Inplace
+    if inplace and data.dtype.kind == "b":
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
+    if inplace and dtype is not None and dtype._np != data.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {input.dtype._cpp_name} and "
+                           f"output tensor dtype {dtype._cpp_name} should match")
+    target = data.dtype if inplace else _sum_dtype(data, dtype)
+    xp = backend_of(data).xp
+    x = data.astype(_accumulate_dtype(target), copy=False)
+    result = getattr(xp, name)(x.reshape(-1) if axis is None else x, axis=axis or 0)
+    result = xp.asarray(result).reshape(data.shape).astype(target, copy=False)
+    params = {"dim": d if data.ndim else None}
+    if not inplace:
+        return _run(op, input, result, params, out)
+    requires_grad = input._requires_grad
+    check_inplace(input, result.dtype, result.shape)
+    inputs = prepare_inplace(op, (input,), requires_grad)
+    input._data[...] = result
+    return finish_inplace(op, inputs, params, input, requires_grad)
+
+
+class Cumsum(Op):
+    def backward(ctx, grad):
+        return grad if ctx.dim is None else _rev_cumsum(grad, ctx.dim)
+
+
+@function(inplace=True)
+def cumsum(input, dim, *, dtype=None, out=None):
+    """Running sums along `dim`."""
+    return _scan("cumsum", Cumsum, input, dim, dtype, out)
+
+
+class Cumprod(Op):
+    """Running products. NOTE: exact with zeros: before the first zero of a row the gradient is
+    revcumsum(g * out) / x; at the first zero it is revcumsum(g * cumprod(x with that zero set to
+    1)); after it, zero. Everything is written with ember ops, so it differentiates again."""
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        if ctx.dim is None:
+            return grad
+        d = ctx.dim
+        if x.is_complex():
+            x, result = x.conj(), result.conj()
+        zero = x == 0
+        seen = zero.cumsum(d)
+        before = seen == 0
+        first = zero & (seen == 1)
+        where = FUNCTIONS["where"]
+        part = _rev_cumsum(grad * result, d) / where(before, x, 1.0)
+        grad_x = where(before, part, 0.0)
+        if bool(first.any()):
+            ones = where(first, 1.0, x).cumprod(d)
+            grad_x = grad_x + where(first, _rev_cumsum(grad * ones, d), 0.0)
+        return grad_x
+
+
+@function(inplace=True)
+def cumprod(input, dim, *, dtype=None, out=None):
+    """Running products along `dim`."""
+    return _scan("cumprod", Cumprod, input, dim, dtype, out)
+
+
+# -- cummax / cummin ---------------------------------------------------------------------------
+
+class Cummax(Op):
+    """Each gradient goes to the index its running extreme came from (summed)."""
+
+    def backward(ctx, grad):
+        if ctx.key is None:
+            return grad
+        base = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
+        return _index_put(base, ctx.key, grad, accumulate=True)
+
+
+class Cummin(Cummax):
+    pass
+
+
+def _index_key(xp, index, axis):
+    """An advanced-indexing key putting each element at `index` along `axis`."""
+    grids = list(xp.ogrid[tuple(slice(n) for n in index.shape)])
+    grids[axis] = index
+    return tuple(grids)
+
+
+def _cumextreme(name, input, dim, out):
+    data = input._data
+    if data.dtype.kind == "c" and data.ndim and data.size:   # torch returns these early
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    d, axis = _axis(data, dim)
+    xp = backend_of(data).xp
+    x = data.reshape(-1) if axis is None else data
+    axis = axis or 0
+    ufunc = xp.maximum if name == "cummax" else xp.minimum
+    values = ufunc.accumulate(x, axis=axis) if x.size else x.copy()
+    # NOTE: torch moves the index on ties (>=) and to every NaN: the last position so far
+    # holding the running value.
+    hit = (x == values) | ((x != x) & (values != values))
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    pos = xp.arange(x.shape[axis]).reshape(shape)
+    index = xp.maximum.accumulate(xp.where(hit, pos, 0), axis=axis) if x.size else \
+        xp.zeros(x.shape, np.int64)
+    values, index = values.reshape(data.shape), index.astype(np.int64).reshape(data.shape)
+    v, i = wrap(values), wrap(index)
+    if input._requires_grad and _grad_state.enabled:
+        key = _index_key(xp, index, axis) if data.ndim else None
+        record(Cummax if name == "cummax" else Cummin, (input,), (v,),
+               {"key": key, "self_size": data.shape})
+    if out is None:
+        return getattr(return_types, name)(v, i)
+    return write_pair(name, out, (v, i), input._requires_grad)
+
+
+@function()
+def cummax(input, dim, *, out=None):
+    """(values, indices) of the running maximum along `dim`."""
+    return _cumextreme("cummax", input, dim, out)
+
+
+@function()
+def cummin(input, dim, *, out=None):
+    """(values, indices) of the running minimum along `dim`."""
+    return _cumextreme("cummin", input, dim, out)
+
+
+# -- logcumsumexp ------------------------------------------------------------------------------
+
+class Flip(Op):
+    """Reversed along one dim (for the reverse scans of backward formulas)."""
+
+    def backward(ctx, grad):
+        return _flip(grad, ctx.dim)
+
+
+def _flip(t, dim):
+    xp = backend_of(t._data).xp
+    result = wrap(xp.ascontiguousarray(xp.flip(t._data, dim)))
+    if t._requires_grad and _grad_state.enabled:
+        record(Flip, (t,), (result,), {"dim": dim})
+    return result
+
+
+class Logcumsumexp(Op):
+    """d out_i / d x_k = exp(x_k - out_i) for i >= k.
+
+    NOTE: in log space, so that nothing overflows: the positive and negative parts of the
+    gradient are summed with a reverse logcumsumexp (log 0 replaced by the dtype's lowest
+    finite value, so that no inf - inf appears)."""
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        d = ctx.dim
+        if d is None:
+            return grad
+        if x.is_complex():
+            return x.exp() * _rev_cumsum(grad * (-result).exp(), d)
+        where = FUNCTIONS["where"]
+        lowest = _dtype.finfo(x.dtype).min
+        log_abs = grad.abs().log()
+        parts = []
+        for mask in (grad > 0, grad < 0):
+            logs = where(mask, log_abs, lowest) - result
+            rev = _flip(logcumsumexp(_flip(logs, d), d), d)
+            parts.append((rev + x).exp())
+        return parts[0] - parts[1]
+
+
+def _complex_logcumsumexp(xp, x, axis):
+    """NOTE: torch adds one term at a time, max + log1p(exp(min - max)) (by real part), so the
+    imaginary parts add up without wrapping to (-pi, pi]; a loop along the dim does the same."""
+    x = xp.moveaxis(x, axis, 0)
+    result = xp.empty_like(x)
+    if len(x):
+        result[0] = x[0]
+    for i in range(1, len(x)):
+        a, b = result[i - 1], x[i]
+        first = a.real >= b.real
+        hi, lo = xp.where(first, a, b), xp.where(first, b, a)
+        result[i] = hi + xp.log1p(xp.exp(lo - hi))
+    return xp.moveaxis(result, 0, axis)
+
+
+@function()
+def logcumsumexp(input, dim, *, out=None):
+    """log(cumsum(exp(x))) along `dim`, computed stably."""
+    data = input._data
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    d, axis = _axis(data, dim)
+    xp = backend_of(data).xp
+    x = data.astype(_accumulate_dtype(data.dtype), copy=False)
+    x = x.reshape(-1) if axis is None else x
+    with np.errstate(all="ignore"):
+        if x.dtype.kind == "f":
+            result = xp.logaddexp.accumulate(x, axis=axis or 0) if x.size else x.copy()
+        else:
+            result = _complex_logcumsumexp(xp, x, axis or 0)
+    result = xp.asarray(result).reshape(data.shape).astype(data.dtype, copy=False)
+    return _run(Logcumsumexp, input, result, {"dim": d if data.ndim else None}, out)
+
+
+# -- diff ---------------------------------------------------------------------------------------
+
+@function()
+def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
+    """The n-th forward difference along `dim` (after concatenating prepend/append); bools
+    give logical xor. A composite of narrow and sub, as in torch."""
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    for extra in (prepend, append):
+        if extra is not None and not isinstance(extra, Tensor):
+            raise TypeError(f"diff(): argument 'prepend' must be Tensor, not "
+                            f"{type(extra).__name__}")
+        if extra is not None and extra.ndim != input.ndim:
+            raise RuntimeError("diff expects prepend or append to be the same dimension as "
+                               "input")
+    d = geo.wrap_dim(dim, input.ndim)
+    parts = [t for t in (prepend, input, append) if t is not None]
+    x = FUNCTIONS["cat"](parts, d) if len(parts) > 1 else input
+    step = FUNCTIONS["logical_xor"] if x.dtype is _dtype.bool else FUNCTIONS["sub"]
+    for _ in range(n):
+        length = x.shape[d]
+        if length == 0:
+            break
+        x = step(x.narrow(d, 1, length - 1), x.narrow(d, 0, length - 1))
+    if out is not None:
+        check_out("diff", out, x._data.dtype, x.requires_grad)
+        return write_out(out, x._data)
+    return x

@@ -1,1 +1,319 @@
-"""(being written)"""
+"""Statistics: aminmax, var/std (and with the mean), logsumexp, nansum/nanmean,
+count_nonzero. `norm` lives in `statistics_norm`; order statistics (median, mode, kthvalue,
+quantile) in `order_statistics`.
+
+Half-precision inputs compute in float32 and round once, as in `reduction`.
+"""
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtype, _geometry as geo, return_types
+from .._device import backend_of
+from .._tensor import wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .reduction import (_accumulate_dtype, _axis, _restore_dims, _run, _sum_dtype,
+                        reduction_dims)
+from .registry import FUNCTIONS, function
+from . import order_statistics  # registers median, mode, kthvalue, quantile; write_pair
+
+
+_REAL = {np.dtype(np.complex64): np.dtype(np.float32),
+         np.dtype(np.complex128): np.dtype(np.float64)}
+
+
+def _count(data, dims):
+    """How many elements each output element reduces."""
+    if dims is None or data.ndim == 0:
+        return data.size
+    return geo.numel([data.shape[d] for d in dims])
+
+
+def _record_pair(op, input, results, params):
+    if input._requires_grad and _grad_state.enabled:
+        record(op, (input,), results, params, num_outputs=2)
+
+
+# -- aminmax ---------------------------------------------------------------------------------
+
+class Aminmax(Op):
+    """(min, max) over a dim or all; ties share each gradient (as amin/amax)."""
+    saves = {"self": ("self",)}
+    num_outputs = 2
+
+    def backward(ctx, grad_min, grad_max):
+        (x,) = ctx.saved_tensors
+        total = None
+        for grad, value in ((grad_min, ctx.lo), (grad_max, ctx.hi)):
+            grad = _restore_dims(grad, ctx.dims, ctx.keepdim, x.ndim)
+            mask = x == _restore_dims(value, ctx.dims, ctx.keepdim, x.ndim)
+            count = mask.sum(ctx.dims, keepdim=True) if ctx.dims is not None else mask.sum()
+            part = grad * mask / count
+            total = part if total is None else total + part
+        return total
+
+
+@function()
+def aminmax(input, *, dim=None, keepdim=False, out=None):
+    """(min, max) of all elements, or along `dim`."""
+    data = input._data
+    if data.dtype.kind == "c":
+        raise NotImplementedError(f'"aminmax_cpu" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    dims = None if dim is None else (geo.wrap_dim(dim, data.ndim),)
+    if dims is None and data.size == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    if dims is not None and data.ndim and data.shape[dims[0]] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+    xp = backend_of(data).xp
+    axis = _axis(dims, data.ndim)
+    keep = keepdim and dims is not None
+    if dims is None and keepdim:        # torch keeps every dim as size 1
+        axis, keep = None, True
+    lo = wrap(xp.asarray(xp.min(data, axis=axis, keepdims=keep)))
+    hi = wrap(xp.asarray(xp.max(data, axis=axis, keepdims=keep)))
+    _record_pair(Aminmax, input, (lo, hi), {"dims": dims, "keepdim": keep, "lo": lo.detach(),
+                                           "hi": hi.detach()})
+    if out is not None:
+        return order_statistics.write_pair("aminmax", out, (lo, hi), input._requires_grad)
+    return return_types.aminmax(lo, hi)
+
+
+# -- var / std ---------------------------------------------------------------------------------
+
+def _correction(name, dim, unbiased, correction):
+    """(dim, correction) from torch's three call forms: (dim, unbiased, keepdim),
+    (unbiased) and (dim, *, correction)."""
+    if isinstance(dim, bool):               # var(x, True): the `unbiased` overload
+        if unbiased is not None:
+            raise TypeError(f"{name}() received an invalid combination of arguments")
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{name}() received an invalid combination of arguments - got both "
+                        f"unbiased and correction")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, correction
+
+
+def _moments(name, input, dim, correction, keepdim):
+    """(variance array, mean array, dims, count) in the input's dtype (variance real)."""
+    data = input._data
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        what = "std and var" if name in ("std", "var") else name
+        raise RuntimeError(f"{what} only support floating point and complex dtypes")
+    dims = reduction_dims(input, dim)
+    xp = backend_of(data).xp
+    axis = _axis(dims, data.ndim)
+    x = data.astype(_accumulate_dtype(data.dtype), copy=False)
+    count = _count(data, dims)
+    with np.errstate(all="ignore"):
+        mean = x.mean(axis=axis, keepdims=True) if x.size else xp.full(
+            xp.sum(x, axis=axis, keepdims=True).shape, xp.nan, x.dtype)
+        dev = x - mean
+        sq = dev.real ** 2 + dev.imag ** 2 if x.dtype.kind == "c" else dev * dev
+        dof = max(count - correction, 0)
+        if dof <= 0:
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                          f"less than the reduction factor (input numel divided by output "
+                          f"numel).", UserWarning, stacklevel=4)
+        var = xp.asarray(sq.sum(axis=axis, keepdims=keepdim)) / x.real.dtype.type(dof)
+    if not keepdim:
+        mean = mean.reshape(var.shape)
+    real = _REAL.get(data.dtype, data.dtype)
+    return (xp.asarray(var).astype(real, copy=False), xp.asarray(mean).astype(data.dtype),
+            dims, count)
+
+
+def _var_grad(grad, x, dims, keepdim, count, correction):
+    """d var / dx, with `grad` the incoming gradient of the variance (ember ops)."""
+    grad = _restore_dims(grad, dims, keepdim, x.ndim)
+    mean = x.mean(dims, keepdim=True) if dims is not None else x.mean()
+    dof = count - correction        # NOTE: not clamped at 0 here, as in torch's var_backward
+    return grad * (x - mean) * (2.0 / dof if dof else math.inf)
+
+
+def _std_to_var(grad, std):
+    """The gradient of the variance given that of the std (0 where the std is 0)."""
+    return _where(std == 0, 0.0, grad / (std * 2))
+
+
+def _where(cond, a, b):
+    return FUNCTIONS["where"](cond, a, b)
+
+
+class Var(Op):
+    """Variance over some dims with a correction."""
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return _var_grad(grad, x, ctx.dims, ctx.keepdim, ctx.count, ctx.correction)
+
+
+class Std(Op):
+    """Standard deviation over some dims with a correction."""
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        return _var_grad(_std_to_var(grad, result), x, ctx.dims, ctx.keepdim, ctx.count,
+                         ctx.correction)
+
+
+def _var_std(name, input, dim, unbiased, keepdim, correction, out):
+    dim, correction = _correction(name, dim, unbiased, correction)
+    var, _, dims, count = _moments(name, input, dim, correction, keepdim)
+    xp = backend_of(var).xp
+    result = xp.sqrt(var) if name == "std" else var
+    params = {"dims": dims, "keepdim": keepdim, "count": count, "correction": correction}
+    return _run(Std if name == "std" else Var, input, result, params, out)
+
+
+@function()
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Variance over `dim` (all by default), dividing by N - correction (default 1)."""
+    return _var_std("var", input, dim, unbiased, keepdim, correction, out)
+
+
+@function()
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Standard deviation over `dim` (all by default), with Bessel's correction by default."""
+    return _var_std("std", input, dim, unbiased, keepdim, correction, out)
+
+
+class VarMean(Op):
+    """(variance, mean): the two gradients add."""
+    saves = {"self": ("self",)}
+    num_outputs = 2
+
+    def backward(ctx, grad_var, grad_mean):
+        (x,) = ctx.saved_tensors
+        return _var_grad(grad_var, x, ctx.dims, ctx.keepdim, ctx.count, ctx.correction) + \
+            _restore_dims(grad_mean, ctx.dims, ctx.keepdim, x.ndim).expand(x.shape) / ctx.count
+
+
+class StdMean(VarMean):
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad_std, grad_mean):
+        x, result = ctx.saved_tensors
+        return _var_grad(_std_to_var(grad_std, result), x, ctx.dims, ctx.keepdim, ctx.count,
+                         ctx.correction) + \
+            _restore_dims(grad_mean, ctx.dims, ctx.keepdim, x.ndim).expand(x.shape) / ctx.count
+
+
+def _with_mean(name, input, dim, unbiased, keepdim, correction):
+    dim, correction = _correction(name, dim, unbiased, correction)
+    var, mean, dims, count = _moments(name, input, dim, correction, keepdim)
+    xp = backend_of(var).xp
+    first = wrap(xp.asarray(xp.sqrt(var) if name == "std_mean" else var))
+    second = wrap(mean)
+    params = {"dims": dims, "keepdim": keepdim, "count": count, "correction": correction}
+    _record_pair(StdMean if name == "std_mean" else VarMean, input, (first, second), params)
+    return first, second
+
+
+@function(method=False)
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """(variance, mean) over `dim`, as `var` and `mean`."""
+    return _with_mean("var_mean", input, dim, unbiased, keepdim, correction)
+
+
+@function(method=False)
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """(standard deviation, mean) over `dim`, as `std` and `mean`."""
+    return _with_mean("std_mean", input, dim, unbiased, keepdim, correction)
+
+
+# -- logsumexp ---------------------------------------------------------------------------------
+
+class Logsumexp(Op):
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        grad = _restore_dims(grad, ctx.dims, ctx.keepdim, x.ndim)
+        result = _restore_dims(result, ctx.dims, ctx.keepdim, x.ndim)
+        return grad * (x - result).exp()
+
+
+@function()
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    """log(sum(exp(x))) over `dim`, computed stably; integers give float32."""
+    data = input._data
+    dims = reduction_dims(input, dim)
+    xp = backend_of(data).xp
+    floating = input.dtype.is_floating_point or input.dtype.is_complex
+    target = data.dtype if floating else _dtype.float32._np
+    x = data.astype(_accumulate_dtype(target), copy=False)
+    axis = _axis(dims, data.ndim)
+    with np.errstate(all="ignore"):
+        if x.size:
+            shift = xp.max(x.real, axis=axis, keepdims=True)
+            shift = xp.where(xp.isfinite(shift), shift, 0)
+        else:
+            shift = xp.zeros(xp.sum(x.real, axis=axis, keepdims=True).shape, x.real.dtype)
+        result = xp.log(xp.exp(x - shift).sum(axis=axis, keepdims=True)) + shift
+    if not keepdim:
+        result = result.reshape(xp.sum(x.real, axis=axis, keepdims=False).shape)
+    result = xp.asarray(result).astype(target, copy=False)
+    return _run(Logsumexp, input, result, {"dims": dims, "keepdim": keepdim}, out)
+
+
+# -- nansum / nanmean / count_nonzero ---------------------------------------------------------
+
+class Nansum(Op):
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        # NOTE: a product, not a select, so that an inf or NaN gradient stays NaN at NaN inputs
+        # (nanmean of an all-NaN row), as in torch
+        return _restore_dims(grad, ctx.dims, ctx.keepdim, x.ndim) * x.isnan().logical_not()
+
+
+@function()
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Sum treating NaN as zero; integers and bools sum as int64."""
+    data = input._data
+    if data.dtype.kind == "c":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    target = _sum_dtype(data, dtype)
+    dims = reduction_dims(input, dim)
+    xp = backend_of(data).xp
+    result = xp.nansum(data.astype(_accumulate_dtype(target), copy=False),
+                       axis=_axis(dims, data.ndim), keepdims=keepdim)
+    result = xp.asarray(result).astype(target, copy=False)
+    return _run(Nansum, input, result, {"dims": dims, "keepdim": keepdim}, out)
+
+
+@function()
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Mean of the non-NaN elements (a composite: nansum / count, as in torch)."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {input.dtype._scalar_name}")
+    count = input.isnan().logical_not().sum(dim, keepdim)
+    result = nansum(input, dim, keepdim, dtype=dtype) / count
+    if out is not None:
+        check_out("nanmean", out, result._data.dtype, result.requires_grad)
+        return write_out(out, result._data)
+    return result
+
+
+@function()
+def count_nonzero(input, dim=None):
+    """How many elements are non-zero (over `dim`, an int or a tuple, or all)."""
+    data = input._data
+    dims = reduction_dims(input, dim)
+    xp = backend_of(data).xp
+    result = xp.count_nonzero(data, axis=_axis(dims, data.ndim))
+    return wrap(xp.asarray(result).astype(np.int64))
+
+
+from . import statistics_norm  # noqa: E402,F401  (registers norm; uses the helpers above)

@@ -1,0 +1,372 @@
+"""Order statistics: median, nanmedian, kthvalue, mode, quantile, nanquantile.
+
+Values come from a partition when every row wants the same sorted position, else from a
+stable argsort (NaN sorts last in both, as in torch: a row with NaN has the first NaN as its
+median). Which of several tied elements gives the index is arbitrary, in torch too.
+Gradients flow to the chosen indices.
+"""
+import numpy as np
+
+from .. import _geometry as geo, return_types
+from .._creation import arange, zeros
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .indexing import _index_put
+from .reduction import _evenly, _restore_dims, _run
+from .registry import function
+
+
+def _one_hot(index, dim, size, device):
+    """positions == index along `dim` (index has size 1 there)."""
+    shape = [1] * index.ndim
+    shape[dim] = size
+    return arange(size, device=device).view(shape) == index
+
+
+class MedianAll(Op):
+    """The median of all elements: ties share the gradient (as torch's evenly_distribute)."""
+    node_name = "MedianBackward0"
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        return _evenly(grad, x, result)
+
+
+class NanmedianAll(MedianAll):
+    node_name = "NanmedianBackward0"
+
+
+class MedianDim(Op):
+    """A value picked along a dim (median, kthvalue, mode): the gradient goes to its index."""
+    node_name = "MedianBackward1"
+
+    def backward(ctx, grad):
+        ndim = len(ctx.self_size)
+        grad = _restore_dims(grad, (ctx.dim,), ctx.keepdim, ndim)
+        if not ndim:
+            return grad
+        index = _restore_dims(ctx.indices, (ctx.dim,), ctx.keepdim, ndim)
+        return grad * _one_hot(index, ctx.dim, ctx.self_size[ctx.dim], grad.device)
+
+
+class NanmedianDim(MedianDim):
+    node_name = "NanmedianBackward1"
+
+
+class Kthvalue(MedianDim):
+    node_name = "KthvalueBackward0"
+
+
+class Mode(MedianDim):
+    node_name = "ModeBackward0"
+
+
+def _refuse(kernel, input, scalar_ok=False):
+    kind = input._data.dtype.kind
+    if kind in "bc" and not (scalar_ok and input._data.ndim == 0):
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+
+
+def _sortable(data):
+    """`data`, or for bfloat16 (which NumPy cannot sort) the same values as float32."""
+    return data.astype(np.float32) if data.dtype.kind == "V" else data
+
+
+def _pick(data, axis, rank):
+    """(values, indices) at sorted position `rank` (an int array with size 1 on `axis`).
+
+    NOTE: one rank for every row (no NaN moved it) needs only a partition, several times
+    faster than a stable sort; which of tied elements it picks is arbitrary, as in torch."""
+    xp = backend_of(data).xp
+    if rank.size and (rank == rank.flat[0]).all():
+        k = int(rank.flat[0])
+        index = xp.take(xp.argpartition(_sortable(data), k, axis=axis), [k], axis=axis)
+    else:
+        order = xp.argsort(_sortable(data), axis=axis, kind="stable")
+        index = xp.take_along_axis(order, rank, axis=axis)
+    return xp.take_along_axis(data, index, axis=axis), index
+
+
+def _valid(data, axis):
+    """Per row, how many elements are not NaN."""
+    xp = backend_of(data).xp
+    n = data.shape[axis]
+    if data.dtype.kind not in "fV":     # V: bfloat16
+        return xp.full(data.shape[:axis] + (1,) + data.shape[axis + 1:], n, np.int64)
+    return n - xp.isnan(data).sum(axis=axis, keepdims=True)
+
+
+def _median_rank(data, axis, ignore_nan):
+    """The lower median's sorted position; with NaN (not ignored) the first NaN's."""
+    xp = backend_of(data).xp
+    valid = _valid(data, axis)
+    if ignore_nan:
+        return xp.maximum(valid - 1, 0) // 2
+    n = data.shape[axis]
+    return xp.where(valid < n, valid, (n - 1) // 2)
+
+
+def _pair(name, op, input, values, index, dim, keepdim, out):
+    """Wrap (values, indices), record the graph, fill `out=`."""
+    xp = backend_of(values).xp
+    if not keepdim and input._data.ndim:
+        values, index = xp.squeeze(values, dim), xp.squeeze(index, dim)
+    v, i = wrap(xp.asarray(values)), wrap(xp.asarray(index).astype(np.int64, copy=False))
+    if input._requires_grad and _grad_state.enabled:
+        record(op, (input,), (v,), {"dim": dim, "keepdim": keepdim,
+                                    "self_size": input._data.shape, "indices": i})
+    kind = getattr(return_types, name)
+    return kind(v, i) if out is None else write_pair(name, out, (v, i), input._requires_grad)
+
+
+def write_pair(name, out, results, requires_grad):
+    """`out=(a, b)` of a two-output op: both dtypes exactly the results' (torch's rule for
+    these ops), then both written; returns the named tuple of `out`."""
+    for o, r in zip(out, results):
+        check_out(name, o, r._data.dtype, requires_grad)
+        if o.dtype is not r.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {r.dtype._cpp_name}, but got "
+                               f"{o.dtype._cpp_name} instead")
+    return getattr(return_types, name)(*(write_out(o, r._data) for o, r in zip(out, results)))
+
+
+def _along(name, input, dim):
+    """(data viewed with at least one dim, wrapped dim), refusing empty reductions."""
+    data = input._data
+    d = geo.wrap_dim(dim, data.ndim)
+    if data.ndim and data.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return (data if data.ndim else data.reshape(1)), d
+
+
+def _median(name, input, dim, keepdim, out):
+    ignore_nan = name == "nanmedian"
+    _refuse("median_cpu" if dim is None else "median_out", input)
+    data = input._data
+    xp = backend_of(data).xp
+    if dim is None:
+        flat = data.reshape(-1)
+        if flat.size == 0:          # NaN; integers: the lowest value, as torch gives
+            value = xp.asarray(np.iinfo(data.dtype).min if data.dtype.kind in "iu" else np.nan,
+                               data.dtype)
+        else:
+            value = _pick(flat, 0, _median_rank(flat, 0, ignore_nan).reshape(1))[0][0]
+        return _run(NanmedianAll if ignore_nan else MedianAll, input, xp.asarray(value), {},
+                    out)
+    arr, d = _along(name, input, dim)
+    values, index = _pick(arr, d, _median_rank(arr, d, ignore_nan))
+    if not data.ndim:
+        values, index = values.reshape(()), index.reshape(())
+    op = NanmedianDim if ignore_nan else MedianDim
+    return _pair(name, op, input, values, index, d, keepdim, out)
+
+
+@function()
+def median(input, dim=None, keepdim=False, *, out=None):
+    """The lower median of all elements (NaN if any), or (values, indices) along `dim`."""
+    return _median("median", input, dim, keepdim, out)
+
+
+@function()
+def nanmedian(input, dim=None, keepdim=False, *, out=None):
+    """`median` ignoring NaN (NaN only where every element is NaN)."""
+    return _median("nanmedian", input, dim, keepdim, out)
+
+
+@function()
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    """(values, indices) of the k-th smallest element (1-based) along `dim`."""
+    _refuse("kthvalue_cpu", input, scalar_ok=True)    # torch returns 0-dim inputs early
+    data = input._data
+    arr, d = _along("kthvalue", input, dim)
+    if not 1 <= k <= arr.shape[d]:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    xp = backend_of(data).xp
+    rank = xp.full(arr.shape[:d] + (1,) + arr.shape[d + 1:], k - 1, np.int64)
+    values, index = _pick(arr, d, rank)
+    if not data.ndim:
+        values, index = values.reshape(()), index.reshape(())
+    return _pair("kthvalue", Kthvalue, input, values, index, d, keepdim, out)
+
+
+@function()
+def mode(input, dim=-1, keepdim=False, *, out=None):
+    """(values, indices) of the most frequent value along `dim` (the smallest on ties, at its
+    last occurrence)."""
+    if input._data.dtype.kind == "c" and input._data.size:
+        _refuse("mode_cpu", input, scalar_ok=True)
+    data = input._data
+    arr, d = _along("mode", input, dim)
+    xp = backend_of(data).xp
+    x = xp.moveaxis(arr, d, -1)
+    n = x.shape[-1]
+    if x.size == 0:
+        values, index = xp.empty(x.shape[:-1], x.dtype), xp.empty(x.shape[:-1], np.int64)
+    else:
+        s = xp.sort(_sortable(x), axis=-1).astype(x.dtype)
+        # NOTE: each element's run of equal sorted values: [start, end]; the longest run
+        # (the first one on ties, so the smallest value) is the mode.
+        starts = xp.ones(s.shape, bool)
+        starts[..., 1:] = s[..., 1:] != s[..., :-1]
+        pos = xp.broadcast_to(xp.arange(n), s.shape)
+        first = xp.maximum.accumulate(xp.where(starts, pos, 0), axis=-1)
+        ends = xp.ones(s.shape, bool)
+        ends[..., :-1] = starts[..., 1:]
+        last = n - 1 - xp.maximum.accumulate(xp.where(ends, n - 1 - pos, 0)[..., ::-1],
+                                             axis=-1)[..., ::-1]
+        best = xp.argmax(last - first, axis=-1)[..., None]
+        values = xp.take_along_axis(s, best, axis=-1)
+        same = (x == values) | ((x != x) & (values != values))
+        index = n - 1 - xp.argmax(same[..., ::-1], axis=-1)
+        values = values[..., 0]
+    values, index = xp.expand_dims(values, d), xp.expand_dims(index, d)
+    if not data.ndim:
+        values, index = values.reshape(()), index.reshape(())
+    return _pair("mode", Mode, input, values, index, d, keepdim, out)
+
+
+# -- quantile ---------------------------------------------------------------------------------
+
+_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+class Quantile(Op):
+    """Each quantile interpolates two sorted elements: weight 1 - w at `lo`, w at `hi`.
+
+    NOTE: torch builds quantile from sort, gather, lerp and a final in-place squeeze, so its
+    grad_fn reads SqueezeBackward4; one op here, under that name."""
+    node_name = "SqueezeBackward4"
+
+    def backward(ctx, grad):
+        # grad as (Q, R, 1): Q quantiles of R rows, added into the rows' (R, n) elements
+        grad = grad.reshape(ctx.grad_shape)
+        total = zeros(ctx.flat_shape, dtype=grad.dtype, device=grad.device)
+        total = _index_put(total, ctx.lo, grad * (1 - ctx.weight), accumulate=True)
+        total = _index_put(total, ctx.hi, grad * ctx.weight, accumulate=True)
+        return total.reshape(ctx.moved_shape).movedim(-1, ctx.dim).reshape(ctx.self_size)
+
+
+class QuantileQ(Quantile):
+    """`Quantile` with q a tensor: linear interpolation is differentiable in q too."""
+    node_name = "SqueezeBackward4"
+    inputs = ("self", "q")
+
+    def backward(ctx, grad):
+        need_self, need_q = ctx.needs_input_grad
+        grad_self = Quantile.backward(ctx, grad) if need_self else None
+        grad_q = None
+        if need_q:
+            grad_q = (grad.reshape(ctx.grad_shape) * ctx.dq).sum((1, 2)).reshape(ctx.q_shape)
+        return grad_self, grad_q
+
+
+def _check_q(input, q, interpolation):
+    if input._data.size == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if input._data.dtype.name not in ("float32", "float64"):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if isinstance(q, Tensor):
+        if q.ndim > 1:
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+        if q.dtype is not input.dtype:
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+        qs = q._data.reshape(-1)
+        if ((qs < 0) | (qs > 1)).any():
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    elif not 0 <= q <= 1:
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+    if interpolation not in _MODES:
+        raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
+
+
+def _quantile(name, input, q, dim, keepdim, interpolation, out):
+    _check_q(input, q, interpolation)
+    data = input._data
+    xp = backend_of(data).xp
+    vector = isinstance(q, Tensor) and q.ndim == 1
+    qs = (q._data if isinstance(q, Tensor) else xp.asarray(q, data.dtype)).reshape(-1)
+    d = 0 if dim is None else geo.wrap_dim(dim, data.ndim)
+    x = data.reshape(-1) if dim is None or not data.ndim else data
+    x = xp.moveaxis(x, d if dim is not None else 0, -1)
+    moved_shape = x.shape
+    rows = x.reshape(-1, x.shape[-1])                   # (R, n)
+    tracked = input._requires_grad or (isinstance(q, Tensor) and q._requires_grad
+                                       and interpolation == "linear")
+    order = xp.argsort(rows, axis=-1, kind="stable") if tracked else None
+    s = xp.take_along_axis(rows, order, axis=-1) if tracked else xp.sort(rows, axis=-1)
+    n = rows.shape[-1]
+    valid = n - xp.isnan(rows).sum(-1, keepdims=True)   # (R, 1)
+    # ranks in the input's dtype, as torch computes them: (Q, R, 1)
+    last = xp.maximum(valid - 1, 0) if name == "nanquantile" else xp.full(valid.shape, n - 1)
+    ranks = (qs[:, None, None] * last.astype(data.dtype)).astype(data.dtype)
+    if name == "quantile":      # a row with NaN gives NaN: the last sorted element
+        ranks = xp.where(valid < n, data.dtype.type(n - 1), ranks)
+    if interpolation == "nearest":
+        ranks = xp.round(ranks)
+    below = xp.floor(ranks).astype(np.int64)
+    above = xp.minimum(xp.ceil(ranks).astype(np.int64), last)
+    if interpolation == "lower":
+        above = below
+    elif interpolation == "higher":
+        below = above
+    weight = (xp.full(ranks.shape, 0.5, data.dtype) if interpolation == "midpoint"
+              else (ranks - below).astype(data.dtype))
+    weight = xp.where(below == above, data.dtype.type(0), weight)
+    s3 = xp.broadcast_to(s, (len(qs),) + s.shape)
+    v_lo = xp.take_along_axis(s3, below, axis=-1)
+    v_hi = xp.take_along_axis(s3, above, axis=-1)
+    with np.errstate(all="ignore"):
+        result = xp.where(weight < 0.5, v_lo + weight * (v_hi - v_lo),
+                          v_hi - (v_hi - v_lo) * (1 - weight))[..., 0]     # (Q, R)
+    if name == "nanquantile":
+        result = xp.where(valid[:, 0] == 0, data.dtype.type(np.nan), result)
+    kept = list(moved_shape[:-1])
+    if keepdim:
+        if dim is None:
+            kept = [1] * data.ndim
+        elif data.ndim:
+            kept.insert(d, 1)
+    shape = ((len(qs),) if vector else ()) + tuple(kept)
+    result = xp.ascontiguousarray(result).reshape(shape)
+    if not (tracked and _grad_state.enabled):
+        return _run(Quantile, input, result, {}, out, differentiable=False)
+    orders = xp.broadcast_to(order, (len(qs),) + order.shape)
+    row = xp.arange(rows.shape[0]).reshape(1, -1, 1)      # index keys into the (R, n) rows
+    params = {"dim": d if dim is not None else 0, "self_size": data.shape,
+              "flat_shape": rows.shape, "moved_shape": moved_shape,
+              "grad_shape": (len(qs), rows.shape[0], 1),
+              "lo": (row, xp.take_along_axis(orders, below, axis=-1)),
+              "hi": (row, xp.take_along_axis(orders, above, axis=-1)), "weight": wrap(weight)}
+    if not isinstance(q, Tensor) or interpolation != "linear":    # no path from q, as in torch
+        return _run(Quantile, input, result, params, out)
+    # d result / d q: (v_hi - v_lo) * last for linear interpolation where the rank is not fixed
+    fixed = (valid == 0) if name == "nanquantile" else (valid < n)
+    with np.errstate(all="ignore"):
+        dq = xp.where(fixed, data.dtype.type(0), (v_hi - v_lo) * last.astype(data.dtype))
+    params.update(dq=wrap(dq), q_shape=q._data.shape)
+    requires_grad = input._requires_grad or q._requires_grad
+    if out is not None:
+        check_out(name, out, result.dtype, requires_grad)
+        return write_out(out, result)
+    t = wrap(result)
+    if requires_grad and _grad_state.enabled:
+        record(QuantileQ, (input, q), (t,), params)
+    return t
+
+
+@function()
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """The q-th quantiles of all elements or along `dim` (q a float or a 1-D tensor)."""
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, out)
+
+
+@function()
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """`quantile` ignoring NaN (NaN where a row has no other value)."""
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, out)

@@ -1,0 +1,123 @@
+"""torch.norm: vector p-norms (numbers, inf, 'fro') and the nuclear norm ('nuc')."""
+import numpy as np
+
+from .._device import backend_of
+from .._tensor import wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .reduction import _accumulate_dtype, _axis, _restore_dims, _run, reduction_dims
+from .registry import function
+from .statistics import _REAL, _where
+
+
+# -- norm --------------------------------------------------------------------------------------
+
+class LinalgVectorNorm(Op):
+    """The p-norm over some dims: d|x|_p = sgn(x) |x|^(p-1) / |x|_p^(p-1)."""
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, norm = ctx.saved_tensors
+        p = ctx.p
+        grad = _restore_dims(grad, ctx.dims, ctx.keepdim, x.ndim)
+        norm = _restore_dims(norm, ctx.dims, ctx.keepdim, x.ndim)
+        if x.dtype is not norm.dtype and not x.is_complex():
+            x = x.to(norm.dtype)        # norm(..., dtype=) computed in a wider dtype
+        if p == 0:
+            return x * 0
+        if p == 1:
+            return grad * x.sgn()
+        if p == 2:
+            return x * _where(norm == 0, 0.0, grad / norm)
+        if p in (np.inf, -np.inf):
+            mask = x.abs() == norm
+            count = mask.sum(ctx.dims, keepdim=True) if ctx.dims is not None else mask.sum()
+            return grad * x.sgn() * mask / count
+        scale = _where(norm == 0, 0.0, grad / norm ** (p - 1))
+        return x.sgn() * x.abs() ** (p - 1) * scale
+
+
+def _vector_norm(a, p, axis, keepdim, xp):
+    """The p-norm of the non-negative array `a` (already |x|)."""
+    if p == np.inf:
+        return xp.max(a, axis=axis, keepdims=keepdim)
+    if p == -np.inf:
+        return xp.min(a, axis=axis, keepdims=keepdim)
+    if p == 0:
+        return (a != 0).sum(axis=axis, keepdims=keepdim).astype(a.dtype)
+    if p == 1:
+        return a.sum(axis=axis, keepdims=keepdim)
+    if p == 2:
+        return xp.sqrt((a * a).sum(axis=axis, keepdims=keepdim))
+    return (a ** p).sum(axis=axis, keepdims=keepdim) ** (1.0 / p)
+
+
+@function()
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """The p-norm of `input` over `dim` (all dims by default): p a number (inf included),
+    'fro' (2-norm) or 'nuc' (sum of singular values of matrices)."""
+    data = input._data
+    name = "matrix_norm" if p == "nuc" else "vector_norm"
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as "
+                           f"input. Got {input.dtype._scalar_name}")
+    if dtype is not None and dtype is not input.dtype:
+        if input.dtype.is_complex and not dtype.is_complex:
+            raise RuntimeError(f"linalg.{name}: dtype should be complex for complex inputs, but "
+                               f"got {dtype._scalar_name}")
+        input = input.to(dtype)
+        data = input._data
+    if p == "nuc":
+        return _nuclear_norm(input, dim, keepdim, out)
+    if p == "fro":
+        p = 2
+    if isinstance(p, str):
+        raise RuntimeError(f"linalg.vector_norm: ord must be a number, got {p}")
+    p = float(p)
+    dims = reduction_dims(input, dim)
+    if p < 0 and data.size == 0 or abs(p) == np.inf and data.size == 0 and (
+            dims is None or any(data.shape[d] == 0 for d in dims)):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty "
+                           f"tensor because the operation does not have an identity")
+    xp = backend_of(data).xp
+    a = xp.abs(data).astype(_accumulate_dtype(_REAL.get(data.dtype, data.dtype)), copy=False)
+    with np.errstate(all="ignore"):
+        result = xp.asarray(_vector_norm(a, p, _axis(dims, data.ndim), keepdim, xp))
+    result = result.astype(_REAL.get(data.dtype, data.dtype), copy=False)
+    return _run(LinalgVectorNorm, input, result, {"p": p, "dims": dims, "keepdim": keepdim},
+                out)
+
+
+class LinalgSvdvals(Op):
+    """Singular values of the last two dims: d(sum g_k s_k) = U diag(g) Vh.
+
+    NOTE: U and Vh are kept as constants, so this gradient is not differentiable again."""
+    node_name = "LinalgSvdBackward0"
+
+    def backward(ctx, grad):
+        return (ctx.u * grad.unsqueeze(-2)) @ ctx.vh
+
+
+def _nuclear_norm(input, dim, keepdim, out):
+    if input.dtype.itemsize == 2:
+        raise RuntimeError(f"linalg.matrix_norm: Low precision dtypes not supported. "
+                           f"Got {input.dtype._scalar_name}")
+    dims = reduction_dims(input, dim if dim is not None else (-2, -1))
+    if len(dims) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(map(str, dims)))
+    moved = input.movedim(dims, (-2, -1))
+    xp = backend_of(moved._data).xp
+    u, s, vh = xp.linalg.svd(moved._data, full_matrices=False)
+    values = wrap(xp.asarray(s).astype(_REAL.get(s.dtype, s.dtype), copy=False))
+    if moved._requires_grad and _grad_state.enabled:
+        record(LinalgSvdvals, (moved,), (values,), {"u": wrap(u), "vh": wrap(vh)})
+    result = values.sum(-1)
+    if keepdim:
+        for d in sorted(dims):
+            result = result.unsqueeze(d)
+    if out is not None:
+        check_out("norm", out, result._data.dtype, result.requires_grad)
+        return write_out(out, result._data)
+    return result
