@@ -1,1 +1,201 @@
-"""(being written)"""
+"""Sorting: sort, argsort, msort, topk. Sets and counting live in `sorting_sets` (unique,
+unique_consecutive, isin) and `sorting_bins` (searchsorted, bucketize, histc, bincount).
+
+NOTE [ Packed sort keys ]
+Values of 32 bits or less become order-preserving unsigned keys (NaN largest, -0.0 == 0.0),
+shifted up 32 bits and or-ed with their position: one `np.sort` of uint64 keys (NumPy's SIMD
+sort) then gives a stable order, faster than `np.argsort`, and ties keep their input order as
+torch's stable sort does. 64-bit values use `np.argsort` (stable when asked or small).
+"""
+import numpy as np
+
+from .. import _geometry as geo, return_types
+from .._device import backend_of
+from .._tensor import wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .registry import function
+
+_STABLE_BELOW = 4096     # 64-bit rows shorter than this always sort stably (as torch does)
+
+
+def _refuse(name, input):
+    kind = input._data.dtype.kind
+    if kind == "c":
+        raise RuntimeError(f"{' Sort' if name == 'sort' else name} does not support complex "
+                           f"dtypes on CPU")
+    if kind == "b" and name == "topk":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+
+
+def _keys32(a, descending):
+    """Order-preserving uint32 keys of `a` (bool, ints up to 32 bits, floats up to 32 bits)."""
+    xp = backend_of(a).xp
+    if a.dtype.kind in "fV":
+        f = a.astype(np.float32)
+        f += np.float32(0)                                   # -0.0 -> 0.0
+        nan = xp.isnan(f)
+        if nan.any():
+            f[nan] = np.nan                                  # one NaN, the positive one
+        u = f.view(np.uint32)
+        u ^= (-(u >> np.uint32(31))) | np.uint32(0x80000000)
+    elif a.dtype.kind == "u":
+        u = a.astype(np.uint32)
+    else:
+        u = a.astype(np.int32).view(np.uint32) ^ np.uint32(0x80000000)
+    return ~u if descending else u
+
+
+def order(a, descending=False, stable=False):
+    """Indices (int64) that sort `a` along its last axis; NaN is the largest value."""
+    xp = backend_of(a).xp
+    n = a.shape[-1]
+    if a.dtype.itemsize <= 4 and n < 2 ** 32:
+        keys = _keys32(a, descending).astype(np.uint64)
+        keys <<= np.uint64(32)
+        keys |= xp.arange(n, dtype=np.uint64)
+        keys.sort(axis=-1)
+        return (keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    kind = "stable" if stable or n < _STABLE_BELOW else None
+    if not descending:
+        return xp.argsort(a, axis=-1, kind=kind)
+    # stable descending: sort the reversed row ascending, then reverse back
+    return (n - 1) - xp.argsort(a[..., ::-1], axis=-1, kind=kind)[..., ::-1]
+
+
+def _last(data, d):
+    return np.moveaxis(data, d, -1) if data.ndim else data.reshape(1)
+
+
+def _back(result, d, ndim):
+    return np.moveaxis(result, -1, d) if ndim else result.reshape(())
+
+
+class Sort(Op):
+    """Values picked by sort/topk along a dim: the gradient goes back to their indices."""
+
+    def backward(ctx, grad):
+        if not ctx.self_size:
+            return grad
+        return grad.new_zeros(ctx.self_size).scatter(ctx.dim, ctx.indices, grad)
+
+
+class SortStable(Sort):
+    """sort called with `stable=` (torch's other overload)."""
+    node_name = "SortBackward1"
+
+
+class Topk(Sort):
+    pass
+
+
+def _pair(name, op, input, values, index, d, out):
+    """Wrap (values, indices), record the graph and fill `out=` (values, indices)."""
+    v, i = wrap(np.asarray(values, order="C")), wrap(np.asarray(index, order="C"))
+    if input._requires_grad and _grad_state.enabled and out is None:
+        record(op, (input,), (v,), {"dim": d, "self_size": input._data.shape, "indices": i})
+    kind = getattr(return_types, name)
+    if out is None:
+        return kind(v, i)
+    for o, r in zip(out, (v, i)):
+        check_out(name, o, r._data.dtype, input._requires_grad)
+        if o._data.dtype != r._data.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {r.dtype._cpp_name}, but got "
+                               f"{o.dtype._cpp_name} instead")
+        write_out(o, r._data)
+    return kind(*out)
+
+
+def _sorted(input, dim, descending, stable):
+    _refuse("sort", input)
+    data = input._data
+    d = geo.wrap_dim(dim, data.ndim)
+    a = _last(data, d)
+    index = order(a, descending, bool(stable))
+    values = np.take_along_axis(a, index, axis=-1)
+    return d, _back(values, d, data.ndim), _back(index, d, data.ndim)
+
+
+@function()
+def sort(input, dim=-1, descending=False, *, stable=None, out=None):
+    """(values, indices) sorted along `dim`; NaN sorts as the largest value."""
+    d, values, index = _sorted(input, dim, descending, stable)
+    return _pair("sort", Sort if stable is None else SortStable, input, values, index, d, out)
+
+
+@function()
+def argsort(input, dim=-1, descending=False, *, stable=False, out=None):
+    """The indices that sort `input` along `dim`."""
+    index = _sorted(input, dim, descending, stable)[2]
+    if out is not None:
+        check_out("argsort", out, index.dtype, False)
+        return write_out(out, index)
+    return wrap(np.asarray(index, order="C"))
+
+
+@function()
+def msort(input, *, out=None):
+    """`sort(input, dim=0).values`."""
+    if out is not None:
+        check_out("msort", out, input._data.dtype, input._requires_grad)
+        return write_out(out, _sorted(input, 0, False, False)[1])
+    return sort(input, 0).values
+
+
+def _top_candidates(a, k, largest):
+    """For one long row: positions that surely hold the top k (None: no shortcut).
+    NOTE: a threshold from a strided sample keeps only the few elements beyond it; `~(a < t)`
+    keeps NaN too (the largest value). Correct whenever at least k elements pass."""
+    n = a.shape[0]
+    if n < 65536 or k > n // 64:
+        return None
+    sample = a[::n // 8192]
+    s = sample.shape[0]
+    r = min(s - 1, (4 * k * s) // n + 16)
+    if largest:
+        t = np.partition(sample, s - 1 - r)[s - 1 - r]
+        cand = np.flatnonzero(~(a < t))
+    else:
+        t = np.partition(sample, r)[r]
+        cand = np.flatnonzero(~(a > t))
+    return cand if k <= cand.shape[0] <= n // 4 else None
+
+
+def _select(a, k, largest):
+    """Positions of the k largest (or smallest) along the last axis, unordered."""
+    n = a.shape[-1]
+    if k == n:
+        return np.broadcast_to(np.arange(n), a.shape).copy()
+    if a.ndim == 1 and a.__class__ is np.ndarray:
+        cand = _top_candidates(a, k, largest)
+        if cand is not None:
+            return cand[_select(a[cand], k, largest)]
+    if largest:
+        return np.argpartition(a, n - k, axis=-1)[..., n - k:]
+    return np.argpartition(a, k - 1, axis=-1)[..., :k]
+
+
+@function()
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    """The k largest (or smallest) elements along `dim` and their indices."""
+    _refuse("topk", input)
+    data = input._data
+    d = geo.wrap_dim(-1 if dim is None else dim, data.ndim)
+    a = _last(data, d)
+    if a.dtype.kind == "V":                     # bfloat16: NumPy cannot partition it
+        a = a.astype(np.float32)
+    if not 0 <= k <= a.shape[-1]:
+        raise RuntimeError("selected index k out of range")
+    index = _select(a, k, largest) if k else np.zeros(a.shape[:-1] + (0,), np.int64)
+    values = np.take_along_axis(a, index, axis=-1)
+    if sorted and k > 1:
+        o = order(values, descending=largest, stable=True)
+        index, values = np.take_along_axis(index, o, -1), np.take_along_axis(values, o, -1)
+    values = values.astype(data.dtype, copy=False)
+    index = index.astype(np.int64, copy=False)
+    return _pair("topk", Topk, input, _back(values, d, data.ndim), _back(index, d, data.ndim),
+                 d, out)
+
+
+from . import sorting_bins, sorting_sets  # noqa: E402,F401  (register their ops)

@@ -1,0 +1,186 @@
+"""Bins: searchsorted, bucketize, histc, bincount."""
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .elementwise import common_dtype
+from .registry import function
+from .sorting import _keys32
+from .sorting_sets import _sortable
+
+
+def _shape(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _name(np_dtype):
+    return _dtype._FROM_NUMPY[np.dtype(np_dtype)]._scalar_name
+
+
+def _side(right, side):
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to "
+                               "opposites, got side of left while right was True")
+        return side
+    return "right" if right else "left"
+
+
+def _search(seq, values, side):
+    """np.searchsorted row by row: `seq` is 1-D, or its leading dims match `values`'."""
+    if seq.ndim == 1:
+        return np.searchsorted(seq, values, side=side)
+    n = seq.shape[-1]
+    rows = seq.reshape(-1, n)
+    vals = values.reshape(rows.shape[0], -1)
+    if seq.dtype.itemsize <= 4:
+        # NOTE: one search over all rows: keys (row << 32 | order-preserving value bits)
+        row = np.arange(rows.shape[0], dtype=np.uint64)[:, None] << np.uint64(32)
+        found = np.searchsorted((_keys32(rows, False).astype(np.uint64) | row).reshape(-1),
+                                (_keys32(vals, False).astype(np.uint64) | row).reshape(-1),
+                                side=side).reshape(vals.shape)
+        return (found - np.arange(rows.shape[0])[:, None] * n).reshape(values.shape)
+    out = np.empty(vals.shape, np.int64)
+    for r in range(rows.shape[0]):
+        out[r] = np.searchsorted(rows[r], vals[r], side=side)
+    return out.reshape(values.shape)
+
+
+def _finish_index(result, out_int32, out):
+    result = np.asarray(result).astype(np.int32 if out_int32 else np.int64)
+    if out is not None:
+        if out._data.dtype != result.dtype:
+            raise RuntimeError(
+                f"torch.searchsorted(): output tensor's dtype is wrong, it can only be "
+                f"Int(int32) or Long(int64) depending on whether out_int32 flag is True, but we "
+                f"got output tensor's dtype {_name(out._data.dtype)} and out_int32 flag is "
+                f"{out_int32}")
+        return write_out(out, result)
+    return wrap(result)
+
+
+@function(method=False)
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                 sorter=None, out=None):
+    """Where each value of `input` would go in the innermost dim of `sorted_sequence`."""
+    side = _side(right, side)
+    seq = sorted_sequence._data
+    if seq.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    values = input._data if isinstance(input, Tensor) else None
+    if values is not None and seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]:
+        raise RuntimeError(
+            f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+            f"dimensions of boundaries tensor and input value tensor must match, but we got "
+            f"boundaries tensor {_shape(seq.shape)} and input value tensor "
+            f"{_shape(values.shape)}")
+    if sorter is not None:
+        s = sorter._data
+        if s.dtype != np.int64:
+            raise RuntimeError(f"torch.searchsorted(): sorter must be a tensor of long dtype "
+                               f"but got dtype {_name(s.dtype)}")
+        if s.shape != seq.shape:
+            raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same "
+                               f"size, but got boundary tensor {_shape(seq.shape)}and got "
+                               f"sorter tensor {_shape(s.shape)}")
+        if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+        seq = np.take_along_axis(seq, s, axis=-1)
+    if values is not None and values.size == 0:     # torch checks no dtype then
+        return _finish_index(np.zeros(values.shape, np.int64), out_int32, out)
+    common = common_dtype((sorted_sequence, input))
+    if common.kind in "bc":
+        raise NotImplementedError(f"\"searchsorted_out_cpu\" not implemented for "
+                                  f"'{_name(common)}'")
+    seq = _sortable(seq.astype(common, copy=False))
+    vals = _sortable(np.asarray(input if values is None else values).astype(common,
+                                                                             copy=False))
+    return _finish_index(_search(seq, vals, side), out_int32, out)
+
+
+@function(method=False)
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    """The bucket of each value: i with boundaries[i-1] < x <= boundaries[i] (or
+    boundaries[i-1] <= x < boundaries[i] when right=True)."""
+    if boundaries._data.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got "
+                           f"dim({boundaries._data.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+
+
+@function()
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    """Counts of the values in `bins` equal bins over [min, max] (the data's range when
+    min == max); values outside are ignored. The result has the input's dtype."""
+    data = input._data
+    if data.dtype.kind not in "fV":
+        kernel = "linspace_cpu" if data.dtype.kind == "b" else "histogram_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._scalar_name}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           f"dimension 0")
+    # NOTE: computed in the input's dtype, rounding after each step, as torch's kernel does
+    x = data
+    lo, hi = x.dtype.type(min), x.dtype.type(max)
+    if lo == hi and x.size:
+        lo, hi = x.min(), x.max()
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{_num(lo)}, {_num(hi)}] is not finite")
+    if hi < lo:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    x = x.reshape(-1)
+    x = x[(x >= lo) & (x <= hi)]
+    with np.errstate(all="ignore"):
+        pos = ((x - lo) * x.dtype.type(bins) / (hi - lo)).astype(np.int64)
+    np.minimum(pos, bins - 1, out=pos)
+    result = np.bincount(pos, minlength=bins).astype(data.dtype)
+    if out is not None:
+        check_out("histc", out, result.dtype, False)
+        return write_out(out, result)
+    return wrap(result)
+
+
+def _num(v):
+    return "-nan" if np.isnan(v) else f"{float(v):g}"
+
+
+class Bincount(Op):
+    """bincount's weighted counts: torch has no derivative for them."""
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::bincount is not implemented")
+
+
+@function()
+def bincount(input, weights=None, minlength=0):
+    """How many times each non-negative integer occurs (or the sum of its weights)."""
+    data = input._data
+    if data.dtype.kind not in "iu":
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
+    if data.ndim != 1 or (data.size and data.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return wrap(np.bincount(data, minlength=minlength).astype(np.int64))
+    w = weights._data
+    if w.ndim != 1 or w.shape[0] != data.shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    target = np.float32 if w.dtype == np.float32 else np.float64
+    w = w.real if w.dtype.kind == "c" else w
+    result = np.bincount(data, w.astype(np.float64), minlength=minlength).astype(target)
+    t = wrap(result)
+    if weights._requires_grad and _grad_state.enabled:
+        record(Bincount, (weights,), (t,), {})
+    return t
