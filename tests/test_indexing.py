@@ -504,3 +504,81 @@ def test_setitem_index_errors():
         x[0, 5] = 1
     with pytest.raises(IndexError, match=exact("too many indices for tensor of dimension 2")):
         x[0, 0, 0] = 1
+
+
+# -- autograd through indexing: torch's node names, and gradients in every form -------------
+
+def _node(t):
+    return type(t.grad_fn).__name__
+
+
+@pytest.mark.parametrize("index,name", [
+    (slice(None), "SliceBackward0"), ((slice(None), slice(None)), "AliasBackward0"),
+    (Ellipsis, "AliasBackward0"), ((slice(None), 0), "SelectBackward0"),
+    ((slice(None), None), "UnsqueezeBackward0"), ([0, 1], "IndexBackward0"),
+    ((slice(None), T([1, 1])), "IndexBackward0"), (True, "IndexBackward0")])
+def test_getitem_node_names(index, name):
+    """A slice alone is always a slice view; in a tuple a whole-dim slice makes no view."""
+    x = ember.zeros(2, 3, requires_grad=True)
+    assert _node(x[index]) == name
+
+
+@pytest.mark.parametrize("index,value,name", [
+    (Ellipsis, 1.0, "FillBackward3"), (slice(None), T(2.0), "FillBackward3"),
+    (slice(0, 2), ember.ones(3), "CopyBackwards"), ((slice(None), T([1, 1])), 1.0,
+                                                    "IndexPutBackward0"),
+    ((Ellipsis, T([2])), 1.0, "IndexPutBackward0"), ((0, T([2])), 1.0, "CopySlices"),
+    (0, ember.ones(3), "CopySlices"), ((slice(1, 2), None), 1.0, "CopySlices"),
+    (False, ember.ones(3), "CloneBackward0")])
+def test_setitem_node_names(index, value, name):
+    """A 0-dim value is a fill_, any other a copy_; through a view the base gets CopySlices;
+    a lone False writes nothing."""
+    x = ember.zeros(2, 3, requires_grad=True).clone()
+    x[index] = value
+    assert _node(x) == name
+
+
+def _numeric_grad(fn, x, eps=1e-6):
+    grad = np.zeros(x.shape)
+    for i in np.ndindex(x.shape):
+        hi, lo = x.copy(), x.copy()
+        hi[i] += eps
+        lo[i] -= eps
+        grad[i] = (fn(hi) - fn(lo)) / (2 * eps)
+    return grad
+
+
+KEYS = [1, (slice(None), 2), (None, 1, Ellipsis), [1, 0], (T([0, 1]), slice(None), T([3, 0])),
+        (T(np.arange(24).reshape(2, 3, 4) % 3 == 0),), (1, T([[True, False, True, True]] * 3)),
+        (slice(1, None), [2, 0]), (Ellipsis, T([3, 0])),
+        (T([[0], [1]]), 0, T([1, 2]))]
+
+
+@pytest.mark.parametrize("index", KEYS)
+def test_getitem_and_setitem_gradients(index):
+    """Gradients of x[index] (for x) and of x[index] = v (for x and v) against finite
+    differences. (No repeated indices: like torch, an assignment's value gets the gradient of
+    every position it was written to, even one overwritten later.)"""
+    rng = np.random.default_rng(0)
+    data = rng.standard_normal(SHAPE)
+    out_shape = tuple(ember.tensor(data)[index].shape)
+    weights = rng.standard_normal(out_shape)
+    x = ember.tensor(data, requires_grad=True)
+    (g,) = ember.autograd.grad((x[index] * ember.tensor(weights)).sum(), [x])
+    expected = _numeric_grad(lambda a: float((ember.tensor(a)[index] * ember.tensor(weights))
+                                             .sum()), data)
+    np.testing.assert_allclose(g.numpy(), expected, atol=1e-6)
+
+    v_data = rng.standard_normal(out_shape[-1:])
+    full = rng.standard_normal(SHAPE)
+
+    def assign(a, v):
+        y = a.clone() * 2
+        y[index] = v * 3
+        return (y * ember.tensor(full)).sum()
+    x, v = ember.tensor(data, requires_grad=True), ember.tensor(v_data, requires_grad=True)
+    gx, gv = ember.autograd.grad(assign(x, v), [x, v])
+    np.testing.assert_allclose(gx.numpy(), _numeric_grad(
+        lambda a: float(assign(ember.tensor(a), ember.tensor(v_data))), data), atol=1e-6)
+    np.testing.assert_allclose(gv.numpy(), _numeric_grad(
+        lambda b: float(assign(ember.tensor(data), ember.tensor(b))), v_data), atol=1e-6)

@@ -83,9 +83,13 @@ def _check_bounds(xp, arr, size, dim):
         raise IndexError(f"index {lo} is out of bounds for dimension {dim} with size {size}")
 
 
-def _apply_basic(self, index):
+def _apply_basic(self, index, skip_full=True):
     """Apply the view part of `index`; return (view, advanced) where advanced lists
-    (dim of view, index array) for the remaining tensor indices."""
+    (dim of view, index array) for the remaining tensor indices.
+
+    NOTE: as in torch, a slice spanning a whole dim (0:len:1) makes no view (`skip_full`),
+    except for `x[slice]` alone, which torch always answers with a slice view.
+    """
     ndim = self.ndim
     used = sum(_dims_used(i) for i in index)
     if used > ndim:
@@ -121,7 +125,9 @@ def _apply_basic(self, index):
                                  (item.start, item.stop, item.step))
             if step == 0:
                 raise ValueError("slice step cannot be zero")
-            result = slice_dim(result, dim, start, stop, 1 if step is None else step)
+            if not (skip_full and slice(start, stop, step).indices(result.shape[dim]) ==
+                    (0, result.shape[dim], 1)):
+                result = slice_dim(result, dim, start, stop, 1 if step is None else step)
             dim += 1
             source_dim += 1
         elif _is_bool_scalar(item):
@@ -177,8 +183,7 @@ class Index(Op):
 @method("__getitem__")
 def getitem(self, index):
     """`x[index]`: views for ints, slices, None and `...`; copies for tensor/list/mask indices."""
-    index = _normalize(index)
-    result, advanced = _apply_basic(self, index)
+    result, advanced = _apply_basic(self, _normalize(index), not isinstance(index, slice))
     if not advanced:
         return alias_of(self) if result is self else result
     key = _numpy_index(result.ndim, advanced)
@@ -210,7 +215,8 @@ class IndexPut(Op):
         grad_values = None
         if need_values:
             grad_values = _gather(grad, ctx.index)
-        return grad_self, grad_values
+        from .scatter_gather import fitted
+        return fitted(ctx, grad.shape, grad_self, grad_values)
 
 
 def _gather_array(data, key, advanced):
@@ -267,10 +273,10 @@ def _fit_value(value, shape):
         value = value.reshape(vshape)
     if vshape != shape:
         if len(vshape) > len(shape):
-            raise RuntimeError(f"expand({legacy_type_name(value)}{{[{', '.join(map(str, vshape))}]}}"
-                               f", size=[{', '.join(map(str, shape))}]): the number of sizes "
-                               f"provided ({len(shape)}) must be greater or equal to the number "
-                               f"of dimensions in the tensor ({len(vshape)})")
+            sizes, target = ', '.join(map(str, vshape)), ', '.join(map(str, shape))
+            raise RuntimeError(f"expand({legacy_type_name(value)}{{[{sizes}]}}, size=[{target}]): "
+                               f"the number of sizes provided ({len(shape)}) must be greater "
+                               f"or equal to the number of dimensions in the tensor ({len(vshape)})")
         geo.expand(vshape, (0,) * len(vshape), shape)
     return value
 
@@ -278,6 +284,8 @@ def _fit_value(value, shape):
 @method("__setitem__")
 def setitem(self, index, value):
     """`x[index] = value`: writes through views; `index_put_` for tensor/list/mask indices."""
+    if index is False:          # torch writes nothing (a lone False selects no element)
+        return
     index = _normalize(index)
     value = _value_tensor(self, value)
     with _no_record_of_views():
@@ -290,8 +298,13 @@ def setitem(self, index, value):
             view._data[...] = _array_like(self, value)
             view._bump_version()
             return
-        target = alias_of(self) if view is self else _regrow_view(self, view)
-        target.copy_(value)
+        # NOTE: torch's copy_to: a 0-dim value is a fill_ (FillBackward3), else copy_
+        # (CopyBackwards); through a view either becomes the base's CopySlices.
+        target = _regrow_view(self, view)
+        if value.ndim == 0:
+            target.fill_(value)
+        else:
+            target.copy_(value)
         return
     key = _numpy_index(view.ndim, advanced)
     if value.ndim and value.dtype is not self.dtype:

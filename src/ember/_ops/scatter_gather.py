@@ -1,1 +1,330 @@
-"""(being written)"""
+"""Gathering and scattering along a dim or over flat positions: index_select, gather, scatter,
+scatter_add, scatter_reduce, take, take_along_dim, put.
+
+Index arguments are integer tensors (never graph inputs), saved on the node like torch does.
+Duplicate indices accumulate through `ufunc.at`; plain assignment with duplicates keeps the
+last write, as torch's CPU kernels do (torch calls that order undefined).
+scatter_reduce lives in `scatter_gather_reduce.py`, take/put/take_along_dim in
+`scatter_gather_flat.py`, index_* in `scatter_gather_index.py`, masked_* in
+`scatter_gather_masked.py`.
+"""
+import warnings
+
+from .. import _geometry as geo
+from .._device import backend_of
+from .._tensor import Tensor
+from ._dispatch import Inplace, check_inplace, check_out, finish, prepare_inplace
+from ._op import Op
+from .registry import function
+
+
+# -- shared helpers (also used by scatter_gather_index) ----------------------------------------
+
+def run(op, name, inputs, result, params, out, differentiable=True):
+    """The op's output from its kernel's array: a new tensor, `out=`, or in place."""
+    requires_grad = differentiable and any(isinstance(t, Tensor) and t._requires_grad
+                                           for t in inputs)
+    if out.__class__ is Inplace:
+        check_inplace(out.target, result.dtype, tuple(result.shape))
+        inputs = prepare_inplace(op, inputs, requires_grad)
+    elif out is not None:
+        check_out(name, out, result.dtype, requires_grad)
+    return finish(op, inputs, result, params, out, requires_grad)
+
+
+def fitted(ctx, shape, *grads):
+    """`grads` summed to the output's `shape` where the engine will not fit them.
+
+    NOTE: the engine fits gradients to their inputs only when some input differs from the
+    output in shape; here an input of the output's shape can still get a gradient of another
+    shape (src larger than index, a mask widening self), which torch sums or refuses.
+    """
+    if ctx._input_meta is not None:
+        return tuple(g if needed else None for g, needed in zip(grads, ctx.needs_input_grad))
+    from ..autograd._engine import _sum_to
+    needed = ctx.needs_input_grad
+    return tuple(None if not needed[i] else g if g is None or tuple(g.shape) == tuple(shape)
+                 else _sum_to(ctx, i, g, shape) for i, g in enumerate(grads))
+
+
+def checked(ctx, name):
+    """A saved index or mask, checked against in-place changes since the forward (torch saves
+    them too, so a modified one makes backward fail, as does a second backward)."""
+    return ctx.saved_tensors[type(ctx)._saved_names.index(name)]
+
+
+def index_of(index, allowed, message, error=RuntimeError):
+    """The array of an index tensor whose dtype is one of `allowed` (else `error(message)`,
+    where `{}` stands for the index's dtype name)."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"expected Tensor as index, but got {type(index).__name__}")
+    if index._data.dtype.name not in allowed:
+        raise error(message.format(index.dtype._scalar_name))
+    return index._data
+
+
+def same_dtype(self, other, message):
+    if other._data.dtype != self._data.dtype:
+        raise RuntimeError(message.format(self=self.dtype._scalar_name,
+                                          other=other.dtype._scalar_name))
+
+
+def as_1d(a):
+    """0-dim arrays as 1-element vectors (torch treats them as such in these ops)."""
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def scalar_value(input, value):
+    """A number or 0-dim tensor as a 0-dim array of input's dtype, with torch's checked
+    conversion: an error where the value does not fit (complex into real, out of range)."""
+    from .._dtype import finfo, iinfo
+    xp = xp_of(input)
+    data = value._data if isinstance(value, Tensor) else xp.asarray(value)
+    dtype = input.dtype
+    kind = input._data.dtype.kind
+    if kind in "iu":
+        name, info = f"{dtype}"[6:] + "_t", iinfo(dtype)
+        low = -info.max if kind == "u" else info.min     # NOTE: torch lets negatives wrap
+    else:
+        name, info = dtype._cpp_name, None if kind in "bc" else finfo(dtype)
+    v = data.item()
+    bad = data.dtype.kind == "c" and kind != "c"
+    if not bad and info is not None and kind in "iu":
+        bad = not (low <= v.real <= info.max)
+    elif not bad and info is not None:
+        bad = abs(v.real) != float("inf") and abs(v.real) > info.max
+    if bad:
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return data.astype(input._data.dtype)
+
+
+def shape_text(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def xp_of(t):
+    return backend_of(t._data).xp
+
+
+# -- index_select -------------------------------------------------------------------------------
+
+class IndexSelect(Op):
+    """Slices along `dim` picked by a 1-D index."""
+    saves = {"self": ("index",)}
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        index = checked(ctx, "index")
+        return zeros(ctx.self_size, dtype=grad.dtype, device=grad.device).index_add(
+            ctx.dim, index, grad)
+
+
+@function()
+def index_select(input, dim, index, *, out=None):
+    """The slices of `input` along `dim` at the positions in the 1-D `index`."""
+    idx = index_of(index, ("int32", "int64"),
+                   "index_select(): Expected dtype int32 or int64 for index")
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    x = input._data
+    d = geo.wrap_dim(dim, x.ndim)
+    if x.ndim == 0 and idx.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{idx.size} value(s)")
+    xs, ids = as_1d(x), as_1d(idx)
+    if ids.size and (ids.min() < 0 or ids.max() >= xs.shape[d]):
+        raise IndexError("index out of range in self")
+    result = xp_of(input).take(xs, ids, axis=d)
+    if x.ndim == 0:
+        result = result.reshape(())
+    index = index.reshape(-1)
+    return run(IndexSelect, "index_select", (input,), result,
+               {"self_size": x.shape, "dim": d, "index": index}, out)
+
+
+# -- gather and scatter ---------------------------------------------------------------------------
+
+def coords(xp, idx, dim):
+    """The NumPy index of gather/scatter: `idx` along `dim`, each element's own position
+    elsewhere."""
+    n = idx.ndim
+    return tuple(idx if d == dim else xp.arange(s).reshape((-1,) + (1,) * (n - 1 - d))
+                 for d, s in enumerate(idx.shape))
+
+
+def _check_index(xp, idx, dim, size):
+    """torch's bound check of gather/scatter indices (negative ones are errors too)."""
+    if idx.size == 0:
+        return
+    bad = (idx < 0) | (idx >= size)
+    if bad.any():
+        value = int(idx.reshape(-1)[int(xp.argmax(bad.reshape(-1)))])
+        raise RuntimeError(f"index {value} is out of bounds for dimension {dim} with size "
+                           f"{size}")
+
+
+def prepare(input, dim, index, src, name):
+    """Checked (x, d, idx, src) arrays for gather/scatter (0-dim ones as 1-element vectors)."""
+    idx = index_of(index, ("int32", "int64"),
+                   f"{name}(): Expected dtype int32/int64 for index")
+    x = input._data
+    d = geo.wrap_dim(dim, x.ndim)
+    xs, ids = as_1d(x), as_1d(idx)
+    what = "input" if name == "gather" else "self"
+    if ids.ndim != xs.ndim and idx.size:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} "
+                           f"tensor")
+    s = None
+    if src is not None:
+        s = as_1d(src._data)
+        if s.ndim != ids.ndim and idx.size:
+            raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                               "tensor")
+    if idx.size:
+        _check_sizes(name, x.shape, xs.shape, ids.shape, d, None if src is None else s.shape)
+        _check_index(xp_of(input), ids, d, xs.shape[d])
+    if s is not None:
+        s = s[tuple(slice(0, n) for n in ids.shape)]
+    return xs, d, ids, s
+
+
+def _check_sizes(name, x_shape, xs, ids, d, src):
+    """Index sizes may not exceed self's (apart from `dim`) nor src's."""
+    bigger = [k for k in range(len(ids)) if k != d and ids[k] > xs[k]]
+    if name == "gather" and bigger:
+        raise RuntimeError(f"Size does not match at dimension {bigger[0]} expected index "
+                           f"{shape_text(ids)} to be no larger than self {shape_text(x_shape)} "
+                           f"apart from dimension {d}")
+    if src is not None and (bigger or any(a > b for a, b in zip(ids, src))):
+        raise RuntimeError(f"Expected index {shape_text(ids)} to be no larger than self "
+                           f"{shape_text(x_shape)} apart from dimension {d} and to be no "
+                           f"larger size than src {shape_text(src)}")
+    if src is None and bigger:
+        raise RuntimeError(f"Expected index {shape_text(ids)} to be no larger than self "
+                           f"{shape_text(x_shape)} apart from dimension {d}")
+
+
+class Gather(Op):
+    """Elements picked along `dim` by an index of the input's rank."""
+    saves = {"self": ("index",)}
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        index = checked(ctx, "index")
+        return zeros(ctx.self_size, dtype=grad.dtype, device=grad.device).scatter_add(
+            ctx.dim, index, grad)
+
+
+@function()
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    """`out[i][j] = input[index[i][j]][j]` (for dim 0); `sparse_grad` is ignored."""
+    xs, d, ids, _ = prepare(input, dim, index, None, "gather")
+    result = xs[coords(xp_of(input), ids, d)].reshape(index.shape)
+    return run(Gather, "gather", (input,), result,
+               {"self_size": input._data.shape, "dim": d, "index": index}, out)
+
+
+def _scatter_into(xp, x, d, ids, src, how):
+    """A copy of `x` with `src` written (how=None) or combined by the ufunc named `how` at
+    the scattered positions."""
+    out = x.copy()
+    key = coords(xp, ids, d)
+    if how is None:
+        out[key] = src
+    else:
+        getattr(xp, how).at(out, key, src)
+    return out
+
+
+class Scatter(Op):
+    """`src` written at the positions of `index` along `dim`."""
+    inputs = ("self", "src")
+    saves = {"self": ("index",), "src": ("index",)}
+
+    def backward(ctx, grad):
+        index = checked(ctx, "index")
+        need_self, need_src = ctx.needs_input_grad
+        return fitted(ctx, grad.shape, grad.scatter(ctx.dim, index, 0) if need_self else None,
+                      grad.gather(ctx.dim, index) if need_src else None)
+
+
+class ScatterValue(Op):
+    """A number written at the positions of `index` along `dim`."""
+    node_name = "ScatterBackward1"
+    saves = {"self": ("index",)}
+
+    def backward(ctx, grad):
+        index = checked(ctx, "index")
+        return grad.scatter(ctx.dim, index, 0)
+
+
+class ScatterReduceLegacy(Op):
+    """`scatter(..., reduce=...)`: torch has no derivative for it."""
+    inputs = ("self", "src")
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+_LEGACY = {"add": "add", "multiply": "multiply"}
+
+
+@function(inplace=True)
+def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
+    """A copy of `input` with `src` (a tensor or a number) written at `index` along `dim`;
+    `reduce='add'|'multiply'` combines instead of writing."""
+    if src is None:
+        src = value
+    if src is None:
+        raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
+    xp = xp_of(input)
+    is_tensor = isinstance(src, Tensor)
+    if is_tensor:
+        same_dtype(input, src, "scatter(): Expected self.dtype to be equal to src.dtype")
+    xs, d, ids, s = prepare(input, dim, index, src if is_tensor else None, "scatter")
+    if not is_tensor:
+        s = scalar_value(input, src)
+    how = None
+    if reduce is not None:
+        if reduce not in _LEGACY:
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        if is_tensor:
+            warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated "
+                          "and will be removed in a future PyTorch release. Use "
+                          "torch.scatter_reduce instead for more reduction options.",
+                          UserWarning, stacklevel=2)
+        how = _LEGACY[reduce]
+    result = _scatter_into(xp, xs, d, ids, s, how).reshape(input._data.shape)
+    params = {"dim": d, "index": index}
+    if reduce is not None:
+        return run(ScatterReduceLegacy, "scatter", (input, src if is_tensor else None), result,
+                   params, out)
+    if is_tensor:
+        return run(Scatter, "scatter", (input, src), result, params, out)
+    return run(ScatterValue, "scatter", (input,), result, params, out)
+
+
+class ScatterAdd(Op):
+    """`src` added at the positions of `index` along `dim`."""
+    inputs = ("self", "src")
+    saves = {"self": ("index",), "src": ("index",)}
+
+    def backward(ctx, grad):
+        index = checked(ctx, "index")
+        need_self, need_src = ctx.needs_input_grad
+        return fitted(ctx, grad.shape, grad if need_self else None,
+                      grad.gather(ctx.dim, index) if need_src else None)
+
+
+@function(inplace=True)
+def scatter_add(input, dim, index, src, *, out=None):
+    """A copy of `input` with `src` added at `index` along `dim` (duplicates accumulate)."""
+    same_dtype(input, src, "scatter(): Expected self.dtype to be equal to src.dtype")
+    xs, d, ids, s = prepare(input, dim, index, src, "scatter")
+    result = _scatter_into(xp_of(input), xs, d, ids, s, "add").reshape(input._data.shape)
+    return run(ScatterAdd, "scatter_add", (input, src), result, {"dim": d, "index": index}, out)
+
+
+from . import (scatter_gather_flat, scatter_gather_index,  # noqa: E402,F401
+               scatter_gather_reduce)

@@ -1,0 +1,106 @@
+"""take, put (over flat positions) and take_along_dim (gather with broadcasting)."""
+from .. import _geometry as geo
+from ._dispatch import Inplace
+from ._op import Op
+from .registry import function
+from .scatter_gather import checked, gather, index_of, run, same_dtype, xp_of
+
+
+def _flat_index(xp, idx, numel):
+    """Flat positions (negative ones count from the end), with torch's out-of-range error."""
+    if idx.size:
+        lo, hi = int(idx.min()), int(idx.max())
+        bad = hi if hi >= numel else lo if lo < -numel else None
+        if bad is not None:
+            raise IndexError(f"out of range: tried to access index {bad} on a tensor of "
+                             f"{numel} elements.")
+    return xp.where(idx < 0, idx + numel, idx).reshape(-1)
+
+
+class Take(Op):
+    """Elements picked by flat positions."""
+    saves = {"self": ("index",)}
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        index = checked(ctx, "index")
+        return zeros(ctx.self_size, dtype=grad.dtype, device=grad.device).put(
+            index, grad, accumulate=True)
+
+
+@function()
+def take(input, index, *, out=None):
+    """The elements of `input` (read as flat) at `index`, in `index`'s shape."""
+    idx = index_of(index, ("int64",), "take(): Expected a long tensor for index, but got {}")
+    x = input._data
+    flat = _flat_index(xp_of(input), idx, x.size)
+    result = x.reshape(-1)[flat].reshape(idx.shape)
+    return run(Take, "take", (input,), result, {"self_size": x.shape, "index": index}, out)
+
+
+class Put(Op):
+    """`source` written (or added) at flat positions."""
+    inputs = ("self", "source")
+    saves = {"self": ("index",), "source": ("index",)}
+
+    def backward(ctx, grad):
+        index = checked(ctx, "index")
+        need_self, need_source = ctx.needs_input_grad
+        grad_self = grad_source = None
+        if need_self:
+            grad_self = grad if ctx.accumulate else grad.put(
+                index, grad.new_zeros(index.shape), accumulate=False)
+        if need_source:
+            grad_source = grad.take(index).reshape(ctx.source_size)
+        return grad_self, grad_source
+
+
+@function(inplace=True)
+def put(input, index, source, accumulate=False, *, out=None):
+    """A copy of `input` (read as flat) with `source` written at `index`; `accumulate` adds
+    (duplicates add up) instead."""
+    if out is not None and out.__class__ is not Inplace:
+        raise TypeError("put() got an unexpected keyword argument 'out'")
+    idx = index_of(index, ("int64",), "put_(): Expected a long tensor for index, but got {}")
+    same_dtype(input, source, "put_(): self and source expected to have the same dtype, but "
+                              "got self.dtype = {self} and source.dtype = {other}")
+    if source._data.size != idx.size:
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source._data.size}, "
+                         f"index.numel() = {idx.size}")
+    xp = xp_of(input)
+    x = input._data
+    flat = _flat_index(xp, idx, x.size)
+    result = x.reshape(-1).copy()
+    values = source._data.reshape(-1)
+    if accumulate:
+        xp.add.at(result, flat, values)
+    else:
+        result[flat] = values
+    return run(Put, "put", (input, source), result.reshape(x.shape),
+               {"index": index, "accumulate": accumulate, "source_size": source._data.shape},
+               out)
+
+
+@function()
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """`gather` along `dim` after broadcasting input and indices (all but `dim`); with no
+    `dim`, over the flattened input."""
+    index_of(indices, ("int64",), "torch.take_along_dim(): dtype of indices should be Long but "
+                                  "got {}")
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1), out=out)
+    if input.ndim != indices.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {input.ndim} dimensions for input, "
+                           f"and {indices.ndim} dimensions for indices")
+    d = geo.wrap_dim(dim, input.ndim)
+    in_shape, idx_shape = list(input.shape), list(indices.shape)
+    in_shape[d] = idx_shape[d] = 1
+    common = list(geo.broadcast_shapes(tuple(in_shape), tuple(idx_shape)))
+    if input.ndim:
+        common[d] = input.shape[d]
+        input = input.expand(tuple(common))
+        common[d] = indices.shape[d]
+        indices = indices.expand(tuple(common))
+    return gather(input, d, indices, out=out)

@@ -1,0 +1,239 @@
+"""Writes along a dim (index_add, index_copy, index_fill), by advanced indices (index_put) and
+by boolean masks (masked_fill, masked_select, masked_scatter)."""
+from .. import _geometry as geo
+from .._tensor import Tensor, wrap
+from ._dispatch import Inplace
+from ._op import Op
+from .registry import function
+from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
+                             shape_text, xp_of)
+
+
+def _no_out(name, out):
+    """These ops have an in-place form (out=Inplace) but no `out=`."""
+    if out is not None and out.__class__ is not Inplace:
+        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+
+
+def _dim_key(d, ids):
+    return (slice(None),) * d + (ids,)
+
+
+def _check_vector(idx, name):
+    if idx.ndim > 1:
+        raise IndexError(f"{name}(): Index is supposed to be a vector, but got dim: {idx.ndim} "
+                         f"with type: {_type_name(idx)} and size: {shape_text(idx.shape)}")
+
+
+def _type_name(arr):
+    from .. import _dtype
+    return _dtype._FROM_NUMPY[arr.dtype]._scalar_name
+
+
+def _check_source(name, x, d, ids, source, self_ndim):
+    """`source` has self's shape but len(index) along `dim` (0-dim tensors as vectors)."""
+    src = as_1d(source._data)
+    if source._data.ndim and d >= source._data.ndim:
+        raise RuntimeError(f"{name}(): Indexing dim {d} is out of bounds of the source tensor "
+                           f"with dim {source._data.ndim}")
+    if source._data.ndim and src.shape[d] != ids.size:
+        raise RuntimeError(f"{name}(): Number of indices ({ids.size}) should be equal to "
+                           f"source.size(dim): ({src.shape[d]}), for dim: {d}")
+    expected = x.shape[:d] + (ids.size,) + x.shape[d + 1:]
+    if src.shape != expected or (source._data.ndim != self_ndim):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = "
+                           f"{shape_text(x.shape)} source.shape = "
+                           f"{shape_text(source._data.shape)}")
+    return src
+
+
+# -- index_add, index_copy, index_fill ------------------------------------------------------
+
+class IndexAdd(Op):
+    """`alpha * source` added to the slices along `dim` at `index`."""
+    inputs = ("self", "source")
+    saves = {"self": ("index",), "source": ("index",)}
+
+    def backward(ctx, grad):
+        index = checked(ctx, "index")
+        need_self, need_source = ctx.needs_input_grad
+        grad_source = None
+        if need_source:
+            grad_source = grad.index_select(ctx.dim, index).reshape(ctx.source_size)
+            if ctx.alpha != 1:
+                grad_source = grad_source * ctx.alpha
+        return grad if need_self else None, grad_source
+
+
+@function(inplace=True)
+def index_add(input, dim, index, source, *, alpha=1, out=None):
+    """A copy of `input` with `alpha * source` added at `index` along `dim` (repeated indices
+    add up)."""
+    idx = index_of(index, ("int32", "int64"),
+                   "index_add_(): Expected dtype int32/int64 for index but got: {}")
+    _check_vector(idx, "index_add_")
+    same_dtype(input, source, "index_add_(): self ({self}) and source ({other}) must have the "
+                              "same scalar type")
+    x = as_1d(input._data)
+    d = geo.wrap_dim(dim, input.ndim)
+    ids = idx.reshape(-1)
+    src = _check_source("index_add_", x, d, ids, source, input.ndim)
+    if ids.size and (ids.min() < 0 or ids.max() >= x.shape[d]):
+        bad = ids[(ids < 0) | (ids >= x.shape[d])][0]
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size "
+                           f"{x.shape[d]}")
+    xp = xp_of(input)
+    if alpha != 1:
+        src = src * xp.asarray(alpha).astype(x.dtype)
+    result = x.copy()
+    xp.add.at(result, _dim_key(d, ids), src)
+    return run(IndexAdd, "index_add", (input, source), result.reshape(input._data.shape),
+               {"dim": d, "index": index.reshape(-1), "alpha": alpha,
+                "source_size": source._data.shape}, out)
+
+
+class IndexCopy(Op):
+    """`source` copied into the slices along `dim` at `index`."""
+    inputs = ("self", "source")
+    saves = {"self": ("index",), "source": ("index",)}
+
+    def backward(ctx, grad):
+        index = checked(ctx, "index")
+        need_self, need_source = ctx.needs_input_grad
+        return (grad.index_fill(ctx.dim, index, 0) if need_self else None,
+                grad.index_select(ctx.dim, index).reshape(ctx.source_size)
+                if need_source else None)
+
+
+@function(inplace=True)
+def index_copy(input, dim, index, source, *, out=None):
+    """A copy of `input` with the slices along `dim` at `index` replaced by `source`'s."""
+    idx = index_of(index, ("int64",), "index_copy_(): Expected a long tensor for index, but "
+                                      "got {}")
+    same_dtype(input, source, "index_copy_(): self and source expected to have the same dtype, "
+                              "but got (self) {self} and (source) {other}")
+    if idx.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    if source.ndim and input.ndim and source.ndim != input.ndim:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.ndim}), "
+                         f"destination dimensionality ({input.ndim})")
+    x = as_1d(input._data)
+    d = geo.wrap_dim(dim, input.ndim)
+    ids = idx.reshape(-1)
+    src = as_1d(source._data)
+    if source._data.ndim and src.shape[d] != ids.size:
+        raise RuntimeError(f"index_copy_(): Number of indices ({ids.size}) should be equal to "
+                           f"source.size(dim) ({src.shape[d]})")
+    for k in range(x.ndim):     # torch counts the dims of a slice (dim `d` left out)
+        if k != d and x.shape[k] != src.shape[k]:
+            j = k - (k > d)
+            raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                               f"shapes. Destination slice shape: {x.shape[k]} at dimension "
+                               f"{j} and source slice shape: {src.shape[k]} at dimension {j}.")
+    if ids.size and (ids.min() < 0 or ids.max() >= x.shape[d]):
+        bad = ids[(ids < 0) | (ids >= x.shape[d])][0]
+        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {d} with "
+                         f"size {x.shape[d]}")
+    result = x.copy()
+    result[_dim_key(d, ids)] = src.reshape(x.shape[:d] + (ids.size,) + x.shape[d + 1:])
+    return run(IndexCopy, "index_copy", (input, source), result.reshape(input._data.shape),
+               {"dim": d, "index": index.reshape(-1), "source_size": source._data.shape}, out)
+
+
+class IndexFill(Op):
+    """The slices along `dim` at `index` set to a number."""
+    saves = {"self": ("index",)}
+
+    def backward(ctx, grad):
+        index = checked(ctx, "index")
+        return grad.index_fill(ctx.dim, index, 0)
+
+
+class IndexFillTensor(Op):
+    """The slices along `dim` at `index` set to a 0-dim tensor's value."""
+    inputs = ("self", "value")
+    node_name = "IndexFillBackward1"
+    saves = {"self": ("index",), "value": ("index",)}
+
+    def backward(ctx, grad):
+        index = checked(ctx, "index")
+        need_self, need_value = ctx.needs_input_grad
+        grad_value = None
+        if need_value:      # each filled slice once, however often the index names it
+            xp = xp_of(index)
+            unique = wrap(xp.unique(index._data))
+            grad_value = as_vector(grad).index_select(ctx.dim, unique).sum()
+        return grad.index_fill(ctx.dim, index, 0) if need_self else None, grad_value
+
+
+def as_vector(t):
+    return t.reshape(1) if t.ndim == 0 else t
+
+
+@function(inplace=True)
+def index_fill(input, dim, index, value, *, out=None):
+    """A copy of `input` with the slices along `dim` at `index` set to `value` (a number or a
+    0-dim tensor); negative indices count from the end."""
+    _no_out("index_fill", out)
+    idx = index_of(index, ("int64",), "index_fill_(): Expected dtype int64 for index.",
+                   IndexError)
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    x = as_1d(input._data)
+    d = geo.wrap_dim(dim, input.ndim)
+    ids = idx.reshape(-1)
+    size = x.shape[d]
+    if ids.size and (ids.min() < -size or ids.max() >= size):
+        bad = ids[(ids < -size) | (ids >= size)][0]
+        raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+    is_tensor = isinstance(value, Tensor)
+    if is_tensor and value.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    fill = scalar_value(input, value)
+    result = x.copy()
+    result[_dim_key(d, ids)] = fill
+    params = {"dim": d, "index": index.reshape(-1)}
+    result = result.reshape(input._data.shape)
+    if is_tensor:
+        return run(IndexFillTensor, "index_fill", (input, value), result, params, out)
+    return run(IndexFill, "index_fill", (input,), result, params, out)
+
+
+# -- index_put --------------------------------------------------------------------------------
+
+@function(inplace=True)
+def index_put(input, indices, values, accumulate=False, *, out=None):
+    """A copy of `input` with `values` written (or, with `accumulate`, added) at the
+    advanced index `indices` (a tuple of integer or boolean tensors)."""
+    from .indexing import IndexPut, _apply_basic, _numpy_index
+    _no_out("index_put", out)
+    for i, t in enumerate(indices):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                            f"{type(t).__name__}")
+    used = sum(t.ndim if t._data.dtype.kind == "b" else 1 for t in indices)
+    if used > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
+    _, advanced = _apply_basic(input, tuple(indices))
+    key = _numpy_index(input.ndim, advanced)
+    if values.ndim and values.dtype is not input.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{input.dtype._scalar_name} for the destination and "
+                           f"{values.dtype._scalar_name} for the source.")
+    x = input._data
+    v = values._data.astype(x.dtype, copy=False)
+    try:
+        result = IndexPut.forward(xp_of(input), x, v, key, accumulate)
+    except ValueError:
+        shape = x[key].shape
+        raise RuntimeError(f"shape mismatch: value tensor of shape {shape_text(values.shape)} "
+                           f"cannot be broadcast to indexing result of shape "
+                           f"{shape_text(shape)}") from None
+    return run(IndexPut, "index_put", (input, values), result,
+               {"index": key, "accumulate": accumulate}, out)
+
+
+from . import scatter_gather_masked  # noqa: E402,F401

@@ -1,0 +1,120 @@
+"""Boolean-mask ops: masked_fill, masked_select, masked_scatter. Out of place, input and mask
+broadcast together; in place, the mask must broadcast to self."""
+from .. import _geometry as geo
+from .._tensor import Tensor
+from ._op import Op
+from .registry import function
+from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, xp_of
+from .scatter_gather_index import _no_out
+
+
+def _mask_of(mask, message):
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"expected Tensor as mask, but got {type(mask).__name__}")
+    if mask._data.dtype.kind != "b":
+        raise RuntimeError(message.format(cpp=mask.dtype._cpp_name,
+                                          scalar=mask.dtype._scalar_name))
+    return mask._data
+
+
+def _broadcast(xp, x, m):
+    shape = geo.broadcast_shapes(tuple(x.shape), tuple(m.shape))
+    return xp.broadcast_to(x, shape), xp.broadcast_to(m, shape)
+
+
+class MaskedFill(Op):
+    """Elements where the mask is set replaced by a number."""
+    saves = {"self": ("mask",)}
+
+    def backward(ctx, grad):
+        mask = checked(ctx, "mask")
+        return grad.masked_fill(mask, 0)
+
+
+class MaskedFillTensor(Op):
+    """Elements where the mask is set replaced by a 0-dim tensor's value."""
+    inputs = ("self", "value")
+    node_name = "MaskedFillBackward1"
+    saves = {"self": ("mask",), "value": ("mask",)}
+
+    def backward(ctx, grad):
+        mask = checked(ctx, "mask")
+        need_self, need_value = ctx.needs_input_grad
+        return (grad.masked_fill(mask, 0) if need_self else None,
+                grad.masked_select(mask).sum() if need_value else None)
+
+
+@function(inplace=True)
+def masked_fill(input, mask, value, *, out=None):
+    """A copy of `input` with `value` (a number or a 0-dim tensor) where `mask` is True."""
+    _no_out("masked_fill", out)
+    m = _mask_of(mask, "masked_fill_ only supports boolean masks, but got mask with dtype {cpp}")
+    is_tensor = isinstance(value, Tensor)
+    if is_tensor and value.ndim:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    fill = scalar_value(input, value)
+    xp = xp_of(input)
+    x, m = _broadcast(xp, input._data, m)
+    result = xp.where(m, fill, x).astype(x.dtype, copy=False)
+    if is_tensor:
+        return run(MaskedFillTensor, "masked_fill", (input, value), result, {"mask": mask}, out)
+    return run(MaskedFill, "masked_fill", (input,), result, {"mask": mask}, out)
+
+
+class MaskedSelect(Op):
+    """The elements where the mask is set, as a vector."""
+    saves = {"self": ("mask",)}
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        mask = checked(ctx, "mask")
+        result = zeros(ctx.shape, dtype=grad.dtype, device=grad.device).masked_scatter(
+            mask, grad)
+        return fitted(ctx, grad.shape, result)
+
+
+@function()
+def masked_select(input, mask, *, out=None):
+    """The elements of `input` where `mask` is True (both broadcast), as a 1-D tensor."""
+    m = _mask_of(mask, "masked_select: expected BoolTensor for mask")
+    x, m = _broadcast(xp_of(input), input._data, m)
+    return run(MaskedSelect, "masked_select", (input,), x[m],
+               {"mask": mask, "shape": x.shape}, out)
+
+
+class MaskedScatter(Op):
+    """`source`'s leading elements written, in order, where the mask is set."""
+    inputs = ("self", "source")
+    saves = {"self": ("mask",), "source": ("mask",)}
+
+    def backward(ctx, grad):
+        from .joining import cat
+        mask = checked(ctx, "mask")
+        need_self, need_source = ctx.needs_input_grad
+        grad_source = None
+        if need_source:
+            taken = grad.masked_select(mask)
+            rest = grad.new_zeros((ctx.source_numel - taken.numel(),))
+            grad_source = cat([taken, rest]).reshape(ctx.source_size)
+        return grad.masked_fill(mask, 0) if need_self else None, grad_source
+
+
+@function(inplace=True)
+def masked_scatter(input, mask, source, *, out=None):
+    """A copy of `input` with `source`'s elements (read flat, in order) where `mask` is
+    True."""
+    _no_out("masked_scatter", out)
+    m = _mask_of(mask, "masked_scatter_ only supports boolean masks, but got mask with dtype "
+                       "{scalar}")
+    same_dtype(input, source, "masked_scatter: expected self and source to have same dtypes "
+                              "but got{self} and {other}")
+    x, m = _broadcast(xp_of(input), input._data, m)
+    count = int(m.sum())
+    if source._data.size < count:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    result = x.copy()
+    result[m] = source._data.reshape(-1)[:count]
+    return run(MaskedScatter, "masked_scatter", (input, source), result,
+               {"mask": mask, "source_size": source._data.shape,
+                "source_numel": source._data.size}, out)

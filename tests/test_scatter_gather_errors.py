@@ -1,0 +1,259 @@
+"""torch's exceptions (type and text) for the gather/scatter family, the cases the operator table
+cannot express. Messages were read off torch 2.x."""
+import re
+
+import numpy as np
+import pytest
+
+import ember
+
+X = ember.arange(6.0).reshape(2, 3)
+XI = ember.arange(6).reshape(2, 3)
+L = ember.tensor
+
+
+def _raises(exc, message, fn):
+    with pytest.raises(exc, match="^" + re.escape(message) + "$"):
+        fn()
+
+
+CASES = [
+    # index_select
+    (RuntimeError, "index_select(): Expected dtype int32 or int64 for index",
+     lambda: ember.index_select(X, 0, L([0.0]))),
+    (IndexError, "index_select(): Index is supposed to be a vector",
+     lambda: ember.index_select(X, 0, L([[0, 1]]))),
+    (IndexError, "index out of range in self", lambda: ember.index_select(X, 0, L([5]))),
+    (IndexError, "index out of range in self", lambda: ember.index_select(X, 0, L([-1]))),
+    (RuntimeError, "index_select(): Index to scalar can have only 1 value, got 2 value(s)",
+     lambda: ember.index_select(L(5.0), 0, L([0, 0]))),
+    # gather
+    (RuntimeError, "gather(): Expected dtype int32/int64 for index",
+     lambda: ember.gather(X, 0, L([[0.0]]))),
+    (RuntimeError, "index 5 is out of bounds for dimension 0 with size 2",
+     lambda: ember.gather(X, 0, L([[5]]))),
+    (RuntimeError, "index -1 is out of bounds for dimension 0 with size 2",
+     lambda: ember.gather(X, 0, L([[-1]]))),
+    (RuntimeError, "Size does not match at dimension 0 expected index [3, 1] to be no larger "
+                   "than self [2, 3] apart from dimension 1",
+     lambda: ember.gather(X, 1, ember.zeros(3, 1, dtype=ember.int64))),
+    (RuntimeError, "Index tensor must have the same number of dimensions as input tensor",
+     lambda: ember.gather(X, 1, ember.zeros(3, dtype=ember.int64))),
+    # scatter, scatter_add, scatter_reduce
+    (RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype",
+     lambda: ember.scatter(X, 0, L([[0]]), ember.ones(1, 1, dtype=ember.float64))),
+    (RuntimeError, "scatter(): Expected dtype int32/int64 for index",
+     lambda: ember.scatter_add(X, 0, L([[0.0]]), ember.ones(1, 1))),
+    (RuntimeError, "index 5 is out of bounds for dimension 0 with size 2",
+     lambda: ember.scatter(X, 0, L([[5]]), ember.ones(1, 1))),
+    (RuntimeError, "Expected index [2, 3] to be no larger than self [2, 3] apart from "
+                   "dimension 0 and to be no larger size than src [1, 1]",
+     lambda: ember.scatter(X, 0, ember.zeros(2, 3, dtype=ember.int64), ember.ones(1, 1))),
+    (RuntimeError, "Index tensor must have the same number of dimensions as self tensor",
+     lambda: ember.scatter(X, 0, L([0]), ember.ones(1, 1))),
+    (RuntimeError, "reduce argument must be either add or multiply.",
+     lambda: ember.scatter(X, 0, L([[0]]), ember.ones(1, 1), reduce="sum")),
+    (RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got foo",
+     lambda: ember.scatter_reduce(X, 0, L([[0]]), ember.ones(1, 1), "foo")),
+    (RuntimeError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
+     lambda: ember.scatter_reduce(L([True]), 0, L([0]), L([True]), "mean")),
+    # index_add, index_copy, index_fill
+    (RuntimeError, "index_add_(): self (Float) and source (Double) must have the same scalar "
+                   "type",
+     lambda: ember.index_add(X, 0, L([0, 0]), ember.ones(2, 3, dtype=ember.float64))),
+    (RuntimeError, "index_add_(): Expected dtype int32/int64 for index but got: Float",
+     lambda: ember.index_add(X, 0, L([0.0]), ember.ones(1, 3))),
+    (IndexError, "index_add_(): Index is supposed to be a vector, but got dim: 2 with type: "
+                 "Long and size: [1, 3]",
+     lambda: ember.index_add(X, 0, L([[0, 1, 0]]), ember.ones(2, 3))),
+    (RuntimeError, "index_add_(): Number of indices (2) should be equal to source.size(dim): "
+                   "(3), for dim: 0",
+     lambda: ember.index_add(X, 0, L([0, 0]), ember.ones(3, 3))),
+    (RuntimeError, "index -1 is out of bounds for dimension 0 with size 2",
+     lambda: ember.index_add(X, 0, L([-1]), ember.ones(1, 3))),
+    (RuntimeError, "source tensor shape must match self tensor shape, excluding the specified "
+                   "dimension. Got self.shape = [3] source.shape = []",
+     lambda: ember.index_add(ember.zeros(3), 0, L(1), L(1.0))),
+    (RuntimeError, "index_add_(): Indexing dim 1 is out of bounds of the source tensor with "
+                   "dim 1",
+     lambda: ember.index_add(ember.zeros(3, 4), 1, L([0, 1]), ember.ones(2))),
+    (RuntimeError, "index_copy_(): Expected a long tensor for index, but got Int",
+     lambda: ember.index_copy(X, 0, L([0], dtype=ember.int32), ember.ones(1, 3))),
+    (RuntimeError, "index_copy_(): self and source expected to have the same dtype, but got "
+                   "(self) Float and (source) Double",
+     lambda: ember.index_copy(X, 0, L([0]), ember.ones(1, 3, dtype=ember.float64))),
+    (IndexError, "index_copy_(): index 2 is out of bounds for dimension 0 with size 2",
+     lambda: ember.index_copy(X, 0, L([2]), ember.ones(1, 3))),
+    (RuntimeError, "index_copy_(): Source/destination tensor must have same slice shapes. "
+                   "Destination slice shape: 3 at dimension 0 and source slice shape: 2 at "
+                   "dimension 0.",
+     lambda: ember.index_copy(X, 0, L([1]), ember.ones(1, 2))),
+    (IndexError, "index_copy_(): Index should have dimension 1 or 0 (got 2)",
+     lambda: ember.index_copy(X, 0, L([[0, 1]]), ember.ones(2, 3))),
+    (IndexError, "index_copy_(): When source and destination are not scalars, their "
+                 "dimensionality must match. Source dimensionality (1), destination "
+                 "dimensionality (2)",
+     lambda: ember.index_copy(X, 0, L([0]), ember.ones(3))),
+    (RuntimeError, "Index has to be a vector/scalar",
+     lambda: ember.index_fill(X, 0, L([[0, 1]]), 1.0)),
+    (IndexError, "too many indices for tensor of dimension 2 (got 3)",
+     lambda: ember.index_put(X, (L([0]), L([0]), L([0])), L(1.0))),
+    (IndexError, "index_fill_(): Expected dtype int64 for index.",
+     lambda: ember.index_fill(XI, 1, L([0], dtype=ember.int32), 2)),
+    (IndexError, "index 3 is out of bounds for dimension 0 with size 2",
+     lambda: ember.index_fill(X, 0, L([3]), 1.0)),
+    (RuntimeError, "index_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                   "with 1 dimension(s).",
+     lambda: ember.index_fill(XI, 1, L([0]), L([2]))),
+    # index_put
+    (RuntimeError, "Index put requires the source and destination dtypes match, got Float for "
+                   "the destination and Long for the source.",
+     lambda: ember.index_put(X, (L([0]),), L([1, 2, 3]))),
+    (IndexError, "index 5 is out of bounds for dimension 0 with size 2",
+     lambda: ember.index_put(X, (L([5]),), L(1.0))),
+    (RuntimeError, "shape mismatch: value tensor of shape [3, 3] cannot be broadcast to "
+                   "indexing result of shape [2, 3]",
+     lambda: ember.index_put(X, (L([0, 1]),), ember.ones(3, 3))),
+    (IndexError, "tensors used as indices must be long, int, byte or bool tensors",
+     lambda: ember.index_put(X, (L([0.0]),), L(1.0))),
+    (TypeError, "expected Tensor as element 0 in argument 1, but got NoneType",
+     lambda: ember.index_put(X, (None, L([0])), L(1.0))),
+    # masked_*
+    (RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype unsigned "
+                   "char",
+     lambda: ember.masked_fill(XI, (XI > 2).to(ember.uint8), 2)),
+    (RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                   "with 1 dimension(s).",
+     lambda: ember.masked_fill(XI, XI > 2, L([2.7]))),
+    (RuntimeError, "value cannot be converted to type float without overflow",
+     lambda: ember.masked_fill(X, X > 2, 1j)),
+    (RuntimeError, "value cannot be converted to type uint8_t without overflow",
+     lambda: ember.masked_fill(XI.to(ember.uint8), XI > 2, 300)),
+    (RuntimeError, "value cannot be converted to type int8_t without overflow",
+     lambda: ember.masked_fill(XI.to(ember.int8), XI > 2, L(200))),
+    (RuntimeError, "value cannot be converted to type c10::Half without overflow",
+     lambda: ember.masked_fill(X.half(), X > 2, 1e6)),
+    (RuntimeError, "value cannot be converted to type uint8_t without overflow",
+     lambda: ember.index_fill(XI.to(ember.uint8), 0, L([0]), 300)),
+    (RuntimeError, "value cannot be converted to type uint8_t without overflow",
+     lambda: ember.scatter(XI.to(ember.uint8), 0, L([[0]]), 300)),
+    (RuntimeError, "masked_select: expected BoolTensor for mask",
+     lambda: ember.masked_select(XI, (XI > 2).to(ember.uint8))),
+    (RuntimeError, "Number of elements of source < number of ones in mask",
+     lambda: ember.masked_scatter(XI, XI > 2, L([10]))),
+    (RuntimeError, "masked_scatter: expected self and source to have same dtypes but gotLong "
+                   "and Float",
+     lambda: ember.masked_scatter(XI, XI > 2, L([10.0, 20, 30, 40]))),
+    (RuntimeError, "masked_scatter_ only supports boolean masks, but got mask with dtype Byte",
+     lambda: ember.masked_scatter(X, (X > 2).to(ember.uint8), ember.ones(6))),
+    # take, take_along_dim, put
+    (IndexError, "out of range: tried to access index 6 on a tensor of 6 elements.",
+     lambda: ember.take(XI, L([6]))),
+    (RuntimeError, "take(): Expected a long tensor for index, but got Int",
+     lambda: ember.take(XI, L([1], dtype=ember.int32))),
+    (RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got Int",
+     lambda: ember.take_along_dim(XI, L([[0, 1]], dtype=ember.int32), 0)),
+    (RuntimeError, "torch.take_along_dim(): input and indices should have the same number of "
+                   "dimensions, but got 2 dimensions for input, and 1 dimensions for indices",
+     lambda: ember.take_along_dim(XI, L([0, 1]), 0)),
+    (RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) at "
+                   "non-singleton dimension 1",
+     lambda: ember.take_along_dim(XI, L([[0, 1]]), 0)),
+    (RuntimeError, "put_(): self and source expected to have the same dtype, but got "
+                   "self.dtype = Long and source.dtype = Float",
+     lambda: ember.put(XI, L([0, 1]), L([7.0, 8]))),
+    (IndexError, "put_(): Expected source and index to have the same number of elements, but "
+                 "got source.numel() = 3, index.numel() = 2",
+     lambda: ember.put(XI, L([0, 1]), L([7, 8, 9]))),
+    (IndexError, "out of range: tried to access index 6 on a tensor of 6 elements.",
+     lambda: ember.put(X, L([6]), L([1.0]))),
+    (RuntimeError, "put_(): Expected a long tensor for index, but got Int",
+     lambda: ember.put(X, L([1], dtype=ember.int32), L([1.0]))),
+]
+
+
+@pytest.mark.parametrize("exc,message,fn", CASES, ids=[str(i) for i in range(len(CASES))])
+def test_error(exc, message, fn):
+    _raises(exc, message, fn)
+
+
+def test_no_out_where_torch_has_none():
+    for fn in (lambda o: ember.index_fill(X, 0, L([0]), 1.0, out=o),
+               lambda o: ember.masked_fill(X, X > 2, 1.0, out=o),
+               lambda o: ember.put(X, L([0]), L([1.0]), out=o)):
+        with pytest.raises(TypeError):
+            fn(ember.empty(0))
+
+
+def test_scatter_reduce_legacy_has_no_derivative():
+    x = ember.zeros(3, requires_grad=True)
+    with pytest.warns(UserWarning, match="reduce argument of torch.scatter"):
+        y = ember.scatter(x, 0, L([0, 0]), ember.ones(2), reduce="add")
+    assert type(y.grad_fn).__name__ == "NotImplemented"
+    _raises(RuntimeError, "derivative for aten::scatter is not implemented",
+            lambda: y.sum().backward())
+
+
+def test_src_larger_than_index_has_no_gradient():
+    x, src = ember.zeros(3, requires_grad=True), ember.ones(5, requires_grad=True)
+    y = ember.scatter_add(x, 0, L([0, 1]), src)
+    _raises(RuntimeError, "Function ScatterAddBackward0 returned an invalid gradient at index 1 "
+                          "- got [2] but expected shape compatible with [5]",
+            lambda: y.sum().backward())
+
+
+def test_duplicates_accumulate():
+    x = ember.zeros(3)
+    assert ember.index_add(x, 0, L([1, 1, 1]), ember.ones(3)).tolist() == [0, 3, 0]
+    assert ember.scatter_add(x, 0, L([2, 2]), ember.ones(2)).tolist() == [0, 0, 2]
+    assert ember.index_put(x, (L([0, 0]),), L(2.0), accumulate=True).tolist() == [4, 0, 0]
+    assert ember.put(x, L([-1, 2]), L([1.0, 2.0]), accumulate=True).tolist() == [0, 0, 3]
+    assert x.tolist() == [0, 0, 0]
+
+
+def test_inplace_forms_write_through_views():
+    base = ember.zeros(2, 4, dtype=ember.float64, requires_grad=True)
+    y = base * 1
+    row = y[1]
+    row.index_fill_(0, L([0, 3]), 5.0)
+    assert y.tolist() == [[0, 0, 0, 0], [5, 0, 0, 5]]
+    assert type(y.grad_fn).__name__ == "CopySlices"
+    y.sum().backward()
+    np.testing.assert_array_equal(base.grad.numpy(), [[1, 1, 1, 1], [0, 1, 1, 0]])
+
+
+def test_complex_scatter_reduce_is_not_differentiable():
+    x = ember.zeros(3, dtype=ember.complex64, requires_grad=True)
+    _raises(RuntimeError, "scatter_reduce does not support automatic differentiation for "
+                          "outputs with complex dtype.",
+            lambda: ember.scatter_reduce(x, 0, L([0]), ember.ones(1, dtype=ember.complex64),
+                                         "sum"))
+    with ember.no_grad():
+        ember.scatter_reduce(x, 0, L([0]), ember.ones(1, dtype=ember.complex64), "sum")
+
+
+def test_negative_numbers_wrap_into_unsigned_tensors():
+    x = ember.zeros(3, dtype=ember.uint8)
+    assert x.masked_fill(L([True, False, True]), -1).tolist() == [255, 0, 255]
+    assert x.scatter(0, L([1]), -255).tolist() == [0, 1, 0]
+
+
+def test_scatter_reduce_mean_of_integers_floors():
+    out = ember.scatter_reduce(L([1, -3, 5]), 0, L([0, 1, 1, 2]), L([2, -4, 0, 3]), "mean")
+    assert out.tolist() == [1, -3, 4]
+
+
+def test_masked_fill_of_a_leaf_in_place_is_refused():
+    x = ember.zeros(3, requires_grad=True)
+    _raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                          "operation.", lambda: x.masked_fill_(L([True, False, True]), 1.0))
+
+
+def test_saved_index_is_checked_for_inplace_changes():
+    x = ember.zeros(3, requires_grad=True)
+    index = L([0, 2])
+    y = x.gather(0, index)
+    assert y.grad_fn._saved_index is index
+    index.add_(0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
