@@ -27,8 +27,41 @@ def _refuse_bool(input, other, kernel, always=False):
 def _product(xp, fn, a, b):
     """Run `fn` (matmul/dot) on arrays, in float32 for half-precision inputs."""
     if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
-        return fn(a.astype("float32"), b.astype("float32")).astype(a.dtype)
+        return _product(xp, fn, a.astype("float32"), b.astype("float32")).astype(a.dtype)
+    if fn is xp.matmul and (a.ndim > 2 or b.ndim > 2) and _loop_pays(xp, a, b):
+        return _looped_matmul(xp, a, b)
     return fn(a, b)
+
+
+def _loop_pays(xp, a, b):
+    """Batched products of matrices big enough for one BLAS call each.
+
+    NOTE: NumPy's stacked matmul was measured (benchmarks/bench_linalg.py, 64x128x128
+    float32) 2-3x slower than one 2-D matmul per matrix into a preallocated output; tiny
+    matrices still go to the stacked kernel, where the Python loop would dominate.
+    """
+    if xp.__name__ != "numpy" or a.ndim < 2 or b.ndim < 2 or a.dtype != b.dtype:
+        return False
+    if a.ndim > 2 and b.ndim > 2 and a.shape[:-2] != b.shape[:-2]:
+        return False            # broadcast batch dims: leave them to NumPy
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    batch = (a if a.ndim > 2 else b).shape[:-2]
+    count = 1
+    for s in batch:
+        count *= s
+    return 2 <= count <= 4096 and m * k * n >= 32768
+
+
+def _looped_matmul(xp, a, b):
+    batch = (a if a.ndim > 2 else b).shape[:-2]
+    m, n = a.shape[-2], b.shape[-1]
+    out = xp.empty(batch + (m, n), dtype=xp.result_type(a, b))
+    flat = out.reshape((-1, m, n))
+    a3 = a.reshape((-1,) + a.shape[-2:]) if a.ndim > 2 else None
+    b3 = b.reshape((-1,) + b.shape[-2:]) if b.ndim > 2 else None
+    for i in range(flat.shape[0]):
+        xp.matmul(a if a3 is None else a3[i], b if b3 is None else b3[i], out=flat[i])
+    return out
 
 
 def _run(op, a, b, result, params, out, name):

@@ -1,1 +1,558 @@
-"""(being written)"""
+"""Products beyond matmul: the add* family (addmm, addmv, addbmm, baddbmm, addr), vdot, inner,
+outer/ger, einsum, tensordot, kron, cross, trace, cdist, cov and corrcoef.
+
+Ops with a node of their own in torch (AddmmBackward0, TraceBackward0, ...) are `Op` classes;
+the others (inner, outer, tensordot, cov, ...) are compositions of ember's differentiable ops,
+so their graphs end in the same nodes as torch's (ViewBackward0, MulBackward0, ...).
+"""
+import builtins
+import warnings
+
+from .._device import backend_of
+from .._tensor import Tensor
+from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
+from ._op import Op
+from .linalg import _product, _shape_x
+from .registry import function
+
+
+def _emit(op, inputs, result, params, out, name):
+    """A kernel's `result` array as the op's output: fresh (recording the graph), `out=` or
+    written in place (the `op_` methods)."""
+    xp = backend_of(inputs[0]._data).xp
+    result = xp.asarray(result)
+    requires_grad = builtins.any(t._requires_grad for t in inputs)
+    if out.__class__ is Inplace:
+        check_inplace(out.target, result.dtype, result.shape)
+        result = result.astype(out.target._data.dtype, copy=False)
+    elif out is not None:
+        check_out(name, out, result.dtype, requires_grad)
+    return finish(op, inputs, result, params, out, requires_grad)
+
+
+def _check_tensor(name, arg, x):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' must be Tensor, not {type(x).__name__}")
+
+
+def _same_dtype(name, *tensors):
+    dtypes = {t._data.dtype for t in tensors}
+    if len(dtypes) > 1:
+        names = ", ".join(t.dtype._scalar_name for t in tensors)
+        raise RuntimeError(f"{name}: expected all arguments to have the same dtype, got {names}")
+
+
+def _no_bool(kernel, *tensors):
+    if tensors[0]._data.dtype.kind == "b":
+        raise RuntimeError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+def _scale(t, s):
+    return t if s == 1 else t * s
+
+
+# -- the add* family: beta * input + alpha * (product) -------------------------------------------
+
+class _AddProduct(Op):
+    """beta * self + alpha * product(a, b); subclasses give the product's two gradients."""
+    abstract = True
+    inputs = ("self", "a", "b")
+    saves = {"a": ("b",), "b": ("a",)}
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_self, need_a, need_b = ctx.needs_input_grad
+        # NOTE: torch's grad for self is grad * beta, zeros when beta == 0.
+        g_self = _scale(grad, ctx.beta) if need_self else None
+        g_a, g_b = ctx.product_grads(grad, a, b, need_a, need_b)
+        return (g_self, _scale(g_a, ctx.alpha) if g_a is not None else None,
+                _scale(g_b, ctx.alpha) if g_b is not None else None)
+
+
+class Addmm(_AddProduct):
+    def product_grads(ctx, g, a, b, need_a, need_b):
+        return (g.mm(b.mH) if need_a else None, a.mH.mm(g) if need_b else None)
+
+
+class Baddbmm(_AddProduct):
+    def product_grads(ctx, g, a, b, need_a, need_b):
+        return (g.bmm(b.mH) if need_a else None, a.mH.bmm(g) if need_b else None)
+
+
+class Addbmm(_AddProduct):
+    def product_grads(ctx, g, a, b, need_a, need_b):
+        g = g.unsqueeze(0).expand(ctx.batch, *g.shape)
+        return (g.bmm(b.mH) if need_a else None, a.mH.bmm(g) if need_b else None)
+
+
+class Addmv(_AddProduct):
+    def product_grads(ctx, g, m, v, need_m, need_v):
+        return (g.unsqueeze(1) * v.conj().unsqueeze(0) if need_m else None,
+                m.mH.mv(g) if need_v else None)
+
+
+class Addr(_AddProduct):
+    def product_grads(ctx, g, v1, v2, need_1, need_2):
+        return (g.mv(v2.conj()) if need_1 else None, g.mT.mv(v1.conj()) if need_2 else None)
+
+
+def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape_check):
+    for arg, x in (("input", input), ("mat1", a), ("mat2", b)):
+        _check_tensor(name, arg, x)
+    shape_check(a._data, b._data)
+    _same_dtype(name, input, a, b)
+    if op is not Addr:
+        _no_bool(kernel, a)
+    xp = backend_of(a._data).xp
+    prod = _product(xp, product, a._data, b._data)
+    shape = prod.shape
+    try:
+        base = xp.broadcast_to(input._data, shape)
+    except ValueError:
+        raise RuntimeError(f"The expanded size of the tensor ({shape[-1] if shape else 1}) must "
+                           f"match the existing size ({input.shape[-1]}) at non-singleton "
+                           f"dimension {len(shape) - 1}.  Target sizes: {list(shape)}.  Tensor "
+                           f"sizes: {list(input.shape)}") from None
+    if a._data.dtype.kind == "b":
+        result = (prod & bool(alpha)) | (base & bool(beta))
+    else:
+        result = prod if alpha == 1 else prod * _as_scalar(xp, alpha, prod.dtype)
+        if beta != 0:          # NOTE: beta == 0 ignores input entirely (nan and inf too)
+            result = result + (base if beta == 1 else base * _as_scalar(xp, beta, prod.dtype))
+        result = result.astype(a._data.dtype, copy=False)
+    params = {"beta": beta, "alpha": alpha, "batch": a.shape[0] if a.ndim else 0}
+    return _emit(op, (input, a, b), result, params, out, name)
+
+
+def _as_scalar(xp, value, dtype):
+    """An int scalar in an integer dtype wraps around as torch's does (-1 in uint8 is 255)."""
+    if dtype.kind in "iu":
+        return xp.asarray(int(value)).astype(dtype)
+    return value
+
+
+def _mm_shapes(a, b):
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError(f"{'mat1' if a.ndim != 2 else 'mat2'} must be a matrix, got "
+                           f"{a.ndim if a.ndim != 2 else b.ndim}-D tensor")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(a.shape)} and "
+                           f"{_shape_x(b.shape)})")
+
+
+def _bmm_shapes(a, b):
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError(f"{'batch1' if a.ndim != 3 else 'batch2'} must be a 3D tensor")
+    if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
+                           f"{b.shape[1]}].")
+
+
+def _mv_shapes(a, b):
+    if a.ndim != 2 or b.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {b.ndim}")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({_shape_x(a.shape)}),"
+                           f" vec ({b.shape[0]})")
+
+
+def _outer_shapes(a, b):
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec{1 if a.ndim != 1 else 2}, but got "
+                           f"{a.ndim if a.ndim != 1 else b.ndim}-D")
+
+
+@function(inplace=True)
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat1 @ mat2)."""
+    xp = backend_of(mat1._data).xp
+    return _add_product(Addmm, "addmm", "addmm_impl_cpu_", input, mat1, mat2, beta, alpha, out,
+                        xp.matmul, _mm_shapes)
+
+
+@function(inplace=True)
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * bmm(batch1, batch2)."""
+    xp = backend_of(batch1._data).xp
+    return _add_product(Baddbmm, "baddbmm", "baddbmm_cpu", input, batch1, batch2, beta, alpha,
+                        out, xp.matmul, _bmm_shapes)
+
+
+@function(inplace=True)
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (sum over the batch of batch1[i] @ batch2[i])."""
+    xp = backend_of(batch1._data).xp
+    return _add_product(Addbmm, "addbmm", "addbmm_impl_cpu_", input, batch1, batch2, beta,
+                        alpha, out, lambda a, b: xp.matmul(a, b).sum(0, dtype=a.dtype),
+                        _bmm_shapes)
+
+
+@function(inplace=True)
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat @ vec)."""
+    xp = backend_of(mat._data).xp
+    return _add_product(Addmv, "addmv", "addmv_impl_cpu", input, mat, vec, beta, alpha, out,
+                        xp.matmul, _mv_shapes)
+
+
+@function(inplace=True)
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * outer(vec1, vec2)."""
+    xp = backend_of(vec1._data).xp
+    return _add_product(Addr, "addr", "addr", input, vec1, vec2, beta, alpha, out,
+                        lambda a, b: xp.multiply.outer(a, b), _outer_shapes)
+
+
+# -- vector products ---------------------------------------------------------------------------
+
+class Vdot(Op):
+    inputs = ("self", "other")
+    saves = {"self": ("other",), "other": ("self",)}
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (grad.conj() * b if need_a else None, grad * a if need_b else None)
+
+
+@function()
+def vdot(input, other, *, out=None):
+    """sum(conj(input) * other) of two 1-D tensors."""
+    _check_tensor("vdot", "input", input)
+    _check_tensor("vdot", "other", other)
+    a, b = input._data, other._data
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                           f"[{b.shape[0]}] to have the same number of elements, but got "
+                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"vdot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype._scalar_name} and {other.dtype._scalar_name}")
+    _no_bool("dot", input)
+    xp = backend_of(a).xp
+    return _emit(Vdot, (input, other), _product(xp, xp.vdot, a, b), {}, out, "vdot")
+
+
+@function()
+def inner(input, other, *, out=None):
+    """Sum over the last dims: result[i..., j...] = sum_k input[i..., k] * other[j..., k]."""
+    _check_tensor("inner", "input", input)
+    _check_tensor("inner", "other", other)
+    if input.ndim == 0 or other.ndim == 0:
+        result = input * other
+    else:
+        if input.shape[-1] != other.shape[-1]:
+            raise RuntimeError(f"inner() the last dimension must match on both input tensors but"
+                               f" got shapes {list(input.shape)} and {list(other.shape)}")
+        if input._data.dtype.kind == "b":
+            raise RuntimeError('"dot" not implemented for \'Bool\'')
+        result = tensordot(input, other, ([-1], [-1]))
+    return result if out is None else _copy_out("inner", out, result)
+
+
+def _copy_out(name, out, result):
+    check_out(name, out, result._data.dtype, result.requires_grad)
+    return write_out(out, result._data)
+
+
+@function()
+def outer(input, vec2, *, out=None):
+    """input[i] * vec2[j] of two 1-D tensors."""
+    _check_tensor("outer", "input", input)
+    _check_tensor("outer", "vec2", vec2)
+    if input.ndim != 1 or vec2.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D"
+                           if input.ndim != 1 else
+                           f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+    result = input.unsqueeze(1) * vec2
+    return result if out is None else _copy_out("outer", out, result)
+
+
+@function()
+def ger(input, vec2, *, out=None):
+    """Alias of outer."""
+    return outer(input, vec2, out=out)
+
+
+# -- tensordot, kron, trace, cross -------------------------------------------------------------
+
+@function(method=False)
+def tensordot(a, b, dims=2, out=None):
+    """Contract `dims` (a count of trailing/leading dims, or two lists of dims) of a and b."""
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        dims_a, dims_b = list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    else:
+        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    dims_a = [d % builtins.max(a.ndim, 1) for d in dims_a]
+    dims_b = [d % builtins.max(b.ndim, 1) for d in dims_b]
+    for da, db in zip(dims_a, dims_b):
+        if a.shape[da] != b.shape[db]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{a.shape[da]} in dim {da} and second has size {b.shape[db]} "
+                               f"in dim {db}")
+    free_a = [d for d in range(a.ndim) if d not in dims_a]
+    free_b = [d for d in range(b.ndim) if d not in dims_b]
+    k = 1
+    for d in dims_a:
+        k *= a.shape[d]
+    left = a.permute(*free_a, *dims_a).reshape(-1, k)
+    right = b.permute(*dims_b, *free_b).reshape(k, -1)
+    shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
+    result = left.mm(right).view(shape)
+    return result if out is None else _copy_out("tensordot", out, result)
+
+
+class Kron(Op):
+    node_name = "UnsafeViewBackward0"
+    inputs = ("self", "other")
+    saves = {"self": ("other",), "other": ("self",)}
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        n = ctx.ndim
+        a_shape = tuple(a.shape) if a is not None else ctx.a_shape
+        b_shape = tuple(b.shape) if b is not None else ctx.b_shape
+        g = grad.reshape([s for pair in zip(a_shape, b_shape) for s in pair])
+        dims_a, dims_b = tuple(range(1, 2 * n, 2)), tuple(range(0, 2 * n, 2))
+        need_a, need_b = ctx.needs_input_grad
+        ga = (g * _interleave(b.conj(), n, 0)).sum(dims_a) if need_a else None
+        gb = (g * _interleave(a.conj(), n, 1)).sum(dims_b) if need_b else None
+        return ga, gb
+
+
+def _interleave(t, n, slot):
+    """t with a size-1 dim inserted before (slot 0) or after (slot 1) each of its n dims."""
+    shape = []
+    for s in t.shape:
+        shape += [1, s] if slot == 0 else [s, 1]
+    return t.reshape(shape)
+
+
+@function()
+def kron(input, other, *, out=None):
+    """Kronecker product (dims padded on the left to the same count)."""
+    _check_tensor("kron", "input", input)
+    _check_tensor("kron", "other", other)
+    if input.dtype != other.dtype:
+        from .._dtype import promote_types
+        dt = promote_types(input.dtype, other.dtype)
+        input, other = input.to(dt), other.to(dt)
+    n = builtins.max(input.ndim, other.ndim)
+    a = input.reshape((1,) * (n - input.ndim) + tuple(input.shape))
+    b = other.reshape((1,) * (n - other.ndim) + tuple(other.shape))
+    xp = backend_of(a._data).xp
+    result = xp.kron(a._data, b._data) if n else a._data * b._data
+    params = {"ndim": n, "a_shape": tuple(a.shape), "b_shape": tuple(b.shape)}
+    return _emit(Kron, (a, b), result.reshape(tuple(x * y for x, y in zip(a.shape, b.shape))),
+                 params, out, "kron")
+
+
+class Trace(Op):
+    def backward(ctx, grad):
+        from .._creation import eye
+        n, m = ctx.self_size
+        return grad * eye(n, m, dtype=grad.dtype, device=grad.device)
+
+
+@function()
+def trace(input):
+    """Sum of the main diagonal of a 2-D tensor (integers sum as int64)."""
+    if input.ndim != 2:
+        raise RuntimeError("trace: expected a matrix, but got tensor with dim " f"{input.ndim}")
+    data = input._data
+    _no_bool("trace", input)
+    dtype = "int64" if data.dtype.kind in "iu" else data.dtype
+    xp = backend_of(data).xp
+    result = xp.trace(data, dtype="float32" if data.dtype.itemsize == 2 and
+                      data.dtype.kind in "fV" else dtype).astype(dtype)
+    return _emit(Trace, (input,), result, {"self_size": tuple(data.shape)}, None, "trace")
+
+
+class LinalgCross(Op):
+    inputs = ("self", "other")
+    saves = {"self": ("other",), "other": ("self",)}
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (_cross(b.conj(), grad, ctx.dim) if need_a else None,
+                _cross(grad, a.conj(), ctx.dim) if need_b else None)
+
+
+def _cross(a, b, dim):
+    return cross(a, b, dim=dim)
+
+
+@function()
+def cross(input, other, dim=None, *, out=None):
+    """Cross product of 3-vectors along `dim` (default: the first dim of size 3)."""
+    from .._geometry import broadcast_shapes
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    shape = broadcast_shapes(tuple(input.shape), tuple(other.shape))
+    if dim is None:
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
+                      "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
+                      "default value of dim will change to agree with that of linalg.cross in a "
+                      "future release.", UserWarning, stacklevel=2)
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    if not -len(shape) <= dim < builtins.max(len(shape), 1):
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-len(shape)}, {len(shape) - 1}], but got {dim})")
+    dim %= len(shape)
+    if input.shape[dim] != 3 or other.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{input.shape[dim]} and {other.shape[dim]}")
+    _same_dtype("linalg.cross", input, other)
+    _no_bool("cross", input)
+    xp = backend_of(input._data).xp
+    a, b = xp.broadcast_to(input._data, shape), xp.broadcast_to(other._data, shape)
+    result = xp.cross(a, b, axis=dim).astype(a.dtype, copy=False)
+    return _emit(LinalgCross, (input, other), result, {"dim": dim}, out, "linalg.cross")
+
+
+# -- distances and statistics ----------------------------------------------------------------
+
+class Cdist(Op):
+    inputs = ("x1", "x2")
+    saves = {"x1": ("x1", "x2", "result"), "x2": ("x1", "x2", "result")}
+
+    def backward(ctx, grad):
+        from .compare import where
+        x1, x2, dist = ctx.saved_tensors
+        p = ctx.p
+        diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)          # (..., P, R, M)
+        g, d = grad.unsqueeze(-1), dist.unsqueeze(-1)
+        if p == 0:
+            inner = diff * 0
+        elif p == 1:
+            inner = diff.sign()
+        elif p == float("inf"):
+            inner = diff.sign() * (diff.abs() == d)
+        else:
+            scaled = diff.sign() * diff.abs() ** (p - 1) / d ** (p - 1)
+            inner = where(d == 0, diff * 0, scaled)
+        term = g * inner
+        need_1, need_2 = ctx.needs_input_grad
+        return (term.sum(-2) if need_1 else None, -term.sum(-3) if need_2 else None)
+
+
+@function(method=False)
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    """p-norm distances between the rows of x1 (..., P, M) and of x2 (..., R, M)."""
+    if x1.ndim < 2 or x2.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X{1 if x1.ndim < 2 else 2}"
+                           f" got: {x1.ndim if x1.ndim < 2 else x2.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1.shape[-1]} X2: {x2.shape[-1]}")
+    if x1._data.dtype.kind != "f" or x1._data.dtype.itemsize < 4 or \
+            x1._data.dtype != x2._data.dtype:
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
+                           f"{x1.dtype._scalar_name}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    xp = backend_of(x1._data).xp
+    a, b = x1._data, x2._data
+    batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = xp.broadcast_to(a, batch + a.shape[-2:])
+    b = xp.broadcast_to(b, batch + b.shape[-2:])
+    if p == 2:
+        # NOTE: exact differences (not the |a|^2 + |b|^2 - 2ab trick): small and accurate.
+        diff = a[..., :, None, :] - b[..., None, :, :]
+        result = xp.sqrt((diff * diff).sum(-1))
+    else:
+        diff = xp.abs(a[..., :, None, :] - b[..., None, :, :])
+        if p == 0:
+            result = (diff != 0).sum(-1).astype(a.dtype)
+        elif p == float("inf"):
+            result = diff.max(-1) if diff.shape[-1] else diff.sum(-1)
+        elif p == 1:
+            result = diff.sum(-1)
+        else:
+            result = (diff ** p).sum(-1) ** (1.0 / p)
+    return _emit(Cdist, (x1, x2), result.astype(a.dtype, copy=False), {"p": p}, None, "cdist")
+
+
+@function()
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """Covariance of the rows (variables) of a 1-D or 2-D tensor of observations."""
+    if input.ndim > 2:
+        raise ValueError(f"cov(): expected input to have two or fewer dimensions but got an "
+                         f"input with {input.ndim} dimensions")
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = input if input.ndim == 2 else input.view(1, -1)
+    if not x.dtype.is_floating_point and not x.dtype.is_complex:
+        x = x.float()
+    n = x.shape[1]
+    w = None
+    if fweights is not None:
+        if fweights.dtype.is_floating_point or fweights.dtype.is_complex:
+            raise RuntimeError("cov(): expected fweights to have integral dtype")
+        if fweights.ndim > 1 or fweights.numel() != n:
+            raise RuntimeError(f"cov(): expected fweights to have one dimension and the same "
+                               f"number of elements as the number of observations {n}")
+        if bool((fweights < 0).any()):
+            raise RuntimeError("cov(): fweights cannot be negative")
+        w = fweights
+    if aweights is not None:
+        if not aweights.dtype.is_floating_point:
+            raise RuntimeError("cov(): expected aweights to have floating point dtype")
+        if aweights.ndim > 1 or aweights.numel() != n:
+            raise RuntimeError(f"cov(): expected aweights to have one dimension and the same "
+                               f"number of elements as the number of observations {n}")
+        if bool((aweights < 0).any()):
+            raise RuntimeError("cov(): aweights cannot be negative")
+        w = aweights if w is None else w * aweights
+    if w is None:
+        avg = x.mean(1)
+        w_sum = n
+        norm = n - correction
+    else:
+        w_sum = w.sum()
+        avg = (x * w).sum(1) / w_sum
+        if correction == 0:
+            norm = w_sum
+        elif aweights is None:
+            norm = w_sum - correction
+        else:
+            norm = w_sum - correction * (w * aweights).sum() / w_sum
+    if isinstance(norm, Tensor):
+        norm = norm.clamp_min(0)
+    else:
+        norm = builtins.max(norm, 0)
+    xm = x - avg.unsqueeze(1)
+    xw = xm if w is None else xm * w
+    c = xw.mm(xm.mH)
+    return (c / norm).squeeze()
+
+
+@function()
+def corrcoef(input):
+    """Pearson correlation coefficients of the rows of a 1-D or 2-D tensor."""
+    if input.ndim > 2:
+        raise ValueError(f"corrcoef(): expected input to have two or fewer dimensions but got "
+                         f"an input with {input.ndim} dimensions")
+    c = cov(input)
+    if c.ndim == 0:
+        return c / c
+    d = c.diagonal()
+    std = d.real.sqrt() if c.dtype.is_complex else d.sqrt()
+    c = c / std.unsqueeze(1)
+    c = c / std.unsqueeze(0)
+    return c if c.dtype.is_complex else c.clamp(-1, 1)
+
+
+from .products_einsum import einsum  # noqa: E402,F401  (registered there)

@@ -1,0 +1,107 @@
+"""Shared pieces of ember.linalg: argument checks with torch's texts, and turning kernel
+results into tensors (one output, or several sharing one node)."""
+import builtins
+
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from .._ops._dispatch import check_out, write_out
+from .._ops._op import record
+
+
+class LinAlgError(RuntimeError):
+    """A matrix that cannot be factorized or inverted (torch.linalg.LinAlgError)."""
+
+
+LinAlgError.__module__ = "ember.linalg"
+
+
+def check_tensor(name, x, arg="A"):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"linalg.{name}(): argument '{arg}' (position 1) must be Tensor, not "
+                        f"{type(x).__name__}")
+
+
+def check_float(name, x, complex_ok=True):
+    """torch's linalg kernels take float32/float64 (and complex): ints and halves are refused."""
+    kind, size = x._data.dtype.kind, x._data.dtype.itemsize
+    empty = x._data.size == 0
+    if size == 2 and kind in "fV":
+        if name in ("vector_norm", "matrix_norm", "norm") or (empty and name in _UNCHECKED):
+            return
+        if name in _UNCHECKED:
+            raise RuntimeError(f'"{_UNCHECKED[name]}" not implemented for '
+                               f"'{x.dtype._scalar_name}'")
+        raise RuntimeError(f"linalg.{name}: Low precision dtypes not supported. Got "
+                           f"{x.dtype._scalar_name}")
+    if empty and name in ("eigh", "eigvalsh"):
+        return          # NOTE: torch checks these kernels' dtypes only where there is work
+    if not ((kind == "f" and size >= 4) or (kind == "c" and complex_ok)):
+        if complex_ok:
+            raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as "
+                               f"input. Got {x.dtype._scalar_name}")
+        raise RuntimeError(f"linalg.{name}: Expected a floating point tensor as input. Got "
+                           f"{x.dtype._scalar_name}")
+
+
+# kernels that take half dtypes to their own (missing) kernel rather than refusing them upfront
+_UNCHECKED = {"det": "lu_cpu", "eigh": "linalg_eigh_cpu", "eigvalsh": "linalg_eigh_cpu"}
+
+
+def check_square(name, x, arg="A"):
+    shape = tuple(x.shape)
+    if len(shape) < 2:
+        raise RuntimeError(f"linalg.{name}: The input tensor {arg} must have at least 2 "
+                           f"dimensions.")
+    if shape[-1] != shape[-2]:
+        raise RuntimeError(f"linalg.{name}: {arg} must be batches of square matrices, but they"
+                           f" are {shape[-2]} by {shape[-1]} matrices")
+
+
+def check_matrix(name, x, arg="A"):
+    if x.ndim < 2:
+        raise RuntimeError(f"linalg.{name}: The input tensor {arg} must have at least 2 "
+                           f"dimensions.")
+
+
+def xp_of(x):
+    return backend_of(x._data).xp
+
+
+def emit(op, inputs, results, params, out=None, name="", grad_outputs=1):
+    """Kernel arrays `results` (one, or a tuple) as tensors; the first `grad_outputs` of them
+    carry `op`'s node when an input requires grad. `out=` takes a tensor or a tuple."""
+    single = not isinstance(results, tuple)
+    arrays = (results,) if single else results
+    xp = xp_of(inputs[0])
+    arrays = tuple(xp.asarray(a) for a in arrays)
+    requires_grad = builtins.any(t._requires_grad for t in inputs)
+    if out is not None:
+        outs = (out,) if single else tuple(out)
+        for o, a in zip(outs, arrays):
+            check_out(f"linalg_{name}", o, a.dtype, requires_grad)
+        written = tuple(write_out(o, a) for o, a in zip(outs, arrays))
+        return written[0] if single else written
+    tensors = tuple(wrap(a) for a in arrays)
+    if requires_grad and _grad_state.enabled and grad_outputs:
+        record(op, inputs, tensors, params, num_outputs=grad_outputs)
+    return tensors[0] if single else tensors
+
+
+def tril_mask(t, diagonal=0):
+    """t with the elements above `diagonal` zeroed (a product with a constant mask)."""
+    xp = xp_of(t)
+    mask = xp.tril(xp.ones(tuple(t.shape[-2:]), dtype=t._data.dtype), diagonal)
+    return t * wrap(mask)
+
+
+def diag_embed(v):
+    """A batch of diagonal matrices from a batch of vectors (differentiable)."""
+    from .._creation import eye
+    n = v.shape[-1]
+    return v.unsqueeze(-1) * eye(n, dtype=v.dtype, device=v.device)
+
+
+def eye_like(t):
+    from .._creation import eye
+    return eye(t.shape[-1], dtype=t.dtype, device=t.device)

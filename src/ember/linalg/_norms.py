@@ -1,0 +1,138 @@
+"""vector_norm (a node of its own), matrix_norm and norm (compositions, as in torch)."""
+import builtins
+import math
+
+from .._ops._op import Op
+from ._common import check_float, check_tensor, emit, xp_of
+
+
+def _dims(ndim, dim):
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if not dims:
+        return tuple(range(ndim))
+    wrapped = []
+    for d in dims:
+        if not -builtins.max(ndim, 1) <= d < builtins.max(ndim, 1):
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-builtins.max(ndim, 1)}, {builtins.max(ndim, 1) - 1}], but "
+                             f"got {d})")
+        wrapped.append(d % ndim if ndim else 0)
+    return tuple(wrapped)
+
+
+class LinalgVectorNorm(Op):
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        from .._ops.compare import where
+        x, norm = ctx.saved_tensors
+        p = ctx.ord
+        if not ctx.keepdim and x.ndim:
+            for d in sorted(ctx.dims):
+                grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+        x = x.to(grad.dtype) if not x.is_complex() else x
+        if p == 0:
+            return x * 0 * grad
+        if p == 1:
+            return x.sgn() * grad
+        if math.isinf(p):
+            mask = (x.abs() == norm).to(grad.dtype)
+            count = mask.sum(ctx.dims, keepdim=True) if x.ndim else mask
+            return x.sgn() * mask / count * grad
+        if p == 2:
+            scaled = x / norm
+        else:
+            scaled = x.sgn() * x.abs() ** (p - 1) / norm ** (p - 1)
+        return where(norm == 0, scaled * 0, scaled) * grad
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The ord-norm of x over dim (all dims when None): sum(|x|^ord)^(1/ord), max/min |x| for
+    ord = inf/-inf, the count of non-zeros for ord = 0."""
+    check_tensor("vector_norm", x, "x")
+    check_float("vector_norm", x)
+    if dtype is not None:
+        x = x.to(dtype)
+    xp = xp_of(x)
+    a = x._data
+    dims = _dims(a.ndim, dim)
+    axes = dims if a.ndim else None
+    real = a.real.dtype if a.dtype.kind == "c" else a.dtype
+    compute = "float32" if real.itemsize == 2 else real
+    mag = xp.abs(a).astype(compute, copy=False)
+    p = float(ord)
+    if mag.size == 0 and (math.isinf(p) and p > 0 or p < 0):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty "
+                           f"tensor because the operation does not have an identity")
+    if p == 2:
+        result = xp.sqrt((mag * mag).sum(axes, keepdims=keepdim))
+    elif p == 1:
+        result = mag.sum(axes, keepdims=keepdim)
+    elif p == 0:
+        result = (mag != 0).sum(axes, keepdims=keepdim).astype(compute)
+    elif p == math.inf:
+        result = mag.max(axes, keepdims=keepdim)
+    elif p == -math.inf:
+        result = mag.min(axes, keepdims=keepdim)
+    else:
+        result = (mag ** p).sum(axes, keepdims=keepdim) ** (1.0 / p)
+    result = xp.asarray(result).astype(real, copy=False)
+    return emit(LinalgVectorNorm, (x,), result, {"ord": p, "dims": dims, "keepdim": keepdim},
+                out, "vector_norm")
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """'fro', 'nuc', 1, -1, 2, -2, inf, -inf norms of the matrices in dims `dim`."""
+    check_tensor("matrix_norm", A)
+    if A.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    check_float("matrix_norm", A)
+    if dtype is not None:
+        A = A.to(dtype)
+    dims = _dims(A.ndim, dim)
+    if len(dims) != 2 or dims[0] == dims[1]:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
+                           f"{dim[1]})")
+    if ord == "fro":
+        result = vector_norm(A, 2, dims, keepdim)
+    elif ord == "nuc" or ord in (2, -2):
+        from ._decompositions import svdvals
+        s = svdvals(A.movedim(dims, (-2, -1)))
+        result = s.sum(-1) if ord == "nuc" else s.amax(-1) if ord == 2 else s.amin(-1)
+        if keepdim:
+            for d in sorted(dims):
+                result = result.unsqueeze(d)
+    elif ord in (1, -1, math.inf, -math.inf):
+        summed, reduced = (dims[0], dims[1]) if ord in (1, -1) else (dims[1], dims[0])
+        sums = A.abs().sum(summed, keepdim=keepdim)
+        if not keepdim and summed < reduced:
+            reduced -= 1
+        result = sums.amax(reduced, keepdim=keepdim) if ord > 0 else \
+            sums.amin(reduced, keepdim=keepdim)
+    else:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if out is not None:
+        from .._ops._dispatch import check_out, write_out
+        check_out("linalg_matrix_norm", out, result._data.dtype, result.requires_grad)
+        return write_out(out, result._data)
+    return result
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    """vector_norm or matrix_norm, chosen by ord and dim as torch.linalg.norm does."""
+    check_tensor("norm", A)
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None and len(dim) == 2 or (dim is None and ord is not None and A.ndim == 2):
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim,
+                           keepdim, dtype=dtype, out=out)
+    if ord is not None and isinstance(ord, str):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
+                           f"1D or 2D. Got {A.ndim}D.")
+    if dim is None and ord is not None and A.ndim != 1:
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
+                           f"1D or 2D. Got {A.ndim}D.")
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)

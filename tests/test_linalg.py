@@ -1,0 +1,213 @@
+"""ember.linalg and the product ops beyond the table: torch's error texts, NumPy references on
+batched inputs, out=, and gradients by central finite differences (a small local helper)."""
+import numpy as np
+import pytest
+
+import ember
+from ember import linalg as LA
+
+RNG = np.random.default_rng(0)
+
+
+def t(a, requires_grad=False):
+    return ember.tensor(np.asarray(a), requires_grad=requires_grad)
+
+
+def well(shape, shift=4.0):
+    return RNG.standard_normal(shape) + shift * np.eye(shape[-1])
+
+
+def fd_check(fn, *arrays, eps=1e-6, rtol=1e-5, atol=1e-6):
+    """Gradients of sum(g * fn(*tensors)) (every output) against central differences."""
+    tensors = [t(a, requires_grad=True) for a in arrays]
+    outs = fn(*tensors)
+    outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+    outs = [o for o in outs if o.requires_grad]
+    gs = [RNG.standard_normal(tuple(o.shape)) for o in outs]
+    grads = ember.autograd.grad(outs, tensors, [t(g) for g in gs], allow_unused=True)
+
+    def value(moved):
+        with ember.no_grad():
+            res = fn(*[t(a) for a in moved])
+        res = list(res) if isinstance(res, (tuple, list)) else [res]
+        res = [r for r, o in zip(res, res) if r.dtype.is_floating_point]
+        return sum(float(np.sum(r.numpy() * g)) for r, g in zip(res, gs))
+
+    for k, a in enumerate(arrays):
+        numeric = np.zeros(a.shape)
+        for i in np.ndindex(a.shape):
+            plus, minus = [x.copy() for x in arrays], [x.copy() for x in arrays]
+            plus[k][i] += eps
+            minus[k][i] -= eps
+            numeric[i] = (value(plus) - value(minus)) / (2 * eps)
+        got = np.zeros(a.shape) if grads[k] is None else grads[k].numpy()
+        np.testing.assert_allclose(got, numeric, rtol=rtol, atol=atol, err_msg=f"input {k}")
+
+
+# -- errors: torch's texts -------------------------------------------------------------------
+
+def test_singular_inverse_names_the_zero_pivot():
+    with pytest.raises(LA.LinAlgError, match=r"^linalg.inv: The diagonal element 2 is zero, the "
+                       r"inversion could not be completed because the input matrix is "
+                       r"singular.$"):
+        LA.inv(t([[1.0, 2.0], [2.0, 4.0]]))
+    batch = t(np.stack([np.eye(2), [[1.0, 2.0], [2.0, 4.0]]]))
+    with pytest.raises(RuntimeError, match=r"linalg.inv: \(Batch element 1\): The diagonal "
+                       r"element 2 is zero"):
+        LA.inv(batch)
+    inverse, info = LA.inv_ex(batch)
+    assert info.dtype == ember.int32 and info.tolist() == [0, 2]
+
+
+@pytest.mark.parametrize("fn,name", [(LA.inv, "inv"), (LA.det, "det"), (LA.slogdet, "slogdet"),
+                                     (LA.cholesky, "cholesky"), (LA.eigh, "eigh"),
+                                     (LA.eig, "eig"), (LA.matrix_power, "matrix_power")])
+def test_non_square_and_vectors_are_refused(fn, name):
+    args = (2,) if fn is LA.matrix_power else ()
+    with pytest.raises(RuntimeError, match=rf"^linalg.{name}: A must be batches of square "
+                       rf"matrices, but they are 2 by 3 matrices$"):
+        fn(t(np.ones((2, 3))), *args)
+    with pytest.raises(RuntimeError, match=rf"^linalg.{name}: The input tensor A must have at "
+                       rf"least 2 dimensions.$"):
+        fn(t(np.ones(3)), *args)
+
+
+@pytest.mark.parametrize("fn", [LA.inv, LA.det, LA.slogdet, LA.cholesky, LA.qr, LA.svd,
+                                LA.svdvals, LA.pinv, LA.eigvals, LA.matrix_rank])
+def test_integers_are_refused(fn):
+    name = fn.__name__
+    with pytest.raises(RuntimeError, match=rf"^linalg.{name}: Expected a floating point or "
+                       rf"complex tensor as input. Got Long$"):
+        fn(t(np.eye(2, dtype=np.int64)))
+
+
+def test_other_errors():
+    with pytest.raises(RuntimeError, match="Low precision dtypes not supported. Got Half"):
+        LA.inv(t(np.eye(2)).half())
+    with pytest.raises(RuntimeError, match=r"the leading minor of order 2 is not "
+                       r"positive-definite"):
+        LA.cholesky(t([[1.0, 2.0], [2.0, 1.0]]))
+    with pytest.raises(RuntimeError, match="The solver failed because the input matrix is "
+                       "singular."):
+        LA.solve(t([[1.0, 2.0], [2.0, 4.0]]), t([1.0, 1.0]))
+    with pytest.raises(RuntimeError, match=r"Incompatible shapes of A and B for the equation "
+                       r"AX = B \(2x2 and 3x1\)"):
+        LA.solve(t(np.eye(2)), t(np.ones(3)))
+    with pytest.raises(RuntimeError, match="qr received unrecognized mode 'x'"):
+        LA.qr(t(np.eye(2)), mode="x")
+    with pytest.raises(RuntimeError, match="Expected a floating point or complex tensor as "
+                       "input. Got Long"):
+        LA.vector_norm(t(np.ones(3, np.int64)))
+    with pytest.raises(RuntimeError, match="expected at least 2 tensors but got 1"):
+        LA.multi_dot([t(np.eye(2))])
+    with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied"):
+        ember.addmm(t(np.ones(2)), t(np.ones((2, 3))), t(np.ones((2, 2))))
+    with pytest.raises(RuntimeError, match="einsum"):
+        ember.einsum("ij,jk", t(np.ones((2, 3))), t(np.ones((2, 2))))
+    with pytest.raises(RuntimeError, match="must have length 3"):
+        ember.cross(t(np.ones((2, 2))), t(np.ones((2, 2))), dim=1)
+    with pytest.raises(RuntimeError, match="cdist only supports floating-point dtypes"):
+        ember.cdist(t(np.ones((2, 2), np.int64)), t(np.ones((2, 2), np.int64)))
+
+
+# -- values on batches, against NumPy ------------------------------------------------------
+
+def test_batched_values():
+    a = well((2, 3, 3))
+    b = RNG.standard_normal((2, 3, 2))
+    np.testing.assert_allclose(LA.inv(t(a)).numpy(), np.linalg.inv(a), rtol=1e-10)
+    np.testing.assert_allclose(LA.det(t(a)).numpy(), np.linalg.det(a), rtol=1e-10)
+    np.testing.assert_allclose(LA.solve(t(a), t(b)).numpy(), np.linalg.solve(a, b), rtol=1e-10)
+    sign, logabs = LA.slogdet(t(a))
+    np.testing.assert_allclose(sign.numpy() * np.exp(logabs.numpy()), np.linalg.det(a))
+    q, r = LA.qr(t(a))
+    np.testing.assert_allclose((q.numpy() @ r.numpy()), a, atol=1e-12)
+    u, s, vh = LA.svd(t(a))
+    np.testing.assert_allclose(u.numpy() * s.numpy()[..., None, :] @ vh.numpy(), a, atol=1e-12)
+    w, v = LA.eig(t(a))
+    assert w.dtype == ember.complex128
+    np.testing.assert_allclose(v.numpy()[0] @ np.diag(w.numpy()[0]) @ np.linalg.inv(v.numpy()[0]),
+                               a[0] + 0j, atol=1e-10)
+    np.testing.assert_allclose(LA.matrix_norm(t(a), "nuc").numpy(),
+                               np.linalg.norm(a, "nuc", axis=(-2, -1)))
+    np.testing.assert_allclose(LA.norm(t(a[0]), 2).numpy(), np.linalg.norm(a[0], 2))
+    assert LA.matrix_rank(t(np.ones((3, 3)))).item() == 1
+
+
+def test_lstsq_outputs():
+    a, b = RNG.standard_normal((5, 3)), RNG.standard_normal((5, 2))
+    x, residuals, rank, values = LA.lstsq(t(a), t(b))
+    np.testing.assert_allclose(x.numpy(), np.linalg.lstsq(a, b, rcond=None)[0], atol=1e-12)
+    assert residuals.shape == (0,) and values.shape == (0,)
+    assert rank.dtype == ember.int64 and rank.item() == 3
+    x, residuals, rank, values = LA.lstsq(t(a), t(b), driver="gelsd")
+    ref = np.linalg.lstsq(a, b, rcond=None)
+    np.testing.assert_allclose(residuals.numpy(), ref[1])
+    np.testing.assert_allclose(values.numpy(), ref[3])
+
+
+def test_out_is_written():
+    a = well((3, 3))
+    out = ember.empty(0, dtype=ember.float64)
+    assert LA.inv(t(a), out=out) is out
+    np.testing.assert_allclose(out.numpy(), np.linalg.inv(a))
+    out = ember.empty(0, dtype=ember.float64)
+    assert LA.vector_norm(t(a), out=out) is out
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        LA.det(t(a), out=ember.empty(0, dtype=ember.int64))
+
+
+# -- gradients -----------------------------------------------------------------------------------
+
+def test_gradients_of_the_inverse_family():
+    fd_check(LA.inv, well((2, 3, 3)))
+    fd_check(LA.det, well((3, 3)))
+    fd_check(lambda a: LA.slogdet(a)[1], well((2, 3, 3)))
+    fd_check(LA.solve, well((3, 3)), RNG.standard_normal((3, 2)))
+    fd_check(LA.solve, well((2, 3, 3)), RNG.standard_normal(3))
+    fd_check(LA.pinv, RNG.standard_normal((4, 3)))
+    fd_check(lambda a, b: LA.lstsq(a, b)[0], RNG.standard_normal((4, 3)),
+             RNG.standard_normal((4, 2)))
+
+
+def test_gradients_of_factorizations():
+    def pd(a):
+        return a.matmul(a.mT) + ember.eye(3, dtype=a.dtype) * 3
+
+    fd_check(lambda a: LA.cholesky(pd(a)), RNG.standard_normal((3, 3)))
+    fd_check(lambda a: LA.cholesky(pd(a), upper=True), RNG.standard_normal((3, 3)))
+    fd_check(LA.qr, RNG.standard_normal((4, 3)))
+    fd_check(LA.qr, RNG.standard_normal((3, 4)))
+    fd_check(lambda a: (lambda w, v: (w, v.abs()))(*LA.eigh(a + a.mT)),
+             RNG.standard_normal((2, 3, 3)))
+    fd_check(lambda a: (lambda u, s, vh: (u.abs(), s, vh.abs()))(
+        *LA.svd(a, full_matrices=False)), RNG.standard_normal((4, 3)))
+    fd_check(LA.svdvals, RNG.standard_normal((3, 4)))
+    # eig: a real loss of the complex results (eigenvalues and eigenvector moduli)
+    fd_check(lambda a: (lambda w, v: (w.real, w.imag, v.abs()))(*LA.eig(a)),
+             RNG.standard_normal((3, 3)))
+
+
+def test_double_backward_of_inverse():
+    a = t(well((3, 3)), requires_grad=True)
+    (g,) = ember.autograd.grad(LA.inv(a).sum(), a, create_graph=True)
+    (h,) = ember.autograd.grad(g.sum(), a)
+    eps, base, numeric = 1e-6, well((3, 3)) * 0 + a.detach().numpy(), np.zeros((3, 3))
+    for i in np.ndindex(3, 3):
+        vals = []
+        for sgn in (1, -1):
+            moved = base.copy()
+            moved[i] += sgn * eps
+            x = t(moved, requires_grad=True)
+            vals.append(ember.autograd.grad(LA.inv(x).sum(), x)[0].numpy().sum())
+        numeric[i] = (vals[0] - vals[1]) / (2 * eps)
+    np.testing.assert_allclose(h.numpy(), numeric, rtol=1e-5, atol=1e-6)
+
+
+def test_einsum_gradients_and_forms():
+    a, b = RNG.standard_normal((2, 3)), RNG.standard_normal((3, 4))
+    fd_check(lambda x, y: ember.einsum("ij,jk->ik", x, y), a, b)
+    fd_check(lambda x: ember.einsum("ii->i", x), RNG.standard_normal((3, 3)))
+    fd_check(lambda x, y: ember.einsum("...ij,jk", [x, y]), RNG.standard_normal((2, 2, 3)), b)
+    out = ember.einsum("ij,jk", t(a), t(b))
+    np.testing.assert_allclose(out.numpy(), a @ b)
