@@ -1,8 +1,8 @@
 """Every operator family. Importing this package registers them all in `registry`."""
 from .. import _creation
-from . import (activations, binary, compare, conversion, indexing, inplace,  # noqa: F401
-               joining, linalg, logical, products, reduction, sampling, scans, scatter_gather,
-               shaping, sorting, statistics, unary, views)
+from . import (activations, binary, compare, conversion, elementwise_extra,  # noqa: F401
+               indexing, inplace, joining, linalg, logical, products, reduction, sampling,
+               scans, scatter_gather, shaping, sorting, statistics, unary, views)
 from . import operators, registry
 
 

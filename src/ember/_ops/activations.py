@@ -1,1 +1,552 @@
-"""(being written)"""
+"""Activation functions that torch records as their own nodes (GeluBackward0, SoftmaxBackward0,
+...): each one's forward on arrays (numerically stable) and its derivative with ember's ops.
+
+The ones torch exposes at top level (`torch.softmax`, `torch.selu`, `torch.prelu`, ...) are
+registered here; `ember.nn.functional` wraps the rest.
+"""
+import math
+
+import numpy as np
+
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._dispatch import Inplace
+from ._op import Op, record
+from .elementwise import Elementwise, call, missing_kernel, scalar_for
+from .registry import register
+from .unary import float_math
+
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_ONE_SIXTH_FLOAT32 = float(np.float32(1.0) / np.float32(6.0))
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _floating(kernel):
+    """A dtype rule for float-only kernels: torch's error for the others; half precision
+    computes in float32 and rounds once."""
+    return missing_kernel(kernel, "biuc", float_math)
+
+
+def apply(op, inputs, result, params):
+    """A fresh tensor from a non-element-wise op's `result`, recording `op` when needed."""
+    if isinstance(result, np.generic):      # NumPy answers 0-dim inputs with scalars
+        result = np.asarray(result)
+    t = wrap(result)
+    if _grad_state.enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs):
+        record(op, tuple(inputs), (t,), params)
+    return t
+
+
+def unary_call(op, input, params, name, inplace=False):
+    """Run the element-wise `op` on `input` (in place when `inplace`)."""
+    return call(op, (input,), params, Inplace(input) if inplace else None, name)
+
+
+def _where(cond, a, b):
+    from .compare import where
+    return where(cond, a, b)
+
+
+# -- the GELU family -----------------------------------------------------------------------------
+
+class Gelu(Elementwise):
+    """x * Phi(x) (approximate='none') or its tanh approximation (approximate='tanh')."""
+    rule = _floating("GeluKernelImpl")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, approximate="none"):
+        if approximate == "tanh":
+            inner = _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)
+            return 0.5 * x * (1 + xp.tanh(inner))
+        from ._special import erf
+        return 0.5 * x * (1 + erf(xp, x * _SQRT_HALF))
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        if ctx.approximate == "tanh":
+            inner = _SQRT_2_OVER_PI * (x + 0.044715 * x.pow(3))
+            t = inner.tanh()
+            slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (
+                1 + 3 * 0.044715 * x * x)
+            return grad * slope
+        cdf = 0.5 * (1 + (x * _SQRT_HALF).erf())
+        pdf = _INV_SQRT_2PI * (-0.5 * x * x).exp()
+        return grad * (cdf + x * pdf)
+
+
+class Silu(Elementwise):
+    """x * sigmoid(x)."""
+    rule = _floating("silu")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x):
+        return x / (1 + xp.exp(-x))
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        s = x.sigmoid()
+        return grad * s * (1 + x * (1 - s))
+
+
+def _softplus_array(xp, x):
+    """log(1 + exp(x)) without overflow."""
+    return xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x)))
+
+
+class Mish(Elementwise):
+    """x * tanh(softplus(x))."""
+    rule = _floating("mish")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x):
+        return x * xp.tanh(_softplus_array(xp, x))
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        t = (x.relu() + (-x.abs()).exp().log1p()).tanh()
+        return grad * (t + x * x.sigmoid() * (1 - t * t))
+
+
+# -- the ELU family ------------------------------------------------------------------------------
+
+class Elu(Elementwise):
+    """scale * x for x > 0, else scale * alpha * (exp(x * input_scale) - 1) (elu, selu)."""
+    rule = _floating("elu_cpu")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
+        neg = alpha * xp.expm1(xp.minimum(x, 0) * input_scale)
+        return scale * xp.where(x > 0, x, neg)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        a, s, i = ctx.alpha, ctx.scale, ctx.input_scale
+        return grad * _where(x > 0, s, (x.clamp(max=0) * i).exp() * (s * a * i))
+
+
+class Celu(Elu):
+    """elu with input_scale = 1 / alpha (recorded as CeluBackward0)."""
+    rule = _floating("elu_cpu")
+
+
+class LeakyRelu(Elementwise):
+    """x for x > 0, else negative_slope * x."""
+    rule = _floating("leaky_relu")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, negative_slope=0.01):
+        return xp.where(x > 0, x, x * negative_slope)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return _where(x > 0, grad, grad * ctx.negative_slope)
+
+
+class Softplus(Elementwise):
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
+    rule = _floating("softplus")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, beta=1.0, threshold=20.0):
+        z = x * beta
+        return xp.where(z > threshold, x, _softplus_array(xp, z) / beta)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        z = x * ctx.beta
+        return grad * _where(z > ctx.threshold, 1.0, z.sigmoid())
+
+
+class LogSigmoid(Elementwise):
+    """log(sigmoid(x)) = -softplus(-x)."""
+    rule = _floating("log_sigmoid")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x):
+        return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (-x).sigmoid()
+
+
+# -- piecewise-linear activations ----------------------------------------------------------------
+
+class Hardtanh(Elementwise):
+    """x clamped to [min_val, max_val] (relu6 is hardtanh(0, 6))."""
+    rule = missing_kernel("hardtanh", "bc")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, min_val=-1.0, max_val=1.0):
+        return xp.clip(x, min_val, max_val).astype(x.dtype)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * ((x > ctx.min_val) & (x < ctx.max_val))
+
+
+class Hardswish(Elementwise):
+    """x * relu6(x + 3) / 6."""
+    rule = _floating("hardswish")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x):
+        return x * xp.clip(x + 3, 0, 6) / 6
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        slope = _where(x < -3, 0.0, _where(x <= 3, x / 3 + 0.5, 1.0))
+        return grad * slope
+
+
+class Hardsigmoid(Elementwise):
+    """relu6(x + 3) / 6."""
+    rule = _floating("hardsigmoid")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x):
+        return xp.clip(x + 3, 0, 6) / 6
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        # NOTE: torch's kernel multiplies by 1/6 rounded to float32, in every dtype.
+        return grad * ((x > -3) & (x < 3)) * _ONE_SIXTH_FLOAT32
+
+
+class Threshold(Elementwise):
+    """x where x > threshold, else value."""
+    rule = missing_kernel("threshold", "bc")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, threshold=0.0, value=0.0):
+        # NOTE: torch casts both numbers to the input's dtype first (uint8: -1 becomes 255).
+        if x.dtype.kind in "iu":
+            threshold, value = scalar_for(int(threshold), x.dtype), scalar_for(int(value), x.dtype)
+            threshold, value = x.dtype.type(threshold), x.dtype.type(value)
+        return xp.where(x > threshold, x, value).astype(x.dtype)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (x > ctx.threshold)
+
+
+class Hardshrink(Elementwise):
+    """x where |x| > lambd, else 0."""
+    rule = missing_kernel("hardshrink_cpu", "biuc")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, lambd=0.5):
+        return xp.where(xp.abs(x) > _in_dtype(lambd, x), x, 0).astype(x.dtype)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (x.abs() > float(_in_dtype(ctx.lambd, x._data)))
+
+
+def _in_dtype(number, array):
+    """`number` rounded to `array`'s dtype (torch's hardshrink compares in the input dtype)."""
+    return array.dtype.type(number)
+
+
+class Softshrink(Elementwise):
+    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+    rule = missing_kernel("softshrink_cpu", "biuc")
+    saves = {"self": ("self",)}
+
+    def forward(xp, x, lambd=0.5):
+        return (xp.where(x > lambd, x - lambd, 0) + xp.where(x < -lambd, x + lambd, 0)) \
+            .astype(x.dtype)
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (x.abs() > ctx.lambd)
+
+
+class RreluWithNoise(Elementwise):
+    """x for x > 0, else noise * x, where `noise` is the slope each element drew."""
+    inputs = ("self", "noise")
+    rule = _floating("rrelu_with_noise")
+    saves = {"self": ("noise",)}
+
+    def forward(xp, x, noise):
+        return x * noise
+
+    def backward(ctx, grad):
+        (noise,) = ctx.saved_tensors
+        return grad * noise, None
+
+
+# -- ops over a dim ------------------------------------------------------------------------------
+
+def _float_input(input, name, dtype=None):
+    """`input` cast to `dtype` (when given); integer inputs are refused like torch's kernels."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if input._data.dtype.kind not in "fV":
+        raise NotImplementedError(f'"{name}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    return input
+
+
+def _compute(array):
+    """Half-precision arrays compute in float32 (then round once), as torch's kernels do."""
+    return array.astype("float32") if array.dtype.itemsize == 2 else array
+
+
+class Softmax(Op):
+    """exp(x) / sum(exp(x)) along `dim`."""
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
+
+
+class LogSoftmax(Op):
+    """x - logsumexp(x) along `dim`."""
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
+
+
+def _softmax_arrays(x, dim, log):
+    xp = backend_of(x).xp
+    a = _compute(x)
+    if a.ndim == 0:
+        return xp.zeros_like(x) if log else xp.ones_like(x)
+    shifted = a - a.max(axis=dim, keepdims=True)
+    if log:
+        result = shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
+    else:
+        e = xp.exp(shifted)
+        result = e / e.sum(axis=dim, keepdims=True)
+    return result.astype(x.dtype)
+
+
+def _dim_softmax(input, dim, dtype, log, out=None):
+    from .. import _geometry as geo
+    name = "log_softmax_lastdim_kernel_impl" if log else "softmax_lastdim_kernel_impl"
+    d = geo.wrap_dim(dim, max(input.ndim, 1))
+    if input._data.size == 0:          # torch checks the dtype only where it computes
+        input = input if dtype is None else input.to(dtype)
+        result = input._data.copy()
+    else:
+        input = _float_input(input, name, dtype)
+        result = _softmax_arrays(input._data, d if input.ndim else None, log)
+    if out is not None:
+        from ._dispatch import check_out, write_out
+        check_out("softmax", out, result.dtype, input._requires_grad)
+        return write_out(out, result)
+    return apply(LogSoftmax if log else Softmax, (input,), result, {"dim": d})
+
+
+def softmax(input, dim, dtype=None, *, out=None):
+    """exp(x) / sum(exp(x)) along `dim` (computed in `dtype` when given)."""
+    return _dim_softmax(input, dim, dtype, False, out)
+
+
+def log_softmax(input, dim, dtype=None, *, out=None):
+    """log(softmax(x)) along `dim`, computed stably."""
+    return _dim_softmax(input, dim, dtype, True, out)
+
+
+class Glu(Op):
+    """a * sigmoid(b), where a and b are the halves of the input along `dim`."""
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        from .joining import cat
+        a, b = x.chunk(2, ctx.dim)
+        s = b.sigmoid()
+        return cat([grad * s, grad * a * s * (1 - s)], ctx.dim)
+
+
+def glu(input, dim=-1):
+    """The gated linear unit: first half times the sigmoid of the second half along `dim`."""
+    from .. import _geometry as geo
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = geo.wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
+    x = _float_input(input, "glu")._data
+    xp = backend_of(x).xp
+    a, b = xp.split(_compute(x), 2, axis=d)
+    return apply(Glu, (input,), (a / (1 + xp.exp(-b))).astype(x.dtype), {"dim": d})
+
+
+class PreluKernel(Op):
+    """x for x > 0, else weight * x, with one weight per channel (dim 1)."""
+    inputs = ("self", "weight")
+    saves = {"self": ("self", "weight"), "weight": ("self", "weight")}
+
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        wb = _channel_view(w, x.ndim)
+        need_x, need_w = ctx.needs_input_grad
+        gx = grad * _where(x > 0, 1.0, wb) if need_x else None
+        gw = None
+        if need_w:
+            gw = (grad * _where(x > 0, 0.0, x)).sum_to_size(wb.shape).reshape(w.shape)
+        return gx, gw
+
+
+def _channel_view(w, ndim):
+    """The weight shaped to broadcast along dim 1 of an `ndim`-dim input (one shared weight
+    becomes 0-dim)."""
+    if w.numel() == 1:
+        return w.reshape(())
+    return w.reshape((-1,) + (1,) * (ndim - 2))
+
+
+def prelu(input, weight):
+    """x for x > 0, else weight * x; weight has one element or one per channel (dim 1)."""
+    if input._data.dtype.kind not in "fV":
+        raise NotImplementedError(f'"prelu_cpu" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.ndim >= 2 else 1
+        if weight.ndim != 1 or weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {weight.numel()} and channel size = "
+                               f"{channels}.")
+    x = input._data
+    w = _channel_view(weight, x.ndim)._data
+    xp = backend_of(x).xp
+    result = xp.asarray(xp.where(x > 0, x, w * x), dtype=x.dtype)
+    return apply(PreluKernel, (input, weight), result, {})
+
+
+# -- dropout -------------------------------------------------------------------------------------
+
+_SELU_ALPHA_PRIME = 1.7580993408473766      # -scale * alpha of SELU: where alpha dropout sends
+
+
+def dropout_impl(input, p, train, inplace=False, feature=False, alpha=False):
+    """Dropout of elements (or of whole channels, `feature`), drawing keep-masks with
+    bernoulli_(1 - p) as torch does (so a seed gives torch's masks). Alpha dropout sets dropped
+    values to SELU's negative saturation and rescales to keep mean and variance."""
+    if feature and input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if not train or p == 0 or input.numel() == 0:
+        return input
+    if p == 1 and not alpha:
+        return input.mul_(0) if inplace else input * input.new_zeros(tuple(input.shape))
+    shape = tuple(input.shape)
+    if feature:
+        shape = shape[:2] + (1,) * (input.ndim - 2)
+    noise = input.new_empty(shape).bernoulli_(1 - p)
+    if not alpha:
+        noise.div_(1 - p)
+        return input.mul_(noise) if inplace else input * noise
+    a = 1.0 / math.sqrt((_SELU_ALPHA_PRIME ** 2 * p + 1) * (1 - p))
+    shift = (noise - 1) * (_SELU_ALPHA_PRIME * a) + _SELU_ALPHA_PRIME * a * p
+    noise.mul_(a)
+    return input.mul_(noise).add_(shift) if inplace else input * noise + shift
+
+
+def _dropout_functions(name, feature, alpha):
+    """torch.<name>(input, p, train) and its in-place form torch.<name>_."""
+    def fn(input, p, train):
+        return dropout_impl(input, p, train, False, feature, alpha)
+
+    def fn_(input, p, train):
+        return dropout_impl(input, p, train, True, feature, alpha)
+
+    kind = ("alpha " if alpha else "") + ("feature " if feature else "") + "dropout"
+    fn.__doc__ = f"{kind.capitalize()} with probability p when `train`, else the input."
+    fn.__name__, fn_.__name__ = name, name + "_"
+    return fn, fn_
+
+
+# -- torch's top-level functions -----------------------------------------------------------------
+
+def selu(input):
+    """scale * elu(x, alpha) with SELU's fixed constants."""
+    return unary_call(Elu, input, _SELU, "selu")
+
+
+def selu_(input):
+    return unary_call(Elu, input, _SELU, "selu_", inplace=True)
+
+
+_SELU = {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1.0}
+
+
+def _celu_params(alpha):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return {"alpha": alpha, "scale": 1.0, "input_scale": 1.0 / alpha}
+
+
+def celu(input, alpha=1.0):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    return unary_call(Celu, input, _celu_params(alpha), "celu")
+
+
+def celu_(input, alpha=1.0):
+    return unary_call(Celu, input, _celu_params(alpha), "celu_", inplace=True)
+
+
+def threshold(input, threshold, value, *, out=None):
+    """x where x > threshold, else value."""
+    return call(Threshold, (input,), {"threshold": threshold, "value": value}, out,
+                "threshold")
+
+
+def threshold_(input, threshold, value):
+    return unary_call(Threshold, input, {"threshold": threshold, "value": value},
+                      "threshold_", inplace=True)
+
+
+def hardshrink(input, lambd=0.5, *, out=None):
+    """x where |x| > lambd, else 0."""
+    return call(Hardshrink, (input,), {"lambd": lambd}, out, "hardshrink")
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None, *,
+          _inplace=False):
+    """Leaky ReLU with a random slope in [lower, upper] per element while training, and
+    their mean otherwise."""
+    if input._data.dtype.kind not in "fV":
+        kernel = "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    if training:
+        from .sampling import rand
+        slopes = rand(tuple(input.shape), generator=generator, dtype=input.dtype)
+        slopes = slopes * (upper - lower) + lower
+    else:
+        slopes = input.new_full(tuple(input.shape), (lower + upper) / 2)
+    noise = _where(input.detach() > 0, 1.0, slopes)
+    return call(RreluWithNoise, (input, noise), {}, Inplace(input) if _inplace else None,
+                "rrelu")
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    return rrelu(input, lower, upper, training, generator, _inplace=True)
+
+
+def _register():
+    register("softmax", softmax)
+    register("log_softmax", log_softmax)
+    register("prelu", prelu)
+    register("hardshrink", hardshrink)
+    for fn in (selu, selu_, celu, celu_, threshold, threshold_, rrelu, rrelu_):
+        register(fn.__name__, fn, method=False)
+    for name, feature, alpha in [("dropout", False, False), ("feature_dropout", True, False),
+                                 ("alpha_dropout", False, True),
+                                 ("feature_alpha_dropout", True, True)]:
+        for fn in _dropout_functions(name, feature, alpha):
+            register(fn.__name__, fn, method=False)
+
+
+_register()

@@ -1,1 +1,5 @@
-"""ember.nn: torch.nn (being written)."""
+"""ember.nn: torch.nn's modules, parameters, functional interface, initialisers and utils."""
+from .parameter import Buffer, Parameter
+from .modules import *  # noqa: F401,F403
+from .modules import Module  # noqa: F401
+from . import functional, init, utils  # noqa: F401

@@ -1,0 +1,345 @@
+"""The losses torch records as their own nodes (MseLossBackward0, NllLossBackward0, ...), plus
+vector norms (NormBackward1): forward on arrays, backward with ember's ops."""
+from .._device import backend_of
+from .._tensor import wrap
+from .._ops._op import Op
+from .._ops.elementwise import Elementwise, call
+from .._ops.activations import apply
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def check_reduction(reduction):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduce(xp, losses, reduction):
+    if reduction == "mean":
+        return xp.asarray(losses.mean(), dtype=losses.dtype)
+    if reduction == "sum":
+        return xp.asarray(losses.sum(), dtype=losses.dtype)
+    return losses
+
+
+def _spread(grad, shape, reduction, count):
+    """The gradient of a reduction, spread back over the per-element losses."""
+    if reduction == "none":
+        return grad
+    grad = grad.expand(shape)
+    return grad / count if reduction == "mean" else grad
+
+
+def _float_pair(input, target, name):
+    if input._data.dtype.kind not in "fV":
+        raise RuntimeError(f'"{name}" not implemented for \'{input.dtype._scalar_name}\'')
+    if target.dtype is not input.dtype:
+        target = target.to(input.dtype)
+    return input, target
+
+
+class _PointwiseLoss(Op):
+    """A loss of (input, target) pairs, element by element; `slope` is d loss / d input."""
+    abstract = True
+    inputs = ("self", "target")
+    saves = {"self": ("self", "target"), "target": ("self", "target")}
+
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        g = _spread(grad, x.shape, ctx.reduction, x.numel()) * ctx.slope(x - t)
+        need_x, need_t = ctx.needs_input_grad
+        return (g if need_x else None), (-g if need_t else None)
+
+
+def pointwise_loss(op, input, target, reduction, params=None):
+    input, target = _float_pair(input, target, op.kernel_name)
+    xp = backend_of(input._data).xp
+    d = xp.asarray(input._data - target._data)
+    losses = op.losses(xp, d, **(params or {})).astype(d.dtype)
+    params = dict(params or {}, reduction=reduction)
+    return apply(op, (input, target), _reduce(xp, losses, reduction), params)
+
+
+class MseLoss(_PointwiseLoss):
+    """(input - target) ** 2."""
+    kernel_name = "mse_cpu"
+
+    def losses(xp, d):
+        return d * d
+
+    def slope(ctx, d):
+        return 2 * d
+
+
+class SmoothL1Loss(_PointwiseLoss):
+    """0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta."""
+    kernel_name = "smooth_l1_cpu"
+
+    def losses(xp, d, beta):
+        a = xp.abs(d)
+        if beta == 0:
+            return a
+        return xp.where(a < beta, 0.5 * d * d / beta, a - 0.5 * beta)
+
+    def slope(ctx, d):
+        if ctx.beta == 0:
+            return d.sign()
+        return (d / ctx.beta).clamp(-1, 1)
+
+
+class HuberLoss(_PointwiseLoss):
+    """0.5 d**2 where |d| < delta, else delta (|d| - 0.5 delta)."""
+    kernel_name = "huber_cpu"
+
+    def losses(xp, d, delta):
+        a = xp.abs(d)
+        return xp.where(a < delta, 0.5 * d * d, delta * (a - 0.5 * delta))
+
+    def slope(ctx, d):
+        return d.clamp(-ctx.delta, ctx.delta)
+
+
+class SoftMarginLoss(Op):
+    """log(1 + exp(-target * input))."""
+    inputs = ("self", "target")
+    saves = {"self": ("self", "target"), "target": ("self", "target")}
+
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        g = _spread(grad, x.shape, ctx.reduction, x.numel()) * (-(t * x)).sigmoid()
+        need_x, need_t = ctx.needs_input_grad
+        return (-g * t if need_x else None), (-g * x if need_t else None)
+
+
+def soft_margin_loss(input, target, reduction):
+    input, target = _float_pair(input, target, "soft_margin_loss")
+    xp = backend_of(input._data).xp
+    z = xp.asarray(-(target._data * input._data))
+    losses = (xp.maximum(z, 0) + xp.log1p(xp.exp(-xp.abs(z)))).astype(z.dtype)
+    return apply(SoftMarginLoss, (input, target), _reduce(xp, losses, reduction),
+                 {"reduction": reduction})
+
+
+class BinaryCrossEntropy(Op):
+    """-w (t log x + (1 - t) log(1 - x)), each log clamped at -100 (as torch does)."""
+    inputs = ("self", "target")
+    saves = {"self": ("self", "target"), "target": ("self", "target")}
+
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        g = _spread(grad, x.shape, ctx.reduction, x.numel())
+        if ctx.weight is not None:
+            g = g * ctx.weight
+        need_x, need_t = ctx.needs_input_grad
+        gx = gt = None
+        if need_x:
+            gx = g * (x - t) / ((1 - x) * x).clamp(min=1e-12)
+        if need_t:
+            gt = g * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
+        return gx, gt
+
+
+def binary_cross_entropy(input, target, weight, reduction):
+    input, target = _float_pair(input, target, "binary_cross_entropy")
+    x, t = input._data, target._data
+    xp = backend_of(x).xp
+    if x.size and ((x < 0) | (x > 1)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    log_x = xp.maximum(xp.log(x), -100)
+    log_1mx = xp.maximum(xp.log1p(-x), -100)
+    losses = -(t * log_x + (1 - t) * log_1mx)
+    if weight is not None:
+        weight = weight.detach().to(input.dtype)
+        losses = losses * weight._data
+    losses = losses.astype(x.dtype)
+    return apply(BinaryCrossEntropy, (input, target), _reduce(xp, losses, reduction),
+                 {"reduction": reduction, "weight": weight})
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """(1 - t) x + (1 + (pw - 1) t) softplus(-x), times the weight."""
+    inputs = ("self", "target")
+    saves = {"self": ("self", "target"), "target": ("self", "target")}
+
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        g = _spread(grad, x.shape, ctx.reduction, x.numel())
+        if ctx.weight is not None:
+            g = g * ctx.weight
+        pw = ctx.pos_weight
+        need_x, need_t = ctx.needs_input_grad
+        gx = gt = None
+        if need_x:
+            if pw is None:
+                gx = g * (x.sigmoid() - t)
+            else:
+                gx = g * ((1 + (pw - 1) * t) * x.sigmoid() - pw * t)
+        if need_t:
+            if pw is None:
+                gt = -g * x
+            else:
+                softplus = (-x).relu() + (-x.abs()).exp().log1p()
+                gt = g * (-x + (pw - 1) * softplus)
+        return gx, gt
+
+
+def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction):
+    input, target = _float_pair(input, target, "binary_cross_entropy_with_logits")
+    x, t = input._data, target._data
+    xp = backend_of(x).xp
+    softplus = xp.maximum(-x, 0) + xp.log1p(xp.exp(-xp.abs(x)))
+    if pos_weight is not None:
+        pos_weight = pos_weight.detach().to(input.dtype)
+        losses = (1 - t) * x + (1 + (pos_weight._data - 1) * t) * softplus
+    else:
+        losses = (1 - t) * x + softplus
+    if weight is not None:
+        weight = weight.detach().to(input.dtype)
+        losses = losses * weight._data
+    losses = xp.asarray(losses).astype(x.dtype)
+    return apply(BinaryCrossEntropyWithLogits, (input, target),
+                 _reduce(xp, losses, reduction),
+                 {"reduction": reduction, "weight": weight, "pos_weight": pos_weight})
+
+
+# -- negative log likelihood ---------------------------------------------------------------------
+
+class NllLoss(Op):
+    """-weight[t] * input[n, t] per sample. The gradient is grad times a constant pattern
+    (-weight[t] at each target class, 0 elsewhere), built only when backward runs."""
+    inputs = ("self", "target")
+
+    def backward(ctx, grad):
+        if ctx.reduction == "none":
+            grad = grad.unsqueeze(ctx.class_dim)
+        elif ctx.reduction == "mean":
+            grad = grad / ctx.total_weight
+        xp = backend_of(ctx.weights).xp
+        pattern = (xp.arange(ctx.n_classes) == ctx.classes[..., None]) * -ctx.weights[..., None]
+        pattern = xp.moveaxis(pattern, -1, ctx.class_dim).astype(ctx.weights.dtype)
+        return grad * wrap(pattern), None
+
+
+class NllLoss2d(NllLoss):
+    node_name = "NllLoss2DBackward0"
+
+
+def _check_nll_shapes(input, target, weight):
+    x, t = input._data, target._data
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim > 1 and t.ndim and x.shape[0] != t.shape[0]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
+                         f"batch_size ({t.shape[0]}).")
+    if input.ndim <= 2 and t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    expected = x.shape[:1] + x.shape[2:]
+    if input.ndim > 2 and t.shape != expected:
+        raise RuntimeError(f"Expected target size [{', '.join(map(str, expected))}], got "
+                           f"[{', '.join(map(str, t.shape))}]")
+    if t.dtype.name not in ("int64", "uint8"):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype._scalar_name}")
+    n_classes = x.shape[0 if input.ndim == 1 else 1]
+    if weight is not None and weight.numel() != n_classes:
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes "
+                           f"or no classes but got weight tensor of shape: "
+                           f"[{', '.join(map(str, weight.shape))}]")
+    return n_classes
+
+
+def nll_loss(input, target, weight, ignore_index, reduction):
+    """The negative log likelihood of class-index targets (input: (N, C, ...) or (C,))."""
+    n_classes = _check_nll_shapes(input, target, weight)
+    x, t = input._data, target._data
+    xp = backend_of(x).xp
+    class_dim = 0 if input.ndim == 1 else 1
+    valid = t != ignore_index
+    classes = xp.where(valid, t, 0)
+    bad = valid & ((t < 0) | (t >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
+    if input.ndim == 2:
+        picked = x[xp.arange(x.shape[0]), classes]
+    else:
+        last = xp.moveaxis(x, class_dim, -1)
+        picked = xp.take_along_axis(last, classes[..., None], -1)[..., 0]
+    w = (weight.detach()._data.astype(x.dtype)[classes] if weight is not None
+         else xp.ones(classes.shape, x.dtype)) * valid
+    losses = -picked * w
+    total = w.sum()
+    if reduction == "none":
+        result = losses.astype(x.dtype)
+    elif reduction == "sum":
+        result = xp.asarray(losses.sum(), dtype=x.dtype)
+    else:
+        result = xp.asarray(losses.sum() / total, dtype=x.dtype)
+    op = NllLoss2d if input.ndim > 2 else NllLoss
+    return apply(op, (input, target), result,
+                 {"reduction": reduction, "class_dim": class_dim, "n_classes": n_classes,
+                  "classes": xp.asarray(classes), "weights": xp.asarray(w, dtype=x.dtype),
+                  "total_weight": wrap(xp.asarray(total, dtype=x.dtype))})
+
+
+class DivScalar(Elementwise):
+    """tensor / number, recorded as torch's C++ losses record it (DivBackward1)."""
+    node_name = "DivBackward1"
+
+    def forward(xp, a, divisor):
+        return a / divisor if divisor else a * float("nan")
+
+    def backward(ctx, grad):
+        return grad / ctx.divisor
+
+
+def divide_by_number(t, divisor):
+    return call(DivScalar, (t,), {"divisor": divisor}, None, "div")
+
+
+# -- norms ---------------------------------------------------------------------------------------
+
+class Norm(Op):
+    """The p-norm over `dims`; its gradient is 0 where the norm is 0 (as in torch)."""
+    node_name = "NormBackward1"
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, norm = ctx.saved_tensors
+        if not ctx.keepdim and ctx.dims is not None:
+            for d in sorted(ctx.dims):
+                grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+        p = ctx.p
+        if p == float("inf"):
+            hits = (x.abs() == norm)
+            slope = x.sign() * hits / (hits.sum(ctx.dims, keepdim=True) if ctx.dims else hits.sum())
+        elif p == 1:
+            slope = x.sign()
+        elif p == 2:
+            slope = x / _nonzero(norm)
+        else:
+            slope = x.sign() * x.abs().pow(p - 1) / _nonzero(norm.pow(p - 1))
+        return grad * slope
+
+
+def _nonzero(t):
+    from .._ops.compare import where
+    return where(t == 0, 1.0, t)
+
+
+def vector_norm(input, p, dims, keepdim=False):
+    """The p-norm of `input` over `dims` (a tuple of non-negative dims)."""
+    x = input._data
+    xp = backend_of(x).xp
+    a = xp.abs(x)
+    if p == float("inf"):
+        result = a.max(axis=dims, keepdims=keepdim) if x.size else a.sum(dims, keepdims=keepdim)
+    elif p == 0:
+        result = (a != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
+    elif p == 1:
+        result = a.sum(axis=dims, keepdims=keepdim)
+    elif p == 2:
+        result = xp.sqrt((a * a).sum(axis=dims, keepdims=keepdim))
+    else:
+        result = (a ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
+    return apply(Norm, (input,), xp.asarray(result).astype(x.dtype),
+                 {"p": p, "dims": dims, "keepdim": keepdim})

@@ -1,0 +1,294 @@
+"""The loss functions of ember.nn.functional: the ones torch records as their own nodes call
+the Ops of `_loss_ops.py`; the others are composed of ember ops, as torch composes them."""
+import math
+import warnings
+
+from .._creation import zeros_like
+from .._ops import activations as _act
+from .._ops.activations import log_softmax as _log_softmax
+from .._ops.compare import where as _where
+from ..autograd.grad_mode import is_grad_enabled as _grad_enabled
+from . import _loss_ops
+from ._distance import pairwise_distance
+from ._loss_ops import check_reduction as _check_reduction
+
+
+def logsigmoid(input):
+    return _act.unary_call(_act.LogSigmoid, input, {}, "log_sigmoid")
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    return reduction
+
+
+def _reduce(losses, reduction):
+    _check_reduction(reduction)
+    if reduction == "mean":
+        return losses.mean()
+    if reduction == "sum":
+        return losses.sum()
+    return losses
+
+
+def _broadcast_target(input, target, stacklevel=3):
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due to "
+                      f"broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=stacklevel)
+        from .._geometry import broadcast_shapes
+        shape = broadcast_shapes(tuple(input.shape), tuple(target.shape))
+        input, target = input.expand(shape), target.expand(shape)
+    return input, target
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean squared error."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    input, target = _broadcast_target(input, target)
+    return _loss_ops.pointwise_loss(_loss_ops.MseLoss, input, target, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean absolute error."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target = _broadcast_target(input, target)
+    return _reduce((input - target).abs(), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """Squared error below `beta`, absolute error above it."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = _broadcast_target(input, target)
+    return _loss_ops.pointwise_loss(_loss_ops.SmoothL1Loss, input, target, reduction,
+                                    {"beta": beta})
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """Squared error below `delta`, delta-scaled absolute error above it."""
+    _check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _broadcast_target(input, target)
+    return _loss_ops.pointwise_loss(_loss_ops.HuberLoss, input, target, reduction,
+                                    {"delta": delta})
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    """Negative log likelihood of class indices, given log-probabilities `input`."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    return _loss_ops.nll_loss(input, target, weight, ignore_index, reduction)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+                  reduce=None, reduction="mean", label_smoothing=0.0):
+    """log_softmax over the class dim (1, or 0 for unbatched input) then NLL; `target` holds
+    class indices or class probabilities."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing}")
+    class_dim = 0 if input.ndim == 1 else 1
+    logp = _log_softmax(input, class_dim)
+    n_classes = input.shape[class_dim]
+    w = None
+    if weight is not None:
+        w = weight.reshape((-1,) + (1,) * (input.ndim - class_dim - 1))
+    # NOTE: as in torch, a target of the input's shape holds probabilities, any other holds
+    # class indices.
+    if tuple(target.shape) == tuple(input.shape):
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class "
+                               "probabilities, got " + target.dtype._scalar_name)
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        terms = logp * target if w is None else logp * target * w
+        losses = -terms.sum(class_dim)
+        if reduction == "mean":
+            return _loss_ops.divide_by_number(losses.sum(), input.numel() // n_classes)
+        return _reduce(losses, reduction)
+    nll = _loss_ops.nll_loss(logp, target, weight, ignore_index, reduction)
+    if label_smoothing <= 0:
+        return nll
+    ignored = target == ignore_index
+    smooth = -(logp if w is None else logp * w).sum(class_dim)
+    smooth = _where(ignored, 0.0, smooth)
+    if reduction == "mean":
+        if weight is None:
+            smooth = smooth.sum() / (~ignored).sum()
+        else:
+            safe = _where(ignored, 0, target)
+            smooth = smooth.sum() / (weight[safe] * (~ignored)).sum()
+    else:
+        smooth = _reduce(smooth, reduction)
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    """-(target log(input) + (1 - target) log(1 - input)), logs clamped at -100."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
+                         f"size ({input.shape}) is deprecated. Please ensure they have the same "
+                         f"size.")
+    if weight is not None:
+        from .._geometry import broadcast_shapes
+        weight = weight.expand(broadcast_shapes(tuple(weight.shape), tuple(input.shape)))
+    return _loss_ops.binary_cross_entropy(input, target, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                     reduce=None, reduction="mean", pos_weight=None):
+    """Binary cross entropy of sigmoid(input), computed stably from the logits."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    return _loss_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                                      reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """KL(target || exp(input)) per element: target (log target - input)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        xlogx = _where(target == 0, 0.0, target * target.log())
+        losses = xlogx - target * input
+    if reduction == "batchmean":
+        total = losses.sum()
+        return total / input.shape[0] if input.ndim else total
+    return _reduce(losses, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                          reduction="mean"):
+    """1 - cos(x1, x2) where target is 1; max(0, cos(x1, x2) - margin) where it is -1."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    dim = input1.ndim - 1
+    eps = 1e-12
+    prod = (input1 * input2).sum(dim)
+    mag1 = (input1 * input1).sum(dim) + eps
+    mag2 = (input2 * input2).sum(dim) + eps
+    cos = prod / (mag1 * mag2).sqrt()
+    zeros = zeros_like(cos)
+    pos = _where(target == 1, 1 - cos, zeros)
+    neg = _where(target == -1, (cos - margin).clamp(min=0), zeros)
+    return _reduce(pos + neg, reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                        reduction="mean"):
+    """max(0, -target (input1 - input2) + margin)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
+                           f"dimension but got sizes: input1: {input1.shape}, input2: "
+                           f"{input2.shape}, target: {target.shape} ")
+    return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative))."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + d_pos - d_neg).clamp(min=0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    """input where target is 1; max(0, margin - input) where it is -1."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    zeros = zeros_like(input)
+    below = _where(target != 1, (margin - input).clamp(min=0), zeros)
+    above = _where(target != -1, input, zeros)
+    return _reduce(below + above, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target * input)) (two-class logistic loss with targets +-1)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if target.requires_grad and _grad_enabled():
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
+                           "to argument 'target'. This input cannot have requires_grad True.")
+    return _loss_ops.soft_margin_loss(input, target, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    """Binary cross entropy of sigmoid(input) per class, averaged over the classes."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    losses = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        losses = losses * weight
+    class_dim = input.ndim - 1
+    losses = losses.sum(class_dim) / input.shape[class_dim]
+    return _reduce(losses, reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    """Negative log likelihood of `target` under Poisson(rate), rate = exp(input) (log_input)
+    or input; `full` adds Stirling's term."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if log_input:
+        losses = input.exp() - target * input
+    else:
+        losses = input - target * (input + eps).log()
+    if full:
+        # NOTE: computed over every target and masked after, as torch does (so a target of 0
+        # that requires grad gets torch's NaN gradient).
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        losses = losses + _where(target <= 1, 0.0, stirling)
+    return _reduce(losses, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """Negative log likelihood of `target` under N(input, var), var clamped at `eps` (the
+    clamp passes no gradient, as in torch)."""
+    if isinstance(var, (int, float)):
+        var = input.new_full(tuple(input.shape), float(var))
+    shape, var_shape = tuple(input.shape), tuple(var.shape)
+    if var_shape != shape:
+        if shape[:-1] == var_shape:
+            var = var.unsqueeze(-1)
+        elif not (shape[:-1] == var_shape[:-1] and var_shape[-1:] == (1,)):
+            raise ValueError("var is of incorrect size")
+    _check_reduction(reduction)
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    var = var + (var.detach().clamp(min=eps) - var.detach())
+    losses = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        losses = losses + 0.5 * math.log(2 * math.pi)
+    return _reduce(losses, reduction)

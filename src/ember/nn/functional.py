@@ -1,0 +1,325 @@
+"""ember.nn.functional: torch.nn.functional's activations, linear maps and dropout (here), and
+re-exports of distances (`_distance.py`), losses (`_losses.py`) and padding (`_padding.py`).
+The differentiable kernels are Ops in `_ops/activations.py` and `nn/_loss_ops.py`."""
+import warnings
+
+from .. import _dtype
+from .._ops import activations as _act
+from .._ops.activations import celu as _celu_op, glu, hardshrink, prelu
+from .._ops.activations import log_softmax as _log_softmax, softmax as _softmax
+from .._ops.registry import FUNCTIONS as _FUNCTIONS
+from ._distance import cosine_similarity, normalize, pairwise_distance
+from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
+                      binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
+                      gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss,
+                      margin_ranking_loss, mse_loss, multilabel_soft_margin_loss, nll_loss,
+                      poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss)
+from ._padding import pad
+
+__all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu", "gelu", "silu",
+           "mish", "sigmoid", "tanh", "softmax", "log_softmax", "softmin", "softplus", "softsign",
+           "hardtanh", "hardswish", "hardsigmoid", "threshold", "glu", "logsigmoid",
+           "hardshrink", "softshrink", "tanhshrink", "linear", "bilinear", "dropout",
+           "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
+           "relu_", "elu_", "leaky_relu_", "hardtanh_", "threshold_", "rrelu_", "celu_", "selu_",
+           "one_hot", "normalize", "cosine_similarity", "pairwise_distance", "pad",
+           "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy", "nll_loss",
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+           "cosine_embedding_loss", "margin_ranking_loss", "triplet_margin_loss",
+           "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
+           "poisson_nll_loss", "gaussian_nll_loss"]
+
+
+def _unary(op, input, params, name, inplace=False):
+    return _act.unary_call(op, input, params, name, inplace)
+
+
+# -- activations ---------------------------------------------------------------------------------
+
+def relu(input, inplace=False):
+    """max(input, 0)."""
+    return input.relu_() if inplace else input.relu()
+
+
+def relu6(input, inplace=False):
+    """min(max(input, 0), 6), recorded as hardtanh(0, 6) as in torch."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """input clamped to [min_val, max_val]."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _unary(_act.Hardtanh, input, {"min_val": min_val, "max_val": max_val}, "hardtanh",
+                  inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """input where positive, else negative_slope * input."""
+    return _unary(_act.LeakyRelu, input, {"negative_slope": negative_slope}, "leaky_relu",
+                  inplace)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky ReLU (random slopes while training, their mean otherwise)."""
+    return _act.rrelu(input, lower, upper, training, _inplace=inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """input where positive, else alpha * (exp(input) - 1)."""
+    return _unary(_act.Elu, input, {"alpha": alpha, "scale": 1.0, "input_scale": 1.0}, "elu",
+                  inplace)
+
+
+def selu(input, inplace=False):
+    """scale * elu(input, alpha) with SELU's constants."""
+    return _act.selu_(input) if inplace else _act.selu(input)
+
+
+def _celu(input, alpha=1.0, inplace=False):
+    return _act.celu_(input, alpha) if inplace else _celu_op(input, alpha)
+
+
+def gelu(input, approximate="none"):
+    """input * Phi(input), or its tanh approximation."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return _unary(_act.Gelu, input, {"approximate": approximate}, "gelu")
+
+
+def silu(input, inplace=False):
+    """input * sigmoid(input)."""
+    return _unary(_act.Silu, input, {}, "silu", inplace)
+
+
+def mish(input, inplace=False):
+    """input * tanh(softplus(input))."""
+    return _unary(_act.Mish, input, {}, "mish", inplace)
+
+
+def hardswish(input, inplace=False):
+    """input * relu6(input + 3) / 6."""
+    return _unary(_act.Hardswish, input, {}, "hardswish", inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(input + 3) / 6."""
+    return _unary(_act.Hardsigmoid, input, {}, "hardsigmoid", inplace)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * input)) / beta (linear above `threshold`)."""
+    return _unary(_act.Softplus, input, {"beta": beta, "threshold": threshold}, "softplus")
+
+
+def logsigmoid(input):
+    """log(sigmoid(input)), computed stably."""
+    return _unary(_act.LogSigmoid, input, {}, "log_sigmoid")
+
+
+def softshrink(input, lambd=0.5):
+    """input - lambd above lambd, input + lambd below -lambd, else 0."""
+    return _unary(_act.Softshrink, input, {"lambd": lambd}, "softshrink")
+
+
+def threshold(input, threshold, value, inplace=False):
+    """input where input > threshold, else value."""
+    return _unary(_act.Threshold, input, {"threshold": threshold, "value": value}, "threshold",
+                  inplace)
+
+
+def softsign(input):
+    """input / (1 + |input|)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    """input - tanh(input)."""
+    return input - input.tanh()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def _softmax_dim(ndim):
+    warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(input) / sum(exp(input)) along `dim`."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim)
+    return _softmax(input, dim, dtype)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-input) along `dim`."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim)
+    return _softmax(-input if dtype is None else -input.to(dtype), dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """log(softmax(input)) along `dim`, computed stably."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim)
+    return _log_softmax(input, dim, dtype)
+
+
+celu = _celu
+
+# -- linear maps and dropout ---------------------------------------------------------------------
+
+
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias."""
+    addmm = _FUNCTIONS.get("addmm")
+    if bias is None or addmm is None or weight.ndim != 2:
+        out = input.matmul(weight.t()) if weight.ndim == 2 else input.matmul(weight)
+        return out if bias is None else out + bias
+    # NOTE: as torch does, one addmm over the flattened leading dims (AddmmBackward0), then a
+    # view back when the input is not 2-D (ViewBackward0).
+    if input.ndim == 2:
+        return addmm(bias, input, weight.t())
+    flat = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return flat.view(tuple(input.shape[:-1]) + (weight.shape[0],))
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y[..., o] = input1[..., i] weight[o, i, j] input2[..., j] + bias[o]."""
+    lead = tuple(input1.shape[:-1])
+    x1 = input1.reshape(-1, 1, 1, input1.shape[-1])          # (B, 1, 1, in1)
+    x2 = input2.reshape(-1, 1, input2.shape[-1])             # (B, 1, in2)
+    y = x1.matmul(weight).squeeze(2)                         # (B, out, in2)
+    y = (y * x2).sum(-1).view(lead + (weight.shape[0],))
+    return y if bias is None else y + bias
+
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _dropout(input, p, training, inplace, feature=False, alpha=False):
+    _check_p(p)
+    return _act.dropout_impl(input, p, training, inplace, feature, alpha)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability p while training, scaling the rest by 1/(1-p)."""
+    return _dropout(input, p, training, inplace)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout that keeps SELU's self-normalisation (zero mean, unit variance)."""
+    return _dropout(input, p, training, inplace, alpha=True)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout of whole channels."""
+    return _dropout(input, p, training, inplace, feature=True, alpha=True)
+
+
+def _channel_dropout(input, p, training, inplace, name, spatial):
+    """Zero whole channels (dim 1; dim 0 for unbatched input of spatial + 1 dims)."""
+    _check_p(p)
+    batched = spatial + 2
+    if input.ndim not in (batched - 1, batched):
+        raise RuntimeError(f"{name}: Expected {batched - 1}D or {batched}D input, but received "
+                           f"a {input.ndim}D input. Note that {name} exists to provide "
+                           f"channel-wise dropout on inputs with {spatial} spatial dimension"
+                           f"{'s' if spatial > 1 else ''}, a channel dimension, and an "
+                           f"optional batch dimension (i.e. {batched - 1}D or {batched}D "
+                           f"inputs).")
+    if input.ndim == batched:
+        return _dropout(input, p, training, inplace, feature=True)
+    if not training:
+        return input
+    out = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
+    return input if inplace else out.squeeze(0)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, L) or (C, L) input."""
+    return _channel_dropout(input, p, training, inplace, "dropout1d", 1)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, H, W) input (3-D input: channels of (N, C, L), as torch
+    still does)."""
+    _check_p(p)
+    if input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
+                      "channel-wise 1D dropout behavior is desired - input is interpreted as "
+                      "shape (N, C, L), where C is the channel dim. This behavior will change in "
+                      "a future release to interpret the input as one without a batch "
+                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
+                      "behavior, please switch to using dropout1d instead.", stacklevel=2)
+        return _dropout(input, p, training, inplace, feature=True)
+    return _channel_dropout(input, p, training, inplace, "dropout2d", 2)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input."""
+    return _channel_dropout(input, p, training, inplace, "dropout3d", 3)
+
+
+# -- encodings -----------------------------------------------------------------------------------
+
+def one_hot(tensor, num_classes=-1):
+    """int64 tensor with a trailing dim of `num_classes`: 1 at each value's index."""
+    from .._creation import arange
+    if tensor.dtype is not _dtype.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() and bool((tensor < 0).any()):
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if tensor.numel() == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.max()) + 1
+    elif tensor.numel() and int(tensor.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return (tensor.unsqueeze(-1) == arange(num_classes)).long()
+
+
+# -- in-place forms -------------------------------------------------------------------------------
+
+def relu_(input):
+    return relu(input, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input, threshold, value):
+    return _unary(_act.Threshold, input, {"threshold": threshold, "value": value},
+                  "threshold_", True)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    return _act.celu_(input, alpha)
+
+
+def selu_(input):
+    return _act.selu_(input)
+

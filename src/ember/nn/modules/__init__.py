@@ -1,0 +1,16 @@
+"""The layers of ember.nn, one file per family as in torch.nn.modules."""
+from .module import Module
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .linear import Bilinear, Identity, Linear
+from .flatten import Flatten, Unflatten
+from .dropout import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d,
+                      FeatureAlphaDropout)
+from .distance import CosineSimilarity, PairwiseDistance
+from .activation import (CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
+                         LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU,
+                         SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink,
+                         Softsign, Tanh, Tanhshrink, Threshold)
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
+                   GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
+                   MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, NLLLoss,
+                   PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)

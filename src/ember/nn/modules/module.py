@@ -1,0 +1,657 @@
+"""`Module`: the base of every layer. It owns registration (parameters, buffers, submodules
+through attribute assignment), traversal, state_dict save/load, hooks, train/eval and
+dtype/device conversion."""
+import itertools
+from collections import OrderedDict, namedtuple
+
+from ... import _dtype
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+from ...autograd.graph import add_hook, new_hook_dict
+from ..parameter import Buffer, Parameter
+from ._hooks import call_with_backward_hooks
+
+
+def typename(obj):
+    """torch.typename: 'torch.FloatTensor' for tensors, the qualified name otherwise."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(type(obj), "__module__", "") or ""
+    name = type(obj).__qualname__
+    return name if module in ("builtins", "__builtin__", "") else f"{module}.{name}"
+
+
+def _addindent(text, spaces):
+    """Indent every line of `text` but the first."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    pad = " " * spaces
+    return lines[0] + "\n" + "\n".join(pad + line for line in lines[1:])
+
+
+class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What `load_state_dict` returns: the keys it missed and the keys it did not use."""
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class Module:
+    """Base class for all neural network modules; subclasses define `forward`.
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 1)      # registered as a submodule
+            def forward(self, x):
+                return self.fc(x)
+    """
+
+    training: bool
+    _version = 1
+    dump_patches = False
+    call_super_init = False
+
+    def __init__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
+                            f"argument '{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
+                            f"but {len(args) + 1} were given")
+        setattr_ = object.__setattr__
+        setattr_(self, "training", True)
+        setattr_(self, "_parameters", {})
+        setattr_(self, "_buffers", {})
+        setattr_(self, "_non_persistent_buffers_set", set())
+        setattr_(self, "_modules", {})
+        setattr_(self, "_forward_pre_hooks", new_hook_dict())
+        setattr_(self, "_forward_pre_hooks_with_kwargs", set())
+        setattr_(self, "_forward_hooks", new_hook_dict())
+        setattr_(self, "_forward_hooks_with_kwargs", set())
+        setattr_(self, "_backward_hooks", new_hook_dict())
+        setattr_(self, "_backward_pre_hooks", new_hook_dict())
+
+    def forward(self, *input):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  f'"forward" function')
+
+    # -- calling -------------------------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        for key, hook in list(self._forward_pre_hooks.items()):
+            if key in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(f"forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        if self._backward_hooks or self._backward_pre_hooks:
+            result = call_with_backward_hooks(self, args, kwargs)
+        else:
+            result = self.forward(*args, **kwargs)
+        for key, hook in list(self._forward_hooks.items()):
+            if key in self._forward_hooks_with_kwargs:
+                new = hook(self, args, kwargs, result)
+            else:
+                new = hook(self, args, result)
+            if new is not None:
+                result = new
+        return result
+
+    # -- registration --------------------------------------------------------------------------
+
+    def register_parameter(self, name, param):
+        """Add a parameter (a `Parameter` or None) under `name`."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        self._check_name(name, "parameter")
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is None:
+            self._parameters[name] = None
+            return
+        if not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                            f"(torch.nn.Parameter or None required)")
+        if param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
+                             f"parameters must be created explicitly. To express '{name}' as a "
+                             f"function of another Tensor, compute the value in the forward() "
+                             f"method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Add a buffer (state that is not trained); `persistent=False` keeps it out of
+        `state_dict`."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        self._check_name(name, "buffer")
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                            f"(torch Tensor or None required)")
+        if isinstance(tensor, Buffer):
+            persistent = tensor.persistent
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    @staticmethod
+    def _check_name(name, kind):
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError(f"{kind} name can't contain \".\"")
+        if name == "":
+            raise KeyError(f"{kind} name can't be empty string \"\"")
+
+    def add_module(self, name, module):
+        """Add a child module (or None) under `name`."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f"module name can't contain \".\", got: {name}")
+        if name == "":
+            raise KeyError("module name can't be empty string \"\"")
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # -- attributes ----------------------------------------------------------------------------
+
+    def __getattr__(self, name):
+        # Only reached when normal lookup fails: parameters, buffers and modules live in dicts.
+        d = self.__dict__
+        for store in ("_parameters", "_buffers", "_modules"):
+            if store in d and name in d[store]:
+                return d[store][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        # NOTE: the order of these cases is torch's: a Parameter always registers as one; a
+        # name already registered as a parameter, module or buffer accepts only that kind (or
+        # None); anything else is a plain attribute.
+        d = self.__dict__
+        params = d.get("_parameters")
+
+        def forget(*stores):
+            for store in stores:
+                store.pop(name, None)
+
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            forget(d, self._buffers, self._modules)
+            self._non_persistent_buffers_set.discard(name)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                                f"(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if "_modules" not in d:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            forget(d, self._parameters, self._buffers)
+            self._non_persistent_buffers_set.discard(name)
+            self._modules[name] = value
+        elif "_modules" in d and name in self._modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
+                                f"(torch.nn.Module or None expected)")
+            self._modules[name] = value
+        elif isinstance(value, Buffer) or ("_buffers" in d and name in self._buffers):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                f"(torch.nn.Buffer, torch.Tensor or None expected)")
+            if isinstance(value, Buffer):
+                persistent = value.persistent
+            else:
+                persistent = name not in self._non_persistent_buffers_set
+            forget(d, self._parameters, self._modules)
+            self.register_buffer(name, value, persistent)
+        else:
+            object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self):
+        attrs = dir(type(self)) + list(self.__dict__)
+        keys = attrs + list(self._parameters) + list(self._modules) + list(self._buffers)
+        return sorted(k for k in set(keys) if not k[:1].isdigit())
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    # -- traversal -----------------------------------------------------------------------------
+
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """(name, module) for this module and every descendant, depth first."""
+        if memo is None:
+            memo = set()
+        if id(self) in memo:
+            return
+        if remove_duplicate:
+            memo.add(id(self))
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            sub = prefix + ("." if prefix else "") + name
+            yield from module.named_modules(memo, sub, remove_duplicate)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
+
+    def children(self):
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(self, store, prefix, recurse, remove_duplicate):
+        modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+                   if recurse else [(prefix, self)])
+        seen = set()
+        for module_prefix, module in modules:
+            for name, value in getattr(module, store).items():
+                if value is None or id(value) in seen:
+                    continue
+                if remove_duplicate:
+                    seen.add(id(value))
+                yield module_prefix + ("." if module_prefix else "") + name, value
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """(name, parameter) pairs, names dotted like 'layer.0.weight'."""
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        for _, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def get_submodule(self, target):
+        """The submodule at dotted path `target` ('' is this module)."""
+        if target == "":
+            return self
+        module = self
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return module
+
+    def set_submodule(self, target, module, strict=False):
+        """Replace (or, unless `strict`, add) the submodule at dotted path `target`."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        parent_path, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(parent._get_name() + " has no attribute `" + name + "`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError("`" + name + "` is not an nn.Module")
+        setattr(parent, name, module)
+
+    def share_memory(self):
+        """Parameters already live in shareable memory here; returns self."""
+        return self
+
+    def _get_leaf(self, target, kind, check):
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        value = getattr(module, name)
+        if not check(module, name, value):
+            raise AttributeError("`" + name + "` is not " + kind)
+        return value
+
+    def get_parameter(self, target):
+        """The parameter at dotted path `target` ('layer.0.weight')."""
+        return self._get_leaf(target, "an nn.Parameter",
+                              lambda m, n, v: isinstance(v, Parameter))
+
+    def get_buffer(self, target):
+        """The buffer at dotted path `target`."""
+        return self._get_leaf(target, "a buffer", lambda m, n, v: n in m._buffers)
+
+    def apply(self, fn):
+        """Call `fn` on every submodule (children first) and on self; returns self."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # -- modes and gradients -------------------------------------------------------------------
+
+    def train(self, mode=True):
+        """Set training mode on this module and its descendants; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        """Reset the gradients of all parameters (to None by default)."""
+        for p in self.parameters():
+            if p.grad is None:
+                continue
+            if set_to_none:
+                p.grad = None
+            else:
+                grad = p.grad
+                if grad.grad_fn is not None:
+                    grad.detach_()
+                else:
+                    grad.requires_grad_(False)
+                grad.zero_()
+
+    # -- conversion ----------------------------------------------------------------------------
+
+    def _apply(self, fn):
+        """Convert every parameter (in place: its identity is kept), gradient and buffer."""
+        for module in self.children():
+            module._apply(fn)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with no_grad():
+                param.data = fn(param)
+            grad = param.grad
+            if grad is not None:
+                with no_grad():
+                    grad.data = fn(grad)
+        for name, buf in self._buffers.items():
+            if buf is not None:
+                self._buffers[name] = fn(buf)
+        return self
+
+    def to(self, *args, **kwargs):
+        """Move and/or cast parameters and buffers: `to(device)`, `to(dtype)`,
+        `to(device, dtype)`, `to(tensor)`; only floating values change dtype."""
+        device, dtype = _parse_to(args, kwargs)
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}")
+
+        def convert(t):
+            if dtype is not None and (t.is_floating_point() or t.is_complex()):
+                return t.to(device, dtype) if device is not None else t.to(dtype)
+            return t.to(device) if device is not None else t
+        return self._apply(convert)
+
+    def to_empty(self, *, device=None, recurse=True):
+        """Replace parameters and buffers by uninitialised tensors of the same shapes."""
+        from ..._creation import empty_like
+        return self._apply(lambda t: empty_like(t, device=device))
+
+    def cpu(self):
+        return self._apply(lambda t: t.cpu())
+
+    def cuda(self, device=None):
+        return self._apply(lambda t: t.cuda(device))
+
+    def type(self, dst_type):
+        return self._apply(lambda t: t.type(dst_type))
+
+    def _cast_floats(self, dtype):
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self):
+        return self._cast_floats(_dtype.float32)
+
+    def double(self):
+        return self._cast_floats(_dtype.float64)
+
+    def half(self):
+        return self._cast_floats(_dtype.float16)
+
+    def bfloat16(self):
+        return self._cast_floats(_dtype.bfloat16)
+
+    # -- state_dict ----------------------------------------------------------------------------
+
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        """An OrderedDict of parameters and persistent buffers, keyed 'layer.0.weight'."""
+        if args:        # torch's deprecated positional form (destination, prefix, keep_vars)
+            destination, prefix, keep_vars = (list(args) + [destination, prefix,
+                                                            keep_vars][len(args):])[:3]
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        metadata = getattr(destination, "_metadata", None)
+        if metadata is not None:
+            metadata[prefix[:-1]] = {"version": self._version}
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + "_extra_state"] = self.get_extra_state()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".",
+                                  keep_vars=keep_vars)
+        return destination
+
+    def get_extra_state(self):
+        """Extra (non-tensor) state for state_dict, saved under '_extra_state' when a subclass
+        overrides this method (and set_extra_state)."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
+                           "be called. Please file an issue at "
+                           "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                           "to report this bug.")
+
+    def set_extra_state(self, state):
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
+                           "be called. Please file an issue at "
+                           "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                           "to report this bug.")
+
+    def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors,
+                              assign=False):
+        local = {k: v for k, v in itertools.chain(self._parameters.items(),
+                                                  self._buffers.items())
+                 if v is not None and k not in self._non_persistent_buffers_set}
+        for name, param in local.items():
+            key = prefix + name
+            if key not in state_dict:
+                missing.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected '
+                              f'torch.Tensor or Tensor-like object from checkpoint but received '
+                              f'{type(value)}')
+                continue
+            if tuple(value.shape) != tuple(param.shape):
+                errors.append(f"size mismatch for {key}: copying a param with shape "
+                              f"{value.shape} from checkpoint, the shape in current model is "
+                              f"{param.shape}.")
+                continue
+            if assign:
+                self._assign(name, param, value)
+            else:
+                with no_grad():
+                    param.copy_(value)
+        extra_key = prefix + "_extra_state"
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            else:
+                missing.append(extra_key)
+        for key in state_dict:
+            if key.startswith(prefix) and key != extra_key:
+                first = key[len(prefix):].split(".", 1)[0]
+                if first not in self._modules and first not in local:
+                    unexpected.append(key)
+            elif key == extra_key and type(self).set_extra_state is Module.set_extra_state:
+                unexpected.append(key)
+
+    def _assign(self, name, old, value):
+        """load_state_dict(assign=True): take `value` itself (parameters stay Parameters)."""
+        if name in self._parameters:
+            if not isinstance(value, Parameter):
+                value = Parameter(value, requires_grad=old.requires_grad)
+            self._parameters[name] = value
+        else:
+            self._buffers[name] = value
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copy parameters and buffers from `state_dict`; with `strict`, the keys must match
+        exactly. Returns (missing_keys, unexpected_keys)."""
+        if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+
+        def load(module, local_state, prefix):
+            module._load_from_state_dict(local_state, prefix, missing, unexpected, errors,
+                                         assign)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    load(child, {k: v for k, v in local_state.items()
+                                 if k.startswith(child_prefix)}, child_prefix)
+
+        load(self, dict(state_dict), "")
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                type(self).__name__, "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """`hook(module, args)` (or `hook(module, args, kwargs)`) before forward; it may
+        return new args (or (args, kwargs))."""
+        handle = _add(self._forward_pre_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs.add(handle.id)
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        """`hook(module, args, output)` (or `(module, args, kwargs, output)`) after forward;
+        it may return a new output."""
+        handle = _add(self._forward_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs.add(handle.id)
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """`hook(module, grad_input, grad_output)` when the gradients of the module's inputs
+        are computed; it may return new grad_input."""
+        return _add(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """`hook(module, grad_output)` before the module's input gradients are computed; it
+        may return new grad_output."""
+        return _add(self._backward_pre_hooks, hook, prepend)
+
+    # -- printing ------------------------------------------------------------------------------
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def extra_repr(self):
+        """The module's own settings, printed inside its parentheses."""
+        return ""
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): " + _addindent(repr(module), 2)
+                       for name, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        body = ""
+        if len(extra_lines) == 1 and not child_lines:
+            body = extra_lines[0]
+        elif lines:
+            body = "\n  " + "\n  ".join(lines) + "\n"
+        return self._get_name() + "(" + body + ")"
+
+
+def _add(hooks, fn, prepend):
+    handle = add_hook(hooks, fn)
+    if prepend:
+        items = list(hooks.items())
+        hooks.clear()
+        hooks.update([items[-1]] + items[:-1])
+    return handle
+
+
+def _parse_to(args, kwargs):
+    """(device, dtype) from Module.to's overloads."""
+    device, dtype = kwargs.get("device"), kwargs.get("dtype")
+    tensor = kwargs.get("tensor")
+    for a in args:
+        if isinstance(a, Tensor):
+            tensor = a
+        elif isinstance(a, _dtype.dtype):
+            dtype = a
+        elif a is not None and not isinstance(a, bool):
+            device = a
+    if tensor is not None:
+        device, dtype = tensor.device, tensor.dtype
+    return device, dtype

@@ -1,0 +1,68 @@
+"""Gradient clipping: by the total norm of all gradients, or by value."""
+import math
+
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+
+
+def _as_list(tensors):
+    return [tensors] if isinstance(tensors, Tensor) else list(tensors)
+
+
+def _norm_of(t, norm_type):
+    from .._loss_ops import vector_norm
+    return vector_norm(t.detach(), norm_type, None)
+
+
+def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """The norm of the norms of `tensors` (as if they were concatenated into one vector)."""
+    from ..._creation import tensor
+    from ..._ops.joining import stack
+    tensors = [t for t in _as_list(tensors) if t is not None]
+    norm_type = float(norm_type)
+    if not tensors:
+        return tensor(0.0)
+    with no_grad():
+        norms = stack([_norm_of(t, norm_type) for t in tensors])
+        total = _norm_of(norms, norm_type)
+    if error_if_nonfinite and not bool(total.isfinite()):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from "
+                           f"`parameters` is non-finite, so it cannot be clipped. To disable "
+                           f"this error and scale the gradients by the non-finite norm anyway, "
+                           f"set `error_if_nonfinite=False`")
+    return total
+
+
+def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+    """Scale the gradients by max_norm / (total_norm + 1e-6) when that is below 1."""
+    grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
+    coef = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
+    with no_grad():
+        for g in grads:
+            g.mul_(coef.to(g.dtype))
+
+
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
+                    foreach=None):
+    """Scale all gradients together so that their total norm is at most `max_norm`; returns
+    the total norm before clipping.
+
+        total = nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    """
+    parameters = _as_list(parameters)
+    grads = [p.grad for p in parameters if p.grad is not None]
+    total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    clip_grads_with_norm_(parameters, max_norm, total, foreach)
+    return total
+
+
+def clip_grad_value_(parameters, clip_value, foreach=None):
+    """Clamp every gradient to [-clip_value, clip_value], in place."""
+    clip_value = float(clip_value)
+    with no_grad():
+        for p in _as_list(parameters):
+            if p.grad is not None:
+                p.grad.clamp_(min=-clip_value, max=clip_value)
+
+
+del math

@@ -1,0 +1,87 @@
+"""ember.nn.functional helpers (pad, one_hot, normalize, distances) and ember.nn.utils."""
+import numpy as np
+import pytest
+
+import ember
+from ember import nn
+from ember.nn import functional as F
+
+from nn_checks import check_gradients
+
+RNG = np.random.default_rng(0)
+T = lambda a: ember.tensor(a)   # noqa: E731
+
+
+@pytest.mark.parametrize("mode,np_mode", [("constant", "constant"), ("reflect", "reflect"),
+                                          ("replicate", "edge"), ("circular", "wrap")])
+def test_pad_modes(mode, np_mode):
+    x = RNG.standard_normal((2, 3, 4))
+    out = F.pad(T(x), (1, 2), mode=mode)
+    np.testing.assert_allclose(out.numpy(), np.pad(x, ((0, 0), (0, 0), (1, 2)), np_mode))
+    check_gradients(lambda t: F.pad(t, (1, 2), mode=mode), x)
+    x4 = RNG.standard_normal((1, 2, 3, 4))
+    out = F.pad(T(x4), (1, 0, 2, 1), mode=mode)
+    np.testing.assert_allclose(out.numpy(), np.pad(x4, ((0, 0), (0, 0), (2, 1), (1, 0)),
+                                                   np_mode))
+
+
+def test_constant_pad_value_and_crop():
+    x = RNG.standard_normal((2, 3))
+    np.testing.assert_allclose(F.pad(T(x), (1, 1), value=7.0).numpy(),
+                               np.pad(x, ((0, 0), (1, 1)), constant_values=7.0))
+    np.testing.assert_allclose(F.pad(T(x), (-1, 0, 0, 1)).numpy(),
+                               np.pad(x[:, 1:], ((0, 1), (0, 0))))
+    check_gradients(lambda t: F.pad(t, (-1, 2)), x)
+    with pytest.raises(RuntimeError, match="Padding length must be divisible by 2"):
+        F.pad(T(x), (1,))
+
+
+def test_one_hot():
+    out = F.one_hot(ember.tensor([0, 2, 1]))
+    assert out.dtype == ember.int64 and out.tolist() == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]
+    assert F.one_hot(ember.tensor([[1]]), 4).shape == (1, 1, 4)
+    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes."):
+        F.one_hot(ember.tensor([3]), 2)
+
+
+def test_normalize_and_distances():
+    x, y = RNG.standard_normal((4, 5)), RNG.standard_normal((4, 5))
+    np.testing.assert_allclose(F.normalize(T(x)).numpy(),
+                               x / np.linalg.norm(x, axis=1, keepdims=True))
+    np.testing.assert_allclose(F.normalize(T(x), p=1, dim=0).numpy(),
+                               x / np.abs(x).sum(0, keepdims=True))
+    cos = (x * y).sum(1) / np.linalg.norm(x, axis=1) / np.linalg.norm(y, axis=1)
+    np.testing.assert_allclose(F.cosine_similarity(T(x), T(y)).numpy(), cos)
+    np.testing.assert_allclose(F.pairwise_distance(T(x), T(y), p=3).numpy(),
+                               (np.abs(x - y + 1e-6) ** 3).sum(1) ** (1 / 3))
+    check_gradients(lambda a, b: F.cosine_similarity(a, b), x, y)
+    check_gradients(lambda a: F.normalize(a, p=3), x)
+    zero = ember.zeros(3, requires_grad=True)
+    F.normalize(zero, dim=0).sum().backward()
+    assert np.isfinite(zero.grad.numpy()).all()
+
+
+def test_clip_grad_norm_and_value():
+    a = nn.Parameter(ember.zeros(3))
+    b = nn.Parameter(ember.zeros(4))
+    a.grad, b.grad = ember.full((3,), 3.0), ember.full((4,), 4.0)
+    total = nn.utils.clip_grad_norm_([a, b], max_norm=1.0)
+    expected = np.sqrt(9 * 3 + 16 * 4)
+    np.testing.assert_allclose(total.item(), expected, rtol=1e-6)
+    np.testing.assert_allclose(a.grad.numpy(), 3 / (expected + 1e-6), rtol=1e-6)
+    a.grad = ember.tensor([1.0, -5.0, 0.5])
+    total = nn.utils.clip_grad_norm_(a, 10.0, norm_type="inf")
+    assert total.item() == 5.0 and a.grad.tolist() == [1.0, -5.0, 0.5]
+    nn.utils.clip_grad_value_([a], 0.75)
+    assert a.grad.tolist() == [0.75, -0.75, 0.5]
+    a.grad = ember.tensor([float("nan"), 0, 0])
+    with pytest.raises(RuntimeError, match="is non-finite, so it cannot be clipped"):
+        nn.utils.clip_grad_norm_(a, 1.0, error_if_nonfinite=True)
+
+
+def test_parameters_to_vector_round_trip():
+    lin = nn.Linear(3, 2)
+    vec = nn.utils.parameters_to_vector(lin.parameters())
+    assert vec.shape == (8,)
+    nn.utils.vector_to_parameters(ember.arange(8.0), lin.parameters())
+    assert lin.weight.tolist() == [[0, 1, 2], [3, 4, 5]] and lin.bias.tolist() == [6, 7]

@@ -1,0 +1,206 @@
+"""Losses: values against NumPy references, gradients against finite differences, node names
+and torch's errors."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+from ember import nn
+from ember.nn import functional as F
+
+from nn_checks import check_gradients
+
+RNG = np.random.default_rng(0)
+X, Y = RNG.standard_normal((4, 3)), RNG.standard_normal((4, 3))
+P = RNG.uniform(0.05, 0.95, (4, 3))
+T = lambda a: ember.tensor(a)   # noqa: E731
+
+
+def _log_softmax(x, axis=1):
+    s = x - x.max(axis, keepdims=True)
+    return s - np.log(np.exp(s).sum(axis, keepdims=True))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_pointwise_losses(reduction):
+    d = X - Y
+    reduce = {"mean": np.mean, "sum": np.sum, "none": lambda a: a}[reduction]
+    cases = [
+        (F.mse_loss, {}, d ** 2),
+        (F.l1_loss, {}, np.abs(d)),
+        (F.smooth_l1_loss, {"beta": 0.5},
+         np.where(np.abs(d) < 0.5, 0.5 * d ** 2 / 0.5, np.abs(d) - 0.25)),
+        (F.huber_loss, {"delta": 0.5},
+         np.where(np.abs(d) < 0.5, 0.5 * d ** 2, 0.5 * (np.abs(d) - 0.25))),
+    ]
+    for fn, kw, losses in cases:
+        out = fn(T(X), T(Y), reduction=reduction, **kw)
+        np.testing.assert_allclose(out.numpy(), reduce(losses), rtol=1e-12)
+        check_gradients(lambda a, b: fn(a, b, reduction=reduction, **kw), X, Y)
+
+
+def test_binary_cross_entropy():
+    expected = -(Y.clip(0, 1) * np.log(P) + (1 - Y.clip(0, 1)) * np.log(1 - P))
+    target = Y.clip(0, 1)
+    np.testing.assert_allclose(F.binary_cross_entropy(T(P), T(target)).numpy(),
+                               expected.mean())
+    w = RNG.uniform(0.5, 2, (3,))
+    np.testing.assert_allclose(
+        F.binary_cross_entropy(T(P), T(target), weight=T(w), reduction="sum").numpy(),
+        (expected * w).sum())
+    check_gradients(lambda p, t: F.binary_cross_entropy(p, t), P, target)
+    # log is clamped at -100: a certain but wrong prediction costs 100, not inf
+    assert F.binary_cross_entropy(T([0.0]), T([1.0])).item() == 100.0
+    with pytest.raises(RuntimeError, match="all elements of input should be between 0 and 1"):
+        F.binary_cross_entropy(T([1.5]), T([1.0]))
+
+
+def test_binary_cross_entropy_with_logits():
+    pw = np.array([1.0, 2.0, 0.5])
+    s = 1 / (1 + np.exp(-X))
+    expected = -(pw * P * np.log(s) + (1 - P) * np.log(1 - s))
+    out = nn.BCEWithLogitsLoss(pos_weight=T(pw))(T(X), T(P))
+    np.testing.assert_allclose(out.numpy(), expected.mean(), rtol=1e-12)
+    check_gradients(lambda x, t: F.binary_cross_entropy_with_logits(x, t, pos_weight=T(pw)),
+                    X, P)
+    check_gradients(lambda x, t: F.binary_cross_entropy_with_logits(x, t), X, P)
+    big = F.binary_cross_entropy_with_logits(T([1000.0, -1000.0]), T([0.0, 1.0]), reduction="sum")
+    assert big.item() == 2000.0
+
+
+def test_nll_and_cross_entropy_class_indices():
+    target = np.array([0, 2, 1, 2])
+    logp = _log_softmax(X)
+    picked = -logp[np.arange(4), target]
+    np.testing.assert_allclose(F.nll_loss(T(logp), T(target)).numpy(), picked.mean())
+    np.testing.assert_allclose(F.cross_entropy(T(X), T(target)).numpy(), picked.mean())
+    w = np.array([0.2, 1.0, 3.0])
+    weighted = F.cross_entropy(T(X), T(target), weight=T(w))
+    np.testing.assert_allclose(weighted.numpy(), (picked * w[target]).sum() / w[target].sum())
+    ignored = F.cross_entropy(T(X), T(np.array([0, -100, 1, 2])), reduction="none")
+    assert ignored.numpy()[1] == 0
+    check_gradients(lambda x: F.cross_entropy(x, T(target), weight=T(w)), X)
+    check_gradients(lambda x: F.cross_entropy(x, T(target), label_smoothing=0.3), X)
+    out = F.cross_entropy(ember.tensor(X, requires_grad=True), T(target))
+    assert type(out.grad_fn).__name__ == "NllLossBackward0"
+
+
+def test_cross_entropy_spatial_and_probabilities():
+    x = RNG.standard_normal((2, 3, 4))
+    target = RNG.integers(0, 3, (2, 4))
+    logp = _log_softmax(x, 1)
+    picked = -np.take_along_axis(logp, target[:, None], 1)[:, 0]
+    out = F.cross_entropy(T(x), T(target), reduction="none")
+    np.testing.assert_allclose(out.numpy(), picked)
+    assert type(F.nll_loss(ember.tensor(logp, requires_grad=True), T(target)).grad_fn
+                ).__name__ == "NllLoss2DBackward0"
+    probs = RNG.uniform(0.1, 1, (4, 3))
+    probs /= probs.sum(1, keepdims=True)
+    np.testing.assert_allclose(F.cross_entropy(T(X), T(probs)).numpy(),
+                               -(probs * _log_softmax(X)).sum(1).mean())
+    check_gradients(lambda x, p: F.cross_entropy(x, p, label_smoothing=0.1), X, probs)
+
+
+def test_label_smoothing_by_hand():
+    target = np.array([0, 2, 1, 2])
+    eps, c = 0.2, 3
+    logp = _log_softmax(X)
+    nll = -logp[np.arange(4), target].mean()
+    smooth = -logp.sum(1).mean()
+    np.testing.assert_allclose(F.cross_entropy(T(X), T(target), label_smoothing=eps).numpy(),
+                               (1 - eps) * nll + eps / c * smooth, rtol=1e-12)
+
+
+def test_nll_errors():
+    with pytest.raises(IndexError, match="Target 5 is out of bounds."):
+        F.nll_loss(T(X), T(np.array([0, 5, 1, 1])))
+    with pytest.raises(ValueError, match=r"Expected input batch_size \(4\) to match target "
+                                         r"batch_size \(2\)."):
+        F.nll_loss(T(X), T(np.array([0, 1])))
+    with pytest.raises(ValueError, match="foo is not a valid value for reduction"):
+        F.mse_loss(T(X), T(Y), reduction="foo")
+
+
+def test_kl_div():
+    q = RNG.uniform(0.1, 1, (4, 3))
+    q /= q.sum(1, keepdims=True)
+    logp = _log_softmax(X)
+    terms = q * (np.log(q) - logp)
+    np.testing.assert_allclose(F.kl_div(T(logp), T(q), reduction="batchmean").numpy(),
+                               terms.sum() / 4)
+    np.testing.assert_allclose(
+        F.kl_div(T(logp), T(np.log(q)), reduction="sum", log_target=True).numpy(), terms.sum())
+    with pytest.warns(UserWarning, match="reduction: 'mean' divides the total loss"):
+        F.kl_div(T(logp), T(q))
+    check_gradients(lambda a, b: F.kl_div(a, b, reduction="batchmean"), logp, q)
+
+
+def test_margin_losses():
+    sign = np.array([1.0, -1.0, 1.0, -1.0])
+    a, b = X[:, 0], Y[:, 0]
+    np.testing.assert_allclose(F.margin_ranking_loss(T(a), T(b), T(sign), 0.1).numpy(),
+                               np.maximum(0, -sign * (a - b) + 0.1).mean())
+    cos = (X * Y).sum(1) / np.sqrt((X * X).sum(1) * (Y * Y).sum(1))
+    expected = np.where(sign == 1, 1 - cos, np.maximum(0, cos - 0.2))
+    np.testing.assert_allclose(F.cosine_embedding_loss(T(X), T(Y), T(sign), 0.2).numpy(),
+                               expected.mean())
+    z = RNG.standard_normal((4, 3))
+    d_pos = np.linalg.norm(X - Y + 1e-6, axis=1)
+    d_neg = np.linalg.norm(X - z + 1e-6, axis=1)
+    np.testing.assert_allclose(F.triplet_margin_loss(T(X), T(Y), T(z)).numpy(),
+                               np.maximum(1 + d_pos - d_neg, 0).mean())
+    check_gradients(lambda x, y, n: F.triplet_margin_loss(x, y, n, swap=True), X, Y, z)
+
+
+def test_loss_modules_and_legacy_arguments():
+    assert repr(nn.CrossEntropyLoss()) == "CrossEntropyLoss()"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loss = nn.MSELoss(size_average=False)
+    assert loss.reduction == "sum" and caught
+    ce = nn.CrossEntropyLoss(weight=ember.ones(3))
+    assert "weight" in dict(ce.named_buffers())
+    with pytest.warns(UserWarning, match="Using a target size"):
+        F.mse_loss(T(X), T(Y[:, :1]))
+
+
+def test_more_losses_against_numpy():
+    sign = np.where(RNG.standard_normal((4, 3)) > 0, 1.0, -1.0)
+    np.testing.assert_allclose(F.soft_margin_loss(T(X), T(sign)).numpy(),
+                               np.log1p(np.exp(-sign * X)).mean())
+    np.testing.assert_allclose(F.hinge_embedding_loss(T(X), T(sign), margin=0.5).numpy(),
+                               np.where(sign == 1, X, np.maximum(0, 0.5 - X)).mean())
+    s = 1 / (1 + np.exp(-X))
+    np.testing.assert_allclose(F.multilabel_soft_margin_loss(T(X), T(P)).numpy(),
+                               (-(P * np.log(s) + (1 - P) * np.log(1 - s))).mean(1).mean())
+    counts = RNG.integers(0, 5, (4, 3)).astype(np.float64)
+    np.testing.assert_allclose(F.poisson_nll_loss(T(X), T(counts)).numpy(),
+                               (np.exp(X) - counts * X).mean())
+    var = P[:, :1]
+    np.testing.assert_allclose(F.gaussian_nll_loss(T(X), T(Y), T(var)).numpy(),
+                               (0.5 * (np.log(var) + (X - Y) ** 2 / var)).mean())
+    check_gradients(lambda x, y, v: F.gaussian_nll_loss(x, y, v), X, Y, var)
+    check_gradients(lambda x: F.soft_margin_loss(x, T(sign)), X)
+    with pytest.raises(ValueError, match="var is of incorrect size"):
+        F.gaussian_nll_loss(T(X), T(Y), T(np.ones((2, 2))))
+
+
+def test_unbatched_cross_entropy():
+    x = RNG.standard_normal(4)
+    expected = -_log_softmax(x, 0)[2]
+    np.testing.assert_allclose(F.cross_entropy(T(x), T(np.array(2))).numpy(), expected)
+    check_gradients(lambda t: F.cross_entropy(t, T(np.array(2))), x)
+
+
+@pytest.mark.parametrize("fn", [F.mse_loss, F.l1_loss, F.smooth_l1_loss, F.huber_loss,
+                                F.soft_margin_loss, F.binary_cross_entropy_with_logits,
+                                F.poisson_nll_loss, F.hinge_embedding_loss])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_zero_dim_inputs(fn, reduction):
+    """0-dim input and target give a 0-dim loss (NumPy's scalars never leak out)."""
+    a = ember.tensor(1.5, requires_grad=True)
+    out = fn(a, ember.tensor(0.5), reduction=reduction)
+    assert out.shape == () and isinstance(out.item(), float)
+    out.backward()
+    assert a.grad.shape == ()
