@@ -1,0 +1,86 @@
+"""Adagrad: per-coordinate learning rates from the sum of squared past gradients."""
+import numpy as np
+
+from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    """torch.optim.Adagrad. Per parameter, at step t, with g the gradient (+ weight_decay * p):
+
+        clr = lr / (1 + (t - 1) * lr_decay)
+        sum = sum + g * g
+        p = p - clr * g / (sqrt(sum) + eps)
+
+    State is created for every parameter at construction (`sum` starts at
+    `initial_accumulator_value`), as in torch.
+    """
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
+                 initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
+                 differentiable=False, fused=None):
+        check_lr_tensor(lr)
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= lr_decay:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= initial_accumulator_value:
+            raise ValueError(f"Invalid initial_accumulator_value value: "
+                             f"{initial_accumulator_value}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                        initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                self._init_state(p, group)
+
+    def _init_state(self, p, group):
+        init = group["initial_accumulator_value"]
+        if p.is_complex():
+            init = complex(init, init)
+        state = self.state[p]
+        state["step"] = zero_step()
+        state["sum"] = zeros_state(p, init)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", None)
+
+    def step(self, closure=None):
+        """Perform one optimization step."""
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            lr, lr_decay, eps = to_scalar(group["lr"]), group["lr_decay"], group["eps"]
+            weight_decay, maximize = group["weight_decay"], group["maximize"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:                  # a parameter added by add_param_group
+                    self._init_state(p, group)
+                param, grad = as_real(p._data), as_real(p.grad._data)
+                if maximize:
+                    grad = -grad
+                step_t = state["step"]._data
+                step_t += 1
+                step = float(step_t)
+                if weight_decay != 0:
+                    grad = grad + weight_decay * param
+                clr = lr / (1 + (step - 1) * lr_decay)
+                acc = as_real(state["sum"]._data)
+                acc += grad * grad
+                std = np.sqrt(acc)
+                std += eps
+                param -= clr * (grad / std)
+                p._bump_version()
+        return loss

@@ -1,0 +1,98 @@
+"""Adam (and its decoupled-weight-decay form, used by AdamW)."""
+import math
+
+import numpy as np
+
+from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+
+__all__ = ["Adam"]
+
+
+def _check_adam_args(lr, betas, eps, weight_decay):
+    check_lr_tensor(lr)
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+class Adam(Optimizer):
+    """torch.optim.Adam. Per parameter, at step t, with g the gradient:
+
+        p = p * (1 - lr * wd)  if decoupled_weight_decay, else  g = g + wd * p
+        m = beta1 * m + (1 - beta1) * g
+        v = beta2 * v + (1 - beta2) * g * g          (v_max = max(v_max, v) with amsgrad)
+        p = p - lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps)
+    """
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, fused=None, decoupled_weight_decay=False):
+        _check_adam_args(lr, betas, eps, weight_decay)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        amsgrad=amsgrad, maximize=maximize, foreach=foreach,
+                        capturable=capturable, differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("amsgrad", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("capturable", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", None)
+            group.setdefault("decoupled_weight_decay", False)
+
+    def step(self, closure=None):
+        """Perform one optimization step."""
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            lr, (beta1, beta2), eps = to_scalar(group["lr"]), group["betas"], group["eps"]
+            weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]
+            maximize, decoupled = group["maximize"], group["decoupled_weight_decay"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = zero_step()
+                    state["exp_avg"] = zeros_state(p)
+                    state["exp_avg_sq"] = zeros_state(p)
+                    if amsgrad:
+                        state["max_exp_avg_sq"] = zeros_state(p)
+                param, grad = as_real(p._data), as_real(p.grad._data)
+                if maximize:
+                    grad = -grad
+                step_t = state["step"]._data
+                step_t += 1
+                step = float(step_t)
+                if weight_decay != 0:
+                    if decoupled:
+                        param *= 1 - lr * weight_decay
+                    else:
+                        grad = grad + weight_decay * param
+                exp_avg = as_real(state["exp_avg"]._data)
+                exp_avg_sq = as_real(state["exp_avg_sq"]._data)
+                exp_avg += (1 - beta1) * (grad - exp_avg)          # lerp towards grad
+                exp_avg_sq *= beta2
+                exp_avg_sq += (1 - beta2) * (grad * grad)
+                if amsgrad:
+                    max_sq = as_real(state["max_exp_avg_sq"]._data)
+                    np.maximum(max_sq, exp_avg_sq, out=max_sq)
+                    exp_avg_sq = max_sq
+                step_size = lr / (1 - beta1 ** step)
+                denom = np.sqrt(exp_avg_sq)
+                denom /= math.sqrt(1 - beta2 ** step)
+                denom += eps
+                param -= step_size * exp_avg / denom
+                p._bump_version()
+        return loss

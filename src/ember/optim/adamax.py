@@ -1,0 +1,72 @@
+"""Adamax: Adam with the infinity norm in place of the second moment."""
+import numpy as np
+
+from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    """torch.optim.Adamax. Per parameter, at step t, with g the gradient (+ weight_decay * p):
+
+        m = beta1 * m + (1 - beta1) * g
+        u = max(beta2 * u, |g| + eps)
+        p = p - lr / (1 - beta1^t) * m / u
+    """
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 foreach=None, *, maximize=False, differentiable=False, capturable=False):
+        check_lr_tensor(lr)
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        foreach=foreach, maximize=maximize, differentiable=differentiable,
+                        capturable=capturable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("capturable", False)
+
+    def step(self, closure=None):
+        """Perform one optimization step."""
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            lr, (beta1, beta2), eps = to_scalar(group["lr"]), group["betas"], group["eps"]
+            weight_decay, maximize = group["weight_decay"], group["maximize"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = zero_step()
+                    state["exp_avg"] = zeros_state(p)
+                    state["exp_inf"] = zeros_state(p)
+                param, grad = as_real(p._data), as_real(p.grad._data)
+                if maximize:
+                    grad = -grad
+                step_t = state["step"]._data
+                step_t += 1
+                if weight_decay != 0:
+                    grad = grad + weight_decay * param
+                exp_avg = as_real(state["exp_avg"]._data)
+                exp_inf = as_real(state["exp_inf"]._data)
+                exp_avg += (1 - beta1) * (grad - exp_avg)
+                exp_inf *= beta2
+                np.maximum(exp_inf, np.abs(grad) + eps, out=exp_inf)
+                clr = lr / (1 - beta1 ** float(step_t))
+                param -= clr * (exp_avg / exp_inf)
+                p._bump_version()
+        return loss

@@ -1,0 +1,97 @@
+"""NAdam: Adam with Nesterov momentum and a momentum-decay schedule."""
+import numpy as np
+
+from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar,
+                        zero_step, zeros_state)
+from .._tensor import wrap
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    """torch.optim.NAdam. Per parameter, at step t, with g the gradient:
+
+        p = p * (1 - lr * wd)  if decoupled_weight_decay, else  g = g + wd * p
+        mu_t = beta1 * (1 - 0.5 * 0.96^(t * momentum_decay));  mu_product *= mu_t
+        m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g * g
+        denom = sqrt(v / (1 - beta2^t)) + eps
+        p = p - lr * (1 - mu_t) / (1 - mu_product) * g / denom
+              - lr * mu_{t+1} / (1 - mu_product * mu_{t+1}) * m / denom
+    """
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False):
+        check_lr_tensor(lr)
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= momentum_decay:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        momentum_decay=momentum_decay,
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
+                        foreach=foreach, capturable=capturable, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("capturable", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("decoupled_weight_decay", False)
+
+    def step(self, closure=None):
+        """Perform one optimization step."""
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            lr, (beta1, beta2), eps = to_scalar(group["lr"]), group["betas"], group["eps"]
+            weight_decay, momentum_decay = group["weight_decay"], group["momentum_decay"]
+            maximize, decoupled = group["maximize"], group["decoupled_weight_decay"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = zero_step()
+                    state["mu_product"] = wrap(np.ones((), scalar_dtype()))
+                    state["exp_avg"] = zeros_state(p)
+                    state["exp_avg_sq"] = zeros_state(p)
+                param, grad = as_real(p._data), as_real(p.grad._data)
+                if maximize:
+                    grad = -grad
+                step_t = state["step"]._data
+                step_t += 1
+                step = float(step_t)
+                bias_correction2 = 1 - beta2 ** step
+                if weight_decay != 0:
+                    if decoupled:
+                        param *= 1 - lr * weight_decay
+                    else:
+                        grad = grad + weight_decay * param
+                mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
+                mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
+                # NOTE: the running product is kept in the scalar dtype (float32), as torch does.
+                mu_product_t = state["mu_product"]._data
+                mu_product_t *= mu
+                mu_product = float(mu_product_t)
+                exp_avg = as_real(state["exp_avg"]._data)
+                exp_avg_sq = as_real(state["exp_avg_sq"]._data)
+                exp_avg += (1 - beta1) * (grad - exp_avg)
+                exp_avg_sq *= beta2
+                exp_avg_sq += (1 - beta2) * (grad * grad)
+                denom = np.sqrt(exp_avg_sq / bias_correction2)
+                denom += eps
+                param -= (lr * (1.0 - mu) / (1.0 - mu_product)) * (grad / denom)
+                param -= (lr * mu_next / (1.0 - mu_product * mu_next)) * (exp_avg / denom)
+                p._bump_version()
+        return loss

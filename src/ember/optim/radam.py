@@ -1,0 +1,96 @@
+"""RAdam: Adam with a rectified adaptive learning rate (plain momentum while variance is
+untrustworthy in the first steps)."""
+import math
+
+import numpy as np
+
+from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+
+__all__ = ["RAdam"]
+
+
+class RAdam(Optimizer):
+    """torch.optim.RAdam. Per parameter, at step t, with g the gradient:
+
+        p = p * (1 - lr * wd)  if decoupled_weight_decay, else  g = g + wd * p
+        m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g * g
+        rho_inf = 2 / (1 - beta2) - 1;  rho_t = rho_inf - 2 t beta2^t / (1 - beta2^t)
+        rho_t > 5: p = p - lr * m / (1 - beta1^t) * r_t * sqrt(1 - beta2^t) / (sqrt(v) + eps)
+                   with r_t = sqrt((rho_t-4)(rho_t-2) rho_inf / ((rho_inf-4)(rho_inf-2) rho_t))
+        otherwise: p = p - lr * m / (1 - beta1^t)
+    """
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False,
+                 capturable=False, differentiable=False):
+        check_lr_tensor(lr)
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        maximize=maximize, foreach=foreach, capturable=capturable,
+                        decoupled_weight_decay=decoupled_weight_decay,
+                        differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("decoupled_weight_decay", False)
+            group.setdefault("capturable", False)
+
+    def step(self, closure=None):
+        """Perform one optimization step."""
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            lr, (beta1, beta2), eps = to_scalar(group["lr"]), group["betas"], group["eps"]
+            weight_decay, maximize = group["weight_decay"], group["maximize"]
+            decoupled = group["decoupled_weight_decay"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = zero_step()
+                    state["exp_avg"] = zeros_state(p)
+                    state["exp_avg_sq"] = zeros_state(p)
+                param, grad = as_real(p._data), as_real(p.grad._data)
+                if maximize:
+                    grad = -grad
+                step_t = state["step"]._data
+                step_t += 1
+                step = float(step_t)
+                if weight_decay != 0:
+                    if decoupled:
+                        param *= 1 - lr * weight_decay
+                    else:
+                        grad = grad + weight_decay * param
+                exp_avg = as_real(state["exp_avg"]._data)
+                exp_avg_sq = as_real(state["exp_avg_sq"]._data)
+                exp_avg += (1 - beta1) * (grad - exp_avg)
+                exp_avg_sq *= beta2
+                exp_avg_sq += (1 - beta2) * (grad * grad)
+                bias_correction1 = 1 - beta1 ** step
+                bias_correction2 = 1 - beta2 ** step
+                corrected_avg = exp_avg / bias_correction1
+                rho_inf = 2 / (1 - beta2) - 1
+                rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+                if rho_t > 5.0:
+                    rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf
+                                     / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+                    adaptive_lr = math.sqrt(bias_correction2) / (np.sqrt(exp_avg_sq) + eps)
+                    param -= corrected_avg * lr * adaptive_lr * rect
+                else:
+                    param -= corrected_avg * lr
+                p._bump_version()
+        return loss

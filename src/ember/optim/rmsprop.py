@@ -1,0 +1,90 @@
+"""RMSprop: divide the gradient by a running root mean square of recent gradients."""
+import numpy as np
+
+from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """torch.optim.RMSprop. Per parameter, with g the gradient (+ weight_decay * p):
+
+        v = alpha * v + (1 - alpha) * g * g
+        centered:  m = alpha * m + (1 - alpha) * g;  avg = sqrt(v - m * m) + eps
+        otherwise: avg = sqrt(v) + eps
+        momentum > 0: buf = momentum * buf + g / avg;  p = p - lr * buf
+        otherwise:    p = p - lr * g / avg
+    """
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, capturable=False, foreach=None, maximize=False,
+                 differentiable=False):
+        check_lr_tensor(lr)
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= momentum:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= alpha:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                        weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("momentum", 0)
+            group.setdefault("centered", False)
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("capturable", False)
+
+    def step(self, closure=None):
+        """Perform one optimization step."""
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            lr, alpha, eps = to_scalar(group["lr"]), group["alpha"], group["eps"]
+            weight_decay, momentum = group["weight_decay"], group["momentum"]
+            centered, maximize = group["centered"], group["maximize"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = zero_step()
+                    state["square_avg"] = zeros_state(p)
+                    if momentum > 0:
+                        state["momentum_buffer"] = zeros_state(p)
+                    if centered:
+                        state["grad_avg"] = zeros_state(p)
+                param, grad = as_real(p._data), as_real(p.grad._data)
+                if maximize:
+                    grad = -grad
+                state["step"]._data += 1
+                if weight_decay != 0:
+                    grad = grad + weight_decay * param
+                square_avg = as_real(state["square_avg"]._data)
+                square_avg *= alpha
+                square_avg += (1 - alpha) * (grad * grad)
+                if centered:
+                    grad_avg = as_real(state["grad_avg"]._data)
+                    grad_avg += (1 - alpha) * (grad - grad_avg)
+                    avg = np.sqrt(square_avg - grad_avg * grad_avg)
+                else:
+                    avg = np.sqrt(square_avg)
+                avg += eps
+                if momentum > 0:
+                    buf = as_real(state["momentum_buffer"]._data)
+                    buf *= momentum
+                    buf += grad / avg
+                    param -= lr * buf
+                else:
+                    param -= lr * (grad / avg)
+                p._bump_version()
+        return loss

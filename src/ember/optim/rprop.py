@@ -1,0 +1,74 @@
+"""Rprop: resilient backpropagation, per-coordinate step sizes adapted from gradient signs."""
+import numpy as np
+
+from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, zero_step,
+                        zeros_state)
+
+__all__ = ["Rprop"]
+
+
+class Rprop(Optimizer):
+    """torch.optim.Rprop. Per coordinate, with g the gradient and g_prev the last one kept:
+
+        g * g_prev > 0: step = min(step * eta_plus, step_max)
+        g * g_prev < 0: step = max(step * eta_minus, step_min), and g is taken as 0
+        p = p - sign(g) * step;  g_prev = g
+
+    Step sizes start at `lr`.
+    """
+
+    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        check_lr_tensor(lr)
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+        defaults = dict(lr=lr, etas=etas, step_sizes=step_sizes, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable,
+                        capturable=capturable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("capturable", False)
+
+    def step(self, closure=None):
+        """Perform one optimization step."""
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            eta_minus, eta_plus = group["etas"]
+            step_min, step_max = group["step_sizes"]
+            maximize = group["maximize"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    lr = to_scalar(group["lr"])
+                    state["step"] = zero_step()
+                    state["prev"] = zeros_state(p)
+                    state["step_size"] = zeros_state(p, complex(lr, lr) if p.is_complex()
+                                                     else lr)
+                state["step"]._data += 1
+                param, grad = as_real(p._data), as_real(p.grad._data)
+                if maximize:
+                    grad = -grad
+                prev = as_real(state["prev"]._data)
+                step_size = as_real(state["step_size"]._data)
+                agreement = np.sign(grad * prev)
+                factor = np.where(agreement > 0, eta_plus,
+                                  np.where(agreement < 0, eta_minus, 1)).astype(grad.dtype)
+                step_size *= factor
+                np.clip(step_size, step_min, step_max, out=step_size)
+                # NOTE: after a sign change the gradient is forgotten: no move this step, and
+                # the next step sees no previous sign.
+                grad = np.where(agreement < 0, 0, grad).astype(grad.dtype)
+                param -= np.sign(grad) * step_size
+                prev[...] = grad
+                p._bump_version()
+        return loss

@@ -1,0 +1,76 @@
+"""SGD: stochastic gradient descent with momentum, dampening, Nesterov and weight decay."""
+from .optimizer import Optimizer, check_lr_tensor, to_scalar
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """torch.optim.SGD. Per parameter, with g the gradient (negated when `maximize`):
+
+        g = g + weight_decay * p
+        buf = g (first step), else momentum * buf + (1 - dampening) * g
+        g = g + momentum * buf if nesterov else buf          (only when momentum != 0)
+        p = p - lr * g
+    """
+
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
+                 nesterov=False, *, maximize=False, foreach=None, differentiable=False,
+                 fused=None):
+        check_lr_tensor(lr)
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening,
+                        weight_decay=weight_decay, nesterov=nesterov, maximize=maximize,
+                        foreach=foreach, differentiable=differentiable, fused=fused)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", False)
+
+    def step(self, closure=None):
+        """Perform one optimization step."""
+        loss = self._eval_closure(closure)
+        for group in self.param_groups:
+            lr, momentum = to_scalar(group["lr"]), group["momentum"]
+            dampening, weight_decay = group["dampening"], group["weight_decay"]
+            nesterov, maximize = group["nesterov"], group["maximize"]
+            for p in group["params"]:
+                grad = p.grad
+                if grad is None:
+                    continue
+                g = grad._data
+                if maximize:
+                    g = -g
+                if weight_decay != 0:
+                    g = g + weight_decay * p._data
+                if momentum != 0:
+                    state = self.state[p]
+                    buf = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = state["momentum_buffer"] = _clone(grad, g)
+                    else:
+                        b = buf._data
+                        b *= momentum
+                        b += (1 - dampening) * g
+                        buf._bump_version()
+                    g = g + momentum * buf._data if nesterov else buf._data
+                p._data -= lr * g
+                p._bump_version()
+        return loss
+
+
+def _clone(grad, g):
+    from .._tensor import wrap
+    return wrap(g.copy() if g is grad._data else g)
