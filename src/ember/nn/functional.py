@@ -15,6 +15,12 @@ from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
                       margin_ranking_loss, mse_loss, multilabel_soft_margin_loss, nll_loss,
                       poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss)
 from ._padding import pad
+from ._conv import *  # noqa: F401,F403,E402
+from ._pooling import *  # noqa: F401,F403,E402
+from ._normalization import *  # noqa: F401,F403,E402
+from ._sparse import *  # noqa: F401,F403,E402
+from ._attention import *  # noqa: F401,F403,E402
+from ._vision import *  # noqa: F401,F403,E402
 
 __all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu", "gelu", "silu",
            "mish", "sigmoid", "tanh", "softmax", "log_softmax", "softmin", "softplus", "softsign",
@@ -323,3 +329,12 @@ def celu_(input, alpha=1.0):
 def selu_(input):
     return _act.selu_(input)
 
+
+
+def _export_families():
+    from . import _attention, _conv, _normalization, _pooling, _sparse, _vision
+    for family in (_conv, _pooling, _normalization, _sparse, _attention, _vision):
+        __all__.extend(name for name in family.__all__ if name not in __all__)
+
+
+_export_families()

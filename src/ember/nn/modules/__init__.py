@@ -14,3 +14,11 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, NLLLoss,
                    PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
+from .conv import *  # noqa: F401,F403,E402
+from .pooling import *  # noqa: F401,F403,E402
+from .normalization import *  # noqa: F401,F403,E402
+from .sparse import *  # noqa: F401,F403,E402
+from .rnn import *  # noqa: F401,F403,E402
+from .attention import *  # noqa: F401,F403,E402
+from .transformer import *  # noqa: F401,F403,E402
+from .vision import *  # noqa: F401,F403,E402

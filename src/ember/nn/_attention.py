@@ -1,0 +1,3 @@
+"""(being written) ember.nn.functional: attention."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""(being written) ember.nn.functional: pooling."""
+
+__all__ = []

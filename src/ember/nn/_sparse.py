@@ -1,0 +1,3 @@
+"""(being written) ember.nn.functional: sparse."""
+
+__all__ = []

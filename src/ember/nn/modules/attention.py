@@ -1,0 +1,3 @@
+"""(being written) ember.nn layers: attention."""
+
+__all__ = []

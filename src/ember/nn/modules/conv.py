@@ -1,0 +1,3 @@
+"""(being written) ember.nn layers: conv."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""(being written) ember.nn layers: normalization."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""(being written) ember.nn layers: pooling."""
+
+__all__ = []

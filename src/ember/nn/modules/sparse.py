@@ -1,0 +1,3 @@
+"""(being written) ember.nn layers: sparse."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""(being written) ember.nn layers: transformer."""
+
+__all__ = []

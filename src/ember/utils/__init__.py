@@ -1,0 +1,19 @@
+"""ember.utils: data loading, checkpointing, graph drawing and model summaries.
+
+Submodules load on first use (`ember.utils.data`, `ember.utils.checkpoint`, ...), as in torch,
+so that `import ember` stays light.
+"""
+import importlib
+
+
+def __getattr__(name):
+    if name.startswith("_"):
+        raise AttributeError(name)
+    try:
+        module = importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module 'ember.utils' has no attribute '{name}'") from None
+    globals()[name] = module
+    return module
