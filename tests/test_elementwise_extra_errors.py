@@ -268,3 +268,23 @@ def test_logit_eps_gradient_and_no_inplace_angle():
     assert x.grad.tolist() == [4.0, 0.0, 0.0]
     assert not hasattr(ember.Tensor, "angle_")
     assert ember.angle(t([-0.0, -1.0, math.inf])).tolist() == [0.0, math.pi, 0.0]
+
+
+def test_addcmul_addcdiv_value_and_dtype_errors():
+    u8 = ember.ones(2, dtype=ember.uint8)
+    with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without "
+                                           "overflow"):
+        ember.addcmul(u8, u8, u8, value=-0.5)
+    with pytest.raises(RuntimeError, match="type int8_t without overflow"):
+        ember.addcmul(*(u8.to(ember.int8),) * 3, value=300)
+    assert ember.addcmul(u8, u8, u8, value=-1).tolist() == [0, 0]     # 1 + 255 wraps
+    assert ember.addcmul(u8.long(), u8, u8, value=2.9).tolist() == [3, 3]   # value truncated
+    with pytest.raises(NotImplementedError, match="\"addcmul_cpu_out\" not implemented for "
+                                                  "'Bool'"):
+        ember.addcmul(*(ember.ones(2, dtype=ember.bool),) * 3)
+    with pytest.raises(RuntimeError, match="Integer division with addcdiv is no longer "
+                                           "supported"):
+        ember.addcdiv(u8.float(), u8, u8)
+    with pytest.raises(TypeError, match=r"addcdiv\(\): argument 'tensor2' \(position 3\) must "
+                                        r"be Tensor, not int"):
+        ember.addcdiv(u8.float(), u8.float(), 2)

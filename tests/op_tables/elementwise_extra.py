@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from op_table import (ALL, COMPLEX, FLOATS, NP, REAL, Sample, _float_unary, as_float,
+from op_table import (ALL, COMPLEX, FLOATS, NP, NUMERIC, REAL, Sample, _float_unary, as_float,
                       binary, category, dtype_name, fl, op, result_type, to_float, to_real,
                       unary)
 
@@ -304,3 +304,34 @@ def _fill_diagonal(x, value, wrap=False):
 
 op("fill_diagonal_", form="method", samples=_fill_diagonal_samples, ref=_fill_diagonal,
    dtypes=ALL, mutates=True, upcast=False)
+
+
+# -- addcmul, addcdiv ----------------------------------------------------------------------------
+
+def _addc_samples(m):
+    away = dict(avoid=(0,)) if m.kind == "float" else {}
+    return [Sample(m((3, 4)), m((3, 4)), m((3, 4), 1, 3)),
+            Sample(m((3, 1)), m((1, 4)), m((4,), 1, 3), value=2),
+            Sample(m((2, 3)), m(()), m((3,), 1, 3), value=-0.5 if m.kind != "int" else -1),
+            Sample(m(()), m(()), m((), 1, 3)),
+            Sample(m((0, 3)), m((0, 3)), m((1, 3), 1, 3), value=3),
+            Sample(m((3, 4)), m((3, 4)), m((3, 4), -2, 2, **away), value=1.5)]
+
+
+def _addc_ref(combine):
+    def ref(a, t1, t2, value=1):
+        dtype = np.result_type(a, t1, t2)
+        if dtype.kind in "iu":          # torch casts value to the result dtype (wrapping)
+            value = np.array(int(value)).astype(dtype)
+        return a + value * combine(t1, t2)
+    return ref
+
+
+op("addcmul", samples=_addc_samples, ref=_addc_ref(np.multiply), dtypes=NUMERIC + COMPLEX,
+   operands=(0, 1, 2), inplace=True, out=True, gradgrad=True,
+   notes="an integer result truncates a float value, as torch casts value to the result dtype")
+op("addcdiv", samples=_addc_samples, ref=_addc_ref(np.true_divide), dtypes=FLOATS + COMPLEX,
+   operands=(0, 1, 2), inplace=True, out=True, gradgrad=True,
+   supports=lambda ops, kwargs: not all(np.asarray(o).dtype.kind in "biu" for o in ops[1:])
+   and result_type(ops) in FLOATS + COMPLEX,
+   notes="torch refuses integer tensor1 and tensor2 (integer division is no longer supported)")

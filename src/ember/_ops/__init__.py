@@ -2,7 +2,7 @@
 from .. import _creation
 from . import (activations, binary, compare, conversion, elementwise_extra,  # noqa: F401
                indexing, inplace, joining, linalg, logical, products, reduction, sampling,
-               scans, scatter_gather, shaping, sorting, statistics, unary, views)
+               scans, scatter_gather, shaping, sorting, statistics, ternary, unary, views)
 from . import operators, registry
 
 

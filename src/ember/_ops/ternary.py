@@ -1,0 +1,109 @@
+"""Element-wise ops of three tensors: `addcmul` (input + value * tensor1 * tensor2) and
+`addcdiv` (input + value * tensor1 / tensor2), the optimizers' workhorses."""
+import numpy as np
+
+from .._tensor import Tensor
+from .elementwise import Elementwise, _defaults_on_class, as_operand, call, missing_kernel, \
+    scalar_for
+from .registry import register
+
+
+_C_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+            "int64": "int64_t"}
+
+
+def _value_for(value, dtype):
+    """torch casts `value` to the result dtype: an integer result truncates a float value,
+    after c10's overflow check (an integer may also be a negative count of the unsigned max)."""
+    if dtype.kind not in "iu":
+        return value
+    info = np.iinfo(dtype)
+    if isinstance(value, float):
+        overflows = not info.min <= value <= info.max
+    elif dtype.kind == "u":
+        overflows = abs(value) > info.max
+    else:
+        overflows = not info.min <= value <= info.max
+    if overflows:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPES[dtype.name]} without "
+                           f"overflow")
+    return scalar_for(int(value), dtype)
+
+
+class Addcmul(Elementwise):
+    """`input + value * tensor1 * tensor2`."""
+    rule = missing_kernel("addcmul_cpu_out", "b")
+    inputs = ("self", "tensor1", "tensor2")
+    saves = {"tensor1": ("tensor2", "value"), "tensor2": ("tensor1", "value")}
+
+    def forward(xp, a, t1, t2, value=1):
+        return a + _value_for(value, a.dtype) * (t1 * t2)
+
+    def backward(ctx, grad):
+        t1, t2, value = ctx.saved_tensors
+        need_self, need_t1, need_t2 = ctx.needs_input_grad
+        return (grad if need_self else None,
+                grad * t2 * value if need_t1 else None,
+                grad * t1 * value if need_t2 else None)
+
+
+class Addcdiv(Elementwise):
+    """`input + value * tensor1 / tensor2`."""
+    inputs = ("self", "tensor1", "tensor2")
+    saves = {"tensor1": ("tensor2", "value"), "tensor2": ("tensor1", "tensor2", "value")}
+
+    def forward(xp, a, t1, t2, value=1):
+        return a + value * (t1 / t2)
+
+    def backward(ctx, grad):
+        t1, t2, value = ctx.saved_tensors
+        need_self, need_t1, need_t2 = ctx.needs_input_grad
+        return (grad if need_self else None,
+                grad * value / t2 if need_t1 else None,
+                -grad * value * t1 / (t2 * t2) if need_t2 else None)
+
+
+_INTEGER_DIVISION = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+    "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+    "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+    "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+    "for all dtypes.")
+
+
+_defaults_on_class(Addcmul, {"value": 1})
+_defaults_on_class(Addcdiv, {"value": 1})
+
+
+def _params(op, value):
+    return op._default_params if value == 1 and value.__class__ is int else {"value": value}
+
+
+def _operands(name, input, tensor1, tensor2):
+    operands = [as_operand(x, arg, i, name)
+                for i, (x, arg) in enumerate(((input, "input"), (tensor1, "tensor1"),
+                                              (tensor2, "tensor2")), 1)]
+    for x, arg, i in zip(operands, ("input", "tensor1", "tensor2"), (1, 2, 3)):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' (position {i}) must be Tensor, not "
+                            f"{type(x).__name__}")
+    return operands
+
+
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    """`input + value * tensor1 * tensor2`, element-wise with broadcasting."""
+    operands = _operands("addcmul", input, tensor1, tensor2)
+    return call(Addcmul, operands, _params(Addcmul, value), out, "addcmul")
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    """`input + value * tensor1 / tensor2`, element-wise with broadcasting."""
+    operands = _operands("addcdiv", input, tensor1, tensor2)
+    if operands[1]._data.dtype.kind in "biu" and operands[2]._data.dtype.kind in "biu":
+        raise RuntimeError(_INTEGER_DIVISION)
+    return call(Addcdiv, operands, _params(Addcdiv, value), out, "addcdiv")
+
+
+register("addcmul", addcmul, inplace=True)
+register("addcdiv", addcdiv, inplace=True)
