@@ -1,0 +1,214 @@
+"""Normalization layers and functions: forward against NumPy, gradients (and second
+derivatives) against finite differences in float64, running statistics, modules' printed forms,
+state_dict keys, defaults and torch's errors."""
+import numpy as np
+import pytest
+
+import ember
+import ember.nn as nn
+import ember.nn.functional as F
+from nn_checks import check_gradients, check_second_derivatives
+
+RNG = np.random.default_rng(0)
+
+
+def _ref_norm(x, axes, eps=1e-5):
+    mean = x.mean(axis=axes, keepdims=True)
+    var = x.var(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps)
+
+
+# -- layer norm ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_layer_norm_forward_matches_numpy(dtype):
+    x = RNG.standard_normal((4, 6, 5)).astype(dtype) * 3 + 1
+    w, b = RNG.standard_normal(5).astype(dtype), RNG.standard_normal(5).astype(dtype)
+    out = F.layer_norm(ember.tensor(x), (5,), ember.tensor(w), ember.tensor(b))
+    assert out.dtype == getattr(ember, dtype)
+    np.testing.assert_allclose(out.numpy(), _ref_norm(x, -1) * w + b, rtol=1e-5, atol=1e-5)
+
+
+def test_layer_norm_over_two_dims_and_large_offsets():
+    x = RNG.standard_normal((3, 4, 5)).astype(np.float32) + 1000
+    out = F.layer_norm(ember.tensor(x), [4, 5], eps=1e-3)
+    ref = _ref_norm(x.astype(np.float64), (1, 2), eps=1e-3)
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-3, atol=1e-3)
+
+
+def test_layer_norm_half_and_non_contiguous():
+    x = RNG.standard_normal((5, 4))
+    out = F.layer_norm(ember.tensor(x, dtype=ember.float16), (4,))
+    assert out.dtype == ember.float16
+    np.testing.assert_allclose(out.float().numpy(), _ref_norm(x, -1), atol=5e-3)
+    t = ember.tensor(x).t()             # a transposed view
+    np.testing.assert_allclose(F.layer_norm(t, (5,)).numpy(), _ref_norm(x.T, -1), atol=1e-12)
+
+
+def test_layer_norm_gradients():
+    x, w, b = RNG.standard_normal((3, 2, 4)), RNG.standard_normal(4), RNG.standard_normal(4)
+    check_gradients(lambda x, w, b: F.layer_norm(x, (4,), w, b), x, w, b)
+    check_gradients(lambda x, w: F.layer_norm(x, (2, 4), w, eps=0.1),
+                    x, RNG.standard_normal((2, 4)))
+    check_gradients(lambda x: F.layer_norm(x, (4,)), x)
+
+
+def test_layer_norm_second_derivatives_and_node():
+    w = ember.tensor(RNG.standard_normal(5))
+    check_second_derivatives(lambda x: F.layer_norm(x, (5,), w), RNG.standard_normal((3, 5)))
+    x = ember.randn(2, 5, requires_grad=True)
+    assert type(F.layer_norm(x, (5,)).grad_fn).__name__ == "NativeLayerNormBackward0"
+
+
+def test_layer_norm_fast_and_composed_backward_agree():
+    x = ember.tensor(RNG.standard_normal((6, 7)), requires_grad=True)
+    w = ember.tensor(RNG.standard_normal(7), requires_grad=True)
+    b = ember.tensor(RNG.standard_normal(7), requires_grad=True)
+    g = ember.tensor(RNG.standard_normal((6, 7)))
+    fast = ember.autograd.grad(F.layer_norm(x, (7,), w, b), [x, w, b], g)
+    composed = ember.autograd.grad(F.layer_norm(x, (7,), w, b), [x, w, b], g,
+                                   create_graph=True)
+    for a, c in zip(fast, composed):
+        np.testing.assert_allclose(a.numpy(), c.detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_layer_norm_errors():
+    x = ember.randn(4, 6, 5)
+    with pytest.raises(RuntimeError, match=r"^Given normalized_shape=\[4\], expected input "
+                       r"with shape \[\*, 4\], but got input of size\[4, 6, 5\]$"):
+        F.layer_norm(x, (4,))
+    with pytest.raises(RuntimeError, match=r"Expected weight to be of same shape as "
+                       r"normalized_shape, but got weight of shape \[5\] and normalized_shape "
+                       r"= \[6, 5\]"):
+        F.layer_norm(x, (6, 5), ember.ones(5))
+    with pytest.raises(RuntimeError, match=r"Expected bias to be of same shape"):
+        F.layer_norm(x, (5,), None, ember.ones(4))
+    with pytest.raises(TypeError, match=r"layer_norm\(\): argument 'normalized_shape' "
+                       r"\(position 2\) must be tuple of ints, not int"):
+        F.layer_norm(x, 5)
+    with pytest.raises(RuntimeError, match="at least 1-dimensional"):
+        F.layer_norm(x, [])
+    with pytest.raises(NotImplementedError,
+                       match="\"LayerNormKernelImpl\" not implemented for 'Long'"):
+        F.layer_norm(ember.ones(3, dtype=ember.long), (3,))
+    with pytest.raises(RuntimeError, match=r"mixed dtype \(CPU\)"):
+        nn.LayerNorm(5)(ember.ones(3, 5, dtype=ember.float64))
+
+
+def test_layer_norm_module():
+    m = nn.LayerNorm(64)
+    assert repr(m) == "LayerNorm((64,), eps=1e-05, elementwise_affine=True, bias=True)"
+    assert list(m.state_dict()) == ["weight", "bias"]
+    assert m.weight.tolist() == [1.0] * 64 and m.bias.tolist() == [0.0] * 64
+    m = nn.LayerNorm([3, 4], eps=1e-3, bias=False)
+    assert repr(m) == "LayerNorm((3, 4), eps=0.001, elementwise_affine=True, bias=False)"
+    assert list(m.state_dict()) == ["weight"] and m.bias is None
+    m = nn.LayerNorm(5, elementwise_affine=False)
+    assert repr(m) == "LayerNorm((5,), eps=1e-05, elementwise_affine=False, bias=False)"
+    assert list(m.parameters()) == []
+    m = nn.LayerNorm(4, dtype=ember.float64)
+    m.weight.data.copy_(ember.tensor([1.0, 2.0, 3.0, 4.0], dtype=ember.float64))
+    x = RNG.standard_normal((2, 4))
+    np.testing.assert_allclose(m(ember.tensor(x)).detach().numpy(),
+                               _ref_norm(x, -1) * [1, 2, 3, 4], atol=1e-12)
+
+
+# -- rms norm ------------------------------------------------------------------------------------
+
+def test_rms_norm_forward_and_default_eps():
+    x = RNG.standard_normal((3, 4)).astype(np.float32)
+    w = RNG.standard_normal(4).astype(np.float32)
+    out = F.rms_norm(ember.tensor(x), (4,), ember.tensor(w))
+    eps = np.finfo(np.float32).eps
+    ref = x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * w
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-6)
+    tiny = ember.zeros(1, 2, dtype=ember.float64)
+    tiny[0, 0] = 1e-9
+    # eps = float64's epsilon: 1e-9 / sqrt(5e-19 + 2.2e-16)
+    expected = 1e-9 / np.sqrt(0.5e-18 + np.finfo(np.float64).eps)
+    assert F.rms_norm(tiny, [2])[0, 0].item() == pytest.approx(expected, rel=1e-12)
+
+
+def test_rms_norm_gradients_and_module():
+    check_gradients(lambda x, w: F.rms_norm(x, (2, 3), w, eps=1e-3),
+                    RNG.standard_normal((2, 2, 3)), RNG.standard_normal((2, 3)))
+    check_second_derivatives(lambda x: F.rms_norm(x, (3,)), RNG.standard_normal((2, 3)))
+    m = nn.RMSNorm(5)
+    assert repr(m) == "RMSNorm((5,), eps=None, elementwise_affine=True)"
+    assert repr(nn.RMSNorm([5, 3], eps=1e-3, elementwise_affine=False)) == \
+        "RMSNorm((5, 3), eps=0.001, elementwise_affine=False)"
+    assert list(m.state_dict()) == ["weight"] and m.weight.tolist() == [1.0] * 5
+    x = ember.randn(2, 5, requires_grad=True)
+    assert type(m(x).grad_fn).__name__ == "MulBackward0"
+    with pytest.raises(RuntimeError, match=r"expected input with shape \[\*4\]"):
+        F.rms_norm(ember.randn(2, 5), (4,))
+    with pytest.raises(NotImplementedError, match="\"rms_norm\" not implemented for 'Long'"):
+        F.rms_norm(ember.ones(3, dtype=ember.long), (3,))
+
+
+# -- group norm ----------------------------------------------------------------------------------
+
+def test_group_norm_forward_matches_numpy():
+    x = RNG.standard_normal((2, 6, 3, 2))
+    w, b = RNG.standard_normal(6), RNG.standard_normal(6)
+    out = F.group_norm(ember.tensor(x), 3, ember.tensor(w), ember.tensor(b))
+    ref = _ref_norm(x.reshape(2, 3, -1), -1).reshape(x.shape)
+    ref = ref * w[:, None, None] + b[:, None, None]
+    np.testing.assert_allclose(out.numpy(), ref, atol=1e-12)
+
+
+def test_group_norm_gradients():
+    x, w, b = RNG.standard_normal((2, 4, 3)), RNG.standard_normal(4), RNG.standard_normal(4)
+    check_gradients(lambda x, w, b: F.group_norm(x, 2, w, b), x, w, b)
+    check_gradients(lambda x: F.group_norm(x, 4), x)
+    check_second_derivatives(lambda x: F.group_norm(x, 2, ember.tensor(w)), x)
+    t = ember.tensor(x, requires_grad=True)
+    assert type(F.group_norm(t, 2).grad_fn).__name__ == "NativeGroupNormBackward0"
+
+
+def test_group_norm_errors_and_module():
+    with pytest.raises(RuntimeError, match=r"divisible by num_groups, but got input of shape "
+                       r"\[4, 6, 5\] and num_groups=4"):
+        F.group_norm(ember.randn(4, 6, 5), 4)
+    with pytest.raises(RuntimeError, match="Expected at least 2 dimensions for input tensor "
+                       "but received 1"):
+        F.group_norm(ember.randn(6), 2)
+    with pytest.raises(RuntimeError, match=r"weight to be a vector of size equal to the number "
+                       r"of channels in input, but got weight of shape \[5\]"):
+        F.group_norm(ember.randn(4, 6, 5), 2, ember.ones(5))
+    with pytest.raises(ValueError, match=r"num_channels \(4\) must be divisible by num_groups "
+                       r"\(3\)"):
+        nn.GroupNorm(3, 4)
+    m = nn.GroupNorm(2, 4)
+    assert repr(m) == "GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)"
+    assert repr(nn.GroupNorm(2, 4, affine=False)) == \
+        "GroupNorm(2, 4, eps=1e-05, affine=False, bias=False)"
+    assert list(m.state_dict()) == ["weight", "bias"]
+
+
+# -- local response norm -------------------------------------------------------------------------
+
+def _ref_lrn(x, size, alpha=1e-4, beta=0.75, k=1.0):
+    c = x.shape[1]
+    sq = x * x
+    div = np.zeros_like(x)
+    for i in range(c):
+        lo, hi = max(0, i - size // 2), min(c, i + (size - 1) // 2 + 1)
+        div[:, i] = sq[:, lo:hi].sum(axis=1)
+    return x / (k + alpha / size * div) ** beta
+
+
+@pytest.mark.parametrize("shape,size", [((2, 5, 3), 3), ((2, 5, 3, 2), 2), ((1, 4, 2, 2, 2), 5)])
+def test_local_response_norm(shape, size):
+    x = RNG.standard_normal(shape) * 10
+    out = F.local_response_norm(ember.tensor(x), size, alpha=0.1, beta=0.5, k=2.0)
+    np.testing.assert_allclose(out.numpy(), _ref_lrn(x, size, 0.1, 0.5, 2.0), rtol=1e-12)
+    check_gradients(lambda t: F.local_response_norm(t, size, alpha=0.1), x[:1])
+
+
+def test_local_response_norm_module_and_error():
+    m = nn.LocalResponseNorm(2)
+    assert repr(m) == "LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)"
+    with pytest.raises(ValueError, match=r"^Expected 3D or higher dimensionality {26}input "
+                       r"\(got 2 dimensions\)$"):
+        m(ember.randn(2, 3))
