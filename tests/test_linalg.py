@@ -211,3 +211,16 @@ def test_einsum_gradients_and_forms():
     fd_check(lambda x, y: ember.einsum("...ij,jk", [x, y]), RNG.standard_normal((2, 2, 3)), b)
     out = ember.einsum("ij,jk", t(a), t(b))
     np.testing.assert_allclose(out.numpy(), a @ b)
+
+
+def test_einsum_sublist_form():
+    # einsum(a, [0, 1], b, [1, 2], [0, 2]) is 'ab,bc->ac'; 26 and up are capitals
+    a, b = RNG.standard_normal((2, 3)), RNG.standard_normal((3, 4))
+    out = ember.einsum(t(a), [0, 1], t(b), [1, 2], [0, 2])
+    np.testing.assert_allclose(out.numpy(), a @ b)
+    np.testing.assert_allclose(ember.einsum(t(a), [30, 1], t(a), [31, 1]).numpy(), a @ a.T)
+    np.testing.assert_allclose(ember.einsum(t(a), [Ellipsis, 1], [Ellipsis]).numpy(),
+                               a.sum(1))
+    fd_check(lambda x, y: ember.einsum(x, [0, 1], y, [1, 2]), a, b)
+    with pytest.raises(ValueError, match=r"not within the valid range \[0, 52\)"):
+        ember.einsum(t(a), [0, 52])

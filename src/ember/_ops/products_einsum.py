@@ -131,9 +131,38 @@ def _node(subs, out):
     return EinsumMul
 
 
+def _sublist_equation(args):
+    """The equation of torch's sublist form einsum(a, [0, 1], b, [1, 2], [0, 2]): subscripts
+    are integers in [0, 52) (letters a-z, then A-Z) or Ellipsis."""
+    def letters(sublist):
+        out = []
+        for s in sublist:
+            if s is Ellipsis:
+                out.append("...")
+            elif not 0 <= s < 52:
+                raise ValueError("einsum(): subscript in subscript list is not within the "
+                                 "valid range [0, 52)")
+            else:
+                out.append(chr(ord("a") + s) if s < 26 else chr(ord("A") + s - 26))
+        return "".join(out)
+    pairs = len(args) // 2
+    operands = args[0:2 * pairs:2]
+    for i, t in enumerate(operands):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {2 * i} in argument 1, but got "
+                            f"{type(t).__name__}")
+    equation = ",".join(letters(s) for s in args[1:2 * pairs:2])
+    if len(args) % 2:
+        equation += "->" + letters(args[-1])
+    return equation, operands
+
+
 @function(method=False)
 def einsum(equation, *operands):
-    """Einstein summation: einsum('ij,jk->ik', a, b) or einsum('ij,jk', [a, b])."""
+    """Einstein summation: einsum('ij,jk->ik', a, b), einsum('ij,jk', [a, b]), or the sublist
+    form einsum(a, [0, 1], b, [1, 2], [0, 2])."""
+    if isinstance(equation, Tensor):
+        equation, operands = _sublist_equation((equation,) + operands)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     for i, t in enumerate(operands):
