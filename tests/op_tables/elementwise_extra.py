@@ -260,7 +260,7 @@ op("frexp", samples=unary(avoid=(-2, -1, 0, 1, 2), specials=True),
    ref=lambda x: np.frexp(x), dtypes=FLOATS,
    result=lambda ops, args, kwargs: (result_type(ops), "int32"),
    notes="out=(mantissa, exponent) is checked in test_elementwise_extra_errors.py (the "
-         "table's out= checks take one tensor)")
+         "table's out= checks take one tensor)", out=True)
 
 # -- complex views -----------------------------------------------------------------------------
 

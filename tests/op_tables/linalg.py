@@ -55,11 +55,11 @@ op("linalg.inv", samples=_square_samples, ref=np.linalg.inv, out=True, gradgrad=
    **_entry())
 op("linalg.inv_ex", samples=_square_samples,
    ref=lambda a: (np.linalg.inv(a), np.zeros(a.shape[:-2], np.int32)),
-   result=_pair("same", "int32"), **_entry())
+   result=_pair("same", "int32"), out=True, **_entry())
 op("linalg.det", samples=_square_samples, ref=np.linalg.det, out=True, gradgrad=True,
    **_entry())
 op("linalg.slogdet", samples=_square_samples,
-   ref=lambda a: tuple(np.linalg.slogdet(a)), result=_pair("same", "real"), **_entry())
+   ref=lambda a: tuple(np.linalg.slogdet(a)), result=_pair("same", "real"), out=True, **_entry())
 
 
 def _solve_samples(m):
@@ -81,7 +81,7 @@ op("linalg.solve", samples=_solve_samples, ref=_solve_ref, operands=(0, 1), out=
    gradgrad=True, **_entry())
 op("linalg.solve_ex", samples=_solve_samples,
    ref=lambda a, b, left=True: (_solve_ref(a, b, left), np.zeros(a.shape[:-2], np.int32)),
-   operands=(0, 1), result=_pair("same", "int32"), **_entry())
+   operands=(0, 1), result=_pair("same", "int32"), out=True, **_entry())
 
 # -- factorizations ----------------------------------------------------------------------------
 
@@ -108,7 +108,7 @@ op("linalg.cholesky_ex", samples=lambda m: [Sample(m((3, 3), -1, 1)),
    ref=lambda a, upper=False: (
        (lambda L: np.conj(np.swapaxes(L, -1, -2)) if upper else L)(np.linalg.cholesky(
            _np_pd(a))), np.zeros(a.shape[:-2], np.int32)),
-   result=_pair("same", "int32"), **_entry())
+   result=_pair("same", "int32"), out=True, **_entry())
 
 
 def _qr_samples(m):
@@ -125,7 +125,7 @@ def _qr_ref(a, mode="reduced"):
 
 
 op("linalg.qr", samples=_qr_samples, ref=_qr_ref, result=_pair("same", "same"),
-   **_entry())
+   out=True, **_entry())
 
 
 def _sym(mod, a):
@@ -133,8 +133,9 @@ def _sym(mod, a):
 
 
 def _eigh_call(mod, a, **k):
+    # eigenvectors are compared up to sign; with out= the tensors given are returned, in place
     w, v = mod.linalg.eigh(_sym(mod, a), **k)
-    return w, v.abs()
+    return (w, v.abs_()) if "out" in k else (w, v.abs())
 
 
 def _eigh_ref(a, UPLO="L"):
@@ -145,7 +146,7 @@ def _eigh_ref(a, UPLO="L"):
 _EIGH_SAMPLES = lambda m: [Sample(m((3, 3))), Sample(m((2, 3, 3))), Sample(m((3, 3)), UPLO="U"),
                            Sample(m((0, 0)))]
 op("linalg.eigh", samples=_EIGH_SAMPLES, call=_eigh_call, ref=_eigh_ref,
-   result=_pair("real", "real"), **_entry())
+   result=_pair("real", "real"), out=True, **_entry())
 op("linalg.eigvalsh", samples=_EIGH_SAMPLES,
    call=lambda mod, a, **k: mod.linalg.eigvalsh(_sym(mod, a), **k),
    ref=lambda a, UPLO="L": np.linalg.eigvalsh(a + np.conj(np.swapaxes(a, -1, -2))),
@@ -176,7 +177,7 @@ op("linalg.eigvals", samples=lambda m: [Sample(_sq(m, (3, 3), 0)), Sample(m((2, 
 
 def _svd_call(mod, a, **k):
     u, s, vh = mod.linalg.svd(a, **k)
-    return u.abs(), s, vh.abs()
+    return (u.abs_(), s, vh.abs_()) if "out" in k else (u.abs(), s, vh.abs())
 
 
 def _svd_ref(a, full_matrices=True):
@@ -188,7 +189,7 @@ op("linalg.svd", samples=lambda m: [Sample(m((3, 3))), Sample(m((4, 2)), full_ma
                                     Sample(m((2, 3)), full_matrices=False),
                                     Sample(m((2, 3, 2)), full_matrices=False),
                                     Sample(m((4, 2))).no_grad()],
-   call=_svd_call, ref=_svd_ref, result=_pair("real", "real", "real"), **_entry())
+   call=_svd_call, ref=_svd_ref, result=_pair("real", "real", "real"), out=True, **_entry())
 op("linalg.svdvals", samples=lambda m: [Sample(m((3, 3))), Sample(m((4, 2))),
                                         Sample(m((2, 2, 3)))],
    ref=lambda a: np.linalg.svd(a, compute_uv=False), result=REAL_PART, out=True, **_entry())

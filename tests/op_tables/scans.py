@@ -91,9 +91,9 @@ def _real_or_scalar(ops, kwargs):
 op("cummax", samples=_cumextreme_samples, ref=_cumextreme(lambda v, best: v < best),
    dtypes=REAL, result=_pair_result, supports=_real_or_scalar,
    notes="out=(values, indices) is tested in tests/test_statistics_errors.py; ties move the "
-   "index forward; NaN propagates (index of the latest NaN)")
+   "index forward; NaN propagates (index of the latest NaN)", out=True)
 op("cummin", samples=_cumextreme_samples, ref=_cumextreme(lambda v, best: v > best),
-   dtypes=REAL, result=_pair_result, supports=_real_or_scalar)
+   dtypes=REAL, result=_pair_result, supports=_real_or_scalar, out=True)
 
 
 def _logcumsumexp(x, dim):

@@ -67,7 +67,7 @@ def _sort_samples(m):
 
 
 op("sort", samples=_sort_samples, ref=_sort, dtypes=REAL, result=_pair(SAME, INT64),
-   gradgrad=True, notes="NaN is the largest value; -0.0 == 0.0")
+   gradgrad=True, notes="NaN is the largest value; -0.0 == 0.0", out=True)
 
 
 def _argsort(*args, **kwargs):
@@ -112,7 +112,7 @@ def _topk_samples(m):
 
 
 op("topk", samples=_topk_samples, ref=_topk, dtypes=NUMERIC, result=_pair(SAME, INT64),
-   gradgrad=True, notes="sorted=False leaves the order unspecified (tested by set)")
+   gradgrad=True, notes="sorted=False leaves the order unspecified (tested by set)", out=True)
 
 
 # -- unique / unique_consecutive --------------------------------------------------------------

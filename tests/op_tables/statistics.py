@@ -38,7 +38,7 @@ def _pair(first, second):
 # can only see single-tensor results. Their out=(values, indices) is tested in
 # tests/test_statistics_errors.py.
 op("aminmax", samples=_aminmax_samples, ref=_aminmax, dtypes=REAL, result=_pair(SAME, SAME),
-   notes="ties share the gradient, as amin/amax")
+   notes="ties share the gradient, as amin/amax", out=True)
 
 
 # -- var / std ----------------------------------------------------------------------------------
@@ -259,9 +259,9 @@ def _median_samples(m):
 ORDERED = NUMERIC       # torch's median/kthvalue kernels: no bool, no complex
 op("median", samples=_median_samples, ref=_median(False), dtypes=ORDERED,
    result=_median_result,
-   notes="the lower median; with NaN the result is NaN (index of the first NaN)")
+   notes="the lower median; with NaN the result is NaN (index of the first NaN)", out=True)
 op("nanmedian", samples=_median_samples, ref=_median(True), dtypes=ORDERED,
-   result=_median_result)
+   result=_median_result, out=True)
 
 
 def _kthvalue(x, k, dim=-1, keepdim=False):
@@ -293,7 +293,7 @@ def _scalar_ok(dtypes):
 
 
 op("kthvalue", samples=_kthvalue_samples, ref=_kthvalue, dtypes=ORDERED,
-   result=_pair(SAME, INT64), supports=_scalar_ok(ORDERED), notes="NaN sorts last")
+   result=_pair(SAME, INT64), supports=_scalar_ok(ORDERED), notes="NaN sorts last", out=True)
 
 
 def _mode(x, dim=-1, keepdim=False):
@@ -330,7 +330,7 @@ def _mode_samples(m):
 
 op("mode", samples=_mode_samples, ref=_mode, dtypes=REAL, result=_pair(SAME, INT64),
    supports=_scalar_ok(REAL),
-   notes="the smallest of the most frequent values, at its last occurrence")
+   notes="the smallest of the most frequent values, at its last occurrence", out=True)
 
 
 # -- quantile -----------------------------------------------------------------------------------

@@ -145,10 +145,15 @@ def test_out_declared_as_torch_accepts(name):
         if not sample.variants or not entry.is_supported(sample.args, sample.kwargs):
             continue
         _, result = _call(torch, entry, sample)
-        if not isinstance(result, torch.Tensor):
+        if isinstance(result, torch.Tensor):
+            out = torch.empty(0, dtype=result.dtype)
+        elif isinstance(result, (tuple, list)) and result and \
+                all(isinstance(r, torch.Tensor) for r in result):
+            out = tuple(torch.empty(0, dtype=r.dtype) for r in result)   # (values, indices)
+        else:
             continue
         try:
-            _call(torch, entry, sample, out=torch.empty(0, dtype=result.dtype))
+            _call(torch, entry, sample, out=out)
             accepted = True
             break
         except TypeError:
