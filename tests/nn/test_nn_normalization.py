@@ -1,6 +1,8 @@
 """Normalization layers and functions: forward against NumPy, gradients (and second
 derivatives) against finite differences in float64, running statistics, modules' printed forms,
 state_dict keys, defaults and torch's errors."""
+import re
+
 import numpy as np
 import pytest
 
@@ -212,3 +214,186 @@ def test_local_response_norm_module_and_error():
     with pytest.raises(ValueError, match=r"^Expected 3D or higher dimensionality {26}input "
                        r"\(got 2 dimensions\)$"):
         m(ember.randn(2, 3))
+
+
+# -- batch norm ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(5, 3), (4, 3, 6), (2, 3, 4, 5), (2, 3, 2, 2, 3)])
+def test_batch_norm_training_forward_and_running_update(shape):
+    x = RNG.standard_normal(shape) * 2 + 3
+    w, b = RNG.standard_normal(3), RNG.standard_normal(3)
+    rm, rv = RNG.standard_normal(3), RNG.uniform(0.5, 2, 3)
+    running_mean, running_var = ember.tensor(rm), ember.tensor(rv)
+    out = F.batch_norm(ember.tensor(x), running_mean, running_var, ember.tensor(w),
+                       ember.tensor(b), training=True, momentum=0.3, eps=1e-3)
+    axes = (0,) + tuple(range(2, len(shape)))
+    view = (1, 3) + (1,) * (len(shape) - 2)
+    ref = _ref_norm(x, axes, eps=1e-3) * w.reshape(view) + b.reshape(view)
+    np.testing.assert_allclose(out.numpy(), ref, atol=1e-12)
+    np.testing.assert_allclose(running_mean.numpy(), 0.7 * rm + 0.3 * x.mean(axis=axes))
+    np.testing.assert_allclose(running_var.numpy(), 0.7 * rv + 0.3 * x.var(axis=axes, ddof=1))
+
+
+def test_batch_norm_eval_uses_running_statistics():
+    x = RNG.standard_normal((4, 3, 5)).astype(np.float32)
+    rm, rv = np.float32([0.5, -1, 2]), np.float32([0.25, 4, 1])
+    out = F.batch_norm(ember.tensor(x), ember.tensor(rm), ember.tensor(rv), training=False)
+    ref = (x - rm[:, None]) / np.sqrt(rv[:, None] + 1e-5)
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-6, atol=1e-6)
+
+
+def test_batch_norm_gradients():
+    x, w, b = RNG.standard_normal((3, 4, 2)), RNG.standard_normal(4), RNG.standard_normal(4)
+    check_gradients(lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), x, w, b)
+    check_gradients(lambda x: F.batch_norm(x, None, None, training=True), x)
+    rm, rv = RNG.standard_normal(4), RNG.uniform(0.5, 2, 4)
+    check_gradients(lambda x, w, b: F.batch_norm(x, ember.tensor(rm), ember.tensor(rv), w, b),
+                    x, w, b)
+    wt = ember.tensor(w)
+    check_second_derivatives(lambda x: F.batch_norm(x, None, None, wt, training=True), x)
+
+
+def test_batch_norm_fast_and_composed_backward_agree():
+    x = ember.tensor(RNG.standard_normal((5, 3, 4)) + 10, requires_grad=True)
+    w = ember.tensor(RNG.standard_normal(3), requires_grad=True)
+    b = ember.tensor(RNG.standard_normal(3), requires_grad=True)
+    g = ember.tensor(RNG.standard_normal((5, 3, 4)))
+    fast = ember.autograd.grad(F.batch_norm(x, None, None, w, b, True), [x, w, b], g)
+    composed = ember.autograd.grad(F.batch_norm(x, None, None, w, b, True), [x, w, b], g,
+                                   create_graph=True)
+    for a, c in zip(fast, composed):
+        np.testing.assert_allclose(a.numpy(), c.detach().numpy(), rtol=1e-9, atol=1e-11)
+    t = F.batch_norm(x, None, None, w, b, True)
+    assert type(t.grad_fn).__name__ == "NativeBatchNormBackward0"
+
+
+def test_batch_norm_errors():
+    with pytest.raises(ValueError, match=r"^Expected more than 1 value per channel when "
+                       r"training, got input size torch.Size\(\[1, 4\]\)$"):
+        F.batch_norm(ember.randn(1, 4), None, None, training=True)
+    with pytest.raises(RuntimeError, match="^running_mean should contain 4 elements not 3$"):
+        F.batch_norm(ember.randn(2, 4), ember.zeros(3), ember.ones(3), training=True)
+    with pytest.raises(RuntimeError, match="^running_mean must be defined in evaluation mode$"):
+        F.batch_norm(ember.randn(2, 4), None, None, training=False)
+    with pytest.raises(RuntimeError, match="^weight should contain 4 elements not 3$"):
+        F.batch_norm(ember.randn(2, 4), None, None, ember.ones(3), training=True)
+    cases = [(nn.BatchNorm1d, (2, 4, 3, 3), "expected 2D or 3D input (got 4D input)"),
+             (nn.BatchNorm1d, (4,), "expected 2D or 3D input (got 1D input)"),
+             (nn.BatchNorm2d, (2, 4, 3), "expected 4D input (got 3D input)"),
+             (nn.BatchNorm3d, (2, 4, 3), "expected 5D input (got 3D input)")]
+    for cls, shape, text in cases:
+        with pytest.raises(ValueError, match=f"^{re.escape(text)}$"):
+            cls(4)(ember.randn(*shape))
+    with pytest.raises(ValueError, match=r"torch.Size\(\[1, 4, 1\]\)"):
+        nn.BatchNorm1d(4)(ember.randn(1, 4, 1))
+    assert nn.BatchNorm1d(4).eval()(ember.randn(1, 4)).shape == (1, 4)
+
+
+def test_batch_norm_module_state_and_repr():
+    m = nn.BatchNorm2d(16)
+    assert repr(m) == ("BatchNorm2d(16, eps=1e-05, momentum=0.1, affine=True, bias=True, "
+                       "track_running_stats=True)")
+    assert list(m.state_dict()) == ["weight", "bias", "running_mean", "running_var",
+                                    "num_batches_tracked"]
+    assert m.weight.tolist() == [1.0] * 16 and m.bias.tolist() == [0.0] * 16
+    assert m.running_mean.tolist() == [0.0] * 16 and m.running_var.tolist() == [1.0] * 16
+    assert m.num_batches_tracked.dtype == ember.int64 and m.num_batches_tracked.item() == 0
+    assert [n for n, _ in m.named_buffers()] == ["running_mean", "running_var",
+                                                 "num_batches_tracked"]
+    m = nn.BatchNorm3d(3, momentum=None, affine=False, track_running_stats=False)
+    assert repr(m) == ("BatchNorm3d(3, eps=1e-05, momentum=None, affine=False, bias=False, "
+                       "track_running_stats=False)")
+    assert list(m.state_dict()) == [] and m.running_mean is None
+    m = nn.BatchNorm1d(3, bias=False)
+    assert list(m.state_dict()) == ["weight", "running_mean", "running_var",
+                                    "num_batches_tracked"]
+
+
+def test_batch_norm_module_training_and_eval():
+    m = nn.BatchNorm1d(3, momentum=0.5)
+    x1, x2 = RNG.standard_normal((6, 3)), RNG.standard_normal((6, 3))
+    m(ember.tensor(x1, dtype=ember.float32))
+    m(ember.tensor(x2, dtype=ember.float32))
+    assert m.num_batches_tracked.item() == 2
+    mean = 0.25 * x1.mean(0) + 0.5 * x2.mean(0)
+    var = 0.25 + 0.25 * x1.var(0, ddof=1) + 0.5 * x2.var(0, ddof=1)
+    np.testing.assert_allclose(m.running_mean.numpy(), mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(m.running_var.numpy(), var, rtol=1e-5)
+    m.eval()
+    out = m(ember.tensor(x1, dtype=ember.float32))
+    np.testing.assert_allclose(out.detach().numpy(), (x1 - mean) / np.sqrt(var + 1e-5),
+                               rtol=1e-4, atol=1e-5)
+    assert m.num_batches_tracked.item() == 2
+    # without tracking, eval mode normalizes with the batch's own statistics
+    m = nn.BatchNorm1d(3, track_running_stats=False).eval()
+    out = m(ember.tensor(x1))
+    np.testing.assert_allclose(out.detach().numpy(), _ref_norm(x1, 0), atol=1e-12)
+
+
+def test_batch_norm_momentum_none_is_cumulative_average():
+    m = nn.BatchNorm1d(2, momentum=None)
+    batches = [RNG.standard_normal((4, 2)) for _ in range(3)]
+    for x in batches:
+        m(ember.tensor(x))
+    np.testing.assert_allclose(m.running_mean.numpy(), np.mean([x.mean(0) for x in batches], 0),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(m.running_var.numpy(),
+                               np.mean([x.var(0, ddof=1) for x in batches], 0), rtol=1e-5)
+
+
+def test_batch_norm_module_gradients():
+    m = nn.BatchNorm2d(2).double()
+    with ember.no_grad():
+        m.weight.copy_(ember.tensor([0.5, 2.0]))
+        m.bias.copy_(ember.tensor([1.0, -1.0]))
+    x = RNG.standard_normal((2, 2, 2, 3))
+    check_gradients(lambda t: m(t), x)
+
+
+# -- instance norm -------------------------------------------------------------------------------
+
+def test_instance_norm_forward_and_gradients():
+    x = RNG.standard_normal((2, 3, 4, 5))
+    w, b = RNG.standard_normal(3), RNG.standard_normal(3)
+    out = F.instance_norm(ember.tensor(x), weight=ember.tensor(w), bias=ember.tensor(b))
+    ref = _ref_norm(x, (2, 3)) * w[:, None, None] + b[:, None, None]
+    np.testing.assert_allclose(out.numpy(), ref, atol=1e-12)
+    check_gradients(lambda x, w, b: F.instance_norm(x, weight=w, bias=b),
+                    x[:, :, :2, :2], w, b)
+    t = ember.tensor(x, requires_grad=True)
+    assert type(F.instance_norm(t).grad_fn).__name__ == "ViewBackward0"
+
+
+def test_instance_norm_modules():
+    m = nn.InstanceNorm2d(3)
+    assert repr(m) == ("InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=False, bias=False, "
+                       "track_running_stats=False)")
+    assert list(m.state_dict()) == []
+    m = nn.InstanceNorm1d(3, affine=True, track_running_stats=True, momentum=0.5)
+    assert list(m.state_dict()) == ["weight", "bias", "running_mean", "running_var",
+                                    "num_batches_tracked"]
+    x = RNG.standard_normal((2, 3, 5))
+    out = m(ember.tensor(x, dtype=ember.float32))
+    np.testing.assert_allclose(out.detach().numpy(), _ref_norm(x, 2), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(m.running_mean.numpy(), 0.5 * x.mean(2).mean(0), rtol=1e-5)
+    np.testing.assert_allclose(m.running_var.numpy(), 0.5 + 0.5 * x.var(2, ddof=1).mean(0),
+                               rtol=1e-5)
+    m.eval()
+    out = m(ember.tensor(x, dtype=ember.float32))
+    rm, rv = m.running_mean.numpy()[:, None], m.running_var.numpy()[:, None]
+    np.testing.assert_allclose(out.detach().numpy(), (x - rm) / np.sqrt(rv + 1e-5), rtol=1e-4)
+    unbatched = nn.InstanceNorm1d(4)(ember.tensor(x[0].T.copy()))   # (C, L) = (5, 3): warns
+    assert unbatched.shape == (5, 3)
+
+
+def test_instance_norm_errors():
+    with pytest.raises(ValueError, match=r"^Expected more than 1 spatial element when "
+                       r"training, got input size torch.Size\(\[2, 4, 1\]\)$"):
+        nn.InstanceNorm1d(4)(ember.randn(2, 4, 1))
+    with pytest.raises(ValueError, match=r"^expected 2D or 3D input \(got 4D input\)$"):
+        nn.InstanceNorm1d(4)(ember.randn(2, 4, 3, 3))
+    with pytest.raises(ValueError, match=r"^expected input's size at dim=1 to match "
+                       r"num_features \(4\), but got: 5.$"):
+        nn.InstanceNorm2d(4, affine=True)(ember.randn(3, 5, 2, 2))
+    with pytest.warns(UserWarning, match=r"input's size at dim=0 does not match num_features"):
+        nn.InstanceNorm1d(4)(ember.randn(3, 5))

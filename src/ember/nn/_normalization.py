@@ -1,6 +1,7 @@
 """ember.nn.functional: normalization (batch_norm, layer_norm, group_norm, instance_norm,
 rms_norm, local_response_norm). Batch, layer and group norm share one kernel: normalize a view
 of the input over some axes, then scale and shift along others; each records one node."""
+import functools
 import math
 
 from .._device import backend_of
@@ -20,11 +21,16 @@ __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "rms_norm"
 
 def _einsum_sum(xp, axes, ndim, *arrays):
     """The sum over `axes` of the product of `arrays` (one pass, no temporary), keepdims."""
+    total = xp.einsum(_subscripts(axes, ndim, len(arrays)), *arrays)
+    shape = tuple([1 if i in axes else n for i, n in enumerate(arrays[0].shape)])
+    return total.reshape(shape)
+
+
+@functools.lru_cache(maxsize=None)
+def _subscripts(axes, ndim, count):
     letters = "abcdefgh"[:ndim]
     kept = "".join(c for i, c in enumerate(letters) if i not in axes)
-    total = xp.einsum(",".join([letters] * len(arrays)) + "->" + kept, *arrays)
-    shape = tuple(1 if i in axes else n for i, n in enumerate(arrays[0].shape))
-    return total.reshape(shape)
+    return ",".join([letters] * count) + "->" + kept
 
 
 def _compute_dtype(xp, dtype):
@@ -40,12 +46,19 @@ def _normalize(xp, x, w, b, axes, eps):
     out = x - mean
     var = _einsum_sum(xp, axes, x.ndim, out, out) / max(count, 1)
     rstd = 1 / xp.sqrt(var + eps) if count else var + float("nan")
-    out *= rstd
-    if w is not None:
-        out *= w
+    if w is not None and _small_product(rstd, w, x):
+        out *= rstd * w                 # one pass: per-channel (batch, group norm) scales
+    else:
+        out *= rstd
+        if w is not None:
+            out *= w
     if b is not None:
         out += b
     return out, mean.astype(x.dtype), rstd.astype(x.dtype), var
+
+
+def _small_product(a, b, x):
+    return math.prod(max(m, n) for m, n in zip(a.shape, b.shape)) < x.size
 
 
 class _Normalization(Op):
@@ -69,41 +82,54 @@ class _Normalization(Op):
 
 def _kernel_backward(ctx, grad, x, w, mean, rstd, need):
     xp = backend_of(x._data).xp
-    shape, axes, waxes = ctx.shape, ctx.axes, ctx.waxes
+    shape, axes, waxes, training = ctx.shape, ctx.axes, ctx.waxes, ctx.training
+    nd = len(shape)
+    count = math.prod(shape[a] for a in axes)
     dtype = _compute_dtype(xp, x._data.dtype)
     g = grad._data.reshape(shape).astype(dtype, copy=False)
-    xhat = x._data.reshape(shape) - mean._data
-    xhat *= rstd._data
-    gw = gb = gx = None
-    same = axes == waxes
-    if need[1] or (need[0] and same):
-        gw = _einsum_sum(xp, waxes, len(shape), g, xhat)
-    if need[2] or (need[0] and same):
-        gb = _einsum_sum(xp, waxes, len(shape), g)
-    if need[0]:
-        wb = None if w is None else w._data.reshape(ctx.wshape).astype(dtype, copy=False)
-        if not ctx.training:
-            gx = g * rstd._data if wb is None else g * (rstd._data * wb)
-        else:
-            count = math.prod(shape[a] for a in axes)
+    r = rstd._data
+    wb = None if w is None else w._data.reshape(ctx.wshape).astype(dtype, copy=False)
+    gx = gw = gb = None
+    d = None
+    if need[1] or (need[0] and training):
+        d = x._data.reshape(shape).astype(dtype, copy=False) - mean._data
+    if axes == waxes:
+        # NOTE: batch norm: the weight's sums are the statistics' sums, and the input's
+        # gradient is g * a - (x - mean) * b - c with per-channel a, b, c.
+        sg = _einsum_sum(xp, axes, nd, g) if need[2] or (need[0] and training) else None
+        sgx = (_einsum_sum(xp, axes, nd, g, d) * r) if d is not None else None
+        gw, gb = sgx, sg                    # sum(g * xhat), sum(g)
+        if need[0]:
+            a = r if wb is None else r * wb
+            gx = g * a
+            if training:
+                d *= sgx * (a * r / count)
+                gx -= d
+                gx -= sg * (a / count)
+    else:
+        if d is not None:
+            d *= r                          # now xhat
+        if need[1]:
+            gw = _einsum_sum(xp, waxes, nd, g, d)
+        if need[2]:
+            gb = _einsum_sum(xp, waxes, nd, g)
+        if need[0]:
             gh = g if wb is None else g * wb
-            if same:        # batch norm: the weight's sums are the statistics' sums
-                m1 = gb / count if wb is None else gb * wb / count
-                m2 = gw / count if wb is None else gw * wb / count
+            if training:
+                m1 = _einsum_sum(xp, axes, nd, gh) / count
+                m2 = _einsum_sum(xp, axes, nd, gh, d) / count
+                d *= m2
+                gx = gh - d
+                gx -= m1
+                gx *= r
             else:
-                m1 = _einsum_sum(xp, axes, len(shape), gh) / count
-                m2 = _einsum_sum(xp, axes, len(shape), gh, xhat) / count
-            xhat *= m2
-            gx = gh - xhat
-            gx -= m1
-            gx *= rstd._data
+                gx = gh * r
+    if need[0]:
         gx = wrap(gx.reshape(x._data.shape).astype(x._data.dtype, copy=False))
-    if gw is not None:
-        gw = wrap(gw.reshape(w._data.shape).astype(w._data.dtype, copy=False)) if need[1] \
-            else None
-    if gb is not None:
-        gb = wrap(gb.reshape(ctx.bias_shape).astype(x._data.dtype, copy=False)) if need[2] \
-            else None
+    if need[1]:
+        gw = wrap(gw.reshape(w._data.shape).astype(w._data.dtype, copy=False))
+    if need[2]:
+        gb = wrap(gb.reshape(ctx.bias_shape).astype(x._data.dtype, copy=False))
     return gx, gw, gb
 
 

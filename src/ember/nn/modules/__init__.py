@@ -17,6 +17,8 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
 from .conv import *  # noqa: F401,F403,E402
 from .pooling import *  # noqa: F401,F403,E402
 from .normalization import *  # noqa: F401,F403,E402
+from .batchnorm import *  # noqa: F401,F403,E402
+from .instancenorm import *  # noqa: F401,F403,E402
 from .sparse import *  # noqa: F401,F403,E402
 from .rnn import *  # noqa: F401,F403,E402
 from .attention import *  # noqa: F401,F403,E402
