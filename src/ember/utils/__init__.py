@@ -1,9 +1,11 @@
-"""ember.utils: data loading, checkpointing, graph drawing and model summaries.
+"""ember.utils: data loading, checkpointing, graph drawing and model summaries (`summary`).
 
 Submodules load on first use (`ember.utils.data`, `ember.utils.checkpoint`, ...), as in torch,
 so that `import ember` stays light.
 """
 import importlib
+
+from ._summary import summary  # noqa: F401
 
 
 def __getattr__(name):
