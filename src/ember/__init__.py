@@ -42,6 +42,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)
 _ops.install(globals(), Tensor)
 
 from . import linalg, nn, optim, utils  # noqa: E402
+from .serialization import load, save  # noqa: E402
 
 from ._tensor_types import CPU_TYPES as _CPU_TYPES  # noqa: E402
 globals().update(_CPU_TYPES)

@@ -1,6 +1,6 @@
 """Pickling tensors, as torch's `pickle` does: each tensor carries a copy of its storage (views
 pickled together come back as separate tensors), its geometry and `requires_grad`.
-`ember.save`/`ember.load`, which keep views sharing, are a later addition."""
+`ember.save`/`ember.load` (serialization.py), which keep views sharing, write torch's format."""
 from ._device import backend_of
 
 
