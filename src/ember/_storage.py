@@ -14,12 +14,13 @@ class Storage:
     1-D view is first needed (`array`), so that making one costs almost nothing.
     """
 
-    __slots__ = ("_owner", "_flat", "version", "__weakref__")
+    __slots__ = ("_owner", "_flat", "version", "watch", "__weakref__")
 
     def __init__(self, array):
         self._owner = array       # the array this storage was made for
         self._flat = None         # its memory as a 1-D array, made on first use
         self.version = 0
+        self.watch = None         # saved for backward: where in-place writes happen (autograd)
 
     @property
     def array(self):

@@ -163,7 +163,10 @@ class Tensor:
         return 0 if storage is None else storage.version
 
     def _bump_version(self):
-        self._get_storage().version += 1
+        storage = self._get_storage()
+        storage.version += 1
+        if storage.watch is not None:
+            _autograd.graph.note_write(storage)
 
     def _is_view(self):
         return self._base is not None

@@ -13,7 +13,8 @@ named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` p
 `type(y.grad_fn).__name__` reads exactly as in torch.
 """
 from .._tensor import Tensor
-from ..autograd.graph import Node, _sequence, accumulator_of, gradient_edge
+from ..autograd.graph import Node, _Extras, _sequence, accumulator_of, gradient_edge, on_record, \
+    watch
 
 
 class Op(Node):
@@ -141,6 +142,8 @@ def record(op, args, outputs, params, num_outputs=None):
         out._requires_grad = True
     if num_outputs > 1:
         node._output_meta = tuple((o._data.shape, o._data.dtype) for o in outputs)
+    if _Extras.on:      # anomaly mode or saved-tensor hooks
+        on_record(node)
     return node
 
 
@@ -164,11 +167,11 @@ def _save(op, node, args, outputs, params, needed):
             continue
         if where is _RESULT:
             value = outputs[0]._detached_alias()
-            info.append((value._version, 0))
+            info.append((watch(value), 0))
         else:
             value = args[where] if where.__class__ is int else params[where]
             if value.__class__ is Tensor or isinstance(value, Tensor):
-                info.append((value._version, None))
+                info.append((watch(value), None))
             else:
                 info.append(None)
         stored.append(value)

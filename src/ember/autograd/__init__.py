@@ -9,9 +9,17 @@ from ._engine import run_backward
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, \
     is_inference_mode_enabled, no_grad, set_grad_enabled
 from .graph import gradient_edge
+from . import function
+from .function import Function, once_differentiable
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from . import functional
+from .explain import explain
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "is_grad_enabled", "graph"]
+           "is_grad_enabled", "graph", "Function", "once_differentiable", "detect_anomaly",
+           "set_detect_anomaly", "gradcheck", "gradgradcheck", "GradcheckError", "functional",
+           "explain"]
 
 
 _Tensor = None
@@ -98,13 +106,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         retain_graph = create_graph
     roots = _root_grads(tensors, grad_tensors, create_graph)
     if inputs is not None:
-        inputs = _as_tuple(inputs)
-        if not inputs:
-            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        inputs = _backward_inputs(inputs)
         grads = _capture(tensors, roots, inputs, retain_graph, create_graph, allow_unused=True,
                          accumulate=False)
         for t, g in zip(inputs, grads):
-            if g is None:
+            if g is None or t._grad_fn is not None:     # non-leaves: kept by retain_grad
                 continue
             old = t.grad_if_set()
             if old is None:
@@ -115,6 +121,24 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                 old.add_(g)
         return
     run_backward(tensors, roots, retain_graph, create_graph)
+
+
+def _backward_inputs(inputs):
+    """Check `backward(inputs=...)`; non-leaf inputs retain their grad, as in torch."""
+    Tensor = _tensor_class()
+    inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
+    for t in inputs:
+        if not t._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if t._grad_fn is not None:
+            t.retain_grad()
+    return inputs
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -131,6 +155,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                          "=True, but got: allow_unused=False.")
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     roots = _root_grads(outputs, _as_tuple(grad_outputs), create_graph)
     for t in inputs:
         if not t._requires_grad:
@@ -158,3 +185,30 @@ def _capture(outputs, roots, inputs, retain_graph, create_graph, allow_unused, a
     if not create_graph:
         result = [g if g is None else g.detach() for g in result]
     return result
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """`is_grads_batched=True`: the first dim of each grad_output indexes independent vector-
+    Jacobian products; their results are stacked along a new first dim."""
+    from .. import stack
+    from .._creation import zeros_like
+    grad_outputs = _as_tuple(grad_outputs)
+    if grad_outputs is None:
+        raise RuntimeError("grad_outputs must be given when is_grads_batched=True")
+    count = grad_outputs[0].shape[0]
+    rows = []
+    for b in range(count):
+        last = b == count - 1
+        rows.append(grad(outputs, inputs, tuple(g[b] for g in grad_outputs),
+                         retain_graph=retain_graph if last else True,
+                         create_graph=create_graph, allow_unused=allow_unused,
+                         materialize_grads=materialize_grads))
+    result = []
+    for i, t in enumerate(inputs):
+        col = [r[i] for r in rows]
+        if all(g is None for g in col):
+            result.append(None)
+        else:
+            result.append(stack([zeros_like(t) if g is None else g for g in col]))
+    return tuple(result)

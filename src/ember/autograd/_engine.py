@@ -14,7 +14,7 @@ import heapq
 
 from .. import _dtype
 
-from .graph import AccumulateGrad, gradient_edge
+from .graph import AccumulateGrad, _Extras, gradient_edge
 from .grad_mode import _state as _grad_state
 
 _ACCUMULATE_PRIORITY = float("inf")
@@ -129,7 +129,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
 
     prev_mode = _grad_state.enabled
     _grad_state.enabled = create_graph
-    plain = capture is None and accumulate
+    plain = capture is None and accumulate and not _Extras.anomaly
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -203,7 +203,10 @@ def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
         return _skip(node, retain_graph)
     else:
         grads = _materialize(node, grads)
-    outputs = node.apply(tuple(grads))
+    if _Extras.anomaly:
+        outputs = _apply_checked(node, grads)
+    else:
+        outputs = node.apply(tuple(grads))
     if node._hooks:
         for hook in tuple(node._hooks.values()):
             new = hook(outputs, tuple(grads))
@@ -212,6 +215,18 @@ def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
     if not retain_graph:
         node.release()
     return _mark_shared(outputs, grads)
+
+
+def _apply_checked(node, grads):
+    """Anomaly mode: on an error or a NaN gradient, show where `node` was made in forward."""
+    from .anomaly_mode import check_outputs, report_forward
+    try:
+        outputs = node.apply(tuple(grads))
+    except Exception:
+        report_forward(node)
+        raise
+    check_outputs(node, outputs)
+    return outputs
 
 
 def _skip(node, retain_graph):

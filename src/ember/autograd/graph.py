@@ -17,6 +17,7 @@ every saved value and later unpacking raises torch's "backward through the graph
 time" error.
 """
 import itertools
+import threading
 import weakref
 
 from .grad_mode import _state as _grad_state
@@ -150,12 +151,35 @@ class Node:
         for value, info in zip(saved, self._saved_info):
             if info is not None:
                 version, out_nr = info
-                if value._version != version:
-                    raise RuntimeError(self._modified_message(value, version, out_nr))
+                if value.__class__ is _Packed:
+                    # NOTE: a packed tensor's memory may be elsewhere (save_on_cpu): its
+                    # version cannot be checked, as the original is not kept. Its place in
+                    # the graph is restored for double backward, as for an unpacked output.
+                    packed = value
+                    value = packed.unpack()
+                    if out_nr is None and packed.edge is not None and _grad_state.enabled:
+                        value = value._attached_to(*packed.edge)
+                elif value._version != version:
+                    raise self._modified_error(value, version, out_nr)
                 if out_nr is not None and _grad_state.enabled:
                     value = value._attached_to(self, out_nr)
             out.append(value)
         return tuple(out)
+
+    def _modified_error(self, tensor, expected, out_nr):
+        """torch's error; before it, a warning naming where the last in-place write happened
+        (see NOTE [ Where in-place writes happened ])."""
+        site = write_site(tensor)
+        if site is not None:
+            import warnings
+            frame = _user_frame(2)
+            warnings.warn_explicit(
+                f"A tensor needed for gradient computation was modified in place (it is at "
+                f"version {tensor._version}; backward expected version {expected}). The last "
+                f"in-place operation on it ran at {site}",
+                UserWarning, frame.f_code.co_filename if frame else "<ember>",
+                frame.f_lineno if frame else 0)
+        return RuntimeError(self._modified_message(tensor, expected, out_nr))
 
     def _modified_message(self, tensor, expected, out_nr):
         from .._printing import legacy_type_name
@@ -260,3 +284,176 @@ def gradient_edge(tensor):
     if tensor._base is not None:
         node = tensor.grad_fn   # a view whose base was changed in place gets a fresh node
     return (node, tensor._output_nr)
+
+
+# -- where in-place writes happened ------------------------------------------------------------
+#
+# NOTE [ Where in-place writes happened ]
+# torch's "modified by an inplace operation" error gives only version numbers. ember also names
+# the line of user code that made the last in-place write. To cost nothing on the common path,
+# a storage is watched only once a tensor on it has been saved for backward (`_op._save` sets
+# `storage.watch = True`); `Tensor._bump_version` then calls `note_write`, which walks out of
+# ember's own frames and keeps (version, file, line, function) on the storage. The error carries
+# it to a UserWarning issued just before the error, so the error's text stays torch's.
+
+_EMBER_DIR = __file__[:-len("autograd/graph.py")]
+
+
+def _user_frame(depth=2):
+    """The innermost frame outside ember's package (None if there is none)."""
+    import sys
+    frame = sys._getframe(depth)
+    while frame is not None and frame.f_code.co_filename.startswith(_EMBER_DIR):
+        frame = frame.f_back
+    return frame
+
+
+def note_write(storage):
+    """Remember where the in-place write that set `storage.version` happened."""
+    frame = _user_frame(3)
+    if frame is not None:
+        code = frame.f_code
+        storage.watch = (storage.version, code.co_filename, frame.f_lineno, code.co_name)
+
+
+def watch(tensor):
+    """Watch the storage of a tensor saved for backward; returns its version."""
+    storage = tensor._storage
+    if storage is None:
+        storage = tensor._get_storage()
+    if storage.watch is None:
+        storage.watch = True
+    return storage.version
+
+
+def write_site(tensor):
+    """`File "...", line N, in f` of the last in-place write to `tensor`'s storage, or None."""
+    storage = tensor._storage
+    mark = None if storage is None else storage.watch
+    if mark is None or mark is True:
+        return None
+    import linecache
+    written, filename, line, name = mark
+    text = linecache.getline(filename, line).strip()
+    site = f'File "{filename}", line {line}, in {name}'
+    return f"{site}: {text}" if text else site
+
+
+# -- saved tensor hooks ------------------------------------------------------------------------
+
+class _Extras:
+    """Process-wide switches for rarely used recording work (anomaly mode, saved-tensor hooks),
+    read once per recorded node: while both are off, recording does nothing extra."""
+    anomaly = False
+    check_nan = True
+    hook_users = 0          # saved_tensors_hooks contexts open, in any thread
+    on = False
+
+    @classmethod
+    def update(cls):
+        cls.on = cls.anomaly or cls.hook_users > 0
+
+
+class _HookStack(threading.local):
+    def __init__(self):
+        self.stack = []
+        self.disabled = None
+
+
+_hook_stack = _HookStack()
+
+
+class _Packed:
+    """A saved tensor as its pack hook returned it, with the hook that unpacks it."""
+    __slots__ = ("packed", "unpack_hook", "edge")
+
+    def __init__(self, packed, unpack_hook, edge):
+        self.packed = packed
+        self.unpack_hook = unpack_hook
+        self.edge = edge        # where the original's gradient went (None: it needed none)
+
+    def unpack(self):
+        from .._tensor import Tensor
+        value = self.unpack_hook(self.packed)
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but "
+                            f"got result of type {type(value).__name__}")
+        return value
+
+
+def pack_saved(node):
+    """Run the innermost pack hook on each tensor `node` saved (see `saved_tensors_hooks`)."""
+    stack = _hook_stack.stack
+    if not stack or node._saved is None:
+        return
+    pack_hook, unpack_hook = stack[-1]
+    stored = list(node._saved)
+    for i, info in enumerate(node._saved_info):
+        if info is not None:
+            original = stored[i]
+            edge = gradient_edge(original) if original._requires_grad else None
+            stored[i] = _Packed(pack_hook(original), unpack_hook, edge)
+    node._saved = tuple(stored)
+
+
+class saved_tensors_hooks:
+    """Context manager: every tensor saved for backward inside goes through
+    `pack_hook(tensor)` when saved and `unpack_hook(packed)` when backward needs it.
+
+    >>> with ember.autograd.graph.saved_tensors_hooks(lambda t: t.numpy(), ember.from_numpy):
+    ...     y = x.exp()          # y's node keeps a NumPy array, made back into a tensor later
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _hook_stack.disabled is not None:
+            raise RuntimeError(_hook_stack.disabled)
+        _hook_stack.stack.append((self.pack_hook, self.unpack_hook))
+        _Extras.hook_users += 1
+        _Extras.update()
+        return self
+
+    def __exit__(self, *exc):
+        _hook_stack.stack.pop()
+        _Extras.hook_users -= 1
+        _Extras.update()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors are kept on the CPU and moved back to their device for backward."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack(tensor):
+            return (tensor.device, tensor.detach().to("cpu", copy=tensor.device.type != "cpu"))
+
+        def unpack(packed):
+            device, tensor = packed
+            return tensor.to(device)
+        super().__init__(pack, unpack)
+
+
+class disable_saved_tensors_hooks:
+    """Context manager: using `saved_tensors_hooks` inside raises `RuntimeError(error_message)`."""
+
+    def __init__(self, error_message):
+        self.error_message = error_message
+
+    def __enter__(self):
+        self._prev = _hook_stack.disabled
+        _hook_stack.disabled = self.error_message
+
+    def __exit__(self, *exc):
+        _hook_stack.disabled = self._prev
+
+
+def on_record(node):
+    """Extra work for a node just recorded while anomaly mode or saved-tensor hooks are on."""
+    if _Extras.anomaly:
+        import traceback
+        frame = _user_frame(3)
+        node.metadata["traceback_"] = traceback.format_stack(frame) if frame else []
+    if _hook_stack.stack:
+        pack_saved(node)

@@ -1,0 +1,325 @@
+"""Custom differentiable operations: `Function` with static `forward` and `backward`.
+
+    class Exp(ember.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            (y,) = ctx.saved_tensors
+            return grad * y
+
+    y = Exp.apply(x)            # y.grad_fn is an ExpBackward node, and is also `ctx`
+
+As in torch, the context a Function's forward fills in *is* its backward node: each Function
+subclass gets a node class named `<ClassName>Backward`.
+"""
+import functools
+
+from .graph import Node, _Extras, gradient_edge, on_record, watch
+from .grad_mode import _state as _grad_state, no_grad
+
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable",
+           "InplaceFunction"]
+
+
+def _tensor_class():
+    from .._tensor import Tensor
+    return Tensor
+
+
+class FunctionCtx:
+    """What `forward` (or `setup_context`) records for `backward`."""
+
+    def save_for_backward(self, *tensors):
+        """Keep these tensors (or None) for backward; read them back with `saved_tensors`."""
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *args):
+        """Declare the inputs that forward modified in place (they are returned as outputs)."""
+        self.dirty_tensors = args
+
+    def mark_non_differentiable(self, *args):
+        """Declare outputs that carry no gradient (such as indices)."""
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value):
+        """Whether backward receives zeros (True, the default) or None for outputs that got no
+        gradient."""
+        self.materialize_grads = value
+
+    # NOTE: class defaults, so a context costs nothing for what it does not use.
+    to_save = None
+    dirty_tensors = ()
+    non_differentiable = ()
+    materialize_grads = True
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The backward node of a custom Function (base of every `<ClassName>Backward`)."""
+
+    _forward_cls = None
+
+    def __init__(self):
+        super().__init__()
+        self.next_functions = ()
+        self._input_meta = None
+        self._tensor_positions = ()
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<ember.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def saved_tensors(self):
+        """The tensors given to `save_for_backward`, checked for in-place changes."""
+        if self._saved is None:
+            if self.to_save is not None:    # still inside forward, or nothing required grad
+                return tuple(self.to_save)
+            return ()
+        return self._unpack()
+
+    @property
+    def saved_variables(self):
+        return self.saved_tensors
+
+    def apply(self, grad_outputs):
+        cls = self._forward_cls
+        grads = list(grad_outputs)
+        if self.materialize_grads:
+            from .._creation import zeros
+            from .. import _dtype
+            for i, (g, meta) in enumerate(zip(grads, self._fn_output_meta)):
+                if g is None and meta is not None:
+                    grads[i] = zeros(meta[0], dtype=_dtype._FROM_NUMPY[meta[1]])
+        result = cls.backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        expected = len(self.needs_input_grad)
+        if len(result) != expected:
+            if len(result) > expected and all(r is None for r in result[expected:]):
+                result = result[:expected]
+            else:
+                raise RuntimeError(f"function {self.name()} returned an incorrect number of "
+                                   f"gradients (expected {expected}, got {len(result)})")
+        Tensor = _tensor_class()
+        out = []
+        for pos in self._tensor_positions:
+            g = result[pos]
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"expected Tensor or None as gradient {pos} of {self.name()}, "
+                                f"but got {type(g).__name__}")
+            out.append(g)
+        return tuple(out)
+
+
+class _FunctionMeta(type):
+    """Gives each Function subclass its backward node class, `<ClassName>Backward`."""
+
+    def __init__(cls, name, bases, attrs):
+        backward_fn = type(f"{name}Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        backward_fn.__module__ = __name__     # torch names them torch.autograd.function.*
+        cls._backward_cls = backward_fn
+        super().__init__(name, bases, attrs)
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class for custom differentiable operations (see the module docstring).
+
+    Define `forward(ctx, *args)` (or `forward(*args)` plus `setup_context(ctx, inputs,
+    output)`) and `backward(ctx, *grad_outputs)` as static methods, then call `apply`.
+    """
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(*args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode "
+                                  "AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Run `forward` without recording, then make its outputs part of the graph."""
+        Tensor = _tensor_class()
+        ctx = cls._backward_cls()
+        positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        record = _grad_state.enabled and any(args[i]._requires_grad for i in positions)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad and record
+                                     for a in args)
+        custom_setup = cls.setup_context is not Function.setup_context
+        with no_grad():
+            if custom_setup:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
+        single = not isinstance(output, tuple)
+        outputs = (output,) if single else output
+        if record:
+            outputs = _attach(ctx, args, positions, outputs)
+        return outputs[0] if single else outputs
+
+    @classmethod
+    def _is_setup_context_defined(cls):
+        return cls.setup_context is not Function.setup_context
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+def _attach(ctx, args, positions, outputs):
+    """Link `ctx` to the inputs and make it the grad_fn of the differentiable outputs."""
+    from .._tensor import alias
+    Tensor = _tensor_class()
+    edges = []
+    metas = []
+    for i in positions:
+        t = args[i]
+        if t._requires_grad:
+            edges.append(gradient_edge(t))
+            metas.append((t._data.shape, t._data.dtype))
+        else:
+            edges.append((None, 0))
+            metas.append(None)
+    ctx.next_functions = tuple(edges)
+    ctx._input_meta = tuple(metas)
+    ctx._tensor_positions = positions
+    dirty = ctx.dirty_tensors
+    non_diff = ctx.non_differentiable
+    result = []
+    for nr, out in enumerate(outputs):
+        if not isinstance(out, Tensor):
+            result.append(out)
+            continue
+        if any(out is d for d in dirty):
+            if out._requires_grad and out._grad_fn is None and out._base is None:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                                   "in-place operation.")
+            out._bump_version()         # torch counts marking dirty as a write
+        elif any(out is a for a in args):
+            # NOTE: an input returned unchanged comes back as a view of it, so that the
+            # input's own history is left alone, as in torch.
+            out = alias(out, out._data, out._offset)
+        if any(out is n for n in non_diff):
+            out._requires_grad = False
+        else:
+            out._grad_fn = ctx
+            out._output_nr = nr
+            out._requires_grad = True
+        result.append(out)
+    ctx.num_outputs = len(result)
+    # NOTE: not `_output_meta`, which would make the engine fill in zeros itself.
+    ctx._fn_output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None
+                             for o in result)
+    _save(ctx, outputs, result)
+    if _Extras.on:
+        on_record(ctx)
+    return tuple(result)
+
+
+def _save(ctx, original, result):
+    """Keep what `save_for_backward` named, as ops do (NOTE [ Saved tensors and freeing ] in
+    graph.py): an output as a detached alias re-attached when unpacked, avoiding a cycle."""
+    to_save = ctx.to_save
+    if to_save is None:
+        return
+    Tensor = _tensor_class()
+    stored = []
+    info = []
+    for t in to_save:
+        if t is None:
+            stored.append(None)
+            info.append(None)
+            continue
+        if not isinstance(t, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument "
+                            f"{len(stored)} is of type {type(t).__name__}")
+        out_nr = next((nr for nr, o in enumerate(original) if o is t), None)
+        if out_nr is not None and result[out_nr]._grad_fn is ctx:
+            value = result[out_nr]._detached_alias()
+        else:
+            value, out_nr = t, None
+        info.append((watch(value), out_nr))
+        stored.append(value)
+    ctx._saved = tuple(stored)
+    ctx._saved_info = tuple(info)
+    ctx.to_save = None
+
+
+def once_differentiable(fn):
+    """Decorate a Function's `backward` that cannot itself be differentiated: it runs without
+    recording, and differentiating its result raises torch's error."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with no_grad():
+            outputs = fn(ctx, *args)
+        Tensor = _tensor_class()
+        if not (_grad_state.enabled and any(isinstance(a, Tensor) and a._requires_grad
+                                            for a in args)):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        edges = [gradient_edge(a) for a in args if isinstance(a, Tensor) and a._requires_grad]
+        node = _DelayedError("trying to differentiate twice a function that was marked with "
+                             "@once_differentiable", edges)
+        wrapped = []
+        for o in outs:
+            if isinstance(o, Tensor):
+                o = o.detach()
+                o._grad_fn, o._output_nr, o._requires_grad = node, 0, True
+            wrapped.append(o)
+        return wrapped[0] if single else tuple(wrapped)
+    return wrapper
+
+
+class _DelayedError(Node):
+    """A node whose backward raises: the result of a once-differentiable backward."""
+
+    def __init__(self, message, edges):
+        super().__init__()
+        self.message = message
+        self.next_functions = tuple(edges)
+        self._input_meta = None
+
+    def name(self):
+        return "DelayedErrorBackward"
+
+    def apply(self, grad_outputs):
+        raise RuntimeError(self.message)
+

@@ -1,0 +1,158 @@
+"""`gradcheck` and `gradgradcheck`: compare analytical gradients with finite differences.
+
+The numerical Jacobian perturbs each input element by +-eps (central differences); the
+analytical one runs backward once per output element. Both are laid out as torch's: one
+(input numel) x (output numel) matrix per (input, output) pair.
+"""
+import itertools
+import warnings
+
+from .grad_mode import no_grad
+
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
+
+
+class GradcheckError(RuntimeError):
+    """Raised by gradcheck and gradgradcheck when the gradients disagree."""
+
+
+def _tuple(x):
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def _is_tensor(x):
+    from .._tensor import Tensor
+    return isinstance(x, Tensor)
+
+
+def _outputs(func, inputs):
+    return tuple(o for o in _tuple(func(*inputs)))
+
+
+def _numerical(func, inputs, diff, out_index, eps):
+    """Central-difference Jacobians: [input][output] -> (input numel, output numel) tensor."""
+    # NOTE: func runs with grad mode as it is (gradgradcheck's func differentiates inside);
+    # the perturbations write through `.data`, which autograd does not see.
+    from .._creation import zeros
+    outs = _outputs(func, inputs)
+    jac = [[zeros(inputs[i].numel(), outs[k].numel(), dtype=outs[k].dtype)
+            for k in out_index] for i in diff]
+    for a, i in enumerate(diff):
+        data = inputs[i].data
+        for j, index in enumerate(itertools.product(*(range(n) for n in data.shape))):
+            orig = data[index].item()
+            data[index] = orig + eps
+            plus = _outputs(func, inputs)
+            data[index] = orig - eps
+            minus = _outputs(func, inputs)
+            data[index] = orig
+            with no_grad():
+                for b, k in enumerate(out_index):
+                    d = (plus[k].to(outs[k].dtype) - minus[k].to(outs[k].dtype)) / (2 * eps)
+                    jac[a][b][j] = d.reshape(-1)
+    return jac
+
+
+def _analytical(func, inputs, diff, out_index):
+    from .._creation import zeros, zeros_like
+    from . import grad as autograd_grad
+    outs = _outputs(func, inputs)
+    jac = [[zeros(inputs[i].numel(), outs[k].numel(), dtype=outs[k].dtype)
+            for k in out_index] for i in diff]
+    diff_inputs = [inputs[i] for i in diff]
+    for b, k in enumerate(out_index):
+        out = outs[k]
+        for m in range(out.numel()):
+            v = zeros_like(out).reshape(-1)
+            v[m] = 1
+            grads = autograd_grad(out, diff_inputs, v.reshape(out.shape), retain_graph=True,
+                                  allow_unused=True)
+            for a, g in enumerate(grads):
+                if g is not None:
+                    jac[a][b][:, m] = g.detach().reshape(-1).to(out.dtype)
+    return jac
+
+
+def _fail(message, raise_exception):
+    if raise_exception:
+        raise GradcheckError(message)
+    return False
+
+
+def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exception=True,
+              nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+              check_batched_grad=False, check_batched_forward_grad=False,
+              check_forward_ad=False, check_backward_ad=True, fast_mode=False, masked=None):
+    """Check the gradients of `func` at `inputs` against finite differences (use float64).
+
+    Returns True, or raises `GradcheckError` (False with `raise_exception=False`).
+
+    >>> x = ember.randn(3, dtype=ember.float64, requires_grad=True)
+    >>> ember.autograd.gradcheck(ember.sin, (x,))
+    True
+    """
+    inputs = _tuple(inputs)
+    diff = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
+    if not diff:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
+                         "none of them have requires_grad=True.")
+    for n, i in enumerate(diff):
+        if inputs[i].dtype.is_floating_point and inputs[i].dtype.itemsize < 8 or \
+                inputs[i].dtype.is_complex and inputs[i].dtype.itemsize < 16:
+            warnings.warn(f"Input #{n} requires gradient and is not a double precision floating "
+                          f"point or complex. This check will likely fail if all the inputs are "
+                          f"not of double precision floating point or complex. ", UserWarning,
+                          stacklevel=2)
+    outs = _outputs(func, inputs)
+    out_index = [k for k, o in enumerate(outs) if _is_tensor(o) and o.requires_grad]
+    if not check_backward_ad or not out_index:
+        return True
+    numerical = _numerical(func, inputs, diff, out_index, eps)
+    analytical = _analytical(func, inputs, diff, out_index)
+    for a in range(len(diff)):
+        for b in range(len(out_index)):
+            n, g = numerical[a][b], analytical[a][b]
+            if not g.to(n.dtype).allclose(n, rtol=rtol, atol=atol):
+                return _fail(f"Jacobian mismatch for output {b} with respect to input {a},\n"
+                             f"numerical:{n}\nanalytical:{g}\n", raise_exception)
+    again = _analytical(func, inputs, diff, out_index)
+    for a in range(len(diff)):
+        for b in range(len(out_index)):
+            if (again[a][b] - analytical[a][b]).abs().max().item() > nondet_tol:
+                return _fail(f"Backward is not reentrant, i.e., running backward with same input "
+                             f"and grad_output multiple times gives different values, although "
+                             f"analytical gradient matches numerical gradient.The tolerance for "
+                             f"nondeterminism was {nondet_tol}.", raise_exception)
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
+                  check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+                  check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
+                  masked=False):
+    """Check second derivatives: gradcheck of the function (inputs, v) -> grad(func, inputs, v),
+    with random `grad_outputs` v in [-1, 1) unless given."""
+    from .. import rand
+    from . import grad as autograd_grad
+    inputs = _tuple(inputs)
+    diff = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
+    if grad_outputs is None:
+        outs = [o for o in _outputs(func, inputs) if _is_tensor(o) and o.requires_grad]
+        with no_grad():
+            grad_outputs = tuple((rand(o.shape, dtype=o.dtype) * 2 - 1).requires_grad_()
+                                 for o in outs)
+    grad_outputs = _tuple(grad_outputs)
+    count = len(inputs)
+
+    def first_derivative(*args):
+        ins, vs = args[:count], args[count:]
+        outs = [o for o in _outputs(func, ins) if _is_tensor(o) and o.requires_grad]
+        grads = autograd_grad(outs, [ins[i] for i in diff], vs, create_graph=True,
+                              allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    if not check_rev_over_rev:
+        return True
+    return gradcheck(first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, nondet_tol=nondet_tol)

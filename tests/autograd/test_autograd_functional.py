@@ -1,0 +1,188 @@
+"""ember.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) and gradcheck /
+gradgradcheck: values worked out by hand (checked against torch 2.13), torch's error texts."""
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import ember as torch
+from ember.autograd import Function, GradcheckError, gradcheck, gradgradcheck
+from ember.autograd.functional import hessian, hvp, jacobian, jvp, vhp, vjp
+
+
+def raises(exc, text):
+    return pytest.raises(exc, match=f"^{re.escape(text)}$")
+
+
+def d(*values):
+    return torch.tensor(values, dtype=torch.float64)
+
+
+X = (1., 2., 3.)
+
+
+def f(a):                       # f_i = a_i^2 * sum(a)
+    return a ** 2 * a.sum()
+
+
+def f_jacobian(a):              # d f_i / d a_j = 2 a_i s [i == j] + a_i^2
+    a = np.array(a)
+    return np.diag(2 * a * a.sum()) + (a ** 2)[:, None]
+
+
+def g(a):                       # scalar: sum(a^3) + a0 a1
+    return (a ** 3).sum() + a[0] * a[1]
+
+
+G_HESSIAN = np.array([[6., 1., 0.], [1., 12., 0.], [0., 0., 18.]])     # at X
+
+
+def close(t, expected):
+    np.testing.assert_allclose(np.array(t.tolist()), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_jacobian_single():
+    j = jacobian(f, d(*X))
+    assert j.shape == (3, 3) and j.dtype == torch.float64 and not j.requires_grad
+    close(j, f_jacobian(X))
+
+
+def test_jacobian_tuples_and_unused_inputs():
+    x, y = d(*X), d(0.5, -1.)
+    (j_aa, j_ab), (j_ba, j_bb) = jacobian(lambda a, b: (a.sum() * b, b * 2), (x, y))
+    close(j_aa, [[0.5] * 3, [-1.] * 3])
+    close(j_ab, 6 * np.eye(2))
+    close(j_ba, np.zeros((2, 3)))
+    close(j_bb, 2 * np.eye(2))
+    with raises(RuntimeError, "Output 0 of the user-provided function is independent of input "
+                              "1. This is not allowed in strict mode."):
+        jacobian(lambda a, b: a * 2, (x, y), strict=True)
+
+
+def test_jacobian_shapes_follow_output_then_input():
+    x = torch.arange(6., dtype=torch.float64).reshape(2, 3)
+    j = jacobian(lambda a: a.sum(0), x)
+    assert j.shape == (3, 2, 3)
+    expected = np.zeros((3, 2, 3))
+    for i in range(3):
+        expected[i, :, i] = 1
+    close(j, expected)
+
+
+def test_jacobian_create_graph():
+    x = d(*X).requires_grad_()
+    j = jacobian(f, x, create_graph=True)
+    assert j.requires_grad
+    j.trace().backward()            # d/da_k of sum_i (2 a_i s + a_i^2) = 4 s + 2 a_k
+    close(x.grad, 4 * sum(X) + 2 * np.array(X))
+
+
+def test_hessian():
+    close(hessian(g, d(*X)), G_HESSIAN)
+    x, y = d(*X), d(0.5, -1.)
+    # h(a, b) = (sum(a) * sum(b))^2: d2h/da_i da_j = 2 sb^2, d2h/da db = 2 sa sb * 2 ... by hand:
+    (haa, hab), (hba, hbb) = hessian(lambda a, b: (a * b.sum()).sum() ** 2, (x, y))
+    sa, sb = 6., -0.5
+    close(haa, np.full((3, 3), 2 * sb * sb))
+    close(hab, np.full((3, 2), 4 * sa * sb))
+    close(hba, np.full((2, 3), 4 * sa * sb))
+    close(hbb, np.full((2, 2), 2 * sa * sa))
+    with raises(RuntimeError, "The Tensor returned by the function given to hessian should "
+                              "contain a single element"):
+        hessian(lambda a: a * 2, d(*X))
+
+
+def test_vjp_and_jvp():
+    x, v = d(*X), d(1., 1., 1.)
+    out, res = vjp(f, x, v)
+    close(out, np.array(X) ** 2 * 6)
+    close(res, np.ones(3) @ f_jacobian(X))
+    out, res = jvp(f, x, d(1., 0., 0.))
+    close(out, np.array(X) ** 2 * 6)
+    close(res, f_jacobian(X) @ np.array([1., 0., 0.]))
+    with raises(RuntimeError, "The vector v can only be None if the user-provided function "
+                              "returns a single Tensor with a single element."):
+        vjp(f, x)
+    with raises(RuntimeError, "v has invalid size: should be torch.Size([3]) but got "
+                              "torch.Size([2])."):
+        vjp(f, x, d(1., 2.))
+
+
+def test_hvp_and_vhp():
+    v = np.array([1., 1., 0.])
+    for fn in (hvp, vhp):
+        out, res = fn(g, d(*X), d(*v))
+        assert out.item() == 38.            # 1 + 8 + 27 + 2
+        close(res, G_HESSIAN @ v)
+
+
+def test_vectorize_flag_is_accepted():
+    close(jacobian(f, d(*X), vectorize=True), f_jacobian(X))
+
+
+class BadExp(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.exp()
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.exp() * 1.1
+
+
+def test_gradcheck_passes_and_fails_with_torchs_text():
+    x = d(0.5, 1.0).requires_grad_()
+    assert gradcheck(torch.sin, (x,))
+    assert gradgradcheck(torch.sin, (x,))
+    assert gradcheck(lambda a, b: (a * b).sum(), (x, d(2., 3.).requires_grad_()))
+    assert gradcheck(BadExp.apply, (x,), raise_exception=False) is False
+    with raises(GradcheckError,
+                "Jacobian mismatch for output 0 with respect to input 0,\n"
+                "numerical:tensor([[1.6487, 0.0000],\n        [0.0000, 2.7183]], "
+                "dtype=torch.float64)\n"
+                "analytical:tensor([[1.8136, 0.0000],\n        [0.0000, 2.9901]], "
+                "dtype=torch.float64)\n"):
+        gradcheck(BadExp.apply, (x,))
+    assert issubclass(GradcheckError, RuntimeError)
+
+
+def test_gradcheck_non_contiguous_input():
+    x = torch.arange(6., dtype=torch.float64).reshape(2, 3).t().requires_grad_()
+    assert not x.is_contiguous()
+    assert gradcheck(lambda a: (a * a.sum(0)).cumsum(1), (x,))
+
+
+def test_gradgradcheck_catches_a_wrong_second_derivative():
+    class DetachedBackward(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * 2 * x.detach()
+
+    x = d(0.5, 1.0).requires_grad_()
+    assert gradcheck(DetachedBackward.apply, (x,))
+    with pytest.raises(GradcheckError, match="^Jacobian mismatch for output 0 with respect to "
+                                             "input 0,\nnumerical:"):
+        gradgradcheck(DetachedBackward.apply, (x,))
+
+
+def test_gradcheck_input_checks():
+    with raises(ValueError, "gradcheck expects at least one input tensor to require gradient, "
+                            "but none of them have requires_grad=True."):
+        gradcheck(torch.sin, (d(1.),))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = torch.tensor([0.5, 1.], requires_grad=True)
+        assert gradcheck(torch.sin, (x,), eps=1e-3, atol=1e-2, rtol=1e-2)
+    assert [str(w.message) for w in caught] == [
+        "Input #0 requires gradient and is not a double precision floating point or complex. "
+        "This check will likely fail if all the inputs are not of double precision floating "
+        "point or complex. "]

@@ -1,0 +1,167 @@
+"""Hooks around backward: post-accumulate-grad hooks, node pre-hooks and hooks, saved-tensor
+hooks (pack/unpack, save_on_cpu, disable), removable handles; anomaly mode; and where an
+in-place write that broke backward happened."""
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import ember as torch
+from ember.autograd.graph import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
+
+
+def raises(exc, text):
+    return pytest.raises(exc, match=f"^{re.escape(text)}$")
+
+
+def test_post_accumulate_grad_hook_sees_the_accumulated_grad():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    seen = []
+    handle = x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.tolist()))
+    (x * 3).sum().backward()
+    (x * 2).sum().backward()
+    assert seen == [[3., 3.], [5., 5.]]
+    handle.remove()
+    (x * 1).sum().backward()
+    assert len(seen) == 2
+    with raises(RuntimeError, "post accumulate grad hooks cannot be registered on non-leaf "
+                              "tensors"):
+        (x * 1).register_post_accumulate_grad_hook(lambda t: None)
+
+
+def test_node_prehook_and_hook_order_and_replacement():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = x * 2
+    z = y.exp().sum()
+    events = []
+
+    def pre(grad_outputs):
+        events.append(("pre", grad_outputs[0].tolist()))
+        return (grad_outputs[0] * 10,)
+
+    def post(grad_inputs, grad_outputs):
+        events.append(("post", grad_inputs[0].tolist(), grad_outputs[0].tolist()))
+
+    h1 = y.grad_fn.register_prehook(pre)
+    h2 = y.grad_fn.register_hook(post)
+    z.backward(retain_graph=True)
+    e = np.exp([2., 4.])
+    assert events[0][0] == "pre"
+    np.testing.assert_allclose(events[0][1], e)
+    np.testing.assert_allclose(events[1][1], 20 * e)     # MulBackward0 saw the replaced grad
+    np.testing.assert_allclose(x.grad.tolist(), 20 * e)
+    h1.remove()
+    h2.remove()
+    x.grad = None
+    z.backward()
+    np.testing.assert_allclose(x.grad.tolist(), 2 * e)
+    assert len(events) == 2
+
+
+def test_saved_tensors_hooks_pack_and_unpack():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    log = []
+
+    def pack(t):
+        log.append(("pack", tuple(t.shape)))
+        return t.tolist()
+
+    def unpack(values):
+        log.append("unpack")
+        return torch.tensor(values)
+
+    with saved_tensors_hooks(pack, unpack):
+        y = x.exp()                 # saves its result
+        z = (y * x).sum()           # saves y and x
+    assert [e for e in log if e != "unpack"] == [("pack", (2,))] * 3
+    z.backward()
+    assert log.count("unpack") == 3
+    e = np.exp([1., 2.])
+    np.testing.assert_allclose(x.grad.tolist(), e + np.array([1., 2.]) * e, rtol=1e-6)
+    # Outside the context, nothing is packed.
+    w = x.sin()
+    assert w.grad_fn._saved[0] is x
+
+
+def test_unpack_hook_must_return_a_tensor():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    with saved_tensors_hooks(lambda t: 1, lambda p: 3):
+        y = x.sin()
+    with raises(TypeError, "Output of saved tensor unpack_hook expected to be a Tensor but got "
+                           "result of type int"):
+        y.sum().backward()
+
+
+def test_disable_saved_tensors_hooks_and_save_on_cpu():
+    with disable_saved_tensors_hooks("nope"):
+        with raises(RuntimeError, "nope"):
+            with saved_tensors_hooks(lambda t: t, lambda t: t):
+                pass
+    x = torch.tensor([1., 2.], requires_grad=True)
+    with save_on_cpu():
+        y = (x * x).sum()
+    y.backward()
+    np.testing.assert_allclose(x.grad.tolist(), [2., 4.])
+    assert isinstance(save_on_cpu(), saved_tensors_hooks)
+
+
+def test_anomaly_mode_names_the_node_and_shows_the_forward_line():
+    x = torch.tensor([-1.0, 4.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
+        mode = torch.autograd.detect_anomaly()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with mode:
+            assert torch.autograd.anomaly_mode.is_anomaly_enabled()
+            y = x.sqrt()            # the forward line the report must show
+            trace = y.grad_fn.metadata["traceback_"]
+            with raises(RuntimeError, "Function 'SqrtBackward0' returned nan values in its 0th "
+                                      "output."):
+                y.sum().backward()
+    assert not torch.autograd.anomaly_mode.is_anomaly_enabled()
+    assert "y = x.sqrt()" in trace[-1] and __file__ in trace[-1]
+    texts = [str(w.message) for w in caught if "Error detected" in str(w.message)]
+    assert len(texts) == 1
+    assert texts[0].startswith("Error detected in SqrtBackward0. Traceback of forward call that "
+                               "caused the error:\n")
+    assert "y = x.sqrt()" in texts[0]
+
+
+def test_set_detect_anomaly_and_check_nan_off():
+    x = torch.tensor([-1.0], requires_grad=True)
+    torch.autograd.set_detect_anomaly(True, check_nan=False)
+    try:
+        y = x.sqrt()
+        assert "traceback_" in y.grad_fn.metadata
+        y.backward()                # no NaN check
+        assert np.isnan(x.grad.item())
+    finally:
+        torch.autograd.set_detect_anomaly(False)
+    y = x.sqrt()
+    assert y.grad_fn._metadata is None      # off: nothing recorded
+
+
+def test_in_place_error_names_the_line_of_the_write():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = x.exp()
+    y.add_(1)
+    write_line = "y.add_(1)"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError, match="^one of the variables needed for gradient "
+                                               "computation has been modified by an inplace "
+                                               "operation: "):
+            y.sum().backward()
+    texts = [str(w.message) for w in caught]
+    assert len(texts) == 1
+    assert texts[0].startswith("A tensor needed for gradient computation was modified in place "
+                               "(it is at version 1; backward expected version 0). The last "
+                               "in-place operation on it ran at File \"")
+    assert __file__ in texts[0] and texts[0].endswith(write_line)
+
+
+def test_unsaved_tensors_are_not_watched():
+    a = torch.ones(3)
+    a.add_(1)
+    assert a._storage.watch is None
