@@ -1,3 +1,248 @@
-"""(being written) ember.nn.functional: vision."""
+"""ember.nn.functional: vision. interpolate (and the deprecated upsample functions),
+pixel_shuffle / pixel_unshuffle, grid_sample and affine_grid: argument rules, warnings and
+error texts as torch's; the kernels are in `_vision_ops.py`."""
+import math
+import warnings
 
-__all__ = []
+from . import _vision_ops as ops
+from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
+
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
+           "pixel_unshuffle", "grid_sample", "affine_grid"]
+
+_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+_NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4}
+_KERNELS = {"nearest": "nearest", "nearest-exact": "nearest", "linear": "linear",
+            "bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False "
+                  "since 1.3.0. Please specify align_corners=True if the old behavior is desired. "
+                  "See the documentation of grid_sample for details.")
+
+
+def _spatial_args(input, size, scale_factor, dim):
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    spatial = list(input.shape[2:])
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    f"Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {spatial} and output size of {size}. "
+                    f"Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
+                    f"size in (o1, o2, ...,oK) format.")
+            return list(size), None
+        return [size] * dim, None
+    if scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    f"Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {spatial} and scale_factor of shape "
+                    f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
+                    f"format and scale_factor in (s1, s2, ...,sK) format.")
+            return None, list(scale_factor)
+        return None, [scale_factor] * dim
+    raise ValueError("either size or scale_factor should be defined")
+
+
+def _check_sizes(input, out):
+    nd = len(out)
+    spatial = list(input.shape[-nd:])
+    if min(spatial) > 0 and min(out) > 0:
+        return
+    names = "DHW"[3 - nd:]
+    given = ", ".join(f"{c}: {v}" for c, v in zip(names, spatial))
+    wanted = ", ".join(f"{c}: {v}" for c, v in zip(names, out))
+    joiner = " and output" if nd == 1 else " output"
+    raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                       f"({given}){joiner} ({wanted})")
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resizes the spatial dims of (N, C, *spatial) to `size` or by `scale_factor`.
+
+    Modes: nearest, nearest-exact, linear (3-D input), bilinear / bicubic (4-D), trilinear
+    (5-D), area (adaptive average pooling). align_corners (linear modes only) maps corner
+    pixel centres onto each other; with a scale_factor and no recompute_scale_factor the
+    coordinates use 1 / scale_factor, as in torch.
+    """
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.ndim - 2
+    out, scales = _spatial_args(input, size, scale_factor, dim)
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and out is None:
+        recompute_scale_factor = True
+    if out is None:
+        out = [int(float(n * s)) for n, s in zip(input.shape[2:], scales)]
+        if recompute_scale_factor:
+            out = [math.floor(float(n * s)) for n, s in zip(input.shape[2:], scales)]
+            scales = None
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and "
+                         "requires a 4-D tensor as input")
+    if input.ndim in (3, 4, 5) and mode == "area":
+        pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1]
+        return pool(input, out if dim > 1 else out[0])
+    needed = _NEEDS.get(mode)
+    if needed is not None and mode != "bicubic" and input.ndim in (3, 4, 5) \
+            and input.ndim != needed:
+        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {needed}D "
+                                  f"input")
+    if input.ndim not in (3, 4, 5) or mode not in _KERNELS or (needed and input.ndim != needed):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
+                                  f"{input.ndim}D) for the modes: {_MODES} (got {mode})")
+    if antialias:
+        raise NotImplementedError("ember: interpolate(antialias=True) is not supported yet")
+    _check_sizes(input, out)
+    kind = input._data.dtype.kind
+    if kind not in "f" and not (kind == "u" and input._data.dtype.itemsize == 1
+                                and _KERNELS[mode] == "nearest"):
+        raise NotImplementedError(f'"compute_indices_weights_{_KERNELS[mode]}" not implemented '
+                                  f'for \'{input.dtype._scalar_name}\'')
+    if 0 in input.shape[1:]:
+        raise RuntimeError(f"Non-empty {input.ndim}D data tensor expected but got a tensor with "
+                           f"sizes {list(input.shape)}")
+    return ops.upsample(input, mode, out, scales or [None] * dim, align_corners)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated alias of interpolate."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='nearest')."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use "
+                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='bilinear', align_corners=True)."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use "
+                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# -- pixel shuffle -------------------------------------------------------------------------------
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) -> (*, C, H r, W r): channel blocks become r x r pixel blocks."""
+    r = upscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
+                           f"input with {input.ndim} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    c = input.shape[-3]
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
+                           f"divisible by the square of upscale_factor, but input.size(-3)={c} "
+                           f"is not divisible by {r * r}")
+    return ops.run_shuffle(input, r, ops.PixelShuffle, ops.shuffle)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H r, W r) -> (*, C r^2, H, W): the inverse of pixel_shuffle."""
+    r = downscale_factor
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {input.ndim} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    h, w = input.shape[-2:]
+    if h % r:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, "
+                           f"but input.size(-2)={h} is not divisible by {r}")
+    if w % r:
+        raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, "
+                           f"but input.size(-1)={w} is not divisible by {r}")
+    return ops.run_shuffle(input, r, ops.PixelUnshuffle, ops.unshuffle)
+
+
+# -- grid sampling -------------------------------------------------------------------------------
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Samples input (N, C, H, W) at grid (N, Ho, Wo, 2) points, given as (x, y) in [-1, 1].
+    mode: bilinear or nearest; padding_mode: zeros, border or reflection."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    shape, grid_shape = list(input.shape), list(grid.shape)
+    if shape[0] != grid_shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got input with sizes {shape} and grid with sizes {grid_shape}")
+    if grid_shape[-1] != input.ndim - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.ndim - 2} in last "
+                           f"dimension, but got grid with sizes {grid_shape}")
+    if input.ndim != grid.ndim or input.ndim not in (4, 5):
+        raise RuntimeError(f"grid_sampler(): expected {input.ndim}D input and grid with same "
+                           f"number of dimensions, but got input with sizes {shape} and grid "
+                           f"with sizes {grid_shape}")
+    for d in range(2, input.ndim):
+        if shape[d] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {shape} with dimension {d} "
+                               f"being empty")
+    if grid.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
+                           f"{grid.dtype._scalar_name}")
+    if input.ndim == 5 or mode == "bicubic":
+        raise NotImplementedError("ember: grid_sample supports 4-D inputs with mode 'bilinear' "
+                                  "or 'nearest'")
+    data = ops.grid_sample_2d(input._data, grid._data, mode, padding_mode, align_corners)
+    (result,) = ops.apply(ops.GridSampler2D, (input, grid), (data,),
+                          {"mode": mode, "padding_mode": padding_mode,
+                           "align_corners": align_corners})
+    return result
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid (N, H, W, 2) of the affine maps theta (N, 2, 3) for an output of
+    `size` (N, C, H, W); (N, 3, 4) and a 5-D size give a 3-d grid (N, D, H, W, 3)."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if theta._data.dtype.kind != "f":
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial = list(size[-2:])
+    elif len(size) == 5:
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (3, 4):
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial = list(size[-3:])
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(spatial) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                      "when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    if theta.shape[0] != size[0]:
+        k = len(spatial)
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{size[0]}, {k + 1}] but got: [{theta.shape[0]}, {k + 1}].")
+    return ops.affine_grid(theta, spatial, align_corners)

@@ -1,3 +1,203 @@
-"""(being written) ember.nn layers: pooling."""
+"""Pooling layers: max, average, adaptive, unpooling and power-average pools."""
+from .. import functional as F
+from .module import Module
 
-__all__ = []
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
+           "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d"]
+
+
+def _ntuple(value, n):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _MaxPoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"padding={self.padding}, dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(_MaxPoolNd):
+    """Max over windows of (N, C, L) or (C, L)."""
+    _pool = staticmethod(F.max_pool1d)
+
+
+class MaxPool2d(_MaxPoolNd):
+    """Max over windows of (N, C, H, W) or (C, H, W).
+
+        >>> nn.MaxPool2d(2)
+        MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+    """
+    _pool = staticmethod(F.max_pool2d)
+
+
+class MaxPool3d(_MaxPoolNd):
+    """Max over windows of (N, C, D, H, W) or (C, D, H, W)."""
+    _pool = staticmethod(F.max_pool3d)
+
+
+class AvgPool1d(Module):
+    """Averages over windows of (N, C, L) or (C, L)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, 1)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, 1)
+        self.padding = _ntuple(padding, 1)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AvgPoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input):
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolNd):
+    """Averages over windows of (N, C, H, W) or (C, H, W)."""
+    _pool = staticmethod(F.avg_pool2d)
+
+
+class AvgPool3d(_AvgPoolNd):
+    """Averages over windows of (N, C, D, H, W) or (C, D, H, W)."""
+    _pool = staticmethod(F.avg_pool3d)
+
+
+class _AdaptivePoolNd(Module):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        if self._with_indices:
+            self.return_indices = return_indices
+
+    def forward(self, input):
+        if self._with_indices:
+            return self._pool(input, self.output_size, self.return_indices)
+        return self._pool(input, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+def _adaptive(name, pool, with_indices, doc):
+    return type(name, (_AdaptivePoolNd,), {"_pool": staticmethod(pool), "__doc__": doc,
+                                           "_with_indices": with_indices,
+                                           "__module__": __name__})
+
+
+AdaptiveAvgPool1d = _adaptive("AdaptiveAvgPool1d", F.adaptive_avg_pool1d, False,
+                              "Averages over output_size adaptive windows of L.")
+AdaptiveAvgPool2d = _adaptive("AdaptiveAvgPool2d", F.adaptive_avg_pool2d, False,
+                              "Averages over adaptive windows to an (h, w) output; None keeps "
+                              "that size.")
+AdaptiveAvgPool3d = _adaptive("AdaptiveAvgPool3d", F.adaptive_avg_pool3d, False,
+                              "Averages over adaptive windows to a (d, h, w) output.")
+AdaptiveMaxPool1d = _adaptive("AdaptiveMaxPool1d", F.adaptive_max_pool1d, True,
+                              "Maxima over output_size adaptive windows of L.")
+AdaptiveMaxPool2d = _adaptive("AdaptiveMaxPool2d", F.adaptive_max_pool2d, True,
+                              "Maxima over adaptive windows to an (h, w) output.")
+AdaptiveMaxPool3d = _adaptive("AdaptiveMaxPool3d", F.adaptive_max_pool3d, True,
+                              "Maxima over adaptive windows to a (d, h, w) output.")
+
+
+class _MaxUnpoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        n = self._dims
+        self.kernel_size = _ntuple(kernel_size, n)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, n)
+        self.padding = _ntuple(padding, n)
+
+    def forward(self, input, indices, output_size=None):
+        return self._unpool(input, indices, self.kernel_size, self.stride, self.padding,
+                            output_size)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """Puts MaxPool1d's values back at their indices, zeros elsewhere."""
+    _dims = 1
+    _unpool = staticmethod(F.max_unpool1d)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """Puts MaxPool2d's values back at their indices, zeros elsewhere."""
+    _dims = 2
+    _unpool = staticmethod(F.max_unpool2d)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Puts MaxPool3d's values back at their indices, zeros elsewhere."""
+    _dims = 3
+    _unpool = staticmethod(F.max_unpool3d)
+
+
+class _LPPoolNd(Module):
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return self._pool(input, float(self.norm_type), self.kernel_size, self.stride,
+                          self.ceil_mode)
+
+    def extra_repr(self):
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    """(sum over each window of x ** p) ** (1 / p) over (N, C, L) or (C, L)."""
+    _pool = staticmethod(F.lp_pool1d)
+
+
+class LPPool2d(_LPPoolNd):
+    """(sum over each window of x ** p) ** (1 / p) over (N, C, H, W) or (C, H, W)."""
+    _pool = staticmethod(F.lp_pool2d)
+
+
+class LPPool3d(_LPPoolNd):
+    """(sum over each window of x ** p) ** (1 / p) over (N, C, D, H, W)."""
+    _pool = staticmethod(F.lp_pool3d)

@@ -1,0 +1,415 @@
+"""The pooling kernels and their Ops (MaxPool2DWithIndicesBackward0, AvgPool2DBackward0, ...).
+
+Every kernel sees the input as (B, *spatial) with 2 or 3 spatial dims (1-d pooling is 2-d
+pooling of an unsqueezed input, as in torch). A window is visited one kernel offset at a time:
+for offset j the j-th element of every window is one strided slice of the (padded) input, so a
+pool is a handful of whole-array operations, never a Python loop over windows.
+"""
+import itertools
+import math
+
+import numpy as np
+
+from .._device import backend_of
+from .._ops._op import Op, record
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+
+
+def apply(op, inputs, outputs, params):
+    """Fresh tensors from `outputs` (arrays), recording `op` for the first one when needed."""
+    tensors = tuple(wrap(o) for o in outputs)
+    if _grad_state.enabled and any(isinstance(t, Tensor) and t._requires_grad for t in inputs):
+        record(op, tuple(inputs), tensors, params)
+    return tensors
+
+
+def _named(base, name, node):
+    return type(name, (base,), {"node_name": node, "__module__": __name__})
+
+
+# -- geometry ------------------------------------------------------------------------------------
+
+def _slices(offsets, dilation, stride, out):
+    """The strided slice, per spatial dim, holding the element at kernel `offsets` of every
+    window of a padded input."""
+    return (slice(None),) + tuple(slice(j * d, j * d + (o - 1) * s + 1, s)
+                                  for j, d, s, o in zip(offsets, dilation, stride, out))
+
+
+def _starts(xp, stride, padding, out):
+    """Per spatial dim, the (unpadded) input coordinate where each window starts."""
+    return [xp.arange(o) * s - p for s, p, o in zip(stride, padding, out)]
+
+
+def _outer(xp, vectors, combine):
+    """Combine one vector per spatial dim into a (*out) array by broadcasting."""
+    nd = len(vectors)
+    result = None
+    for i, v in enumerate(vectors):
+        v = v.reshape((1,) * i + (-1,) + (1,) * (nd - 1 - i))
+        result = v if result is None else combine(result, v)
+    return result
+
+
+def _pad(xp, x, padding, kernel, dilation, stride, out, fill):
+    """x padded by `padding` on the left and as far as the last window reaches on the right
+    (ceil_mode's last window may hang over); x itself when no padding is needed."""
+    right = [max(0, (o - 1) * s + (k - 1) * d + 1 - n - p)
+             for o, s, k, d, n, p in zip(out, stride, kernel, dilation, x.shape[1:], padding)]
+    if not any(padding) and not any(right):
+        return x
+    shape = (x.shape[0],) + tuple(n + p + r for n, p, r in zip(x.shape[1:], padding, right))
+    padded = xp.full(shape, fill, dtype=x.dtype)
+    padded[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, x.shape[1:]))] = x
+    return padded
+
+
+def _lowest(xp, dtype):
+    return -xp.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+# -- max pooling ---------------------------------------------------------------------------------
+
+def _offsets(kernel, dilation, stride, out, spatial, padding, xp):
+    """Per kernel offset: its slice of the padded input, its flat input index per window, and
+    (with padding) whether that element lies inside the input."""
+    starts = _starts(xp, stride, padding, out)
+    plane = [math.prod(spatial[i + 1:]) for i in range(len(spatial))]
+    for offsets in itertools.product(*[range(k) for k in kernel]):
+        coords = [s + j * d for s, j, d in zip(starts, offsets, dilation)]
+        flat = _outer(xp, [c * p for c, p in zip(coords, plane)], xp.add)
+        inside = _outer(xp, [(c >= 0) & (c < n) for c, n in zip(coords, spatial)],
+                        xp.logical_and)
+        yield _slices(offsets, dilation, stride, out), flat, inside
+
+
+def max_pool(x, kernel, stride, padding, dilation, out):
+    """(values, flat indices) of windowed maxima over x (B, *spatial). Ties keep the first
+    element in row-major order and a NaN wins, as in torch's CPU kernel."""
+    xp = backend_of(x).xp
+    spatial = x.shape[1:]
+    padded = _pad(xp, x, padding, kernel, dilation, stride, out, _lowest(xp, x.dtype))
+    table = list(_offsets(kernel, dilation, stride, out, spatial, padding, xp))
+    views = [padded[where] for where, _, _ in table]
+    best = views[0].copy()
+    for view in views[1:]:
+        xp.maximum(best, view, out=best)
+    if x.dtype.kind == "f" and xp.isnan(best).any():
+        return _max_pool_scan(views, table, padded is not x)
+    # NOTE: masked copies cost ~10x an arithmetic op (unpredictable branches), so the
+    # values come from a chain of maximum() and the index of the first element equal to the
+    # maximum from branch-free integer arithmetic, scanning the offsets backwards.
+    count = len(views)
+    itype = np.int8 if count < 127 else np.int32
+    local = xp.full(best.shape, count - 1, dtype=itype)
+    for k in range(count - 2, -1, -1):
+        hit = views[k] == best
+        if padded is not x:
+            hit &= table[k][2]      # a padding element never counts (an all -inf window)
+        local -= (local - itype(k)) * hit
+    # offset k's flat index is the window's first one plus a constant
+    first = table[0][1]
+    steps = xp.asarray([int((flat - first).ravel()[0]) for _, flat, _ in table], dtype=xp.int64)
+    return best, first + xp.take(steps, local)
+
+
+def _max_pool_scan(views, table, checks_bounds):
+    """The offset-by-offset scan with torch's NaN rule (the last NaN of a window wins)."""
+    xp = backend_of(views[0]).xp
+    best = views[0].copy()
+    index = xp.empty(best.shape, dtype=xp.int64)
+    index[...] = table[0][1]
+    have = table[0][2]
+    for view, (_, flat, inside) in zip(views[1:], table[1:]):
+        better = (view > best) | xp.isnan(view)
+        if checks_bounds:
+            better |= inside & ~have
+            have = have | inside
+        xp.copyto(best, view, where=better)
+        xp.copyto(index, flat, where=better)
+    return best, index
+
+
+def scatter_max_grad(grad, index, spatial, geometry=None):
+    """The gradient of a max pool: each output's gradient added at its input index.
+    `geometry` = (kernel, stride, padding, dilation, out) for fixed windows; adaptive windows
+    (None) use one bincount."""
+    xp = backend_of(grad).xp
+    batch = grad.shape[0]
+    if geometry is None:
+        size = math.prod(spatial)
+        where = (index.reshape(batch, -1) + xp.arange(batch).reshape(-1, 1) * size).ravel()
+        summed = xp.bincount(where, weights=grad.reshape(-1), minlength=batch * size)
+        return summed.astype(grad.dtype).reshape((batch,) + tuple(spatial))
+    kernel, stride, padding, dilation, out = geometry
+    table = _offsets(kernel, dilation, stride, out, spatial, padding, xp)
+    result = xp.zeros((batch,) + tuple(spatial), dtype=grad.dtype)
+    if (stride == kernel and not any(padding) and set(dilation) == {1}
+            and all(o * k <= n for o, k, n in zip(out, kernel, spatial))):
+        # NOTE: windows tile the input without overlap, so each kernel offset owns a disjoint
+        # strided slice: one multiply by a mask per offset, written in place, no scatter.
+        for where, flat, _ in table:
+            xp.multiply(grad, index == flat, out=result[where])
+        return result
+    # NOTE: one offset's slice never repeats an element, so `+=` on it is exact even where
+    # windows overlap. An out-of-input flat index may equal a real one numerically; its share
+    # lands in the padding, which is cropped.
+    padded = _pad(xp, result, padding, kernel, dilation, stride, out, 0)
+    for where, flat, _ in table:
+        view = padded[where]
+        view += grad * (index == flat)
+    crop = (slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, spatial))
+    return xp.ascontiguousarray(padded[crop])
+
+
+def gather_flat(values, index, nd):
+    """values (..., *spatial) read at flat spatial indices (..., *out), with ember's ops."""
+    lead = tuple(index.shape[:index.ndim - nd])
+    picked = values.reshape(lead + (-1,)).gather(-1, index.reshape(lead + (-1,)))
+    return picked.reshape(index.shape)
+
+
+class _MaxPoolBackward(Op):
+    """The gradient of a max pool as an op: scatter by the saved indices. Its own gradient
+    reads the incoming gradient back at those indices."""
+    abstract = True
+    inputs = ("grad_output",)
+
+    def backward(ctx, grad):
+        return gather_flat(grad, ctx.indices, len(ctx.indices.shape) - len(ctx.lead))
+
+
+class _MaxPool(Op):
+    """A max pool (fixed or adaptive windows): values and their flat input indices."""
+    abstract = True
+    num_outputs = 1
+
+    def backward(ctx, grad):
+        indices, spatial = ctx.indices, ctx.spatial
+        lead = tuple(grad.shape[:grad.ndim - len(spatial)])
+        flat = (-1,) + tuple(grad.shape[len(lead):])
+        data = scatter_max_grad(grad._data.reshape(flat), indices._data.reshape(flat), spatial,
+                                ctx.geometry)
+        (result,) = apply(ctx.Backward, (grad,), (data.reshape(lead + tuple(spatial)),),
+                          {"indices": indices, "lead": lead})
+        return result
+
+
+MAX_POOLS = {}
+for _nd in (2, 3):
+    for _kind, _node in (("MaxPool", "MaxPool{}DWithIndices"), ("AdaptiveMaxPool", None)):
+        _node = (_node or _kind + "{}D").format(_nd)
+        _bw = _named(_MaxPoolBackward, f"{_kind}{_nd}dBackward", _node + "BackwardBackward0")
+        MAX_POOLS[_kind, _nd] = type(f"{_kind}{_nd}d", (_MaxPool,),
+                                     {"node_name": _node + "Backward0", "Backward": _bw,
+                                      "__module__": __name__})
+
+
+# -- average pooling -----------------------------------------------------------------------------
+
+def _avg_divisor(xp, spatial, kernel, stride, padding, out, count_include_pad, override):
+    if override is not None:
+        return override
+    counts = []
+    for n, k, s, p, o in zip(spatial, kernel, stride, padding, out):
+        start = xp.arange(o) * s - p
+        end = xp.minimum(start + k, n + p)
+        if count_include_pad:
+            counts.append(end - start)
+        else:
+            counts.append(xp.minimum(end, n) - xp.maximum(start, 0))
+    return _outer(xp, counts, xp.multiply)
+
+
+def avg_pool(x, kernel, stride, padding, out, count_include_pad, override):
+    """Window averages over x (B, *spatial); integers divide with truncation as torch does."""
+    xp = backend_of(x).xp
+    ones = (1,) * len(kernel)
+    padded = _pad(xp, x, padding, kernel, ones, stride, out, 0)
+    acc_type = x.dtype if x.dtype.itemsize >= 4 or x.dtype.kind != "f" else np.float32
+    if x.dtype.kind in "iub":
+        acc_type = np.int64
+    total = None
+    for offsets in itertools.product(*[range(k) for k in kernel]):
+        view = padded[_slices(offsets, ones, stride, out)]
+        if total is None:
+            total = view.astype(acc_type)
+        else:
+            total += view
+    divisor = _avg_divisor(xp, x.shape[1:], kernel, stride, padding, out, count_include_pad,
+                           override)
+    if x.dtype.kind in "iu":
+        quotient = xp.abs(total) // divisor
+        return xp.where(total < 0, -quotient, quotient).astype(x.dtype)
+    return (total / divisor).astype(x.dtype)
+
+
+def avg_pool_grad(grad, spatial, kernel, stride, padding, out, count_include_pad, override):
+    """The gradient of avg_pool: each output's share added back over its window."""
+    xp = backend_of(grad).xp
+    ones = (1,) * len(kernel)
+    lead = grad.shape[:grad.ndim - len(kernel)]
+    grad = grad.reshape((-1,) + tuple(out))
+    divisor = _avg_divisor(xp, spatial, kernel, stride, padding, out, count_include_pad,
+                           override)
+    share = (grad / divisor).astype(grad.dtype)
+    shape = (grad.shape[0],) + tuple(spatial)
+    padded = _pad(xp, xp.zeros(shape, dtype=grad.dtype), padding, kernel, ones, stride, out, 0)
+    for offsets in itertools.product(*[range(k) for k in kernel]):
+        view = padded[_slices(offsets, ones, stride, out)]
+        view += share
+    crop = (slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, spatial))
+    return xp.ascontiguousarray(padded[crop]).reshape(lead + tuple(spatial))
+
+
+class _AvgPoolBackward(Op):
+    """avg_pool's gradient as an op; being linear, its own gradient is avg_pool again."""
+    abstract = True
+    inputs = ("grad_output",)
+
+    def backward(ctx, grad):
+        return run_avg_pool(grad, ctx.args, ctx.Forward)
+
+
+class _AvgPool(Op):
+    abstract = True
+
+    def backward(ctx, grad):
+        data = avg_pool_grad(grad._data, *ctx.args)
+        (result,) = apply(ctx.Backward, (grad,), (data,), {"args": ctx.args})
+        return result
+
+
+def run_avg_pool(input, args, op):
+    """avg_pool of an ember tensor seen as (B, *spatial); args = (spatial, kernel, stride,
+    padding, out, count_include_pad, divisor_override)."""
+    spatial = args[0]
+    x = input._data
+    lead = x.shape[:x.ndim - len(spatial)]
+    data = avg_pool(x.reshape((-1,) + tuple(spatial)), *args[1:])
+    data = data.reshape(lead + data.shape[1:])
+    (result,) = apply(op, (input,), (data,), {"args": args})
+    return result
+
+
+# -- adaptive average pooling: one averaging matrix per spatial dim -------------------------------
+
+def adaptive_bounds(n, o):
+    """torch's adaptive windows: [floor(i n / o), ceil((i + 1) n / o)) for i < o."""
+    starts = [(i * n) // o for i in range(o)]
+    ends = [-((-(i + 1) * n) // o) for i in range(o)]
+    return starts, ends
+
+
+def _averaging_matrix(xp, n, o, dtype):
+    matrix = np.zeros((n, o))
+    for i, (s, e) in enumerate(zip(*adaptive_bounds(n, o))):
+        matrix[s:e, i] = 1.0 / (e - s)
+    return xp.asarray(matrix, dtype=dtype)
+
+
+def _apply_per_dim(xp, x, matrices, transpose):
+    """Multiply each of the trailing spatial dims of x by its matrix (or its transpose)."""
+    nd = len(matrices)
+    for i, m in enumerate(matrices):
+        axis = x.ndim - nd + i
+        x = xp.moveaxis(xp.matmul(xp.moveaxis(x, axis, -1), m.T if transpose else m), -1, axis)
+    return xp.ascontiguousarray(x)
+
+
+def adaptive_avg_pool(x, out, transpose=False):
+    """Adaptive averages of x's trailing len(out) dims (transpose: the gradient, spreading
+    outputs back over inputs; then `out` names the input's sizes)."""
+    xp = backend_of(x).xp
+    nd = len(out)
+    compute = x.dtype if x.dtype.itemsize >= 4 else np.dtype(np.float32)
+    if transpose:
+        matrices = [_averaging_matrix(xp, n, o, compute) for n, o in zip(out, x.shape[-nd:])]
+    else:
+        matrices = [_averaging_matrix(xp, n, o, compute) for n, o in zip(x.shape[-nd:], out)]
+    return _apply_per_dim(xp, x.astype(compute, copy=False), matrices, transpose).astype(
+        x.dtype, copy=False)
+
+
+class _AdaptiveAvgBackward(Op):
+    abstract = True
+    inputs = ("grad_output",)
+
+    def backward(ctx, grad):
+        data = adaptive_avg_pool(grad._data, ctx.out)
+        spatial = tuple(grad.shape[grad.ndim - len(ctx.out):])
+        (result,) = apply(ctx.Forward, (grad,), (data,), {"spatial": spatial})
+        return result
+
+
+class _AdaptiveAvg(Op):
+    abstract = True
+
+    def backward(ctx, grad):
+        data = adaptive_avg_pool(grad._data, ctx.spatial, transpose=True)
+        out = tuple(grad.shape[-len(ctx.spatial):])
+        (result,) = apply(ctx.Backward, (grad,), (data,), {"out": out})
+        return result
+
+
+AVG_POOLS = {}
+for _nd in (2, 3):
+    for _kind, _fw, _bw in (("AvgPool", _AvgPool, _AvgPoolBackward),
+                            ("AdaptiveAvgPool", _AdaptiveAvg, _AdaptiveAvgBackward)):
+        _node = f"{_kind}{_nd}D"
+        _back = _named(_bw, f"{_kind}{_nd}dBackward", _node + "BackwardBackward0")
+        _op = type(f"{_kind}{_nd}d", (_fw,), {"node_name": _node + "Backward0", "Backward": _back,
+                                             "__module__": __name__})
+        _back.Forward = _op
+        _op.Forward = _op
+        AVG_POOLS[_kind, _nd] = _op
+
+
+# -- adaptive max pooling ------------------------------------------------------------------------
+
+def adaptive_max_pool(x, out):
+    """(values, flat indices) of adaptive-window maxima over x (B, *spatial)."""
+    xp = backend_of(x).xp
+    spatial = x.shape[1:]
+    bounds = [adaptive_bounds(n, o) for n, o in zip(spatial, out)]
+    widths = [max(e - s for s, e in zip(*b)) for b in bounds]
+    plane = [int(np.prod(spatial[i + 1:])) for i in range(len(spatial))]
+    best = index = None
+    for offsets in itertools.product(*[range(w) for w in widths]):
+        coords, valid = [], []
+        for (starts, ends), j, n in zip(bounds, offsets, spatial):
+            pos = np.asarray(starts) + j
+            valid.append(xp.asarray(pos < np.asarray(ends)))
+            coords.append(xp.asarray(np.minimum(pos, n - 1)))
+        view = x
+        for axis, c in enumerate(coords):
+            view = xp.take(view, c, axis=axis + 1)
+        flat = _outer(xp, [c * p for c, p in zip(coords, plane)], xp.add)
+        if best is None:
+            best = view
+            index = xp.empty(best.shape, dtype=xp.int64)
+            index[...] = flat
+            continue
+        better = view > best
+        if x.dtype.kind == "f":
+            better |= xp.isnan(view)
+        better &= _outer(xp, valid, xp.logical_and)
+        xp.copyto(best, view, where=better)
+        xp.copyto(index, flat, where=better)
+    return best, index
+
+
+# -- max unpooling -------------------------------------------------------------------------------
+
+class _MaxUnpool(Op):
+    """Values written at their flat indices into a zero output; the gradient reads them back."""
+    abstract = True
+
+    def backward(ctx, grad):
+        return gather_flat(grad, ctx.indices, ctx.nd)
+
+
+MAX_UNPOOLS = {nd: type(f"MaxUnpool{nd}d", (_MaxUnpool,),
+                        {"node_name": f"MaxUnpool{nd}DBackward0", "__module__": __name__})
+               for nd in (2, 3)}

@@ -1,0 +1,382 @@
+"""interpolate / Upsample, pixel_shuffle, grid_sample and affine_grid: values against NumPy
+loop references and numbers recorded from torch, gradients against finite differences, node
+names, reprs, warnings and error texts."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+import ember.nn as nn
+import ember.nn.functional as F
+from nn_checks import check_gradients
+
+RNG = np.random.default_rng(0)
+
+
+# -- interpolation references: one 1-d rule per mode, applied along each dim -------------------
+
+def _weights_1d(mode, n, o, align_corners):
+    """(o, n) matrix: output i = sum_j m[i, j] * input j."""
+    m = np.zeros((o, n))
+    for i in range(o):
+        if mode == "nearest":
+            m[i, min(int(math.floor(i * n / o)), n - 1)] = 1
+        elif mode == "nearest-exact":
+            m[i, min(int(math.floor((i + 0.5) * n / o)), n - 1)] = 1
+        elif mode == "linear":
+            if align_corners:
+                src = i * (n - 1) / (o - 1) if o > 1 else 0.0
+            else:
+                src = max((i + 0.5) * n / o - 0.5, 0.0)
+            lo = int(math.floor(src))
+            hi = min(lo + 1, n - 1)
+            m[i, lo] += 1 - (src - lo)
+            m[i, hi] += src - lo
+    return m
+
+
+def ref_interpolate(x, out, mode, align_corners=False):
+    y = x
+    kind = "linear" if mode in ("linear", "bilinear", "trilinear") else mode
+    nd = len(out)
+    for d in range(nd):
+        axis = x.ndim - nd + d
+        m = _weights_1d(kind, y.shape[axis], out[d], align_corners)
+        y = np.moveaxis(np.tensordot(m, np.moveaxis(y, axis, 0), axes=1), 0, axis)
+    return y
+
+
+CASES = [  # (input shape, output spatial size, mode, align_corners)
+    ((2, 3, 5), (8,), "nearest", None), ((2, 3, 6), (4,), "nearest", None),
+    ((1, 2, 5, 4), (10, 8), "nearest", None), ((1, 2, 4, 6), (3, 3), "nearest", None),
+    ((1, 2, 3, 4, 2), (6, 2, 4), "nearest", None),
+    ((2, 3, 5), (3,), "nearest-exact", None), ((1, 2, 5, 4), (8, 3), "nearest-exact", None),
+    ((2, 3, 5), (8,), "linear", False), ((2, 3, 5), (8,), "linear", True),
+    ((2, 3, 7), (3,), "linear", False), ((2, 3, 4), (1,), "linear", True),
+    ((1, 2, 4, 5), (7, 3), "bilinear", False), ((1, 2, 4, 5), (7, 3), "bilinear", True),
+    ((1, 2, 3, 4, 2), (5, 3, 4), "trilinear", False),
+    ((1, 2, 3, 4, 2), (5, 3, 4), "trilinear", True),
+]
+
+
+@pytest.mark.parametrize("shape,out,mode,align", CASES)
+def test_interpolate_matches_reference(shape, out, mode, align):
+    x = RNG.standard_normal(shape)
+    got = F.interpolate(ember.tensor(x), size=out, mode=mode, align_corners=align)
+    np.testing.assert_allclose(got.numpy(), ref_interpolate(x, out, mode, align), rtol=1e-12,
+                               atol=1e-12)
+    check_gradients(lambda t: F.interpolate(t, size=out, mode=mode, align_corners=align),
+                    x[:1, :1])
+
+
+def test_interpolate_recorded_from_torch():
+    x = ember.arange(5.).reshape(1, 1, 5)
+    got = F.interpolate(x, scale_factor=1.7, mode="linear")
+    want = [0.0, 0.3824, 0.9706, 1.5588, 2.1471, 2.7353, 3.3235, 3.9118]
+    np.testing.assert_allclose(got.numpy()[0, 0], want, atol=1e-4)
+    got = F.interpolate(x, scale_factor=1.7, mode="linear", recompute_scale_factor=True)
+    want = [0.0, 0.4375, 1.0625, 1.6875, 2.3125, 2.9375, 3.5625, 4.0]
+    np.testing.assert_allclose(got.numpy()[0, 0], want, atol=1e-4)
+    got = F.interpolate(x, scale_factor=1.7, mode="nearest")
+    assert got.tolist() == [[[0., 0., 1., 1., 2., 2., 3., 4.]]]
+    assert F.interpolate(x, size=3, mode="nearest-exact").tolist() == [[[0., 2., 4.]]]
+    y = ember.arange(16.).reshape(1, 1, 4, 4)
+    got = F.interpolate(y, size=(3, 5), mode="bicubic")
+    want = [[0.4439, 1.1154, 2.0046, 2.8939, 3.5654],
+            [5.9393, 6.6108, 7.5000, 8.3893, 9.0608],
+            [11.4346, 12.1061, 12.9954, 13.8846, 14.5561]]
+    np.testing.assert_allclose(got.numpy()[0, 0], want, atol=2e-4)
+    got = F.interpolate(y, size=(3, 5), mode="bicubic", align_corners=True)
+    want = [[0.0, 0.6680, 1.5, 2.3320, 3.0], [6.0, 6.6680, 7.5, 8.3320, 9.0],
+            [12.0, 12.6680, 13.5, 14.3320, 15.0]]
+    np.testing.assert_allclose(got.numpy()[0, 0], want, atol=2e-4)
+
+
+def test_bicubic_gradient_and_uint8_nearest():
+    check_gradients(lambda t: F.interpolate(t, size=(5, 3), mode="bicubic"),
+                    RNG.standard_normal((1, 1, 3, 4)))
+    check_gradients(lambda t: F.interpolate(t, scale_factor=2, mode="bicubic",
+                                            align_corners=True),
+                    RNG.standard_normal((1, 1, 3, 3)))
+    img = ember.arange(6, dtype=ember.uint8).reshape(1, 1, 2, 3)
+    up = F.interpolate(img, scale_factor=2)
+    assert up.dtype is ember.uint8
+    np.testing.assert_array_equal(up.numpy(), np.arange(6).reshape(2, 3).repeat(2, 0)
+                                  .repeat(2, 1)[None, None])
+
+
+def test_area_mode_is_adaptive_average():
+    x = ember.tensor(RNG.standard_normal((1, 2, 7, 5)))
+    np.testing.assert_allclose(F.interpolate(x, size=(3, 2), mode="area").numpy(),
+                               F.adaptive_avg_pool2d(x, (3, 2)).numpy())
+    assert F.interpolate(x, scale_factor=0.5, mode="area").shape == (1, 2, 3, 2)
+
+
+def test_node_names_and_double_backward():
+    names = [((1, 2, 5), "nearest", "UpsampleNearest1DBackward0"),
+             ((1, 2, 5, 4), "nearest", "UpsampleNearest2DBackward0"),
+             ((1, 2, 3, 4, 2), "nearest", "UpsampleNearest3DBackward0"),
+             ((1, 2, 5, 4), "nearest-exact", "UpsampleNearestExact2DBackward0"),
+             ((1, 2, 5), "linear", "UpsampleLinear1DBackward0"),
+             ((1, 2, 5, 4), "bilinear", "UpsampleBilinear2DBackward0"),
+             ((1, 2, 5, 4), "bicubic", "UpsampleBicubic2DBackward0"),
+             ((1, 2, 3, 4, 2), "trilinear", "UpsampleTrilinear3DBackward0")]
+    for shape, mode, name in names:
+        x = ember.tensor(RNG.standard_normal(shape), requires_grad=True)
+        out = F.interpolate(x, scale_factor=2, mode=mode)
+        assert type(out.grad_fn).__name__ == name
+        g = ember.tensor(RNG.standard_normal(tuple(out.shape)), requires_grad=True)
+        (gx,) = ember.autograd.grad(out, [x], grad_outputs=[g], create_graph=True)
+        assert type(gx.grad_fn).__name__ == name.replace("Backward0", "BackwardBackward0")
+        v = RNG.standard_normal(shape)
+        (gg,) = ember.autograd.grad((gx * ember.tensor(v)).sum(), [g])
+        want = F.interpolate(ember.tensor(v), scale_factor=2, mode=mode).numpy()
+        np.testing.assert_allclose(gg.numpy(), want, rtol=1e-10, atol=1e-12)
+
+
+INTERP_ERRORS = [  # recorded from torch 2.13
+    (lambda x: F.interpolate(x, scale_factor=2, mode="linear"), NotImplementedError,
+     "Got 4D input, but linear mode needs 3D input"),
+    (lambda x: F.interpolate(x[0], scale_factor=2, mode="bilinear"), NotImplementedError,
+     "Got 3D input, but bilinear mode needs 4D input"),
+    (lambda x: F.interpolate(x[0], scale_factor=2, mode="bicubic"), NotImplementedError,
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 3D) for the modes: nearest | "
+     "linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got bicubic)"),
+    (lambda x: F.interpolate(x, scale_factor=2, mode="foo"), NotImplementedError,
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 4D) for the modes: nearest | "
+     "linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got foo)"),
+    (lambda x: F.interpolate(x, size=3, scale_factor=2), ValueError,
+     "only one of size or scale_factor should be defined"),
+    (lambda x: F.interpolate(x), ValueError, "either size or scale_factor should be defined"),
+    (lambda x: F.interpolate(x, size=(3,)), ValueError,
+     "Input and output must have the same number of spatial dimensions, but got input with "
+     "spatial dimensions of [5, 6] and output size of (3,). Please provide input tensor in "
+     "(N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format."),
+    (lambda x: F.interpolate(x, size=(3, 3), recompute_scale_factor=True), ValueError,
+     "recompute_scale_factor is not meaningful with an explicit size."),
+    (lambda x: F.interpolate(x, size=(3, 3), align_corners=True), ValueError,
+     "align_corners option can only be set with the interpolating modes: linear | bilinear | "
+     "bicubic | trilinear"),
+    (lambda x: F.interpolate(x, size=(0, 3)), RuntimeError,
+     "Input and output sizes should be greater than 0, but got input (H: 5, W: 6) output "
+     "(H: 0, W: 3)"),
+    (lambda x: F.interpolate(x[:, :, 0], size=0, mode="linear"), RuntimeError,
+     "Input and output sizes should be greater than 0, but got input (W: 6) and output (W: 0)"),
+    (lambda x: F.interpolate(x.long(), scale_factor=2), NotImplementedError,
+     "\"compute_indices_weights_nearest\" not implemented for 'Long'"),
+    (lambda x: F.interpolate(x[:, :0], scale_factor=2, mode="bicubic"), RuntimeError,
+     "Non-empty 4D data tensor expected but got a tensor with sizes [1, 0, 5, 6]"),
+    (lambda x: F.interpolate(x, size=3, mode="linear", antialias=True), ValueError,
+     "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor "
+     "as input"),
+]
+
+
+@pytest.mark.parametrize("fn,error,text", INTERP_ERRORS)
+def test_interpolate_errors(fn, error, text):
+    with pytest.raises(error) as info:
+        fn(ember.randn(1, 2, 5, 6))
+    assert str(info.value) == text
+
+
+def test_deprecated_upsample_functions_warn():
+    x = ember.randn(1, 1, 2, 2)
+    for fn, name in ((F.upsample, "upsample"), (F.upsample_nearest, "upsample_nearest"),
+                     (F.upsample_bilinear, "upsample_bilinear")):
+        with pytest.warns(UserWarning) as record:
+            out = fn(x, scale_factor=2)
+        assert str(record[0].message) == (f"`nn.functional.{name}` is deprecated. Use "
+                                          f"`nn.functional.interpolate` instead.")
+        assert out.shape == (1, 1, 4, 4)
+
+
+def test_upsample_modules():
+    cases = [(nn.Upsample(scale_factor=2), "Upsample(scale_factor=2.0, mode='nearest')"),
+             (nn.Upsample(size=3, mode="bilinear"), "Upsample(size=3, mode='bilinear')"),
+             (nn.Upsample(scale_factor=(2, 3), mode="bilinear", align_corners=True),
+              "Upsample(scale_factor=(2.0, 3.0), mode='bilinear')"),
+             (nn.UpsamplingNearest2d(scale_factor=2),
+              "UpsamplingNearest2d(scale_factor=2.0, mode='nearest')"),
+             (nn.UpsamplingBilinear2d(size=(3, 4)),
+              "UpsamplingBilinear2d(size=(3, 4), mode='bilinear')"),
+             (nn.PixelShuffle(2), "PixelShuffle(upscale_factor=2)"),
+             (nn.PixelUnshuffle(3), "PixelUnshuffle(downscale_factor=3)")]
+    for module, text in cases:
+        assert repr(module) == text
+    x = RNG.standard_normal((1, 2, 3, 4))
+    got = nn.UpsamplingBilinear2d(scale_factor=2)(ember.tensor(x))
+    np.testing.assert_allclose(got.numpy(), ref_interpolate(x, (6, 8), "bilinear", True))
+    got = nn.Upsample(scale_factor=(2, 1))(ember.tensor(x))
+    np.testing.assert_array_equal(got.numpy(), x.repeat(2, axis=2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nn.UpsamplingNearest2d(scale_factor=2)(ember.tensor(x))
+
+
+# -- pixel shuffle -------------------------------------------------------------------------------
+
+def test_pixel_shuffle():
+    x = RNG.standard_normal((2, 3, 8, 2, 3))
+    got = F.pixel_shuffle(ember.tensor(x), 2)
+    want = np.zeros((2, 3, 2, 4, 6))
+    for c in range(2):
+        for i in range(2):
+            for j in range(2):
+                want[:, :, c, i::2, j::2] = x[:, :, c * 4 + i * 2 + j]
+    np.testing.assert_array_equal(got.numpy(), want)
+    back = F.pixel_unshuffle(got, 2)
+    np.testing.assert_array_equal(back.numpy(), x)
+    t = ember.tensor(x, requires_grad=True)
+    assert type(F.pixel_shuffle(t, 2).grad_fn).__name__ == "PixelShuffleBackward0"
+    shuffled = F.pixel_shuffle(t, 2)
+    assert type(F.pixel_unshuffle(shuffled, 2).grad_fn).__name__ == "PixelUnshuffleBackward0"
+    check_gradients(lambda a: F.pixel_shuffle(a, 2), x[0, :1])
+    check_gradients(lambda a: F.pixel_unshuffle(a, 2), want[0, :1])
+    np.testing.assert_array_equal(nn.PixelShuffle(2)(ember.tensor(x)).numpy(), want)
+
+
+@pytest.mark.parametrize("fn,text", [
+    (lambda: F.pixel_shuffle(ember.randn(8, 2), 2),
+     "pixel_shuffle expects input to have at least 3 dimensions, but got input with 2 "
+     "dimension(s)"),
+    (lambda: F.pixel_shuffle(ember.randn(7, 2, 2), 2),
+     "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+     "upscale_factor, but input.size(-3)=7 is not divisible by 4"),
+    (lambda: F.pixel_shuffle(ember.randn(8, 2, 2), 0),
+     "pixel_shuffle expects a positive upscale_factor, but got 0"),
+    (lambda: F.pixel_unshuffle(ember.randn(8, 3, 2), 2),
+     "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=3 "
+     "is not divisible by 2"),
+    (lambda: F.pixel_unshuffle(ember.randn(8, 2, 3), 2),
+     "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=3 "
+     "is not divisible by 2"),
+])
+def test_pixel_shuffle_errors(fn, text):
+    with pytest.raises(RuntimeError) as info:
+        fn()
+    assert str(info.value) == text
+
+
+# -- grid_sample and affine_grid -----------------------------------------------------------------
+
+def ref_grid_sample(img, grid, mode, padding_mode, align_corners):
+    n, c, h, w = img.shape
+    out = np.zeros((n, c) + grid.shape[1:3])
+
+    def reflect(x, low, high):
+        if low == high:
+            return 0.0
+        lo, span = low / 2, (high - low) / 2
+        x = abs(x - lo)
+        extra, flips = math.fmod(x, span), math.floor(x / span)
+        return extra + lo if flips % 2 == 0 else span - extra + lo
+
+    def source(coord, size):
+        x = (coord + 1) / 2 * (size - 1) if align_corners else ((coord + 1) * size - 1) / 2
+        if padding_mode == "reflection":
+            x = reflect(x, 0, 2 * (size - 1)) if align_corners else reflect(x, -1, 2 * size - 1)
+        if padding_mode != "zeros":
+            x = min(max(x, 0), size - 1)
+        return x
+
+    def at(b, yy, xx):
+        if 0 <= yy < h and 0 <= xx < w:
+            return img[b, :, yy, xx]
+        return np.zeros(c)
+    for b in range(n):
+        for i in range(grid.shape[1]):
+            for j in range(grid.shape[2]):
+                x = source(grid[b, i, j, 0], w)
+                y = source(grid[b, i, j, 1], h)
+                if mode == "nearest":
+                    out[b, :, i, j] = at(b, int(np.rint(y)), int(np.rint(x)))
+                    continue
+                x0, y0 = math.floor(x), math.floor(y)
+                fx, fy = x - x0, y - y0
+                out[b, :, i, j] = (at(b, y0, x0) * (1 - fx) * (1 - fy) +
+                                   at(b, y0, x0 + 1) * fx * (1 - fy) +
+                                   at(b, y0 + 1, x0) * (1 - fx) * fy +
+                                   at(b, y0 + 1, x0 + 1) * fx * fy)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_matches_reference(mode, padding_mode, align_corners):
+    img = RNG.standard_normal((2, 3, 4, 5))
+    grid = RNG.uniform(-1.6, 1.6, (2, 3, 4, 2))
+    got = F.grid_sample(ember.tensor(img), ember.tensor(grid), mode, padding_mode,
+                        align_corners)
+    np.testing.assert_allclose(got.numpy(), ref_grid_sample(img, grid, mode, padding_mode,
+                                                            align_corners), atol=1e-12)
+    check_gradients(lambda a, g: F.grid_sample(a, g, mode, padding_mode, align_corners),
+                    img[:1, :2], grid[:1, :2, :3], rtol=1e-4, atol=1e-6)
+
+
+def test_affine_grid():
+    theta = RNG.standard_normal((2, 2, 3))
+    for align in (False, True):
+        grid = F.affine_grid(ember.tensor(theta), (2, 1, 3, 4), align_corners=align)
+        xs = np.linspace(-1, 1, 4) * (1 if align else 3 / 4)
+        ys = np.linspace(-1, 1, 3) * (1 if align else 2 / 3)
+        base = np.stack(np.broadcast_arrays(xs[None, :], ys[:, None], 1.0), -1)
+        np.testing.assert_allclose(grid.numpy(), np.einsum("hwk,njk->nhwj", base, theta))
+        check_gradients(lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=align), theta)
+    theta3 = RNG.standard_normal((1, 3, 4))
+    grid3 = F.affine_grid(ember.tensor(theta3, requires_grad=True), (1, 1, 2, 3, 4), False)
+    assert grid3.shape == (1, 2, 3, 4, 3)
+    assert type(grid3.grad_fn).__name__ == "AffineGridGeneratorBackward0"
+    # the identity map samples the input back
+    img = RNG.standard_normal((1, 2, 4, 5))
+    eye = ember.tensor([[[1., 0., 0.], [0., 1., 0.]]], dtype=ember.float64)
+    for align in (False, True):
+        grid = F.affine_grid(eye, (1, 2, 4, 5), align_corners=align)
+        back = F.grid_sample(ember.tensor(img), grid, align_corners=align)
+        np.testing.assert_allclose(back.numpy(), img, atol=1e-12)
+
+
+def test_grid_sample_warnings_and_errors():
+    img, grid = ember.randn(1, 2, 5, 6), ember.rand(1, 3, 4, 2) * 2 - 1
+    text = ("Default grid_sample and affine_grid behavior has changed to align_corners=False "
+            "since 1.3.0. Please specify align_corners=True if the old behavior is desired. See "
+            "the documentation of grid_sample for details.")
+    with pytest.warns(UserWarning) as record:
+        out = F.grid_sample(img.requires_grad_(), grid)
+    assert str(record[0].message) == text
+    assert type(out.grad_fn).__name__ == "GridSampler2DBackward0"
+    with pytest.warns(UserWarning) as record:
+        F.affine_grid(ember.randn(1, 2, 3), (1, 1, 2, 2))
+    assert str(record[0].message) == text
+    cases = [
+        (lambda: F.grid_sample(img, grid, mode="foo"), ValueError,
+         "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+         "but got: 'foo'"),
+        (lambda: F.grid_sample(img, grid, padding_mode="foo"), ValueError,
+         "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+         "'reflection', but got: 'foo'"),
+        (lambda: F.grid_sample(img, ember.rand(2, 3, 4, 2), align_corners=False), RuntimeError,
+         "grid_sampler(): expected grid and input to have same batch size, but got input with "
+         "sizes [1, 2, 5, 6] and grid with sizes [2, 3, 4, 2]"),
+        (lambda: F.grid_sample(img, ember.rand(1, 3, 4, 3), align_corners=False), RuntimeError,
+         "grid_sampler(): expected grid to have size 2 in last dimension, but got grid with "
+         "sizes [1, 3, 4, 3]"),
+        (lambda: F.grid_sample(img, grid.double(), align_corners=False), RuntimeError,
+         "expected scalar type Float but found Double"),
+        (lambda: F.affine_grid(ember.randn(2, 2, 3), (2, 3, 4, 5, 6), align_corners=False),
+         ValueError, "Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+         "(2, 3, 4, 5, 6). Got torch.Size([2, 2, 3])."),
+        (lambda: F.affine_grid(ember.randn(2, 2, 3).long(), (2, 3, 4, 5), align_corners=False),
+         ValueError, "Expected theta to have floating point type, but got torch.int64"),
+        (lambda: F.affine_grid(ember.randn(2, 2, 3), (2, 3, 4), align_corners=False),
+         NotImplementedError, "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+         "transforms, respectively. Got size (2, 3, 4)."),
+        (lambda: F.affine_grid(ember.randn(2, 2, 3), (2, 3, 0, 5), align_corners=False),
+         ValueError, "Expected non-zero, positive output size. Got (2, 3, 0, 5)"),
+    ]
+    for fn, error, message in cases:
+        with pytest.raises(error) as info:
+            fn()
+        assert str(info.value) == message
