@@ -343,3 +343,110 @@ def vector_norm(input, p, dims, keepdim=False):
         result = (a ** p).sum(axis=dims, keepdims=keepdim) ** (1.0 / p)
     return apply(Norm, (input,), xp.asarray(result).astype(x.dtype),
                  {"p": p, "dims": dims, "keepdim": keepdim})
+
+
+# -- multi-class margin losses -------------------------------------------------------------------
+
+def _check_margin_input(input, target, kernel):
+    if input.ndim > 2 or input.numel() == 0:
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, "
+                           f"but got: [{', '.join(map(str, input.shape))}]")
+    if input._data.dtype.kind not in "fV":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    if target.dtype._name != "int64":
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype._scalar_name}")
+
+
+class MultiMarginLoss(Op):
+    """sum over i != y of weight[y] * max(0, margin - x[y] + x[i]) ** p, over the classes."""
+    inputs = ("self", "target")
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        rows = x if x.ndim == 2 else x.unsqueeze(0)
+        others, chosen = wrap(ctx.others), wrap(ctx.chosen)
+        z = ctx.margin - (rows * chosen).sum(1, keepdim=True) + rows
+        slope = (z > 0).to(z.dtype) if ctx.p == 1 else 2 * z.relu()
+        g = grad.reshape(-1, 1)
+        if ctx.reduction == "mean":
+            g = g / rows.shape[0]
+        slope = slope * others * wrap(ctx.scale) * g
+        gx = slope - chosen * slope.sum(1, keepdim=True)
+        return gx.reshape(x.shape), None
+
+
+def multi_margin_loss(input, target, p, margin, weight, reduction):
+    _check_margin_input(input, target, "multi_margin_loss_cpu_kernel")
+    x = input._data if input.ndim == 2 else input._data.reshape(1, -1)
+    t = target._data.reshape(-1)
+    n, c = x.shape
+    if t.shape[0] != n or (input.ndim == 2 and target.ndim != 1):
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to "
+                           f"the number of input samples (batch size). Expected target size "
+                           f"[{n}], but got [{', '.join(map(str, target.shape))}]. Input has "
+                           f"shape [{', '.join(map(str, input.shape))}].")
+    if weight is not None:
+        if weight.numel() != c:
+            raise RuntimeError(f"inconsistent weight size, expected {c} but got "
+                               f"[{', '.join(map(str, weight.shape))}]")
+        if weight.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
+                               f"{weight.dtype._scalar_name}")
+    if t.size and (t.min() < 0 or t.max() >= c):
+        raise RuntimeError("target out of range")
+    xp = backend_of(x).xp
+    chosen = (xp.arange(c) == t[:, None]).astype(x.dtype)
+    others = 1 - chosen
+    z = margin - x[xp.arange(n), t][:, None] + x
+    h = xp.maximum(z, 0) * others
+    h = h if p == 1 else h * h
+    w = xp.ones(n, x.dtype) if weight is None else weight.detach()._data.reshape(-1)[t]
+    scale = (w / c).astype(x.dtype)[:, None]
+    losses = (h * scale).sum(1).astype(x.dtype)
+    if input.ndim < 2 and reduction == "none":
+        losses = losses.reshape(())
+    return apply(MultiMarginLoss, (input, target), _reduce(xp, losses, reduction),
+                 {"p": p, "margin": margin, "reduction": reduction, "others": others,
+                  "chosen": chosen, "scale": scale})
+
+
+class MultilabelMarginLoss(Op):
+    """sum over targets j and non-targets i of max(0, 1 - (x[j] - x[i])), over the classes.
+    The gradient is grad times a constant pattern (the loss is piecewise linear)."""
+    inputs = ("self", "target")
+
+    def backward(ctx, grad):
+        g = grad.reshape(-1, 1)
+        if ctx.reduction == "mean":
+            g = g / ctx.pattern.shape[0]
+        return (wrap(ctx.pattern) * g).reshape(ctx.shape), None
+
+
+def multilabel_margin_loss(input, target, reduction):
+    _check_margin_input(input, target, "multilabel_margin_loss_forward_out_frame")
+    if tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(f"inconsistent target size: [{', '.join(map(str, target.shape))}] "
+                           f"for input of size: [{', '.join(map(str, input.shape))}]")
+    x = input._data if input.ndim == 2 else input._data.reshape(1, -1)
+    t = target._data.reshape(x.shape)
+    n, c = x.shape
+    xp = backend_of(x).xp
+    if t.size and (t.min() < -1 or t.max() >= c):
+        raise RuntimeError("argument #2 'target' is out of range")
+    # NOTE: each row's targets are its entries before the first -1; a repeated target counts
+    # once per repetition, as in torch.
+    valid = xp.cumprod(t >= 0, axis=1).astype(bool)
+    counts = xp.zeros((n, c), x.dtype)
+    rows = xp.broadcast_to(xp.arange(n)[:, None], t.shape)
+    xp.add.at(counts, (rows[valid], t[valid]), 1)
+    non_target = (counts == 0).astype(x.dtype)
+    z = 1 - x[:, :, None] + x[:, None, :]           # z[n, j, i]: target j against class i
+    active = (z > 0) * counts[:, :, None] * non_target[:, None, :]
+    losses = ((z * active).sum((1, 2)) / c).astype(x.dtype)
+    pattern = ((active.sum(1) - active.sum(2)) / c).astype(x.dtype)
+    if input.ndim < 2 and reduction == "none":
+        losses = losses.reshape(())
+    return apply(MultilabelMarginLoss, (input, target), _reduce(xp, losses, reduction),
+                 {"reduction": reduction, "pattern": pattern, "shape": tuple(input.shape)})

@@ -14,6 +14,8 @@ from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
                       gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss,
                       margin_ranking_loss, mse_loss, multilabel_soft_margin_loss, nll_loss,
                       poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss)
+from ._losses import multi_margin_loss, multilabel_margin_loss
+from ._ctc import ctc_loss
 from ._padding import pad
 from ._conv import *  # noqa: F401,F403,E402
 from ._pooling import *  # noqa: F401,F403,E402
@@ -33,7 +35,8 @@ __all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
            "cosine_embedding_loss", "margin_ranking_loss", "triplet_margin_loss",
            "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
-           "poisson_nll_loss", "gaussian_nll_loss"]
+           "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss",
+           "multilabel_margin_loss", "ctc_loss"]
 
 
 def _unary(op, input, params, name, inplace=False):

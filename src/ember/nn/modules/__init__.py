@@ -14,6 +14,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, NLLLoss,
                    PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
+from .loss import CTCLoss, MultiLabelMarginLoss, MultiMarginLoss
 from .conv import *  # noqa: F401,F403,E402
 from .pooling import *  # noqa: F401,F403,E402
 from .normalization import *  # noqa: F401,F403,E402
