@@ -78,9 +78,10 @@ def test_sdpa_matches_torch(name, dtype):
         grads = [t.grad for t in qkv]
         if "attn_mask" in kw and kw["attn_mask"].requires_grad:
             grads.append(kw["attn_mask"].grad)
-        results.append((out, grads))
+        results.append((out, grads, type(out.grad_fn).__name__))
     tol = 1e-5 if dtype == "float32" else 1e-11
     _close(results[0][0], results[1][0], tol)
+    assert results[0][2] == results[1][2]
     for a, b in zip(results[0][1], results[1][1]):
         _close(a, b, tol)
 

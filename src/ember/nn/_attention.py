@@ -6,7 +6,10 @@ import warnings
 
 from .. import _dtype
 from .._creation import ones, zeros, zeros_like
+from .._ops._op import Op
+from .._ops.activations import apply
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
+from ..autograd.grad_mode import no_grad
 from . import functional as F
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
@@ -38,8 +41,7 @@ def _check_sdpa_inputs(query, key, value, attn_mask, dropout_p, is_causal, enabl
                            "support dropout > 0")
     if dropout_p > 1:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
-    if is_causal and attn_mask is not None and not _cpu_flash_kernel_applies(query, key, value,
-                                                                             dropout_p):
+    if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")
     if enable_gqa and query.ndim >= 3 and key.ndim >= 3 and value.ndim >= 3:
@@ -50,14 +52,22 @@ def _check_sdpa_inputs(query, key, value, attn_mask, dropout_p, is_causal, enabl
                                "heads in ")
 
 
-def _cpu_flash_kernel_applies(query, key, value, dropout_p):
-    """Whether torch's CPU flash kernel would run (else its math kernel, which refuses an
-    explicit mask together with is_causal; the flash kernel applies both)."""
+def _cpu_flash_kernel_applies(query, key, value, attn_mask, dropout_p, enable_gqa):
+    """Whether torch's CPU flash kernel would run, rather than its math kernel. The two differ
+    in the node they record and in that the math kernel refuses an explicit mask together
+    with is_causal (the flash kernel applies both)."""
     tensors = (query, key, value)
     if dropout_p > 0 or any(t.ndim != 4 or t.stride(-1) != 1 for t in tensors):
         return False
-    batch_heads_dim = {(t.shape[0], t.shape[1], t.shape[3]) for t in tensors}
-    return len(batch_heads_dim) == 1
+    if attn_mask is not None and attn_mask.ndim not in (2, 4):
+        return False
+    heads = query.shape[1]
+    if enable_gqa:
+        same_heads = all(t.shape[1] and heads % t.shape[1] == 0 for t in (key, value))
+    else:
+        same_heads = key.shape[1] == heads and value.shape[1] == heads
+    sizes = {(t.shape[0], t.shape[3]) for t in tensors}
+    return same_heads and len(sizes) == 1
 
 
 def _safe_softmax(scores):
@@ -68,6 +78,63 @@ def _safe_softmax(scores):
         return scores.softmax(-1)
     # NOTE: zeroing the scores first keeps NaN out of the backward of softmax as well.
     return scores.masked_fill(dead, 0.0).softmax(-1).masked_fill(dead, 0.0)
+
+
+def _repeat_heads(query, key, value):
+    """Grouped-query attention: key and value heads repeated to the query's head count."""
+    heads = query.shape[-3]
+    if key.shape[-3] != heads:
+        key = key.repeat_interleave(heads // key.shape[-3], -3)
+    if value.shape[-3] != heads:
+        value = value.repeat_interleave(heads // value.shape[-3], -3)
+    return key, value
+
+
+def _attention_weights(query, key, attn_mask, is_causal, scale):
+    """softmax(query @ key^T * scale + mask) with ember's ops (so it is differentiable)."""
+    scores = query.matmul(key.transpose(-2, -1)) * scale
+    if attn_mask is not None:
+        if attn_mask.dtype is _dtype.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), _NEG_INF)
+        else:
+            scores = scores + attn_mask.to(query.dtype)
+    if is_causal:
+        causal = ones((query.shape[-2], key.shape[-2]), dtype=_dtype.bool,
+                      device=query.device).tril()
+        scores = scores.masked_fill(causal.logical_not(), _NEG_INF)
+    return _safe_softmax(scores)
+
+
+def _group_sum(grad, heads):
+    """The gradient of repeat_interleave over heads: each group of heads summed."""
+    if grad.shape[-3] == heads:
+        return grad
+    return grad.unflatten(-3, (heads, grad.shape[-3] // heads)).sum(-3)
+
+
+class ScaledDotProductFlashAttentionForCpu(Op):
+    """Attention without dropout, one node as in torch. The backward recomputes the weights
+    from the saved inputs with ember's ops, so it is itself differentiable."""
+    inputs = ("query", "key", "value", "attn_mask")
+    saves = dict.fromkeys(inputs, inputs)
+
+    def backward(ctx, grad):
+        q, k, v, mask = ctx.saved_tensors
+        need_q, need_k, need_v, need_mask = ctx.needs_input_grad
+        k_full, v_full = _repeat_heads(q, k, v)
+        p = _attention_weights(q, k_full, mask, ctx.is_causal, ctx.scale)
+        gv = _group_sum(p.transpose(-2, -1).matmul(grad), v.shape[-3]) if need_v else None
+        gq = gk = gmask = None
+        if need_q or need_k or need_mask:
+            dp = grad.matmul(v_full.transpose(-2, -1))
+            ds = p * (dp - (dp * p).sum(-1, keepdim=True))
+            if need_q:
+                gq = ds.matmul(k_full) * ctx.scale
+            if need_k:
+                gk = _group_sum(ds.transpose(-2, -1).matmul(q) * ctx.scale, k.shape[-3])
+            if need_mask:
+                gmask = ds
+        return gq, gk, gv, gmask
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
@@ -81,27 +148,22 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         >>> F.scaled_dot_product_attention(q, k, v, is_causal=True).shape
         ember.Size([2, 8, 5, 16])
     """
-    _check_sdpa_inputs(query, key, value, attn_mask, dropout_p, is_causal, enable_gqa)
-    length, source = query.shape[-2], key.shape[-2]
+    flash = _cpu_flash_kernel_applies(query, key, value, attn_mask, dropout_p, enable_gqa)
+    _check_sdpa_inputs(query, key, value, attn_mask, dropout_p, is_causal and not flash,
+                       enable_gqa)
     if scale is None:
         scale = 1.0 / math.sqrt(query.shape[-1])
-    if enable_gqa and query.ndim >= 3:
-        heads = query.shape[-3]
-        if key.ndim >= 3 and key.shape[-3] != heads:
-            key = key.repeat_interleave(heads // key.shape[-3], -3)
-        if value.ndim >= 3 and value.shape[-3] != heads:
-            value = value.repeat_interleave(heads // value.shape[-3], -3)
-    scores = query.matmul(key.transpose(-2, -1)) * scale
-    if attn_mask is not None:
-        if attn_mask.dtype is _dtype.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), _NEG_INF)
-        else:
-            scores = scores + attn_mask.to(query.dtype)
-    if is_causal:
-        # NOTE: like torch's CPU kernel, a causal flag and an explicit mask combine.
-        causal = ones((length, source), dtype=_dtype.bool, device=query.device).tril()
-        scores = scores.masked_fill(causal.logical_not(), _NEG_INF)
-    weights = _safe_softmax(scores)
+    if flash:
+        # NOTE: like torch's CPU flash kernel, a causal flag and an explicit mask combine.
+        with no_grad():
+            k_full, v_full = _repeat_heads(query, key, value)
+            weights = _attention_weights(query, k_full, attn_mask, is_causal, scale)
+            out = weights.matmul(v_full)
+        return apply(ScaledDotProductFlashAttentionForCpu, (query, key, value, attn_mask),
+                     out._data, {"scale": scale, "is_causal": is_causal})
+    if enable_gqa and query.ndim >= 3 and key.ndim >= 3 and value.ndim >= 3:
+        key, value = _repeat_heads(query, key, value)
+    weights = _attention_weights(query, key, attn_mask, is_causal, scale)
     if dropout_p > 0:
         weights = F.dropout(weights, dropout_p)
     return weights.matmul(value)
