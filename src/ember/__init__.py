@@ -23,6 +23,8 @@ from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_str
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, \
     is_inference_mode_enabled, no_grad, set_grad_enabled
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, \
+    set_anomaly_enabled
 from . import random
 from .random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, \
     seed, set_rng_state

@@ -129,7 +129,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
 
     prev_mode = _grad_state.enabled
     _grad_state.enabled = create_graph
-    plain = capture is None and accumulate and not _Extras.anomaly
+    plain = capture is None and accumulate and not _Extras.observe
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -203,8 +203,8 @@ def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
         return _skip(node, retain_graph)
     else:
         grads = _materialize(node, grads)
-    if _Extras.anomaly:
-        outputs = _apply_checked(node, grads)
+    if _Extras.observe:
+        outputs = _apply_observed(node, grads)
     else:
         outputs = node.apply(tuple(grads))
     if node._hooks:
@@ -217,8 +217,20 @@ def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
     return _mark_shared(outputs, grads)
 
 
+def _apply_observed(node, grads):
+    """Run `node` under the profiler's clock and anomaly mode's checks, whichever are on."""
+    if _Extras.profiling:
+        from ..profiler.profiler import time_node
+        outputs = time_node(node, grads, lambda: _apply_checked(node, grads))
+    else:
+        outputs = _apply_checked(node, grads)
+    return outputs
+
+
 def _apply_checked(node, grads):
     """Anomaly mode: on an error or a NaN gradient, show where `node` was made in forward."""
+    if not _Extras.anomaly:
+        return node.apply(tuple(grads))
     from .anomaly_mode import check_outputs, report_forward
     try:
         outputs = node.apply(tuple(grads))

@@ -10,7 +10,7 @@ import warnings
 from .graph import _Extras
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
-           "is_anomaly_check_nan_enabled"]
+           "is_anomaly_check_nan_enabled", "set_anomaly_enabled"]
 
 _ENABLED_WARNING = ("Anomaly Detection has been enabled. This mode will increase the runtime "
                     "and should only be enabled for debugging.")
@@ -22,6 +22,11 @@ def is_anomaly_enabled():
 
 def is_anomaly_check_nan_enabled():
     return _Extras.check_nan
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """Turn anomaly mode on or off (torch.set_anomaly_enabled)."""
+    _set(enabled, check_nan)
 
 
 def _set(mode, check_nan):

@@ -342,16 +342,20 @@ def write_site(tensor):
 # -- saved tensor hooks ------------------------------------------------------------------------
 
 class _Extras:
-    """Process-wide switches for rarely used recording work (anomaly mode, saved-tensor hooks),
-    read once per recorded node: while both are off, recording does nothing extra."""
+    """Process-wide switches for rarely used work (anomaly mode, saved-tensor hooks, the
+    profiler), read once per recorded node or backward call: while all are off, recording and
+    backward do nothing extra."""
     anomaly = False
     check_nan = True
     hook_users = 0          # saved_tensors_hooks contexts open, in any thread
-    on = False
+    profiling = False       # an ember.profiler.profile is active
+    on = False              # recording a node has extra work (`on_record`)
+    observe = False         # the engine runs each node through `_apply_observed`
 
     @classmethod
     def update(cls):
         cls.on = cls.anomaly or cls.hook_users > 0
+        cls.observe = cls.anomaly or cls.profiling
 
 
 class _HookStack(threading.local):

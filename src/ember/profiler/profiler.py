@@ -1,0 +1,293 @@
+"""`profile` and `record_function`: time ember's operators and backward nodes.
+
+NOTE [ How the profiler sees ops ]
+ember has no dispatcher to hook, and unused features must cost nothing. So while at least one
+`profile` is active, every registered operator (`_ops/registry.py`: `ember.<fn>` and
+`Tensor.<method>`), the Python operators on Tensor and the public functions of
+`ember.nn.functional` are replaced by timing wrappers named as torch names its ops
+(`aten::add`), and the backward engine times each node it runs (as torch's
+`autograd::engine::evaluate_function: MulBackward0` around `MulBackward0`). The originals
+are put back when the last profile exits. Nested calls give nested events; an event's self
+time is its time minus its children's.
+"""
+import enum
+import functools
+import threading
+import time
+
+from ._events import EventList, FunctionEvent
+
+__all__ = ["profile", "record_function", "ProfilerActivity", "schedule", "ProfilerAction"]
+
+
+class ProfilerActivity(enum.Enum):
+    CPU = 0
+    CUDA = 1
+    XPU = 2
+    MTIA = 3
+    HPU = 4
+    PrivateUse1 = 5
+
+
+class ProfilerAction(enum.Enum):
+    NONE = 0
+    WARMUP = 1
+    RECORD = 2
+    RECORD_AND_SAVE = 3
+
+
+def schedule(*, wait, warmup, active, repeat=0, skip_first=0, skip_first_wait=0):
+    """torch.profiler.schedule: the action for each `step()` number."""
+    def schedule_fn(step):
+        if step < skip_first:
+            return ProfilerAction.NONE
+        step -= skip_first
+        cycle = wait + warmup + active
+        if repeat > 0 and step / cycle >= repeat:
+            return ProfilerAction.NONE
+        mod = step % cycle
+        if mod < wait:
+            return ProfilerAction.NONE
+        if mod < wait + warmup:
+            return ProfilerAction.WARMUP
+        return ProfilerAction.RECORD if mod < cycle - 1 else ProfilerAction.RECORD_AND_SAVE
+    return schedule_fn
+
+
+class _Recorder(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_recorder = _Recorder()
+_active = []            # profiles collecting events, innermost last
+_lock = threading.Lock()
+_now = time.perf_counter
+
+
+def _begin(name, shapes=None):
+    event = FunctionEvent(name, _now() * 1e6, shapes, threading.get_ident())
+    _recorder.stack.append(event)
+    return event
+
+
+def _end(event):
+    event.end_us = _now() * 1e6
+    stack = _recorder.stack
+    if stack and stack[-1] is event:
+        stack.pop()
+    if stack:
+        stack[-1].children_us += event.cpu_time_total
+    for prof in _active:
+        if prof._recording:
+            prof._events.append(event)
+
+
+def _shapes(args):
+    from .._tensor import Tensor
+    return [list(a.shape) if isinstance(a, Tensor) else [] for a in args]
+
+
+def _timed(fn, name):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if not _active:
+            return fn(*args, **kwargs)
+        record = any(p.record_shapes for p in _active)
+        event = _begin(name, _shapes(args) if record else None)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _end(event)
+    wrapper.__ember_profiled__ = fn
+    return wrapper
+
+
+_OPERATORS = {
+    "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub",
+    "__rsub__": "rsub", "__isub__": "sub_", "__mul__": "mul", "__rmul__": "mul",
+    "__imul__": "mul_", "__truediv__": "div", "__rtruediv__": "div", "__itruediv__": "div_",
+    "__floordiv__": "floor_divide", "__mod__": "remainder", "__pow__": "pow",
+    "__rpow__": "pow", "__matmul__": "matmul", "__rmatmul__": "matmul", "__neg__": "neg",
+    "__abs__": "abs", "__getitem__": "index", "__setitem__": "index_put_", "__lt__": "lt",
+    "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__eq__": "eq", "__ne__": "ne",
+    "__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",
+    "__invert__": "bitwise_not",
+}
+
+_patched = []           # (owner, name, original)
+
+
+def _targets():
+    """(owner, attribute, torch-style name) for everything the profiler times."""
+    import ember
+    from .._ops import registry
+    from .._tensor import Tensor
+    out = []
+    for name, fn in registry.FUNCTIONS.items():
+        if ember.__dict__.get(name) is fn:
+            out.append((ember, name, f"aten::{name}"))
+    for name, fn in registry.METHODS.items():
+        if Tensor.__dict__.get(name) is fn:
+            out.append((Tensor, name, f"aten::{name}"))
+    for name, op in _OPERATORS.items():
+        if name in Tensor.__dict__:
+            out.append((Tensor, name, f"aten::{op}"))
+    try:
+        from ..nn import functional as F
+    except Exception:       # nn unavailable: ops are still timed
+        F = None
+    if F is not None:
+        for name in dir(F):
+            fn = getattr(F, name)
+            if not name.startswith("_") and callable(fn) and \
+                    getattr(fn, "__module__", "").startswith("ember.nn") and \
+                    not isinstance(fn, type):
+                out.append((F, name, f"aten::{name}"))
+    return out
+
+
+def _install():
+    from ..autograd.graph import _Extras
+    for owner, name, label in _targets():
+        original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+        if hasattr(original, "__ember_profiled__"):
+            continue
+        setattr(owner, name, _timed(original, label))
+        _patched.append((owner, name, original))
+    _Extras.profiling = True
+    _Extras.update()
+
+
+def _uninstall():
+    from ..autograd.graph import _Extras
+    while _patched:
+        owner, name, original = _patched.pop()
+        setattr(owner, name, original)
+    _Extras.profiling = False
+    _Extras.update()
+
+
+def time_node(node, grads, run):
+    """Called by the backward engine while profiling: time running one node."""
+    outer = _begin(f"autograd::engine::evaluate_function: {node.name()}", [])
+    try:
+        record = any(p.record_shapes for p in _active)
+        inner = _begin(node.name(), _shapes(grads) if record else None)
+        try:
+            return run()
+        finally:
+            _end(inner)
+    finally:
+        _end(outer)
+
+
+class profile:
+    """Context manager collecting timed events of ember ops, backward nodes and
+    `record_function` ranges.
+
+    >>> with ember.profiler.profile(record_shapes=True) as prof:
+    ...     model(x).sum().backward()
+    >>> print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=10))
+    """
+
+    def __init__(self, *, activities=None, schedule=None, on_trace_ready=None,
+                 record_shapes=False, profile_memory=False, with_stack=False,
+                 with_flops=False, with_modules=False, experimental_config=None,
+                 execution_trace_observer=None, acc_events=False, use_cuda=None,
+                 custom_trace_id_callback=None):
+        self.activities = set(activities) if activities else {ProfilerActivity.CPU}
+        self.schedule = schedule
+        self.on_trace_ready = on_trace_ready
+        self.record_shapes = record_shapes
+        self.profile_memory = profile_memory
+        self.with_stack = with_stack
+        self._events = []
+        self._recording = False
+        self.step_num = 0
+
+    def start(self):
+        with _lock:
+            if not _active:
+                _install()
+            _active.append(self)
+        self._recording = self._action() in (ProfilerAction.RECORD,
+                                             ProfilerAction.RECORD_AND_SAVE)
+
+    def stop(self):
+        self._recording = False
+        with _lock:
+            if self in _active:
+                _active.remove(self)
+            if not _active:
+                _uninstall()
+        if self.on_trace_ready is not None:
+            self.on_trace_ready(self)
+
+    def _action(self):
+        return ProfilerAction.RECORD if self.schedule is None else self.schedule(self.step_num)
+
+    def step(self):
+        """Advance the schedule by one step."""
+        before = self._action()
+        self.step_num += 1
+        after = self._action()
+        if before is ProfilerAction.RECORD_AND_SAVE and self.on_trace_ready is not None:
+            self.on_trace_ready(self)
+        self._recording = after in (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def events(self):
+        """Every recorded event, in the order they finished."""
+        return EventList(sorted(self._events, key=lambda e: e.start_us))
+
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
+                     group_by_overload_name=False):
+        """Events added up per name (and per input shapes, if asked)."""
+        return self.events().key_averages(group_by_input_shape)
+
+    def export_chrome_trace(self, path):
+        """Write the events as a Chrome trace (open in chrome://tracing or Perfetto)."""
+        import json
+        trace = [{"name": e.name, "ph": "X", "ts": e.start_us, "dur": e.cpu_time_total,
+                  "pid": 0, "tid": e.thread, "cat": "cpu_op",
+                  "args": {"Input Dims": e.input_shapes}} for e in self.events()]
+        with open(path, "w") as f:
+            json.dump({"traceEvents": trace}, f)
+
+
+class record_function:
+    """Context manager and decorator: a named range in the profile (free when no profile is
+    active).
+
+    >>> with ember.profiler.record_function("model_inference"):
+    ...     y = model(x)
+    """
+
+    def __init__(self, name, args=None):
+        self.name = name
+        self.args = args
+        self._event = None
+
+    def __enter__(self):
+        if _active:
+            self._event = _begin(self.name)
+        return self
+
+    def __exit__(self, *exc):
+        if self._event is not None:
+            _end(self._event)
+            self._event = None
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with record_function(self.name, self.args):
+                return fn(*args, **kwargs)
+        return wrapper
