@@ -576,3 +576,19 @@ def test_safetensors_round_trip(tmp_path):
         serialization.save_file({"c": _sample(ember.complex128)}, path)
     with pytest.raises(RuntimeError, match="dict map_location is not supported"):
         ember.load(path, map_location={"cpu": "cpu"})
+
+
+def test_big_endian_checkpoint_is_byteswapped():
+    t = ember.tensor([1, -2, 70000], dtype=ember.int32)
+    data = _saved({"t": t, "h": ember.tensor([1.5, -2.0], dtype=ember.float16)})
+
+    def to_big(name, record):
+        if name.endswith("byteorder"):
+            return b"big"
+        if name.endswith("data/0"):
+            return np.frombuffer(record, "<i4").astype(">i4").tobytes()
+        if name.endswith("data/1"):
+            return np.frombuffer(record, "<f2").astype(">f2").tobytes()
+        return record
+    out = ember.load(io.BytesIO(_rezip(data, to_big)))
+    assert out["t"].tolist() == [1, -2, 70000] and out["h"].tolist() == [1.5, -2.0]

@@ -407,8 +407,16 @@ class _Reader:
             return self.mapped[start:start + nbytes]
         array = np.empty(nbytes, np.uint8)
         try:
-            with self.zip.open(info) as src:
-                got = src.readinto(memoryview(array))
+            if info.compress_type == zipfile.ZIP_STORED:
+                # NOTE: straight from the file into the array, skipping zipfile's copies;
+                # then the CRC-32 check that zipfile would have made (torch makes none).
+                got = _read_into(self.zip.fp, _data_offset(self.zip.fp, info), array)
+                if got == nbytes and zlib.crc32(array) != info.CRC:
+                    raise _corrupt(f"reading file {name}: CRC-32 mismatch, the data was "
+                                   f"changed after saving")
+            else:
+                with self.zip.open(info) as src:
+                    got = src.readinto(memoryview(array))
         except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as e:
             raise _corrupt(f"reading file {name}: {e}") from None
         if got != nbytes:
@@ -435,6 +443,23 @@ class _Reader:
             storage = self.restore(_LoadedStorage(Storage(flat), dtype), location)
             self.storages[key] = storage
         return _LoadedStorage(storage._storage, dtype)
+
+
+def _read_into(fp, start, array):
+    fp.seek(start)
+    view = memoryview(array)
+    readinto = getattr(fp, "readinto", None)
+    if readinto is not None:
+        got = 0
+        while got < len(view):
+            n = readinto(view[got:])
+            if not n:
+                break
+            got += n
+        return got
+    data = fp.read(len(view))
+    view[:len(data)] = data
+    return len(data)
 
 
 def _data_offset(fp, info):
@@ -541,6 +566,9 @@ def _load_safetensors(path, map_location):
 # -- torch's globals, as ember's objects ---------------------------------------------------------
 
 def _tensor_on(storage, storage_offset, size, stride):
+    if not isinstance(storage, _LoadedStorage) or storage.dtype is None:
+        raise pickle.UnpicklingError(f"a tensor needs a typed storage, got "
+                                     f"{type(storage).__name__}")
     array = storage._storage.array
     dtype = storage.dtype
     size, stride = tuple(size), tuple(stride)
@@ -591,6 +619,8 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
 
 def _rebuild_from_type_v2(func, new_type, args, state):
     t = func(*args)
+    if not isinstance(t, Tensor):
+        raise pickle.UnpicklingError(f"_rebuild_from_type_v2 expected a tensor from {func!r}")
     if type(t) is not new_type:
         if not (isinstance(new_type, type) and issubclass(new_type, Tensor)):
             raise pickle.UnpicklingError(f"expected a tensor class, got {new_type!r}")

@@ -156,6 +156,20 @@ def test_module_state_dict_both_ways():
     np.testing.assert_array_equal(fresh(torch.tensor(x)).detach().numpy(), expected)
 
 
+def test_whole_torch_module_loads_as_ember_module_when_trusted():
+    torch.manual_seed(0)
+    tmodel = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh())
+    data = _torch_file(tmodel).getvalue()
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL torch.nn.modules.container."
+                                                     "Sequential was not an allowed global"):
+        ember.load(io.BytesIO(data))
+    emodel = ember.load(io.BytesIO(data), weights_only=False)
+    assert type(emodel) is ember.nn.Sequential and type(emodel[1]) is ember.nn.Tanh
+    x = np.random.default_rng(2).standard_normal((4, 2)).astype(np.float32)
+    np.testing.assert_allclose(_values(emodel(ember.tensor(x))),
+                               tmodel(torch.tensor(x)).detach().numpy(), rtol=1e-6)
+
+
 def test_optimizer_state_dict_both_ways():
     x = np.random.default_rng(1).standard_normal((4, 3)).astype(np.float32)
 
