@@ -45,6 +45,11 @@ class Storage:
     def data_ptr(self):
         return backend_of(self.array).data_ptr(self.array)
 
+    def is_shared(self):
+        """Whether the memory is shared memory (`_shared_memory.py`)."""
+        from ._shared_memory import shared_map_of
+        return shared_map_of(self._owner) is not None
+
     def __getstate__(self):
         return {"array": self.array, "version": self.version}
 
@@ -74,6 +79,9 @@ class UntypedStorage:
 
     def element_size(self):
         return 1
+
+    def is_shared(self):
+        return self._storage.is_shared()
 
     @property
     def device(self):

@@ -153,6 +153,17 @@ class Tensor:
         """The storage's bytes; views of one tensor share it (compare `data_ptr()`)."""
         return UntypedStorage(self._get_storage())
 
+    def share_memory_(self):
+        """Move the storage into shared memory (a no-op when it is there already, or on CUDA),
+        so that it can be sent to other processes without a copy; returns self."""
+        from ._shared_memory import share_storage
+        share_storage(self)
+        return self
+
+    def is_shared(self):
+        """Whether the storage lives in shared memory (see `share_memory_`)."""
+        return self._get_storage().is_shared()
+
     def data_ptr(self):
         """Address of the first element."""
         return backend_of(self._data).data_ptr(self._data)

@@ -335,8 +335,8 @@ class Module:
         setattr(parent, name, module)
 
     def share_memory(self):
-        """Parameters already live in shareable memory here; returns self."""
-        return self
+        """Move parameters and buffers into shared memory (`Tensor.share_memory_`)."""
+        return self._apply(lambda t: t.share_memory_())
 
     def _get_leaf(self, target, kind, check):
         module_path, _, name = target.rpartition(".")

@@ -1,0 +1,2 @@
+"""The DataLoader's machinery: collation, fetching from datasets, and the worker loop."""
+from . import collate, fetch, worker  # noqa: F401

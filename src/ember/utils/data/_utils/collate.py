@@ -1,0 +1,154 @@
+"""`default_collate` (a list of samples -> one batch, stacking along a new first dim) and
+`default_convert` (NumPy arrays -> tensors, one sample at a time), with torch's type rules:
+tensors stack, NumPy arrays and scalars become tensors, floats float64, ints int64, strings stay,
+mappings / namedtuples / sequences are collated field by field."""
+import collections.abc
+import copy
+import re
+
+import numpy as np
+
+import ember
+
+_NP_STR_OBJ = re.compile(r"[SaUO]")       # NumPy dtypes of strings and objects: not tensors
+
+default_collate_err_msg_format = (
+    "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
+    "found {}")
+
+
+def _rebuild_like(data, items, convert):
+    """`data` (a mapping or sequence) rebuilt with converted items, in `data`'s own type where
+    that type allows, else as a plain dict or list (as torch does)."""
+    if isinstance(data, collections.abc.Mapping):
+        try:
+            if isinstance(data, collections.abc.MutableMapping):
+                clone = copy.copy(data)
+                clone.update({k: convert(v) for k, v in items})
+                return clone
+            return type(data)({k: convert(v) for k, v in items})
+        except TypeError:
+            return {k: convert(v) for k, v in items}
+    try:
+        if isinstance(data, collections.abc.MutableSequence):
+            clone = copy.copy(data)
+            for i, v in enumerate(items):
+                clone[i] = convert(v)
+            return clone
+        return type(data)([convert(v) for v in items])
+    except TypeError:
+        return [convert(v) for v in items]
+
+
+def default_convert(data):
+    """NumPy arrays and scalars inside `data` become tensors; everything else is kept.
+
+    >>> default_convert([np.array([0, 1]), 2])
+    [tensor([0, 1]), 2]
+    """
+    cls = type(data)
+    if isinstance(data, ember.Tensor):
+        return data
+    if cls.__module__ == "numpy" and cls.__name__ not in ("str_", "string_"):
+        if cls.__name__ == "ndarray" and _NP_STR_OBJ.search(data.dtype.str):
+            return data
+        return ember.as_tensor(data)
+    if isinstance(data, collections.abc.Mapping):
+        return _rebuild_like(data, [(k, data[k]) for k in data], default_convert)
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return cls(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):
+        return [default_convert(d) for d in data]
+    if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
+        return _rebuild_like(data, list(data), default_convert)
+    return data
+
+
+def collate_tensor_fn(batch, *, collate_fn_map=None):
+    """Stack tensors along a new dim 0; inside a worker the result is made in shared memory,
+    so that sending it to the main process copies nothing."""
+    elem = batch[0]
+    from . import worker
+    if worker.get_worker_info() is not None and elem.device.type == "cpu":
+        from ember._shared_memory import new_shared_array
+        from ember._tensor import wrap
+        shape = (len(batch),) + tuple(elem.shape)
+        count = len(batch) * elem.numel()
+        out = wrap(new_shared_array(elem._data.dtype, count).reshape(shape))
+        return ember.stack(batch, 0, out=out)
+    return ember.stack(batch, 0)
+
+
+def collate_numpy_array_fn(batch, *, collate_fn_map=None):
+    if _NP_STR_OBJ.search(batch[0].dtype.str) is not None:
+        raise TypeError(default_collate_err_msg_format.format(batch[0].dtype))
+    return collate([ember.as_tensor(b) for b in batch], collate_fn_map=collate_fn_map)
+
+
+def collate_numpy_scalar_fn(batch, *, collate_fn_map=None):
+    return ember.as_tensor(batch)
+
+
+def collate_float_fn(batch, *, collate_fn_map=None):
+    return ember.tensor(batch, dtype=ember.float64)
+
+
+def collate_int_fn(batch, *, collate_fn_map=None):
+    return ember.tensor(batch)
+
+
+def collate_str_fn(batch, *, collate_fn_map=None):
+    return batch
+
+
+default_collate_fn_map = {
+    ember.Tensor: collate_tensor_fn,
+    np.ndarray: collate_numpy_array_fn,
+    (np.bool_, np.number, np.object_): collate_numpy_scalar_fn,
+    float: collate_float_fn,
+    int: collate_int_fn,
+    str: collate_str_fn,
+    bytes: collate_str_fn,
+}
+
+
+def collate(batch, *, collate_fn_map=None):
+    """Collate `batch` with per-type functions from `collate_fn_map` (exact type first, then
+    isinstance), recursing through mappings, namedtuples and sequences."""
+    elem = batch[0]
+    cls = type(elem)
+    if collate_fn_map is not None:
+        if cls in collate_fn_map:
+            return collate_fn_map[cls](batch, collate_fn_map=collate_fn_map)
+        for key, fn in collate_fn_map.items():
+            if isinstance(elem, key):
+                return fn(batch, collate_fn_map=collate_fn_map)
+
+    def again(samples):
+        return collate(samples, collate_fn_map=collate_fn_map)
+
+    if isinstance(elem, collections.abc.Mapping):
+        return _rebuild_like(elem, [(k, [d[k] for d in batch]) for k in elem], again)
+    if isinstance(elem, tuple) and hasattr(elem, "_fields"):
+        return cls(*(again(list(samples)) for samples in zip(*batch)))
+    if isinstance(elem, collections.abc.Sequence):
+        size = len(elem)
+        if any(len(e) != size for e in batch):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        transposed = [list(samples) for samples in zip(*batch)]
+        if isinstance(elem, tuple):
+            return [again(samples) for samples in transposed]
+        return _rebuild_like(elem, transposed, again)
+    raise TypeError(default_collate_err_msg_format.format(cls))
+
+
+def default_collate(batch):
+    """Merge a list of samples into a batch: tensors stack along a new dim 0, NumPy arrays
+    and numbers become tensors (Python floats float64), strings stay a list, and mappings,
+    namedtuples and sequences are collated field by field (tuples become lists).
+
+    >>> default_collate([(ember.tensor([1.]), 0), (ember.tensor([2.]), 1)])
+    [tensor([[1.],
+            [2.]]), tensor([0, 1])]
+    """
+    return collate(batch, collate_fn_map=default_collate_fn_map)

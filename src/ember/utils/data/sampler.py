@@ -1,0 +1,163 @@
+"""Samplers: iterables of dataset indices (`SequentialSampler`, `RandomSampler`,
+`SubsetRandomSampler`, `WeightedRandomSampler`) and `BatchSampler`, which groups them.
+
+The random samplers draw exactly what torch's draw (`randperm`, `randint` in chunks of 32,
+`multinomial`), so for one seed they give torch's order."""
+import itertools
+from typing import Generic, TypeVar
+
+import ember
+
+__all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
+           "WeightedRandomSampler", "BatchSampler"]
+
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Sampler(Generic[T_co]):
+    """Base class: subclasses define `__iter__` (indices or lists of indices), and `__len__`
+    when they know it."""
+
+    def __init__(self, data_source=None):
+        pass
+
+    def __iter__(self):
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
+    """0, 1, ..., len(data_source) - 1."""
+
+    def __init__(self, data_source):
+        self.data_source = data_source
+
+    def __iter__(self):
+        return iter(range(len(self.data_source)))
+
+    def __len__(self):
+        return len(self.data_source)
+
+
+def _fresh_generator():
+    """A generator seeded from the default one, as torch's samplers make when given none."""
+    seed = int(ember.empty((), dtype=ember.int64).random_().item())
+    return ember.Generator().manual_seed(seed)
+
+
+class RandomSampler(Sampler):
+    """A random permutation (each epoch a new one), or `num_samples` draws with replacement.
+
+    >>> list(RandomSampler(range(5), generator=ember.Generator().manual_seed(0)))
+    [4, 1, 2, 0, 3]
+    """
+
+    def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
+        self.data_source = data_source
+        self.replacement = replacement
+        self._num_samples = num_samples
+        self.generator = generator
+        if not isinstance(replacement, bool):
+            raise TypeError("replacement should be a boolean value, but got "
+                            f"replacement={replacement}")
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={self.num_samples}")
+
+    @property
+    def num_samples(self):
+        return len(self.data_source) if self._num_samples is None else self._num_samples
+
+    def __iter__(self):
+        n = len(self.data_source)
+        gen = self.generator if self.generator is not None else _fresh_generator()
+        wanted = self.num_samples
+        if self.replacement:
+            for size in [32] * (wanted // 32) + [wanted % 32]:
+                yield from ember.randint(0, n, (size,), dtype=ember.int64,
+                                         generator=gen).tolist()
+            return
+        for _ in range(wanted // n):
+            yield from ember.randperm(n, generator=gen).tolist()
+        yield from ember.randperm(n, generator=gen).tolist()[:wanted % n]
+
+    def __len__(self):
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices in a random order (a new one each epoch)."""
+
+    def __init__(self, indices, generator=None):
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        for i in ember.randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """`num_samples` indices into `weights`, drawn with probabilities proportional to them.
+
+    >>> list(WeightedRandomSampler([0., 0., 1.], 3))
+    [2, 2, 2]
+    """
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) \
+                or num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        weights = ember.as_tensor(weights, dtype=ember.double)
+        if weights.dim() != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        drawn = ember.multinomial(self.weights, self.num_samples, self.replacement,
+                                  generator=self.generator)
+        yield from drawn.tolist()
+
+    def __len__(self):
+        return self.num_samples
+
+
+class BatchSampler(Sampler):
+    """Lists of `batch_size` indices from `sampler`; the last may be short unless `drop_last`.
+
+    >>> list(BatchSampler(SequentialSampler(range(5)), batch_size=2, drop_last=False))
+    [[0, 1], [2, 3], [4]]
+    """
+
+    def __init__(self, sampler, batch_size, drop_last):
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            raise ValueError("batch_size should be a positive integer value, but got "
+                             f"batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
+        self.sampler = sampler
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+
+    def __iter__(self):
+        indices = iter(self.sampler)
+        while True:
+            batch = list(itertools.islice(indices, self.batch_size))
+            if not batch or (self.drop_last and len(batch) < self.batch_size):
+                return
+            yield batch
+
+    def __len__(self):
+        if self.drop_last:
+            return len(self.sampler) // self.batch_size
+        return (len(self.sampler) + self.batch_size - 1) // self.batch_size

@@ -1,0 +1,131 @@
+"""DataLoader in the main process (num_workers=0): batching, order, errors (torch's texts)."""
+import warnings
+
+import pytest
+
+import ember
+from ember.utils.data import (DataLoader, IterableDataset, RandomSampler, SequentialSampler,
+                              TensorDataset, BatchSampler, get_worker_info)
+
+
+class Stream(IterableDataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        return iter(range(self.n))
+
+    def __len__(self):
+        return self.n
+
+
+def test_batches_and_len():
+    ds = TensorDataset(ember.arange(20.).view(10, 2), ember.arange(10))
+    dl = DataLoader(ds, batch_size=4)
+    batches = list(dl)
+    assert len(dl) == 3 and [b[1].tolist() for b in batches] == [[0, 1, 2, 3], [4, 5, 6, 7],
+                                                                  [8, 9]]
+    assert batches[0][0].shape == (4, 2)
+    dl = DataLoader(ds, batch_size=4, drop_last=True)
+    assert len(dl) == 2 and [b[1].tolist() for b in dl] == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert list(DataLoader(range(3), batch_size=None)) == [0, 1, 2]
+    assert get_worker_info() is None
+
+
+def test_shuffle_matches_torch():
+    g = ember.Generator().manual_seed(3)
+    dl = DataLoader(range(10), batch_size=4, shuffle=True, generator=g)
+    assert [b.tolist() for b in dl] == [[7, 4, 2, 9], [1, 5, 0, 8], [6, 3]]
+    assert [b.tolist() for b in dl] == [[1, 2, 0, 5], [9, 4, 8, 3], [6, 7]]
+
+
+def test_custom_samplers_and_collate():
+    dl = DataLoader(range(6), batch_sampler=BatchSampler(SequentialSampler(range(6)), 4, False))
+    assert [b.tolist() for b in dl] == [[0, 1, 2, 3], [4, 5]] and len(dl) == 2
+    dl = DataLoader(range(4), sampler=[3, 2, 1, 0], batch_size=2, collate_fn=sum)
+    assert list(dl) == [5, 1]
+
+
+def test_iterable_dataset():
+    dl = DataLoader(Stream(5), batch_size=2)
+    assert [b.tolist() for b in dl] == [[0, 1], [2, 3], [4]] and len(dl) == 3
+    dl = DataLoader(Stream(5), batch_size=2, drop_last=True)
+    assert [b.tolist() for b in dl] == [[0, 1], [2, 3]] and len(dl) == 2
+
+    class Liar(Stream):
+        def __len__(self):
+            return 1
+    dl = DataLoader(Liar(3), batch_size=None)
+    assert len(dl) == 1
+    with pytest.warns(UserWarning, match=r"was reported to be 1\(when accessing len"):
+        list(dl)
+
+
+def test_argument_errors():
+    ds = range(4)
+    cases = [
+        (dict(num_workers=-1), "num_workers option should be non-negative; use num_workers=0 "
+                               "to disable multiprocessing."),
+        (dict(timeout=-1), "timeout option should be non-negative"),
+        (dict(prefetch_factor=2), "prefetch_factor option could only be specified in "
+                                  "multiprocessing.let num_workers > 0"),
+        (dict(persistent_workers=True), "persistent_workers option needs num_workers > 0"),
+        (dict(sampler=[0], shuffle=True), "sampler option is mutually exclusive with shuffle"),
+        (dict(batch_sampler=[[0]], batch_size=2), "batch_sampler option is mutually exclusive "
+                                                  "with batch_size, shuffle, sampler, and "
+                                                  "drop_last"),
+        (dict(batch_sampler=[[0]], drop_last=True), "batch_sampler option is mutually"),
+        (dict(batch_size=None, drop_last=True), "batch_size=None option disables auto-batching "
+                                                "and is mutually exclusive with drop_last"),
+        (dict(multiprocessing_context="fork"), "multiprocessing_context can only be used with "
+                                               "multi-process loading (num_workers > 0), but "
+                                               "got num_workers=0"),
+        (dict(num_workers=1, multiprocessing_context="nope"), "should specify a valid start "
+                                                              "method in"),
+    ]
+    for kwargs, text in cases:
+        with pytest.raises(ValueError) as info:
+            DataLoader(ds, **kwargs)
+        assert text in str(info.value), kwargs
+    with pytest.raises(TypeError, match="multiprocessing_context option should be a valid"):
+        DataLoader(ds, num_workers=1, multiprocessing_context=3)
+    for kwargs, text in [(dict(shuffle=True), "expected unspecified shuffle option, but got "
+                                              "shuffle=True"),
+                         (dict(sampler=[0]), "expected unspecified sampler option, but got "
+                                             "sampler=[0]"),
+                         (dict(batch_sampler=[[0]]), "expected unspecified batch_sampler "
+                                                     "option, but got batch_sampler=[[0]]")]:
+        with pytest.raises(ValueError, match="DataLoader with IterableDataset: " + text[:20]):
+            DataLoader(Stream(2), **kwargs)
+    dl = DataLoader(ds)
+    with pytest.raises(ValueError, match="batch_size attribute should not be set after "
+                                         "DataLoader is initialized"):
+        dl.batch_size = 3
+    with pytest.raises(NotImplementedError):
+        import pickle
+        pickle.dumps(iter(dl))
+
+
+def test_worker_error_in_main_process_is_plain():
+    class Bad(TensorDataset):
+        def __getitem__(self, i):
+            raise ValueError("bad item")
+    with pytest.raises(ValueError, match="bad item"):
+        next(iter(DataLoader(Bad(ember.zeros(2)))))
+
+
+def test_pin_memory_warns_without_accelerator():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        list(DataLoader(range(2), pin_memory=True))
+    assert any("'pin_memory' argument is set as true but no accelerator is found" in
+               str(w.message) for w in caught)
+
+
+def test_sampler_default_seed_from_global_generator():
+    ember.manual_seed(7)
+    first = [b.tolist() for b in DataLoader(range(8), batch_size=8, shuffle=True)]
+    ember.manual_seed(7)
+    again = [b.tolist() for b in DataLoader(range(8), batch_size=8, shuffle=True)]
+    assert first == again and sorted(first[0]) == list(range(8))
+    assert isinstance(DataLoader(range(3), shuffle=True).sampler, RandomSampler)
