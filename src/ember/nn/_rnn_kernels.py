@@ -1,0 +1,330 @@
+"""The recurrences of RNN, LSTM and GRU layers on raw arrays: one layer, one direction, every
+time step, forward and backward.
+
+NOTE [ Recurrence layout ]
+A layer's input is a 2-D array of rows (N, input_size) plus a list of steps, each (first row,
+batch size): a padded (T, B, F) input is N = T*B rows with T steps of B rows, and a packed
+sequence is its `data` with its `batch_sizes` (non-increasing, so the active sequences of a
+step are always the first rows of the state). The forward direction walks the steps in order,
+the reverse one backwards; rows of the state past a step's batch size keep their value, which
+is how shorter sequences keep their last state (forward) or their initial state (reverse).
+
+The input projection of all steps is one matmul before the loop; each step then costs one
+matmul with weight_hh and a few in-place element-wise calls. Sigmoid gates use
+sigmoid(z) = 0.5 * tanh(z / 2) + 0.5 with their weight rows pre-scaled by 1/2 (exact in
+floating point), so one tanh call activates every gate of a step. LSTM gates run internally
+in the order (i, f, o, g), sigmoid gates first; gradients are put back into torch's order
+(i, f, g, o). The backward pass computes every activation derivative for all steps at once,
+leaving a handful of calls per step.
+"""
+import numpy as np
+
+_LSTM_ORDER = (0, 1, 3, 2)      # torch's (i, f, g, o) -> ours (i, f, o, g), by gate blocks
+
+
+def steps_of(batch_sizes, total_batch):
+    """(first row, batch size) of each step, and whether every step has the full batch."""
+    steps = []
+    row = 0
+    for bs in batch_sizes:
+        steps.append((row, bs))
+        row += bs
+    return steps, all(bs == total_batch for bs in batch_sizes)
+
+
+def _gate_rows(gates, hidden):
+    """Row indices that put LSTM gate blocks in our order."""
+    return np.concatenate([np.arange(g * hidden, (g + 1) * hidden) for g in gates])
+
+
+def _prepared(mode, w_ih, w_hh, b_ih, b_hh, hidden):
+    """Weights in kernel order, sigmoid rows halved; `bias` is added to the input projection,
+    `bias_hh` (GRU only) to the recurrent one."""
+    dtype = w_ih.dtype
+    if mode == "LSTM":
+        rows = _gate_rows(_LSTM_ORDER, hidden)
+        scale = np.ones(4 * hidden, dtype)
+        scale[:3 * hidden] = 0.5
+    elif mode == "GRU":
+        rows = None
+        scale = np.ones(3 * hidden, dtype)
+        scale[:2 * hidden] = 0.5
+    else:
+        rows, scale = None, None
+    if rows is not None:
+        w_ih, w_hh = w_ih[rows], w_hh[rows]
+        b_ih = None if b_ih is None else b_ih[rows]
+        b_hh = None if b_hh is None else b_hh[rows]
+    if scale is not None:
+        w_ih = w_ih * scale[:, None]
+        w_hh = w_hh * scale[:, None]
+        b_ih = None if b_ih is None else b_ih * scale
+        b_hh = None if b_hh is None else b_hh * scale
+    if mode == "GRU":
+        return w_ih, w_hh, b_ih, b_hh
+    bias = None
+    if b_ih is not None:
+        bias = b_ih + b_hh
+    return w_ih, w_hh, bias, None
+
+
+def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, reverse, keep):
+    """Run one layer. Returns (output rows, last h, last c or None, cache for backward).
+
+    `x` is (N, input_size); `h0`/`c0` are (B, hidden) arrays or None (zeros).
+    """
+    hidden = w_hh.shape[1] if w_hr is None else w_hr.shape[1]
+    out_size = w_hh.shape[1]
+    batch = steps[0][1]                 # the first step has the most sequences
+    dtype = x.dtype
+    wi, wh, bias, bias_hh = _prepared(mode, w_ih, w_hh, b_ih, b_hh, hidden)
+    gates = x @ wi.T
+    if bias is not None:
+        gates += bias
+    n = x.shape[0]
+    h = _state(h0, batch, out_size, dtype, uniform)
+    c = _state(c0, batch, hidden, dtype, uniform) if mode == "LSTM" else None
+    out = np.empty((n, out_size), dtype)
+    # NOTE: with every step at full batch the previous states are the outputs shifted by
+    # one step (backward rebuilds them); packed steps keep copies as they go.
+    copies = keep and not uniform
+    hprev = np.empty((n, out_size), dtype) if copies else None
+    cache = {"x": x, "gates": gates, "out": out, "hprev": hprev, "h0": h0, "c0": c0,
+             "steps": steps, "uniform": uniform, "reverse": reverse, "w_hr": w_hr,
+             "hidden": hidden}
+    order = reversed(steps) if reverse else steps
+    whT = np.ascontiguousarray(wh.T)
+    if mode == "LSTM":
+        cprev = np.empty((n, hidden), dtype) if copies else None
+        c_all = np.empty((n, hidden), dtype)
+        tanh_c = np.empty((n, hidden), dtype)
+        hpre = np.empty((n, hidden), dtype) if w_hr is not None else None
+        w_hrT = None if w_hr is None else w_hr.T
+        s3 = 3 * hidden
+        for row, bs in order:
+            rows = slice(row, row + bs)
+            hp = h[:bs] if bs != batch else h
+            cp = c[:bs] if bs != batch else c
+            if copies:
+                hprev[rows] = hp
+                cprev[rows] = cp
+            g = gates[rows]
+            g += hp @ whT
+            np.tanh(g, out=g)
+            sig = g[:, :s3]
+            sig *= 0.5
+            sig += 0.5
+            c_new = np.multiply(g[:, hidden:2 * hidden], cp, out=c_all[rows])
+            c_new += g[:, :hidden] * g[:, s3:]
+            tc = tanh_c[rows]
+            np.tanh(c_new, out=tc)
+            if w_hr is None:
+                h_new = np.multiply(g[:, 2 * hidden:s3], tc, out=out[rows])
+            else:
+                hp_ = np.multiply(g[:, 2 * hidden:s3], tc, out=hpre[rows])
+                h_new = np.matmul(hp_, w_hrT, out=out[rows])
+            if uniform:
+                h, c = h_new, c_new
+            else:
+                h[:bs] = h_new
+                c[:bs] = c_new
+        cache.update(cprev=cprev, c_all=c_all, tanh_c=tanh_c, hpre=hpre)
+        return out, np.array(h, copy=uniform), np.array(c, copy=uniform), cache
+    if mode == "GRU":
+        hh_all = np.empty((n, 3 * hidden), dtype)
+        s2 = 2 * hidden
+        for row, bs in order:
+            rows = slice(row, row + bs)
+            hp = h[:bs] if bs != batch else h
+            if copies:
+                hprev[rows] = hp
+            hh = np.matmul(hp, whT, out=hh_all[rows])
+            if bias_hh is not None:
+                hh += bias_hh
+            g = gates[rows]
+            rz = g[:, :s2]
+            rz += hh[:, :s2]
+            np.tanh(rz, out=rz)
+            rz *= 0.5
+            rz += 0.5
+            nn_ = g[:, s2:]
+            nn_ += g[:, :hidden] * hh[:, s2:]
+            np.tanh(nn_, out=nn_)
+            h_new = np.subtract(hp, nn_, out=out[rows])
+            h_new *= g[:, hidden:s2]
+            h_new += nn_
+            if uniform:
+                h = h_new
+            else:
+                h[:bs] = h_new
+        cache["hh"] = hh_all
+        return out, np.array(h, copy=uniform), None, cache
+    relu = mode == "RNN_RELU"
+    for row, bs in order:
+        rows = slice(row, row + bs)
+        hp = h[:bs] if bs != batch else h
+        if copies:
+            hprev[rows] = hp
+        g = gates[rows]
+        g += hp @ whT
+        if relu:
+            np.maximum(g, 0, out=g)
+        else:
+            np.tanh(g, out=g)
+        if uniform:
+            h = g
+        else:
+            h[:bs] = g
+    out[...] = gates
+    return out, np.array(h, copy=uniform), None, cache
+
+
+def _state(initial, batch, size, dtype, uniform):
+    """The running state: the initial one (zeros when None), copied when rows are written."""
+    if initial is None:
+        return np.zeros((batch, size), dtype)
+    return np.array(initial, dtype, copy=not uniform)
+
+
+def previous(cache, name, states, initial):
+    """The state before each step (N, size): kept copies, or the per-step `states` shifted
+    by one step with the initial state in front (see NOTE in forward)."""
+    kept = cache[name]
+    if kept is not None:
+        return kept
+    batch = cache["steps"][0][1]
+    if initial is None:
+        initial = np.zeros((batch, states.shape[1]), states.dtype)
+    if cache["reverse"]:
+        return np.concatenate([states[batch:], initial])
+    return np.concatenate([initial, states[:states.shape[0] - batch]])
+
+
+def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
+    """Gradients (input, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr) of one layer, as arrays in
+    torch's layout (None where `need` says no), from the forward's cache and the gradients
+    of its three outputs."""
+    steps, uniform, reverse = cache["steps"], cache["uniform"], cache["reverse"]
+    hidden = cache["hidden"]
+    order = steps if reverse else reversed(steps)
+    batch = grad_h.shape[0]
+    dh_state = np.array(grad_h, copy=True)
+    d_c0 = d_hr = undo = None
+    if mode == "LSTM":
+        rows = _gate_rows(_LSTM_ORDER, hidden)
+        undo = np.empty_like(rows)
+        undo[rows] = np.arange(rows.size)
+        w_ih = w_ih[rows]
+        d_in, d_h0, d_c0, d_hr = _lstm_backward(cache, grad_out, dh_state, grad_c, order,
+                                                batch, uniform, hidden, w_hh[rows])
+        d_rec = d_in
+    elif mode == "GRU":
+        d_in, d_rec, d_h0 = _gru_backward(cache, grad_out, dh_state, order, batch, uniform,
+                                          hidden, w_hh)
+    else:
+        d_in, d_h0 = _elman_backward(cache, grad_out, dh_state, order, batch, uniform,
+                                     hidden, w_hh, mode)
+        d_rec = d_in
+    x, hprev = cache["x"], previous(cache, "hprev", cache["out"], cache["h0"])
+    put_back = (lambda a: a) if undo is None else (lambda a: a[undo])
+    d_x = d_in @ w_ih if need[0] else None
+    dw_ih = put_back(d_in.T @ x) if need[3] else None
+    dw_hh = put_back(d_rec.T @ hprev) if need[4] else None
+    db_ih = put_back(d_in.sum(0)) if need[5] else None
+    db_hh = put_back(d_rec.sum(0)) if need[6] else None
+    return d_x, d_h0, d_c0, dw_ih, dw_hh, db_ih, db_hh, d_hr
+
+
+def _elman_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh, mode):
+    act = cache["gates"]
+    if mode == "RNN_TANH":
+        slope = 1 - act * act
+    else:
+        slope = (act > 0).astype(act.dtype)
+    d_pre = np.empty((act.shape[0], hidden), act.dtype)
+    for row, bs in order:
+        rows = slice(row, row + bs)
+        dh = grad_out[rows] + (dh_state[:bs] if bs != batch else dh_state)
+        dz = np.multiply(dh, slope[rows], out=d_pre[rows])
+        if uniform:
+            dh_state = dz @ w_hh
+        else:
+            dh_state[:bs] = dz @ w_hh
+    return d_pre, dh_state
+
+
+def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hidden, w_hh):
+    """d(loss)/d(pre-activations) in our gate order (N, 4H), and the gradients of h0, c0
+    and weight_hr. `w_hh` is in our gate order, unscaled."""
+    gates, tanh_c, hpre = cache["gates"], cache["tanh_c"], cache["hpre"]
+    cprev = previous(cache, "cprev", cache["c_all"], cache["c0"])
+    w_hr = cache["w_hr"]
+    H = hidden
+    i, f, o, g = (gates[:, k * H:(k + 1) * H] for k in range(4))
+    n = gates.shape[0]
+    # d(loss)/d(pre-activation) = d(loss)/d(c) * coef for i, f, g, and d(loss)/d(h) * coef
+    # for o; every coefficient at once, for all steps.
+    coef = np.empty_like(gates)
+    np.multiply(g, i * (1 - i), out=coef[:, :H])
+    np.multiply(cprev, f * (1 - f), out=coef[:, H:2 * H])
+    np.multiply(tanh_c, o * (1 - o), out=coef[:, 2 * H:3 * H])
+    np.multiply(i, 1 - g * g, out=coef[:, 3 * H:])
+    dc_from_h = o * (1 - tanh_c * tanh_c)
+    coef_if = coef.reshape(n, 4, H)[:, :2]
+    d_pre = np.empty_like(gates)
+    d_pre_if = d_pre.reshape(n, 4, H)[:, :2]
+    dc_state = np.array(grad_c, copy=True)
+    dh_all = np.empty((n, w_hr.shape[0]), gates.dtype) if w_hr is not None else None
+    for row, bs in order:
+        rows = slice(row, row + bs)
+        full = bs == batch
+        dh = grad_out[rows] + (dh_state if full else dh_state[:bs])
+        if w_hr is not None:
+            dh_all[rows] = dh
+            dh = dh @ w_hr
+        dc = dh * dc_from_h[rows]
+        dc += dc_state if full else dc_state[:bs]
+        np.multiply(dc[:, None, :], coef_if[rows], out=d_pre_if[rows])
+        np.multiply(dh, coef[rows, 2 * H:3 * H], out=d_pre[rows, 2 * H:3 * H])
+        np.multiply(dc, coef[rows, 3 * H:], out=d_pre[rows, 3 * H:])
+        dc_new = dc * f[rows]
+        dh_new = d_pre[rows] @ w_hh
+        if uniform:
+            dh_state, dc_state = dh_new, dc_new
+        else:
+            dh_state[:bs] = dh_new
+            dc_state[:bs] = dc_new
+    d_hr = None if w_hr is None else dh_all.T @ hpre
+    return d_pre, dh_state, dc_state, d_hr
+
+
+def _gru_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh):
+    """d(loss)/d(input projection) and d(loss)/d(recurrent projection), each (N, 3H), and
+    the gradient of h0."""
+    gates, hh = cache["gates"], cache["hh"]
+    hprev = previous(cache, "hprev", cache["out"], cache["h0"])
+    H = hidden
+    r, z, nn_ = gates[:, :H], gates[:, H:2 * H], gates[:, 2 * H:]
+    coef_n = (1 - z) * (1 - nn_ * nn_)
+    coef_z = (hprev - nn_) * (z * (1 - z))
+    coef_r = hh[:, 2 * H:] * (r * (1 - r))
+    n = gates.shape[0]
+    d_hh = np.empty_like(gates)         # d(loss)/d(W_hh h + b_hh), per gate
+    d_n = np.empty((n, H), gates.dtype)  # d(loss)/d(W_in x + b_in + r * hn)
+    for row, bs in order:
+        rows = slice(row, row + bs)
+        full = bs == batch
+        dh = grad_out[rows] + (dh_state if full else dh_state[:bs])
+        dn = np.multiply(dh, coef_n[rows], out=d_n[rows])
+        dg = d_hh[rows]
+        np.multiply(dn, coef_r[rows], out=dg[:, :H])
+        np.multiply(dh, coef_z[rows], out=dg[:, H:2 * H])
+        np.multiply(dn, r[rows], out=dg[:, 2 * H:])
+        dh_new = dg @ w_hh
+        dh_new += dh * z[rows]
+        if uniform:
+            dh_state = dh_new
+        else:
+            dh_state[:bs] = dh_new
+    d_pre = np.concatenate([d_hh[:, :2 * H], d_n], axis=1)
+    return d_pre, d_hh, dh_state

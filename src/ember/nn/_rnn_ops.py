@@ -1,0 +1,195 @@
+"""Recurrent layers as graph nodes: one node per layer and direction for a whole sequence
+(kernels in `_rnn_kernels.py`), the stacking of layers and directions, and the single-step
+cells written with ember's ops (what RNNCell, LSTMCell and GRUCell run).
+
+The nodes carry torch's names for the node a user sees on the output: a float32 LSTM layer
+on the CPU is `MkldnnRnnLayerBackward0` (torch runs it through oneDNN); RNN, GRU, float64 and
+projected LSTM outputs are stacked steps (`StackBackward0`); packed outputs are concatenated
+steps (`CatBackward0`).
+"""
+import numpy as np
+
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from .._ops._op import Op, record
+from . import _rnn_kernels as kernels
+
+_INPUTS = ("input", "hx", "cx", "weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
+
+
+class _Layer(Op):
+    """One layer, one direction, all steps: outputs (output, h_n, c_n)."""
+    abstract = True
+    inputs = _INPUTS
+    # NOTE: the output is saved too (its rows are the previous states of the backward pass),
+    # so modifying it in place before backward raises torch's error.
+    saves = {name: _INPUTS + ("result",) for name in _INPUTS}
+    num_outputs = 3
+
+    def backward(ctx, grad_out, grad_h, grad_c=None):
+        saved = ctx.saved_tensors       # checks the versions of inputs and weights
+        cache = ctx.cache
+        if cache is None:
+            raise RuntimeError("rnn: the saved values of this layer were freed")
+        if _grad_state.enabled:
+            return _differentiable_backward(ctx, saved, grad_out, grad_h, grad_c)
+        mode = ctx.mode
+        out_size = cache["x"].shape[0]
+        g_out = _rows(grad_out, out_size)
+        g_c = grad_c._data if grad_c is not None and mode == "LSTM" else None
+        if mode == "LSTM" and g_c is None:
+            g_c = np.zeros((grad_h.shape[0], cache["hidden"]), g_out.dtype)
+        w_ih, w_hh = saved[3]._data, saved[4]._data
+        need = ctx.needs_input_grad
+        grads = kernels.backward(mode, cache, g_out, grad_h._data, g_c, w_ih, w_hh, need)
+        result = []
+        for k, (g, t) in enumerate(zip(grads, saved)):
+            if not need[k] or g is None:
+                result.append(None)
+            elif k == 0:
+                result.append(wrap(np.ascontiguousarray(g).reshape(t._data.shape)))
+            else:
+                result.append(wrap(g))
+        return tuple(result)
+
+    def release(self):
+        super().release()
+        self.cache = None
+
+
+def _rows(grad, n):
+    data = grad._data
+    return np.ascontiguousarray(data).reshape(n, data.shape[-1])
+
+
+class LstmLayer(_Layer):
+    node_name = "MkldnnRnnLayerBackward0"
+
+
+class StackedSteps(_Layer):
+    node_name = "StackBackward0"
+
+
+class CatSteps(_Layer):
+    node_name = "CatBackward0"
+
+
+def _differentiable_backward(ctx, saved, grad_out, grad_h, grad_c):
+    """Under create_graph, rerun the layer step by step with ember's ops and differentiate
+    that, so gradients of gradients work (slow, but only double backward pays for it)."""
+    from ..autograd import grad as autograd_grad
+    from ..autograd.grad_mode import enable_grad
+    with enable_grad():
+        leaves = list(saved[:8])        # the inputs themselves, so the graph reaches them
+        batch_sizes = [bs for _, bs in ctx.cache["steps"]]
+        out, h, c = reference_layer(ctx.mode, leaves, batch_sizes, ctx.cache["reverse"])
+        outs, grads = [out, h], [grad_out.reshape(out.shape), grad_h]
+        if c is not None:
+            outs.append(c)
+            grads.append(grad_c)
+        wanted = [k for k, t in enumerate(leaves) if t is not None and ctx.needs_input_grad[k]
+                  and t.requires_grad]
+        got = autograd_grad(outs, [leaves[k] for k in wanted], grads, create_graph=True,
+                            allow_unused=True)
+    result = [None] * len(leaves)
+    for k, g in zip(wanted, got):
+        result[k] = g
+    return tuple(result)
+
+
+def reference_layer(mode, tensors, batch_sizes, reverse):
+    """One layer with ember's ops, step by step: (output rows, h_n, c_n)."""
+    from .. import _creation
+    from .._ops.joining import cat
+    x, hx, cx, w_ih, w_hh, b_ih, b_hh, w_hr = tensors
+    batch = batch_sizes[0]
+    x = x.reshape(-1, x.shape[-1])
+    out_size = w_hh.shape[1]
+    hidden = w_hh.shape[0] // {"LSTM": 4, "GRU": 3}.get(mode, 1)
+    h = hx if hx is not None else _creation.zeros(batch, out_size, dtype=x.dtype)
+    c = cx if cx is not None else _creation.zeros(batch, hidden, dtype=x.dtype)
+    starts = np.concatenate([[0], np.cumsum(batch_sizes)]).tolist()
+    outputs = [None] * len(batch_sizes)
+    order = range(len(batch_sizes) - 1, -1, -1) if reverse else range(len(batch_sizes))
+    for t in order:
+        bs = batch_sizes[t]
+        xt = x[starts[t]:starts[t] + bs]
+        hp, cp = h[:bs], c[:bs]
+        if mode == "LSTM":
+            h_new, c_new = lstm_cell(xt, hp, cp, w_ih, w_hh, b_ih, b_hh)
+            if w_hr is not None:
+                h_new = h_new.matmul(w_hr.t())
+            c = cat([c_new, c[bs:]]) if bs < batch else c_new
+        elif mode == "GRU":
+            h_new = gru_cell(xt, hp, w_ih, w_hh, b_ih, b_hh)
+        else:
+            h_new = rnn_cell(xt, hp, w_ih, w_hh, b_ih, b_hh, mode == "RNN_RELU")
+        h = cat([h_new, h[bs:]]) if bs < batch else h_new
+        outputs[t] = h_new
+    return cat(outputs), h, (c if mode == "LSTM" else None)
+
+
+def run_layer(mode, x, hx, cx, weights, batch_sizes, reverse, packed):
+    """One layer and direction over `x` ((T, B, F) padded, or packed rows (N, F)): returns
+    (output, h_n, c_n) tensors, recording one node when grad is needed."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    data = x._data
+    rows = np.ascontiguousarray(data).reshape(-1, data.shape[-1])
+    if packed:
+        steps, uniform = kernels.steps_of(batch_sizes, batch_sizes[0])
+    else:
+        steps, uniform = kernels.steps_of([data.shape[1]] * data.shape[0], data.shape[1])
+    args = (x, hx, cx, w_ih, w_hh, b_ih, b_hh, w_hr)
+    needs = _grad_state.enabled and any(
+        isinstance(t, Tensor) and t._requires_grad for t in args)
+    out, h, c, cache = kernels.forward(
+        mode, rows, steps, uniform, _raw(hx), _raw(cx), w_ih._data, w_hh._data, _raw(b_ih),
+        _raw(b_hh), _raw(w_hr), reverse, needs)
+    if not packed:
+        out = out.reshape(data.shape[0], data.shape[1], out.shape[-1])
+    outputs = (wrap(out), wrap(h), wrap(c) if c is not None else None)
+    if needs:
+        if packed:
+            op = CatSteps
+        elif mode == "LSTM" and w_hr is None and out.dtype == np.float32:
+            op = LstmLayer
+        else:
+            op = StackedSteps
+        count = 3 if c is not None else 2
+        record(op, args, outputs[:count], {"mode": mode, "cache": cache}, count)
+    return outputs
+
+
+def _raw(t):
+    return None if t is None else t._data
+
+
+# -- single steps with ember's ops (the cells) --------------------------------------------
+
+def _linear(x, w, b):
+    from .functional import linear
+    return linear(x, w, b)
+
+
+def rnn_cell(x, h, w_ih, w_hh, b_ih, b_hh, relu=False):
+    """h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh), act tanh or relu."""
+    pre = _linear(x, w_ih, b_ih) + _linear(h, w_hh, b_hh)
+    return pre.relu() if relu else pre.tanh()
+
+
+def lstm_cell(x, h, c, w_ih, w_hh, b_ih, b_hh):
+    """(h', c'): gates i, f, g, o from x and h; c' = f c + i g; h' = o tanh(c')."""
+    gates = _linear(x, w_ih, b_ih) + _linear(h, w_hh, b_hh)
+    i, f, g, o = gates.chunk(4, 1)
+    c_new = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    return o.sigmoid() * c_new.tanh(), c_new
+
+
+def gru_cell(x, h, w_ih, w_hh, b_ih, b_hh):
+    """r, z = sigmoid gates; n = tanh(x W_in + b_in + r (h W_hn + b_hn)); h' = n + z (h - n)."""
+    i_r, i_z, i_n = _linear(x, w_ih, b_ih).chunk(3, 1)
+    h_r, h_z, h_n = _linear(h, w_hh, b_hh).chunk(3, 1)
+    r = (i_r + h_r).sigmoid()
+    z = (i_z + h_z).sigmoid()
+    n = (i_n + r * h_n).tanh()
+    return n + z * (h - n)
