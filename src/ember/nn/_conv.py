@@ -1,3 +1,347 @@
-"""(being written) ember.nn.functional: conv."""
+"""ember.nn.functional: convolutions (conv1d/2d/3d, conv_transpose1d/2d/3d), and unfold / fold
+from `_fold.py`. One op, `Convolution` (torch's ConvolutionBackward0), serves both directions;
+the weight gradient is a second op, so that gradients of gradients are convolutions again. The
+array kernels live in `_conv_kernels.py` (see NOTE [ Convolution kernels ] there)."""
+import warnings
 
-__all__ = []
+from .._device import backend_of
+from .._ops._op import Op
+from .._ops.activations import apply
+from ..autograd.grad_mode import _state as _grad_state
+from . import _conv_kernels as kernels
+from ._fold import fold, unfold
+from ._padding import constant_pad
+
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "unfold", "fold"]
+
+
+# -- the ops -----------------------------------------------------------------------------------
+
+class Convolution(Op):
+    """convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+    groups), as torch's aten::convolution. Backward: the input gradient is the convolution in
+    the other direction, the weight gradient a ConvolutionWeight op, the bias gradient a sum."""
+    inputs = ("input", "weight", "bias")
+    saves = {"input": ("weight",), "weight": ("input",)}
+
+    def __getattr__(self, name):
+        # torch also exposes the arguments: grad_fn._saved_stride, ._saved_transposed, ...
+        if name.startswith("_saved_") and name[7:] in _ARGUMENTS:
+            return self.__dict__[name[7:]]
+        return super().__getattr__(name)
+
+    def backward(ctx, grad):
+        input, weight = ctx.saved_tensors
+        need_input, need_weight, need_bias = ctx.needs_input_grad
+        params = (ctx.stride, ctx.padding, ctx.dilation)
+        # NOTE: the forward's columns serve the weight gradient once, then go (a second
+        # backward through a retained graph recomputes them).
+        columns = ctx.__dict__.pop("_columns", None)
+        grad_input = grad_weight = grad_bias = None
+        if need_input:
+            if ctx.transposed:
+                grad_input = convolution(grad, weight, None, *params, False, None, ctx.groups)
+            else:
+                extra = _output_padding_for(ctx._input_shape[2:], grad.shape[2:], ctx._kernel,
+                                            *params)
+                grad_input = convolution(grad, weight, None, *params, True, extra, ctx.groups)
+        if need_weight:
+            if ctx.transposed:
+                grad_weight = conv_weight(grad, input, ctx._kernel, *params, ctx.groups)
+            else:
+                grad_weight = conv_weight(input, grad, ctx._kernel, *params, ctx.groups, columns)
+        if need_bias:
+            grad_bias = grad.sum(dim=[0] + list(range(2, grad.ndim)))
+        return grad_input, grad_weight, grad_bias
+
+
+_ARGUMENTS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
+
+
+def _output_padding_for(in_size, out_size, kernel, stride, padding, dilation):
+    """The output_padding with which the transposed convolution of `out_size` gives `in_size`."""
+    return tuple(i + 2 * p - ((o - 1) * s + d * (k - 1) + 1) for i, o, k, s, p, d
+                 in zip(in_size, out_size, kernel, stride, padding, dilation))
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                groups):
+    """aten::convolution on checked arguments (tuples over the spatial dims): runs the kernel
+    and records a Convolution node."""
+    x, w = input._data, weight._data
+    xp = backend_of(x).xp
+    columns = None
+    if transposed:
+        out = kernels.conv_transpose(xp, x, w, stride, padding, dilation, groups,
+                                     output_padding)
+    else:
+        out, columns = kernels.conv_forward(xp, x, w, stride, padding, dilation, groups)
+    if bias is not None:
+        out += bias._data.reshape((-1,) + (1,) * (out.ndim - 2))
+    params = {"stride": stride, "padding": padding, "dilation": dilation,
+              "transposed": transposed, "output_padding": output_padding, "groups": groups,
+              "_input_shape": x.shape, "_kernel": w.shape[2:]}
+    if columns is not None and weight._requires_grad and _grad_state.enabled:
+        params["_columns"] = columns
+    return apply(Convolution, (input, weight, bias), out, params)
+
+
+class ConvolutionWeight(Op):
+    """The weight gradient of a convolution, d<conv(input, w), grad_output>/dw, as its own op
+    so that it has gradients: both are convolutions with the incoming weight gradient."""
+    inputs = ("input", "grad_output")
+    saves = {"input": ("grad_output",), "grad_output": ("input",)}
+    node_name = "ConvolutionBackwardBackward0"
+
+    def backward(ctx, grad):
+        input, grad_output = ctx.saved_tensors
+        need_input, need_grad_output = ctx.needs_input_grad
+        params = (ctx.stride, ctx.padding, ctx.dilation)
+        grad_input = grad_grad_output = None
+        if need_input:
+            extra = _output_padding_for(ctx._input_shape[2:], grad_output.shape[2:],
+                                        grad.shape[2:], *params)
+            grad_input = convolution(grad_output, grad, None, *params, True, extra, ctx.groups)
+        if need_grad_output:
+            grad_grad_output = convolution(input, grad, None, *params, False, None, ctx.groups)
+        return grad_input, grad_grad_output
+
+
+def conv_weight(input, grad_output, kernel, stride, padding, dilation, groups, columns=None):
+    """The weight gradient d<conv(input, w), grad_output>/dw (a ConvolutionWeight node)."""
+    x, g = input._data, grad_output._data
+    out = kernels.conv_weight(backend_of(x).xp, x, g, tuple(kernel), stride, padding, dilation,
+                              groups, columns)
+    params = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups,
+              "_input_shape": x.shape}
+    return apply(ConvolutionWeight, (input, grad_output), out, params)
+
+
+# -- argument checks, as torch's ----------------------------------------------------------------
+
+_TYPE_NAMES = {"Float": "float", "Double": "double", "Half": "c10::Half",
+               "BFloat16": "c10::BFloat16"}
+
+
+def _expand(value, k, name):
+    """An int or a sequence as a k-tuple (a sequence of one value is repeated)."""
+    if isinstance(value, int):
+        return (value,) * k
+    value = tuple(int(v) for v in value)
+    if len(value) == 1 and k != 1:
+        return value * k
+    if len(value) != k:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {k} "
+                           f"values to match the convolution dimensions, but got "
+                           f"{name}={list(value)}")
+    return value
+
+
+def _sizes(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _check(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """torch's checks of aten::convolution's arguments, in torch's order; returns them as
+    tuples over the weight's spatial dims."""
+    k = weight.ndim - 2
+    stride = _expand(stride, k, "stride")
+    padding = _expand(padding, k, "padding")
+    dilation = _expand(dilation, k, "dilation")
+    output_padding = _expand(output_padding, k, "output_padding")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("non-positive dilation is not supported")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    w = list(weight.shape)
+    if input.ndim != weight.ndim:
+        raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-"
+                           f"dimensional weight {_sizes(w)}, but got {input.ndim}-dimensional "
+                           f"input of size {_sizes(input.shape)} instead")
+    if w[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {_sizes(w)} instead")
+    if w[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{_sizes(w)}] instead")
+    channels = w[0] if transposed else w[1] * groups
+    if input.shape[1] != channels:
+        given = f"transposed={int(transposed)}" if transposed else f"groups={groups}"
+        raise RuntimeError(f"Given {given}, weight of size {_sizes(w)}, expected "
+                           f"input{_sizes(input.shape)} to have {channels} channels, but got "
+                           f"{input.shape[1]} channels instead")
+    out_channels = w[1] * groups if transposed else w[0]
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != out_channels):
+        given = "transposed=1, " if transposed else ""
+        raise RuntimeError(f"Given {given}weight of size {_sizes(w)}, expected bias to be "
+                           f"1-dimensional with {out_channels} elements, but got bias of size "
+                           f"{_sizes(bias.shape)} instead")
+    spatial = input.shape[2:]
+    if transposed:
+        _check_output_padding(output_padding, stride, dilation)
+        out = [(i - 1) * s - 2 * p + d * (kk - 1) + op + 1 for i, kk, s, p, d, op
+               in zip(spatial, w[2:], stride, padding, dilation, output_padding)]
+        if any(o <= 0 for o in out):
+            raise RuntimeError("could not construct a memory descriptor using a format tag")
+    else:
+        padded = [i + 2 * p for i, p in zip(spatial, padding)]
+        extent = [d * (kk - 1) + 1 for kk, d in zip(w[2:], dilation)]
+        if any(p < e for p, e in zip(padded, extent)):
+            raise RuntimeError(f"Calculated padded input size per channel: "
+                               f"({' x '.join(map(str, padded))}). Kernel size: "
+                               f"({' x '.join(map(str, extent))}). Kernel size can't be greater "
+                               f"than actual input size")
+    _check_dtypes(input, weight, bias)
+    return stride, padding, dilation, output_padding
+
+
+def _check_output_padding(output_padding, stride, dilation):
+    if all(op < s or op < d for op, s, d in zip(output_padding, stride, dilation)):
+        return
+    names = ("depth", "height", "width")[-len(stride):]
+    values = output_padding, stride, dilation
+    if len(stride) == 1:        # torch runs 1-d transposed convolutions as 2-d ones
+        names = ("height", "width")
+        values = tuple((v0,) + v for v0, v in zip((0, 1, 1), values))
+    parts = [f"{label}_{n}: {v}" for label, vs in zip(("output_padding", "stride", "dilation"),
+                                                      values) for n, v in zip(names, vs)]
+    raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                       + " ".join(parts))
+
+
+def _check_dtypes(input, weight, bias):
+    if input.dtype is not weight.dtype:
+        # NOTE: torch words this after its own dispatch: float32 and bfloat16 inputs may go
+        # to oneDNN, whose check names both legacy tensor types.
+        if input.dtype._scalar_name in ("Float", "BFloat16"):
+            raise RuntimeError(f"Input type ({_legacy_type(input)}) and weight type "
+                               f"({_legacy_type(weight)}) should be the same or input should "
+                               f"be a MKLDNN tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
+                           f"{weight.dtype._scalar_name}")
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({_type_name(input)}) and bias type ({_type_name(bias)}) "
+                           f"should be the same")
+    if input.dtype._scalar_name == "Bool":
+        raise NotImplementedError("\"slow_conv2d_cpu\" not implemented for 'Bool'")
+
+
+def _type_name(t):
+    name = t.dtype._scalar_name
+    return _TYPE_NAMES.get(name, name.lower())
+
+
+def _legacy_type(t):
+    name = t.dtype._scalar_name
+    return "CPUBFloat16Type" if name == "BFloat16" else f"torch.{name}Tensor"
+
+
+# -- the functions ------------------------------------------------------------------------------
+
+def _conv(name, k, input, weight, bias, stride, padding, dilation, groups):
+    if input.ndim not in (k + 1, k + 2):
+        raise RuntimeError(f"Expected {k + 1}D (unbatched) or {k + 2}D (batched) input to "
+                           f"{name}, but got input of size: {_sizes(input.shape)}")
+    batched = input.ndim == k + 2
+    if not batched:
+        input = input.unsqueeze(0)
+    if isinstance(padding, str):
+        input, padding = _string_padding(input, weight, padding, stride, dilation, k)
+    # NOTE: as torch's bindings do, ints become k-lists for the function's k (conv2d: 2);
+    # the core then checks them against the weight's dims.
+    stride, padding, dilation = _ints(stride, k), _ints(padding, k), _ints(dilation, k)
+    args = _check(input, weight, bias, stride, padding, dilation, False, 0, groups)
+    out = convolution(input, weight, bias, *args[:3], False, args[3], groups)
+    return out if batched else out.squeeze(0)
+
+
+def _ints(value, k):
+    return (value,) * k if isinstance(value, int) else value
+
+
+def _string_padding(input, weight, padding, stride, dilation, k):
+    """'valid' is no padding; 'same' pads (dilation * (kernel - 1)) in total per dim, the odd
+    one on the right by padding the input itself first."""
+    if padding not in ("same", "valid"):
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if padding == "valid":
+        return input, 0
+    if any(s != 1 for s in _expand(stride, k, "stride")):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    dilation = _expand(dilation, k, "dilation")
+    kernel = weight.shape[2:]
+    totals = [d * (kk - 1) for d, kk in zip(dilation, kernel)]
+    if any(t % 2 for t in totals):
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created", stacklevel=3)
+        extra = []
+        for t in reversed(totals):
+            extra += [0, t % 2]
+        input = constant_pad(input, extra, 0)
+    return input, tuple(t // 2 for t in totals)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-d cross-correlation over (N, C, L) or (C, L) inputs; padding may be an int, a tuple,
+    'valid' or 'same'."""
+    return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-d cross-correlation over (N, C, H, W) or (C, H, W) inputs.
+
+    >>> conv2d(ember.ones(1, 1, 3, 3), ember.ones(1, 1, 2, 2)).flatten().tolist()
+    [4.0, 4.0, 4.0, 4.0]
+    """
+    return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-d cross-correlation over (N, C, D, H, W) or (C, D, H, W) inputs."""
+    return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv_transpose(name, k, input, weight, bias, stride, padding, output_padding, groups,
+                    dilation):
+    if isinstance(padding, str):
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
+    if input.ndim not in (k + 1, k + 2):
+        raise RuntimeError(f"Expected {k + 1}D (unbatched) or {k + 2}D (batched) input to "
+                           f"{name}, but got input of size: {_sizes(input.shape)}")
+    batched = input.ndim == k + 2
+    if not batched:
+        input = input.unsqueeze(0)
+    stride, padding, dilation = _ints(stride, k), _ints(padding, k), _ints(dilation, k)
+    output_padding = _ints(output_padding, k)
+    args = _check(input, weight, bias, stride, padding, dilation, True, output_padding, groups)
+    out = convolution(input, weight, bias, *args[:3], True, args[3], groups)
+    return out if batched else out.squeeze(0)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The adjoint of conv1d (a "deconvolution"); weight is (in, out / groups, kernel)."""
+    return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The adjoint of conv2d; weight is (in, out / groups, kH, kW)."""
+    return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The adjoint of conv3d; weight is (in, out / groups, kD, kH, kW)."""
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation)
+

@@ -1,0 +1,115 @@
+"""Training steps of small networks: ember vs torch (if installed), in one process.
+
+    python benchmarks/bench_nn.py [--quick] [--torch-threads N]
+
+Workloads (one SGD step each: zero_grad, forward, cross_entropy, backward, step):
+  cnn: conv(1->8, 3x3)-relu-maxpool2-conv(8->16, 3x3)-relu-maxpool2-flatten-linear(400->10),
+       a batch of 64 28x28 images;
+  mlp: 784-256-128-10 with ReLU, a batch of 128.
+Prints median times per step and the median of the per-round ember/torch time ratios.
+"""
+import argparse
+import statistics
+import sys
+
+import numpy as np
+
+import ember
+from bench_core import interleaved
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+class _ReshapeMaxPool2d:
+    """2x2 max pooling from reshape + amax, for an ember without nn.MaxPool2d."""
+
+    def __init__(self, nn):
+        self.module = nn.Module()
+
+    def __call__(self, x):
+        n, c, h, w = x.shape
+        return x[:, :, :h // 2 * 2, :w // 2 * 2].reshape(n, c, h // 2, 2, w // 2, 2).amax((3, 5))
+
+
+def _max_pool(nn):
+    return nn.MaxPool2d(2) if hasattr(nn, "MaxPool2d") else _ReshapeMaxPool2d(nn)
+
+
+def cnn(lib, images, labels):
+    nn = lib.nn
+    lib.manual_seed(0)
+    layers = [nn.Conv2d(1, 8, 3), nn.ReLU(), _max_pool(nn), nn.Conv2d(8, 16, 3), nn.ReLU(),
+              _max_pool(nn), nn.Flatten(), nn.Linear(16 * 5 * 5, 10)]
+    return _step(lib, layers, images, labels)
+
+
+def mlp(lib, inputs, labels):
+    nn = lib.nn
+    lib.manual_seed(0)
+    layers = [nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+              nn.Linear(128, 10)]
+    return _step(lib, layers, inputs, labels)
+
+
+def _step(lib, layers, inputs, labels):
+    parameters = [p for layer in layers if isinstance(layer, lib.nn.Module)
+                  for p in layer.parameters()]
+    optimizer = lib.optim.SGD(parameters, lr=0.01)
+    x, y = lib.from_numpy(inputs), lib.from_numpy(labels)
+
+    def step():
+        optimizer.zero_grad()
+        out = x
+        for layer in layers:
+            out = layer(out)
+        loss = lib.nn.functional.cross_entropy(out, y)
+        loss.backward()
+        optimizer.step()
+        return loss
+    return step
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--torch-threads", type=int, default=0,
+                        help="torch's thread count (0: its default)")
+    args = parser.parse_args()
+    if torch is not None and args.torch_threads:
+        torch.set_num_threads(args.torch_threads)
+    rounds = 7 if args.quick else 21
+    rng = np.random.default_rng(0)
+    data = {
+        "cnn": (cnn, rng.standard_normal((64, 1, 28, 28)).astype(np.float32),
+                rng.integers(0, 10, 64)),
+        "mlp": (mlp, rng.standard_normal((128, 784)).astype(np.float32),
+                rng.integers(0, 10, 128)),
+    }
+    print(f"{'training step':44s} {'ember':>9s} {'torch':>9s}   ember/torch time")
+    for name, (build, inputs, labels) in data.items():
+        libs = [ember] + ([torch] if torch is not None else [])
+        fns = {lib.__name__: build(lib, inputs, labels) for lib in libs}
+        for fn in fns.values():
+            for _ in range(5):
+                fn()
+        times = interleaved(fns, 10, rounds)
+        cells = [f"{statistics.median(times[lib]) * 1e3:7.2f}ms" if lib in times
+                 else f"{'-':>9s}" for lib in ("ember", "torch")]
+        ratio = ""
+        if "torch" in times:
+            ratios = [e / t for e, t in zip(times["ember"], times["torch"])]
+            ratio = f"{statistics.median(ratios):.2f}x"
+        label = {"cnn": "cnn (conv-relu-pool x2, linear), batch 64",
+                 "mlp": "mlp 784-256-128-10, batch 128"}[name]
+        print(f"{label:44s} {' '.join(cells)}   {ratio}")
+    pool = "nn.MaxPool2d" if hasattr(ember.nn, "MaxPool2d") else "reshape + amax"
+    print(f"(medians of {rounds} interleaved rounds of 10 steps; ember pooling: {pool}; torch "
+          f"threads: {torch.get_num_threads() if torch else '-'}; python "
+          f"{sys.version.split()[0]}, numpy {np.__version__})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""Array kernels of the convolutions (any number of spatial dims, NumPy or CuPy): forward,
+transposed (the input gradient) and weight gradient, each a batched matmul plus strided copies.
+
+NOTE [ Convolution kernels ]: a convolution is a batched matmul of the weight, viewed as
+(groups, out/groups, in/groups * prod(kernel)), with the "columns" of the padded input: an
+as_strided window view (batch, groups, in/groups, *kernel, *positions) copied to
+(batch, groups, in/groups * prod(kernel), prod(positions)). The transposed convolution is the
+adjoint: weight^T @ input gives columns, added back into the padded image one kernel offset at a
+time (col2im). The weight gradient is the sum over the batch of grad_output @ columns^T.
+
+Two layouts of the positions:
+- exact: the output positions themselves. Copies run along the last output dim, which for
+  small images is a handful of elements per NumPy inner loop.
+- full rows: when every spatial stride but the first is 1, a window's element for output
+  position (o1, r) sits at flat offset o1 * stride1 * row + r of the padded image, where
+  row = prod(padded sizes after the first) and r runs over the whole row, past the last valid
+  output position. Then each (channel, kernel offset) is one contiguous run of out1 * row
+  elements (stride1 = 1), the matmul computes a few positions too many, and one copy crops them.
+  A window of a position past the valid ones reads into the next row or image (a small zeroed
+  slack follows the buffer), so its column holds values that belong elsewhere: forward crops
+  those positions, and the gradients give them a zero grad_output, so they add nothing (unless
+  the values are inf or nan: 0 * inf is nan).
+`_full_rows` picks the layout with fewer estimated copy costs (elements moved, plus a fixed cost
+per contiguous run).
+"""
+import math
+
+_RUN_COST = 16      # a NumPy inner loop's fixed cost, in elements copied
+
+
+def output_size(in_size, kernel, stride, padding, dilation):
+    return tuple((i + 2 * p - d * (k - 1) - 1) // s + 1
+                 for i, k, s, p, d in zip(in_size, kernel, stride, padding, dilation))
+
+
+def matmul(xp, a, b):
+    """matmul in a dtype BLAS has: half precision computes in float32 and rounds once."""
+    if a.dtype.kind in "iub" or a.dtype.itemsize >= 4:
+        return xp.matmul(a, b)
+    return xp.matmul(a.astype(xp.float32), b.astype(xp.float32)).astype(a.dtype)
+
+
+def _copy_cost(elements, runs):
+    return elements + _RUN_COST * runs
+
+
+def _full_rows(batch, channels, out_channels, kernel, positions, padded, stride):
+    """Whether the full-rows layout is cheaper (see the NOTE): `positions` are the valid
+    output positions, `channels` the columns' channels, `out_channels` the other side's."""
+    if len(positions) < 2 or any(s != 1 for s in stride):
+        return False
+    k = math.prod(kernel)
+    lead = math.prod(positions[:-1])
+    exact = _copy_cost(batch * channels * k * math.prod(positions), batch * channels * k * lead)
+    row = math.prod(padded[1:])
+    wasted = positions[0] * (row - math.prod(positions[1:]))     # positions computed in vain
+    full = (_copy_cost(batch * channels * k * positions[0] * row, batch * channels * k)
+            + _copy_cost(batch * out_channels * math.prod(positions), batch * out_channels * lead)
+            + batch * out_channels * channels * k * wasted // 8)
+    return full < exact
+
+
+def _padded(xp, x, padding, slack):
+    """A flat zeroed buffer holding `x` padded by `padding`, with `slack` zeros after it, and
+    the padded image as a view of it."""
+    n, c = x.shape[:2]
+    size = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
+    total = n * c * math.prod(size)
+    if any(padding):
+        buf = xp.zeros(total + slack, x.dtype)
+    else:
+        buf = xp.empty(total + slack, x.dtype)
+        buf[total:] = 0
+    image = buf[:total].reshape((n, c) + size)
+    image[(slice(None), slice(None)) + tuple(slice(p, p + i) for i, p
+                                             in zip(x.shape[2:], padding))] = x
+    return buf, image
+
+
+def _element_strides(size):
+    strides = [1]
+    for s in reversed(size[1:]):
+        strides.insert(0, strides[0] * s)
+    return strides
+
+
+def _slack(padded, kernel, dilation):
+    """How far the full-rows windows reach past the last image's end."""
+    strides = _element_strides(padded)
+    return sum((k - 1) * d * s for k, d, s in zip(kernel[1:], dilation[1:], strides[1:]))
+
+
+def pad_zeros(xp, x, padding):
+    if not any(padding):
+        return x
+    shape = x.shape[:2] + tuple(n + 2 * p for n, p in zip(x.shape[2:], padding))
+    out = xp.zeros(shape, dtype=x.dtype)
+    out[(slice(None), slice(None)) + tuple(slice(p, p + n)
+                                            for n, p in zip(x.shape[2:], padding))] = x
+    return out
+
+
+def exact_columns(xp, x, groups, kernel, positions, stride, dilation):
+    """(N, G, C/G * prod(kernel), prod(positions)) windows of the padded image `x`."""
+    n, c = x.shape[:2]
+    sn, sc = x.strides[:2]
+    spatial = x.strides[2:]
+    shape = (n, groups, c // groups) + tuple(kernel) + tuple(positions)
+    strides = ((sn, sc * (c // groups), sc) + tuple(s * d for s, d in zip(spatial, dilation))
+               + tuple(s * st for s, st in zip(spatial, stride)))
+    windows = xp.lib.stride_tricks.as_strided(x, shape, strides)
+    return windows.reshape(n, groups, (c // groups) * math.prod(kernel), math.prod(positions))
+
+
+def _row_columns(xp, buf, n, c, padded, groups, kernel, first, stride, dilation):
+    """Full-rows windows of the flat padded buffer: (N, G, C/G * prod(kernel), first * row)."""
+    e = buf.itemsize
+    plane, row = math.prod(padded), math.prod(padded[1:])
+    steps = _element_strides(padded)
+    shape = (n, groups, c // groups) + tuple(kernel) + (first, row)
+    strides = ((c * plane * e, (c // groups) * plane * e, plane * e)
+               + tuple(s * d * e for s, d in zip(steps, dilation)) + (stride[0] * row * e, e))
+    windows = xp.lib.stride_tricks.as_strided(buf, shape, strides)
+    return windows.reshape(n, groups, (c // groups) * math.prod(kernel), first * row)
+
+
+def _to_rows(xp, g, padded):
+    """(N, C, o1, ..., ok) grad_output, zero-filled to full rows (N, C, o1 * row)."""
+    n, c, first = g.shape[:3]
+    full = xp.zeros((n, c, first) + tuple(padded[1:]), g.dtype)
+    full[(slice(None),) * 3 + tuple(slice(0, o) for o in g.shape[3:])] = g
+    return full.reshape(n, c, -1)
+
+
+def columns(xp, x, groups, kernel, positions, stride, padding, dilation, out_channels):
+    """The columns of `x` for these output positions: (full_rows, array)."""
+    padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
+    n, c = x.shape[:2]
+    if _full_rows(n, c, out_channels, kernel, positions, padded, stride[1:]):
+        buf, _ = _padded(xp, x, padding, _slack(padded, kernel, dilation))
+        return True, _row_columns(xp, buf, n, c, padded, groups, kernel, positions[0], stride,
+                                  dilation)
+    return False, exact_columns(xp, pad_zeros(xp, x, padding), groups, kernel, positions,
+                                 stride, dilation)
+
+
+def conv_forward(xp, x, w, stride, padding, dilation, groups):
+    """Cross-correlation of `x` (N, C, *in) with `w` (O, C/G, *k): (N, O, *out), and the
+    columns used (for the weight gradient)."""
+    n, o = x.shape[0], w.shape[0]
+    kernel = w.shape[2:]
+    positions = output_size(x.shape[2:], kernel, stride, padding, dilation)
+    full, cols = columns(xp, x, groups, kernel, positions, stride, padding, dilation, o)
+    y = matmul(xp, w.reshape(groups, o // groups, -1), cols)
+    if not full:
+        return y.reshape((n, o) + positions), (full, cols)
+    padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
+    y = y.reshape((n, o, positions[0]) + padded[1:])
+    y = y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])]
+    return xp.ascontiguousarray(y), (full, cols)
+
+
+def conv_weight(xp, x, g, kernel, stride, padding, dilation, groups, saved=None):
+    """d<conv(x, w), g>/dw: sum over the batch of g @ columns(x)^T, shaped (O, C/G, *kernel).
+    `saved` is the forward's (full_rows, columns), if kept."""
+    n, o = g.shape[:2]
+    if saved is None:
+        saved = columns(xp, x, groups, kernel, g.shape[2:], stride, padding, dilation, o)
+    full, cols = saved
+    if full:
+        padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
+        g = _to_rows(xp, g, padded)
+    grads = g.reshape(n, groups, o // groups, -1)
+    # NOTE: one matmul over (batch * positions) would need transposed copies of both operands;
+    # batched products summed over the batch read each operand once.
+    w = matmul(xp, grads, cols.transpose(0, 1, 3, 2)).sum(axis=0)
+    return w.reshape((o, x.shape[1] // groups) + tuple(kernel))
+
+
+def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
+    """The adjoint of conv_forward in its input: `x` (N, Cin, *in), `w` (Cin, Cout/G, *k)."""
+    n, cin = x.shape[:2]
+    kernel, in_size = w.shape[2:], x.shape[2:]
+    c = w.shape[1] * groups
+    out_size = tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, k, s, p, d, op
+                     in zip(in_size, kernel, stride, padding, dilation, output_padding))
+    padded = tuple(o + 2 * p for o, p in zip(out_size, padding))
+    weight = xp.ascontiguousarray(w.reshape(groups, cin // groups, -1).transpose(0, 2, 1))
+    if not _full_rows(n, c, cin, kernel, in_size, padded, stride[1:]):
+        cols = matmul(xp, weight, x.reshape(n, groups, cin // groups, -1))
+        cols = cols.reshape((n, c) + tuple(kernel) + tuple(in_size))
+        return col2im(xp, cols, out_size, stride, padding, dilation)
+    rows = _to_rows(xp, x, padded)
+    cols = matmul(xp, weight, rows.reshape(n, groups, cin // groups, -1))
+    cols = cols.reshape(n, c, math.prod(kernel), -1)
+    plane, row = math.prod(padded), math.prod(padded[1:])
+    buf = xp.zeros(n * c * plane + _slack(padded, kernel, dilation), x.dtype)
+    steps = _element_strides(padded)
+    e = buf.itemsize
+    shape, strides = (n, c, in_size[0], row), (c * plane * e, plane * e, stride[0] * row * e, e)
+    for index, offset in enumerate(_offsets(kernel)):
+        start = sum(i * d * s for i, d, s in zip(offset, dilation, steps))
+        target = xp.lib.stride_tricks.as_strided(buf[start:], shape, strides)
+        target += cols[:, :, index].reshape(n, c, in_size[0], row)
+    image = buf[:n * c * plane].reshape((n, c) + padded)
+    return _crop(xp, image, padding, out_size)
+
+
+def _crop(xp, image, padding, size):
+    """The unpadded part of `image`, contiguous (it is what a user sees)."""
+    if not any(padding):
+        return image
+    return xp.ascontiguousarray(image[(slice(None), slice(None))
+                                      + tuple(slice(p, p + s) for p, s in zip(padding, size))])
+
+
+def col2im(xp, cols, out_size, stride, padding, dilation):
+    """Add columns (N, C, *kernel, *blocks) back into an (N, C, *out_size) image: the adjoint
+    of taking the windows."""
+    k = len(out_size)
+    n, c = cols.shape[:2]
+    kernel, blocks = cols.shape[2:2 + k], cols.shape[2 + k:]
+    padded = xp.zeros((n, c) + tuple(o + 2 * p for o, p in zip(out_size, padding)), cols.dtype)
+    lead = (slice(None), slice(None))
+    for offset in _offsets(kernel):
+        target = tuple(slice(i * d, i * d + s * (b - 1) + 1, s)
+                       for i, d, s, b in zip(offset, dilation, stride, blocks))
+        padded[lead + target] += cols[lead + offset]
+    return _crop(xp, padded, padding, out_size)
+
+
+def _offsets(kernel):
+    offsets = [()]
+    for k in kernel:
+        offsets = [o + (i,) for o in offsets for i in range(k)]
+    return offsets
