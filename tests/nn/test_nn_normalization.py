@@ -325,13 +325,13 @@ def test_batch_norm_module_training_and_eval():
                                rtol=1e-4, atol=1e-5)
     assert m.num_batches_tracked.item() == 2
     # without tracking, eval mode normalizes with the batch's own statistics
-    m = nn.BatchNorm1d(3, track_running_stats=False).eval()
+    m = nn.BatchNorm1d(3, track_running_stats=False).double().eval()
     out = m(ember.tensor(x1))
     np.testing.assert_allclose(out.detach().numpy(), _ref_norm(x1, 0), atol=1e-12)
 
 
 def test_batch_norm_momentum_none_is_cumulative_average():
-    m = nn.BatchNorm1d(2, momentum=None)
+    m = nn.BatchNorm1d(2, momentum=None).double()
     batches = [RNG.standard_normal((4, 2)) for _ in range(3)]
     for x in batches:
         m(ember.tensor(x))
@@ -397,3 +397,25 @@ def test_instance_norm_errors():
         nn.InstanceNorm2d(4, affine=True)(ember.randn(3, 5, 2, 2))
     with pytest.warns(UserWarning, match=r"input's size at dim=0 does not match num_features"):
         nn.InstanceNorm1d(4)(ember.randn(3, 5))
+
+
+def test_half_input_takes_float_parameters():
+    x = RNG.standard_normal((4, 3, 5))
+    xt = ember.tensor(x, dtype=ember.float16, requires_grad=True)
+    m = nn.BatchNorm1d(3)
+    out = m(xt)
+    assert out.dtype == ember.float16 and m.running_mean.dtype == ember.float32
+    np.testing.assert_allclose(out.detach().float().numpy(), _ref_norm(x, (0, 2)), atol=1e-2)
+    out.sum().backward()
+    assert m.weight.grad.dtype == ember.float32 and m.bias.grad.dtype == ember.float32
+    assert xt.grad.dtype == ember.float16
+    np.testing.assert_allclose(m.bias.grad.numpy(), [20.0] * 3)
+    half = ember.float16
+    with pytest.raises(RuntimeError, match=r"^mixed dtype \(CPU\): expect parameter to have "
+                       r"scalar type of Float$"):
+        F.layer_norm(xt, (5,), ember.ones(5), ember.ones(5, dtype=half))
+    with pytest.raises(RuntimeError, match="^expected scalar type Half but found Float$"):
+        F.batch_norm(xt, ember.zeros(3, dtype=half), ember.ones(3))
+    with pytest.raises(RuntimeError, match=r"^mixed dtype \(CPU\): all inputs must share same "
+                       r"datatype.$"):
+        F.batch_norm(xt.double(), ember.zeros(3), ember.ones(3))

@@ -136,6 +136,28 @@ def test_layer_and_batch_norm_low_precision_match_torch(dtype):
                                    rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_input_with_float_parameters_matches_torch(dtype):
+    x = RNG.standard_normal((4, 3, 5))
+    g = RNG.standard_normal((4, 3, 5))
+    for make in (lambda nn: nn.LayerNorm(5), lambda nn: nn.BatchNorm1d(3),
+                 lambda nn: nn.GroupNorm(3, 3)):
+        results = []
+        for lib in (torch, ember):
+            m = make(lib.nn)
+            xt = lib.tensor(x, dtype=getattr(lib, dtype), requires_grad=True)
+            out = m(xt)
+            out.backward(lib.tensor(g, dtype=getattr(lib, dtype)))
+            results.append([out.detach().float().numpy(), xt.grad.float().numpy()] +
+                           [p.grad.numpy() for p in m.parameters()] +
+                           [str(p.grad.dtype) for p in m.parameters()] + [str(out.dtype)])
+        for e, t in zip(results[1], results[0], strict=True):
+            if isinstance(t, str):
+                assert e == t
+            else:
+                np.testing.assert_allclose(e, t, rtol=2e-2, atol=2e-2)
+
+
 @pytest.mark.parametrize("targets_layout", ["padded", "concatenated"])
 @pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
 @pytest.mark.parametrize("zero_infinity", [False, True])
@@ -190,6 +212,12 @@ def _errors(lib):
         lambda: F.layer_norm(x, []),
         lambda: F.layer_norm(lib.ones(3, dtype=lib.long), (3,)),
         lambda: nn.LayerNorm(5)(lib.ones(3, 5, dtype=lib.float64)),
+        lambda: F.layer_norm(x.half(), (5,), lib.ones(5).double()),
+        lambda: F.layer_norm(x.half(), (5,), lib.ones(5), lib.ones(5).half()),
+        lambda: F.batch_norm(x.half(), lib.zeros(6, dtype=lib.half), lib.ones(6)),
+        lambda: F.batch_norm(x.half(), lib.zeros(6).double(), lib.ones(6).double()),
+        lambda: F.batch_norm(x.double(), lib.zeros(6), lib.ones(6)),
+        lambda: F.group_norm(x.double(), 2, lib.ones(6)),
         lambda: F.rms_norm(x, (4,)),
         lambda: F.group_norm(x, 4),
         lambda: F.group_norm(lib.randn(6), 2),

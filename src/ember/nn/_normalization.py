@@ -4,6 +4,7 @@ of the input over some axes, then scale and shift along others; each records one
 import functools
 import math
 
+from .. import _dtype
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .._ops._op import Op
@@ -115,21 +116,24 @@ def _kernel_backward(ctx, grad, x, w, mean, rstd, need):
             gb = _einsum_sum(xp, waxes, nd, g)
         if need[0]:
             gh = g if wb is None else g * wb
-            if training:
-                m1 = _einsum_sum(xp, axes, nd, gh) / count
-                m2 = _einsum_sum(xp, axes, nd, gh, d) / count
-                d *= m2
-                gx = gh - d
-                gx -= m1
-                gx *= r
+            # gx = r * (gh - mean(gh) - xhat * mean(gh * xhat)), written in place
+            m1 = _einsum_sum(xp, axes, nd, gh) / count if training else None
+            m2 = _einsum_sum(xp, axes, nd, gh, d) / count if training else None
+            if gh is g:
+                gx = g * r
             else:
-                gx = gh * r
+                gx = gh
+                gx *= r
+            if training:
+                d *= m2 * r
+                gx -= d
+                gx -= m1 * r
     if need[0]:
         gx = wrap(gx.reshape(x._data.shape).astype(x._data.dtype, copy=False))
     if need[1]:
         gw = wrap(gw.reshape(w._data.shape).astype(w._data.dtype, copy=False))
     if need[2]:
-        gb = wrap(gb.reshape(ctx.bias_shape).astype(x._data.dtype, copy=False))
+        gb = wrap(gb.reshape(ctx.bias_shape).astype(ctx.bias_dtype, copy=False))
     return gx, gw, gb
 
 
@@ -183,9 +187,10 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
         out = xv * scale
         out += shift
     result = out.reshape(x.shape).astype(x.dtype, copy=False)
-    bias_shape = None if bias is None else bias._data.shape
+    bias_shape, bias_dtype = (None, None) if bias is None else (bias._data.shape,
+                                                                 bias._data.dtype)
     params = {"shape": shape, "axes": axes, "wshape": wshape, "waxes": waxes, "eps": eps,
-              "training": training, "bias_shape": bias_shape,
+              "training": training, "bias_shape": bias_shape, "bias_dtype": bias_dtype,
               "mean": wrap(mean), "rstd": wrap(rstd)}
     return apply(op, (input, weight, bias), result, params), mean, var
 
@@ -196,10 +201,20 @@ def _float_kernel(input, kernel):
                                   f"'{input.dtype._scalar_name}'")
 
 
-def _same_dtypes(input, *others):
-    for t in others:
-        if t is not None and t.dtype is not input.dtype:
-            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+def _same_dtypes(input, *others, batch=False):
+    """torch's CPU rule: parameters share the input's dtype, except that half precision input
+    may take float32 parameters (all of them, or none)."""
+    params = [t for t in others if t is not None]
+    if not any(t.dtype is not input.dtype for t in params):
+        return
+    if input.dtype.itemsize >= 4:
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    float32 = _dtype.float32
+    if any(t.dtype is not input.dtype and t.dtype is not float32 for t in params) or (
+            not batch and any(t.dtype is not params[0].dtype for t in params)):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if any(t.dtype is not params[0].dtype for t in params):
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found Float")
 
 
 def _dims(shape):
@@ -290,6 +305,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                     ("weight", weight), ("bias", bias)):
         _check_channels(name, t, channels)
     _float_kernel(input, "batch_norm")
+    _same_dtypes(input, weight, bias, running_mean, running_var, batch=True)
     n = input.shape[0]
     view = (n, channels, input.numel() // max(n * channels, 1))
     wshape = (1, channels, 1)
@@ -307,15 +323,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                            eps)
     if running_mean is not None or running_var is not None:
         count = view[0] * view[2]
-        with no_grad():
-            if running_mean is not None:
-                batch_mean = wrap(mean.reshape(channels)).to(running_mean.dtype)
-                running_mean.mul_(1 - momentum).add_(batch_mean * momentum)
-            if running_var is not None:
-                var = var.reshape(channels)
-                batch_var = wrap(var * count / max(count - 1, 1)).to(running_var.dtype)
-                running_var.mul_(1 - momentum).add_(batch_var * momentum)
+        # NOTE: the running variance takes the unbiased batch variance, as torch's does.
+        _move_toward(running_mean, mean.reshape(channels), momentum)
+        _move_toward(running_var, var.reshape(channels) * (count / max(count - 1, 1)), momentum)
     return out
+
+
+def _move_toward(running, batch, momentum):
+    """running = (1 - momentum) * running + momentum * batch, in place (one write)."""
+    if running is not None:
+        old = running._data
+        with no_grad():
+            running.copy_(wrap((old * (1 - momentum) + batch * momentum).astype(old.dtype)))
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
