@@ -35,8 +35,10 @@ def _ints(value, n, message, allow_empty=False):
 
 
 def _check_dtype(input, name, integers=True):
+    """integers: True (all), "long" (int64 only, as avg_pool) or False."""
     kind = input._data.dtype.kind
-    if kind in "bc" or (kind in "iu" and not integers):
+    refused = not integers or (integers == "long" and input.dtype is not _dtype.int64)
+    if kind in "bc" or (kind in "iu" and refused):
         raise NotImplementedError(f'"{name}" not implemented for \'{input.dtype._scalar_name}\'')
 
 
@@ -209,6 +211,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     out = _output_size(shape[-1], k, s, p, d, ceil_mode)
     if out <= 0:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+    _check_dtype(input, "max_pool1d_impl", integers=False)
     return max_pool1d_with_indices(input, k, s, p, d, ceil_mode)[0]
 
 
@@ -266,7 +269,10 @@ def _avg_pool_nd(input, nd, kernel_size, stride, padding, ceil_mode, count_inclu
         raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{shape}")
     _shape_check(input, nd, kernel, stride, padding, (1,) * nd, out, name)
-    _check_dtype(input, name)
+    if nd == 3 and input.dtype in (_dtype.float16, _dtype.bfloat16):
+        raise NotImplementedError(f'"avg_pool3d_out_frame" not implemented for '
+                                  f'\'{input.dtype._scalar_name}\'')
+    _check_dtype(input, name if nd == 2 else "avg_pool3d_out_frame", integers="long")
     args = (tuple(shape[-nd:]), kernel, stride, padding, out, count_include_pad,
             divisor_override)
     return ops.run_avg_pool(input, args, ops.AVG_POOLS["AvgPool", nd])
@@ -346,7 +352,7 @@ def _adaptive_avg_nd(input, nd, output_size):
         raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to "
                            f"0 but received {{{received}}}")
     _adaptive_checks(input, nd, name, got_colon=False)
-    _check_dtype(input, name, integers=False)
+    _check_dtype(input, name if nd == 2 else name + "_cpu", integers=False)
     data = ops.adaptive_avg_pool(input._data, out)
     (result,) = ops.apply(ops.AVG_POOLS["AdaptiveAvgPool", nd], (input,), (data,),
                           {"spatial": tuple(input.shape[-nd:])})
@@ -363,7 +369,7 @@ def _adaptive_max_nd(input, nd, output_size):
         shape = list(input.shape[:-nd]) + list(out)
         raise RuntimeError(f"Trying to create tensor with negative dimension "
                            f"{min(out)}: {shape}")
-    _check_dtype(input, name, integers=False)
+    _check_dtype(input, name if nd == 2 else name + "_cpu", integers=False)
     x, lead = _batch_view(input, nd)
     if 0 in out or x.shape[0] == 0:
         xp = backend_of(x).xp
@@ -498,7 +504,7 @@ def _unpool(input, indices, nd, out):
         raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size "
                            f"{'x'.join(str(o) for o in out)})")
     result = xp.zeros((x.shape[0], size), dtype=x.dtype)
-    xp.put_along_axis(result, idx, x.reshape(x.shape[0], -1), axis=1)
+    result[xp.arange(x.shape[0]).reshape(-1, 1), idx] = x.reshape(x.shape[0], -1)
     data = result.reshape(lead + tuple(out))
     (t,) = ops.apply(ops.MAX_UNPOOLS[nd], (input,), (data,), {"indices": indices, "nd": nd})
     return t

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from .. import _dtype
 from .._device import backend_of
 from .._ops._op import Op, record
 from .._tensor import Tensor, wrap
@@ -22,6 +23,20 @@ def apply(op, inputs, outputs, params):
     if _grad_state.enabled and any(isinstance(t, Tensor) and t._requires_grad for t in inputs):
         record(op, tuple(inputs), tensors, params)
     return tensors
+
+
+def via_float32(kernel):
+    """bfloat16 arrays (NumPy has no arithmetic of their own) compute in float32 and round
+    once; other dtypes go straight through. The first argument is the array."""
+    def run(x, *args, **kwargs):
+        if x.dtype != _dtype.bfloat16._np:
+            return kernel(x, *args, **kwargs)
+        out = kernel(x.astype(np.float32), *args, **kwargs)
+        if isinstance(out, tuple):
+            return (out[0].astype(x.dtype),) + out[1:]
+        return out.astype(x.dtype)
+    run.__doc__ = kernel.__doc__
+    return run
 
 
 def _named(base, name, node):
@@ -84,6 +99,7 @@ def _offsets(kernel, dilation, stride, out, spatial, padding, xp):
         yield _slices(offsets, dilation, stride, out), flat, inside
 
 
+@via_float32
 def max_pool(x, kernel, stride, padding, dilation, out):
     """(values, flat indices) of windowed maxima over x (B, *spatial). Ties keep the first
     element in row-major order and a NaN wins, as in torch's CPU kernel."""
@@ -131,6 +147,7 @@ def _max_pool_scan(views, table, checks_bounds):
     return best, index
 
 
+@via_float32
 def scatter_max_grad(grad, index, spatial, geometry=None):
     """The gradient of a max pool: each output's gradient added at its input index.
     `geometry` = (kernel, stride, padding, dilation, out) for fixed windows; adaptive windows
@@ -222,6 +239,7 @@ def _avg_divisor(xp, spatial, kernel, stride, padding, out, count_include_pad, o
     return _outer(xp, counts, xp.multiply)
 
 
+@via_float32
 def avg_pool(x, kernel, stride, padding, out, count_include_pad, override):
     """Window averages over x (B, *spatial); integers divide with truncation as torch does."""
     xp = backend_of(x).xp
@@ -245,6 +263,7 @@ def avg_pool(x, kernel, stride, padding, out, count_include_pad, override):
     return (total / divisor).astype(x.dtype)
 
 
+@via_float32
 def avg_pool_grad(grad, spatial, kernel, stride, padding, out, count_include_pad, override):
     """The gradient of avg_pool: each output's share added back over its window."""
     xp = backend_of(grad).xp
@@ -318,6 +337,7 @@ def _apply_per_dim(xp, x, matrices, transpose):
     return xp.ascontiguousarray(x)
 
 
+@via_float32
 def adaptive_avg_pool(x, out, transpose=False):
     """Adaptive averages of x's trailing len(out) dims (transpose: the gradient, spreading
     outputs back over inputs; then `out` names the input's sizes)."""
@@ -368,6 +388,7 @@ for _nd in (2, 3):
 
 # -- adaptive max pooling ------------------------------------------------------------------------
 
+@via_float32
 def adaptive_max_pool(x, out):
     """(values, flat indices) of adaptive-window maxima over x (B, *spatial)."""
     xp = backend_of(x).xp

@@ -59,6 +59,20 @@ def _check_sizes(input, out):
                        f"({given}){joiner} ({wanted})")
 
 
+def _check_dtype(input, mode):
+    dtype = input._data.dtype
+    kernel = _KERNELS[mode]
+    if dtype.kind in "fV" or (dtype == "uint8" and kernel == "nearest"):
+        return
+    if dtype == "uint8" and input.ndim == 4:
+        raise NotImplementedError(f"ember: interpolate of uint8 input in {mode} mode is not "
+                                  f"supported (torch rounds it with its own fixed-point kernel)")
+    name = f"compute_indices_weights_{kernel}"
+    if input.ndim == 4 and kernel != "cubic":
+        name = f"upsample_{'nearest' if kernel == 'nearest' else 'bilinear'}2d_channels_last"
+    raise NotImplementedError(f'"{name}" not implemented for \'{input.dtype._scalar_name}\'')
+
+
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Resizes the spatial dims of (N, C, *spatial) to `size` or by `scale_factor`.
@@ -102,11 +116,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias:
         raise NotImplementedError("ember: interpolate(antialias=True) is not supported yet")
     _check_sizes(input, out)
-    kind = input._data.dtype.kind
-    if kind not in "f" and not (kind == "u" and input._data.dtype.itemsize == 1
-                                and _KERNELS[mode] == "nearest"):
-        raise NotImplementedError(f'"compute_indices_weights_{_KERNELS[mode]}" not implemented '
-                                  f'for \'{input.dtype._scalar_name}\'')
+    _check_dtype(input, mode)
     if 0 in input.shape[1:]:
         raise RuntimeError(f"Non-empty {input.ndim}D data tensor expected but got a tensor with "
                            f"sizes {list(input.shape)}")
@@ -200,6 +210,9 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
                                f"dimensions, but input has sizes {shape} with dimension {d} "
                                f"being empty")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"grid_sampler_2d_cpu_kernel_impl" not implemented for '
+                                  f'\'{input.dtype._scalar_name}\'')
     if grid.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
                            f"{grid.dtype._scalar_name}")

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._device import backend_of
 from .._ops._op import Op
-from ._pooling_ops import apply
+from ._pooling_ops import apply, via_float32
 
 _CUBIC_A = -0.75
 
@@ -71,6 +71,7 @@ def taps(mode, n_in, n_out, scale, align_corners, dtype):
     return [(low, (1 - frac).astype(ftype)), (high, frac)]
 
 
+@via_float32
 def resample(x, plan, transpose=False, sizes=None):
     """Apply `plan` (taps per trailing dim) to x; transpose: the gradient map back to `sizes`."""
     xp = backend_of(x).xp
