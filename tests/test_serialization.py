@@ -333,7 +333,6 @@ def test_torch_globals_map_to_ember_without_torch():
     with zipfile.ZipFile(buf, "w") as z:
         z.writestr("archive/data.pkl", blob)
         z.writestr("archive/version", "3\n")
-    assert "torch" not in sys.modules or sys.modules["torch"].__name__ == "torch"
     out = ember.load(io.BytesIO(buf.getvalue()), weights_only=False)
     assert type(out) is ember.nn.ReLU
     with pytest.raises(pickle.UnpicklingError, match="GLOBAL torch.nn.modules.activation.ReLU"):

@@ -14,7 +14,7 @@ requires_grad, OrderedDict())`, where `storage` is the persistent id
 is 'cpu' or 'cuda:0', `numel` counts elements of that dtype). Tensors that share a storage name
 the same key, so views come back sharing. A Parameter is `torch._utils._rebuild_parameter(tensor,
 requires_grad, OrderedDict())`. ember writes torch's global names, and maps them back to its own
-classes on loading (`_torch_globals`).
+classes on loading (_torch_globals.py).
 """
 import collections
 import functools
@@ -33,6 +33,8 @@ from . import _dtype
 from ._device import CPU_BACKEND, backend_for, backend_of, device
 from ._storage import Storage, UntypedStorage
 from ._tensor import Tensor, _new
+from ._torch_globals import STORAGE_NAMES, StorageType, TorchGlobal, counterpart, torch_globals
+from ._torch_globals import global_named as _g
 from ._weights_only import (Unpickler, add_safe_globals, clear_safe_globals,  # noqa: F401
                             get_safe_globals, safe_globals, weights_only_message)
 from ._safetensors import load_file, save_file  # noqa: F401
@@ -42,7 +44,6 @@ __all__ = ["save", "load", "add_safe_globals", "safe_globals", "get_safe_globals
 
 _ALIGNMENT = 64
 _CHUNK = 64 << 20
-_STORAGE_NAMES = {d: d._legacy_name.replace("Tensor", "Storage") for d in _dtype.ALL_DTYPES}
 _MINIZ_HINT = (" This is an internal miniz error. If you are seeing this error, there is a high "
                "likelihood that your checkpoint file is corrupted. This can happen if the "
                "checkpoint was not saved properly, was transferred incorrectly, or the file was "
@@ -54,24 +55,6 @@ def _corrupt(message):
 
 
 # -- saving ----------------------------------------------------------------------------------
-
-class _TorchGlobal:
-    """A global of torch's that data.pkl names (`torch._utils._rebuild_tensor_v2`)."""
-
-    __slots__ = ("module", "name")
-
-    def __init__(self, module, name):
-        self.module, self.name = module, name
-
-    def __call__(self, *args):
-        # NOTE: never called; pickle's save_reduce only checks that a reduction is callable.
-        raise TypeError(f"{self.module}.{self.name} is torch's, a name for data.pkl")
-
-
-@functools.lru_cache(maxsize=None)
-def _g(module, name):
-    return _TorchGlobal(module, name)
-
 
 class _StorageRef:
     """What a tensor pickles in place of its storage; the pickler turns it into a persistent id."""
@@ -105,7 +88,7 @@ class _StorageTable:
         elif entry[2] is not ref.dtype:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same "
                                "data as different types")
-        name = "UntypedStorage" if ref.dtype is None else _STORAGE_NAMES[ref.dtype]
+        name = "UntypedStorage" if ref.dtype is None else STORAGE_NAMES[ref.dtype]
         itemsize = 1 if ref.dtype is None else ref.dtype.itemsize
         return ("storage", _g("torch", name), entry[0], _location(ref.device), nbytes // itemsize)
 
@@ -154,7 +137,7 @@ def _pickler_class(base):
 
     class Pickler(base):
         dispatch = dict(base.dispatch)
-        dispatch[_TorchGlobal] = _save_torch_global
+        dispatch[TorchGlobal] = _save_torch_global
         dispatch[_dtype.dtype] = _save_dtype
 
         def __init__(self, file, protocol, storages):
@@ -274,18 +257,6 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_seria
 
 # -- loading ---------------------------------------------------------------------------------
 
-class _StorageType:
-    """What torch's storage class names (`torch.FloatStorage`) mean on loading: a dtype."""
-
-    __slots__ = ("name", "dtype")
-
-    def __init__(self, name, dtype):
-        self.name, self.dtype = name, dtype
-
-    def __repr__(self):
-        return f"StorageType(dtype={self.dtype})"
-
-
 class _LoadedStorage(UntypedStorage):
     """A storage read from a checkpoint, with the dtype its persistent id named. It is what a
     callable `map_location(storage, location)` receives and may return (moved with `.cuda()`)."""
@@ -327,7 +298,8 @@ def _move(array, location):
                 f"Attempting to deserialize object on CUDA device {index} but "
                 f"torch.cuda.device_count() is {count}. Please use torch.load with map_location "
                 "to map your storages to an existing device.")
-        return backend_for(device("cuda", index)).from_other(array, backend_of(array), dev)
+        target = device("cuda", index)
+        return backend_for(target).from_other(array, backend_of(array), target)
     raise RuntimeError(f"don't know how to restore data location of "
                        f"torch.storage.UntypedStorage (tagged with {location})")
 
@@ -428,7 +400,7 @@ class _Reader:
             raise RuntimeError(f"Unknown saved id type: "
                                f"{saved_id[0] if isinstance(saved_id, tuple) else saved_id}")
         _, storage_type, key, location, numel = saved_id
-        if not isinstance(storage_type, _StorageType):
+        if not isinstance(storage_type, StorageType):
             raise pickle.UnpicklingError(f"expected a storage class, got {storage_type!r}")
         dtype = storage_type.dtype
         storage = self.storages.get(key)
@@ -534,7 +506,7 @@ def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pick
         reader = _Reader(archive, path, map_location, mmap)
         data = io.BytesIO(reader.read("data.pkl"))
         base = getattr(pickle_module, "Unpickler", pickle.Unpickler)
-        unpickler = _unpickler_class(base)(data, _torch_globals(), _counterpart, weights_only,
+        unpickler = _unpickler_class(base)(data, torch_globals(), counterpart, weights_only,
                                            reader.persistent_load, **pickle_load_args)
         try:
             return unpickler.load()
@@ -561,133 +533,3 @@ def _load_safetensors(path, map_location):
         raise RuntimeError("Loading safetensors file with callable map_location is not "
                            "supported. Use a device string or torch.device instead.")
     return load_file(path, device="cpu" if map_location is None else str(map_location))
-
-
-# -- torch's globals, as ember's objects ---------------------------------------------------------
-
-def _tensor_on(storage, storage_offset, size, stride):
-    if not isinstance(storage, _LoadedStorage) or storage.dtype is None:
-        raise pickle.UnpicklingError(f"a tensor needs a typed storage, got "
-                                     f"{type(storage).__name__}")
-    array = storage._storage.array
-    dtype = storage.dtype
-    size, stride = tuple(size), tuple(stride)
-    if len(size) != len(stride) or any(n < 0 for n in size) or any(s < 0 for s in stride):
-        raise RuntimeError(f"invalid tensor geometry: size {list(size)}, stride {list(stride)}")
-    itemsize = dtype.itemsize
-    needed = 0 if 0 in size else \
-        (storage_offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))) * itemsize
-    if storage_offset < 0 or needed > array.nbytes:
-        raise RuntimeError(
-            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
-            f"{storage_offset}, and itemsize {itemsize} requiring a storage size of {needed} are "
-            f"out of bounds for storage of size {array.nbytes}")
-    data = backend_of(array).strided(array, dtype._np, size, stride, storage_offset)
-    return _new(Tensor)._init(data, storage._storage, storage_offset)
-
-
-def _rebuild_tensor(storage, storage_offset, size, stride):
-    return _tensor_on(storage, storage_offset, size, stride)
-
-
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
-                       metadata=None):
-    t = _tensor_on(storage, storage_offset, size, stride)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
-
-
-def _set_state(obj, state):
-    if isinstance(state, tuple):       # (dict, slots), as torch's _get_obj_state may write
-        state = {**(state[0] or {}), **(state[1] or {})}
-    for name, value in (state or {}).items():
-        if name in Tensor.__slots__:
-            raise pickle.UnpicklingError(f"refusing to set the tensor internal {name!r}")
-        setattr(obj, name, value)
-    return obj
-
-
-def _rebuild_parameter(data, requires_grad, backward_hooks):
-    from .nn.parameter import Parameter
-    return Parameter(data, requires_grad)
-
-
-def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
-    return _set_state(_rebuild_parameter(data, requires_grad, backward_hooks), state)
-
-
-def _rebuild_from_type_v2(func, new_type, args, state):
-    t = func(*args)
-    if not isinstance(t, Tensor):
-        raise pickle.UnpicklingError(f"_rebuild_from_type_v2 expected a tensor from {func!r}")
-    if type(t) is not new_type:
-        if not (isinstance(new_type, type) and issubclass(new_type, Tensor)):
-            raise pickle.UnpicklingError(f"expected a tensor class, got {new_type!r}")
-        sub = _new(new_type)._init(t._data, t._get_storage(), t._offset)
-        sub._requires_grad = t._requires_grad
-        t = sub
-    setstate = getattr(type(t), "__setstate__", None)
-    if setstate is not None and setstate is not getattr(Tensor, "__setstate__", None):
-        t.__setstate__(state)
-        return t
-    return _set_state(t, state)
-
-
-def _get_layout(name):
-    import ember
-    if name != "torch.strided":
-        raise RuntimeError(f"ember has no layout {name}")
-    return ember.strided
-
-
-@functools.lru_cache(maxsize=1)
-def _torch_globals():
-    """torch's global names that checkpoints use, as ember's objects: the weights-only
-    allowlist (with `add_safe_globals`'), and the names `weights_only=False` maps too."""
-    import codecs
-    from . import _size
-    from ._tensor_types import CPU_TYPES
-    from .nn.parameter import Parameter
-    names = {
-        "collections.OrderedDict": collections.OrderedDict,
-        "collections.Counter": collections.Counter,
-        "torch.nn.parameter.Parameter": Parameter,
-        "torch.serialization._get_layout": _get_layout,
-        "torch.Size": _size.Size,
-        "torch.Tensor": Tensor,
-        "torch.device": device,
-        "_codecs.encode": codecs.encode,
-        "builtins.bytearray": bytearray,
-        "builtins.set": set,
-        "builtins.complex": complex,
-        "torch._utils._rebuild_tensor": _rebuild_tensor,
-        "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
-        "torch._utils._rebuild_parameter": _rebuild_parameter,
-        "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
-        "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
-        "torch.UntypedStorage": _StorageType("UntypedStorage", None),
-    }
-    for d in _dtype.ALL_DTYPES:
-        names[f"torch.{d._name}"] = d
-        names[f"torch.{_STORAGE_NAMES[d]}"] = _StorageType(_STORAGE_NAMES[d], d)
-    for name, cls in CPU_TYPES.items():
-        names[f"torch.{name}"] = cls
-    return names
-
-
-def _counterpart(module, name):
-    """For `weights_only=False`: ember's object for a torch global outside `_torch_globals`
-    (`torch.nn.modules.linear.Linear` -> `ember.nn.modules.linear.Linear`), None for others."""
-    if module != "torch" and not module.startswith("torch."):
-        return None
-    import importlib
-    ember_module = "ember" + module[len("torch"):]
-    try:
-        obj = importlib.import_module(ember_module)
-        for part in name.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError):
-        raise pickle.UnpicklingError(f"ember has no counterpart of torch's global "
-                                     f"{module}.{name}") from None
-    return obj

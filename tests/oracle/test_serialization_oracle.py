@@ -4,6 +4,8 @@ dtypes, shapes, strides, storage offsets and storage sharing. Skipped without to
 import collections
 import io
 import pickle
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -96,6 +98,15 @@ def test_torch_save_loads_in_ember():
     assert type(ours["param"]) is ember.nn.Parameter
     assert _shared(ours, lambda t: id(t._get_storage())) == \
         _shared(theirs, lambda t: t.untyped_storage().data_ptr())
+
+
+def test_loading_a_torch_file_does_not_import_torch(tmp_path):
+    path = tmp_path / "t.pt"
+    torch.save({"w": torch.arange(3.), "p": torch.nn.Parameter(torch.ones(2))}, path)
+    code = ("import sys, ember; out = ember.load(sys.argv[1]); "
+            "assert out['w'].tolist() == [0.0, 1.0, 2.0], out; "
+            "assert 'torch' not in sys.modules, 'torch was imported'")
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True)
 
 
 def test_ember_save_loads_in_torch_weights_only():
