@@ -1312,17 +1312,17 @@ op("unflatten", samples=_v(((3, 4), 1, (2, 2)), ((6,), 0, (2, -1)), ((2, 6, 2), 
    ref=_unflatten, dtypes=ALL, view="contiguous")
 op("squeeze", samples=_v(((3, 1, 4, 1),), ((3, 1, 4, 1), 1), ((3, 1, 4, 1), (1, 3)),
                          ((3, 4), 0), ((),), ((1, 1),), ((3, 1, 4, 1), -1)),
-   ref=_squeeze, **_VIEW)
+   ref=_squeeze, inplace=True, **_VIEW)
 op("unsqueeze", samples=_v(((3, 4), 0), ((3, 4), -1), ((), 0), ((3, 4), 1)),
-   ref=lambda x, dim: np.expand_dims(x, dim % (x.ndim + 1)), **_VIEW)
+   ref=lambda x, dim: np.expand_dims(x, dim % (x.ndim + 1)), inplace=True, **_VIEW)
 op("permute", samples=_v(((2, 3, 4), (2, 0, 1)), ((3, 4), (-1, 0)),
                          ((), ())),
    ref=lambda x, *dims: np.transpose(x, _shape_arg(dims)), **_VIEW)
 op("transpose", samples=_v(((2, 3, 4), 0, 2), ((3, 4), -1, -2), ((3, 4), 0, 0), ((5,), 0, -1)),
-   ref=lambda x, d0, d1: np.swapaxes(x, d0, d1), **_VIEW)
+   ref=lambda x, d0, d1: np.swapaxes(x, d0, d1), inplace=True, **_VIEW)
 alias("swapaxes", "transpose")
 alias("swapdims", "transpose")
-op("t", samples=_v(((3, 4),), ((5,),), ((),)), ref=lambda x: x.T, **_VIEW)
+op("t", samples=_v(((3, 4),), ((5,),), ((),)), ref=lambda x: x.T, inplace=True, **_VIEW)
 op("adjoint", samples=_v(((3, 4),), ((2, 3, 4),)), ref=lambda x: np.conj(np.swapaxes(x, -1, -2)),
    **_VIEW)
 op("movedim", samples=_v(((2, 3, 4), 0, 2), ((2, 3, 4), (0, 1), (2, 0)), ((3, 4), -1, 0)),
@@ -1350,6 +1350,9 @@ op("as_strided", samples=_v(((3, 4), (2, 2), (1, 2)), ((3, 4), (3,), (5,), 1),
    ref=_as_strided, noncontig=False,
    notes="storage-relative: a strided input's window is a different set of elements",
    **_VIEW)
+op("as_strided_", form="method", samples=TABLE["as_strided"].samples, ref=_as_strided,
+   dtypes=ALL, mutates=True, noncontig=False,
+   notes="in place: with a storage offset the tensor's data_ptr moves, so it has its own entry")
 op("unfold", form="method",
    samples=_v(((7,), 0, 3, 2), ((3, 5), 1, 2, 1), ((4, 3), 0, 2, 2), ((), 0, 1, 1)),
    ref=_unfold, **_VIEW)
@@ -1504,6 +1507,38 @@ def _fill_(x, value):
 op("fill_", form="method", samples=_fill_samples, ref=_fill_, dtypes=ALL, mutates=True,
    upcast=False)
 op("zero_", form="method", samples=unary(), ref=np.zeros_like, dtypes=ALL, mutates=True)
+
+
+def _resize_(x, *shape, memory_format=None):
+    """The first prod(shape) elements of x's memory in order, then zeros (ember's fill for
+    grown storage; torch leaves it uninitialised, so samples only grow integer-free dtypes)."""
+    shape = _shape_arg(shape)
+    flat = np.ascontiguousarray(x).reshape(-1)
+    n = int(np.prod(shape))
+    out = np.zeros(n, x.dtype)
+    out[:min(n, flat.size)] = flat[:n]
+    return out.reshape(shape)
+
+
+op("resize_", form="method",
+   samples=lambda m: [Sample(m((3, 4)), 2, 6), Sample(m((3, 4)), (12,)), Sample(m((3, 4)), 5),
+                      Sample(m((6,)), 2, 2), Sample(m(()), 1, 1), Sample(m((2, 3)), 0)],
+   ref=_resize_, dtypes=ALL, mutates=True, grad=None, upcast=False, noncontig=False,
+   notes="storage-relative: a strided input is resized over its storage, not its elements; "
+         "tensors that require grad are refused (tests/test_views_inplace.py)")
+op("resize_as_", form="method",
+   samples=lambda m: [Sample(m((3, 4)), m((2, 6))), Sample(m((3, 4)), m((5,))),
+                      Sample(m((4,)), m((2, 2)))],
+   ref=lambda x, other, memory_format=None: _resize_(x, other.shape), dtypes=ALL,
+   mutates=True, grad=None, upcast=False, noncontig=False, operands=(0,),
+   notes="as resize_, to the other tensor's shape")
+op("set_", form="method",
+   samples=lambda m: [Sample(m((3, 4)), m((2, 6))), Sample(m((3,)), m((2, 2, 2))),
+                      Sample(m((3, 4)))],
+   ref=lambda x, source=None: np.zeros(0, x.dtype) if source is None else source,
+   dtypes=ALL, mutates=True, grad=None, upcast=False, operands=(0,),
+   notes="the tensor takes over the source's storage and geometry; resize_ and set_ refuse "
+         "tensors that require grad (tests/test_views_inplace.py)")
 
 # -- indexing (dunders, declared all the same: they are ops with nodes) -----------------------
 

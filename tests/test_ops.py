@@ -288,7 +288,8 @@ def test_inplace(name):
             x_dtype = T.dtype_name(sample.args[0].dtype)
             result_dtype = entry.result_dtype(sample.args, sample.kwargs)
             where = f"{name}_{sample}"
-            for layout in ("contiguous", "strided"):
+            # a layout-dependent op (noncontig=False) is checked on contiguous inputs only
+            for layout in ("contiguous", "strided") if entry.noncontig else ("contiguous",):
                 x = T.tensor_of(sample.args[0], ember, layout)
                 rest = T.convert(sample.args[1:], ember)
                 kwargs = T.convert(sample.kwargs, ember)

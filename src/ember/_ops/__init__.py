@@ -2,7 +2,8 @@
 from .. import _creation
 from . import (activations, binary, compare, conversion, elementwise_extra,  # noqa: F401
                indexing, inplace, joining, linalg, logical, products, reduction, sampling,
-               scans, scatter_gather, shaping, sorting, statistics, ternary, unary, views)
+               scans, scatter_gather, shaping, sorting, statistics, ternary, unary, views,
+               views_inplace)
 from . import operators, registry
 
 

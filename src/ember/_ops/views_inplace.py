@@ -1,0 +1,198 @@
+"""In-place view ops: `squeeze_`, `unsqueeze_`, `t_`, `transpose_` (`swapaxes_`, `swapdims_`)
+and `as_strided_` give the tensor itself a new geometry over the same storage; `resize_`,
+`resize_as_` and `set_` may give it other memory.
+
+The geometry comes from the out-of-place view ops; the graph records a node of torch's in-place
+name (`UnsqueezeBackward1`, ...) whose input is the tensor as it was, and the version counter
+moves, as for any in-place op.
+"""
+from .. import _geometry as geo
+from .._device import backend_of
+from .._tensor import Tensor
+from ..autograd.grad_mode import _state as _grad_state, no_grad
+from ..autograd.graph import gradient_edge
+from . import views
+from ._dispatch import check_inplace
+from ._op import record
+from .registry import method
+
+_new = object.__new__
+
+
+class SqueezeInplace(views.Squeeze):
+    node_name = "SqueezeBackward3"
+
+
+class SqueezeDimInplace(views.Squeeze):
+    node_name = "SqueezeBackward4"
+
+
+class SqueezeDimsInplace(views.Squeeze):
+    node_name = "SqueezeBackward5"
+
+
+class UnsqueezeInplace(views.Unsqueeze):
+    node_name = "UnsqueezeBackward1"
+
+
+class TransposeInplace(views.Transpose):
+    node_name = "TransposeBackward1"
+
+
+class TInplace(views.T):
+    node_name = "TBackward1"
+
+
+class AsStridedInplace(views.AsStrided):
+    node_name = "AsStridedBackward1"
+
+
+def _restride(self, op, view, params):
+    """Give `self` the geometry of `view` (a view of it), recording `op` when grad is on."""
+    check_inplace(self, self._data.dtype, self._data.shape)      # torch's leaf errors
+    recording = self._requires_grad and _grad_state.enabled
+    if recording:
+        before = _new(Tensor)._init(self._data, self._get_storage(), self._offset)
+        before._grad_fn, before._output_nr = gradient_edge(self)
+        before._requires_grad = True
+    self._data, self._offset = view._data, view._offset
+    self._bump_version()
+    if recording:
+        node = record(op, (before,), (self,), params)
+        if self._base is not None:
+            node._view_version = self._version
+    return self
+
+
+def _geometry_of(fn, self, *args):
+    with no_grad():
+        return fn(self, *args)
+
+
+@method()
+def squeeze_(self, dim=None):
+    """In-place `squeeze`: drop size-1 dims (all, or those in `dim`)."""
+    if dim is None:
+        op = SqueezeInplace
+    else:
+        op = SqueezeDimsInplace if isinstance(dim, (tuple, list)) else SqueezeDimInplace
+    view = _geometry_of(views.squeeze, self, dim)
+    return _restride(self, op, view, {"self_size": tuple(self._data.shape)})
+
+
+@method()
+def unsqueeze_(self, dim):
+    """In-place `unsqueeze`: insert a size-1 dim at `dim`."""
+    view = _geometry_of(views.unsqueeze, self, dim)
+    return _restride(self, UnsqueezeInplace, view, {"dim": geo.wrap_dim(dim, self.ndim + 1)})
+
+
+@method()
+def transpose_(self, dim0, dim1):
+    """In-place `transpose`: swap dims `dim0` and `dim1`."""
+    view = _geometry_of(views.transpose, self, dim0, dim1)
+    return _restride(self, TransposeInplace, view, {"dim0": dim0, "dim1": dim1})
+
+
+@method()
+def swapaxes_(self, axis0, axis1):
+    """In-place `swapaxes` (`transpose_`)."""
+    return transpose_(self, axis0, axis1)
+
+
+@method()
+def swapdims_(self, dim0, dim1):
+    """In-place `swapdims` (`transpose_`)."""
+    return transpose_(self, dim0, dim1)
+
+
+@method()
+def t_(self):
+    """In-place `t`: transpose a matrix (0-D and 1-D tensors stay as they are)."""
+    check_inplace(self, self._data.dtype, self._data.shape)
+    if self.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{self.ndim}D")
+    return _restride(self, TInplace, _geometry_of(views.t, self), {})
+
+
+@method()
+def as_strided_(self, size, stride, storage_offset=None):
+    """In-place `as_strided`: this tensor becomes the given window over its storage."""
+    view = _geometry_of(views.as_strided, self, size, stride, storage_offset)
+    params = {"self_geometry": (tuple(self._data.shape), self.stride(), self._offset),
+              "size": tuple(view._data.shape), "stride": view.stride(),
+              "storage_offset": view._offset}
+    return _restride(self, AsStridedInplace, view, params)
+
+
+# -- resize_, resize_as_, set_ -------------------------------------------------------------
+
+@method()
+def resize_(self, *sizes, memory_format=None):
+    """Give this tensor shape `sizes` (contiguous strides). The storage grows when it is too
+    small (new elements are uninitialised, here zero); existing elements keep their places in
+    memory."""
+    sizes = views._sizes(sizes)
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = tuple(int(s) for s in sizes)
+    if any(s < 0 for s in shape):
+        raise RuntimeError("numel: integer multiplication overflow")    # torch's words
+    strides = geo.contiguous_strides(shape)
+    if memory_format is views.channels_last and len(shape) == 4:
+        n, c, h, w = shape
+        strides = (h * w * c, 1, w * c, c)
+    needed = geo.storage_extent(shape, strides, self._offset)
+    if needed > self._get_storage().array.size:
+        _grow(self._get_storage(), needed)
+    self._data = views.as_view(self, shape, strides, self._offset)._data
+    self._bump_version()
+    return self
+
+
+def _grow(storage, size):
+    """Enlarge `storage` to `size` elements, keeping its contents at their places.
+
+    NOTE: other tensors over this storage keep the old, smaller memory (torch reallocates
+    under all of them); resizing a tensor whose storage is shared is rare and torch warns
+    against it.
+    """
+    old = storage.array
+    xp = backend_of(old).xp
+    new = xp.zeros(size, dtype=old.dtype)
+    new[:old.size] = old
+    storage._owner = storage._flat = new
+
+
+@method()
+def resize_as_(self, the_template, memory_format=None):
+    """`resize_` to the shape of `the_template`."""
+    return resize_(self, tuple(the_template.shape), memory_format=memory_format)
+
+
+@method()
+def set_(self, source=None, storage_offset=0, size=None, stride=None):
+    """Make this tensor share `source`'s storage and geometry (a tensor), or view an empty
+    storage when called with no arguments."""
+    from .._creation import empty
+    if source is None:
+        source = empty(0, dtype=self.dtype, device=self.device)
+    if not isinstance(source, Tensor):
+        raise TypeError(f"set_(): argument 'source' must be Tensor, not "
+                        f"{type(source).__name__}")
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"Could not set tensor of type {source.dtype._cpp_name} to a "
+                           f"tensor of type {self.dtype._cpp_name}")
+    check_inplace(self, self._data.dtype, self._data.shape)
+    self._storage = source._get_storage()
+    if size is None:
+        self._data, self._offset = source._data, source._offset
+    else:
+        shape = tuple(size)
+        strides = geo.contiguous_strides(shape) if stride is None else tuple(stride)
+        self._data = views.as_view(source, shape, strides, int(storage_offset))._data
+        self._offset = int(storage_offset)
+    self._base = None
+    self._bump_version()
+    return self
