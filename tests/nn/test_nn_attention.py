@@ -283,6 +283,25 @@ def test_mha_fully_padded_sequence_nan_with_weights_zeros_without():
                                np.broadcast_to(m.out_proj.bias.detach().numpy(), (5, 8)))
 
 
+def test_mha_fused_self_attention_case_gives_nan_for_fully_padded_rows_as_torch():
+    # torch runs eval-mode, no-grad, batch-first self-attention through a fused kernel whose
+    # plain softmax gives NaN for a query with every key masked, even with need_weights=False
+    m = _double(nn.MultiheadAttention(8, 2, batch_first=True)).eval()
+    pad = np.zeros((3, 5), bool)
+    pad[1] = True
+    x, mask = _t(X.transpose(1, 0, 2)), ember.tensor(pad)
+    with ember.no_grad():
+        out, w = m(x, x, x, key_padding_mask=mask, need_weights=False)
+        assert w is None
+        assert np.isnan(out.numpy()[1]).all() and np.isfinite(out.numpy()[[0, 2]]).all()
+        cross, _ = m(x, x * 1, x * 1, key_padding_mask=mask, need_weights=False)
+    assert not np.isnan(cross.numpy()).any()
+    out, _ = m(x, x, x, key_padding_mask=mask, need_weights=False)      # grad enabled
+    assert not np.isnan(out.detach().numpy()).any()
+    ref, _ = mha_ref(m, X, X, X, key_padding_mask=pad, safe=True)
+    np.testing.assert_allclose(out.detach().numpy(), ref.transpose(1, 0, 2), rtol=1e-10)
+
+
 def test_mha_is_causal_with_its_mask():
     m = _double(nn.MultiheadAttention(8, 2))
     mask = ember.full((5, 5), float("-inf"), dtype=ember.float64).triu(1)

@@ -243,6 +243,54 @@ def test_multihead_attention_training_dropout_same_seed_as_torch():
         _close(a, b, 1e-5)
 
 
+@pytest.mark.parametrize("ctor", [{"batch_first": True}, {}, {"batch_first": True,
+                                                               "bias": False}])
+def test_multihead_attention_eval_no_grad_matches_torch(ctor):
+    """Eval mode without grad is where torch's fused self-attention kernel runs."""
+    pad = np.zeros((3, 5), bool)
+    pad[1, 3:] = True
+    pad[2] = True
+    attn = RNG.random((5, 5)) > 0.7
+    x = X.transpose(1, 0, 2) if ctor.get("batch_first") else X
+    results = []
+    for lib in (torch, ember):
+        lib.manual_seed(0)
+        m = lib.nn.MultiheadAttention(8, 2, **ctor).eval()
+        t = lib.tensor(x, dtype=lib.float32)
+        row = []
+        with lib.no_grad():
+            for need in (True, False):
+                for kw in ({"key_padding_mask": lib.tensor(pad)}, {"attn_mask": lib.tensor(attn)},
+                           {"attn_mask": lib.tensor(attn), "key_padding_mask": lib.tensor(pad)}):
+                    row += [a for a in m(t, t, t, need_weights=need, **kw) if a is not None]
+                    row.append(m(t, t * 1, t * 1, need_weights=need, **kw)[0])
+        results.append(row)
+    for a, b in zip(*results):
+        _close(a, b, 2e-5)
+
+
+def test_transformer_layers_eval_no_grad_fully_padded_match_torch():
+    pad = np.zeros((3, 5), bool)
+    pad[1, 3:] = True
+    pad[2] = True
+    x = SRC.transpose(1, 0, 2)
+    results = []
+    for lib in (torch, ember):
+        lib.manual_seed(0)
+        layer = lib.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True).eval()
+        encoders = [_quiet(lib.nn.TransformerEncoder, layer, 2, enable_nested_tensor=flag).eval()
+                    for flag in (False, True)]
+        dec = lib.nn.TransformerDecoderLayer(8, 2, 16, batch_first=True).eval()
+        t, p = lib.tensor(x, dtype=lib.float32), lib.tensor(pad)
+        with lib.no_grad():
+            results.append([layer(t, src_key_padding_mask=p)]
+                           + [e(t, src_key_padding_mask=p) for e in encoders]
+                           + [dec(t, t, tgt_key_padding_mask=p),
+                              dec(t, t, memory_key_padding_mask=p)])
+    for a, b in zip(*results):
+        _close(a, b, 2e-5)
+
+
 MHA_ERRORS = [
     lambda lib, m, x: m(x, x, x, attn_mask=lib.zeros(4, 5)),
     lambda lib, m, x: m(x, x, x, attn_mask=lib.zeros(3, 5, 5)),

@@ -9,7 +9,7 @@ from .._creation import ones, zeros, zeros_like
 from .._ops._op import Op
 from .._ops.activations import apply
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import is_grad_enabled, no_grad
 from . import functional as F
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
@@ -113,8 +113,9 @@ def _group_sum(grad, heads):
 
 
 class ScaledDotProductFlashAttentionForCpu(Op):
-    """Attention without dropout, one node as in torch. The backward recomputes the weights
-    from the saved inputs with ember's ops, so it is itself differentiable."""
+    """Attention without dropout, one node as in torch. Under create_graph the backward
+    recomputes the weights from the saved inputs with ember's ops, so that it is itself
+    differentiable; otherwise it reuses the forward's weights."""
     inputs = ("query", "key", "value", "attn_mask")
     saves = dict.fromkeys(inputs, inputs)
 
@@ -122,7 +123,10 @@ class ScaledDotProductFlashAttentionForCpu(Op):
         q, k, v, mask = ctx.saved_tensors
         need_q, need_k, need_v, need_mask = ctx.needs_input_grad
         k_full, v_full = _repeat_heads(q, k, v)
-        p = _attention_weights(q, k_full, mask, ctx.is_causal, ctx.scale)
+        if is_grad_enabled():
+            p = _attention_weights(q, k_full, mask, ctx.is_causal, ctx.scale)
+        else:
+            p = ctx.weights
         gv = _group_sum(p.transpose(-2, -1).matmul(grad), v.shape[-3]) if need_v else None
         gq = gk = gmask = None
         if need_q or need_k or need_mask:
@@ -160,7 +164,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             weights = _attention_weights(query, k_full, attn_mask, is_causal, scale)
             out = weights.matmul(v_full)
         return apply(ScaledDotProductFlashAttentionForCpu, (query, key, value, attn_mask),
-                     out._data, {"scale": scale, "is_causal": is_causal})
+                     out._data, {"scale": scale, "is_causal": is_causal, "weights": weights})
     if enable_gqa and query.ndim >= 3 and key.ndim >= 3 and value.ndim >= 3:
         key, value = _repeat_heads(query, key, value)
     weights = _attention_weights(query, key, attn_mask, is_causal, scale)

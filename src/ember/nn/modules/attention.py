@@ -1,6 +1,7 @@
 """MultiheadAttention (torch.nn.MultiheadAttention); the arithmetic is
 F.multi_head_attention_forward in `nn/_attention.py`."""
 from ..._creation import empty
+from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F, init
 from .._attention import _canonical_mask, _none_or_dtype
 from ..parameter import Parameter
@@ -94,6 +95,12 @@ class MultiheadAttention(Module):
         """Returns (attn_output, attn_output_weights or None). Bool masks mark positions that
         may NOT be attended; float masks are added to the scores."""
         batched = query.ndim == 3
+        weights_wanted = need_weights
+        if not need_weights and self._torch_fast_path(query, key, value):
+            # NOTE: torch's fused kernel for this case uses a plain softmax, so a query with
+            # every key masked gives NaN where its other paths give zeros; the weights path
+            # computes exactly that.
+            need_weights = True
         key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
                                            _none_or_dtype(attn_mask), "attn_mask", query.dtype)
         attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
@@ -120,9 +127,24 @@ class MultiheadAttention(Module):
             self.out_proj.weight, self.out_proj.bias, training=self.training,
             key_padding_mask=key_padding_mask, need_weights=need_weights, attn_mask=attn_mask,
             average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
+        if not weights_wanted:
+            weights = None
         if self.batch_first and batched:
             return out.transpose(1, 0), weights
         return out, weights
+
+    def _torch_fast_path(self, query, key, value):
+        """Whether torch would run this call through its fused self-attention kernel."""
+        if (self.training or query.ndim != 3 or not (query is key is value)
+                or not self.batch_first or self.num_heads % 2 or self.bias_k is not None
+                or self.add_zero_attn or not self._qkv_same_embed_dim
+                or self.in_proj_bias is None or query.dtype != self.in_proj_weight.dtype
+                or query.dtype != self.in_proj_bias.dtype):
+            return False
+        tensors = (query, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight,
+                   self.out_proj.bias)
+        return not (is_grad_enabled() and any(t is not None and t.requires_grad
+                                              for t in tensors))
 
     def merge_masks(self, attn_mask, key_padding_mask, query):
         """For self-attention on a batch-first query (N, L, E): the masks merged into one
