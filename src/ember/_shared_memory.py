@@ -4,23 +4,30 @@ and mapping it again in another process. The pickling that sends it is in
 
 NOTE [ Shared-memory lifetime ]
 A shared storage's memory is an mmap of a shared-memory file, held by a `SharedMap` that the
-storage's arrays keep alive (it is the base of their buffer). Under the default strategy,
-"file_descriptor", the file is an anonymous memfd: it has no name at any moment, so no process
-death, however abrupt, can leave it behind. The memory lives exactly as long as something
-refers to it: a mapping (the arrays of some process) or an open descriptor (a `SharedMap`
-keeps its fd open so that the storage can be sent on; a descriptor in flight between
-processes is held by the sender's `multiprocessing` resource sharer until the receiver takes
-it, and dies with the sender). When the last array in the last process is freed, the kernel
-frees the memory; a SIGKILL frees that process's share. This costs one open descriptor per
-live shared storage, so the first share raises the soft RLIMIT_NOFILE to the hard limit.
-Under "file_system" the file has a name in /dev/shm: the creator unlinks it when its own
-storage is freed (so receivers must map it before that) and a creator killed by SIGKILL
-leaves it behind; prefer "file_descriptor".
+storage's arrays keep alive (it is the base of their buffer).
+- Under the default strategy, "file_descriptor", the file is an anonymous memfd: it never has
+  a name, so no process death, however abrupt, can leave it behind.
+- The memory lives exactly as long as something refers to it: a mapping (the arrays of some
+  process) or an open descriptor. A `SharedMap` keeps its fd open so that the storage can be
+  sent on (before Python 3.13 the mmap holds a second, duplicate one), so the first share
+  raises the soft RLIMIT_NOFILE to the hard limit.
+- Sending through `multiprocessing` queues and pipes (`reductions.py`): the descriptor is lent
+  by the sender's resource sharer until the receiver takes it. As in torch, the sender must
+  live until its tensors are received, and a descriptor never claimed stays with the sender
+  until it exits.
+- DataLoader workers instead pass the descriptors inside their messages (`_channel.py`): a
+  batch can be read after its worker died, and a batch never read is freed with the socket.
+- When the last array in the last process is freed, the kernel frees the memory; a process
+  killed by SIGKILL drops its share with it.
+- Under "file_system" the file has a name in /dev/shm: the creator unlinks it when its own
+  storage is freed (receivers must map it before that), and a creator killed by SIGKILL leaves
+  it behind. Prefer "file_descriptor".
 """
 import gc
 import itertools
 import mmap
 import os
+import sys
 import weakref
 
 import numpy as np
@@ -29,6 +36,8 @@ _STRATEGIES = ("file_descriptor", "file_system")
 _strategy = "file_descriptor"
 _names = itertools.count()
 _limits_raised = False
+# NOTE: before Python 3.13 an mmap keeps its own duplicate of the descriptor: two per storage.
+_NO_DUP = {"trackfd": False} if sys.version_info >= (3, 13) else {}
 # (st_dev, st_ino) of a shared file -> the Storage over it in this process, so that a storage
 # sent back and forth is mapped once and views sent apart stay views of one storage.
 _storages = weakref.WeakValueDictionary()
@@ -83,7 +92,7 @@ def _anonymous_fd():
 
 def map_fd(fd, nbytes):
     """A `SharedMap` over the shared file `fd`, which it now owns (closed with the map)."""
-    m = SharedMap(fd, max(nbytes, 1))
+    m = SharedMap(fd, max(nbytes, 1), **_NO_DUP)
     m.fd = fd
     weakref.finalize(m, os.close, fd)
     return m

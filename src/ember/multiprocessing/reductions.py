@@ -135,22 +135,25 @@ def dumps_with_fds(obj):
     """`obj` pickled, the descriptors of the shared memory it names, to be sent together
     (`send_fds`), and the maps that keep those open until then; the receiver calls
     `loads_with_fds`. The sender may exit right after sending."""
-    _outgoing.slots, _outgoing.maps = {}, []
+    # NOTE: saved and restored, not reset: a garbage collection inside `dump` may run a
+    # finalizer that sends a message of its own (a DataLoader iterator shutting down).
+    outer = getattr(_outgoing, "slots", None), getattr(_outgoing, "maps", None)
+    slots, maps = _outgoing.slots, _outgoing.maps = {}, []
     try:
         buf = io.BytesIO()
         _SendingPickler(buf, -1).dump(obj)
-        return buf.getvalue(), list(_outgoing.slots), _outgoing.maps
+        return buf.getvalue(), list(slots), maps
     finally:
-        _outgoing.slots = _outgoing.maps = None
+        _outgoing.slots, _outgoing.maps = outer
 
 
 def loads_with_fds(data, fds):
     """Unpickle what `dumps_with_fds` made; closes the received descriptors (the maps that
     need them hold duplicates)."""
-    _incoming.fds = fds
+    outer, _incoming.fds = getattr(_incoming, "fds", None), fds
     try:
         return ForkingPickler.loads(data)
     finally:
-        _incoming.fds = None
+        _incoming.fds = outer
         for fd in fds:
             os.close(fd)
