@@ -44,6 +44,13 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)
 _ops.install(globals(), Tensor)
 
 from . import linalg, nn, optim, testing, utils  # noqa: E402
+from ._compile import compile  # noqa: E402
+from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
+                      get_deterministic_debug_mode, get_float32_matmul_precision,
+                      get_num_interop_threads, is_deterministic_algorithms_warn_only_enabled,
+                      is_warn_always_enabled, set_deterministic_debug_mode,
+                      set_float32_matmul_precision, set_num_interop_threads, set_warn_always,
+                      use_deterministic_algorithms)
 from . import profiler  # noqa: E402
 from .serialization import load, save  # noqa: E402
 

@@ -1,0 +1,51 @@
+"""`ember.compile`: accepted so that code written for `torch.compile` runs unchanged.
+
+ember executes eagerly; there is no graph capture and no code generation. A compiled module is
+an `OptimizedModule` wrapping the original, as torch returns (state_dict keys gain the
+`_orig_mod.` prefix, attribute reads reach the original); a compiled function is a thin
+wrapper around it. Results are exactly those of the uncompiled model.
+"""
+import functools
+
+from .nn import Module
+
+_MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+
+
+class OptimizedModule(Module):
+    """What `compile(module)` returns: the module, run as it is."""
+
+    def __init__(self, mod):
+        super().__init__()
+        self._orig_mod = mod
+
+    def forward(self, *args, **kwargs):
+        return self._orig_mod(*args, **kwargs)
+
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            if name == "_orig_mod":
+                raise
+            return getattr(self._orig_mod, name)
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
+            options=None, disable=False):
+    """`torch.compile`: returns `model` ready to run (eagerly, in ember). Used bare, with
+    arguments, or as a decorator (`@ember.compile` / `@ember.compile(mode=...)`)."""
+    if mode is not None and mode not in _MODES:
+        raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(_MODES)}")
+    if model is None:
+        return functools.partial(compile, fullgraph=fullgraph, dynamic=dynamic,
+                                 backend=backend, mode=mode, options=options, disable=disable)
+    if not callable(model):
+        raise AssertionError(f"A callable function is expected, but {type(model)} is provided.")
+    if isinstance(model, Module):
+        return OptimizedModule(model)
+
+    @functools.wraps(model)
+    def compiled(*args, **kwargs):
+        return model(*args, **kwargs)
+    return compiled

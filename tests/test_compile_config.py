@@ -1,0 +1,78 @@
+"""ember.compile (eager: results unchanged, torch's OptimizedModule wrapper) and the global
+switches (matmul precision, deterministic algorithms, warn-always), with torch's texts."""
+import warnings
+
+import pytest
+
+import ember
+from ember import nn
+
+
+def test_compile_wraps_a_module_like_torch():
+    m = nn.Linear(2, 3)
+    c = ember.compile(m)
+    assert type(c).__name__ == "OptimizedModule" and isinstance(c, nn.Module)
+    assert str(c) == ("OptimizedModule(\n  (_orig_mod): Linear(in_features=2, out_features=3, "
+                      "bias=True)\n)")
+    assert list(c.state_dict()) == ["_orig_mod.weight", "_orig_mod.bias"]
+    assert c._orig_mod is m and c.weight is m.weight and c.in_features == 2
+    c.eval()
+    assert not m.training
+    x = ember.randn(4, 2)
+    assert ember.equal(c(x), m(x))
+
+
+def test_compile_functions_and_decorators():
+    def f(x):
+        return x + 1
+    g = ember.compile(f)
+    assert g.__name__ == "f" and g.__wrapped__ is f and g(ember.ones(1)).tolist() == [2.0]
+
+    @ember.compile(mode="max-autotune", fullgraph=True)
+    def h(x):
+        return x * 2
+    assert h.__name__ == "h" and h(ember.ones(1)).tolist() == [2.0]
+    with pytest.raises(RuntimeError, match="Unrecognized mode=bad, should be one of: default, "
+                                           "lite, reduce-overhead"):
+        ember.compile(f, mode="bad")
+    with pytest.raises(AssertionError, match="A callable function is expected, but <class "
+                                             "'int'> is provided."):
+        ember.compile(3)
+
+
+def test_deterministic_switches():
+    try:
+        with pytest.raises(TypeError, match="argument 'mode' \\(position 1\\) must be bool, "
+                                            "not str"):
+            ember.use_deterministic_algorithms("x")
+        ember.use_deterministic_algorithms(True, warn_only=True)
+        assert ember.are_deterministic_algorithms_enabled()
+        assert ember.is_deterministic_algorithms_warn_only_enabled()
+        assert ember.get_deterministic_debug_mode() == 1
+        ember.set_deterministic_debug_mode("error")
+        assert ember.get_deterministic_debug_mode() == 2
+        with pytest.raises(RuntimeError, match="invalid value of debug_mode, expected one of "
+                                               "`default`, `warn`, `error`, but got zz"):
+            ember.set_deterministic_debug_mode("zz")
+    finally:
+        ember.set_deterministic_debug_mode(0)
+    assert not ember.are_deterministic_algorithms_enabled()
+
+
+def test_matmul_precision_and_warn_always():
+    assert ember.get_float32_matmul_precision() == "highest"
+    try:
+        ember.set_float32_matmul_precision("high")
+        assert ember.get_float32_matmul_precision() == "high"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ember.set_float32_matmul_precision("bad")
+        assert "bad is not one of 'highest', 'high', or 'medium'" in str(caught[0].message)
+        assert ember.get_float32_matmul_precision() == "high"
+    finally:
+        ember.set_float32_matmul_precision("highest")
+    try:
+        ember.set_warn_always(True)
+        assert ember.is_warn_always_enabled()
+    finally:
+        ember.set_warn_always(False)
