@@ -177,3 +177,39 @@ def test_embedding_bag_errors_and_module():
     bag = nn.EmbeddingBag.from_pretrained(ember.arange(6.0).reshape(3, 2), mode="sum")
     assert bag(ember.tensor([[0, 2]])).tolist() == [[4.0, 6.0]]
     assert not bag.weight.requires_grad
+
+
+def test_embedding_bag_node_and_per_sample_weight_gradients():
+    w = RNG.standard_normal((5, 3))
+    idx, offsets = ember.tensor([0, 2, 4, 2, 1]), ember.tensor([0, 2, 2])
+    check_gradients(lambda w, p: F.embedding_bag(idx, w, offsets, mode="sum",
+                                                 per_sample_weights=p),
+                    w, RNG.standard_normal(5))
+    check_gradients(lambda w: F.embedding_bag(idx, w, offsets, mode="mean", padding_idx=2), w)
+    t = ember.tensor(w, requires_grad=True)
+    out = F.embedding_bag(idx, t, offsets, mode="max")
+    assert type(out.grad_fn).__name__ == "EmbeddingBagBackward0"
+    out.sum().backward()
+    # each column's maximum of each non-empty bag sends its gradient to its row
+    expected = np.zeros((5, 3))
+    for bag in ([0, 2], [4, 2, 1]):
+        for c in range(3):
+            expected[bag[int(np.argmax(w[bag, c]))], c] += 1
+    np.testing.assert_array_equal(t.grad.numpy(), expected)
+
+
+def test_embedding_bag_offsets_rules():
+    w = ember.arange(18.0).reshape(6, 3)
+    i = ember.tensor([0, 2, 5, 2, 1, 1, 4])
+    out = F.embedding_bag(i, w, ember.tensor([0, 2, 5]), mode="sum", include_last_offset=True)
+    assert out.tolist() == [[6.0, 8.0, 10.0], [24.0, 27.0, 30.0]]   # recorded from torch
+    out = F.embedding_bag(ember.tensor([], dtype=ember.int64), w, ember.tensor([0, 0]))
+    assert out.tolist() == [[0.0] * 3] * 2
+    assert F.embedding_bag(i, w, ember.tensor([0]), include_last_offset=True).shape == (0, 3)
+    with pytest.raises(RuntimeError, match=r"^offsets\[0\] has to be 0, i.e., the first "
+                       r"sequence in the mini-batch has to start from position 0. However, "
+                       r"got 1$"):
+        F.embedding_bag(i, w, ember.tensor([1, 2]))
+    with pytest.raises(RuntimeError, match=r"^offsets\[-1\] can not be greater than input's "
+                       r"length 7 but got offsets\[-1\] of 8$"):
+        F.embedding_bag(i, w, ember.tensor([0, 8]))

@@ -131,6 +131,19 @@ def test_rms_norm_forward_and_default_eps():
     assert F.rms_norm(tiny, [2])[0, 0].item() == pytest.approx(expected, rel=1e-12)
 
 
+def test_rms_norm_half_precision_computes_in_float32():
+    # recorded from torch: torch.manual_seed(0); F.rms_norm(torch.randn(3, 5).to(dtype), (5,))
+    ember.manual_seed(0)
+    x = ember.randn(3, 5)
+    for dtype, expected in ((ember.float16, [1.1669921875, -0.2222900390625, -1.6513671875]),
+                            (ember.bfloat16, [1.171875, -0.22265625, -1.6484375])):
+        out = F.rms_norm(x.to(dtype).requires_grad_(), (5,))
+        assert out.dtype == dtype and type(out.grad_fn).__name__ == "ToCopyBackward0"
+        assert out[0, :3].tolist() == expected
+        weighted = F.rms_norm(x.to(dtype), (5,), ember.full((5,), 1.5, dtype=dtype))
+        assert weighted.dtype == dtype
+
+
 def test_rms_norm_gradients_and_module():
     check_gradients(lambda x, w: F.rms_norm(x, (2, 3), w, eps=1e-3),
                     RNG.standard_normal((2, 2, 3)), RNG.standard_normal((2, 3)))

@@ -73,6 +73,17 @@ LAYERS = {
                       [("index", [[0, 2, 5], [2, 1, 1]])]),
     "EmbeddingMaxNorm": (lambda nn: nn.Embedding(6, 3, max_norm=0.7, norm_type=1.5),
                          [("index", [4, 0, 4])]),
+    "EmbeddingBagSum": (lambda nn: nn.EmbeddingBag(6, 3, mode="sum"),
+                        [("index", [0, 2, 5, 2, 1, 1, 4]), ("index", [0, 2, 2, 5])]),
+    "EmbeddingBagMean2d": (lambda nn: nn.EmbeddingBag(6, 3, padding_idx=2),
+                           [("index", [[0, 2, 5], [2, 1, 1], [2, 2, 2]])]),
+    "EmbeddingBagMax": (lambda nn: nn.EmbeddingBag(6, 3, mode="max"),
+                        [("index", [0, 2, 5, 2, 1, 1, 4]), ("index", [0, 2, 2, 5])]),
+    "EmbeddingBagWeighted": (lambda nn: nn.EmbeddingBag(6, 3, mode="sum",
+                                                        include_last_offset=True),
+                             # NOTE: torch's float64 kernel ignores a last offset short of
+                             # the input's end when given per_sample_weights; float32 does not
+                             [("index", [0, 2, 5, 2, 1, 1, 4]), ("index", [0, 2, 7]), (7,)]),
     "MultiMargin": (lambda nn: nn.MultiMarginLoss(), [(4, 5), ("index", [0, 4, 2, 2])]),
     "MultiMarginP2": (lambda nn: nn.MultiMarginLoss(p=2, margin=0.4, reduction="none",
                                                     weight=_lib(nn).tensor(

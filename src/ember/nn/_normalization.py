@@ -268,14 +268,15 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
                            f"weight of shape {_dims(weight.shape)} and normalized_shape = "
                            f"{_dims(shape)}")
     _float_kernel(input, "rms_norm")
-    if eps is None:
-        from .._dtype import finfo
-        eps = finfo(input.dtype).eps
-    dims = tuple(range(input.ndim - k, input.ndim))
+    # NOTE: half precision computes in float32 (its eps too) and rounds once at the end.
     x = input.float() if input.dtype.itemsize < 4 else input
+    if eps is None:
+        eps = _dtype.finfo(x.dtype).eps
+    dims = tuple(range(input.ndim - k, input.ndim))
     out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
-    out = out.to(input.dtype) if x is not input else out
-    return out if weight is None else out * weight
+    if weight is not None:
+        out = out * weight
+    return out.to(input.dtype) if x is not input else out
 
 
 # -- batch norm ----------------------------------------------------------------------------------

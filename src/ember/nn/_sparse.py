@@ -1,5 +1,7 @@
 """ember.nn.functional: embedding lookups (embedding, embedding_bag). one_hot lives in
 functional.py."""
+import numpy as np
+
 from .._device import backend_of
 from .._printing import legacy_type_name
 from .._tensor import Tensor, wrap
@@ -92,14 +94,80 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 _MODES = ("sum", "mean", "max")
 
 
+class EmbeddingBag(Op):
+    """Bags of rows of `weight`, each reduced to one row (sum, mean or max). Every element
+    of a bag adds `scale` times its bag's gradient into its row (max: only the maximal
+    elements, per column); per_sample_weights get the dot product of row and gradient."""
+    inputs = ("weight", "per_sample_weights")
+    saves = {"per_sample_weights": ("weight",)}
+
+    def backward(ctx, grad):
+        from .._creation import zeros
+        need_weight, need_psw = ctx.needs_input_grad
+        bag, idx = wrap(ctx.bag), wrap(ctx.idx)
+        gw = gp = None
+        if grad.shape[0] == 0:              # no bags: nothing flows back
+            grad = zeros((1, grad.shape[1]), dtype=grad.dtype, device=grad.device)
+        if need_weight:
+            num, dim = ctx.weight_shape
+            gw = zeros((num, dim), dtype=grad.dtype, device=grad.device)
+            if ctx.mode == "max":
+                # NOTE: the flat position (row * dim + column) of each bag's maximum
+                pos, src = wrap(ctx.max_pos), wrap(ctx.max_bag_pos)
+                gw = gw.reshape(-1).index_add(0, pos, grad.reshape(-1)[src]).reshape(num, dim)
+            else:
+                rows = grad[bag] * wrap(ctx.scale).unsqueeze(1)
+                gw = gw.index_add(0, idx, rows)
+        if need_psw:
+            (weight,) = ctx.saved_tensors
+            gp = (grad[bag] * weight[idx]).sum(1) * wrap(ctx.keep)
+        return gw, gp
+
+
+def _bags(input, offsets, include_last_offset, per_sample_weights):
+    """(flat indices, bag of each element, number of bags, flat per-sample weights)."""
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found "
+                             f"offsets of type {type(offsets)}")
+        b, n = input.shape
+        psw = None if per_sample_weights is None else per_sample_weights.reshape(-1)
+        return input.reshape(-1), np.repeat(np.arange(b), n), b, psw
+    if input.ndim != 1:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.ndim}")
+    if offsets is None:
+        raise ValueError("offsets has to be a 1D Tensor but got None")
+    if offsets.ndim != 1:
+        raise ValueError("offsets has to be a 1D Tensor")
+    starts = [int(v) for v in offsets.tolist()]
+    length = input.shape[0]
+    if starts and starts[0] != 0:
+        raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {starts[0]}")
+    if starts and starts[-1] > length:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {length} but "
+                           f"got offsets[-1] of {starts[-1]}")
+    if include_last_offset:
+        end, starts = (starts[-1] if starts else 0), starts[:-1]
+    else:
+        end = length
+    marks = np.zeros(length, dtype=np.int64)
+    for s in starts[1:]:
+        if s < length:
+            marks[s] += 1
+    bag = np.cumsum(marks)
+    bag[end:] = -1                              # elements past the last bag
+    return input, bag, len(starts), per_sample_weights
+
+
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
-    """Sums, means or maxima of bags of embedding rows, without the intermediate (composed of
-    embedding and segment reductions). `input` is (B, N) (fixed-size bags) or 1-D with
-    `offsets` (where each bag starts)."""
-    from .._creation import zeros
-    from .._ops.joining import stack
+    """Sums, means or maxima of bags of embedding rows, without building the rows. `input` is
+    (B, N) (B bags of N) or 1-D with `offsets` (where each bag starts); the `padding_idx`
+    entries are left out of every bag."""
     if mode not in _MODES:
         raise ValueError("mode has to be one of sum, mean or max")
     if per_sample_weights is not None and mode != "sum":
@@ -107,61 +175,51 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"per_sample_weights is only supported for mode='sum' "
                                   f"(got mode='{mode}'). Please open a feature request on "
                                   f"GitHub.")
-    if input.ndim == 2:
-        if offsets is not None:
-            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
-                             "is a mini-batch of fixed length sequences. However, found "
-                             f"offsets of type {type(offsets)}")
-        b, n = input.shape
-        starts = list(range(0, b * n, n))
-        flat = input.reshape(-1)
-        psw = None if per_sample_weights is None else per_sample_weights.reshape(-1)
-    elif input.ndim == 1:
-        if offsets is None:
-            raise ValueError("offsets has to be a 1D Tensor but got None")
-        if offsets.ndim != 1:
-            raise ValueError("offsets has to be a 1D Tensor")
-        starts = offsets.tolist()
-        if include_last_offset:
-            starts = starts[:-1]
-        flat, psw = input, per_sample_weights
-    else:
-        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
-                         f"{input.ndim}")
+    flat, bag, count, psw = _bags(input, offsets, include_last_offset, per_sample_weights)
     _check_indices(flat, "embedding_bag")
-    bad = ((flat < 0) | (flat >= weight.shape[0])).nonzero()
-    if bad.numel():
-        k = int(bad[0, 0])
-        raise RuntimeError(f"Index {k} of input takes value {int(flat[k])} which is not in the "
-                           f"valid range [0, {weight.shape[0]})")
-    rows = embedding(flat, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq,
-                     sparse)
+    num, dim = weight.shape
+    idx = np.asarray(flat._data).astype(np.int64)
+    bad = np.nonzero((idx < 0) | (idx >= num))[0]
+    if bad.size:
+        raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not in "
+                           f"the valid range [0, {num})")
+    if max_norm is not None:
+        _renorm_(weight, flat, max_norm, norm_type)
+    if sparse and _grad_state.enabled and weight.requires_grad:
+        raise NotImplementedError("ember has no sparse tensors: embedding_bag with sparse=True "
+                                  "cannot produce a sparse gradient; use sparse=False")
+    padding = _padding_index(padding_idx, num)
+    keep = (bag >= 0) & (idx != padding)
+    xp = backend_of(weight._data).xp
+    w = np.asarray(weight._data.get() if hasattr(weight._data, "get") else weight._data)
+    rows = w[idx]
+    scale = keep.astype(w.dtype)
     if psw is not None:
-        rows = rows * psw.unsqueeze(1)
-    keep = None
-    if padding_idx is not None:
-        keep = (flat != _padding_index(padding_idx, weight.shape[0])).to(rows.dtype)
-    ends = starts[1:] + [flat.shape[0] if not include_last_offset or input.ndim == 2
-                         else int(offsets[-1])]
-    bags = []
-    for start, end in zip(starts, ends):
-        part = rows[start:end]
-        if keep is not None:
-            mask = keep[start:end]
-            if mode == "max":
-                part = part[mask.bool()]
-            else:
-                part = part * mask.unsqueeze(1)
-        count = part.shape[0] if keep is None or mode == "max" else mask.sum()
-        if part.shape[0] == 0:
-            bags.append(zeros(weight.shape[1], dtype=weight.dtype, device=weight.device))
-        elif mode == "sum":
-            bags.append(part.sum(0))
-        elif mode == "mean":
-            bags.append(part.sum(0) / (count.clamp(min=1) if isinstance(count, Tensor)
-                                       else count))
-        else:
-            bags.append(part.max(0).values)
-    if not bags:
-        return zeros((0, weight.shape[1]), dtype=weight.dtype, device=weight.device)
-    return stack(bags)
+        scale = scale * np.asarray(psw.detach()._data).astype(w.dtype)
+    sizes = np.bincount(bag[keep], minlength=count)[:count]
+    params = {"mode": mode, "weight_shape": (num, dim), "keep": xp.asarray(keep.astype(w.dtype))}
+    if mode == "max":
+        out = np.full((count, dim), -np.inf, dtype=w.dtype)
+        np.maximum.at(out, bag[keep], rows[keep])
+        # the first element reaching each maximum takes its gradient
+        first = np.full((count, dim), len(idx), dtype=np.int64)
+        hit = keep[:, None] & (rows == out[np.where(keep, bag, 0)]) if count else \
+            np.zeros(rows.shape, dtype=bool)
+        elements, cols = np.nonzero(hit)
+        np.minimum.at(first, (bag[elements], cols), elements)
+        filled = first < len(idx)
+        bags_, cols_ = np.nonzero(filled)
+        params["max_pos"] = xp.asarray(idx[first[filled]] * dim + cols_)
+        params["max_bag_pos"] = xp.asarray(bags_ * dim + cols_)
+        out[sizes == 0] = 0
+    else:
+        out = np.zeros((count, dim), dtype=w.dtype)
+        np.add.at(out, bag[keep], rows[keep] * scale[keep, None])
+        if mode == "mean":
+            out /= np.maximum(sizes, 1)[:, None]
+            scale = scale / np.maximum(sizes, 1)[np.where(keep, bag, 0)] if count else scale
+        if scale_grad_by_freq:
+            scale = scale / np.bincount(idx, minlength=num)[idx]
+    params.update(bag=xp.asarray(np.where(keep, bag, 0)), idx=xp.asarray(idx),
+                  scale=xp.asarray(scale.astype(w.dtype)))
+    return apply(EmbeddingBag, (weight, psw), xp.asarray(out), params)
