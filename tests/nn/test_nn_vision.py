@@ -107,6 +107,21 @@ def test_bicubic_gradient_and_uint8_nearest():
                                   .repeat(2, 1)[None, None])
 
 
+def test_antialias_hand_worked():
+    """Halving with antialias: the triangle filter widens to [1, 3, 3, 1] / 8 (renormalized
+    where it leaves the input)."""
+    x = RNG.standard_normal(8)
+    t = ember.tensor(x.reshape(1, 1, 1, 8), requires_grad=True)
+    out = F.interpolate(t, size=(1, 4), mode="bilinear", antialias=True)
+    want = [x[:3] @ [3, 3, 1] / 7, x[1:5] @ [1, 3, 3, 1] / 8, x[3:7] @ [1, 3, 3, 1] / 8,
+            x[5:] @ [1, 3, 3] / 7]
+    np.testing.assert_allclose(out.detach().numpy().ravel(), want)
+    assert type(out.grad_fn).__name__ == "UpsampleBilinear2DAaBackward0"
+    for mode in ("bilinear", "bicubic"):
+        check_gradients(lambda a: F.interpolate(a, size=(2, 3), mode=mode, antialias=True),
+                        RNG.standard_normal((1, 1, 5, 7)))
+
+
 def test_area_mode_is_adaptive_average():
     x = ember.tensor(RNG.standard_normal((1, 2, 7, 5)))
     np.testing.assert_allclose(F.interpolate(x, size=(3, 2), mode="area").numpy(),
@@ -172,7 +187,7 @@ INTERP_ERRORS = [  # recorded from torch 2.13
      "\"compute_indices_weights_cubic\" not implemented for 'Int'"),
     (lambda x: F.interpolate(x[:, :0], scale_factor=2, mode="bicubic"), RuntimeError,
      "Non-empty 4D data tensor expected but got a tensor with sizes [1, 0, 5, 6]"),
-    (lambda x: F.interpolate(x, size=3, mode="linear", antialias=True), ValueError,
+    (lambda x: F.interpolate(x, size=3, mode="nearest", antialias=True), ValueError,
      "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor "
      "as input"),
 ]

@@ -191,6 +191,16 @@ def test_interpolate(shape, size, scale, mode, align, recompute):
           [x])
 
 
+@pytest.mark.parametrize("size,scale", [((3, 2), None), ((2, 9), None), (None, (0.4, 0.7)),
+                                        ((7, 8), None)])
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("align", [False, True])
+def test_interpolate_antialias(size, scale, mode, align):
+    x = RNG.standard_normal((2, 3, 9, 6))
+    _both(lambda lib, t: lib.nn.functional.interpolate(t, size, scale, mode, align,
+                                                       antialias=True), [x])
+
+
 @pytest.mark.parametrize("mode", ["bilinear", "nearest"])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align", [False, True])

@@ -80,7 +80,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     Modes: nearest, nearest-exact, linear (3-D input), bilinear / bicubic (4-D), trilinear
     (5-D), area (adaptive average pooling). align_corners (linear modes only) maps corner
     pixel centres onto each other; with a scale_factor and no recompute_scale_factor the
-    coordinates use 1 / scale_factor, as in torch.
+    coordinates use 1 / scale_factor, as in torch. antialias (bilinear / bicubic, 4-D) widens
+    the filter when shrinking so that every input pixel contributes.
     """
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -113,14 +114,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if input.ndim not in (3, 4, 5) or mode not in _KERNELS or (needed and input.ndim != needed):
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
                                   f"{input.ndim}D) for the modes: {_MODES} (got {mode})")
-    if antialias:
-        raise NotImplementedError("ember: interpolate(antialias=True) is not supported yet")
     _check_sizes(input, out)
     _check_dtype(input, mode)
     if 0 in input.shape[1:]:
         raise RuntimeError(f"Non-empty {input.ndim}D data tensor expected but got a tensor with "
                            f"sizes {list(input.shape)}")
-    return ops.upsample(input, mode, out, scales or [None] * dim, align_corners)
+    return ops.upsample(input, mode, out, scales or [None] * dim, align_corners, antialias)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

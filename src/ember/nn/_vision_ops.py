@@ -71,6 +71,33 @@ def taps(mode, n_in, n_out, scale, align_corners, dtype):
     return [(low, (1 - frac).astype(ftype)), (high, frac)]
 
 
+def antialias_taps(kind, n_in, n_out, scale, align_corners, dtype):
+    """Taps of the antialiased (area-weighted, PIL-style) filters: when shrinking, the filter
+    widens by the shrink factor so every input element contributes; weights sum to 1."""
+    ftype = np.float64
+    s = float(_area_scale(n_in, n_out, scale, align_corners, ftype))
+    size = 2 if kind == "linear" else 4
+    support = size / 2 * s if s >= 1 else size / 2
+    inv = 1 / s if s >= 1 else 1.0
+
+    def kernel(x):
+        x = np.abs(x)
+        if kind == "linear":
+            return np.maximum(1 - x, 0)
+        a = -0.5
+        return np.where(x < 1, ((a + 2) * x - (a + 3)) * x * x + 1,
+                        np.where(x < 2, ((a * x - 5 * a) * x + 8 * a) * x - 4 * a, 0))
+    center = s * (np.arange(n_out) + 0.5)
+    low = np.maximum((center - support + 0.5).astype(np.int64), 0)
+    count = np.minimum((center + support + 0.5).astype(np.int64), n_in) - low
+    width = int(count.max())
+    j = np.arange(width)[:, None]
+    weights = kernel((j + low - center + 0.5) * inv) * (j < count)
+    weights = weights / weights.sum(0)
+    idx = np.minimum(low + j, n_in - 1)
+    return [(idx[t], weights[t].astype(_compute_type(dtype))) for t in range(width)]
+
+
 @via_float32
 def resample(x, plan, transpose=False, sizes=None):
     """Apply `plan` (taps per trailing dim) to x; transpose: the gradient map back to `sizes`."""
@@ -128,9 +155,10 @@ UPSAMPLES = {}
 for _mode, _name, _dims in (("nearest", "Nearest", (1, 2, 3)),
                             ("nearest-exact", "NearestExact", (1, 2, 3)),
                             ("linear", "Linear", (1,)), ("bilinear", "Bilinear", (2,)),
-                            ("bicubic", "Bicubic", (2,)), ("trilinear", "Trilinear", (3,))):
+                            ("bicubic", "Bicubic", (2,)), ("trilinear", "Trilinear", (3,)),
+                            ("bilinear-aa", "Bilinear", (2,)), ("bicubic-aa", "Bicubic", (2,))):
     for _nd in _dims:
-        _node = f"Upsample{_name}{_nd}D"
+        _node = f"Upsample{_name}{_nd}D" + ("Aa" if _mode.endswith("-aa") else "")
         _bw = type(f"Upsample{_name}{_nd}dBackward", (_UpsampleBackward,),
                    {"node_name": _node + "BackwardBackward0", "__module__": __name__})
         _fw = type(f"Upsample{_name}{_nd}d", (_Upsample,),
@@ -139,15 +167,17 @@ for _mode, _name, _dims in (("nearest", "Nearest", (1, 2, 3)),
         UPSAMPLES[_mode, _nd] = _fw
 
 
-def upsample(input, mode, out, scales, align_corners):
+def upsample(input, mode, out, scales, align_corners, antialias=False):
     """Resample input's trailing len(out) dims to `out` with torch's coordinate rules."""
     nd = len(out)
     kind = {"linear": "linear", "bilinear": "linear", "trilinear": "linear",
             "bicubic": "cubic"}.get(mode, mode)
     spatial = tuple(input.shape[-nd:])
-    plan = tuple(taps(kind, n, o, s, align_corners, input._data.dtype)
+    rule = antialias_taps if antialias else taps
+    plan = tuple(rule(kind, n, o, s, align_corners, input._data.dtype)
                  for n, o, s in zip(spatial, out, scales))
-    (result,) = apply(UPSAMPLES[mode, nd], (input,), (resample(input._data, plan),),
+    op = UPSAMPLES[mode + ("-aa" if antialias else ""), nd]
+    (result,) = apply(op, (input,), (resample(input._data, plan),),
                       {"plan": plan, "sizes": spatial})
     return result
 
