@@ -571,6 +571,12 @@ def test_safetensors_round_trip(tmp_path):
         for name, t in tensors.items():
             assert out[name].dtype is t.dtype and out[name].shape == t.shape
             np.testing.assert_array_equal(_np(out[name]), _np(t))
+    # the safetensors package reads ember's file by itself
+    from safetensors.numpy import load_file
+    theirs = load_file(str(path))
+    for name in ("int16", "float32", "complex64", "bool"):
+        np.testing.assert_array_equal(theirs[name], _np(tensors[name]))
+    np.testing.assert_array_equal(theirs["view"], np.arange(12.).reshape(3, 4).T)
     with pytest.raises(TypeError, match="safetensors has no dtype for torch.complex128"):
         serialization.save_file({"c": _sample(ember.complex128)}, path)
     with pytest.raises(RuntimeError, match="dict map_location is not supported"):

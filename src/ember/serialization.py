@@ -532,4 +532,10 @@ def _load_safetensors(path, map_location):
     if callable(map_location):
         raise RuntimeError("Loading safetensors file with callable map_location is not "
                            "supported. Use a device string or torch.device instead.")
+    try:
+        import safetensors  # noqa: F401
+    except ImportError as e:
+        raise RuntimeError("Attempting to load a safetensors file but safetensors is not "
+                           "installed. Please install safetensors with: pip install safetensors"
+                           ) from e
     return load_file(path, device="cpu" if map_location is None else str(map_location))
