@@ -13,8 +13,7 @@ named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` p
 `type(y.grad_fn).__name__` reads exactly as in torch.
 """
 from .._tensor import Tensor
-from ..autograd.graph import Node, _Extras, _sequence, accumulator_of, gradient_edge, on_record, \
-    watch
+from ..autograd.graph import Node, _Extras, _sequence, accumulator_of, gradient_edge, on_record
 
 
 class Op(Node):
@@ -167,13 +166,21 @@ def _save(op, node, args, outputs, params, needed):
             continue
         if where is _RESULT:
             value = outputs[0]._detached_alias()
-            info.append((watch(value), 0))
+            nr = 0
         else:
             value = args[where] if where.__class__ is int else params[where]
-            if value.__class__ is Tensor or isinstance(value, Tensor):
-                info.append((watch(value), None))
-            else:
+            if not (value.__class__ is Tensor or isinstance(value, Tensor)):
+                stored.append(value)
                 info.append(None)
+                continue
+            nr = None
+        # NOTE: `graph.watch`, inlined: see NOTE [ Where in-place writes happened ].
+        storage = value._storage
+        if storage is None:
+            storage = value._get_storage()
+        if storage.watch is None:
+            storage.watch = True
+        info.append((storage.version, nr))
         stored.append(value)
     node._saved = tuple(stored)
     node._saved_info = tuple(info)
