@@ -414,3 +414,18 @@ def test_mha_constructor_errors_and_mask_type_warning():
         "Support for mismatched key_padding_mask and attn_mask is deprecated. Use same type "
         "for both instead."]
     assert caught[0].filename.endswith("attention.py")
+
+
+def test_sdpa_records_torchs_nodes_and_frees_its_weights():
+    q = ember.tensor(Q, requires_grad=True)
+    out = F.scaled_dot_product_attention(q, _t(K), _t(K))      # torch's CPU flash kernel
+    assert type(out.grad_fn).__name__ == "ScaledDotProductFlashAttentionForCpuBackward0"
+    out.sum().backward(retain_graph=True)
+    first = q.grad.clone()
+    out.sum().backward()
+    np.testing.assert_allclose(q.grad.numpy(), 2 * first.numpy(), rtol=1e-12)
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second"):
+        out.sum().backward()
+    # dropout (and other value sizes, broadcast batches) go through torch's math kernel
+    math_out = F.scaled_dot_product_attention(q, _t(K), _t(V), dropout_p=0.2)
+    assert type(math_out.grad_fn).__name__ == "UnsafeViewBackward0"

@@ -126,7 +126,7 @@ class ScaledDotProductFlashAttentionForCpu(Op):
         if is_grad_enabled():
             p = _attention_weights(q, k_full, mask, ctx.is_causal, ctx.scale)
         else:
-            p = ctx.weights
+            p = ctx._weights
         gv = _group_sum(p.transpose(-2, -1).matmul(grad), v.shape[-3]) if need_v else None
         gq = gk = gmask = None
         if need_q or need_k or need_mask:
@@ -139,6 +139,10 @@ class ScaledDotProductFlashAttentionForCpu(Op):
             if need_mask:
                 gmask = ds
         return gq, gk, gv, gmask
+
+    def release(self):
+        super().release()
+        self._weights = None        # freed with the saved tensors
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
@@ -164,7 +168,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             weights = _attention_weights(query, k_full, attn_mask, is_causal, scale)
             out = weights.matmul(v_full)
         return apply(ScaledDotProductFlashAttentionForCpu, (query, key, value, attn_mask),
-                     out._data, {"scale": scale, "is_causal": is_causal, "weights": weights})
+                     out._data, {"scale": scale, "is_causal": is_causal, "_weights": weights})
     if enable_gqa and query.ndim >= 3 and key.ndim >= 3 and value.ndim >= 3:
         key, value = _repeat_heads(query, key, value)
     weights = _attention_weights(query, key, attn_mask, is_causal, scale)
