@@ -84,6 +84,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
               "_input_shape": x.shape, "_kernel": w.shape[2:]}
     if columns is not None and weight._requires_grad and _grad_state.enabled:
         params["_columns"] = columns
+    else:
+        kernels.release_columns(columns)
     return apply(Convolution, (input, weight, bias), out, params)
 
 

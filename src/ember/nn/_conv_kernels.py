@@ -25,7 +25,59 @@ per contiguous run).
 """
 import math
 
+import numpy as np
+
 _RUN_COST = 16      # a NumPy inner loop's fixed cost, in elements copied
+
+
+class _Pool:
+    """NOTE [ Scratch buffers ]: glibc gives large freed blocks back to the OS, so each fresh
+    large array page-faults on its first touch; in a small CNN's training step that was about
+    3,000 faults, a third of the step's time. The kernels' own temporaries (padded images,
+    columns, full-row products) come from this pool of NumPy buffers instead, and go back to it
+    where the code knows that nothing refers to them any more: the forward's columns after the
+    weight gradient has used them, the others before the kernel returns. Arrays a kernel
+    returns are ordinary arrays. CuPy has its own memory pool, so CuPy arrays bypass this."""
+
+    def __init__(self, limit):
+        self._free = {}         # nbytes -> [uint8 buffers]
+        self._held = 0
+        self._limit = limit
+
+    def empty(self, xp, shape, dtype):
+        if xp is not np:
+            return xp.empty(shape, dtype)
+        dtype = np.dtype(dtype)
+        nbytes = math.prod(shape) * dtype.itemsize
+        stack = self._free.get(nbytes)
+        if stack:
+            self._held -= nbytes
+            return stack.pop().view(dtype).reshape(shape)
+        return np.empty(nbytes, np.uint8).view(dtype).reshape(shape)
+
+    def zeros(self, xp, shape, dtype):
+        out = self.empty(xp, shape, dtype)
+        out.fill(0)
+        return out
+
+    def release(self, *arrays):
+        """Take back pooled arrays (views of a pool buffer) no one will read again."""
+        for array in arrays:
+            buf = getattr(array, "base", None)
+            if (type(buf) is not np.ndarray or buf.dtype != np.uint8 or buf.ndim != 1
+                    or buf.base is not None or self._held + buf.nbytes > self._limit):
+                continue
+            self._free.setdefault(buf.nbytes, []).append(buf)
+            self._held += buf.nbytes
+
+
+_pool = _Pool(limit=256 << 20)
+
+
+def release_columns(saved):
+    """Give the forward's columns (see conv_forward) back to the pool."""
+    if saved is not None:
+        _pool.release(saved[1])
 
 
 def output_size(in_size, kernel, stride, padding, dilation):
@@ -33,10 +85,11 @@ def output_size(in_size, kernel, stride, padding, dilation):
                  for i, k, s, p, d in zip(in_size, kernel, stride, padding, dilation))
 
 
-def matmul(xp, a, b):
-    """matmul in a dtype BLAS has: half precision computes in float32 and rounds once."""
+def matmul(xp, a, b, out=None):
+    """matmul in a dtype BLAS has: half precision computes in float32 and rounds once (and
+    then ignores `out`; callers use the array returned)."""
     if a.dtype.kind in "iub" or a.dtype.itemsize >= 4:
-        return xp.matmul(a, b)
+        return xp.matmul(a, b, out=out)
     return xp.matmul(a.astype(xp.float32), b.astype(xp.float32)).astype(a.dtype)
 
 
@@ -61,15 +114,15 @@ def _full_rows(batch, channels, out_channels, kernel, positions, padded, stride)
 
 
 def _padded(xp, x, padding, slack):
-    """A flat zeroed buffer holding `x` padded by `padding`, with `slack` zeros after it, and
-    the padded image as a view of it."""
+    """A flat pooled buffer holding `x` padded with zeros by `padding`, with `slack` zeros
+    after it, and the padded image as a view of it."""
     n, c = x.shape[:2]
     size = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
     total = n * c * math.prod(size)
     if any(padding):
-        buf = xp.zeros(total + slack, x.dtype)
+        buf = _pool.zeros(xp, (total + slack,), x.dtype)
     else:
-        buf = xp.empty(total + slack, x.dtype)
+        buf = _pool.empty(xp, (total + slack,), x.dtype)
         buf[total:] = 0
     image = buf[:total].reshape((n, c) + size)
     image[(slice(None), slice(None)) + tuple(slice(p, p + i) for i, p
@@ -90,18 +143,19 @@ def _slack(padded, kernel, dilation):
     return sum((k - 1) * d * s for k, d, s in zip(kernel[1:], dilation[1:], strides[1:]))
 
 
-def pad_zeros(xp, x, padding):
+def pad_zeros(xp, x, padding, pool=False):
     if not any(padding):
         return x
     shape = x.shape[:2] + tuple(n + 2 * p for n, p in zip(x.shape[2:], padding))
-    out = xp.zeros(shape, dtype=x.dtype)
+    out = _pool.zeros(xp, shape, x.dtype) if pool else xp.zeros(shape, dtype=x.dtype)
     out[(slice(None), slice(None)) + tuple(slice(p, p + n)
                                             for n, p in zip(x.shape[2:], padding))] = x
     return out
 
 
-def exact_columns(xp, x, groups, kernel, positions, stride, dilation):
-    """(N, G, C/G * prod(kernel), prod(positions)) windows of the padded image `x`."""
+def exact_columns(xp, x, groups, kernel, positions, stride, dilation, pool=False):
+    """(N, G, C/G * prod(kernel), prod(positions)) windows of the padded image `x` (in a
+    pooled buffer if `pool`)."""
     n, c = x.shape[:2]
     sn, sc = x.strides[:2]
     spatial = x.strides[2:]
@@ -109,11 +163,17 @@ def exact_columns(xp, x, groups, kernel, positions, stride, dilation):
     strides = ((sn, sc * (c // groups), sc) + tuple(s * d for s, d in zip(spatial, dilation))
                + tuple(s * st for s, st in zip(spatial, stride)))
     windows = xp.lib.stride_tricks.as_strided(x, shape, strides)
-    return windows.reshape(n, groups, (c // groups) * math.prod(kernel), math.prod(positions))
+    target = (n, groups, (c // groups) * math.prod(kernel), math.prod(positions))
+    if not pool:
+        return windows.reshape(target)
+    cols = _pool.empty(xp, target, x.dtype)
+    xp.copyto(cols.reshape(shape), windows)
+    return cols
 
 
 def _row_columns(xp, buf, n, c, padded, groups, kernel, first, stride, dilation):
-    """Full-rows windows of the flat padded buffer: (N, G, C/G * prod(kernel), first * row)."""
+    """Full-rows windows of the flat padded buffer, copied to a pooled
+    (N, G, C/G * prod(kernel), first * row)."""
     e = buf.itemsize
     plane, row = math.prod(padded), math.prod(padded[1:])
     steps = _element_strides(padded)
@@ -121,27 +181,35 @@ def _row_columns(xp, buf, n, c, padded, groups, kernel, first, stride, dilation)
     strides = ((c * plane * e, (c // groups) * plane * e, plane * e)
                + tuple(s * d * e for s, d in zip(steps, dilation)) + (stride[0] * row * e, e))
     windows = xp.lib.stride_tricks.as_strided(buf, shape, strides)
-    return windows.reshape(n, groups, (c // groups) * math.prod(kernel), first * row)
+    cols = _pool.empty(xp, (n, groups, (c // groups) * math.prod(kernel), first * row),
+                       buf.dtype)
+    xp.copyto(cols.reshape(shape), windows)
+    return cols
 
 
 def _to_rows(xp, g, padded):
-    """(N, C, o1, ..., ok) grad_output, zero-filled to full rows (N, C, o1 * row)."""
+    """(N, C, o1, ..., ok) grad_output, zero-filled to full rows (N, C, o1 * row), pooled."""
     n, c, first = g.shape[:3]
-    full = xp.zeros((n, c, first) + tuple(padded[1:]), g.dtype)
+    full = _pool.zeros(xp, (n, c, first) + tuple(padded[1:]), g.dtype)
     full[(slice(None),) * 3 + tuple(slice(0, o) for o in g.shape[3:])] = g
     return full.reshape(n, c, -1)
 
 
 def columns(xp, x, groups, kernel, positions, stride, padding, dilation, out_channels):
-    """The columns of `x` for these output positions: (full_rows, array)."""
+    """The columns of `x` for these output positions, in a pooled buffer: (full_rows, array)."""
     padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
     n, c = x.shape[:2]
     if _full_rows(n, c, out_channels, kernel, positions, padded, stride[1:]):
         buf, _ = _padded(xp, x, padding, _slack(padded, kernel, dilation))
-        return True, _row_columns(xp, buf, n, c, padded, groups, kernel, positions[0], stride,
-                                  dilation)
-    return False, exact_columns(xp, pad_zeros(xp, x, padding), groups, kernel, positions,
-                                 stride, dilation)
+        cols = _row_columns(xp, buf, n, c, padded, groups, kernel, positions[0], stride,
+                            dilation)
+        _pool.release(buf)
+        return True, cols
+    image = pad_zeros(xp, x, padding, pool=True)
+    cols = exact_columns(xp, image, groups, kernel, positions, stride, dilation, pool=True)
+    if image is not x:
+        _pool.release(image)
+    return False, cols
 
 
 def conv_forward(xp, x, w, stride, padding, dilation, groups):
@@ -151,13 +219,16 @@ def conv_forward(xp, x, w, stride, padding, dilation, groups):
     kernel = w.shape[2:]
     positions = output_size(x.shape[2:], kernel, stride, padding, dilation)
     full, cols = columns(xp, x, groups, kernel, positions, stride, padding, dilation, o)
-    y = matmul(xp, w.reshape(groups, o // groups, -1), cols)
+    weight = w.reshape(groups, o // groups, -1)
     if not full:
-        return y.reshape((n, o) + positions), (full, cols)
+        return matmul(xp, weight, cols).reshape((n, o) + positions), (full, cols)
+    scratch = _pool.empty(xp, (n, groups, o // groups, cols.shape[-1]), x.dtype)
+    y = matmul(xp, weight, cols, out=scratch)
     padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
     y = y.reshape((n, o, positions[0]) + padded[1:])
-    y = y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])]
-    return xp.ascontiguousarray(y), (full, cols)
+    y = xp.ascontiguousarray(y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])])
+    _pool.release(scratch)
+    return y, (full, cols)
 
 
 def conv_weight(xp, x, g, kernel, stride, padding, dilation, groups, saved=None):
@@ -167,13 +238,15 @@ def conv_weight(xp, x, g, kernel, stride, padding, dilation, groups, saved=None)
     if saved is None:
         saved = columns(xp, x, groups, kernel, g.shape[2:], stride, padding, dilation, o)
     full, cols = saved
+    rows = None
     if full:
         padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
-        g = _to_rows(xp, g, padded)
+        g = rows = _to_rows(xp, g, padded)
     grads = g.reshape(n, groups, o // groups, -1)
     # NOTE: one matmul over (batch * positions) would need transposed copies of both operands;
     # batched products summed over the batch read each operand once.
     w = matmul(xp, grads, cols.transpose(0, 1, 3, 2)).sum(axis=0)
+    _pool.release(cols, rows)
     return w.reshape((o, x.shape[1] // groups) + tuple(kernel))
 
 
@@ -191,7 +264,9 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
         cols = cols.reshape((n, c) + tuple(kernel) + tuple(in_size))
         return col2im(xp, cols, out_size, stride, padding, dilation)
     rows = _to_rows(xp, x, padded)
-    cols = matmul(xp, weight, rows.reshape(n, groups, cin // groups, -1))
+    scratch = _pool.empty(xp, (n, groups, weight.shape[1], rows.shape[-1]), x.dtype)
+    cols = matmul(xp, weight, rows.reshape(n, groups, cin // groups, -1), out=scratch)
+    _pool.release(rows)
     cols = cols.reshape(n, c, math.prod(kernel), -1)
     plane, row = math.prod(padded), math.prod(padded[1:])
     buf = xp.zeros(n * c * plane + _slack(padded, kernel, dilation), x.dtype)
@@ -202,6 +277,7 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
         start = sum(i * d * s for i, d, s in zip(offset, dilation, steps))
         target = xp.lib.stride_tricks.as_strided(buf[start:], shape, strides)
         target += cols[:, :, index].reshape(n, c, in_size[0], row)
+    _pool.release(scratch)
     image = buf[:n * c * plane].reshape((n, c) + padded)
     return _crop(xp, image, padding, out_size)
 
