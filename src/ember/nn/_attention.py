@@ -1,6 +1,7 @@
 """ember.nn.functional: scaled_dot_product_attention and multi_head_attention_forward, composed
-from ember's ops (matmul, softmax, masked_fill, dropout), so autograd and double backward come
-from those ops; plus the mask helpers that MultiheadAttention and the transformer layers share."""
+from ember's ops (matmul, softmax, masked_fill, dropout) so double backward comes free; where
+torch records one attention node, so does ember, with a backward written in ember's ops. Also
+the mask helpers that MultiheadAttention and the transformer layers share."""
 import math
 import warnings
 
@@ -154,7 +155,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
         >>> q = k = v = ember.randn(2, 8, 5, 16)          # (N, heads, L, E)
         >>> F.scaled_dot_product_attention(q, k, v, is_causal=True).shape
-        ember.Size([2, 8, 5, 16])
+        torch.Size([2, 8, 5, 16])
     """
     flash = _cpu_flash_kernel_applies(query, key, value, attn_mask, dropout_p, enable_gqa)
     _check_sdpa_inputs(query, key, value, attn_mask, dropout_p, is_causal and not flash,

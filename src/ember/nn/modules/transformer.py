@@ -65,7 +65,7 @@ class Transformer(Module):
         >>> model = nn.Transformer(d_model=16, nhead=4, num_encoder_layers=2,
         ...                        num_decoder_layers=2, dim_feedforward=32)
         >>> model(ember.randn(10, 3, 16), ember.randn(7, 3, 16)).shape
-        ember.Size([7, 3, 16])
+        torch.Size([7, 3, 16])
     """
 
     def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
