@@ -6,7 +6,7 @@ import math
 
 from .. import _dtype
 from .._device import backend_of
-from .._tensor import Tensor, wrap
+from .._tensor import wrap
 from .._ops._op import Op
 from .._ops.activations import apply
 from ..autograd.grad_mode import _state as _grad_state, no_grad
@@ -426,5 +426,3 @@ def _window_sum(t, size, dim):
         total = total + t.narrow(dim, i, count)
     return total
 
-
-del Tensor
