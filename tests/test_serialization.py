@@ -597,3 +597,18 @@ def test_big_endian_checkpoint_is_byteswapped():
         return record
     out = ember.load(io.BytesIO(_rezip(data, to_big)))
     assert out["t"].tolist() == [1, -2, 70000] and out["h"].tolist() == [1.5, -2.0]
+
+
+def test_save_to_a_pipe_writes_through_it(tmp_path):
+    # a path that is not a regular file (a FIFO here, /dev/null alike) is written, not replaced
+    import threading
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    ember.save({"w": ember.arange(5.)}, fifo)
+    reader.join(timeout=30)
+    assert fifo.is_fifo() and os.listdir(tmp_path) == ["pipe"]
+    out = ember.load(io.BytesIO(received[0]))          # an unseekable stream, still loadable
+    np.testing.assert_array_equal(_np(out["w"]), np.arange(5.))

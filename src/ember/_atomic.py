@@ -11,6 +11,7 @@ elsewhere a named temporary file is removed on any exception.
 """
 import os
 import secrets
+import stat
 import tempfile
 
 
@@ -24,7 +25,15 @@ def atomic_write(path, write):
         raise RuntimeError(f"Parent directory {parent} does not exist.")
     if os.path.isdir(path):
         raise RuntimeError(f"open file failed with strerror: Is a directory: {path}")
-    mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else None
+    mode = None
+    if os.path.exists(path):
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            # NOTE: a device or a pipe (`/dev/null`) is written to, never replaced.
+            with open(path, "wb") as file:
+                write(file)
+            return
+        mode = st.st_mode & 0o7777
     file, temp_name = _open_temp(directory, os.path.basename(path))
     try:
         with file:
