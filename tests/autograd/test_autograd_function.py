@@ -316,3 +316,55 @@ def test_function_matches_finite_differences():
     x = torch.tensor([0.3, -0.7, 1.1], dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradcheck(Cube.apply, (x,))
     assert torch.autograd.gradgradcheck(Cube.apply, (x,))
+
+
+def test_non_tensor_outputs_views_and_kwargs():
+    received = []
+
+    class Multi(Function):
+        @staticmethod
+        def forward(ctx, x, scale=2.0):
+            ctx.scale = scale
+            return x * scale, "tag", x[0]
+
+        @staticmethod
+        def backward(ctx, g, g_tag, g_first):
+            received.append((g_tag, g_first.item()))
+            gx = (g * ctx.scale).clone()
+            gx[0] += g_first
+            return gx, None
+
+    x = leaf(1., 2., 3.)
+    a, tag, first = Multi.apply(x, scale=3.0)
+    assert tag == "tag" and first.grad_fn is a.grad_fn and first.output_nr == 2
+    assert first._base is x                     # a view of the input, made in forward
+    (a.sum() + first * 10).backward()
+    assert received == [(None, 10.0)]
+    np.testing.assert_allclose(x.grad.tolist(), [13., 3., 3.])
+
+
+def test_saved_output_is_attached_to_the_node_in_backward():
+    seen = []
+
+    class Sq(Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * x
+            ctx.save_for_backward(x, y)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            seen.append(type(y.grad_fn).__name__)
+            return 2 * g * y / x
+
+    x = leaf(1., 2.)
+    y = Sq.apply(x)
+    assert y.grad_fn._saved[1] is not y         # kept as an alias: no reference cycle
+    (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.tolist(), [2., 4.])
+    (g2,) = torch.autograd.grad(g.sum(), x)     # d/dx (2 y / x) = 2 (2x x - y) / x^2 = 2
+    np.testing.assert_allclose(g2.tolist(), [2., 2.])
+    Sq.apply(x).sum().backward()
+    assert seen == ["SqBackward"] * 3

@@ -175,3 +175,14 @@ def test_bottleneck_runs_a_script(tmp_path):
     assert "Ordered by: internal time" in text
     assert "aten::matmul" in text and "MmBackward0" in text
     assert np.isfinite(float(re.search(r"Self CPU time total: (\d+\.\d+)", text).group(1)))
+
+
+def test_autograd_profiler_entry_point():
+    x = torch.randn(4, 4, requires_grad=True)
+    with torch.autograd.profiler.profile(record_shapes=True) as prof:
+        (x.exp() * 2).sum().backward()
+    keys = {e.key for e in prof.key_averages()}
+    assert {"aten::exp", "aten::mul", "ExpBackward0"} <= keys
+    with torch.autograd.profiler.profile(enabled=False) as off:
+        x.exp()
+    assert list(off.events()) == []

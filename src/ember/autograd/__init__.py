@@ -13,7 +13,7 @@ from . import function
 from .function import Function, once_differentiable
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from . import functional
+from . import functional, profiler
 from .explain import explain
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",

@@ -85,7 +85,14 @@ class BackwardCFunction(Node, FunctionCtx):
             if self.to_save is not None:    # still inside forward, or nothing required grad
                 return tuple(self.to_save)
             return ()
-        return self._unpack()
+        values = self._unpack()
+        if not _grad_state.enabled:
+            # NOTE: ops re-attach a saved output to its node only under create_graph (nobody
+            # sees it otherwise); a Function's backward can look, so it always gets one.
+            values = tuple(v if info is None or info[1] is None else
+                           v._attached_to(self, info[1])
+                           for v, info in zip(values, self._saved_info))
+        return values
 
     @property
     def saved_variables(self):
