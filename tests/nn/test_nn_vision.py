@@ -399,3 +399,28 @@ def test_grid_sample_warnings_and_errors():
         with pytest.raises(error) as info:
             fn()
         assert str(info.value) == message
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_3d(mode, padding_mode):
+    """A volume constant along depth samples like its 2-d slice; the identity affine grid
+    gives the volume back; gradients against finite differences."""
+    img = RNG.standard_normal((1, 2, 4, 5))
+    vol = np.repeat(img[:, :, None], 3, axis=2)
+    grid2 = RNG.uniform(-1.5, 1.5, (1, 3, 4, 2))
+    grid3 = np.concatenate([grid2, RNG.uniform(-0.6, 0.6, (1, 3, 4, 1))], -1)[:, None]
+    got = F.grid_sample(ember.tensor(vol), ember.tensor(grid3), mode, padding_mode, True)
+    want = ref_grid_sample(img, grid2, mode, padding_mode, True)
+    np.testing.assert_allclose(got.numpy()[:, :, 0], want, atol=1e-12)
+    eye = ember.tensor(np.eye(3, 4)[None])
+    grid = F.affine_grid(eye, (1, 2, 3, 4, 5), align_corners=False)
+    volume = RNG.standard_normal((1, 2, 3, 4, 5))
+    back = F.grid_sample(ember.tensor(volume), grid, mode, padding_mode, align_corners=False)
+    np.testing.assert_allclose(back.numpy(), volume, atol=1e-12)
+    t = ember.tensor(volume, requires_grad=True)
+    assert type(F.grid_sample(t, grid, align_corners=False).grad_fn).__name__ == \
+        "GridSampler3DBackward0"
+    check_gradients(lambda a, g: F.grid_sample(a, g, mode, padding_mode, False),
+                    volume[:, :1, :2], RNG.uniform(-1.2, 1.2, (1, 2, 1, 2, 3)),
+                    rtol=1e-4, atol=1e-6)

@@ -205,9 +205,10 @@ def test_interpolate_antialias(size, scale, mode, align):
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align", [False, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_grid_sample(mode, padding_mode, align, dtype):
-    img = RNG.standard_normal((2, 3, 5, 6)).astype(dtype)
-    grid = RNG.uniform(-1.7, 1.7, (2, 4, 3, 2)).astype(dtype)
+@pytest.mark.parametrize("nd", [2, 3])
+def test_grid_sample(mode, padding_mode, align, dtype, nd):
+    img = RNG.standard_normal((2, 3) + (5, 6, 4)[:nd]).astype(dtype)
+    grid = RNG.uniform(-1.7, 1.7, (2, 4, 3, 2)[:nd + 1] + (nd,)).astype(dtype)
     _both(lambda lib, a, g: lib.nn.functional.grid_sample(a, g, mode, padding_mode, align),
           [img, grid])
 

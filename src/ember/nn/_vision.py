@@ -182,8 +182,9 @@ def pixel_unshuffle(input, downscale_factor):
 # -- grid sampling -------------------------------------------------------------------------------
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
-    """Samples input (N, C, H, W) at grid (N, Ho, Wo, 2) points, given as (x, y) in [-1, 1].
-    mode: bilinear or nearest; padding_mode: zeros, border or reflection."""
+    """Samples input (N, C, H, W) at grid (N, Ho, Wo, 2) points, given as (x, y) in [-1, 1]
+    (or (N, C, D, H, W) at (N, Do, Ho, Wo, 3) points (x, y, z)). mode: bilinear (trilinear
+    for 5-D) or nearest; padding_mode: zeros, border or reflection."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
                          f"'nearest' or 'bicubic', but got: '{mode}'")
@@ -209,17 +210,19 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
                                f"dimensions, but input has sizes {shape} with dimension {d} "
                                f"being empty")
-    if input._data.dtype.kind != "f":
-        raise NotImplementedError(f'"grid_sampler_2d_cpu_kernel_impl" not implemented for '
+    if input._data.dtype.kind not in "fV":
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if input.ndim == 4 else "grid_sampler3d_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f'\'{input.dtype._scalar_name}\'')
     if grid.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
                            f"{grid.dtype._scalar_name}")
-    if input.ndim == 5 or mode == "bicubic":
-        raise NotImplementedError("ember: grid_sample supports 4-D inputs with mode 'bilinear' "
-                                  "or 'nearest'")
-    data = ops.grid_sample_2d(input._data, grid._data, mode, padding_mode, align_corners)
-    (result,) = ops.apply(ops.GridSampler2D, (input, grid), (data,),
+    if mode == "bicubic":
+        if input.ndim == 5:
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        raise NotImplementedError("ember: grid_sample(mode='bicubic') is not supported")
+    data = ops.grid_sample(input._data, grid._data, mode, padding_mode, align_corners)
+    (result,) = ops.apply(ops.GRID_SAMPLERS[input.ndim - 2], (input, grid), (data,),
                           {"mode": mode, "padding_mode": padding_mode,
                            "align_corners": align_corners})
     return result

@@ -5,8 +5,12 @@ Every interpolation mode is separable: along each spatial dim, output element o 
 input elements ("taps") idx[t][o] with weights w[t][o]. The forward gathers taps; the gradient
 is the transposed map, one small dense (in x out) matrix per dim.
 """
+import itertools
+import math
+
 import numpy as np
 
+from .. import _dtype
 from .._device import backend_of
 from .._ops._op import Op
 from ._pooling_ops import apply, via_float32
@@ -266,88 +270,114 @@ def _source(xp, coord, size, padding_mode, align_corners):
     return x, slope
 
 
-def _corners(xp, x, y):
-    """Bilinear taps: (ix, iy, weight, d weight / dx, d weight / dy) for the four corners."""
-    x0 = xp.floor(x)
-    y0 = xp.floor(y)
-    fx, fy = x - x0, y - y0
+def _corners(xp, coords):
+    """Linear taps over 2 ** nd corners: (integer points per dim, weight, d weight / d coord
+    per dim). `coords` are per dim, in the grid's order (x, y[, z])."""
+    lows = [xp.floor(c) for c in coords]
+    fracs = [c - low for c, low in zip(coords, lows)]
     out = []
-    for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1)):
-        wx = fx if dx else 1 - fx
-        wy = fy if dy else 1 - fy
-        sx = 1.0 if dx else -1.0
-        sy = 1.0 if dy else -1.0
-        out.append(((x0 + dx).astype(np.int64), (y0 + dy).astype(np.int64), wx * wy,
-                    sx * wy, sy * wx))
+    for corner in itertools.product((0, 1), repeat=len(coords)):
+        factors = [f if up else 1 - f for f, up in zip(fracs, corner)]
+        weight = math.prod(factors)
+        slopes = [(1.0 if up else -1.0) * math.prod(factors[:d] + factors[d + 1:])
+                  for d, up in enumerate(corner)]
+        points = [(low + up).astype(np.int64) for low, up in zip(lows, corner)]
+        out.append((points, weight, slopes))
     return out
 
 
-def _read(xp, image, ix, iy):
-    """image (N, C, H, W) read at integer points (N, Ho, Wo); zero outside. -> (N, C, Ho, Wo)"""
-    n, c, h, w = image.shape
-    valid = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
-    flat = (xp.clip(iy, 0, h - 1) * w + xp.clip(ix, 0, w - 1)).reshape(n, 1, -1)
-    values = xp.take_along_axis(image.reshape(n, c, -1), flat, axis=2)
-    return values.reshape((n, c) + ix.shape[1:]) * valid[:, None], valid
+def _flat_index(xp, image, points):
+    """Flat spatial index of integer points (grid order x, y[, z]) and whether each lies
+    inside the image."""
+    sizes = image.shape[:1:-1]            # W, H[, D]: the grid's order
+    flat, valid, step = 0, True, 1
+    for p, size in zip(points, sizes):
+        valid = valid & (p >= 0) & (p < size)
+        flat = flat + xp.clip(p, 0, size - 1) * step
+        step *= size
+    return flat, valid
 
 
-def grid_sample_2d(image, grid, mode, padding_mode, align_corners):
-    """Forward and what its gradient needs."""
-    xp = backend_of(image).xp
-    h, w = image.shape[-2:]
-    x, _ = _source(xp, grid[..., 0], w, padding_mode, align_corners)
-    y, _ = _source(xp, grid[..., 1], h, padding_mode, align_corners)
+def _read(xp, image, points):
+    """image (N, C, *spatial) read at integer points (N, *out); zero outside."""
+    n, c = image.shape[:2]
+    flat, valid = _flat_index(xp, image, points)
+    values = xp.take_along_axis(image.reshape(n, c, -1), flat.reshape(n, 1, -1), axis=2)
+    return values.reshape((n, c) + flat.shape[1:]) * valid[:, None], valid
+
+
+def _sources(xp, image, grid, padding_mode, align_corners):
+    sizes = image.shape[:1:-1]
+    pairs = [_source(xp, grid[..., d], size, padding_mode, align_corners)
+             for d, size in enumerate(sizes)]
+    return [x for x, _ in pairs], [slope for _, slope in pairs]
+
+
+def _taps(xp, coords, mode):
     if mode == "nearest":
-        values, _ = _read(xp, image, xp.rint(x).astype(np.int64), xp.rint(y).astype(np.int64))
-        return values.astype(image.dtype)
+        return [([xp.rint(c).astype(np.int64) for c in coords], 1.0, None)]
+    return _corners(xp, coords)
+
+
+@via_float32
+def grid_sample(image, grid, mode, padding_mode, align_corners):
+    """image (N, C, *spatial) sampled at grid (N, *out, nd) points."""
+    xp = backend_of(image).xp
+    coords, _ = _sources(xp, image, grid.astype(image.dtype), padding_mode, align_corners)
     out = 0
-    for ix, iy, weight, _, _ in _corners(xp, x, y):
-        values, _ = _read(xp, image, ix, iy)
-        out = out + values * weight[:, None]
+    for points, weight, _ in _taps(xp, coords, mode):
+        values, _ = _read(xp, image, points)
+        out = out + values * (weight if mode == "nearest" else weight[:, None])
     return xp.asarray(out).astype(image.dtype)
 
 
-def grid_sample_2d_grads(image, grid, grad, mode, padding_mode, align_corners, need):
-    """(d image, d grid) of grid_sample_2d, as arrays."""
+def grid_sample_grads(image, grid, grad, mode, padding_mode, align_corners, need):
+    """(d image, d grid) of grid_sample, as arrays."""
     xp = backend_of(image).xp
-    n, c, h, w = image.shape
-    x, sx = _source(xp, grid[..., 0], w, padding_mode, align_corners)
-    y, sy = _source(xp, grid[..., 1], h, padding_mode, align_corners)
-    grad_image = xp.zeros((n, c, h * w), dtype=image.dtype) if need[0] else None
+    n, c = image.shape[:2]
+    size = math.prod(image.shape[2:])
+    coords, slopes = _sources(xp, image, grid, padding_mode, align_corners)
+    grad_image = xp.zeros((n, c, size), dtype=image.dtype) if need[0] else None
     grad_grid = xp.zeros(grid.shape, dtype=grid.dtype) if need[1] else None
-    if mode == "nearest":
-        points = [(xp.rint(x).astype(np.int64), xp.rint(y).astype(np.int64), 1.0, None, None)]
-    else:
-        points = _corners(xp, x, y)
     flat_grad = grad.reshape(n, c, -1)
-    for ix, iy, weight, dwx, dwy in points:
-        values, valid = _read(xp, image, ix, iy)
+    for points, weight, dweights in _taps(xp, coords, mode):
+        values, valid = _read(xp, image, points)
         if need[0]:
-            flat = (xp.clip(iy, 0, h - 1) * w + xp.clip(ix, 0, w - 1)).reshape(n, 1, -1)
+            flat, _ = _flat_index(xp, image, points)
             contrib = flat_grad * (xp.asarray(weight) * valid).reshape(n, 1, -1)
-            where = flat + xp.arange(n * c).reshape(n, c, 1) * (h * w)
-            total = xp.bincount(where.ravel(), weights=contrib.ravel(), minlength=n * c * h * w)
-            grad_image += total.reshape(n, c, h * w).astype(image.dtype)
-        if need[1] and dwx is not None:
+            where = flat.reshape(n, 1, -1) + xp.arange(n * c).reshape(n, c, 1) * size
+            total = xp.bincount(where.ravel(), weights=contrib.ravel(), minlength=n * c * size)
+            grad_image += total.reshape(n, c, size).astype(image.dtype)
+        if need[1] and dweights is not None:
             dot = (values * grad).sum(axis=1)
-            grad_grid[..., 0] += dot * dwx * sx
-            grad_grid[..., 1] += dot * dwy * sy
+            for d, (dw, slope) in enumerate(zip(dweights, slopes)):
+                grad_grid[..., d] += dot * dw * slope
     if need[0]:
-        grad_image = grad_image.reshape(n, c, h, w)
+        grad_image = grad_image.reshape(image.shape)
     return grad_image, grad_grid
 
 
-class GridSampler2D(Op):
-    """Once differentiable, as torch's (its gradient's gradient is not implemented there)."""
+class _GridSampler(Op):
+    """Once differentiable (ember does not build the graph of its gradient)."""
+    abstract = True
     inputs = ("input", "grid")
     saves = {"input": ("input", "grid"), "grid": ("input", "grid")}
 
     def backward(ctx, grad):
         from .._tensor import wrap
         image, grid = ctx.saved_tensors
-        gi, gg = grid_sample_2d_grads(image._data, grid._data, grad._data, ctx.mode,
-                                      ctx.padding_mode, ctx.align_corners, ctx.needs_input_grad)
-        return (wrap(gi) if gi is not None else None), (wrap(gg) if gg is not None else None)
+        data = [t._data for t in (image, grid, grad)]
+        bf16 = data[0].dtype == _dtype.bfloat16._np
+        if bf16:
+            data = [a.astype(np.float32) for a in data]
+        grads = grid_sample_grads(*data, ctx.mode, ctx.padding_mode, ctx.align_corners,
+                                  ctx.needs_input_grad)
+        return tuple(wrap(g.astype(data[0].dtype if not bf16 else _dtype.bfloat16._np))
+                     if g is not None else None for g in grads)
+
+
+GRID_SAMPLERS = {nd: type(f"GridSampler{nd}D", (_GridSampler,), {"__module__": __name__})
+                 for nd in (2, 3)}
 
 
 # -- affine grids --------------------------------------------------------------------------------
