@@ -190,6 +190,7 @@ ERRORS = [
                                                            lib.randn(1, 3, 64))),
     lambda lib: lib.nn.LSTM(32, 64)(lib.randn(5, 3, 32), (lib.randn(1, 3, 64),
                                                            lib.randn(1, 3, 32))),
+    lambda lib: lib.nn.LSTM(32, 64)(lib.randn(5, 3, 32), lib.randn(1, 3, 64)),
     lambda lib: lib.nn.RNN(32, 64)(lib.randn(2, 5, 3, 32)),
     lambda lib: lib.nn.GRU(32, 64)(lib.randn(32)),
     lambda lib: lib.nn.LSTM(32, 64)(lib.randn(2, 5, 3, 32)),

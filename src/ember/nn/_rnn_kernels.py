@@ -13,13 +13,14 @@ The input projection of all steps is one matmul before the loop; each step then 
 matmul with weight_hh and a few in-place element-wise calls. Sigmoid gates use
 sigmoid(z) = 0.5 * tanh(z / 2) + 0.5 with their weight rows pre-scaled by 1/2 (exact in
 floating point), so one tanh call activates every gate of a step. LSTM gates run internally
-in the order (i, f, o, g), sigmoid gates first; gradients are put back into torch's order
-(i, f, g, o). The backward pass computes every activation derivative for all steps at once,
-leaving a handful of calls per step.
+in the order (o, i, f, g): the sigmoid gates are contiguous for the forward pass and the gates
+driven by the cell's gradient (i, f, g) for the backward one; gradients are put back into
+torch's order (i, f, g, o). The backward pass computes every activation derivative for all
+steps at once, leaving a handful of calls per step.
 """
 import numpy as np
 
-_LSTM_ORDER = (0, 1, 3, 2)      # torch's (i, f, g, o) -> ours (i, f, o, g), by gate blocks
+_LSTM_ORDER = (3, 0, 1, 2)      # torch's (i, f, g, o) -> ours (o, i, f, g), by gate blocks
 
 
 def steps_of(batch_sizes, total_batch):
@@ -114,14 +115,14 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
             sig = g[:, :s3]
             sig *= 0.5
             sig += 0.5
-            c_new = np.multiply(g[:, hidden:2 * hidden], cp, out=c_all[rows])
-            c_new += g[:, :hidden] * g[:, s3:]
+            c_new = np.multiply(g[:, 2 * hidden:s3], cp, out=c_all[rows])
+            c_new += g[:, hidden:2 * hidden] * g[:, s3:]
             tc = tanh_c[rows]
             np.tanh(c_new, out=tc)
             if w_hr is None:
-                h_new = np.multiply(g[:, 2 * hidden:s3], tc, out=out[rows])
+                h_new = np.multiply(g[:, :hidden], tc, out=out[rows])
             else:
-                hp_ = np.multiply(g[:, 2 * hidden:s3], tc, out=hpre[rows])
+                hp_ = np.multiply(g[:, :hidden], tc, out=hpre[rows])
                 h_new = np.matmul(hp_, w_hrT, out=out[rows])
             if uniform:
                 h, c = h_new, c_new
@@ -186,6 +187,45 @@ def _state(initial, batch, size, dtype, uniform):
     return np.array(initial, dtype, copy=not uniform)
 
 
+def _times_previous(cache, values, out, kept_name, states_name, initial_name):
+    """out = values * (the state before each step), without building that (N, size) array
+    when it is the per-step states shifted by one step."""
+    kept = cache[kept_name]
+    if kept is not None:
+        np.multiply(values, kept, out=out)
+        return
+    states, initial = cache[states_name], cache[initial_name]
+    batch = cache["steps"][0][1]
+    n = states.shape[0]
+    first, rest = (slice(n - batch, n), slice(0, n - batch)) if cache["reverse"] else \
+        (slice(0, batch), slice(batch, n))
+    shifted = slice(batch, n) if cache["reverse"] else slice(0, n - batch)
+    np.multiply(values[rest], states[shifted], out=out[rest])
+    if initial is None:
+        out[first] = 0
+    else:
+        np.multiply(values[first], initial, out=out[first])
+
+
+def _times_previous_h(cache, d):
+    """d^T @ (the hidden state before each step), as two products when the previous states
+    are the outputs shifted by one step."""
+    kept = cache["hprev"]
+    if kept is not None:
+        return d.T @ kept
+    out, initial = cache["out"], cache["h0"]
+    batch = cache["steps"][0][1]
+    n = out.shape[0]
+    if cache["reverse"]:
+        first, rest, shifted = slice(n - batch, n), slice(0, n - batch), slice(batch, n)
+    else:
+        first, rest, shifted = slice(0, batch), slice(batch, n), slice(0, n - batch)
+    result = d[rest].T @ out[shifted]
+    if initial is not None:
+        result += d[first].T @ initial
+    return result
+
+
 def previous(cache, name, states, initial):
     """The state before each step (N, size): kept copies, or the per-step `states` shifted
     by one step with the initial state in front (see NOTE in forward)."""
@@ -225,11 +265,11 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
         d_in, d_h0 = _elman_backward(cache, grad_out, dh_state, order, batch, uniform,
                                      hidden, w_hh, mode)
         d_rec = d_in
-    x, hprev = cache["x"], previous(cache, "hprev", cache["out"], cache["h0"])
+    x = cache["x"]
     put_back = (lambda a: a) if undo is None else (lambda a: a[undo])
     d_x = d_in @ w_ih if need[0] else None
     dw_ih = put_back(d_in.T @ x) if need[3] else None
-    dw_hh = put_back(d_rec.T @ hprev) if need[4] else None
+    dw_hh = put_back(_times_previous_h(cache, d_rec)) if need[4] else None
     db_ih = put_back(d_in.sum(0)) if need[5] else None
     db_hh = put_back(d_rec.sum(0)) if need[6] else None
     return d_x, d_h0, d_c0, dw_ih, dw_hh, db_ih, db_hh, d_hr
@@ -257,22 +297,27 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
     """d(loss)/d(pre-activations) in our gate order (N, 4H), and the gradients of h0, c0
     and weight_hr. `w_hh` is in our gate order, unscaled."""
     gates, tanh_c, hpre = cache["gates"], cache["tanh_c"], cache["hpre"]
-    cprev = previous(cache, "cprev", cache["c_all"], cache["c0"])
     w_hr = cache["w_hr"]
     H = hidden
-    i, f, o, g = (gates[:, k * H:(k + 1) * H] for k in range(4))
+    o, i, f, g = (gates[:, k * H:(k + 1) * H] for k in range(4))
     n = gates.shape[0]
-    # d(loss)/d(pre-activation) = d(loss)/d(c) * coef for i, f, g, and d(loss)/d(h) * coef
-    # for o; every coefficient at once, for all steps.
+    # d(loss)/d(pre-activation) is d(loss)/d(h) * coef for o and d(loss)/d(c) * coef for
+    # i, f, g: every coefficient at once, for all steps.
     coef = np.empty_like(gates)
-    np.multiply(g, i * (1 - i), out=coef[:, :H])
-    np.multiply(cprev, f * (1 - f), out=coef[:, H:2 * H])
-    np.multiply(tanh_c, o * (1 - o), out=coef[:, 2 * H:3 * H])
-    np.multiply(i, 1 - g * g, out=coef[:, 3 * H:])
-    dc_from_h = o * (1 - tanh_c * tanh_c)
-    coef_if = coef.reshape(n, 4, H)[:, :2]
+    tmp = np.empty_like(tanh_c)
+    for gate, factor, k in ((o, tanh_c, 0), (i, g, 1), (f, None, 2)):
+        np.subtract(1, gate, out=tmp)
+        tmp *= gate
+        if factor is not None:
+            np.multiply(tmp, factor, out=coef[:, k * H:(k + 1) * H])
+    _times_previous(cache, tmp, coef[:, 2 * H:3 * H], "cprev", "c_all", "c0")
+    np.multiply(g, g, out=tmp)
+    np.subtract(1, tmp, out=tmp)
+    np.multiply(tmp, i, out=coef[:, 3 * H:])
+    np.multiply(tanh_c, tanh_c, out=tmp)
+    np.subtract(1, tmp, out=tmp)
+    dc_from_h = np.multiply(tmp, o, out=tmp)
     d_pre = np.empty_like(gates)
-    d_pre_if = d_pre.reshape(n, 4, H)[:, :2]
     dc_state = np.array(grad_c, copy=True)
     dh_all = np.empty((n, w_hr.shape[0]), gates.dtype) if w_hr is not None else None
     for row, bs in order:
@@ -284,16 +329,17 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
             dh = dh @ w_hr
         dc = dh * dc_from_h[rows]
         dc += dc_state if full else dc_state[:bs]
-        np.multiply(dc[:, None, :], coef_if[rows], out=d_pre_if[rows])
-        np.multiply(dh, coef[rows, 2 * H:3 * H], out=d_pre[rows, 2 * H:3 * H])
-        np.multiply(dc, coef[rows, 3 * H:], out=d_pre[rows, 3 * H:])
-        dc_new = dc * f[rows]
+        np.multiply(dh, coef[rows, :H], out=d_pre[rows, :H])
+        for k in range(1, 4):           # NOTE: three 2-D products beat one broadcast 3-D one
+            cols = slice(k * H, (k + 1) * H)
+            np.multiply(dc, coef[rows, cols], out=d_pre[rows, cols])
+        dc *= f[rows]
         dh_new = d_pre[rows] @ w_hh
         if uniform:
-            dh_state, dc_state = dh_new, dc_new
+            dh_state, dc_state = dh_new, dc
         else:
             dh_state[:bs] = dh_new
-            dc_state[:bs] = dc_new
+            dc_state[:bs] = dc
     d_hr = None if w_hr is None else dh_all.T @ hpre
     return d_pre, dh_state, dc_state, d_hr
 

@@ -58,8 +58,8 @@ class _Layer(Op):
 
 
 def _rows(grad, n):
-    data = grad._data
-    return np.ascontiguousarray(data).reshape(n, data.shape[-1])
+    data = grad._data           # any strides: an expanded gradient stays a view
+    return data.reshape(n, data.shape[-1])
 
 
 class LstmLayer(_Layer):

@@ -152,9 +152,7 @@ class RNNBase(Module):
             batched = input.dim() == 3
         cx = None
         if hx is not None and is_lstm:
-            if not isinstance(hx, (tuple, list)) or len(hx) != 2:
-                hx = tuple(hx)
-            hx, cx = hx
+            hx, cx = hx[0], hx[1]       # a tensor here fails as in torch (IndexError)
         if sizes is None:
             batch_dim = 0 if self.batch_first else 1
             if not batched:
@@ -188,9 +186,6 @@ class RNNBase(Module):
             else:
                 self.check_hidden_size(hx, expected)
             hx = self.permute_hidden(hx, sorted_indices)
-        if sizes is None and data.size(1 if not self.batch_first else 0) != 0 and \
-                data.size(0 if not self.batch_first else 1) == 0:
-            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         return data, sizes, sorted_indices, unsorted_indices, hx, cx, batched
 
     def _run(self, input, hx, is_lstm):
