@@ -1,21 +1,32 @@
 """Training steps of small networks: ember vs torch (if installed), in one process.
 
-    python benchmarks/bench_nn.py [--quick] [--torch-threads N]
+    python benchmarks/bench_nn.py [--quick] [--threads N]
 
 Workloads (one SGD step each: zero_grad, forward, cross_entropy, backward, step):
   cnn: conv(1->8, 3x3)-relu-maxpool2-conv(8->16, 3x3)-relu-maxpool2-flatten-linear(400->10),
        a batch of 64 28x28 images;
   mlp: 784-256-128-10 with ReLU, a batch of 128.
-Prints median times per step and the median of the per-round ember/torch time ratios.
+Prints median times per step and the median of the per-round ember/torch time ratios. Both
+libraries get the same number of threads (default 1: torch.set_num_threads, and OpenBLAS's
+variable for NumPy's matmuls, set before NumPy loads unless already set); on a shared machine
+two-thread BLAS runs were several times slower than one-thread ones, for both libraries.
 """
 import argparse
+import os
 import statistics
 import sys
 
-import numpy as np
+PARSER = argparse.ArgumentParser()
+PARSER.add_argument("--quick", action="store_true")
+PARSER.add_argument("--threads", type=int, default=1, help="BLAS and torch threads")
+ARGS = PARSER.parse_args()
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, str(ARGS.threads))
 
-import ember
-from bench_core import interleaved
+import numpy as np  # noqa: E402
+
+import ember  # noqa: E402
+from bench_core import interleaved  # noqa: E402
 
 try:
     import torch
@@ -73,14 +84,9 @@ def _step(lib, layers, inputs, labels):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--torch-threads", type=int, default=0,
-                        help="torch's thread count (0: its default)")
-    args = parser.parse_args()
-    if torch is not None and args.torch_threads:
-        torch.set_num_threads(args.torch_threads)
-    rounds = 7 if args.quick else 21
+    if torch is not None:
+        torch.set_num_threads(ARGS.threads)
+    rounds = 7 if ARGS.quick else 21
     rng = np.random.default_rng(0)
     data = {
         "cnn": (cnn, rng.standard_normal((64, 1, 28, 28)).astype(np.float32),
@@ -106,9 +112,10 @@ def main():
                  "mlp": "mlp 784-256-128-10, batch 128"}[name]
         print(f"{label:44s} {' '.join(cells)}   {ratio}")
     pool = "nn.MaxPool2d" if hasattr(ember.nn, "MaxPool2d") else "reshape + amax"
-    print(f"(medians of {rounds} interleaved rounds of 10 steps; ember pooling: {pool}; torch "
-          f"threads: {torch.get_num_threads() if torch else '-'}; python "
-          f"{sys.version.split()[0]}, numpy {np.__version__})")
+    print(f"(medians of {rounds} interleaved rounds of 10 steps; ember pooling: {pool}; "
+          f"threads: torch {torch.get_num_threads() if torch else '-'}, OpenBLAS "
+          f"{os.environ['OPENBLAS_NUM_THREADS']}; python {sys.version.split()[0]}, numpy "
+          f"{np.__version__})")
 
 
 if __name__ == "__main__":

@@ -130,6 +130,8 @@ def _expand(value, k, name):
     """An int or a sequence as a k-tuple (a sequence of one value is repeated)."""
     if isinstance(value, int):
         return (value,) * k
+    if type(value) is tuple and len(value) == k and all(type(v) is int for v in value):
+        return value                    # the common case, already normalised
     value = tuple(int(v) for v in value)
     if len(value) == 1 and k != 1:
         return value * k
@@ -147,23 +149,23 @@ def _sizes(shape):
 def _check(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """torch's checks of aten::convolution's arguments, in torch's order; returns them as
     tuples over the weight's spatial dims."""
-    k = weight.ndim - 2
+    x_shape, w = input._data.shape, list(weight._data.shape)
+    k = len(w) - 2
     stride = _expand(stride, k, "stride")
     padding = _expand(padding, k, "padding")
     dilation = _expand(dilation, k, "dilation")
     output_padding = _expand(output_padding, k, "output_padding")
-    if any(p < 0 for p in padding):
+    if min(padding, default=0) < 0:
         raise RuntimeError("negative padding is not supported")
-    if any(p < 0 for p in output_padding):
+    if min(output_padding, default=0) < 0:
         raise RuntimeError("negative output_padding is not supported")
-    if any(s <= 0 for s in stride):
+    if min(stride, default=1) <= 0:
         raise RuntimeError("non-positive stride is not supported")
-    if any(d <= 0 for d in dilation):
+    if min(dilation, default=1) <= 0:
         raise RuntimeError("non-positive dilation is not supported")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
-    w = list(weight.shape)
-    if input.ndim != weight.ndim:
+    if len(x_shape) != len(w):
         raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-"
                            f"dimensional weight {_sizes(w)}, but got {input.ndim}-dimensional "
                            f"input of size {_sizes(input.shape)} instead")
@@ -174,18 +176,18 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size [{_sizes(w)}] instead")
     channels = w[0] if transposed else w[1] * groups
-    if input.shape[1] != channels:
+    if x_shape[1] != channels:
         given = f"transposed={int(transposed)}" if transposed else f"groups={groups}"
         raise RuntimeError(f"Given {given}, weight of size {_sizes(w)}, expected "
                            f"input{_sizes(input.shape)} to have {channels} channels, but got "
                            f"{input.shape[1]} channels instead")
     out_channels = w[1] * groups if transposed else w[0]
-    if bias is not None and (bias.ndim != 1 or bias.shape[0] != out_channels):
+    if bias is not None and bias._data.shape != (out_channels,):
         given = "transposed=1, " if transposed else ""
         raise RuntimeError(f"Given {given}weight of size {_sizes(w)}, expected bias to be "
                            f"1-dimensional with {out_channels} elements, but got bias of size "
                            f"{_sizes(bias.shape)} instead")
-    spatial = input.shape[2:]
+    spatial = x_shape[2:]
     if transposed:
         _check_output_padding(output_padding, stride, dilation)
         out = [(i - 1) * s - 2 * p + d * (kk - 1) + op + 1 for i, kk, s, p, d, op
@@ -219,7 +221,8 @@ def _check_output_padding(output_padding, stride, dilation):
 
 
 def _check_dtypes(input, weight, bias):
-    if input.dtype is not weight.dtype:
+    dtype = input._data.dtype
+    if weight._data.dtype != dtype:
         # NOTE: torch words this after its own dispatch: float32 and bfloat16 inputs may go
         # to oneDNN, whose check names both legacy tensor types.
         if input.dtype._scalar_name in ("Float", "BFloat16"):
@@ -228,10 +231,10 @@ def _check_dtypes(input, weight, bias):
                                f"be a MKLDNN tensor and weight is a dense tensor")
         raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
                            f"{weight.dtype._scalar_name}")
-    if bias is not None and bias.dtype is not input.dtype:
+    if bias is not None and bias._data.dtype != dtype:
         raise RuntimeError(f"Input type ({_type_name(input)}) and bias type ({_type_name(bias)}) "
                            f"should be the same")
-    if input.dtype._scalar_name == "Bool":
+    if dtype.kind == "b":
         raise NotImplementedError("\"slow_conv2d_cpu\" not implemented for 'Bool'")
 
 

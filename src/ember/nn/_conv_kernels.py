@@ -270,13 +270,14 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
     cols = cols.reshape(n, c, math.prod(kernel), -1)
     plane, row = math.prod(padded), math.prod(padded[1:])
     buf = xp.zeros(n * c * plane + _slack(padded, kernel, dilation), x.dtype)
-    steps = _element_strides(padded)
     e = buf.itemsize
-    shape, strides = (n, c, in_size[0], row), (c * plane * e, plane * e, stride[0] * row * e, e)
+    # targets[offset] is where kernel offset `offset` adds its columns (one view for all)
+    targets = xp.lib.stride_tricks.as_strided(
+        buf, tuple(kernel) + (n, c, in_size[0], row),
+        tuple(s * d * e for s, d in zip(_element_strides(padded), dilation))
+        + (c * plane * e, plane * e, stride[0] * row * e, e))
     for index, offset in enumerate(_offsets(kernel)):
-        start = sum(i * d * s for i, d, s in zip(offset, dilation, steps))
-        target = xp.lib.stride_tricks.as_strided(buf[start:], shape, strides)
-        target += cols[:, :, index].reshape(n, c, in_size[0], row)
+        targets[offset] += cols[:, :, index].reshape(n, c, in_size[0], row)
     _pool.release(scratch)
     image = buf[:n * c * plane].reshape((n, c) + padded)
     return _crop(xp, image, padding, out_size)
