@@ -24,7 +24,6 @@ import pickle
 import struct
 import sys
 import warnings
-import zipfile
 import zlib
 
 import numpy as np
@@ -172,11 +171,15 @@ class _ZipWriter:
     """Writes a checkpoint's records as torch does: stored, each one's data 64-byte aligned."""
 
     def __init__(self, file, archive):
+        # NOTE: zipfile is imported on first use, not with ember: it brings pathlib, shutil,
+        # bz2 and lzma along (about 30 ms).
+        import zipfile
         self.zip = zipfile.ZipFile(file, "w", zipfile.ZIP_STORED)
         self.prefix = archive + "/"
         self.crcs = []
 
     def write(self, name, data):
+        import zipfile
         data = memoryview(data).cast("B")
         info = zipfile.ZipInfo(self.prefix + name, date_time=(1980, 1, 1, 0, 0, 0))
         info.compress_type = zipfile.ZIP_STORED
@@ -359,6 +362,7 @@ class _Reader:
             raise _corrupt(f"locating file {name}: file not found") from None
 
     def read(self, name):
+        import zipfile
         info = self.info(name)
         try:
             return self.zip.read(info)
@@ -366,6 +370,7 @@ class _Reader:
             raise _corrupt(f"reading file {name}: {e}") from None
 
     def _read_array(self, name, nbytes):
+        import zipfile
         info = self.info(name)
         if info.file_size != nbytes:
             raise RuntimeError(f"record size ({info.file_size} bytes) does not match expected "
@@ -488,6 +493,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
 
 
 def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pickle_load_args):
+    import zipfile
     if not _is_zipfile(file):
         if mmap:
             name = f"{path}, " if isinstance(path, str) else ""
