@@ -266,3 +266,22 @@ def test_safetensors_files_read_by_the_other(tmp_path):
     back = st.load_file(tmp_path / "e.safetensors")
     for name in theirs:
         _check(ours[name], back[name])
+
+
+def test_tensor_attributes_both_ways():
+    t = torch.arange(3.)
+    t.note = "kept"
+    p = torch.nn.Parameter(torch.ones(2))
+    p.tag = 7
+    ours = ember.load(_torch_file({"t": t, "p": p}))
+    assert ours["t"].note == "kept" and type(ours["t"]) is ember.Tensor
+    assert ours["p"].tag == 7 and type(ours["p"]) is ember.nn.Parameter
+    _check(ours["t"], t)
+    e = ember.arange(3.)
+    e.note = "kept"
+    ep = ember.nn.Parameter(ember.ones(2))
+    ep.tag = 7
+    theirs = torch.load(_ember_file({"t": e, "p": ep}), weights_only=True)
+    assert theirs["t"].note == "kept"
+    assert theirs["p"].tag == 7 and type(theirs["p"]) is torch.nn.Parameter
+    _check(e, theirs["t"])
