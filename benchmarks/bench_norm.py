@@ -1,6 +1,6 @@
 """Normalization layers, forward + backward in float32: ember vs torch.
 
-    python benchmarks/bench_norm.py [--quick]
+    python benchmarks/bench_norm.py [--quick] [--torch-threads N]
 
 BatchNorm2d(16) in training mode on (64, 16, 12, 12) and LayerNorm(256) on (128, 256). Prints
 each library's median time per forward+backward and the median per-round ratio of torch's time
@@ -38,7 +38,11 @@ def workload(lib, make, data, grad):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--torch-threads", type=int, default=None,
+                        help="torch's thread count (default: torch's own)")
     args = parser.parse_args()
+    if torch is not None and args.torch_threads:
+        torch.set_num_threads(args.torch_threads)
     rounds = 5 if args.quick else 15
     rng = np.random.default_rng(0)
     print(f"{'forward+backward (float32)':36s} {'ember':>10s} {'torch':>10s}   torch/ember time")

@@ -432,3 +432,25 @@ def test_half_input_takes_float_parameters():
     with pytest.raises(RuntimeError, match=r"^mixed dtype \(CPU\): all inputs must share same "
                        r"datatype.$"):
         F.batch_norm(xt.double(), ember.zeros(3), ember.ones(3))
+
+
+def test_sync_batch_norm_is_batch_norm_in_one_process():
+    m = nn.SyncBatchNorm(3, momentum=0.5).double()
+    assert repr(m) == ("SyncBatchNorm(3, eps=1e-05, momentum=0.5, affine=True, bias=True, "
+                       "track_running_stats=True)")
+    x = RNG.standard_normal((2, 3, 2, 2, 2))
+    out = m(ember.tensor(x))
+    np.testing.assert_allclose(out.detach().numpy(), _ref_norm(x, (0, 2, 3, 4)), atol=1e-12)
+    np.testing.assert_allclose(m.running_mean.numpy(), 0.5 * x.mean(axis=(0, 2, 3, 4)))
+    with pytest.raises(ValueError, match=r"^expected at least 2D input \(got 1D input\)$"):
+        m(ember.randn(3))
+    model = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3, affine=False), nn.InstanceNorm1d(3))
+    model[1].running_mean.fill_(2.0)
+    model.eval()
+    converted = nn.SyncBatchNorm.convert_sync_batchnorm(model)
+    assert converted is model and type(model[1]).__name__ == "SyncBatchNorm"
+    assert type(model[2]).__name__ == "InstanceNorm1d"
+    assert model[1].running_mean.tolist() == [2.0] * 3 and not model[1].training
+    bn = nn.BatchNorm2d(4)
+    sync = nn.SyncBatchNorm.convert_sync_batchnorm(bn)
+    assert sync is not bn and sync.weight is bn.weight and sync.running_var is bn.running_var

@@ -60,6 +60,7 @@ LAYERS = {
     "BatchNorm2dNoStats": (lambda nn: nn.BatchNorm2d(3, track_running_stats=False).eval(),
                            [(2, 3, 2, 2)]),
     "BatchNorm3d": (lambda nn: nn.BatchNorm3d(2, affine=False), [(2, 2, 3, 2, 2)]),
+    "SyncBatchNorm": (lambda nn: nn.SyncBatchNorm(3, momentum=None), [(2, 3, 4, 2)]),
     "InstanceNorm1d": (lambda nn: nn.InstanceNorm1d(3), [(2, 3, 5)]),
     "InstanceNorm2dAffine": (lambda nn: nn.InstanceNorm2d(3, affine=True,
                                                           track_running_stats=True),
