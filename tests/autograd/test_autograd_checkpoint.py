@@ -1,7 +1,6 @@
 """ember.utils.checkpoint: same values and gradients as the plain run, random draws replayed in
 the recomputation, lower peak memory on a deep MLP (tracemalloc sees NumPy's buffers)."""
 import tracemalloc
-import warnings
 
 import numpy as np
 import pytest

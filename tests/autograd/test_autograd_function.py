@@ -368,3 +368,46 @@ def test_saved_output_is_attached_to_the_node_in_backward():
     np.testing.assert_allclose(g2.tolist(), [2., 2.])
     Sq.apply(x).sum().backward()
     assert seen == ["SqBackward"] * 3
+
+
+def test_vjp_may_replace_backward():
+    class Twice(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 2
+
+    x = leaf(1., 2.)
+    Twice.apply(x).sum().backward()
+    np.testing.assert_allclose(x.grad.tolist(), [2., 2.])
+
+    class Both(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g
+
+    y = Both.apply(x)           # as torch: the error comes at backward
+    with raises(RuntimeError, "Implementing both 'backward' and 'vjp' for a custom Function is "
+                              "not allowed. You should only implement one of them."):
+        y.sum().backward()
+
+
+def test_increment_version_invalidates_saved_tensors():
+    x = leaf(1., 2.)
+    y = x.exp()
+    np_view = y.detach().numpy()
+    np_view[0] = 5.                             # a write autograd cannot see...
+    torch.autograd.graph.increment_version(y)   # ...declared
+    with pytest.raises(RuntimeError, match="is at version 1; expected version 0 instead"):
+        y.sum().backward()

@@ -186,3 +186,9 @@ def test_gradcheck_input_checks():
         "Input #0 requires gradient and is not a double precision floating point or complex. "
         "This check will likely fail if all the inputs are not of double precision floating "
         "point or complex. "]
+
+
+def test_gradcheck_refuses_complex_rather_than_misjudging():
+    z = torch.tensor([1 + 1j], dtype=torch.complex128, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="complex"):
+        gradcheck(lambda t: t * 2, (z,))

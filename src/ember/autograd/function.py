@@ -107,7 +107,7 @@ class BackwardCFunction(Node, FunctionCtx):
             for i, (g, meta) in enumerate(zip(grads, self._fn_output_meta)):
                 if g is None and meta is not None:
                     grads[i] = zeros(meta[0], dtype=_dtype._FROM_NUMPY[meta[1]])
-        result = cls.backward(self, *grads)
+        result = cls._backward_fn(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         expected = len(self.needs_input_grad)
@@ -128,10 +128,26 @@ class BackwardCFunction(Node, FunctionCtx):
         return tuple(out)
 
 
+def _plain(fn):
+    return fn.__func__ if isinstance(fn, staticmethod) else fn
+
+
+def _both_defined(ctx, *grads):
+    raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                       "allowed. You should only implement one of them.")
+
+
 class _FunctionMeta(type):
     """Gives each Function subclass its backward node class, `<ClassName>Backward`."""
 
     def __init__(cls, name, bases, attrs):
+        if attrs.get("backward") is not None and attrs.get("vjp") is not None and \
+                attrs["backward"] is not attrs["vjp"]:
+            cls._backward_fn = _both_defined
+        elif "vjp" in attrs and "backward" not in attrs:
+            cls._backward_fn = _plain(attrs["vjp"])
+        elif "backward" in attrs:
+            cls._backward_fn = _plain(attrs["backward"])
         backward_fn = type(f"{name}Backward", (BackwardCFunction,), {"_forward_cls": cls})
         backward_fn.__module__ = __name__     # torch names them torch.autograd.function.*
         cls._backward_cls = backward_fn

@@ -105,6 +105,9 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
                           stacklevel=2)
     outs = _outputs(func, inputs)
     out_index = [k for k, o in enumerate(outs) if _is_tensor(o) and o.requires_grad]
+    if any(inputs[i].is_complex() for i in diff) or any(outs[k].is_complex() for k in out_index):
+        raise NotImplementedError("ember's gradcheck compares real Jacobians only; complex "
+                                  "inputs or outputs are not supported yet")
     if not check_backward_ad or not out_index:
         return True
     numerical = _numerical(func, inputs, diff, out_index, eps)

@@ -461,3 +461,10 @@ def on_record(node):
         node.metadata["traceback_"] = traceback.format_stack(frame) if frame else []
     if _hook_stack.stack:
         pack_saved(node)
+
+
+def increment_version(tensor):
+    """Mark `tensor` as modified in place (for writes autograd cannot see, such as through
+    `.numpy()`): saved copies of it then fail torch's version check."""
+    for t in tensor if isinstance(tensor, (tuple, list)) else (tensor,):
+        t._bump_version()
