@@ -424,3 +424,17 @@ def test_grid_sample_3d(mode, padding_mode):
     check_gradients(lambda a, g: F.grid_sample(a, g, mode, padding_mode, False),
                     volume[:, :1, :2], RNG.uniform(-1.2, 1.2, (1, 2, 1, 2, 3)),
                     rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_double_backward(padding_mode, align_corners):
+    from nn_checks import check_second_derivatives
+    img = ember.tensor(RNG.standard_normal((1, 2, 4, 5)))
+    grid = RNG.uniform(-1.3, 1.3, (1, 2, 3, 2))
+    check_second_derivatives(lambda g: F.grid_sample(img, g, "bilinear", padding_mode,
+                                                     align_corners), grid)
+    vol = ember.tensor(RNG.standard_normal((1, 1, 3, 4, 5)))
+    check_second_derivatives(lambda g: F.grid_sample(vol, g, "bilinear", padding_mode,
+                                                     align_corners),
+                             RNG.uniform(-1.3, 1.3, (1, 1, 2, 2, 3)))

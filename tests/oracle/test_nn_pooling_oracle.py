@@ -234,3 +234,42 @@ def test_pixel_shuffle_and_modules():
                  lambda nn: nn.AdaptiveAvgPool2d((2, None)), lambda nn: nn.LPPool2d(2, 2)):
         assert repr(make(torch.nn)) == repr(make(ember.nn))
         _both(lambda lib, t: make(lib.nn)(t), [np.abs(x) + 0.1])
+
+
+@pytest.mark.parametrize("padding", [0, 1])
+@pytest.mark.parametrize("fill", ["nan", "-inf", "ties"])
+def test_max_pool_special_values(padding, fill):
+    x = RNG.standard_normal((2, 3, 6, 7))
+    mask = RNG.uniform(size=x.shape) < 0.3
+    if fill == "ties":
+        x = np.round(x)
+    else:
+        x[mask] = float(fill)
+    for fn in (lambda lib, t: lib.nn.functional.max_pool2d(t, 3, 2, padding, ceil_mode=True,
+                                                           return_indices=True),
+               lambda lib, t: lib.nn.functional.adaptive_max_pool2d(t, (4, 5), True)):
+        _both(fn, [x], grads=False)
+    ints = (x * 0 if fill != "ties" else x).astype(np.int64)
+    ints[:, :, :2] = np.iinfo(np.int64).min
+    _both(lambda lib, t: lib.nn.functional.max_pool2d(t, 2, 1, padding, return_indices=True),
+          [ints], grads=False)
+
+
+@pytest.mark.parametrize("nd", [2, 3])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+def test_grid_sample_double_backward(nd, padding_mode, align):
+    img = RNG.standard_normal((1, 2) + (4, 5, 3)[:nd])
+    grid = RNG.uniform(-1.3, 1.3, (1, 3, 2, 2)[:nd + 1] + (nd,))
+    v = [RNG.standard_normal(img.shape), RNG.standard_normal(grid.shape)]
+    results = []
+    for lib in (torch, ember):
+        a, g = lib.tensor(img, requires_grad=True), lib.tensor(grid, requires_grad=True)
+        out = lib.nn.functional.grid_sample(a, g, "bilinear", padding_mode, align)
+        w = lib.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape)))
+        ga, gg = lib.autograd.grad((out * w).sum(), [a, g], create_graph=True)
+        total = (ga * lib.tensor(v[0])).sum() + (gg * lib.tensor(v[1])).sum()
+        second = lib.autograd.grad(total, [a, g])
+        results.append([t.detach().numpy() for t in (ga, gg) + tuple(second)])
+    for want, got in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-9)

@@ -358,22 +358,107 @@ def grid_sample_grads(image, grid, grad, mode, padding_mode, align_corners, need
 
 
 class _GridSampler(Op):
-    """Once differentiable (ember does not build the graph of its gradient)."""
+    """The gradient is computed on arrays; under create_graph it is written with ember's
+    differentiable ops instead (`_composite_grads`), so double backward works, with ember's
+    primitive node names inside (torch records GridSampler2DBackwardBackward0)."""
     abstract = True
     inputs = ("input", "grid")
     saves = {"input": ("input", "grid"), "grid": ("input", "grid")}
 
     def backward(ctx, grad):
         from .._tensor import wrap
+        from ..autograd.grad_mode import _state
         image, grid = ctx.saved_tensors
+        args = (ctx.mode, ctx.padding_mode, ctx.align_corners)
+        if _state.enabled:
+            return _composite_grads(image, grid, grad, args, ctx.needs_input_grad)
         data = [t._data for t in (image, grid, grad)]
         bf16 = data[0].dtype == _dtype.bfloat16._np
         if bf16:
             data = [a.astype(np.float32) for a in data]
-        grads = grid_sample_grads(*data, ctx.mode, ctx.padding_mode, ctx.align_corners,
-                                  ctx.needs_input_grad)
+        grads = grid_sample_grads(*data, *args, ctx.needs_input_grad)
         return tuple(wrap(g.astype(data[0].dtype if not bf16 else _dtype.bfloat16._np))
                      if g is not None else None for g in grads)
+
+
+def _composite_source(coord, size, padding_mode, align_corners):
+    if align_corners:
+        x = (coord + 1) / 2 * (size - 1)
+    else:
+        x = ((coord + 1) * size - 1) / 2
+    if padding_mode == "reflection":
+        low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        if low == high:
+            x = x * 0
+        else:
+            lo, span = low / 2, (high - low) / 2
+            d = (x - lo).abs()
+            extra = d.fmod(span)
+            flips = (d / span).floor().detach()
+            even = (flips.remainder(2) == 0)
+            x = (extra + lo).where(even, span - extra + lo)
+    if padding_mode != "zeros":
+        x = x.clamp(0, size - 1)
+    return x
+
+
+def _composite_grads(image, grid, grad, args, needs):
+    """grid_sample's gradients written with ember's differentiable ops (for double backward):
+    d image scatters grad * weight; d grid is sum_c grad * value * d weight / d x times the
+    (piecewise constant) slope d x / d grid."""
+    from .._tensor import wrap
+    mode, padding_mode, align_corners = args
+    xp = backend_of(image._data).xp
+    n, c = image.shape[:2]
+    sizes = tuple(image.shape[:1:-1])
+    dtype = image._data.dtype
+    coords = [_composite_source(grid[..., d], size, padding_mode, align_corners)
+              for d, size in enumerate(sizes)]
+    _, slopes = _sources(xp, image._data, grid._data, padding_mode, align_corners)
+    flat_image = image.reshape(n, c, -1)
+    flat_grad = grad.reshape(n, c, -1)
+    if mode == "nearest":
+        taps = [([xp.rint(x._data).astype(np.int64) for x in coords], None, None)]
+    else:
+        lows = [x.detach().floor() for x in coords]
+        fracs = [x - low for x, low in zip(coords, lows)]
+        taps = []
+        for corner in itertools.product((0, 1), repeat=len(coords)):
+            factors = [f if up else 1 - f for f, up in zip(fracs, corner)]
+            dweights = [(1.0 if up else -1.0) * math.prod(factors[:d] + factors[d + 1:])
+                        for d, up in enumerate(corner)]
+            points = [low._data.astype(np.int64) + up for low, up in zip(lows, corner)]
+            taps.append((points, math.prod(factors), dweights))
+    grad_image = 0
+    grad_grid = [0] * len(coords)
+    for points, weight, dweights in taps:
+        flat, valid = _flat_index(xp, image._data, points)
+        index = wrap(xp.ascontiguousarray(xp.broadcast_to(flat.reshape(n, 1, -1),
+                                                          (n, c, flat[0].size))))
+        inside = wrap(valid.reshape(n, 1, -1).astype(dtype))
+        if needs[0]:
+            share = flat_grad * inside
+            if weight is not None:
+                share = share * weight.reshape(n, 1, -1)
+            grad_image = grad_image + image.new_zeros(flat_image.shape).scatter_add(2, index,
+                                                                                    share)
+        if needs[1] and dweights is not None:
+            dot = (flat_image.gather(2, index) * inside * flat_grad).sum(1)
+            for d, dw in enumerate(dweights):
+                grad_grid[d] = grad_grid[d] + dot * dw.reshape(n, -1)
+    gi = gg = None
+    if needs[0]:
+        gi = (grad_image if not isinstance(grad_image, int)
+              else image.new_zeros(flat_image.shape)).reshape(image.shape)
+    if needs[1]:
+        if mode == "nearest":
+            gg = grid.new_zeros(grid.shape)
+        else:
+            parts = [(g * wrap(slope.reshape(n, -1).astype(dtype))).reshape(grid.shape[:-1])
+                     for g, slope in zip(grad_grid, slopes)]
+            from .._ops.joining import stack
+            gg = stack(parts, -1)
+    return gi, gg
 
 
 GRID_SAMPLERS = {nd: type(f"GridSampler{nd}D", (_GridSampler,), {"__module__": __name__})
