@@ -271,3 +271,15 @@ def test_packing_utilities():
                 np.testing.assert_allclose(x, y)
         else:
             assert a == b
+
+
+def test_lstm_layer_node_inputs():
+    """The float32 LSTM node lists (input, weights, hx, cx) as torch's does."""
+    names = []
+    for lib in (torch, ember):
+        lib.manual_seed(0)
+        m = lib.nn.LSTM(3, 4)
+        out, _ = m(lib.randn(2, 1, 3, requires_grad=True))
+        names.append([None if fn is None else type(fn).__name__
+                      for fn, _ in out.grad_fn.next_functions])
+    assert names[0] == names[1]

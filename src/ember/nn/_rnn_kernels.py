@@ -241,8 +241,8 @@ def previous(cache, name, states, initial):
 
 
 def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
-    """Gradients (input, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr) of one layer, as arrays in
-    torch's layout (None where `need` says no), from the forward's cache and the gradients
+    """Gradients (input, w_ih, w_hh, b_ih, b_hh, h0, c0, w_hr) of one layer, as arrays in
+    torch's layout (None where `need`, in that order, says no), from the forward's cache and the gradients
     of its three outputs."""
     steps, uniform, reverse = cache["steps"], cache["uniform"], cache["reverse"]
     hidden = cache["hidden"]
@@ -268,11 +268,11 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
     x = cache["x"]
     put_back = (lambda a: a) if undo is None else (lambda a: a[undo])
     d_x = d_in @ w_ih if need[0] else None
-    dw_ih = put_back(d_in.T @ x) if need[3] else None
-    dw_hh = put_back(_times_previous_h(cache, d_rec)) if need[4] else None
-    db_ih = put_back(d_in.sum(0)) if need[5] else None
-    db_hh = put_back(d_rec.sum(0)) if need[6] else None
-    return d_x, d_h0, d_c0, dw_ih, dw_hh, db_ih, db_hh, d_hr
+    dw_ih = put_back(d_in.T @ x) if need[1] else None
+    dw_hh = put_back(_times_previous_h(cache, d_rec)) if need[2] else None
+    db_ih = put_back(d_in.sum(0)) if need[3] else None
+    db_hh = put_back(d_rec.sum(0)) if need[4] else None
+    return d_x, dw_ih, dw_hh, db_ih, db_hh, d_h0, d_c0, d_hr
 
 
 def _elman_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh, mode):

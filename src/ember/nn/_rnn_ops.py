@@ -14,7 +14,8 @@ from ..autograd.grad_mode import _state as _grad_state
 from .._ops._op import Op, record
 from . import _rnn_kernels as kernels
 
-_INPUTS = ("input", "hx", "cx", "weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
+# torch's order for mkldnn_rnn_layer (input, weights, hx, cx), then the projection
+_INPUTS = ("input", "weight_ih", "weight_hh", "bias_ih", "bias_hh", "hx", "cx", "weight_hr")
 
 
 class _Layer(Op):
@@ -39,11 +40,13 @@ class _Layer(Op):
         g_c = grad_c._data if grad_c is not None and mode == "LSTM" else None
         if mode == "LSTM" and g_c is None:
             g_c = np.zeros((grad_h.shape[0], cache["hidden"]), g_out.dtype)
-        w_ih, w_hh = saved[3]._data, saved[4]._data
+        w_ih, w_hh = saved[1]._data, saved[2]._data
         need = ctx.needs_input_grad
+        count = len(need)
+        need = need + (False,) * (len(_INPUTS) - count)
         grads = kernels.backward(mode, cache, g_out, grad_h._data, g_c, w_ih, w_hh, need)
         result = []
-        for k, (g, t) in enumerate(zip(grads, saved)):
+        for k, (g, t) in enumerate(zip(grads[:count], saved)):
             if not need[k] or g is None:
                 result.append(None)
             elif k == 0:
@@ -64,6 +67,8 @@ def _rows(grad, n):
 
 class LstmLayer(_Layer):
     node_name = "MkldnnRnnLayerBackward0"
+    inputs = _INPUTS[:7]                # no projection on this path, as in torch
+    saves = {name: _INPUTS[:7] + ("result",) for name in _INPUTS[:7]}
 
 
 class StackedSteps(_Layer):
@@ -80,7 +85,9 @@ def _differentiable_backward(ctx, saved, grad_out, grad_h, grad_c):
     from ..autograd import grad as autograd_grad
     from ..autograd.grad_mode import enable_grad
     with enable_grad():
-        leaves = list(saved[:8])        # the inputs themselves, so the graph reaches them
+        count = len(ctx.needs_input_grad)
+        # the inputs themselves, so that the new graph reaches them
+        leaves = list(saved[:count]) + [None] * (len(_INPUTS) - count)
         batch_sizes = [bs for _, bs in ctx.cache["steps"]]
         out, h, c = reference_layer(ctx.mode, leaves, batch_sizes, ctx.cache["reverse"])
         outs, grads = [out, h], [grad_out.reshape(out.shape), grad_h]
@@ -91,7 +98,7 @@ def _differentiable_backward(ctx, saved, grad_out, grad_h, grad_c):
                   and t.requires_grad]
         got = autograd_grad(outs, [leaves[k] for k in wanted], grads, create_graph=True,
                             allow_unused=True)
-    result = [None] * len(leaves)
+    result = [None] * count
     for k, g in zip(wanted, got):
         result[k] = g
     return tuple(result)
@@ -101,7 +108,7 @@ def reference_layer(mode, tensors, batch_sizes, reverse):
     """One layer with ember's ops, step by step: (output rows, h_n, c_n)."""
     from .. import _creation
     from .._ops.joining import cat
-    x, hx, cx, w_ih, w_hh, b_ih, b_hh, w_hr = tensors
+    x, w_ih, w_hh, b_ih, b_hh, hx, cx, w_hr = tensors
     batch = batch_sizes[0]
     x = x.reshape(-1, x.shape[-1])
     out_size = w_hh.shape[1]
@@ -139,7 +146,7 @@ def run_layer(mode, x, hx, cx, weights, batch_sizes, reverse, packed):
         steps, uniform = kernels.steps_of(batch_sizes, batch_sizes[0])
     else:
         steps, uniform = kernels.steps_of([data.shape[1]] * data.shape[0], data.shape[1])
-    args = (x, hx, cx, w_ih, w_hh, b_ih, b_hh, w_hr)
+    args = (x, w_ih, w_hh, b_ih, b_hh, hx, cx, w_hr)
     needs = _grad_state.enabled and any(
         isinstance(t, Tensor) and t._requires_grad for t in args)
     out, h, c, cache = kernels.forward(
