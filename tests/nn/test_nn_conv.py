@@ -605,3 +605,37 @@ def test_unfold_fold_errors():
             lambda: F.fold(ember.randn(2, 12, 16, 1), (5, 5), 2))
     _raises(RuntimeError, "It is expected output_size equals to 2, but got size 3",
             lambda: F.fold(ember.randn(2, 12, 16), (5, 5, 5), 1))
+
+
+def test_empty_and_non_contiguous_inputs(layout):
+    w = RNG.standard_normal((4, 3, 3, 3))
+    assert F.conv2d(ember.zeros(0, 3, 7, 6, dtype=ember.float64), _t(w)).shape == (0, 4, 5, 4)
+    assert F.conv_transpose2d(ember.zeros(0, 4, 3, 3, dtype=ember.float64),
+                              _t(w)).shape == (0, 3, 5, 5)
+    assert F.unfold(ember.zeros(0, 2, 4, 4), 2).shape == (0, 8, 9)
+    assert F.fold(ember.zeros(0, 8, 9), 4, 2).shape == (0, 2, 4, 4)
+    # torch answers an input without channels with an output without channels
+    x = ember.zeros(2, 0, 7, 6, requires_grad=True)
+    weight = ember.zeros(4, 0, 3, 3, requires_grad=True)
+    y = F.conv2d(x, weight, ember.ones(4))
+    assert y.shape == (2, 0, 5, 4) and type(y.grad_fn).__name__ == "ConvolutionBackward0"
+    y.sum().backward()
+    assert x.grad.shape == (2, 0, 7, 6) and weight.grad.shape == (4, 0, 3, 3)
+    base = RNG.standard_normal((2, 3, 6, 9))
+    view = _t(base).permute(0, 1, 3, 2)[:, :, ::2]
+    assert not view.is_contiguous()
+    expected = ref_conv(base.transpose(0, 1, 3, 2)[:, :, ::2], w, padding=1)
+    np.testing.assert_allclose(F.conv2d(view, _t(w), padding=1).numpy(), expected, atol=1e-12)
+
+
+def test_half_precision_gradients():
+    x = RNG.standard_normal((2, 3, 6, 5))
+    w = RNG.standard_normal((4, 3, 3, 3))
+    xh = _t(x.astype(np.float16), True)
+    wh = _t(w.astype(np.float16), True)
+    F.conv2d(xh, wh, padding=1).sum().backward()
+    x64, w64 = _t(x, True), _t(w, True)
+    F.conv2d(x64, w64, padding=1).sum().backward()
+    assert wh.grad.dtype is ember.float16
+    np.testing.assert_allclose(wh.grad.numpy(), w64.grad.numpy(), rtol=2e-2, atol=5e-2)
+    np.testing.assert_allclose(xh.grad.numpy(), x64.grad.numpy(), rtol=2e-2, atol=2e-2)

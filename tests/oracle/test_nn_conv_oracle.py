@@ -198,3 +198,32 @@ def test_errors_match_torch(index):
         make(ember)
     assert type(ours.value) is type(theirs.value)
     assert str(ours.value) == str(theirs.value)
+
+
+EDGE_CASES = [
+    lambda lib: lib.nn.functional.conv2d(lib.zeros(2, 0, 7, 6), lib.zeros(4, 0, 3, 3),
+                                         lib.ones(4)),
+    lambda lib: lib.nn.functional.conv2d(lib.zeros(0, 3, 7, 6), lib.ones(4, 3, 3, 3),
+                                         lib.ones(4)),
+    lambda lib: lib.nn.functional.conv_transpose2d(lib.zeros(0, 4, 3, 3),
+                                                   lib.ones(4, 3, 3, 3)),
+    lambda lib: lib.nn.functional.conv2d(
+        lib.arange(2 * 3 * 6 * 9.).reshape(2, 3, 6, 9).permute(0, 1, 3, 2)[:, :, ::2],
+        lib.ones(4, 3, 3, 3), padding=1),
+    lambda lib: lib.nn.functional.conv2d(lib.ones(2, 3, 7, 6).half(), lib.ones(4, 3, 3, 3).half(),
+                                         padding=1),
+    lambda lib: lib.nn.functional.conv2d(lib.ones(2, 3, 7, 6).to(lib.complex64),
+                                         lib.ones(4, 3, 3, 3).to(lib.complex64), padding=1),
+    lambda lib: lib.nn.functional.conv2d(lib.ones(2, 3, 7, 6).long(),
+                                         lib.ones(4, 3, 3, 3).long(), stride=2),
+    lambda lib: lib.nn.functional.unfold(lib.zeros(0, 2, 4, 4), 2),
+    lambda lib: lib.nn.functional.fold(lib.zeros(0, 8, 9), 4, 2),
+]
+
+
+@pytest.mark.parametrize("index", range(len(EDGE_CASES)))
+def test_edge_cases_match_torch(index):
+    ours, theirs = EDGE_CASES[index](ember), EDGE_CASES[index](torch)
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    assert str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy())

@@ -38,6 +38,9 @@ class Convolution(Op):
         # NOTE: the forward's columns serve the weight gradient once, then go (a second
         # backward through a retained graph recomputes them).
         columns = ctx.__dict__.pop("_columns", None)
+        if ctx._input_shape[1] == 0 and not ctx.transposed:     # nothing flows back
+            return (grad.new_zeros(ctx._input_shape) if need_input else None,
+                    grad.new_zeros(ctx._weight_shape) if need_weight else None, None)
         grad_input = grad_weight = grad_bias = None
         if need_input:
             if ctx.transposed:
@@ -75,13 +78,17 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if transposed:
         out = kernels.conv_transpose(xp, x, w, stride, padding, dilation, groups,
                                      output_padding)
+    elif x.shape[1] == 0:
+        # NOTE: as torch does, an input without channels gives an output without channels.
+        size = kernels.output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
+        out, bias = xp.zeros((x.shape[0], 0) + size, x.dtype), None
     else:
         out, columns = kernels.conv_forward(xp, x, w, stride, padding, dilation, groups)
     if bias is not None:
         out += bias._data.reshape((-1,) + (1,) * (out.ndim - 2))
     params = {"stride": stride, "padding": padding, "dilation": dilation,
               "transposed": transposed, "output_padding": output_padding, "groups": groups,
-              "_input_shape": x.shape, "_kernel": w.shape[2:]}
+              "_input_shape": x.shape, "_weight_shape": w.shape, "_kernel": w.shape[2:]}
     if columns is not None and weight._requires_grad and _grad_state.enabled:
         params["_columns"] = columns
     else:

@@ -192,7 +192,7 @@ def _to_rows(xp, g, padded):
     n, c, first = g.shape[:3]
     full = _pool.zeros(xp, (n, c, first) + tuple(padded[1:]), g.dtype)
     full[(slice(None),) * 3 + tuple(slice(0, o) for o in g.shape[3:])] = g
-    return full.reshape(n, c, -1)
+    return full.reshape(n, c, first * math.prod(padded[1:]))
 
 
 def columns(xp, x, groups, kernel, positions, stride, padding, dilation, out_channels):
@@ -219,7 +219,7 @@ def conv_forward(xp, x, w, stride, padding, dilation, groups):
     kernel = w.shape[2:]
     positions = output_size(x.shape[2:], kernel, stride, padding, dilation)
     full, cols = columns(xp, x, groups, kernel, positions, stride, padding, dilation, o)
-    weight = w.reshape(groups, o // groups, -1)
+    weight = w.reshape(groups, o // groups, w.shape[1] * math.prod(kernel))
     if not full:
         return matmul(xp, weight, cols).reshape((n, o) + positions), (full, cols)
     scratch = _pool.empty(xp, (n, groups, o // groups, cols.shape[-1]), x.dtype)
@@ -242,7 +242,7 @@ def conv_weight(xp, x, g, kernel, stride, padding, dilation, groups, saved=None)
     if full:
         padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
         g = rows = _to_rows(xp, g, padded)
-    grads = g.reshape(n, groups, o // groups, -1)
+    grads = g.reshape(n, groups, o // groups, cols.shape[-1])
     # NOTE: one matmul over (batch * positions) would need transposed copies of both operands;
     # batched products summed over the batch read each operand once.
     w = matmul(xp, grads, cols.transpose(0, 1, 3, 2)).sum(axis=0)
@@ -258,16 +258,18 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
     out_size = tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, k, s, p, d, op
                      in zip(in_size, kernel, stride, padding, dilation, output_padding))
     padded = tuple(o + 2 * p for o, p in zip(out_size, padding))
-    weight = xp.ascontiguousarray(w.reshape(groups, cin // groups, -1).transpose(0, 2, 1))
+    weight = w.reshape(groups, cin // groups, w.shape[1] * math.prod(kernel))
+    weight = xp.ascontiguousarray(weight.transpose(0, 2, 1))
     if not _full_rows(n, c, cin, kernel, in_size, padded, stride[1:]):
-        cols = matmul(xp, weight, x.reshape(n, groups, cin // groups, -1))
+        cols = matmul(xp, weight, x.reshape(n, groups, cin // groups, math.prod(in_size)))
         cols = cols.reshape((n, c) + tuple(kernel) + tuple(in_size))
         return col2im(xp, cols, out_size, stride, padding, dilation)
     rows = _to_rows(xp, x, padded)
     scratch = _pool.empty(xp, (n, groups, weight.shape[1], rows.shape[-1]), x.dtype)
-    cols = matmul(xp, weight, rows.reshape(n, groups, cin // groups, -1), out=scratch)
+    cols = matmul(xp, weight, rows.reshape(n, groups, cin // groups, rows.shape[-1]),
+                  out=scratch)
     _pool.release(rows)
-    cols = cols.reshape(n, c, math.prod(kernel), -1)
+    cols = cols.reshape(n, c, math.prod(kernel), rows.shape[-1])
     plane, row = math.prod(padded), math.prod(padded[1:])
     buf = xp.zeros(n * c * plane + _slack(padded, kernel, dilation), x.dtype)
     e = buf.itemsize

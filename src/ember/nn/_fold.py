@@ -36,7 +36,7 @@ def _im2col(input, kernel_size, dilation, padding, stride):
     x = input._data
     xp = backend_of(x).xp
     batch = x.shape[:-3]
-    x = x.reshape((-1,) + x.shape[-3:])
+    x = x.reshape((math.prod(batch),) + x.shape[-3:])
     blocks = kernels.output_size(x.shape[2:], kernel_size, stride, padding, dilation)
     cols = kernels.exact_columns(xp, kernels.pad_zeros(xp, x, padding), 1, kernel_size, blocks,
                                  stride, dilation)
@@ -53,7 +53,7 @@ def _col2im(input, output_size, kernel_size, dilation, padding, stride):
     batch = x.shape[:-2]
     blocks = kernels.output_size(output_size, kernel_size, stride, padding, dilation)
     c = x.shape[-2] // math.prod(kernel_size)
-    cols = x.reshape((-1, c) + tuple(kernel_size) + blocks)
+    cols = x.reshape((math.prod(batch), c) + tuple(kernel_size) + blocks)
     out = kernels.col2im(xp, cols, tuple(output_size), stride, padding, dilation)
     out = out.reshape(batch + out.shape[1:])
     params = {"kernel_size": kernel_size, "dilation": dilation, "padding": padding,
