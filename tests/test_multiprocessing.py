@@ -188,3 +188,14 @@ def test_spawn_runs_and_propagates_errors(tmp_path):
         pass
     with pytest.warns(FutureWarning, match="This method only supports start_method=spawn"):
         mp.spawn(_ok, args=(str(tmp_path / "y"),), nprocs=1, start_method="fork")
+
+
+def _double(t):
+    return t * 2
+
+
+def test_pool_sends_and_returns_tensors():
+    with mp.get_context("fork").Pool(2) as pool:
+        out = pool.map(_double, [ember.ones(2), ember.full((2,), 3.)])
+    assert [o.tolist() for o in out] == [[2., 2.], [6., 6.]]
+    assert all(o.is_shared() for o in out)

@@ -36,7 +36,7 @@ def test_collate_containers():
     out = default_collate(batch)
     assert out["a"].tolist() == [1, 2]
     assert isinstance(out["b"], list)                    # tuples become lists, as in torch
-    assert out["b"][0].tolist() == [1., 2.] and out["b"][1] == ["x", "y"]
+    assert out["b"][0].tolist() == [1., 2.] and out["b"][1] == ("x", "y")  # as torch
     p = default_collate([Point(1, 2.), Point(3, 4.)])
     assert isinstance(p, Point) and p.x.tolist() == [1, 3] and p.y.dtype == ember.float64
     assert [t.tolist() for t in default_collate([[1, 2], [3, 4]])] == [[1, 3], [2, 4]]
@@ -56,3 +56,40 @@ def test_default_convert():
     assert default_convert("ab") == "ab"
     strings = np.array(["a"])
     assert default_convert(strings) is strings
+
+
+def test_collate_tensor_paths_agree_with_torch():
+    # mixed dtypes promote, grad is recorded, unequal sizes give torch's error (recorded)
+    out = default_collate([ember.tensor([1]), ember.tensor([2.5])])
+    assert out.dtype == ember.float32 and out.tolist() == [[1.0], [2.5]]
+    a = ember.ones(2, requires_grad=True)
+    out = default_collate([a, a * 2])
+    assert out.grad_fn.name() == "StackBackward0"
+    out.sum().backward()
+    assert a.grad.tolist() == [3., 3.]
+    with pytest.raises(RuntimeError, match=r"stack expects each tensor to be equal size, but "
+                                           r"got \[2\] at entry 0 and \[3\] at entry 1"):
+        default_collate([ember.ones(2), ember.ones(3)])
+    out = default_collate([ember.ones(2, 3).t(), ember.zeros(2, 3).t()])
+    assert out.stride() == (6, 2, 1) and out.is_contiguous()
+    assert out[0].tolist() == [[1., 1.], [1., 1.], [1., 1.]]
+
+
+def test_tensor_dataset_getitems_matches_getitem():
+    from ember.utils.data import TensorDataset
+    x, y = ember.arange(12.).view(4, 3), ember.tensor([5, 6, 7, 8])
+    ds = TensorDataset(x, y)
+    fast = ds.__getitems__([3, 0, 3])
+    slow = [ds[i] for i in [3, 0, 3]]
+    assert [(a.tolist(), b.tolist(), b.shape) for a, b in fast] == \
+        [(a.tolist(), b.tolist(), b.shape) for a, b in slow]
+    assert default_collate(fast)[0].tolist() == [[9., 10., 11.], [0., 1., 2.], [9., 10., 11.]]
+    with pytest.raises(IndexError, match="index 9 is out of bounds for dimension 0 with size 4"):
+        ds.__getitems__([9])
+
+    class Doubled(TensorDataset):
+        def __getitem__(self, i):
+            return tuple(t[i] * 2 for t in self.tensors)
+    assert Doubled(x).__getitems__([1])[0][0].tolist() == [6., 8., 10.]
+    w = ember.ones(2, 2, requires_grad=True)
+    assert TensorDataset(w).__getitems__([0])[0][0].grad_fn is not None

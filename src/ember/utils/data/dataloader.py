@@ -374,7 +374,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         try:
             _channel.send(self._socks[worker_id], message)
         except OSError:
-            self._raise_if_dead()
+            self._raise_if_dead(suspect=self._workers[worker_id])
             raise
 
     def _try_put_index(self):
@@ -434,21 +434,26 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         if not ready:
             self._shutdown_workers()
             raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
-        for sock in (s for s in self._socks if s in ready):
+        for worker_id, sock in enumerate(self._socks):
+            if sock not in ready:
+                continue
             try:
                 epoch, idx, kind, payload = _channel.recv(sock)
             except (EOFError, OSError):
-                self._raise_if_dead(wait=True)
+                # NOTE: only an exiting worker closes its socket, and it may do so a moment
+                # before its exit status can be read.
+                self._raise_if_dead(suspect=self._workers[worker_id])
                 raise
             if epoch == self._epoch:
                 self._results[idx] = (kind, payload)
         if any(s in ready for s in sentinels):
-            self._raise_if_dead(wait=True)
+            self._raise_if_dead()
 
-    def _raise_if_dead(self, wait=False):
-        if wait:           # a closed socket may come a moment before the exit status
-            multiprocessing.connection.wait([w.sentinel for w in self._workers], 1.0)
-        dead = [w for w in self._workers if w.exitcode is not None or not w.is_alive()]
+    def _raise_if_dead(self, suspect=None):
+        """Raise the worker-death error if some worker has exited (or `suspect` is exiting),
+        after shutting down the rest."""
+        exited = multiprocessing.connection.wait([w.sentinel for w in self._workers], 0)
+        dead = [w for w in self._workers if w.sentinel in exited or w is suspect]
         if dead:
             pids = ", ".join(str(w.pid) for w in dead)
             self._shutdown_workers()

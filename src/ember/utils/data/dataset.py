@@ -7,7 +7,10 @@ import math
 import warnings
 from typing import Generic, TypeVar
 
+import numpy as np
+
 import ember
+from ember._tensor import wrap as _wrap
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]
@@ -57,8 +60,28 @@ class TensorDataset(Dataset):
     def __getitem__(self, index):
         return tuple(tensor[index] for tensor in self.tensors)
 
+    def __getitems__(self, indices):
+        """The samples at `indices` (what the DataLoader asks for a batch): one gather per
+        tensor instead of one indexing per sample."""
+        if type(self).__getitem__ is not TensorDataset.__getitem__ or \
+                not all(_plain_cpu(t) for t in self.tensors):
+            return [self[i] for i in indices]
+        try:
+            columns = [t._data[indices] for t in self.tensors]
+        except (IndexError, TypeError):
+            return [self[i] for i in indices]       # torch's errors, from `__getitem__`
+        # NOTE: a sample's tensors are rows of the gathered copy, not views of the dataset's
+        # tensors as `ds[i]` gives: the batch is what `default_collate` makes in either case.
+        rows = [[_wrap(column[i, ...]) for i in range(len(indices))] for column in columns]
+        return list(zip(*rows))
+
     def __len__(self):
         return self.tensors[0].size(0)
+
+
+def _plain_cpu(t):
+    """A CPU tensor outside autograd, whose rows can be gathered by NumPy directly."""
+    return isinstance(t._data, np.ndarray) and not t.requires_grad and t.dim() > 0
 
 
 def _batch_of(dataset, indices):

@@ -18,9 +18,6 @@ class Sampler(Generic[T_co]):
     """Base class: subclasses define `__iter__` (indices or lists of indices), and `__len__`
     when they know it."""
 
-    def __init__(self, data_source=None):
-        pass
-
     def __iter__(self):
         raise NotImplementedError
 

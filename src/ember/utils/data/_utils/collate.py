@@ -9,6 +9,10 @@ import re
 import numpy as np
 
 import ember
+from ember._shared_memory import new_shared_array
+from ember._tensor import wrap
+
+from . import worker
 
 _NP_STR_OBJ = re.compile(r"[SaUO]")       # NumPy dtypes of strings and objects: not tensors
 
@@ -68,15 +72,31 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
     """Stack tensors along a new dim 0; inside a worker the result is made in shared memory,
     so that sending it to the main process copies nothing."""
     elem = batch[0]
-    from . import worker
-    if worker.get_worker_info() is not None and elem.device.type == "cpu":
-        from ember._shared_memory import new_shared_array
-        from ember._tensor import wrap
-        shape = (len(batch),) + tuple(elem.shape)
-        count = len(batch) * elem.numel()
-        out = wrap(new_shared_array(elem._data.dtype, count).reshape(shape))
-        return ember.stack(batch, 0, out=out)
-    return ember.stack(batch, 0)
+    if not _same_plain_cpu(batch):
+        return ember.stack(batch, 0)     # grad, mixed dtypes or shapes, CUDA: the full op
+    # NOTE: NumPy stacks directly when no graph is needed and nothing needs promoting, into
+    # a C-contiguous result as torch's (shared memory in a worker: sending it copies nothing).
+    shape, dtype = (len(batch),) + elem._data.shape, elem._data.dtype
+    if worker.get_worker_info() is not None:
+        out = new_shared_array(dtype, len(batch) * elem._data.size).reshape(shape)
+    else:
+        out = np.empty(shape, dtype)
+    return wrap(np.stack([t._data for t in batch], out=out))
+
+
+def _same_plain_cpu(batch):
+    """All CPU tensors outside autograd, of one dtype and shape."""
+    first = batch[0]._data
+    if not isinstance(first, np.ndarray):
+        return False
+    for t in batch:
+        if not isinstance(t, ember.Tensor) or t._requires_grad:
+            return False
+        data = t._data
+        if not isinstance(data, np.ndarray) or data.dtype != first.dtype \
+                or data.shape != first.shape:
+            return False
+    return True
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):
@@ -130,12 +150,12 @@ def collate(batch, *, collate_fn_map=None):
     if isinstance(elem, collections.abc.Mapping):
         return _rebuild_like(elem, [(k, [d[k] for d in batch]) for k in elem], again)
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
-        return cls(*(again(list(samples)) for samples in zip(*batch)))
+        return cls(*(again(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         size = len(elem)
         if any(len(e) != size for e in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        transposed = [list(samples) for samples in zip(*batch)]
+        transposed = list(zip(*batch))       # tuples: strings come back as tuples
         if isinstance(elem, tuple):
             return [again(samples) for samples in transposed]
         return _rebuild_like(elem, transposed, again)
