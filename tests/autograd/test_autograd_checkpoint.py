@@ -117,3 +117,23 @@ def test_peak_memory_is_lower_on_a_deep_mlp(use_reentrant):
     # 16 kept activations against 4 segment outputs plus one segment recomputed.
     assert plain_peak > 16 * activation
     assert ck_peak < 0.7 * plain_peak, (plain_peak, ck_peak)
+
+
+@pytest.mark.parametrize("use_reentrant", VARIANTS)
+def test_sequential_with_dropout_matches_the_plain_run(use_reentrant):
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 16),
+                          nn.Tanh(), nn.Dropout(0.3), nn.Linear(16, 2)).double()
+    x = torch.randn(4, 8, dtype=torch.float64, requires_grad=use_reentrant)
+    torch.manual_seed(1)
+    y = model(x)
+    y.sum().backward()
+    expected = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    torch.manual_seed(1)
+    y2 = checkpoint_sequential(model, 2, x, use_reentrant=use_reentrant)
+    assert y2.tolist() == y.tolist()
+    y2.sum().backward()
+    for p, want in zip(model.parameters(), expected):
+        assert p.grad.tolist() == want.tolist()

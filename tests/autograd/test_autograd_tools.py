@@ -186,3 +186,25 @@ def test_autograd_profiler_entry_point():
     with torch.autograd.profiler.profile(enabled=False) as off:
         x.exp()
     assert list(off.events()) == []
+
+
+def test_record_function_decorator_and_schedule():
+    from ember.profiler import ProfilerAction, schedule
+
+    @record_function("my_step")
+    def step(x):
+        return (x * 2).sum()
+
+    with profile() as prof:
+        step(torch.ones(3))
+        step(torch.ones(3))
+    assert {e.key: e.count for e in prof.key_averages()}["my_step"] == 2
+    plan = schedule(wait=1, warmup=1, active=2, repeat=1)
+    assert [plan(i) for i in range(5)] == [
+        ProfilerAction.NONE, ProfilerAction.WARMUP, ProfilerAction.RECORD,
+        ProfilerAction.RECORD_AND_SAVE, ProfilerAction.NONE]
+    with profile(schedule=plan) as prof:
+        for _ in range(5):
+            step(torch.ones(3))
+            prof.step()
+    assert {e.key: e.count for e in prof.key_averages()}["my_step"] == 2
