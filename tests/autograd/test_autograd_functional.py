@@ -192,3 +192,32 @@ def test_gradcheck_refuses_complex_rather_than_misjudging():
     z = torch.tensor([1 + 1j], dtype=torch.complex128, requires_grad=True)
     with pytest.raises(NotImplementedError, match="complex"):
         gradcheck(lambda t: t * 2, (z,))
+
+
+def test_grad_is_grads_batched_and_materialize_grads():
+    x = d(1., 2.).requires_grad_()
+    out = x ** 2
+    (g,) = torch.autograd.grad(out, x, torch.eye(2, dtype=torch.float64), is_grads_batched=True)
+    close(g, [[2., 0.], [0., 4.]])                  # one vector-Jacobian product per row
+    a = torch.tensor(1., requires_grad=True)
+    b = torch.tensor(2., requires_grad=True)
+    ga, gb = torch.autograd.grad(a * 2, (a, b), materialize_grads=True)
+    assert ga.item() == 2. and gb.item() == 0. and gb.shape == ()
+    with raises(ValueError, "Expected allow_unused to be True or not passed when "
+                            "materialize_grads=True, but got: allow_unused=False."):
+        torch.autograd.grad(a * 2, (a, b), materialize_grads=True, allow_unused=False)
+
+
+def test_backward_inputs_checks():
+    x = d(1., 2.).requires_grad_()
+    y = (x * 2).sum()
+    with raises(RuntimeError, "can't retain_grad on Tensor that has requires_grad=False"):
+        y.backward(inputs=d(1., 1.), retain_graph=True)
+    with raises(RuntimeError, "`inputs` argument to `backward()` cannot be empty."):
+        y.backward(inputs=[], retain_graph=True)
+    with raises(RuntimeError, "all inputs have to be Tensors or GradientEdges, but got int"):
+        y.backward(inputs=(x, 3), retain_graph=True)
+    h = x * 3
+    (h * 2).sum().backward(inputs=[h])              # a non-leaf input keeps its grad
+    assert h.retains_grad and x.grad is None
+    close(h.grad, [2., 2.])
