@@ -454,3 +454,26 @@ def test_sync_batch_norm_is_batch_norm_in_one_process():
     bn = nn.BatchNorm2d(4)
     sync = nn.SyncBatchNorm.convert_sync_batchnorm(bn)
     assert sync is not bn and sync.weight is bn.weight and sync.running_var is bn.running_var
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_parameter_gradients_without_input_gradient(create_graph):
+    x = RNG.standard_normal((4, 6, 3))
+    w, b = RNG.standard_normal(6), RNG.standard_normal(6)
+    calls = [lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+             lambda x, w, b: F.group_norm(x, 3, w, b),
+             lambda x, w, b: F.layer_norm(x.transpose(1, 2), (6,), w, b)]
+    for fn in calls:
+        check_gradients(lambda w, b: fn(ember.tensor(x), w, b), w, b)
+        full = [ember.tensor(a, requires_grad=True) for a in (x, w, b)]
+        reference = ember.autograd.grad(fn(*full).pow(2).sum(), full)
+        for needed in ((True, True), (False, True), (True, False)):
+            wt = ember.tensor(w, requires_grad=needed[0])
+            bt = ember.tensor(b, requires_grad=needed[1])
+            inputs = [t for t, n in zip((wt, bt), needed) if n]
+            grads = ember.autograd.grad(fn(ember.tensor(x), wt, bt).pow(2).sum(), inputs,
+                                        create_graph=create_graph)
+            expected = [r for r, n in zip(reference[1:], needed) if n]
+            for g, r in zip(grads, expected, strict=True):
+                np.testing.assert_allclose(g.detach().numpy(), r.numpy(), rtol=1e-10,
+                                           atol=1e-12)

@@ -66,7 +66,8 @@ class _Normalization(Op):
     """Shared backward of batch, layer and group norm (see NOTE [ Normalization views ])."""
     abstract = True
     inputs = ("input", "weight", "bias")
-    saves = {"input": ("input", "weight", "mean", "rstd"), "weight": ("input", "mean", "rstd")}
+    saves = {"input": ("input", "weight", "mean", "rstd"),
+             "weight": ("input", "weight", "mean", "rstd")}
 
     def backward(ctx, grad):
         x, w, mean, rstd = ctx.saved_tensors
@@ -82,12 +83,15 @@ class _Normalization(Op):
 
 
 def _kernel_backward(ctx, grad, x, w, mean, rstd, need):
-    xp = backend_of(x._data).xp
+    xp = backend_of(grad._data).xp
     shape, axes, waxes, training = ctx.shape, ctx.axes, ctx.waxes, ctx.training
     nd = len(shape)
     count = math.prod(shape[a] for a in axes)
-    dtype = _compute_dtype(xp, x._data.dtype)
+    dtype = _compute_dtype(xp, grad._data.dtype)
     g = grad._data.reshape(shape).astype(dtype, copy=False)
+    if not (need[0] or need[1]):            # only the bias: its gradient sums g
+        return None, None, wrap(_einsum_sum(xp, waxes, nd, g).reshape(ctx.bias_shape)
+                                .astype(ctx.bias_dtype, copy=False))
     r = rstd._data
     wb = None if w is None else w._data.reshape(ctx.wshape).astype(dtype, copy=False)
     gx = gw = gb = None
@@ -139,6 +143,8 @@ def _kernel_backward(ctx, grad, x, w, mean, rstd, need):
 
 def _composed_backward(ctx, grad, x, w, mean, rstd, need):
     shape, axes, waxes = ctx.shape, ctx.axes, ctx.waxes
+    if not (need[0] or need[1]):
+        return None, None, grad.reshape(shape).sum(waxes).reshape(ctx.bias_shape)
     xv = x.reshape(shape)
     g = grad.reshape(shape)
     if ctx.training:
