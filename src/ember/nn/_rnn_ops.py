@@ -167,6 +167,13 @@ def run_layer(mode, x, hx, cx, weights, batch_sizes, reverse, packed):
     return outputs
 
 
+def check_matmul_dtype(a, w):
+    """torch's error when a state (or a cell's input) meets weights of another dtype."""
+    if a.dtype != w.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{a.dtype._scalar_name} and {w.dtype._scalar_name}")
+
+
 def _raw(t):
     return None if t is None else t._data
 

@@ -4,7 +4,7 @@ import math
 import numbers
 import warnings
 
-from ... import _creation
+from ... import _creation, _dtype
 from ..._tensor import Tensor
 from ..._ops.joining import cat, stack
 from .. import functional as F, init
@@ -185,8 +185,17 @@ class RNNBase(Module):
                 cx = self.permute_hidden(cx, sorted_indices)
             else:
                 self.check_hidden_size(hx, expected)
+            self._check_state_dtypes(hx, cx)
             hx = self.permute_hidden(hx, sorted_indices)
         return data, sizes, sorted_indices, unsorted_indices, hx, cx, batched
+
+    def _check_state_dtypes(self, hx, cx):
+        weight = self._flat_weights[0]
+        if self.mode == "LSTM" and self.proj_size == 0 and weight.dtype == _dtype.float32:
+            # torch's float32 LSTM runs through oneDNN, which names no tensor
+            if hx.dtype != weight.dtype or cx.dtype != weight.dtype:
+                raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+        _rnn_ops.check_matmul_dtype(hx, weight)
 
     def _run(self, input, hx, is_lstm):
         data, sizes, sorted_indices, unsorted_indices, hx, cx, batched = self._prepare(
@@ -375,6 +384,10 @@ class RNNCellBase(Module):
             raise RuntimeError(f"hidden{which} has inconsistent hidden_size: got "
                                f"{hx.size(1)}, expected {self.hidden_size}")
 
+    def _check_dtypes(self, input, hx):
+        _rnn_ops.check_matmul_dtype(input, self.weight_ih)
+        _rnn_ops.check_matmul_dtype(hx, self.weight_hh)
+
     def _zeros(self, input):
         return _creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
                                device=input.device)
@@ -398,6 +411,7 @@ class RNNCell(RNNCellBase):
         elif not batched:
             hx = hx.unsqueeze(0)
         self._check(input, hx, 0)
+        self._check_dtypes(input, hx)
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         out = _rnn_ops.rnn_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih,
@@ -434,6 +448,7 @@ class LSTMCell(RNNCellBase):
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if not batched else tuple(hx)
         self._check(input, hx[0], 0)
         self._check(input, hx[1], 1)
+        self._check_dtypes(input, hx[0])
         h, c = _rnn_ops.lstm_cell(input, hx[0], hx[1], self.weight_ih, self.weight_hh,
                                   self.bias_ih, self.bias_hh)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
@@ -455,6 +470,7 @@ class GRUCell(RNNCellBase):
         elif not batched:
             hx = hx.unsqueeze(0)
         self._check(input, hx, 0)
+        self._check_dtypes(input, hx)
         out = _rnn_ops.gru_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih,
                                 self.bias_hh)
         return out if batched else out.squeeze(0)
