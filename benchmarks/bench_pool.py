@@ -38,6 +38,9 @@ def workloads(lib, data):
         "AvgPool2d(2) fwd+bwd": run(lambda t: F.avg_pool2d(t, 2)),
         "AdaptiveAvgPool2d((5, 5)) fwd+bwd": run(lambda t: F.adaptive_avg_pool2d(t, (5, 5))),
         "AdaptiveAvgPool2d(1) fwd+bwd": run(lambda t: F.adaptive_avg_pool2d(t, 1)),
+        "AdaptiveMaxPool2d((5, 5)) fwd+bwd": run(lambda t: F.adaptive_max_pool2d(t, (5, 5))),
+        "interpolate(x2, bilinear) fwd+bwd": run(
+            lambda t: F.interpolate(t, scale_factor=2, mode="bilinear")),
         "MaxPool2d(2) forward, no grad": lambda: F.max_pool2d(x.detach(), 2),
     }
 

@@ -390,7 +390,46 @@ for _nd in (2, 3):
 
 @via_float32
 def adaptive_max_pool(x, out):
-    """(values, flat indices) of adaptive-window maxima over x (B, *spatial)."""
+    """(values, flat indices) of adaptive-window maxima over x (B, *spatial).
+
+    NOTE: a max over a box is a max over each dim in turn. Reducing the last dim first and
+    taking each argmax's first hit keeps torch's tie rule (the first element in row-major
+    order); only NaN (torch keeps the last one, argmax the first) needs the offset scan."""
+    xp = backend_of(x).xp
+    if x.dtype.kind == "f" and xp.isnan(x).any():
+        return _adaptive_max_scan(x, out)
+    values = x
+    coords = []                 # for each reduced dim, the chosen input coordinate
+    for d in range(len(out), 0, -1):
+        starts, ends = (np.asarray(v) for v in adaptive_bounds(x.shape[d], out[d - 1]))
+        width = int((ends - starts).max())
+        shape = [1] * values.ndim
+        shape[d] = -1
+        views = []
+        for j in range(width):
+            # NOTE: an offset past a window's end reads -inf (added, so no branch)
+            outside = xp.asarray(np.where(starts + j < ends, 0, -np.inf), dtype=x.dtype)
+            pos = xp.asarray(np.minimum(starts + j, x.shape[d] - 1))
+            views.append(xp.take(values, pos, axis=d) + outside.reshape(shape))
+        best = views[0].copy()
+        for view in views[1:]:
+            xp.maximum(best, view, out=best)
+        local = xp.full(best.shape, width - 1, dtype=np.int32)
+        for j in range(width - 2, -1, -1):
+            local -= (local - j) * (views[j] == best)
+        chosen = local + xp.asarray(starts).reshape(shape)
+        coords = [xp.take_along_axis(c, chosen, axis=d) for c in coords] + [chosen]
+        values = best
+    index = 0
+    step = 1
+    for k, c in enumerate(coords):      # coords[0] is the last dim
+        index = index + c.astype(np.int64) * step
+        step *= x.shape[len(out) - k]
+    return values, index
+
+
+def _adaptive_max_scan(x, out):
+    """adaptive_max_pool offset by offset, with torch's NaN rule (the last NaN wins)."""
     xp = backend_of(x).xp
     spatial = x.shape[1:]
     bounds = [adaptive_bounds(n, o) for n, o in zip(spatial, out)]
