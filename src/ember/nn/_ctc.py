@@ -166,7 +166,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if not 0 <= blank < c:
         raise RuntimeError("blank must be in label range")
     where = "while checking arguments for ctc_loss_allocate_outputs"
-    tg = targets._data
+    tg = targets._data.get() if hasattr(targets._data, "get") else targets._data
     if targets.ndim == 1:
         if tg.shape[0] != sum(tg_lens):
             raise RuntimeError(f"Expected tensor to have size {sum(tg_lens)} at dimension 0, but "
