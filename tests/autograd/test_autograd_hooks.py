@@ -165,3 +165,20 @@ def test_unsaved_tensors_are_not_watched():
     a = torch.ones(3)
     a.add_(1)
     assert a._storage.watch is None
+
+
+def test_gradient_edges_as_inputs():
+    from ember.autograd.graph import GradientEdge, get_gradient_edge
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = x * 3
+    z = (y * y).sum()
+    edge = get_gradient_edge(y)
+    assert isinstance(edge, GradientEdge) and edge.node is y.grad_fn and edge.output_nr == 0
+    assert repr(edge).startswith("GradientEdge(node=<MulBackward0 object at 0x")
+    (g,) = torch.autograd.grad(z, edge, retain_graph=True)      # dz/dy = 2y
+    np.testing.assert_allclose(g.tolist(), [6., 12.])
+    z.backward(inputs=[get_gradient_edge(x)])
+    np.testing.assert_allclose(x.grad.tolist(), [18., 36.])      # 2y * 3
+    with raises(RuntimeError, "It is not possible to get the gradient edge for a Tensor that "
+                              "does not require gradients"):
+        get_gradient_edge(torch.ones(2))

@@ -37,7 +37,7 @@ def _tensor_class():
 def _as_tuple(x):
     if x is None:
         return None
-    if isinstance(x, (tuple, list)):
+    if isinstance(x, (tuple, list)) and x.__class__ is not graph.GradientEdge:
         return tuple(x)
     return (x,)
 
@@ -110,6 +110,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         grads = _capture(tensors, roots, inputs, retain_graph, create_graph, allow_unused=True,
                          accumulate=False)
         for t, g in zip(inputs, grads):
+            if t.__class__ is graph.GradientEdge:       # a leaf's edge: its AccumulateGrad
+                t = getattr(t.node, "variable", None)
+                if t is None:
+                    continue
             if g is None or t._grad_fn is not None:     # non-leaves: kept by retain_grad
                 continue
             old = t.grad_if_set()
@@ -130,10 +134,12 @@ def _backward_inputs(inputs):
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     for t in inputs:
-        if not isinstance(t, Tensor):
+        if not isinstance(t, Tensor) and t.__class__ is not graph.GradientEdge:
             raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
                                f"{type(t).__name__}")
     for t in inputs:
+        if t.__class__ is graph.GradientEdge:
+            continue
         if not t._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if t._grad_fn is not None:
@@ -160,7 +166,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                              allow_unused, materialize_grads)
     roots = _root_grads(outputs, _as_tuple(grad_outputs), create_graph)
     for t in inputs:
-        if not t._requires_grad:
+        if t.__class__ is not graph.GradientEdge and not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads = _capture(outputs, roots, inputs, retain_graph, create_graph, allow_unused,
                      accumulate=False)
@@ -172,11 +178,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 def _capture(outputs, roots, inputs, retain_graph, create_graph, allow_unused, accumulate):
     capture = {}
-    for i, t in enumerate(inputs):
-        capture[gradient_edge(t)] = i
+    edges = [(t[0], t[1]) if t.__class__ is graph.GradientEdge else gradient_edge(t)
+             for t in inputs]
+    for i, edge in enumerate(edges):
+        capture[edge] = i
     slots = run_backward(outputs, roots, retain_graph, create_graph, capture=capture,
                          accumulate=accumulate)
-    result = [slots[capture[gradient_edge(t)]] for t in inputs]
+    result = [slots[capture[edge]] for edge in edges]
     for i, g in enumerate(result):
         if g is None and not allow_unused:
             raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been "

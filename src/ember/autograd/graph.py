@@ -468,3 +468,29 @@ def increment_version(tensor):
     `.numpy()`): saved copies of it then fail torch's version check."""
     for t in tensor if isinstance(tensor, (tuple, list)) else (tensor,):
         t._bump_version()
+
+
+class GradientEdge(tuple):
+    """Where gradients for a tensor go: (node, output_nr). `autograd.grad` and `backward`
+    accept one in `inputs` in place of the tensor."""
+    __slots__ = ()
+
+    def __new__(cls, node, output_nr, ownership_token=None):
+        return super().__new__(cls, (node, output_nr, ownership_token))
+
+    node = property(lambda self: self[0])
+    output_nr = property(lambda self: self[1])
+    ownership_token = property(lambda self: self[2])
+
+    def __repr__(self):
+        return (f"GradientEdge(node={self.node!r}, output_nr={self.output_nr}, "
+                f"ownership_token={self.ownership_token!r})")
+
+
+def get_gradient_edge(tensor):
+    """The GradientEdge of `tensor` (its grad_fn, or a leaf's AccumulateGrad)."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    node, nr = gradient_edge(tensor)
+    return GradientEdge(node, nr)
