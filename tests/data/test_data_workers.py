@@ -314,3 +314,27 @@ def test_worker_killed_while_main_receives():
             assert item is None or len(item) == 64 << 20
     killer.join()
     assert time.monotonic() - start < 10 and gone(pid)
+
+
+def test_ctrl_c_interrupts_the_main_process_only():
+    import subprocess
+    import sys
+    code = ("import os, signal, threading, time\n"
+            "import ember\n"
+            "from ember.utils.data import DataLoader, Dataset\n"
+            "class Slow(Dataset):\n"
+            "    def __len__(self): return 100\n"
+            "    def __getitem__(self, i): time.sleep(0.2); return i\n"
+            "it = iter(DataLoader(Slow(), num_workers=2))\n"
+            "print(' '.join(str(w.pid) for w in it._workers), flush=True)\n"
+            "threading.Timer(0.5, os.killpg, (os.getpgid(0), signal.SIGINT)).start()\n"
+            "try:\n"
+            "    for _ in it: pass\n"
+            "except KeyboardInterrupt:\n"
+            "    print('KeyboardInterrupt', flush=True)\n"
+            "del it\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, start_new_session=True)
+    lines = out.stdout.split("\n")
+    assert lines[1] == "KeyboardInterrupt", out.stderr
+    assert all(gone(int(p)) for p in lines[0].split())

@@ -13,12 +13,9 @@ _MAX_FDS = 253
 
 def send(sock, obj):
     payload, fds, keep_open = dumps_with_fds(obj)
-    header = _HEADER.pack(len(payload), len(fds))
-    if fds:
-        socket.send_fds(sock, [header], fds)
-    else:
-        sock.sendall(header)
-    sock.sendall(payload)
+    message = _HEADER.pack(len(payload), len(fds)) + payload     # one write, one wake-up
+    sent = socket.send_fds(sock, [message], fds) if fds else 0
+    sock.sendall(memoryview(message)[sent:])
     del keep_open
 
 

@@ -4,6 +4,7 @@ worker's exception (type and traceback) back. The protocol is NOTE [ Worker prot
 `dataloader.py`."""
 import random
 import select
+import signal
 import sys
 import traceback
 from dataclasses import dataclass
@@ -119,6 +120,9 @@ def worker_loop(is_iterable, dataset, sock, auto_collation, collate_fn, drop_las
     """Serve ("task", epoch, idx, index) requests until None, EOF or the parent's death;
     each answer is (epoch, idx, kind, payload), kind "data", "error" or "stop"."""
     global _worker_info
+    # NOTE: Ctrl-C reaches the whole process group; only the main process should react (it
+    # then shuts the workers down), or it would see its workers die before its own interrupt.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         ember.set_num_threads(1)
         seed = _seed_worker(base_seed, worker_id)
