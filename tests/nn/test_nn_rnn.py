@@ -693,3 +693,31 @@ def test_packed_sequence_object():
     assert s.unsorted_indices.tolist() == [1, 0]
     assert repr(p) == ("PackedSequence(data=tensor([1., 1., 1.]), batch_sizes=tensor([2, 1]), "
                        "sorted_indices=None, unsorted_indices=None)")
+
+
+@pytest.mark.parametrize("name", ["lstm", "gru", "rnn", "lstm_proj"])
+def test_interleaved_graphs_keep_their_values(name):
+    # scratch arrays are reused between calls (NOTE [ Workspace reuse ]): graphs that are
+    # alive at the same time must not share them
+    m = _make(name)
+    xs = [RNG.standard_normal((4, 2, m.input_size)) for _ in range(3)]
+
+    def grads(k):
+        x = ember.tensor(xs[k], requires_grad=True)
+        out, _ = m(x)
+        (out * out).sum().backward()
+        return x.grad.numpy().copy()
+
+    expected = [grads(k) for k in range(3)]
+    t = [ember.tensor(x, requires_grad=True) for x in xs]
+    out0, _ = m(t[0])
+    out1, _ = m(t[1])
+    (out0 * out0).sum().backward()
+    out2, _ = m(t[2])
+    with ember.no_grad():
+        m(ember.tensor(xs[0]))
+    (out1 * out1).sum().backward()
+    (out2 * out2).sum().backward()
+    for k in range(3):
+        np.testing.assert_allclose(t[k].grad.numpy(), expected[k], rtol=1e-12)
+    np.testing.assert_allclose(out1.detach().numpy(), np_rnn(m, xs[1])[0], rtol=1e-12)

@@ -18,9 +18,55 @@ driven by the cell's gradient (i, f, g) for the backward one; gradients are put 
 torch's order (i, f, g, o). The backward pass computes every activation derivative for all
 steps at once, leaving a handful of calls per step.
 """
+import functools
+
 import numpy as np
 
 _LSTM_ORDER = (3, 0, 1, 2)      # torch's (i, f, g, o) -> ours (o, i, f, g), by gate blocks
+
+
+# NOTE [ Workspace reuse ]
+# A layer's step-by-step values (gates, cell states) and the backward pass's scratch arrays are
+# large (N rows each) and short-lived: fresh memory for them on every call costs more, in page
+# faults, than the arithmetic. They come from a small pool instead and go back to it once the
+# backward pass (or, without grad, the forward pass) is done with them. Nothing handed to a
+# caller (outputs, states, gradients) ever comes from the pool.
+_POOL = {}
+_POOL_PER_SHAPE = 4
+_POOL_BYTES = 64 << 20
+_pooled_bytes = [0]
+
+
+def _take(shape, dtype):
+    """An uninitialised scratch array, from the pool when one of that shape is free."""
+    bucket = _POOL.get((shape, dtype))
+    if bucket:
+        try:
+            array = bucket.pop()
+        except IndexError:      # taken meanwhile by another thread
+            return np.empty(shape, dtype)
+        _pooled_bytes[0] -= array.nbytes
+        return array
+    return np.empty(shape, dtype)
+
+
+def _give(*arrays):
+    """Return scratch arrays to the pool (None entries are skipped)."""
+    for array in arrays:
+        if array is None or _pooled_bytes[0] + array.nbytes > _POOL_BYTES:
+            continue
+        bucket = _POOL.setdefault((array.shape, array.dtype), [])
+        if len(bucket) < _POOL_PER_SHAPE:
+            bucket.append(array)
+            _pooled_bytes[0] += array.nbytes
+
+
+_SCRATCH = ("gates", "c_all", "tanh_c", "hpre", "hh", "hprev", "cprev")
+
+
+def release(cache):
+    """Give a forward cache's arrays back to the pool; the cache must not be used again."""
+    _give(*(cache.pop(name, None) for name in _SCRATCH))
 
 
 def steps_of(batch_sizes, total_batch):
@@ -33,9 +79,15 @@ def steps_of(batch_sizes, total_batch):
     return steps, all(bs == total_batch for bs in batch_sizes)
 
 
+@functools.lru_cache(maxsize=64)
 def _gate_rows(gates, hidden):
-    """Row indices that put LSTM gate blocks in our order."""
-    return np.concatenate([np.arange(g * hidden, (g + 1) * hidden) for g in gates])
+    """Row indices that put LSTM gate blocks in our order, and the inverse permutation
+    (read-only arrays, shared between calls)."""
+    rows = np.concatenate([np.arange(g * hidden, (g + 1) * hidden) for g in gates])
+    undo = np.empty_like(rows)
+    undo[rows] = np.arange(rows.size)
+    rows.flags.writeable = undo.flags.writeable = False
+    return rows, undo
 
 
 def _prepared(mode, w_ih, w_hh, b_ih, b_hh, hidden):
@@ -43,7 +95,7 @@ def _prepared(mode, w_ih, w_hh, b_ih, b_hh, hidden):
     `bias_hh` (GRU only) to the recurrent one."""
     dtype = w_ih.dtype
     if mode == "LSTM":
-        rows = _gate_rows(_LSTM_ORDER, hidden)
+        rows, _ = _gate_rows(_LSTM_ORDER, hidden)
         scale = np.ones(4 * hidden, dtype)
         scale[:3 * hidden] = 0.5
     elif mode == "GRU":
@@ -79,27 +131,27 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
     batch = steps[0][1]                 # the first step has the most sequences
     dtype = x.dtype
     wi, wh, bias, bias_hh = _prepared(mode, w_ih, w_hh, b_ih, b_hh, hidden)
-    gates = x @ wi.T
+    n = x.shape[0]
+    gates = np.matmul(x, wi.T, out=_take((n, wi.shape[0]), dtype))
     if bias is not None:
         gates += bias
-    n = x.shape[0]
     h = _state(h0, batch, out_size, dtype, uniform)
     c = _state(c0, batch, hidden, dtype, uniform) if mode == "LSTM" else None
     out = np.empty((n, out_size), dtype)
     # NOTE: with every step at full batch the previous states are the outputs shifted by
     # one step (backward rebuilds them); packed steps keep copies as they go.
     copies = keep and not uniform
-    hprev = np.empty((n, out_size), dtype) if copies else None
+    hprev = _take((n, out_size), dtype) if copies else None
     cache = {"x": x, "gates": gates, "out": out, "hprev": hprev, "h0": h0, "c0": c0,
              "steps": steps, "uniform": uniform, "reverse": reverse, "w_hr": w_hr,
              "hidden": hidden}
     order = reversed(steps) if reverse else steps
     whT = np.ascontiguousarray(wh.T)
     if mode == "LSTM":
-        cprev = np.empty((n, hidden), dtype) if copies else None
-        c_all = np.empty((n, hidden), dtype)
-        tanh_c = np.empty((n, hidden), dtype)
-        hpre = np.empty((n, hidden), dtype) if w_hr is not None else None
+        cprev = _take((n, hidden), dtype) if copies else None
+        c_all = _take((n, hidden), dtype)
+        tanh_c = _take((n, hidden), dtype)
+        hpre = _take((n, hidden), dtype) if w_hr is not None else None
         w_hrT = None if w_hr is None else w_hr.T
         s3 = 3 * hidden
         for row, bs in order:
@@ -130,9 +182,9 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
                 h[:bs] = h_new
                 c[:bs] = c_new
         cache.update(cprev=cprev, c_all=c_all, tanh_c=tanh_c, hpre=hpre)
-        return out, np.array(h, copy=uniform), np.array(c, copy=uniform), cache
+        return _finish(out, np.array(h, copy=uniform), np.array(c, copy=uniform), cache, keep)
     if mode == "GRU":
-        hh_all = np.empty((n, 3 * hidden), dtype)
+        hh_all = _take((n, 3 * hidden), dtype)
         s2 = 2 * hidden
         for row, bs in order:
             rows = slice(row, row + bs)
@@ -159,7 +211,7 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
             else:
                 h[:bs] = h_new
         cache["hh"] = hh_all
-        return out, np.array(h, copy=uniform), None, cache
+        return _finish(out, np.array(h, copy=uniform), None, cache, keep)
     relu = mode == "RNN_RELU"
     for row, bs in order:
         rows = slice(row, row + bs)
@@ -177,7 +229,14 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
         else:
             h[:bs] = g
     out[...] = gates
-    return out, np.array(h, copy=uniform), None, cache
+    return _finish(out, np.array(h, copy=uniform), None, cache, keep)
+
+
+def _finish(out, h, c, cache, keep):
+    if not keep:
+        release(cache)
+        cache = None
+    return out, h, c, cache
 
 
 def _state(initial, batch, size, dtype, uniform):
@@ -251,10 +310,8 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
     dh_state = np.array(grad_h, copy=True)
     d_c0 = d_hr = undo = None
     if mode == "LSTM":
-        rows = _gate_rows(_LSTM_ORDER, hidden)
-        undo = np.empty_like(rows)
-        undo[rows] = np.arange(rows.size)
-        w_ih = w_ih[rows]
+        rows, undo = _gate_rows(_LSTM_ORDER, hidden)
+        w_ih = w_ih[rows] if need[0] else None
         d_in, d_h0, d_c0, d_hr = _lstm_backward(cache, grad_out, dh_state, grad_c, order,
                                                 batch, uniform, hidden, w_hh[rows])
         d_rec = d_in
@@ -272,16 +329,19 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
     dw_hh = put_back(_times_previous_h(cache, d_rec)) if need[2] else None
     db_ih = put_back(d_in.sum(0)) if need[3] else None
     db_hh = put_back(d_rec.sum(0)) if need[4] else None
+    _give(d_in, d_rec if d_rec is not d_in else None)
     return d_x, dw_ih, dw_hh, db_ih, db_hh, d_h0, d_c0, d_hr
 
 
 def _elman_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh, mode):
     act = cache["gates"]
+    slope = _take(act.shape, act.dtype)
     if mode == "RNN_TANH":
-        slope = 1 - act * act
+        np.multiply(act, act, out=slope)
+        np.subtract(1, slope, out=slope)
     else:
-        slope = (act > 0).astype(act.dtype)
-    d_pre = np.empty((act.shape[0], hidden), act.dtype)
+        np.greater(act, 0, out=slope)
+    d_pre = _take((act.shape[0], hidden), act.dtype)
     for row, bs in order:
         rows = slice(row, row + bs)
         dh = grad_out[rows] + (dh_state[:bs] if bs != batch else dh_state)
@@ -290,6 +350,7 @@ def _elman_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_
             dh_state = dz @ w_hh
         else:
             dh_state[:bs] = dz @ w_hh
+    _give(slope)
     return d_pre, dh_state
 
 
@@ -303,8 +364,8 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
     n = gates.shape[0]
     # d(loss)/d(pre-activation) is d(loss)/d(h) * coef for o and d(loss)/d(c) * coef for
     # i, f, g: every coefficient at once, for all steps.
-    coef = np.empty_like(gates)
-    tmp = np.empty_like(tanh_c)
+    coef = _take(gates.shape, gates.dtype)
+    tmp = _take(tanh_c.shape, tanh_c.dtype)
     for gate, factor, k in ((o, tanh_c, 0), (i, g, 1), (f, None, 2)):
         np.subtract(1, gate, out=tmp)
         tmp *= gate
@@ -317,9 +378,9 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
     np.multiply(tanh_c, tanh_c, out=tmp)
     np.subtract(1, tmp, out=tmp)
     dc_from_h = np.multiply(tmp, o, out=tmp)
-    d_pre = np.empty_like(gates)
+    d_pre = _take(gates.shape, gates.dtype)
     dc_state = np.array(grad_c, copy=True)
-    dh_all = np.empty((n, w_hr.shape[0]), gates.dtype) if w_hr is not None else None
+    dh_all = _take((n, w_hr.shape[0]), gates.dtype) if w_hr is not None else None
     for row, bs in order:
         rows = slice(row, row + bs)
         full = bs == batch
@@ -341,6 +402,7 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
             dh_state[:bs] = dh_new
             dc_state[:bs] = dc
     d_hr = None if w_hr is None else dh_all.T @ hpre
+    _give(coef, tmp, dh_all)
     return d_pre, dh_state, dc_state, d_hr
 
 
@@ -355,8 +417,8 @@ def _gru_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh
     coef_z = (hprev - nn_) * (z * (1 - z))
     coef_r = hh[:, 2 * H:] * (r * (1 - r))
     n = gates.shape[0]
-    d_hh = np.empty_like(gates)         # d(loss)/d(W_hh h + b_hh), per gate
-    d_n = np.empty((n, H), gates.dtype)  # d(loss)/d(W_in x + b_in + r * hn)
+    d_hh = _take(gates.shape, gates.dtype)     # d(loss)/d(W_hh h + b_hh), per gate
+    d_n = _take((n, H), gates.dtype)           # d(loss)/d(W_in x + b_in + r * hn)
     for row, bs in order:
         rows = slice(row, row + bs)
         full = bs == batch
@@ -373,4 +435,5 @@ def _gru_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh
         else:
             dh_state[:bs] = dh_new
     d_pre = np.concatenate([d_hh[:, :2 * H], d_n], axis=1)
+    _give(d_n)
     return d_pre, d_hh, dh_state

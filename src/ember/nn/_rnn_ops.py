@@ -57,7 +57,10 @@ class _Layer(Op):
 
     def release(self):
         super().release()
-        self.cache = None
+        cache = self.__dict__.get("cache")
+        if cache is not None:
+            self.cache = None
+            kernels.release(cache)      # see NOTE [ Workspace reuse ] in _rnn_kernels.py
 
 
 def _rows(grad, n):
