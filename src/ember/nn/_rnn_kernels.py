@@ -301,8 +301,8 @@ def previous(cache, name, states, initial):
 
 def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
     """Gradients (input, w_ih, w_hh, b_ih, b_hh, h0, c0, w_hr) of one layer, as arrays in
-    torch's layout (None where `need`, in that order, says no), from the forward's cache and the gradients
-    of its three outputs."""
+    torch's layout (None where `need`, in that order, says no), from the forward's cache and
+    the gradients of its three outputs."""
     steps, uniform, reverse = cache["steps"], cache["uniform"], cache["reverse"]
     hidden = cache["hidden"]
     order = steps if reverse else reversed(steps)
