@@ -56,6 +56,7 @@ class Storage:
     def __setstate__(self, state):
         self._owner = self._flat = state["array"]
         self.version = state["version"]
+        self.watch = None
 
 
 class UntypedStorage:
