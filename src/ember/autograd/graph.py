@@ -17,6 +17,7 @@ every saved value and later unpacking raises torch's "backward through the graph
 time" error.
 """
 import itertools
+import os
 import threading
 import weakref
 
@@ -296,7 +297,7 @@ def gradient_edge(tensor):
 # ember's own frames and keeps (version, file, line, function) on the storage. The error carries
 # it to a UserWarning issued just before the error, so the error's text stays torch's.
 
-_EMBER_DIR = __file__[:-len("autograd/graph.py")]
+_EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _user_frame(depth=2):
