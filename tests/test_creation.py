@@ -543,3 +543,15 @@ def test_empty_strided():
     t = ember.empty_strided((2, 3), (1, 2))
     assert t.shape == (2, 3) and t.stride() == (1, 2) and t.dtype is ember.float32
     assert t.untyped_storage().nbytes() == 24
+
+
+def test_randint_bounds_by_keyword():
+    # torch's numbers for manual_seed(0), in this order (recorded from torch 2.13)
+    ember.manual_seed(0)
+    assert ember.randint(high=10, size=(3,)).tolist() == [4, 9, 3]
+    assert ember.randint(0, high=10, size=(3,)).tolist() == [0, 3, 9]
+    assert ember.randint(3, 10, (2,)).tolist() == [9, 6]
+    assert ember.randint(10, (2,)).tolist() == [7, 3]
+    assert ember.randint(low=2, high=5, size=(2,)).tolist() == [4, 4]
+    with pytest.raises(TypeError, match="randint\\(\\) received an invalid combination"):
+        ember.randint(10)

@@ -52,11 +52,18 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
 
 @function(method=False)
-def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
-            requires_grad=False, pin_memory=False):
-    """Integers in [low, high): `randint(high, size)` or `randint(low, high, size)`."""
-    if size is not None:
+def randint(*args, low=None, high=None, size=None, generator=None, out=None, dtype=None,
+            layout=None, device=None, requires_grad=False, pin_memory=False):
+    """Integers in [low, high): `randint(high, size)` or `randint(low, high, size)`; each may
+    also be given by keyword."""
+    if low is not None:
+        args = (low,) + args
+    if high is not None:
+        args = args + (high,) if len(args) <= 1 else None
+    if args is not None and size is not None:
         args = args + (size,)
+    if args is None or (low is not None and len(args) != 3):
+        raise TypeError("randint() received an invalid combination of arguments")
     if len(args) == 2:
         low, high, shape = 0, args[0], args[1]
     elif len(args) == 3:
