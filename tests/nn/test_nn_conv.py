@@ -639,3 +639,18 @@ def test_half_precision_gradients():
     assert wh.grad.dtype is ember.float16
     np.testing.assert_allclose(wh.grad.numpy(), w64.grad.numpy(), rtol=2e-2, atol=5e-2)
     np.testing.assert_allclose(xh.grad.numpy(), x64.grad.numpy(), rtol=2e-2, atol=2e-2)
+
+
+def test_scratch_pool_takes_back_only_its_own_buffers():
+    pool = _conv_kernels._Pool(limit=1 << 20)
+    a = pool.empty(np, (3, 4), np.float32)
+    pool.release(a)
+    b = pool.empty(np, (4, 3), np.float32)
+    assert np.shares_memory(a, b)                       # the same buffer again
+    foreign = np.zeros(12, np.uint8).view(np.float32)   # shaped like a pool buffer's view
+    pool.release(foreign.reshape(3, 1), np.ones(3), b.base, None)
+    assert pool._held == 0                              # none of them came from the pool
+    pool.release(b)
+    assert pool._held == 48
+    pool.release(pool.empty(np, (1 << 20,), np.float32))  # over the limit: dropped
+    assert pool._held == 48

@@ -24,6 +24,7 @@ Two layouts of the positions:
 per contiguous run).
 """
 import math
+import weakref
 
 import numpy as np
 
@@ -43,17 +44,25 @@ class _Pool:
         self._free = {}         # nbytes -> [uint8 buffers]
         self._held = 0
         self._limit = limit
+        self._mine = {}         # id -> weak reference, for each buffer this pool made
+
+    def _new(self, nbytes):
+        buf = np.empty(nbytes, np.uint8)
+        key = id(buf)
+        self._mine[key] = weakref.ref(buf, lambda _, key=key: self._mine.pop(key, None))
+        return buf
 
     def empty(self, xp, shape, dtype):
         if xp is not np:
             return xp.empty(shape, dtype)
         dtype = np.dtype(dtype)
         nbytes = math.prod(shape) * dtype.itemsize
-        stack = self._free.get(nbytes)
-        if stack:
+        try:
+            buf = self._free[nbytes].pop()      # (pop is atomic: safe across threads)
             self._held -= nbytes
-            return stack.pop().view(dtype).reshape(shape)
-        return np.empty(nbytes, np.uint8).view(dtype).reshape(shape)
+        except (KeyError, IndexError):
+            buf = self._new(nbytes)
+        return buf.view(dtype).reshape(shape)
 
     def zeros(self, xp, shape, dtype):
         out = self.empty(xp, shape, dtype)
@@ -64,8 +73,8 @@ class _Pool:
         """Take back pooled arrays (views of a pool buffer) no one will read again."""
         for array in arrays:
             buf = getattr(array, "base", None)
-            if (type(buf) is not np.ndarray or buf.dtype != np.uint8 or buf.ndim != 1
-                    or buf.base is not None or self._held + buf.nbytes > self._limit):
+            mine = self._mine.get(id(buf))
+            if mine is None or mine() is not buf or self._held + buf.nbytes > self._limit:
                 continue
             self._free.setdefault(buf.nbytes, []).append(buf)
             self._held += buf.nbytes
