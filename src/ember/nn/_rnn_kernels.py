@@ -153,7 +153,10 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
         tanh_c = _take((n, hidden), dtype)
         hpre = _take((n, hidden), dtype) if w_hr is not None else None
         w_hrT = None if w_hr is None else w_hr.T
-        s3 = 3 * hidden
+        H = hidden
+        # column views of every step at once: one slicing per use in the loop
+        sig_all, o_all, i_all = gates[:, :3 * H], gates[:, :H], gates[:, H:2 * H]
+        f_all, g_all = gates[:, 2 * H:3 * H], gates[:, 3 * H:]
         for row, bs in order:
             rows = slice(row, row + bs)
             hp = h[:bs] if bs != batch else h
@@ -164,17 +167,17 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
             g = gates[rows]
             g += hp @ whT
             np.tanh(g, out=g)
-            sig = g[:, :s3]
+            sig = sig_all[rows]
             sig *= 0.5
             sig += 0.5
-            c_new = np.multiply(g[:, 2 * hidden:s3], cp, out=c_all[rows])
-            c_new += g[:, hidden:2 * hidden] * g[:, s3:]
+            c_new = np.multiply(f_all[rows], cp, out=c_all[rows])
+            c_new += i_all[rows] * g_all[rows]
             tc = tanh_c[rows]
             np.tanh(c_new, out=tc)
             if w_hr is None:
-                h_new = np.multiply(g[:, :hidden], tc, out=out[rows])
+                h_new = np.multiply(o_all[rows], tc, out=out[rows])
             else:
-                hp_ = np.multiply(g[:, :hidden], tc, out=hpre[rows])
+                hp_ = np.multiply(o_all[rows], tc, out=hpre[rows])
                 h_new = np.matmul(hp_, w_hrT, out=out[rows])
             if uniform:
                 h, c = h_new, c_new
@@ -381,6 +384,8 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
     d_pre = _take(gates.shape, gates.dtype)
     dc_state = np.array(grad_c, copy=True)
     dh_all = _take((n, w_hr.shape[0]), gates.dtype) if w_hr is not None else None
+    coef_cols = [coef[:, k * H:(k + 1) * H] for k in range(4)]
+    d_pre_cols = [d_pre[:, k * H:(k + 1) * H] for k in range(4)]
     for row, bs in order:
         rows = slice(row, row + bs)
         full = bs == batch
@@ -390,10 +395,11 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
             dh = dh @ w_hr
         dc = dh * dc_from_h[rows]
         dc += dc_state if full else dc_state[:bs]
-        np.multiply(dh, coef[rows, :H], out=d_pre[rows, :H])
-        for k in range(1, 4):           # NOTE: three 2-D products beat one broadcast 3-D one
-            cols = slice(k * H, (k + 1) * H)
-            np.multiply(dc, coef[rows, cols], out=d_pre[rows, cols])
+        # NOTE: four 2-D products beat broadcasting dc over the three gates it drives
+        np.multiply(dh, coef_cols[0][rows], out=d_pre_cols[0][rows])
+        np.multiply(dc, coef_cols[1][rows], out=d_pre_cols[1][rows])
+        np.multiply(dc, coef_cols[2][rows], out=d_pre_cols[2][rows])
+        np.multiply(dc, coef_cols[3][rows], out=d_pre_cols[3][rows])
         dc *= f[rows]
         dh_new = d_pre[rows] @ w_hh
         if uniform:
