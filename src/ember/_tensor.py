@@ -176,7 +176,7 @@ class Tensor:
     def _bump_version(self):
         storage = self._get_storage()
         storage.version += 1
-        if storage.watch is not None:
+        if storage.watch is True:
             _autograd.graph.note_write(storage)
 
     def _is_view(self):

@@ -156,15 +156,42 @@ def test_in_place_error_names_the_line_of_the_write():
     texts = [str(w.message) for w in caught]
     assert len(texts) == 1
     assert texts[0].startswith("A tensor needed for gradient computation was modified in place "
-                               "(it is at version 1; backward expected version 0). The last "
-                               "in-place operation on it ran at File \"")
+                               "(it is at version 1; backward expected version 0). The "
+                               "in-place operation that changed it first ran at File \"")
     assert __file__ in texts[0] and texts[0].endswith(write_line)
 
 
-def test_unsaved_tensors_are_not_watched():
+def test_the_first_write_after_saving_is_named():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = x.exp()
+    y.mul_(2)
+    y.add_(1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError, match="is at version 2; expected version 0 instead"):
+            y.sum().backward()
+    assert [str(w.message).endswith("y.mul_(2)") for w in caught] == [True]
+
+
+def test_watching_costs_nothing_outside_a_live_graph():
     a = torch.ones(3)
     a.add_(1)
-    assert a._storage.watch is None
+    assert a._storage.watch is None                 # never saved: never watched
+    w = torch.ones(3, requires_grad=True)
+    x = torch.ones(3, requires_grad=True)
+    loss = (w * x).sum()                            # mul saves w and x
+    assert w._storage.watch is True and x._storage.watch is True
+    loss.backward()
+    assert w._storage.watch is None and x._storage.watch is None    # released: disarmed
+    with torch.no_grad():
+        w.sub_(w.grad)                              # an optimizer step walks no frames
+    assert w._storage.watch is None
+    y = w.exp()
+    y.add_(1)                                       # armed, then written: the site is kept
+    assert y._storage.watch[0] == 1 and y._storage.watch[2] > 0
+    z = w.sin()
+    z.sum().backward(retain_graph=True)             # retained: still armed
+    assert w._storage.watch is True
 
 
 def test_gradient_edges_as_inputs():

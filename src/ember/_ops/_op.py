@@ -178,7 +178,7 @@ def _save(op, node, args, outputs, params, needed):
         storage = value._storage
         if storage is None:
             storage = value._get_storage()
-        if storage.watch is None:
+        if storage.watch is not True:
             storage.watch = True
         info.append((storage.version, nr))
         stored.append(value)

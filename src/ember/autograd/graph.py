@@ -135,8 +135,15 @@ class Node:
         raise NotImplementedError
 
     def release(self):
-        """Free saved values (after a backward without retain_graph)."""
-        if self._saved is not None:
+        """Free saved values (after a backward without retain_graph), and stop watching their
+        storages for in-place writes (NOTE [ Where in-place writes happened ])."""
+        saved = self._saved
+        if saved is not None and saved is not _FREED:
+            for value, info in zip(saved, self._saved_info):
+                if info is not None and value.__class__ is not _Packed:
+                    storage = value._storage
+                    if storage is not None and storage.watch is True:
+                        storage.watch = None
             self._saved = _FREED
 
     # -- saved tensors ---------------------------------------------------------------------
@@ -170,14 +177,14 @@ class Node:
     def _modified_error(self, tensor, expected, out_nr):
         """torch's error; before it, a warning naming where the last in-place write happened
         (see NOTE [ Where in-place writes happened ])."""
-        site = write_site(tensor)
+        site = write_site(tensor, expected)
         if site is not None:
             import warnings
             frame = _user_frame(2)
             warnings.warn_explicit(
                 f"A tensor needed for gradient computation was modified in place (it is at "
-                f"version {tensor._version}; backward expected version {expected}). The last "
-                f"in-place operation on it ran at {site}",
+                f"version {tensor._version}; backward expected version {expected}). The "
+                f"in-place operation that changed it first ran at {site}",
                 UserWarning, frame.f_code.co_filename if frame else "<ember>",
                 frame.f_lineno if frame else 0)
         return RuntimeError(self._modified_message(tensor, expected, out_nr))
@@ -291,11 +298,15 @@ def gradient_edge(tensor):
 #
 # NOTE [ Where in-place writes happened ]
 # torch's "modified by an inplace operation" error gives only version numbers. ember also names
-# the line of user code that made the last in-place write. To cost nothing on the common path,
-# a storage is watched only once a tensor on it has been saved for backward (`_op._save` sets
-# `storage.watch = True`); `Tensor._bump_version` then calls `note_write`, which walks out of
-# ember's own frames and keeps (version, file, line, function) on the storage. The error carries
-# it to a UserWarning issued just before the error, so the error's text stays torch's.
+# the line of user code that made the first in-place write after the tensor was saved, which is
+# the write that broke backward. `storage.watch` is None (not watched), True (armed: a tensor on
+# it was saved for backward, by `_op._save` or `watch`, and not written since) or, after the
+# first write while armed, (version, file, line, function) found by `note_write` walking out of
+# ember's frames. Only that first write pays for the walk; `Node.release` (after backward)
+# disarms what the node saved, so an optimizer's in-place updates of parameters after
+# backward cost nothing. The site goes to a UserWarning issued just before the error, so the
+# error's text stays torch's; a graph whose storage was disarmed by another graph's backward,
+# or re-armed by a later save, just gets torch's error.
 
 _EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -310,28 +321,32 @@ def _user_frame(depth=2):
 
 
 def note_write(storage):
-    """Remember where the in-place write that set `storage.version` happened."""
+    """Remember where the in-place write that set `storage.version` happened (called by
+    `Tensor._bump_version` while the storage is armed)."""
     frame = _user_frame(3)
     if frame is not None:
         code = frame.f_code
         storage.watch = (storage.version, code.co_filename, frame.f_lineno, code.co_name)
+    else:
+        storage.watch = None
 
 
 def watch(tensor):
-    """Watch the storage of a tensor saved for backward; returns its version."""
+    """Arm the storage of a tensor saved for backward; returns its version."""
     storage = tensor._storage
     if storage is None:
         storage = tensor._get_storage()
-    if storage.watch is None:
+    if storage.watch is not True:
         storage.watch = True
     return storage.version
 
 
-def write_site(tensor):
-    """`File "...", line N, in f` of the last in-place write to `tensor`'s storage, or None."""
+def write_site(tensor, expected):
+    """`File "...", line N, in f: code` of the in-place write that took `tensor`'s storage
+    from version `expected` to the next, if it was recorded; else None."""
     storage = tensor._storage
     mark = None if storage is None else storage.watch
-    if mark is None or mark is True:
+    if mark is None or mark is True or mark[0] != expected + 1:
         return None
     import linecache
     written, filename, line, name = mark
