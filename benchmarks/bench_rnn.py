@@ -1,10 +1,12 @@
 """Recurrent layers, forward + backward: ember vs torch.
 
-    python benchmarks/bench_rnn.py [--quick]
+    python benchmarks/bench_rnn.py [--quick] [--threads N]
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_rnn.py --threads 1   # both single-threaded
 
 nn.LSTM(32, 64) and nn.GRU(32, 64) (and RNN) over a (20, 32, 32) float32 input: forward,
 sum of the output, backward. Prints each library's median time and the median per-round
-ratio ember/torch (target for LSTM: <= 1.5x).
+ratio ember/torch (target for LSTM: <= 1.5x). `--threads` sets torch's thread count; NumPy's
+BLAS takes its own from OPENBLAS_NUM_THREADS, which must be set before Python starts.
 """
 import argparse
 import statistics
@@ -44,7 +46,10 @@ def workloads(lib, data):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--threads", type=int, default=None)
     args = parser.parse_args()
+    if args.threads and torch is not None:
+        torch.set_num_threads(args.threads)
     rounds = 7 if args.quick else 31
     data = np.random.default_rng(0).standard_normal((SEQ, BATCH, INPUT)).astype(np.float32)
     libs = {"ember": workloads(ember, data)}
