@@ -1,0 +1,76 @@
+"""Cauchy(loc, scale): the ratio of two normals; heavy tails, no mean or variance."""
+import math
+from numbers import Number
+
+import ember
+
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Cauchy"]
+
+
+class Cauchy(Distribution):
+    """A Cauchy (Lorentz) distribution with median `loc` and half width `scale`.
+
+        >>> Cauchy(torch.tensor([0.0]), torch.tensor([1.0])).sample()
+    """
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        if isinstance(loc, Number) and isinstance(scale, Number):
+            batch_shape = ember.Size()
+        else:
+            batch_shape = self.loc.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Cauchy, _instance)
+        batch_shape = ember.Size(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        super(Cauchy, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        return ember.full(self._extended_shape(), float("nan"), dtype=self.loc.dtype,
+                          device=self.loc.device)
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return ember.full(self._extended_shape(), float("inf"), dtype=self.loc.dtype,
+                          device=self.loc.device)
+
+    def rsample(self, sample_shape=ember.Size()):
+        shape = self._extended_shape(sample_shape)
+        # NOTE: a standard Cauchy draw is tan(pi * (u - 1/2)) for u uniform on [0, 1).
+        u = ember.rand(shape, dtype=self.loc.dtype, device=self.loc.device)
+        eps = ember.tan(math.pi * (u - 0.5))
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (-math.log(math.pi) - self.scale.log()
+                - (((value - self.loc) / self.scale) ** 2).log1p())
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return ember.atan((value - self.loc) / self.scale) / math.pi + 0.5
+
+    def icdf(self, value):
+        return ember.tan(math.pi * (value - 0.5)) * self.scale + self.loc
+
+    def entropy(self):
+        return math.log(4 * math.pi) + self.scale.log()
