@@ -44,6 +44,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)
 _ops.install(globals(), Tensor)
 
 from . import linalg, nn, optim, testing, utils  # noqa: E402
+from . import distributions  # noqa: E402
 from ._compile import compile  # noqa: E402
 from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
                       get_deterministic_debug_mode, get_float32_matmul_precision,
