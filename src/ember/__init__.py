@@ -43,7 +43,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)
 
 _ops.install(globals(), Tensor)
 
-from . import linalg, nn, optim, testing, utils  # noqa: E402
+from . import fft, linalg, nn, optim, testing, utils  # noqa: E402
 from . import distributions  # noqa: E402
 from ._compile import compile  # noqa: E402
 from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
@@ -106,4 +106,3 @@ def from_dlpack(ext_tensor):
     if hasattr(ext_tensor, "__dlpack_device__") and ext_tensor.__dlpack_device__()[0] != 1:
         return wrap(cuda._backend.CudaBackend().xp.from_dlpack(ext_tensor))
     return wrap(_np.from_dlpack(ext_tensor))
-

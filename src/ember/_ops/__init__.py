@@ -4,6 +4,7 @@ from . import (activations, binary, compare, conversion, elementwise_extra,  # n
                indexing, inplace, joining, linalg, logical, products, reduction, sampling,
                scans, scatter_gather, shaping, sorting, statistics, ternary, unary, views,
                views_inplace)
+from . import spectral_stft, spectral_windows  # noqa: F401
 from . import operators, registry
 
 
