@@ -34,26 +34,11 @@ except ImportError:
     torch = None
 
 
-class _ReshapeMaxPool2d:
-    """2x2 max pooling from reshape + amax, for an ember without nn.MaxPool2d."""
-
-    def __init__(self, nn):
-        self.module = nn.Module()
-
-    def __call__(self, x):
-        n, c, h, w = x.shape
-        return x[:, :, :h // 2 * 2, :w // 2 * 2].reshape(n, c, h // 2, 2, w // 2, 2).amax((3, 5))
-
-
-def _max_pool(nn):
-    return nn.MaxPool2d(2) if hasattr(nn, "MaxPool2d") else _ReshapeMaxPool2d(nn)
-
-
 def cnn(lib, images, labels):
     nn = lib.nn
     lib.manual_seed(0)
-    layers = [nn.Conv2d(1, 8, 3), nn.ReLU(), _max_pool(nn), nn.Conv2d(8, 16, 3), nn.ReLU(),
-              _max_pool(nn), nn.Flatten(), nn.Linear(16 * 5 * 5, 10)]
+    layers = [nn.Conv2d(1, 8, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(8, 16, 3), nn.ReLU(),
+              nn.MaxPool2d(2), nn.Flatten(), nn.Linear(16 * 5 * 5, 10)]
     return _step(lib, layers, images, labels)
 
 
@@ -66,8 +51,7 @@ def mlp(lib, inputs, labels):
 
 
 def _step(lib, layers, inputs, labels):
-    parameters = [p for layer in layers if isinstance(layer, lib.nn.Module)
-                  for p in layer.parameters()]
+    parameters = [p for layer in layers for p in layer.parameters()]
     optimizer = lib.optim.SGD(parameters, lr=0.01)
     x, y = lib.from_numpy(inputs), lib.from_numpy(labels)
 
@@ -111,9 +95,7 @@ def main():
         label = {"cnn": "cnn (conv-relu-pool x2, linear), batch 64",
                  "mlp": "mlp 784-256-128-10, batch 128"}[name]
         print(f"{label:44s} {' '.join(cells)}   {ratio}")
-    pool = "nn.MaxPool2d" if hasattr(ember.nn, "MaxPool2d") else "reshape + amax"
-    print(f"(medians of {rounds} interleaved rounds of 10 steps; ember pooling: {pool}; "
-          f"threads: torch {torch.get_num_threads() if torch else '-'}, OpenBLAS "
+    print(f"(medians of {rounds} interleaved rounds of 10 steps; threads: torch {torch.get_num_threads() if torch else '-'}, OpenBLAS "
           f"{os.environ['OPENBLAS_NUM_THREADS']}; python {sys.version.split()[0]}, numpy "
           f"{np.__version__})")
 

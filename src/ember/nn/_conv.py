@@ -78,14 +78,15 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if transposed:
         out = kernels.conv_transpose(xp, x, w, stride, padding, dilation, groups,
                                      output_padding)
+        if bias is not None:
+            out += bias._data.reshape((-1,) + (1,) * (out.ndim - 2))
     elif x.shape[1] == 0:
         # NOTE: as torch does, an input without channels gives an output without channels.
         size = kernels.output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
         out, bias = xp.zeros((x.shape[0], 0) + size, x.dtype), None
     else:
-        out, columns = kernels.conv_forward(xp, x, w, stride, padding, dilation, groups)
-    if bias is not None:
-        out += bias._data.reshape((-1,) + (1,) * (out.ndim - 2))
+        out, columns = kernels.conv_forward(xp, x, w, None if bias is None else bias._data,
+                                            stride, padding, dilation, groups)
     params = {"stride": stride, "padding": padding, "dilation": dilation,
               "transposed": transposed, "output_padding": output_padding, "groups": groups,
               "_input_shape": x.shape, "_weight_shape": w.shape, "_kernel": w.shape[2:]}

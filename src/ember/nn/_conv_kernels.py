@@ -221,21 +221,28 @@ def columns(xp, x, groups, kernel, positions, stride, padding, dilation, out_cha
     return False, cols
 
 
-def conv_forward(xp, x, w, stride, padding, dilation, groups):
-    """Cross-correlation of `x` (N, C, *in) with `w` (O, C/G, *k): (N, O, *out), and the
-    columns used (for the weight gradient)."""
+def conv_forward(xp, x, w, bias, stride, padding, dilation, groups):
+    """Cross-correlation of `x` (N, C, *in) with `w` (O, C/G, *k), plus `bias` (O,) or None:
+    (N, O, *out), and the columns used (for the weight gradient)."""
     n, o = x.shape[0], w.shape[0]
     kernel = w.shape[2:]
     positions = output_size(x.shape[2:], kernel, stride, padding, dilation)
     full, cols = columns(xp, x, groups, kernel, positions, stride, padding, dilation, o)
     weight = w.reshape(groups, o // groups, w.shape[1] * math.prod(kernel))
+    if bias is not None:
+        bias = bias.reshape((o,) + (1,) * len(positions))
     if not full:
-        return matmul(xp, weight, cols).reshape((n, o) + positions), (full, cols)
+        y = matmul(xp, weight, cols).reshape((n, o) + positions)
+        if bias is not None:
+            y += bias
+        return y, (full, cols)
     scratch = _pool.empty(xp, (n, groups, o // groups, cols.shape[-1]), x.dtype)
     y = matmul(xp, weight, cols, out=scratch)
     padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
     y = y.reshape((n, o, positions[0]) + padded[1:])
-    y = xp.ascontiguousarray(y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])])
+    y = y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])]
+    # the crop's copy adds the bias on the way
+    y = xp.ascontiguousarray(y) if bias is None else xp.add(y, bias)
     _pool.release(scratch)
     return y, (full, cols)
 
