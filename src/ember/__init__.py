@@ -53,6 +53,7 @@ from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
                       set_float32_matmul_precision, set_num_interop_threads, set_warn_always,
                       use_deterministic_algorithms)
 from . import profiler  # noqa: E402
+from .amp.autocast_mode import *  # noqa: E402,F401,F403  (ember.autocast, ...)
 from .serialization import load, save  # noqa: E402
 
 from ._tensor_types import CPU_TYPES as _CPU_TYPES  # noqa: E402

@@ -96,3 +96,11 @@ def manual_seed(seed):
 
 def manual_seed_all(seed):
     manual_seed(seed)
+
+
+def __getattr__(name):
+    # NOTE: `cuda.amp` builds on `ember.amp`, which is imported after this module.
+    if name == "amp":
+        import importlib
+        return importlib.import_module(__name__ + ".amp")
+    raise AttributeError(f"module 'ember.cuda' has no attribute '{name}'")
