@@ -11,6 +11,7 @@ import ember
 import ember.nn as nn
 import ember.nn.functional as F
 from ember.nn import _conv_kernels
+from ember.nn.modules import conv as conv_module
 
 from nn_checks import check_gradients
 
@@ -500,12 +501,14 @@ def test_layer_errors():
     _raises(ValueError, "out_channels must be divisible by groups",
             lambda: nn.Conv2d(4, 9, 3, groups=2))
     _raises(ValueError, "groups must be a positive integer", lambda: nn.Conv2d(4, 8, 3, groups=0))
-    # torch prints sets here, in the order of this process's string hashes
-    _raises(ValueError, f"Invalid padding string 'foo', should be one of {({'valid', 'same'})}",
+    # torch prints sets here, in an order that follows string hashes
+    strings, modes = conv_module._PADDING_STRINGS, conv_module._PADDING_MODES
+    assert strings == {"same", "valid"}
+    assert modes == {"zeros", "reflect", "replicate", "circular"}
+    _raises(ValueError, f"Invalid padding string 'foo', should be one of {strings}",
             lambda: nn.Conv2d(4, 8, 3, padding="foo"))
     _raises(ValueError, "padding='same' is not supported for strided convolutions",
             lambda: nn.Conv2d(4, 8, 3, padding="same", stride=2))
-    modes = {"zeros", "reflect", "replicate", "circular"}
     _raises(ValueError, f"padding_mode must be one of {modes}, but got padding_mode='bogus'",
             lambda: nn.Conv2d(4, 8, 3, padding_mode="bogus"))
     _raises(ValueError, 'Only "zeros" padding mode is supported for ConvTranspose2d',

@@ -12,10 +12,10 @@ from .module import Module
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
            "ConvTranspose3d", "Fold", "Unfold"]
 
-# NOTE: sets, because torch prints its sets in these messages: their order follows the
-# process's string hashes, and the same sets print in the same order as torch's.
+# NOTE: sets, because torch prints its sets in these messages; their printed order depends on
+# string hashes (random per process), so it matches torch's only as a set.
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
-_PADDING_STRINGS = {"valid", "same"}
+_PADDING_STRINGS = {"same", "valid"}
 
 
 def _ntuple(value, n):
