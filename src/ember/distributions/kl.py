@@ -23,7 +23,7 @@ from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .log_normal import LogNormal
-from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
+from .multivariate_normal import MultivariateNormal, _batch_mahalanobis, _solve_lower
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .poisson import Poisson
@@ -259,8 +259,7 @@ def _kl_multivariatenormal_multivariatenormal(p, q):
     q_scale_tril = Lq.expand(tuple(combined_batch_shape) + (n, n))
     p_scale_tril = Lp.expand(tuple(combined_batch_shape) + (n, n))
     # NOTE: trace(Sq^-1 Sp) = ||Lq^-1 Lp||_F^2.
-    term2 = _batch_trace_XXT(
-        ember.triangular_solve(p_scale_tril, q_scale_tril, upper=False).solution)
+    term2 = _batch_trace_XXT(_solve_lower(q_scale_tril, p_scale_tril))
     term3 = _batch_mahalanobis(Lq, q.loc - p.loc)
     return half_term1 + 0.5 * (term2 + term3 - n)
 

@@ -11,6 +11,12 @@ from .utils import _standard_normal, lazy_property
 __all__ = ["MultivariateNormal"]
 
 
+def _solve_lower(L, B):
+    """L^-1 B for lower-triangular L (batch dims broadcast). The `tril` keeps the gradient
+    of L lower-triangular, as a triangular solve's is."""
+    return ember.linalg.solve(L.tril(), B)
+
+
 def _batch_mv(bmat, bvec):
     """Batched matrix-vector product with broadcasting batch dims."""
     return ember.matmul(bmat, bvec.unsqueeze(-1)).squeeze(-1)
@@ -22,7 +28,7 @@ def _batch_mahalanobis(bL, bx):
     shape = ember.broadcast_shapes(tuple(bL.shape[:-2]), tuple(bx.shape[:-1]))
     L = bL.expand(tuple(shape) + (n, n))
     x = bx.expand(tuple(shape) + (n,)).unsqueeze(-1)
-    solution = ember.triangular_solve(x, L, upper=False).solution
+    solution = _solve_lower(L, x)
     return solution.squeeze(-1).pow(2).sum(-1)
 
 
@@ -33,7 +39,7 @@ def _precision_to_scale_tril(P):
     L_inv = ember.transpose(ember.flip(Lf, (-2, -1)), -2, -1)
     eye = ember.eye(P.shape[-1], dtype=P.dtype, device=P.device)
     eye = eye.expand(L_inv.shape)
-    return ember.triangular_solve(eye, L_inv, upper=False).solution
+    return _solve_lower(L_inv, eye)
 
 
 class MultivariateNormal(Distribution):
@@ -116,7 +122,11 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def precision_matrix(self):
-        return ember.cholesky_inverse(self._unbroadcasted_scale_tril).expand(
+        # NOTE: (L L^T)^-1 = L^-T L^-1.
+        L = self._unbroadcasted_scale_tril
+        eye = ember.eye(L.shape[-1], dtype=L.dtype, device=L.device).expand(L.shape)
+        L_inv = _solve_lower(L, eye)
+        return ember.matmul(L_inv.mT, L_inv).expand(
             self._batch_shape + self._event_shape + self._event_shape)
 
     @property
