@@ -31,6 +31,8 @@ from .random import Generator, default_generator, get_rng_state, initial_seed, m
 from ._printing import set_printoptions
 from ._parallel import get_num_threads, set_num_threads
 from . import return_types, cuda
+from . import accelerator
+from .cuda.memory import OutOfMemoryError
 from . import _ops
 from ._ops.views import channels_last, contiguous_format, memory_format, preserve_format
 

@@ -6,36 +6,79 @@ imports CuPy; the first CUDA use does.
 """
 from .._tensor_types import CUDA_TYPES as _CUDA_TYPES
 from ._backend import CUDA_UNAVAILABLE, cupy_or_none
+from ._utils import device_count, is_available, is_initialized, lazy_init
+from ._utils import device_index as _device_index, require as _require
+from .memory import OutOfMemoryError, empty_cache, max_memory_allocated, max_memory_reserved, \
+    mem_get_info, memory_allocated, memory_reserved, memory_stats, reset_max_memory_allocated, \
+    reset_peak_memory_stats
+from .streams import Event, Stream, StreamContext, current_stream, default_stream, set_stream, \
+    stream
+from .random import get_rng_state, get_rng_state_all, initial_seed, manual_seed, \
+    manual_seed_all, seed, seed_all, set_rng_state, set_rng_state_all
 
 globals().update(_CUDA_TYPES)      # ember.cuda.FloatTensor, ...
 
 
-def is_available():
-    """Whether a CUDA GPU can be used (CuPy installed and a device visible)."""
-    cp = cupy_or_none()
-    if cp is None:
-        return False
-    try:
-        return cp.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
+def init():
+    """Start CUDA now rather than on first use (torch's error without a GPU)."""
+    lazy_init()
 
 
-def device_count():
-    """The number of visible CUDA GPUs (0 without CuPy)."""
-    cp = cupy_or_none()
-    if cp is None:
-        return 0
-    try:
-        return cp.cuda.runtime.getDeviceCount()
-    except Exception:
-        return 0
+def ipc_collect():
+    """Collect GPU memory released by other processes over CUDA IPC. ember shares no CUDA
+    memory between processes, so there is nothing to collect once CUDA is started."""
+    lazy_init()
 
 
-def _require():
+def get_arch_list():
+    """The GPU architectures ember can run kernels for ('sm_90', ...); [] without a GPU.
+    CuPy compiles kernels at run time, so these are NVRTC's supported architectures."""
     if not is_available():
-        raise AssertionError(CUDA_UNAVAILABLE)
-    return cupy_or_none()
+        return []
+    cp = cupy_or_none()
+    try:
+        archs = cp.cuda.nvrtc.getSupportedArchs()
+    except Exception:
+        major, minor = get_device_capability()
+        archs = (major * 10 + minor,)
+    return [f"sm_{a}" for a in archs]
+
+
+def _exchange_device(index):
+    """Make `index` current and return the previous device (-1: leave things as they are)."""
+    if index < 0:
+        return -1
+    if not is_available():
+        raise RuntimeError("PyTorch was compiled without CUDA support")
+    cp = _require()
+    previous = cp.cuda.runtime.getDevice()
+    if previous != index:
+        cp.cuda.runtime.setDevice(index)
+    return previous
+
+
+class device:
+    """Context manager that makes `device` (an index, 'cuda:N' or a device; -1 or None: no
+    change) the current CUDA device inside it."""
+
+    def __init__(self, device):
+        self.idx = None if device is None and not is_available() else \
+            _device_index(device, optional=True)
+        self.prev_idx = -1
+
+    def __enter__(self):
+        self.prev_idx = _exchange_device(self.idx)
+
+    def __exit__(self, type, value, traceback):
+        self.idx = _exchange_device(self.prev_idx)
+        return False
+
+
+class device_of(device):
+    """`device` for the device of tensor `obj` (no change for a CPU tensor)."""
+
+    def __init__(self, obj):
+        super().__init__(obj.get_device() if obj.is_cuda else -1)
 
 
 def current_device():
@@ -44,10 +87,10 @@ def current_device():
 
 
 def set_device(device):
-    """Make `device` (an index, 'cuda:N' or a device) the current one."""
-    from .._device import as_device
-    index = device if isinstance(device, int) else as_device(device).index or 0
-    _require().cuda.runtime.setDevice(index)
+    """Make `device` (an index, 'cuda:N' or a device) the current one (-1: no change)."""
+    index = _device_index(device)
+    if index >= 0:
+        _require().cuda.runtime.setDevice(index)
 
 
 def get_device_name(device=None):
@@ -70,11 +113,9 @@ class _Properties:
 
 
 def get_device_properties(device=None):
+    """Name, capability, memory and multiprocessor count of a GPU."""
     cp = _require()
-    from .._device import as_device
-    index = current_device() if device is None else (
-        device if isinstance(device, int) else as_device(device).index or 0)
-    return _Properties(cp.cuda.runtime.getDeviceProperties(index))
+    return _Properties(cp.cuda.runtime.getDeviceProperties(_device_index(device, optional=True)))
 
 
 def get_device_capability(device=None):
@@ -83,19 +124,9 @@ def get_device_capability(device=None):
 
 
 def synchronize(device=None):
-    """Wait for all work on the GPU to finish."""
-    _require().cuda.Device().synchronize()
-
-
-def manual_seed(seed):
-    """Seed the GPU generator (a no-op without a GPU, as in torch)."""
-    cp = cupy_or_none()
-    if cp is not None and is_available():
-        cp.random.seed(int(seed) % 2**32)
-
-
-def manual_seed_all(seed):
-    manual_seed(seed)
+    """Wait for all work on the GPU `device` (default: the current one) to finish."""
+    cp = _require()
+    cp.cuda.Device(_device_index(device, optional=True)).synchronize()
 
 
 def __getattr__(name):

@@ -34,6 +34,8 @@ class CudaBackend(Backend):
         if count == 0:
             raise RuntimeError("No CUDA GPUs are available")
         super().__init__(cp, "cuda")
+        from .memory import install_allocator
+        install_allocator(cp)
 
     def device_of(self, array):
         return device("cuda", array.device.id)

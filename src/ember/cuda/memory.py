@@ -1,0 +1,178 @@
+"""GPU memory: statistics of CuPy's memory pool with peaks kept by ember, and torch's
+out-of-memory error.
+
+NOTE [ Memory statistics ]: ember's CUDA tensors live in CuPy's default memory pool, which
+knows the bytes held by live arrays (`used_bytes`, torch's "allocated") and the bytes it holds
+from the driver (`total_bytes`, torch's "reserved"). Peaks are not kept by CuPy, so on first
+CUDA use ember installs a thin allocator over the pool (`cupy.cuda.set_allocator`) that, after
+each allocation, samples both figures for the device and raises the peaks; the same wrapper
+counts allocations and turns CuPy's OutOfMemoryError into ember's. Frees need no hook: the
+bytes freed so far are the bytes ever allocated minus those allocated now. Sizes are CuPy's
+rounded block sizes (multiples of 512 bytes), as torch's figures are its allocator's.
+"""
+import warnings
+
+from ._backend import cupy_or_none
+from ._utils import device_index, is_initialized, require
+
+__all__ = ["OutOfMemoryError", "memory_allocated", "max_memory_allocated", "memory_reserved",
+           "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated",
+           "empty_cache", "mem_get_info", "memory_stats"]
+
+
+class OutOfMemoryError(RuntimeError):
+    """The GPU has no memory left for an allocation (also `ember.OutOfMemoryError`)."""
+
+
+OutOfMemoryError.__module__ = "ember"
+
+
+def format_size(size):
+    """Bytes as torch's allocator messages print them: '512 bytes', '2.00 MiB', ..."""
+    for unit, scale in (("bytes", 1), ("KiB", 2**10), ("MiB", 2**20), ("GiB", 2**30)):
+        if unit == "GiB" or size <= scale * 1024:
+            return f"{size} bytes" if scale == 1 else f"{size / scale:.2f} {unit}"
+
+
+class _DeviceStats:
+    __slots__ = ("peak_allocated", "peak_reserved", "allocated_total", "allocations",
+                 "ooms")
+
+    def __init__(self):
+        self.peak_allocated = self.peak_reserved = 0
+        self.allocated_total = self.allocations = self.ooms = 0
+
+
+class _TrackingAllocator:
+    """CuPy's default pool, with peaks and counters per device (NOTE [ Memory statistics ])."""
+
+    def __init__(self, cp):
+        self.cp = cp
+        self.pool = cp.get_default_memory_pool()
+        self.stats = {}
+
+    def device_stats(self, index):
+        stats = self.stats.get(index)
+        if stats is None:
+            stats = self.stats[index] = _DeviceStats()
+        return stats
+
+    def malloc(self, size):
+        index = self.cp.cuda.runtime.getDevice()
+        stats = self.device_stats(index)
+        try:
+            ptr = self.pool.malloc(size)
+        except self.cp.cuda.memory.OutOfMemoryError:
+            stats.ooms += 1
+            raise OutOfMemoryError(self.oom_message(size, index)) from None
+        used, total = self.pool.used_bytes(), self.pool.total_bytes()
+        stats.allocations += 1
+        stats.allocated_total += ptr.mem.size if hasattr(ptr, "mem") else size
+        if used > stats.peak_allocated:
+            stats.peak_allocated = used
+        if total > stats.peak_reserved:
+            stats.peak_reserved = total
+        return ptr
+
+    def oom_message(self, size, index):
+        free, capacity = self.cp.cuda.runtime.memGetInfo()
+        used, total = self.pool.used_bytes(), self.pool.total_bytes()
+        # NOTE: torch's text, less its advice on PYTORCH_CUDA_ALLOC_CONF (not ember's allocator).
+        return (f"CUDA out of memory. Tried to allocate {format_size(size)}. GPU {index} has a "
+                f"total capacity of {format_size(capacity)} of which {format_size(free)} is "
+                f"free. Of the allocated memory {format_size(used)} is allocated by PyTorch, "
+                f"and {format_size(total - used)} is reserved by PyTorch but unallocated.")
+
+
+_allocator = None
+
+
+def install_allocator(cp):
+    """Route CuPy's allocations through ember's tracking allocator (first CUDA use)."""
+    global _allocator
+    if _allocator is None or _allocator.cp is not cp:
+        _allocator = _TrackingAllocator(cp)
+    cp.cuda.set_allocator(_allocator.malloc)
+    return _allocator
+
+
+def _pool_figures(index):
+    """(allocated, reserved) bytes of the pool on device `index`."""
+    cp = cupy_or_none()
+    with cp.cuda.Device(index):
+        return _allocator.pool.used_bytes(), _allocator.pool.total_bytes()
+
+
+def memory_stats(device=None):
+    """A dictionary of the allocator's statistics for `device` (empty before CUDA is used):
+    "allocated_bytes.all.{current,peak,allocated,freed}", "reserved_bytes.all.{current,peak}",
+    "allocation.all.allocated" (allocation count) and "num_ooms", sorted by key as torch's."""
+    if not is_initialized() or _allocator is None:
+        return {}
+    index = device_index(device, optional=True)
+    stats = _allocator.device_stats(index)
+    used, total = _pool_figures(index)
+    result = {
+        "allocated_bytes.all.current": used,
+        "allocated_bytes.all.peak": max(stats.peak_allocated, used),
+        "allocated_bytes.all.allocated": stats.allocated_total,
+        "allocated_bytes.all.freed": max(stats.allocated_total - used, 0),
+        "reserved_bytes.all.current": total,
+        "reserved_bytes.all.peak": max(stats.peak_reserved, total),
+        "allocation.all.allocated": stats.allocations,
+        "num_ooms": stats.ooms,
+    }
+    return dict(sorted(result.items()))
+
+
+def memory_allocated(device=None):
+    """Bytes held by tensors on `device` now (0 before CUDA is used, or without a GPU)."""
+    return memory_stats(device).get("allocated_bytes.all.current", 0)
+
+
+def max_memory_allocated(device=None):
+    """The most bytes held by tensors on `device` since start or `reset_peak_memory_stats`."""
+    return memory_stats(device).get("allocated_bytes.all.peak", 0)
+
+
+def memory_reserved(device=None):
+    """Bytes the allocator holds from the driver on `device` (in use or cached)."""
+    return memory_stats(device).get("reserved_bytes.all.current", 0)
+
+
+def max_memory_reserved(device=None):
+    """The most bytes the allocator has held on `device` since start or the last reset."""
+    return memory_stats(device).get("reserved_bytes.all.peak", 0)
+
+
+def reset_peak_memory_stats(device=None):
+    """Restart the peaks of `device` from the current figures."""
+    require()
+    if _allocator is None or not is_initialized():
+        return
+    index = device_index(device, optional=True)
+    stats = _allocator.device_stats(index)
+    stats.peak_allocated, stats.peak_reserved = _pool_figures(index)
+
+
+def reset_max_memory_allocated(device=None):
+    """Deprecated spelling of `reset_peak_memory_stats` (resets every peak)."""
+    warnings.warn("torch.cuda.reset_max_memory_allocated now calls torch.cuda.reset_peak_"
+                  "memory_stats, which resets /all/ peak memory stats.", FutureWarning,
+                  stacklevel=2)
+    return reset_peak_memory_stats(device)
+
+
+def empty_cache():
+    """Give the pool's cached, unused blocks back to the driver (a no-op without CUDA)."""
+    if is_initialized() and _allocator is not None:
+        _allocator.pool.free_all_blocks()
+
+
+def mem_get_info(device=None):
+    """(free, total) bytes of the GPU, as the driver reports them."""
+    cp = require()
+    index = device_index(device, optional=True)
+    with cp.cuda.Device(index):
+        free, total = cp.cuda.runtime.memGetInfo()
+    return (free, total)

@@ -1,0 +1,104 @@
+"""ember.cuda and ember.accelerator without a GPU: exactly what torch's CPU-only build does
+(each return value and error recorded from torch 2.13's CPU build)."""
+import sys
+
+import pytest
+
+import ember
+from ember import cuda
+
+if cuda.is_available():
+    pytest.skip("a GPU is present: these are the CPU-only behaviours", allow_module_level=True)
+
+NOT_COMPILED = "Torch not compiled with CUDA enabled"
+
+
+@pytest.mark.parametrize("fn", [cuda.memory_allocated, cuda.max_memory_allocated,
+                                cuda.memory_reserved, cuda.max_memory_reserved])
+def test_memory_figures_are_zero(fn):
+    assert fn() == 0 and fn(0) == 0 and fn("cuda:0") == 0
+
+
+def test_silent_functions():
+    assert cuda.memory_stats() == {}
+    assert cuda.empty_cache() is None
+    assert cuda.is_available() is False and cuda.device_count() == 0
+    assert cuda.is_initialized() is False
+    assert cuda.get_arch_list() == []
+    assert cuda.get_rng_state_all() == []
+    assert cuda.set_rng_state(ember.zeros(16, dtype=ember.uint8)) is None
+    assert cuda.set_rng_state_all([ember.zeros(16, dtype=ember.uint8)]) is None
+    for fn in (cuda.seed, cuda.seed_all):
+        assert fn() is None
+    assert cuda.manual_seed(3) is None and cuda.manual_seed_all(3) is None
+    assert cuda.set_device(-1) is None
+    assert cuda.stream(None).__enter__() is None
+    with cuda.device(-1):
+        pass
+    with cuda.device_of(ember.zeros(2)):
+        pass
+
+
+@pytest.mark.parametrize("call", [
+    cuda.mem_get_info, cuda.current_stream, cuda.default_stream, cuda.init, cuda.ipc_collect,
+    cuda.get_rng_state, cuda.initial_seed, cuda.synchronize, cuda.current_device,
+    cuda.get_device_name, cuda.get_device_capability, cuda.reset_peak_memory_stats,
+    lambda: cuda.get_device_properties(0), lambda: cuda.set_device(0),
+    lambda: ember.zeros(1, device="cuda"), lambda: ember.zeros(1).cuda(),
+    lambda: ember.zeros(1).to("cuda")])
+def test_not_compiled(call):
+    with pytest.raises(AssertionError, match=NOT_COMPILED):
+        call()
+
+
+def test_stream_event_device_texts():
+    with pytest.raises(RuntimeError, match="^torch.cuda.Stream requires CUDA support$"):
+        cuda.Stream()
+    with pytest.raises(RuntimeError, match="^Tried to instantiate dummy base class Event$"):
+        cuda.Event(enable_timing=True)
+    with pytest.raises(RuntimeError, match="^PyTorch was compiled without CUDA support$"):
+        with cuda.device(0):
+            pass
+    with pytest.raises(TypeError, match="'<' not supported between instances of 'NoneType'"):
+        with cuda.device(None):
+            pass
+
+
+def test_out_of_memory_error_class():
+    assert ember.OutOfMemoryError is cuda.OutOfMemoryError
+    assert issubclass(cuda.OutOfMemoryError, RuntimeError)
+    assert cuda.OutOfMemoryError.__module__ == "ember"
+
+
+def test_deprecated_reset_warns():
+    with pytest.warns(FutureWarning, match="reset_max_memory_allocated now calls"):
+        with pytest.raises(AssertionError, match=NOT_COMPILED):
+            cuda.reset_max_memory_allocated()
+
+
+def test_accelerator():
+    acc = ember.accelerator
+    assert acc.is_available() is False and acc.device_count() == 0
+    assert acc.current_accelerator() is None
+    assert acc.current_accelerator(check_available=True) is None
+    for fn in (acc.current_device_index, acc.synchronize, lambda: acc.set_device_index(0)):
+        with pytest.raises(RuntimeError,
+                           match="^Cannot access accelerator device when none is available.$"):
+            fn()
+
+
+def test_format_size():
+    from ember.cuda.memory import format_size
+    assert format_size(512) == "512 bytes" and format_size(1024) == "1024 bytes"
+    assert format_size(1025) == "1.00 KiB" and format_size(2**20) == "1024.00 KiB"
+    assert format_size(3 * 2**20 + 2**19) == "3.50 MiB"
+    assert format_size(20 * 2**30) == "20.00 GiB"
+
+
+def test_cpu_use_never_imports_cupy():
+    if "cupy" in sys.modules:
+        pytest.skip("cupy was imported by something else in this process")
+    x = ember.ones(3) * 2
+    cuda.memory_allocated(), cuda.memory_stats(), cuda.empty_cache(), ember.cuda.is_initialized()
+    assert x.sum().item() == 6.0
+    assert "cupy" not in sys.modules
