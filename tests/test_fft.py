@@ -371,3 +371,25 @@ def test_stft_istft_errors():
             lambda: ember.istft(ember.ones(5, 3, dtype=ember.complex64), 8, hop_length=9,
                                 window=w))
     assert tuple(ember.istft(s, 8, window=w, length=40).shape) == (40,)
+
+
+def test_stft_half_signal_needs_a_wider_window():
+    x = ember.randn(20).half()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _raises(RuntimeError, "MKL FFT doesn't support tensors of type: Half",
+                lambda: ember.stft(x, 8, return_complex=True))
+    s = ember.stft(x, 8, window=ember.hann_window(8), return_complex=True)
+    expected = ember.stft(x.float(), 8, window=ember.hann_window(8), return_complex=True)
+    assert s.dtype == ember.complex64
+    np.testing.assert_allclose(s.numpy(), expected.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_istft_real_output_of_a_twosided_spectrum_reads_its_first_half():
+    spec = ember.tensor(_array((8, 5), True))
+    w = ember.hann_window(8, dtype=ember.float64) + 0.5
+    twosided = ember.istft(spec, 8, window=w, onesided=False)
+    half = ember.istft(spec[:5], 8, window=w, onesided=True)
+    np.testing.assert_allclose(twosided.numpy(), half.numpy(), rtol=1e-12, atol=1e-12)
+    assert type(ember.istft(spec.requires_grad_(), 8, window=w, onesided=False,
+                            length=30).grad_fn).__name__ == "ConstantPadNdBackward0"

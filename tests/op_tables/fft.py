@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from op_table import (BOOL, COMPLEX, INTS, D, Sample, category, op, result_type, to_float,
-                      to_real)
+from op_table import (BOOL, COMPLEX, FLOATS, INTS, D, Sample, category, names_of, op,
+                      result_type, to_float, to_real)
 
 FFT_REAL = BOOL + INTS + ("float32", "float64")
 FFT_ALL = FFT_REAL + COMPLEX
@@ -238,8 +238,10 @@ def _np_stft(x, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     return np.swapaxes(spectrum, -1, -2)
 
 
-op("stft", samples=_stft_samples, ref=_np_stft, dtypes=("float32", "float64") + COMPLEX,
-   result=_complex, tol=TOL)
+op("stft", samples=_stft_samples, ref=_np_stft, operands=(0, "window"), result=_complex,
+   supports=lambda ops, kwargs: names_of(ops)[0] in FLOATS + COMPLEX, tol=TOL,
+   notes="a half signal computes in its window's dtype (float32 here); torch refuses a half "
+         "signal only when nothing promotes it")
 
 
 def _istft_samples(m):
@@ -264,9 +266,10 @@ def _np_istft(spec, n_fft, hop_length=None, win_length=None, window=None, center
     if onesided is None:
         onesided = spec.shape[-2] != n_fft
     frames = np.swapaxes(spec, -1, -2)
-    y = np.fft.irfft(frames, n_fft, axis=-1) if onesided else np.fft.ifft(frames, axis=-1)
-    if not return_complex:
-        y = y.real
+    if return_complex:
+        y = np.fft.ifft(frames, axis=-1)
+    else:   # torch reads only the first half of a two-sided spectrum for a real output
+        y = np.fft.irfft(frames[..., :n_fft // 2 + 1], n_fft, axis=-1)
     if normalized:
         y = y * math.sqrt(n_fft)
     y = y * w

@@ -67,13 +67,12 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         return_complex = True
     if not return_complex:
         warnings.warn(_REAL_OUTPUT, UserWarning, stacklevel=2)
-    if center and input.ndim in (1, 2):
+    if center and input.ndim <= 3:
         from ..nn.functional import pad
         shape = tuple(input.shape)
-        extended = (1,) * (3 - input.ndim) + shape
         half = n_fft // 2
-        input = pad(input.view(extended), [half, half], pad_mode).view(
-            (-1,) * 0 + tuple(shape[:-1]) + (shape[-1] + 2 * half,))
+        padded = pad(input.view((1,) * (3 - input.ndim) + shape), [half, half], pad_mode)
+        input = padded.view(shape[:-1] + (shape[-1] + 2 * half,))
     hop_length = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
     if window is None:
@@ -99,25 +98,25 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         raise RuntimeError(where + f"expected a 1D window tensor of size equal to "
                                    f"win_length={win_length}, but got window with size "
                                    f"[{', '.join(map(str, window.shape))}]")
-    if input.dtype.itemsize < 4 and input.dtype.is_floating_point:
-        raise RuntimeError(f"MKL FFT doesn't support tensors of type: "
-                           f"{input.dtype._scalar_name}")
     onesided = not complex_input if onesided is None else onesided
     if onesided and complex_input:
         raise RuntimeError("Cannot have onesided output if window or input is complex")
     batched = input.ndim == 2
     x = input if batched else input.unsqueeze(0)
-    frames = x.unfold(-1, n_fft, hop_length)
+    frames = _frames(x, n_fft, hop_length)
     if window is not None or win_length != n_fft:
         frames = frames * _padded_window(window, win_length, n_fft, x)
+    if frames.dtype.itemsize < 4 and frames.dtype.is_floating_point:
+        raise RuntimeError(f"MKL FFT doesn't support tensors of type: "
+                           f"{frames.dtype._scalar_name}")
     mode = BY_ROOT_N if normalized else NONE
     if frames.is_complex():
         spectrum = fft_c2c(frames, (2,), mode, True)
     else:
         spectrum = fft_r2c(frames, (2,), mode, onesided)
-    spectrum = spectrum.transpose(1, 2)
+    spectrum = spectrum.transpose_(1, 2)     # in place, as torch (TransposeBackward1)
     if not batched:
-        spectrum = spectrum.squeeze(0)
+        spectrum = spectrum.squeeze_(0)     # in place, as torch (SqueezeBackward4)
     if return_complex:
         return spectrum
     from .elementwise_extra import view_as_real
@@ -151,9 +150,8 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if win_length <= 0 or win_length > n_fft:
         raise RuntimeError(where + ": expected 0 < win_length <= n_fft")
     if window is not None and (window.ndim != 1 or window.shape[0] != win_length):
-        raise RuntimeError(where + f": expected a 1D window tensor of size equal to "
-                                   f"win_length={win_length}, but got window with size "
-                                   f"[{', '.join(map(str, window.shape))}]")
+        raise RuntimeError(where + ": Invalid window shape. window has to be 1D and length "
+                                   "of `win_length`")
     freq = input.shape[-2]
     onesided = freq != n_fft if onesided is None else onesided
     if onesided and freq != n_fft // 2 + 1:
@@ -172,12 +170,13 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     batched = input.ndim == 3
     x = (input if batched else input.unsqueeze(0)).transpose(1, 2)
     mode = BY_ROOT_N if normalized else BY_N
-    if onesided:
-        frames = fft_c2r(x, (2,), mode, n_fft)
-    else:
+    if return_complex:
         frames = fft_c2c(x, (2,), mode, False)
-        if not return_complex:
-            frames = frames.real
+    else:
+        # NOTE: as torch, a real output reads only the first half of a two-sided spectrum
+        if not onesided:
+            x = x.narrow(2, 0, n_fft // 2 + 1)
+        frames = fft_c2r(x, (2,), mode, n_fft)
     w = _padded_window(window, win_length, n_fft, frames)
     frames = frames * w
     batch, count = frames.shape[0], frames.shape[1]
@@ -193,10 +192,23 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if bool((envelope.abs() < 1e-11).any()):
         raise RuntimeError(where + "window overlap add min: 1\n[ CPUBoolType{} ]")
     signal = signal / envelope
+    if not batched:
+        signal = signal.squeeze(0)
     if length is not None and signal.shape[-1] < length:
         from ..nn.functional import pad
         signal = pad(signal, [0, length - signal.shape[-1]])
-    return signal if batched else signal.squeeze(0)
+    return signal
+
+
+def _frames(x, n_fft, hop):
+    """(batch, count, n_fft): frame f is x[:, f*hop : f*hop + n_fft].
+    NOTE: gathered with index_select rather than unfold, whose strided backward does not
+    differentiate again in ember."""
+    from .._creation import arange
+    count = 1 + (x.shape[-1] - n_fft) // hop
+    start = arange(count, device=x.device) * hop
+    index = (start.unsqueeze(1) + arange(n_fft, device=x.device)).reshape(-1)
+    return x.index_select(-1, index).reshape(x.shape[0], count, n_fft)
 
 
 def _overlap_add(flat, count, n_fft, hop, total):

@@ -10,7 +10,8 @@ from .registry import function
 
 
 def _window(name, length, periodic, dtype, device, requires_grad, shape):
-    """`shape(xp, k, m)` gives the symmetric window's values at k = 0..m-1."""
+    """`shape(k, m, op)` gives the symmetric window of length m at the sample numbers k;
+    `op(array)` rounds one step's result to the window's dtype."""
     dtype = dtype or _dtype.get_default_dtype()
     if length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got "
@@ -23,13 +24,20 @@ def _window(name, length, periodic, dtype, device, requires_grad, shape):
             f"device=cpu, layout=Strided (default), requires_grad=false (default), "
             f"pinned_memory=false, memory_format=(nullopt))")
     xp = _backend(device).xp
-    # NOTE: as torch, computed in the result's precision (halves in float32, then rounded)
-    work = dtype._np if dtype.itemsize >= 4 else "float32"
+    # NOTE: torch computes a window as a few tensor ops in the window's dtype; for a half
+    # precision each op computes in float32 and rounds, and its Python-number operands are
+    # rounded to the half dtype first. So do we: the values agree to the bit, or nearly
+    # (NumPy's cos and torch's may differ in the last place).
+    work = xp.dtype(dtype._np if dtype.itemsize >= 4 else "float32")
+
+    def op(array):
+        return array.astype(dtype._np).astype(work)
+
     if length <= 1:
         values = xp.ones(length, dtype=work)
     else:
         m = length + 1 if periodic else length
-        values = shape(xp, xp.arange(m, dtype=work), m)[:length]
+        values = shape(op(xp.arange(m, dtype=work)), m, op, xp)[:length]
     return _finish(values.astype(dtype._np), requires_grad)
 
 
@@ -37,16 +45,25 @@ _CPP = {_dtype.bool: "bool", _dtype.uint8: "unsigned char", _dtype.int8: "signed
         _dtype.int16: "short int", _dtype.int32: "int", _dtype.int64: "long int"}
 
 
-def _cosine_sum(*coefficients):
-    """sum_j (-1)^j a_j cos(2 pi j k / (m - 1)): the Hann, Hamming and Blackman family."""
-    def shape(xp, k, m):
-        phase = k * k.dtype.type(2 * math.pi / (m - 1))
-        # NOTE: highest order first and a_0 last, as torch sums them (the ends round alike)
-        values = xp.zeros(k.shape, dtype=k.dtype)
-        for j in reversed(range(1, len(coefficients))):
-            values = values + k.dtype.type((-1) ** j * coefficients[j]) * xp.cos(j * phase)
-        return values + k.dtype.type(coefficients[0])
+def _hamming(alpha, beta):
+    def shape(k, m, op, xp):
+        w = op(k * op(k.dtype.type(2 * math.pi / (m - 1))))
+        return op(op(op(xp.cos(w)) * op(k.dtype.type(-beta))) + op(k.dtype.type(alpha)))
     return shape
+
+
+def _blackman(k, m, op, xp):
+    w = op(k * op(k.dtype.type(math.pi / (m - 1))))
+    high = op(op(xp.cos(op(w * 4))) * op(k.dtype.type(0.08)))
+    low = op(op(xp.cos(op(w * 2))) * op(k.dtype.type(0.5)))
+    return op(op(high - low) + op(k.dtype.type(0.42)))
+
+
+def _bartlett(k, m, op, xp):
+    w = op(k * op(k.dtype.type(2.0 / (m - 1))))
+    half = (m - 1) // 2 + 1
+    w[half:] = op(op(-w[half:]) + 2)
+    return w
 
 
 @function(method=False)
@@ -58,7 +75,7 @@ def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device
     tensor([0.0000, 0.5000, 1.0000, 0.5000])
     """
     return _window("hann_window", window_length, periodic, dtype, device, requires_grad,
-                   _cosine_sum(0.5, 0.5))
+                   _hamming(0.5, 0.5))
 
 
 @function(method=False)
@@ -66,7 +83,7 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
                    layout=None, device=None, requires_grad=False):
     """The Hamming window: alpha - beta cos(2 pi k / (N - 1))."""
     return _window("hamming_window", window_length, periodic, dtype, device, requires_grad,
-                   _cosine_sum(alpha, beta))
+                   _hamming(alpha, beta))
 
 
 @function(method=False)
@@ -74,11 +91,7 @@ def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, de
                     requires_grad=False):
     """The Blackman window: 0.42 - 0.5 cos(2 pi k / (N - 1)) + 0.08 cos(4 pi k / (N - 1))."""
     return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
-                   _cosine_sum(0.42, 0.5, 0.08))
-
-
-def _triangle(xp, k, m):
-    return 1 - xp.abs(k * k.dtype.type(2 / (m - 1)) - 1)
+                   _blackman)
 
 
 @function(method=False)
@@ -86,17 +99,18 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, de
                     requires_grad=False):
     """The Bartlett (triangular) window: 1 - |2k / (N - 1) - 1|."""
     return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
-                   _triangle)
+                   _bartlett)
 
 
 @function(method=False)
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
                   device=None, requires_grad=False):
     """The Kaiser window: I0(beta sqrt(1 - (2k / (N - 1) - 1)^2)) / I0(beta)."""
-    def shape(xp, k, m):
-        ratio = k * k.dtype.type(2 / (m - 1)) - 1
-        root = xp.sqrt(xp.clip(1 - ratio * ratio, 0, None))
-        # NOTE: NumPy's i0 computes in float64; the window is rounded to k's dtype after
-        return (xp.i0(beta * root) / xp.i0(beta)).astype(k.dtype)
+    def shape(k, m, op, xp):
+        # NOTE: one kernel in torch (a single rounding); NumPy's i0 computes in float64
+        alpha = (m - 1) / 2
+        ratio = (k.astype("float64") - alpha) / alpha
+        return (xp.i0(beta * xp.sqrt(xp.clip(1 - ratio * ratio, 0, None))) / xp.i0(beta)) \
+            .astype(k.dtype)
     return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
                    shape)

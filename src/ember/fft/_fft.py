@@ -124,9 +124,12 @@ def _finish(result, out, name, primitive):
 
 # -- complex-to-complex ---------------------------------------------------------------------
 
-def _c2c(name, x, dims, sizes, norm, forward, out):
+def _c2c(name, x, dims, sizes, norm, forward, out, one_dim=False):
     for n in sizes:
         _points(n)
+    if not one_dim and not x.is_complex():
+        # NOTE: as torch: only the 1-D transforms take the real-to-complex path
+        x = x.to(_dtype.promote_types(x.dtype, _dtype.complex64))
     x = _resize(x, dims, sizes)
     mode = _mode(norm, forward)
     if x.is_complex():
@@ -144,7 +147,7 @@ def fft(input, n=None, dim=-1, norm=None, *, out=None):
     x = _input("fft", input)
     d = _one_dim("fft", x, dim)
     n = x.shape[d] if n is None else _int("fft", "n", n)
-    return _c2c("fft", x, (d,), [n], norm, True, out)
+    return _c2c("fft", x, (d,), [n], norm, True, out, one_dim=True)
 
 
 def ifft(input, n=None, dim=-1, norm=None, *, out=None):
@@ -152,7 +155,7 @@ def ifft(input, n=None, dim=-1, norm=None, *, out=None):
     x = _input("ifft", input)
     d = _one_dim("ifft", x, dim)
     n = x.shape[d] if n is None else _int("ifft", "n", n)
-    return _c2c("ifft", x, (d,), [n], norm, False, out)
+    return _c2c("ifft", x, (d,), [n], norm, False, out, one_dim=True)
 
 
 def fftn(input, s=None, dim=None, norm=None, *, out=None):
@@ -189,8 +192,15 @@ def _r2c(name, x, dims, sizes, norm, forward, out):
     for n in sizes:
         _points(n)
     x = _resize(x, dims, sizes)
-    result = fft_r2c(x, dims, _mode(norm, forward), True)
-    return _finish(result if forward else result.conj(), out, name, "_fft_r2c")
+    mode = _mode(norm, forward)
+    if forward:
+        return _finish(fft_r2c(x, dims, mode, True), out, name, "_fft_r2c")
+    # ihfftn: the last dim's one-sided transform, conjugated, then the others' inverse ones
+    result = fft_r2c(x, dims[-1:], mode, True)
+    if len(dims) == 1:
+        return _finish(result.conj(), out, name, "_fft_r2c")
+    result = fft_c2c(result.conj_physical(), dims[:-1], mode, False)
+    return _finish(result, out, name, "_fft_c2c")
 
 
 def rfft(input, n=None, dim=-1, norm=None, *, out=None):
@@ -250,9 +260,14 @@ def _c2r(name, x, dims, sizes, last_size, norm, forward, out):
     for n in sizes:
         _points(n)
     x = _resize(x, dims, sizes)
-    if forward:         # hfft: the Hermitian signal's forward DFT is real
-        x = x.conj()
-    return _finish(fft_c2r(x, dims, _mode(norm, forward), last_size), out, name, "_fft_c2r")
+    mode = _mode(norm, forward)
+    if forward:
+        # hfftn: the forward DFT of a Hermitian signal is real; the leading dims first, then
+        # the conjugate's inverse real transform along the last
+        if len(dims) > 1:
+            x = fft_c2c(x, dims[:-1], mode, True)
+        return _finish(fft_c2r(x.conj(), dims[-1:], mode, last_size), out, name, "_fft_c2r")
+    return _finish(fft_c2r(x, dims, mode, last_size), out, name, "_fft_c2r")
 
 
 def _last_size(name, s, dim, x):
