@@ -161,6 +161,21 @@ def test_in_place_error_names_the_line_of_the_write():
     assert __file__ in texts[0] and texts[0].endswith(write_line)
 
 
+@pytest.mark.skipif(not hasattr(BaseException, "add_note"), reason="notes need Python 3.11")
+def test_in_place_error_carries_the_write_site_as_a_note():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = x.exp()
+    y.add_(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(RuntimeError) as info:
+            y.sum().backward()
+    assert str(info.value).endswith("set_detect_anomaly(True, check_nan=False).")   # torch's
+    (note,) = info.value.__notes__
+    assert note.startswith("ember: the in-place operation that modified it first ran at File")
+    assert __file__ in note and note.endswith("y.add_(1)")
+
+
 def test_the_first_write_after_saving_is_named():
     x = torch.tensor([1., 2.], requires_grad=True)
     y = x.exp()

@@ -176,7 +176,7 @@ class Node:
 
     def _modified_error(self, tensor, expected, out_nr):
         """torch's error; before it, a warning naming where the last in-place write happened
-        (see NOTE [ Where in-place writes happened ])."""
+        and a note on the error naming it (see NOTE [ Where in-place writes happened ])."""
         site = write_site(tensor, expected)
         if site is not None:
             import warnings
@@ -187,7 +187,11 @@ class Node:
                 f"in-place operation that changed it first ran at {site}",
                 UserWarning, frame.f_code.co_filename if frame else "<ember>",
                 frame.f_lineno if frame else 0)
-        return RuntimeError(self._modified_message(tensor, expected, out_nr))
+        error = RuntimeError(self._modified_message(tensor, expected, out_nr))
+        if site is not None and hasattr(error, "add_note"):
+            # the message stays torch's; the traceback also shows where the write happened
+            error.add_note(f"ember: the in-place operation that modified it first ran at {site}")
+        return error
 
     def _modified_message(self, tensor, expected, out_nr):
         from .._printing import legacy_type_name
