@@ -56,6 +56,7 @@ from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
                       use_deterministic_algorithms)
 from . import profiler  # noqa: E402
 from .amp.autocast_mode import *  # noqa: E402,F401,F403  (ember.autocast, ...)
+from . import func  # noqa: E402
 from .serialization import load, save  # noqa: E402
 
 from ._tensor_types import CPU_TYPES as _CPU_TYPES  # noqa: E402
