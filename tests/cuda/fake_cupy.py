@@ -1,0 +1,512 @@
+"""A stand-in for CuPy, for tests only: the part of CuPy's API ember touches, on NumPy.
+
+It is meant to catch a wrong ember, not to flatter it:
+- its arrays are not `numpy.ndarray` instances (ember's CPU/GPU dispatch must really pick the
+  CUDA backend), refuse implicit conversion to NumPy (`np.asarray(x)` raises, as CuPy's do)
+  and refuse NumPy arrays as operands ("Unsupported type"), so a host array leaking into GPU
+  code fails here as it would on a GPU;
+- every new array is allocated through the current allocator (`cuda.set_allocator`) from a
+  memory pool that counts used and cached bytes per device, rounds blocks to 512 bytes, and
+  honours `set_limit` with CuPy's OutOfMemoryError;
+- arrays remember the device they were allocated on; streams, events and devices keep the
+  state CuPy keeps (current device, current stream, recorded times).
+It does not model asynchrony, peer access or dtypes CuPy lacks.
+"""
+import itertools
+import sys
+import time
+import types
+import weakref
+
+import numpy as np
+
+_DEVICES = 2
+_TOTAL = 16 * 2**30                   # each fake GPU's memory
+_current = {"device": 0}
+_ids = itertools.count(0x7000_0000, 0x100)
+
+
+class CUDARuntimeError(RuntimeError):
+    pass
+
+
+class OutOfMemoryError(MemoryError):
+    def __init__(self, size, total, limit=0):
+        msg = f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes"
+        msg += f", limit set to: {limit:,} bytes)." if limit else ")."
+        super().__init__(msg)
+
+
+# ---------------------------------------------------------------- memory
+
+
+class _Memory:
+    """One block of device memory (a NumPy byte buffer), returned to its pool when dropped."""
+
+    def __init__(self, size, device_id, pool):
+        self.size, self.device_id = size, device_id
+        self.buf = np.zeros(max(size, 1), np.uint8)
+        self.ptr = self.buf.ctypes.data
+        weakref.finalize(self, pool._release, device_id, size)
+
+
+class MemoryPointer:
+    def __init__(self, mem, offset):
+        self.mem, self.offset = mem, offset
+
+    @property
+    def ptr(self):
+        return self.mem.ptr + self.offset
+
+    @property
+    def device_id(self):
+        return self.mem.device_id
+
+    def __add__(self, n):
+        return MemoryPointer(self.mem, self.offset + n)
+
+
+class MemoryPool:
+    def __init__(self):
+        self._used = [0] * _DEVICES
+        self._cached = [[] for _ in range(_DEVICES)]
+        self._limit = 0
+
+    def malloc(self, size):
+        dev = _current["device"]
+        size = -(-size // 512) * 512
+        if size in self._cached[dev]:
+            self._cached[dev].remove(size)
+        elif (self._limit and self.total_bytes() + size > self._limit) or \
+                self.total_bytes() + size > _TOTAL:
+            self.free_all_blocks()
+            if (self._limit and self.total_bytes() + size > self._limit) or \
+                    self.total_bytes() + size > _TOTAL:
+                raise OutOfMemoryError(size, self.total_bytes(), self._limit)
+        self._used[dev] += size
+        return MemoryPointer(_Memory(size, dev, self), 0)
+
+    def _release(self, dev, size):
+        self._used[dev] -= size
+        self._cached[dev].append(size)
+
+    def used_bytes(self):
+        return self._used[_current["device"]]
+
+    def total_bytes(self):
+        dev = _current["device"]
+        return self._used[dev] + sum(self._cached[dev])
+
+    def free_bytes(self):
+        return sum(self._cached[_current["device"]])
+
+    def free_all_blocks(self, stream=None):
+        self._cached[_current["device"]].clear()
+
+    def set_limit(self, size=None, fraction=None):
+        self._limit = size or 0
+
+    def get_limit(self):
+        return self._limit
+
+
+_pool = MemoryPool()
+_allocator = {"malloc": _pool.malloc}
+
+
+def get_default_memory_pool():
+    return _pool
+
+
+def set_allocator(allocator=None):
+    _allocator["malloc"] = allocator or _pool.malloc
+
+
+def _malloc(nbytes):
+    return _allocator["malloc"](nbytes)
+
+
+# ---------------------------------------------------------------- arrays
+
+
+def _root(a):
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+class _Flags:
+    def __init__(self, a):
+        self.c_contiguous = a.flags.c_contiguous
+        self.f_contiguous = a.flags.f_contiguous
+        self.owndata = False
+
+    def __getitem__(self, key):
+        return {"C_CONTIGUOUS": self.c_contiguous, "F_CONTIGUOUS": self.f_contiguous}[key]
+
+
+class ndarray:
+    """A device array: a NumPy view over a block of fake device memory."""
+
+    __slots__ = ("_a", "_mem", "__weakref__")
+
+    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+        dtype = np.dtype(dtype)
+        if memptr is None:
+            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            memptr = _malloc(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize)
+        self._mem = memptr.mem
+        self._a = np.ndarray(shape, dtype, buffer=memptr.mem.buf, offset=memptr.offset,
+                             strides=strides, order=order)
+
+    @classmethod
+    def _view(cls, a, mem):
+        self = cls.__new__(cls)
+        self._a, self._mem = a, mem
+        return self
+
+    # -- what CuPy's arrays have
+    shape = property(lambda self: self._a.shape)
+    dtype = property(lambda self: self._a.dtype)
+    strides = property(lambda self: self._a.strides)
+    ndim = property(lambda self: self._a.ndim)
+    size = property(lambda self: self._a.size)
+    itemsize = property(lambda self: self._a.itemsize)
+    nbytes = property(lambda self: self._a.nbytes)
+    flags = property(lambda self: _Flags(self._a))
+    T = property(lambda self: _wrap(self._a.T, (self,)))
+    mT = property(lambda self: _wrap(np.swapaxes(self._a, -1, -2), (self,)))
+    real = property(lambda self: _wrap(self._a.real, (self,)))
+    imag = property(lambda self: _wrap(self._a.imag, (self,)))
+
+    @property
+    def data(self):
+        return MemoryPointer(self._mem, self._a.ctypes.data - self._mem.ptr)
+
+    @property
+    def device(self):
+        return Device(self._mem.device_id)
+
+    def get(self, stream=None, order="C", out=None):
+        return np.array(self._a, order=order)
+
+    def set(self, arr, stream=None):
+        self._a[...] = arr
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError("Implicit conversion to a NumPy array is not allowed. Please use "
+                        "`.get()` to construct a NumPy array explicitly.")
+
+    def __getattr__(self, name):
+        if name.startswith("__"):       # no __array_interface__, __array_struct__, ...
+            raise AttributeError(f"'cupy.ndarray' object has no attribute '{name}'")
+        attr = getattr(self._a, name)
+        if not callable(attr):
+            return _wrap(attr, (self,))
+
+        def method(*args, **kwargs):
+            return _wrap(attr(*_unwrap(args), **_unwrap(kwargs)), (self,) + _sources(args))
+        return method
+
+    def __getitem__(self, index):
+        return _wrap(self._a[_unwrap(index, strict=False)], (self,))
+
+    def __setitem__(self, index, value):
+        self._a[_unwrap(index, strict=False)] = _unwrap(value)
+
+    def __len__(self):
+        return len(self._a)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __bool__(self):
+        return bool(self._a)
+
+    def __int__(self):
+        return int(self._a)
+
+    def __float__(self):
+        return float(self._a)
+
+    def __complex__(self):
+        return complex(self._a)
+
+    def __index__(self):
+        return self._a.__index__()
+
+    def __repr__(self):
+        return repr(self._a)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # NOTE: CuPy runs NumPy ufuncs on device arrays with its own kernels.
+        result = getattr(ufunc, method)(*_unwrap(inputs), **_unwrap(kwargs))
+        return _wrap(result, _sources(inputs) + _sources(tuple(kwargs.values())))
+
+
+def _operator(name):
+    def op(self, *args):
+        return _wrap(getattr(self._a, name)(*_unwrap(args)), (self,) + _sources(args))
+    op.__name__ = name
+    return op
+
+
+for _name in ("add radd iadd sub rsub isub mul rmul imul truediv rtruediv itruediv floordiv "
+              "rfloordiv ifloordiv mod rmod imod pow rpow ipow matmul rmatmul and rand iand "
+              "or ror ior xor rxor ixor lshift rlshift ilshift rshift rrshift irshift neg pos "
+              "abs invert eq ne lt le gt ge divmod").split():
+    setattr(ndarray, f"__{_name}__", _operator(f"__{_name}__"))
+
+
+def _sources(values):
+    out = ()
+    for v in values:
+        if isinstance(v, ndarray):
+            out += (v,)
+        elif isinstance(v, (tuple, list)):
+            out += _sources(v)
+    return out
+
+
+def _unwrap(value, strict=True):
+    if isinstance(value, ndarray):
+        return value._a
+    if isinstance(value, np.ndarray) and strict:
+        raise TypeError(f"Unsupported type {type(value)}")
+    if isinstance(value, tuple):
+        return tuple(_unwrap(v, strict) for v in value)
+    if isinstance(value, list):
+        return [_unwrap(v, strict) for v in value]
+    if isinstance(value, dict):
+        return {k: _unwrap(v, strict) for k, v in value.items()}
+    return value
+
+
+def _wrap(result, sources=()):
+    """NumPy results as device arrays: views keep their source's memory, new arrays are
+    copied into memory from the allocator; scalars become 0-d arrays, as CuPy's do."""
+    if isinstance(result, np.generic):
+        result = np.asarray(result)
+    if isinstance(result, tuple):
+        return tuple(_wrap(r, sources) for r in result)
+    if isinstance(result, list):
+        return [_wrap(r, sources) if isinstance(r, np.ndarray) else r for r in result]
+    if not isinstance(result, np.ndarray):
+        return result
+    root = _root(result)
+    for s in sources:
+        if root is s._mem.buf:
+            return ndarray._view(result, s._mem)
+    order = "F" if result.flags.f_contiguous and not result.flags.c_contiguous else "C"
+    out = ndarray(result.shape, result.dtype, order=order)
+    out._a[...] = result
+    return out
+
+
+# ---------------------------------------------------------------- the module's functions
+
+
+class _Function:
+    """A NumPy function (or ufunc) over device arrays."""
+
+    def __init__(self, fn, host_ok=False):
+        self._fn, self._host_ok = fn, host_ok
+
+    def __call__(self, *args, **kwargs):
+        args, kwargs = _unwrap(args, not self._host_ok), _unwrap(kwargs, not self._host_ok)
+        return _wrap(self._fn(*args, **kwargs), _sources(args) + _sources(kwargs.values()))
+
+    def __getattr__(self, name):
+        return _Function(getattr(self._fn, name))
+
+
+def _copy_in(a, dtype=None, copy=True, order="K"):
+    if isinstance(a, ndarray):
+        if not copy and (dtype is None or np.dtype(dtype) == a.dtype):
+            return a
+        a = a._a
+    return _wrap(np.array(a, dtype=dtype, order=order))
+
+
+def array(obj, dtype=None, copy=True, order="K", ndmin=0):
+    return _copy_in(obj, dtype, copy, order)
+
+
+def asarray(a, dtype=None, order=None, blocking=False):
+    return _copy_in(a, dtype, copy=False)
+
+
+def asnumpy(a, stream=None, order="C", out=None, blocking=True):
+    return a.get() if isinstance(a, ndarray) else np.asarray(a)
+
+
+def get_array_module(*args):
+    return sys.modules[__name__]
+
+
+def from_dlpack(obj):
+    return _copy_in(np.from_dlpack(obj))
+
+
+def _forward(name, namespace=np):
+    attr = getattr(namespace, name)
+    if isinstance(attr, type) or not callable(attr):
+        return attr
+    return _Function(attr)
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return _forward(name)
+
+
+def _submodule(name, namespace):
+    module = types.ModuleType(f"{__name__}.{name}")
+    module.__getattr__ = lambda attr: _forward(attr, namespace)
+    return module
+
+
+linalg = _submodule("linalg", np.linalg)
+fft = _submodule("fft", np.fft)
+
+
+# ---------------------------------------------------------------- devices, streams, events
+
+
+class Device:
+    def __init__(self, device=None):
+        self.id = _current["device"] if device is None else int(device)
+        self._previous = []
+
+    def __enter__(self):
+        self._previous.append(_current["device"])
+        runtime.setDevice(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        _current["device"] = self._previous.pop()
+
+    def use(self):
+        runtime.setDevice(self.id)
+
+    def synchronize(self):
+        pass
+
+    @property
+    def compute_capability(self):
+        return "90"
+
+
+class _Runtime:
+    def getDeviceCount(self):
+        return _DEVICES
+
+    def getDevice(self):
+        return _current["device"]
+
+    def setDevice(self, index):
+        if not 0 <= index < _DEVICES:
+            raise CUDARuntimeError("cudaErrorInvalidDevice: invalid device ordinal")
+        _current["device"] = index
+
+    def getDeviceProperties(self, index):
+        if not 0 <= index < _DEVICES:
+            raise CUDARuntimeError("cudaErrorInvalidDevice: invalid device ordinal")
+        return {"name": b"Fake GPU", "totalGlobalMem": _TOTAL, "major": 9, "minor": 0,
+                "multiProcessorCount": 132}
+
+    def memGetInfo(self):
+        return (_TOTAL - _pool.total_bytes(), _TOTAL)
+
+
+runtime = _Runtime()
+
+
+class Stream:
+    null = None
+
+    def __init__(self, null=False, non_blocking=False, ptds=False, priority=None):
+        self.ptr = 0 if null else next(_ids)
+        self.device_id = _current["device"]
+        self.priority = priority
+        self._previous = []
+
+    done = property(lambda self: True)
+
+    def synchronize(self):
+        pass
+
+    def use(self):
+        _streams[self.device_id] = self
+        return self
+
+    def wait_event(self, event):
+        if not isinstance(event, Event):
+            raise TypeError("event must be a cupy.cuda.Event")
+
+    def record(self, event=None):
+        event = Event() if event is None else event
+        event.record(self)
+        return event
+
+    def __enter__(self):
+        self._previous.append(get_current_stream())
+        return self.use()
+
+    def __exit__(self, *exc):
+        self._previous.pop().use()
+
+
+Stream.null = Stream(null=True)
+_streams = {}
+
+
+def get_current_stream(device_id=None):
+    return _streams.get(_current["device"] if device_id is None else device_id, Stream.null)
+
+
+class Event:
+    def __init__(self, block=False, disable_timing=False, interprocess=False):
+        self.ptr = next(_ids)
+        self.disable_timing = disable_timing
+        self._time = None
+
+    done = property(lambda self: True)
+
+    def record(self, stream=None):
+        if stream is not None and not isinstance(stream, Stream):
+            raise TypeError("stream must be a cupy.cuda.Stream")
+        self._time = time.perf_counter()
+
+    def synchronize(self):
+        pass
+
+
+def get_elapsed_time(start_event, end_event):
+    if start_event.disable_timing or end_event.disable_timing or None in (
+            start_event._time, end_event._time):
+        raise CUDARuntimeError("cudaErrorInvalidResourceHandle: invalid resource handle")
+    return (end_event._time - start_event._time) * 1000.0
+
+
+# ---------------------------------------------------------------- cupy.cuda, cupy.random
+
+cuda = types.ModuleType(f"{__name__}.cuda")
+cuda.runtime, cuda.Device, cuda.Stream, cuda.Event = runtime, Device, Stream, Event
+cuda.get_current_stream, cuda.get_elapsed_time = get_current_stream, get_elapsed_time
+cuda.set_allocator, cuda.MemoryPointer, cuda.MemoryPool = set_allocator, MemoryPointer, MemoryPool
+cuda.CUDARuntimeError = CUDARuntimeError
+cuda.memory = types.SimpleNamespace(OutOfMemoryError=OutOfMemoryError, MemoryPool=MemoryPool)
+cuda.nvrtc = types.SimpleNamespace(getSupportedArchs=lambda: (75, 80, 86, 89, 90))
+
+random = types.ModuleType(f"{__name__}.random")
+_seeds = {}
+
+
+def _seed(seed=None):
+    _seeds[_current["device"]] = seed
+
+
+random.seed = _seed
+random._seeds = _seeds

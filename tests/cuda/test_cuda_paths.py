@@ -1,0 +1,244 @@
+"""ember's CUDA code paths, run on the fake CuPy (tests/cuda/fake_cupy.py): placement and
+transfers, printing, torch's device errors, autograd and nn on 'cuda', memory statistics and
+out-of-memory, streams and events, device contexts, generator states, ember.accelerator."""
+import time
+
+import numpy as np
+import pytest
+
+import ember
+from ember import cuda
+
+SAME_DEVICE = "Expected all tensors to be on the same device, but found at least two devices, "
+
+
+def test_placement_and_transfers(fake_cuda):
+    x = ember.arange(6.).reshape(2, 3)
+    for y in (x.cuda(), x.to("cuda"), x.to(ember.device("cuda", 0)), x.cuda(0)):
+        assert not isinstance(y._data, np.ndarray) and isinstance(y._data, fake_cuda.ndarray)
+        assert y.device == ember.device("cuda", 0) and y.is_cuda and not y.is_cpu
+        assert y.get_device() == 0 and x.get_device() == -1
+        np.testing.assert_array_equal(y.cpu().numpy(), x.numpy())
+    y = x.cuda()
+    assert y.cuda() is y and y.to("cuda:0") is y
+    z = x.to("cuda:1")
+    assert z.device == ember.device("cuda:1") and z._data.device.id == 1
+    assert x.cuda(1).get_device() == 1 and x.to(z).device == z.device
+    assert z.cuda(0).get_device() == 0 and z.to(y).device == y.device
+    w = ember.tensor([1.5, 2.5], device="cuda")
+    assert w.is_cuda and w.cpu().tolist() == [1.5, 2.5]
+    assert w.cpu().device == ember.device("cpu")
+
+
+def test_printing(fake_cuda):
+    x = ember.tensor([1., 2.5]).cuda()
+    assert repr(x) == "tensor([1.0000, 2.5000], device='cuda:0')"
+    assert repr(ember.tensor([0, 1, 2]).cuda(1)) == "tensor([0, 1, 2], device='cuda:1')"
+    assert repr(x.requires_grad_()) == \
+        "tensor([1.0000, 2.5000], device='cuda:0', requires_grad=True)"
+
+
+def test_device_errors(fake_cuda):
+    a, b = ember.ones(3).cuda(), ember.ones(3)
+    for f in (lambda: a + b, lambda: b * a, lambda: ember.matmul(a, b)):
+        with pytest.raises(RuntimeError, match=SAME_DEVICE + "cuda:0 and cpu!"):
+            f()
+    with pytest.raises(RuntimeError, match=SAME_DEVICE + "cuda:0 and cuda:1!"):
+        a + ember.ones(3).cuda(1)
+    assert (a + ember.tensor(2.)).cpu().tolist() == [3., 3., 3.]   # CPU 0-dim tensors mix
+    with pytest.raises(TypeError, match=r"^can't convert cuda:0 device type tensor to numpy\. "
+                                        r"Use Tensor\.cpu\(\) to copy the tensor to host memory "
+                                        r"first\.$"):
+        a.numpy()
+    with pytest.raises(TypeError, match="Implicit conversion to a NumPy array"):
+        np.asarray(a._data)           # the fake refuses what CuPy refuses
+
+
+def test_math_and_autograd_agree_with_cpu(fake_cuda):
+    rng = np.random.default_rng(0)
+    a_np, b_np = rng.standard_normal((3, 4)), rng.standard_normal((4, 2))
+    results = {}
+    for dev in ("cpu", "cuda"):
+        a = ember.tensor(a_np, device=dev, requires_grad=True)
+        b = ember.tensor(b_np, device=dev, requires_grad=True)
+        loss = (ember.tanh(a @ b) ** 2).sum() + a.exp().mean()
+        loss.backward()
+        assert a.grad.device.type == dev and b.grad.device.type == dev
+        results[dev] = (loss.item(), a.grad.cpu().numpy(), b.grad.cpu().numpy())
+    for got, want in zip(results["cuda"], results["cpu"]):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    # against a NumPy reference for the loss
+    want = (np.tanh(a_np @ b_np) ** 2).sum() + np.exp(a_np).mean()
+    assert abs(results["cuda"][0] - want) < 1e-12
+
+
+def test_module_and_optimizer_on_cuda(fake_cuda):
+    ember.manual_seed(0)
+    model = ember.nn.Linear(3, 2)
+    cpu_model = ember.nn.Linear(3, 2)
+    cpu_model.load_state_dict(model.state_dict())
+    model.to("cuda")
+    assert all(p.is_cuda for p in model.parameters())
+    x = ember.arange(6.).reshape(2, 3)
+    for m, inp in ((model, x.cuda()), (cpu_model, x)):
+        opt = ember.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+        for _ in range(2):
+            opt.zero_grad()
+            ember.nn.functional.mse_loss(m(inp), ember.ones(2, 2, device=inp.device)).backward()
+            opt.step()
+    np.testing.assert_allclose(model.weight.detach().cpu().numpy(),
+                               cpu_model.weight.detach().numpy(), rtol=1e-6)
+
+
+def test_memory_statistics(fake_cuda):
+    assert not cuda.is_initialized() and cuda.memory_stats() == {}
+    assert cuda.memory_allocated() == 0
+    x = ember.zeros(1000, device="cuda")          # 4000 bytes: one 4096-byte block
+    assert cuda.is_initialized()
+    base = cuda.memory_allocated()
+    y = ember.zeros(2**18, device="cuda")         # 1 MiB
+    assert cuda.memory_allocated() == base + 2**20
+    assert cuda.memory_allocated("cuda:0") == cuda.memory_allocated(0) == base + 2**20
+    del y
+    assert cuda.memory_allocated() == base
+    assert cuda.max_memory_allocated() >= base + 2**20
+    assert cuda.memory_reserved() >= base + 2**20       # the freed block is cached
+    cuda.empty_cache()
+    assert cuda.memory_reserved() == base
+    assert cuda.max_memory_reserved() >= base + 2**20
+    cuda.reset_peak_memory_stats()
+    assert cuda.max_memory_allocated() == base and cuda.max_memory_reserved() == base
+    stats = cuda.memory_stats()
+    assert list(stats) == sorted(stats)
+    assert stats["allocated_bytes.all.current"] == base
+    assert stats["allocated_bytes.all.allocated"] - stats["allocated_bytes.all.freed"] == base
+    assert stats["num_ooms"] == 0
+    assert cuda.memory_allocated(1) == 0
+    on_1 = ember.ones(10).cuda(1)
+    assert cuda.memory_allocated(1) == 512 and cuda.max_memory_allocated(1) == 512
+    assert cuda.memory_allocated(0) == base
+    del on_1
+    free, total = cuda.mem_get_info()
+    assert total == 16 * 2**30 and free == total - fake_cuda.get_default_memory_pool().total_bytes()
+    del x
+    with pytest.raises(ValueError, match="Expected a cuda device, but got: cpu"):
+        cuda.memory_allocated("cpu")
+
+
+def test_out_of_memory(fake_cuda):
+    held = ember.zeros(1, device="cuda")
+    fake_cuda.get_default_memory_pool().set_limit(size=4 * 2**20)
+    with pytest.raises(ember.OutOfMemoryError) as info:
+        ember.zeros(2**21, device="cuda")          # 8 MiB
+    assert isinstance(info.value, RuntimeError)
+    assert str(info.value).startswith(
+        "CUDA out of memory. Tried to allocate 8.00 MiB. GPU 0 has a total capacity of "
+        "16.00 GiB of which ")
+    assert "Of the allocated memory 512 bytes is allocated by PyTorch" in str(info.value)
+    assert cuda.memory_stats()["num_ooms"] == 1 and held.cpu().item() == 0.0
+
+
+def test_streams_and_events(fake_cuda):
+    default = cuda.default_stream()
+    assert default.cuda_stream == 0 and cuda.current_stream() == default
+    s = cuda.Stream()
+    assert s.device == ember.device("cuda", 0) and s.cuda_stream != 0 and s != default
+    assert repr(s) == f"<torch.cuda.Stream device=cuda:0 cuda_stream={hex(s.cuda_stream)}>"
+    with cuda.stream(s):
+        assert cuda.current_stream() == s
+        y = ember.ones(4, device="cuda") * 3
+    assert cuda.current_stream() == default
+    assert s.query() and y.sum().item() == 12.0
+    s.synchronize()
+    start, end = cuda.Event(enable_timing=True), cuda.Event(enable_timing=True)
+    assert repr(start) == "<torch.cuda.Event uninitialized>" and start.query()
+    start.record()
+    time.sleep(0.02)
+    end.record(s)
+    end.synchronize()
+    assert end.query() and repr(end).startswith("<torch.cuda.Event 0x")
+    assert 15.0 <= start.elapsed_time(end) < 2000.0
+    plain = cuda.Event()
+    plain.record()
+    with pytest.raises(RuntimeError, match="^Both events must be created with argument "
+                                           "'enable_timing=True'.$"):
+        plain.elapsed_time(end)
+    with pytest.raises(RuntimeError, match="^Both events must be recorded before calculating "
+                                           "elapsed time.$"):
+        start.elapsed_time(cuda.Event(enable_timing=True))
+    ev = s.record_event()
+    assert isinstance(ev, cuda.Event) and ev.query()
+    default.wait_event(ev)
+    default.wait_stream(s)
+    ev.wait()
+    cuda.set_stream(s)
+    assert cuda.current_stream() == s
+    cuda.set_stream(default)
+    assert cuda.Stream(device=1).device == ember.device("cuda", 1)
+
+
+def test_device_contexts_and_queries(fake_cuda):
+    assert not cuda.is_initialized()
+    cuda.init()
+    assert cuda.is_initialized()
+    assert cuda.is_available() and cuda.device_count() == 2 and cuda.current_device() == 0
+    with cuda.device(1):
+        assert cuda.current_device() == 1
+        assert ember.ones(2).cuda().device == ember.device("cuda", 1)
+        with cuda.device(-1):
+            assert cuda.current_device() == 1
+    assert cuda.current_device() == 0
+    t = ember.ones(1).cuda(1)
+    with cuda.device_of(t):
+        assert cuda.current_device() == 1
+    with cuda.device("cuda:1"):
+        assert cuda.current_device() == 1
+    cuda.set_device(1)
+    assert cuda.current_device() == 1
+    cuda.set_device("cuda:0")
+    assert cuda.current_device() == 0
+    assert cuda.get_device_name() == "Fake GPU" and cuda.get_device_capability(1) == (9, 0)
+    props = cuda.get_device_properties("cuda:0")
+    assert props.total_memory == 16 * 2**30 and props.multi_processor_count == 132
+    assert cuda.get_arch_list() == ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90"]
+    assert cuda.ipc_collect() is None and cuda.synchronize() is None
+    acc = ember.accelerator
+    assert acc.is_available() and acc.device_count() == 2
+    assert acc.current_accelerator() == ember.device("cuda")
+    assert acc.current_accelerator(check_available=True) == ember.device("cuda")
+    assert acc.current_device_index() == 0
+
+
+def test_generator_states(fake_cuda):
+    assert cuda.initial_seed() == 67280421310721          # torch's default CUDA seed
+    cuda.manual_seed(7)
+    assert cuda.initial_seed() == 7 and fake_cuda.random._seeds[0] == 7
+    cuda.manual_seed_all(11)
+    cuda.set_device(1)
+    assert cuda.initial_seed() == 11
+    cuda.set_device(0)
+    state = cuda.get_rng_state()
+    assert state.dtype == ember.uint8 and state.shape == (16,) and not state.is_cuda
+    assert np.frombuffer(state.numpy().tobytes(), "<u8").tolist() == [11, 1]
+    replay = fake_cuda.random._seeds[0]                   # what draws after the snapshot use
+    cuda.manual_seed(99)
+    cuda.set_rng_state(state)
+    assert fake_cuda.random._seeds[0] == replay and cuda.initial_seed() == 11
+    assert len(cuda.get_rng_state_all()) == 2
+    cuda.seed()
+    assert cuda.initial_seed() != 11
+
+
+@pytest.mark.xfail(strict=True, reason="ember's ops allocate on CuPy's current device, not on "
+                   "their inputs' device (no device context around dispatch): cuda:1 work "
+                   "lands on cuda:0")
+def test_work_stays_on_a_second_device(fake_cuda):
+    x = ember.arange(6.).reshape(2, 3)
+    checks = [
+        x.to("cuda:1", ember.float64).device,
+        ember.zeros(2, device="cuda:1").device,
+        ember.arange(3, device="cuda:1").device,
+        (x.cuda(1) * 2).device,
+        x.cuda(1).sum().device,
+    ]
+    assert checks == [ember.device("cuda", 1)] * len(checks)
