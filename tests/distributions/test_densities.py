@@ -338,3 +338,52 @@ def test_float32_results_keep_dtype():
     g = D.Gamma(ember.ones(2), 2.0)
     assert g.rsample().dtype == ember.float32 and g.log_prob(ember.ones(2)).dtype == \
         ember.float32
+
+
+def test_half_cauchy():
+    s, x = A(1.5, 0.3), A(0.2, 1.7)
+    d = D.HalfCauchy(T(*s))
+    close(d.log_prob(T(*x)), np.log(2 / (math.pi * s * (1 + (x / s) ** 2))))
+    close(d.cdf(T(*x)), 2 / math.pi * np.arctan(x / s)), close(d.entropy(), np.log(2 * math.pi
+                                                                                 * s))
+    assert np.isinf(d.mean.numpy()).all()
+
+
+def test_pareto():
+    s, a, x = A(1.5, 0.3), A(0.7, 3.5), A(2.2, 1.7)
+    d = D.Pareto(T(*s), T(*a))
+    close(d.log_prob(T(*x)), np.log(a) + a * np.log(s) - (a + 1) * np.log(x))
+    close(d.entropy(), np.log(s / a) + 1 + 1 / a)
+    mean = d.mean.numpy()
+    assert mean[0] == math.inf and mean[1] == pytest.approx(3.5 * 0.3 / 2.5)
+    assert d.variance.numpy()[1] == pytest.approx(0.09 * 3.5 / (2.5 ** 2 * 1.5))
+
+
+def test_weibull():
+    lam, k, x = A(1.5, 0.3), A(0.7, 3.5), A(2.2, 1.7)
+    d = D.Weibull(T(*lam), T(*k))
+    close(d.log_prob(T(*x)), np.log(k / lam) + (k - 1) * np.log(x / lam) - (x / lam) ** k,
+          rtol=1e-9)
+    close(d.mean, lam * np.exp(lgamma(1 + 1 / k)))
+    close(d.variance, lam ** 2 * (np.exp(lgamma(1 + 2 / k)) - np.exp(2 * lgamma(1 + 1 / k))))
+    close(d.entropy(), EULER * (1 - 1 / k) + np.log(lam / k) + 1)
+
+
+def test_inverse_gamma():
+    c, r, x = A(1.5, 0.3, 2.5), A(0.7, 3.5, 1.0), A(2.2, 1.7, 0.4)
+    d = D.InverseGamma(T(*c), T(*r))
+    close(d.log_prob(T(*x)), c * np.log(r) - lgamma(c) - (c + 1) * np.log(x) - r / x,
+          rtol=1e-9)
+    mean, var = d.mean.numpy(), d.variance.numpy()
+    assert mean[1] == math.inf and mean[0] == pytest.approx(0.7 / 0.5)
+    assert var[0] == math.inf and var[2] == pytest.approx(1 / (1.5 ** 2 * 0.5))
+    close(d.entropy(), c + np.log(r) + lgamma(c) - (1 + c) * digamma(c))
+
+
+def test_negative_binomial():
+    n, p, k = A(1.5, 3.0), A(0.3, 0.8), A(2.0, 0.0)
+    d = D.NegativeBinomial(T(*n), T(*p))
+    close(d.log_prob(T(*k)), lgamma(n + k) - lgamma(k + 1) - lgamma(n) + n * np.log1p(-p)
+          + k * np.log(p))
+    close(d.mean, n * p / (1 - p)), close(d.variance, n * p / (1 - p) ** 2)
+    assert D.NegativeBinomial(T(0.0), T(0.5)).log_prob(T(0.0)).item() == 0.0

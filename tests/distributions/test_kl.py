@@ -35,6 +35,10 @@ def _gumbel_pdf(m, b):
     return lambda x: -(x - m) / b - np.exp(-(x - m) / b) - math.log(b)
 
 
+def _pareto_pdf(s, a):
+    return lambda x: math.log(a) + a * math.log(s) - (a + 1) * np.log(x)
+
+
 def _kl_numeric(log_p, log_q, lo, hi):
     def f(x):
         lp = log_p(x)
@@ -66,6 +70,10 @@ CONTINUOUS = [
      _gamma_pdf(1.5, 0.6), (1e-12, 1 - 1e-12)),
     ("Uniform||Normal", D.Uniform(0.2, 0.7), D.Normal(-1.0, 2.0), lambda x: np.full_like(
         x, math.log(2.0)), _normal_pdf(-1.0, 2.0), (0.2, 0.7)),
+    ("Pareto", D.Pareto(1.5, 3.0), D.Pareto(1.0, 2.0), _pareto_pdf(1.5, 3.0),
+     _pareto_pdf(1.0, 2.0), (1.5, 3000.0)),
+    ("Pareto||Normal", D.Pareto(1.5, 6.0), D.Normal(1.0, 2.0), _pareto_pdf(1.5, 6.0),
+     _normal_pdf(1.0, 2.0), (1.5, 300.0)),
     ("Exponential||Gumbel", D.Exponential(2.0), D.Gumbel(0.5, 1.5), _gamma_pdf(1.0, 2.0),
      _gumbel_pdf(0.5, 1.5), (1e-12, 40)),
 ]

@@ -125,3 +125,29 @@ def test_gamma_sample_tiny_concentration_stays_positive():
     ember.manual_seed(0)
     x = D.Gamma(ember.full((1000,), 0.01), 1.0).sample()
     assert (x > 0).all() and ember.isfinite(D.Gamma(0.01, 1.0).log_prob(x)).all()
+
+
+MORE = [
+    ("Pareto", lambda: D.Pareto(T(1.5), T(9.0)), [9.0 * 1.5 / 8.0],
+     [2.25 * 9.0 / (8.0 ** 2 * 7.0)]),
+    ("Weibull", lambda: D.Weibull(T(1.5), T(2.0)), [1.5 * math.gamma(1.5)],
+     [2.25 * (math.gamma(2.0) - math.gamma(1.5) ** 2)]),
+    ("InverseGamma", lambda: D.InverseGamma(T(6.0), T(2.0)), [0.4], [4 / (25 * 4)]),
+    ("NegativeBinomial", lambda: D.NegativeBinomial(T(3.0), T(0.4)), [2.0], [2.0 / 0.6]),
+]
+
+
+@pytest.mark.parametrize("case", MORE, ids=[c[0] for c in MORE])
+def test_more_sample_moments(case):
+    test_sample_moments(case)
+
+
+def test_scalar_parameters_give_scalar_samples():
+    for d in (D.Gamma(2.0, 1.0), D.Poisson(3.0), D.Binomial(3, ember.tensor(0.5)),
+              D.InverseGamma(2.0, 3.0), D.Chi2(2.0), D.HalfCauchy(1.0), D.StudentT(3.0),
+              D.NegativeBinomial(2.0, ember.tensor(0.5)), D.Beta(2.0, 3.0), D.Normal(0.0, 1.0),
+              D.LogNormal(0.0, 1.0), D.HalfNormal(1.0), D.Laplace(0.0, 1.0)):
+        assert d.sample().shape == (), type(d).__name__
+        assert d.sample((2,)).shape == (2,), type(d).__name__
+        if d.has_rsample:
+            assert d.rsample().shape == (), type(d).__name__

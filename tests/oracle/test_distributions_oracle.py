@@ -59,6 +59,12 @@ CASES = [
     ("Gumbel", (_a(0.5, -1.0), _a(1.5, 0.3)), {}, _a(0.2, 1.7)),
     ("HalfNormal", (_a(1.5, 0.3),), {}, _a(0.2, 1.7)),
     ("Chi2", (_a(1.5, 4.0),), {}, _a(0.2, 1.7)),
+    ("HalfCauchy", (_a(1.5, 0.3),), {}, _a(0.2, 1.7)),
+    ("Pareto", (_a(1.5, 0.3), _a(0.7, 3.5)), {}, _a(2.2, 1.7)),
+    ("Weibull", (_a(1.5, 0.3), _a(0.7, 3.5)), {}, _a(2.2, 1.7)),
+    ("InverseGamma", (_a(1.5, 0.3, 2.5), _a(0.7, 3.5, 1.0)), {}, _a(2.2, 1.7, 0.4)),
+    ("NegativeBinomial", (_a(1.5, 3.0),), {"probs": _a(0.3, 0.8)}, _a(2.0, 0.0)),
+    ("NegativeBinomial", (_a(0.0, 3.0),), {"logits": _a(0.3, -0.8)}, _a(0.0, 5.0)),
 ]
 
 PROPS = ["mean", "variance", "stddev", "mode", "entropy", "cdf", "icdf", "log_prob",
@@ -122,6 +128,9 @@ SAME_STREAM = [
      lambda d: d.rsample((4,))),
     ("Normal.float64", lambda L: L.distributions.Normal(L.zeros(5, dtype=L.float64), 1.0),
      lambda d: d.sample((2,))),
+    ("Normal.scalar", lambda L: L.distributions.Normal(0.0, 1.0), lambda d: d.sample()),
+    ("Normal.scalar_rsample", lambda L: L.distributions.Normal(0.0, 1.0),
+     lambda d: d.rsample()),
     ("Bernoulli", lambda L: L.distributions.Bernoulli(L.tensor([0.1, 0.5, 0.9])),
      lambda d: d.sample((5,))),
     ("Categorical", lambda L: L.distributions.Categorical(L.tensor([[0.1, 0.2, 0.7],
@@ -338,6 +347,7 @@ CROSS = {
     "Poisson": (_a(0.7, 2.5, 1.0),),
     "Bernoulli": (_a(0.3, 0.0, 0.9),),
     "Binomial": (_a(3.0, 3.0, 3.0), _a(0.3, 0.0, 0.9)),
+    "Pareto": (_a(0.5, 1.5, 2.0), _a(0.7, 2.5, 3.5)),
 }
 
 
@@ -404,3 +414,45 @@ def test_rsample_gradients_match_torch(case):
         grads.append([p.grad.numpy() for p in ps])
     for got, want in zip(*grads):
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+def _grad_args(lib, spec, leaves):
+    if isinstance(spec, np.ndarray):
+        t = lib.tensor(spec, requires_grad=spec.dtype.kind == "f")
+        leaves.append(t)
+        return t
+    if isinstance(spec, dict):
+        return {k: _grad_args(lib, v, leaves) for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return type(spec)(_grad_args(lib, v, leaves) for v in spec)
+    return spec
+
+
+NO_PARAM_GRAD = {"Binomial": "total_count"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_parameter_gradients_match_torch(case):
+    name, args, kwargs, value = case
+    grads = []
+    for lib in (ember, torch):
+        leaves = []
+        d = getattr(lib.distributions, name)(*_grad_args(lib, args, leaves),
+                                             **_grad_args(lib, kwargs, leaves))
+        total = d.log_prob(lib.tensor(value)).sum()
+        try:
+            total = total + d.entropy().sum()
+        except NotImplementedError:
+            pass
+        # NOTE: Pareto's mean is inf where alpha < 1 and torch's clamp backward turns the
+        # nan gradient there into 0 where ember's keeps nan (see the report); skip it.
+        if name not in ("Categorical", "Pareto"):
+            total = total + d.mean.nan_to_num(0.0, 0.0, 0.0).sum()
+        leaves = [t for t in leaves if t.requires_grad]
+        got = lib.autograd.grad(total, leaves, allow_unused=True)
+        grads.append([None if g is None else g.numpy() for g in got])
+    for got, want in zip(*grads):
+        if want is None:
+            assert got is None or not np.any(got)
+            continue
+        np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-10)

@@ -31,7 +31,9 @@ def _host(t):
 
 
 def _to_device(array, like):
-    return ember.from_numpy(np.ascontiguousarray(array)).to(dtype=like.dtype, device=like.device)
+    # NOTE: np.array, not ascontiguousarray, which turns 0-dim arrays into 1-dim ones.
+    array = np.array(array, order="C")
+    return ember.from_numpy(array).to(dtype=like.dtype, device=like.device)
 
 
 def _gammainc_series(a, x):
@@ -110,7 +112,7 @@ class StandardGamma(Op):
 def standard_gamma(concentration):
     """Gamma(concentration, 1) samples, with `concentration`'s shape, dtype and device."""
     a = _host(concentration)
-    x = _numpy_rng().standard_gamma(a)
+    x = np.asarray(_numpy_rng().standard_gamma(a))
     tiny = np.finfo(concentration.dtype._np).tiny
     x = np.maximum(x.astype(concentration.dtype._np), tiny)
     result = _to_device(np.asarray(x), concentration)
@@ -122,12 +124,12 @@ def standard_gamma(concentration):
 
 def poisson(rate):
     """Poisson counts with means `rate` (a float tensor of the same dtype)."""
-    counts = _numpy_rng().poisson(_host(rate))
+    counts = np.asarray(_numpy_rng().poisson(_host(rate)))
     return _to_device(counts.astype(np.float64), rate)
 
 
 def binomial(count, prob):
     """Binomial counts of `count` trials with success probability `prob`."""
     n = np.rint(_host(count)).astype(np.int64)
-    draws = _numpy_rng().binomial(n, np.clip(_host(prob), 0.0, 1.0))
+    draws = np.asarray(_numpy_rng().binomial(n, np.clip(_host(prob), 0.0, 1.0)))
     return _to_device(draws.astype(np.float64), prob)

@@ -26,6 +26,7 @@ from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis, _solve_lower
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
 from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
@@ -276,6 +277,13 @@ def _kl_onehotcategorical_onehotcategorical(p, q):
     return _kl_categorical_categorical(p._categorical, q._categorical)
 
 
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p, q):
+    alpha_ratio = q.alpha / p.alpha
+    result = q.alpha * (p.scale / q.scale).log() - alpha_ratio.log() + alpha_ratio - 1
+    return ember.where(p.scale < q.scale, math.inf, result)
+
+
 @register_kl(Poisson, Poisson)
 def _kl_poisson_poisson(p, q):
     return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
@@ -327,9 +335,12 @@ for _p, _qs in ((Exponential, (Beta, Uniform)), (Gamma, (Beta, Uniform)),
                 (Gumbel, (Beta, Exponential, Gamma, Uniform)),
                 (Laplace, (Beta, Exponential, Gamma, Uniform)),
                 (Normal, (Beta, Exponential, Gamma, Uniform)),
+                (Pareto, (Beta, Uniform)),
                 (Poisson, (Bernoulli, Binomial))):
     for _q in _qs:
         register_kl(_p, _q)(_kl_infinity)
+for _p in (Beta, Exponential, Gamma, Gumbel, Laplace, Normal):
+    register_kl(_p, Pareto)(_kl_infinity)
 
 
 def _normal_cross_entropy(second_moment, q):
@@ -478,3 +489,38 @@ def _kl_uniform_normal(p, q):
     a, b = p.low - q.loc, p.high - q.loc
     second = (b.pow(3) - a.pow(3)) / (3 * (b - a))
     return -(p.high - p.low).log() + _normal_cross_entropy(second, q)
+
+
+def _pareto_moments(p):
+    """E[x] and E[log x] of a Pareto."""
+    return p.alpha * p.scale / (p.alpha - 1), p.scale.log() + p.alpha.reciprocal()
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p, q):
+    mean, _ = _pareto_moments(p)
+    result = -p.entropy() - q.rate.log() + q.rate * mean
+    return ember.where(p.alpha <= 1, math.inf, result)
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p, q):
+    mean, mean_log = _pareto_moments(p)
+    result = -p.entropy() + _gamma_cross_entropy(mean, mean_log, q)
+    return ember.where(p.alpha <= 1, math.inf, result)
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p, q):
+    mean, _ = _pareto_moments(p)
+    second = p.alpha * p.scale.pow(2) / (p.alpha - 2) - 2 * q.loc * mean + q.loc.pow(2)
+    result = -p.entropy() + _normal_cross_entropy(second, q)
+    return ember.where(p.alpha <= 2, math.inf, result)
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p, q):
+    a, b, width = p.low, p.high, p.high - p.low
+    mean_log = (ember.xlogy(b, b) - ember.xlogy(a, a)) / width - 1
+    log_q = q.alpha.log() + q.alpha * q.scale.log() - (q.alpha + 1) * mean_log
+    return ember.where(a < q.scale, math.inf, -width.log() - log_q)

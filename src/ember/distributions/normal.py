@@ -57,7 +57,8 @@ class Normal(ExponentialFamily):
     def sample(self, sample_shape=ember.Size()):
         shape = self._extended_shape(sample_shape)
         with ember.no_grad():
-            return ember.normal(self.loc.expand(shape), self.scale.expand(shape))
+            # NOTE: reshape: ember.normal gives (1,) for 0-dim tensors, torch gives ().
+            return ember.normal(self.loc.expand(shape), self.scale.expand(shape)).reshape(shape)
 
     def rsample(self, sample_shape=ember.Size()):
         shape = self._extended_shape(sample_shape)

@@ -30,8 +30,9 @@ def broadcast_all(*values):
 
 def _standard_normal(shape, dtype, device):
     # NOTE: torch draws through `normal(zeros, ones)`, so the stream is that of `torch.normal`.
+    # The reshape keeps 0-dim shapes 0-dim (ember.normal returns (1,) for 0-dim tensors).
     return ember.normal(ember.zeros(shape, dtype=dtype, device=device),
-                        ember.ones(shape, dtype=dtype, device=device))
+                        ember.ones(shape, dtype=dtype, device=device)).reshape(shape)
 
 
 def _sum_rightmost(value, dim):
