@@ -211,7 +211,11 @@ def _stft_samples(m):
                       return_complex=True),
                Sample(m((20,)), 8, window=w(8), normalized=True, onesided=False,
                       return_complex=True),
-               Sample(m((12,)), 4, window=w(4) + 1, pad_mode="constant", return_complex=True)]
+               Sample(m((12,)), 4, window=w(4) + 1, pad_mode="constant", return_complex=True),
+               Sample(m((2, 9)), 6, hop_length=2, window=w(6) + 1, pad_mode="replicate",
+                      return_complex=True),
+               Sample(m((9,)), 8, hop_length=3, window=w(8) + 1, pad_mode="circular",
+                      return_complex=True)]
     if category(m.dtype) == 3:
         samples.append(Sample(m((10,)), 4, window=w(4), return_complex=None))
     return samples

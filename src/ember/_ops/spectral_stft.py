@@ -5,7 +5,8 @@ compositions of differentiable ember ops, so their gradients come from those ops
 import warnings
 
 from .. import _dtype
-from .._tensor import Tensor
+from .._device import backend_of
+from .._tensor import Tensor, wrap
 from .registry import function
 from .spectral import BY_N, BY_ROOT_N, NONE, fft_c2c, fft_c2r, fft_r2c
 
@@ -68,11 +69,7 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if not return_complex:
         warnings.warn(_REAL_OUTPUT, UserWarning, stacklevel=2)
     if center and input.ndim <= 3:
-        from ..nn.functional import pad
-        shape = tuple(input.shape)
-        half = n_fft // 2
-        padded = pad(input.view((1,) * (3 - input.ndim) + shape), [half, half], pad_mode)
-        input = padded.view(shape[:-1] + (shape[-1] + 2 * half,))
+        input = _center(input, n_fft // 2, pad_mode)
     hop_length = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
     if window is None:
@@ -198,6 +195,30 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         from ..nn.functional import pad
         signal = pad(signal, [0, length - signal.shape[-1]])
     return signal
+
+
+def _center(input, half, mode):
+    """The signal padded by `half` samples on both ends of its last dim, as F.pad pads it.
+    NOTE: the index modes gather through one index_select (linear in the length) instead of
+    F.pad, whose index padding builds a dense (output x input) one-hot matrix."""
+    from ..nn.functional import pad
+    size = input.shape[-1]
+    gather = (mode == "reflect" and half < size) or (mode == "replicate" and size) or \
+        (mode == "circular" and half <= size)
+    if not gather:      # constant padding, and F.pad's errors
+        shape = tuple(input.shape)
+        padded = pad(input.view((1,) * (3 - input.ndim) + shape), [half, half], mode)
+        return padded.view(shape[:-1] + (shape[-1] + 2 * half,))
+    xp = backend_of(input._data).xp
+    index = xp.arange(-half, size + half)
+    if mode == "reflect":
+        index = xp.abs(index)
+        index = xp.where(index >= size, 2 * (size - 1) - index, index)
+    elif mode == "replicate":
+        index = xp.clip(index, 0, size - 1)
+    else:
+        index = index % size
+    return input.index_select(-1, wrap(index))
 
 
 def _frames(x, n_fft, hop):

@@ -4,6 +4,8 @@ errors). A `periodic` window is the symmetric window one sample longer, last sam
 as spectral analysis with stft wants it."""
 import math
 
+import numpy as np
+
 from .. import _dtype
 from .._creation import _backend, _finish
 from .registry import function
@@ -28,7 +30,7 @@ def _window(name, length, periodic, dtype, device, requires_grad, shape):
     # precision each op computes in float32 and rounds, and its Python-number operands are
     # rounded to the half dtype first. So do we: the values agree to the bit, or nearly
     # (NumPy's cos and torch's may differ in the last place).
-    work = xp.dtype(dtype._np if dtype.itemsize >= 4 else "float32")
+    work = np.dtype(dtype._np if dtype.itemsize >= 4 else "float32")
 
     def op(array):
         return array.astype(dtype._np).astype(work)
