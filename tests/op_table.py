@@ -423,7 +423,7 @@ def lookup(module, name):
     return obj
 
 
-SUBMODULES = ("fft", "linalg")  # namespaces whose public functions are entries as 'linalg.<fn>'
+SUBMODULES = ("fft", "linalg", "special")  # public functions are entries as 'linalg.<fn>'
 
 TABLE = {}
 
@@ -1921,8 +1921,8 @@ class Bug:
 
 
 # The later op families keep their entries in tests/op_tables/, one module each.
-from op_tables import (activations, elementwise_extra, fft, linalg, products,  # noqa: E402,F401
-                       scans, scatter_gather, shaping, sorting, statistics)
+from op_tables import (activations, elementwise_extra, fft, linalg, misc,  # noqa: E402,F401
+                       products, scans, scatter_gather, shaping, sorting, special, statistics)
 
 _C = "forward:complex64 forward:complex128 oracle:complex64 oracle:complex128"
 _BOOL = "forward:bool oracle:bool"

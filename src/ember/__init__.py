@@ -46,6 +46,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)
 _ops.install(globals(), Tensor)
 
 from . import fft, linalg, nn, optim, testing, utils  # noqa: E402
+from . import special  # noqa: E402
 from . import distributions  # noqa: E402
 from ._compile import compile  # noqa: E402
 from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402

@@ -1,10 +1,13 @@
 """Every operator family. Importing this package registers them all in `registry`."""
 from .. import _creation
-from . import (activations, binary, compare, conversion, elementwise_extra,  # noqa: F401
-               indexing, inplace, joining, linalg, logical, products, reduction, sampling,
-               scans, scatter_gather, shaping, sorting, statistics, ternary, unary, views,
-               views_inplace)
+from . import (activations, binary, compare, conversion, creation_more,  # noqa: F401
+               elementwise_extra, elementwise_more, indexing, inplace, integration, joining,
+               legacy_linalg, linalg, logical, products, queries, reduction, sampling, scans,
+               scatter_gather, scatter_views, shaping, sorting, statistics, ternary, unary,
+               views, views_inplace)
 from . import spectral_stft, spectral_windows  # noqa: F401
+from . import sampling_more  # noqa: F401
+from . import inplace_functions  # noqa: F401  (after the families it forwards to)
 from . import operators, registry
 
 

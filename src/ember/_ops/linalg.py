@@ -245,7 +245,9 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
                            f"{b.shape[1]}].")
-    _check_same_dtype(input, mat2)
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
+                           f"{mat2.dtype._scalar_name}")
     _refuse_bool(input, mat2, "bmm")
     xp = backend_of(a).xp
     return _run(Bmm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "bmm")

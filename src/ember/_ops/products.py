@@ -38,8 +38,24 @@ def _check_tensor(name, arg, x):
 def _same_dtype(name, *tensors):
     dtypes = {t._data.dtype for t in tensors}
     if len(dtypes) > 1:
-        names = ", ".join(t.dtype._scalar_name for t in tensors)
-        raise RuntimeError(f"{name}: expected all arguments to have the same dtype, got {names}")
+        names = [t.dtype._scalar_name for t in tensors]
+        if name in ("addmm", "addbmm"):         # torch compares self with mat2 first
+            if tensors[0]._data.dtype != tensors[2]._data.dtype:
+                raise RuntimeError(f"self and mat2 must have the same dtype, but got {names[0]} "
+                                   f"and {names[2]}")
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {names[1]} and "
+                               f"{names[2]}")
+        if name == "baddbmm":
+            if tensors[0]._data.dtype != tensors[1]._data.dtype:
+                cpp = [t.dtype._cpp_name for t in tensors]
+                raise RuntimeError(f"Input dtypes must be the same, got: input {cpp[0]}, batch1: "
+                                   f"{cpp[1]}, batch2: {cpp[2]}")
+            raise RuntimeError(f"expected scalar type {names[1]} but found {names[2]}")
+        if name == "addmv":
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                               f"{names[0]}, {names[1]}, and {names[2]}")
+        raise RuntimeError(f"{name}: expected all arguments to have the same dtype, got "
+                           f"{', '.join(names)}")
 
 
 def _no_bool(kernel, *tensors):

@@ -1,0 +1,99 @@
+"""Tensors made from other inputs: vander (powers of a vector), unravel_index (flat indices to
+coordinates), scalar_tensor (a 0-dim tensor of a number) and frombuffer (over a Python
+buffer's memory)."""
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, wrap
+from .registry import function
+
+
+@function(method=False)
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of a vector: columns x^(N-1), ..., x, 1 (reversed when
+    increasing). Integers and bools compute in int64."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"vander(): argument 'x' (position 1) must be Tensor, not "
+                        f"{type(x).__name__}")
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    if N is None:
+        N = x.shape[0]
+    if N < 0:
+        raise RuntimeError("N must be non-negative.")
+    if x.dtype.is_floating_point or x.dtype.is_complex:
+        wide = x
+    else:
+        wide = x.to(_dtype._FROM_NUMPY[np.dtype(np.int64)])
+    from .joining import cat
+    ones = wide.new_ones((x.shape[0], min(N, 1)))
+    if N > 1:
+        powers = wide.unsqueeze(-1).expand(x.shape[0], N - 1).cumprod(-1)
+        result = cat([ones, powers], -1)
+    else:
+        result = ones
+    return result if increasing else result.flip(-1)
+
+
+@function(method=False)
+def unravel_index(indices, shape):
+    """The coordinates, one int64 tensor per dim of `shape`, of flat indices into it (indices
+    wrap around, as in torch)."""
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"unravel_index(): argument 'indices' must be Tensor, not "
+                        f"{type(indices).__name__}")
+    if indices.dtype.is_floating_point or indices.dtype.is_complex or \
+            indices._data.dtype.kind == "b":
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for s in shape:
+        if s < 0:
+            raise ValueError("'shape' cannot have negative values, but got "
+                             f"{tuple(shape)}")
+    flat = indices._data.astype(np.int64)
+    total = int(np.prod(shape)) if shape else 1
+    if total:
+        flat = flat % total
+    coords = []
+    for size in reversed(shape):
+        coords.append(flat % size if size else flat)
+        flat = flat // size if size else flat
+    return tuple(wrap(np.array(c, dtype=np.int64)) for c in reversed(coords))
+
+
+@function(method=False)
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
+                  requires_grad=False):
+    """A 0-dim tensor holding the number s (the default float dtype unless `dtype`)."""
+    from .._creation import tensor
+    if dtype is None:
+        dtype = _dtype.get_default_dtype()
+    if isinstance(s, Tensor):
+        s = s.item()
+    return tensor(s, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+@function(method=False)
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-D tensor over the memory of a Python buffer (bytes, bytearray, array, mmap)."""
+    view = memoryview(buffer)
+    size = view.nbytes
+    item = dtype.itemsize
+    if size <= 0:
+        raise ValueError(f"both buffer length ({size}) and count ({count}) must not be 0")
+    if offset < 0 or offset >= size:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({size} bytes) minus 1")
+    if count <= 0 and (size - offset) % item:
+        raise ValueError(f"buffer length ({size - offset} bytes) after offset ({offset} bytes) "
+                         f"must be a multiple of element size ({item})")
+    if count > 0 and count * item > size - offset:
+        raise ValueError(f"requested buffer length ({count} * {item} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({size} bytes)")
+    array = np.frombuffer(view.cast("B"), dtype=dtype._np, count=count if count > 0 else -1,
+                          offset=offset)
+    t = wrap(array)
+    if requires_grad:
+        t.requires_grad_()
+    return t

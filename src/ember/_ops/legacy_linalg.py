@@ -1,0 +1,533 @@
+"""torch's linear algebra before torch.linalg: det, logdet, slogdet, inverse, pinverse, qr,
+svd, cholesky, cholesky_solve, cholesky_inverse, matrix_power, matrix_exp, triangular_solve,
+dist, renorm, chain_matmul, nuclear_norm, and the removed functions' errors.
+
+Most are ember.linalg's functions under their old names and argument conventions (torch's
+own nodes then show, e.g. `LinalgDetBackward0`); the ones torch still computes itself have
+their own Op here, named as torch prints them.
+"""
+import math
+
+import numpy as np
+
+from .. import return_types
+from .._tensor import Tensor
+from ._dispatch import Inplace, check_out, finish, write_out
+from ._op import Op
+from .joining import cat
+from .registry import function
+from .. import linalg as _linalg_module
+from ..linalg import _common as _common_module
+from ..linalg._decompositions import LinalgCholeskyEx, _cholesky
+
+
+def _linalg():
+    return _linalg_module
+
+
+def _common():
+    return _common_module
+
+
+def _refuse_kernel(x, kernel):
+    """torch's LAPACK kernels without a dtype check of their own: NotImplementedError."""
+    kind, size = x._data.dtype.kind, x._data.dtype.itemsize
+    if not ((kind == "f" and size >= 4) or kind == "c"):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype._scalar_name}\'')
+
+
+def _mH(a):
+    return a.conj().swapaxes(-1, -2)
+
+
+# -- aliases of ember.linalg ---------------------------------------------------------------------
+
+@function()
+def det(input):
+    """The determinant (torch.linalg.det)."""
+    return _linalg().det(input)
+
+
+@function()
+def slogdet(input, *, out=None):
+    """(sign, logabsdet) of the determinant (torch.linalg.slogdet)."""
+    return return_types.slogdet(*_linalg().slogdet(input, out=out))
+
+
+@function()
+def logdet(input):
+    """log(det(input)): nan for a negative determinant (real inputs), -inf for a zero one."""
+    common = _common()
+    common.check_tensor("logdet", input, "input")
+    if input._data.dtype.kind not in "fcV" or input._data.dtype.itemsize == 2:
+        kind, size = input._data.dtype.kind, input._data.dtype.itemsize
+        if size == 2 and kind in "fV":
+            raise RuntimeError(f"logdet: Low precision dtypes not supported. Got "
+                               f"{input.dtype._scalar_name}")
+        raise RuntimeError(f"logdet: Expected a floating point or complex tensor as input. Got "
+                           f"{input.dtype._scalar_name}")
+    sign, logabs = _linalg().slogdet(input)
+    if input.is_complex():
+        return sign.log() + logabs
+    return logabs.where(sign != -1, math.nan)
+
+
+@function()
+def inverse(input, *, out=None):
+    """The inverse of a (batch of) square matrices (torch.linalg.inv)."""
+    return _linalg().inv(input, out=out)
+
+
+@function()
+def pinverse(input, rcond=1e-15):
+    """The pseudo-inverse; singular values below rcond * the largest count as zero."""
+    if input._data.dtype.kind not in "fc" or input._data.dtype.itemsize == 2 or input.ndim < 2:
+        names = {"f": {4: "Float", 8: "Double"}}
+        shape = ", ".join(str(s) for s in input.shape)
+        raise RuntimeError(f"linalg.pinv({input.dtype._scalar_name}{{[{shape}]}}): expected a "
+                           f"tensor with 2 or more dimensions of float, double, cfloat or "
+                           f"cdouble types")
+    return _linalg().pinv(input, rtol=rcond)
+
+
+@function()
+def qr(input, some=True, *, out=None):
+    """(Q, R) with input = Q R: reduced when `some`, else complete."""
+    mode = "reduced" if some else "complete"
+    return return_types.qr(*_linalg().qr(input, mode, out=out))
+
+
+@function()
+def svd(input, some=True, compute_uv=True, *, out=None):
+    """(U, S, V) with input = U diag(S) V^H (V, not V^H); without `compute_uv` U and V are
+    zero-filled square matrices."""
+    if not compute_uv:
+        S = _linalg().svdvals(input)
+        m, n = input.shape[-2:]
+        batch = tuple(input.shape[:-2])
+        U = input.new_zeros(batch + (m, m))
+        V = input.new_zeros(batch + (n, n))
+        result = (U, S, V)
+    else:
+        U, S, Vh = _linalg().svd(input, full_matrices=not some)
+        result = (U, S, Vh.mH)
+    if out is not None:
+        for o, r in zip(out, result):
+            check_out("svd", o, r._data.dtype, r.requires_grad)
+            write_out(o, r._data)
+        return return_types.svd(*out)
+    return return_types.svd(*result)
+
+
+@function()
+def matrix_power(input, n, *, out=None):
+    """input multiplied by itself n times (torch.linalg.matrix_power)."""
+    return _linalg().matrix_power(input, n, out=out)
+
+
+@function(method=False)
+def chain_matmul(*matrices, out=None):
+    """The product of a chain of 2-D matrices (torch.linalg.multi_dot on a tuple)."""
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = tuple(matrices[0])
+    if len(matrices) == 0:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for m in matrices:
+        if m.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {m.ndim}, expected 2 instead.")
+    if len(matrices) == 1:
+        result = matrices[0].clone()
+    else:
+        result = _linalg().multi_dot(matrices)
+    if out is not None:
+        check_out("chain_matmul", out, result._data.dtype, result.requires_grad)
+        return write_out(out, result._data)
+    return result
+
+
+@function(method=False)
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    """The sum of the singular values (over the last two dims, or `dim`)."""
+    if isinstance(dim, bool):
+        dim, keepdim = None, dim
+    if dim is None:
+        dim = (-2, -1)
+    return _linalg().matrix_norm(input, "nuc", dim, keepdim, out=out)
+
+
+# -- cholesky family -------------------------------------------------------------------------------
+
+class Cholesky(LinalgCholeskyEx):
+    inputs = ("self",)
+    saves = {"self": ("result",)}
+
+
+@function()
+def cholesky(input, upper=False, *, out=None):
+    """L with input = L L^H (U = L^H when upper); the lower triangle of input is read."""
+    if input.numel() == 0 and input.ndim >= 2 and input.shape[-1] == input.shape[-2]:
+        result = _common().xp_of(input).zeros(tuple(input.shape), input._data.dtype)
+        return _common().emit(Cholesky, (input,), result, {"upper": upper}, out, "cholesky")
+    _refuse_kernel(input, "cholesky_cpu")
+    # NOTE: the upper factor reads the upper triangle, as LAPACK's potrf does
+    result, _ = _cholesky(input.mH if upper else input, upper, True)
+    return _common().emit(Cholesky, (input,), result, {"upper": upper}, out, "cholesky")
+
+
+def _triangle(xp, a, upper):
+    return xp.triu(a) if upper else xp.tril(a)
+
+
+def _check_batched(name, b, A, b_arg="b", A_arg="A"):
+    if b.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor {b_arg} must have at least 2 dimensions.")
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor {A_arg} must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{name}: {A_arg} must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    if A.shape[-1] != b.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each {A_arg} matrix is "
+                           f"{A.shape[-1]} by {A.shape[-1]} but each {b_arg} matrix is "
+                           f"{b.shape[-2]} by {b.shape[-1]}")
+    if b._data.dtype != A._data.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{b.dtype._scalar_name} and A of type {A.dtype._scalar_name} "
+                           f"instead.")
+
+
+def _solve(xp, a, b):
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = xp.broadcast_to(a, batch + a.shape[-2:])
+    b = xp.broadcast_to(b, batch + b.shape[-2:])
+    if a.size == 0 or b.size == 0:
+        return xp.zeros(batch + b.shape[-2:], xp.result_type(a, b))
+    return xp.linalg.solve(a, b)
+
+
+class CholeskySolve(Op):
+    inputs = ("self", "input2")
+    saves = {"self": ("input2",), "input2": ("input2", "result")}
+
+    def forward(xp, b, factor, upper=False):
+        factor = _triangle(xp, factor, upper)
+        a = _mH(factor) @ factor if upper else factor @ _mH(factor)
+        return _solve(xp, a, b).astype(b.dtype, copy=False)
+
+    def backward(ctx, grad):
+        factor, result = ctx.saved_tensors
+        gb = cholesky_solve(grad, factor, ctx.upper)
+        g_factor = None
+        if ctx.needs_input_grad[1]:
+            common = gb.matmul(result.mH)
+            common = common + common.mH
+            g_factor = -factor.matmul(common) if ctx.upper else -common.matmul(factor)
+        return gb, g_factor
+
+
+@function()
+def cholesky_solve(input, input2, upper=False, *, out=None):
+    """X with (L L^H) X = input, given the Cholesky factor L = input2 (U^H U when upper)."""
+    _refuse_kernel(input, "cholesky_solve_cpu")
+    _check_batched("cholesky_solve", input, input2, "b", "A")
+    xp = _common().xp_of(input)
+    result = CholeskySolve.forward(xp, input._data, input2._data, upper)
+    return _common().emit(CholeskySolve, (input, input2), result, {"upper": upper}, out,
+                          "cholesky_solve")
+
+
+class CholeskyInverse(Op):
+    saves = {"self": ("self", "result")}
+
+    def forward(xp, factor, upper=False):
+        factor = _triangle(xp, factor, upper)
+        a = _mH(factor) @ factor if upper else factor @ _mH(factor)
+        if a.size == 0:
+            return a.copy()
+        return xp.linalg.inv(a).astype(factor.dtype, copy=False)
+
+    def backward(ctx, grad):
+        factor, result = ctx.saved_tensors
+        ga = -result.mH.matmul(grad).matmul(result.mH)
+        common = ga + ga.mH
+        return factor.matmul(common) if ctx.upper else common.matmul(factor)
+
+
+@function()
+def cholesky_inverse(input, upper=False, *, out=None):
+    """The inverse of L L^H (U^H U when upper), given its Cholesky factor `input`."""
+    _refuse_kernel(input, "cholesky_inverse_out_cpu")
+    common = _common()
+    if input.ndim < 2:
+        raise RuntimeError("cholesky_inverse: The input tensor input must have at least 2 "
+                           "dimensions.")
+    common.check_square("cholesky_inverse", input, "input")
+    result = CholeskyInverse.forward(common.xp_of(input), input._data, upper)
+    return common.emit(CholeskyInverse, (input,), result, {"upper": upper}, out,
+                       "cholesky_inverse")
+
+
+# -- triangular_solve ------------------------------------------------------------------------------
+
+class TriangularSolve(Op):
+    inputs = ("self", "A")
+    saves = {"self": ("A",), "A": ("A", "result")}
+    num_outputs = 2
+
+    def backward(ctx, grad_x, grad_m=None):
+        A, X = ctx.saved_tensors
+        upper, transpose, unit = ctx.upper, ctx.transpose, ctx.unitriangular
+        gb = ga = None
+        if grad_x is not None:
+            gb = triangular_solve(grad_x, A.conj(), upper, not transpose, unit)[0]
+            if ctx.needs_input_grad[1]:
+                ga = -(X.matmul(gb.mH) if transpose else gb.matmul(X.mH))
+                if upper:
+                    ga = ga.triu(1 if unit else 0)
+                else:
+                    ga = ga.tril(-1 if unit else 0)
+        if grad_m is not None and ctx.needs_input_grad[1]:
+            ga = grad_m if ga is None else ga + grad_m
+        return gb, ga
+
+
+@function()
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    """(solution, cloned_coefficient): X with op(A) X = input for a triangular A (op: A or
+    A^T), and a copy of A."""
+    _refuse_kernel(input, "triangular_solve_cpu")
+    _check_batched("triangular_solve", input, A, "b", "A")
+    common = _common()
+    xp = common.xp_of(input)
+    a = _triangle(xp, A._data, upper)
+    if unitriangular:
+        n = a.shape[-1]
+        a = a * (1 - xp.eye(n, dtype=a.dtype)) + xp.eye(n, dtype=a.dtype)
+    if transpose:
+        a = a.swapaxes(-1, -2)
+    x = _solve(xp, a, input._data).astype(input._data.dtype, copy=False)
+    batch = x.shape[:-2]
+    cloned = xp.broadcast_to(A._data, batch + A._data.shape[-2:]).copy()
+    params = {"upper": upper, "transpose": transpose, "unitriangular": unitriangular}
+    outs = common.emit(TriangularSolve, (input, A), (x, cloned), params, out,
+                       "triangular_solve", grad_outputs=2)
+    return return_types.triangular_solve(*outs)
+
+
+# -- matrix_exp --------------------------------------------------------------------------------
+
+def _expm(xp, a):
+    """exp of a (batch of) square matrices: scaling and squaring around a Taylor series.
+
+    NOTE: the matrices are scaled by 2^-s until their 1-norm is at most 1/2, where 18 terms of
+    the series are below float64's rounding; the result is then squared s times.
+    """
+    wide = np.complex128 if a.dtype.kind == "c" else np.float64
+    x = a.astype(wide)
+    n = x.shape[-1]
+    if x.size == 0:
+        return x.astype(a.dtype)
+    norm = float(xp.abs(x).sum(-2).max()) if x.size else 0.0
+    s = max(0, int(math.ceil(math.log2(norm / 0.5)))) if norm > 0.5 and math.isfinite(norm) \
+        else 0
+    x = x / (2.0 ** s)
+    eye = xp.broadcast_to(xp.eye(n, dtype=wide), x.shape)
+    result = eye.copy()
+    for k in range(18, 0, -1):       # Horner: I + x/1 (I + x/2 (I + ... ))
+        result = eye + (x @ result) / k
+    for _ in range(s):
+        result = result @ result
+    return result.astype(a.dtype)
+
+
+class LinalgMatrixExp(Op):
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (A,) = ctx.saved_tensors
+        # NOTE: d exp(A)[G] is the upper-right block of exp([[A^H, G], [0, A^H]]) (Mathias's
+        # block formula); built from ember ops, so it differentiates again.
+        n = A.shape[-1]
+        Ah = A.mH
+        upper = cat([Ah, grad.to(A.dtype)], -1)
+        lower = cat([A.new_zeros(tuple(A.shape)), Ah], -1)
+        return matrix_exp(cat([upper, lower], -2))[..., :n, n:]
+
+
+@function()
+def matrix_exp(input):
+    """The matrix exponential of a (batch of) square matrices."""
+    common = _common()
+    common.check_tensor("matrix_exp", input, "input")
+    kind = input._data.dtype.kind
+    if kind not in "fcV":
+        raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as "
+                           f"input. Got {input.dtype._scalar_name}")
+    common.check_matrix("matrix_exp", input)
+    common.check_square("matrix_exp", input)
+    result = _expm(common.xp_of(input), input._data)
+    return common.emit(LinalgMatrixExp, (input,), result, {}, None, "matrix_exp")
+
+
+# -- dist, renorm --------------------------------------------------------------------------------
+
+def _check_norm_dtype(x, what="norm(): input dtype should be either floating point or complex. "
+                                "Got {} instead."):
+    kind = x._data.dtype.kind
+    if kind not in "fcV":
+        raise RuntimeError(what.format(x.dtype._scalar_name))
+
+
+@function()
+def dist(input, other, p=2):
+    """The p-norm of input - other (broadcast)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    diff = input - other
+    _check_norm_dtype(diff)
+    result = _linalg().vector_norm(diff.detach(), p)
+    requires_grad = input.requires_grad or other.requires_grad
+    return finish(Dist, (input, other), result._data, {"p": float(p), "result": result},
+                  None, requires_grad)
+
+
+class Dist(Op):
+    inputs = ("self", "other")
+    saves = {"self": ("self", "other", "result"), "other": ("self", "other", "result")}
+
+    def backward(ctx, grad):
+        a, b, norm = ctx.saved_tensors
+        g = _norm_grad(a - b, norm, ctx.p, grad)
+        # NOTE: the result is 0-dim, so the engine cannot tell broadcast inputs: sum here
+        ga = g.sum_to_size(a.shape) if ctx.needs_input_grad[0] else None
+        gb = (-g).sum_to_size(b.shape) if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+def _norm_grad(d, norm, p, grad):
+    """d ||d||_p / d d, times grad (0 where the norm is 0)."""
+    if p == 0:
+        return d * 0
+    if p == math.inf or p == -math.inf:
+        hit = (d.abs() == norm).to(d.dtype)
+        return grad * d.sgn() * hit / hit.sum()
+    safe = norm.where(norm != 0, 1.0)
+    if p == 2:
+        g = d / safe
+    elif p == 1:
+        g = d.sgn()
+    else:
+        g = d.sgn() * d.abs().pow(p - 1) / safe.pow(p - 1)
+    return (grad * g).where(norm != 0, 0.0)
+
+
+class Renorm(Op):
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        dims = [d for d in range(x.ndim) if d != ctx.dim % x.ndim]
+        norm = _linalg().vector_norm(x, ctx.p, dims, True)
+        big = norm > ctx.maxnorm
+        denom = norm + 1e-7
+        factor = (ctx.maxnorm / denom).where(big, 1.0)
+        g = grad * factor
+        # rows that are rescaled: minus maxnorm / denom^2 * <grad, x> * d norm / d x
+        inner = (grad * x).sum(dims, keepdim=True)
+        dnorm = _norm_grad(x, norm, ctx.p, x.new_ones(()))
+        correction = (ctx.maxnorm / (denom * denom)) * inner * dnorm
+        return g - correction.where(big, 0.0)
+
+
+@function(inplace=True)
+def renorm(input, p, dim, maxnorm, *, out=None):
+    """Each slice along `dim` whose p-norm exceeds maxnorm rescaled to norm maxnorm."""
+    _check_norm_dtype(input, "linalg.vector_norm: Expected a floating point or complex tensor "
+                             "as input. Got {}")
+    if input.ndim <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} "
+                           f"dimensions")
+    if p <= 0:
+        raise RuntimeError(f"renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    ndim = input.ndim
+    if not -ndim <= dim < ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                         f"{ndim - 1}], but got {dim})")
+    dims = tuple(d for d in range(ndim) if d != dim % ndim)
+    norm = _linalg().vector_norm(input.detach(), p, dims, True)._data
+    xp = _common().xp_of(input)
+    with np.errstate(all="ignore"):
+        factor = xp.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).astype(norm.dtype)
+    result = (input._data * factor).astype(input._data.dtype, copy=False)
+    requires_grad = input.requires_grad
+    if out is not None and out.__class__ is not Inplace:
+        check_out("renorm", out, result.dtype, requires_grad)
+    return finish(Renorm, (input,), result, {"p": float(p), "dim": dim,
+                                              "maxnorm": float(maxnorm)}, out, requires_grad)
+
+
+# -- removed functions -----------------------------------------------------------------------------
+
+_REMOVED = "This function was deprecated since version 1.9 and is now removed."
+
+_MATRIX_RANK = (_REMOVED + "\nPlease use the `torch.linalg.matrix_rank` function instead. The "
+                "parameter 'symmetric' was renamed in `torch.linalg.matrix_rank()` to "
+                "'hermitian'.")
+_LSTSQ = (_REMOVED + " `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n"
+          "`torch.linalg.lstsq` has reversed arguments and does not return the QR decomposition "
+          "in the returned tuple (although it returns other information about the problem).\n\n"
+          "To get the QR decomposition consider using `torch.linalg.qr`.\n\n"
+          "The returned solution in `torch.lstsq` stored the residuals of the solution in the "
+          "last m - n columns of the returned value whenever m > n. In torch.linalg.lstsq, the "
+          "residuals are in the field 'residuals' of the returned named tuple.\n\n"
+          "The unpacking of the solution, as in\nX, _ = torch.lstsq(B, A).solution[:A.size(1)]"
+          "\nshould be replaced with:\nX = torch.linalg.lstsq(A, B).solution")
+_SOLVE = (_REMOVED + " `torch.solve` is deprecated in favor of `torch.linalg.solve`. "
+          "`torch.linalg.solve` has its arguments reversed and does not return the LU "
+          "factorization.\n\nTo get the LU factorization see `torch.lu`, which can be used with "
+          "`torch.lu_solve` or `torch.lu_unpack`.\nX = torch.solve(B, A).solution should be "
+          "replaced with:\nX = torch.linalg.solve(A, B)")
+_EIG = (_REMOVED + " `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` "
+        "rather than real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be "
+        "replaced with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, "
+        "eigenvectors=True) should be replaced with:\nL_complex, V_complex = torch.linalg.eig(A)")
+_SYMEIG = (_REMOVED + " The default behavior has changed from using the upper triangular "
+           "portion of the matrix by default to using the lower triangular portion.\n\n"
+           "L, _ = torch.symeig(A, upper=upper) should be replaced with:\n"
+           "L = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\nand\n\n"
+           "L, V = torch.symeig(A, eigenvectors=True) should be replaced with:\n"
+           "L, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')")
+
+
+@function(method=False)
+def matrix_rank(input, tol=None, symmetric=False, *, out=None):
+    """Removed in torch 1.9: raises, pointing to torch.linalg.matrix_rank."""
+    raise RuntimeError(_MATRIX_RANK)
+
+
+@function()
+def lstsq(input, A, *, out=None):
+    """Removed in torch 1.9: raises, pointing to torch.linalg.lstsq."""
+    raise RuntimeError(_LSTSQ)
+
+
+@function()
+def solve(input, A, *, out=None):
+    """Removed in torch 1.9: raises, pointing to torch.linalg.solve."""
+    raise RuntimeError(_SOLVE)
+
+
+@function()
+def eig(input, eigenvectors=False, *, out=None):
+    """Removed in torch 1.9: raises, pointing to torch.linalg.eig."""
+    raise RuntimeError(_EIG)
+
+
+@function()
+def symeig(input, eigenvectors=False, upper=True, *, out=None):
+    """Removed in torch 1.9: raises, pointing to torch.linalg.eigh."""
+    raise RuntimeError(_SYMEIG)
+

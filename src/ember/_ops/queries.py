@@ -1,0 +1,179 @@
+"""Questions asked of a tensor (is_same_size, is_conj, is_neg, is_inference, isreal, is_signed,
+is_nonzero, storage_type, is_pinned), the legacy `Tensor.new`, `pin_memory` without an
+accelerator, and the Python-callable element loops `apply_` and `map_` (CPU only, as in torch).
+"""
+import numpy as np
+
+from .._dtype import _FROM_NUMPY
+from .._tensor import Tensor
+from .registry import function, method
+
+
+def _check_tensor(name, x, arg, position):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not "
+                        f"{type(x).__name__}")
+
+
+@function()
+def is_same_size(input, other):
+    """Whether the two tensors have the same shape."""
+    _check_tensor("is_same_size", input, "input", 1)
+    _check_tensor("is_same_size", other, "other", 2)
+    return tuple(input.shape) == tuple(other.shape)
+
+
+@function()
+def is_conj(input):
+    """Whether the conjugate bit is set (ember conjugates eagerly: always False)."""
+    _check_tensor("is_conj", input, "input", 1)
+    return False
+
+
+@function()
+def is_neg(input):
+    """Whether the negative bit is set (ember negates eagerly: always False)."""
+    _check_tensor("is_neg", input, "input", 1)
+    return False
+
+
+@function()
+def is_inference(input):
+    """Whether the tensor was made in inference mode (ember has no inference tensors)."""
+    _check_tensor("is_inference", input, "input", 1)
+    return False
+
+
+@function(method=False)
+def is_signed(input):
+    """Whether the tensor's dtype is signed (torch.is_signed; Tensor.is_signed exists)."""
+    _check_tensor("is_signed", input, "input", 1)
+    return input.dtype.is_signed
+
+
+@method()
+def is_nonzero(self):
+    """The truth value of a one-element tensor (errors for more or fewer)."""
+    from .. import is_nonzero as truth
+    return truth(self)
+
+
+@function()
+def isreal(input):
+    """True where the element has no imaginary part (every element of a real tensor)."""
+    _check_tensor("isreal", input, "input", 1)
+    if input.is_complex():
+        return input.imag == 0
+    return input.new_ones(tuple(input.shape), dtype=_FROM_NUMPY[np.dtype(bool)])
+
+
+@method()
+def storage_type(self):
+    """The legacy typed storage class of this tensor's dtype (`torch.FloatStorage`)."""
+    return _storage_class(self.dtype)
+
+
+_STORAGE_CLASSES = {}
+
+
+def _storage_class(dtype):
+    name = dtype._legacy_name.replace("Tensor", "Storage")
+    cls = _STORAGE_CLASSES.get(name)
+    if cls is None:
+        cls = _STORAGE_CLASSES[name] = type(name, (), {"__module__": "torch",
+                                                       "dtype": dtype})
+    return cls
+
+
+@method()
+def is_pinned(self, device=None):
+    """Whether the tensor lives in page-locked host memory (never, for ember's CPU tensors)."""
+    return False
+
+
+@method()
+def pin_memory(self, device=None):
+    """A copy in page-locked memory: it needs an accelerator, as in torch."""
+    from .. import cuda
+    if not cuda.is_available():
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return self.clone()
+
+
+@method()
+def new(self, *args, device=None, **kwargs):
+    """The legacy constructor: sizes give an uninitialised tensor, data a copy, with this
+    tensor's dtype and device."""
+    from .._creation import empty, tensor
+    from .._size import Size
+    if kwargs:
+        got = ", ".join([type(a).__name__ for a in args] +
+                        [f"{k}={type(v).__module__.replace('ember', 'torch')}."
+                         f"{type(v).__name__}" for k, v in kwargs.items()])
+        raise TypeError(f"new() received an invalid combination of arguments - got ({got}), "
+                        f"but expected one of:\n * (*, torch.device device = None)\n      "
+                        f"didn't match because some of the keywords were incorrect: "
+                        f"{', '.join(kwargs)}\n * (torch.Storage storage)\n * (Tensor other)\n"
+                        f" * (tuple of ints size, *, torch.device device = None)\n * (object "
+                        f"data, *, torch.device device = None)\n")
+    device = self.device if device is None else device
+    if not args:
+        return empty(0, dtype=self.dtype, device=device)
+    if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+        return empty(*args, dtype=self.dtype, device=device)
+    if len(args) == 1:
+        data = args[0]
+        if isinstance(data, Tensor):
+            if data.dtype != self.dtype:
+                raise TypeError(f"expected {self.dtype} (got {data.dtype})")
+            return data.detach()
+        if isinstance(data, Size) or (isinstance(data, tuple) and
+                                      all(isinstance(a, int) for a in data)):
+            return empty(tuple(data), dtype=self.dtype, device=device)
+        if isinstance(data, (int, float, complex, bool, np.number)):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        return tensor(data, dtype=self.dtype, device=device)
+    raise TypeError("new() received an invalid combination of arguments - got ("
+                    + ", ".join(type(a).__name__ for a in args) + ")")
+
+
+def _check_loop(self, name):
+    if self.device.type != "cpu":
+        raise TypeError(f"{name} is only implemented on CPU tensors")
+    if self.requires_grad:
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
+                           f"var.detach().{name}() instead.")
+
+
+def _store(self, values):
+    """Write Python results into self, converted as torch converts a Python number."""
+    data = self._data
+    out = np.asarray(values, dtype=object).reshape(data.shape)
+    if data.dtype.kind in "iu":
+        out = np.vectorize(lambda v: int(v), otypes=[np.int64])(out) if out.size else out
+    elif data.dtype.kind == "b":
+        out = np.vectorize(lambda v: bool(v), otypes=[bool])(out) if out.size else out
+    data[...] = out.astype(data.dtype) if out.size else data
+    self._bump_version()
+    return self
+
+
+@method()
+def apply_(self, callable):
+    """Replace every element x by callable(x), a Python number (slow: for tests and tools)."""
+    _check_loop(self, "apply_")
+    values = [callable(v) for v in self._data.ravel().tolist()]
+    return _store(self, values)
+
+
+@method()
+def map_(self, tensor, callable):
+    """Replace every element x by callable(x, y), y from `tensor` broadcast to self's shape."""
+    _check_loop(self, "map_")
+    _check_tensor("map_", tensor, "tensor", 1)
+    if tensor.dtype != self.dtype:
+        raise TypeError(f"map_: expected torch.{self.dtype._legacy_name} for 'other' (got "
+                        f"torch.{tensor.dtype._legacy_name})")
+    other = np.broadcast_to(tensor._data, self._data.shape)
+    pairs = zip(self._data.ravel().tolist(), other.ravel().tolist())
+    return _store(self, [callable(a, b) for a, b in pairs])

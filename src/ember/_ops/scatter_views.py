@@ -1,0 +1,134 @@
+"""The out-of-place inverses of views: diagonal_scatter, select_scatter and slice_scatter give a
+copy of `input` with `src` written where the view (diagonal, select, slice) would look; and
+hsplit, vsplit, dsplit, the NumPy-style splits into views."""
+from .. import _geometry as geo
+from .._tensor import Tensor
+from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.grad_mode import no_grad
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .registry import function
+
+
+def _view(t, kind, params):
+    if kind == "diagonal":
+        return t.diagonal(params["offset"], params["dim1"], params["dim2"])
+    if kind == "select":
+        return t.select(params["dim"], params["index"])
+    index = (slice(None),) * params["dim"] + (slice(params["start"], params["end"],
+                                                     params["step"]),)
+    return t[index]
+
+
+def _shape_text(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _scatter(op, input, src, kind, params):
+    for arg, x, pos in (("input", input, 1), ("src", src, 2)):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{op.fn_name}(): argument '{arg}' (position {pos}) must be Tensor, "
+                            f"not {type(x).__name__}")
+    with no_grad():
+        out = input.detach().clone()
+        region = _view(out, kind, params)
+        if tuple(region.shape) != tuple(src.shape):
+            raise RuntimeError(f"expected src to have a size equal to the slice of self. src "
+                               f"size = {_shape_text(src.shape)}, slice size = "
+                               f"{_shape_text(region.shape)}")
+        region.copy_(src.detach())
+    if (input.requires_grad or src.requires_grad) and _grad_state.enabled:
+        record(op, (input, src), (out,), dict(params, kind=kind))
+    return out
+
+
+class _ViewScatter(Op):
+    abstract = True
+    inputs = ("self", "src")
+
+    def backward(ctx, grad):
+        params = {k: v for k, v in vars(ctx).items() if k in _PARAMS}
+        region = _view(grad, ctx.kind, params)
+        g_input = g_src = None
+        if ctx.needs_input_grad[0]:
+            g_input = _scatter(type(ctx).__mro__[1], grad, region.new_zeros(tuple(region.shape)),
+                               ctx.kind, params)
+        if ctx.needs_input_grad[1]:
+            g_src = region
+        return g_input, g_src
+
+
+_PARAMS = ("offset", "dim1", "dim2", "dim", "index", "start", "end", "step")
+
+
+class DiagonalScatter(_ViewScatter):
+    fn_name = "diagonal_scatter"
+
+
+class SelectScatter(_ViewScatter):
+    fn_name = "select_scatter"
+
+
+class SliceScatter(_ViewScatter):
+    fn_name = "slice_scatter"
+
+
+@function()
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """A copy of input with src written along its diagonal (as `diagonal` would view it)."""
+    return _scatter(DiagonalScatter, input, src, "diagonal",
+                    {"offset": offset, "dim1": dim1, "dim2": dim2})
+
+
+@function()
+def select_scatter(input, src, dim, index):
+    """A copy of input with src written at `index` of dim `dim`."""
+    return _scatter(SelectScatter, input, src, "select", {"dim": dim, "index": index})
+
+
+@function()
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1, *, out=None):
+    """A copy of input with src written into input[..., start:end:step, ...] along `dim`."""
+    dim = geo.wrap_dim(dim, input.ndim)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    result = _scatter(SliceScatter, input, src, "slice",
+                      {"dim": dim, "start": start, "end": end, "step": step})
+    if out is not None:
+        check_out("slice_scatter", out, result._data.dtype, result.requires_grad)
+        return write_out(out, result._data)
+    return result
+
+
+# -- hsplit, vsplit, dsplit ---------------------------------------------------------------------
+
+def _split(name, input, indices_or_sections, dim, min_dims):
+    if input.ndim < min_dims:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} dimension, "
+                           f"but got a tensor with {input.ndim} dimensions!")
+    if isinstance(indices_or_sections, int) and not isinstance(indices_or_sections, bool):
+        size = input.shape[dim]
+        if indices_or_sections == 0 or size % indices_or_sections:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the "
+                               f"size of the dimension {size} is not divisible by the "
+                               f"split_size {indices_or_sections}!")
+    return input.tensor_split(indices_or_sections, dim)
+
+
+@function()
+def hsplit(input, indices_or_sections):
+    """Split along dim 1 (dim 0 of a 1-D tensor) into sections or at indices, as views."""
+    dim = 1 if input.ndim >= 2 else 0
+    return _split("hsplit", input, indices_or_sections, dim, 1)
+
+
+@function()
+def vsplit(input, indices_or_sections):
+    """Split along dim 0 into sections or at indices, as views (at least 2-D)."""
+    return _split("vsplit", input, indices_or_sections, 0, 2)
+
+
+@function()
+def dsplit(input, indices_or_sections):
+    """Split along dim 2 into sections or at indices, as views (at least 3-D)."""
+    return _split("dsplit", input, indices_or_sections, 2, 3)

@@ -1,0 +1,109 @@
+"""torch's pre-torch.linalg functions: what the op table cannot express (removed functions'
+texts, V rather than V^H, zero-filled U and V, node names, hand-worked values)."""
+import math
+
+import numpy as np
+import pytest
+
+import ember
+
+
+def test_removed_functions_raise_torchs_texts():
+    a = ember.eye(3)
+    cases = [(lambda: ember.matrix_rank(a), "Please use the `torch.linalg.matrix_rank`"),
+             (lambda: ember.lstsq(a, a), "`torch.lstsq` is deprecated in favor of"),
+             (lambda: a.lstsq(a), "X = torch.linalg.lstsq(A, B).solution"),
+             (lambda: ember.solve(a, a), "X = torch.linalg.solve(A, B)"),
+             (lambda: a.solve(a), "`torch.solve` is deprecated"),
+             (lambda: ember.eig(a), "L_complex, V_complex = torch.linalg.eig(A)"),
+             (lambda: a.eig(), "L_complex = torch.linalg.eigvals(A)"),
+             (lambda: ember.symeig(a), "L, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')"),
+             (lambda: a.symeig(eigenvectors=True), "using the lower triangular portion")]
+    for call, text in cases:
+        with pytest.raises(RuntimeError) as info:
+            call()
+        message = str(info.value)
+        assert message.startswith("This function was deprecated since version 1.9 and is now "
+                                  "removed."), message
+        assert text in message
+
+
+def test_svd_returns_v_and_zero_factors_without_uv():
+    a = ember.tensor([[3.0, 0.0], [4.0, 5.0], [0.0, 0.0]], dtype=ember.float64)
+    U, S, V = ember.svd(a)
+    np.testing.assert_allclose((U @ ember.diag(S) @ V.T).numpy(), a.numpy(), atol=1e-12)
+    assert tuple(U.shape) == (3, 2) and tuple(V.shape) == (2, 2)
+    U, S, V = ember.svd(a, some=False)
+    assert tuple(U.shape) == (3, 3)
+    U, S, V = ember.svd(a, compute_uv=False)
+    assert tuple(U.shape) == (3, 3) and tuple(V.shape) == (2, 2)
+    assert not U.any() and not V.any()
+    # singular values of [[3, 0], [4, 5]]: sqrt(45 +- sqrt(45^2 - 4 * 225)) / sqrt(2)
+    s = [math.sqrt((50 + math.sqrt(50 ** 2 - 4 * 225)) / 2),
+         math.sqrt((50 - math.sqrt(50 ** 2 - 4 * 225)) / 2)]
+    np.testing.assert_allclose(S.numpy(), s)
+    assert repr(ember.svd(a)).startswith("torch.return_types.svd(\nU=")
+
+
+def test_matrix_exp_of_a_rotation_generator():
+    t = 0.7
+    a = ember.tensor([[0.0, t], [-t, 0.0]], dtype=ember.float64, requires_grad=True)
+    e = ember.matrix_exp(a)
+    np.testing.assert_allclose(e.detach().numpy(), [[math.cos(t), math.sin(t)],
+                                                    [-math.sin(t), math.cos(t)]], atol=1e-14)
+    assert type(e.grad_fn).__name__ == "LinalgMatrixExpBackward0"
+    big = ember.tensor([[30.0, 0.0], [0.0, -2.0]], dtype=ember.float64)
+    np.testing.assert_allclose(ember.matrix_exp(big).numpy(),
+                               [[math.exp(30), 0], [0, math.exp(-2)]], rtol=1e-13)
+
+
+def test_node_names_as_torch_prints_them():
+    a = (ember.eye(3, dtype=ember.float64) * 3 + 0.1).requires_grad_()
+    b = ember.ones(3, 2, dtype=ember.float64, requires_grad=True)
+    names = {"det": ember.det(a), "logdet": ember.logdet(a), "inverse": a.inverse(),
+             "pinverse": a.pinverse(), "cholesky": ember.cholesky(a),
+             "cholesky_solve": ember.cholesky_solve(b, a),
+             "cholesky_inverse": a.cholesky_inverse(),
+             "triangular_solve": ember.triangular_solve(b, a).solution,
+             "dist": a.dist(b[:, :1]), "renorm": a.renorm(2, 0, 1.0),
+             "matrix_power": a.matrix_power(2), "nuclear_norm": ember.nuclear_norm(a)}
+    expected = {"det": "LinalgDetBackward0", "logdet": "WhereBackward0",
+                "inverse": "LinalgInvExBackward0", "pinverse": "LinalgPinvBackward0",
+                "cholesky": "CholeskyBackward0", "cholesky_solve": "CholeskySolveBackward0",
+                "cholesky_inverse": "CholeskyInverseBackward0",
+                "triangular_solve": "TriangularSolveBackward0", "dist": "DistBackward0",
+                "renorm": "RenormBackward0", "matrix_power": "MmBackward0",
+                "nuclear_norm": "SumBackward1"}
+    for key, t in names.items():
+        assert type(t.grad_fn).__name__ == expected[key], key
+
+
+def test_dist_p0_and_renorm_values():
+    a = ember.tensor([[1.0, 2.0, 0.0], [0.0, 0.0, 0.0]])
+    assert ember.dist(a, ember.zeros(3), 0).item() == 2.0
+    assert ember.dist(a, ember.zeros(3), math.inf).item() == 2.0
+    x = ember.tensor([[3.0, 4.0], [0.3, 0.4]])
+    y = x.renorm(2, 0, 1.0)
+    np.testing.assert_allclose(y.numpy(), [[3 / (5 + 1e-7), 4 / (5 + 1e-7)], [0.3, 0.4]],
+                               rtol=1e-6)
+    x.renorm_(2, 0, 1.0)
+    np.testing.assert_allclose(x.numpy(), y.numpy())
+    with pytest.raises(RuntimeError, match="renorm: non-positive-norm not supported"):
+        x.renorm(0, 0, 1.0)
+
+
+def test_logdet_of_negative_and_singular_matrices():
+    assert math.isnan(ember.logdet(ember.tensor([[0.0, 1.0], [1.0, 0.0]])).item())
+    assert ember.logdet(ember.zeros(2, 2)).item() == -math.inf
+    with pytest.raises(RuntimeError, match="logdet: Expected a floating point or complex"):
+        ember.logdet(ember.eye(2, dtype=ember.int64))
+
+
+def test_kernel_dtype_errors():
+    with pytest.raises(NotImplementedError, match='"cholesky_solve_cpu" not implemented for'
+                                                  " 'Long'"):
+        ember.cholesky_solve(ember.ones(2, 1, dtype=ember.int64), ember.eye(2, dtype=ember.int64))
+    with pytest.raises(NotImplementedError, match="'Half'"):
+        ember.triangular_solve(ember.ones(2, 1).half(), ember.eye(2).half())
+    with pytest.raises(RuntimeError, match="chain_matmul"):
+        ember.chain_matmul()

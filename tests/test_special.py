@@ -1,0 +1,97 @@
+"""ember.special beyond the op table: tails and edge values (recorded from torch 2.13 and
+checked against closed forms), the gradients torch does not implement, node names."""
+import math
+
+import numpy as np
+import pytest
+
+import ember
+from ember import special
+
+
+def _t(values):
+    return ember.tensor(values, dtype=ember.float64)
+
+
+def test_far_tails_keep_their_digits():
+    # torch: [-804.6084420137539, -53.23128515051248, -0.6931471805599453, -2.8665161296e-07]
+    got = special.log_ndtr(_t([-40.0, -10.0, 0.0, 5.0])).tolist()
+    np.testing.assert_allclose(got, [-804.6084420137539, -53.23128515051248,
+                                     -math.log(2), -2.866516129637633e-07], rtol=1e-12)
+    # erfcx(x) ~ 1 / (x sqrt(pi)) for large x
+    np.testing.assert_allclose(special.erfcx(_t([1e5])).tolist(),
+                               [5.6418958351954685e-06], rtol=1e-12)
+    np.testing.assert_allclose(special.ndtri(_t([1e-300, 0.5])).tolist(),
+                               [-37.0470962993612, 0.0], rtol=1e-12, atol=1e-15)
+    assert special.ndtri(_t([0.0, 1.0])).tolist() == [-math.inf, math.inf]
+    # exp(-x) I0(x) ~ 1 / sqrt(2 pi x) (1 + 1/(8x)) for large x
+    x = 1e4
+    np.testing.assert_allclose(special.i0e(_t([x])).item(),
+                               (1 + 1 / (8 * x) + 9 / (128 * x * x)) / math.sqrt(2 * math.pi * x),
+                               rtol=1e-12)
+
+
+def test_edge_values_as_torch():
+    inf, nan = math.inf, math.nan
+    edges = _t([inf, -inf, nan])
+    for name in ("bessel_j0", "bessel_j1", "bessel_y0", "modified_bessel_i0", "airy_ai"):
+        assert all(math.isnan(v) for v in getattr(special, name)(edges).tolist()), name
+    assert special.modified_bessel_k0(_t([0.0, inf])).tolist() == [inf, 0.0]
+    assert special.spherical_bessel_j0(_t([0.0, inf])).tolist() == [1.0, 0.0]
+    assert special.entr(_t([0.0, -1.0])).tolist() == [0.0, -inf]
+    assert math.copysign(1, special.entr(_t([0.0])).item()) == 1.0
+    z = special.zeta(_t([0.5, 1.0, 2.0]), _t([1.0, 1.0, -1.0])).tolist()
+    assert math.isnan(z[0]) and z[1:] == [inf, inf]
+    assert special.chebyshev_polynomial_t(_t([2.0]), ember.tensor([-1, 0, 1, 2])).tolist() == \
+        [0.0, 1.0, 2.0, 7.0]
+
+
+def test_closed_forms():
+    x = np.array([0.3, 1.7, 4.2])
+    np.testing.assert_allclose(special.zeta(2.0, _t([1.0])).item(), math.pi ** 2 / 6, rtol=1e-14)
+    np.testing.assert_allclose(special.gammainc(_t([1.0, 1.0, 1.0]), _t(x)).numpy(),
+                               1 - np.exp(-x), rtol=1e-13)
+    np.testing.assert_allclose(special.gammaincc(_t([0.5] * 3), _t(x)).numpy(),
+                               [math.erfc(math.sqrt(v)) for v in x], rtol=1e-12)
+    np.testing.assert_allclose(special.spherical_bessel_j0(_t(x)).numpy(), np.sin(x) / x)
+    # K1(2.5) as torch (and mpmath) give it
+    np.testing.assert_allclose(special.modified_bessel_k1(_t([2.5])).item(), 0.07389081634774707,
+                               rtol=1e-12)
+
+
+def test_missing_derivatives_raise_as_torch():
+    a = _t([1.0, 2.0]).requires_grad_()
+    x = _t([0.5, 1.5]).requires_grad_()
+    with pytest.raises(NotImplementedError, match="the derivative for 'igamma: input' is not "
+                                                  "implemented."):
+        special.gammainc(a, x).sum().backward()
+    with pytest.raises(NotImplementedError, match="the derivative for 'igammac: input' is not "
+                                                  "implemented."):
+        special.gammaincc(a, x).sum().backward()
+    assert not special.bessel_j0(x).requires_grad
+
+
+def test_node_names():
+    x = _t([0.5, 1.5]).requires_grad_()
+    names = {"expit": "SigmoidBackward0", "erfcx": "SpecialErfcxBackward0",
+             "log_ndtr": "SpecialLogNdtrBackward0", "i0e": "SpecialI0EBackward0",
+             "i1": "SpecialI1Backward0", "i1e": "SpecialI1EBackward0",
+             "entr": "SpecialEntrBackward0", "gammaln": "LgammaBackward0",
+             "psi": "DigammaBackward0"}
+    for name, node in names.items():
+        assert type(getattr(special, name)(x).grad_fn).__name__ == node, name
+    assert type(special.xlog1py(x, 2.0).grad_fn).__name__ == "SpecialXlog1PyBackward2"
+    assert type(special.xlog1py(2.0, x).grad_fn).__name__ == "SpecialXlog1PyBackward1"
+    assert type(special.zeta(3.0, x).grad_fn).__name__ == "SpecialZetaBackward1"
+    assert type(special.gammainc(x, x).grad_fn).__name__ == "IgammaBackward0"
+
+
+def test_dtype_refusals():
+    with pytest.raises(NotImplementedError, match="\"erfcx_cpu\" not implemented for 'Half'"):
+        special.erfcx(ember.ones(2).half())
+    with pytest.raises(NotImplementedError, match="\"igamma_cpu\" not implemented for 'Long'"):
+        special.gammainc(ember.ones(2, dtype=ember.int64), ember.ones(2, dtype=ember.int64))
+    with pytest.raises(NotImplementedError, match="\"round_vml_cpu\" not implemented for "
+                                                  "'Long'"):
+        special.round(ember.ones(2, dtype=ember.int64))
+    assert special.ndtr(ember.tensor([0, 1])).dtype == ember.float32

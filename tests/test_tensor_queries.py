@@ -1,0 +1,150 @@
+"""Tensor questions, the legacy `new`, element loops and the small functions whose error
+paths the op table cannot express (texts recorded from torch 2.13)."""
+import math
+
+import numpy as np
+import pytest
+
+import ember
+
+
+def test_is_nonzero_needs_exactly_one_element():
+    assert ember.tensor([2.0]).is_nonzero() and not ember.tensor([[0]]).is_nonzero()
+    with pytest.raises(RuntimeError, match="^Boolean value of Tensor with more than one value "
+                                           "is ambiguous$"):
+        ember.tensor([1, 2]).is_nonzero()
+    with pytest.raises(RuntimeError, match="^Boolean value of Tensor with no values is "
+                                           "ambiguous$"):
+        ember.tensor([]).is_nonzero()
+
+
+def test_is_same_size_refuses_numbers():
+    with pytest.raises(TypeError, match=r"is_same_size\(\): argument 'other' \(position 2\) "
+                                        r"must be Tensor, not int"):
+        ember.is_same_size(ember.ones(2), 3)
+
+
+def test_new_sizes_data_and_dtype():
+    x = ember.tensor([1.0, 2.0], dtype=ember.float64)
+    assert tuple(x.new(2, 3).shape) == (2, 3) and x.new(2, 3).dtype == ember.float64
+    assert tuple(x.new().shape) == (0,)
+    assert tuple(x.new(ember.Size([4])).shape) == (4,)
+    assert x.new([1, 2]).dtype == ember.float64
+    with pytest.raises(TypeError, match=r"new\(\): data must be a sequence \(got float\)"):
+        x.new(2.5)
+    with pytest.raises(TypeError, match="didn't match because some of the keywords were "
+                                        "incorrect: dtype"):
+        x.new(2, dtype=ember.int64)
+
+
+def test_apply_and_map_follow_python_number_conversion():
+    x = ember.tensor([1, 2])
+    assert x.apply_(lambda v: v * 2.5) is x and x.tolist() == [2, 5]     # truncated
+    y = ember.tensor([[1.0, 2.0]])
+    assert y.map_(ember.tensor([10.0, 20.0]), lambda a, b: a + b).tolist() == [[11.0, 22.0]]
+    with pytest.raises(TypeError, match=r"map_: expected torch.FloatTensor for 'other' \(got "
+                                        r"torch.LongTensor\)"):
+        y.map_(ember.tensor([1, 2]), lambda a, b: a)
+    w = ember.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"Can't call apply_\(\) on Variable that requires "
+                                           r"grad. Use var.detach\(\).apply_\(\) instead."):
+        w.apply_(lambda v: v)
+
+
+def test_pinning_without_an_accelerator():
+    x = ember.ones(2)
+    assert x.is_pinned() is False
+    if not ember.cuda.is_available():
+        with pytest.raises(RuntimeError, match="Cannot access accelerator device when none is "
+                                               "available."):
+            x.pin_memory()
+
+
+def test_storage_type_names_the_legacy_class():
+    assert ember.ones(1, dtype=ember.int64).storage_type().__name__ == "LongStorage"
+    assert ember.ones(1).storage_type() is ember.ones(3).storage_type()
+
+
+def test_splits_and_their_errors():
+    x = ember.arange(12).reshape(3, 4)
+    parts = ember.hsplit(x, 2)
+    assert [p.tolist() for p in parts] == [[[0, 1], [4, 5], [8, 9]], [[2, 3], [6, 7], [10, 11]]]
+    assert parts[0].untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    with pytest.raises(RuntimeError, match="torch.hsplit attempted to split along dimension 1, "
+                                           "but the size of the dimension 4 is not divisible by "
+                                           "the split_size 3!"):
+        ember.hsplit(x, 3)
+    with pytest.raises(RuntimeError, match="torch.dsplit requires a tensor with at least 3 "
+                                           "dimension, but got a tensor with 2 dimensions!"):
+        ember.dsplit(x, 2)
+
+
+def test_view_scatters_check_sizes_and_keep_dtype():
+    a = ember.zeros(3, 3)
+    with pytest.raises(RuntimeError, match=r"expected src to have a size equal to the slice of "
+                                           r"self. src size = \[2\], slice size = \[3\]"):
+        ember.select_scatter(a, ember.ones(2), 0, 0)
+    out = ember.select_scatter(ember.zeros(3, 3, dtype=ember.int64), ember.ones(3), 0, 0)
+    assert out.dtype == ember.int64 and out.tolist() == [[1, 1, 1], [0, 0, 0], [0, 0, 0]]
+    x = ember.zeros(2, 2, dtype=ember.float64, requires_grad=True)
+    s = ember.ones(2, dtype=ember.float64, requires_grad=True)
+    y = ember.diagonal_scatter(x, s)
+    assert type(y.grad_fn).__name__ == "DiagonalScatterBackward0"
+
+
+def test_unravel_index_refuses_floats_and_wraps():
+    with pytest.raises(TypeError, match="expected 'indices' to be integer dtype, but got "
+                                        "torch.float32"):
+        ember.unravel_index(ember.tensor([1.0]), (2, 3))
+    rows, cols = ember.unravel_index(ember.tensor([-1, 6]), (2, 3))
+    assert rows.tolist() == [1, 0] and cols.tolist() == [2, 0]
+
+
+def test_trapezoid_errors():
+    with pytest.raises(RuntimeError, match="trapezoid: received a bool input for `y`, but bool "
+                                           "is not supported"):
+        ember.trapezoid(ember.tensor([True, False]))
+    with pytest.raises(TypeError, match="trapezoid"):
+        ember.trapezoid(ember.ones(3), 0.5)
+
+
+def test_frombuffer_shares_memory():
+    buffer = bytearray(np.arange(4, dtype=np.float32).tobytes())
+    t = ember.frombuffer(buffer, dtype=ember.float32)
+    t[0] = 7.0
+    assert np.frombuffer(buffer, np.float32)[0] == 7.0
+    with pytest.raises(ValueError):
+        ember.frombuffer(bytearray(3), dtype=ember.float32)
+
+
+def _fd(f, x, eps=1e-6):
+    g = np.zeros_like(x)
+    for i in range(x.size):
+        d = np.zeros_like(x)
+        d.flat[i] = eps
+        g.flat[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    return g
+
+
+def test_polar_and_complex_gradients_by_finite_differences():
+    r = np.array([0.5, 1.5, 2.0])
+    t = np.array([0.3, -1.0, 2.5])
+    c = np.array([1.0 - 2.0j, 0.5 + 1.0j, -1.0 + 0.25j])
+
+    def loss(mod, fn, a, b):
+        z = fn(mod.tensor(a), mod.tensor(b)) if mod is ember else fn(a, b)
+        return z
+
+    for fn, np_fn in [(ember.polar, lambda a, b: a * np.exp(1j * b)),
+                      (ember.complex, lambda a, b: a + 1j * b)]:
+        a = ember.tensor(r, requires_grad=True)
+        b = ember.tensor(t, requires_grad=True)
+        z = fn(a, b)
+        assert type(z.grad_fn).__name__ == ("PolarBackward0" if fn is ember.polar else
+                                            "ComplexBackward0")
+        (z * ember.tensor(c)).real.sum().backward()
+        ga = _fd(lambda v: (np_fn(v, t) * c).real.sum(), r)
+        gb = _fd(lambda v: (np_fn(r, v) * c).real.sum(), t)
+        np.testing.assert_allclose(a.grad.numpy(), ga, rtol=1e-6)
+        np.testing.assert_allclose(b.grad.numpy(), gb, rtol=1e-6)
+    assert ember.polar(ember.ones(1), ember.full((1,), math.pi / 2)).dtype == ember.complex64
