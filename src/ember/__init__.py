@@ -49,6 +49,7 @@ from . import fft, linalg, nn, optim, testing, utils  # noqa: E402
 from . import special  # noqa: E402
 from . import distributions  # noqa: E402
 from ._compile import compile  # noqa: E402
+from .nn._top_level import *  # noqa: E402,F401,F403
 from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
                       get_deterministic_debug_mode, get_float32_matmul_precision,
                       get_num_interop_threads, is_deterministic_algorithms_warn_only_enabled,

@@ -85,3 +85,45 @@ def test_parameters_to_vector_round_trip():
     assert vec.shape == (8,)
     nn.utils.vector_to_parameters(ember.arange(8.0), lin.parameters())
     assert lin.weight.tolist() == [[0, 1, 2], [3, 4, 5]] and lin.bias.tolist() == [6, 7]
+
+
+# -- pdist -----------------------------------------------------------------------------------
+
+def _pdist_ref(x, p):
+    rows = []
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            d = np.abs(x[i] - x[j])
+            rows.append((d != 0).sum() if p == 0 else d.max(initial=0) if p == np.inf
+                        else (d ** p).sum() ** (1 / p))
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("p", [0, 1, 2, 3, np.inf, 1.5])
+def test_pdist_values_and_gradients(p):
+    from nn_checks import check_second_derivatives
+    x = np.random.default_rng(3).standard_normal((5, 3))
+    y = F.pdist(ember.tensor(x), p)
+    assert type(F.pdist(ember.tensor(x, requires_grad=True), p).grad_fn).__name__ == \
+        "PdistBackward0"
+    np.testing.assert_allclose(y.numpy(), _pdist_ref(x, p), rtol=1e-12)
+    if p not in (0,):
+        check_gradients(lambda t: F.pdist(t, p), x)
+    if p not in (0, 1, np.inf):
+        check_second_derivatives(lambda t: F.pdist(t, p), x)
+
+
+def test_pdist_edges_and_errors():
+    # equal rows: distance 0, and torch's gradient 0 there (the other pairs still count)
+    x = ember.tensor([[0., 0.], [0., 0.], [1., 1.]], requires_grad=True)
+    F.pdist(x).sum().backward()
+    h = 2 ** -0.5
+    np.testing.assert_allclose(x.grad.numpy(), [[-h, -h], [-h, -h], [2 * h, 2 * h]])
+    assert F.pdist(ember.zeros(1, 3)).shape == (0,)
+    assert F.pdist(ember.zeros(3, 0)).tolist() == [0., 0., 0.]
+    with pytest.raises(RuntimeError, match="pdist only supports 2D tensors, got: 3D"):
+        F.pdist(ember.ones(2, 3, 4))
+    with pytest.raises(RuntimeError, match="pdist only supports floating-point dtypes"):
+        F.pdist(ember.ones(3, 2, dtype=ember.int64))
+    with pytest.raises(RuntimeError, match="pdist only supports non-negative p values"):
+        F.pdist(ember.ones(3, 2), -1)

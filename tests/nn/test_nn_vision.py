@@ -438,3 +438,27 @@ def test_grid_sample_double_backward(padding_mode, align_corners):
     check_second_derivatives(lambda g: F.grid_sample(vol, g, "bilinear", padding_mode,
                                                      align_corners),
                              RNG.uniform(-1.3, 1.3, (1, 1, 2, 2, 3)))
+
+
+def test_channel_shuffle():
+    from ember.nn import functional as F
+    x = ember.arange(24.).view(1, 6, 2, 2)
+    # channels (a, b) of a (groups, 6 / groups) grid, transposed (recorded from torch)
+    assert F.channel_shuffle(x, 2)[0, :, 0, 0].tolist() == [0., 12., 4., 16., 8., 20.]
+    assert F.channel_shuffle(x, 3)[0, :, 0, 0].tolist() == [0., 8., 16., 4., 12., 20.]
+    assert str(ember.nn.ChannelShuffle(3)) == "ChannelShuffle(groups=3)"
+    y = ember.randn(2, 6, 3, dtype=ember.float64, requires_grad=True)
+    out = F.channel_shuffle(y, 3)
+    assert type(out.grad_fn).__name__ == "ChannelShuffleBackward0"
+    w = ember.randn(2, 6, 3, dtype=ember.float64)
+    (out * w).sum().backward()          # a permutation: the gradient is w shuffled back
+    assert ember.equal(y.grad, F.channel_shuffle(w, 2))
+    with pytest.raises(RuntimeError, match=r"channel_shuffle expects input with > 2 dims, but "
+                                           r"got input with sizes \[2, 4\]"):
+        F.channel_shuffle(ember.ones(2, 4), 2)
+    with pytest.raises(RuntimeError, match="Number of groups to divide channels in must be "
+                                           "positive. Value of groups:0"):
+        F.channel_shuffle(ember.ones(1, 4, 2), 0)
+    with pytest.raises(RuntimeError, match="Number of channels must be divisible by groups. "
+                                           "Got 4 channels and 3 groups."):
+        F.channel_shuffle(ember.ones(1, 4, 2), 3)

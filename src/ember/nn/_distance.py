@@ -1,6 +1,13 @@
 """Vector norms, normalisation and distances of ember.nn.functional."""
+import math
+
 from .. import _dtype
+from .._creation import zeros_like
+from .._device import backend_of
 from .._geometry import wrap_dims
+from .._ops._op import Op
+from .._ops.activations import apply
+from .._tensor import wrap
 from ._loss_ops import vector_norm as _vector_norm
 
 
@@ -30,3 +37,56 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """||x1 - x2 + eps||_p along the last dim."""
     dim = max(x1.ndim, x2.ndim) - 1
     return _norm(x1 - x2 + eps, p, max(dim, 0), keepdim)
+
+
+# -- pdist -----------------------------------------------------------------------------------
+
+class Pdist(Op):
+    """p-norm distances between the rows of a matrix, pairs (i, j) with i < j in row order."""
+    saves = {"self": ("self", "result")}
+
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        n = x.shape[0]
+        if result.numel() == 0:
+            return zeros_like(x)
+        xp = backend_of(x._data).xp
+        i, j = (wrap(a) for a in xp.triu_indices(n, 1))
+        d = x.index_select(0, i) - x.index_select(0, j)
+        p, r = ctx.p, result.unsqueeze(1)
+        if p == 0:
+            dd = zeros_like(d)
+        elif p == 1:
+            dd = d.sign()
+        elif p == math.inf:
+            dd = d.sign() * (d.abs() == r)
+        else:       # |d|^(p-1) sign(d) / r^(p-1), and 0 where the distance is 0
+            dd = (d.sign() * d.abs().pow(p - 1) / r.pow(p - 1)).masked_fill(r == 0, 0)
+        dd = dd * grad.unsqueeze(1)
+        return zeros_like(x).index_add(0, i, dd).index_add(0, j, -dd)
+
+
+def _pdist_kernel(xp, x, p):
+    i, j = xp.triu_indices(x.shape[0], 1)
+    d = xp.abs(x[i] - x[j])
+    if p == 0:
+        return (d != 0).sum(axis=1).astype(x.dtype)
+    if p == math.inf:
+        return d.max(axis=1, initial=0).astype(x.dtype)
+    if p == 1:
+        return d.sum(axis=1)
+    return (d ** p).sum(axis=1) ** (1.0 / p)
+
+
+def pdist(input, p=2):
+    """Distances ||x_i - x_j||_p between the rows of `input` (N, M), for i < j: N(N-1)/2 values.
+    """
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    x = input._data
+    result = _pdist_kernel(backend_of(x).xp, x, float(p)).astype(x.dtype, copy=False)
+    return apply(Pdist, (input,), result, {"p": float(p)})

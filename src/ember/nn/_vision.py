@@ -8,7 +8,7 @@ from . import _vision_ops as ops
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
-           "pixel_unshuffle", "grid_sample", "affine_grid"]
+           "pixel_unshuffle", "channel_shuffle", "grid_sample", "affine_grid"]
 
 _MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 _NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4}
@@ -177,6 +177,22 @@ def pixel_unshuffle(input, downscale_factor):
         raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, "
                            f"but input.size(-1)={w} is not divisible by {r}")
     return ops.run_shuffle(input, r, ops.PixelUnshuffle, ops.unshuffle)
+
+
+def channel_shuffle(input, groups):
+    """(N, C, *) with C = groups * k: the channels regrouped so that each group's first channel
+    comes first, then each group's second, ... (ShuffleNet)."""
+    if input.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes [{', '.join(map(str, input.shape))}]")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    c = input.shape[1]
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {groups} groups.")
+    return ops.run_shuffle(input, groups, ops.ChannelShuffle, ops.channel_shuffle)
 
 
 # -- grid sampling -------------------------------------------------------------------------------

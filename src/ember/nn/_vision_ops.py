@@ -220,6 +220,22 @@ class PixelUnshuffle(Op):
         return run_shuffle(grad, ctx.factor, PixelShuffle, shuffle)
 
 
+class ChannelShuffle(Op):
+    """(N, g * k, *) -> (N, k * g, *): channel c = a * k + b moves to b * g + a."""
+
+    def backward(ctx, grad):
+        channels = grad.shape[1]
+        return run_shuffle(grad, channels // ctx.factor, ChannelShuffle, channel_shuffle)
+
+
+def channel_shuffle(x, groups):
+    """The channels (dim 1) seen as (groups, C / groups), transposed."""
+    xp = backend_of(x).xp
+    n, c = x.shape[:2]
+    y = x.reshape((n, groups, c // groups) + x.shape[2:]).swapaxes(1, 2)
+    return xp.ascontiguousarray(y).reshape(x.shape)
+
+
 def run_shuffle(input, factor, op, kernel):
     (result,) = apply(op, (input,), (kernel(input._data, factor),), {"factor": factor})
     return result

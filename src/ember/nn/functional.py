@@ -8,7 +8,7 @@ from .._ops import activations as _act
 from .._ops.activations import celu as _celu_op, glu, hardshrink, prelu
 from .._ops.activations import log_softmax as _log_softmax, softmax as _softmax
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
-from ._distance import cosine_similarity, normalize, pairwise_distance
+from ._distance import cosine_similarity, normalize, pairwise_distance, pdist
 from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
                       binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
                       gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss,
@@ -30,7 +30,7 @@ __all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu
            "hardshrink", "softshrink", "tanhshrink", "linear", "bilinear", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
            "relu_", "elu_", "leaky_relu_", "hardtanh_", "threshold_", "rrelu_", "celu_", "selu_",
-           "one_hot", "normalize", "cosine_similarity", "pairwise_distance", "pad",
+           "one_hot", "normalize", "cosine_similarity", "pairwise_distance", "pdist", "pad",
            "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy", "nll_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
            "cosine_embedding_loss", "margin_ranking_loss", "triplet_margin_loss",

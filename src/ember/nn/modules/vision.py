@@ -1,10 +1,11 @@
 """Resizing and pixel-rearranging layers: Upsample (and its two fixed-mode forms), PixelShuffle,
-PixelUnshuffle (torch splits these over upsampling.py and pixelshuffle.py)."""
+PixelUnshuffle, ChannelShuffle (torch splits these over upsampling.py, pixelshuffle.py and
+channelshuffle.py)."""
 from .. import functional as F
 from .module import Module
 
 __all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",
-           "PixelUnshuffle"]
+           "PixelUnshuffle", "ChannelShuffle"]
 
 
 class Upsample(Module):
@@ -79,3 +80,17 @@ class PixelUnshuffle(Module):
 
     def extra_repr(self):
         return f"downscale_factor={self.downscale_factor}"
+
+
+class ChannelShuffle(Module):
+    """Regroup the channels of (N, C, *) as `F.channel_shuffle` does."""
+
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self):
+        return f"groups={self.groups}"
