@@ -33,6 +33,16 @@ def test_lower_precision_ops_run_in_bfloat16_with_bfloat16_values():
     assert (a @ b).dtype == ember.float32           # nothing left behind
 
 
+def test_recurrent_layers_follow_torchs_cpu_lists():
+    x = _x(2, 5, 3)
+    with ember.autocast("cpu"):
+        out, (h, c) = ember.nn.LSTM(3, 4, batch_first=True)(x)
+        assert (out.dtype, h.dtype, c.dtype) == (ember.bfloat16,) * 3
+        assert ember.nn.RNN(3, 4)(x)[0].dtype == ember.bfloat16
+        assert ember.nn.GRU(3, 4)(x)[0].dtype == ember.float32       # not on the list
+        assert ember.nn.RNNCell(3, 4)(x[0]).dtype == ember.bfloat16
+
+
 def test_float16_autocast_and_float64_is_not_eligible():
     a = _x(2, 2)
     with ember.autocast("cpu", dtype=ember.float16):

@@ -79,3 +79,26 @@ def test_model_training_step_with_grad_scaler_matches_torch():
     assert se == st and str(de) == str(dt)
     for a, b in zip(pe, pt):
         np.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "RNN", "GRU", "MultiheadAttention", "ConvTranspose1d",
+                                  "TransformerEncoderLayer"])
+def test_module_output_dtypes_and_values_match_torch(kind):
+    def run(lib):
+        lib.manual_seed(0)
+        x = lib.linspace(-2, 2, 80).reshape(2, 5, 8)
+        make = {"LSTM": lambda: lib.nn.LSTM(8, 4, batch_first=True),
+                "RNN": lambda: lib.nn.RNN(8, 4, batch_first=True),
+                "GRU": lambda: lib.nn.GRU(8, 4, batch_first=True),
+                "MultiheadAttention": lambda: lib.nn.MultiheadAttention(8, 2, batch_first=True),
+                "ConvTranspose1d": lambda: lib.nn.ConvTranspose1d(5, 3, 2),
+                "TransformerEncoderLayer": lambda: lib.nn.TransformerEncoderLayer(
+                    8, 2, 16, dropout=0.0, batch_first=True)}[kind]()
+        with lib.autocast("cpu"):
+            out = make(x, x, x) if kind == "MultiheadAttention" else make(x)
+        return out[0] if isinstance(out, tuple) else out
+    got, want = run(ember), run(torch)
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_allclose(got.detach().float().numpy(), want.detach().float().numpy(),
+                               rtol=3e-2, atol=3e-2)
+

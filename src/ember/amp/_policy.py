@@ -55,6 +55,19 @@ _CPU_FP32 = (_TOP32 + ["Tensor." + n for n in _TOP32 if n not in ("cdist", "pola
              + ["linalg." + n for n in _LINALG32] + ["fft." + n for n in _FFT])
 _CPU_PROMOTE = ["cat", "stack", "index_copy", "Tensor.index_copy"]
 
+
+def _rnn_layer_policy(args, kwargs):
+    # NOTE: torch runs LSTM (oneDNN, without projections) and RNN layers in the lower dtype
+    # on the CPU; GRU, and LSTM with projections, are composites left in their own dtypes.
+    mode, weights = args[0], args[4]
+    if mode.startswith("RNN") or mode == "LSTM" and weights[4] is None:
+        return LOWER
+    return None
+
+
+_CPU_LOWER += ["nn._rnn_ops.rnn_cell"]
+_CPU_CALLABLE = {"nn._rnn_ops.run_layer": _rnn_layer_policy}
+
 # NOTE: torch's CUDA lists (float16 by default) send more ops to float32. Its pointwise ops and
 # reductions there (exp, log, pow, sum, prod, cumsum, ...) are left out on purpose: wrapping them
 # would put the hook's check on ember's hottest calls; under CUDA autocast they keep their
@@ -76,8 +89,8 @@ def _table(lower, fp32, promote):
     return table
 
 
-POLICIES = {"cpu": _table(_CPU_LOWER, _CPU_FP32, _CPU_PROMOTE),
-            "cuda": _table(_CUDA_LOWER, _CUDA_FP32, _CUDA_PROMOTE)}
+POLICIES = {"cpu": {**_table(_CPU_LOWER, _CPU_FP32, _CPU_PROMOTE), **_CPU_CALLABLE},
+            "cuda": {**_table(_CUDA_LOWER, _CUDA_FP32, _CUDA_PROMOTE), **_CPU_CALLABLE}}
 
 
 class _State(threading.local):
@@ -132,7 +145,10 @@ def _cast_one(t, device, dtype):
             and t.device.type == device):
         return t
     st = state
-    if not (st.cache_enabled and t.is_leaf and t.requires_grad):
+    # NOTE: as torch, only float32 leaves that require grad (parameters) cast to the lower
+    # precision dtype are cached: they are cast once per outermost autocast region.
+    if not (st.cache_enabled and t.is_leaf and t.requires_grad and t._base is None
+            and t.dtype == _dtype.float32 and dtype == st.dtype.get(device)):
         return t.to(dtype)
     key = (id(t), dtype)
     hit = st.cache.get(key)
@@ -160,6 +176,8 @@ def _call(fn, key, args, kwargs):
     if device is None or not st.enabled.get(device):
         return fn(*args, **kwargs)
     policy = POLICIES.get(device, {}).get(key)
+    if callable(policy):
+        policy = policy(args, kwargs)
     if policy is None:
         return fn(*args, **kwargs)
     if policy == LOWER:

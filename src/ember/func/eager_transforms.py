@@ -76,12 +76,15 @@ def _check_argnums(argnums, args):
         if not -len(args) <= argnums < len(args):
             raise RuntimeError(f"Got argnum={argnums}, but only {len(args)} positional inputs")
         return
-    if not isinstance(argnums, tuple) or not all(isinstance(a, int) for a in argnums):
+    if not isinstance(argnums, tuple):
         raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
     if len(argnums) == 0:
         raise RuntimeError("argnums must be non-empty")
-    if len({a % len(args) if args else a for a in argnums}) != len(argnums):
-        raise RuntimeError(f"argnums must be unique, got {argnums}")
+    for a in argnums:
+        if not isinstance(a, int):
+            raise RuntimeError(f"argnum must be int, got: {type(a)}")
+    if len(set(argnums)) != len(argnums):
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
     for a in argnums:
         _check_argnums(a, args)
 
@@ -245,11 +248,12 @@ def _check_jvp_args(primals, tangents):
                            f"tangents also must be. Got primals with structure "
                            f"{spec_repr(p_spec)} and tangents with structure "
                            f"{spec_repr(t_spec) if isinstance(tangents, tuple) else '*'}")
+    for kind, leaves in (("primals", p_leaves), ("tangents", t_leaves)):
+        for x in leaves:
+            if not isinstance(x, Tensor):
+                raise RuntimeError(f"{api}: Expected {kind} to only contain Tensors, got "
+                                   f"{type(x)}")
     for p, t in zip(p_leaves, t_leaves):
-        if not isinstance(p, Tensor) or not isinstance(t, Tensor):
-            bad = p if not isinstance(p, Tensor) else t
-            raise RuntimeError(f"{api}: expected primals and tangents to be tensors, got "
-                               f"{type(bad)}")
         if tuple(p.shape) != tuple(t.shape):
             raise RuntimeError(f"Trying to set a forward gradient that has a different size "
                                f"than that of the original Tensor, this is not supported. "
