@@ -23,6 +23,9 @@ def test_pad_modes(mode, np_mode):
     out = F.pad(T(x4), (1, 0, 2, 1), mode=mode)
     np.testing.assert_allclose(out.numpy(), np.pad(x4, ((0, 0), (0, 0), (2, 1), (1, 0)),
                                                    np_mode))
+    check_gradients(lambda t: F.pad(t, (1, 0, 2, 1), mode=mode), x4)
+    from nn_checks import check_second_derivatives
+    check_second_derivatives(lambda t: F.pad(t, (1, 2), mode=mode) ** 2, x)
 
 
 def test_constant_pad_value_and_crop():

@@ -49,13 +49,16 @@ def _source_index(xp, mode, size, before, after):
 
 
 class _IndexPad(Op):
-    """Each output element is read from an input index along each padded dim; the gradient sums
-    back through a one-hot (output x input) matrix per dim."""
+    """Each output element is read from an input index along each padded dim; the gradient adds
+    each output element back at its source index (index_add, linear in the size)."""
     abstract = True
 
     def backward(ctx, grad):
-        for d, matrix in reversed(ctx.matrices):
-            grad = grad.movedim(d, -1).matmul(matrix.to(grad.dtype)).movedim(-1, d)
+        from .._creation import zeros
+        for d, index, size in reversed(ctx.sources):
+            shape = list(grad.shape)
+            shape[d] = size
+            grad = zeros(shape, dtype=grad.dtype, device=grad.device).index_add(d, index, grad)
         return grad
 
 
@@ -70,7 +73,7 @@ _INDEX_PADS = {(mode, k): type(f"{name}Pad{k}d", (_IndexPad,),
 def index_pad(input, pad, mode):
     x = input._data
     xp = backend_of(x).xp
-    matrices = []
+    sources = []
     for d, before, after in _pairs(pad, x.ndim):
         size = x.shape[d]
         if mode == "reflect" and (before >= size or after >= size):
@@ -79,10 +82,9 @@ def index_pad(input, pad, mode):
                                f"dimension {d} of input {list(input.shape)}")
         idx = _source_index(xp, mode, size, before, after)
         x = xp.take(x, idx, axis=d)
-        one_hot = (idx[:, None] == xp.arange(size)[None, :])
-        matrices.append((d, wrap(one_hot)))
+        sources.append((d, wrap(idx), size))
     op = _INDEX_PADS[(mode, len(pad) // 2)]
-    return apply(op, (input,), x, {"matrices": matrices})
+    return apply(op, (input,), x, {"sources": sources})
 
 
 def pad(input, pad, mode="constant", value=None):
