@@ -1391,3 +1391,11 @@ class TestBackwardInputs:
         x = leaf(1., 2.)
         torch.autograd.backward([x * 2, x * 3], [torch.ones(2), torch.tensor([1., 0.])])
         close(x.grad, [5., 2.])
+
+
+def test_clamped_elements_pass_no_gradient_even_nan():
+    # torch gives 0 where the input was clamped, not 0 * nan
+    for bound in (1.0, torch.tensor([1.0, 1.0])):
+        x = leaf(0.7, 2.)
+        (x.clamp(min=bound) * float("nan")).sum().backward()
+        assert x.grad[0].item() == 0.0 and np.isnan(x.grad[1].item())

@@ -108,6 +108,11 @@ export(Fmin, ["fmin"], 2, inplace=False)
 _NO_COMPLEX_CLAMP = {"c": "clamp is not supported for complex types"}
 
 
+def _masked(grad, keep):
+    """grad where `keep`, else 0 (broadcast to both shapes)."""
+    return where(keep, grad, 0)
+
+
 class Clamp(Elementwise):
     """input limited to [min, max] by numbers (an absent bound is None)."""
     node_name = "ClampBackward1"
@@ -121,12 +126,14 @@ class Clamp(Elementwise):
         return xp.clip(x, lo, hi, out=out)
 
     def backward(ctx, grad):
+        # NOTE: where, not a product with the mask: a clamped element passes no gradient at
+        # all, not 0 * grad (which is nan for an infinite or nan grad), as in torch
         x, lo, hi = ctx.saved_tensors
         if lo is None:
-            return grad * (x <= hi)
+            return _masked(grad, x <= hi)
         if hi is None:
-            return grad * (x >= lo)
-        return grad * ((x >= lo) & (x <= hi))
+            return _masked(grad, x >= lo)
+        return _masked(grad, (x >= lo) & (x <= hi))
 
 
 class ClampMin(Clamp):
@@ -164,12 +171,12 @@ class ClampTensor(Elementwise):
             inside = inside & (x <= hi)
         grad_lo = grad_hi = None
         if need_lo:
-            grad_lo = grad * (x < lo)
+            grad_lo = _masked(grad, x < lo)
             if hi is not None:
-                grad_lo = grad_lo * (lo <= hi)
+                grad_lo = _masked(grad_lo, lo <= hi)
         if need_hi:
-            grad_hi = grad * (x > hi)
-        return (grad * inside if need_x else None), grad_lo, grad_hi
+            grad_hi = _masked(grad, x > hi)
+        return (_masked(grad, inside) if need_x else None), grad_lo, grad_hi
 
 
 class ClampMinTensor(ClampTensor):
