@@ -555,3 +555,13 @@ def test_randint_bounds_by_keyword():
     assert ember.randint(low=2, high=5, size=(2,)).tolist() == [4, 4]
     with pytest.raises(TypeError, match="randint\\(\\) received an invalid combination"):
         ember.randint(10)
+
+
+def test_normal_of_0_dim_tensors_is_0_dim():
+    # torch's numbers for manual_seed(0) (recorded from torch 2.13)
+    ember.manual_seed(0)
+    a = ember.normal(ember.zeros(()), ember.ones(()))
+    assert a.shape == () and round(a.item(), 4) == 1.5410
+    ember.manual_seed(0)
+    assert ember.normal(ember.zeros(()), 2.0).shape == ()
+    assert ember.normal(ember.zeros(1), ember.ones(1)).shape == (1,)

@@ -311,7 +311,10 @@ def normal(gen, shape, dtype, mean=0.0, std=1.0, *, contiguous=True):
 
 def _in_dtype(values, dtype):
     """Round an elementwise result back to the output dtype, as an in-place torch op does."""
-    return np.ascontiguousarray(values).astype(dtype, copy=False)
+    values = np.asarray(values)           # (np.ascontiguousarray would make 0-dim 1-dim)
+    if not values.flags.c_contiguous:
+        values = values.copy()
+    return values.astype(dtype, copy=False)
 
 
 # --------------------------------------------------------------------------------------------
