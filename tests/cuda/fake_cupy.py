@@ -176,8 +176,22 @@ class ndarray:
     flags = property(lambda self: _Flags(self._a))
     T = property(lambda self: _wrap(self._a.T, (self,)))
     mT = property(lambda self: _wrap(np.swapaxes(self._a, -1, -2), (self,)))
-    real = property(lambda self: _wrap(self._a.real, (self,)))
-    imag = property(lambda self: _wrap(self._a.imag, (self,)))
+
+    @property
+    def real(self):
+        return _wrap(self._a.real, (self,))
+
+    @real.setter
+    def real(self, value):
+        self._a.real = _unwrap(value)
+
+    @property
+    def imag(self):
+        return _wrap(self._a.imag, (self,))
+
+    @imag.setter
+    def imag(self, value):
+        self._a.imag = _unwrap(value)
 
     @property
     def data(self):
