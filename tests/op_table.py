@@ -1347,7 +1347,7 @@ op("expand_as", form="method", samples=lambda m: [Sample(m((3, 1)), m((2, 3, 4))
 op("as_strided", samples=_v(((3, 4), (2, 2), (1, 2)), ((3, 4), (3,), (5,), 1),
                             ((12,), (2, 3, 2), (6, 2, 1)), ((6,), (3, 3), (1, 1)),
                             ((3, 4), (2, 2), (0, 1), 2)),
-   ref=_as_strided, noncontig=False,
+   ref=_as_strided, noncontig=False, gradgrad=True,
    notes="storage-relative: a strided input's window is a different set of elements",
    **_VIEW)
 op("as_strided_", form="method", samples=TABLE["as_strided"].samples, ref=_as_strided,
@@ -1355,7 +1355,7 @@ op("as_strided_", form="method", samples=TABLE["as_strided"].samples, ref=_as_st
    notes="in place: with a storage offset the tensor's data_ptr moves, so it has its own entry")
 op("unfold", form="method",
    samples=_v(((7,), 0, 3, 2), ((3, 5), 1, 2, 1), ((4, 3), 0, 2, 2), ((), 0, 1, 1)),
-   ref=_unfold, **_VIEW)
+   ref=_unfold, gradgrad=True, **_VIEW)
 op("chunk", samples=_v(((7, 4), 3), ((7, 4), 2, 1), ((3, 4), 5), ((0, 2), 2)), ref=_chunk,
    **_VIEW)
 op("split", samples=_v(((7, 4), 3), ((7, 4), (2, 5)), ((7, 4), 2, 1), ((3, 4), [1, 1, 2], -1),

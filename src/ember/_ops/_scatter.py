@@ -27,14 +27,42 @@ class AsStridedScatter(Op):
     def forward(xp, grad, in_geometry, view_geometry):
         in_shape, in_strides, in_offset = in_geometry
         v_shape, v_strides, v_offset = view_geometry
-        extent = max(geo.storage_extent(in_shape, in_strides, in_offset),
-                     geo.storage_extent(v_shape, v_strides, v_offset))
-        flat = xp.zeros((extent,), grad.dtype)
+        flat = xp.zeros((_extent(in_geometry, view_geometry),), grad.dtype)
         xp.add.at(flat, _positions(xp, v_shape, v_strides, v_offset), grad.reshape(-1))
         return flat[_positions(xp, in_shape, in_strides, in_offset)].reshape(in_shape)
 
     def backward(ctx, grad):
-        raise RuntimeError("the derivative of as_strided's backward is not implemented in ember")
+        return run_geometry_op(AsStridedGather, grad, ctx.in_geometry, ctx.view_geometry)
+
+
+class AsStridedGather(Op):
+    """The scatter's own gradient (it is linear): the input-shaped gradient laid out in memory
+    and read back through the view's geometry."""
+    inputs = ("grad",)
+
+    def forward(xp, grad, in_geometry, view_geometry):
+        in_shape, in_strides, in_offset = in_geometry
+        v_shape, v_strides, v_offset = view_geometry
+        flat = xp.zeros((_extent(in_geometry, view_geometry),), grad.dtype)
+        xp.add.at(flat, _positions(xp, in_shape, in_strides, in_offset), grad.reshape(-1))
+        return flat[_positions(xp, v_shape, v_strides, v_offset)].reshape(v_shape)
+
+    def backward(ctx, grad):
+        return run_geometry_op(AsStridedScatter, grad, ctx.in_geometry, ctx.view_geometry)
+
+
+def _extent(in_geometry, view_geometry):
+    return max(geo.storage_extent(*in_geometry), geo.storage_extent(*view_geometry))
+
+
+def run_geometry_op(op, grad, in_geometry, view_geometry):
+    """`op` (scatter or gather) on the tensor `grad`, recorded for double backward."""
+    data = grad._data
+    out = wrap(op.forward(backend_of(data).xp, data, in_geometry, view_geometry))
+    if grad._requires_grad and _grad_state.enabled:
+        record(op, (grad,), (out,), {"in_geometry": in_geometry,
+                                     "view_geometry": view_geometry})
+    return out
 
 
 def call_scatter(op, grad, ctx):
@@ -48,9 +76,4 @@ def call_scatter(op, grad, ctx):
         in_geometry = (size, strides, 0)
         v_shape, v_strides = geo.unfold(size, strides, ctx.dim, ctx.size, ctx.step)
         view_geometry = (v_shape, v_strides, 0)
-    data = grad._data
-    xp = backend_of(data).xp
-    out = wrap(op.forward(xp, data, in_geometry, view_geometry))
-    if grad._requires_grad and _grad_state.enabled:
-        record(op, (grad,), (out,), {})
-    return out
+    return run_geometry_op(op, grad, in_geometry, view_geometry)
