@@ -60,6 +60,8 @@ def test_fp32_ops_and_unlisted_ops():
         assert F.mse_loss(a, a * 2).dtype == ember.float32
         assert F.cross_entropy(a, t).dtype == ember.float32
         assert a.prod().dtype == ember.float32
+        assert ember.kl_div(a, a).dtype == ember.float32              # top-level spelling
+        assert ember.conv1d(_x(1, 2, 5), _x(3, 2, 2)).dtype == ember.bfloat16
         ref = np.mean((a.float().numpy() - 2 * a.float().numpy()) ** 2)
         assert abs(F.mse_loss(a, a * 2).item() - ref) < 1e-5
         # not on any list: runs in the input dtype

@@ -54,6 +54,12 @@ _CPU_FP32 = (_TOP32 + ["Tensor." + n for n in _TOP32 if n not in ("cdist", "pola
                                                "max_unpool3d", "grid_sample")]
              + ["linalg." + n for n in _LINALG32] + ["fft." + n for n in _FFT])
 _CPU_PROMOTE = ["cat", "stack", "index_copy", "Tensor.index_copy"]
+# torch's top-level spellings of nn.functional's ops (`ember.conv2d`, `ember.kl_div`, ...)
+_CPU_LOWER += [c.rpartition(".")[2] for c in _CONV[1:]]
+_CPU_FP32 += [n for n in _LOSSES if n not in ("cross_entropy", "l1_loss", "mse_loss",
+                                              "smooth_l1_loss", "huber_loss", "nll_loss",
+                                              "multilabel_margin_loss", "multi_margin_loss",
+                                              "soft_margin_loss")]
 
 
 def _rnn_layer_policy(args, kwargs):
