@@ -13,7 +13,7 @@ from .._creation import zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
 from ._blocked import contiguous_copy
-from .._tensor import Tensor, alias
+from .._tensor import Tensor, alias, wrap as _wrap
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
@@ -286,6 +286,12 @@ class T(Op):
     """The transpose of a matrix (<= 2 dims)."""
 
     def backward(ctx, grad):
+        # NOTE: with no graph of the gradients, a gradient that is no view is this node's own
+        # (the engine hands shared ones on as views): it goes on transposed as a fresh tensor
+        # over the same array, which a leaf then keeps instead of copying (F.linear's weight).
+        if not _grad_state.enabled and grad._base is None and grad._data.ndim == 2 \
+                and grad.__class__ is Tensor and not (ctx._pre_hooks or ctx._retained):
+            return _wrap(grad._data.T)
         return grad.t()
 
 

@@ -1,10 +1,13 @@
 """The losses torch records as their own nodes (MseLossBackward0, NllLossBackward0, ...), plus
 vector norms (NormBackward1): forward on arrays, backward with ember's ops."""
+import numpy as _np
+
 from .._device import backend_of
 from .._tensor import wrap
 from .._ops._op import Op
 from .._ops.elementwise import Elementwise, call
 from .._ops.activations import apply
+from ..autograd.grad_mode import _state as _grad_state
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -208,8 +211,18 @@ class NllLoss(Op):
     """-weight[t] * input[n, t] per sample. The gradient is grad times a constant pattern
     (-weight[t] at each target class, 0 elsewhere), built only when backward runs."""
     inputs = ("self", "target")
+    plain_2d = False        # made by _nll_loss_2d
 
     def backward(ctx, grad):
+        if ctx.plain_2d and not _grad_state.enabled and grad._data.__class__ is _np.ndarray:
+            # NOTE: the common case (2-D input, no weight, every target counted, a reduced
+            # loss) with no graph of the gradients: the same arithmetic on the arrays.
+            g = grad._data
+            if ctx.reduction == "mean":
+                g = g / ctx.total_weight._data
+            pattern = (_np.arange(ctx.n_classes) == ctx.classes[:, None]) \
+                * -ctx.weights[:, None]
+            return wrap(g * pattern.astype(ctx.weights.dtype)), None
         if ctx.reduction == "none":
             grad = grad.unsqueeze(ctx.class_dim)
         elif ctx.reduction == "mean":
@@ -252,6 +265,11 @@ def nll_loss(input, target, weight, ignore_index, reduction):
     """The negative log likelihood of class-index targets (input: (N, C, ...) or (C,))."""
     n_classes = _check_nll_shapes(input, target, weight)
     x, t = input._data, target._data
+    if weight is None and input.ndim == 2 and x.__class__ is _np.ndarray and t.dtype == _INT64 \
+            and t.ndim == 1 and reduction != "none" and x.dtype in _FLOATS and x.shape[0] \
+            and not 0 <= ignore_index < n_classes \
+            and t.view(_np.uint64).max() < n_classes:
+        return _nll_loss_2d(input, target, x, t, n_classes, reduction)
     xp = backend_of(x).xp
     class_dim = 0 if input.ndim == 1 else 1
     valid = t != ignore_index
@@ -279,6 +297,25 @@ def nll_loss(input, target, weight, ignore_index, reduction):
                  {"reduction": reduction, "class_dim": class_dim, "n_classes": n_classes,
                   "classes": xp.asarray(classes), "weights": xp.asarray(w, dtype=x.dtype),
                   "total_weight": wrap(xp.asarray(total, dtype=x.dtype))})
+
+
+def _nll_loss_2d(input, target, x, t, n_classes, reduction):
+    """nll_loss of a 2-D float input, every target in range and counted, no weight: the
+    general path's arithmetic (weights of one, their sum as the total) without its masks."""
+    picked = x[_np.arange(x.shape[0]), t]
+    w = _np.ones(t.shape, x.dtype)
+    losses = -picked * w
+    total = w.sum()
+    result = _np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
+                         dtype=x.dtype)
+    return apply(NllLoss, (input, target), result,
+                 {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
+                  "classes": t.copy(), "weights": w, "total_weight": wrap(_np.asarray(total)),
+                  "plain_2d": True})
+
+
+_INT64 = _np.dtype("int64")
+_FLOATS = (_np.dtype("float32"), _np.dtype("float64"))
 
 
 class DivScalar(Elementwise):

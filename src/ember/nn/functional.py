@@ -17,6 +17,7 @@ from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
 from ._losses import multi_margin_loss, multilabel_margin_loss
 from ._ctc import ctc_loss
 from ._padding import pad
+from ._linear_ops import linear_2d as _linear_2d
 from ._conv import *  # noqa: F401,F403,E402
 from ._pooling import *  # noqa: F401,F403,E402
 from ._normalization import *  # noqa: F401,F403,E402
@@ -189,6 +190,9 @@ celu = _celu
 
 def linear(input, weight, bias=None):
     """input @ weight.T + bias."""
+    out = _linear_2d(input, weight, bias)      # the common float 2-D case, in one kernel
+    if out is not None:
+        return out
     addmm = _FUNCTIONS.get("addmm")
     if bias is None or addmm is None or weight.ndim != 2:
         out = input.matmul(weight.t()) if weight.ndim == 2 else input.matmul(weight)

@@ -1,0 +1,88 @@
+"""F.linear's common case in one kernel: a float 2-D input, a 2-D weight, a 1-D bias or none.
+
+The graph is torch's (AddmmBackward0 with the bias, MmBackward0 without, over TBackward0 of the
+weight); only the work is cut: the forward writes the bias into the product's fresh array, and
+the backward, when no graph of the gradients is wanted, runs one matmul per needed gradient and
+one sum for the bias. With create_graph=True the backward is the general one (ember tensor ops).
+"""
+import numpy as np
+
+from .._tensor import Tensor, wrap
+from .._ops._dispatch import finish
+from .._ops.linalg import Mm
+from .._ops.products import Addmm
+from ..autograd.grad_mode import _state as _grad_state
+
+_FLOATS = (np.dtype("float32"), np.dtype("float64"))
+
+
+def _weight_grad(a, g, column_major):
+    """a.T @ g, the gradient of mat2, laid out as mat2 is (`column_major`: as `weight.t()`).
+
+    NOTE: as torch's mm backward does, a transposed (column-major) mat2 (`weight.t()`) gets
+    its gradient computed as (g.T @ a).T, so that after TBackward0 the weight's gradient is
+    row-major like the weight (no strided copy, and `weight.grad.stride()` as in torch).
+    """
+    if column_major:
+        return np.matmul(g.T, a).T
+    return np.matmul(a.T, g)
+
+
+class LinearAddmm(Addmm):
+    """addmm(bias, input, weight.t()) as F.linear records it."""
+    node_name = "AddmmBackward0"
+
+    def backward(ctx, grad):
+        if _grad_state.enabled or grad._data.__class__ is not np.ndarray:
+            return Addmm.backward(ctx, grad)
+        a, b = ctx.saved_tensors
+        need_self, need_a, need_b = ctx.needs_input_grad
+        g = grad._data
+        return (wrap(g.sum(0)) if need_self else None,
+                wrap(np.matmul(g, b._data.T)) if need_a else None,
+                wrap(_weight_grad(a._data, g, ctx.column_major)) if need_b else None)
+
+
+class LinearMm(Mm):
+    """mm(input, weight.t()) as F.linear records it without a bias."""
+    node_name = "MmBackward0"
+
+    def backward(ctx, grad):
+        if _grad_state.enabled or grad._data.__class__ is not np.ndarray:
+            return Mm.backward(ctx, grad)
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        g = grad._data
+        return (wrap(np.matmul(g, b._data.T)) if need_a else None,
+                wrap(_weight_grad(a._data, g, ctx.column_major)) if need_b else None)
+
+
+def linear_2d(input, weight, bias):
+    """F.linear of a 2-D input, or None where the general path must run (other dtypes or
+    devices, mismatched shapes whose errors that path words, autocast)."""
+    from ..amp import _policy
+    if _policy._ACTIVE or not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
+        return None
+    x, w = input._data, weight._data
+    if x.__class__ is not np.ndarray or w.__class__ is not np.ndarray or x.ndim != 2 \
+            or w.ndim != 2 or x.dtype not in _FLOATS or w.dtype != x.dtype \
+            or x.shape[1] != w.shape[1]:
+        return None
+    if bias is not None:
+        if not isinstance(bias, Tensor):
+            return None
+        c = bias._data
+        if c.__class__ is not np.ndarray or c.dtype != x.dtype or c.shape != (w.shape[0],):
+            return None
+    wt = weight.t()
+    out = np.matmul(x, wt._data)
+    column_major = bool(wt._data.flags.f_contiguous and not wt._data.flags.c_contiguous)
+    if bias is None:
+        inputs, op, params = (input, wt), LinearMm, {"column_major": column_major}
+        requires_grad = input._requires_grad or weight._requires_grad
+    else:
+        np.add(out, c, out=out)
+        inputs, op = (bias, input, wt), LinearAddmm
+        params = {"beta": 1, "alpha": 1, "batch": x.shape[0], "column_major": column_major}
+        requires_grad = input._requires_grad or weight._requires_grad or bias._requires_grad
+    return finish(op, inputs, out, params, None, requires_grad)

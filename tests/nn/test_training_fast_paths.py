@@ -1,0 +1,189 @@
+"""The training-step fast paths (F.linear in one kernel, relu's backward, cross_entropy's
+backward, TBackward0 handing on its gradient) against NumPy references, the general paths and
+numbers recorded from torch 2.13."""
+import numpy as np
+import pytest
+
+import ember
+import ember.nn.functional as F
+
+
+def _rand(*shape, dtype=np.float64, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_values_and_gradients_match_numpy(dtype, bias):
+    x_np, w_np, b_np = _rand(5, 7, dtype=dtype), _rand(3, 7, dtype=dtype, seed=1), \
+        _rand(3, dtype=dtype, seed=2)
+    g_np = _rand(5, 3, dtype=dtype, seed=3)
+    x = ember.from_numpy(x_np.copy()).requires_grad_()
+    w = ember.from_numpy(w_np.copy()).requires_grad_()
+    b = ember.from_numpy(b_np.copy()).requires_grad_() if bias else None
+    y = F.linear(x, w, b)
+    ref = x_np @ w_np.T + (b_np if bias else 0)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(y.detach().numpy(), ref, rtol=tol, atol=tol)
+    y.backward(ember.from_numpy(g_np))
+    np.testing.assert_allclose(x.grad.numpy(), g_np @ w_np, rtol=tol, atol=tol)
+    np.testing.assert_allclose(w.grad.numpy(), g_np.T @ x_np, rtol=tol, atol=tol)
+    # torch's layout: the weight's gradient is row-major like the weight, and no view
+    assert w.grad.stride() == (7, 1) and w.grad._base is None
+    if bias:
+        np.testing.assert_allclose(b.grad.numpy(), g_np.sum(0), rtol=tol, atol=tol)
+        assert b.grad.shape == (3,)
+
+
+def test_linear_graph_names_as_torch():
+    x = ember.randn(4, 6)
+    w = ember.randn(2, 6, requires_grad=True)
+    b = ember.randn(2, requires_grad=True)
+    y = F.linear(x, w, b)
+    assert type(y.grad_fn).__name__ == "AddmmBackward0"
+    names = [type(n).__name__ if n is not None else None for n, _ in y.grad_fn.next_functions]
+    assert names == ["AccumulateGrad", None, "TBackward0"]
+    y = F.linear(x, w)
+    assert type(y.grad_fn).__name__ == "MmBackward0"
+    names = [type(n).__name__ if n is not None else None for n, _ in y.grad_fn.next_functions]
+    assert names == [None, "TBackward0"]
+
+
+@pytest.mark.parametrize("need", ["input", "weight", "bias"])
+def test_linear_only_some_inputs_need_grad(need):
+    x_np, w_np, b_np = _rand(4, 5), _rand(3, 5, seed=1), _rand(3, seed=2)
+    x, w, b = (ember.from_numpy(a.copy()) for a in (x_np, w_np, b_np))
+    {"input": x, "weight": w, "bias": b}[need].requires_grad_()
+    F.linear(x, w, b).sum().backward()
+    ones = np.ones((4, 3))
+    expected = {"input": ones @ w_np, "weight": ones.T @ x_np, "bias": ones.sum(0)}[need]
+    got = {"input": x, "weight": w, "bias": b}[need].grad.numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    for name, t in (("input", x), ("weight", w), ("bias", b)):
+        if name != need:
+            assert t.grad is None
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_gradcheck_and_double_backward(bias):
+    x = ember.from_numpy(_rand(3, 4)).requires_grad_()
+    w = ember.from_numpy(_rand(2, 4, seed=1)).requires_grad_()
+    args = (x, w) + ((ember.from_numpy(_rand(2, seed=2)).requires_grad_(),) if bias else ())
+    fn = (lambda x, w, b: F.linear(x, w, b).tanh()) if bias else \
+        (lambda x, w: F.linear(x, w).tanh())
+    assert ember.autograd.gradcheck(fn, args)
+    assert ember.autograd.gradgradcheck(fn, args)
+
+
+def test_linear_other_dtypes_keep_the_general_path():
+    x = ember.arange(6).reshape(2, 3)
+    w = ember.arange(6).reshape(2, 3)
+    np.testing.assert_array_equal(F.linear(x, w).numpy(),
+                                  np.arange(6).reshape(2, 3) @ np.arange(6).reshape(2, 3).T)
+    with pytest.raises(RuntimeError):
+        F.linear(ember.randn(2, 3), ember.randn(4, 5))
+
+
+def test_relu_backward_cuts_at_zero_and_lets_nan_through():
+    # numbers recorded from torch 2.13: threshold_backward is `y <= 0 ? 0 : grad`
+    for dtype in (ember.float32, ember.float64, ember.float16):
+        x = ember.tensor([[-1.0, 0.0, 2.0, float("nan")], [3.0, -0.0, float("inf"), -2.0]],
+                         dtype=dtype, requires_grad=True)
+        g = ember.tensor([[1.0, float("nan"), float("-inf"), 5.0],
+                          [-2.0, 7.0, -3.0, float("inf")]], dtype=dtype)
+        x.relu().backward(g)
+        got = x.grad.numpy().astype(np.float64)
+        np.testing.assert_array_equal(got, [[0.0, 0.0, -np.inf, 5.0], [-2.0, 0.0, -3.0, 0.0]])
+        assert not np.signbit(got[0, 0]) and not np.signbit(got[0, 1])  # +0.0, as torch
+    x = ember.tensor(-2.0, requires_grad=True)
+    x.relu().backward()
+    assert x.grad.item() == 0.0
+    x = ember.tensor(2.0, requires_grad=True)
+    x.relu().backward()
+    assert x.grad.item() == 1.0
+
+
+def test_relu_double_backward():
+    x = ember.from_numpy(_rand(3, 4)).requires_grad_()
+    assert ember.autograd.gradgradcheck(lambda a: (a * a).relu(), (x,))
+
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.float64])
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_cross_entropy_fast_path_equals_general_path(dtype, reduction):
+    ember.manual_seed(0)
+    x = ember.randn(32, 10, dtype=dtype, requires_grad=True)
+    t = ember.randint(0, 10, (32,))
+    loss = F.cross_entropy(x, t, reduction=reduction)
+    loss.backward()
+    # the general path (a weight of ones; create_graph=True keeps the backward on tensors)
+    ref = F.cross_entropy(x, t, reduction=reduction, weight=ember.ones(10, dtype=dtype))
+    (g_ref,) = ember.autograd.grad(ref, x, create_graph=True)
+    np.testing.assert_array_equal(loss.detach().numpy(), ref.detach().numpy())
+    np.testing.assert_array_equal(x.grad.numpy(), g_ref.detach().numpy())
+    # and against NumPy
+    a = x.detach().numpy().astype(np.float64)
+    logp = a - a.max(1, keepdims=True)
+    logp -= np.log(np.exp(logp).sum(1, keepdims=True))
+    nll = -logp[np.arange(32), t.numpy()]
+    expected = nll.mean() if reduction == "mean" else nll.sum()
+    np.testing.assert_allclose(loss.item(), expected, rtol=1e-5)
+    onehot = np.eye(10)[t.numpy()]
+    grad = (np.exp(logp) - onehot) / (32 if reduction == "mean" else 1)
+    np.testing.assert_allclose(x.grad.numpy(), grad, rtol=1e-4, atol=1e-6)
+    assert type(loss.grad_fn).__name__ == "NllLossBackward0"
+    assert type(loss.grad_fn.next_functions[0][0]).__name__ == "LogSoftmaxBackward0"
+
+
+def test_cross_entropy_ignored_and_bad_targets_keep_the_general_path():
+    x = ember.from_numpy(_rand(4, 3)).requires_grad_()
+    t = ember.tensor([0, 1, 2, 1])
+    loss = F.cross_entropy(x, t, ignore_index=1)
+    a = x.detach().numpy()
+    logp = a - np.log(np.exp(a).sum(1, keepdims=True))
+    np.testing.assert_allclose(loss.item(), -(logp[0, 0] + logp[2, 2]) / 2, rtol=1e-12)
+    with pytest.raises(IndexError, match="Target 3 is out of bounds."):
+        F.cross_entropy(x, ember.tensor([0, 1, 3, 1]))
+    with pytest.raises(IndexError, match="Target -1 is out of bounds."):
+        F.cross_entropy(x, ember.tensor([0, -1, 2, 1]))
+    assert ember.autograd.gradgradcheck(lambda v: F.cross_entropy(v, t), (x,))
+
+
+def test_transpose_backward_hands_on_gradients_safely():
+    w = ember.from_numpy(_rand(3, 4)).requires_grad_()
+    wt = w.t()
+    wt.retain_grad()
+    (wt * 2).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), np.full((3, 4), 2.0))
+    np.testing.assert_array_equal(wt.grad.numpy(), np.full((4, 3), 2.0))
+    w.grad.zero_()              # the two gradients do not share memory
+    np.testing.assert_array_equal(wt.grad.numpy(), np.full((4, 3), 2.0))
+    # a caller's gradient is not taken over by the leaf
+    w2 = ember.from_numpy(_rand(3, 4)).requires_grad_()
+    g = ember.ones(4, 3)
+    w2.t().backward(g)
+    w2.grad.add_(1)
+    np.testing.assert_array_equal(g.numpy(), np.ones((4, 3)))
+
+
+def test_sgd_training_step_matches_numpy():
+    x_np, w_np, b_np = _rand(8, 5, dtype=np.float32), _rand(3, 5, dtype=np.float32, seed=1), \
+        _rand(3, dtype=np.float32, seed=2)
+    labels = np.array([0, 1, 2, 1, 0, 2, 2, 1])
+    w = ember.nn.Parameter(ember.from_numpy(w_np.copy()))
+    b = ember.nn.Parameter(ember.from_numpy(b_np.copy()))
+    opt = ember.optim.SGD([w, b], lr=0.5)
+    loss = F.cross_entropy(F.linear(ember.from_numpy(x_np), w, b).relu(),
+                           ember.from_numpy(labels))
+    loss.backward()
+    opt.step()
+    h = x_np.astype(np.float64) @ w_np.T + b_np
+    z = np.maximum(h, 0)
+    p = np.exp(z - z.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    dz = (p - np.eye(3)[labels]) / 8
+    dh = dz * (h > 0)
+    np.testing.assert_allclose(w.detach().numpy(), w_np - 0.5 * dh.T @ x_np, rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_allclose(b.detach().numpy(), b_np - 0.5 * dh.sum(0), rtol=1e-5,
+                               atol=1e-6)
