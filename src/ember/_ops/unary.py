@@ -699,6 +699,17 @@ class Conj(Elementwise):
         return grad.conj()
 
 
+class ConjPhysical(Conj):
+    node_name = "ConjPhysicalBackward0"
+
+    def backward(ctx, grad):
+        return grad.conj_physical()
+
+
+class ConjPhysicalInplace(ConjPhysical):
+    node_name = "ConjPhysicalBackward1"
+
+
 def conj(input):
     """The complex conjugate; for real tensors, `input` itself."""
     if input._data.dtype.kind != "c":
@@ -712,7 +723,8 @@ def _conj_physical(input, *, out=None):
     if out.__class__ is Inplace and input._data.dtype.kind != "c":
         input._bump_version()          # still an in-place op (a no-op on real values)
         return input
-    return call(Conj, [input], {}, out, "conj_physical")
+    op = ConjPhysicalInplace if out.__class__ is Inplace else ConjPhysical
+    return call(op, [input], {}, out, "conj_physical")
 
 
 def _real(self):
