@@ -22,6 +22,7 @@ BUGS["repeat_interleave"] = "repeat_interleave(repeats_tensor) hands a NumPy arr
 SKIP = {
     "type": "the legacy type name is 'torch.cuda.DoubleTensor' on CUDA, as in torch",
     "apply_": "CPU tensors only, as in torch", "map_": "CPU tensors only, as in torch",
+    "histogram": "torch.histogram has no CUDA kernel either",
     **{n: "the table's _pd adds a CPU eye(): not device-generic" for n in (
         "linalg.cholesky", "linalg.cholesky_ex", "cholesky", "cholesky_solve",
         "cholesky_inverse")},
