@@ -242,3 +242,34 @@ def test_work_stays_on_a_second_device(fake_cuda):
         x.cuda(1).sum().device,
     ]
     assert checks == [ember.device("cuda", 1)] * len(checks)
+
+
+def test_save_and_load_with_map_location(fake_cuda, tmp_path):
+    x = ember.arange(6.).reshape(2, 3).cuda()
+    ember.save({"x": x, "view": x[1]}, tmp_path / "t.pt")
+    for loc, want in ((None, "cuda:0"), ("cpu", "cpu"), ("cuda:1", "cuda:1"),
+                      ({"cuda:0": "cpu"}, "cpu")):
+        loaded = ember.load(tmp_path / "t.pt", map_location=loc)
+        assert str(loaded["x"].device) == want and str(loaded["view"].device) == want
+        assert loaded["x"].cpu().tolist() == [[0., 1., 2.], [3., 4., 5.]]
+        assert loaded["view"].cpu().tolist() == [3., 4., 5.]
+
+
+@pytest.mark.xfail(strict=True, reason="nn/_conv_kernels.py (_row_columns) converts device "
+                   "data with NumPy")
+def test_conv2d_on_cuda(fake_cuda):
+    ember.manual_seed(0)
+    conv, x = ember.nn.Conv2d(2, 3, 3), ember.randn(1, 2, 5, 5)
+    want = conv(x).detach().numpy()
+    got = conv.cuda()(x.cuda())
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want, rtol=1e-6)
+
+
+@pytest.mark.xfail(strict=True, reason="nn/_rnn_ops.py (run_layer) converts device data with "
+                   "NumPy")
+def test_lstm_on_cuda(fake_cuda):
+    ember.manual_seed(0)
+    lstm, x = ember.nn.LSTM(3, 4), ember.randn(5, 2, 3)
+    want = lstm(x)[0].detach().numpy()
+    got = lstm.cuda()(x.cuda())[0]
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want, rtol=1e-6)
