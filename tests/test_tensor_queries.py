@@ -148,3 +148,24 @@ def test_polar_and_complex_gradients_by_finite_differences():
         np.testing.assert_allclose(a.grad.numpy(), ga, rtol=1e-6)
         np.testing.assert_allclose(b.grad.numpy(), gb, rtol=1e-6)
     assert ember.polar(ember.ones(1), ember.full((1,), math.pi / 2)).dtype == ember.complex64
+
+
+def test_index_reduce_errors_as_torch():
+    x, s, i = ember.ones(5, 3), ember.ones(4, 3), ember.tensor([0, 4, 2, 0])
+    with pytest.raises(RuntimeError, match=r"index_reduce\(\): Expected reduce to be one of "
+                                           r"prod, mean, amax or amin but got sum."):
+        x.index_reduce(0, i, s, "sum")
+    with pytest.raises(RuntimeError, match=r"index_reduce_\(\): Expected dtype int32/int64 for "
+                                           r"index but got: Float"):
+        x.index_reduce_(0, i.float(), s, "prod")
+    with pytest.raises(RuntimeError, match=r"Number of indices \(3\) should be equal to "
+                                           r"source.size\(dim\): \(4\), for dim: 0"):
+        x.index_reduce(0, i[:3], s, "prod")
+    with pytest.raises(RuntimeError, match=r"self \(Float\) and source \(Double\) must have the "
+                                           r"same scalar type"):
+        x.index_reduce(0, i, s.double(), "prod")
+    with pytest.raises(IndexError, match="index out of range in self"):
+        x.index_reduce(0, ember.tensor([-1, 0, 0, 0]), s, "amax")
+    y = ember.ones(5, 3, dtype=ember.float64, requires_grad=True)
+    out = ember.index_reduce(y * 1, 0, i, s.double(), "amax")
+    assert type(out.grad_fn).__name__ == "IndexReduceBackward0"

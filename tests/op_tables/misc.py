@@ -650,3 +650,86 @@ op("log_normal_", samples=lambda m: [Sample(m((400,)), 0.5, 0.25), Sample(m((3, 
    dtypes=("float32", "float64"), check=_log_normal_check, **_SAMPLER)
 op("geometric_", samples=lambda m: [Sample(m((400,)), 0.3), Sample(m((3, 4)), 0.5)],
    dtypes=("float32", "float64", "int64"), check=_geometric_check, **_SAMPLER)
+
+# -- index_reduce ------------------------------------------------------------------------------
+
+
+def _index_reduce_ref(x, dim, index, source, reduce, include_self=True):
+    out = np.moveaxis(x.copy(), dim, 0)
+    src = np.moveaxis(source, dim, 0)
+    wide = out.astype(np.complex128 if out.dtype.kind == "c" else np.float64)
+    for row in set(int(i) % out.shape[0] for i in index):
+        picked = [src[k] for k, i in enumerate(index) if int(i) % out.shape[0] == row]
+        values = ([out[row]] if include_self else []) + picked
+        stack = np.stack(values).astype(wide.dtype)
+        if reduce == "prod":
+            wide[row] = stack.prod(0)
+        elif reduce == "mean":
+            total = stack.sum(0) / len(values)
+            wide[row] = np.floor(total) if out.dtype.kind in "biu" else total
+        elif reduce == "amax":
+            wide[row] = stack.max(0)
+        else:
+            wide[row] = stack.min(0)
+    untouched = [r for r in range(out.shape[0]) if r not in {int(i) % out.shape[0] for i in index}]
+    wide[untouched] = out[untouched]
+    return np.moveaxis(wide, 0, dim)
+
+
+def _index_reduce_samples(m):
+    out = []
+    for reduce in ("prod", "mean", "amax", "amin"):
+        out += [Sample(m((5, 3), 0.5, 2.0, distinct=True), 0, np.array([0, 4, 2, 0]),
+                       m((4, 3), 0.5, 2.0, distinct=True), reduce),
+                Sample(m((3, 4), 0.5, 2.0, distinct=True), 1, np.array([1, 3]),
+                       m((3, 2), 0.5, 2.0, distinct=True), reduce, include_self=False)]
+    return out
+
+
+def _index_reduce_samples_of(m):
+    """Only the reductions torch has for this dtype (others: tests/test_tensor_queries.py)."""
+    out = _index_reduce_samples(m)
+    if m.dtype == "bool":
+        out = [s for s in out if s.args[4] != "mean"]
+    if m.dtype in COMPLEX:
+        out = [s for s in out if s.args[4] not in ("amax", "amin")]
+    if m.dtype in ("bool",) + COMPLEX:      # torch has no include_self=False kernel for these
+        out = [s for s in out if s.kwargs.get("include_self", True)]
+    return out
+
+
+op("index_reduce_", form="method", samples=_index_reduce_samples_of, ref=_index_reduce_ref,
+   dtypes=ALL, operands=(0, 3), mutates=True, upcast=False, supports=lambda ops, kw: True,
+   notes="in-place index_reduce")
+op("index_reduce", samples=_index_reduce_samples_of, ref=_index_reduce_ref, dtypes=ALL,
+   operands=(0, 3), upcast=False, supports=lambda ops, kw: True, out=True,
+   notes="bool 'mean' and complex 'amax'/'amin' raise with the texts of ember's scatter_reduce "
+         "(torch names other kernels); the backward is once-differentiable")
+
+# -- histogram ------------------------------------------------------------------------------------
+
+
+def _histogram_ref(x, bins, range=None, weight=None, density=False):
+    if isinstance(bins, np.ndarray):
+        bins = bins.astype(np.float64)
+    hist, edges = np.histogram(x.astype(np.float64).ravel(), bins, range=range,
+                               weights=None if weight is None else weight.ravel(),
+                               density=density)
+    return hist, edges
+
+
+def _histogram_samples(m):
+    return [Sample(m((5, 4)), 4), Sample(m((7,)), 3, range=(-1.0, 2.0)),
+            Sample(m((6,)), np.array([-3.0, -1.0, 0.5, 3.0]).astype(m((1,)).dtype)),
+            Sample(m((3, 3)), 5, density=True), Sample(m((8,)), 2, weight=m((8,), 0, 2)),
+            Sample(m((0,)), 3), Sample(np.full((4,), 2.0).astype(m((1,)).dtype), 2)]
+
+
+op("histogram", samples=_histogram_samples, ref=_histogram_ref, dtypes=("float32", "float64"),
+   result=lambda ops, args, kwargs: (dtype_name(args[0].dtype),) * 2, grad=False, out=True,
+   supports=lambda ops, kw: dtype_name(ops[0].dtype) in ("float32", "float64"),
+   xfail=dict({f"{c}:{d}": "torch takes half precision when a range or bin edges are given "
+               "(with its own half linspace); ember refuses half-precision histograms"
+               for c in ("table", "oracle") for d in HALF},
+              **{"oracle-grad:float64": "torch gives the result a NotImplemented node; ember "
+                                        "records none"}))

@@ -6,7 +6,7 @@ from . import (activations, binary, compare, conversion, creation_more,  # noqa:
                scatter_gather, scatter_views, shaping, sorting, statistics, ternary, unary,
                views, views_inplace)
 from . import spectral_stft, spectral_windows  # noqa: F401
-from . import sampling_more  # noqa: F401
+from . import histograms, index_reduce, sampling_more  # noqa: F401
 from . import inplace_functions  # noqa: F401  (after the families it forwards to)
 from . import operators, registry
 
