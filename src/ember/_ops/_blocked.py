@@ -14,6 +14,7 @@ Small or unusual inputs take the plain NumPy call; every kernel returns exactly 
 """
 import numpy as np
 
+from .._device import backend_of
 from .._parallel import get_num_threads, run_parts
 
 _LARGE = 1 << 18        # elements below which the plain NumPy call is as fast
@@ -27,7 +28,11 @@ def arg_extreme(data, axis, largest):
     if data.__class__ is not np.ndarray or data.size < _LARGE or axis == data.ndim - 1 or \
             not data.flags.c_contiguous or data.dtype.kind not in "fiu" or \
             data.shape[axis] <= 2 * _ROWS:
-        return np.asarray(plain(data, axis=axis)).astype(np.int64, copy=False)
+        # (the array module's own argmax keeps the result on the input's device; NumPy
+        # answers a 1-D input with a scalar, made 0-dim again by asarray)
+        xp = backend_of(data).xp
+        found = (xp.argmax if largest else xp.argmin)(data, axis=axis)
+        return xp.asarray(found).astype(xp.int64, copy=False)
     n = data.shape[axis]
     outer = int(np.prod(data.shape[:axis], dtype=np.int64))
     x = data.reshape(outer, n, -1)

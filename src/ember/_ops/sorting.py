@@ -90,9 +90,18 @@ class Topk(Sort):
     pass
 
 
+def _c_order(array):
+    """`array` (of any array module, or a NumPy scalar) as a C-contiguous array on its own
+    device, 0-dim kept 0-dim."""
+    xp = backend_of(array).xp if hasattr(array, "shape") and not isinstance(array, np.generic) \
+        else np
+    array = xp.asarray(array)
+    return array if array.flags.c_contiguous else array.copy()
+
+
 def _pair(name, op, input, values, index, d, out):
     """Wrap (values, indices), record the graph and fill `out=` (values, indices)."""
-    v, i = wrap(np.asarray(values, order="C")), wrap(np.asarray(index, order="C"))
+    v, i = wrap(_c_order(values)), wrap(_c_order(index))
     if input._requires_grad and _grad_state.enabled and out is None:
         record(op, (input,), (v,), {"dim": d, "self_size": input._data.shape, "indices": i})
     kind = getattr(return_types, name)
