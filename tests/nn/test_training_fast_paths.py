@@ -187,3 +187,20 @@ def test_sgd_training_step_matches_numpy():
                                atol=1e-6)
     np.testing.assert_allclose(b.detach().numpy(), b_np - 0.5 * dh.sum(0), rtol=1e-5,
                                atol=1e-6)
+
+
+def test_linear_of_a_batch_of_sequences():
+    x_np, w_np, b_np = _rand(2, 3, 5), _rand(4, 5, seed=1), _rand(4, seed=2)
+    x = ember.from_numpy(x_np.copy()).requires_grad_()
+    w = ember.from_numpy(w_np.copy()).requires_grad_()
+    b = ember.from_numpy(b_np.copy()).requires_grad_()
+    y = F.linear(x, w, b)
+    assert type(y.grad_fn).__name__ == "ViewBackward0"
+    assert type(y.grad_fn.next_functions[0][0]).__name__ == "AddmmBackward0"
+    np.testing.assert_allclose(y.detach().numpy(), x_np @ w_np.T + b_np, rtol=1e-12)
+    g = _rand(2, 3, 4, seed=3)
+    y.backward(ember.from_numpy(g))
+    np.testing.assert_allclose(x.grad.numpy(), g @ w_np, rtol=1e-12)
+    np.testing.assert_allclose(w.grad.numpy(), g.reshape(6, 4).T @ x_np.reshape(6, 5),
+                               rtol=1e-12)
+    np.testing.assert_allclose(b.grad.numpy(), g.sum((0, 1)), rtol=1e-12)

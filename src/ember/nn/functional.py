@@ -201,7 +201,10 @@ def linear(input, weight, bias=None):
     # view back when the input is not 2-D (ViewBackward0).
     if input.ndim == 2:
         return addmm(bias, input, weight.t())
-    flat = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    rows = input.reshape(-1, input.shape[-1])
+    flat = _linear_2d(rows, weight, bias)
+    if flat is None:
+        flat = addmm(bias, rows, weight.t())
     return flat.view(tuple(input.shape[:-1]) + (weight.shape[0],))
 
 
