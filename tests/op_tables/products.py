@@ -72,8 +72,15 @@ def _addr_ref(x, a, b, beta=1, alpha=1):
     return _addmm_ref(_wide(np.outer))(x, a, b, beta, alpha)
 
 
-op("addr", samples=_add_samples([(2, 3), (3,)], (2,), (3,)), ref=_addr_ref,
-   **dict(_ADD, dtypes=REAL + COMPLEX, supports=_one_dtype(REAL + COMPLEX)))
+def _addr_samples(m):
+    out = _add_samples([(2, 3), (3,)], (2,), (3,))(m)
+    # unlike addmm, addr promotes its three dtypes (torch's addr is a composite)
+    out.append(Sample(m.of("float64")((2, 3), -2, 2), m((2,), -2, 2), m((3,), -2, 2)))
+    return out
+
+
+op("addr", samples=_addr_samples, ref=_addr_ref,
+   **dict(_ADD, dtypes=REAL + COMPLEX, supports=None))
 op("addr_", samples=_add_samples([(2, 3)], (2,), (3,)), ref=_addr_ref,
    **dict(_ADD_, dtypes=REAL + COMPLEX, supports=_one_dtype(REAL + COMPLEX)))
 

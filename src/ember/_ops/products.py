@@ -8,6 +8,7 @@ so their graphs end in the same nodes as torch's (ViewBackward0, MulBackward0, .
 import builtins
 import warnings
 
+from .. import _dtype
 from .._device import backend_of
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
@@ -214,7 +215,13 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
 
 @function(inplace=True)
 def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
-    """beta * input + alpha * outer(vec1, vec2)."""
+    """beta * input + alpha * outer(vec1, vec2); unlike addmm, torch promotes the three
+    dtypes here."""
+    tensors = (input, vec1, vec2)
+    if all(isinstance(t, Tensor) for t in tensors) and \
+            len({t.dtype for t in tensors}) > 1:
+        common = _dtype.promote_types(_dtype.promote_types(input.dtype, vec1.dtype), vec2.dtype)
+        input, vec1, vec2 = (t.to(common) for t in tensors)
     xp = backend_of(vec1._data).xp
     return _add_product(Addr, "addr", "addr", input, vec1, vec2, beta, alpha, out,
                         lambda a, b: xp.multiply.outer(a, b), _outer_shapes)
