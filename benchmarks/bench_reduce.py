@@ -7,12 +7,17 @@ median per-round ratio of ember's throughput to torch's. torch keeps its default
 ember may use both cores too (NumPy releases the GIL in its loops).
 """
 import argparse
+import os
 import statistics
 
 import numpy as np
 
 import ember
 from bench_core import interleaved
+
+# NOTE: torch's OpenMP threads spin for a while after each parallel region; interleaved with
+# them, ember's threads would find the cores busy. Passive waiting measures each library alone.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 try:
     import torch

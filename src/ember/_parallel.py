@@ -36,18 +36,26 @@ def run_parts(fn, count):
             fn(i)
         return
     errors = []
+    # NOTE: parts are handed out one at a time rather than dealt in advance, so that a thread
+    # that starts late (tens of microseconds) takes fewer parts instead of finishing last.
+    parts = iter(range(count))
+    lock = threading.Lock()
 
-    def work(first):
+    def work():
         try:
-            for i in range(first, count, workers):
+            while True:
+                with lock:
+                    i = next(parts, None)
+                if i is None or errors:
+                    return
                 fn(i)
         except BaseException as exc:        # re-raised in the calling thread
             errors.append(exc)
 
-    threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in range(1, workers)]
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(1, workers)]
     for t in threads:
         t.start()
-    work(0)
+    work()
     for t in threads:
         t.join()
     if errors:

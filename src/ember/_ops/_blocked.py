@@ -89,7 +89,7 @@ def sum_last(data, dtype, keepdims):
     if rows is None or rows.shape[0] < 2 * get_num_threads():
         return np.add.reduce(data, axis=-1, dtype=dtype, keepdims=keepdims)
     out = np.empty(rows.shape[0], dtype or data.dtype)
-    parts = get_num_threads()
+    parts = min(4 * get_num_threads(), rows.shape[0])
     bounds = np.linspace(0, rows.shape[0], parts + 1).astype(np.int64)
 
     def part(i):
