@@ -1399,3 +1399,16 @@ def test_clamped_elements_pass_no_gradient_even_nan():
         x = leaf(0.7, 2.)
         (x.clamp(min=bound) * float("nan")).sum().backward()
         assert x.grad[0].item() == 0.0 and np.isnan(x.grad[1].item())
+
+
+def test_leaf_grad_takes_the_leaf_layout():
+    # torch's layout contract: .grad has the leaf's strides whatever the incoming layout
+    w = torch.randn(3, 4, requires_grad=True)
+    (w.t() * 2).sum().backward()
+    assert w.grad.stride() == (4, 1) and float(w.grad.sum()) == 24.0
+    v = torch.randn(4, 3).t().requires_grad_()
+    (v * 2).sum().backward()
+    assert v.grad.stride() == (1, 3)
+    u = torch.randn(3, 4, requires_grad=True)
+    u.backward(torch.ones(4, 3).t())
+    assert u.grad.stride() == (4, 1)

@@ -250,8 +250,10 @@ class AccumulateGrad(Node):
             # expanded tensors are the ones copied here.
             if _grad_state.enabled:
                 leaf._set_grad(_copy_like(leaf, grad))
-            elif grad._base is not None or not grad.is_contiguous():
-                leaf._set_grad(grad.detach().clone())
+            elif grad._base is not None or grad.stride() != leaf.stride():
+                # torch's layout contract: .grad has the leaf's strides (when the leaf is
+                # dense), whatever layout the incoming gradient has
+                leaf._set_grad(_copy_like(leaf, grad.detach()))
             else:
                 leaf._set_grad(grad.detach())
         elif _grad_state.enabled:
@@ -268,10 +270,14 @@ class AccumulateGrad(Node):
 
 
 def _copy_like(leaf, grad):
-    """A copy of `grad` laid out like `leaf` that stays in the graph (create_graph=True)."""
+    """A copy of `grad` laid out like `leaf` (contiguous when the leaf's memory overlaps or has
+    gaps); under create_graph it stays in the graph."""
+    from .. import _geometry as geo
     from .._creation import empty_strided
-    out = empty_strided(tuple(leaf._data.shape), leaf.stride(), dtype=leaf.dtype,
-                        device=leaf.device)
+    shape, strides = tuple(leaf._data.shape), leaf.stride()
+    if geo.storage_extent(shape, strides, 0) != leaf.numel() or 0 in strides:
+        strides = geo.contiguous_strides(shape)
+    out = empty_strided(shape, strides, dtype=leaf.dtype, device=leaf.device)
     return out.copy_(grad)
 
 
