@@ -487,3 +487,17 @@ def test_modules_forward():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         nn.MaxPool1d(2)(x[0])
+
+
+def test_max_pool_gradient_is_plus_zero_off_the_maximum():
+    # torch: +0.0 where an element was not the maximum, even for negative or infinite grads
+    from ember.nn import functional as F
+    for grad in (-1.0, float("inf")):
+        for stride in (2, 1):
+            x = ember.tensor([[[[1., 2., 0.5], [3., 4., 0.2], [1., 1., 1.]]]],
+                             requires_grad=True)
+            out = F.max_pool2d(x, 2, stride)
+            out.backward(ember.full(tuple(out.shape), grad))
+            others = x.grad.flatten()[[0, 1, 2, 3, 5, 6, 7, 8]]
+            assert others.tolist() == [0.0] * 8
+            assert not any(math.copysign(1, v) < 0 for v in others.tolist())

@@ -147,6 +147,23 @@ def _max_pool_scan(views, table, checks_bounds):
     return best, index
 
 
+_SAME_SIZE_UINT = {"f4": "uint32", "f8": "uint64"}
+
+
+def _masked_copy(xp, out, grad, keep):
+    """out = grad where `keep`, else +0.0. For float32/float64 on NumPy, branch-free: grad's
+    bits ANDed with an all-ones or all-zeros word (a masked copy or np.where over a random
+    mask is several times slower)."""
+    unsigned = _SAME_SIZE_UINT.get(grad.dtype.str[1:]) if xp is np else None
+    if unsigned is None or grad.shape != out.shape:
+        out[...] = xp.where(keep, grad, 0)
+        return
+    mask = np.empty(grad.shape, unsigned)
+    np.logical_not(keep, out=mask, casting="unsafe")     # 1 where dropped
+    np.subtract(mask, 1, out=mask)                       # 0 where dropped, else all ones
+    np.bitwise_and(grad.view(unsigned), mask, out=out.view(unsigned))
+
+
 @via_float32
 def scatter_max_grad(grad, index, spatial, geometry=None):
     """The gradient of a max pool: each output's gradient added at its input index.
@@ -165,9 +182,11 @@ def scatter_max_grad(grad, index, spatial, geometry=None):
     if (stride == kernel and not any(padding) and set(dilation) == {1}
             and all(o * k <= n for o, k, n in zip(out, kernel, spatial))):
         # NOTE: windows tile the input without overlap, so each kernel offset owns a disjoint
-        # strided slice: one multiply by a mask per offset, written in place, no scatter.
+        # strided slice: one masked copy per offset, written in place, no scatter. (A copy,
+        # not a product with the mask: elements that were not the maximum keep +0.0, as in
+        # torch, rather than -0.0 or nan for a negative or infinite gradient.)
         for where, flat, _ in table:
-            xp.multiply(grad, index == flat, out=result[where])
+            _masked_copy(xp, result[where], grad, index == flat)
         return result
     # NOTE: one offset's slice never repeats an element, so `+=` on it is exact even where
     # windows overlap. An out-of-input flat index may equal a real one numerically; its share
@@ -175,7 +194,9 @@ def scatter_max_grad(grad, index, spatial, geometry=None):
     padded = _pad(xp, result, padding, kernel, dilation, stride, out, 0)
     for where, flat, _ in table:
         view = padded[where]
-        view += grad * (index == flat)
+        kept = xp.empty_like(grad)
+        _masked_copy(xp, kept, grad, index == flat)
+        view += kept
     crop = (slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, spatial))
     return xp.ascontiguousarray(padded[crop])
 
