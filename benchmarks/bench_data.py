@@ -64,7 +64,8 @@ def bench_workers(rounds, wait=False):
         t0.append(_epoch(serial)[0])
         t2.append(_epoch(parallel)[0])
     ratios = [a / b for a, b in zip(t0, t2)]
-    print(f"workers{' (sleeping items)' if wait else ''}: num_workers=0 {statistics.median(t0) * 1e3:.0f} ms/epoch, "
+    kind = " (sleeping items)" if wait else ""
+    print(f"workers{kind}: num_workers=0 {statistics.median(t0) * 1e3:.0f} ms/epoch, "
           f"num_workers=2 {statistics.median(t2) * 1e3:.0f} ms/epoch, speedup "
           f"{statistics.median(ratios):.2f}x (median of {rounds} rounds)")
 

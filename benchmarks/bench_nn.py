@@ -95,7 +95,9 @@ def main():
         label = {"cnn": "cnn (conv-relu-pool x2, linear), batch 64",
                  "mlp": "mlp 784-256-128-10, batch 128"}[name]
         print(f"{label:44s} {' '.join(cells)}   {ratio}")
-    print(f"(medians of {rounds} interleaved rounds of 10 steps; threads: torch {torch.get_num_threads() if torch else '-'}, OpenBLAS "
+    torch_threads = torch.get_num_threads() if torch else "-"
+    print(f"(medians of {rounds} interleaved rounds of 10 steps; threads: torch {torch_threads}, "
+          f"OpenBLAS "
           f"{os.environ['OPENBLAS_NUM_THREADS']}; python {sys.version.split()[0]}, numpy "
           f"{np.__version__})")
 

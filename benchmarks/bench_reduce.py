@@ -60,7 +60,8 @@ def main():
         for fn in fns.values():
             fn()
         times = interleaved(fns, 3, rounds)
-        cells = [f"{statistics.median(times[lib]) * 1e3:6.2f}ms {gb / statistics.median(times[lib]):4.1f}GB/s"
+        medians = {lib: statistics.median(ts) for lib, ts in times.items()}
+        cells = [f"{medians[lib] * 1e3:6.2f}ms {gb / medians[lib]:4.1f}GB/s"
                  if lib in times else f"{'-':>14s}" for lib in ("ember", "numpy", "torch")]
         text = ""
         if "torch" in times:

@@ -276,7 +276,8 @@ def _fit_value(value, shape):
             sizes, target = ', '.join(map(str, vshape)), ', '.join(map(str, shape))
             raise RuntimeError(f"expand({legacy_type_name(value)}{{[{sizes}]}}, size=[{target}]): "
                                f"the number of sizes provided ({len(shape)}) must be greater "
-                               f"or equal to the number of dimensions in the tensor ({len(vshape)})")
+                               f"or equal to the number of dimensions in the tensor "
+                               f"({len(vshape)})")
         geo.expand(vshape, (0,) * len(vshape), shape)
     return value
 
