@@ -32,7 +32,13 @@ def _cnn(lib):
                          nn.Flatten(), nn.Linear(8 * 13 * 13, 10))
 
 
-CASES = [(_mlp, (5, 4)), (_shared, (4, 2)), (_cnn, (2, 1, 28, 28))]
+def _seq3d(lib):
+    nn = lib.nn
+    return nn.Sequential(nn.Conv1d(2, 3, 3), nn.AvgPool1d(2), nn.Flatten(), nn.Linear(9, 4),
+                         nn.LayerNorm(4))
+
+
+CASES = [(_mlp, (5, 4)), (_shared, (4, 2)), (_cnn, (2, 1, 28, 28)), (_seq3d, (2, 2, 9))]
 COLUMNS = [("output_size", "num_params"),
            ("input_size", "output_size", "num_params", "kernel_size", "mult_adds", "trainable")]
 

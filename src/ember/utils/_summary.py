@@ -53,7 +53,7 @@ def _shape_of(value):
 
 def _macs(call):
     """Multiply-adds of one call, torchinfo's way: each parameter element is used once per
-    output position (per output spatial position and batch element for convolutions)."""
+    batch element (and per output spatial position for convolutions)."""
     out = call.output_shape
     if not out:
         return 0
@@ -62,7 +62,7 @@ def _macs(call):
         if "Conv" in type(call.module).__name__:
             total += p.numel() * math.prod(out[2:]) * out[0] if len(out) > 2 else 0
         else:
-            total += p.numel() * math.prod(out[:-1])
+            total += p.numel() * out[0]
     return total
 
 
@@ -98,9 +98,9 @@ class ModelSummary:
             return f"{count:,}" if count else "--"
         if column == "kernel_size":
             kernel = getattr(call.module, "kernel_size", None)
-            if kernel is None or not call.direct_params:
+            if kernel is None:
                 return "--"
-            return str(list(kernel) if isinstance(kernel, tuple) else [kernel])
+            return str(list(kernel) if isinstance(kernel, (tuple, list)) else kernel)
         if column == "mult_adds":
             macs = _macs(call) + (0 if call.shows_children else
                                   sum(_macs(c) for c in call.inner))
