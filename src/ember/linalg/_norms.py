@@ -101,10 +101,11 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     elif ord == "nuc" or ord in (2, -2):
         from ._decompositions import svdvals
         s = svdvals(A.movedim(dims, (-2, -1)))
-        result = s.sum(-1) if ord == "nuc" else s.amax(-1) if ord == 2 else s.amin(-1)
-        if keepdim:
-            for d in sorted(dims):
-                result = result.unsqueeze(d)
+        reduce = s.sum if ord == "nuc" else s.amax if ord == 2 else s.amin
+        if keepdim:     # as torch: the two kept dims are made at the end and moved back
+            result = reduce(-1, keepdim=True).unsqueeze(-1).movedim((-2, -1), dims)
+        else:
+            result = reduce(-1)
     elif ord in (1, -1, math.inf, -math.inf):
         summed, reduced = (dims[0], dims[1]) if ord in (1, -1) else (dims[1], dims[0])
         sums = A.abs().sum(summed, keepdim=keepdim)
