@@ -43,11 +43,8 @@ class Adafactor(Optimizer):
                         weight_decay=weight_decay, foreach=foreach, maximize=maximize)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
+    # filled into the groups of optimizers pickled before these options existed
+    _group_defaults = {"foreach": None, "maximize": False}
 
     def step(self, closure=None):
         """Perform one optimization step."""

@@ -48,13 +48,8 @@ class Adagrad(Optimizer):
         state["step"] = zero_step()
         state["sum"] = zeros_state(p, init)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
+    # filled into the groups of optimizers pickled before these options existed
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "fused": None}
 
     def step(self, closure=None):
         """Perform one optimization step."""

@@ -30,13 +30,9 @@ class ASGD(Optimizer):
                         capturable=capturable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
+    # filled into the groups of optimizers pickled before these options existed
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
+                       "capturable": False}
 
     def step(self, closure=None):
         """Perform one optimization step."""

@@ -132,6 +132,8 @@ class Optimizer:
     buffers, created lazily by the first `step`.
     """
 
+    _group_defaults = {}    # option -> default, for groups of optimizers pickled before it
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         # NOTE: every subclass's own `step` is wrapped once, at class creation, so that the
@@ -180,6 +182,9 @@ class Optimizer:
             if name not in self.__dict__:
                 setattr(self, name, OrderedDict())
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for key, value in self._group_defaults.items():
+                group.setdefault(key, value)
 
     def __repr__(self):
         text = self.__class__.__name__ + " ("

@@ -30,14 +30,9 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
+    # filled into the groups of optimizers pickled before these options existed
+    _group_defaults = {"nesterov": False, "maximize": False, "foreach": None,
+                       "differentiable": False, "fused": False}
 
     def step(self, closure=None):
         """Perform one optimization step."""
