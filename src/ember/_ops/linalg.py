@@ -273,17 +273,22 @@ def mv(input, vec, *, out=None):
     return _run(Mv, input, vec, _product(xp, xp.matmul, a, b), {}, out, "mv")
 
 
-@function()
-def dot(input, tensor, *, out=None):
-    """Inner product of two 1-D tensors with the same number of elements."""
-    _check_tensors("dot", input, tensor)
-    a, b = input._data, tensor._data
+def check_vectors(a, b):
+    """torch's checks that dot/vdot get two 1-D arrays of one length."""
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")
+
+
+@function()
+def dot(input, tensor, *, out=None):
+    """Inner product of two 1-D tensors with the same number of elements."""
+    _check_tensors("dot", input, tensor)
+    a, b = input._data, tensor._data
+    check_vectors(a, b)
     if a.dtype != b.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{input.dtype._scalar_name} and {tensor.dtype._scalar_name}")

@@ -13,7 +13,7 @@ from .._device import backend_of
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op
-from .linalg import _product, _shape_x
+from .linalg import _product, _shape_x, check_vectors
 from .registry import function
 
 
@@ -245,12 +245,7 @@ def vdot(input, other, *, out=None):
     _check_tensor("vdot", "input", input)
     _check_tensor("vdot", "other", other)
     a, b = input._data, other._data
-    if a.ndim != 1 or b.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-    if a.shape[0] != b.shape[0]:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
-                           f"[{b.shape[0]}] to have the same number of elements, but got "
-                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
+    check_vectors(a, b)
     if a.dtype != b.dtype:
         raise RuntimeError(f"vdot : expected both vectors to have same dtype, but found "
                            f"{input.dtype._scalar_name} and {other.dtype._scalar_name}")
