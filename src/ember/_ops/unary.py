@@ -9,6 +9,7 @@ from .. import _dtype
 from .._creation import zeros_like
 from .._tensor import alias
 from ._dispatch import Inplace
+from ._blocked import zero_where
 from .elementwise import Elementwise, call, complex_to_real, export, int_to_float, \
     integral_only, missing_kernel, refusing, to_bool
 
@@ -180,9 +181,6 @@ class Relu(Elementwise):
                     "threshold_backward")
 
 
-_SAME_SIZE_UINT = {"f4": "uint32", "f8": "uint64"}
-
-
 class ThresholdBackward(Elementwise):
     """relu's gradient in one kernel: 0 where `result <= threshold`, else `grad` (torch's
     threshold_backward, differentiable again in `grad`)."""
@@ -191,18 +189,8 @@ class ThresholdBackward(Elementwise):
     saves = {"grad_output": ("self",), "self": ("self",)}
 
     def forward(xp, g, y, threshold):
-        unsigned = _SAME_SIZE_UINT.get(g.dtype.str[1:]) if xp.__name__ == "numpy" else None
         # NOTE: torch's rule is `y <= threshold ? 0 : g`, so a nan y lets the gradient pass.
-        if unsigned is None or g.shape != y.shape or not g.ndim:
-            return xp.where(y <= threshold, 0, g)
-        # NOTE: a where() over a random mask is branchy and was measured about 10x slower than
-        # this: g's bits AND an all-ones / all-zeros word per element (+0.0 where cut, as
-        # where() gives, even for an inf or nan gradient).
-        mask = xp.empty(g.shape, unsigned)
-        xp.less_equal(y, threshold, out=mask)
-        xp.subtract(mask, 1, out=mask)          # 1 -> 0, 0 -> all ones (unsigned wrap)
-        xp.bitwise_and(g.view(unsigned), mask, out=mask)
-        return mask.view(g.dtype)
+        return zero_where(xp, None, g, xp.less_equal, y, threshold)
 
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors

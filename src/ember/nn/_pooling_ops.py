@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from .._device import backend_of
+from .._ops._blocked import zero_where
 from .._ops._op import Op, record
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -147,23 +148,6 @@ def _max_pool_scan(views, table, checks_bounds):
     return best, index
 
 
-_SAME_SIZE_UINT = {"f4": "uint32", "f8": "uint64"}
-
-
-def _masked_copy(xp, out, grad, keep):
-    """out = grad where `keep`, else +0.0. For float32/float64 on NumPy, branch-free: grad's
-    bits ANDed with an all-ones or all-zeros word (a masked copy or np.where over a random
-    mask is several times slower)."""
-    unsigned = _SAME_SIZE_UINT.get(grad.dtype.str[1:]) if xp is np else None
-    if unsigned is None or grad.shape != out.shape:
-        out[...] = xp.where(keep, grad, 0)
-        return
-    mask = np.empty(grad.shape, unsigned)
-    np.logical_not(keep, out=mask, casting="unsafe")     # 1 where dropped
-    np.subtract(mask, 1, out=mask)                       # 0 where dropped, else all ones
-    np.bitwise_and(grad.view(unsigned), mask, out=out.view(unsigned))
-
-
 @via_float32
 def scatter_max_grad(grad, index, spatial, geometry=None):
     """The gradient of a max pool: each output's gradient added at its input index.
@@ -186,7 +170,7 @@ def scatter_max_grad(grad, index, spatial, geometry=None):
         # not a product with the mask: elements that were not the maximum keep +0.0, as in
         # torch, rather than -0.0 or nan for a negative or infinite gradient.)
         for where, flat, _ in table:
-            _masked_copy(xp, result[where], grad, index == flat)
+            zero_where(xp, result[where], grad, xp.not_equal, index, flat)
         return result
     # NOTE: one offset's slice never repeats an element, so `+=` on it is exact even where
     # windows overlap. An out-of-input flat index may equal a real one numerically; its share
@@ -194,9 +178,7 @@ def scatter_max_grad(grad, index, spatial, geometry=None):
     padded = _pad(xp, result, padding, kernel, dilation, stride, out, 0)
     for where, flat, _ in table:
         view = padded[where]
-        kept = xp.empty_like(grad)
-        _masked_copy(xp, kept, grad, index == flat)
-        view += kept
+        view += zero_where(xp, None, grad, xp.not_equal, index, flat)
     crop = (slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, spatial))
     return xp.ascontiguousarray(padded[crop])
 
