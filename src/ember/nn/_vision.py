@@ -233,10 +233,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if grid.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
                            f"{grid.dtype._scalar_name}")
-    if mode == "bicubic":
-        if input.ndim == 5:
-            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-        raise NotImplementedError("ember: grid_sample(mode='bicubic') is not supported")
+    if mode == "bicubic" and input.ndim == 5:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     data = ops.grid_sample(input._data, grid._data, mode, padding_mode, align_corners)
     (result,) = ops.apply(ops.GRID_SAMPLERS[input.ndim - 2], (input, grid), (data,),
                           {"mode": mode, "padding_mode": padding_mode,

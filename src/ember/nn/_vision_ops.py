@@ -244,10 +244,15 @@ def run_shuffle(input, factor, op, kernel):
 # -- grid sampling -------------------------------------------------------------------------------
 
 def _unnormalize(xp, coord, size, align_corners):
-    """Grid coordinates in [-1, 1] to pixel coordinates, and d pixel / d coord."""
+    """Grid coordinates in [-1, 1] to pixel coordinates, and d pixel / d coord.
+    NOTE: computed as torch's vectorized CPU kernel computes it, (coord + 1) * scale - 0.5 with
+    one fused multiply-add (one rounding, emulated in float64 for float32), so that float32
+    coordinates round as torch's."""
     if align_corners:
-        return (coord + 1) / 2 * (size - 1), (size - 1) / 2
-    return ((coord + 1) * size - 1) / 2, size / 2
+        return (coord + 1) * ((size - 1) / 2), (size - 1) / 2
+    if coord.dtype == np.float32:
+        return ((coord + 1).astype(np.float64) * (size / 2) - 0.5).astype(np.float32), size / 2
+    return (coord + 1) * (size / 2) - 0.5, size / 2
 
 
 def _reflect(xp, x, low, high):
@@ -322,24 +327,109 @@ def _read(xp, image, points):
     return values.reshape((n, c) + flat.shape[1:]) * valid[:, None], valid
 
 
-def _sources(xp, image, grid, padding_mode, align_corners):
+def _sources(xp, image, grid, mode, padding_mode, align_corners):
+    """Per dim (grid order), each grid point's pixel coordinate and d pixel / d coord.
+    NOTE: bicubic pads its taps, not the point (see `_cubic_taps`), so its coordinates are
+    only unnormalized here."""
     sizes = image.shape[:1:-1]
+    if mode == "bicubic":
+        padding_mode = "zeros"
     pairs = [_source(xp, grid[..., d], size, padding_mode, align_corners)
              for d, size in enumerate(sizes)]
     return [x for x, _ in pairs], [slope for _, slope in pairs]
 
 
-def _taps(xp, coords, mode):
+def _cubic_weights(t):
+    """The cubic convolution weights (A = -0.75, as torch) of the taps at floor - 1 .. floor + 2
+    for the fraction t; on arrays or tensors alike."""
+    a = _CUBIC_A
+
+    def near(x):            # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):             # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _cubic_slopes(t):
+    """d/dt of each of `_cubic_weights(t)`."""
+    a = _CUBIC_A
+
+    def near(x):            # d near(x) / dx
+        return (3 * (a + 2) * x - 2 * (a + 3)) * x
+
+    def far(x):             # d far(x) / dx
+        return (3 * a * x - 10 * a) * x + 8 * a
+    return [far(t + 1), near(t), -near(1 - t), -far(2 - t)]
+
+
+def _pad_point(xp, p, size, padding_mode, align_corners):
+    """An integer tap coordinate moved inside the image by the padding rule (zeros: as is)."""
+    if padding_mode == "zeros":
+        return p
+    x = p.astype(np.float64)
+    if padding_mode == "reflection":
+        low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        x, _ = _reflect(xp, x, low, high)
+    return xp.clip(x, 0, size - 1).astype(np.int64)
+
+
+def _cubic_points(xp, lows, sizes, padding_mode, align_corners):
+    """The 4 columns and 4 rows of the bicubic taps around the floors `lows` (x, y)."""
+    return [[_pad_point(xp, low + k - 1, size, padding_mode, align_corners) for k in range(4)]
+            for low, size in zip(lows, sizes)]
+
+
+def _cubic_taps(xp, lows, fracs, sizes, padding_mode, align_corners):
+    """The 4 x 4 bicubic taps: (integer points (x, y), weight, [d weight / dx, d weight / dy]),
+    row by row (y outer). `lows` are the floors as int64 arrays; `fracs` the fractions (arrays
+    or tensors). NOTE: torch pads each tap's coordinate (clip or reflect), not the point's, so
+    a tap outside a padded image reads its edge or mirror pixel."""
+    tx, ty = fracs
+    wx, wy = _cubic_weights(tx), _cubic_weights(ty)
+    dx, dy = _cubic_slopes(tx), _cubic_slopes(ty)
+    cols, rows = _cubic_points(xp, lows, sizes, padding_mode, align_corners)
+    return [([cols[j], rows[i]], wx[j] * wy[i], [dx[j] * wy[i], wx[j] * dy[i]])
+            for i in range(4) for j in range(4)]
+
+
+def _taps(xp, coords, mode, sizes=None, padding_mode=None, align_corners=None):
     if mode == "nearest":
         return [([xp.rint(c).astype(np.int64) for c in coords], 1.0, None)]
+    if mode == "bicubic":
+        lows = [xp.floor(c) for c in coords]
+        fracs = [c - low for c, low in zip(coords, lows)]
+        return _cubic_taps(xp, [low.astype(np.int64) for low in lows], fracs, sizes,
+                           padding_mode, align_corners)
     return _corners(xp, coords)
+
+
+def _bicubic(xp, image, coords, padding_mode, align_corners):
+    """Bicubic samples summed in torch's order: each of the 4 rows along x, then the rows
+    along y (so float32 results round as torch's)."""
+    lows = [xp.floor(c) for c in coords]
+    wx, wy = (_cubic_weights(c - low) for c, low in zip(coords, lows))
+    cols, rows = _cubic_points(xp, [low.astype(np.int64) for low in lows], image.shape[:1:-1],
+                               padding_mode, align_corners)
+    out = 0
+    for i in range(4):
+        row = 0
+        for j in range(4):
+            values, _ = _read(xp, image, [cols[j], rows[i]])
+            row = row + wx[j][:, None] * values
+        out = out + wy[i][:, None] * row
+    return out
 
 
 @via_float32
 def grid_sample(image, grid, mode, padding_mode, align_corners):
     """image (N, C, *spatial) sampled at grid (N, *out, nd) points."""
     xp = backend_of(image).xp
-    coords, _ = _sources(xp, image, grid.astype(image.dtype), padding_mode, align_corners)
+    coords, _ = _sources(xp, image, grid.astype(image.dtype), mode, padding_mode, align_corners)
+    if mode == "bicubic":
+        return xp.asarray(_bicubic(xp, image, coords, padding_mode, align_corners)
+                          ).astype(image.dtype)
     out = 0
     for points, weight, _ in _taps(xp, coords, mode):
         values, _ = _read(xp, image, points)
@@ -352,11 +442,12 @@ def grid_sample_grads(image, grid, grad, mode, padding_mode, align_corners, need
     xp = backend_of(image).xp
     n, c = image.shape[:2]
     size = math.prod(image.shape[2:])
-    coords, slopes = _sources(xp, image, grid, padding_mode, align_corners)
+    coords, slopes = _sources(xp, image, grid, mode, padding_mode, align_corners)
     grad_image = xp.zeros((n, c, size), dtype=image.dtype) if need[0] else None
     grad_grid = xp.zeros(grid.shape, dtype=grid.dtype) if need[1] else None
     flat_grad = grad.reshape(n, c, -1)
-    for points, weight, dweights in _taps(xp, coords, mode):
+    taps = _taps(xp, coords, mode, image.shape[:1:-1], padding_mode, align_corners)
+    for points, weight, dweights in taps:
         values, valid = _read(xp, image, points)
         if need[0]:
             flat, _ = _flat_index(xp, image, points)
@@ -428,13 +519,19 @@ def _composite_grads(image, grid, grad, args, needs):
     n, c = image.shape[:2]
     sizes = tuple(image.shape[:1:-1])
     dtype = image._data.dtype
-    coords = [_composite_source(grid[..., d], size, padding_mode, align_corners)
+    source_padding = "zeros" if mode == "bicubic" else padding_mode
+    coords = [_composite_source(grid[..., d], size, source_padding, align_corners)
               for d, size in enumerate(sizes)]
-    _, slopes = _sources(xp, image._data, grid._data, padding_mode, align_corners)
+    _, slopes = _sources(xp, image._data, grid._data, mode, padding_mode, align_corners)
     flat_image = image.reshape(n, c, -1)
     flat_grad = grad.reshape(n, c, -1)
     if mode == "nearest":
         taps = [([xp.rint(x._data).astype(np.int64) for x in coords], None, None)]
+    elif mode == "bicubic":
+        lows = [x.detach().floor() for x in coords]
+        taps = _cubic_taps(xp, [low._data.astype(np.int64) for low in lows],
+                           [x - low for x, low in zip(coords, lows)], sizes, padding_mode,
+                           align_corners)
     else:
         lows = [x.detach().floor() for x in coords]
         fracs = [x - low for x, low in zip(coords, lows)]
