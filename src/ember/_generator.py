@@ -52,10 +52,14 @@ class Generator:
         self._set_seed(_DEFAULT_SEED)
 
     def _set_seed(self, seed):
-        # NOTE: MT19937 is seeded with the low 32 bits, exactly like NumPy's legacy seeding;
-        # initial_seed still reports all 64.
-        key = np.random.RandomState(seed & 0xFFFFFFFF).get_state()[1]
-        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": _MT_N}}
+        # NOTE: MT19937 is seeded with the low 32 bits, exactly like NumPy's legacy seeding
+        # (which leaves the position at the end of the key, as torch's); initial_seed still
+        # reports all 64.
+        if hasattr(self._bits, "_legacy_seeding"):          # 100x faster than RandomState
+            self._bits._legacy_seeding(seed & 0xFFFFFFFF)
+        else:
+            key = np.random.RandomState(seed & 0xFFFFFFFF).get_state()[1]
+            self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": _MT_N}}
         self._initial_seed = seed
         self._fresh = True               # torch reports next=0 until the first draw
         self._normal_cache = None        # the second value of the last scalar Box-Muller pair

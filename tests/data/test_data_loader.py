@@ -129,3 +129,42 @@ def test_sampler_default_seed_from_global_generator():
     again = [b.tolist() for b in DataLoader(range(8), batch_size=8, shuffle=True)]
     assert first == again and sorted(first[0]) == list(range(8))
     assert isinstance(DataLoader(range(3), shuffle=True).sampler, RandomSampler)
+
+
+def _per_sample(ds, index):
+    """The batch the general path makes: one `ds[i]` per index, then default_collate."""
+    from ember.utils.data import default_collate
+    return default_collate([ds[i] for i in index])
+
+
+@pytest.mark.parametrize("index", [[3, 0, 7], [-1, 2, -10], [5]])
+def test_tensor_dataset_batch_is_one_gather(index):
+    # A plain TensorDataset with default_collate is fetched by one gather per tensor; the
+    # batch must be the one per-sample indexing and stacking gives.
+    ds = TensorDataset(ember.arange(40.).view(10, 2, 2), ember.arange(10) * 3,
+                       ember.arange(10, dtype=ember.uint8))
+    loader = DataLoader(ds, batch_sampler=[index])
+    assert loader._get_iterator()._fetcher.gather
+    (got,) = list(loader)
+    want = _per_sample(ds, index)
+    assert isinstance(got, list) and len(got) == 3
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape and g.stride() == w.stride()
+        assert g.tolist() == w.tolist()
+        assert g.data_ptr() != ds.tensors[0].data_ptr()
+
+
+def test_tensor_dataset_gather_falls_back_for_odd_indices():
+    ds = TensorDataset(ember.arange(10.), ember.arange(10))
+    with pytest.raises(IndexError, match="index 10 is out of bounds for dimension 0 with size 10"):
+        list(DataLoader(ds, batch_sampler=[[1, 10]]))
+    with pytest.raises(IndexError, match="index -11 is out of bounds"):
+        list(DataLoader(ds, batch_sampler=[[-11]]))
+    # a subclass or a dataset needing autograd takes the general path
+    class Sub(TensorDataset):
+        def __getitem__(self, i):
+            return tuple(t[i] * 2 for t in self.tensors)
+    assert not DataLoader(Sub(ember.arange(4.)), batch_size=2)._get_iterator()._fetcher.gather
+    leaf = ember.arange(4.).requires_grad_()
+    assert not DataLoader(TensorDataset(leaf), batch_size=2)._get_iterator()._fetcher.gather
+    assert list(DataLoader(Sub(ember.arange(4.)), batch_size=2))[1][0].tolist() == [4., 6.]

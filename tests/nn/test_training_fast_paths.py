@@ -135,6 +135,29 @@ def test_cross_entropy_fast_path_equals_general_path(dtype, reduction):
     assert type(loss.grad_fn.next_functions[0][0]).__name__ == "LogSoftmaxBackward0"
 
 
+def test_nll_loss_gradient_is_plus_zero_off_target():
+    # recorded from torch 2.13: F.nll_loss(x, [0, 2, 3]).backward() on a 3x4 input gives
+    # -1/3 at each target and +0.0 (not -0.0) everywhere else
+    x = ember.zeros(3, 4, requires_grad=True)
+    F.nll_loss(x, ember.tensor([0, 2, 3])).backward()
+    g = x.grad.numpy()
+    expected = np.zeros((3, 4), np.float32)
+    expected[[0, 1, 2], [0, 2, 3]] = -1 / 3
+    np.testing.assert_allclose(g, expected, rtol=1e-6)
+    assert np.signbit(g).sum() == 3
+
+
+def test_cross_entropy_fast_path_double_backward_and_no_grad():
+    x = ember.from_numpy(_rand(5, 4)).requires_grad_()
+    t = ember.tensor([0, 3, 1, 1, 2])
+    assert ember.autograd.gradgradcheck(lambda v: F.cross_entropy(v, t), (x,))
+    assert ember.autograd.gradgradcheck(lambda v: F.cross_entropy(v, t, reduction="sum"), (x,))
+    with ember.no_grad():
+        loss = F.cross_entropy(x, t)
+    assert loss.grad_fn is None and not loss.requires_grad
+    assert loss.item() == F.cross_entropy(x, t).item()
+
+
 def test_cross_entropy_ignored_and_bad_targets_keep_the_general_path():
     x = ember.from_numpy(_rand(4, 3)).requires_grad_()
     t = ember.tensor([0, 1, 2, 1])

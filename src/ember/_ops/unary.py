@@ -4,10 +4,13 @@ Derivatives use ember's own ops, so they can themselves be differentiated.
 """
 import math
 
+import numpy as np
+
 from . import _special
 from .. import _dtype
 from .._creation import zeros_like
-from .._tensor import alias
+from .._tensor import alias, wrap
+from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace
 from ._blocked import zero_where
 from .elementwise import Elementwise, call, complex_to_real, export, int_to_float, \
@@ -175,8 +178,17 @@ class Relu(Elementwise):
     def forward(xp, x):
         return xp.maximum(x, 0)
 
+    @staticmethod
+    def fast_kernel(a):         # NOTE [ The float fast path ]: forward's one ufunc
+        return np.maximum(a, 0)
+
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
+        g, y = grad._data, result._data
+        if not _grad_state.enabled and g.__class__ is np.ndarray and g.dtype is y.dtype \
+                and g.dtype.kind == "f":
+            # no graph of the gradients wanted: threshold_backward's kernel on the arrays
+            return wrap(zero_where(np, None, g, np.less_equal, y, 0))
         return call(ThresholdBackward, (grad, result), {"threshold": 0}, None,
                     "threshold_backward")
 

@@ -171,8 +171,16 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
                 if remaining == 0:
-                    priority = _ACCUMULATE_PRIORITY if nxt.__class__ is AccumulateGrad \
-                        else nxt._seq
+                    if nxt.__class__ is AccumulateGrad:
+                        if plain and grad is not None and not (
+                                nxt._pre_hooks or nxt._retained or nxt._hooks):
+                            # a ready leaf would be popped next (it has the top priority):
+                            # accumulate now, without the round trip through heap and buffer
+                            nxt.apply(buffers.pop(nxt))
+                            continue
+                        priority = _ACCUMULATE_PRIORITY
+                    else:
+                        priority = nxt._seq
                     heapq.heappush(ready, (-priority, id(nxt), nxt))
     finally:
         _grad_state.enabled = prev_mode

@@ -250,7 +250,10 @@ class AccumulateGrad(Node):
             # expanded tensors are the ones copied here.
             if _grad_state.enabled:
                 leaf._set_grad(_copy_like(leaf, grad))
-            elif grad._base is not None or grad.stride() != leaf.stride():
+            elif grad._base is not None or (
+                    (grad._data.strides != leaf._data.strides
+                     or grad._data.itemsize != leaf._data.itemsize)
+                    and grad.stride() != leaf.stride()):
                 # torch's layout contract: .grad has the leaf's strides (when the leaf is
                 # dense), whatever layout the incoming gradient has
                 leaf._set_grad(_copy_like(leaf, grad.detach()))

@@ -3,10 +3,10 @@ vector norms (NormBackward1): forward on arrays, backward with ember's ops."""
 import numpy as _np
 
 from .._device import backend_of
-from .._tensor import wrap
-from .._ops._op import Op
+from .._tensor import Tensor, wrap
+from .._ops._op import Op, record
 from .._ops.elementwise import Elementwise, call
-from .._ops.activations import apply
+from .._ops.activations import LogSoftmax, apply
 from ..autograd.grad_mode import _state as _grad_state
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -217,12 +217,14 @@ class NllLoss(Op):
         if ctx.plain_2d and not _grad_state.enabled and grad._data.__class__ is _np.ndarray:
             # NOTE: the common case (2-D input, no weight, every target counted, a reduced
             # loss) with no graph of the gradients: the same arithmetic on the arrays.
+            # every weight is one: -grad at each sample's class, zeros elsewhere (as torch's)
             g = grad._data
             if ctx.reduction == "mean":
                 g = g / ctx.total_weight._data
-            pattern = (_np.arange(ctx.n_classes) == ctx.classes[:, None]) \
-                * -ctx.weights[:, None]
-            return wrap(g * pattern.astype(ctx.weights.dtype)), None
+            classes = ctx.classes
+            result = _np.zeros((len(classes), ctx.n_classes), ctx.weights.dtype)
+            result[_np.arange(len(classes)), classes] = -g
+            return wrap(result), None
         if ctx.reduction == "none":
             grad = grad.unsqueeze(ctx.class_dim)
         elif ctx.reduction == "mean":
@@ -316,6 +318,37 @@ def _nll_loss_2d(input, target, x, t, n_classes, reduction):
 
 _INT64 = _np.dtype("int64")
 _FLOATS = (_np.dtype("float32"), _np.dtype("float64"))
+
+
+def cross_entropy_2d(input, target, ignore_index, reduction):
+    """cross_entropy's common case, or None: a float (N, C) input, N class indices all in range
+    and counted, no weight, no label smoothing, a reduced loss. The graph is the general
+    path's (NllLossBackward0 over LogSoftmaxBackward0) and so are the numbers (log_softmax's
+    and _nll_loss_2d's arithmetic); only the checks and dispatch of two ops are skipped."""
+    from ..amp import _policy       # (not at import: ember.amp wraps nn's functions)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        return None
+    x, t = input._data, target._data
+    if x.__class__ is not _np.ndarray or t.__class__ is not _np.ndarray or x.ndim != 2 \
+            or t.ndim != 1 or x.dtype not in _FLOATS or t.dtype != _INT64 or _policy._ACTIVE \
+            or reduction == "none" or not x.shape[0] or x.shape[0] != t.shape[0]:
+        return None
+    n, n_classes = x.shape
+    if 0 <= ignore_index < n_classes or not n_classes or t.view(_np.uint64).max() >= n_classes:
+        return None
+    shifted = x - _np.maximum.reduce(x, axis=1, keepdims=True)
+    logp = wrap(shifted - _np.log(_np.add.reduce(_np.exp(shifted), axis=1, keepdims=True)))
+    losses = -logp._data[_np.arange(n), t]
+    total = x.dtype.type(n)
+    loss = wrap(_np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
+                            dtype=x.dtype))
+    if input._requires_grad and _grad_state.enabled:
+        record(LogSoftmax, (input,), (logp,), {"dim": 1})
+        record(NllLoss, (logp, target), (loss,),
+               {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
+                "classes": t.copy(), "weights": _np.ones(n, x.dtype),
+                "total_weight": wrap(_np.asarray(total)), "plain_2d": True})
+    return loss
 
 
 class DivScalar(Elementwise):

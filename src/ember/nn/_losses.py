@@ -102,6 +102,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
+    if weight is None and not label_smoothing:
+        loss = _loss_ops.cross_entropy_2d(input, target, ignore_index, reduction)
+        if loss is not None:
+            return loss
     class_dim = 0 if input.ndim == 1 else 1
     logp = _log_softmax(input, class_dim)
     n_classes = input.shape[class_dim]

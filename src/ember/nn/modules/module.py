@@ -84,6 +84,12 @@ class Module:
     # -- calling -------------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks):
+            return self.forward(*args, **kwargs)        # no hooks: the common call
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
         for key, hook in list(self._forward_pre_hooks.items()):
             if key in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)

@@ -4,6 +4,7 @@ tensors stack, NumPy arrays and scalars become tensors, floats float64, ints int
 mappings / namedtuples / sequences are collated field by field."""
 import collections.abc
 import copy
+import math
 import re
 
 import numpy as np
@@ -76,12 +77,15 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
         return ember.stack(batch, 0)     # grad, mixed dtypes or shapes, CUDA: the full op
     # NOTE: NumPy stacks directly when no graph is needed and nothing needs promoting, into
     # a C-contiguous result as torch's (shared memory in a worker: sending it copies nothing).
-    shape, dtype = (len(batch),) + elem._data.shape, elem._data.dtype
-    if worker.get_worker_info() is not None:
-        out = new_shared_array(dtype, len(batch) * elem._data.size).reshape(shape)
-    else:
-        out = np.empty(shape, dtype)
+    out = batch_array((len(batch),) + elem._data.shape, elem._data.dtype)
     return wrap(np.stack([t._data for t in batch], out=out))
+
+
+def batch_array(shape, dtype):
+    """An empty C-contiguous array for a batch: in shared memory inside a worker."""
+    if worker.get_worker_info() is not None:
+        return new_shared_array(dtype, math.prod(shape)).reshape(shape)
+    return np.empty(shape, dtype)
 
 
 def _same_plain_cpu(batch):

@@ -1,5 +1,10 @@
 """Fetchers: turn one sampler output (an index, or a list of them) into collated data, for
 map-style datasets (indexing) and iterable ones (the next items of the stream)."""
+import numpy as np
+
+from ember._tensor import wrap
+
+from . import collate
 
 
 class _MapDatasetFetcher:
@@ -7,10 +12,16 @@ class _MapDatasetFetcher:
         self.dataset = dataset
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
+        self.gather = (auto_collation and collate_fn is collate.default_collate
+                       and _gatherable(dataset))
 
     def fetch(self, index):
         if not self.auto_collation:
             return self.collate_fn(self.dataset[index])
+        if self.gather:
+            batch = _gather(self.dataset.tensors, index)
+            if batch is not None:
+                return batch
         getitems = getattr(self.dataset, "__getitems__", None)
         data = getitems(index) if getitems else [self.dataset[i] for i in index]
         return self.collate_fn(data)
@@ -42,6 +53,35 @@ class _IterableDatasetFetcher:
         if not data or (self.drop_last and len(data) < len(index)):
             raise StopIteration
         return self.collate_fn(data)
+
+
+def _gatherable(dataset):
+    """A plain `TensorDataset` of CPU tensors outside autograd: its default-collated batch is
+    one gather per tensor."""
+    from ..dataset import TensorDataset, _plain_cpu
+    return type(dataset) is TensorDataset and all(_plain_cpu(t) for t in dataset.tensors)
+
+
+def _gather(tensors, index):
+    """`default_collate([dataset[i] for i in index])` of a `TensorDataset`, made directly:
+    each tensor's rows at `index`, in one fresh C-contiguous array (shared memory in a worker).
+    None where the indices are not plain in-range integers: the general path then gives the
+    result, or torch's error."""
+    # NOTE: a sample of a TensorDataset is a tuple of rows, and default_collate stacks each
+    # field into one tensor and returns the fields as a list; stacking rows i, j, ... of a
+    # tensor is taking those rows, so the list of gathered tensors is that same batch.
+    idx = np.asarray(index)
+    if idx.ndim != 1 or idx.dtype.kind not in "iu" or not len(idx):
+        return None
+    size = len(tensors[0]._data)         # TensorDataset checked that all have this length
+    if idx.max() >= size or idx.min() < -size:
+        return None
+    batch = []
+    for t in tensors:
+        data = t._data
+        out = collate.batch_array(idx.shape + data.shape[1:], data.dtype)
+        batch.append(wrap(np.take(data, idx, axis=0, out=out)))
+    return batch
 
 
 def make_fetcher(is_iterable, dataset, auto_collation, collate_fn, drop_last):
