@@ -98,7 +98,9 @@ def _plain(t):
 
 
 def _reduce_tensor(t):
-    from .nn.parameter import Parameter
+    from .nn.parameter import Parameter, is_lazy
+    if is_lazy(t):      # a lazy module's uninitialized parameter: its class and requires_grad
+        return (_g("torch.nn.parameter", type(t).__name__), (t.requires_grad,))
     state = dict(t.__dict__)
     if isinstance(t, Parameter):
         if state:

@@ -1,5 +1,5 @@
 """ember.nn: torch.nn's modules, parameters, functional interface, initialisers and utils."""
-from .parameter import Buffer, Parameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from . import functional, init, utils  # noqa: F401

@@ -1,12 +1,15 @@
 """BatchNorm1d/2d/3d: per-channel normalization over the batch, with running statistics
-(buffers running_mean, running_var, num_batches_tracked) used in eval mode."""
+(buffers running_mean, running_var, num_batches_tracked) used in eval mode; their lazy forms."""
 from ..._creation import empty, ones, tensor, zeros
 from ... import _dtype
 from .. import functional as F, init
-from ..parameter import Parameter
+from ...autograd.grad_mode import no_grad
+from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LazyBatchNorm1d",
+           "LazyBatchNorm2d", "LazyBatchNorm3d"]
 
 
 class _NormBase(Module):
@@ -146,3 +149,62 @@ class SyncBatchNorm(_BatchNorm):
             converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         return converted
 
+
+
+# -- lazy forms: num_features inferred from the first input (batch and instance norm) ----------
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """Uninitialized weight, bias and running statistics until the first input gives
+    num_features (its dim 1); then the norm's own initialisation."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 device=None, dtype=None, *, bias=True):
+        # NOTE: built without parameters or statistics (0 features), which come below.
+        super().__init__(0, eps, momentum, False, False, device, dtype)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = tensor(0, dtype=_dtype.int64, device=device)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if not self.has_uninitialized_params():
+            return
+        self.num_features = input.shape[1]
+        shape = (self.num_features,)
+        with no_grad():
+            for value in (self.weight, self.bias, self.running_mean, self.running_var):
+                if value is not None:
+                    value.materialize(shape)
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm1d whose num_features is inferred from its first input."""
+    cls_to_become = BatchNorm1d
+    _check_input_dim = BatchNorm1d._check_input_dim
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm2d whose num_features is inferred from its first input.
+
+        >>> ember.nn.LazyBatchNorm2d(affine=False)(ember.ones(2, 3, 1, 1)).shape
+        torch.Size([2, 3, 1, 1])
+    """
+    cls_to_become = BatchNorm2d
+    _check_input_dim = BatchNorm2d._check_input_dim
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm3d whose num_features is inferred from its first input."""
+    cls_to_become = BatchNorm3d
+    _check_input_dim = BatchNorm3d._check_input_dim

@@ -1,16 +1,19 @@
-"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d/3d (torch.nn.modules.conv); Fold
-and Unfold (in fold.py, as in torch) are exported from here too."""
+"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d/3d (torch.nn.modules.conv) and their
+lazy forms; Fold and Unfold (in fold.py, as in torch) are exported from here too."""
 import math
 from collections.abc import Iterable
 
 from ..._creation import empty
 from .. import functional as F, init
-from ..parameter import Parameter
+from ...autograd.grad_mode import no_grad
+from ..parameter import Parameter, UninitializedParameter
 from .fold import Fold, Unfold
+from .lazy import LazyModuleMixin
 from .module import Module
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
-           "ConvTranspose3d", "Fold", "Unfold"]
+           "ConvTranspose3d", "Fold", "Unfold", "LazyConv1d", "LazyConv2d", "LazyConv3d",
+           "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 # NOTE: sets, because torch prints its sets in these messages; their printed order depends on
 # string hashes (random per process), so it matches torch's only as a set.
@@ -222,3 +225,96 @@ class ConvTranspose3d(_ConvTransposeNd):
     """The adjoint of Conv3d: weight (C_in, C_out / groups, kD, kH, kW)."""
     _dims = 3
     _function = staticmethod(F.conv_transpose3d)
+
+
+# -- lazy forms: in_channels inferred from the first input ---------------------------------------
+
+class _LazyConvMixin(LazyModuleMixin):
+    """What the lazy convolutions share: uninitialized weight and bias until the first input
+    gives in_channels, then the convolution's own initialisation."""
+
+    def _make_lazy(self, out_channels, bias, device, dtype):
+        self.out_channels = out_channels
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        if not self.has_uninitialized_params():
+            return
+        self.in_channels = self._in_channels_of(input)
+        if self.in_channels % self.groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if self.transposed:
+            shape = (self.in_channels, self.out_channels // self.groups)
+        else:
+            shape = (self.out_channels, self.in_channels // self.groups)
+        with no_grad():
+            self.weight.materialize(shape + self.kernel_size)
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+    def _in_channels_of(self, input):
+        unbatched = self._dims + 1
+        if input.dim() not in (unbatched, unbatched + 1):
+            raise RuntimeError(f"Expected {unbatched}D (unbatched) or {unbatched + 1}D (batched) "
+                               f"input to {type(self).__name__}, but got input of size: "
+                               f"{input.shape}")
+        return input.shape[0 if input.dim() == unbatched else 1]
+
+
+class _LazyConv(_LazyConvMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        # NOTE: 0 channels in and out until the input is seen: no storage is made here.
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                         padding_mode, device, dtype)
+        self._make_lazy(out_channels, bias, device, dtype)
+
+
+class _LazyConvTranspose(_LazyConvMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups=1, bias=True, dilation=1, padding_mode="zeros", device=None,
+                 dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
+                         dilation, padding_mode, device, dtype)
+        self._make_lazy(out_channels, bias, device, dtype)
+
+
+class LazyConv1d(_LazyConv, Conv1d):
+    """A Conv1d whose in_channels is inferred from its first input (then a Conv1d)."""
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConv, Conv2d):
+    """A Conv2d whose in_channels is inferred from its first input (then a Conv2d).
+
+    >>> LazyConv2d(8, 3)
+    LazyConv2d(0, 8, kernel_size=(3, 3), stride=(1, 1))
+    """
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConv, Conv3d):
+    """A Conv3d whose in_channels is inferred from its first input (then a Conv3d)."""
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvTranspose, ConvTranspose1d):
+    """A ConvTranspose1d whose in_channels is inferred from its first input."""
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
+    """A ConvTranspose2d whose in_channels is inferred from its first input."""
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
+    """A ConvTranspose3d whose in_channels is inferred from its first input."""
+    cls_to_become = ConvTranspose3d

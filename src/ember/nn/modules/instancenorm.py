@@ -1,11 +1,12 @@
 """InstanceNorm1d/2d/3d: each channel of each sample normalized over its own spatial dims
-(no affine parameters and no running statistics by default)."""
+(no affine parameters and no running statistics by default), and their lazy forms."""
 import warnings
 
 from .. import functional as F
-from .batchnorm import _NormBase
+from .batchnorm import _LazyNormBase, _NormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d",
+           "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
 class _InstanceNorm(_NormBase):
@@ -55,4 +56,25 @@ class InstanceNorm2d(_InstanceNorm):
 
 class InstanceNorm3d(_InstanceNorm):
     """Instance norm of (N, C, D, H, W) or (C, D, H, W) input."""
+    _no_batch_dim = 4
+
+
+# NOTE: as in torch, the lazy instance norms default to affine=True and
+# track_running_stats=True (the ordinary ones to False): the defaults of _LazyNormBase.
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm1d whose num_features is inferred from its first input's dim 1."""
+    cls_to_become = InstanceNorm1d
+    _no_batch_dim = 2
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm2d whose num_features is inferred from its first input's dim 1."""
+    cls_to_become = InstanceNorm2d
+    _no_batch_dim = 3
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm3d whose num_features is inferred from its first input's dim 1."""
+    cls_to_become = InstanceNorm3d
     _no_batch_dim = 4

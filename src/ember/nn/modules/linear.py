@@ -1,9 +1,11 @@
-"""Identity, Linear and Bilinear."""
+"""Identity, Linear, LazyLinear and Bilinear."""
 import math
 
 from ..._creation import empty
+from ...autograd.grad_mode import no_grad
 from .. import functional as F, init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 
@@ -47,6 +49,41 @@ class Linear(Module):
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear whose in_features is inferred from the last dim of its first input; it then
+    becomes a Linear, initialised as one (the same numbers for the same seed)."""
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__(0, 0, False)      # no storage: the parameters come below
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+        elif self.in_features == 0:
+            # NOTE: parameters loaded from a state_dict: the input must agree with them.
+            in_features = self.weight.shape[1]
+            if input.shape[-1] != in_features:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} "
+                                     f"is not equal to in_features from self.weight: "
+                                     f"{in_features}")
+            self.in_features = in_features
 
 
 class Bilinear(Module):
