@@ -38,7 +38,7 @@ class LinearAddmm(Addmm):
         a, b = ctx.saved_tensors
         need_self, need_a, need_b = ctx.needs_input_grad
         g = grad._data
-        return (wrap(g.sum(0)) if need_self else None,
+        return (wrap(np.add.reduce(g, axis=0)) if need_self else None,
                 wrap(np.matmul(g, b._data.T)) if need_a else None,
                 wrap(_weight_grad(a._data, g, ctx.column_major)) if need_b else None)
 
