@@ -72,13 +72,12 @@ _TORCH_PYTHON_METHODS = frozenset({
     "__len__", "__iter__", "__hash__", "__dir__", "__array__", "__contains__", "storage",
     "unflatten", "to_sparse_coo", "dim_order", "__dlpack__", "__dlpack_device__"})
 
-# What an uninitialized tensor still allows (the rest raise): asking its dtype, device and
-# (empty) size, converting its dtype or device, and Python's own object protocol.
-_ALLOWED = frozenset({
-    "size", "is_complex", "is_floating_point", "get_device", "to", "cpu", "cuda", "float",
-    "double", "half", "char", "short", "int", "long", "share_memory_", "__init__", "__repr__",
-    "__hash__", "__reduce_ex__", "__copy__"})
+# What an uninitialized tensor still allows, besides what UninitializedTensorMixin defines
+# (size, conversions, copying, printing): the Tensor methods that read only dtype and device.
+_ALLOWED = frozenset({"is_complex", "is_floating_point", "get_device", "__init__"})
 _CONVERSIONS = ("to", "cpu", "cuda", "float", "double", "half", "char", "short", "int", "long")
+_BINARY_OPS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or",
+               "xor", "lshift", "rshift")
 
 
 def _uninitialized_error(kind, where):
@@ -105,10 +104,9 @@ class _NoData:
     __lt__ = __le__ = __gt__ = __ge__ = __neg__ = __abs__ = __invert__ = _fail
 
 
-for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or",
-              "xor", "lshift", "rshift"):
-    setattr(_NoData, f"__{_name}__", _NoData._fail)
-    setattr(_NoData, f"__r{_name}__", _NoData._fail)
+for _op in _BINARY_OPS:
+    setattr(_NoData, f"__{_op}__", _NoData._fail)
+    setattr(_NoData, f"__r{_op}__", _NoData._fail)
 
 
 # NOTE: torch's error names the method its dispatcher ran, which for Python's operators is
@@ -121,9 +119,7 @@ _TORCH_NAMES = {
     "__pos__": "positive", "__abs__": "abs", "__lt__": "lt", "__le__": "le", "__gt__": "gt",
     "__ge__": "ge", "__ne__": "ne", "__rand__": "bitwise_and", "__ror__": "bitwise_or",
     "__rxor__": "bitwise_xor", "__iter__": "dim", "ndimension": "dim", "nelement": "numel"}
-_REFLECTED = frozenset(f"__r{op}__" for op in ("add", "sub", "mul", "truediv", "floordiv", "mod",
-                                               "pow", "matmul", "and", "or", "xor", "lshift",
-                                               "rshift"))
+_REFLECTED = frozenset(f"__r{op}__" for op in _BINARY_OPS)
 
 
 def _refusing(name):
@@ -252,8 +248,9 @@ def _conversion(name):
     return method
 
 
-for _name in _CONVERSIONS:
-    setattr(UninitializedTensorMixin, _name, _conversion(_name))
+for _op in _CONVERSIONS:
+    setattr(UninitializedTensorMixin, _op, _conversion(_op))
+del _op
 
 
 def _guard_tensor_methods():
