@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .._device import backend_of
+from .._dtype import float64
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace
@@ -522,17 +523,25 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None, *
           _inplace=False):
     """Leaky ReLU with a random slope in [lower, upper] per element while training, and
     their mean otherwise."""
-    if input._data.dtype.kind not in "fV":
+    if input._data.dtype.kind not in "fV" or (training and input._data.dtype == np.float16):
         kernel = "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    negative = input.detach() <= 0
     if training:
+        # NOTE: torch draws one double per non-positive element, in order (none for the
+        # others), and rounds it through float for half-precision inputs.
         from .sampling import rand
-        slopes = rand(tuple(input.shape), generator=generator, dtype=input.dtype)
-        slopes = slopes * (upper - lower) + lower
+        count = int(negative.sum())
+        slopes = rand((count,), generator=generator, dtype=float64) * (upper - lower) + lower
+        if input.dtype.itemsize < 4:
+            slopes = slopes.float()
+        noise = input.new_ones(tuple(input.shape))
+        noise[negative] = slopes.to(input.dtype)
     else:
-        slopes = input.new_full(tuple(input.shape), (lower + upper) / 2)
-    noise = _where(input.detach() > 0, 1.0, slopes)
+        noise = _where(negative, input.new_full(tuple(input.shape), (lower + upper) / 2), 1.0)
     return call(RreluWithNoise, (input, noise), {}, Inplace(input) if _inplace else None,
                 "rrelu")
 

@@ -2,6 +2,7 @@
 from `_fold.py`. One op, `Convolution` (torch's ConvolutionBackward0), serves both directions;
 the weight gradient is a second op, so that gradients of gradients are convolutions again. The
 array kernels live in `_conv_kernels.py` (see NOTE [ Convolution kernels ] there)."""
+import math
 import warnings
 
 from .._device import backend_of
@@ -130,10 +131,6 @@ def conv_weight(input, grad_output, kernel, stride, padding, dilation, groups, c
 
 # -- argument checks, as torch's ----------------------------------------------------------------
 
-_TYPE_NAMES = {"Float": "float", "Double": "double", "Half": "c10::Half",
-               "BFloat16": "c10::BFloat16"}
-
-
 def _expand(value, k, name):
     """An int or a sequence as a k-tuple (a sequence of one value is repeated)."""
     if isinstance(value, int):
@@ -210,7 +207,7 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
                                f"({' x '.join(map(str, padded))}). Kernel size: "
                                f"({' x '.join(map(str, extent))}). Kernel size can't be greater "
                                f"than actual input size")
-    _check_dtypes(input, weight, bias)
+    _check_dtypes(input, weight, bias, groups)
     return stride, padding, dilation, output_padding
 
 
@@ -228,27 +225,38 @@ def _check_output_padding(output_padding, stride, dilation):
                        + " ".join(parts))
 
 
-def _check_dtypes(input, weight, bias):
+def _check_dtypes(input, weight, bias, groups):
     dtype = input._data.dtype
     if weight._data.dtype != dtype:
-        # NOTE: torch words this after its own dispatch: float32 and bfloat16 inputs may go
-        # to oneDNN, whose check names both legacy tensor types.
-        if input.dtype._scalar_name in ("Float", "BFloat16"):
+        # NOTE: torch words this after its own dispatch: bfloat16 inputs, and float32 inputs
+        # its heuristic sends there, go to oneDNN, whose check names both legacy tensor types.
+        if input.dtype._scalar_name == "BFloat16" or (
+                input.dtype._scalar_name == "Float" and _onednn_float(input, weight, groups)):
             raise RuntimeError(f"Input type ({_legacy_type(input)}) and weight type "
                                f"({_legacy_type(weight)}) should be the same or input should "
                                f"be a MKLDNN tensor and weight is a dense tensor")
         raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
                            f"{weight.dtype._scalar_name}")
-    if bias is not None and bias._data.dtype != dtype:
-        raise RuntimeError(f"Input type ({_type_name(input)}) and bias type ({_type_name(bias)}) "
-                           f"should be the same")
+    _check_bias_dtype(input, bias)
     if dtype.kind == "b":
         raise NotImplementedError("\"slow_conv2d_cpu\" not implemented for 'Bool'")
 
 
+def _onednn_float(input, weight, groups):
+    """torch's choice of oneDNN for a float32 convolution on a multi-threaded CPU: grouped,
+    a kernel above 3x3, a batch above one, or a large first image."""
+    x, w = input.shape, weight.shape
+    return groups > 1 or (w[-1] > 3 and w[-2] > 3) or x[0] > 1 or math.prod(x[:4]) > 20480
+
+
+def _check_bias_dtype(input, bias):
+    if bias is not None and bias._data.dtype != input._data.dtype:
+        raise RuntimeError(f"Input type ({_type_name(input)}) and bias type ({_type_name(bias)}) "
+                           f"should be the same")
+
+
 def _type_name(t):
-    name = t.dtype._scalar_name
-    return _TYPE_NAMES.get(name, name.lower())
+    return t.dtype._cpp_name
 
 
 def _legacy_type(t):
@@ -259,13 +267,16 @@ def _legacy_type(t):
 # -- the functions ------------------------------------------------------------------------------
 
 def _conv(name, k, input, weight, bias, stride, padding, dilation, groups):
+    numeric = not isinstance(padding, str)
+    if numeric:     # NOTE: torch's conv1d/2d/3d check this first; the 'same'/'valid' path not
+        _check_bias_dtype(input, bias)
     if input.ndim not in (k + 1, k + 2):
         raise RuntimeError(f"Expected {k + 1}D (unbatched) or {k + 2}D (batched) input to "
                            f"{name}, but got input of size: {_sizes(input.shape)}")
     batched = input.ndim == k + 2
     if not batched:
         input = input.unsqueeze(0)
-    if isinstance(padding, str):
+    if not numeric:
         input, padding = _string_padding(input, weight, padding, stride, dilation, k)
     # NOTE: as torch's bindings do, ints become k-lists for the function's k (conv2d: 2);
     # the core then checks them against the weight's dims.

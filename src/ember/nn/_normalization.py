@@ -213,7 +213,7 @@ def _same_dtypes(input, *others, batch=False):
     params = [t for t in others if t is not None]
     if not any(t.dtype is not input.dtype for t in params):
         return
-    if input.dtype.itemsize >= 4:
+    if input.dtype not in (_dtype.float16, _dtype.bfloat16):
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     float32 = _dtype.float32
     if any(t.dtype is not input.dtype and t.dtype is not float32 for t in params) or (
@@ -253,8 +253,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Given normalized_shape={_dims(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{_dims(input.shape)}")
+    _same_dtypes(input, weight, bias)         # NOTE: torch checks mixed dtypes first
     _float_kernel(input, "LayerNormKernelImpl")
-    _same_dtypes(input, weight, bias)
     inner = math.prod(shape)
     view = (math.prod(input.shape[:input.ndim - k]), inner)
     return _run(NativeLayerNorm, input, weight, bias, view, (1,), (1, inner), (0,), eps)[0]
@@ -352,8 +352,13 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         _verify_spatial_size(input.size())
     n, c = input.shape[0], input.shape[1]
     shape = (1, n * c) + tuple(input.shape[2:])
+    # NOTE: torch accepts running statistics of another dtype than a float32/float64 input
+    # here (not in batch_norm): they are updated in the input's dtype and copied back.
+    cast = input.dtype.itemsize >= 4 and input.is_floating_point()
     rm = None if running_mean is None else running_mean.repeat(n)
     rv = None if running_var is None else running_var.repeat(n)
+    if cast and rm is not None:
+        rm, rv = rm.to(input.dtype), rv.to(input.dtype)
     w = None if weight is None else weight.repeat(n)
     b = None if bias is None else bias.repeat(n)
     out = batch_norm(input.contiguous().view(shape), rm, rv, w, b, use_input_stats,
@@ -391,8 +396,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                f"channels in input, but got {name} of shape "
                                f"{_dims(t.shape)} and input of shape {_dims(input.shape)}")
     _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
-    _float_kernel(input, "GroupNormKernelImpl")
     _same_dtypes(input, weight, bias)
+    _float_kernel(input, "GroupNormKernelImpl")
     view = (n, num_groups, c // num_groups, input.numel() // max(n * c, 1))
     wshape = (1, num_groups, c // num_groups, 1)
     return _run(NativeGroupNorm, input, weight, bias, view, (2, 3), wshape, (0, 3), eps)[0]

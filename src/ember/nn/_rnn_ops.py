@@ -170,6 +170,20 @@ def run_layer(mode, x, hx, cx, weights, batch_sizes, reverse, packed):
     return outputs
 
 
+def batch_major(output, is_lstm):
+    """A (T, B, H) output seen as (B, T, H), recorded as torch records it."""
+    if is_lstm:
+        return output.transpose(0, 1)           # torch: a view (TransposeBackward0)
+    # NOTE: torch's RNN and GRU kernels transpose their fresh result in place
+    # (TransposeBackward1). The layer node here saves its output, so an in-place op would
+    # spoil its version check: a view recorded under the in-place node's name instead.
+    from .. import _geometry as geo
+    from .._ops import views, views_inplace
+    shape, strides = geo.transpose(tuple(output.shape), output.stride(), 0, 1)
+    return views._view_op(views_inplace.TransposeInplace, output, shape, strides,
+                          output._offset, {"dim0": 0, "dim1": 1})
+
+
 def check_matmul_dtype(a, w):
     """torch's error when a state (or a cell's input) meets weights of another dtype."""
     if a.dtype != w.dtype:

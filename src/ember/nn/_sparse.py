@@ -58,7 +58,9 @@ def _renorm_(weight, indices, max_norm, norm_type):
     with no_grad():
         picked = weight[wrap(rows)]
         norms = picked.norm(p=norm_type, dim=1, keepdim=True)
-        scale = (max_norm / (norms + 1e-7)).clamp(max=1.0)
+        # NOTE: only rows above max_norm: a row already renormed sits just below it, and
+        # max_norm / (norm + 1e-7) would shrink it again on every call.
+        scale = (max_norm / (norms + 1e-7)).masked_fill(norms <= max_norm, 1.0)
         weight[wrap(rows)] = picked * scale.to(picked.dtype)
 
 

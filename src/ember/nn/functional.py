@@ -193,6 +193,9 @@ def linear(input, weight, bias=None):
     out = _linear_2d(input, weight, bias)      # the common float 2-D case, in one kernel
     if out is not None:
         return out
+    if input.ndim == 0 or weight.ndim == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input.ndim}D and {weight.ndim}D")
     addmm = _FUNCTIONS.get("addmm")
     if bias is None or addmm is None or weight.ndim != 2:
         out = input.matmul(weight.t()) if weight.ndim == 2 else input.matmul(weight)
@@ -210,12 +213,38 @@ def linear(input, weight, bias=None):
 
 def bilinear(input1, input2, weight, bias=None):
     """y[..., o] = input1[..., i] weight[o, i, j] input2[..., j] + bias[o]."""
+    _check_bilinear(input1, input2, weight, bias)
     lead = tuple(input1.shape[:-1])
     x1 = input1.reshape(-1, 1, 1, input1.shape[-1])          # (B, 1, 1, in1)
     x2 = input2.reshape(-1, 1, input2.shape[-1])             # (B, 1, in2)
     y = x1.matmul(weight).squeeze(2)                         # (B, out, in2)
     y = (y * x2).sum(-1).view(lead + (weight.shape[0],))
     return y if bias is None else y + bias
+
+
+def _check_bilinear(input1, input2, weight, bias):
+    """torch's checks of F.bilinear's operands, in its order and words."""
+    named = [("input1", input1), ("input2", input2), ("weight", weight)] + \
+        ([("bias", bias)] if bias is not None else [])
+    if len({t.dtype for _, t in named}) > 1:
+        got = ", ".join(f"{n}: {t.dtype._cpp_name}" for n, t in named)
+        raise RuntimeError(f"All tensors must have the same dtype, got {got}")
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and "
+                           f"{input2.ndim}")
+    if weight.ndim != 3 or input1.ndim == 0:
+        return
+    for i in range(input1.ndim - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
+                               f"got {input1.shape[i]} and {input2.shape[i]}")
+    for n, t, k in (("input1", input1, 1), ("input2", input2, 2)):
+        if t.shape[-1] != weight.shape[k]:
+            raise RuntimeError(f"bilinear(): {n} size does not match weight size: got "
+                               f"{t.shape[-1]} but expected {weight.shape[k]}")
+    if bias is not None and bias.ndim and bias.shape[0] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[0]} but expected {weight.shape[0]}")
 
 
 def _check_p(p):

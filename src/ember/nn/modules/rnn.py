@@ -237,7 +237,7 @@ class RNNBase(Module):
                 c_n = self.permute_hidden(c_n, unsorted_indices)
         else:
             if self.batch_first:
-                output = output.transpose(0, 1)
+                output = _rnn_ops.batch_major(output, is_lstm)
             if not batched:
                 output = output.squeeze(0 if self.batch_first else 1)
                 h_n = h_n.squeeze(1)
