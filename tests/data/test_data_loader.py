@@ -168,3 +168,22 @@ def test_tensor_dataset_gather_falls_back_for_odd_indices():
     leaf = ember.arange(4.).requires_grad_()
     assert not DataLoader(TensorDataset(leaf), batch_size=2)._get_iterator()._fetcher.gather
     assert list(DataLoader(Sub(ember.arange(4.)), batch_size=2))[1][0].tolist() == [4., 6.]
+
+
+def test_subset_of_tensor_dataset_batch_is_one_gather():
+    from ember.utils.data import Subset, random_split
+    ds = TensorDataset(ember.arange(30.).view(10, 3), ember.arange(10))
+    sub = Subset(ds, [9, 2, 4, 7])
+    loader = DataLoader(sub, batch_sampler=[[3, 0, -1], [1]])
+    assert loader._get_iterator()._fetcher.gather
+    got = list(loader)
+    assert got[0][0].tolist() == ds.tensors[0][[7, 9, 7]].tolist()
+    assert got[0][1].tolist() == [7, 9, 7] and got[1][1].tolist() == [2]
+    with pytest.raises(IndexError, match="list index out of range"):
+        list(DataLoader(sub, batch_sampler=[[4]]))
+    ember.manual_seed(0)
+    a, b = random_split(ds, [6, 4])
+    for part in (a, b):
+        (x, y), = list(DataLoader(part, batch_size=10))
+        assert y.tolist() == list(part.indices)
+        assert x.tolist() == ds.tensors[0][list(part.indices)].tolist()

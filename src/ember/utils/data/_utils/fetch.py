@@ -4,6 +4,7 @@ import numpy as np
 
 from ember._tensor import wrap
 
+from ..dataset import Subset, TensorDataset, _plain_cpu
 from . import collate
 
 
@@ -19,7 +20,11 @@ class _MapDatasetFetcher:
         if not self.auto_collation:
             return self.collate_fn(self.dataset[index])
         if self.gather:
-            batch = _gather(self.dataset.tensors, index)
+            dataset, rows = self.dataset, index
+            if dataset.__class__ is not TensorDataset:          # a Subset of one
+                rows = [dataset.indices[i] for i in index]    # as Subset.__getitems__ does
+                dataset = dataset.dataset
+            batch = _gather(dataset.tensors, rows)
             if batch is not None:
                 return batch
         getitems = getattr(self.dataset, "__getitems__", None)
@@ -56,9 +61,10 @@ class _IterableDatasetFetcher:
 
 
 def _gatherable(dataset):
-    """A plain `TensorDataset` of CPU tensors outside autograd: its default-collated batch is
-    one gather per tensor."""
-    from ..dataset import TensorDataset, _plain_cpu
+    """A plain `TensorDataset` of CPU tensors outside autograd, or a plain `Subset` of one (as
+    `random_split` makes): its default-collated batch is one gather per tensor."""
+    if type(dataset) is Subset:
+        dataset = dataset.dataset
     return type(dataset) is TensorDataset and all(_plain_cpu(t) for t in dataset.tensors)
 
 
