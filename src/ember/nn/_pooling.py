@@ -5,7 +5,8 @@ import math
 
 from .. import _dtype
 from .._device import backend_of
-from . import _pooling_ops as ops
+from . import _fractional_pool, _pooling_ops as ops
+from ._fractional_pool import *  # noqa: F401,F403
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
            "max_pool2d_with_indices", "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d",
@@ -14,6 +15,7 @@ __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
            "adaptive_max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d",
            "lp_pool1d", "lp_pool2d", "lp_pool3d"]
+__all__ += _fractional_pool.__all__
 
 _COUNT = {2: "two", 3: "three"}
 

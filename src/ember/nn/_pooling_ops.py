@@ -204,13 +204,14 @@ class _MaxPool(Op):
     """A max pool (fixed or adaptive windows): values and their flat input indices."""
     abstract = True
     num_outputs = 1
+    scatter = staticmethod(scatter_max_grad)    # (grad, index, spatial, geometry) -> d input
 
     def backward(ctx, grad):
         indices, spatial = ctx.indices, ctx.spatial
         lead = tuple(grad.shape[:grad.ndim - len(spatial)])
         flat = (-1,) + tuple(grad.shape[len(lead):])
-        data = scatter_max_grad(grad._data.reshape(flat), indices._data.reshape(flat), spatial,
-                                ctx.geometry)
+        data = ctx.scatter(grad._data.reshape(flat), indices._data.reshape(flat), spatial,
+                           ctx.geometry)
         (result,) = apply(ctx.Backward, (grad,), (data.reshape(lead + tuple(spatial)),),
                           {"indices": indices, "lead": lead})
         return result

@@ -1,11 +1,13 @@
-"""Pooling layers: max, average, adaptive, unpooling and power-average pools."""
+"""Pooling layers: max, average, adaptive, unpooling, power-average and fractional max
+pools."""
 from .. import functional as F
 from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
            "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
-           "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d"]
+           "MaxUnpool3d", "LPPool1d", "LPPool2d", "LPPool3d", "FractionalMaxPool2d",
+           "FractionalMaxPool3d"]
 
 
 def _ntuple(value, n):
@@ -201,3 +203,55 @@ class LPPool2d(_LPPoolNd):
 class LPPool3d(_LPPoolNd):
     """(sum over each window of x ** p) ** (1 / p) over (N, C, D, H, W)."""
     _pool = staticmethod(F.lp_pool3d)
+
+
+class _FractionalMaxPoolNd(Module):
+    """kernel_size, and exactly one of output_size or output_ratio (each in (0, 1)); a given
+    _random_samples tensor is kept as a buffer and fixes the windows. No extra_repr, as torch:
+    the layer prints as `FractionalMaxPool2d()`."""
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        n = self._dims
+        self.kernel_size = _ntuple(kernel_size, n)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _ntuple(output_size, n) if output_size is not None else None
+        self.output_ratio = _ntuple(output_ratio, n) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output "
+                             f"size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        ratio = self.output_ratio
+        if ratio is not None and not all(0 < ratio[d] < 1 for d in range(n)):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return self._pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                          self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Max over kernel_size windows of (N, C, H, W) or (C, H, W) whose starts advance by
+    pseudo-random steps (Graham, 2014), to output_size or output_ratio of the input's size.
+
+        >>> nn.FractionalMaxPool2d(3, output_ratio=0.5)(torch.randn(1, 2, 10, 9)).shape
+        torch.Size([1, 2, 5, 4])
+    """
+    _dims = 2
+    _pool = staticmethod(F.fractional_max_pool2d)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """Fractional max pooling of (N, C, T, H, W) or (C, T, H, W)."""
+    _dims = 3
+    _pool = staticmethod(F.fractional_max_pool3d)
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        if any(k <= 0 for k in _ntuple(kernel_size, 3)):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        super().__init__(kernel_size, output_size, output_ratio, return_indices,
+                         _random_samples)
