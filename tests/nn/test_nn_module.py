@@ -253,3 +253,21 @@ def test_full_backward_pre_hook_scales_output_gradient():
     lin(x).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * np.ones((4, 2)) @ lin.weight.detach().numpy(),
                                rtol=1e-6)
+
+
+def test_hook_handles_survive_deepcopy_and_pickle():
+    # as in torch: a copied module's handle removes the copy's hook, not the original's
+    import copy
+    import pickle
+    m = ember.nn.Linear(2, 2)
+    m.h = m.register_forward_pre_hook(print)
+    m2 = copy.deepcopy(m)
+    m2.h.remove()
+    assert (len(m._forward_pre_hooks), len(m2._forward_pre_hooks)) == (1, 0)
+    m3 = pickle.loads(pickle.dumps(m))
+    assert len(m3._forward_pre_hooks) == 1
+    # a hook registered after loading gets a fresh id: it does not replace the loaded one
+    m3.register_forward_pre_hook(repr)
+    assert len(m3._forward_pre_hooks) == 2
+    m3.h.remove()
+    assert list(m3._forward_pre_hooks.values()) == [repr]

@@ -41,16 +41,28 @@ _FREED = ("<freed>",)
 class RemovableHandle:
     """Returned by `register_hook`; `remove()` unregisters the hook."""
 
-    _ids = itertools.count()
+    next_id = 0
 
     def __init__(self, hooks_dict):
         self.hooks_dict_ref = weakref.ref(hooks_dict)
-        self.id = next(RemovableHandle._ids)
+        self.id = RemovableHandle.next_id
+        RemovableHandle.next_id += 1
 
     def remove(self):
         hooks = self.hooks_dict_ref()
         if hooks is not None:
             hooks.pop(self.id, None)
+
+    # NOTE: a weak reference cannot be pickled or deep-copied: the handle travels with the
+    # hook dict itself, so that a copied module's handle removes the copy's hook, as in torch.
+    def __getstate__(self):
+        return (self.hooks_dict_ref(), self.id)
+
+    def __setstate__(self, state):
+        hooks, self.id = state
+        self.hooks_dict_ref = weakref.ref(hooks if hooks is not None else _HookDict())
+        # ids made in this process from now on must not collide with the loaded one
+        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
 
     def __enter__(self):
         return self
