@@ -7,7 +7,6 @@ module becomes its `cls_to_become` (LazyLinear -> Linear). Loading a state_dict 
 tensors into a lazy module materializes the shapes too.
 """
 import itertools
-from collections import OrderedDict
 
 from ...autograd.grad_mode import no_grad
 from ..parameter import is_lazy
@@ -44,18 +43,9 @@ class LazyModuleMixin:
         raise NotImplementedError(f"initialize_parameters is not implemented for "
                                   f"{type(self).__name__}")
 
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        # NOTE: as Module.state_dict, except that an uninitialized parameter or buffer is saved
-        # as itself (it cannot be detached), as torch does.
-        if args:        # torch's deprecated positional form (destination, prefix, keep_vars)
-            destination, prefix, keep_vars = (list(args) + [destination, prefix,
-                                                            keep_vars][len(args):])[:3]
-        if destination is None:
-            destination = OrderedDict()
-            destination._metadata = OrderedDict()
-        metadata = getattr(destination, "_metadata", None)
-        if metadata is not None:
-            metadata[prefix[:-1]] = {"version": self._version}
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        # NOTE: as Module's, except that an uninitialized parameter or buffer is saved as
+        # itself (it cannot be detached), as torch does.
         own = itertools.chain(self._parameters.items(),
                               ((name, buf) for name, buf in self._buffers.items()
                                if name not in self._non_persistent_buffers_set))
@@ -65,14 +55,9 @@ class LazyModuleMixin:
                 destination[prefix + name] = value if keep else value.detach()
         if type(self).get_extra_state is not Module.get_extra_state:
             destination[prefix + "_extra_state"] = self.get_extra_state()
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
-        return destination
 
-    def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors,
-                              assign=False):
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
         # Materialize each uninitialized tensor that the state_dict gives a real value for
         # (in its own dtype; the values are then copied as usual). An uninitialized value for
         # an uninitialized tensor is nothing to copy: it is set aside, and counts as found.
@@ -89,9 +74,10 @@ class LazyModuleMixin:
                     value.materialize(incoming.shape)
         if both_lazy:
             state_dict = {k: v for k, v in state_dict.items() if k not in both_lazy}
-        start = len(missing)
-        super()._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
-        missing[start:] = [key for key in missing[start:] if key not in both_lazy]
+        start = len(missing_keys)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+        missing_keys[start:] = [key for key in missing_keys[start:] if key not in both_lazy]
 
 
 def _infer_parameters(module, args, kwargs):

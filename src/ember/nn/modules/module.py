@@ -1,7 +1,9 @@
 """`Module`: the base of every layer. It owns registration (parameters, buffers, submodules
 through attribute assignment), traversal, state_dict save/load, hooks, train/eval and
 dtype/device conversion."""
+import functools
 import itertools
+import warnings
 from collections import OrderedDict, namedtuple
 
 from ... import _dtype
@@ -76,6 +78,9 @@ class Module:
         setattr_(self, "_forward_hooks_with_kwargs", set())
         setattr_(self, "_backward_hooks", new_hook_dict())
         setattr_(self, "_backward_pre_hooks", new_hook_dict())
+        for name in _LATER_HOOK_DICTS:
+            setattr_(self, name, new_hook_dict())
+        setattr_(self, "_forward_hooks_always_called", set())
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
@@ -102,10 +107,14 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
-        if self._backward_hooks or self._backward_pre_hooks:
-            result = call_with_backward_hooks(self, args, kwargs)
-        else:
-            result = self.forward(*args, **kwargs)
+        try:
+            if self._backward_hooks or self._backward_pre_hooks:
+                result = call_with_backward_hooks(self, args, kwargs)
+            else:
+                result = self.forward(*args, **kwargs)
+        except Exception:
+            self._call_always_hooks(args, kwargs)
+            raise
         for key, hook in list(self._forward_hooks.items()):
             if key in self._forward_hooks_with_kwargs:
                 new = hook(self, args, kwargs, result)
@@ -114,6 +123,23 @@ class Module:
             if new is not None:
                 result = new
         return result
+
+    def _call_always_hooks(self, args, kwargs):
+        """Forward hooks registered with always_call=True, when forward raised: they run
+        (their results unused); an error in one is reported as a warning, the forward's error
+        goes on."""
+        for key, hook in list(self._forward_hooks.items()):
+            if key not in self._forward_hooks_always_called:
+                continue
+            try:
+                if key in self._forward_hooks_with_kwargs:
+                    hook(self, args, kwargs, None)
+                else:
+                    hook(self, args, None)
+            except Exception as e:
+                warnings.warn("forward hook with ``always_call=True`` raised an exception that "
+                              f"was silenced as another error was raised in forward: {e}",
+                              stacklevel=3)
 
     # -- registration --------------------------------------------------------------------------
 
@@ -255,6 +281,11 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for name in _LATER_HOOK_DICTS:        # modules pickled before these existed
+            if name not in self.__dict__:
+                object.__setattr__(self, name, new_hook_dict())
+        if "_forward_hooks_always_called" not in self.__dict__:
+            object.__setattr__(self, "_forward_hooks_always_called", set())
 
     # -- traversal -----------------------------------------------------------------------------
 
@@ -470,16 +501,43 @@ class Module:
     # -- state_dict ----------------------------------------------------------------------------
 
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        """An OrderedDict of parameters and persistent buffers, keyed 'layer.0.weight'."""
-        if args:        # torch's deprecated positional form (destination, prefix, keep_vars)
-            destination, prefix, keep_vars = (list(args) + [destination, prefix,
-                                                            keep_vars][len(args):])[:3]
+        """An OrderedDict of parameters and persistent buffers, keyed 'layer.0.weight'.
+
+        Each module writes its own entries (`_save_to_state_dict`) between its state-dict
+        pre-hooks and post-hooks; the result's `_metadata` keeps each module's version."""
+        if args:
+            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
+                          "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
+                          "#torch.nn.Module.state_dict for details.", FutureWarning,
+                          stacklevel=2)
+            destination = args[0] if destination is None else destination
+            prefix = args[1] if len(args) > 1 and prefix == "" else prefix
+            keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
-        metadata = getattr(destination, "_metadata", None)
-        if metadata is not None:
-            metadata[prefix[:-1]] = {"version": self._version}
+        local_metadata = {"version": self._version}
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".",
+                                  keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            result = hook(self, destination, prefix, local_metadata)
+            if getattr(hook, "_from_public_api", False):
+                if result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif result is not None:        # the older private hooks may replace it
+                destination = result
+        return destination
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        """Write this module's own parameters, persistent buffers and extra state (not its
+        children's) into `destination`; subclasses override it to save differently."""
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -487,12 +545,7 @@ class Module:
             if buf is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
         if type(self).get_extra_state is not Module.get_extra_state:
-            destination[prefix + "_extra_state"] = self.get_extra_state()
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
-        return destination
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
 
     def get_extra_state(self):
         """Extra (non-tensor) state for state_dict, saved under '_extra_state' when a subclass
@@ -508,45 +561,64 @@ class Module:
                            "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
                            "to report this bug.")
 
-    def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors,
-                              assign=False):
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        """Copy this module's own entries of `state_dict` (keys starting with `prefix`) into
+        its parameters and buffers, noting missing and unexpected keys and errors; its
+        load-state-dict pre-hooks run first. Subclasses override it to read older layouts
+        (`local_metadata["version"]` is the version the entries were saved at)."""
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                 error_msgs)
         local = {k: v for k, v in itertools.chain(self._parameters.items(),
                                                   self._buffers.items())
                  if v is not None and k not in self._non_persistent_buffers_set}
+        assign = local_metadata.get("assign_to_params_buffers", False)
         for name, param in local.items():
             key = prefix + name
             if key not in state_dict:
-                missing.append(key)
+                if strict:
+                    missing_keys.append(key)
                 continue
             value = state_dict[key]
             if not isinstance(value, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected '
-                              f'torch.Tensor or Tensor-like object from checkpoint but received '
-                              f'{type(value)}')
+                error_msgs.append(f'While copying the parameter named "{key}", expected '
+                                  f'torch.Tensor or Tensor-like object from checkpoint but '
+                                  f'received {type(value)}')
                 continue
+            if param.ndim == 0 and tuple(value.shape) == (1,):     # checkpoints of torch 0.3
+                value = value[0]
             if tuple(value.shape) != tuple(param.shape):
-                errors.append(f"size mismatch for {key}: copying a param with shape "
-                              f"{value.shape} from checkpoint, the shape in current model is "
-                              f"{param.shape}.")
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape "
+                                  f"{value.shape} from checkpoint, the shape in current model "
+                                  f"is {param.shape}.")
                 continue
-            if assign:
-                self._assign(name, param, value)
-            else:
-                with no_grad():
-                    param.copy_(value)
-        extra_key = prefix + "_extra_state"
+            try:
+                if assign:
+                    self._assign(name, param, value)
+                else:
+                    with no_grad():
+                        param.copy_(value)
+            except Exception as ex:
+                error_msgs.append(f'While copying the parameter named "{key}", whose '
+                                  f'dimensions in the model are {param.size()} and whose '
+                                  f'dimensions in the checkpoint are {value.size()}, an '
+                                  f'exception occurred : {ex.args}.')
+        extra_key = prefix + _EXTRA_STATE
         if type(self).set_extra_state is not Module.set_extra_state:
             if extra_key in state_dict:
                 self.set_extra_state(state_dict[extra_key])
-            else:
-                missing.append(extra_key)
-        for key in state_dict:
-            if key.startswith(prefix) and key != extra_key:
-                first = key[len(prefix):].split(".", 1)[0]
-                if first not in self._modules and first not in local:
-                    unexpected.append(key)
-            elif key == extra_key and type(self).set_extra_state is Module.set_extra_state:
-                unexpected.append(key)
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix) and key != extra_key:
+                    parts = key[len(prefix):].split(".", 1)
+                    # a dotted name belongs to a child module, a plain one to this module
+                    if parts[0] not in (self._modules if len(parts) > 1 else local):
+                        unexpected_keys.append(key)
 
     def _assign(self, name, old, value):
         """load_state_dict(assign=True): take `value` itself (parameters stay Parameters)."""
@@ -563,17 +635,31 @@ class Module:
         if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+        if metadata is not None:
+            state_dict._metadata = metadata
 
         def load(module, local_state, prefix):
-            module._load_from_state_dict(local_state, prefix, missing, unexpected, errors,
-                                         assign)
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
+            module._load_from_state_dict(local_state, prefix, local_metadata, True, missing,
+                                         unexpected, errors)
             for name, child in module._modules.items():
                 if child is not None:
                     child_prefix = prefix + name + "."
                     load(child, {k: v for k, v in local_state.items()
                                  if k.startswith(child_prefix)}, child_prefix)
+            keys = _IncompatibleKeys(missing, unexpected)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace.")
 
-        load(self, dict(state_dict), "")
+        load(self, state_dict, "")
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
@@ -603,7 +689,42 @@ class Module:
         handle = _add(self._forward_hooks, hook, prepend)
         if with_kwargs:
             self._forward_hooks_with_kwargs.add(handle.id)
+        if always_call:
+            self._forward_hooks_always_called.add(handle.id)
         return handle
+
+    def register_state_dict_pre_hook(self, hook):
+        """`hook(module, prefix, keep_vars)` before this module's `state_dict` writes."""
+        return add_hook(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """`hook(module, state_dict, prefix, local_metadata)` after this module's (and its
+        children's) entries are written; it may change `state_dict` in place."""
+        hook._from_public_api = True
+        return add_hook(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook):
+        """The older form of the post-hook, which may return a new state_dict."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
+        return add_hook(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """`hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)` before this module's entries are loaded."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        if with_module:
+            hook = functools.partial(hook, self)
+        return add_hook(self._load_state_dict_pre_hooks, hook)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """`hook(module, incompatible_keys)` after this module and its children are loaded;
+        it may edit the keys' lists in place (and so what strict loading complains of)."""
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     def register_full_backward_hook(self, hook, prepend=False):
         """`hook(module, grad_input, grad_output)` when the gradients of the module's inputs
@@ -636,6 +757,11 @@ class Module:
         elif lines:
             body = "\n  " + "\n  ".join(lines) + "\n"
         return self._get_name() + "(" + body + ")"
+
+
+_EXTRA_STATE = "_extra_state"
+_LATER_HOOK_DICTS = ("_state_dict_hooks", "_state_dict_pre_hooks", "_load_state_dict_pre_hooks",
+                     "_load_state_dict_post_hooks")
 
 
 def _add(hooks, fn, prepend):
