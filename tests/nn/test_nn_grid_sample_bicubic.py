@@ -150,3 +150,18 @@ def test_bicubic_node_and_errors():
                                            r"supports 4D input$"):
         F.grid_sample(ember.randn(1, 1, 2, 2, 2), ember.rand(1, 1, 1, 1, 3), "bicubic",
                       align_corners=False)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("shape,grid_shape", [((0, 2, 3, 4), (0, 2, 2, 2)),
+                                              ((2, 0, 3, 4), (2, 2, 2, 2)),
+                                              ((2, 3, 3, 4), (2, 0, 2, 2))])
+def test_empty_batch_channels_or_grid(mode, shape, grid_shape):
+    """No batch, channel or output point: an empty result and zero gradients, as torch."""
+    img = ember.randn(*shape, requires_grad=True)
+    grid = ember.zeros(*grid_shape, requires_grad=True)
+    out = F.grid_sample(img, grid, mode, align_corners=False)
+    assert tuple(out.shape) == shape[:2] + grid_shape[1:3]
+    out.sum().backward()
+    assert img.grad.shape == img.shape and grid.grad.shape == grid.shape
+    assert not img.grad.any() and not grid.grad.any()

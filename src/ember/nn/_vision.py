@@ -1,10 +1,10 @@
 """ember.nn.functional: vision. interpolate (and the deprecated upsample functions),
 pixel_shuffle / pixel_unshuffle, grid_sample and affine_grid: argument rules, warnings and
-error texts as torch's; the kernels are in `_vision_ops.py`."""
+error texts as torch's; the kernels are in `_vision_ops.py` and `_grid_sample_ops.py`."""
 import math
 import warnings
 
-from . import _vision_ops as ops
+from . import _grid_sample_ops as grid_ops, _vision_ops as ops
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
@@ -235,8 +235,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
                            f"{grid.dtype._scalar_name}")
     if mode == "bicubic" and input.ndim == 5:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-    data = ops.grid_sample(input._data, grid._data, mode, padding_mode, align_corners)
-    (result,) = ops.apply(ops.GRID_SAMPLERS[input.ndim - 2], (input, grid), (data,),
+    data = grid_ops.grid_sample(input._data, grid._data, mode, padding_mode, align_corners)
+    (result,) = grid_ops.apply(grid_ops.GRID_SAMPLERS[input.ndim - 2], (input, grid), (data,),
                           {"mode": mode, "padding_mode": padding_mode,
                            "align_corners": align_corners})
     return result
@@ -274,4 +274,4 @@ def affine_grid(theta, size, align_corners=None):
         k = len(spatial)
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{size[0]}, {k + 1}] but got: [{theta.shape[0]}, {k + 1}].")
-    return ops.affine_grid(theta, spatial, align_corners)
+    return grid_ops.affine_grid(theta, spatial, align_corners)
