@@ -284,3 +284,23 @@ def test_fractional_errors(call, kind, message):
     with pytest.raises(kind) as info:
         call()
     assert str(info.value) == message
+
+
+def test_gradient_sums_in_output_order_in_its_dtype():
+    """All four 2 x 2 windows of a 3 x 3 input hold its centre, the maximum. torch adds their
+    gradients 2048, 1, 1, 1 one by one in float16: 2048 + 1 = 2049 rounds (to even) to 2048,
+    and so on, giving 2048 (a float64 sum would round 2051 to 2052). Adaptive max pooling's
+    gradient sums the same way."""
+    x = ember.zeros(1, 1, 3, 3, dtype=ember.float16)
+    x[0, 0, 1, 1] = 1
+    x.requires_grad_()
+    out = F.fractional_max_pool2d(x, 2, output_size=2, _random_samples=ember.zeros(1, 1, 2,
+                                                                                   dtype=x.dtype))
+    out.backward(ember.tensor([[[[2048., 1.], [1., 1.]]]], dtype=ember.float16))
+    assert x.grad[0, 0, 1, 1].item() == 2048.0
+    y = ember.zeros(1, 1, 2, 2, dtype=ember.float16)
+    y[0, 0, 0, 0] = 1
+    y.requires_grad_()
+    F.adaptive_max_pool2d(y, 3).backward(ember.tensor([[[[2048., 1., 0.], [1., 1., 0.],
+                                                          [0., 0., 0.]]]], dtype=ember.float16))
+    assert y.grad[0, 0, 0, 0].item() == 2048.0

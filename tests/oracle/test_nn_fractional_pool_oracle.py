@@ -139,3 +139,20 @@ def test_layers_match_torch():
         assert repr(layer) == "FractionalMaxPool3d()"
         assert list(layer.state_dict()) == ["_random_samples"]
         assert layer.kernel_size == (2, 2, 2) and layer.output_ratio == (0.5, 0.6, 0.7)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("nd", [2, 3])
+def test_adaptive_max_pool_gradients_match_torch_exactly(nd, dtype):
+    """Adaptive max pooling shares the ordered gradient sum (overlapping windows)."""
+    rng = np.random.default_rng(nd)
+    x = rng.standard_normal((3, 5) + (13, 11, 9)[:nd])
+    out = (9, 7, 5)[:nd]
+    w = rng.standard_normal((3, 5) + out)
+    grads = []
+    for lib in (torch, ember):
+        t = lib.tensor(x).to(getattr(lib, dtype)).requires_grad_()
+        o = getattr(lib.nn.functional, f"adaptive_max_pool{nd}d")(t, out)
+        (o * lib.tensor(w).to(getattr(lib, dtype))).sum().backward()
+        grads.append(t.grad.float().numpy())
+    np.testing.assert_array_equal(grads[1], grads[0])

@@ -113,20 +113,6 @@ def fractional_max_pool(x, samples, kernel, out, dtype):
     return best, index
 
 
-def scatter_in_order(grad, index, spatial, geometry=None):
-    """The gradient: each output's gradient added at its input index (grad and index are
-    (B, *out)). NOTE: torch's kernel adds them one by one in output order, in the gradient's
-    dtype, and windows overlap, so the sums are made the same way (add.at, not a float64
-    bincount) to round as torch's in float32, float16 and bfloat16."""
-    xp = backend_of(grad).xp
-    batch = grad.shape[0]
-    size = int(np.prod(spatial))
-    result = xp.zeros(batch * size, dtype=grad.dtype)
-    where = index.reshape(batch, -1) + xp.arange(batch).reshape(-1, 1) * size
-    xp.add.at(result, where.ravel(), grad.reshape(-1))
-    return result.reshape((batch,) + tuple(spatial))
-
-
 FRACTIONAL_MAX_POOLS = {}
 for _nd in (2, 3):
     _node = f"FractionalMaxPool{_nd}D"
@@ -134,7 +120,6 @@ for _nd in (2, 3):
                      _node + "BackwardBackward0")
     FRACTIONAL_MAX_POOLS[_nd] = type(f"FractionalMaxPool{_nd}d", (ops._MaxPool,),
                                      {"node_name": _node + "Backward0", "Backward": _bw,
-                                      "scatter": staticmethod(scatter_in_order),
                                       "__module__": __name__})
 
 

@@ -148,18 +148,32 @@ def _max_pool_scan(views, table, checks_bounds):
     return best, index
 
 
-@via_float32
 def scatter_max_grad(grad, index, spatial, geometry=None):
-    """The gradient of a max pool: each output's gradient added at its input index.
-    `geometry` = (kernel, stride, padding, dilation, out) for fixed windows; adaptive windows
-    (None) use one bincount."""
+    """The gradient of a max pool (grad and index (B, *out)): each output's gradient added at
+    its input index. `geometry` = (kernel, stride, padding, dilation, out) for fixed windows;
+    None for adaptive and fractional windows."""
+    if geometry is None:
+        return _scatter_in_order(grad, index, spatial)
+    return _scatter_windows(grad, index, spatial, geometry)
+
+
+def _scatter_in_order(grad, index, spatial):
+    """NOTE: torch's adaptive and fractional kernels add the gradients one by one in output
+    order, in the gradient's dtype, and their windows may overlap; add.at sums the same way
+    (a float64 bincount would round differently in float32, float16 and bfloat16)."""
     xp = backend_of(grad).xp
     batch = grad.shape[0]
-    if geometry is None:
-        size = math.prod(spatial)
-        where = (index.reshape(batch, -1) + xp.arange(batch).reshape(-1, 1) * size).ravel()
-        summed = xp.bincount(where, weights=grad.reshape(-1), minlength=batch * size)
-        return summed.astype(grad.dtype).reshape((batch,) + tuple(spatial))
+    size = math.prod(spatial)
+    result = xp.zeros(batch * size, dtype=grad.dtype)
+    where = index.reshape(batch, -1) + xp.arange(batch).reshape(-1, 1) * size
+    xp.add.at(result, where.ravel(), grad.reshape(-1))
+    return result.reshape((batch,) + tuple(spatial))
+
+
+@via_float32
+def _scatter_windows(grad, index, spatial, geometry):
+    xp = backend_of(grad).xp
+    batch = grad.shape[0]
     kernel, stride, padding, dilation, out = geometry
     table = _offsets(kernel, dilation, stride, out, spatial, padding, xp)
     result = xp.zeros((batch,) + tuple(spatial), dtype=grad.dtype)
@@ -201,17 +215,17 @@ class _MaxPoolBackward(Op):
 
 
 class _MaxPool(Op):
-    """A max pool (fixed or adaptive windows): values and their flat input indices."""
+    """A max pool (fixed, adaptive or fractional windows): values and their flat input
+    indices."""
     abstract = True
     num_outputs = 1
-    scatter = staticmethod(scatter_max_grad)    # (grad, index, spatial, geometry) -> d input
 
     def backward(ctx, grad):
         indices, spatial = ctx.indices, ctx.spatial
         lead = tuple(grad.shape[:grad.ndim - len(spatial)])
         flat = (-1,) + tuple(grad.shape[len(lead):])
-        data = ctx.scatter(grad._data.reshape(flat), indices._data.reshape(flat), spatial,
-                           ctx.geometry)
+        data = scatter_max_grad(grad._data.reshape(flat), indices._data.reshape(flat), spatial,
+                                ctx.geometry)
         (result,) = apply(ctx.Backward, (grad,), (data.reshape(lead + tuple(spatial)),),
                           {"indices": indices, "lead": lead})
         return result

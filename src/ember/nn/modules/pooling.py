@@ -251,7 +251,8 @@ class FractionalMaxPool3d(_FractionalMaxPoolNd):
 
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                  _random_samples=None):
-        if any(k <= 0 for k in _ntuple(kernel_size, 3)):
+        if (isinstance(kernel_size, int) and kernel_size <= 0) or (
+                isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size)):
             raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
         super().__init__(kernel_size, output_size, output_ratio, return_indices,
                          _random_samples)
