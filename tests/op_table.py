@@ -1923,6 +1923,7 @@ class Bug:
 # The later op families keep their entries in tests/op_tables/, one module each.
 from op_tables import (activations, elementwise_extra, fft, linalg, misc,  # noqa: E402,F401
                        products, scans, scatter_gather, shaping, sorting, special, statistics)
+from op_tables import extras  # noqa: E402,F401
 
 _C = "forward:complex64 forward:complex128 oracle:complex64 oracle:complex128"
 _BOOL = "forward:bool oracle:bool"

@@ -16,7 +16,8 @@ from ._dtype import (bfloat16, bool, can_cast, cdouble, cfloat, complex64, compl
 from ._size import Size
 from ._device import device
 from ._tensor import Tensor
-from ._storage import UntypedStorage
+from ._storage import TypedStorage, UntypedStorage, is_storage
+from ._device import get_default_device, set_default_device
 from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,
                         from_numpy, full, full_like, linspace, logspace, ones, ones_like, tensor,
                         zeros, zeros_like)
@@ -63,6 +64,10 @@ from .serialization import load, save  # noqa: E402
 
 from ._tensor_types import CPU_TYPES as _CPU_TYPES  # noqa: E402
 globals().update(_CPU_TYPES)
+from ._tensor_types import set_default_tensor_type, typename  # noqa: E402
+from ._storage import _legacy_storage_classes  # noqa: E402
+globals().update(_legacy_storage_classes())
+from .func import vmap  # noqa: E402
 
 
 class _Layout:

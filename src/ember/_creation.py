@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._device import CPU, as_device, backend_for, backend_of
+from ._device import CPU, as_device, backend_for, backend_of, or_default
 from ._tensor import Tensor, wrap
 
 _new = object.__new__
@@ -60,7 +60,7 @@ def check_shape(shape, name):
 
 
 def _backend(device):
-    return backend_for(as_device(device))
+    return backend_for(or_default(device))
 
 
 def _finish(array, requires_grad):
@@ -450,7 +450,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     arr, d = _array_from_data(data, dtype)
     backend = backend_for(as_device(device)) if device is not None else (
-        backend_of(data._data) if isinstance(data, Tensor) else backend_for(None))
+        backend_of(data._data) if isinstance(data, Tensor) else _backend(None))
     values = backend.xp.asarray(arr.astype(d._np, copy=False))
     if values is arr and isinstance(data, np.ndarray):
         values = values.copy()

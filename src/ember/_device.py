@@ -69,6 +69,32 @@ class device:
 CPU = device("cpu")
 
 
+_default_device = None      # set by ember.set_default_device; None: the CPU
+
+
+def set_default_device(device):
+    """Make factory functions (zeros, tensor, rand, ...) create tensors on `device` when they
+    are given none; None restores the CPU."""
+    global _default_device
+    _default_device = None if device is None else as_device(device)
+
+
+def get_default_device():
+    """The device factory functions use when given none (a CUDA device gets its index)."""
+    dev = _default_device
+    if dev is None:
+        return CPU
+    if dev.type == "cuda" and dev.index is None:
+        from . import cuda
+        return device("cuda", cuda.current_device())
+    return dev
+
+
+def or_default(spec):
+    """`spec` as a device, or the default device when it is None (factory functions)."""
+    return _default_device if spec is None else as_device(spec)
+
+
 def as_device(spec):
     """Accept a device, a string, or a CUDA index wherever torch does."""
     if spec is None:

@@ -3,7 +3,10 @@
 A tensor is (storage, shape, strides, storage offset). Views share one `Storage` object, so the
 version counter that autograd reads (`t._version`) counts in-place writes through any of them.
 A fresh op result gets its `Storage` lazily, the first time something asks for it.
+`UntypedStorage` and the deprecated `TypedStorage` (`Tensor.storage()`) are its public faces.
 """
+import warnings
+
 from ._device import backend_of
 
 
@@ -107,3 +110,192 @@ class UntypedStorage:
         body = "\n".join(f" {b}" for b in self.tolist())
         return (f"{body}\n[torch.storage.UntypedStorage(device={self.device}) of size "
                 f"{self.nbytes()}]")
+
+
+# -- TypedStorage: torch 2's deprecated typed view of the same bytes ------------------------------
+
+_TYPED_STORAGE_WARNING = (
+    "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
+    "the only storage class. This should only matter to you if you are using storages "
+    "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of "
+    "tensor.storage()")
+_warned_typed_storage = False
+
+
+def warn_typed_storage_removal(stacklevel=3):
+    """torch's deprecation warning, given once per process (always under set_warn_always)."""
+    global _warned_typed_storage
+    from ._config import is_warn_always_enabled
+    if _warned_typed_storage and not is_warn_always_enabled():
+        return
+    _warned_typed_storage = True
+    warnings.warn(_TYPED_STORAGE_WARNING, UserWarning, stacklevel=stacklevel)
+
+
+class TypedStorage:
+    """A storage's bytes seen as elements of one dtype (`Tensor.storage()`):
+    `TypedStorage(size, dtype=...)`, `TypedStorage([1., 2.])`."""
+
+    is_sparse = False
+
+    def __init__(self, *args, dtype=None, device=None, wrap_storage=None, _internal=False):
+        if not _internal:
+            warn_typed_storage_removal()
+        from . import _dtype
+        from ._creation import tensor, zeros
+        self.dtype = dtype or _dtype.get_default_dtype()
+        if wrap_storage is not None:
+            self._storage = wrap_storage._storage
+            return
+        if len(args) > 1:
+            raise TypeError("TypedStorage(): expected at most one positional argument")
+        if not args:
+            data = zeros(0, dtype=self.dtype, device=device)
+        elif isinstance(args[0], int):
+            data = zeros(args[0], dtype=self.dtype, device=device)
+        else:
+            data = tensor(list(args[0]), dtype=self.dtype, device=device)
+        self._storage = data._get_storage()
+
+    @classmethod
+    def _over(cls, storage, dtype):
+        new = cls.__new__(cls)
+        new._storage, new.dtype = storage, dtype
+        return new
+
+    def _array(self):
+        """The whole storage as a 1-D array of this dtype."""
+        return self._storage.array.view(self.dtype._np)
+
+    @property
+    def _untyped_storage(self):
+        return UntypedStorage(self._storage)
+
+    def untyped(self):
+        warn_typed_storage_removal()
+        return self._untyped_storage
+
+    @property
+    def device(self):
+        return self._untyped_storage.device
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    def size(self):
+        warn_typed_storage_removal()
+        return self._size()
+
+    def _size(self):
+        return self._storage.nbytes() // self.dtype.itemsize
+
+    def __len__(self):
+        warn_typed_storage_removal()
+        return self._size()
+
+    def element_size(self):
+        warn_typed_storage_removal()
+        return self.dtype.itemsize
+
+    def nbytes(self):
+        warn_typed_storage_removal()
+        return self._storage.nbytes()
+
+    def data_ptr(self):
+        warn_typed_storage_removal()
+        return self._storage.data_ptr()
+
+    def is_shared(self):
+        warn_typed_storage_removal()
+        return self._storage.is_shared()
+
+    def get_device(self):
+        return -1 if self.device.type == "cpu" else self.device.index
+
+    def pickle_storage_type(self):
+        return self.dtype._legacy_name.replace("Tensor", "Storage")
+
+    def type(self, dtype=None, non_blocking=False):
+        warn_typed_storage_removal()
+        if dtype is None:
+            prefix = "torch.cuda." if self.is_cuda else "torch."
+            return prefix + self.pickle_storage_type()
+        raise NotImplementedError("TypedStorage.type(dtype) is not supported by ember")
+
+    def _index(self, i):
+        if not isinstance(i, int):
+            if isinstance(i, slice):
+                raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
+            raise RuntimeError(f"can't index a {type(self)} with {type(i)}")
+        size = self._size()
+        j = i + size if i < 0 else i
+        if not 0 <= j < size:
+            raise IndexError(f"index {i} out of range for storage of size {size}")
+        return j
+
+    def __getitem__(self, i):
+        warn_typed_storage_removal()
+        j = self._index(i)
+        return backend_of(self._storage.array).to_numpy(self._array()[j:j + 1]).tolist()[0]
+
+    def __setitem__(self, i, value):
+        warn_typed_storage_removal()
+        self._array()[self._index(i)] = value
+        self._storage.version += 1
+
+    def tolist(self):
+        warn_typed_storage_removal()
+        return backend_of(self._storage.array).to_numpy(self._array()).tolist()
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def fill_(self, value):
+        warn_typed_storage_removal()
+        self._array()[...] = value
+        self._storage.version += 1
+        return self
+
+    def cpu(self):
+        warn_typed_storage_removal()
+        return TypedStorage._over(self._storage, self.dtype)
+
+    def __repr__(self):
+        warn_typed_storage_removal()
+        body = " " + "\n ".join(str(x) for x in self.tolist())
+        return (f"{body}\n[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "
+                f"of size {self._size()}]")
+
+    __str__ = __repr__
+
+
+TypedStorage.__module__ = "torch.storage"
+
+
+class _LegacyStorageMeta(type):
+    """`FloatStorage(...)` makes a TypedStorage of float32; `isinstance(s, FloatStorage)` asks
+    whether a TypedStorage has that dtype (and lives on the CPU), as in torch."""
+
+    def __call__(cls, *args, **kwargs):
+        return TypedStorage(*args, dtype=cls.dtype, **kwargs)
+
+    def __instancecheck__(cls, obj):
+        return type(obj) is TypedStorage and obj.dtype is cls.dtype and \
+            obj.device.type == "cpu"
+
+
+def _legacy_storage_classes():
+    """FloatStorage, LongStorage, ...: one class per dtype, named as torch names them."""
+    from . import _dtype
+    classes = {}
+    for d in _dtype.ALL_DTYPES:
+        name = d._legacy_name.replace("Tensor", "Storage")
+        classes[name] = _LegacyStorageMeta(name, (TypedStorage,), {"dtype": d,
+                                                                    "__module__": "torch"})
+    return classes
+
+
+def is_storage(obj):
+    """Whether `obj` is a storage (typed or untyped)."""
+    return isinstance(obj, (TypedStorage, UntypedStorage))

@@ -153,6 +153,13 @@ class Tensor:
         """The storage's bytes; views of one tensor share it (compare `data_ptr()`)."""
         return UntypedStorage(self._get_storage())
 
+    def storage(self):
+        """The storage as a `TypedStorage` of this tensor's dtype (deprecated in torch 2, with
+        its warning: prefer `untyped_storage()`)."""
+        from ._storage import TypedStorage, warn_typed_storage_removal
+        warn_typed_storage_removal()
+        return TypedStorage._over(self._get_storage(), self.dtype)
+
     def share_memory_(self):
         """Move the storage into shared memory (a no-op when it is there already, or on CUDA),
         so that it can be sent to other processes without a copy; returns self."""

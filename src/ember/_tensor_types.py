@@ -1,4 +1,5 @@
-"""The legacy typed tensor classes: `ember.FloatTensor`, `ember.LongTensor`, ...
+"""The legacy typed tensor classes: `ember.FloatTensor`, `ember.LongTensor`, ...; the deprecated
+`set_default_tensor_type` that takes them, and `typename`.
 
 They are not subclasses: `FloatTensor(2, 3)` and `FloatTensor([1, 2])` make ordinary tensors of
 that dtype, `isinstance(t, FloatTensor)` checks a tensor's dtype and device, and
@@ -30,3 +31,59 @@ def _make(d, device_type, module):
 
 CPU_TYPES = {d._legacy_name: _make(d, "cpu", "torch") for d in _dtype.ALL_DTYPES}
 CUDA_TYPES = {d._legacy_name: _make(d, "cuda", "torch.cuda") for d in _dtype.ALL_DTYPES}
+
+
+_warned = False
+
+
+def set_default_tensor_type(t):
+    """Deprecated: set the default floating dtype from a legacy type (`ember.DoubleTensor`) or
+    its name (`'torch.DoubleTensor'`)."""
+    import warnings
+    global _warned
+    if not _warned:                 # NOTE: torch warns once per process
+        _warned = True
+        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
+                      "use torch.set_default_dtype() and torch.set_default_device() as "
+                      "alternatives.", UserWarning, stacklevel=2)
+    if isinstance(t, str):
+        module, _, name = t.rpartition(".")
+        if module == "torch.cuda" and name in CUDA_TYPES:
+            t = CUDA_TYPES[name]
+        elif module == "torch":
+            if name not in CPU_TYPES:
+                raise AttributeError(f"module 'torch' has no attribute '{name}'")
+            t = CPU_TYPES[name]
+        else:
+            raise ModuleNotFoundError(f"No module named '{module or name}'")
+    if not isinstance(t, _LegacyType):
+        raise TypeError("invalid type object: only floating-point types are supported as the "
+                        "default type")
+    if not t.dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    if t._device_type == "cuda":
+        from . import cuda
+        if not cuda.is_available():
+            raise TypeError(f"type torch.cuda.{t.__name__} not available. Torch not compiled "
+                            f"with CUDA enabled.")
+        from ._device import set_default_device
+        set_default_device("cuda")
+    _dtype.set_default_dtype(t.dtype)
+
+
+def typename(obj):
+    """A readable type name: `t.type()` for a tensor ('torch.FloatTensor'), else the module
+    and qualified name of `obj` (a class or function) or of its class ('int')."""
+    from ._tensor import Tensor
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if qualname is None:
+        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
+    if module in ("", "builtins"):
+        return qualname
+    # NOTE: ember stands in for torch (`import ember as torch`), so it names itself torch
+    if module == "ember" or module.startswith("ember."):
+        module = "torch" + module[len("ember"):]
+    return f"{module}.{qualname}"

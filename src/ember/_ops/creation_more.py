@@ -1,11 +1,11 @@
 """Tensors made from other inputs: vander (powers of a vector), unravel_index (flat indices to
-coordinates), scalar_tensor (a 0-dim tensor of a number) and frombuffer (over a Python
-buffer's memory)."""
+coordinates), scalar_tensor (a 0-dim tensor of a number), frombuffer (over a Python
+buffer's memory), the deprecated range (end included) and empty_permuted (a memory order)."""
 import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, wrap
-from .registry import function
+from .registry import function, register
 
 
 @function(method=False)
@@ -97,3 +97,64 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
     if requires_grad:
         t.requires_grad_()
     return t
+
+
+# -- range (deprecated) and empty_permuted -----------------------------------------------------
+
+def range_(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False):
+    """Values from `start` to `end`, both included, spaced by `step`, in the default float
+    dtype (deprecated in torch: use `arange`, which excludes `end`)."""
+    import math
+    import warnings
+    from .. import _creation
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    start, end, step = (x.item() if isinstance(x, Tensor) else x for x in (start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    dtype = dtype or _dtype.get_default_dtype()
+    n = int(math.floor((end - start) / step)) + 1
+    xp = _creation._backend(device).xp
+    values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
+    return _creation._into(out, _creation._finish(values, requires_grad))
+
+
+range_.__name__ = range_.__qualname__ = "range"
+register("range", range_, method=False)
+
+
+@function(method=False)
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
+                   requires_grad=False, pin_memory=False):
+    """An uninitialised tensor of `size` whose memory holds the dims in the order
+    `physical_layout` (outermost first): `empty_permuted((2, 3, 5), (0, 2, 1))` has strides
+    (15, 1, 3)."""
+    from .._creation import empty_strided
+    size, order = tuple(size), tuple(physical_layout)
+    if len(size) != len(order):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
+                           f"len(physical_layout) = {len(order)}")
+    seen = set()
+    for i, d in enumerate(order):
+        if not 0 <= d < len(size):
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and "
+                               f"{len(size) - 1}, but got {d} at index {i}).  NB: negative dims "
+                               f"not currently supported; file an issue if you want it.")
+        if d in seen:
+            raise RuntimeError("Duplicate dim not allowed")
+        seen.add(d)
+    strides = [0] * len(size)
+    step = 1
+    for d in reversed(order):
+        strides[d] = step
+        step *= max(size[d], 1)
+    return empty_strided(size, strides, dtype=dtype, device=device,
+                         requires_grad=requires_grad)

@@ -1,5 +1,5 @@
 """Element-wise ops of the number-theory and complex-building kind: gcd, lcm, complex, polar,
-and the multivariate log-gamma mvlgamma."""
+the multivariate log-gamma mvlgamma, and the incomplete gamma functions igamma and igammac."""
 import math
 
 import numpy as np
@@ -165,3 +165,24 @@ def mvlgamma(input, p, *, out=None):
 
 
 register("mvlgamma", mvlgamma, inplace=True)
+
+
+# -- igamma, igammac ---------------------------------------------------------------------------
+
+def igamma(input, other, *, out=None):
+    """The regularized lower incomplete gamma function P(input, other) (torch.special.gammainc);
+    differentiable in `other` only, as in torch."""
+    from ..special import Igamma       # NOTE: ember.special is imported after the op families
+    _tensors("igamma", input, other)
+    return call(Igamma, [input, other], {}, out, "igamma")
+
+
+def igammac(input, other, *, out=None):
+    """The regularized upper incomplete gamma function Q(input, other) = 1 - P(input, other)."""
+    from ..special import Igammac
+    _tensors("igammac", input, other)
+    return call(Igammac, [input, other], {}, out, "igammac")
+
+
+register("igamma", igamma, inplace=True)
+register("igammac", igammac, inplace=True)

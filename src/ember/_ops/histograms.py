@@ -1,10 +1,14 @@
-"""histogram: counts (or weights, or a density) of a tensor's values in bins, returned with
-the bin edges as torch.return_types.histogram. Not differentiable, as in torch."""
+"""histogram and histogramdd: counts (or weights, or a density) of a tensor's values (or
+points) in bins, returned with the bin edges as torch.return_types.histogram(dd). Not
+differentiable, as in torch."""
+import builtins
+
 import numpy as np
 
 from .. import return_types
 from .._device import backend_of
 from .._tensor import Tensor, wrap
+from ._dispatch import write_out
 from .registry import function
 
 
@@ -70,3 +74,100 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
         check_out("histogram", out[0], dtype, False)
         return return_types.histogram(write_out(out[0], hist), write_out(out[1], edges))
     return return_types.histogram(wrap(hist), wrap(xp.ascontiguousarray(edges)))
+
+
+# -- histogramdd ---------------------------------------------------------------------------------
+
+def _dd_checks(input, bins, weight, range):
+    if input._data.dtype.kind != "f" or input._data.dtype.itemsize < 4:
+        raise NotImplementedError(f'"histogramdd" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    if input.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    n = input.shape[-1]
+    if not isinstance(bins, int) and len(bins) != n:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                           "dimension of the input.")
+    if weight is not None:
+        if weight._data.dtype != input._data.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor "
+                               f"and weight tensor should have the same dtype, but got "
+                               f"input({input.dtype._cpp_name}), and "
+                               f"weight({weight.dtype._cpp_name})")
+        if tuple(weight.shape) != tuple(input.shape[:-1]):
+            shape = ", ".join(str(s) for s in input.shape)
+            wshape = ", ".join(str(s) for s in weight.shape)
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have "
+                               f"the same shape as the input tensor excluding its innermost "
+                               f"dimension, but got input with shape [{shape}] and weight with "
+                               f"shape [{wshape}]")
+    if range is not None and len(range) != 2 * n:
+        raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should "
+                           f"have {2 * n} elements, but got {len(range)}")
+
+
+def _dd_edges(points, d, bins, range, dtype, xp):
+    """The bin edges of dim `d`: given as a tensor, or `bins` equal bins over the range."""
+    if isinstance(bins, Tensor):
+        return bins._data.astype(dtype)
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           f"dimension {d}")
+    column = points[:, d]
+    if range is not None:
+        low, high = float(range[2 * d]), float(range[2 * d + 1])
+    elif column.size:
+        low, high = float(column.min().item()), float(column.max().item())
+    else:
+        low, high = 0.0, 1.0
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{low:g}, {high:g}] is "
+                           f"not finite")
+    if low > high:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                           f"{low:g} max {high:g} for dimension {d}")
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return xp.asarray(np.linspace(low, high, bins + 1).astype(dtype))
+
+
+@function(method=False)
+def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None):
+    """A histogram of the points in the rows of `input` (its last dim: the coordinates), with
+    equal bins per dim (an int or a list of ints, over `range` or the values' span) or given
+    edges (a list of 1-D tensors). Returns (hist, bin_edges)."""
+    _dd_checks(input, bins, weight, range)
+    xp = backend_of(input._data).xp
+    dtype = input._data.dtype
+    n = input.shape[-1]
+    points = input._data.reshape(-1, n)
+    per_dim = [bins] * n if isinstance(bins, int) else list(bins)
+    edges = [_dd_edges(points, d, per_dim[d], range, dtype, xp) for d in builtins.range(n)]
+    keep = xp.ones(points.shape[0], bool)
+    index = []
+    for d, e in enumerate(edges):
+        wide, column = e.astype(np.float64), points[:, d].astype(np.float64)
+        keep &= (column >= wide[0]) & (column <= wide[-1])
+        # NOTE: bin i holds edges[i] <= x < edges[i+1]; the last bin also its right edge
+        index.append(xp.minimum(xp.searchsorted(wide, column, side="right") - 1, len(wide) - 2))
+    shape = tuple(len(e) - 1 for e in edges)
+    flat = xp.ravel_multi_index(tuple(i[keep] for i in index), shape) if n else \
+        xp.zeros(0, np.int64)
+    weights = None if weight is None else weight._data.reshape(-1).astype(np.float64)[keep]
+    counts = xp.bincount(flat, weights=weights, minlength=int(np.prod(shape))).astype(np.float64)
+    hist = counts.reshape(shape)
+    if density:
+        total = float(hist.sum().item())
+        if total:
+            volume = xp.ones(shape)
+            for d, e in enumerate(edges):
+                widths = xp.diff(e.astype(np.float64))
+                volume = volume * widths.reshape([-1 if k == d else 1 for k in builtins.range(n)])
+            hist = hist / (total * volume)
+    hist = hist.astype(dtype)
+    if out is not None:
+        write_out(out[0], hist)
+        return return_types.histogramdd(out[0], tuple(write_out(o, e)
+                                                      for o, e in zip(out[1], edges)))
+    return return_types.histogramdd(wrap(hist), tuple(wrap(xp.array(e, copy=True))
+                                                      for e in edges))

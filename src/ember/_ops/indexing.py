@@ -384,3 +384,19 @@ def nonzero(input, *, out=None, as_tuple=False):
 def argwhere(input):
     """`nonzero(input)`: an (n, ndim) tensor of indices."""
     return nonzero(input)
+
+
+@function()
+def nonzero_static(input, *, size, fill_value=-1, out=None):
+    """`nonzero(input)` with exactly `size` rows: cut off, or padded with `fill_value`."""
+    if not isinstance(size, int) or size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = nonzero(input)._data
+    xp = backend_of(found).xp
+    result = xp.full((size, found.shape[1]), fill_value, "int64")
+    n = min(size, found.shape[0])
+    result[:n] = found[:n]
+    if out is not None:
+        from ._dispatch import write_out
+        return write_out(out, result)
+    return wrap(result)

@@ -1,5 +1,5 @@
-"""In-place writes and the graph: copy_, fill_, zero_, and how an in-place op on a view
-rewrites its base's history.
+"""In-place writes and the graph: copy_, fill_, zero_ (and fill, out of place), and how an
+in-place op on a view rewrites its base's history.
 
 NOTE [ In-place ops on views ]
 Writing through a view changes its base. The base's new grad_fn is a `CopySlices` node: in
@@ -19,7 +19,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.graph import Node, gradient_edge
 from ._dispatch import check_inplace, finish_inplace
 from ._op import Op, record
-from .registry import method
+from .registry import method, register
 
 
 class CopySlices(Node):
@@ -192,3 +192,44 @@ def zero_(self):
     self._data[...] = 0
     return finish_inplace(Zero, (self,), {}, self, self._requires_grad)
 
+
+
+# -- fill: the out-of-place form -------------------------------------------------------------
+
+class FillNew(Fill):
+    """`torch.fill(input, number)`: a new tensor of input's shape holding `number`."""
+    node_name = "FillBackward0"
+
+
+class FillNewTensor(FillTensor):
+    """`torch.fill(input, value)` with a 0-dim tensor value."""
+    node_name = "FillBackward1"
+
+
+def fill(input, value):
+    """A new tensor like `input` with every element `value` (a number or a 0-dim tensor)."""
+    from ..autograd.grad_mode import _state as _grad_state
+    xp = backend_of(input._data).xp
+    out = wrap(xp.empty_like(input._data))
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.ndim} dimensions.")
+        out._data[...] = backend_of(value._data).to_numpy(value._data)[()] \
+            if backend_of(value._data) is not backend_of(out._data) else value._data
+        if (input._requires_grad or value._requires_grad) and _grad_state.enabled:
+            record(FillNewTensor, (input, value), (out,), {})
+        return out
+    if out._data.dtype.kind in "iu" and isinstance(value, float):
+        value = int(value)
+    elif out._data.dtype.kind == "b":
+        value = bool(value)
+    out._data[...] = value
+    if input._requires_grad and _grad_state.enabled:
+        record(FillNew, (input,), (out,), {})
+    return out
+
+
+register("fill", fill, method=False)
+register("fill_", fill_, method=False)
+register("zero_", zero_, method=False)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _dtype, _random
 from .._creation import check_shape, parse_size
-from .._device import as_device, backend_for, backend_of
+from .._device import backend_for, backend_of, or_default
 from .._tensor import Tensor, wrap
 from ._dispatch import check_inplace, finish_inplace
 from ._op import Op
@@ -15,9 +15,10 @@ from .registry import function, method
 
 def _place(array, device, requires_grad):
     """A sampled NumPy array as a tensor on `device`."""
-    backend = backend_for(as_device(device))
+    device = or_default(device)
+    backend = backend_for(device)
     if backend.xp is not np:
-        array = backend.from_other(array, backend_for(None), as_device(device))
+        array = backend.from_other(array, backend_for(None), device)
     t = wrap(array)
     if requires_grad:
         t.requires_grad_(True)

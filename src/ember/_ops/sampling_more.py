@@ -1,11 +1,16 @@
-"""More in-place samplers: cauchy_, log_normal_ and geometric_, drawn from torch's CPU streams
-(each element from its own double-precision draw, in order, as torch's serial kernels do)."""
+"""More samplers: cauchy_, log_normal_, geometric_, poisson and binomial, drawn from torch's CPU
+streams (each element from its own double-precision draws, in order, as torch's serial kernels
+do)."""
 import math
 
 import numpy as np
 
 from .. import _random
-from .registry import method
+from .._device import backend_of
+from .._tensor import wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._op import Op, record
+from .registry import function, method
 from .sampling import _fill, _sampler_node
 
 _CauchyFill = _sampler_node("Cauchy")
@@ -62,3 +67,188 @@ def geometric_(self, p, *, generator=None):
         values = np.ceil(np.log(u) / math.log1p(-p))
     return _fill(self, _cast(values, self._data.dtype).reshape(tuple(self.shape)),
                  _GeometricFill)
+
+
+# -- poisson, binomial ---------------------------------------------------------------------------
+# NOTE: torch's CPU kernels draw element by element, in order, from the generator's double
+# uniforms: Poisson by multiplying uniforms (rate < 10) or Hormann's transformed rejection
+# PTRS (rate >= 10); binomial by inverting geometric waiting times (n min(p, 1-p) < 10) or
+# Hormann's BTRS. The same algorithms on the same uniforms give torch's numbers.
+
+class _Uniforms:
+    """Double uniforms from a generator, drawn in blocks, handed out one at a time."""
+
+    def __init__(self, gen):
+        self.gen, self.block, self.i = gen, np.empty(0), 0
+
+    def __call__(self):
+        if self.i == len(self.block):
+            self.block, self.i = _random._uniform53(self.gen, 1), 0
+        self.i += 1
+        return float(self.block[self.i - 1])
+
+
+def _poisson_one(lam, uniform):
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+        v_r = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = uniform() - 0.5
+            v = uniform()
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= v_r:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if (math.log(v) + math.log(inv_alpha) - math.log(a / (us * us) + b)
+                    <= -lam + k * loglam - math.lgamma(k + 1)):
+                return k
+    if lam == 0:
+        return 0
+    limit, count, prod = math.exp(-lam), 0, 1.0
+    while True:
+        prod *= uniform()
+        if prod <= limit:
+            return count
+        count += 1
+
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _stirling_tail(k):
+    """log(k!) minus its Stirling approximation."""
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / sq) / sq) / (k + 1)
+
+
+def _btrs(n, p, uniform, rnd):
+    spread = rnd(math.sqrt(rnd(rnd(n * p) * rnd(1 - p))))
+    b = 1.15 + 2.53 * spread
+    a = -0.0873 + 0.0248 * b + 0.01 * p
+    c = rnd(n * p) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = rnd(p / rnd(1 - p))
+    alpha = (2.83 + 5.1 / b) * spread
+    m = math.floor(rnd((n + 1) * p))
+    while True:
+        u = uniform() - 0.5
+        v = uniform()
+        us = 0.5 - abs(u)
+        k = math.floor((2 * a / us + b) * u + c)
+        if us >= 0.07 and v <= v_r:
+            return k
+        if k < 0 or k > n:
+            continue
+        v = math.log(v * alpha / (a / (us * us) + b))
+        bound = ((m + 0.5) * math.log((m + 1) / (r * (n - m + 1)))
+                 + (n + 1) * math.log((n - m + 1) / (n - k + 1))
+                 + (k + 0.5) * math.log(r * (n - k + 1) / (k + 1))
+                 + _stirling_tail(m) + _stirling_tail(n - m)
+                 - _stirling_tail(k) - _stirling_tail(n - k))
+        if v <= bound:
+            return k
+
+
+def _inversion(n, p, uniform, rnd):
+    log_q = rnd(math.log1p(-p))
+    total, count = 0.0, 0
+    while True:
+        total += math.ceil(math.log(uniform()) / log_q)
+        if total > n:
+            return count
+        count += 1
+
+
+def _binomial_one(n, p, uniform, rnd):
+    """One draw; `rnd` rounds to the tensor's dtype the steps torch computes in it."""
+    if n <= 0 or p <= 0:
+        return 0.0
+    if p >= 1:
+        return n
+    q = p if p <= 0.5 else rnd(1 - p)
+    k = _btrs(n, q, uniform, rnd) if rnd(n * q) >= 10 else _inversion(n, q, uniform, rnd)
+    return k if p <= 0.5 else n - k
+
+
+class Poisson(Op):
+    """A Poisson sample: its gradient in the rate is zero (torch's PoissonBackward0)."""
+
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class Binomial(Op):
+    """A binomial sample; torch records a node that cannot differentiate."""
+    inputs = ("self", "other")
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::binomial is not implemented")
+
+
+def _host(t):
+    return np.asarray(backend_of(t._data).to_numpy(t._data), dtype=np.float64)
+
+
+def _sampled(op, inputs, values, like):
+    xp = backend_of(like._data).xp
+    array = xp.asarray(_cast(values, like._data.dtype))
+    out = wrap(array)
+    if any(t._requires_grad for t in inputs) and _grad_state.enabled:
+        record(op, inputs, (out,), {})
+    return out
+
+
+@function(method=False)
+def poisson(input, generator=None):
+    """Poisson counts with rates `input` (a float tensor), drawn from torch's CPU stream."""
+    if input._data.dtype.kind not in "fV":
+        raise NotImplementedError(f'"poisson_cpu" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    rates = _host(input).ravel()
+    if not (rates >= 0).all():
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    uniform = _Uniforms(_random._gen(generator))
+    values = np.array([_poisson_one(lam, uniform) for lam in rates.tolist()], np.float64)
+    return _sampled(Poisson, (input,), values.reshape(tuple(input.shape)), input)
+
+
+@function(method=False)
+def binomial(count, prob, generator=None):
+    """Binomial counts of `count` trials with success probability `prob` (float tensors of
+    one dtype, broadcast), drawn from torch's CPU stream."""
+    if count._data.dtype.kind not in "fV":
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
+                         f"{count.dtype._scalar_name}")
+    if count._data.dtype.itemsize == 2:
+        raise NotImplementedError(f'"binomial_cpu" not implemented for '
+                                  f"'{count.dtype._scalar_name}'")
+    if prob._data.dtype != count._data.dtype:
+        raise RuntimeError(f"Found dtype {prob.dtype._scalar_name} but expected "
+                           f"{count.dtype._scalar_name}")
+    from .._geometry import broadcast_shapes
+    from .elementwise import broadcast_error
+    try:
+        shape = broadcast_shapes(tuple(count.shape), tuple(prob.shape))
+    except (ValueError, RuntimeError):
+        broadcast_error([count, prob])
+        raise
+    n = np.broadcast_to(_host(count), shape).ravel()
+    p = np.broadcast_to(_host(prob), shape).ravel()
+    uniform = _Uniforms(_random._gen(generator))
+    single = count._data.dtype == np.float32
+    rnd = (lambda x: float(np.float32(x))) if single else (lambda x: x)
+    values = np.array([_binomial_one(a, b, uniform, rnd) for a, b in zip(n.tolist(),
+                                                                          p.tolist())],
+                      np.float64)
+    return _sampled(Binomial, (count, prob), values.reshape(shape), count)

@@ -4,7 +4,7 @@ from .. import _geometry as geo
 from .._tensor import Tensor, wrap
 from ._dispatch import Inplace
 from ._op import Op
-from .registry import function
+from .registry import function, register
 from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
                              shape_text, xp_of)
 
@@ -237,3 +237,11 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
 
 
 from . import scatter_gather_masked  # noqa: E402,F401
+
+
+def index_put_(input, indices, values, accumulate=False):
+    """`input[indices] = values` (or `+=` with `accumulate`) in place; returns `input`."""
+    return index_put(input, indices, values, accumulate, out=Inplace(input))
+
+
+register("index_put_", index_put_, method=False)

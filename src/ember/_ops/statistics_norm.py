@@ -1,4 +1,7 @@
-"""torch.norm: vector p-norms (numbers, inf, 'fro') and the nuclear norm ('nuc')."""
+"""torch.norm: vector p-norms (numbers, inf, 'fro') and the nuclear norm ('nuc'); the
+deprecated frobenius_norm."""
+import warnings
+
 import numpy as np
 
 from .._device import backend_of
@@ -121,3 +124,40 @@ def _nuclear_norm(input, dim, keepdim, out):
         check_out("norm", out, result._data.dtype, result.requires_grad)
         return write_out(out, result._data)
     return result
+
+
+# -- frobenius_norm (deprecated, kept for JIT compatibility) -----------------------------------
+
+class Norm(LinalgVectorNorm):
+    """`frobenius_norm`: the 2-norm over at most two dims, recorded as torch's aten::norm."""
+    node_name = "NormBackward1"
+
+
+_warned_frobenius = set()
+
+
+@function(method=False)
+def frobenius_norm(input, dim, keepdim=False, *, out=None):
+    """The 2-norm of `input` over at most two dims (deprecated in torch: use
+    `linalg.vector_norm(input, 2, dim, keepdim)`)."""
+    if (out is None) not in _warned_frobenius:      # NOTE: torch warns once per form
+        _warned_frobenius.add(out is None)
+        warnings.warn("at::frobenius_norm is deprecated and it is just left for JIT "
+                      "compatibility. It will be removed in a future PyTorch release. Please "
+                      "use `linalg.vector_norm(A, 2., dim, keepdim)` instead", UserWarning,
+                      stacklevel=2)
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dims) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions "
+                           f"instead.")
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {input.dtype._scalar_name} instead.")
+    dims = reduction_dims(input, dims)
+    data = input._data
+    xp = backend_of(data).xp
+    a = xp.abs(data).astype(_accumulate_dtype(_REAL.get(data.dtype, data.dtype)), copy=False)
+    with np.errstate(all="ignore"):
+        result = xp.asarray(_vector_norm(a, 2.0, _axis(dims, data.ndim), keepdim, xp))
+    result = result.astype(_REAL.get(data.dtype, data.dtype), copy=False)
+    return _run(Norm, input, result, {"p": 2.0, "dims": dims, "keepdim": keepdim}, out)

@@ -4,8 +4,12 @@ and `as_strided_` give the tensor itself a new geometry over the same storage; `
 
 The geometry comes from the out-of-place view ops; the graph records a node of torch's in-place
 name (`UnsqueezeBackward1`, ...) whose input is the tensor as it was, and the version counter
-moves, as for any in-place op.
+moves, as for any in-place op. Also the deprecated out-of-place `resize` and `resize_as`.
 """
+import functools
+import operator
+import warnings
+
 from .. import _geometry as geo
 from .._device import backend_of
 from .._tensor import Tensor
@@ -14,7 +18,7 @@ from ..autograd.graph import gradient_edge
 from . import views
 from ._dispatch import check_inplace
 from ._op import record
-from .registry import method
+from .registry import method, register
 
 _new = object.__new__
 
@@ -196,3 +200,56 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
     self._base = None
     self._bump_version()
     return self
+
+
+register("resize_as_", resize_as_, method=False)
+
+
+# -- resize, resize_as: the deprecated out-of-place forms ------------------------------------
+
+def _resize_function():
+    """torch's `Resize` autograd Function (node `ResizeBackward`), made on first use."""
+    global _Resize
+    if _Resize is None:
+        from ..autograd import Function
+
+        class Resize(Function):
+            @staticmethod
+            def forward(ctx, tensor, sizes):
+                total = functools.reduce(operator.mul, sizes, 1)
+                if tensor.numel() != total:
+                    wanted = "x".join(map(str, sizes))
+                    given = "x".join(map(str, tensor.shape))
+                    raise RuntimeError(
+                        f"requested resize to {wanted} ({total} elements in total), but the "
+                        f"given tensor has a size of {given} ({tensor.numel()} elements). "
+                        f"autograd's resize can only change the shape of a given tensor, while "
+                        f"preserving the number of elements. ")
+                ctx.input_sizes = tuple(tensor.shape)
+                # NOTE: as torch, a view of a contiguous input (over the same memory)
+                return tensor.contiguous().view(*sizes)
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad.contiguous().view(ctx.input_sizes), None
+
+        _Resize = Resize
+    return _Resize
+
+
+_Resize = None
+
+
+@method()
+def resize(self, *sizes):
+    """Deprecated: a tensor of shape `sizes` with the same elements (their number must not
+    change)."""
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    return _resize_function().apply(self, sizes)
+
+
+@method()
+def resize_as(self, tensor):
+    """Deprecated: `self.resize(*tensor.shape)`."""
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    return _resize_function().apply(self, tensor.size())

@@ -189,6 +189,8 @@ def gammainc(xp, a, x):
         out = xp.where(xx == 0, 0.0, out)
         out = xp.where(valid & (a == 0), xp.where(x > 0, 1.0, xp.nan), out)
         out = xp.where(xp.isinf(x) & valid, 1.0, out)
+        # NOTE: as torch, an infinite a gives 0 for finite x and nan for infinite x
+        out = xp.where(xp.isinf(a) & valid, xp.where(xp.isinf(x), xp.nan, 0.0), out)
         return xp.where(valid & ~xp.isnan(a), out, xp.nan)
 
 

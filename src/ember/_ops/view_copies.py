@@ -1,0 +1,317 @@
+"""The view-copy functions (`permute_copy`, `view_copy`, ... `narrow_copy`): each view op's
+result as a fresh contiguous tensor, differentiated like the view under torch's node name
+(`PermuteBackward0_copy`); `detach` and `detach_copy`; and the unsafe splits, whose pieces share
+the input's memory without being views, so in-place writes to them are not checked.
+
+NOTE: a copy is computed as its view (which records the view's node when grad is on) and a
+contiguous copy of it; the view's node then lends its parameters to a node of the copy's own
+class, a subclass of the view's op, so the backward formula is written once, in views.py.
+"""
+import numpy as np
+
+from .. import _dtype, _geometry as geo
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.grad_mode import no_grad
+from ._blocked import contiguous_copy
+from ._dispatch import check_out, write_out
+from ._op import Op, record
+from .registry import function
+from . import views
+from .elementwise_extra import view_as_complex, view_as_real
+
+_new = object.__new__
+_COPY_OPS = {}      # view op class -> the op class of its copy
+
+
+def _copy_op(view_op, node_name=None):
+    """The op of a copy of `view_op`'s result: the same backward, named `<view node>_copy`."""
+    op = _COPY_OPS.get(view_op)
+    if op is None:
+        name = node_name or view_op.Node.__name__ + "_copy"
+        op = type(view_op.__name__ + "Copy", (view_op,),
+                  {"node_name": name, "__module__": __name__, "__doc__": view_op.__doc__})
+        _COPY_OPS[view_op] = op
+    return op
+
+
+def _params(node):
+    """The parameters a view recorded on its node (what its backward reads from `ctx`)."""
+    return {k: v for k, v in node.__dict__.items()
+            if not k.startswith("_") and k not in ("next_functions", "num_outputs")}
+
+
+def _fresh(view):
+    return wrap(_contiguous(view._data))
+
+
+def _contiguous(data):
+    xp = backend_of(data).xp
+    return contiguous_copy(data) if xp is np else xp.array(data, order="C", copy=True)
+
+
+def _copies(input, views_made, out, node_name=None):
+    """Fresh copies of `views_made` (views of `input`), recorded as the view node's copy."""
+    single = isinstance(views_made, Tensor)
+    pieces = (views_made,) if single else tuple(views_made)
+    if out is not None:
+        return _write_outs(pieces, out, single)
+    copies = tuple(_fresh(v) for v in pieces)
+    node = pieces[0]._grad_fn if pieces else None
+    if node is not None and input._requires_grad and _grad_state.enabled:
+        op = _copy_op(type(node).__mro__[1], node_name)
+        record(op, (input,), copies, _params(node),
+               num_outputs=None if single else len(copies))
+    return copies[0] if single else copies
+
+
+def _write_outs(pieces, out, single, name="copy"):
+    if single:
+        # NOTE: torch checks out='s dtype but lets a graph input through (no node is made)
+        check_out(name, out, pieces[0]._data.dtype, False)
+        return write_out(out, pieces[0]._data)
+    if len(out) != len(pieces):
+        raise RuntimeError(f"Expected {len(pieces)} output tensors, but got {len(out)}")
+    for target, piece in zip(out, pieces):
+        target.copy_(piece.detach())
+
+
+def _sizes(size):
+    return (size,) if isinstance(size, int) else tuple(size)
+
+
+@function(method=False)
+def view_copy(input, size, *, out=None):
+    """`input.view(size)` (or `input.view(dtype)`) as a fresh tensor."""
+    if isinstance(size, int):
+        raise TypeError("view_copy(): argument 'size' (position 2) must be tuple of ints, not "
+                        "int")
+    if not isinstance(size, _dtype.dtype):
+        size = tuple(size)
+        # NOTE: unlike view, view_copy accepts any strides: the copy is made contiguous
+        if _geometry_blocks_view(input, size):
+            input = input.contiguous()
+    return _copies(input, views.view(input, size), out)
+
+
+def _geometry_blocks_view(input, size):
+    new_shape = geo.infer_size(size, input.numel())
+    return geo.view_strides(tuple(input.shape), input.stride(), new_shape) is None
+
+
+@function(method=False)
+def permute_copy(input, dims, *, out=None):
+    """`torch.permute(input, dims)` as a fresh tensor."""
+    return _copies(input, views.permute(input, tuple(dims)), out)
+
+
+@function(method=False)
+def t_copy(input, *, out=None):
+    """`torch.t(input)` as a fresh tensor."""
+    return _copies(input, views.t(input), out)
+
+
+@function(method=False)
+def transpose_copy(input, dim0, dim1, *, out=None):
+    """`torch.transpose(input, dim0, dim1)` as a fresh tensor."""
+    return _copies(input, views.transpose(input, dim0, dim1), out)
+
+
+@function(method=False)
+def expand_copy(input, size, *, implicit=False, out=None):
+    """`input.expand(size)` as a fresh tensor (the expanded dims are materialised)."""
+    return _copies(input, views.expand(input, _sizes(size)), out)
+
+
+@function(method=False)
+def squeeze_copy(input, dim=None, *, out=None):
+    """`torch.squeeze(input, dim)` as a fresh tensor."""
+    return _copies(input, views.squeeze(input, dim), out)
+
+
+@function(method=False)
+def unsqueeze_copy(input, dim, *, out=None):
+    """`torch.unsqueeze(input, dim)` as a fresh tensor."""
+    return _copies(input, views.unsqueeze(input, dim), out)
+
+
+@function(method=False)
+def diagonal_copy(input, offset=0, dim1=0, dim2=1, *, out=None):
+    """`torch.diagonal(input, offset, dim1, dim2)` as a fresh tensor."""
+    return _copies(input, views.diagonal(input, offset, dim1, dim2), out)
+
+
+@function(method=False)
+def select_copy(input, dim, index, *, out=None):
+    """`torch.select(input, dim, index)` as a fresh tensor."""
+    return _copies(input, views.select(input, dim, index), out)
+
+
+@function(method=False)
+def slice_copy(input, dim=0, start=None, end=None, step=1, *, out=None):
+    """`input[..., start:end:step]` along `dim`, as a fresh tensor (torch's aten::slice)."""
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    d = geo.wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    # NOTE: aten::slice clamps out-of-range bounds (a negative bound counts from the end).
+    lo = 0 if start is None else (start + n if start < 0 else start)
+    hi = n if end is None else (end + n if end < 0 else end)
+    lo, hi = min(max(lo, 0), n), min(max(hi, 0), n)
+    hi = max(hi, lo)
+    return _copies(input, views.slice_dim(input, d, lo, hi, step), out)
+
+
+@function(method=False)
+def split_copy(input, split_size, dim=0, *, out=None):
+    """`torch.split(input, split_size, dim)` (an int size) as fresh tensors."""
+    if not isinstance(split_size, int):
+        raise TypeError(f"split_copy(): argument 'split_size' (position 2) must be int, not "
+                        f"{type(split_size).__name__}")
+    return _copies(input, views.split(input, split_size, dim), out)
+
+
+@function(method=False)
+def split_with_sizes_copy(input, split_sizes, dim=0, *, out=None):
+    """`torch.split(input, split_sizes, dim)` (a list of sizes) as fresh tensors."""
+    return _copies(input, views.split(input, list(split_sizes), dim), out)
+
+
+@function(method=False)
+def unbind_copy(input, dim=0, *, out=None):
+    """`torch.unbind(input, dim)` as fresh tensors."""
+    return _copies(input, views.unbind(input, dim), out)
+
+
+@function(method=False)
+def unfold_copy(input, dimension, size, step, *, out=None):
+    """`input.unfold(dimension, size, step)` as a fresh tensor."""
+    return _copies(input, views.unfold(input, dimension, size, step), out)
+
+
+@function(method=False)
+def as_strided_copy(input, size, stride, storage_offset=None, *, out=None):
+    """`torch.as_strided(input, size, stride, storage_offset)` as a fresh tensor."""
+    return _copies(input, views.as_strided(input, size, stride, storage_offset), out)
+
+
+@function(method=False)
+def alias_copy(input, *, out=None):
+    """A fresh copy of `input`, recorded as torch's `AliasBackward0_copy`."""
+    return _copies(input, views.alias_of(input), out)
+
+
+@function(method=False)
+def view_as_real_copy(input, *, out=None):
+    """`torch.view_as_real(input)` as a fresh tensor."""
+    return _copies(input, view_as_real(input), out)
+
+
+@function(method=False)
+def view_as_complex_copy(input, *, out=None):
+    """`torch.view_as_complex(input)` as a fresh tensor (not differentiable, as in torch)."""
+    if input._requires_grad and _grad_state.enabled:
+        raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
+                           "for outputs with complex dtype.")
+    return _copies(input, view_as_complex(input), out)
+
+
+class NarrowCopy(views.Slice):
+    """`narrow_copy`: a narrow's elements as a fresh tensor."""
+    node_name = "NarrowCopyBackward0"
+
+
+@function()
+def narrow_copy(input, dim, start, length, *, out=None):
+    """`torch.narrow(input, dim, start, length)` as a fresh tensor."""
+    _COPY_OPS.setdefault(views.Slice, NarrowCopy)
+    view = views.narrow(input, dim, start, length)
+    if out is not None:
+        return _write_outs((view,), out, True, "narrow_copy")
+    copy = _fresh(view)
+    node = view._grad_fn
+    if node is not None and input._requires_grad and _grad_state.enabled:
+        record(NarrowCopy, (input,), (copy,), _params(node))
+    return copy
+
+
+# -- detach ---------------------------------------------------------------------------------------
+
+class DetachCopy(Op):
+    """`detach_copy`: torch records a node with no derivative (`grad_fn=<NotImplemented>`)."""
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::detach_copy is not implemented")
+
+
+@function(method=False)
+def detach(input):
+    """`input.detach()`: the same memory, outside the graph."""
+    return input.detach()
+
+
+@function(method=False)
+def detach_copy(input, *, out=None):
+    """A fresh copy of `input`; torch gives it a node whose backward raises."""
+    if out is not None:
+        return _write_outs((input,), out, True, "detach_copy")
+    copy = wrap(_contiguous(input._data))
+    if input._requires_grad and _grad_state.enabled:
+        record(DetachCopy, (input,), (copy,), {})
+    return copy
+
+
+# -- unsafe splits ---------------------------------------------------------------------------------
+
+class UnsafeSplit(Op):
+    """Pieces of one dim sharing the input's memory, without being views."""
+
+    def backward(ctx, *grads):
+        from .joining import cat
+        return cat(grads, ctx.dim)
+
+
+class UnsafeSplitWithSizes(UnsafeSplit):
+    pass
+
+
+def _unsafe(op, input, pieces_of, dim):
+    """`pieces_of()` made under no_grad, re-wrapped as plain tensors over the same memory."""
+    with no_grad():
+        pieces = pieces_of()
+    storage = input._get_storage()
+    outs = tuple(_new(Tensor)._init(p._data, storage, p._offset) for p in pieces)
+    if outs and input._requires_grad and _grad_state.enabled:
+        d = geo.wrap_dim(dim, input.ndim)
+        record(op, (input,), outs, {"dim": d}, num_outputs=len(outs))
+    return outs
+
+
+@function()
+def unsafe_split(input, split_size, dim=0):
+    """`torch.split` with an int size, whose pieces autograd does not treat as views."""
+    if not isinstance(split_size, int):
+        raise TypeError(f"unsafe_split(): argument 'split_size' (position 2) must be int, not "
+                        f"{type(split_size).__name__}")
+    return _unsafe(UnsafeSplit, input, lambda: views.split(input, split_size, dim), dim)
+
+
+@function()
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    """`torch.split` with a list of sizes, whose pieces are not views to autograd."""
+    sizes = list(split_sizes)
+    return _unsafe(UnsafeSplitWithSizes, input, lambda: views.split(input, sizes, dim), dim)
+
+
+@function()
+def unsafe_chunk(input, chunks, dim=0):
+    """`torch.chunk` whose pieces autograd does not treat as views."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = input.shape[geo.wrap_dim(dim, input.ndim)]
+    if n == 0:
+        return unsafe_split_with_sizes(input, [0] * chunks, dim)
+    return unsafe_split(input, -(-n // chunks), dim)
+
