@@ -9,7 +9,9 @@ from ..autograd.grad_mode import no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
-           "kaiming_normal_", "orthogonal_"]
+           "kaiming_normal_", "orthogonal_", "sparse_", "uniform", "normal", "constant", "eye",
+           "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal",
+           "orthogonal", "sparse"]
 
 _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                "conv_transpose3d")
@@ -232,7 +234,46 @@ def orthogonal_(tensor, gain=1, generator=None):
     return tensor
 
 
-def uniform(tensor, a=0.0, b=1.0):
-    warnings.warn("nn.init.uniform is now deprecated in favor of nn.init.uniform_.",
-                  FutureWarning, stacklevel=2)
-    return uniform_(tensor, a, b)
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """A 2-D sparse matrix (Martens, 2010): N(0, std**2) values with ceil(sparsity * rows)
+    zeros in each column, at rows chosen by `randperm` (drawn from the default generator, as
+    torch does)."""
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    from .._ops.sampling import randperm
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[randperm(rows)[:num_zeros], col] = 0
+    return tensor
+
+
+def _make_deprecate(method):
+    """The old name of an initialiser (`normal` for `normal_`), warning that it is
+    deprecated."""
+    new_name = method.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of "
+                      f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
+        return method(*args, **kwargs)
+
+    deprecated_init.__name__ = old_name
+    deprecated_init.__doc__ = f"Deprecated: use `nn.init.{new_name}`."
+    return deprecated_init
+
+
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+dirac = _make_deprecate(dirac_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)
+sparse = _make_deprecate(sparse_)

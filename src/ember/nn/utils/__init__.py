@@ -1,7 +1,20 @@
-"""ember.nn.utils: gradient clipping and flattening parameters to one vector."""
-from .clip_grad import clip_grad_norm_, clip_grad_value_, get_total_norm, clip_grads_with_norm_
+"""ember.nn.utils: gradient clipping, flattening parameters to one vector, parametrizations,
+weight and spectral normalization, conv/linear + batch-norm fusion, memory formats."""
+from .clip_grad import (clip_grad_norm, clip_grad_norm_, clip_grad_value_, get_total_norm,
+                        clip_grads_with_norm_)
 from .convert_parameters import parameters_to_vector, vector_to_parameters
-from . import rnn  # noqa: F401
+from .fusion import (fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval,
+                     fuse_linear_bn_weights)
+from .init import skip_init
+from .memory_format import convert_conv2d_weight_memory_format, \
+    convert_conv3d_weight_memory_format
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
+from . import parametrizations, parametrize, rnn  # noqa: F401
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_",
-           "parameters_to_vector", "vector_to_parameters"]
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "get_total_norm",
+           "clip_grads_with_norm_", "convert_conv2d_weight_memory_format",
+           "convert_conv3d_weight_memory_format", "fuse_conv_bn_eval", "fuse_conv_bn_weights",
+           "fuse_linear_bn_eval", "fuse_linear_bn_weights", "parameters_to_vector",
+           "parametrizations", "parametrize", "remove_spectral_norm", "remove_weight_norm",
+           "rnn", "skip_init", "spectral_norm", "vector_to_parameters", "weight_norm"]

@@ -56,6 +56,15 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total
 
 
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
+                   foreach=None):
+    """Deprecated alias of `clip_grad_norm_`."""
+    import warnings
+    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+                  "`torch.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
 def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamp every gradient to [-clip_value, clip_value], in place."""
     clip_value = float(clip_value)
