@@ -113,19 +113,16 @@ def test_fractional_seeded_draws():
 
 
 def test_fractional_intervals_half_precision():
-    """In float16 the steps are computed in float16: alpha = 93 / 46 rounds to 2.021484375,
-    so with u = 0.5 the 45th start is int(45.5 * alpha) - int(0.5 * alpha) = 91 - 1 = 90
-    (in float64 it would be int(91.989...) - 1 = 90 too, but the 23rd differs: float16 gives
-    int(23.5 * 2.0215) = int(47.5) = 47 (47.5 after rounding), minus 1)."""
-    from ember.nn._fractional_pool import intervals
-    starts16 = intervals(np.array([0.5], np.float16), 100, 47, 7, np.dtype(np.float16))[0]
-    alpha = np.float16(93) / np.float16(46)
-    assert alpha == np.float16(2.021484375)
-    want = [int(np.float16(np.float16(i + 0.5) * alpha)) - int(np.float16(0.5 * alpha))
-            for i in range(46)] + [93]
-    assert starts16.tolist() == want
-    starts64 = intervals(np.array([0.5]), 100, 47, 7, np.dtype(np.float64))[0]
-    assert starts64.tolist() == ref_intervals(0.5, 100, 47, 7)
+    """The steps are computed in the input's dtype. 34 rows, 12 windows of 2, u = 0.5:
+    alpha = 32 / 11 is 2.908203125 in float16, and the 6th start is
+    int(half(5.5 * alpha)) - int(half(0.5 * alpha)) = int(15.9921875) - 1 = 14 (15 in float64).
+    Window starts recorded from torch for both dtypes."""
+    for dtype, sixth in ((ember.float16, 14), (ember.float64, 15)):
+        x = ember.arange(34, dtype=dtype).reshape(1, 1, 34, 1).expand(1, 1, 34, 3).contiguous()
+        _, i = F.fractional_max_pool2d(x, (2, 1), output_size=(12, 1), return_indices=True,
+                                       _random_samples=ember.tensor([[[0.5, 0.5]]], dtype=dtype))
+        starts = (i.flatten() // 3 - 1).tolist()    # the maximum is each window's last row
+        assert starts == [0, 3, 6, 9, 12, sixth, 17, 20, 23, 26, 29, 32]
 
 
 def test_fractional_nan_ties_and_edges():

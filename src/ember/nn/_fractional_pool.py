@@ -57,8 +57,8 @@ def intervals(samples, n_in, n_out, pool, dtype):
     starts = np.empty(samples.shape + (n_out,), dtype=np.int64)
     if n_out > 1:
         u = rounded(samples)[..., None]
-        alpha = rounded(compute(n_in - pool) / compute(n_out - 1))
-        i = np.arange(n_out - 1, dtype=compute)
+        alpha = rounded(rounded(n_in - pool) / rounded(n_out - 1))
+        i = rounded(np.arange(n_out - 1))
         with np.errstate(invalid="ignore", over="ignore"):
             ends = rounded(rounded(i + u) * alpha).astype(np.int32)
             first = rounded(u * alpha).astype(np.int32)
