@@ -44,10 +44,13 @@ def _spacings(input, spacing, dims, dim_given):
         if isinstance(s, Tensor) and s.ndim != 1:
             raise RuntimeError(f"torch.gradient expected each element of spacing to have one "
                                f"dimension, but got an element with {s.ndim} dimensions!")
-    if all(isinstance(s, Tensor) for s in spacing) or all(_is_scalar(s) for s in spacing):
+    if all(isinstance(s, numbers.Number) for s in spacing):
         return spacing
-    raise TypeError("gradient(): argument 'spacing' must be a number, a list of numbers or a "
-                    "list of 1-D tensors")
+    for i, s in enumerate(spacing):     # NOTE: torch then reads it as a list of tensors
+        if not isinstance(s, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                            f"{type(s).__name__}")
+    return spacing
 
 
 @function(method=False)

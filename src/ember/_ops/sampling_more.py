@@ -76,16 +76,28 @@ def geometric_(self, p, *, generator=None):
 # Hormann's BTRS. The same algorithms on the same uniforms give torch's numbers.
 
 class _Uniforms:
-    """Double uniforms from a generator, drawn in blocks, handed out one at a time."""
+    """Double uniforms from a generator, handed out one at a time.
 
-    def __init__(self, gen):
-        self.gen, self.block, self.i = gen, np.empty(0), 0
+    NOTE: how many a sampler takes depends on its rejections; they are drawn ahead in blocks,
+    and `finish` rewinds the generator and draws exactly the number used, leaving the stream
+    where torch's would be.
+    """
+
+    def __init__(self, gen, expected):
+        self.gen, self.state = gen, gen.get_state()
+        self.block = _random._uniform53(gen, max(64, expected)).tolist()
+        self.i = self.used = 0
 
     def __call__(self):
         if self.i == len(self.block):
-            self.block, self.i = _random._uniform53(self.gen, 1), 0
+            self.used += self.i
+            self.block, self.i = _random._uniform53(self.gen, 2 * len(self.block)).tolist(), 0
         self.i += 1
-        return float(self.block[self.i - 1])
+        return self.block[self.i - 1]
+
+    def finish(self):
+        self.gen.set_state(self.state)
+        _random._uniform53(self.gen, self.used + self.i)
 
 
 def _poisson_one(lam, uniform):
@@ -131,15 +143,12 @@ def _stirling_tail(k):
     return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / sq) / sq) / (k + 1)
 
 
-def _btrs(n, p, uniform, rnd):
-    spread = rnd(math.sqrt(rnd(rnd(n * p) * rnd(1 - p))))
+def _btrs(n, p, spread, c, r, m, uniform):
+    """Hormann's BTRS for p <= 1/2; `spread`, `c`, `r`, `m` as torch computes them."""
     b = 1.15 + 2.53 * spread
     a = -0.0873 + 0.0248 * b + 0.01 * p
-    c = rnd(n * p) + 0.5
     v_r = 0.92 - 4.2 / b
-    r = rnd(p / rnd(1 - p))
     alpha = (2.83 + 5.1 / b) * spread
-    m = math.floor(rnd((n + 1) * p))
     while True:
         u = uniform() - 0.5
         v = uniform()
@@ -159,8 +168,8 @@ def _btrs(n, p, uniform, rnd):
             return k
 
 
-def _inversion(n, p, uniform, rnd):
-    log_q = rnd(math.log1p(-p))
+def _inversion(n, log_q, uniform):
+    """Successes before the trials run out, counting geometric waiting times."""
     total, count = 0.0, 0
     while True:
         total += math.ceil(math.log(uniform()) / log_q)
@@ -169,15 +178,34 @@ def _inversion(n, p, uniform, rnd):
         count += 1
 
 
-def _binomial_one(n, p, uniform, rnd):
-    """One draw; `rnd` rounds to the tensor's dtype the steps torch computes in it."""
-    if n <= 0 or p <= 0:
-        return 0.0
-    if p >= 1:
-        return n
-    q = p if p <= 0.5 else rnd(1 - p)
-    k = _btrs(n, q, uniform, rnd) if rnd(n * q) >= 10 else _inversion(n, q, uniform, rnd)
-    return k if p <= 0.5 else n - k
+def _binomial_draws(n, p, uniform):
+    """Binomial draws for arrays `n`, `p` of the tensors' dtype, in order.
+
+    NOTE: torch computes some of BTRS's constants in the tensors' own precision (float32 for
+    float tensors) and the rest in double: the same split gives the same draws.
+    """
+    one = n.dtype.type(1)
+    with np.errstate(all="ignore"):
+        q = np.where(p <= 0.5, p, one - p)
+        nq = n * q
+        spread = np.sqrt(nq * (one - q))
+        r = q / (one - q)
+        m = np.floor((n + one) * q)
+        log_q = np.log1p(-q)
+    out = []
+    for i, (ni, pi, qi) in enumerate(zip(n.tolist(), p.tolist(), q.tolist())):
+        if ni <= 0 or pi <= 0:
+            out.append(0.0)
+        elif pi >= 1:
+            out.append(ni)
+        else:
+            if nq[i] >= 10:
+                k = _btrs(ni, qi, float(spread[i]), float(nq[i]) + 0.5, float(r[i]),
+                          float(m[i]), uniform)
+            else:
+                k = _inversion(ni, float(log_q[i]), uniform)
+            out.append(k if pi <= 0.5 else ni - k)
+    return np.array(out, np.float64)
 
 
 class Poisson(Op):
@@ -218,8 +246,11 @@ def poisson(input, generator=None):
     rates = _host(input).ravel()
     if not (rates >= 0).all():
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    uniform = _Uniforms(_random._gen(generator))
+    # NOTE: about rate + 1 uniforms per small rate, 2 to 3 per large one
+    expected = int(np.minimum(rates, 10).sum()) + 3 * rates.size
+    uniform = _Uniforms(_random._gen(generator), expected)
     values = np.array([_poisson_one(lam, uniform) for lam in rates.tolist()], np.float64)
+    uniform.finish()
     return _sampled(Poisson, (input,), values.reshape(tuple(input.shape)), input)
 
 
@@ -243,12 +274,10 @@ def binomial(count, prob, generator=None):
     except (ValueError, RuntimeError):
         broadcast_error([count, prob])
         raise
-    n = np.broadcast_to(_host(count), shape).ravel()
-    p = np.broadcast_to(_host(prob), shape).ravel()
-    uniform = _Uniforms(_random._gen(generator))
-    single = count._data.dtype == np.float32
-    rnd = (lambda x: float(np.float32(x))) if single else (lambda x: x)
-    values = np.array([_binomial_one(a, b, uniform, rnd) for a, b in zip(n.tolist(),
-                                                                          p.tolist())],
-                      np.float64)
+    kind = count._data.dtype
+    n = np.broadcast_to(_host(count).astype(kind), shape).ravel()
+    p = np.broadcast_to(_host(prob).astype(kind), shape).ravel()
+    uniform = _Uniforms(_random._gen(generator), 4 * n.size)
+    values = _binomial_draws(n, p, uniform)
+    uniform.finish()
     return _sampled(Binomial, (count, prob), values.reshape(shape), count)

@@ -87,12 +87,14 @@ def view_copy(input, size, *, out=None):
     if isinstance(size, int):
         raise TypeError("view_copy(): argument 'size' (position 2) must be tuple of ints, not "
                         "int")
+    source = input
     if not isinstance(size, _dtype.dtype):
         size = tuple(size)
-        # NOTE: unlike view, view_copy accepts any strides: the copy is made contiguous
+        # NOTE: unlike view, view_copy accepts any strides: it views a contiguous copy (the
+        # node still links to `input`, with the view's parameters)
         if _geometry_blocks_view(input, size):
-            input = input.contiguous()
-    return _copies(input, views.view(input, size), out)
+            source = input.contiguous()
+    return _copies(input, views.view(source, size), out)
 
 
 def _geometry_blocks_view(input, size):
