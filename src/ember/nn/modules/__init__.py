@@ -25,3 +25,4 @@ from .rnn import *  # noqa: F401,F403,E402
 from .attention import *  # noqa: F401,F403,E402
 from .transformer import *  # noqa: F401,F403,E402
 from .vision import *  # noqa: F401,F403,E402
+from .padding import *  # noqa: F401,F403,E402
