@@ -7,8 +7,8 @@ through their absolute values: their signs (phases) are LAPACK's choice, not tor
 """
 import numpy as np
 
-from op_table import (COMPLEX, FLOATS, HALF, NUMERIC, REAL_PART, Sample, names_of, op,
-                      result_type, to_real)
+from op_table import (ALL, COMPLEX, FLOATS, HALF, INTS, NUMERIC, REAL_PART, Sample, alias,
+                      names_of, op, result_type, to_real)
 
 LAPACK = ("float32", "float64") + COMPLEX
 TOL = {"float32": (1e-4, 1e-5), "complex64": (1e-4, 1e-5)}
@@ -373,3 +373,319 @@ op("linalg.norm", samples=lambda m: [
    **_entry(FLOATS + COMPLEX, supports=_norm_supports, tol=_NORM_TOL))
 
 
+
+# -- LU, triangular systems, Householder products (and torch's older names for them) --------
+
+
+def _np_lu(a):
+    """(LU, pivots, info) of one matrix: textbook partial pivoting, LAPACK's conventions
+    (1-based pivots; the first largest |re| + |im| wins; info: first zero pivot)."""
+    lu = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    m, n = lu.shape
+    k = min(m, n)
+    pivots, info = np.zeros(k, np.int32), 0
+    for j in range(k):
+        col = lu[j:, j]
+        p = j + int(np.argmax(np.abs(col.real) + np.abs(col.imag)))
+        pivots[j] = p + 1
+        lu[[j, p]] = lu[[p, j]]
+        if lu[j, j] == 0:
+            info = info or j + 1
+            continue
+        lu[j + 1:, j] /= lu[j, j]
+        lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+    return lu, pivots, np.int32(info)
+
+
+def _batched_lu(a):
+    batch = a.shape[:-2]
+    parts = [_np_lu(x) for x in a.reshape((int(np.prod(batch)),) + a.shape[-2:])]
+    k = min(a.shape[-2:])
+    lu = np.stack([p[0] for p in parts]).reshape(a.shape) if parts else \
+        np.zeros(a.shape, np.float64)
+    piv = np.stack([p[1] for p in parts]).reshape(batch + (k,)) if parts else \
+        np.zeros(batch + (k,), np.int32)
+    info = np.array([p[2] for p in parts], np.int32).reshape(batch)
+    return lu, piv, info
+
+
+def _np_perm(pivots, m):
+    """P (as a 0/1 matrix) with A = P L U, from 1-based pivots."""
+    perm = list(range(m))
+    for i, p in enumerate(pivots):
+        perm[i], perm[p - 1] = perm[p - 1], perm[i]
+    P = np.zeros((m, m))
+    for i, r in enumerate(perm):
+        P[r, i] = 1
+    return P
+
+
+def _np_unpack(lu, pivots):
+    pivots = np.broadcast_to(pivots, lu.shape[:-2] + pivots.shape[-1:])
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    L = np.tril(lu[..., :, :k], -1) + np.eye(m, k)
+    U = np.triu(lu[..., :k, :])
+    flat = pivots.reshape((int(np.prod(pivots.shape[:-1])), pivots.shape[-1]))
+    P = np.stack([_np_perm(p, m) for p in flat]).reshape(pivots.shape[:-1] + (m, m))
+    return P, L, U
+
+
+def _lu_samples(m):
+    return [Sample(m((3, 3))), Sample(m((2, 4, 3))), Sample(m((3, 5))), Sample(m((1, 1))),
+            Sample(m((0, 0))).no_grad(), Sample(m((2, 0, 3))).no_grad()]
+
+
+def _int_pair(ops, args, kwargs):
+    return result_type(ops), "int32"
+
+
+op("linalg.lu_factor", samples=_lu_samples, ref=lambda a: _batched_lu(a)[:2],
+   result=_int_pair, out=True, **_entry())
+op("linalg.lu_factor_ex", samples=_lu_samples, ref=_batched_lu,
+   result=lambda ops, args, kwargs: (result_type(ops), "int32", "int32"), out=True,
+   **_entry())
+
+
+def _lu_call(mod, a, **k):
+    # P never requires grad: it is compared as integers, L and U as the differentiable outputs
+    P, L, U = mod.linalg.lu(a, **k)
+    return L, U, P.to(mod.int64)
+
+
+def _lu_ref(a):
+    lu, piv, _ = _batched_lu(a)
+    P, L, U = _np_unpack(lu, piv)
+    return L, U, P.astype(np.int64)
+
+
+op("linalg.lu", samples=_lu_samples, call=_lu_call, ref=_lu_ref,
+   result=lambda ops, args, kwargs: (result_type(ops), result_type(ops), "int64"),
+   gradgrad=True, **_entry())
+
+
+def _lu_solve_samples(m):
+    piv = np.array([2, 3, 3], np.int32)
+    batch_piv = np.array([[2, 3, 3], [3, 2, 3]], np.int32)
+    return [Sample(_sq(m, (3, 3)), piv, m((3, 2))),
+            Sample(_sq(m, (2, 3, 3)), batch_piv, m((3, 1))),
+            Sample(_sq(m, (3, 3)), piv, m((2, 3)), left=False),
+            Sample(_sq(m, (3, 3)), piv, m((3, 2)), adjoint=True),
+            Sample(_sq(m, (3, 3)), piv, m((2, 3)), left=False, adjoint=True)]
+
+
+def _lu_solve_ref(lu, piv, b, left=True, adjoint=False):
+    P, L, U = _np_unpack(lu, piv)
+    a = P @ L @ U
+    if adjoint:
+        a = np.conj(np.swapaxes(a, -1, -2))
+    if left:
+        return np.linalg.solve(a, b)
+    return np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+
+
+op("linalg.lu_solve", samples=_lu_solve_samples, ref=_lu_solve_ref, operands=(0, 2), out=True,
+   gradgrad=True, **_entry())
+
+
+def _triangular_samples(m):
+    return [Sample(_sq(m, (3, 3)), m((3, 2)), upper=True),
+            Sample(_sq(m, (3, 3)), m((3, 2)), upper=False),
+            Sample(_sq(m, (2, 3, 3)), m((3, 1)), upper=True, unitriangular=True),
+            Sample(_sq(m, (3, 3)), m((2, 2, 3)), upper=False, left=False),
+            Sample(_sq(m, (3, 3)), m((4, 3)), upper=True, left=False, unitriangular=True)]
+
+
+def _triangular_ref(a, b, upper, left=True, unitriangular=False):
+    t = np.triu(a) if upper else np.tril(a)
+    if unitriangular:
+        t = t - np.eye(a.shape[-1]) * np.diagonal(t, 0, -2, -1)[..., None, :] + np.eye(
+            a.shape[-1])
+    if left:
+        return np.linalg.solve(t, b)
+    return np.swapaxes(np.linalg.solve(np.swapaxes(t, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+
+
+op("linalg.solve_triangular", samples=_triangular_samples, ref=_triangular_ref,
+   operands=(0, 1), out=True, gradgrad=True, **_entry())
+
+
+def _cond_samples(m):
+    out = [Sample(_sq(m, (3, 3), 2)), Sample(_sq(m, (2, 3, 3), 2)), Sample(m((4, 3))),
+           Sample(m((2, 3))), Sample(m((0, 0))).no_grad()]
+    out += [Sample(_sq(m, (3, 3), 2), p) for p in (2, -2, 1, -1, np.inf, -np.inf, "fro", "nuc")]
+    return out
+
+
+def _cond_ref(a, p=None):
+    if a.size == 0:
+        return np.zeros(a.shape[:-2])
+    return np.linalg.cond(a, p)
+
+
+op("linalg.cond", samples=_cond_samples, ref=_cond_ref, result=REAL_PART, out=True,
+   **_entry())
+alias("linalg.matmul", "matmul")
+
+
+def _linalg_diagonal_samples(m):
+    return [Sample(m((3, 4))), Sample(m((2, 3, 4)), offset=1), Sample(m((3, 4)), offset=-1),
+            Sample(m((2, 3, 4)), dim1=0, dim2=2)]
+
+
+op("linalg.diagonal", samples=_linalg_diagonal_samples,
+   ref=lambda a, offset=0, dim1=-2, dim2=-1: np.diagonal(a, offset, dim1, dim2),
+   dtypes=ALL, view=True)
+
+
+def _vander_samples(m):
+    return [Sample(m((3,), -2, 2)), Sample(m((2, 3), -2, 2)), Sample(m((4,), -2, 2), N=2),
+            Sample(m((3,), -2, 2), N=5)]
+
+
+def _linalg_vander_ref(x, N=None):
+    wide = x.astype(np.int64) if x.dtype.kind in "iu" else x
+    n = x.shape[-1] if N is None else N
+    return wide[..., None] ** np.arange(n)
+
+
+op("linalg.vander", samples=_vander_samples, ref=_linalg_vander_ref,
+   result=lambda ops, args, kwargs: "int64" if result_type(ops) in INTS else result_type(ops),
+   gradgrad=True, **_entry(INTS + ("float32", "float64") + COMPLEX))
+
+
+def _matrix_exp_entry():
+    from op_tables.misc import _expm_ref
+    return _expm_ref
+
+
+op("linalg.matrix_exp", samples=lambda m: [Sample(m((3, 3))), Sample(m((2, 2, 2))),
+                                           Sample(m((1, 1))), Sample(m((0, 0)))],
+   ref=lambda a: _matrix_exp_entry()(a), gradgrad=True,
+   **_entry(FLOATS + COMPLEX, tol=dict(TOL, float16=(1e-2, 0.1), bfloat16=(5e-2, 1.0))))
+
+
+def _tensorinv_ref(a, ind=2):
+    rows = int(np.prod(a.shape[:ind]))
+    return np.linalg.inv(a.reshape(rows, -1)).reshape(a.shape[ind:] + a.shape[:ind])
+
+
+op("linalg.tensorinv", samples=lambda m: [Sample(_sq(m, (4, 4)).reshape(4, 2, 2), ind=1),
+                                          Sample(_sq(m, (6, 6)).reshape(2, 3, 3, 2))],
+   ref=_tensorinv_ref, out=True, **_entry())
+
+
+def _tensorsolve_ref(a, b, dims=None):
+    if dims is not None:
+        a = np.moveaxis(a, dims, range(a.ndim - len(dims), a.ndim))
+    x = np.linalg.solve(a.reshape(b.size, -1), b.reshape(-1))
+    return x.reshape(a.shape[b.ndim:])
+
+
+op("linalg.tensorsolve", samples=lambda m: [
+    Sample(_sq(m, (6, 6)).reshape(2, 3, 6), m((2, 3))),
+    Sample(np.moveaxis(_sq(m, (6, 6)).reshape(2, 3, 3, 2), 1, 3).copy(), m((2, 3)), dims=(3,))],
+   ref=_tensorsolve_ref, operands=(0, 1), out=True, **_entry())
+
+
+def _householder_ref(a, tau):
+    m, n = a.shape[-2:]
+    q = np.broadcast_to(np.eye(m, n), a.shape[:-2] + (m, n)).astype(
+        np.complex128 if a.dtype.kind == "c" else np.float64)
+    for i in range(tau.shape[-1] - 1, -1, -1):
+        v = np.concatenate([np.zeros(a.shape[:-2] + (i,)), np.ones(a.shape[:-2] + (1,)),
+                            a[..., i + 1:, i]], -1)
+        q = q - tau[..., i, None, None] * v[..., :, None] * (np.conj(v)[..., None, :] @ q)
+    return q
+
+
+def _householder_samples(m):
+    return [Sample(m((4, 3), -1, 1), m((3,), 0, 1)), Sample(m((2, 3, 2), -1, 1), m((2, 2), 0, 1)),
+            Sample(m((3, 3), -1, 1), m((1,), 0, 1))]
+
+
+op("linalg.householder_product", samples=_householder_samples, ref=_householder_ref,
+   operands=(0, 1), out=True, gradgrad=True, **_entry())
+op("orgqr", samples=_householder_samples, ref=_householder_ref, operands=(0, 1), out=True,
+   **_entry())
+
+
+def _ormqr_ref(a, tau, c, left=True, transpose=False):
+    m = a.shape[-2]
+    q = _householder_ref(np.concatenate([a[..., :, :tau.shape[-1]], np.zeros(
+        a.shape[:-2] + (m, m - tau.shape[-1]))], -1), tau)
+    if transpose:
+        q = np.conj(np.swapaxes(q, -1, -2))
+    return q @ c if left else c @ q
+
+
+op("ormqr", samples=lambda m: [
+    Sample(m((4, 3), -1, 1), m((3,), 0, 1), m((4, 2))),
+    Sample(m((4, 3), -1, 1), m((2,), 0, 1), m((4, 2)), transpose=True),
+    Sample(m((4, 2), -1, 1), m((2,), 0, 1), m((3, 4)), left=False),
+    Sample(m((2, 3, 2), -1, 1), m((2, 2), 0, 1), m((2, 2, 3)), left=False, transpose=True)],
+   ref=_ormqr_ref, operands=(0, 1, 2), out=True, **_entry())
+
+
+def _geqrf_call(mod, a, **k):
+    return mod.geqrf(a, **k)
+
+
+def _geqrf_ref(a):
+    if a.size == 0:
+        return a.copy(), np.zeros(a.shape[:-2] + (min(a.shape[-2:]),), a.dtype)
+    h, tau = np.linalg.qr(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64),
+                          mode="raw")
+    return np.swapaxes(h, -1, -2), tau
+
+
+op("geqrf", samples=lambda m: [Sample(m((4, 3))), Sample(m((2, 3))), Sample(m((2, 3, 3))),
+                               Sample(m((0, 3))).no_grad()],
+   ref=_geqrf_ref, result=lambda ops, args, kwargs: (result_type(ops),) * 2, out=True,
+   grad="raises", **_entry())
+
+
+def _legacy_lu_call(mod, a, **k):
+    return mod.lu(a, **k)
+
+
+op("lu", samples=lambda m: [Sample(m((3, 3))), Sample(m((2, 4, 3))),
+                            Sample(m((3, 3)), get_infos=True).no_grad()],
+   ref=lambda a, get_infos=False: _batched_lu(a)[:3 if get_infos else 2],
+   result=lambda ops, args, kwargs: (result_type(ops), "int32", "int32")[
+       :3 if kwargs.get("get_infos") else 2],
+   **_entry())
+
+
+def _lu_unpack_samples(m):
+    piv = np.array([2, 3, 3], np.int32)
+    return [Sample(m((3, 3)), piv), Sample(m((2, 3, 3)), piv), Sample(m((4, 3)), piv),
+            Sample(m((3, 5)), piv), Sample(m((3, 3)), piv, unpack_pivots=False),
+            Sample(m((3, 3)), piv, unpack_data=False).no_grad()]
+
+
+def _lu_unpack_call(mod, lu, piv, **k):
+    P, L, U = mod.lu_unpack(lu, piv, **k)
+    return L, U, P.to(mod.int64)
+
+
+def _lu_unpack_ref(lu, piv, unpack_data=True, unpack_pivots=True):
+    P, L, U = _np_unpack(lu.astype(np.complex128 if lu.dtype.kind == "c" else np.float64), piv)
+    empty = np.zeros(0)
+    L, U = (L, U) if unpack_data else (empty, empty)
+    return (L.astype(lu.dtype), U.astype(lu.dtype),
+            P.astype(np.int64) if unpack_pivots else empty.astype(np.int64))
+
+
+op("lu_unpack", samples=_lu_unpack_samples, call=_lu_unpack_call, ref=_lu_unpack_ref,
+   result=lambda ops, args, kwargs: (result_type(ops), result_type(ops), "int64"),
+   upcast=False, **_entry(ALL))
+
+
+def _legacy_lu_solve_samples(m):
+    piv = np.array([2, 3, 3], np.int32)
+    return [Sample(m((3, 2)), _sq(m, (3, 3)), piv), Sample(m((2, 3, 1)), _sq(m, (3, 3)), piv)]
+
+
+op("lu_solve", samples=_legacy_lu_solve_samples,
+   ref=lambda b, lu, piv: _lu_solve_ref(lu, piv, b), operands=(0, 1), out=True, **_entry())
