@@ -565,3 +565,14 @@ def test_normal_of_0_dim_tensors_is_0_dim():
     ember.manual_seed(0)
     assert ember.normal(ember.zeros(()), 2.0).shape == ()
     assert ember.normal(ember.zeros(1), ember.ones(1)).shape == (1,)
+
+
+def test_random_factories_refuse_integer_dtypes_with_torchs_error_type():
+    # torch 2.13 raises NotImplementedError (not RuntimeError) for these
+    for make, kernel in [(lambda d: ember.rand(2, dtype=d), "check_uniform_bounds"),
+                         (lambda d: ember.randn(2, dtype=d), "normal_kernel_cpu"),
+                         (lambda d: ember.normal(0., 1., (2,), dtype=d), "normal_kernel_cpu")]:
+        for dtype, name in [(ember.int64, "Long"), (ember.bool, "Bool")]:
+            with pytest.raises(NotImplementedError,
+                               match=f"^\"{kernel}\" not implemented for '{name}'$"):
+                make(dtype)

@@ -28,7 +28,7 @@ def _place(array, device, requires_grad):
 def _float_dtype(dtype, name):
     d = dtype or _dtype.get_default_dtype()
     if not (d.is_floating_point or d.is_complex):
-        raise RuntimeError(f"\"{name}\" not implemented for '{d._scalar_name}'")
+        raise NotImplementedError(f"\"{name}\" not implemented for '{d._scalar_name}'")
     return d
 
 
