@@ -205,3 +205,224 @@ def test_instance_norm_of_float64_with_float32_running_statistics():
                                rtol=1e-7)
     _raises(RuntimeError, "mixed dtype (CPU): all inputs must share same datatype.",
             lambda: nn.InstanceNorm1d(3, affine=True)(ember.tensor(x)))
+
+
+# -- cosine_similarity broadcasts before taking norms --------------------------------------------
+
+def test_cosine_similarity_broadcasts_first():
+    a = ember.tensor([[1.0, 2, 3], [0, 1, -1]], dtype=ember.float64)
+    b = ember.tensor([2.0, 0, 1], dtype=ember.float64)
+    # torch 2.13; ember once took the norm of b over dim 0 before broadcasting (wrong values)
+    np.testing.assert_allclose(F.cosine_similarity(a, b, dim=0).numpy(),
+                               [0.7071067811865475, 0.0, 0.44721359549995787], rtol=1e-14)
+    np.testing.assert_allclose(F.cosine_similarity(a, b).numpy(),
+                               [0.5976143046671969, -0.3162277660168379], rtol=1e-14)
+    np.testing.assert_allclose(F.cosine_similarity(a[None], a[:1], dim=1).numpy(),
+                               [[0.7071067811865475, 0.9486832980505137, 0.4472135954999579]],
+                               rtol=1e-14)
+    out = F.cosine_similarity(ember.tensor([[1, 2, 3]]), b)      # integers take the common dtype
+    assert out.dtype == ember.float64
+    np.testing.assert_allclose(out.numpy(), [0.5976143046671969], rtol=1e-14)
+    _raises(RuntimeError, "The size of tensor a (4) must match the size of tensor b (3) at "
+            "non-singleton dimension 0",
+            lambda: F.cosine_similarity(ember.ones(4, 5), ember.ones(3, 5)))
+
+
+# -- activation kernels' names in dtype errors ---------------------------------------------------
+
+@pytest.mark.parametrize("fn,kernel", [
+    (F.leaky_relu, "leaky_relu_cpu"), (F.silu, "silu_cpu"), (F.mish, "mish_cpu"),
+    (F.softplus, "softplus_cpu"), (F.hardswish, "hardswish_cpu"),
+    (F.hardsigmoid, "hardsigmoid_cpu"), (F.glu, "glu_cpu"), (F.softshrink, "softshrink_check"),
+    (F.logsigmoid, "log_sigmoid_cpu"),
+    (lambda x: F.softmax(x, 1), "softmax_lastdim_kernel_impl"),
+    (lambda x: F.softmax(x, 0), "softmax_kernel_impl"),
+    (lambda x: F.log_softmax(x, 0), "log_softmax_kernel_impl"),
+    (lambda x: F.softmin(x, -1), "softmax_lastdim_kernel_impl"),
+])
+def test_activation_integer_errors_name_torch_kernels(fn, kernel):
+    x = ember.tensor([[1, -2, 3, 4], [0, 1, 2, -3]])
+    _raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Long'", lambda: fn(x))
+
+
+def test_prelu_checks_in_torch_order():
+    x = ember.tensor([[1, -2, 3, 4], [0, 1, 2, -3]])
+    _raises(RuntimeError, "prelu: Type promoting not supported. Got Long and Float",
+            lambda: F.prelu(x, ember.ones(1)))
+    _raises(RuntimeError, "prelu: Type promoting not supported. Got Float and Double",
+            lambda: nn.PReLU().double()(ember.ones(2, 3)))
+    _raises(RuntimeError, "Mismatch of parameter numbers and input channel size. Found "
+            "parameter numbers = 3 and channel size = 4.",
+            lambda: F.prelu(x, ember.ones(3, dtype=ember.long)))
+    _raises(RuntimeError, "Not allow zero-dim input tensor.",
+            lambda: F.prelu(ember.ones(()), ember.ones(3)))
+    _raises(NotImplementedError, "\"prelu_cpu\" not implemented for 'Long'",
+            lambda: F.prelu(x, ember.ones(1, dtype=ember.long)))
+    assert F.prelu(-ember.ones(()), ember.tensor([0.5])).item() == -0.5
+
+
+# -- normalisation: torch's mixed-dtype rule -----------------------------------------------------
+
+@pytest.mark.parametrize("x,params,text", [
+    # parameters of another dtype than the input's must all be float32 ...
+    (ember.float32, (ember.float64,), "mixed dtype (CPU): expect parameter to have scalar type "
+                                      "of Float"),
+    (ember.long, (ember.float64,), "mixed dtype (CPU): expect parameter to have scalar type of "
+                                   "Float"),
+    (ember.float16, (ember.float32, ember.float16), "mixed dtype (CPU): expect parameter to "
+                                                    "have scalar type of Float"),
+    # ... and the input half precision
+    (ember.float64, (ember.float32,), "mixed dtype (CPU): all inputs must share same datatype."),
+    # the first parameter in the input's dtype: the kernel meets the other
+    (ember.float16, (ember.float16, ember.float32), "expected scalar type Half but found Float"),
+    (ember.float32, (ember.float32, ember.float64), "expected scalar type Float but found "
+                                                    "Double"),
+])
+def test_layer_and_group_norm_mixed_dtype_rule(x, params, text):
+    inp = ember.ones(2, 3, 4).to(x)
+    w4, w3 = (ember.ones(4).to(params[0]), ember.ones(3).to(params[0]))
+    b4, b3 = (None, None) if len(params) == 1 else (ember.ones(4).to(params[1]),
+                                                    ember.ones(3).to(params[1]))
+    _raises(RuntimeError, text, lambda: F.layer_norm(inp, (4,), w4, b4))
+    _raises(RuntimeError, text, lambda: F.group_norm(inp, 1, w3, b3))
+
+
+def test_batch_norm_mixed_dtype_rule():
+    x = ember.ones(2, 3, 4).half()
+    _raises(RuntimeError, "mixed dtype (CPU): expect parameter to have scalar type of Float",
+            lambda: F.batch_norm(x, ember.zeros(3).half(), ember.ones(3).half(), None,
+                                 ember.ones(3)))
+    _raises(RuntimeError, "expected scalar type Half but found Double",
+            lambda: F.batch_norm(x, ember.zeros(3).double(), ember.ones(3).double(), None,
+                                 ember.ones(3).half()))
+    _raises(RuntimeError, "mixed dtype (CPU): expect parameter to have scalar type of Float",
+            lambda: nn.BatchNorm1d(3).double()(ember.ones(2, 3)))
+    assert F.batch_norm(x, ember.zeros(3), ember.ones(3)).dtype == ember.float16
+
+
+def test_rms_norm_dims_and_result_dtype():
+    _raises(ValueError, "Input tensor must have at least 2 dimensions, but got 1",
+            lambda: nn.RMSNorm([4, 5])(ember.ones(5)))
+    _raises(ValueError, "Input tensor must have at least 1 dimensions, but got 0",
+            lambda: F.rms_norm(ember.ones(()), (5,)))
+    x = ember.tensor([[1.0, 2, 3], [0, 1, -1]], requires_grad=True)
+    with pytest.warns(UserWarning, match="Mismatch dtype between input and weight: input dtype "
+                                         "= float, weight dtype = double"):
+        out = nn.RMSNorm(3).double()(x)
+    assert out.dtype == ember.float32                 # torch: type_as(input)
+    assert type(out.grad_fn).__name__ == "ToCopyBackward0"
+    assert nn.RMSNorm(3)(x.double()).dtype == ember.float64
+
+
+# -- embedding_bag's per_sample_weights ----------------------------------------------------------
+
+def test_embedding_bag_per_sample_weights_checks():
+    w, i = ember.ones(10, 3), ember.tensor([[1, 2, 3], [4, 5, 6]])
+    _raises(ValueError, "embedding_bag: If per_sample_weights (torch.Size([3])) is not None, "
+            "then it must have the same shape as the input (torch.Size([2, 3]))",
+            lambda: F.embedding_bag(i, w, mode="mean", per_sample_weights=ember.ones(3)))
+    _raises(RuntimeError, "Expected tensor for argument #1 'weight' to have the same type as "
+            "tensor for argument #1 'per_sample_weights'; but type torch.FloatTensor does not "
+            "equal torch.LongTensor (while checking arguments for embedding_bag)",
+            lambda: F.embedding_bag(i.view(-1), w, ember.tensor([0, 3]), mode="sum",
+                                    per_sample_weights=ember.ones(6).long()))
+    out = F.embedding_bag(i, w, mode="sum", per_sample_weights=ember.ones(2, 3) * 2)
+    assert out.tolist() == [[6.0] * 3] * 2
+
+
+# -- dropout: dims ---------------------------------------------------------------------------
+
+def test_dropout2d_and_3d_warn_on_other_dims_like_torch():
+    x = ember.ones(2, 3, 5, 2, 2)
+    with pytest.warns(UserWarning, match="dropout2d: Received a 5-D input to dropout2d, which "
+                                         "is deprecated"):
+        assert F.dropout2d(x, 0.5, False) is x
+    with pytest.warns(UserWarning, match="dropout3d: Received a 6-D input to dropout3d"):
+        F.dropout3d(x[None], 0.5, False)
+    # torch's unbatched dropout1d/3d go through unsqueeze/squeeze even in eval mode
+    y = ember.ones(3, 4, requires_grad=True)
+    assert type(F.dropout1d(y, 0.5, False).grad_fn).__name__ == "SqueezeBackward1"
+
+
+def test_feature_dropout_checks_dims_only_when_it_draws():
+    x = ember.ones(3)
+    assert F.feature_alpha_dropout(x, 0.5, False) is x
+    _raises(RuntimeError, "Feature dropout requires at least 2 dimensions in the input",
+            lambda: F.feature_alpha_dropout(x, 0.5, True))
+    _raises(RuntimeError, "Feature dropout requires at least 2 dimensions in the input",
+            lambda: F.dropout2d(ember.ones(()), 0.5, True))
+
+
+# -- recurrent cells without biases: matmul's words ------------------------------------------
+
+@pytest.mark.parametrize("cell", ["RNNCell", "LSTMCell", "GRUCell"])
+def test_cells_without_bias_word_dtype_errors_as_matmul(cell):
+    m = getattr(nn, cell)(3, 4, bias=False).double()
+    _raises(RuntimeError, "expected m1 and m2 to have the same dtype, but got: long int != "
+            "double", lambda: m(ember.ones(2, 3).long()))
+    _raises(RuntimeError, "expected m1 and m2 to have the same dtype, but got: float != double",
+            lambda: m(ember.ones(3)))
+    m = getattr(nn, cell)(3, 4).double()
+    _raises(RuntimeError, "mat1 and mat2 must have the same dtype, but got Float and Double",
+            lambda: m(ember.ones(2, 3)))
+
+
+# -- small shape checks ----------------------------------------------------------------------
+
+def test_flatten_of_a_0d_tensor_checks_its_dims():
+    assert ember.ones(()).flatten(0, -1).shape == (1,)
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but got 1)",
+            lambda: nn.Flatten()(ember.ones(())))
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but got "
+            "-2)", lambda: ember.ones(()).flatten(-2))
+
+
+def test_addmm_bias_of_more_dims_in_expands_words():
+    _raises(RuntimeError, "expand(torch.FloatTensor{[5, 2, 3]}, size=[2, 3]): the number of "
+            "sizes provided (2) must be greater or equal to the number of dimensions in the "
+            "tensor (3)", lambda: ember.addmm(ember.ones(5, 2, 3), ember.ones(2, 4),
+                                              ember.ones(4, 3)))
+    _raises(RuntimeError, "The expanded size of the tensor (3) must match the existing size (4) "
+            "at non-singleton dimension 1.  Target sizes: [2, 3].  Tensor sizes: [4]",
+            lambda: ember.addmm(ember.ones(4), ember.ones(2, 4), ember.ones(4, 3)))
+
+
+def test_fold_and_unfold_name_the_batched_dims():
+    _raises(RuntimeError, "Expected size of input's dimension 1 to be divisible by the product "
+            "of kernel_size, but got input.size(1)=3 and kernel_size=(2, 2).",
+            lambda: F.fold(ember.ones(3, 4), (3, 3), 2))
+    _raises(RuntimeError, "Given output_size=(3, 3), kernel_size=(2, 2), dilation=(1, 1), "
+            "padding=(0, 0), stride=(1, 1), expected size of input's dimension 2 to match the "
+            "calculated number of sliding blocks 2 * 2 = 4, but got input.size(2)=5.",
+            lambda: F.fold(ember.ones(12, 5), (3, 3), 2))
+    _raises(IndexError, "Dimension specified as 1 but tensor has no dimensions",
+            lambda: nn.Unfold(2)(ember.ones(())))
+
+
+def test_transformer_reads_sizes_first():
+    m = nn.Transformer(8, 2, 1, 1, 16, 0.0)
+    _raises(IndexError, "Dimension specified as 1 but tensor has no dimensions",
+            lambda: m(ember.ones(()), ember.ones(3, 2, 8)))
+
+
+# -- ctc_loss argument checks ------------------------------------------------------------------
+
+@pytest.mark.parametrize("make,exc,text", [
+    (lambda lp: lp.long(), NotImplementedError, "\"ctc_loss_cpu\" not implemented for 'Long'"),
+    (lambda lp: lp.half(), NotImplementedError, "\"ctc_loss_cpu\" not implemented for 'Half'"),
+    (lambda lp: lp[:, 0], RuntimeError, "input_lengths must be of size batch_size"),
+    (lambda lp: lp[None, None], RuntimeError, "Expected 3-dimensional tensor, but got "
+     "6-dimensional tensor for argument #1 'log_probs' (while checking arguments for "
+     "ctc_loss_allocate_outputs)"),
+    (lambda lp: lp[0, 0], RuntimeError, "Expected 3-dimensional tensor, but got 2-dimensional "
+     "tensor for argument #1 'log_probs' (while checking arguments for "
+     "ctc_loss_allocate_outputs)"),
+    (lambda lp: lp[0, 0, 0], IndexError, "Dimension out of range (expected to be in range of "
+     "[-1, 0], but got 1)"),
+])
+def test_ctc_loss_checks(make, exc, text):
+    lp = ember.ones(6, 2, 4).log_softmax(2)
+    with pytest.raises(exc) as info:
+        F.ctc_loss(make(lp), ember.tensor([[1, 2], [3, 3]]), ember.tensor([6, 5]),
+                   ember.tensor([2, 2]))
+    assert str(info.value) == text

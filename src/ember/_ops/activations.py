@@ -81,7 +81,7 @@ class Gelu(Elementwise):
 
 class Silu(Elementwise):
     """x * sigmoid(x)."""
-    rule = _floating("silu")
+    rule = _floating("silu_cpu")
     saves = {"self": ("self",)}
 
     def forward(xp, x):
@@ -100,7 +100,7 @@ def _softplus_array(xp, x):
 
 class Mish(Elementwise):
     """x * tanh(softplus(x))."""
-    rule = _floating("mish")
+    rule = _floating("mish_cpu")
     saves = {"self": ("self",)}
 
     def forward(xp, x):
@@ -136,7 +136,7 @@ class Celu(Elu):
 
 class LeakyRelu(Elementwise):
     """x for x > 0, else negative_slope * x."""
-    rule = _floating("leaky_relu")
+    rule = _floating("leaky_relu_cpu")
     saves = {"self": ("self",)}
 
     def forward(xp, x, negative_slope=0.01):
@@ -149,7 +149,7 @@ class LeakyRelu(Elementwise):
 
 class Softplus(Elementwise):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
-    rule = _floating("softplus")
+    rule = _floating("softplus_cpu")
     saves = {"self": ("self",)}
 
     def forward(xp, x, beta=1.0, threshold=20.0):
@@ -164,7 +164,7 @@ class Softplus(Elementwise):
 
 class LogSigmoid(Elementwise):
     """log(sigmoid(x)) = -softplus(-x)."""
-    rule = _floating("log_sigmoid")
+    rule = _floating("log_sigmoid_cpu")
     saves = {"self": ("self",)}
 
     def forward(xp, x):
@@ -192,7 +192,7 @@ class Hardtanh(Elementwise):
 
 class Hardswish(Elementwise):
     """x * relu6(x + 3) / 6."""
-    rule = _floating("hardswish")
+    rule = _floating("hardswish_cpu")
     saves = {"self": ("self",)}
 
     def forward(xp, x):
@@ -206,7 +206,7 @@ class Hardswish(Elementwise):
 
 class Hardsigmoid(Elementwise):
     """relu6(x + 3) / 6."""
-    rule = _floating("hardsigmoid")
+    rule = _floating("hardsigmoid_cpu")
     saves = {"self": ("self",)}
 
     def forward(xp, x):
@@ -255,7 +255,7 @@ def _in_dtype(number, array):
 
 class Softshrink(Elementwise):
     """x - lambd above lambd, x + lambd below -lambd, else 0."""
-    rule = missing_kernel("softshrink_cpu", "biuc")
+    rule = missing_kernel("softshrink_check", "biuc")
     saves = {"self": ("self",)}
 
     def forward(xp, x, lambd=0.5):
@@ -338,8 +338,10 @@ def _softmax_arrays(x, dim, log):
 
 def _dim_softmax(input, dim, dtype, log, out=None):
     from .. import _geometry as geo
-    name = "log_softmax_lastdim_kernel_impl" if log else "softmax_lastdim_kernel_impl"
     d = geo.wrap_dim(dim, max(input.ndim, 1))
+    # NOTE: torch's kernel (and error) differs for the last dim and the others
+    name = ("log_softmax" if log else "softmax") + \
+        ("_lastdim_kernel_impl" if d >= input.ndim - 1 else "_kernel_impl")
     if input._data.size == 0:          # torch checks the dtype only where it computes
         input = input if dtype is None else input.to(dtype)
         result = input._data.copy()
@@ -384,7 +386,7 @@ def glu(input, dim=-1):
     n = input.shape[d]
     if n % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
-    x = _float_input(input, "glu")._data
+    x = _float_input(input, "glu_cpu")._data
     xp = backend_of(x).xp
     a, b = xp.split(_compute(x), 2, axis=d)
     return apply(Glu, (input,), (a / (1 + xp.exp(-b))).astype(x.dtype), {"dim": d})
@@ -416,15 +418,20 @@ def _channel_view(w, ndim):
 
 def prelu(input, weight):
     """x for x > 0, else weight * x; weight has one element or one per channel (dim 1)."""
-    if input._data.dtype.kind not in "fV":
-        raise NotImplementedError(f'"prelu_cpu" not implemented for '
-                                  f"'{input.dtype._scalar_name}'")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{input.dtype._scalar_name} and {weight.dtype._scalar_name}")
     if weight.numel() != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
         channels = input.shape[1] if input.ndim >= 2 else 1
         if weight.ndim != 1 or weight.numel() != channels:
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
                                f"parameter numbers = {weight.numel()} and channel size = "
                                f"{channels}.")
+    if input._data.dtype.kind not in "fV":
+        raise NotImplementedError(f'"prelu_cpu" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
     x = input._data
     w = _channel_view(weight, x.ndim)._data
     xp = backend_of(x).xp
@@ -441,10 +448,10 @@ def dropout_impl(input, p, train, inplace=False, feature=False, alpha=False):
     """Dropout of elements (or of whole channels, `feature`), drawing keep-masks with
     bernoulli_(1 - p) as torch does (so a seed gives torch's masks). Alpha dropout sets dropped
     values to SELU's negative saturation and rescales to keep mean and variance."""
+    if not train or p == 0 or input.numel() == 0:
+        return input                # NOTE: before torch's dims check, as in torch
     if feature and input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    if not train or p == 0 or input.numel() == 0:
-        return input
     if p == 1 and not alpha:
         return input.mul_(0) if inplace else input * input.new_zeros(tuple(input.shape))
     shape = tuple(input.shape)

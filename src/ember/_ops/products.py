@@ -126,10 +126,10 @@ def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape
     try:
         base = xp.broadcast_to(input._data, shape)
     except ValueError:
-        raise RuntimeError(f"The expanded size of the tensor ({shape[-1] if shape else 1}) must "
-                           f"match the existing size ({input.shape[-1]}) at non-singleton "
-                           f"dimension {len(shape) - 1}.  Target sizes: {list(shape)}.  Tensor "
-                           f"sizes: {list(input.shape)}") from None
+        # NOTE: torch expands the input to the product's shape: expand's own words
+        from .. import _geometry as geo
+        geo.expand(tuple(input.shape), input.stride(), shape, input.type())
+        raise
     if a._data.dtype.kind == "b":
         result = (prod & bool(alpha)) | (base & bool(beta))
     else:

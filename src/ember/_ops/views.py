@@ -163,6 +163,8 @@ def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims start_dim..end_dim into one (a view when possible)."""
     ndim = input.ndim
     if ndim == 0:
+        geo.wrap_dim(start_dim, 1)      # torch's range check: a 0-d tensor has dims [-1, 0]
+        geo.wrap_dim(end_dim, 1)
         return reshape(input, (1,))
     start, end = geo.wrap_dim(start_dim, ndim), geo.wrap_dim(end_dim, ndim)
     if start > end:

@@ -3,6 +3,7 @@ each target with blanks interleaved, and the gradient from the backward (beta) r
 log space on arrays."""
 import numpy as np
 
+from .. import _dtype
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .._ops._op import Op
@@ -152,14 +153,21 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     concatenated (sum(target_lengths),); 'mean' divides each loss by its target length before
     averaging over the batch."""
     check_reduction(reduction)
-    unbatched = log_probs.ndim == 2
-    if unbatched:
+    unbatched = log_probs.ndim != 3
+    if unbatched:       # NOTE: torch unsqueezes any other dims, then checks for three
         log_probs = log_probs.unsqueeze(1)
         targets = targets.unsqueeze(0)
         if isinstance(input_lengths, Tensor):
-            input_lengths = input_lengths.reshape(1)
+            input_lengths = input_lengths.unsqueeze(0)
         if isinstance(target_lengths, Tensor):
-            target_lengths = target_lengths.reshape(1)
+            target_lengths = target_lengths.unsqueeze(0)
+    if log_probs.ndim != 3:
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.ndim}-dimensional "
+                           f"tensor for argument #1 'log_probs' (while checking arguments for "
+                           f"ctc_loss_allocate_outputs)")
+    if log_probs.dtype not in (_dtype.float32, _dtype.float64):
+        raise NotImplementedError(f"\"ctc_loss_cpu\" not implemented for "
+                                  f"'{log_probs.dtype._scalar_name}'")
     t_max, n, c = log_probs.shape
     in_lens = _lengths(input_lengths, "input_lengths", n)
     tg_lens = _lengths(target_lengths, "target_lengths", n)

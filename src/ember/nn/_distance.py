@@ -4,7 +4,7 @@ import math
 from .. import _dtype
 from .._creation import zeros_like
 from .._device import backend_of
-from .._geometry import wrap_dims
+from .._geometry import broadcast_shapes, wrap_dims
 from .._ops._op import Op
 from .._ops.activations import apply
 from .._tensor import wrap
@@ -28,6 +28,12 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
                            f"{common._scalar_name}")
+    # NOTE: as torch: integer inputs take the common dtype, and both are broadcast before
+    # the norms are taken (so a row meets every row of the other input).
+    x1, x2 = (x if x.dtype.is_floating_point else x.to(common) for x in (x1, x2))
+    if x1.shape != x2.shape:
+        shape = broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+        x1, x2 = x1.expand(shape), x2.expand(shape)
     n1 = _norm(x1, 2, dim, keepdim=True).clamp(min=eps)
     n2 = _norm(x2, 2, dim, keepdim=True).clamp(min=eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)

@@ -95,7 +95,9 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     _positive(dilation, "dilation", "dilation")
     _non_negative_padding(padding)
     _positive(stride, "stride", "stride")
-    if 0 < input.ndim < 3:
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+    if input.ndim < 3:
         n = input.ndim
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {n})")
@@ -129,15 +131,16 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"{list(input.shape)}")
     columns = input.shape[-2]
     if columns % math.prod(kernel_size):
-        raise RuntimeError(f"Expected size of input's dimension {input.ndim - 2} to be divisible "
-                           f"by the product of kernel_size, but got input.size({input.ndim - 2})="
-                           f"{columns} and kernel_size={kernel_size}.")
+        # NOTE: torch names the dims of the batched form, unbatched input too
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the "
+                           f"product of kernel_size, but got input.size(1)={columns} and "
+                           f"kernel_size={kernel_size}.")
     blocks = _blocks(output_size, kernel_size, dilation, padding, stride)
     if input.shape[-1] != blocks[0] * blocks[1] or any(b < 1 for b in blocks):
         raise RuntimeError(f"Given output_size={output_size}, kernel_size={kernel_size}, "
                            f"dilation={dilation}, padding={padding}, stride={stride}, expected "
-                           f"size of input's dimension {input.ndim - 1} to match the calculated "
+                           f"size of input's dimension 2 to match the calculated "
                            f"number of sliding blocks {blocks[0]} * {blocks[1]} = "
-                           f"{blocks[0] * blocks[1]}, but got input.size({input.ndim - 1})="
+                           f"{blocks[0] * blocks[1]}, but got input.size(2)="
                            f"{input.shape[-1]}.")
     return _col2im(input, output_size, kernel_size, dilation, padding, stride)

@@ -3,6 +3,7 @@ rms_norm, local_response_norm). Batch, layer and group norm share one kernel: no
 of the input over some axes, then scale and shift along others; each records one node."""
 import functools
 import math
+import warnings
 
 from .. import _dtype
 from .._device import backend_of
@@ -207,20 +208,25 @@ def _float_kernel(input, kernel):
                                   f"'{input.dtype._scalar_name}'")
 
 
-def _same_dtypes(input, *others, batch=False):
-    """torch's CPU rule: parameters share the input's dtype, except that half precision input
-    may take float32 parameters (all of them, or none)."""
+def _same_dtypes(input, *others, kernel=None):
+    """torch's CPU dtype checks of a normalisation's input and parameters (in torch's order).
+
+    Parameters of another dtype than the input's make a "mixed" call, which torch allows
+    only as half precision input with float32 parameters (all of them); otherwise the
+    kernel (named `kernel`, when integers reach it) meets the first mismatched parameter."""
     params = [t for t in others if t is not None]
-    if not any(t.dtype is not input.dtype for t in params):
+    if params and params[0].dtype is not input.dtype:
+        if any(t.dtype is not _dtype.float32 for t in params):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input.dtype not in (_dtype.float16, _dtype.bfloat16):
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
         return
-    if input.dtype not in (_dtype.float16, _dtype.bfloat16):
-        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
-    float32 = _dtype.float32
-    if any(t.dtype is not input.dtype and t.dtype is not float32 for t in params) or (
-            not batch and any(t.dtype is not params[0].dtype for t in params)):
-        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
-    if any(t.dtype is not params[0].dtype for t in params):
-        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found Float")
+    if kernel is not None:
+        _float_kernel(input, kernel)
+    for t in params:
+        if t.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
+                               f"{t.dtype._scalar_name}")
 
 
 def _dims(shape):
@@ -253,8 +259,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Given normalized_shape={_dims(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{_dims(input.shape)}")
-    _same_dtypes(input, weight, bias)         # NOTE: torch checks mixed dtypes first
-    _float_kernel(input, "LayerNormKernelImpl")
+    _same_dtypes(input, weight, bias, kernel="LayerNormKernelImpl")
     inner = math.prod(shape)
     view = (math.prod(input.shape[:input.ndim - k]), inner)
     return _run(NativeLayerNorm, input, weight, bias, view, (1,), (1, inner), (0,), eps)[0]
@@ -265,7 +270,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     dtype's machine epsilon. Composed of ember ops, as torch composes it."""
     shape = _normalized_shape(normalized_shape, "rms_norm")
     k = len(shape)
-    if input.ndim < k or tuple(input.shape[input.ndim - k:]) != shape:
+    if input.ndim < k:
+        raise ValueError(f"Input tensor must have at least {k} dimensions, but got {input.ndim}")
+    if tuple(input.shape[input.ndim - k:]) != shape:
         raise RuntimeError(f"Given normalized_shape={_dims(shape)}, expected input with shape "
                            f"[*{', '.join(map(str, shape))}], but got input of size"
                            f"{_dims(input.shape)}")
@@ -274,6 +281,10 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
                            f"weight of shape {_dims(weight.shape)} and normalized_shape = "
                            f"{_dims(shape)}")
     _float_kernel(input, "rms_norm")
+    if weight is not None and weight.dtype != input.dtype:
+        warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
+                      f"{input.dtype._cpp_name}, weight dtype = {weight.dtype._cpp_name}, Cannot "
+                      f"dispatch to fused implementation.", stacklevel=3)
     # NOTE: half precision computes in float32 (its eps too) and rounds once at the end.
     x = input.float() if input.dtype.itemsize < 4 else input
     if eps is None:
@@ -282,7 +293,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     if weight is not None:
         out = out * weight
-    return out.to(input.dtype) if x is not input else out
+    return out.to(input.dtype) if out.dtype != input.dtype else out   # torch: type_as(input)
 
 
 # -- batch norm ----------------------------------------------------------------------------------
@@ -312,7 +323,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                     ("weight", weight), ("bias", bias)):
         _check_channels(name, t, channels)
     _float_kernel(input, "batch_norm")
-    _same_dtypes(input, weight, bias, running_mean, running_var, batch=True)
+    _same_dtypes(input, weight, bias, running_mean, running_var)
     n = input.shape[0]
     view = (n, channels, input.numel() // max(n * channels, 1))
     wshape = (1, channels, 1)
@@ -396,8 +407,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                f"channels in input, but got {name} of shape "
                                f"{_dims(t.shape)} and input of shape {_dims(input.shape)}")
     _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
-    _same_dtypes(input, weight, bias)
-    _float_kernel(input, "GroupNormKernelImpl")
+    _same_dtypes(input, weight, bias, kernel="GroupNormKernelImpl")
     view = (n, num_groups, c // num_groups, input.numel() // max(n * c, 1))
     wshape = (1, num_groups, c // num_groups, 1)
     return _run(NativeGroupNorm, input, weight, bias, view, (2, 3), wshape, (0, 3), eps)[0]

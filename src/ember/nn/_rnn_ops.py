@@ -184,8 +184,12 @@ def batch_major(output, is_lstm):
                           output._offset, {"dim0": 0, "dim1": 1})
 
 
-def check_matmul_dtype(a, w):
-    """torch's error when a state (or a cell's input) meets weights of another dtype."""
+def check_matmul_dtype(a, w, bias=True):
+    """torch's error when a state (or a cell's input) meets weights of another dtype (in
+    matmul's words for a cell without biases, addmm's otherwise)."""
+    if a.dtype != w.dtype and not bias:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{a.dtype._cpp_name} != {w.dtype._cpp_name}")
     if a.dtype != w.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                            f"{a.dtype._scalar_name} and {w.dtype._scalar_name}")

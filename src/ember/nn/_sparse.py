@@ -170,6 +170,10 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     """Sums, means or maxima of bags of embedding rows, without building the rows. `input` is
     (B, N) (B bags of N) or 1-D with `offsets` (where each bag starts); the `padding_idx`
     entries are left out of every bag."""
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is "
+                         f"not None, then it must have the same shape as the input "
+                         f"({input.shape})")
     if mode not in _MODES:
         raise ValueError("mode has to be one of sum, mean or max")
     if per_sample_weights is not None and mode != "sum":
@@ -179,6 +183,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"GitHub.")
     flat, bag, count, psw = _bags(input, offsets, include_last_offset, per_sample_weights)
     _check_indices(flat, "embedding_bag")
+    if psw is not None and psw.dtype != weight.dtype:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as "
+                           f"tensor for argument #1 'per_sample_weights'; but type "
+                           f"{weight.type()} does not equal {psw.type()} (while checking "
+                           f"arguments for embedding_bag)")
     num, dim = weight.shape
     idx = np.asarray(flat._data).astype(np.int64)
     bad = np.nonzero((idx < 0) | (idx >= num))[0]

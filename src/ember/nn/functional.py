@@ -17,6 +17,8 @@ from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
 from ._losses import multi_margin_loss, multilabel_margin_loss
 from ._ctc import ctc_loss
 from ._padding import pad
+from ._distance_losses import triplet_margin_with_distance_loss
+from ._gumbel import gumbel_softmax
 from ._linear_ops import linear_2d as _linear_2d
 from ._conv import *  # noqa: F401,F403,E402
 from ._pooling import *  # noqa: F401,F403,E402
@@ -37,7 +39,8 @@ __all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu
            "cosine_embedding_loss", "margin_ranking_loss", "triplet_margin_loss",
            "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss",
-           "multilabel_margin_loss", "ctc_loss"]
+           "multilabel_margin_loss", "ctc_loss", "triplet_margin_with_distance_loss",
+           "gumbel_softmax"]
 
 
 def _unary(op, input, params, name, inplace=False):
@@ -285,8 +288,6 @@ def _channel_dropout(input, p, training, inplace, name, spatial):
                            f"inputs).")
     if input.ndim == batched:
         return _dropout(input, p, training, inplace, feature=True)
-    if not training:
-        return input
     out = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
     return input if inplace else out.squeeze(0)
 
@@ -300,6 +301,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of (N, C, H, W) input (3-D input: channels of (N, C, L), as torch
     still does)."""
     _check_p(p)
+    _warn_dims(input, "dropout2d", 2)
     if input.ndim == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
                       "channel-wise 1D dropout behavior is desired - input is interpreted as "
@@ -307,13 +309,30 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "a future release to interpret the input as one without a batch "
                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
                       "behavior, please switch to using dropout1d instead.", stacklevel=2)
-        return _dropout(input, p, training, inplace, feature=True)
-    return _channel_dropout(input, p, training, inplace, "dropout2d", 2)
+    return _dropout(input, p, training, inplace, feature=True)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input."""
-    return _channel_dropout(input, p, training, inplace, "dropout3d", 3)
+    _check_p(p)
+    _warn_dims(input, "dropout3d", 3)
+    if input.ndim == 5:
+        return _dropout(input, p, training, inplace, feature=True)
+    out = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
+    return input if inplace else out.squeeze(0)
+
+
+def _warn_dims(input, name, spatial):
+    """dropout2d/3d accept other dims than theirs, with torch's deprecation warning."""
+    batched = spatial + 2
+    if input.ndim not in (batched - 1, batched):
+        warnings.warn(f"{name}: Received a {input.ndim}-D input to {name}, which is deprecated "
+                      f"and will result in an error in a future release. To retain the "
+                      f"behavior and silence this warning, please use dropout instead. Note "
+                      f"that {name} exists to provide channel-wise dropout on inputs with "
+                      f"{spatial} spatial dimensions, a channel dimension, and an optional "
+                      f"batch dimension (i.e. {batched - 1}D or {batched}D inputs).",
+                      stacklevel=3)
 
 
 # -- encodings -----------------------------------------------------------------------------------

@@ -385,8 +385,8 @@ class RNNCellBase(Module):
                                f"{hx.size(1)}, expected {self.hidden_size}")
 
     def _check_dtypes(self, input, hx):
-        _rnn_ops.check_matmul_dtype(input, self.weight_ih)
-        _rnn_ops.check_matmul_dtype(hx, self.weight_hh)
+        _rnn_ops.check_matmul_dtype(input, self.weight_ih, self.bias)
+        _rnn_ops.check_matmul_dtype(hx, self.weight_hh, self.bias)
 
     def _zeros(self, input):
         return _creation.zeros(input.size(0), self.hidden_size, dtype=input.dtype,

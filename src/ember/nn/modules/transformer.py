@@ -98,9 +98,10 @@ class Transformer(Module):
                 memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
                 memory_is_causal=False):
         batch_dim = 0 if self.batch_first else 1
-        if src.ndim == 3 and src.shape[batch_dim] != tgt.shape[batch_dim]:
+        # NOTE: torch reads the sizes first, so a tensor without that dim fails in size()
+        if src.size(batch_dim) != tgt.size(batch_dim) and src.ndim == 3:
             raise RuntimeError("the batch number of src and tgt must be equal")
-        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
             raise RuntimeError("the feature number of src and tgt must be equal to d_model")
         memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask,
                               is_causal=src_is_causal)
