@@ -68,6 +68,7 @@ from ._tensor_types import set_default_tensor_type, typename  # noqa: E402
 from ._storage import _legacy_storage_classes  # noqa: E402
 globals().update(_legacy_storage_classes())
 from .func import vmap  # noqa: E402
+from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: E402
 
 
 class _Layout:

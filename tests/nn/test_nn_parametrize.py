@@ -334,6 +334,38 @@ def test_orthogonal_maps_give_orthonormal_columns_or_rows(orthogonal_map, shape)
     check_gradients(lambda x: m.parametrizations.weight[0](x), original, atol=1e-6)
 
 
+def test_householder_product_matches_the_product_of_reflectors():
+    from ember.nn.utils.parametrizations import _householder_product
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((2, 5, 3))
+    tau = rng.uniform(0.2, 1.5, (2, 3))
+    want = np.empty((2, 5, 3))
+    for b in range(2):
+        q = np.eye(5)
+        for i in range(3):
+            v = np.zeros(5)
+            v[i], v[i + 1:] = 1.0, a[b, i + 1:, i]
+            q = q @ (np.eye(5) - tau[b, i] * np.outer(v, v))
+        want[b] = q[:, :3]
+    got = _householder_product(ember.tensor(a), ember.tensor(tau))
+    np.testing.assert_allclose(got.numpy(), want, atol=1e-12)
+    check_gradients(_householder_product, a, tau)
+
+
+@pytest.mark.parametrize("orthogonal_map", ["matrix_exp", "cayley", "householder"])
+def test_orthogonal_batches_of_matrices(orthogonal_map):
+    class Batched(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(ember.randn(2, 5, 3, dtype=ember.float64))
+
+    m = PS.orthogonal(Batched(), "w", orthogonal_map=orthogonal_map)
+    w = m.w.detach().numpy()
+    np.testing.assert_allclose(np.swapaxes(w, -1, -2) @ w, np.broadcast_to(np.eye(3),
+                                                                           (2, 3, 3)),
+                               atol=1e-12)
+
+
 def test_orthogonal_default_maps_and_initial_value():
     square = PS.orthogonal(nn.Linear(3, 3))
     tall = PS.orthogonal(nn.Linear(3, 5))

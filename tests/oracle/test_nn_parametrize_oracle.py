@@ -301,6 +301,29 @@ def test_orthogonal():
     _compare(scenario)
 
 
+def test_orthogonal_batched_and_complex():
+    def scenario(lib, log):
+        nn = lib.nn
+        _, PS = _utils(lib)
+
+        class Holder(nn.Module):
+            def __init__(self, shape, dtype=None):
+                super().__init__()
+                self.w = nn.Parameter(lib.randn(*shape, dtype=dtype))
+
+        for shape in ((2, 3, 3), (2, 4, 3), (2, 3, 5)):
+            for orthogonal_map in ("matrix_exp", "cayley", "householder"):
+                m = PS.orthogonal(Holder(shape), "w", orthogonal_map=orthogonal_map)
+                m.w.pow(3).sum().backward()
+                log(m.w, m.parametrizations.w.original.grad)
+            m = PS.orthogonal(Holder(shape), "w", orthogonal_map="householder",
+                              use_trivialization=False)
+            log(m.w, m.parametrizations.w.original)
+        log.error(lambda: PS.orthogonal(Holder((3, 2), lib.complex64), "w",
+                                        orthogonal_map="householder"))
+    _compare(scenario)
+
+
 def test_hook_based_weight_norm_and_spectral_norm():
     def scenario(lib, log):
         nn, U = lib.nn, lib.nn.utils
