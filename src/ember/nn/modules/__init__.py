@@ -1,6 +1,7 @@
 """The layers of ember.nn, one file per family as in torch.nn.modules."""
 from .module import Module
-from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .container import (Container, ModuleDict, ModuleList, ParameterDict, ParameterList,
+                        Sequential)
 from .linear import Bilinear, Identity, LazyLinear, Linear
 from .flatten import Flatten, Unflatten
 from .dropout import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d,
@@ -15,6 +16,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, NLLLoss,
                    PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
 from .loss import CTCLoss, MultiLabelMarginLoss, MultiMarginLoss
+from .loss import NLLLoss2d, TripletMarginWithDistanceLoss
 from .conv import *  # noqa: F401,F403,E402
 from .pooling import *  # noqa: F401,F403,E402
 from .normalization import *  # noqa: F401,F403,E402
@@ -26,3 +28,4 @@ from .attention import *  # noqa: F401,F403,E402
 from .transformer import *  # noqa: F401,F403,E402
 from .vision import *  # noqa: F401,F403,E402
 from .padding import *  # noqa: F401,F403,E402
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401,E402

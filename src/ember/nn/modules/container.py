@@ -1,5 +1,6 @@
 """Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
 import operator
+import warnings
 from collections import OrderedDict
 
 from ..._tensor import Tensor
@@ -13,6 +14,23 @@ def _abs_index(idx, size):
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
     return idx % size
+
+
+class Container(Module):
+    """Deprecated (torch keeps it for old code): a Module holding the modules given as keywords.
+    Making one, or subclassing it, warns with torch's FutureWarning."""
+    __deprecated__ = ("`nn.Container` is deprecated. All of its functionality is now "
+                      "implemented in `nn.Module`. Subclass that instead.")
+
+    def __init_subclass__(cls, **kwargs):
+        warnings.warn(Container.__deprecated__, FutureWarning, stacklevel=2)
+        super().__init_subclass__(**kwargs)
+
+    def __init__(self, **kwargs):
+        warnings.warn(Container.__deprecated__, FutureWarning, stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):
