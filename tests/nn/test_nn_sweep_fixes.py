@@ -426,3 +426,31 @@ def test_ctc_loss_checks(make, exc, text):
         F.ctc_loss(make(lp), ember.tensor([[1, 2], [3, 3]]), ember.tensor([6, 5]),
                    ember.tensor([2, 2]))
     assert str(info.value) == text
+
+
+# -- in-place activations' node names ------------------------------------------------------------
+
+@pytest.mark.parametrize("fn,node", [
+    (lambda x: F.leaky_relu_(x), "LeakyReluBackward1"), (lambda x: F.elu_(x), "EluBackward1"),
+    (lambda x: F.celu_(x), "CeluBackward1"), (lambda x: F.selu_(x), "EluBackward1"),
+    (lambda x: F.threshold_(x, 0.1, 2.0), "ThresholdBackward1"),
+    (lambda x: F.rrelu_(x), "RreluWithNoiseBackward1"),
+    (lambda x: nn.LeakyReLU(0.2, True)(x), "LeakyReluBackward1"),
+    (lambda x: nn.RReLU(inplace=True)(x), "RreluWithNoiseBackward1"),
+    # these keep their out-of-place names, as in torch
+    (lambda x: F.relu_(x), "ReluBackward0"), (lambda x: F.hardtanh_(x), "HardtanhBackward0"),
+    (lambda x: F.leaky_relu(x), "LeakyReluBackward0"),
+])
+def test_inplace_activation_nodes(fn, node):
+    leaf = ember.tensor([-1.0, 0.5, -2.0], requires_grad=True)
+    x = leaf * 1
+    y = fn(x)
+    assert type(y.grad_fn).__name__ == node
+    y.sum().backward()
+    assert leaf.grad is not None
+
+
+def test_inplace_leaky_relu_gradient():
+    leaf = ember.tensor([-1.0, 0.5, -2.0], requires_grad=True)
+    F.leaky_relu_(leaf * 1, 0.25).sum().backward()
+    assert leaf.grad.tolist() == [0.25, 1.0, 0.25]

@@ -44,6 +44,8 @@ def apply(op, inputs, result, params):
 
 def unary_call(op, input, params, name, inplace=False):
     """Run the element-wise `op` on `input` (in place when `inplace`)."""
+    if inplace:
+        op = _INPLACE_NODES.get(op, op)
     return call(op, (input,), params, Inplace(input) if inplace else None, name)
 
 
@@ -526,6 +528,14 @@ def hardshrink(input, lambd=0.5, *, out=None):
     return call(Hardshrink, (input,), {"lambd": lambd}, out, "hardshrink")
 
 
+# NOTE: torch names the in-place forms of these ops' nodes apart (leaky_relu_ records
+# LeakyReluBackward1); relu_ and hardtanh_ keep their Backward0 names.
+_INPLACE_NODES = {op: type(f"{op.__name__}Inplace", (op,), {
+    "node_name": f"{name}Backward1", "__module__": __name__})
+    for op, name in ((LeakyRelu, "LeakyRelu"), (Elu, "Elu"), (Celu, "Celu"),
+                     (Threshold, "Threshold"), (RreluWithNoise, "RreluWithNoise"))}
+
+
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None, *,
           _inplace=False):
     """Leaky ReLU with a random slope in [lower, upper] per element while training, and
@@ -549,8 +559,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None, *
         noise[negative] = slopes.to(input.dtype)
     else:
         noise = _where(negative, input.new_full(tuple(input.shape), (lower + upper) / 2), 1.0)
-    return call(RreluWithNoise, (input, noise), {}, Inplace(input) if _inplace else None,
-                "rrelu")
+    op = _INPLACE_NODES[RreluWithNoise] if _inplace else RreluWithNoise
+    return call(op, (input, noise), {}, Inplace(input) if _inplace else None, "rrelu")
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
