@@ -353,7 +353,8 @@ def _params(cases, known=None):
 
 # Every module class both libraries export is either in CASES or named here with the reason.
 NOT_SWEPT = {
-    "Module": "a base class", "Container": "torch's deprecated alias of a plain Module", "RNNBase": "a base class", "RNNCellBase": "a base class",
+    "Module": "a base class", "Container": "torch's deprecated alias of a plain Module",
+    "RNNBase": "a base class", "RNNCellBase": "a base class",
     "Sequential": "containers: test_nn_oracle", "ModuleList": "containers: test_nn_oracle",
     "ModuleDict": "containers: test_nn_oracle", "ParameterList": "containers: test_nn_oracle",
     "ParameterDict": "containers: test_nn_oracle",
@@ -634,7 +635,8 @@ INPLACE = [
     ("Threshold", lambda nn: nn.Threshold(0.1, 2.0, True)),
     ("RReLUEval", lambda nn: nn.RReLU(inplace=True).eval()),
     ("RReLU", lambda nn: nn.RReLU(inplace=True)),
-    ("Dropout", lambda nn: nn.Dropout(0.3, True)), ("Dropout1d", lambda nn: nn.Dropout1d(0.3, True)),
+    ("Dropout", lambda nn: nn.Dropout(0.3, True)),
+    ("Dropout1d", lambda nn: nn.Dropout1d(0.3, True)),
     ("Dropout2d", lambda nn: nn.Dropout2d(0.3, True)),
     ("AlphaDropout", lambda nn: nn.AlphaDropout(0.3, True)),
     ("FeatureAlphaDropout", lambda nn: nn.FeatureAlphaDropout(0.3, True)),
