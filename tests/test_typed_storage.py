@@ -78,6 +78,20 @@ def test_printing_recorded_from_torch(quiet, t, text):
     assert repr(t.storage()) == text and str(t.storage()) == text
 
 
+def test_set_to_a_storage(quiet):
+    t = ember.tensor([1., 2., 3.])
+    u = ember.tensor([]).set_(t.storage())
+    assert u.tolist() == [1., 2., 3.] and u.data_ptr() == t.data_ptr()
+    assert ember.tensor([]).set_(t.storage(), 1, (2,), (1,)).tolist() == [2., 3.]
+    v = ember.tensor([]).set_(t.untyped_storage())
+    v[0] = 5.
+    assert t.tolist() == [5., 2., 3.]
+    with pytest.raises(RuntimeError, match="^Expected a Storage of type double or an "
+                                           "UntypedStorage, but got type Float for argument 1 "
+                                           "'storage'$"):
+        ember.tensor([], dtype=ember.float64).set_(t.storage())
+
+
 def test_legacy_storage_classes(quiet):
     s = ember.tensor([1., 2.]).storage()
     assert isinstance(s, ember.FloatStorage) and not isinstance(s, ember.DoubleStorage)

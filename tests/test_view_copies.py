@@ -373,6 +373,23 @@ def test_histogramdd_recorded():
     assert repr(ember.histogramdd(x, 2)).startswith("torch.return_types.histogramdd(\nhist=")
 
 
+def test_histogramdd_nodes_cannot_differentiate():
+    x = ember.rand(5, 2, requires_grad=True)
+    h = ember.histogramdd(x, 2)
+    assert type(h.hist.grad_fn).__name__ == "NotImplemented"
+    assert type(h.bin_edges[1].grad_fn).__name__ == "NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::_histogramdd_from_bin_cts is not "
+                                           "implemented"):
+        h.hist.sum().backward()
+    with pytest.raises(RuntimeError, match="derivative for aten::_histogramdd_bin_edges is not "
+                                           "implemented"):
+        h.bin_edges[0].sum().backward()
+    given = ember.histogramdd(x, [ember.tensor([0., .5, 1.]), ember.tensor([0., 1.])])
+    assert given.hist.grad_fn is not None and given.bin_edges[0].grad_fn is None
+    weighted = ember.histogramdd(x.detach(), 2, weight=ember.rand(5, requires_grad=True))
+    assert weighted.hist.requires_grad and weighted.bin_edges[0].requires_grad
+
+
 @pytest.mark.parametrize("args,kwargs,error,text", [
     ((ember.zeros(4, 2), [2, 2, 2]), {}, RuntimeError,
      "histogramdd: The size of bins must be equal to the innermost dimension of the input."),

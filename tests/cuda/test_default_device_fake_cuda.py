@@ -1,5 +1,5 @@
 """set_default_device('cuda') on the fake CuPy: factory functions create on the GPU when given
-no device, and an explicit device still wins."""
+no device, and an explicit device still wins; Tensor.storage() of a CUDA tensor."""
 import numpy as np
 
 import ember
@@ -17,3 +17,14 @@ def test_factories_follow_the_default_device(fake_cuda):
     finally:
         ember.set_default_device(None)
     assert ember.zeros(2).is_cpu
+
+
+def test_typed_storage_of_a_cuda_tensor(fake_cuda):
+    import warnings
+    x = ember.tensor([1., 2., 3.]).cuda()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = x.storage()
+        assert s.size() == 3 and s.tolist() == [1., 2., 3.] and s[2] == 3.
+        assert s.is_cuda and s.device == ember.device("cuda", 0)
+        assert s.type() == "torch.cuda.FloatStorage" and s.data_ptr() == x.data_ptr()

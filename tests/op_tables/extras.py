@@ -213,7 +213,8 @@ def _dd_samples(m):
                        np.array([-1.0, 0.5, 1.0, 4.0], NP[m.dtype])])]
 
 
-op("histogramdd", samples=_dd_samples, ref=_dd_ref, dtypes=("float32", "float64"), grad=False,
+op("histogramdd", samples=_dd_samples, ref=_dd_ref, dtypes=("float32", "float64"),
+   grad="raises",
    result=lambda ops, args, kwargs: (dtype_name(args[0].dtype),) * (1 + args[0].shape[-1]),
    call=lambda module, *args, **kwargs: _dd_flat(module.histogramdd(*args, **kwargs)),
    notes="the table compares (hist, *bin_edges); the named tuple in test_view_copies.py")

@@ -230,6 +230,11 @@ def test_histogramdd():
              np.array([0., 3.], np.float32)]
     _same(lambda lib: tuple(lib.histogramdd(_t(lib, x), bins=[_t(lib, e) for e in edges])),
           exact=False)
+    _same(lambda lib: tuple(lib.histogramdd(_t(lib, x, grad=True), bins=3)), exact=False)
+    _same(lambda lib: tuple(lib.histogramdd(_t(lib, x, grad=True),
+                                            bins=[_t(lib, e) for e in edges])), exact=False)
+    _same(lambda lib: tuple(lib.histogramdd(_t(lib, x), bins=2, weight=_t(lib, w, grad=True))),
+          exact=False)
 
 
 def test_poisson_and_binomial_seeds():
@@ -266,6 +271,9 @@ def test_storage_and_typename():
                                           _t(lib, a).storage().type(),
                                           lib.typename(_t(lib, a).storage())))
         assert mine == theirs
+    _same(lambda lib: lib.tensor([]).set_(_t(lib, arrays[0]).storage(), 1, (2,), (1,)))
+    _same(lambda lib: lib.tensor([]).set_(_t(lib, arrays[0]).untyped_storage()))
+    _same(lambda lib: lib.tensor([], dtype=lib.float64).set_(_t(lib, arrays[0]).storage()))
     for obj in ("x", 3, "Linear", "LinearModule", "Tensor", "Parameter"):
         def name(lib):
             target = {"Linear": lib.nn.Linear, "LinearModule": lib.nn.Linear(1, 1),

@@ -8,7 +8,9 @@ import numpy as np
 from .. import return_types
 from .._device import backend_of
 from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import write_out
+from ._op import Op, record
 from .registry import function
 
 
@@ -169,5 +171,28 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None
         write_out(out[0], hist)
         return return_types.histogramdd(out[0], tuple(write_out(o, e)
                                                       for o, e in zip(out[1], edges)))
-    return return_types.histogramdd(wrap(hist), tuple(wrap(xp.array(e, copy=True))
-                                                      for e in edges))
+    hist = wrap(hist)
+    edges = tuple(wrap(xp.array(e, copy=True)) for e in edges)
+    sources = (input, weight)
+    if _grad_state.enabled and any(t is not None and t._requires_grad for t in sources):
+        # NOTE: as torch, the results get nodes that cannot differentiate
+        record(_HistogramCounts, sources, (hist,), {})
+        for e, given in zip(edges, per_dim):
+            if not isinstance(given, Tensor):
+                record(_HistogramEdges, sources, (e,), {})
+    return return_types.histogramdd(hist, edges)
+
+
+class _HistogramCounts(Op):
+    inputs = ("self", "weight")
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::_histogramdd_from_bin_cts is not implemented")
+
+
+class _HistogramEdges(_HistogramCounts):
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::_histogramdd_bin_edges is not implemented")

@@ -182,6 +182,7 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
     from .._creation import empty
     if source is None:
         source = empty(0, dtype=self.dtype, device=self.device)
+    source = _storage_as_tensor(source, self.dtype)
     if not isinstance(source, Tensor):
         raise TypeError(f"set_(): argument 'source' must be Tensor, not "
                         f"{type(source).__name__}")
@@ -203,6 +204,18 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
 
 
 register("resize_as_", resize_as_, method=False)
+
+
+def _storage_as_tensor(source, dtype):
+    """A storage (typed or untyped) given to `set_`, as a 1-D tensor over all of it."""
+    from .._storage import TypedStorage, UntypedStorage
+    if not isinstance(source, (TypedStorage, UntypedStorage)):
+        return source
+    if isinstance(source, TypedStorage) and source.dtype is not dtype:
+        raise RuntimeError(f"Expected a Storage of type {dtype._cpp_name} or an UntypedStorage, "
+                           f"but got type {source.dtype._scalar_name} for argument 1 'storage'")
+    storage = source._storage
+    return object.__new__(Tensor)._init(storage.array.view(dtype._np), storage, 0)
 
 
 # -- resize, resize_as: the deprecated out-of-place forms ------------------------------------
