@@ -129,6 +129,7 @@ def test_cond_by_hand():
     x = ember.randn(3, 3, requires_grad=True)
     assert type(linalg.cond(x).grad_fn).__name__ == "SqueezeBackward1"
     assert type(linalg.cond(x, 1).grad_fn).__name__ == "NanToNumBackward0"
+    assert type(linalg.cond(x, "nuc").grad_fn).__name__ == "MulBackward0"
 
 
 def test_vander_tensorinv_tensorsolve_by_hand():
@@ -186,6 +187,20 @@ def test_torch_lu_and_lu_solve_warn_and_return_tuples():
     LU, pivots, info = A.lu(get_infos=True)
     assert type(ember.lu(A, get_infos=True)).__name__ == "_lu_with_info"
     assert info.item() == 0 and pivots.tolist() == [2, 2]
+
+
+def test_empty_inputs_skip_the_dtype_checks_as_in_torch():
+    LU, pivots, info = linalg.lu_factor_ex(ember.ones(2, 0, 3, dtype=ember.int64))
+    assert LU.dtype == ember.int64 and tuple(pivots.shape) == (2, 0) and info.tolist() == [0, 0]
+    assert linalg.cond(ember.ones(0, 0, dtype=ember.int64)).dtype == ember.int64
+    assert linalg.cond(ember.ones(2, 0, 0, dtype=ember.complex64), 1).dtype == ember.float32
+
+
+def test_tensorinv_records_torch_s_alias_node():
+    x = ember.randn(4, 2, 2, dtype=ember.float64, requires_grad=True)
+    y = linalg.tensorinv(x, ind=1)
+    assert type(y.grad_fn).__name__ == "ReshapeAliasBackward0"
+    assert type(y.grad_fn.next_functions[0][0]).__name__ == "LinalgInvExBackward0"
 
 
 def test_lu_unpack_parts_and_integer_dtypes():
@@ -268,7 +283,16 @@ def test_complex_solver_and_householder_gradients():
     a, tau = ember.geqrf(_c(rng, 4, 3))
     _complex_fd_check(linalg.householder_product, (a, tau))
     _complex_fd_check(lambda x, t, c: ember.ormqr(x, t, c, False, True), (a, tau, _c(rng, 2, 4)))
-    _complex_fd_check(lambda x: linalg.cond(x, "fro"), (_c(rng, 3, 3),))
+    _complex_fd_check(lambda x: linalg.cond(x), (_c(rng, 3, 3),))
+
+
+def test_cond_in_other_orders_has_no_gradient_as_in_torch():
+    # torch fills the singular matrices' inverses with inf in place, after inv_ex saved it
+    x = ember.randn(3, 3, dtype=ember.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        linalg.cond(x, "fro").backward()
+    assert linalg.cond(x.detach(), 1).item() == pytest.approx(
+        np.linalg.cond(_np(x), 1))
 
 
 # -- torch's errors -------------------------------------------------------------------------------

@@ -40,9 +40,14 @@ def lu(A, pivot=True, get_infos=False, out=None):
     (deprecated in torch, which warns once)."""
     _warn_once(_LU_WARNING)
     from ..linalg import lu_factor_ex
-    result = lu_factor_ex(A, pivot=pivot, out=out)
+    result = lu_factor_ex(A, pivot=pivot)
+    if out is not None:
+        from ._dispatch import check_out, write_out
+        for o, r in zip(out, result):
+            check_out("_lu_with_info", o, r._data.dtype, r.requires_grad)
+        result = tuple(write_out(o, r._data) for o, r in zip(out, result))
     if get_infos:
-        return return_types._lu_with_info(*result)
+        return return_types._lu_with_info(*result[:3])
     return result[0], result[1]
 
 
@@ -53,11 +58,9 @@ class LuUnpack(Op):
     def backward(ctx, gL, gU):
         m, n = ctx.shape
         k = min(m, n)
-        if not ctx.unpack_data:
-            return None, None
         from .joining import cat
+        gU = gU.triu()          # NOTE: an empty U (unpack_data=False) raises here, as in torch
         gL = gL.tril(-1)
-        gU = gU.triu()
         if m == n:
             return gL + gU, None
         if m > n:       # L is m x k: its rows below k only come from gL

@@ -3,8 +3,9 @@ show the same nodes): cond, tensorinv, tensorsolve, vander, and the names matmul
 matrix_exp for the top-level ops."""
 import math
 
+from .._ops._op import Op
 from .._tensor import Tensor
-from ._common import LinAlgError
+from ._common import LinAlgError, emit, xp_of
 
 
 def _write_out(name, result, out):
@@ -37,23 +38,20 @@ def _ord_text(p):
 def cond(A, p=None, *, out=None):
     """The condition number of A in the norm `p`: the ratio of the extreme singular values
     for p in (None, 2, -2) (any shape), else norm(A, p) * norm(A^-1, p) (square A; inf for a
-    singular matrix)."""
+    singular matrix, except 'nuc', computed from the singular values).
+
+    >>> ember.linalg.cond(ember.tensor([[1., 0.], [0., 4.]]))   # tensor(4.)
+    """
     _check_tensor("linalg_cond", A, "A", 1)
     if A.ndim < 2:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     if not (p in _SVD_ORDS or p in _NORM_ORDS) or isinstance(p, bool):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    kind, size = A._data.dtype.kind, A._data.dtype.itemsize
     batch = tuple(A.shape[:-2])
     if p in _SVD_ORDS:
-        if size == 2 and kind in "fV":
-            raise NotImplementedError(f'"linalg_svd_cpu" not implemented for '
-                                      f"'{A.dtype._scalar_name}'")
-        if kind not in "fc":
-            raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as "
-                               f"input. Got {A.dtype._scalar_name}")
-        if A.numel() == 0:
+        if A.numel() == 0:      # NOTE: torch checks no dtype where there is no work
             return _write_out("cond", _real_zeros(A, batch), out)
+        _check_svd_dtype(A)
         from ._decompositions import svdvals
         s = svdvals(A)
         ratio = s[..., :1] / s[..., -1:] if p != -2 else s[..., -1:] / s[..., :1]
@@ -61,18 +59,36 @@ def cond(A, p=None, *, out=None):
     if A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"linalg.cond(ord={_ord_text(p)}): A must be batches of square "
                            f"matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices")
-    from ._norms import matrix_norm
-    from ._solvers import inv_ex
-    inverse, _ = inv_ex(A)
     if A.numel() == 0:
         return _write_out("cond", _real_zeros(A, batch), out)
-    # NOTE: a singular matrix's inverse is nan here, so its product of norms is nan: inf, as
-    # torch gives (so does a product that overflows)
+    if p == "nuc":      # from the singular values, as torch: sum(s) * sum(1 / s)
+        _check_svd_dtype(A)
+        from ._decompositions import svdvals
+        s = svdvals(A)
+        return _write_out("cond", s.sum(-1) * s.reciprocal().sum(-1), out)
+    from ._norms import matrix_norm
+    from ._solvers import inv_ex
+    inverse, info = inv_ex(A)
+    # NOTE: as torch, the inverse of a singular matrix is filled with inf in place; this
+    # modifies a value inv_ex's node saved, so, as in torch, these orders have no gradient
+    # (backward raises the in-place modification error). A nan product (0 * inf) is inf.
+    inverse.masked_fill_(info.unsqueeze(-1).unsqueeze(-1) > 0, math.inf)
     result = (matrix_norm(A, p) * matrix_norm(inverse, p)).nan_to_num(math.inf, math.inf)
     return _write_out("cond", result, out)
 
 
+def _check_svd_dtype(A):
+    kind, size = A._data.dtype.kind, A._data.dtype.itemsize
+    if size == 2 and kind in "fV":
+        raise NotImplementedError(f'"linalg_svd_cpu" not implemented for '
+                                  f"'{A.dtype._scalar_name}'")
+    if kind not in "fc":
+        raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as "
+                           f"input. Got {A.dtype._scalar_name}")
+
+
 def _real_zeros(A, batch):
+    """cond of empty matrices: zeros in A's (real) dtype, whatever the dtype."""
     real = A.real if A.is_complex() else A
     return real.new_zeros(batch)
 
@@ -104,7 +120,18 @@ def tensorinv(A, ind=2, *, out=None):
     if int(info._data):
         raise LinAlgError(f"inv: The diagonal element {int(info._data)} is zero, the inversion "
                           f"could not be completed because the input matrix is singular.")
-    return _write_out("tensorinv", inverse.reshape(shape[ind:] + shape[:ind]), out)
+    result = emit(ReshapeAlias, (inverse,), xp_of(A).reshape(inverse._data, shape[ind:] +
+                                                             shape[:ind]),
+                  {"input_shape": (rows, cols)})
+    return _write_out("tensorinv", result, out)
+
+
+class ReshapeAlias(Op):
+    """tensorinv's last reshape: torch's inverse is column-major, so it records an alias
+    view here (ReshapeAliasBackward0), not ViewBackward0."""
+
+    def backward(ctx, grad):
+        return grad.reshape(ctx.input_shape)
 
 
 def tensorsolve(A, B, dims=None, *, out=None):
@@ -119,7 +146,7 @@ def tensorsolve(A, B, dims=None, *, out=None):
         A = A.permute(order)
     shape = tuple(A.shape)
     k = B.ndim
-    rows, cols = _prod(shape[:k]), _prod(shape[k:])
+    rows, cols = B.numel(), _prod(shape[k:])
     if rows != cols:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
                            f" == prod(self.shape[:other.ndim]), but got {cols} != {rows}")

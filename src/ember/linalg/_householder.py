@@ -211,7 +211,7 @@ def _check_ormqr(A, tau, C, left):
     side = -2 if left else -1
     if tau.ndim == 0:
         raise IndexError("Dimension specified as -1 but tensor has no dimensions")
-    if tau.shape[-1] > min(C.shape[side], A.shape[-1]):
+    if tau.shape[-1] != min(C.shape[side], A.shape[-1]):
         where = "other.shape[-2]" if left else "other.shape[-1]"
         raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min({where}, "
                            f"input.shape[-1])")
