@@ -77,7 +77,8 @@ def test_negative_and_full_width_pads(mode, pad, expected):
 
 @pytest.mark.parametrize("mode,pad", [("constant", (2, -1, 0, 3)), ("reflect", (2, 1)),
                                       ("reflect", (1, -1, 2, 0)), ("replicate", (3, -1)),
-                                      ("replicate", (1, 2, 2, 1, 0, 1)), ("circular", (2, 1)),
+                                      ("replicate", (1, 2, 2, 1, 0, 1)), ("replicate", (-5, 4)),
+                                      ("reflect", (-1, 2, 1, -2)), ("circular", (2, 1)),
                                       ("circular", (1, -1, 2, 1)), ("circular", (0, 2, 1, 1))])
 def test_pad_gradients(mode, pad):
     shape = (2, 3, 4, 5) if len(pad) == 6 else (2, 3, 4)

@@ -105,17 +105,36 @@ def _source_index(xp, mode, size, before, after):
 
 
 class _IndexPad(Op):
-    """Each output element is read from an input index along each padded dim; the gradient adds
-    each output element back at its source index (index_add, linear in the size)."""
+    """Each output element is read from an input index along each padded dim. The gradient
+    takes the middle (where output j reads input j - before) as a slice and adds only the
+    padded ends back at their source indices (index_add)."""
     abstract = True
 
     def backward(ctx, grad):
-        from .._creation import zeros
-        for d, index, size in reversed(ctx.sources):
-            shape = list(grad.shape)
-            shape[d] = size
-            grad = zeros(shape, dtype=grad.dtype, device=grad.device).index_add(d, index, grad)
+        for d, index, size, before, after in reversed(ctx.sources):
+            grad = _unpad_dim(grad, d, index, size, before, after)
         return grad
+
+
+def _unpad_dim(grad, d, index, size, before, after):
+    """The gradient of reading input[index] along dim `d` (padding by before / after)."""
+    from .._creation import zeros
+    out = grad.shape[d]
+    lo, hi = max(before, 0), max(after, 0)
+    kept = out - lo - hi
+    if kept <= 0:               # replicate cropped past the end: every element is an end
+        shape = list(grad.shape)
+        shape[d] = size
+        return zeros(shape, dtype=grad.dtype, device=grad.device).index_add(d, wrap(index),
+                                                                            grad)
+    crop = [0] * (2 * (grad.ndim - d))
+    crop[-2:] = [max(-before, 0), max(-after, 0)]
+    result = constant_pad(grad.narrow(d, lo, kept), crop, 0)
+    if lo:
+        result = result.index_add(d, wrap(index[:lo]), grad.narrow(d, 0, lo))
+    if hi:
+        result = result.index_add(d, wrap(index[out - hi:]), grad.narrow(d, out - hi, hi))
+    return result
 
 
 _INDEX_PADS = {(mode, k): type(f"{name}Pad{k}d", (_IndexPad,),
@@ -173,7 +192,7 @@ def index_pad(input, pad, mode):
         size = x.shape[d]
         idx = _source_index(xp, mode, size, before, after)
         x = xp.take(x, idx, axis=d)
-        sources.append((d, wrap(idx), size))
+        sources.append((d, idx, size, before, after))
     op = _INDEX_PADS[(mode, len(pad) // 2)]
     return apply(op, (input,), x, {"sources": sources})
 
