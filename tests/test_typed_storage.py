@@ -92,6 +92,15 @@ def test_set_to_a_storage(quiet):
         ember.tensor([], dtype=ember.float64).set_(t.storage())
 
 
+def test_copies_and_pickling(quiet):
+    import copy
+    import pickle
+    s = ember.tensor([7., 2., 3.], dtype=ember.bfloat16).storage()
+    for other in (copy.copy(s), copy.deepcopy(s), s.clone(), pickle.loads(pickle.dumps(s))):
+        assert type(other) is ember.TypedStorage and other.dtype is ember.bfloat16
+        assert other.tolist() == [7., 2., 3.] and other.data_ptr() != s.data_ptr()
+
+
 def test_legacy_storage_classes(quiet):
     s = ember.tensor([1., 2.]).storage()
     assert isinstance(s, ember.FloatStorage) and not isinstance(s, ember.DoubleStorage)

@@ -261,6 +261,21 @@ class TypedStorage:
         warn_typed_storage_removal()
         return TypedStorage._over(self._storage, self.dtype)
 
+    def clone(self):
+        """A copy in new memory."""
+        warn_typed_storage_removal()
+        return TypedStorage._over(Storage(self._array().copy()), self.dtype)
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        host = backend_of(self._storage.array).to_numpy(self._array())
+        return _rebuild_typed_storage, (host.copy(), self.dtype)
+
     def __repr__(self):
         warn_typed_storage_removal()
         body = " " + "\n ".join(str(x) for x in self.tolist())
@@ -271,6 +286,10 @@ class TypedStorage:
 
 
 TypedStorage.__module__ = "torch.storage"
+
+
+def _rebuild_typed_storage(array, dtype):
+    return TypedStorage._over(Storage(array), dtype)
 
 
 class _LegacyStorageMeta(type):
