@@ -454,3 +454,21 @@ def test_inplace_leaky_relu_gradient():
     leaf = ember.tensor([-1.0, 0.5, -2.0], requires_grad=True)
     F.leaky_relu_(leaf * 1, 0.25).sum().backward()
     assert leaf.grad.tolist() == [0.25, 1.0, 0.25]
+
+
+# -- empty batches -------------------------------------------------------------------------------
+
+def test_empty_inputs():
+    assert nn.InstanceNorm1d(3)(ember.ones(0, 3, 5)).shape == (0, 3, 5)
+    assert F.batch_norm(ember.ones(0, 3, 5), None, None, training=True).shape == (0, 3, 5)
+    _raises(ValueError, "Expected more than 1 value per channel when training, got input size "
+            "torch.Size([1, 3, 1])", lambda: F.batch_norm(ember.ones(1, 3, 1), None, None,
+                                                          training=True))
+    _raises(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (1x0 and 4x3)",
+            lambda: nn.Linear(4, 3)(ember.ones(0)))
+    _raises(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (6x0 and 4x3)",
+            lambda: nn.Linear(4, 3)(ember.ones(2, 3, 0)))
+    assert nn.Linear(4, 3)(ember.ones(2, 0, 4)).shape == (2, 0, 3)
+    _raises(RuntimeError, "log_probs tensor must not be empty",
+            lambda: F.ctc_loss(ember.ones(6, 0, 4), ember.ones(0, 2).long(),
+                               ember.ones(0).long(), ember.ones(0).long()))

@@ -475,6 +475,7 @@ def test_repr_and_state_dict_match_torch(case):
     for k in t_state:
         assert tuple(e_state[k].shape) == tuple(t_state[k].shape), k
         assert str(e_state[k].dtype) == str(t_state[k].dtype), k
+    assert [n for n, _ in em.named_modules()] == [n for n, _ in tm.named_modules()]
     assert [n for n, _ in em.named_parameters()] == [n for n, _ in tm.named_parameters()]
     assert [n for n, _ in em.named_buffers()] == [n for n, _ in tm.named_buffers()]
 
@@ -512,6 +513,53 @@ def test_default_initialisation_matches_torch(case):
     for k in t_state:
         np.testing.assert_allclose(e_state[k].numpy(), t_state[k].numpy(), rtol=2e-6,
                                    atol=1e-7, err_msg=k)
+
+
+def _with_factory_kwargs(make, lib):
+    """The case's module built with dtype=float64 where torch's constructor takes factory
+    keyword arguments (its nested modules keep their defaults)."""
+    import inspect
+    nn = lib.nn
+    module = _build(make)[0 if lib is torch else 1]
+    cls = getattr(nn, type(module).__name__)
+    params = inspect.signature(getattr(torch.nn, cls.__name__).__init__).parameters
+    if "dtype" not in params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return None
+    original = cls.__init__
+
+    def patched(self, *args, **kwargs):
+        if type(self) is cls:
+            kwargs.setdefault("dtype", lib.float64)
+        original(self, *args, **kwargs)
+    cls.__init__ = patched
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return make(nn)
+    finally:
+        cls.__init__ = original
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_factory_dtype_and_its_initialisation_match_torch(case):
+    _, make, _ = case
+    built = {}
+    for lib in (torch, ember):
+        lib.manual_seed(5)
+        built[lib] = _raised(lambda: built.__setitem__(
+            lib.__name__, _with_factory_kwargs(make, lib)))
+    if built[torch] is not None or built[ember] is not None:      # Module's own TypeError
+        _compare_errors(built[torch], built[ember])
+        return
+    tm, em = built["torch"], built["ember"]
+    if tm is None:
+        pytest.skip("no factory keyword arguments")
+    t_state, e_state = tm.state_dict(), em.state_dict()
+    assert list(e_state) == list(t_state)
+    for k in t_state:
+        assert str(e_state[k].dtype) == str(t_state[k].dtype), k
+        np.testing.assert_allclose(e_state[k].numpy(), t_state[k].numpy(), rtol=1e-12,
+                                   atol=1e-14, err_msg=k)
 
 
 @pytest.mark.parametrize("mode", ["train", "eval"])
@@ -688,20 +736,35 @@ def _derive(arrays, variant):
         out[first] = np.stack([a, a + 1])
     elif variant == "scalar":
         out[first] = np.asarray(a.ravel()[0])
+    elif variant == "empty-batch":
+        if a.ndim == 0:
+            return None
+        out[first] = a[:0]
+    elif variant == "noncontiguous":      # every input transposed in memory (see _outcome)
+        return list(arrays) + ["noncontiguous"]
     return out
 
 
+def _tensor(lib, a, noncontiguous):
+    if not noncontiguous or a.ndim < 2:
+        return lib.tensor(a)
+    return lib.tensor(np.ascontiguousarray(np.swapaxes(a, 0, -1))).transpose(0, -1)
+
+
 def _outcome(lib, module, arrays):
+    noncontiguous = bool(arrays) and isinstance(arrays[-1], str)
+    arrays = arrays[:-1] if noncontiguous else arrays
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            tensors = [None if a is None else lib.tensor(a) for a in arrays]
+            tensors = [None if a is None else _tensor(lib, a, noncontiguous) for a in arrays]
             return _flat(module(*tensors)), None
         except Exception as exc:        # noqa: BLE001 - the exception is what we compare
             return None, exc
 
 
-VARIANTS = ["int", "float32", "fewer-dims", "more-dims", "scalar"]
+VARIANTS = ["int", "float32", "fewer-dims", "more-dims", "scalar", "empty-batch",
+            "noncontiguous"]
 
 _LOSS_DTYPES = _LOSSES + "integer or float32 input into a float64 loss: "
 KNOWN_DERIVED = {
@@ -714,6 +777,17 @@ KNOWN_DERIVED = {
     "TransformerEncoderNorm-int": "torch's fused inference path of TransformerEncoder words "
                                   "its dtype error as matmul ('expected m1 and m2 ...')",
     "TransformerEncoderNorm-float32": "the same",
+    "InstanceNorm1dAll-empty-batch": "torch fails on an empty batch with affine weights "
+                                     "(IndexError 'select(): index 0 out of range ...', a torch "
+                                     "bug); ember returns the empty result",
+    "InstanceNorm2d-empty-batch": "the same",
+    "PixelUnshuffle-empty-batch": "vision (other work): torch returns an empty input unchanged "
+                                  "(shape (0, 2, 4, 6)); ember reshapes it to (0, 8, 2, 3)",
+    "SoftMarginLoss-empty-batch": _LOSSES + "NumPy's ValueError for unbroadcastable shapes",
+    "MultiLabelMarginLoss-empty-batch": _LOSSES + "the empty-input check comes before "
+                                        "torch's target-size check",
+    "MultiMarginLoss-empty-batch": _LOSSES + "the same",
+    "MultiMarginLossAll-empty-batch": _LOSSES + "the same",
 }
 for _case, _reason in [
         ("MSELoss-int", "torch promotes (float64 result), ember refuses 'mse_cpu'"),

@@ -165,6 +165,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.ndim}-dimensional "
                            f"tensor for argument #1 'log_probs' (while checking arguments for "
                            f"ctc_loss_allocate_outputs)")
+    if log_probs.numel() == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
     if log_probs.dtype not in (_dtype.float32, _dtype.float64):
         raise NotImplementedError(f"\"ctc_loss_cpu\" not implemented for "
                                   f"'{log_probs.dtype._scalar_name}'")

@@ -299,7 +299,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 # -- batch norm ----------------------------------------------------------------------------------
 
 def _verify_batch_size(size):
-    if math.prod(size) // size[1] == 1:
+    if size[0] * math.prod(size[2:]) == 1:         # (no division: size[1] may be 0)
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                          f"{size}")
 

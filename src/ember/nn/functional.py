@@ -1,6 +1,7 @@
 """ember.nn.functional: torch.nn.functional's activations, linear maps and dropout (here), and
 re-exports of distances (`_distance.py`), losses (`_losses.py`) and padding (`_padding.py`).
 The differentiable kernels are Ops in `_ops/activations.py` and `nn/_loss_ops.py`."""
+import math
 import warnings
 
 from .. import _dtype
@@ -207,7 +208,8 @@ def linear(input, weight, bias=None):
     # view back when the input is not 2-D (ViewBackward0).
     if input.ndim == 2:
         return addmm(bias, input, weight.t())
-    rows = input.reshape(-1, input.shape[-1])
+    # NOTE: the row count spelled out: reshape(-1, 0) of an empty input would be ambiguous
+    rows = input.reshape(math.prod(input.shape[:-1]), input.shape[-1])
     flat = _linear_2d(rows, weight, bias)
     if flat is None:
         flat = addmm(bias, rows, weight.t())
