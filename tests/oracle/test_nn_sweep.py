@@ -344,6 +344,17 @@ KNOWN_DIFFERENCES = {
 }
 
 
+KNOWN_LOW_PRECISION = {
+    "LocalResponseNorm2": "pooling (other work): torch has no half-precision avg_pool3d on the "
+                          "CPU ('\"avg_pool3d_out_frame\" not implemented for 'Half''); ember "
+                          "computes it",
+    "MultiLabelMarginLoss": _LOSSES + "torch has no half-precision kernel "
+                            "('multilabel_margin_loss_forward_out_frame'); ember computes it",
+    "MultiMarginLoss": _LOSSES + "the same ('multi_margin_loss_cpu_kernel')",
+    "MultiMarginLossAll": _LOSSES + "the same",
+}
+
+
 def _params(cases, known=None):
     """pytest params for table rows, the known differences marked as strict xfails."""
     known = KNOWN_DIFFERENCES if known is None else known
@@ -668,6 +679,52 @@ def test_first_and_second_derivatives_match_torch(case, dtype):
         _same_or_zero(e, t, f"first derivative {i}", **tol)
     for i, (e, t) in enumerate(zip(e_second, t_second, strict=True)):
         _same_or_zero(e, t, f"second derivative {i}", **tol)
+
+
+def _low_precision(lib, module, arrays, dtype):
+    tensors = [None if a is None else lib.tensor(a) for a in arrays]
+    tensors = [t.to(dtype).requires_grad_() if t is not None and t.is_floating_point() else t
+               for t in tensors]
+    module = module.to(dtype)
+    lib.manual_seed(0)
+    outs = [o for o in _flat(module(*tensors)) if o is not None]
+    grads = [o for o in outs if o.requires_grad]
+    if grads:
+        sum(o.float().sum() for o in grads).backward()
+    return ([(str(o.dtype), _numpy(o.float())) for o in outs],
+            [None if t is None or t.grad is None else (str(t.grad.dtype), _numpy(t.grad.float()))
+             for t in tensors])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("case", _params(CASES, KNOWN_LOW_PRECISION))
+def test_half_precision_matches_torch(case, dtype):
+    """Half precision: torch's support (or its error), result dtypes, values within the
+    precision's tolerance."""
+    name, make, specs = case
+    tm, em = _build(make)
+    _copy_weights(tm, em)
+    arrays = _arrays(name, specs)
+    results = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t_exc = _raised(lambda: results.append(
+            _low_precision(torch, tm, arrays, getattr(torch, dtype))))
+        e_exc = _raised(lambda: results.append(
+            _low_precision(ember, em, arrays, getattr(ember, dtype))))
+    if t_exc is not None or e_exc is not None:
+        _compare_errors(t_exc, e_exc)
+        return
+    (t_outs, t_grads), (e_outs, e_grads) = results
+    tol = 3e-2 if dtype == "float16" else 8e-2
+    for k, ((ed, e), (td, t)) in enumerate(zip(e_outs, t_outs, strict=True)):
+        assert ed == td, f"output {k}"
+        _same_values(e, t, f"output {k}", rtol=tol, atol=tol)
+    for k, (e, t) in enumerate(zip(e_grads, t_grads, strict=True)):
+        assert (e is None) == (t is None), f"grad {k}"
+        if t is not None:
+            assert e[0] == t[0], f"grad {k}"
+            _same_values(e[1], t[1], f"grad {k}", rtol=tol, atol=tol)
 
 
 # ---------------------------------------------------------------------------------------------
