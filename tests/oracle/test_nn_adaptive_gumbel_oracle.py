@@ -32,7 +32,8 @@ def _asm_cases():
                    "    print(type(e).__name__, e)\nelse:\n"
                    "    print(type(o).__name__, o._fields, o)\n    o.loss.backward()\n"
                    "    print(x.grad)\n    print({k: p.grad for k, p in m.named_parameters()})\n"
-                   "lp = m.log_prob(x)\nprint(lp, bool((lp.exp().sum(1) - 1).abs().max() < 1e-12))\n"
+                   "lp = m.log_prob(x)\n"
+                   "print(lp, bool((lp.exp().sum(1) - 1).abs().max() < 1e-12))\n"
                    "print(m.predict(x), lp.argmax(1))")
         yield (MAKE.format(args=args)
                + "x = torch.randn(m.in_features, dtype=torch.float64, requires_grad=True)\n"
@@ -107,8 +108,30 @@ DEPRECATED = [
 ]
 
 
+ASM = "torch.manual_seed(0)\nm = torch.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [3])\n"
+WRONG_INPUTS = [
+    ASM + "print(m(torch.ones(2, 4, dtype=torch.float64), torch.tensor([1, 2])))",
+    ASM + "print(m(torch.ones(2, 4), torch.tensor([1., 2.])))",
+    ASM + "print(m(torch.ones(2, 4), torch.tensor([1, 2], dtype=torch.int32)))",
+    ASM + "print(m(torch.ones(2, 5), torch.tensor([1, 2])))",
+    ASM + "print(m(torch.ones(0, 4), torch.tensor([], dtype=torch.int64)))",
+    ASM + "print(m.log_prob(torch.ones(4)))",
+    ASM + "print(m.predict(torch.ones(4)))",
+    ASM + "print(m.log_prob(torch.ones(0, 4)), m.predict(torch.ones(0, 4)))",
+    "print(torch.nn.functional.gumbel_softmax(torch.ones(())))",
+    "torch.manual_seed(0)\nprint(torch.nn.functional.gumbel_softmax(torch.ones(()), hard=True))",
+    "torch.manual_seed(0)\nprint(torch.nn.functional.gumbel_softmax(torch.ones(3), tau=0))",
+    "torch.manual_seed(0)\n"
+    "print(torch.nn.functional.gumbel_softmax(torch.ones(3, dtype=torch.bfloat16), hard=True))",
+] + [f"print(torch.nn.functional.triplet_margin_with_distance_loss({a}, {p}, {n}))"
+     for a, p, n in [("torch.ones(2, 3, dtype=torch.int64)",) * 3, ("torch.ones(())",) * 3,
+                     ("torch.ones(2, 3)", "torch.ones(2, 3, dtype=torch.float64)",
+                      "torch.ones(2, 3)"),
+                     ("torch.ones(2, 3)", "torch.ones(2, 4)", "torch.ones(2, 3)")]]
+
+
 @pytest.mark.parametrize("snippet", list(_asm_cases()) + list(_gumbel_cases())
-                         + list(_triplet_cases()) + DEPRECATED)
+                         + list(_triplet_cases()) + DEPRECATED + WRONG_INPUTS)
 def test_against_torch(snippet):
     expected, got = compare(snippet)
     assert got == expected, snippet

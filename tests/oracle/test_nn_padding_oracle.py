@@ -99,7 +99,17 @@ def _layer_cases():
            "torch.nn.ZeroPad2d((1, 2, 0, 0))))")
 
 
-@pytest.mark.parametrize("snippet", list(_pad_cases()) + EXTRA + list(_layer_cases()))
+WRONG_INPUTS = [f"print(torch.nn.{layer}({tensor}))"
+                for layer in ["ZeroPad2d(1)", "ConstantPad1d(1, 2)", "ReflectionPad2d(1)",
+                              "ReplicationPad3d(1)", "CircularPad1d(1)"]
+                for tensor in ["torch.ones(2, 3, 4, dtype=torch.int64)", "torch.ones(())",
+                               "torch.ones(2, 3, 4, dtype=torch.float16)",
+                               "torch.ones(2, 3, 4, 5, dtype=torch.bool)",
+                               "torch.ones(2, 3, 4, dtype=torch.complex64)"]]
+
+
+@pytest.mark.parametrize("snippet", list(_pad_cases()) + EXTRA + list(_layer_cases())
+                         + WRONG_INPUTS)
 def test_padding_against_torch(snippet):
     expected, got = compare(snippet)
     assert got == expected, snippet
