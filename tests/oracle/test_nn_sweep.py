@@ -237,6 +237,16 @@ CASES = [
     ("CircularPad1d", lambda nn: nn.CircularPad1d(1), [(2, 3, 4)]),
     ("CircularPad2d", lambda nn: nn.CircularPad2d((1, 1, 2, 0)), [(3, 4, 5)]),
     ("CircularPad3d", lambda nn: nn.CircularPad3d(1), [(1, 2, 2, 3, 2)]),
+    # dropout inside layers (train mode draws torch's stream for the same seed)
+    ("MultiheadAttentionDropout", lambda nn: nn.MultiheadAttention(8, 2, dropout=0.3),
+     [(3, 2, 8)] * 3),
+    ("TransformerEncoderLayerDropout", lambda nn: nn.TransformerEncoderLayer(8, 2, 16, 0.2),
+     [(3, 2, 8)]),
+    ("TransformerDecoderLayerDropout", lambda nn: nn.TransformerDecoderLayer(
+        8, 2, 16, 0.2, norm_first=True), [(3, 2, 8), (4, 2, 8)]),
+    ("LSTMDropout", lambda nn: nn.LSTM(3, 4, 3, dropout=0.4), [(5, 2, 3)]),
+    ("GRUDropout", lambda nn: nn.GRU(3, 4, 2, dropout=0.4, bidirectional=True), [(5, 2, 3)]),
+    ("RNNDropout", lambda nn: nn.RNN(3, 4, 2, dropout=0.4, batch_first=True), [(2, 5, 3)]),
     # vision-like reshuffles
     ("PixelShuffle", lambda nn: nn.PixelShuffle(2), [(2, 8, 2, 3)]),
     ("PixelUnshuffle", lambda nn: nn.PixelUnshuffle(2), [(2, 2, 4, 6)]),
