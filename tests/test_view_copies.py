@@ -215,6 +215,12 @@ def test_range_includes_its_end_and_warns():
         warnings.simplefilter("ignore")
         assert ember.range(1, 4, dtype=ember.int64).tolist() == [1, 2, 3, 4]
         assert ember.range(4, 1, -1).tolist() == [4., 3., 2., 1.]
+        # integer ranges truncate bounds and step first (recorded from torch)
+        assert ember.range(0.5, 3, 1, dtype=ember.int64).tolist() == [0, 1, 2, 3]
+        assert ember.range(-1.7, 3, 1, dtype=ember.int64).tolist() == [-1, 0, 1, 2, 3]
+        assert ember.range(1, 4, 1.5, dtype=ember.int32).tolist() == [1, 2, 3, 4]
+        with pytest.raises(RuntimeError, match="step must be nonzero"):
+            ember.range(0, 2, 0.5, dtype=ember.int64)
         assert np.allclose(ember.range(0, 1, 0.3).tolist(), [0., 0.3, 0.6, 0.9])
         with pytest.raises(RuntimeError, match="upper bound and lower bound inconsistent with "
                                                "step sign"):

@@ -176,10 +176,12 @@ def test_gradient_float64_exact():
 
 
 @pytest.mark.parametrize("args", [(1, 4), (0, 1, 0.3), (4, 1, -1), (1, 4, 0), (4, 1), (5,),
-                                  (-1.5, 2.5, 0.5)])
+                                  (-1.5, 2.5, 0.5), (0.5, 3, 1), (-1.7, 3, 1), (1, 4, 1.5)])
 def test_range(args):
     _same(lambda lib: lib.range(*args))
     _same(lambda lib: lib.range(*args, dtype=lib.float64))
+    if not (len(args) == 3 and 0 < abs(args[2]) < 1):      # torch's kernel would divide by 0
+        _same(lambda lib: lib.range(*args, dtype=lib.int64))
 
 
 def test_resize_and_misc():

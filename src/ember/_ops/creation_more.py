@@ -115,11 +115,15 @@ def range_(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
                   "torch.arange, which produces values in [start, end).", UserWarning,
                   stacklevel=2)
     start, end, step = (x.item() if isinstance(x, Tensor) else x for x in (start, end, step))
+    dtype = dtype or _dtype.get_default_dtype()
+    if not (dtype.is_floating_point or dtype.is_complex):
+        # NOTE: as torch, an integer range truncates its bounds and step first (torch's own
+        # kernel then divides by a zero step and crashes; here it is the error below)
+        start, end, step = int(start), int(end), int(step)
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    dtype = dtype or _dtype.get_default_dtype()
     n = int(math.floor((end - start) / step)) + 1
     xp = _creation._backend(device).xp
     values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
