@@ -472,3 +472,35 @@ def test_empty_inputs():
     _raises(RuntimeError, "log_probs tensor must not be empty",
             lambda: F.ctc_loss(ember.ones(6, 0, 4), ember.ones(0, 2).long(),
                                ember.ones(0).long(), ember.ones(0).long()))
+
+
+# -- loading older state dicts into norm layers --------------------------------------------------
+
+def test_batch_norm_loads_a_state_dict_without_num_batches_tracked():
+    b = nn.BatchNorm1d(3)
+    b.num_batches_tracked.fill_(5)
+    state = {k: v for k, v in b.state_dict().items() if k != "num_batches_tracked"}
+    assert repr(b.load_state_dict(state)) == "<All keys matched successfully>"
+    assert b.num_batches_tracked.item() == 5            # a plain dict: the module's own count
+    versioned = b.state_dict()
+    del versioned["num_batches_tracked"]
+    _raises(RuntimeError, "Error(s) in loading state_dict for BatchNorm1d:\n\tMissing key(s) in "
+            "state_dict: \"num_batches_tracked\". ", lambda: b.load_state_dict(versioned))
+    versioned._metadata[""]["version"] = 1               # saved before the count existed
+    assert repr(b.load_state_dict(versioned)) == "<All keys matched successfully>"
+
+
+def test_instance_norm_explains_old_running_stats():
+    m = nn.InstanceNorm1d(3)
+    _raises(RuntimeError, "Error(s) in loading state_dict for InstanceNorm1d:\n\tUnexpected "
+            "running stats buffer(s) \"running_mean\" and \"running_var\" for InstanceNorm1d "
+            "with track_running_stats=False. If state_dict is a checkpoint saved before 0.4.0, "
+            "this may be expected because InstanceNorm1d does not track running stats by "
+            "default since 0.4.0. Please remove these keys from state_dict. If the running "
+            "stats are actually needed, instead set track_running_stats=True in InstanceNorm1d "
+            "to enable them. See the documentation of InstanceNorm1d for details.",
+            lambda: m.load_state_dict({"running_mean": ember.zeros(3),
+                                       "running_var": ember.ones(3)}))
+    tracked = nn.InstanceNorm1d(3, track_running_stats=True)
+    tracked.load_state_dict({"running_mean": ember.zeros(3), "running_var": ember.full((3,), 2.)})
+    assert tracked.running_var.tolist() == [2.0] * 3

@@ -45,6 +45,19 @@ class _NormBase(Module):
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        # NOTE: num_batches_tracked came with version 2: entries saved before it (or a plain
+        # dict without metadata) load with the module's own count, as in torch.
+        version = local_metadata.get("version")
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats \
+                and key not in state_dict:
+            state_dict[key] = self.num_batches_tracked if self.num_batches_tracked is not None \
+                else tensor(0, dtype=_dtype.int64)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+
     def reset_running_stats(self):
         """Zero the running mean and count; running variance back to ones."""
         if self.track_running_stats:

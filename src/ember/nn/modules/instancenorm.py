@@ -17,6 +17,26 @@ class _InstanceNorm(_NormBase):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
                          dtype, bias=bias)
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        # NOTE: before torch 0.4 instance norm tracked running statistics by default; a plain
+        # dict (no version) that still has them gets torch's explanation, not "unexpected keys"
+        found = [prefix + n for n in ("running_mean", "running_var") if prefix + n in state_dict]
+        if local_metadata.get("version") is None and not self.track_running_stats and found:
+            name = type(self).__name__
+            listed = " and ".join(f'"{k}"' for k in found)
+            error_msgs.append(
+                f"Unexpected running stats buffer(s) {listed} for {name} with "
+                f"track_running_stats=False. If state_dict is a checkpoint saved before 0.4.0, "
+                f"this may be expected because {name} does not track running stats by default "
+                f"since 0.4.0. Please remove these keys from state_dict. If the running stats "
+                f"are actually needed, instead set track_running_stats=True in {name} to "
+                f"enable them. See the documentation of {name} for details.")
+            for key in found:
+                del state_dict[key]
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+
     def _check_input_dim(self, input):
         dims = (self._no_batch_dim, self._no_batch_dim + 1)
         if input.dim() not in dims:
