@@ -426,3 +426,82 @@ def test_errors(case):
         fn()
     if text is not None:
         assert str(info.value) == text
+
+
+# -- Bunch-Kaufman LDL ----------------------------------------------------------------------------
+
+def test_ldl_factor_by_hand():
+    # [[0, 1], [1, 0]]: no 1x1 pivot is large enough, one 2x2 block and no interchange
+    LD, pivots = linalg.ldl_factor(ember.tensor([[0., 1.], [1., 0.]]))
+    assert LD.tolist() == [[0, 0], [1, 0]] and pivots.tolist() == [-2, -2]
+    assert pivots.dtype == ember.int32
+    # |a11| = 1 < alpha * 3 and < alpha * 3 * (3 / 5); |a33| = 0: a 2x2 block with rows and
+    # columns 2 and 3 swapped; then w = (5/3, 1/9) and a33 = 1 - 2 * 5/3 - 5/9 = -26/9
+    LD, pivots = linalg.ldl_factor(ember.tensor([[1., 2., 3.], [2., 1., 5.], [3., 5., 0.]],
+                                                dtype=ember.float64))
+    assert pivots.tolist() == [-3, -3, 3]
+    np.testing.assert_allclose(_np(LD), [[1, 0, 0], [3, 0, 0], [5 / 3, 1 / 9, -26 / 9]],
+                               rtol=1e-15)
+    x = linalg.ldl_solve(LD, pivots, ember.tensor([[6.], [8.], [8.]], dtype=ember.float64))
+    np.testing.assert_allclose(_np(x), [[1], [1], [1]], rtol=1e-14)      # the rows' sums
+
+
+def test_ldl_hermitian_and_singular():
+    a = np.array([[2, 1 - 1j, 0], [1 + 1j, -1, 2j], [0, -2j, 3]])
+    LD, pivots = linalg.ldl_factor(ember.tensor(a), hermitian=True)
+    b = np.array([[1.], [2j], [3.]])
+    x = linalg.ldl_solve(LD, pivots, ember.tensor(b), hermitian=True)
+    np.testing.assert_allclose(a @ _np(x), b, atol=1e-12)
+    assert (np.diagonal(_np(LD)).imag == 0).all()
+    LD, pivots, info = linalg.ldl_factor_ex(ember.zeros(3, 3))
+    assert info.item() == 1 and pivots.tolist() == [1, 2, 3]
+    with pytest.raises(RuntimeError, match=r"torch.linalg.ldl_factor: Unknown error code: 1\.$"):
+        linalg.ldl_factor(ember.zeros(3, 3))
+
+
+def test_ldl_has_no_gradient_as_in_torch():
+    a = ember.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+    LD, pivots = linalg.ldl_factor(a)
+    assert type(LD.grad_fn).__name__ == "NotImplemented" and not pivots.requires_grad
+    with pytest.raises(RuntimeError, match="^derivative for aten::linalg_ldl_factor_ex is not "
+                                           "implemented$"):
+        LD.sum().backward()
+    x = linalg.ldl_solve(LD.detach(), pivots, ember.ones(2, 1, requires_grad=True))
+    with pytest.raises(RuntimeError, match="^derivative for aten::linalg_ldl_solve is not "
+                                           "implemented$"):
+        x.sum().backward()
+
+
+LDL_ERRORS = [
+    (lambda: linalg.ldl_factor(ember.ones(3, 3, dtype=ember.int64)), RuntimeError,
+     "torch.linalg.ldl_factor_ex: Expected a floating point or complex tensor as input. Got "
+     "Long"),
+    (lambda: linalg.ldl_factor(ember.ones(3, 3, dtype=ember.float16)), NotImplementedError,
+     "\"ldl_factor_kernel_cpu\" not implemented for 'Half'"),
+    (lambda: linalg.ldl_factor(ember.ones(3)), RuntimeError,
+     "torch.linalg.ldl_factor_ex: The input tensor A must have at least 2 dimensions."),
+    (lambda: linalg.ldl_factor(ember.ones(3, 2)), RuntimeError,
+     "torch.linalg.ldl_factor_ex: A must be batches of square matrices, but they are 3 by 2 "
+     "matrices"),
+    (lambda: linalg.ldl_solve(*linalg.ldl_factor(ember.eye(4, dtype=ember.float64)),
+                              ember.ones(4, 2)), RuntimeError,
+     "Expected b and A to have the same dtype, but found b of type Float and A of type Double "
+     "instead."),
+    (lambda: linalg.ldl_solve(*linalg.ldl_factor(ember.eye(4)), ember.ones(3, 2)), RuntimeError,
+     "Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix is 4 by 4 but each b "
+     "matrix is 3 by 2"),
+    (lambda: linalg.ldl_solve(linalg.ldl_factor(ember.eye(4))[0],
+                              linalg.ldl_factor(ember.eye(4))[1][:3], ember.ones(4, 2)),
+     RuntimeError, "torch.linalg.ldl_solve: Expected LD.shape[:-1] and pivots.shape to be the "
+                   "same, but got pivots with shape [3] instead"),
+    (lambda: linalg.ldl_solve(*linalg.ldl_factor(ember.eye(4)), ember.ones(4)), IndexError,
+     "Dimension out of range (expected to be in range of [-1, 0], but got -2)"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(LDL_ERRORS)))
+def test_ldl_errors(case):
+    fn, kind, text = LDL_ERRORS[case]
+    with pytest.raises(kind) as info:
+        fn()
+    assert str(info.value) == text

@@ -8,7 +8,7 @@ through their absolute values: their signs (phases) are LAPACK's choice, not tor
 import numpy as np
 
 from op_table import (ALL, COMPLEX, FLOATS, HALF, INTS, NUMERIC, REAL_PART, Sample, alias,
-                      names_of, op, result_type, to_real)
+                      names_of, op, result_type, to_numpy, to_real)
 
 LAPACK = ("float32", "float64") + COMPLEX
 TOL = {"float32": (1e-4, 1e-5), "complex64": (1e-4, 1e-5)}
@@ -696,3 +696,79 @@ def _legacy_lu_solve_samples(m):
 
 op("lu_solve", samples=_legacy_lu_solve_samples,
    ref=lambda b, lu, piv: _lu_solve_ref(lu, piv, b), operands=(0, 1), out=True, **_entry())
+
+# -- Bunch-Kaufman LDL (checked here through A = P L D L^T P^T and solves; LAPACK's exact
+#    pivots against torch in tests/oracle/test_linalg_lu_oracle.py) ---------------------------
+
+
+def ldl_reconstruct(ld, pivots, hermitian=False):
+    """A from LAPACK's lower (LD, pivots): W D W^T with W = P_1 L_1 P_2 L_2 ... (one step per
+    1x1 or 2x2 block)."""
+    n = ld.shape[-1]
+    tr = (lambda x: np.conj(x.T)) if hermitian else (lambda x: x.T)
+    W = np.eye(n, dtype=ld.dtype)
+    D = np.zeros((n, n), ld.dtype)
+    k = 0
+    while k < n:
+        step = 1 if pivots[k] > 0 else 2
+        kk, kp = k + step - 1, abs(int(pivots[k])) - 1
+        P = np.eye(n)
+        P[[kk, kp]] = P[[kp, kk]]
+        L = np.eye(n, dtype=ld.dtype)
+        L[k + step:, k:k + step] = ld[k + step:, k:k + step]
+        W = W @ P @ L
+        D[k:k + step, k:k + step] = ld[k:k + step, k:k + step]
+        if step == 2:
+            D[k, k + 1] = np.conj(ld[k + 1, k]) if hermitian else ld[k + 1, k]
+        k += step
+    return (W @ D @ tr(W)).astype(ld.dtype)
+
+
+def _sym_np(a, hermitian=False):
+    return a + (np.conj(np.swapaxes(a, -1, -2)) if hermitian else np.swapaxes(a, -1, -2))
+
+
+def _sym_mod(a, hermitian=False):
+    return a + (a.mH if hermitian else a.mT)
+
+
+def _ldl_call(mod, a, hermitian=False):
+    LD, pivots = mod.linalg.ldl_factor(_sym_mod(a, hermitian), hermitian=hermitian)
+    ld, piv = to_numpy(LD), to_numpy(pivots)
+    recon = np.stack([ldl_reconstruct(x, p, hermitian) for x, p in zip(
+        ld.reshape((-1,) + ld.shape[-2:]), piv.reshape((-1, piv.shape[-1])))])
+    return mod.tensor(recon.reshape(ld.shape), device=LD.device), pivots.dtype == mod.int32
+
+
+def _ldl_samples(m):
+    return [Sample(m((3, 3))), Sample(m((2, 4, 4))), Sample(m((1, 1))),
+            Sample(m((3, 3)), hermitian=True)]
+
+
+op("linalg.ldl_factor", samples=_ldl_samples, call=_ldl_call,
+   ref=lambda a, hermitian=False: (_sym_np(a, hermitian), True),
+   result=lambda ops, args, kwargs: (result_type(ops), None), grad=False, **_entry())
+
+
+def _ldl_ex_call(mod, a):
+    LD, pivots, info = mod.linalg.ldl_factor_ex(a + a.mT)
+    return (mod.tensor(ldl_reconstruct(to_numpy(LD), to_numpy(pivots)), device=LD.device),
+            info.to(mod.int64))
+
+
+op("linalg.ldl_factor_ex", samples=lambda m: [Sample(m((3, 3))), Sample(m((5, 5)))],
+   call=_ldl_ex_call, ref=lambda a: (_sym_np(a), np.array(0, np.int64)),
+   result=lambda ops, args, kwargs: (result_type(ops), "int64"), grad=False, **_entry())
+
+
+def _ldl_solve_call(mod, a, b, hermitian=False):
+    LD, pivots = mod.linalg.ldl_factor(_sym_mod(a, hermitian), hermitian=hermitian)
+    return mod.linalg.ldl_solve(LD, pivots, b, hermitian=hermitian)
+
+
+op("linalg.ldl_solve", samples=lambda m: [Sample(m((3, 3)), m((3, 2))),
+                                          Sample(m((2, 4, 4)), m((4, 1))),
+                                          Sample(m((4, 4)), m((2, 4, 3))),
+                                          Sample(m((3, 3)), m((3, 2)), hermitian=True)],
+   call=_ldl_solve_call, operands=(0, 1), grad="raises",
+   ref=lambda a, b, hermitian=False: np.linalg.solve(_sym_np(a, hermitian), b), **_entry())

@@ -216,3 +216,59 @@ def test_gradients_match_torch():
         grads.append([g.detach().numpy() for g in lib.autograd.grad(loss, (h, t))])
     for g, w in zip(grads[1], grads[0]):
         np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("hermitian", [False, True])
+def test_ldl_matches_torch(dtype, hermitian):
+    """Bunch-Kaufman's pivots (LAPACK sytrf/hetrf, lower) exactly, LD and solves to rounding,
+    over sizes up to past LAPACK's 64-column block and anti-diagonal (2x2 pivot) matrices."""
+    rng = np.random.default_rng(3)
+    tol = 1e-3 if dtype in (np.float32, np.complex64) else 1e-9
+    for n in [1, 2, 3, 5, 8, 30, 100]:
+        for trial in range(3):
+            a = _matrix(rng, (n, n), dtype)
+            if trial == 1:
+                a = np.zeros((n, n), dtype)
+                a[np.arange(n)[::-1], np.arange(n)] = 1
+            s = a + (np.conj(a.T) if hermitian else a.T)
+            want = torch.linalg.ldl_factor_ex(_t(s), hermitian=hermitian)
+            got = ember.linalg.ldl_factor_ex(_e(s), hermitian=hermitian)
+            assert got.pivots.tolist() == want.pivots.tolist()
+            assert got.info.tolist() == want.info.tolist()
+            _same(got.LD, want.LD, tol)
+            if want.info.item() == 0:
+                b = _matrix(rng, (n, 2), dtype)
+                _same(ember.linalg.ldl_solve(got.LD, got.pivots, _e(b), hermitian=hermitian),
+                      torch.linalg.ldl_solve(want.LD, want.pivots, _t(b), hermitian=hermitian),
+                      tol * 100)
+
+
+def _ldl_calls(lib):
+    LD, piv = lib.linalg.ldl_factor(lib.eye(4, dtype=lib.float64))
+    return [
+        lambda: lib.linalg.ldl_factor(lib.ones(3, 3, dtype=lib.int64)),
+        lambda: lib.linalg.ldl_factor(lib.ones(0, 0, dtype=lib.int64)),
+        lambda: lib.linalg.ldl_factor(lib.ones(3, 3, dtype=lib.float16)),
+        lambda: lib.linalg.ldl_factor(lib.ones(3)),
+        lambda: lib.linalg.ldl_factor_ex(lib.ones(3, 2)),
+        lambda: lib.linalg.ldl_solve(LD, piv, lib.ones(4, 2)),
+        lambda: lib.linalg.ldl_solve(LD, piv, lib.ones(3, 2, dtype=lib.float64)),
+        lambda: lib.linalg.ldl_solve(LD, piv[:3], lib.ones(4, 2, dtype=lib.float64)),
+        lambda: lib.linalg.ldl_solve(LD[:3], piv, lib.ones(4, 2, dtype=lib.float64)),
+        lambda: lib.linalg.ldl_solve(LD.long(), piv, lib.ones(4, 2, dtype=lib.int64)),
+        lambda: lib.linalg.ldl_solve(LD, piv, lib.ones(4, dtype=lib.float64)),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(_ldl_calls(torch))))
+def test_ldl_errors_match_torch(case):
+    results = []
+    for lib in (torch, ember):
+        try:
+            _ldl_calls(lib)[case]()
+            results.append(None)
+        except Exception as exc:            # noqa: BLE001 - comparing what each library raises
+            results.append((type(exc).__name__, str(exc)))
+    assert results[0] is not None, "torch accepts it"
+    assert results[1] == results[0]
