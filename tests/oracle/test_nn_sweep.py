@@ -1,9 +1,13 @@
 """A compatibility sweep of ember.nn against torch.nn: every module class both export (lazy,
 fractional-pooling and pooling/upsampling modules aside), each built with a few typical
-argument sets, is compared on its printed form, state_dict (keys, shapes, dtypes), default
-initialisation under the same seed, forward values and gradients with torch's weights copied
-in (float64, train and eval mode), node names, buffers after the forward, and the exception
-type and text for bad input. Skipped when torch is not installed."""
+argument sets, is compared on its printed form, state_dict (keys, shapes, dtypes), module
+names and public attributes, default initialisation under the same seed (float32, and float64
+through the factory keyword), forward values and gradients with torch's weights copied in
+(float64, train and eval mode; dropout draws torch's stream), first and second derivatives,
+half precision, in-place forms, node names, buffers after the forward, and the exception type
+and text for bad input: tabled cases, and each case's inputs made wrong (integer, float32 into
+float64, a dim fewer or more, 0-d, an empty batch, non-contiguous). Differences that belong to
+other work are strict xfails naming the file. Skipped when torch is not installed."""
 import builtins
 import re
 import warnings
