@@ -35,7 +35,8 @@ from . import return_types, cuda
 from . import accelerator
 from .cuda.memory import OutOfMemoryError
 from . import _ops
-from ._ops.views import channels_last, contiguous_format, memory_format, preserve_format
+from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, \
+    preserve_format
 
 __version__ = "0.1.0"
 

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _memory_format as _mf
 from ._device import CPU, as_device, backend_for, backend_of, or_default
 from ._tensor import Tensor, wrap
 
@@ -115,8 +115,13 @@ def ones(*args, size=None, out=None, dtype=None, layout=None, device=None, requi
 def empty(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     """A tensor whose values are whatever the memory held (uninitialised)."""
-    return _into(out, _filled("empty", parse_size(args, "empty", size), None, dtype, device,
-                              requires_grad))
+    t = _filled("empty", parse_size(args, "empty", size), None, dtype, device, requires_grad)
+    if memory_format is not None and memory_format is not _mf.contiguous_format:
+        if memory_format is _mf.preserve_format:
+            raise RuntimeError("unsupported memory format Preserve")
+        _mf.check_rank(memory_format, t._data.ndim)
+        t._data = _mf.lay_out(backend_of(t._data).xp, t._data, memory_format)
+    return _into(out, t)
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
@@ -162,8 +167,11 @@ def _like(name, input, dtype, device, requires_grad, memory_format, fill=None):
     order='K'), its dtype and device unless given."""
     d = dtype or input.dtype
     data = input._data
-    order = "K" if memory_format is None or str(memory_format) == "torch.preserve_format" \
-        else "C"
+    order = "K" if memory_format is None or memory_format is _mf.preserve_format else "C"
+    if order == "C" and memory_format is not _mf.contiguous_format:       # channels-last
+        _mf.check_rank(memory_format, data.ndim)
+        array = _like(name, input, dtype, device, False, _mf.contiguous_format, fill)._data
+        return _finish(_mf.lay_out(backend_of(array).xp, array, memory_format), requires_grad)
     if device is not None and as_device(device) != input.device:
         xp = backend_for(as_device(device)).xp
         array = getattr(xp, name)(data.shape, dtype=d._np) if fill is None else \

@@ -141,7 +141,13 @@ class Tensor:
         return self._offset
 
     def is_contiguous(self, memory_format=None):
-        return self._data.flags.c_contiguous
+        """Whether the elements are dense in row-major order (or in `memory_format`'s
+        layout, such as `channels_last`)."""
+        if memory_format is None or memory_format.name != "channels_last" and \
+                memory_format.name != "channels_last_3d":
+            return self._data.flags.c_contiguous
+        from ._memory_format import is_laid_out
+        return is_laid_out(self._data, memory_format)
 
     def _get_storage(self):
         storage = self._storage

@@ -6,6 +6,7 @@ import warnings
 
 from .. import _dtype
 from .._device import as_device, backend_for, backend_of
+from .._memory_format import check_rank, is_laid_out, lay_out, preserve_format
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
@@ -21,14 +22,20 @@ class ToCopy(Op):
         return grad.to(device=ctx.self_device, dtype=ctx.self_dtype)
 
 
-def _convert(t, dtype, device, copy=False):
-    """`t` in `dtype` on `device` (either None: unchanged)."""
+def _convert(t, dtype, device, copy=False, memory_format=None):
+    """`t` in `dtype` on `device` (either None: unchanged), laid out in `memory_format` (None:
+    as `t` where it is dense)."""
     src = t._data
     src_backend = backend_of(src)
     target_dev = t.device if device is None else device
     dst_backend = backend_for(target_dev)
     target = t.dtype if dtype is None else dtype
-    if not copy and target is t.dtype and target_dev == t.device:
+    if memory_format is preserve_format:
+        memory_format = None
+    if memory_format is not None:
+        check_rank(memory_format, src.ndim)
+    if not copy and target is t.dtype and target_dev == t.device and (
+            memory_format is None or is_laid_out(src, memory_format)):
         return t
     if target is _dtype.bool and src.dtype.kind == "c":
         # a complex number is true unless both parts are 0
@@ -42,6 +49,8 @@ def _convert(t, dtype, device, copy=False):
         array = array.astype(target._np, copy=False)
     else:
         array = src.astype(target._np, copy=True)
+    if memory_format is not None and not is_laid_out(array, memory_format):
+        array = lay_out(backend_of(array).xp, array, memory_format)
     out = wrap(array)
     if t._requires_grad and _grad_state.enabled and (target.is_floating_point or
                                                      target.is_complex):
@@ -54,7 +63,6 @@ def _parse_to(args, kwargs):
     device = kwargs.pop("device", None)
     copy = kwargs.pop("copy", False)
     kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     for a in args:
@@ -75,8 +83,9 @@ def _parse_to(args, kwargs):
 def to(self, *args, **kwargs):
     """This tensor in another dtype and/or on another device: `to(dtype)`, `to(device)`,
     `to(device, dtype)`, `to(other_tensor)`. Returns `self` if nothing would change."""
+    memory_format = kwargs.pop("memory_format", None)
     dtype, device, copy = _parse_to(args, kwargs)
-    return _convert(self, dtype, device, copy)
+    return _convert(self, dtype, device, copy, memory_format)
 
 
 def _dtype_method(name, target, doc):

@@ -11,7 +11,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op, record
 from .registry import function, method
-from .views import contiguous_format
+from .._memory_format import contiguous_format
 
 
 def run_copy(op, input, result, params, out=None, name=None, differentiable=True):

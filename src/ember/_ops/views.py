@@ -13,6 +13,8 @@ from .._creation import zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
 from ._blocked import contiguous_copy
+from .. import _memory_format as _mf
+from .._memory_format import contiguous_format, preserve_format
 from .._tensor import Tensor, alias, wrap as _wrap
 
 _new = object.__new__
@@ -617,21 +619,6 @@ def chunk(input, chunks, dim=0):
 
 # -- copies ------------------------------------------------------------------------------------
 
-class memory_format:
-    """A memory layout for new tensors: `ember.contiguous_format` or `preserve_format`."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"torch.{self.name}"
-
-
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
-channels_last = memory_format("channels_last")
-
-
 class Clone(Op):
     """A copy with its own memory."""
 
@@ -641,13 +628,17 @@ class Clone(Op):
 
 @function()
 def clone(input, *, memory_format=None):
-    """A copy of `input` (same strides as far as possible, or contiguous)."""
+    """A copy of `input`: with its strides where it is dense, else contiguous
+    (`preserve_format`, the default), or in the layout asked for."""
     xp = backend_of(input._data).xp
     data = input._data
     if memory_format is contiguous_format:
         array = contiguous_copy(data) if xp is np else xp.array(data, order="C", copy=True)
-    else:
+    elif memory_format is None or memory_format is preserve_format:
         array = xp.array(data, order="K", copy=True)
+    else:
+        _mf.check_rank(memory_format, data.ndim)
+        array = _mf.lay_out(xp, data, memory_format)
     from .._tensor import wrap
     out = wrap(array)
     if input._requires_grad and _grad_state.enabled:
@@ -657,10 +648,16 @@ def clone(input, *, memory_format=None):
 
 @method()
 def contiguous(self, memory_format=None):
-    """This tensor if it is already contiguous, else a contiguous copy."""
-    if self._data.flags.c_contiguous:
+    """This tensor if it is already contiguous (in `memory_format`, default row-major), else
+    a copy that is."""
+    if memory_format is None or memory_format is preserve_format:
+        if self._data.flags.c_contiguous:
+            return self
+        memory_format = contiguous_format
+    _mf.check_rank(memory_format, self._data.ndim)
+    if _mf.is_laid_out(self._data, memory_format):
         return self
-    return clone(self, memory_format=contiguous_format)
+    return clone(self, memory_format=memory_format)
 
 
 def install_properties(tensor_class):

@@ -12,6 +12,7 @@ import warnings
 
 from .. import _geometry as geo
 from .._device import backend_of
+from .._memory_format import channels_last
 from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state, no_grad
 from ..autograd.graph import gradient_edge
@@ -144,7 +145,7 @@ def resize_(self, *sizes, memory_format=None):
     if any(s < 0 for s in shape):
         raise RuntimeError("numel: integer multiplication overflow")    # torch's words
     strides = geo.contiguous_strides(shape)
-    if memory_format is views.channels_last and len(shape) == 4:
+    if memory_format is channels_last and len(shape) == 4:
         n, c, h, w = shape
         strides = (h * w * c, 1, w * c, c)
     needed = geo.storage_extent(shape, strides, self._offset)

@@ -5,6 +5,7 @@ array kernels live in `_conv_kernels.py` (see NOTE [ Convolution kernels ] there
 import math
 import warnings
 
+from .. import _memory_format as _mf
 from .._device import backend_of
 from .._ops._op import Op
 from .._ops.activations import apply
@@ -95,6 +96,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         params["_columns"] = columns
     else:
         kernels.release_columns(columns)
+    out = _mf.follow(xp, out, x, w)       # a channels-last input gives a channels-last output
     return apply(Convolution, (input, weight, bias), out, params)
 
 

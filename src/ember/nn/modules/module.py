@@ -462,11 +462,14 @@ class Module:
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
+        memory_format = kwargs.get("memory_format")
 
         def convert(t):
-            if dtype is not None and (t.is_floating_point() or t.is_complex()):
-                return t.to(device, dtype) if device is not None else t.to(dtype)
-            return t.to(device) if device is not None else t
+            # NOTE: a layout applies to the tensors of its rank (conv weights), as in torch
+            fmt = memory_format if memory_format is not None and t.dim() in (4, 5) else None
+            cast = dtype if dtype is not None and (t.is_floating_point() or t.is_complex()) \
+                else None
+            return t.to(device=device, dtype=cast, memory_format=fmt)
         return self._apply(convert)
 
     def to_empty(self, *, device=None, recurse=True):

@@ -1,24 +1,20 @@
 """Converting the weights of convolution layers to a memory format (channels_last: the channel
 dim innermost in memory), keeping the parameters' identity."""
-from ..._ops.views import channels_last, contiguous_format, preserve_format
+from ..._memory_format import channels_last, channels_last_3d, contiguous_format, \
+    preserve_format
 
 __all__ = ["convert_conv2d_weight_memory_format", "convert_conv3d_weight_memory_format"]
 
 
 def _restrided(weight, memory_format):
-    """A copy of `weight` laid out in `memory_format`."""
-    weight = weight.detach()
-    if memory_format is channels_last:
-        if weight.dim() != 4:
-            raise RuntimeError("required rank 4 tensor to use channels_last format")
-        # NOTE: (N, H, W, C) made contiguous, then viewed back as (N, C, H, W): the strides of
-        # channels_last, e.g. (60, 1, 15, 3) for shape (2, 3, 4, 5).
-        return weight.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
-    if memory_format is contiguous_format:
-        return weight.clone().contiguous()
+    """A copy of `weight` laid out in `memory_format` (torch's errors for other layouts and
+    ranks)."""
     if memory_format is preserve_format:
         raise RuntimeError("Unsupported memory formatPreserve")
-    raise RuntimeError(f"Unsupported memory format {memory_format}")
+    if memory_format is not contiguous_format and memory_format is not channels_last and \
+            memory_format is not channels_last_3d:
+        raise RuntimeError(f"Unsupported memory format {memory_format}")
+    return weight.detach().clone(memory_format=memory_format)
 
 
 def _convert(module, memory_format, kinds):
@@ -41,7 +37,6 @@ def convert_conv2d_weight_memory_format(module, memory_format):
 
 def convert_conv3d_weight_memory_format(module, memory_format):
     """Lay out the weight of every Conv3d / ConvTranspose3d in `module` (recursively) in
-    `memory_format`; returns `module`. (ember has no channels_last_3d format yet: only
-    contiguous_format converts a 5-D weight.)"""
+    `memory_format` (channels_last_3d or contiguous_format); returns `module`."""
     from ..modules.conv import Conv3d, ConvTranspose3d
     return _convert(module, memory_format, (Conv3d, ConvTranspose3d))

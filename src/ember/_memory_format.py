@@ -1,0 +1,83 @@
+"""Memory formats: torch's names for the layouts of a dense tensor.
+
+`contiguous_format` is row-major; `channels_last` stores an NCHW tensor as NHWC (the channel
+innermost) and `channels_last_3d` an NCDHW one as NDHWC; `preserve_format` asks a copy to keep
+its input's layout. A layout is only strides: the shape and the indexing stay NCHW, which is
+why `x.contiguous(memory_format=channels_last)` prints as `x` does but has other `stride()`.
+"""
+
+
+class memory_format:
+    """One of `ember.contiguous_format`, `channels_last`, `channels_last_3d`,
+    `preserve_format`."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):               # pickles as the module-level constant it is
+        return self.name
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+# The dims of each channels-last layout from the outermost in memory to the innermost.
+_ORDER = {channels_last: (0, 2, 3, 1), channels_last_3d: (0, 2, 3, 4, 1)}
+
+
+def check_rank(fmt, ndim):
+    """torch's error for a channels-last layout asked of a tensor of the wrong rank."""
+    order = _ORDER.get(fmt)
+    if order is not None and ndim != len(order):
+        raise RuntimeError(f"required rank {len(order)} tensor to use {fmt.name} format")
+
+
+def is_laid_out(array, fmt):
+    """Whether `array` (a NumPy or CuPy array) is dense in layout `fmt`; as in torch, the
+    stride of a dim of size 1 does not matter."""
+    order = _ORDER.get(fmt)
+    if order is None:
+        return array.flags.c_contiguous
+    if array.ndim != len(order):
+        return False
+    expected = array.itemsize
+    for d in reversed(order):
+        size = array.shape[d]
+        if size != 1:
+            if array.strides[d] != expected:
+                return False
+            expected *= size
+    return True
+
+
+def lay_out(xp, array, fmt):
+    """A copy of `array` dense in layout `fmt` (contiguous_format or a channels-last one)."""
+    order = _ORDER.get(fmt)
+    if order is None:
+        return xp.array(array, order="C", copy=True)
+    inverse = [order.index(d) for d in range(len(order))]
+    return xp.ascontiguousarray(array.transpose(order)).transpose(inverse)
+
+
+def suggested(array):
+    """The layout torch gives the result of a layout-aware op (convolution, pooling) on
+    `array`: a channels-last one where `array` is laid out so and is not also row-major (a
+    tensor with one channel is both: row-major wins), else row-major."""
+    fmt = {4: channels_last, 5: channels_last_3d}.get(array.ndim)
+    if fmt is not None and not array.flags.c_contiguous and is_laid_out(array, fmt):
+        return fmt
+    return contiguous_format
+
+
+def follow(xp, out, *arrays):
+    """`out` laid out channels-last where one of the op's `arrays` suggests it, else itself."""
+    for array in arrays:
+        fmt = suggested(array)
+        if fmt is not contiguous_format:
+            return out if is_laid_out(out, fmt) else lay_out(xp, out, fmt)
+    return out

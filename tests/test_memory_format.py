@@ -1,0 +1,93 @@
+"""Memory formats: channels_last / channels_last_3d layouts through contiguous, clone, to,
+empty / *_like, is_contiguous, Module.to and convolution outputs. Strides recorded from
+torch 2.13 running the same calls."""
+import numpy as np
+import pytest
+
+import ember
+from ember import nn
+
+CL, CL3 = ember.channels_last, ember.channels_last_3d
+
+
+def _x(*shape):
+    return ember.arange(float(np.prod(shape))).reshape(shape)
+
+
+def test_contiguous_and_clone_lay_out_channels_last():
+    x = _x(2, 3, 4, 5)
+    y = x.contiguous(memory_format=CL)
+    assert y.stride() == (60, 1, 15, 3) and y.shape == (2, 3, 4, 5)
+    assert ember.equal(y, x) and y.tolist() == x.tolist()       # same values, other strides
+    assert x.clone(memory_format=CL).stride() == (60, 1, 15, 3)
+    assert not x.is_contiguous(memory_format=CL) and x.is_contiguous()
+    assert y.is_contiguous(memory_format=CL) and not y.is_contiguous()
+    assert y.contiguous(memory_format=CL) is y
+    assert y.contiguous().stride() == (60, 20, 5, 1)
+    # preserve_format (the default) keeps a dense layout
+    assert y.clone().stride() == (60, 1, 15, 3) and (y + 1).stride() == (60, 1, 15, 3)
+    assert ember.empty_like(y).stride() == (60, 1, 15, 3)
+    assert ember.zeros_like(y).stride() == (60, 1, 15, 3)
+    assert ember.ones_like(y, memory_format=ember.contiguous_format).stride() == (60, 20, 5, 1)
+    assert y.to(ember.float64).stride() == (60, 1, 15, 3)
+    # size-1 dims do not matter, as in torch
+    one = ember.ones(1, 3, 1, 1)
+    assert one.is_contiguous(memory_format=CL)
+    assert one.contiguous(memory_format=CL).stride() == (3, 1, 1, 1)
+    assert ember.ones(2, 1, 4, 5).is_contiguous(memory_format=CL)
+
+
+def test_channels_last_3d_and_rank_errors():
+    v = _x(2, 3, 4, 5, 6)
+    assert v.contiguous(memory_format=CL3).stride() == (360, 1, 90, 18, 3)
+    with pytest.raises(RuntimeError, match="^required rank 4 tensor to use channels_last "
+                                           "format$"):
+        _x(2, 3, 4).contiguous(memory_format=CL)
+    with pytest.raises(RuntimeError, match="^required rank 5 tensor to use channels_last_3d "
+                                           "format$"):
+        _x(2, 3, 4, 5).contiguous(memory_format=CL3)
+    for f in (lambda: _x(2, 3, 4).clone(memory_format=CL),
+              lambda: ember.empty(2, 3, 4, memory_format=CL),
+              lambda: ember.empty_like(_x(2, 3, 4), memory_format=CL),
+              lambda: _x(2, 3, 4).to(memory_format=CL)):
+        with pytest.raises(RuntimeError, match="required rank 4 tensor"):
+            f()
+    assert not _x(2, 3, 4).is_contiguous(memory_format=CL)
+    assert ember.empty(2, 3, 4, 5, memory_format=CL).stride() == (60, 1, 15, 3)
+    with pytest.raises(RuntimeError, match="^unsupported memory format Preserve$"):
+        ember.empty(2, 3, memory_format=ember.preserve_format)
+
+
+def test_to_memory_format_records_to_copy():
+    x = ember.randn(2, 3, 4, 5, requires_grad=True)
+    y = x.to(memory_format=CL)
+    assert y.stride() == (60, 1, 15, 3) and type(y.grad_fn).__name__ == "ToCopyBackward0"
+    z = x.to(ember.float64, memory_format=CL)
+    assert z.stride() == (60, 1, 15, 3) and z.dtype == ember.float64
+    assert type(z.grad_fn).__name__ == "ToCopyBackward0"
+    assert y.to(memory_format=CL) is y
+    assert y.to(memory_format=ember.contiguous_format).stride() == (60, 20, 5, 1)
+    (y * 2).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.full((2, 3, 4, 5), 2.0))
+    assert x.grad.stride() == x.stride()
+    assert type(x.clone(memory_format=CL).grad_fn).__name__ == "CloneBackward0"
+
+
+def test_module_to_channels_last_and_conv_follows_the_input():
+    conv = nn.Conv2d(3, 4, 3).to(memory_format=CL)
+    assert conv.weight.stride() == (27, 1, 9, 3) and isinstance(conv.weight, nn.Parameter)
+    assert conv.bias.stride() == (1,)
+    with pytest.raises(RuntimeError, match="required rank 5 tensor to use channels_last_3d"):
+        nn.Conv2d(2, 3, 2).to(memory_format=CL3)
+    ember.manual_seed(0)
+    x = ember.randn(2, 3, 6, 5)
+    plain = nn.Conv2d(3, 4, 3)
+    out = plain(x.contiguous(memory_format=CL))
+    assert out.stride() == (48, 1, 12, 4)
+    np.testing.assert_allclose(out.detach().numpy(), plain(x).detach().numpy(), rtol=1e-5,
+                               atol=1e-6)
+    assert plain(x).stride() == (48, 12, 3, 1)
+    w = nn.utils.convert_conv2d_weight_memory_format(nn.Sequential(nn.Conv2d(3, 4, 3)), CL)
+    assert w[0].weight.stride() == (27, 1, 9, 3)
+    w3 = nn.utils.convert_conv3d_weight_memory_format(nn.Conv3d(2, 3, 2), CL3)
+    assert w3.weight.stride() == (16, 1, 8, 4, 2)
