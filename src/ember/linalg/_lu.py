@@ -41,8 +41,11 @@ def getrf(xp, a):
         for j in range(j0, j1):
             p = j + _magnitude(xp, lu[:, j:, j]).argmax(-1)
             pivots[:, j] = p + 1
-            swap = p != j
-            if swap.any():
+            if count == 1:
+                single = int(p[0])
+                if single != j:
+                    lu[0, [j, single]] = lu[0, [single, j]]
+            elif (p != j).any():
                 top = lu[rows, j].copy()
                 lu[rows, j] = lu[rows, p]
                 lu[rows, p] = top
@@ -57,8 +60,8 @@ def getrf(xp, a):
             if j + 1 < j1:
                 lu[:, j + 1:, j + 1:j1] -= lu[:, j + 1:, j, None] * lu[:, j, None, j + 1:j1]
         if j1 < n:
-            for i in range(j0 + 1, j1):
-                lu[:, i, j1:] -= xp.matmul(lu[:, i, None, j0:i], lu[:, j0:i, j1:])[:, 0]
+            lu[:, j0:j1, j1:] = trsm(xp, lu[:, j0:j1, j0:j1], lu[:, j0:j1, j1:], upper=False,
+                                     unit=True)
             if j1 < m:
                 lu[:, j1:, j1:] -= xp.matmul(lu[:, j1:, j0:j1], lu[:, j0:j1, j1:])
     return lu.reshape(a.shape), pivots.reshape(batch + (k,)), info.reshape(batch)
@@ -70,6 +73,14 @@ def permutation(xp, pivots, m):
     count = 1
     for s in batch:
         count *= s
+    if count <= 64:     # NOTE: swaps on Python lists beat k rounds of array calls here
+        perms = []
+        for row in pivots.reshape((count, k)).tolist():
+            perm = list(range(m))
+            for i, p in enumerate(row):
+                perm[i], perm[p - 1] = perm[p - 1], perm[i]
+            perms.append(perm)
+        return xp.asarray(perms, dtype=xp.int64).reshape(batch + (m,))
     flat = pivots.reshape((count, k)).astype(xp.int64) - 1
     perm = xp.broadcast_to(xp.arange(m), (count, m)).copy()
     rows = xp.arange(flat.shape[0])
@@ -93,14 +104,31 @@ def trsm(xp, a, b, upper, unit=False):
     `unit`); both already broadcast to one batch shape. A zero on the diagonal gives the
     infs and nans of plain substitution, as LAPACK's trtrs/trsm (no error)."""
     n = a.shape[-1]
-    tri = xp.triu(a) if upper else xp.tril(a)
-    if unit:
-        tri = tri * (1 - xp.eye(n, dtype=a.dtype)) + xp.eye(n, dtype=a.dtype)
     if n == 0 or b.size == 0:
         return xp.zeros(b.shape, dtype=a.dtype)
-    if not unit and not (xp.diagonal(tri, 0, -2, -1) != 0).all():
-        return _substitute(xp, tri, b, upper)
-    return xp.linalg.solve(tri, b).astype(a.dtype, copy=False)
+    if not unit and not (xp.diagonal(a, 0, -2, -1) != 0).all():
+        return _substitute(xp, _triangle(xp, a, upper, unit), b, upper)
+    # NOTE: blocked substitution: each diagonal block solved at once (a general solve of a
+    # triangular block does no fill-in), the solved part subtracted from the rest by matmul
+    x = xp.array(b, dtype=a.dtype, copy=True)
+    starts = list(range(0, n, _PANEL))
+    for s in reversed(starts) if upper else starts:
+        e = min(s + _PANEL, n)
+        rhs = x[..., s:e, :]
+        if upper and e < n:
+            rhs = rhs - xp.matmul(a[..., s:e, e:], x[..., e:, :])
+        elif not upper and s:
+            rhs = rhs - xp.matmul(a[..., s:e, :s], x[..., :s, :])
+        x[..., s:e, :] = xp.linalg.solve(_triangle(xp, a[..., s:e, s:e], upper, unit), rhs)
+    return x
+
+
+def _triangle(xp, a, upper, unit):
+    tri = xp.triu(a) if upper else xp.tril(a)
+    if unit:
+        eye = xp.eye(a.shape[-1], dtype=a.dtype)
+        tri = tri * (1 - eye) + eye
+    return tri
 
 
 def _substitute(xp, tri, b, upper):
