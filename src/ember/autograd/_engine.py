@@ -122,6 +122,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
     needed = _needed(root_nodes, capture_nodes) if capture is not None and not accumulate \
         else None
 
+    task = _Task(deps, needed, capture_nodes)
+    _running.append(task)
     ready = []
     for node in dict.fromkeys(root_nodes):
         if deps[node] == 0:
@@ -184,7 +186,30 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
                     heapq.heappush(ready, (-priority, id(nxt), nxt))
     finally:
         _grad_state.enabled = prev_mode
+        _running.pop()
     return captured
+
+
+class _Task:
+    """One running backward: which nodes it will run (for register_multi_grad_hook)."""
+    __slots__ = ("deps", "needed", "captured", "__weakref__")
+
+    def __init__(self, deps, needed, captured):
+        self.deps, self.needed, self.captured = deps, needed, captured
+
+    def will_run(self, node):
+        """Whether gradients reach `node` in this backward (as torch's
+        _will_engine_execute_node answers for a tensor's node)."""
+        return node in self.deps and (self.needed is None or node in self.needed
+                                      or (self.captured is not None and node in self.captured))
+
+
+_running = []       # the backward calls in progress, innermost last
+
+
+def current_task():
+    """The innermost backward in progress (None outside backward)."""
+    return _running[-1] if _running else None
 
 
 def _add_to_buffer(buffers, node, nr, grad):

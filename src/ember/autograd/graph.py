@@ -535,3 +535,63 @@ def get_gradient_edge(tensor):
                            "not require gradients")
     node, nr = gradient_edge(tensor)
     return GradientEdge(node, nr)
+
+
+class _MultiHandle:
+    """The handle of a multi-grad hook: removes the hook from every tensor."""
+
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Call `fn` once per backward over several tensors.
+
+    mode="all": after the gradients of all of `tensors` that this backward computes are
+    ready, `fn(grads)` gets them as a tuple (None for the tensors it does not reach).
+    mode="any": `fn(grad)` gets the first of them computed (its result replaces that gradient,
+    as a tensor hook's does). Returns a handle whose `remove()` unregisters it."""
+    from . import _engine
+    supported = ("all", "any")
+    if mode not in supported:
+        raise ValueError(f"Expects mode to be one of {supported} but got {mode}")
+    tensors = tuple(tensors)
+    lock = threading.Lock()
+    seen = weakref.WeakKeyDictionary()      # running backward -> its state for this hook
+
+    def make_hook(i):
+        def hook(grad):
+            task = _engine.current_task()
+            if task is None:                # a hook called outside backward
+                return fn(grad) if mode == "any" else fn((grad,))
+            with lock:
+                state = seen.get(task)
+                if mode == "any":
+                    seen[task] = True
+                    if state is not None:
+                        return None
+                else:
+                    if state is None:
+                        expected = sum(1 for t in tensors
+                                       if task.will_run(gradient_edge(t)[0]))
+                        state = seen[task] = [expected, [None] * len(tensors)]
+                    state[1][i] = grad
+                    state[0] -= 1
+                    if state[0] > 0:
+                        return None
+            if mode == "any":
+                return fn(grad)
+            fn(tuple(state[1]))             # (its result is not a gradient)
+            return None
+        return hook
+    return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(tensors)])
