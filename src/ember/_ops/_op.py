@@ -13,6 +13,7 @@ named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` p
 `type(y.grad_fn).__name__` reads exactly as in torch.
 """
 from .._tensor import Tensor
+from ..autograd._engine import _running
 from ..autograd.graph import Node, _Extras, _sequence, accumulator_of, gradient_edge, on_record
 
 
@@ -58,8 +59,14 @@ class Op(Node):
 
     @property
     def needs_input_grad(self):
-        """For each input, whether it requires grad (so backward may skip the others)."""
-        return tuple([edge[0] is not None for edge in self.next_functions])
+        """For each input, whether this backward needs its gradient (so backward may skip the
+        others): it requires grad, and, under `autograd.grad(..., inputs)`, leads to them."""
+        task = _running[-1] if _running else None
+        # (a node run inside another's backward, such as CopySlices' own, is not the task's)
+        if task is None or task.needed is None or self not in task.deps:
+            return tuple([edge[0] is not None for edge in self.next_functions])
+        return tuple([edge[0] is not None and task.will_run(edge[0])
+                      for edge in self.next_functions])
 
     @property
     def saved_tensors(self):
