@@ -576,3 +576,26 @@ def test_random_factories_refuse_integer_dtypes_with_torchs_error_type():
             with pytest.raises(NotImplementedError,
                                match=f"^\"{kernel}\" not implemented for '{name}'$"):
                 make(dtype)
+
+
+def test_in_place_samplers_fill_in_memory_order():
+    # torch 2.13 walks a tensor by its strides: a transposed or channels-last tensor gets
+    # the stream in memory order (normal_ on one that is not contiguous draws one by one)
+    for fill, shape in [(lambda t: t.uniform_(), (2, 3)), (lambda t: t.exponential_(), (2, 3)),
+                        (lambda t: t.normal_(), (2, 3)), (lambda t: t.bernoulli_(0.5), (2, 3)),
+                        (lambda t: t.uniform_(), (2, 4, 5, 3))]:
+        ember.manual_seed(0)
+        flat = fill(ember.empty(*shape))      # contiguous: the stream in index order
+        perm = (1, 0) if len(shape) == 2 else (0, 3, 1, 2)
+        ember.manual_seed(0)
+        t = fill(ember.empty(*shape).permute(*perm))
+        assert t.permute(*np.argsort(perm)).tolist() == flat.tolist()
+    # numbers recorded from torch: 4-D channels-last normal_ (drawn one by one in memory order)
+    ember.manual_seed(0)
+    t = ember.empty(2, 4, 5, 3).permute(0, 3, 1, 2).normal_()
+    np.testing.assert_allclose(t.permute(0, 2, 3, 1).flatten()[:3].tolist(),
+                               [1.5409960746765137, -0.293428897857666, -2.1787893772125244])
+    ember.manual_seed(0)
+    t = ember.empty(8, 6)[:, ::2].t().uniform_()
+    np.testing.assert_allclose(t.flatten()[:4].tolist(), [0.49625658988952637,
+                               0.13203048706054688, 0.4900934100151062, 0.6323062777519226])

@@ -169,13 +169,29 @@ class Sampled(Op):
         return zeros_like(grad)
 
 
-def _fill(self, array, node):
+def _fill(self, array, node, memory_order=True):
+    """Write the samples `array` (drawn in index order) into `self`. As torch, a tensor laid
+    out in another order (a transpose, channels_last) gets them in its memory order."""
     check_inplace(self, self._data.dtype, tuple(self._data.shape))
     data = self._data
     if backend_of(data).xp is not np:
         array = backend_of(data).from_other(array, backend_for(None), self.device)
-    data[...] = array
+    perm = _memory_order(data) if memory_order else None
+    if perm is None:
+        data[...] = array
+    else:
+        view = data.transpose(perm)
+        view[...] = array.reshape(view.shape)
     return finish_inplace(node, (self,), {}, self, self._requires_grad)
+
+
+def _memory_order(data):
+    """The dims of an array from the largest stride to the smallest (the order torch's
+    element loops walk), where that is not their index order; else None."""
+    if data.flags.c_contiguous or data.ndim < 2:
+        return None
+    perm = sorted(range(data.ndim), key=lambda d: -data.strides[d])
+    return None if perm == list(range(data.ndim)) else perm
 
 
 def _sampler_node(name):
@@ -203,7 +219,8 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal samples."""
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    arr = _random.normal(generator, tuple(self.shape), self._data.dtype, mean, std)
+    arr = _random.normal(generator, tuple(self.shape), self._data.dtype, mean, std,
+                         contiguous=self._data.flags.c_contiguous)
     return _fill(self, arr, _NormalFill)
 
 
@@ -222,7 +239,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 0/1 samples, 1 with probability `p` (a number or a tensor)."""
     probs = backend_of(p._data).to_numpy(p._data) if isinstance(p, Tensor) else p
     arr = _random.bernoulli(generator, probs, tuple(self.shape), self._data.dtype)
-    return _fill(self, arr, _BernoulliFill)
+    return _fill(self, arr, _BernoulliFill, memory_order=not isinstance(p, Tensor))
 
 
 @method()
