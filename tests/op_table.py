@@ -362,7 +362,9 @@ class OpInfo:
     #                                     False: no graph at all; "raises": backward errors
     gradgrad: bool = False              # check double backward too
     inplace: bool = False               # Tensor.<name>_ exists and must agree
-    out: bool = False                   # out= is accepted
+    out: bool = False                   # out= is accepted ("copy_": written as Tensor.copy_
+    #                                     writes, without resizing or a dtype check;
+    #                                     "own_dtype": out='s dtype is the result's)
     view: object = None                 # True: shares storage; False: a copy; "contiguous":
     #                                     a view exactly when the input is contiguous
     noncontig: object = True            # False + reason in `notes`: layout-dependent op

@@ -11,7 +11,7 @@ from op_table import (ALL, COMPLEX, FLOATS, NP, Sample, _as_strided,
                       dtype_name, fl, op, result_type, to_float, to_real, to_numpy, unary)
 from op_tables.special import _gamma_samples, _gamma_supports, _gammainc
 
-_COPY = dict(dtypes=ALL, view=False)
+_COPY = dict(dtypes=ALL, view=False, out=True)
 
 # -- the view-copy functions: the view's values in fresh memory --------------------------------
 
@@ -41,14 +41,16 @@ def _slice(x, dim=0, start=None, end=None, step=1):
 op("slice_copy", samples=_v(((3, 4),), ((3, 4), 1, 1, 3), ((5, 4), 0, None, None, 2),
                             ((5, 4), 0, -2, None), ((5, 4), 0, 1, 100), ((5, 4), 1, 3, 1)),
    ref=_slice, **_COPY)
-op("split_copy", samples=_v(((7, 4), 3), ((7, 4), 2, 1), ((4,), 4)), ref=_split, **_COPY)
+# NOTE: split_copy(out=) writes as Tensor.copy_ does (no resize, any dtype): out="copy_"
+op("split_copy", samples=_v(((7, 4), 3), ((7, 4), 2, 1), ((4,), 4)), ref=_split,
+   **dict(_COPY, out="copy_"))
 op("split_with_sizes_copy", samples=_v(((7, 4), (2, 5)), ((3, 4), (1, 3), 1)), ref=_split,
    **_COPY)
 op("unbind_copy", samples=_v(((3, 4),), ((3, 4), 1), ((2, 3, 2), -1)),
    ref=lambda x, dim=0: tuple(np.moveaxis(x, dim, 0)), **_COPY)
 op("unfold_copy", samples=_v(((7,), 0, 3, 2), ((3, 5), 1, 2, 1)), ref=_unfold, **_COPY)
 op("narrow_copy", samples=_v(((5, 4), 0, 1, 3), ((5, 4), -1, 2, 2), ((5,), 0, 0, 0)),
-   ref=_narrow, out=True, **_COPY)
+   ref=_narrow, **_COPY)
 op("as_strided_copy", samples=_v(((3, 4), (2, 2), (1, 2)), ((3, 4), (3,), (5,), 1)),
    ref=_as_strided, noncontig=False,
    notes="storage-relative: a strided input's window is a different set of elements", **_COPY)
@@ -57,7 +59,8 @@ op("detach_copy", samples=unary(), ref=lambda x: x.copy(), grad="raises",
    notes="torch records a node (grad_fn=<NotImplemented>) whose backward raises", **_COPY)
 op("detach", samples=unary(), ref=lambda x: x, dtypes=ALL, view=True, grad=False)
 op("view_as_real_copy", samples=unary(), ref=lambda x: np.stack([x.real, x.imag], axis=-1),
-   dtypes=COMPLEX, result=lambda ops, args, kwargs: to_real(result_type(ops)), view=False)
+   dtypes=COMPLEX, result=lambda ops, args, kwargs: to_real(result_type(ops)), view=False,
+   out=True)
 
 
 def _pairs(m):
@@ -65,7 +68,7 @@ def _pairs(m):
 
 
 op("view_as_complex_copy", samples=_pairs, ref=lambda x: x[..., 0] + 1j * x[..., 1],
-   dtypes=("float32", "float64"), view=False, noncontig=False, grad=None,
+   dtypes=("float32", "float64"), view=False, noncontig=False, grad=None, out=True,
    result=lambda ops, args, kwargs: {"float32": "complex64", "float64": "complex128"}[
        result_type(ops)],
    notes="torch refuses autograd here (test_view_copies.py)")
@@ -108,7 +111,7 @@ op("resize_as", form="method",
 op("range", samples=lambda m: [Sample(1, 4), Sample(0, 1, 0.25), Sample(4, 1, -1),
                                Sample(-2, 2, 0.5)],
    ref=lambda start, end, step=1: np.arange(start, end + step / 2, step), dtypes=("float32",),
-   result=lambda ops, args, kwargs: "float32", operands=(), grad=None,
+   result=lambda ops, args, kwargs: "float32", operands=(), grad=None, out="own_dtype",
    call=_quiet(lambda module, *args, **kwargs: module.range(*args, **kwargs)))
 
 # -- reductions and derivatives ------------------------------------------------------------------
@@ -213,8 +216,18 @@ def _dd_samples(m):
                        np.array([-1.0, 0.5, 1.0, 4.0], NP[m.dtype])])]
 
 
-op("histogramdd", samples=_dd_samples, ref=_dd_ref, dtypes=("float32", "float64"),
-   grad="raises",
+def _dd_supports(ops, kwargs):
+    # NOTE: torch finds the span of the points (min and max) only in float32 and float64;
+    # half-precision points are counted where the edges need no span: given as tensors or
+    # over a given range
+    if dtype_name(ops[0].dtype) in ("float32", "float64"):
+        return True
+    given = "range" in kwargs or any(isinstance(b, np.ndarray) for b in ops[1:])
+    return dtype_name(ops[0].dtype) in ("float16", "bfloat16") and (given or ops[0].size == 0)
+
+
+op("histogramdd", samples=_dd_samples, ref=_dd_ref, dtypes=FLOATS, supports=_dd_supports,
+   operands=(0, 1), grad="raises",
    result=lambda ops, args, kwargs: (dtype_name(args[0].dtype),) * (1 + args[0].shape[-1]),
    call=lambda module, *args, **kwargs: _dd_flat(module.histogramdd(*args, **kwargs)),
    notes="the table compares (hist, *bin_edges); the named tuple in test_view_copies.py")

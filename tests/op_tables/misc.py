@@ -725,11 +725,16 @@ def _histogram_samples(m):
             Sample(m((0,)), 3), Sample(np.full((4,), 2.0).astype(m((1,)).dtype), 2)]
 
 
-op("histogram", samples=_histogram_samples, ref=_histogram_ref, dtypes=("float32", "float64"),
-   result=lambda ops, args, kwargs: (dtype_name(args[0].dtype),) * 2, grad=False, out=True,
-   supports=lambda ops, kw: dtype_name(ops[0].dtype) in ("float32", "float64"),
-   xfail=dict({f"{c}:{d}": "torch takes half precision when a range or bin edges are given "
-               "(with its own half linspace); ember refuses half-precision histograms"
-               for c in ("table", "oracle") for d in HALF},
-              **{"oracle-grad:float64": "torch gives the result a NotImplemented node; ember "
-                                        "records none"}))
+def _histogram_supports(ops, kwargs):
+    # NOTE: torch finds the span of the values (min and max) only in float32 and float64;
+    # half precision is counted where the edges need no span (given, or a range, or no values)
+    name = dtype_name(ops[0].dtype)
+    given = "range" in kwargs or any(isinstance(b, np.ndarray) for b in ops[1:])
+    return name in ("float32", "float64") or \
+        (name in HALF and (given or ops[0].size == 0))
+
+
+op("histogram", samples=_histogram_samples, ref=_histogram_ref, dtypes=FLOATS, operands=(0, 1),
+   result=lambda ops, args, kwargs: (dtype_name(args[0].dtype),) * 2, grad="raises", out=True,
+   supports=_histogram_supports,
+   notes="half-precision edges follow torch's linspace (each operation rounded)")

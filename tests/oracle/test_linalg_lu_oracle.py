@@ -272,3 +272,49 @@ def test_ldl_errors_match_torch(case):
             results.append((type(exc).__name__, str(exc)))
     assert results[0] is not None, "torch accepts it"
     assert results[1] == results[0]
+
+
+def _cond_nuc_calls(lib):
+    nan, inf = float("nan"), float("inf")
+    return [
+        lambda: lib.linalg.cond(lib.zeros(3, 3), "nuc"),                   # 0 * inf: nan
+        lambda: lib.linalg.cond(lib.tensor([[inf, 0.], [0., 1.]]), "nuc"),
+        lambda: lib.linalg.cond(lib.tensor([[nan, 0.], [0., 1.]]), "nuc"),
+        lambda: lib.linalg.pinv(lib.tensor([[nan, 0.], [0., 1.]])),
+        lambda: lib.linalg.matrix_norm(lib.tensor([[nan, 0.], [0., 1.]]), 2),
+        lambda: lib.linalg.cond(lib.ones(3, 2), "nuc"),
+        lambda: lib.linalg.cond(lib.ones(2, 2, dtype=lib.int64), "nuc"),
+        lambda: lib.linalg.cond(lib.eye(2).half(), "nuc"),
+        lambda: lib.linalg.cond(lib.eye(2, dtype=lib.complex64) * (1 + 1j), "nuc"),
+        lambda: lib.linalg.cond(lib.ones(2, 0, 0), "nuc"),
+        lambda: lib.linalg.cond(lib.tensor([[1., 2.], [3., 4.]], dtype=lib.float64), "nuc",
+                                out=lib.empty(0, dtype=lib.float64)),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(_cond_nuc_calls(torch))))
+def test_cond_nuc_edge_cases_match_torch(case):
+    """cond(A, 'nuc') is torch's own sum(s) * sum(1 / s) over linalg.svdvals: the same value
+    where torch computes one, the same error where it refuses (a NaN fails LAPACK's SVD)."""
+    results = []
+    for lib in (torch, ember):
+        try:
+            r = _cond_nuc_calls(lib)[case]()
+            results.append((str(r.dtype).split(".")[-1], r.tolist()))
+        except Exception as exc:            # noqa: BLE001 - comparing what each library raises
+            kind = "LinAlgError" if "LinAlgError" in type(exc).__name__ else type(exc).__name__
+            results.append((kind, str(exc)))
+    assert results[0][0] == results[1][0]
+    if isinstance(results[0][1], str):
+        assert results[1][1] == results[0][1]
+    else:
+        np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-6, equal_nan=True)
+
+
+def test_cond_nuc_of_a_singular_matrix_is_rounding_noise_in_both():
+    """A singular matrix's smallest singular value is rounding noise of the SVD, so cond is
+    huge in both libraries but not the same number (torch: 4.7e7 in float32 here)."""
+    a = np.array([[1., 2.], [2., 4.]], np.float32)
+    want = torch.linalg.cond(_t(a), "nuc").item()
+    got = ember.linalg.cond(_e(a), "nuc").item()
+    assert want > 1e6 and got > 1e6

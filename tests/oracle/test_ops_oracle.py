@@ -158,7 +158,13 @@ def test_out_declared_as_torch_accepts(name):
             break
         except TypeError:
             pass
-    assert accepted == entry.out
+        except RuntimeError:
+            # out= taken, but written as Tensor.copy_ writes (split_copy): it needs the shape
+            sized = tuple(torch.empty(r.shape, dtype=r.dtype) for r in T.outputs_of(result))
+            _call(torch, entry, sample, out=sized if isinstance(out, tuple) else sized[0])
+            accepted = True
+            break
+    assert accepted == bool(entry.out)
 
 
 @pytest.mark.parametrize("name,dtype", [_param(n, d, "oracle") for n, d in CASES])

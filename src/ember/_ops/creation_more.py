@@ -115,7 +115,19 @@ def range_(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
                   "torch.arange, which produces values in [start, end).", UserWarning,
                   stacklevel=2)
     start, end, step = (x.item() if isinstance(x, Tensor) else x for x in (start, end, step))
+    if out is not None:
+        from ..autograd.grad_mode import _state as _grad_state
+        if out._requires_grad and _grad_state.enabled:
+            raise RuntimeError("aten::range(): functions with out=... arguments don't support "
+                               "automatic differentiation, but one of the arguments requires "
+                               "grad.")
+        if dtype is not None and dtype != out.dtype:
+            raise RuntimeError(f"dtype {dtype._scalar_name} does not match dtype of out "
+                               f"parameter ({out.dtype._scalar_name})")
+        dtype = out.dtype       # NOTE: out='s dtype is the range's dtype
     dtype = dtype or _dtype.get_default_dtype()
+    if dtype is _dtype.bool:
+        raise NotImplementedError("\"range_cpu\" not implemented for 'Bool'")
     if not (dtype.is_floating_point or dtype.is_complex):
         # NOTE: as torch, an integer range truncates its bounds and step first (torch's own
         # kernel then divides by a zero step and crashes; here it is the error below)
@@ -127,7 +139,18 @@ def range_(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     n = int(math.floor((end - start) / step)) + 1
     xp = _creation._backend(device).xp
     values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
-    return _creation._into(out, _creation._finish(values, requires_grad))
+    if out is None:
+        return _creation._finish(values, requires_grad)
+    # NOTE: as torch's range kernel, out= is resized without the out= warning, in place when
+    # its shape already fits
+    if out._data.shape == values.shape:
+        out._data[...] = values
+    else:
+        out._init(values)
+    out._bump_version()
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
 
 
 range_.__name__ = range_.__qualname__ = "range"

@@ -14,11 +14,14 @@ from ._op import Op, record
 from .registry import function
 
 
+def _refuse(input):
+    raise NotImplementedError(f'"histogramdd" not implemented for '
+                              f"'{input.dtype._scalar_name}'")
+
+
 def _check(input, bins, weight):
-    kind, size = input._data.dtype.kind, input._data.dtype.itemsize
-    if kind != "f" or size < 4:
-        raise NotImplementedError(f'"histogramdd" not implemented for '
-                                  f"'{input.dtype._scalar_name}'")
+    if not input.dtype.is_floating_point:
+        _refuse(input)
     if isinstance(bins, Tensor) and bins._data.dtype != input._data.dtype:
         raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the "
                            f"same dtype, but got input with dtype {input.dtype._cpp_name} and "
@@ -50,6 +53,7 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
         if range is not None:
             low, high = float(range[0]), float(range[1])
         elif values.size:
+            _check_span_dtype(input)
             low, high = float(values.min().item()), float(values.max().item())
         else:
             low, high = 0.0, 1.0
@@ -58,7 +62,7 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
                                f"{low:g} max {high:g} for dimension 0")
         if low == high:         # NOTE: as torch, an empty range widens by 0.5 each way
             low, high = low - 0.5, high + 0.5
-        edges = xp.asarray(np.linspace(low, high, bins + 1).astype(dtype))
+        edges = _linspace(low, high, bins + 1, dtype, xp)
     wide = edges.astype(np.float64)
     weights = None if weight is None else weight._data.ravel().astype(np.float64)
     # NOTE: bin i holds edges[i] <= x < edges[i+1]; the last bin also holds its right edge
@@ -75,21 +79,58 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
         from ._dispatch import check_out, write_out
         check_out("histogram", out[0], dtype, False)
         return return_types.histogram(write_out(out[0], hist), write_out(out[1], edges))
-    return return_types.histogram(wrap(hist), wrap(xp.ascontiguousarray(edges)))
+    hist, edges = wrap(hist), wrap(xp.ascontiguousarray(edges))
+    sources = (input, bins if isinstance(bins, Tensor) else None, weight)
+    if _grad_state.enabled and any(t is not None and t._requires_grad for t in sources):
+        # NOTE: as torch, one node that cannot differentiate is the grad_fn of both results
+        record(_Histogram, sources, (hist, edges), {}, num_outputs=2)
+    return return_types.histogram(hist, edges)
+
+
+class _Histogram(Op):
+    inputs = ("self", "bins", "weight")
+    node_name = "NotImplemented"
+    num_outputs = 2
+
+    def backward(ctx, *grads):
+        raise RuntimeError("derivative for aten::histogram is not implemented")
+
+
+def _check_span_dtype(input):
+    """torch finds a histogram's span (its min and max) only in float32 and float64."""
+    if input._data.dtype.itemsize < 4:
+        _refuse(input)
+
+
+def _linspace(low, high, steps, dtype, xp):
+    """The edges as torch.linspace gives them in `dtype`: from the start for the first half,
+    back from the end for the second, each operation rounded to `dtype`."""
+    kind = np.dtype(dtype).type
+    start, end = kind(low), kind(high)
+    step = (end - start) / kind(steps - 1)
+    index = np.arange(steps)
+    front = start + step * index.astype(dtype)
+    back = end - step * (steps - 1 - index).astype(dtype)
+    return xp.asarray(np.where(index < steps // 2, front, back).astype(dtype))
 
 
 # -- histogramdd ---------------------------------------------------------------------------------
 
 def _dd_checks(input, bins, weight, range):
-    if input._data.dtype.kind != "f" or input._data.dtype.itemsize < 4:
-        raise NotImplementedError(f'"histogramdd" not implemented for '
-                                  f"'{input.dtype._scalar_name}'")
+    if not input.dtype.is_floating_point:
+        _refuse(input)
     if input.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     n = input.shape[-1]
     if not isinstance(bins, int) and len(bins) != n:
         raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
                            "dimension of the input.")
+    for d, edges in enumerate([] if isinstance(bins, int) else bins):
+        if isinstance(edges, Tensor) and edges.dtype != input.dtype:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have "
+                               f"the same dtype, but got input with dtype "
+                               f"{input.dtype._cpp_name} and bins for dimension {d} with dtype "
+                               f"{edges.dtype._cpp_name}")
     if weight is not None:
         if weight._data.dtype != input._data.dtype:
             raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor "
@@ -108,7 +149,7 @@ def _dd_checks(input, bins, weight, range):
                            f"have {2 * n} elements, but got {len(range)}")
 
 
-def _dd_edges(points, d, bins, range, dtype, xp):
+def _dd_edges(input, points, d, bins, range, dtype, xp):
     """The bin edges of dim `d`: given as a tensor, or `bins` equal bins over the range."""
     if isinstance(bins, Tensor):
         return bins._data.astype(dtype)
@@ -119,6 +160,7 @@ def _dd_edges(points, d, bins, range, dtype, xp):
     if range is not None:
         low, high = float(range[2 * d]), float(range[2 * d + 1])
     elif column.size:
+        _check_span_dtype(input)
         low, high = float(column.min().item()), float(column.max().item())
     else:
         low, high = 0.0, 1.0
@@ -130,7 +172,7 @@ def _dd_edges(points, d, bins, range, dtype, xp):
                            f"{low:g} max {high:g} for dimension {d}")
     if low == high:
         low, high = low - 0.5, high + 0.5
-    return xp.asarray(np.linspace(low, high, bins + 1).astype(dtype))
+    return _linspace(low, high, bins + 1, dtype, xp)
 
 
 @function(method=False)
@@ -144,7 +186,8 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None
     n = input.shape[-1]
     points = input._data.reshape(-1, n)
     per_dim = [bins] * n if isinstance(bins, int) else list(bins)
-    edges = [_dd_edges(points, d, per_dim[d], range, dtype, xp) for d in builtins.range(n)]
+    edges = [_dd_edges(input, points, d, per_dim[d], range, dtype, xp)
+             for d in builtins.range(n)]
     keep = xp.ones(points.shape[0], bool)
     index = []
     for d, e in enumerate(edges):
@@ -172,15 +215,30 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None
         return return_types.histogramdd(out[0], tuple(write_out(o, e)
                                                       for o, e in zip(out[1], edges)))
     hist = wrap(hist)
-    edges = tuple(wrap(xp.array(e, copy=True)) for e in edges)
-    sources = (input, weight)
+    # NOTE: as torch, edges given as tensors are returned as they are (the same objects)
+    edges = tuple(given if isinstance(given, Tensor) else wrap(xp.array(e, copy=True))
+                  for e, given in zip(edges, per_dim))
+    tensors = tuple(b for b in per_dim if isinstance(b, Tensor))
+    sources = (input, weight) + tensors
     if _grad_state.enabled and any(t is not None and t._requires_grad for t in sources):
         # NOTE: as torch, the results get nodes that cannot differentiate
-        record(_HistogramCounts, sources, (hist,), {})
-        for e, given in zip(edges, per_dim):
-            if not isinstance(given, Tensor):
+        if tensors:
+            record(_HistogramFromBinTensors, sources, (hist,), {})
+        else:
+            record(_HistogramCounts, sources, (hist,), {})
+            for e in edges:
                 record(_HistogramEdges, sources, (e,), {})
     return return_types.histogramdd(hist, edges)
+
+
+class _HistogramFromBinTensors(Op):
+    inputs = ()             # input, weight and each dim's edges
+    variadic = True
+    node_name = "NotImplemented"
+
+    def backward(ctx, *grads):
+        raise RuntimeError("derivative for aten::_histogramdd_from_bin_tensors is not "
+                           "implemented")
 
 
 class _HistogramCounts(Op):

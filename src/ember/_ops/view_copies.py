@@ -15,7 +15,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.grad_mode import no_grad
 from ._blocked import contiguous_copy
-from ._dispatch import check_out, write_out
+from ._dispatch import write_out
 from ._op import Op, record
 from .registry import function
 from . import views
@@ -51,12 +51,10 @@ def _contiguous(data):
     return contiguous_copy(data) if xp is np else xp.array(data, order="C", copy=True)
 
 
-def _copies(input, views_made, out, node_name=None):
+def _copies(input, views_made, node_name=None):
     """Fresh copies of `views_made` (views of `input`), recorded as the view node's copy."""
     single = isinstance(views_made, Tensor)
     pieces = (views_made,) if single else tuple(views_made)
-    if out is not None:
-        return _write_outs(pieces, out, single)
     copies = tuple(_fresh(v) for v in pieces)
     node = pieces[0]._grad_fn if pieces else None
     if node is not None and input._requires_grad and _grad_state.enabled:
@@ -66,15 +64,67 @@ def _copies(input, views_made, out, node_name=None):
     return copies[0] if single else copies
 
 
-def _write_outs(pieces, out, single, name="copy"):
-    if single:
-        # NOTE: torch checks out='s dtype but lets a graph input through (no node is made)
-        check_out(name, out, pieces[0]._data.dtype, False)
-        return write_out(out, pieces[0]._data)
+# NOTE [ out= of the view copies ]
+# torch's `*_copy(..., out=t)` computes the copy and writes it into `t`, resized (with the
+# usual warning) but never cast: `t` must have the copy's dtype. Autograd refuses an `out` that
+# requires grad; an input that requires grad gives `t` a node that cannot differentiate
+# (`grad_fn=<NotImplemented>`, "derivative for aten::t_copy is not implemented"). The list
+# forms differ one by one and return None: split_copy copies as `Tensor.copy_` (no resize,
+# any dtype, no autograd), split_with_sizes_copy and unbind_copy resize and check the dtype.
+
+class _OutCopy(Op):
+    """The node torch gives `out` when a view copy's input requires grad."""
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError(f"derivative for aten::{ctx.name} is not implemented")
+
+
+def _refuse_grad(name, *tensors):
+    if _grad_state.enabled and any(t._requires_grad for t in tensors):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
+                           f"automatic differentiation, but one of the arguments requires grad.")
+
+
+def _same_dtype(out, dtype):
+    if out.dtype != dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {dtype._cpp_name}, but got "
+                           f"{out.dtype._cpp_name} instead")
+
+
+def _copy_into(name, input, make, out):
+    """`out=` of a one-tensor view copy (NOTE [ out= of the view copies ])."""
+    _refuse_grad("aten::" + name, out)
+    with no_grad():
+        piece = make()
+    _same_dtype(out, piece.dtype)
+    write_out(out, piece._data)
+    if input._requires_grad and _grad_state.enabled:
+        record(_OutCopy, (input,), (out,), {"name": name})
+    return out
+
+
+def _one(name, input, make, out):
+    """The copy of the view `make()` gives, or `out=` filled with it."""
+    if out is not None:
+        return _copy_into(name, input, make, out)
+    return _copies(input, make())
+
+
+def _copy_list_into(name, pieces, out, resize=True):
+    """`out=` of a list view copy: every piece into its tensor of `out`; returns None."""
     if len(out) != len(pieces):
-        raise RuntimeError(f"Expected {len(pieces)} output tensors, but got {len(out)}")
-    for target, piece in zip(out, pieces):
-        target.copy_(piece.detach())
+        raise RuntimeError(f"{name} expected an out= argument of size {len(pieces)}, got size "
+                           f"{len(out)}")
+    with no_grad():
+        for target, piece in zip(out, pieces):
+            if resize:
+                _same_dtype(target, piece.dtype)
+                keep = target._requires_grad        # a resize keeps the flag, as torch's
+                write_out(target, piece._data)
+                target._requires_grad = keep
+            else:
+                target.copy_(piece)
 
 
 def _sizes(size):
@@ -94,7 +144,7 @@ def view_copy(input, size, *, out=None):
         # node still links to `input`, with the view's parameters)
         if _geometry_blocks_view(input, size):
             source = input.contiguous()
-    return _copies(input, views.view(source, size), out)
+    return _one("view_copy", input, lambda: views.view(source, size), out)
 
 
 def _geometry_blocks_view(input, size):
@@ -105,49 +155,49 @@ def _geometry_blocks_view(input, size):
 @function(method=False)
 def permute_copy(input, dims, *, out=None):
     """`torch.permute(input, dims)` as a fresh tensor."""
-    return _copies(input, views.permute(input, tuple(dims)), out)
+    return _one("permute_copy", input, lambda: views.permute(input, tuple(dims)), out)
 
 
 @function(method=False)
 def t_copy(input, *, out=None):
     """`torch.t(input)` as a fresh tensor."""
-    return _copies(input, views.t(input), out)
+    return _one("t_copy", input, lambda: views.t(input), out)
 
 
 @function(method=False)
 def transpose_copy(input, dim0, dim1, *, out=None):
     """`torch.transpose(input, dim0, dim1)` as a fresh tensor."""
-    return _copies(input, views.transpose(input, dim0, dim1), out)
+    return _one("transpose_copy", input, lambda: views.transpose(input, dim0, dim1), out)
 
 
 @function(method=False)
 def expand_copy(input, size, *, implicit=False, out=None):
     """`input.expand(size)` as a fresh tensor (the expanded dims are materialised)."""
-    return _copies(input, views.expand(input, _sizes(size)), out)
+    return _one("expand_copy", input, lambda: views.expand(input, _sizes(size)), out)
 
 
 @function(method=False)
 def squeeze_copy(input, dim=None, *, out=None):
     """`torch.squeeze(input, dim)` as a fresh tensor."""
-    return _copies(input, views.squeeze(input, dim), out)
+    return _one("squeeze_copy", input, lambda: views.squeeze(input, dim), out)
 
 
 @function(method=False)
 def unsqueeze_copy(input, dim, *, out=None):
     """`torch.unsqueeze(input, dim)` as a fresh tensor."""
-    return _copies(input, views.unsqueeze(input, dim), out)
+    return _one("unsqueeze_copy", input, lambda: views.unsqueeze(input, dim), out)
 
 
 @function(method=False)
 def diagonal_copy(input, offset=0, dim1=0, dim2=1, *, out=None):
     """`torch.diagonal(input, offset, dim1, dim2)` as a fresh tensor."""
-    return _copies(input, views.diagonal(input, offset, dim1, dim2), out)
+    return _one("diagonal_copy", input, lambda: views.diagonal(input, offset, dim1, dim2), out)
 
 
 @function(method=False)
 def select_copy(input, dim, index, *, out=None):
     """`torch.select(input, dim, index)` as a fresh tensor."""
-    return _copies(input, views.select(input, dim, index), out)
+    return _one("select_copy", input, lambda: views.select(input, dim, index), out)
 
 
 @function(method=False)
@@ -162,7 +212,7 @@ def slice_copy(input, dim=0, start=None, end=None, step=1, *, out=None):
     hi = n if end is None else (end + n if end < 0 else end)
     lo, hi = min(max(lo, 0), n), min(max(hi, 0), n)
     hi = max(hi, lo)
-    return _copies(input, views.slice_dim(input, d, lo, hi, step), out)
+    return _one("slice_copy", input, lambda: views.slice_dim(input, d, lo, hi, step), out)
 
 
 @function(method=False)
@@ -171,43 +221,57 @@ def split_copy(input, split_size, dim=0, *, out=None):
     if not isinstance(split_size, int):
         raise TypeError(f"split_copy(): argument 'split_size' (position 2) must be int, not "
                         f"{type(split_size).__name__}")
-    return _copies(input, views.split(input, split_size, dim), out)
+    if out is not None:
+        with no_grad():
+            pieces = views.split(input, split_size, dim)
+        return _copy_list_into("split_copy_Tensor_out()", pieces, out, resize=False)
+    return _copies(input, views.split(input, split_size, dim))
 
 
 @function(method=False)
 def split_with_sizes_copy(input, split_sizes, dim=0, *, out=None):
     """`torch.split(input, split_sizes, dim)` (a list of sizes) as fresh tensors."""
-    return _copies(input, views.split(input, list(split_sizes), dim), out)
+    if out is not None:
+        with no_grad():
+            pieces = views.split(input, list(split_sizes), dim)
+        return _copy_list_into("split_with_sizes_copy_out", pieces, out)
+    return _copies(input, views.split(input, list(split_sizes), dim))
 
 
 @function(method=False)
 def unbind_copy(input, dim=0, *, out=None):
     """`torch.unbind(input, dim)` as fresh tensors."""
-    return _copies(input, views.unbind(input, dim), out)
+    if out is not None:
+        _refuse_grad("unbind_copy", *out)
+        with no_grad():
+            pieces = views.unbind(input, dim)
+        return _copy_list_into("unbind_copy_int_out", pieces, out)
+    return _copies(input, views.unbind(input, dim))
 
 
 @function(method=False)
 def unfold_copy(input, dimension, size, step, *, out=None):
     """`input.unfold(dimension, size, step)` as a fresh tensor."""
-    return _copies(input, views.unfold(input, dimension, size, step), out)
+    return _one("unfold_copy", input, lambda: views.unfold(input, dimension, size, step), out)
 
 
 @function(method=False)
 def as_strided_copy(input, size, stride, storage_offset=None, *, out=None):
     """`torch.as_strided(input, size, stride, storage_offset)` as a fresh tensor."""
-    return _copies(input, views.as_strided(input, size, stride, storage_offset), out)
+    return _one("as_strided_copy", input,
+                lambda: views.as_strided(input, size, stride, storage_offset), out)
 
 
 @function(method=False)
 def alias_copy(input, *, out=None):
     """A fresh copy of `input`, recorded as torch's `AliasBackward0_copy`."""
-    return _copies(input, views.alias_of(input), out)
+    return _one("alias_copy", input, lambda: views.alias_of(input), out)
 
 
 @function(method=False)
 def view_as_real_copy(input, *, out=None):
     """`torch.view_as_real(input)` as a fresh tensor."""
-    return _copies(input, view_as_real(input), out)
+    return _one("view_as_real_copy", input, lambda: view_as_real(input), out)
 
 
 @function(method=False)
@@ -216,7 +280,7 @@ def view_as_complex_copy(input, *, out=None):
     if input._requires_grad and _grad_state.enabled:
         raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
                            "for outputs with complex dtype.")
-    return _copies(input, view_as_complex(input), out)
+    return _one("view_as_complex_copy", input, lambda: view_as_complex(input), out)
 
 
 class NarrowCopy(views.Slice):
@@ -227,10 +291,16 @@ class NarrowCopy(views.Slice):
 @function()
 def narrow_copy(input, dim, start, length, *, out=None):
     """`torch.narrow(input, dim, start, length)` as a fresh tensor."""
-    _COPY_OPS.setdefault(views.Slice, NarrowCopy)
-    view = views.narrow(input, dim, start, length)
     if out is not None:
-        return _write_outs((view,), out, True, "narrow_copy")
+        _refuse_grad("narrow_copy", input, out)
+        with no_grad():
+            view = views.narrow(input, dim, start, length)
+        if view.dtype != out.dtype:
+            raise RuntimeError("Expected self.dtype() == output.dtype() to be true, but got "
+                               "false.  (Could this error message be improved?  If so, please "
+                               "report an enhancement request to PyTorch.)")
+        return write_out(out, view._data)
+    view = views.narrow(input, dim, start, length)
     copy = _fresh(view)
     node = view._grad_fn
     if node is not None and input._requires_grad and _grad_state.enabled:
@@ -258,7 +328,7 @@ def detach(input):
 def detach_copy(input, *, out=None):
     """A fresh copy of `input`; torch gives it a node whose backward raises."""
     if out is not None:
-        return _write_outs((input,), out, True, "detach_copy")
+        return _copy_into("detach_copy", input, lambda: input, out)
     copy = wrap(_contiguous(input._data))
     if input._requires_grad and _grad_state.enabled:
         record(DetachCopy, (input,), (copy,), {})

@@ -64,6 +64,16 @@ def check_matrix(name, x, arg="A"):
                            f"dimensions.")
 
 
+def svd_arrays(xp, a, full_matrices):
+    """LAPACK's SVD of the arrays `a` (u, s, vh), failing on a NaN with torch's error."""
+    try:
+        return xp.linalg.svd(a, full_matrices=full_matrices)
+    except xp.linalg.LinAlgError:
+        # NOTE: torch names the call linalg.svd for svdvals, pinv, cond and matrix norms too
+        raise LinAlgError("linalg.svd: The algorithm failed to converge because the input "
+                          "matrix contained non-finite values.") from None
+
+
 def xp_of(x):
     return backend_of(x._data).xp
 

@@ -9,7 +9,7 @@ from .. import return_types
 from .._tensor import wrap
 from .._ops._op import Op
 from ._common import (LinAlgError, check_float, check_matrix, check_square, check_tensor,
-                      diag_embed, emit, eye_like, tril_mask, xp_of)
+                      diag_embed, emit, eye_like, svd_arrays, tril_mask, xp_of)
 
 
 def _real_dtype(a):
@@ -308,7 +308,7 @@ def _svd(name, A, full_matrices):
     m, n = a.shape[-2:]
     k = min(m, n)
     if a.size:
-        u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices)
+        u, s, vh = svd_arrays(xp, a, full_matrices)
     else:
         batch = a.shape[:-2]
         cu, cv = (m, n) if full_matrices else (k, k)

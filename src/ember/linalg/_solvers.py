@@ -9,7 +9,7 @@ import builtins
 from .. import return_types
 from .._ops._op import Op
 from ._common import (LinAlgError, check_float, check_matrix, check_square, check_tensor,
-                      emit, eye_like, xp_of)
+                      emit, eye_like, svd_arrays, xp_of)
 
 
 def _zero_pivot(xp, a):
@@ -275,7 +275,7 @@ def _pinv_array(xp, a, atol, rtol, hermitian):
     m, n = a.shape[-2:]
     if a.size == 0:
         return xp.zeros(a.shape[:-2] + (n, m), dtype=a.dtype)
-    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    u, s, vh = svd_arrays(xp, a, False)
     if rtol is None:
         real = a.real.dtype if a.dtype.kind == "c" else a.dtype
         rtol = 0.0 if atol is not None and atol > 0 else xp.finfo(real).eps * builtins.max(m, n)
