@@ -599,3 +599,13 @@ def test_in_place_samplers_fill_in_memory_order():
     t = ember.empty(8, 6)[:, ::2].t().uniform_()
     np.testing.assert_allclose(t.flatten()[:4].tolist(), [0.49625658988952637,
                                0.13203048706054688, 0.4900934100151062, 0.6323062777519226])
+
+
+def test_linspace_half_precision():
+    # it used to raise AttributeError; values recorded from torch 2.13 (a half-precision step,
+    # the second half counted back from the end)
+    assert ember.linspace(0, 1, 4, dtype=ember.float16).tolist() == \
+        [0.0, 0.333251953125, 0.6669921875, 1.0]
+    assert ember.linspace(0, 1, 7, dtype=ember.float16).tolist() == \
+        [0.0, 0.1666259765625, 0.333251953125, 0.5, 0.6669921875, 0.83349609375, 1.0]
+    assert ember.linspace(0, 1, 4, dtype=ember.bfloat16).dtype == ember.bfloat16

@@ -264,9 +264,11 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if dtype.is_floating_point or dtype.is_complex:
         # NOTE: like torch, step from the start for the first half and back from the end for
         # the second, in the output's own precision, so both ends are exact.
-        work = dtype._np if dtype.itemsize >= 4 else np.float32
+        work = dtype._np if dtype.itemsize >= 4 else np.dtype(np.float32)
         idx = xp.arange(steps, dtype=work)
         step = work.type((end - start) / (steps - 1)) if steps > 1 else work.type(0)
+        if dtype.itemsize < 4 and not dtype.is_complex:     # torch's half step is a half
+            step = work.type(dtype._np.type(step))
         front = work.type(start) + step * idx
         back = work.type(end) - step * (steps - 1 - idx)
         values = xp.where(idx < steps // 2, front, back).astype(dtype._np)
