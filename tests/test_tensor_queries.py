@@ -169,3 +169,18 @@ def test_index_reduce_errors_as_torch():
     y = ember.ones(5, 3, dtype=ember.float64, requires_grad=True)
     out = ember.index_reduce(y * 1, 0, i, s.double(), "amax")
     assert type(out.grad_fn).__name__ == "IndexReduceBackward0"
+
+
+def test_out_requiring_grad_is_refused_under_grad_mode():
+    # torch 2.13: an out= tensor that requires grad is refused like an input that does; under
+    # no_grad it is written (resized) and keeps requires_grad
+    import pytest
+    for call in (lambda o: ember.add(ember.ones(2), 1, out=o),
+                 lambda o: ember.exp(ember.ones(2), out=o)):
+        with pytest.raises(RuntimeError, match=r"functions with out=\.\.\. arguments don't "
+                                               r"support automatic differentiation, but one of "
+                                               r"the arguments requires grad\."):
+            call(ember.empty(2, requires_grad=True))
+    with ember.no_grad():
+        out = ember.add(ember.ones(2), 1, out=ember.empty(0, requires_grad=True))
+    assert out.requires_grad and out.tolist() == [2.0, 2.0]

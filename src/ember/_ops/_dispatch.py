@@ -65,7 +65,7 @@ def check_out(name, out, result_dtype, requires_grad):
     """torch's checks for `out=`: no autograd through it, and a castable dtype."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    if requires_grad and _grad_state.enabled:
+    if (requires_grad or out._requires_grad) and _grad_state.enabled:
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            f"differentiation, but one of the arguments requires grad.")
     if result_dtype != out._data.dtype:
@@ -87,7 +87,9 @@ def write_out(out, result):
                 f"You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
                 f"elements with t.resize_(0).", UserWarning, stacklevel=4)
         xp = backend_of(result).xp
+        keep = out._requires_grad, out._grad_fn, out._output_nr, out._meta
         out._init(xp.empty(result.shape, out._data.dtype))
+        out._requires_grad, out._grad_fn, out._output_nr, out._meta = keep
     out._data[...] = result
     out._bump_version()
     return out
