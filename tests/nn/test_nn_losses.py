@@ -204,3 +204,18 @@ def test_zero_dim_inputs(fn, reduction):
     assert out.shape == () and isinstance(out.item(), float)
     out.backward()
     assert a.grad.shape == ()
+
+
+def test_margin_losses_record_clamp_min_and_check_triplet_dims():
+    # torch 2.13 records ClampMinBackward0 for these, and refuses triplets of mixed dims
+    import pytest
+    F = ember.nn.functional
+    x = ember.randn(4, 5, requires_grad=True)
+    for out in (F.margin_ranking_loss(x, ember.zeros(4, 5), ember.ones(4, 5), reduction="none"),
+                F.triplet_margin_loss(x, ember.randn(4, 5), ember.randn(4, 5),
+                                      reduction="none")):
+        assert type(out.grad_fn).__name__ == "ClampMinBackward0"
+    with pytest.raises(RuntimeError, match="^The anchor, positive, and negative tensors are "
+                       "expected to have the same number of dimensions, but got: anchor 2D, "
+                       "positive 1D, and negative 2D inputs$"):
+        F.triplet_margin_loss(ember.ones(4, 5), ember.ones(5), ember.ones(4, 5))

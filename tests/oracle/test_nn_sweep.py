@@ -345,14 +345,9 @@ assert len(set(CASE_IDS)) == len(CASE_IDS)
 # recorded as strict xfails, so that a fix shows up here.
 _LOSSES = "nn/_losses.py: "
 KNOWN_DIFFERENCES = {
-    "MarginRankingLoss": _LOSSES + "margin_ranking_loss(reduction='none') records "
-                         "ClampBackward1 where torch records ClampMinBackward0",
     "CosineEmbeddingLoss-dims": _LOSSES + "3-D inputs with a 1-D target: a broadcasting "
                                 "error instead of torch's '1D target tensor expects 2D input "
                                 "tensors, ...'",
-    "TripletMarginLoss-dims": _LOSSES + "inputs of different dims are accepted (torch: 'The "
-                              "anchor, positive, and negative tensors are expected to have the "
-                              "same number of dimensions, ...')",
     "SoftMarginLoss-shape": _LOSSES + "unbroadcastable shapes raise NumPy's ValueError instead "
                             "of torch's RuntimeError 'The size of tensor a (5) must match ...'",
 }
@@ -908,9 +903,7 @@ for _case, _reason in [
                                       "broadcast shape [4, 5]', ember broadcasts"),
         ("SoftMarginLoss-scalar", "the same"),
         ("MultiLabelSoftMarginLoss-scalar", "an IndexError in other words ('tuple index out "
-                                            "of range')")] + [
-        (f"TripletMarginLoss{a}-{v}", "inputs of different dims are accepted")
-        for a in ("", "All") for v in ("fewer-dims", "more-dims", "scalar")]:
+                                            "of range')")]:
     KNOWN_DERIVED[_case] = _LOSSES + _reason
 
 

@@ -202,7 +202,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     cos = prod / (mag1 * mag2).sqrt()
     zeros = zeros_like(cos)
     pos = _where(target == 1, 1 - cos, zeros)
-    neg = _where(target == -1, (cos - margin).clamp(min=0), zeros)
+    neg = _where(target == -1, (cos - margin).clamp_min(0), zeros)
     return _reduce(pos + neg, reduction)
 
 
@@ -214,18 +214,22 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
                            f"dimension but got sizes: input1: {input1.shape}, input2: "
                            f"{input2.shape}, target: {target.shape} ")
-    return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     """max(0, margin + d(anchor, positive) - d(anchor, negative))."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if not anchor.ndim == positive.ndim == negative.ndim:
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have "
+                           f"the same number of dimensions, but got: anchor {anchor.ndim}D, "
+                           f"positive {positive.ndim}D, and negative {negative.ndim}D inputs")
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + d_pos - d_neg).clamp(min=0), reduction)
+    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
@@ -233,7 +237,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """input where target is 1; max(0, margin - input) where it is -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     zeros = zeros_like(input)
-    below = _where(target != 1, (margin - input).clamp(min=0), zeros)
+    below = _where(target != 1, (margin - input).clamp_min(0), zeros)
     above = _where(target != -1, input, zeros)
     return _reduce(below + above, reduction)
 
