@@ -55,6 +55,15 @@ def is_laid_out(array, fmt):
     return True
 
 
+def memory_order(array):
+    """The dims of `array` from the largest stride to the smallest (the order torch's element
+    loops walk it in), where that is not their index order; else None."""
+    if array.flags.c_contiguous or array.ndim < 2:
+        return None
+    perm = sorted(range(array.ndim), key=lambda d: -array.strides[d])
+    return None if perm == list(range(array.ndim)) else perm
+
+
 def lay_out(xp, array, fmt):
     """A copy of `array` dense in layout `fmt` (contiguous_format or a channels-last one)."""
     order = _ORDER.get(fmt)

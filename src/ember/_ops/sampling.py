@@ -4,7 +4,7 @@
 """
 import numpy as np
 
-from .. import _dtype, _random
+from .. import _dtype, _memory_format as _mf, _random
 from .._creation import check_shape, parse_size
 from .._device import backend_for, backend_of, or_default
 from .._tensor import Tensor, wrap
@@ -176,22 +176,13 @@ def _fill(self, array, node, memory_order=True):
     data = self._data
     if backend_of(data).xp is not np:
         array = backend_of(data).from_other(array, backend_for(None), self.device)
-    perm = _memory_order(data) if memory_order else None
+    perm = _mf.memory_order(data) if memory_order else None
     if perm is None:
         data[...] = array
     else:
         view = data.transpose(perm)
         view[...] = array.reshape(view.shape)
     return finish_inplace(node, (self,), {}, self, self._requires_grad)
-
-
-def _memory_order(data):
-    """The dims of an array from the largest stride to the smallest (the order torch's
-    element loops walk), where that is not their index order; else None."""
-    if data.flags.c_contiguous or data.ndim < 2:
-        return None
-    perm = sorted(range(data.ndim), key=lambda d: -data.strides[d])
-    return None if perm == list(range(data.ndim)) else perm
 
 
 def _sampler_node(name):

@@ -303,17 +303,16 @@ def nll_loss(input, target, weight, ignore_index, reduction):
 
 def _nll_loss_2d(input, target, x, t, n_classes, reduction):
     """nll_loss of a 2-D float input, every target in range and counted, no weight: the
-    general path's arithmetic (weights of one, their sum as the total) without its masks."""
-    picked = x[_np.arange(x.shape[0]), t]
-    w = _np.ones(t.shape, x.dtype)
-    losses = -picked * w
-    total = w.sum()
+    general path's arithmetic (weights of one, their count as the total) without its masks."""
+    n = x.shape[0]
+    losses = -x[_np.arange(n), t]
+    total = x.dtype.type(n)
     result = _np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
                          dtype=x.dtype)
     return apply(NllLoss, (input, target), result,
                  {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
-                  "classes": t.copy(), "weights": w, "total_weight": wrap(_np.asarray(total)),
-                  "plain_2d": True})
+                  "classes": t.copy(), "weights": _np.ones(n, x.dtype),
+                  "total_weight": wrap(_np.asarray(total)), "plain_2d": True})
 
 
 _INT64 = _np.dtype("int64")
@@ -333,22 +332,14 @@ def cross_entropy_2d(input, target, ignore_index, reduction):
             or t.ndim != 1 or x.dtype not in _FLOATS or t.dtype != _INT64 or _policy._ACTIVE \
             or reduction == "none" or not x.shape[0] or x.shape[0] != t.shape[0]:
         return None
-    n, n_classes = x.shape
+    n_classes = x.shape[1]
     if 0 <= ignore_index < n_classes or not n_classes or t.view(_np.uint64).max() >= n_classes:
         return None
     shifted = x - _np.maximum.reduce(x, axis=1, keepdims=True)
     logp = wrap(shifted - _np.log(_np.add.reduce(_np.exp(shifted), axis=1, keepdims=True)))
-    losses = -logp._data[_np.arange(n), t]
-    total = x.dtype.type(n)
-    loss = wrap(_np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
-                            dtype=x.dtype))
     if input._requires_grad and _grad_state.enabled:
         record(LogSoftmax, (input,), (logp,), {"dim": 1})
-        record(NllLoss, (logp, target), (loss,),
-               {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
-                "classes": t.copy(), "weights": _np.ones(n, x.dtype),
-                "total_weight": wrap(_np.asarray(total)), "plain_2d": True})
-    return loss
+    return _nll_loss_2d(logp, target, logp._data, t, n_classes, reduction)
 
 
 class DivScalar(Elementwise):
