@@ -1,10 +1,18 @@
 """Full backward (pre-)hooks: a module's inputs and outputs pass through identity nodes
 (`BackwardHookFunctionBackward`, as in torch) whose backward sees the module's gradients:
 the output node runs the pre-hooks on grad_output, the input node runs the hooks on
-(grad_input, grad_output)."""
+(grad_input, grad_output). Also the deprecated non-full global backward hooks, which torch
+puts on the grad_fn of the module's output."""
+import warnings
+
 from ..._tensor import Tensor, wrap
 from ...autograd.grad_mode import _state as _grad_state
 from ..._ops._op import Op, record
+
+_NO_INPUT_GRAD_WARNING = (
+    "Full backward hook is firing when gradients are computed with respect to module outputs "
+    "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+    "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.")
 
 
 class BackwardHookFunction(Op):
@@ -17,58 +25,144 @@ class BackwardHookFunction(Op):
         return tuple(ctx.on_grads(grads))
 
 
-def _identity(tensors, on_grads):
+def _hook_tensors(values, on_grads):
+    """`values` with the tensors that require grad passed through one identity node whose
+    backward calls `on_grads`, and their positions; (values, None) when none requires grad
+    (or grad mode is off), as torch's BackwardHook._apply_on_tensors. (torch passes every
+    tensor through, but those that need no grad get None gradients there as here.)"""
+    hooked = [i for i, v in enumerate(values) if isinstance(v, Tensor) and v.requires_grad]
+    if not (hooked and _grad_state.enabled):
+        return values, None
+    tensors = tuple(values[i] for i in hooked)
     outputs = tuple(wrap(t._data) for t in tensors)
-    record(BackwardHookFunction, tuple(tensors), outputs, {"on_grads": on_grads},
+    record(BackwardHookFunction, tensors, outputs, {"on_grads": on_grads},
            num_outputs=len(outputs))
-    return outputs
-
-
-def _replace(values, positions, new):
     values = list(values)
-    for i, t in zip(positions, new):
+    for i, t in zip(hooked, outputs):
         values[i] = t
-    return tuple(values)
+    return tuple(values), hooked
 
 
-def call_with_backward_hooks(module, args, kwargs):
-    """Run `module.forward` so that its full backward hooks see (grad_input, grad_output)."""
-    state = {"grad_output": None}
-    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-    inputs_need_grad = _grad_state.enabled and any(args[i].requires_grad for i in positions)
+def _pack(positions, grads, size):
+    """A tuple of `size` gradients: `grads` at `positions`, None elsewhere."""
+    packed = [None] * size
+    for i, g in zip(positions, grads):
+        packed[i] = g
+    return tuple(packed)
 
-    def run_hooks(grad_input):
-        for hook in list(module._backward_hooks.values()):
-            new = hook(module, grad_input, state["grad_output"])
-            if new is not None:
-                new = tuple(new) if isinstance(new, (tuple, list)) else (new,)
-                if len(new) != len(grad_input):
-                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, "
-                                       f"got {len(new)}, but expected {len(grad_input)}")
-                grad_input = new
-        return grad_input
 
-    def on_output_grads(grads):
-        for hook in list(module._backward_pre_hooks.values()):
-            new = hook(module, grads)
-            if new is not None:
-                grads = tuple(new) if isinstance(new, (tuple, list)) else (new,)
-        state["grad_output"] = grads
-        if not inputs_need_grad:
-            run_hooks((None,) * len(positions))
-        return grads
+class BackwardHook:
+    """One module call's full backward hooks and pre-hooks (torch's utils.hooks.BackwardHook):
+    `setup_input` before forward, `setup_output` after the forward hooks. grad_input and
+    grad_output hold one entry per positional argument / output, None where it is not a tensor
+    that requires grad."""
 
-    if inputs_need_grad:
-        hooked = _identity([args[i] for i in positions], run_hooks)
-        args = _replace(args, positions, hooked)
-    result = module.forward(*args, **kwargs)
-    single = isinstance(result, Tensor)
-    outs = (result,) if single else result
-    if not isinstance(outs, tuple) or not _grad_state.enabled:
-        return result
-    out_pos = [i for i, o in enumerate(outs) if isinstance(o, Tensor) and o.requires_grad]
-    if not out_pos:
-        return result
-    hooked = _identity([outs[i] for i in out_pos], on_output_grads)
-    outs = _replace(outs, out_pos, hooked)
-    return outs[0] if single else outs
+    def __init__(self, module, hooks, pre_hooks):
+        self.module, self.hooks, self.pre_hooks = module, hooks, pre_hooks
+        self.grad_outputs = None
+        self.n_inputs = self.n_outputs = 0
+        self.input_positions = self.output_positions = None
+
+    def setup_input(self, args):
+        self.n_inputs = len(args)
+        args, self.input_positions = _hook_tensors(args, self._on_input_grads)
+        return args
+
+    def setup_output(self, result):
+        single = not isinstance(result, tuple)
+        outs = (result,) if single else result
+        self.n_outputs = len(outs)
+        outs, self.output_positions = _hook_tensors(outs, self._on_output_grads)
+        return outs[0] if single else outs
+
+    def _on_input_grads(self, grads):
+        if self.grad_outputs is None:       # reached without passing the outputs (double backward)
+            return grads
+        grad_input = _pack(self.input_positions, grads, self.n_inputs)
+        for hook in self.hooks:
+            new = hook(self.module, grad_input, self.grad_outputs)
+            if new is None:
+                continue
+            if len(new) != len(grad_input):
+                raise RuntimeError(f"Backward hook returned an invalid number of grad_input, "
+                                   f"got {len(new)}, but expected {len(grad_input)}")
+            grad_input = new
+        self.grad_outputs = None
+        return tuple(grad_input[i] for i in self.input_positions)
+
+    def _on_output_grads(self, grads):
+        self.grad_outputs = _pack(self.output_positions, grads, self.n_outputs)
+        for hook in self.pre_hooks:
+            new = hook(self.module, self.grad_outputs)
+            if new is None:
+                continue
+            if len(new) != len(self.grad_outputs):
+                raise RuntimeError(f"Backward pre hook returned an invalid number of grad_output, "
+                                   f"got {len(new)}, but expected {len(self.grad_outputs)}")
+            self.grad_outputs = new
+        grad_outputs = self.grad_outputs
+        if self.input_positions is None:    # no input requires grad: the hooks run now
+            warnings.warn(_NO_INPUT_GRAD_WARNING, stacklevel=2)
+            grad_input = (None,) * self.n_inputs
+            for hook in self.hooks:
+                new = hook(self.module, grad_input, self.grad_outputs)
+                if new is not None and not (isinstance(new, tuple)
+                                            and all(g is None for g in new)):
+                    raise RuntimeError("Backward hook for Modules where no input requires "
+                                       "gradient should always return None or None for all "
+                                       "gradients.")
+            self.grad_outputs = None
+        return tuple(grad_outputs[i] for i in self.output_positions)
+
+
+def add_non_full_backward_hooks(module, hooks, args, result):
+    """The deprecated `register_module_backward_hook` hooks: each becomes a hook of the
+    grad_fn of the first tensor in `result`, called as hook(module, grad_input, grad_output)
+    with that node's gradients; torch warns when these are not the module's own."""
+    var = result
+    while not isinstance(var, Tensor):
+        var = next(v for v in var.values() if isinstance(v, Tensor)) if isinstance(var, dict) \
+            else var[0]
+    grad_fn = var.grad_fn
+    if grad_fn is None:
+        return
+    for hook in hooks:
+        grad_fn.register_hook(lambda grad_input, grad_output, hook=hook:
+                              hook(module, grad_input, grad_output))
+    message = _non_full_hook_problem(args, result, grad_fn)
+    if message is not None:
+        warnings.warn(message, FutureWarning, stacklevel=3)
+
+
+_FULL_HINT = " Please use register_full_backward_hook to get the documented behavior."
+
+
+def _non_full_hook_problem(inputs, result, grad_fn):
+    """What torch warns of when a non-full backward hook will miss gradients (or None)."""
+    def all_tensors(values):
+        return isinstance(values, tuple) and all(isinstance(v, Tensor) for v in values)
+    if not (isinstance(result, Tensor) or all_tensors(result)):
+        return ("Using non-full backward hooks on a Module that does not return a single Tensor "
+                "or a tuple of Tensors is deprecated and will be removed in future versions. "
+                "This hook will be missing some of the grad_output." + _FULL_HINT)
+    if not (isinstance(inputs, Tensor) or all_tensors(inputs)):
+        return ("Using non-full backward hooks on a Module that does not take as input a single "
+                "Tensor or a tuple of Tensors is deprecated and will be removed in future "
+                "versions. This hook will be missing some of the grad_input." + _FULL_HINT)
+    result = (result,) if isinstance(result, Tensor) else result
+    inputs = (inputs,) if isinstance(inputs, Tensor) else inputs
+    out_fns = {r.grad_fn for r in result if r.grad_fn is not None}
+    if not out_fns or (len(out_fns) == 1 and grad_fn not in out_fns):
+        return ("Using a non-full backward hook when outputs are nested in python data "
+                "structure is deprecated and will be removed in future versions. This hook "
+                "will be missing some grad_output.")
+    if len(out_fns) > 1:
+        return ("Using a non-full backward hook when outputs are generated by different "
+                "autograd Nodes is deprecated and will be removed in future versions. This hook "
+                "will be missing some grad_output." + _FULL_HINT)
+    input_fns = {i.grad_fn for i in inputs if i.grad_fn is not None}
+    if input_fns != {fn for fn, _ in grad_fn.next_functions}:
+        return ("Using a non-full backward hook when the forward contains multiple autograd "
+                "Nodes is deprecated and will be removed in future versions. This hook will be "
+                "missing some grad_input." + _FULL_HINT)
+    return None

@@ -6,10 +6,16 @@ import warnings
 from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
-from ...autograd.graph import add_hook, new_hook_dict
+from ...autograd.graph import _HookDict, add_hook, new_hook_dict
 from ..parameter import Buffer, Parameter
 from . import _state_dict as _sd
-from ._hooks import call_with_backward_hooks
+from ._hooks import BackwardHook, add_non_full_backward_hooks
+
+__all__ = ["register_module_forward_pre_hook", "register_module_forward_hook",
+           "register_module_full_backward_pre_hook", "register_module_backward_hook",
+           "register_module_full_backward_hook", "register_module_buffer_registration_hook",
+           "register_module_module_registration_hook",
+           "register_module_parameter_registration_hook", "Module"]
 
 
 def typename(obj):
@@ -77,56 +83,103 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks):
+                or self._backward_pre_hooks or _global_call_hooks):
             return self.forward(*args, **kwargs)        # no hooks: the common call
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        for key, hook in list(self._forward_pre_hooks.items()):
-            if key in self._forward_pre_hooks_with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError(f"forward pre-hook must return None or a tuple of "
-                                           f"(new_args, new_kwargs), but got {result}.")
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
+        """torch's call with hooks: global hooks run before the module's own of each kind.
+        If any step raises, the forward hooks registered with always_call=True that have not
+        run yet run then (global ones first), and the error goes on."""
+        call = [args, kwargs, None]     # args, kwargs and result as they stand at each step
+        ran = set()                     # ids of always-called hooks that already ran
         try:
-            if self._backward_hooks or self._backward_pre_hooks:
-                result = call_with_backward_hooks(self, args, kwargs)
-            else:
-                result = self.forward(*args, **kwargs)
+            return self._run_hooks_and_forward(call, ran)
         except Exception:
-            self._call_always_hooks(args, kwargs)
+            self._call_always_hooks(call, ran)
             raise
-        for key, hook in list(self._forward_hooks.items()):
-            if key in self._forward_hooks_with_kwargs:
+
+    def _run_hooks_and_forward(self, call, ran):
+        args, kwargs, _ = call
+        pre_hooks = [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
+        full_hooks, old_hooks = self._get_backward_hooks()
+        for key, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
+            if key in self._forward_pre_hooks_with_kwargs:
+                new = hook(self, args, kwargs)
+                if new is not None:
+                    if not (isinstance(new, tuple) and len(new) == 2):
+                        raise RuntimeError(f"forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {new}.")
+                    args, kwargs = call[0], call[1] = new
+            else:
+                new = hook(self, args)
+                if new is not None:
+                    args = call[0] = new if isinstance(new, tuple) else (new,)
+        backward_hook = None
+        if full_hooks or pre_hooks:
+            backward_hook = BackwardHook(self, full_hooks, pre_hooks)
+            args = call[0] = backward_hook.setup_input(args)
+        result = call[2] = self.forward(*args, **kwargs)
+        for key, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
+            if key in self._forward_hooks_always_called or key in _global_forward_hooks_always_called:
+                ran.add(key)
+            if key in self._forward_hooks_with_kwargs or key in _global_forward_hooks_with_kwargs:
                 new = hook(self, args, kwargs, result)
             else:
                 new = hook(self, args, result)
             if new is not None:
-                result = new
+                result = call[2] = new
+        if backward_hook is not None:
+            if not isinstance(result, (Tensor, tuple)):
+                warnings.warn(f"For backward hooks to be called, module output should be a "
+                              f"Tensor or a tuple of Tensors but received {type(result)}",
+                              stacklevel=3)
+            result = backward_hook.setup_output(result)
+        if old_hooks:
+            add_non_full_backward_hooks(self, old_hooks, args, result)
         return result
 
-    def _call_always_hooks(self, args, kwargs):
-        """Forward hooks registered with always_call=True, when forward raised: they run
-        (their results unused); an error in one is reported as a warning, the forward's error
-        goes on."""
+    def _get_backward_hooks(self):
+        """(full backward hooks, deprecated non-full ones) for a call: the global ones, of the
+        kind they were registered as, before the module's own (which are all full)."""
+        full = list(self._backward_hooks.values())
+        if not _global_backward_hooks:
+            return full, []
+        if _global_is_full_backward_hook:
+            return [*_global_backward_hooks.values(), *full], []
+        return full, list(_global_backward_hooks.values())
+
+    def _call_always_hooks(self, call, ran):
+        """The always_call=True forward hooks that had not run, when a step of the call raised:
+        global ones (called with (module, args, result) even if registered with kwargs, as in
+        torch), then the module's; a result one returns is what the next sees, and an error in
+        one becomes a warning."""
+        args, kwargs, result = call
+        for key, hook in list(_global_forward_hooks.items()):
+            if key not in _global_forward_hooks_always_called or key in ran:
+                continue
+            try:
+                new = hook(self, args, result)
+                if new is not None:
+                    result = new
+            except Exception as e:
+                warnings.warn("global module forward hook with ``always_call=True`` raised an "
+                              "exception that was silenced as another error was raised in "
+                              f"forward: {e}", stacklevel=3)
         for key, hook in list(self._forward_hooks.items()):
-            if key not in self._forward_hooks_always_called:
+            if key not in self._forward_hooks_always_called or key in ran:
                 continue
             try:
                 if key in self._forward_hooks_with_kwargs:
-                    hook(self, args, kwargs, None)
+                    new = hook(self, args, kwargs, result)
                 else:
-                    hook(self, args, None)
+                    new = hook(self, args, result)
+                if new is not None:
+                    result = new
             except Exception as e:
-                warnings.warn("forward hook with ``always_call=True`` raised an exception that "
-                              f"was silenced as another error was raised in forward: {e}",
-                              stacklevel=3)
+                warnings.warn("module forward hook with ``always_call=True`` raised an exception "
+                              "that was silenced as another error was raised in forward: "
+                              f"{e}", stacklevel=3)
 
     # -- registration --------------------------------------------------------------------------
 
@@ -148,7 +201,8 @@ class Module:
                              f"parameters must be created explicitly. To express '{name}' as a "
                              f"function of another Tensor, compute the value in the forward() "
                              f"method.")
-        self._parameters[name] = param
+        self._parameters[name] = _run_registration_hooks(
+            _global_parameter_registration_hooks, self, name, param)
 
     def register_buffer(self, name, tensor, persistent=True):
         """Add a buffer (state that is not trained); `persistent=False` keeps it out of
@@ -163,7 +217,8 @@ class Module:
                             f"(torch Tensor or None required)")
         if isinstance(tensor, Buffer):
             persistent = tensor.persistent
-        self._buffers[name] = tensor
+        self._buffers[name] = _run_registration_hooks(
+            _global_buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -190,7 +245,8 @@ class Module:
             raise KeyError(f"module name can't contain \".\", got: {name}")
         if name == "":
             raise KeyError("module name can't be empty string \"\"")
-        self._modules[name] = module
+        self._modules[name] = _run_registration_hooks(
+            _global_module_registration_hooks, self, name, module)
 
     register_module = add_module
 
@@ -231,12 +287,14 @@ class Module:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             forget(d, self._parameters, self._buffers)
             self._non_persistent_buffers_set.discard(name)
-            self._modules[name] = value
+            self._modules[name] = _run_registration_hooks(
+                _global_module_registration_hooks, self, name, value)
         elif "_modules" in d and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 f"(torch.nn.Module or None expected)")
-            self._modules[name] = value
+            self._modules[name] = _run_registration_hooks(
+                _global_module_registration_hooks, self, name, value)
         elif isinstance(value, Buffer) or ("_buffers" in d and name in self._buffers):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
@@ -591,3 +649,125 @@ def _parse_to(args, kwargs):
     if tensor is not None:
         device, dtype = tensor.device, tensor.dtype
     return device, dtype
+
+
+# -- global hooks: every module runs them (torch.nn.modules.module.register_module_*) -------------
+
+class _CallHookDict(_HookDict):
+    """A dict of global call hooks that keeps `_global_call_hooks` (tested by every module
+    call) true exactly while one of them holds a hook."""
+    __slots__ = ()
+
+    def __setitem__(self, key, hook):
+        super().__setitem__(key, hook)
+        _refresh_global_call_hooks()
+
+    def __delitem__(self, key):
+        super().__delitem__(key)
+        _refresh_global_call_hooks()
+
+    def pop(self, *args):
+        value = super().pop(*args)
+        _refresh_global_call_hooks()
+        return value
+
+    def clear(self):
+        super().clear()
+        _refresh_global_call_hooks()
+
+
+_global_buffer_registration_hooks = new_hook_dict()
+_global_module_registration_hooks = new_hook_dict()
+_global_parameter_registration_hooks = new_hook_dict()
+_global_backward_pre_hooks = _CallHookDict()
+_global_backward_hooks = _CallHookDict()
+_global_is_full_backward_hook = None        # set by the first global backward hook's kind
+_global_forward_pre_hooks = _CallHookDict()
+_global_forward_hooks = _CallHookDict()
+_global_forward_hooks_always_called = {}
+_global_forward_hooks_with_kwargs = {}
+_global_call_hooks = False
+
+
+def _refresh_global_call_hooks():
+    global _global_call_hooks
+    _global_call_hooks = bool(_global_forward_pre_hooks or _global_forward_hooks
+                              or _global_backward_pre_hooks or _global_backward_hooks)
+
+
+def _run_registration_hooks(hooks, module, name, value):
+    """The value to register after each global registration hook (a hook returning
+    something other than None replaces it for the next hook and the module)."""
+    for hook in list(hooks.values()):
+        new = hook(module, name, value)
+        if new is not None:
+            value = new
+    return value
+
+
+def register_module_buffer_registration_hook(hook):
+    """Register `hook(module, name, buffer)`, called by every module's `register_buffer`
+    (and buffer assignment) before the buffer is stored; it may return a replacement."""
+    return add_hook(_global_buffer_registration_hooks, hook)
+
+
+def register_module_module_registration_hook(hook):
+    """Register `hook(module, name, submodule)`, called whenever any module registers a
+    submodule (`add_module`, `register_module`, assignment); it may return a replacement."""
+    return add_hook(_global_module_registration_hooks, hook)
+
+
+def register_module_parameter_registration_hook(hook):
+    """Register `hook(module, name, param)`, called by every module's `register_parameter`
+    (and parameter assignment) for a parameter that is not None; it may return a
+    replacement."""
+    return add_hook(_global_parameter_registration_hooks, hook)
+
+
+def register_module_forward_pre_hook(hook):
+    """Register `hook(module, args)` to run before every module's forward, before the
+    module's own pre-hooks; it may return new args (a non-tuple is wrapped in one)."""
+    return add_hook(_global_forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """Register `hook(module, args, output)` (`(module, args, kwargs, output)` with
+    `with_kwargs`) to run after every module's forward, before the module's own forward
+    hooks; it may return a new output. `always_call` runs it even when the call raises."""
+    handle = add_hook(_global_forward_hooks, hook)
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+_MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks as a "
+                         "global Module hook. Please use only one of them.")
+
+
+def register_module_backward_hook(hook):
+    """Deprecated (torch keeps it for old code): `hook(module, grad_input, grad_output)` on the
+    grad_fn of every module's output. Once used, full global backward hooks are refused (and
+    the other way round), for the rest of the process, as in torch."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is True:
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+    _global_is_full_backward_hook = False
+    return add_hook(_global_backward_hooks, hook)
+
+
+def register_module_full_backward_pre_hook(hook):
+    """Register `hook(module, grad_output)` for every module, run before the module's own
+    full backward pre-hooks; it may return a new grad_output."""
+    return add_hook(_global_backward_pre_hooks, hook)
+
+
+def register_module_full_backward_hook(hook):
+    """Register `hook(module, grad_input, grad_output)` for every module, run before the
+    module's own full backward hooks; it may return a new grad_input."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is False:
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+    _global_is_full_backward_hook = True
+    return add_hook(_global_backward_hooks, hook)
