@@ -25,6 +25,23 @@ _STATE_DTYPE = np.dtype([
 _STATE_SIZE = _STATE_DTYPE.itemsize   # 5056
 
 
+def _new_bits():
+    """A NumPy MT19937 to be seeded by `_set_seed`. NOTE: made from a constant seed sequence,
+    as `MT19937()` would gather OS entropy and hash it (three times the cost of a whole
+    `Generator()`, and a DataLoader makes one per epoch), only to be reseeded."""
+    return np.random.MT19937(_UNUSED_SEED_SEQUENCE)
+
+
+class _ZeroSeedSequence(np.random.bit_generator.ISeedSequence):
+    """The cheapest seed sequence NumPy accepts (its words are overwritten at once)."""
+
+    def generate_state(self, n_words, dtype=np.uint32):
+        return np.zeros(n_words, dtype)
+
+
+_UNUSED_SEED_SEQUENCE = _ZeroSeedSequence()
+
+
 def _unpack_seed(seed):
     """The uint64 torch stores for a seed: negative int64 seeds wrap around."""
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -48,7 +65,7 @@ class Generator:
         if str(device) != "cpu":
             raise RuntimeError(f"ember.Generator supports only the 'cpu' device, got '{device}'")
         self.device = "cpu"
-        self._bits = np.random.MT19937()
+        self._bits = _new_bits()
         self._set_seed(_DEFAULT_SEED)
 
     def _set_seed(self, seed):

@@ -271,10 +271,14 @@ class Tensor:
     @property
     def grad_fn(self):
         """The node that made this tensor (None for leaves)."""
-        if self._base is not None and self._grad_fn is not None:
-            from ._ops.inplace import refresh_view_grad_fn
-            refresh_view_grad_fn(self)
-        return self._grad_fn
+        node = self._grad_fn
+        if node is not None and self._base is not None:
+            made_at = getattr(node, "_view_version", None)
+            if made_at is not None and made_at != self._version:
+                from ._ops.inplace import refresh_view_grad_fn
+                refresh_view_grad_fn(self)      # the base was changed in place since
+                return self._grad_fn
+        return node
 
     @property
     def output_nr(self):

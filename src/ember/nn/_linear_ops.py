@@ -7,13 +7,15 @@ one sum for the bias. With create_graph=True the backward is the general one (em
 """
 import numpy as np
 
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, alias, wrap
 from .._ops._dispatch import finish
 from .._ops.linalg import Mm
 from .._ops.products import Addmm
+from .._ops.views import T, record_view
 from ..autograd.grad_mode import _state as _grad_state
 
 _FLOATS = (np.dtype("float32"), np.dtype("float64"))
+_amp = None     # ember.amp._policy, once linear_2d has run
 
 
 def _weight_grad(a, g, column_major):
@@ -60,8 +62,10 @@ class LinearMm(Mm):
 def linear_2d(input, weight, bias):
     """F.linear of a 2-D input, or None where the general path must run (other dtypes or
     devices, mismatched shapes whose errors that path words, autocast)."""
-    from ..amp import _policy
-    if _policy._ACTIVE or not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
+    global _amp
+    if _amp is None:
+        from ..amp import _policy as _amp   # (not at import: ember.amp wraps nn's functions)
+    if _amp._ACTIVE or not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
         return None
     x, w = input._data, weight._data
     if x.__class__ is not np.ndarray or w.__class__ is not np.ndarray or x.ndim != 2 \
@@ -74,9 +78,11 @@ def linear_2d(input, weight, bias):
         c = bias._data
         if c.__class__ is not np.ndarray or c.dtype != x.dtype or c.shape != (w.shape[0],):
             return None
-    wt = weight.t()
-    out = np.matmul(x, wt._data)
-    column_major = bool(wt._data.flags.f_contiguous and not wt._data.flags.c_contiguous)
+    # weight.t(), without the dispatch: the view over the array's transpose, TBackward0
+    wt = record_view(T, weight, alias(weight, w.T, weight._offset), {})
+    out = np.matmul(x, w.T)
+    flags = w.flags
+    column_major = bool(flags.c_contiguous and not flags.f_contiguous)
     if bias is None:
         inputs, op, params = (input, wt), LinearMm, {"column_major": column_major}
         requires_grad = input._requires_grad or weight._requires_grad

@@ -317,6 +317,7 @@ def _nll_loss_2d(input, target, x, t, n_classes, reduction):
 
 _INT64 = _np.dtype("int64")
 _FLOATS = (_np.dtype("float32"), _np.dtype("float64"))
+_amp = None     # ember.amp._policy, once cross_entropy_2d has run
 
 
 def cross_entropy_2d(input, target, ignore_index, reduction):
@@ -324,12 +325,14 @@ def cross_entropy_2d(input, target, ignore_index, reduction):
     and counted, no weight, no label smoothing, a reduced loss. The graph is the general
     path's (NllLossBackward0 over LogSoftmaxBackward0) and so are the numbers (log_softmax's
     and _nll_loss_2d's arithmetic); only the checks and dispatch of two ops are skipped."""
-    from ..amp import _policy       # (not at import: ember.amp wraps nn's functions)
+    global _amp
+    if _amp is None:
+        from ..amp import _policy as _amp   # (not at import: ember.amp wraps nn's functions)
     if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
         return None
     x, t = input._data, target._data
     if x.__class__ is not _np.ndarray or t.__class__ is not _np.ndarray or x.ndim != 2 \
-            or t.ndim != 1 or x.dtype not in _FLOATS or t.dtype != _INT64 or _policy._ACTIVE \
+            or t.ndim != 1 or x.dtype not in _FLOATS or t.dtype != _INT64 or _amp._ACTIVE \
             or reduction == "none" or not x.shape[0] or x.shape[0] != t.shape[0]:
         return None
     n_classes = x.shape[1]
