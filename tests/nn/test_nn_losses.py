@@ -219,3 +219,172 @@ def test_margin_losses_record_clamp_min_and_check_triplet_dims():
                        "expected to have the same number of dimensions, but got: anchor 2D, "
                        "positive 1D, and negative 2D inputs$"):
         F.triplet_margin_loss(ember.ones(4, 5), ember.ones(5), ember.ones(4, 5))
+
+
+def _raises(exc, text, fn, *args, **kwargs):
+    """`fn(*args)` raises exactly `exc` with exactly torch's `text`."""
+    with pytest.raises(exc) as info:
+        fn(*args, **kwargs)
+    assert type(info.value) is exc and str(info.value) == text
+
+
+def test_pointwise_losses_promote_input_and_target():
+    # mse and smooth_l1 compute in the promoted dtype (torch 2.13); huber answers in the
+    # input's dtype, which an integer input can't be
+    ints, y = np.array([[1, -2], [0, 3]]), np.array([[0.5, 0.25], [-1.0, 2.0]])
+    out = F.mse_loss(ember.tensor(ints), ember.tensor(y))
+    assert out.dtype == ember.float64
+    np.testing.assert_allclose(out.numpy(), ((ints - y) ** 2).mean(), rtol=1e-15)
+    out = F.smooth_l1_loss(ember.tensor(ints), ember.tensor(y, dtype=ember.float32),
+                           reduction="none")
+    assert out.dtype == ember.float32
+    d = np.abs(ints - y)
+    np.testing.assert_allclose(out.numpy(), np.where(d < 1, 0.5 * d * d, d - 0.5))
+    x = ember.tensor(y, dtype=ember.float32, requires_grad=True)
+    out = F.mse_loss(x, ember.tensor(ints * 0.5))
+    assert out.dtype == ember.float64 and type(out.grad_fn).__name__ == "MseLossBackward0"
+    out.backward()
+    assert x.grad.dtype == ember.float32
+    np.testing.assert_allclose(x.grad.numpy(), 2 * (y - ints * 0.5) / 4, rtol=1e-6)
+    assert F.mse_loss(ember.ones(2, dtype=ember.float16), ember.ones(2)).dtype == ember.float32
+    assert F.huber_loss(ember.ones(2), ember.ones(2, dtype=ember.float64)).dtype \
+        == ember.float32
+    _raises(NotImplementedError, "\"mse_cpu\" not implemented for 'Long'", F.mse_loss,
+            ember.tensor(ints), ember.tensor(ints))
+    _raises(RuntimeError, "result type Double can't be cast to the desired output type Long",
+            F.huber_loss, ember.tensor(ints), ember.tensor(y))
+    _raises(NotImplementedError, "\"huber_cpu\" not implemented for 'Long'", F.huber_loss,
+            ember.tensor(ints), ember.tensor(ints))
+
+
+def test_binary_cross_entropy_dtypes():
+    p = ember.tensor(P, dtype=ember.float32)
+    _raises(RuntimeError, "Found dtype Double but expected Float", F.binary_cross_entropy,
+            p, ember.tensor(P))
+    _raises(RuntimeError, "Found dtype Float but expected Long", F.binary_cross_entropy,
+            ember.tensor([[1, 0]]), ember.tensor([[1.0, 0.0]]))
+    _raises(NotImplementedError, "\"binary_cross_entropy\" not implemented for 'Long'",
+            F.binary_cross_entropy, ember.tensor([[1, 0]]), ember.tensor([[1, 0]]))
+    # (a weight of another dtype is taken)
+    assert F.binary_cross_entropy(p, p, weight=ember.ones(3, dtype=ember.float64)).dtype \
+        == ember.float32
+    # with logits: the result takes the target's dtype
+    x = ember.tensor(X, dtype=ember.float32, requires_grad=True)
+    out = F.binary_cross_entropy_with_logits(x, ember.tensor(P))
+    assert out.dtype == ember.float64
+    expected = (1 - P) * X + np.log1p(np.exp(-X))
+    np.testing.assert_allclose(out.item(), expected.mean(), rtol=1e-6)
+    out.backward()
+    assert x.grad.dtype == ember.float32
+    assert F.binary_cross_entropy_with_logits(
+        ember.tensor(X), ember.tensor(P, dtype=ember.float32)).dtype == ember.float32
+    _raises(NotImplementedError, "\"log_sigmoid_cpu\" not implemented for 'Long'",
+            F.binary_cross_entropy_with_logits, ember.tensor([1, 2]), ember.tensor([1.0, 0.0]))
+    _raises(RuntimeError, "result type Float can't be cast to the desired output type Long",
+            F.binary_cross_entropy_with_logits, ember.tensor([1.0, 2.0]), ember.tensor([1, 0]))
+
+
+def test_integer_inputs_of_kl_hinge_and_soft_margin():
+    ints = ember.tensor([[-2, 0, 1], [3, 1, -1]])
+    target = ember.tensor([[1.0, -1, 1], [-1, -1, 1]])
+    for a, b in ((ints, target), (target, ints), (target, ints > 0)):
+        _raises(RuntimeError, "kl_div: Integral inputs not supported.", F.kl_div, a, b,
+                reduction="sum")
+    # hinge: margin - input in the input's dtype (the margin truncated), no mean of integers
+    out = F.hinge_embedding_loss(ints, target, margin=2.5, reduction="none")
+    assert out.dtype == ember.int64
+    assert out.tolist() == [[-2, 2, 1], [0, 1, -1]]
+    assert F.hinge_embedding_loss(ints, target, margin=0.5, reduction="sum").item() == -2
+    _raises(RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a "
+            "floating point or complex dtype. Got: Long", F.hinge_embedding_loss, ints, target)
+    # soft margin: computed in place in a tensor like the input
+    _raises(RuntimeError, "result type Double can't be cast to the desired output type Long",
+            F.soft_margin_loss, ints, target.double())
+    _raises(RuntimeError, "result type Float can't be cast to the desired output type Long",
+            F.soft_margin_loss, ints, ints)
+    out = F.soft_margin_loss(target.float(), target.double(), reduction="none")
+    assert out.dtype == ember.float32
+    np.testing.assert_allclose(out.numpy(), np.full((2, 3), np.log1p(np.exp(-1))), rtol=1e-6)
+
+
+def test_soft_margin_target_must_broadcast_to_the_input():
+    x = ember.zeros(4, 5)
+    _raises(RuntimeError, "output with shape [5] doesn't match the broadcast shape [4, 5]",
+            F.soft_margin_loss, x[0], ember.ones(4, 5))
+    _raises(RuntimeError, "output with shape [] doesn't match the broadcast shape [4, 5]",
+            F.soft_margin_loss, x[0, 0], ember.ones(4, 5))
+    _raises(RuntimeError, "The size of tensor a (5) must match the size of tensor b (3) at "
+            "non-singleton dimension 1", F.soft_margin_loss, x, ember.ones(4, 3))
+    _raises(RuntimeError, "The size of tensor a (0) must match the size of tensor b (4) at "
+            "non-singleton dimension 0", F.soft_margin_loss, x[:0], ember.ones(4, 5))
+    # a target that broadcasts to the input is taken
+    assert F.soft_margin_loss(x, ember.ones(5), reduction="sum").item() \
+        == pytest.approx(20 * np.log(2))
+
+
+def test_nll_loss_shape_and_dtype_checks():
+    logp = ember.tensor(_log_softmax(X))
+    target = ember.tensor([0, 2, 1, 1])
+    for fn in (F.nll_loss, F.cross_entropy):
+        _raises(ValueError, "For 1D input, 1D target must have size 1, but got target size: 4",
+                fn, logp[0], target)
+    # a 1-D input with a target of size 1 is one sample
+    for t in (ember.tensor([2]), ember.tensor(2)):
+        out = F.nll_loss(logp[0], t, reduction="none")
+        assert out.shape == () and out.item() == -_log_softmax(X)[0, 2]
+    x4 = ember.zeros(2, 4, 3, 2)
+    long = lambda *s: ember.zeros(s, dtype=ember.long)       # noqa: E731
+    for fn in (F.nll_loss, F.cross_entropy):
+        _raises(RuntimeError, "only batches of spatial targets supported (3D tensors) but got "
+                "targets of dimension: 2", fn, x4, long(2, 3))
+    _raises(RuntimeError, "size mismatch (got input: [2, 4, 3, 2] , target: [2, 3, 3]",
+            F.nll_loss, x4, long(2, 3, 3))
+    _raises(RuntimeError, "weight tensor should be defined either for all or no classes",
+            F.nll_loss, x4[..., 0], long(2, 3), weight=ember.ones(3))
+    _raises(NotImplementedError, "\"nll_loss_out_frame\" not implemented for 'Long'",
+            F.nll_loss, long(4, 3), target)
+    _raises(NotImplementedError, "\"nll_loss2d_forward_out_frame\" not implemented for 'Long'",
+            F.nll_loss, long(2, 4, 3, 2), long(2, 3, 2))
+    for fn in (F.nll_loss, F.cross_entropy):
+        _raises(RuntimeError, "expected scalar type Float but found Double", fn,
+                logp.float(), target, weight=ember.ones(3, dtype=ember.float64))
+
+
+def test_cosine_embedding_and_multilabel_soft_margin_dims():
+    x = ember.ones(4, 5)
+    _raises(RuntimeError, "1D target tensor expects 2D input tensors, but found inputs with "
+            "sizes [4, 5, 2] and [4, 5, 2].", F.cosine_embedding_loss, ember.ones(4, 5, 2),
+            ember.ones(4, 5, 2), ember.ones(4))
+    _raises(RuntimeError, "1D target tensor expects 2D input tensors, but found inputs with "
+            "sizes [] and [4, 5].", F.cosine_embedding_loss, x[0, 0], x, ember.ones(4))
+    _raises(RuntimeError, "0D target tensor expects 1D input tensors, but found inputs with "
+            "sizes [4, 5] and [4, 5].", F.cosine_embedding_loss, x, x, ember.tensor(1.0))
+    _raises(RuntimeError, "0D or 1D target tensor expected, multi-target not supported",
+            F.cosine_embedding_loss, x, x, ember.ones(4, 1))
+    a, b = np.array([1.0, 2.0, 2.0]), np.array([2.0, 0.0, 1.0])
+    out = F.cosine_embedding_loss(ember.tensor(a), ember.tensor(b), ember.tensor(1.0))
+    assert out.item() == pytest.approx(1 - a @ b / 3 / np.sqrt(5))
+    _raises(IndexError, "Dimension specified as -1 but tensor has no dimensions",
+            F.multilabel_soft_margin_loss, ember.tensor(0.5), ember.tensor(1.0))
+
+
+def test_multi_margin_losses_dtype_and_empty_batch_checks():
+    for dtype, name in ((ember.float16, "Half"), (ember.bfloat16, "BFloat16")):
+        x = ember.zeros(3, 4, dtype=dtype)
+        _raises(NotImplementedError, f"\"multi_margin_loss_cpu_kernel\" not implemented for "
+                f"'{name}'", F.multi_margin_loss, x, ember.zeros(3, dtype=ember.long))
+        _raises(NotImplementedError, f"\"multilabel_margin_loss_forward_out_frame\" not "
+                f"implemented for '{name}'", F.multilabel_margin_loss, x,
+                ember.zeros(3, 4, dtype=ember.long))
+    # an empty batch is allowed (not empty classes): the target sizes are checked
+    _raises(RuntimeError, "multi_margin_loss: target tensor should be 1-D with size equal to "
+            "the number of input samples (batch size). Expected target size [0], but got [5]. "
+            "Input has shape [0, 4].", F.multi_margin_loss, ember.zeros(0, 4),
+            ember.zeros(5, dtype=ember.long))
+    _raises(RuntimeError, "inconsistent target size: [3, 4] for input of size: [0, 4]",
+            F.multilabel_margin_loss, ember.zeros(0, 4), ember.zeros(3, 4, dtype=ember.long))
+    assert F.multi_margin_loss(ember.zeros(0, 4), ember.zeros(0, dtype=ember.long),
+                               reduction="none").shape == (0,)
+    _raises(RuntimeError, "Expected non-empty vector or matrix with optional 0-dim batch size, "
+            "but got: [4, 0]", F.multi_margin_loss, ember.zeros(4, 0),
+            ember.zeros(4, dtype=ember.long))

@@ -341,26 +341,15 @@ CASES = [c for c in CASES if _available(c[0])]
 CASE_IDS = [c[0] for c in CASES]
 assert len(set(CASE_IDS)) == len(CASE_IDS)
 
-# Differences found by this sweep in files other work owns (the losses are being reworked):
-# recorded as strict xfails, so that a fix shows up here.
-_LOSSES = "nn/_losses.py: "
-KNOWN_DIFFERENCES = {
-    "CosineEmbeddingLoss-dims": _LOSSES + "3-D inputs with a 1-D target: a broadcasting "
-                                "error instead of torch's '1D target tensor expects 2D input "
-                                "tensors, ...'",
-    "SoftMarginLoss-shape": _LOSSES + "unbroadcastable shapes raise NumPy's ValueError instead "
-                            "of torch's RuntimeError 'The size of tensor a (5) must match ...'",
-}
+# Differences found by this sweep in files other work owns: recorded as strict xfails, so that a
+# fix shows up here.
+KNOWN_DIFFERENCES = {}
 
 
 KNOWN_LOW_PRECISION = {
     "LocalResponseNorm2": "pooling (other work): torch has no half-precision avg_pool3d on the "
                           "CPU ('\"avg_pool3d_out_frame\" not implemented for 'Half''); ember "
                           "computes it",
-    "MultiLabelMarginLoss": _LOSSES + "torch has no half-precision kernel "
-                            "('multilabel_margin_loss_forward_out_frame'); ember computes it",
-    "MultiMarginLoss": _LOSSES + "the same ('multi_margin_loss_cpu_kernel')",
-    "MultiMarginLossAll": _LOSSES + "the same",
 }
 
 
@@ -832,7 +821,6 @@ def _outcome(lib, module, arrays):
 VARIANTS = ["int", "float32", "fewer-dims", "more-dims", "scalar", "empty-batch",
             "noncontiguous"]
 
-_LOSS_DTYPES = _LOSSES + "integer or float32 input into a float64 loss: "
 KNOWN_DERIVED = {
     "UnflattenNeg-scalar": "torch wraps the error of a 0-d input in a RuntimeError carrying a "
                            "C++ stack trace; ember raises an IndexError",
@@ -849,62 +837,7 @@ KNOWN_DERIVED = {
     "InstanceNorm2d-empty-batch": "the same",
     "PixelUnshuffle-empty-batch": "vision (other work): torch returns an empty input unchanged "
                                   "(shape (0, 2, 4, 6)); ember reshapes it to (0, 8, 2, 3)",
-    "SoftMarginLoss-empty-batch": _LOSSES + "NumPy's ValueError for unbroadcastable shapes",
-    "MultiLabelMarginLoss-empty-batch": _LOSSES + "the empty-input check comes before "
-                                        "torch's target-size check",
-    "MultiMarginLoss-empty-batch": _LOSSES + "the same",
-    "MultiMarginLossAll-empty-batch": _LOSSES + "the same",
 }
-for _case, _reason in [
-        ("MSELoss-int", "torch promotes (float64 result), ember refuses 'mse_cpu'"),
-        ("MSELoss-float32", "torch's result is float64, ember's float32"),
-        ("SmoothL1Loss-int", "torch promotes, ember refuses 'smooth_l1_cpu'"),
-        ("SmoothL1Loss-float32", "torch's result is float64, ember's float32"),
-        ("SmoothL1LossBeta-int", "torch promotes, ember refuses 'smooth_l1_cpu'"),
-        ("SmoothL1LossBeta-float32", "torch's result is float64, ember's float32"),
-        ("HuberLoss-int", "torch: 'result type Double can't be cast to the desired output "
-                          "type Long'"),
-        ("CrossEntropyLossAll-float32", "torch: 'expected scalar type Float but found "
-                                        "Double' (the weight), ember accepts"),
-        ("NLLLoss-int", "torch: '\"nll_loss_out_frame\" not implemented for 'Long'', "
-                        "ember accepts"),
-        ("NLLLossAll-int", "the same"),
-        ("NLLLoss2d-int", "the same ('nll_loss2d_forward_out_frame')"),
-        ("NLLLossAll-float32", "torch: 'expected scalar type Float but found Double' (the "
-                               "weight), ember accepts"),
-        ("BCELoss-int", "torch: 'Found dtype Double but expected Long'"),
-        ("BCELoss-float32", "torch: 'Found dtype Double but expected Float', ember accepts"),
-        ("BCELossWeight-int", "torch: 'Found dtype Double but expected Long'"),
-        ("BCELossWeight-float32", "torch: 'Found dtype Double but expected Float'"),
-        ("BCEWithLogitsLoss-int", "torch: '\"log_sigmoid_cpu\" not implemented'"),
-        ("BCEWithLogitsLoss-float32", "torch's result is float64, ember's float32"),
-        ("BCEWithLogitsLossAll-int", "torch: '\"log_sigmoid_cpu\" not implemented'"),
-        ("BCEWithLogitsLossAll-float32", "torch's result is float64, ember's float32"),
-        ("KLDivLoss-int", "torch: 'kl_div: Integral inputs not supported.', ember accepts"),
-        ("KLDivLossLog-int", "the same"),
-        ("KLDivLossMean-int", "the same"),
-        ("HingeEmbeddingLoss-int", "torch: 'mean(): could not infer output dtype ...', "
-                                   "ember answers float32"),
-        ("SoftMarginLoss-int", "torch: 'result type Double can't be cast to the desired "
-                               "output type Long'")]:
-    KNOWN_DERIVED[_case] = _LOSS_DTYPES + _reason
-for _case, _reason in [
-        ("CrossEntropyLoss-fewer-dims", "1-D input with a 1-D target of another size: "
-                                        "NumPy's ValueError instead of torch's 'For 1D "
-                                        "input, 1D target must have size 1, ...'"),
-        ("NLLLoss-fewer-dims", "the same"), ("NLLLossAll-fewer-dims", "the same"),
-        ("CrossEntropyLossAll-more-dims", "torch: 'only batches of spatial targets supported "
-                                          "(3D tensors) but got targets of dimension: 2'"),
-        ("CosineEmbeddingLoss-fewer-dims", "torch: '1D target tensor expects 2D input "
-                                           "tensors, ...'"),
-        ("CosineEmbeddingLoss-more-dims", "the same"),
-        ("CosineEmbeddingLoss-scalar", "the same (ember accepts)"),
-        ("SoftMarginLoss-fewer-dims", "torch: 'output with shape [5] doesn't match the "
-                                      "broadcast shape [4, 5]', ember broadcasts"),
-        ("SoftMarginLoss-scalar", "the same"),
-        ("MultiLabelSoftMarginLoss-scalar", "an IndexError in other words ('tuple index out "
-                                            "of range')")]:
-    KNOWN_DERIVED[_case] = _LOSSES + _reason
 
 
 def _derived_params():

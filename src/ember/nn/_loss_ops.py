@@ -2,6 +2,7 @@
 vector norms (NormBackward1): forward on arrays, backward with ember's ops."""
 import numpy as _np
 
+from .. import _dtype
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .._ops._op import Op, record
@@ -33,17 +34,38 @@ def _spread(grad, shape, reduction, count):
     return grad / count if reduction == "mean" else grad
 
 
-def _float_pair(input, target, name):
-    if input._data.dtype.kind not in "fV":
-        raise RuntimeError(f'"{name}" not implemented for \'{input.dtype._scalar_name}\'')
-    if target.dtype is not input.dtype:
-        target = target.to(input.dtype)
-    return input, target
+def _kernel_error(kernel, dtype):
+    """torch's refusal of a dtype its kernel has no version for."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{dtype._scalar_name}\'')
+
+
+def _cast_error(result, output):
+    """torch's refusal to write a `result`-typed value into an `output`-typed tensor."""
+    return RuntimeError(f"result type {result._scalar_name} can't be cast to the desired "
+                        f"output type {output._scalar_name}")
+
+
+def _shape_text(shape):
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def _promoted(input, target, kernel):
+    """The dtype torch's two-tensor loss kernels compute in: input's and target's promoted
+    type, which must be floating (an integer input with a floating target is promoted)."""
+    dtype = input.dtype
+    if target.dtype is not dtype:
+        dtype = _dtype.promote_types(dtype, target.dtype)
+    if not dtype.is_floating_point:
+        raise _kernel_error(kernel, dtype)
+    return dtype
 
 
 class _PointwiseLoss(Op):
-    """A loss of (input, target) pairs, element by element; `slope` is d loss / d input."""
+    """A loss of (input, target) pairs, element by element; `slope` is d loss / d input.
+    `like_input`: torch allocates the result like the input (so its dtype is the input's)
+    rather than in the promoted dtype."""
     abstract = True
+    like_input = False
     inputs = ("self", "target")
     saves = {"self": ("self", "target"), "target": ("self", "target")}
 
@@ -55,12 +77,22 @@ class _PointwiseLoss(Op):
 
 
 def pointwise_loss(op, input, target, reduction, params=None):
-    input, target = _float_pair(input, target, op.kernel_name)
-    xp = backend_of(input._data).xp
-    d = xp.asarray(input._data - target._data)
+    """The loss of same-shaped `input` and `target`, computed in their promoted dtype (see
+    `_promoted`); a `like_input` op answers in the input's dtype, which must hold it."""
+    dtype = _promoted(input, target, op.kernel_name)
+    x, t = input._data, target._data
+    if dtype is not input.dtype or dtype is not target.dtype:
+        if op.like_input and not _dtype.can_cast(dtype, input.dtype):
+            raise _cast_error(dtype, input.dtype)
+        x, t = x.astype(dtype._np, copy=False), t.astype(dtype._np, copy=False)
+    xp = backend_of(x).xp
+    d = xp.asarray(x - t)
     losses = op.losses(xp, d, **(params or {})).astype(d.dtype)
+    result = _reduce(xp, losses, reduction)
+    if op.like_input:
+        result = result.astype(input._data.dtype, copy=False)
     params = dict(params or {}, reduction=reduction)
-    return apply(op, (input, target), _reduce(xp, losses, reduction), params)
+    return apply(op, (input, target), result, params)
 
 
 class MseLoss(_PointwiseLoss):
@@ -93,6 +125,7 @@ class SmoothL1Loss(_PointwiseLoss):
 class HuberLoss(_PointwiseLoss):
     """0.5 d**2 where |d| < delta, else delta (|d| - 0.5 delta)."""
     kernel_name = "huber_cpu"
+    like_input = True
 
     def losses(xp, d, delta):
         a = xp.abs(d)
@@ -114,11 +147,30 @@ class SoftMarginLoss(Op):
         return (-g * t if need_x else None), (-g * x if need_t else None)
 
 
+def _check_soft_margin(input, target):
+    """torch computes the loss in place in a tensor like the input (-input, times target,
+    exp, log1p): the target must broadcast to the input's shape, and an integer input can't
+    hold the floats (the product's, or exp's of the default float dtype)."""
+    shape, target_shape = tuple(input.shape), tuple(target.shape)
+    if target_shape != shape:
+        from .._geometry import broadcast_shapes
+        if broadcast_shapes(shape, target_shape) != shape:      # (or torch's size error)
+            raise RuntimeError(f"output with shape {_shape_text(shape)} doesn't match the "
+                               f"broadcast shape "
+                               f"{_shape_text(broadcast_shapes(shape, target_shape))}")
+    dtype = input.dtype
+    if not dtype.is_floating_point:
+        product = _dtype.promote_types(dtype, target.dtype)
+        if not _dtype.can_cast(product, dtype):
+            raise _cast_error(product, dtype)
+        raise _cast_error(_dtype.get_default_dtype(), dtype)
+
+
 def soft_margin_loss(input, target, reduction):
-    input, target = _float_pair(input, target, "soft_margin_loss")
+    _check_soft_margin(input, target)
     xp = backend_of(input._data).xp
     z = xp.asarray(-(target._data * input._data))
-    losses = (xp.maximum(z, 0) + xp.log1p(xp.exp(-xp.abs(z)))).astype(z.dtype)
+    losses = (xp.maximum(z, 0) + xp.log1p(xp.exp(-xp.abs(z)))).astype(input._data.dtype)
     return apply(SoftMarginLoss, (input, target), _reduce(xp, losses, reduction),
                  {"reduction": reduction})
 
@@ -143,7 +195,12 @@ class BinaryCrossEntropy(Op):
 
 
 def binary_cross_entropy(input, target, weight, reduction):
-    input, target = _float_pair(input, target, "binary_cross_entropy")
+    """torch's kernel takes a target of the input's dtype only (a weight of any)."""
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {target.dtype._scalar_name} but expected "
+                           f"{input.dtype._scalar_name}")
+    if not input.dtype.is_floating_point:
+        raise _kernel_error("binary_cross_entropy", input.dtype)
     x, t = input._data, target._data
     xp = backend_of(x).xp
     if x.size and ((x < 0) | (x > 1)).any():
@@ -186,20 +243,38 @@ class BinaryCrossEntropyWithLogits(Op):
         return gx, gt
 
 
+def _logits_loss_dtype(input, target):
+    """torch computes log_sigmoid(input), then the loss in place in (1 - target): the input
+    must be floating, and the result takes the target's dtype, which must be floating too."""
+    if not input.dtype.is_floating_point:
+        raise _kernel_error("log_sigmoid_cpu", input.dtype)
+    out = target.dtype
+    if not out.is_floating_point:
+        if out is _dtype.bool:
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                               "supported. Use the `^` or `logical_xor()` operator instead.")
+        raise _cast_error(_dtype.promote_types(input.dtype, out), out)
+    return out
+
+
 def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction):
-    input, target = _float_pair(input, target, "binary_cross_entropy_with_logits")
+    out = _logits_loss_dtype(input, target)
     x, t = input._data, target._data
+    dtype = input.dtype
+    if out is not dtype:
+        dtype = _dtype.promote_types(dtype, out)
+        x, t = x.astype(dtype._np, copy=False), t.astype(dtype._np, copy=False)
     xp = backend_of(x).xp
     softplus = xp.maximum(-x, 0) + xp.log1p(xp.exp(-xp.abs(x)))
     if pos_weight is not None:
-        pos_weight = pos_weight.detach().to(input.dtype)
+        pos_weight = pos_weight.detach().to(dtype)
         losses = (1 - t) * x + (1 + (pos_weight._data - 1) * t) * softplus
     else:
         losses = (1 - t) * x + softplus
     if weight is not None:
-        weight = weight.detach().to(input.dtype)
+        weight = weight.detach().to(dtype)
         losses = losses * weight._data
-    losses = xp.asarray(losses).astype(x.dtype)
+    losses = xp.asarray(losses).astype(out._np)
     return apply(BinaryCrossEntropyWithLogits, (input, target),
                  _reduce(xp, losses, reduction),
                  {"reduction": reduction, "weight": weight, "pos_weight": pos_weight})
@@ -240,27 +315,58 @@ class NllLoss2d(NllLoss):
 
 
 def _check_nll_shapes(input, target, weight):
+    """torch's checks, in its order: nll_loss's for 1-D and 2-D inputs; nll_loss2d's for 4-D
+    ones, which other inputs of more dims are reshaped to after their target's check."""
     x, t = input._data, target._data
-    if input.ndim < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
-    if input.ndim > 1 and t.ndim and x.shape[0] != t.shape[0]:
+    ndim = x.ndim
+    if ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
+    if ndim > 1 and t.ndim and x.shape[0] != t.shape[0]:
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
                          f"batch_size ({t.shape[0]}).")
-    if input.ndim <= 2 and t.ndim > 1:
+    if ndim <= 2 and t.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    expected = x.shape[:1] + x.shape[2:]
-    if input.ndim > 2 and t.shape != expected:
-        raise RuntimeError(f"Expected target size [{', '.join(map(str, expected))}], got "
-                           f"[{', '.join(map(str, t.shape))}]")
+    if ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{t.shape[0]}")
+    if ndim == 4:
+        _check_nll_2d_target(x, t)
+    elif ndim > 2:
+        expected = x.shape[:1] + x.shape[2:]
+        if t.shape != expected:
+            raise RuntimeError(f"Expected target size {_shape_text(expected)}, got "
+                               f"{_shape_text(t.shape)}")
     if t.dtype.name not in ("int64", "uint8"):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{target.dtype._scalar_name}")
-    n_classes = x.shape[0 if input.ndim == 1 else 1]
+    n_classes = x.shape[0 if ndim == 1 else 1]
     if weight is not None and weight.numel() != n_classes:
+        if ndim > 2:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
         raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes "
                            f"or no classes but got weight tensor of shape: "
-                           f"[{', '.join(map(str, weight.shape))}]")
+                           f"{_shape_text(weight.shape)}")
     return n_classes
+
+
+def _check_nll_2d_target(x, t):
+    """nll_loss2d's target checks (a 4-D input: (N, C, H, W) against an (N, H, W) target)."""
+    if t.ndim != 3:
+        raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {t.ndim}")
+    if t.shape != x.shape[:1] + x.shape[2:]:
+        raise RuntimeError(f"size mismatch (got input: {_shape_text(x.shape)} , target: "
+                           f"{_shape_text(t.shape)}")
+
+
+def _check_nll_dtypes(input, weight):
+    """The kernel's dtypes (after the shape checks): a floating input, a weight of its dtype."""
+    if not input.dtype.is_floating_point:
+        raise _kernel_error("nll_loss_out_frame" if input.ndim <= 2
+                            else "nll_loss2d_forward_out_frame", input.dtype)
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
+                           f"{weight.dtype._scalar_name}")
 
 
 def nll_loss(input, target, weight, ignore_index, reduction):
@@ -272,8 +378,11 @@ def nll_loss(input, target, weight, ignore_index, reduction):
             and not 0 <= ignore_index < n_classes \
             and t.view(_np.uint64).max() < n_classes:
         return _nll_loss_2d(input, target, x, t, n_classes, reduction)
+    _check_nll_dtypes(input, weight)
     xp = backend_of(x).xp
     class_dim = 0 if input.ndim == 1 else 1
+    if input.ndim == 1:
+        t = t.reshape(())       # (a target of one class index, 0-d or of size 1)
     valid = t != ignore_index
     classes = xp.where(valid, t, 0)
     bad = valid & ((t < 0) | (t >= n_classes))
@@ -411,13 +520,24 @@ def vector_norm(input, p, dims, keepdim=False):
 
 # -- multi-class margin losses -------------------------------------------------------------------
 
-def _check_margin_input(input, target, kernel):
-    if input.ndim > 2 or input.numel() == 0:
+_HALF_TYPES = (_dtype.float16, _dtype.bfloat16)
+
+
+def _check_margin_input(input):
+    """torch's first check: a vector or matrix of classes (the batch may be empty, not the
+    classes)."""
+    shape = input.shape
+    if input.ndim > 2 or (input.ndim and not shape[-1]):
         raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, "
-                           f"but got: [{', '.join(map(str, input.shape))}]")
-    if input._data.dtype.kind not in "fV":
-        raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{input.dtype._scalar_name}'")
+                           f"but got: {_shape_text(shape)}")
+
+
+def _check_margin_dtypes(input, target, kernel):
+    """torch's kernel checks (after the size checks): a float type it has a version for (none
+    for half types on the CPU), and Long targets."""
+    dtype = input.dtype
+    if not dtype.is_floating_point or (dtype in _HALF_TYPES and input.device.type == "cpu"):
+        raise _kernel_error(kernel, dtype)
     if target.dtype._name != "int64":
         raise RuntimeError(f"expected scalar type Long but found {target.dtype._scalar_name}")
 
@@ -442,7 +562,7 @@ class MultiMarginLoss(Op):
 
 
 def multi_margin_loss(input, target, p, margin, weight, reduction):
-    _check_margin_input(input, target, "multi_margin_loss_cpu_kernel")
+    _check_margin_input(input)
     x = input._data if input.ndim == 2 else input._data.reshape(1, -1)
     t = target._data.reshape(-1)
     n, c = x.shape
@@ -455,6 +575,8 @@ def multi_margin_loss(input, target, p, margin, weight, reduction):
         if weight.numel() != c:
             raise RuntimeError(f"inconsistent weight size, expected {c} but got "
                                f"[{', '.join(map(str, weight.shape))}]")
+    _check_margin_dtypes(input, target, "multi_margin_loss_cpu_kernel")
+    if weight is not None:
         if weight.dtype is not input.dtype:
             raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
                                f"{weight.dtype._scalar_name}")
@@ -489,7 +611,7 @@ class MultilabelMarginLoss(Op):
 
 
 def multilabel_margin_loss(input, target, reduction):
-    _check_margin_input(input, target, "multilabel_margin_loss_forward_out_frame")
+    _check_margin_input(input)
     if tuple(target.shape) != tuple(input.shape):
         raise RuntimeError(f"inconsistent target size: [{', '.join(map(str, target.shape))}] "
                            f"for input of size: [{', '.join(map(str, input.shape))}]")
@@ -499,6 +621,7 @@ def multilabel_margin_loss(input, target, reduction):
     xp = backend_of(x).xp
     if t.size and (t.min() < -1 or t.max() >= c):
         raise RuntimeError("argument #2 'target' is out of range")
+    _check_margin_dtypes(input, target, "multilabel_margin_loss_forward_out_frame")
     # NOTE: each row's targets are its entries before the first -1; a repeated target counts
     # once per repetition, as in torch.
     valid = xp.cumprod(t >= 0, axis=1).astype(bool)

@@ -3,6 +3,7 @@ the Ops of `_loss_ops.py`; the others are composed of ember ops, as torch compos
 import math
 import warnings
 
+from .. import _dtype
 from .._creation import zeros_like
 from .._ops import activations as _act
 from .._ops.activations import log_softmax as _log_softmax
@@ -10,6 +11,7 @@ from .._ops.compare import where as _where
 from ..autograd.grad_mode import is_grad_enabled as _grad_enabled
 from . import _loss_ops
 from ._distance import pairwise_distance
+from ._loss_ops import _shape_text
 from ._loss_ops import check_reduction as _check_reduction
 
 
@@ -169,11 +171,20 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                                       reduction)
 
 
+def _integral(t):
+    """Whether `t` holds integers or bools (torch's isIntegralType with bool included)."""
+    dtype = t.dtype
+    return not (dtype.is_floating_point or dtype.is_complex)
+
+
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
-    """KL(target || exp(input)) per element: target (log target - input)."""
+    """KL(target || exp(input)) per element: target (log target - input). torch refuses
+    integer and bool tensors."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if _integral(input) or _integral(target):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if reduction == "mean":
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
                       "support size.'batchmean' divides only by the batch size, and aligns with "
@@ -192,9 +203,16 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                           reduction="mean"):
-    """1 - cos(x1, x2) where target is 1; max(0, cos(x1, x2) - margin) where it is -1."""
+    """1 - cos(x1, x2) where target is 1; max(0, cos(x1, x2) - margin) where it is -1.
+    torch takes 1-D inputs with a 0-d target, or 2-D ones with a 1-D target."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    dim = input1.ndim - 1
+    dim = target.ndim
+    if dim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1.ndim != dim + 1 or input2.ndim != dim + 1:
+        raise RuntimeError(f"{dim}D target tensor expects {dim + 1}D input tensors, but found "
+                           f"inputs with sizes {_shape_text(input1.shape)} and "
+                           f"{_shape_text(input2.shape)}.")
     eps = 1e-12
     prod = (input1 * input2).sum(dim)
     mag1 = (input1 * input1).sum(dim) + eps
@@ -234,8 +252,12 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
-    """input where target is 1; max(0, margin - input) where it is -1."""
+    """input where target is 1; max(0, margin - input) where it is -1. torch computes
+    margin - input in a tensor like the input, so an integer input truncates the margin (and
+    its integer losses have no mean)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if _integral(input) and input.dtype is not _dtype.bool:
+        margin = int(margin)
     zeros = zeros_like(input)
     below = _where(target != 1, (margin - input).clamp_min(0), zeros)
     above = _where(target != -1, input, zeros)
@@ -260,7 +282,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     if weight is not None:
         losses = losses * weight
     class_dim = input.ndim - 1
-    losses = losses.sum(class_dim) / input.shape[class_dim]
+    losses = losses.sum(class_dim) / input.size(class_dim)
     return _reduce(losses, reduction)
 
 
