@@ -244,10 +244,22 @@ def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
         for hook in tuple(node._hooks.values()):
             new = hook(outputs, tuple(grads))
             if new is not None:
-                outputs = tuple(new)
+                outputs = _checked_hook_result(hook, new, outputs)
     if not retain_graph:
         node.release()
     return _mark_shared(outputs, grads)
+
+
+def _checked_hook_result(hook, new, outputs):
+    """A node hook's replacement grad_input, refused as torch does unless it is a tuple of the
+    same length (the hook named by its __name__, '<unknown>' without one)."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(outputs):
+        name = getattr(hook, "__name__", "<unknown>")
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "
+                           f"(got {len(new)}, but expected {len(outputs)})")
+    return new
 
 
 def _apply_observed(node, grads):

@@ -127,11 +127,24 @@ def add_non_full_backward_hooks(module, hooks, args, result):
     if grad_fn is None:
         return
     for hook in hooks:
-        grad_fn.register_hook(lambda grad_input, grad_output, hook=hook:
-                              hook(module, grad_input, grad_output))
+        grad_fn.register_hook(_BoundHook(hook, module))
     message = _non_full_hook_problem(args, result, grad_fn)
     if message is not None:
         warnings.warn(message, FutureWarning, stacklevel=3)
+
+
+class _BoundHook:
+    """hook(module, grad_input, grad_output) as a node hook, named as the hook (torch's errors
+    about its result show the name), as torch's _WrappedHook."""
+
+    def __init__(self, hook, module):
+        self.hook, self.module = hook, module
+        name = getattr(hook, "__name__", None)
+        if name is not None:
+            self.__name__ = name
+
+    def __call__(self, grad_input, grad_output):
+        return self.hook(self.module, grad_input, grad_output)
 
 
 _FULL_HINT = " Please use register_full_backward_hook to get the documented behavior."

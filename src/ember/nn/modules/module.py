@@ -70,6 +70,7 @@ class Module:
         setattr_(self, "_forward_hooks", new_hook_dict())
         setattr_(self, "_forward_hooks_with_kwargs", set())
         setattr_(self, "_backward_hooks", new_hook_dict())
+        setattr_(self, "_is_full_backward_hook", None)      # the kind of the first backward hook
         setattr_(self, "_backward_pre_hooks", new_hook_dict())
         for name in _LATER_HOOK_DICTS:
             setattr_(self, name, new_hook_dict())
@@ -141,13 +142,16 @@ class Module:
 
     def _get_backward_hooks(self):
         """(full backward hooks, deprecated non-full ones) for a call: the global ones, of the
-        kind they were registered as, before the module's own (which are all full)."""
-        full = list(self._backward_hooks.values())
-        if not _global_backward_hooks:
-            return full, []
-        if _global_is_full_backward_hook:
-            return [*_global_backward_hooks.values(), *full], []
-        return full, list(_global_backward_hooks.values())
+        kind they were registered as, before the module's own, of the kind its first backward
+        hook was registered as."""
+        full, non_full = [], []
+        if _global_backward_hooks:
+            (full if _global_is_full_backward_hook else non_full).extend(
+                _global_backward_hooks.values())
+        if self._backward_hooks:
+            (non_full if self._is_full_backward_hook is False else full).extend(
+                self._backward_hooks.values())
+        return full, non_full
 
     def _call_always_hooks(self, call, ran):
         """The always_call=True forward hooks that had not run, when a step of the call raised:
@@ -331,6 +335,8 @@ class Module:
                 object.__setattr__(self, name, new_hook_dict())
         if "_forward_hooks_always_called" not in self.__dict__:
             object.__setattr__(self, "_forward_hooks_always_called", set())
+        if "_is_full_backward_hook" not in self.__dict__:
+            object.__setattr__(self, "_is_full_backward_hook", None)
 
     # -- traversal -----------------------------------------------------------------------------
 
@@ -584,9 +590,25 @@ class Module:
             self._forward_hooks_always_called.add(handle.id)
         return handle
 
+    def register_backward_hook(self, hook):
+        """Deprecated (torch keeps it for old code such as Grad-CAM tutorials):
+        `hook(module, grad_input, grad_output)` on the grad_fn of the module's output each call,
+        so grad_input holds that one node's input gradients (for Linear: bias, input and
+        weight.t()'s), and torch warns (FutureWarning) when these are not the module's own; it
+        may return new grad_input. A module takes either these hooks or full ones, whichever
+        came first, even after the hooks are removed."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_MODULE_BACKWARD_HOOKS)
+        self._is_full_backward_hook = False
+        return add_hook(self._backward_hooks, hook)
+
     def register_full_backward_hook(self, hook, prepend=False):
         """`hook(module, grad_input, grad_output)` when the gradients of the module's inputs
-        are computed; it may return new grad_input."""
+        are computed; it may return new grad_input. Refused on a module that had a
+        `register_backward_hook` hook."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_MODULE_BACKWARD_HOOKS)
+        self._is_full_backward_hook = True
         return _add(self._backward_hooks, hook, prepend)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
@@ -624,6 +646,10 @@ for _name, _value in vars(_sd).items():
 
 _LATER_HOOK_DICTS = ("_state_dict_hooks", "_state_dict_pre_hooks", "_load_state_dict_pre_hooks",
                      "_load_state_dict_post_hooks")
+
+
+_MIXED_MODULE_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks "
+                                "on a single Module. Please use only one of them.")
 
 
 def _add(hooks, fn, prepend):
