@@ -37,6 +37,40 @@ def test_contiguous_and_clone_lay_out_channels_last():
     assert ember.ones(2, 1, 4, 5).is_contiguous(memory_format=CL)
 
 
+
+# (tensor, strides of its preserve_format copy), recorded from torch 2.13: an expanded or
+# sliced tensor copies dense in its dims' order, a dense one keeps its strides, size-1 dims too.
+PRESERVED = [
+    (lambda: ember.ones(3).expand(2, 3), (3, 1)),
+    (lambda: ember.ones(3, 1).expand(3, 2), (2, 1)),
+    (lambda: ember.ones(2, 3, 4).permute(2, 0, 1), (1, 12, 4)),
+    (lambda: ember.ones(4, 1).t(), (1, 1)),
+    (lambda: ember.ones(1, 4).t(), (1, 4)),
+    (lambda: ember.ones(4, 6)[::2, 1::2], (3, 1)),
+    (lambda: ember.ones(2, 3, 4).permute(1, 2, 0)[:, ::2], (2, 1, 6)),
+]
+
+
+@pytest.mark.parametrize("make,strides", PRESERVED)
+def test_preserve_format_copies_lay_out_like_torch(make, strides):
+    x = make()
+    for copy in (x.clone(), ember.empty_like(x), ember.zeros_like(x), ember.full_like(x, 2.),
+                 ember.tensor(x)):
+        assert copy.stride() == strides and copy.shape == x.shape
+    np.testing.assert_array_equal(x.clone().numpy(), x.numpy())
+
+
+def test_tensor_of_a_transposed_array_keeps_its_layout():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    t = ember.tensor(a.T)
+    assert t.stride() == (1, 3) and not t.is_contiguous()
+    assert t.tolist() == a.T.tolist()
+    t[0, 0] = 9
+    assert a[0, 0] == 0                          # a copy
+    assert ember.tensor(np.ones((4, 1)).T).stride() == (1, 1)
+    assert ember.tensor(ember.arange(6.).view(2, 3).t()).stride() == (1, 3)
+    assert ember.ones(3).expand(2, 3).clone().view(6).tolist() == [1.] * 6
+
 def test_channels_last_3d_and_rank_errors():
     v = _x(2, 3, 4, 5, 6)
     assert v.contiguous(memory_format=CL3).stride() == (360, 1, 90, 18, 3)

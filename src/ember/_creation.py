@@ -178,8 +178,10 @@ def _like(name, input, dtype, device, requires_grad, memory_format, fill=None):
             xp.full(data.shape, fill, dtype=d._np)
     else:
         xp = backend_of(data).xp
-        array = getattr(xp, name + "_like")(data, dtype=d._np, order=order) if fill is None \
-            else xp.full_like(data, fill, dtype=d._np, order=order)
+        array = _mf.empty_preserving(xp, data, d._np) if order == "K" else \
+            xp.empty_like(data, dtype=d._np, order=order)
+        if name != "empty" or fill is not None:
+            array[...] = 0 if name == "zeros" else 1 if name == "ones" else fill
     return _finish(array, requires_grad)
 
 
@@ -408,13 +410,13 @@ def _check_fits(flat, target):
 def _array_from_data(data, dtype):
     """A new array holding `data` (numbers, nested sequences, arrays, tensors), and its dtype."""
     if isinstance(data, Tensor):
-        arr = backend_of(data._data).to_numpy(data._data).copy()
+        arr = _mf.copy_preserving(np, backend_of(data._data).to_numpy(data._data))
         return arr, dtype or data.dtype
     if isinstance(data, np.ndarray):
         if any(st < 0 for st in data.strides):
             from_numpy(data)                # raises torch's negative-stride error
         d = dtype or _dtype.from_numpy_dtype(data.dtype)
-        return np.array(data), d
+        return _mf.copy_preserving(np, data), d
     if isinstance(data, dict):
         raise RuntimeError("Could not infer dtype of dict")
     shape, flat, inferred = _walk(data)
@@ -462,8 +464,6 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     backend = backend_for(as_device(device)) if device is not None else (
         backend_of(data._data) if isinstance(data, Tensor) else _backend(None))
     values = backend.xp.asarray(arr.astype(d._np, copy=False))
-    if values is arr and isinstance(data, np.ndarray):
-        values = values.copy()
     return _finish(values, requires_grad)
 
 

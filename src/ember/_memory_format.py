@@ -5,6 +5,7 @@ innermost) and `channels_last_3d` an NCDHW one as NDHWC; `preserve_format` asks 
 its input's layout. A layout is only strides: the shape and the indexing stay NCHW, which is
 why `x.contiguous(memory_format=channels_last)` prints as `x` does but has other `stride()`.
 """
+import functools
 
 
 class memory_format:
@@ -89,4 +90,54 @@ def follow(xp, out, *arrays):
         fmt = suggested(array)
         if fmt is not contiguous_format:
             return out if is_laid_out(out, fmt) else lay_out(xp, out, fmt)
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def preserved_order(shape, strides):
+    """The dims of a tensor from the innermost in memory to the outermost, as torch lays out a
+    copy that preserves its layout (`preserve_format`): by increasing stride, a dim of equal
+    stride and smaller size further in, and a dim of stride 0 (expanded) left where its index
+    puts it (row-major relative to its neighbours)."""
+    order = list(range(len(shape) - 1, -1, -1))
+
+    def inner_first(a, b):
+        """-1 when dim `a` belongs inside dim `b`, 1 when outside, 0 when either will do."""
+        if strides[a] == 0 or strides[b] == 0:
+            return 0
+        if strides[a] != strides[b]:
+            return -1 if strides[a] < strides[b] else 1
+        return 1 if shape[a] > shape[b] else 0
+
+    for i in range(1, len(order)):          # a stable insertion sort, stopping at a tie
+        j = i
+        for k in range(i - 1, -1, -1):
+            verdict = inner_first(order[k], order[j])
+            if verdict > 0:
+                order[k], order[j] = order[j], order[k]
+                j = k
+            elif verdict < 0:
+                break
+    return tuple(order)
+
+
+def empty_preserving(xp, array, dtype):
+    """An uninitialised array of `array`'s shape and `dtype` laid out as torch's
+    `preserve_format` copy of it: its strides where it is dense, else dense in its dims' order
+    (an expanded or sliced tensor copies to a dense one)."""
+    if array.ndim < 2 or array.size == 0 or (array.flags.c_contiguous and 1 not in array.shape):
+        return xp.empty_like(array, dtype=dtype, order="K")
+    item = array.itemsize
+    order = preserved_order(array.shape, tuple(s // item for s in array.strides))
+    outer = order[::-1]
+    block = xp.empty([array.shape[d] for d in outer], dtype=dtype)
+    return block.transpose([outer.index(d) for d in range(array.ndim)])
+
+
+def copy_preserving(xp, array, dtype=None):
+    """A copy of `array` (as `dtype`) laid out as torch's `preserve_format` copy."""
+    if array.ndim < 2 or (array.flags.c_contiguous and 1 not in array.shape):
+        return xp.array(array, dtype=dtype, copy=True)
+    out = empty_preserving(xp, array, array.dtype if dtype is None else dtype)
+    out[...] = array
     return out

@@ -635,7 +635,7 @@ def clone(input, *, memory_format=None):
     if memory_format is contiguous_format:
         array = contiguous_copy(data) if xp is np else xp.array(data, order="C", copy=True)
     elif memory_format is None or memory_format is preserve_format:
-        array = xp.array(data, order="K", copy=True)
+        array = _mf.copy_preserving(xp, data)
     else:
         _mf.check_rank(memory_format, data.ndim)
         array = _mf.lay_out(xp, data, memory_format)
