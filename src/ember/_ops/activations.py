@@ -10,13 +10,15 @@ import numpy as np
 
 from .._device import backend_of
 from .._dtype import float64
+from .._creation import zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
+from ._blocked import zero_where
 from ._dispatch import Inplace
 from ._op import Op, record
 from .elementwise import Elementwise, call, missing_kernel, scalar_for
 from .registry import register
-from .unary import float_math
+from .unary import ThresholdBackward, float_math
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -146,7 +148,7 @@ class LeakyRelu(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return _where(x > 0, grad, grad * ctx.negative_slope)
+        return _masked(LeakyReluBackward, grad, x, negative_slope=ctx.negative_slope)
 
 
 class Softplus(Elementwise):
@@ -189,7 +191,8 @@ class Hardtanh(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * ((x > ctx.min_val) & (x < ctx.max_val))
+        return _masked(HardtanhBackward, grad, x, min_val=ctx.min_val,
+                       max_val=ctx.max_val)
 
 
 class Hardswish(Elementwise):
@@ -234,7 +237,8 @@ class Threshold(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * (x > ctx.threshold)
+        return call(ThresholdBackward, (grad, x), {"threshold": ctx.threshold}, None,
+                    "threshold_backward")
 
 
 class Hardshrink(Elementwise):
@@ -247,7 +251,8 @@ class Hardshrink(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * (x.abs() > float(_in_dtype(ctx.lambd, x._data)))
+        return _masked(HardshrinkBackward, grad, x,
+                       lambd=float(_in_dtype(ctx.lambd, x._data)))
 
 
 def _in_dtype(number, array):
@@ -266,21 +271,108 @@ class Softshrink(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * (x.abs() > ctx.lambd)
+        return _masked(SoftshrinkBackward, grad, x, lambd=ctx.lambd)
 
 
 class RreluWithNoise(Elementwise):
     """x for x > 0, else noise * x, where `noise` is the slope each element drew."""
     inputs = ("self", "noise")
     rule = _floating("rrelu_with_noise")
-    saves = {"self": ("noise",)}
+    saves = {"self": ("noise", "result")}
 
     def forward(xp, x, noise):
         return x * noise
 
     def backward(ctx, grad):
-        (noise,) = ctx.saved_tensors
-        return grad * noise, None
+        # NOTE: torch's rrelu_with_noise_backward reads the input where ember reads the
+        # result: both only place the zero derivative of the gradient in the input.
+        noise, result = ctx.saved_tensors
+        if not _grad_state.enabled:
+            return grad * noise, None
+        return call(RreluWithNoiseBackward, (grad, result, noise), {}, None,
+                    "rrelu_with_noise_backward"), None
+
+
+# -- first derivatives as their own nodes ------------------------------------------------------
+# torch computes these ops' gradients with one `*_backward` kernel of (grad_output, self):
+# differentiable again, in grad_output by the same kernel and in self with a zero derivative,
+# so a second derivative reaches the input as zeros (not None).
+
+def _masked(op, grad, x, **params):
+    """`op`'s gradient kernel on (grad, x), recorded as its own node when grad mode is on."""
+    return call(op, (grad, x), params, None, op.fn_name)
+
+
+class _GradientKernel(Elementwise):
+    """Base of the `*_backward` kernels: `forward(xp, g, x, **params)` masks or scales g."""
+    abstract = True
+    inputs = ("grad_output", "self")
+    saves = {"grad_output": ("self",), "self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad
+        again = ctx.fn_op
+        params = {name: getattr(ctx, name) for name in again.param_names}
+        return (_masked(again, grad, x, **params) if need_g else None,
+                zeros_like(x) if need_x else None)
+
+
+class HardshrinkBackward(_GradientKernel):
+    """hardshrink's gradient: 0 where `-lambd <= x <= lambd`, else grad."""
+    node_name = "HardshrinkBackwardBackward0"
+    fn_name = "hardshrink_backward"
+    param_names = ("lambd",)
+
+    def forward(xp, g, x, lambd):
+        return zero_where(xp, None, g, xp.logical_and, x >= -lambd, x <= lambd)
+
+
+class SoftshrinkBackward(HardshrinkBackward):
+    """softshrink's gradient: the same mask as hardshrink's."""
+    node_name = "SoftshrinkBackwardBackward0"
+    fn_name = "softshrink_backward"
+
+
+class HardtanhBackward(_GradientKernel):
+    """hardtanh's gradient: 0 where `x <= min_val` or `x >= max_val`, else grad."""
+    node_name = "HardtanhBackwardBackward0"
+    fn_name = "hardtanh_backward"
+    param_names = ("min_val", "max_val")
+
+    def forward(xp, g, x, min_val, max_val):
+        return zero_where(xp, None, g, xp.logical_or, x <= min_val, x >= max_val)
+
+
+class LeakyReluBackward(_GradientKernel):
+    """leaky_relu's gradient: grad where `x > 0`, else grad * negative_slope."""
+    node_name = "LeakyReluBackwardBackward0"
+    fn_name = "leaky_relu_backward"
+    param_names = ("negative_slope",)
+
+    def forward(xp, g, x, negative_slope):
+        return xp.where(x > 0, g, g * negative_slope).astype(g.dtype)
+
+
+for _kernel in (HardshrinkBackward, SoftshrinkBackward, HardtanhBackward, LeakyReluBackward):
+    _kernel.fn_op = _kernel
+
+
+class RreluWithNoiseBackward(Elementwise):
+    """rrelu's gradient: grad * noise (noise holds each element's slope, 1 above zero)."""
+    node_name = "RreluWithNoiseBackwardBackward0"
+    inputs = ("grad_output", "self", "noise")
+    saves = {"grad_output": ("self", "noise"), "self": ("self",)}
+
+    def forward(xp, g, x, noise):
+        return g * noise
+
+    def backward(ctx, grad):
+        x, noise = ctx.saved_tensors
+        need_g, need_x, _ = ctx.needs_input_grad
+        return (call(RreluWithNoiseBackward, (grad, x, noise), {}, None,
+                     "rrelu_with_noise_backward") if need_g else None,
+                zeros_like(x) if need_x else None, None)
 
 
 # -- ops over a dim ------------------------------------------------------------------------------
@@ -403,11 +495,53 @@ class PreluKernel(Op):
         x, w = ctx.saved_tensors
         wb = _channel_view(w, x.ndim)
         need_x, need_w = ctx.needs_input_grad
-        gx = grad * _where(x > 0, 1.0, wb) if need_x else None
+        gx = call(PreluKernelBackward, (grad, x, wb), {}, None, "_prelu_kernel_backward") \
+            if need_x else None
         gw = None
         if need_w:
-            gw = (grad * _where(x > 0, 0.0, x)).sum_to_size(wb.shape).reshape(w.shape)
+            gw = call(PreluWeightBackward, (grad, x, wb), {}, None, "_prelu_kernel_backward")
+            gw = gw.sum_to_size(wb.shape).reshape(w.shape)
         return gx, gw
+
+
+class PreluKernelBackward(Elementwise):
+    """prelu's input gradient: grad where x > 0, else grad * weight (torch's
+    _prelu_kernel_backward). Differentiable again: in grad by the same kernel, in x with a
+    zero derivative, in weight by grad where x <= 0."""
+    node_name = "PreluKernelBackwardBackward0"
+    inputs = ("grad_output", "self", "weight")
+    saves = {"grad_output": ("self", "weight"), "self": ("self",),
+             "weight": ("grad_output", "self")}
+
+    def forward(xp, g, x, w):
+        return xp.where(x > 0, g, g * w)
+
+    def backward(ctx, grad):
+        g, x, w = ctx.saved_tensors
+        need_g, need_x, need_w = ctx.needs_input_grad
+        return (call(PreluKernelBackward, (grad, x, w), {}, None, "_prelu_kernel_backward")
+                if need_g else None,
+                zeros_like(x) if need_x else None,
+                _where(x > 0, 0.0, grad * g) if need_w else None)
+
+
+class PreluWeightBackward(Elementwise):
+    """prelu's weight gradient before the sum over the other dims: 0 where x > 0, else
+    grad * x (the other output of torch's _prelu_kernel_backward, whose derivative in the
+    weight is zero)."""
+    node_name = "PreluKernelBackwardBackward0"
+    inputs = ("grad_output", "self", "weight")
+    saves = {"grad_output": ("self",), "self": ("grad_output", "self"), "weight": ("weight",)}
+
+    def forward(xp, g, x, w):
+        return xp.where(x > 0, 0, g * x).astype(g.dtype)
+
+    def backward(ctx, grad):
+        g, x, w = ctx.saved_tensors
+        need_g, need_x, need_w = ctx.needs_input_grad
+        return (_where(x > 0, 0.0, grad * x) if need_g else None,
+                _where(x > 0, 0.0, grad * g) if need_x else None,
+                zeros_like(w) if need_w else None)
 
 
 def _channel_view(w, ndim):
@@ -558,7 +692,10 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None, *
         noise = input.new_ones(tuple(input.shape))
         noise[negative] = slopes.to(input.dtype)
     else:
-        noise = _where(negative, input.new_full(tuple(input.shape), (lower + upper) / 2), 1.0)
+        # NOTE: torch's eval mode is leaky_relu, whose gradient takes the slope unless x > 0
+        # (a nan input included).
+        slope = input.new_full(tuple(input.shape), (lower + upper) / 2)
+        noise = _where(input.detach() > 0, 1.0, slope)
     op = _INPLACE_NODES[RreluWithNoise] if _inplace else RreluWithNoise
     return call(op, (input, noise), {}, Inplace(input) if _inplace else None, "rrelu")
 

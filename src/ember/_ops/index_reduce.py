@@ -1,14 +1,15 @@
 """index_reduce (and index_reduce_): rows of `source` reduced into `input` at `index` along
 `dim` with prod, mean, amax or amin; scatter_reduce with the index spread along `dim`.
 
-The node is torch's IndexReduceBackward0; its backward differentiates that scatter_reduce, so
-it is once-differentiable (a second derivative raises).
+The node is torch's IndexReduceBackward0; its backward differentiates that scatter_reduce, on
+the saved tensors themselves when a graph of the gradients is wanted (create_graph), so that
+second derivatives follow scatter_reduce's.
 """
 import warnings
 
 from .. import _geometry as geo
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import _state as _grad_state, enable_grad, no_grad
 from ._dispatch import Inplace, check_out, finish, prepare_inplace
 from ._op import Op
 from .registry import function
@@ -34,14 +35,14 @@ class IndexReduce(Op):
 
     def backward(ctx, grad):
         x, source, index = ctx.saved_tensors
-        if grad.requires_grad:
-            raise RuntimeError("index_reduce's backward is not differentiable again in ember")
+        graph = _grad_state.enabled         # create_graph: the gradients get their own graph
         with enable_grad():
-            xs = x.detach().requires_grad_()
-            ss = source.detach().requires_grad_()
+            xs = x if graph and x.requires_grad else x.detach().requires_grad_()
+            ss = source if graph and source.requires_grad else source.detach().requires_grad_()
             y = _reduce(xs, ss, ctx.dim, index, ctx.reduce, ctx.include_self)
             from ..autograd import grad as autograd_grad
-            gx, gs = autograd_grad(y, (xs, ss), grad.detach(), allow_unused=True)
+            gx, gs = autograd_grad(y, (xs, ss), grad if graph else grad.detach(),
+                                   allow_unused=True, create_graph=graph)
         need_x, need_s = ctx.needs_input_grad
         return (gx if need_x else None), (gs if need_s else None)
 

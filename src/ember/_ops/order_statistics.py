@@ -255,14 +255,41 @@ class QuantileQ(Quantile):
     """`Quantile` with q a tensor: linear interpolation is differentiable in q too."""
     node_name = "SqueezeBackward4"
     inputs = ("self", "q")
+    saves = {"self": ("q",), "q": ("self",)}     # for a graph of the gradients only
 
     def backward(ctx, grad):
         need_self, need_q = ctx.needs_input_grad
+        if _grad_state.enabled:
+            return _quantile_graph_backward(ctx, grad, need_self, need_q)
         grad_self = Quantile.backward(ctx, grad) if need_self else None
         grad_q = None
         if need_q:
             grad_q = (grad.reshape(ctx.grad_shape) * ctx.dq).sum((1, 2)).reshape(ctx.q_shape)
         return grad_self, grad_q
+
+
+def _quantile_graph_backward(ctx, grad, need_self, need_q):
+    """QuantileQ's gradients as functions of the input and q (torch's lerp of gathered sorted
+    values, weighted by q * last - below): the input's gradient depends on q through the
+    weights, and q's on the input through the gathered values, so both differentiate again."""
+    from .compare import where
+    input, q = ctx.saved_tensors
+    grad = grad.reshape(ctx.grad_shape)
+    ranks = q.reshape(-1, 1, 1) * ctx.last
+    weight = where(ctx.same, 0.0, ranks - ctx.below)
+    grad_self = grad_q = None
+    if need_self:
+        total = zeros(ctx.flat_shape, dtype=grad.dtype, device=grad.device)
+        total = _index_put(total, ctx.lo, grad * (1 - weight), accumulate=True)
+        total = _index_put(total, ctx.hi, grad * weight, accumulate=True)
+        grad_self = total.reshape(ctx.moved_shape).movedim(-1, ctx.dim).reshape(ctx.self_size)
+    if need_q:
+        rows = input.reshape(-1) if ctx.flat_all else input.movedim(ctx.dim, -1)
+        rows = rows.reshape(ctx.flat_shape)
+        v_lo, v_hi = rows[ctx.lo], rows[ctx.hi]
+        dq = where(ctx.fixed, 0.0, (v_hi - v_lo) * ctx.last)
+        grad_q = (grad * dq).sum((1, 2)).reshape(ctx.q_shape)
+    return grad_self, grad_q
 
 
 def _check_q(input, q, interpolation):
@@ -349,7 +376,9 @@ def _quantile(name, input, q, dim, keepdim, interpolation, out):
     fixed = (valid == 0) if name == "nanquantile" else (valid < n)
     with np.errstate(all="ignore"):
         dq = xp.where(fixed, data.dtype.type(0), (v_hi - v_lo) * last.astype(data.dtype))
-    params.update(dq=wrap(dq), q_shape=q._data.shape)
+    params.update(dq=wrap(dq), q_shape=q._data.shape, flat_all=dim is None or not data.ndim, last=wrap(last.astype(data.dtype)),
+                  below=wrap(below.astype(data.dtype)), same=wrap(below == above),
+                  fixed=wrap(xp.broadcast_to(fixed, below.shape)))
     requires_grad = input._requires_grad or q._requires_grad
     if out is not None:
         check_out(name, out, result.dtype, requires_grad)

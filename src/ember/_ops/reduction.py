@@ -201,11 +201,33 @@ def _prod_of_others(input, dim):
     return wrap((left * right).reshape(data.shape))
 
 
+def _prod_of_others_graph(input, dim):
+    """`_prod_of_others` written with ember ops, so that it differentiates again (torch's
+    prod_safe_zeros_backward: exclusive products from the left times those from the right)."""
+    from .joining import cat
+    flat, axis = (input.reshape(-1), 0) if dim is None else (input, dim)
+    n = flat.shape[axis]
+    if n == 0:
+        return input
+    ones_shape = list(flat.shape)
+    ones_shape[axis] = 1
+    ones = flat.new_ones(tuple(ones_shape))
+    left = cat([ones, flat.narrow(axis, 0, n - 1)], axis).cumprod(axis)
+    right = cat([ones, flat.narrow(axis, 1, n - 1).flip(axis)], axis).cumprod(axis).flip(axis)
+    return (left * right).reshape(tuple(input.shape))
+
+
 def _prod_grad(grad, x, result, dim):
     """grad * (product of the other elements): `result / x` when no element is zero (so that
-    it can be differentiated again), else computed exactly as a constant."""
+    it can be differentiated again), else exactly: with ember ops when a graph of the
+    gradients is wanted, else as a constant. A 0-dim input's
+    gradient is grad itself, as torch's prod_backward returns it."""
+    if not x.ndim:
+        return grad
     if bool((x != 0).all()):
         return grad * (result / x).conj()
+    if _grad_state.enabled:     # a graph of the gradients: torch's formula, differentiable
+        return grad * _prod_of_others_graph(x, dim).conj()
     return grad * _prod_of_others(x, dim).conj()
 
 

@@ -86,8 +86,8 @@ class Cumprod(Op):
 
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
-        if ctx.dim is None:
-            return grad
+        if ctx.dim is None or x.numel() <= 1 or x.shape[ctx.dim] == 1:
+            return grad         # torch's cumprod_backward: grad itself, no graph of x
         d = ctx.dim
         if x.is_complex():
             x, result = x.conj(), result.conj()
@@ -203,8 +203,8 @@ class Logcumsumexp(Op):
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
         d = ctx.dim
-        if d is None:
-            return grad
+        if d is None or grad.numel() == 0:
+            return grad         # torch's logcumsumexp_backward: grad itself, no graph of x
         if x.is_complex():
             return x.exp() * _rev_cumsum(grad * (-result).exp(), d)
         where = FUNCTIONS["where"]

@@ -8,7 +8,7 @@ from .._device import backend_of
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
-from ._op import Op, record
+from ._op import Op
 from .reduction import _accumulate_dtype, _axis, _restore_dims, _run, reduction_dims
 from .registry import function
 from .statistics import _REAL, _where
@@ -28,7 +28,7 @@ class LinalgVectorNorm(Op):
         if x.dtype is not norm.dtype and not x.is_complex():
             x = x.to(norm.dtype)        # norm(..., dtype=) computed in a wider dtype
         if p == 0:
-            return x * 0
+            return None         # torch's norm_backward: no gradient at all (not zeros)
         if p == 1:
             return grad * x.sgn()
         if p == 2:
@@ -92,16 +92,6 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
                 out)
 
 
-class LinalgSvdvals(Op):
-    """Singular values of the last two dims: d(sum g_k s_k) = U diag(g) Vh.
-
-    NOTE: U and Vh are kept as constants, so this gradient is not differentiable again."""
-    node_name = "LinalgSvdBackward0"
-
-    def backward(ctx, grad):
-        return (ctx.u * grad.unsqueeze(-2)) @ ctx.vh
-
-
 def _nuclear_norm(input, dim, keepdim, out):
     if input.dtype.itemsize == 2:
         raise RuntimeError(f"linalg.matrix_norm: Low precision dtypes not supported. "
@@ -111,11 +101,13 @@ def _nuclear_norm(input, dim, keepdim, out):
         raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                            + " ".join(map(str, dims)))
     moved = input.movedim(dims, (-2, -1))
-    xp = backend_of(moved._data).xp
-    u, s, vh = xp.linalg.svd(moved._data, full_matrices=False)
-    values = wrap(xp.asarray(s).astype(_REAL.get(s.dtype, s.dtype), copy=False))
     if moved._requires_grad and _grad_state.enabled:
-        record(LinalgSvdvals, (moved,), (values,), {"u": wrap(u), "vh": wrap(vh)})
+        from ..linalg import svdvals
+        values = svdvals(moved)     # its gradient is differentiable again
+    else:
+        xp = backend_of(moved._data).xp
+        s = xp.linalg.svd(moved._data, compute_uv=False)
+        values = wrap(xp.asarray(s).astype(_REAL.get(s.dtype, s.dtype), copy=False))
     result = values.sum(-1)
     if keepdim:
         for d in sorted(dims):

@@ -6,7 +6,6 @@ are determined only up to sign (phase), so only losses invariant to it have mean
 gradients. Gradients of inputs read in one triangle (cholesky, eigh) are symmetric.
 """
 from .. import return_types
-from .._tensor import wrap
 from .._ops._op import Op
 from ._common import (LinAlgError, check_float, check_matrix, check_square, check_tensor,
                       diag_embed, emit, eye_like, svd_arrays, tril_mask, xp_of)
@@ -210,8 +209,14 @@ def eigvalsh(A, UPLO="L", *, out=None):
     w, v = _eigh("eigvalsh", A, UPLO)
     result = emit(LinalgEigh, (A,), w, {}, out, "eigvalsh")
     if result.requires_grad and out is None:
-        _keep([result], L=result, V=wrap(v))
+        # NOTE: torch computes the factors with A's graph when A requires grad, so the
+        # values' gradient, built from them, is differentiable again: they come from a node
+        # of their own here.
+        factors = emit(LinalgEigh, (A,), (w, v), {}, None, "eigvalsh", grad_outputs=2)
+        _keep(factors, L=factors[0], V=factors[1])
+        _keep([result], L=result, V=factors[1])
     return result
+
 
 
 # -- general eigendecomposition (complex results) ---------------------------------------------
@@ -260,9 +265,15 @@ def eig(A, *, out=None):
 def eigvals(A, *, out=None):
     """Eigenvalues (complex) of a square matrix."""
     w, v = _eig("eigvals", A)
-    result = emit(LinalgEig, (A,), w, {"real_input": not A.is_complex()}, out, "eigvals")
+    params = {"real_input": not A.is_complex()}
+    result = emit(LinalgEig, (A,), w, params, out, "eigvals")
     if result.requires_grad and out is None:
-        _keep([result], L=result, V=wrap(v))
+        # NOTE: torch computes the factors with A's graph when A requires grad, so the
+        # values' gradient, built from them, is differentiable again: they come from a node
+        # of their own here.
+        outs = emit(LinalgEig, (A,), (w, v), params, None, "eigvals", grad_outputs=2)
+        _keep(outs, L=outs[0], V=outs[1])
+        _keep([result], L=result, V=outs[1])
     return result
 
 
@@ -332,5 +343,10 @@ def svdvals(A, *, driver=None, out=None):
     u, s, vh = _svd("svdvals", A, False)
     result = emit(LinalgSvd, (A,), s, {}, out, "svdvals")
     if result.requires_grad and out is None:
-        _keep([result], U=wrap(u), S=result, Vh=wrap(vh))
+        # NOTE: torch computes the factors with A's graph when A requires grad, so the
+        # values' gradient, built from them, is differentiable again: they come from a node
+        # of their own here.
+        factors = emit(LinalgSvd, (A,), (u, s, vh), {}, None, "svdvals", grad_outputs=3)
+        _keep(factors, U=factors[0], S=factors[1], Vh=factors[2])
+        _keep([result], U=factors[0], S=result, Vh=factors[2])
     return result

@@ -34,7 +34,7 @@ class LinalgVectorNorm(Op):
                 grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
         x = x.to(grad.dtype) if not x.is_complex() else x
         if p == 0:
-            return x * 0 * grad
+            return None         # torch's norm_backward: no gradient at all (not zeros)
         if p == 1:
             return x.sgn() * grad
         if math.isinf(p):
