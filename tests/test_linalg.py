@@ -224,3 +224,23 @@ def test_einsum_sublist_form():
     fd_check(lambda x, y: ember.einsum(x, [0, 1], y, [1, 2]), a, b)
     with pytest.raises(ValueError, match=r"not within the valid range \[0, 52\)"):
         ember.einsum(t(a), [0, 52])
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_half_precision_add_products_round_once(dtype):
+    # The product 1 + 2^-p sits halfway between two neighbours (p = 8 for bfloat16's 8-bit
+    # significand, 11 for float16's); adding 2^-(p+2) before rounding lifts it to the upper
+    # one, as torch's float32-accumulating kernels do. Rounding the product first (to even,
+    # 1.0) and then adding would lose the bias.
+    d = getattr(ember, dtype)
+    p = 8 if dtype == "bfloat16" else 11
+    up = 1 + 2.0 ** (1 - p)
+    x = ember.tensor([[1., 1.]], dtype=d)
+    w = ember.tensor([[1.], [2.0 ** -p]], dtype=d)
+    bias = ember.tensor([2.0 ** -(p + 2)], dtype=d)
+    assert ember.addmm(bias, x, w).tolist() == [[up]]
+    assert ember.nn.functional.linear(x, w.t(), bias).tolist() == [[up]]
+    assert ember.nn.functional.linear(x[None], w.t(), bias).tolist() == [[[up]]]
+    assert ember.baddbmm(bias, x[None], w[None]).tolist() == [[[up]]]
+    assert ember.addmv(bias, x, w[:, 0]).tolist() == [up]
+    assert (ember.mm(x, w) + bias).tolist() == [[1.0]]       # two roundings

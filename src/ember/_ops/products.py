@@ -121,10 +121,16 @@ def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape
     if op is not Addr:
         _no_bool(kernel, a)
     xp = backend_of(a._data).xp
-    prod = _product(xp, product, a._data, b._data)
+    wide = op in _ROUNDED_ONCE and a._data.dtype.itemsize == 2 and a._data.dtype.kind in "fV"
+    if wide:
+        # NOTE: torch's CPU kernels keep a half-precision product in float32 and round once,
+        # after adding the input (rounding the product first can differ in the last bit).
+        prod = _product(xp, product, a._data.astype("float32"), b._data.astype("float32"))
+    else:
+        prod = _product(xp, product, a._data, b._data)
     shape = prod.shape
     try:
-        base = xp.broadcast_to(input._data, shape)
+        base = xp.broadcast_to(input._data.astype("float32") if wide else input._data, shape)
     except ValueError:
         # NOTE: torch expands the input to the product's shape: expand's own words
         from .. import _geometry as geo
@@ -139,6 +145,11 @@ def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape
         result = result.astype(a._data.dtype, copy=False)
     params = {"beta": beta, "alpha": alpha, "batch": a.shape[0] if a.ndim else 0}
     return _emit(op, (input, a, b), result, params, out, name)
+
+
+# The add* ops whose half-precision results torch rounds once (addbmm sums its products and
+# addr adds an outer product elementwise: both round the product first, as ember does).
+_ROUNDED_ONCE = (Addmm, Baddbmm, Addmv)
 
 
 def _as_scalar(xp, value, dtype):
