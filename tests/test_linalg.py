@@ -73,12 +73,67 @@ def test_non_square_and_vectors_are_refused(fn, name):
 
 
 @pytest.mark.parametrize("fn", [LA.inv, LA.det, LA.slogdet, LA.cholesky, LA.qr, LA.svd,
-                                LA.svdvals, LA.pinv, LA.eigvals, LA.matrix_rank])
+                                LA.svdvals])
 def test_integers_are_refused(fn):
-    name = fn.__name__
+    name = "svd" if fn is LA.svdvals else fn.__name__     # torch's svdvals runs svd
     with pytest.raises(RuntimeError, match=rf"^linalg.{name}: Expected a floating point or "
                        rf"complex tensor as input. Got Long$"):
         fn(t(np.eye(2, dtype=np.int64)))
+
+
+# torch 2.13's texts where its kernel, not a dtype check, refuses (recorded from torch)
+KERNEL_REFUSALS = [
+    (LA.eigh, np.int64, NotImplementedError, '"linalg_eigh_cpu" not implemented for \'Long\''),
+    (LA.eigvalsh, np.bool_, NotImplementedError,
+     '"linalg_eigh_cpu" not implemented for \'Bool\''),
+    (LA.eigh, np.float16, NotImplementedError,
+     '"linalg_eigh_cpu" not implemented for \'Half\''),
+    (LA.eig, np.int32, RuntimeError, "Unknown Complex ScalarType for Int"),
+    (LA.eigvals, np.int64, RuntimeError, "Unknown Complex ScalarType for Long"),
+    (LA.eig, np.float16, NotImplementedError,
+     '"linalg_eig_out_cpu" not implemented for \'Half\''),
+    (LA.det, np.float16, NotImplementedError, '"lu_cpu" not implemented for \'Half\''),
+    (LA.matrix_rank, np.int64, RuntimeError,
+     "This function doesn't handle types other than float and double"),
+    (LA.matrix_rank, np.float16, RuntimeError,
+     "This function doesn't handle types other than float and double"),
+    (LA.pinv, np.int64, RuntimeError, "linalg.pinv(Long{[2, 2]}): expected a tensor with 2 or "
+                                      "more dimensions of float, double, cfloat or cdouble types"),
+]
+
+
+@pytest.mark.parametrize("fn,dtype,error,text", KERNEL_REFUSALS)
+def test_kernel_refusals_have_torchs_texts(fn, dtype, error, text):
+    with pytest.raises(error) as info:
+        fn(t(np.eye(2).astype(dtype)))
+    assert str(info.value) == text
+    assert type(info.value) is error
+
+
+def test_torchs_texts_for_vectors_and_sizes():
+    with pytest.raises(RuntimeError) as info:
+        LA.matrix_rank(t(np.ones(3)))
+    assert str(info.value) == ("torch.linalg.matrix_rank: The input tensor input must have at "
+                               "least 2 dimensions.")
+    with pytest.raises(RuntimeError) as info:
+        LA.pinv(t(np.ones(3, np.float32)))
+    assert str(info.value) == ("linalg.pinv(Float{[3]}): expected a tensor with 2 or more "
+                               "dimensions of float, double, cfloat or cdouble types")
+    with pytest.raises(RuntimeError) as info:
+        LA.cross(t(np.ones(2)), t(np.ones(2)))
+    assert str(info.value) == "linalg.cross: inputs dimension -1 must have length 3. Got 2 and 2"
+    with pytest.raises(RuntimeError) as info:
+        LA.vecdot(t(np.ones(2)), t(np.ones(3)))
+    assert str(info.value) == ("inconsistent tensor size, expected tensor [2] and src [3] to have "
+                               "the same number of elements, but got 2 and 3 elements "
+                               "respectively")
+
+
+def test_linalg_error_is_torchs_class():
+    with pytest.raises(LA.LinAlgError) as info:
+        LA.inv(t([[1.0, 2.0], [2.0, 4.0]]))
+    assert type(info.value).__name__ == "_LinAlgError"      # as torch._C._LinAlgError prints
+    assert isinstance(info.value, RuntimeError)
 
 
 def test_other_errors():

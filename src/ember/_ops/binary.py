@@ -12,8 +12,9 @@ import numpy as np
 from .. import _dtype
 from .._creation import zeros_like
 from .._tensor import Tensor
-from .elementwise import Elementwise, export, function_of, int_to_float, missing_kernel, \
-    scalar_overload
+from ._fused import fma
+from .elementwise import Elementwise, export, float_math, function_of, int_to_float, \
+    missing_kernel, opmath, same, scalar_overload
 from .registry import FUNCTIONS, register
 
 
@@ -37,6 +38,26 @@ def _check_alpha(alpha, common):
                            "complex number.")
 
 
+def _plus_multiple(xp, a, b, alpha, out, subtract=False):
+    """a + alpha * b (a - alpha * b) as torch's kernel computes it: for floats, alpha in the
+    operands' dtype and one fused multiply-add, for float16/bfloat16 in float32 with one
+    rounding at the end; other dtypes multiply, then add."""
+    dtype = np.result_type(*(x.dtype if hasattr(x, "dtype") else x for x in (a, b)))
+    if dtype.kind not in "fV":
+        b = xp.multiply(b, alpha)
+        ufunc = xp.subtract if subtract else xp.add
+        return ufunc(a, b) if out is None else ufunc(a, b, out=out)
+    alpha = dtype.type(-alpha if subtract else alpha)
+    if dtype.itemsize == 2:
+        a, b, alpha = (x.astype(np.float32) if hasattr(x, "astype") else np.float32(x)
+                       for x in (a, b, alpha))
+    result = fma(b, alpha, a)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
 class Add(_Binary):
     """`input + alpha * other`."""
     fast_kernel = np.add            # with the default alpha=1
@@ -44,7 +65,7 @@ class Add(_Binary):
     def forward(xp, a, b, alpha=1, out=None):
         if alpha != 1:
             _check_alpha(alpha, a.dtype if hasattr(a, "dtype") else b.dtype)
-            b = xp.multiply(b, alpha)
+            return _plus_multiple(xp, a, b, alpha, out)
         return xp.add(a, b) if out is None else xp.add(a, b, out=out)
 
     def backward(ctx, grad):
@@ -73,7 +94,7 @@ class Sub(_Binary):
 
     def forward(xp, a, b, alpha=1, out=None):
         if alpha != 1:
-            b = xp.multiply(b, alpha)
+            return _plus_multiple(xp, a, b, alpha, out, subtract=True)
         return xp.subtract(a, b) if out is None else xp.subtract(a, b, out=out)
 
     def backward(ctx, grad):
@@ -130,6 +151,7 @@ export(Rsub, ["rsub"], 2, {"alpha": 1}, inplace=False, choose=_choose_rsub)
 
 class Mul(_Binary):
     """`input * other`."""
+    rule = opmath(same)            # a Python number at float32 (NOTE [ Reduced floats ])
     fast_kernel = np.multiply
     saves = {"self": ("other",), "other": ("self",)}
 
@@ -154,7 +176,7 @@ export(Mul, ["mul", "multiply"], 2)
 
 class Div(_Binary):
     """`input / other`: true division (integers give floats)."""
-    rule = int_to_float
+    rule = float_math               # a Python number at float32 (NOTE [ Reduced floats ])
     fast_kernel = np.true_divide
     saves = {"self": ("other",), "other": ("self", "other")}
 
@@ -191,7 +213,7 @@ class DivMode(_Binary):
 class FloorDivide(_Binary):
     """`input // other`: the quotient rounded down."""
     node_name = "NotImplemented"
-    rule = missing_kernel("div_floor_cpu", "bc")
+    rule = missing_kernel("div_floor_cpu", "bc", opmath(same))
 
     def forward(xp, a, b):
         if a.dtype.kind in "biu":
@@ -467,15 +489,24 @@ export(Logaddexp2, ["logaddexp2"], 2, inplace=False)
 
 # -- lerp -----------------------------------------------------------------------------------------
 
+def _lerp(xp, a, b, w):
+    """torch's lerp: a + w * (b - a) for |w| < 0.5, else b - (1 - w) * (b - a), each one fused
+    multiply-add (the second form is exact at w = 1)."""
+    diff = b - a
+    if np.ndim(w) == 0:
+        return fma(w, diff, a) if abs(w) < 0.5 else fma(w - 1, diff, b)
+    return xp.where(abs(w) < 0.5, fma(w, diff, a), fma(w - 1, diff, b))
+
+
 class Lerp(Elementwise):
     """`input + weight * (end - input)` with a number weight."""
     inputs = ("self", "end")
     scalars = ("weight",)
-    rule = missing_kernel("lerp_kernel_scalar", "biu")
+    rule = missing_kernel("lerp_kernel_scalar", "biu", opmath(same))
     saves = {"self": ("weight",), "end": ("weight",)}
 
     def forward(xp, a, b, weight):
-        return a + weight * (b - a)
+        return _lerp(xp, a, b, weight)
 
     def backward(ctx, grad):
         (w,) = ctx.saved_tensors
@@ -487,11 +518,11 @@ class LerpTensor(Elementwise):
     """`input + weight * (end - input)` with a tensor weight."""
     node_name = "LerpBackward1"
     inputs = ("self", "end", "weight")
-    rule = missing_kernel("lerp_kernel_tensor", "biu")
+    rule = missing_kernel("lerp_kernel_tensor", "biu", opmath(same))
     saves = {"self": ("weight",), "end": ("weight",), "weight": ("self", "end")}
 
     def forward(xp, a, b, w):
-        return a + w * (b - a)
+        return _lerp(xp, a, b, w)
 
     def backward(ctx, grad):
         self, end, weight = ctx.saved_tensors

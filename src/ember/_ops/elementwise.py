@@ -17,6 +17,8 @@ from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace
 from ._op import Op, record
 from .registry import register
 
+_REDUCED = (np.dtype(np.float16), _dtype.bfloat16._np)     # float16, bfloat16
+_F32 = np.dtype(np.float32)
 _NUMBER_TYPES = (bool, int, float, complex)
 _PLAIN_NUMBERS = frozenset((bool, int, float, complex))
 
@@ -34,6 +36,32 @@ def int_to_float(common):
         f = _dtype._default_float._np
         return f, f
     return common, common
+
+
+def opmath(rule):
+    """`rule`, but float16 and bfloat16 compute in float32, rounding once at the end: torch's
+    "opmath" for kernels of several operations, or taking a Python number at float32
+    precision (see NOTE [ Reduced floats ])."""
+    def reduced_in_float32(common):
+        compute, result = rule(common)
+        if compute in _REDUCED:
+            return _F32, result
+        return compute, result
+    reduced_in_float32.__doc__ = rule.__doc__
+    return reduced_in_float32
+
+
+float_math = opmath(int_to_float)
+float_math.__doc__ = """Like `int_to_float`, and float16/bfloat16 compute in float32 and round
+once at the end, as torch's CPU kernels do for kernels made of several array operations."""
+
+
+def _opmath_of(rule):
+    """Whether `rule` computes float16 in float32 (False where it refuses float16)."""
+    try:
+        return rule(_REDUCED[0])[0] == _F32
+    except Exception:       # noqa: BLE001 - a rule refusing float16 says so with torch's error
+        return False
 
 
 def to_bool(common):
@@ -110,10 +138,13 @@ class Elementwise(Op):
     rule = same
     differentiable = True
     fast_kernel = None      # a NumPy ufunc that alone computes this op for float operands
+    opmath = False          # (set from the rule) float16 computes in float32
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.writes_out = "out" in inspect.signature(cls.forward).parameters
+        # NOTE [ Reduced floats ]: whether float16 computes in float32
+        cls.opmath = _opmath_of(cls.rule)
         # The float fast path applies where the forward is just a NumPy ufunc and floats keep
         # their dtype (see NOTE [ The float fast path ]).
         if cls.__dict__.get("kernel") and "forward" not in cls.__dict__ \
@@ -125,6 +156,15 @@ class Elementwise(Op):
         kernel = getattr(xp, cls.kernel)
         return kernel(*arrays) if out is None else kernel(*arrays, out=out)
 
+
+# NOTE [ Reduced floats ]
+# NumPy's float16 (and ml_dtypes' bfloat16) ufuncs compute each operation in float32 and round
+# the result, as torch's CPU kernels do for one operation of tensors. Where torch's kernel
+# differs, the op's dtype rule says so with `opmath` (or `float_math`): a Python number operand
+# is then taken at float32 precision, not first rounded to the tensor's dtype (torch's
+# `x * 3.3` and `x / 3.3`, but not `x + 3.3`, whose kernel rounds the number), and a formula of
+# several operations (lerp, addcmul, gelu) runs wholly in float32 with one rounding at the
+# end. Other kernels round every step (logit, xlogy): their ops compute in the reduced dtype.
 
 # -- operands ---------------------------------------------------------------------------------
 
@@ -247,7 +287,7 @@ def call(op, operands, params, out, name):
                             broadcast_error(operands)
                             raise
                         return _finish_fast(op, operands, result, params)
-                elif cls is float or cls is int:
+                elif (cls is float or cls is int) and not (op.opmath and a.itemsize == 2):
                     return _finish_fast(op, operands, fast(a, a.dtype.type(second)), params)
     requires_grad = False
     if op.differentiable:
@@ -339,7 +379,8 @@ def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requir
             shape = broadcast_shapes(shape, tuple(x._data.shape))
     check_inplace(target, result_dtype, tuple(shape))
     inputs = prepare_inplace(op, operands, requires_grad)
-    if op.writes_out and result_dtype == target._data.dtype:
+    if op.writes_out and result_dtype == target._data.dtype and not (
+            op.opmath and result_dtype in _REDUCED):
         op.forward(xp, *arrays, out=target._data, **params)
     else:
         target._data[...] = op.forward(xp, *arrays, **params)

@@ -439,9 +439,9 @@ def cross(input, other, dim=None, *, out=None):
     if not -len(shape) <= dim < builtins.max(len(shape), 1):
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-len(shape)}, {len(shape) - 1}], but got {dim})")
-    dim %= len(shape)
+    given, dim = dim, dim % len(shape)
     if input.shape[dim] != 3 or other.shape[dim] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+        raise RuntimeError(f"linalg.cross: inputs dimension {given} must have length 3. Got "
                            f"{input.shape[dim]} and {other.shape[dim]}")
     _same_dtype("linalg.cross", input, other)
     _no_bool("cross", input)

@@ -3,8 +3,9 @@
 import numpy as np
 
 from .._tensor import Tensor
+from ._fused import fma
 from .elementwise import Elementwise, _defaults_on_class, as_operand, call, missing_kernel, \
-    scalar_for
+    opmath, same, scalar_for
 from .registry import register
 
 
@@ -32,12 +33,13 @@ def _value_for(value, dtype):
 
 class Addcmul(Elementwise):
     """`input + value * tensor1 * tensor2`."""
-    rule = missing_kernel("addcmul_cpu_out", "b")
+    rule = missing_kernel("addcmul_cpu_out", "b", opmath(same))
     inputs = ("self", "tensor1", "tensor2")
     saves = {"tensor1": ("tensor2", "value"), "tensor2": ("tensor1", "value")}
 
     def forward(xp, a, t1, t2, value=1):
-        return a + _value_for(value, a.dtype) * (t1 * t2)
+        # torch: (value * tensor1) * tensor2 + input, a fused multiply-add
+        return fma(_value_for(value, a.dtype) * t1, t2, a)
 
     def backward(ctx, grad):
         t1, t2, value = ctx.saved_tensors
@@ -49,11 +51,12 @@ class Addcmul(Elementwise):
 
 class Addcdiv(Elementwise):
     """`input + value * tensor1 / tensor2`."""
+    rule = opmath(same)
     inputs = ("self", "tensor1", "tensor2")
     saves = {"tensor1": ("tensor2", "value"), "tensor2": ("tensor1", "tensor2", "value")}
 
     def forward(xp, a, t1, t2, value=1):
-        return a + value * (t1 / t2)
+        return a + value * t1 / t2         # torch's order: (value * tensor1) / tensor2
 
     def backward(ctx, grad):
         t1, t2, value = ctx.saved_tensors

@@ -13,17 +13,8 @@ from .._tensor import alias, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace
 from ._blocked import zero_where
-from .elementwise import Elementwise, call, complex_to_real, export, int_to_float, \
+from .elementwise import Elementwise, call, complex_to_real, export, float_math, int_to_float, \
     integral_only, missing_kernel, refusing, to_bool
-
-
-def float_math(common):
-    """Like `int_to_float`, and half-precision inputs compute in float32 and round once at the
-    end, as torch's CPU kernels do (for kernels made of several array operations)."""
-    compute, result = int_to_float(common)
-    if compute.itemsize == 2:
-        return _dtype.float32._np, result
-    return compute, result
 
 
 def _unary(*names, inplace=True):

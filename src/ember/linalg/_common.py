@@ -9,11 +9,13 @@ from .._ops._dispatch import check_out, write_out
 from .._ops._op import record
 
 
-class LinAlgError(RuntimeError):
-    """A matrix that cannot be factorized or inverted (torch.linalg.LinAlgError)."""
+class _LinAlgError(RuntimeError):
+    """A matrix that cannot be factorized or inverted: torch.linalg.LinAlgError, whose class
+    torch names `_LinAlgError` (as tracebacks and `type(e).__name__` show)."""
 
 
-LinAlgError.__module__ = "ember.linalg"
+LinAlgError = _LinAlgError
+_LinAlgError.__module__ = "ember._C"
 
 
 def check_tensor(name, x, arg="A"):
@@ -30,13 +32,16 @@ def check_float(name, x, complex_ok=True):
         if name in ("vector_norm", "matrix_norm", "norm") or (empty and name in _UNCHECKED):
             return
         if name in _UNCHECKED:
-            raise RuntimeError(f'"{_UNCHECKED[name]}" not implemented for '
-                               f"'{x.dtype._scalar_name}'")
+            raise NotImplementedError(f'"{_UNCHECKED[name]}" not implemented for '
+                                      f"'{x.dtype._scalar_name}'")
         raise RuntimeError(f"linalg.{name}: Low precision dtypes not supported. Got "
                            f"{x.dtype._scalar_name}")
     if empty and name in ("eigh", "eigvalsh"):
         return          # NOTE: torch checks these kernels' dtypes only where there is work
     if not ((kind == "f" and size >= 4) or (kind == "c" and complex_ok)):
+        if name in _INTEGER_REFUSALS:
+            error, text = _INTEGER_REFUSALS[name]
+            raise error(text.format(x.dtype._scalar_name))
         if complex_ok:
             raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as "
                                f"input. Got {x.dtype._scalar_name}")
@@ -45,7 +50,16 @@ def check_float(name, x, complex_ok=True):
 
 
 # kernels that take half dtypes to their own (missing) kernel rather than refusing them upfront
-_UNCHECKED = {"det": "lu_cpu", "eigh": "linalg_eigh_cpu", "eigvalsh": "linalg_eigh_cpu"}
+_UNCHECKED = {"det": "lu_cpu", "eigh": "linalg_eigh_cpu", "eigvalsh": "linalg_eigh_cpu",
+              "eig": "linalg_eig_out_cpu", "eigvals": "linalg_eig_out_cpu",
+              "svd": "linalg_svd_cpu"}
+# what torch says of integer and bool inputs where its kernel, not a check, refuses them
+_INTEGER_REFUSALS = {
+    "eigh": (NotImplementedError, '"linalg_eigh_cpu" not implemented for \'{}\''),
+    "eigvalsh": (NotImplementedError, '"linalg_eigh_cpu" not implemented for \'{}\''),
+    "eig": (RuntimeError, "Unknown Complex ScalarType for {}"),
+    "eigvals": (RuntimeError, "Unknown Complex ScalarType for {}"),
+}
 
 
 def check_square(name, x, arg="A"):

@@ -289,8 +289,10 @@ def _pinv_array(xp, a, atol, rtol, hermitian):
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     """The Moore-Penrose pseudo-inverse (singular values below max(atol, rtol * s_max) drop)."""
     check_tensor("pinv", A)
-    check_matrix("pinv", A)
-    check_float("pinv", A)
+    if A.ndim < 2 or not (A.is_floating_point() or A.is_complex()) or A.element_size() == 2:
+        raise RuntimeError(f"linalg.pinv({A.dtype._scalar_name}{{{list(A.shape)}}}): expected a "
+                           f"tensor with 2 or more dimensions of float, double, cfloat or "
+                           f"cdouble types")
     xp = xp_of(A)
     return emit(LinalgPinv, (A,), _pinv_array(xp, A._data, atol, rtol, hermitian), {}, out,
                 "pinv")
@@ -397,8 +399,11 @@ def matrix_power(A, n, *, out=None):
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
     """The number of singular values above max(atol, rtol * largest) (int64)."""
     check_tensor("matrix_rank", A)
-    check_matrix("matrix_rank", A)
-    check_float("matrix_rank", A)
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
+                           "2 dimensions.")
+    if not (A.is_floating_point() or A.is_complex()) or A.element_size() == 2:
+        raise RuntimeError("This function doesn't handle types other than float and double")
     xp = xp_of(A)
     a = A._data
     m, n = a.shape[-2:]
@@ -484,6 +489,10 @@ def vecdot(x, y, *, dim=-1, out=None):
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {x.dtype._scalar_name} and y of type "
                            f"{y.dtype._scalar_name} instead")
+    if x.ndim == 1 and y.ndim == 1 and x.numel() != y.numel():     # (torch's dot kernel)
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{x.numel()}] and src "
+                           f"[{y.numel()}] to have the same number of elements, but got "
+                           f"{x.numel()} and {y.numel()} elements respectively")
     result = (x.conj() * y).sum(dim)
     if out is not None:
         from .._ops._dispatch import check_out, write_out

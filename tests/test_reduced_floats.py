@@ -1,0 +1,175 @@
+"""Where the last bit comes from: torch's fused multiply-adds and its float16/bfloat16 rules.
+
+The expected values are built here from NumPy and exact fractions, each next to the value the
+naive formula would give, so that every test fails if ember computes the naive way.
+See NOTE [ Reduced floats ] in ember/_ops/elementwise.py and ember/_ops/_fused.py.
+"""
+from fractions import Fraction
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import ember
+from ember._ops._fused import fma
+
+F16, BF16, F32, F64 = np.float16, ml_dtypes.bfloat16, np.float32, np.float64
+
+
+def _exact_fma(x, y, z, dtype):
+    """x * y + z rounded once to `dtype` (float32/float64), from exact fractions."""
+    return np.array([float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c)))
+                     for a, b, c in np.broadcast(x, y, z)], F64).astype(dtype)
+
+
+# -- the fused multiply-add ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype, tiny", [(F32, 2.0 ** -12), (F64, 2.0 ** -27)])
+def test_fma_rounds_once(dtype, tiny):
+    # (1 + t)^2 = 1 + 2t + t^2 needs one bit more than the dtype has: the plain product
+    # rounds the t^2 away, the fused one keeps it
+    x = np.array([1 + tiny], dtype)
+    z = np.array([-(1 + 2 * tiny)], dtype)
+    assert (x * x + z)[0] == 0
+    assert fma(x, x, z)[0] == dtype(tiny * tiny)
+    assert fma(x, x, z).dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_fma_matches_exact_rounding(dtype):
+    rng = np.random.default_rng(0)
+    x, y, z = ((rng.standard_normal(3000) * s).astype(dtype) for s in (1, 1e3, 1e-2))
+    expected = _exact_fma(x, y, z, dtype)
+    assert np.array_equal(fma(x, y, z), expected)
+    assert not np.array_equal(x * y + z, expected)      # the plain formula differs somewhere
+
+
+def test_fma_special_values():
+    inf, nan = np.inf, np.nan
+    out = fma(np.array([inf, 1e308, nan, 2.0]), np.array([2.0, 10.0, 1.0, 3.0]),
+              np.array([1.0, -inf, 0.0, 1e308 * 10]))
+    assert out[0] == inf and np.isnan(out[1]) and np.isnan(out[2]) and out[3] == inf
+
+
+# -- ops with fused multiply-adds ------------------------------------------------------------------
+
+def _pair(dtype, n=2000, seed=1):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_add_and_sub_with_alpha_are_fused(dtype):
+    a, b = _pair(dtype)
+    alpha = dtype(0.3)
+    got = ember.add(ember.from_numpy(a), ember.from_numpy(b), alpha=0.3).numpy()
+    assert np.array_equal(got, _exact_fma(b, alpha, a, dtype))
+    got = ember.sub(ember.from_numpy(a), ember.from_numpy(b), alpha=0.3).numpy()
+    assert np.array_equal(got, _exact_fma(b, -alpha, a, dtype))
+    inplace = ember.from_numpy(a.copy())
+    inplace.add_(ember.from_numpy(b), alpha=0.3)
+    assert np.array_equal(inplace.numpy(), _exact_fma(b, alpha, a, dtype))
+    assert not np.array_equal(a + alpha * b, _exact_fma(b, alpha, a, dtype))
+
+
+def test_add_with_alpha_keeps_integer_wraparound():
+    a = ember.tensor([250, 3], dtype=ember.uint8)
+    b = ember.tensor([3, 2], dtype=ember.uint8)
+    assert ember.add(a, b, alpha=2).tolist() == [0, 7]
+    assert ember.sub(a, b, alpha=2).tolist() == [244, 255]
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+@pytest.mark.parametrize("weight", [0.3, 0.7])
+def test_lerp_uses_torchs_two_fused_forms(dtype, weight):
+    a, b = _pair(dtype)
+    w = dtype(weight)
+    # |w| < 0.5: a + w (b - a); otherwise b - (1 - w)(b - a), each one fma
+    expected = _exact_fma(w, b - a, a, dtype) if weight < 0.5 else \
+        _exact_fma(w - 1, b - a, b, dtype)
+    ta, tb = ember.from_numpy(a), ember.from_numpy(b)
+    assert np.array_equal(ember.lerp(ta, tb, weight).numpy(), expected)
+    assert np.array_equal(ember.lerp(ta, tb, ember.full_like(ta, weight)).numpy(), expected)
+    assert not np.array_equal(a + w * (b - a), expected)
+    assert ember.lerp(ta, tb, 1.0).numpy().tolist() == b.tolist()     # exact at the end
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_addcmul_and_addcdiv_follow_torchs_order(dtype):
+    a, b = _pair(dtype)
+    c = np.abs(b) + 1
+    v = dtype(0.3)
+    ta, tb, tc = ember.from_numpy(a), ember.from_numpy(b), ember.from_numpy(c)
+    expected = _exact_fma(v * a, b, a, dtype)             # fma(value * t1, t2, input)
+    assert np.array_equal(ember.addcmul(ta, ta, tb, value=0.3).numpy(), expected)
+    assert not np.array_equal(a + v * (a * b), expected)
+    expected = a + v * a / c                               # ((value * t1) / t2) + input
+    assert np.array_equal(ember.addcdiv(ta, ta, tc, value=0.3).numpy(), expected)
+    assert not np.array_equal(a + v * (a / c), expected)
+
+
+# -- float16 and bfloat16 --------------------------------------------------------------------------
+
+def _half(dtype, n=3000):
+    a, b = _pair(F32, n)
+    return a.astype(dtype), b.astype(dtype)
+
+
+def _tensor(array):
+    t = ember.from_numpy(array.astype(F32))
+    return t.to(ember.float16 if array.dtype == F16 else ember.bfloat16)
+
+
+def _values(t):
+    return t.float().numpy()
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+def test_half_times_a_number_takes_the_number_at_float32(dtype):
+    a, _ = _half(dtype)
+    x = a.astype(F32)
+    expected_mul = (x * F32(3.3)).astype(dtype).astype(F32)
+    expected_div = (x / F32(3.3)).astype(dtype).astype(F32)
+    assert np.array_equal(_values(_tensor(a) * 3.3), expected_mul)
+    assert np.array_equal(_values(3.3 * _tensor(a)), expected_mul)
+    assert np.array_equal(_values(_tensor(a) / 3.3), expected_div)
+    t = _tensor(a)
+    t.mul_(3.3)
+    assert np.array_equal(_values(t), expected_mul)
+    # rounding 3.3 to the half type first, as NumPy does, gives other values
+    assert not np.array_equal((a * dtype(3.3)).astype(F32), expected_mul)
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+def test_half_plus_a_number_rounds_the_number(dtype):
+    a, _ = _half(dtype)
+    expected = (a.astype(F32) + F32(dtype(0.1))).astype(dtype).astype(F32)
+    assert np.array_equal(_values(_tensor(a) + 0.1), expected)
+    assert not np.array_equal((a.astype(F32) + F32(0.1)).astype(dtype).astype(F32), expected)
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+def test_half_lerp_and_addcmul_round_once(dtype):
+    a, b = _half(dtype)
+    x, y = a.astype(F32), b.astype(F32)
+    w = F32(0.3)
+    expected = _exact_fma(w, y - x, x, F32).astype(dtype).astype(F32)
+    assert np.array_equal(_values(ember.lerp(_tensor(a), _tensor(b), 0.3)), expected)
+    per_step = (a + dtype(0.3) * (b - a)).astype(F32)      # rounding after every step
+    assert not np.array_equal(per_step, expected)
+    expected = _exact_fma(w * x, y, x, F32).astype(dtype).astype(F32)
+    got = ember.addcmul(_tensor(a), _tensor(a), _tensor(b), value=0.3)
+    assert np.array_equal(_values(got), expected)
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+def test_half_logit_and_xlogy_round_every_step(dtype):
+    a, b = _half(dtype)
+    p = np.clip(np.abs(a.astype(F32)) / 4, 0.01, 0.99).astype(dtype)
+    q = (np.abs(b.astype(F32)) + 0.1).astype(dtype)
+    expected = np.log(p / (dtype(1) - p)).astype(F32)       # NumPy: one rounding per op
+    assert np.array_equal(_values(ember.logit(_tensor(p))), expected)
+    once = np.log(p.astype(F32) / (1 - p.astype(F32))).astype(dtype).astype(F32)
+    assert not np.array_equal(once, expected)
+    expected = (p * np.log(q)).astype(F32)
+    assert np.array_equal(_values(ember.xlogy(_tensor(p), _tensor(q))), expected)
