@@ -30,6 +30,20 @@ def test_post_accumulate_grad_hook_sees_the_accumulated_grad():
         (x * 1).register_post_accumulate_grad_hook(lambda t: None)
 
 
+@pytest.mark.parametrize("value,exc,text", [
+    (torch.zeros(2), RuntimeError, "Tensor post accumulate grad hooks should return None."),
+    ((1,), TypeError, "expected Variable, but hook returned 'tuple'"),
+    (5, TypeError, "expected Variable, but hook returned 'int'"),
+])
+def test_post_accumulate_grad_hook_must_return_none(value, exc, text):
+    # an optimizer-in-backward hook written as a lambda returning (step(), zero_grad())
+    x = torch.ones(2, requires_grad=True)
+    x.register_post_accumulate_grad_hook(lambda t: value)
+    with raises(exc, text):
+        (x * 2).sum().backward()
+    assert x.grad.tolist() == [2., 2.]          # accumulated before the hook ran
+
+
 def test_node_prehook_and_hook_order_and_replacement():
     x = torch.tensor([1., 2.], requires_grad=True)
     y = x * 2

@@ -280,8 +280,19 @@ class AccumulateGrad(Node):
             old._bump_version()
         if meta is not None and meta.post_accumulate_hooks:
             for hook in tuple(meta.post_accumulate_hooks.values()):
-                hook(leaf)
+                _check_post_accumulate_result(hook(leaf))
         return ()
+
+
+def _check_post_accumulate_result(result):
+    """torch's errors for a post-accumulate-grad hook that returns something: such a hook may
+    only act on the leaf (its `.grad`), never replace a gradient."""
+    if result is None:
+        return
+    from .._tensor import Tensor
+    if isinstance(result, Tensor):
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+    raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
 
 
 def _copy_like(leaf, grad):
