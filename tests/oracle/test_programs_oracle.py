@@ -1535,6 +1535,475 @@ buf.seek(0)
 sd = torch.load(buf, weights_only=True)
 print(type(sd).__name__, list(sd), sd["0.bias"])
 ''',
+    'rng_state': r'''\
+torch.manual_seed(123)
+state = torch.get_rng_state()
+a = torch.randn(3)
+torch.set_rng_state(state)
+b = torch.randn(3)
+print(torch.equal(a, b), state.dtype, state.shape)
+with torch.random.fork_rng():
+    torch.manual_seed(0)
+    inner = torch.rand(2)
+after = torch.rand(2)
+torch.set_rng_state(state)
+torch.randn(3)
+print(torch.equal(after, torch.rand(2)), inner)
+print(torch.initial_seed())
+g = torch.Generator()
+g.manual_seed(2024)
+print(torch.randint(0, 100, (5,), generator=g), g.initial_seed())
+gs = g.get_state()
+x1 = torch.randperm(6, generator=g)
+g.set_state(gs)
+print(torch.equal(x1, torch.randperm(6, generator=g)), x1)
+t = torch.empty(6)
+print(t.uniform_(-1, 1), t.normal_(2, 0.5), t.random_(0, 10), t.exponential_(2.0))
+print(t.geometric_(0.3), t.cauchy_(), t.log_normal_(0, 0.25), t.bernoulli_(0.5))
+print(torch.rand(2, 2, dtype=torch.float64), torch.randn(3, dtype=torch.float16), torch.randint(3, (2, 2), dtype=torch.int32))
+print(torch.rand_like(torch.zeros(2)), torch.randn_like(torch.zeros(1, 2)), torch.randint_like(torch.zeros(3), 5))
+print(torch.randperm(10), torch.randperm(3, dtype=torch.int32))
+d = torch.nn.Dropout(0.5)
+print(d(torch.ones(8)), torch.nn.functional.dropout(torch.ones(2, 4), p=0.25, training=True))
+print(torch.seed() > 0 if False else torch.normal(mean=torch.arange(3.), std=1.0))
+print(torch.normal(2.0, 3.0, size=(2,)), torch.empty(3).normal_(generator=torch.Generator().manual_seed(1)))
+''',
+    'distributions': r'''\
+D = torch.distributions
+torch.manual_seed(0)
+print(D.Beta(torch.tensor([2.0]), torch.tensor([3.0])).sample((3,)).shape)
+g = D.Gamma(torch.tensor([2.0, 3.0]), torch.tensor([1.0, 2.0]))
+print(g.mean, g.variance, g.log_prob(torch.tensor([1.0, 1.0])))
+dir_ = D.Dirichlet(torch.tensor([1.0, 2.0, 3.0]))
+print(dir_.mean, dir_.log_prob(torch.tensor([0.2, 0.3, 0.5])))
+ind = D.Independent(D.Normal(torch.zeros(3), torch.ones(3)), 1)
+print(ind.batch_shape, ind.event_shape, ind.log_prob(torch.zeros(3)))
+print(ind)
+td = D.TransformedDistribution(D.Normal(0.0, 1.0), [D.transforms.ExpTransform()])
+print(td.log_prob(torch.tensor(1.0)), D.LogNormal(0.0, 1.0).log_prob(torch.tensor(1.0)))
+mix = D.MixtureSameFamily(D.Categorical(torch.tensor([0.3, 0.7])), D.Normal(torch.tensor([-1.0, 1.0]), torch.tensor([0.5, 0.5])))
+print(mix.log_prob(torch.tensor([0.0, 1.0])), mix.mean)
+pois = D.Poisson(torch.tensor([3.0]))
+print(pois.log_prob(torch.tensor([2.0])), pois.mean)
+lap = D.Laplace(0.0, 2.0)
+print(lap.cdf(torch.tensor(1.0)), lap.icdf(torch.tensor(0.9)), lap.entropy())
+oh = D.OneHotCategorical(probs=torch.tensor([0.1, 0.6, 0.3]))
+print(oh.sample((4,)).sum(0).sum(), oh.log_prob(torch.tensor([0.0, 1.0, 0.0])))
+bin_ = D.Binomial(10, torch.tensor([0.2, 0.8]))
+print(bin_.mean, bin_.log_prob(torch.tensor([2.0, 8.0])))
+n = D.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
+print(n.cdf(torch.tensor([0.0, 1.0])), n.icdf(torch.tensor([0.5, 0.975])), n.entropy(), n)
+print(D.kl_divergence(D.Categorical(probs=torch.tensor([0.5, 0.5])), D.Categorical(probs=torch.tensor([0.9, 0.1]))))
+s = n.rsample((2,))
+print(s.shape, n.sample().shape, n.batch_shape, n.expand((3, 2)).batch_shape)
+try:
+    D.Normal(torch.tensor([0.0]), torch.tensor([-1.0]))
+except ValueError as e:
+    print("ValueError", str(e)[:80])
+print(D.Categorical(logits=torch.zeros(2, 3)).sample().shape, D.Exponential(torch.tensor([2.0])).rsample((2,)).shape)
+''',
+    'print_options': r'''\
+torch.manual_seed(0)
+torch.set_printoptions(precision=6)
+print(torch.randn(2, 3), torch.randn(2, dtype=torch.float64))
+torch.set_printoptions(precision=1, sci_mode=False)
+print(torch.tensor([1e-4, 123.456, 1e5]))
+torch.set_printoptions(profile="short")
+print(torch.randn(10, 10))
+torch.set_printoptions(profile="full")
+print(torch.arange(1200).view(30, 40)[:2])
+torch.set_printoptions(profile="default")
+print(torch.randn(3, 4, 5, 6))
+print(torch.arange(3000).view(3, 1000))
+print(torch.ones(1001, dtype=torch.bool))
+print(torch.randn(1002, dtype=torch.complex64))
+print(torch.arange(-1500, 1500, 1).view(2, 1500).float() / 7)
+print(torch.zeros(2, 0, 3), torch.zeros(0, dtype=torch.int64), torch.empty(3, 0))
+print(torch.tensor([1e-10, 1e10]), torch.tensor([1e-10, 1e10], dtype=torch.float64))
+print(torch.tensor([-float("inf"), 1e20, 3.0]), torch.tensor([0.0, -0.0, 1e-30]))
+print(torch.tensor([123456789.0]), torch.tensor([1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]))
+print(torch.tensor([[1e-5, 2e-5], [3.5, 1e3]]))
+print(torch.tensor([2.0 ** 60]), torch.tensor([2 ** 60]), torch.tensor([-2 ** 63]))
+print(torch.tensor(1e-8), torch.tensor(-1.5e12), torch.tensor(float("nan")), torch.tensor(7, dtype=torch.int16))
+print(torch.tensor([1.5 + 2j, -0.25 - 1e-3j]), torch.tensor([1e10 + 1j]))
+print(torch.tensor([0.1, 0.2], dtype=torch.bfloat16), torch.tensor([65000.0, 0.001], dtype=torch.float16))
+x = torch.randn(2, 3, requires_grad=True)
+print(x * 1, torch.nn.Parameter(torch.zeros(2)), torch.nn.Parameter(torch.zeros(1), requires_grad=False))
+print(torch.randn(2, 2).to_sparse() if False else torch.eye(2).t(), torch.ones(2, 2).T.contiguous())
+print(torch.arange(8.).view(2, 2, 2).permute(2, 0, 1), torch.tensor([[True, False]]))
+print(torch.linspace(0, 1, 7), torch.logspace(0, 3, 4), torch.arange(0, 1, 0.125))
+print(torch.full((2, 2), 1 / 3, dtype=torch.float64), torch.tensor([1 / 3], dtype=torch.float16))
+''',
+    'seq_transformer': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
+                       dim_feedforward=16, dropout=0.1, activation="gelu", norm_first=True)
+src = torch.randn(5, 2, 8)
+tgt = torch.randn(4, 2, 8)
+tgt_mask = model.generate_square_subsequent_mask(4)
+out = model(src, tgt, tgt_mask=tgt_mask)
+print(out.shape, out[0, 0])
+loss = out.pow(2).mean()
+loss.backward()
+print(round(loss.item(), 5), model.encoder.layers[0].self_attn.in_proj_weight.grad.abs().sum().round(decimals=3))
+model.eval()
+with torch.no_grad():
+    o2 = model(src, tgt, tgt_mask=tgt_mask, tgt_is_causal=True)
+print(o2[-1, 1])
+mha = nn.MultiheadAttention(6, 2, kdim=4, vdim=3, dropout=0.0)
+q, k, v = torch.randn(3, 1, 6), torch.randn(5, 1, 4), torch.randn(5, 1, 3)
+fm = torch.zeros(3, 5)
+fm[:, -1] = float("-inf")
+o, w = mha(q, k, v, attn_mask=fm)
+print(o.shape, w)
+print(sorted(n for n, _ in mha.named_parameters()))
+dec = nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, batch_first=True)
+mem = torch.randn(2, 5, 8)
+print(dec(torch.randn(2, 3, 8), mem, memory_key_padding_mask=torch.tensor([[False] * 5, [False] * 3 + [True] * 2]))[1])
+q = torch.randn(1, 2, 3, 4)
+torch.manual_seed(5)
+print(nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.5)[0, 0])
+''',
+    'rnn_dropout': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+gru = nn.GRU(3, 4, num_layers=3, dropout=0.5, batch_first=True)
+x = torch.randn(2, 5, 3)
+gru.train()
+o, h = gru(x)
+print(o[:, -1], h.shape)
+o2, _ = gru(x)
+print(torch.equal(o, o2))
+lstm = nn.LSTM(3, 6, proj_size=2, num_layers=2, dropout=0.3)
+print(lstm, [tuple(p.shape) for p in lstm.parameters()])
+o, (h, c) = lstm(torch.randn(4, 1, 3))
+print(o[-1], h.shape, c.shape)
+emb = nn.Embedding(6, 3, max_norm=1.0)
+ids = torch.tensor([0, 2, 2, 5])
+e = emb(ids)
+print(e.norm(dim=1), emb.weight.norm(dim=1))
+ctc = nn.CTCLoss(blank=0)
+logp = torch.randn(6, 2, 4).log_softmax(2).requires_grad_()
+targets = torch.tensor([[1, 2], [3, 3]])
+l = ctc(logp, targets, torch.tensor([6, 6]), torch.tensor([2, 2]))
+l.backward()
+print(l, logp.grad[0, 0])
+''',
+    'module_api': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4))
+        self.head = nn.Linear(4, 2)
+    def forward(self, x):
+        return self.head(torch.relu(self.body(x)))
+net = Net()
+print([n for n, _ in net.named_parameters(prefix="model")])
+print([n for n, _ in net.named_parameters(recurse=False)], [n for n, _ in net.body.named_buffers()])
+sd = net.state_dict(keep_vars=True)
+print(type(sd["head.weight"]).__name__, sd["head.weight"].requires_grad, net.state_dict()["head.weight"].requires_grad)
+print(list(net.state_dict(prefix="p.").keys())[:2])
+x = torch.randn(5, 3)
+net(x).sum().backward()
+print(net.head.weight.grad.shape)
+net.zero_grad()
+print(net.head.weight.grad)
+net.requires_grad_(False)
+print(any(p.requires_grad for p in net.parameters()))
+net.requires_grad_(True)
+net.half()
+print(net.head.weight.dtype, net.body[1].running_mean.dtype, net.body[1].num_batches_tracked.dtype)
+net.float().to("cpu")
+print(net.head.weight.dtype, net.head.weight.device)
+@torch.no_grad()
+def evaluate(model, x):
+    return model(x).requires_grad
+print(evaluate(net, x), torch.is_grad_enabled())
+@torch.inference_mode()
+def infer(model, x):
+    return model(x).sum().item()
+net.eval()
+print(round(infer(net, x), 4))
+v = torch.zeros(3)
+print(v._version)
+v.add_(1); v[0] = 3
+print(v._version)
+class Counter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.register_buffer("total", torch.zeros(1), persistent=False)
+    def forward(self, x):
+        self.calls += 1
+        self.total += x.sum()
+        return x
+c = Counter()
+c(torch.ones(2)); c(torch.ones(3))
+print(c.calls, c.total, c.state_dict(), dict(c.named_buffers()))
+print(net.training, net.body[0].training, net.train().body[1].training)
+print(nn.Module().__class__.__name__, len(list(nn.Module().parameters())))
+h = net.register_forward_hook(lambda m, i, o: o * 0, with_kwargs=False)
+print(net(x).abs().sum())
+h.remove()
+k = net.register_forward_hook(lambda m, a, kw, o: o + 1, with_kwargs=True)
+print(net(x)[0])
+k.remove()
+print(net.get_extra_state() if False else hasattr(net, "head"), net._modules.keys())
+''',
+    'api_errors': r'''\
+nn = torch.nn
+data = torch.utils.data
+torch.manual_seed(0)
+def attempt(f):
+    try:
+        r = f()
+        print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0])
+ds = data.TensorDataset(torch.arange(10.), torch.arange(10))
+attempt(lambda: data.random_split(ds, [5, 4]))
+attempt(lambda: data.random_split(ds, [0.5, 0.6]))
+attempt(lambda: data.TensorDataset(torch.ones(3), torch.ones(4)))
+attempt(lambda: ds[10])
+attempt(lambda: data.DataLoader(ds, batch_size=0))
+attempt(lambda: data.DataLoader(ds, shuffle=True, sampler=data.SequentialSampler(ds)))
+attempt(lambda: data.DataLoader(ds, batch_sampler=data.BatchSampler(range(10), 2, False), batch_size=3))
+attempt(lambda: len(data.DataLoader(data.ChainDataset([]))))
+attempt(lambda: torch.optim.SGD(torch.ones(2, requires_grad=True), lr=0.1))
+attempt(lambda: torch.optim.SGD([torch.ones(2)], lr=0.1).step())
+attempt(lambda: torch.optim.SGD([nn.Parameter(torch.ones(1))]))
+attempt(lambda: torch.optim.Adam([nn.Parameter(torch.ones(1))], betas=(1.0, 0.9)))
+attempt(lambda: torch.optim.SGD([nn.Parameter(torch.ones(1))], lr=0.1, nesterov=True))
+lin = nn.Linear(2, 2)
+attempt(lambda: lin.foo)
+def assign():
+    lin.weight = torch.ones(2, 2)
+attempt(assign)
+def assign_mod():
+    m = nn.Module()
+    m.register_buffer("w", 3)
+attempt(assign_mod)
+attempt(lambda: nn.Parameter(torch.tensor([1, 2])))
+attempt(lambda: torch.tensor([1, 2], requires_grad=True))
+attempt(lambda: nn.Module().register_parameter("a.b", None))
+attempt(lambda: nn.Sequential(nn.Linear(2, 2))[3])
+attempt(lambda: nn.ModuleDict({"a": nn.ReLU()})["b"])
+attempt(lambda: nn.ModuleList([1]))
+attempt(lambda: lin.load_state_dict({"weight": torch.ones(3, 2), "bias": torch.ones(2)}))
+attempt(lambda: lin.get_submodule("x.y"))
+attempt(lambda: nn.Linear(2, 2).to("cuda:0") if False else nn.Linear(2, 2).to(torch.int64))
+attempt(lambda: torch.optim.lr_scheduler.StepLR(object(), 1))
+attempt(lambda: torch.optim.lr_scheduler.OneCycleLR(torch.optim.SGD(lin.parameters(), lr=0.1), max_lr=1.0))
+def overstep():
+    o = torch.optim.SGD(lin.parameters(), lr=0.1)
+    s = torch.optim.lr_scheduler.OneCycleLR(o, max_lr=1.0, total_steps=2)
+    for _ in range(3):
+        o.step(); s.step()
+attempt(overstep)
+attempt(lambda: nn.functional.softmax(torch.ones(2, 3)).shape)
+attempt(lambda: nn.CrossEntropyLoss()(torch.randn(2, 3), torch.tensor([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])).shape)
+attempt(lambda: nn.MSELoss()(torch.ones(2), torch.ones(2, dtype=torch.long)))
+attempt(lambda: nn.utils.clip_grad_norm_([nn.Parameter(torch.ones(2))], 1.0))
+attempt(lambda: nn.LayerNorm(4)(torch.ones(2, 3)))
+''',
+    'mnist_like': r'''\
+nn = torch.nn
+F = torch.nn.functional
+data = torch.utils.data
+torch.manual_seed(0)
+N = 256
+protos = torch.randn(4, 1, 12, 12)
+labels = torch.randint(0, 4, (N,))
+images = protos[labels] + 0.8 * torch.randn(N, 1, 12, 12)
+ds = data.TensorDataset(images, labels)
+train, test = data.random_split(ds, [200, 56], generator=torch.Generator().manual_seed(1))
+train_dl = data.DataLoader(train, batch_size=25, shuffle=True)
+test_dl = data.DataLoader(test, batch_size=56)
+class LeNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(1, 6, 3)
+        self.c2 = nn.Conv2d(6, 8, 3)
+        self.f1 = nn.Linear(8 * 2 * 2, 16)
+        self.f2 = nn.Linear(16, 4)
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.c1(x)), 2)
+        x = F.max_pool2d(F.relu(self.c2(x)), 2)
+        x = F.dropout(x.flatten(1), 0.1, self.training)
+        return self.f2(F.relu(self.f1(x)))
+net = LeNet()
+print(net, sum(p.numel() for p in net.parameters()))
+opt = torch.optim.Adam(net.parameters(), lr=3e-3)
+sched = torch.optim.lr_scheduler.StepLR(opt, 2, 0.5)
+for epoch in range(4):
+    net.train()
+    running, seen = 0.0, 0
+    for xb, yb in train_dl:
+        opt.zero_grad()
+        loss = F.cross_entropy(net(xb), yb)
+        loss.backward()
+        opt.step()
+        running += loss.item() * len(yb); seen += len(yb)
+    sched.step()
+    net.eval()
+    with torch.no_grad():
+        xb, yb = next(iter(test_dl))
+        out = net(xb)
+        acc = (out.argmax(1) == yb).float().mean().item()
+        tl = F.cross_entropy(out, yb).item()
+    print(f"epoch {epoch} train {running / seen:.3f} test {tl:.3f} acc {acc:.3f} lr {sched.get_last_lr()[0]:.5f}")
+print(net.c1.weight.grad.abs().mean() > 0, out.softmax(1)[0])
+''',
+    'autograd_fn_adv': r'''\
+torch.manual_seed(0)
+F_ = torch.autograd.Function
+class SortWithIdx(F_):
+    @staticmethod
+    def forward(ctx, x):
+        v, i = x.sort()
+        ctx.mark_non_differentiable(i)
+        ctx.save_for_backward(i)
+        return v, i
+    @staticmethod
+    def backward(ctx, gv, gi):
+        i, = ctx.saved_tensors
+        return torch.zeros_like(gv).scatter(0, i, gv)
+x = torch.randn(5, requires_grad=True)
+v, i = SortWithIdx.apply(x)
+print(v.requires_grad, i.requires_grad, i)
+(v * torch.arange(5.)).sum().backward()
+print(x.grad)
+class ScaleInplace(F_):
+    @staticmethod
+    def forward(ctx, x, k):
+        ctx.mark_dirty(x)
+        ctx.k = k
+        return x.mul_(k)
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.k, None
+a = torch.ones(3, requires_grad=True)
+b = a.clone()
+c = ScaleInplace.apply(b, 3.0)
+print(c is b, c.grad_fn.name() if hasattr(c.grad_fn, "name") else c.grad_fn)
+c.sum().backward()
+print(a.grad)
+class NewStyle(F_):
+    @staticmethod
+    def forward(x, w):
+        return x * w
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, w = inputs
+        ctx.save_for_backward(x, w)
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        print("needs", ctx.needs_input_grad)
+        return g * w if ctx.needs_input_grad[0] else None, g * x
+p = torch.tensor([1.0, 2.0], requires_grad=True)
+q = torch.tensor([3.0, 4.0], requires_grad=True)
+NewStyle.apply(p, q).sum().backward()
+print(p.grad, q.grad)
+NewStyle.apply(p.detach(), q).sum().backward()
+print(q.grad)
+class Materialize(F_):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x.clone(), x.clone()
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print("g2 is None:", g2 is None)
+        return g1
+r = torch.ones(2, requires_grad=True)
+o1, o2 = Materialize.apply(r)
+o1.sum().backward()
+print(r.grad)
+class Once(F_):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+s = torch.tensor([3.0], requires_grad=True)
+g, = torch.autograd.grad(Once.apply(s), s, create_graph=True)
+print(g, g.requires_grad)
+try:
+    g.backward()
+except RuntimeError as e:
+    print("RuntimeError", str(e).split("\n")[0])
+''',
+    'hooks_adv': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 1))
+log = []
+def pre_bwd(mod, gout):
+    log.append(("pre", type(mod).__name__, tuple(gout[0].shape)))
+    return (gout[0] * 2,)
+def bwd(mod, gin, gout):
+    log.append(("bwd", type(mod).__name__, [None if g is None else tuple(g.shape) for g in gin]))
+h1 = m[2].register_full_backward_pre_hook(pre_bwd)
+h2 = m[0].register_full_backward_hook(bwd)
+x = torch.randn(4, 3, requires_grad=True)
+m(x).sum().backward()
+print(log)
+print(m[2].bias.grad)
+h1.remove(); h2.remove()
+opt_per_param = {}
+for p in m.parameters():
+    opt_per_param[p] = torch.optim.SGD([p], lr=0.1)
+    def step_hook(p):
+        opt_per_param[p].step()
+        opt_per_param[p].zero_grad()
+    p.register_post_accumulate_grad_hook(step_hook)
+before = m[2].bias.clone()
+m(x).sum().backward()
+print(m[2].bias - before, m[2].bias.grad)
+q = torch.ones(2, requires_grad=True)
+q.register_post_accumulate_grad_hook(lambda p: (p.grad.mul_(0), None))
+try:
+    (q * 2).sum().backward()
+except TypeError as e:
+    print("TypeError", e, q.grad)
+y = x * 2
+y.retain_grad()
+z = y.sum() * 3
+z.backward()
+print(y.grad, y.is_leaf, y.retains_grad)
+seen = []
+t = torch.ones(2, requires_grad=True)
+u = t * 3
+u.register_hook(lambda g: seen.append(g.clone()))
+u.grad_fn.register_hook(lambda gi, go: seen.append(("node", len(gi), len(go))))
+u.grad_fn.register_prehook(lambda go: seen.append(("prenode", go[0].tolist())))
+(u ** 2).sum().backward()
+print(seen, t.grad)
+w = torch.randn(3, requires_grad=True)
+handle = w.register_hook(lambda g: g.clamp(max=0.1))
+(w * torch.tensor([1.0, -2.0, 0.05])).sum().backward()
+print(w.grad)
+handle.remove()
+ck = torch.utils.checkpoint.checkpoint
+lin = nn.Linear(3, 3)
+a = torch.randn(2, 3, requires_grad=True)
+out = ck(lambda v: torch.tanh(lin(v)) * 2, a, use_reentrant=False)
+out.sum().backward()
+g1 = a.grad.clone(); a.grad = None
+(torch.tanh(lin(a)) * 2).sum().backward()
+print(torch.allclose(g1, a.grad), out.grad_fn is not None)
+seq = nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 3), nn.Tanh())
+o = torch.utils.checkpoint.checkpoint_sequential(seq, 2, a, use_reentrant=False)
+print(o.shape, o.requires_grad)
+''',
 }
 
 # Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
@@ -1564,6 +2033,91 @@ except RuntimeError as e:
 with torch.inference_mode(False):
     print((x * 2).is_inference())
 print(feats.clone().is_inference())
+'''),
+    'sparse_embedding': (
+        'ember has no sparse tensors: EmbeddingBag(sparse=True) has no sparse gradient (NotImplementedError) and torch.optim.SparseAdam does not exist (AttributeError)',
+        r'''\
+nn = torch.nn
+torch.manual_seed(0)
+class BagModel(nn.Module):
+    def __init__(self, vocab, dim, ncls):
+        super().__init__()
+        self.emb = nn.EmbeddingBag(vocab, dim, mode="sum", sparse=True)
+        self.fc = nn.Linear(dim, ncls)
+    def forward(self, ids, offsets):
+        return self.fc(self.emb(ids, offsets))
+model = BagModel(20, 4, 2)
+sparse_params = list(model.emb.parameters())
+dense_params = list(model.fc.parameters())
+opt_sparse = torch.optim.SparseAdam(sparse_params, lr=0.05)
+opt_dense = torch.optim.Adam(dense_params, lr=0.05)
+ids = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+offsets = torch.tensor([0, 4])
+y = torch.tensor([0, 1])
+for step in range(3):
+    opt_sparse.zero_grad(); opt_dense.zero_grad()
+    loss = nn.functional.cross_entropy(model(ids, offsets), y)
+    loss.backward()
+    g = model.emb.weight.grad
+    print(step, round(loss.item(), 4), g.is_sparse, g.layout)
+    print(g.coalesce().indices(), g.to_dense()[4])
+    opt_sparse.step(); opt_dense.step()
+print(model.emb.weight[0], model.emb.weight[4])
+'''),
+    'pruning': (
+        'ember has no torch.nn.utils.prune module (l1_unstructured, random_unstructured, ln_structured, remove, global_unstructured): importing it raises ModuleNotFoundError',
+        r'''\
+nn = torch.nn
+import importlib
+prune = importlib.import_module(torch.__name__ + ".nn.utils.prune")
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(6, 4), nn.ReLU(), nn.Linear(4, 2))
+prune.l1_unstructured(model[0], name="weight", amount=0.5)
+print(sorted(n for n, _ in model[0].named_parameters()), sorted(n for n, _ in model[0].named_buffers()))
+print(model[0].weight_mask)
+print(int((model[0].weight == 0).sum()), model[0].weight.numel())
+prune.random_unstructured(model[2], name="bias", amount=1)
+print(model[2].bias_mask, model[2].bias)
+prune.ln_structured(model[2], name="weight", amount=0.5, n=2, dim=0)
+print(model[2].weight_mask)
+print(list(model[0]._forward_pre_hooks.values())[0].__class__.__name__)
+out = model(torch.randn(3, 6))
+out.sum().backward()
+print(model[0].weight_orig.grad * (1 - model[0].weight_mask))
+prune.remove(model[0], "weight")
+print(sorted(n for n, _ in model[0].named_parameters()), prune.is_pruned(model[0]), prune.is_pruned(model))
+params = [(model[0], "weight"), (model[2], "weight")]
+prune.global_unstructured(params, pruning_method=prune.L1Unstructured, amount=4)
+print(sum(int((m.weight == 0).sum()) for m, _ in params))
+'''),
+    'jit': (
+        'ember has no torch.jit (trace, ScriptModule, save/load, freeze): AttributeError',
+        r'''\
+import io
+nn = torch.nn
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3)
+        self.fc = nn.Linear(8, 3)
+    def forward(self, x):
+        return self.fc(torch.relu(self.conv(x)).flatten(1))
+m = Net().eval()
+x = torch.randn(2, 1, 4, 4)
+traced = torch.jit.trace(m, x)
+print(type(traced).__name__, torch.allclose(traced(x), m(x)))
+print(isinstance(traced, torch.jit.ScriptModule), torch.jit.is_scripting(), torch.jit.is_tracing())
+print(traced.conv.weight.shape, sorted(traced.state_dict().keys()))
+buf = io.BytesIO()
+torch.jit.save(traced, buf)
+buf.seek(0)
+loaded = torch.jit.load(buf)
+print(torch.allclose(loaded(x), m(x)), type(loaded).__name__)
+frozen = torch.jit.freeze(torch.jit.trace(m, x))
+print(torch.allclose(frozen(x * 2), m(x * 2)))
+with torch.no_grad():
+    print(traced(torch.ones(1, 1, 4, 4)))
 '''),
 }
 
