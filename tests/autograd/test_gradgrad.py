@@ -190,3 +190,17 @@ def test_rrelu_slope_is_the_mean_in_eval_mode():
     y = F.rrelu(x, 0.1, 0.3)
     close(y, [-2.0 * 0.2, 3.0])
     close(torch.autograd.grad(y.sum(), x)[0], [0.2, 1.0])
+
+
+def test_broadcast_gradient_of_a_0dim_input_is_a_plain_sum():
+    # torch's sum_to: a 0-dim input's gradient is grad.sum() (SumBackward0); inputs with
+    # leading broadcast dims get a keepdim sum and a view (ViewBackward0 over SumBackward1)
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = torch.ones(2, 3, requires_grad=True)
+    s = torch.tensor(2.0, requires_grad=True)
+    gx, gs = torch.autograd.grad((x * y * s).sum(), (x, s), create_graph=True)
+    assert type(gs.grad_fn).__name__ == "SumBackward0"
+    assert gs.shape == () and gs.item() == 12.0
+    assert type(gx.grad_fn).__name__ == "ViewBackward0"
+    assert type(gx.grad_fn.next_functions[0][0]).__name__ == "SumBackward1"
+    assert gx.tolist() == [4.0, 4.0, 4.0]

@@ -93,6 +93,8 @@ def _sum_to(node, index, grad, shape):
         raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index "
                            f"{index} - got [{', '.join(map(str, gshape))}] but expected shape "
                            f"compatible with [{', '.join(map(str, shape))}]")
+    if not shape:           # as torch's sum_to: a 0-dim input's gradient is the whole sum
+        return grad.sum()
     dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
                                       if s == 1 and gshape[lead + i] != 1)
     if dims:
