@@ -184,3 +184,11 @@ def test_out_requiring_grad_is_refused_under_grad_mode():
     with ember.no_grad():
         out = ember.add(ember.ones(2), 1, out=ember.empty(0, requires_grad=True))
     assert out.requires_grad and out.tolist() == [2.0, 2.0]
+
+
+def test_top_level_constants_are_pythons():
+    assert ember.pi == math.pi and type(ember.pi) is float
+    assert ember.e == math.e and ember.inf == math.inf and math.isnan(ember.nan)
+    assert ember.newaxis is None
+    assert ember.arange(3)[ember.newaxis].shape == (1, 3)
+    assert ember.sin(ember.tensor([ember.pi / 2])).tolist() == [1.0]

@@ -6,6 +6,7 @@
     print(x.grad)
 """
 import builtins as _builtins
+import math as _math
 import warnings as _warnings
 
 from . import _dtype
@@ -119,3 +120,11 @@ def from_dlpack(ext_tensor):
     if hasattr(ext_tensor, "__dlpack_device__") and ext_tensor.__dlpack_device__()[0] != 1:
         return wrap(cuda._backend.CudaBackend().xp.from_dlpack(ext_tensor))
     return wrap(_np.from_dlpack(ext_tensor))
+
+
+# torch's constants: plain Python floats (torch.pi is math.pi), and None as NumPy's newaxis.
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+newaxis = None
