@@ -393,3 +393,18 @@ def test_istft_real_output_of_a_twosided_spectrum_reads_its_first_half():
     np.testing.assert_allclose(twosided.numpy(), half.numpy(), rtol=1e-12, atol=1e-12)
     assert type(ember.istft(spec.requires_grad_(), 8, window=w, onesided=False,
                             length=30).grad_fn).__name__ == "ConstantPadNdBackward0"
+
+
+def test_fft_of_a_real_signal_fills_the_conjugate_half():
+    # torch transforms a real signal one-sided and fills bins n//2+1.. with conjugates: the
+    # last bin of [1, 0, 0, 0] is conj(1+0j) = 1-0j (printed `1.-0.j`), not c2c's 1+0j
+    out = ember.fft.fft(ember.tensor([1., 0., 0., 0.])).numpy()
+    np.testing.assert_array_equal(out, np.ones(4, np.complex64))
+    assert list(np.signbit(out.imag)) == [False, False, False, True]
+    rng = np.random.default_rng(0)
+    for n in (1, 2, 5, 8):
+        x = rng.standard_normal((3, n))
+        got = ember.fft.fft(ember.tensor(x), n=n + 1, dim=-1).numpy()
+        np.testing.assert_allclose(got, np.fft.fft(x, n=n + 1), atol=1e-12)
+        got = ember.fft.fft(ember.tensor(x), dim=0).numpy()
+        np.testing.assert_allclose(got, np.fft.fft(x, axis=0), atol=1e-12)

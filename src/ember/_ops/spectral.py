@@ -91,14 +91,27 @@ def fft_r2c(x, dim, normalization, onesided):
     complex_dtype = xp.result_type(x._data.dtype, xp.complex64)
     if not dim:
         array = x._data.astype(complex_dtype)
-    elif onesided:
-        array = xp.fft.rfftn(x._data, axes=dim, norm=norm)
     else:
-        array = xp.fft.fftn(x._data, axes=dim, norm=norm)
+        array = xp.fft.rfftn(x._data, axes=dim, norm=norm)
+        if not onesided:
+            array = _conjugate_fill(xp, array, dim, x.shape[dim[-1]])
     array = array.astype(complex_dtype, copy=False)
     return _emit(FftR2C, x, array, {"dim": tuple(dim), "normalization": normalization,
                                     "onesided": onesided, "full_size": x.shape[dim[-1]]
                                     if dim else 0})
+
+
+def _conjugate_fill(xp, half, dim, n):
+    """The full spectrum of a real signal from its one-sided one (bins 0..n//2 of the last
+    dim), as torch fills it: bin k of the last dim is the conjugate of bin n - k, with the
+    other transformed dims' indices negated. (A c2c transform gives the same values, but +0
+    where the conjugate has -0 imaginary parts: torch prints `1.-0.j`.)"""
+    last = dim[-1]
+    m = half.shape[last]
+    mirror = xp.take(half, xp.arange(n - m, 0, -1), axis=last)
+    for d in dim[:-1]:
+        mirror = xp.roll(xp.flip(mirror, d), 1, d)       # index k -> -k (mod size)
+    return xp.concatenate([half, xp.conj(mirror)], axis=last)
 
 
 def fft_c2r(x, dim, normalization, last_dim_size):
