@@ -2004,6 +2004,73 @@ seq = nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 3), nn.Tanh())
 o = torch.utils.checkpoint.checkpoint_sequential(seq, 2, a, use_reentrant=False)
 print(o.shape, o.requires_grad)
 ''',
+    'signal_fft': r'''\
+torch.manual_seed(0)
+fs = 64
+t = torch.arange(0, 1, 1 / fs)
+sig = torch.sin(2 * torch.pi * 5 * t) + 0.5 * torch.sin(2 * torch.pi * 12 * t) + 0.1 * torch.randn(fs)
+spec = torch.fft.rfft(sig)
+freqs = torch.fft.rfftfreq(fs, d=1 / fs)
+mag = spec.abs()
+top = mag.topk(2).indices
+print(freqs[top], mag[top].round(decimals=2))
+print(torch.allclose(torch.fft.irfft(spec, n=fs), sig, atol=1e-5))
+print(torch.fft.fftshift(torch.fft.fftfreq(8)), torch.fft.fft(torch.tensor([1.0, 0.0, 0.0, 0.0])))
+win = torch.hann_window(16)
+print(win[:4], torch.hamming_window(5, periodic=False), torch.blackman_window(4))
+S = torch.stft(sig, n_fft=16, hop_length=8, window=win, return_complex=True)
+print(S.shape, S.dtype, S.abs()[5].round(decimals=3))
+rec = torch.istft(S, n_fft=16, hop_length=8, window=win, length=fs)
+print(torch.allclose(rec, sig, atol=1e-4))
+x = torch.randn(32)
+k = torch.tensor([0.25, 0.5, 0.25])
+conv_direct = torch.nn.functional.conv1d(x.view(1, 1, -1), k.flip(0).view(1, 1, -1), padding=2).flatten()
+n = 32 + 3 - 1
+conv_fft = torch.fft.irfft(torch.fft.rfft(x, n) * torch.fft.rfft(k, n), n)
+print(torch.allclose(conv_direct, conv_fft, atol=1e-5))
+img = torch.randn(8, 8)
+F2 = torch.fft.fft2(img)
+print(F2[0, 0].real.round(decimals=4), torch.allclose(torch.fft.ifft2(F2).real, img, atol=1e-5))
+print(torch.fft.rfft2(img).shape, torch.fft.fftn(img, dim=(0,)).shape, torch.fft.hfft(torch.ones(3, dtype=torch.complex64)))
+c = torch.polar(torch.tensor([1.0, 2.0]), torch.tensor([0.0, torch.pi / 2]))
+print(c, c.angle(), torch.view_as_real(c), c.conj(), c.real, torch.view_as_complex(torch.tensor([[1.0, -1.0]])))
+''',
+    'gp_linalg': r'''\
+torch.manual_seed(0)
+def rbf(a, b, ls=0.5, var=1.0):
+    d2 = (a[:, None] - b[None, :]) ** 2
+    return var * torch.exp(-0.5 * d2 / ls ** 2)
+X = torch.linspace(-2, 2, 8, dtype=torch.float64)
+y = torch.sin(2 * X) + 0.05 * torch.randn(8, dtype=torch.float64)
+K = rbf(X, X) + 1e-2 * torch.eye(8, dtype=torch.float64)
+L = torch.linalg.cholesky(K)
+alpha = torch.cholesky_solve(y[:, None], L)
+Xs = torch.tensor([-1.0, 0.0, 1.5], dtype=torch.float64)
+Ks = rbf(Xs, X)
+mean = (Ks @ alpha).squeeze(1)
+v = torch.linalg.solve_triangular(L, Ks.T, upper=False)
+var = rbf(Xs, Xs).diagonal() - (v ** 2).sum(0)
+print(mean, var)
+lml = -0.5 * y @ alpha.squeeze(1) - L.diagonal().log().sum() - 4 * torch.log(torch.tensor(2 * torch.pi, dtype=torch.float64))
+print(lml)
+sign, logdet = torch.linalg.slogdet(K)
+print(sign, torch.allclose(logdet, 2 * L.diagonal().log().sum()))
+A = torch.randn(4, 4, dtype=torch.float64)
+S = A @ A.T
+evals, evecs = torch.linalg.eigh(S)
+print(evals, torch.allclose(evecs @ torch.diag(evals) @ evecs.T, S))
+print(torch.linalg.det(A), torch.linalg.inv(A) @ A - torch.eye(4, dtype=torch.float64) < 1e-10)
+print(torch.linalg.matrix_exp(torch.tensor([[0.0, 1.0], [-1.0, 0.0]])))
+Q, R = torch.linalg.qr(A)
+print(torch.allclose(Q @ R, A), R.diagonal().abs())
+print(torch.linalg.cond(S).round(), torch.linalg.matrix_norm(A, "fro"), torch.linalg.vector_norm(A, ord=float("inf")))
+print(torch.linalg.eigvals(torch.tensor([[2.0, 0.0], [0.0, 3.0]])), torch.trace(S), torch.linalg.multi_dot([A, A, A]).shape)
+print(torch.cholesky_inverse(L).allclose(torch.linalg.inv(K)), torch.linalg.lu_factor(A)[1])
+try:
+    torch.linalg.cholesky(-torch.eye(2))
+except Exception as e:
+    print(type(e).__name__, str(e).split("\n")[0])
+''',
 }
 
 # Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
