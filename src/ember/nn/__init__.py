@@ -2,4 +2,5 @@
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
-from . import functional, init, utils  # noqa: F401
+from . import functional, init, parallel, utils  # noqa: F401
+from .parallel import DataParallel  # noqa: F401
