@@ -245,3 +245,13 @@ def test_functional_call_and_ensembles():
     with pytest.raises(RuntimeError, match="Expected weight from each model to have the same "
                                            ".requires_grad"):
         stack_module_state([ember.nn.Linear(1, 1), ember.nn.Linear(1, 1).requires_grad_(False)])
+
+
+def test_stateless_functional_call_is_deprecated_func_functional_call():
+    model = ember.nn.Linear(2, 2)
+    params = {"weight": ember.eye(2) * 2, "bias": ember.ones(2)}
+    with pytest.warns(FutureWarning, match="`torch.nn.utils.stateless.functional_call` is "
+                      "deprecated as of PyTorch 2.0"):
+        out = ember.nn.utils.stateless.functional_call(model, params, (ember.ones(1, 2),))
+    assert out.tolist() == [[3.0, 3.0]]
+    assert model.weight.tolist() != params["weight"].tolist()      # the module is untouched

@@ -462,3 +462,18 @@ def test_channel_shuffle():
     with pytest.raises(RuntimeError, match="Number of channels must be divisible by groups. "
                                            "Got 4 channels and 3 groups."):
         F.channel_shuffle(ember.ones(1, 4, 2), 3)
+
+
+def test_native_channel_shuffle_is_channel_shuffle_without_a_derivative():
+    x = ember.arange(8.0).reshape(1, 4, 2).requires_grad_()
+    y = F.native_channel_shuffle(x, 2)
+    assert y.tolist() == [[[0.0, 1.0], [4.0, 5.0], [2.0, 3.0], [6.0, 7.0]]]
+    assert y.tolist() == F.channel_shuffle(x, 2).tolist()
+    assert type(y.grad_fn).__name__ == "NotImplemented"      # torch's node: no derivative
+    with pytest.raises(RuntimeError, match="^derivative for aten::native_channel_shuffle is "
+                       "not implemented$"):
+        y.sum().backward()
+    with pytest.raises(RuntimeError, match="^Number of channels must be divisible by groups. "
+                       "Got 4 channels and 3 groups.$"):
+        F.native_channel_shuffle(x, 3)
+    assert ember.native_channel_shuffle(x, 2).tolist() == y.tolist()

@@ -15,6 +15,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
            "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d",
            "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
+           "native_channel_shuffle",
            "cosine_similarity", "pairwise_distance", "pdist", "bilinear", "layer_norm",
            "group_norm", "batch_norm", "instance_norm", "rms_norm", "embedding", "ctc_loss",
            "kl_div", "binary_cross_entropy_with_logits", "cosine_embedding_loss",
@@ -28,6 +29,7 @@ conv_transpose3d = F.conv_transpose3d
 avg_pool1d, adaptive_avg_pool1d = F.avg_pool1d, F.adaptive_avg_pool1d
 pixel_shuffle, pixel_unshuffle, channel_shuffle = (F.pixel_shuffle, F.pixel_unshuffle,
                                                    F.channel_shuffle)
+native_channel_shuffle = F.native_channel_shuffle
 cosine_similarity, pairwise_distance, pdist = F.cosine_similarity, F.pairwise_distance, F.pdist
 bilinear = F.bilinear
 

@@ -8,7 +8,8 @@ from . import _grid_sample_ops as grid_ops, _vision_ops as ops
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
-           "pixel_unshuffle", "channel_shuffle", "grid_sample", "affine_grid"]
+           "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "grid_sample",
+           "affine_grid"]
 
 _MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 _NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4}
@@ -182,6 +183,17 @@ def pixel_unshuffle(input, downscale_factor):
 def channel_shuffle(input, groups):
     """(N, C, *) with C = groups * k: the channels regrouped so that each group's first channel
     comes first, then each group's second, ... (ShuffleNet)."""
+    _check_channel_shuffle(input, groups)
+    return ops.run_shuffle(input, groups, ops.ChannelShuffle, ops.channel_shuffle)
+
+
+def native_channel_shuffle(input, groups):
+    """channel_shuffle's kernel itself: the same values and checks, no derivative."""
+    _check_channel_shuffle(input, groups)
+    return ops.run_shuffle(input, groups, ops.NativeChannelShuffle, ops.channel_shuffle)
+
+
+def _check_channel_shuffle(input, groups):
     if input.ndim <= 2:
         raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
                            f"sizes [{', '.join(map(str, input.shape))}]")
@@ -192,7 +204,6 @@ def channel_shuffle(input, groups):
     if c % groups:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
                            f"and {groups} groups.")
-    return ops.run_shuffle(input, groups, ops.ChannelShuffle, ops.channel_shuffle)
 
 
 # -- grid sampling -------------------------------------------------------------------------------

@@ -225,6 +225,14 @@ class ChannelShuffle(Op):
         return run_shuffle(grad, channels // ctx.factor, ChannelShuffle, channel_shuffle)
 
 
+class NativeChannelShuffle(Op):
+    """torch's native_channel_shuffle kernel, which has no derivative."""
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
+
+
 def channel_shuffle(x, groups):
     """The channels (dim 1) seen as (groups, C / groups), transposed."""
     xp = backend_of(x).xp

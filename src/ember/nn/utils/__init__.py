@@ -10,7 +10,7 @@ from .memory_format import convert_conv2d_weight_memory_format, \
     convert_conv3d_weight_memory_format
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
-from . import parametrizations, parametrize, rnn  # noqa: F401
+from . import parametrizations, parametrize, rnn, stateless  # noqa: F401
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "get_total_norm",
            "clip_grads_with_norm_", "convert_conv2d_weight_memory_format",
