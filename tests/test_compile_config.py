@@ -76,3 +76,32 @@ def test_matmul_precision_and_warn_always():
         assert ember.is_warn_always_enabled()
     finally:
         ember.set_warn_always(False)
+
+
+def test_backends_flags_are_recorded_and_read_back():
+    b = ember.backends
+    assert (b.cudnn.is_available(), b.cudnn.version(), b.mps.is_available(),
+            b.mps.is_built(), b.cuda.is_built()) == (False, None, False, False, False)
+    assert (b.cudnn.enabled, b.cudnn.benchmark, b.cudnn.deterministic) == (True, False, False)
+    b.cudnn.benchmark = True
+    assert ember.backends.cudnn.benchmark is True
+    b.cudnn.benchmark = False
+    with b.cudnn.flags(enabled=False, deterministic=True):
+        assert (b.cudnn.enabled, b.cudnn.deterministic) == (False, True)
+    assert (b.cudnn.enabled, b.cudnn.deterministic) == (True, False)
+    assert ember.version.cuda is None and ember.version.__version__ == ember.__version__
+
+
+def test_backends_cuda_matmul_allow_tf32_is_the_matmul_precision():
+    matmul = ember.backends.cuda.matmul
+    assert ember.get_float32_matmul_precision() == "highest" and matmul.allow_tf32 is False
+    matmul.allow_tf32 = True
+    try:
+        assert ember.get_float32_matmul_precision() == "high" and matmul.allow_tf32 is True
+    finally:
+        matmul.allow_tf32 = False
+    assert ember.get_float32_matmul_precision() == "highest"
+    with pytest.raises(AttributeError, match="^Unknown attribute foo$"):
+        matmul.foo = 1
+    with pytest.raises(AttributeError, match="^Unknown attribute foo$"):
+        matmul.foo

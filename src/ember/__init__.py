@@ -39,7 +39,7 @@ from . import _ops
 from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, \
     preserve_format
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: E402
 
 # NOTE: NumPy warns about floating-point events (divide by zero, overflow, invalid) that torch
 # computes silently (1/0 is inf, sqrt(-1) is nan). Silence them only when they come from
@@ -60,6 +60,7 @@ from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
                       set_float32_matmul_precision, set_num_interop_threads, set_warn_always,
                       use_deterministic_algorithms)
 from . import profiler  # noqa: E402
+from . import backends, version  # noqa: E402
 from .amp.autocast_mode import *  # noqa: E402,F401,F403  (ember.autocast, ...)
 from . import func  # noqa: E402
 from .serialization import load, save  # noqa: E402
