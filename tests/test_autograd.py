@@ -1412,3 +1412,24 @@ def test_leaf_grad_takes_the_leaf_layout():
     u = torch.randn(3, 4, requires_grad=True)
     u.backward(torch.ones(4, 3).t())
     assert u.grad.stride() == (4, 1)
+
+
+def test_variable_is_a_detached_tensor_with_requires_grad():
+    Variable = torch.autograd.Variable
+    x = torch.ones(2)
+    v = Variable(x, requires_grad=True)
+    assert type(v) is torch.Tensor and v is not x and v.data_ptr() == x.data_ptr()
+    assert v.requires_grad and v.is_leaf and not x.requires_grad
+    (v * 3).sum().backward()
+    assert v.grad.tolist() == [3., 3.]
+    z = torch.ones(2, requires_grad=True) * 2
+    assert Variable(z).grad_fn is None and not Variable(z).requires_grad
+    assert isinstance(x, Variable) and not isinstance(3, Variable)
+    assert Variable().shape == (0,)
+    with pytest.raises(TypeError, match="^Variable data has to be a tensor, but got list$"):
+        Variable([1, 2])
+    with pytest.raises(RuntimeError, match="^Only Tensors of floating point and complex dtype "
+                                           "can require gradients$"):
+        Variable(torch.tensor([1, 2]), requires_grad=True)
+    with pytest.warns(UserWarning, match="volatile was removed"):
+        Variable(x, volatile=True)
