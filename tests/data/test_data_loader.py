@@ -187,3 +187,24 @@ def test_subset_of_tensor_dataset_batch_is_one_gather():
         (x, y), = list(DataLoader(part, batch_size=10))
         assert y.tolist() == list(part.indices)
         assert x.tolist() == ds.tensors[0][list(part.indices)].tolist()
+
+
+def test_distributed_sampler_splits_one_shared_order():
+    from ember.utils.data import DistributedSampler
+    order = ember.randperm(10, generator=ember.Generator().manual_seed(3)).tolist()
+    padded = order + order[:2]                      # 12 = 3 replicas x 4 samples
+    shares = [list(DistributedSampler(range(10), num_replicas=3, rank=r, seed=3))
+              for r in range(3)]
+    assert shares == [padded[r::3] for r in range(3)]
+    cut = [list(DistributedSampler(range(10), 3, r, seed=3, drop_last=True)) for r in range(3)]
+    assert cut == [order[:9][r::3] for r in range(3)]
+    plain = DistributedSampler(range(5), num_replicas=2, rank=1, shuffle=False)
+    assert list(plain) == [1, 3, 0] and len(plain) == 3 and plain.total_size == 6
+    s = DistributedSampler(range(10), num_replicas=2, rank=0)
+    s.set_epoch(1)
+    assert list(s) == ember.randperm(10, generator=ember.Generator().manual_seed(1)).tolist()[::2]
+    with pytest.raises(ValueError, match=r"^Invalid rank 2, rank should be in the interval "
+                                         r"\[0, 1\]$"):
+        DistributedSampler(range(5), num_replicas=2, rank=2)
+    with pytest.raises(ValueError, match="^Default process group has not been initialized"):
+        DistributedSampler(range(5))
