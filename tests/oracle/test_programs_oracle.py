@@ -2071,6 +2071,45 @@ try:
 except Exception as e:
     print(type(e).__name__, str(e).split("\n")[0])
 ''',
+    'repro_setup': r'''\
+import random
+nn = torch.nn
+data = torch.utils.data
+Variable = torch.autograd.Variable
+def set_seed(seed):
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+set_seed(42)
+device = torch.device("cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu")
+print(device, torch.backends.cudnn.deterministic, torch.backends.cudnn.is_available(), torch.version.cuda)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)).to(device)
+if torch.cuda.device_count() > 1 or True:
+    model = nn.DataParallel(model)
+print(model)
+print(list(model.state_dict())[:2])
+ds = data.TensorDataset(torch.randn(20, 4), torch.randint(0, 2, (20,)))
+sampler = data.DistributedSampler(ds, num_replicas=2, rank=1, shuffle=True, seed=7)
+dl = data.DataLoader(ds, batch_size=4, sampler=sampler)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    sampler.set_epoch(epoch)
+    for xb, yb in dl:
+        xb, yb = Variable(xb.to(device)), Variable(yb.to(device))
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad(); loss.backward(); opt.step()
+    print(epoch, len(sampler), list(sampler)[:4], round(loss.item(), 4))
+w = Variable(torch.randn(3), requires_grad=True)
+print(w, isinstance(w, Variable), w.requires_grad)
+(w * torch.pi).sum().backward()
+print(w.grad, torch.e, torch.inf, -torch.inf < 0)
+state = {k.replace("module.", ""): v for k, v in model.state_dict().items()}
+plain = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+print(plain.load_state_dict(state))
+print(torch.backends.cuda.matmul.allow_tf32, torch.get_float32_matmul_precision())
+''',
 }
 
 # Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
