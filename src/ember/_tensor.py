@@ -14,7 +14,7 @@ from ._device import backend_of
 from ._size import make_size
 from ._storage import Storage, UntypedStorage
 from . import autograd as _autograd
-from .autograd.graph import add_hook, new_hook_dict
+from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
 
 _new = object.__new__
 
@@ -366,7 +366,7 @@ class Tensor:
             if new is None:
                 return None
             grads = list(grad_outputs)
-            grads[nr] = new
+            grads[nr] = checked_hook_grad(hook, grad_outputs[nr], new)
             return tuple(grads)
         return node.register_prehook(prehook)
 

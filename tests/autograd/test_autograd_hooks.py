@@ -73,6 +73,62 @@ def test_node_prehook_and_hook_order_and_replacement():
     assert len(events) == 2
 
 
+def _backward_with_hook(hook, leaf=False, dtype=torch.float32):
+    """x.grad of (x * 2).sum() with `hook` on the leaf x or on the product."""
+    x = torch.tensor([1., 2.], dtype=dtype, requires_grad=True)
+    y = x * 2
+    (x if leaf else y).register_hook(hook)
+    y.sum().abs().backward()
+    return x.grad
+
+
+def test_a_tensor_hook_may_not_change_the_gradients_type_or_size():
+    assert _backward_with_hook(lambda g: g * 3).tolist() == [6., 6.]
+    with raises(TypeError, "expected Variable, but hook returned 'int'"):
+        _backward_with_hook(lambda g: 5)
+    with raises(TypeError, "expected Variable, but hook returned 'list'"):
+        _backward_with_hook(lambda g: [1., 2.], leaf=True)
+    with raises(RuntimeError, "hook '<lambda>' has changed the type of value (was "
+                              "torch.FloatTensor got torch.DoubleTensor)"):
+        _backward_with_hook(lambda g: g.double(), leaf=True)
+    with raises(RuntimeError, "hook '<lambda>' has changed the type of value (was "
+                              "torch.FloatTensor got CPUBFloat16Type)"):
+        _backward_with_hook(lambda g: g.bfloat16())
+    with raises(RuntimeError, "hook '<lambda>' has changed the type of value (was "
+                              "CPUComplexFloatType got torch.LongTensor)"):
+        _backward_with_hook(lambda g: g.real.long(), dtype=torch.complex64)
+    with raises(RuntimeError, "hook 'shrink' has changed the size of value"):
+        def shrink(g):
+            return g[:1]
+        _backward_with_hook(shrink)
+
+    class Hook:
+        def __call__(self, g):
+            return g.view(2, 1)
+    with raises(RuntimeError, "hook '<unknown>' has changed the size of value"):
+        _backward_with_hook(Hook(), leaf=True)
+
+
+def test_a_node_hook_may_not_fill_a_missing_gradient_or_change_one():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = x * torch.ones(2)
+    y.grad_fn.register_hook(lambda gi, go: (gi[0], torch.ones(2)))
+    with raises(RuntimeError, "can't replace a None gradient with a non-None value"):
+        y.sum().backward()
+    y = x * 2
+    y.grad_fn.register_prehook(lambda go: (go[0][:1],))
+    with raises(RuntimeError, "hook '<lambda>' has changed the size of value"):
+        y.sum().backward()
+    y = x * 2
+    y.grad_fn.register_hook(lambda gi, go: (5, None))
+    with raises(TypeError, "expected Variable, but hook returned 'int'"):
+        y.sum().backward()
+    y = x * 2
+    y.grad_fn.register_prehook(lambda go: 3)
+    with raises(TypeError, "expected tuple, but hook returned 'int'"):
+        y.sum().backward()
+
+
 def test_saved_tensors_hooks_pack_and_unpack():
     x = torch.tensor([1., 2.], requires_grad=True)
     log = []

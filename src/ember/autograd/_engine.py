@@ -14,7 +14,7 @@ import heapq
 
 from .. import _dtype
 
-from .graph import AccumulateGrad, _Extras, gradient_edge
+from .graph import AccumulateGrad, _Extras, checked_hook_grad, checked_hook_grads, gradient_edge
 from .grad_mode import _state as _grad_state
 
 _ACCUMULATE_PRIORITY = float("inf")
@@ -246,22 +246,10 @@ def _run_node(node, grads, retain_graph, capture, captured, needed, accumulate):
         for hook in tuple(node._hooks.values()):
             new = hook(outputs, tuple(grads))
             if new is not None:
-                outputs = _checked_hook_result(hook, new, outputs)
+                outputs = checked_hook_grads(hook, new, outputs)
     if not retain_graph:
         node.release()
     return _mark_shared(outputs, grads)
-
-
-def _checked_hook_result(hook, new, outputs):
-    """A node hook's replacement grad_input, refused as torch does unless it is a tuple of the
-    same length (the hook named by its __name__, '<unknown>' without one)."""
-    if not isinstance(new, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
-    if len(new) != len(outputs):
-        name = getattr(hook, "__name__", "<unknown>")
-        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "
-                           f"(got {len(new)}, but expected {len(outputs)})")
-    return new
 
 
 def _apply_observed(node, grads):
@@ -301,7 +289,7 @@ def _before_node(node, grads, capture, captured):
         for hook in tuple(node._pre_hooks.values()):
             new = hook(tuple(grads))
             if new is not None:
-                grads = list(new)
+                grads = list(checked_hook_grads(hook, new, tuple(grads)))
     if node._retained:
         _retain(node, grads)
     if capture:
@@ -321,7 +309,7 @@ def _leaf_hooks(leaf, grad):
         for hook in tuple(meta.hooks.values()):
             new = hook(grad)
             if new is not None:
-                grad = new
+                grad = checked_hook_grad(hook, grad, new)
     return grad
 
 

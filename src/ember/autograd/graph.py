@@ -86,6 +86,54 @@ def new_hook_dict():
     return _HookDict()
 
 
+# The dtypes whose C++ type name is the legacy class name ("torch.FloatTensor").
+_CLASSIC = ("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double")
+
+
+def _cpp_type_name(t):
+    """How torch's C++ names a tensor's type in hook errors: "torch.FloatTensor" (or
+    "torch.cuda.FloatTensor") for the eight classic dtypes, else backend and scalar type,
+    "CPUBFloat16Type", "CUDABoolType"."""
+    from .._printing import legacy_type_name
+    scalar = t.dtype._legacy_name[:-len("Tensor")]
+    if scalar in _CLASSIC:
+        return legacy_type_name(t)
+    return f"{'CPU' if t.device.type == 'cpu' else t.device.type.upper()}{scalar}Type"
+
+
+def hook_name(hook):
+    """The name torch gives a hook in its errors: its __name__, or '<unknown>'."""
+    return getattr(hook, "__name__", "<unknown>")
+
+
+def checked_hook_grad(hook, original, new):
+    """A gradient a hook returned in place of `original`, refused as torch does when it is not
+    a tensor, replaces a missing gradient, or changes the dtype, device or size."""
+    from .._tensor import Tensor
+    if original is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(new, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if new.dtype != original.dtype or new.device != original.device:
+        raise RuntimeError(f"hook '{hook_name(hook)}' has changed the type of value (was "
+                           f"{_cpp_type_name(original)} got {_cpp_type_name(new)})")
+    if new.shape != original.shape:
+        raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
+    return new
+
+
+def checked_hook_grads(hook, new, originals):
+    """A node hook's replacement gradients: a tuple as long as `originals`, each checked by
+    `checked_hook_grad` (None keeps a slot as it was)."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(originals):
+        raise RuntimeError(f"hook '{hook_name(hook)}' has returned an incorrect number of "
+                           f"values (got {len(new)}, but expected {len(originals)})")
+    return tuple(old if g is None else checked_hook_grad(hook, old, g)
+                 for old, g in zip(originals, new))
+
+
 class Node:
     """A backward function in the graph; `t.grad_fn` is one.
 
@@ -253,7 +301,7 @@ class AccumulateGrad(Node):
             for hook in tuple(meta.hooks.values()):
                 new = hook(grad)
                 if new is not None:
-                    grad = new
+                    grad = checked_hook_grad(hook, grad, new)
         old = leaf.grad_if_set()
         if old is None:
             # NOTE: the leaf keeps its own dense copy unless this gradient is a fresh tensor
