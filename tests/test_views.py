@@ -317,6 +317,48 @@ def test_multi_view_ops(prep, op, np_ops):
     np.testing.assert_array_equal(x.numpy(), storage)
 
 
+_MULTI_VIEW_TAIL = (" This view is the output of a function that returns multiple views. Such "
+                    "functions do not allow the output views to be modified inplace. You should "
+                    "replace the inplace operation by an out-of-place one.")
+
+
+@pytest.mark.parametrize("pieces,name", [
+    (lambda y: y.split(2), "Split"), (lambda y: y.chunk(1), "Split"),
+    (lambda y: y.split([1, 3]), "SplitWithSizes"), (lambda y: y.unbind(), "Unbind")])
+def test_outputs_of_multi_view_functions_refuse_in_place_writes(pieces, name):
+    x = ember.arange(4., requires_grad=True)
+    out = pieces(x * 1)
+    last = len(out) - 1
+    with pytest.raises(RuntimeError, match="^" + re.escape(
+            f"Output {last} of {name} is a view and is being modified inplace." +
+            _MULTI_VIEW_TAIL) + "$"):
+        out[-1].mul_(2)
+    with pytest.raises(RuntimeError, match=f"^Output 0 of {name} is a view and is being"):
+        pieces(x)[0].add_(1)            # before the leaf-view error
+    with ember.no_grad():
+        out[0].mul_(2)                  # allowed without grad mode
+    assert x.tolist() == [0., 1., 2., 3.]
+    pieces(ember.arange(4.))[0].mul_(2)  # and where nothing requires grad
+
+
+def test_a_view_of_a_split_output_inherits_the_ban_and_a_base_write_is_caught_later():
+    x = ember.arange(4., requires_grad=True)
+    a, b = (x * 1).split(2)
+    with pytest.raises(RuntimeError, match="^Output 0 of View is a view and is being "):
+        b.view(2).mul_(2)
+    y = x * 1
+    a, b = y.split(2)
+    y[:1].mul_(2)
+    with pytest.raises(RuntimeError, match="^" + re.escape(
+            "Output 1 of Split is a view and its base or another view of its base has been "
+            "modified inplace." + _MULTI_VIEW_TAIL) + "$"):
+        b.grad_fn
+    c, d = (x * 1).split(2)
+    (c * 2 + d).sum().backward()        # reading them stays fine
+    assert x.grad.tolist() == [2., 2., 1., 1.]
+    assert x.tensor_split(2)[0].clone().mul_(2).tolist() == [0., 2.]
+
+
 def test_split_and_chunk_sizes():
     x = ember.arange(10.)
     assert [p.tolist() for p in x.split(3)] == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]

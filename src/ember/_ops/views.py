@@ -36,6 +36,9 @@ def record_view(op, base, out, params):
     if base._requires_grad and _grad_state.enabled:
         node = record(op, (base,), (out,), params)
         node._view_version = base._version
+        if base._base is not None and base._grad_fn is not None \
+                and base._grad_fn._multi_output_view:
+            node._multi_output_view = True      # a view of split's outputs inherits the ban
     return out
 
 
@@ -560,6 +563,7 @@ def _multi_view(op, input, pieces, params):
     if input._requires_grad and _grad_state.enabled and outs:
         node = record(op, (input,), outs, params, num_outputs=len(outs))
         node._view_version = input._version
+        node._multi_output_view = True          # torch forbids writing into these in place
     return outs
 
 

@@ -150,6 +150,7 @@ class Node:
     _hooks = None
     _retained = None
     _metadata = None
+    _multi_output_view = False  # made a view out of split/chunk/unbind (or a view of one)
     num_outputs = 1
 
     def __init__(self):
