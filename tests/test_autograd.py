@@ -775,6 +775,20 @@ class TestErrors:
         with raises(RuntimeError, "grad can be implicitly created only for scalar outputs"):
             torch.autograd.grad(x * 2, x)
 
+    def test_gradients_pair_with_outputs_as_zip_does(self):
+        # torch ignores extra gradients and counts what it paired when there are too few
+        x = leaf(1., 2.)
+        torch.autograd.backward([x * 3], [torch.ones(2), torch.ones(2)])
+        close(x.grad, [3., 3.])
+        with raises(RuntimeError, "got 2 tensors and 1 gradients"):
+            torch.autograd.backward([x * 1, x * 2], [torch.ones(2)])
+        with raises(RuntimeError, "got 1 tensors and 0 gradients"):
+            torch.autograd.backward([(x * 1).sum()], [])
+        with raises(RuntimeError, "got 2 tensors and 1 gradients"):
+            torch.autograd.grad([x.sum(), x.sum()], [x], [None])
+        g, = torch.autograd.grad([x * 1], [x], [torch.ones(2), torch.ones(2)])
+        close(g, [1., 1.])
+
     @pytest.mark.parametrize("shape,out_shape,grad_shape", [
         ((2,), "[2]", "[3]"), ((2,), "[2]", "[2, 1]"), ((), "[]", "[1]")])
     def test_gradient_shape_mismatch(self, shape, out_shape, grad_shape):

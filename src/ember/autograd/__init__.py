@@ -52,11 +52,8 @@ def _root_grads(outputs, grad_outputs, create_graph):
     grads = []
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
-    if len(grad_outputs) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs"
-                           if len(grad_outputs) == 0 else
-                           f"Mismatch in number of grad_outputs: got {len(grad_outputs)} but "
-                           f"expected {len(outputs)}")
+    # NOTE: torch pairs outputs with gradients as zip() does: extra gradients are ignored, and
+    # too few are refused only after the pairs were checked.
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if not isinstance(out, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
@@ -91,6 +88,8 @@ def _root_grads(outputs, grad_outputs, create_graph):
             from ._engine import _shared
             g = _shared(g)
         grads.append(g)
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     return tuple(grads)
 
 
