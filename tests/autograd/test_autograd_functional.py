@@ -121,6 +121,33 @@ def test_vectorize_flag_is_accepted():
     close(jacobian(f, d(*X), vectorize=True), f_jacobian(X))
 
 
+def test_forward_mode_and_strict_refusals():
+    x = d(1., 2.)
+    with raises(NotImplementedError, "Computing Jacobian using forward-AD or forward-over-"
+                                     "reverse Hessian isonly implemented for `vectorize=True`."):
+        jacobian(f, x, strategy="forward-mode")
+    close(jacobian(f, x, strategy="forward-mode", vectorize=True), f_jacobian([1., 2.]))
+    with raises(NotImplementedError, 'torch.autograd.functional.jacobian: `create_graph=True` '
+                                     'and `strategy="forward-mode"` are not supported together '
+                                     '(yet). Please either set `create_graph=False` or '
+                                     '`strategy="reverse-mode"`.'):
+        jacobian(f, x, strategy="forward-mode", vectorize=True, create_graph=True)
+    with raises(RuntimeError, "Output 1 of the user-provided function does not require "
+                              "gradients. The outputs must be computed in a differentiable "
+                              "manner from the input when running in strict mode."):
+        jacobian(lambda v: (v * 2, torch.ones(2)), x, strict=True)
+    with raises(RuntimeError, "torch.autograd.functional.jacobian: `strict=True` and "
+                              "`vectorized=True` are not supported together. Please either set "
+                              "`strict=False` or `vectorize=False`."):
+        jacobian(f, x, strict=True, vectorize=True)
+    with pytest.raises(RuntimeError, match="^While computing the hessian, found that the "
+                                           "jacobian of the user-provided function with "
+                                           "respect to input 0 is independent of the input"):
+        hessian(lambda v: (v * 3).sum(), x, strict=True)
+    with pytest.raises(NotImplementedError, match="^Computing Jacobian using forward-AD"):
+        hessian(g, x, outer_jacobian_strategy="forward-mode")
+
+
 class BadExp(Function):
     @staticmethod
     def forward(ctx, x):

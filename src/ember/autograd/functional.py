@@ -182,6 +182,42 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
             _tuple_postprocess(result, is_outputs_tuple))
 
 
+def _check_forward_mode(inputs, create_graph, strict, vectorize):
+    """torch's refusals for jacobian(strategy="forward-mode"); with vectorize=True, forward
+    mode gives the same Jacobian, which ember computes in reverse mode."""
+    if create_graph:
+        raise NotImplementedError(
+            'torch.autograd.functional.jacobian: `create_graph=True` and `strategy="forward-'
+            'mode"` are not supported together (yet). Please either set `create_graph=False` '
+            'or `strategy="reverse-mode"`.')
+    if strict:
+        raise RuntimeError(
+            'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` '
+            'are not supported together (yet). Please either set `strict=False` or '
+            '`strategy="reverse-mode"`.')
+    _as_tuple(inputs, "inputs", "jacobian")
+    if not vectorize:
+        # NOTE: torch's text lacks the space in "isonly".
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                  "Hessian isonly implemented for `vectorize=True`.")
+
+
+def _check_outputs_require_grad(outputs, strict, vectorize):
+    """In strict mode torch wants every output computed differentiably from the inputs, and
+    refuses vectorize=True."""
+    if not strict:
+        return
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(f"Output {i} of the user-provided function does not require "
+                               f"gradients. The outputs must be computed in a differentiable "
+                               f"manner from the input when running in strict mode.")
+    if vectorize:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                           "`vectorized=True` are not supported together. Please either set "
+                           "`strict=False` or `vectorize=False`.")
+
+
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """The Jacobian of `func` at `inputs`: for each (output, input) pair a tensor of shape
@@ -198,12 +234,15 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                              'Hint: If your function has more outputs than inputs, '
                              '"forward-mode" tends to be more performant. Otherwise, prefer to '
                              'use "reverse-mode".')
+    if strategy == "forward-mode":
+        _check_forward_mode(inputs, create_graph, strict, vectorize)
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _prepare(inputs, create_graph, True)
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
                                               "jacobian")
+        _check_outputs_require_grad(outputs, strict, vectorize)
         jac = []
         for i, out in enumerate(outputs):
             rows = [[] for _ in inputs]
@@ -244,6 +283,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         out = func(*inp)
         is_out_tuple, t_out = _as_tuple(out, "outputs of the user-provided function",
                                         "hessian")
+        _check_outputs_require_grad(t_out, strict, False)
         if is_out_tuple or not isinstance(out, _tensor_class()):
             raise RuntimeError("The function given to hessian should return a single Tensor")
         if out.nelement() != 1:
@@ -256,10 +296,20 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             prepared = tuple(x if x.requires_grad else x.detach().requires_grad_() for x in inp)
             out = ensure_single_output(*prepared)
             grads = _grad((out,), prepared, (out.new_ones(()),), create_graph=True)
-            return _fill_zeros(grads, prepared, strict, create_graph, "double_back")
+            jac = _fill_zeros(grads, prepared, False, create_graph, "double_back")
+            for i, g in enumerate(jac):
+                if strict and not g.requires_grad:
+                    raise RuntimeError(
+                        f"While computing the hessian, found that the jacobian of the "
+                        f"user-provided function with respect to input {i} is independent of "
+                        f"the input. This is not allowed in strict mode. You should ensure "
+                        f"that your function is twice differentiable and that the jacobian "
+                        f"depends on the inputs (this would be violated by a linear function "
+                        f"for example).")
+            return jac
 
     res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict,
-                   vectorize=vectorize)
+                   vectorize=vectorize, strategy=outer_jacobian_strategy)
     return _tuple_postprocess(res, (is_inputs_tuple, is_inputs_tuple))
 
 
