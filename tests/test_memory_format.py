@@ -125,3 +125,44 @@ def test_module_to_channels_last_and_conv_follows_the_input():
     assert w[0].weight.stride() == (27, 1, 9, 3)
     w3 = nn.utils.convert_conv3d_weight_memory_format(nn.Conv3d(2, 3, 2), CL3)
     assert w3.weight.stride() == (16, 1, 8, 4, 2)
+
+
+# torch's strides where a dim of size 1 makes several layouts fit (recorded from torch 2.13)
+DEGENERATE = [
+    (lambda: ember.ones(2, 1, 4, 5).to(memory_format=ember.channels_last), (20, 1, 5, 1)),
+    (lambda: ember.ones(2, 3, 1, 1).to(memory_format=ember.channels_last), (3, 1, 3, 3)),
+    (lambda: ember.ones(2, 3, 1, 1).contiguous(memory_format=ember.channels_last), (3, 1, 1, 1)),
+    (lambda: ember.ones(2, 1, 4, 5).contiguous(memory_format=ember.channels_last),
+     (20, 20, 5, 1)),
+    (lambda: ember.empty(2, 1, 4, 5, memory_format=ember.channels_last), (20, 1, 5, 1)),
+    (lambda: ember.ones(2, 1, 1, 4, 5).to(memory_format=ember.channels_last_3d),
+     (20, 1, 20, 5, 1)),
+    (lambda: ember.ones(2, 3, 4, 1).to(memory_format=ember.channels_last), (12, 1, 3, 3)),
+]
+
+
+@pytest.mark.parametrize("make, strides", DEGENERATE)
+def test_channels_last_strides_of_size_one_dims_are_torchs(make, strides):
+    assert make().stride() == strides
+
+
+def test_to_aliases_where_torch_suggests_the_asked_layout():
+    matrix = ember.ones(2, 3).t()
+    assert matrix.to(memory_format=ember.contiguous_format) is matrix    # 2-D: nothing to do
+    cl = ember.ones(2, 3, 4, 5).to(memory_format=ember.channels_last)
+    assert cl.to(memory_format=ember.channels_last) is cl
+    assert cl.to(memory_format=ember.contiguous_format).stride() == (60, 20, 5, 1)
+    sliced = cl[:, :, ::2]                  # not dense, but strided like channels-last
+    assert sliced.to(memory_format=ember.channels_last) is sliced
+    rows = ember.ones(2, 1, 4, 5)           # dense both ways: row-major is suggested
+    assert rows.to(memory_format=ember.channels_last) is not rows
+
+
+def test_one_channel_convolutions_follow_a_channels_last_input():
+    ember.manual_seed(0)
+    x = ember.ones(2, 1, 4, 5).to(memory_format=ember.channels_last)
+    assert nn.Conv2d(1, 2, 3)(x).stride() == (12, 1, 6, 2)
+    y = ember.ones(2, 3, 4, 5).to(memory_format=ember.channels_last)
+    assert nn.Conv2d(3, 1, 3)(y).stride() == (6, 1, 3, 1)
+    assert nn.Conv2d(1, 1, 3).to(memory_format=ember.channels_last).weight.stride() == \
+        (9, 1, 3, 1)

@@ -192,3 +192,30 @@ def test_top_level_constants_are_pythons():
     assert ember.newaxis is None
     assert ember.arange(3)[ember.newaxis].shape == (1, 3)
     assert ember.sin(ember.tensor([ember.pi / 2])).tolist() == [1.0]
+
+
+@pytest.mark.parametrize("make, order", [
+    (lambda: ember.ones(2, 3), (0, 1)),
+    (lambda: ember.ones(2, 3).t(), (1, 0)),
+    (lambda: ember.ones(2, 3, 4, 5).permute(0, 2, 3, 1), (0, 3, 1, 2)),
+    (lambda: ember.ones(2, 3).expand(4, 2, 3), (0, 1, 2)),          # stride 0 stays in place
+    (lambda: ember.ones(2, 3, 4, 5).to(memory_format=ember.channels_last), (0, 2, 3, 1)),
+    (lambda: ember.ones(2, 1, 4, 5).to(memory_format=ember.channels_last), (0, 2, 3, 1)),
+    (lambda: ember.ones(3, 4, 5).permute(2, 0, 1), (1, 2, 0)),
+    (lambda: ember.ones(5), (0,)),
+])
+def test_dim_order_is_torchs(make, order):
+    assert make().dim_order() == order
+
+
+def test_dense_identities_and_module_load():
+    x = ember.arange(6.0).reshape(2, 3)
+    assert x.to_dense() is x and x.to_dense(ember.float64).dtype == ember.float64
+    assert x.const_data_ptr() == x.data_ptr()
+    assert x.is_set_to(x.view(2, 3)) and x[0].is_set_to(x[0])
+    assert not x.is_set_to(x.clone()) and not x[0].is_set_to(x[1]) and not x.is_set_to(x.t())
+    target, value = ember.zeros(2, 3), ember.ones(2, 3)
+    loaded = target.module_load(value)
+    assert loaded is not value and target.tolist() == value.tolist()     # copied into target
+    assigned = target.module_load(value, assign=True)
+    assert assigned is not value and assigned.data_ptr() == value.data_ptr()

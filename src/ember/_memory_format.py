@@ -71,17 +71,32 @@ def lay_out(xp, array, fmt):
     if order is None:
         return xp.array(array, order="C", copy=True)
     inverse = [order.index(d) for d in range(len(order))]
-    return xp.ascontiguousarray(array.transpose(order)).transpose(inverse)
+    # NOTE: a fresh array, even where NumPy would call the transposed view contiguous already
+    # (a dim of size 1): torch's channels-last strides are its formula's (2x1x4x5: 20, 1, 5, 1)
+    out = xp.empty(tuple(array.shape[d] for d in order), dtype=array.dtype)
+    out[...] = array.transpose(order)
+    return out.transpose(inverse)
 
 
 def suggested(array):
-    """The layout torch gives the result of a layout-aware op (convolution, pooling) on
-    `array`: a channels-last one where `array` is laid out so and is not also row-major (a
-    tensor with one channel is both: row-major wins), else row-major."""
+    """torch's `suggest_memory_format`: the layout of the result of a layout-aware op
+    (convolution, pooling, `.to(memory_format=...)`'s aliasing) on `array`. Channels-last where
+    the strides grow from the channel dim outwards as that layout's do (torch's
+    `is_channels_last_strides_2d`/`_3d`, which ambiguous cases such as one channel, or N x 1 x 1
+    x 1, leave row-major), else row-major."""
     fmt = {4: channels_last, 5: channels_last_3d}.get(array.ndim)
-    if fmt is not None and not array.flags.c_contiguous and is_laid_out(array, fmt):
-        return fmt
-    return contiguous_format
+    if fmt is None:
+        return contiguous_format
+    shape, item = array.shape, array.itemsize
+    strides = [s // item for s in array.strides]
+    if strides[1] == 0:
+        return contiguous_format
+    smallest = 0
+    for d in reversed(_ORDER[fmt]):               # innermost first: C, W, H, (D,) N
+        if shape[d] == 0 or strides[d] < smallest or (d == 0 and smallest == strides[1]):
+            return contiguous_format
+        smallest = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return fmt
 
 
 def follow(xp, out, *arrays):
@@ -89,7 +104,7 @@ def follow(xp, out, *arrays):
     for array in arrays:
         fmt = suggested(array)
         if fmt is not contiguous_format:
-            return out if is_laid_out(out, fmt) else lay_out(xp, out, fmt)
+            return lay_out(xp, out, fmt)
     return out
 
 

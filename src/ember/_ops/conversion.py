@@ -6,7 +6,7 @@ import warnings
 
 from .. import _dtype
 from .._device import as_device, backend_for, backend_of
-from .._memory_format import check_rank, is_laid_out, lay_out, preserve_format
+from .._memory_format import check_rank, lay_out, preserve_format, suggested
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
@@ -34,8 +34,10 @@ def _convert(t, dtype, device, copy=False, memory_format=None):
         memory_format = None
     if memory_format is not None:
         check_rank(memory_format, src.ndim)
+    # torch's to_will_alias: the tensor itself where nothing changes, a layout included as
+    # torch suggests it from the strides (so a transposed matrix stays as it is)
     if not copy and target is t.dtype and target_dev == t.device and (
-            memory_format is None or is_laid_out(src, memory_format)):
+            memory_format is None or suggested(src) is memory_format):
         return t
     if target is _dtype.bool and src.dtype.kind == "c":
         # a complex number is true unless both parts are 0
@@ -49,7 +51,7 @@ def _convert(t, dtype, device, copy=False, memory_format=None):
         array = array.astype(target._np, copy=False)
     else:
         array = src.astype(target._np, copy=True)
-    if memory_format is not None and not is_laid_out(array, memory_format):
+    if memory_format is not None:           # torch's empty_like(memory_format) strides
         array = lay_out(backend_of(array).xp, array, memory_format)
     out = wrap(array)
     if t._requires_grad and _grad_state.enabled and (target.is_floating_point or

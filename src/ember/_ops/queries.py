@@ -177,3 +177,54 @@ def map_(self, tensor, callable):
     other = np.broadcast_to(tensor._data, self._data.shape)
     pairs = zip(self._data.ravel().tolist(), other.ravel().tolist())
     return _store(self, [callable(a, b) for a, b in pairs])
+
+
+# -- layout questions and identities --------------------------------------------------------------
+
+@method()
+def dim_order(self, ambiguity_check=False):
+    """The dims from outermost to innermost in memory, as torch orders an element-wise
+    result's dims: row-major or channels-last where the tensor is exactly one of them, else
+    by stride (`_memory_format.preserved_order`, reversed)."""
+    from .. import _memory_format as mf
+    if ambiguity_check is not False:
+        raise NotImplementedError("dim_order(ambiguity_check=...) is not supported by ember")
+    ndim = self.ndim
+    if ndim < 2:
+        return tuple(range(ndim))
+    row_major = self.is_contiguous()
+    channels_last = ndim == 4 and self.is_contiguous(memory_format=mf.channels_last)
+    if row_major != channels_last:
+        return tuple(range(ndim)) if row_major else (0, *range(2, ndim), 1)
+    return tuple(reversed(mf.preserved_order(tuple(self.shape), self.stride())))
+
+
+@method()
+def const_data_ptr(self):
+    """`data_ptr()`, for read-only use."""
+    return self.data_ptr()
+
+
+@method()
+def to_dense(self, dtype=None, *, masked_grad=None):
+    """The tensor itself (it is already dense), or a copy in `dtype`."""
+    return self if dtype is None or dtype == self.dtype else self.to(dtype)
+
+
+@method()
+def is_set_to(self, tensor):
+    """Whether both tensors view the same memory the same way: storage, offset, shape and
+    strides."""
+    _check_tensor("is_set_to", tensor, "tensor", 1)
+    return (self.untyped_storage().data_ptr() == tensor.untyped_storage().data_ptr()
+            and self.storage_offset() == tensor.storage_offset()
+            and tuple(self.shape) == tuple(tensor.shape) and self.stride() == tensor.stride())
+
+
+@method()
+def module_load(self, other, assign=False):
+    """How `nn.Module.load_state_dict` turns the state-dict value `other` into this parameter's
+    new value when parameters are swapped: `other` detached (assign) or copied into this."""
+    if assign:
+        return other.detach()
+    return self.copy_(other).detach()
