@@ -151,3 +151,35 @@ def test_scalar_parameters_give_scalar_samples():
         assert d.sample((2,)).shape == (2,), type(d).__name__
         if d.has_rsample:
             assert d.rsample().shape == (), type(d).__name__
+
+
+def test_gamma_draws_follow_torchs_rejection_sampler():
+    # By hand from the generator's own float64 uniforms: a normal x = r cos(2 pi u1) with
+    # r = sqrt(-2 log1p(-u2)) (its sin half is cached), then Marsaglia and Tsang's test with
+    # d = alpha - float32(1/3), c = 1 / sqrt(9 d), v = (1 + c x)^3 against u = 1 - u3.
+    ember.manual_seed(3)
+    u1, u2, u3 = ember.rand(3, dtype=ember.float64).tolist()
+    x = math.sqrt(-2.0 * math.log1p(-u2)) * math.cos(2.0 * math.pi * u1)
+    d = 2.0 - float(np.float32(1) / np.float32(3))
+    v = (1.0 + x / math.sqrt(9.0 * d)) ** 3
+    assert 1.0 - u3 < 1.0 - float(np.float32(0.0331)) * x ** 4       # accepted at once
+    ember.manual_seed(3)
+    g = D.Gamma(T(2.0), T(1.0)).sample()
+    assert g.item() == pytest.approx(d * v, rel=1e-15)
+
+
+def test_gamma_beta_dirichlet_samples_recorded_from_torch():
+    # torch 2.13 after manual_seed(0): Gamma's float32 draws, then the stream goes on where
+    # torch's does (randn), and a Beta draw (a Dirichlet drawn and normalised in float64)
+    ember.manual_seed(0)
+    g = D.Gamma(ember.tensor([0.4, 2.0, 5.0]), ember.ones(3)).sample()
+    np.testing.assert_allclose(g.numpy(), [1.2320817041e-04, 6.3154059649e-01, 5.0217742920e+00],
+                               rtol=1e-9)
+    np.testing.assert_allclose(ember.randn(3).numpy(), [-0.6064512134, -0.7192575932,
+                                                        -0.4033435285], rtol=1e-8)
+    ember.manual_seed(0)
+    b = D.Beta(ember.tensor([0.4]), ember.tensor([0.4])).sample()
+    assert b.item() == pytest.approx(0.0054566981, rel=1e-7)
+    ember.manual_seed(0)
+    p = D.Dirichlet(ember.tensor([1.0, 2.0])).sample()
+    np.testing.assert_allclose(p.numpy(), [0.6865779757, 0.3134219944], rtol=1e-8)

@@ -1,6 +1,6 @@
 """The samplers torch keeps in C++: `_standard_gamma` (with its implicit reparameterisation
-gradient), `poisson` and `binomial`. Draws come from NumPy's generator seeded from ember's
-default stream, so `manual_seed` makes them reproducible (but they are not torch's numbers).
+gradient), `poisson` and `binomial`. All draw from ember's default generator the numbers
+torch's CPU kernels draw, so after the same `manual_seed` the samples are torch's.
 
 NOTE [ Implicit reparameterisation of the gamma sample ]
 A standard gamma sample x of shape a solves F(x; a) = u, with F the regularized lower
@@ -9,6 +9,8 @@ function theorem) gives dx/da = -(dF/da) / (dF/dx), where dF/dx = x^(a-1) e^-x /
 density. dF/da has no closed form: we take a central difference of P in float64, accurate to
 about 1e-9 relative, and keep the derivative as a constant of the node (so the sample is
 differentiable once in `a`, not twice)."""
+import math
+
 import numpy as np
 
 import ember
@@ -16,14 +18,9 @@ from ember._device import backend_of
 from ember._ops._op import Op
 from ember._ops._special import lgamma as _lgamma
 from ember._ops.activations import apply
+from ember._ops.sampling_more import _Uniforms
 
 _MAX_TERMS = 100000
-
-
-def _numpy_rng():
-    """A NumPy generator seeded from ember's default stream (so manual_seed governs it)."""
-    seed = int(ember.randint(0, 2 ** 62, (1,)).item())
-    return np.random.default_rng(seed)
 
 
 def _host(t):
@@ -109,12 +106,81 @@ class StandardGamma(Op):
         return grad * ctx.sample_grad
 
 
+# C++'s float constants in torch's gamma sampler, as the doubles they become.
+_THIRD = float(np.float32(1.0) / np.float32(3.0))
+_SQUEEZE = float(np.float32(0.0331))
+
+
+class _Draws:
+    """torch's double uniforms and normals from one generator, one at a time, in its order: a
+    normal is the cached second value of the last Box-Muller pair, else a new pair from two
+    uniforms (cos returned, sin cached in the generator)."""
+
+    def __init__(self, count):
+        gen = ember.default_generator
+        self.cache = gen._normal_cache
+        self.gen = gen
+        self.uniform = _Uniforms(gen, 4 * count)
+
+    def normal(self):
+        if self.cache is not None:
+            value, self.cache = self.cache, None
+            return value
+        u1, u2 = self.uniform(), self.uniform()
+        radius = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        self.cache = radius * math.sin(theta)
+        return radius * math.cos(theta)
+
+    def finish(self):
+        self.uniform.finish()
+        self.gen._normal_cache = self.cache
+
+
+def _gamma_one(alpha, single, draws):
+    """One Gamma(alpha, 1) draw as torch's CPU kernel makes it: Marsaglia and Tsang's
+    rejection method, with alpha < 1 boosted to alpha + 1 and the draw scaled by
+    u^(1/alpha). `single`: alpha is a float32, whose own arithmetic (1/alpha, alpha + 1,
+    alpha - 1/3) torch does in float32; the rest is double."""
+    real = np.float32 if single else float
+    scale = 1.0
+    if alpha < 1.0:
+        if alpha == 0.0:
+            return 0.0
+        scale *= (1.0 - draws.uniform()) ** float(real(1.0) / real(alpha))
+        alpha = real(alpha) + real(1.0)
+    d = float(real(alpha) - real(_THIRD))
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        x = draws.normal()
+        y = 1.0 + c * x
+        while y <= 0:
+            x = draws.normal()
+            y = 1.0 + c * x
+        v = y * y * y
+        u = 1.0 - draws.uniform()
+        xx = x * x
+        if u < 1.0 - _SQUEEZE * xx * xx:
+            return scale * d * v
+        if math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
+def _gamma_draws(a, single):
+    """torch's standard gamma draws for the float64 array `a` of shapes, in row-major order."""
+    draws = _Draws(a.size)
+    values = [_gamma_one(alpha, single, draws) for alpha in a.ravel().tolist()]
+    draws.finish()
+    return np.array(values, np.float64).reshape(a.shape)
+
+
 def standard_gamma(concentration):
-    """Gamma(concentration, 1) samples, with `concentration`'s shape, dtype and device."""
+    """Gamma(concentration, 1) samples, with `concentration`'s shape, dtype and device, drawn
+    from ember's default generator as torch's `_standard_gamma` draws them."""
     a = _host(concentration)
-    x = np.asarray(_numpy_rng().standard_gamma(a))
-    tiny = np.finfo(concentration.dtype._np).tiny
-    x = np.maximum(x.astype(concentration.dtype._np), tiny)
+    dtype = concentration.dtype._np
+    x = _gamma_draws(a, dtype == np.float32).astype(dtype)
+    x = np.maximum(x, np.finfo(dtype).tiny)
     result = _to_device(np.asarray(x), concentration)
     if not (ember.is_grad_enabled() and concentration.requires_grad):
         return result
@@ -123,13 +189,14 @@ def standard_gamma(concentration):
 
 
 def poisson(rate):
-    """Poisson counts with means `rate` (a float tensor of the same dtype)."""
-    counts = np.asarray(_numpy_rng().poisson(_host(rate)))
-    return _to_device(counts.astype(np.float64), rate)
+    """Poisson counts with means `rate` (a float tensor of the same dtype): torch.poisson's
+    draws, as torch's Poisson distribution samples."""
+    with ember.no_grad():
+        return ember.poisson(rate)
 
 
 def binomial(count, prob):
-    """Binomial counts of `count` trials with success probability `prob`."""
-    n = np.rint(_host(count)).astype(np.int64)
-    draws = np.asarray(_numpy_rng().binomial(n, np.clip(_host(prob), 0.0, 1.0)))
-    return _to_device(draws.astype(np.float64), prob)
+    """Binomial counts of `count` trials with success probability `prob`: torch.binomial's
+    draws, as torch's Binomial distribution samples."""
+    with ember.no_grad():
+        return ember.binomial(count, prob)

@@ -1,4 +1,6 @@
 """Dirichlet(concentration): distributions over the probability simplex."""
+import numpy as np
+
 import ember
 from ember.nn.functional import one_hot
 
@@ -36,10 +38,14 @@ class Dirichlet(ExponentialFamily):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        gammas = standard_gamma(self.concentration.expand(shape))
-        # NOTE: the normalised draw is floored at tiny like torch's, so log_prob stays finite.
-        samples = gammas / gammas.sum(-1, keepdim=True)
-        samples.detach().clamp_(min=ember.finfo(samples.dtype).tiny)
+        concentration = self.concentration.expand(shape)
+        # NOTE: as torch's _sample_dirichlet: the gammas are drawn and normalised in float64,
+        # and the draw is kept inside (0, 1) (tiny up to the float below 1), so log_prob
+        # stays finite.
+        gammas = standard_gamma(concentration.double())
+        samples = (gammas / gammas.sum(-1, keepdim=True)).to(concentration.dtype)
+        below_one = float(np.nextafter(np.array(1.0, samples.dtype._np), 0))
+        samples.detach().clamp_(min=ember.finfo(samples.dtype).tiny, max=below_one)
         return samples
 
     def log_prob(self, value):
