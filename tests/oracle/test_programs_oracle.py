@@ -2110,6 +2110,184 @@ plain = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
 print(plain.load_state_dict(state))
 print(torch.backends.cuda.matmul.allow_tf32, torch.get_float32_matmul_precision())
 ''',
+    'tabular': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+N = 64
+cat = torch.randint(0, 5, (N, 2))
+num = torch.randn(N, 3) * torch.tensor([1.0, 10.0, 0.1]) + torch.tensor([0.0, 50.0, -1.0])
+mean, std = num.mean(0), num.std(0)
+print(torch.std_mean(num, dim=0), torch.var_mean(num[:, 0], correction=0))
+num_n = (num - mean) / std
+y = ((cat[:, 0] > 2) ^ (num_n[:, 1] > 0)).float()
+class TabNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embs = nn.ModuleList([nn.Embedding(5, 3), nn.Embedding(5, 2)])
+        self.bn = nn.BatchNorm1d(3)
+        self.mlp = nn.Sequential(nn.Linear(3 + 2 + 3, 16), nn.SiLU(), nn.Dropout(0.1), nn.Linear(16, 1))
+    def forward(self, c, x):
+        e = torch.cat([emb(c[:, i]) for i, emb in enumerate(self.embs)], dim=1)
+        return self.mlp(torch.cat([e, self.bn(x)], dim=1)).squeeze(-1)
+net = TabNet()
+opt = torch.optim.Adam(net.parameters(), lr=0.02)
+crit = nn.BCEWithLogitsLoss()
+for ep in range(30):
+    net.train()
+    opt.zero_grad()
+    loss = crit(net(cat, num), y)
+    loss.backward()
+    opt.step()
+net.eval()
+with torch.no_grad():
+    p = torch.sigmoid(net(cat, num))
+    pred = torch.round(p)
+tp = ((pred == 1) & (y == 1)).sum().item(); fp = ((pred == 1) & (y == 0)).sum().item(); fn = ((pred == 0) & (y == 1)).sum().item()
+prec = tp / max(tp + fp, 1); rec = tp / max(tp + fn, 1)
+print(round(loss.item(), 4), tp, fp, fn, round(prec, 4), round(rec, 4), round(2 * prec * rec / max(prec + rec, 1e-9), 4))
+print(p[:6], net.bn.running_mean, net.bn.running_var)
+order = torch.argsort(p, descending=True)
+ranks = torch.empty_like(order); ranks[order] = torch.arange(N)
+pos = y.bool()
+auc = ((ranks[~pos].float().unsqueeze(0) > ranks[pos].float().unsqueeze(1)).float().mean())
+print(round(auc.item(), 4))
+resid = p - y
+print(1 - (resid ** 2).sum() / ((y - y.mean()) ** 2).sum(), torch.corrcoef(torch.stack([p, y]))[0, 1])
+''',
+    'timeseries': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+t = torch.arange(0, 120, dtype=torch.float32)
+series = torch.sin(t * 0.2) + 0.1 * torch.randn(120)
+win = 10
+windows = series.unfold(0, win + 1, 1)
+X, Y = windows[:, :win].unsqueeze(-1), windows[:, win]
+print(windows.shape, X.shape, Y[:3])
+split = int(0.8 * len(X))
+class Forecaster(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(1, 12, batch_first=True)
+        self.head = nn.Linear(12, 1)
+    def forward(self, x):
+        out, _ = self.lstm(x)
+        return self.head(out[:, -1]).squeeze(-1)
+f = Forecaster()
+opt = torch.optim.Adam(f.parameters(), lr=0.01)
+for epoch in range(15):
+    perm = torch.randperm(split)
+    for i in range(0, split, 16):
+        idx = perm[i:i + 16]
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(f(X[idx]), Y[idx])
+        loss.backward()
+        nn.utils.clip_grad_norm_(f.parameters(), 1.0)
+        opt.step()
+    if epoch % 5 == 4:
+        with torch.no_grad():
+            pred = f(X[split:])
+            mae = (pred - Y[split:]).abs().mean()
+        print(epoch, round(loss.item(), 4), round(mae.item(), 4))
+with torch.no_grad():
+    hist = series[-win:].clone()
+    preds = []
+    for _ in range(5):
+        nxt = f(hist.view(1, win, 1))
+        preds.append(nxt.item())
+        hist = torch.cat([hist[1:], nxt])
+print([round(v, 3) for v in preds])
+ma = torch.nn.functional.avg_pool1d(series.view(1, 1, -1), 5, stride=1).flatten()
+print(ma[:5], torch.cumsum(series, 0)[-1], series.diff()[:3], torch.nn.functional.pad(series[:3], (2, 0), value=float("nan")))
+''',
+    'distill_mixup': r'''\
+nn = torch.nn
+F = torch.nn.functional
+torch.manual_seed(0)
+teacher = nn.Sequential(nn.Linear(6, 32), nn.ReLU(), nn.Linear(32, 4)).eval()
+student = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 4))
+X = torch.randn(40, 6)
+Y = torch.randint(0, 4, (40,))
+T, alpha = 3.0, 0.7
+opt = torch.optim.SGD(student.parameters(), lr=0.1, momentum=0.9)
+beta = torch.distributions.Beta(torch.tensor([0.4]), torch.tensor([0.4]))
+for step in range(10):
+    lam = beta.sample().item()
+    perm = torch.randperm(X.size(0))
+    xm = lam * X + (1 - lam) * X[perm]
+    with torch.no_grad():
+        t_logits = teacher(xm)
+    s_logits = student(xm)
+    kd = F.kl_div(F.log_softmax(s_logits / T, dim=1), F.softmax(t_logits / T, dim=1), reduction="batchmean") * T * T
+    ce = lam * F.cross_entropy(s_logits, Y) + (1 - lam) * F.cross_entropy(s_logits, Y[perm])
+    loss = alpha * kd + (1 - alpha) * ce
+    opt.zero_grad(); loss.backward(); opt.step()
+    if step % 3 == 0:
+        print(step, round(lam, 4), round(kd.item(), 4), round(ce.item(), 4))
+with torch.no_grad():
+    agree = (student(X).argmax(1) == teacher(X).argmax(1)).float().mean()
+print(round(agree.item(), 4))
+soft = F.one_hot(Y, 4).float() * (1 - 0.1) + 0.1 / 4
+print(soft[:2], F.cross_entropy(student(X), soft).round(decimals=4), F.cross_entropy(student(X), Y, label_smoothing=0.1).round(decimals=4))
+cut = torch.zeros(1, 3, 8, 8)
+cx, cy = torch.randint(8, (2,)).tolist()
+x1, x2, y1, y2 = max(cx - 2, 0), min(cx + 2, 8), max(cy - 2, 0), min(cy + 2, 8)
+cut[:, :, y1:y2, x1:x2] = 1
+print(cx, cy, cut.sum().item(), 1 - (x2 - x1) * (y2 - y1) / 64)
+''',
+    'augment': r'''\
+torch.manual_seed(0)
+imgs = torch.rand(4, 3, 8, 8)
+mean = imgs.mean(dim=(0, 2, 3))
+std = imgs.std(dim=(0, 2, 3))
+print(mean, std)
+norm = (imgs - mean.view(1, -1, 1, 1)) / std[None, :, None, None]
+print(norm.mean(dim=(0, 2, 3)).abs().max() < 1e-6, norm.std(dim=(0, 2, 3)))
+flip_mask = torch.rand(4) < 0.5
+aug = torch.where(flip_mask[:, None, None, None], imgs.flip(-1), imgs)
+print(flip_mask, torch.equal(aug[~flip_mask], imgs[~flip_mask]))
+i, j = torch.randint(0, 3, (2,)).tolist()
+crop = imgs[:, :, i:i + 6, j:j + 6]
+print(i, j, crop.shape, crop.is_contiguous(), crop.contiguous().stride())
+gray = (imgs * torch.tensor([0.299, 0.587, 0.114]).view(1, 3, 1, 1)).sum(1, keepdim=True)
+print(gray.shape, gray[0, 0, 0, :4])
+jitter = (imgs * (1 + 0.2 * (torch.rand(4, 1, 1, 1) - 0.5))).clamp(0, 1)
+print(jitter.max() <= 1, jitter[1, 0, 0, :3])
+noisy = imgs + 0.05 * torch.randn_like(imgs)
+print(torch.nn.functional.mse_loss(noisy, imgs))
+rot = torch.rot90(imgs, k=1, dims=(2, 3))
+print(torch.equal(rot[0, 0, 0], imgs[0, 0, :, -1]))
+uint = (imgs * 255).to(torch.uint8)
+print(uint[0, 0, 0], uint.dtype, uint.float().div(255).sub(imgs).abs().max() < 1 / 255)
+print(torch.nn.functional.interpolate(imgs, size=(4, 4), mode="area")[0, 0], torch.nn.functional.interpolate(imgs, scale_factor=0.5, mode="bilinear", antialias=True)[0, 0, 0])
+patches = imgs.unfold(2, 4, 4).unfold(3, 4, 4)
+print(patches.shape, patches.reshape(4, 3, -1, 16).permute(0, 2, 1, 3).reshape(4, 4, 48).shape)
+''',
+    'bayes_sampling': r'''\
+D = torch.distributions
+torch.manual_seed(0)
+true_p = 0.7
+flips = D.Bernoulli(torch.tensor(true_p)).sample((50,))
+heads = flips.sum()
+post = D.Beta(1 + heads, 1 + 50 - heads)
+print(heads, post.mean, post.variance.sqrt())
+draws = post.sample((2000,))
+print(draws.mean().round(decimals=3), (draws > 0.5).float().mean(), torch.quantile(draws, torch.tensor([0.05, 0.95])))
+rates = D.Gamma(torch.tensor([2.0, 5.0]), torch.tensor([1.0, 0.5])).sample((4,))
+print(rates)
+counts = D.Poisson(rates).sample()
+print(counts)
+theta = D.Dirichlet(torch.full((4,), 0.5)).sample((3,))
+print(theta, theta.sum(-1))
+words = D.Categorical(probs=theta).sample((5,))
+print(words.T)
+nb = D.NegativeBinomial(total_count=torch.tensor(4.0), probs=torch.tensor(0.3)).sample((6,))
+print(nb)
+t = D.StudentT(df=torch.tensor(3.0)).sample((4,))
+chi = D.Chi2(torch.tensor([2.0, 4.0])).sample()
+print(t, chi)
+log_w = D.Normal(0.0, 1.0).log_prob(draws[:5]) - post.log_prob(draws[:5])
+print(log_w.softmax(0))
+''',
 }
 
 # Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
