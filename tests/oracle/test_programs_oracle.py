@@ -8,11 +8,20 @@ randperm, dropout masks, init), so printed values agree to printing precision. P
 """
 import pytest
 
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
 
 from differential import compare  # noqa: E402
 
 pytestmark = pytest.mark.oracle
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    """torch's thread pool only slows these small programs down (on a busy machine, a lot)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
 
 PROGRAMS = {
     'mlp_print': r'''\
