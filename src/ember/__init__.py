@@ -39,7 +39,7 @@ from . import _ops
 from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, \
     preserve_format
 
-from .version import __version__  # noqa: E402
+from .version import __version__
 
 # NOTE: NumPy warns about floating-point events (divide by zero, overflow, invalid) that torch
 # computes silently (1/0 is inf, sqrt(-1) is nan). Silence them only when they come from
@@ -60,7 +60,6 @@ from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
                       set_float32_matmul_precision, set_num_interop_threads, set_warn_always,
                       use_deterministic_algorithms)
 from . import profiler  # noqa: E402
-from . import backends, version  # noqa: E402
 from .amp.autocast_mode import *  # noqa: E402,F401,F403  (ember.autocast, ...)
 from . import func  # noqa: E402
 from .serialization import load, save  # noqa: E402
@@ -72,6 +71,9 @@ from ._storage import _legacy_storage_classes  # noqa: E402
 globals().update(_legacy_storage_classes())
 from .func import vmap  # noqa: E402
 from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: E402
+from . import backends, distributed, jit, multiprocessing, storage, version  # noqa: E402
+
+Storage = FloatStorage  # noqa: F821 - torch.Storage is the legacy float storage class
 
 
 class _Layout:
@@ -112,6 +114,26 @@ def numel(input):
         raise TypeError("numel(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     return input.numel()
+
+
+def get_device(input):
+    """The device index of `input`: -1 on the CPU, the GPU's index on CUDA."""
+    if not isinstance(input, Tensor):
+        raise TypeError("get_device(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    return input.get_device()
+
+
+def set_flush_denormal(mode):
+    """Ask the CPU to flush subnormal floats to zero; returns whether that is supported.
+
+    torch sets the x86 FTZ/DAZ bits and returns True on CPUs with SSE3. NumPy offers no way to
+    set them, so ember changes nothing and returns False (subnormals keep their values), which
+    torch's contract allows: False means "not supported". `mode` must be a bool, as in torch.
+    """
+    if not isinstance(mode, _builtins.bool):
+        raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
+    return False
 
 
 def from_dlpack(ext_tensor):

@@ -1,8 +1,30 @@
-"""torch.version: what the library was built with. ember is pure Python: no CUDA or ROCm
-version is compiled in (its CUDA comes from CuPy at run time), so both are None, as in a CPU
-build of torch."""
+"""ember.version: what torch.version says about the build, for ember.
+
+`cuda` is the CUDA runtime version CuPy runs on ('12.4') when `ember.cuda.is_available()`,
+else None; it is looked up on first access, so `import ember` does not import CuPy.
+`git_version` is 'Unknown' (torch's own value for a build made outside a git checkout): ember
+is pure Python and records no commit when installed.
+"""
+__all__ = ["__version__", "debug", "cuda", "git_version", "hip", "rocm", "xpu"]
+
 __version__ = "0.1.0"
-cuda = None
-hip = None
 debug = False
-git_version = None
+git_version = "Unknown"
+hip = None
+rocm = None
+xpu = None
+
+
+def _cuda_runtime_version():
+    """'major.minor' of the CUDA runtime CuPy uses, or None without a usable GPU."""
+    from . import cuda
+    if not cuda.is_available():
+        return None
+    number = cuda.cupy_or_none().cuda.runtime.runtimeGetVersion()   # e.g. 12040
+    return f"{number // 1000}.{number % 1000 // 10}"
+
+
+def __getattr__(name):
+    if name == "cuda":
+        return _cuda_runtime_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
