@@ -609,3 +609,40 @@ def test_linspace_half_precision():
     assert ember.linspace(0, 1, 7, dtype=ember.float16).tolist() == \
         [0.0, 0.1666259765625, 0.333251953125, 0.5, 0.6669921875, 0.83349609375, 1.0]
     assert ember.linspace(0, 1, 4, dtype=ember.bfloat16).dtype == ember.bfloat16
+
+
+@pytest.mark.parametrize("dtype, value, name", [
+    (ember.int8, 300, "int8_t"), (ember.uint8, -256, "uint8_t"), (ember.int16, 2 ** 20, "int16_t"),
+    (ember.int32, 2 ** 40, "int"), (ember.int32, float("nan"), "int"),
+    (ember.int64, float("inf"), "int64_t"), (ember.float16, 1e6, "c10::Half"),
+    (ember.float32, 1e300, "float"), (ember.float64, 1 + 1j, "double"),
+])
+def test_numbers_that_do_not_fit_are_refused(dtype, value, name):
+    message = f"^value cannot be converted to type {re.escape(name)} without overflow$"
+    with pytest.raises(RuntimeError, match=message):
+        ember.full((2,), value, dtype=dtype)
+    with pytest.raises(RuntimeError, match=message):
+        ember.zeros(2, dtype=dtype).fill_(value)
+    with pytest.raises(RuntimeError, match=message):
+        ember.zeros(2, dtype=dtype).masked_fill_(ember.tensor([True, False]), value)
+
+
+def test_numbers_that_fit_are_converted():
+    # unsigned types wrap negatives down to -max; a complex with no imaginary part is real
+    assert ember.full((2,), -1, dtype=ember.uint8).tolist() == [255, 255]
+    assert ember.zeros(2, dtype=ember.uint8).fill_(-255).tolist() == [1, 1]
+    assert ember.full((2,), 2 + 0j, dtype=ember.float32).tolist() == [2., 2.]
+    assert ember.zeros(2).fill_(3 + 0j).tolist() == [3., 3.]
+    assert ember.full((1,), 1 + 1j, dtype=ember.bool).tolist() == [True]
+    assert ember.full((1,), float("inf"), dtype=ember.float16).tolist() == [float("inf")]
+    x = ember.zeros(3)
+    x[0] = 1 + 0j
+    x[ember.tensor([1, 2])] = 2 + 0j
+    assert x.tolist() == [1., 2., 2.]
+
+
+@pytest.mark.parametrize("data", [[[1, 2], 3], [[1, 2], 3.5], [[[1]], [2]],
+                                  [[1], ember.tensor(2)]])
+def test_a_number_where_a_sequence_belongs(data):
+    with pytest.raises(TypeError, match="^not a sequence$"):
+        ember.tensor(data)

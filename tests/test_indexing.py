@@ -430,6 +430,41 @@ def test_setitem_casts_to_the_target_dtype():
     assert f.dtype is ember.float32 and f.tolist() == [2., 0., 0.]
 
 
+def test_one_value_through_one_mask_takes_any_dtype():
+    # torch writes it as masked_fill_ of the number (converted, checked)
+    x = ember.zeros(2, 3)
+    x[ember.tensor([True, False])] = ember.tensor([[1.5]], dtype=ember.float64)
+    x[:, ember.tensor([False, False, True])] = ember.tensor([7])
+    np.testing.assert_array_equal(x.numpy(), [[1.5, 1.5, 7], [0, 0, 7]])
+    y = ember.zeros(3, dtype=ember.int32)
+    y.index_put_((ember.tensor([True, False, True]),), ember.tensor(2.75, dtype=ember.float64))
+    assert y.tolist() == [2, 0, 2]
+    with pytest.raises(RuntimeError, match=exact(
+            "value cannot be converted to type float without overflow")):
+        x[x > 0] = ember.tensor([1 + 2j])
+
+
+def test_index_put_checks_the_shape_before_the_dtype():
+    x = ember.zeros(3)
+    with pytest.raises(RuntimeError, match=exact(
+            "shape mismatch: value tensor of shape [3] cannot be broadcast to indexing result "
+            "of shape [2]")):
+        x[ember.tensor([0, 2])] = ember.tensor([1., 2., 3.], dtype=ember.float64)
+    dtype_error = exact("Index put requires the source and destination dtypes match, got "
+                        "Float for the destination and Double for the source.")
+    with pytest.raises(RuntimeError, match=dtype_error):
+        x[ember.tensor([0, 2])] = ember.tensor(1., dtype=ember.float64)
+    with pytest.raises(RuntimeError, match=dtype_error):
+        x[ember.tensor([0, 2])] = ember.tensor([[1., 2.]], dtype=ember.float64)
+    with pytest.raises(RuntimeError, match=exact(
+            "shape mismatch: value tensor of shape [1, 2] cannot be broadcast to indexing "
+            "result of shape [2]")):
+        x.index_put_((ember.tensor([0, 2]),), ember.tensor([[1., 2.]], dtype=ember.float64))
+    with pytest.raises(RuntimeError, match=dtype_error):
+        x.index_put_((ember.tensor([True, False, True]),),
+                     ember.tensor([1.], dtype=ember.float64), accumulate=True)
+
+
 def test_setitem_reads_before_writing():
     x = ember.zeros(5)
     x[[0, 0, 1]] += 1

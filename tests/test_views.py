@@ -370,6 +370,21 @@ def test_split_and_chunk_sizes():
     assert [p.shape for p in ember.zeros(2, 3).split(2, 1)] == [(2, 2), (2, 1)]
 
 
+def test_split_of_an_empty_dim_gives_one_empty_piece():
+    pieces = ember.zeros(0, 3).split(2)
+    assert [p.shape for p in pieces] == [(0, 3)]
+    assert [p.shape for p in ember.zeros(3, 0).split(1, 1)] == [(3, 0)]
+
+
+def test_unflatten_size_errors():
+    x = ember.zeros(2, 6)
+    with pytest.raises(RuntimeError, match="^unflatten: sizes must be non-empty$"):
+        x.unflatten(1, ())
+    with pytest.raises(RuntimeError, match="^unflatten got an unexpected error:\n"
+                                           "only one dimension can be inferred$"):
+        x.unflatten(1, (-1, -1))
+
+
 def test_as_strided_shares_and_has_the_given_geometry():
     x = ember.arange(12.)
     storage = np.arange(12.)

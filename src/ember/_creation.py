@@ -135,6 +135,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     d = dtype or _dtype.scalar_dtype(fill_value)
+    fill_value = _dtype.checked_scalar(fill_value, d, half_range=math.prod(shape) != 1)
     return _into(out, _finish(_allocate(_backend(device).xp, shape, d._np, fill_value),
                               requires_grad))
 
@@ -334,6 +335,8 @@ def _walk(data):
     def visit(item, depth, shape, typed=False):
         nonlocal inferred
         if isinstance(item, Tensor) and (item.ndim == 0 or depth == len(shape)):
+            if depth != len(shape):
+                raise TypeError("not a sequence")
             if item.numel() != 1:
                 raise ValueError("only one element tensors can be converted to Python scalars")
             flat.append(item.item())
@@ -373,7 +376,10 @@ def _walk(data):
     def _leaf(item, depth, shape, typed=False):
         nonlocal inferred
         if depth != len(shape):
-            raise TypeError(f"'{type(item).__name__}' object is not iterable")
+            # torch infers the dtype of every leaf before it walks the shape
+            if not typed:
+                _leaf_dtype(item)
+            raise TypeError("not a sequence")
         if not typed:
             inferred = _promote(inferred, _leaf_dtype(item))
         flat.append(item.item() if isinstance(item, (np.number, np.bool_)) else item)

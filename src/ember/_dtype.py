@@ -331,3 +331,54 @@ cdouble = complex128
 short = int16
 int = int32
 long = int64
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers stored into tensors
+
+# The C++ type torch names when a number does not fit an integer dtype.
+_INT_OVERFLOW_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
+                       "int32": "int", "int64": "int64_t"}
+
+
+def checked_scalar(value, d, half_range=True):
+    """`value` (a Python or NumPy number) converted for storage in dtype `d`, as torch's
+    checked scalar conversion (fill_, full, masked_fill, `x[i] = number`) does.
+
+    torch raises "value cannot be converted to type T without overflow" where an integer
+    type cannot hold the number (NaN and infinities included; unsigned types also take
+    negatives down to -max, which wrap), where a finite number is beyond a floating type's
+    range, and where a complex number with a nonzero imaginary part goes to a real type (a
+    zero imaginary part is dropped). Any number goes into bool.
+
+    NOTE: torch skips the range check of float16 and bfloat16 (the number becomes inf) for
+    `x[i] = number` and when it fills a single element; those callers pass `half_range=False`."""
+    if d._category == _BOOL:
+        return _builtin_bool(value)
+    if d._category == _COMPLEX:
+        return value
+    if isinstance(value, (_builtin_complex, np.complexfloating)):
+        if value.imag != 0:
+            raise _overflow(d)
+        value = value.real
+    if d._category == _FLOAT:
+        value = _builtin_float(value)
+        info = ml_dtypes.finfo(d._np) if d is bfloat16 else np.finfo(d._np)
+        if d.itemsize == 2 and not half_range:
+            return value
+        if math.isfinite(value) and abs(value) > _builtin_float(info.max):
+            raise _overflow(d)
+        return value
+    if isinstance(value, (_builtin_float, np.floating)) and not math.isfinite(value):
+        raise _overflow(d)
+    info = np.iinfo(d._np)
+    low = -info.max if info.min == 0 else info.min
+    if not low <= value <= info.max:
+        raise _overflow(d)
+    value = _builtin_int(value)
+    return value % (info.max + 1) if value < 0 and info.min == 0 else value
+
+
+def _overflow(d):
+    name = _INT_OVERFLOW_NAMES.get(d._np.name, d._cpp_name)
+    return RuntimeError(f"value cannot be converted to type {name} without overflow")

@@ -8,6 +8,7 @@ import numpy as np
 
 
 from .._device import backend_of
+from .._dtype import checked_scalar
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_inplace, finish_inplace
@@ -255,10 +256,8 @@ def _value_tensor(self, value):
     if isinstance(value, (list, tuple, np.ndarray)):
         kind = "numpy.ndarray" if isinstance(value, np.ndarray) else type(value).__name__
         raise TypeError(f"can't assign a {kind} to a {legacy_type_name(self)}")
-    if isinstance(value, (complex, np.complexfloating)) and not self.is_complex():
-        raise RuntimeError(f"value cannot be converted to type {self.dtype._cpp_name} without "
-                           f"overflow")
-    return tensor(value, dtype=self.dtype, device=self.device)
+    return tensor(checked_scalar(value, self.dtype, half_range=False), dtype=self.dtype,
+                  device=self.device)
 
 
 def _fit_value(value, shape):
@@ -308,10 +307,7 @@ def setitem(self, index, value):
             target.copy_(value)
         return
     key = _numpy_index(view.ndim, advanced)
-    if value.ndim and value.dtype is not self.dtype:
-        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
-                           f"{self.dtype._scalar_name} for the destination and "
-                           f"{value.dtype._scalar_name} for the source.")
+    value = put_value(view, index, key, advanced, value, accumulate=False, strip_ones=True)
     target = view if view is self else _regrow_view(self, view)
     check_inplace(target, target._data.dtype, tuple(target._data.shape))
     try:
@@ -324,6 +320,49 @@ def setitem(self, index, value):
             from None
     finish_inplace(IndexPut, (target, value), {"index": key, "accumulate": False}, target,
                    tracked)
+
+
+def _is_mask(item):
+    """A boolean (or uint8) tensor index, or a list of bools."""
+    if isinstance(item, Tensor):
+        return item.ndim > 0 and item._data.dtype.name in ("bool", "uint8")
+    if isinstance(item, (list, tuple, np.ndarray)) and len(item):
+        return _as_index_array(item, np).dtype.kind == "b"
+    return False
+
+
+def _is_advanced(item):
+    return _is_bool_scalar(item) or isinstance(item, (Tensor, list, tuple, np.ndarray))
+
+
+def put_value(target, index, key, advanced, value, accumulate, strip_ones):
+    """The value index_put_ writes into `target[key]`.
+
+    As torch's index_put_: a one-element value written through a single boolean mask is a
+    masked_fill_ of its number (any dtype, converted with the checked conversion); otherwise
+    the value must broadcast to the indexed shape (checked first) and have target's dtype.
+    `strip_ones`: the value's leading size-1 dims are dropped first (as `x[i] = v` does)."""
+    if value.dtype is target.dtype:
+        return value
+    if not accumulate and value.numel() == 1:
+        advanced_items = [i for i in index if _is_advanced(i)]
+        if len(advanced_items) == 1 and _is_mask(advanced_items[0]):
+            number = checked_scalar(value.item(), target.dtype)
+            return value.to(target.dtype) if value._requires_grad else \
+                _value_tensor(target, number)
+    shape = tuple(_gather_array(target._data, key, advanced).shape)
+    vshape = tuple(value.shape)
+    while strip_ones and len(vshape) > len(shape) and vshape[0] == 1:
+        vshape = vshape[1:]
+    fits = len(vshape) <= len(shape) and all(
+        v in (1, s) for v, s in zip(vshape[::-1], shape[::-1]))
+    if not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape "
+                           f"[{', '.join(map(str, value.shape))}] cannot be broadcast to "
+                           f"indexing result of shape [{', '.join(map(str, shape))}]")
+    raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                       f"{target.dtype._scalar_name} for the destination and "
+                       f"{value.dtype._scalar_name} for the source.")
 
 
 def _array_like(self, value):

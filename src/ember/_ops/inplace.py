@@ -13,6 +13,7 @@ version with the one their node was made at.
 import warnings
 
 from .._device import backend_of
+from .._dtype import checked_scalar
 from .._geometry import broadcast_shapes
 from .._creation import zeros_like
 from .._tensor import Tensor, wrap
@@ -176,11 +177,7 @@ def fill_(self, value):
             if backend_of(value._data) is not backend_of(self._data) else value._data
         return finish_inplace(FillTensor, (self, value), {}, self, requires_grad)
     check_inplace(self, self._data.dtype, tuple(self._data.shape))
-    if self._data.dtype.kind in "biu" and isinstance(value, float):
-        value = int(value)
-    elif self._data.dtype.kind == "b":
-        value = bool(value)
-    self._data[...] = value
+    self._data[...] = checked_scalar(value, self.dtype, half_range=self._data.size != 1)
     return finish_inplace(Fill, (self,), {}, self, self._requires_grad)
 
 

@@ -77,25 +77,10 @@ def as_1d(a):
 def scalar_value(input, value):
     """A number or 0-dim tensor as a 0-dim array of input's dtype, with torch's checked
     conversion: an error where the value does not fit (complex into real, out of range)."""
-    from .._dtype import finfo, iinfo
+    from .._dtype import checked_scalar
     xp = xp_of(input)
     data = value._data if isinstance(value, Tensor) else xp.asarray(value)
-    dtype = input.dtype
-    kind = input._data.dtype.kind
-    if kind in "iu":
-        name, info = f"{dtype}"[6:] + "_t", iinfo(dtype)
-        low = -info.max if kind == "u" else info.min     # NOTE: torch lets negatives wrap
-    else:
-        name, info = dtype._cpp_name, None if kind in "bc" else finfo(dtype)
-    v = data.item()
-    bad = data.dtype.kind == "c" and kind != "c"
-    if not bad and info is not None and kind in "iu":
-        bad = not (low <= v.real <= info.max)
-    elif not bad and info is not None:
-        bad = abs(v.real) != float("inf") and abs(v.real) > info.max
-    if bad:
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
-    return data.astype(input._data.dtype)
+    return xp.asarray(checked_scalar(data.item(), input.dtype)).astype(input._data.dtype)
 
 
 def shape_text(shape):

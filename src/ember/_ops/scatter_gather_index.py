@@ -208,7 +208,7 @@ def index_fill(input, dim, index, value, *, out=None):
 def index_put(input, indices, values, accumulate=False, *, out=None):
     """A copy of `input` with `values` written (or, with `accumulate`, added) at the
     advanced index `indices` (a tuple of integer or boolean tensors)."""
-    from .indexing import IndexPut, _apply_basic, _numpy_index
+    from .indexing import IndexPut, _apply_basic, _numpy_index, put_value
     _no_out("index_put", out)
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
@@ -219,10 +219,7 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
     _, advanced = _apply_basic(input, tuple(indices))
     key = _numpy_index(input.ndim, advanced)
-    if values.ndim and values.dtype is not input.dtype:
-        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
-                           f"{input.dtype._scalar_name} for the destination and "
-                           f"{values.dtype._scalar_name} for the source.")
+    values = put_value(input, indices, key, advanced, values, accumulate, strip_ones=False)
     x = input._data
     v = values._data.astype(x.dtype, copy=False)
     try:

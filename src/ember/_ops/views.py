@@ -192,11 +192,14 @@ def unflatten(input, dim, sizes):
     shape = _shape(input)
     d = geo.wrap_dim(dim, len(shape))
     sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
     try:
         inferred = geo.infer_size(sizes, shape[d])
-    except RuntimeError:
+    except RuntimeError as error:
         if sizes.count(-1) > 1:
-            raise
+            # torch reports the inner error under its own first line
+            raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
         raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't "
                            f"multiply up to the size of dim {dim} ({shape[d]}) in the input "
                            f"tensor") from None
@@ -590,7 +593,8 @@ def split(tensor, split_size_or_sections, dim=0):
         if size < 0:
             raise RuntimeError(f"split expects split_size be non-negative, but got "
                                f"split_size={size}")
-        sizes = [size] * (n // size) + ([n % size] if n % size else []) if size else [0]
+        # NOTE: an empty dim still gives one (empty) piece.
+        sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
         op = Split
     else:
         sizes = [int(s) for s in split_size_or_sections]
