@@ -775,6 +775,22 @@ class TestErrors:
         with raises(RuntimeError, "grad can be implicitly created only for scalar outputs"):
             torch.autograd.grad(x * 2, x)
 
+    def test_a_complex_scalar_needs_a_gradient(self):
+        z = torch.tensor([1.5j, 2.0], requires_grad=True)
+        with raises(RuntimeError, "grad can be implicitly created only for real scalar outputs "
+                                  "but got torch.complex64"):
+            (z * 2).sum().backward()
+        assert z.grad is None
+        (z * 2).sum().backward(torch.tensor(1 + 0j))
+        assert z.grad.tolist() == [2 + 0j, 2 + 0j]
+
+    def test_only_inputs_false_is_deprecated(self):
+        x = leaf(1., 2.)
+        with pytest.warns(FutureWarning, match="^only_inputs argument is deprecated and is "
+                                               "ignored now"):
+            g, = torch.autograd.grad((x * x).sum(), x, only_inputs=False)
+        close(g, [2., 4.])
+
     def test_gradients_pair_with_outputs_as_zip_does(self):
         # torch ignores extra gradients and counts what it paired when there are too few
         x = leaf(1., 2.)
