@@ -176,6 +176,59 @@ def test_input_returned_unchanged_is_a_view():
     np.testing.assert_allclose(x.grad.tolist(), [3., 3.])
 
 
+CUSTOM_VIEW_TAIL = (
+    "This view was created inside a custom Function (or because an input was returned as-is) "
+    "and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function.")
+
+
+class Flat(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view(-1)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.view(2, 2)
+
+
+class Pair(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x, x * 2
+
+    @staticmethod
+    def backward(ctx, g, h):
+        return g + 2 * h
+
+
+def test_views_a_function_returns_may_not_be_written_in_place():
+    x = torch.ones(2, 2, requires_grad=True)
+    with raises(RuntimeError, "Output 0 of Flat is a view and is being modified inplace. " +
+                CUSTOM_VIEW_TAIL):
+        Flat.apply(x * 1).mul_(2)
+    with raises(RuntimeError, "Output 0 of View is a view and is being modified inplace. " +
+                CUSTOM_VIEW_TAIL):
+        Flat.apply(x * 1).view(2, 2).mul_(2)
+    b = x * 1
+    y = Flat.apply(b)
+    b.mul_(2)
+    with raises(RuntimeError, "Output 0 of Flat is a view and its base or another view of its "
+                              "base has been modified inplace. " + CUSTOM_VIEW_TAIL):
+        y.grad_fn
+    same, doubled = Pair.apply(x * 1)
+    doubled.mul_(2)                     # not a view: fine
+    with pytest.raises(RuntimeError, match="^Output 0 of Pair is a view and is being modified "
+                                           "inplace. This view is the output of a function "
+                                           "that returns multiple views."):
+        same.mul_(2)
+    with torch.no_grad():
+        y = Flat.apply(x * 1)
+    y.mul_(2)                           # made without grad mode: an ordinary view
+    Flat.apply(torch.ones(2, 2)).mul_(2)
+
+
 class Dirty(Function):
     @staticmethod
     def forward(ctx, x):

@@ -40,15 +40,13 @@ def _shape_text(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def multi_output_view_error(view, how):
-    """torch's refusal to let an output of split/chunk/unbind (or a view of one) be written in
-    place (`how`: "is being modified inplace", or "its base ... has been")."""
+def view_ban_error(view, how):
+    """torch's refusal to let an output of split/chunk/unbind or of a custom Function (or a view
+    of one) be written in place (`how`: "is being modified inplace", or "its base ... has
+    been"), with the reason its node keeps."""
     name = re.sub(r"Backward\d*$", "", view._grad_fn.name())
-    return RuntimeError(
-        f"Output {view._output_nr} of {name} is a view and {how}. This view is the output of "
-        f"a function that returns multiple views. Such functions do not allow the output views "
-        f"to be modified inplace. You should replace the inplace operation by an out-of-place "
-        f"one.")
+    return RuntimeError(f"Output {view._output_nr} of {name} is a view and {how}. "
+                        f"{view._grad_fn._view_ban}")
 
 
 def check_inplace(target, result_dtype, result_shape):
@@ -56,8 +54,8 @@ def check_inplace(target, result_dtype, result_shape):
     if _grad_state.enabled:
         base = target._base
         if base is not None and target._grad_fn is not None \
-                and target._grad_fn._multi_output_view:
-            raise multi_output_view_error(target, "is being modified inplace")
+                and target._grad_fn._view_ban is not None:
+            raise view_ban_error(target, "is being modified inplace")
         if base is None:
             if target._requires_grad and target._grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "

@@ -87,9 +87,9 @@ def refresh_view_grad_fn(view):
     made_at = getattr(node, "_view_version", None)
     if made_at is None or made_at == view._version or not view._base._requires_grad:
         return
-    if node._multi_output_view:
-        from ._dispatch import multi_output_view_error
-        raise multi_output_view_error(view, "its base or another view of its base has been "
+    if node._view_ban is not None:
+        from ._dispatch import view_ban_error
+        raise view_ban_error(view, "its base or another view of its base has been "
                                             "modified inplace")
     _rederive(view)
 

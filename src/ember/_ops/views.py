@@ -19,6 +19,7 @@ from .._tensor import Tensor, alias, wrap as _wrap
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
 from .registry import function, method, register
 
@@ -37,8 +38,8 @@ def record_view(op, base, out, params):
         node = record(op, (base,), (out,), params)
         node._view_version = base._version
         if base._base is not None and base._grad_fn is not None \
-                and base._grad_fn._multi_output_view:
-            node._multi_output_view = True      # a view of split's outputs inherits the ban
+                and base._grad_fn._view_ban is not None:
+            node._view_ban = base._grad_fn._view_ban    # a view of such a view inherits it
     return out
 
 
@@ -566,7 +567,7 @@ def _multi_view(op, input, pieces, params):
     if input._requires_grad and _grad_state.enabled and outs:
         node = record(op, (input,), outs, params, num_outputs=len(outs))
         node._view_version = input._version
-        node._multi_output_view = True          # torch forbids writing into these in place
+        node._view_ban = MULTI_OUTPUT_VIEW      # torch forbids writing into these in place
     return outs
 
 

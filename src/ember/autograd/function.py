@@ -19,7 +19,8 @@ subclass gets a node class named `<ClassName>Backward`.
 """
 import functools
 
-from .graph import Node, _Extras, gradient_edge, on_record, watch
+from .graph import CUSTOM_FUNCTION_VIEW, MULTI_OUTPUT_VIEW, Node, _Extras, gradient_edge, \
+    on_record, watch
 from .grad_mode import _state as _grad_state, no_grad
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable",
@@ -266,6 +267,7 @@ def _attach(ctx, args, positions, outputs):
             out._requires_grad = True
         result.append(out)
     ctx.num_outputs = len(result)
+    _ban_views(ctx, result, dirty, non_diff)
     # NOTE: not `_output_meta`, which would make the engine fill in zeros itself.
     ctx._fn_output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None
                              for o in result)
@@ -273,6 +275,18 @@ def _attach(ctx, args, positions, outputs):
     if _Extras.on:
         on_record(ctx)
     return tuple(result)
+
+
+def _ban_views(ctx, result, dirty, non_diff):
+    """Outputs that are views (an input returned as-is included) may not be written in place:
+    torch gives a Function of several outputs the multiple-views reason, else its own."""
+    Tensor = _tensor_class()
+    for out in result:
+        if isinstance(out, Tensor) and out._base is not None and out._grad_fn is ctx \
+                and not any(out is d for d in dirty):
+            ctx._view_ban = MULTI_OUTPUT_VIEW if len(result) > 1 else CUSTOM_FUNCTION_VIEW
+            ctx._view_version = out._version     # a later write through the base is caught
+            return
 
 
 def _save(ctx, original, result):

@@ -106,6 +106,17 @@ def hook_name(hook):
     return getattr(hook, "__name__", "<unknown>")
 
 
+MULTI_OUTPUT_VIEW = (
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation by "
+    "an out-of-place one.")
+CUSTOM_FUNCTION_VIEW = (
+    "This view was created inside a custom Function (or because an input was returned as-is) "
+    "and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function.")
+
+
 def checked_hook_grad(hook, original, new):
     """A gradient a hook returned in place of `original`, refused as torch does when it is not
     a tensor, replaces a missing gradient, or changes the dtype, device or size."""
@@ -150,7 +161,9 @@ class Node:
     _hooks = None
     _retained = None
     _metadata = None
-    _multi_output_view = False  # made a view out of split/chunk/unbind (or a view of one)
+    # Why views this node made may not be written in place (MULTI_OUTPUT_VIEW or
+    # CUSTOM_FUNCTION_VIEW: torch's reason, ending its error), or None where they may.
+    _view_ban = None
     num_outputs = 1
 
     def __init__(self):
