@@ -1184,6 +1184,23 @@ b.sum().backward()
 print(a.grad, x.grad)
 
 ''',
+    r'''\
+class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view(-1)
+    @staticmethod
+    def backward(ctx, g):
+        return g.view(2, 2)
+x = torch.ones(2, 2, requires_grad=True)
+y = F.apply(x * 1)
+print(y._base is not None, y.grad_fn.name())
+try:
+    y.mul_(2)
+    print("ok", y.grad_fn.name())
+except RuntimeError as e:
+    print(str(e)[:140])
+''',
 ]
 
 # Optimizers: a 2x2 linear fit, parameters printed to 4 decimals after a few steps.
@@ -1933,25 +1950,6 @@ except RuntimeError as e:
     print(str(e)[:160])
 '''),
 
-    'function_view_inplace': (
-        "a custom Function's output that is a view of an input can be modified in place in ember; torch raises 'Output 0 of F is a view and is being modified inplace. This view was created inside a custom Function...'",
-        r'''\
-class F(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x.view(-1)
-    @staticmethod
-    def backward(ctx, g):
-        return g.view(2, 2)
-x = torch.ones(2, 2, requires_grad=True)
-y = F.apply(x * 1)
-print(y._base is not None, y.grad_fn.name())
-try:
-    y.mul_(2)
-    print("ok", y.grad_fn.name())
-except RuntimeError as e:
-    print(str(e)[:140])
-'''),
 
     'inference_enable_grad': (
         "ember has no inference tensors: under inference_mode(), enable_grad() makes ops record a graph (requires_grad=True), where torch's results stay inference tensors that do not require grad",
