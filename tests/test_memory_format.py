@@ -6,6 +6,7 @@ import pytest
 
 import ember
 from ember import nn
+from ember.nn import functional as F
 
 CL, CL3 = ember.channels_last, ember.channels_last_3d
 
@@ -166,3 +167,49 @@ def test_one_channel_convolutions_follow_a_channels_last_input():
     assert nn.Conv2d(3, 1, 3)(y).stride() == (6, 1, 3, 1)
     assert nn.Conv2d(1, 1, 3).to(memory_format=ember.channels_last).weight.stride() == \
         (9, 1, 3, 1)
+
+
+def _cl(*shape):
+    ember.manual_seed(0)
+    return ember.randn(*shape).to(memory_format=ember.channels_last)
+
+
+# torch's layouts (recorded from torch 2.13) for a channels-last (2, 3, 6, 6) input
+FOLLOWING = [      # pooling, resampling, shuffles and padding keep channels-last
+    (lambda x: F.max_pool2d(x, 2), (27, 1, 9, 3)),
+    (lambda x: F.max_pool2d(x, 2, return_indices=True)[1], (27, 1, 9, 3)),
+    (lambda x: F.avg_pool2d(x, 3, stride=1, padding=1), (108, 1, 18, 3)),
+    (lambda x: F.adaptive_avg_pool2d(x, 3), (27, 1, 9, 3)),
+    (lambda x: F.adaptive_avg_pool2d(x, 1), (3, 1, 3, 3)),
+    (lambda x: F.adaptive_max_pool2d(x, 3), (27, 1, 9, 3)),
+    (lambda x: F.lp_pool2d(x, 2, 2), (27, 1, 9, 3)),
+    (lambda x: F.interpolate(x, scale_factor=2), (432, 1, 36, 3)),
+    (lambda x: F.interpolate(x, size=(3, 3), mode="bicubic"), (27, 1, 9, 3)),
+    (lambda x: F.pad(x, (1, 1, 1, 1)), (192, 1, 24, 3)),
+    (lambda x: F.pad(x, (1, 1, 1, 1), mode="reflect"), (192, 1, 24, 3)),
+    (lambda x: F.pad(x, (1, 1, 1, 1), mode="circular"), (192, 64, 8, 1)),     # not this one
+    (lambda x: F.max_unpool2d(*F.max_pool2d(x, 2, return_indices=True), 2), (108, 1, 18, 3)),
+]
+ROW_MAJOR = [      # reductions, scans and softmax allocate row-major results
+    (lambda x: x.sum(2, keepdim=True), (18, 6, 6, 1)),
+    (lambda x: x.amax(1, keepdim=True), (36, 36, 6, 1)),
+    (lambda x: x.max(1, keepdim=True)[0], (36, 36, 6, 1)),
+    (lambda x: x.mean((2, 3), keepdim=True), (3, 1, 1, 1)),
+    (lambda x: x.cumsum(1), (108, 36, 6, 1)),
+    (lambda x: x.cummax(1)[0], (108, 36, 6, 1)),
+    (lambda x: F.softmax(x, 1), (108, 36, 6, 1)),
+    (lambda x: F.log_softmax(x, 2), (108, 36, 6, 1)),
+]
+
+
+@pytest.mark.parametrize("fn, strides", FOLLOWING + ROW_MAJOR)
+def test_result_layouts_of_a_channels_last_input(fn, strides):
+    assert fn(_cl(2, 3, 6, 6)).stride() == strides
+
+
+def test_row_major_results_can_be_viewed():
+    x = ember.randn(3, 4).t()
+    y = F.softmax(x, 1)
+    assert y.is_contiguous() and y.view(-1).shape == (12,)      # as in torch
+    z = ember.randn(3, 4, 5).permute(2, 0, 1).sum(1, keepdim=True)
+    assert z.stride() == (4, 4, 1) and z.view(-1).shape == (20,)

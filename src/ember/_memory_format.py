@@ -78,6 +78,24 @@ def lay_out(xp, array, fmt):
     return out.transpose(inverse)
 
 
+def row_major(xp, array):
+    """`array` if it is row-major with torch's strides, else a row-major copy: the layout of
+    the results that torch's kernels allocate contiguous whatever their input's layout
+    (reductions, scans, softmax). NOTE: NumPy keeps its input's order in such results and
+    calls an array contiguous whatever the stride of a dim of size 1."""
+    if array.flags.c_contiguous and (array.ndim < 2 or 1 not in array.shape):
+        return array
+    expected, step = [], array.itemsize
+    for size in reversed(array.shape):
+        expected.append(step)
+        step *= max(size, 1)
+    if array.flags.c_contiguous and tuple(reversed(expected)) == array.strides:
+        return array
+    out = xp.empty(array.shape, dtype=array.dtype)
+    out[...] = array
+    return out
+
+
 def suggested(array):
     """torch's `suggest_memory_format`: the layout of the result of a layout-aware op
     (convolution, pooling, `.to(memory_format=...)`'s aliasing) on `array`. Channels-last where

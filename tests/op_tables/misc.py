@@ -304,6 +304,21 @@ op("is_signed", samples=_ONE, ref=lambda a: dtype_name(a.dtype) not in ("bool", 
    upcast=False, supports=lambda ops, kw: True, **_NOT_A_TENSOR)
 op("is_pinned", samples=_ONE, ref=lambda a: False, supports=lambda ops, kw: True,
    form="method", **_NOT_A_TENSOR)
+op("dim_order", samples=_ONE, ref=lambda a: tuple(range(a.ndim)), upcast=False, form="method",
+   supports=lambda ops, kw: True, **dict(_NOT_A_TENSOR, noncontig=False),
+   notes="the order depends on the layout: tests/test_tensor_queries.py and the oracle's "
+         "tests/oracle/test_memory_format_oracle.py")
+op("const_data_ptr", samples=_ONE, call=lambda mod, x: x.const_data_ptr() == x.data_ptr(),
+   ref=lambda a: True, upcast=False, form="method", supports=lambda ops, kw: True,
+   **_NOT_A_TENSOR)
+op("is_set_to", samples=lambda m: [Sample(m((3, 4)), m((3, 4)))],
+   call=lambda mod, x, y: (x.is_set_to(x), x.is_set_to(y)), ref=lambda a, b: (True, False),
+   upcast=False, form="method", supports=lambda ops, kw: True, **_NOT_A_TENSOR)
+op("to_dense", samples=_ONE, ref=lambda a: a, upcast=False, form="method", dtypes=ALL,
+   grad=None, returns_input=True, notes="the tensor itself: it is dense already")
+op("module_load", samples=lambda m: [Sample(m((3, 4)), m((3, 4)))], ref=lambda a, b: b,
+   upcast=False, form="method", dtypes=ALL, grad=None,
+   notes="copies into self and returns a detached alias (tests/test_tensor_queries.py)")
 
 
 def _nonzero_samples(m):

@@ -58,3 +58,31 @@ def test_to_aliases_as_torch(source, fmt):
             return "rank"
         return x.to(memory_format=eval(fmt, {"m": m})) is x
     assert aliases(ember) == aliases(torch)
+
+
+X = f"m.randn(2,3,6,6).to(memory_format={CL})"
+FN = "m.nn.functional"
+RESULTS = [
+    f"{FN}.max_pool2d({X}, 2)", f"{FN}.max_pool2d({X}, 3, stride=2, padding=1)",
+    f"{FN}.max_pool2d({X}, 2, return_indices=True)[1]", f"{FN}.avg_pool2d({X}, 2)",
+    f"{FN}.adaptive_avg_pool2d({X}, 1)", f"{FN}.adaptive_avg_pool2d({X}, 3)",
+    f"{FN}.adaptive_max_pool2d({X}, 3)", f"{FN}.interpolate({X}, scale_factor=2)",
+    f"{FN}.interpolate({X}, scale_factor=2, mode='bilinear')",
+    f"{FN}.interpolate({X}, size=(3,3), mode='bicubic')", f"{FN}.pad({X}, (1,1,1,1))",
+    f"{FN}.pad({X}, (1,1,1,1), mode='reflect')", f"{FN}.pad({X}, (1,1,1,1), mode='replicate')",
+    f"{FN}.pad({X}, (1,1,1,1), mode='circular')", f"{FN}.lp_pool2d({X}, 2, 2)",
+    f"{FN}.pixel_shuffle(m.randn(2,4,3,3).to(memory_format={CL}), 2)",
+    f"{FN}.channel_shuffle(m.randn(2,4,3,3).to(memory_format={CL}), 2)",
+    f"{FN}.relu({X})", f"{FN}.dropout({X}, 0.0)", f"{FN}.group_norm({X}, 1)",
+    f"{FN}.layer_norm({X}, (6,))", f"{FN}.instance_norm({X})", f"{X}.sum(2, keepdim=True)",
+    f"{X}.sum(2)", f"{X}.mean((2,3), keepdim=True)", f"{X}.amax(1, keepdim=True)",
+    f"{X}.max(1, keepdim=True)[0]", f"{X}.argmax(1, keepdim=True)", f"{X}.cumsum(1)",
+    f"{X}.cummax(1)[0]", f"{FN}.softmax({X}, 1)", f"{FN}.log_softmax({X}, -1)",
+    "m.softmax(m.randn(3,4).t(), 1)", "m.randn(3,4,5).permute(2,0,1).sum(1, keepdim=True)",
+    f"m.nn.MaxPool2d(2)({X})", f"m.nn.Upsample(scale_factor=2)({X})",
+]
+
+
+@pytest.mark.parametrize("case", RESULTS)
+def test_result_layouts_match_torch(case):
+    assert eval(case, {"m": ember}).stride() == eval(case, {"m": torch}).stride()

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .._device import backend_of
+from .._memory_format import row_major
 from .._dtype import float64
 from .._creation import zeros_like
 from .._tensor import Tensor, wrap
@@ -427,7 +428,7 @@ def _softmax_arrays(x, dim, log):
     else:
         e = xp.exp(shifted)
         result = e / e.sum(axis=dim, keepdims=True)
-    return result.astype(x.dtype)
+    return row_major(xp, result.astype(x.dtype, copy=False))     # torch's is row-major
 
 
 def _dim_softmax(input, dim, dtype, log, out=None):

@@ -12,6 +12,7 @@ import numpy as np
 from .. import _dtype, _geometry as geo, return_types
 from .._creation import arange
 from .._device import backend_of
+from .._memory_format import row_major
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import arg_extreme, sum_last
@@ -46,6 +47,7 @@ def _run(op, input, result, params, out, differentiable=True):
     xp = backend_of(input._data).xp
     if result.__class__ is not xp.ndarray:
         result = xp.asarray(result)
+    result = row_major(xp, result)          # as torch allocates reductions' and scans' results
     requires_grad = differentiable and input._requires_grad
     if out is not None:
         check_out(op.__name__.lower(), out, result.dtype, requires_grad)
@@ -351,7 +353,7 @@ def _extreme(name, input, dim, keepdim, other, out):
     d = geo.wrap_dim(dim, data.ndim)
     _check_nonempty(name, input, (d,))
     axis = d if data.ndim else None
-    values = xp.asarray(reduce(data, axis=axis, keepdims=keepdim))
+    values = row_major(xp, xp.asarray(reduce(data, axis=axis, keepdims=keepdim)))
     if axis is None:
         index = xp.asarray(arg(data, axis=axis, keepdims=keepdim))
     else:

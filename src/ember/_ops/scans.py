@@ -8,6 +8,7 @@ import numpy as np
 from .. import _dtype, _geometry as geo, return_types
 from .._creation import zeros
 from .._device import backend_of
+from .._memory_format import row_major
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish_inplace, prepare_inplace, \
@@ -152,7 +153,8 @@ def _cumextreme(name, input, dim, out):
     pos = xp.arange(x.shape[axis]).reshape(shape)
     index = xp.maximum.accumulate(xp.where(hit, pos, 0), axis=axis) if x.size else \
         xp.zeros(x.shape, np.int64)
-    values, index = values.reshape(data.shape), index.astype(np.int64).reshape(data.shape)
+    values = row_major(xp, values.reshape(data.shape))             # as torch allocates them
+    index = row_major(xp, index.astype(np.int64).reshape(data.shape))
     v, i = wrap(values), wrap(index)
     if input._requires_grad and _grad_state.enabled:
         key = _index_key(xp, index, axis) if data.ndim else None

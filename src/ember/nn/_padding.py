@@ -9,6 +9,7 @@ from .._device import backend_of
 from .._ops._op import Op
 from .._tensor import Tensor, wrap
 from .._ops.activations import apply
+from ._pooling_ops import laid_like
 
 
 def _pairs(pad, ndim):
@@ -91,7 +92,7 @@ def constant_pad(input, pad, value):
         shape[d] = size
     out = xp.full(shape, _fill_value(input, value), dtype=x.dtype)
     out[tuple(dst)] = x[tuple(src)]
-    return apply(ConstantPadNd, (input,), out, {"pad": list(pad)})
+    return apply(ConstantPadNd, (input,), laid_like(input, out), {"pad": list(pad)})
 
 
 # -- reflect and replicate -----------------------------------------------------------------------
@@ -194,6 +195,8 @@ def index_pad(input, pad, mode):
         x = xp.take(x, idx, axis=d)
         sources.append((d, idx, size, before, after))
     op = _INDEX_PADS[(mode, len(pad) // 2)]
+    if mode != "circular":                  # (torch's circular pad gives row-major results)
+        x = laid_like(input, x)
     return apply(op, (input,), x, {"sources": sources})
 
 

@@ -131,7 +131,8 @@ def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode):
               "geometry": (kernel, stride, padding, dilation, tuple(out))}
     shape = lead + values.shape[1:]
     result, index = ops.apply(ops.MAX_POOLS["MaxPool", nd], (input,),
-                              (values.reshape(shape), indices.reshape(shape)), params)
+                              ops.laid_like(input, values.reshape(shape), indices.reshape(shape)),
+                              params)
     if result._grad_fn is not None:
         result._grad_fn.indices = index
     return result, index
@@ -347,7 +348,10 @@ def _adaptive_avg_nd(input, nd, output_size):
     if len(out) != nd:
         raise RuntimeError(f"{name}: output_size must be {nd}")
     if all(o == 1 for o in out):
-        return input.mean(tuple(range(-nd, 0)), keepdim=True)
+        result = input.mean(tuple(range(-nd, 0)), keepdim=True)
+        # (a fresh tensor that nothing refers to yet: laid out as torch's pooling result)
+        result._data = ops.laid_like(input, result._data)
+        return result
     if any(o < 0 for o in out):
         received = ", ".join(str(o) for o in out) if nd == 2 else ",".join(
             [f"{out[0]}, {out[1]}", str(out[2])])
@@ -356,7 +360,8 @@ def _adaptive_avg_nd(input, nd, output_size):
     _adaptive_checks(input, nd, name, got_colon=False)
     _check_dtype(input, name if nd == 2 else name + "_cpu", integers=False)
     data = ops.adaptive_avg_pool(input._data, out)
-    (result,) = ops.apply(ops.AVG_POOLS["AdaptiveAvgPool", nd], (input,), (data,),
+    (result,) = ops.apply(ops.AVG_POOLS["AdaptiveAvgPool", nd], (input,),
+                          (ops.laid_like(input, data),),
                           {"spatial": tuple(input.shape[-nd:])})
     return result
 
@@ -382,7 +387,8 @@ def _adaptive_max_nd(input, nd, output_size):
     shape = lead + tuple(out)
     params = {"spatial": tuple(x.shape[1:]), "geometry": None}
     result, index = ops.apply(ops.MAX_POOLS["AdaptiveMaxPool", nd], (input,),
-                              (values.reshape(shape), indices.reshape(shape)), params)
+                              ops.laid_like(input, values.reshape(shape), indices.reshape(shape)),
+                              params)
     if result._grad_fn is not None:
         result._grad_fn.indices = index
     return result, index
@@ -508,7 +514,8 @@ def _unpool(input, indices, nd, out):
     result = xp.zeros((x.shape[0], size), dtype=x.dtype)
     result[xp.arange(x.shape[0]).reshape(-1, 1), idx] = x.reshape(x.shape[0], -1)
     data = result.reshape(lead + tuple(out))
-    (t,) = ops.apply(ops.MAX_UNPOOLS[nd], (input,), (data,), {"indices": indices, "nd": nd})
+    (t,) = ops.apply(ops.MAX_UNPOOLS[nd], (input,), (ops.laid_like(input, data),),
+                     {"indices": indices, "nd": nd})
     return t
 
 

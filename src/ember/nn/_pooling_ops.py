@@ -10,12 +10,24 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _memory_format as _mf
 from .._device import backend_of
 from .._ops._blocked import zero_where
 from .._ops._op import Op, record
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
+
+
+def laid_like(input, *arrays):
+    """`arrays` (results of the shape family of `input`) laid out channels-last where torch
+    would suggest that for `input` (pooling, resampling, shuffles and padding keep a
+    channels-last input's layout; see `_memory_format.suggested`)."""
+    x = input._data
+    if x.ndim < 4 or x.flags.c_contiguous and 1 not in x.shape[1:2]:
+        return arrays if len(arrays) > 1 else arrays[0]     # (the common case, quickly)
+    xp = backend_of(x).xp
+    laid = tuple(_mf.follow(xp, a, x) if a.ndim == x.ndim else a for a in arrays)
+    return laid if len(laid) > 1 else laid[0]
 
 
 def apply(op, inputs, outputs, params):
@@ -325,7 +337,7 @@ def run_avg_pool(input, args, op):
     x = input._data
     lead = x.shape[:x.ndim - len(spatial)]
     data = avg_pool(x.reshape((-1,) + tuple(spatial)), *args[1:])
-    data = data.reshape(lead + data.shape[1:])
+    data = laid_like(input, data.reshape(lead + data.shape[1:]))
     (result,) = apply(op, (input,), (data,), {"args": args})
     return result
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._device import backend_of
 from .._ops._op import Op
-from ._pooling_ops import apply, via_float32
+from ._pooling_ops import apply, laid_like, via_float32
 
 _CUBIC_A = -0.75
 
@@ -178,7 +178,7 @@ def upsample(input, mode, out, scales, align_corners, antialias=False):
     plan = tuple(rule(kind, n, o, s, align_corners, input._data.dtype)
                  for n, o, s in zip(spatial, out, scales))
     op = UPSAMPLES[mode + ("-aa" if antialias else ""), nd]
-    (result,) = apply(op, (input,), (resample(input._data, plan),),
+    (result,) = apply(op, (input,), (laid_like(input, resample(input._data, plan)),),
                       {"plan": plan, "sizes": spatial})
     return result
 
@@ -242,5 +242,6 @@ def channel_shuffle(x, groups):
 
 
 def run_shuffle(input, factor, op, kernel):
-    (result,) = apply(op, (input,), (kernel(input._data, factor),), {"factor": factor})
+    (result,) = apply(op, (input,), (laid_like(input, kernel(input._data, factor)),),
+                      {"factor": factor})
     return result
