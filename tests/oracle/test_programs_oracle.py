@@ -2297,6 +2297,256 @@ print(t, chi)
 log_w = D.Normal(0.0, 1.0).log_prob(draws[:5]) - post.log_prob(draws[:5])
 print(log_w.softmax(0))
 ''',
+    'resnet': r'''\
+nn = torch.nn
+F = torch.nn.functional
+torch.manual_seed(0)
+class BasicBlock(nn.Module):
+    expansion = 1
+    def __init__(self, cin, cout, stride=1):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.downsample = None
+        if stride != 1 or cin != cout:
+            self.downsample = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+    def forward(self, x):
+        idt = x if self.downsample is None else self.downsample(x)
+        out = F.relu(self.bn1(self.conv1(x)), inplace=True)
+        return F.relu(self.bn2(self.conv2(out)) + idt)
+class TinyResNet(nn.Module):
+    def __init__(self, n_cls=5):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 1, 1, bias=False), nn.BatchNorm2d(8), nn.ReLU(inplace=True))
+        self.layer1 = nn.Sequential(BasicBlock(8, 8), BasicBlock(8, 8))
+        self.layer2 = nn.Sequential(BasicBlock(8, 16, 2), BasicBlock(16, 16))
+        self.pool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(16, n_cls)
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d):
+                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+            elif isinstance(m, nn.BatchNorm2d):
+                nn.init.constant_(m.weight, 1); nn.init.constant_(m.bias, 0)
+    def forward(self, x):
+        x = self.layer2(self.layer1(self.stem(x)))
+        return self.fc(torch.flatten(self.pool(x), 1))
+net = TinyResNet()
+print(net.layer2)
+n = sum(p.numel() for p in net.parameters())
+print(f"{n:,} parameters", sum(1 for m in net.modules() if isinstance(m, nn.Conv2d)), "convs")
+x = torch.randn(2, 3, 16, 16)
+out = net(x)
+print(out.shape, out)
+out.logsumexp(1).sum().backward()
+print(net.stem[0].weight.grad.norm().round(decimals=4), net.layer2[0].downsample[1].weight.grad)
+net.eval()
+with torch.no_grad():
+    print(net(x).argmax(1), net.layer1[0].bn1.running_var[:4])
+feats = {}
+net.layer2.register_forward_hook(lambda m, i, o: feats.__setitem__("l2", o.shape))
+net(x[:1])
+print(feats)
+cl = net.to(memory_format=torch.channels_last)
+print(cl.stem[0].weight.stride(), cl(x.to(memory_format=torch.channels_last)).shape)
+print(nn.utils.parameters_to_vector(net.fc.parameters()).shape)
+''',
+    'amp_scaler': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.GELU(), nn.Linear(8, 1))
+opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+use_amp = False
+scaler = torch.amp.GradScaler("cpu", enabled=use_amp)
+print(scaler.is_enabled(), scaler.get_scale() if use_amp else "off")
+X, Y = torch.randn(16, 4), torch.randn(16, 1)
+for step in range(3):
+    opt.zero_grad(set_to_none=True)
+    with torch.autocast(device_type="cpu", dtype=torch.bfloat16, enabled=use_amp):
+        loss = nn.functional.mse_loss(model(X), Y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+    scaler.step(opt)
+    scaler.update()
+    print(step, round(loss.item(), 5))
+s2 = torch.amp.GradScaler("cpu", init_scale=2.0 ** 8, growth_interval=1)
+print(s2.is_enabled(), s2.get_scale(), s2.state_dict())
+loss = nn.functional.mse_loss(model(X), Y)
+s2.scale(loss).backward()
+print(round(model[0].bias.grad.abs().sum().item() / 256, 5))
+s2.step(opt); s2.update()
+print(s2.get_scale(), s2.get_growth_factor(), s2.get_backoff_factor())
+print(torch.cuda.amp.GradScaler(enabled=False).is_enabled(), torch.cuda.is_available())
+''',
+    'reinforce_dqn': r'''\
+import random
+import collections
+nn = torch.nn
+F = torch.nn.functional
+torch.manual_seed(0)
+random.seed(0)
+policy = nn.Sequential(nn.Linear(4, 16), nn.Tanh(), nn.Linear(16, 2))
+opt = torch.optim.Adam(policy.parameters(), lr=1e-2)
+gamma = 0.99
+for episode in range(3):
+    log_probs, rewards, entropies = [], [], []
+    state = torch.randn(4)
+    for t in range(6):
+        dist = torch.distributions.Categorical(logits=policy(state))
+        action = dist.sample()
+        log_probs.append(dist.log_prob(action))
+        entropies.append(dist.entropy())
+        rewards.append(1.0 if action.item() == int(state[0] > 0) else 0.0)
+        state = state + 0.1 * torch.randn(4)
+    R, returns = 0.0, []
+    for r in reversed(rewards):
+        R = r + gamma * R
+        returns.insert(0, R)
+    returns = torch.tensor(returns)
+    returns = (returns - returns.mean()) / (returns.std() + 1e-8)
+    loss = -(torch.stack(log_probs) * returns).sum() - 0.01 * torch.stack(entropies).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(episode, rewards, round(loss.item(), 4))
+Transition = collections.namedtuple("Transition", "s a r s2 done")
+buffer = collections.deque(maxlen=50)
+for i in range(40):
+    s = torch.randn(4)
+    buffer.append(Transition(s, random.randrange(2), random.random(), s + 0.1, i % 10 == 9))
+q_net = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 2))
+target = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 2))
+target.load_state_dict(q_net.state_dict())
+target.eval()
+qopt = torch.optim.RMSprop(q_net.parameters(), lr=1e-3)
+for step in range(3):
+    batch = Transition(*zip(*random.sample(buffer, 8)))
+    s = torch.stack(batch.s); a = torch.tensor(batch.a); r = torch.tensor(batch.r, dtype=torch.float32)
+    s2 = torch.stack(batch.s2); done = torch.tensor(batch.done, dtype=torch.float32)
+    q = q_net(s).gather(1, a.unsqueeze(1)).squeeze(1)
+    with torch.no_grad():
+        tgt = r + gamma * target(s2).max(1).values * (1 - done)
+    loss = F.smooth_l1_loss(q, tgt)
+    qopt.zero_grad(); loss.backward()
+    for p in q_net.parameters():
+        p.grad.data.clamp_(-1, 1)
+    qopt.step()
+    print(step, a.tolist(), round(loss.item(), 5))
+eps = 0.1
+state = torch.randn(4)
+act = random.randrange(2) if random.random() < eps else q_net(state).argmax().item()
+print(act, type(act).__name__)
+tau = 0.05
+for tp, p in zip(target.parameters(), q_net.parameters()):
+    tp.data.copy_(tau * p.data + (1 - tau) * tp.data)
+print(target[0].bias[:3])
+''',
+    'pretrained_emb': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+vectors = torch.randn(6, 4)
+emb = nn.Embedding.from_pretrained(vectors, freeze=True, padding_idx=0)
+print(emb, emb.weight.requires_grad)
+print(emb(torch.tensor([[1, 0, 3]])))
+emb2 = nn.Embedding.from_pretrained(vectors, freeze=False)
+bag = nn.EmbeddingBag.from_pretrained(vectors, mode="max")
+print(bag(torch.tensor([[1, 2], [3, 4]])))
+vocab = {w: i for i, w in enumerate(["<pad>", "the", "cat", "sat", "on", "mat"])}
+sents = ["the cat sat", "the cat sat on the mat", "mat"]
+ids = [torch.tensor([vocab[w] for w in s.split()]) for s in sents]
+pad = nn.utils.rnn.pad_sequence(ids, batch_first=True, padding_value=vocab["<pad>"])
+print(pad)
+mask = pad != 0
+e = emb2(pad)
+mean = (e * mask.unsqueeze(-1)).sum(1) / mask.sum(1, keepdim=True)
+print(mean)
+sim = nn.functional.cosine_similarity(mean.unsqueeze(1), mean.unsqueeze(0), dim=-1)
+print(sim)
+mean.sum().backward()
+print(emb2.weight.grad)
+near = torch.topk(nn.functional.normalize(vectors, dim=1) @ nn.functional.normalize(vectors[2], dim=0), 3)
+print(near)
+inv = {i: w for w, i in vocab.items()}
+print([inv[i] for i in near.indices.tolist()])
+''',
+    'tensor_ops_misc': r'''\
+torch.manual_seed(0)
+a = torch.randn(3, 4)
+b = torch.randint(-5, 5, (3, 4))
+print(b.type_as(a), a.new_tensor([1, 2]).dtype, torch.ones(2).expand_as(torch.zeros(3, 2)).shape, a.view_as(torch.zeros(4, 3)).shape)
+print(torch.arange(3).repeat(2, 2), torch.arange(3).tile((2,)), torch.arange(4).view(2, 2).repeat_interleave(2, dim=0))
+print(torch.std(a, unbiased=False), a.std(dim=1, correction=0), torch.histogram(a.flatten(), bins=4))
+print(torch.unique(torch.tensor([[1, 2], [1, 2], [3, 4]]), dim=0, return_counts=True))
+print(torch.cdist(a, a, p=1)[0], torch.cummin(torch.tensor([3, 1, 2, 0]), 0), torch.logcumsumexp(torch.tensor([0.0, 1.0, 2.0]), 0))
+print(torch.erfinv(torch.tensor([0.0, 0.5, -0.9])), torch.special.expit(torch.tensor([0.0])), torch.special.logit(torch.tensor([0.25])))
+print(torch.atan2(torch.tensor([1.0, -1.0]), torch.tensor([-1.0, -1.0])), torch.hypot(torch.tensor([3.0]), torch.tensor([4.0])))
+print(torch.fmod(torch.tensor([-7, 7]), 3), torch.remainder(torch.tensor([-7, 7]), 3), torch.tensor([-7, 7]) % -3)
+print(torch.div(torch.tensor([-7, 7]), 2, rounding_mode="floor"), torch.div(torch.tensor([-7, 7]), 2, rounding_mode="trunc"), torch.tensor([-7, 7]) // 2)
+print(torch.tensor([2 ** 62]) * 4, torch.tensor([127], dtype=torch.int8) + 1, torch.tensor([250], dtype=torch.uint8) * 2)
+print(torch.clip(a, -0.5, 0.5)[0], torch.frac(torch.tensor([-1.5, 2.25])), torch.trunc(torch.tensor([-1.5, 2.7])))
+print(torch.heaviside(torch.tensor([-1.0, 0.0, 2.0]), torch.tensor([0.5])), torch.signbit(torch.tensor([-0.0, 0.0, -1.0])))
+print(torch.special.gammaln(torch.tensor([0.5, 5.0])), torch.special.i0(torch.tensor([1.0])), torch.special.xlogy(torch.tensor([0.0, 2.0]), torch.tensor([0.0, 3.0])))
+print(torch.special.entr(torch.tensor([0.5, 0.0])), torch.special.sinc(torch.tensor([0.0, 0.5])), torch.special.ndtr(torch.tensor([1.0])), torch.special.log_ndtr(torch.tensor([-3.0])))
+print(torch.isin(torch.tensor([1, 2, 3]), torch.tensor([2, 5])), torch.isfinite(torch.tensor([1.0, float("inf")])), torch.isnan(torch.tensor([float("nan")])))
+print(a.T @ a - (a.t().mm(a)) == 0, torch.tensordot(a, a, dims=([1], [1])).shape, torch.kron(torch.eye(2), torch.ones(2, 2)))
+print(torch.cross(torch.tensor([[1.0, 0, 0]]), torch.tensor([[0.0, 1, 0]]), dim=1), torch.dist(a[0], a[1]), torch.renorm(a, 2, 0, 1.0).norm(dim=1))
+print(torch.diag_embed(torch.tensor([1, 2])), torch.diagflat(torch.tensor([[1, 2]])), torch.triu(torch.ones(3, 3), diagonal=1))
+print(torch.flatten(torch.arange(24).view(2, 3, 4), 1, 2).shape, torch.movedim(torch.zeros(2, 3, 4), 0, -1).shape, torch.swapaxes(torch.zeros(2, 3), 0, 1).shape)
+print(torch.amax(a, dim=(0, 1)), torch.aminmax(a), torch.argmax(a), torch.all(a > -5), torch.any(a > 5, dim=1))
+print(torch.gcd(torch.tensor([12, 18]), torch.tensor([8, 27])), torch.lcm(torch.tensor([4]), torch.tensor([6])), torch.bitwise_xor(torch.tensor([5]), 3), torch.tensor([1]) << 3)
+print(torch.sgn(torch.tensor([3 + 4j])), torch.log1p(torch.tensor([1e-10])), torch.expm1(torch.tensor([1e-10])), torch.exp2(torch.tensor([3.0])), torch.float_power(torch.tensor([2]), 3))
+print(torch.deg2rad(torch.tensor([180.0])), torch.rad2deg(torch.tensor([torch.pi])), torch.rsqrt(torch.tensor([4.0])), torch.square(torch.tensor([3])), torch.reciprocal(torch.tensor([2, 4])))
+print(a.apply_(lambda v: round(v, 1))[0] if False else a.clone().apply_(lambda v: round(v, 1))[0], torch.trapezoid(torch.tensor([1.0, 2.0, 3.0])), torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0])))
+''',
+    'reprs': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+a = torch.randn(3, 4)
+print(a.max(dim=1), torch.sort(a[0]), a.topk(2), torch.linalg.slogdet(torch.eye(2)), torch.aminmax(a, dim=0))
+print(repr(torch.float32), torch.device("cpu"), repr(torch.device("cpu", 0) if False else torch.device("cpu")), torch.Size([]), torch.Size([0, 1]))
+print(torch.finfo(torch.float32), torch.iinfo(torch.int16))
+print([torch.tensor(1.5), torch.tensor([1, 2])], {"w": torch.zeros(2)}, (torch.ones(1),))
+print(nn.Parameter(torch.randn(30, 40))[0, :3], nn.Parameter(torch.randn(1100)))
+opt = torch.optim.SGD([{"params": [nn.Parameter(torch.ones(1))]}, {"params": [nn.Parameter(torch.ones(1))], "lr": 0.5, "momentum": 0.9}], lr=0.1)
+print(opt)
+print(torch.optim.Adam([nn.Parameter(torch.ones(1))], lr=0.01, amsgrad=True))
+print(torch.randn(1100, dtype=torch.float16), torch.randint(-10 ** 9, 10 ** 9, (1200,)))
+print(torch.randn(2, 1100, dtype=torch.complex128) * 1000)
+print(torch.randn(4, 300, requires_grad=True) * 2)
+print(torch.tensor([1e-3, 1e4, 5]).to(torch.float64), torch.tensor([[0.5], [1e-4]]))
+print(torch.tensor([True] * 2000).view(2, 1000))
+print(torch.nn.functional.softmax(torch.tensor([1000.0, 0.0]), 0), torch.tensor([5e-324], dtype=torch.float64), torch.tensor([3.4e38]) * 10)
+print(torch.arange(6).view(2, 3).t(), torch.arange(6).view(2, 3).t().contiguous().is_contiguous())
+print(torch.empty(0, 2, 3).sum(0), torch.zeros(2, 2).to_dense() if hasattr(torch.Tensor, "to_dense") else torch.zeros(2, 2))
+print(nn.ModuleList(), nn.Sequential(), nn.ModuleDict(), nn.ParameterList([nn.Parameter(torch.ones(2, 2))]), nn.ParameterDict({"a": nn.Parameter(torch.zeros(3))}))
+print(torch.Generator().manual_seed(3).initial_seed(), torch.tensor([1.0]).storage_offset(), torch.tensor([[1, 2]]).stride())
+print(torch.tensor(2.5).item(), torch.tensor([7]).tolist(), torch.tensor([[1.5]]).numpy(), torch.tensor(3).dim(), torch.zeros(2, 3).ndimension())
+''',
+    'workers': r'''\
+data = torch.utils.data
+torch.manual_seed(0)
+class Squares(data.Dataset):
+    def __len__(self):
+        return 10
+    def __getitem__(self, i):
+        info = data.get_worker_info()
+        return torch.tensor([i, i * i]), (info.id if info is not None else -1) >= 0
+dl = data.DataLoader(Squares(), batch_size=3, num_workers=2, shuffle=True, generator=torch.Generator().manual_seed(1))
+for xb, in_worker in dl:
+    print(xb.tolist(), in_worker.tolist())
+print(len(dl), data.get_worker_info())
+dl2 = data.DataLoader(Squares(), batch_size=4, num_workers=2, persistent_workers=True, prefetch_factor=2)
+for epoch in range(2):
+    print([b[0][:, 0].tolist() for b in dl2])
+class Noisy(data.Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        return torch.rand(1).item()
+g = torch.Generator().manual_seed(5)
+a = [round(v, 4) for b in data.DataLoader(Noisy(), batch_size=2, num_workers=2, generator=g) for v in b.tolist()]
+print(len(a), all(0 <= v < 1 for v in a))
+''',
 }
 
 # Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
