@@ -425,9 +425,19 @@ def test_step_hooks():
     assert [c[0] for c in calls] == ["pre", "post", "post"]
 
     def swap_closure(o, args, kwargs):
-        return (), {"closure": lambda: 42}
+        assert args == (o,)             # step's positional arguments, self first (as torch)
+        return args, {"closure": lambda: 42}
     opt.register_step_pre_hook(swap_closure)
     assert opt.step() == 42
+
+
+def test_fused_refusals():
+    p = _one_param([1.0], [1.0])
+    for cls in (optim.SGD, optim.Adam, optim.AdamW, optim.Adagrad):
+        with pytest.raises(RuntimeError, match="^`fused` and `foreach` cannot be `True` "
+                                               "together.$"):
+            cls([p], lr=0.1, fused=True, foreach=True)
+        assert cls([p], lr=0.1, fused=False, foreach=True).defaults["foreach"] is True
 
 
 def test_global_step_hooks():

@@ -1,7 +1,8 @@
 """Adagrad: per-coordinate learning rates from the sum of squared past gradients."""
 import numpy as np
 
-from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+from .optimizer import Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, zero_step, \
+    zeros_state
 
 __all__ = ["Adagrad"]
 
@@ -36,6 +37,7 @@ class Adagrad(Optimizer):
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
+        check_fused(fused, foreach)
         for group in self.param_groups:
             for p in group["params"]:
                 self._init_state(p, group)

@@ -3,7 +3,8 @@ import math
 
 import numpy as np
 
-from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+from .optimizer import Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, zero_step, \
+    zeros_state
 
 __all__ = ["Adam"]
 
@@ -40,6 +41,7 @@ class Adam(Optimizer):
                         capturable=capturable, differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
+        check_fused(fused, foreach)
 
     # filled into the groups of optimizers pickled before these options existed
     _group_defaults = {"amsgrad": False, "maximize": False, "foreach": None, "capturable": False,

@@ -52,6 +52,8 @@ def _with_step_hooks(step):
         if self.__dict__.get("_in_step"):
             return step(self, *args, **kwargs)
         self._in_step = True
+        # NOTE: as in torch, the hooks' `args` are step's positional arguments, self first.
+        args = (self,) + args
         try:
             pre = self._optimizer_step_pre_hooks
             if pre or _global_pre_hooks:
@@ -63,7 +65,7 @@ def _with_step_hooks(step):
                         else:
                             raise RuntimeError(f"{step} must return None or a tuple of "
                                                f"(new_args, new_kwargs), but got {result}.")
-            out = step(self, *args, **kwargs)
+            out = step(*args, **kwargs)
             post = self._optimizer_step_post_hooks
             if post or _global_post_hooks:
                 for hook in chain(list(post.values()), list(_global_post_hooks.values())):
@@ -85,6 +87,14 @@ def _typename(obj):
     module = type(obj).__module__
     name = type(obj).__qualname__
     return name if module in ("builtins", None) else f"{module}.{name}"
+
+
+def check_fused(fused, foreach):
+    """torch's refusal of fused=True with foreach=True (SGD, Adam, AdamW, Adagrad), checked
+    after the groups are built; ember runs the same update whatever `fused` says.
+    (differentiable=True is refused before, by Optimizer.__init__.)"""
+    if fused and foreach:
+        raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
 
 def check_lr_tensor(lr):

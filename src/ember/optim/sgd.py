@@ -1,5 +1,5 @@
 """SGD: stochastic gradient descent with momentum, dampening, Nesterov and weight decay."""
-from .optimizer import Optimizer, check_lr_tensor, to_scalar
+from .optimizer import Optimizer, check_fused, check_lr_tensor, to_scalar
 
 __all__ = ["SGD"]
 
@@ -29,6 +29,7 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
+        check_fused(fused, foreach)
 
     # filled into the groups of optimizers pickled before these options existed
     _group_defaults = {"nesterov": False, "maximize": False, "foreach": None,
