@@ -1439,6 +1439,160 @@ print(opt.param_groups[0]["lr"])
 ''',
 ]
 
+# Optimizer hooks, foreach/fused, SWA and custom schedulers: run after OPTIM_SETUP_2.
+OPTIM_SETUP_2 = r'''\
+def setup():
+    w = torch.nn.Parameter(torch.tensor([[0.5, -1.0], [1.5, 0.25]]))
+    b = torch.nn.Parameter(torch.tensor([0.1, -0.2]))
+    return w, b
+X = torch.tensor([[1., 2.], [3., -1.], [0.5, 0.5]])
+Y = torch.tensor([[1., 0.], [0., 1.], [1., 1.]])
+def loss_of(w, b):
+    return ((X @ w.t() + b - Y) ** 2).mean()
+'''
+
+OPTIM_MORE = [
+    r'''\
+w, b = setup()
+opt = torch.optim.SGD([w, b], lr=0.1)
+log = []
+h1 = opt.register_step_pre_hook(lambda o, a, k: log.append(("pre", len(a), sorted(k))))
+h2 = opt.register_step_post_hook(lambda o, a, k: log.append(("post", round(w[0, 0].item(), 4))))
+loss_of(w, b).backward()
+opt.step()
+h1.remove()
+opt.step()
+print(log)
+''',
+    r'''\
+w, b = setup()
+opt = torch.optim.Adam([w, b], lr=0.1)
+opt.register_state_dict_pre_hook(lambda o: print("pre-sd", type(o).__name__))
+opt.register_state_dict_post_hook(lambda o, sd: {**sd, "extra": 1})
+sd = opt.state_dict()
+print(sorted(sd))
+opt.register_load_state_dict_pre_hook(lambda o, sd: print("pre-load", sorted(sd)))
+opt.register_load_state_dict_post_hook(lambda o: print("post-load"))
+opt.load_state_dict(torch.optim.Adam([w, b], lr=0.2).state_dict())
+print(opt.param_groups[0]["lr"])
+''',
+    r'''\
+w, b = setup()
+for fe in [True, False]:
+    w, b = setup()
+    opt = torch.optim.Adam([w, b], lr=0.05, foreach=fe, weight_decay=0.01)
+    for _ in range(3):
+        opt.zero_grad(); loss_of(w, b).backward(); opt.step()
+    print(fe, [round(v, 4) for v in w.flatten().tolist()], opt.param_groups[0]["foreach"])
+''',
+    r'''\
+w, b = setup()
+try:
+    torch.optim.SGD([w * 2], lr=0.1)
+except ValueError as e:
+    print(e)
+try:
+    torch.optim.Adam([w], lr=0.1, fused=True, foreach=True)
+except RuntimeError as e:
+    print(e)
+try:
+    torch.optim.SGD([], lr=0.1)
+except ValueError as e:
+    print(e)
+try:
+    torch.optim.SGD([{"params": []}], lr=0.1)
+except ValueError as e:
+    print(e)
+''',
+    r'''\
+swa = torch.optim.swa_utils
+m = torch.nn.Linear(2, 1)
+with torch.no_grad():
+    m.weight.copy_(torch.tensor([[1., 2.]])); m.bias.fill_(0.5)
+avg = swa.AveragedModel(m)
+for k in range(3):
+    with torch.no_grad():
+        m.weight.add_(1.0); m.bias.mul_(2)
+    avg.update_parameters(m)
+print(avg.n_averaged, avg.module.weight, avg.module.bias)
+ema = swa.AveragedModel(m, multi_avg_fn=swa.get_ema_multi_avg_fn(0.9))
+with torch.no_grad():
+    m.weight.add_(10)
+ema.update_parameters(m); ema.update_parameters(m)
+print(ema.module.weight)
+''',
+    r'''\
+swa = torch.optim.swa_utils
+m = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(m.parameters(), lr=0.5)
+s = swa.SWALR(opt, swa_lr=0.05, anneal_epochs=3, anneal_strategy="linear")
+out = []
+for _ in range(5):
+    opt.step(); s.step()
+    out.append(round(opt.param_groups[0]["lr"], 5))
+print(out)
+try:
+    swa.SWALR(opt, swa_lr=0.05, anneal_strategy="exp")
+except ValueError as e:
+    print(e)
+try:
+    swa.SWALR(opt, swa_lr=0.05, anneal_epochs=-1)
+except ValueError as e:
+    print(e)
+''',
+    r'''\
+w, b = setup()
+opt = torch.optim.Adagrad([w, b], lr=0.1)
+for _ in range(2):
+    opt.zero_grad(); loss_of(w, b).backward(); opt.step()
+sd = opt.state_dict()
+print(sorted(sd["state"][0]), sd["state"][0]["step"], sd["param_groups"][0]["initial_accumulator_value"])
+opt = torch.optim.RMSprop([w, b], lr=0.01, centered=True, momentum=0.1)
+opt.zero_grad(); loss_of(w, b).backward(); opt.step()
+print(sorted(opt.state_dict()["state"][1]))
+opt = torch.optim.Rprop([w, b])
+opt.zero_grad(); loss_of(w, b).backward(); opt.step()
+print(sorted(opt.state_dict()["state"][1]), opt.state[b]["step_size"])
+''',
+    r'''\
+w, b = setup()
+opt = torch.optim.SGD([w, b], lr=0.1, momentum=0.9)
+opt.zero_grad(); loss_of(w, b).backward(); opt.step()
+sd = opt.state_dict()
+sd["param_groups"][0]["lr"] = 0.7
+opt.load_state_dict(sd)
+print(opt.param_groups[0]["lr"], opt.state[w]["momentum_buffer"] is not sd["state"][0]["momentum_buffer"])
+opt2 = torch.optim.SGD([w, b], lr=0.1, momentum=0.9)
+opt2.load_state_dict(opt.state_dict())
+print(torch.equal(opt2.state[b]["momentum_buffer"], opt.state[b]["momentum_buffer"]))
+''',
+    r'''\
+w, b = setup()
+opt = torch.optim.Adam([w, b], lr=0.1)
+print(opt.defaults)
+print(opt.param_groups[0].keys())
+opt2 = torch.optim.AdamW([w], lr=0.1)
+print(opt2.defaults["weight_decay"], opt2)
+''',
+    r'''\
+class Sched(torch.optim.lr_scheduler.LRScheduler):
+    def get_lr(self):
+        return [g["initial_lr"] * (self.last_epoch + 1) for g in self.optimizer.param_groups]
+w, b = setup()
+opt = torch.optim.SGD([w], lr=0.1)
+s = Sched(opt)
+out = []
+for _ in range(3):
+    opt.step(); s.step(); out.append(s.get_last_lr())
+print(out, s.last_epoch)
+import warnings
+with warnings.catch_warnings(record=True) as ws:
+    warnings.simplefilter("always")
+    torch.optim.lr_scheduler.StepLR(opt, 1).get_lr()
+print([str(x.message)[:70] for x in ws])
+''',
+]
+
 # lr schedulers: get_last_lr traced over steps of one-parameter optimizers.
 SCHED_SETUP = r'''\
 import warnings
@@ -1929,7 +2083,8 @@ for b in D.DataLoader(Dict(), batch_size=3):
 ''',
 ]
 
-SNIPPETS = [*AUTOGRAD, *(OPTIM_SETUP + s for s in OPTIM), *(SCHED_SETUP + s for s in SCHED),
+SNIPPETS = [*AUTOGRAD, *(OPTIM_SETUP + s for s in OPTIM),
+            *(OPTIM_SETUP_2 + s for s in OPTIM_MORE), *(SCHED_SETUP + s for s in SCHED),
             *(DATA_SETUP + s for s in DATA)]
 
 # Where ember differs from torch today: name: (reason, snippet), run as strict xfails so that a
