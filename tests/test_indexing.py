@@ -617,3 +617,28 @@ def test_getitem_and_setitem_gradients(index):
         lambda a: float(assign(ember.tensor(a), ember.tensor(v_data))), data), atol=1e-6)
     np.testing.assert_allclose(gv.numpy(), _numeric_grad(
         lambda b: float(assign(ember.tensor(data), ember.tensor(b))), v_data), atol=1e-6)
+
+
+def test_setitem_takes_python_numbers_and_numpy_integers_only():
+    # torch: np.float64/np.int64 are Python float/int and NumPy integers index as ints; a
+    # NumPy float32, bool_ or 0-d array, a str or None is refused with the type's C name
+    x = ember.zeros(3)
+    for value in (np.float64(2.5), np.int64(2), np.int32(2), np.uint8(2), 2, 2.5, True):
+        x[0] = value
+        assert x[0].item() == float(value)
+    for value, name in ((np.float32(1), "numpy.float32"), (np.bool_(True), "numpy.bool"),
+                        (np.array(1.0), "numpy.ndarray"), ("a", "str"), (None, "NoneType")):
+        for key in (0, slice(0, 1), ember.tensor([0]), np.array([0])):
+            with pytest.raises(TypeError, match=f"^can't assign a {name} to a "
+                                                r"torch\.FloatTensor$"):
+                x[key] = value
+
+
+def test_index_put_values_must_be_a_tensor():
+    x = ember.zeros(2)
+    with pytest.raises(TypeError, match=r"^index_put_\(\): argument 'values' \(position 2\) "
+                                        r"must be Tensor, not numpy\.float32$"):
+        x.index_put_((ember.tensor([0]),), np.float32(3))
+    with pytest.raises(TypeError, match=r"^index_put\(\): argument 'values' \(position 2\) "
+                                        r"must be Tensor, not float$"):
+        x.index_put((ember.tensor([0]),), 3.0)

@@ -247,15 +247,23 @@ def _index_put(target, key, values, accumulate):
     return out
 
 
+def c_type_name(value):
+    """The name torch's C++ argument checks give `value`'s type: NumPy's types as
+    "numpy.float32", Python classes by their bare name."""
+    kind = type(value)
+    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+
+
 def _value_tensor(self, value):
     """The assigned value as a tensor (numbers become 0-dim tensors of self's dtype)."""
     from .._creation import tensor
     from .._printing import legacy_type_name
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, (list, tuple, np.ndarray)):
-        kind = "numpy.ndarray" if isinstance(value, np.ndarray) else type(value).__name__
-        raise TypeError(f"can't assign a {kind} to a {legacy_type_name(self)}")
+    # NOTE: torch takes Python numbers (np.float64 is a float, np.int64 an int) and NumPy
+    # integers (they index as ints); a NumPy float32, bool_ or array is refused.
+    if not isinstance(value, (bool, int, float, complex, np.integer)):
+        raise TypeError(f"can't assign a {c_type_name(value)} to a {legacy_type_name(self)}")
     return tensor(checked_scalar(value, self.dtype, half_range=False), dtype=self.dtype,
                   device=self.device)
 

@@ -208,7 +208,11 @@ def index_fill(input, dim, index, value, *, out=None):
 def index_put(input, indices, values, accumulate=False, *, out=None):
     """A copy of `input` with `values` written (or, with `accumulate`, added) at the
     advanced index `indices` (a tuple of integer or boolean tensors)."""
-    from .indexing import IndexPut, _apply_basic, _numpy_index, put_value
+    from .indexing import IndexPut, _apply_basic, _numpy_index, c_type_name, put_value
+    if not isinstance(values, Tensor):
+        name = "index_put_" if out.__class__ is Inplace else "index_put"
+        raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not "
+                        f"{c_type_name(values)}")
     _no_out("index_put", out)
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
