@@ -389,3 +389,19 @@ def test_copy_copy_shares():
     y = copy.copy(x)
     y[0] = 5
     assert x.tolist() == [5., 2.]
+
+
+def test_numpy_ufuncs_on_tensors_return_tensors():
+    # torch's __array_wrap__: np.exp(loss) is a tensor (0-dim for a 0-dim input), over the
+    # result's memory; bool results become uint8
+    loss = ember.tensor(2.5)
+    out = np.exp(loss)
+    assert isinstance(out, ember.Tensor) and out.shape == () and out.dtype is ember.float32
+    assert out.item() == pytest.approx(np.exp(np.float32(2.5)))
+    t = ember.tensor([1.0, 4.0])
+    assert isinstance(np.sqrt(t), ember.Tensor) and np.sqrt(t).tolist() == [1.0, 2.0]
+    assert np.add(np.array([1.0, 1.0]), t).dtype is ember.float64
+    flags = np.isnan(t)
+    assert flags.dtype is ember.uint8 and flags.tolist() == [0, 0]
+    assert np.argmax(t).shape == () and np.argmax(t).item() == 1
+    assert isinstance(np.asarray(t), np.ndarray)             # conversions stay arrays

@@ -468,6 +468,16 @@ class Tensor:
             return arr.astype(dtype)
         return arr.copy() if copy else arr
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy ufunc's result on tensors comes back as a tensor over its memory, as in
+        torch (`np.exp(loss)` is `tensor(...)`, a 0-dim one for a 0-dim input); torch turns
+        bool results into uint8."""
+        from ._creation import from_numpy
+        array = np.asarray(array)
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return from_numpy(array)
+
     def __dlpack__(self, stream=None, **kwargs):
         if self._requires_grad:
             raise BufferError("Can't export tensors that require gradient, use "
