@@ -2547,6 +2547,65 @@ g = torch.Generator().manual_seed(5)
 a = [round(v, 4) for b in data.DataLoader(Noisy(), batch_size=2, num_workers=2, generator=g) for v in b.tolist()]
 print(len(a), all(0 <= v < 1 for v in a))
 ''',
+    'numpy_mix': r'''\
+torch.manual_seed(0)
+t = torch.tensor([1.0, 2.0, 3.0])
+r = np.float64(2.0) * t
+print(type(r).__name__, r, r.dtype)
+r2 = t * np.float32(0.5)
+print(type(r2).__name__, r2.dtype, (t + np.int64(1)).dtype, (np.int64(2) ** t).dtype if False else (t ** np.int64(2)).dtype)
+print(type(np.float64(1.5) + t).__name__, type(t / np.float64(2)).__name__)
+arr = np.array([1.0, 2.0, 3.0])
+print(t + arr, t * arr, arr / t, t == arr)
+print(torch.tensor([np.float32(1.5), np.float32(2.5)]).dtype, torch.tensor(np.array([1, 2], dtype=np.int32)).dtype)
+losses = [torch.tensor(0.5), torch.tensor(0.25)]
+print(np.mean([l.item() for l in losses]), float(np.mean(np.array([l.item() for l in losses]))))
+print(torch.tensor(np.float32(3.0)).dtype, torch.tensor(np.bool_(True)), torch.full((2,), np.float64(1.5)).dtype)
+print(torch.arange(np.int64(3)), torch.zeros(np.int64(2), 2).shape, t[np.int64(1)], t[np.array([0, 2])])
+idx = np.array([True, False, True])
+print(t[idx], t[torch.from_numpy(idx)])
+t2 = t.clone()
+t2[np.array([0])] = np.float64(9.0)
+t2[1] = np.int32(7)
+print(t2)
+try:
+    t2[2] = np.float32(5.0)
+except TypeError as e:
+    print("TypeError", e)
+t2[2] = float(np.float32(5.0))
+print(t2)
+print(np.allclose(t.numpy(), [1, 2, 3]), np.array(t).dtype, np.asarray([t, t]).shape if False else np.stack([t.numpy(), t.numpy()]).shape)
+print(torch.as_tensor([1, 2], dtype=torch.float16), torch.tensor(np.array(5)), torch.tensor(np.array([[1.5]])).shape)
+print(t.max().item() > np.float32(2.5), round(float(t.mean()), 3), int(t.argmax()), t.sum() == 6)
+print(torch.tensor([1, 2]) == np.int64(2), torch.tensor(np.uint8(200)).dtype)
+print(np.float32(2) * torch.ones(2, dtype=torch.float16), (torch.ones(2, dtype=torch.int32) * np.float64(1.5)).dtype)
+''',
+    'numpy_ufuncs': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Embedding(12, 6), nn.Flatten(), nn.Linear(18, 12))
+x = torch.randint(0, 12, (8, 3))
+y = torch.randint(0, 12, (8,))
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+history = []
+for step in range(5):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad(); loss.backward(); opt.step()
+    history.append(loss.item())
+    with torch.no_grad():
+        ppl = np.exp(loss.detach())
+    print(step, ppl, f"{float(ppl):.3f}", type(ppl).__name__)
+print(np.mean(history).round(4), np.std(history).round(4), np.argmin(history))
+arr = np.array(history)
+print(np.round(arr / arr.max(), 3), torch.from_numpy(arr).dtype)
+with torch.no_grad():
+    probs = model(x).softmax(-1)
+print(np.log(probs[0, :3]), np.maximum(probs[0, :3], 0.1), np.isfinite(probs[0, :2]))
+print(np.clip(probs[1, :3], 0.05, 0.07), np.sqrt(torch.tensor([4.0, 9.0])), np.negative(torch.tensor(3)))
+w = model[2].weight.detach()
+print(np.linalg.norm(w.numpy()).round(4), w.norm().round(decimals=4), np.abs(w[0, :3]))
+print(np.multiply(torch.tensor([1.0, 2.0]), np.float32(3.0)), np.add(np.array([1.0]), torch.tensor([2.0])))
+''',
 }
 
 # Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
@@ -2661,6 +2720,34 @@ frozen = torch.jit.freeze(torch.jit.trace(m, x))
 print(torch.allclose(frozen(x * 2), m(x * 2)))
 with torch.no_grad():
     print(traced(torch.ones(1, 1, 4, 4)))
+'''),
+    'numpy_array_left_operand': (
+        "ember lets NumPy arrays mix with tensors in every operator; torch refuses most with an ndarray on the left (ndarray + tensor, -, *, **, & and a 0-d array + tensor raise TypeError: both sides answer NotImplemented), tensor < ndarray raises TypeError, tensor != ndarray is a plain bool, and tensor @ float64 ndarray is computed by NumPy into a float64 tensor where ember raises matmul's dtype error",
+        r'''\
+torch.manual_seed(0)
+weights = np.array([0.5, 1.0, 2.0], dtype=np.float32)
+t = torch.tensor([1.0, 2.0, 3.0])
+def attempt(name, f):
+    try:
+        r = f()
+        print(name, type(r).__name__, r)
+    except Exception as e:
+        print(name, type(e).__name__, str(e).split("\n")[0])
+attempt("t*w", lambda: t * weights)
+attempt("w*t", lambda: weights * t)
+attempt("w+t", lambda: weights + t)
+attempt("w-t", lambda: weights - t)
+attempt("w/t", lambda: weights / t)
+attempt("w**t", lambda: weights ** t)
+attempt("t<w", lambda: t < weights)
+attempt("t!=w", lambda: t != weights)
+attempt("np.add", lambda: np.add(weights, t))
+attempt("np.float64*t", lambda: np.float64(2.0) * t)
+attempt("0d+t", lambda: np.array(2.0) + t)
+attempt("t&w", lambda: torch.tensor([1, 2]) & np.array([3, 1]))
+attempt("w&t", lambda: np.array([3, 1]) & torch.tensor([1, 2]))
+attempt("t@w", lambda: torch.ones(3) @ np.ones(3))
+attempt("sum", lambda: (t * weights).sum())
 '''),
 }
 
