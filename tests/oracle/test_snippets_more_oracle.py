@@ -380,6 +380,9 @@ STORING = [
     "torch.tensor([[1], torch.tensor(2)])",
     "torch.tensor([[1, 2], None])",
     "torch.tensor([[1, 2], np.float64(3)])",
+    "b = torch.ones(3).expand(2, 3)\nb.add_(1)",
+    "a = torch.arange(6.).reshape(2, 3)\na.add_(a[0])",
+    "a = torch.arange(6.)\na[1:].copy_(a[:-1])",
 ]
 
 SNIPPETS = [*PRINTING, *INDEXING, *SHAPES, *REDUCTIONS, *PROMOTION_INTEROP_CREATION, *STORING]
@@ -387,12 +390,6 @@ SNIPPETS = [*PRINTING, *INDEXING, *SHAPES, *REDUCTIONS, *PROMOTION_INTEROP_CREAT
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
 BUGS = [
-    ("torch refuses in-place writes into a tensor whose elements share memory (expanded)",
-     "b = torch.ones(3).expand(2, 3)\nb.add_(1)"),
-    ("torch refuses in-place ops whose input partly overlaps the written-to tensor",
-     "a = torch.arange(6.).reshape(2, 3)\na.add_(a[0])"),
-    ("torch refuses copy_ between partly overlapping views of one tensor",
-     "a = torch.arange(6.)\na[1:].copy_(a[:-1])"),
     ("kthvalue among ties: torch's quickselect returns the index of another equal element",
      "x = torch.tensor([1., 3., 3., 2., 3.])\nprint(x.kthvalue(4))"),
     ("ember has no complex32 (ComplexHalf): float16 + complex number promotes to complex32",

@@ -49,8 +49,129 @@ def view_ban_error(view, how):
                         f"{view._grad_fn._view_ban}")
 
 
-def check_inplace(target, result_dtype, result_shape):
-    """torch's checks before an in-place op writes into `target` (nothing is written yet)."""
+# -- memory overlap ---------------------------------------------------------------------------
+# NOTE [ Memory overlap ]
+# torch refuses writes it cannot do element by element without reading what it has already
+# written, but only where it is sure: a written-to tensor with a dim of size > 1 and stride 0
+# (an expanded tensor), and an input that shares the written-to tensor's storage and covers
+# a different but intersecting range of its bytes, or the same range with other strides. The
+# range test applies only when both tensors are "non-overlapping and dense" (a permutation of
+# a contiguous layout); other cases (every other element, as_strided) are too hard and pass.
+# The very same memory (`a.add_(a)`) is fine for element-wise ops. The checks cost an
+# identity test of storages unless an operand shares the target's storage.
+
+INTERNAL_OVERLAP = ("unsupported operation: more than one element of the written-to tensor "
+                    "refers to a single memory location. Please clone() the tensor before "
+                    "performing the operation.")
+PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to "
+                   "tensor refer to a single memory location. Please clone() the tensor before "
+                   "performing the operation.")
+
+
+def check_internal_overlap(target):
+    """torch's assert_no_internal_overlap: refuse a written-to tensor with a dim of size > 1
+    and stride 0 (an expanded tensor), whose elements share memory."""
+    if 0 in target._data.strides and has_internal_overlap(target):
+        raise RuntimeError(INTERNAL_OVERLAP)
+
+
+def _dense(arr):
+    """torch's is_non_overlapping_and_dense: the dims of size > 1, ordered by stride, are laid
+    out like a contiguous tensor's."""
+    item = arr.itemsize
+    expected = 1
+    for stride, n in sorted((s // item if s % item == 0 else -1, n)
+                            for n, s in zip(arr.shape, arr.strides) if n > 1):
+        if stride != expected:
+            return False
+        expected *= n
+    return True
+
+
+def overlap_status(target, x):
+    """torch's get_overlap_status of two tensors: "full" (the same tensor, or the same bytes
+    with the same strides), "partial" (intersecting bytes otherwise), or None (no overlap, or
+    too hard to tell)."""
+    if x is target:
+        return "full"
+    ts, xs = target._storage, x._storage
+    if ts is None or xs is None or (xs is not ts and xs._owner is not ts._owner):
+        return None
+    a, b = target._data, x._data
+    if a.size == 0 or b.size == 0 or not _dense(a) or not _dense(b):
+        return None
+    backend = backend_of(a)
+    a0, b0 = backend.data_ptr(a), backend.data_ptr(b)
+    a1, b1 = a0 + a.size * a.itemsize, b0 + b.size * b.itemsize
+    if a0 == b0 and a1 == b1:
+        same = target.stride() == x.stride()
+        return "full" if same else "partial"
+    if a0 < b1 and b0 < a1:
+        return "partial"
+    return None
+
+
+def check_overlap(target, inputs, full=False):
+    """torch's assert_no_partial_overlap of the written-to `target` with each tensor among
+    `inputs` (others are skipped); with `full`, its assert_no_overlap, which also refuses the
+    very same memory (index_put_ and friends)."""
+    storage = target._storage
+    if storage is None:             # a fresh tensor: nothing else can see its memory
+        if full and any(x is target for x in inputs):
+            raise RuntimeError(PARTIAL_OVERLAP)
+        return
+    for x in inputs:
+        if not isinstance(x, Tensor):
+            continue
+        xs = x._storage
+        if x is not target and (xs is None or (xs is not storage
+                                               and xs._owner is not storage._owner)):
+            continue
+        status = overlap_status(target, x)
+        if status == "partial" or (full and status == "full"):
+            raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def has_internal_overlap(target):
+    """Whether torch is sure that elements of `target` share memory (a dim of size > 1 with
+    stride 0)."""
+    arr = target._data
+    return 0 in arr.strides and arr.size != 0 and any(
+        s == 0 and n > 1 for n, s in zip(arr.shape, arr.strides))
+
+
+def warn_expanded(target, name, example="tensor[indices] = tensor"):
+    """torch's deprecation warning when index_put_, masked_fill_ or index_fill_ writes into an
+    expanded tensor (which they still do)."""
+    if has_internal_overlap(target):
+        warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the "
+                      f"tensor before performing this operation. This also applies to advanced "
+                      f"indexing e.g. {example}", UserWarning, stacklevel=3)
+
+
+def same_data(self, src):
+    """Whether `src` is `self` or a view of exactly the same elements, which torch's copy_
+    returns from at once (so an expanded tensor may be copied into itself)."""
+    if src is self:
+        return True
+    storage, other = self._storage, src._storage
+    return storage is not None and other is not None and (
+        other is storage or other._owner is storage._owner) and \
+        self._offset == src._offset and self._data.dtype == src._data.dtype and \
+        self._data.shape == src._data.shape and self._data.strides == src._data.strides
+
+
+def check_writes(target, inputs):
+    """What torch's element-wise machinery (TensorIterator) checks of a write into `target`
+    reading `inputs`: no internal overlap, no partial overlap with an input."""
+    check_internal_overlap(target)
+    check_overlap(target, inputs)
+
+
+def check_inplace(target, result_dtype, result_shape, inputs=None):
+    """torch's checks before an in-place op writes into `target` (nothing is written yet);
+    with `inputs` (the tensors it reads), also the memory-overlap checks of element-wise ops
+    (see NOTE [ Memory overlap ])."""
     if _grad_state.enabled:
         base = target._base
         if base is not None and target._grad_fn is not None \
@@ -63,6 +184,8 @@ def check_inplace(target, result_dtype, result_shape):
         elif base._requires_grad and base._grad_fn is None:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
+    if inputs is not None:
+        check_writes(target, inputs)
     target_dtype = target._data.dtype
     if result_dtype != target_dtype:
         res, tgt = _dtype._FROM_NUMPY[result_dtype], _dtype._FROM_NUMPY[target_dtype]
@@ -74,13 +197,16 @@ def check_inplace(target, result_dtype, result_shape):
                            f"the broadcast shape {_shape_text(result_shape)}")
 
 
-def check_out(name, out, result_dtype, requires_grad):
-    """torch's checks for `out=`: no autograd through it, and a castable dtype."""
+def check_out(name, out, result_dtype, requires_grad, inputs=None):
+    """torch's checks for `out=`: no autograd through it, and a castable dtype; with `inputs`
+    (the tensors it reads), also the memory-overlap checks of element-wise ops."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     if (requires_grad or out._requires_grad) and _grad_state.enabled:
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            f"differentiation, but one of the arguments requires grad.")
+    if inputs is not None:
+        check_writes(out, inputs)
     if result_dtype != out._data.dtype:
         res, tgt = _dtype._FROM_NUMPY[result_dtype], _dtype._FROM_NUMPY[out._data.dtype]
         if not _dtype.can_cast(res, tgt):

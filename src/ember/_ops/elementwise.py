@@ -306,7 +306,7 @@ def call(op, operands, params, out, name):
         if out.__class__ is Inplace:
             return _call_inplace(op, xp, arrays, operands, params, out.target, result_dtype,
                                  requires_grad)
-        check_out(name, out, result_dtype, requires_grad)
+        check_out(name, out, result_dtype, requires_grad, operands)
     try:
         result = op.forward(xp, *arrays, **params)
     except ValueError:
@@ -377,7 +377,7 @@ def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requir
     for x in operands[1:]:
         if isinstance(x, Tensor) and x._data.shape != shape:
             shape = broadcast_shapes(shape, tuple(x._data.shape))
-    check_inplace(target, result_dtype, tuple(shape))
+    check_inplace(target, result_dtype, tuple(shape), operands[1:])
     inputs = prepare_inplace(op, operands, requires_grad)
     if op.writes_out and result_dtype == target._data.dtype and not (
             op.opmath and result_dtype in _REDUCED):

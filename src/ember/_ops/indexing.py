@@ -11,7 +11,8 @@ from .._device import backend_of
 from .._dtype import checked_scalar
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
-from ._dispatch import check_inplace, finish_inplace
+from ._dispatch import check_inplace, check_overlap, finish_inplace, \
+    same_data, warn_expanded
 from ._op import Op, record
 from .registry import function, method
 from .views import alias_of, select, slice_dim, unsqueeze
@@ -302,7 +303,9 @@ def setitem(self, index, value):
     if not advanced:
         value = _fit_value(value, tuple(view._data.shape))
         if not tracked:
-            check_inplace(view, view._data.dtype, tuple(view._data.shape))
+            # torch's copy_to: a 0-dim value is a fill_ (no overlap checks), else a copy_
+            check_inplace(view, view._data.dtype, tuple(view._data.shape),
+                          None if value.ndim == 0 or same_data(view, value) else (value,))
             view._data[...] = _array_like(self, value)
             view._bump_version()
             return
@@ -315,6 +318,7 @@ def setitem(self, index, value):
             target.copy_(value)
         return
     key = _numpy_index(view.ndim, advanced)
+    _check_index_put_overlap(view, index, value)
     value = put_value(view, index, key, advanced, value, accumulate=False, strip_ones=True)
     target = view if view is self else _regrow_view(self, view)
     check_inplace(target, target._data.dtype, tuple(target._data.shape))
@@ -328,6 +332,13 @@ def setitem(self, index, value):
             from None
     finish_inplace(IndexPut, (target, value), {"index": key, "accumulate": False}, target,
                    tracked)
+
+
+def _check_index_put_overlap(target, index, value):
+    """torch's index_put_: a deprecation warning when `target` is expanded, and no memory
+    shared by `target` and the value or an index tensor, not even all of it."""
+    warn_expanded(target, "index_put_")
+    check_overlap(target, [value, *(i for i in index if isinstance(i, Tensor))], full=True)
 
 
 def _is_mask(item):

@@ -18,7 +18,7 @@ from .._geometry import broadcast_shapes
 from .._creation import zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.graph import Node, gradient_edge
-from ._dispatch import check_inplace, finish_inplace
+from ._dispatch import check_inplace, finish_inplace, same_data
 from ._op import Op, record
 from .registry import method, register
 
@@ -131,7 +131,7 @@ def copy_(self, src, non_blocking=False):
             raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] doesn't match "
                                f"the broadcast shape [{', '.join(map(str, out))}]")
     requires_grad = src._requires_grad or self._requires_grad
-    check_inplace(self, self._data.dtype, shape)
+    check_inplace(self, self._data.dtype, shape, None if same_data(self, src) else (src,))
     data = src._data
     if data.dtype.kind == "c" and self._data.dtype.kind != "c":
         warnings.warn("Casting complex values to real discards the imaginary part",

@@ -4,7 +4,7 @@ cartesian_prod, combinations) live in `joining_grids`."""
 from .. import _dtype, _geometry as geo
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
-from ._dispatch import check_out, write_out
+from ._dispatch import check_internal_overlap, check_out, check_overlap, write_out
 from ._op import Op, record
 from .elementwise import arrays_for
 from .registry import function, register
@@ -55,6 +55,8 @@ def _finish_join(op, tensors, result, params, out, name):
     requires_grad = any(t._requires_grad for t in tensors)
     if out is not None:
         check_out(name, out, result.dtype, requires_grad)
+        check_internal_overlap(out)     # torch: and out shares no memory with an input
+        check_overlap(out, tensors, full=True)
         return write_out(out, result)
     t = wrap(result)
     if requires_grad and _grad_state.enabled:

@@ -13,23 +13,36 @@ import warnings
 from .. import _geometry as geo
 from .._device import backend_of
 from .._tensor import Tensor
-from ._dispatch import Inplace, check_inplace, check_out, finish, prepare_inplace
+from ._dispatch import Inplace, check_inplace, check_internal_overlap, check_out, \
+    check_overlap, finish, prepare_inplace
 from ._op import Op
 from .registry import function
 
 
 # -- shared helpers (also used by scatter_gather_index) ----------------------------------------
 
-def run(op, name, inputs, result, params, out, differentiable=True):
-    """The op's output from its kernel's array: a new tensor, `out=`, or in place."""
+def run(op, name, inputs, result, params, out, differentiable=True, reads=None):
+    """The op's output from its kernel's array: a new tensor, `out=`, or in place.
+
+    `reads`: the tensors (index, source, ...) that the written-to tensor must share no memory
+    with, as torch asserts for these ops, which also refuse an expanded written-to tensor."""
     requires_grad = differentiable and any(isinstance(t, Tensor) and t._requires_grad
                                            for t in inputs)
     if out.__class__ is Inplace:
         check_inplace(out.target, result.dtype, tuple(result.shape))
+        _check_reads(out.target, reads)
         inputs = prepare_inplace(op, inputs, requires_grad)
     elif out is not None:
         check_out(name, out, result.dtype, requires_grad)
+        _check_reads(out, reads)
     return finish(op, inputs, result, params, out, requires_grad)
+
+
+def _check_reads(target, reads):
+    """torch's assert_no_internal_overlap and assert_no_overlap of the written-to tensor."""
+    if reads is not None:
+        check_internal_overlap(target)
+        check_overlap(target, reads, full=True)
 
 
 def fitted(ctx, shape, *grads):
@@ -124,7 +137,7 @@ def index_select(input, dim, index, *, out=None):
         result = result.reshape(())
     index = index.reshape(-1)
     return run(IndexSelect, "index_select", (input,), result,
-               {"self_size": x.shape, "dim": d, "index": index}, out)
+               {"self_size": x.shape, "dim": d, "index": index}, out, reads=(input, index))
 
 
 # -- gather and scatter ---------------------------------------------------------------------------
@@ -206,7 +219,8 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     xs, d, ids, _ = prepare(input, dim, index, None, "gather")
     result = xs[coords(xp_of(input), ids, d)].reshape(index.shape)
     return run(Gather, "gather", (input,), result,
-               {"self_size": input._data.shape, "dim": d, "index": index}, out)
+               {"self_size": input._data.shape, "dim": d, "index": index}, out,
+               reads=(input, index))
 
 
 def _scatter_into(xp, x, d, ids, src, how):
@@ -284,10 +298,10 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
     params = {"dim": d, "index": index}
     if reduce is not None:
         return run(ScatterReduceLegacy, "scatter", (input, src if is_tensor else None), result,
-                   params, out)
+                   params, out, reads=(index, src))
     if is_tensor:
-        return run(Scatter, "scatter", (input, src), result, params, out)
-    return run(ScatterValue, "scatter", (input,), result, params, out)
+        return run(Scatter, "scatter", (input, src), result, params, out, reads=(index, src))
+    return run(ScatterValue, "scatter", (input,), result, params, out, reads=(index,))
 
 
 class ScatterAdd(Op):
@@ -308,7 +322,8 @@ def scatter_add(input, dim, index, src, *, out=None):
     same_dtype(input, src, "scatter(): Expected self.dtype to be equal to src.dtype")
     xs, d, ids, s = prepare(input, dim, index, src, "scatter")
     result = _scatter_into(xp_of(input), xs, d, ids, s, "add").reshape(input._data.shape)
-    return run(ScatterAdd, "scatter_add", (input, src), result, {"dim": d, "index": index}, out)
+    return run(ScatterAdd, "scatter_add", (input, src), result, {"dim": d, "index": index}, out,
+               reads=(index, src))
 
 
 from . import (scatter_gather_flat, scatter_gather_index,  # noqa: E402,F401

@@ -35,7 +35,8 @@ def take(input, index, *, out=None):
     x = input._data
     flat = _flat_index(xp_of(input), idx, x.size)
     result = x.reshape(-1)[flat].reshape(idx.shape)
-    return run(Take, "take", (input,), result, {"self_size": x.shape, "index": index}, out)
+    return run(Take, "take", (input,), result, {"self_size": x.shape, "index": index}, out,
+               reads=(input, index))
 
 
 class Put(Op):
@@ -79,7 +80,7 @@ def put(input, index, source, accumulate=False, *, out=None):
         result[flat] = values
     return run(Put, "put", (input, source), result.reshape(x.shape),
                {"index": index, "accumulate": accumulate, "source_size": source._data.shape},
-               out)
+               out, reads=(index, source))
 
 
 @function()

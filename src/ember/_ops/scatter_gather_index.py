@@ -2,7 +2,7 @@
 by boolean masks (masked_fill, masked_select, masked_scatter)."""
 from .. import _geometry as geo
 from .._tensor import Tensor, wrap
-from ._dispatch import Inplace
+from ._dispatch import Inplace, check_overlap, warn_expanded
 from ._op import Op
 from .registry import function, register
 from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
@@ -90,7 +90,7 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     xp.add.at(result, _dim_key(d, ids), src)
     return run(IndexAdd, "index_add", (input, source), result.reshape(input._data.shape),
                {"dim": d, "index": index.reshape(-1), "alpha": alpha,
-                "source_size": source._data.shape}, out)
+                "source_size": source._data.shape}, out, reads=(index, source))
 
 
 class IndexCopy(Op):
@@ -139,7 +139,8 @@ def index_copy(input, dim, index, source, *, out=None):
     result = x.copy()
     result[_dim_key(d, ids)] = src.reshape(x.shape[:d] + (ids.size,) + x.shape[d + 1:])
     return run(IndexCopy, "index_copy", (input, source), result.reshape(input._data.shape),
-               {"dim": d, "index": index.reshape(-1), "source_size": source._data.shape}, out)
+               {"dim": d, "index": index.reshape(-1), "source_size": source._data.shape}, out,
+               reads=(index, source))
 
 
 class IndexFill(Op):
@@ -197,6 +198,8 @@ def index_fill(input, dim, index, value, *, out=None):
     result[_dim_key(d, ids)] = fill
     params = {"dim": d, "index": index.reshape(-1)}
     result = result.reshape(input._data.shape)
+    if out is not None:     # in place: torch warns of an expanded input, and writes into it
+        warn_expanded(input, "index_fill_", "tensor[mask] = scalar")
     if is_tensor:
         return run(IndexFillTensor, "index_fill", (input, value), result, params, out)
     return run(IndexFill, "index_fill", (input,), result, params, out)
@@ -233,6 +236,9 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
         raise RuntimeError(f"shape mismatch: value tensor of shape {shape_text(values.shape)} "
                            f"cannot be broadcast to indexing result of shape "
                            f"{shape_text(shape)}") from None
+    if out is not None:     # in place: as `input[indices] = values` (see indexing.py)
+        warn_expanded(input, "index_put_")
+        check_overlap(input, (values, *indices), full=True)
     return run(IndexPut, "index_put", (input, values), result,
                {"index": key, "accumulate": accumulate}, out)
 

@@ -2,6 +2,7 @@
 broadcast together; in place, the mask must broadcast to self."""
 from .. import _geometry as geo
 from .._tensor import Tensor
+from ._dispatch import check_overlap, warn_expanded
 from ._op import Op
 from .registry import function
 from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, xp_of
@@ -57,6 +58,9 @@ def masked_fill(input, mask, value, *, out=None):
     xp = xp_of(input)
     x, m = _broadcast(xp, input._data, m)
     result = xp.where(m, fill, x).astype(x.dtype, copy=False)
+    if out is not None:     # torch warns of an expanded input, and refuses a mask sharing it
+        warn_expanded(input, "masked_fill_", "tensor[mask] = scalar")
+        check_overlap(input, (mask,))
     if is_tensor:
         return run(MaskedFillTensor, "masked_fill", (input, value), result, {"mask": mask}, out)
     return run(MaskedFill, "masked_fill", (input,), result, {"mask": mask}, out)
@@ -117,4 +121,4 @@ def masked_scatter(input, mask, source, *, out=None):
     result[m] = source._data.reshape(-1)[:count]
     return run(MaskedScatter, "masked_scatter", (input, source), result,
                {"mask": mask, "source_size": source._data.shape,
-                "source_numel": source._data.size}, out)
+                "source_numel": source._data.size}, out, reads=())

@@ -105,4 +105,5 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
                            "outputs with complex dtype.")
     result = _scatter_reduce(xp_of(input), xs, d, ids, s, reduce, include_self)
     return run(ScatterReduce, "scatter_reduce", (input, src), result.reshape(input._data.shape),
-               {"dim": d, "index": index, "reduce": reduce, "include_self": include_self}, out)
+               {"dim": d, "index": index, "reduce": reduce, "include_self": include_self}, out,
+               reads=(index, src))
