@@ -98,3 +98,46 @@ def test_set_shares_the_source():
     with pytest.raises(RuntimeError, match="Could not set tensor of type long int to a tensor "
                                            "of type float"):
         ember.zeros(3).set_(ember.arange(3))
+
+
+# -- views made in no-grad mode (NOTE [ Views made without grad ] in ember/_tensor.py) --------
+
+def test_a_view_made_without_grad_requires_grad_but_has_no_edge():
+    x = ember.ones(3, requires_grad=True)
+    with ember.no_grad():
+        v = x[:2]
+        w = x.view(3)
+        d = x.detach()[:2]
+        c = x * 2
+    assert (v.requires_grad, v.grad_fn, v.is_leaf) == (True, None, True)
+    assert w.requires_grad and not d.requires_grad and not c.requires_grad
+    assert repr(v) == "tensor([1., 1.], requires_grad=True)"
+    y = v * 3
+    assert y.requires_grad and y.grad_fn.next_functions == ((None, 0), (None, 0))
+    y.sum().backward()
+    assert x.grad is None and v.grad is None
+
+
+def test_writing_a_view_made_without_grad():
+    x = ember.ones(3, requires_grad=True)
+    with ember.no_grad():
+        v = x[:2]
+    with pytest.raises(RuntimeError, match=r"^A view was created in no_grad mode and is being "
+                       r"modified inplace with grad mode enabled\. Given that"):
+        v.mul_(2)
+    with ember.no_grad():
+        v.mul_(2)                               # both in no-grad mode: allowed
+    assert x.tolist() == [2.0, 2.0, 1.0]
+    with pytest.raises(RuntimeError, match=r"^A view was created in no_grad mode and its base "
+                       r"or another view of its base has been modified inplace"):
+        v * 3                                   # written since it was made
+    with pytest.raises(RuntimeError, match="its base or another view of its base"):
+        v.grad_fn
+
+
+def test_a_leaf_view_that_asks_for_grad_still_accumulates():
+    x = ember.ones(3)
+    v = x[:2]
+    v.requires_grad_()                          # a leaf: its base does not require grad
+    (v * 3).sum().backward()
+    assert v.grad.tolist() == [3.0, 3.0]

@@ -14,6 +14,7 @@ from ._device import backend_of
 from ._size import make_size
 from ._storage import Storage, UntypedStorage
 from . import autograd as _autograd
+from .autograd.grad_mode import _state as _grad_mode
 from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
 
 _new = object.__new__
@@ -30,7 +31,7 @@ class AutogradMeta:
     """Autograd state most tensors never need, allocated on first use (as in torch)."""
 
     __slots__ = ("grad", "retains_grad", "hooks", "post_accumulate_hooks", "accumulator",
-                 "view_version", "name")
+                 "view_version", "name", "no_grad_view")
 
     def __init__(self):
         self.grad = None
@@ -40,6 +41,8 @@ class AutogradMeta:
         self.accumulator = None              # the leaf's AccumulateGrad
         self.view_version = None             # storage version when a view's grad_fn was made
         self.name = None
+        self.no_grad_view = False            # a view of a tensor requiring grad, made in
+        #                                      no-grad mode (NOTE [ Views made without grad ])
 
 
 class Tensor:
@@ -272,6 +275,8 @@ class Tensor:
     def grad_fn(self):
         """The node that made this tensor (None for leaves)."""
         node = self._grad_fn
+        if node is None and self._base is not None and self._requires_grad:
+            check_no_grad_view(self)
         if node is not None and self._base is not None:
             made_at = getattr(node, "_view_version", None)
             if made_at is not None and made_at != self._version:
@@ -600,4 +605,44 @@ def wrap(array):
 def alias(base, array, offset):
     """A view of `base` over the same storage: `array` is its window, `offset` its offset."""
     root = base._base if base._base is not None else base
-    return _new(Tensor)._init(array, base._get_storage(), offset, root)
+    view = _new(Tensor)._init(array, base._get_storage(), offset, root)
+    if base._requires_grad and not _grad_mode.enabled:
+        mark_no_grad_view(view)
+    return view
+
+
+# NOTE [ Views made without grad ]
+# As in torch, a view of a tensor that requires grad, made in no-grad mode, requires grad too
+# (it prints `requires_grad=True`) but has no grad_fn and no gradient edge: an op in grad mode
+# records a node with no edge to it, and backward gives it nothing. Writing into it in place
+# in grad mode is refused, and so is using it (or reading its grad_fn) in grad mode once it or
+# its base was written in place after it was made: torch cannot tell what the view's history
+# should have been.
+
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked).")
+NO_GRAD_VIEW_MODIFIED = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be "
+    "tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def mark_no_grad_view(view):
+    """Make `view` a view made without grad (NOTE [ Views made without grad ])."""
+    view._requires_grad = True
+    meta = view._autograd_meta()
+    meta.no_grad_view = True
+    meta.view_version = view._version
+
+
+def check_no_grad_view(view):
+    """torch's error for a view made without grad whose memory was written since."""
+    meta = view._meta
+    if meta is not None and meta.no_grad_view and meta.view_version != view._version:
+        raise RuntimeError(NO_GRAD_VIEW_MODIFIED)

@@ -2083,17 +2083,9 @@ for b in D.DataLoader(Dict(), batch_size=3):
 ''',
 ]
 
-SNIPPETS = [*AUTOGRAD, *(OPTIM_SETUP + s for s in OPTIM),
-            *(OPTIM_SETUP_2 + s for s in OPTIM_MORE), *(SCHED_SETUP + s for s in SCHED),
-            *(DATA_SETUP + s for s in DATA)]
-
-# Where ember differs from torch today: name: (reason, snippet), run as strict xfails so that a
-# fix shows up as XPASS and the snippet moves to the lists above.
-BUGS = {
-
-    'no_grad_view': (
-        "a view of a requires-grad leaf made under no_grad() has requires_grad=False in ember (torch: True, an is_leaf view), and writing into it in grad mode raises ember's leaf-view error instead of torch's 'A view was created in no_grad mode and is being modified inplace with grad mode enabled...'",
-        r'''\
+# once recorded as differences below, now fixed
+FIXED = [
+    r'''\
 x = torch.tensor([1., 2., 3.], requires_grad=True)
 with torch.no_grad():
     v = x[1:]
@@ -2103,7 +2095,30 @@ try:
     print("ok")
 except RuntimeError as e:
     print(str(e)[:160])
-'''),
+''',
+    r'''\
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x.expand(3, 2)
+try:
+    y.add_(1)
+except RuntimeError as e:
+    print(e)
+z = (x * 1).expand(3, 2)
+try:
+    z.add_(1)
+except RuntimeError as e:
+    print(str(e)[:130])
+''',
+]
+
+SNIPPETS = [*AUTOGRAD, *FIXED, *(OPTIM_SETUP + s for s in OPTIM),
+            *(OPTIM_SETUP_2 + s for s in OPTIM_MORE), *(SCHED_SETUP + s for s in SCHED),
+            *(DATA_SETUP + s for s in DATA)]
+
+# Where ember differs from torch today: name: (reason, snippet), run as strict xfails so that a
+# fix shows up as XPASS and the snippet moves to the lists above.
+BUGS = {
+
 
 
     'inference_enable_grad': (
@@ -2136,21 +2151,6 @@ z = (w * 2).sum()
 print(z.grad_fn.next_functions[0][0].next_functions[0][0].variable is w)
 '''),
 
-    'expanded_inplace': (
-        "in-place ops and out= into an expanded tensor (a dim of stride 0 and size > 1) are allowed in ember; torch raises 'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.'",
-        r'''\
-x = torch.tensor([1., 2.], requires_grad=True)
-y = x.expand(3, 2)
-try:
-    y.add_(1)
-except RuntimeError as e:
-    print(e)
-z = (x * 1).expand(3, 2)
-try:
-    z.add_(1)
-except RuntimeError as e:
-    print(str(e)[:130])
-'''),
 
 }
 

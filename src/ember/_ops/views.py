@@ -15,7 +15,7 @@ from .._device import backend_of
 from ._blocked import contiguous_copy
 from .. import _memory_format as _mf
 from .._memory_format import contiguous_format, preserve_format
-from .._tensor import Tensor, alias, wrap as _wrap
+from .._tensor import Tensor, alias, mark_no_grad_view, wrap as _wrap
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
@@ -109,8 +109,11 @@ def _contiguous_view(self, data, shape):
     base = self._base
     out = _new(Tensor)._init(array, self._storage or self._get_storage(), self._offset,
                              self if base is None else base)
-    if self._requires_grad and _grad_state.enabled:
-        record_view(View, self, out, {"self_size": data.shape})
+    if self._requires_grad:
+        if _grad_state.enabled:
+            record_view(View, self, out, {"self_size": data.shape})
+        else:
+            mark_no_grad_view(out)
     return out
 
 

@@ -386,6 +386,10 @@ def gradient_edge(tensor):
         return (None, 0)
     node = tensor._grad_fn
     if node is None:
+        meta = tensor._meta
+        if meta is not None and meta.no_grad_view:      # NOTE [ Views made without grad ]
+            tensor.grad_fn          # (torch's error where it was written since)
+            return (None, 0)
         return (accumulator_of(tensor), 0)
     if tensor._base is not None:
         node = tensor.grad_fn   # a view whose base was changed in place gets a fresh node
