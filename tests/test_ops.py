@@ -647,3 +647,26 @@ def test_contiguous_returns_self():
     assert x.contiguous() is x
     y = x.t().contiguous()
     assert y is not x and y.is_contiguous() and _storage(y) != _storage(x)
+
+
+def test_number_floor_divided_by_a_tensor():
+    # `number // tensor` (the reflected operator) runs with the number in the tensor's dtype
+    assert (-7 // ember.tensor([2, -3])).tolist() == [-4, 2]
+    assert (7.5 // ember.tensor([2.0, -0.5])).tolist() == [3.0, -15.0]
+    assert (7 // ember.tensor([2.0])).dtype is ember.float32
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        -7 // ember.tensor([0])
+
+
+def test_float_remainder_zero_keeps_the_dividends_sign():
+    # torch's kernel is fmod moved by the divisor: an exact multiple leaves fmod's zero, signed
+    # like the dividend (NumPy's remainder signs it like the divisor)
+    a = ember.tensor([3.0, -3.0, 0.0, -0.0, 2.5, -2.5])
+    for out in (a % -0.5, a % 0.5, ember.remainder(a, ember.full((6,), -0.5))):
+        assert list(np.signbit(out.numpy())) == [False, True, False, True, False, True]
+        assert out.abs().tolist() == [0.0] * 6
+    x = a.clone()
+    x %= -0.5
+    assert list(np.signbit(x.numpy())) == [False, True, False, True, False, True]
+    assert list(np.signbit((3.0 % ember.tensor([-0.5, 1.0])).numpy())) == [False, False]
+    assert (ember.tensor([-1.0, 1.0]) % 0.75).tolist() == [0.5, 0.25]     # moved by b

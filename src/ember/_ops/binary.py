@@ -216,6 +216,8 @@ class FloorDivide(_Binary):
     rule = missing_kernel("div_floor_cpu", "bc", opmath(same))
 
     def forward(xp, a, b):
+        if not hasattr(a, "dtype"):         # `number // tensor`: the number in b's dtype
+            a = xp.asarray(a, dtype=b.dtype)
         if a.dtype.kind in "biu":
             _integral_zero_check(xp, b)
         return xp.floor_divide(a, b)
@@ -233,6 +235,18 @@ class FloorDivideScalar(FloorDivide):
 export(FloorDivide, ["floor_divide"], 2, choose=scalar_overload(FloorDivide, FloorDivideScalar))
 
 
+def _float_remainder(xp, a, b, out=None):
+    """a % b for floats as torch computes it: fmod, moved by b when the signs differ, so a
+    zero remainder keeps the dividend's sign (3 % -0.5 is 0., -2.5 % 2.5 is -0.) where NumPy's
+    takes the divisor's."""
+    negative = xp.signbit(a)                # before `out` (a itself, in place) is written
+    result = xp.asarray(xp.remainder(a, b, out=out))
+    zero = result == 0
+    if zero.any():
+        xp.copyto(result, xp.copysign(result, xp.where(negative, -1.0, 1.0)), where=zero)
+    return result
+
+
 class Remainder(_Binary):
     """Python's `%`: the remainder has the sign of the divisor."""
     node_name = "RemainderBackward1"
@@ -242,7 +256,8 @@ class Remainder(_Binary):
     def forward(xp, a, b, out=None):
         if a.dtype.kind in "biu":
             _integral_zero_check(xp, b)
-        return xp.remainder(a, b, out=out)
+            return xp.remainder(a, b, out=out)
+        return _float_remainder(xp, a, b, out)
 
     def backward(ctx, grad):
         self, other = ctx.saved_tensors
@@ -271,7 +286,8 @@ class RemainderScalarTensor(_Binary):
     def forward(xp, b, a):
         if b.dtype.kind in "biu":
             _integral_zero_check(xp, b)
-        return xp.remainder(a, b)
+            return xp.remainder(a, b)
+        return _float_remainder(xp, a, b)
 
     def backward(ctx, grad):
         raise RuntimeError("derivative for aten::remainder is not implemented")
