@@ -49,6 +49,7 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)
 _ops.install(globals(), Tensor)
 
 from . import fft, linalg, nn, optim, testing, utils  # noqa: E402
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402
 from . import special  # noqa: E402
 from . import distributions  # noqa: E402
 from ._compile import compile  # noqa: E402
@@ -134,15 +135,6 @@ def set_flush_denormal(mode):
     if not isinstance(mode, _builtins.bool):
         raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
     return False
-
-
-def from_dlpack(ext_tensor):
-    """A tensor sharing memory with any DLPack-exporting array (NumPy, CuPy, ...)."""
-    import numpy as _np
-    from ._tensor import wrap
-    if hasattr(ext_tensor, "__dlpack_device__") and ext_tensor.__dlpack_device__()[0] != 1:
-        return wrap(cuda._backend.CudaBackend().xp.from_dlpack(ext_tensor))
-    return wrap(_np.from_dlpack(ext_tensor))
 
 
 # torch's constants: plain Python floats (torch.pi is math.pi), and None as NumPy's newaxis.

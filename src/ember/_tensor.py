@@ -373,6 +373,7 @@ class Tensor:
             grads = list(grad_outputs)
             grads[nr] = checked_hook_grad(hook, grad_outputs[nr], new)
             return tuple(grads)
+        prehook.tensor_hook = (hook, nr)     # so utils.hooks.warn_if_has_hooks can find it
         return node.register_prehook(prehook)
 
     def register_post_accumulate_grad_hook(self, hook):
@@ -483,14 +484,32 @@ class Tensor:
             array = array.astype(np.uint8)
         return from_numpy(array)
 
-    def __dlpack__(self, stream=None, **kwargs):
+    def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule sharing this tensor's memory, for another library's `from_dlpack`.
+
+        As in torch: refused (BufferError) for tensors that require grad; `stream` must be an
+        int or None, and on the CPU None or -1; `max_version` (1, x) or above asks for a
+        "dltensor_versioned" capsule, else a "dltensor" one."""
         if self._requires_grad:
             raise BufferError("Can't export tensors that require gradient, use "
                               "tensor.detach()")
-        return self._data.__dlpack__(**({} if stream is None else {"stream": stream}), **kwargs)
+        if stream is not None and type(stream) is not int:
+            raise TypeError("stream must be ``int`` or ``none``")
+        kwargs = {"dl_device": dl_device, "copy": copy}
+        if self.device.type == "cpu":
+            if stream is not None and stream != -1:
+                raise AssertionError("stream should be None on cpu.")
+        elif stream != -1:
+            kwargs["stream"] = stream
+        if max_version is not None and max_version[0] >= 1:
+            kwargs["max_version"] = max_version
+        return self._data.__dlpack__(**{k: v for k, v in kwargs.items() if v is not None})
 
     def __dlpack_device__(self):
-        return self._data.__dlpack_device__()
+        """(DLDeviceType, index) of this tensor's device: (kDLCPU, 0), (kDLCUDA, i)."""
+        from .utils.dlpack import DLDeviceType
+        kind, index = self._data.__dlpack_device__()
+        return (DLDeviceType(kind), index)
 
     def __len__(self):
         if self._data.ndim == 0:
