@@ -405,3 +405,37 @@ def test_numpy_ufuncs_on_tensors_return_tensors():
     assert flags.dtype is ember.uint8 and flags.tolist() == [0, 0]
     assert np.argmax(t).shape == () and np.argmax(t).item() == 1
     assert isinstance(np.asarray(t), np.ndarray)             # conversions stay arrays
+
+
+# -- operators with NumPy arrays (see the NOTE in ember/_ops/operators.py) ---------------------
+
+def test_an_array_operand_is_computed_by_numpy_into_a_tensor():
+    t = ember.tensor([1.0, 2.0])
+    r = t + np.array([0.5, 1.0])                 # NumPy's float64, handed back as a tensor
+    assert isinstance(r, ember.Tensor) and r.dtype == ember.float64 and r.tolist() == [1.5, 3.0]
+    assert (t + np.array(2)).dtype == ember.float64       # a 0-d array is no Python number
+    assert (t * np.array([2.0], np.float32)).dtype == ember.float32
+    assert (ember.ones(3) @ np.ones(3)).dtype == ember.float64
+    r = t.clone()
+    r += np.array([1.0, 1.0])                    # not in place: the sum is a new tensor
+    assert r.dtype == ember.float64
+    assert (np.array([2.0, 4.0]) / t).tolist() == [2.0, 2.0]      # reciprocal(t) * array
+    assert (t == np.array([1.0, 0.0])).tolist() == [True, False]     # == takes arrays
+    assert (t == np.array([1.0, 0.0])).dtype == ember.bool
+
+
+def test_an_array_operand_is_refused_as_torch_refuses_it():
+    t, w = ember.tensor([1.0, 2.0]), np.array([1.0, 1.0])
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \*: "
+                       r"'numpy.ndarray' and 'Tensor'"):
+        w * t
+    with pytest.raises(TypeError, match="Concatenation operation is not implemented"):
+        w + t
+    with pytest.raises(TypeError, match="'<' not supported between instances of 'Tensor' "
+                       "and 'numpy.ndarray'"):
+        t < w
+    assert (t != w) is True                      # Python's fallback: not the same object
+    x = ember.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires "
+                       r"grad. Use tensor.detach\(\).numpy\(\) instead.$"):
+        x * w

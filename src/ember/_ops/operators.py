@@ -1,8 +1,14 @@
 """Python's operators on tensors (`+ - * / // % ** @`, unary, comparisons, bitwise), their
 reflected (`2 - x`) and augmented (`x += 1`) forms, built on the registered functions.
 
-An operand that is neither a tensor, a number nor a NumPy array makes the operator return
-NotImplemented, so Python raises its usual TypeError (and `x == None` is False).
+An operand that is neither a tensor nor a number makes the operator return NotImplemented, so
+Python raises its usual TypeError (and `x == None` is False).
+
+NOTE: a NumPy array operand is one of those, as in torch, whose operators do not take arrays
+(but `==`): Python then asks NumPy, which computes on the tensor's `__array__` (refused for a
+tensor that requires grad) and hands the result back through `__array_wrap__` as a tensor, in
+NumPy's dtype (`t + np.array(2)` is float64). An array on the left of `+ - * // % ** @ & | ^`
+or either side of `< <= > >=` is refused with Python's TypeError.
 """
 import numpy as np
 
@@ -14,18 +20,20 @@ _NUMBERS = (int, float, bool, complex, np.number, np.bool_)
 _PLAIN = frozenset((int, float))     # operands used as they are
 
 
-def _operand(other):
+def _operand(other, arrays=False):
+    """`other` as an operand of a tensor operator, or NotImplemented; a NumPy array only where
+    `arrays` (`==`: see the module's NOTE)."""
     if isinstance(other, Tensor):
         return other
     if isinstance(other, _NUMBERS):
         return other.item() if isinstance(other, (np.number, np.bool_)) else other
-    if isinstance(other, np.ndarray):
+    if arrays and isinstance(other, np.ndarray):
         from .._creation import as_tensor
         return as_tensor(other)
     return NotImplemented
 
 
-def _binary(name):
+def _binary(name, arrays=False):
     fn = FUNCTIONS[name]
     choose, defaults = fn.choose, fn.defaults
     fixed = getattr(choose, "op", None)
@@ -33,14 +41,14 @@ def _binary(name):
     if fixed is not None:
         def operator(self, other):
             if other.__class__ is not Tensor and other.__class__ not in _PLAIN:
-                other = _operand(other)
+                other = _operand(other, arrays)
                 if other is NotImplemented:
                     return NotImplemented
             return call(fixed, (self, other), defaults, None, name)
         return operator
 
     def operator(self, other):
-        other = _operand(other)
+        other = _operand(other, arrays)
         if other is NotImplemented:
             return NotImplemented
         op, operands = choose([self, other])
@@ -73,10 +81,12 @@ def _augmented(name):
 
 
 def _rtruediv(self, other):
-    """`number / tensor` is recorded as torch does: `reciprocal(tensor) * number`."""
-    other = _operand(other)
-    if other is NotImplemented:
-        return NotImplemented
+    """`number / tensor` is recorded as torch does: `reciprocal(tensor) * number` (so an array
+    divided by a tensor is NumPy's product of the array and the reciprocal)."""
+    if not isinstance(other, np.ndarray):
+        other = _operand(other)
+        if other is NotImplemented:
+            return NotImplemented
     return FUNCTIONS["reciprocal"](self) * other
 
 
@@ -135,7 +145,7 @@ def install(tensor_class):
         "__rshift__": _binary("bitwise_right_shift"),
         "__rrshift__": _reflected("bitwise_right_shift"),
         "__irshift__": _augmented("bitwise_right_shift"),
-        "__eq__": _binary("eq"), "__ne__": _binary("ne"), "__lt__": _binary("lt"),
+        "__eq__": _binary("eq", arrays=True), "__ne__": _binary("ne"), "__lt__": _binary("lt"),
         "__le__": _binary("le"), "__gt__": _binary("gt"), "__ge__": _binary("ge"),
         "__neg__": FUNCTIONS["neg"], "__pos__": FUNCTIONS["positive"],
         "__abs__": FUNCTIONS["abs"], "__invert__": FUNCTIONS["bitwise_not"],
