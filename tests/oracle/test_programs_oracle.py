@@ -2663,6 +2663,102 @@ attempt("reversed", lambda: list(reversed(torch.arange(3))))
 attempt("numpy_int", lambda: np.arange(5)[torch.tensor(2)])
 attempt("numpy_idx", lambda: np.arange(5)[torch.tensor([1, 3])])
 ''',
+    'finetune_recipe': r'''\
+import math
+nn = torch.nn
+torch.manual_seed(0)
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.ln = nn.LayerNorm(d)
+        self.ff = nn.Sequential(nn.Linear(d, 2 * d), nn.GELU(), nn.Linear(2 * d, d))
+    def forward(self, x):
+        return x + self.ff(self.ln(x))
+model = nn.Sequential(nn.Linear(5, 8), Block(8), Block(8), nn.LayerNorm(8), nn.Linear(8, 3))
+decay, no_decay = [], []
+for name, p in model.named_parameters():
+    (no_decay if p.ndim == 1 or "ln" in name else decay).append(p)
+print(len(decay), len(no_decay), sum(p.numel() for p in decay))
+opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05}, {"params": no_decay, "weight_decay": 0.0}], lr=3e-3, betas=(0.9, 0.95))
+total, warmup = 12, 3
+def lr_lambda(step):
+    if step < warmup:
+        return (step + 1) / warmup
+    progress = (step - warmup) / max(1, total - warmup)
+    return 0.5 * (1 + math.cos(math.pi * progress))
+sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_lambda)
+steps_seen = []
+h = opt.register_step_post_hook(lambda o, args, kwargs: steps_seen.append(len(o.state)))
+X, Y = torch.randn(24, 5), torch.randint(0, 3, (24,))
+accum = 3
+for step in range(total):
+    for micro in range(accum):
+        xb, yb = X[micro * 8:(micro + 1) * 8], Y[micro * 8:(micro + 1) * 8]
+        loss = nn.functional.cross_entropy(model(xb), yb) / accum
+        loss.backward()
+    gn = nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step(); opt.zero_grad(set_to_none=True); sched.step()
+    if step % 4 == 0:
+        print(step, round(loss.item() * accum, 4), round(gn.item(), 4), [f"{g['lr']:.2e}" for g in opt.param_groups])
+h.remove()
+print(steps_seen[:3], len(steps_seen))
+sd = opt.state_dict()
+print([(g["weight_decay"], len(g["params"])) for g in sd["param_groups"]], sd["param_groups"][0]["betas"])
+print(sorted(sd["state"][0].keys()), sd["state"][0]["step"])
+for g in opt.param_groups:
+    g["lr"] = 1e-4
+print(sched.get_last_lr(), [g["lr"] for g in opt.param_groups])
+model.eval()
+with torch.no_grad():
+    print(model(X[:2]).softmax(-1))
+''',
+    'gnn': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+edge_index = torch.tensor([[0, 1, 1, 2, 3, 4, 4, 5], [1, 0, 2, 1, 4, 3, 5, 4]])
+N = 6
+x = torch.randn(N, 4)
+y = torch.tensor([0, 0, 0, 1, 1, 1])
+class GCNLayer(nn.Module):
+    def __init__(self, din, dout):
+        super().__init__()
+        self.lin = nn.Linear(din, dout, bias=False)
+        self.bias = nn.Parameter(torch.zeros(dout))
+    def forward(self, x, edge_index):
+        loops = torch.arange(x.size(0)).repeat(2, 1)
+        ei = torch.cat([edge_index, loops], dim=1)
+        src, dst = ei
+        deg = torch.zeros(x.size(0)).index_add_(0, dst, torch.ones(dst.numel()))
+        norm = deg[src].rsqrt() * deg[dst].rsqrt()
+        h = self.lin(x)
+        out = torch.zeros_like(h).index_add_(0, dst, h[src] * norm[:, None])
+        return out + self.bias
+class GCN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l1 = GCNLayer(4, 8)
+        self.l2 = GCNLayer(8, 2)
+    def forward(self, x, ei):
+        return self.l2(torch.relu(self.l1(x, ei)), ei)
+g = GCN()
+opt = torch.optim.Adam(g.parameters(), lr=0.05, weight_decay=5e-4)
+train_mask = torch.tensor([True, False, False, True, False, False])
+for epoch in range(20):
+    opt.zero_grad()
+    out = g(x, edge_index)
+    loss = nn.functional.cross_entropy(out[train_mask], y[train_mask])
+    loss.backward()
+    opt.step()
+    if epoch % 5 == 0:
+        pred = out.argmax(1)
+        print(epoch, round(loss.item(), 4), pred.tolist(), (pred[~train_mask] == y[~train_mask]).float().mean().item())
+A = torch.zeros(N, N)
+A[edge_index[0], edge_index[1]] = 1
+print(A.sum(1), torch.equal(A, A.T), torch.linalg.matrix_power(A, 2)[0])
+agg = torch.zeros(N, 4).scatter_reduce(0, edge_index[1].unsqueeze(1).expand(-1, 4), x[edge_index[0]], reduce="mean", include_self=False)
+print(agg)
+print(torch.zeros(N).scatter_add(0, edge_index[1], torch.ones(8)), torch.bincount(edge_index[1], minlength=N))
+''',
     'numpy_array_operands': r'''\
 torch.manual_seed(0)
 weights = np.array([0.5, 1.0, 2.0], dtype=np.float32)
