@@ -77,7 +77,9 @@ from . import backends, distributed, jit, multiprocessing, storage, version  # n
 Storage = FloatStorage  # noqa: F821 - torch.Storage is the legacy float storage class
 
 
-class _Layout:
+class layout:
+    """A tensor's memory layout: ember's tensors are all `strided` (dense over a storage)."""
+
     def __init__(self, name):
         self.name = name
 
@@ -85,7 +87,13 @@ class _Layout:
         return f"torch.{self.name}"
 
 
-strided = _Layout("strided")
+strided = layout("strided")
+
+
+def _assert(condition, message):
+    """torch._assert: `assert condition, message` that survives `python -O` and tracing."""
+    if not condition:
+        raise AssertionError(message)
 
 
 def is_tensor(obj):

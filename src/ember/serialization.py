@@ -162,7 +162,7 @@ def _pickler_class(base):
             if cls is device:
                 return (_g("torch", "device"),
                         (obj.type,) if obj.index is None else (obj.type, obj.index))
-            if cls.__name__ == "_Layout" and cls.__module__ == "ember":
+            if cls.__name__ == "layout" and cls.__module__ == "ember":
                 return (_g("torch.serialization", "_get_layout"), (f"torch.{obj.name}",))
             return NotImplemented
 

@@ -503,3 +503,54 @@ def test_generate_square_subsequent_mask_matches_torch():
         a = torch.nn.Transformer.generate_square_subsequent_mask(6, dtype=getattr(torch, dtype))
         b = ember.nn.Transformer.generate_square_subsequent_mask(6, dtype=getattr(ember, dtype))
         assert repr(a) == repr(b)
+
+
+KERNEL_CHOICE = r'''
+import warnings
+SDPBackend, sdpa_kernel = torch.nn.attention.SDPBackend, torch.nn.attention.sdpa_kernel
+F = torch.nn.functional
+torch.manual_seed(0)
+q = torch.randn(1, 2, 3, 4, requires_grad=True)
+for b in [SDPBackend.MATH, SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATTENTION, [SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATTENTION], [], [SDPBackend.MATH, SDPBackend.FLASH_ATTENTION]]:
+    try:
+        with sdpa_kernel(b):
+            r = F.scaled_dot_product_attention(q, q, q)
+            print(b, 'ok', type(r.grad_fn).__name__, r.sum().item() > -100)
+    except Exception as e:
+        print(b, type(e).__name__, str(e)[:200])
+for bad in ['math', 3, [1], None]:
+    try:
+        with sdpa_kernel(bad):
+            pass
+        print(bad, 'accepted')
+    except Exception as e:
+        print(repr(bad), type(e).__name__, str(e)[:150])
+print(repr(SDPBackend.MATH), str(SDPBackend.MATH), SDPBackend.MATH.name, SDPBackend.MATH.value, type(SDPBackend.MATH).__name__, SDPBackend.MATH == 0, int(SDPBackend.MATH))
+print(torch.backends.cuda.math_sdp_enabled(), torch.backends.cuda.flash_sdp_enabled())
+with sdpa_kernel(SDPBackend.MATH):
+    print(torch.backends.cuda.math_sdp_enabled(), torch.backends.cuda.flash_sdp_enabled(), torch.backends.cuda.mem_efficient_sdp_enabled())
+print(torch.backends.cuda.math_sdp_enabled(), torch.backends.cuda.flash_sdp_enabled())
+U = torch.nn.modules.utils
+print(U._pair(3), U._pair((1, 2)), U._single(2), U._triple([1, 2, 3]), U._quadruple(1), U._ntuple(4, "x")(5), U._reverse_repeat_tuple((1, 2), 2), U._list_with_default([None, 3], (5, 6, 7)))
+m = torch.nn.DataParallel(torch.nn.Linear(2, 2))
+sd = m.state_dict()
+U.consume_prefix_in_state_dict_if_present(sd, "module.")
+print(list(sd.keys()), sorted(sd._metadata.keys()))
+print(torch.strided, type(torch.strided).__name__, isinstance(torch.strided, torch.layout), torch.ones(2).layout)
+try:
+    torch._assert(False, "boom")
+except AssertionError as e:
+    print("AssertionError", e)
+torch._assert(True, "fine")
+print(torch.nn.common_types._size_2_t)
+'''
+
+
+def test_sdpa_kernel_choice_and_small_namespaces_print_as_torch():
+    """nn.attention.sdpa_kernel, nn.modules.utils, torch.layout, torch._assert (one script)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from differential import compare
+    expected, got = compare(KERNEL_CHOICE)
+    assert got == expected

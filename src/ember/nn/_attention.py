@@ -157,7 +157,13 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         >>> F.scaled_dot_product_attention(q, k, v, is_causal=True).shape
         torch.Size([2, 8, 5, 16])
     """
-    flash = _cpu_flash_kernel_applies(query, key, value, attn_mask, dropout_p, enable_gqa)
+    from ..backends.cuda import flash_sdp_enabled, math_sdp_enabled   # (sdpa_kernel's switches)
+    flash = flash_sdp_enabled() and _cpu_flash_kernel_applies(query, key, value, attn_mask,
+                                                              dropout_p, enable_gqa)
+    if not flash and not math_sdp_enabled():
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This "
+                           "is likely due to turning off both the math kernel and the fused "
+                           "kernels.")
     _check_sdpa_inputs(query, key, value, attn_mask, dropout_p, is_causal and not flash,
                        enable_gqa)
     if scale is None:
