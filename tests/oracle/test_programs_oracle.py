@@ -2785,6 +2785,30 @@ attempt("w&t", lambda: np.array([3, 1]) & torch.tensor([1, 2]))
 attempt("t@w", lambda: torch.ones(3) @ np.ones(3))
 attempt("sum", lambda: (t * weights).sum())
 ''',
+    'pruning': r'''\
+nn = torch.nn
+import importlib
+prune = importlib.import_module(torch.__name__ + ".nn.utils.prune")
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(6, 4), nn.ReLU(), nn.Linear(4, 2))
+prune.l1_unstructured(model[0], name="weight", amount=0.5)
+print(sorted(n for n, _ in model[0].named_parameters()), sorted(n for n, _ in model[0].named_buffers()))
+print(model[0].weight_mask)
+print(int((model[0].weight == 0).sum()), model[0].weight.numel())
+prune.random_unstructured(model[2], name="bias", amount=1)
+print(model[2].bias_mask, model[2].bias)
+prune.ln_structured(model[2], name="weight", amount=0.5, n=2, dim=0)
+print(model[2].weight_mask)
+print(list(model[0]._forward_pre_hooks.values())[0].__class__.__name__)
+out = model(torch.randn(3, 6))
+out.sum().backward()
+print(model[0].weight_orig.grad * (1 - model[0].weight_mask))
+prune.remove(model[0], "weight")
+print(sorted(n for n, _ in model[0].named_parameters()), prune.is_pruned(model[0]), prune.is_pruned(model))
+params = [(model[0], "weight"), (model[2], "weight")]
+prune.global_unstructured(params, pruning_method=prune.L1Unstructured, amount=4)
+print(sum(int((m.weight == 0).sum()) for m, _ in params))
+''',
 }
 
 # Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
@@ -2844,32 +2868,6 @@ for step in range(3):
     print(g.coalesce().indices(), g.to_dense()[4])
     opt_sparse.step(); opt_dense.step()
 print(model.emb.weight[0], model.emb.weight[4])
-'''),
-    'pruning': (
-        'ember has no torch.nn.utils.prune module (l1_unstructured, random_unstructured, ln_structured, remove, global_unstructured): importing it raises ModuleNotFoundError',
-        r'''\
-nn = torch.nn
-import importlib
-prune = importlib.import_module(torch.__name__ + ".nn.utils.prune")
-torch.manual_seed(0)
-model = nn.Sequential(nn.Linear(6, 4), nn.ReLU(), nn.Linear(4, 2))
-prune.l1_unstructured(model[0], name="weight", amount=0.5)
-print(sorted(n for n, _ in model[0].named_parameters()), sorted(n for n, _ in model[0].named_buffers()))
-print(model[0].weight_mask)
-print(int((model[0].weight == 0).sum()), model[0].weight.numel())
-prune.random_unstructured(model[2], name="bias", amount=1)
-print(model[2].bias_mask, model[2].bias)
-prune.ln_structured(model[2], name="weight", amount=0.5, n=2, dim=0)
-print(model[2].weight_mask)
-print(list(model[0]._forward_pre_hooks.values())[0].__class__.__name__)
-out = model(torch.randn(3, 6))
-out.sum().backward()
-print(model[0].weight_orig.grad * (1 - model[0].weight_mask))
-prune.remove(model[0], "weight")
-print(sorted(n for n, _ in model[0].named_parameters()), prune.is_pruned(model[0]), prune.is_pruned(model))
-params = [(model[0], "weight"), (model[2], "weight")]
-prune.global_unstructured(params, pruning_method=prune.L1Unstructured, amount=4)
-print(sum(int((m.weight == 0).sum()) for m, _ in params))
 '''),
     'jit': (
         'ember has no torch.jit (trace, ScriptModule, save/load, freeze): AttributeError',

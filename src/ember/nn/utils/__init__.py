@@ -1,5 +1,6 @@
 """ember.nn.utils: gradient clipping, flattening parameters to one vector, parametrizations,
-weight and spectral normalization, conv/linear + batch-norm fusion, memory formats."""
+weight and spectral normalization, conv/linear + batch-norm fusion, memory formats. As in
+torch, `prune` is imported on its own (`import ember.nn.utils.prune`)."""
 from .clip_grad import (clip_grad_norm, clip_grad_norm_, clip_grad_value_, get_total_norm,
                         clip_grads_with_norm_)
 from .convert_parameters import parameters_to_vector, vector_to_parameters
