@@ -151,12 +151,12 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
                   pin_memory=False):
     """An uninitialised tensor with the given strides (over a storage just big enough)."""
     from ._geometry import storage_extent
-    from ._storage import Storage
+    from ._tensor import new_storage
     shape, strides = tuple(size), tuple(stride)
     d = dtype or _dtype.get_default_dtype()
     backend = _backend(device)
     flat = backend.xp.empty((storage_extent(shape, strides, 0),), d._np)
-    storage = Storage(flat)
+    storage = new_storage(flat)
     t = _new(Tensor)._init(backend.strided(flat, d._np, shape, strides, 0), storage, 0)
     if requires_grad:
         t.requires_grad_(True)

@@ -12,8 +12,8 @@ def reduce_tensor(t):
 
 
 def rebuild_tensor(cls, flat, offset, shape, strides, requires_grad, state):
-    from ._storage import Storage
-    storage = Storage(flat)
+    from ._tensor import new_storage
+    storage = new_storage(flat)
     data = backend_of(flat).strided(flat, flat.dtype, shape, strides, offset)
     t = object.__new__(cls)._init(data, storage, offset)
     t._requires_grad = requires_grad

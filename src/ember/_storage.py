@@ -19,6 +19,8 @@ class Storage:
 
     __slots__ = ("_owner", "_flat", "version", "watch", "__weakref__")
 
+    inference = False               # memory of inference tensors (see InferenceStorage)
+
     def __init__(self, array):
         self._owner = array       # the array this storage was made for
         self._flat = None         # its memory as a 1-D array, made on first use
@@ -38,7 +40,7 @@ class Storage:
 
     def sharing_memory(self):
         """Another storage over the same memory with its own version counter (`.data`)."""
-        other = Storage(self._owner)
+        other = (InferenceAliasStorage if self.inference else Storage)(self._owner)
         other._flat = self._flat
         return other
 
@@ -60,6 +62,49 @@ class Storage:
         self._owner = self._flat = state["array"]
         self.version = state["version"]
         self.watch = None
+
+
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
+                     "You can make a clone to get a normal tensor before doing inplace update."
+                     "See https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+class InferenceStorage(Storage):
+    """The memory of tensors made in inference mode, and of their views (inference tensors):
+    like torch's, it has no version counter. Reading the version gives 0 (`Tensor._version`
+    raises instead), and an in-place write outside inference mode is refused when it bumps the
+    version, after the write, as torch refuses it; normal storages pay nothing for this."""
+
+    __slots__ = ()
+    inference = True
+
+    def __init__(self, array):
+        self._owner = array
+        self._flat = None
+        self.watch = None
+
+    @property
+    def version(self):
+        return 0
+
+    @version.setter
+    def version(self, value):
+        from .autograd.grad_mode import _state
+        if not _state.inference:
+            raise RuntimeError(INFERENCE_INPLACE)
+
+    def __setstate__(self, state):
+        self._owner = self._flat = state["array"]
+        self.watch = None
+
+
+class InferenceAliasStorage(Storage):
+    """The memory of an inference tensor as `detach()` or `.data` gives it outside inference
+    mode: still an inference tensor, but with a version counter of its own, so that torch
+    lets it be written in place."""
+
+    __slots__ = ()
+    inference = True
 
 
 class UntypedStorage:

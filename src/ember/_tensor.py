@@ -12,12 +12,41 @@ import numpy as np
 from . import _dtype
 from ._device import backend_of
 from ._size import make_size
-from ._storage import Storage, UntypedStorage
+from ._storage import InferenceStorage, Storage, UntypedStorage
 from . import autograd as _autograd
-from .autograd.grad_mode import _state as _grad_mode
+from .autograd.grad_mode import _inference_listeners, _state as _grad_mode
 from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
 
 _new = object.__new__
+
+# NOTE [ Inference tensors ]
+# A tensor made in inference mode (not a view of a normal tensor) is an inference tensor, as
+# in torch: its memory is an `InferenceStorage`, which its views share, so `is_inference()`
+# asks the storage. Making a tensor is the hottest code in ember, so `_init` looks at the
+# thread's mode only while some thread is inside inference_mode() (`_inference_anywhere`, set
+# by grad_mode); otherwise it pays one test of a module global. The checks that refuse what
+# torch refuses sit where an inference tensor shows itself: its storage's version setter (an
+# in-place write outside inference mode), a storage saved for backward for the first time
+# (`_op._save`, `graph.watch`), and `requires_grad_`.
+_inference_anywhere = False
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
+def _note_inference_anywhere(on):
+    global _inference_anywhere
+    _inference_anywhere = on
+
+
+_inference_listeners.append(_note_inference_anywhere)
+
+
+def new_storage(array):
+    """A storage for fresh memory: an inference tensor's when made in inference mode."""
+    return InferenceStorage(array) if _grad_mode.inference else Storage(array)
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -63,6 +92,8 @@ class Tensor:
 
     def _init(self, data, storage=None, offset=0, base=None):
         self._data = data
+        if _inference_anywhere and storage is None and _grad_mode.inference:
+            storage = InferenceStorage(data)        # NOTE [ Inference tensors ]
         self._storage = storage
         self._offset = offset
         self._base = base
@@ -187,7 +218,11 @@ class Tensor:
     @property
     def _version(self):
         storage = self._storage
-        return 0 if storage is None else storage.version
+        if storage is None:
+            return 0
+        if storage.__class__ is InferenceStorage:
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return storage.version
 
     def _bump_version(self):
         storage = self._get_storage()
@@ -269,6 +304,10 @@ class Tensor:
             return
         if flag and self._data.dtype.kind not in "fcV":
             raise RuntimeError(dtype_error)
+        if flag and self._storage is not None and self._storage.inference \
+                and not _grad_mode.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(flag)
 
     @property
@@ -279,7 +318,7 @@ class Tensor:
             check_no_grad_view(self)
         if node is not None and self._base is not None:
             made_at = getattr(node, "_view_version", None)
-            if made_at is not None and made_at != self._version:
+            if made_at is not None and made_at != self._get_storage().version:
                 from ._ops.inplace import refresh_view_grad_fn
                 refresh_view_grad_fn(self)      # the base was changed in place since
                 return self._grad_fn
@@ -393,8 +432,12 @@ class Tensor:
         _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
-        """A tensor sharing this one's memory, cut off from the graph."""
-        return _new(Tensor)._init(self._data, self._get_storage(), self._offset)
+        """A tensor sharing this one's memory, cut off from the graph (outside inference mode,
+        an inference tensor's detach gets a version counter of its own, as in torch)."""
+        storage = self._get_storage()
+        if storage.__class__ is InferenceStorage and not _grad_mode.inference:
+            storage = storage.sharing_memory()
+        return _new(Tensor)._init(self._data, storage, self._offset)
 
     def detach_(self):
         """Cut this tensor off from the graph, in place."""
@@ -591,13 +634,13 @@ class Tensor:
         if id(self) in memo:
             return memo[id(self)]
         storage = self._get_storage()
-        new_storage = memo.get(id(storage))
-        if new_storage is None:
-            new_storage = memo[id(storage)] = Storage(storage.array.copy())
+        copied = memo.get(id(storage))
+        if copied is None:
+            copied = memo[id(storage)] = new_storage(storage.array.copy())
         backend = backend_of(self._data)
-        data = backend.strided(new_storage.array, self._data.dtype, self._data.shape,
+        data = backend.strided(copied.array, self._data.dtype, self._data.shape,
                                self.stride(), self._offset)
-        new = _new(type(self))._init(data, new_storage, self._offset)
+        new = _new(type(self))._init(data, copied, self._offset)
         new._requires_grad = self._requires_grad
         grad = self.grad_if_set()
         if grad is not None:
@@ -651,17 +694,32 @@ NO_GRAD_VIEW_MODIFIED = (
     "inplace either both inside the no_grad block (if you don't want the inplace to be "
     "tracked) or both outside (if you want the inplace to be tracked).")
 
+INFERENCE_VIEW_INPLACE = (
+    "A view was created in inference mode and is being modified inplace in normal mode. Given "
+    "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the inference_mode block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked).")
+INFERENCE_VIEW_MODIFIED = (
+    "A view was created in inference mode and its base or another view of its base has been "
+    "modified inplace in normal mode. Given that this use case is ambiguous and error-prone, "
+    "it is forbidden. You can clarify your code by moving both the view and the inplace "
+    "either both inside the inference_mode block (if you don't want the inplace to be "
+    "tracked) or both outside (if you want the inplace to be tracked).")
+
 
 def mark_no_grad_view(view):
     """Make `view` a view made without grad (NOTE [ Views made without grad ])."""
     view._requires_grad = True
     meta = view._autograd_meta()
-    meta.no_grad_view = True
-    meta.view_version = view._version
+    meta.no_grad_view = "inference" if _grad_mode.inference else True
+    meta.view_version = view._get_storage().version
 
 
 def check_no_grad_view(view):
     """torch's error for a view made without grad whose memory was written since."""
     meta = view._meta
-    if meta is not None and meta.no_grad_view and meta.view_version != view._version:
-        raise RuntimeError(NO_GRAD_VIEW_MODIFIED)
+    if meta is not None and meta.no_grad_view and \
+            meta.view_version != view._get_storage().version:
+        raise RuntimeError(INFERENCE_VIEW_MODIFIED if meta.no_grad_view == "inference"
+                           else NO_GRAD_VIEW_MODIFIED)

@@ -2809,14 +2809,7 @@ params = [(model[0], "weight"), (model[2], "weight")]
 prune.global_unstructured(params, pruning_method=prune.L1Unstructured, amount=4)
 print(sum(int((m.weight == 0).sum()) for m, _ in params))
 ''',
-}
-
-# Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
-# shows up as XPASS and the program moves to PROGRAMS.
-BUGS = {
-    'inference_mode': (
-        "ember has no inference tensors: a tensor made under inference_mode() is an ordinary one, so is_inference() is False and an in-place update of it outside inference mode does not raise torch's RuntimeError",
-        r'''\
+    'inference_mode': r'''\
 nn = torch.nn
 torch.manual_seed(0)
 model = nn.Linear(3, 2)
@@ -2838,7 +2831,12 @@ except RuntimeError as e:
 with torch.inference_mode(False):
     print((x * 2).is_inference())
 print(feats.clone().is_inference())
-'''),
+''',
+}
+
+# Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
+# shows up as XPASS and the program moves to PROGRAMS.
+BUGS = {
     'sparse_embedding': (
         'ember has no sparse tensors: EmbeddingBag(sparse=True) has no sparse gradient (NotImplementedError) and torch.optim.SparseAdam does not exist (AttributeError)',
         r'''\

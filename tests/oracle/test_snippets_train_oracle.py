@@ -2109,21 +2109,7 @@ try:
 except RuntimeError as e:
     print(str(e)[:130])
 ''',
-]
-
-SNIPPETS = [*AUTOGRAD, *FIXED, *(OPTIM_SETUP + s for s in OPTIM),
-            *(OPTIM_SETUP_2 + s for s in OPTIM_MORE), *(SCHED_SETUP + s for s in SCHED),
-            *(DATA_SETUP + s for s in DATA)]
-
-# Where ember differs from torch today: name: (reason, snippet), run as strict xfails so that a
-# fix shows up as XPASS and the snippet moves to the lists above.
-BUGS = {
-
-
-
-    'inference_enable_grad': (
-        "ember has no inference tensors: under inference_mode(), enable_grad() makes ops record a graph (requires_grad=True), where torch's results stay inference tensors that do not require grad",
-        r'''\
+    r'''\
 x = torch.tensor([1., 2.], requires_grad=True)
 with torch.inference_mode():
     with torch.enable_grad():
@@ -2137,7 +2123,18 @@ with torch.set_grad_enabled(True):
     print(torch.is_grad_enabled())
 print(torch.set_grad_enabled(False).__class__.__name__, torch.is_grad_enabled())
 torch.set_grad_enabled(True)
-'''),
+''',
+]
+
+SNIPPETS = [*AUTOGRAD, *FIXED, *(OPTIM_SETUP + s for s in OPTIM),
+            *(OPTIM_SETUP_2 + s for s in OPTIM_MORE), *(SCHED_SETUP + s for s in SCHED),
+            *(DATA_SETUP + s for s in DATA)]
+
+# Where ember differs from torch today: name: (reason, snippet), run as strict xfails so that a
+# fix shows up as XPASS and the snippet moves to the lists above.
+BUGS = {
+
+
 
     'accumulate_grad_keeps_leaf': (
         "ember's AccumulateGrad holds its leaf weakly: after `del x` the graph's AccumulateGrad.variable is None, where torch's node keeps the leaf alive",

@@ -9,7 +9,7 @@ import warnings
 
 from .. import _dtype
 from .._device import backend_of
-from .._tensor import NO_GRAD_VIEW_INPLACE, Tensor, wrap
+from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
 
@@ -178,7 +178,8 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
                 and target._grad_fn._view_ban is not None:
             raise view_ban_error(target, "is being modified inplace")
         if base is not None and target._meta is not None and target._meta.no_grad_view:
-            raise RuntimeError(NO_GRAD_VIEW_INPLACE)
+            raise RuntimeError(INFERENCE_VIEW_INPLACE if target._meta.no_grad_view == "inference"
+                               else NO_GRAD_VIEW_INPLACE)
         if base is None:
             if target._requires_grad and target._grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "

@@ -12,7 +12,7 @@ An op's instances are the nodes of the backward graph. Each op class gets a node
 named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` prints and
 `type(y.grad_fn).__name__` reads exactly as in torch.
 """
-from .._tensor import Tensor, check_no_grad_view
+from .._tensor import INFERENCE_SAVED, Tensor, check_no_grad_view
 from ..autograd._engine import _running
 from ..autograd.graph import Node, _Extras, _sequence, accumulator_of, gradient_edge, on_record
 
@@ -190,7 +190,9 @@ def _save(op, node, args, outputs, params, needed):
         storage = value._storage
         if storage is None:
             storage = value._get_storage()
-        if storage.watch is not True:
+        if storage.watch is not True:     # (never True for inference tensors)
+            if storage.inference:
+                raise RuntimeError(INFERENCE_SAVED)
             storage.watch = True
         info.append((storage.version, nr))
         stored.append(value)

@@ -78,14 +78,14 @@ def _rederive(view):
                 "size": tuple(view._data.shape), "stride": view.stride(),
                 "storage_offset": view._offset}
     node = record(AsStridedView, (base,), (view,), geometry)
-    node._view_version = view._version
+    node._view_version = view._get_storage().version
 
 
 def refresh_view_grad_fn(view):
     """Called when a view's grad_fn is read: re-derive it if its base changed in place."""
     node = view._grad_fn
     made_at = getattr(node, "_view_version", None)
-    if made_at is None or made_at == view._version or not view._base._requires_grad:
+    if made_at is None or made_at == view._get_storage().version or not view._base._requires_grad:
         return
     if node._view_ban is not None:
         from ._dispatch import view_ban_error

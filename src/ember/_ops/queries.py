@@ -39,9 +39,11 @@ def is_neg(input):
 
 @function()
 def is_inference(input):
-    """Whether the tensor was made in inference mode (ember has no inference tensors)."""
+    """Whether the tensor is an inference tensor: made in inference mode, or a view of one
+    (NOTE [ Inference tensors ] in _tensor.py)."""
     _check_tensor("is_inference", input, "input", 1)
-    return False
+    storage = input._storage
+    return storage is not None and storage.inference
 
 
 @function(method=False)

@@ -36,7 +36,7 @@ def record_view(op, base, out, params):
     """Record `op` as the view `out`'s node, noting the storage version it was made at."""
     if base._requires_grad and _grad_state.enabled:
         node = record(op, (base,), (out,), params)
-        node._view_version = base._version
+        node._view_version = base._get_storage().version
         if base._base is not None and base._grad_fn is not None \
                 and base._grad_fn._view_ban is not None:
             node._view_ban = base._grad_fn._view_ban    # a view of such a view inherits it

@@ -191,6 +191,7 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
         raise RuntimeError(f"Could not set tensor of type {source.dtype._cpp_name} to a "
                            f"tensor of type {self.dtype._cpp_name}")
     check_inplace(self, self._data.dtype, self._data.shape)
+    self._get_storage().version += 0        # (refused for an inference tensor, as in torch)
     self._storage = source._get_storage()
     if size is None:
         self._data, self._offset = source._data, source._offset

@@ -1,7 +1,8 @@
 """Grad mode: whether ops record the backward graph. Thread-local, as in torch.
 
-`no_grad`, `enable_grad` and `set_grad_enabled` work as context managers and as decorators;
-`inference_mode` behaves like `no_grad` here.
+`no_grad`, `enable_grad` and `set_grad_enabled` work as context managers and as decorators,
+and so does `inference_mode`, under which new tensors are inference tensors (NOTE [ Inference
+tensors ] in _tensor.py).
 """
 import functools
 import inspect
@@ -10,16 +11,25 @@ import threading
 
 class _GradState(threading.local):
     def __init__(self):
-        self.enabled = True
-        self.inference = False
+        self.enabled = True         # whether ops record the graph (what the hot paths read)
+        self.inference = False      # inside inference_mode(): no graph whatever the grad mode
+        self.grad = False           # the grad mode set inside inference_mode (enabled is False)
 
 
 _state = _GradState()
 
 
 def is_grad_enabled():
-    """Whether new ops record the graph in this thread."""
-    return _state.enabled
+    """Whether grad mode is on in this thread (inside `inference_mode`, ops record no graph
+    even when it is)."""
+    return _state.grad if _state.inference else _state.enabled
+
+
+def _set_grad_mode(mode):
+    if _state.inference:
+        _state.grad = mode
+    else:
+        _state.enabled = mode
 
 
 class _GradModeContext:
@@ -65,11 +75,11 @@ class _GradModeContext:
         return type(self)()
 
     def __enter__(self):
-        self._prev = _state.enabled
-        _state.enabled = self._mode
+        self._prev = is_grad_enabled()
+        _set_grad_mode(self._mode)
 
     def __exit__(self, *exc):
-        _state.enabled = self._prev
+        _set_grad_mode(self._prev)
 
 
 class _NoParamDecorator(_GradModeContext):
@@ -102,43 +112,71 @@ class set_grad_enabled(_GradModeContext):
         if not isinstance(mode, bool):
             raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not "
                             f"{type(mode).__name__}")
-        self._prev = _state.enabled
+        self._prev = is_grad_enabled()
         self._mode = mode
-        _state.enabled = mode
+        _set_grad_mode(mode)
 
     def clone(self):
         return set_grad_enabled(self._mode)
 
     def __call__(self, fn):
         # Used as a decorator, the mode set by __init__ applies only inside `fn`.
-        _state.enabled = self._prev
+        _set_grad_mode(self._prev)
         return super().__call__(fn)
 
     def __enter__(self):
-        _state.enabled = self._mode
+        _set_grad_mode(self._mode)
 
     def __exit__(self, *exc):
-        _state.enabled = self._prev
+        _set_grad_mode(self._prev)
 
 
 class inference_mode(_GradModeContext):
-    """Like `no_grad` (ember keeps no separate inference tensors)."""
+    """Context manager and decorator (`@inference_mode`, `@inference_mode()`): no graph is
+    recorded inside, even under `enable_grad`, and the tensors made inside are inference
+    tensors (`is_inference()`): they never require grad outside it, cannot be saved for
+    backward, and are not to be written in place outside it. `inference_mode(False)` turns it
+    off again inside (grad mode on, normal tensors)."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)          # a bare decorator: `mode` is the function
 
     def __init__(self, mode=True):
-        self._mode = not mode
-        self._inference = mode
+        self.mode = mode
 
     def clone(self):
-        return inference_mode(self._inference)
+        return inference_mode(self.mode)
 
     def __enter__(self):
-        super().__enter__()
-        self._prev_inference = _state.inference
-        _state.inference = self._inference
+        self._prev = (_state.enabled, _state.inference, _state.grad)
+        if self.mode:
+            _state.enabled = _state.grad = False
+            _inference_entered(1)
+        else:
+            _state.enabled = True
+        _state.inference = self.mode
 
     def __exit__(self, *exc):
-        super().__exit__(*exc)
-        _state.inference = self._prev_inference
+        _state.enabled, _state.inference, _state.grad = self._prev
+        if self.mode:
+            _inference_entered(-1)
+
+
+_inference_lock = threading.Lock()
+_inference_depth = 0        # inference_mode() blocks open, in all threads together
+_inference_listeners = []   # told whether any is open (_tensor.py's flag for `_init`)
+
+
+def _inference_entered(step):
+    """Count an inference_mode() block entered (1) or left (-1); while any is open, new
+    tensors ask whether their thread is in inference mode (NOTE [ Inference tensors ])."""
+    global _inference_depth
+    with _inference_lock:
+        _inference_depth += step
+        for listener in _inference_listeners:
+            listener(_inference_depth > 0)
 
 
 def is_inference_mode_enabled():

@@ -439,6 +439,9 @@ def watch(tensor):
     if storage is None:
         storage = tensor._get_storage()
     if storage.watch is not True:
+        if storage.inference:
+            from .._tensor import INFERENCE_SAVED
+            raise RuntimeError(INFERENCE_SAVED)
         storage.watch = True
     return storage.version
 
