@@ -11,11 +11,14 @@ import ember
 from ember.nn.functional import softplus
 
 from . import constraints
-from .utils import _sum_rightmost, clamp_probs, lazy_property
+from .utils import (_sum_rightmost, clamp_probs, lazy_property, tril_matrix_to_vec,
+                    vec_to_tril_matrix)
 
-__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform",
-           "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
-           "SoftmaxTransform", "SoftplusTransform", "StickBreakingTransform", "TanhTransform",
+__all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
+           "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
+           "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+           "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
+           "SoftplusTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
            "Transform", "identity_transform"]
 
 
@@ -674,3 +677,273 @@ class StickBreakingTransform(Transform):
 def _clipped_sigmoid(x):
     finfo = ember.finfo(x.dtype)
     return ember.clamp(ember.sigmoid(x), min=finfo.tiny, max=1.0 - finfo.eps)
+
+
+class LowerCholeskyTransform(Transform):
+    """Unconstrained square matrices -> lower-triangular ones with a positive diagonal: keep
+    the strict lower triangle, exponentiate the diagonal (not bijective: the upper triangle
+    is dropped)."""
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.lower_cholesky
+
+    def __eq__(self, other):
+        return isinstance(other, LowerCholeskyTransform)
+
+    def _call(self, x):
+        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+
+    def _inverse(self, y):
+        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    """Unconstrained square matrices -> positive-definite ones: L L^T with L the
+    LowerCholeskyTransform of x; the inverse goes through the Cholesky factor."""
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other):
+        return isinstance(other, PositiveDefiniteTransform)
+
+    def _call(self, x):
+        x = LowerCholeskyTransform()(x)
+        return x @ x.mT
+
+    def _inverse(self, y):
+        y = ember.linalg.cholesky(y)
+        return LowerCholeskyTransform().inv(y)
+
+
+class CorrCholeskyTransform(Transform):
+    """A vector of D(D-1)/2 reals -> the Cholesky factor of a D x D correlation matrix: tanh
+    maps each entry into (-1, 1), the entries fill the strict lower triangle row by row, and
+    each row is completed by stick breaking so it has unit norm and a positive diagonal."""
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def __eq__(self, other):
+        return isinstance(other, CorrCholeskyTransform)
+
+    def _call(self, x):
+        x = ember.tanh(x)
+        eps = ember.finfo(x.dtype).eps
+        x = x.clamp(min=-1 + eps, max=1 - eps)
+        r = vec_to_tril_matrix(x, diag=-1)
+        # NOTE: row i is r_i scaled by the stick left over after its earlier entries:
+        # y_ij = r_ij sqrt(prod_{k<j} (1 - r_ik^2)), and y_ii that leftover itself.
+        z = r ** 2
+        z1m_cumprod_sqrt = (1 - z).sqrt().cumprod(-1)
+        eye = ember.eye(r.shape[-1], dtype=r.dtype, device=r.device)
+        r = r + eye
+        return r * ember.nn.functional.pad(z1m_cumprod_sqrt[..., :-1], [1, 0], value=1)
+
+    def _inverse(self, y):
+        y_cumsum = 1 - ember.cumsum(y * y, dim=-1)
+        y_cumsum_shifted = ember.nn.functional.pad(y_cumsum[..., :-1], [1, 0], value=1)
+        y_vec = tril_matrix_to_vec(y, diag=-1)
+        y_cumsum_vec = tril_matrix_to_vec(y_cumsum_shifted, diag=-1)
+        t = y_vec / y_cumsum_vec.sqrt()
+        return (t.log1p() - t.neg().log1p()) / 2      # NOTE: atanh(t)
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        """The stick-breaking term (1/2) sum log(1 - cumulative squares) plus the tanh term
+        sum log(1 - tanh(x)^2) in its stable form."""
+        y1m_cumsum = 1 - (y * y).cumsum(dim=-1)
+        y1m_cumsum_tril = tril_matrix_to_vec(y1m_cumsum, diag=-2)
+        stick_breaking_logdet = 0.5 * (y1m_cumsum_tril).log().sum(-1)
+        tanh_logdet = -2 * (x + softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return stick_breaking_logdet + tanh_logdet
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        N = shape[-1]
+        D = round((0.25 + 2 * N) ** 0.5 + 0.5)
+        if D * (D - 1) // 2 != N:
+            raise ValueError("Input is not a flattened lower-diagonal number")
+        return tuple(shape[:-1]) + (D, D)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        D = shape[-1]
+        N = D * (D - 1) // 2
+        return tuple(shape[:-2]) + (N,)
+
+
+class CatTransform(Transform):
+    """Transforms `tseq[i]` applied to consecutive chunks of `lengths[i]` (default 1) along
+    `dim`, concatenated back (the functional counterpart of `constraints.cat`).
+
+        >>> t = CatTransform([ExpTransform(), identity_transform], dim=0, lengths=[2, 3])
+    """
+
+    def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
+        assert all(isinstance(t, Transform) for t in tseq)
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        if lengths is None:
+            lengths = [1] * len(self.transforms)
+        self.lengths = list(lengths)
+        assert len(self.lengths) == len(self.transforms)
+        self.dim = dim
+
+    @lazy_property
+    def event_dim(self):
+        return max(t.event_dim for t in self.transforms)
+
+    @lazy_property
+    def length(self):
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _check(self, x):
+        assert -x.dim() <= self.dim < x.dim()
+        assert x.size(self.dim) == self.length
+
+    def _map(self, x, inverse):
+        self._check(x)
+        slices, start = [], 0
+        for trans, length in zip(self.transforms, self.lengths):
+            piece = x.narrow(self.dim, start, length)
+            slices.append(trans.inv(piece) if inverse else trans(piece))
+            start = start + length
+        return ember.cat(slices, dim=self.dim)
+
+    def _call(self, x):
+        return self._map(x, inverse=False)
+
+    def _inverse(self, y):
+        return self._map(y, inverse=True)
+
+    def log_abs_det_jacobian(self, x, y):
+        """The chunks' terms (each summed up to this transform's event_dim), concatenated
+        along `dim` where that dim is still a batch dim, else added."""
+        self._check(x)
+        assert -y.dim() <= self.dim < y.dim()
+        assert y.size(self.dim) == self.length
+        logdetjacs, start = [], 0
+        for trans, length in zip(self.transforms, self.lengths):
+            xslice = x.narrow(self.dim, start, length)
+            yslice = y.narrow(self.dim, start, length)
+            logdetjac = trans.log_abs_det_jacobian(xslice, yslice)
+            if trans.event_dim < self.event_dim:
+                logdetjac = _sum_rightmost(logdetjac, self.event_dim - trans.event_dim)
+            logdetjacs.append(logdetjac)
+            start = start + length
+        dim = self.dim
+        if dim >= 0:
+            dim = dim - x.dim()
+        dim = dim + self.event_dim
+        if dim < 0:
+            return ember.cat(logdetjacs, dim=dim)
+        return reduce(operator.add, logdetjacs)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(Transform):
+    """Transforms `tseq[i]` applied to `x.select(dim, i)`, stacked back along `dim` (the
+    functional counterpart of `constraints.stack`).
+
+        >>> t = StackTransform([ExpTransform(), identity_transform], dim=1)
+    """
+
+    def __init__(self, tseq, dim=0, cache_size=0):
+        assert all(isinstance(t, Transform) for t in tseq)
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.dim = dim
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return StackTransform(self.transforms, self.dim, cache_size)
+
+    def _slice(self, z):
+        return [z.select(self.dim, i) for i in range(z.size(self.dim))]
+
+    def _check(self, x):
+        assert -x.dim() <= self.dim < x.dim()
+        assert x.size(self.dim) == len(self.transforms)
+
+    def _call(self, x):
+        self._check(x)
+        return ember.stack([trans(xslice) for xslice, trans
+                            in zip(self._slice(x), self.transforms)], dim=self.dim)
+
+    def _inverse(self, y):
+        self._check(y)
+        return ember.stack([trans.inv(yslice) for yslice, trans
+                            in zip(self._slice(y), self.transforms)], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        self._check(x)
+        self._check(y)
+        terms = [trans.log_abs_det_jacobian(xslice, yslice) for xslice, yslice, trans
+                 in zip(self._slice(x), self._slice(y), self.transforms)]
+        return ember.stack(terms, dim=self.dim)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)
+
+
+class CumulativeDistributionTransform(Transform):
+    """x -> distribution.cdf(x), onto the unit interval; the Jacobian term is the density
+    (log_prob). Useful for copulas.
+
+        >>> CumulativeDistributionTransform(Normal(0., 1.))(torch.tensor(0.))
+    """
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution, cache_size=0):
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self):
+        return self.distribution.support
+
+    def _call(self, x):
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y):
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size=1):
+        return type(self)(self.distribution, cache_size=cache_size)
