@@ -36,6 +36,7 @@ import numpy as np
 
 from ._generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa
                          manual_seed, seed, set_rng_state)
+from ._ops._libstdcxx_select import topk_arrangement
 from ._random_arith import _ONE, _fma32, _fma64, _libm, _log_f32, _sincos_f32
 
 __all__ = [
@@ -598,8 +599,17 @@ def _multinomial_by_keys(gen, rows, num_samples):
     if num_samples == 1:
         return np.argmax(keys, axis=1)[:, None]
     # NOTE: float16/bfloat16 keys are compared as float32, which orders them identically.
-    order = np.argsort(-keys.astype(np.float64), axis=1, kind="stable")
-    return order[:, :num_samples]
+    wide = keys.astype(np.float64)
+    order = np.argsort(-wide, axis=1, kind="stable")[:, :num_samples]
+    # torch takes torch.topk of the keys: where keys tie (zero probabilities) or are NaN,
+    # the order is its CPU kernel's, replayed by topk_arrangement.
+    picked = np.take_along_axis(wide, order, axis=1)
+    last = picked[:, -1:]
+    redo = (picked[:, 1:] == picked[:, :-1]).any(1) | np.isnan(wide).any(1) | \
+        ((wide == last).sum(1) > (picked == last).sum(1))
+    for r in np.flatnonzero(redo).tolist():
+        order[r] = topk_arrangement(wide[r], num_samples, True, True)
+    return order
 
 
 def _multinomial_with_replacement(gen, rows, num_samples):

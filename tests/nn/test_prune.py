@@ -7,7 +7,7 @@ import pytest
 import ember
 from ember import nn
 from ember.nn.utils import prune
-from ember.nn.utils._topk_ties import topk_positions
+from ember._ops._libstdcxx_select import topk_positions
 
 
 def _linear(weight, bias=None):

@@ -14,6 +14,7 @@ from .._device import backend_of
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
+from ._libstdcxx_select import topk_arrangement
 from ._op import Op, record
 from .registry import function
 
@@ -172,22 +173,61 @@ def _top_candidates(a, k, largest):
 
 
 def _select(a, k, largest):
-    """Positions of the k largest (or smallest) along the last axis, unordered."""
+    """Positions of the k largest (or smallest) along the last axis, unordered, and the part
+    of `a` that holds every element equal to one of them (`a` itself, or a 1-D subset)."""
     n = a.shape[-1]
     if k == n:
-        return np.broadcast_to(np.arange(n), a.shape).copy()
+        return np.broadcast_to(np.arange(n), a.shape).copy(), a
     if a.ndim == 1 and a.__class__ is np.ndarray:
         cand = _top_candidates(a, k, largest)
         if cand is not None:
-            return cand[_select(a[cand], k, largest)]
+            pool = a[cand]
+            return cand[_select(pool, k, largest)[0]], pool
     if largest:
-        return np.argpartition(a, n - k, axis=-1)[..., n - k:]
-    return np.argpartition(a, k - 1, axis=-1)[..., :k]
+        return np.argpartition(a, n - k, axis=-1)[..., n - k:], a
+    return np.argpartition(a, k - 1, axis=-1)[..., :k], a
+
+
+def _equal(x, y):
+    """x == y with NaN equal to NaN (-0.0 equals 0.0 already)."""
+    same = x == y
+    if x.dtype.kind == "f":
+        same |= np.isnan(x) & np.isnan(y)
+    return same
+
+
+def _tied(values, pool):
+    """Per row: do the selected `values` (sorted) tie among themselves, or with an element of
+    `pool` left out (at the cut)? Only then can torch's arrangement differ from the sorted one."""
+    kth = values[..., -1:]
+    inside = _equal(values[..., 1:], values[..., :-1]).any(-1)
+    cut = _equal(pool, kth).sum(-1) > _equal(values, kth).sum(-1)
+    return inside | cut
+
+
+def _as_torch_cpu(a, index, values, pool, k, largest, sorted):
+    """`index` (the k selected of each row, sorted) with the rows whose order torch's CPU
+    kernel decides (ties; with sorted=False and k * 64 > n every order) replaced by a replay of
+    its libstdc++ algorithms, see _libstdcxx_select.py."""
+    n = a.shape[-1]
+    if not sorted and 1 < k and k * 64 > n:
+        redo = np.ones(index.shape[:-1], bool)
+    else:
+        redo = _tied(values, pool)
+    if not redo.any():
+        return index
+    index = index.copy()
+    rows, flat = a.reshape(-1, n), index.reshape(-1, k)
+    for r in np.flatnonzero(redo.reshape(-1)).tolist():
+        flat[r] = topk_arrangement(rows[r], k, largest, sorted)
+    return flat.reshape(index.shape)
 
 
 @function()
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
-    """The k largest (or smallest) elements along `dim` and their indices."""
+    """The k largest (or smallest) elements along `dim` and their indices. torch's CPU kernel
+    sorts them (NaN the largest) unless sorted=False and k * 64 > n; where elements tie, its
+    libstdc++ algorithms decide which come and in what order, and ours follow them."""
     _refuse("topk", input)
     data = input._data
     d = geo.wrap_dim(-1 if dim is None else dim, data.ndim)
@@ -196,11 +236,19 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         a = a.astype(np.float32)
     if not 0 <= k <= a.shape[-1]:
         raise RuntimeError("selected index k out of range")
-    index = _select(a, k, largest) if k else np.zeros(a.shape[:-1] + (0,), np.int64)
-    values = np.take_along_axis(a, index, axis=-1)
-    if sorted and k > 1:
-        o = order(values, descending=largest, stable=True)
-        index, values = np.take_along_axis(index, o, -1), np.take_along_axis(values, o, -1)
+    if k:
+        index, pool = _select(a, k, largest)
+        values = np.take_along_axis(a, index, axis=-1)
+        if k > 1:
+            o = order(values, descending=largest, stable=True)
+            index, values = np.take_along_axis(index, o, -1), np.take_along_axis(values, o, -1)
+        if a.__class__ is np.ndarray:
+            fixed = _as_torch_cpu(a, index, values, pool, k, largest, sorted)
+            if fixed is not index:
+                index, values = fixed, np.take_along_axis(a, fixed, axis=-1)
+    else:
+        index = np.zeros(a.shape[:-1] + (0,), np.int64)
+        values = np.take_along_axis(a, index, axis=-1)
     values = values.astype(data.dtype, copy=False)
     index = index.astype(np.int64, copy=False)
     return _pair("topk", Topk, input, _back(values, d, data.ndim), _back(index, d, data.ndim),

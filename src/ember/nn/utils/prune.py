@@ -10,8 +10,8 @@ entries (or channels) the earlier ones kept. `remove` makes the pruning permanen
     prune.remove(model.fc, "weight")                             # fc.weight: a Parameter again
 
 Which entries go follows torch exactly: the selections are topk's index sets (ties broken as
-torch's CPU kernel breaks them, see _topk_ties.py) and the random methods draw from the
-generator as torch does, so a seeded program prunes the same entries.
+torch's CPU kernel breaks them, see _ops/_libstdcxx_select.py) and the random methods draw
+from the generator as torch does, so a seeded program prunes the same entries.
 """
 import numbers
 from abc import ABC, abstractmethod
@@ -22,7 +22,7 @@ from ..._memory_format import contiguous_format
 from ..._ops.order_statistics import kthvalue
 from ..._ops.sampling import rand, rand_like
 from .convert_parameters import parameters_to_vector
-from ._topk_ties import topk_positions
+from ..._ops._libstdcxx_select import topk_positions
 
 __all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructured",
            "L1Unstructured", "RandomStructured", "LnStructured", "CustomFromMask", "identity",
