@@ -83,3 +83,23 @@ def test_long_row_without_ties_keeps_the_fast_answer():
     v, i = ember.topk(ember.tensor(x), 100, sorted=False)
     assert i.tolist() == np.argsort(-x)[:100].tolist()
     assert v.tolist() == sorted(x.tolist(), reverse=True)[:100]
+
+
+# -- kthvalue: torch's quickselect --------------------------------------------------------------
+
+def test_kthvalue_tie_follows_the_quickselect():
+    # [1, 3, 3, 2, 3], 4th smallest: the middle element goes to position 1, the three ordered
+    # put a 3 (index 2) first as pivot; the cursors swap positions 2 and 3 and stop at i=3,
+    # j=2; the pivot moves to 2, the pair [3, 4] left is already in order: index 1 at 3
+    v, i = ember.kthvalue(ember.tensor([1.0, 3.0, 3.0, 2.0, 3.0]), 4)
+    assert (v.item(), i.item()) == (3.0, 1)
+    # ten zeros, 3rd: swaps (2,8) (3,7) (4,6), both cursors stop on 5, pivot to 4; in [0, 3]
+    # both stop on 2, pivot to 1; position 2 holds index 8
+    assert ember.kthvalue(ember.zeros(10), 3).indices.item() == 8
+    assert ember.kthvalue(ember.zeros(2, 10), 3, 1, keepdim=True).indices.tolist() == [[8], [8]]
+
+
+def test_kthvalue_without_ties_is_the_sorted_position():
+    x = np.random.default_rng(2).permutation(50).astype(np.float32)
+    for k in (1, 17, 50):
+        assert ember.kthvalue(ember.tensor(x), k).indices.item() == int(np.argsort(x)[k - 1])

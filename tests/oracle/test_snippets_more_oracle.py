@@ -220,6 +220,7 @@ REDUCTIONS = [
     'x = torch.tensor([3, 1, 4, 1, 5, 9, 2, 6])\nprint(x.topk(3), x.topk(3, largest=False), torch.topk(x, 2, sorted=True).indices)',
     'x = torch.tensor([1., 3., 3., 2., 3.])\nprint(x.topk(2), x.argmax(), x.argmin(), x.kthvalue(2))',
     'x = torch.tensor([1., 3., 3.])\nx.topk(4)',
+    'x = torch.tensor([1., 3., 3., 2., 3.])\nprint(x.kthvalue(4), x.kthvalue(3), torch.zeros(2, 10).kthvalue(3, 1), x.topk(3, sorted=False))',
     'x = torch.tensor([[1, 2, 2], [3, 3, 1]])\nprint(x.mode(), x.mode(0), x.median(), x.median(1), torch.tensor([1., 2., 3., 4.]).median())',
     'x = torch.tensor([4, 1, 1, 4, 4, 1])\nprint(torch.mode(x), x.median(0))',
     'x = torch.tensor([[1, 2], [3, 4]])\nprint(x.cumsum(0), x.cumsum(1).dtype, x.int().cumsum(0).dtype, x.cumprod(1), torch.tensor([True, True]).cumsum(0))',
@@ -390,8 +391,6 @@ SNIPPETS = [*PRINTING, *INDEXING, *SHAPES, *REDUCTIONS, *PROMOTION_INTEROP_CREAT
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
 BUGS = [
-    ("kthvalue among ties: torch's quickselect returns the index of another equal element",
-     "x = torch.tensor([1., 3., 3., 2., 3.])\nprint(x.kthvalue(4))"),
     ("ember has no complex32 (ComplexHalf): float16 + complex number promotes to complex32",
      "print((torch.tensor([1.], dtype=torch.float16) + 1j).dtype)"),
     ("ember has no uint16/uint32/uint64 dtypes; torch.from_numpy accepts a uint16 array",

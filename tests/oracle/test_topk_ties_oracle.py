@@ -3,7 +3,8 @@ with sorted=False and k * 64 > n, all of them) where libstdc++'s nth_element / p
 sort put them, and ember replays those algorithms. Random tie-heavy rows of every size up to
 300 with k across the range (both the partial_sort branch, k * 64 <= n, and the nth_element
 one), NaN and -0.0, batched 2-D and 3-D along each dim, long rows, every dtype topk takes.
-Indices and values must be equal. Skipped when torch is not installed."""
+Indices and values must be equal. Also multinomial (which draws through topk) and kthvalue
+(torch's own quickselect replayed). Skipped when torch is not installed."""
 import numpy as np
 import pytest
 
@@ -113,3 +114,35 @@ def test_multinomial_orders_zero_probabilities_as_topk():
             np.testing.assert_array_equal(
                 ember.multinomial(ember.tensor(p), n).numpy(),
                 torch.multinomial(torch.from_numpy(p), n).numpy())
+
+
+# -- kthvalue: torch's own quickselect -------------------------------------------------------
+
+def _kth_both(x, k, dim=-1):
+    r = torch.kthvalue(torch.from_numpy(x), k, dim)
+    e = ember.kthvalue(ember.tensor(x), k, dim)
+    np.testing.assert_array_equal(e.indices.numpy(), r.indices.numpy())
+    assert str(e.values) == str(r.values)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kthvalue_tie_heavy_rows(seed):
+    rng = np.random.default_rng(10 + seed)
+    for n in range(1 + seed, 301, 4):
+        x = rng.integers(0, int(rng.choice([2, 3, 5, 20])), n).astype(np.float32)
+        if seed == 1:
+            x[rng.random(n) < 0.1] = np.nan
+        if seed == 2:
+            x[x == 0] = -0.0
+        for k in {1, n, (n + 1) // 2, int(rng.integers(1, n + 1))}:
+            _kth_both(x, k)
+
+
+@pytest.mark.parametrize("shape", [(6, 50), (3, 4, 33)])
+def test_kthvalue_batched_along_each_dim(shape):
+    rng = np.random.default_rng(20)
+    x = rng.integers(0, 3, shape).astype(np.int64)
+    for dim in range(len(shape)):
+        for k in (1, 2, shape[dim]):
+            _kth_both(x, k, dim)
+            _kth_both(x.astype(np.float16), k, dim)

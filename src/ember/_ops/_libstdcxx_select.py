@@ -19,12 +19,13 @@ The algorithms, as libstdc++ describes and runs them:
 - sort (introsort): the same partitions on ranges above 16 elements (recursing on the upper
   part, looping on the lower), heapsort of a range past the depth limit, then one insertion
   sort over everything, which keeps equal elements in the order it finds them.
+kthvalue's tied elements come from torch's own quickselect instead, replayed at the end.
 """
 import heapq
 
 import numpy as np
 
-__all__ = ["order_keys", "topk_arrangement", "topk_positions"]
+__all__ = ["kth_position", "order_keys", "topk_arrangement", "topk_positions"]
 
 _SORT_THRESHOLD = 16        # introsort leaves ranges this short to the final insertion sort
 
@@ -244,3 +245,62 @@ def _introsort_loop(a, pos, first, last, depth, repeated):
         cut = _partition_pivot(a, pos, first, last)
         _introsort_loop(a, pos, cut, last, depth, repeated)
         last = cut
+
+
+# -- torch's own quickselect (kthvalue) --------------------------------------------------------
+# torch's CPU kthvalue does not use the standard library: it runs its own quickselect on the
+# (value, index) pairs of a row (NaN the largest), Numerical Recipes' "select": while more than
+# two elements remain in [lo, hi], the middle element is swapped next to the front (lo + 1),
+# lo, lo + 1 and hi are ordered so that a[lo + 1] <= a[lo] <= a[hi] with a[lo] the pivot, an
+# i cursor from lo + 1 up stops at elements not below the pivot and a j cursor from hi down
+# stops at elements not above it, swapping until j falls below i; the pivot then swaps into
+# j, and the side holding k is kept (both move when j == k). Two elements left are ordered.
+
+def kth_position(key, k):
+    """The position whose element torch's CPU kthvalue returns as the (k+1)-th smallest of a
+    row with these keys (1-D int64, smaller first; 0 <= k < len(key))."""
+    a, pos = key.copy(), np.arange(key.shape[0], dtype=np.int64)
+    lo, hi = 0, key.shape[0] - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if a[lo] > a[hi]:
+                _swap(a, pos, lo, hi)
+            break
+        _swap(a, pos, lo + (hi - lo) // 2, lo + 1)
+        for x, y in ((lo + 1, hi), (lo, hi), (lo + 1, lo)):
+            if a[x] > a[y]:
+                _swap(a, pos, x, y)
+        i, j = _select_partition(a, pos, lo, hi)
+        _swap(a, pos, lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return int(pos[k])
+
+
+def _select_partition(a, pos, lo, hi):
+    """The cursors' swaps of one quickselect step around the pivot a[lo], all at once: the
+    t-th swap pairs the t-th stop of each cursor while those stops have not crossed. Returns
+    where the cursors end (i, j), j < i."""
+    pivot = a[lo]
+    lefts = np.flatnonzero(a[lo + 2:hi + 1] >= pivot) + (lo + 2)
+    rights = np.flatnonzero(a[lo + 1:hi] <= pivot)[::-1] + (lo + 1)
+    both = min(lefts.shape[0], rights.shape[0])
+    m = int(np.count_nonzero(lefts[:both] < rights[:both]))
+    if m:
+        lf, rt = lefts[:m], rights[:m]
+        a[lf], a[rt] = a[rt], a[lf].copy()
+        pos[lf], pos[rt] = pos[rt], pos[lf].copy()
+
+    def stops(t):
+        # a cursor also stops at the last element the other one swapped in
+        i = min(int(lefts[t]) if t < lefts.shape[0] else hi + 1,
+                int(rights[m - 1]) if m else hi + 1)
+        j = max(int(rights[t]) if t < rights.shape[0] else lo,
+                int(lefts[m - 1]) if m else lo)
+        return i, j
+    i, j = stops(m)
+    if i == j:                  # both stopped on one pivot-equal element: no swap, go on
+        i, j = stops(m + 1)
+    return i, j

@@ -2,8 +2,9 @@
 
 Values come from a partition when every row wants the same sorted position, else from a
 stable argsort (NaN sorts last in both, as in torch: a row with NaN has the first NaN as its
-median). Which of several tied elements gives the index is arbitrary, in torch too.
-Gradients flow to the chosen indices.
+median). Where the k-th value of kthvalue is tied, the index is that of the element torch's
+CPU quickselect picks (replayed, see _libstdcxx_select.py); for the others which of several
+tied elements gives the index is left to the partition. Gradients flow to the chosen indices.
 """
 import numpy as np
 
@@ -13,6 +14,7 @@ from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
+from ._libstdcxx_select import kth_position, order_keys
 from ._op import Op, record
 from .indexing import _index_put
 from .reduction import _evenly, _restore_dims, _run
@@ -178,6 +180,24 @@ def nanmedian(input, dim=None, keepdim=False, *, out=None):
     return _median("nanmedian", input, dim, keepdim, out)
 
 
+def _kth_as_torch(arr, d, k, values, index):
+    """`index` with the rows whose k-th value is tied replaced by the element torch's CPU
+    quickselect leaves at k (see _libstdcxx_select.kth_position)."""
+    x, v = _sortable(arr), _sortable(values)
+    same = x == v
+    if x.dtype.kind == "f":
+        same |= np.isnan(x) & np.isnan(v)
+    tied = same.sum(axis=d, keepdims=True) > 1
+    if not tied.any():
+        return index
+    n = x.shape[d]
+    rows = np.moveaxis(x, d, -1).reshape(-1, n)
+    picked = np.moveaxis(index, d, -1).reshape(-1).copy()
+    for r in np.flatnonzero(np.moveaxis(tied, d, -1).reshape(-1)).tolist():
+        picked[r] = kth_position(order_keys(rows[r], False), k - 1)
+    return np.moveaxis(picked.reshape(np.moveaxis(index, d, -1).shape), -1, d)
+
+
 @function()
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """(values, indices) of the k-th smallest element (1-based) along `dim`."""
@@ -189,6 +209,9 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     xp = backend_of(data).xp
     rank = xp.full(arr.shape[:d] + (1,) + arr.shape[d + 1:], k - 1, np.int64)
     values, index = _pick(arr, d, rank)
+    if arr.__class__ is np.ndarray:
+        index = _kth_as_torch(arr, d, k, values, index)
+        values = np.take_along_axis(arr, index, axis=d)
     if not data.ndim:
         values, index = values.reshape(()), index.reshape(())
     return _pair("kthvalue", Kthvalue, input, values, index, d, keepdim, out)
