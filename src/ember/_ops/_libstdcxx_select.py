@@ -25,7 +25,7 @@ import heapq
 
 import numpy as np
 
-__all__ = ["kth_position", "order_keys", "topk_arrangement", "topk_positions"]
+__all__ = ["kth_position", "order_keys", "sort_positions", "topk_arrangement", "topk_positions"]
 
 _SORT_THRESHOLD = 16        # introsort leaves ranges this short to the final insertion sort
 
@@ -213,6 +213,16 @@ def _sort_heap(heap):
 
 
 # -- std::sort ---------------------------------------------------------------------------------
+
+def sort_positions(values, descending):
+    """The positions of the 1-D NumPy array `values` in the order torch's CPU sort with
+    stable=False returns them: libstdc++'s std::sort of (value, index) pairs comparing values
+    only (NaN the largest, so first when descending)."""
+    n = values.shape[0]
+    a, pos = order_keys(values, descending), np.arange(n, dtype=np.int64)
+    _introsort(a, pos, 0, n)
+    return pos
+
 
 def _introsort(a, pos, first, last):
     """libstdc++'s std::sort of a[first:last]: introsort partitions, then the final insertion

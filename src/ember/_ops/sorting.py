@@ -6,6 +6,14 @@ Values of 32 bits or less become order-preserving unsigned keys (NaN largest, -0
 shifted up 32 bits and or-ed with their position: one `np.sort` of uint64 keys (NumPy's SIMD
 sort) then gives a stable order, faster than `np.argsort`, and ties keep their input order as
 torch's stable sort does. 64-bit values use `np.argsort` (stable when asked or small).
+
+NOTE [ Unstable sort ties ]
+torch's CPU sort with stable=False runs libstdc++'s std::sort (introsort) on (value, index)
+pairs comparing values only, which leaves tied elements of rows longer than 16 in an order of
+its own (its final insertion sort keeps shorter rows stable); 1-D integer tensors of at least
+32768 elements sorted ascending take a radix sort instead, which is stable. The stable order is
+computed first and only rows with a tie are replayed (`_libstdcxx_select.sort_positions`), up
+to `_REPLAY_LONGEST` elements: longer rows keep the stable order.
 """
 import numpy as np
 
@@ -14,11 +22,14 @@ from .._device import backend_of
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
-from ._libstdcxx_select import topk_arrangement
+from ._libstdcxx_select import sort_positions, topk_arrangement
 from ._op import Op, record
 from .registry import function
 
 _STABLE_BELOW = 4096     # 64-bit rows shorter than this always sort stably (as torch does)
+_INSERTION_ONLY = 16     # std::sort leaves rows this short to its (stable) insertion sort
+_RADIX_FROM = 32768      # 1-D integer rows this long sort ascending by torch's stable radix sort
+_REPLAY_LONGEST = 100_000   # longer rows with ties keep the stable order (replay too slow)
 
 
 def _refuse(name, input):
@@ -122,9 +133,42 @@ def _sorted(input, dim, descending, stable):
     data = input._data
     d = geo.wrap_dim(dim, data.ndim)
     a = _last(data, d)
-    index = order(a, descending, bool(stable))
+    index = order(a, descending, bool(stable) or _radix_sorted(a, descending))
     values = np.take_along_axis(a, index, axis=-1)
+    if not stable and a.__class__ is np.ndarray and _std_sort_may_differ(a, descending):
+        replayed = _as_std_sort(a, index, values, descending)
+        if replayed is not None:
+            index, values = replayed, np.take_along_axis(a, replayed, axis=-1)
     return d, _back(values, d, data.ndim), _back(index, d, data.ndim)
+
+
+def _radix_sorted(a, descending):
+    """Does torch's CPU sort take its (stable) radix sort for `a`? 1-D integers (not bool) of
+    at least 32768 elements, ascending."""
+    return a.ndim == 1 and a.dtype.kind in "iu" and a.shape[0] >= _RADIX_FROM and not descending
+
+
+def _std_sort_may_differ(a, descending):
+    """Can torch's unstable CPU sort of rows like `a`'s leave ties out of input order?"""
+    n = a.shape[-1]
+    return _INSERTION_ONLY < n <= _REPLAY_LONGEST and not _radix_sorted(a, descending)
+
+
+def _as_std_sort(a, index, values, descending):
+    """`index` (a stable sort of `a` along its last axis) with each row holding a tie replaced
+    by std::sort's order (NOTE [ Unstable sort ties ]); None when no row has a tie."""
+    if a.dtype.kind == "V":                     # bfloat16: compare as float32
+        a, values = a.astype(np.float32), values.astype(np.float32)
+    redo = _equal(values[..., 1:], values[..., :-1]).any(-1)
+    if not redo.any():
+        return None
+    n = a.shape[-1]
+    rows = a.reshape(-1, n)
+    index = index.copy()
+    flat = index.reshape(-1, n)
+    for r in np.flatnonzero(redo.reshape(-1)).tolist():
+        flat[r] = sort_positions(rows[r], descending)
+    return index
 
 
 @function()
