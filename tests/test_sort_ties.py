@@ -108,3 +108,45 @@ def test_results_are_sorted_and_gathered():
         if desc:
             ref = ref[:, ::-1]                      # NaN first
         np.testing.assert_array_equal(r.values.numpy(), ref)
+
+
+# -- median, nanmedian, mode -------------------------------------------------------------------
+
+def test_median_breaks_ties_by_index():
+    # torch's nth_element comparator orders equal values by index: the stable sort's element
+    # at (n - 1) // 2. Stable order of [2, 1, 1, 0, 1]: 3, 1, 2, 4, 0 -> position 2 is index 2
+    assert ember.median(ember.tensor([2, 1, 1, 0, 1]), 0).indices.item() == 2
+    assert ember.median(ember.zeros(40), 0).indices.item() == 19
+    assert ember.median(ember.zeros(3, 40), 1).indices.tolist() == [19] * 3
+    assert ember.median(ember.zeros(41, 2), 0).indices.tolist() == [20, 20]
+    # the first NaN
+    x = ember.tensor([1.0, float("nan"), 1.0, float("nan")] * 5)
+    assert ember.median(x, 0).indices.item() == 1
+
+
+def test_nanmedian_breaks_ties_by_index():
+    nan = float("nan")
+    # three non-NaN ones: the middle one in index order
+    assert ember.nanmedian(ember.tensor([nan, 1.0, nan, 1.0, 1.0]), 0).indices.item() == 3
+    assert ember.nanmedian(ember.tensor([nan] * 3 + [0.0] * 40), 0).indices.item() == 22
+
+
+def test_nanmedian_of_nan_only_rows():
+    # every NaN equal to the comparator: nth_element at 0 of five. The median of positions
+    # 1, 2, 4 is 2, swapped to the front ([2, 1, 0, 3, 4]); Hoare swaps (1,4) (2,3) and cuts
+    # at 3; the insertion sort of the first three keeps [2, 4, 3]: index 2
+    x = ember.full((2, 5), float("nan"))
+    assert ember.nanmedian(x, 1).indices.tolist() == [2, 2]
+    assert ember.isnan(ember.nanmedian(x, 1).values).all()
+
+
+def test_mode_reports_the_end_of_std_sorts_run():
+    # torch sorts (value, index) pairs with std::sort and reports the index at the end of
+    # the mode's run: the last of SEVENTEEN for 17 equal values
+    assert ember.mode(ember.ones(17)).indices.item() == SEVENTEEN[-1]
+    assert ember.mode(ember.ones(2, 17, dtype=ember.int64)).indices.tolist() == [1, 1]
+    assert ember.mode(ember.ones(17, 3), 0).indices.tolist() == [1, 1, 1]
+    # 16 or fewer: the insertion sort is stable, so the last occurrence
+    assert ember.mode(ember.ones(16)).indices.item() == 15
+    # a mode that occurs once (every value distinct) needs no replay: the smallest value
+    assert ember.mode(ember.arange(20.0).flip(0)).indices.item() == 19

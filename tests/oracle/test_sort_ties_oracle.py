@@ -87,3 +87,33 @@ def test_long_rows_and_the_radix_sort():
         _both(rng.integers(0, 50, n).astype(np.float32))
         _both(np.sort(rng.integers(0, n // 4, n)).astype(np.float64))   # sorted input
         _both(np.r_[np.arange(n // 2), np.arange(n // 2)[::-1]].astype(np.float32))  # organ pipe
+
+
+def _reduce_both(fn, x, dim):
+    r = getattr(torch, fn)(torch.from_numpy(x), dim)
+    e = getattr(ember, fn)(ember.tensor(x), dim)
+    _same(e.indices, r.indices)
+    np.testing.assert_array_equal(e.values.numpy(), r.values.numpy())
+
+
+@pytest.mark.parametrize("fn", ["median", "nanmedian", "mode"])
+def test_median_nanmedian_mode(fn):
+    # median/nanmedian: nth_element with ties broken by index; mode: the end of the mode's
+    # run in std::sort's order. mode on rows holding NaN is left out (README).
+    rng = np.random.default_rng(20)
+    for n in range(1, 301, 3):
+        dtype = [np.float32, np.int64, np.float64, np.int16, np.float16][n % 5]
+        x = rng.integers(0, int(rng.choice([2, 3, 5, 20])), n).astype(dtype)
+        if fn != "mode" and x.dtype.kind == "f" and n % 2:
+            x[rng.random(n) < float(rng.choice([0.05, 0.5, 1.0]))] = np.nan
+        _reduce_both(fn, x, 0)
+        for dim in (0, 1):
+            shape = (n, 3) if dim == 0 else (2, n)
+            y = rng.integers(0, int(rng.choice([2, 5])), shape).astype(dtype)
+            if fn != "mode" and y.dtype.kind == "f":
+                y[rng.random(shape) < 0.2] = np.nan
+                y[..., 0] = np.nan if n == 1 else y[..., 0]
+            _reduce_both(fn, y, dim)
+    _reduce_both(fn, np.zeros((3, 40, 5), np.float32), 1)
+    if fn == "nanmedian":
+        _reduce_both(fn, np.full((4, 40), np.nan, np.float32), 1)

@@ -25,7 +25,8 @@ import heapq
 
 import numpy as np
 
-__all__ = ["kth_position", "order_keys", "sort_positions", "topk_arrangement", "topk_positions"]
+__all__ = ["kth_position", "nth_element_position", "order_keys",
+           "sort_positions", "topk_arrangement", "topk_positions"]
 
 _SORT_THRESHOLD = 16        # introsort leaves ranges this short to the final insertion sort
 
@@ -78,6 +79,15 @@ def topk_arrangement(values, k, largest, sorted, only_set=False):
 
 
 # -- std::nth_element -------------------------------------------------------------------------
+
+def nth_element_position(key, nth):
+    """The position whose element libstdc++'s std::nth_element leaves at `nth` in a row with
+    these keys (1-D int64, smaller first; 0 <= nth < len(key))."""
+    n = key.shape[0]
+    a, pos = key.copy(), np.arange(n, dtype=np.int64)
+    _introselect(a, pos, 0, nth, n, 2 * (n.bit_length() - 1))
+    return int(pos[nth])
+
 
 def _introselect(a, pos, first, nth, last, depth):
     """Rearrange a[first:last] (and pos alongside) so that a[nth] is what a sort would put

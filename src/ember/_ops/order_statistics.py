@@ -3,8 +3,10 @@
 Values come from a partition when every row wants the same sorted position, else from a
 stable argsort (NaN sorts last in both, as in torch: a row with NaN has the first NaN as its
 median). Where the k-th value of kthvalue is tied, the index is that of the element torch's
-CPU quickselect picks (replayed, see _libstdcxx_select.py); for the others which of several
-tied elements gives the index is left to the partition. Gradients flow to the chosen indices.
+CPU quickselect picks (replayed, see _libstdcxx_select.py). torch's median/nanmedian break ties
+by index (the element a stable sort puts at the median's place) and mode reports the last
+element of the mode's run in libstdc++'s std::sort order (replayed). Gradients flow to the
+chosen indices.
 """
 import numpy as np
 
@@ -14,7 +16,7 @@ from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
-from ._libstdcxx_select import kth_position, order_keys
+from ._libstdcxx_select import kth_position, nth_element_position, order_keys, sort_positions
 from ._op import Op, record
 from .indexing import _index_put
 from .reduction import _evenly, _restore_dims, _run
@@ -161,11 +163,36 @@ def _median(name, input, dim, keepdim, out):
         return _run(NanmedianAll if ignore_nan else MedianAll, input, xp.asarray(value), {},
                     out)
     arr, d = _along(name, input, dim)
-    values, index = _pick(arr, d, _median_rank(arr, d, ignore_nan))
+    rank = _median_rank(arr, d, ignore_nan)
+    values, index = _pick(arr, d, rank)
+    if arr.__class__ is np.ndarray:
+        index = _median_as_torch(arr, d, rank, values, index, ignore_nan)
+        values = np.take_along_axis(arr, index, axis=d)
     if not data.ndim:
         values, index = values.reshape(()), index.reshape(())
     op = NanmedianDim if ignore_nan else MedianDim
     return _pair(name, op, input, values, index, d, keepdim, out)
+
+
+def _median_as_torch(arr, d, rank, values, index, ignore_nan):
+    """The index torch's CPU median(dim) reports: std::nth_element under a comparator that
+    orders equal values by index, so the element a stable sort puts at `rank` (with NaN not
+    ignored, a row's first NaN). nanmedian of a row of NaN only: its comparator holds every
+    NaN equal, so the NaN nth_element leaves first (replayed)."""
+    x, v = _sortable(arr), _sortable(values)
+    same, before = x == v, x < v
+    if x.dtype.kind == "f":
+        xn, vn = np.isnan(x), np.isnan(v)
+        same |= xn & vn
+        before |= vn & ~xn
+    j = rank - before.sum(axis=d, keepdims=True)        # among the equal ones, in index order
+    index = np.argmax(same & (np.cumsum(same, axis=d) == j + 1), axis=d, keepdims=True)
+    if ignore_nan and x.dtype.kind == "f":
+        n = x.shape[d]
+        nan_only = (~xn).sum(axis=d, keepdims=True) == 0
+        if nan_only.any():
+            index[nan_only] = nth_element_position(np.zeros(n, np.int64), 0)
+    return index
 
 
 @function()
@@ -217,10 +244,35 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     return _pair("kthvalue", Kthvalue, input, values, index, d, keepdim, out)
 
 
+_INSERTION_ONLY = 16     # std::sort leaves rows this short to its (stable) insertion sort
+
+
+def _mode_as_torch(x, s, values, same, index):
+    """torch's CPU mode sorts each row's (value, index) pairs with std::sort comparing values
+    only and reports the index at the end of the mode's run: for rows longer than 16 whose
+    mode repeats, std::sort's order of the tied elements decides it (replayed). `s` is the
+    sorted rows, `index` the mode's last occurrence (right for the others). Rows holding NaN
+    keep it: `<` on NaN is no ordering to replay."""
+    repeats = same.sum(axis=-1) > 1
+    if s.dtype.kind in "fV":
+        repeats &= ~np.isnan(_sortable(s)).any(axis=-1)
+    if not repeats.any():
+        return index
+    n = x.shape[-1]
+    rows = _sortable(x).reshape(-1, n)
+    ends = (_sortable(s) <= _sortable(values)).sum(axis=-1).reshape(-1) - 1
+    index = np.array(index, np.int64)           # a copy (and an array for 1-D input)
+    flat = index.reshape(-1)
+    for r in np.flatnonzero(repeats.reshape(-1)).tolist():
+        flat[r] = sort_positions(rows[r], False)[ends[r]]
+    return index
+
+
 @function()
 def mode(input, dim=-1, keepdim=False, *, out=None):
-    """(values, indices) of the most frequent value along `dim` (the smallest on ties, at its
-    last occurrence)."""
+    """(values, indices) of the most frequent value along `dim` (the smallest on ties); the
+    index is the end of its run in torch's std::sort order (its last occurrence in rows of
+    at most 16)."""
     if input._data.dtype.kind == "c" and input._data.size:
         _refuse("mode_cpu", input, scalar_ok=True)
     data = input._data
@@ -246,6 +298,8 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
         values = xp.take_along_axis(s, best, axis=-1)
         same = (x == values) | ((x != x) & (values != values))
         index = n - 1 - xp.argmax(same[..., ::-1], axis=-1)
+        if x.__class__ is np.ndarray and n > _INSERTION_ONLY:
+            index = _mode_as_torch(x, s, values, same, index)
         values = values[..., 0]
     values, index = xp.expand_dims(values, d), xp.expand_dims(index, d)
     if not data.ndim:
