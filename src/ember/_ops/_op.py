@@ -152,7 +152,7 @@ def record(op, args, outputs, params, num_outputs=None):
         out._output_nr = nr
         out._requires_grad = True
     if num_outputs > 1:
-        node._output_meta = tuple((o._data.shape, o._data.dtype) for o in outputs)
+        node._output_meta = tuple((o._data.shape, o._data.dtype, o.device) for o in outputs)
     if _Extras.on:      # anomaly mode or saved-tensor hooks
         on_record(node)
     return node

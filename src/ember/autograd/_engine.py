@@ -322,8 +322,8 @@ def _materialize(node, grads):
     out = list(grads)
     for i, g in enumerate(out):
         if g is None:
-            shape, dtype = metas[i]
-            out[i] = zeros(shape, dtype=_dtype._FROM_NUMPY[dtype])
+            shape, dtype, device = metas[i]
+            out[i] = zeros(shape, dtype=_dtype._FROM_NUMPY[dtype], device=device)
     return out
 
 

@@ -107,7 +107,7 @@ class BackwardCFunction(Node, FunctionCtx):
             from .. import _dtype
             for i, (g, meta) in enumerate(zip(grads, self._fn_output_meta)):
                 if g is None and meta is not None:
-                    grads[i] = zeros(meta[0], dtype=_dtype._FROM_NUMPY[meta[1]])
+                    grads[i] = zeros(meta[0], dtype=_dtype._FROM_NUMPY[meta[1]], device=meta[2])
         result = cls._backward_fn(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -269,8 +269,9 @@ def _attach(ctx, args, positions, outputs):
     ctx.num_outputs = len(result)
     _ban_views(ctx, result, dirty, non_diff)
     # NOTE: not `_output_meta`, which would make the engine fill in zeros itself.
-    ctx._fn_output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None
-                             for o in result)
+    ctx._fn_output_meta = tuple(
+        (o._data.shape, o._data.dtype, o.device) if isinstance(o, Tensor) else None
+        for o in result)
     _save(ctx, outputs, result)
     if _Extras.on:
         on_record(ctx)
