@@ -327,8 +327,10 @@ class _Function:
         self._fn, self._host_ok = fn, host_ok
 
     def __call__(self, *args, **kwargs):
+        # (the sources before unwrapping: a result written to `out=` is that device array)
+        sources = _sources(args) + _sources(tuple(kwargs.values()))
         args, kwargs = _unwrap(args, not self._host_ok), _unwrap(kwargs, not self._host_ok)
-        return _wrap(self._fn(*args, **kwargs), _sources(args) + _sources(kwargs.values()))
+        return _wrap(self._fn(*args, **kwargs), sources)
 
     def __getattr__(self, name):
         return _Function(getattr(self._fn, name))
@@ -383,6 +385,17 @@ def _submodule(name, namespace):
 
 linalg = _submodule("linalg", np.linalg)
 fft = _submodule("fft", np.fft)
+
+
+def _as_strided(x, shape=None, strides=None):
+    """cupy.lib.stride_tricks.as_strided: a view of `x`'s device memory."""
+    view = np.lib.stride_tricks.as_strided(_unwrap(x), shape, strides)
+    return ndarray._view(view, x._mem)
+
+
+lib = types.ModuleType(f"{__name__}.lib")
+lib.stride_tricks = types.ModuleType(f"{__name__}.lib.stride_tricks")
+lib.stride_tricks.as_strided = _as_strided
 
 
 # ---------------------------------------------------------------- devices, streams, events

@@ -255,8 +255,42 @@ def test_save_and_load_with_map_location(fake_cuda, tmp_path):
         assert loaded["view"].cpu().tolist() == [3., 4., 5.]
 
 
-@pytest.mark.xfail(strict=True, reason="nn/_conv_kernels.py (_row_columns) converts device "
-                   "data with NumPy")
+def _grads_of(module, x, device):
+    """(outputs, input and parameter gradients) of `module` on `device`, as NumPy arrays."""
+    module = module.to(device)
+    x = x.detach().to(device).requires_grad_()
+    out = module(x)
+    out = out[0] if isinstance(out, tuple) else out
+    out = out.data if isinstance(out, ember.nn.utils.rnn.PackedSequence) else out
+    rng = np.random.default_rng(0)
+    grad = ember.tensor(rng.standard_normal(tuple(out.shape)), dtype=out.dtype, device=device)
+    params = list(module.parameters())
+    got = ember.autograd.grad([out], [x] + params, [grad])
+    assert all(g.device == x.device for g in got)
+    return [out.detach().cpu().numpy()] + [g.cpu().numpy() for g in got]
+
+
+def _same_on_cuda(module, x):
+    want = _grads_of(module, x, "cpu")
+    got = _grads_of(module, x, "cuda")
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ember.nn.Conv2d(2, 3, 3),                                   # full-rows columns
+    lambda: ember.nn.Conv2d(2, 4, 3, stride=2, padding=1, groups=2),   # exact columns
+    lambda: ember.nn.Conv1d(2, 3, 2, dilation=2),
+    lambda: ember.nn.ConvTranspose2d(2, 3, 3, stride=2),
+], ids=["conv2d", "conv2d-strided-groups", "conv1d", "conv-transpose2d"])
+def test_conv_on_cuda(fake_cuda, make):
+    ember.manual_seed(0)
+    module = make().double()
+    x = ember.randn((1, 2, 7, 6) if "2d" in type(module).__name__ else (2, 2, 9),
+                    dtype=ember.float64)
+    _same_on_cuda(module, x)
+
+
 def test_conv2d_on_cuda(fake_cuda):
     ember.manual_seed(0)
     conv, x = ember.nn.Conv2d(2, 3, 3), ember.randn(1, 2, 5, 5)
@@ -265,11 +299,56 @@ def test_conv2d_on_cuda(fake_cuda):
     np.testing.assert_allclose(got.detach().cpu().numpy(), want, rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="nn/_rnn_ops.py (run_layer) converts device data with "
-                   "NumPy")
 def test_lstm_on_cuda(fake_cuda):
     ember.manual_seed(0)
     lstm, x = ember.nn.LSTM(3, 4), ember.randn(5, 2, 3)
     want = lstm(x)[0].detach().numpy()
     got = lstm.cuda()(x.cuda())[0]
     np.testing.assert_allclose(got.detach().cpu().numpy(), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ember.nn.LSTM(3, 4, num_layers=2, bidirectional=True),
+    lambda: ember.nn.LSTM(3, 4, proj_size=2),
+    lambda: ember.nn.GRU(3, 4, bidirectional=True),
+    lambda: ember.nn.RNN(3, 4, nonlinearity="relu"),
+    lambda: ember.nn.RNN(3, 4, bias=False),
+], ids=["lstm-2-layers-bidirectional", "lstm-proj", "gru-bidirectional", "rnn-relu",
+        "rnn-tanh-no-bias"])
+def test_recurrent_layers_on_cuda(fake_cuda, make):
+    ember.manual_seed(0)
+    _same_on_cuda(make().double(), ember.randn(5, 2, 3, dtype=ember.float64))
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_packed_recurrence_on_cuda(fake_cuda, mode):
+    ember.manual_seed(0)
+    module = getattr(ember.nn, mode)(3, 4, bidirectional=True).double()
+    pack = ember.nn.utils.rnn.pack_padded_sequence
+    results = []
+    for device in ("cpu", "cuda"):
+        module = module.to(device)
+        x = ember.randn(5, 3, 3, dtype=ember.float64, generator=ember.Generator().manual_seed(1))
+        x = x.to(device).requires_grad_()
+        out, _ = module(pack(x, [5, 3, 2]))
+        (out.data * out.data).sum().backward()
+        results.append([out.data.detach().cpu().numpy(), x.grad.cpu().numpy()]
+                       + [p.grad.cpu().numpy() for p in module.parameters()])
+        module.zero_grad()
+    for g, w in zip(*reversed(results)):
+        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-12)
+
+
+def test_lstm_double_backward_on_cuda(fake_cuda):
+    ember.manual_seed(0)
+    lstm = ember.nn.LSTM(3, 2).double()
+    results = []
+    for device in ("cpu", "cuda"):
+        lstm = lstm.to(device)
+        x = ember.linspace(-1, 1, 12, dtype=ember.float64).reshape(2, 2, 3).to(device)
+        x.requires_grad_()
+        (g,) = ember.autograd.grad(lstm(x)[0].sum(), [x], create_graph=True)
+        (gg,) = ember.autograd.grad((g * g).sum(), [x])
+        assert gg.device == x.device
+        results.append(gg.cpu().numpy())
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-9, atol=1e-12)

@@ -22,6 +22,8 @@ import functools
 
 import numpy as np
 
+from .._device import backend_of
+
 _LSTM_ORDER = (3, 0, 1, 2)      # torch's (i, f, g, o) -> ours (o, i, f, g), by gate blocks
 
 
@@ -37,8 +39,11 @@ _POOL_BYTES = 64 << 20
 _pooled_bytes = [0]
 
 
-def _take(shape, dtype):
-    """An uninitialised scratch array, from the pool when one of that shape is free."""
+def _take(shape, dtype, xp=np):
+    """An uninitialised scratch array, from the pool when one of that shape is free (NumPy
+    only: CuPy has its own memory pool)."""
+    if xp is not np:
+        return xp.empty(shape, dtype)
     bucket = _POOL.get((shape, dtype))
     if bucket:
         try:
@@ -53,12 +58,18 @@ def _take(shape, dtype):
 def _give(*arrays):
     """Return scratch arrays to the pool (None entries are skipped)."""
     for array in arrays:
-        if array is None or _pooled_bytes[0] + array.nbytes > _POOL_BYTES:
+        if array is None or array.__class__ is not np.ndarray \
+                or _pooled_bytes[0] + array.nbytes > _POOL_BYTES:
             continue
         bucket = _POOL.setdefault((array.shape, array.dtype), [])
         if len(bucket) < _POOL_PER_SHAPE:
             bucket.append(array)
             _pooled_bytes[0] += array.nbytes
+
+
+def xp_of(array):
+    """The array module of `array`: NumPy on the CPU, CuPy on a GPU."""
+    return np if array.__class__ is np.ndarray else backend_of(array).xp
 
 
 _SCRATCH = ("gates", "c_all", "tanh_c", "hpre", "hh", "hprev", "cprev")
@@ -90,17 +101,23 @@ def _gate_rows(gates, hidden):
     return rows, undo
 
 
+def _device_rows(xp, rows):
+    """Gate row indices as an index array of `xp`."""
+    return rows if xp is np else xp.asarray(rows)
+
+
 def _prepared(mode, w_ih, w_hh, b_ih, b_hh, hidden):
     """Weights in kernel order, sigmoid rows halved; `bias` is added to the input projection,
     `bias_hh` (GRU only) to the recurrent one."""
     dtype = w_ih.dtype
+    xp = xp_of(w_ih)
     if mode == "LSTM":
-        rows, _ = _gate_rows(_LSTM_ORDER, hidden)
-        scale = np.ones(4 * hidden, dtype)
+        rows = _device_rows(xp, _gate_rows(_LSTM_ORDER, hidden)[0])
+        scale = xp.ones(4 * hidden, dtype)
         scale[:3 * hidden] = 0.5
     elif mode == "GRU":
         rows = None
-        scale = np.ones(3 * hidden, dtype)
+        scale = xp.ones(3 * hidden, dtype)
         scale[:2 * hidden] = 0.5
     else:
         rows, scale = None, None
@@ -130,28 +147,29 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
     out_size = w_hh.shape[1]
     batch = steps[0][1]                 # the first step has the most sequences
     dtype = x.dtype
+    xp = xp_of(x)
     wi, wh, bias, bias_hh = _prepared(mode, w_ih, w_hh, b_ih, b_hh, hidden)
     n = x.shape[0]
-    gates = np.matmul(x, wi.T, out=_take((n, wi.shape[0]), dtype))
+    gates = xp.matmul(x, wi.T, out=_take((n, wi.shape[0]), dtype, xp))
     if bias is not None:
         gates += bias
-    h = _state(h0, batch, out_size, dtype, uniform)
-    c = _state(c0, batch, hidden, dtype, uniform) if mode == "LSTM" else None
-    out = np.empty((n, out_size), dtype)
+    h = _state(xp, h0, batch, out_size, dtype, uniform)
+    c = _state(xp, c0, batch, hidden, dtype, uniform) if mode == "LSTM" else None
+    out = xp.empty((n, out_size), dtype)
     # NOTE: with every step at full batch the previous states are the outputs shifted by
     # one step (backward rebuilds them); packed steps keep copies as they go.
     copies = keep and not uniform
-    hprev = _take((n, out_size), dtype) if copies else None
+    hprev = _take((n, out_size), dtype, xp) if copies else None
     cache = {"x": x, "gates": gates, "out": out, "hprev": hprev, "h0": h0, "c0": c0,
              "steps": steps, "uniform": uniform, "reverse": reverse, "w_hr": w_hr,
              "hidden": hidden}
     order = reversed(steps) if reverse else steps
-    whT = np.ascontiguousarray(wh.T)
+    whT = xp.ascontiguousarray(wh.T)
     if mode == "LSTM":
-        cprev = _take((n, hidden), dtype) if copies else None
-        c_all = _take((n, hidden), dtype)
-        tanh_c = _take((n, hidden), dtype)
-        hpre = _take((n, hidden), dtype) if w_hr is not None else None
+        cprev = _take((n, hidden), dtype, xp) if copies else None
+        c_all = _take((n, hidden), dtype, xp)
+        tanh_c = _take((n, hidden), dtype, xp)
+        hpre = _take((n, hidden), dtype, xp) if w_hr is not None else None
         w_hrT = None if w_hr is None else w_hr.T
         H = hidden
         # column views of every step at once: one slicing per use in the loop
@@ -166,47 +184,47 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
                 cprev[rows] = cp
             g = gates[rows]
             g += hp @ whT
-            np.tanh(g, out=g)
+            xp.tanh(g, out=g)
             sig = sig_all[rows]
             sig *= 0.5
             sig += 0.5
-            c_new = np.multiply(f_all[rows], cp, out=c_all[rows])
+            c_new = xp.multiply(f_all[rows], cp, out=c_all[rows])
             c_new += i_all[rows] * g_all[rows]
             tc = tanh_c[rows]
-            np.tanh(c_new, out=tc)
+            xp.tanh(c_new, out=tc)
             if w_hr is None:
-                h_new = np.multiply(o_all[rows], tc, out=out[rows])
+                h_new = xp.multiply(o_all[rows], tc, out=out[rows])
             else:
-                hp_ = np.multiply(o_all[rows], tc, out=hpre[rows])
-                h_new = np.matmul(hp_, w_hrT, out=out[rows])
+                hp_ = xp.multiply(o_all[rows], tc, out=hpre[rows])
+                h_new = xp.matmul(hp_, w_hrT, out=out[rows])
             if uniform:
                 h, c = h_new, c_new
             else:
                 h[:bs] = h_new
                 c[:bs] = c_new
         cache.update(cprev=cprev, c_all=c_all, tanh_c=tanh_c, hpre=hpre)
-        return _finish(out, np.array(h, copy=uniform), np.array(c, copy=uniform), cache, keep)
+        return _finish(out, xp.array(h, copy=uniform), xp.array(c, copy=uniform), cache, keep)
     if mode == "GRU":
-        hh_all = _take((n, 3 * hidden), dtype)
+        hh_all = _take((n, 3 * hidden), dtype, xp)
         s2 = 2 * hidden
         for row, bs in order:
             rows = slice(row, row + bs)
             hp = h[:bs] if bs != batch else h
             if copies:
                 hprev[rows] = hp
-            hh = np.matmul(hp, whT, out=hh_all[rows])
+            hh = xp.matmul(hp, whT, out=hh_all[rows])
             if bias_hh is not None:
                 hh += bias_hh
             g = gates[rows]
             rz = g[:, :s2]
             rz += hh[:, :s2]
-            np.tanh(rz, out=rz)
+            xp.tanh(rz, out=rz)
             rz *= 0.5
             rz += 0.5
             nn_ = g[:, s2:]
             nn_ += g[:, :hidden] * hh[:, s2:]
-            np.tanh(nn_, out=nn_)
-            h_new = np.subtract(hp, nn_, out=out[rows])
+            xp.tanh(nn_, out=nn_)
+            h_new = xp.subtract(hp, nn_, out=out[rows])
             h_new *= g[:, hidden:s2]
             h_new += nn_
             if uniform:
@@ -214,7 +232,7 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
             else:
                 h[:bs] = h_new
         cache["hh"] = hh_all
-        return _finish(out, np.array(h, copy=uniform), None, cache, keep)
+        return _finish(out, xp.array(h, copy=uniform), None, cache, keep)
     relu = mode == "RNN_RELU"
     for row, bs in order:
         rows = slice(row, row + bs)
@@ -224,15 +242,15 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
         g = gates[rows]
         g += hp @ whT
         if relu:
-            np.maximum(g, 0, out=g)
+            xp.maximum(g, 0, out=g)
         else:
-            np.tanh(g, out=g)
+            xp.tanh(g, out=g)
         if uniform:
             h = g
         else:
             h[:bs] = g
     out[...] = gates
-    return _finish(out, np.array(h, copy=uniform), None, cache, keep)
+    return _finish(out, xp.array(h, copy=uniform), None, cache, keep)
 
 
 def _finish(out, h, c, cache, keep):
@@ -242,19 +260,20 @@ def _finish(out, h, c, cache, keep):
     return out, h, c, cache
 
 
-def _state(initial, batch, size, dtype, uniform):
+def _state(xp, initial, batch, size, dtype, uniform):
     """The running state: the initial one (zeros when None), copied when rows are written."""
     if initial is None:
-        return np.zeros((batch, size), dtype)
-    return np.array(initial, dtype, copy=not uniform)
+        return xp.zeros((batch, size), dtype)
+    return xp.array(initial, dtype, copy=not uniform)
 
 
 def _times_previous(cache, values, out, kept_name, states_name, initial_name):
     """out = values * (the state before each step), without building that (N, size) array
     when it is the per-step states shifted by one step."""
     kept = cache[kept_name]
+    xp = xp_of(values)
     if kept is not None:
-        np.multiply(values, kept, out=out)
+        xp.multiply(values, kept, out=out)
         return
     states, initial = cache[states_name], cache[initial_name]
     batch = cache["steps"][0][1]
@@ -262,11 +281,11 @@ def _times_previous(cache, values, out, kept_name, states_name, initial_name):
     first, rest = (slice(n - batch, n), slice(0, n - batch)) if cache["reverse"] else \
         (slice(0, batch), slice(batch, n))
     shifted = slice(batch, n) if cache["reverse"] else slice(0, n - batch)
-    np.multiply(values[rest], states[shifted], out=out[rest])
+    xp.multiply(values[rest], states[shifted], out=out[rest])
     if initial is None:
         out[first] = 0
     else:
-        np.multiply(values[first], initial, out=out[first])
+        xp.multiply(values[first], initial, out=out[first])
 
 
 def _times_previous_h(cache, d):
@@ -295,11 +314,12 @@ def previous(cache, name, states, initial):
     if kept is not None:
         return kept
     batch = cache["steps"][0][1]
+    xp = xp_of(states)
     if initial is None:
-        initial = np.zeros((batch, states.shape[1]), states.dtype)
+        initial = xp.zeros((batch, states.shape[1]), states.dtype)
     if cache["reverse"]:
-        return np.concatenate([states[batch:], initial])
-    return np.concatenate([initial, states[:states.shape[0] - batch]])
+        return xp.concatenate([states[batch:], initial])
+    return xp.concatenate([initial, states[:states.shape[0] - batch]])
 
 
 def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
@@ -310,10 +330,11 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
     hidden = cache["hidden"]
     order = steps if reverse else reversed(steps)
     batch = grad_h.shape[0]
-    dh_state = np.array(grad_h, copy=True)
+    xp = xp_of(grad_h)
+    dh_state = xp.array(grad_h, copy=True)
     d_c0 = d_hr = undo = None
     if mode == "LSTM":
-        rows, undo = _gate_rows(_LSTM_ORDER, hidden)
+        rows, undo = (_device_rows(xp, r) for r in _gate_rows(_LSTM_ORDER, hidden))
         w_ih = w_ih[rows] if need[0] else None
         d_in, d_h0, d_c0, d_hr = _lstm_backward(cache, grad_out, dh_state, grad_c, order,
                                                 batch, uniform, hidden, w_hh[rows])
@@ -337,18 +358,19 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
 
 
 def _elman_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh, mode):
+    xp = xp_of(grad_out)
     act = cache["gates"]
-    slope = _take(act.shape, act.dtype)
+    slope = _take(act.shape, act.dtype, xp)
     if mode == "RNN_TANH":
-        np.multiply(act, act, out=slope)
-        np.subtract(1, slope, out=slope)
+        xp.multiply(act, act, out=slope)
+        xp.subtract(1, slope, out=slope)
     else:
-        np.greater(act, 0, out=slope)
-    d_pre = _take((act.shape[0], hidden), act.dtype)
+        xp.greater(act, 0, out=slope)
+    d_pre = _take((act.shape[0], hidden), act.dtype, xp)
     for row, bs in order:
         rows = slice(row, row + bs)
         dh = grad_out[rows] + (dh_state[:bs] if bs != batch else dh_state)
-        dz = np.multiply(dh, slope[rows], out=d_pre[rows])
+        dz = xp.multiply(dh, slope[rows], out=d_pre[rows])
         if uniform:
             dh_state = dz @ w_hh
         else:
@@ -360,6 +382,7 @@ def _elman_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_
 def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hidden, w_hh):
     """d(loss)/d(pre-activations) in our gate order (N, 4H), and the gradients of h0, c0
     and weight_hr. `w_hh` is in our gate order, unscaled."""
+    xp = xp_of(grad_out)
     gates, tanh_c, hpre = cache["gates"], cache["tanh_c"], cache["hpre"]
     w_hr = cache["w_hr"]
     H = hidden
@@ -367,23 +390,23 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
     n = gates.shape[0]
     # d(loss)/d(pre-activation) is d(loss)/d(h) * coef for o and d(loss)/d(c) * coef for
     # i, f, g: every coefficient at once, for all steps.
-    coef = _take(gates.shape, gates.dtype)
-    tmp = _take(tanh_c.shape, tanh_c.dtype)
+    coef = _take(gates.shape, gates.dtype, xp)
+    tmp = _take(tanh_c.shape, tanh_c.dtype, xp)
     for gate, factor, k in ((o, tanh_c, 0), (i, g, 1), (f, None, 2)):
-        np.subtract(1, gate, out=tmp)
+        xp.subtract(1, gate, out=tmp)
         tmp *= gate
         if factor is not None:
-            np.multiply(tmp, factor, out=coef[:, k * H:(k + 1) * H])
+            xp.multiply(tmp, factor, out=coef[:, k * H:(k + 1) * H])
     _times_previous(cache, tmp, coef[:, 2 * H:3 * H], "cprev", "c_all", "c0")
-    np.multiply(g, g, out=tmp)
-    np.subtract(1, tmp, out=tmp)
-    np.multiply(tmp, i, out=coef[:, 3 * H:])
-    np.multiply(tanh_c, tanh_c, out=tmp)
-    np.subtract(1, tmp, out=tmp)
-    dc_from_h = np.multiply(tmp, o, out=tmp)
-    d_pre = _take(gates.shape, gates.dtype)
-    dc_state = np.array(grad_c, copy=True)
-    dh_all = _take((n, w_hr.shape[0]), gates.dtype) if w_hr is not None else None
+    xp.multiply(g, g, out=tmp)
+    xp.subtract(1, tmp, out=tmp)
+    xp.multiply(tmp, i, out=coef[:, 3 * H:])
+    xp.multiply(tanh_c, tanh_c, out=tmp)
+    xp.subtract(1, tmp, out=tmp)
+    dc_from_h = xp.multiply(tmp, o, out=tmp)
+    d_pre = _take(gates.shape, gates.dtype, xp)
+    dc_state = xp.array(grad_c, copy=True)
+    dh_all = _take((n, w_hr.shape[0]), gates.dtype, xp) if w_hr is not None else None
     coef_cols = [coef[:, k * H:(k + 1) * H] for k in range(4)]
     d_pre_cols = [d_pre[:, k * H:(k + 1) * H] for k in range(4)]
     for row, bs in order:
@@ -396,10 +419,10 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
         dc = dh * dc_from_h[rows]
         dc += dc_state if full else dc_state[:bs]
         # NOTE: four 2-D products beat broadcasting dc over the three gates it drives
-        np.multiply(dh, coef_cols[0][rows], out=d_pre_cols[0][rows])
-        np.multiply(dc, coef_cols[1][rows], out=d_pre_cols[1][rows])
-        np.multiply(dc, coef_cols[2][rows], out=d_pre_cols[2][rows])
-        np.multiply(dc, coef_cols[3][rows], out=d_pre_cols[3][rows])
+        xp.multiply(dh, coef_cols[0][rows], out=d_pre_cols[0][rows])
+        xp.multiply(dc, coef_cols[1][rows], out=d_pre_cols[1][rows])
+        xp.multiply(dc, coef_cols[2][rows], out=d_pre_cols[2][rows])
+        xp.multiply(dc, coef_cols[3][rows], out=d_pre_cols[3][rows])
         dc *= f[rows]
         dh_new = d_pre[rows] @ w_hh
         if uniform:
@@ -415,6 +438,7 @@ def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hid
 def _gru_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh):
     """d(loss)/d(input projection) and d(loss)/d(recurrent projection), each (N, 3H), and
     the gradient of h0."""
+    xp = xp_of(grad_out)
     gates, hh = cache["gates"], cache["hh"]
     hprev = previous(cache, "hprev", cache["out"], cache["h0"])
     H = hidden
@@ -423,23 +447,23 @@ def _gru_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh
     coef_z = (hprev - nn_) * (z * (1 - z))
     coef_r = hh[:, 2 * H:] * (r * (1 - r))
     n = gates.shape[0]
-    d_hh = _take(gates.shape, gates.dtype)     # d(loss)/d(W_hh h + b_hh), per gate
-    d_n = _take((n, H), gates.dtype)           # d(loss)/d(W_in x + b_in + r * hn)
+    d_hh = _take(gates.shape, gates.dtype, xp)     # d(loss)/d(W_hh h + b_hh), per gate
+    d_n = _take((n, H), gates.dtype, xp)           # d(loss)/d(W_in x + b_in + r * hn)
     for row, bs in order:
         rows = slice(row, row + bs)
         full = bs == batch
         dh = grad_out[rows] + (dh_state if full else dh_state[:bs])
-        dn = np.multiply(dh, coef_n[rows], out=d_n[rows])
+        dn = xp.multiply(dh, coef_n[rows], out=d_n[rows])
         dg = d_hh[rows]
-        np.multiply(dn, coef_r[rows], out=dg[:, :H])
-        np.multiply(dh, coef_z[rows], out=dg[:, H:2 * H])
-        np.multiply(dn, r[rows], out=dg[:, 2 * H:])
+        xp.multiply(dn, coef_r[rows], out=dg[:, :H])
+        xp.multiply(dh, coef_z[rows], out=dg[:, H:2 * H])
+        xp.multiply(dn, r[rows], out=dg[:, 2 * H:])
         dh_new = dg @ w_hh
         dh_new += dh * z[rows]
         if uniform:
             dh_state = dh_new
         else:
             dh_state[:bs] = dh_new
-    d_pre = np.concatenate([d_hh[:, :2 * H], d_n], axis=1)
+    d_pre = xp.concatenate([d_hh[:, :2 * H], d_n], axis=1)
     _give(d_n)
     return d_pre, d_hh, dh_state

@@ -39,7 +39,7 @@ class _Layer(Op):
         g_out = _rows(grad_out, out_size)
         g_c = grad_c._data if grad_c is not None and mode == "LSTM" else None
         if mode == "LSTM" and g_c is None:
-            g_c = np.zeros((grad_h.shape[0], cache["hidden"]), g_out.dtype)
+            g_c = kernels.xp_of(g_out).zeros((grad_h.shape[0], cache["hidden"]), g_out.dtype)
         w_ih, w_hh = saved[1]._data, saved[2]._data
         need = ctx.needs_input_grad
         count = len(need)
@@ -50,7 +50,8 @@ class _Layer(Op):
             if not need[k] or g is None:
                 result.append(None)
             elif k == 0:
-                result.append(wrap(np.ascontiguousarray(g).reshape(t._data.shape)))
+                xp = kernels.xp_of(g)
+                result.append(wrap(xp.ascontiguousarray(g).reshape(t._data.shape)))
             else:
                 result.append(wrap(g))
         return tuple(result)
@@ -116,8 +117,9 @@ def reference_layer(mode, tensors, batch_sizes, reverse):
     x = x.reshape(-1, x.shape[-1])
     out_size = w_hh.shape[1]
     hidden = w_hh.shape[0] // {"LSTM": 4, "GRU": 3}.get(mode, 1)
-    h = hx if hx is not None else _creation.zeros(batch, out_size, dtype=x.dtype)
-    c = cx if cx is not None else _creation.zeros(batch, hidden, dtype=x.dtype)
+    h = hx if hx is not None else _creation.zeros(batch, out_size, dtype=x.dtype,
+                                                  device=x.device)
+    c = cx if cx is not None else _creation.zeros(batch, hidden, dtype=x.dtype, device=x.device)
     starts = np.concatenate([[0], np.cumsum(batch_sizes)]).tolist()
     outputs = [None] * len(batch_sizes)
     order = range(len(batch_sizes) - 1, -1, -1) if reverse else range(len(batch_sizes))
@@ -144,7 +146,7 @@ def run_layer(mode, x, hx, cx, weights, batch_sizes, reverse, packed):
     (output, h_n, c_n) tensors, recording one node when grad is needed."""
     w_ih, w_hh, b_ih, b_hh, w_hr = weights
     data = x._data
-    rows = np.ascontiguousarray(data).reshape(-1, data.shape[-1])
+    rows = kernels.xp_of(data).ascontiguousarray(data).reshape(-1, data.shape[-1])
     if packed:
         steps, uniform = kernels.steps_of(batch_sizes, batch_sizes[0])
     else:

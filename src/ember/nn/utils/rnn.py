@@ -9,6 +9,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..._device import backend_of
+
 from ... import _creation, _dtype
 from ..._tensor import Tensor, wrap
 from ..._ops._op import Op
@@ -156,7 +158,8 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
                            f"sequence length of the input ({input.size(0)})")
     sizes = _batch_sizes(lengths)
     x = input._data
-    data = np.concatenate([x[t, :bs] for t, bs in enumerate(sizes.tolist())])
+    xp = backend_of(x).xp
+    data = xp.concatenate([x[t, :bs] for t, bs in enumerate(sizes.tolist())])
     packed = apply(PackPaddedSequence, (input,), data,
                    {"batch_sizes": sizes.tolist(), "total_length": input.size(0)})
     return PackedSequence(packed, wrap(sizes), sorted_indices, None)
