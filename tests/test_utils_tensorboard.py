@@ -84,6 +84,7 @@ def test_histogram_of_a_tensor(tmp_path):
 
 
 def test_images_keep_their_size(tmp_path):
+    pytest.importorskip("PIL")              # tensorboardX encodes images with Pillow, as torch's
     with SummaryWriter(str(tmp_path)) as w:
         w.add_image("one", ember.rand(3, 6, 5), 0)
         w.add_image("hwc", (ember.rand(4, 7, 3) * 255).to(ember.uint8), 1, dataformats="HWC")
