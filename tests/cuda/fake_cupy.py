@@ -393,6 +393,19 @@ def _as_strided(x, shape=None, strides=None):
     return ndarray._view(view, x._mem)
 
 
+class _Grid:
+    """cupy.mgrid / cupy.ogrid: NumPy's grids, as device arrays."""
+
+    def __init__(self, grid):
+        self._grid = grid
+
+    def __getitem__(self, key):
+        return _wrap(self._grid[key])
+
+
+mgrid, ogrid = _Grid(np.mgrid), _Grid(np.ogrid)
+
+
 lib = types.ModuleType(f"{__name__}.lib")
 lib.stride_tricks = types.ModuleType(f"{__name__}.lib.stride_tricks")
 lib.stride_tricks.as_strided = _as_strided

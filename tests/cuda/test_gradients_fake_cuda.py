@@ -16,8 +16,6 @@ from test_op_table_fake_cuda import BUGS, SKIP  # noqa: E402
 
 # Known ember bugs in backward on CUDA, found by this suite (strict xfails).
 GRAD_BUGS = {
-    "cummax": "the backward's index_put hands a NumPy index array to CuPy (_ops/scans.py)",
-    "cummin": "the backward's index_put hands a NumPy index array to CuPy (_ops/scans.py)",
     **{name: BUGS[name] for name in ("topk",)},   # forward
 }
 
