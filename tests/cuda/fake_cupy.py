@@ -349,7 +349,10 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0):
 
 
 def asarray(a, dtype=None, order=None, blocking=False):
-    return _copy_in(a, dtype, copy=False)
+    out = _copy_in(a, dtype, copy=False)
+    if order in ("C", "c") and not out.flags.c_contiguous:
+        out = _copy_in(out, dtype, order="C")
+    return out
 
 
 def asnumpy(a, stream=None, order="C", out=None, blocking=True):
@@ -391,6 +394,13 @@ def _as_strided(x, shape=None, strides=None):
     """cupy.lib.stride_tricks.as_strided: a view of `x`'s device memory."""
     view = np.lib.stride_tricks.as_strided(_unwrap(x), shape, strides)
     return ndarray._view(view, x._mem)
+
+
+def repeat(a, repeats, axis=None):
+    """cupy.repeat: `repeats` is an int, a list or a tuple (CuPy refuses arrays)."""
+    if isinstance(repeats, (ndarray, np.ndarray)):
+        raise ValueError("cupy.ndaray cannot be specified as `repeats` argument.")
+    return _wrap(np.repeat(_unwrap(a), repeats, axis), (a,))
 
 
 class _Grid:

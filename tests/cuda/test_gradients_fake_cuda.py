@@ -12,12 +12,10 @@ import ember  # noqa: E402
 import op_table as T  # noqa: E402
 import test_ops as S  # noqa: E402
 
-from test_op_table_fake_cuda import BUGS, SKIP  # noqa: E402
+from test_op_table_fake_cuda import SKIP  # noqa: E402
 
 # Known ember bugs in backward on CUDA, found by this suite (strict xfails).
-GRAD_BUGS = {
-    **{name: BUGS[name] for name in ("topk",)},   # forward
-}
+GRAD_BUGS = {}
 
 
 def _build(entry, sample, leaves, device):

@@ -12,12 +12,8 @@ import ember  # noqa: E402
 import op_table as T  # noqa: E402
 import test_ops as S  # noqa: E402
 
-_HOST_ONLY = "the op converts device data to host arrays with NumPy"
 # Known ember bugs on CUDA, found by this suite: strict xfails, so a fix shows up as XPASS.
-BUGS = {name: _HOST_ONLY for name in (
-    "unravel_index", "argsort", "topk", "unique", "unique_consecutive", "isin", "searchsorted",
-    "bucketize", "histc", "bincount")}
-BUGS["repeat_interleave"] = "repeat_interleave(repeats_tensor) hands a NumPy array to CuPy"
+BUGS = {}
 # Entries whose run is not device-generic in the table itself, or that torch keeps CPU-only.
 SKIP = {
     "type": "the legacy type name is 'torch.cuda.DoubleTensor' on CUDA, as in torch",

@@ -4,6 +4,7 @@ buffer's memory), the deprecated range (end included) and empty_permuted (a memo
 import numpy as np
 
 from .. import _dtype
+from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .registry import function, register
 
@@ -58,7 +59,8 @@ def unravel_index(indices, shape):
     for size in reversed(shape):
         coords.append(flat % size if size else flat)
         flat = flat // size if size else flat
-    return tuple(wrap(np.array(c, dtype=np.int64)) for c in reversed(coords))
+    xp = backend_of(indices._data).xp
+    return tuple(wrap(xp.array(c, dtype=np.int64)) for c in reversed(coords))
 
 
 @function(method=False)

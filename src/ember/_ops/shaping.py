@@ -4,6 +4,8 @@ Each forward is one NumPy call on the whole array; each backward rearranges the 
 back with ember's own ops. Triangles and diagonals (tril, diag, ...) live in
 `shaping_diagonals`.
 """
+import numpy as np
+
 from .. import _geometry as geo
 from .._device import backend_of
 from .._tensor import Tensor, wrap
@@ -241,7 +243,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if (counts < 0).any():
             raise RuntimeError("repeats can not be negative")
         xp = backend_of(input._data).xp
-        result = xp.repeat(xp.arange(counts.size, dtype=input._data.dtype), counts)
+        result = _repeat_range(xp, counts.size, counts, input._data.dtype)
         if output_size is not None and output_size != result.size:
             raise RuntimeError("allocated size does not match required size")
         return wrap(result)
@@ -286,8 +288,17 @@ def _repeat_by_tensor(input, repeats, dim, output_size):
     if output_size is not None and output_size != int(counts.sum()):
         raise RuntimeError("allocated size does not match required size")
     xp = backend_of(x._data).xp
-    index = xp.asarray(xp.repeat(xp.arange(n), xp.asarray(counts)))
+    if xp is np:
+        index = np.asarray(np.repeat(np.arange(n), counts))
+    else:
+        index = _repeat_range(xp, n, counts, np.int64)
     return _index_call(IndexSelect, x, d, index, None)
+
+
+def _repeat_range(xp, n, counts, dtype):
+    """0, 1, ..., n - 1, each repeated by the host array `counts` (CuPy's repeat takes
+    the counts as a list, not as an array)."""
+    return xp.repeat(xp.arange(n, dtype=dtype), counts if xp is np else counts.tolist())
 
 
 from . import shaping_diagonals  # noqa: E402,F401

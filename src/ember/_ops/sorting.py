@@ -77,11 +77,11 @@ def order(a, descending=False, stable=False):
 
 
 def _last(data, d):
-    return np.moveaxis(data, d, -1) if data.ndim else data.reshape(1)
+    return backend_of(data).xp.moveaxis(data, d, -1) if data.ndim else data.reshape(1)
 
 
 def _back(result, d, ndim):
-    return np.moveaxis(result, -1, d) if ndim else result.reshape(())
+    return backend_of(result).xp.moveaxis(result, -1, d) if ndim else result.reshape(())
 
 
 class Sort(Op):
@@ -134,7 +134,7 @@ def _sorted(input, dim, descending, stable):
     d = geo.wrap_dim(dim, data.ndim)
     a = _last(data, d)
     index = order(a, descending, bool(stable) or _radix_sorted(a, descending))
-    values = np.take_along_axis(a, index, axis=-1)
+    values = backend_of(a).xp.take_along_axis(a, index, axis=-1)
     if not stable and a.__class__ is np.ndarray and _std_sort_may_differ(a, descending):
         replayed = _as_std_sort(a, index, values, descending)
         if replayed is not None:
@@ -185,6 +185,8 @@ def argsort(input, dim=-1, descending=False, *, stable=False, out=None):
     if out is not None:
         check_out("argsort", out, index.dtype, False)
         return write_out(out, index)
+    if index.__class__ is not np.ndarray:
+        return wrap(_c_order(index))
     return wrap(np.asarray(index, order="C"))
 
 
@@ -220,16 +222,17 @@ def _select(a, k, largest):
     """Positions of the k largest (or smallest) along the last axis, unordered, and the part
     of `a` that holds every element equal to one of them (`a` itself, or a 1-D subset)."""
     n = a.shape[-1]
+    xp = backend_of(a).xp
     if k == n:
-        return np.broadcast_to(np.arange(n), a.shape).copy(), a
+        return xp.broadcast_to(xp.arange(n), a.shape).copy(), a
     if a.ndim == 1 and a.__class__ is np.ndarray:
         cand = _top_candidates(a, k, largest)
         if cand is not None:
             pool = a[cand]
             return cand[_select(pool, k, largest)[0]], pool
     if largest:
-        return np.argpartition(a, n - k, axis=-1)[..., n - k:], a
-    return np.argpartition(a, k - 1, axis=-1)[..., :k], a
+        return xp.argpartition(a, n - k, axis=-1)[..., n - k:], a
+    return xp.argpartition(a, k - 1, axis=-1)[..., :k], a
 
 
 def _equal(x, y):
@@ -280,19 +283,20 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         a = a.astype(np.float32)
     if not 0 <= k <= a.shape[-1]:
         raise RuntimeError("selected index k out of range")
+    xp = backend_of(a).xp
     if k:
         index, pool = _select(a, k, largest)
-        values = np.take_along_axis(a, index, axis=-1)
+        values = xp.take_along_axis(a, index, axis=-1)
         if k > 1:
             o = order(values, descending=largest, stable=True)
-            index, values = np.take_along_axis(index, o, -1), np.take_along_axis(values, o, -1)
+            index, values = xp.take_along_axis(index, o, -1), xp.take_along_axis(values, o, -1)
         if a.__class__ is np.ndarray:
             fixed = _as_torch_cpu(a, index, values, pool, k, largest, sorted)
             if fixed is not index:
                 index, values = fixed, np.take_along_axis(a, fixed, axis=-1)
     else:
-        index = np.zeros(a.shape[:-1] + (0,), np.int64)
-        values = np.take_along_axis(a, index, axis=-1)
+        index = xp.zeros(a.shape[:-1] + (0,), np.int64)
+        values = xp.take_along_axis(a, index, axis=-1)
     values = values.astype(data.dtype, copy=False)
     index = index.astype(np.int64, copy=False)
     return _pair("topk", Topk, input, _back(values, d, data.ndim), _back(index, d, data.ndim),

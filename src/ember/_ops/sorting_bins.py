@@ -2,6 +2,7 @@
 import numpy as np
 
 from .. import _dtype
+from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
@@ -34,26 +35,27 @@ def _side(right, side):
 
 def _search(seq, values, side):
     """np.searchsorted row by row: `seq` is 1-D, or its leading dims match `values`'."""
+    xp = backend_of(seq).xp
     if seq.ndim == 1:
-        return np.searchsorted(seq, values, side=side)
+        return xp.searchsorted(seq, values, side=side)
     n = seq.shape[-1]
     rows = seq.reshape(-1, n)
     vals = values.reshape(rows.shape[0], -1)
     if seq.dtype.itemsize <= 4:
         # NOTE: one search over all rows: keys (row << 32 | order-preserving value bits)
-        row = np.arange(rows.shape[0], dtype=np.uint64)[:, None] << np.uint64(32)
-        found = np.searchsorted((_keys32(rows, False).astype(np.uint64) | row).reshape(-1),
+        row = xp.arange(rows.shape[0], dtype=np.uint64)[:, None] << np.uint64(32)
+        found = xp.searchsorted((_keys32(rows, False).astype(np.uint64) | row).reshape(-1),
                                 (_keys32(vals, False).astype(np.uint64) | row).reshape(-1),
                                 side=side).reshape(vals.shape)
-        return (found - np.arange(rows.shape[0])[:, None] * n).reshape(values.shape)
-    out = np.empty(vals.shape, np.int64)
+        return (found - xp.arange(rows.shape[0])[:, None] * n).reshape(values.shape)
+    out = xp.empty(vals.shape, np.int64)
     for r in range(rows.shape[0]):
-        out[r] = np.searchsorted(rows[r], vals[r], side=side)
+        out[r] = xp.searchsorted(rows[r], vals[r], side=side)
     return out.reshape(values.shape)
 
 
-def _finish_index(result, out_int32, out):
-    result = np.asarray(result).astype(np.int32 if out_int32 else np.int64)
+def _finish_index(xp, result, out_int32, out):
+    result = xp.asarray(result).astype(np.int32 if out_int32 else np.int64)
     if out is not None:
         if out._data.dtype != result.dtype:
             raise RuntimeError(
@@ -71,6 +73,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     """Where each value of `input` would go in the innermost dim of `sorted_sequence`."""
     side = _side(right, side)
     seq = sorted_sequence._data
+    xp = backend_of(seq).xp
     if seq.ndim == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")
@@ -92,17 +95,17 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                                f"sorter tensor {_shape(s.shape)}")
         if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
             raise RuntimeError("torch.searchsorted(): sorter index out of range")
-        seq = np.take_along_axis(seq, s, axis=-1)
+        seq = xp.take_along_axis(seq, s, axis=-1)
     if values is not None and values.size == 0:     # torch checks no dtype then
-        return _finish_index(np.zeros(values.shape, np.int64), out_int32, out)
+        return _finish_index(xp, xp.zeros(values.shape, np.int64), out_int32, out)
     common = common_dtype((sorted_sequence, input))
     if common.kind in "bc":
         raise NotImplementedError(f"\"searchsorted_out_cpu\" not implemented for "
                                   f"'{_name(common)}'")
     seq = _sortable(seq.astype(common, copy=False))
-    vals = _sortable(np.asarray(input if values is None else values).astype(common,
+    vals = _sortable(xp.asarray(input if values is None else values).astype(common,
                                                                              copy=False))
-    return _finish_index(_search(seq, vals, side), out_int32, out)
+    return _finish_index(xp, _search(seq, vals, side), out_int32, out)
 
 
 @function(method=False)
@@ -128,9 +131,12 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
                            f"dimension 0")
     # NOTE: computed in the input's dtype, rounding after each step, as torch's kernel does
     x = data
+    xp = backend_of(data).xp
     lo, hi = x.dtype.type(min), x.dtype.type(max)
     if lo == hi and x.size:
         lo, hi = x.min(), x.max()
+        if xp is not np:            # host scalars, as on the CPU
+            lo, hi = x.dtype.type(lo.item()), x.dtype.type(hi.item())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if not (np.isfinite(lo) and np.isfinite(hi)):
@@ -141,12 +147,20 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     x = x[(x >= lo) & (x <= hi)]
     with np.errstate(all="ignore"):
         pos = ((x - lo) * x.dtype.type(bins) / (hi - lo)).astype(np.int64)
-    np.minimum(pos, bins - 1, out=pos)
-    result = np.bincount(pos, minlength=bins).astype(data.dtype)
+    xp.minimum(pos, bins - 1, out=pos)
+    result = _bincount(xp, pos, None, bins).astype(data.dtype)
     if out is not None:
         check_out("histc", out, result.dtype, False)
         return write_out(out, result)
     return wrap(result)
+
+
+def _bincount(xp, x, weights, minlength):
+    """np.bincount; on a GPU, cupy.bincount (whose size comes from a max: not for empty
+    input)."""
+    if xp is not np and not x.size:
+        return xp.zeros(minlength, np.int64 if weights is None else np.float64)
+    return xp.bincount(x, weights, minlength=minlength)
 
 
 def _num(v):
@@ -165,6 +179,7 @@ class Bincount(Op):
 def bincount(input, weights=None, minlength=0):
     """How many times each non-negative integer occurs (or the sum of its weights)."""
     data = input._data
+    xp = backend_of(data).xp
     if data.dtype.kind not in "iu":
         raise NotImplementedError(f"\"bincount_cpu\" not implemented for "
                                   f"'{input.dtype._scalar_name}'")
@@ -173,13 +188,13 @@ def bincount(input, weights=None, minlength=0):
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if weights is None:
-        return wrap(np.bincount(data, minlength=minlength).astype(np.int64))
+        return wrap(_bincount(xp, data, None, minlength).astype(np.int64))
     w = weights._data
     if w.ndim != 1 or w.shape[0] != data.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     target = np.float32 if w.dtype == np.float32 else np.float64
     w = w.real if w.dtype.kind == "c" else w
-    result = np.bincount(data, w.astype(np.float64), minlength=minlength).astype(target)
+    result = _bincount(xp, data, w.astype(np.float64), minlength).astype(target)
     t = wrap(result)
     if weights._requires_grad and _grad_state.enabled:
         record(Bincount, (weights,), (t,), {})

@@ -7,6 +7,7 @@ backward raises, as in torch.
 import numpy as np
 
 from .. import _geometry as geo
+from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
@@ -38,22 +39,24 @@ def _refuse_complex(input):
 
 
 def _results(op, input, values, inverse, counts, return_inverse, return_counts):
-    v = wrap(np.asarray(values, order="C"))
+    xp = backend_of(input._data).xp
+    v = wrap(xp.asarray(values, order="C"))
     if input._requires_grad and _grad_state.enabled and v.dtype.is_floating_point:
         record(op, (input,), (v,), {})
     if not (return_inverse or return_counts):
         return v
     result = (v,)
     if return_inverse:
-        result += (wrap(np.asarray(inverse, dtype=np.int64, order="C")),)
+        result += (wrap(xp.asarray(inverse, dtype=np.int64, order="C")),)
     if return_counts:
-        result += (wrap(np.asarray(counts, dtype=np.int64)),)
+        result += (wrap(xp.asarray(counts, dtype=np.int64)),)
     return result
 
 
 def _rows(data, d):
     """`data` with dim d first, as (n, rest) rows; plus the moved shape."""
-    moved = np.moveaxis(data, d, 0)
+    xp = backend_of(data).xp
+    moved = xp.moveaxis(data, d, 0)
     return moved.reshape(moved.shape[0], geo.numel(moved.shape[1:])), moved.shape
 
 
@@ -65,8 +68,11 @@ def _check_dim(data, d):
 
 def _groups(starts, n):
     """(group id of each sorted position, counts) from a bool mask of group starts."""
-    ids = np.cumsum(starts) - 1
-    first = np.flatnonzero(starts)
+    xp = backend_of(starts).xp
+    ids = xp.cumsum(starts) - 1
+    first = xp.flatnonzero(starts)
+    if xp is not np:
+        return ids, xp.diff(first, append=n)
     return ids, np.diff(np.append(first, n))
 
 
@@ -79,19 +85,20 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     """The distinct values (sorted), with the inverse indices and counts when asked."""
     _refuse_complex(input)
     data = input._data
+    xp = backend_of(data).xp
     if dim is not None:
         d = geo.wrap_dim(dim, data.ndim) if data.ndim else _no_dims(dim)
         _check_dim(data, d)
         rows, shape = _rows(data, d)
         keys = _sortable(rows)
-        perm = np.lexsort(keys.T[::-1]) if rows.shape[1] else np.arange(rows.shape[0])
+        perm = xp.lexsort(keys.T[::-1]) if rows.shape[1] else xp.arange(rows.shape[0])
         s = keys[perm]
-        starts = np.ones(len(s), bool)
+        starts = xp.ones(len(s), bool)
         starts[1:] = (s[1:] != s[:-1]).any(axis=1)
         ids, counts = _groups(starts, len(s))
-        inverse = np.empty(len(s), np.int64)
+        inverse = xp.empty(len(s), np.int64)
         inverse[perm] = ids
-        values = np.moveaxis(rows[perm[starts]].reshape((-1,) + shape[1:]), 0, d)
+        values = xp.moveaxis(rows[perm[starts]].reshape((-1,) + shape[1:]), 0, d)
         return _results(UniqueDim, input, values, inverse, counts, return_inverse,
                         return_counts)
     flat = data.reshape(-1)
@@ -103,12 +110,12 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         perm, s = None, _sortable(flat).copy()
         s.sort()
         s = s.astype(data.dtype, copy=False)
-    starts = np.ones(n, bool)
+    starts = xp.ones(n, bool)
     starts[1:] = s[1:] != s[:-1]             # NaN != NaN: every NaN stands alone
     ids, counts = _groups(starts, n)
     inverse = None
     if return_inverse:
-        inverse = np.empty(n, np.int64)
+        inverse = xp.empty(n, np.int64)
         inverse[perm] = ids
         inverse = inverse.reshape(data.shape)
     return _results(Unique2, input, s[starts], inverse, counts, return_inverse, return_counts)
@@ -123,6 +130,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     """Collapse each run of equal consecutive values (or slices along `dim`) to one."""
     _refuse_complex(input)
     data = input._data
+    xp = backend_of(data).xp
     if dim is None:
         rows, shape, d = data.reshape(-1, 1), None, None
     else:
@@ -130,13 +138,13 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         _check_dim(data, d)
         rows, shape = _rows(data, d)
     n = rows.shape[0]
-    starts = np.ones(n, bool)
+    starts = xp.ones(n, bool)
     starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
     ids, counts = _groups(starts, n)
     if dim is None:
         values, inverse = rows[starts, 0], ids.reshape(data.shape)
     else:
-        values = np.moveaxis(rows[starts].reshape((-1,) + shape[1:]), 0, d)
+        values = xp.moveaxis(rows[starts].reshape((-1,) + shape[1:]), 0, d)
         inverse = ids
     return _results(UniqueConsecutive, input, values, inverse, counts, return_inverse,
                     return_counts)
@@ -153,13 +161,14 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None
             raise RuntimeError(f"Unsupported input type encountered for isin(): "
                                f"{x.dtype._scalar_name}")
     common = common_dtype((elements, test_elements))
+    xp = backend_of((elements if isinstance(elements, Tensor) else test_elements)._data).xp
 
     def array(x):
-        a = x._data if isinstance(x, Tensor) else np.asarray(x)
+        a = x._data if isinstance(x, Tensor) else xp.asarray(x)
         return _sortable(a.astype(common, copy=False))
     e, t = array(elements), array(test_elements)
-    result = np.isin(e, t, assume_unique=assume_unique, invert=invert)
-    result = np.asarray(result).reshape(e.shape)
+    result = xp.isin(e, t, assume_unique=assume_unique, invert=invert)
+    result = xp.asarray(result).reshape(e.shape)
     if out is not None:
         check_out("isin", out, result.dtype, False)
         return write_out(out, result)
