@@ -219,3 +219,56 @@ def test_dense_identities_and_module_load():
     assert loaded is not value and target.tolist() == value.tolist()     # copied into target
     assigned = target.module_load(value, assign=True)
     assert assigned is not value and assigned.data_ptr() == value.data_ptr()
+
+
+def test_as_strided_scatter_writes_the_window_in_inputs_layout():
+    x = ember.arange(12.0).reshape(3, 4)
+    y = ember.as_strided_scatter(x, ember.tensor([100.0, 200.0, 300.0]), (3,), (5,))
+    assert y.tolist() == [[100, 1, 2, 3], [4, 200, 6, 7], [8, 9, 300, 11]]
+    # positions count in the input's own storage: offset 1 of a slice starting at 1
+    base = ember.arange(6.0)[1:]
+    assert ember.as_strided_scatter(base, ember.tensor([-1.0, -2.0]), (2,), (1,), 0).tolist() \
+        == [-2, 2, 3, 4, 5]
+    assert base.as_strided_scatter(ember.tensor([-1.0, -2.0]), (2,), (1,)).tolist() \
+        == [-1, -2, 3, 4, 5]
+    out = ember.as_strided_scatter(ember.zeros(3, dtype=ember.int64), ember.tensor([1.5]), (1,),
+                                   (1,), 2)
+    assert out.dtype == ember.int64 and out.tolist() == [0, 0, 1]
+    with pytest.raises(RuntimeError, match=r"src size = \[3\], slice size = \[2\]"):
+        ember.as_strided_scatter(ember.zeros(5), ember.ones(3), (2,), (1,))
+    with pytest.raises(TypeError, match=r"as_strided_scatter\(\): argument 'src' \(position 2\) "
+                                        r"must be Tensor, not int"):
+        ember.as_strided_scatter(ember.zeros(5), 3, (2,), (1,))
+    with pytest.raises(RuntimeError, match="as_strided_scatter is currently only supported for "
+                                           "contiguous inputs"):
+        ember.as_strided_scatter(ember.zeros(2, 3, requires_grad=True).t(), ember.ones(2), (2,),
+                                 (1,))
+
+
+def test_as_strided_scatter_gradients_follow_torchs_formulas():
+    x = ember.zeros(3, 4, dtype=ember.float64, requires_grad=True)
+    s = ember.zeros(3, dtype=ember.float64, requires_grad=True)
+    y = ember.as_strided_scatter(x, s, (3,), (5,))
+    assert type(y.grad_fn).__name__ == "AsStridedScatterBackward0"
+    y.backward(ember.arange(12.0, dtype=ember.float64).reshape(3, 4))
+    assert s.grad.tolist() == [0, 5, 10]
+    # torch's as_strided_scatter_backward puts the window's gradient into zeros
+    assert x.grad.tolist() == [[0, 0, 0, 0], [0, 5, 0, 0], [0, 0, 10, 0]]
+
+
+def test_map2_calls_with_three_broadcast_elements():
+    t = ember.zeros(2, 3)
+    out = t.map2_(ember.ones(3), ember.arange(2.0).reshape(2, 1), lambda a, b, c: a + b * 10 + c)
+    assert out is t and t.tolist() == [[10, 10, 10], [11, 11, 11]]
+    ints = ember.zeros(3, dtype=ember.int32)
+    ints.map2_(ember.ones(3, dtype=ember.int32), ember.ones(3, dtype=ember.int32),
+               lambda a, b, c: a + b + c + 0.7)
+    assert ints.tolist() == [2, 2, 2]
+    with pytest.raises(TypeError, match=r"map2_: expected torch.FloatTensor for argument 'y' "
+                                        r"\(got torch.LongTensor\)"):
+        ember.zeros(3).map2_(ember.ones(3), ember.ones(3, dtype=ember.int64), lambda a, b, c: a)
+    with pytest.raises(RuntimeError, match=r"Can't call map2_\(\) on Variable that requires "
+                                           r"grad. Use var.detach\(\).map2_\(\) instead."):
+        ember.zeros(3).map2_(ember.ones(3, requires_grad=True), ember.ones(3), lambda a, b, c: a)
+    with pytest.raises(RuntimeError, match="The expanded size of the tensor"):
+        ember.zeros(1).map2_(ember.ones(3), ember.ones(3), lambda a, b, c: a)

@@ -18,6 +18,7 @@ BUGS = {}
 SKIP = {
     "type": "the legacy type name is 'torch.cuda.DoubleTensor' on CUDA, as in torch",
     "apply_": "CPU tensors only, as in torch", "map_": "CPU tensors only, as in torch",
+    "map2_": "CPU tensors only, as in torch",
     "histogram": "torch.histogram has no CUDA kernel either",
     **{n: "the table's _pd adds a CPU eye(): not device-generic" for n in (
         "linalg.cholesky", "linalg.cholesky_ex", "cholesky", "cholesky_solve",

@@ -394,6 +394,23 @@ op("map_", samples=lambda m: [Sample(m((3, 4)), m((3, 4)), _plus), Sample(m((2, 
    ref=_map_ref, upcast=False, form="method", dtypes=ALL, grad=None, mutates=True,
    supports=lambda ops, kw: True)
 
+
+def _map2_ref(a, b, c, fn):
+    wide = [x.astype(np.float64) if x.dtype == NP_BF16 else x for x in (a, b, c)]
+    if a.size == 0:
+        return a.copy()
+    return np.vectorize(fn, otypes=[object])(*wide).astype(a.dtype)
+
+
+def _plus_times(a, b, c):
+    return a + b * c
+
+
+op("map2_", samples=lambda m: [Sample(m((3, 4)), m((3, 4)), m((3, 4)), _plus_times),
+                               Sample(m((2, 3)), m((3,)), m((2, 1)), _plus_times)],
+   ref=_map2_ref, upcast=False, form="method", dtypes=ALL, grad=None, mutates=True,
+   supports=lambda ops, kw: True)
+
 # -- gcd, lcm, complex, polar, mvlgamma ----------------------------------------------------------
 
 _INT_BINARY = dict(dtypes=INTS, operands=(0, 1), inplace=True, out=True)
@@ -489,6 +506,23 @@ op("slice_scatter", out=True, samples=lambda m: [Sample(m((4, 3)), m((2, 3)), 0,
                                        Sample(m((3, 5)), m((3, 2)), dim=1, start=1, end=3),
                                        Sample(m((4,)), m((4,)))],
    ref=_slice_scatter_ref, **_SCATTER)
+
+
+def _as_strided_scatter_ref(a, src, size, stride, offset=0):
+    flat = a.ravel().copy()
+    window = np.lib.stride_tricks.as_strided(flat[offset:], size,
+                                             [s * flat.itemsize for s in stride])
+    window[...] = src
+    return flat.reshape(a.shape)
+
+
+op("as_strided_scatter", samples=lambda m: [Sample(m((3, 4)), m((3,)), (3,), (5,)),
+                                            Sample(m((3, 4)), m((2, 2)), (2, 2), (4, 1), 1),
+                                            Sample(m((6,)), m(()), (), (), 5)],
+   ref=_as_strided_scatter_ref, dtypes=ALL, operands=(0,), grad=None, noncontig=False,
+   supports=lambda ops, kw: True,
+   notes="storage-relative: a strided input's window is a different set of elements; torch's "
+         "input gradient is not the finite-difference one (tests/test_tensor_queries.py)")
 
 
 def _splits(np_fn):

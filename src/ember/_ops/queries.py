@@ -1,6 +1,7 @@
 """Questions asked of a tensor (is_same_size, is_conj, is_neg, is_inference, isreal, is_signed,
 is_nonzero, storage_type, is_pinned), the legacy `Tensor.new`, `pin_memory` without an
-accelerator, and the Python-callable element loops `apply_` and `map_` (CPU only, as in torch).
+accelerator, and the Python-callable element loops `apply_`, `map_` and `map2_` (CPU only, as in
+torch).
 """
 import numpy as np
 
@@ -173,12 +174,34 @@ def map_(self, tensor, callable):
     """Replace every element x by callable(x, y), y from `tensor` broadcast to self's shape."""
     _check_loop(self, "map_")
     _check_tensor("map_", tensor, "tensor", 1)
+    if tensor.requires_grad:
+        _check_loop(tensor, "map_")
     if tensor.dtype != self.dtype:
         raise TypeError(f"map_: expected torch.{self.dtype._legacy_name} for 'other' (got "
                         f"torch.{tensor.dtype._legacy_name})")
     other = np.broadcast_to(tensor._data, self._data.shape)
     pairs = zip(self._data.ravel().tolist(), other.ravel().tolist())
     return _store(self, [callable(a, b) for a, b in pairs])
+
+
+@method()
+def map2_(self, x, y, callable):
+    """Replace every element a by callable(a, b, c), b and c from `x` and `y` broadcast to
+    self's shape; all three tensors share self's dtype and none may require grad."""
+    _check_tensor("map2_", x, "x", 1)
+    _check_tensor("map2_", y, "y", 2)
+    _check_loop(self, "map2_")
+    for name, t in (("x", x), ("y", y)):
+        if t.requires_grad:
+            _check_loop(t, "map2_")
+        if t.dtype != self.dtype:
+            raise TypeError(f"map2_: expected torch.{self.dtype._legacy_name} for argument "
+                            f"'{name}' (got torch.{t.dtype._legacy_name})")
+    shape = tuple(self.shape)
+    firsts = x.expand(shape)._data.ravel().tolist()
+    seconds = y.expand(shape)._data.ravel().tolist()
+    triples = zip(self._data.ravel().tolist(), firsts, seconds)
+    return _store(self, [callable(a, b, c) for a, b, c in triples])
 
 
 # -- layout questions and identities --------------------------------------------------------------

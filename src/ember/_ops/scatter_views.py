@@ -132,3 +132,74 @@ def vsplit(input, indices_or_sections):
 def dsplit(input, indices_or_sections):
     """Split along dim 2 into sections or at indices, as views (at least 3-D)."""
     return _split("dsplit", input, indices_or_sections, 2, 3)
+
+
+# -- as_strided_scatter --------------------------------------------------------------------------
+
+def _strided_write(xp, data, src, in_geometry, view_geometry):
+    """`data` (laid out as `in_geometry` says) with `src` written at the storage positions of
+    `view_geometry`, read back in data's own layout; positions outside data are dropped."""
+    from ._scatter import _extent, _positions
+    at_in = _positions(xp, *in_geometry)
+    flat = xp.zeros((_extent(in_geometry, view_geometry),), data.dtype)
+    flat[at_in] = data.reshape(-1)
+    flat[_positions(xp, *view_geometry)] = src.reshape(-1).astype(data.dtype)
+    return flat[at_in].reshape(data.shape)
+
+
+class AsStridedScatterOp(Op):
+    """torch.as_strided_scatter: src written through an as_strided window of input."""
+    inputs = ("self", "src")
+    node_name = "AsStridedScatterBackward0"
+
+    def backward(ctx, grad):
+        # As torch's formulas: both gradients read grad laid out contiguously (offset 0, so
+        # storage_offset=None means 0 here), and input's gradient is the window's gradient put
+        # into zeros (torch's as_strided_scatter_backward; not zeros in the window).
+        from ._scatter import AsStridedGather, run_geometry_op
+        shape = ctx.in_geometry[0]
+        in_geometry = (shape, geo.contiguous_strides(shape), 0)
+        window = run_geometry_op(AsStridedGather, grad, in_geometry, ctx.backward_view)
+        g_input = None
+        if ctx.needs_input_grad[0]:
+            g_input = _strided_scatter(grad.new_zeros(shape), window, in_geometry,
+                                       ctx.backward_view)
+        return g_input, window if ctx.needs_input_grad[1] else None
+
+
+def _strided_scatter(input, src, in_geometry, view_geometry, offset=0):
+    from .._device import backend_of
+    from .._tensor import wrap
+    data = input._data
+    out = wrap(_strided_write(backend_of(data).xp, data, src._data, in_geometry, view_geometry))
+    if (input.requires_grad or src.requires_grad) and _grad_state.enabled:
+        record(AsStridedScatterOp, (input, src), (out,),
+               {"in_geometry": in_geometry,
+                "backward_view": (view_geometry[0], view_geometry[1], offset)})
+    return out
+
+
+@function()
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A fresh tensor: input with src written where `input.as_strided(size, stride,
+    storage_offset)` would look. Positions are read in input's own storage layout (offset and
+    strides included); torch refuses non-contiguous inputs that require grad."""
+    from .views import as_strided
+    for arg, x, pos in (("input", input, 1), ("src", src, 2)):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"as_strided_scatter(): argument '{arg}' (position {pos}) must be "
+                            f"Tensor, not {type(x).__name__}")
+    if input.requires_grad and not input.is_contiguous():
+        raise RuntimeError(
+            '!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED at '
+            '"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp":4754, please report a '
+            'bug to PyTorch. as_strided_scatter is currently only supported for contiguous '
+            'inputs')
+    region = as_strided(input.detach(), size, stride, storage_offset)
+    if tuple(region.shape) != tuple(src.shape):
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                           f"{_shape_text(src.shape)}, slice size = "
+                           f"{_shape_text(region.shape)}")
+    in_geometry = (tuple(input.shape), input.stride(), input._offset)
+    view_geometry = (tuple(region.shape), region.stride(), region._offset)
+    return _strided_scatter(input, src, in_geometry, view_geometry, storage_offset or 0)

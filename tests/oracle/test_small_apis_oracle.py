@@ -1,0 +1,143 @@
+"""as_strided_scatter and Tensor.map2_ against real torch: values, dtypes, gradients, node names,
+printed forms and error texts. Skipped when torch is not installed."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+
+torch = pytest.importorskip("torch")
+
+
+def _run(fn):
+    """fn(lib) under ember and torch: ('ok', result) or ('error', type name, text) each."""
+    out = []
+    for lib in (ember, torch):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                result = ("ok", fn(lib))
+            except Exception as e:          # noqa: BLE001 - compared below
+                result = ("error", type(e).__name__, str(e))
+        out.append((result, [str(w.message) for w in seen]))
+    return out
+
+
+def _plain(value):
+    """Tensors as (dtype name, shape, values, grad_fn node name); containers recursively."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "detach") and hasattr(value, "dtype"):
+        node = type(value.grad_fn).__name__ if value.grad_fn is not None else None
+        return (str(value.dtype), tuple(value.shape), value.detach().numpy(), node)
+    return value
+
+
+def _same(fn, rtol=1e-6, atol=1e-6):
+    (mine, my_warnings), (theirs, their_warnings) = _run(fn)
+    assert my_warnings == their_warnings
+    assert mine[0] == theirs[0], (mine, theirs)
+    if mine[0] == "error":
+        assert mine == theirs
+        return
+    a, b = _plain(mine[1]), _plain(theirs[1])
+    _compare(a, b, rtol, atol)
+
+
+def _compare(a, b, rtol, atol):
+    if isinstance(a, list):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            _compare(x, y, rtol, atol)
+    elif isinstance(a, tuple) and len(a) == 4 and isinstance(a[2], np.ndarray):
+        assert a[:2] == b[:2] and a[3] == b[3], (a, b)
+        np.testing.assert_allclose(a[2], b[2], rtol=rtol, atol=atol)
+    else:
+        assert a == b
+
+
+RNG = np.random.default_rng(0)
+
+
+def _t(lib, array, grad=False):
+    return lib.tensor(array, requires_grad=grad)
+
+
+# -- as_strided_scatter and map2_ ----------------------------------------------------------------
+
+X = RNG.standard_normal((3, 4))
+S2 = RNG.standard_normal((2, 2))
+
+SCATTERS = {
+    "diagonal": lambda lib: lib.as_strided_scatter(_t(lib, X), _t(lib, X[0, :3]), (3,), (5,)),
+    "offset": lambda lib: lib.as_strided_scatter(_t(lib, X), _t(lib, S2), (2, 2), (4, 1), 1),
+    "overlap": lambda lib: lib.as_strided_scatter(_t(lib, X), _t(lib, S2), (2, 2), (1, 1), 1),
+    "method_int": lambda lib: lib.arange(12).reshape(3, 4).as_strided_scatter(
+        _t(lib, S2), (2, 2), (3, 1)),
+    "sliced": lambda lib: lib.as_strided_scatter(_t(lib, X).reshape(-1)[2:], _t(lib, S2[0]),
+                                                 (2,), (1,), 1),
+    "transposed": lambda lib: lib.as_strided_scatter(_t(lib, X).t(), _t(lib, S2[0]), (2,), (1,),
+                                                     1),
+    "every_other": lambda lib: lib.as_strided_scatter(_t(lib, X).reshape(-1)[::2],
+                                                      _t(lib, S2[0]), (2,), (1,), 1),
+    "bad_size": lambda lib: lib.as_strided_scatter(_t(lib, X), _t(lib, S2), (3,), (1,)),
+    "out_of_bounds": lambda lib: lib.as_strided_scatter(_t(lib, X), _t(lib, S2[0]), (2,), (1,),
+                                                        11),
+    "bad_stride": lambda lib: lib.as_strided_scatter(_t(lib, X), _t(lib, S2[0]), (2,), (1, 1)),
+    "not_tensor": lambda lib: lib.as_strided_scatter(_t(lib, X), 2.0, (2,), (1,)),
+    "grad_noncontig": lambda lib: lib.as_strided_scatter(_t(lib, X, True).t(), _t(lib, S2[0]),
+                                                         (2,), (1,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCATTERS))
+def test_as_strided_scatter(name):
+    _same(SCATTERS[name])
+
+
+@pytest.mark.parametrize("args", [((3,), (5,), None), ((2, 2), (4, 1), 1),
+                                  ((2, 2), (1, 1), 1), ((2,), (1,), 3)])
+def test_as_strided_scatter_gradients(args):
+    size, stride, offset = args
+    src = RNG.standard_normal(size)
+    gout = RNG.standard_normal((3, 4))
+
+    def fn(lib):
+        x, s = _t(lib, X, True), _t(lib, src, True)
+        y = lib.as_strided_scatter(x, s, size, stride, offset)
+        gx, gs = lib.autograd.grad(y, (x, s), _t(lib, gout), create_graph=True)
+        ggx = lib.autograd.grad((gs * gs).sum() + (gx * gx).sum(), x, allow_unused=True)[0]
+        return [y, gx, gs, type(y.grad_fn).__name__, repr(y.detach()), ggx is None]
+    _same(fn)
+
+
+def _plus(a, b, c):
+    return a * b - c
+
+
+MAP2 = {
+    "float": lambda lib: lib.zeros(2, 3).map2_(_t(lib, X[0, :3]).float(),
+                                              lib.arange(2.0).reshape(2, 1), _plus),
+    "int": lambda lib: lib.ones(3, dtype=lib.int32).map2_(
+        lib.arange(3, dtype=lib.int32), lib.full((3,), 2, dtype=lib.int32),
+        lambda a, b, c: a + b / c),
+    "bool": lambda lib: lib.tensor([True, False]).map2_(lib.tensor([True, True]),
+                                                       lib.tensor([False, True]),
+                                                       lambda a, b, c: a and b and c),
+    "dtype_x": lambda lib: lib.zeros(3).map2_(lib.ones(3, dtype=lib.int64), lib.ones(3), _plus),
+    "dtype_y": lambda lib: lib.zeros(3).map2_(lib.ones(3), lib.ones(3, dtype=lib.int64), _plus),
+    "not_tensor": lambda lib: lib.zeros(3).map2_(lib.ones(3), 2, _plus),
+    "requires_grad": lambda lib: lib.zeros(3, requires_grad=True).map2_(lib.ones(3), lib.ones(3),
+                                                                        _plus),
+    "other_requires_grad": lambda lib: lib.zeros(3).map2_(lib.ones(3),
+                                                          lib.ones(3, requires_grad=True), _plus),
+    "map_other_requires_grad": lambda lib: lib.zeros(3).map_(lib.ones(3, requires_grad=True),
+                                                             lambda a, b: a),
+    "broadcast_error": lambda lib: lib.zeros(1).map2_(lib.ones(3), lib.ones(3), _plus),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAP2))
+def test_map2_(name):
+    _same(MAP2[name])
