@@ -12,6 +12,7 @@ from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
+from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
@@ -23,6 +24,8 @@ from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .lowrank_multivariate_normal import (LowRankMultivariateNormal, _batch_lowrank_logdet,
+                                          _batch_lowrank_mahalanobis)
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis, _solve_lower
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
@@ -339,8 +342,11 @@ for _p, _qs in ((Exponential, (Beta, Uniform)), (Gamma, (Beta, Uniform)),
                 (Poisson, (Bernoulli, Binomial))):
     for _q in _qs:
         register_kl(_p, _q)(_kl_infinity)
-for _p in (Beta, Exponential, Gamma, Gumbel, Laplace, Normal):
+for _p in (Beta, ContinuousBernoulli, Exponential, Gamma, Gumbel, Laplace, Normal):
     register_kl(_p, Pareto)(_kl_infinity)
+# NOTE: ContinuousBernoulli lives on [0, 1]; every p reaching outside it has infinite KL.
+for _p in (Exponential, Gamma, Gumbel, Laplace, Normal, Pareto):
+    register_kl(_p, ContinuousBernoulli)(_kl_infinity)
 
 
 def _normal_cross_entropy(second_moment, q):
@@ -524,3 +530,143 @@ def _kl_uniform_pareto(p, q):
     mean_log = (ember.xlogy(b, b) - ember.xlogy(a, a)) / width - 1
     log_q = q.alpha.log() + q.alpha * q.scale.log() - (q.alpha + 1) * mean_log
     return ember.where(a < q.scale, math.inf, -width.log() - log_q)
+
+
+# -- ContinuousBernoulli --------------------------------------------------------------------
+# NOTE: log CB(x; lam) = log C(lam) + x log(lam) + (1 - x) log(1 - lam) is linear in x, so
+# -E_p[log q] needs only E_p[x].
+
+def _continuous_bernoulli_cross_entropy(mean, q):
+    """-E_p[log ContinuousBernoulli(q)] given E_p[x]."""
+    return -(q._cont_bern_log_norm() + mean * q.probs.log()
+             + (1 - mean) * ember.log1p(-q.probs))
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli_continuous_bernoulli(p, q):
+    """(log C_p - log C_q) + E[x] (logit p - logit q) + log((1 - p) / (1 - q))."""
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + ember.log1p(-p.probs)
+    t3 = -q._cont_bern_log_norm() - ember.log1p(-q.probs)
+    return t1 + t2 + t3
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_continuous_bernoulli(p, q):
+    return -p.entropy() + _continuous_bernoulli_cross_entropy(p.mean, q)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_continuous_bernoulli_exponential(p, q):
+    return -p.entropy() - q.rate.log() + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_continuous_bernoulli_normal(p, q):
+    return -p.entropy() + _normal_cross_entropy(p.variance + (p.mean - q.loc).pow(2), q)
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_continuous_bernoulli_uniform(p, q):
+    """-H(p) + log(high - low). NOTE: torch returns inf unless q's support strictly contains
+    [0, 1] (q.low < 0 and q.high > 1), so Uniform(0, 1) too gives inf; we do the same."""
+    result = -p.entropy() + (q.high - q.low).log()
+    return ember.where((q.low >= 0) | (q.high <= 1), math.inf, result)
+
+
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_continuous_bernoulli(p, q):
+    """-log(high - low) - E_p[log q]. NOTE: torch returns inf unless p's support lies strictly
+    inside (0, 1) (p.low > 0 and p.high < 1); we do the same."""
+    result = -(p.high - p.low).log() + _continuous_bernoulli_cross_entropy(p.mean, q)
+    return ember.where((p.low <= 0) | (p.high >= 1), math.inf, result)
+
+
+# -- (low-rank) multivariate normals ----------------------------------------------------------
+# NOTE: KL = 1/2 (log det Sq - log det Sp + tr(Sq^-1 Sp) + (mq - mp)^T Sq^-1 (mq - mp) - n).
+# For a low-rank q, Sq = W W^T + D, Woodbury gives Sq^-1 = D^-1 - A^T A with
+# A = L^-1 W^T D^-1 (L the capacitance Cholesky factor), so for Sp = M M^T
+# tr(Sq^-1 Sp) = ||D^-1/2 M||_F^2 - ||A M||_F^2, never forming an n x n inverse.
+
+def _sum_last2(x):
+    return x.sum(-1).sum(-1)
+
+
+def _lowrank_woodbury_factor(q):
+    """A = L^-1 W^T D^-1 of a LowRankMultivariateNormal q (m x n)."""
+    Wt_Dinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    return _solve_lower(q._capacitance_tril, Wt_Dinv)
+
+
+def _lowrank_trace_of_factor(q, A, M):
+    """tr(M^T Sq^-1 M) for a low-rank q, given q's Woodbury factor A."""
+    D = q._unbroadcasted_cov_diag
+    return _sum_last2(M.pow(2) / D.unsqueeze(-1)) - _sum_last2(ember.matmul(A, M).pow(2))
+
+
+def _lowrank_trace_of_diag(q, A, d):
+    """tr(Sq^-1 diag(d)) for a low-rank q, given q's Woodbury factor A."""
+    D = q._unbroadcasted_cov_diag
+    return (d / D).sum(-1) - _sum_last2(A.pow(2) * d.unsqueeze(-2))
+
+
+def _lowrank_logdet(p):
+    return _batch_lowrank_logdet(p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag,
+                                 p._capacitance_tril)
+
+
+def _lowrank_mahalanobis(q, x):
+    return _batch_lowrank_mahalanobis(q._unbroadcasted_cov_factor,
+                                      q._unbroadcasted_cov_diag, x, q._capacitance_tril)
+
+
+def _tril_logdet(L):
+    return 2 * L.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+
+
+def _check_event_shapes(p, q, what):
+    if p.event_shape != q.event_shape:
+        raise ValueError(f"KL-divergence between two {what} with" + " " * 26
+                         + "different event shapes cannot be computed")
+
+
+def _gaussian_kl(logdet_p, logdet_q, trace, mahalanobis, n):
+    return 0.5 * (logdet_q - logdet_p + trace + mahalanobis - n)
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(p, q):
+    _check_event_shapes(p, q, "Low Rank Multivariate Normals")
+    A = _lowrank_woodbury_factor(q)
+    trace = (_lowrank_trace_of_factor(q, A, p._unbroadcasted_cov_factor)
+             + _lowrank_trace_of_diag(q, A, p._unbroadcasted_cov_diag))
+    return _gaussian_kl(_lowrank_logdet(p), _lowrank_logdet(q), trace,
+                        _lowrank_mahalanobis(q, q.loc - p.loc), p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_multivariatenormal_lowrankmultivariatenormal(p, q):
+    _check_event_shapes(p, q, "(Low Rank) Multivariate Normals")
+    Lp = p._unbroadcasted_scale_tril
+    trace = _lowrank_trace_of_factor(q, _lowrank_woodbury_factor(q), Lp)
+    return _gaussian_kl(_tril_logdet(Lp), _lowrank_logdet(q), trace,
+                        _lowrank_mahalanobis(q, q.loc - p.loc), p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
+    """tr(Sq^-1 Sp) = ||Lq^-1 W||_F^2 + ||Lq^-1 diag(sqrt D)||_F^2. NOTE: torch expands
+    these to the batch shape of Lq and W only, so a cov_diag with more batch dims than
+    cov_factor fails in `expand`; we do the same."""
+    _check_event_shapes(p, q, "(Low Rank) Multivariate Normals")
+    Lq = q._unbroadcasted_scale_tril
+    W, D = p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag
+    n = p.event_shape[0]
+    batch = tuple(ember.broadcast_shapes(tuple(Lq.shape[:-2]), tuple(W.shape[:-2])))
+    Lq_b = Lq.expand(batch + (n, n))
+    W_b = W.expand(batch + tuple(W.shape[-2:]))
+    sqrt_D = ember.diag_embed(D.sqrt()).expand(batch + (n, n))
+    trace = (_sum_last2(_solve_lower(Lq_b, W_b).pow(2))
+             + _sum_last2(_solve_lower(Lq_b, sqrt_D).pow(2)))
+    return _gaussian_kl(_lowrank_logdet(p), _tril_logdet(Lq), trace,
+                        _batch_mahalanobis(Lq, q.loc - p.loc), p.event_shape[0])
