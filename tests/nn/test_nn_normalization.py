@@ -229,6 +229,26 @@ def test_local_response_norm_module_and_error():
         m(ember.randn(2, 3))
 
 
+def test_cross_map_lrn2d_keeps_torchs_running_window_and_backward():
+    m = nn.CrossMapLRN2d(3, alpha=3.0, beta=1.0, k=1.0)
+    assert repr(m) == "CrossMapLRN2d(3, alpha=3.0, beta=1.0, k=1.0)"
+    assert list(m.state_dict()) == []
+    x = ember.tensor([1.0, 2.0, 3.0], dtype=ember.float64).reshape(1, 3, 1, 1).requires_grad_()
+    y = m(x)
+    # scales 1 + (1+4), 1 + (1+4+9), 1 + (1+4+9): the last channel still counts channel 0
+    np.testing.assert_allclose(y.detach().reshape(-1).numpy(), [1 / 6, 2 / 15, 3 / 15])
+    assert type(y.grad_fn).__name__ == "CrossMapLRN2dBackward"
+    y.sum().backward()
+    # torch's backward: 1/scale - 2*alpha*beta/size * x * (window sum of out/scale)
+    ratio = [1 / 36, 2 / 225, 3 / 225]
+    expected = [1 / 6 - 2 * 1 * ratio[0], 1 / 15 - 2 * 2 * (ratio[0] + ratio[1]),
+                1 / 15 - 2 * 3 * (ratio[0] + ratio[1] + ratio[2])]
+    np.testing.assert_allclose(x.grad.reshape(-1).numpy(), expected)
+    with pytest.raises(ValueError, match="^CrossMapLRN2d: Expected input to be 4D, got 3D "
+                                         "instead.$"):
+        m(ember.ones(3, 2, 2))
+
+
 # -- batch norm ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("shape", [(5, 3), (4, 3, 6), (2, 3, 4, 5), (2, 3, 2, 2, 3)])

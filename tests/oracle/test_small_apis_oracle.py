@@ -1,4 +1,4 @@
-"""as_strided_scatter and Tensor.map2_ against real torch: values, dtypes, gradients, node names,
+"""as_strided_scatter, Tensor.map2_ and nn.CrossMapLRN2d against real torch: values, dtypes, gradients, node names,
 printed forms and error texts. Skipped when torch is not installed."""
 import warnings
 
@@ -141,3 +141,42 @@ MAP2 = {
 @pytest.mark.parametrize("name", sorted(MAP2))
 def test_map2_(name):
     _same(MAP2[name])
+
+
+# -- nn.CrossMapLRN2d ------------------------------------------------------------------------------
+
+LRN = {
+    "default": (lambda nn: nn.CrossMapLRN2d(5), (2, 7, 3, 2)),
+    "size3": (lambda nn: nn.CrossMapLRN2d(3, alpha=0.5, beta=0.75, k=1), (2, 5, 2, 2)),
+    "size2": (lambda nn: nn.CrossMapLRN2d(2, alpha=2.0, beta=0.5, k=2.0), (1, 4, 3, 3)),
+    "wide": (lambda nn: nn.CrossMapLRN2d(6, alpha=1.0, beta=1.5, k=0.5), (2, 3, 2, 1)),
+    "one_channel": (lambda nn: nn.CrossMapLRN2d(3, alpha=1.0), (2, 1, 2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LRN))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cross_map_lrn2d(name, dtype):
+    make, shape = LRN[name]
+    x = RNG.standard_normal(shape).astype(dtype) * 2
+    gout = RNG.standard_normal(shape).astype(dtype)
+
+    def fn(lib):
+        m = make(lib.nn)
+        xt = _t(lib, x, True)
+        y = m(xt)
+        (g,) = lib.autograd.grad(y, xt, _t(lib, gout))
+        return [y, g, repr(m), type(y.grad_fn).__name__, list(m.state_dict())]
+    _same(fn, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(5, 2, 2), (1, 2, 3, 4, 5), (3,)])
+def test_cross_map_lrn2d_wants_4d(shape):
+    _same(lambda lib: lib.nn.CrossMapLRN2d(3)(lib.ones(shape)))
+
+
+def test_cross_map_lrn2d_refuses_create_graph():
+    def fn(lib):
+        x = lib.ones(1, 3, 1, 1, requires_grad=True)
+        return lib.autograd.grad(lib.nn.CrossMapLRN2d(3)(x).sum(), x, create_graph=True)
+    _same(fn)

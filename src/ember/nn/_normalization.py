@@ -447,3 +447,87 @@ def _window_sum(t, size, dim):
         total = total + t.narrow(dim, i, count)
     return total
 
+
+
+# -- the legacy cross-map LRN (nn.CrossMapLRN2d) ---------------------------------------------------
+
+def _cross_map_scale(xp, x, size, alpha, k):
+    """k + alpha/size * the running sum of squares torch's legacy loop keeps per channel: the
+    first channels' window, then one channel added ahead and one dropped behind (it drops only
+    past `pre_pad`, so the window is uneven, as torch's is)."""
+    channels = x.shape[1]
+    squares = x * x
+    pre_pad = int((size - 1) / 2 + 1)
+    scale = xp.empty_like(x)
+    first = xp.zeros_like(x[:, 0])
+    for c in range(min(pre_pad, channels)):
+        first = first + squares[:, c]
+    scale[:, 0] = first
+    for c in range(1, channels):
+        current = scale[:, c - 1]
+        if c < channels - pre_pad + 1:
+            current = current + squares[:, c + pre_pad - 1]
+        if c > pre_pad:
+            current = current - squares[:, c - pre_pad]
+        scale[:, c] = current
+    return scale * x.dtype.type(alpha / size) + x.dtype.type(k)
+
+
+def _cross_map_grad(xp, x, output, scale, grad, size, alpha, beta):
+    """torch's legacy backward: scale**-beta * grad, less 2*alpha*beta/size * x times the sum
+    of grad*output/scale over each channel's `size`-wide window (shifted by the padding)."""
+    channels = x.shape[1]
+    grad_input = scale ** x.dtype.type(-beta) * grad
+    front = int(size - (size - 1) / 2)
+    padded = xp.zeros((x.shape[0], channels + size - 1) + x.shape[2:], x.dtype)
+    padded[:, front:front + channels] = grad * output / scale
+    accum = padded[:, :size - 1].sum(axis=1)
+    factor = x.dtype.type(2 * alpha * beta / size)
+    for c in range(channels):
+        accum = accum + padded[:, c + size - 1]
+        grad_input[:, c] -= factor * x[:, c] * accum
+        accum = accum - padded[:, c]
+    return grad_input
+
+
+def _cross_map_function():
+    """torch's legacy `CrossMapLRN2d` autograd Function (node `CrossMapLRN2dBackward`), made on
+    first use."""
+    global _CrossMapLRN2d
+    if _CrossMapLRN2d is None:
+        from ..autograd import Function
+
+        class CrossMapLRN2d(Function):
+            @staticmethod
+            def forward(ctx, input, size, alpha=1e-4, beta=0.75, k=1):
+                if input.dim() != 4:
+                    raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got "
+                                     f"{input.dim()}D instead.")
+                x = input._data
+                xp = backend_of(x).xp
+                scale = _cross_map_scale(xp, x, size, alpha, k)
+                output = scale ** x.dtype.type(-beta) * x
+                ctx.params = (size, alpha, beta)
+                ctx.scale = scale
+                result = wrap(output)
+                ctx.save_for_backward(input, result)
+                return result
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                input, output = ctx.saved_tensors
+                if _grad_state.enabled and (grad_output.requires_grad or output.requires_grad):
+                    # torch's backward writes with out=, which create_graph refuses
+                    raise RuntimeError("mul(): functions with out=... arguments don't support "
+                                       "automatic differentiation, but one of the arguments "
+                                       "requires grad.")
+                x = input._data
+                grad = _cross_map_grad(backend_of(x).xp, x, output._data, ctx.scale,
+                                       grad_output._data, *ctx.params)
+                return wrap(grad), None, None, None, None
+
+        _CrossMapLRN2d = CrossMapLRN2d
+    return _CrossMapLRN2d
+
+
+_CrossMapLRN2d = None
