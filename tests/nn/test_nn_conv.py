@@ -657,3 +657,54 @@ def test_scratch_pool_takes_back_only_its_own_buffers():
     assert pool._held == 48
     pool.release(pool.empty(np, (1 << 20,), np.float32))  # over the limit: dropped
     assert pool._held == 48
+
+
+# -- conv_tbc ----------------------------------------------------------------------------------
+
+def _conv_tbc_ref(x, w, b, pad):
+    """out[t] = b + sum_k x[t + k - pad] @ w[k] over the rows that exist (NumPy loops)."""
+    length, width = x.shape[0], w.shape[0]
+    out = np.tile(b, (length + 2 * pad - width + 1, x.shape[1], 1)).astype(np.float64)
+    for t in range(out.shape[0]):
+        for k in range(width):
+            if 0 <= t + k - pad < length:
+                out[t] += x[t + k - pad] @ w[k]
+    return out
+
+
+def test_conv_tbc_hand_values():
+    # one batch, one channel: x = [1, 2, 3], kernel [1, 10], pad 1 -> rows (0,1) (1,2) (2,3) (3,0)
+    x = ember.tensor([1.0, 2.0, 3.0]).reshape(3, 1, 1)
+    w = ember.tensor([1.0, 10.0]).reshape(2, 1, 1)
+    out = ember.conv_tbc(x, w, ember.tensor([0.5]), 1)
+    assert out.reshape(-1).tolist() == [10.5, 21.5, 32.5, 3.5]
+    assert F.conv_tbc is ember.conv_tbc
+    assert ember.conv_tbc(x, w, ember.tensor([0.0]), -1).reshape(-1).tolist() == []
+    ints = ember.conv_tbc(x.long(), w.long(), ember.tensor([0.5]))
+    assert ints.dtype == ember.int64 and ints.reshape(-1).tolist() == [21, 32]
+
+
+@pytest.mark.parametrize("pad", [0, 1, 3, -1])
+def test_conv_tbc_matches_loops_and_finite_differences(pad):
+    x, w, b = RNG.standard_normal((6, 2, 3)), RNG.standard_normal((3, 3, 4)), RNG.standard_normal(4)
+    out = F.conv_tbc(ember.tensor(x), ember.tensor(w), ember.tensor(b), pad)
+    np.testing.assert_allclose(out.numpy(), _conv_tbc_ref(x, w, b, pad), rtol=1e-12)
+    y = ember.conv_tbc(ember.tensor(x, requires_grad=True), ember.tensor(w), ember.tensor(b), pad)
+    assert type(y.grad_fn).__name__ == "ConvTbcBackward0"
+    check_gradients(lambda *t: ember.conv_tbc(*t, pad=pad), x[:4], w, b)
+
+
+def test_conv_tbc_errors():
+    x, w, b = ember.ones(5, 2, 3), ember.ones(3, 3, 4), ember.ones(4)
+    with pytest.raises(RuntimeError, match="^Input must have 3 dims: time, batch, in_channel$"):
+        ember.conv_tbc(ember.ones(5, 2), w, b)
+    with pytest.raises(RuntimeError, match="^Input dim 2 \\(input channels\\) is not == dim 1 in "
+                                           "the weight tensor$"):
+        ember.conv_tbc(x, ember.ones(3, 2, 4), b)
+    with pytest.raises(RuntimeError, match=r"negative dimension -2: \[-2, 2, 4\]"):
+        ember.conv_tbc(ember.ones(2, 2, 3), ember.ones(5, 3, 4), b)
+    with pytest.raises(RuntimeError, match="same dtype, but got Double and Float"):
+        ember.conv_tbc(x.double(), w, b)
+    with pytest.raises(TypeError, match="argument 'bias' \\(position 3\\) must be Tensor, not "
+                                        "NoneType"):
+        ember.conv_tbc(x, w, None)

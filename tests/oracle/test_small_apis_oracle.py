@@ -1,5 +1,6 @@
-"""as_strided_scatter, Tensor.map2_ and nn.CrossMapLRN2d against real torch: values, dtypes, gradients, node names,
-printed forms and error texts. Skipped when torch is not installed."""
+"""as_strided_scatter, Tensor.map2_, nn.CrossMapLRN2d and conv_tbc against real torch: values,
+dtypes, gradients, node names, printed forms and error texts. Skipped when torch is not
+installed."""
 import warnings
 
 import numpy as np
@@ -180,3 +181,52 @@ def test_cross_map_lrn2d_refuses_create_graph():
         x = lib.ones(1, 3, 1, 1, requires_grad=True)
         return lib.autograd.grad(lib.nn.CrossMapLRN2d(3)(x).sum(), x, create_graph=True)
     _same(fn)
+
+
+# -- conv_tbc ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shapes,pad", [(((6, 2, 3), (3, 3, 4), (4,)), 0),
+                                        (((6, 2, 3), (3, 3, 4), (4,)), 2),
+                                        (((5, 1, 2), (4, 2, 3), (3,)), -1),
+                                        (((2, 3, 1), (5, 1, 2), (2,)), 1),
+                                        (((3, 2, 2), (1, 2, 2), (2,)), 4)])
+@pytest.mark.parametrize("functional", [False, True])
+def test_conv_tbc(shapes, pad, functional):
+    arrays = [RNG.standard_normal(s).astype(np.float32) for s in shapes]
+    gout_shape = (shapes[0][0] + 2 * pad - shapes[1][0] + 1, shapes[0][1], shapes[1][2])
+    gout = RNG.standard_normal(gout_shape).astype(np.float32)
+
+    def fn(lib):
+        x, w, b = (_t(lib, a, True) for a in arrays)
+        conv = lib.nn.functional.conv_tbc if functional else lib.conv_tbc
+        y = conv(x, w, b, pad)
+        grads = lib.autograd.grad(y, (x, w, b), _t(lib, gout))
+        return [y, list(grads), type(y.grad_fn).__name__]
+    _same(fn, rtol=1e-5, atol=1e-5)
+
+
+CONV_TBC_CASES = {
+    "float64": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3, dtype=lib.float64),
+                                        lib.ones(2, 3, 1, dtype=lib.float64), lib.ones(1), 1),
+    "int64": lambda lib: lib.conv_tbc(lib.arange(24).reshape(4, 2, 3),
+                                      lib.arange(6).reshape(2, 3, 1), lib.tensor([0.7])),
+    "keywords": lambda lib: lib.nn.functional.conv_tbc(lib.ones(4, 2, 3), lib.ones(2, 3, 1),
+                                                       bias=lib.ones(1), pad=2),
+    "bool": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3, dtype=lib.bool),
+                                     lib.ones(2, 3, 1, dtype=lib.bool), lib.ones(1)),
+    "input_dims": lambda lib: lib.conv_tbc(lib.ones(4, 2), lib.ones(2, 3, 1), lib.ones(1)),
+    "weight_dims": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3), lib.ones(2, 3), lib.ones(1)),
+    "bias_dims": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3), lib.ones(2, 3, 1), lib.tensor(1.)),
+    "channels": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3), lib.ones(2, 2, 1), lib.ones(1)),
+    "bias_size": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3), lib.ones(2, 3, 1), lib.ones(2)),
+    "negative": lambda lib: lib.conv_tbc(lib.ones(2, 2, 3), lib.ones(5, 3, 4), lib.ones(4)),
+    "dtypes": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3), lib.ones(2, 3, 1).double(),
+                                       lib.ones(1)),
+    "no_bias": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3), lib.ones(2, 3, 1), None),
+    "float_pad": lambda lib: lib.conv_tbc(lib.ones(4, 2, 3), lib.ones(2, 3, 1), lib.ones(1), 1.5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV_TBC_CASES))
+def test_conv_tbc_cases(name):
+    _same(CONV_TBC_CASES[name])

@@ -1,7 +1,7 @@
-"""ember.nn.functional: convolutions (conv1d/2d/3d, conv_transpose1d/2d/3d), and unfold / fold
-from `_fold.py`. One op, `Convolution` (torch's ConvolutionBackward0), serves both directions;
-the weight gradient is a second op, so that gradients of gradients are convolutions again. The
-array kernels live in `_conv_kernels.py` (see NOTE [ Convolution kernels ] there)."""
+"""ember.nn.functional: convolutions (conv1d/2d/3d, conv_transpose1d/2d/3d, conv_tbc), and
+unfold / fold from `_fold.py`. One op, `Convolution` (torch's ConvolutionBackward0), serves both
+directions; the weight gradient is a second op, so that gradients of gradients are convolutions
+again. The array kernels live in `_conv_kernels.py` (see NOTE [ Convolution kernels ] there)."""
 import math
 import warnings
 
@@ -15,7 +15,7 @@ from ._fold import fold, unfold
 from ._padding import constant_pad
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-           "conv_transpose3d", "unfold", "fold"]
+           "conv_transpose3d", "conv_tbc", "unfold", "fold"]
 
 
 # -- the ops -----------------------------------------------------------------------------------
@@ -371,3 +371,86 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding,
                            output_padding, groups, dilation)
 
+
+
+# -- conv_tbc: the (time, batch, channels) 1-d convolution -------------------------------------
+
+class ConvTbc(Op):
+    """conv_tbc(input, weight, bias, pad). Its gradients are conv_tbc again: the input's with
+    the weight flipped in time and transposed, the weight's with input and grad as kernels."""
+    inputs = ("self", "weight", "bias")
+    saves = {"self": ("weight",), "weight": ("self",)}
+
+    def backward(ctx, grad):
+        input, weight = ctx.saved_tensors
+        need_input, need_weight, need_bias = ctx.needs_input_grad
+        width = ctx._weight_shape[0]
+        g_input = g_weight = g_bias = None
+        if need_input:
+            flipped = weight.flip(0).transpose(1, 2)
+            g_input = conv_tbc(grad, flipped, grad.new_zeros(ctx._weight_shape[1]),
+                               width - 1 - ctx.pad)
+        if need_weight:
+            g_weight = conv_tbc(input.transpose(1, 2), grad,
+                                grad.new_zeros(ctx._weight_shape[2]), ctx.pad)
+        if need_bias:
+            g_bias = grad.sum((0, 1))
+        return g_input, g_weight, g_bias
+
+
+def _tbc_forward(xp, x, w, b, pad):
+    """out[t] = bias + sum over k of x[t + k - pad] @ w[k], rows outside x counting as zero."""
+    length, width = x.shape[0], w.shape[0]
+    out_length = length + 2 * pad - width + 1
+    out = xp.empty((out_length, x.shape[1], w.shape[2]), x.dtype)
+    out[...] = b.astype(x.dtype, copy=False)
+    for k in range(width):
+        first = max(0, pad - k)                     # first output row whose input row exists
+        count = min(out_length, length + pad - k) - first
+        if count > 0:
+            start = first + k - pad
+            out[first:first + count] += xp.matmul(x[start:start + count], w[k])
+    return out
+
+
+def _check_tbc(input, weight, bias, pad):
+    for arg, t, pos in (("self", input, 1), ("weight", weight, 2), ("bias", bias, 3)):
+        if not hasattr(t, "_data"):
+            raise TypeError(f"conv_tbc(): argument '{arg}' (position {pos}) must be Tensor, not "
+                            f"{type(t).__name__}")
+    if isinstance(pad, bool) or not isinstance(pad, int):
+        raise TypeError(f"conv_tbc(): argument 'pad' (position 4) must be int, not "
+                        f"{type(pad).__name__}")
+    if input.ndim != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.ndim != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
+                           "out_channels.")
+    if bias.ndim != 1:
+        raise RuntimeError("Bias must be 1-D")
+    if input.shape[2] != weight.shape[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if weight.shape[2] != bias.shape[0]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    out_length = input.shape[0] + 2 * pad - weight.shape[0] + 1
+    if out_length < 0:
+        sizes = [out_length, input.shape[1], weight.shape[2]]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {out_length}: "
+                           f"[{', '.join(map(str, sizes))}]")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{input.dtype._scalar_name} and {weight.dtype._scalar_name}")
+    if input.dtype.is_complex or input._data.dtype.kind == "b":
+        raise NotImplementedError(f"\"addmm_impl_cpu_\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    """A 1-d convolution over (time, batch, channels) input with a (kernel width, in, out)
+    weight and `pad` zero rows at each end of time (negative pads crop): the output has
+    time + 2*pad - width + 1 rows, in input's dtype (bias is cast to it)."""
+    _check_tbc(input, weight, bias, pad)
+    x = input._data
+    out = _tbc_forward(backend_of(x).xp, x, weight._data, bias._data, pad)
+    return apply(ConvTbc, (input, weight, bias), out,
+                 {"pad": pad, "_weight_shape": tuple(weight.shape)})

@@ -12,7 +12,7 @@ import warnings
 from . import functional as F
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-           "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
+           "conv_transpose3d", "conv_tbc", "max_pool1d", "max_pool2d", "max_pool3d",
            "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d",
            "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
            "native_channel_shuffle",
@@ -25,7 +25,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
 # the same signatures as nn.functional's
 conv1d, conv2d, conv3d = F.conv1d, F.conv2d, F.conv3d
 conv_transpose1d, conv_transpose2d = F.conv_transpose1d, F.conv_transpose2d
-conv_transpose3d = F.conv_transpose3d
+conv_transpose3d, conv_tbc = F.conv_transpose3d, F.conv_tbc
 avg_pool1d, adaptive_avg_pool1d = F.avg_pool1d, F.adaptive_avg_pool1d
 pixel_shuffle, pixel_unshuffle, channel_shuffle = (F.pixel_shuffle, F.pixel_unshuffle,
                                                    F.channel_shuffle)
