@@ -2,6 +2,7 @@
 enumerating every alignment) and numbers recorded from torch, gradients against finite
 differences in float64, node names and torch's errors."""
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -262,3 +263,66 @@ def test_ctc_loss_errors_and_module():
     m = nn.CTCLoss(blank=0, zero_infinity=True)
     assert repr(m) == "CTCLoss()"
     assert m(lp, tg, il, tl).item() == pytest.approx(F.ctc_loss(lp, tg, il, tl).item())
+
+
+# -- linear_cross_entropy ------------------------------------------------------------------------
+
+def test_linear_cross_entropy_is_cross_entropy_of_the_logits():
+    x = ember.tensor([[1.0, 0.0], [0.0, 2.0]])
+    w = ember.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    b = ember.tensor([0.0, 0.0, -1.0])
+    t = ember.tensor([0, 2])
+    # logits [1, 0, 0] and [0, 2, 1]: -log softmax at the targets
+    expected = [math.log(math.e + 2) - 1, math.log(1 + math.e ** 2 + math.e) - 1]
+    out = F.linear_cross_entropy(x, w, t, linear_bias=b, reduction="none")
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+    ignored = F.linear_cross_entropy(x, w, ember.tensor([0, -100]), linear_bias=b)
+    np.testing.assert_allclose(ignored.item(), expected[0], rtol=1e-6)
+    probs = ember.tensor([[0.5, 0.5, 0.0], [0.0, 0.0, 1.0]])
+    with pytest.raises(RuntimeError, match="^ignore_index cannot be specified when target "
+                                           "contains probabilities$"):
+        F.linear_cross_entropy(x, w, probs, ignore_index=1)
+    # K-dimensional: weight (C, d, in) gives logits (N, C, d)
+    wk = ember.tensor(RNG.standard_normal((3, 2, 2)))
+    xk = ember.tensor(RNG.standard_normal((2, 2)))
+    tk = ember.tensor([[0, 2], [1, 1]])
+    logits = (xk @ wk.reshape(6, 2).T).reshape(2, 3, 2)
+    np.testing.assert_allclose(F.linear_cross_entropy(xk, wk, tk).item(),
+                               F.cross_entropy(logits, tk).item(), rtol=1e-12)
+    with pytest.raises(RuntimeError, match=r"requires batched input, \(N, 2\), got unbatched"):
+        F.linear_cross_entropy(xk[0], wk, tk[0])
+
+
+def test_linear_cross_entropy_options_warn_where_torchs_chunked_path_would_not_run():
+    x, w, t = ember.ones(2, 3), ember.ones(4, 3), ember.tensor([0, 3])
+    options = nn.LinearCrossEntropyOptions()
+    assert repr(options) == ("LinearCrossEntropyOptions(allow_retain_graph=False, "
+                             "batch_chunk_size=None, chunking_method='auto', acc_policy='auto', "
+                             "acc_dtype=None)")
+    np.testing.assert_allclose(F.linear_cross_entropy(x, w, t, options=options).item(),
+                               math.log(4), rtol=1e-6)
+    with pytest.warns(UserWarning, match="``options`` ignored; chunked path needs"):
+        F.linear_cross_entropy(x, w, t, label_smoothing=0.1, options=options)
+    with pytest.raises(ValueError, match="invalid acc_policy: 'x'"):
+        nn.LinearCrossEntropyOptions(acc_policy="x")
+    bad = nn.LinearCrossEntropyOptions(batch_chunk_size=3, chunking_method="aspect_ratio")
+    with pytest.raises(ValueError, match=r"give different chunk sizes \(3 vs 2\)"):
+        F.linear_cross_entropy(ember.ones(4, 3), ember.ones(5, 3), ember.zeros(4).long(),
+                               options=bad)
+
+
+def test_linear_cross_entropy_loss_module():
+    ember.manual_seed(0)
+    m = nn.LinearCrossEntropyLoss(3, 5, out_features=(2,), bias=True)
+    ember.manual_seed(0)
+    ref = nn.Linear(3, 10)
+    assert list(m.state_dict()) == ["linear.weight", "linear.bias"]
+    assert m.linear.weight.tolist() == ref.weight.tolist()
+    assert repr(m).splitlines()[1] == (
+        "  in_features=3, num_classes=5, out_features=(2,), bias=True, reduction=mean, "
+        "ignore_index=None, label_smoothing=0.0, options=None")
+    x, t = ember.randn(4, 3), ember.randint(0, 5, (4, 2))
+    logits = ref(x).reshape(4, 5, 2)
+    np.testing.assert_allclose(m(x, t).item(), F.cross_entropy(logits, t).item(), rtol=1e-6)
+    with pytest.raises(RuntimeError, match=r"expected weight shape to be \(5,\), got \(4,\)"):
+        nn.LinearCrossEntropyLoss(3, 5, weight=ember.ones(4))

@@ -1,5 +1,6 @@
-"""as_strided_scatter, Tensor.map2_, nn.CrossMapLRN2d and conv_tbc against real torch: values,
-dtypes, gradients, node names, printed forms and error texts. Skipped when torch is not
+"""as_strided_scatter, Tensor.map2_, nn.CrossMapLRN2d, conv_tbc and linear_cross_entropy (with
+LinearCrossEntropyLoss and LinearCrossEntropyOptions) against real torch: values, dtypes,
+gradients, node names, printed forms, warnings and error texts. Skipped when torch is not
 installed."""
 import warnings
 
@@ -230,3 +231,110 @@ CONV_TBC_CASES = {
 @pytest.mark.parametrize("name", sorted(CONV_TBC_CASES))
 def test_conv_tbc_cases(name):
     _same(CONV_TBC_CASES[name])
+
+
+# -- linear_cross_entropy and LinearCrossEntropyLoss -------------------------------------------
+
+XL = RNG.standard_normal((4, 3)).astype(np.float32)
+WL = RNG.standard_normal((5, 3)).astype(np.float32)
+WK = RNG.standard_normal((5, 2, 3)).astype(np.float32)
+BL = RNG.standard_normal(5).astype(np.float32)
+PROBS = RNG.dirichlet(np.ones(5), 4).astype(np.float32)
+TARGET = np.array([0, 4, -100, 2])
+TARGET_K = np.array([[0, 4], [1, 1], [3, -100], [2, 0]])
+
+
+def _lce(*, x=XL, w=WL, target=TARGET, chunked=False, **given):
+    """The loss and its gradients; `chunked`: torch takes its chunked path, whose node ember
+    does not have (ember computes the reference way), so only values are compared."""
+    def fn(lib):
+        kwargs = dict(given)
+        xt, wt = _t(lib, x, True), _t(lib, w, True)
+        for key in ("linear_bias", "weight"):
+            if key in kwargs:
+                kwargs[key] = _t(lib, kwargs[key], key == "linear_bias")
+        if "options" in kwargs:
+            kwargs["options"] = lib.nn.LinearCrossEntropyOptions(**kwargs["options"])
+        y = lib.nn.functional.linear_cross_entropy(xt, wt, _t(lib, target), **kwargs)
+        grads = lib.autograd.grad(y.sum(), (xt, wt))
+        return [y.detach() if chunked else y, list(grads)]
+    return fn
+
+
+LCE = {
+    "mean": _lce(),
+    "sum_bias": _lce(reduction="sum", linear_bias=BL),
+    "none_weight": _lce(reduction="none", weight=np.arange(1, 6, dtype=np.float32)),
+    "ignore_index": _lce(ignore_index=4, target=np.array([0, 4, 1, 2])),
+    "smoothing": _lce(label_smoothing=0.2, weight=np.arange(1, 6, dtype=np.float32)),
+    "probabilities": _lce(target=PROBS),
+    "probabilities_ignore": _lce(target=PROBS, ignore_index=-100),
+    "unbatched": _lce(x=XL[0], target=np.array(3)),
+    "k_dim": _lce(w=WK, target=TARGET_K, linear_bias=BL[:, None] * np.ones((5, 2), np.float32)),
+    "options": _lce(options={}, chunked=True),
+    "options_none": _lce(options={}, chunked=True, reduction="none", linear_bias=BL),
+    "options_smoothing": _lce(options={}, label_smoothing=0.1),
+    "options_k_dim": _lce(options={"batch_chunk_size": 2}, w=WK, target=TARGET_K),
+    "options_probabilities": _lce(options={}, target=PROBS),
+    "options_conflict": _lce(options={"batch_chunk_size": 3, "chunking_method": "aspect_ratio"}),
+    "options_agree": _lce(options={"batch_chunk_size": 2, "chunking_method": "aspect_ratio"},
+                          chunked=True),
+    "bad_input": _lce(x=XL[None]),
+    "bad_weight": _lce(w=WL[0]),
+    "bad_features": _lce(w=WL[:, :2]),
+    "bad_bias": _lce(linear_bias=BL[:4]),
+    "k_dim_unbatched": _lce(x=XL[0], w=WK, target=TARGET_K[0]),
+    "bad_reduction": _lce(reduction="avg"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LCE))
+def test_linear_cross_entropy(name):
+    _same(LCE[name], rtol=1e-5, atol=1e-6)
+
+
+OPTIONS = {
+    "repr": lambda lib: repr(lib.nn.LinearCrossEntropyOptions(acc_policy="accurate",
+                                                              acc_dtype=lib.float32)),
+    "equal": lambda lib: lib.nn.LinearCrossEntropyOptions() == lib.nn.LinearCrossEntropyOptions(),
+    "bad_policy": lambda lib: lib.nn.LinearCrossEntropyOptions(acc_policy="x"),
+    "bad_method": lambda lib: lib.nn.LinearCrossEntropyOptions(chunking_method="aspect:2"),
+    "bad_size": lambda lib: lib.nn.LinearCrossEntropyOptions(batch_chunk_size=0),
+    "bad_dtype": lambda lib: lib.nn.LinearCrossEntropyOptions(acc_dtype=lib.int64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_linear_cross_entropy_options(name):
+    _same(OPTIONS[name])
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"bias": True, "out_features": (2,)},
+                                    {"reduction": "sum", "label_smoothing": 0.1,
+                                     "ignore_index": 1},
+                                    {"dtype": "float64", "out_features": (2, 1)}])
+def test_linear_cross_entropy_loss_module(kwargs):
+    out_features = kwargs.get("out_features", ())
+
+    def fn(lib):
+        options = dict(kwargs)
+        if "dtype" in options:
+            options["dtype"] = getattr(lib, options["dtype"])
+        lib.manual_seed(3)
+        m = lib.nn.LinearCrossEntropyLoss(3, 5, **options)
+        x = lib.randn(4, 3, dtype=m.linear.weight.dtype)
+        target = lib.randint(0, 5, (4,) + out_features)
+        y = m(x, target)
+        y.backward()
+        state = [(k, v.detach().numpy().tolist()) for k, v in m.state_dict().items()]
+        return [y, repr(m), state, m.linear.weight.grad]
+    _same(fn)
+
+
+@pytest.mark.parametrize("kwargs", [{"weight": np.ones(4, np.float32)},
+                                    {"label_smoothing": 1.5}])
+def test_linear_cross_entropy_loss_module_errors(kwargs):
+    def fn(lib):
+        args = {k: _t(lib, v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        return lib.nn.LinearCrossEntropyLoss(3, 5, **args)
+    _same(fn)

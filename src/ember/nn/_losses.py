@@ -144,6 +144,65 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
 
 
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0, options=None):
+    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...), with the logits
+    shaped (N, C, *out_features) when linear_weight is (C, *out_features, in_features).
+    `ignore_index=None` means -100 for class-index targets (and must stay None for class
+    probabilities). torch's chunked path (`options` given) never materializes all logits; ember
+    accepts `options`, checks them and warns for the configurations torch's chunked path refuses
+    as torch does, but always computes the reference way (so the graph is the reference one)."""
+    from . import functional as F
+    _check_linear_cross_entropy(input, linear_weight, linear_bias)
+    num_batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    num_classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    logits_shape = (*num_batches, num_classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains "
+                           "probabilities")
+    ignore_index = -100 if ignore_index is None else ignore_index
+    if options is not None:
+        if (out_features or reduction not in ("mean", "sum", "none") or label_smoothing != 0.0
+                or target.dtype != _dtype.int64):
+            bias_shape = tuple(linear_bias.shape) if linear_bias is not None else None
+            warnings.warn(
+                f"linear_cross_entropy: ``options`` ignored; chunked path needs reduction in "
+                f"{{'mean','sum','none'}}, label_smoothing == 0, target.dtype == int64, "
+                f"out_features == (). Got reduction={reduction!r}, label_smoothing="
+                f"{label_smoothing}, target.dtype={target.dtype}, out_features={out_features}, "
+                f"tracing=False, linear_bias.shape={bias_shape}.", stacklevel=2)
+        else:
+            options._check_chunk_size(num_batches[0] if num_batches else 1, in_features,
+                                      num_classes)
+    classes = math.prod(out_features, start=num_classes)
+    logits = F.linear(input, linear_weight.reshape(classes, in_features),
+                      None if linear_bias is None else linear_bias.reshape(classes))
+    return cross_entropy(logits.reshape(logits_shape), target, weight=weight,
+                         reduction=reduction, ignore_index=ignore_index,
+                         label_smoothing=label_smoothing)
+
+
+def _check_linear_cross_entropy(input, linear_weight, linear_bias):
+    if not 1 <= input.ndim <= 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.ndim}")
+    if linear_weight.ndim < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.ndim}")
+    if input.shape[-1] != linear_weight.shape[-1]:
+        raise RuntimeError(f"expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {input.shape[-1]} and "
+                           f"{linear_weight.shape[-1]}, respectively")
+    wanted = tuple(linear_weight.shape[:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != wanted:
+        raise RuntimeError(f"expected linear_bias shape {wanted}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if linear_weight.ndim > 2 and input.ndim == 1:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, "
+                           f"(N, {input.shape[-1]}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
+
+
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     """-(target log(input) + (1 - target) log(1 - input)), logs clamped at -100."""

@@ -13,8 +13,9 @@ from ._distance import cosine_similarity, normalize, pairwise_distance, pdist
 from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
                       binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
                       gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss,
-                      margin_ranking_loss, mse_loss, multilabel_soft_margin_loss, nll_loss,
-                      poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss)
+                      linear_cross_entropy, margin_ranking_loss, mse_loss,
+                      multilabel_soft_margin_loss, nll_loss, poisson_nll_loss, smooth_l1_loss,
+                      soft_margin_loss, triplet_margin_loss)
 from ._losses import multi_margin_loss, multilabel_margin_loss
 from ._ctc import ctc_loss
 from ._padding import pad
@@ -35,7 +36,8 @@ __all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu
            "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
            "relu_", "elu_", "leaky_relu_", "hardtanh_", "threshold_", "rrelu_", "celu_", "selu_",
            "one_hot", "normalize", "cosine_similarity", "pairwise_distance", "pdist", "pad",
-           "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy", "nll_loss",
+           "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy",
+           "linear_cross_entropy", "nll_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
            "cosine_embedding_loss", "margin_ranking_loss", "triplet_margin_loss",
            "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss",

@@ -17,6 +17,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
                    PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
 from .loss import CTCLoss, MultiLabelMarginLoss, MultiMarginLoss
 from .loss import NLLLoss2d, TripletMarginWithDistanceLoss
+from .loss import LinearCrossEntropyLoss, LinearCrossEntropyOptions
 from .conv import *  # noqa: F401,F403,E402
 from .pooling import *  # noqa: F401,F403,E402
 from .normalization import *  # noqa: F401,F403,E402

@@ -1,8 +1,11 @@
 """Loss modules: each holds its settings and calls its `ember.nn.functional` counterpart."""
+import dataclasses
+import math
 import warnings
 
 from .. import functional as F
 from .distance import PairwiseDistance
+from .linear import Linear
 from .module import Module
 
 
@@ -95,6 +98,91 @@ class CrossEntropyLoss(_WeightedLoss):
         return F.cross_entropy(input, target, weight=self.weight,
                                ignore_index=self.ignore_index, reduction=self.reduction,
                                label_smoothing=self.label_smoothing)
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """cross_entropy of a `Linear(in_features, num_classes * prod(out_features), bias)` layer's
+    logits, shaped (N, num_classes, *out_features); the layer's weight is stored flat, as
+    torch stores it. `options` is kept and passed on (see `linear_cross_entropy`)."""
+
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None,
+                 dtype=None, reduction="mean", weight=None, ignore_index=None,
+                 label_smoothing=0.0, options=None):
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got "
+                               f"{tuple(weight.shape)}")
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got "
+                               f"{label_smoothing}")
+        super().__init__(weight, None, None, reduction)
+        self.num_classes = num_classes
+        self.out_features = out_features
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+        self.linear = Linear(in_features, math.prod(out_features, start=num_classes), bias=bias,
+                             device=device, dtype=dtype)
+        self.options = options
+
+    def forward(self, input, target):
+        shape = (self.num_classes, *self.out_features)
+        bias = self.linear.bias
+        return F.linear_cross_entropy(
+            input, self.linear.weight.reshape(shape + (self.linear.in_features,)), target,
+            linear_bias=None if bias is None else bias.reshape(shape), weight=self.weight,
+            reduction=self.reduction, ignore_index=self.ignore_index,
+            label_smoothing=self.label_smoothing, options=self.options)
+
+    def extra_repr(self):
+        return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+                f"out_features={self.out_features}, bias={self.linear.bias is not None}, "
+                f"reduction={self.reduction}, ignore_index={self.ignore_index}, "
+                f"label_smoothing={self.label_smoothing}, options={self.options}")
+
+
+@dataclasses.dataclass(slots=True, frozen=True)
+class LinearCrossEntropyOptions:
+    """torch's settings for the chunked `linear_cross_entropy` (chunk size, accumulation
+    policy and dtype), validated as torch validates them. ember accepts them, checks that an
+    explicit `batch_chunk_size` agrees with an explicit `chunking_method`, and computes the
+    reference way whatever they say."""
+    allow_retain_graph: bool = False
+    batch_chunk_size: int = None
+    chunking_method: str = "auto"
+    acc_policy: str = "auto"
+    acc_dtype: object = None
+
+    def __post_init__(self):
+        from ... import _dtype
+        if self.acc_policy not in {"auto", "accurate", "balanced", "compact"}:
+            raise ValueError(f"invalid acc_policy: {self.acc_policy!r}")
+        if self.chunking_method is not None and self.chunking_method != "auto":
+            name, sep, factor = self.chunking_method.partition(":")
+            factor = factor if sep else "1"
+            if not (name == "aspect_ratio" and factor.isdigit() and int(factor) > 0):
+                raise ValueError(f"invalid chunking_method: {self.chunking_method!r}")
+        size = self.batch_chunk_size
+        if not (size is None or (isinstance(size, int) and size > 0)):
+            raise ValueError(f"batch_chunk_size must be positive int or None, got {size!r}")
+        allowed = (_dtype.float16, _dtype.bfloat16, _dtype.float32, _dtype.float64)
+        if self.acc_dtype is not None and self.acc_dtype not in allowed:
+            raise ValueError(f"acc_dtype must be one of {{None, torch.float16, torch.bfloat16, "
+                             f"torch.float32, torch.float64}}, got {self.acc_dtype!r}. Pass "
+                             f"acc_dtype=None to let the op pick automatically.")
+
+    def _check_chunk_size(self, num_batches, in_features, num_classes):
+        """torch's refusal of an explicit batch_chunk_size that the explicit chunking method
+        ("aspect_ratio[:N]": the next power of two of the batches per logits-sized chunk,
+        divided by N) would size differently."""
+        method = self.chunking_method
+        if self.batch_chunk_size is None or method in (None, "auto"):
+            return
+        factor = int(method.partition(":")[2] or 1)
+        per_chunk = -(-num_batches // -(-num_classes // in_features))
+        chunk = min((1 << (per_chunk - 1).bit_length()) // factor, num_batches)
+        if self.batch_chunk_size != chunk:
+            raise ValueError(f"batch_chunk_size (={self.batch_chunk_size}) and chunking_method "
+                             f"('{method}') give different chunk sizes "
+                             f"({self.batch_chunk_size} vs {chunk}); pass only one.")
 
 
 class BCELoss(_WeightedLoss):
