@@ -509,11 +509,22 @@ def _saved(obj):
 
 def test_truncated_files_raise_runtime_error(tmp_path):
     data = _saved({"w": ember.arange(100.)})
-    for cut in (len(data) // 2, len(data) - 10, 10):
+    for cut in (len(data) // 2, len(data) - 10, 22):
         with pytest.raises(RuntimeError, match="PytorchStreamReader failed reading zip "
                                                "archive: failed finding central directory"):
             ember.load(io.BytesIO(data[:cut]))
-    for junk in (b"", b"not a checkpoint at all", data[4:]):
+    for cut in (4, 10, 21):     # shorter than a zip's end record: miniz's "not a ZIP archive"
+        with pytest.raises(RuntimeError, match="PytorchStreamReader failed reading zip "
+                                               "archive: not a ZIP archive"):
+            ember.load(io.BytesIO(data[:cut]))
+    with pytest.raises(EOFError):               # torch's legacy unpickler on an empty file
+        ember.load(io.BytesIO(b""))
+    with pytest.raises(RuntimeError, match="^mmap can only be used with files saved with "
+                                           "`torch.save\\(_use_new"):
+        ember.load(io.BytesIO(b""), mmap=True)  # torch checks the format before the path
+    with pytest.raises(ValueError, match="^f must be a file path in order to use the mmap"):
+        ember.load(io.BytesIO(data), mmap=True)
+    for junk in (b"not a checkpoint at all", data[4:]):
         with pytest.raises(RuntimeError, match="Invalid magic number; corrupt file?"):
             ember.load(io.BytesIO(junk))
     path = tmp_path / "bad.pt"

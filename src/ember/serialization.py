@@ -458,6 +458,18 @@ def _is_zipfile(file):
     return magic == b"PK\x03\x04"
 
 
+# the zip's end-of-central-directory record: a shorter file cannot be an archive (miniz's check)
+_END_RECORD_SIZE = 22
+
+
+def _remaining(file):
+    """How many bytes `file` holds from its current position on."""
+    start = file.tell()
+    size = file.seek(0, io.SEEK_END) - start
+    file.seek(start)
+    return size
+
+
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """Load an object saved with `ember.save` or `torch.save` (zip format) from `f`, a path or
@@ -485,8 +497,6 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     pickle_load_args.setdefault("encoding", "utf-8")
     if _is_path(f) and os.fspath(f).endswith(".safetensors"):
         return _load_safetensors(os.fspath(f), map_location)
-    if mmap and not _is_path(f):
-        raise ValueError("f must be a file path in order to use the mmap argument")
     if _is_path(f):
         with open(f, "rb") as file:
             return _load_file(file, f, map_location, pickle_module, weights_only, mmap,
@@ -503,9 +513,15 @@ def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pick
                 "mmap can only be used with files saved with "
                 f"`torch.save({name}_use_new_zipfile_serialization=True), please torch.save "
                 "your checkpoint with this option in order to use mmap.")
+        if _remaining(file) == 0:
+            raise EOFError()        # torch's legacy unpickler on an empty file
         raise RuntimeError("Invalid magic number; corrupt file? ember.load reads the zip format "
                            "that torch.save writes by default (torch >= 1.6); this file is not "
                            "one (empty, truncated at its start, or a legacy checkpoint)")
+    if mmap and path is None:
+        raise ValueError("f must be a file path in order to use the mmap argument")
+    if _remaining(file) < _END_RECORD_SIZE:
+        raise _corrupt("reading zip archive: not a ZIP archive")
     try:
         archive = zipfile.ZipFile(file)
     except (zipfile.BadZipFile, EOFError, OSError, ValueError, struct.error):

@@ -87,6 +87,32 @@ def test_reentrant_node_and_default_warning():
         checkpoint_sequential([lambda a: a * 2], 1, x)
 
 
+@pytest.mark.parametrize("use_reentrant", VARIANTS)
+def test_recomputation_runs_under_the_forward_autocast(use_reentrant):
+    # the recomputed matmul is bfloat16 again, so backward sees the first run's dtypes
+    torch.manual_seed(0)
+    x = torch.randn(3, 3, requires_grad=True)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        y = checkpoint(lambda a: a @ a, x, use_reentrant=use_reentrant)
+    assert y.dtype is torch.bfloat16
+    y.float().sum().backward()
+    got = x.grad.clone()
+    x.grad = None
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        ref = x @ x
+    ref.float().sum().backward()
+    assert torch.equal(got, x.grad)
+    assert not torch.is_autocast_enabled("cpu")
+
+
+def test_reentrant_warns_when_no_input_requires_grad():
+    x = torch.ones(2)
+    with pytest.warns(UserWarning, match="^None of the inputs have requires_grad=True. "
+                                         "Gradients will be None$"):
+        y = checkpoint(lambda a: a * 2, x, use_reentrant=True)
+    assert y.tolist() == [2., 2.] and not y.requires_grad
+
+
 def peak_bytes(fn):
     tracemalloc.start()
     try:

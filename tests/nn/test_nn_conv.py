@@ -209,6 +209,25 @@ def test_integer_and_half_convolutions():
     np.testing.assert_allclose(h.numpy(), ref_conv(x, w, padding=1), rtol=1e-3)
 
 
+def test_half_convolutions_add_the_bias_before_rounding():
+    # torch's CPU kernels accumulate in float32, add the bias there and round once (bfloat16
+    # transposed too; its float16 transposed kernel rounds each step)
+    x = ember.tensor(RNG.standard_normal((2, 3, 6, 6)), dtype=ember.float32)
+    w = ember.tensor(RNG.standard_normal((4, 3, 3, 3)), dtype=ember.float32)
+    b = ember.tensor(RNG.standard_normal(4), dtype=ember.float32)
+    for dtype in (ember.bfloat16, ember.float16):
+        xh, wh, bh = x.to(dtype), w.to(dtype), b.to(dtype)
+        for kw in ({}, dict(padding=1, stride=2), dict(padding=1)):
+            y = F.conv2d(xh, wh, bh, **kw)
+            want = F.conv2d(xh.float(), wh.float(), bh.float(), **kw).to(dtype)
+            assert y.dtype is dtype
+            assert ember.equal(y, want), (dtype, kw)
+    wt = w.transpose(0, 1).contiguous()
+    xb, wb, bb = x.bfloat16(), wt.bfloat16(), b.bfloat16()
+    want = F.conv_transpose2d(xb.float(), wb.float(), bb.float()).bfloat16()
+    assert ember.equal(F.conv_transpose2d(xb, wb, bb), want)
+
+
 # -- gradients ------------------------------------------------------------------------------------
 
 GRAD_CASES = [

@@ -70,6 +70,20 @@ def _output_padding_for(in_size, out_size, kernel, stride, padding, dilation):
                  in zip(in_size, out_size, kernel, stride, padding, dilation))
 
 
+def _transposed_forward(xp, x, w, b, stride, padding, dilation, groups, output_padding):
+    """The transposed convolution plus bias. bfloat16 computes in float32 and rounds once, as
+    torch's CPU kernel does (its float16 kernel rounds each step, as the kernel here does)."""
+    dtype = x.dtype
+    wide = dtype.name == "bfloat16"
+    if wide:
+        x, w = x.astype(xp.float32), w.astype(xp.float32)
+        b = None if b is None else b.astype(xp.float32)
+    out = kernels.conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding)
+    if b is not None:
+        out += b.reshape((-1,) + (1,) * (out.ndim - 2))
+    return out.astype(dtype) if wide else out
+
+
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     """aten::convolution on checked arguments (tuples over the spatial dims): runs the kernel
@@ -78,10 +92,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     xp = backend_of(x).xp
     columns = None
     if transposed:
-        out = kernels.conv_transpose(xp, x, w, stride, padding, dilation, groups,
-                                     output_padding)
-        if bias is not None:
-            out += bias._data.reshape((-1,) + (1,) * (out.ndim - 2))
+        out = _transposed_forward(xp, x, w, None if bias is None else bias._data, stride,
+                                  padding, dilation, groups, output_padding)
     elif x.shape[1] == 0:
         # NOTE: as torch does, an input without channels gives an output without channels.
         size = kernels.output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)

@@ -223,28 +223,46 @@ def columns(xp, x, groups, kernel, positions, stride, padding, dilation, out_cha
 
 def conv_forward(xp, x, w, bias, stride, padding, dilation, groups):
     """Cross-correlation of `x` (N, C, *in) with `w` (O, C/G, *k), plus `bias` (O,) or None:
-    (N, O, *out), and the columns used (for the weight gradient)."""
+    (N, O, *out), and the columns used (for the weight gradient). Half precision (as torch's
+    CPU kernels) accumulates in float32, adds the bias there and rounds once."""
     n, o = x.shape[0], w.shape[0]
     kernel = w.shape[2:]
     positions = output_size(x.shape[2:], kernel, stride, padding, dilation)
     full, cols = columns(xp, x, groups, kernel, positions, stride, padding, dilation, o)
     weight = w.reshape(groups, o // groups, w.shape[1] * math.prod(kernel))
+    half = _is_half(x.dtype)
     if bias is not None:
         bias = bias.reshape((o,) + (1,) * len(positions))
+        if half:
+            bias = bias.astype(xp.float32)
     if not full:
-        y = matmul(xp, weight, cols).reshape((n, o) + positions)
+        y = _product(xp, weight, cols, half).reshape((n, o) + positions)
         if bias is not None:
             y += bias
-        return y, (full, cols)
-    scratch = _pool.empty(xp, (n, groups, o // groups, cols.shape[-1]), x.dtype)
-    y = matmul(xp, weight, cols, out=scratch)
+        return (y.astype(x.dtype) if half else y), (full, cols)
+    scratch = None if half else _pool.empty(xp, (n, groups, o // groups, cols.shape[-1]),
+                                            x.dtype)
+    y = _product(xp, weight, cols, half, out=scratch)
     padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
     y = y.reshape((n, o, positions[0]) + padded[1:])
     y = y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])]
     # the crop's copy adds the bias on the way
     y = xp.ascontiguousarray(y) if bias is None else xp.add(y, bias)
-    _pool.release(scratch)
-    return y, (full, cols)
+    if scratch is not None:
+        _pool.release(scratch)
+    return (y.astype(x.dtype) if half else y), (full, cols)
+
+
+def _is_half(dtype):
+    """Whether `dtype` is a 2-byte float (float16, bfloat16), which BLAS does not have."""
+    return not (dtype.kind in "iubc" or dtype.itemsize >= 4)
+
+
+def _product(xp, a, b, half, out=None):
+    """a @ b; for half precision the float32 product, not rounded yet."""
+    if half:
+        return xp.matmul(a.astype(xp.float32), b.astype(xp.float32))
+    return xp.matmul(a, b, out=out)
 
 
 def conv_weight(xp, x, g, kernel, stride, padding, dilation, groups, saved=None):

@@ -63,6 +63,27 @@ class _fork_rng:
             random.set_rng_state(self.saved)
 
 
+def _autocast_state():
+    """The autocast settings in force now, per device: torch re-enters them around the
+    recomputation, so the recomputed ops run in the dtypes of the first run."""
+    from ..amp import autocast_mode as amp
+    cache = amp.is_autocast_cache_enabled()
+    return [(device, amp.is_autocast_enabled(device), amp.get_autocast_dtype(device), cache)
+            for device in ("cpu", "cuda")]
+
+
+def _autocast_context(state):
+    """A context that runs under the autocast settings `state` (from `_autocast_state`)."""
+    import contextlib
+    from ..amp import autocast
+    stack = contextlib.ExitStack()
+    for device, enabled, dtype, cache in state:
+        if enabled or device == "cpu":
+            stack.enter_context(autocast(device, dtype=dtype, enabled=enabled,
+                                         cache_enabled=cache))
+    return stack
+
+
 def noop_context_fn():
     import contextlib
     return contextlib.nullcontext(), contextlib.nullcontext()
@@ -99,6 +120,7 @@ class _Recomputation:
         self.kwargs = kwargs
         self.rng_state = rng_state
         self.grad_enabled = grad_enabled
+        self.autocast_state = _autocast_state()
         self.count = 0              # tensors packed in the first run
         self.values = None          # position -> recomputed tensor
 
@@ -119,6 +141,7 @@ class _Recomputation:
             return None
 
         with _fork_rng(self.rng_state), autograd.set_grad_enabled(self.grad_enabled), \
+                _autocast_context(self.autocast_state), \
                 saved_tensors_hooks(pack, _never_unpacked):
             self.function(*self.args, **self.kwargs)
         if counter[0] != self.count:
@@ -156,6 +179,10 @@ class CheckpointFunction(autograd.Function):
     def forward(ctx, run_function, preserve_rng_state, *args):
         ctx.run_function = run_function
         ctx.rng_state = _rng_state(preserve_rng_state)
+        ctx.autocast_state = _autocast_state()
+        if not any(a.requires_grad for a in args if _is_tensor(a)):
+            warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
+                          UserWarning, stacklevel=2)
         ctx.inputs = [None if _is_tensor(a) else a for a in args]
         ctx.tensor_indices = [i for i, a in enumerate(args) if _is_tensor(a)]
         ctx.save_for_backward(*[a for a in args if _is_tensor(a)])
@@ -166,7 +193,8 @@ class CheckpointFunction(autograd.Function):
         inputs = list(ctx.inputs)
         for i, t in zip(ctx.tensor_indices, ctx.saved_tensors):
             inputs[i] = t.detach().requires_grad_(t.requires_grad)
-        with _fork_rng(ctx.rng_state), autograd.enable_grad():
+        with _fork_rng(ctx.rng_state), autograd.enable_grad(), \
+                _autocast_context(ctx.autocast_state):
             outputs = ctx.run_function(*inputs)
         if not isinstance(outputs, tuple):
             outputs = (outputs,)
