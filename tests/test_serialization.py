@@ -301,6 +301,26 @@ def test_blocked_module_message():
     assert "Re-running `torch.load` with `weights_only` set to `False`" in str(info.value)
 
 
+def test_get_unsafe_globals_in_checkpoint(tmp_path):
+    # the file's GLOBALs less torch's defaults and the added safe globals; protocol 2's
+    # `__builtin__` names count as `builtins` (allowed), as torch maps them
+    obj = {"p": [Point(3), shutil.copyfile], "ok": [{1}, 2j, bytearray(b"y"),
+                                                   collections.OrderedDict(),
+                                                   ember.nn.Parameter(ember.ones(1)),
+                                                   ember.float16, ember.Size([1])]}
+    path = tmp_path / "c.pt"
+    ember.save(obj, path)
+    serialization.clear_safe_globals()
+    assert sorted(serialization.get_unsafe_globals_in_checkpoint(path)) == sorted([
+        f"{__name__}.Point", "shutil.copyfile"])
+    with serialization.safe_globals([Point]):
+        with open(path, "rb") as f:
+            assert serialization.get_unsafe_globals_in_checkpoint(f) == ["shutil.copyfile"]
+    with pytest.raises(ValueError, match="^Expected input to be a checkpoint returned by "
+                                         "torch.save$"):
+        serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(b"junk"))
+
+
 def test_safe_globals_api():
     buf = io.BytesIO()
     ember.save({"p": Point(3), "t": ember.ones(1)}, buf)

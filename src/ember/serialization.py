@@ -39,7 +39,7 @@ from ._weights_only import (Unpickler, add_safe_globals, clear_safe_globals,  # 
 from ._safetensors import load_file, save_file  # noqa: F401
 
 __all__ = ["save", "load", "add_safe_globals", "safe_globals", "get_safe_globals",
-           "clear_safe_globals", "save_file", "load_file"]
+           "clear_safe_globals", "get_unsafe_globals_in_checkpoint", "save_file", "load_file"]
 
 _ALIGNMENT = 64
 _CHUNK = 64 << 20
@@ -543,6 +543,44 @@ def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pick
 
 
 @functools.lru_cache(maxsize=None)
+def get_unsafe_globals_in_checkpoint(f):
+    """The globals ("module.name") that `f`'s pickle names (statically, its GLOBAL opcodes, as
+    torch reads them) and that `weights_only=True` would refuse: neither torch's defaults nor
+    added with `add_safe_globals`/`safe_globals`. In no particular order, as torch's.
+
+        >>> ember.serialization.get_unsafe_globals_in_checkpoint("ckpt.pt")
+        ['__main__.Point']
+    """
+    from ._weights_only import _user_allowed_globals
+    if _is_path(f):
+        with open(f, "rb") as file:
+            return get_unsafe_globals_in_checkpoint(file)
+    if not _is_zipfile(f):
+        raise ValueError("Expected input to be a checkpoint returned by torch.save")
+    import zipfile
+    with zipfile.ZipFile(f) as archive:
+        data = _Reader(archive, None, None, False).read("data.pkl")
+    safe = set(torch_globals()) | set(_user_allowed_globals())
+    return list(_globals_in_pickle(data) - safe)
+
+
+def _globals_in_pickle(data):
+    """The "module.name" of every GLOBAL opcode in the pickle `data`, Python 2 names
+    (`__builtin__.set`, as protocol 2 writes them) mapped to Python 3's."""
+    import pickletools
+    from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
+    found = set()
+    for op, arg, _ in pickletools.genops(data):
+        if op.name == "GLOBAL":
+            module, name = arg.split(" ", 1)
+            if (module, name) in NAME_MAPPING:
+                module, name = NAME_MAPPING[(module, name)]
+            elif module in IMPORT_MAPPING:
+                module = IMPORT_MAPPING[module]
+            found.add(f"{module}.{name}")
+    return found
+
+
 def _unpickler_class(base):
     if base is pickle.Unpickler:
         return Unpickler

@@ -366,7 +366,152 @@ SAVE_LOAD = [
     'import io\nb = io.BytesIO()\ntorch.save(torch.ones(2), b)\nprint(b.getvalue()[:4])',
 ]
 
-SNIPPETS = [*AUTOCAST, *SCALER, *CHECKPOINT, *SAVE_LOAD]
+# More: loss dtypes under autocast, attention layers, the deprecated torch.cpu.amp names, several
+# optimizers on one scaler, checkpoint edge cases, save/load of views, storages, layouts and safe globals.
+MORE = [
+    'torch.manual_seed(0)\nx = torch.randn(2, 3).bfloat16()\n'
+    "with torch.autocast('cpu', dtype=torch.bfloat16):\n"
+    '    print(torch.softmax(x, -1).dtype, torch.log_softmax(x, -1).dtype,'
+    ' x.float().sum().dtype)\n'
+    '    print(torch.nn.functional.binary_cross_entropy_with_logits(x, torch.ones(2,'
+    ' 3)).dtype)\n'
+    '    print(torch.nn.functional.nll_loss(x.float(), torch.tensor([0, 1])).dtype)\n'
+    '    print(torch.nn.functional.l1_loss(x, x).dtype,'
+    ' torch.nn.functional.smooth_l1_loss(x.float(), x.float()).dtype)',
+    'torch.manual_seed(0)\nx = torch.randn(2, 4)\n'
+    "with torch.autocast('cpu', dtype=torch.bfloat16):\n    y = x @ x.t()\n"
+    '    print(torch.nn.functional.cross_entropy(y, torch.tensor([0, 1])))\n'
+    '    print(torch.nn.functional.mse_loss(y, torch.zeros(2, 2)))\n'
+    '    print(y.softmax(-1), torch.norm(y).dtype, y.mean().dtype, torch.cumsum(y,'
+    ' 0).dtype, y.pow(2).dtype, torch.prod(y).dtype)',
+    'torch.manual_seed(0)\nx = torch.randn(2, 4)\n'
+    "with torch.autocast('cpu', dtype=torch.float16):\n    y = x @ x.t()\n"
+    '    print(y.dtype, torch.nn.functional.cross_entropy(y, torch.tensor([0,'
+    ' 1])).dtype, torch.softmax(y, -1).dtype, torch.nn.functional.mse_loss(y, y).dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, batch_first=True)\n'
+    "x = torch.randn(1, 3, 4)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n"
+    '    o, w = m(x, x, x)\nprint(o.dtype, w.dtype)',
+    'torch.manual_seed(0)\n'
+    'm = torch.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True, dropout=0.0)\n'
+    "x = torch.randn(1, 3, 4)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n"
+    '    o = m(x)\nprint(o.dtype)',
+    "with torch.autocast('cpu', dtype=torch.bfloat16):\n    e = torch.nn.Embedding(3, 2)\n"
+    "    print(e(torch.tensor([0, 2])).dtype, torch.einsum('ij,jk->ik',"
+    ' torch.ones(2, 2), torch.ones(2, 2)).dtype)\n'
+    '    print(torch.tensordot(torch.ones(2, 2), torch.ones(2, 2), 1).dtype,'
+    ' torch.outer(torch.ones(2), torch.ones(2)).dtype, torch.dot(torch.ones(2),'
+    ' torch.ones(2)).dtype)',
+    "torch.set_autocast_enabled('cpu', True)\n"
+    "print(torch.is_autocast_enabled('cpu'), (torch.ones(2, 2) @ torch.ones(2, 2)).dtype)\n"
+    "torch.set_autocast_enabled('cpu', False)\nprint(torch.is_autocast_enabled('cpu'))",
+    'class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n'
+    '        self.l = torch.nn.Linear(2, 2)\n'
+    "    @torch.autocast('cpu', dtype=torch.bfloat16)\n    def forward(self, x):\n"
+    '        return self.l(x)\nprint(M()(torch.ones(1, 2)).dtype)\n'
+    "print(torch.autocast('cpu', enabled=False)(lambda: torch.is_autocast_enabled('cpu'))())",
+    "s = torch.amp.GradScaler('cpu', init_scale=4., growth_interval=1)\n"
+    'm1 = torch.nn.Linear(2, 1)\nm2 = torch.nn.Linear(2, 1)\n'
+    'o1 = torch.optim.SGD(m1.parameters(), lr=0.1)\n'
+    'o2 = torch.optim.SGD(m2.parameters(), lr=0.1)\nfor i in range(3):\n'
+    '    o1.zero_grad(); o2.zero_grad()\n'
+    "    l = m1(torch.ones(1, 2)).sum() + m2(torch.ones(1, 2)).sum() * (float('inf')"
+    ' if i == 1 else 1.)\n    s.scale(l).backward()\n    print(s.step(o1), s.step(o2))\n'
+    '    s.update()\n    print(s.get_scale())',
+    "s = torch.amp.GradScaler('cpu')\n"
+    'print(s.scale(torch.tensor([1., 2.])).dtype, s.scale(torch.tensor([1., 2.],'
+    ' dtype=torch.float16)))\ntry:\n    s.scale(3.)\nexcept Exception as e:\n'
+    '    print(type(e).__name__, e)',
+    "s = torch.amp.GradScaler('cpu')\nm = torch.nn.Linear(2, 1)\n"
+    "opt = torch.optim.SGD(m.parameters(), lr=0.1)\nprint(s.step(opt) if False else 'x')\n"
+    'try:\n    s.step(opt)\nexcept Exception as e:\n    print(type(e).__name__, e)\ntry:\n'
+    '    s.load_state_dict({})\nexcept Exception as e:\n    print(type(e).__name__, e)',
+    'import warnings\nwith warnings.catch_warnings(record=True) as w:\n'
+    "    warnings.simplefilter('always')\n    s = torch.cpu.amp.GradScaler()\n"
+    '    print(s.get_scale())\nprint([str(c.message) for c in w])',
+    'import warnings\nwith warnings.catch_warnings(record=True) as w:\n'
+    "    warnings.simplefilter('always')\n    with torch.cpu.amp.autocast():\n"
+    '        print((torch.ones(2, 2) @ torch.ones(2, 2)).dtype)\n'
+    'print([str(c.message)[:120] for c in w])',
+    'x = torch.ones(2, requires_grad=True)\ndef f(a):\n    return a * torch.rand(2)\n'
+    'torch.manual_seed(0)\n'
+    'y = torch.utils.checkpoint.checkpoint(f, x, use_reentrant=False,'
+    ' preserve_rng_state=False)\ny.sum().backward()\nprint(y, x.grad)',
+    'x = torch.ones(2, requires_grad=True)\ncalls = []\ndef f(a):\n    calls.append(1)\n'
+    '    return a * 2 if len(calls) == 1 else (a * 2).exp()\n'
+    'y = torch.utils.checkpoint.checkpoint(f, x, use_reentrant=False)\ntry:\n'
+    '    y.sum().backward()\nexcept Exception as e:\n'
+    '    print(type(e).__name__, str(e)[:200])',
+    'x = torch.ones(2, requires_grad=True)\n'
+    'y = torch.utils.checkpoint.checkpoint(lambda a: a.exp(), x, use_reentrant=False)\n'
+    'y.sum().backward(retain_graph=True)\ny.sum().backward()\nprint(x.grad)',
+    'x = torch.ones(2, requires_grad=True)\n'
+    'y = torch.utils.checkpoint.checkpoint(lambda a: a.exp(), x, use_reentrant=True)\n'
+    'y.sum().backward(retain_graph=True)\ny.sum().backward()\nprint(x.grad)',
+    'm = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU(), torch.nn.Linear(2, 1))\n'
+    'x = torch.ones(3, 2, requires_grad=True)\ntry:\n'
+    '    torch.utils.checkpoint.checkpoint_sequential(m, 5, x, use_reentrant=False)\n'
+    'except Exception as e:\n    print(type(e).__name__, e)\n'
+    'print(torch.utils.checkpoint.checkpoint_sequential(m, 1, x, use_reentrant=False).shape)',
+    'x = torch.ones(2, requires_grad=True)\ntry:\n'
+    '    torch.utils.checkpoint.checkpoint(lambda a: a, x, use_reentrant=True, debug=True)\n'
+    'except Exception as e:\n    print(type(e).__name__, e)',
+    'x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n'
+    '    y = torch.utils.checkpoint.checkpoint(lambda a: a * 2, x, use_reentrant=False)\n'
+    '    z = torch.utils.checkpoint.checkpoint(lambda a: a * 2, x, use_reentrant=True)\n'
+    'print(y.requires_grad, z.requires_grad)',
+    "import io\na = torch.arange(6.)\nd = {'x': a, 'y': [a[1:3], {'z': a.view(2, 3)}]}\n"
+    "b = io.BytesIO()\ntorch.save(d, b)\nb.seek(0)\nr = torch.load(b)\nr['x'].mul_(10)\n"
+    'print(r)',
+    "import io\nb = io.BytesIO()\ntorch.save({'a': np.arange(3)}, b)\nb.seek(0)\n"
+    'print(torch.load(b, weights_only=False))\nb.seek(0)\ntry:\n    torch.load(b)\n'
+    'except Exception as e:\n    print(type(e).__name__, str(e).split(chr(10))[-3][:150])',
+    'import io\nb = io.BytesIO()\ntorch.save(torch.tensor(3.5), b)\nb.seek(0)\n'
+    't = torch.load(b)\nprint(t, t.shape, t.item())\nb = io.BytesIO()\n'
+    'torch.save(torch.empty(0, 3), b)\nb.seek(0)\nprint(torch.load(b))',
+    'import io\nb = io.BytesIO()\ntorch.save(torch.arange(8.).view(2, 4)[:, 1:3], b)\n'
+    'b.seek(0)\ny = torch.load(b)\n'
+    'print(y, y.stride(), y.storage_offset(), y.untyped_storage().nbytes())\n'
+    'b = io.BytesIO()\ntorch.save(torch.ones(2, 3).expand(4, 2, 3), b)\nb.seek(0)\n'
+    'y = torch.load(b)\nprint(y.stride(), y.shape)',
+    'import io\nb = io.BytesIO()\n'
+    'x = torch.ones(2, 3, 4, 5).to(memory_format=torch.channels_last)\ntorch.save(x, b)\n'
+    'b.seek(0)\ny = torch.load(b)\n'
+    'print(y.stride(), y.is_contiguous(memory_format=torch.channels_last))',
+    'import io\ntorch.manual_seed(0)\nm = torch.nn.Linear(2, 2)\n'
+    'opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)\n'
+    'm(torch.ones(1, 2)).sum().backward()\nopt.step()\n'
+    'sch = torch.optim.lr_scheduler.CosineAnnealingLR(opt, 10)\nsch.step()\n'
+    "b = io.BytesIO()\ntorch.save({'o': opt.state_dict(), 's': sch.state_dict()}, b)\n"
+    'b.seek(0)\nd = torch.load(b, weights_only=True)\nprint(d)',
+    "import io\nb = io.BytesIO()\nx = torch.ones(2)\ntorch.save({'x': x}, b)\nb.seek(0)\n"
+    'print(torch.load(b, map_location=lambda s, loc: s.cpu() if False else s))\nb.seek(0)\n'
+    'try:\n    torch.load(b, map_location=3)\nexcept Exception as e:\n'
+    '    print(type(e).__name__, e)',
+    "import io\nb = io.BytesIO()\nx = torch.ones(2)\ntorch.save({'x': x}, b)\nb.seek(0)\n"
+    "print(torch.load(b, map_location={'cuda:0': 'cpu'}))\nb.seek(0)\n"
+    "print(torch.load(b, map_location=torch.device('cpu'), weights_only=True))",
+    "import io\nclass P:\n    pass\nP.__module__ = '__main__'\nP.__qualname__ = 'P'\n"
+    'import __main__\n__main__.P = P\nb = io.BytesIO()\ntorch.save([P()], b)\nb.seek(0)\n'
+    'try:\n    torch.load(b, weights_only=True)\nexcept Exception as e:\n'
+    '    print(type(e).__module__, type(e).__name__)\n'
+    'print(torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(b.getvalue())))',
+    'import io\nb = io.BytesIO()\n'
+    'torch.save(torch.tensor([1., 2.], dtype=torch.float64).requires_grad_(), b)\nb.seek(0)\n'
+    't = torch.load(b)\nprint(t, t.requires_grad, t.is_leaf)',
+    "import io, collections\nclass Q:\n    pass\nQ.__module__ = '__main__'\n"
+    "Q.__qualname__ = 'Q'\nimport __main__\n__main__.Q = Q\nb = io.BytesIO()\n"
+    "torch.save({'a': [Q(), collections.OrderedDict(), {1}, 2j,"
+    ' torch.nn.Parameter(torch.ones(1)), torch.float16, torch.Size([1]),'
+    " torch.device('cpu'), b'x', bytearray(b'y')]}, b)\n"
+    'f = lambda: io.BytesIO(b.getvalue())\n'
+    'print(sorted(torch.serialization.get_unsafe_globals_in_checkpoint(f())))\n'
+    'with torch.serialization.safe_globals([Q]):\n'
+    '    print(torch.serialization.get_unsafe_globals_in_checkpoint(f()))\ntry:\n'
+    "    torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(b'junk'))\n"
+    'except Exception as e:\n    print(type(e).__name__, e)',
+]
+
+SNIPPETS = [*AUTOCAST, *SCALER, *CHECKPOINT, *SAVE_LOAD, *MORE]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
@@ -391,6 +536,17 @@ BUGS = [
      'import io\nb = io.BytesIO()\n'
      'torch.save(torch.ones(2), b, _use_new_zipfile_serialization=False)\nb.seek(0)\n'
      'print(torch.load(b), b.getvalue()[:2])'),
+    ("a saved storage loads as ember's storage class, not torch's TypedStorage (torch"
+     ' wraps every loaded storage in a TypedStorage)',
+     'import io\nb = io.BytesIO()\nx = torch.arange(4.)\ntorch.save(x.untyped_storage(), b)\n'
+     'b.seek(0)\ns = torch.load(b)\nprint(type(s).__name__, s.nbytes())'),
+    ('ember pickles its own module classes, so a saved nn.Module names'
+     " ember.nn.modules.linear.Linear in the file and in weights_only's error, where"
+     " torch's names torch.nn.modules.linear.Linear",
+     'import io\nb = io.BytesIO()\nm = torch.nn.Linear(2, 2)\ntorch.save(m, b)\nb.seek(0)\n'
+     'try:\n    torch.load(b)\nexcept Exception as e:\n'
+     '    print(type(e).__name__, str(e).split(chr(10))[-3][:150])\nb.seek(0)\n'
+     'print(type(torch.load(b, weights_only=False)).__name__)'),
 ]
 
 
