@@ -126,6 +126,15 @@ class TestRequiresGrad:
         with raises(RuntimeError, "only Tensors of floating point dtype can require gradients"):
             torch.tensor([1, 2]).requires_grad_()
 
+    @pytest.mark.parametrize("flag", [1, None, 0.0])
+    def test_requires_grad_takes_only_a_bool(self, flag):
+        with pytest.raises(TypeError) as info:
+            torch.ones(2).requires_grad_(flag)
+        assert str(info.value) == (f"requires_grad_(): argument 'requires_grad' (position 1) "
+                                   f"must be bool, not {type(flag).__name__}")
+        with pytest.raises(TypeError, match="must be bool, not int"):
+            torch.nn.Linear(2, 2).requires_grad_(1)
+
     def test_integer_dtype_setter(self):
         t = torch.tensor([1, 2])
         with raises(RuntimeError,

@@ -288,3 +288,13 @@ def test_addcmul_addcdiv_value_and_dtype_errors():
     with pytest.raises(TypeError, match=r"addcdiv\(\): argument 'tensor2' \(position 3\) must "
                                         r"be Tensor, not int"):
         ember.addcdiv(u8.float(), u8.float(), 2)
+
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.float64, ember.complex64])
+def test_invert_operator_refuses_floating_tensors(dtype):
+    with pytest.raises(TypeError) as info:
+        ~ember.ones(2, dtype=dtype)
+    assert str(info.value) == ("~ (operator.invert) is only implemented on integer and "
+                               "Boolean-type tensors")
+    assert (~ember.tensor([1, -2])).tolist() == [-2, 1]
+    assert (~ember.tensor([True, False])).tolist() == [False, True]

@@ -99,6 +99,21 @@ def test_logdet_of_negative_and_singular_matrices():
         ember.logdet(ember.eye(2, dtype=ember.int64))
 
 
+def test_cholesky_errors_name_cholesky_not_linalg_cholesky():
+    with pytest.raises(RuntimeError) as info:
+        ember.cholesky(ember.ones(2, 3))
+    assert str(info.value) == ("cholesky: A must be batches of square matrices, but they are 2 "
+                               "by 3 matrices")
+    with pytest.raises(RuntimeError) as info:
+        ember.ones(3).cholesky()
+    assert str(info.value) == "cholesky: The input tensor A must have at least 2 dimensions."
+    with pytest.raises(ember.linalg.LinAlgError) as info:
+        ember.ones(2, 2).cholesky()
+    assert str(info.value) == ("cholesky: The factorization could not be completed because the "
+                               "input is not positive-definite (the leading minor of order 2 is "
+                               "not positive-definite).")
+
+
 def test_kernel_dtype_errors():
     with pytest.raises(NotImplementedError, match='"cholesky_solve_cpu" not implemented for'
                                                   " 'Long'"):

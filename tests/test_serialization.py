@@ -519,6 +519,19 @@ def test_save_path_errors_and_permissions(tmp_path):
     assert link.is_symlink() and ember.load(path) == 3
 
 
+def test_save_and_load_refuse_objects_that_are_not_files():
+    for f in (5, None):
+        with pytest.raises(AttributeError) as info:
+            ember.save(ember.ones(2), f)
+        assert str(info.value) == ("expected 'f' to be string, path, or a file-like object with "
+                                   "a 'write' attribute")
+    with pytest.raises(AttributeError) as info:
+        ember.load(5)
+    assert str(info.value) == ("'int' object has no attribute 'seek'. You can only torch.load "
+                               "from a file that is seekable. Please pre-load the data into a "
+                               "buffer like io.BytesIO and try to load from it instead.")
+
+
 # -- corrupt files -------------------------------------------------------------------------
 
 def _saved(obj):

@@ -94,6 +94,20 @@ def test_dtype_refusals():
     with pytest.raises(NotImplementedError, match="\"round_vml_cpu\" not implemented for "
                                                   "'Long'"):
         special.round(ember.ones(2, dtype=ember.int64))
+
+
+@pytest.mark.parametrize("dtype,kwargs,kernel", [
+    (ember.int64, {"decimals": 0}, "round_vml_cpu"), (ember.int64, {"decimals": 1}, "round_cpu"),
+    (ember.bool, {}, "round_vml_cpu"), (ember.bool, {"decimals": 2}, "round_cpu")])
+def test_round_refuses_integers_given_decimals_and_bools(dtype, kwargs, kernel):
+    t = ember.ones(2, dtype=dtype)
+    for call in (lambda: t.round(**kwargs), lambda: ember.round(t, **kwargs),
+                 lambda: t.clone().round_(**kwargs)):
+        with pytest.raises(NotImplementedError) as info:
+            call()
+        assert str(info.value) == f"\"{kernel}\" not implemented for '{t.dtype._scalar_name}'"
+    if dtype is ember.int64:        # without decimals an integer tensor passes unchanged
+        assert ember.tensor([3, -4]).round().tolist() == [3, -4]
     assert special.ndtr(ember.tensor([0, 1])).dtype == ember.float32
 
 

@@ -289,7 +289,12 @@ class Tensor:
                                       "require gradients")
 
     def requires_grad_(self, requires_grad=True):
-        """Set `requires_grad` in place (leaves only) and return self."""
+        """Set `requires_grad` in place (leaves only) and return self; the flag must be a bool,
+        as torch's argument parser insists (it names position 1; given by keyword, torch leaves
+        the position out)."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
         self._set_requires_grad(requires_grad,
                                 "only Tensors of floating point dtype can require gradients")
         return self

@@ -251,6 +251,9 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_seria
         raise NotImplementedError("ember.save writes only the zip format (torch >= 1.6); "
                                   "_use_new_zipfile_serialization=False is not supported")
     if not _is_path(f):
+        if not hasattr(f, "write"):
+            raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
+                                 "'write' attribute")
         _write_checkpoint(obj, f, "archive", pickle_module, pickle_protocol)
         return
     from ._atomic import atomic_write
@@ -501,7 +504,19 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         with open(f, "rb") as file:
             return _load_file(file, f, map_location, pickle_module, weights_only, mmap,
                               pickle_load_args)
+    _check_seekable(f)
     return _load_file(f, None, map_location, pickle_module, weights_only, mmap, pickle_load_args)
+
+
+def _check_seekable(f):
+    """torch.load needs `f` to seek and tell; torch re-raises the missing method's error with
+    advice."""
+    for method in ("seek", "tell"):
+        if not hasattr(f, method):
+            raise AttributeError(f"'{type(f).__name__}' object has no attribute '{method}'. You "
+                                 f"can only torch.load from a file that is seekable. Please "
+                                 f"pre-load the data into a buffer like io.BytesIO and try to "
+                                 f"load from it instead.")
 
 
 def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pickle_load_args):

@@ -75,6 +75,17 @@ def test_concat_dataset():
         ConcatDataset([Stream(1)])
 
 
+def test_iterable_dataset_is_an_abstract_iterable():
+    class NoIter(IterableDataset):
+        pass
+
+    with pytest.raises(TypeError) as info:
+        NoIter()
+    assert str(info.value) == ("Can't instantiate abstract class NoIter with abstract method "
+                               "__iter__")
+    assert list(Stream(3)) == [0, 1, 2]
+
+
 def test_chain_dataset():
     ds = ChainDataset([Stream(2), Stream(1)])
     assert list(ds) == [0, 1, 0] and len(ds) == 3

@@ -390,8 +390,21 @@ def test_conv_errors():
             lambda: F.conv2d(ember.randn(2, 1, 5, 5), w, stride=0))
     _raises(RuntimeError, "negative padding is not supported",
             lambda: F.conv2d(ember.randn(2, 1, 5, 5), w, stride=-1, padding=-1))
+    # a zero dilation: oneDNN's check (the batch of 2 goes there), else the kernels' texts
     _raises(RuntimeError, "non-positive dilation is not supported",
             lambda: F.conv2d(ember.randn(2, 1, 5, 5), w, dilation=0))
+    _raises(RuntimeError, "dilation should be greater than zero, but got [0, 0]",
+            lambda: F.conv2d(ember.ones(1, 3, 8, 8), ember.ones(4, 3, 3, 3), dilation=0))
+    _raises(RuntimeError, "dilation should be greater than zero, but got [1, 0]",
+            lambda: F.conv1d(ember.randn(1, 1, 5), ember.randn(1, 1, 3), dilation=0))
+    _raises(RuntimeError, "dimensions are invalid",
+            lambda: F.conv_transpose3d(ember.ones(2, 3, 8, 8, 8), ember.ones(3, 3, 3, 3, 3),
+                                       dilation=0))
+    _raises(RuntimeError, "dilation should be greater than zero, but got dilation_height: 0, "
+            "dilation_width: 0",
+            lambda: F.conv_transpose2d(ember.ones(1, 3, 8, 8), ember.ones(3, 3, 3, 3), dilation=0))
+    _raises(RuntimeError, "dilation should be greater than zero",
+            lambda: F.conv2d(ember.randn(2, 1, 5, 5), w, dilation=(2, -1)))
     _raises(RuntimeError, "non-positive groups is not supported",
             lambda: F.conv2d(ember.randn(2, 1, 5, 5), w, groups=0))
     _raises(RuntimeError, "Given groups=2, expected weight to be divisible by 2 at dimension 0,"

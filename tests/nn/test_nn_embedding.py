@@ -78,7 +78,7 @@ def test_embedding_max_norm_renormalises_used_rows_in_place():
 
 def test_embedding_errors():
     w = ember.randn(10, 3)
-    for bad in (10, -11):
+    for bad in (10, -1, -11):       # torch takes no negative indices
         with pytest.raises(IndexError, match="^index out of range in self$"):
             F.embedding(ember.tensor([bad]), w)
     with pytest.raises(RuntimeError, match=r"^Expected tensor for argument #1 'indices' to have "

@@ -85,6 +85,10 @@ def test_constructor_errors():
         UninitializedParameter(True, None, ember.int64)
     with pytest.raises(RuntimeError, match="Only Tensors of floating point and complex dtype"):
         nn.Parameter(ember.zeros(2, dtype=ember.long))
+    for data, name in (([1.0, 2.0], "list"), (3, "int")):     # torch detaches non-tensors
+        with pytest.raises(AttributeError) as e:
+            nn.Parameter(data)
+        assert str(e.value) == f"'{name}' object has no attribute 'detach'"
     assert UninitializedParameter(False, None, ember.int64).dtype == ember.int64
 
 

@@ -56,6 +56,41 @@ def test_binary_cross_entropy():
         F.binary_cross_entropy(T([1.5]), T([1.0]))
 
 
+@pytest.mark.parametrize("w, bce, logits_weight, logits_pos_weight", [
+    ((5,), "Attempting to broadcast a dimension of length 5 at -1! Mismatching argument at index "
+           "1 had torch.Size([5]); but expected shape should be broadcastable to [2, 3]",
+     "The size of tensor a (3) must match the size of tensor b (5) at non-singleton dimension 1",
+     "The size of tensor a (5) must match the size of tensor b (3) at non-singleton dimension 1"),
+    ((4, 2, 5), "Attempting to broadcast a dimension of length 5 at -1! Mismatching argument at "
+                "index 1 had torch.Size([4, 2, 5]); but expected shape should be broadcastable "
+                "to [1, 2, 3]",
+     "The size of tensor a (3) must match the size of tensor b (5) at non-singleton dimension 2",
+     "The size of tensor a (5) must match the size of tensor b (3) at non-singleton dimension 2"),
+    ((3, 3), "Attempting to broadcast a dimension of length 3 at -2! Mismatching argument at "
+             "index 1 had torch.Size([3, 3]); but expected shape should be broadcastable to "
+             "[2, 3]",
+     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0",
+     "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"),
+    ((4, 1, 1),) + ("output with shape [2, 3] doesn't match the broadcast shape [4, 2, 3]",) * 3,
+])
+def test_binary_cross_entropy_weights_must_broadcast_to_the_input(w, bce, logits_weight,
+                                                                   logits_pos_weight):
+    """Texts recorded from torch 2.13."""
+    x, y, weight = ember.full((2, 3), 0.5), ember.ones(2, 3), ember.ones(w)
+    for call, text in ((lambda: F.binary_cross_entropy(x, y, weight=weight), bce),
+                       (lambda: F.binary_cross_entropy_with_logits(x, y, weight=weight),
+                        logits_weight),
+                       (lambda: F.binary_cross_entropy_with_logits(x, y, pos_weight=weight),
+                        logits_pos_weight)):
+        with pytest.raises(RuntimeError) as info:
+            call()
+        assert str(info.value) == text
+    # a weight that broadcasts to the input's shape scales each element's loss
+    w = ember.tensor([[1.0], [3.0]])
+    np.testing.assert_allclose(F.binary_cross_entropy(x, y, weight=w, reduction="sum").item(),
+                               6 * 2 * np.log(2), rtol=1e-6)
+
+
 def test_binary_cross_entropy_with_logits():
     pw = np.array([1.0, 2.0, 0.5])
     s = 1 / (1 + np.exp(-X))

@@ -403,6 +403,18 @@ ERRORS = [  # recorded from torch 2.13
      "input has sizes [2, 3, 0, 5] with dimension 2 being empty"),
     (lambda: F.adaptive_max_pool2d(ember.randn(5, 5), 2), RuntimeError,
      "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [5, 5]"),
+    (lambda: F.adaptive_max_pool2d(ember.randn(1, 0, 4, 4), 2), RuntimeError,
+     "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but "
+     "input has sizes [1, 0, 4, 4] with dimension 1 being empty"),
+    (lambda: F.adaptive_max_pool1d(ember.randn(1, 0, 4), 2), RuntimeError,
+     "adaptive_max_pool1d(): Expected input to have non-zero size for non-batch dimensions, but "
+     "input has sizes [1, 0, 4] with dimension 1 being empty"),
+    (lambda: F.adaptive_avg_pool3d(ember.randn(1, 0, 4, 4, 4), 2), RuntimeError,
+     "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but "
+     "input has sizes [1, 0, 4, 4, 4] with dimension 1 being empty"),
+    (lambda: F.adaptive_avg_pool1d(ember.randn(1, 2, 0), 2), RuntimeError,
+     "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but "
+     "input has sizes [1, 2, 1, 0] with dimension 3 being empty"),
     (lambda: F.adaptive_avg_pool1d(ember.randn(2, 3, 5), (1, 2)), RuntimeError,
      "adaptive_avg_pool1d() argument 'output_size' should contain one int (got 2)"),
     (lambda: F.adaptive_avg_pool3d(ember.randn(2, 3, 5, 5, 5), -1), RuntimeError,
@@ -501,3 +513,17 @@ def test_max_pool_gradient_is_plus_zero_off_the_maximum():
             others = x.grad.flatten()[[0, 1, 2, 3, 5, 6, 7, 8]]
             assert others.tolist() == [0.0] * 8
             assert not any(math.copysign(1, v) < 0 for v in others.tolist())
+
+
+@pytest.mark.parametrize("fn, shape, out", [
+    (F.adaptive_avg_pool2d, (1, 0, 4, 4), (1, 0, 2, 2)),  # avg 2-d checks only H and W
+    (F.adaptive_avg_pool2d, (0, 4, 4), (0, 2, 2)),
+    (F.adaptive_avg_pool1d, (1, 0, 4), (1, 0, 2)),
+    (F.adaptive_avg_pool1d, (0, 4), (0, 2)),
+    (F.adaptive_max_pool2d, (0, 4, 4), (0, 2, 2)),        # unbatched: channels may be empty
+    (F.adaptive_max_pool1d, (0, 4), (0, 2)),
+    (F.adaptive_avg_pool3d, (0, 4, 4, 4), (0, 2, 2, 2)),
+    (F.adaptive_max_pool3d, (0, 4, 4, 4), (0, 2, 2, 2)),
+])
+def test_adaptive_pools_allow_torchs_empty_dims(fn, shape, out):
+    assert tuple(fn(ember.ones(shape), 2).shape) == out

@@ -170,7 +170,13 @@ def cholesky(input, upper=False, *, out=None):
         return _common().emit(Cholesky, (input,), result, {"upper": upper}, out, "cholesky")
     _refuse_kernel(input, "cholesky_cpu")
     # NOTE: the upper factor reads the upper triangle, as LAPACK's potrf does
-    result, _ = _cholesky(input.mH if upper else input, upper, True)
+    try:
+        result, _ = _cholesky(input.mH if upper else input, upper, True)
+    except RuntimeError as error:       # torch names the op cholesky, not linalg.cholesky
+        text = str(error)
+        if not text.startswith("linalg.cholesky:"):
+            raise
+        raise type(error)(text[len("linalg."):]) from None
     return _common().emit(Cholesky, (input,), result, {"upper": upper}, out, "cholesky")
 
 

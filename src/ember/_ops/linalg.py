@@ -187,31 +187,66 @@ def matmul(input, other, *, out=None):
         return dot(input, other, out=out)
     if a.ndim == 2 and b.ndim == 1:
         return mv(input, other, out=out)
-    _check_same_dtype(input, other)
-    _refuse_bool(input, other, "addmm_impl_cpu_")
     if a.ndim == 2 and b.ndim == 2:
         return mm(input, other, out=out)
-    k_a = a.shape[-1]
-    k_b = b.shape[0] if b.ndim == 1 else b.shape[-2]
-    if k_a != k_b:
-        left = a.shape if a.ndim <= 2 else (a.size // a.shape[-1], a.shape[-1])
-        right = b.shape if b.ndim >= 2 else (b.shape[0],)
-        if a.ndim == 1 and b.ndim == 2:
-            raise RuntimeError(f"size mismatch, got input ({b.shape[-1]}), mat "
-                               f"({_shape_x(b.shape[::-1])}), vec ({a.shape[0]})")
-        if a.ndim == 1:
-            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{b.size // (b.shape[-2] * b.shape[-1])}, {a.shape[0]}] but "
-                               f"got: [{b.size // (b.shape[-2] * b.shape[-1])}, "
-                               f"{b.shape[-2]}].")
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(left)} and "
-                           f"{_shape_x(right[-2:] if len(right) > 1 else right)})")
-    if a.ndim > 2 and b.ndim > 2:
-        broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    _matmul_checks(input, other)
     result = _product(xp, xp.matmul, a, b)
     op = VecMat if a.ndim == 1 and b.ndim == 2 else Matmul
     return _run(op, input, other, result, {"self_ndim": a.ndim, "other_ndim": b.ndim}, out,
                 "matmul")
+
+
+def _matmul_checks(input, other):
+    """torch's checks, in its order, for the products matmul makes of its operands: 1-D @ 2-D
+    is a (1, k) mm, a batched left operand with a 1-D/2-D right one is folded into one
+    mv/mm, and anything else is a bmm over the broadcast batch."""
+    a, b = input.shape, other.shape
+    k = a[-1]
+    rows = 1
+    for n in a[:-1]:
+        rows *= n
+    if len(b) == 1:
+        _check_mv(input, other, (rows, k))
+    elif len(b) == 2:
+        _check_mm(input, other, (rows, k), b)
+    else:
+        batch = broadcast_shapes(tuple(a[:-2]), tuple(b[:-2]))
+        size = 1
+        for n in batch:
+            size *= n
+        _check_bmm(input, other, (size, 1 if len(a) == 1 else a[-2], k), (size, *b[-2:]))
+
+
+def _check_mm(input, mat2, a, b):
+    """mm's checks of (a)x(b) matrices: shapes, then dtypes, then bool."""
+    if a[1] != b[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(a)} and "
+                           f"{_shape_x(b)})")
+    _check_same_dtype(input, mat2)
+    _refuse_bool(input, mat2, "addmm_impl_cpu_")
+
+
+def _check_bmm(input, mat2, a, b):
+    """bmm's checks of (B, n, k) and (B, k', m) batches: shapes, then dtypes, then bool."""
+    if b[0] != a[0] or b[1] != a[2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a[0]}, {a[2]}] but got: [{b[0]}, {b[1]}].")
+    if input._data.dtype != mat2._data.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
+                           f"{mat2.dtype._scalar_name}")
+    _refuse_bool(input, mat2, "bmm")
+
+
+def _check_mv(input, vec, a):
+    """mv's checks of an (a) matrix and a vector: sizes, then dtypes, then bool."""
+    if a[1] != vec.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({a[0]}), mat ({_shape_x(a)}),"
+                           f" vec ({vec.shape[0]})")
+    if input._data.dtype != vec._data.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{vec.dtype._scalar_name}, {input.dtype._scalar_name}, and "
+                           f"{vec.dtype._scalar_name}")
+    _refuse_bool(input, vec, "addmv_impl_cpu")
 
 
 @function()
@@ -223,11 +258,7 @@ def mm(input, mat2, *, out=None):
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(a.shape)} and "
-                           f"{_shape_x(b.shape)})")
-    _check_same_dtype(input, mat2)
-    _refuse_bool(input, mat2, "addmm_impl_cpu_")
+    _check_mm(input, mat2, a.shape, b.shape)
     xp = backend_of(a).xp
     return _run(Mm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "mm")
 
@@ -241,14 +272,7 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError("batch1 must be a 3D tensor")
     if b.ndim != 3:
         raise RuntimeError("batch2 must be a 3D tensor")
-    if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
-                           f"{b.shape[1]}].")
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
-                           f"{mat2.dtype._scalar_name}")
-    _refuse_bool(input, mat2, "bmm")
+    _check_bmm(input, mat2, a.shape, b.shape)
     xp = backend_of(a).xp
     return _run(Bmm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "bmm")
 
@@ -261,14 +285,7 @@ def mv(input, vec, *, out=None):
     if a.ndim != 2 or b.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {a.ndim}, {a.ndim}, "
                            f"{b.ndim}")
-    if a.shape[1] != b.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({_shape_x(a.shape)}),"
-                           f" vec ({b.shape[0]})")
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
-                           f"{vec.dtype._scalar_name}, {input.dtype._scalar_name}, and "
-                           f"{vec.dtype._scalar_name}")
-    _refuse_bool(input, vec, "addmv_impl_cpu")
+    _check_mv(input, vec, a.shape)
     xp = backend_of(a).xp
     return _run(Mv, input, vec, _product(xp, xp.matmul, a, b), {}, out, "mv")
 
@@ -288,10 +305,10 @@ def dot(input, tensor, *, out=None):
     """Inner product of two 1-D tensors with the same number of elements."""
     _check_tensors("dot", input, tensor)
     a, b = input._data, tensor._data
-    check_vectors(a, b)
-    if a.dtype != b.dtype:
+    if a.ndim == 1 and b.ndim == 1 and a.dtype != b.dtype:     # torch checks before sizes
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{input.dtype._scalar_name} and {tensor.dtype._scalar_name}")
+    check_vectors(a, b)
     _refuse_bool(input, tensor, "dot", always=True)
     xp = backend_of(a).xp
     return _run(Dot, input, tensor, xp.asarray(_product(xp, xp.dot, a, b)), {}, out, "dot")

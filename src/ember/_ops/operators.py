@@ -111,6 +111,15 @@ def _matmul(self, other):
     return FUNCTIONS["matmul"](self, other)
 
 
+def _invert(self):
+    """`~tensor`: bitwise not, which torch's operator allows only on integer and bool
+    tensors."""
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return FUNCTIONS["bitwise_not"](self)
+
+
 def _contains(self, element):
     """`element in tensor`: whether any element equals it."""
     if isinstance(element, (Tensor,) + _NUMBERS):
@@ -148,7 +157,7 @@ def install(tensor_class):
         "__eq__": _binary("eq", arrays=True), "__ne__": _binary("ne"), "__lt__": _binary("lt"),
         "__le__": _binary("le"), "__gt__": _binary("gt"), "__ge__": _binary("ge"),
         "__neg__": FUNCTIONS["neg"], "__pos__": FUNCTIONS["positive"],
-        "__abs__": FUNCTIONS["abs"], "__invert__": FUNCTIONS["bitwise_not"],
+        "__abs__": FUNCTIONS["abs"], "__invert__": _invert,
         "__contains__": _contains,
     }
     for name, fn in table.items():

@@ -157,6 +157,27 @@ def _sublist_equation(args):
     return equation, operands
 
 
+def _subscript_sizes(subs, operands):
+    """Each subscript's size, after torch's checks: a subscript repeated within an operand has
+    one size there, and across operands sizes broadcast (1 against n)."""
+    for i, (s, t) in enumerate(zip(subs, operands)):
+        first = {}
+        for c, n in zip(s, t.shape):
+            if first.setdefault(c, n) != n:
+                raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {i} but the "
+                                   f"sizes don't match, {n} != {first[c]}")
+    sizes = {}
+    for i, (s, t) in enumerate(zip(subs, operands)):
+        for c, n in zip(s, t.shape):
+            prev = sizes.get(c)
+            if prev is None or prev == 1:
+                sizes[c] = n
+            elif n != 1 and n != prev:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {i} which "
+                                   f"does not broadcast with previously seen size {prev}")
+    return sizes
+
+
 @function(method=False)
 def einsum(equation, *operands):
     """Einstein summation: einsum('ij,jk->ik', a, b), einsum('ij,jk', [a, b]), or the sublist
@@ -172,6 +193,7 @@ def einsum(equation, *operands):
     if not operands:
         raise RuntimeError("einsum(): must provide at least one operand")
     subs, out = _parse(equation, [t.ndim for t in operands])
+    sizes = _subscript_sizes(subs, operands)
     dtypes = {t._data.dtype for t in operands}
     if len(dtypes) > 1:
         other = next(t for t in operands if t._data.dtype != operands[0]._data.dtype)
@@ -181,17 +203,6 @@ def einsum(equation, *operands):
     node = _node(subs, out)
     if dtype.kind == "b" and node is EinsumView:
         raise RuntimeError("\"bmm\" not implemented for 'Bool'")
-    sizes = {}
-    for i, (s, t) in enumerate(zip(subs, operands)):
-        for c, n in zip(s, t.shape):
-            prev = sizes.get(c)
-            if prev is None or prev == 1:
-                sizes[c] = n
-            elif n != 1 and n != prev:
-                raise RuntimeError(f"einsum(): operands do not broadcast with remapped shapes "
-                                   f"(original->remapped): subscript {c} has size {n} for "
-                                   f"operand {i} which does not broadcast with previously seen "
-                                   f"size {sizes[c]}")
     xp = backend_of(operands[0]._data).xp
     arrays = []
     for s, t in zip(subs, operands):

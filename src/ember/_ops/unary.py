@@ -9,7 +9,7 @@ import numpy as np
 from . import _special
 from .. import _dtype
 from .._creation import zeros_like
-from .._tensor import alias, wrap
+from .._tensor import Tensor, alias, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace
 from ._blocked import zero_where
@@ -140,8 +140,16 @@ class RoundDecimals(Round):
     node_name = "RoundBackward1"
 
 
-def _round(input, *, decimals=0, out=None):
+def _round(input, *, decimals=None, out=None):
+    """torch.round: integers pass through unchanged, unless `decimals` is given (torch's
+    round.decimals overload has no integer kernel); bool has no kernel at all."""
     from .elementwise import as_operand, call
+    if isinstance(input, Tensor) and input._data.dtype.kind in "biu" and (
+            decimals is not None or input._data.dtype.kind == "b"):
+        kernel = "round_cpu" if decimals else "round_vml_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    decimals = 0 if decimals is None else decimals
     op = Round if decimals == 0 else RoundDecimals
     return call(op, [as_operand(input, "input", 1, "round")], {"decimals": decimals}, out,
                 "round")

@@ -180,7 +180,9 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
         raise RuntimeError("negative output_padding is not supported")
     if min(stride, default=1) <= 0:
         raise RuntimeError("non-positive stride is not supported")
-    if min(dilation, default=1) <= 0:
+    if min(dilation, default=1) < 0:
+        raise RuntimeError("dilation should be greater than zero")
+    if min(dilation, default=1) == 0 and not transposed and _onednn(input, weight, groups):
         raise RuntimeError("non-positive dilation is not supported")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
@@ -207,6 +209,7 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
                            f"1-dimensional with {out_channels} elements, but got bias of size "
                            f"{_sizes(bias.shape)} instead")
     spatial = x_shape[2:]
+    _check_zero_dilation(dilation, transposed, _onednn(input, weight, groups))
     if transposed:
         _check_output_padding(output_padding, stride, dilation)
         out = [(i - 1) * s - 2 * p + d * (kk - 1) + op + 1 for i, kk, s, p, d, op
@@ -223,6 +226,28 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
                                f"than actual input size")
     _check_dtypes(input, weight, bias, groups)
     return stride, padding, dilation, output_padding
+
+
+def _check_zero_dilation(dilation, transposed, onednn):
+    """A zero dilation passes aten::convolution's checks (negative ones do not; oneDNN's own
+    check refuses it early for a direct convolution) and is refused by torch's kernels, which
+    word it differently (1-d convolutions run as 2-d ones)."""
+    if min(dilation, default=1) > 0:
+        return
+    if onednn and len(dilation) == 3:
+        raise RuntimeError("dimensions are invalid")
+    if onednn:
+        raise RuntimeError("could not create a primitive descriptor for the deconvolution "
+                           "forward propagation primitive. Run workload with environment "
+                           "variable ONEDNN_VERBOSE=all to get additional diagnostic "
+                           "information.")
+    if len(dilation) == 1:
+        dilation = (1,) + tuple(dilation)
+    if not transposed:
+        raise RuntimeError(f"dilation should be greater than zero, but got {_sizes(dilation)}")
+    names = ("depth", "height", "width")[-len(dilation):]
+    raise RuntimeError("dilation should be greater than zero, but got " + ", ".join(
+        f"dilation_{n}: {d}" for n, d in zip(names, dilation)))
 
 
 def _check_output_padding(output_padding, stride, dilation):
@@ -254,6 +279,13 @@ def _check_dtypes(input, weight, bias, groups):
     _check_bias_dtype(input, bias)
     if dtype.kind == "b":
         raise NotImplementedError("\"slow_conv2d_cpu\" not implemented for 'Bool'")
+
+
+def _onednn(input, weight, groups):
+    """Whether torch runs this convolution through oneDNN (bfloat16 always; float32 by its
+    heuristic)."""
+    name = input.dtype._scalar_name
+    return name == "BFloat16" or (name == "Float" and _onednn_float(input, weight, groups))
 
 
 def _onednn_float(input, weight, groups):

@@ -213,9 +213,32 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          f"size.")
     if weight is not None:
-        from .._geometry import broadcast_shapes
-        weight = weight.expand(broadcast_shapes(tuple(weight.shape), tuple(input.shape)))
+        _check_bce_weight(input, weight)
+        weight = weight.expand(input.shape)
     return _loss_ops.binary_cross_entropy(input, target, weight, reduction)
+
+
+def _check_bce_weight(input, weight):
+    """torch checks that binary_cross_entropy's weight broadcasts to the input's shape: sizes
+    that broadcast neither way first, then a shape wider than the input."""
+    w, x = tuple(weight.shape), tuple(input.shape)
+    padded = (1,) * (len(w) - len(x)) + x
+    for i in range(1, len(w) + 1):
+        if 1 != w[-i] != padded[-i] != 1:
+            raise RuntimeError(f"Attempting to broadcast a dimension of length {w[-i]} at -{i}! "
+                               f"Mismatching argument at index 1 had torch.Size({list(w)}); but "
+                               f"expected shape should be broadcastable to {list(padded)}")
+    _check_broadcast_into(x, x, w)
+
+
+def _check_broadcast_into(out, a, b):
+    """The in-place broadcast of shapes a and b must keep the shape `out`, as torch's loss
+    kernels require of their weights."""
+    from .._geometry import broadcast_shapes
+    shape = broadcast_shapes(tuple(a), tuple(b))
+    if tuple(shape) != tuple(out):
+        raise RuntimeError(f"output with shape {list(out)} doesn't match the broadcast shape "
+                           f"{list(shape)}")
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
@@ -226,6 +249,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    if pos_weight is not None:
+        _check_broadcast_into(input.shape, pos_weight.shape, input.shape)
+    if weight is not None:
+        _check_broadcast_into(input.shape, input.shape, weight.shape)
     return _loss_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
                                                       reduction)
 

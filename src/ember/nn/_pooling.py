@@ -334,8 +334,11 @@ def _adaptive_checks(input, nd, name, got_colon):
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got"
                            f"{':' if got_colon else ''} {shape}")
-    for dim in range(input.ndim - nd - 1 if input.ndim == nd + 2 else 0, input.ndim):
-        if dim >= input.ndim - nd - 1 and shape[dim] == 0 and (input.ndim == nd + 1 or dim > 0):
+    # torch lets the leading dim (batch, or channels unbatched) be empty; adaptive_avg_pool2d
+    # (which adaptive_avg_pool1d goes through) checks only the two spatial dims.
+    first = input.ndim - 2 if name == "adaptive_avg_pool2d" else 1
+    for dim in range(first, input.ndim):
+        if shape[dim] == 0:
             raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but input has sizes {shape} with dimension {dim} "
                                f"being empty")
@@ -428,6 +431,7 @@ def adaptive_avg_pool3d(input, output_size):
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
     size = _one_size(output_size, "adaptive_max_pool1d")
     _check_1d_dims(input, "adaptive_max_pool1d")
+    _adaptive_checks(input, 1, "adaptive_max_pool1d", got_colon=True)
     values, indices = _adaptive_max_nd(input.unsqueeze(-2), 2, (1, size))
     return values.squeeze(-2), indices.squeeze(-2)
 

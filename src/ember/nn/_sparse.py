@@ -80,7 +80,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise RuntimeError("'weight' must be 2-D")
     _check_indices(input, "embedding")
     idx = input._data
-    if idx.size and (idx.min() < -num or idx.max() >= num):
+    if idx.size and (idx.min() < 0 or idx.max() >= num):
         raise IndexError("index out of range in self")
     xp = backend_of(weight._data).xp
     result = xp.take(weight._data, idx.reshape(-1) % max(num, 1), axis=0)

@@ -14,6 +14,8 @@ class Parameter(Tensor):
         if data is None:
             from .._creation import empty
             data = empty(0)
+        if not isinstance(data, Tensor):     # torch detaches anything that is not a Tensor
+            raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
         if requires_grad and not (data.is_floating_point() or data.is_complex()):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")

@@ -5,7 +5,7 @@ import bisect
 import itertools
 import math
 import warnings
-from typing import Generic, TypeVar
+from typing import Generic, Iterable, TypeVar
 
 import numpy as np
 
@@ -34,9 +34,12 @@ class Dataset(Generic[T_co]):
     # NOTE: no default __len__, as in torch: `len()` of a dataset without one is a TypeError.
 
 
-class IterableDataset(Dataset[T_co]):
+class IterableDataset(Dataset[T_co], Iterable[T_co]):
     """A stream of samples: subclasses define `__iter__`. With worker processes, each worker
-    runs its own copy of the iterator; use `get_worker_info()` in `__iter__` to shard."""
+    runs its own copy of the iterator; use `get_worker_info()` in `__iter__` to shard.
+
+    As in torch, it is an abstract `Iterable`: a class without `__iter__` cannot be
+    instantiated."""
 
     def __add__(self, other):
         return ChainDataset([self, other])
