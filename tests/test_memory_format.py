@@ -213,3 +213,62 @@ def test_row_major_results_can_be_viewed():
     assert y.is_contiguous() and y.view(-1).shape == (12,)      # as in torch
     z = ember.randn(3, 4, 5).permute(2, 0, 1).sum(1, keepdim=True)
     assert z.stride() == (4, 4, 1) and z.view(-1).shape == (20,)
+
+
+def test_elementwise_results_follow_the_first_operands_layout():
+    # torch's TensorIterator orders the result's dims by the first operand whose strides tell
+    # two dims apart; NumPy would answer row-major wherever its operands disagree
+    x, y = ember.randn(3, 4).t(), ember.randn(4, 3)
+    assert (x + y).stride() == (1, 4) and (y + x).stride() == (3, 1)
+    assert (x + y[:1]).stride() == (1, 4) and (x[:1] + y).stride() == (3, 1)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        (x + y).view(-1)
+    a, b = _cl(2, 3, 4, 5), _x(2, 3, 4, 5)
+    assert (a + b).stride() == (a * b).stride() == (60, 1, 15, 3)
+    assert (b + a).stride() == (60, 20, 5, 1)
+    assert ember.maximum(a, b).stride() == (a > b).stride() == (60, 1, 15, 3)
+    assert ember.where(a > 0, b, a).stride() == (60, 1, 15, 3)
+    assert (a + b[:, :, :1, :1]).stride() == (a + ember.randn(5)).stride() == (60, 1, 15, 3)
+    assert (b[:1] + a).stride() == (60, 20, 5, 1)
+    assert ember.lerp(a, b, 0.5).stride() == ember.addcmul(a, b, a).stride() == (60, 1, 15, 3)
+    np.testing.assert_array_equal((a + b).numpy(), a.numpy() + b.numpy())
+
+
+def test_like_samplers_and_dropout_fill_in_the_inputs_memory_order():
+    # torch draws them into empty_like(input): a transposed or channels-last input's result
+    # has its layout and gets the stream in memory order (values recorded from torch 2.13)
+    x = ember.ones(4, 6).t()
+    ember.manual_seed(0)
+    u = ember.rand_like(x)
+    ember.manual_seed(0)
+    assert u.stride() == (1, 6) and ember.equal(u, ember.rand(4, 6).t())
+    np.testing.assert_allclose(u[0, :3].numpy(), [0.4963, 0.4901, 0.0223], atol=1e-4)
+    ember.manual_seed(0)
+    n = ember.randn_like(x)
+    assert n.stride() == (1, 6)
+    np.testing.assert_allclose(n[0, :3].numpy(), [1.5410, 0.4033, -0.8567], atol=1e-4)
+    ember.manual_seed(0)
+    r = ember.randint_like(x, 10)
+    ember.manual_seed(0)
+    assert r.stride() == (1, 6) and ember.equal(r, ember.randint(10, (4, 6)).float().t())
+    ember.manual_seed(0)
+    dropped = F.dropout(ember.ones(5, 3, 8).transpose(0, 1), 0.1) == 0
+    assert dropped.flatten().nonzero()[:6].flatten().tolist() == [0, 3, 16, 21, 37, 51]
+    ember.manual_seed(0)
+    assert ember.equal(dropped, (F.dropout(ember.ones(5, 3, 8), 0.1) == 0).transpose(0, 1))
+    ember.manual_seed(0)
+    a = F.alpha_dropout(x, 0.5, True)
+    np.testing.assert_allclose(a[0].numpy(), [-0.7792, 1.6656, 1.6656, -0.7792], atol=1e-4)
+
+
+def test_one_operand_kernels_keep_the_layout_and_masked_fill_goes_row_major():
+    # torch: gelu of a transposed tensor is transposed (ember's formula of several NumPy calls
+    # would answer row-major); masked_fill fills a row-major clone whatever the input's layout
+    e = ember.randn(4, 5).t()
+    assert F.gelu(e).stride() == F.gelu(e, approximate="tanh").stride() == (1, 5)
+    np.testing.assert_allclose(F.gelu(e).numpy(), F.gelu(e.contiguous()).numpy(), rtol=1e-6)
+    assert e.masked_fill(e > 0, 1.0).stride() == (4, 1)
+    d = _cl(2, 3, 4, 4)
+    m = d.masked_fill(d > 0, 0)
+    assert m.stride() == (48, 16, 4, 1) and ember.equal(m, d.clamp(max=0))
+    assert d.clone().masked_fill_(d > 0, 0).stride() == (48, 1, 12, 3)

@@ -111,6 +111,37 @@ def test_round_refuses_integers_given_decimals_and_bools(dtype, kwargs, kernel):
     assert special.ndtr(ember.tensor([0, 1])).dtype == ember.float32
 
 
+
+@pytest.mark.parametrize("dtype, decimals, kernel", [
+    (ember.complex64, None, "round_vml_cpu"), (ember.bool, None, "round_vml_cpu"),
+    (ember.int64, 0, "round_vml_cpu"), (ember.bool, 0, "round_vml_cpu"),
+    (ember.complex64, 0, "round_vml_cpu"), (ember.int64, 2, "round_cpu"),
+    (ember.uint8, -1, "round_cpu"), (ember.complex64, 1, "round_cpu"),
+])
+def test_round_refusals_name_torchs_kernels(dtype, decimals, kernel):
+    # round() copies an integer tensor; its decimals overload (special.round's too) refuses it
+    x = ember.ones(2, dtype=dtype)
+    kwargs = {} if decimals is None else {"decimals": decimals}
+    name = {ember.complex64: "ComplexFloat", ember.bool: "Bool", ember.int64: "Long",
+            ember.uint8: "Byte"}[dtype]
+    for call in (lambda: x.round(**kwargs), lambda: ember.round(x, **kwargs),
+                 lambda: x.clone().round_(**kwargs)):
+        with pytest.raises(NotImplementedError) as info:
+            call()
+        assert str(info.value) == f"\"{kernel}\" not implemented for '{name}'"
+    if decimals is not None:
+        with pytest.raises(NotImplementedError, match=kernel):
+            special.round(x, decimals=decimals)
+
+
+def test_round_copies_integers_and_names_its_nodes():
+    assert ember.arange(3).round().tolist() == [0, 1, 2]
+    x = ember.tensor([1.5, 2.25], requires_grad=True)
+    assert type(x.round().grad_fn).__name__ == "RoundBackward0"
+    for decimals in (0, 1, -1):
+        assert type(x.round(decimals=decimals).grad_fn).__name__ == "RoundBackward1"
+    assert x.round(decimals=1).tolist() == pytest.approx([1.5, 2.2])
+
 def test_grad_of_only_the_differentiable_input_of_igamma():
     # torch computes d/dx of igamma(a, x) when only x's gradient is asked for, though a
     # requires grad too (recorded from torch 2.13); a full backward still raises

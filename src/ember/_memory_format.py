@@ -174,3 +174,64 @@ def copy_preserving(xp, array, dtype=None):
     out = empty_preserving(xp, array, array.dtype if dtype is None else dtype)
     out[...] = array
     return out
+
+
+def _iterator_strides(array, shape):
+    """`array`'s strides against the broadcast `shape` as torch's TensorIterator sees them:
+    missing leading dims and broadcast dims of size 1 have stride 0."""
+    lead = len(shape) - array.ndim
+    strides = [0] * lead
+    for d, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        strides.append(0 if size == 1 and shape[lead + d] != 1 else stride)
+    return strides
+
+
+def iterator_order(shape, arrays):
+    """The dims of an element-wise result from the innermost in memory to the outermost, as
+    torch's TensorIterator orders them: an insertion sort where the first operand whose strides
+    of two dims differ (neither 0) decides, equal strides put the smaller dim inside, and
+    nothing decided keeps row-major order. So the first operand's layout wins (a channels-last
+    tensor plus a row-major one is channels-last, the other way round row-major)."""
+    all_strides = [_iterator_strides(a, shape) for a in arrays]
+
+    def should_swap(d0, d1):
+        for strides in all_strides:
+            s0, s1 = strides[d0], strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(len(shape) - 1, -1, -1))
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            verdict = should_swap(perm[d0], perm[d1])
+            if verdict > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif verdict < 0:
+                break
+    return perm
+
+
+def iterator_layout(xp, result, arrays):
+    """`result` of an element-wise op on `arrays` laid out as torch lays out that op's result
+    (see `iterator_order`): NumPy keeps row-major order wherever its operands disagree, torch
+    follows the first operand. Only needed where some operand is not row-major."""
+    shape = result.shape
+    perm = iterator_order(shape, arrays)
+    expected, step = [0] * len(shape), result.itemsize
+    for d in perm:
+        expected[d] = step
+        step *= max(shape[d], 1)
+    if tuple(expected) == result.strides:
+        return result
+    outer = perm[::-1]
+    out = xp.empty([shape[d] for d in outer], dtype=result.dtype)
+    out = out.transpose([outer.index(d) for d in range(len(shape))])
+    out[...] = result
+    return out

@@ -11,7 +11,7 @@ import numpy as np
 from .._device import backend_of
 from .._memory_format import row_major
 from .._dtype import float64
-from .._creation import zeros_like
+from .._creation import empty_like, zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
@@ -594,7 +594,9 @@ def dropout_impl(input, p, train, inplace=False, feature=False, alpha=False):
     shape = tuple(input.shape)
     if feature:
         shape = shape[:2] + (1,) * (input.ndim - 2)
-    noise = input.new_empty(shape).bernoulli_(1 - p)
+    # NOTE: torch's element noise is empty_like(input): a transposed or channels-last input
+    # gets its mask drawn in its memory order; channel noise is row-major
+    noise = (input.new_empty(shape) if feature else empty_like(input)).bernoulli_(1 - p)
     if not alpha:
         noise.div_(1 - p)
         return input.mul_(noise) if inplace else input * noise

@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
+from .._memory_format import iterator_layout
 from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
@@ -286,6 +287,8 @@ def call(op, operands, params, out, name):
                         except ValueError:
                             broadcast_error(operands)
                             raise
+                        if not (a.flags.c_contiguous and b.flags.c_contiguous) and result.ndim > 1:
+                            result = iterator_layout(np, result, (a, b))
                         return _finish_fast(op, operands, result, params)
                 elif (cls is float or cls is int) and not (op.opmath and a.itemsize == 2):
                     return _finish_fast(op, operands, fast(a, a.dtype.type(second)), params)
@@ -316,7 +319,19 @@ def call(op, operands, params, out, name):
         result = xp.asarray(result)
     if result.dtype != result_dtype:
         result = result.astype(result_dtype)
+    if out is None and result.ndim > 1:
+        result = _torch_layout(xp, result, operands)
     return finish(op, operands, result, params, out, requires_grad)
+
+
+def _torch_layout(xp, result, operands):
+    """`result` laid out as torch's element-wise kernels lay it out where some tensor operand
+    is not row-major (see `_memory_format.iterator_layout`): NumPy answers row-major where its
+    operands disagree, and a forward of several NumPy calls may lose a lone operand's order."""
+    arrays = [x._data for x in operands if isinstance(x, Tensor)]
+    if all(a.flags.c_contiguous for a in arrays):
+        return result
+    return iterator_layout(xp, result, arrays)
 
 
 def _finish_fast(op, operands, result, params):

@@ -90,31 +90,56 @@ def _like(input, dtype, device):
     return (dtype or input.dtype), (device if device is not None else input.device)
 
 
+def _laid_out_like(input, d, dev, requires_grad, memory_format, fill):
+    """torch's `*_like` samplers are `empty_like(input)` filled in place: a tensor laid out in
+    another order (a transpose, channels_last) gets a result of its layout, filled in that
+    memory order. None where `input` is row-major (the plain samplers draw the same)."""
+    if memory_format is None:
+        memory_format = _mf.preserve_format
+    if memory_format is not _mf.preserve_format or _mf.memory_order(input._data) is None:
+        return None
+    from .._creation import empty_like
+    out = empty_like(input, dtype=d, device=dev, memory_format=memory_format)
+    fill(out)
+    return out.requires_grad_(True) if requires_grad else out
+
+
 @function(method=False)
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None, generator=None):
-    """Uniform samples with the shape of `input`."""
+    """Uniform samples with the shape (and layout) of `input`."""
     d, dev = _like(input, dtype, device)
-    return rand(tuple(input.shape), generator=generator, dtype=d, device=dev,
-                requires_grad=requires_grad)
+    _float_dtype(d, "check_uniform_bounds")
+    out = _laid_out_like(input, d, dev, requires_grad, memory_format,
+                         lambda t: t.uniform_(generator=generator))
+    return out if out is not None else rand(tuple(input.shape), generator=generator, dtype=d,
+                                            device=dev, requires_grad=requires_grad)
 
 
 @function(method=False)
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None, generator=None):
-    """Standard normal samples with the shape of `input`."""
+    """Standard normal samples with the shape (and layout) of `input`."""
     d, dev = _like(input, dtype, device)
-    return randn(tuple(input.shape), generator=generator, dtype=d, device=dev,
-                 requires_grad=requires_grad)
+    _float_dtype(d, "normal_kernel_cpu")
+    out = _laid_out_like(input, d, dev, requires_grad, memory_format,
+                         lambda t: t.normal_(generator=generator))
+    return out if out is not None else randn(tuple(input.shape), generator=generator, dtype=d,
+                                             device=dev, requires_grad=requires_grad)
 
 
 @function(method=False)
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
                  requires_grad=False, memory_format=None, generator=None):
-    """Random integers in [low, high) with the shape of `input`."""
+    """Random integers in [low, high) with the shape (and layout) of `input`."""
     if high is None:
         low, high = 0, low
     d, dev = _like(input, dtype, device)
+    if low < high:
+        out = _laid_out_like(input, d, dev, requires_grad, memory_format,
+                             lambda t: t.random_(low, high, generator=generator))
+        if out is not None:
+            return out
     return randint(low, high, tuple(input.shape), generator=generator, dtype=d, device=dev)
 
 

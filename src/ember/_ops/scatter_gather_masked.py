@@ -1,6 +1,7 @@
 """Boolean-mask ops: masked_fill, masked_select, masked_scatter. Out of place, input and mask
 broadcast together; in place, the mask must broadcast to self."""
 from .. import _geometry as geo
+from .._memory_format import row_major
 from .._tensor import Tensor
 from ._dispatch import check_overlap, warn_expanded
 from ._op import Op
@@ -57,7 +58,8 @@ def masked_fill(input, mask, value, *, out=None):
     fill = scalar_value(input, value)
     xp = xp_of(input)
     x, m = _broadcast(xp, input._data, m)
-    result = xp.where(m, fill, x).astype(x.dtype, copy=False)
+    # NOTE: torch fills a row-major clone of the input (whatever the input's layout)
+    result = row_major(xp, xp.where(m, fill, x).astype(x.dtype, copy=False))
     if out is not None:     # torch warns of an expanded input, and refuses a mask sharing it
         warn_expanded(input, "masked_fill_", "tensor[mask] = scalar")
         check_overlap(input, (mask,))

@@ -123,9 +123,9 @@ class Trunc(_Rounding):
 
 
 class Round(_Rounding):
-    """Rounds half to even; with `decimals`, to that many decimal places."""
-    rule = refusing({"b": '"round_cpu" not implemented for \'{type}\'',
-                     "c": '"round_vml_cpu" not implemented for \'{type}\''})
+    """Rounds half to even; with `decimals`, to that many decimal places. `round()` without
+    decimals copies an integer tensor and refuses bool and complex ones."""
+    rule = refusing({"bc": '"round_vml_cpu" not implemented for \'{type}\''})
 
     def forward(xp, x, decimals=0):
         if x.dtype.kind in "iu":
@@ -137,22 +137,24 @@ class Round(_Rounding):
 
 
 class RoundDecimals(Round):
+    """torch's `round(decimals=...)` overload: its kernels refuse integer tensors too, the
+    decimals=0 one naming round_vml_cpu and the others round_cpu."""
     node_name = "RoundBackward1"
+    rule = refusing({"biuc": '"round_vml_cpu" not implemented for \'{type}\''})
+
+
+class RoundPlaces(RoundDecimals):
+    node_name = "RoundBackward1"
+    rule = refusing({"biuc": '"round_cpu" not implemented for \'{type}\''})
 
 
 def _round(input, *, decimals=None, out=None):
-    """torch.round: integers pass through unchanged, unless `decimals` is given (torch's
-    round.decimals overload has no integer kernel); bool has no kernel at all."""
+    """torch.round: integers pass through unchanged unless `decimals` is given (torch's
+    round.decimals overload has no integer kernel); bool and complex have no kernel at all."""
     from .elementwise import as_operand, call
-    if isinstance(input, Tensor) and input._data.dtype.kind in "biu" and (
-            decimals is not None or input._data.dtype.kind == "b"):
-        kernel = "round_cpu" if decimals else "round_vml_cpu"
-        raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{input.dtype._scalar_name}'")
-    decimals = 0 if decimals is None else decimals
-    op = Round if decimals == 0 else RoundDecimals
-    return call(op, [as_operand(input, "input", 1, "round")], {"decimals": decimals}, out,
-                "round")
+    op = Round if decimals is None else RoundDecimals if decimals == 0 else RoundPlaces
+    return call(op, [as_operand(input, "input", 1, "round")], {"decimals": decimals or 0},
+                out, "round")
 
 
 @_unary("frac")

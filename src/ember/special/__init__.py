@@ -111,10 +111,8 @@ def sinc(input, *, out=None):
 
 
 def round(input, *, decimals=0, out=None):
-    """Round half to even (torch.round; floating inputs only here)."""
-    if isinstance(input, Tensor) and input._data.dtype.kind in "biu":
-        raise NotImplementedError(f'"round_vml_cpu" not implemented for '
-                                  f"'{input.dtype._scalar_name}'")
+    """Round half to even (torch.round with its `decimals` overload, which refuses integer
+    tensors)."""
     return _ember().round(input, decimals=decimals, out=out)
 
 
