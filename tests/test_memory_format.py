@@ -272,3 +272,25 @@ def test_one_operand_kernels_keep_the_layout_and_masked_fill_goes_row_major():
     m = d.masked_fill(d > 0, 0)
     assert m.stride() == (48, 16, 4, 1) and ember.equal(m, d.clamp(max=0))
     assert d.clone().masked_fill_(d > 0, 0).stride() == (48, 1, 12, 3)
+
+
+def test_cat_flip_roll_and_layer_norm_layouts_are_torchs():
+    # strides recorded from torch 2.13: cat keeps a layout all its inputs suggest (channels-
+    # last) else goes row-major; flip preserves the input's layout; roll and layer_norm
+    # answer row-major
+    e = ember.randn(4, 5).t()
+    assert ember.cat([e, e]).stride() == (4, 1) and ember.cat([e, e], 1).stride() == (8, 1)
+    np.testing.assert_array_equal(ember.cat([e, e], 1).numpy(), np.concatenate([e.numpy()] * 2, 1))
+    d, r = _cl(2, 3, 4, 4), _x(2, 3, 4, 4)
+    assert ember.cat([d, d], 1).stride() == (96, 1, 24, 6)
+    assert ember.cat([d, r], 1).stride() == ember.cat([r, d], 1).stride() == (96, 16, 4, 1)
+    x = _x(2, 3, 4)
+    assert x.flip(0).stride() == x.flip(0, 2).stride() == (12, 4, 1)
+    assert x.transpose(0, 2).flip(1).stride() == (1, 4, 12)
+    assert ember.equal(x.transpose(0, 2).flip(1), x.flip(1).transpose(0, 2))
+    assert d.flip(2, 3).stride() == (48, 1, 12, 3)
+    assert e.roll(1, 0).stride() == (4, 1) and e.roll(1, 0).tolist() == \
+        e.contiguous().roll(1, 0).tolist()
+    assert F.layer_norm(e, (4,)).stride() == (4, 1)
+    np.testing.assert_allclose(F.layer_norm(e, (4,)).numpy(),
+                               F.layer_norm(e.contiguous(), (4,)).numpy(), rtol=1e-6)

@@ -1,7 +1,7 @@
 """Joining and splitting: cat (concat, concatenate), stack, hstack, vstack (row_stack), dstack,
 column_stack, atleast_1d/2d/3d, tensor_split, block_diag. Grids (meshgrid, broadcast_tensors,
 cartesian_prod, combinations) live in `joining_grids`."""
-from .. import _dtype, _geometry as geo
+from .. import _dtype, _geometry as geo, _memory_format as _mf
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_internal_overlap, check_out, check_overlap, write_out
@@ -64,6 +64,16 @@ def _finish_join(op, tensors, result, params, out, name):
     return t
 
 
+def _cat_layout(xp, result, arrays):
+    """torch's layout of a concatenation: the layout every input suggests (channels-last),
+    else row-major (NumPy would keep, say, transposed inputs' column-major order)."""
+    formats = {_mf.suggested(a) for a in arrays}
+    fmt = formats.pop() if len(formats) == 1 else _mf.contiguous_format
+    if fmt is _mf.contiguous_format:
+        return _mf.row_major(xp, result)
+    return result if _mf.is_laid_out(result, fmt) else _mf.lay_out(xp, result, fmt)
+
+
 @function(method=False)
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dim; all other sizes must match."""
@@ -91,7 +101,7 @@ def cat(tensors, dim=0, *, out=None):
                                    f"tensor number {i} in the list.")
     common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
     xp, arrays = arrays_for(real, common)
-    result = xp.concatenate(arrays, axis=d)
+    result = _cat_layout(xp, xp.concatenate(arrays, axis=d), arrays)
     skipped = tuple(not any(t is r for r in real) for t in tensors)
     sizes = tuple(0 if s else t.shape[d] for t, s in zip(tensors, skipped))
     return _finish_join(Cat, tensors, result, {"dim": d, "sizes": sizes, "skipped": skipped},

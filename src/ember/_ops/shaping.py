@@ -6,7 +6,7 @@ back with ember's own ops. Triangles and diagonals (tril, diag, ...) live in
 """
 import numpy as np
 
-from .. import _geometry as geo
+from .. import _geometry as geo, _memory_format as _mf
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -58,7 +58,12 @@ def flip(input, dims):
     dims = geo.wrap_dims(tuple(dims), input.ndim)
     data = input._data
     xp = backend_of(data).xp
-    result = (xp.flip(data, dims) if data.ndim else data).copy()
+    # NOTE: torch's result is empty_like(input): a transposed input gives a transposed copy
+    if data.ndim:
+        result = _mf.empty_preserving(xp, data, data.dtype)
+        result[...] = xp.flip(data, dims)
+    else:
+        result = data.copy()
     return run_copy(Flip, input, result, {"dims": dims})
 
 
@@ -108,7 +113,9 @@ def roll(input, shifts, dims=None):
     if data.ndim == 0 or data.size == 0:
         result = data.copy()
     else:
-        result = xp.roll(data, shifts if dims else shifts[0], dims if dims else None)
+        # NOTE: torch's result is row-major whatever the input's layout
+        result = _mf.row_major(xp, xp.roll(data, shifts if dims else shifts[0],
+                                           dims if dims else None))
     return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None})
 
 

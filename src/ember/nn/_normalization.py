@@ -7,6 +7,7 @@ import warnings
 
 from .. import _dtype
 from .._device import backend_of
+from .._memory_format import row_major
 from .._tensor import wrap
 from .._ops._op import Op
 from .._ops.activations import apply
@@ -177,8 +178,10 @@ class NativeGroupNorm(_Normalization):
     pass
 
 
-def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True, stats=None):
-    """Normalize `input` seen as `shape`; `stats` = (mean, rstd) arrays replace the batch's."""
+def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True, stats=None,
+         row_major_out=False):
+    """Normalize `input` seen as `shape`; `stats` = (mean, rstd) arrays replace the batch's.
+    `row_major_out`: the result is row-major whatever the input's layout."""
     x = input._data
     xp = backend_of(x).xp
     dtype = _compute_dtype(xp, x.dtype)
@@ -194,6 +197,8 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
         out = xv * scale
         out += shift
     result = out.reshape(x.shape).astype(x.dtype, copy=False)
+    if row_major_out:
+        result = row_major(xp, result)
     bias_shape, bias_dtype = (None, None) if bias is None else (bias._data.shape,
                                                                  bias._data.dtype)
     params = {"shape": shape, "axes": axes, "wshape": wshape, "waxes": waxes, "eps": eps,
@@ -262,7 +267,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     _same_dtypes(input, weight, bias, kernel="LayerNormKernelImpl")
     inner = math.prod(shape)
     view = (math.prod(input.shape[:input.ndim - k]), inner)
-    return _run(NativeLayerNorm, input, weight, bias, view, (1,), (1, inner), (0,), eps)[0]
+    # NOTE: torch normalizes a row-major copy into a row-major result
+    return _run(NativeLayerNorm, input, weight, bias, view, (1,), (1, inner), (0,), eps,
+                row_major_out=True)[0]
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
