@@ -294,3 +294,17 @@ def test_cat_flip_roll_and_layer_norm_layouts_are_torchs():
     assert F.layer_norm(e, (4,)).stride() == (4, 1)
     np.testing.assert_allclose(F.layer_norm(e, (4,)).numpy(),
                                F.layer_norm(e.contiguous(), (4,)).numpy(), rtol=1e-6)
+
+
+def test_logsigmoid_is_row_major_and_pointwise_losses_follow_the_input():
+    # torch 2.13: log_sigmoid allocates a row-major result; the pointwise losses (reduction
+    # 'none') are element-wise kernels over (input, target), laid out by the input
+    e, r = ember.randn(4, 5).t(), ember.randn(5, 4)
+    d = _cl(2, 3, 4, 4)
+    assert F.logsigmoid(d).stride() == (48, 16, 4, 1) and F.logsigmoid(e).stride() == (4, 1)
+    for loss in (F.mse_loss, F.l1_loss, F.smooth_l1_loss, F.soft_margin_loss):
+        assert loss(e, r, reduction="none").stride() == (1, 5)
+    assert F.mse_loss(r, e, reduction="none").stride() == (4, 1)
+    assert F.mse_loss(d, _x(2, 3, 4, 4), reduction="none").stride() == (48, 1, 12, 3)
+    np.testing.assert_allclose(F.soft_margin_loss(e, r, reduction="none").numpy(),
+                               np.log1p(np.exp(-e.numpy() * r.numpy())), rtol=1e-5)

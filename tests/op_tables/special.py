@@ -14,9 +14,6 @@ from op_table import FLOATS, INTS, REAL, Sample, alias, binary, fl, op, result_t
 from op_tables import activations, statistics  # noqa: F401  (entries aliased below)
 from op_tables.elementwise_extra import _i0
 
-_ROUND1 = ("torch records special.round as RoundBackward1 (its decimals overload); ember's "
-           "round is one op, RoundBackward0")
-
 # -- aliases --------------------------------------------------------------------------------------
 
 for _name, _of in [("expit", "sigmoid"), ("erf", "erf"), ("erfc", "erfc"), ("erfinv", "erfinv"),
@@ -30,7 +27,7 @@ for _name, _of in [("expit", "sigmoid"), ("erf", "erf"), ("erfc", "erfc"), ("erf
     if _of in ("softmax", "log_softmax"):
         _extra = {"out": False}
     if _of == "round":
-        _extra = {"dtypes": FLOATS, "xfail": {"oracle-grad:float64": _ROUND1}}
+        _extra = {"dtypes": FLOATS}
     alias(f"special.{_name}", _of, inplace=False, method_call=None, **_extra)
 
 # -- kernels with gradients -----------------------------------------------------------------------

@@ -1,10 +1,14 @@
-"""Small complete model architectures (a UNet-like encoder-decoder, a ResNet basic block on
-channels_last input, a VAE, a GAN step, a GRU seq2seq with attention, a Transformer with greedy
-decoding, a char-level LSTM with sampling, a depthwise-separable ConvNet, a Siamese network, weight
-tying, gradient checkpointing, CPU autocast) trained for a few steps under real torch and under
-ember (`import ember as torch`) from the same seed: everything printed (shapes, parameter counts,
-rounded outputs, losses, gradient norms) must be identical. Values are printed to few digits since
-float32 sums in a different order drift in the last ones over several optimizer steps.
+"""Small complete model architectures (UNet- and SegNet-like encoder-decoders, ResNet blocks on
+channels_last input, a VAE, GAN and WGAN-GP steps, a GRU seq2seq with attention, Transformers with
+greedy decoding and pre-norm layers, a ViT on unfold patches, rotary attention, a mixture of
+experts, WaveNet-style causal convolutions, a CTC acoustic model, a char-level LSTM with sampling,
+a depthwise-separable ConvNet, a Siamese network, weight tying, gradient checkpointing, CPU
+autocast, a normalizing flow, pixel-shuffle super-resolution) trained for a few steps under real
+torch and under ember (`import ember as torch`) from the same seed: everything printed (shapes,
+parameter counts, strides, rounded outputs, losses, gradient norms) must be identical. Values are
+printed to few digits since float32 sums in another order drift in the last ones over several
+optimizer steps (and a conv bias before BatchNorm, whose true gradient is 0, is left out: Adam
+turns its rounding noise into full-size steps).
 """
 import pytest
 

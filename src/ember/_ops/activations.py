@@ -171,6 +171,7 @@ class LogSigmoid(Elementwise):
     """log(sigmoid(x)) = -softplus(-x)."""
     rule = _floating("log_sigmoid_cpu")
     saves = {"self": ("self",)}
+    row_major_out = True
 
     def forward(xp, x):
         return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))

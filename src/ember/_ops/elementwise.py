@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
-from .._memory_format import iterator_layout
+from .._memory_format import iterator_layout, row_major
 from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
@@ -140,6 +140,7 @@ class Elementwise(Op):
     differentiable = True
     fast_kernel = None      # a NumPy ufunc that alone computes this op for float operands
     opmath = False          # (set from the rule) float16 computes in float32
+    row_major_out = False   # torch's kernel allocates a row-major result whatever the layout
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -320,7 +321,8 @@ def call(op, operands, params, out, name):
     if result.dtype != result_dtype:
         result = result.astype(result_dtype)
     if out is None and result.ndim > 1:
-        result = _torch_layout(xp, result, operands)
+        result = row_major(xp, result) if op.row_major_out else \
+            _torch_layout(xp, result, operands)
     return finish(op, operands, result, params, out, requires_grad)
 
 

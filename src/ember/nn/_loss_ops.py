@@ -4,6 +4,7 @@ import numpy as _np
 
 from .. import _dtype
 from .._device import backend_of
+from .._memory_format import iterator_layout
 from .._tensor import Tensor, wrap
 from .._ops._op import Op, record
 from .._ops.elementwise import Elementwise, call
@@ -87,6 +88,8 @@ def pointwise_loss(op, input, target, reduction, params=None):
         x, t = x.astype(dtype._np, copy=False), t.astype(dtype._np, copy=False)
     xp = backend_of(x).xp
     d = xp.asarray(x - t)
+    if d.ndim > 1 and not (x.flags.c_contiguous and t.flags.c_contiguous):
+        d = iterator_layout(xp, d, (x, t))      # torch's TensorIterator layout
     losses = op.losses(xp, d, **(params or {})).astype(d.dtype)
     result = _reduce(xp, losses, reduction)
     if op.like_input:
@@ -169,7 +172,10 @@ def _check_soft_margin(input, target):
 def soft_margin_loss(input, target, reduction):
     _check_soft_margin(input, target)
     xp = backend_of(input._data).xp
-    z = xp.asarray(-(target._data * input._data))
+    x, t = input._data, target._data
+    z = xp.asarray(-(t * x))
+    if z.ndim > 1 and not (x.flags.c_contiguous and t.flags.c_contiguous):
+        z = iterator_layout(xp, z, (x, t))      # torch's -input * target
     losses = (xp.maximum(z, 0) + xp.log1p(xp.exp(-xp.abs(z)))).astype(input._data.dtype)
     return apply(SoftMarginLoss, (input, target), _reduce(xp, losses, reduction),
                  {"reduction": reduction})
