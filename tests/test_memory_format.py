@@ -308,3 +308,13 @@ def test_logsigmoid_is_row_major_and_pointwise_losses_follow_the_input():
     assert F.mse_loss(d, _x(2, 3, 4, 4), reduction="none").stride() == (48, 1, 12, 3)
     np.testing.assert_allclose(F.soft_margin_loss(e, r, reduction="none").numpy(),
                                np.log1p(np.exp(-e.numpy() * r.numpy())), rtol=1e-5)
+
+
+def test_rrelu_answers_row_major():
+    # torch 2.13: rrelu (training or not) allocates a row-major result
+    g, d = ember.randn(3, 4).t(), _cl(2, 3, 4, 4)
+    assert F.rrelu(g).stride() == F.rrelu(g, training=True).stride() == (3, 1)
+    assert F.rrelu(d).stride() == F.rrelu(d, training=True).stride() == (48, 16, 4, 1)
+    np.testing.assert_allclose(F.rrelu(g).numpy(), np.where(g.numpy() > 0, g.numpy(),
+                                                            g.numpy() * (1 / 8 + 1 / 3) / 2),
+                               rtol=1e-6)

@@ -959,6 +959,86 @@ torch.manual_seed(0)
 s = t.sample((3,))
 print(s, t.log_prob(s).round(decimals=4))
 ''',
+    'seq_first_encoder_dropout': r'''\
+nn = torch.nn
+F = torch.nn.functional
+torch.manual_seed(60)
+class PosEnc(nn.Module):
+    def __init__(self, d, n=16, p=0.1):
+        super().__init__()
+        self.drop = nn.Dropout(p)
+        pos = torch.arange(n).unsqueeze(1)
+        div = torch.exp(torch.arange(0, d, 2) * (-torch.log(torch.tensor(10000.0)) / d))
+        pe = torch.zeros(n, 1, d)
+        pe[:, 0, 0::2] = torch.sin(pos * div)
+        pe[:, 0, 1::2] = torch.cos(pos * div)
+        self.register_buffer("pe", pe)
+    def forward(self, x):
+        return self.drop(x + self.pe[:x.size(0)])
+class Clf(nn.Module):
+    def __init__(self, V=20, d=8):
+        super().__init__()
+        self.emb = nn.Embedding(V, d)
+        self.pos = PosEnc(d)
+        layer = nn.TransformerEncoderLayer(d, 2, 16, dropout=0.2)
+        self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.fc = nn.Linear(d, 2)
+    def forward(self, src, pad):
+        h = self.enc(self.pos(self.emb(src) * 8 ** 0.5), src_key_padding_mask=pad)
+        keep = (~pad).T.unsqueeze(-1).float()
+        return self.fc((h * keep).sum(0) / keep.sum(0))
+m = Clf()
+src = torch.randint(1, 20, (7, 4))
+pad = torch.zeros(4, 7, dtype=torch.bool)
+pad[1, 5:] = True
+pad[3, 3:] = True
+y = torch.tensor([0, 1, 1, 0])
+opt = torch.optim.Adam(m.parameters(), lr=5e-3)
+for step in range(4):
+    opt.zero_grad()
+    out = m(src, pad)
+    loss = F.cross_entropy(out, y)
+    loss.backward()
+    opt.step()
+    print(step, tuple(out.shape), round(loss.item(), 4), round(m.emb.weight.grad.norm().item(), 4))
+m.eval()
+with torch.no_grad():
+    print(m(src, pad).softmax(-1).round(decimals=3), m.pos.pe[1, 0, :4].round(decimals=4))
+''',
+    'textcnn_dropout': r'''\
+nn = torch.nn
+F = torch.nn.functional
+torch.manual_seed(61)
+class TextCNN(nn.Module):
+    def __init__(self, V=30, E=8, C=4, ks=(2, 3, 4), n_cls=3):
+        super().__init__()
+        self.emb = nn.Embedding(V, E, padding_idx=0)
+        self.convs = nn.ModuleList(nn.Conv1d(E, C, k) for k in ks)
+        self.drop = nn.Dropout(0.5)
+        self.fc = nn.Linear(C * len(ks), n_cls)
+    def forward(self, x):
+        e = self.drop(self.emb(x).transpose(1, 2))
+        feats = [F.adaptive_max_pool1d(F.relu(c(e)), 1).squeeze(-1) for c in self.convs]
+        h = torch.cat(feats, 1)
+        return self.fc(self.drop(h)), e
+net = TextCNN()
+x = torch.randint(0, 30, (6, 9))
+x[:, 7:] = 0
+y = torch.randint(0, 3, (6,))
+opt = torch.optim.Adadelta(net.parameters(), lr=1.0)
+for step in range(4):
+    opt.zero_grad()
+    out, e = net(x)
+    loss = F.cross_entropy(out, y)
+    loss.backward()
+    opt.step()
+    print(step, e.stride(), e.is_contiguous(), round(loss.item(), 4), round(net.convs[1].weight.grad.norm().item(), 4))
+print(net.emb.weight.grad[0].abs().sum().item(), net.emb.weight[0].abs().sum().item())
+net.eval()
+print(net(x)[0].argmax(1).tolist(), [tuple(c.weight.shape) for c in net.convs])
+g = torch.randn(3, 4).t()
+print(F.rrelu(g, training=False).stride(), F.hardtanh(g).stride(), torch.sigmoid(g).stride())
+''',
 }
 
 # Programs where ember still prints something else: name -> (why, program).

@@ -281,6 +281,7 @@ class RreluWithNoise(Elementwise):
     inputs = ("self", "noise")
     rule = _floating("rrelu_with_noise")
     saves = {"self": ("noise", "result")}
+    row_major_out = True        # torch: row-major whatever the input's layout
 
     def forward(xp, x, noise):
         return x * noise
