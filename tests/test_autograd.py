@@ -134,6 +134,10 @@ class TestRequiresGrad:
                                    f"must be bool, not {type(flag).__name__}")
         with pytest.raises(TypeError, match="must be bool, not int"):
             torch.nn.Linear(2, 2).requires_grad_(1)
+        t = torch.ones(2)
+        with pytest.raises(RuntimeError) as info:
+            t.requires_grad = 1
+        assert str(info.value) == "requires_grad must be a bool" and not t.requires_grad
 
     def test_integer_dtype_setter(self):
         t = torch.tensor([1, 2])

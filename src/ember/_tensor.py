@@ -283,6 +283,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        if not isinstance(flag, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if self._grad_fn is not None and flag:
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self._set_requires_grad(flag, "only Tensors of floating point and complex dtype can "

@@ -646,6 +646,15 @@ def test_pad_packed_sequence():
     np.testing.assert_array_equal(out.numpy()[2:, 0], 0)
 
 
+def test_pad_sequence_refuses_mismatched_feature_sizes():
+    with pytest.raises(RuntimeError) as info:
+        R.pad_sequence([ember.ones(2, 3), ember.ones(3, 4)])
+    assert str(info.value) == ("The size of tensor a (3) must match the size of tensor b (4) at "
+                               "non-singleton dimension 1")
+    out = R.pad_sequence([ember.ones(2, 3), ember.full((1, 1), 2.0)], batch_first=True)
+    assert out.tolist() == [[[1.0] * 3, [1.0] * 3], [[2.0] * 3, [0.0] * 3]]   # (1, 1) broadcasts
+
+
 def test_pad_sequence_and_friends():
     a = ember.ones(3, 2, requires_grad=True)
     b = ember.ones(1, 2) * 2

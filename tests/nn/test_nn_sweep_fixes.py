@@ -504,3 +504,10 @@ def test_instance_norm_explains_old_running_stats():
     tracked = nn.InstanceNorm1d(3, track_running_stats=True)
     tracked.load_state_dict({"running_mean": ember.zeros(3), "running_var": ember.full((3,), 2.)})
     assert tracked.running_var.tolist() == [2.0] * 3
+
+
+def test_relu_of_a_non_tensor_is_torchs_type_error():
+    with pytest.raises(TypeError) as info:
+        F.relu([1.0, -2.0])
+    assert str(info.value) == "relu(): argument 'input' (position 1) must be Tensor, not list"
+    assert F.relu(ember.tensor([1.0, -2.0])).tolist() == [1.0, 0.0]

@@ -625,6 +625,9 @@ FIXED = [
     "torch.cholesky(torch.ones(3))",
     "torch.ones(2, 2).cholesky()",
     "torch.nn.functional.conv2d(torch.ones(1, 3, 8, 8), torch.ones(4, 3, 3, 3), dilation=0)",
+    "torch.nn.utils.rnn.pad_sequence([torch.ones(2, 3), torch.ones(3, 4)])",
+    "torch.nn.functional.relu([1, 2])",
+    "x = torch.ones(2, requires_grad=True)\nx.requires_grad = 1",
     "F = torch.nn.functional\n"
     "for f, x, w, g in [(F.conv2d, (2, 1, 5, 5), (8, 1, 3, 3), 1),\n"
     "                   (F.conv2d, (1, 4, 8, 8), (4, 2, 3, 3), 2),\n"
@@ -674,6 +677,13 @@ BUGS = [
     ("embedding_bag's ValueError embeds type(offsets), which is ember's Tensor class "
      "(<class 'ember._tensor.Tensor'>), not <class 'torch.Tensor'>",
      "torch.nn.EmbeddingBag(10, 3)(torch.tensor([[1, 2]]), torch.tensor([0]))"),
+    ("torch packs lengths longer than the padded input without a check (reading past it); "
+     "ember refuses them with its own RuntimeError",
+     "print(torch.nn.utils.rnn.pack_padded_sequence(torch.ones(3, 2, 4), torch.tensor([4, 3]))"
+     ".batch_sizes)"),
+    ("parameters_to_vector: torch reads param.device first (AttributeError names 'device'); "
+     "ember's first attribute access on the element is .view",
+     "torch.nn.utils.parameters_to_vector([torch.ones(2), 3])"),
     ("deliberate: ember appends how to install its CuPy backend to torch's 'Torch not compiled "
      "with CUDA enabled'",
      "torch.ones(2, device='cuda')"),

@@ -9,6 +9,7 @@ from .._ops import activations as _act
 from .._ops.activations import celu as _celu_op, glu, hardshrink, prelu
 from .._ops.activations import log_softmax as _log_softmax, softmax as _softmax
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
+from .._tensor import Tensor
 from ._distance import cosine_similarity, normalize, pairwise_distance, pdist
 from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
                       binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
@@ -54,6 +55,9 @@ def _unary(op, input, params, name, inplace=False):
 
 def relu(input, inplace=False):
     """max(input, 0)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"relu(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
     return input.relu_() if inplace else input.relu()
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from ..._device import backend_of
 
 from ... import _creation, _dtype
+from ..._geometry import broadcast_shapes
 from ..._tensor import Tensor, wrap
 from ..._ops._op import Op
 from ..._ops.activations import apply
@@ -221,6 +222,8 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     for i, seq in enumerate(sequences):
         n = seq.size(0)
         steps = slice(0, n) if padding_side == "right" else slice(max_len - n, max_len)
+        # torch copies each sequence into its slot, broadcasting: sizes must agree
+        broadcast_shapes((n,) + tuple(first.shape[1:]), tuple(seq.shape))
         if batch_first:
             out[i, steps] = seq
         else:
