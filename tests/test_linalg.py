@@ -189,6 +189,50 @@ def test_batched_values():
     assert LA.matrix_rank(t(np.ones((3, 3)))).item() == 1
 
 
+def test_det_is_exact_where_torchs_lu_is():
+    # torch factors the transpose: [[1, 2], [3, 4]]^T pivots on 2, U = [[2, 4], [0, 1]], one
+    # swap, so det is exactly -2 (NumPy's LU of A gives -2.0000000000000004)
+    assert LA.det(t([[1.0, 2.0], [3.0, 4.0]])).item() == -2.0
+    a = t([[[1.0, 2.0], [3.0, 4.0]], [[2.0, 0.0], [0.0, 3.0]], [[0.0, 1.0], [1.0, 0.0]]])
+    assert LA.det(a).tolist() == [-2.0, 6.0, -1.0]
+    assert LA.det(t(np.array([[1j, 0], [0, 2]]))).item() == 2j
+    assert LA.det(t(np.zeros((2, 2)))).item() == 0.0
+    assert LA.det(t(np.zeros((3, 0, 0)))).tolist() == [1.0, 1.0, 1.0]
+
+
+def test_solve_from_the_right_takes_b_as_a_column_like_torch():
+    with pytest.raises(RuntimeError, match=r"equation XA = B \(2x2 and 2x1\)"):
+        LA.solve(t(np.eye(2)), t(np.ones(2)), left=False)
+    with pytest.raises(RuntimeError, match=r"equation XA = B \(2x2 and 2x3\)"):
+        LA.solve(t(np.eye(2)), t(np.ones((2, 3))), left=False)
+    with pytest.raises(RuntimeError, match="Vector broadcasting of the left hand side is not "
+                       "supported for left=False"):
+        LA.solve(t(np.ones((1, 1))), t(np.ones(1)), left=False)
+    a = well((2, 2))
+    b = RNG.standard_normal((3, 2))
+    np.testing.assert_allclose(LA.solve(t(a), t(b), left=False).numpy(),
+                               b @ np.linalg.inv(a), rtol=1e-10)
+
+
+def test_cov_weight_errors_have_torchs_texts():
+    x = t(np.ones((2, 3)))
+    cases = [(dict(fweights=ember.tensor([1.0, 2.0, 1.0])), "expected fweights to have integral dtype but "
+              "got fweights with Float dtype"),
+             (dict(fweights=t([[1, 2, 1]])), "expected fweights to have one or fewer dimensions "
+              "but got fweights with 2 dimensions"),
+             (dict(aweights=t([1.0, 2.0])), "expected aweights to have the same numel as there "
+              "are observations in the input but got 2 != 3"),
+             (dict(aweights=t([1, 2, 1])), "expected aweights to have floating point dtype but "
+              "got aweights with Long dtype"),
+             (dict(aweights=t([1.0, -2.0, 1.0])), "aweights cannot be negative")]
+    for kwargs, text in cases:
+        with pytest.raises(RuntimeError, match="cov\\(\\): " + text):
+            ember.cov(x, **kwargs)
+    for fn in (ember.cov, ember.corrcoef):
+        with pytest.raises(RuntimeError, match="to have two or fewer dimensions but got an "
+                           "input with 3 dimensions"):
+            fn(t(np.ones((2, 3, 4))))
+
 def test_lstsq_outputs():
     a, b = RNG.standard_normal((5, 3)), RNG.standard_normal((5, 2))
     x, residuals, rank, values = LA.lstsq(t(a), t(b))

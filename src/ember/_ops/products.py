@@ -514,12 +514,32 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     return _emit(Cdist, (x1, x2), result.astype(a.dtype, copy=False), {"p": p}, None, "cdist")
 
 
+def _check_cov_weights(name, w, n):
+    """torch's checks of cov's fweights (integral) or aweights (floating): one or fewer
+    dimensions, one weight per observation, none negative."""
+    if name == "fweights":
+        wrong_kind, wanted = w.dtype.is_floating_point or w.dtype.is_complex, "integral"
+    else:
+        wrong_kind, wanted = not w.dtype.is_floating_point, "floating point"
+    if wrong_kind:
+        raise RuntimeError(f"cov(): expected {name} to have {wanted} dtype but got {name} with "
+                           f"{w.dtype._scalar_name} dtype")
+    if w.ndim > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                           f"{name} with {w.ndim} dimensions")
+    if w.numel() != n:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {w.numel()} != {n}")
+    if bool((w < 0).any()):
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
 @function()
 def cov(input, *, correction=1, fweights=None, aweights=None):
     """Covariance of the rows (variables) of a 1-D or 2-D tensor of observations."""
     if input.ndim > 2:
-        raise ValueError(f"cov(): expected input to have two or fewer dimensions but got an "
-                         f"input with {input.ndim} dimensions")
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {input.ndim} dimensions")
     if input._data.dtype.kind == "b":
         raise RuntimeError("cov(): bool dtype is not supported for input")
     x = input if input.ndim == 2 else input.view(1, -1)
@@ -528,22 +548,10 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     n = x.shape[1]
     w = None
     if fweights is not None:
-        if fweights.dtype.is_floating_point or fweights.dtype.is_complex:
-            raise RuntimeError("cov(): expected fweights to have integral dtype")
-        if fweights.ndim > 1 or fweights.numel() != n:
-            raise RuntimeError(f"cov(): expected fweights to have one dimension and the same "
-                               f"number of elements as the number of observations {n}")
-        if bool((fweights < 0).any()):
-            raise RuntimeError("cov(): fweights cannot be negative")
+        _check_cov_weights("fweights", fweights, n)
         w = fweights
     if aweights is not None:
-        if not aweights.dtype.is_floating_point:
-            raise RuntimeError("cov(): expected aweights to have floating point dtype")
-        if aweights.ndim > 1 or aweights.numel() != n:
-            raise RuntimeError(f"cov(): expected aweights to have one dimension and the same "
-                               f"number of elements as the number of observations {n}")
-        if bool((aweights < 0).any()):
-            raise RuntimeError("cov(): aweights cannot be negative")
+        _check_cov_weights("aweights", aweights, n)
         w = aweights if w is None else w * aweights
     if w is None:
         avg = x.mean(1)
@@ -572,8 +580,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 def corrcoef(input):
     """Pearson correlation coefficients of the rows of a 1-D or 2-D tensor."""
     if input.ndim > 2:
-        raise ValueError(f"corrcoef(): expected input to have two or fewer dimensions but got "
-                         f"an input with {input.ndim} dimensions")
+        raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but "
+                           f"got an input with {input.ndim} dimensions")
     c = cov(input)
     if c.ndim == 0:
         return c / c

@@ -126,9 +126,24 @@ def det(A, *, out=None):
     check_float("det", A)
     xp = xp_of(A)
     a = A._data
-    result = xp.asarray(xp.linalg.det(a) if a.size else xp.ones(a.shape[:-2], a.dtype))
-    result = result.astype(a.dtype, copy=False)
+    result = _det_array(xp, a) if a.size else xp.ones(a.shape[:-2], a.dtype)
     return emit(LinalgDet, (A,), result, {}, out, "det")
+
+
+def _det_array(xp, a):
+    """The determinants of a batch of square matrices as torch computes them: the product of
+    U's diagonal in the LU factorization of the transpose (torch hands its row-major matrix to
+    column-major LAPACK), negated once per row swap; so det([[1, 2], [3, 4]]) is exactly -2."""
+    from ._lu import getrf
+    n = a.shape[-1]
+    lu, pivots, _ = getrf(xp, xp.swapaxes(a, -1, -2))
+    diagonal = xp.diagonal(lu, axis1=-2, axis2=-1)
+    result = diagonal[..., 0]
+    for j in range(1, n):
+        result = result * diagonal[..., j]
+    swaps = (pivots != xp.arange(1, n + 1, dtype=pivots.dtype)).sum(-1)
+    result = xp.where(swaps % 2 == 1, -result, result)
+    return xp.asarray(result.reshape(a.shape[:-2])).astype(a.dtype, copy=False)
 
 
 class LinalgSlogdet(Op):
@@ -183,6 +198,16 @@ class LinalgSolveEx(Op):
         return gA, gB if need_b else None
 
 
+def _check_solve_shapes(a, bm, left):
+    """torch's check that B (a vector B taken as a column) fits A @ X = B or X @ A = B."""
+    fits = bm.shape[-2] == a.shape[-1] if left else bm.shape[-1] == a.shape[-2]
+    if not fits:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"{equation} ({a.shape[-2]}x{a.shape[-1]} and "
+                           f"{bm.shape[-2]}x{bm.shape[-1]})")
+
+
 def solve(A, B, *, left=True, out=None):
     """X with A @ X = B (or X @ A = B when left=False); B may be a (batch of) vectors."""
     check_tensor("solve", A)
@@ -198,11 +223,13 @@ def solve(A, B, *, left=True, out=None):
     a, b = A._data, B._data
     vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
     bm = b[..., None] if vector else b
-    if not left:        # X A = B is A^T X^T = B^T
-        a, bm = a.swapaxes(-1, -2), (b[..., None, :] if vector else b).swapaxes(-1, -2)
-    if bm.shape[-2] != a.shape[-1]:
-        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = "
-                           f"B ({a.shape[-2]}x{a.shape[-1]} and {bm.shape[-2]}x{bm.shape[-1]})")
+    _check_solve_shapes(a, bm, left)
+    if vector and not left:
+        raise RuntimeError("linalg.solve: Vector broadcasting of the left hand side is not "
+                           "supported for left=False. In this case linalg.solve is equivalent "
+                           "to B / A.squeeze(-1)")
+    if not left:        # X A = B is A^T X^T = B^T (a vector B is a column there too)
+        a, bm = a.swapaxes(-1, -2), bm.swapaxes(-1, -2)
     batch = xp.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
     if a.shape[:-2] != batch:
         a = xp.broadcast_to(a, batch + a.shape[-2:])
