@@ -214,6 +214,29 @@ def test_solve_from_the_right_takes_b_as_a_column_like_torch():
                                b @ np.linalg.inv(a), rtol=1e-10)
 
 
+def test_lstsq_argument_errors_in_torchs_order():
+    cases = [((np.ones(3), np.ones(3)), {}, "input must have at least 2 dimensions."),
+             ((np.ones((3, 2)), np.array(1.0)), {}, "other must have at least 1 dimension."),
+             ((np.ones((3, 2)), np.ones((3, 1), np.float32)), {"driver": "x"},
+              "Expected input and other to have the same dtype, but got input's dtype Double "
+              "and other's dtype Float"),
+             ((np.ones((3, 2), np.int64), np.ones((3, 1), np.int64)), {"driver": "x"},
+              "parameter `driver` should be one of"),
+             ((np.ones((3, 2), np.int64), np.ones((3, 1), np.int64)), {},
+              "This function doesn't handle types other than float and double")]
+    for (a, b), kwargs, text in cases:
+        with pytest.raises(RuntimeError, match=text.replace("(", r"\(").replace(")", r"\)")):
+            LA.lstsq(t(a), t(b), **kwargs)
+
+
+def test_vector_norm_order_must_be_a_real_number():
+    for ord, name in (("fro", "str"), (None, "NoneType")):
+        with pytest.raises(TypeError, match=f"argument 'ord' must be Number, not {name}$"):
+            LA.vector_norm(t(np.ones(3)), ord=ord)
+    with pytest.raises(RuntimeError, match="Expected a non-complex scalar as the order"):
+        LA.vector_norm(t(np.ones(3)), ord=2j)
+    assert LA.vector_norm(t(np.full(4, 2.0)), ord=ember.tensor(1.0)).item() == 8.0
+
 def test_cov_weight_errors_have_torchs_texts():
     x = t(np.ones((2, 3)))
     cases = [(dict(fweights=ember.tensor([1.0, 2.0, 1.0])), "expected fweights to have integral dtype but "

@@ -86,6 +86,30 @@ def test_node_names():
     assert type(special.gammainc(x, x).grad_fn).__name__ == "IgammaBackward0"
 
 
+def test_ndtr_is_torchs_composite_of_erf():
+    # (erf(x sqrt 1/2) + 1) / 2: 0 far in the lower tail (erf rounds to -1), torch's nodes
+    x = ember.tensor([-10.0, 0.0, 1.0], requires_grad=True)
+    y = special.ndtr(x)
+    assert y.tolist()[:2] == [0.0, 0.5]
+    np.testing.assert_allclose(y.tolist()[2], 0.5 * (1 + math.erf(1 / math.sqrt(2))), rtol=1e-6)
+    names = []
+    node = y.grad_fn
+    while node is not None and node.next_functions:
+        names.append(node.name())
+        node = node.next_functions[0][0]
+    assert names == ["MulBackward1", "AddBackward1", "ErfBackward0", "MulBackward1"]
+    (g,) = ember.autograd.grad(y.sum(), x, create_graph=True)
+    assert g.grad_fn.name() == "MulBackward1"
+    np.testing.assert_allclose(g.tolist(), [math.exp(-v * v / 2) / math.sqrt(2 * math.pi)
+                                            for v in (-10.0, 0.0, 1.0)], rtol=1e-6, atol=1e-30)
+
+
+def test_zeta_has_no_derivative_in_x_with_torchs_text():
+    x = _t([2.0, 3.0]).requires_grad_()
+    with pytest.raises(NotImplementedError, match="^the derivative for 'zeta' is not "
+                                                  "implemented.$"):
+        special.zeta(x, 1.0).sum().backward()
+
 def test_dtype_refusals():
     with pytest.raises(NotImplementedError, match="\"erfcx_cpu\" not implemented for 'Half'"):
         special.erfcx(ember.ones(2).half())

@@ -48,9 +48,20 @@ class LinalgVectorNorm(Op):
         return where(norm == 0, scaled * 0, scaled) * grad
 
 
+def _check_vector_ord(ord):
+    """torch's argument parser takes a real number (or a one-element tensor) as ord."""
+    if isinstance(ord, complex):
+        raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of "
+                           "norm.")
+    if not hasattr(ord, "__float__"):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not "
+                        f"{type(ord).__name__}")
+
+
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """The ord-norm of x over dim (all dims when None): sum(|x|^ord)^(1/ord), max/min |x| for
     ord = inf/-inf, the count of non-zeros for ord = 0."""
+    _check_vector_ord(ord)
     check_tensor("vector_norm", x, "x")
     check_float("vector_norm", x)
     if dtype is not None:

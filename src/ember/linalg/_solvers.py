@@ -348,22 +348,32 @@ class LinalgLstsq(Op):
         return gA, gB
 
 
+def _check_lstsq_args(A, B, driver):
+    """torch's checks of lstsq's arguments, in its order: dimensions, same dtype, driver, then
+    float32/float64 (or complex) only."""
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if B.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {A.dtype._scalar_name} and other's "
+                           f"dtype {B.dtype._scalar_name}")
+    if driver not in (None, "gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
+                           "gelsy, gelsd, gelss)")
+    if A._data.dtype.kind not in "fc" or A._data.dtype.itemsize == 2:
+        raise RuntimeError("This function doesn't handle types other than float and double")
+
+
 def lstsq(A, B, rcond=None, *, driver=None):
     """(solution, residuals, rank, singular_values) of min ||A X - B|| (torch's CPU drivers:
     residuals for gelsd/gelss/gels when m > n and A has full rank; singular values for
     gelsd/gelss)."""
     check_tensor("lstsq", A)
     check_tensor("lstsq", B, "B")
-    check_matrix("lstsq", A)
-    check_float("lstsq", A)
+    _check_lstsq_args(A, B, driver)
     driver = driver or "gelsy"
-    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
-        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
-                           "gelsy, gelsd, gelss)")
-    if A._data.dtype != B._data.dtype:
-        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
-                           f"dtype, but got input's dtype {A.dtype._scalar_name} and other's "
-                           f"dtype {B.dtype._scalar_name}")
     xp = xp_of(A)
     a, b = A._data, B._data
     vector = b.ndim == a.ndim - 1

@@ -269,15 +269,44 @@ def i1(input, *, out=None):
     return _call(_extra.I1, [input], {}, out, "special_i1")
 
 
+class _MulNumber(Elementwise):
+    """tensor * number inside a composite op, recorded as torch's C++ records it
+    (MulBackward1)."""
+    node_name = "MulBackward1"
+
+    def forward(xp, a, number):
+        return a * number
+
+    def backward(ctx, grad):
+        return _call(_MulNumber, (grad,), {"number": ctx.number}, None, "mul")
+
+
+class _AddNumber(Elementwise):
+    """tensor + number inside a composite op (AddBackward1)."""
+    node_name = "AddBackward1"
+
+    def forward(xp, a, number):
+        return a + number
+
+    def backward(ctx, grad):
+        return grad
+
+
 def ndtr(input, *, out=None):
     """The standard normal CDF, (1 + erf(x / sqrt 2)) / 2."""
     _check("ndtr", input)
     if input._data.dtype.kind == "c":
         raise NotImplementedError(f'"erf_vml_cpu" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
-    # NOTE: composed as torch composes it (a graph of erfc and a multiplication), with erfc of
-    # -x / sqrt 2 for accuracy in the lower tail.
-    result = (input * (-1 / math.sqrt(2))).erfc() * 0.5
+    # NOTE: composed as torch composes it, (erf(x * sqrt 1/2) + 1) * 0.5, so the values (0 far
+    # in the lower tail) and the graph (MulBackward1 <- AddBackward1 <- ErfBackward0 <-
+    # MulBackward1) are torch's.
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        from .._dtype import get_default_dtype
+        input = input.to(get_default_dtype())
+    scaled = _call(_MulNumber, (input,), {"number": math.sqrt(0.5)}, None, "mul")
+    shifted = _call(_AddNumber, (erf(scaled),), {"number": 1.0}, None, "add")
+    result = _call(_MulNumber, (shifted,), {"number": 0.5}, None, "mul")
     if out is not None:
         from .._ops._dispatch import check_out, write_out
         check_out("special_ndtr", out, result._data.dtype, result.requires_grad)
@@ -348,7 +377,7 @@ class SpecialZeta(Elementwise):
     def backward(ctx, grad):
         x, q = ctx.saved_tensors
         if ctx.needs_input_grad[0]:
-            raise NotImplementedError("the derivative for 'zeta: self' is not implemented.")
+            raise NotImplementedError("the derivative for 'zeta' is not implemented.")
         return None, grad * -x * zeta(x + 1, q)
 
 
