@@ -188,8 +188,8 @@ INTERP_ERRORS = [  # recorded from torch 2.13
     (lambda x: F.interpolate(x[:, :0], scale_factor=2, mode="bicubic"), RuntimeError,
      "Non-empty 4D data tensor expected but got a tensor with sizes [1, 0, 5, 6]"),
     (lambda x: F.interpolate(x, size=3, mode="nearest", antialias=True), ValueError,
-     "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor "
-     "as input"),
+     "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a "
+     "4-D tensor as input"),
 ]
 
 

@@ -131,7 +131,8 @@ class Elu(Elementwise):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         a, s, i = ctx.alpha, ctx.scale, ctx.input_scale
-        return grad * _where(x > 0, s, (x.clamp(max=0) * i).exp() * (s * a * i))
+        # NOTE: torch's kernel tests x <= 0, so a nan input takes the linear side's slope
+        return grad * _where(x <= 0, (x.clamp(max=0) * i).exp() * (s * a * i), s)
 
 
 class Celu(Elu):
@@ -207,7 +208,8 @@ class Hardswish(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        slope = _where(x < -3, 0.0, _where(x <= 3, x / 3 + 0.5, 1.0))
+        # NOTE: torch's kernel gives 0 at exactly -3 and 1 at exactly 3
+        slope = _where(x <= -3, 0.0, _where(x < 3, x / 3 + 0.5, 1.0))
         return grad * slope
 
 
@@ -235,7 +237,7 @@ class Threshold(Elementwise):
         if x.dtype.kind in "iu":
             threshold, value = scalar_for(int(threshold), x.dtype), scalar_for(int(value), x.dtype)
             threshold, value = x.dtype.type(threshold), x.dtype.type(value)
-        return xp.where(x > threshold, x, value).astype(x.dtype)
+        return xp.where(x <= threshold, value, x).astype(x.dtype)     # nan stays nan
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -249,7 +251,7 @@ class Hardshrink(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x, lambd=0.5):
-        return xp.where(xp.abs(x) > _in_dtype(lambd, x), x, 0).astype(x.dtype)
+        return xp.where(xp.abs(x) <= _in_dtype(lambd, x), 0, x).astype(x.dtype)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -263,12 +265,12 @@ def _in_dtype(number, array):
 
 
 class Softshrink(Elementwise):
-    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+    """x - lambd above lambd, x + lambd below -lambd, else 0 (nan stays nan)."""
     rule = missing_kernel("softshrink_check", "biuc")
     saves = {"self": ("self",)}
 
     def forward(xp, x, lambd=0.5):
-        return (xp.where(x > lambd, x - lambd, 0) + xp.where(x < -lambd, x + lambd, 0)) \
+        return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd, xp.where(x != x, x, 0))) \
             .astype(x.dtype)
 
     def backward(ctx, grad):
@@ -638,7 +640,7 @@ _SELU = {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1.0}
 
 def _celu_params(alpha):
     if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return {"alpha": alpha, "scale": 1.0, "input_scale": 1.0 / alpha}
 
 

@@ -10,6 +10,7 @@ import warnings
 
 from .. import _dtype
 from .._device import backend_of
+from .._geometry import broadcast_shapes
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op
@@ -477,9 +478,17 @@ class Cdist(Op):
         return (term.sum(-2) if need_1 else None, -term.sum(-3) if need_2 else None)
 
 
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                "donot_use_mm_for_euclid_dist")
+
+
 @function(method=False)
-def cdist(x1, x2, p=2.0, compute_mode=None):
-    """p-norm distances between the rows of x1 (..., P, M) and of x2 (..., R, M)."""
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """p-norm distances between the rows of x1 (..., P, M) and of x2 (..., R, M).
+    `compute_mode` must name one of torch's three modes (None included in the refusal);
+    ember computes exact differences in every mode."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     if x1.ndim < 2 or x2.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X{1 if x1.ndim < 2 else 2}"
                            f" got: {x1.ndim if x1.ndim < 2 else x2.ndim}D")
@@ -494,7 +503,7 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
         raise RuntimeError("cdist only supports non-negative p values")
     xp = backend_of(x1._data).xp
     a, b = x1._data, x2._data
-    batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])       # torch's text on a mismatch
     a = xp.broadcast_to(a, batch + a.shape[-2:])
     b = xp.broadcast_to(b, batch + b.shape[-2:])
     if p == 2:

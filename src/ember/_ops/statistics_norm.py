@@ -37,6 +37,10 @@ class LinalgVectorNorm(Op):
             mask = x.abs() == norm
             count = mask.sum(ctx.dims, keepdim=True) if ctx.dims is not None else mask.sum()
             return grad * x.sgn() * mask / count
+        if p < 1:
+            # NOTE: torch's norm_backward zeroes |x|^(p-1) where x == 0 (no 0 * inf = nan)
+            scaled = x.sgn() * _where(x == 0, 0.0, x.abs() ** (p - 1))
+            return scaled * grad * norm ** (1 - p)
         scale = _where(norm == 0, 0.0, grad / norm ** (p - 1))
         return x.sgn() * x.abs() ** (p - 1) * scale
 

@@ -43,9 +43,14 @@ class LinalgVectorNorm(Op):
             return x.sgn() * mask / count * grad
         if p == 2:
             scaled = x / norm
+        elif p < 1:
+            # NOTE: torch's norm_backward zeroes |x|^(p-1) where x == 0 (no 0 * inf = nan)
+            powered = where(x == 0, x.abs() * 0, x.abs() ** (p - 1))
+            return x.sgn() * powered * (grad * norm ** (1 - p))
         else:
             scaled = x.sgn() * x.abs() ** (p - 1) / norm ** (p - 1)
-        return where(norm == 0, scaled * 0, scaled) * grad
+        # NOTE: where the norm is 0 every x is 0 and torch's gradient is 0 (scaled is 0 / 0)
+        return where(norm == 0, x.abs() * 0, scaled) * grad
 
 
 def _check_vector_ord(ord):

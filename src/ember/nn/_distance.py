@@ -17,8 +17,12 @@ def _norm(x, p, dim, keepdim=False):
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    """input / max(||input||_p, eps) along `dim`."""
+    """input / max(||input||_p, eps) along `dim`, written into `out` when given (torch's
+    torch.div(input, denom, out=out))."""
     denom = _norm(input, p, dim, keepdim=True).clamp(min=eps).expand_as(input)
+    if out is not None:
+        from .._ops.registry import FUNCTIONS
+        return FUNCTIONS["div"](input, denom, out=out)
     return input / denom
 
 

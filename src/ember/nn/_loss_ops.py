@@ -495,6 +495,11 @@ class Norm(Op):
             slope = x.sign()
         elif p == 2:
             slope = x / _nonzero(norm)
+        elif p < 1:
+            # NOTE: torch zeroes |x|^(p-1) where x == 0 (no 0 * inf = nan)
+            from .._ops.compare import where
+            powered = where(x == 0, 0.0, x.abs().pow(p - 1))
+            slope = x.sign() * powered * norm.pow(1 - p)
         else:
             slope = x.sign() * x.abs().pow(p - 1) / _nonzero(norm.pow(p - 1))
         return grad * slope

@@ -323,6 +323,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     otherwise they are used in place of the batch's."""
     if training:
         _verify_batch_size(input.size())
+    _check_momentum("batch_norm", momentum)
     if input.ndim < 2:
         raise RuntimeError(f"batch_norm: expected at least 2D input (got {input.ndim}D input)")
     channels = input.shape[1]
@@ -354,6 +355,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return out
 
 
+def _check_momentum(fn, momentum):
+    """torch's functional forms take a number only (momentum None, the modules' cumulative
+    average, is worked out by the modules)."""
+    if momentum is None:
+        raise TypeError(f"{fn}(): argument 'momentum' (position 7) must be float, not NoneType")
+
+
 def _move_toward(running, batch, momentum):
     """running = (1 - momentum) * running + momentum * batch, in place (one write)."""
     if running is not None:
@@ -368,6 +376,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     seen as one sample of N*C channels (so torch's graph ends in a view)."""
     if use_input_stats:
         _verify_spatial_size(input.size())
+    _check_momentum("instance_norm", momentum)
     n, c = input.shape[0], input.shape[1]
     shape = (1, n * c) + tuple(input.shape[2:])
     # NOTE: torch accepts running statistics of another dtype than a float32/float64 input
@@ -404,6 +413,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.ndim}")
     n, c = input.shape[0], input.shape[1]
+    if num_groups == 0:     # torch's Python wrapper divides by it first
+        raise ZeroDivisionError("integer division or modulo by zero")
     if num_groups <= 0 or c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {_dims(input.shape)} and "

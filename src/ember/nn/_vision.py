@@ -6,6 +6,7 @@ import warnings
 
 from . import _grid_sample_ops as grid_ops, _vision_ops as ops
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
+from .._tensor import Tensor
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
            "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "grid_sample",
@@ -20,6 +21,13 @@ _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to a
                   "See the documentation of grid_sample for details.")
 
 
+def _is_integer(n):
+    """An int, or a tensor of an integral dtype (what torch accepts in a size tuple)."""
+    if isinstance(n, Tensor):
+        return not (n.dtype.is_floating_point or n.dtype.is_complex)
+    return isinstance(n, int)
+
+
 def _spatial_args(input, size, scale_factor, dim):
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
@@ -32,6 +40,10 @@ def _spatial_args(input, size, scale_factor, dim):
                     f"input with spatial dimensions of {spatial} and output size of {size}. "
                     f"Please provide input tensor in (N, C, d1, d2, ...,dK) format and output "
                     f"size in (o1, o2, ...,oK) format.")
+            if not all(_is_integer(n) for n in size):
+                raise TypeError(f"expected size to be one of int or Tuple[int] or Tuple[int, int] "
+                                f"or Tuple[int, int, int], but got size with types "
+                                f"{[type(n) for n in size]}")
             return list(size), None
         return [size] * dim, None
     if scale_factor is not None:
@@ -102,8 +114,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             out = [math.floor(float(n * s)) for n, s in zip(input.shape[2:], scales)]
             scales = None
     if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
-        raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and "
-                         "requires a 4-D tensor as input")
+        # NOTE: torch's text also names its lanczos mode, which ember does not have
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes "
+                         "and requires a 4-D tensor as input")
     if input.ndim in (3, 4, 5) and mode == "area":
         pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1]
         return pool(input, out if dim > 1 else out[0])

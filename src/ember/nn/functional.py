@@ -138,7 +138,13 @@ def logsigmoid(input):
 
 
 def softshrink(input, lambd=0.5):
-    """input - lambd above lambd, input + lambd below -lambd, else 0."""
+    """input - lambd above lambd, input + lambd below -lambd, else 0. torch refuses a lambd
+    outside [0, the dtype's largest finite value] (after its check of the dtype)."""
+    if input.dtype.is_floating_point:
+        top = _dtype.finfo(input.dtype).max
+        if not 0 <= lambd <= top:
+            raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype "
+                               f"{input.dtype._scalar_name}, but found {lambd:g}")
     return _unary(_act.Softshrink, input, {"lambd": lambd}, "softshrink")
 
 
