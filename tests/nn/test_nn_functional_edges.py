@@ -121,3 +121,14 @@ def test_functional_norms_refuse_momentum_none():
                 f"NoneType", call)
     _raises(ZeroDivisionError, "integer division or modulo by zero",
             lambda: F.group_norm(ember.ones(2, 4), 0))
+
+
+def test_grid_sample_clip_sends_nan_coordinates_to_zero():
+    # torch 2.13: border and reflection padding read a nan x as pixel column 0
+    g = ember.tensor([[[[NAN, 0.0], [2.0, -3.0]]]])
+    x = ember.arange(4.0).reshape(1, 1, 2, 2)
+    np.testing.assert_array_equal(
+        F.grid_sample(x, g, padding_mode="border", align_corners=False).numpy(), [[[[1.0, 1.0]]]])
+    np.testing.assert_array_equal(
+        F.grid_sample(x, g, padding_mode="reflection", align_corners=True).numpy(),
+        [[[[1.0, 2.5]]]])

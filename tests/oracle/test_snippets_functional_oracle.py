@@ -208,6 +208,14 @@ S.append(P + CTC + "l = F.ctc_loss(lp, tg, il, tl, blank=4)\nprint(l)")
 S.append(P + CTC + "l = F.ctc_loss(lp, tg, torch.tensor([7, 2, 5]), tl)\nprint(l)")
 S.append(P + CTC + "l = F.ctc_loss(lp, tg, il, torch.tensor([4, 3, 1]))\nprint(l)")
 S.append(P + CTC + "l = F.ctc_loss(lp, tg, il, torch.tensor([0, 3, 1]), reduction='none')\nprint(l)")
+# grid_sample's border / reflection clip sends a nan coordinate to 0 (forward only: torch's
+# kernels crash on nan coordinates elsewhere, in nearest mode and in the backward).
+add("g = torch.tensor([[[[float('nan'), 0.], [2., -3.]], [[0.3, float('nan')], [0.5, 0.5]]]],\n"
+    "                 dtype=torch.float64)\n"
+    "x = torch.arange(6., dtype=torch.float64).reshape(1, 1, 2, 3)\n"
+    "for pm in ('border', 'reflection'):\n"
+    "    for ac in (True, False):\n"
+    "        print(pm, ac, F.grid_sample(x, g, padding_mode=pm, align_corners=ac))")
 
 SNIPPETS = S
 
@@ -220,12 +228,6 @@ BUGS = [
      P + "theta = torch.tensor([[[0.8, -0.6, 0.3], [0.6, 0.8, -0.2]]], dtype=torch.float64)\n"
      "g = F.affine_grid(theta, (1, 1, 4, 5), align_corners=False)\n"
      "print(g[0, 2, 2].tolist(), torch.linspace(-1, 1, 7, dtype=torch.float64)[3].item())"),
-    ("grid_sample with border / reflection padding: torch's clip turns a nan coordinate into "
-     "0 (the first pixel); ember keeps nan",
-     P + "g = torch.tensor([[[[float('nan'), 0.], [2., -3.]]]])\n"
-     "x = torch.arange(4.).reshape(1, 1, 2, 2)\n"
-     "print(F.grid_sample(x, g, padding_mode='border', align_corners=False), "
-     "F.grid_sample(x, g, padding_mode='reflection', align_corners=True))"),
     ("torch 2.13's interpolate has a 'lanczos' mode (antialiased, 4-D); ember does not",
      P + "x = torch.arange(16.).reshape(1, 1, 4, 4)\n"
      "print(F.interpolate(x, size=(2, 3), mode='lanczos', antialias=True).round(decimals=4))"),

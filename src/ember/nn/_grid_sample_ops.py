@@ -50,7 +50,7 @@ def _source(xp, coord, size, padding_mode, align_corners):
     slope = xp.full(x.shape, slope, dtype=x.dtype)
     if padding_mode == "border":
         inside = (x > 0) & (x < size - 1)
-        x = xp.clip(x, 0, size - 1)
+        x = _clip(xp, x, size)
         slope = slope * inside
     elif padding_mode == "reflection":
         if align_corners:
@@ -59,9 +59,14 @@ def _source(xp, coord, size, padding_mode, align_corners):
             x, s = _reflect(xp, x, -1, 2 * size - 1)
         slope = slope * s
         inside = (x > 0) & (x < size - 1)
-        x = xp.clip(x, 0, size - 1)
+        x = _clip(xp, x, size)
         slope = slope * inside
     return x, slope
+
+
+def _clip(xp, x, size):
+    """x clipped to [0, size - 1]; torch's clip sends a nan coordinate to 0."""
+    return xp.where(xp.isnan(x), 0, xp.clip(x, 0, size - 1)).astype(x.dtype, copy=False)
 
 
 def _corners(xp, coords):
@@ -340,7 +345,7 @@ def _composite_source(coord, size, padding_mode, align_corners):
             even = (flips.remainder(2) == 0)
             x = (extra + lo).where(even, span - extra + lo)
     if padding_mode != "zeros":
-        x = x.clamp(0, size - 1)
+        x = x.clamp(0, size - 1).nan_to_num(0.0)     # as _clip: nan goes to 0
     return x
 
 
