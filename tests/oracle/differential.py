@@ -9,6 +9,7 @@ import re
 import warnings
 
 import numpy as np
+import pytest
 
 
 def run(snippet, module):
@@ -51,3 +52,28 @@ def report(snippets):
             print("--- ember:")
             print(got)
     return bad
+
+
+def cases(items, bugs=()):
+    """pytest params of an oracle file: each snippet or program (a list gets numbered ids, a
+    dict its names), then the known differences (reason, snippet) (a list, ids bug00, ...,
+    or a dict by name) as strict xfails, so that a fix shows up as XPASS."""
+    named = items.items() if isinstance(items, dict) else \
+        ((f"{i:03d}", s) for i, s in enumerate(items))
+    params = [pytest.param(s, id=name) for name, s in named]
+    known = bugs.items() if isinstance(bugs, dict) else \
+        ((f"bug{i:02d}", b) for i, b in enumerate(bugs))
+    params += [pytest.param(s, id=name, marks=pytest.mark.xfail(reason=reason, strict=True))
+               for name, (reason, s) in known]
+    return params
+
+
+@pytest.fixture(scope="module")
+def one_torch_thread():
+    """torch's thread pool only slows small programs down (on a busy machine, a lot); a file
+    uses it with `pytestmark = pytest.mark.usefixtures("one_torch_thread")` after importing."""
+    import torch
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

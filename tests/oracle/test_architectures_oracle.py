@@ -14,18 +14,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from differential import compare  # noqa: E402
+from differential import cases, compare, one_torch_thread  # noqa: E402,F401
 
-pytestmark = pytest.mark.oracle
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    """torch's thread pool only slows these small programs down (on a busy machine, a lot)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 PROGRAMS = {
@@ -1046,14 +1038,7 @@ BUGS = {
 }
 
 
-def _params():
-    for name, program in PROGRAMS.items():
-        yield pytest.param(program, id=name)
-    for name, (reason, program) in BUGS.items():
-        yield pytest.param(program, id=name, marks=pytest.mark.xfail(reason=reason, strict=True))
-
-
-@pytest.mark.parametrize("program", list(_params()))
+@pytest.mark.parametrize("program", cases(PROGRAMS, BUGS))
 def test_architecture_prints_like_torch(program):
     expected, got = compare(program)
     assert got == expected

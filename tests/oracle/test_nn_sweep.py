@@ -10,8 +10,10 @@ float64, a dim fewer or more, 0-d, an empty batch, non-contiguous). Differences 
 other work are strict xfails naming the file. Skipped when torch is not installed."""
 import builtins
 import re
+import sys
 import warnings
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,14 +22,11 @@ import ember
 
 torch = pytest.importorskip("torch")
 
+sys.path.insert(0, str(Path(__file__).parent))
+from differential import one_torch_thread  # noqa: E402,F401
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    """torch's thread pool only slows these tiny layers down (on a busy machine by 100x)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+# torch's thread pool only slows these tiny layers down (on a busy machine by 100x)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _lib(nn):

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from differential import compare  # noqa: E402
+from differential import cases, compare  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 
@@ -1044,15 +1044,7 @@ BUGS = [
 ]
 
 
-def _params():
-    for i, s in enumerate(SNIPPETS):
-        yield pytest.param(s, id=f"{i:03d}")
-    for i, (reason, s) in enumerate(BUGS):
-        yield pytest.param(s, id=f"bug{i:02d}", marks=pytest.mark.xfail(reason=reason,
-                                                                        strict=True))
-
-
-@pytest.mark.parametrize("snippet", list(_params()))
+@pytest.mark.parametrize("snippet", cases(SNIPPETS, BUGS))
 def test_snippet_prints_like_torch(snippet):
     expected, got = compare(snippet)
     assert got == expected

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from differential import compare  # noqa: E402
+from differential import cases, compare  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 
@@ -2152,14 +2152,7 @@ print(z.grad_fn.next_functions[0][0].next_functions[0][0].variable is w)
 }
 
 
-def _params():
-    for i, s in enumerate(SNIPPETS):
-        yield pytest.param(s, id=f"{i:03d}")
-    for name, (reason, s) in BUGS.items():
-        yield pytest.param(s, id=name, marks=pytest.mark.xfail(reason=reason, strict=True))
-
-
-@pytest.mark.parametrize("snippet", list(_params()))
+@pytest.mark.parametrize("snippet", cases(SNIPPETS, BUGS))
 def test_snippet_prints_like_torch(snippet):
     expected, got = compare(snippet)
     assert got == expected
