@@ -142,16 +142,23 @@ def preserved_order(shape, strides):
             return -1 if strides[a] < strides[b] else 1
         return 1 if shape[a] > shape[b] else 0
 
-    for i in range(1, len(order)):          # a stable insertion sort, stopping at a tie
+    return tuple(_sorted_dims(order, inner_first))
+
+
+def _sorted_dims(order, verdict):
+    """`order` (dims, innermost first) insertion-sorted as torch's TensorIterator sorts dims:
+    `verdict(a, b)` is 1 where dim `a` belongs outside dim `b` (they swap), -1 where inside
+    (the scan stops), 0 where either will do (the scan goes on past it)."""
+    for i in range(1, len(order)):
         j = i
         for k in range(i - 1, -1, -1):
-            verdict = inner_first(order[k], order[j])
-            if verdict > 0:
+            v = verdict(order[k], order[j])
+            if v > 0:
                 order[k], order[j] = order[j], order[k]
                 j = k
-            elif verdict < 0:
+            elif v < 0:
                 break
-    return tuple(order)
+    return order
 
 
 def empty_preserving(xp, array, dtype):
@@ -205,17 +212,7 @@ def iterator_order(shape, arrays):
                 return 1
         return 0
 
-    perm = list(range(len(shape) - 1, -1, -1))
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            verdict = should_swap(perm[d0], perm[d1])
-            if verdict > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif verdict < 0:
-                break
-    return perm
+    return _sorted_dims(list(range(len(shape) - 1, -1, -1)), should_swap)
 
 
 def iterator_layout(xp, result, arrays):
