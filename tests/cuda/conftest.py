@@ -1,9 +1,26 @@
-"""The `fake_cuda` fixture: ember's CUDA code paths on tests/cuda/fake_cupy.py (NumPy-backed,
-two fake GPUs), installed as `cupy` for one test and removed after it."""
+"""Fixtures for ember's CUDA code paths.
+
+- `fake_cuda`: tests/cuda/fake_cupy.py (NumPy-backed, two fake GPUs), installed as `cupy` for
+  one test and removed after it: CI runs ember's CUDA code paths on it.
+- `gpu`: the real CuPy where ember has a GPU, else the fake. Tests that hold on any GPU take
+  this one, so that on a machine with a GPU they check the real thing; the fake's own details
+  (two devices, its memory pool's numbers) stay behind `fake_cuda`.
+"""
 import importlib
 import sys
 
 import pytest
+
+
+def _real_gpu():
+    from ember.cuda import _backend
+    cp = _backend.cupy_or_none()
+    if cp is None:
+        return None
+    try:
+        return cp if cp.cuda.runtime.getDeviceCount() > 0 else None
+    except Exception:
+        return None
 
 
 @pytest.fixture
@@ -21,3 +38,12 @@ def fake_cuda(monkeypatch):
     monkeypatch.setattr(memory, "_allocator", None)
     monkeypatch.setattr(random, "_states", {})
     yield fake
+
+
+@pytest.fixture
+def gpu(request):
+    real = _real_gpu()
+    if real is not None:
+        yield real
+    else:
+        yield request.getfixturevalue("fake_cuda")

@@ -1,6 +1,11 @@
-"""ember's CUDA code paths, run on the fake CuPy (tests/cuda/fake_cupy.py): placement and
-transfers, printing, torch's device errors, autograd and nn on 'cuda', memory statistics and
-out-of-memory, streams and events, device contexts, generator states, ember.accelerator."""
+"""ember's CUDA code paths: placement and transfers, printing, torch's device errors, autograd
+and nn on 'cuda', memory statistics and out-of-memory, streams and events, device contexts,
+generator states, ember.accelerator.
+
+Tests taking `gpu` run on a real GPU where there is one and on the fake CuPy
+(tests/cuda/fake_cupy.py) elsewhere; those taking `fake_cuda` check the fake's own numbers (two
+devices, its memory pool) and run only on it. Parts that need a second GPU check
+`cuda.device_count()`."""
 import time
 
 import numpy as np
@@ -12,49 +17,63 @@ from ember import cuda
 SAME_DEVICE = "Expected all tensors to be on the same device, but found at least two devices, "
 
 
-def test_placement_and_transfers(fake_cuda):
+def _two_gpus():
+    return cuda.device_count() >= 2
+
+
+def _tol(gpu, fake):
+    """float64 tolerance between CPU and GPU results: the fake runs NumPy's own code, a real
+    GPU's kernels round differently (summation order, their own exp/tanh)."""
+    return fake if gpu.__name__.endswith("fake_cupy") else max(fake, 1e-7)
+
+
+def test_placement_and_transfers(gpu):
     x = ember.arange(6.).reshape(2, 3)
     for y in (x.cuda(), x.to("cuda"), x.to(ember.device("cuda", 0)), x.cuda(0)):
-        assert not isinstance(y._data, np.ndarray) and isinstance(y._data, fake_cuda.ndarray)
+        assert not isinstance(y._data, np.ndarray) and isinstance(y._data, gpu.ndarray)
         assert y.device == ember.device("cuda", 0) and y.is_cuda and not y.is_cpu
         assert y.get_device() == 0 and x.get_device() == -1
         np.testing.assert_array_equal(y.cpu().numpy(), x.numpy())
     y = x.cuda()
     assert y.cuda() is y and y.to("cuda:0") is y
-    z = x.to("cuda:1")
-    assert z.device == ember.device("cuda:1") and z._data.device.id == 1
-    assert x.cuda(1).get_device() == 1 and x.to(z).device == z.device
-    assert z.cuda(0).get_device() == 0 and z.to(y).device == y.device
+    if _two_gpus():
+        z = x.to("cuda:1")
+        assert z.device == ember.device("cuda:1") and z._data.device.id == 1
+        assert x.cuda(1).get_device() == 1 and x.to(z).device == z.device
+        assert z.cuda(0).get_device() == 0 and z.to(y).device == y.device
     w = ember.tensor([1.5, 2.5], device="cuda")
     assert w.is_cuda and w.cpu().tolist() == [1.5, 2.5]
     assert w.cpu().device == ember.device("cpu")
 
 
-def test_printing(fake_cuda):
+def test_printing(gpu):
     x = ember.tensor([1., 2.5]).cuda()
     assert repr(x) == "tensor([1.0000, 2.5000], device='cuda:0')"
-    assert repr(ember.tensor([0, 1, 2]).cuda(1)) == "tensor([0, 1, 2], device='cuda:1')"
+    assert repr(ember.tensor([0, 1, 2]).cuda()) == "tensor([0, 1, 2], device='cuda:0')"
+    if _two_gpus():
+        assert repr(ember.tensor([0, 1, 2]).cuda(1)) == "tensor([0, 1, 2], device='cuda:1')"
     assert repr(x.requires_grad_()) == \
         "tensor([1.0000, 2.5000], device='cuda:0', requires_grad=True)"
 
 
-def test_device_errors(fake_cuda):
+def test_device_errors(gpu):
     a, b = ember.ones(3).cuda(), ember.ones(3)
     for f in (lambda: a + b, lambda: b * a, lambda: ember.matmul(a, b)):
         with pytest.raises(RuntimeError, match=SAME_DEVICE + "cuda:0 and cpu!"):
             f()
-    with pytest.raises(RuntimeError, match=SAME_DEVICE + "cuda:0 and cuda:1!"):
-        a + ember.ones(3).cuda(1)
+    if _two_gpus():
+        with pytest.raises(RuntimeError, match=SAME_DEVICE + "cuda:0 and cuda:1!"):
+            a + ember.ones(3).cuda(1)
     assert (a + ember.tensor(2.)).cpu().tolist() == [3., 3., 3.]   # CPU 0-dim tensors mix
     with pytest.raises(TypeError, match=r"^can't convert cuda:0 device type tensor to numpy\. "
                                         r"Use Tensor\.cpu\(\) to copy the tensor to host memory "
                                         r"first\.$"):
         a.numpy()
     with pytest.raises(TypeError, match="Implicit conversion to a NumPy array"):
-        np.asarray(a._data)           # the fake refuses what CuPy refuses
+        np.asarray(a._data)           # CuPy (and the fake) refuse to convert implicitly
 
 
-def test_math_and_autograd_agree_with_cpu(fake_cuda):
+def test_math_and_autograd_agree_with_cpu(gpu):
     rng = np.random.default_rng(0)
     a_np, b_np = rng.standard_normal((3, 4)), rng.standard_normal((4, 2))
     results = {}
@@ -66,13 +85,13 @@ def test_math_and_autograd_agree_with_cpu(fake_cuda):
         assert a.grad.device.type == dev and b.grad.device.type == dev
         results[dev] = (loss.item(), a.grad.cpu().numpy(), b.grad.cpu().numpy())
     for got, want in zip(results["cuda"], results["cpu"]):
-        np.testing.assert_allclose(got, want, rtol=1e-12)
+        np.testing.assert_allclose(got, want, rtol=_tol(gpu, 1e-12))
     # against a NumPy reference for the loss
     want = (np.tanh(a_np @ b_np) ** 2).sum() + np.exp(a_np).mean()
-    assert abs(results["cuda"][0] - want) < 1e-12
+    assert abs(results["cuda"][0] - want) < _tol(gpu, 1e-12)
 
 
-def test_module_and_optimizer_on_cuda(fake_cuda):
+def test_module_and_optimizer_on_cuda(gpu):
     ember.manual_seed(0)
     model = ember.nn.Linear(3, 2)
     cpu_model = ember.nn.Linear(3, 2)
@@ -87,7 +106,7 @@ def test_module_and_optimizer_on_cuda(fake_cuda):
             ember.nn.functional.mse_loss(m(inp), ember.ones(2, 2, device=inp.device)).backward()
             opt.step()
     np.testing.assert_allclose(model.weight.detach().cpu().numpy(),
-                               cpu_model.weight.detach().numpy(), rtol=1e-6)
+                               cpu_model.weight.detach().numpy(), rtol=1e-5)
 
 
 def test_memory_statistics(fake_cuda):
@@ -138,7 +157,7 @@ def test_out_of_memory(fake_cuda):
     assert cuda.memory_stats()["num_ooms"] == 1 and held.cpu().item() == 0.0
 
 
-def test_streams_and_events(fake_cuda):
+def test_streams_and_events(gpu):
     default = cuda.default_stream()
     assert default.cuda_stream == 0 and cuda.current_stream() == default
     s = cuda.Stream()
@@ -174,7 +193,8 @@ def test_streams_and_events(fake_cuda):
     cuda.set_stream(s)
     assert cuda.current_stream() == s
     cuda.set_stream(default)
-    assert cuda.Stream(device=1).device == ember.device("cuda", 1)
+    if _two_gpus():
+        assert cuda.Stream(device=1).device == ember.device("cuda", 1)
 
 
 def test_device_contexts_and_queries(fake_cuda):
@@ -244,11 +264,11 @@ def test_work_stays_on_a_second_device(fake_cuda):
     assert checks == [ember.device("cuda", 1)] * len(checks)
 
 
-def test_save_and_load_with_map_location(fake_cuda, tmp_path):
+def test_save_and_load_with_map_location(gpu, tmp_path):
     x = ember.arange(6.).reshape(2, 3).cuda()
     ember.save({"x": x, "view": x[1]}, tmp_path / "t.pt")
-    for loc, want in ((None, "cuda:0"), ("cpu", "cpu"), ("cuda:1", "cuda:1"),
-                      ({"cuda:0": "cpu"}, "cpu")):
+    places = [(None, "cuda:0"), ("cpu", "cpu"), ({"cuda:0": "cpu"}, "cpu"), ("cuda", "cuda:0")]
+    for loc, want in places + [("cuda:1", "cuda:1")] * _two_gpus():
         loaded = ember.load(tmp_path / "t.pt", map_location=loc)
         assert str(loaded["x"].device) == want and str(loaded["view"].device) == want
         assert loaded["x"].cpu().tolist() == [[0., 1., 2.], [3., 4., 5.]]
@@ -270,11 +290,12 @@ def _grads_of(module, x, device):
     return [out.detach().cpu().numpy()] + [g.cpu().numpy() for g in got]
 
 
-def _same_on_cuda(module, x):
+def _same_on_cuda(gpu, module, x):
     want = _grads_of(module, x, "cpu")
     got = _grads_of(module, x, "cuda")
+    tol = _tol(gpu, 1e-9)
     for g, w in zip(got, want):
-        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol * 1e-3)
 
 
 @pytest.mark.parametrize("make", [
@@ -283,28 +304,28 @@ def _same_on_cuda(module, x):
     lambda: ember.nn.Conv1d(2, 3, 2, dilation=2),
     lambda: ember.nn.ConvTranspose2d(2, 3, 3, stride=2),
 ], ids=["conv2d", "conv2d-strided-groups", "conv1d", "conv-transpose2d"])
-def test_conv_on_cuda(fake_cuda, make):
+def test_conv_on_cuda(gpu, make):
     ember.manual_seed(0)
     module = make().double()
     x = ember.randn((1, 2, 7, 6) if "2d" in type(module).__name__ else (2, 2, 9),
                     dtype=ember.float64)
-    _same_on_cuda(module, x)
+    _same_on_cuda(gpu, module, x)
 
 
-def test_conv2d_on_cuda(fake_cuda):
+def test_conv2d_on_cuda(gpu):
     ember.manual_seed(0)
     conv, x = ember.nn.Conv2d(2, 3, 3), ember.randn(1, 2, 5, 5)
     want = conv(x).detach().numpy()
     got = conv.cuda()(x.cuda())
-    np.testing.assert_allclose(got.detach().cpu().numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want, rtol=1e-5, atol=1e-6)
 
 
-def test_lstm_on_cuda(fake_cuda):
+def test_lstm_on_cuda(gpu):
     ember.manual_seed(0)
     lstm, x = ember.nn.LSTM(3, 4), ember.randn(5, 2, 3)
     want = lstm(x)[0].detach().numpy()
     got = lstm.cuda()(x.cuda())[0]
-    np.testing.assert_allclose(got.detach().cpu().numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("make", [
@@ -315,13 +336,13 @@ def test_lstm_on_cuda(fake_cuda):
     lambda: ember.nn.RNN(3, 4, bias=False),
 ], ids=["lstm-2-layers-bidirectional", "lstm-proj", "gru-bidirectional", "rnn-relu",
         "rnn-tanh-no-bias"])
-def test_recurrent_layers_on_cuda(fake_cuda, make):
+def test_recurrent_layers_on_cuda(gpu, make):
     ember.manual_seed(0)
-    _same_on_cuda(make().double(), ember.randn(5, 2, 3, dtype=ember.float64))
+    _same_on_cuda(gpu, make().double(), ember.randn(5, 2, 3, dtype=ember.float64))
 
 
 @pytest.mark.parametrize("mode", ["LSTM", "GRU"])
-def test_packed_recurrence_on_cuda(fake_cuda, mode):
+def test_packed_recurrence_on_cuda(gpu, mode):
     ember.manual_seed(0)
     module = getattr(ember.nn, mode)(3, 4, bidirectional=True).double()
     pack = ember.nn.utils.rnn.pack_padded_sequence
@@ -335,11 +356,12 @@ def test_packed_recurrence_on_cuda(fake_cuda, mode):
         results.append([out.data.detach().cpu().numpy(), x.grad.cpu().numpy()]
                        + [p.grad.cpu().numpy() for p in module.parameters()])
         module.zero_grad()
+    tol = _tol(gpu, 1e-9)
     for g, w in zip(*reversed(results)):
-        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol * 1e-3)
 
 
-def test_lstm_double_backward_on_cuda(fake_cuda):
+def test_lstm_double_backward_on_cuda(gpu):
     ember.manual_seed(0)
     lstm = ember.nn.LSTM(3, 2).double()
     results = []
@@ -351,4 +373,5 @@ def test_lstm_double_backward_on_cuda(fake_cuda):
         (gg,) = ember.autograd.grad((g * g).sum(), [x])
         assert gg.device == x.device
         results.append(gg.cpu().numpy())
-    np.testing.assert_allclose(results[1], results[0], rtol=1e-9, atol=1e-12)
+    tol = _tol(gpu, 1e-9)
+    np.testing.assert_allclose(results[1], results[0], rtol=tol, atol=tol * 1e-3)

@@ -1,4 +1,4 @@
-"""Gradients on the fake CuPy: for every differentiable entry of the operator table, backward
+"""Gradients on the GPU (the real one where there is one, else the fake CuPy): for every differentiable entry of the operator table, backward
 on 'cuda' gives the CPU's gradients (torch's own cross-device check), on the GPU."""
 import sys
 from pathlib import Path
@@ -12,7 +12,7 @@ import ember  # noqa: E402
 import op_table as T  # noqa: E402
 import test_ops as S  # noqa: E402
 
-from test_op_table_fake_cuda import SKIP  # noqa: E402
+from test_op_table_cuda import SKIP  # noqa: E402
 
 # Known ember bugs in backward on CUDA, found by this suite (strict xfails).
 GRAD_BUGS = {}
@@ -59,9 +59,12 @@ def _params():
 
 
 @pytest.mark.parametrize("name", list(_params()))
-def test_gradients_on_fake_cuda(fake_cuda, name):
+def test_gradients_on_cuda(gpu, name):
     entry = T.TABLE[name]
     checked = 0
+    # The fake runs the CPU's NumPy code; a GPU's float64 kernels round differently (other
+    # summation orders, their own transcendental functions).
+    tol = 1e-9 if gpu.__name__.endswith("fake_cupy") else 1e-6
     for sample, leaves in S._grad_samples(entry):
         want = _grads(entry, sample, leaves, "cpu")
         got = _grads(entry, sample, leaves, "cuda")
@@ -69,7 +72,7 @@ def test_gradients_on_fake_cuda(fake_cuda, name):
         for g, w in zip(got or (), want or ()):
             assert (g is None) == (w is None), f"{name}{sample}: unused on one device only"
             if g is not None:
-                np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-12,
+                np.testing.assert_allclose(g, w, rtol=tol, atol=tol * 1e-3,
                                            err_msg=f"{name}{sample}")
         checked += 1
     if not checked:

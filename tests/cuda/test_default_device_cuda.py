@@ -1,11 +1,12 @@
-"""set_default_device('cuda') on the fake CuPy: factory functions create on the GPU when given
-no device, and an explicit device still wins; Tensor.storage() of a CUDA tensor."""
+"""set_default_device('cuda') on the GPU (the real one where there is one, else the fake CuPy):
+factory functions create on the GPU when given no device, and an explicit device still wins;
+Tensor.storage() of a CUDA tensor."""
 import numpy as np
 
 import ember
 
 
-def test_factories_follow_the_default_device(fake_cuda):
+def test_factories_follow_the_default_device(gpu):
     try:
         ember.set_default_device("cuda")
         assert ember.get_default_device() == ember.device("cuda", 0)
@@ -19,7 +20,7 @@ def test_factories_follow_the_default_device(fake_cuda):
     assert ember.zeros(2).is_cpu
 
 
-def test_typed_storage_of_a_cuda_tensor(fake_cuda):
+def test_typed_storage_of_a_cuda_tensor(gpu):
     import warnings
     x = ember.tensor([1., 2., 3.]).cuda()
     with warnings.catch_warnings():

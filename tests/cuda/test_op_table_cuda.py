@@ -1,4 +1,4 @@
-"""The operator table on the fake CuPy: every deterministic entry's samples, moved to 'cuda',
+"""The operator table on the GPU (the real one where there is one, else the fake CuPy): every deterministic entry's samples, moved to 'cuda',
 give the reference values and dtypes (tests/test_ops.py's checks), so that host-only code in
 an op (np.asarray on device data, NumPy arrays handed to CuPy) fails in CI, not on a GPU."""
 import sys
@@ -37,7 +37,7 @@ def _params():
 
 
 @pytest.mark.parametrize("name", list(_params()))
-def test_forward_on_fake_cuda(fake_cuda, name):
+def test_forward_on_cuda(gpu, name):
     entry = T.TABLE[name]
     to_cuda = lambda a, p: T.tensor_of(a, ember).to("cuda")   # noqa: E731
     for sample in S._samples(entry, S._main_dtype(entry)):
@@ -46,7 +46,7 @@ def test_forward_on_fake_cuda(fake_cuda, name):
         args = T.convert(sample.args, ember, to_cuda)
         kwargs = T.convert(sample.kwargs, ember, to_cuda)
         result = entry.run(ember, args, kwargs)
-        S._check_result(entry, sample, result, f"{name}{sample} on fake cuda")
+        S._check_result(entry, sample, result, f"{name}{sample} on cuda")
         moves = name in ("to", "cpu") or not _tensors([args, kwargs.values()])
         for out in [] if moves else _tensors(result):
             assert out.is_cuda, f"{name}{sample}: a result left the GPU ({out.device})"
