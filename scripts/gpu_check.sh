@@ -48,10 +48,9 @@ run_tests() {   # name, seconds, pytest arguments...
     tail -n 2 "$LOG/$name.log"
 }
 
-run_tests cuda_tests "${CUDA_TESTS_S:-240}" tests/cuda "tests/test_ops.py::test_forward_on_device"
+run_tests cuda_tests "${CUDA_TESTS_S:-240}" tests/cuda
 
 echo "== benchmarks (limit ${BENCH_S:-120}s)"
 timeout -k 10 "${BENCH_S:-120}" $PY benchmarks/bench_cuda.py 2>&1 | tee "$LOG/bench.log" | tail -n 40
 
-run_tests suite "${SUITE_S:-150}" tests --ignore=tests/oracle --ignore=tests/cuda \
-    --deselect "tests/test_ops.py::test_forward_on_device"
+run_tests suite "${SUITE_S:-150}" tests --ignore=tests/oracle --ignore=tests/cuda

@@ -212,22 +212,6 @@ def test_forward(name, dtype):
             assert entry.check(result, args, kwargs), f"{where}: property check failed"
 
 
-DEVICES = [d for d in ("cuda",) if ember.cuda.is_available()]
-
-
-@pytest.mark.parametrize("name,device", [(n, d) for d in DEVICES
-                                         for n, e in TABLE.items() if not e.random])
-def test_forward_on_device(name, device):
-    """The same samples on every other available device give the reference values."""
-    entry = TABLE[name]
-    for sample in _samples(entry, _main_dtype(entry)):
-        if not entry.is_supported(sample.args, sample.kwargs):
-            continue
-        args = T.convert(sample.args, ember, lambda a, p: T.tensor_of(a, ember).to(device))
-        kwargs = T.convert(sample.kwargs, ember, lambda a, p: T.tensor_of(a, ember).to(device))
-        _check_result(entry, sample, entry.run(ember, args, kwargs), f"{name}{sample} on {device}")
-
-
 NONCONTIG = [_param(name, layout, check="noncontig") for name in _entries(
     lambda e: e.noncontig and not e.random and not e.needs_cuda) for layout in T.LAYOUTS[1:]]
 

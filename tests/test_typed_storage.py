@@ -158,16 +158,22 @@ def test_set_default_tensor_type(default_dtype_restored, monkeypatch):
                 ("torch.Foo", AttributeError, "module 'torch' has no attribute 'Foo'"),
                 ("FloatTensor", ModuleNotFoundError, "No module named 'FloatTensor'"),
                 (ember.float64, TypeError, "invalid type object: only floating-point types are "
-                                           "supported as the default type"),
+                                           "supported as the default type")] + [
                 ("torch.cuda.FloatTensor", TypeError, "type torch.cuda.FloatTensor not "
                                                       "available. Torch not compiled with CUDA "
-                                                      "enabled.")]:
+                                                      "enabled.")] * (not ember.cuda.is_available()):
             with pytest.raises(error) as info:
                 ember.set_default_tensor_type(bad)
             assert str(info.value) == text
+        if ember.cuda.is_available():           # a CUDA type moves the default device there
+            ember.set_default_tensor_type("torch.cuda.DoubleTensor")
+            assert ember.zeros(1).is_cuda and ember.zeros(1).dtype is ember.float64
+            ember.set_default_tensor_type(ember.FloatTensor)
+            assert ember.zeros(1).is_cpu and ember.get_default_device() == ember.device("cpu")
     assert ember.get_default_dtype() is ember.float32
 
 
+@pytest.mark.skipif(ember.cuda.is_available(), reason="checks the CPU-only build's errors")
 def test_default_device_on_the_cpu():
     assert ember.get_default_device() == ember.device("cpu")
     try:

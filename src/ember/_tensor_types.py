@@ -34,13 +34,14 @@ CUDA_TYPES = {d._legacy_name: _make(d, "cuda", "torch.cuda") for d in _dtype.ALL
 
 
 _warned = False
+_cuda_by_type = False       # the default device is CUDA because of a torch.cuda.*Tensor type
 
 
 def set_default_tensor_type(t):
     """Deprecated: set the default floating dtype from a legacy type (`ember.DoubleTensor`) or
     its name (`'torch.DoubleTensor'`)."""
     import warnings
-    global _warned
+    global _warned, _cuda_by_type
     if not _warned:                 # NOTE: torch warns once per process
         _warned = True
         warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
@@ -68,6 +69,11 @@ def set_default_tensor_type(t):
                             f"with CUDA enabled.")
         from ._device import set_default_device
         set_default_device("cuda")
+        _cuda_by_type = True
+    elif _cuda_by_type:             # a CPU type undoes the CUDA one (torch's default backend)
+        from ._device import set_default_device
+        set_default_device(None)
+        _cuda_by_type = False
     _dtype.set_default_dtype(t.dtype)
 
 

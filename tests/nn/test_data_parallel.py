@@ -12,6 +12,10 @@ def _model():
     return nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
 
 
+NO_GPU = pytest.mark.skipif(ember.cuda.is_available(), reason="checks the wrapper without GPUs")
+
+
+@NO_GPU
 def test_cpu_wrapper_calls_its_module():
     model = _model()
     dp = nn.DataParallel(model)
@@ -41,6 +45,7 @@ def test_cpu_wrapper_passes_keywords_and_loads_prefixed_state():
     assert other.module[0].weight.tolist() == wrapped.module[0].weight.tolist()
 
 
+@NO_GPU
 def test_functional_form_needs_a_gpu():
     with pytest.raises(RuntimeError, match="^device type could not be determined$"):
         nn.parallel.data_parallel(_model(), ember.randn(2, 3))

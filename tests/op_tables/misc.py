@@ -347,8 +347,14 @@ _LEGACY = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16
 op("storage_type", samples=_ONE, call=lambda mod, x: x.storage_type().__name__,
    ref=lambda a: _LEGACY[dtype_name(a.dtype)] + "Storage", upcast=False, form="method",
    supports=lambda ops, kw: True, **_NOT_A_TENSOR)
-op("pin_memory", samples=_ONE, ref=None, form="method", supports=lambda ops, kw: False,
-   dtypes=ALL, grad=None, notes="needs an accelerator: without one torch raises, as ember")
+def _gpu():
+    import ember
+    return ember.cuda.is_available()
+
+
+op("pin_memory", samples=_ONE, ref=lambda a: a, form="method",
+   supports=lambda ops, kw: _gpu(), dtypes=ALL, grad=None, upcast=False,
+   notes="a pinned copy with a GPU; without one torch raises, as ember")
 
 
 def _new_ref(a, data):
