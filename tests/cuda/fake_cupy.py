@@ -367,10 +367,58 @@ def from_dlpack(obj):
     return _copy_in(np.from_dlpack(obj))
 
 
+# CuPy's ufunc.at exists only where it has an atomic scatter kernel, each for a few dtypes
+# of the target (and it refuses every other ufunc, or dtype, as below). CuPy also skips the
+# dtype check for a lone boolean-mask index; this fake checks it always.
+_AT_DTYPES = {
+    "add": ("int32", "int64", "float16", "float32", "float64", "uint32", "uint64"),
+    "subtract": ("int32", "uint32"),
+    "maximum": ("int32", "float32", "float64", "uint32", "uint64"),
+    "minimum": ("int32", "float32", "float64", "uint32", "uint64"),
+    "bitwise_and": ("int32", "int64", "uint32", "uint64"),
+    "bitwise_or": ("int32", "int64", "uint32", "uint64"),
+    "bitwise_xor": ("int32", "int64", "uint32", "uint64"),
+}
+
+
+class _Ufunc(_Function):
+    """A NumPy ufunc with only the methods CuPy 14's ufuncs have working."""
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        name = self._fn.__name__
+        if name == "add":
+            return _Function(np.cumsum)(array, axis, dtype, out)
+        if name == "multiply":
+            return _Function(np.cumprod)(array, axis, dtype, out)
+        raise NotImplementedError(f"`cupy_{name}.accumulate` is not supported yet")
+
+    def at(self, a, indices, b=None):
+        name = self._fn.__name__
+        if name not in _AT_DTYPES:
+            raise NotImplementedError(f"`cupy_{name}.at` is not supported yet")
+        if a.dtype.name not in _AT_DTYPES[name]:
+            raise TypeError(f"cupy.{name}.at only supports {', '.join(_AT_DTYPES[name])} as "
+                            f"data type")
+        _Function(self._fn.at)(a, indices, b)
+
+    def reduceat(self, *args, **kwargs):
+        raise NotImplementedError(f"`cupy_{self._fn.__name__}.reduceat` is not supported yet")
+
+
+def where(condition, *args):
+    """cupy.where: the condition must be an array (CuPy calls its `.astype`; a Python bool
+    has none)."""
+    if not hasattr(condition, "astype"):
+        raise AttributeError(f"'{type(condition).__name__}' object has no attribute 'astype'")
+    return _Function(np.where)(condition, *args)
+
+
 def _forward(name, namespace=np):
     attr = getattr(namespace, name)
     if isinstance(attr, type) or not callable(attr):
         return attr
+    if isinstance(attr, np.ufunc):
+        return _Ufunc(attr)
     return _Function(attr)
 
 

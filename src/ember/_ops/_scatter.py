@@ -8,6 +8,7 @@ from .._device import backend_of
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
+from ._xp_compat import ufunc_at
 
 
 def _positions(xp, shape, strides, offset):
@@ -28,7 +29,7 @@ class AsStridedScatter(Op):
         in_shape, in_strides, in_offset = in_geometry
         v_shape, v_strides, v_offset = view_geometry
         flat = xp.zeros((_extent(in_geometry, view_geometry),), grad.dtype)
-        xp.add.at(flat, _positions(xp, v_shape, v_strides, v_offset), grad.reshape(-1))
+        ufunc_at(xp, "add", flat, _positions(xp, v_shape, v_strides, v_offset), grad.reshape(-1))
         return flat[_positions(xp, in_shape, in_strides, in_offset)].reshape(in_shape)
 
     def backward(ctx, grad):
@@ -44,7 +45,7 @@ class AsStridedGather(Op):
         in_shape, in_strides, in_offset = in_geometry
         v_shape, v_strides, v_offset = view_geometry
         flat = xp.zeros((_extent(in_geometry, view_geometry),), grad.dtype)
-        xp.add.at(flat, _positions(xp, in_shape, in_strides, in_offset), grad.reshape(-1))
+        ufunc_at(xp, "add", flat, _positions(xp, in_shape, in_strides, in_offset), grad.reshape(-1))
         return flat[_positions(xp, v_shape, v_strides, v_offset)].reshape(v_shape)
 
     def backward(ctx, grad):

@@ -244,9 +244,11 @@ class Xlogy(_Binary):
     saves = {"self": ("self", "other"), "other": ("self", "other")}
 
     def forward(xp, a, b):
+        # NOTE: `a` or `b` may be a Python number (the Scalar variants below): its test is a
+        # Python bool, which CuPy's where refuses as a condition; asarray makes it an array.
         with np.errstate(all="ignore"):
-            out = xp.where(a == 0, 0, a * xp.log(b))
-        return xp.where(xp.isnan(b), b, out)
+            out = xp.where(xp.asarray(a == 0), 0, a * xp.log(b))
+        return xp.where(xp.asarray(xp.isnan(b)), b, out)
 
     def backward(ctx, grad):
         self, other = ctx.saved_tensors

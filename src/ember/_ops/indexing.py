@@ -14,6 +14,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_inplace, check_overlap, finish_inplace, \
     same_data, warn_expanded
 from ._op import Op, record
+from ._xp_compat import ufunc_at
 from .registry import function, method
 from .views import alias_of, select, slice_dim, unsqueeze
 
@@ -203,7 +204,7 @@ class IndexPut(Op):
     def forward(xp, target, values, index, accumulate):
         out = target.copy()
         if accumulate:
-            xp.add.at(out, index, values)
+            ufunc_at(xp, "add", out, index, values)
         else:
             out[index] = values
         return out

@@ -18,6 +18,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._libstdcxx_select import kth_position, nth_element_position, order_keys, sort_positions
 from ._op import Op, record
+from ._xp_compat import accumulate
 from .indexing import _index_put
 from .reduction import _evenly, _restore_dims, _run
 from .registry import function
@@ -289,11 +290,11 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
         starts = xp.ones(s.shape, bool)
         starts[..., 1:] = s[..., 1:] != s[..., :-1]
         pos = xp.broadcast_to(xp.arange(n), s.shape)
-        first = xp.maximum.accumulate(xp.where(starts, pos, 0), axis=-1)
+        first = accumulate(xp, "maximum", xp.where(starts, pos, 0), -1)
         ends = xp.ones(s.shape, bool)
         ends[..., :-1] = starts[..., 1:]
-        last = n - 1 - xp.maximum.accumulate(xp.where(ends, n - 1 - pos, 0)[..., ::-1],
-                                             axis=-1)[..., ::-1]
+        last = n - 1 - accumulate(xp, "maximum", xp.where(ends, n - 1 - pos, 0)[..., ::-1],
+                                  -1)[..., ::-1]
         best = xp.argmax(last - first, axis=-1)[..., None]
         values = xp.take_along_axis(s, best, axis=-1)
         same = (x == values) | ((x != x) & (values != values))

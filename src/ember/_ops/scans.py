@@ -14,6 +14,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish_inplace, prepare_inplace, \
     write_out
 from ._op import Op, record
+from ._xp_compat import accumulate
 from .indexing import _index_put
 from .order_statistics import write_pair
 from .reduction import _accumulate_dtype, _run, _sum_dtype
@@ -143,15 +144,15 @@ def _cumextreme(name, input, dim, out):
     xp = backend_of(data).xp
     x = data.reshape(-1) if axis is None else data
     axis = axis or 0
-    ufunc = xp.maximum if name == "cummax" else xp.minimum
-    values = ufunc.accumulate(x, axis=axis) if x.size else x.copy()
+    ufunc = "maximum" if name == "cummax" else "minimum"
+    values = accumulate(xp, ufunc, x, axis) if x.size else x.copy()
     # NOTE: torch moves the index on ties (>=) and to every NaN: the last position so far
     # holding the running value.
     hit = (x == values) | ((x != x) & (values != values))
     shape = [1] * x.ndim
     shape[axis] = x.shape[axis]
     pos = xp.arange(x.shape[axis]).reshape(shape)
-    index = xp.maximum.accumulate(xp.where(hit, pos, 0), axis=axis) if x.size else \
+    index = accumulate(xp, "maximum", xp.where(hit, pos, 0), axis) if x.size else \
         xp.zeros(x.shape, np.int64)
     values = row_major(xp, values.reshape(data.shape))             # as torch allocates them
     index = row_major(xp, index.astype(np.int64).reshape(data.shape))
@@ -248,7 +249,7 @@ def logcumsumexp(input, dim, *, out=None):
     x = x.reshape(-1) if axis is None else x
     with np.errstate(all="ignore"):
         if x.dtype.kind == "f":
-            result = xp.logaddexp.accumulate(x, axis=axis or 0) if x.size else x.copy()
+            result = accumulate(xp, "logaddexp", x, axis or 0) if x.size else x.copy()
         else:
             result = _complex_logcumsumexp(xp, x, axis or 0)
     result = xp.asarray(result).reshape(data.shape).astype(data.dtype, copy=False)

@@ -16,6 +16,7 @@ from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_internal_overlap, check_out, \
     check_overlap, finish, prepare_inplace
 from ._op import Op
+from ._xp_compat import ufunc_at
 from .registry import function
 
 
@@ -231,7 +232,7 @@ def _scatter_into(xp, x, d, ids, src, how):
     if how is None:
         out[key] = src
     else:
-        getattr(xp, how).at(out, key, src)
+        ufunc_at(xp, how, out, key, src)
     return out
 
 

@@ -2,6 +2,7 @@
 from .. import _geometry as geo
 from ._dispatch import Inplace
 from ._op import Op
+from ._xp_compat import ufunc_at
 from .registry import function
 from .scatter_gather import checked, gather, index_of, run, same_dtype, xp_of
 
@@ -75,7 +76,7 @@ def put(input, index, source, accumulate=False, *, out=None):
     result = x.reshape(-1).copy()
     values = source._data.reshape(-1)
     if accumulate:
-        xp.add.at(result, flat, values)
+        ufunc_at(xp, "add", result, flat, values)
     else:
         result[flat] = values
     return run(Put, "put", (input, source), result.reshape(x.shape),

@@ -4,6 +4,7 @@ from .. import _geometry as geo
 from .._tensor import Tensor, wrap
 from ._dispatch import Inplace, check_overlap, warn_expanded
 from ._op import Op
+from ._xp_compat import ufunc_at
 from .registry import function, register
 from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
                              shape_text, xp_of)
@@ -87,7 +88,7 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     if alpha != 1:
         src = src * xp.asarray(alpha).astype(x.dtype)
     result = x.copy()
-    xp.add.at(result, _dim_key(d, ids), src)
+    ufunc_at(xp, "add", result, _dim_key(d, ids), src)
     return run(IndexAdd, "index_add", (input, source), result.reshape(input._data.shape),
                {"dim": d, "index": index.reshape(-1), "alpha": alpha,
                 "source_size": source._data.shape}, out, reads=(index, source))

@@ -3,6 +3,7 @@ import numpy as np
 
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op
+from ._xp_compat import ufunc_at
 from .registry import function
 from .scatter_gather import coords, prepare, fitted, run, same_dtype, xp_of
 
@@ -32,10 +33,10 @@ def _scatter_reduce(xp, xs, d, ids, s, reduce, include_self):
     key = coords(xp, ids, d)
     if not include_self:
         out[key] = _identity(reduce, xs.dtype)
-    getattr(xp, _REDUCE[reduce]).at(out, key, s)
+    ufunc_at(xp, _REDUCE[reduce], out, key, s)
     if reduce == "mean":
         count = xp.full(xs.shape, 1 if include_self else 0, "int64")
-        xp.add.at(count, key, 1)
+        ufunc_at(xp, "add", count, key, 1)
         count = xp.maximum(count, 1)
         if xs.dtype.kind in "iu":
             out = xp.floor_divide(out, count).astype(xs.dtype)

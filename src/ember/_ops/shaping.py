@@ -12,6 +12,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op, record
+from ._xp_compat import ufunc_at
 from .registry import function, method
 from .._memory_format import contiguous_format
 
@@ -223,7 +224,7 @@ def _index_call(op, input, dim, index, size):
     else:
         shape = data.shape[:dim] + (size,) + data.shape[dim + 1:]
         result = xp.zeros(shape, data.dtype)
-        xp.add.at(result, (slice(None),) * dim + (index,), data)
+        ufunc_at(xp, "add", result, (slice(None),) * dim + (index,), data)
     t = wrap(result)
     if input._requires_grad and _grad_state.enabled:
         record(op, (input,), (t,), {"dim": dim, "index": index, "self_size": data.shape})

@@ -9,6 +9,7 @@ from .._tensor import Tensor, wrap
 from .._ops._op import Op, record
 from .._ops.elementwise import Elementwise, call
 from .._ops.activations import LogSoftmax, apply
+from .._ops._xp_compat import ufunc_at
 from ..autograd.grad_mode import _state as _grad_state
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -638,7 +639,7 @@ def multilabel_margin_loss(input, target, reduction):
     valid = xp.cumprod(t >= 0, axis=1).astype(bool)
     counts = xp.zeros((n, c), x.dtype)
     rows = xp.broadcast_to(xp.arange(n)[:, None], t.shape)
-    xp.add.at(counts, (rows[valid], t[valid]), 1)
+    ufunc_at(xp, "add", counts, (rows[valid], t[valid]), 1)
     non_target = (counts == 0).astype(x.dtype)
     z = 1 - x[:, :, None] + x[:, None, :]           # z[n, j, i]: target j against class i
     active = (z > 0) * counts[:, :, None] * non_target[:, None, :]

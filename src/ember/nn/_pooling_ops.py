@@ -14,6 +14,7 @@ from .. import _dtype, _memory_format as _mf
 from .._device import backend_of
 from .._ops._blocked import zero_where
 from .._ops._op import Op, record
+from .._ops._xp_compat import ufunc_at
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 
@@ -178,7 +179,7 @@ def _scatter_in_order(grad, index, spatial):
     size = math.prod(spatial)
     result = xp.zeros(batch * size, dtype=grad.dtype)
     where = index.reshape(batch, -1) + xp.arange(batch).reshape(-1, 1) * size
-    xp.add.at(result, where.ravel(), grad.reshape(-1))
+    ufunc_at(xp, "add", result, where.ravel(), grad.reshape(-1))
     return result.reshape((batch,) + tuple(spatial))
 
 

@@ -1,0 +1,95 @@
+"""NumPy's `ufunc.accumulate` and `ufunc.at` for kernels written once for every array module.
+
+On NumPy these are NumPy's own methods, untouched. CuPy implements only part of them:
+- `accumulate` only for add and multiply (as cumsum and cumprod);
+- `at` only for the ufuncs its atomic scatter kernels cover, each on a few dtypes (add on
+  int32, int64, float16, float32, float64, uint32, uint64; subtract on int32, uint32;
+  maximum and minimum on int32, float32, float64, uint32, uint64).
+Everything else raises there (NotImplementedError, TypeError), so elsewhere these helpers
+compute the same result with plain array operations (slicing, sorting, fancy indexing).
+"""
+import numpy as np
+
+_NATIVE_ACCUMULATE = frozenset({"add", "multiply"})
+
+# The (ufunc, target dtype) pairs handed to the array module's own `ufunc.at`.
+# NOTE: maximum/minimum on floats stay off CuPy's kernels: those are atomic compares whose
+# NaN handling is not NumPy's (a NaN anywhere wins), which torch's amax/amin follow.
+_NATIVE_AT = {
+    "add": frozenset({"int32", "int64", "float16", "float32", "float64", "uint32", "uint64"}),
+    "subtract": frozenset({"int32", "uint32"}),
+    "maximum": frozenset({"int32", "uint32", "uint64"}),
+    "minimum": frozenset({"int32", "uint32", "uint64"}),
+}
+
+# Repeats of one position up to which `ufunc_at` applies values round by round (exactly
+# NumPy's order); beyond it, a log-step scan per position (same result within rounding).
+_MAX_ROUNDS = 16
+
+
+def accumulate(xp, name, x, axis=0):
+    """`xp.<name>.accumulate(x, axis=axis)` for the binary ufunc `name` on any array module.
+
+    Elsewhere than NumPy (and CuPy's add/multiply) it is a log-step (Hillis-Steele) scan:
+    pass k combines each element with the one 2**k before it, so after ceil(log2(n)) passes
+    every element holds the combination of all before it. Exact for maximum and minimum (and
+    their NaN), within rounding for logaddexp."""
+    ufunc = getattr(xp, name)
+    if xp is np or name in _NATIVE_ACCUMULATE:
+        return ufunc.accumulate(x, axis=axis)
+    out = xp.moveaxis(x, axis, -1).copy()
+    n, shift = out.shape[-1], 1
+    while shift < n:
+        # (the right side is a new array, built before the assignment writes)
+        out[..., shift:] = ufunc(out[..., :-shift], out[..., shift:])
+        shift *= 2
+    return xp.moveaxis(out, -1, axis)
+
+
+def ufunc_at(xp, name, target, index, values):
+    """`xp.<name>.at(target, index, values)`: `target[index] = <name>(target[index], values)`
+    in place, applied once per index entry, so repeated positions combine every value."""
+    if xp is np or target.dtype.name in _NATIVE_AT.get(name, ()):
+        getattr(xp, name).at(target, index, values)
+        return
+    if not hasattr(values, "dtype"):                 # a Python number takes target's dtype
+        values = xp.asarray(values, dtype=target.dtype)
+    contiguous = target.flags.c_contiguous
+    flat = target.reshape(-1) if contiguous else xp.ascontiguousarray(target).reshape(-1)
+    # Each selected element's place in `flat`, in NumPy's order of application.
+    positions = xp.arange(target.size).reshape(target.shape)[index]
+    values = xp.broadcast_to(values, positions.shape).reshape(-1)
+    _combine(xp, getattr(xp, name), flat, positions.reshape(-1), values)
+    if not contiguous:
+        target[...] = flat.reshape(target.shape)
+
+
+def _combine(xp, ufunc, flat, positions, values):
+    """flat[p] = ufunc(flat[p], v) for each (p, v) in order, with repeated p."""
+    if not positions.size:
+        return
+    order = xp.argsort(positions, kind="stable")     # equal positions keep their order
+    positions, values = positions[order], values[order]
+    rank = xp.arange(positions.size) - xp.searchsorted(positions, positions, side="left")
+    rounds = int(rank.max()) + 1
+    if rounds <= _MAX_ROUNDS:
+        # Round r applies every position's r-th value: no position twice in one round, so a
+        # plain gather and assignment do it.
+        for r in range(rounds):
+            hit = rank == r
+            where = positions[hit]
+            flat[where] = ufunc(flat[where], values[hit])
+        return
+    # Many repeats: an inclusive log-step scan within each run of equal positions (an element
+    # takes the one `shift` before it while that is still in its run), then each run's last
+    # element, its total, is combined into flat once.
+    total = values.copy()
+    n, shift = total.size, 1
+    while shift < n:
+        same_run = rank[shift:] >= shift
+        total[shift:] = xp.where(same_run, ufunc(total[:-shift], total[shift:]), total[shift:])
+        shift *= 2
+    last = xp.ones(n, dtype=bool)
+    last[:-1] = positions[1:] != positions[:-1]
+    where = positions[last]
+    flat[where] = ufunc(flat[where], total[last])
