@@ -61,9 +61,16 @@ class Generator:
     0.49625658988952637
     """
 
+    def __new__(cls, device="cpu", *args, **kwargs):
+        if cls is Generator and str(device).startswith("cuda"):
+            from .cuda.random import CudaGenerator      # a generator of a GPU
+            return object.__new__(CudaGenerator)
+        return object.__new__(cls)
+
     def __init__(self, device="cpu"):
         if str(device) != "cpu":
-            raise RuntimeError(f"ember.Generator supports only the 'cpu' device, got '{device}'")
+            raise RuntimeError(f"ember.Generator supports only the 'cpu' and 'cuda' devices, "
+                               f"got '{device}'")
         self.device = "cpu"
         self._bits = _new_bits()
         self._set_seed(_DEFAULT_SEED)

@@ -36,7 +36,9 @@ def fake_cuda(monkeypatch):
     monkeypatch.setattr(_backend, "_tried", True)
     monkeypatch.setattr(_device, "_cuda_backend", None)
     monkeypatch.setattr(memory, "_allocator", None)
-    monkeypatch.setattr(random, "_states", {})
+    monkeypatch.setattr(random, "_generators", {})
+    monkeypatch.setattr(random, "_all_seed", [random._DEFAULT_SEED])
+    monkeypatch.setattr(random, "_pending", [None])
     yield fake
 
 

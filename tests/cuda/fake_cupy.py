@@ -9,7 +9,11 @@ It is meant to catch a wrong ember, not to flatter it:
   memory pool that counts used and cached bytes per device, rounds blocks to 512 bytes, and
   honours `set_limit` with CuPy's OutOfMemoryError;
 - arrays remember the device they were allocated on; streams, events and devices keep the
-  state CuPy keeps (current device, current stream, recorded times).
+  state CuPy keeps (current device, current stream, recorded times);
+- `random` keeps one seeded generator per device, as CuPy does (`RandomState` draws only on
+  the device it was made on), on a NumPy bit generator: other numbers than cuRAND's;
+- CUDA cannot be used in a process forked after it was started: there every runtime call,
+  allocation and random draw raises cudaErrorInitializationError, as the driver does.
 It does not model asynchrony, peer access or dtypes CuPy lacks.
 """
 import itertools
@@ -28,6 +32,28 @@ _ids = itertools.count(0x7000_0000, 0x100)
 
 class CUDARuntimeError(RuntimeError):
     pass
+
+
+# NOTE: CUDA is started by the first runtime call or allocation; a child forked after that
+# cannot use it (the driver's error on every call).
+_cuda_state = {"started": False, "forked": False}
+
+
+def _use_cuda():
+    if _cuda_state["forked"]:
+        raise CUDARuntimeError("cudaErrorInitializationError: initialization error")
+    _cuda_state["started"] = True
+
+
+def _after_fork_in_child():
+    if _cuda_state["started"]:
+        _cuda_state["forked"] = True
+
+
+if "_fork_hook" not in globals():           # once, though tests reload this module
+    _fork_hook = True
+    import os
+    os.register_at_fork(after_in_child=_after_fork_in_child)   # reads this module's globals
 
 
 class OutOfMemoryError(MemoryError):
@@ -123,6 +149,7 @@ def set_allocator(allocator=None):
 
 
 def _malloc(nbytes):
+    _use_cuda()
     return _allocator["malloc"](nbytes)
 
 
@@ -498,12 +525,17 @@ class Device:
 
 class _Runtime:
     def getDeviceCount(self):
+        # (answers even in a forked child, as on a real GPU; it starts CUDA all the same)
+        if not _cuda_state["forked"]:
+            _use_cuda()
         return _DEVICES
 
     def getDevice(self):
+        _use_cuda()
         return _current["device"]
 
     def setDevice(self, index):
+        _use_cuda()
         if not 0 <= index < _DEVICES:
             raise CUDARuntimeError("cudaErrorInvalidDevice: invalid device ordinal")
         _current["device"] = index
@@ -599,12 +631,55 @@ cuda.memory = types.SimpleNamespace(OutOfMemoryError=OutOfMemoryError, MemoryPoo
 cuda.nvrtc = types.SimpleNamespace(getSupportedArchs=lambda: (75, 80, 86, 89, 90))
 
 random = types.ModuleType(f"{__name__}.random")
-_seeds = {}
+
+
+class RandomState:
+    """CuPy's RandomState: bound to the device current when it was made; NumPy's PCG64 in
+    place of cuRAND."""
+
+    def __init__(self, seed=None):
+        _use_cuda()
+        self._device = _current["device"]
+        self.seed(seed)
+
+    def seed(self, seed=None):
+        if seed is not None:
+            seed = int(seed)
+            if not 0 <= seed < 2**64:            # cuRAND's seeds are uint64
+                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        self._seed = seed
+        self._bits = np.random.Generator(np.random.PCG64(seed))
+
+    def _here(self):
+        _use_cuda()
+        if _current["device"] != self._device:
+            raise CUDARuntimeError("fake cupy: a RandomState draws only on the device that "
+                                   f"was current when it was made ({self._device})")
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        self._here()
+        low, high = (0, low) if high is None else (low, high)
+        if low >= high:
+            raise ValueError("low >= high")
+        if high - 1 > np.iinfo(dtype).max or low < np.iinfo(dtype).min:
+            raise ValueError(f"high is out of bounds for {np.dtype(dtype).name}")
+        return _wrap(self._bits.integers(low, high, size=size, dtype=dtype))
+
+    def random_sample(self, size=None, dtype=float):
+        self._here()
+        return _wrap(self._bits.random(size=size, dtype=dtype))
+
+
+_random_states = {}
+
+
+def _get_random_state():
+    return _random_states.setdefault(runtime.getDevice(), RandomState())
 
 
 def _seed(seed=None):
-    _seeds[_current["device"]] = seed
+    _get_random_state().seed(seed)
 
 
-random.seed = _seed
-random._seeds = _seeds
+random.RandomState, random.get_random_state, random.seed = \
+    RandomState, _get_random_state, _seed

@@ -1,6 +1,8 @@
 """Random tensors: rand, randn, randint, randperm, normal, bernoulli, multinomial, their
 `_like` forms, and the in-place samplers (`uniform_`, `normal_`, `random_`, `bernoulli_`,
-`exponential_`). The streams themselves come from `_random` (torch's CPU algorithms).
+`exponential_`). The streams themselves come from `_random` (torch's CPU algorithms); a draw
+for a CUDA tensor takes its words from that device's CUDA generator (NOTE [ CUDA generator
+state ] in cuda/random.py), as torch keeps the CPU and CUDA generators apart.
 """
 import numpy as np
 
@@ -25,6 +27,22 @@ def _place(array, device, requires_grad):
     return t
 
 
+def _generator(generator, device):
+    """The generator a draw for `device` uses: as torch, `generator` if given (of the same
+    device type), else the default generator of the CPU or of that GPU."""
+    device = or_default(device)
+    on_cuda = str(getattr(generator, "device", "cpu")).startswith("cuda")
+    if device is not None and device.type == "cuda":
+        if generator is None:
+            from ..cuda.random import default_generator
+            return default_generator(device.index)
+        if not on_cuda:
+            raise RuntimeError("Expected a 'cuda' device type for generator but found 'cpu'")
+    elif on_cuda:
+        raise RuntimeError("Expected a 'cpu' device type for generator but found 'cuda'")
+    return generator
+
+
 def _float_dtype(dtype, name):
     d = dtype or _dtype.get_default_dtype()
     if not (d.is_floating_point or d.is_complex):
@@ -39,7 +57,8 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     shape = parse_size(size, "rand")
     check_shape(shape, "rand")
     d = _float_dtype(dtype, "check_uniform_bounds")
-    return _place(_random.uniform(generator, shape, d._np), device, requires_grad)
+    gen = _generator(generator, device)
+    return _place(_random.uniform(gen, shape, d._np), device, requires_grad)
 
 
 @function(method=False)
@@ -49,7 +68,8 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     shape = parse_size(size, "randn")
     check_shape(shape, "randn")
     d = _float_dtype(dtype, "normal_kernel_cpu")
-    return _place(_random.normal(generator, shape, d._np), device, requires_grad)
+    gen = _generator(generator, device)
+    return _place(_random.normal(gen, shape, d._np), device, requires_grad)
 
 
 @function(method=False)
@@ -74,7 +94,8 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
     shape = tuple(shape)
     check_shape(shape, "randint")
     d = dtype or _dtype.int64
-    return _place(_random.randint(generator, shape, d._np, int(low), int(high)), device,
+    gen = _generator(generator, device)
+    return _place(_random.randint(gen, shape, d._np, int(low), int(high)), device,
                   requires_grad)
 
 
@@ -83,7 +104,8 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
              requires_grad=False, pin_memory=False):
     """A random permutation of 0..n-1."""
     d = dtype or _dtype.int64
-    return _place(_random.randperm(generator, int(n), d._np), device, requires_grad)
+    gen = _generator(generator, device)
+    return _place(_random.randperm(gen, int(n), d._np), device, requires_grad)
 
 
 def _like(input, dtype, device):
@@ -149,19 +171,21 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     """Normal samples: `normal(mean, std, size)` with numbers, or elementwise with tensors."""
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         ref = mean if isinstance(mean, Tensor) else std
-        m = mean._data if isinstance(mean, Tensor) else mean
-        s = std._data if isinstance(std, Tensor) else std
+        # (the samplers run on the host: a CUDA mean or std is copied there)
+        m = backend_of(mean._data).to_numpy(mean._data) if isinstance(mean, Tensor) else mean
+        s = backend_of(std._data).to_numpy(std._data) if isinstance(std, Tensor) else std
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-        if isinstance(std, Tensor) and (np.asarray(backend_of(std._data).to_numpy(s)) < 0).any():
+        if isinstance(std, Tensor) and (np.asarray(s) < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
-        arr = _random.normal(generator, shape, ref.dtype._np, m, s)
+        arr = _random.normal(_generator(generator, ref.device), shape, ref.dtype._np, m, s)
         return _place(arr, ref.device, False)
     if size is None:
         raise TypeError("normal() received an invalid combination of arguments")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     d = _float_dtype(dtype, "normal_kernel_cpu")
-    return _place(_random.normal(generator, tuple(size), d._np, mean, std), device,
+    return _place(_random.normal(_generator(generator, device), tuple(size), d._np, mean, std),
+                  device,
                   requires_grad)
 
 
@@ -171,7 +195,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     probs = input._data if p is None else p
     if p is None:
         probs = backend_of(probs).to_numpy(probs)
-    arr = _random.bernoulli(generator, probs, tuple(input.shape), input.dtype._np)
+    arr = _random.bernoulli(_generator(generator, input.device), probs, tuple(input.shape),
+                            input.dtype._np)
     return _place(arr, input.device, False)
 
 
@@ -179,7 +204,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """Indices sampled by the (unnormalised) weights in each row of `input`."""
     probs = backend_of(input._data).to_numpy(input._data)
-    return _place(_random.multinomial(generator, probs, num_samples, replacement),
+    return _place(_random.multinomial(_generator(generator, input.device), probs, num_samples,
+                                      replacement),
                   input.device, False)
 
 
@@ -226,7 +252,8 @@ _ExponentialFill = _sampler_node("Exponential")
 def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
     """Fill with uniform samples on [from, to)."""
     from_ = kwargs.pop("from", from_)
-    arr = _random.uniform(generator, tuple(self.shape), self._data.dtype, from_, to)
+    arr = _random.uniform(_generator(generator, self.device), tuple(self.shape), self._data.dtype,
+                          from_, to)
     return _fill(self, arr, _UniformFill)
 
 
@@ -235,7 +262,8 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal samples."""
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    arr = _random.normal(generator, tuple(self.shape), self._data.dtype, mean, std,
+    arr = _random.normal(_generator(generator, self.device), tuple(self.shape), self._data.dtype,
+                         mean, std,
                          contiguous=self._data.flags.c_contiguous)
     return _fill(self, arr, _NormalFill)
 
@@ -246,7 +274,8 @@ def random_(self, from_=None, to=None, *, generator=None, **kwargs):
     from_ = kwargs.pop("from", from_)
     if from_ is not None and to is None:
         from_, to = 0, from_
-    arr = _random.random_(generator, tuple(self.shape), self._data.dtype, from_, to)
+    arr = _random.random_(_generator(generator, self.device), tuple(self.shape), self._data.dtype,
+                          from_, to)
     return _fill(self, arr, _RandomFill)
 
 
@@ -254,12 +283,14 @@ def random_(self, from_=None, to=None, *, generator=None, **kwargs):
 def bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 0/1 samples, 1 with probability `p` (a number or a tensor)."""
     probs = backend_of(p._data).to_numpy(p._data) if isinstance(p, Tensor) else p
-    arr = _random.bernoulli(generator, probs, tuple(self.shape), self._data.dtype)
+    arr = _random.bernoulli(_generator(generator, self.device), probs, tuple(self.shape),
+                            self._data.dtype)
     return _fill(self, arr, _BernoulliFill, memory_order=not isinstance(p, Tensor))
 
 
 @method()
 def exponential_(self, lambd=1.0, *, generator=None):
     """Fill with exponential samples of rate `lambd`."""
-    arr = _random.exponential(generator, tuple(self.shape), self._data.dtype, lambd)
+    arr = _random.exponential(_generator(generator, self.device), tuple(self.shape),
+                              self._data.dtype, lambd)
     return _fill(self, arr, _ExponentialFill)

@@ -11,7 +11,7 @@ from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
 from .registry import function, method
-from .sampling import _fill, _sampler_node
+from .sampling import _fill, _generator, _sampler_node
 
 _CauchyFill = _sampler_node("Cauchy")
 _LogNormalFill = _sampler_node("LogNormal")
@@ -36,7 +36,7 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     _check_float(self, "Cauchy distribution")
     if not sigma > 0.0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
-    gen = _random._gen(generator)
+    gen = _random._gen(_generator(generator, self.device))
     u = _random._uniform53(gen, self.numel())
     values = median + sigma * np.tan(math.pi * (u - 0.5))
     return _fill(self, _cast(values, self._data.dtype).reshape(tuple(self.shape)), _CauchyFill)
@@ -48,7 +48,7 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     _check_float(self, "LogNormal distribution")
     if not std > 0.0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-    gen = _random._gen(generator)
+    gen = _random._gen(_generator(generator, self.device))
     z = _random._normal_scalar(gen, self.numel(), float(mean), float(std))
     values = np.exp(z)
     return _fill(self, _cast(values, self._data.dtype).reshape(tuple(self.shape)),
@@ -61,7 +61,7 @@ def geometric_(self, p, *, generator=None):
     log(1 - p))."""
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-    gen = _random._gen(generator)
+    gen = _random._gen(_generator(generator, self.device))
     u = _random._uniform53(gen, self.numel())
     with np.errstate(all="ignore"):
         values = np.ceil(np.log(u) / math.log1p(-p))
@@ -248,7 +248,7 @@ def poisson(input, generator=None):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     # NOTE: about rate + 1 uniforms per small rate, 2 to 3 per large one
     expected = int(np.minimum(rates, 10).sum()) + 3 * rates.size
-    uniform = _Uniforms(_random._gen(generator), expected)
+    uniform = _Uniforms(_random._gen(_generator(generator, input.device)), expected)
     values = np.array([_poisson_one(lam, uniform) for lam in rates.tolist()], np.float64)
     uniform.finish()
     return _sampled(Poisson, (input,), values.reshape(tuple(input.shape)), input)
@@ -277,7 +277,7 @@ def binomial(count, prob, generator=None):
     kind = count._data.dtype
     n = np.broadcast_to(_host(count).astype(kind), shape).ravel()
     p = np.broadcast_to(_host(prob).astype(kind), shape).ravel()
-    uniform = _Uniforms(_random._gen(generator), 4 * n.size)
+    uniform = _Uniforms(_random._gen(_generator(generator, count.device)), 4 * n.size)
     values = _binomial_draws(n, p, uniform)
     uniform.finish()
     return _sampled(Binomial, (count, prob), values.reshape(shape), count)

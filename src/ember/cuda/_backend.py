@@ -1,4 +1,6 @@
 """The CuPy backend: the array module and helpers for tensors on NVIDIA GPUs."""
+import os
+
 from .._device import Backend, device
 
 CUDA_UNAVAILABLE = (
@@ -7,6 +9,32 @@ CUDA_UNAVAILABLE = (
 
 _cupy = None
 _tried = False
+
+# NOTE [ CUDA after fork ]: a process forked from one that had started CUDA cannot use CUDA
+# (the driver's state does not survive a fork). As torch, such a child forgets the parent's
+# CUDA backend, reports CUDA as not initialized, and refuses to start it with torch's error,
+# while seeding (a DataLoader worker's `manual_seed`) stays a silent record.
+_forked = False
+FORKED = ("Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, "
+          "you must use the 'spawn' start method")
+
+
+def check_not_forked():
+    """torch's error in a process forked after CUDA was started."""
+    if _forked:
+        raise RuntimeError(FORKED)
+
+
+def _after_fork_in_child():
+    global _forked
+    from .. import _device
+    if _device._cuda_backend is not None:
+        _device._cuda_backend = None
+        _forked = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def cupy_or_none():
@@ -24,6 +52,7 @@ def cupy_or_none():
 
 class CudaBackend(Backend):
     def __init__(self):
+        check_not_forked()
         cp = cupy_or_none()
         if cp is None:
             raise AssertionError(CUDA_UNAVAILABLE)

@@ -1,6 +1,6 @@
 """Device-index parsing and the lazy-init state shared by ember.cuda's modules."""
 from .._device import as_device, device
-from ._backend import CUDA_UNAVAILABLE, cupy_or_none
+from ._backend import CUDA_UNAVAILABLE, check_not_forked, cupy_or_none
 
 
 def is_available():
@@ -21,13 +21,15 @@ def device_count():
 
 def require():
     """CuPy, after checking a GPU can be used; torch's error otherwise."""
+    check_not_forked()
     if not is_available():
         raise AssertionError(CUDA_UNAVAILABLE)
     return cupy_or_none()
 
 
 def is_initialized():
-    """Whether ember has started using CUDA in this process (the backend exists)."""
+    """Whether ember has started using CUDA in this process (the backend exists; False in a
+    child forked after it was started, see NOTE [ CUDA after fork ])."""
     from .. import _device
     return _device._cuda_backend is not None
 
