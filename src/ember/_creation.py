@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _dtype, _memory_format as _mf
 from ._device import CPU, as_device, backend_for, backend_of, or_default
+from ._pinned import check_can_pin, empty_pinned, pin_factory_result
 from ._tensor import Tensor, wrap
 
 _new = object.__new__
@@ -63,8 +64,8 @@ def _backend(device):
     return backend_for(or_default(device))
 
 
-def _finish(array, requires_grad):
-    t = wrap(array)
+def _finish(array, requires_grad, pin_memory=False):
+    t = pin_factory_result(wrap(array), pin_memory)
     if requires_grad:
         t.requires_grad_(True) if t.dtype.is_floating_point or t.dtype.is_complex else \
             _requires_grad_error()
@@ -90,10 +91,10 @@ def _allocate(xp, shape, np_dtype, fill):
                            f"code 12 (Cannot allocate memory)") from None
 
 
-def _filled(name, shape, fill, dtype, device, requires_grad):
+def _filled(name, shape, fill, dtype, device, requires_grad, pin_memory=False):
     check_shape(shape, name)
     d = dtype or _dtype.get_default_dtype()
-    return _finish(_allocate(_backend(device).xp, shape, d._np, fill), requires_grad)
+    return _finish(_allocate(_backend(device).xp, shape, d._np, fill), requires_grad, pin_memory)
 
 
 # -- filled tensors ---------------------------------------------------------------------------
@@ -102,14 +103,14 @@ def zeros(*args, size=None, out=None, dtype=None, layout=None, device=None, requ
           pin_memory=False):
     """A tensor of zeros: `zeros(2, 3)` or `zeros((2, 3))`."""
     return _into(out, _filled("zeros", parse_size(args, "zeros", size), 0, dtype, device,
-                              requires_grad))
+                              requires_grad, pin_memory))
 
 
 def ones(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     """A tensor of ones."""
     return _into(out, _filled("ones", parse_size(args, "ones", size), 1, dtype, device,
-                              requires_grad))
+                              requires_grad, pin_memory))
 
 
 def empty(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -121,7 +122,7 @@ def empty(*args, size=None, out=None, dtype=None, layout=None, device=None, requ
             raise RuntimeError("unsupported memory format Preserve")
         _mf.check_rank(memory_format, t._data.ndim)
         t._data = _mf.lay_out(backend_of(t._data).xp, t._data, memory_format)
-    return _into(out, t)
+    return _into(out, pin_factory_result(t, pin_memory))
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
@@ -137,7 +138,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
     d = dtype or _dtype.scalar_dtype(fill_value)
     fill_value = _dtype.checked_scalar(fill_value, d, half_range=math.prod(shape) != 1)
     return _into(out, _finish(_allocate(_backend(device).xp, shape, d._np, fill_value),
-                              requires_grad))
+                              requires_grad, pin_memory))
 
 
 def _into(out, t):
@@ -155,7 +156,12 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     shape, strides = tuple(size), tuple(stride)
     d = dtype or _dtype.get_default_dtype()
     backend = _backend(device)
-    flat = backend.xp.empty((storage_extent(shape, strides, 0),), d._np)
+    extent = storage_extent(shape, strides, 0)
+    if pin_memory:
+        check_can_pin(or_default(device))
+        flat = empty_pinned((extent,), d._np)
+    else:
+        flat = backend.xp.empty((extent,), d._np)
     storage = new_storage(flat)
     t = _new(Tensor)._init(backend.strided(flat, d._np, shape, strides, 0), storage, 0)
     if requires_grad:
@@ -163,7 +169,8 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     return t
 
 
-def _like(name, input, dtype, device, requires_grad, memory_format, fill=None):
+def _like(name, input, dtype, device, requires_grad, memory_format, fill=None,
+          pin_memory=False):
     """A new array with `input`'s shape and layout (torch's preserve_format is NumPy's
     order='K'), its dtype and device unless given."""
     d = dtype or input.dtype
@@ -172,7 +179,8 @@ def _like(name, input, dtype, device, requires_grad, memory_format, fill=None):
     if order == "C" and memory_format is not _mf.contiguous_format:       # channels-last
         _mf.check_rank(memory_format, data.ndim)
         array = _like(name, input, dtype, device, False, _mf.contiguous_format, fill)._data
-        return _finish(_mf.lay_out(backend_of(array).xp, array, memory_format), requires_grad)
+        return _finish(_mf.lay_out(backend_of(array).xp, array, memory_format), requires_grad,
+                       pin_memory)
     if device is not None and as_device(device) != input.device:
         xp = backend_for(as_device(device)).xp
         array = getattr(xp, name)(data.shape, dtype=d._np) if fill is None else \
@@ -183,31 +191,35 @@ def _like(name, input, dtype, device, requires_grad, memory_format, fill=None):
             xp.empty_like(data, dtype=d._np, order=order)
         if name != "empty" or fill is not None:
             array[...] = 0 if name == "zeros" else 1 if name == "ones" else fill
-    return _finish(array, requires_grad)
+    return _finish(array, requires_grad, pin_memory)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None):
+               memory_format=None, pin_memory=False):
     """Zeros with the shape (and by default dtype, device and layout) of `input`."""
-    return _like("zeros", input, dtype, device, requires_grad, memory_format)
+    return _like("zeros", input, dtype, device, requires_grad, memory_format,
+                 pin_memory=pin_memory)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None):
+              memory_format=None, pin_memory=False):
     """Ones with the shape of `input`."""
-    return _like("ones", input, dtype, device, requires_grad, memory_format)
+    return _like("ones", input, dtype, device, requires_grad, memory_format,
+                 pin_memory=pin_memory)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None):
+               memory_format=None, pin_memory=False):
     """Uninitialised, with the shape of `input`."""
-    return _like("empty", input, dtype, device, requires_grad, memory_format)
+    return _like("empty", input, dtype, device, requires_grad, memory_format,
+                 pin_memory=pin_memory)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None):
+              memory_format=None, pin_memory=False):
     """`fill_value` everywhere, with the shape, dtype and device of `input`."""
-    return _like("full", input, dtype, device, requires_grad, memory_format, fill=fill_value)
+    return _like("full", input, dtype, device, requires_grad, memory_format, fill=fill_value,
+                 pin_memory=pin_memory)
 
 
 # -- ranges -----------------------------------------------------------------------------------
@@ -251,11 +263,11 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     else:
         # torch computes start + i * step in double, then rounds to the dtype.
         values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
-    return _into(out, _finish(values, requires_grad))
+    return _into(out, _finish(values, requires_grad, pin_memory))
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False):
+             requires_grad=False, pin_memory=False):
     """`steps` evenly spaced values from `start` to `end`, both included."""
     start, end = _number(start), _number(end)
     if steps < 0:
@@ -263,7 +275,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     dtype = dtype or _dtype.get_default_dtype()
     xp = _backend(device).xp
     if steps == 1:
-        return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad))
+        return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad,
+                                  pin_memory))
     if dtype.is_floating_point or dtype.is_complex:
         # NOTE: like torch, step from the start for the first half and back from the end for
         # the second, in the output's own precision, so both ends are exact.
@@ -280,16 +293,16 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         step = (end - start) / (steps - 1) if steps > 1 else 0.0
         values = xp.where(idx < steps // 2, start + step * idx,
                           end - step * (steps - 1 - idx)).astype(dtype._np)
-    return _into(out, _finish(values, requires_grad))
+    return _into(out, _finish(values, requires_grad, pin_memory))
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False):
+             requires_grad=False, pin_memory=False):
     """`base ** linspace(start, end, steps)`."""
     dtype = dtype or _dtype.get_default_dtype()
     exps = linspace(start, end, steps, dtype=_dtype.float64, device=device)._data
     values = (base ** exps).astype(dtype._np)
-    return _into(out, _finish(values, requires_grad))
+    return _into(out, _finish(values, requires_grad, pin_memory))
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -301,7 +314,8 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     d = dtype or _dtype.get_default_dtype()
-    return _into(out, _finish(_backend(device).xp.eye(n, m, dtype=d._np), requires_grad))
+    return _into(out, _finish(_backend(device).xp.eye(n, m, dtype=d._np), requires_grad,
+                              pin_memory))
 
 
 # -- tensors from data -------------------------------------------------------------------------
@@ -455,6 +469,20 @@ def _natural(d):
     return d._np if d is not _dtype.int64 else np.int64
 
 
+def _cuda_interface_array(data):
+    """A CuPy array viewing the memory of `data`, when `data` is a GPU array of another library
+    exporting `__cuda_array_interface__` (CuPy, Numba, ...) and not a tensor; else None."""
+    if isinstance(data, (Tensor, np.ndarray)) or not hasattr(data, "__cuda_array_interface__"):
+        return None
+    from .cuda._backend import cupy_or_none
+    cp = cupy_or_none()
+    if cp is None:
+        return None
+    array = data if isinstance(data, cp.ndarray) else cp.asarray(data)
+    backend_of(array)               # (sets up ember's CUDA backend on first use)
+    return array
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor copying `data` (a number, nested sequences, an array or a tensor).
 
@@ -466,18 +494,25 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
                       "sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    shared = _cuda_interface_array(data)
+    if shared is not None:          # a copy made on the GPU, on the data's device by default
+        copied = wrap(shared).to(dtype=dtype, device=device, copy=True)
+        return _finish(pin_factory_result(copied, pin_memory)._data, requires_grad)
     arr, d = _array_from_data(data, dtype)
     backend = backend_for(as_device(device)) if device is not None else (
         backend_of(data._data) if isinstance(data, Tensor) else _backend(None))
     values = backend.xp.asarray(arr.astype(d._np, copy=False))
-    return _finish(values, requires_grad)
+    return _finish(values, requires_grad, pin_memory)
 
 
 def as_tensor(data, dtype=None, device=None):
-    """`data` as a tensor, sharing memory when it already is one (or a NumPy array) of that
-    dtype and device."""
+    """`data` as a tensor, sharing memory when it already is one (or a NumPy array, or a GPU
+    array exporting `__cuda_array_interface__`) of that dtype and device."""
     if isinstance(data, Tensor):
         return data.to(dtype=dtype, device=device) if (dtype or device) else data
+    shared = _cuda_interface_array(data)
+    if shared is not None:          # a GPU array of another library: its memory, no copy
+        return wrap(shared).to(dtype=dtype, device=device)
     if isinstance(data, np.ndarray) and (device is None or as_device(device) == CPU):
         t = from_numpy(data) if data.dtype.kind in _NUMERIC_KINDS and _supported(data) \
             else tensor(data)
@@ -586,41 +621,47 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
                       "sourceTensor.detach().clone().requires_grad_(True), rather than "
                       "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
         data = data.detach()
-    return tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
+    return tensor(data, dtype=dtype, device=device, requires_grad=requires_grad,
+                  pin_memory=pin_memory)
 
 
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
               pin_memory=False):
     """Zeros of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad,
+                 pin_memory=pin_memory)
 
 
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
     """Ones of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return ones(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return ones(*size, dtype=dtype, device=device, requires_grad=requires_grad,
+                pin_memory=pin_memory)
 
 
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
               pin_memory=False):
     """Uninitialised, of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return empty(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return empty(*size, dtype=dtype, device=device, requires_grad=requires_grad,
+                 pin_memory=pin_memory)
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     """`fill_value` everywhere, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return full(size, fill_value, dtype=dtype, device=device, requires_grad=requires_grad)
+    return full(size, fill_value, dtype=dtype, device=device, requires_grad=requires_grad,
+                pin_memory=pin_memory)
 
 
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,
                       layout=None, pin_memory=False):
     dtype, device = _new_defaults(self, dtype, device)
-    return empty_strided(size, stride, dtype=dtype, device=device, requires_grad=requires_grad)
+    return empty_strided(size, stride, dtype=dtype, device=device, requires_grad=requires_grad,
+                         pin_memory=pin_memory)
 
 
 NEW_METHODS = (new_tensor, new_zeros, new_ones, new_empty, new_full, new_empty_strided)

@@ -555,6 +555,30 @@ class Tensor:
             kwargs["max_version"] = max_version
         return self._data.__dlpack__(**{k: v for k, v in kwargs.items() if v is not None})
 
+    @property
+    def __cuda_array_interface__(self):
+        """The CUDA Array Interface (version 2) of a CUDA tensor, through which CuPy, Numba
+        and others view its memory without a copy (`cupy.asarray(t)`).
+
+        As in torch: an AttributeError for a CPU tensor (so `hasattr` says False), a
+        RuntimeError for one that requires grad; `strides` (bytes) is None when contiguous,
+        and an empty tensor's pointer is 0."""
+        if self._data.__class__ is np.ndarray:
+            from ._printing import legacy_type_name
+            raise AttributeError(f"Can't get __cuda_array_interface__ on non-CUDA tensor type: "
+                                 f"{legacy_type_name(self)} If CUDA data is required use "
+                                 f"tensor.cuda() to copy tensor to device memory.")
+        if self._requires_grad:
+            raise RuntimeError("Can't get __cuda_array_interface__ on Variable that requires "
+                               "grad. If gradients aren't required, use var.detach() to get "
+                               "Variable that doesn't require grad.")
+        data = self._data
+        strides = None if data.flags.c_contiguous else tuple(data.strides)
+        pointer = self.data_ptr() if data.size else 0
+        # NOTE: NumPy's type string is torch's: '<f4', '|b1', '<V2' for bfloat16, ...
+        return {"typestr": data.dtype.str, "shape": tuple(data.shape), "strides": strides,
+                "data": (pointer, False), "version": 2}
+
     def __dlpack_device__(self):
         """(DLDeviceType, index) of this tensor's device: (kDLCPU, 0), (kDLCUDA, i)."""
         from .utils.dlpack import DLDeviceType

@@ -73,6 +73,7 @@ class _Memory:
         self.size, self.device_id = size, device_id
         self.buf = np.zeros(max(size, 1), np.uint8)
         self.ptr = self.buf.ctypes.data
+        _blocks[self.ptr] = self            # (found by address: __cuda_array_interface__)
         weakref.finalize(self, pool._release, device_id, size)
 
 
@@ -228,7 +229,12 @@ class ndarray:
     def device(self):
         return Device(self._mem.device_id)
 
-    def get(self, stream=None, order="C", out=None):
+    def get(self, stream=None, order="C", out=None, blocking=True):
+        if out is not None:
+            if out.shape != self.shape or out.dtype != self.dtype:
+                raise ValueError("Shape or dtype mismatch")
+            out[...] = self._a
+            return out
         return np.array(self._a, order=order)
 
     def set(self, arr, stream=None):
@@ -364,6 +370,8 @@ class _Function:
 
 
 def _copy_in(a, dtype=None, copy=True, order="K"):
+    if not isinstance(a, ndarray) and hasattr(a, "__cuda_array_interface__"):
+        a = _from_interface(a)
     if isinstance(a, ndarray):
         if not copy and (dtype is None or np.dtype(dtype) == a.dtype):
             return a
@@ -383,7 +391,7 @@ def asarray(a, dtype=None, order=None, blocking=False):
 
 
 def asnumpy(a, stream=None, order="C", out=None, blocking=True):
-    return a.get() if isinstance(a, ndarray) else np.asarray(a)
+    return a.get(stream, order, out, blocking) if isinstance(a, ndarray) else np.asarray(a)
 
 
 def get_array_module(*args):
@@ -683,3 +691,65 @@ def _seed(seed=None):
 
 random.RandomState, random.get_random_state, random.seed = \
     RandomState, _get_random_state, _seed
+
+
+# ---------------------------------------------------------------- pinned host memory
+# CuPy's `cuda.alloc_pinned_memory` returns a PinnedMemoryPointer, a buffer NumPy arrays can
+# view (`numpy.frombuffer`). Here it is ordinary host bytes, marked pinned by its type; copies
+# from and to it are as synchronous as every other copy of the fake.
+
+
+class PinnedMemoryPointer(bytearray):
+    """Page-locked host memory (here plain bytes) of `size` bytes."""
+
+    @property
+    def ptr(self):
+        return np.frombuffer(self, np.uint8).ctypes.data if len(self) else 0
+
+    def size(self):
+        return len(self)
+
+
+_pinned_allocations = []          # sizes asked of alloc_pinned_memory, for tests to read
+
+
+def alloc_pinned_memory(size):
+    _pinned_allocations.append(size)
+    return PinnedMemoryPointer(size)
+
+
+cuda.alloc_pinned_memory, cuda.PinnedMemoryPointer = alloc_pinned_memory, PinnedMemoryPointer
+
+
+# ---------------------------------------------------------------- __cuda_array_interface__
+# CuPy's arrays export the CUDA Array Interface (version 3 there; 2 is what the fake needs) and
+# `asarray`/`array` take any object exporting it: `asarray` without a copy, found here by the
+# address of the fake device memory block it points into.
+
+_blocks = weakref.WeakValueDictionary()     # address of a _Memory's buffer -> that _Memory
+
+
+def _interface(self):
+    a = self._a
+    return {"shape": a.shape, "typestr": a.dtype.str, "version": 2,
+            "data": (a.ctypes.data if a.size else 0, False),
+            "strides": None if a.flags.c_contiguous else a.strides}
+
+
+ndarray.__cuda_array_interface__ = property(_interface)
+
+
+def _from_interface(obj):
+    """A fake device array viewing the memory that `obj.__cuda_array_interface__` describes."""
+    info = obj.__cuda_array_interface__
+    shape, dtype = tuple(info["shape"]), np.dtype(info["typestr"])
+    pointer = info["data"][0]
+    if pointer == 0:
+        return ndarray(shape, dtype)
+    mem = next((m for m in list(_blocks.values()) if m.ptr <= pointer < m.ptr + m.buf.size),
+               None)
+    if mem is None:
+        raise ValueError("the pointer is not in device memory")
+    view = np.ndarray(shape, dtype, buffer=mem.buf, offset=pointer - mem.ptr,
+                      strides=info.get("strides"))
+    return ndarray._view(view, mem)

@@ -6,6 +6,7 @@ import warnings
 
 from .. import _dtype
 from .._device import as_device, backend_for, backend_of
+from .._pinned import copy_async
 from .._memory_format import check_rank, lay_out, preserve_format, suggested
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -22,9 +23,9 @@ class ToCopy(Op):
         return grad.to(device=ctx.self_device, dtype=ctx.self_dtype)
 
 
-def _convert(t, dtype, device, copy=False, memory_format=None):
+def _convert(t, dtype, device, copy=False, memory_format=None, non_blocking=False):
     """`t` in `dtype` on `device` (either None: unchanged), laid out in `memory_format` (None:
-    as `t` where it is dense)."""
+    as `t` where it is dense); `non_blocking`: NOTE [ Non-blocking copies ] in _pinned.py."""
     src = t._data
     src_backend = backend_of(src)
     target_dev = t.device if device is None else device
@@ -47,7 +48,11 @@ def _convert(t, dtype, device, copy=False, memory_format=None):
                       UserWarning, stacklevel=3)
         src = src.real
     if dst_backend is not src_backend or target_dev != t.device:
-        array = dst_backend.from_other(src, src_backend, target_dev)
+        array = None
+        if non_blocking and src.dtype == target._np and dst_backend is not src_backend:
+            array = copy_async(src, src_backend, dst_backend, target_dev)
+        if array is None:
+            array = dst_backend.from_other(src, src_backend, target_dev)
         array = array.astype(target._np, copy=False)
     else:
         array = src.astype(target._np, copy=True)
@@ -64,21 +69,28 @@ def _parse_to(args, kwargs):
     dtype = kwargs.pop("dtype", None)
     device = kwargs.pop("device", None)
     copy = kwargs.pop("copy", False)
-    kwargs.pop("non_blocking", None)
+    non_blocking = kwargs.pop("non_blocking", False)
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    seen_flag = False
     for a in args:
         if isinstance(a, _dtype.dtype):
             dtype = a
         elif isinstance(a, Tensor):
             dtype, device = a.dtype, a.device
         elif isinstance(a, bool):
-            copy = a if dtype is not None else copy
+            # to(dtype, non_blocking, copy), to(device, dtype, non_blocking, copy)
+            if dtype is None:
+                pass
+            elif not seen_flag:
+                non_blocking, seen_flag = a, True
+            else:
+                copy = a
         elif a is None:
             continue
         else:
             device = a
-    return dtype, as_device(device), copy
+    return dtype, as_device(device), copy, non_blocking
 
 
 @method()
@@ -86,8 +98,8 @@ def to(self, *args, **kwargs):
     """This tensor in another dtype and/or on another device: `to(dtype)`, `to(device)`,
     `to(device, dtype)`, `to(other_tensor)`. Returns `self` if nothing would change."""
     memory_format = kwargs.pop("memory_format", None)
-    dtype, device, copy = _parse_to(args, kwargs)
-    return _convert(self, dtype, device, copy, memory_format)
+    dtype, device, copy, non_blocking = _parse_to(args, kwargs)
+    return _convert(self, dtype, device, copy, memory_format, non_blocking)
 
 
 def _dtype_method(name, target, doc):
@@ -144,4 +156,4 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
     """This tensor in CUDA memory (device `device`, default the current one)."""
     from .. import cuda as _cuda
     index = _cuda.current_device() if device is None else as_device(device).index
-    return _convert(self, None, as_device(f"cuda:{index or 0}"))
+    return _convert(self, None, as_device(f"cuda:{index or 0}"), non_blocking=non_blocking)

@@ -1,12 +1,15 @@
 """Questions asked of a tensor (is_same_size, is_conj, is_neg, is_inference, isreal, is_signed,
-is_nonzero, storage_type, is_pinned), the legacy `Tensor.new`, `pin_memory` without an
-accelerator, and the Python-callable element loops `apply_`, `map_` and `map2_` (CPU only, as in
-torch).
+is_nonzero, storage_type, is_pinned), the legacy `Tensor.new`, `pin_memory` (page-locked
+copies, `_pinned.py`), and the Python-callable element loops `apply_`, `map_` and `map2_`
+(CPU only, as in torch).
 """
 import numpy as np
 
 from .._dtype import _FROM_NUMPY
-from .._tensor import Tensor
+from .._pinned import NO_ACCELERATOR, is_pinned_array, pinned_copy
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from ._op import Op, record
 from .registry import function, method
 
 
@@ -88,19 +91,37 @@ def _storage_class(dtype):
     return cls
 
 
+class PinMemory(Op):
+    """A copy into pinned memory: the gradient passes through unchanged (torch's
+    PinMemoryBackward0)."""
+
+    def backward(ctx, grad):
+        return grad
+
+
 @method()
 def is_pinned(self, device=None):
-    """Whether the tensor lives in page-locked host memory (never, for ember's CPU tensors)."""
-    return False
+    """Whether the tensor lives in page-locked host memory (`_pinned.py`)."""
+    return is_pinned_array(self._data)
 
 
 @method()
 def pin_memory(self, device=None):
-    """A copy in page-locked memory: it needs an accelerator, as in torch."""
+    """This tensor in page-locked host memory: itself if it is there already, else a copy.
+    It needs an accelerator, as in torch, and pins CPU tensors only."""
     from .. import cuda
+    from .._printing import legacy_type_name
     if not cuda.is_available():
-        raise RuntimeError("Cannot access accelerator device when none is available.")
-    return self.clone()
+        raise RuntimeError(NO_ACCELERATOR)
+    if self.device.type != "cpu":
+        raise RuntimeError(f"cannot pin '{legacy_type_name(self)}' only dense CPU tensors can "
+                           f"be pinned")
+    if is_pinned_array(self._data):
+        return self
+    out = wrap(pinned_copy(self._data))
+    if self._requires_grad and _grad_state.enabled:
+        record(PinMemory, (self,), (out,), {})
+    return out
 
 
 @method()

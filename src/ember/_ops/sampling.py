@@ -9,19 +9,20 @@ import numpy as np
 from .. import _dtype, _memory_format as _mf, _random
 from .._creation import check_shape, parse_size
 from .._device import backend_for, backend_of, or_default
+from .._pinned import pin_factory_result
 from .._tensor import Tensor, wrap
 from ._dispatch import check_inplace, finish_inplace
 from ._op import Op
 from .registry import function, method
 
 
-def _place(array, device, requires_grad):
-    """A sampled NumPy array as a tensor on `device`."""
+def _place(array, device, requires_grad, pin_memory=False):
+    """A sampled NumPy array as a tensor on `device` (in pinned memory: `_pinned.py`)."""
     device = or_default(device)
     backend = backend_for(device)
     if backend.xp is not np:
         array = backend.from_other(array, backend_for(None), device)
-    t = wrap(array)
+    t = pin_factory_result(wrap(array), pin_memory)
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -58,7 +59,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     check_shape(shape, "rand")
     d = _float_dtype(dtype, "check_uniform_bounds")
     gen = _generator(generator, device)
-    return _place(_random.uniform(gen, shape, d._np), device, requires_grad)
+    return _place(_random.uniform(gen, shape, d._np), device, requires_grad, pin_memory)
 
 
 @function(method=False)
@@ -69,7 +70,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     check_shape(shape, "randn")
     d = _float_dtype(dtype, "normal_kernel_cpu")
     gen = _generator(generator, device)
-    return _place(_random.normal(gen, shape, d._np), device, requires_grad)
+    return _place(_random.normal(gen, shape, d._np), device, requires_grad, pin_memory)
 
 
 @function(method=False)
@@ -96,7 +97,7 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
     d = dtype or _dtype.int64
     gen = _generator(generator, device)
     return _place(_random.randint(gen, shape, d._np, int(low), int(high)), device,
-                  requires_grad)
+                  requires_grad, pin_memory)
 
 
 @function(method=False)
@@ -105,7 +106,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     """A random permutation of 0..n-1."""
     d = dtype or _dtype.int64
     gen = _generator(generator, device)
-    return _place(_random.randperm(gen, int(n), d._np), device, requires_grad)
+    return _place(_random.randperm(gen, int(n), d._np), device, requires_grad, pin_memory)
 
 
 def _like(input, dtype, device):
@@ -185,8 +186,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     d = _float_dtype(dtype, "normal_kernel_cpu")
     return _place(_random.normal(_generator(generator, device), tuple(size), d._np, mean, std),
-                  device,
-                  requires_grad)
+                  device, requires_grad, pin_memory)
 
 
 @function()

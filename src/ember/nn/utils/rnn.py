@@ -60,7 +60,10 @@ class PackedSequence(PackedSequence_):
         return self.to("cpu", *args, **kwargs)
 
     def pin_memory(self):
-        return self
+        """`data` and the indices in pinned memory (torch keeps batch_sizes as it is)."""
+        pin = (lambda t: None if t is None else t.pin_memory())
+        return type(self)(self.data.pin_memory(), self.batch_sizes, pin(self.sorted_indices),
+                          pin(self.unsorted_indices))
 
     def double(self):
         return self.to(dtype=_dtype.float64)
@@ -91,7 +94,7 @@ class PackedSequence(PackedSequence_):
         return self.data.is_cuda
 
     def is_pinned(self):
-        return False
+        return self.data.is_pinned()
 
 
 def invert_permutation(permutation):

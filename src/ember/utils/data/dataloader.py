@@ -73,7 +73,8 @@ class DataLoader(Generic[T_co]):
     (`default_collate`); `num_workers > 0` loads in worker processes (`prefetch_factor`
     batches each ahead, `persistent_workers` kept between epochs, `timeout` seconds per
     batch, `worker_init_fn(worker_id)`, `multiprocessing_context`, `in_order=False` to yield
-    batches as they come). `pin_memory` has no effect on the CPU.
+    batches as they come). `pin_memory` puts batches in page-locked memory where there is a
+    GPU (a warning and no effect without one).
     """
 
     _DataLoader__initialized = False
@@ -255,6 +256,9 @@ class _BaseDataLoaderIter:
         if loader.pin_memory and not ember.cuda.is_available():
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
                           "then device pinned memory won't be used.", stacklevel=3)
+        # batches are pinned only where there is a GPU to copy them to (_utils/pin_memory.py)
+        self._pin_memory = loader.pin_memory and ember.cuda.is_available()
+        self._pin_memory_device = loader.pin_memory_device or None
         self._sampler_iter = iter(self._index_sampler)
         # NOTE: drawn after the sampler's iterator is made but before it draws, as torch does,
         # so that one seeded generator gives torch's worker seeds and torch's order.
@@ -279,6 +283,8 @@ class _BaseDataLoaderIter:
 
     def __next__(self):
         data = self._next_data()
+        if self._pin_memory:
+            data = _utils.pin_memory.pin_memory(data, self._pin_memory_device)
         self._num_yielded += 1
         promised = self._IterableDataset_len_called
         if self._dataset_kind == _DatasetKind.Iterable and promised is not None \

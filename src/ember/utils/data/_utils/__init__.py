@@ -1,2 +1,3 @@
-"""The DataLoader's machinery: collation, fetching from datasets, and the worker loop."""
-from . import collate, fetch, worker  # noqa: F401
+"""The DataLoader's machinery: collation, fetching from datasets, the worker loop and pinning
+batches."""
+from . import collate, fetch, pin_memory, worker  # noqa: F401
