@@ -753,3 +753,60 @@ def _from_interface(obj):
     view = np.ndarray(shape, dtype, buffer=mem.buf, offset=pointer - mem.ptr,
                       strides=info.get("strides"))
     return ndarray._view(view, mem)
+
+
+# ---------------------------------------------------------------- cuBLAS GemmEx
+# The two cuBLAS calls ember makes for float16/bfloat16 products (src/ember/cuda/_gemm.py),
+# computed as cuBLAS defines them: column-major operands at raw device addresses, each read as
+# it lies ('N') or transposed ('T') with its leading dimension, float32 accumulation, one
+# rounding to the output type. The fake's device memory is host memory, so the addresses are
+# read directly; ember's row-major <-> column-major mapping is what this checks.
+import ctypes  # noqa: E402
+
+_CUDA_R = {2: np.dtype(np.float16)}
+runtime.CUDA_R_16F = 2
+try:
+    import ml_dtypes
+    _CUDA_R[14] = np.dtype(ml_dtypes.bfloat16)
+    runtime.CUDA_R_16BF = 14
+except ImportError:
+    pass
+gemm_calls = []                              # (transa, transb, m, n, k, lda, ldb, batch)
+
+
+def _column_major(ptr, cuda_type, rows, cols, ld, op, batch, stride):
+    """op(M) for each of `batch` column-major (rows x cols) matrices M at `ptr`."""
+    dtype = _CUDA_R[cuda_type]
+    span = (batch - 1) * stride + (cols - 1) * ld + rows
+    base = np.frombuffer((ctypes.c_char * (span * dtype.itemsize)).from_address(ptr), dtype)
+    m = np.lib.stride_tricks.as_strided(
+        base, (batch, rows, cols), (stride * dtype.itemsize, dtype.itemsize, ld * dtype.itemsize))
+    return m.transpose(0, 2, 1) if op == 1 else m
+
+
+def _gemm_strided_batched_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA,
+                             B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batch,
+                             compute_type, algo):
+    if compute_type != 68 or min(m, n, k, batch) <= 0:
+        raise ValueError("CUBLAS_STATUS_INVALID_VALUE")
+    if lda < max(1, m if transa == 0 else k) or ldb < max(1, k if transb == 0 else n) \
+            or ldc < max(1, m):
+        raise ValueError("CUBLAS_STATUS_INVALID_VALUE")
+    a = _column_major(A, Atype, *((m, k) if transa == 0 else (k, m)), lda, transa, batch, strideA)
+    b = _column_major(B, Btype, *((k, n) if transb == 0 else (n, k)), ldb, transb, batch, strideB)
+    c = _column_major(C, Ctype, m, n, ldc, 0, batch, strideC)
+    c[...] = (a.astype(np.float32) @ b.astype(np.float32)).astype(c.dtype)
+    gemm_calls.append((transa, transb, m, n, k, lda, ldb, batch))
+
+
+def _gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C,
+             Ctype, ldc, compute_type, algo):
+    _gemm_strided_batched_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype,
+                             ldb, 0, beta, C, Ctype, ldc, 0, 1, compute_type, algo)
+
+
+cuda.cublas = types.SimpleNamespace(
+    CUBLAS_OP_N=0, CUBLAS_OP_T=1, CUBLAS_COMPUTE_32F=68, CUBLAS_GEMM_DEFAULT=-1,
+    gemmEx=_gemm_ex, gemmStridedBatchedEx=_gemm_strided_batched_ex)
+cuda.device = types.SimpleNamespace(get_cublas_handle=lambda: 1)
+matmul = __getattr__("matmul")               # one object, as CuPy's (ember tests `is`)

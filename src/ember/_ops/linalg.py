@@ -27,7 +27,7 @@ def _refuse_bool(input, other, kernel, always=False):
 def _product(xp, fn, a, b):
     """Run `fn` (matmul/dot) on arrays, in float32 for half-precision inputs."""
     if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
-        if fn is xp.matmul and xp.__name__ == "cupy":     # NOTE [ Half products on the GPU ]
+        if fn is xp.matmul and xp.__name__ != "numpy":    # NOTE [ Half products on the GPU ]
             from ..cuda._gemm import half_matmul
             result = half_matmul(xp, a, b)
             if result is not None:

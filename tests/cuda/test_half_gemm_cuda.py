@@ -1,17 +1,13 @@
-"""float16/bfloat16 matrix products on a real GPU (cuBLAS GemmEx, NOTE [ Half products on the
-GPU ] in src/ember/cuda/_gemm.py): every operand layout cuBLAS reads in place (row-major,
-transposed views), layouts it cannot (copied first), batched and broadcast batches, and a
-Linear layer's forward and backward, against the float32 product rounded once to the dtype,
-computed on the CPU. Skipped without a GPU (the fake CuPy has no cuBLAS: the generic path
-runs there and is checked by the op table)."""
+"""float16/bfloat16 matrix products on the GPU through cuBLAS GemmEx (NOTE [ Half products
+on the GPU ] in src/ember/cuda/_gemm.py): every operand layout cuBLAS reads in place
+(row-major, transposed views), layouts it cannot (copied first), batched and broadcast
+batches, and a Linear layer's forward and backward, against the float32 product rounded once
+to the dtype, computed on the CPU. On a real GPU this is cuBLAS; on the fake CuPy, its
+emulation of GemmEx's column-major contract, which checks ember's layout mapping in CI."""
 import numpy as np
 import pytest
 
 import ember
-
-cupy = pytest.importorskip("cupy")
-if not ember.cuda.is_available():
-    pytest.skip("needs an NVIDIA GPU and CuPy", allow_module_level=True)
 
 DTYPES = [ember.float16, ember.bfloat16]
 
@@ -35,7 +31,7 @@ def _check(got, a, b, dtype):
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("layout", ["rows", "a.T", "b.T", "both.T", "strided", "batched",
                                     "broadcast-2d", "broadcast-1", "bmm", "mm"])
-def test_products(dtype, layout):
+def test_products(gpu, dtype, layout):
     shapes = {"batched": ((4, 33, 17), (4, 17, 20)), "broadcast-2d": ((33, 17), (4, 17, 20)),
               "broadcast-1": ((1, 33, 17), (4, 17, 20)), "bmm": ((3, 8, 5), (3, 5, 7))}
     a, b = _pair(*shapes.get(layout, ((33, 17), (17, 20))), dtype, 0)
@@ -48,13 +44,16 @@ def test_products(dtype, layout):
     da, db = a.cuda(), b.cuda()
     if layout in ("a.T", "both.T"):
         assert da.stride() == (1, 33)
+    calls = len(getattr(gpu, "gemm_calls", ()))
     got = {"bmm": lambda: ember.bmm(da, db), "mm": lambda: ember.mm(da, db)}.get(
         layout, lambda: da @ db)()
     _check(got, a, b, dtype)
+    if hasattr(gpu, "gemm_calls"):                  # the fake: GemmEx did the product
+        assert len(gpu.gemm_calls) == calls + 1
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_linear_forward_and_backward(dtype):
+def test_linear_forward_and_backward(gpu, dtype):
     ember.manual_seed(0)
     layer = ember.nn.Linear(64, 48, bias=False).to(dtype)
     x = ember.randn(32, 64).to(dtype)
