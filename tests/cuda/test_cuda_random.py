@@ -257,3 +257,83 @@ def test_the_fake_refuses_cuda_in_a_forked_child(fake_cuda):
     msg = ours.recv()
     p.join(10)
     assert "cudaErrorInitializationError" in msg
+
+
+# -- values made on the device (NOTE [ Device samplers ] in _ops/sampling_cuda.py) ----------------
+
+def _device_and_host(draw_device, draw_host, seed=11):
+    """A draw on the device, and the host samplers' values from the same words."""
+    from ember import _random
+    g = ember.Generator(device="cuda").manual_seed(seed)
+    got = _values(draw_device(g))
+    g.manual_seed(seed)
+    return np.asarray(got), np.asarray(draw_host(_random, g))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_device_uniform_and_normal_match_the_host_formulas(gpu, dtype):
+    dt = getattr(ember, dtype)
+    got, want = _device_and_host(lambda g: ember.rand(1000, generator=g, dtype=dt, device="cuda"),
+                                 lambda r, g: r.uniform(g, (1000,), dt._np))
+    assert np.array_equal(got, want.astype(np.float64))
+    got, want = _device_and_host(
+        lambda g: ember.empty(37, dtype=dt, device="cuda").uniform_(-2, 6, generator=g),
+        lambda r, g: r.uniform(g, (37,), dt._np, -2, 6))
+    assert np.array_equal(got, want.astype(np.float64))
+    got, want = _device_and_host(
+        lambda g: ember.empty(1000 + 7, dtype=dt, device="cuda").normal_(1, 0.5, generator=g),
+        lambda r, g: r.normal(g, (1007,), dt._np, 1, 0.5))
+    if dtype == "float64":          # (the device's log/sin/cos, not the host's libm)
+        assert np.allclose(got, want, rtol=1e-13, atol=0)
+    else:
+        assert np.array_equal(got, want.astype(np.float64))
+
+
+def test_device_integers_and_bernoulli_match_the_host_formulas(gpu):
+    for low, high in ((3, 10), (-2**40, 2**40)):
+        got, want = _device_and_host(
+            lambda g: ember.randint(low, high, (500,), generator=g, device="cuda"),
+            lambda r, g: r.randint(g, (500,), np.int64, low, high))
+        assert np.array_equal(got, want)
+    got, want = _device_and_host(
+        lambda g: ember.empty(500, device="cuda").bernoulli_(0.3, generator=g),
+        lambda r, g: r.bernoulli(g, 0.3, (500,), np.float32))
+    assert np.array_equal(got, want)
+    p = np.linspace(0, 1, 500, dtype=np.float32)
+    got, want = _device_and_host(
+        lambda g: ember.bernoulli(ember.tensor(p, device="cuda"), generator=g),
+        lambda r, g: r.bernoulli(g, p, (500,), np.float32))
+    assert np.array_equal(got, want)
+    got, want = _device_and_host(
+        lambda g: ember.normal(ember.zeros(40, device="cuda"), ember.full((40,), 2.0,
+                               device="cuda"), generator=g),
+        lambda r, g: r.normal(g, (40,), np.float32, np.zeros(40, np.float32),
+                              np.full(40, 2.0, np.float32)))
+    assert np.array_equal(got, want)
+
+
+def test_hot_draws_on_cuda_make_no_host_copy(fake_cuda, monkeypatch):
+    copies = []
+    real_get, real_asnumpy = fake_cuda.ndarray.get, fake_cuda.asnumpy
+
+    def get(self, *args, **kwargs):
+        copies.append("get")
+        return real_get(self, *args, **kwargs)
+
+    def asnumpy(*args, **kwargs):
+        copies.append("asnumpy")
+        return real_asnumpy(*args, **kwargs)
+    x = ember.ones(64, 32, device="cuda")
+    ember.rand(1, device="cuda")                     # (start CUDA and the generator first)
+    monkeypatch.setattr(fake_cuda.ndarray, "get", get)
+    monkeypatch.setattr(fake_cuda, "asnumpy", asnumpy)
+    draws = [ember.rand(64, 32, device="cuda"), ember.randn(64, 32, device="cuda"),
+             ember.rand_like(x), ember.randn_like(x), x.clone().uniform_(), x.clone().normal_(),
+             ember.randint(0, 7, (100,), device="cuda"), x.clone().random_(0, 9),
+             ember.bernoulli(x * 0.5), x.clone().bernoulli_(0.2),
+             ember.nn.functional.dropout(x, 0.3), ember.nn.functional.dropout2d(
+                 ember.ones(4, 3, 5, 5, device="cuda"), 0.5)]
+    assert all(t.is_cuda for t in draws)
+    assert copies == []
+    ember.randperm(5, device="cuda")                 # (still on the host: the check can fail)
+    assert copies

@@ -2,7 +2,8 @@
 `_like` forms, and the in-place samplers (`uniform_`, `normal_`, `random_`, `bernoulli_`,
 `exponential_`). The streams themselves come from `_random` (torch's CPU algorithms); a draw
 for a CUDA tensor takes its words from that device's CUDA generator (NOTE [ CUDA generator
-state ] in cuda/random.py), as torch keeps the CPU and CUDA generators apart.
+state ] in cuda/random.py), as torch keeps the CPU and CUDA generators apart, and turns them
+into values on the device where it can (NOTE [ Device samplers ] in sampling_cuda.py).
 """
 import numpy as np
 
@@ -12,15 +13,40 @@ from .._device import backend_for, backend_of, or_default
 from .._pinned import pin_factory_result
 from .._tensor import Tensor, wrap
 from ._dispatch import check_inplace, finish_inplace
+from . import sampling_cuda
 from ._op import Op
 from .registry import function, method
 
 
+def _on_device(gen, device, sampler, *args):
+    """The values of `sampler` (of sampling_cuda) drawn on the device of CUDA generator `gen`,
+    or None where the host samplers must draw (a CPU generator, a generator of another device
+    than the result's, a case the device samplers leave to the host)."""
+    if not sampling_cuda.on_device(gen):
+        return None
+    cp = backend_for(device).xp
+    if (device.index if device.index is not None else cp.cuda.runtime.getDevice()) != gen.index:
+        return None
+    with cp.cuda.Device(gen.index):
+        return sampler(gen, *args)
+
+
+def _draw(gen, device, name, *args, **kwargs):
+    """`name`'s samples (of `_random`) for a result on `device`: on that device if it can."""
+    device = or_default(device)
+    if device is not None and device.type == "cuda":
+        arr = _on_device(gen, device, getattr(sampling_cuda, name), *args, *kwargs.values())
+        if arr is not None:
+            return arr
+    return getattr(_random, name)(gen, *args, **kwargs)
+
+
 def _place(array, device, requires_grad, pin_memory=False):
-    """A sampled NumPy array as a tensor on `device` (in pinned memory: `_pinned.py`)."""
+    """A sampled array (NumPy, or CuPy already on `device`) as a tensor on `device` (in pinned
+    memory: `_pinned.py`)."""
     device = or_default(device)
     backend = backend_for(device)
-    if backend.xp is not np:
+    if backend.xp is not np and isinstance(array, np.ndarray):
         array = backend.from_other(array, backend_for(None), device)
     t = pin_factory_result(wrap(array), pin_memory)
     if requires_grad:
@@ -59,7 +85,8 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     check_shape(shape, "rand")
     d = _float_dtype(dtype, "check_uniform_bounds")
     gen = _generator(generator, device)
-    return _place(_random.uniform(gen, shape, d._np), device, requires_grad, pin_memory)
+    return _place(_draw(gen, device, "uniform", shape, d._np, 0.0, 1.0), device, requires_grad,
+                  pin_memory)
 
 
 @function(method=False)
@@ -70,7 +97,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     check_shape(shape, "randn")
     d = _float_dtype(dtype, "normal_kernel_cpu")
     gen = _generator(generator, device)
-    return _place(_random.normal(gen, shape, d._np), device, requires_grad, pin_memory)
+    return _place(_draw(gen, device, "normal", shape, d._np), device, requires_grad, pin_memory)
 
 
 @function(method=False)
@@ -96,7 +123,7 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
     check_shape(shape, "randint")
     d = dtype or _dtype.int64
     gen = _generator(generator, device)
-    return _place(_random.randint(gen, shape, d._np, int(low), int(high)), device,
+    return _place(_draw(gen, device, "random_", shape, d._np, int(low), int(high)), device,
                   requires_grad, pin_memory)
 
 
@@ -172,7 +199,15 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     """Normal samples: `normal(mean, std, size)` with numbers, or elementwise with tensors."""
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         ref = mean if isinstance(mean, Tensor) else std
-        # (the samplers run on the host: a CUDA mean or std is copied there)
+        if all(t.is_cuda for t in (mean, std) if isinstance(t, Tensor)):
+            m = mean._data if isinstance(mean, Tensor) else mean
+            s = std._data if isinstance(std, Tensor) else std
+            shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+            arr = _on_device(_generator(generator, ref.device), ref.device, sampling_cuda.normal,
+                             shape, ref.dtype._np, m, s)
+            if arr is not None:
+                return _place(arr, ref.device, False)
+        # (the host samplers: a CUDA mean or std is copied there)
         m = backend_of(mean._data).to_numpy(mean._data) if isinstance(mean, Tensor) else mean
         s = backend_of(std._data).to_numpy(std._data) if isinstance(std, Tensor) else std
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
@@ -185,18 +220,21 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     d = _float_dtype(dtype, "normal_kernel_cpu")
-    return _place(_random.normal(_generator(generator, device), tuple(size), d._np, mean, std),
-                  device, requires_grad, pin_memory)
+    return _place(_draw(_generator(generator, device), device, "normal", tuple(size), d._np,
+                        mean, std), device, requires_grad, pin_memory)
 
 
 @function()
 def bernoulli(input, p=None, *, generator=None, out=None):
     """0/1 samples: 1 with probability `input` (or `p`) per element."""
-    probs = input._data if p is None else p
-    if p is None:
-        probs = backend_of(probs).to_numpy(probs)
-    arr = _random.bernoulli(_generator(generator, input.device), probs, tuple(input.shape),
-                            input.dtype._np)
+    gen = _generator(generator, input.device)
+    arr = None
+    if input.is_cuda:
+        arr = _on_device(gen, input.device, sampling_cuda.bernoulli,
+                         input._data if p is None else p, tuple(input.shape), input.dtype._np)
+    if arr is None:
+        probs = backend_of(input._data).to_numpy(input._data) if p is None else p
+        arr = _random.bernoulli(gen, probs, tuple(input.shape), input.dtype._np)
     return _place(arr, input.device, False)
 
 
@@ -225,7 +263,7 @@ def _fill(self, array, node, memory_order=True):
     out in another order (a transpose, channels_last) gets them in its memory order."""
     check_inplace(self, self._data.dtype, tuple(self._data.shape))
     data = self._data
-    if backend_of(data).xp is not np:
+    if backend_of(data).xp is not np and isinstance(array, np.ndarray):
         array = backend_of(data).from_other(array, backend_for(None), self.device)
     perm = _mf.memory_order(data) if memory_order else None
     if perm is None:
@@ -252,8 +290,8 @@ _ExponentialFill = _sampler_node("Exponential")
 def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
     """Fill with uniform samples on [from, to)."""
     from_ = kwargs.pop("from", from_)
-    arr = _random.uniform(_generator(generator, self.device), tuple(self.shape), self._data.dtype,
-                          from_, to)
+    arr = _draw(_generator(generator, self.device), self.device, "uniform", tuple(self.shape),
+                self._data.dtype, from_, to)
     return _fill(self, arr, _UniformFill)
 
 
@@ -262,9 +300,8 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal samples."""
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    arr = _random.normal(_generator(generator, self.device), tuple(self.shape), self._data.dtype,
-                         mean, std,
-                         contiguous=self._data.flags.c_contiguous)
+    arr = _draw(_generator(generator, self.device), self.device, "normal", tuple(self.shape),
+                self._data.dtype, mean, std, contiguous=self._data.flags.c_contiguous)
     return _fill(self, arr, _NormalFill)
 
 
@@ -274,17 +311,23 @@ def random_(self, from_=None, to=None, *, generator=None, **kwargs):
     from_ = kwargs.pop("from", from_)
     if from_ is not None and to is None:
         from_, to = 0, from_
-    arr = _random.random_(_generator(generator, self.device), tuple(self.shape), self._data.dtype,
-                          from_, to)
+    arr = _draw(_generator(generator, self.device), self.device, "random_", tuple(self.shape),
+                self._data.dtype, from_, to)
     return _fill(self, arr, _RandomFill)
 
 
 @method()
 def bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 0/1 samples, 1 with probability `p` (a number or a tensor)."""
-    probs = backend_of(p._data).to_numpy(p._data) if isinstance(p, Tensor) else p
-    arr = _random.bernoulli(_generator(generator, self.device), probs, tuple(self.shape),
-                            self._data.dtype)
+    gen = _generator(generator, self.device)
+    arr = None
+    if self.is_cuda and (not isinstance(p, Tensor) or p.is_cuda):
+        arr = _on_device(gen, self.device, sampling_cuda.bernoulli,
+                         p._data if isinstance(p, Tensor) else p, tuple(self.shape),
+                         self._data.dtype)
+    if arr is None:
+        probs = backend_of(p._data).to_numpy(p._data) if isinstance(p, Tensor) else p
+        arr = _random.bernoulli(gen, probs, tuple(self.shape), self._data.dtype)
     return _fill(self, arr, _BernoulliFill, memory_order=not isinstance(p, Tensor))
 
 

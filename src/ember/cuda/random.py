@@ -7,8 +7,9 @@ Philox offset. CuPy's cuRAND state cannot be read back, so each `CudaGenerator` 
 (seed, offset) itself and draws from a `cupy.random.RandomState` of its own device, seeded
 from both (it is made again whenever they change). `get_state` starts a fresh offset, so that
 `set_state` of that state replays exactly the draws that followed. CUDA draws take 32-bit
-words from cuRAND and turn them into values with the same samplers as CPU draws (`_random`),
-so their distributions are torch's; their values are not torch's: cuRAND's XORWOW stream is
+words from cuRAND and turn them into values with the same formulas as CPU draws (`_random`),
+on the device for the frequent draws (`_ops/sampling_cuda.py`), so their distributions are
+torch's; their values are not torch's: cuRAND's XORWOW stream is
 not torch's Philox one, so a seed gives other (but reproducible) numbers on a GPU than torch.
 ember's own `cupy.random.RandomState`s leave CuPy's global `cupy.random` state alone.
 
@@ -83,17 +84,22 @@ class CudaGenerator(Generator):
         self._set(seed, offset)
         return self
 
-    def _words32(self, n):
-        """The next `n` 32-bit cuRAND words of this device, on the host as uint64."""
+    def _device_words32(self, n):
+        """The next `n` 32-bit cuRAND words of this device, as a uint64 CuPy array on it (the
+        device samplers of `_ops/sampling_cuda.py` turn them into values there)."""
         cp = lazy_init()
         with cp.cuda.Device(self.index):
             if self._random_state is None:
                 mixed = (self._initial_seed ^ (self._offset * 0x9E3779B97F4A7C15)) % 2**64
                 self._random_state = cp.random.RandomState(np.uint64(mixed))
             if n <= 0:
-                return np.empty(0, np.uint64)
+                return cp.empty(0, np.uint64)
             words = self._random_state.randint(0, 2**32, size=n, dtype=np.uint32)
-            return cp.asnumpy(words).astype(np.uint64)
+            return words.astype(np.uint64)
+
+    def _words32(self, n):
+        """The same words on the host, for the samplers that still run there."""
+        return lazy_init().asnumpy(self._device_words32(n))
 
 
 # -- each device's default generator ------------------------------------------------------------
