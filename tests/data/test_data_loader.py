@@ -114,6 +114,7 @@ def test_worker_error_in_main_process_is_plain():
         next(iter(DataLoader(Bad(ember.zeros(2)))))
 
 
+@pytest.mark.skipif(ember.cuda.is_available(), reason="checks the no-GPU warning")
 def test_pin_memory_warns_without_accelerator():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
