@@ -42,7 +42,7 @@ run_tests() {   # name, seconds, pytest arguments...
     local name=$1 secs=$2; shift 2
     echo "== $name (limit ${secs}s)"
     timeout -k 10 "$secs" $PY -m pytest -p no:cacheprovider -n "$WORKERS" -p no:warnings \
-        --timeout 120 -rfEX --tb=short "$@" >"$LOG/$name.log" 2>&1
+        --timeout 120 -rfEXs --tb=short "$@" >"$LOG/$name.log" 2>&1
     echo "exit $?"
     grep -E "^(FAILED|ERROR|XPASS)" "$LOG/$name.log" | cut -c1-230 | head -60
     tail -n 2 "$LOG/$name.log"
