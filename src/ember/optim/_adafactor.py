@@ -1,9 +1,9 @@
 """Adafactor: Adam-like steps with a factored (row x column) second-moment estimate, so that a
 matrix parameter keeps O(rows + cols) state instead of O(rows * cols).
 (torch names this file `_adafactor.py` too.)"""
-import numpy as np
 
 from .. import _dtype
+from .._device import backend_of
 from .optimizer import Optimizer, check_lr_tensor, to_scalar, zero_step, zeros_state
 from .._tensor import wrap
 
@@ -59,11 +59,12 @@ class Adafactor(Optimizer):
                     raise RuntimeError("Adafactor does not support complex parameters")
                 state = self.state[p]
                 param, grad = p._data, p.grad._data
+                xp = backend_of(param).xp
                 if not state:
                     state["step"] = zero_step()
                     if grad.ndim > 1:
-                        state["row_var"] = wrap(np.zeros(grad.shape[:-1] + (1,), grad.dtype))
-                        state["col_var"] = wrap(np.zeros(grad.shape[:-2] + (1,)
+                        state["row_var"] = wrap(xp.zeros(grad.shape[:-1] + (1,), grad.dtype))
+                        state["col_var"] = wrap(xp.zeros(grad.shape[:-2] + (1,)
                                                          + grad.shape[-1:], grad.dtype))
                     else:
                         state["variance"] = zeros_state(p)
@@ -76,7 +77,7 @@ class Adafactor(Optimizer):
                 step = float(step_t)
                 one_minus_beta2 = step ** beta2_decay
                 rho = min(lr, 1 / step ** 0.5)
-                alpha = max(eps2, float(np.sqrt(np.mean(param * param)))) * rho
+                alpha = max(eps2, float(xp.sqrt(xp.mean(param * param)))) * rho
                 if weight_decay != 0:
                     param *= 1 - lr * weight_decay
                 squared = grad * grad
@@ -87,13 +88,13 @@ class Adafactor(Optimizer):
                     col_var += one_minus_beta2 * (squared.mean(axis=-2, keepdims=True)
                                                   - col_var)
                     var_estimate = row_var @ col_var
-                    var_estimate /= np.maximum(row_var.mean(axis=-2, keepdims=True), eps1)
+                    var_estimate /= xp.maximum(row_var.mean(axis=-2, keepdims=True), eps1)
                 else:
                     variance = state["variance"]._data
                     variance += one_minus_beta2 * (squared - variance)
                     var_estimate = variance.copy()
-                update = grad / np.sqrt(np.maximum(var_estimate, eps1 * eps1))
-                denom = max(1.0, float(np.sqrt(np.mean(update * update))) / d)
+                update = grad / xp.sqrt(xp.maximum(var_estimate, eps1 * eps1))
+                denom = max(1.0, float(xp.sqrt(xp.mean(update * update))) / d)
                 param -= (alpha / denom) * update
                 p._bump_version()
         return loss

@@ -20,7 +20,7 @@ def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
     d2_square = d1 ** 2 - g1 * g2
     if d2_square < 0:
         return (xmin_bound + xmax_bound) / 2.0
-    d2 = np.sqrt(d2_square)
+    d2 = d2_square ** 0.5
     if x1 <= x2:
         min_pos = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
     else:
@@ -36,7 +36,7 @@ def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_chang
     `obj_func(x, t, d)` returns (loss, flat gradient) at x + t d. Returns the new loss,
     gradient, step and the number of evaluations made.
     """
-    d_norm = np.abs(d).max()
+    d_norm = abs(d).max()
     g = g.copy()
     f_new, g_new = obj_func(x, t, d)
     evals = 1
@@ -194,7 +194,7 @@ class LBFGS(Optimizer):
         current_evals = 1
         state["func_evals"] += 1
         flat_grad = self._gather_flat_grad()
-        if np.abs(flat_grad).max() <= tolerance_grad:
+        if abs(flat_grad).max() <= tolerance_grad:
             return orig_loss
 
         d, t = _data(state.get("d")), state.get("t")
@@ -239,13 +239,13 @@ class LBFGS(Optimizer):
                 for i in range(len(old_dirs)):
                     be_i = old_dirs[i].dot(r) * ro[i]
                     r += (al[i] - be_i) * old_stps[i]
-                state["al"] = [None if a is None else wrap(np.asarray(a)) for a in al]
+                state["al"] = [None if a is None else _as_tensor(a) for a in al]
 
             prev_flat_grad = flat_grad.copy()
             prev_loss = loss
             # Step length: scaled down on the very first iteration.
             if state["n_iter"] == 1:
-                t = min(1.0, 1.0 / np.abs(flat_grad).sum()) * lr
+                t = min(1.0, 1.0 / abs(flat_grad).sum()) * lr
             else:
                 t = lr
             gtd = flat_grad.dot(d)
@@ -264,7 +264,7 @@ class LBFGS(Optimizer):
                 loss, flat_grad, t, evals = _strong_wolfe(obj_func, x_init, t, d, loss,
                                                           flat_grad, gtd)
                 self._add_grad(t, d)
-                opt_cond = np.abs(flat_grad).max() <= tolerance_grad
+                opt_cond = abs(flat_grad).max() <= tolerance_grad
             else:
                 self._add_grad(t, d)
                 opt_cond = False
@@ -273,14 +273,14 @@ class LBFGS(Optimizer):
                     # closure call provides it.
                     loss = float(evaluate())
                     flat_grad = self._gather_flat_grad()
-                    opt_cond = np.abs(flat_grad).max() <= tolerance_grad
+                    opt_cond = abs(flat_grad).max() <= tolerance_grad
                     evals = 1
             current_evals += evals
             state["func_evals"] += evals
 
             if n_iter == max_iter or current_evals >= max_eval or opt_cond:
                 break
-            if np.abs(d * t).max() <= tolerance_change:
+            if abs(d * t).max() <= tolerance_change:
                 break
             if abs(loss - prev_loss) < tolerance_change:
                 break
@@ -289,15 +289,23 @@ class LBFGS(Optimizer):
         state["t"] = _as_state_scalar(t)
         state["old_dirs"] = [wrap(v) for v in old_dirs]
         state["old_stps"] = [wrap(v) for v in old_stps]
-        state["ro"] = [wrap(np.asarray(v)) for v in ro]
+        state["ro"] = [_as_tensor(v) for v in ro]
         state["H_diag"] = _as_state_scalar(H_diag)
         state["prev_flat_grad"] = wrap(prev_flat_grad)
         state["prev_loss"] = prev_loss
         return orig_loss
 
 
-def _as_state_scalar(value):
-    """Python numbers stay numbers; NumPy scalars become 0-dim tensors (as torch's would be)."""
-    if isinstance(value, (np.generic, np.ndarray)):
+def _as_tensor(value):
+    """A 0-dim tensor of a NumPy scalar or a (NumPy or CuPy) 0-dim array, on its device."""
+    if isinstance(value, np.generic):
         return wrap(np.asarray(value))
+    return wrap(backend_of(value).xp.asarray(value))
+
+
+def _as_state_scalar(value):
+    """Python numbers stay numbers; arrays and NumPy scalars become 0-dim tensors (as torch's
+    would be)."""
+    if isinstance(value, (np.generic, np.ndarray)) or hasattr(value, "__cuda_array_interface__"):
+        return _as_tensor(value)
     return value

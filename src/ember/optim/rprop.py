@@ -1,5 +1,5 @@
 """Rprop: resilient backpropagation, per-coordinate step sizes adapted from gradient signs."""
-import numpy as np
+from .._device import backend_of
 
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, zero_step,
                         zeros_state)
@@ -56,15 +56,16 @@ class Rprop(Optimizer):
                     grad = -grad
                 prev = as_real(state["prev"]._data)
                 step_size = as_real(state["step_size"]._data)
-                agreement = np.sign(grad * prev)
-                factor = np.where(agreement > 0, eta_plus,
-                                  np.where(agreement < 0, eta_minus, 1)).astype(grad.dtype)
+                xp = backend_of(param).xp
+                agreement = xp.sign(grad * prev)
+                factor = xp.where(agreement > 0, eta_plus,
+                                  xp.where(agreement < 0, eta_minus, 1)).astype(grad.dtype)
                 step_size *= factor
-                np.clip(step_size, step_min, step_max, out=step_size)
+                xp.clip(step_size, step_min, step_max, out=step_size)
                 # NOTE: after a sign change the gradient is forgotten: no move this step, and
                 # the next step sees no previous sign.
-                grad = np.where(agreement < 0, 0, grad).astype(grad.dtype)
-                param -= np.sign(grad) * step_size
+                grad = xp.where(agreement < 0, 0, grad).astype(grad.dtype)
+                param -= xp.sign(grad) * step_size
                 prev[...] = grad
                 p._bump_version()
         return loss
