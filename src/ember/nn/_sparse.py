@@ -40,6 +40,10 @@ def _check_indices(input, fn, position=1):
                            f"checking arguments for {fn})")
 
 
+def _host(t):
+    return backend_of(t._data).to_numpy(t._data)
+
+
 def _padding_index(padding_idx, num_weights):
     if padding_idx is None:
         return -1
@@ -189,7 +193,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                            f"{weight.type()} does not equal {psw.type()} (while checking "
                            f"arguments for embedding_bag)")
     num, dim = weight.shape
-    idx = np.asarray(flat._data).astype(np.int64)
+    # NOTE: the bags are reduced in host memory (np.add/maximum.at); the results go back to
+    # the weight's device.
+    idx = _host(flat).astype(np.int64)
     bad = np.nonzero((idx < 0) | (idx >= num))[0]
     if bad.size:
         raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not in "
@@ -202,11 +208,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     padding = _padding_index(padding_idx, num)
     keep = (bag >= 0) & (idx != padding)
     xp = backend_of(weight._data).xp
-    w = np.asarray(weight._data.get() if hasattr(weight._data, "get") else weight._data)
+    w = _host(weight)
     rows = w[idx]
     scale = keep.astype(w.dtype)
     if psw is not None:
-        scale = scale * np.asarray(psw.detach()._data).astype(w.dtype)
+        scale = scale * _host(psw).astype(w.dtype)
     sizes = np.bincount(bag[keep], minlength=count)[:count]
     params = {"mode": mode, "weight_shape": (num, dim), "keep": xp.asarray(keep.astype(w.dtype))}
     if mode == "max":

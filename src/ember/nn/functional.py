@@ -364,7 +364,7 @@ def one_hot(tensor, num_classes=-1):
         num_classes = int(tensor.max()) + 1
     elif tensor.numel() and int(tensor.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return (tensor.unsqueeze(-1) == arange(num_classes)).long()
+    return (tensor.unsqueeze(-1) == arange(num_classes, device=tensor.device)).long()
 
 
 # -- in-place forms -------------------------------------------------------------------------------

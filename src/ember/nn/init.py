@@ -221,7 +221,7 @@ def orthogonal_(tensor, gain=1, generator=None):
     rows = tensor.size(0)
     cols = tensor.numel() // rows
     flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
-    a = flat.numpy().astype(np.float64)
+    a = flat.cpu().numpy().astype(np.float64)      # QR on the host; copied back below
     if rows < cols:
         a = a.T
     q, r = np.linalg.qr(a)

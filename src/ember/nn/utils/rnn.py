@@ -102,8 +102,9 @@ def invert_permutation(permutation):
     if permutation is None:
         return None
     data = permutation._data
-    inverse = np.empty_like(data)
-    inverse[data] = np.arange(data.size, dtype=data.dtype)
+    xp = backend_of(data).xp                   # on the permutation's device
+    inverse = xp.empty_like(data)
+    inverse[data] = xp.arange(data.size, dtype=data.dtype)
     return wrap(inverse)
 
 
@@ -140,7 +141,9 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if not enforce_sorted:
         order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
         lengths = [lengths[i] for i in order]
-        sorted_indices = wrap(np.asarray(order, dtype=np.int64))
+        # NOTE: as in torch, the permutations live on the input's device; batch_sizes
+        # and the lengths stay on the CPU.
+        sorted_indices = wrap(np.asarray(order, dtype=np.int64)).to(input.device)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
     if batch_first:
         input = input.transpose(0, 1)
@@ -201,7 +204,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     unsorted = sequence.unsorted_indices
     if unsorted is not None:
         padded = padded.index_select(0 if batch_first else 1, unsorted)
-        lengths = wrap(lengths._data[unsorted._data])
+        lengths = wrap(lengths._data[backend_of(unsorted._data).to_numpy(unsorted._data)])
     return padded, lengths
 
 
