@@ -810,3 +810,88 @@ cuda.cublas = types.SimpleNamespace(
     gemmEx=_gemm_ex, gemmStridedBatchedEx=_gemm_strided_batched_ex)
 cuda.device = types.SimpleNamespace(get_cublas_handle=lambda: 1)
 matmul = __getattr__("matmul")               # one object, as CuPy's (ember tests `is`)
+
+
+# ---------------------------------------------------------------- counters (host syncs, calls)
+# For tests and benchmarks/count_cuda_step.py: how often ember makes the host wait for the GPU
+# (a copy to the host, a Python value of a device array, a result whose size depends on the
+# data), how many CuPy calls it makes, and how many blocks it allocates. `counters` is reset
+# by `reset_counters()`; `sync_sites` keeps where each host sync came from (file:line in ember).
+import collections  # noqa: E402
+import traceback  # noqa: E402
+
+counters = collections.Counter()
+sync_sites = collections.Counter()
+_SIZE_FROM_DATA = {"nonzero", "argwhere", "flatnonzero", "unique", "compress", "extract"}
+
+
+def reset_counters():
+    counters.clear()
+    sync_sites.clear()
+
+
+def _sync(what):
+    counters["syncs"] += 1
+    for frame in reversed(traceback.extract_stack(limit=12)[:-2]):
+        if "ember" in frame.filename and "fake_cupy" not in frame.filename:
+            sync_sites[f"{what} at {frame.filename.split('src/')[-1]}:{frame.lineno} "
+                       f"({frame.name})"] += 1
+            return
+    sync_sites[f"{what} (outside ember)"] += 1
+
+
+def _counted_malloc(nbytes, _malloc=_malloc):
+    counters["allocations"] += 1
+    return _malloc(nbytes)
+
+
+def _counted(fn, what=None):
+    def wrapper(*args, **kwargs):
+        counters["calls"] += 1
+        if what:
+            _sync(what)
+        return fn(*args, **kwargs)
+    wrapper.__name__ = getattr(fn, "__name__", "wrapper")
+    return wrapper
+
+
+def _install_counters():
+    global _malloc
+    _malloc = _counted_malloc
+    call = _Function.__call__
+
+    def function_call(self, *args, **kwargs):
+        counters["calls"] += 1
+        if getattr(self._fn, "__name__", "") in _SIZE_FROM_DATA:
+            _sync(self._fn.__name__)
+        return call(self, *args, **kwargs)
+    _Function.__call__ = function_call
+    for name in ("__bool__", "__int__", "__float__", "__complex__", "__index__", "get"):
+        setattr(ndarray, name, _counted(getattr(ndarray, name), name))
+    for name in [n for n in vars(ndarray) if n.startswith("__") and n[2:-2] in _OPERATORS]:
+        setattr(ndarray, name, _counted(getattr(ndarray, name)))
+    getitem, getattr_ = ndarray.__getitem__, ndarray.__getattr__
+
+    def counted_getitem(self, index):
+        counters["calls"] += 1
+        parts = index if isinstance(index, tuple) else (index,)
+        if any(isinstance(p, (ndarray, np.ndarray)) and p.dtype == bool for p in parts):
+            _sync("boolean-mask index")
+        return getitem(self, index)
+
+    def counted_getattr(self, name):
+        attr = getattr_(self, name)
+        if callable(attr):
+            sync = name in ("item", "tolist", "nonzero")
+            return _counted(attr, name if sync else None)
+        return attr
+    ndarray.__getitem__, ndarray.__getattr__ = counted_getitem, counted_getattr
+    ndarray.__setitem__ = _counted(ndarray.__setitem__)
+    ndarray.__array_ufunc__ = _counted(ndarray.__array_ufunc__)
+
+
+_OPERATORS = set(("add radd iadd sub rsub isub mul rmul imul truediv rtruediv itruediv floordiv "
+                  "rfloordiv ifloordiv mod rmod imod pow rpow ipow matmul rmatmul and rand iand "
+                  "or ror ior xor rxor ixor lshift rlshift ilshift rshift rrshift irshift neg pos "
+                  "abs invert eq ne lt le gt ge divmod").split())
+_install_counters()
