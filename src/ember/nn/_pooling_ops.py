@@ -125,7 +125,10 @@ def max_pool(x, kernel, stride, padding, dilation, out):
     best = views[0].copy()
     for view in views[1:]:
         xp.maximum(best, view, out=best)
-    if x.dtype.kind == "f" and xp.isnan(best).any():
+    if x.dtype.kind == "f" and (xp is not np or xp.isnan(best).any()):
+        # NOTE: on a GPU the scan always runs: whether a NaN is there is a host sync (the
+        # host waits for the GPU's queue), which torch's CUDA kernel does not make, and the
+        # scan's launches cost about what the branch-free path's do.
         return _max_pool_scan(views, table, padded is not x)
     # NOTE: masked copies cost ~10x an arithmetic op (unpredictable branches), so the
     # values come from a chain of maximum() and the index of the first element equal to the
@@ -140,7 +143,10 @@ def max_pool(x, kernel, stride, padding, dilation, out):
         local -= (local - itype(k)) * hit
     # offset k's flat index is the window's first one plus a constant
     first = table[0][1]
-    steps = xp.asarray([int((flat - first).ravel()[0]) for _, flat, _ in table], dtype=xp.int64)
+    plane = [math.prod(spatial[i + 1:]) for i in range(len(spatial))]
+    steps = xp.asarray([sum(j * d * p for j, d, p in zip(offsets, dilation, plane))
+                        for offsets in itertools.product(*[range(k) for k in kernel])],
+                       dtype=xp.int64)
     return best, first + xp.take(steps, local)
 
 

@@ -1,0 +1,78 @@
+"""Host syncs of a CUDA training step, counted on the fake CuPy: a sync (a copy to the host, a
+Python value of a device array, a result sized by the data) makes the host wait for the GPU's
+queue, and torch's training step makes none. benchmarks/count_cuda_step.py prints the counts."""
+import math
+
+import numpy as np
+import pytest
+
+import ember
+import ember.nn as nn
+import ember.nn.functional as F
+
+
+def _step(layers, shape, batch):
+    ember.manual_seed(0)
+    model = nn.Sequential(*layers).to("cuda")
+    optimizer = ember.optim.SGD(model.parameters(), lr=0.01)
+    rng = np.random.default_rng(0)
+    x = ember.from_numpy(rng.standard_normal((batch,) + shape).astype(np.float32)).to("cuda")
+    y = ember.from_numpy(rng.integers(0, 10, batch)).to("cuda")
+
+    def step():
+        optimizer.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+        return loss
+    return step
+
+
+def _counts(fake, step, steps=2):
+    step()                              # (lazy state made on the first step)
+    fake.reset_counters()
+    for _ in range(steps):
+        step()
+    return {k: v / steps for k, v in fake.counters.items()}
+
+
+def test_the_counter_sees_a_sync(fake_cuda):
+    t = ember.ones(3, device="cuda")
+    fake_cuda.reset_counters()
+    t.sum().item()
+    assert fake_cuda.counters["syncs"] == 1
+
+
+def test_mlp_training_step_makes_no_host_sync(fake_cuda):
+    step = _step([nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+                  nn.Linear(128, 10)], (784,), 128)
+    counts = _counts(fake_cuda, step)
+    assert counts.get("syncs", 0) == 0, dict(fake_cuda.sync_sites)
+    assert 0 < counts["calls"] <= 110         # 102 at the time of writing
+
+
+def test_cnn_training_step_makes_no_host_sync(fake_cuda):
+    step = _step([nn.Conv2d(1, 8, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(8, 16, 3),
+                  nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(16 * 5 * 5, 10)],
+                 (1, 28, 28), 64)
+    counts = _counts(fake_cuda, step)
+    assert counts.get("syncs", 0) == 0, dict(fake_cuda.sync_sites)
+
+
+def test_nll_loss_out_of_range_target_on_cuda_is_nan(fake_cuda):
+    # NOTE [ nll_loss target range on CUDA ] (ember/nn/_loss_ops.py): torch asserts on the
+    # device; ember, without a sync, makes that target's loss NaN.
+    x = ember.randn(4, 3, device="cuda", requires_grad=True)
+    y = ember.tensor([0, 1, 3, 2], device="cuda")
+    fake_cuda.reset_counters()
+    loss = F.cross_entropy(x, y)
+    assert fake_cuda.counters["syncs"] == 0
+    assert math.isnan(loss.item())
+    per_sample = F.cross_entropy(x, y, reduction="none").cpu()
+    assert math.isnan(per_sample[2].item()) and not per_sample[[0, 1, 3]].isnan().any()
+    loss.backward()                                      # (no index leaves the input)
+
+
+def test_nll_loss_out_of_range_target_on_cpu_still_raises():
+    with pytest.raises(IndexError, match="Target 3 is out of bounds"):
+        F.cross_entropy(ember.randn(2, 3), ember.tensor([0, 3]))
