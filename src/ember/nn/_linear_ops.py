@@ -8,6 +8,7 @@ one sum for the bias. With create_graph=True the backward is the general one (em
 import numpy as np
 
 from .._tensor import Tensor, alias, wrap
+from ..cuda import _backend
 from .._ops._dispatch import finish
 from .._ops.linalg import Mm
 from .._ops.products import Addmm
@@ -18,7 +19,24 @@ _FLOATS = (np.dtype("float32"), np.dtype("float64"))
 _amp = None     # ember.amp._policy, once linear_2d has run
 
 
-def _weight_grad(a, g, column_major):
+def _array_module(*arrays):
+    """NumPy or CuPy where all `arrays` are that module's arrays (CuPy's on one device), else
+    None. NOTE: the CPU and GPU paths run the same kernels (matmul, an in-place add, a sum),
+    so CuPy arrays take this path too: on a GPU, the general path's dispatch is host time."""
+    cls = arrays[0].__class__
+    for a in arrays:
+        if a.__class__ is not cls:
+            return None
+    if cls is np.ndarray:
+        return np
+    cp = _backend._cupy
+    if cp is None or cls is not cp.ndarray:
+        return None
+    device = arrays[0].device.id
+    return cp if all(a.device.id == device for a in arrays[1:]) else None
+
+
+def _weight_grad(a, g, column_major, xp=np):
     """a.T @ g, the gradient of mat2, laid out as mat2 is (`column_major`: as `weight.t()`).
 
     NOTE: as torch's mm backward does, a transposed (column-major) mat2 (`weight.t()`) gets
@@ -26,8 +44,8 @@ def _weight_grad(a, g, column_major):
     row-major like the weight (no strided copy, and `weight.grad.stride()` as in torch).
     """
     if column_major:
-        return np.matmul(g.T, a).T
-    return np.matmul(a.T, g)
+        return xp.matmul(g.T, a).T
+    return xp.matmul(a.T, g)
 
 
 class LinearAddmm(Addmm):
@@ -35,14 +53,16 @@ class LinearAddmm(Addmm):
     node_name = "AddmmBackward0"
 
     def backward(ctx, grad):
-        if _grad_state.enabled or grad._data.__class__ is not np.ndarray:
-            return Addmm.backward(ctx, grad)
         a, b = ctx.saved_tensors
+        xp = None if _grad_state.enabled else _array_module(grad._data, *[t._data for t in (a, b) if t is not None])
+        if xp is None:
+            return Addmm.backward(ctx, grad)
         need_self, need_a, need_b = ctx.needs_input_grad
         g = grad._data
-        return (wrap(np.add.reduce(g, axis=0)) if need_self else None,
-                wrap(np.matmul(g, b._data.T)) if need_a else None,
-                wrap(_weight_grad(a._data, g, ctx.column_major)) if need_b else None)
+        return (wrap(xp.add.reduce(g, axis=0) if xp is np else g.sum(axis=0))
+                if need_self else None,
+                wrap(xp.matmul(g, b._data.T)) if need_a else None,
+                wrap(_weight_grad(a._data, g, ctx.column_major, xp)) if need_b else None)
 
 
 class LinearMm(Mm):
@@ -50,13 +70,14 @@ class LinearMm(Mm):
     node_name = "MmBackward0"
 
     def backward(ctx, grad):
-        if _grad_state.enabled or grad._data.__class__ is not np.ndarray:
-            return Mm.backward(ctx, grad)
         a, b = ctx.saved_tensors
+        xp = None if _grad_state.enabled else _array_module(grad._data, *[t._data for t in (a, b) if t is not None])
+        if xp is None:
+            return Mm.backward(ctx, grad)
         need_a, need_b = ctx.needs_input_grad
         g = grad._data
-        return (wrap(np.matmul(g, b._data.T)) if need_a else None,
-                wrap(_weight_grad(a._data, g, ctx.column_major)) if need_b else None)
+        return (wrap(xp.matmul(g, b._data.T)) if need_a else None,
+                wrap(_weight_grad(a._data, g, ctx.column_major, xp)) if need_b else None)
 
 
 def linear_2d(input, weight, bias):
@@ -68,26 +89,30 @@ def linear_2d(input, weight, bias):
     if _amp._ACTIVE or not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
         return None
     x, w = input._data, weight._data
-    if x.__class__ is not np.ndarray or w.__class__ is not np.ndarray or x.ndim != 2 \
-            or w.ndim != 2 or x.dtype not in _FLOATS or w.dtype != x.dtype \
+    if x.ndim != 2 or w.ndim != 2 or x.dtype not in _FLOATS or w.dtype != x.dtype \
             or x.shape[1] != w.shape[1]:
         return None
-    if bias is not None:
+    if bias is None:
+        xp = _array_module(x, w)
+    else:
         if not isinstance(bias, Tensor):
             return None
         c = bias._data
-        if c.__class__ is not np.ndarray or c.dtype != x.dtype or c.shape != (w.shape[0],):
+        if c.dtype != x.dtype or c.shape != (w.shape[0],):
             return None
+        xp = _array_module(x, w, c)
+    if xp is None:
+        return None
     # weight.t(), without the dispatch: the view over the array's transpose, TBackward0
     wt = record_view(T, weight, alias(weight, w.T, weight._offset), {})
-    out = np.matmul(x, w.T)
+    out = xp.matmul(x, w.T)
     flags = w.flags
     column_major = bool(flags.c_contiguous and not flags.f_contiguous)
     if bias is None:
         inputs, op, params = (input, wt), LinearMm, {"column_major": column_major}
         requires_grad = input._requires_grad or weight._requires_grad
     else:
-        np.add(out, c, out=out)
+        xp.add(out, c, out=out)
         inputs, op = (bias, input, wt), LinearAddmm
         params = {"beta": 1, "alpha": 1, "batch": x.shape[0], "column_major": column_major}
         requires_grad = input._requires_grad or weight._requires_grad or bias._requires_grad
