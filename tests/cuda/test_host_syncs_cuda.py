@@ -99,3 +99,27 @@ def test_linear_on_cuda_takes_the_fast_path_with_cpu_results(fake_cuda, bias):
         np.testing.assert_allclose(pc.grad.cpu().numpy(), p.grad.numpy(), rtol=1e-6)
         assert pc.grad.stride() == p.grad.stride()
 
+
+
+@pytest.mark.parametrize("args", [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+                                  dict(kernel_size=2, dilation=2, ceil_mode=True)])
+def test_max_pool_tables_kept_per_device_give_cpu_results(fake_cuda, args):
+    # (the index tables of a pooling geometry are made once per GPU and then only read)
+    x = ember.randn(2, 3, 9, 9)
+    x[0, 0, 1, 1] = float("nan")
+    g = ember.randn_like(F.max_pool2d(x, **args))
+    xs = x.clone().requires_grad_()
+    ref, ref_index = F.max_pool2d(xs, return_indices=True, **args)
+    ref.backward(g)
+    for index in (0, 1, 0):
+        device = f"cuda:{index}"
+        xc = x.to(device).requires_grad_()
+        fake_cuda.reset_counters()
+        with ember.cuda.device(index):
+            out, index = F.max_pool2d(xc, return_indices=True, **args)
+            out.backward(g.to(device))
+        assert fake_cuda.counters.get("syncs", 0) == 0
+        assert out.device == xc.grad.device == ember.device(device)
+        np.testing.assert_array_equal(out.detach().cpu().numpy(), ref.detach().numpy())
+        np.testing.assert_array_equal(index.cpu().numpy(), ref_index.numpy())
+        np.testing.assert_array_equal(xc.grad.cpu().numpy(), xs.grad.numpy())

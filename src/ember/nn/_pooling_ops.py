@@ -113,6 +113,26 @@ def _offsets(kernel, dilation, stride, out, spatial, padding, xp):
         yield _slices(offsets, dilation, stride, out), flat, inside
 
 
+_GPU_TABLES = {}    # (geometry, device) -> _offsets' table, on GPUs only
+
+
+def _offset_table(kernel, dilation, stride, out, spatial, padding, xp):
+    """_offsets' table. NOTE: on a GPU its index arrays (a few launches per kernel offset,
+    the same for every batch of one geometry: most of a small CNN step's launches) are kept,
+    per geometry and device, and only read; on the CPU they are made per call, as before."""
+    if xp is np:
+        return _offsets(kernel, dilation, stride, out, spatial, padding, xp)
+    key = tuple(tuple(v) for v in (kernel, dilation, stride, out, spatial, padding))
+    key += (xp.cuda.Device().id,)
+    table = _GPU_TABLES.get(key)
+    if table is None:
+        if len(_GPU_TABLES) >= 64:
+            _GPU_TABLES.clear()
+        table = _GPU_TABLES[key] = tuple(
+            _offsets(kernel, dilation, stride, out, spatial, padding, xp))
+    return table
+
+
 @via_float32
 def max_pool(x, kernel, stride, padding, dilation, out):
     """(values, flat indices) of windowed maxima over x (B, *spatial). Ties keep the first
@@ -120,7 +140,7 @@ def max_pool(x, kernel, stride, padding, dilation, out):
     xp = backend_of(x).xp
     spatial = x.shape[1:]
     padded = _pad(xp, x, padding, kernel, dilation, stride, out, _lowest(xp, x.dtype))
-    table = list(_offsets(kernel, dilation, stride, out, spatial, padding, xp))
+    table = list(_offset_table(kernel, dilation, stride, out, spatial, padding, xp))
     views = [padded[where] for where, _, _ in table]
     best = views[0].copy()
     for view in views[1:]:
@@ -194,7 +214,7 @@ def _scatter_windows(grad, index, spatial, geometry):
     xp = backend_of(grad).xp
     batch = grad.shape[0]
     kernel, stride, padding, dilation, out = geometry
-    table = _offsets(kernel, dilation, stride, out, spatial, padding, xp)
+    table = _offset_table(kernel, dilation, stride, out, spatial, padding, xp)
     result = xp.zeros((batch,) + tuple(spatial), dtype=grad.dtype)
     if (stride == kernel and not any(padding) and set(dilation) == {1}
             and all(o * k <= n for o, k, n in zip(out, kernel, spatial))):
