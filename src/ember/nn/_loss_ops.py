@@ -393,23 +393,18 @@ def nll_loss(input, target, weight, ignore_index, reduction):
     valid = t != ignore_index
     classes = xp.where(valid, t, 0)
     bad = valid & ((t < 0) | (t >= n_classes))
-    on_host = x.__class__ is _np.ndarray
-    if on_host and bad.any():
+    # NOTE [ nll_loss target range on CUDA ]: torch's CUDA kernel checks the targets with a
+    # device-side assert (an asynchronous "device-side assert triggered" error). ember has no
+    # device-side assert, so on a GPU this check reads one bool back: the host waits for the
+    # GPU once per loss (the one host sync of a CUDA training step; tests/cuda count them),
+    # which buys torch's clear error instead of a silently wrong or NaN loss.
+    if bad.any():
         raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
-    if not on_host:
-        # NOTE [ nll_loss target range on CUDA ]: torch's CUDA kernel checks the targets
-        # with a device-side assert, so its loss never makes the host wait for the GPU. Our
-        # check would (`bad.any()` read on the host: a sync every step), and we have no
-        # device-side assert: an out-of-range target instead makes its loss NaN (so the
-        # reduced loss is NaN), read at class 0 so that no index leaves the input.
-        classes = xp.where(bad, 0, classes)
     if input.ndim == 2:
         picked = x[xp.arange(x.shape[0]), classes]
     else:
         last = xp.moveaxis(x, class_dim, -1)
         picked = xp.take_along_axis(last, classes[..., None], -1)[..., 0]
-    if not on_host:
-        picked = xp.where(bad, xp.asarray(float("nan"), dtype=picked.dtype), picked)
     w = (weight.detach()._data.astype(x.dtype)[classes] if weight is not None
          else xp.ones(classes.shape, x.dtype)) * valid
     losses = -picked * w
