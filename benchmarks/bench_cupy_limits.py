@@ -3,10 +3,14 @@ element-wise ops and half products stand on. Run on a machine with a GPU:
 
     python benchmarks/bench_cupy_limits.py
 
-Prints, for 2^28 float32 elements: a device copy, CuPy's own `a + b` and `exp(a)`, ember's,
-torch's, and a hand-written vectorised (float4) add through cupy.RawKernel, each as the
-median of CUDA-event timings; then the first and later times of ember's bfloat16 set-up and
-product (kernel compilation shows in the first). Exits 0 without a GPU.
+Prints, for 2^28 float32 elements: a device copy, CuPy's own `a + b` and `exp(a)`, ember's
+(with its own kernels, ember/cuda/_kernels.py, and with them switched off), torch's, and a
+hand-written vectorised (float4) add through cupy.RawKernel, each as the median of CUDA-event
+timings; then, from 100 to 2^20 elements, the host-clock time per call of `a + b` by ember
+(kernels on, off, and forced below their size threshold), CuPy, a cached RawKernel launch and
+torch (launch costs, and where ember's kernels start to pay); then the first and later times of
+ember's bfloat16 set-up and product (kernel compilation shows in the first). Exits 0 without a
+GPU.
 """
 import time
 
@@ -52,7 +56,9 @@ def bandwidth(ember, cp, torch):
             ("cupy add(a, b, out=)", 3, lambda: cp.add(a, b, out=out)),
             ("cupy exp(a)", 2, lambda: cp.exp(a)),
             ("ember a + b", 3, lambda: ea + eb),
-            ("ember exp(a)", 2, lambda: ember.exp(ea))]
+            ("ember exp(a)", 2, lambda: ember.exp(ea)),
+            ("ember a + b, no kernels", 3, lambda: _without_kernels(lambda: ea + eb)),
+            ("ember exp, no kernels", 2, lambda: _without_kernels(lambda: ember.exp(ea)))]
     kernel = cp.RawKernel(ADD4, "add4")
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     rows.append(("RawKernel float4 add", 3, lambda: kernel(
@@ -66,6 +72,61 @@ def bandwidth(ember, cp, torch):
     for name, tensors, fn in rows:
         ms = timed(fn, cp)
         print(f"{name:24s} {ms:8.3f} ms  {tensors * gb / ms * 1e3:8.0f} GB/s", flush=True)
+
+
+def _without_kernels(fn):
+    from ember.cuda import _kernels
+    _kernels.ENABLED = False
+    try:
+        return fn()
+    finally:
+        _kernels.ENABLED = True
+
+
+def per_call(fn, cp, calls):
+    """Host-clock microseconds per call of `fn` over `calls` calls, one synchronize at the end
+    (what a small op costs the Python thread that issues it)."""
+    fn()
+    cp.cuda.Device().synchronize()
+    t = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    cp.cuda.Device().synchronize()
+    return (time.perf_counter() - t) / calls * 1e6
+
+
+def small_ops(ember, cp, torch):
+    """Per-call time of a + b from 100 to 2^20 elements: where ember's kernels (forced on below
+    their size threshold, and off) gain or lose against CuPy's ufunc, for _kernels.MIN_SIZE."""
+    from ember.cuda import _kernels
+    print("a + b, float32, host clock per call over 2000 calls (one synchronize at the end)")
+    kernel = cp.RawKernel(ADD4, "add4")
+    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    for n in (100, 10**4, 2**16, 2**18, 2**20):
+        a = cp.random.rand(n, dtype=cp.float32)
+        b = cp.random.rand(n, dtype=cp.float32)
+        out = cp.empty_like(a)
+        ea, eb = ember.as_tensor(a.get()).cuda(), ember.as_tensor(b.get()).cuda()
+        grid = (max(1, min(sms * 8, n // 4 // 256)),)
+        rows = [("cupy a + b", lambda: a + b),
+                ("RawKernel add4, out=", lambda: kernel(grid, (256,), (a, b, out,
+                                                                       np.int64(n // 4)))),
+                ("ember a + b", lambda: ea + eb),
+                ("ember, kernels off", lambda: _without_kernels(lambda: ea + eb))]
+        if torch is not None:
+            ta, tb = torch.as_tensor(a, device="cuda"), torch.as_tensor(b, device="cuda")
+            rows.append(("torch a + b", lambda: ta + tb))
+        for name, fn in rows:
+            print(f"n={n:<8d} {name:24s} {per_call(fn, cp, 2000):8.2f} us", flush=True)
+        saved = _kernels.MIN_SIZE
+        _kernels.MIN_SIZE = 1           # ember's kernel below its size threshold too
+        try:
+            for name, fn in [("ember kernel run() alone", lambda: _kernels.run(cp, "add", [a, b],
+                                                                                {})),
+                             ("ember, kernels forced", lambda: ea + eb)]:
+                print(f"n={n:<8d} {name:24s} {per_call(fn, cp, 2000):8.2f} us", flush=True)
+        finally:
+            _kernels.MIN_SIZE = saved
 
 
 def half_products(ember, cp, torch):
@@ -101,7 +162,7 @@ def main():
         torch = torch if torch.cuda.is_available() else None
     except ImportError:
         torch = None
-    for part in (bandwidth, half_products):
+    for part in (bandwidth, small_ops, half_products):
         try:
             part(ember, cp, torch)
         except Exception as error:        # one failing part leaves the other's figures

@@ -895,3 +895,39 @@ _OPERATORS = set(("add radd iadd sub rsub isub mul rmul imul truediv rtruediv it
                   "or ror ior xor rxor ixor lshift rlshift ilshift rshift rrshift irshift neg pos "
                   "abs invert eq ne lt le gt ge divmod").split())
 _install_counters()
+# ---------------------------------------------------------------- RawKernel
+# The fake cannot run CUDA C. A RawKernel here records each launch in `kernel_launches`
+# (name, grid, block, arguments) and computes the result with the NumPy reference that ember's
+# kernel module keeps beside each kernel's source (ember.cuda._kernels.reference), after
+# checking what the CUDA code assumes: C-contiguous arrays holding the count it is given, and
+# 16-byte aligned pointers for a vectorised (`_v`) kernel.
+kernel_launches = []
+Device.attributes = property(lambda self: {"MultiProcessorCount": 132})
+
+
+class RawKernel:
+    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
+                 enable_cooperative_groups=False, jitify=False):
+        if f'extern "C" __global__ void {name}(' not in code:
+            raise ValueError(f"no kernel named {name} in the source")
+        self.code, self.name = code, name
+
+    def __call__(self, grid, block, args, shared_mem=0, stream=None):
+        from ember.cuda import _kernels
+        _use_cuda()
+        counters["calls"] += 1
+        kernel_launches.append((self.name, tuple(grid), tuple(block), tuple(args)))
+        vector = _kernels.parse_name(self.name)[3]
+        n = int(args[-1])
+        host = []
+        for x in args[:-1]:
+            if isinstance(x, ndarray):
+                if not x.flags.c_contiguous or x.size < n:
+                    raise ValueError(f"{self.name}: an argument is not {n} dense elements")
+                if vector and x.data.ptr % 16:
+                    raise ValueError(f"{self.name}: a misaligned pointer in a vectorised kernel")
+                host.append(x._a.reshape(-1))
+            else:
+                host.append(x)
+        out = host[2]
+        out[:n] = _kernels.reference(self.name, host + [n])

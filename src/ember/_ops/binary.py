@@ -61,6 +61,7 @@ def _plus_multiple(xp, a, b, alpha, out, subtract=False):
 class Add(_Binary):
     """`input + alpha * other`."""
     fast_kernel = np.add            # with the default alpha=1
+    cuda_kernel = "add"
 
     def forward(xp, a, b, alpha=1, out=None):
         if alpha != 1:
@@ -91,6 +92,7 @@ class Sub(_Binary):
     """`input - alpha * other`."""
     rule = _no_bool_sub
     fast_kernel = np.subtract       # with the default alpha=1
+    cuda_kernel = "subtract"
 
     def forward(xp, a, b, alpha=1, out=None):
         if alpha != 1:
@@ -153,6 +155,7 @@ class Mul(_Binary):
     """`input * other`."""
     rule = opmath(same)            # a Python number at float32 (NOTE [ Reduced floats ])
     fast_kernel = np.multiply
+    cuda_kernel = "multiply"
     saves = {"self": ("other",), "other": ("self",)}
 
     def forward(xp, a, b, out=None):
@@ -178,6 +181,7 @@ class Div(_Binary):
     """`input / other`: true division (integers give floats)."""
     rule = float_math               # a Python number at float32 (NOTE [ Reduced floats ])
     fast_kernel = np.true_divide
+    cuda_kernel = "true_divide"
     saves = {"self": ("other",), "other": ("self", "other")}
 
     def forward(xp, a, b, out=None):

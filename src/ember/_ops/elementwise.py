@@ -12,6 +12,7 @@ from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._memory_format import iterator_layout, row_major
 from .._tensor import Tensor
+from ..cuda import _kernels as _cuda_kernels
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
     prepare_inplace
@@ -141,17 +142,23 @@ class Elementwise(Op):
     fast_kernel = None      # a NumPy ufunc that alone computes this op for float operands
     opmath = False          # (set from the rule) float16 computes in float32
     row_major_out = False   # torch's kernel allocates a row-major result whatever the layout
+    cuda_kernel = None      # a key of ember.cuda._kernels.OPS: ember's own CUDA kernel for it
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.writes_out = "out" in inspect.signature(cls.forward).parameters
         # NOTE [ Reduced floats ]: whether float16 computes in float32
         cls.opmath = _opmath_of(cls.rule)
+        # ember's own CUDA kernel is never inherited: a subclass computes something else
+        if "cuda_kernel" not in cls.__dict__:
+            cls.cuda_kernel = None
         # The float fast path applies where the forward is just a NumPy ufunc and floats keep
         # their dtype (see NOTE [ The float fast path ]).
         if cls.__dict__.get("kernel") and "forward" not in cls.__dict__ \
                 and _keeps_floats(cls.rule):
             cls.fast_kernel = getattr(np, cls.kernel, None)
+            if cls.kernel in _cuda_kernels.OPS:
+                cls.cuda_kernel = cls.kernel
 
     @classmethod
     def forward(cls, xp, *arrays, out=None):
@@ -311,8 +318,12 @@ def call(op, operands, params, out, name):
             return _call_inplace(op, xp, arrays, operands, params, out.target, result_dtype,
                                  requires_grad)
         check_out(name, out, result_dtype, requires_grad, operands)
+    result = None
+    if op.cuda_kernel is not None and xp is not np and _cuda_kernels.ENABLED:
+        result = _cuda_kernels.run(xp, op.cuda_kernel, arrays, params)
     try:
-        result = op.forward(xp, *arrays, **params)
+        if result is None:
+            result = op.forward(xp, *arrays, **params)
     except ValueError:
         broadcast_error(operands)
         raise
@@ -396,7 +407,10 @@ def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requir
             shape = broadcast_shapes(shape, tuple(x._data.shape))
     check_inplace(target, result_dtype, tuple(shape), operands[1:])
     inputs = prepare_inplace(op, operands, requires_grad)
-    if op.writes_out and result_dtype == target._data.dtype and not (
+    if op.cuda_kernel is not None and xp is not np and _cuda_kernels.ENABLED and \
+            _cuda_kernels.run(xp, op.cuda_kernel, arrays, params, out=target._data) is not None:
+        pass        # (ember's CUDA kernel wrote the target; see NOTE in ember/cuda/_kernels.py)
+    elif op.writes_out and result_dtype == target._data.dtype and not (
             op.opmath and result_dtype in _REDUCED):
         op.forward(xp, *arrays, out=target._data, **params)
     else:

@@ -175,6 +175,7 @@ class Relu(Elementwise):
     saves = {"self": ("result",)}
     rule = refusing({"b": (RuntimeError, "Boolean inputs not supported for relu"),
                      "c": "clamp is not supported for complex types"})
+    cuda_kernel = "relu"
 
     def forward(xp, x):
         return xp.maximum(x, 0)
@@ -200,6 +201,7 @@ class ThresholdBackward(Elementwise):
     node_name = "ThresholdBackwardBackward0"
     inputs = ("grad_output", "self")
     saves = {"grad_output": ("self",), "self": ("self",)}
+    cuda_kernel = "threshold_backward"
 
     def forward(xp, g, y, threshold):
         # NOTE: torch's rule is `y <= threshold ? 0 : g`, so a nan y lets the gradient pass.
@@ -507,6 +509,7 @@ class Atanh(Elementwise):
 class Sigmoid(Elementwise):
     """1 / (1 + exp(-input))."""
     rule = float_math
+    cuda_kernel = "sigmoid"
     saves = {"self": ("result",)}
 
     def forward(xp, x):
