@@ -32,6 +32,7 @@ def fake_cuda(monkeypatch):
     name = __package__ + ".fake_cupy" if __package__ else "fake_cupy"
     fake = importlib.reload(importlib.import_module(name))
     monkeypatch.setitem(sys.modules, "cupy", fake)
+    monkeypatch.setitem(sys.modules, "cupyx", fake.cupyx)
     monkeypatch.setattr(_backend, "_cupy", fake)
     monkeypatch.setattr(_backend, "_tried", True)
     monkeypatch.setattr(_device, "_cuda_backend", None)

@@ -469,7 +469,64 @@ def _submodule(name, namespace):
     return module
 
 
-linalg = _submodule("linalg", np.linalg)
+# -- linalg: only what cupy.linalg (CuPy 14) has, and its silence on singular input ------------
+
+# cupy.linalg's names (CuPy 14): NumPy's other linalg routines (multi_dot, svdvals,
+# matrix_norm, vector_norm, ...) are missing there, and asking for one is an AttributeError.
+_LINALG = {"matrix_power", "cross", "cholesky", "qr", "svd", "eigh", "eig", "eigvalsh",
+           "eigvals", "norm", "cond", "det", "matrix_rank", "slogdet", "solve", "tensorsolve",
+           "lstsq", "inv", "pinv", "tensorinv", "LinAlgError"}
+# The routines whose cuSOLVER status CuPy reads only under cupyx.errstate(linalg='raise'): by
+# default (linalg='ignore') a singular or not positive-definite matrix gives invalid values
+# (NaN here), not LinAlgError, and nothing waits for the device.
+_SILENT = {"cholesky", "inv", "solve"}
+_linalg_config = {"linalg": "ignore"}
+
+
+def _silent(fn):
+    def call(a, *args, **kwargs):
+        try:
+            return fn(a, *args, **kwargs)
+        except np.linalg.LinAlgError:
+            if _linalg_config["linalg"] == "raise":
+                raise
+        host = _unwrap(a)
+        eye = _wrap(np.broadcast_to(np.eye(host.shape[-1], dtype=host.dtype), host.shape).copy(),
+                    (a,))
+        result = fn(eye, *args, **kwargs)
+        result[...] = np.nan
+        return result
+    return call
+
+
+def _linalg_attr(name):
+    if name not in _LINALG:
+        raise AttributeError(f"module 'cupy.linalg' has no attribute '{name}'")
+    attr = _forward(name, np.linalg)
+    return _silent(attr) if name in _SILENT else attr
+
+
+linalg = types.ModuleType(f"{__name__}.linalg")
+linalg.__getattr__ = _linalg_attr
+
+
+class _Errstate:
+    """cupyx.errstate(linalg=...): 'raise' makes the routines above check their status."""
+
+    def __init__(self, *, linalg=None):
+        self.mode, self.saved = linalg, None
+
+    def __enter__(self):
+        self.saved = dict(_linalg_config)
+        if self.mode is not None:
+            _linalg_config["linalg"] = self.mode
+
+    def __exit__(self, *exc):
+        _linalg_config.update(self.saved)
+
+
+cupyx = types.ModuleType(f"{__name__}.cupyx")     # installed as `cupyx` by the fixture
+cupyx.errstate = _Errstate
 fft = _submodule("fft", np.fft)
 
 

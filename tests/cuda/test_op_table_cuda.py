@@ -22,9 +22,6 @@ SKIP = {
     "histogram": "torch.histogram has no CUDA kernel either",
     "pin_memory": "torch pins CPU tensors only: a CUDA tensor is refused "
                   "(tests/cuda/test_pinned_memory.py)",
-    **{n: "the table's _pd adds a CPU eye(): not device-generic" for n in (
-        "linalg.cholesky", "linalg.cholesky_ex", "cholesky", "cholesky_solve",
-        "cholesky_inverse")},
 }
 
 

@@ -87,7 +87,8 @@ op("linalg.solve_ex", samples=_solve_samples,
 
 
 def _pd(mod, a):
-    return a.matmul(a.mH) + mod.eye(a.shape[-1], dtype=a.dtype) * 3
+    """A A^H + 3I, built on `a`'s own device (the table also runs on 'cuda')."""
+    return a.matmul(a.mH) + mod.eye(a.shape[-1], dtype=a.dtype, device=a.device) * 3
 
 
 def _np_pd(a):

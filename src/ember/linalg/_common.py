@@ -1,6 +1,9 @@
 """Shared pieces of ember.linalg: argument checks with torch's texts, and turning kernel
 results into tensors (one output, or several sharing one node)."""
 import builtins
+import contextlib
+
+import numpy
 
 from .._device import backend_of
 from .._tensor import Tensor, wrap
@@ -78,10 +81,24 @@ def check_matrix(name, x, arg="A"):
                            f"dimensions.")
 
 
+def raising(xp):
+    """Where `xp.linalg` must raise LinAlgError on a singular (not positive-definite) matrix.
+
+    NumPy always does. CuPy's cholesky / inv / solve read cuSOLVER's status only inside
+    cupyx.errstate(linalg='raise') (a wait for the device); by default they hand back invalid
+    values without a word. ember needs the error (torch's messages and `info` outputs), so
+    its calls that catch LinAlgError run inside this."""
+    if xp is numpy:
+        return contextlib.nullcontext()
+    import cupyx
+    return cupyx.errstate(linalg="raise")
+
+
 def svd_arrays(xp, a, full_matrices):
     """LAPACK's SVD of the arrays `a` (u, s, vh), failing on a NaN with torch's error."""
     try:
-        return xp.linalg.svd(a, full_matrices=full_matrices)
+        with raising(xp):
+            return xp.linalg.svd(a, full_matrices=full_matrices)
     except xp.linalg.LinAlgError:
         # NOTE: torch names the call linalg.svd for svdvals, pinv, cond and matrix norms too
         raise LinAlgError("linalg.svd: The algorithm failed to converge because the input "

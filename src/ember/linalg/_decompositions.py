@@ -8,7 +8,7 @@ gradients. Gradients of inputs read in one triangle (cholesky, eigh) are symmetr
 from .. import return_types
 from .._ops._op import Op
 from ._common import (LinAlgError, check_float, check_matrix, check_square, check_tensor,
-                      diag_embed, emit, eye_like, svd_arrays, tril_mask, xp_of)
+                      diag_embed, emit, eye_like, raising, svd_arrays, tril_mask, xp_of)
 
 
 def _real_dtype(a):
@@ -46,7 +46,8 @@ def _inv(t):
 def _not_pd_order(xp, m):
     for k in range(1, m.shape[-1] + 1):
         try:
-            xp.linalg.cholesky(m[:k, :k])
+            with raising(xp):
+                xp.linalg.cholesky(m[:k, :k])
         except xp.linalg.LinAlgError:
             return k
     return m.shape[-1]
@@ -63,14 +64,16 @@ def _cholesky(A, upper, check_errors):
     a = A._data
     info = xp.zeros(a.shape[:-2], dtype="int32")
     try:
-        L = xp.linalg.cholesky(a) if a.size else a.copy()
+        with raising(xp):
+            L = xp.linalg.cholesky(a) if a.size else a.copy()
     except xp.linalg.LinAlgError:
         L = xp.zeros_like(a)
         flat, flat_l, flat_info = (a.reshape((-1,) + a.shape[-2:]),
                                    L.reshape((-1,) + a.shape[-2:]), info.reshape(-1))
         for i, m in enumerate(flat):
             try:
-                flat_l[i] = xp.linalg.cholesky(m)
+                with raising(xp):
+                    flat_l[i] = xp.linalg.cholesky(m)
             except xp.linalg.LinAlgError:
                 flat_info[i] = _not_pd_order(xp, m)
                 if check_errors:

@@ -9,7 +9,7 @@ import builtins
 from .. import return_types
 from .._ops._op import Op
 from ._common import (LinAlgError, check_float, check_matrix, check_square, check_tensor,
-                      emit, eye_like, svd_arrays, xp_of)
+                      emit, eye_like, raising, svd_arrays, xp_of)
 
 
 def _zero_pivot(xp, a):
@@ -33,7 +33,8 @@ def _batched(xp, fn, a, zero_value):
     batch = a.shape[:-2]
     info = xp.zeros(batch, dtype="int32")
     try:
-        return fn(a), info
+        with raising(xp):
+            return fn(a), info
     except xp.linalg.LinAlgError:
         pass
     flat = a.reshape((-1,) + a.shape[-2:])
@@ -41,7 +42,8 @@ def _batched(xp, fn, a, zero_value):
     flat_info = info.reshape(-1)
     for i, m in enumerate(flat):
         try:
-            results.append(fn(m))
+            with raising(xp):
+                results.append(fn(m))
         except xp.linalg.LinAlgError:
             flat_info[i] = builtins.max(_zero_pivot(xp, m), 1)
             results.append(xp.full(fn(xp.eye(m.shape[-1], dtype=m.dtype)).shape, zero_value,
@@ -237,7 +239,8 @@ def solve(A, B, *, left=True, out=None):
         bm = xp.broadcast_to(bm, batch + bm.shape[-2:])
     if a.size and bm.size:
         try:
-            x = xp.linalg.solve(a, bm)
+            with raising(xp):
+                x = xp.linalg.solve(a, bm)
         except xp.linalg.LinAlgError:
             raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
                               "is singular.") from None
