@@ -5,6 +5,8 @@ calls `xp.exp`, `xp.matmul`, ... The few things array modules spell differently 
 strided view over a flat buffer, reading a data pointer) are `Backend` methods.
 CuPy is imported on first CUDA use, never by `import ember`.
 """
+import threading
+
 import numpy as np
 
 _DEVICE_TYPES = ("cpu", "cuda", "meta")
@@ -155,6 +157,30 @@ def cuda_backend():
     return _cuda_backend
 
 
+# NOTE [ Device guard ]
+# torch runs every op under a guard that makes its first CUDA operand's device current, so
+# that its results (and its kernels) are on that device whatever device the user made
+# current. ember's ops all find their array module here, through `backend_of(array)` or
+# `backend_for(device)`, so this is where the guard is: the CUDA backend makes the array's
+# (or the asked) device CuPy's current device before handing out CuPy. It is not restored
+# after the op: CuPy's current device is the device of the last op's work, a detail of
+# ember, while the device the user made current (`cuda.set_device`, `with cuda.device(n)`,
+# what `cuda.current_device()` answers and a bare 'cuda' means) is kept apart, per thread as
+# torch keeps it, in `_cuda_current`. The CPU path pays nothing: NumPy arrays never get here.
+# On CUDA the cost is a comparison of device ids, and a switch only when they differ.
+
+_cuda_current = threading.local()
+
+
+def cuda_current_index():
+    """The index of the CUDA device the user made current in this thread (0 by default)."""
+    return getattr(_cuda_current, "index", 0)
+
+
+def set_cuda_current_index(index):
+    _cuda_current.index = index
+
+
 def backend_of(array):
     return CPU_BACKEND if array.__class__ is np.ndarray else _backend_of_other(array)
 
@@ -162,7 +188,9 @@ def backend_of(array):
 def _backend_of_other(array):
     if isinstance(array, np.ndarray):
         return CPU_BACKEND
-    return cuda_backend()
+    backend = _cuda_backend if _cuda_backend is not None else cuda_backend()
+    backend.make_current(array.device.id)
+    return backend
 
 
 def backend_for(dev):
@@ -170,5 +198,7 @@ def backend_for(dev):
     if dev is None or dev.type == "cpu":
         return CPU_BACKEND
     if dev.type == "cuda":
-        return cuda_backend()
+        backend = _cuda_backend if _cuda_backend is not None else cuda_backend()
+        backend.make_current(cuda_current_index() if dev.index is None else dev.index)
+        return backend
     raise NotImplementedError(f"ember cannot compute on device '{dev}'")

@@ -7,6 +7,7 @@
   (two devices, its memory pool's numbers) stay behind `fake_cuda`.
 """
 import importlib
+import threading
 import sys
 
 import pytest
@@ -36,6 +37,7 @@ def fake_cuda(monkeypatch):
     monkeypatch.setattr(_backend, "_cupy", fake)
     monkeypatch.setattr(_backend, "_tried", True)
     monkeypatch.setattr(_device, "_cuda_backend", None)
+    monkeypatch.setattr(_device, "_cuda_current", threading.local())   # cuda:0 current
     monkeypatch.setattr(memory, "_allocator", None)
     monkeypatch.setattr(random, "_generators", {})
     monkeypatch.setattr(random, "_all_seed", [random._DEFAULT_SEED])

@@ -9,6 +9,7 @@ devices, its memory pool) and run only on it. Parts that need a second GPU check
 import time
 
 import numpy as np
+
 import pytest
 
 import ember
@@ -138,7 +139,9 @@ def test_memory_statistics(fake_cuda):
     assert cuda.memory_allocated(0) == base
     del on_1
     free, total = cuda.mem_get_info()
-    assert total == 16 * 2**30 and free == total - fake_cuda.get_default_memory_pool().total_bytes()
+    with fake_cuda.cuda.Device(0):      # (CuPy's own current device is where ember last worked)
+        reserved = fake_cuda.get_default_memory_pool().total_bytes()
+    assert total == 16 * 2**30 and free == total - reserved
     del x
     with pytest.raises(ValueError, match="Expected a cuda device, but got: cpu"):
         cuda.memory_allocated("cpu")
@@ -249,19 +252,83 @@ def test_generator_states(fake_cuda):
     assert cuda.initial_seed() != 11
 
 
-@pytest.mark.xfail(strict=True, reason="ember's ops allocate on CuPy's current device, not on "
-                   "their inputs' device (no device context around dispatch): cuda:1 work "
-                   "lands on cuda:0")
+CUDA1 = ember.device("cuda", 1)
+
+
 def test_work_stays_on_a_second_device(fake_cuda):
+    """torch's device guard: every op computes and allocates on its first CUDA operand's
+    device (factories on the asked one), whatever device is current; the current device
+    stays the user's."""
     x = ember.arange(6.).reshape(2, 3)
+    y = x.cuda(1)
     checks = [
-        x.to("cuda:1", ember.float64).device,
-        ember.zeros(2, device="cuda:1").device,
-        ember.arange(3, device="cuda:1").device,
-        (x.cuda(1) * 2).device,
-        x.cuda(1).sum().device,
+        x.to("cuda:1", ember.float64), ember.zeros(2, device="cuda:1"),
+        ember.arange(3, device="cuda:1"), ember.ones(2, 2, device="cuda:1"),
+        ember.full((2,), 3., device="cuda:1"), ember.tensor([1., 2.], device="cuda:1"),
+        ember.rand(3, device="cuda:1"), ember.randn(3, device="cuda:1"),
+        ember.randint(0, 5, (3,), device="cuda:1"), ember.empty(2, device="cuda:1"),
+        y * 2, y + y, y.exp(), y.sum(), y.mean(1), y.max(), y @ y.t(), ember.matmul(y, y.t()),
+        y.clone(), y.t().contiguous(), y[1], y[:, [0, 2]], y[y > 2], y.to(ember.float32),
+        ember.zeros_like(y), ember.rand_like(y), ember.cat([y, y]), y.argmax(1),
+        ember.where(y > 2, y, 0.), y.softmax(1),
     ]
-    assert checks == [ember.device("cuda", 1)] * len(checks)
+    assert [str(t.device) for t in checks] == ["cuda:1"] * len(checks)
+    # (the fake allocates on CuPy's current device: every array is really on device 1)
+    assert [t._data.device.id for t in checks] == [1] * len(checks)
+    assert ember.cuda.current_device() == 0
+    assert ember.zeros(1, device="cuda").device == ember.device("cuda", 0)
+    with ember.cuda.device(1):
+        assert ember.zeros(1, device="cuda").device == CUDA1
+        assert (ember.zeros(2).cuda(0) + 1).device == ember.device("cuda", 0)
+    assert ember.cuda.current_device() == 0
+
+
+def test_random_draws_on_a_second_device_use_its_generator(fake_cuda):
+    ember.cuda.manual_seed_all(0)
+    a = ember.rand(4, device="cuda:1")
+    ember.cuda.manual_seed_all(0)
+    with ember.cuda.device(1):
+        b = ember.rand(4, device="cuda")
+    assert a.device == b.device == CUDA1 and a.cpu().tolist() == b.cpu().tolist()
+    # the draw came from cuda:1's generator: cuda:0's draws as if untouched
+    ember.cuda.manual_seed_all(0)
+    first = ember.rand(4, device="cuda:0")
+    ember.cuda.manual_seed_all(0)
+    ember.rand(4, device="cuda:1")
+    assert ember.rand(4, device="cuda:0").cpu().tolist() == first.cpu().tolist()
+
+
+def test_training_stays_on_a_second_device(fake_cuda):
+    """Forward, backward and an optimizer step of a small CNN on cuda:1 with cuda:0 current:
+    outputs, gradients and updated parameters all on device 1."""
+    ember.manual_seed(0)
+    net = ember.nn.Sequential(ember.nn.Conv2d(2, 3, 3, padding=1), ember.nn.ReLU(),
+                              ember.nn.MaxPool2d(2), ember.nn.Flatten(),
+                              ember.nn.Linear(12, 4)).to("cuda:1")
+    opt = ember.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    x = ember.randn(5, 2, 4, 4, device="cuda:1", requires_grad=True)
+    target = ember.randint(0, 4, (5,), device="cuda:1")
+    pooled = ember.nn.functional.max_pool2d(x, 2)
+    loss = ember.nn.functional.cross_entropy(net(x), target) + pooled.sum()
+    assert loss.device == CUDA1 and pooled.device == CUDA1
+    loss.backward()
+    opt.step()
+    tensors = [x.grad] + [p for p in net.parameters()] + [p.grad for p in net.parameters()] \
+        + [s for state in opt.state.values() for s in state.values()
+           if isinstance(s, ember.Tensor)]
+    assert [t._data.device.id for t in tensors] == [1] * len(tensors)
+    assert ember.cuda.current_device() == 0
+
+
+def test_mixed_devices_raise_torchs_error(fake_cuda):
+    a, b = ember.ones(2, 2, device="cuda:0"), ember.ones(2, 2, device="cuda:1")
+    text = r"Expected all tensors to be on the same device, but found at least two devices, " \
+        r"cuda:(0 and cuda:1|1 and cuda:0)!"
+    linear = ember.nn.Linear(2, 2).to("cuda:1")
+    for fn in (lambda: a + b, lambda: a @ b, lambda: ember.matmul(a, b), lambda: linear(a),
+               lambda: ember.nn.functional.linear(a, b), lambda: a.mul_(b)):
+        with pytest.raises(RuntimeError, match=text):
+            fn()
 
 
 def test_save_and_load_with_map_location(gpu, tmp_path):

@@ -117,6 +117,10 @@ class Addr(_AddProduct):
 def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape_check):
     for arg, x in (("input", input), ("mat1", a), ("mat2", b)):
         _check_tensor(name, arg, x)
+    for x in (a, b):
+        if x._data.__class__ is not input._data.__class__ or x.device != input.device:
+            from .elementwise import check_same_device
+            check_same_device(input, x)
     shape_check(a._data, b._data)
     _same_dtype(name, input, a, b)
     if op is not Addr:

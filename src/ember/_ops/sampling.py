@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _dtype, _memory_format as _mf, _random
 from .._creation import check_shape, parse_size
-from .._device import backend_for, backend_of, or_default
+from .._device import backend_for, backend_of, cuda_current_index, or_default
 from .._pinned import pin_factory_result
 from .._tensor import Tensor, wrap
 from ._dispatch import check_inplace, finish_inplace
@@ -25,7 +25,7 @@ def _on_device(gen, device, sampler, *args):
     if not sampling_cuda.on_device(gen):
         return None
     cp = backend_for(device).xp
-    if (device.index if device.index is not None else cp.cuda.runtime.getDevice()) != gen.index:
+    if (device.index if device.index is not None else cuda_current_index()) != gen.index:
         return None
     with cp.cuda.Device(gen.index):
         return sampler(gen, *args)

@@ -4,6 +4,7 @@ Without CuPy or a GPU, `is_available()` is False, `device_count()` is 0, and any
 needs a GPU raises torch's error with a note on how to enable it. `import ember` never
 imports CuPy; the first CUDA use does.
 """
+from .. import _device as _device_mod
 from .._tensor_types import CUDA_TYPES as _CUDA_TYPES
 from ._backend import CUDA_UNAVAILABLE, cupy_or_none
 from ._utils import device_count, is_available, is_initialized, lazy_init
@@ -50,10 +51,9 @@ def _exchange_device(index):
         return -1
     if not is_available():
         raise RuntimeError("PyTorch was compiled without CUDA support")
-    cp = _require()
-    previous = cp.cuda.runtime.getDevice()
-    if previous != index:
-        cp.cuda.runtime.setDevice(index)
+    _require()
+    previous = _device_mod.cuda_current_index()
+    set_device(index)
     return previous
 
 
@@ -82,15 +82,17 @@ class device_of(device):
 
 
 def current_device():
-    """Index of the current CUDA device."""
-    return _require().cuda.runtime.getDevice()
+    """Index of the current CUDA device (ember's own record, see NOTE [ Device guard ])."""
+    _require()
+    return _device_mod.cuda_current_index()
 
 
 def set_device(device):
     """Make `device` (an index, 'cuda:N' or a device) the current one (-1: no change)."""
     index = _device_index(device)
     if index >= 0:
-        _require().cuda.runtime.setDevice(index)
+        _require().cuda.runtime.setDevice(index)      # (checks the index; CuPy follows too)
+        _device_mod.set_cuda_current_index(index)
 
 
 def get_device_name(device=None):

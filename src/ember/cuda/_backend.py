@@ -1,7 +1,7 @@
 """The CuPy backend: the array module and helpers for tensors on NVIDIA GPUs."""
 import os
 
-from .._device import Backend, device
+from .._device import Backend, cuda_current_index, device
 
 CUDA_UNAVAILABLE = (
     "Torch not compiled with CUDA enabled (ember computes on NVIDIA GPUs through CuPy: "
@@ -63,8 +63,15 @@ class CudaBackend(Backend):
         if count == 0:
             raise RuntimeError("No CUDA GPUs are available")
         super().__init__(cp, "cuda")
+        self._runtime = cp.cuda.runtime
         from .memory import install_allocator
         install_allocator(cp)
+
+    def make_current(self, index):
+        """Make device `index` CuPy's current device (see NOTE [ Device guard ])."""
+        runtime = self._runtime
+        if runtime.getDevice() != index:
+            runtime.setDevice(index)
 
     def device_of(self, array):
         return device("cuda", array.device.id)
@@ -89,5 +96,5 @@ class CudaBackend(Backend):
         return array.get()
 
     def from_other(self, array, source, dev):
-        with self.xp.cuda.Device(dev.index or 0):
-            return self.xp.asarray(source.to_numpy(array))
+        self.make_current(cuda_current_index() if dev.index is None else dev.index)
+        return self.xp.asarray(source.to_numpy(array))

@@ -1,5 +1,5 @@
 """Device-index parsing and the lazy-init state shared by ember.cuda's modules."""
-from .._device import as_device, device
+from .._device import as_device, cuda_current_index, device
 from ._backend import CUDA_UNAVAILABLE, check_not_forked, cupy_or_none
 
 
@@ -54,7 +54,8 @@ def device_index(dev, optional=False):
         if not optional:
             raise ValueError(f"Expected a torch.device with a specified index or an integer, "
                              f"but got:{dev}")
-        return require().cuda.runtime.getDevice()
+        require()
+        return cuda_current_index()
     if isinstance(dev, bool) or not isinstance(dev, int):
         raise ValueError(f"Expected a torch.device with a specified index or an integer, "
                          f"but got:{dev}")

@@ -166,7 +166,8 @@ def reset_max_memory_allocated(device=None):
 def empty_cache():
     """Give the pool's cached, unused blocks back to the driver (a no-op without CUDA)."""
     if is_initialized() and _allocator is not None:
-        _allocator.pool.free_all_blocks()
+        with _allocator.cp.cuda.Device(device_index(None, optional=True)):
+            _allocator.pool.free_all_blocks()
 
 
 def mem_get_info(device=None):

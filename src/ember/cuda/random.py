@@ -25,6 +25,7 @@ import os
 import numpy as np
 
 from .._generator import Generator, _unpack_seed
+from .._device import cuda_current_index
 from ._utils import device_count, device_index, is_initialized, lazy_init
 
 __all__ = ["get_rng_state", "get_rng_state_all", "set_rng_state", "set_rng_state_all",
@@ -122,8 +123,8 @@ def default_generator(index=None):
     cp = lazy_init()
     action, _pending[0] = _pending[0], None
     if action is not None:
-        action(_default(cp.cuda.runtime.getDevice()))
-    return _default(cp.cuda.runtime.getDevice() if index is None else index)
+        action(_default(cuda_current_index()))
+    return _default(cuda_current_index() if index is None else index)
 
 
 def _on_device(device, action):

@@ -164,7 +164,8 @@ class StreamContext:
         if self.stream is None:
             return None
         cp = lazy_init()
-        self._previous = cp.cuda.get_current_stream()
+        with cp.cuda.Device(self.stream._index):     # (the stream's device's current one)
+            self._previous = cp.cuda.get_current_stream()
         self.stream._cp.use()
         return self.stream
 

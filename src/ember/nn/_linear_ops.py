@@ -7,6 +7,7 @@ one sum for the bias. With create_graph=True the backward is the general one (em
 """
 import numpy as np
 
+from .. import _device
 from .._tensor import Tensor, alias, wrap
 from ..cuda import _backend
 from .._ops._dispatch import finish
@@ -33,7 +34,10 @@ def _array_module(*arrays):
     if cp is None or cls is not cp.ndarray:
         return None
     device = arrays[0].device.id
-    return cp if all(a.device.id == device for a in arrays[1:]) else None
+    if not all(a.device.id == device for a in arrays[1:]):
+        return None
+    _device.backend_of(arrays[0])       # the device guard (NOTE [ Device guard ])
+    return cp
 
 
 def _weight_grad(a, g, column_major, xp=np):
