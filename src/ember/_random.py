@@ -220,14 +220,15 @@ def _box_muller_f64(blocks, mean, std):
     return out
 
 
-def _box_muller_f32(blocks, mean, std):
-    """Transform (k, 16) float32 uniforms as torch's vectorised float kernel does."""
-    radius = np.sqrt(np.float32(-2.0) * _log_f32(_ONE - blocks[:, :8]))
-    sin, cos = _sincos_f32(_TWO_PI_F32 * blocks[:, 8:])
+def _box_muller_f32(blocks, mean, std, xp=np):
+    """Transform (k, 16) float32 uniforms as torch's vectorised float kernel does (`xp`: the
+    blocks' array module; CUDA draws run it on the device)."""
+    radius = xp.sqrt(np.float32(-2.0) * _log_f32(_ONE - blocks[:, :8], xp))
+    sin, cos = _sincos_f32(_TWO_PI_F32 * blocks[:, 8:], xp)
     mean, std = np.float32(mean), np.float32(std)
-    out = np.empty_like(blocks)
-    out[:, :8] = _fma32(radius * cos, std, mean)
-    out[:, 8:] = _fma32(radius * sin, std, mean)
+    out = xp.empty_like(blocks)
+    out[:, :8] = _fma32(radius * cos, std, mean, xp)
+    out[:, 8:] = _fma32(radius * sin, std, mean, xp)
     return out
 
 

@@ -16,15 +16,15 @@ def _two_sum(a, b):
     return s, (a - (s - bb)) + (b - bb)
 
 
-def _round_to_odd(value, error):
+def _round_to_odd(value, error, xp=np):
     """`value` (float64, rounded to nearest) corrected to round-to-odd, given its exact error.
 
     An inexact result with an even last bit moves one ulp toward the exact value: up in
     magnitude when the error has the value's sign, down otherwise.
     """
     bits = value.view(np.int64)
-    fix = (error != 0) & ((bits & 1) == 0)
-    step = np.where(np.signbit(error) == np.signbit(value), 1, -1)
+    fix = ((error != 0) & ((bits & 1) == 0)).astype(np.int64)
+    step = xp.where(xp.signbit(error) == xp.signbit(value), 1, -1).astype(np.int64)
     return (bits + fix * step).view(np.float64)
 
 
@@ -68,13 +68,23 @@ def _fma64(a, b, c):
     return np.where(np.isfinite(result) & np.isfinite(plain), result, plain)
 
 
-def _fma32(a, b, c):
-    """a * b + c with one rounding to float32 (the product is exact in float64)."""
-    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
+def _fma32(a, b, c, xp=np):
+    """a * b + c with one rounding to float32 (the product is exact in float64). `xp`: the
+    array module of the array operands (CuPy's draws run this on the GPU)."""
+    a, b, c = (_widen(v, xp) for v in (a, b, c))
     with np.errstate(all="ignore"):
         s, t = _two_sum(a * b, c)
-        exact = np.where(np.isfinite(s), _round_to_odd(s, t), s)
+        exact = xp.where(xp.isfinite(s), _round_to_odd(s, t, xp), s)
         return exact.astype(np.float32)
+
+
+def _widen(v, xp):
+    """A float32 operand (an `xp` array or a number) as float64."""
+    if xp is np:
+        return np.asarray(v, np.float32).astype(np.float64)
+    if isinstance(v, xp.ndarray):
+        return v.astype(np.float32).astype(np.float64)
+    return np.float64(np.float32(v))     # a number: a NumPy scalar, which CuPy takes
 
 
 def _libm(fn, x):
@@ -105,40 +115,40 @@ _SIN_POLY = [np.float32(c) for c in (-1.9515295891e-4, 8.3321608736e-3, -1.66666
 _ONE, _HALF = np.float32(1.0), np.float32(0.5)
 
 
-def _log_f32(x):
+def _log_f32(x, xp=np):
     """Natural log of positive normal float32 values, as torch's vectorised kernel computes it."""
     bits = x.view(np.uint32)
     exponent = ((bits >> np.uint32(23)).astype(np.int32) - 126).astype(np.float32)
     mant = ((bits & np.uint32(0x807FFFFF)) | np.uint32(0x3F000000)).view(np.float32)
     small = mant < _SQRT_HALF          # mantissa in [0.5, sqrt(0.5)): use 2 * mant instead
     exponent = exponent - small.astype(np.float32)
-    m = (mant - _ONE) + np.where(small, mant, np.float32(0))
+    m = (mant - _ONE) + xp.where(small, mant, np.float32(0))
     z = m * m
-    y = np.full_like(m, _LOG_POLY[0])
+    y = xp.full_like(m, _LOG_POLY[0])
     for coef in _LOG_POLY[1:]:
-        y = _fma32(y, m, coef)
-    y = _fma32(y * m, z, exponent * _LOG_LN2_LO)
+        y = _fma32(y, m, coef, xp)
+    y = _fma32(y * m, z, exponent * _LOG_LN2_LO, xp)
     y = y - z * _HALF
     return (m + y) + exponent * _LOG_LN2_HI
 
 
-def _sincos_f32(x):
+def _sincos_f32(x, xp=np):
     """(sin, cos) of float32 values, as torch's vectorised kernel computes them."""
     negative = x < 0
-    x = np.abs(x)
+    x = xp.abs(x)
     octant = (x * _FOUR_OVER_PI).astype(np.int32)
     octant = (octant + 1) & ~1
     y = octant.astype(np.float32)
     for part in _PI_OVER_4_PARTS:
-        x = _fma32(y, part, x)
+        x = _fma32(y, part, x, xp)
     z = x * x
-    cos_poly = _fma32(_fma32(_COS_POLY[0], z, _COS_POLY[1]), z, _COS_POLY[2])
-    cos_poly = _fma32(cos_poly * z, z, -(z * _HALF)) + _ONE
-    sin_poly = _fma32(_fma32(_SIN_POLY[0], z, _SIN_POLY[1]), z, _SIN_POLY[2])
-    sin_poly = _fma32(sin_poly * z, x, x)
+    cos_poly = _fma32(_fma32(_COS_POLY[0], z, _COS_POLY[1], xp), z, _COS_POLY[2], xp)
+    cos_poly = _fma32(cos_poly * z, z, -(z * _HALF), xp) + _ONE
+    sin_poly = _fma32(_fma32(_SIN_POLY[0], z, _SIN_POLY[1], xp), z, _SIN_POLY[2], xp)
+    sin_poly = _fma32(sin_poly * z, x, x, xp)
     swap = (octant & 2) != 0
-    sin = np.where(swap, cos_poly, sin_poly)
-    cos = np.where(swap, sin_poly, cos_poly)
-    sin = np.where(negative ^ ((octant & 4) != 0), -sin, sin)
-    cos = np.where(((octant - 2) & 4) != 0, cos, -cos)
+    sin = xp.where(swap, cos_poly, sin_poly)
+    cos = xp.where(swap, sin_poly, cos_poly)
+    sin = xp.where(negative ^ ((octant & 4) != 0), -sin, sin)
+    cos = xp.where(((octant - 2) & 4) != 0, cos, -cos)
     return sin, cos
