@@ -337,3 +337,21 @@ def test_hot_draws_on_cuda_make_no_host_copy(fake_cuda, monkeypatch):
     assert copies == []
     ember.randperm(5, device="cuda")                 # (still on the host: the check can fail)
     assert copies
+
+
+def test_default_generators_are_each_devices_generator(gpu):
+    ember.cuda.manual_seed_all(5)
+    ember.rand(1, device="cuda")                      # starts CUDA
+    gens = ember.cuda.default_generators
+    assert isinstance(gens, tuple) and len(gens) == ember.cuda.device_count()
+    assert all(g.device == ember.device("cuda", i) for i, g in enumerate(gens))
+    assert gens[0].initial_seed() == 5
+    state = gens[0].get_state()
+    a = ember.rand(3, device="cuda")
+    gens[0].set_state(state)
+    assert ember.rand(3, device="cuda").tolist() == a.tolist()
+
+
+@pytest.mark.skipif(ember.cuda.is_available(), reason="checks the CPU-only answer")
+def test_default_generators_without_cuda_is_empty():
+    assert ember.cuda.default_generators == ()

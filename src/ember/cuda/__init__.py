@@ -136,4 +136,9 @@ def __getattr__(name):
     if name == "amp":
         import importlib
         return importlib.import_module(__name__ + ".amp")
+    if name == "default_generators":
+        # torch's tuple of each device's default generator, filled when CUDA starts: () before
+        from .random import default_generator
+        return tuple(default_generator(i) for i in range(device_count())) \
+            if is_initialized() else ()
     raise AttributeError(f"module 'ember.cuda' has no attribute '{name}'")
