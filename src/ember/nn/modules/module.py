@@ -342,12 +342,14 @@ class Module:
 
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         """(name, module) for this module and every descendant, depth first."""
+        # `memo` holds the modules themselves (as in torch), so a caller may pass a set of
+        # modules to skip.
         if memo is None:
             memo = set()
-        if id(self) in memo:
+        if self in memo:
             return
         if remove_duplicate:
-            memo.add(id(self))
+            memo.add(self)
         yield prefix, self
         for name, module in self._modules.items():
             if module is None:
@@ -414,6 +416,8 @@ class Module:
         """Replace (or, unless `strict`, add) the submodule at dotted path `target`."""
         if target == "":
             raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
         parent_path, _, name = target.rpartition(".")
         parent = self.get_submodule(parent_path)
         if strict and not hasattr(parent, name):
