@@ -24,3 +24,35 @@ def test_set_submodule_wants_a_module():
     seq = nn.Sequential(nn.Linear(2, 2))
     with pytest.raises(ValueError, match=r"`module` is not an nn.Module, found <class 'int'>"):
         seq.set_submodule("0", 5)
+
+
+class _Mul(nn.Module):
+    def forward(self, a, b):
+        return a * b
+
+
+def test_full_backward_hook_gives_zeros_for_an_input_that_needs_no_grad():
+    m = _Mul()
+    seen = []
+    m.register_full_backward_hook(lambda mod, gin, gout: seen.append(gin))
+    a = torch.ones(2, requires_grad=True)
+    b = torch.full((2,), 3.)
+    m(a, b).sum().backward()
+    (ga, gb), = seen
+    assert ga.tolist() == [3., 3.] and gb.tolist() == [0., 0.]
+    assert a.grad.tolist() == [3., 3.]
+
+
+def test_full_backward_hook_gives_none_for_an_output_without_grad():
+    class Two(nn.Module):
+        def forward(self, a):
+            return a, a * 2
+    m = Two()
+    seen = []
+    m.register_full_backward_hook(lambda mod, gin, gout: seen.append(gout))
+    a = torch.ones(2, requires_grad=True)
+    _, y = m(a)
+    y.sum().backward()
+    (g0, g1), = seen
+    assert g0 is None and g1.tolist() == [1., 1.]
+    assert a.grad.tolist() == [2., 2.]

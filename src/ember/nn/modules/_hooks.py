@@ -25,18 +25,23 @@ class BackwardHookFunction(Op):
         return tuple(ctx.on_grads(grads))
 
 
-def _hook_tensors(values, on_grads):
+def _hook_tensors(values, on_grads, materialize):
     """`values` with the tensors that require grad passed through one identity node whose
     backward calls `on_grads`, and their positions; (values, None) when none requires grad
-    (or grad mode is off), as torch's BackwardHook._apply_on_tensors. (torch passes every
-    tensor through, but those that need no grad get None gradients there as here.)"""
+    (or grad mode is off), as torch's BackwardHook._apply_on_tensors.
+
+    torch reads the outputs' gradients in a hook that runs before its node, so an output that
+    got no gradient shows None there; the inputs' gradients come out of the node, which fills
+    in zeros for those that got none (`materialize`)."""
     hooked = [i for i, v in enumerate(values) if isinstance(v, Tensor) and v.requires_grad]
     if not (hooked and _grad_state.enabled):
         return values, None
     tensors = tuple(values[i] for i in hooked)
     outputs = tuple(wrap(t._data) for t in tensors)
-    record(BackwardHookFunction, tensors, outputs, {"on_grads": on_grads},
-           num_outputs=len(outputs))
+    node = record(BackwardHookFunction, tensors, outputs, {"on_grads": on_grads},
+                  num_outputs=len(outputs))
+    if not materialize:
+        node._output_meta = None        # the engine then passes missing gradients as None
     values = list(values)
     for i, t in zip(hooked, outputs):
         values[i] = t
@@ -65,20 +70,31 @@ class BackwardHook:
 
     def setup_input(self, args):
         self.n_inputs = len(args)
-        args, self.input_positions = _hook_tensors(args, self._on_input_grads)
+        # torch passes every tensor argument through its node and marks those that need no
+        # grad non-differentiable, so their grad_input is zeros (not None) when any input
+        # requires grad; ember passes only the latter through and fills in the zeros.
+        self.zero_inputs = [(i, a.shape, a.dtype, a.device) for i, a in enumerate(args)
+                            if isinstance(a, Tensor) and not a.requires_grad]
+        args, self.input_positions = _hook_tensors(args, self._on_input_grads, True)
         return args
 
     def setup_output(self, result):
         single = not isinstance(result, tuple)
         outs = (result,) if single else result
         self.n_outputs = len(outs)
-        outs, self.output_positions = _hook_tensors(outs, self._on_output_grads)
+        outs, self.output_positions = _hook_tensors(outs, self._on_output_grads, False)
         return outs[0] if single else outs
 
     def _on_input_grads(self, grads):
         if self.grad_outputs is None:       # reached without passing the outputs (double backward)
             return grads
         grad_input = _pack(self.input_positions, grads, self.n_inputs)
+        if self.zero_inputs:
+            from ..._creation import zeros
+            grad_input = list(grad_input)
+            for i, shape, dtype, device in self.zero_inputs:
+                grad_input[i] = zeros(shape, dtype=dtype, device=device)
+            grad_input = tuple(grad_input)
         for hook in self.hooks:
             new = hook(self.module, grad_input, self.grad_outputs)
             if new is None:
