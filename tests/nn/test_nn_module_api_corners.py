@@ -56,3 +56,48 @@ def test_full_backward_hook_gives_none_for_an_output_without_grad():
     (g0, g1), = seen
     assert g0 is None and g1.tolist() == [1., 1.]
     assert a.grad.tolist() == [2., 2.]
+
+
+def test_parameter_dict_update_sorts_a_plain_dict_but_keeps_other_orders():
+    p = lambda: nn.Parameter(torch.ones(1))  # noqa: E731
+    assert list(nn.ParameterDict({"b": p(), "a": p()})) == ["a", "b"]
+    assert list(nn.ParameterDict(OrderedDict([("b", p()), ("a", p())]))) == ["b", "a"]
+    assert list(nn.ParameterDict([("b", p()), ("a", p())])) == ["b", "a"]
+
+
+def test_parameter_dict_or_and_errors():
+    pd = nn.ParameterDict({"a": nn.Parameter(torch.ones(1))})
+    pd |= {"c": torch.ones(1)}
+    assert list(pd) == ["a", "c"]
+    merged = pd | {"d": torch.ones(1)}
+    assert list(merged) == ["a", "c", "d"] and list(pd) == ["a", "c"]
+    with pytest.raises(TypeError, match="not a string"):
+        pd[3] = torch.ones(1)
+    with pytest.raises(TypeError, match="should be called with an iterable"):
+        pd.update(5)
+    with pytest.raises(TypeError, match="element #0 should be Iterable"):
+        pd.update([5])
+
+
+def test_module_dict_update_errors():
+    md = nn.ModuleDict({"a": nn.ReLU()})
+    with pytest.raises(TypeError, match="ModuleDict.update should be called with an iterable "
+                                        "of key/value pairs, but got int"):
+        md.update(5)
+    with pytest.raises(TypeError, match="ModuleDict update sequence element #0 should be "
+                                        "Iterable; isint"):
+        md.update([5])
+    md.update({"z": nn.Tanh(), "b": nn.ReLU()})     # a plain dict keeps its order here
+    assert list(md) == ["a", "z", "b"]
+
+
+def test_sequential_multiplication():
+    s = nn.Sequential(nn.ReLU())
+    assert len(3 * s) == 3 and len(s * 2) == 2
+    with pytest.raises(TypeError, match="unsupported operand"):
+        s * 1.5
+    with pytest.raises(ValueError, match="Non-positive multiplication factor 0"):
+        s * 0
+    same = s
+    s *= 3
+    assert s is same and len(s) == 3 and s[0] is s[2]

@@ -2,6 +2,7 @@
 import operator
 import warnings
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 
 from ..._tensor import Tensor
 from ..parameter import Parameter
@@ -85,14 +86,32 @@ class Sequential(Module):
                              f"{type(other)} is given.")
         return self.extend(other)
 
+    def _check_factor(self, other):
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
     def __mul__(self, other):
-        if not isinstance(other, int) or other <= 0:
-            raise ValueError(f"Non-positive multiplication factor {other} for Sequential")
+        """A new Sequential holding this one's modules `other` times over (the same modules)."""
+        self._check_factor(other)
         result = Sequential()
         for _ in range(other):
             for module in self:
                 result.append(module)
         return result
+
+    def __rmul__(self, other):
+        return self.__mul__(other)
+
+    def __imul__(self, other):
+        """Repeat this Sequential's modules in place."""
+        self._check_factor(other)
+        modules = list(self)
+        for _ in range(other - 1):
+            for module in modules:
+                self.append(module)
+        return self
 
     def append(self, module):
         """Add `module` at the end; returns self."""
@@ -250,16 +269,22 @@ class ModuleDict(Module):
         return self._modules.values()
 
     def update(self, modules):
-        items = modules.items() if hasattr(modules, "items") else modules
-        for j, m in enumerate(items):
-            if hasattr(modules, "items"):
-                key, module = m
-            else:
-                if len(m) != 2:
-                    raise ValueError(f"ModuleDict update sequence element #{j} has length "
-                                     f"{len(m)}; 2 is required")
-                key, module = m
-            self[key] = module
+        """Add or overwrite entries from a mapping (in its order) or a sequence of pairs."""
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value "
+                            "pairs, but got " + type(modules).__name__)
+        if isinstance(modules, (Mapping, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, pair in enumerate(modules):
+            if not isinstance(pair, Iterable):
+                raise TypeError(f"ModuleDict update sequence element #{j} should be Iterable; "
+                                f"is{type(pair).__name__}")
+            if len(pair) != 2:
+                raise ValueError(f"ModuleDict update sequence element #{j} has length "
+                                 f"{len(pair)}; 2 is required")
+            self[pair[0]] = pair[1]
 
 
 def _param_line(key, p, dtype_text):
@@ -337,6 +362,10 @@ class ParameterDict(Module):
         return getattr(self, key)
 
     def __setitem__(self, key, value):
+        if not isinstance(key, str):
+            raise TypeError("Index given to ParameterDict cannot be used as a key as it is not "
+                            f"a string (type is '{type(key).__name__}'). Open an issue on "
+                            "github if you need non-string keys.")
         self._keys[key] = None
         if isinstance(value, Tensor) and not isinstance(value, Parameter):
             value = Parameter(value)
@@ -395,15 +424,41 @@ class ParameterDict(Module):
         return (self[k] for k in self._keys)
 
     def update(self, parameters):
-        if hasattr(parameters, "keys"):
-            for key in parameters.keys():
-                self[key] = parameters[key]
+        """Add or overwrite entries. torch keeps the order of an OrderedDict, a ParameterDict
+        or a sequence of pairs, but walks any other mapping (a plain dict) in sorted key order."""
+        if not isinstance(parameters, Iterable):
+            raise TypeError("ParametersDict.update should be called with an iterable of "
+                            "key/value pairs, but got " + type(parameters).__name__)
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            for key, value in parameters.items():
+                self[key] = value
+            return
+        if isinstance(parameters, Mapping):
+            for key, value in sorted(parameters.items()):
+                self[key] = value
             return
         for j, pair in enumerate(parameters):
+            if not isinstance(pair, Iterable):
+                raise TypeError(f"ParameterDict update sequence element #{j} should be "
+                                f"Iterable; is{type(pair).__name__}")
             if len(pair) != 2:
                 raise ValueError(f"ParameterDict update sequence element #{j} has length "
                                  f"{len(pair)}; 2 is required")
             self[pair[0]] = pair[1]
+
+    def __or__(self, other):
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other):
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
 
     def extra_repr(self):
         return "\n".join(_param_line(k, p, lambda t: t.type()) for k, p in self.items())
