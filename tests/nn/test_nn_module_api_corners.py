@@ -101,3 +101,15 @@ def test_sequential_multiplication():
     same = s
     s *= 3
     assert s is same and len(s) == 3 and s[0] is s[2]
+
+
+def test_parameter_deepcopy_drops_grad_and_attributes():
+    p = nn.Parameter(torch.ones(2))
+    p.sum().backward()
+    p.tag = "x"
+    q = copy.deepcopy(p)
+    assert type(q) is nn.Parameter and q.requires_grad
+    assert q.grad is None and not hasattr(q, "tag")
+    m = nn.Linear(2, 2)
+    m(torch.ones(1, 2)).sum().backward()
+    assert copy.deepcopy(m).weight.grad is None

@@ -24,6 +24,13 @@ class Parameter(Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
+    def __deepcopy__(self, memo):
+        # torch copies only the data and requires_grad: the copy has no .grad (unlike a plain
+        # tensor's deepcopy) and none of the attributes set on the original.
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.data.clone(), self.requires_grad)
+        return memo[id(self)]
+
     def __reduce_ex__(self, protocol):
         return _rebuild_parameter, (self.detach(), self.requires_grad)
 
