@@ -113,3 +113,32 @@ def test_parameter_deepcopy_drops_grad_and_attributes():
     m = nn.Linear(2, 2)
     m(torch.ones(1, 2)).sum().backward()
     assert copy.deepcopy(m).weight.grad is None
+
+
+def test_removing_a_forward_hook_drops_its_kwargs_and_always_call_records():
+    m = nn.Identity()
+    pre = m.register_forward_pre_hook(lambda *a: None, with_kwargs=True)
+    post = m.register_forward_hook(lambda *a: None, with_kwargs=True, always_call=True)
+    assert len(m._forward_pre_hooks_with_kwargs) == 1
+    assert len(m._forward_hooks_with_kwargs) == len(m._forward_hooks_always_called) == 1
+    pre.remove()
+    post.remove()
+    assert len(m._forward_pre_hooks_with_kwargs) == 0
+    assert len(m._forward_hooks_with_kwargs) == len(m._forward_hooks_always_called) == 0
+
+
+def test_removing_a_global_forward_hook_drops_its_records():
+    from ember.nn.modules import module as gm
+    handle = nn.modules.module.register_module_forward_hook(
+        lambda *a: None, with_kwargs=True, always_call=True)
+    assert handle.id in gm._global_forward_hooks_with_kwargs
+    handle.remove()
+    assert handle.id not in gm._global_forward_hooks_with_kwargs
+    assert handle.id not in gm._global_forward_hooks_always_called
+
+
+def test_a_copied_module_keeps_its_hooks_records():
+    m = nn.Identity()
+    m.register_forward_hook(lambda mod, args, kwargs, out: out + 1, with_kwargs=True)
+    m2 = copy.deepcopy(m)
+    assert m2(torch.ones(1)).tolist() == [2.]

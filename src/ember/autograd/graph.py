@@ -39,28 +39,43 @@ _FREED = ("<freed>",)
 
 
 class RemovableHandle:
-    """Returned by `register_hook`; `remove()` unregisters the hook."""
+    """Returned by `register_hook`; `remove()` unregisters the hook. `extra_dict` (a dict or
+    set, or a list of them) holds more entries keyed by the handle's id that go with it, such
+    as a module's record of which forward hooks take kwargs."""
 
     next_id = 0
 
-    def __init__(self, hooks_dict):
+    def __init__(self, hooks_dict, *, extra_dict=None):
         self.hooks_dict_ref = weakref.ref(hooks_dict)
         self.id = RemovableHandle.next_id
         RemovableHandle.next_id += 1
+        extras = [] if extra_dict is None else \
+            extra_dict if isinstance(extra_dict, list) else [extra_dict]
+        self.extra_dict_ref = tuple(_ref(d) for d in extras)
 
     def remove(self):
         hooks = self.hooks_dict_ref()
         if hooks is not None:
             hooks.pop(self.id, None)
+        for ref in self.extra_dict_ref:
+            extra = ref()
+            if isinstance(extra, dict):
+                extra.pop(self.id, None)
+            elif extra is not None:
+                extra.discard(self.id)
 
     # NOTE: a weak reference cannot be pickled or deep-copied: the handle travels with the
     # hook dict itself, so that a copied module's handle removes the copy's hook, as in torch.
     def __getstate__(self):
+        if self.extra_dict_ref:
+            return (self.hooks_dict_ref(), self.id, tuple(r() for r in self.extra_dict_ref))
         return (self.hooks_dict_ref(), self.id)
 
     def __setstate__(self, state):
-        hooks, self.id = state
+        hooks, self.id = state[0], state[1]
         self.hooks_dict_ref = weakref.ref(hooks if hooks is not None else _HookDict())
+        self.extra_dict_ref = tuple(_ref(d) for d in state[2] if d is not None) \
+            if len(state) > 2 else ()
         # ids made in this process from now on must not collide with the loaded one
         RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
 
@@ -69,6 +84,14 @@ class RemovableHandle:
 
     def __exit__(self, *exc):
         self.remove()
+
+
+def _ref(obj):
+    """A weak reference to `obj`, or a strong one where it takes none (a plain dict)."""
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
 
 
 class _HookDict(dict):

@@ -6,7 +6,7 @@ import warnings
 from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
-from ...autograd.graph import _HookDict, add_hook, new_hook_dict
+from ...autograd.graph import RemovableHandle, _HookDict, add_hook, new_hook_dict
 from ..parameter import Buffer, Parameter
 from . import _state_dict as _sd
 from ._hooks import BackwardHook, add_non_full_backward_hooks
@@ -578,7 +578,8 @@ class Module:
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         """`hook(module, args)` (or `hook(module, args, kwargs)`) before forward; it may
         return new args (or (args, kwargs))."""
-        handle = _add(self._forward_pre_hooks, hook, prepend)
+        handle = _add(self._forward_pre_hooks, hook, prepend,
+                      extra=[self._forward_pre_hooks_with_kwargs])
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs.add(handle.id)
         return handle
@@ -587,7 +588,8 @@ class Module:
                               always_call=False):
         """`hook(module, args, output)` (or `(module, args, kwargs, output)`) after forward;
         it may return a new output."""
-        handle = _add(self._forward_hooks, hook, prepend)
+        handle = _add(self._forward_hooks, hook, prepend, extra=[
+            self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
         if with_kwargs:
             self._forward_hooks_with_kwargs.add(handle.id)
         if always_call:
@@ -656,8 +658,11 @@ _MIXED_MODULE_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full
                                 "on a single Module. Please use only one of them.")
 
 
-def _add(hooks, fn, prepend):
-    handle = add_hook(hooks, fn)
+def _add(hooks, fn, prepend, extra=None):
+    """Register `fn` in `hooks` (first if `prepend`); removing its handle also drops its id
+    from the `extra` records (which hooks take kwargs, which always run)."""
+    handle = RemovableHandle(hooks, extra_dict=extra)
+    hooks[handle.id] = fn
     if prepend:
         items = list(hooks.items())
         hooks.clear()
@@ -764,7 +769,9 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     """Register `hook(module, args, output)` (`(module, args, kwargs, output)` with
     `with_kwargs`) to run after every module's forward, before the module's own forward
     hooks; it may return a new output. `always_call` runs it even when the call raises."""
-    handle = add_hook(_global_forward_hooks, hook)
+    handle = RemovableHandle(_global_forward_hooks, extra_dict=[
+        _global_forward_hooks_with_kwargs, _global_forward_hooks_always_called])
+    _global_forward_hooks[handle.id] = hook
     if with_kwargs:
         _global_forward_hooks_with_kwargs[handle.id] = True
     if always_call:
