@@ -29,7 +29,8 @@ def parse_size(args, name, size=None):
         raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
     if len(args) == 1 and not _is_int(args[0]):
         seq = args[0]
-        if isinstance(seq, (Tensor, int, float, np.number)) or not hasattr(seq, "__iter__"):
+        if isinstance(seq, (Tensor, int, float, str, np.number)) or \
+                not hasattr(seq, "__iter__"):
             raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
                             f"{type(seq).__name__}")
         args = tuple(seq)
@@ -93,7 +94,7 @@ def _allocate(xp, shape, np_dtype, fill):
 
 def _filled(name, shape, fill, dtype, device, requires_grad, pin_memory=False):
     check_shape(shape, name)
-    d = dtype or _dtype.get_default_dtype()
+    d = _dtype.as_dtype(dtype, name) or _dtype.get_default_dtype()
     return _finish(_allocate(_backend(device).xp, shape, d._np, fill), requires_grad, pin_memory)
 
 
@@ -135,7 +136,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
     check_shape(shape, "full")
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    d = dtype or _dtype.scalar_dtype(fill_value)
+    d = _dtype.as_dtype(dtype, "full") or _dtype.scalar_dtype(fill_value)
     fill_value = _dtype.checked_scalar(fill_value, d, half_range=math.prod(shape) != 1)
     return _into(out, _finish(_allocate(_backend(device).xp, shape, d._np, fill_value),
                               requires_grad, pin_memory))
@@ -231,6 +232,7 @@ def _number(x):
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False, pin_memory=False):
     """Values from `start` (inclusive) to `end` (exclusive) spaced by `step`."""
+    dtype = _dtype.as_dtype(dtype, "arange")
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
@@ -494,6 +496,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
                       "sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    dtype = _dtype.as_dtype(dtype, "tensor")
     shared = _cuda_interface_array(data)
     if shared is not None:          # a copy made on the GPU, on the data's device by default
         copied = wrap(shared).to(dtype=dtype, device=device, copy=True)
@@ -508,6 +511,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def as_tensor(data, dtype=None, device=None):
     """`data` as a tensor, sharing memory when it already is one (or a NumPy array, or a GPU
     array exporting `__cuda_array_interface__`) of that dtype and device."""
+    dtype = _dtype.as_dtype(dtype, "as_tensor")
     if isinstance(data, Tensor):
         return data.to(dtype=dtype, device=device) if (dtype or device) else data
     shared = _cuda_interface_array(data)
@@ -608,7 +612,7 @@ def legacy_new(cls, args, kwargs):
 # -- `Tensor.new_*`: factories that default to this tensor's dtype and device ----------------
 
 def _new_defaults(self, dtype, device):
-    return dtype or self.dtype, self.device if device is None else device
+    return _dtype.as_dtype(dtype, "new") or self.dtype, self.device if device is None else device
 
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
@@ -625,33 +629,36 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
                   pin_memory=pin_memory)
 
 
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
-              pin_memory=False):
+def new_zeros(self, *args, size=None, dtype=None, device=None, requires_grad=False,
+              layout=None, pin_memory=False):
     """Zeros of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad,
+    return zeros(*args, size=size, dtype=dtype, device=device, requires_grad=requires_grad,
                  pin_memory=pin_memory)
 
 
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
-             pin_memory=False):
+def new_ones(self, *args, size=None, dtype=None, device=None, requires_grad=False,
+             layout=None, pin_memory=False):
     """Ones of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return ones(*size, dtype=dtype, device=device, requires_grad=requires_grad,
+    return ones(*args, size=size, dtype=dtype, device=device, requires_grad=requires_grad,
                 pin_memory=pin_memory)
 
 
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
-              pin_memory=False):
+def new_empty(self, *args, size=None, dtype=None, device=None, requires_grad=False,
+              layout=None, pin_memory=False):
     """Uninitialised, of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return empty(*size, dtype=dtype, device=device, requires_grad=requires_grad,
+    return empty(*args, size=size, dtype=dtype, device=device, requires_grad=requires_grad,
                  pin_memory=pin_memory)
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     """`fill_value` everywhere, with this tensor's dtype and device by default."""
+    if _is_int(size):
+        raise TypeError(f"new_full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
     dtype, device = _new_defaults(self, dtype, device)
     return full(size, fill_value, dtype=dtype, device=device, requires_grad=requires_grad,
                 pin_memory=pin_memory)

@@ -3,6 +3,7 @@
 Pure data and arithmetic on types; no arrays are created here. "What dtype does int32 + float16
 give?" is answered by `promote_types`; "what does `t + 2.5` give?" by `result_type`.
 """
+import builtins
 import math
 
 import numpy as np
@@ -99,6 +100,24 @@ _FROM_NUMPY = {d._np: d for d in ALL_DTYPES}
 _COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
 _REAL_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
                     float64: complex128}
+
+
+# torch's argument parser takes Python's number types where a dtype is expected:
+# zeros(2, dtype=float) is float64, x.to(int) int64 (NumPy's meaning, not the default dtype).
+_PYTHON_TYPES = {builtins.float: float64, builtins.int: int64, builtins.bool: bool,
+                 builtins.complex: complex128}
+
+
+def as_dtype(d, name):
+    """`d` (a dtype, None, or one of Python's number types) as a dtype or None; a TypeError in
+    torch's words for anything else."""
+    if d is None or isinstance(d, dtype):
+        return d
+    found = _PYTHON_TYPES.get(d) if isinstance(d, type) else None
+    if found is None:
+        raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not "
+                        f"{type(d).__name__}")
+    return found
 
 
 def _dtype_by_name(name):

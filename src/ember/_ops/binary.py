@@ -428,6 +428,16 @@ def _choose_pow(operands):
 
 
 export(Pow, ["pow"], 2, choose=_choose_pow)
+_pow = FUNCTIONS["pow"]
+
+
+def pow(input, exponent, *, out=None):
+    """`input ** exponent`; torch names the second argument `exponent` (x.pow(exponent=2))."""
+    return _pow(input, exponent, out=out)
+
+
+pow.choose, pow.defaults = _pow.choose, _pow.defaults     # what the ** operators use
+register("pow", pow)        # pow_ stays the generic in-place variant export made
 
 
 def square(input, *, out=None):

@@ -73,9 +73,10 @@ def _parse_to(args, kwargs):
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     seen_flag = False
+    dtype = _dtype.as_dtype(dtype, "to")
     for a in args:
-        if isinstance(a, _dtype.dtype):
-            dtype = a
+        if isinstance(a, _dtype.dtype) or isinstance(a, type) and a in _dtype._PYTHON_TYPES:
+            dtype = _dtype.as_dtype(a, "to")
         elif isinstance(a, Tensor):
             dtype, device = a.dtype, a.device
         elif isinstance(a, bool):

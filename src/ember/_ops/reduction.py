@@ -97,7 +97,8 @@ def _sum_dtype(data, dtype):
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over `dim` (an int or a tuple); ints and bools sum as int64."""
     data = input._data
-    if dim is None and dtype is None and out is None and data.__class__ is np.ndarray and \
+    if dim is None and dtype is None and out is None and not keepdim and \
+            data.__class__ is np.ndarray and \
             data.dtype.kind == "f" and data.dtype.itemsize >= 4:
         # the common whole-tensor sum of float32/64 on the CPU, without the general path
         t = wrap(np.asarray(np.add.reduce(data, axis=None)))

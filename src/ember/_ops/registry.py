@@ -3,6 +3,8 @@ exports is registered here, and `install` puts them in place.
 
 Tests read `FUNCTIONS` and `METHODS` to check that every operator has a test entry.
 """
+import functools
+
 from ._dispatch import inplace_variant
 
 FUNCTIONS = {}      # name -> function, exported as ember.<name>
@@ -11,6 +13,7 @@ METHODS = {}        # name -> function taking the tensor first, installed as Ten
 
 def register(name, fn, *, method=True, inplace=False, function=True):
     """Export `fn` as `ember.<name>` and/or `Tensor.<name>`, plus `Tensor.<name>_`."""
+    fn = numpy_names(fn, name)
     if function:
         FUNCTIONS[name] = fn
     if method:
@@ -18,6 +21,38 @@ def register(name, fn, *, method=True, inplace=False, function=True):
     if inplace:
         METHODS[name + "_"] = inplace_variant(fn, name + "_")
     return fn
+
+
+# NOTE [ NumPy's argument names ]
+# torch's argument parser accepts NumPy's names for two arguments of every native operator:
+# `axis` for `dim` and `keepdims` for `keepdim` (x.sum(axis=0, keepdims=True),
+# torch.cat(ts, axis=1)). Operators torch writes in Python (Tensor.norm, torch.split,
+# torch.unique, ...) do not, nor do those whose argument is `dims` (flip, roll).
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+_PYTHON_IN_TORCH = {"norm", "split", "unique", "unique_consecutive", "stft", "istft",
+                    "lu", "chain_matmul", "cdist", "tensordot", "einsum", "meshgrid",
+                    "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d"}
+
+
+def numpy_names(fn, name):
+    """`fn`, accepting `axis=` and `keepdims=` where it takes `dim` and `keepdim`."""
+    code = getattr(fn, "__code__", None)
+    if code is None or name in _PYTHON_IN_TORCH:
+        return fn
+    params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    if "dim" not in params and "keepdim" not in params:
+        return fn
+
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        if "axis" in kwargs or "keepdims" in kwargs:
+            renamed = {_NUMPY_NAMES.get(k, k): v for k, v in kwargs.items()}
+            if len(renamed) < len(kwargs):      # both names: torch knows only one of them
+                extra = "axis" if "axis" in kwargs and "dim" in kwargs else "keepdims"
+                raise TypeError(f"{name}() got an unexpected keyword argument '{extra}'")
+            kwargs = renamed
+        return fn(*args, **kwargs)
+    return op
 
 
 def function(name=None, *, method=True, inplace=False, function=True):

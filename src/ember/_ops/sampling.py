@@ -78,10 +78,10 @@ def _float_dtype(dtype, name):
 
 
 @function(method=False)
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def rand(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """Uniform samples on [0, 1)."""
-    shape = parse_size(size, "rand")
+    shape = parse_size(args, "rand", size)
     check_shape(shape, "rand")
     d = _float_dtype(dtype, "check_uniform_bounds")
     gen = _generator(generator, device)
@@ -90,10 +90,10 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
 
 @function(method=False)
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     """Standard normal samples."""
-    shape = parse_size(size, "randn")
+    shape = parse_size(args, "randn", size)
     check_shape(shape, "randn")
     d = _float_dtype(dtype, "normal_kernel_cpu")
     gen = _generator(generator, device)

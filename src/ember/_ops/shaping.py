@@ -37,7 +37,7 @@ def _varargs(args, name=None, what=None):
     """Sizes given as varargs or one sequence: repeat(2, 3) or repeat((2, 3))."""
     if not args and name:
         raise TypeError(f'{name}() missing 1 required positional arguments: "{what}"')
-    if len(args) == 1 and not isinstance(args[0], int):
+    if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
         return tuple(args[0])
     return tuple(args)
 
@@ -69,7 +69,9 @@ def flip(input, dims):
 
 
 @method("flip")
-def _flip_method(self, *dims):
+def _flip_method(self, *dims, **keyword):
+    if keyword:     # x.flip(dims=(0,))
+        return flip(self, **keyword)
     return flip(self, _varargs(dims, "flip", "dims"))
 
 
@@ -161,8 +163,10 @@ class Repeat(Op):
 
 
 @method()
-def repeat(self, *sizes):
+def repeat(self, *sizes, repeats=None):
     """The tensor tiled `sizes[i]` times along dim i (leading sizes add dims)."""
+    if repeats is not None and not sizes:       # x.repeat(repeats=(2, 1))
+        sizes = (repeats,)
     sizes = tuple(int(s) for s in _varargs(sizes, "repeat", "repeats"))
     if len(sizes) < self.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "

@@ -276,6 +276,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     sorts them (NaN the largest) unless sorted=False and k * 64 > n; where elements tie, its
     libstdc++ algorithms decide which come and in what order, and ours follow them."""
     _refuse("topk", input)
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+        raise TypeError(f"topk(): argument 'k' (position 1) must be int, not {type(k).__name__}")
     data = input._data
     d = geo.wrap_dim(-1 if dim is None else dim, data.ndim)
     a = _last(data, d)

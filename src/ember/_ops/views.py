@@ -47,9 +47,19 @@ def _view_op(op, base, shape, strides, offset, params):
     return record_view(op, base, as_view(base, shape, strides, offset), params)
 
 
+def _keyword_sizes(name, args, keyword, names):
+    """The sizes of `view(size=(2, 3))` or `reshape(shape=...)`: torch names its one sequence
+    argument, so it may come as a keyword instead of positionally."""
+    (key, value), = keyword.items() if len(keyword) == 1 else ((None, None),)
+    if args or key not in names:
+        bad = next(k for k in keyword if k not in names) if key not in names else key
+        raise TypeError(f"{name}() got an unexpected keyword argument '{bad}'")
+    return (value,)
+
+
 def _sizes(args):
     """Shape arguments as varargs or one sequence: view(2, 3) or view((2, 3))."""
-    if len(args) == 1 and not isinstance(args[0], int):
+    if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
         return tuple(args[0])
     return args
 
@@ -72,8 +82,10 @@ class UnsafeView(View):
 
 
 @method()
-def view(self, *shape):
+def view(self, *shape, **keyword):
     """The same data with another shape; raises if the strides make that impossible."""
+    if keyword:
+        shape = _keyword_sizes("view", shape, keyword, ("size", "dtype"))
     if len(shape) == 1 and shape[0].__class__ is not int:
         if isinstance(shape[0], _dtype.dtype):
             return _view_dtype(self, shape[0])
@@ -145,8 +157,10 @@ def view_as(self, other):
 
 
 @function()
-def reshape(input, *shape):
+def reshape(input, *shape, **keyword):
     """The same elements with another shape: a view when the strides allow it, else a copy."""
+    if keyword:
+        shape = _keyword_sizes("reshape", shape, keyword, ("shape",))
     shape = _sizes(shape)
     data = input._data
     if data.flags.c_contiguous:
@@ -269,8 +283,12 @@ class Permute(Op):
 
 
 @function()
-def permute(input, *dims):
+def permute(input, *dims, **keyword):
     """Reorder the dims: `x.permute(2, 0, 1)`."""
+    if keyword:
+        dims = _keyword_sizes("permute", dims, keyword, ("dims",))
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _sizes(dims)
     shape, strides = geo.permute(_shape(input), input.stride(), dims)
     wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
@@ -465,8 +483,12 @@ class Expand(Op):
 
 
 @method()
-def expand(self, *sizes):
+def expand(self, *sizes, **keyword):
     """Repeat size-1 dims (and add leading ones) without copying: their stride becomes 0."""
+    if keyword:
+        sizes = _keyword_sizes("expand", sizes, keyword, ("size",))
+    if not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     sizes = _sizes(sizes)
     if not all(s.__class__ is int for s in sizes):
         sizes = tuple(int(s) for s in sizes)
@@ -584,8 +606,10 @@ def unbind(input, dim=0):
 
 
 @function()
-def split(tensor, split_size_or_sections, dim=0):
+def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
     """Pieces of `split_size` along `dim` (the last may be smaller), or of the given sizes."""
+    if split_size is not None:      # Tensor.split's name for it
+        split_size_or_sections = split_size
     shape, strides = _shape(tensor), tensor.stride()
     d = geo.wrap_dim(dim, len(shape))
     n = shape[d]
@@ -621,6 +645,9 @@ register("split_with_sizes", lambda input, split_sizes, dim=0: split(input, list
 @function()
 def chunk(input, chunks, dim=0):
     """Up to `chunks` pieces of equal size (the last may be smaller), as views."""
+    if not isinstance(chunks, (int, np.integer)) or isinstance(chunks, bool):
+        raise TypeError(f"chunk(): argument 'chunks' (position 1) must be int, not "
+                        f"{type(chunks).__name__}")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input.shape[geo.wrap_dim(dim, input.ndim)]
