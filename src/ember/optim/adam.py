@@ -3,13 +3,18 @@ import math
 
 import numpy as np
 
+from .._tensor import Tensor
 from .optimizer import Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, zero_step, \
     zeros_state
 
 __all__ = ["Adam"]
 
 
-def _check_adam_args(lr, betas, eps, weight_decay):
+def _check_adam_args(lr, betas, eps, weight_decay, foreach=None, capturable=False):
+    """torch's checks, in torch's order; returns the betas as a tuple (a tensor beta is kept,
+    as a 0-dim tensor)."""
+    if isinstance(lr, Tensor) and foreach and not capturable:
+        raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
     check_lr_tensor(lr)
     if not 0.0 <= lr:
         raise ValueError(f"Invalid learning rate: {lr}")
@@ -21,6 +26,18 @@ def _check_adam_args(lr, betas, eps, weight_decay):
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
     if not 0.0 <= weight_decay:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+    # NOTE: torch wants two Python floats or two tensors: betas=(0, 0.99) is refused.
+    if not (all(isinstance(b, float) for b in betas[:2])
+            or all(isinstance(b, Tensor) for b in betas[:2])):
+        raise ValueError("betas must be either both floats or both Tensors")
+    for i, b in enumerate(betas[:2]):
+        if isinstance(b, Tensor):
+            if foreach and not capturable:
+                raise ValueError(f"betas[{i}] as a Tensor is not supported for "
+                                 "capturable=False and foreach=True")
+            if b.numel() != 1:
+                raise ValueError(f"Tensor betas[{i}] must be 1-element")
+    return tuple(b.reshape(()) if isinstance(b, Tensor) else b for b in betas)
 
 
 class Adam(Optimizer):
@@ -35,7 +52,7 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
-        _check_adam_args(lr, betas, eps, weight_decay)
+        betas = _check_adam_args(lr, betas, eps, weight_decay, foreach, capturable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                         amsgrad=amsgrad, maximize=maximize, foreach=foreach,
                         capturable=capturable, differentiable=differentiable, fused=fused,
@@ -51,7 +68,8 @@ class Adam(Optimizer):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            lr, (beta1, beta2), eps = to_scalar(group["lr"]), group["betas"], group["eps"]
+            lr, eps = to_scalar(group["lr"]), group["eps"]
+            beta1, beta2 = (to_scalar(b) for b in group["betas"])
             weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]
             maximize, decoupled = group["maximize"], group["decoupled_weight_decay"]
             for p in group["params"]:
@@ -64,6 +82,11 @@ class Adam(Optimizer):
                     state["exp_avg_sq"] = zeros_state(p)
                     if amsgrad:
                         state["max_exp_avg_sq"] = zeros_state(p)
+                # NOTE: torch reads the moments before the step (the KeyError of a state
+                # that was filled by hand names the first missing one).
+                exp_avg = as_real(state["exp_avg"]._data)
+                exp_avg_sq = as_real(state["exp_avg_sq"]._data)
+                max_sq = as_real(state["max_exp_avg_sq"]._data) if amsgrad else None
                 param, grad = as_real(p._data), as_real(p.grad._data)
                 if maximize:
                     grad = -grad
@@ -75,13 +98,10 @@ class Adam(Optimizer):
                         param *= 1 - lr * weight_decay
                     else:
                         grad = grad + weight_decay * param
-                exp_avg = as_real(state["exp_avg"]._data)
-                exp_avg_sq = as_real(state["exp_avg_sq"]._data)
                 exp_avg += (1 - beta1) * (grad - exp_avg)          # lerp towards grad
                 exp_avg_sq *= beta2
                 exp_avg_sq += (1 - beta2) * (grad * grad)
                 if amsgrad:
-                    max_sq = as_real(state["max_exp_avg_sq"]._data)
                     np.maximum(max_sq, exp_avg_sq, out=max_sq)
                     exp_avg_sq = max_sq
                 step_size = lr / (1 - beta1 ** step)

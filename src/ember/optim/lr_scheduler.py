@@ -185,7 +185,9 @@ class LRScheduler:
         return _group_values(self.optimizer, "lr")
 
 
-_LRScheduler = LRScheduler
+class _LRScheduler(LRScheduler):
+    """torch's deprecated name: a subclass of `LRScheduler` (not an alias), so the built-in
+    schedulers are not instances of it."""
 
 
 def _lambdas(optimizer, lr_lambda):
