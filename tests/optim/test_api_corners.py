@@ -59,3 +59,50 @@ def test_adam_reads_the_moments_before_the_step_counter():
     opt.state[p]["custom"] = 1          # a state filled by hand, without the moments
     with pytest.raises(KeyError, match="exp_avg"):
         opt.step()
+
+
+@pytest.mark.parametrize("name", ["Adadelta", "Adagrad", "Adam", "Adamax", "NAdam", "RAdam",
+                                  "RMSprop", "Rprop"])
+def test_a_step_counter_set_to_a_number_is_refused_with_torchs_text(name):
+    p = _param()
+    opt = getattr(ember.optim, name)([p])
+    opt.step()
+    opt.state[p]["step"] = 5
+    with pytest.raises(RuntimeError, match="^API has changed, `state_steps` argument must "
+                                           "contain a list of singleton tensors$"):
+        opt.step()
+
+
+@pytest.mark.parametrize("name,keys", [
+    ("Adadelta", ["step"]), ("Adagrad", ["step"]), ("Adam", ["step"]), ("AdamW", ["step"]),
+    ("Adamax", ["step"]), ("NAdam", ["step", "mu_product"]), ("RAdam", ["step"]),
+    ("RMSprop", ["step"]), ("Rprop", ["step"]), ("ASGD", ["step", "eta", "mu"]),
+    ("Adafactor", ["step"])])
+def test_loading_plain_number_counters_turns_them_into_tensors(name, keys):
+    """State dicts saved before torch 1.12 hold the step (and ASGD's eta and mu, NAdam's
+    mu_product) as Python numbers; loading makes 0-dim float32 tensors of them."""
+    p = _param()
+    opt = getattr(ember.optim, name)([p])
+    opt.step()
+    sd = opt.state_dict()
+    expected = {}
+    for key in keys:
+        expected[key] = sd["state"][0][key].item()
+        sd["state"][0][key] = expected[key] if key != "step" else int(expected[key])
+    opt.load_state_dict(sd)
+    for key in keys:
+        value = opt.state[p][key]
+        assert isinstance(value, ember.Tensor) and value.shape == () and \
+            value.dtype == ember.float32 and value.item() == expected[key]
+    opt.step()
+    assert opt.state[p]["step"].item() == 2
+
+
+def test_a_plain_step_of_an_optimizer_without_counters_is_left_alone():
+    p = _param()
+    opt = ember.optim.SGD([p], lr=0.1, momentum=0.9)
+    opt.step()
+    sd = opt.state_dict()
+    sd["state"][0]["step"] = 3
+    opt.load_state_dict(sd)
+    assert opt.state[p]["step"] == 3

@@ -46,6 +46,8 @@ class Adafactor(Optimizer):
     # filled into the groups of optimizers pickled before these options existed
     _group_defaults = {"foreach": None, "maximize": False}
 
+    _scalar_state = ("step",)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)

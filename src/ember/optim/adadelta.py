@@ -1,7 +1,8 @@
 """Adadelta: step sizes from running averages of squared gradients and squared updates."""
 import numpy as np
 
-from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
+                        zeros_state)
 
 __all__ = ["Adadelta"]
 
@@ -34,6 +35,8 @@ class Adadelta(Optimizer):
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "capturable": False}
 
+    _scalar_state = ("step",)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
@@ -51,7 +54,7 @@ class Adadelta(Optimizer):
                 param, grad = as_real(p._data), as_real(p.grad._data)
                 if maximize:
                     grad = -grad
-                state["step"]._data += 1
+                step_counter(state)[...] += 1
                 if weight_decay != 0:
                     grad = grad + weight_decay * param
                 square_avg = as_real(state["square_avg"]._data)

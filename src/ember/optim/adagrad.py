@@ -1,8 +1,8 @@
 """Adagrad: per-coordinate learning rates from the sum of squared past gradients."""
 import numpy as np
 
-from .optimizer import Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, zero_step, \
-    zeros_state
+from .optimizer import (Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, step_counter,
+                        zero_step, zeros_state)
 
 __all__ = ["Adagrad"]
 
@@ -53,6 +53,8 @@ class Adagrad(Optimizer):
     # filled into the groups of optimizers pickled before these options existed
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "fused": None}
 
+    _scalar_state = ("step",)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
@@ -68,7 +70,7 @@ class Adagrad(Optimizer):
                 param, grad = as_real(p._data), as_real(p.grad._data)
                 if maximize:
                     grad = -grad
-                step_t = state["step"]._data
+                step_t = step_counter(state)
                 step_t += 1
                 step = float(step_t)
                 if weight_decay != 0:

@@ -4,8 +4,8 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from .optimizer import Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, zero_step, \
-    zeros_state
+from .optimizer import (Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, step_counter,
+                        zero_step, zeros_state)
 
 __all__ = ["Adam"]
 
@@ -64,6 +64,8 @@ class Adam(Optimizer):
     _group_defaults = {"amsgrad": False, "maximize": False, "foreach": None, "capturable": False,
                        "differentiable": False, "fused": None, "decoupled_weight_decay": False}
 
+    _scalar_state = ("step",)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
@@ -90,7 +92,7 @@ class Adam(Optimizer):
                 param, grad = as_real(p._data), as_real(p.grad._data)
                 if maximize:
                     grad = -grad
-                step_t = state["step"]._data
+                step_t = step_counter(state)
                 step_t += 1
                 step = float(step_t)
                 if weight_decay != 0:

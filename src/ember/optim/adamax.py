@@ -1,7 +1,8 @@
 """Adamax: Adam with the infinity norm in place of the second moment."""
 import numpy as np
 
-from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
+                        zeros_state)
 
 __all__ = ["Adamax"]
 
@@ -36,6 +37,8 @@ class Adamax(Optimizer):
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "capturable": False}
 
+    _scalar_state = ("step",)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
@@ -53,7 +56,7 @@ class Adamax(Optimizer):
                 param, grad = as_real(p._data), as_real(p.grad._data)
                 if maximize:
                     grad = -grad
-                step_t = state["step"]._data
+                step_t = step_counter(state)
                 step_t += 1
                 if weight_decay != 0:
                     grad = grad + weight_decay * param

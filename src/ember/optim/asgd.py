@@ -34,6 +34,8 @@ class ASGD(Optimizer):
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "capturable": False}
 
+    _scalar_state = ("step", "eta", "mu")
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)

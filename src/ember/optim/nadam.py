@@ -1,7 +1,7 @@
 """NAdam: Adam with Nesterov momentum and a momentum-decay schedule."""
 import numpy as np
 
-from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar,
+from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar, step_counter,
                         zero_step, zeros_state)
 from .._tensor import wrap
 
@@ -45,6 +45,8 @@ class NAdam(Optimizer):
     _group_defaults = {"maximize": False, "foreach": None, "capturable": False,
                        "differentiable": False, "decoupled_weight_decay": False}
 
+    _scalar_state = ("step", "mu_product")
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
@@ -64,7 +66,7 @@ class NAdam(Optimizer):
                 param, grad = as_real(p._data), as_real(p.grad._data)
                 if maximize:
                     grad = -grad
-                step_t = state["step"]._data
+                step_t = step_counter(state)
                 step_t += 1
                 step = float(step_t)
                 bias_correction2 = 1 - beta2 ** step

@@ -118,6 +118,16 @@ def zero_step():
     return wrap(np.zeros((), scalar_dtype()))
 
 
+def step_counter(state):
+    """The array of a parameter's `step` counter. torch refuses a state whose `step` is not a
+    tensor (set by hand; old state dicts' int steps are converted on loading)."""
+    step = state["step"]
+    if not isinstance(step, Tensor):
+        raise RuntimeError("API has changed, `state_steps` argument must contain a list of "
+                           "singleton tensors")
+    return step._data
+
+
 def zeros_state(p, fill=0):
     """A state buffer shaped and laid out like parameter `p`, filled with `fill`."""
     data = p._data
@@ -143,6 +153,9 @@ class Optimizer:
     """
 
     _group_defaults = {}    # option -> default, for groups of optimizers pickled before it
+    # per-parameter numbers kept as 0-dim tensors (state dicts from before torch 1.12 hold
+    # plain numbers; loading turns them into tensors)
+    _scalar_state = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -195,6 +208,11 @@ class Optimizer:
         for group in self.param_groups:
             for key, value in self._group_defaults.items():
                 group.setdefault(key, value)
+            for p in group["params"]:
+                p_state = self.state.get(p)
+                for key in self._scalar_state if p_state else ():
+                    if key in p_state and not isinstance(p_state[key], Tensor):
+                        p_state[key] = wrap(np.array(float(p_state[key]), scalar_dtype()))
 
     def __repr__(self):
         text = self.__class__.__name__ + " ("

@@ -4,7 +4,8 @@ import math
 
 import numpy as np
 
-from .optimizer import Optimizer, as_real, check_lr_tensor, to_scalar, zero_step, zeros_state
+from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
+                        zeros_state)
 
 __all__ = ["RAdam"]
 
@@ -44,6 +45,8 @@ class RAdam(Optimizer):
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "decoupled_weight_decay": False, "capturable": False}
 
+    _scalar_state = ("step",)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
@@ -62,7 +65,7 @@ class RAdam(Optimizer):
                 param, grad = as_real(p._data), as_real(p.grad._data)
                 if maximize:
                     grad = -grad
-                step_t = state["step"]._data
+                step_t = step_counter(state)
                 step_t += 1
                 step = float(step_t)
                 if weight_decay != 0:

@@ -1,7 +1,7 @@
 """Rprop: resilient backpropagation, per-coordinate step sizes adapted from gradient signs."""
 from .._device import backend_of
 
-from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, zero_step,
+from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
 
 __all__ = ["Rprop"]
@@ -33,6 +33,8 @@ class Rprop(Optimizer):
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False,
                        "capturable": False}
 
+    _scalar_state = ("step",)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
@@ -50,7 +52,7 @@ class Rprop(Optimizer):
                     state["prev"] = zeros_state(p)
                     state["step_size"] = zeros_state(p, complex(lr, lr) if p.is_complex()
                                                      else lr)
-                state["step"]._data += 1
+                step_counter(state)[...] += 1
                 param, grad = as_real(p._data), as_real(p.grad._data)
                 if maximize:
                     grad = -grad
