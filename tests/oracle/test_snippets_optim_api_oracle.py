@@ -200,6 +200,13 @@ STEPS = [
     P + "opt = torch.optim.SGD([p], lr=0.1)\np.grad = torch.ones(3)\nopt.step()",
     P + "opt = torch.optim.SGD([p], lr=0.1)\nopt.zero_grad()\nopt.step()\nprint(p.tolist())",
     P + "opt = torch.optim.Adam([p], lr=0.1)\nopt.state[p]['custom'] = 1\nopt.step()\nprint(sorted(opt.state[p]))",
+    *[P + f"opt = torch.optim.{name}([p])\nopt.step()\nopt.state[p]['step'] = 5\nopt.step()"
+      for name in ["Adadelta", "Adagrad", "Adam", "Adamax", "NAdam", "RAdam", "RMSprop", "Rprop"]],
+    *[P + f"opt = torch.optim.{name}([p])\nopt.step()\nsd = opt.state_dict()\nsd['state'][0]['step'] = 3\nopt.load_state_dict(sd)\nprint(opt.state[p]['step'])\nopt.step()\nprint(opt.state[p]['step'])"
+      for name in ["Adadelta", "Adagrad", "Adam", "Adamax", "NAdam", "RAdam", "RMSprop", "Rprop", "ASGD", "Adafactor"]],
+    P + "opt = torch.optim.ASGD([p])\nopt.step()\nsd = opt.state_dict()\nsd['state'][0].update(step=1, eta=0.01, mu=1)\nopt.load_state_dict(sd)\nprint(sorted((k, v) for k, v in opt.state[p].items() if k != 'ax'))",
+    P + "opt = torch.optim.NAdam([p])\nopt.step()\nsd = opt.state_dict()\nsd['state'][0].update(step=1, mu_product=0.5)\nopt.load_state_dict(sd)\nprint(opt.state[p]['mu_product'], opt.state[p]['step'])",
+    P + "opt = torch.optim.SGD([p], momentum=0.9)\nopt.step()\nsd = opt.state_dict()\nsd['state'][0]['step'] = 3\nopt.load_state_dict(sd)\nprint(opt.state[p]['step'])",
     P + "opt = torch.optim.SGD([p], lr=0.1)\nprint(opt.state_dict()['param_groups'][0]['params'], opt.param_groups[0]['params'][0].shape)",
     P + "opt = torch.optim.SGD([p], lr=0.1)\nprint(hasattr(opt, 'zero_grad'), hasattr(opt, 'step'), isinstance(opt, torch.optim.Optimizer))",
     P + "torch.optim.Optimizer([p], {}).step()",
@@ -546,7 +553,28 @@ SCHED_MORE = [
     S2 + "s = L.ExponentialLR(opt, 0.5)\nopt.step()\ns.step()\nprint(s.get_last_lr(), s.base_lrs, [g['initial_lr'] for g in opt.param_groups])",
 ]
 
-SNIPPETS = [*GROUPS, *REPRS, *STATE, *STEPS, *SEQUENCES, *MORE, *CUSTOM, *SCHED_MORE]
+# Options across the optimizers: list-valued betas/etas, tensor learning rates with and
+# without foreach, one-element tensors, maximize in the repr.
+OPTIONS = [
+    P + f"opt = torch.optim.{name}([p], {arg})\nprint(opt.param_groups[0])\nopt.step()\nprint(sorted(opt.state[p]))"
+    for name, arg in [("NAdam", "betas=[0.8, 0.9]"), ("RAdam", "betas=[0.8, 0.9]"),
+                      ("Adamax", "betas=[0.8, 0.9]"), ("NAdam", "betas=(0, 0.9)"),
+                      ("Rprop", "etas=[0.4, 1.3], step_sizes=[1e-5, 10]"),
+                      ("Adafactor", "eps=[None, 1e-3]")]
+] + [
+    P + snippet.format(name=name)
+    for name in ["SGD", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta", "ASGD",
+                 "Rprop", "AdamW", "Adafactor"]
+    for snippet in [
+        "opt = torch.optim.{name}([p], lr=torch.tensor(0.01), foreach=True)\nopt.step()\nprint('ok')",
+        "opt = torch.optim.{name}([p], lr=torch.tensor(0.01), foreach=False)\nopt.step()\nprint([round(v, 6) for v in p.tolist()])",
+        "opt = torch.optim.{name}([p], lr=torch.tensor([0.01]))\nopt.step()\nprint(opt.param_groups[0]['lr'])",
+        "opt = torch.optim.{name}([p], maximize=True)\nprint(opt)",
+    ]
+]
+
+SNIPPETS = [*GROUPS, *REPRS, *STATE, *STEPS, *SEQUENCES, *MORE, *CUSTOM, *SCHED_MORE,
+            *OPTIONS]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
