@@ -573,8 +573,33 @@ OPTIONS = [
     ]
 ]
 
+# Schedulers on a tensor learning rate (torch fills it in place), on optimizers without
+# momentum, and after the group's lr is edited by hand.
+TLR = "p = torch.nn.Parameter(torch.ones(1))\nopt = torch.optim.SGD([p], lr=torch.tensor(0.1), momentum=0.9)\nL = torch.optim.lr_scheduler\n"
+TENSOR_LR = [TLR + f"s = {mk}\nlr0 = opt.param_groups[0]['lr']\nfor _ in range(3):\n    opt.step()\n    s.step({arg})\nprint(type(opt.param_groups[0]['lr']).__name__, opt.param_groups[0]['lr'] is lr0, [round(float(v), 8) for v in s.get_last_lr()], type(s.get_last_lr()[0]).__name__)"
+      for mk, arg in [("L.StepLR(opt, 1, 0.5)", ""), ("L.OneCycleLR(opt, 1.0, total_steps=5)", ""),
+                      ("L.CyclicLR(opt, 0.01, 0.1, step_size_up=2)", ""), ("L.ReduceLROnPlateau(opt, patience=0)", "1.0"),
+                      ("L.CosineAnnealingLR(opt, 4)", ""), ("L.LambdaLR(opt, lambda e: 0.5)", ""),
+                      ("L.SequentialLR(opt, [L.ConstantLR(opt, 0.5, total_iters=1), L.ExponentialLR(opt, 0.5)], milestones=[2])", "")]]
+SCHED_EDITS = [
+ "p = torch.nn.Parameter(torch.ones(1))\nopt = torch.optim.Adagrad([p])\ntorch.optim.lr_scheduler.OneCycleLR(opt, 1.0, total_steps=5)",
+ "p = torch.nn.Parameter(torch.ones(1))\nopt = torch.optim.Adagrad([p])\ntorch.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1)",
+ "p = torch.nn.Parameter(torch.ones(1))\nopt = torch.optim.Adam([p], lr=0.1)\ns = torch.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, cycle_momentum=True, base_momentum=0.8, max_momentum=0.9)",
+ "p = torch.nn.Parameter(torch.ones(1))\nopt = torch.optim.NAdam([p], lr=0.1)\ns = torch.optim.lr_scheduler.OneCycleLR(opt, 1.0, total_steps=5)\nprint(opt.param_groups[0]['betas'], opt.param_groups[0]['momentum_decay'])",
+ S + "s = L.OneCycleLR(opt, 1.0, total_steps=5)\nopt.param_groups[0]['momentum'] = 0.3\nopt.step()\ns.step()\nprint(round(opt.param_groups[0]['momentum'], 8))",
+ S + "s = L.ReduceLROnPlateau(opt, patience=0, factor=0.5)\nopt.param_groups[0]['lr'] = 1e-9\ns.step(1)\ns.step(1)\nprint(opt.param_groups[0]['lr'])",
+ S + "s = L.ReduceLROnPlateau(opt, patience=0, factor=0.5, min_lr=0.2)\ns.step(1)\ns.step(1)\nprint(opt.param_groups[0]['lr'])",
+ S + "s = L.CosineAnnealingLR(opt, 3)\nopt.param_groups[0]['lr'] = 1.0\nout = []\nfor _ in range(4):\n    opt.step()\n    s.step()\n    out.append(round(s.get_last_lr()[0], 10))\nprint(out)",
+ S + "s = L.PolynomialLR(opt, 3)\nopt.param_groups[0]['lr'] = 1.0\nout = []\nfor _ in range(4):\n    opt.step()\n    s.step()\n    out.append(round(s.get_last_lr()[0], 10))\nprint(out)",
+ S + "s = L.LinearLR(opt, 0.5, total_iters=3)\nopt.param_groups[0]['lr'] = 1.0\nout = []\nfor _ in range(4):\n    opt.step()\n    s.step()\n    out.append(round(s.get_last_lr()[0], 10))\nprint(out)",
+ S + "s = L.ConstantLR(opt, 0.5, total_iters=2)\nopt.param_groups[0]['lr'] = 1.0\nout = []\nfor _ in range(4):\n    opt.step()\n    s.step()\n    out.append(round(s.get_last_lr()[0], 10))\nprint(out)",
+ S + "s = L.MultiStepLR(opt, [1, 2])\nopt.param_groups[0]['lr'] = 1.0\nout = []\nfor _ in range(3):\n    opt.step()\n    s.step()\n    out.append(s.get_last_lr()[0])\nprint(out)",
+ S + "s = L.CosineAnnealingWarmRestarts(opt, 2)\nopt.param_groups[0]['lr'] = 1.0\nout = []\nfor _ in range(4):\n    opt.step()\n    s.step()\n    out.append(round(s.get_last_lr()[0], 10))\nprint(out)",
+ S + "s = L.CyclicLR(opt, 0.01, 0.1, step_size_up=2)\nopt.param_groups[0]['lr'] = 1.0\nopt.step()\ns.step()\nprint([round(v, 10) for v in s.get_last_lr()])",
+]
+
 SNIPPETS = [*GROUPS, *REPRS, *STATE, *STEPS, *SEQUENCES, *MORE, *CUSTOM, *SCHED_MORE,
-            *OPTIONS]
+            *OPTIONS, *TENSOR_LR, *SCHED_EDITS]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
