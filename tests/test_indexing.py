@@ -642,3 +642,23 @@ def test_index_put_values_must_be_a_tensor():
     with pytest.raises(TypeError, match=r"^index_put\(\): argument 'values' \(position 2\) "
                                         r"must be Tensor, not float$"):
         x.index_put((ember.tensor([0]),), 3.0)
+
+
+def test_index_put_indices_must_be_a_tuple():
+    x = ember.zeros(3)
+    with pytest.raises(TypeError, match=r"^index_put_\(\): argument 'indices' \(position 1\) "
+                                        r"must be tuple of Tensors, not Tensor$"):
+        x.index_put_(ember.tensor([0]), ember.tensor(1.))
+    x.index_put_([ember.tensor([0])], ember.tensor(1.))     # a list of tensors is fine
+    assert x.tolist() == [1.0, 0.0, 0.0]
+
+
+def test_unbind_of_a_0_dim_tensor():
+    with pytest.raises(IndexError, match="^Dimension specified as 0 but tensor has no dimensions$"):
+        ember.tensor(1.).unbind()
+
+
+def test_index_copy_count_mismatch_is_an_index_error():
+    with pytest.raises(IndexError, match=r"^index_copy_\(\): Number of indices \(1\) should be "
+                                         r"equal to source.size\(dim\) \(2\)$"):
+        ember.zeros(3, 2).index_copy_(0, ember.tensor([1]), ember.ones(2, 2))

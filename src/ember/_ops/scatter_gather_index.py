@@ -125,7 +125,7 @@ def index_copy(input, dim, index, source, *, out=None):
     ids = idx.reshape(-1)
     src = as_1d(source._data)
     if source._data.ndim and src.shape[d] != ids.size:
-        raise RuntimeError(f"index_copy_(): Number of indices ({ids.size}) should be equal to "
+        raise IndexError(f"index_copy_(): Number of indices ({ids.size}) should be equal to "
                            f"source.size(dim) ({src.shape[d]})")
     for k in range(x.ndim):     # torch counts the dims of a slice (dim `d` left out)
         if k != d and x.shape[k] != src.shape[k]:
@@ -218,6 +218,10 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
         raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not "
                         f"{c_type_name(values)}")
     _no_out("index_put", out)
+    if not isinstance(indices, (tuple, list)):     # a lone tensor is not a tuple of them
+        name = "index_put_" if out.__class__ is Inplace else "index_put"
+        raise TypeError(f"{name}(): argument 'indices' (position 1) must be tuple of Tensors, "
+                        f"not {c_type_name(indices)}")
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 1, but got "

@@ -601,6 +601,8 @@ def unbind(input, dim=0):
     """A tuple of views, one per index of `dim`."""
     shape, strides = _shape(input), input.stride()
     d = geo.wrap_dim(dim, len(shape))
+    if not shape:       # (dim 0 or -1 wraps for a 0-dim tensor, but there is nothing to unbind)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     pieces = [geo.select(shape, strides, input._offset, d, i) for i in range(shape[d])]
     return _multi_view(Unbind, input, pieces, {"dim": d})
 
