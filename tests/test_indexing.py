@@ -653,6 +653,36 @@ def test_index_put_indices_must_be_a_tuple():
     assert x.tolist() == [1.0, 0.0, 0.0]
 
 
+def test_lists_ranges_and_arrays_index_as_long_unless_bool_or_byte():
+    x = ember.arange(5) * 10
+    assert x[range(1, 3)].tolist() == [10, 20]
+    assert x[range(0)].shape == (0,)
+    assert x[[0.9, 2.9]].tolist() == [0, 20]          # floats are truncated
+    assert x[np.array([1.5, 4.2])].tolist() == [10, 40]
+    assert x[np.array([1, 4], dtype=np.int8)].tolist() == [10, 40]
+    assert x[np.array([1, 4], dtype=np.uint16)].tolist() == [10, 40]
+    assert x[np.array([1, 0, 0, 0, 1], dtype=np.uint8)].tolist() == [0, 40]   # a mask
+    assert x[np.array(1.5)].shape == () and x[np.array(1.5)].item() == 10
+    y = ember.zeros(3, 3)
+    y[range(3), range(3)] = 1
+    assert y.tolist() == np.eye(3).tolist()
+    with pytest.raises(TypeError, match="^'complex' object cannot be interpreted as an integer"):
+        x[[1j]]
+    with pytest.raises(IndexError, match=r"\(got numpy\.float64\)$"):
+        x[np.float64(1)]
+
+
+def test_out_of_range_index_names_its_place_among_the_advanced_indices():
+    x = ember.arange(24).reshape(2, 3, 4)
+    for key, dim in (((slice(None), slice(None), [9]), 0), ((slice(None), [7]), 0),
+                     (([0], slice(None), [9]), 1), (([0], [0], [9]), 2), ((1, slice(None), [9]), 0)):
+        bad = key[-1][0]
+        with pytest.raises(IndexError, match=f"^index {bad} is out of bounds for dimension {dim} "):
+            x[key]
+        with pytest.raises(IndexError, match=f"^index {bad} is out of bounds for dimension {dim} "):
+            x[key] = 1
+
+
 def test_unbind_of_a_0_dim_tensor():
     with pytest.raises(IndexError, match="^Dimension specified as 0 but tensor has no dimensions$"):
         ember.tensor(1.).unbind()
@@ -662,3 +692,51 @@ def test_index_copy_count_mismatch_is_an_index_error():
     with pytest.raises(IndexError, match=r"^index_copy_\(\): Number of indices \(1\) should be "
                                          r"equal to source.size\(dim\) \(2\)$"):
         ember.zeros(3, 2).index_copy_(0, ember.tensor([1]), ember.ones(2, 2))
+
+
+def test_one_value_through_a_byte_mask_is_refused_as_by_masked_fill():
+    m = ember.tensor([1, 0, 1], dtype=ember.uint8)
+    message = "^masked_fill_ only supports boolean masks, but got mask with dtype unsigned char$"
+    for key in (m, (None, m), (Ellipsis, m), np.array([1, 0, 1], dtype=np.uint8)):
+        for value in (5, ember.tensor(5.), ember.tensor([5.])):
+            with pytest.raises(RuntimeError, match=message):
+                ember.zeros(3)[key] = value
+    with pytest.raises(RuntimeError, match=message):
+        ember.zeros(3).index_put_((m,), ember.tensor(5.))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x = ember.zeros(3)
+        x[m] = ember.tensor([5., 6.])                   # an index_put_: the byte mask is taken
+        assert x.tolist() == [5.0, 0.0, 6.0]
+        y = ember.zeros(3, 3)
+        y[m, [0, 1]] = 5                                # two advanced indices: an index_put_
+        assert y[:, :2].tolist() == [[5.0, 0.0], [0.0, 0.0], [0.0, 5.0]]
+
+
+def test_slice_bounds_must_have_index():
+    x = ember.arange(6)
+    message = "^slice indices must be integers or None or have an __index__ method$"
+    for key in (slice(1.0, 3), slice(None, 2.5), slice(None, "x"), slice(1, np.float64(3))):
+        with pytest.raises(TypeError, match=message):
+            x[key]
+    with pytest.raises(TypeError, match="^only integer tensors of a single element"):
+        x[ember.tensor(1.):3]
+    assert x[np.int64(1):ember.tensor(4):ember.tensor([2])].tolist() == [1, 3]
+
+
+def test_a_numpy_bool_is_no_index():
+    with pytest.raises(IndexError, match=r"\(got numpy\.bool\)$"):
+        ember.zeros(3)[np.bool_(True)]
+    x = ember.zeros(3)
+    x[[np.bool_(True), np.bool_(False), np.bool_(True)]] = 4    # in a list, a mask
+    assert x.tolist() == [4.0, 0.0, 4.0]
+
+
+def test_assigned_python_int_must_fit_a_long_long():
+    x = ember.zeros(3)
+    for value in (2**63, -2**63 - 1, 2**70):
+        for key in (0, slice(None), [0]):
+            with pytest.raises(ValueError, match="^Overflow when unpacking long long$"):
+                x[key] = value
+    x[0] = -2**63
+    assert x[0].item() == float(-2**63)

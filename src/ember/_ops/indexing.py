@@ -4,6 +4,8 @@ Ints, slices, None and Ellipsis give views (select, slice, unsqueeze); integer t
 and boolean masks index by copy (IndexBackward0), placed as NumPy places advanced indices.
 Assignment writes through the view part and then `index_put_`s the advanced part.
 """
+import operator
+
 import numpy as np
 
 
@@ -43,11 +45,22 @@ def _as_index_array(item, xp):
         arr = item._data
         if backend_of(arr).xp is not xp:
             arr = xp.asarray(backend_of(arr).to_numpy(arr))
-    elif isinstance(item, (list, tuple)) and len(item) == 0:
+    elif isinstance(item, (list, tuple, range)) and len(item) == 0:
         return xp.zeros((0,), "int64")
     else:
-        from .._creation import tensor
-        arr = xp.asarray(tensor(item)._data)
+        # torch turns a list, range or NumPy array index into a long tensor unless it holds
+        # bools or bytes (those stay masks): floats are truncated, `x[[1.5]]` is `x[[1]]`.
+        if isinstance(item, np.ndarray):
+            arr = item
+        else:
+            from .._creation import tensor
+            arr = tensor(list(item) if isinstance(item, range) else item)._data
+            arr = backend_of(arr).to_numpy(arr)
+        if arr.dtype.kind == "c":
+            raise TypeError("'complex' object cannot be interpreted as an integer")
+        if arr.dtype.name not in ("bool", "uint8"):
+            arr = arr.astype("int64")
+        return xp.asarray(arr)
     if arr.dtype.name not in _INDEX_DTYPES:
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return arr
@@ -62,7 +75,8 @@ def _dims_used(item):
 
 
 def _is_bool_scalar(item):
-    return isinstance(item, (bool, np.bool_)) or (
+    # (a NumPy bool_ is no index to torch: "got numpy.bool")
+    return isinstance(item, bool) or (
         isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype.kind == "b")
 
 
@@ -124,8 +138,7 @@ def _apply_basic(self, index, skip_full=True):
             result = select(result, dim, i)
             source_dim += 1
         elif isinstance(item, slice):
-            start, stop, step = (None if v is None else int(v) for v in
-                                 (item.start, item.stop, item.step))
+            start, stop, step = (_slice_bound(v) for v in (item.start, item.stop, item.step))
             if step == 0:
                 raise ValueError("slice step cannot be zero")
             if not (skip_full and slice(start, stop, step).indices(result.shape[dim]) ==
@@ -139,9 +152,9 @@ def _apply_basic(self, index, skip_full=True):
             result = unsqueeze(result, dim)
             advanced.append((dim, xp.arange(1 if bool(item) else 0, dtype="int64")))
             dim += 1
-        elif isinstance(item, (Tensor, list, tuple, np.ndarray)):
+        elif isinstance(item, (Tensor, list, tuple, range, np.ndarray)):
             arr = _as_index_array(item, xp)
-            if arr.dtype.kind == "b" or (arr.dtype == np.uint8 and isinstance(item, Tensor)):
+            if arr.dtype.kind == "b" or arr.dtype == np.uint8:
                 shape = tuple(result.shape)
                 if arr.dtype != np.bool_:
                     arr = arr.astype(bool)
@@ -156,15 +169,27 @@ def _apply_basic(self, index, skip_full=True):
                 dim += arr.ndim
                 source_dim += arr.ndim
             else:
-                _check_bounds(xp, arr, result.shape[dim], source_dim)
+                # torch names the dim by the index tensor's place among the advanced
+                # indices (its kernel sees them moved to the front): `x[:, [9]]` blames dim 0.
+                _check_bounds(xp, arr, result.shape[dim], len(advanced))
                 advanced.append((dim, arr.astype("int64", copy=False)))
                 dim += 1
                 source_dim += 1
         elif isinstance(item, str):
             raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         else:
-            raise IndexError(_INDEX_TYPE_ERROR.format(type(item).__name__))
+            raise IndexError(_INDEX_TYPE_ERROR.format(c_type_name(item)))
     return result, advanced
+
+
+def _slice_bound(value):
+    """A slice's start, stop or step as an int: like Python's own slices, only None and
+    what has `__index__` (ints, NumPy ints, one-element integer tensors) are taken."""
+    if value is None:
+        return None
+    if not hasattr(type(value), "__index__"):
+        raise TypeError("slice indices must be integers or None or have an __index__ method")
+    return operator.index(value)
 
 
 def _numpy_index(ndim, advanced):
@@ -191,7 +216,10 @@ def getitem(self, index):
         return alias_of(self) if result is self else result
     key = _numpy_index(result.ndim, advanced)
     xp = backend_of(result._data).xp
-    out = wrap(xp.ascontiguousarray(_gather_array(result._data, key, advanced)))
+    gathered = _gather_array(result._data, key, advanced)
+    # (a 0-dim index, as from `x[np.array(1.5)]`, gathers a NumPy scalar, which
+    # ascontiguousarray would make 1-dim)
+    out = wrap(xp.ascontiguousarray(gathered) if gathered.ndim else xp.asarray(gathered))
     if result._requires_grad and _grad_state.enabled:
         record(Index, (result,), (out,), {"self_size": tuple(result._data.shape), "index": key})
     return out
@@ -266,6 +294,9 @@ def _value_tensor(self, value):
     # integers (they index as ints); a NumPy float32, bool_ or array is refused.
     if not isinstance(value, (bool, int, float, complex, np.integer)):
         raise TypeError(f"can't assign a {c_type_name(value)} to a {legacy_type_name(self)}")
+    if isinstance(value, int) and not -2**63 <= value < 2**63:
+        # torch reads an assigned Python int as a C long long first, whatever self's dtype
+        raise ValueError("Overflow when unpacking long long")
     return tensor(checked_scalar(value, self.dtype, half_range=False), dtype=self.dtype,
                   device=self.device)
 
@@ -347,7 +378,7 @@ def _is_mask(item):
     if isinstance(item, Tensor):
         return item.ndim > 0 and item._data.dtype.name in ("bool", "uint8")
     if isinstance(item, (list, tuple, np.ndarray)) and len(item):
-        return _as_index_array(item, np).dtype.kind == "b"
+        return _as_index_array(item, np).dtype.name in ("bool", "uint8")
     return False
 
 
@@ -362,14 +393,24 @@ def put_value(target, index, key, advanced, value, accumulate, strip_ones):
     masked_fill_ of its number (any dtype, converted with the checked conversion); otherwise
     the value must broadcast to the indexed shape (checked first) and have target's dtype.
     `strip_ones`: the value's leading size-1 dims are dropped first (as `x[i] = v` does)."""
-    if value.dtype is target.dtype:
-        return value
+    one_mask = None
     if not accumulate and value.numel() == 1:
         advanced_items = [i for i in index if _is_advanced(i)]
         if len(advanced_items) == 1 and _is_mask(advanced_items[0]):
-            number = checked_scalar(value.item(), target.dtype)
-            return value.to(target.dtype) if value._requires_grad else \
-                _value_tensor(target, number)
+            one_mask = advanced_items[0]
+            # torch's masked_fill_ path refuses the (deprecated) uint8 masks that indexing
+            # still takes: `x[byte_mask] = 5` fails where `x[byte_mask] = two_values` works.
+            mask = one_mask._data if isinstance(one_mask, Tensor) else \
+                _as_index_array(one_mask, np)
+            if mask.dtype == np.uint8:
+                raise RuntimeError("masked_fill_ only supports boolean masks, but got mask "
+                                   "with dtype unsigned char")
+    if value.dtype is target.dtype:
+        return value
+    if one_mask is not None:
+        number = checked_scalar(value.item(), target.dtype)
+        return value.to(target.dtype) if value._requires_grad else \
+            _value_tensor(target, number)
     shape = tuple(_gather_array(target._data, key, advanced).shape)
     vshape = tuple(value.shape)
     while strip_ones and len(vshape) > len(shape) and vshape[0] == 1:
