@@ -740,3 +740,20 @@ def test_assigned_python_int_must_fit_a_long_long():
                 x[key] = value
     x[0] = -2**63
     assert x[0].item() == float(-2**63)
+
+
+def test_writing_one_value_into_an_expanded_view_is_refused():
+    message = "^unsupported operation: more than one element of the written-to tensor refers"
+    for key, value in ((slice(None), 1), (Ellipsis, ember.tensor(1.)), ((slice(None), 0), 5),
+                       (slice(None), ember.ones(1, 3))):
+        with pytest.raises(RuntimeError, match=message):
+            ember.zeros(1, 3).expand(2, 3)[key] = value
+    with pytest.raises(RuntimeError, match=message):
+        ember.zeros(1, 3).expand(2, 3).fill_(ember.tensor(1.))     # a tensor value: checked
+    y = ember.zeros(1, 3)
+    y.expand(2, 3).fill_(1.0)                                       # a number: not checked
+    y.expand(2, 3)[0] = 2                                           # no overlap within a row
+    assert y.tolist() == [[2.0, 2.0, 2.0]]
+    x = ember.arange(3.)
+    x.fill_(x[1])                                                   # reading itself is fine
+    assert x.tolist() == [1.0, 1.0, 1.0]

@@ -335,9 +335,10 @@ def setitem(self, index, value):
     if not advanced:
         value = _fit_value(value, tuple(view._data.shape))
         if not tracked:
-            # torch's copy_to: a 0-dim value is a fill_ (no overlap checks), else a copy_
+            # torch's copy_to: a 0-dim value is a fill_ with a tensor (which refuses a target
+            # with internal overlap, as an expanded one, but reads no other memory), else a copy_
             check_inplace(view, view._data.dtype, tuple(view._data.shape),
-                          None if value.ndim == 0 or same_data(view, value) else (value,))
+                          () if value.ndim == 0 else None if same_data(view, value) else (value,))
             view._data[...] = _array_like(self, value)
             view._bump_version()
             return

@@ -172,7 +172,9 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.ndim} dimensions.")
         requires_grad = self._requires_grad or value._requires_grad
-        check_inplace(self, self._data.dtype, tuple(self._data.shape))
+        # (unlike a number, a tensor value is written element-wise: torch refuses a target
+        # with internal overlap, as an expanded one; reading the value's memory is fine)
+        check_inplace(self, self._data.dtype, tuple(self._data.shape), ())
         self._data[...] = backend_of(value._data).to_numpy(value._data)[()] \
             if backend_of(value._data) is not backend_of(self._data) else value._data
         return finish_inplace(FillTensor, (self, value), {}, self, requires_grad)
