@@ -25,6 +25,17 @@ CASES = [
      lambda: ember.index_select(X, 0, L([[0, 1]]))),
     (IndexError, "index out of range in self", lambda: ember.index_select(X, 0, L([5]))),
     (IndexError, "index out of range in self", lambda: ember.index_select(X, 0, L([-1]))),
+    # (torch's CPU kernel for dim 1, or for an empty input, has its own text)
+    (RuntimeError, "INDICES element is out of DATA bounds, id=7 axis_dim=3",
+     lambda: ember.index_select(X, 1, L([1, 7, -9]))),
+    (RuntimeError, "INDICES element is out of DATA bounds, id=-1 axis_dim=3",
+     lambda: ember.index_select(ember.zeros(4, 3, 5), -2, L([-1]))),
+    (RuntimeError, "INDICES element is out of DATA bounds, id=5 axis_dim=3",
+     lambda: ember.index_select(ember.zeros(3, 0), 0, L([5]))),
+    (IndexError, "index out of range in self", lambda: ember.index_select(ember.zeros(2, 3, 4),
+                                                                          2, L([4]))),
+    (RuntimeError, "index_select(): self indexing axis dim should be positive",
+     lambda: ember.index_select(ember.zeros(2, 3, 0), 2, L([0]))),
     (RuntimeError, "index_select(): Index to scalar can have only 1 value, got 2 value(s)",
      lambda: ember.index_select(L(5.0), 0, L([0, 0]))),
     # gather
@@ -257,3 +268,16 @@ def test_saved_index_is_checked_for_inplace_changes():
     index.add_(0)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
+
+
+def test_masked_select_broadcasts_the_mask_first():
+    _raises(RuntimeError, "The size of tensor a (4) must match the size of tensor b (3) at "
+                          "non-singleton dimension 1",
+            lambda: X.masked_select(ember.ones(4, dtype=ember.bool)))
+
+
+def test_put_source_must_be_a_tensor():
+    _raises(TypeError, "put_(): argument 'source' (position 2) must be Tensor, not float",
+            lambda: ember.arange(3.).put_(L([1]), 5.0))
+    _raises(TypeError, "put(): argument 'source' (position 2) must be Tensor, not list",
+            lambda: ember.arange(3.).put(L([1]), [5.0]))

@@ -131,7 +131,16 @@ def index_select(input, dim, index, *, out=None):
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{idx.size} value(s)")
     xs, ids = as_1d(x), as_1d(idx)
-    if ids.size and (ids.min() < 0 or ids.max() >= xs.shape[d]):
+    size = xs.shape[d]
+    if ids.size and x.ndim > 1 and size == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if ids.size and (ids.min() < 0 or ids.max() >= size):
+        if x.ndim > 1 and (d == 1 or x.size == 0):
+            # NOTE: torch's CPU kernels for dim 1 and for an empty input have their own check,
+            # naming the first bad index
+            bad = int(ids[(ids < 0) | (ids >= size)][0])
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
+                               f"axis_dim={size}")
         raise IndexError("index out of range in self")
     result = xp_of(input).take(xs, ids, axis=d)
     if x.ndim == 0:

@@ -1,5 +1,6 @@
 """take, put (over flat positions) and take_along_dim (gather with broadcasting)."""
 from .. import _geometry as geo
+from .._tensor import Tensor
 from ._dispatch import Inplace
 from ._op import Op
 from ._xp_compat import ufunc_at
@@ -63,6 +64,11 @@ def put(input, index, source, accumulate=False, *, out=None):
     (duplicates add up) instead."""
     if out is not None and out.__class__ is not Inplace:
         raise TypeError("put() got an unexpected keyword argument 'out'")
+    if not isinstance(source, Tensor):
+        from .indexing import c_type_name
+        name = "put_" if out.__class__ is Inplace else "put"
+        raise TypeError(f"{name}(): argument 'source' (position 2) must be Tensor, not "
+                        f"{c_type_name(source)}")
     idx = index_of(index, ("int64",), "put_(): Expected a long tensor for index, but got {}")
     same_dtype(input, source, "put_(): self and source expected to have the same dtype, but "
                               "got self.dtype = {self} and source.dtype = {other}")

@@ -84,6 +84,7 @@ class MaskedSelect(Op):
 def masked_select(input, mask, *, out=None):
     """The elements of `input` where `mask` is True (both broadcast), as a 1-D tensor."""
     m = _mask_of(mask, "masked_select: expected BoolTensor for mask")
+    geo.broadcast_shapes(tuple(m.shape), tuple(input.shape))   # torch's error: mask is "a"
     x, m = _broadcast(xp_of(input), input._data, m)
     return run(MaskedSelect, "masked_select", (input,), x[m],
                {"mask": mask, "shape": x.shape}, out)
