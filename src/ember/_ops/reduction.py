@@ -29,7 +29,14 @@ def reduction_dims(input, dim):
         if len(dim) == 0:
             return None
         return geo.wrap_dims(dim, input.ndim)
+    if dim.__class__ is bool:       # an int to Python, not to torch's parser (argument_errors)
+        raise TypeError("dim must be int, not bool")
     return (geo.wrap_dim(dim, input.ndim),)
+
+
+def _refuse_non_bool(keepdim):
+    """torch's parser takes only a bool as keepdim; the registry words the error."""
+    raise TypeError(f"keepdim must be bool, not {type(keepdim).__name__}")
 
 
 def _axis(dims, ndim):
@@ -97,7 +104,7 @@ def _sum_dtype(data, dtype):
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over `dim` (an int or a tuple); ints and bools sum as int64."""
     data = input._data
-    if dim is None and dtype is None and out is None and not keepdim and \
+    if dim is None and dtype is None and out is None and keepdim is False and \
             data.__class__ is np.ndarray and \
             data.dtype.kind == "f" and data.dtype.itemsize >= 4:
         # the common whole-tensor sum of float32/64 on the CPU, without the general path
@@ -107,6 +114,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         return t
     if isinstance(dim, _dtype.dtype):
         dim, dtype = None, dim
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     target = _sum_dtype(data, dtype)
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
@@ -163,6 +172,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """The mean of all elements or over `dim`; needs a floating or complex dtype."""
     if isinstance(dim, _dtype.dtype):
         dim, dtype = None, dim
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     data = input._data
     target = (dtype or input.dtype)
     if not (target.is_floating_point or target.is_complex):
@@ -260,6 +271,8 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Product of all elements, or along one dim; ints and bools multiply as int64."""
     if isinstance(dim, _dtype.dtype):
         dim, dtype = None, dim
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     data = input._data
     target = _sum_dtype(data, dtype)
     xp = backend_of(data).xp
@@ -351,6 +364,8 @@ def _extreme(name, input, dim, keepdim, other, out):
         _check_nonempty(name, input, None)
         return _run(MaxAll if name == "max" else MinAll, input, xp.asarray(reduce(data)), {},
                     out)
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     d = geo.wrap_dim(dim, data.ndim)
     _check_nonempty(name, input, (d,))
     axis = d if data.ndim else None

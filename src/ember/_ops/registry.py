@@ -6,6 +6,7 @@ Tests read `FUNCTIONS` and `METHODS` to check that every operator has a test ent
 import functools
 
 from ._dispatch import inplace_variant
+from .argument_errors import SIGNATURES, parser_error
 
 FUNCTIONS = {}      # name -> function, exported as ember.<name>
 METHODS = {}        # name -> function taking the tensor first, installed as Tensor.<name>
@@ -13,13 +14,12 @@ METHODS = {}        # name -> function taking the tensor first, installed as Ten
 
 def register(name, fn, *, method=True, inplace=False, function=True):
     """Export `fn` as `ember.<name>` and/or `Tensor.<name>`, plus `Tensor.<name>_`."""
-    fn = numpy_names(fn, name)
     if function:
-        FUNCTIONS[name] = fn
+        FUNCTIONS[name] = _bound(fn, name, function=True)
     if method:
-        METHODS[name] = fn
+        METHODS[name] = _bound(fn, name, function=False)
     if inplace:
-        METHODS[name + "_"] = inplace_variant(fn, name + "_")
+        METHODS[name + "_"] = inplace_variant(numpy_names(fn, name), name + "_")
     return fn
 
 
@@ -34,24 +34,64 @@ _PYTHON_IN_TORCH = {"norm", "split", "unique", "unique_consecutive", "stft", "is
                     "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d"}
 
 
-def numpy_names(fn, name):
-    """`fn`, accepting `axis=` and `keepdims=` where it takes `dim` and `keepdim`."""
+def _takes_numpy_names(fn, name):
     code = getattr(fn, "__code__", None)
     if code is None or name in _PYTHON_IN_TORCH:
-        return fn
+        return False
     params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-    if "dim" not in params and "keepdim" not in params:
+    return "dim" in params or "keepdim" in params
+
+
+def _rename(name, kwargs):
+    """`kwargs` with `axis`/`keepdims` under torch's names."""
+    renamed = {_NUMPY_NAMES.get(k, k): v for k, v in kwargs.items()}
+    if len(renamed) < len(kwargs):      # both names: torch knows only one of them
+        extra = "axis" if "axis" in kwargs and "dim" in kwargs else "keepdims"
+        raise TypeError(f"{name}() got an unexpected keyword argument '{extra}'")
+    return renamed
+
+
+def _bound(fn, name, *, function):
+    """`fn` as the operator `name` binds its arguments: with NumPy's names where torch takes
+    them, and then also with torch's argument-parser errors where `SIGNATURES` lists the
+    operator. Only operators that need a wrapper for NumPy's names anyway get one, so that no
+    valid call pays for the error texts; others (view) call `parser_error` on their own
+    error path."""
+    if not _takes_numpy_names(fn, name):
+        return fn
+    if name in SIGNATURES:
+        return parser_errors(fn, name, function=function)
+    return numpy_names(fn, name)
+
+
+def numpy_names(fn, name):
+    """`fn`, accepting `axis=` and `keepdims=` where it takes `dim` and `keepdim`."""
+    if not _takes_numpy_names(fn, name):
         return fn
 
     @functools.wraps(fn)
     def op(*args, **kwargs):
         if "axis" in kwargs or "keepdims" in kwargs:
-            renamed = {_NUMPY_NAMES.get(k, k): v for k, v in kwargs.items()}
-            if len(renamed) < len(kwargs):      # both names: torch knows only one of them
-                extra = "axis" if "axis" in kwargs and "dim" in kwargs else "keepdims"
-                raise TypeError(f"{name}() got an unexpected keyword argument '{extra}'")
-            kwargs = renamed
+            kwargs = _rename(name, kwargs)
         return fn(*args, **kwargs)
+    return op
+
+
+def parser_errors(fn, name, *, function):
+    """`fn` with NumPy's names (see numpy_names), raising torch's argument-parser TypeError
+    (see argument_errors) when a call fails because its arguments fit none of torch's
+    signatures of `name`. The `try` costs a valid call nothing (CPython 3.11+)."""
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        if "axis" in kwargs or "keepdims" in kwargs:
+            kwargs = _rename(name, kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, AttributeError) as exc:     # e.g. dtype=<a Tensor>
+            error = parser_error(name, args, kwargs, function)
+            if error is None:
+                raise
+            raise error from exc
     return op
 
 

@@ -21,6 +21,7 @@ _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
+from .argument_errors import parser_error
 from .registry import function, method, register
 
 
@@ -84,15 +85,24 @@ class UnsafeView(View):
 @method()
 def view(self, *shape, **keyword):
     """The same data with another shape; raises if the strides make that impossible."""
-    if keyword:
-        shape = _keyword_sizes("view", shape, keyword, ("size", "dtype"))
-    if len(shape) == 1 and shape[0].__class__ is not int:
-        if isinstance(shape[0], _dtype.dtype):
-            return _view_dtype(self, shape[0])
-        shape = tuple(shape[0])
-    data = self._data
-    if data.flags.c_contiguous:
-        return _contiguous_view(self, data, shape)
+    given = shape
+    try:
+        if keyword:
+            shape = _keyword_sizes("view", shape, keyword, ("size", "dtype"))
+        if len(shape) == 1 and shape[0].__class__ is not int:
+            if isinstance(shape[0], _dtype.dtype):
+                return _view_dtype(self, shape[0])
+            shape = tuple(shape[0])
+        data = self._data
+        if data.flags.c_contiguous:
+            return _contiguous_view(self, data, shape)
+    except (TypeError, ValueError) as exc:
+        # torch's parser refuses what is not a dtype or sizes (view is not wrapped by the
+        # registry, which would cost every call a frame; the `try` costs nothing)
+        error = parser_error("view", (self,) + given, keyword, False)
+        if error is None:
+            raise
+        raise error from exc
     new_shape = geo.infer_size(shape, data.size)
     strides = geo.view_strides(_shape(self), self.stride(), new_shape)
     if strides is None:

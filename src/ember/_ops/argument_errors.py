@@ -1,0 +1,283 @@
+"""torch's argument-parser errors, worded as torch words them, from each operator's signatures.
+
+torch binds the arguments of a native operator against the operator's signatures (overloads)
+and, when none fits, raises a TypeError in its own words:
+
+    sum() received an invalid combination of arguments - got (str), but expected one of:
+     * (*, torch.dtype dtype = None)
+     * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)
+
+    cumsum() missing 1 required positional arguments: "dim"
+    cumsum(): argument 'dim' (position 1) must be int, not str
+
+ember's operators are plain Python functions, which bind their arguments more loosely and
+raise Python's own texts. When a call of an operator listed in `SIGNATURES` fails with a
+TypeError or ValueError, `parser_error` checks the arguments against torch's signatures and,
+if they fit none, gives torch's TypeError to raise instead. Only failing calls come here: the
+registry's wrapper for NumPy's argument names catches the error for the operators it wraps
+(those with a `dim` or `keepdim`, registry.parser_errors), and `view` catches its own; other
+operators are not listed yet, as a new wrapper would cost each of their valid calls a frame.
+
+NOTE [ Which text torch picks ]
+(torch/csrc/utils/python_arg_parser.cpp, as observed on torch 2.13.) The number of arguments
+given (positional plus keyword, `self` not counted) is compared with each visible signature's
+least and greatest number of arguments. If exactly one signature is plausible that way, torch
+reports what is wrong against that one: too many positional arguments, a missing one, an
+unknown keyword, or the first argument of the wrong type. Otherwise it lists the visible
+signatures ("received an invalid combination"), or names the only one ("but expected (...)")
+when the others are hidden (deprecated overloads such as add(Number alpha, Tensor other)).
+Under a listed signature that has no defaults and exactly as many parameters as arguments
+given, it says why that signature did not match.
+"""
+import numbers
+
+import numpy as np
+
+# Each operator's visible signatures, as torch prints them for the function without its
+# `Tensor input` (the method's form leaves out `out` too). A `?` after a type (not printed)
+# marks a parameter that also takes None, as parameters with a default of None do.
+SIGNATURES = {
+    "sum": ["(*, torch.dtype dtype = None)",
+            "(tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None, "
+            "Tensor out = None)"],
+    "mean": ["(*, torch.dtype dtype = None)",
+             "(tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None)"],
+    "prod": ["(*, torch.dtype dtype = None)",
+             "(int dim, bool keepdim = False, *, torch.dtype dtype = None)"],
+    "max": ["(*, Tensor out = None)", "(Tensor other, *, Tensor out = None)",
+            "(int dim, bool keepdim = False, *, tuple of Tensors out = None)"],
+    "min": ["(*, Tensor out = None)", "(Tensor other, *, Tensor out = None)",
+            "(int dim, bool keepdim = False, *, tuple of Tensors out = None)"],
+    "argmax": ["(int dim = None, bool keepdim = False)"],
+    "argmin": ["(int dim = None, bool keepdim = False)"],
+    "cumsum": ["(int dim, *, torch.dtype dtype = None)"],
+    "cumprod": ["(int dim, *, torch.dtype dtype = None)"],
+    "logsumexp": ["(tuple of ints dim, bool keepdim = False)"],
+    "softmax": ["(int dim, torch.dtype dtype = None)"],
+    "log_softmax": ["(int dim, torch.dtype dtype = None)"],
+    "index_select": ["(int dim, Tensor index)"],
+    "view": ["(torch.dtype dtype)", "(tuple of ints size)"],
+}
+# How many deprecated overloads torch accepts without listing them, by operator (add and sub
+# have one, add(Number alpha, Tensor other), once they are listed).
+HIDDEN = {}
+
+
+class _Param:
+    def __init__(self, text, keyword_only):
+        typed, _, default = text.partition(" = ")
+        kind, _, self_name = typed.rpartition(" ")
+        self.nullable = kind.endswith("?") or default == "None"
+        self.kind = kind.rstrip("?")
+        self.name = self_name
+        self.required = not default
+        self.keyword_only = keyword_only
+        self.text = text.replace("? ", " ")
+
+
+class _Signature:
+    def __init__(self, text, function):
+        inner = text[1:-1]
+        parts = [p for p in inner.split(", ") if p] if inner else []
+        if function:
+            parts.insert(0, "Tensor input")
+        else:                   # a method takes no `out`
+            parts = [p for p in parts if not p.endswith(" out = None")]
+            if parts[-1:] == ["*"]:
+                parts.pop()
+        self.text = "(" + ", ".join(parts).replace("? ", " ") + ")"
+        self.params, keyword_only = [], False
+        for part in parts:
+            if part == "*":
+                keyword_only = True
+            else:
+                self.params.append(_Param(part, keyword_only))
+        self.positional = [p for p in self.params if not p.keyword_only]
+        self.min_args = sum(p.required for p in self.params)
+        self.has_defaults = any(not p.required for p in self.params)
+
+
+def signatures(name, function):
+    """The parsed signatures of `name`, as a method's or (with `input` first) a function's."""
+    return [_Signature(s, function) for s in SIGNATURES[name]]
+
+
+# -- what torch calls the type of a value ---------------------------------------------------------
+
+def type_name(value):
+    """The type's name as CPython's tp_name gives it: `Tensor`, `int`, `numpy.bool`."""
+    cls = type(value)
+    if cls.__module__ == "builtins" or cls.__flags__ & (1 << 9):    # Py_TPFLAGS_HEAPTYPE
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _describe(value):
+    """A value's type in the "got (...)" list: `float`, `tuple of (int, int)`."""
+    if type(value) is tuple:
+        return "tuple of (" + ", ".join(_describe(v) for v in value) + ")"
+    if type(value) is list:
+        return "list of [" + ", ".join(_describe(v) for v in value) + "]"
+    return _short_name(value)
+
+
+def _short_name(value):
+    from .._tensor import Tensor
+    from .._dtype import dtype
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, dtype):
+        return "torch.dtype"
+    return type_name(value)
+
+
+def _got(args, kwargs):
+    """The "got (...)" list: plain type names (`tuple`), keywords after the positionals."""
+    given = [_short_name(a) for a in args]
+    named = [f"{k}={_short_name(v)}" for k, v in sorted(kwargs.items())]
+    if given:
+        return "(" + ", ".join(given + named) + ")"
+    return "(" + "".join(n + ", " for n in named) + ")"
+
+
+# -- whether a value fits a parameter -------------------------------------------------------------
+
+def _is_int(value):
+    """An int argument: a Python or NumPy int (not a bool), or a 0-dim integer tensor."""
+    from .._tensor import Tensor
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, np.integer)):
+        return True
+    return isinstance(value, Tensor) and value.ndim == 0 and \
+        not (value.dtype.is_floating_point or value.dtype.is_complex)
+
+
+def _fits(param, value):
+    from .._tensor import Tensor
+    from .._dtype import dtype
+    if value is None:
+        return param.nullable
+    kind = param.kind
+    if kind == "Tensor":
+        return isinstance(value, Tensor)
+    if kind == "int":
+        return _is_int(value)
+    if kind == "bool":
+        return value.__class__ is bool
+    if kind == "Number":
+        return isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, str) \
+            or isinstance(value, Tensor) and value.ndim == 0
+    if kind == "torch.dtype":
+        return isinstance(value, dtype) or any(value is t for t in (float, int, bool, complex))
+    if kind == "tuple of ints":
+        return _is_int(value) or isinstance(value, (tuple, list)) and all(map(_is_int, value))
+    return True
+
+
+def _element_problem(param, value):
+    """A list or tuple whose elements are wrong: torch words that differently; not handled."""
+    return param.kind == "tuple of ints" and isinstance(value, (tuple, list))
+
+
+# -- the errors -----------------------------------------------------------------------------------
+
+def parser_error(name, args, kwargs, function):
+    """torch's TypeError for calling operator `name` with `args`/`kwargs` (a method's `args`
+    start with self), or None when they fit one of its sigs (the failure is elsewhere)
+    or torch's text for them is not known here."""
+    if not function:
+        args = args[1:]
+    sigs = signatures(name, function)
+    for sig in sigs:
+        if _bind(sig, args, kwargs) is None:
+            return None
+    count = len(args) + len(kwargs)
+    plausible = [s for s in sigs
+                 if s.min_args <= count <= len(s.params)]
+    if len(plausible) == 1:
+        return _single_error(name, plausible[0], args, kwargs)
+    if len(sigs) == 1 and not HIDDEN.get(name):
+        return _single_error(name, sigs[0], args, kwargs)
+    got = _got(args, kwargs)
+    if len(sigs) == 1:
+        return TypeError(f"{name}() received an invalid combination of arguments - got {got}, "
+                         f"but expected {sigs[0].text}")
+    lines = [f"{name}() received an invalid combination of arguments - got {got}, "
+             f"but expected one of:"]
+    for sig in sigs:
+        lines.append(f" * {sig.text}")
+        # torch's explainer reads "()" as one (nameless, typeless) parameter
+        if not sig.has_defaults and (len(sig.params) or 1) == count:
+            lines.append(_why_not(sig, args, kwargs))
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _why_not(sig, args, kwargs):
+    names = {p.name: p for p in sig.params}
+    unknown = [k for k in kwargs if k not in names]
+    if unknown:
+        return "      didn't match because some of the keywords were incorrect: " + \
+            ", ".join(unknown)
+    marked = []
+    for i, value in enumerate(args):
+        text = _describe(value)
+        fits = i < len(sig.positional) and _fits(sig.positional[i], value)
+        marked.append(text if fits else f"!{text}!")
+    for key, value in sorted(kwargs.items()):
+        text = f"{key}={_describe(value)}"
+        marked.append(text if _fits(names[key], value) else f"!{text}!")
+    desc = "(" + ", ".join(marked) + ")" if args else "(" + "".join(m + ", " for m in marked) + ")"
+    return "      didn't match because some of the arguments have invalid types: " + desc
+
+
+def _bind(sig, args, kwargs):
+    """None when `args`/`kwargs` fit `sig`, else a TypeError (or False: no known text)."""
+    positional = sig.positional
+    if len(args) > len(positional):
+        first = positional[0] if positional else None
+        if first is not None and first.kind == "tuple of ints" and len(positional) == 1 and \
+                all(map(_is_int, args)):
+            args = (tuple(args),)                   # sizes as varargs: x.view(2, 3)
+        else:
+            lo = sum(p.required for p in positional)
+            hi = len(positional)
+            many = f"{hi}" if lo == hi else f"from {lo} to {hi}"
+            noun = "argument" if hi == 1 else "arguments"
+            were = "was" if len(args) == 1 else "were"
+            return TypeError(f"takes {many} positional {noun} but {len(args)} {were} given")
+    # then parameter by parameter, in order, as torch does; unknown keywords last
+    for i, param in enumerate(sig.params):
+        if i < len(args) and not param.keyword_only:
+            if param.name in kwargs:
+                return TypeError(f"got multiple values for argument '{param.name}'")
+            where, value = f" (position {i + 1})", args[i]
+        elif param.name in kwargs:
+            where, value = "", kwargs[param.name]
+        elif param.required:
+            missing = [p.name for p in sig.params[i:] if p.required and p.name not in kwargs]
+            # torch's text says "arguments" for one and "argument" for several
+            return TypeError(f"missing {len(missing)} required positional argument"
+                             f"{'s' if len(missing) == 1 else ''}: "
+                             + ", ".join(f'"{m}"' for m in missing))
+        else:
+            continue
+        if not _fits(param, value):
+            if _element_problem(param, value):
+                return False
+            return TypeError(f"argument '{param.name}'{where} must be {param.kind}, "
+                             f"not {type_name(value)}")
+    names = {p.name for p in sig.params}
+    for key in kwargs:
+        if key not in names:
+            return TypeError(f"got an unexpected keyword argument '{key}'")
+    return None
+
+
+def _single_error(name, sig, args, kwargs):
+    error = _bind(sig, args, kwargs)
+    if not error:
+        return None
+    text = str(error)
+    sep = "(): " if text.startswith("argument") else "() "
+    return TypeError(name + sep + text)

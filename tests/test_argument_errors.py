@@ -1,0 +1,117 @@
+"""torch's argument-parser TypeErrors (ember/_ops/argument_errors.py): the texts torch 2.x
+raises for calls whose arguments fit none of an operator's signatures, written out by hand."""
+import numpy as np
+import pytest
+
+import ember
+
+
+def _x():
+    return ember.arange(6.).view(2, 3)
+
+
+def _error(call):
+    with pytest.raises(TypeError) as info:
+        call()
+    return str(info.value)
+
+
+SUM_SIGNATURES = ("\n * (*, torch.dtype dtype = None)"
+                  "\n * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n")
+
+
+def test_no_plausible_or_several_signatures_list_them():
+    head = "sum() received an invalid combination of arguments - got "
+    assert _error(lambda: _x().sum("a")) == head + "(str), but expected one of:" + SUM_SIGNATURES
+    assert _error(lambda: _x().sum(dim=1.0)) == \
+        head + "(dim=float, ), but expected one of:" + SUM_SIGNATURES
+    # a bool is not an int to torch's parser
+    assert _error(lambda: _x().sum(True)) == head + "(bool), but expected one of:" + SUM_SIGNATURES
+    assert _error(lambda: _x().prod((0, 1))).startswith(
+        "prod() received an invalid combination of arguments - got (tuple), but expected one of:"
+        "\n * (*, torch.dtype dtype = None)\n * (int dim, bool keepdim = False, *,")
+    assert _error(lambda: _x().view(2.0, 3)) == (
+        "view() received an invalid combination of arguments - got (float, int), but expected "
+        "one of:\n * (torch.dtype dtype)\n * (tuple of ints size)\n")
+
+
+def test_signatures_without_defaults_say_why_they_did_not_match():
+    assert _error(lambda: _x().view("a")) == (
+        "view() received an invalid combination of arguments - got (str), but expected one of:"
+        "\n * (torch.dtype dtype)"
+        "\n      didn't match because some of the arguments have invalid types: (!str!)"
+        "\n * (tuple of ints size)"
+        "\n      didn't match because some of the arguments have invalid types: (!str!)\n")
+    assert _error(lambda: _x().max(foo=1)) == (
+        "max() received an invalid combination of arguments - got (foo=int, ), but expected one "
+        "of:\n * ()\n      didn't match because some of the keywords were incorrect: foo"
+        "\n * (Tensor other)\n      didn't match because some of the keywords were incorrect: "
+        "foo\n * (int dim, bool keepdim = False)\n")
+
+
+def test_one_plausible_signature_names_the_argument():
+    assert _error(lambda: _x().sum(0, 1)) == \
+        "sum(): argument 'keepdim' (position 2) must be bool, not int"
+    assert _error(lambda: _x().max(dim=0, keepdim=1)) == \
+        "max(): argument 'keepdim' must be bool, not int"
+    assert _error(lambda: _x().sum(0, keepdim=np.bool_(True))) == \
+        "sum(): argument 'keepdim' must be bool, not numpy.bool"
+    assert _error(lambda: _x().argmax(dim=(0, 1))) == \
+        "argmax(): argument 'dim' must be int, not tuple"
+    assert _error(lambda: _x().cumsum("a")) == \
+        "cumsum(): argument 'dim' (position 1) must be int, not str"
+    assert _error(lambda: _x().softmax(dim=1.0)) == \
+        "softmax(): argument 'dim' must be int, not float"
+    assert _error(lambda: _x().index_select(1, [0, 1])) == \
+        "index_select(): argument 'index' (position 2) must be Tensor, not list"
+
+
+def test_positions_count_input_in_the_function_form():
+    assert _error(lambda: _x().index_select(1, "a")) == \
+        "index_select(): argument 'index' (position 2) must be Tensor, not str"
+    assert _error(lambda: ember.index_select(_x(), 1, "a")) == \
+        "index_select(): argument 'index' (position 3) must be Tensor, not str"
+    assert _error(lambda: ember.sum(_x(), dim=1.0)) == (
+        "sum() received an invalid combination of arguments - got (Tensor, dim=float), but "
+        "expected one of:\n * (Tensor input, *, torch.dtype dtype = None)"
+        "\n * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = "
+        "None, Tensor out = None)\n")
+
+
+def test_missing_and_too_many_arguments():
+    # torch's own plural: "arguments" for one missing argument, "argument" for several
+    assert _error(lambda: _x().cumsum()) == \
+        'cumsum() missing 1 required positional arguments: "dim"'
+    assert _error(lambda: _x().index_select()) == \
+        'index_select() missing 2 required positional argument: "dim", "index"'
+    assert _error(lambda: _x().softmax()) == \
+        'softmax() missing 1 required positional arguments: "dim"'
+    assert _error(lambda: _x().sum(0, True, ember.float64)) == \
+        "sum() takes from 1 to 2 positional arguments but 3 were given"
+    assert _error(lambda: _x().cumsum(1, 2)) == \
+        "cumsum() takes 1 positional argument but 2 were given"
+    assert _error(lambda: _x().argmax(1, False, 3)) == \
+        "argmax() takes from 0 to 2 positional arguments but 3 were given"
+
+
+def test_an_unknown_keyword():
+    assert _error(lambda: _x().cumsum(0, foo=1)) == \
+        "cumsum() got an unexpected keyword argument 'foo'"
+    assert _error(lambda: _x().view(shape=(6,))).startswith(
+        "view() received an invalid combination of arguments - got (shape=tuple, ), but "
+        "expected one of:\n * (torch.dtype dtype)\n      didn't match because some of the "
+        "keywords were incorrect: shape\n")
+
+
+def test_valid_calls_and_other_errors_are_unchanged():
+    x = _x()
+    assert x.sum(0, True).shape == (1, 3)
+    assert x.sum(None, True).shape == (1, 1)
+    assert x.sum(np.int64(1)).tolist() == [3., 12.]
+    assert x.max(0, False).values.tolist() == [3., 4., 5.]
+    assert x.view(ember.tensor(3), 2).shape == (3, 2)
+    # an error that is not about the arguments' types keeps its own text
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        x.sum(2)
+    with pytest.raises(RuntimeError, match="invalid for input of size 6"):
+        x.view(4, 2)
