@@ -139,3 +139,27 @@ def test_type_error_texts(call, text):
     with pytest.raises(TypeError) as info:
         call(ember.arange(6.))
     assert str(info.value) == text
+
+
+def test_python_number_types_as_dtype_of_reductions_scans_and_factories():
+    x = ember.arange(6)
+    assert x.sum(dtype=float).dtype == ember.float64
+    assert x.mean(dtype=float).item() == 2.5
+    assert x.prod(dtype=int).dtype == ember.int64
+    assert x.nansum(dtype=float).dtype == ember.float64
+    assert x.cumsum(0, dtype=float).dtype == ember.float64
+    assert x.cumprod(0, dtype=bool).dtype == ember.bool
+    assert ember.zeros_like(x, dtype=float).dtype == ember.float64
+    assert ember.ones_like(x, dtype=bool).dtype == ember.bool
+    assert ember.full_like(x, 2, dtype=complex).dtype == ember.complex128
+    assert ember.empty_like(x, dtype=float).dtype == ember.float64
+    assert ember.rand_like(x, dtype=float).dtype == ember.float64
+    assert ember.randn_like(x, dtype=float).dtype == ember.float64
+    assert ember.randint_like(x, 3, dtype=float).dtype == ember.float64
+    assert ember.linspace(0, 1, 3, dtype=float).tolist() == [0.0, 0.5, 1.0]
+    assert ember.linspace(0, 1, 3, dtype=float).dtype == ember.float64
+    assert ember.logspace(0, 1, 2, dtype=float).dtype == ember.float64
+    assert ember.eye(2, dtype=int).dtype == ember.int64
+    with pytest.raises(TypeError, match=r"^zeros_like\(\): argument 'dtype' must be "
+                                        r"torch.dtype, not str$"):
+        ember.zeros_like(x, dtype="float")

@@ -174,7 +174,7 @@ def _like(name, input, dtype, device, requires_grad, memory_format, fill=None,
           pin_memory=False):
     """A new array with `input`'s shape and layout (torch's preserve_format is NumPy's
     order='K'), its dtype and device unless given."""
-    d = dtype or input.dtype
+    d = input.dtype if dtype is None else _dtype.as_dtype(dtype, name + "_like")
     data = input._data
     order = "K" if memory_format is None or memory_format is _mf.preserve_format else "C"
     if order == "C" and memory_format is not _mf.contiguous_format:       # channels-last
@@ -274,7 +274,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     start, end = _number(start), _number(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    dtype = dtype or _dtype.get_default_dtype()
+    dtype = _dtype.get_default_dtype() if dtype is None else _dtype.as_dtype(dtype, "linspace")
     xp = _backend(device).xp
     if steps == 1:
         return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad,
@@ -301,7 +301,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """`base ** linspace(start, end, steps)`."""
-    dtype = dtype or _dtype.get_default_dtype()
+    dtype = _dtype.get_default_dtype() if dtype is None else _dtype.as_dtype(dtype, "logspace")
     exps = linspace(start, end, steps, dtype=_dtype.float64, device=device)._data
     values = (base ** exps).astype(dtype._np)
     return _into(out, _finish(values, requires_grad, pin_memory))
@@ -315,7 +315,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     m = n if m is None else m
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
-    d = dtype or _dtype.get_default_dtype()
+    d = _dtype.get_default_dtype() if dtype is None else _dtype.as_dtype(dtype, "eye")
     return _into(out, _finish(_backend(device).xp.eye(n, m, dtype=d._np), requires_grad,
                               pin_memory))
 

@@ -94,9 +94,9 @@ class SumDim(Op):
             ctx.self_size)
 
 
-def _sum_dtype(data, dtype):
+def _sum_dtype(data, dtype, name):
     if dtype is not None:
-        return dtype._np
+        return _dtype.as_dtype(dtype, name)._np     # Python's number types too: dtype=float
     return _dtype.int64._np if data.dtype.kind in "biu" else data.dtype
 
 
@@ -116,7 +116,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         dim, dtype = None, dim
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
-    target = _sum_dtype(data, dtype)
+    target = _sum_dtype(data, dtype, "sum")
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
@@ -175,7 +175,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     data = input._data
-    target = (dtype or input.dtype)
+    target = input.dtype if dtype is None else _dtype.as_dtype(dtype, "mean")
     if not (target.is_floating_point or target.is_complex):
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {target._scalar_name}")
@@ -274,7 +274,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     data = input._data
-    target = _sum_dtype(data, dtype)
+    target = _sum_dtype(data, dtype, "prod")
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
     if dim is None:

@@ -136,8 +136,9 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     return _place(_random.randperm(gen, int(n), d._np), device, requires_grad, pin_memory)
 
 
-def _like(input, dtype, device):
-    return (dtype or input.dtype), (device if device is not None else input.device)
+def _like(name, input, dtype, device):
+    return (input.dtype if dtype is None else _dtype.as_dtype(dtype, name)), \
+        (device if device is not None else input.device)
 
 
 def _laid_out_like(input, d, dev, requires_grad, memory_format, fill):
@@ -158,7 +159,7 @@ def _laid_out_like(input, d, dev, requires_grad, memory_format, fill):
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None, generator=None):
     """Uniform samples with the shape (and layout) of `input`."""
-    d, dev = _like(input, dtype, device)
+    d, dev = _like("rand_like", input, dtype, device)
     _float_dtype(d, "check_uniform_bounds")
     out = _laid_out_like(input, d, dev, requires_grad, memory_format,
                          lambda t: t.uniform_(generator=generator))
@@ -170,7 +171,7 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None, generator=None):
     """Standard normal samples with the shape (and layout) of `input`."""
-    d, dev = _like(input, dtype, device)
+    d, dev = _like("randn_like", input, dtype, device)
     _float_dtype(d, "normal_kernel_cpu")
     out = _laid_out_like(input, d, dev, requires_grad, memory_format,
                          lambda t: t.normal_(generator=generator))
@@ -184,7 +185,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     """Random integers in [low, high) with the shape (and layout) of `input`."""
     if high is None:
         low, high = 0, low
-    d, dev = _like(input, dtype, device)
+    d, dev = _like("randint_like", input, dtype, device)
     if low < high:
         out = _laid_out_like(input, d, dev, requires_grad, memory_format,
                              lambda t: t.random_(low, high, generator=generator))

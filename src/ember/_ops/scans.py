@@ -48,13 +48,15 @@ def _scan(name, op, input, dim, dtype, out):
     """cumsum/cumprod: the accumulate kernel in the accumulation dtype, then out= or in place."""
     data = input._data
     d, axis = _axis(data, dim)
+    if dtype is not None:
+        dtype = _dtype.as_dtype(dtype, name)    # Python's number types too: dtype=float
     inplace = out.__class__ is Inplace
     if inplace and data.dtype.kind == "b":
         raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if inplace and dtype is not None and dtype._np != data.dtype:
         raise RuntimeError(f"Bad in-place call: input tensor dtype {input.dtype._cpp_name} and "
                            f"output tensor dtype {dtype._cpp_name} should match")
-    target = data.dtype if inplace else _sum_dtype(data, dtype)
+    target = data.dtype if inplace else _sum_dtype(data, dtype, name)
     xp = backend_of(data).xp
     x = data.astype(_accumulate_dtype(target), copy=False)
     result = getattr(xp, name)(x.reshape(-1) if axis is None else x, axis=axis or 0)

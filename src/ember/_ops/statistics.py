@@ -283,7 +283,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     data = input._data
     if data.dtype.kind == "c":
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    target = _sum_dtype(data, dtype)
+    target = _sum_dtype(data, dtype, "nansum")
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     result = xp.nansum(data.astype(_accumulate_dtype(target), copy=False),
