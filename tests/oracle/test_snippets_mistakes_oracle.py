@@ -659,6 +659,7 @@ FIXED = [
     "**{kw: torch.ones(w)}))\n"
     "        except RuntimeError as e:\n"
     "            print(e)",
+    'torch.ones(2, 3).softmax()',
 ]
 
 SNIPPETS = [*LAYERS, *RNN_ATTENTION_LOSSES, *POOLS_VIEWS_PRODUCTS, *INDEXING_AUTOGRAD_CREATION,
@@ -667,10 +668,6 @@ SNIPPETS = [*LAYERS, *RNN_ATTENTION_LOSSES, *POOLS_VIEWS_PRODUCTS, *INDEXING_AUT
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
 BUGS = [
-    ("torch's argument parser words a missing argument its own way ('missing 1 required "
-     "positional arguments: \"dim\"'); ember's Tensor.softmax is a Python method and Python "
-     "raises its standard TypeError",
-     "torch.ones(2, 3).softmax()"),
     ("torch's argument parser lists every linspace overload in its TypeError; ember raises "
      "Python's missing-argument TypeError",
      "torch.linspace(0, 1)"),
