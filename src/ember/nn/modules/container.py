@@ -277,14 +277,19 @@ class ModuleDict(Module):
             for key, module in modules.items():
                 self[key] = module
             return
-        for j, pair in enumerate(modules):
-            if not isinstance(pair, Iterable):
-                raise TypeError(f"ModuleDict update sequence element #{j} should be Iterable; "
-                                f"is{type(pair).__name__}")
-            if len(pair) != 2:
-                raise ValueError(f"ModuleDict update sequence element #{j} has length "
-                                 f"{len(pair)}; 2 is required")
-            self[pair[0]] = pair[1]
+        _update_from_pairs(self, modules, "ModuleDict")
+
+
+def _update_from_pairs(container, pairs, kind):
+    """`container[key] = value` for each (key, value) of `pairs`, with torch's errors."""
+    for j, pair in enumerate(pairs):
+        if not isinstance(pair, Iterable):
+            raise TypeError(f"{kind} update sequence element #{j} should be Iterable; "
+                            f"is{type(pair).__name__}")
+        if len(pair) != 2:
+            raise ValueError(f"{kind} update sequence element #{j} has length {len(pair)}; "
+                             f"2 is required")
+        container[pair[0]] = pair[1]
 
 
 def _param_line(key, p, dtype_text):
@@ -437,14 +442,7 @@ class ParameterDict(Module):
             for key, value in sorted(parameters.items()):
                 self[key] = value
             return
-        for j, pair in enumerate(parameters):
-            if not isinstance(pair, Iterable):
-                raise TypeError(f"ParameterDict update sequence element #{j} should be "
-                                f"Iterable; is{type(pair).__name__}")
-            if len(pair) != 2:
-                raise ValueError(f"ParameterDict update sequence element #{j} has length "
-                                 f"{len(pair)}; 2 is required")
-            self[pair[0]] = pair[1]
+        _update_from_pairs(self, parameters, "ParameterDict")
 
     def __or__(self, other):
         merged = self.copy()
