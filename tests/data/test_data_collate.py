@@ -93,3 +93,13 @@ def test_tensor_dataset_getitems_matches_getitem():
     assert Doubled(x).__getitems__([1])[0][0].tolist() == [6., 8., 10.]
     w = ember.ones(2, 2, requires_grad=True)
     assert TensorDataset(w).__getitems__([0])[0][0].grad_fn is not None
+
+
+def test_collate_of_a_tensor_and_an_array_names_the_type_as_torch_does():
+    # stack's error names a non-builtin type by module and name, as CPython's tp_name does
+    with pytest.raises(TypeError, match=r"^expected Tensor as element 1 in argument 0, but got "
+                                        r"numpy\.ndarray$"):
+        default_collate([ember.ones(2), np.ones(2)])
+    with pytest.raises(TypeError, match=r"but got list$"):
+        ember.stack([ember.ones(2), [1.0, 2.0]])
+

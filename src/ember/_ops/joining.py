@@ -6,6 +6,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_internal_overlap, check_out, check_overlap, write_out
 from ._op import Op, record
+from .argument_errors import type_name
 from .elementwise import arrays_for
 from .registry import function, register
 
@@ -46,8 +47,9 @@ def _tensor_list(tensors, name):
     tensors = list(tensors)
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
+            # torch names the type as CPython's tp_name does: `numpy.ndarray`, `int`.
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(t).__name__}")
+                            f"{type_name(t)}")
     return tensors
 
 
