@@ -103,3 +103,9 @@ def test_collate_of_a_tensor_and_an_array_names_the_type_as_torch_does():
     with pytest.raises(TypeError, match=r"but got list$"):
         ember.stack([ember.ones(2), [1.0, 2.0]])
 
+
+def test_collate_of_a_tensor_as_the_batch_is_stack_s_error():
+    # torch hands the tensor itself to stack, which wants a sequence of tensors
+    with pytest.raises(TypeError, match=r"^stack\(\): argument 'tensors' \(position 1\) must be "
+                                        r"tuple of Tensors, not Tensor$"):
+        default_collate(ember.ones(3))

@@ -73,7 +73,8 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
     """Stack tensors along a new dim 0; inside a worker the result is made in shared memory,
     so that sending it to the main process copies nothing."""
     elem = batch[0]
-    if not _same_plain_cpu(batch):
+    # A tensor given as the batch itself goes to stack too, which rejects it as torch's does.
+    if isinstance(batch, ember.Tensor) or not _same_plain_cpu(batch):
         return ember.stack(batch, 0)     # grad, mixed dtypes or shapes, CUDA: the full op
     # NOTE: NumPy stacks directly when no graph is needed and nothing needs promoting, into
     # a C-contiguous result as torch's (shared memory in a worker: sending it copies nothing).
