@@ -354,3 +354,24 @@ def test_samplers_return_new_contiguous_arrays():
                   R.randperm(g, 6, np.int16), R.bernoulli(g, 0.5, (2, 3), np.bool_),
                   R.exponential(g, (3,), f32), R.multinomial(g, np.ones((2, 3), f32), 2)):
         assert array.flags.c_contiguous and array.flags.writeable
+
+
+def test_randperm_takes_only_an_integer_n():
+    import ember
+    assert ember.randperm(np.int64(3)).shape == (3,)
+    assert ember.randperm(ember.tensor(4)).shape == (4,)
+    for bad, name in ((5.0, "float"), ("a", "str"), (True, "bool")):
+        with pytest.raises(TypeError, match=rf"^randperm\(\): argument 'n' \(position 1\) "
+                                            rf"must be int, not {name}$"):
+            ember.randperm(bad)
+
+
+def test_randperm_error_with_keywords_lists_both_signatures():
+    import ember
+    with pytest.raises(TypeError) as info:
+        ember.randperm(5.0, generator=ember.Generator(), dtype=ember.int32)
+    lines = str(info.value).split("\n")
+    assert lines[0] == ("randperm() received an invalid combination of arguments - got (float, "
+                        "dtype=torch.dtype, generator=torch._C.Generator), but expected one of:")
+    assert lines[1].startswith(" * (int n, *, torch.Generator generator, Tensor out = None")
+    assert lines[2].startswith(" * (int n, *, Tensor out = None") and lines[3] == ""

@@ -358,11 +358,8 @@ SNIPPETS = [*MORE, *COLLATE, *CONVERT, *LOADING, *ITERABLE, *SAMPLERS, *SPLITS, 
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
-BUGS = [
-    ("ember's randperm takes a float n (torch's argument parser rejects it); random_split "
-     "passes sum(lengths) to randperm",
-     HEAD + "D.random_split(range(10), [5, 5.0])"),
-]
+BUGS = []
+SNIPPETS.append(HEAD + "D.random_split(range(10), [5, 5.0])")   # randperm refuses a float n
 
 
 @pytest.mark.parametrize("snippet", cases(SNIPPETS, BUGS))
