@@ -219,6 +219,10 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None, pin_memory=False):
     """`fill_value` everywhere, with the shape, dtype and device of `input`."""
+    if not isinstance(fill_value, Tensor):
+        # torch's checked conversion, which lets float16 and bfloat16 overflow to inf here.
+        d = input.dtype if dtype is None else _dtype.as_dtype(dtype, "full_like")
+        fill_value = _dtype.checked_scalar(fill_value, d, half_range=False)
     return _like("full", input, dtype, device, requires_grad, memory_format, fill=fill_value,
                  pin_memory=pin_memory)
 

@@ -14,7 +14,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ._fused import fma
 from .elementwise import Elementwise, export, float_math, function_of, int_to_float, \
-    missing_kernel, opmath, same, scalar_overload
+    missing_kernel, opmath, same, scalar_overload, tensor_other
 from .registry import FUNCTIONS, register
 
 
@@ -478,6 +478,7 @@ class Hypot(_Binary):
 
 
 export(Hypot, ["hypot"], 2)
+tensor_other(["atan2", "arctan2", "hypot"])
 
 
 class Logaddexp(_Binary):

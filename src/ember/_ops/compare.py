@@ -4,7 +4,8 @@ isclose/allclose/equal.
 from .. import _dtype
 from .._tensor import Tensor
 from .elementwise import Elementwise, as_operand, call, export, missing_kernel, refusing, \
-    to_bool
+    tensor_other, to_bool
+from ._dispatch import Inplace
 from .registry import FUNCTIONS, function, register
 
 
@@ -101,6 +102,7 @@ export(Maximum, ["maximum"], 2, inplace=False)
 export(Minimum, ["minimum"], 2, inplace=False)
 export(Fmax, ["fmax"], 2, inplace=False)
 export(Fmin, ["fmin"], 2, inplace=False)
+tensor_other(["maximum", "minimum", "fmax", "fmin"])
 
 
 # -- clamp --------------------------------------------------------------------------------------
@@ -200,8 +202,42 @@ def _clamp(input, min, max, out, name, scalar_op):
     tensor_bound = isinstance(lo, Tensor) or isinstance(hi, Tensor)
     if tensor_bound and lo is not None and hi is not None and input.dtype is _dtype.bool:
         raise NotImplementedError('"clamp_cpu" not implemented for \'Bool\'')
+    if not tensor_bound:
+        _check_scalars_fit(input, [lo, hi])
+        if isinstance(out, Inplace):
+            _check_inplace_scalar_bounds(input, [lo, hi])
     op = _TENSOR_BOUNDS[scalar_op] if tensor_bound else scalar_op
     return call(op, [input, lo, hi], {}, out, name)
+
+
+# The C++ names torch's `clamp_` with number bounds gives the integer dtypes it cannot write a
+# float result into (other in-place ops name them as "Long", "Int", ...).
+_CLAMP_TARGET_NAMES = {"int64": "long int", "int32": "int", "int16": "short int",
+                       "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def _check_inplace_scalar_bounds(target, bounds):
+    from .elementwise import common_dtype
+    result = _dtype._FROM_NUMPY[common_dtype([target, *(b for b in bounds if b is not None)])]
+    if not _dtype.can_cast(result, target.dtype):
+        name = _CLAMP_TARGET_NAMES.get(target.dtype._np.name, target.dtype._scalar_name)
+        raise RuntimeError(f"result type {result._scalar_name} can't be cast to the desired "
+                           f"output type {name}")
+
+
+def _check_scalars_fit(tensor, scalars, floats=True):
+    """torch converts a Python number that meets a tensor of its own kind (an int bound of an
+    int tensor, a float bound of a float16 one) to that dtype with its checked conversion:
+    `clamp(int8_tensor, max=300)` is an error, not a wrap-around. `where` checks integer
+    dtypes only (`floats=False`): a float16 tensor takes 1e6 as inf there."""
+    from .elementwise import common_dtype
+    numbers = [x for x in scalars if x is not None and not isinstance(x, Tensor)]
+    if not numbers or tensor.dtype is _dtype.bool or (
+            not floats and tensor.dtype.is_floating_point):
+        return
+    if _dtype._FROM_NUMPY[common_dtype([tensor, *numbers])] is tensor.dtype:
+        for x in numbers:
+            _dtype.checked_scalar(x, tensor.dtype)
 
 
 @function(inplace=True)
@@ -259,6 +295,8 @@ def where(condition, input=None, other=None, *, out=None):
                            f"with dtype {condition.dtype._scalar_name}")
     a = as_operand(input, "input", 2, "where")
     b = as_operand(other, "other", 3, "where")
+    if isinstance(a, Tensor) != isinstance(b, Tensor):
+        _check_scalars_fit(a if isinstance(a, Tensor) else b, [a, b], floats=False)
     return call(Where, [condition, a, b], {}, out, "where")
 
 

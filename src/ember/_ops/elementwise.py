@@ -3,6 +3,7 @@ and how each declared op becomes `ember.fn`, `Tensor.fn`, `Tensor.fn_` and `fn(.
 
 The ops themselves are declared in `unary.py` and `binary.py`.
 """
+import functools
 import inspect
 
 import numpy as np
@@ -17,7 +18,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
     prepare_inplace
 from ._op import Op, record
-from .registry import register
+from .registry import FUNCTIONS, METHODS, register
 
 _REDUCED = (np.dtype(np.float16), _dtype.bfloat16._np)     # float16, bfloat16
 _F32 = np.dtype(np.float32)
@@ -194,9 +195,16 @@ def as_operand(x, name, position, fn_name):
                     f"{type(x).__name__}")
 
 
+_INT64_BOUND, _UINT64_END = 1 << 63, 1 << 64
+
+
 def scalar_for(value, dt):
     """A Python number ready to meet an array of dtype `dt` the way torch casts it."""
     kind = dt.kind
+    if value.__class__ is int and not -_INT64_BOUND <= value < _UINT64_END:
+        # torch reads a Python int as int64, or as uint64 when too big for int64.
+        raise OverflowError("can't convert negative int to unsigned" if value < 0 else
+                            "int too big to convert")
     if kind in "iu" and value.__class__ is int:
         info = np.iinfo(dt)
         if not info.min <= value <= info.max:        # torch wraps around; NumPy would raise
@@ -298,7 +306,8 @@ def call(op, operands, params, out, name):
                         if not (a.flags.c_contiguous and b.flags.c_contiguous) and result.ndim > 1:
                             result = iterator_layout(np, result, (a, b))
                         return _finish_fast(op, operands, result, params)
-                elif (cls is float or cls is int) and not (op.opmath and a.itemsize == 2):
+                elif (cls is float or cls is int and -_INT64_BOUND <= second < _UINT64_END) \
+                        and not (op.opmath and a.itemsize == 2):
                     return _finish_fast(op, operands, fast(a, a.dtype.type(second)), params)
     requires_grad = False
     if op.differentiable:
@@ -392,7 +401,7 @@ def _fast_operands(op, operands):
         compute, result_dtype = op.rule(dt)
         if compute != dt:
             a = a.astype(compute)
-        if compute.kind != "f":
+        if compute.kind != "f" or not -_INT64_BOUND <= second < _UINT64_END:
             second = scalar_for(second, compute)
         # NOTE: a NumPy scalar of the compute dtype (torch's rules already decided it) spares
         # NumPy its slower handling of Python numbers.
@@ -519,6 +528,37 @@ def export(op, names, arity, defaults=None, inplace=True, method=True, choose=No
         else:
             register(name, fn, method=method, inplace=inplace)
     return op
+
+
+def tensor_other(names):
+    """Make the exported functions and methods `names` (and their `name_` variants) refuse a
+    number as `other`, as torch's signatures of maximum, atan2, logical_and, ... take only a
+    Tensor there (`torch.maximum(x, 0)` is a TypeError; `torch.clamp(x, min=0)` is the way)."""
+    for name in names:
+        for table, key, position in ((FUNCTIONS, name, 2), (METHODS, name, 1),
+                                     (METHODS, name + "_", 1)):
+            if key in table:
+                table[key] = _refusing_numbers(table[key], key, position)
+
+
+def _refusing_numbers(fn, name, position):
+    @functools.wraps(fn)
+    def op(input, *args, **kwargs):
+        other = args[0] if args else kwargs.get("other", input)
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                            f"{_python_type_name(input)}")
+        if not isinstance(other, Tensor):
+            at = f" (position {position})" if args else ""
+            raise TypeError(f"{name}(): argument 'other'{at} must be Tensor, not "
+                            f"{_python_type_name(other)}")
+        return fn(input, *args, **kwargs)
+    return op
+
+
+def _python_type_name(x):
+    kind = type(x)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
 
 
 def _defaults_on_class(op, defaults):

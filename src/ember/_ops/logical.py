@@ -1,5 +1,6 @@
 """Logical ops (truthiness in, bool out) and bitwise ops (integers and bools only)."""
-from .elementwise import Elementwise, export, integral_only, logical, missing_kernel
+from .elementwise import Elementwise, export, integral_only, logical, missing_kernel, \
+    tensor_other
 
 
 class _Logical(Elementwise):
@@ -27,6 +28,7 @@ class LogicalXor(_Logical):
 export(LogicalAnd, ["logical_and"], 2)
 export(LogicalOr, ["logical_or"], 2)
 export(LogicalXor, ["logical_xor"], 2)
+tensor_other(["logical_and", "logical_or", "logical_xor"])
 
 
 class _Bitwise(Elementwise):

@@ -53,6 +53,14 @@ class Abs(Elementwise):
         return grad * x.sgn()
 
 
+def _real_sign(xp, x):
+    """-1, 0 or 1; torch's sign of NaN is 0 (NumPy's is NaN)."""
+    s = xp.sign(x)
+    if x.dtype.kind in "iub":
+        return s
+    return xp.where(xp.isnan(x), xp.zeros((), s.dtype), s)
+
+
 @_unary("sign")
 class Sign(Elementwise):
     """Returns -1, 0 or 1 by the sign of each element (bools are their own sign)."""
@@ -60,7 +68,7 @@ class Sign(Elementwise):
                           "Please use torch.sgn instead."})
 
     def forward(xp, x):
-        return x.copy() if x.dtype.kind == "b" else xp.sign(x)
+        return x.copy() if x.dtype.kind == "b" else _real_sign(xp, x)
 
     def backward(ctx, grad):
         return zeros_like(grad)
@@ -75,7 +83,7 @@ class Sgn(Elementwise):
         if x.dtype.kind == "b":
             return x.copy()
         if x.dtype.kind != "c":
-            return xp.sign(x)
+            return _real_sign(xp, x)
         mag = xp.abs(x)
         return xp.where(mag == 0, 0, x / xp.where(mag == 0, 1, mag))
 
