@@ -451,6 +451,7 @@ SNIPPETS = [
     'x = torch.arange(6)\nprint(torch.zeros_like(x, dtype=float))\nprint(torch.ones_like(x, dtype=bool))\nprint(torch.full_like(x, 2, dtype=complex))\nprint(torch.rand_like(x, dtype=float).dtype)',
     'print(torch.linspace(0, 1, 3, dtype=float))\nprint(torch.logspace(0, 1, 2, dtype=float))\nprint(torch.eye(2, dtype=int))',
     'x = torch.arange(6)\ntorch.zeros_like(x, dtype="float")',
+    'x = torch.arange(6.).view(2, 3)\ntorch.maximum(x, 2.)',
 ]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
@@ -460,8 +461,6 @@ BUGS = [
      'x = torch.arange(6.)\nx.reshape(2.5, 3)'),
     ("ember accepts an argument form torch's parser refuses (not fixed yet)",
      'x = torch.arange(6).view(2, 3)\ntorch.permute(x, 1, 0)'),
-    ("ember's maximum accepts a Python number as `other`; torch wants a Tensor (not fixed yet)",
-     'x = torch.arange(6.).view(2, 3)\ntorch.maximum(x, 2.)'),
     ('text of the invalid device string error: torch 2.13 says "Invalid device string", ember lists the device types (older torch text)',
      'x = torch.arange(3.)\nx.to("float32")'),
     ("torch 2.13's to() accepts a float (as a device index?) and does nothing; ember refuses it",
