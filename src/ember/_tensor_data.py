@@ -1,0 +1,300 @@
+"""Tensors from data: `tensor` (torch's dtype inference from nested Python data, NumPy
+arrays and tensors, with its errors), `as_tensor`, `asarray`, `from_numpy` and the legacy
+`Tensor(...)` constructor. The filled and range factories are in `_creation.py`.
+"""
+import warnings
+
+import numpy as np
+
+from . import _dtype, _memory_format as _mf
+from ._creation import _backend, _finish, _is_int, _new, empty, parse_size
+from ._device import CPU, as_device, backend_for, backend_of
+from ._pinned import pin_factory_result
+from ._tensor import Tensor, wrap
+
+
+_NUMERIC_KINDS = "biufc"
+
+
+def _leaf_dtype(x):
+    """The dtype a leaf of nested data contributes to inference."""
+    if isinstance(x, Tensor):
+        return x.dtype
+    if isinstance(x, (np.number, np.bool_)):
+        return _dtype.from_numpy_dtype(x.dtype)
+    if isinstance(x, (bool, int, float, complex)):
+        return _dtype.scalar_dtype(x)
+    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+
+
+_LIST_OF_ARRAYS_WARNING = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
+    "tensor.")
+
+
+def _walk(data):
+    """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
+    flat = []
+    inferred = None
+    arrays_inside = []
+
+    def visit(item, depth, shape, typed=False):
+        nonlocal inferred
+        if isinstance(item, Tensor) and (item.ndim == 0 or depth == len(shape)):
+            if depth != len(shape):
+                raise TypeError("not a sequence")
+            if item.numel() != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            flat.append(item.item())
+            inferred = _promote(inferred, item.dtype)
+            return
+        if isinstance(item, np.ndarray):
+            arrays_inside.append(item.ndim > 0 and depth > 0)
+            inferred = _promote(inferred, _dtype.from_numpy_dtype(item.dtype))
+            typed = True            # its elements add nothing to dtype inference
+            item = item.tolist() if item.ndim else item[()]
+            if not isinstance(item, list):
+                item = item.item() if hasattr(item, "item") else item
+                _leaf(item, depth, shape, typed=True)
+                return
+        if isinstance(item, (str, bytes)):
+            if depth == 0:
+                raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+            if depth == len(shape) and not flat:
+                raise ValueError(f"too many dimensions '{type(item).__name__}'")
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+        if isinstance(item, (list, tuple)) or (hasattr(item, "__len__") and hasattr(
+                item, "__getitem__") and not isinstance(item, dict)):
+            n = len(item)
+            if depth == len(shape):
+                if flat:
+                    raise TypeError(f"'{type(item).__name__}' object cannot be interpreted as "
+                                    f"an integer")
+                shape.append(n)
+            elif shape[depth] != n:
+                raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} "
+                                 f"(got {n})")
+            for sub in item:
+                visit(sub, depth + 1, shape, typed)
+            return
+        _leaf(item, depth, shape, typed)
+
+    def _leaf(item, depth, shape, typed=False):
+        nonlocal inferred
+        if depth != len(shape):
+            # torch infers the dtype of every leaf before it walks the shape
+            if not typed:
+                _leaf_dtype(item)
+            raise TypeError("not a sequence")
+        if not typed:
+            inferred = _promote(inferred, _leaf_dtype(item))
+        flat.append(item.item() if isinstance(item, (np.number, np.bool_)) else item)
+
+    shape = []
+    visit(data, 0, shape)
+    if any(arrays_inside):
+        warnings.warn(_LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=4)
+    return tuple(shape), flat, inferred
+
+
+def _promote(a, b):
+    return b if a is None else _dtype.promote_types(a, b)
+
+
+def _check_fits(flat, target):
+    """torch's overflow check when data is converted to an integer dtype."""
+    if target._category != 1 or target is _dtype.bool:
+        return
+    info = np.iinfo(target._np)
+    # An integer may wrap into an unsigned type from as low as -max (torch's rule).
+    low = -info.max if not target.is_signed else info.min
+    for v in flat:
+        if isinstance(v, complex):
+            raise TypeError("must be real number, not complex")
+        if isinstance(v, bool):
+            continue
+        lo = low if isinstance(v, int) else info.min
+        if not lo <= v <= info.max:
+            raise RuntimeError(f"value cannot be converted to type {target._name} without "
+                               f"overflow")
+
+
+def _array_from_data(data, dtype):
+    """A new array holding `data` (numbers, nested sequences, arrays, tensors), and its dtype."""
+    if isinstance(data, Tensor):
+        arr = _mf.copy_preserving(np, backend_of(data._data).to_numpy(data._data))
+        return arr, dtype or data.dtype
+    if isinstance(data, np.ndarray):
+        if any(st < 0 for st in data.strides):
+            from_numpy(data)                # raises torch's negative-stride error
+        d = dtype or _dtype.from_numpy_dtype(data.dtype)
+        return _mf.copy_preserving(np, data), d
+    if isinstance(data, dict):
+        raise RuntimeError("Could not infer dtype of dict")
+    shape, flat, inferred = _walk(data)
+    if inferred is None:
+        inferred = _dtype.get_default_dtype()
+    target = dtype or inferred
+    for v in flat:
+        if isinstance(v, int) and not isinstance(v, bool) and not -2 ** 63 <= v < 2 ** 64:
+            raise ValueError("Overflow when unpacking long long")
+    if dtype is not None:
+        if not target.is_complex and any(isinstance(v, complex) for v in flat):
+            raise TypeError("must be real number, not complex")
+        _check_fits(flat, target)
+    elif inferred is _dtype.int64:
+        for v in flat:
+            if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
+                raise ValueError("Overflow when unpacking long long")
+    natural = np.array(flat, dtype=_natural(inferred)).reshape(shape)
+    if natural.dtype.kind in "iu" and target._category == 1 and target is not _dtype.bool:
+        natural = natural.astype(target._np)       # wraps like torch's integer conversion
+    return natural, target
+
+
+def _natural(d):
+    """The NumPy dtype that holds Python values of inferred dtype `d` exactly."""
+    if d._category == 2:
+        return np.float64
+    if d._category == 3:
+        return np.complex128
+    return d._np if d is not _dtype.int64 else np.int64
+
+
+def _cuda_interface_array(data):
+    """A CuPy array viewing the memory of `data`, when `data` is a GPU array of another library
+    exporting `__cuda_array_interface__` (CuPy, Numba, ...) and not a tensor; else None."""
+    if isinstance(data, (Tensor, np.ndarray)) or not hasattr(data, "__cuda_array_interface__"):
+        return None
+    from .cuda._backend import cupy_or_none
+    cp = cupy_or_none()
+    if cp is None:
+        return None
+    array = data if isinstance(data, cp.ndarray) else cp.asarray(data)
+    backend_of(array)               # (sets up ember's CUDA backend on first use)
+    return array
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor copying `data` (a number, nested sequences, an array or a tensor).
+
+    >>> ember.tensor([[1, 2], [3, 4]])       # int64
+    >>> ember.tensor([1., 2.])               # the default float dtype
+    """
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    dtype = _dtype.as_dtype(dtype, "tensor")
+    shared = _cuda_interface_array(data)
+    if shared is not None:          # a copy made on the GPU, on the data's device by default
+        copied = wrap(shared).to(dtype=dtype, device=device, copy=True)
+        return _finish(pin_factory_result(copied, pin_memory)._data, requires_grad)
+    arr, d = _array_from_data(data, dtype)
+    backend = backend_for(as_device(device)) if device is not None else (
+        backend_of(data._data) if isinstance(data, Tensor) else _backend(None))
+    values = backend.xp.asarray(arr.astype(d._np, copy=False))
+    return _finish(values, requires_grad, pin_memory)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """`data` as a tensor, sharing memory when it already is one (or a NumPy array, or a GPU
+    array exporting `__cuda_array_interface__`) of that dtype and device."""
+    dtype = _dtype.as_dtype(dtype, "as_tensor")
+    if isinstance(data, Tensor):
+        return data.to(dtype=dtype, device=device) if (dtype or device) else data
+    shared = _cuda_interface_array(data)
+    if shared is not None:          # a GPU array of another library: its memory, no copy
+        return wrap(shared).to(dtype=dtype, device=device)
+    if isinstance(data, np.ndarray) and (device is None or as_device(device) == CPU):
+        t = from_numpy(data) if data.dtype.kind in _NUMERIC_KINDS and _supported(data) \
+            else tensor(data)
+        return t.to(dtype) if dtype is not None else t
+    return tensor(data, dtype=dtype, device=device)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """Like `as_tensor`, with NumPy-style `copy`: True always copies, False never does."""
+    if copy:
+        t = tensor(obj, dtype=dtype, device=device) if not isinstance(obj, Tensor) else \
+            obj.detach().clone().to(dtype=dtype, device=device)
+    else:
+        if copy is False and dtype is not None and isinstance(obj, (Tensor, np.ndarray)):
+            have = obj.dtype if isinstance(obj, Tensor) else _dtype.from_numpy_dtype(obj.dtype)
+            if have is not dtype:
+                raise ValueError(f"can't alias tensor with dtype '{have._scalar_name}' into dtype "
+                                 f"'{dtype._scalar_name}'.")
+        t = as_tensor(obj, dtype=dtype, device=device)
+        if copy is False and isinstance(obj, (Tensor, np.ndarray)):
+            src = obj._data if isinstance(obj, Tensor) else obj
+            if not np.shares_memory(src, t._data):
+                raise ValueError("can't alias tensor from data without copying")
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _supported(array):
+    try:
+        _dtype.from_numpy_dtype(array.dtype)
+        return True
+    except TypeError:
+        return False
+
+
+def from_numpy(ndarray):
+    """A tensor sharing memory with a NumPy array: writes through either show in both."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    if ndarray.dtype.kind not in _NUMERIC_KINDS and ndarray.dtype != _dtype.bfloat16._np:
+        raise TypeError(f"can't convert np.ndarray of type numpy.{ndarray.dtype.type.__name__}. "
+                        "The only supported types are: float64, float32, float16, complex64, "
+                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
+                        "and bool.")
+    _dtype.from_numpy_dtype(ndarray.dtype)
+    if any(s < 0 for s in ndarray.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
+    if any(s % ndarray.itemsize for s in ndarray.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. "
+                         "Copy the numpy array to reallocate the memory.")
+    if not ndarray.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data "
+                      "or make it writable before converting it to a tensor. This type of "
+                      "warning will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=2)
+    if not ndarray.dtype.isnative:
+        ndarray = ndarray.astype(ndarray.dtype.newbyteorder("="))
+    return wrap(ndarray.view())
+
+
+def legacy_new(cls, args, kwargs):
+    """`Tensor(...)`: sizes give an uninitialised float tensor; data gives a float copy."""
+    if cls is not Tensor:
+        return _new(cls)._init(np.empty((0,), np.float32))
+    device = kwargs.pop("device", None)
+    if kwargs:
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"({', '.join(kwargs)})")
+    d = _dtype.get_default_dtype()
+    if not args:
+        return _finish(_backend(device).xp.empty((0,), d._np), False)
+    if all(_is_int(a) for a in args):
+        return empty(*args, dtype=d, device=device)
+    if len(args) == 1:
+        data = args[0]
+        if isinstance(data, Tensor):
+            return data.detach()                # a new tensor over the same memory
+        from ._size import Size
+        if isinstance(data, Size):
+            return empty(data, dtype=d, device=device)
+        if isinstance(data, (int, float, complex, bool, np.number)):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        return tensor(data, dtype=d, device=device)
+    parse_size(args, "new")
+    raise TypeError("new() received an invalid combination of arguments")
