@@ -42,6 +42,16 @@ def _sum_rightmost(value, dim):
     return value.reshape(tuple(value.shape[:value.dim() - dim]) + (-1,)).sum(-1)
 
 
+def expand_probs_or_logits(old, new, shape):
+    """For `expand` of a distribution given by probs or logits: copy to `new` whichever of
+    the two `old` holds (one given, the other perhaps computed already), expanded to `shape`,
+    and make the last one copied its `_param`, as torch does."""
+    for name in ("probs", "logits"):
+        if name in old.__dict__:
+            setattr(new, name, getattr(old, name).expand(shape))
+            new._param = getattr(new, name)
+
+
 def logits_to_probs(logits, is_binary=False):
     """Probabilities from logits: sigmoid if binary, else softmax over the last dim."""
     if is_binary:
