@@ -217,9 +217,9 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prunes `amount` entries (a count, or a fraction of the entries) chosen at random: those
-    with the largest `rand_like(t)` draws."""
+class _Unstructured(BasePruningMethod):
+    """Prunes `amount` entries (a count, or a fraction of the entries): those a score ranks
+    first (`_scores(t)`, computed only when something is pruned; `_largest`: which end)."""
 
     PRUNING_TYPE = "unstructured"
 
@@ -233,32 +233,31 @@ class RandomUnstructured(BasePruningMethod):
         _validate_amount(nprune, size)
         mask = default_mask.clone(memory_format=contiguous_format)
         if nprune != 0:
-            prob = rand_like(t)
-            mask.view(-1)[_topk_index(prob.view(-1), nprune, True)] = 0
+            mask.view(-1)[_topk_index(self._scores(t).view(-1), nprune, self._largest)] = 0
         return mask
+
+
+class RandomUnstructured(_Unstructured):
+    """Prunes `amount` entries (a count, or a fraction of the entries) chosen at random: those
+    with the largest `rand_like(t)` draws."""
+
+    _largest = True
+
+    def _scores(self, t):
+        return rand_like(t)
 
     @classmethod
     def apply(cls, module, name, amount):
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_Unstructured):
     """Prunes the `amount` entries (a count, or a fraction) of smallest absolute value."""
 
-    PRUNING_TYPE = "unstructured"
+    _largest = False
 
-    def __init__(self, amount):
-        _validate_amount_init(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        size = t.nelement()
-        nprune = _nparams_to_prune(self.amount, size)
-        _validate_amount(nprune, size)
-        mask = default_mask.clone(memory_format=contiguous_format)
-        if nprune != 0:
-            mask.view(-1)[_topk_index(t.abs().view(-1), nprune, False)] = 0
-        return mask
+    def _scores(self, t):
+        return t.abs()
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
