@@ -110,6 +110,35 @@ def test_module_and_optimizer_on_cuda(gpu):
                                cpu_model.weight.detach().numpy(), rtol=1e-5)
 
 
+def test_peaks_sample_the_pool_only_when_a_new_peak_is_possible(fake_cuda, monkeypatch):
+    # NOTE [ Peaks without sampling every allocation ] in ember/cuda/memory.py: CuPy's
+    # used_bytes() walks every live block, so it must not run at each allocation
+    keep = [ember.zeros(2**18, device="cuda") for _ in range(4)]      # 4 MiB, the peak so far
+    cuda.reset_peak_memory_stats()
+    base = cuda.memory_allocated()
+    del keep[:3]                                    # 3 MiB below the peak
+    ember.ones(100, device="cuda")                  # (samples: the bound was at the peak)
+    pool = fake_cuda.get_default_memory_pool()
+    calls = []
+    real = pool.used_bytes
+    monkeypatch.setattr(pool, "used_bytes", lambda: calls.append(1) or real())
+    for _ in range(50):                             # 50 small tensors made and freed
+        ember.ones(100, device="cuda") + 1
+    assert calls == []                              # no new peak was possible: no sample
+    grown = [ember.zeros(2**18, device="cuda") for _ in range(5)]   # 5 MiB: a new peak
+    assert calls                                    # sampled once the bound passed the peak
+    peak = base - 3 * 2**20 + 5 * 2**20
+    assert cuda.max_memory_allocated() == peak
+    del grown
+    assert cuda.max_memory_allocated() == peak      # kept after the frees
+    for _ in range(3):                              # 2 MiB made and freed: below the peak
+        ember.zeros(2**19, device="cuda")
+    assert cuda.max_memory_allocated() == peak
+    big = ember.zeros(3 * 2**19, device="cuda")     # 6 MiB on top of 1 MiB: a new peak
+    del big
+    assert cuda.max_memory_allocated() == base - 3 * 2**20 + 6 * 2**20
+
+
 def test_memory_statistics(fake_cuda):
     assert not cuda.is_initialized() and cuda.memory_stats() == {}
     assert cuda.memory_allocated() == 0

@@ -4,11 +4,23 @@ out-of-memory error.
 NOTE [ Memory statistics ]: ember's CUDA tensors live in CuPy's default memory pool, which
 knows the bytes held by live arrays (`used_bytes`, torch's "allocated") and the bytes it holds
 from the driver (`total_bytes`, torch's "reserved"). Peaks are not kept by CuPy, so on first
-CUDA use ember installs a thin allocator over the pool (`cupy.cuda.set_allocator`) that, after
-each allocation, samples both figures for the device and raises the peaks; the same wrapper
-counts allocations and turns CuPy's OutOfMemoryError into ember's. Frees need no hook: the
-bytes freed so far are the bytes ever allocated minus those allocated now. Sizes are CuPy's
-rounded block sizes (multiples of 512 bytes), as torch's figures are its allocator's.
+CUDA use ember installs a thin allocator over the pool (`cupy.cuda.set_allocator`) that keeps
+the peaks, counts allocations and turns CuPy's OutOfMemoryError into ember's. Frees need no
+hook: the bytes freed so far are the bytes ever allocated minus those allocated now. Sizes are
+CuPy's rounded block sizes (multiples of 512 bytes), as torch's figures are its allocator's.
+
+NOTE [ Peaks without sampling every allocation ]
+CuPy's `used_bytes()` and `total_bytes()` walk every block the pool holds, so sampling them at
+each allocation cost time growing with the number of live tensors (a model's parameters,
+gradients and optimizer state) on every op. Neither figure needs it:
+- allocated: since the last sample, the bytes in use can only have grown by what was allocated
+  since (frees only lower them). The allocator keeps that bound and samples `used_bytes()`
+  only when the bound passes the peak, that is, when a new peak is possible. A training loop
+  below its peak samples a few times per step instead of at every allocation.
+- reserved: the pool's holdings only grow until its cache is emptied, so their peak is the
+  larger of the peak kept and the holdings now, read when asked; `empty_cache` records the
+  holdings before it gives blocks back. (Not seen: a peak just before CuPy empties its cache
+  by itself, to retry an allocation at the edge of running out of memory.)
 """
 import warnings
 
@@ -36,11 +48,12 @@ def format_size(size):
 
 class _DeviceStats:
     __slots__ = ("peak_allocated", "peak_reserved", "allocated_total", "allocations",
-                 "ooms")
+                 "ooms", "used_bound")
 
     def __init__(self):
         self.peak_allocated = self.peak_reserved = 0
         self.allocated_total = self.allocations = self.ooms = 0
+        self.used_bound = 0         # bytes in use now are at most this (see the NOTE above)
 
 
 class _TrackingAllocator:
@@ -65,14 +78,25 @@ class _TrackingAllocator:
         except self.cp.cuda.memory.OutOfMemoryError:
             stats.ooms += 1
             raise OutOfMemoryError(self.oom_message(size, index)) from None
-        used, total = self.pool.used_bytes(), self.pool.total_bytes()
+        block = ptr.mem.size if hasattr(ptr, "mem") else size
         stats.allocations += 1
-        stats.allocated_total += ptr.mem.size if hasattr(ptr, "mem") else size
-        if used > stats.peak_allocated:
-            stats.peak_allocated = used
-        if total > stats.peak_reserved:
-            stats.peak_reserved = total
+        stats.allocated_total += block
+        bound = stats.used_bound + block
+        if bound > stats.peak_allocated:        # a new peak is possible: sample
+            bound = self.pool.used_bytes()
+            if bound > stats.peak_allocated:
+                stats.peak_allocated = bound
+        stats.used_bound = bound
         return ptr
+
+    def sample(self, index):
+        """Bring device `index`'s peaks up to date with its pool now."""
+        stats = self.device_stats(index)
+        used, total = _pool_figures(index)
+        stats.used_bound = used
+        stats.peak_allocated = max(stats.peak_allocated, used)
+        stats.peak_reserved = max(stats.peak_reserved, total)
+        return stats, used, total
 
     def oom_message(self, size, index):
         free, capacity = self.cp.cuda.runtime.memGetInfo()
@@ -110,15 +134,14 @@ def memory_stats(device=None):
     if not is_initialized() or _allocator is None:
         return {}
     index = device_index(device, optional=True)
-    stats = _allocator.device_stats(index)
-    used, total = _pool_figures(index)
+    stats, used, total = _allocator.sample(index)
     result = {
         "allocated_bytes.all.current": used,
-        "allocated_bytes.all.peak": max(stats.peak_allocated, used),
+        "allocated_bytes.all.peak": stats.peak_allocated,
         "allocated_bytes.all.allocated": stats.allocated_total,
         "allocated_bytes.all.freed": max(stats.allocated_total - used, 0),
         "reserved_bytes.all.current": total,
-        "reserved_bytes.all.peak": max(stats.peak_reserved, total),
+        "reserved_bytes.all.peak": stats.peak_reserved,
         "allocation.all.allocated": stats.allocations,
         "num_ooms": stats.ooms,
     }
@@ -152,7 +175,8 @@ def reset_peak_memory_stats(device=None):
         return
     index = device_index(device, optional=True)
     stats = _allocator.device_stats(index)
-    stats.peak_allocated, stats.peak_reserved = _pool_figures(index)
+    used, total = _pool_figures(index)
+    stats.peak_allocated, stats.peak_reserved, stats.used_bound = used, total, used
 
 
 def reset_max_memory_allocated(device=None):
@@ -166,7 +190,9 @@ def reset_max_memory_allocated(device=None):
 def empty_cache():
     """Give the pool's cached, unused blocks back to the driver (a no-op without CUDA)."""
     if is_initialized() and _allocator is not None:
-        with _allocator.cp.cuda.Device(device_index(None, optional=True)):
+        index = device_index(None, optional=True)
+        _allocator.sample(index)        # the reserved peak, before the holdings shrink
+        with _allocator.cp.cuda.Device(index):
             _allocator.pool.free_all_blocks()
 
 
