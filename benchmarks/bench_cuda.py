@@ -386,6 +386,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="smaller sizes, fewer rounds")
     parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda",
                         help="cpu: a smoke test of the script's logic (small sizes)")
+    parser.add_argument("--sections", default="bandwidth,matmul,training,overhead",
+                        help="which sections to run, comma-separated")
     args = parser.parse_args()
     started = time.perf_counter()
 
@@ -413,7 +415,9 @@ def main():
     mode = "quick" if args.quick else "full"
     print(f"bench_cuda ({mode}) on {args.device}: {versions}")
 
-    for section in (section_bandwidth, section_matmul, section_training, section_overhead):
+    sections = {"bandwidth": section_bandwidth, "matmul": section_matmul,
+                "training": section_training, "overhead": section_overhead}
+    for section in [sections[name] for name in args.sections.split(",")]:
         section_start = time.perf_counter()
         try:
             section(bench)

@@ -3,7 +3,8 @@
 # each under its own time limit so that one slow part cannot hide the others' results.
 # Run from the repository root on a machine with a GPU, CuPy, pytest-xdist (and torch for the
 # benchmarks' comparison):   bash scripts/gpu_check.sh [LOG_DIR]
-# Budgets (seconds) can be set with CUDA_TESTS_S, BENCH_S, LIMITS_S (0: skip), SUITE_S.
+# Budgets (seconds) can be set with CUDA_TESTS_S, BENCH_S, PROFILE_S, LIMITS_S (0: skip),
+# SUITE_S.
 set -u
 cd "$(dirname "$0")/.."
 LOG=${1:-${OUT:-/tmp}/gpu_check}
@@ -52,6 +53,10 @@ run_tests cuda_tests "${CUDA_TESTS_S:-240}" tests/cuda
 
 echo "== benchmarks (limit ${BENCH_S:-120}s)"
 timeout -k 10 "${BENCH_S:-120}" $PY benchmarks/bench_cuda.py 2>&1 | tee "$LOG/bench.log" | tail -n 60
+
+echo "== host time of a training step (limit ${PROFILE_S:-60}s)"
+timeout -k 10 "${PROFILE_S:-60}" $PY benchmarks/profile_cuda_step.py --top 40 >"$LOG/profile.log" 2>&1
+grep -E "^==|own time" "$LOG/profile.log"
 
 if [ "${LIMITS_S:-90}" != 0 ]; then       # LIMITS_S=0 leaves CuPy's own limits out
     echo "== CuPy's own limits (limit ${LIMITS_S:-90}s)"

@@ -9,11 +9,11 @@ import inspect
 import numpy as np
 
 from .. import _dtype
-from .._device import backend_of
+from .._device import backend_of, cuda_backend
 from .._geometry import broadcast_shapes
 from .._memory_format import iterator_layout, row_major
 from .._tensor import Tensor
-from ..cuda import _kernels as _cuda_kernels
+from ..cuda import _backend, _kernels as _cuda_kernels
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
     prepare_inplace
@@ -309,6 +309,10 @@ def call(op, operands, params, out, name):
                 elif (cls is float or cls is int and -_INT64_BOUND <= second < _UINT64_END) \
                         and not (op.opmath and a.itemsize == 2):
                     return _finish_fast(op, operands, fast(a, a.dtype.type(second)), params)
+            elif a.__class__ is not np.ndarray:
+                result = _cuda_fast(op, operands, a)
+                if result is not None:
+                    return _fast_tensor(op, operands, result, params)
     requires_grad = False
     if op.differentiable:
         for x in operands:
@@ -356,9 +360,49 @@ def _torch_layout(xp, result, operands):
     return iterator_layout(xp, result, arrays)
 
 
+def _cuda_fast(op, operands, a):
+    """NOTE [ The CUDA fast path ]
+    The float fast path's cases on a GPU: float32/float64 CuPy arrays of one dtype on one
+    device, possibly with a Python number. On a GPU the kernel of a small op costs less than
+    its dispatch on the host, so the general path's promotion and device checks would be most
+    of an op's time. Returns the result array, or None where the general path must decide
+    (other dtypes, mixed devices, layouts torch's kernels would choose, ember's own kernels'
+    sizes)."""
+    cp = _backend._cupy
+    if a.__class__ is not cp.ndarray or a.dtype.kind != "f" or a.itemsize == 2 \
+            or a.size >= _cuda_kernels.MIN_SIZE:
+        return None
+    device_id = a.data.device_id
+    contiguous = a.flags.c_contiguous
+    if len(operands) == 1:
+        arrays = (a,)
+    else:
+        second = operands[1]
+        cls = second.__class__
+        if cls is Tensor:
+            b = second._data
+            if b.__class__ is not a.__class__ or b.dtype != a.dtype \
+                    or b.data.device_id != device_id:
+                return None
+            contiguous = contiguous and b.flags.c_contiguous
+        elif cls is float or cls is int and -_INT64_BOUND <= second < _UINT64_END:
+            b = a.dtype.type(second)
+        else:
+            return None
+        arrays = (a, b)
+    if not contiguous and a.ndim > 1:
+        return None                     # torch's layout rules: the general path
+    cuda_backend().make_current(device_id)     # the device guard (NOTE [ Device guard ])
+    return op.forward(cp, *arrays)
+
+
 def _finish_fast(op, operands, result, params):
     if result.__class__ is not np.ndarray:      # NumPy answers 0-dim inputs with a scalar
         result = np.asarray(result)
+    return _fast_tensor(op, operands, result, params)
+
+
+def _fast_tensor(op, operands, result, params):
     t = _new(Tensor)._init(result)
     if _grad_state.enabled:
         for x in operands:
