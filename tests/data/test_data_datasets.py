@@ -138,6 +138,13 @@ def test_samplers_match_torch():
                                       generator=gen())) == [1, 2, 0]
     ember.manual_seed(5)
     assert list(RandomSampler(range(6))) == [1, 5, 0, 4, 3, 2]
+    # torch draws a last permutation even when none of it is used: a user's generator
+    # advances by two permutations of 6 (a fresh one, as above, is dropped unused)
+    g = gen()
+    assert list(RandomSampler(range(6), generator=g)) == ember.randperm(6, generator=gen()).tolist()
+    twice = gen()
+    ember.randperm(6, generator=twice), ember.randperm(6, generator=twice)
+    assert ember.equal(g.get_state(), twice.get_state())
 
 
 def test_sampler_errors_and_lengths():

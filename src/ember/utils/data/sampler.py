@@ -66,7 +66,8 @@ class RandomSampler(Sampler):
 
     def __iter__(self):
         n = len(self.data_source)
-        gen = self.generator if self.generator is not None else _fresh_generator()
+        own = self.generator is None
+        gen = _fresh_generator() if own else self.generator
         wanted = self.num_samples
         if self.replacement:
             for size in [32] * (wanted // 32) + [wanted % 32]:
@@ -75,7 +76,9 @@ class RandomSampler(Sampler):
             return
         for _ in range(wanted // n):
             yield from ember.randperm(n, generator=gen).tolist()
-        yield from ember.randperm(n, generator=gen).tolist()[:wanted % n]
+        if wanted % n or not own:   # (torch draws it even when none is used: a user's
+            # generator's state must follow torch's; a fresh one is dropped here)
+            yield from ember.randperm(n, generator=gen).tolist()[:wanted % n]
 
     def __len__(self):
         return self.num_samples
