@@ -63,6 +63,7 @@ class _TrackingAllocator:
         self.cp = cp
         self.pool = cp.get_default_memory_pool()
         self.stats = {}
+        self._get_device = cp.cuda.runtime.getDevice    # (malloc runs for every array)
 
     def device_stats(self, index):
         stats = self.stats.get(index)
@@ -71,8 +72,10 @@ class _TrackingAllocator:
         return stats
 
     def malloc(self, size):
-        index = self.cp.cuda.runtime.getDevice()
-        stats = self.device_stats(index)
+        index = self._get_device()
+        stats = self.stats.get(index)
+        if stats is None:
+            stats = self.device_stats(index)
         try:
             ptr = self.pool.malloc(size)
         except self.cp.cuda.memory.OutOfMemoryError:
