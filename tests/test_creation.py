@@ -646,3 +646,28 @@ def test_numbers_that_fit_are_converted():
 def test_a_number_where_a_sequence_belongs(data):
     with pytest.raises(TypeError, match="^not a sequence$"):
         ember.tensor(data)
+
+
+def test_linspace_and_logspace_of_complex_ends_are_complex():
+    z = ember.linspace(0, 1 + 1j, 3)
+    assert z.dtype == ember.complex64
+    np.testing.assert_allclose(z.numpy(), [0, 0.5 + 0.5j, 1 + 1j])
+    z = ember.linspace(1j, 2, 4, dtype=ember.complex128)
+    np.testing.assert_allclose(z.numpy(), [1j, 2 / 3 + 2j / 3, 4 / 3 + 1j / 3, 2])
+    w = ember.logspace(0, 1j, 3)
+    assert w.dtype == ember.complex64
+    # 10 ** (0.5j) = exp(0.5j ln 10)
+    np.testing.assert_allclose(w.numpy(), [1, np.exp(0.5j * np.log(10)), np.exp(1j * np.log(10))],
+                               rtol=1e-6)
+    ember.set_default_dtype(ember.float64)
+    try:
+        assert ember.linspace(0, 1j, 2).dtype == ember.complex128
+    finally:
+        ember.set_default_dtype(ember.float32)
+
+
+def test_sigmoid_of_complex_zero_keeps_a_positive_zero_imaginary_part():
+    # torch divides 1 by (1 + exp(-z)) as complex numbers: sigmoid(0j) is 0.5+0j, not 0.5-0j
+    out = ember.tensor([0j, 1 + 0j]).sigmoid().numpy()
+    assert not np.signbit(out.imag).any()
+    np.testing.assert_allclose(out.real, [0.5, 1 / (1 + np.exp(-1))])

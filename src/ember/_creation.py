@@ -271,13 +271,23 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     return _into(out, _finish(values, requires_grad, pin_memory))
 
 
+def _space_dtype(dtype, start, end, name):
+    """linspace's and logspace's dtype: the default float, or its complex where an end is
+    complex (as torch infers it)."""
+    if dtype is not None:
+        return _dtype.as_dtype(dtype, name)
+    if isinstance(start, complex) or isinstance(end, complex):
+        return _dtype.default_complex_dtype()
+    return _dtype.get_default_dtype()
+
+
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """`steps` evenly spaced values from `start` to `end`, both included."""
     start, end = _number(start), _number(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    dtype = _dtype.get_default_dtype() if dtype is None else _dtype.as_dtype(dtype, "linspace")
+    dtype = _space_dtype(dtype, start, end, "linspace")
     xp = _backend(device).xp
     if steps == 1:
         return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad,
@@ -304,8 +314,10 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """`base ** linspace(start, end, steps)`."""
-    dtype = _dtype.get_default_dtype() if dtype is None else _dtype.as_dtype(dtype, "logspace")
-    exps = linspace(start, end, steps, dtype=_dtype.float64, device=device)._data
+    start, end = _number(start), _number(end)
+    dtype = _space_dtype(dtype, start, end, "logspace")
+    exps = linspace(start, end, steps, device=device,
+                    dtype=_dtype.complex128 if dtype.is_complex else _dtype.float64)._data
     values = (base ** exps).astype(dtype._np)
     return _into(out, _finish(values, requires_grad, pin_memory))
 

@@ -521,6 +521,8 @@ class Sigmoid(Elementwise):
     saves = {"self": ("result",)}
 
     def forward(xp, x):
+        if x.dtype.kind == "c":     # a complex division, as torch's (its zeros' signs)
+            return 1 / (1 + xp.exp(-x))
         return xp.reciprocal(1 + xp.exp(-x))
 
     def backward(ctx, grad):
