@@ -183,3 +183,15 @@ def test_gamma_beta_dirichlet_samples_recorded_from_torch():
     ember.manual_seed(0)
     p = D.Dirichlet(ember.tensor([1.0, 2.0])).sample()
     np.testing.assert_allclose(p.numpy(), [0.6865779757, 0.3134219944], rtol=1e-8)
+
+
+def test_cauchy_draws_as_torch_does():
+    # torch's Cauchy.rsample fills with Tensor.cauchy_ (its own stream), not tan(pi (u - 1/2))
+    ember.manual_seed(0)
+    want = ember.empty(3).cauchy_() * 2.0 + 1.0
+    ember.manual_seed(0)
+    got = ember.distributions.Cauchy(1.0, 2.0).sample((3,))
+    assert ember.equal(got, want)
+    ember.manual_seed(0)            # recorded from torch 2.13: manual_seed(0), Cauchy(0, 1)
+    np.testing.assert_allclose(ember.distributions.Cauchy(0.0, 1.0).sample((2,)).numpy(),
+                               [10.5977, 0.7648], atol=1e-4)

@@ -53,9 +53,8 @@ class Cauchy(Distribution):
 
     def rsample(self, sample_shape=ember.Size()):
         shape = self._extended_shape(sample_shape)
-        # NOTE: a standard Cauchy draw is tan(pi * (u - 1/2)) for u uniform on [0, 1).
-        u = ember.rand(shape, dtype=self.loc.dtype, device=self.loc.device)
-        eps = ember.tan(math.pi * (u - 0.5))
+        # a standard Cauchy draw from the tensor method, as torch draws it (its stream)
+        eps = ember.empty(shape, dtype=self.loc.dtype, device=self.loc.device).cauchy_()
         return self.loc + eps * self.scale
 
     def log_prob(self, value):
