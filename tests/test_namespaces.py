@@ -1,6 +1,7 @@
 """ember.backends, ember.version, ember.jit, ember.distributed and the small top-level helpers:
 values checked by hand against torch 2.13's CPU build (tests/oracle/test_namespaces_oracle.py
 compares with torch itself), and the answers where ember speaks for its own build."""
+import pathlib
 import subprocess
 import sys
 import warnings
@@ -141,8 +142,45 @@ def test_build_questions_answer_for_ember(restore_flags):
 
 def test_version_module():
     v = ember.version
-    assert v.__version__ == ember.__version__ == "0.1.0"
+    assert v.__version__ is ember.__version__
+    assert str(ember.__version__) == f"2.13.0+ember.{v.EMBER_RELEASE}"
     assert (v.debug, v.hip, v.git_version) == (False, None, "Unknown")
+
+
+def test_ember_release_is_the_package_version():
+    pyproject = pathlib.Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if not pyproject.exists():
+        pytest.skip("not run from a source checkout")
+    line = next(l for l in pyproject.read_text().splitlines() if l.startswith("version = "))
+    assert line == f'version = "{ember.version.EMBER_RELEASE}"'
+
+
+@pytest.mark.parametrize("other, lt, eq", [
+    ("2.0", False, False), ("2.13", False, False), ("2.13.0", False, False),
+    ("2.13.0+ember.0.1.0", False, True), ("2.13.0+ember.0.2.0", True, False),
+    ("2.13.0+ember.0.1.0.1", True, False), ("2.9", False, False), ("2.14.0a0", True, False),
+    ("2.13.1.dev3", True, False), ("3", True, False), ((2, 13), False, False),
+    ((2, 14, 0), True, False), ([1, 8], False, False),
+])
+def test_version_compares_by_pep_440(other, lt, eq):
+    v = ember.__version__
+    assert (v < other, v == other, v > other) == (lt, eq, not lt and not eq)
+    assert (v <= other) == (lt or eq) and (v >= other) == (not lt) and (v != other) == (not eq)
+
+
+def test_version_ordering_rules():
+    from ember.torch_version import TorchVersion as V
+    order = ["1.0.dev1", "1.0a1.dev2", "1.0a1", "1.0b2", "1.0rc1", "1.0", "1.0+abc", "1.0+5",
+             "1.0.post1.dev1", "1.0.post1", "1.1", "1.10", "1!0.5"]
+    for a, b in zip(order, order[1:]):
+        assert V(a) < b and V(b) > a and not V(a) == b, (a, b)
+    assert V("2.0.0") == "2" and V("v2.0") == "2.0" and hash(V("x")) == hash("x")
+    assert V("parrot") > "2.0" and V("2.0") < "parrot"      # not versions: as text
+    with pytest.raises(TypeError):
+        V("2.0") < 5
+    assert ember.__version__.split("+")[0] == "2.13.0"
+    assert type(ember.__version__).__name__ == "TorchVersion" and isinstance(
+        ember.__version__, str)
 
 
 def test_jit_script_and_trace_return_their_argument():
