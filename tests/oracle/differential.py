@@ -77,3 +77,19 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
+
+
+def snippet_tests(snippets, bugs=(), at_least=1):
+    """The two tests of a snippet file, to bind at its top level:
+    `test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(...)`:
+    each snippet prints as under torch (known differences as strict xfails), and the table
+    holds at least `at_least` distinct snippets."""
+    @pytest.mark.parametrize("snippet", cases(snippets, bugs))
+    def test_snippet_prints_like_torch(snippet):
+        expected, got = compare(snippet)
+        assert got == expected
+
+    def test_there_are_many_snippets():
+        assert len(snippets) >= at_least
+        assert len(set(snippets)) == len(snippets)
+    return test_snippet_prints_like_torch, test_there_are_many_snippets

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from differential import cases, compare  # noqa: E402
+from differential import snippet_tests  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 
@@ -242,12 +242,5 @@ BUGS = [
 ]
 
 
-@pytest.mark.parametrize("snippet", cases(SNIPPETS, BUGS))
-def test_snippet_prints_like_torch(snippet):
-    expected, got = compare(snippet)
-    assert got == expected
-
-
-def test_there_are_many_snippets():
-    assert len(SNIPPETS) >= 170
-    assert len(set(SNIPPETS)) == len(SNIPPETS)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
+    SNIPPETS, BUGS, at_least=170)
