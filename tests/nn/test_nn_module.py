@@ -73,6 +73,13 @@ def test_attribute_errors():
         lin.get_submodule("x")
     with pytest.raises(AttributeError, match="`weight` is not an nn.Module"):
         nn.Sequential(lin).get_submodule("0.weight")
+    # ember's classes are named as torch names them (ember stands in for torch)
+    with pytest.raises(TypeError, match=r"cannot assign 'torch\.nn\.modules\.linear\.Linear' "
+                                        r"object to parameter 'w'"):
+        lin.register_parameter("w", nn.Linear(1, 1))
+    with pytest.raises(TypeError, match=r"cannot assign 'torch\.nn\.modules\.activation\.ReLU' "
+                                        r"object to buffer 'b'"):
+        lin.register_buffer("b", nn.ReLU())
     lin.bias = None
     assert lin.bias is None and "bias" in lin._parameters
     del lin.weight

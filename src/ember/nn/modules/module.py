@@ -1,30 +1,20 @@
 """`Module`: the base of every layer. It owns registration (parameters, buffers, submodules
 through attribute assignment), traversal, state_dict save/load, hooks, train/eval and
 dtype/device conversion."""
-import warnings
-
 from ... import _dtype
 from ..._tensor import Tensor
+from ..._tensor_types import typename
 from ...autograd.grad_mode import no_grad
 from ...autograd.graph import RemovableHandle, _HookDict, add_hook, new_hook_dict
 from ..parameter import Buffer, Parameter
 from . import _state_dict as _sd
-from ._hooks import BackwardHook, add_non_full_backward_hooks
+from . import _call_hooks
 
 __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook",
            "register_module_full_backward_pre_hook", "register_module_backward_hook",
            "register_module_full_backward_hook", "register_module_buffer_registration_hook",
            "register_module_module_registration_hook",
            "register_module_parameter_registration_hook", "Module"]
-
-
-def typename(obj):
-    """torch.typename: 'torch.FloatTensor' for tensors, the qualified name otherwise."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(type(obj), "__module__", "") or ""
-    name = type(obj).__qualname__
-    return name if module in ("builtins", "__builtin__", "") else f"{module}.{name}"
 
 
 def _addindent(text, spaces):
@@ -89,101 +79,7 @@ class Module:
         return self._call_with_hooks(args, kwargs)
 
     def _call_with_hooks(self, args, kwargs):
-        """torch's call with hooks: global hooks run before the module's own of each kind.
-        If any step raises, the forward hooks registered with always_call=True that have not
-        run yet run then (global ones first), and the error goes on."""
-        call = [args, kwargs, None]     # args, kwargs and result as they stand at each step
-        ran = set()                     # ids of always-called hooks that already ran
-        try:
-            return self._run_hooks_and_forward(call, ran)
-        except Exception:
-            self._call_always_hooks(call, ran)
-            raise
-
-    def _run_hooks_and_forward(self, call, ran):
-        args, kwargs, _ = call
-        pre_hooks = [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
-        full_hooks, old_hooks = self._get_backward_hooks()
-        for key, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
-            if key in self._forward_pre_hooks_with_kwargs:
-                new = hook(self, args, kwargs)
-                if new is not None:
-                    if not (isinstance(new, tuple) and len(new) == 2):
-                        raise RuntimeError(f"forward pre-hook must return None or a tuple of "
-                                           f"(new_args, new_kwargs), but got {new}.")
-                    args, kwargs = call[0], call[1] = new
-            else:
-                new = hook(self, args)
-                if new is not None:
-                    args = call[0] = new if isinstance(new, tuple) else (new,)
-        backward_hook = None
-        if full_hooks or pre_hooks:
-            backward_hook = BackwardHook(self, full_hooks, pre_hooks)
-            args = call[0] = backward_hook.setup_input(args)
-        result = call[2] = self.forward(*args, **kwargs)
-        for key, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
-            if key in self._forward_hooks_always_called or key in _global_forward_hooks_always_called:
-                ran.add(key)
-            if key in self._forward_hooks_with_kwargs or key in _global_forward_hooks_with_kwargs:
-                new = hook(self, args, kwargs, result)
-            else:
-                new = hook(self, args, result)
-            if new is not None:
-                result = call[2] = new
-        if backward_hook is not None:
-            if not isinstance(result, (Tensor, tuple)):
-                warnings.warn(f"For backward hooks to be called, module output should be a "
-                              f"Tensor or a tuple of Tensors but received {type(result)}",
-                              stacklevel=3)
-            result = backward_hook.setup_output(result)
-        if old_hooks:
-            add_non_full_backward_hooks(self, old_hooks, args, result)
-        return result
-
-    def _get_backward_hooks(self):
-        """(full backward hooks, deprecated non-full ones) for a call: the global ones, of the
-        kind they were registered as, before the module's own, of the kind its first backward
-        hook was registered as."""
-        full, non_full = [], []
-        if _global_backward_hooks:
-            (full if _global_is_full_backward_hook else non_full).extend(
-                _global_backward_hooks.values())
-        if self._backward_hooks:
-            (non_full if self._is_full_backward_hook is False else full).extend(
-                self._backward_hooks.values())
-        return full, non_full
-
-    def _call_always_hooks(self, call, ran):
-        """The always_call=True forward hooks that had not run, when a step of the call raised:
-        global ones (called with (module, args, result) even if registered with kwargs, as in
-        torch), then the module's; a result one returns is what the next sees, and an error in
-        one becomes a warning."""
-        args, kwargs, result = call
-        for key, hook in list(_global_forward_hooks.items()):
-            if key not in _global_forward_hooks_always_called or key in ran:
-                continue
-            try:
-                new = hook(self, args, result)
-                if new is not None:
-                    result = new
-            except Exception as e:
-                warnings.warn("global module forward hook with ``always_call=True`` raised an "
-                              "exception that was silenced as another error was raised in "
-                              f"forward: {e}", stacklevel=3)
-        for key, hook in list(self._forward_hooks.items()):
-            if key not in self._forward_hooks_always_called or key in ran:
-                continue
-            try:
-                if key in self._forward_hooks_with_kwargs:
-                    new = hook(self, args, kwargs, result)
-                else:
-                    new = hook(self, args, result)
-                if new is not None:
-                    result = new
-            except Exception as e:
-                warnings.warn("module forward hook with ``always_call=True`` raised an exception "
-                              "that was silenced as another error was raised in forward: "
-                              f"{e}", stacklevel=3)
+        return _call_hooks.call_with_hooks(self, args, kwargs)
 
     # -- registration --------------------------------------------------------------------------
 
