@@ -86,8 +86,19 @@ class Op(Node):
             names = type(self)._saved_names
             key = name[len("_saved_"):]
             if key in names:
-                return self._unpack()[names.index(key)]
+                value = self._unpack()[names.index(key)]
+                if key in type(self).inputs and value.__class__ in _WRAPPED_DTYPES:
+                    # a Python number given for a tensor input: torch saved it as a tensor
+                    # (a "wrapped number", of the widest dtype of its kind)
+                    from .._creation import tensor
+                    from .. import _dtype
+                    dtype = getattr(_dtype, _WRAPPED_DTYPES[value.__class__])
+                    value = tensor(value, dtype=dtype)
+                return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+_WRAPPED_DTYPES = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}
 
 
 def record(op, args, outputs, params, num_outputs=None):

@@ -113,6 +113,9 @@ class CopyBackwards(Op):
     node_name = "CopyBackwards"
     inputs = ("self", "src")
 
+    def name(self):
+        return "torch::autograd::CopyBackwards"
+
     def backward(ctx, grad):
         need_self, need_src = ctx.needs_input_grad
         return (zeros_like(grad) if need_self else None, grad if need_src else None)

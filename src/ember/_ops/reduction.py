@@ -57,7 +57,8 @@ def _run(op, input, result, params, out, differentiable=True):
     result = row_major(xp, result)          # as torch allocates reductions' and scans' results
     requires_grad = differentiable and input._requires_grad
     if out is not None:
-        check_out(op.__name__.lower(), out, result.dtype, requires_grad)
+        check_out(getattr(op, "out_name", None) or op.__name__.lower(), out, result.dtype,
+                  requires_grad)
         return write_out(out, result)
     t = wrap(result)
     if requires_grad and _grad_state.enabled:
@@ -88,6 +89,7 @@ class Sum(Op):
 class SumDim(Op):
     """Sum over some dims."""
     node_name = "SumBackward1"
+    out_name = "sum"            # the name in torch's out= errors
 
     def backward(ctx, grad):
         return _restore_dims(grad, ctx.dims, ctx.keepdim, len(ctx.self_size)).expand(
@@ -161,6 +163,7 @@ class Mean(Op):
 class MeanDim(Op):
     """Mean over some dims."""
     node_name = "MeanBackward1"
+    out_name = "mean"
 
     def backward(ctx, grad):
         return _restore_dims(grad, ctx.dims, ctx.keepdim, len(ctx.self_size)).expand(
@@ -257,6 +260,7 @@ class Prod(Op):
 class ProdDim(Op):
     """Product along one dim."""
     node_name = "ProdBackward1"
+    out_name = "prod"
     saves = {"self": ("self", "result")}
 
     def backward(ctx, grad):
@@ -298,6 +302,7 @@ def _evenly(grad, x, result):
 class MaxAll(Op):
     """The largest element."""
     node_name = "MaxBackward1"
+    out_name = "max"
     saves = {"self": ("self", "result")}
 
     def backward(ctx, grad):
@@ -307,6 +312,7 @@ class MaxAll(Op):
 
 class MinAll(MaxAll):
     node_name = "MinBackward1"
+    out_name = "min"
 
 
 class MaxDim(Op):

@@ -301,7 +301,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     count = input.isnan().logical_not().sum(dim, keepdim)
     result = nansum(input, dim, keepdim, dtype=dtype) / count
     if out is not None:
-        check_out("nanmean", out, result._data.dtype, result.requires_grad)
+        check_out("nansum", out, result._data.dtype, result.requires_grad)   # as torch
         return write_out(out, result._data)
     return result
 

@@ -19,6 +19,7 @@ from .statistics import _REAL, _where
 class LinalgVectorNorm(Op):
     """The p-norm over some dims: d|x|_p = sgn(x) |x|^(p-1) / |x|_p^(p-1)."""
     saves = {"self": ("self", "result")}
+    out_name = "linalg_vector_norm"
 
     def backward(ctx, grad):
         x, norm = ctx.saved_tensors

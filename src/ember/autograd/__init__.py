@@ -43,6 +43,15 @@ def _as_tuple(x):
     return (x,)
 
 
+def _as_grads_tuple(grads):
+    """grad_tensors / grad_outputs as a tuple: as torch, anything but a tensor (or None) is
+    iterated, so a lone number is a TypeError."""
+    if grads is not None and not isinstance(grads, (tuple, list)) and not \
+            hasattr(grads, "_data"):
+        raise TypeError(f"'{type(grads).__name__}' object is not iterable")
+    return _as_tuple(grads)
+
+
 _new = object.__new__
 
 
@@ -98,10 +107,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     """Accumulate into leaves' `.grad` the gradients of `tensors` (weighted by `grad_tensors`)."""
     tensors = _as_tuple(tensors)
     grad_tensors = grad_tensors if grad_tensors is not None else grad_variables
-    if grad_tensors is not None and not isinstance(grad_tensors, (tuple, list)) and not \
-            hasattr(grad_tensors, "_data"):
-        raise TypeError(f"'{type(grad_tensors).__name__}' object is not iterable")
-    grad_tensors = _as_tuple(grad_tensors)
+    grad_tensors = _as_grads_tuple(grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
     roots = _root_grads(tensors, grad_tensors, create_graph)
@@ -152,6 +158,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """The gradients of `outputs` with respect to `inputs`, returned (not accumulated)."""
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
+    grad_outputs = _as_grads_tuple(grad_outputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if not only_inputs:
@@ -169,7 +176,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)
-    roots = _root_grads(outputs, _as_tuple(grad_outputs), create_graph)
+    roots = _root_grads(outputs, grad_outputs, create_graph)
     for t in inputs:
         if t.__class__ is not graph.GradientEdge and not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -185,8 +192,8 @@ def _capture(outputs, roots, inputs, retain_graph, create_graph, allow_unused, a
     capture = {}
     edges = [(t[0], t[1]) if t.__class__ is graph.GradientEdge else gradient_edge(t)
              for t in inputs]
-    for i, edge in enumerate(edges):
-        capture[edge] = i
+    for edge in edges:
+        capture.setdefault(edge, len(capture))     # an input given twice has one slot
     slots = run_backward(outputs, roots, retain_graph, create_graph, capture=capture,
                          accumulate=accumulate)
     result = [slots[capture[edge]] for edge in edges]
@@ -206,9 +213,18 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
     Jacobian products; their results are stacked along a new first dim."""
     from .. import stack
     from .._creation import zeros_like
-    grad_outputs = _as_tuple(grad_outputs)
     if grad_outputs is None:
-        raise RuntimeError("grad_outputs must be given when is_grads_batched=True")
+        # torch makes ones for scalar outputs, as without batching, then maps over their dim 0
+        # with vmap: a 0-dim one is refused, and any other leaves rows that do not fit
+        for i, one in enumerate(_root_grads(outputs, None, create_graph)):
+            if one.dim() == 0:
+                raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some "
+                                 "input, but that input is a Tensor of dimensionality 0 so "
+                                 "expected in_dim to satisfy 0 <= in_dim < 0.")
+            raise RuntimeError(f"invalid gradient at index {i} - got "
+                               f"[{', '.join(map(str, one.shape[1:]))}] but expected shape "
+                               f"compatible with [{', '.join(map(str, one.shape))}]")
+    _check_batched(outputs, grad_outputs)
     count = grad_outputs[0].shape[0]
     rows = []
     for b in range(count):
@@ -225,3 +241,27 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
         else:
             result.append(stack([zeros_like(t) if g is None else g for g in col]))
     return tuple(result)
+
+
+def _check_batched(outputs, grad_outputs):
+    """torch's checks of batched grad_outputs: each is a batch (dim 0) of gradients of its
+    output's shape, all batches of one size."""
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None:
+            continue
+        if g.dim() == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if g.shape[1:] != out.shape:
+            # NOTE: torch's text names the grad_output's shape less its first two dims
+            raise RuntimeError(
+                f"If `is_grads_batched=True`, we interpret the first dimension of each "
+                f"grad_output as the batch dimension. The sizes of the remaining dimensions are "
+                f"expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{i}] has a shape of {g.shape[2:]} and output[{i}] has "
+                f"a shape of {out.shape}. If you only want some tensors in `grad_output` to be "
+                f"considered batched, consider using vmap.")
+    sizes = [g.shape[0] for g in grad_outputs if g is not None]
+    if len(set(sizes)) > 1:
+        raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")

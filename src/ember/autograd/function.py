@@ -123,8 +123,7 @@ class BackwardCFunction(Node, FunctionCtx):
         for pos in self._tensor_positions:
             g = result[pos]
             if g is not None and not isinstance(g, Tensor):
-                raise TypeError(f"expected Tensor or None as gradient {pos} of {self.name()}, "
-                                f"but got {type(g).__name__}")
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
             out.append(g)
         return tuple(out)
 
@@ -259,7 +258,8 @@ def _attach(ctx, args, positions, outputs):
             # NOTE: an input returned unchanged comes back as a view of it, so that the
             # input's own history is left alone, as in torch.
             out = alias(out, out._data, out._offset)
-        if any(out is n for n in non_diff):
+        if any(out is n for n in non_diff) or not _differentiable_dtype(out):
+            # (an integer or bool output carries no gradient, as if marked non-differentiable)
             out._requires_grad = False
         else:
             out._grad_fn = ctx
@@ -276,6 +276,11 @@ def _attach(ctx, args, positions, outputs):
     if _Extras.on:
         on_record(ctx)
     return tuple(result)
+
+
+def _differentiable_dtype(t):
+    dtype = t.dtype
+    return dtype.is_floating_point or dtype.is_complex
 
 
 def _ban_views(ctx, result, dirty, non_diff):
@@ -334,7 +339,7 @@ def once_differentiable(fn):
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
         edges = [gradient_edge(a) for a in args if isinstance(a, Tensor) and a._requires_grad]
-        node = _DelayedError("trying to differentiate twice a function that was marked with "
+        node = Error("trying to differentiate twice a function that was marked with "
                              "@once_differentiable", edges)
         wrapped = []
         for o in outs:
@@ -346,8 +351,9 @@ def once_differentiable(fn):
     return wrapper
 
 
-class _DelayedError(Node):
-    """A node whose backward raises: the result of a once-differentiable backward."""
+class Error(Node):
+    """A node whose backward raises: the result of a once-differentiable backward (torch's
+    DelayedError node, whose class is named Error)."""
 
     def __init__(self, message, edges):
         super().__init__()
@@ -356,7 +362,7 @@ class _DelayedError(Node):
         self._input_meta = None
 
     def name(self):
-        return "DelayedErrorBackward"
+        return "torch::autograd::Error"
 
     def apply(self, grad_outputs):
         raise RuntimeError(self.message)

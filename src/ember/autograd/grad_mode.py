@@ -110,8 +110,8 @@ class set_grad_enabled(_GradModeContext):
 
     def __init__(self, mode):
         if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not "
-                            f"{type(mode).__name__}")
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                            f"not {type(mode).__name__}")
         self._prev = is_grad_enabled()
         self._mode = mode
         _set_grad_mode(mode)

@@ -18,6 +18,7 @@ time" error.
 """
 import itertools
 import os
+import re
 import threading
 import weakref
 
@@ -220,7 +221,16 @@ class Node:
         return add_hook(self._pre_hooks, fn)
 
     def __call__(self, *grads):
-        return self.apply(grads)
+        # Calling a node by hand (not the engine's path): torch checks the gradients given and
+        # returns a node of one input its single gradient, unwrapped.
+        if len(grads) != self.num_outputs:
+            raise TypeError(f"expected {self.num_outputs} arguments, got {len(grads)} instead")
+        from .._tensor import Tensor
+        for i, g in enumerate(grads):
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"argument {i} is not a Variable")
+        result = self.apply(grads)
+        return result[0] if len(result) == 1 else result
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
@@ -296,9 +306,9 @@ class Node:
                                                                   tensor._output_nr)
         where = ""
         if producer is not None:
-            name = producer.name()
-            cut = name.find("Backward")
-            where = f", which is output {nr} of {name[:cut] if cut > 0 else name},"
+            # the node's name less a final Backward<N> (CopyBackwards keeps its name)
+            name = re.sub(r"Backward\d*$", "", producer.name())
+            where = f", which is output {nr} of {name},"
         shape = ", ".join(str(s) for s in tensor.shape)
         return (f"one of the variables needed for gradient computation has been modified by "
                 f"an inplace operation: [{legacy_type_name(tensor)} [{shape}]]{where} is at "
