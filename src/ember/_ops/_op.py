@@ -14,7 +14,8 @@ named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` p
 """
 from .._tensor import INFERENCE_SAVED, Tensor, check_no_grad_view
 from ..autograd._engine import _running
-from ..autograd.graph import Node, _Extras, _sequence, accumulator_of, gradient_edge, on_record
+from ..autograd.graph import _FREED, Node, _Extras, _sequence, accumulator_of, gradient_edge, \
+    on_record
 
 
 class Op(Node):
@@ -86,7 +87,10 @@ class Op(Node):
             names = type(self)._saved_names
             key = name[len("_saved_"):]
             if key in names:
-                value = self._unpack()[names.index(key)]
+                k = names.index(key)
+                if self._saved is _FREED and not self._needs_saved(k):
+                    return None     # never saved (as torch, None even after backward)
+                value = self._unpack()[k]
                 if key in type(self).inputs and value.__class__ in _WRAPPED_DTYPES:
                     # a Python number given for a tensor input: torch saved it as a tensor
                     # (a "wrapped number", of the widest dtype of its kind)
@@ -96,6 +100,12 @@ class Op(Node):
                     value = tensor(value, dtype=dtype)
                 return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _needs_saved(self, k):
+        """Whether saved value `k` was needed: an input that needs grad asked for it."""
+        bit = 1 << k
+        return any(fn is not None and mask & bit
+                   for (fn, _), mask in zip(self.next_functions, type(self)._save_masks))
 
 
 _WRAPPED_DTYPES = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}

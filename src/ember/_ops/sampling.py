@@ -49,8 +49,14 @@ def _place(array, device, requires_grad, pin_memory=False):
     if backend.xp is not np and isinstance(array, np.ndarray):
         array = backend.from_other(array, backend_for(None), device)
     t = pin_factory_result(wrap(array), pin_memory)
-    if requires_grad:
-        t.requires_grad_(True)
+    return _requiring_grad(t) if requires_grad else t
+
+
+def _requiring_grad(t):
+    """A factory's result with requires_grad=True (refused for integer dtypes, in the text
+    torch's factories use)."""
+    t._set_requires_grad(True, "Only Tensors of floating point and complex dtype can require "
+                               "gradients")
     return t
 
 
@@ -181,7 +187,7 @@ def _laid_out_like(input, d, dev, requires_grad, memory_format, fill):
     from .._creation import empty_like
     out = empty_like(input, dtype=d, device=dev, memory_format=memory_format)
     fill(out)
-    return out.requires_grad_(True) if requires_grad else out
+    return _requiring_grad(out) if requires_grad else out
 
 
 @function(method=False)
@@ -220,7 +226,8 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
                              lambda t: t.random_(low, high, generator=generator))
         if out is not None:
             return out
-    return randint(low, high, tuple(input.shape), generator=generator, dtype=d, device=dev)
+    return randint(low, high, tuple(input.shape), generator=generator, dtype=d, device=dev,
+                   requires_grad=requires_grad)
 
 
 @function(method=False)
@@ -304,15 +311,19 @@ def _fill(self, array, node, memory_order=True):
     return finish_inplace(node, (self,), {}, self, self._requires_grad)
 
 
-def _sampler_node(name):
-    return type(f"{name}Fill", (Sampled,), {"node_name": f"{name}Backward0",
-                                             "__module__": __name__})
+def _sampler_node(name, overload=0):
+    """The op of an in-place sampler; `overload` numbers the node as torch's overloads do."""
+    return type(f"{name}Fill{overload}", (Sampled,),
+                {"node_name": f"{name}Backward{overload}", "__module__": __name__})
 
 
 _UniformFill = _sampler_node("Uniform")
 _NormalFill = _sampler_node("Normal")
-_RandomFill = _sampler_node("Random")
-_BernoulliFill = _sampler_node("Bernoulli")
+# random_(from, to), random_(to), random_()
+_RandomFill = (_sampler_node("Random", 0), _sampler_node("Random", 1),
+               _sampler_node("Random", 2))
+_BernoulliFill = _sampler_node("Bernoulli", 2)              # bernoulli_(p) of a number p
+_BernoulliTensorFill = _sampler_node("Bernoulli", 1)        # bernoulli_(p) of a tensor p
 _ExponentialFill = _sampler_node("Exponential")
 
 
@@ -339,11 +350,14 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
 def random_(self, from_=None, to=None, *, generator=None, **kwargs):
     """Fill with integers: [0, 2**mantissa) by default, [0, to) or [from, to)."""
     from_ = kwargs.pop("from", from_)
+    node = _RandomFill[(from_ is None) + (to is None)]
     if from_ is not None and to is None:
         from_, to = 0, from_
+    elif from_ is None and to is not None:      # random_(to=n)
+        from_ = 0
     arr = _draw(_generator(generator, self.device), self.device, "random_", tuple(self.shape),
                 self._data.dtype, from_, to)
-    return _fill(self, arr, _RandomFill)
+    return _fill(self, arr, node)
 
 
 @method()
@@ -358,7 +372,9 @@ def bernoulli_(self, p=0.5, *, generator=None):
     if arr is None:
         probs = backend_of(p._data).to_numpy(p._data) if isinstance(p, Tensor) else p
         arr = _random.bernoulli(gen, probs, tuple(self.shape), self._data.dtype)
-    return _fill(self, arr, _BernoulliFill, memory_order=not isinstance(p, Tensor))
+    if isinstance(p, Tensor):
+        return _fill(self, arr, _BernoulliTensorFill, memory_order=False)
+    return _fill(self, arr, _BernoulliFill)
 
 
 @method()

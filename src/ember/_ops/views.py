@@ -153,11 +153,10 @@ def _view_dtype(self, dtype):
             if self.shape[-1] % ratio:
                 raise RuntimeError(f"self.size(-1) must be divisible by {ratio} to {what}, but "
                                    f"got {self.shape[-1]}")
-    out = alias(self, self._data.view(dtype._np), self._offset * old.itemsize //
-                dtype.itemsize)
-    if self._requires_grad and _grad_state.enabled:
-        raise RuntimeError("view(dtype) of a tensor that requires grad is not differentiable")
-    return out
+    # NOTE: as in torch, the result shares memory and the version counter, but autograd does
+    # not see it as a view (no _base) and it never requires grad.
+    return _new(Tensor)._init(self._data.view(dtype._np), self._get_storage(),
+                              self._offset * old.itemsize // dtype.itemsize)
 
 
 @method()
@@ -373,7 +372,7 @@ def _H(self):
     if self.ndim != 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
                            f"{self.ndim}-D tensor.")
-    return _T(self).conj()
+    return transpose(self, 0, 1).conj()        # as torch: a TransposeBackward0 node
 
 
 def _mH(self):

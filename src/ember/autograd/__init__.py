@@ -36,20 +36,13 @@ def _tensor_class():
 
 
 def _as_tuple(x):
+    """An argument of tensors as a tuple: as torch, anything but a tensor or a GradientEdge
+    (or None) is iterated, so a lone number is a TypeError."""
     if x is None:
         return None
-    if isinstance(x, (tuple, list)) and x.__class__ is not graph.GradientEdge:
-        return tuple(x)
-    return (x,)
-
-
-def _as_grads_tuple(grads):
-    """grad_tensors / grad_outputs as a tuple: as torch, anything but a tensor (or None) is
-    iterated, so a lone number is a TypeError."""
-    if grads is not None and not isinstance(grads, (tuple, list)) and not \
-            hasattr(grads, "_data"):
-        raise TypeError(f"'{type(grads).__name__}' object is not iterable")
-    return _as_tuple(grads)
+    if x.__class__ is graph.GradientEdge or isinstance(x, _tensor_class()):
+        return (x,)
+    return tuple(x)
 
 
 _new = object.__new__
@@ -65,8 +58,7 @@ def _root_grads(outputs, grad_outputs, create_graph):
     # too few are refused only after the pairs were checked.
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if not isinstance(out, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(out).__name__}")
+            raise AssertionError("Expected output to be a torch.Tensor")
         if not out._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
                                f"a grad_fn")
@@ -79,8 +71,8 @@ def _root_grads(outputs, grad_outputs, create_graph):
             g = _new(Tensor)._init(backend_of(out._data).xp.ones_like(out._data))
         else:
             if not isinstance(g, Tensor):
-                from .._creation import tensor
-                g = tensor(g, dtype=out.dtype, device=out.device)
+                raise TypeError(f"gradients can be either Tensors or None, but got "
+                                f"{type(g).__name__}")
             if g.shape != out.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                    f"{g.shape} and output[{i}] has a shape of {out.shape}.")
@@ -107,7 +99,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     """Accumulate into leaves' `.grad` the gradients of `tensors` (weighted by `grad_tensors`)."""
     tensors = _as_tuple(tensors)
     grad_tensors = grad_tensors if grad_tensors is not None else grad_variables
-    grad_tensors = _as_grads_tuple(grad_tensors)
+    grad_tensors = _as_tuple(grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
     roots = _root_grads(tensors, grad_tensors, create_graph)
@@ -115,13 +107,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         inputs = _backward_inputs(inputs)
         grads = _capture(tensors, roots, inputs, retain_graph, create_graph, allow_unused=True,
                          accumulate=False)
+        done = set()
         for t, g in zip(inputs, grads):
             if t.__class__ is graph.GradientEdge:       # a leaf's edge: its AccumulateGrad
                 t = getattr(t.node, "variable", None)
                 if t is None:
                     continue
-            if g is None or t._grad_fn is not None:     # non-leaves: kept by retain_grad
-                continue
+            if g is None or t._grad_fn is not None or id(t) in done:
+                continue            # non-leaves are kept by retain_grad; a leaf given twice
+            done.add(id(t))         # gets its gradient once
             old = t.grad_if_set()
             if old is None:
                 t._set_grad(g if create_graph else g.detach().clone())
@@ -135,14 +129,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
 
 def _backward_inputs(inputs):
     """Check `backward(inputs=...)`; non-leaf inputs retain their grad, as in torch."""
-    Tensor = _tensor_class()
     inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    for t in inputs:
-        if not isinstance(t, Tensor) and t.__class__ is not graph.GradientEdge:
-            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
-                               f"{type(t).__name__}")
+    _check_inputs(inputs)
     for t in inputs:
         if t.__class__ is graph.GradientEdge:
             continue
@@ -153,12 +143,20 @@ def _backward_inputs(inputs):
     return inputs
 
 
+def _check_inputs(inputs):
+    Tensor = _tensor_class()
+    for t in inputs:
+        if not isinstance(t, Tensor) and t.__class__ is not graph.GradientEdge:
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
+
+
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of `outputs` with respect to `inputs`, returned (not accumulated)."""
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
-    grad_outputs = _as_grads_tuple(grad_outputs)
+    grad_outputs = _as_tuple(grad_outputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if not only_inputs:
@@ -177,6 +175,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)
     roots = _root_grads(outputs, grad_outputs, create_graph)
+    _check_inputs(inputs)
     for t in inputs:
         if t.__class__ is not graph.GradientEdge and not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")

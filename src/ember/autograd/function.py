@@ -53,13 +53,13 @@ class FunctionCtx:
     def set_materialize_grads(self, value):
         """Whether backward receives zeros (True, the default) or None for outputs that got no
         gradient."""
-        self.materialize_grads = value
+        self._materialize_grads = value
 
     # NOTE: class defaults, so a context costs nothing for what it does not use.
     to_save = None
     dirty_tensors = ()
     non_differentiable = ()
-    materialize_grads = True
+    _materialize_grads = True
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -78,6 +78,9 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def __repr__(self):
         return f"<ember.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+    def __call__(self, *grads):
+        raise TypeError(f"'{type(self).__name__}' object is not callable")   # as torch
 
     @property
     def saved_tensors(self):
@@ -102,7 +105,7 @@ class BackwardCFunction(Node, FunctionCtx):
     def apply(self, grad_outputs):
         cls = self._forward_cls
         grads = list(grad_outputs)
-        if self.materialize_grads:
+        if self._materialize_grads:
             from .._creation import zeros
             from .. import _dtype
             for i, (g, meta) in enumerate(zip(grads, self._fn_output_meta)):
@@ -244,6 +247,10 @@ def _attach(ctx, args, positions, outputs):
     ctx._tensor_positions = positions
     dirty = ctx.dirty_tensors
     non_diff = ctx.non_differentiable
+    if dirty and not all(any(d is o for o in outputs) for d in dirty):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
     result = []
     for nr, out in enumerate(outputs):
         if not isinstance(out, Tensor):

@@ -131,6 +131,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
                                               "vjp")
+        _check_outputs_require_grad(outputs, strict, False)
         if v is not None:
             _, v = _as_tuple(v, "v", "vjp")
             v = _prepare(v, create_graph, False)
@@ -164,6 +165,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
                                               "jvp")
+        _check_outputs_require_grad(outputs, strict, False)
         grad_outputs = tuple(zeros_like(o).requires_grad_() for o in outputs)
         grad_inputs = _grad(outputs, inputs, grad_outputs, create_graph=True)
         _fill_zeros(grad_inputs, inputs, strict, create_graph, "back")
@@ -297,20 +299,28 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             out = ensure_single_output(*prepared)
             grads = _grad((out,), prepared, (out.new_ones(()),), create_graph=True)
             jac = _fill_zeros(grads, prepared, False, create_graph, "double_back")
-            for i, g in enumerate(jac):
-                if strict and not g.requires_grad:
-                    raise RuntimeError(
-                        f"While computing the hessian, found that the jacobian of the "
-                        f"user-provided function with respect to input {i} is independent of "
-                        f"the input. This is not allowed in strict mode. You should ensure "
-                        f"that your function is twice differentiable and that the jacobian "
-                        f"depends on the inputs (this would be violated by a linear function "
-                        f"for example).")
+            _check_jacobian_requires_grad(jac, strict)
             return jac
 
     res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict,
                    vectorize=vectorize, strategy=outer_jacobian_strategy)
     return _tuple_postprocess(res, (is_inputs_tuple, is_inputs_tuple))
+
+
+def _check_jacobian_requires_grad(jac, strict):
+    """In strict mode, the first derivatives a Hessian is taken of must depend on the inputs."""
+    if not strict:
+        return
+    for i, g in enumerate(jac):
+        if g is None:
+            raise RuntimeError(_strict_message("back", i))
+        if not g.requires_grad:
+            raise RuntimeError(
+                f"While computing the hessian, found that the jacobian of the user-provided "
+                f"function with respect to input {i} is independent of the input. This is not "
+                f"allowed in strict mode. You should ensure that your function is twice "
+                f"differentiable and that the jacobian depends on the inputs (this would be "
+                f"violated by a linear function for example).")
 
 
 def _second_order(func, inputs, v, create_graph, strict, fn_name):
@@ -330,6 +340,7 @@ def _second_order(func, inputs, v, create_graph, strict, fn_name):
         outputs = func(*inputs)
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
                                               fn_name)
+        _check_outputs_require_grad(outputs, strict, False)
         if is_outputs_tuple or not isinstance(outputs[0], _tensor_class()):
             raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
         if outputs[0].nelement() != 1:
@@ -337,7 +348,8 @@ def _second_order(func, inputs, v, create_graph, strict, fn_name):
                                f"contain a single element")
         jac = _grad(outputs, inputs, (outputs[0].new_ones(outputs[0].shape),),
                     create_graph=True)
-        jac = _fill_zeros(jac, inputs, strict, create_graph, "double_back")
+        _check_jacobian_requires_grad(jac, strict)
+        jac = _fill_zeros(jac, inputs, False, create_graph, "double_back")
         kept = [(g, vi) for g, vi in zip(jac, v) if g.requires_grad]
         if kept:
             from . import grad as autograd_grad
@@ -345,7 +357,8 @@ def _second_order(func, inputs, v, create_graph, strict, fn_name):
                                 create_graph=create_graph, allow_unused=True)
         else:
             res = (None,) * len(inputs)
-        res = _fill_zeros(res, inputs, strict, create_graph, "double_back_trick")
+        res = _fill_zeros(res, inputs, strict, create_graph,
+                          "double_back" if fn_name == "vhp" else "double_back_trick")
     outputs = _finish(outputs, create_graph)
     res = _finish(res, create_graph)
     return (_tuple_postprocess(outputs, is_outputs_tuple),

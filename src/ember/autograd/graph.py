@@ -226,10 +226,11 @@ class Node:
         if len(grads) != self.num_outputs:
             raise TypeError(f"expected {self.num_outputs} arguments, got {len(grads)} instead")
         from .._tensor import Tensor
+        from ._engine import _materialize
         for i, g in enumerate(grads):
             if g is not None and not isinstance(g, Tensor):
                 raise TypeError(f"argument {i} is not a Variable")
-        result = self.apply(grads)
+        result = self.apply(tuple(_materialize(self, grads)))   # zeros for missing ones
         return result[0] if len(result) == 1 else result
 
     def __repr__(self):
@@ -308,6 +309,14 @@ class Node:
         if producer is not None:
             # the node's name less a final Backward<N> (CopyBackwards keeps its name)
             name = re.sub(r"Backward\d*$", "", producer.name())
+            if out_nr is None and tensor._base is not None:
+                # a view written through since it was made: torch reads its grad_fn, by now
+                # rebuilt as an AsStridedBackward0 node (or refused, for a multi-output view)
+                if producer._view_ban is not None:
+                    from .._ops._dispatch import view_ban_error
+                    raise view_ban_error(tensor, "its base or another view of its base has "
+                                                 "been modified inplace")
+                name, nr = "AsStrided", 0
             where = f", which is output {nr} of {name},"
         shape = ", ".join(str(s) for s in tensor.shape)
         return (f"one of the variables needed for gradient computation has been modified by "
