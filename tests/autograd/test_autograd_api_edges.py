@@ -358,3 +358,42 @@ def test_strict_second_order_refuses_a_constant_jacobian(name):
         fn(lambda x: (x * 2).sum(), torch.ones(2), torch.ones(2), strict=True)
     _, res = fn(lambda x: (x ** 3).sum(), torch.tensor([1., 2.]), torch.ones(2), strict=True)
     assert res.tolist() == [6., 12.]
+
+
+# -- hook order, resize_, anomaly mode -----------------------------------------------------------
+
+def test_tensor_hooks_then_retain_grad_then_node_pre_hooks():
+    x = torch.ones(2, requires_grad=True)
+    y = x * 2
+    order = []
+    y.register_hook(lambda g: order.append("t1"))
+    y.grad_fn.register_prehook(lambda go: order.append("pre"))
+    y.register_hook(lambda g: order.append("t2"))
+    y.grad_fn.register_hook(lambda gi, go: order.append("post"))
+    y.sum().backward()
+    assert order == ["t1", "t2", "pre", "post"]
+    # retain_grad sees the tensor hooks' change, not the node pre-hook's
+    y = x * 2
+    y.grad_fn.register_prehook(lambda go: (go[0] * 10,))
+    y.register_hook(lambda g: g + 1)
+    y.retain_grad()
+    x.grad = None
+    y.sum().backward()
+    assert y.grad.tolist() == [2., 2.] and x.grad.tolist() == [40., 40.]
+
+
+def test_resize_to_the_same_shape_changes_nothing():
+    y = torch.ones(2, 3).t()
+    y.resize_(3, 2)
+    assert y._version == 0 and y.stride() == (1, 3)
+    y.resize_(2, 3)
+    assert y._version == 1 and y.stride() == (3, 1)
+
+
+@pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled")
+def test_detect_anomaly_is_no_decorator():
+    with raises(TypeError, "'detect_anomaly' object is not callable"):
+        @torch.autograd.detect_anomaly()
+        def f():
+            pass
+    assert not torch.is_anomaly_enabled()

@@ -144,6 +144,8 @@ def resize_(self, *sizes, memory_format=None):
     shape = tuple(int(s) for s in sizes)
     if any(s < 0 for s in shape):
         raise RuntimeError("numel: integer multiplication overflow")    # torch's words
+    if shape == tuple(self._data.shape) and memory_format is None:
+        return self         # as torch: nothing changes (strides kept, no version bump)
     strides = geo.contiguous_strides(shape)
     if memory_format is channels_last and len(shape) == 4:
         n, c, h, w = shape

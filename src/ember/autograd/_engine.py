@@ -283,15 +283,23 @@ def _skip(node, retain_graph):
     return ()
 
 
+def _run_pre_hook(hook, grads):
+    new = hook(tuple(grads))
+    return grads if new is None else list(checked_hook_grads(hook, new, tuple(grads)))
+
+
 def _before_node(node, grads, capture, captured):
-    """Tensor and node pre-hooks, retain_grad, and captures for `autograd.grad`."""
-    if node._pre_hooks:
-        for hook in tuple(node._pre_hooks.values()):
-            new = hook(tuple(grads))
-            if new is not None:
-                grads = list(checked_hook_grads(hook, new, tuple(grads)))
+    """Tensor hooks, retain_grad, node pre-hooks (in torch's order, whatever the order they
+    were registered in), and captures for `autograd.grad`."""
+    hooks = tuple(node._pre_hooks.values()) if node._pre_hooks else ()
+    for hook in hooks:
+        if hasattr(hook, "tensor_hook"):        # a non-leaf's Tensor.register_hook
+            grads = _run_pre_hook(hook, grads)
     if node._retained:
         _retain(node, grads)
+    for hook in hooks:
+        if not hasattr(hook, "tensor_hook"):
+            grads = _run_pre_hook(hook, grads)
     if capture:
         for nr in range(len(grads)):
             slot = capture.get((node, nr))

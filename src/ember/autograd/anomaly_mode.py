@@ -36,7 +36,7 @@ def _set(mode, check_nan):
 
 
 class detect_anomaly:
-    """Context manager and decorator turning anomaly mode on.
+    """Context manager turning anomaly mode on (as torch's, it is no decorator).
 
     >>> with ember.autograd.detect_anomaly():
     ...     x.sqrt().sum().backward()    # NaN in SqrtBackward0's gradient: an error naming it
@@ -53,15 +53,6 @@ class detect_anomaly:
 
     def __exit__(self, *exc):
         _set(self.prev, self.prev_check_nan)
-
-    def __call__(self, fn):
-        import functools
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with self.__class__(self.check_nan):
-                return fn(*args, **kwargs)
-        return wrapper
 
 
 class set_detect_anomaly:
