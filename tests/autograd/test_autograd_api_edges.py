@@ -397,3 +397,35 @@ def test_detect_anomaly_is_no_decorator():
         def f():
             pass
     assert not torch.is_anomaly_enabled()
+
+
+# -- in-place writes through views of another dtype ----------------------------------------------
+
+def test_in_place_through_real_and_imag_views_of_a_complex_tensor():
+    z = torch.tensor([1 + 2j, 3 - 1j], requires_grad=True)
+    y = z * 1
+    r = y.real
+    r.mul_(2)                       # y = 2 re(z) + i im(z)
+    assert r.grad_fn.name() == "AsStridedBackward0"
+    (r * 3).sum().backward()        # d(6 re z)/dz, as torch's conjugate convention: 6
+    assert z.grad.tolist() == [6 + 0j, 6 + 0j]
+    z.grad = None
+    y = z * 1
+    y.imag.zero_()                  # y = re(z): d(sum re y)/dz = 1, d(sum im y)/dz = 0
+    (y * torch.tensor([1, 1j])).real.sum().backward()
+    assert z.grad.tolist() == [1 + 0j, 0j]
+
+
+def test_in_place_through_view_as_real_and_view_as_complex():
+    z = torch.tensor([1 + 2j, 3 - 1j], requires_grad=True)
+    y = z * 1
+    torch.view_as_real(y).mul_(torch.tensor([2., 3.]))       # y = 2 re z + 3i im z
+    (y * torch.tensor([1j, 1])).real.sum().backward()
+    # re(i y0) = -3 im z0 -> grad -3i; re(y1) = 2 re z1 -> grad 2
+    assert z.grad.tolist() == [-3j, 2 + 0j]
+    x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    y = x * 1
+    torch.view_as_complex(y).mul_(1j)        # (a, b) -> (-b, a)
+    (y * torch.tensor([[1., 2.], [3., 4.]])).sum().backward()
+    # sum = -b0 + 2 a0 - 3 b1 + 4 a1
+    assert x.grad.tolist() == [[2., -1.], [4., -3.]]

@@ -1283,9 +1283,47 @@ HOOKS_VERSIONS_MORE = [
  '@torch.autograd.detect_anomaly()\ndef f():\n    return torch.is_anomaly_enabled()\nprint(f(), torch.is_anomaly_enabled())',
 ]
 
+COMPLEX = []
+_Z = 'z = torch.tensor([1+2j, -0.5+0.3j], requires_grad=True); '
+for e in ['z.abs()', '(z * z.conj()).real', 'z.real * 2 + z.imag', 'z.angle()', '(z * z).abs()', 'z.exp().real', 'z.sin().imag', '(1 / z).real',
+          'z.sqrt().abs()', 'z.log().real', 'torch.view_as_real(z).pow(2)', 'z.conj().imag', '(z @ z.conj()).real', 'z.sum().abs()', 'z.mean().real',
+          'torch.sigmoid(z).real', 'torch.tanh(z).abs()', 'z.reciprocal().imag', '(z ** 2).real', 'z.pow(3).abs()', 'torch.fft.fft(z).abs()',
+          'torch.complex(z.real, z.imag * 2).abs()', '(z * 1j).real', 'z.sgn().real', 'z.cumsum(0).abs()', 'z.prod().real']:
+    COMPLEX.append(_Z + f'y = ({e}).sum(); y.backward(); print(z.grad + 0)')
+COMPLEX += [
+ _Z + 'print((z * 2).grad_fn.name(), z.abs().grad_fn.name(), z.real.grad_fn.name(), z.conj().grad_fn.name(), torch.view_as_real(z).grad_fn.name())',
+ _Z + 'y = z * 2; y.backward(torch.tensor([1+0j, 0+1j])); print(z.grad)',
+ _Z + 'y = z * 2; y.backward(torch.tensor([1., 0.]))',
+ _Z + 'y = z.abs(); y.backward(torch.tensor([1+0j, 0+1j]))',
+ _Z + 'g, = torch.autograd.grad(z.abs().sum(), z, create_graph=True); h, = torch.autograd.grad(g.real.sum(), z); print(g.detach(), h)',
+ _Z + 'print(z.is_complex(), z.grad, z.conj().requires_grad)',
+ _Z + 'print(torch.autograd.grad((z.abs() ** 2).sum(), z))',
+ 'x = torch.tensor([1., 2.], requires_grad=True); z = x.to(torch.complex64); (z * z).abs().sum().backward(); print(x.grad)',
+ 'x = torch.tensor([1., 2.], requires_grad=True); z = torch.view_as_complex(torch.stack([x, x * 2], -1)); z.abs().sum().backward(); print(x.grad)',
+ 'x = torch.tensor([1., 2.], requires_grad=True); z = x + 1j * x; print(z.dtype); z.angle().sum().backward(); print(x.grad)',
+ 'x = torch.tensor([1., 2.], requires_grad=True); z = torch.fft.rfft(x); z.abs().sum().backward(); print(x.grad)',
+ 'x = torch.tensor([1., 2., 3., 4.], requires_grad=True); z = torch.fft.irfft(torch.fft.rfft(x)); (z * torch.arange(4.)).sum().backward(); print(x.grad)',
+ 'z = torch.tensor([1+2j], requires_grad=True); w = torch.tensor([3-1j], requires_grad=True); (z * w).abs().sum().backward(); print(z.grad, w.grad)',
+ 'z = torch.tensor([1+2j], dtype=torch.complex128, requires_grad=True); (z.abs() ** 2).sum().backward(); print(z.grad)',
+ 'z = torch.tensor([1+2j], requires_grad=True); print(torch.autograd.functional.jacobian(lambda t: t.abs(), z))',
+ 'z = torch.tensor([1+2j], requires_grad=True); z.real.mul_(2)',
+ 'z = torch.tensor([1+2j], requires_grad=True); y = z * 1; y.real.mul_(2); y.abs().sum().backward(); print(z.grad)',
+ 'z = torch.tensor([1+2j], requires_grad=True); y = z * 1; y.imag.zero_(); y.abs().sum().backward(); print(z.grad)',
+ 'z = torch.tensor([1+2j], requires_grad=True); y = z.real; print(y.requires_grad, y._base is z, y.grad_fn.name())',
+]
+COMPLEX += [
+ 'z = torch.tensor([1+2j, 3-1j], requires_grad=True); y = z * 1; r = y.real; r.mul_(2); print(y.grad_fn.name(), r.grad_fn.name()); (r * 3).sum().backward(); print(z.grad)',
+ 'z = torch.tensor([1+2j, 3-1j], requires_grad=True); y = z * 1; r = y.imag; r.mul_(2); y.abs().sum().backward(); print(z.grad)',
+ 'z = torch.tensor([1+2j, 3-1j], requires_grad=True); y = z * 1; v = torch.view_as_real(y); v[:, 1].zero_(); y.abs().sum().backward(); print(z.grad)',
+ 'z = torch.tensor([1+2j, 3-1j], requires_grad=True); y = z * 1; v = torch.view_as_real(y); v.mul_(torch.tensor([2., 3.])); (y * torch.tensor([1j, 1])).real.sum().backward(); print(z.grad)',
+ 'x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True); y = x * 1; c = torch.view_as_complex(y); c.mul_(1j); print(y.grad_fn.name()); (y * torch.tensor([[1., 2.], [3., 4.]])).sum().backward(); print(x.grad)',
+ 'x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True); y = x * 1; c = torch.view_as_complex(y); c.mul_(1j); (c * torch.tensor([1., 1j])).real.sum().backward(); print(x.grad)',
+ 'z = torch.tensor([[1+2j, 3-1j], [0.5j, 2]], requires_grad=True); y = z * 1; r = y.t().imag; r.add_(1); (y * torch.tensor([[1, 1j], [2, 3j]])).real.sum().backward(); print(z.grad)',
+]
+
 SNIPPETS = (REQUIRES_GRAD_AND_GRAD_FN + GRAPH_INPLACE_BACKWARD + HOOKS_MODES_GRAD +
             FUNCTIONS_FUNCTIONAL_MISC + VIEWS_SAVED_MODULES + MORE_API + OP_GRADIENTS +
-            HOOKS_VERSIONS_MORE)
+            HOOKS_VERSIONS_MORE + COMPLEX)
 
 # Known differences, as strict xfails: a fix shows up as XPASS and the entry moves to the lists
 # above.
@@ -1304,6 +1342,10 @@ BUGS = [
      'acc.register_prehook(lambda go: order.append("pre")); '
      'x.register_post_accumulate_grad_hook(lambda p: order.append("post")); '
      '(x * 2).sum().backward(); print(order)'),
+    ("a view_as_real / view_as_complex view written through is re-derived as an "
+     "AsStridedBackward0 node; torch replays the view (ViewAsRealBackward0)",
+     'z = torch.tensor([1+2j, 3-1j], requires_grad=True); y = z * 1; v = torch.view_as_real(y); '
+     'v[:, 1].zero_(); print(v.grad_fn.name())'),
     ("factories take a truthy non-bool requires_grad; torch's argument parser wants a bool",
      'torch.ones(2, requires_grad=1)'),
     ("deliberate: ember differentiates cdist twice; torch has no derivative for _cdist_backward",

@@ -31,6 +31,9 @@ class CopySlices(Node):
         self.fn = fn
         self.base_geometry = (tuple(base._data.shape), base.stride(), base._offset)
         self.view_geometry = (tuple(view._data.shape), view.stride(), view._offset)
+        # a view of another dtype (.real / .imag / view_as_real of a complex base,
+        # view_as_complex of a real one) counts its geometry in elements of its own dtype
+        self.view_dtype = view._data.dtype if view._data.dtype != base._data.dtype else None
         self.next_functions = (gradient_edge(base),) + tuple(fn.next_functions[1:])
         fn_meta = fn._input_meta or (None,) * len(fn.next_functions)   # None: nothing to fit
         self._input_meta = ((base._data.shape, base._data.dtype),) + tuple(fn_meta[1:])
@@ -47,7 +50,13 @@ class CopySlices(Node):
         result = empty_strided(shape, strides, dtype=grad.dtype, device=grad.device)
         result.copy_(grad)
         vshape, vstrides, voffset = self.view_geometry
-        region = result.as_strided(vshape, vstrides, voffset - offset + result._offset)
+        if self.view_dtype is None:
+            region = result.as_strided(vshape, vstrides, voffset - offset + result._offset)
+        else:
+            from .elementwise_extra import _strided_as
+            shift = (result._offset - offset) * result._data.dtype.itemsize   # in bytes
+            region = _strided_as(result, self.view_dtype, vshape, vstrides,
+                                 voffset + shift // self.view_dtype.itemsize)
         grads = self.fn.apply((region.clone(),))
         first = grads[0]
         if first is None:
@@ -65,10 +74,22 @@ class CopySlices(Node):
 class AsStridedView(Op):
     """A view re-derived from its base after an in-place change (torch's AsStridedBackward0)."""
     node_name = "AsStridedBackward0"
+    parts = None        # "real": real numbers of a complex base; "complex": the reverse
 
     def backward(ctx, grad):
-        from ._scatter import AsStridedScatter, call_scatter
-        return call_scatter(AsStridedScatter, grad, ctx)
+        from ._scatter import AsStridedScatter, call_scatter, run_geometry_op
+        if ctx.parts is None:
+            return call_scatter(AsStridedScatter, grad, ctx)
+        from .elementwise_extra import view_as_complex, view_as_real
+        # both geometries counted in real numbers (a complex one as its real pairs)
+        shape, strides, offset = ctx.self_geometry
+        view = (ctx.size, ctx.stride, ctx.storage_offset)
+        if ctx.parts == "real":
+            pairs = (shape + (2,), tuple(2 * s for s in strides) + (1,), 2 * offset)
+            return view_as_complex(run_geometry_op(AsStridedScatter, grad, pairs, view))
+        pairs = (view[0] + (2,), tuple(2 * s for s in view[1]) + (1,), 2 * view[2])
+        return run_geometry_op(AsStridedScatter, view_as_real(grad.contiguous()),
+                               ctx.self_geometry, pairs)
 
 
 def _rederive(view):
@@ -77,6 +98,8 @@ def _rederive(view):
     geometry = {"self_geometry": (tuple(base._data.shape), base.stride(), base._offset),
                 "size": tuple(view._data.shape), "stride": view.stride(),
                 "storage_offset": view._offset}
+    if view._data.dtype != base._data.dtype:
+        geometry["parts"] = "complex" if view._data.dtype.kind == "c" else "real"
     node = record(AsStridedView, (base,), (view,), geometry)
     node._view_version = view._get_storage().version
 
