@@ -470,7 +470,7 @@ def _unpool_size(input, nd, kernel, stride, padding, output_size):
                for i in range(nd)]
     if output_size is None:
         return default
-    sizes = list(output_size)
+    sizes = output_size                 # kept as given: the error shows it so (list, tuple)
     if len(sizes) == nd + 2:
         sizes = sizes[2:]
     if len(sizes) != nd:
@@ -480,9 +480,9 @@ def _unpool_size(input, nd, kernel, stride, padding, output_size):
         low = default[d] - stride[d]
         high = default[d] + stride[d]
         if not low < sizes[d] < high:
-            raise ValueError(f'invalid output_size "{tuple(sizes)}" (dim {d} must be between '
+            raise ValueError(f'invalid output_size "{sizes}" (dim {d} must be between '
                              f'{low} and {high})')
-    return sizes
+    return list(sizes)
 
 
 def _max_unpool_nd(input, indices, nd, kernel_size, stride, padding, output_size):
@@ -546,6 +546,12 @@ def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_siz
 # -- power-average pooling -----------------------------------------------------------------------
 
 def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd, pool):
+    if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
+        # torch's limits: p = inf is the largest |x| of each window, p = -inf the smallest.
+        max_pool = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
+        if norm_type > 0:
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     kernel = _ints(kernel_size, nd, "") if nd > 1 else kernel_size
     out = pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     size = math.prod(kernel) if nd > 1 else (kernel if isinstance(kernel, int) else kernel[0])

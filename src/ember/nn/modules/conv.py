@@ -181,25 +181,27 @@ class _ConvTransposeNd(_ConvNd):
         if output_size is None:
             return self.output_padding
         n = num_spatial_dims
-        has_batch = input.dim() == n + 2
-        output_size = list(output_size)
-        if len(output_size) == n + 2 or (len(output_size) == n + 1 and not has_batch):
-            output_size = output_size[-n:]
+        # the batch and channel dims (or the channel dim of an unbatched input) may lead;
+        # output_size is kept as given (list, tuple, Size) since the errors show it so.
+        lead = 2 if input.dim() == n + 2 else 1
+        if len(output_size) == lead + n:
+            output_size = output_size[lead:]
         if len(output_size) != n:
             raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must "
-                             f"have {n} or {n + 2} elements (got {len(output_size)})")
+                             f"have {n} or {lead + n} elements (got {len(output_size)})")
         dilation = self.dilation if dilation is None else dilation
         smallest, largest = [], []
         for d in range(n):
-            size = ((input.size(d + input.dim() - n) - 1) * stride[d] - 2 * padding[d]
+            size = ((input.size(d + lead) - 1) * stride[d] - 2 * padding[d]
                     + dilation[d] * (kernel_size[d] - 1) + 1)
             smallest.append(size)
             largest.append(size + stride[d] - 1)
         for d in range(n):
             if not smallest[d] <= output_size[d] <= largest[d]:
+                # (torch shows the input's sizes from dim 2 on, batched or not)
                 raise ValueError(f"requested an output size of {output_size}, but valid sizes "
                                  f"range from {smallest} to {largest} (for an input of "
-                                 f"{input.size()[input.dim() - n:]})")
+                                 f"{input.size()[2:]})")
         return tuple(output_size[d] - smallest[d] for d in range(n))
 
     def forward(self, input, output_size=None):

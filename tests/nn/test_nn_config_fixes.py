@@ -1,0 +1,65 @@
+"""nn layers in less common configurations, as torch behaves: power pooling with p = +-inf,
+output_size errors of ConvTranspose and MaxUnpool, EmbeddingBag's offsets errors, Unflatten's
+argument checks, GaussianNLLLoss's variance rules, the recurrent modules' own forward,
+adaptive max pooling's gradient for an empty batch and LocalResponseNorm with size < 1."""
+import math
+
+import numpy as np
+import pytest
+
+import ember
+import ember.nn as nn
+import ember.nn.functional as F
+
+
+# -- LPPool with p = inf / -inf: the largest / smallest |x| of each window -------------------------
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_lp_pool_infinite_norm_is_max_or_min_of_abs(nd):
+    rng = np.random.default_rng(nd)
+    shape = (1, 2) + (4,) * nd
+    x = rng.standard_normal(shape).astype(np.float32)
+    pool = (F.lp_pool1d, F.lp_pool2d, F.lp_pool3d)[nd - 1]
+    windows = np.abs(x).reshape((1, 2) + (2, 2) * nd)     # non-overlapping windows of 2
+    axes = tuple(range(3, 3 + 2 * nd, 2))
+    big = pool(ember.tensor(x), float("inf"), 2).numpy()
+    small = pool(ember.tensor(x), -float("inf"), 2).numpy()
+    np.testing.assert_array_equal(big, windows.max(axis=axes))
+    np.testing.assert_array_equal(small, windows.min(axis=axes))
+
+
+def test_lp_pool_module_with_infinite_norm():
+    x = ember.arange(16.).reshape(1, 1, 4, 4) - 8
+    out = nn.LPPool2d(float("inf"), 2)(x)
+    assert out.flatten().tolist() == [8.0, 6.0, 5.0, 7.0]
+
+
+# -- output_size errors show output_size as given --------------------------------------------------
+
+def test_conv_transpose_output_size_error_shows_the_tuple():
+    m = nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1)
+    with pytest.raises(ValueError, match=r"^requested an output size of \(9, 9\), but valid "
+                                         r"sizes range from \[7, 7\] to \[8, 8\] \(for an "
+                                         r"input of torch.Size\(\[4, 4\]\)\)$"):
+        m(ember.zeros(1, 2, 4, 4), output_size=(9, 9))
+
+
+def test_conv_transpose_unbatched_output_size_takes_channel_and_spatial_sizes():
+    m = nn.ConvTranspose2d(2, 3, 3, stride=2)
+    x = ember.zeros(2, 4, 4)
+    assert m(x, output_size=[3, 10, 9]).shape == (3, 10, 9)
+    # four sizes: too many for an unbatched input (torch counts 2 or 3)
+    with pytest.raises(ValueError, match=r"for 3D input, output_size must have 2 or 3 "
+                                         r"elements \(got 4\)"):
+        m(x, output_size=[1, 3, 9, 10])
+    # torch shows the input's sizes from dim 2 on, batched or not
+    with pytest.raises(ValueError, match=r"\(for an input of torch.Size\(\[4\]\)\)"):
+        m(x, output_size=[3, 11, 10])
+
+
+def test_max_unpool_output_size_error_shows_the_list():
+    out, idx = F.max_pool1d(ember.arange(5.).reshape(1, 1, 5), 2, return_indices=True)
+    with pytest.raises(ValueError, match=r'^invalid output_size "\[7\]" \(dim 0 must be '
+                                         r'between 2 and 6\)$'):
+        nn.MaxUnpool1d(2)(out, idx, output_size=[7])
+    assert nn.MaxUnpool1d(2)(out, idx, output_size=[5]).shape == (1, 1, 5)
