@@ -63,3 +63,34 @@ def test_max_unpool_output_size_error_shows_the_list():
                                          r'between 2 and 6\)$'):
         nn.MaxUnpool1d(2)(out, idx, output_size=[7])
     assert nn.MaxUnpool1d(2)(out, idx, output_size=[5]).shape == (1, 1, 5)
+
+
+# -- EmbeddingBag's offsets ------------------------------------------------------------------------
+
+def test_embedding_bag_2d_input_with_offsets_names_torch_tensor():
+    m = nn.EmbeddingBag(10, 3)
+    with pytest.raises(ValueError, match=r"found offsets of type <class 'torch.Tensor'>$"):
+        m(ember.tensor([[1, 2]]), ember.tensor([0]))
+    with pytest.raises(ValueError, match=r"found offsets of type <class 'list'>$"):
+        m(ember.tensor([[1, 2]]), [0])
+
+
+@pytest.mark.parametrize("index_dtype, offsets_dtype, name", [
+    ("int64", "int64", "torch.LongTensor"), ("int32", "int32", "torch.IntTensor"),
+    ("int64", "int32", "torch.LongTensor"), ("int32", "int64", "torch.LongTensor")])
+def test_embedding_bag_first_offset_error_ends_with_the_tensor_type(index_dtype, offsets_dtype,
+                                                                     name):
+    m = nn.EmbeddingBag(10, 3, mode="sum")
+    inp = ember.tensor([1, 2, 3], dtype=getattr(ember, index_dtype))
+    off = ember.tensor([1, 2], dtype=getattr(ember, offsets_dtype))
+    with pytest.raises(RuntimeError) as info:
+        m(inp, off)
+    assert str(info.value).endswith(f"However, got 1\n[ {name}{{}} ]")
+
+
+def test_embedding_bag_floating_offsets_are_refused():
+    m = nn.EmbeddingBag(10, 3, mode="sum")
+    with pytest.raises(RuntimeError, match=r"argument #1 'indices' to have one of the following "
+                                           r"scalar types: Long, Int; but got "
+                                           r"torch.DoubleTensor instead"):
+        m(ember.tensor([1, 2, 3]), ember.tensor([0.0, 1.0], dtype=ember.float64))

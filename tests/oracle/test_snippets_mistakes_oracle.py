@@ -660,6 +660,7 @@ FIXED = [
     "        except RuntimeError as e:\n"
     "            print(e)",
     'torch.ones(2, 3).softmax()',
+    "torch.nn.EmbeddingBag(10, 3)(torch.tensor([[1, 2]]), torch.tensor([0]))",
 ]
 
 SNIPPETS = [*LAYERS, *RNN_ATTENTION_LOSSES, *POOLS_VIEWS_PRODUCTS, *INDEXING_AUTOGRAD_CREATION,
@@ -671,9 +672,6 @@ BUGS = [
     ("torch's argument parser lists every linspace overload in its TypeError; ember raises "
      "Python's missing-argument TypeError",
      "torch.linspace(0, 1)"),
-    ("embedding_bag's ValueError embeds type(offsets), which is ember's Tensor class "
-     "(<class 'ember._tensor.Tensor'>), not <class 'torch.Tensor'>",
-     "torch.nn.EmbeddingBag(10, 3)(torch.tensor([[1, 2]]), torch.tensor([0]))"),
     ("torch packs lengths longer than the padded input without a check (reading past it); "
      "ember refuses them with its own RuntimeError",
      "print(torch.nn.utils.rnn.pack_padded_sequence(torch.ones(3, 2, 4), torch.tensor([4, 3]))"

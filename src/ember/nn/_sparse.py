@@ -130,13 +130,24 @@ class EmbeddingBag(Op):
         return gw, gp
 
 
+def _type_text(value):
+    """str(type(value)), with ember's Tensor named as torch names its own."""
+    return "<class 'torch.Tensor'>" if type(value) is Tensor else str(type(value))
+
+
+def _offsets_type(input, offsets):
+    """The type torch's offsets have after it meets indices and offsets in one integer type."""
+    both_int = input.dtype._name == "int32" and offsets.dtype._name == "int32"
+    return "torch.IntTensor" if both_int else "torch.LongTensor"
+
+
 def _bags(input, offsets, include_last_offset, per_sample_weights):
     """(flat indices, bag of each element, number of bags, flat per-sample weights)."""
     if input.ndim == 2:
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
                              "is a mini-batch of fixed length sequences. However, found "
-                             f"offsets of type {type(offsets)}")
+                             f"offsets of type {_type_text(offsets)}")
         b, n = input.shape
         psw = None if per_sample_weights is None else per_sample_weights.reshape(-1)
         return input.reshape(-1), np.repeat(np.arange(b), n), b, psw
@@ -147,11 +158,14 @@ def _bags(input, offsets, include_last_offset, per_sample_weights):
         raise ValueError("offsets has to be a 1D Tensor but got None")
     if offsets.ndim != 1:
         raise ValueError("offsets has to be a 1D Tensor")
+    if offsets.is_floating_point() or offsets.is_complex():
+        _check_indices(offsets, "embedding_bag")    # torch's text: it calls them 'indices'
     starts = [int(v) for v in offsets.tolist()]
     length = input.shape[0]
     if starts and starts[0] != 0:
         raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
-                           f"has to start from position 0. However, got {starts[0]}")
+                           f"has to start from position 0. However, got {starts[0]}\n"
+                           f"[ {_offsets_type(input, offsets)}{{}} ]")   # offsets[0], 0-d
     if starts and starts[-1] > length:
         raise RuntimeError(f"offsets[-1] can not be greater than input's length {length} but "
                            f"got offsets[-1] of {starts[-1]}")
