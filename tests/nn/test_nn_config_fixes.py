@@ -94,3 +94,22 @@ def test_embedding_bag_floating_offsets_are_refused():
                                            r"scalar types: Long, Int; but got "
                                            r"torch.DoubleTensor instead"):
         m(ember.tensor([1, 2, 3]), ember.tensor([0.0, 1.0], dtype=ember.float64))
+
+
+# -- Unflatten takes a tuple or list of ints -------------------------------------------------------
+
+@pytest.mark.parametrize("size, text", [
+    (6, "unflattened_size must be a tuple of ints, but found type int"),
+    ((("C", 2), ("H", 3)), "unflattened_size must be tuple of ints, but found element of type "
+                           "tuple at pos 0"),
+    ((2, 3.0), "unflattened_size must be tuple of ints, but found element of type float at "
+               "pos 1")])
+def test_unflatten_refuses_other_sizes(size, text):
+    with pytest.raises(TypeError) as info:
+        nn.Unflatten(1, size)
+    assert str(info.value) == text
+
+
+def test_unflatten_takes_lists_and_sizes():
+    assert nn.Unflatten(1, [2, 3])(ember.zeros(4, 6)).shape == (4, 2, 3)
+    assert nn.Unflatten(-1, ember.Size([3, 2]))(ember.zeros(4, 6)).shape == (4, 3, 2)
