@@ -113,3 +113,34 @@ def test_unflatten_refuses_other_sizes(size, text):
 def test_unflatten_takes_lists_and_sizes():
     assert nn.Unflatten(1, [2, 3])(ember.zeros(4, 6)).shape == (4, 2, 3)
     assert nn.Unflatten(-1, ember.Size([3, 2]))(ember.zeros(4, 6)).shape == (4, 3, 2)
+
+
+# -- GaussianNLLLoss -------------------------------------------------------------------------------
+
+def _gaussian_nll(mu, y, var):
+    return np.mean(0.5 * (np.log(var) + (mu - y) ** 2 / var))
+
+
+@pytest.mark.parametrize("var_shape", [(4, 1, 2), (1, 3, 2), (4, 3, 1)])
+def test_gaussian_nll_var_may_be_one_along_a_single_dim(var_shape):
+    rng = np.random.default_rng(0)
+    mu, y = rng.standard_normal((2, 4, 3, 2))
+    var = rng.uniform(0.5, 2.0, var_shape)
+    got = F.gaussian_nll_loss(ember.tensor(mu), ember.tensor(y), ember.tensor(var)).item()
+    assert math.isclose(got, _gaussian_nll(mu, y, var), rel_tol=1e-9)
+
+
+def test_gaussian_nll_var_one_along_two_dims_is_refused():
+    with pytest.raises(ValueError, match="^var is of incorrect size$"):
+        F.gaussian_nll_loss(ember.zeros(4, 3, 2), ember.zeros(4, 3, 2), ember.ones(1, 1, 2))
+
+
+def test_gaussian_nll_checks_sign_then_size_then_reduction():
+    with pytest.raises(ValueError, match="^var has negative entry/entries$"):
+        F.gaussian_nll_loss(ember.ones(2, 3), ember.ones(2, 3), -ember.ones(5))
+    with pytest.raises(ValueError, match="^var has negative entry/entries$"):
+        F.gaussian_nll_loss(ember.ones(2), ember.ones(2), -1.0)
+    with pytest.raises(ValueError, match="^var is of incorrect size$"):
+        F.gaussian_nll_loss(ember.ones(2, 3), ember.ones(2, 3), ember.ones(5), reduction="avg")
+    with pytest.raises(ValueError, match="^mean2 is not valid$"):
+        nn.GaussianNLLLoss(reduction="mean2")(ember.ones(2), ember.ones(2), ember.ones(2))

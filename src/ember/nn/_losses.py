@@ -392,17 +392,23 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """Negative log likelihood of `target` under N(input, var), var clamped at `eps` (the
     clamp passes no gradient, as in torch)."""
+    # torch's order of checks: the sign of var, its size, then the reduction
     if isinstance(var, (int, float)):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
         var = input.new_full(tuple(input.shape), float(var))
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
     shape, var_shape = tuple(input.shape), tuple(var.shape)
     if var_shape != shape:
-        if shape[:-1] == var_shape:
+        if shape[:-1] == var_shape:         # one variance per row: (N, D) and (N,)
             var = var.unsqueeze(-1)
-        elif not (shape[:-1] == var_shape[:-1] and var_shape[-1:] == (1,)):
+        # otherwise var may differ from input in one dim only, where it is 1 (broadcast)
+        elif not (len(var_shape) == len(shape)
+                  and sum(v for s, v in zip(shape, var_shape) if s != v) == 1):
             raise ValueError("var is of incorrect size")
-    _check_reduction(reduction)
-    if bool((var < 0).any()):
-        raise ValueError("var has negative entry/entries")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not valid")
     var = var + (var.detach().clamp(min=eps) - var.detach())
     losses = 0.5 * (var.log() + (input - target) ** 2 / var)
     if full:
