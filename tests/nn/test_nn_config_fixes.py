@@ -144,3 +144,20 @@ def test_gaussian_nll_checks_sign_then_size_then_reduction():
         F.gaussian_nll_loss(ember.ones(2, 3), ember.ones(2, 3), ember.ones(5), reduction="avg")
     with pytest.raises(ValueError, match="^mean2 is not valid$"):
         nn.GaussianNLLLoss(reduction="mean2")(ember.ones(2), ember.ones(2), ember.ones(2))
+
+
+# -- each recurrent class has its own forward ------------------------------------------------------
+
+@pytest.mark.parametrize("cls", ["RNN", "LSTM", "GRU"])
+def test_recurrent_forward_is_the_class_own(cls):
+    m = getattr(nn, cls)(3, 4)
+    with pytest.raises(TypeError, match=rf"^{cls}.forward\(\) takes from 2 to 3 positional "
+                                        r"arguments but 4 were given$"):
+        m(ember.zeros(2, 1, 3), None, None)
+
+
+def test_rnn_base_has_no_forward():
+    m = nn.RNNBase("LSTM", 3, 4)
+    with pytest.raises(NotImplementedError,
+                       match=r'Module \[RNNBase\] is missing the required "forward" function'):
+        m(ember.zeros(2, 1, 3))

@@ -244,9 +244,6 @@ class RNNBase(Module):
                 c_n = c_n.squeeze(1) if is_lstm else None
         return output, ((h_n, c_n) if is_lstm else h_n)
 
-    def forward(self, input, hx=None):
-        return self._run(input, hx, self.mode == "LSTM")
-
 
 def _check_args(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size):
     if not isinstance(dropout, numbers.Number) or isinstance(dropout, bool) or \
@@ -299,6 +296,10 @@ class RNN(RNNBase):
                              "or 'relu'.")
         super().__init__(mode, *args, **kwargs)
 
+    # each class has its own forward, as in torch (RNNBase has none): errors name RNN.forward
+    def forward(self, input, hx=None):
+        return self._run(input, hx, False)
+
 
 class LSTM(RNNBase):
     """Long short-term memory: gates i, f, g, o; c_t = f c_{t-1} + i g; h_t = o tanh(c_t)
@@ -316,6 +317,9 @@ class LSTM(RNNBase):
             return RNNBase.permute_hidden(self, hx, permutation)
         return (hx[0].index_select(1, permutation), hx[1].index_select(1, permutation))
 
+    def forward(self, input, hx=None):
+        return self._run(input, hx, True)
+
 
 class GRU(RNNBase):
     """Gated recurrent unit: r, z sigmoid gates, n = tanh(W_in x + b_in + r (W_hn h + b_hn)),
@@ -325,6 +329,9 @@ class GRU(RNNBase):
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         super().__init__("GRU", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        return self._run(input, hx, False)
 
 
 # -- cells ------------------------------------------------------------------------------------
