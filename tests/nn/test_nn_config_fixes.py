@@ -161,3 +161,14 @@ def test_rnn_base_has_no_forward():
     with pytest.raises(NotImplementedError,
                        match=r'Module \[RNNBase\] is missing the required "forward" function'):
         m(ember.zeros(2, 1, 3))
+
+
+# -- adaptive max pooling's gradient for an empty batch --------------------------------------------
+
+@pytest.mark.parametrize("fn, shape", [(F.adaptive_max_pool1d, (0, 2, 4)),
+                                       (F.adaptive_max_pool2d, (0, 2, 4, 3)),
+                                       (F.adaptive_max_pool3d, (0, 2, 4, 4, 4))])
+def test_adaptive_max_pool_backward_with_empty_batch(fn, shape):
+    x = ember.zeros(*shape, requires_grad=True)
+    fn(x, 2).sum().backward()
+    assert x.grad.shape == shape

@@ -204,7 +204,9 @@ def _scatter_in_order(grad, index, spatial):
     batch = grad.shape[0]
     size = math.prod(spatial)
     result = xp.zeros(batch * size, dtype=grad.dtype)
-    where = index.reshape(batch, -1) + xp.arange(batch).reshape(-1, 1) * size
+    # (the per-row count spelled out: -1 cannot be inferred for an empty batch)
+    where = (index.reshape(batch, math.prod(index.shape[1:]))
+             + xp.arange(batch).reshape(-1, 1) * size)
     ufunc_at(xp, "add", result, where.ravel(), grad.reshape(-1))
     return result.reshape((batch,) + tuple(spatial))
 
