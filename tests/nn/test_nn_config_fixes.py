@@ -172,3 +172,16 @@ def test_adaptive_max_pool_backward_with_empty_batch(fn, shape):
     x = ember.zeros(*shape, requires_grad=True)
     fn(x, 2).sum().backward()
     assert x.grad.shape == shape
+
+
+# -- LocalResponseNorm with size < 1 ---------------------------------------------------------------
+
+@pytest.mark.parametrize("size, shape, text", [
+    (0, (1, 2, 4), "kernel size should be greater than zero, but got kH: 0 kW: 1"),
+    (-1, (1, 2, 4, 4), "kernel size should be greater than zero, but got kT: -1 kH: 1 kW: 1"),
+    (-2, (1, 2, 4), "narrow(): length must be non-negative.")])
+def test_local_response_norm_size_below_one(size, shape, text):
+    with pytest.raises(RuntimeError) as info:
+        nn.LocalResponseNorm(size)(ember.ones(*shape))
+    assert str(info.value) == text
+    assert nn.LocalResponseNorm(size)(ember.ones(0, *shape[1:])).shape == (0,) + shape[1:]

@@ -443,6 +443,8 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
                          f"dimensions)")
     if input.numel() == 0:
         return input
+    if size < 1:
+        _bad_lrn_size(size, input.shape[1], dim)
     from ._padding import pad
     sq = (input * input).unsqueeze(1)
     if dim == 3:
@@ -455,6 +457,15 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
         window = _window_sum(sq, size, 2).squeeze(1).reshape(shape)
     div = (window / size * alpha + k).pow(beta)
     return input / div
+
+
+def _bad_lrn_size(size, channels, dim):
+    """torch's errors for size < 1: its padding (by size // 2 and (size - 1) // 2) or its
+    average pooling over `size` channels fails."""
+    if channels + size // 2 + (size - 1) // 2 < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    kernel = f"kH: {size} kW: 1" if dim == 3 else f"kT: {size} kH: 1 kW: 1"
+    raise RuntimeError(f"kernel size should be greater than zero, but got {kernel}")
 
 
 def _window_sum(t, size, dim):
