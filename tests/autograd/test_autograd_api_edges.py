@@ -36,6 +36,11 @@ def test_calling_a_node_unwraps_a_single_gradient_and_checks_its_arguments():
     with raises(TypeError, "expected 2 arguments, got 1 instead"):
         a.grad_fn(torch.ones(1))
     assert a.grad_fn(torch.ones(1), None).tolist() == [1., 0., 0.]
+    # no gradient at all: None for each input
+    w = torch.ones(3, requires_grad=True)
+    assert x.exp().grad_fn(None) is None and a.grad_fn(None, None) is None
+    assert (x * w).grad_fn(None) == (None, None)
+    assert (x * 2).grad_fn.next_functions[0][0](None) == ()
 
 
 # -- autograd.grad and backward arguments --------------------------------------------------------

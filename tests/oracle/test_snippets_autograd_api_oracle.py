@@ -1429,9 +1429,27 @@ GRAPH_SHAPES = [
  'x = torch.ones(4, requires_grad=True); y = x * 1; y.swapdims_(0, 0); print(y.grad_fn.name())',
 ]
 
+GRAPH_API = [
+ 'x = torch.ones(2, requires_grad=True); y = x * 2; e = torch.autograd.graph.get_gradient_edge(y); (y * 3).sum().backward(inputs=[e]); print(x.grad)',
+ 'x = torch.ones(2, requires_grad=True); e = torch.autograd.graph.get_gradient_edge(x); (x * 3).sum().backward(inputs=[e]); print(x.grad)',
+ 'x = torch.ones(2, requires_grad=True); e = torch.autograd.graph.get_gradient_edge(x); print(torch.autograd.grad((x * 3).sum(), e))',
+ 'x = torch.ones(2, requires_grad=True); y = x * 2; e = torch.autograd.graph.get_gradient_edge(y); print(e.output_nr, e.node is y.grad_fn, tuple(e) == (y.grad_fn, 0))',
+ 'x = torch.ones(2); torch.autograd.graph.increment_version(x); print(x._version)',
+ 'x = torch.ones(2); torch.autograd.graph.increment_version([x, x]); print(x._version)',
+ 'print(torch.autograd.graph.Node.__name__, hasattr(torch.autograd.graph, "GradientEdge"))',
+ 'x = torch.ones(2, requires_grad=True); y = x * 2; print(y.grad_fn.name(), isinstance(y.grad_fn.next_functions, tuple), len(y.grad_fn.next_functions[0]))',
+ 'x = torch.ones(2, requires_grad=True); y = x * 2; h = y.grad_fn.register_hook(lambda *a: None); print(type(h).__name__); h.remove()',
+ 'x = torch.ones(2, requires_grad=True); y = x * 2; y.grad_fn.metadata["k"] = 1; print((y.grad_fn.metadata, y.grad_fn.metadata is y.grad_fn.metadata))',
+ 'x = torch.ones(2, requires_grad=True); print(torch.autograd.graph.Node in type((x * 2).grad_fn).__mro__ or isinstance((x*2).grad_fn, torch.autograd.graph.Node))',
+ 'x = torch.ones(2, requires_grad=True); y = x * 2; print(y.grad_fn.next_functions[0][0].variable is x, y.grad_fn.next_functions[0][0].name())',
+ 'x = torch.ones(2, requires_grad=True); y = x.sum(); print(y.grad_fn(None))',
+ 'x = torch.ones(2, requires_grad=True); acc = (x * 1).grad_fn.next_functions[0][0]; print(acc is (x * 2).grad_fn.next_functions[0][0], acc.metadata)',
+ 'x = torch.ones(2, requires_grad=True); y = x.view(2); print(type(y.grad_fn.next_functions[0][0]).__name__)',
+]
+
 SNIPPETS = (REQUIRES_GRAD_AND_GRAD_FN + GRAPH_INPLACE_BACKWARD + HOOKS_MODES_GRAD +
             FUNCTIONS_FUNCTIONAL_MISC + VIEWS_SAVED_MODULES + MORE_API + OP_GRADIENTS +
-            HOOKS_VERSIONS_MORE + COMPLEX + TRAINING_PATTERNS + GRAPH_SHAPES)
+            HOOKS_VERSIONS_MORE + COMPLEX + TRAINING_PATTERNS + GRAPH_SHAPES + GRAPH_API)
 
 # Known differences, as strict xfails: a fix shows up as XPASS and the entry moves to the lists
 # above.
@@ -1454,6 +1472,10 @@ BUGS = [
      "AsStridedBackward0 node; torch replays the view (ViewAsRealBackward0)",
      'z = torch.tensor([1+2j, 3-1j], requires_grad=True); y = z * 1; v = torch.view_as_real(y); '
      'v[:, 1].zero_(); print(v.grad_fn.name())'),
+    ("ember has no autograd.graph.allow_mutation_on_saved_tensors",
+     'x = torch.ones(2, requires_grad=True)\n'
+     'with torch.autograd.graph.allow_mutation_on_saved_tensors():\n'
+     '    y = x * 1\n    z = y * y\n    y.add_(1)\n    z.sum().backward()\nprint(x.grad)'),
     ("factories take a truthy non-bool requires_grad; torch's argument parser wants a bool",
      'torch.ones(2, requires_grad=1)'),
     ("deliberate: ember differentiates cdist twice; torch has no derivative for _cdist_backward",

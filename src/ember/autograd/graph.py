@@ -230,7 +230,10 @@ class Node:
         for i, g in enumerate(grads):
             if g is not None and not isinstance(g, Tensor):
                 raise TypeError(f"argument {i} is not a Variable")
-        result = self.apply(tuple(_materialize(self, grads)))   # zeros for missing ones
+        if all(g is None for g in grads):       # nothing to pass on, as the engine skips it
+            result = (None,) * len(self.next_functions)
+        else:
+            result = self.apply(tuple(_materialize(self, grads)))   # zeros for missing ones
         return result[0] if len(result) == 1 else result
 
     def __repr__(self):
