@@ -671,3 +671,10 @@ def test_sigmoid_of_complex_zero_keeps_a_positive_zero_imaginary_part():
     out = ember.tensor([0j, 1 + 0j]).sigmoid().numpy()
     assert not np.signbit(out.imag).any()
     np.testing.assert_allclose(out.real, [0.5, 1 / (1 + np.exp(-1))])
+
+
+@pytest.mark.parametrize("value", [None, "a", [1], (1,)])
+def test_full_refuses_a_fill_value_that_is_no_number(value):
+    with pytest.raises(TypeError, match=r"^full\(\): argument 'fill_value' \(position 2\) must "
+                                        rf"be Number, not {type(value).__name__}$"):
+        ember.full((2,), value)

@@ -135,6 +135,9 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
     check_shape(shape, "full")
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    elif not isinstance(fill_value, (bool, int, float, complex, np.number, np.bool_)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__}")
     d = _dtype.as_dtype(dtype, "full") or _dtype.scalar_dtype(fill_value)
     fill_value = _dtype.checked_scalar(fill_value, d, half_range=math.prod(shape) != 1)
     return _into(out, _finish(_allocate(_backend(device).xp, shape, d._np, fill_value),
