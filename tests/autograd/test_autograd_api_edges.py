@@ -434,3 +434,52 @@ def test_in_place_through_view_as_real_and_view_as_complex():
     (y * torch.tensor([[1., 2.], [3., 4.]])).sum().backward()
     # sum = -b0 + 2 a0 - 3 b1 + 4 a1
     assert x.grad.tolist() == [[2., -1.], [4., -3.]]
+
+
+def test_function_apply_passes_keywords_as_torch():
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w, k=2):
+            return x * w * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g, None
+
+    x = torch.ones(2, requires_grad=True)
+    w = torch.ones(2, requires_grad=True)
+    y = F.apply(x, w=w, k=3)            # keywords take their parameters' places
+    assert y.tolist() == [3., 3.] and y.grad_fn.needs_input_grad == (True, True, False)
+    with raises(TypeError, "forward() got an unexpected keyword argument 'j'"):
+        F.apply(x, w, j=1)
+
+    class K(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, *, k=2):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with raises(TypeError, "forward() got an unexpected keyword argument 'k'"):
+        K.apply(x, k=3)                 # a keyword-only parameter cannot be reached
+
+    seen = []
+
+    class S(torch.autograd.Function):
+        @staticmethod
+        def forward(x, k=2):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            seen.append(inputs[1:])
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None
+
+    S.apply(x)
+    S.apply(x, k=5)
+    assert seen == [(2,), (5,)]         # setup_context's inputs include the defaults

@@ -1447,9 +1447,42 @@ GRAPH_API = [
  'x = torch.ones(2, requires_grad=True); y = x.view(2); print(type(y.grad_fn.next_functions[0][0]).__name__)',
 ]
 
+FUNCTION_ARGUMENTS = [
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, *, k=2):\n        return x * k\n    @staticmethod\n    def backward(ctx, g):\n        return g\nprint(F.apply(torch.ones(2, requires_grad=True), k=3))',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, k=2):\n        return x * k\n    @staticmethod\n    def backward(ctx, g):\n        return g, None\nprint(F.apply(torch.ones(2, requires_grad=True)))',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        ctx.set_materialize_grads(False)\n        a = x * 2\n        i = x.argmax()\n        ctx.mark_non_differentiable(i)\n        return a, i\n    @staticmethod\n    def backward(ctx, ga, gi):\n        print(ga, gi)\n        return ga\nx = torch.tensor([1., 3.], requires_grad=True); a, i = F.apply(x); a.sum().backward(); print(x.grad)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2, x * 3\n    @staticmethod\n    def backward(ctx, ga, gb):\n        return ga + gb\nx = torch.tensor([1., 3.], requires_grad=True); a, b = F.apply(x); (a + b).sum().backward(); print(x.grad); print(a.grad_fn is b.grad_fn, a.output_nr, b.output_nr)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2, x * 3\n    @staticmethod\n    def backward(ctx, ga, gb):\n        return ga + gb\nx = torch.tensor([1., 3.], requires_grad=True); a, b = F.apply(x); print(torch.autograd.grad(b.sum(), x))',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g\n    @staticmethod\n    def vjp(ctx, g):\n        return g\nF.apply(torch.ones(2, requires_grad=True)).sum().backward()',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def vjp(ctx, g):\n        return g * 5\nx = torch.ones(2, requires_grad=True); F.apply(x).sum().backward(); print(x.grad)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\nF.apply(torch.ones(2, requires_grad=True))',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        print(type(inputs).__name__, len(inputs), output.shape)\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nx = torch.ones(2, requires_grad=True); F.apply(x).sum().backward(); print(x.grad)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2, x * 3\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        a, b = output\n        ctx.mark_non_differentiable(b)\n    @staticmethod\n    def backward(ctx, ga, gb):\n        return ga * 2\nx = torch.ones(2, requires_grad=True); a, b = F.apply(x); print(a.requires_grad, b.requires_grad); a.sum().backward(); print(x.grad)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nwith torch.inference_mode():\n    y = F.apply(torch.ones(2, requires_grad=True))\nprint(y.requires_grad, y.is_inference())',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        ctx.save_for_backward(x)\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nwith torch.inference_mode():\n    x = torch.ones(2)\nF.apply(x.clone().requires_grad_())\nprint("ok")',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, w):\n        ctx.save_for_backward(x, w)\n        return x * w\n    @staticmethod\n    def backward(ctx, g):\n        x, w = ctx.saved_tensors\n        return (g * w if ctx.needs_input_grad[0] else None, g * x if ctx.needs_input_grad[1] else None)\nx = torch.ones(2, requires_grad=True); w = torch.tensor([2., 3.], requires_grad=True); print(torch.autograd.grad(F.apply(x, w).sum(), w))',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x.clone()\n    @staticmethod\n    def backward(ctx, g):\n        return g\nx = torch.ones(2, requires_grad=True); y = F.apply(x); y.mul_(2); y.sum().backward(); print(x.grad, y.grad_fn.name())',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x\n    @staticmethod\n    def backward(ctx, g):\n        return g\nx = torch.ones(2, requires_grad=True); y = F.apply(x); y.mul_(2)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x\n    @staticmethod\n    def backward(ctx, g):\n        return g * 3\nx = torch.ones(2, requires_grad=True); y = F.apply(x * 1); y.mul_(2)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x[0]\n    @staticmethod\n    def backward(ctx, g):\n        return torch.ones(2) * g\nx = torch.ones(2, requires_grad=True); y = F.apply(x * 1); y.mul_(2)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nprint(F.apply(torch.ones(2, dtype=torch.float64, requires_grad=True)).dtype, F.apply(torch.ones(2, dtype=torch.complex64, requires_grad=True)).requires_grad)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nx = torch.ones(2, requires_grad=True); print(torch.autograd.gradcheck(F.apply, (x.double(),)))',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g * 3\nx = torch.ones(2, dtype=torch.float64, requires_grad=True); print(torch.autograd.gradcheck(F.apply, (x,), raise_exception=False))',
+ 'print(torch.autograd.gradcheck(lambda x: x.sin(), (torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True),)))',
+ 'print(torch.autograd.gradgradcheck(lambda x: x.sin() * x, (torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True),)))',
+ 'torch.autograd.gradcheck(lambda x: x.sin(), (torch.tensor([1., 2.], requires_grad=True),))',
+ 'print(torch.autograd.gradcheck(lambda x: x.sin(), (torch.tensor([1., 2.], dtype=torch.float64),)))',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, k=2):\n        return x * k\n    @staticmethod\n    def backward(ctx, g):\n        return g, None\nprint(F.apply(torch.ones(2), k=3)); F.apply(torch.ones(2), j=3)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, k=2):\n        return x * k\n    @staticmethod\n    def backward(ctx, g):\n        return g, None\nF.apply(torch.ones(2), 1, 2)',
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, **kw):\n        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g\nF.apply(torch.ones(2), k=3)',
+ 'class H(torch.autograd.Function):\n    @staticmethod\n    def forward(x, k=2):\n        return x * k\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        print(len(inputs), inputs[1:])\n    @staticmethod\n    def backward(ctx, g):\n        return g, None\nprint(H.apply(torch.ones(2))); print(H.apply(torch.ones(2), k=3))',
+ 'class W(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, w):\n        return x * w\n    @staticmethod\n    def backward(ctx, g):\n        print(ctx.needs_input_grad)\n        return g, g\nx = torch.ones(2, requires_grad=True); w = torch.ones(2, requires_grad=True); W.apply(x, w=w).sum().backward(); print(x.grad, w.grad)',
+]
+
 SNIPPETS = (REQUIRES_GRAD_AND_GRAD_FN + GRAPH_INPLACE_BACKWARD + HOOKS_MODES_GRAD +
             FUNCTIONS_FUNCTIONAL_MISC + VIEWS_SAVED_MODULES + MORE_API + OP_GRADIENTS +
-            HOOKS_VERSIONS_MORE + COMPLEX + TRAINING_PATTERNS + GRAPH_SHAPES + GRAPH_API)
+            HOOKS_VERSIONS_MORE + COMPLEX + TRAINING_PATTERNS + GRAPH_SHAPES + GRAPH_API +
+            FUNCTION_ARGUMENTS)
 
 # Known differences, as strict xfails: a fix shows up as XPASS and the entry moves to the lists
 # above.

@@ -200,11 +200,13 @@ class Function(metaclass=_FunctionMeta):
         """Run `forward` without recording, then make its outputs part of the graph."""
         Tensor = _tensor_class()
         ctx = cls._backward_cls()
+        custom_setup = cls.setup_context is not Function.setup_context
+        if custom_setup or kwargs:
+            args, kwargs = _bound_args(cls.forward, ctx, args, kwargs, custom_setup)
         positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         record = _grad_state.enabled and any(args[i]._requires_grad for i in positions)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad and record
                                      for a in args)
-        custom_setup = cls.setup_context is not Function.setup_context
         with no_grad():
             if custom_setup:
                 output = cls.forward(*args, **kwargs)
@@ -220,6 +222,29 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def _is_setup_context_defined(cls):
         return cls.setup_context is not Function.setup_context
+
+
+def _bound_args(forward, ctx, args, kwargs, custom_setup):
+    """`apply`'s arguments as torch passes them on to `forward`: keywords go to their
+    parameters' places (one that cannot be positional is refused, in torch's words), and with
+    setup_context the defaults are filled in (its `inputs` include them). Arguments that do
+    not fit are left as they are, for `forward` itself to refuse."""
+    import inspect
+    signature = inspect.signature(forward)
+    params = signature.parameters
+    first = args if custom_setup else (ctx,) + args
+    try:
+        bound = signature.bind(*first, **kwargs)
+    except TypeError:
+        bound = None
+    unexpected = [k for k in kwargs if k not in params or bound is not None and k in bound.kwargs]
+    if unexpected:
+        raise TypeError(f"forward() got an unexpected keyword argument '{unexpected[0]}'")
+    if bound is None:
+        return args, kwargs
+    if custom_setup:
+        bound.apply_defaults()
+    return (bound.args if custom_setup else bound.args[1:]), {}
 
 
 class InplaceFunction(Function):
