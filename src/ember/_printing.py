@@ -13,7 +13,7 @@ from . import _dtype
 from ._device import backend_of
 
 __all__ = ["PrintOptions", "PRINT_OPTS", "set_printoptions", "get_printoptions", "printoptions",
-           "format_values", "tensor_repr", "legacy_type_name"]
+           "format_values", "tensor_repr", "legacy_type_name", "cpp_type_name"]
 
 # NOTE [ How torch lays out a tensor ]
 # 1. When a tensor has more than `threshold` elements it is summarized: every dimension longer
@@ -300,3 +300,17 @@ def legacy_type_name(t):
     """The name `t.type()` returns: "torch.FloatTensor", "torch.cuda.LongTensor", ..."""
     place = "" if t.device.type == "cpu" else t.device.type + "."
     return f"torch.{place}{t.dtype._legacy_name}"
+
+
+# The dtypes whose C++ type name is the legacy class name ("torch.FloatTensor").
+_CLASSIC = ("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double")
+
+
+def cpp_type_name(t):
+    """How torch's C++ errors name a tensor's type (hooks, index dtype checks):
+    "torch.FloatTensor" (or "torch.cuda.FloatTensor") for the eight classic dtypes, else
+    backend and scalar type, "CPUBFloat16Type", "CUDABoolType"."""
+    scalar = t.dtype._legacy_name[:-len("Tensor")]
+    if scalar in _CLASSIC:
+        return legacy_type_name(t)
+    return f"{'CPU' if t.device.type == 'cpu' else t.device.type.upper()}{scalar}Type"

@@ -185,3 +185,15 @@ def test_local_response_norm_size_below_one(size, shape, text):
         nn.LocalResponseNorm(size)(ember.ones(*shape))
     assert str(info.value) == text
     assert nn.LocalResponseNorm(size)(ember.ones(0, *shape[1:])).shape == (0,) + shape[1:]
+
+
+# -- embedding's index dtype error names types as torch's C++ does ---------------------------------
+
+@pytest.mark.parametrize("dtype, name", [("bool", "CPUBoolType"), ("bfloat16", "CPUBFloat16Type"),
+                                         ("complex64", "CPUComplexFloatType"),
+                                         ("float16", "torch.HalfTensor"),
+                                         ("uint8", "torch.ByteTensor")])
+def test_embedding_index_dtype_error_type_names(dtype, name):
+    with pytest.raises(RuntimeError, match=rf"but got {name} instead \(while checking arguments "
+                                           r"for embedding\)$"):
+        F.embedding(ember.zeros(2, dtype=getattr(ember, dtype)), ember.ones(3, 2))

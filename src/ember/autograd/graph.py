@@ -110,21 +110,6 @@ def new_hook_dict():
     return _HookDict()
 
 
-# The dtypes whose C++ type name is the legacy class name ("torch.FloatTensor").
-_CLASSIC = ("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double")
-
-
-def _cpp_type_name(t):
-    """How torch's C++ names a tensor's type in hook errors: "torch.FloatTensor" (or
-    "torch.cuda.FloatTensor") for the eight classic dtypes, else backend and scalar type,
-    "CPUBFloat16Type", "CUDABoolType"."""
-    from .._printing import legacy_type_name
-    scalar = t.dtype._legacy_name[:-len("Tensor")]
-    if scalar in _CLASSIC:
-        return legacy_type_name(t)
-    return f"{'CPU' if t.device.type == 'cpu' else t.device.type.upper()}{scalar}Type"
-
-
 def hook_name(hook):
     """The name torch gives a hook in its errors: its __name__, or '<unknown>'."""
     return getattr(hook, "__name__", "<unknown>")
@@ -150,8 +135,9 @@ def checked_hook_grad(hook, original, new):
     if not isinstance(new, Tensor):
         raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
     if new.dtype != original.dtype or new.device != original.device:
+        from .._printing import cpp_type_name
         raise RuntimeError(f"hook '{hook_name(hook)}' has changed the type of value (was "
-                           f"{_cpp_type_name(original)} got {_cpp_type_name(new)})")
+                           f"{cpp_type_name(original)} got {cpp_type_name(new)})")
     if new.shape != original.shape:
         raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
     return new

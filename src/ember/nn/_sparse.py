@@ -3,7 +3,7 @@ functional.py."""
 import numpy as np
 
 from .._device import backend_of
-from .._printing import legacy_type_name
+from .._printing import cpp_type_name
 from .._tensor import Tensor, wrap
 from .._ops._op import Op
 from .._ops.activations import apply
@@ -34,7 +34,7 @@ class Embedding(Op):
 
 def _check_indices(input, fn, position=1):
     if not isinstance(input, Tensor) or input.dtype._name not in ("int64", "int32"):
-        name = legacy_type_name(input) if isinstance(input, Tensor) else type(input).__name__
+        name = cpp_type_name(input) if isinstance(input, Tensor) else type(input).__name__
         raise RuntimeError(f"Expected tensor for argument #{position} 'indices' to have one of the "
                            f"following scalar types: Long, Int; but got {name} instead (while "
                            f"checking arguments for {fn})")
