@@ -847,7 +847,53 @@ MODULE_API = [
     'torch.manual_seed(0)\nenc = torch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)\nx = torch.randn(3, 2, 4, requires_grad=True)\nout = enc(x)\nout.sum().backward()\nprint(x.grad.shape, [n for n, p in enc.named_parameters() if p.grad is None])',
 ]
 
-SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API]
+# Half precision layers, float64 modules with float32 inputs and integer inputs.
+DTYPES = [
+    'torch.manual_seed(0)\nm = torch.nn.Conv2d(2, 3, 3, padding=1).to(torch.bfloat16)\nx = torch.randn(1, 2, 4, 4).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.ConvTranspose1d(2, 3, 3, stride=2).to(torch.bfloat16)\nx = torch.randn(1, 2, 4).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.LayerNorm(3).to(torch.bfloat16)\nx = torch.randn(2, 3).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.GroupNorm(1, 2).to(torch.bfloat16)\nx = torch.randn(2, 2, 3).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.Linear(3, 2).to(torch.bfloat16)\nx = torch.randn(2, 3).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.MaxPool2d(2).to(torch.bfloat16)\nx = torch.randn(1, 1, 4, 4).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.AvgPool2d(2, divisor_override=3).to(torch.bfloat16)\nx = torch.randn(1, 1, 4, 4).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    "torch.manual_seed(0)\nm = torch.nn.Upsample(scale_factor=2, mode='bilinear').to(torch.bfloat16)\nx = torch.randn(1, 1, 2, 2).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)",
+    'torch.manual_seed(0)\nm = torch.nn.LocalResponseNorm(2).to(torch.bfloat16)\nx = torch.randn(1, 3, 2).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2).to(torch.bfloat16)\nx = torch.randn(3, 1, 4).to(torch.bfloat16)\nout, w = m(x, x, x)\nprint(out.dtype, w.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.Conv2d(2, 3, 3, padding=1).to(torch.float16)\nx = torch.randn(1, 2, 4, 4).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.ConvTranspose1d(2, 3, 3, stride=2).to(torch.float16)\nx = torch.randn(1, 2, 4).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.LayerNorm(3).to(torch.float16)\nx = torch.randn(2, 3).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.GroupNorm(1, 2).to(torch.float16)\nx = torch.randn(2, 2, 3).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.Linear(3, 2).to(torch.float16)\nx = torch.randn(2, 3).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.LSTM(3, 2).to(torch.float16)\nx = torch.randn(2, 1, 3).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.GRU(3, 2).to(torch.float16)\nx = torch.randn(2, 1, 3).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.MaxPool2d(2).to(torch.float16)\nx = torch.randn(1, 1, 4, 4).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.AvgPool2d(2, divisor_override=3).to(torch.float16)\nx = torch.randn(1, 1, 4, 4).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    "torch.manual_seed(0)\nm = torch.nn.Upsample(scale_factor=2, mode='bilinear').to(torch.float16)\nx = torch.randn(1, 1, 2, 2).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)",
+    'torch.manual_seed(0)\nm = torch.nn.LocalResponseNorm(2).to(torch.float16)\nx = torch.randn(1, 3, 2).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2).to(torch.float16)\nx = torch.randn(3, 1, 4).to(torch.float16)\nout, w = m(x, x, x)\nprint(out.dtype, w.dtype, out)',
+    'torch.manual_seed(0)\nm = torch.nn.BatchNorm1d(3).double()\nx = torch.randn(4, 3)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.LayerNorm(3).double()\nx = torch.randn(2, 3)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.GroupNorm(1, 2).double()\nx = torch.randn(2, 2, 3)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.InstanceNorm1d(2, affine=True).double()\nx = torch.randn(2, 2, 3)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.Linear(3, 2).double()\nx = torch.randn(2, 3)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.Bilinear(3, 3, 2).double()\nx = torch.randn(2, 3)\nm(x, x)',
+    'torch.manual_seed(0)\nm = torch.nn.PReLU().double()\nx = torch.randn(2, 3)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.Conv1d(2, 2, 1).double()\nx = torch.randn(1, 2, 3)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.Embedding(3, 2).double()\nprint(m(torch.tensor([1])).dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.TransformerEncoderLayer(4, 2, 8).double()\nx = torch.randn(3, 1, 4)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.RMSNorm(3).double()\nx = torch.randn(2, 3)\nout = m(x)\nprint(out.dtype)',
+    'torch.manual_seed(0)\nm = torch.nn.Linear(3, 2)\nm(torch.ones(2, 3, dtype=torch.long))',
+    'torch.manual_seed(0)\nm = torch.nn.LayerNorm(3)\nm(torch.ones(2, 3, dtype=torch.long))',
+    'torch.manual_seed(0)\nm = torch.nn.BatchNorm1d(3)\nm(torch.ones(2, 3, dtype=torch.long))',
+    'torch.manual_seed(0)\nm = torch.nn.LSTM(3, 2)\nm(torch.ones(2, 1, 3, dtype=torch.long))',
+    'torch.manual_seed(0)\nm = torch.nn.Embedding(3, 2)\nm(torch.tensor([True, False]))',
+    "torch.manual_seed(0)\nm = torch.nn.Upsample(scale_factor=2)\nprint(m(torch.arange(4).reshape(1, 1, 4)))\nm2 = torch.nn.Upsample(scale_factor=2, mode='linear')\nm2(torch.arange(4).reshape(1, 1, 4))",
+    'm = torch.nn.ReflectionPad1d(2)\nprint(m(torch.arange(4).reshape(1, 1, 4)))\nprint(torch.nn.CircularPad1d(1)(torch.arange(4).reshape(1, 1, 4)))',
+    'x = torch.tensor([[0.2, 0.8]], dtype=torch.float16); y = torch.tensor([[0., 1.]], dtype=torch.float16)\nprint(torch.nn.functional.binary_cross_entropy(x, y), torch.nn.functional.mse_loss(x, y))\nprint(torch.nn.functional.cross_entropy(x, torch.tensor([1])))',
+    'torch.manual_seed(0)\nx = torch.randn(4, 3).to(torch.bfloat16)\nprint(torch.nn.functional.softmax(x, 1), torch.nn.functional.log_softmax(x, 1, dtype=torch.float32))',
+]
+
+SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES]
 
 # Differences left as they are: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS. (Snippets where torch reads uninitialized or out-of-bounds memory,
@@ -859,6 +905,16 @@ BUGS = [
      'torch.manual_seed(0)\nm = torch.nn.Embedding(5, 2, sparse=True)\nm(torch.tensor([1, 1, 3])).sum().backward()\ng = m.weight.grad\nprint(g.is_sparse, g.layout)\nprint(g.to_dense())'),
     ("torch's CPU embedding_bag backward with scale_grad_by_freq divides the i-th distinct index's gradient by the count of the i-th sorted index (index 2 gets 1/2 here); ember divides each by its own count",
      "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum', scale_grad_by_freq=True)\nm(torch.tensor([[1, 1, 2]])).sum().backward()\nprint(m.weight.grad)"),
+    ("torch's CPU batch norm in bfloat16 or float16 (parameters of the same dtype) rounds the batch mean and 1/std to that dtype before normalizing; ember keeps them in float32",
+     'torch.manual_seed(0)\nm = torch.nn.BatchNorm1d(3).to(torch.bfloat16)\nx = torch.randn(4, 3).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)'),
+    ("torch's CPU batch norm in bfloat16 or float16 (parameters of the same dtype) rounds the batch mean and 1/std to that dtype before normalizing; ember keeps them in float32",
+     'torch.manual_seed(0)\nm = torch.nn.BatchNorm1d(3).to(torch.float16)\nx = torch.randn(4, 3).to(torch.float16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)'),
+    ("torch runs a bfloat16 LSTM through oneDNN (MkldnnRnnLayerBackward0, its own rounding); ember's bfloat16 LSTM rounds as its other dtypes and stacks steps",
+     'torch.manual_seed(0)\nm = torch.nn.LSTM(3, 2).to(torch.bfloat16)\nx = torch.randn(2, 1, 3).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)'),
+    ("a bfloat16 GRU rounds its gate arithmetic differently from torch's (last bit of one value)",
+     'torch.manual_seed(0)\nm = torch.nn.GRU(3, 2).to(torch.bfloat16)\nx = torch.randn(2, 1, 3).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)'),
+    ("torch's CPU log_softmax over the last dim in bfloat16 differs from ember's in the last bit (here -0.4355 against the nearer -0.4375), so cross_entropy with label smoothing does",
+     "x = torch.tensor([[0.2, 0.8]], dtype=torch.bfloat16)\nprint(torch.nn.functional.cross_entropy(x, torch.tensor([1]), label_smoothing=0.1))\nprint(torch.nn.functional.kl_div(x.log_softmax(1), x.softmax(1), reduction='batchmean'))"),
 ]
 
 
