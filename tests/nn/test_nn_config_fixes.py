@@ -197,3 +197,38 @@ def test_embedding_index_dtype_error_type_names(dtype, name):
     with pytest.raises(RuntimeError, match=rf"but got {name} instead \(while checking arguments "
                                            r"for embedding\)$"):
         F.embedding(ember.zeros(2, dtype=getattr(ember, dtype)), ember.ones(3, 2))
+
+
+# -- ctc_loss's argument checks, in torch's order --------------------------------------------------
+
+_WHERE = " (while checking arguments for ctc_loss_allocate_outputs)"
+
+
+@pytest.mark.parametrize("targets, input_lengths, target_lengths, text", [
+    ([[1, 2], [1, 1]], [4, 4], [-1, 2],
+     "Expected target_lengths to have value at least 0, but got value -1"),
+    ([[1, 2], [1, 1]], [-2, 4], [1, 2],
+     "Expected input_lengths to have value at least 0, but got value -2"),
+    ([[1, 2]], [4, 4], [2, 2],
+     "Expected tensor to have size 2 at dimension 0, but got size 1 for argument #2 'targets'"),
+    ([[[1, 2]], [[1, 1]]], [4, 4], [2, 2],
+     "Expected 1 to 2 dimensions, but got 3-dimensional tensor for argument #2 'targets'")])
+def test_ctc_loss_argument_errors(targets, input_lengths, target_lengths, text):
+    lp = ember.zeros(4, 2, 3).log_softmax(2)
+    with pytest.raises(RuntimeError) as info:
+        F.ctc_loss(lp, ember.tensor(targets), input_lengths, target_lengths)
+    assert str(info.value) == text + _WHERE
+
+
+def test_ctc_loss_unbatched_takes_padded_targets_of_one_row():
+    rng = np.random.default_rng(0)
+    lp = ember.tensor(rng.standard_normal((4, 3))).log_softmax(1)
+    flat = F.ctc_loss(lp, ember.tensor([1, 2]), [4], [2], reduction="none")
+    padded = F.ctc_loss(lp, ember.tensor([[1, 2]]), [4], [2], reduction="none")
+    assert padded.shape == () and padded.item() == flat.item()
+
+
+def test_ctc_loss_of_nothing_against_nothing_is_minus_zero():
+    lp = ember.zeros(4, 1, 3).log_softmax(2)
+    loss = F.ctc_loss(lp, ember.zeros(1, 0, dtype=ember.int64), [0], [0], reduction="none")
+    assert loss.item() == 0.0 and math.copysign(1.0, loss.item()) == -1.0

@@ -155,8 +155,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     check_reduction(reduction)
     unbatched = log_probs.ndim != 3
     if unbatched:       # NOTE: torch unsqueezes any other dims, then checks for three
+        # (the targets stay as given: a batch of one, concatenated (S,) or padded (1, S))
         log_probs = log_probs.unsqueeze(1)
-        targets = targets.unsqueeze(0)
         if isinstance(input_lengths, Tensor):
             input_lengths = input_lengths.unsqueeze(0)
         if isinstance(target_lengths, Tensor):
@@ -170,12 +170,20 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if log_probs.dtype not in (_dtype.float32, _dtype.float64):
         raise NotImplementedError(f"\"ctc_loss_cpu\" not implemented for "
                                   f"'{log_probs.dtype._scalar_name}'")
+    # torch's checks, in its order
+    where = "while checking arguments for ctc_loss_allocate_outputs"
+    if not 1 <= targets.ndim <= 2:
+        raise RuntimeError(f"Expected 1 to 2 dimensions, but got {targets.ndim}-dimensional "
+                           f"tensor for argument #2 'targets' ({where})")
     t_max, n, c = log_probs.shape
-    in_lens = _lengths(input_lengths, "input_lengths", n)
-    tg_lens = _lengths(target_lengths, "target_lengths", n)
     if not 0 <= blank < c:
         raise RuntimeError("blank must be in label range")
-    where = "while checking arguments for ctc_loss_allocate_outputs"
+    in_lens = _lengths(input_lengths, "input_lengths", n)
+    tg_lens = _lengths(target_lengths, "target_lengths", n)
+    for length in tg_lens:
+        if length < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got "
+                               f"value {length} ({where})")
     tg = targets._data.get() if hasattr(targets._data, "get") else targets._data
     if targets.ndim == 1:
         if tg.shape[0] != sum(tg_lens):
@@ -184,12 +192,18 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         bounds = np.cumsum([0] + tg_lens)
         seqs = [np.asarray(tg[bounds[i]:bounds[i + 1]]) for i in range(n)]
     else:
+        if tg.shape[0] != n:
+            raise RuntimeError(f"Expected tensor to have size {n} at dimension 0, but got size "
+                               f"{tg.shape[0]} for argument #2 'targets' ({where})")
         if tg_lens and tg.shape[1] < max(tg_lens):
             raise RuntimeError(f"Expected tensor to have size at least {max(tg_lens)} at "
                                f"dimension 1, but got size {tg.shape[1]} for argument #2 "
                                f"'targets' ({where})")
         seqs = [np.asarray(tg[i, :tg_lens[i]]) for i in range(n)]
     for length in in_lens:
+        if length < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got "
+                               f"value {length} ({where})")
         if length > t_max:
             raise RuntimeError(f"Expected input_lengths to have value at most {t_max}, but got "
                                f"value {length} ({where})")
@@ -206,7 +220,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     before = np.take_along_axis(final, np.maximum(ext_lengths - 2, 0)[:, None], 1)[:, 0]
     before = np.where(ext_lengths > 1, before, _NEG_INF)
     nll = -np.logaddexp(last, before)
-    nll = np.where(in_arr == 0, np.where(ext_lengths == 1, 0.0, np.inf), nll)
+    # no input: probability 1 for an empty target (torch's loss is -log 1, -0.0), else 0
+    nll = np.where(in_arr == 0, np.where(ext_lengths == 1, -0.0, np.inf), nll)
     dtype = log_probs._data.dtype
     losses = np.where(np.isinf(nll), 0.0, nll) if zero_infinity else nll
     result = apply(CtcLoss, (log_probs, targets), xp.asarray(losses.astype(dtype)),
