@@ -26,13 +26,27 @@ reports what is wrong against that one: too many positional arguments, a missing
 unknown keyword, or the first argument of the wrong type. Otherwise it lists the visible
 signatures ("received an invalid combination"), or names the only one ("but expected (...)")
 when the others are hidden (deprecated overloads such as add(Number alpha, Tensor other)).
-Under a listed signature that has no defaults and exactly as many parameters as arguments
-given, it says why that signature did not match.
+Under a listed signature whose printed text, split at ", ", has as many parts as arguments
+were given ("*" is a part, "()" one empty part), it says why that signature did not match,
+reading each part's last word as its name and the words before as its type, so that a
+parameter with a default ("bool keepdim = False") fits no argument and no keyword. Keywords
+are listed newest first: torch copies them into a std::unordered_map.
 """
 import numbers
 
 import numpy as np
 
+# (signatures that several operators share)
+_STD_VAR = ["(tuple of ints? dim, bool unbiased = True, bool keepdim = False, *, "
+            "Tensor out = None)",
+            "(tuple of ints? dim = None, *, Number? correction = None, bool keepdim = False, "
+            "Tensor out = None)",
+            "(bool unbiased = True)"]
+_ALL_ANY = ["(*, Tensor out = None)",
+            "(tuple of ints? dim = None, bool keepdim = False, *, Tensor out = None)",
+            "(int dim, bool keepdim = False, *, Tensor out = None)"]
+_QUANTILE = [f"({q} q, int? dim = None, bool keepdim = False, *, "
+             f'str interpolation = "linear", Tensor out = None)' for q in ("Tensor", "float")]
 # Each operator's visible signatures, as torch prints them for the function without its
 # `Tensor input` (the method's form leaves out `out` too). A `?` after a type (not printed)
 # marks a parameter that also takes None, as parameters with a default of None do.
@@ -56,6 +70,40 @@ SIGNATURES = {
     "softmax": ["(int dim, torch.dtype dtype = None)"],
     "log_softmax": ["(int dim, torch.dtype dtype = None)"],
     "index_select": ["(int dim, Tensor index)"],
+    "amax": ["(tuple of ints dim = (), bool keepdim = False, *, Tensor out = None)"],
+    "amin": ["(tuple of ints dim = (), bool keepdim = False, *, Tensor out = None)"],
+    "median": ["()", "(int dim, bool keepdim = False, *, tuple of Tensors out = None)"],
+    "nanmedian": ["()", "(int dim, bool keepdim = False, *, tuple of Tensors out = None)"],
+    "mode": ["(int dim = -1, bool keepdim = False, *, tuple of Tensors out = None)"],
+    "kthvalue": ["(int k, int dim = -1, bool keepdim = False, *, tuple of Tensors out = None)"],
+    "cummax": ["(int dim, *, tuple of Tensors out = None)"],
+    "cummin": ["(int dim, *, tuple of Tensors out = None)"],
+    "std": _STD_VAR,
+    "var": _STD_VAR,
+    "std_mean": [s.replace(", Tensor out = None", "").replace(", *)", ")") for s in _STD_VAR],
+    "var_mean": [s.replace(", Tensor out = None", "").replace(", *)", ")") for s in _STD_VAR],
+    "all": _ALL_ANY,
+    "any": _ALL_ANY,
+    "nansum": ["(tuple of ints? dim = None, bool keepdim = False, *, torch.dtype dtype = None, "
+               "Tensor out = None)"],
+    "nanmean": ["(tuple of ints? dim = None, bool keepdim = False, *, torch.dtype dtype = None, "
+                "Tensor out = None)"],
+    "aminmax": ["(*, int? dim = None, bool keepdim = False, tuple of Tensors out = None)"],
+    "count_nonzero": ["(int? dim = None)", "(tuple of ints dim)"],
+    "quantile": _QUANTILE,
+    "nanquantile": _QUANTILE,
+    "sort": ["(*, bool? stable, int dim = -1, bool descending = False, "
+             "tuple of Tensors out = None)",
+             "(int dim = -1, bool descending = False, *, tuple of Tensors out = None)"],
+    "argsort": ["(*, bool? stable, int dim = -1, bool descending = False, Tensor out = None)",
+                "(int dim = -1, bool descending = False)"],
+    "topk": ["(int k, int dim = -1, bool largest = True, bool sorted = True, *, "
+             "tuple of Tensors out = None)"],
+    "squeeze": ["()", "(int dim)", "(tuple of ints dim)"],
+    "unsqueeze": ["(int dim)"],
+    # joining operators take no `input` (see signatures)
+    "cat": ["(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)"],
+    "stack": ["(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)"],
     "view": ["(torch.dtype dtype)", "(tuple of ints size)"],
 }
 # How many deprecated overloads torch accepts without listing them, by operator (add and sub
@@ -79,7 +127,7 @@ class _Signature:
     def __init__(self, text, function):
         inner = text[1:-1]
         parts = [p for p in inner.split(", ") if p] if inner else []
-        if function:
+        if function and not inner.startswith("tuple of Tensors"):   # cat's tensors come first
             parts.insert(0, "Tensor input")
         else:                   # a method takes no `out`
             parts = [p for p in parts if not p.endswith(" out = None")]
@@ -94,7 +142,13 @@ class _Signature:
                 self.params.append(_Param(part, keyword_only))
         self.positional = [p for p in self.params if not p.keyword_only]
         self.min_args = sum(p.required for p in self.params)
-        self.has_defaults = any(not p.required for p in self.params)
+        # how many arguments torch's explainer counts: it splits the text at ", " (so `*` is
+        # one, and "()" is one empty one); it takes each part's last word for the name, which
+        # for a parameter with a default is the default
+        printed = [p.replace("? ", " ") for p in parts] or [""]
+        self.parts = len(printed)
+        self.explainer_names = [p.rpartition(" ")[2] for p in printed]
+        self.explainer_types = [p.rpartition(" ")[0] for p in printed]
 
 
 def signatures(name, function):
@@ -131,10 +185,16 @@ def _short_name(value):
     return type_name(value)
 
 
+def _keywords(kwargs):
+    """The keywords in torch's order: it copies them into a std::unordered_map, whose few
+    entries libstdc++ lists newest first."""
+    return list(kwargs.items())[::-1]
+
+
 def _got(args, kwargs):
     """The "got (...)" list: plain type names (`tuple`), keywords after the positionals."""
     given = [_short_name(a) for a in args]
-    named = [f"{k}={_short_name(v)}" for k, v in sorted(kwargs.items())]
+    named = [f"{k}={_short_name(v)}" for k, v in _keywords(kwargs)]
     if given:
         return "(" + ", ".join(given + named) + ")"
     return "(" + "".join(n + ", " for n in named) + ")"
@@ -165,6 +225,10 @@ def _fits(param, value):
         return _is_int(value)
     if kind == "bool":
         return value.__class__ is bool
+    if kind == "tuple of Tensors":      # (its elements are checked by the operator)
+        return isinstance(value, (tuple, list))
+    if kind == "float":
+        return isinstance(value, (numbers.Real, np.floating, np.integer))
     if kind == "Number":
         return isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, str) \
             or isinstance(value, Tensor) and value.ndim == 0
@@ -207,28 +271,39 @@ def parser_error(name, args, kwargs, function):
              f"but expected one of:"]
     for sig in sigs:
         lines.append(f" * {sig.text}")
-        # torch's explainer reads "()" as one (nameless, typeless) parameter
-        if not sig.has_defaults and (len(sig.params) or 1) == count:
+        if sig.parts == count:
             lines.append(_why_not(sig, args, kwargs))
     return TypeError("\n".join(lines) + "\n")
 
 
 def _why_not(sig, args, kwargs):
     names = {p.name: p for p in sig.params}
-    unknown = [k for k in kwargs if k not in names]
+    # a keyword matches a part at or after (parts - keywords) of the same (explainer) name
+    known = sig.explainer_names[max(sig.parts - len(kwargs), 0):]
+    unknown = [k for k, _ in _keywords(kwargs) if k not in known]
     if unknown:
         return "      didn't match because some of the keywords were incorrect: " + \
             ", ".join(unknown)
     marked = []
     for i, value in enumerate(args):
         text = _describe(value)
-        fits = i < len(sig.positional) and _fits(sig.positional[i], value)
-        marked.append(text if fits else f"!{text}!")
-    for key, value in sorted(kwargs.items()):
+        marked.append(text if _explainer_fits(sig.explainer_types[i], value) else f"!{text}!")
+    for key, value in _keywords(kwargs):
         text = f"{key}={_describe(value)}"
         marked.append(text if _fits(names[key], value) else f"!{text}!")
     desc = "(" + ", ".join(marked) + ")" if args else "(" + "".join(m + ", " for m in marked) + ")"
     return "      didn't match because some of the arguments have invalid types: " + desc
+
+
+def _explainer_fits(kind, value):
+    """Whether torch's explainer marks `value` as fitting a part whose text before the name is
+    `kind`: it compares type names, so a part with a default ("int dim =") fits nothing."""
+    name = _short_name(value)
+    if kind == "float":
+        return name in ("float", "int")
+    if kind == "int":
+        return name == "int"
+    return name == kind
 
 
 def _bind(sig, args, kwargs):
@@ -236,8 +311,8 @@ def _bind(sig, args, kwargs):
     positional = sig.positional
     if len(args) > len(positional):
         first = positional[0] if positional else None
-        if first is not None and first.kind == "tuple of ints" and len(positional) == 1 and \
-                all(map(_is_int, args)):
+        if first is not None and first.kind == "tuple of ints" and first.required and \
+                len(positional) == 1 and all(map(_is_int, args)):
             args = (tuple(args),)                   # sizes as varargs: x.view(2, 3)
         else:
             lo = sum(p.required for p in positional)

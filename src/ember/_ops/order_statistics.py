@@ -20,7 +20,7 @@ from ._libstdcxx_select import kth_position, nth_element_position, order_keys, s
 from ._op import Op, record
 from ._xp_compat import accumulate
 from .indexing import _index_put
-from .reduction import _evenly, _restore_dims, _run
+from .reduction import _evenly, _refuse_non_bool, _restore_dims, _run
 from .registry import function
 
 
@@ -151,6 +151,8 @@ def _along(name, input, dim):
 
 def _median(name, input, dim, keepdim, out):
     ignore_nan = name == "nanmedian"
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     _refuse("median_cpu" if dim is None else "median_out", input)
     data = input._data
     xp = backend_of(data).xp
@@ -229,6 +231,8 @@ def _kth_as_torch(arr, d, k, values, index):
 @function()
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """(values, indices) of the k-th smallest element (1-based) along `dim`."""
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     _refuse("kthvalue_cpu", input, scalar_ok=True)    # torch returns 0-dim inputs early
     data = input._data
     arr, d = _along("kthvalue", input, dim)
@@ -274,6 +278,8 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     """(values, indices) of the most frequent value along `dim` (the smallest on ties); the
     index is the end of its run in torch's std::sort order (its last occurrence in rows of
     at most 16)."""
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     if input._data.dtype.kind == "c" and input._data.size:
         _refuse("mode_cpu", input, scalar_ok=True)
     data = input._data
@@ -391,6 +397,8 @@ def _check_q(input, q, interpolation):
 
 
 def _quantile(name, input, q, dim, keepdim, interpolation, out):
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     _check_q(input, q, interpolation)
     data = input._data
     xp = backend_of(data).xp

@@ -34,9 +34,10 @@ def reduction_dims(input, dim):
     return (geo.wrap_dim(dim, input.ndim),)
 
 
-def _refuse_non_bool(keepdim):
-    """torch's parser takes only a bool as keepdim; the registry words the error."""
-    raise TypeError(f"keepdim must be bool, not {type(keepdim).__name__}")
+def _refuse_non_bool(value, name="keepdim"):
+    """torch's parser takes only a bool as keepdim (and as unbiased, descending, largest...);
+    the registry words the error from the operator's signatures."""
+    raise TypeError(f"{name} must be bool, not {type(value).__name__}")
 
 
 def _axis(dims, ndim):
@@ -436,8 +437,10 @@ class Amin(Amax):
 def _amax(name, op, input, dim, keepdim, out):
     if input.numel():           # torch checks the dtype only where a kernel runs
         _refuse_complex(name, input, f"{name[1:]}_values_cpu")
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     data = input._data
-    dims = reduction_dims(input, dim if dim != () else None)
+    dims = reduction_dims(input, dim)
     _check_nonempty(name, input, dims)
     xp = backend_of(data).xp
     reduce = xp.max if name == "amax" else xp.min
@@ -458,6 +461,8 @@ def amin(input, dim=(), keepdim=False, *, out=None):
 
 
 def _arg(name, input, dim, keepdim, out):
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     kind = input._data.dtype.kind
     if kind in "bc":
         raise RuntimeError(f"{name}(): does not support {'bool' if kind == 'b' else 'complex'} "
@@ -503,11 +508,17 @@ def argmin(input, dim=None, keepdim=False, *, out=None):
 # -- all / any ------------------------------------------------------------------------------
 
 def _truth(name, input, dim, keepdim, out):
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     data = input._data
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
-    fn = xp.all if name == "all" else xp.any
-    result = xp.asarray(fn(data, axis=_axis(dims, data.ndim), keepdims=keepdim))
+    if dims is None and dim is not None:
+        # NOTE: unlike sum's, all's and any's empty dim list reduces nothing: each element's truth
+        result = xp.asarray(data != 0)
+    else:
+        fn = xp.all if name == "all" else xp.any
+        result = xp.asarray(fn(data, axis=_axis(dims, data.ndim), keepdims=keepdim))
     if data.dtype == "uint8":          # torch keeps uint8 for uint8 inputs
         result = result.astype("uint8")
     if out is not None:

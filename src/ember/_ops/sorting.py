@@ -24,6 +24,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._libstdcxx_select import sort_positions, topk_arrangement
 from ._op import Op, record
+from .reduction import _refuse_non_bool
 from .registry import function
 
 _STABLE_BELOW = 4096     # 64-bit rows shorter than this always sort stably (as torch does)
@@ -174,6 +175,8 @@ def _as_std_sort(a, index, values, descending):
 @function()
 def sort(input, dim=-1, descending=False, *, stable=None, out=None):
     """(values, indices) sorted along `dim`; NaN sorts as the largest value."""
+    if descending.__class__ is not bool:
+        _refuse_non_bool(descending, "descending")
     d, values, index = _sorted(input, dim, descending, stable)
     return _pair("sort", Sort if stable is None else SortStable, input, values, index, d, out)
 
@@ -181,6 +184,8 @@ def sort(input, dim=-1, descending=False, *, stable=None, out=None):
 @function()
 def argsort(input, dim=-1, descending=False, *, stable=False, out=None):
     """The indices that sort `input` along `dim`."""
+    if descending.__class__ is not bool:
+        _refuse_non_bool(descending, "descending")
     index = _sorted(input, dim, descending, stable)[2]
     if out is not None:
         check_out("argsort", out, index.dtype, False)
@@ -276,6 +281,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     sorts them (NaN the largest) unless sorted=False and k * 64 > n; where elements tie, its
     libstdc++ algorithms decide which come and in what order, and ours follow them."""
     _refuse("topk", input)
+    if largest.__class__ is not bool or sorted.__class__ is not bool:
+        _refuse_non_bool(largest if largest.__class__ is not bool else sorted, "largest/sorted")
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
         raise TypeError(f"topk(): argument 'k' (position 1) must be int, not {type(k).__name__}")
     data = input._data
@@ -296,6 +303,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
             fixed = _as_torch_cpu(a, index, values, pool, k, largest, sorted)
             if fixed is not index:
                 index, values = fixed, np.take_along_axis(a, fixed, axis=-1)
+    elif not data.ndim:         # torch: a 0-dim tensor's top 0 is its element all the same
+        return topk(input, 1, dim, largest, sorted, out=out)
     else:
         index = xp.zeros(a.shape[:-1] + (0,), np.int64)
         values = xp.take_along_axis(a, index, axis=-1)

@@ -15,8 +15,8 @@ from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
-from .reduction import (_accumulate_dtype, _axis, _restore_dims, _run, _sum_dtype,
-                        reduction_dims)
+from .reduction import (_accumulate_dtype, _axis, _refuse_non_bool, _restore_dims, _run,
+                        _sum_dtype, reduction_dims)
 from .registry import FUNCTIONS, function
 from . import order_statistics  # registers median, mode, kthvalue, quantile; write_pair
 
@@ -59,6 +59,8 @@ class Aminmax(Op):
 @function()
 def aminmax(input, *, dim=None, keepdim=False, out=None):
     """(min, max) of all elements, or along `dim`."""
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     data = input._data
     if data.dtype.kind == "c":
         raise NotImplementedError(f'"aminmax_cpu" not implemented for '
@@ -85,13 +87,17 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
 
 # -- var / std ---------------------------------------------------------------------------------
 
-def _correction(name, dim, unbiased, correction):
+def _correction(name, dim, unbiased, correction, keepdim):
     """(dim, correction) from torch's three call forms: (dim, unbiased, keepdim),
     (unbiased) and (dim, *, correction)."""
     if isinstance(dim, bool):               # var(x, True): the `unbiased` overload
         if unbiased is not None:
             raise TypeError(f"{name}() received an invalid combination of arguments")
         dim, unbiased = None, dim
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
+    if unbiased is not None and unbiased.__class__ is not bool:
+        _refuse_non_bool(unbiased, "unbiased")
     if unbiased is not None and correction is not None:
         raise TypeError(f"{name}() received an invalid combination of arguments - got both "
                         f"unbiased and correction")
@@ -166,7 +172,7 @@ class Std(Op):
 
 
 def _var_std(name, input, dim, unbiased, keepdim, correction, out):
-    dim, correction = _correction(name, dim, unbiased, correction)
+    dim, correction = _correction(name, dim, unbiased, correction, keepdim)
     var, _, dims, count = _moments(name, input, dim, correction, keepdim)
     xp = backend_of(var).xp
     result = xp.sqrt(var) if name == "std" else var
@@ -208,7 +214,7 @@ class StdMean(VarMean):
 
 
 def _with_mean(name, input, dim, unbiased, keepdim, correction):
-    dim, correction = _correction(name, dim, unbiased, correction)
+    dim, correction = _correction(name, dim, unbiased, correction, keepdim)
     var, mean, dims, count = _moments(name, input, dim, correction, keepdim)
     xp = backend_of(var).xp
     first = wrap(xp.asarray(xp.sqrt(var) if name == "std_mean" else var))
@@ -245,6 +251,8 @@ class Logsumexp(Op):
 @function()
 def logsumexp(input, dim, keepdim=False, *, out=None):
     """log(sum(exp(x))) over `dim`, computed stably; integers give float32."""
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     data = input._data
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
@@ -280,6 +288,8 @@ class Nansum(Op):
 @function()
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum treating NaN as zero; integers and bools sum as int64."""
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     data = input._data
     if data.dtype.kind == "c":
         raise RuntimeError("nansum on CPU does not support complex inputs")
@@ -295,6 +305,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
 @function()
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of the non-NaN elements (a composite: nansum / count, as in torch)."""
+    if keepdim.__class__ is not bool:
+        _refuse_non_bool(keepdim)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
                            f"but got {input.dtype._scalar_name}")
@@ -307,8 +319,11 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 @function()
-def count_nonzero(input, dim=None):
-    """How many elements are non-zero (over `dim`, an int or a tuple, or all)."""
+def count_nonzero(input, dim=None, *more):
+    """How many elements are non-zero (over `dim`, an int or a tuple, or all; the dims may
+    also come one by one, as torch's parser takes them)."""
+    if more:
+        dim = (dim,) + more
     data = input._data
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp

@@ -9,6 +9,7 @@ from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op
+from .argument_errors import type_name
 from .reduction import _accumulate_dtype, _axis, _restore_dims, _run, reduction_dims
 from .registry import function
 from .statistics import _REAL, _where
@@ -66,7 +67,9 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """The p-norm of `input` over `dim` (all dims by default): p a number (inf included),
     'fro' (2-norm) or 'nuc' (sum of singular values of matrices)."""
     data = input._data
-    name = "matrix_norm" if p == "nuc" else "vector_norm"
+    # torch.norm hands 'fro' over more than two dims to matrix_norm, which refuses them
+    matrix = p == "nuc" or p == "fro" and dim.__class__ in (tuple, list) and len(dim) > 2
+    name = "matrix_norm" if matrix else "vector_norm"
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as "
                            f"input. Got {input.dtype._scalar_name}")
@@ -76,9 +79,15 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
                                f"got {dtype._scalar_name}")
         input = input.to(dtype)
         data = input._data
+    if keepdim.__class__ is not bool:       # torch.norm passes it on to linalg.vector_norm
+        raise TypeError(f"linalg_vector_norm(): argument 'keepdim' (position 4) must be bool, "
+                        f"not {type_name(keepdim)}")
     if p == "nuc":
         return _nuclear_norm(input, dim, keepdim, out)
     if p == "fro":
+        if matrix:
+            raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                               + " ".join(map(str, dim)))
         p = 2
     if isinstance(p, str):
         raise RuntimeError(f"linalg.vector_norm: ord must be a number, got {p}")
