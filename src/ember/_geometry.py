@@ -198,12 +198,15 @@ def expand(shape: Shape, strides: Strides, target: Sequence[int],
                            f"dimensions in the tensor ({len(shape)})")
     lead = len(target) - len(shape)
     new_shape, new_strides = [0] * len(target), [0] * len(target)
+    negative = False
     for i in range(len(target) - 1, -1, -1):   # the last mismatch is the one reported
         want = target[i]
         if i < lead:
             if want < 0:
-                raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in "
-                                   f"a leading, non-existing dimension {i}")
+                if want == -1:
+                    raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed "
+                                       f"in a leading, non-existing dimension {i}")
+                negative = True
             new_shape[i] = want
             continue
         size, stride = shape[i - lead], strides[i - lead]
@@ -213,14 +216,16 @@ def expand(shape: Shape, strides: Strides, target: Sequence[int],
             new_shape[i], new_strides[i] = size, stride
         elif size == 1:
             if want < 0:
-                raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in "
-                                   f"a leading, non-existing dimension {i}")
+                negative = True
             new_shape[i] = want
         else:
             raise RuntimeError(f"The expanded size of the tensor ({want}) must match the "
                                f"existing size ({size}) at non-singleton dimension {i}.  "
                                f"Target sizes: {_shape_text(target)}.  Tensor sizes: "
                                f"{_shape_text(shape)}")
+    if negative:
+        # NOTE: torch takes a size below -1 as it is and fails later, counting the elements
+        raise RuntimeError("numel: integer multiplication overflow")
     return tuple(new_shape), tuple(new_strides)
 
 

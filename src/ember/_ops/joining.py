@@ -79,7 +79,23 @@ def _cat_layout(xp, result, arrays):
 @function(method=False)
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dim; all other sizes must match."""
-    tensors = _tensor_list(tensors, "cat")
+    return _cat("cat", tensors, dim, out)
+
+
+@function(method=False)
+def concat(tensors, dim=0, *, out=None):
+    """cat under NumPy's array-API name."""
+    return _cat("concat", tensors, dim, out)
+
+
+@function(method=False)
+def concatenate(tensors, dim=0, *, out=None):
+    """cat under NumPy's name (`axis=` works, as for every operator with a `dim`)."""
+    return _cat("concatenate", tensors, dim, out)
+
+
+def _cat(name, tensors, dim, out):
+    tensors = _tensor_list(tensors, name)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
@@ -108,11 +124,6 @@ def cat(tensors, dim=0, *, out=None):
     sizes = tuple(0 if s else t.shape[d] for t, s in zip(tensors, skipped))
     return _finish_join(Cat, tensors, result, {"dim": d, "sizes": sizes, "skipped": skipped},
                         out, "cat")
-
-
-register("concat", cat, method=False)
-register("concatenate", lambda tensors, axis=0, out=None: cat(tensors, axis, out=out),
-         method=False)
 
 
 @function(method=False)
@@ -151,12 +162,18 @@ def _at_least(t, ndim):
 def _atleast(ndim, tensors):
     if len(tensors) == 1 and isinstance(tensors[0], Tensor):
         return _at_least(tensors[0], ndim)
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+    if len(tensors) == 1:
+        if not isinstance(tensors[0], (list, tuple)):   # neither a tensor nor a sequence
+            got = type_name(tensors[0])
+            why = f"      didn't match because some of the arguments have invalid types: (!{got}!)"
+            raise TypeError(f"atleast_{ndim}d() received an invalid combination of arguments - "
+                            f"got ({got}), but expected one of:\n * (Tensor input)\n{why}\n"
+                            f" * (tuple of Tensors tensors)\n{why}\n")
         tensors = tensors[0]
-    for t in tensors:
+    for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
-            raise TypeError(f"atleast_{ndim}d(): argument 'tensors' must be tuple of Tensors, "
-                            f"not {type(t).__name__}")
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type_name(t)}")
     return tuple(_at_least(t, ndim) for t in tensors)
 
 

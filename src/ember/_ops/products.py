@@ -321,9 +321,13 @@ def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > a.ndim or dims > b.ndim:
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
     else:
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
     for da, db in zip(dims_a, dims_b):      # torch names the dims as given

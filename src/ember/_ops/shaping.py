@@ -13,6 +13,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op, record
 from ._xp_compat import ufunc_at
+from .argument_errors import _is_int, type_name
 from .registry import function, method
 from .._memory_format import contiguous_format
 
@@ -56,7 +57,11 @@ def flip(input, dims):
     """Reverse the order of elements along `dims` (a copy)."""
     if isinstance(dims, int):
         raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not int")
-    dims = geo.wrap_dims(tuple(dims), input.ndim)
+    try:
+        dims = geo.wrap_dims(tuple(dims), input.ndim)
+    except TypeError:
+        _raise_dims_error(dims, 2)
+        raise
     data = input._data
     xp = backend_of(data).xp
     # NOTE: torch's result is empty_like(input): a transposed input gives a transposed copy
@@ -71,8 +76,38 @@ def flip(input, dims):
 @method("flip")
 def _flip_method(self, *dims, **keyword):
     if keyword:     # x.flip(dims=(0,))
-        return flip(self, **keyword)
-    return flip(self, _varargs(dims, "flip", "dims"))
+        try:
+            return flip(self, **keyword)
+        except TypeError:
+            if "dims" in keyword:
+                _raise_dims_error(keyword["dims"], None)
+            raise
+    try:
+        return flip(self, _varargs(dims, "flip", "dims"))
+    except TypeError:
+        if len(dims) == 1 and _is_int(dims[0]):     # a 0-dim integer tensor
+            return flip(self, (int(dims[0]),))
+        if len(dims) > 1:           # dims one by one
+            for i, d in enumerate(dims):
+                if not _is_int(d):
+                    raise TypeError(f"flip(): argument 'dims' failed to unpack the object at "
+                                    f"pos {i + 1} with error \"type must be tuple of ints,but "
+                                    f"got {type_name(d)}\"") from None
+        elif dims:
+            _raise_dims_error(dims[0], 1)
+        raise
+
+
+def _raise_dims_error(dims, position):
+    """torch's parser's TypeError for flip's `dims` that is no tuple of ints (if it is not)."""
+    where = "flip(): argument 'dims'" + (f" (position {position})" if position else "") + \
+        " must be tuple of ints"
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError(f"{where}, not {type_name(dims)}") from None
+    for i, d in enumerate(dims):
+        if not _is_int(d):
+            raise TypeError(f"{where}, but found element of type {type_name(d)} at pos {i}") \
+                from None
 
 
 @function()
@@ -110,10 +145,12 @@ def roll(input, shifts, dims=None):
     if len(shifts) != len(dims) and not (not dims and len(shifts) == 1):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
-    dims = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
+    given, dims = dims, tuple(geo.wrap_dim(d, input.ndim) for d in dims)
     data = input._data
     xp = backend_of(data).xp
     if data.ndim == 0 or data.size == 0:
+        if given and data.ndim == 0:    # dims 0 and -1 wrap, but a 0-dim tensor has no dim to roll
+            raise IndexError(f"Dimension specified as {given[0]} but tensor has no dimensions")
         result = data.copy()
     else:
         # NOTE: torch's result is row-major whatever the input's layout

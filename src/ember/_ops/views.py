@@ -513,10 +513,16 @@ def expand_as(self, other):
     return expand(self, _shape(other))
 
 
-@function()
+@function(method=False)
 def broadcast_to(input, size):
     """`input` expanded to `size` (torch's broadcasting rules)."""
     return expand(input, tuple(size))
+
+
+@method("broadcast_to")
+def _broadcast_to_method(self, *size, **keyword):
+    """Tensor.broadcast_to: the sizes as one sequence or, like expand's, one by one."""
+    return expand(self, *size, **keyword)
 
 
 # -- as_strided and unfold ---------------------------------------------------------------------
@@ -623,7 +629,10 @@ def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
         split_size_or_sections = split_size
     shape, strides = _shape(tensor), tensor.stride()
     d = geo.wrap_dim(dim, len(shape))
-    n = shape[d]
+    try:
+        n = shape[d]
+    except IndexError:      # dims 0 and -1 wrap for a 0-dim tensor, which has none to split
+        raise RuntimeError("split expects at least a 1-dimensional tensor") from None
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
         if size == 0 and n != 0:
@@ -637,7 +646,8 @@ def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
         op = Split
     else:
         sizes = [int(s) for s in split_size_or_sections]
-        if sum(sizes) != n:
+        if sum(sizes) != n or min(sizes, default=0) < 0:
+            _check_split_sizes(sizes)
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
                                f"(input tensor's size at dimension {d}), but got split_sizes="
                                f"[{', '.join(map(str, sizes))}]")
@@ -647,6 +657,13 @@ def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
         pieces.append(geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1))
         start += s
     return _multi_view(op, tensor, pieces, {"dim": d})
+
+
+def _check_split_sizes(sizes):
+    """torch refuses a negative size before it checks the sum (the sizes may add up)."""
+    if min(sizes, default=0) < 0:
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
+                           f"entries, but got split_sizes=[{', '.join(map(str, sizes))}]")
 
 
 register("split_with_sizes", lambda input, split_sizes, dim=0: split(input, list(split_sizes),
@@ -661,7 +678,11 @@ def chunk(input, chunks, dim=0):
                         f"{type(chunks).__name__}")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    n = input.shape[geo.wrap_dim(dim, input.ndim)]
+    d = geo.wrap_dim(dim, input.ndim)
+    try:
+        n = input.shape[d]
+    except IndexError:      # dims 0 and -1 wrap for a 0-dim tensor, which has none to chunk
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor") from None
     if n == 0:
         return split(input, [0] * chunks, dim)
     return split(input, -(-n // chunks), dim)
