@@ -755,6 +755,24 @@ def _imag(self):
     return _complex_part(self, 1)
 
 
+def _set_real(self, value):
+    """`t.real = value`: written into the real part (all of a real tensor), as torch does."""
+    _assign_part(_real(self), value)
+
+
+def _set_imag(self, value):
+    _assign_part(_imag(self), value)
+
+
+def _assign_part(part, value):
+    from numbers import Number
+    if not isinstance(value, (Tensor, Number)):
+        from .._printing import legacy_type_name
+        from .argument_errors import type_name
+        raise TypeError(f"can't assign a {type_name(value)} to a {legacy_type_name(part)}")
+    part.copy_(value)
+
+
 def _complex_part(self, index):
     # NOTE: as torch does, `view_as_real(self).select(-1, index)`: a view whose gradient flows
     # back (SelectBackward0, then ViewAsRealBackward0).

@@ -69,6 +69,16 @@ def _shape(t):
     return tuple(t._data.shape)
 
 
+def _other_shape(name, other):
+    """The shape of `other`, which view_as, reshape_as and expand_as take only as a tensor."""
+    try:
+        return tuple(other._data.shape)
+    except AttributeError:
+        from .argument_errors import type_name
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type_name(other)}") from None
+
+
 # -- view / reshape ---------------------------------------------------------------------------
 
 class View(Op):
@@ -162,7 +172,7 @@ def _view_dtype(self, dtype):
 @method()
 def view_as(self, other):
     """`self.view(other.shape)`."""
-    return view(self, _shape(other))
+    return view(self, _other_shape("view_as", other))
 
 
 @function()
@@ -187,7 +197,7 @@ def reshape(input, *shape, **keyword):
 
 @method()
 def reshape_as(self, other):
-    return reshape(self, _shape(other))
+    return reshape(self, _other_shape("reshape_as", other))
 
 
 @function()
@@ -348,35 +358,61 @@ def t(input):
     return record_view(T, input, alias(input, input._data.T, input._offset), {})
 
 
+# torch warns about `.T` once per process, in one text for 0-D tensors and one for the rest
+_T_WARNED = set()
+
+
 def _T(self):
-    """All dims reversed (torch warns for tensors that aren't 2-D)."""
-    if self.ndim != 2:
-        warnings.warn(
-            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
-            "to reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
-    return permute(self, tuple(range(self.ndim - 1, -1, -1)))
+    """All dims reversed (torch warns, once, for tensors that aren't 2-D)."""
+    ndim = self.ndim
+    if ndim != 2:
+        _warn_T_once(ndim)
+    return permute(self, tuple(range(ndim - 1, -1, -1)))
 
 
-def _mT(self):
-    """The last two dims swapped (a batch of matrices transposed)."""
-    if self.ndim < 2:
-        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
-                           f"Got {self.ndim}-D tensor.")
+def _warn_T_once(ndim):
+    kind = "0-D" if ndim == 0 else "other"
+    if kind in _T_WARNED:
+        return
+    _T_WARNED.add(kind)
+    if ndim == 0:
+        text = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                "these cases.")
+    else:
+        text = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape "
+                "is deprecated and it will throw an error in a future release. Consider "
+                "`x.mT` to transpose batches of matrices or "
+                "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of "
+                "a tensor.")
+    warnings.warn(text, UserWarning, stacklevel=3)
+
+
+def _mT(self, name="mT"):
+    """The last two dims swapped (a batch of matrices transposed); a 0-D tensor is itself."""
+    ndim = self.ndim
+    if ndim < 2:
+        if ndim == 0:
+            return self
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of "
+                           f"matrices. Got {ndim}-D tensor.")
     return transpose(self, -2, -1)
 
 
 def _H(self):
-    """The conjugate transpose of a matrix."""
-    if self.ndim != 2:
-        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
-                           f"{self.ndim}-D tensor.")
-    return transpose(self, 0, 1).conj()        # as torch: a TransposeBackward0 node
+    """The conjugate transpose of a matrix (torch: transpose(0, 1), then conj); a 0-D tensor
+    is its conjugate."""
+    ndim = self.ndim
+    if ndim == 2:
+        return transpose(self, 0, 1).conj()        # as torch: a TransposeBackward0 node
+    if ndim == 0:
+        return self.conj()
+    hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
+    raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                       f"{ndim}-D tensor.{hint}")
 
 
 def _mH(self):
-    return _mT(self).conj()
+    return _mT(self, "mH").conj()
 
 
 @function()
@@ -510,7 +546,7 @@ def expand(self, *sizes, **keyword):
 
 @method()
 def expand_as(self, other):
-    return expand(self, _shape(other))
+    return expand(self, _other_shape("expand_as", other))
 
 
 @function(method=False)
@@ -732,9 +768,9 @@ def contiguous(self, memory_format=None):
 
 
 def install_properties(tensor_class):
-    from .unary import _imag, _real
-    tensor_class.real = property(_real)
-    tensor_class.imag = property(_imag)
+    from .unary import _imag, _real, _set_imag, _set_real
+    tensor_class.real = property(_real, _set_real)
+    tensor_class.imag = property(_imag, _set_imag)
     tensor_class.T = property(_T)
     tensor_class.mT = property(_mT)
     tensor_class.H = property(_H)
