@@ -358,28 +358,43 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
                   pin_memory=pin_memory)
 
 
+def _renamed(error, base, name):
+    """A factory's argument error, as the new_* method calling it words it."""
+    text = str(error)
+    return TypeError(name + text[len(base):]) if text.startswith(base + "()") else error
+
+
 def new_zeros(self, *args, size=None, dtype=None, device=None, requires_grad=False,
               layout=None, pin_memory=False):
     """Zeros of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return zeros(*args, size=size, dtype=dtype, device=device, requires_grad=requires_grad,
-                 pin_memory=pin_memory)
+    try:
+        return zeros(*args, size=size, dtype=dtype, device=device,
+                     requires_grad=requires_grad, pin_memory=pin_memory)
+    except TypeError as error:
+        raise _renamed(error, "zeros", "new_zeros") from None
 
 
 def new_ones(self, *args, size=None, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     """Ones of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return ones(*args, size=size, dtype=dtype, device=device, requires_grad=requires_grad,
-                pin_memory=pin_memory)
+    try:
+        return ones(*args, size=size, dtype=dtype, device=device,
+                    requires_grad=requires_grad, pin_memory=pin_memory)
+    except TypeError as error:
+        raise _renamed(error, "ones", "new_ones") from None
 
 
 def new_empty(self, *args, size=None, dtype=None, device=None, requires_grad=False,
               layout=None, pin_memory=False):
     """Uninitialised, of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
-    return empty(*args, size=size, dtype=dtype, device=device, requires_grad=requires_grad,
-                 pin_memory=pin_memory)
+    try:
+        return empty(*args, size=size, dtype=dtype, device=device,
+                     requires_grad=requires_grad, pin_memory=pin_memory)
+    except TypeError as error:
+        raise _renamed(error, "empty", "new_empty") from None
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
@@ -389,8 +404,11 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
         raise TypeError(f"new_full(): argument 'size' (position 1) must be tuple of ints, not "
                         f"{type(size).__name__}")
     dtype, device = _new_defaults(self, dtype, device)
-    return full(size, fill_value, dtype=dtype, device=device, requires_grad=requires_grad,
-                pin_memory=pin_memory)
+    try:
+        return full(size, fill_value, dtype=dtype, device=device,
+                    requires_grad=requires_grad, pin_memory=pin_memory)
+    except TypeError as error:
+        raise _renamed(error, "full", "new_full") from None
 
 
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,

@@ -505,20 +505,6 @@ class Tensor:
         """Nested Python lists (a number for a 0-dim tensor)."""
         return _to_python(self._data)
 
-    def numpy(self, *, force=False):
-        """A NumPy array sharing this tensor's memory (CPU tensors only)."""
-        if force:
-            return backend_of(self._data).to_numpy(self._data).view()
-        if self._requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                               "tensor.detach().numpy() instead.")
-        if self._data.__class__ is not np.ndarray:
-            raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
-                            f"Tensor.cpu() to copy the tensor to host memory first.")
-        if self._data.dtype == _dtype.bfloat16._np:
-            raise TypeError("Got unsupported ScalarType BFloat16")
-        return self._data.view()
-
     def __array__(self, dtype=None, copy=None):
         arr = self.numpy()
         if dtype is not None and np.dtype(dtype) != arr.dtype:
@@ -612,16 +598,10 @@ class Tensor:
         return _to_python(self._data.reshape(()))
 
     def __float__(self):
-        value = self._one_scalar()
-        if isinstance(value, complex):
-            raise RuntimeError("value cannot be converted to type double without overflow")
-        return float(value)
+        return float(_real_part(self._one_scalar(), "double"))
 
     def __int__(self):
-        value = self._one_scalar()
-        if isinstance(value, complex):
-            raise RuntimeError("value cannot be converted to type int64_t without overflow")
-        return int(value)
+        return int(_real_part(self._one_scalar(), "int64_t"))
 
     def __complex__(self):
         return complex(self._one_scalar())
@@ -683,6 +663,15 @@ class Tensor:
             new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
         memo[id(self)] = new
         return new
+
+
+def _real_part(value, c_type):
+    """A complex value with no imaginary part converts to a real number, others don't."""
+    if value.__class__ is complex:
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+        return value.real
+    return value
 
 
 def _to_python(array):

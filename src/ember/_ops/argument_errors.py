@@ -161,6 +161,8 @@ def signatures(name, function):
 def type_name(value):
     """The type's name as CPython's tp_name gives it: `Tensor`, `int`, `numpy.bool`."""
     cls = type(value)
+    if cls.__name__ == "Size" and cls.__module__ == "ember._size":
+        return "torch.Size"                     # a C type in torch
     if cls.__module__ == "builtins" or cls.__flags__ & (1 << 9):    # Py_TPFLAGS_HEAPTYPE
         return cls.__name__
     return f"{cls.__module__}.{cls.__qualname__}"

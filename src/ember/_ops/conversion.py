@@ -1,11 +1,14 @@
-"""Conversions between dtypes and devices: `to`, `type`, `float()`, `cpu()`, `cuda()`, ...
+"""Conversions between dtypes and devices: `to`, `type`, `float()`, `cpu()`, `cuda()`, ...; and
+to NumPy (`numpy()`).
 
 A conversion that changes nothing returns the tensor itself, as torch does.
 """
 import warnings
 
+import numpy as np
+
 from .. import _dtype
-from .._device import as_device, backend_for, backend_of
+from .._device import as_device, backend_for, backend_of, device as _device
 from .._pinned import copy_async
 from .._memory_format import check_rank, lay_out, preserve_format, suggested
 from .._tensor import Tensor, wrap
@@ -65,33 +68,70 @@ def _convert(t, dtype, device, copy=False, memory_format=None, non_blocking=Fals
     return out
 
 
+# to()'s signatures: (device = None, dtype = None, non_blocking, copy), (dtype, non_blocking,
+# copy), (tensor, non_blocking, copy). torch tries them in order; the first positional
+# argument tells which can fit.
+_BY_DEVICE = ("device", "dtype", "non_blocking", "copy")
+_BY_DTYPE = ("dtype", "non_blocking", "copy")
+_BY_TENSOR = ("tensor", "non_blocking", "copy")
+
+
 def _parse_to(args, kwargs):
-    dtype = kwargs.pop("dtype", None)
-    device = kwargs.pop("device", None)
-    copy = kwargs.pop("copy", False)
-    non_blocking = kwargs.pop("non_blocking", False)
-    if kwargs:
-        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    seen_flag = False
-    dtype = _dtype.as_dtype(dtype, "to")
-    for a in args:
-        if isinstance(a, _dtype.dtype) or isinstance(a, type) and a in _dtype._PYTHON_TYPES:
-            dtype = _dtype.as_dtype(a, "to")
-        elif isinstance(a, Tensor):
-            dtype, device = a.dtype, a.device
-        elif isinstance(a, bool):
-            # to(dtype, non_blocking, copy), to(device, dtype, non_blocking, copy)
-            if dtype is None:
-                pass
-            elif not seen_flag:
-                non_blocking, seen_flag = a, True
-            else:
-                copy = a
-        elif a is None:
-            continue
-        else:
-            device = a
-    return dtype, as_device(device), copy, non_blocking
+    """(dtype, device, copy, non_blocking) of to()'s arguments (memory_format taken out)."""
+    first = args[0] if args else None
+    if first.__class__ is _dtype.dtype:
+        if not kwargs and len(args) == 1:
+            return first, None, False, False                # the usual x.to(dtype)
+        names = _BY_DTYPE
+    elif isinstance(first, Tensor) or not args and "tensor" in kwargs:
+        names = _BY_TENSOR
+    elif isinstance(first, type) and first in _dtype._PYTHON_TYPES:
+        names = _BY_DTYPE
+    else:
+        names = _BY_DEVICE
+    if args:
+        if len(args) > len(names):
+            raise _to_error(args, kwargs)
+        given = dict(zip(names, args))
+        for key in kwargs:
+            if key in given or key not in names:
+                raise _to_error(args, kwargs)
+        given.update(kwargs)
+    else:
+        given = kwargs
+        for key in kwargs:
+            if key not in names:
+                raise _to_error(args, kwargs)
+    other, dtype, device = given.get("tensor"), given.get("dtype"), given.get("device")
+    copy, non_blocking = given.get("copy", False), given.get("non_blocking", False)
+    if copy.__class__ is not bool or non_blocking.__class__ is not bool or \
+            device is not None and device.__class__ is not str and not _is_device(device) or \
+            dtype is not None and dtype.__class__ is not _dtype.dtype and not (
+                isinstance(dtype, type) and dtype in _dtype._PYTHON_TYPES):
+        raise _to_error(args, kwargs)
+    if other is not None:
+        if not isinstance(other, Tensor):
+            raise _to_error(args, kwargs)
+        dtype, device = other.dtype, other.device
+    return _dtype.as_dtype(dtype, "to"), as_device(device), copy, non_blocking
+
+
+def _is_device(value):
+    return isinstance(value, (int, _device)) and value.__class__ is not bool
+
+
+def _to_error(args, kwargs):
+    """torch's text for arguments that fit none of to()'s signatures."""
+    from .argument_errors import _got
+    return TypeError(
+        f"to() received an invalid combination of arguments - got {_got(args, kwargs)}, but "
+        f"expected one of:\n"
+        " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
+        "bool copy = False, *, torch.memory_format memory_format = None)\n"
+        " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+        "torch.memory_format memory_format = None)\n"
+        " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+        "torch.memory_format memory_format = None)\n")
 
 
 @method()
@@ -124,26 +164,67 @@ _LEGACY = {d._legacy_name: d for d in _dtype.ALL_DTYPES}
 
 @method("type")
 def type_(self, dtype=None, non_blocking=False, **kwargs):
-    """With no argument, the legacy type name ('torch.FloatTensor'); else `self` converted."""
+    """With no argument, the legacy type name ('torch.FloatTensor'); else `self` converted
+    (to a dtype, a legacy type name, or a legacy type class; `Tensor`: the default dtype)."""
     from .._printing import legacy_type_name
+    if kwargs:
+        raise TypeError(f"type() got an unexpected keyword argument '{next(iter(kwargs))}'")
     if dtype is None:
         return legacy_type_name(self)
+    if isinstance(dtype, _dtype.dtype):
+        return _convert(self, dtype, None)
     if isinstance(dtype, str):
-        name = dtype.rsplit(".", 1)[-1]
-        if name not in _LEGACY:
+        head, _, name = dtype.rpartition(".")
+        if head not in ("torch", "torch.cuda") or name not in _LEGACY:
             raise ValueError(f"invalid type: '{dtype}'")
-        device = "cuda" if ".cuda." in dtype else None
+        device = "cuda" if head == "torch.cuda" else None
         return _convert(self, _LEGACY[name], as_device(device))
     if isinstance(dtype, type) and hasattr(dtype, "_dtype"):      # ember.FloatTensor, ...
         device = "cuda" if dtype._device_type == "cuda" else None
         return _convert(self, dtype._dtype, as_device(device))
-    return _convert(self, dtype, None)
+    return _convert(self, _other_type(dtype), None)
+
+
+def _other_type(cls):
+    """type()'s other arguments: `Tensor` (the default dtype) or torch's error."""
+    if cls is Tensor:
+        return _dtype.get_default_dtype()
+    if not isinstance(cls, type):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    # named as CPython's tp_name: a builtin's or a Python class's plain name, else qualified
+    plain = cls.__module__ == "builtins" or cls.__flags__ & (1 << 9)   # Py_TPFLAGS_HEAPTYPE
+    name = cls.__name__ if plain else f"{cls.__module__}.{cls.__qualname__}"
+    raise ValueError(f"invalid type: '{name}'")
 
 
 @method()
 def type_as(self, other):
     """This tensor in `other`'s dtype."""
+    if not isinstance(other, Tensor):
+        from .argument_errors import type_name
+        raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type_name(other)}")
     return _convert(self, other.dtype, None)
+
+
+@method()
+def numpy(self, *args, force=False):
+    """A NumPy array sharing this tensor's memory (CPU tensors only; with `force`, one
+    of a CPU copy where needed, and whether it requires grad or not)."""
+    if args:
+        raise TypeError(f"numpy() takes 0 positional arguments but {len(args)} "
+                        f"{'was' if len(args) == 1 else 'were'} given")
+    if not force:
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        if self._data.__class__ is not np.ndarray:
+            raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
+                            f"Use Tensor.cpu() to copy the tensor to host memory first.")
+    if self._data.dtype == _dtype.bfloat16._np:
+        raise TypeError("Got unsupported ScalarType BFloat16")
+    return backend_of(self._data).to_numpy(self._data).view() if force else \
+        self._data.view()
 
 
 @method()

@@ -3,6 +3,9 @@ is_nonzero, storage_type, is_pinned), the legacy `Tensor.new`, `pin_memory` (pag
 copies, `_pinned.py`), and the Python-callable element loops `apply_`, `map_` and `map2_`
 (CPU only, as in torch).
 """
+import numbers
+import operator
+
 import numpy as np
 
 from .._dtype import _FROM_NUMPY
@@ -10,6 +13,7 @@ from .._pinned import NO_ACCELERATOR, is_pinned_array, pinned_copy
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
+from .argument_errors import type_name
 from .registry import function, method
 
 
@@ -149,7 +153,7 @@ def new(self, *args, device=None, **kwargs):
         data = args[0]
         if isinstance(data, Tensor):
             if data.dtype != self.dtype:
-                raise TypeError(f"expected {self.dtype} (got {data.dtype})")
+                raise TypeError(f"expected {_options(self)} (got {_options(data)})")
             return data.detach()
         if isinstance(data, Size) or (isinstance(data, tuple) and
                                       all(isinstance(a, int) for a in data)):
@@ -161,6 +165,13 @@ def new(self, *args, device=None, **kwargs):
                     + ", ".join(type(a).__name__ for a in args) + ")")
 
 
+def _options(t):
+    """How torch prints a tensor's c10::TensorOptions."""
+    return (f"TensorOptions(dtype={t.dtype._cpp_name}, device={t.device}, layout=Strided, "
+            f"requires_grad=false (default), pinned_memory=false (default), "
+            f"memory_format=(nullopt))")
+
+
 def _check_loop(self, name):
     if self.device.type != "cpu":
         raise TypeError(f"{name} is only implemented on CPU tensors")
@@ -169,14 +180,27 @@ def _check_loop(self, name):
                            f"var.detach().{name}() instead.")
 
 
+def _as_int(v):
+    # torch truncates a float, else asks for an integer (`__index__`)
+    return int(v) if isinstance(v, float) else operator.index(v)
+
+
+def _as_real(v):
+    if isinstance(v, numbers.Real):
+        return v
+    raise TypeError(f"must be real number, not {type_name(v)}")
+
+
 def _store(self, values):
     """Write Python results into self, converted as torch converts a Python number."""
     data = self._data
     out = np.asarray(values, dtype=object).reshape(data.shape)
     if data.dtype.kind in "iu":
-        out = np.vectorize(lambda v: int(v), otypes=[np.int64])(out) if out.size else out
+        out = np.vectorize(_as_int, otypes=[np.int64])(out) if out.size else out
     elif data.dtype.kind == "b":
         out = np.vectorize(lambda v: bool(v), otypes=[bool])(out) if out.size else out
+    elif data.dtype.kind in "fV" and out.size:
+        out = np.vectorize(_as_real, otypes=[object])(out)
     data[...] = out.astype(data.dtype) if out.size else data
     self._bump_version()
     return self
@@ -200,7 +224,7 @@ def map_(self, tensor, callable):
     if tensor.dtype != self.dtype:
         raise TypeError(f"map_: expected torch.{self.dtype._legacy_name} for 'other' (got "
                         f"torch.{tensor.dtype._legacy_name})")
-    other = np.broadcast_to(tensor._data, self._data.shape)
+    other = tensor.expand(self._data.shape)._data       # torch's error where it can't
     pairs = zip(self._data.ravel().tolist(), other.ravel().tolist())
     return _store(self, [callable(a, b) for a, b in pairs])
 
