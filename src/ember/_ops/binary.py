@@ -148,7 +148,8 @@ def _choose_rsub(operands):
     return (Rsub if isinstance(operands[1], Tensor) else RsubScalar), operands
 
 
-export(Rsub, ["rsub"], 2, {"alpha": 1}, inplace=False, choose=_choose_rsub)
+export(Rsub, ["rsub"], 2, {"alpha": 1}, inplace=False, method=False,   # torch.rsub only
+       choose=_choose_rsub)
 
 
 class Mul(_Binary):
@@ -385,8 +386,13 @@ class PowScalar(Pow):
     inputs = ("self",)
     scalars = ("exponent",)
     saves = {"self": ("self", "exponent")}
+    # torch writes ones for an exponent of 0 and copies for 1 without a kernel, so a bool
+    # tensor to a bool power (the only way to a bool common dtype) works
+    rule = same
 
     def forward(xp, a, exponent):
+        if a.dtype.kind == "b":
+            return a.copy() if exponent else xp.ones_like(a)
         if a.dtype.kind in "biu" and isinstance(exponent, (int, np.integer)) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         if exponent == 2:

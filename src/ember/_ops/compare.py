@@ -6,7 +6,7 @@ from .._tensor import Tensor
 from .elementwise import Elementwise, as_operand, call, export, missing_kernel, refusing, \
     tensor_other, to_bool
 from ._dispatch import Inplace
-from .registry import FUNCTIONS, function, register
+from .registry import FUNCTIONS, function, method, register
 
 
 class _Comparison(Elementwise):
@@ -310,15 +310,36 @@ register("where", _where_method, function=False)
 
 # -- closeness --------------------------------------------------------------------------------
 
-@function()
+def _need_tensor(fn_name, other, position):
+    """torch's parser takes only a tensor as `other` (not a number)."""
+    if not isinstance(other, Tensor):
+        from .argument_errors import type_name
+        raise TypeError(f"{fn_name}(): argument 'other' (position {position}) must be Tensor, "
+                        f"not {type_name(other)}")
+
+
+# isclose, allclose and equal name `other` at position 2 as functions, 1 as methods
+@function(method=False)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|input - other| <= atol + rtol * |other|, element-wise (NaNs equal if `equal_nan`)."""
+    return _isclose(input, other, rtol, atol, equal_nan, 2)
+
+
+@method("isclose")
+def _isclose_method(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _isclose(self, other, rtol, atol, equal_nan, 1)
+
+
+def _isclose(input, other, rtol, atol, equal_nan, position, name="isclose"):
     from .._tensor import wrap
     from .elementwise import arrays_for, common_dtype
-    other = as_operand(other, "other", 2, "isclose")
-    if input.dtype != getattr(other, "dtype", input.dtype):
+    _need_tensor(name, other, position)
+    if input.dtype != other.dtype:
         raise RuntimeError(f"{input.dtype._scalar_name} did not match "
                            f"{other.dtype._scalar_name}")
+    if rtol < 0 or atol < 0:
+        arg, value = ("rtol", rtol) if rtol < 0 else ("atol", atol)
+        raise RuntimeError(f"{arg} must be greater than or equal to zero, but got {value:g}")
     xp, (a, b) = arrays_for([input, other], common_dtype([input, other]))
     from .elementwise import broadcast_error
     try:
@@ -329,15 +350,30 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return wrap(xp.asarray(result))
 
 
-@function()
+@function(method=False)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether every element is close (see `isclose`); a Python bool."""
-    return bool(isclose(input, other, rtol, atol, equal_nan).all())
+    return bool(_isclose(input, other, rtol, atol, equal_nan, 2, "allclose").all())
 
 
-@function()
+@method("allclose")
+def _allclose_method(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(_isclose(self, other, rtol, atol, equal_nan, 1, "allclose").all())
+
+
+@function(method=False)
 def equal(input, other):
     """True if both tensors have the same shape and elements."""
+    return _equal(input, other, 2)
+
+
+@method("equal")
+def _equal_method(self, other):
+    return _equal(self, other, 1)
+
+
+def _equal(input, other, position):
+    _need_tensor("equal", other, position)
     if input.shape != other.shape:
         return False
     return bool((input == other).all())

@@ -278,6 +278,18 @@ def broadcast_error(operands):
 
 # -- the call paths ---------------------------------------------------------------------------
 
+def _cast_error_first(common, out):
+    """torch checks that the common dtype can be written to the output (`x &= 2.5` on an
+    integer `x`, out=) before it looks for a kernel: its error comes first."""
+    if out is not None:
+        target = out.target if out.__class__ is Inplace else out
+        if isinstance(target, Tensor) and target._data.dtype != common:
+            res, tgt = _dtype._FROM_NUMPY[common], _dtype._FROM_NUMPY[target._data.dtype]
+            if not _dtype.can_cast(res, tgt):
+                raise RuntimeError(f"result type {res._scalar_name} can't be cast to the "
+                                   f"desired output type {tgt._scalar_name}")
+
+
 def call(op, operands, params, out, name):
     """Run element-wise `op` on tensors/numbers `operands` with torch's semantics."""
     fast = op.fast_kernel
@@ -322,7 +334,12 @@ def call(op, operands, params, out, name):
                 break
     prepared = _fast_operands(op, operands)
     if prepared is None:
-        compute, result_dtype = op.rule(common_dtype(operands))
+        common = common_dtype(operands)
+        try:
+            compute, result_dtype = op.rule(common)
+        except NotImplementedError:
+            _cast_error_first(common, out)
+            raise
         xp, arrays = arrays_for(operands, compute)
     else:
         xp, arrays, result_dtype = prepared

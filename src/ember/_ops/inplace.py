@@ -148,8 +148,7 @@ class CopyBackwards(Op):
 def copy_(self, src, non_blocking=False):
     """Copy `src` (broadcast, converted to this dtype and device) into this tensor."""
     if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
-                        f"{type(src).__name__}")
+        src = _number_as_tensor(src)
     shape = tuple(self._data.shape)
     if tuple(src._data.shape) != shape:
         out = broadcast_shapes(shape, tuple(src._data.shape))
@@ -168,6 +167,24 @@ def copy_(self, src, non_blocking=False):
         data = dst_backend.from_other(data, src_backend, self.device)
     self._data[...] = data
     return finish_inplace(CopyBackwards, (self, src), {}, self, requires_grad)
+
+
+def _number_as_tensor(src):
+    """copy_'s source given as a number, as the 0-dim tensor torch makes of it."""
+    from numbers import Number
+    from .._tensor_data import tensor
+    from .argument_errors import type_name
+    if not isinstance(src, Number):
+        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type_name(src)}")
+    if src.__class__ is int and not -(1 << 63) <= src < 1 << 63:
+        # torch reads such an int as an unsigned 64-bit one (as a float, in a float tensor)
+        if src < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if src >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        src = float(src)
+    return tensor(src)
 
 
 class Fill(Op):

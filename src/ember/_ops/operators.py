@@ -56,6 +56,23 @@ def _binary(name, arrays=False):
     return operator
 
 
+def _power():
+    """`tensor ** other`: as `_binary("pow")`, and three-argument pow() is refused as Python
+    refuses it (NotImplemented: "unsupported operand type(s) for ** or pow()")."""
+    fn = FUNCTIONS["pow"]
+    choose, defaults = fn.choose, fn.defaults
+
+    def operator(self, other, modulo=None):
+        if modulo is not None:
+            return NotImplemented
+        other = _operand(other)
+        if other is NotImplemented:
+            return NotImplemented
+        op, operands = choose([self, other])
+        return call(op, operands, defaults, None, "pow")
+    return operator
+
+
 def _reflected(name):
     fn = FUNCTIONS[name]
     choose, defaults = fn.choose, fn.defaults
@@ -135,12 +152,12 @@ def install(tensor_class):
         "__sub__": _binary("sub"), "__rsub__": _rsub, "__isub__": _augmented("sub"),
         "__mul__": _binary("mul"), "__rmul__": _binary("mul"), "__imul__": _augmented("mul"),
         "__truediv__": _binary("true_divide"), "__rtruediv__": _rtruediv,
-        "__itruediv__": _augmented("div"),
+        "__itruediv__": _augmented("div"), "__rdiv__": _rtruediv, "__idiv__": _augmented("div"),
         "__floordiv__": _binary("floor_divide"), "__rfloordiv__": _reflected("floor_divide"),
         "__ifloordiv__": _augmented("floor_divide"),
         "__mod__": _binary("remainder"), "__rmod__": _reflected("remainder"),
         "__imod__": _augmented("remainder"),
-        "__pow__": _binary("pow"), "__rpow__": _reflected("pow"), "__ipow__": _augmented("pow"),
+        "__pow__": _power(), "__rpow__": _reflected("pow"), "__ipow__": _augmented("pow"),
         "__matmul__": _matmul, "__rmatmul__": _rmatmul,
         "__and__": _binary("bitwise_and"), "__rand__": _binary("bitwise_and"),
         "__iand__": _augmented("bitwise_and"),

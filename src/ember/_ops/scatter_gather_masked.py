@@ -19,8 +19,10 @@ def _mask_of(mask, message):
     return mask._data
 
 
-def _broadcast(xp, x, m):
-    shape = geo.broadcast_shapes(tuple(x.shape), tuple(m.shape))
+def _broadcast(xp, x, m, inplace):
+    # torch's broadcast error names the mask "a" out of place, the input "a" in place
+    shape = geo.broadcast_shapes(tuple(x.shape), tuple(m.shape)) if inplace else \
+        geo.broadcast_shapes(tuple(m.shape), tuple(x.shape))
     return xp.broadcast_to(x, shape), xp.broadcast_to(m, shape)
 
 
@@ -57,7 +59,7 @@ def masked_fill(input, mask, value, *, out=None):
                            f"tensor with {value.ndim} dimension(s).")
     fill = scalar_value(input, value)
     xp = xp_of(input)
-    x, m = _broadcast(xp, input._data, m)
+    x, m = _broadcast(xp, input._data, m, out is not None)
     # NOTE: torch fills a row-major clone of the input (whatever the input's layout)
     result = row_major(xp, xp.where(m, fill, x).astype(x.dtype, copy=False))
     if out is not None:     # torch warns of an expanded input, and refuses a mask sharing it
@@ -85,7 +87,7 @@ def masked_select(input, mask, *, out=None):
     """The elements of `input` where `mask` is True (both broadcast), as a 1-D tensor."""
     m = _mask_of(mask, "masked_select: expected BoolTensor for mask")
     geo.broadcast_shapes(tuple(m.shape), tuple(input.shape))   # torch's error: mask is "a"
-    x, m = _broadcast(xp_of(input), input._data, m)
+    x, m = _broadcast(xp_of(input), input._data, m, False)
     return run(MaskedSelect, "masked_select", (input,), x[m],
                {"mask": mask, "shape": x.shape}, out)
 
@@ -116,7 +118,10 @@ def masked_scatter(input, mask, source, *, out=None):
                        "{scalar}")
     same_dtype(input, source, "masked_scatter: expected self and source to have same dtypes "
                               "but got{self} and {other}")
-    x, m = _broadcast(xp_of(input), input._data, m)
+    if out is not None and m.shape != input._data.shape:    # in place: the mask is expanded
+        geo.expand(tuple(m.shape), (0,) * m.ndim, tuple(input._data.shape),
+                   f"{mask.device.type.upper()}{mask.dtype._scalar_name}Type")
+    x, m = _broadcast(xp_of(input), input._data, m, False)
     count = int(m.sum())
     if source._data.size < count:
         raise RuntimeError("Number of elements of source < number of ones in mask")

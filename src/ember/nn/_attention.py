@@ -7,6 +7,7 @@ import warnings
 
 from .. import _dtype
 from .._creation import ones, zeros, zeros_like
+from .._geometry import broadcast_shapes
 from .._ops._op import Op
 from .._ops.activations import apply
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
@@ -96,7 +97,12 @@ def _attention_weights(query, key, attn_mask, is_causal, scale):
     scores = query.matmul(key.transpose(-2, -1)) * scale
     if attn_mask is not None:
         if attn_mask.dtype is _dtype.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), _NEG_INF)
+            try:
+                scores = scores.masked_fill(attn_mask.logical_not(), _NEG_INF)
+            except RuntimeError:
+                # torch adds the mask (made a float one) to the scores: they are "a"
+                broadcast_shapes(tuple(scores.shape), tuple(attn_mask.shape))
+                raise
         else:
             scores = scores + attn_mask.to(query.dtype)
     if is_causal:
