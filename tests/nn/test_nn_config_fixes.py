@@ -232,3 +232,16 @@ def test_ctc_loss_of_nothing_against_nothing_is_minus_zero():
     lp = ember.zeros(4, 1, 3).log_softmax(2)
     loss = F.ctc_loss(lp, ember.zeros(1, 0, dtype=ember.int64), [0], [0], reduction="none")
     assert loss.item() == 0.0 and math.copysign(1.0, loss.item()) == -1.0
+
+
+# -- batch and group norm of a channels-last batch of one keep torch's strides ---------------------
+
+@pytest.mark.parametrize("make", [lambda: nn.BatchNorm2d(2), lambda: nn.BatchNorm2d(2).eval(),
+                                  lambda: nn.GroupNorm(1, 2)])
+def test_norm_of_channels_last_batch_of_one_has_torch_strides(make):
+    x = ember.arange(18.).reshape(1, 2, 3, 3).to(memory_format=ember.channels_last)
+    assert x.stride() == (18, 1, 6, 2)
+    out = make()(x)
+    assert out.stride() == (18, 1, 6, 2)      # (N x C x H x W: C*H*W, 1, W*C, C)
+    expected = make()(x.contiguous())
+    np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=1e-6)
