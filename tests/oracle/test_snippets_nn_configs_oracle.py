@@ -947,7 +947,33 @@ MORE_CONFIGS = [
     "torch.manual_seed(0)\nlp = torch.randn(4, 2, 3).log_softmax(2)\nF = torch.nn.functional.ctc_loss\nprint(F(lp, torch.tensor([[1, 2], [1, 1]]), [0, 4], [1, 2], reduction='none', zero_infinity=True))",
 ]
 
-SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS]
+# Eval fast paths with fully padded rows, resampling corners, 'same' padding of even kernels,
+# lazy modules, channels-last layouts through layers.
+FAST_PATHS_AND_LAYOUTS = [
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, batch_first=True)\nm.eval()\nx = torch.randn(2, 3, 4)\npad = torch.tensor([[True, True, True], [False, False, True]])\nwith torch.no_grad():\n    out, w = m(x, x, x, key_padding_mask=pad, need_weights=False)\nprint(out)',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, batch_first=True)\nm.eval()\nx = torch.randn(2, 3, 4)\npad = torch.tensor([[True, True, True], [False, False, True]])\nwith torch.no_grad():\n    out, w = m(x, x, x, key_padding_mask=pad)\nprint(out, w)',
+    'torch.manual_seed(0)\nlayer = torch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True)\nlayer.eval()\nx = torch.randn(2, 3, 4)\npad = torch.tensor([[True, True, True], [False, False, True]])\nwith torch.no_grad():\n    out = layer(x, src_key_padding_mask=pad)\nprint(out)',
+    'torch.manual_seed(0)\nenc = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True), 2)\nenc.eval()\nx = torch.randn(2, 3, 4)\npad = torch.tensor([[True, True, True], [False, False, True]])\nwith torch.no_grad():\n    out = enc(x, src_key_padding_mask=pad)\nprint(out)',
+    'torch.manual_seed(0)\nenc = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True), 2)\nenc.eval()\nx = torch.randn(2, 3, 4)\npad = torch.tensor([[False, False, True], [False, False, False]])\nwith torch.no_grad():\n    out = enc(x, src_key_padding_mask=pad)\nprint(out[0, 2], out.is_nested)\nout2 = enc(x, src_key_padding_mask=pad)\nprint(torch.round(out2[0, 2], decimals=4))',
+    'torch.manual_seed(0)\nenc = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True, norm_first=True), 2, norm=torch.nn.LayerNorm(4))\nenc.eval()\nx = torch.randn(2, 3, 4)\npad = torch.tensor([[False, False, True], [False, False, False]])\nwith torch.no_grad():\n    out = enc(x, src_key_padding_mask=pad)\nprint(torch.round(out, decimals=4))',
+    "x = torch.arange(16.).reshape(1, 1, 4, 4)\nprint(torch.round(torch.nn.functional.interpolate(x, scale_factor=0.5, mode='bilinear', align_corners=True), decimals=4))\nprint(torch.round(torch.nn.functional.interpolate(x, scale_factor=0.75, mode='bicubic', align_corners=False), decimals=4))\nprint(torch.nn.functional.interpolate(x, scale_factor=0.75, mode='area'))",
+    "x = torch.arange(16.).reshape(1, 1, 4, 4)\ntorch.nn.functional.interpolate(x, scale_factor=0.75, mode='area', recompute_scale_factor=False)\nprint(torch.nn.functional.interpolate(x, scale_factor=0.75, mode='area', recompute_scale_factor=True))",
+    "x = torch.arange(8.).reshape(1, 1, 2, 2, 2)\nprint(torch.nn.functional.interpolate(x, size=(3, 3, 3), mode='nearest-exact').flatten())\nprint(torch.round(torch.nn.functional.interpolate(x, size=(3, 2, 1), mode='trilinear'), decimals=4).flatten())",
+    'x = torch.arange(60.).reshape(1, 1, 3, 4, 5)\nprint(torch.nn.functional.adaptive_avg_pool3d(x, (2, None, 3)).shape, torch.nn.functional.adaptive_max_pool3d(x, (None, 2, None)).shape)\nprint(torch.nn.AdaptiveAvgPool3d((2, None, 3))(x).sum())',
+    "torch.manual_seed(0)\nm = torch.nn.Conv1d(1, 1, 4, padding='same', dilation=2, bias=False)\nwith torch.no_grad():\n    m.weight.fill_(1.0)\nprint(m(torch.arange(8.).reshape(1, 1, 8)))",
+    "torch.manual_seed(0)\nm = torch.nn.Conv2d(1, 1, (2, 4), padding='same', bias=False)\nwith torch.no_grad():\n    m.weight.fill_(1.0)\nprint(m(torch.arange(12.).reshape(1, 1, 3, 4)))",
+    "torch.manual_seed(0)\nm = torch.nn.Conv1d(1, 1, 4, padding='same', padding_mode='circular', bias=False)\nwith torch.no_grad():\n    m.weight.copy_(torch.tensor([[[1., 10., 100., 1000.]]]))\nprint(m(torch.arange(5.).reshape(1, 1, 5)))",
+    "torch.manual_seed(0)\nm = torch.nn.Conv1d(1, 1, 4, padding='same', padding_mode='reflect', bias=False)\nwith torch.no_grad():\n    m.weight.copy_(torch.tensor([[[1., 10., 100., 1000.]]]))\nprint(m(torch.arange(5.).reshape(1, 1, 5)))",
+    'torch.manual_seed(0)\nm = torch.nn.LazyLinear(3, bias=False)\nm(torch.randn(2, 4))\nprint(m, m.in_features, round(m.weight.sum().item(), 4))',
+    'torch.manual_seed(0)\nm = torch.nn.LazyConv1d(4, 3, groups=2)\nm(torch.randn(1, 2, 5))\nprint(m, m.weight.shape)',
+    'torch.manual_seed(0)\nm = torch.nn.LazyConv1d(4, 3, groups=3)\nm(torch.randn(1, 2, 5))',
+    'torch.manual_seed(0)\nx = torch.randn(1, 2, 3, 3).to(memory_format=torch.channels_last)\nm = torch.nn.BatchNorm2d(2)\nout = m(x)\nprint(out.is_contiguous(memory_format=torch.channels_last), out.stride())\ng = torch.nn.GroupNorm(1, 2)(x)\nprint(g.stride())\nu = torch.nn.Upsample(scale_factor=2)(x)\nprint(u.stride())\np = torch.nn.MaxPool2d(2, ceil_mode=True)(x)\nprint(p.stride())',
+    'torch.manual_seed(0)\nx = torch.randn(1, 2, 3, 3).to(memory_format=torch.channels_last)\nprint(torch.nn.AdaptiveAvgPool2d(2)(x).stride(), torch.nn.AvgPool2d(2)(x).stride(), torch.nn.PixelShuffle(1)(x).stride())\nprint(torch.nn.Conv2d(2, 2, 1)(x).stride(), torch.nn.ConvTranspose2d(2, 2, 2)(x).stride())',
+    'torch.manual_seed(0)\nx = torch.randn(1, 2, 3, 1).to(memory_format=torch.channels_last)\nprint(x.stride())\nfor m in [torch.nn.BatchNorm2d(2), torch.nn.GroupNorm(2, 2), torch.nn.InstanceNorm2d(2), torch.nn.LayerNorm(1)]:\n    print(type(m).__name__, m(x).stride())\nm = torch.nn.BatchNorm2d(2).eval()\nprint(m(x).stride())',
+    'torch.manual_seed(0)\nx = torch.randn(1, 2, 2, 3, 3).to(memory_format=torch.channels_last_3d)\nprint(torch.nn.BatchNorm3d(2)(x).stride(), torch.nn.GroupNorm(1, 2)(x).stride())\nx = torch.randn(2, 2, 3, 3).to(memory_format=torch.channels_last)\nprint(torch.nn.BatchNorm2d(2)(x).stride(), torch.nn.GroupNorm(1, 2)(x).stride())',
+]
+
+SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS]
 
 # Differences left as they are: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS. (Snippets where torch reads uninitialized or out-of-bounds memory,
