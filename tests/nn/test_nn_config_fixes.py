@@ -245,3 +245,19 @@ def test_norm_of_channels_last_batch_of_one_has_torch_strides(make):
     assert out.stride() == (18, 1, 6, 2)      # (N x C x H x W: C*H*W, 1, W*C, C)
     expected = make()(x.contiguous())
     np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=1e-6)
+
+
+# -- cross_entropy with class probabilities takes no (non-negative) ignore_index -------------------
+
+def test_cross_entropy_probability_targets_refuse_ignore_index():
+    x = ember.zeros(2, 3)
+    y = ember.full((2, 3), 1 / 3)
+    with pytest.raises(RuntimeError, match="^ignore_index is not supported for floating point "
+                                           "target$"):
+        F.cross_entropy(x, y, ignore_index=1)
+    # a negative index is let through: log(3) per sample, as for the default -100
+    assert math.isclose(F.cross_entropy(x, y, ignore_index=-1).item(), math.log(3), rel_tol=1e-6)
+    # an integer target of the input's shape fails on its dtype first
+    with pytest.raises(RuntimeError, match="^Expected floating point type for target with class "
+                                           "probabilities, got Long$"):
+        F.cross_entropy(x, ember.zeros(2, 3, dtype=ember.int64), ignore_index=0)

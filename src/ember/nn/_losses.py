@@ -120,6 +120,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if not target.is_floating_point():
             raise RuntimeError("Expected floating point type for target with class "
                                "probabilities, got " + target.dtype._scalar_name)
+        if ignore_index >= 0:       # (torch lets any negative index through, unused)
+            raise RuntimeError("ignore_index is not supported for floating point target")
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / n_classes
         terms = logp * target if w is None else logp * target * w
