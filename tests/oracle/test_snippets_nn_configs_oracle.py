@@ -973,7 +973,47 @@ FAST_PATHS_AND_LAYOUTS = [
     'torch.manual_seed(0)\nx = torch.randn(1, 2, 2, 3, 3).to(memory_format=torch.channels_last_3d)\nprint(torch.nn.BatchNorm3d(2)(x).stride(), torch.nn.GroupNorm(1, 2)(x).stride())\nx = torch.randn(2, 2, 3, 3).to(memory_format=torch.channels_last)\nprint(torch.nn.BatchNorm2d(2)(x).stride(), torch.nn.GroupNorm(1, 2)(x).stride())',
 ]
 
-SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS]
+# Loss options and shapes: ignored targets, pos_weight and weight shapes, unbatched inputs,
+# broadcasting, variances of GaussianNLLLoss, gradients of states.
+LOSS_OPTIONS = [
+    'torch.manual_seed(0)\nw = torch.randn(4, 3, requires_grad=True)\nout = torch.nn.functional.embedding(torch.tensor([0, 1]), w, max_norm=1.0)\nprint(torch.round(w.norm(dim=1), decimals=4), w.grad_fn, w._version)',
+    'torch.manual_seed(0)\nw = torch.randn(4, 3, requires_grad=True) * 2\nout = torch.nn.functional.embedding(torch.tensor([0, 1]), w, max_norm=1.0)\nprint(torch.round(out.norm(dim=1), decimals=4))',
+    'torch.manual_seed(0)\nw = torch.randn(4, 3)\nout = torch.nn.functional.embedding(torch.tensor([0, 1]), w, padding_idx=-1)\nprint(out.shape)\ntorch.nn.functional.embedding(torch.tensor([0, 1]), w, padding_idx=-5)',
+    "torch.manual_seed(0)\nw = torch.randn(4, 3)\ntorch.nn.functional.embedding_bag(torch.tensor([[0, 1]]), w, mode='mean', per_sample_weights=torch.ones(1, 2))",
+    'torch.manual_seed(0)\nw = torch.randn(4, 3)\ntorch.nn.functional.embedding_bag(torch.tensor([[0, 1]]), w, per_sample_weights=torch.ones(2))',
+    'torch.manual_seed(0)\nm = torch.nn.GRU(3, 4)\nh0 = torch.zeros(1, 2, 4, requires_grad=True)\nout, h = m(torch.randn(3, 2, 3), h0)\nh.sum().backward()\nprint(torch.round(h0.grad, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.LSTM(3, 4, proj_size=2)\nh0 = torch.zeros(1, 2, 2, requires_grad=True); c0 = torch.zeros(1, 2, 4, requires_grad=True)\nout, (h, c) = m(torch.randn(3, 2, 3), (h0, c0))\n(h.sum() + c.sum()).backward()\nprint(torch.round(h0.grad, decimals=4), torch.round(c0.grad, decimals=4))',
+    "torch.manual_seed(0)\nx = torch.randn(2, 3, 2, 2); y = torch.full((2, 2, 2), -100)\nprint(torch.nn.NLLLoss(weight=torch.ones(3))(x, y), torch.nn.NLLLoss(reduction='sum')(x, y), torch.nn.NLLLoss(reduction='none')(x, y).shape)",
+    'torch.manual_seed(0)\nx = torch.randn(2, 3); y = torch.softmax(torch.randn(2, 3), 1)\nprint(torch.round(torch.nn.CrossEntropyLoss(ignore_index=1)(x, y), decimals=4))',
+    'torch.manual_seed(0)\nx = torch.randn(2, 3); y = torch.rand(2, 3)\ntorch.nn.BCEWithLogitsLoss(pos_weight=torch.ones(2))(x, y)',
+    'torch.manual_seed(0)\nx = torch.randn(2, 3); y = torch.rand(2, 3)\ntorch.nn.BCEWithLogitsLoss(weight=torch.ones(4))(x, y)',
+    'torch.manual_seed(0)\nx = torch.randn(2, 3); y = torch.rand(2, 3)\nprint(torch.round(torch.nn.BCEWithLogitsLoss(pos_weight=torch.ones(2, 1) * 2)(x, y), decimals=4))',
+    "torch.manual_seed(0)\nx = torch.randn(2, 3).log_softmax(1); y = torch.randn(2, 3).softmax(1)\nprint(torch.round(torch.nn.KLDivLoss()(x, y), decimals=4))\nprint(torch.round(torch.nn.KLDivLoss(reduction='none', log_target=True)(x, y.log()), decimals=4))",
+    'x = torch.tensor([0., 1., 2.]); y = torch.tensor([0., 0., 3.])\nprint(torch.nn.PoissonNLLLoss(log_input=False)(x, y), torch.nn.PoissonNLLLoss(log_input=False, eps=0.0)(x, y))',
+    "torch.manual_seed(0)\nx1 = torch.randn(3); x2 = torch.randn(1); y = torch.tensor(1.)\nprint(torch.round(torch.nn.MarginRankingLoss(reduction='none')(x1, x2, y), decimals=4))",
+    "torch.manual_seed(0)\nx1 = torch.randn(5); x2 = torch.randn(5)\nprint(torch.round(torch.nn.CosineEmbeddingLoss()(x1, x2, torch.tensor(-1)), decimals=4))\nprint(torch.round(torch.nn.CosineEmbeddingLoss(reduction='none')(x1, x2, torch.tensor(1.)), decimals=4))",
+    'torch.manual_seed(0)\nx1 = torch.randn(5); x2 = torch.randn(5)\ntorch.nn.CosineEmbeddingLoss()(x1, x2, torch.tensor([1, -1]))',
+    'torch.manual_seed(0)\na, p, n = torch.randn(4), torch.randn(4), torch.randn(4)\nprint(torch.round(torch.nn.TripletMarginLoss()(a, p, n), decimals=4), torch.round(torch.nn.TripletMarginWithDistanceLoss()(a, p, n), decimals=4))',
+    'torch.manual_seed(0)\na, p, n = torch.randn(2, 4), torch.randn(4), torch.randn(2, 4)\nprint(torch.round(torch.nn.TripletMarginLoss()(a, p, n), decimals=4))',
+    'torch.manual_seed(0)\na, p, n = torch.randn(2, 4), torch.randn(2, 4), torch.randn(2, 2, 4)\ntorch.nn.TripletMarginLoss()(a, p, n)',
+    "torch.manual_seed(0)\nx = torch.randn(3); y = torch.randn(3, 1)\nprint(torch.nn.HuberLoss(reduction='none')(x, y).shape, torch.nn.SmoothL1Loss(reduction='none')(x, y).shape, torch.nn.SoftMarginLoss(reduction='none')(x, y).shape)",
+    "torch.manual_seed(0)\nx = torch.randn(4)\nprint(torch.nn.MultiLabelMarginLoss(reduction='none')(x, torch.tensor([2, 1, -1, 0])))",
+    'torch.manual_seed(0)\nx = torch.randn(4)\ntorch.nn.MultiLabelMarginLoss()(x, torch.tensor([[2, 1, -1, 0]]))',
+    'torch.manual_seed(0)\nx = torch.randn(2, 4)\ntorch.nn.MultiLabelMarginLoss()(x, torch.tensor([2, 1, -1, 0]))',
+    'torch.manual_seed(0)\nx = torch.randn(2, 4)\ntorch.nn.MultiMarginLoss(weight=torch.ones(3))(x, torch.tensor([1, 2]))',
+    'torch.manual_seed(0)\nx = torch.randn(2, 4)\ntorch.nn.MultiMarginLoss(weight=torch.ones(2, 2))',
+    'torch.manual_seed(0)\nx = torch.randn(2, 4)\ntorch.nn.MultiLabelSoftMarginLoss(weight=torch.ones(3))(x, torch.ones(2, 4))',
+    "torch.manual_seed(0)\nx = torch.randn(4)\nprint(torch.round(torch.nn.MultiLabelSoftMarginLoss(reduction='none')(x, torch.tensor([1., 0, 1, 0])), decimals=4))",
+    'torch.manual_seed(0)\nx = torch.randn(2, 3, 4); y = torch.randint(0, 3, (2, 4))\nprint(torch.round(torch.nn.MultiMarginLoss()(x, y), decimals=4))',
+    'torch.manual_seed(0)\nx = torch.randn(2, 3, requires_grad=True)\nl = torch.nn.HingeEmbeddingLoss(margin=-1.0)(x, torch.tensor([[1., -1., -1.], [1., 1., -1.]]))\nl.backward()\nprint(torch.round(l, decimals=4), torch.round(x.grad, decimals=4))',
+    'torch.manual_seed(0)\nmu = torch.randn(3, requires_grad=True); y = torch.randn(3); var = torch.ones(3, requires_grad=True)\nl = torch.nn.GaussianNLLLoss(full=True)(mu, y, var)\nl.backward()\nprint(torch.round(l, decimals=4), torch.round(var.grad, decimals=4))',
+    "torch.manual_seed(0)\nmu = torch.randn(3, 2); y = torch.randn(3, 2)\nprint(torch.round(torch.nn.GaussianNLLLoss(reduction='none')(mu, y, torch.ones(3)), decimals=4).shape)\nprint(torch.round(torch.nn.GaussianNLLLoss(reduction='none')(mu, y, torch.ones(3, 1)), decimals=4).shape)\nprint(torch.round(torch.nn.GaussianNLLLoss(reduction='none')(mu, y, torch.ones(1, 2)), decimals=4).shape)",
+    'mu = torch.ones(3, 2); y = torch.zeros(3, 2)\ntorch.nn.GaussianNLLLoss()(mu, y, torch.ones(2))',
+    'torch.manual_seed(0)\nx = torch.randn(2, 3); y = torch.softmax(torch.randn(2, 3), 1)\nprint(torch.round(torch.nn.CrossEntropyLoss(ignore_index=-1)(x, y), decimals=4))\ntorch.nn.functional.cross_entropy(x, y, ignore_index=0)',
+    'torch.manual_seed(0)\nx = torch.randn(2, 3); y = torch.randint(0, 3, (2, 3))\ntorch.nn.functional.cross_entropy(x, y, ignore_index=0)',
+]
+
+SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS]
 
 # Differences left as they are: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS. (Snippets where torch reads uninitialized or out-of-bounds memory,
