@@ -261,3 +261,18 @@ def test_cross_entropy_probability_targets_refuse_ignore_index():
     with pytest.raises(RuntimeError, match="^Expected floating point type for target with class "
                                            "probabilities, got Long$"):
         F.cross_entropy(x, ember.zeros(2, 3, dtype=ember.int64), ignore_index=0)
+
+
+# -- max_unpool reports the last invalid index (torch's kernel goes on past the first) -------------
+
+def test_max_unpool_reports_the_last_invalid_index():
+    idx = ember.zeros(2, 2, 2, 2, dtype=ember.int64)
+    idx[0, 0, 0, 1] = 100
+    idx[0, 1, 1, 0] = 200
+    idx[1, 0, 0, 0] = -3
+    with pytest.raises(RuntimeError, match=r"^Found an invalid max index: -3 \(output volumes "
+                                           r"are of size 4x4\)$"):
+        F.max_unpool2d(ember.ones(2, 2, 2, 2), idx, 2)
+    with pytest.raises(RuntimeError, match=r"^Found an invalid max index: 7 \(output volumes "
+                                           r"are of size 6x1\)$"):
+        F.max_unpool1d(ember.ones(2, 3), ember.tensor([[9, 0, 8], [7, 1, 0]]), 2)

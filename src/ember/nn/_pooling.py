@@ -512,8 +512,10 @@ def _unpool(input, indices, nd, out):
     size = math.prod(out)
     bad = (idx < 0) | (idx >= size)
     if bad.any():
-        first = int(idx.ravel()[int(xp.argmax(bad.ravel()))])
-        raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size "
+        # torch's kernel goes on past a bad index and reports the last one it met
+        flags = bad.ravel()
+        last = int(idx.ravel()[flags.size - 1 - int(xp.argmax(flags[::-1]))])
+        raise RuntimeError(f"Found an invalid max index: {last} (output volumes are of size "
                            f"{'x'.join(str(o) for o in out)})")
     result = xp.zeros((x.shape[0], size), dtype=x.dtype)
     result[xp.arange(x.shape[0]).reshape(-1, 1), idx] = x.reshape(x.shape[0], -1)
