@@ -1013,7 +1013,34 @@ LOSS_OPTIONS = [
     'torch.manual_seed(0)\nx = torch.randn(2, 3); y = torch.randint(0, 3, (2, 3))\ntorch.nn.functional.cross_entropy(x, y, ignore_index=0)',
 ]
 
-SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS]
+# More pooling: dilation with ceil_mode, indices of 1-d and 3-d pools, MaxUnpool's bad indices,
+# fractional and adaptive pools, LPPool norms (0.5, 1, 3, +-inf), resampling to size 1.
+POOLING_OPTIONS = [
+    'x = torch.arange(49.).reshape(1, 7, 7)\nout, idx = torch.nn.MaxPool2d(3, stride=2, padding=1, dilation=2, ceil_mode=True, return_indices=True)(x)\nprint(out, idx)',
+    'x = torch.arange(64.).reshape(1, 1, 4, 4, 4)\nout, idx = torch.nn.MaxPool3d(3, stride=2, padding=1, return_indices=True, ceil_mode=True)(x)\nprint(out.shape, idx.flatten())',
+    'x = torch.arange(8.).reshape(1, 8)\nout, idx = torch.nn.MaxPool1d(3, stride=2, padding=1, return_indices=True)(x)\nprint(out, idx)',
+    'pool = torch.nn.MaxPool1d(2, return_indices=True)\nout, idx = pool(torch.arange(4.).reshape(1, 1, 4))\ntorch.nn.MaxUnpool1d(2)(out, idx * 5)',
+    'pool = torch.nn.MaxPool2d(2, return_indices=True)\nout, idx = pool(torch.arange(16.).reshape(1, 1, 4, 4))\ntorch.nn.MaxUnpool2d(2)(out, idx.int())',
+    'x = torch.arange(25.).reshape(1, 1, 5, 5)\nprint(torch.nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False, divisor_override=2)(x))',
+    'x = torch.arange(25.).reshape(1, 1, 5, 5)\nprint(torch.nn.AvgPool2d(2, stride=2, ceil_mode=True, divisor_override=1)(x))',
+    'torch.manual_seed(0)\nm = torch.nn.FractionalMaxPool3d(2, output_ratio=(0.5, 0.5, 0.5), return_indices=True)\nout, idx = m(torch.arange(64.).reshape(1, 1, 4, 4, 4))\nprint(out.flatten(), idx.flatten())',
+    'torch.manual_seed(0)\ntorch.nn.FractionalMaxPool2d(2)',
+    'torch.manual_seed(0)\ntorch.nn.FractionalMaxPool2d(2, output_size=2, output_ratio=0.5)',
+    'torch.manual_seed(0)\ntorch.nn.FractionalMaxPool2d(2, output_ratio=1.5)',
+    'x = torch.arange(6.).reshape(1, 1, 6)\nout, idx = torch.nn.AdaptiveMaxPool1d(9, return_indices=True)(x)\nprint(out, idx)',
+    'x = torch.arange(10.).reshape(1, 1, 10)\nprint(torch.round(torch.nn.LPPool1d(2, 3, stride=3, ceil_mode=True)(x), decimals=4))\nprint(torch.round(torch.nn.LPPool1d(2, 3, stride=3)(x), decimals=4))',
+    'x = -torch.arange(10.).reshape(1, 1, 10)\nprint(torch.round(torch.nn.LPPool1d(1, 2)(x), decimals=4))\nprint(torch.round(torch.nn.LPPool1d(3, 2)(x), decimals=4))',
+    "x = torch.arange(16.).reshape(1, 1, 4, 4)\nprint(torch.nn.LPPool2d(float('-inf'), 2)(x - 8))\nprint(torch.nn.LPPool1d(float('inf'), 3, stride=1)(torch.tensor([[[1., -5., 2., 0.]]])))",
+    'x = torch.arange(16.).reshape(1, 1, 4, 4)\nprint(torch.round(torch.nn.LPPool2d(0.5, 2)(x), decimals=3))',
+    'x = torch.arange(16.).reshape(1, 1, 4, 4)\nprint(torch.nn.LPPool2d(0, 2)(x))',
+    "x = torch.arange(4., requires_grad=True)\ny = torch.nn.functional.lp_pool1d(x.reshape(1, 1, 4), float('inf'), 2)\ny.sum().backward()\nprint(y, x.grad)",
+    "x = torch.tensor([[[[1., 2.], [3., 4.]]]])\nprint(torch.nn.Upsample(size=(3, 3), mode='bilinear', align_corners=True)(x))\nprint(torch.nn.Upsample(size=(1, 1), mode='bilinear', align_corners=True)(x))\nprint(torch.nn.Upsample(size=(1, 3), mode='bicubic', align_corners=True)(x))",
+    "x = torch.tensor([[[1., 2., 3.]]])\nprint(torch.nn.Upsample(size=1, mode='linear', align_corners=True)(x))\nprint(torch.nn.Upsample(size=1, mode='linear', align_corners=False)(x))\nprint(torch.nn.Upsample(size=2, mode='nearest-exact')(x))",
+    'out = torch.ones(2, 2, 2, 2)\nidx = torch.zeros(2, 2, 2, 2, dtype=torch.long)\nidx[0, 0, 0, 1] = 100; idx[0, 1, 1, 0] = 200; idx[1, 0, 0, 0] = -3\ntorch.nn.functional.max_unpool2d(out, idx, 2)',
+    'o3 = torch.ones(1, 2, 2, 2, 2); i3 = torch.zeros(1, 2, 2, 2, 2, dtype=torch.long)\ni3[0, 0, 0, 0, 1] = 99; i3[0, 1, 1, 1, 0] = 77; i3[0, 0, 1, 0, 0] = 88\ntorch.nn.functional.max_unpool3d(o3, i3, 2)',
+]
+
+SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS, *POOLING_OPTIONS]
 
 # Differences left as they are: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS. (Snippets where torch reads uninitialized or out-of-bounds memory,
