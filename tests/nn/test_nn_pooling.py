@@ -527,3 +527,40 @@ def test_max_pool_gradient_is_plus_zero_off_the_maximum():
 ])
 def test_adaptive_pools_allow_torchs_empty_dims(fn, shape, out):
     assert tuple(fn(ember.ones(shape), 2).shape) == out
+
+
+def _reduced_adaptive_avg_3d(x, out, dtype):
+    """torch's CPU rule for float16/bfloat16 adaptive_avg_pool3d, one window at a time: the sum
+    kept in the reduced dtype (rounded after each add, in d, h, w order), then / kd / kh / kw,
+    each quotient rounded."""
+    f32 = np.float32
+    rnd = lambda v: f32(np.asarray(v, f32).astype(dtype))     # noqa: E731
+    lead, (d, h, w) = x.shape[:-3], x.shape[-3:]
+    bounds = [[((i * n) // o, -((-(i + 1) * n) // o)) for i in range(o)]
+              for n, o in zip((d, h, w), out)]
+    result = np.zeros(lead + tuple(out), f32)
+    for idx in np.ndindex(*lead):
+        for i, (d0, d1) in enumerate(bounds[0]):
+            for j, (h0, h1) in enumerate(bounds[1]):
+                for k, (w0, w1) in enumerate(bounds[2]):
+                    total = f32(0)
+                    for a in range(d0, d1):
+                        for b in range(h0, h1):
+                            for c in range(w0, w1):
+                                total = rnd(total + x[idx + (a, b, c)])
+                    for size in (d1 - d0, h1 - h0, w1 - w0):
+                        total = rnd(total / f32(size))
+                    result[idx + (i, j, k)] = total
+    return result
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,out", [((1, 2, 4, 4, 4), (3, 3, 3)), ((3, 5, 4, 9), (2, 4, 5)),
+                                       ((1, 1, 7, 5, 9), (2, 3, 4))])
+def test_adaptive_avg_pool3d_of_reduced_floats_sums_in_their_dtype(dtype, shape, out):
+    x = (np.random.default_rng(0).standard_normal(shape) * 10).astype(np.float32)
+    t = ember.tensor(x).to(getattr(ember, dtype))
+    got = ember.nn.functional.adaptive_avg_pool3d(t, out)
+    assert got.dtype == t.dtype and tuple(got.shape) == shape[:-3] + out
+    want = _reduced_adaptive_avg_3d(t.float().numpy(), out, t._data.dtype)
+    np.testing.assert_array_equal(got.float().numpy(), want)

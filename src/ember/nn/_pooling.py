@@ -362,7 +362,10 @@ def _adaptive_avg_nd(input, nd, output_size):
                            f"0 but received {{{received}}}")
     _adaptive_checks(input, nd, name, got_colon=False)
     _check_dtype(input, name if nd == 2 else name + "_cpu", integers=False)
-    data = ops.adaptive_avg_pool(input._data, out)
+    if nd == 3 and input._data.dtype.itemsize == 2 and input.device.type == "cpu":
+        data = ops.adaptive_avg_pool3d_reduced(input._data, out)
+    else:
+        data = ops.adaptive_avg_pool(input._data, out)
     (result,) = ops.apply(ops.AVG_POOLS["AdaptiveAvgPool", nd], (input,),
                           (ops.laid_like(input, data),),
                           {"spatial": tuple(input.shape[-nd:])})

@@ -411,6 +411,39 @@ def adaptive_avg_pool(x, out, transpose=False):
         x.dtype, copy=False)
 
 
+def adaptive_avg_pool3d_reduced(x, out):
+    """adaptive_avg_pool3d of float16/bfloat16 as torch's CPU kernel computes it: each window's
+    sum accumulated in the reduced dtype, one element at a time in (d, h, w) order (rounded
+    after every add), then divided by the window's depth, height and width in turn (each
+    quotient rounded to the dtype).
+
+    NOTE: torch's 1-d and 2-d kernels (and float32) accumulate in float32; its 3-d kernel for
+    the reduced dtypes keeps the running sum in the dtype itself, so its results differ from a
+    float32 average by several units in the last place; here they are the same bits."""
+    xp = backend_of(x).xp
+    dtype, f32 = x.dtype, np.dtype(np.float32)
+    bounds = [adaptive_bounds(n, o) for n, o in zip(x.shape[-3:], out)]
+    # per dim: each output's first input index, window length, and the longest window
+    starts = [xp.asarray(s) for s, _ in bounds]
+    lengths = [xp.asarray(e) - xp.asarray(s) for s, e in bounds]
+    total = xp.zeros(x.shape[:-3] + tuple(out), f32)
+    values = x.astype(f32)
+    grid = xp.ix_(*[xp.arange(o) for o in out])
+    for a in range(int(lengths[0].max())):
+        for b in range(int(lengths[1].max())):
+            for c in range(int(lengths[2].max())):
+                index = [starts[k][grid[k]] + step for k, step in enumerate((a, b, c))]
+                valid = (a < lengths[0][grid[0]]) & (b < lengths[1][grid[1]]) & \
+                    (c < lengths[2][grid[2]])
+                picked = values[(...,) + tuple(xp.minimum(i, n - 1) for i, n in
+                                                zip(index, x.shape[-3:]))]
+                added = (total + picked).astype(dtype).astype(f32)
+                total = xp.where(valid, added, total)
+    for k in range(3):      # sum / kT / kH / kW: three divisions, each rounded to the dtype
+        total = (total / lengths[k][grid[k]].astype(f32)).astype(dtype).astype(f32)
+    return total.astype(dtype)
+
+
 class _AdaptiveAvgBackward(Op):
     abstract = True
     inputs = ("grad_output",)
