@@ -1,10 +1,10 @@
 """Every operator family. Importing this package registers them all in `registry`."""
 from .. import _creation
-from . import (activations, binary, compare, conversion, creation_more,  # noqa: F401
-               elementwise_extra, elementwise_more, indexing, inplace, integration, joining,
-               legacy_linalg, linalg, logical, products, queries, reduction, sampling, scans,
-               scatter_gather, scatter_views, shaping, sorting, statistics, ternary, unary,
-               views, views_inplace)
+from . import (activations, binary, compare, complex_parts, conversion,  # noqa: F401
+               creation_more, elementwise_extra, elementwise_more, indexing, inplace,
+               integration, joining, legacy_linalg, linalg, logical, products, queries,
+               reduction, sampling, scans, scatter_gather, scatter_views, shaping, sorting,
+               statistics, ternary, unary, views, views_inplace)
 from . import spectral_stft, spectral_windows  # noqa: F401
 from . import histograms, index_reduce, sampling_more  # noqa: F401
 from . import legacy_factorizations  # noqa: F401

@@ -768,7 +768,7 @@ def contiguous(self, memory_format=None):
 
 
 def install_properties(tensor_class):
-    from .unary import _imag, _real, _set_imag, _set_real
+    from .complex_parts import _imag, _real, _set_imag, _set_real
     tensor_class.real = property(_real, _set_real)
     tensor_class.imag = property(_imag, _set_imag)
     tensor_class.T = property(_T)
