@@ -276,3 +276,26 @@ def test_max_unpool_reports_the_last_invalid_index():
     with pytest.raises(RuntimeError, match=r"^Found an invalid max index: 7 \(output volumes "
                                            r"are of size 6x1\)$"):
         F.max_unpool1d(ember.ones(2, 3), ember.tensor([[9, 0, 8], [7, 1, 0]]), 2)
+
+
+# -- linear's argument types -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, text", [
+    ((None, "W"), "argument 'input' (position 1) must be Tensor, not NoneType"),
+    (("X", None), "argument 'weight' (position 2) must be Tensor, not NoneType"),
+    (("X", "W", 1), "argument 'bias' (position 3) must be Tensor, not int"),
+    (([1.0, 2.0, 3.0], "W"), "argument 'input' (position 1) must be Tensor, not list")])
+def test_linear_refuses_non_tensors(args, text):
+    given = {"X": ember.ones(3), "W": ember.ones(2, 3)}
+    args = [given.get(a, a) if isinstance(a, str) else a for a in args]
+    with pytest.raises(TypeError) as info:
+        F.linear(*args)
+    assert str(info.value) == "linear(): " + text
+
+
+def test_linear_module_with_its_weight_removed():
+    m = nn.Linear(3, 2)
+    m.weight = None
+    with pytest.raises(TypeError, match=r"argument 'weight' \(position 2\) must be Tensor, not "
+                                        r"NoneType"):
+        m(ember.ones(3))

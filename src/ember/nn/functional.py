@@ -209,6 +209,9 @@ def linear(input, weight, bias=None):
     out = _linear_2d(input, weight, bias)      # the common float 2-D case, in one kernel
     if out is not None:
         return out
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or \
+            not (bias is None or isinstance(bias, Tensor)):
+        _linear_argument_error(input, weight, bias)
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{input.ndim}D and {weight.ndim}D")
@@ -226,6 +229,14 @@ def linear(input, weight, bias=None):
     if flat is None:
         flat = addmm(bias, rows, weight.t())
     return flat.view(tuple(input.shape[:-1]) + (weight.shape[0],))
+
+
+def _linear_argument_error(input, weight, bias):
+    for position, (arg, value) in enumerate((("input", input), ("weight", weight),
+                                             ("bias", bias)), 1):
+        if not isinstance(value, Tensor) and (value is not None or arg != "bias"):
+            raise TypeError(f"linear(): argument '{arg}' (position {position}) must be Tensor, "
+                            f"not {type(value).__name__}")
 
 
 def bilinear(input1, input2, weight, bias=None):
