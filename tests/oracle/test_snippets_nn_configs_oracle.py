@@ -1040,7 +1040,54 @@ POOLING_OPTIONS = [
     'o3 = torch.ones(1, 2, 2, 2, 2); i3 = torch.zeros(1, 2, 2, 2, 2, dtype=torch.long)\ni3[0, 0, 0, 0, 1] = 99; i3[0, 1, 1, 1, 0] = 77; i3[0, 0, 1, 0, 0] = 88\ntorch.nn.functional.max_unpool3d(o3, i3, 2)',
 ]
 
-SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS, *POOLING_OPTIONS]
+# Cells, Bilinear, shuffles, Fold, Flatten/Unflatten, Linear and ConvTranspose with bad
+# shapes and arguments.
+SHAPES_AND_ARGUMENTS = [
+    'torch.nn.RNNCell(3, 4)(torch.randn(2, 3), torch.zeros(1, 2, 4))',
+    'torch.nn.RNNCell(3, 4)(torch.randn(1, 2, 3))',
+    'torch.nn.LSTMCell(3, 4)(torch.randn(2, 3), torch.zeros(2, 4))',
+    'torch.nn.LSTMCell(3, 4)(torch.randn(2, 3), (torch.zeros(2, 4), torch.zeros(3, 4)))',
+    'torch.nn.LSTMCell(3, 4)(torch.randn(3), (torch.zeros(1, 4), torch.zeros(1, 4)))',
+    'torch.nn.GRUCell(3, 4)(torch.randn(3), torch.zeros(1, 4))',
+    'print(torch.nn.GRUCell(3, 4)(torch.randn(3), torch.zeros(4)).shape)',
+    'torch.nn.RNNCell(3, 4).double()(torch.randn(2, 3))',
+    'torch.nn.Bilinear(3, 4, 5)(torch.randn(2, 3), torch.randn(2, 3))',
+    'torch.nn.Bilinear(3, 4, 5)(torch.randn(2, 3), torch.randn(3, 4))',
+    'print(torch.nn.Bilinear(3, 4, 5)(torch.randn(3), torch.randn(4)).shape)',
+    'torch.nn.PixelShuffle(2)(torch.ones(4, 2))',
+    'print(torch.nn.PixelShuffle(2)(torch.ones(4, 2, 2)).shape)',
+    'torch.nn.PixelUnshuffle(2)(torch.ones(1, 3, 3))',
+    'torch.nn.ChannelShuffle(2)(torch.ones(4, 2))',
+    'print(torch.nn.ChannelShuffle(2)(torch.arange(8.).reshape(4, 2)))',
+    'print(torch.nn.Fold((3, 3), 2)(torch.ones(4, 4)).shape)',
+    'torch.nn.Fold((3, 3), 2)(torch.ones(4))',
+    'm = torch.nn.Embedding(3, 2)\nm.weight = torch.zeros(3, 2)',
+    'm = torch.nn.Linear(3, 2)\nm.weight = None\nprint(m.weight)\nm(torch.ones(3))',
+    'print(torch.nn.Unflatten(1, (-1, 2))(torch.ones(2, 6)).shape)',
+    'torch.nn.Unflatten(1, (-1, -1))(torch.ones(2, 6))',
+    'torch.nn.Unflatten(1, (4, -1))(torch.ones(2, 6))',
+    'x = torch.ones(2, 3, 4).transpose(0, 2)\nprint(torch.nn.Flatten()(x).shape, torch.nn.Flatten()(x).is_contiguous())',
+    'print(torch.nn.Flatten(0, 0)(torch.ones(2, 3)).shape, torch.nn.Flatten(-1, -1)(torch.ones(2, 3)).shape)',
+    'torch.nn.Flatten(0, 2)(torch.ones(2, 3))',
+    'print(torch.nn.Identity()(None), torch.nn.Identity()([1, 2]))',
+    'torch.manual_seed(0)\nm = torch.nn.Linear(3, 2)\nprint(m(torch.randn(0)))',
+    'torch.manual_seed(0)\nm = torch.nn.Linear(3, 2)\nm(torch.randn(2, 4))',
+    'torch.manual_seed(0)\nm = torch.nn.Linear(3, 2)\nm(torch.tensor(1.))',
+    'torch.manual_seed(0)\nm = torch.nn.Conv1d(3, 2, 1)\nm(torch.randn(3))',
+    'torch.manual_seed(0)\nm = torch.nn.ConvTranspose1d(3, 2, 1)\nm(torch.randn(2, 2, 4))',
+    'torch.manual_seed(0)\nm = torch.nn.ConvTranspose2d(4, 2, 1, groups=2)\nm(torch.randn(1, 3, 4, 4))',
+    'torch.nn.ConvTranspose2d(3, 2, 1, groups=2)',
+    'torch.nn.ConvTranspose2d(4, 3, 1, groups=2)',
+    'torch.manual_seed(0)\nm = torch.nn.ConvTranspose2d(2, 2, 3, stride=2, output_padding=2)\nm(torch.randn(1, 2, 3, 3))',
+    'torch.manual_seed(0)\nm = torch.nn.ConvTranspose2d(2, 2, 3, stride=2, dilation=2, output_padding=1)\nprint(m(torch.randn(1, 2, 3, 3)).shape)',
+    'torch.manual_seed(0)\nm = torch.nn.ConvTranspose2d(2, 2, 3, stride=1, dilation=2, output_padding=1)\nm(torch.randn(1, 2, 3, 3))',
+    'torch.nn.functional.linear(None, torch.ones(2, 3))',
+    'torch.nn.functional.linear(torch.ones(3), torch.ones(2, 3), 1)',
+    'torch.nn.functional.linear([1., 2., 3.], torch.ones(2, 3))',
+    'print(torch.nn.functional.linear(torch.ones(3), torch.ones(2, 3), None))',
+]
+
+SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS, *POOLING_OPTIONS, *SHAPES_AND_ARGUMENTS]
 
 # Differences left as they are: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS. (Snippets where torch reads uninitialized or out-of-bounds memory,
