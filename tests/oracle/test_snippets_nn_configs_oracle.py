@@ -1087,7 +1087,42 @@ SHAPES_AND_ARGUMENTS = [
     'print(torch.nn.functional.linear(torch.ones(3), torch.ones(2, 3), None))',
 ]
 
-SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS, *POOLING_OPTIONS, *SHAPES_AND_ARGUMENTS]
+# MultiheadAttention mask combinations (mixed types, 3-d, uint8, half) with bias_kv and
+# zero_attn; PackedSequence methods, unpad/unpack, gradients through packing.
+ATTENTION_MASKS_AND_PACKING = [
+    "torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, attn_mask=torch.zeros(3, 3, dtype=torch.bool), key_padding_mask=torch.tensor([[0., 0., float('-inf')], [0., 0., 0.]]))\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))",
+    "torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, attn_mask=torch.triu(torch.full((3, 3), float('-inf')), 1), key_padding_mask=torch.tensor([[False, False, True], [False, False, False]]))\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))",
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, add_zero_attn=True)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, attn_mask=torch.zeros(4, 3, 3, dtype=torch.bool), key_padding_mask=torch.tensor([[False, True, True], [False, False, False]]))\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, add_bias_kv=True, add_zero_attn=True)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, attn_mask=torch.randn(4, 3, 3), average_attn_weights=False)\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, add_bias_kv=True)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, key_padding_mask=torch.tensor([[True, True, True], [False, False, False]]))\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, kdim=2, vdim=3)\nq = torch.randn(3, 2, 4)\nk = torch.randn(5, 2, 2); v = torch.randn(5, 2, 3)\nout, w = m(q, k, v, key_padding_mask=torch.zeros(2, 5, dtype=torch.bool))\nprint(torch.round(out, decimals=4), torch.round(w, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, attn_mask=torch.zeros(3, 3, dtype=torch.uint8))\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, key_padding_mask=torch.zeros(2, 3, dtype=torch.uint8))\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, attn_mask=torch.zeros(3, 3, dtype=torch.float16))\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, need_weights=False, attn_mask=torch.zeros(3, 3, dtype=torch.bool), is_causal=True)\nprint(torch.round(out, decimals=4))\nprint(None if w is None else torch.round(w, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, add_bias_kv=True)\nq = torch.randn(3, 2, 4)\nm(q, q, q, attn_mask=torch.zeros(3, 4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, add_zero_attn=True)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, attn_mask=torch.zeros(3, 3), key_padding_mask=torch.zeros(2, 3, dtype=torch.bool))\nprint(w.shape)',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, add_bias_kv=True)\nq = torch.randn(3, 2, 4)\nout, w = m(q, q, q, need_weights=True)\nout.sum().backward()\nprint(torch.round(m.bias_k.grad, decimals=4), torch.round(m.bias_v.grad, decimals=4))',
+    'torch.manual_seed(0)\nm = torch.nn.MultiheadAttention(4, 2, kdim=3, vdim=3, bias=False, add_bias_kv=True, batch_first=True)\nq = torch.randn(2, 3, 4); k = torch.randn(2, 5, 3)\nout, w = m(q, k, k)\nprint(torch.round(out.sum(), decimals=4), w.shape)\nprint(sorted(n for n, _ in m.named_parameters()))',
+    'x = torch.arange(12.).reshape(3, 4)\np = torch.nn.utils.rnn.pack_padded_sequence(x, [2, 4, 1], batch_first=True, enforce_sorted=False)\nprint(torch.nn.utils.rnn.unpack_sequence(p))',
+    'x = torch.arange(12.).reshape(3, 4)\nprint(torch.nn.utils.rnn.unpad_sequence(x, torch.tensor([2, 4, 1]), batch_first=True))',
+    'x = torch.arange(12.).reshape(4, 3)\nprint(torch.nn.utils.rnn.unpad_sequence(x, torch.tensor([2, 4, 1])))',
+    'x = torch.arange(12.).reshape(3, 4)\np = torch.nn.utils.rnn.pack_padded_sequence(x, [2, 4, 1], batch_first=True, enforce_sorted=False)\nprint(p.is_pinned(), p.is_cuda, p.data.dtype, p.to(torch.int64).data.dtype)\nprint(p.float().data.dtype, p.half().data.dtype, p.long().data.dtype)',
+    'x = torch.arange(12.).reshape(3, 4)\np = torch.nn.utils.rnn.pack_padded_sequence(x, [2, 4, 1], batch_first=True, enforce_sorted=False)\nprint(len(p), p[1], p._fields)',
+    'x = torch.arange(12.).reshape(3, 4)\np = torch.nn.utils.rnn.pack_padded_sequence(x, [2, 4, 1], batch_first=True, enforce_sorted=False)\nd, b, si, ui = p\nprint(d.shape, b, si, ui)',
+    'p = torch.nn.utils.rnn.PackedSequence(torch.arange(3.), torch.tensor([2, 1]))\nprint(p)\nprint(torch.nn.utils.rnn.pad_packed_sequence(p))',
+    'torch.nn.utils.rnn.PackedSequence(torch.arange(3.), [2, 1])',
+    'print(torch.nn.utils.rnn.invert_permutation(torch.tensor([2, 0, 1])), torch.nn.utils.rnn.invert_permutation(None))',
+    'seqs = [torch.ones(3, 2), torch.ones(1, 2) * 2]\np = torch.nn.utils.rnn.pack_sequence(seqs)\nprint(p.batch_sizes, p.data.shape)\nprint(torch.nn.utils.rnn.pad_packed_sequence(p, batch_first=True, padding_value=-1))',
+    'seqs = [torch.ones(1, 2), torch.ones(3, 2) * 2]\ntorch.nn.utils.rnn.pack_sequence(seqs)',
+    'x = torch.ones(3, 2)\ntorch.nn.utils.rnn.pack_padded_sequence(x, torch.tensor([3, 2], dtype=torch.float32))',
+    'x = torch.ones(3, 2, 1)\np = torch.nn.utils.rnn.pack_padded_sequence(x, torch.tensor([3, 2], dtype=torch.int32))\nprint(p.batch_sizes, p.batch_sizes.dtype)',
+    'x = torch.ones(3, 2, 1)\ntorch.nn.utils.rnn.pack_padded_sequence(x, [3, 2, 1])',
+    'x = torch.ones(3, 2, 1, requires_grad=True)\np = torch.nn.utils.rnn.pack_padded_sequence(x * 2, [3, 2])\nprint(p.data.grad_fn, p.data.requires_grad)\np.data.sum().backward()\nprint(x.grad.flatten())',
+    'x = torch.ones(2, 3, 1, requires_grad=True)\np = torch.nn.utils.rnn.pack_padded_sequence(x, [1, 3], batch_first=True, enforce_sorted=False)\nout, lens = torch.nn.utils.rnn.pad_packed_sequence(p, batch_first=True)\nprint(out.grad_fn, lens)\nout.sum().backward()\nprint(x.grad.flatten())',
+]
+
+SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS, *POOLING_OPTIONS, *SHAPES_AND_ARGUMENTS, *ATTENTION_MASKS_AND_PACKING]
 
 # Differences left as they are: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS. (Snippets where torch reads uninitialized or out-of-bounds memory,
