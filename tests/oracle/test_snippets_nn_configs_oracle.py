@@ -1122,7 +1122,25 @@ ATTENTION_MASKS_AND_PACKING = [
     'x = torch.ones(2, 3, 1, requires_grad=True)\np = torch.nn.utils.rnn.pack_padded_sequence(x, [1, 3], batch_first=True, enforce_sorted=False)\nout, lens = torch.nn.utils.rnn.pad_packed_sequence(p, batch_first=True)\nprint(out.grad_fn, lens)\nout.sum().backward()\nprint(x.grad.flatten())',
 ]
 
-SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS, *POOLING_OPTIONS, *SHAPES_AND_ARGUMENTS, *ATTENTION_MASKS_AND_PACKING]
+# Embedding and EmbeddingBag gradients with padding_idx, max_norm, per_sample_weights and
+# empty bags; out-of-range indices.
+EMBEDDING_GRADIENTS = [
+    'torch.manual_seed(0)\nm = torch.nn.Embedding(5, 2, padding_idx=1, scale_grad_by_freq=True)\nm(torch.tensor([1, 1, 2, 2, 2, 4])).sum().backward()\nprint(m.weight.grad)',
+    'torch.manual_seed(0)\nm = torch.nn.Embedding(5, 2, max_norm=0.5)\nidx = torch.tensor([[3, 3], [0, 3]])\nout = m(idx)\nout.sum().backward()\nprint(torch.round(out, decimals=4), torch.round(m.weight.grad, decimals=4))',
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum', include_last_offset=True)\nout = m(torch.tensor([1, 2, 3]), torch.tensor([0, 0, 3, 3]))\nprint(torch.round(out, decimals=4))",
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='max', padding_idx=2)\nout = m(torch.tensor([2, 2, 3]), torch.tensor([0, 2]))\nprint(torch.round(out, decimals=4))\nout.sum().backward()\nprint(m.weight.grad)",
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='mean', padding_idx=2)\nout = m(torch.tensor([2, 2, 3]), torch.tensor([0, 2]))\nout.sum().backward()\nprint(torch.round(out, decimals=4), m.weight.grad)",
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum', padding_idx=2)\npsw = torch.tensor([1., 2., 3.], requires_grad=True)\nout = m(torch.tensor([2, 1, 3]), torch.tensor([0, 2]), per_sample_weights=psw)\nout.sum().backward()\nprint(torch.round(out, decimals=4), torch.round(psw.grad, decimals=4))",
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum', max_norm=0.1)\nout = m(torch.tensor([[1, 1, 2]]))\nprint(torch.round(out, decimals=4), torch.round(m.weight.norm(dim=1), decimals=4))",
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum')\nm(torch.tensor([1, 2]), torch.tensor([0, 3]))",
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum')\nm(torch.tensor([1, 5]), torch.tensor([0, 1]))",
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum')\nm(torch.tensor([1, -1]), torch.tensor([0, 1]))",
+    'torch.manual_seed(0)\nm = torch.nn.Embedding(5, 2)\nm(torch.tensor([[1, 7]]))',
+    'torch.manual_seed(0)\nm = torch.nn.Embedding(5, 2)\nm(torch.tensor([-6]))',
+    "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum', scale_grad_by_freq=True)\nm(torch.tensor([[1, 2, 3]])).sum().backward()\nprint(m.weight.grad)",
+]
+
+SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS, *POOLING_OPTIONS, *SHAPES_AND_ARGUMENTS, *ATTENTION_MASKS_AND_PACKING, *EMBEDDING_GRADIENTS]
 
 # Differences left as they are: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS. (Snippets where torch reads uninitialized or out-of-bounds memory,
@@ -1134,6 +1152,10 @@ BUGS = [
      'torch.manual_seed(0)\nm = torch.nn.Embedding(5, 2, sparse=True)\nm(torch.tensor([1, 1, 3])).sum().backward()\ng = m.weight.grad\nprint(g.is_sparse, g.layout)\nprint(g.to_dense())'),
     ("torch's CPU embedding_bag backward with scale_grad_by_freq divides the i-th distinct index's gradient by the count of the i-th sorted index (index 2 gets 1/2 here); ember divides each by its own count",
      "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum', scale_grad_by_freq=True)\nm(torch.tensor([[1, 1, 2]])).sum().backward()\nprint(m.weight.grad)"),
+    ("torch's CPU embedding_bag backward with scale_grad_by_freq divides the i-th distinct index's gradient by the count of the i-th sorted index (index 1 gets 1/4 here, after padding index 0 twice); ember divides each by its own count",
+     "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='mean', scale_grad_by_freq=True, padding_idx=0)\nm(torch.tensor([[0, 1, 2], [3, 4, 0]])).sum().backward()\nprint(m.weight.grad)"),
+    ("torch's CPU embedding_bag in mode 'mean' with include_last_offset=True divides the last bag by the count of indices from its start to the end of the input, past offsets[-1] (here one row over 3); ember divides by the bag's own size",
+     "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='mean', include_last_offset=True)\nout = m(torch.tensor([1, 2, 3]), torch.tensor([0, 1]))\nprint(torch.round(out, decimals=4))"),
     ("torch's CPU batch norm in bfloat16 or float16 (parameters of the same dtype) rounds the batch mean and 1/std to that dtype before normalizing; ember keeps them in float32",
      'torch.manual_seed(0)\nm = torch.nn.BatchNorm1d(3).to(torch.bfloat16)\nx = torch.randn(4, 3).to(torch.bfloat16)\nout = m(x)\nout = out[0] if isinstance(out, tuple) else out\nprint(out.dtype, out)'),
     ("torch's CPU batch norm in bfloat16 or float16 (parameters of the same dtype) rounds the batch mean and 1/std to that dtype before normalizing; ember keeps them in float32",
