@@ -54,10 +54,11 @@ SIGNATURES = {
     "sum": ["(*, torch.dtype dtype = None)",
             "(tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None, "
             "Tensor out = None)"],
-    "mean": ["(*, torch.dtype dtype = None)",
-             "(tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None)"],
+    "mean": ["(*, torch.dtype dtype = None, Tensor out = None)",
+             "(tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None, "
+             "Tensor out = None)"],
     "prod": ["(*, torch.dtype dtype = None)",
-             "(int dim, bool keepdim = False, *, torch.dtype dtype = None)"],
+             "(int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"],
     "max": ["(*, Tensor out = None)", "(Tensor other, *, Tensor out = None)",
             "(int dim, bool keepdim = False, *, tuple of Tensors out = None)"],
     "min": ["(*, Tensor out = None)", "(Tensor other, *, Tensor out = None)",
@@ -127,8 +128,9 @@ class _Signature:
     def __init__(self, text, function):
         inner = text[1:-1]
         parts = [p for p in inner.split(", ") if p] if inner else []
-        if function and not inner.startswith("tuple of Tensors"):   # cat's tensors come first
-            parts.insert(0, "Tensor input")
+        if function:
+            if not inner.startswith("tuple of Tensors"):    # cat's tensors come first
+                parts.insert(0, "Tensor input")
         else:                   # a method takes no `out`
             parts = [p for p in parts if not p.endswith(" out = None")]
             if parts[-1:] == ["*"]:

@@ -56,6 +56,10 @@ def _tensor_list(tensors, name):
 def _finish_join(op, tensors, result, params, out, name):
     requires_grad = any(t._requires_grad for t in tensors)
     if out is not None:
+        if isinstance(out, Tensor) and out._data.dtype != result.dtype and not _dtype.can_cast(
+                _dtype._FROM_NUMPY[result.dtype], out.dtype):     # (stack's text too)
+            raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                            f"{out.dtype._scalar_name}")
         check_out(name, out, result.dtype, requires_grad)
         check_internal_overlap(out)     # torch: and out shares no memory with an input
         check_overlap(out, tensors, full=True)

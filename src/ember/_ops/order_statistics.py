@@ -137,7 +137,8 @@ def write_pair(name, out, results, requires_grad):
         if o.dtype is not r.dtype:
             raise RuntimeError(f"Expected out tensor to have dtype {r.dtype._cpp_name}, but got "
                                f"{o.dtype._cpp_name} instead")
-    return getattr(return_types, name)(*(write_out(o, r._data) for o, r in zip(out, results)))
+    written = (write_out(o, r._data) for o, r in zip(out, results))
+    return getattr(return_types, name + "_out")(*written)
 
 
 def _along(name, input, dim):

@@ -103,6 +103,19 @@ def _sum_dtype(data, dtype, name):
     return _dtype.int64._np if data.dtype.kind in "biu" else data.dtype
 
 
+def _out_dtype(name, dim, dtype, out):
+    """The dtype of sum/prod with `out=`: out's (torch casts the input to it first)."""
+    if not isinstance(out, Tensor):
+        return dtype
+    if dtype is None:
+        return out.dtype
+    dtype = _dtype.as_dtype(dtype, name)
+    if dtype is not out.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {dtype._cpp_name}, but got "
+                           f"{out.dtype._cpp_name} instead")
+    return dtype
+
+
 @function()
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over `dim` (an int or a tuple); ints and bools sum as int64."""
@@ -119,6 +132,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         dim, dtype = None, dim
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
+    if out is not None:
+        dtype = _out_dtype("sum", dim, dtype, out)
     target = _sum_dtype(data, dtype, "sum")
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
@@ -181,8 +196,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     data = input._data
     target = input.dtype if dtype is None else _dtype.as_dtype(dtype, "mean")
     if not (target.is_floating_point or target.is_complex):
-        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
-                           f"floating point or complex dtype. Got: {target._scalar_name}")
+        which = "Input" if dtype is None else "Optional"
+        raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either "
+                           f"a floating point or complex dtype. Got: {target._scalar_name}")
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target._np)
@@ -278,6 +294,8 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         dim, dtype = None, dim
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
+    if out is not None:
+        dtype = _out_dtype("prod", dim, dtype, out)
     data = input._data
     target = _sum_dtype(data, dtype, "prod")
     xp = backend_of(data).xp
@@ -400,7 +418,7 @@ def _extreme(name, input, dim, keepdim, other, out):
                                f"{indices_out.dtype._cpp_name} instead")
         write_out(values_out, v._data)
         write_out(indices_out, indices._data)
-        return (return_types.max if name == "max" else return_types.min)(out[0], out[1])
+        return (return_types.max_out if name == "max" else return_types.min_out)(out[0], out[1])
     return result
 
 
@@ -445,6 +463,10 @@ def _amax(name, op, input, dim, keepdim, out):
     xp = backend_of(data).xp
     reduce = xp.max if name == "amax" else xp.min
     result = xp.asarray(reduce(data, axis=_axis(dims, data.ndim), keepdims=keepdim))
+    if out is not None and isinstance(out, Tensor) and out.dtype is not input.dtype:
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got "
+                           f"{input.dtype._scalar_name} for input's dtype and "
+                           f"{out.dtype._scalar_name} for out's dtype.")
     return _run(op, input, result, {"dims": dims, "keepdim": keepdim}, out)
 
 
@@ -488,6 +510,9 @@ def _arg(name, input, dim, keepdim, out):
                 result = xp.expand_dims(result, d)
     result = xp.asarray(result).astype("int64", copy=False)
     if out is not None:
+        if out.dtype is not _dtype.int64:
+            raise RuntimeError(f"Expected out tensor to have dtype long int, but got "
+                               f"{out.dtype._cpp_name} instead")
         return write_out(out, result)
     return wrap(result)
 
@@ -522,6 +547,9 @@ def _truth(name, input, dim, keepdim, out):
     if data.dtype == "uint8":          # torch keeps uint8 for uint8 inputs
         result = result.astype("uint8")
     if out is not None:
+        if out.dtype is not _dtype.bool and out.dtype is not _dtype.uint8:
+            raise RuntimeError(f"{name} only supports bool tensor for result, got: "
+                               f"{out.dtype._scalar_name}")
         return write_out(out, result)
     return wrap(result)
 

@@ -48,9 +48,13 @@ def _scan(name, op, input, dim, dtype, out):
     """cumsum/cumprod: the accumulate kernel in the accumulation dtype, then out= or in place."""
     data = input._data
     d, axis = _axis(data, dim)
+    inplace = out.__class__ is Inplace
+    if dtype is None and out is not None and not inplace and isinstance(out, Tensor):
+        dtype = out.dtype           # torch casts the input to out's dtype first
     if dtype is not None:
         dtype = _dtype.as_dtype(dtype, name)    # Python's number types too: dtype=float
-    inplace = out.__class__ is Inplace
+        if dtype is _dtype.bool:
+            raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if inplace and data.dtype.kind == "b":
         raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if inplace and dtype is not None and dtype._np != data.dtype:

@@ -36,7 +36,8 @@ _REPLAY_LONGEST = 100_000   # longer rows with ties keep the stable order (repla
 def _refuse(name, input):
     kind = input._data.dtype.kind
     if kind == "c":
-        raise RuntimeError(f"{' Sort' if name == 'sort' else name} does not support complex "
+        # (torch's texts start with a space)
+        raise RuntimeError(f" {'Sort' if name == 'sort' else name} does not support complex "
                            f"dtypes on CPU")
     if kind == "b" and name == "topk":
         raise RuntimeError("topk does not support bool dtypes on CPU")
@@ -126,7 +127,7 @@ def _pair(name, op, input, values, index, d, out):
             raise RuntimeError(f"Expected out tensor to have dtype {r.dtype._cpp_name}, but got "
                                f"{o.dtype._cpp_name} instead")
         write_out(o, r._data)
-    return kind(*out)
+    return getattr(return_types, name + "_out")(*out)
 
 
 def _sorted(input, dim, descending, stable):

@@ -133,14 +133,16 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     x = data
     xp = backend_of(data).xp
     lo, hi = x.dtype.type(min), x.dtype.type(max)
-    if lo == hi and x.size:
+    measured = lo == hi and x.size
+    if measured:
         lo, hi = x.min(), x.max()
         if xp is not np:            # host scalars, as on the CPU
             lo, hi = x.dtype.type(lo.item()), x.dtype.type(hi.item())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"torch.histc: range of [{_num(lo)}, {_num(hi)}] is not finite")
+        raise RuntimeError(f"torch.histc: range of [{_num(lo, measured)}, {_num(hi, measured)}] "
+                           f"is not finite")
     if hi < lo:
         raise RuntimeError("torch.histc: max must be larger than min")
     x = x.reshape(-1)
@@ -163,8 +165,11 @@ def _bincount(xp, x, weights, minlength):
     return xp.bincount(x, weights, minlength=minlength)
 
 
-def _num(v):
-    return "-nan" if np.isnan(v) else f"{float(v):g}"
+def _num(v, measured):
+    """A bound as torch prints it: a NaN it measured in the data reads -nan, one given nan."""
+    if np.isnan(v):
+        return "-nan" if measured else "nan"
+    return f"{float(v):g}"
 
 
 class Bincount(Op):

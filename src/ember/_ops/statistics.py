@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _dtype, _geometry as geo, return_types
 from .._device import backend_of
-from .._tensor import wrap
+from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
@@ -270,6 +270,10 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     if not keepdim:
         result = result.reshape(xp.sum(x.real, axis=axis, keepdims=False).shape)
     result = xp.asarray(result).astype(target, copy=False)
+    if out is not None and isinstance(out, Tensor) and not (
+            out.dtype.is_floating_point or out.dtype.is_complex):
+        raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, but "
+                           f"got: {out.dtype._scalar_name}")
     return _run(Logsumexp, input, result, {"dims": dims, "keepdim": keepdim}, out)
 
 

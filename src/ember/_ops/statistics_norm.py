@@ -5,7 +5,8 @@ import warnings
 import numpy as np
 
 from .._device import backend_of
-from .._tensor import wrap
+from .._dtype import _FROM_NUMPY
+from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op
@@ -102,6 +103,10 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     with np.errstate(all="ignore"):
         result = xp.asarray(_vector_norm(a, p, _axis(dims, data.ndim), keepdim, xp))
     result = result.astype(_REAL.get(data.dtype, data.dtype), copy=False)
+    if out is not None and isinstance(out, Tensor) and out._data.dtype != result.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype "
+                           f"{_FROM_NUMPY[result.dtype]._cpp_name}, but got "
+                           f"{out.dtype._cpp_name} instead")
     return _run(LinalgVectorNorm, input, result, {"p": p, "dims": dims, "keepdim": keepdim},
                 out)
 

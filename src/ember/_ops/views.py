@@ -21,7 +21,7 @@ _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
-from .argument_errors import parser_error
+from .argument_errors import parser_error, type_name
 from .registry import function, method, register
 
 
@@ -681,6 +681,8 @@ def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
         sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
         op = Split
     else:
+        if not isinstance(split_size_or_sections, (list, tuple)):
+            return _split_other(tensor, split_size_or_sections, dim)
         sizes = [int(s) for s in split_size_or_sections]
         if sum(sizes) != n or min(sizes, default=0) < 0:
             _check_split_sizes(sizes)
@@ -693,6 +695,15 @@ def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
         pieces.append(geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1))
         start += s
     return _multi_view(op, tensor, pieces, {"dim": d})
+
+
+def _split_other(tensor, value, dim):
+    """split by a 0-dim tensor (its value, truncated, is the size, as in torch's Tensor.split);
+    anything else but an int or a list or tuple of them is torch's parser error."""
+    if isinstance(value, Tensor) and value.ndim == 0:
+        return split(tensor, int(value), dim)
+    raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of "
+                    f"ints, not {type_name(value)}")
 
 
 def _check_split_sizes(sizes):
