@@ -364,7 +364,9 @@ class OpInfo:
     inplace: bool = False               # Tensor.<name>_ exists and must agree
     out: bool = False                   # out= is accepted ("copy_": written as Tensor.copy_
     #                                     writes, without resizing or a dtype check;
-    #                                     "own_dtype": out='s dtype is the result's)
+    #                                     "own_dtype": out='s dtype is the result's;
+    #                                     "casts": the input is cast to out's dtype first)
+    out_error: type = RuntimeError      # what an out= of too narrow a dtype raises
     view: object = None                 # True: shares storage; False: a copy; "contiguous":
     #                                     a view exactly when the input is contiguous
     noncontig: object = True            # False + reason in `notes`: layout-dependent op
@@ -967,7 +969,7 @@ def _reduce_samples(m, low=-3.0, high=3.0, dtype_arg=None, multi_dim=True):
 
 
 op("sum", samples=lambda m: _reduce_samples(m, dtype_arg="float64"), ref=_sum, dtypes=ALL,
-   result=ACCUMULATE, out=True, gradgrad=True,
+   result=ACCUMULATE, out="casts", gradgrad=True,
    notes="out= only with a dim (torch's sum.IntList_out)")
 
 
@@ -996,7 +998,7 @@ def _prod_samples(m):
     return out
 
 
-op("prod", samples=_prod_samples, ref=_prod, dtypes=ALL, result=ACCUMULATE, out=True,
+op("prod", samples=_prod_samples, ref=_prod, dtypes=ALL, result=ACCUMULATE, out="casts",
    gradgrad=True)
 
 
@@ -1173,7 +1175,7 @@ def _cat_samples(m):
             Sample([m((4,))]), Sample([m((2, 3)), m.of("float64")((1, 3))])]
 
 
-op("cat", samples=_cat_samples, ref=_cat, dtypes=ALL, out=True)
+op("cat", samples=_cat_samples, ref=_cat, dtypes=ALL, out=True, out_error=TypeError)
 alias("concat", "cat")
 alias("concatenate", "cat")
 
@@ -1185,7 +1187,7 @@ def _stack_samples(m):
 
 
 op("stack", samples=_stack_samples, ref=lambda tensors, dim=0: np.stack(tensors, axis=dim),
-   dtypes=ALL, out=True)
+   dtypes=ALL, out=True, out_error=TypeError)     # (torch.cat's TypeError)
 
 # -- views and copies (every dtype; the result keeps the input's) -------------------------------
 

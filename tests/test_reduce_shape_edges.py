@@ -301,3 +301,105 @@ def test_flip_dims_type_errors(call, text):
 
 def test_flip_takes_a_0dim_integer_tensor_as_a_dim():
     assert F.flip(ember.tensor(1)).tolist() == [[2, 1, 0], [5, 4, 3]]
+
+
+# -- out= of reductions, scans and joins ----------------------------------------------------------
+
+XO = ember.tensor([[1.5, 2.], [3., 4.]])
+
+
+def _long():
+    return ember.empty(0, dtype=ember.long)
+
+
+def test_sum_prod_cumsum_cast_the_input_to_outs_dtype_first():
+    assert ember.sum(XO, 0, out=_long()).tolist() == [4, 6]
+    assert ember.prod(XO, 0, out=_long()).tolist() == [3, 8]         # 1 * 3, 2 * 4
+    assert ember.cumsum(XO, 0, out=_long()).tolist() == [[1, 2], [4, 6]]
+    _raises(RuntimeError, "Expected out tensor to have dtype double, but got long int instead",
+            ember.sum, XO, 0, dtype=ember.float64, out=_long())
+    _raises(NotImplementedError, "\"cumsum_out_cpu\" not implemented for 'Bool'",
+            ember.cumsum, XO, 1, out=ember.empty(0, dtype=ember.bool))
+
+
+def test_prod_lists_its_out_in_its_signatures():
+    text = ("prod() received an invalid combination of arguments - got (Tensor, str), but "
+            "expected one of:\n * (Tensor input, *, torch.dtype dtype = None)\n * (Tensor input, "
+            "int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n")
+    _raises(TypeError, text, ember.prod, XO, "a")
+
+
+@pytest.mark.parametrize("call,exc,text", [
+    (lambda: ember.amax(XO, 0, out=_long()), RuntimeError, "Expected the dtype for input and out "
+     "to match, but got Float for input's dtype and Long for out's dtype."),
+    (lambda: ember.argmax(XO, 0, out=ember.empty(0)), RuntimeError,
+     "Expected out tensor to have dtype long int, but got float instead"),
+    (lambda: ember.all(XO, 0, out=ember.empty(0)), RuntimeError,
+     "all only supports bool tensor for result, got: Float"),
+    (lambda: ember.logsumexp(XO, 0, out=_long()), RuntimeError,
+     "logsumexp(): Expected floating point type for result tensor, but got: Long"),
+    (lambda: ember.norm(XO, dim=0, out=_long()), RuntimeError,
+     "Expected out tensor to have dtype float, but got long int instead"),
+    (lambda: ember.cat([XO, XO], out=_long()), TypeError,
+     "torch.cat(): input types can't be cast to the desired output type Long"),
+    (lambda: ember.stack([XO, XO], out=_long()), TypeError,
+     "torch.cat(): input types can't be cast to the desired output type Long"),
+])
+def test_out_dtype_errors(call, exc, text):
+    _raises(exc, text, call)
+
+
+def test_any_writes_a_uint8_out():
+    assert ember.any(XO, out=ember.empty(0, dtype=ember.uint8)).tolist() == 1
+
+
+def test_two_result_ops_with_out_return_the_out_named_tuples():
+    v, i = ember.empty(0), _long()
+    r = ember.max(XO, 1, out=(v, i))
+    assert type(r).__name__ == "max_out" and repr(r).startswith("torch.return_types.max_out(")
+    assert r.values is v and r.indices.tolist() == [1, 1]
+    assert type(ember.sort(XO, out=(v, i))).__name__ == "sort_out"
+    assert type(ember.topk(XO, 1, out=(v, i))).__name__ == "topk_out"
+    assert type(ember.median(XO, 1, out=(v, i))).__name__ == "median_out"
+    assert type(ember.cummax(XO, 1, out=(v, i))).__name__ == "cummax_out"
+    lo = ember.aminmax(XO, out=(ember.empty(0), ember.empty(0)))
+    assert type(lo).__name__ == "aminmax_out" and lo.max.item() == 4.0
+    assert type(ember.max(XO, 1)).__name__ == "max"
+
+
+# -- texts and small behaviours ---------------------------------------------------------------------
+
+def test_scans_refuse_a_bool_dtype():
+    _raises(NotImplementedError, "\"cumprod_out_cpu\" not implemented for 'Bool'",
+            ember.tensor([1, 2]).cumprod, 0, dtype=ember.bool)
+
+
+def test_mean_names_which_dtype_is_not_floating():
+    _raises(RuntimeError, "mean(): could not infer output dtype. Optional dtype must be either a "
+            "floating point or complex dtype. Got: Long", XO.mean, dtype=ember.int64)
+    _raises(RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a "
+            "floating point or complex dtype. Got: Long", ember.tensor([1]).mean)
+
+
+def test_topk_and_sort_of_complex_texts_start_with_a_space():
+    z = ember.tensor([1 + 1j, 2])
+    _raises(RuntimeError, " topk does not support complex dtypes on CPU", z.topk, 1)
+    _raises(RuntimeError, " Sort does not support complex dtypes on CPU", z.sort)
+
+
+def test_histc_prints_a_given_nan_bound_as_nan():
+    x = ember.tensor([3., 1., 2.])
+    _raises(RuntimeError, "torch.histc: range of [nan, 0] is not finite",
+            ember.histc, x, bins=3, min=float("nan"))
+    _raises(RuntimeError, "torch.histc: range of [-nan, -nan] is not finite",
+            ember.histc, ember.tensor([1., float("nan")]), bins=4)
+
+
+def test_split_by_a_0dim_tensor_and_refusing_other_sizes():
+    x = ember.arange(6).reshape(3, 2)
+    assert [t.shape[0] for t in x.split(ember.tensor(1))] == [1, 1, 1]
+    assert [t.shape[0] for t in x.split(ember.tensor(2.))] == [2, 1]
+    for value, name in ((2.5, "float"), (np.int64(2), "numpy.int64"), (range(1, 3), "range"),
+                        (ember.tensor([1, 2]), "Tensor")):
+        _raises(TypeError, "split_with_sizes(): argument 'split_sizes' (position 2) must be "
+                f"tuple of ints, not {name}", x.split, value)

@@ -43,10 +43,10 @@ def _scan_result(ops, args, kwargs):
 
 
 op("cumsum", samples=_scan_samples, ref=_accumulating(np.cumsum), dtypes=ALL,
-   result=_scan_result, inplace=True, out=True, gradgrad=True,
+   result=_scan_result, inplace=True, out="casts", gradgrad=True,
    notes="ints and bools accumulate in int64; cumsum_ keeps self's dtype (bool refused)")
 op("cumprod", samples=lambda m: _scan_samples(m, -2.0, 2.0, zeros=True),
-   ref=_accumulating(np.cumprod), dtypes=ALL, result=_scan_result, inplace=True, out=True,
+   ref=_accumulating(np.cumprod), dtypes=ALL, result=_scan_result, inplace=True, out="casts",
    gradgrad=True, notes="the gradient is exact where the input has zeros")
 
 

@@ -173,12 +173,15 @@ def _valid(fn):
     return samples
 
 
-op("hstack", samples=_valid(np.hstack), ref=_tuple_ref(np.hstack), dtypes=ALL, out=True)
-op("vstack", samples=_valid(np.vstack), ref=_tuple_ref(np.vstack), dtypes=ALL, out=True)
+op("hstack", samples=_valid(np.hstack), ref=_tuple_ref(np.hstack), dtypes=ALL, out=True,
+   out_error=TypeError)
+op("vstack", samples=_valid(np.vstack), ref=_tuple_ref(np.vstack), dtypes=ALL, out=True,
+   out_error=TypeError)
 alias("row_stack", "vstack")
-op("dstack", samples=_valid(np.dstack), ref=_tuple_ref(np.dstack), dtypes=ALL, out=True)
+op("dstack", samples=_valid(np.dstack), ref=_tuple_ref(np.dstack), dtypes=ALL, out=True,
+   out_error=TypeError)       # (all the joins raise torch.cat's TypeError)
 op("column_stack", samples=_column_stack_samples, ref=_tuple_ref(np.column_stack), dtypes=ALL,
-   out=True)
+   out=True, out_error=TypeError)
 
 # -- tensor_split, block_diag -----------------------------------------------------------------
 

@@ -452,6 +452,7 @@ SNIPPETS = [
     'print(torch.linspace(0, 1, 3, dtype=float))\nprint(torch.logspace(0, 1, 2, dtype=float))\nprint(torch.eye(2, dtype=int))',
     'x = torch.arange(6)\ntorch.zeros_like(x, dtype="float")',
     'x = torch.arange(6.).view(2, 3)\ntorch.maximum(x, 2.)',
+    'x = torch.arange(6.)\nx.split(2.0)',
 ]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
@@ -475,8 +476,6 @@ BUGS = [
      'x = torch.arange(6.)\nx.add(1, 2)'),
     ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
      'x = torch.arange(6.)\nx.reshape(None)'),
-    ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
-     'x = torch.arange(6.)\nx.split(2.0)'),
     ("ember truncates a float split size where torch's parser refuses it (not fixed yet)",
      'x = torch.arange(6.)\nx.split([2, 2.0])'),
     ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
