@@ -142,7 +142,8 @@ def test_build_questions_answer_for_ember(restore_flags):
 
 def test_version_module():
     v = ember.version
-    assert v.__version__ is ember.__version__
+    assert v.__version__ == ember.__version__
+    assert type(v.__version__) is str       # as torch.version's; torch.__version__ compares
     assert str(ember.__version__) == f"2.13.0+ember.{v.EMBER_RELEASE}"
     assert (v.debug, v.hip, v.git_version) == (False, None, "Unknown")
 

@@ -122,7 +122,7 @@ def test_golden_2d_shape_is_row_major():
 def test_golden_state_after_a_cached_normal():
     g = gen(0)
     R.normal(g, (1,), f64)
-    state = g.get_state()
+    state = g._state_bytes()        # (get_state wraps these bytes in a ByteTensor)
     assert state.shape == (5056,) and state.dtype == np.uint8
     assert state[:32].tolist() == [0, 0, 0, 0, 0, 0, 0, 0, 109, 2, 0, 0, 1, 0, 0, 0,
                                    4, 0, 0, 0, 0, 0, 0, 0, 18, 13, 161, 145, 0, 0, 0, 0]
@@ -147,7 +147,7 @@ def test_same_seed_same_numbers():
 def test_state_save_and_restore_includes_normal_cache():
     g = gen(3)
     R.normal(g, (3,), f64)                # odd count: second Box-Muller value is cached
-    state = g.get_state()
+    state = g._state_bytes()
     first = [R.normal(g, (5,), f64), R.uniform(g, (700,), f32), R.randperm(g, 50, i64)]
     g.set_state(state)
     second = [R.normal(g, (5,), f64), R.uniform(g, (700,), f32), R.randperm(g, 50, i64)]
@@ -177,6 +177,17 @@ def test_generator_argument_isolation():
     R.normal(g, (3,), f64)
     assert np.array_equal(R.get_rng_state(), before)
     assert np.array_equal(R.uniform(None, (5,), f32), GOLDEN[0]["rand"])
+
+
+def test_get_state_is_a_byte_tensor_that_set_state_takes_back():
+    import ember
+    g = ember.Generator().manual_seed(3)
+    state = g.get_state()                       # torch's type: a uint8 (Byte) tensor
+    assert isinstance(state, ember.Tensor) and state.dtype == ember.uint8
+    assert tuple(state.shape) == (5056,) and state[:8].tolist() == [3, 0, 0, 0, 0, 0, 0, 0]
+    first = ember.rand(3, generator=g)
+    g.set_state(state)
+    assert ember.equal(ember.rand(3, generator=g), first)
 
 
 def test_module_functions_drive_the_default_generator():

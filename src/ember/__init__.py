@@ -39,7 +39,9 @@ from . import _ops
 from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, \
     preserve_format
 
+from .torch_version import TorchVersion as _TorchVersion
 from .version import __version__
+__version__ = _TorchVersion(__version__)
 
 # NOTE: NumPy warns about floating-point events (divide by zero, overflow, invalid) that torch
 # computes silently (1/0 is inf, sqrt(-1) is nan). Silence them only when they come from

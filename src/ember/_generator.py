@@ -105,6 +105,11 @@ class Generator:
         return self._initial_seed
 
     def get_state(self):
+        """The state as a uint8 tensor (torch's ByteTensor), to give back to `set_state`."""
+        from ._tensor import wrap
+        return wrap(self._state_bytes())
+
+    def _state_bytes(self):
         """The full state as 5056 uint8 bytes, laid out exactly like torch's CPU state."""
         mt = self._bits.state["state"]
         state = np.zeros((), _STATE_DTYPE)
@@ -183,7 +188,7 @@ def initial_seed():
 
 def get_rng_state():
     """The default generator's state as a uint8 array."""
-    return default_generator.get_state()
+    return default_generator._state_bytes()
 
 
 def set_rng_state(new_state):

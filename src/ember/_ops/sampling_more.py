@@ -84,7 +84,7 @@ class _Uniforms:
     """
 
     def __init__(self, gen, expected):
-        self.gen, self.state = gen, gen.get_state()
+        self.gen, self.state = gen, gen._state_bytes()
         self.block = _random._uniform53(gen, max(64, expected)).tolist()
         self.i = self.used = 0
 

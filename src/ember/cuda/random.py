@@ -69,7 +69,7 @@ class CudaGenerator(Generator):
     def initial_seed(self):
         return self._initial_seed
 
-    def get_state(self):
+    def _state_bytes(self):
         """(seed, offset) as 16 uint8 bytes; starts a fresh offset (see the NOTE)."""
         self._set(self._initial_seed, self._offset + 1)
         return np.array([self._initial_seed, self._offset], "<u8").view(np.uint8).copy()
@@ -152,7 +152,7 @@ def get_rng_state(device="cuda"):
     """The generator state of `device` as a uint8 tensor of 16 bytes (seed, offset)."""
     from .. import tensor, uint8
     index = None if device is None or _names_current(device) else device_index(device)
-    return tensor(default_generator(index).get_state(), dtype=uint8)
+    return tensor(default_generator(index)._state_bytes(), dtype=uint8)
 
 
 def set_rng_state(new_state, device="cuda"):
