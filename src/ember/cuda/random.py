@@ -120,7 +120,7 @@ def _default(index):
 def default_generator(index=None):
     """The default generator of device `index` (None: the current device), for a draw or a
     state read: starts CUDA, then runs a seeding that waited for it."""
-    cp = lazy_init()
+    lazy_init()
     action, _pending[0] = _pending[0], None
     if action is not None:
         action(_default(cuda_current_index()))
