@@ -1,6 +1,7 @@
-"""Joining and splitting: cat (concat, concatenate), stack, hstack, vstack (row_stack), dstack,
-column_stack, atleast_1d/2d/3d, tensor_split, block_diag. Grids (meshgrid, broadcast_tensors,
-cartesian_prod, combinations) live in `joining_grids`."""
+"""Joining: cat (concat, concatenate), stack, hstack, vstack (row_stack), dstack, column_stack,
+atleast_1d/2d/3d, block_diag. Grids (meshgrid, broadcast_tensors, cartesian_prod,
+combinations) live in `joining_grids`; splitting (split, chunk, tensor_split, ...) in
+`splitting`."""
 from .. import _dtype, _geometry as geo, _memory_format as _mf
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -234,55 +235,6 @@ def column_stack(tensors, *, out=None):
     tensors = [t.reshape(t.numel(), 1) if t.ndim <= 1 else t
                for t in _stacked("column_stack", tensors)]
     return cat(tensors, 1, out=out)
-
-
-# -- tensor_split ------------------------------------------------------------------------------
-
-def _split_points(arg, n):
-    """tensor_split's argument as the list of split indices along a dim of size `n`."""
-    if isinstance(arg, Tensor):
-        if arg._data.dtype.kind != "i" or arg._data.dtype.itemsize != 8:
-            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
-                               f"of long, but got {arg.dtype._scalar_name}")
-        if arg.ndim > 1:
-            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
-                               f"zero-dimensional or one-dimensional tensor, but got a tensor "
-                               f"with {arg.ndim} dims")
-        arg = int(arg.item()) if arg.ndim == 0 else [int(i) for i in arg.tolist()]
-    if isinstance(arg, int):
-        if arg <= 0:
-            raise RuntimeError(f"number of sections must be larger than 0, got {arg}")
-        size, extra = divmod(n, arg)
-        points, at = [], 0
-        for i in range(arg - 1):
-            at += size + (i < extra)
-            points.append(at)
-        return points
-    return [int(i) for i in arg]
-
-
-@function()
-def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indices=None,
-                 tensor_indices_or_sections=None):
-    """Views of `input` split along `dim` into `sections` nearly equal parts (the first ones
-    one longer), or at the given indices (NumPy's array_split)."""
-    from .views import slice_dim
-    given = [a for a in (indices_or_sections, sections, indices, tensor_indices_or_sections)
-             if a is not None]
-    if len(given) != 1:
-        raise TypeError("tensor_split() received an invalid combination of arguments")
-    arg = given[0]
-    if input.ndim == 0:
-        raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a "
-                           f"tensor with {input.ndim} dims")
-    d = geo.wrap_dim(dim, input.ndim)
-    n = input.shape[d]
-    pieces, start = [], 0
-    for point in _split_points(arg, n) + [n]:
-        end = min(max(point + n if point < 0 else point, 0), n)    # slicing's clamping
-        pieces.append(slice_dim(input, d, start, max(start, end), 1))
-        start = end
-    return tuple(pieces)
 
 
 # -- block_diag --------------------------------------------------------------------------------

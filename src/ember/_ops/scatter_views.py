@@ -1,6 +1,6 @@
 """The out-of-place inverses of views: diagonal_scatter, select_scatter and slice_scatter give a
-copy of `input` with `src` written where the view (diagonal, select, slice) would look; and
-hsplit, vsplit, dsplit, the NumPy-style splits into views."""
+copy of `input` with `src` written where the view (diagonal, select, slice) would look (and
+as_strided_scatter where an as_strided view would)."""
 from .. import _geometry as geo
 from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state
@@ -98,40 +98,6 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1, *, out=None):
         check_out("slice_scatter", out, result._data.dtype, result.requires_grad)
         return write_out(out, result._data)
     return result
-
-
-# -- hsplit, vsplit, dsplit ---------------------------------------------------------------------
-
-def _split(name, input, indices_or_sections, dim, min_dims):
-    if input.ndim < min_dims:
-        raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} dimension, "
-                           f"but got a tensor with {input.ndim} dimensions!")
-    if isinstance(indices_or_sections, int) and not isinstance(indices_or_sections, bool):
-        size = input.shape[dim]
-        if indices_or_sections == 0 or size % indices_or_sections:
-            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the "
-                               f"size of the dimension {size} is not divisible by the "
-                               f"split_size {indices_or_sections}!")
-    return input.tensor_split(indices_or_sections, dim)
-
-
-@function()
-def hsplit(input, indices_or_sections):
-    """Split along dim 1 (dim 0 of a 1-D tensor) into sections or at indices, as views."""
-    dim = 1 if input.ndim >= 2 else 0
-    return _split("hsplit", input, indices_or_sections, dim, 1)
-
-
-@function()
-def vsplit(input, indices_or_sections):
-    """Split along dim 0 into sections or at indices, as views (at least 2-D)."""
-    return _split("vsplit", input, indices_or_sections, 0, 2)
-
-
-@function()
-def dsplit(input, indices_or_sections):
-    """Split along dim 2 into sections or at indices, as views (at least 3-D)."""
-    return _split("dsplit", input, indices_or_sections, 2, 3)
 
 
 # -- as_strided_scatter --------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from ._blocked import contiguous_copy
 from ._dispatch import write_out
 from ._op import Op, record
 from .registry import function
-from . import views
+from . import splitting, views
 from .elementwise_extra import view_as_complex, view_as_real
 
 _new = object.__new__
@@ -223,9 +223,9 @@ def split_copy(input, split_size, dim=0, *, out=None):
                         f"{type(split_size).__name__}")
     if out is not None:
         with no_grad():
-            pieces = views.split(input, split_size, dim)
+            pieces = splitting.split(input, split_size, dim)
         return _copy_list_into("split_copy_Tensor_out()", pieces, out, resize=False)
-    return _copies(input, views.split(input, split_size, dim))
+    return _copies(input, splitting.split(input, split_size, dim))
 
 
 @function(method=False)
@@ -233,9 +233,9 @@ def split_with_sizes_copy(input, split_sizes, dim=0, *, out=None):
     """`torch.split(input, split_sizes, dim)` (a list of sizes) as fresh tensors."""
     if out is not None:
         with no_grad():
-            pieces = views.split(input, list(split_sizes), dim)
+            pieces = splitting.split(input, list(split_sizes), dim)
         return _copy_list_into("split_with_sizes_copy_out", pieces, out)
-    return _copies(input, views.split(input, list(split_sizes), dim))
+    return _copies(input, splitting.split(input, list(split_sizes), dim))
 
 
 @function(method=False)
@@ -244,9 +244,9 @@ def unbind_copy(input, dim=0, *, out=None):
     if out is not None:
         _refuse_grad("unbind_copy", *out)
         with no_grad():
-            pieces = views.unbind(input, dim)
+            pieces = splitting.unbind(input, dim)
         return _copy_list_into("unbind_copy_int_out", pieces, out)
-    return _copies(input, views.unbind(input, dim))
+    return _copies(input, splitting.unbind(input, dim))
 
 
 @function(method=False)
@@ -367,14 +367,14 @@ def unsafe_split(input, split_size, dim=0):
     if not isinstance(split_size, int):
         raise TypeError(f"unsafe_split(): argument 'split_size' (position 2) must be int, not "
                         f"{type(split_size).__name__}")
-    return _unsafe(UnsafeSplit, input, lambda: views.split(input, split_size, dim), dim)
+    return _unsafe(UnsafeSplit, input, lambda: splitting.split(input, split_size, dim), dim)
 
 
 @function()
 def unsafe_split_with_sizes(input, split_sizes, dim=0):
     """`torch.split` with a list of sizes, whose pieces are not views to autograd."""
     sizes = list(split_sizes)
-    return _unsafe(UnsafeSplitWithSizes, input, lambda: views.split(input, sizes, dim), dim)
+    return _unsafe(UnsafeSplitWithSizes, input, lambda: splitting.split(input, sizes, dim), dim)
 
 
 @function()

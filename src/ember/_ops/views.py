@@ -19,7 +19,6 @@ from .._tensor import Tensor, alias, mark_no_grad_view, wrap as _wrap
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
-from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
 from .argument_errors import parser_error, type_name
 from .registry import function, method, register
@@ -74,7 +73,6 @@ def _other_shape(name, other):
     try:
         return tuple(other._data.shape)
     except AttributeError:
-        from .argument_errors import type_name
         raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not "
                         f"{type_name(other)}") from None
 
@@ -612,127 +610,6 @@ def unfold(self, dimension, size, step):
     d = geo.wrap_dim(dimension, self.ndim) if self.ndim else 0
     return _view_op(Unfold, self, shape, strides, self._offset,
                     {"self_size": _shape(self), "dim": d, "size": size, "step": step})
-
-
-# -- splitting -----------------------------------------------------------------------------------
-
-class Unbind(Op):
-    """Every index of one dim, each as a view without that dim."""
-    abstract = False
-
-    def backward(ctx, *grads):
-        from .joining import stack
-        return stack(grads, ctx.dim)
-
-
-class Split(Op):
-    """Consecutive pieces of one dim, each a view."""
-
-    def backward(ctx, *grads):
-        from .joining import cat
-        return cat(grads, ctx.dim)
-
-
-class SplitWithSizes(Split):
-    pass
-
-
-def _multi_view(op, input, pieces, params):
-    """Views of `input` (pieces of (shape, strides, offset)) sharing one node."""
-    outs = tuple(as_view(input, *p) for p in pieces)
-    if input._requires_grad and _grad_state.enabled and outs:
-        node = record(op, (input,), outs, params, num_outputs=len(outs))
-        node._view_version = input._version
-        node._view_ban = MULTI_OUTPUT_VIEW      # torch forbids writing into these in place
-    return outs
-
-
-@function()
-def unbind(input, dim=0):
-    """A tuple of views, one per index of `dim`."""
-    shape, strides = _shape(input), input.stride()
-    d = geo.wrap_dim(dim, len(shape))
-    if not shape:       # (dim 0 or -1 wraps for a 0-dim tensor, but there is nothing to unbind)
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    pieces = [geo.select(shape, strides, input._offset, d, i) for i in range(shape[d])]
-    return _multi_view(Unbind, input, pieces, {"dim": d})
-
-
-@function()
-def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
-    """Pieces of `split_size` along `dim` (the last may be smaller), or of the given sizes."""
-    if split_size is not None:      # Tensor.split's name for it
-        split_size_or_sections = split_size
-    shape, strides = _shape(tensor), tensor.stride()
-    d = geo.wrap_dim(dim, len(shape))
-    try:
-        n = shape[d]
-    except IndexError:      # dims 0 and -1 wrap for a 0-dim tensor, which has none to split
-        raise RuntimeError("split expects at least a 1-dimensional tensor") from None
-    if isinstance(split_size_or_sections, int):
-        size = split_size_or_sections
-        if size == 0 and n != 0:
-            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
-                               f"dimension size of {n}")
-        if size < 0:
-            raise RuntimeError(f"split expects split_size be non-negative, but got "
-                               f"split_size={size}")
-        # NOTE: an empty dim still gives one (empty) piece.
-        sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
-        op = Split
-    else:
-        if not isinstance(split_size_or_sections, (list, tuple)):
-            return _split_other(tensor, split_size_or_sections, dim)
-        sizes = [int(s) for s in split_size_or_sections]
-        if sum(sizes) != n or min(sizes, default=0) < 0:
-            _check_split_sizes(sizes)
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
-                               f"(input tensor's size at dimension {d}), but got split_sizes="
-                               f"[{', '.join(map(str, sizes))}]")
-        op = SplitWithSizes
-    pieces, start = [], 0
-    for s in sizes:
-        pieces.append(geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1))
-        start += s
-    return _multi_view(op, tensor, pieces, {"dim": d})
-
-
-def _split_other(tensor, value, dim):
-    """split by a 0-dim tensor (its value, truncated, is the size, as in torch's Tensor.split);
-    anything else but an int or a list or tuple of them is torch's parser error."""
-    if isinstance(value, Tensor) and value.ndim == 0:
-        return split(tensor, int(value), dim)
-    raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of "
-                    f"ints, not {type_name(value)}")
-
-
-def _check_split_sizes(sizes):
-    """torch refuses a negative size before it checks the sum (the sizes may add up)."""
-    if min(sizes, default=0) < 0:
-        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
-                           f"entries, but got split_sizes=[{', '.join(map(str, sizes))}]")
-
-
-register("split_with_sizes", lambda input, split_sizes, dim=0: split(input, list(split_sizes),
-                                                                      dim), inplace=False)
-
-
-@function()
-def chunk(input, chunks, dim=0):
-    """Up to `chunks` pieces of equal size (the last may be smaller), as views."""
-    if not isinstance(chunks, (int, np.integer)) or isinstance(chunks, bool):
-        raise TypeError(f"chunk(): argument 'chunks' (position 1) must be int, not "
-                        f"{type(chunks).__name__}")
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = geo.wrap_dim(dim, input.ndim)
-    try:
-        n = input.shape[d]
-    except IndexError:      # dims 0 and -1 wrap for a 0-dim tensor, which has none to chunk
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor") from None
-    if n == 0:
-        return split(input, [0] * chunks, dim)
-    return split(input, -(-n // chunks), dim)
 
 
 # -- copies ------------------------------------------------------------------------------------

@@ -1,0 +1,216 @@
+"""Splitting into views: unbind, split (split_with_sizes), chunk, tensor_split and NumPy's
+hsplit, vsplit and dsplit. Each piece is a view of the input; unbind and split record one node
+for all their pieces (torch forbids writing into such views in place), tensor_split and the
+NumPy-style splits are slices.
+"""
+import numpy as np
+
+from .. import _geometry as geo
+from .._tensor import Tensor
+from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.graph import MULTI_OUTPUT_VIEW
+from ._op import Op, record
+from .argument_errors import type_name
+from .registry import function, register
+from .views import _shape, as_view, slice_dim
+
+
+# -- unbind, split, chunk: one node for all the pieces ------------------------------------------
+
+class Unbind(Op):
+    """Every index of one dim, each as a view without that dim."""
+    abstract = False
+
+    def backward(ctx, *grads):
+        from .joining import stack
+        return stack(grads, ctx.dim)
+
+
+class Split(Op):
+    """Consecutive pieces of one dim, each a view."""
+
+    def backward(ctx, *grads):
+        from .joining import cat
+        return cat(grads, ctx.dim)
+
+
+class SplitWithSizes(Split):
+    pass
+
+
+def _multi_view(op, input, pieces, params):
+    """Views of `input` (pieces of (shape, strides, offset)) sharing one node."""
+    outs = tuple(as_view(input, *p) for p in pieces)
+    if input._requires_grad and _grad_state.enabled and outs:
+        node = record(op, (input,), outs, params, num_outputs=len(outs))
+        node._view_version = input._version
+        node._view_ban = MULTI_OUTPUT_VIEW      # torch forbids writing into these in place
+    return outs
+
+
+@function()
+def unbind(input, dim=0):
+    """A tuple of views, one per index of `dim`."""
+    shape, strides = _shape(input), input.stride()
+    d = geo.wrap_dim(dim, len(shape))
+    if not shape:       # (dim 0 or -1 wraps for a 0-dim tensor, but there is nothing to unbind)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    pieces = [geo.select(shape, strides, input._offset, d, i) for i in range(shape[d])]
+    return _multi_view(Unbind, input, pieces, {"dim": d})
+
+
+@function()
+def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
+    """Pieces of `split_size` along `dim` (the last may be smaller), or of the given sizes."""
+    if split_size is not None:      # Tensor.split's name for it
+        split_size_or_sections = split_size
+    shape, strides = _shape(tensor), tensor.stride()
+    d = geo.wrap_dim(dim, len(shape))
+    try:
+        n = shape[d]
+    except IndexError:      # dims 0 and -1 wrap for a 0-dim tensor, which has none to split
+        raise RuntimeError("split expects at least a 1-dimensional tensor") from None
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        if size == 0 and n != 0:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
+        if size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={size}")
+        # NOTE: an empty dim still gives one (empty) piece.
+        sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
+        op = Split
+    else:
+        if not isinstance(split_size_or_sections, (list, tuple)):
+            return _split_other(tensor, split_size_or_sections, dim)
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != n or min(sizes, default=0) < 0:
+            _check_split_sizes(sizes)
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {d}), but got split_sizes="
+                               f"[{', '.join(map(str, sizes))}]")
+        op = SplitWithSizes
+    pieces, start = [], 0
+    for s in sizes:
+        pieces.append(geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1))
+        start += s
+    return _multi_view(op, tensor, pieces, {"dim": d})
+
+
+def _split_other(tensor, value, dim):
+    """split by a 0-dim tensor (its value, truncated, is the size, as in torch's Tensor.split);
+    anything else but an int or a list or tuple of them is torch's parser error."""
+    if isinstance(value, Tensor) and value.ndim == 0:
+        return split(tensor, int(value), dim)
+    raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of "
+                    f"ints, not {type_name(value)}")
+
+
+def _check_split_sizes(sizes):
+    """torch refuses a negative size before it checks the sum (the sizes may add up)."""
+    if min(sizes, default=0) < 0:
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
+                           f"entries, but got split_sizes=[{', '.join(map(str, sizes))}]")
+
+
+register("split_with_sizes", lambda input, split_sizes, dim=0: split(input, list(split_sizes),
+                                                                      dim), inplace=False)
+
+
+@function()
+def chunk(input, chunks, dim=0):
+    """Up to `chunks` pieces of equal size (the last may be smaller), as views."""
+    if not isinstance(chunks, (int, np.integer)) or isinstance(chunks, bool):
+        raise TypeError(f"chunk(): argument 'chunks' (position 1) must be int, not "
+                        f"{type(chunks).__name__}")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = geo.wrap_dim(dim, input.ndim)
+    try:
+        n = input.shape[d]
+    except IndexError:      # dims 0 and -1 wrap for a 0-dim tensor, which has none to chunk
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor") from None
+    if n == 0:
+        return split(input, [0] * chunks, dim)
+    return split(input, -(-n // chunks), dim)
+
+
+# -- tensor_split and the NumPy-style splits: slices -----------------------------------
+
+def _split_points(arg, n):
+    """tensor_split's argument as the list of split indices along a dim of size `n`."""
+    if isinstance(arg, Tensor):
+        if arg._data.dtype.kind != "i" or arg._data.dtype.itemsize != 8:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {arg.dtype._scalar_name}")
+        if arg.ndim > 1:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
+                               f"zero-dimensional or one-dimensional tensor, but got a tensor "
+                               f"with {arg.ndim} dims")
+        arg = int(arg.item()) if arg.ndim == 0 else [int(i) for i in arg.tolist()]
+    if isinstance(arg, int):
+        if arg <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {arg}")
+        size, extra = divmod(n, arg)
+        points, at = [], 0
+        for i in range(arg - 1):
+            at += size + (i < extra)
+            points.append(at)
+        return points
+    return [int(i) for i in arg]
+
+
+@function()
+def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indices=None,
+                 tensor_indices_or_sections=None):
+    """Views of `input` split along `dim` into `sections` nearly equal parts (the first ones
+    one longer), or at the given indices (NumPy's array_split)."""
+    given = [a for a in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+             if a is not None]
+    if len(given) != 1:
+        raise TypeError("tensor_split() received an invalid combination of arguments")
+    arg = given[0]
+    if input.ndim == 0:
+        raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a "
+                           f"tensor with {input.ndim} dims")
+    d = geo.wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    pieces, start = [], 0
+    for point in _split_points(arg, n) + [n]:
+        end = min(max(point + n if point < 0 else point, 0), n)    # slicing's clamping
+        pieces.append(slice_dim(input, d, start, max(start, end), 1))
+        start = end
+    return tuple(pieces)
+
+
+def _numpy_split(name, input, indices_or_sections, dim, min_dims):
+    if input.ndim < min_dims:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} dimension, "
+                           f"but got a tensor with {input.ndim} dimensions!")
+    if isinstance(indices_or_sections, int) and not isinstance(indices_or_sections, bool):
+        size = input.shape[dim]
+        if indices_or_sections == 0 or size % indices_or_sections:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the "
+                               f"size of the dimension {size} is not divisible by the "
+                               f"split_size {indices_or_sections}!")
+    return input.tensor_split(indices_or_sections, dim)
+
+
+@function()
+def hsplit(input, indices_or_sections):
+    """Split along dim 1 (dim 0 of a 1-D tensor) into sections or at indices, as views."""
+    dim = 1 if input.ndim >= 2 else 0
+    return _numpy_split("hsplit", input, indices_or_sections, dim, 1)
+
+
+@function()
+def vsplit(input, indices_or_sections):
+    """Split along dim 0 into sections or at indices, as views (at least 2-D)."""
+    return _numpy_split("vsplit", input, indices_or_sections, 0, 2)
+
+
+@function()
+def dsplit(input, indices_or_sections):
+    """Split along dim 2 into sections or at indices, as views (at least 3-D)."""
+    return _numpy_split("dsplit", input, indices_or_sections, 2, 3)
