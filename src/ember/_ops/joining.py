@@ -103,30 +103,38 @@ def _cat(name, tensors, dim, out):
     tensors = _tensor_list(tensors, name)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    for i, t in enumerate(tensors):
-        if t.ndim == 0:
+    shapes = [t._data.shape for t in tensors]
+    for i, shape in enumerate(shapes):
+        if not shape:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                f"concatenated")
     # NOTE: torch skips 1-D empty tensors whatever the other shapes are (legacy behaviour).
-    real = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
-    ref = real[0]
-    d = geo.wrap_dim(dim, ref.ndim)
-    for i, t in enumerate(tensors):
-        if t.ndim == 1 and t.shape[0] == 0:
+    skipped = tuple(shape == (0,) for shape in shapes)
+    if all(skipped):                    # all empty: the first one stands for them
+        skipped = (False,) + skipped[1:]
+    real = [t for t, skip in zip(tensors, skipped) if not skip]
+    ref = real[0]._data.shape
+    ndim = len(ref)
+    d = geo.wrap_dim(dim, ndim)
+    for i, (shape, skip) in enumerate(zip(shapes, skipped)):
+        if skip:
             continue
-        if t.ndim != ref.ndim:
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} "
-                               f"and {t.ndim}")
-        for k in range(ref.ndim):
-            if k != d and t.shape[k] != ref.shape[k]:
+        if len(shape) != ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} "
+                               f"and {len(shape)}")
+        for k in range(ndim):
+            if k != d and shape[k] != ref[k]:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
-                                   f"Expected size {ref.shape[k]} but got size {t.shape[k]} for "
+                                   f"Expected size {ref[k]} but got size {shape[k]} for "
                                    f"tensor number {i} in the list.")
-    common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
+    dtypes = {t._data.dtype for t in tensors}
+    common = dtypes.pop() if len(dtypes) == 1 else \
+        _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
     xp, arrays = arrays_for(real, common)
-    result = _cat_layout(xp, xp.concatenate(arrays, axis=d), arrays)
-    skipped = tuple(not any(t is r for r in real) for t in tensors)
-    sizes = tuple(0 if s else t.shape[d] for t, s in zip(tensors, skipped))
+    result = xp.concatenate(arrays, axis=d)
+    if ndim > 3 or not all(a.flags.c_contiguous for a in arrays):
+        result = _cat_layout(xp, result, arrays)     # (row-major inputs give a row-major result)
+    sizes = tuple(0 if skip else shape[d] for shape, skip in zip(shapes, skipped))
     return _finish_join(Cat, tensors, result, {"dim": d, "sizes": sizes, "skipped": skipped},
                         out, "cat")
 
