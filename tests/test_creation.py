@@ -471,10 +471,13 @@ def test_arange_non_finite_bounds(args, error, message):
         ember.arange(*args)
 
 
-def test_arange_bool():
+@pytest.mark.parametrize("dtype, name", [("bool", "Bool"), ("complex64", "ComplexFloat"),
+                                         ("complex128", "ComplexDouble")])
+def test_arange_rejects_bool_and_complex(dtype, name):
+    # torch has no arange kernel for these dtypes, even for ranges they could hold.
     with pytest.raises(NotImplementedError, match=exact('"arange_cpu" not implemented for '
-                                                        "'Bool'")):
-        ember.arange(5, dtype=ember.bool)
+                                                        f"'{name}'")):
+        ember.arange(5, dtype=getattr(ember, dtype))
 
 
 @pytest.mark.parametrize("args, kwargs, dtype, values", [
@@ -678,3 +681,17 @@ def test_full_refuses_a_fill_value_that_is_no_number(value):
     with pytest.raises(TypeError, match=r"^full\(\): argument 'fill_value' \(position 2\) must "
                                         rf"be Number, not {type(value).__name__}$"):
         ember.full((2,), value)
+
+
+@pytest.mark.parametrize("make", [lambda: ember.full((3,), -0.0),
+                                  lambda: ember.full((2,), -0.0, dtype=ember.float64),
+                                  lambda: ember.ones(2).new_full((2,), -0.0)])
+def test_full_keeps_negative_zero(make):
+    # -0.0 == 0, yet torch fills with -0.0 (and prints "-0.").
+    t = make()
+    assert np.signbit(t.numpy()).all()
+    assert repr(t).startswith("tensor([-0., -0.")
+
+
+def test_full_with_complex_negative_zero_imaginary_part():
+    assert np.signbit(ember.full((2,), complex(0, -0.0)).numpy().imag).all()

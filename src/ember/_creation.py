@@ -81,7 +81,8 @@ def _allocate(xp, shape, np_dtype, fill):
     try:
         if fill is None:
             return xp.empty(shape, np_dtype)
-        if fill == 0:
+        # NOTE: -0.0 == 0, but torch keeps its sign (`full((2,), -0.)` prints -0.).
+        if fill == 0 and math.copysign(1.0, fill.real) + math.copysign(1.0, fill.imag) == 2.0:
             return xp.zeros(shape, np_dtype)
         return xp.full(shape, fill, np_dtype)
     except MemoryError:
@@ -245,8 +246,8 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtype.get_default_dtype() if floating else _dtype.int64
-    if dtype is _dtype.bool:
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if dtype is _dtype.bool or dtype.is_complex:
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype._scalar_name}'")
     for bound in (start, end):
         if not math.isfinite(bound):
             raise RuntimeError(f"unsupported range: {start} -> {end}")
