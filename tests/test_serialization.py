@@ -392,6 +392,17 @@ def test_cuda_checkpoint_on_cpu_machine():
         _roundtrip(ember.ones(1), map_location="cuda")
 
 
+def test_map_location_tags_that_torch_does_not_restore():
+    # As torch's restore functions: only the tag 'cpu' itself is the CPU; 'cpu:0' or a device
+    # name that is no restorable tag fails on restoring, not on parsing the name.
+    for where in ("cpu:0", ember.device("cpu", 0), "bogus", {"cpu": "xla"}):
+        tag = where.get("cpu") if isinstance(where, dict) else str(where)
+        with pytest.raises(RuntimeError, match=f"^don't know how to restore data location of "
+                                               f"torch.storage.UntypedStorage \\(tagged with "
+                                               f"{tag}\\)$"):
+            _roundtrip(ember.ones(1), map_location=where)
+
+
 def test_callable_map_location_sees_storage_and_location():
     seen = []
 
@@ -558,8 +569,10 @@ def test_truncated_files_raise_runtime_error(tmp_path):
     with pytest.raises(ValueError, match="^f must be a file path in order to use the mmap"):
         ember.load(io.BytesIO(data), mmap=True)
     for junk in (b"not a checkpoint at all", data[4:]):
-        with pytest.raises(RuntimeError, match="Invalid magic number; corrupt file?"):
+        with pytest.raises(RuntimeError, match="Invalid magic number; corrupt file?") as err:
             ember.load(io.BytesIO(junk))
+        # torch's first line is exactly this; ember's explanation goes on the next line
+        assert str(err.value).splitlines()[0] == "Invalid magic number; corrupt file?"
     path = tmp_path / "bad.pt"
     path.write_bytes(data[:len(data) // 2])
     with pytest.raises(RuntimeError, match="failed finding central directory"):
@@ -641,6 +654,34 @@ def test_big_endian_checkpoint_is_byteswapped():
         return record
     out = ember.load(io.BytesIO(_rezip(data, to_big)))
     assert out["t"].tolist() == [1, -2, 70000] and out["h"].tolist() == [1.5, -2.0]
+
+
+def test_default_load_endianness_reads_files_without_a_byteorder_record():
+    E = serialization.LoadEndianness
+    assert [e.name for e in E] == ["NATIVE", "LITTLE", "BIG"]
+    assert serialization.get_default_load_endianness() is None
+    assert serialization.DEFAULT_PROTOCOL == 2
+    t = ember.tensor([1, -2, 70000], dtype=ember.int32)
+    data = _saved({"t": t})
+
+    def to_big_unrecorded(name, record):
+        if name.endswith("byteorder"):
+            return None
+        if name.endswith("data/0"):
+            return np.frombuffer(record, "<i4").astype(">i4").tobytes()
+        return record
+    big = _rezip(data, to_big_unrecorded)
+    assert ember.load(io.BytesIO(big))["t"].tolist() == [16777216, -16777217, 1880162560]
+    try:
+        serialization.set_default_load_endianness(E.BIG)
+        assert serialization.get_default_load_endianness() is E.BIG
+        assert ember.load(io.BytesIO(big))["t"].tolist() == [1, -2, 70000]
+        assert ember.load(io.BytesIO(data))["t"].tolist() == [1, -2, 70000]  # recorded: little
+    finally:
+        serialization.set_default_load_endianness(None)
+    with pytest.raises(TypeError, match="Invalid argument type in function "
+                                        "set_default_load_endianness"):
+        serialization.set_default_load_endianness("little")
 
 
 def test_save_to_a_pipe_writes_through_it(tmp_path):

@@ -17,6 +17,7 @@ requires_grad, OrderedDict())`. ember writes torch's global names, and maps them
 classes on loading (_torch_globals.py).
 """
 import collections
+import enum
 import functools
 import io
 import os
@@ -39,7 +40,35 @@ from ._weights_only import (Unpickler, add_safe_globals, clear_safe_globals,  # 
 from ._safetensors import load_file, save_file  # noqa: F401
 
 __all__ = ["save", "load", "add_safe_globals", "safe_globals", "get_safe_globals",
-           "clear_safe_globals", "get_unsafe_globals_in_checkpoint", "save_file", "load_file"]
+           "clear_safe_globals", "get_unsafe_globals_in_checkpoint", "save_file", "load_file",
+           "LoadEndianness", "get_default_load_endianness", "set_default_load_endianness"]
+
+DEFAULT_PROTOCOL = 2        # the pickle protocol `save` writes data.pkl with by default
+
+
+class LoadEndianness(enum.Enum):
+    """The byte order to read a checkpoint's storages in when the file does not record one
+    (every file that torch >= 2.1 or ember writes records it in its `byteorder` entry)."""
+    NATIVE = 1
+    LITTLE = 2
+    BIG = 3
+
+
+_default_load_endianness = None
+
+
+def get_default_load_endianness():
+    """The `LoadEndianness` set with `set_default_load_endianness`; None (the default) reads
+    files without a `byteorder` entry as little-endian."""
+    return _default_load_endianness
+
+
+def set_default_load_endianness(endianness):
+    """Set the byte order to assume for checkpoints that do not record theirs."""
+    global _default_load_endianness
+    if endianness is not None and not isinstance(endianness, LoadEndianness):
+        raise TypeError("Invalid argument type in function set_default_load_endianness")
+    _default_load_endianness = endianness
 
 _ALIGNMENT = 64
 _CHUNK = 64 << 20
@@ -236,7 +265,8 @@ def _is_path(f):
     return isinstance(f, (str, os.PathLike))
 
 
-def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True,
+def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
+         _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False):
     """Save `obj` (tensors, state_dicts, containers) to `f`, a path or a writable binary file,
     in PyTorch's zip format: `torch.load(f, weights_only=True)` reads it.
@@ -288,12 +318,14 @@ class _LoadedStorage(UntypedStorage):
 
 
 def _move(array, location):
-    """`array` (a CPU array read from a file) on the device that `location` names."""
-    dev = device(location)
-    if dev.type == "cpu":
+    """`array` (a CPU array read from a file) on the device that `location` names. As torch's
+    restore functions, only the tag 'cpu' itself is the CPU ('cpu:0' is not) and a tag that
+    starts with 'cuda' is a CUDA device; any other tag is an error."""
+    if location == "cpu":
         return backend_of(array).to_numpy(array) if backend_of(array) is not CPU_BACKEND \
             else array
-    if dev.type == "cuda":
+    if location.startswith("cuda"):
+        dev = device(location)
         from . import cuda
         if not cuda.is_available():
             raise RuntimeError(
@@ -350,7 +382,9 @@ class _Reader:
         self.restore = _restorer(map_location)
         self.storages = {}
         self.mapped = np.memmap(path, np.uint8, mode="c") if mmap else None
-        big = self.has("byteorder") and self.read("byteorder") == b"big"
+        big = self.read("byteorder") == b"big" if self.has("byteorder") else \
+            _default_load_endianness is LoadEndianness.BIG or \
+            _default_load_endianness is LoadEndianness.NATIVE and sys.byteorder == "big"
         self.swap = big != (sys.byteorder == "big")
 
     def has(self, name):
@@ -530,9 +564,9 @@ def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pick
                 "your checkpoint with this option in order to use mmap.")
         if _remaining(file) == 0:
             raise EOFError()        # torch's legacy unpickler on an empty file
-        raise RuntimeError("Invalid magic number; corrupt file? ember.load reads the zip format "
-                           "that torch.save writes by default (torch >= 1.6); this file is not "
-                           "one (empty, truncated at its start, or a legacy checkpoint)")
+        raise RuntimeError("Invalid magic number; corrupt file?\nember.load reads the zip "
+                           "format that torch.save writes by default (torch >= 1.6); this file "
+                           "is not one (empty, truncated at its start, or a legacy checkpoint)")
     if mmap and path is None:
         raise ValueError("f must be a file path in order to use the mmap argument")
     if _remaining(file) < _END_RECORD_SIZE:
