@@ -115,3 +115,29 @@ def test_valid_calls_and_other_errors_are_unchanged():
         x.sum(2)
     with pytest.raises(RuntimeError, match="invalid for input of size 6"):
         x.view(4, 2)
+
+
+@pytest.mark.parametrize("value, shown", [(3, "int"), ([1, 2], "list"), (None, "NoneType"),
+                                          (2.5, "float")])
+@pytest.mark.parametrize("call", [
+    lambda v: ember.exp(v), lambda v: ember.sqrt(v), lambda v: ember.relu(v),
+    lambda v: ember.sum(v), lambda v: ember.max(v), lambda v: ember.argmax(v),
+    lambda v: ember.softmax(v, 0), lambda v: ember.flatten(v), lambda v: ember.t(v),
+    lambda v: ember.clone(v), lambda v: ember.tril(v),
+], ids=["exp", "sqrt", "relu", "sum", "max", "argmax", "softmax", "flatten", "t", "clone",
+        "tril"])
+def test_a_function_given_no_tensor_says_so_as_torch(call, value, shown):
+    # torch's parser: "<fn>(): argument 'input' (position 1) must be Tensor, not <type>", where
+    # ember's code would meet an AttributeError
+    with pytest.raises(TypeError, match=r"^\w+\(\): argument 'input' \(position 1\) must be "
+                                        rf"Tensor, not {shown}$"):
+        call(value)
+
+
+@pytest.mark.parametrize("call", [lambda a: ember.exp(a), lambda a: ember.sum(a),
+                                  lambda a: ember.softmax(a, 0), lambda a: ember.t(a),
+                                  lambda a: ember.add(a, 1), lambda a: ember.where(a > 0, a, 0)])
+def test_functions_refuse_numpy_arrays_as_torch(call):
+    # only the Python operators take a NumPy array (`t + a`); torch's functions refuse it
+    with pytest.raises(TypeError, match="must be Tensor, not numpy.ndarray"):
+        call(np.ones(2))

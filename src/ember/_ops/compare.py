@@ -6,6 +6,7 @@ from .._tensor import Tensor
 from .elementwise import Elementwise, as_operand, call, export, missing_kernel, refusing, \
     tensor_other, to_bool
 from ._dispatch import Inplace
+from .argument_errors import type_name
 from .registry import FUNCTIONS, function, method, register
 
 
@@ -289,7 +290,7 @@ def where(condition, input=None, other=None, *, out=None):
         return FUNCTIONS["nonzero"](condition, as_tuple=True)
     if not isinstance(condition, Tensor):
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
-                        f"{type(condition).__name__}")
+                        f"{type_name(condition)}")
     if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype._scalar_name}")
@@ -313,7 +314,6 @@ register("where", _where_method, function=False)
 def _need_tensor(fn_name, other, position):
     """torch's parser takes only a tensor as `other` (not a number)."""
     if not isinstance(other, Tensor):
-        from .argument_errors import type_name
         raise TypeError(f"{fn_name}(): argument 'other' (position {position}) must be Tensor, "
                         f"not {type_name(other)}")
 

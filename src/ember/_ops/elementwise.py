@@ -18,6 +18,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
     prepare_inplace
 from ._op import Op, record
+from .argument_errors import type_name
 from .registry import FUNCTIONS, METHODS, register
 
 _REDUCED = (np.dtype(np.float16), _dtype.bfloat16._np)     # float16, bfloat16
@@ -183,16 +184,14 @@ def _is_number(x):
 
 
 def as_operand(x, name, position, fn_name):
-    """A Tensor or a Python number; NumPy arrays become tensors, anything else is an error."""
+    """A Tensor or a Python number; anything else, a NumPy array included, is torch's error
+    (only the Python operators take arrays: `operators._operand`)."""
     if isinstance(x, Tensor):
         return x
     if _is_number(x):
         return x.item() if isinstance(x, (np.number, np.bool_)) else x
-    if isinstance(x, np.ndarray):
-        from .._creation import as_tensor
-        return as_tensor(x)
     raise TypeError(f"{fn_name}(): argument '{name}' (position {position}) must be Tensor, not "
-                    f"{type(x).__name__}")
+                    f"{type_name(x)}")
 
 
 _INT64_BOUND, _UINT64_END = 1 << 63, 1 << 64
@@ -508,7 +507,7 @@ def _make_function(choose, name, arity, defaults, doc):
         if operands[0].__class__ is not Tensor and not any(isinstance(x, Tensor)
                                                             for x in operands):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                            f"{type(args[0]).__name__}")
+                            f"{type_name(args[0])}")
         return operands
 
     # NOTE: one- and two-operand functions get explicit signatures and a direct path for the
@@ -544,6 +543,7 @@ def _make_function(choose, name, arity, defaults, doc):
     fn.__doc__ = doc
     fn.choose = choose          # the Python operators reuse these (see operators.py)
     fn.defaults = defaults
+    fn.checks_operands = True   # (registry: no wrapper to check a tensor `input`)
     return fn
 
 

@@ -58,10 +58,30 @@ def _bound(fn, name, *, function):
     valid call pays for the error texts; others (view) call `parser_error` on their own
     error path."""
     if not _takes_numpy_names(fn, name):
-        return fn
+        return tensor_input_errors(fn, name) if function else fn
     if name in SIGNATURES:
         return parser_errors(fn, name, function=function)
     return numpy_names(fn, name)
+
+
+def tensor_input_errors(fn, name):
+    """The function `fn`, raising torch's TypeError when its `input` is not a tensor
+    (`torch.matmul([1, 2], t)`), where ember's code meets an AttributeError. Only functions
+    whose first argument is `input` get it (not `cat(tensors)`, ...), and only on that error
+    path: torch takes a number first in some (`pow(2, t)`, `bucketize(3, b)`)."""
+    code = getattr(fn, "__code__", None)
+    if code is None or not code.co_argcount or code.co_varnames[0] != "input" or \
+            getattr(fn, "checks_operands", False):      # (element-wise ops check their own)
+        return fn
+
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except AttributeError:          # (the `try` costs a valid call nothing)
+            _check_tensor_input(fn, name, args)
+            raise
+    return op
 
 
 def numpy_names(fn, name):
@@ -73,8 +93,23 @@ def numpy_names(fn, name):
     def op(*args, **kwargs):
         if "axis" in kwargs or "keepdims" in kwargs:
             kwargs = _rename(name, kwargs)
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except AttributeError:          # (the `try` costs a valid call nothing)
+            _check_tensor_input(fn, name, args)
+            raise
     return op
+
+
+def _check_tensor_input(fn, name, args):
+    """torch's TypeError for a function given something else than a tensor as its input
+    (`torch.sum([1, 2])`), which ember's code meets as an AttributeError."""
+    from .._tensor import Tensor
+    from .argument_errors import type_name
+    if args and not isinstance(args[0], Tensor):
+        first = fn.__code__.co_varnames[0] if hasattr(fn, "__code__") else "input"
+        raise TypeError(f"{name}(): argument '{first}' (position 1) must be Tensor, not "
+                        f"{type_name(args[0])}") from None
 
 
 def parser_errors(fn, name, *, function):
