@@ -73,25 +73,22 @@ def tensor_input_errors(fn, name):
     if code is None or not code.co_argcount or code.co_varnames[0] != "input" or \
             getattr(fn, "checks_operands", False):      # (element-wise ops check their own)
         return fn
-
-    @functools.wraps(fn)
-    def op(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except AttributeError:          # (the `try` costs a valid call nothing)
-            _check_tensor_input(fn, name, args)
-            raise
-    return op
+    return _checking_input(fn, name, numpy_names=False)
 
 
 def numpy_names(fn, name):
     """`fn`, accepting `axis=` and `keepdims=` where it takes `dim` and `keepdim`."""
     if not _takes_numpy_names(fn, name):
         return fn
+    return _checking_input(fn, name, numpy_names=True)
 
+
+def _checking_input(fn, name, numpy_names):
+    """`fn` raising torch's TypeError for an `input` that is no tensor (see
+    `_check_tensor_input`), and taking NumPy's argument names where `numpy_names`."""
     @functools.wraps(fn)
     def op(*args, **kwargs):
-        if "axis" in kwargs or "keepdims" in kwargs:
+        if numpy_names and ("axis" in kwargs or "keepdims" in kwargs):
             kwargs = _rename(name, kwargs)
         try:
             return fn(*args, **kwargs)
