@@ -698,3 +698,18 @@ def test_numel_function_takes_only_tensors():
     with pytest.raises(TypeError, match=r"numel\(\): argument 'input' \(position 1\) must be "
                                         r"Tensor, not int"):
         ember.numel(3)
+
+
+def test_empty_tensors_have_torchs_contiguous_strides():
+    # NumPy allocates zero-size arrays with all-zero strides; torch's factories (and results)
+    # are contiguous, a dim of size 0 counting as 1, and views follow from those strides
+    assert ember.empty(0, 2).stride() == (2, 1)
+    assert ember.zeros(2, 0).stride() == (1, 1)
+    assert ember.ones(0).stride() == (1,)
+    assert ember.empty(0, 3, 4).stride() == (12, 4, 1)
+    assert (ember.zeros(0, 3) + 1).stride() == (3, 1)
+    assert ember.empty(0, 3).permute(1, 0).stride() == (1, 3)
+    assert ember.empty(0, 2).t().stride() == (1, 2)
+    assert ember.empty(0, 1).expand(0, 3).stride() == (1, 0)
+    assert ember.empty(2, 0, 3)[:, :, 1].stride() == (3, 3)
+    assert ember.randn(3, 4)[:, :0].stride() == (4, 1)       # a view keeps its base's

@@ -164,8 +164,14 @@ class Tensor:
 
     def stride(self, dim=None):
         """Elements to step in storage for one step along each dim (a tuple), or along `dim`."""
-        size = self._data.itemsize
-        strides = tuple(s // size for s in self._data.strides)
+        data = self._data
+        size = data.itemsize
+        strides = tuple(s // size for s in data.strides)
+        if not data.size and data.ndim and not any(strides):
+            # NumPy allocates an empty array with zero strides; torch's are contiguous
+            # (empty(0, 2): (2, 1)). Views of one are made with explicit strides from these.
+            from ._geometry import contiguous_strides
+            strides = contiguous_strides(data.shape)
         if dim is None:
             return strides
         return strides[self._dim_index(dim)]

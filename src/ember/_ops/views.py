@@ -350,8 +350,10 @@ def t(input):
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input.ndim}D")
-    if input.ndim < 2:
-        return _view_op(T, input, _shape(input), input.stride(), input._offset, {})
+    if input.ndim < 2 or not input._data.size:    # (an empty one: its strides, see stride())
+        shape, strides = geo.transpose(_shape(input), input.stride(), 0, 1) \
+            if input.ndim == 2 else (_shape(input), input.stride())
+        return _view_op(T, input, shape, strides, input._offset, {})
     # the array's own transpose is the view's window (as_view would build the same one)
     return record_view(T, input, alias(input, input._data.T, input._offset), {})
 
