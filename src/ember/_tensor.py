@@ -4,7 +4,6 @@
 every view of it shares (made lazily). This file owns metadata, the autograd-facing attributes
 and the Python protocols; every operator is installed from the op registry (`_ops`).
 """
-import copy as _copy
 import warnings
 
 import numpy as np
@@ -637,39 +636,12 @@ class Tensor:
         return reduce_tensor(self)
 
     def __copy__(self):
-        # A shallow copy shares memory (as torch's does, through its storage).
-        new = _new(type(self))._init(self._data, self._get_storage(), self._offset)
-        new._requires_grad = self._requires_grad
-        if self.__dict__:
-            new.__dict__.update(self.__dict__)
-        return new
+        from ._tensor_copy import shallow_copy
+        return shallow_copy(self)
 
     def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
-            raise RuntimeError(
-                "Only Tensors created explicitly by the user (graph leaves) support the "
-                "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
-                "this may be because of a torch.nn.utils.weight_norm usage, see "
-                "https://github.com/pytorch/pytorch/pull/103001")
-        if id(self) in memo:
-            return memo[id(self)]
-        storage = self._get_storage()
-        copied = memo.get(id(storage))
-        if copied is None:
-            copied = memo[id(storage)] = new_storage(storage.array.copy())
-        backend = backend_of(self._data)
-        data = backend.strided(copied.array, self._data.dtype, self._data.shape,
-                               self.stride(), self._offset)
-        new = _new(type(self))._init(data, copied, self._offset)
-        new._requires_grad = self._requires_grad
-        grad = self.grad_if_set()
-        if grad is not None:
-            new._set_grad(_copy.deepcopy(grad, memo))
-        if self.__dict__:
-            new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
-        memo[id(self)] = new
-        return new
-
+        from ._tensor_copy import deep_copy
+        return deep_copy(self, memo)
 
 def _real_part(value, c_type):
     """A complex value with no imaginary part converts to a real number, others don't."""
