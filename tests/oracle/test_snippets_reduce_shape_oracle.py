@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from differential import cases, compare, one_torch_thread  # noqa: E402,F401
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
 
 pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
 
@@ -1001,12 +1001,5 @@ BUGS = [
 ]
 
 
-@pytest.mark.parametrize("snippet", cases(SNIPPETS, BUGS))
-def test_snippet_prints_like_torch(snippet):
-    expected, got = compare(snippet)
-    assert got == expected
-
-
-def test_there_are_many_snippets():
-    assert len(SNIPPETS) >= 400
-    assert len(set(SNIPPETS)) == len(SNIPPETS)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
+    SNIPPETS, BUGS, at_least=400)
