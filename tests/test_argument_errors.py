@@ -141,3 +141,38 @@ def test_functions_refuse_numpy_arrays_as_torch(call):
     # only the Python operators take a NumPy array (`t + a`); torch's functions refuse it
     with pytest.raises(TypeError, match="must be Tensor, not numpy.ndarray"):
         call(np.ones(2))
+
+
+M, V, B = ember.ones(2, 2), ember.ones(2), ember.ones(1, 2, 2)
+
+
+@pytest.mark.parametrize("call, text", [
+    # torch numbers the argument by its place in the call: self is not counted in a method
+    (lambda: ember.mm(M, 3), "mm(): argument 'mat2' (position 2) must be Tensor, not int"),
+    (lambda: M.mm(3), "mm(): argument 'mat2' (position 1) must be Tensor, not int"),
+    (lambda: ember.mm(M, mat2=None), "mm(): argument 'mat2' must be Tensor, not NoneType"),
+    (lambda: ember.matmul(3, V), "matmul(): argument 'input' (position 1) must be Tensor, not int"),
+    (lambda: ember.bmm(B, 2), "bmm(): argument 'mat2' (position 2) must be Tensor, not int"),
+    (lambda: ember.mv(M, [1]), "mv(): argument 'vec' (position 2) must be Tensor, not list"),
+    (lambda: V.dot(2), "dot(): argument 'tensor' (position 1) must be Tensor, not int"),
+    (lambda: ember.outer(V, 2), "outer(): argument 'vec2' (position 2) must be Tensor, not int"),
+    (lambda: V.kron(2), "kron(): argument 'other' (position 1) must be Tensor, not int"),
+    # the add-product family checks its operands before touching them
+    (lambda: ember.addmm(M, 1, M), "addmm(): argument 'mat1' (position 2) must be Tensor, not int"),
+    (lambda: M.addmm(M, 1), "addmm(): argument 'mat2' (position 2) must be Tensor, not int"),
+    (lambda: M.addmm_(1, M), "addmm_(): argument 'mat1' (position 1) must be Tensor, not int"),
+    (lambda: ember.addmv(V, M, 1), "addmv(): argument 'vec' (position 3) must be Tensor, not int"),
+    (lambda: M.addr(V, 1), "addr(): argument 'vec2' (position 2) must be Tensor, not int"),
+    (lambda: M.addbmm(1, B), "addbmm(): argument 'batch1' (position 1) must be Tensor, not int"),
+    (lambda: ember.baddbmm(B, B, 1),
+     "baddbmm(): argument 'batch2' (position 3) must be Tensor, not int"),
+    (lambda: ember.linalg.matmul(M, 1),
+     "linalg_matmul(): argument 'other' (position 2) must be Tensor, not int"),
+    (lambda: ember.linalg.vecdot(V, 1),
+     "linalg_vecdot(): argument 'y' (position 2) must be Tensor, not int"),
+    (lambda: ember.chain_matmul(M, 1), "expected Tensor as element 1 in argument 0, but got int"),
+])
+def test_products_name_a_non_tensor_operand_as_torch(call, text):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value) == text

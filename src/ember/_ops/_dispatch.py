@@ -29,7 +29,14 @@ class Inplace:
 def inplace_variant(fn, name):
     """The in-place method `op_` of a function `op(input, ..., out=None)`."""
     def method(self, *args, **kwargs):
-        return fn(self, *args, out=Inplace(self), **kwargs)
+        try:
+            return fn(self, *args, out=Inplace(self), **kwargs)
+        except TypeError as exc:        # NOTE [ Positions in "must be Tensor" errors ]
+            from .argument_errors import reworded
+            new = reworded(exc, name, kwargs, method=True)
+            if new is None:
+                raise
+            raise new from None
     method.__name__ = name
     method.__qualname__ = f"Tensor.{name}"
     method.__doc__ = f"In-place version of :meth:`{name[:-1]}`."

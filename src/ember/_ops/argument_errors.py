@@ -158,6 +158,39 @@ def signatures(name, function):
     return [_Signature(s, function) for s in SIGNATURES[name]]
 
 
+# -- a value that is no tensor where a Tensor is taken --------------------------------------------
+# NOTE [ Positions in "must be Tensor" errors ]
+# torch's parser numbers an argument by its place in the call as written: `torch.mm(a, 3)` says
+# "argument 'mat2' (position 2)", `a.mm(3)` says "(position 1)" (self is not counted), and an
+# argument given by keyword has no position. An operator's body cannot tell how it was called,
+# so it raises the method's wording (`not_a_tensor`); the function's wrapper in the registry
+# and the in-place methods' wrapper, which see the call, reword it (`reworded`). Neither costs
+# a valid call anything: they act in an `except` clause. A plain method given the argument
+# by keyword (`a.mm(mat2=3)`) keeps its position: no wrapper sees that call.
+
+def not_a_tensor(name, arg, index, value):
+    """torch's TypeError for `value`, which is no tensor, given as `arg`, argument number `index`
+    of `name`'s signature (`input` is 0), worded as a method call gives it."""
+    err = TypeError(f"{name}(): argument '{arg}' (position {index or 1}) must be Tensor, not "
+                    f"{type_name(value)}")
+    err.tensor_argument = (arg, index, value)
+    return err
+
+
+def reworded(err, name, kwargs, method):
+    """An error made by `not_a_tensor` as the call `name(...)` words it (None for another
+    error): its position counts `input` in a function, not in a method, and a keyword
+    argument has none."""
+    argument = getattr(err, "tensor_argument", None)
+    if argument is None:
+        return None
+    arg, index, value = argument
+    at = "" if arg in kwargs else f" (position {index if method else index + 1})"
+    new = TypeError(f"{name}(): argument '{arg}'{at} must be Tensor, not {type_name(value)}")
+    new.tensor_argument = argument
+    return new
+
+
 # -- what torch calls the type of a value ---------------------------------------------------------
 
 def type_name(value):

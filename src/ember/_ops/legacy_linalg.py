@@ -82,7 +82,6 @@ def inverse(input, *, out=None):
 def pinverse(input, rcond=1e-15):
     """The pseudo-inverse; singular values below rcond * the largest count as zero."""
     if input._data.dtype.kind not in "fc" or input._data.dtype.itemsize == 2 or input.ndim < 2:
-        names = {"f": {4: "Float", 8: "Double"}}
         shape = ", ".join(str(s) for s in input.shape)
         raise RuntimeError(f"linalg.pinv({input.dtype._scalar_name}{{[{shape}]}}): expected a "
                            f"tensor with 2 or more dimensions of float, double, cfloat or "
@@ -132,6 +131,10 @@ def chain_matmul(*matrices, out=None):
         matrices = tuple(matrices[0])
     if len(matrices) == 0:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for i, m in enumerate(matrices):
+        if not isinstance(m, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(m).__name__}")
     for m in matrices:
         if m.ndim != 2:
             raise RuntimeError(f"Tensor dimension is {m.ndim}, expected 2 instead.")
@@ -455,7 +458,7 @@ def renorm(input, p, dim, maxnorm, *, out=None):
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} "
                            f"dimensions")
     if p <= 0:
-        raise RuntimeError(f"renorm: non-positive-norm not supported")
+        raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
     ndim = input.ndim

@@ -83,11 +83,13 @@ def _run(op, a, b, result, params, out, name):
     return t
 
 
-def _check_tensors(name, a, b):
-    for arg, x in (("input", a), ("other", b)):
+def _check_tensors(name, a, b, second="other"):
+    """Both operands are tensors (torch's TypeError naming the other one `second`), on one
+    device."""
+    for index, (arg, x) in enumerate((("input", a), (second, b))):
         if not isinstance(x, Tensor):
-            raise TypeError(f"{name}(): argument '{arg}' must be Tensor, not "
-                            f"{type(x).__name__}")
+            from .argument_errors import not_a_tensor
+            raise not_a_tensor(name, arg, index, x)
     from .elementwise import check_same_device
     if a._data.__class__ is not b._data.__class__ or a.device != b.device:
         check_same_device(a, b)
@@ -257,7 +259,7 @@ def _check_mv(input, vec, a):
 @function()
 def mm(input, mat2, *, out=None):
     """Product of two matrices."""
-    _check_tensors("mm", input, mat2)
+    _check_tensors("mm", input, mat2, "mat2")
     a, b = input._data, mat2._data
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -271,7 +273,7 @@ def mm(input, mat2, *, out=None):
 @function()
 def bmm(input, mat2, *, out=None):
     """Batched product of two 3-D tensors (no broadcasting)."""
-    _check_tensors("bmm", input, mat2)
+    _check_tensors("bmm", input, mat2, "mat2")
     a, b = input._data, mat2._data
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -285,7 +287,7 @@ def bmm(input, mat2, *, out=None):
 @function()
 def mv(input, vec, *, out=None):
     """Product of a matrix and a vector."""
-    _check_tensors("mv", input, vec)
+    _check_tensors("mv", input, vec, "vec")
     a, b = input._data, vec._data
     if a.ndim != 2 or b.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {a.ndim}, {a.ndim}, "
@@ -308,7 +310,7 @@ def check_vectors(a, b):
 @function()
 def dot(input, tensor, *, out=None):
     """Inner product of two 1-D tensors with the same number of elements."""
-    _check_tensors("dot", input, tensor)
+    _check_tensors("dot", input, tensor, "tensor")
     a, b = input._data, tensor._data
     if a.ndim == 1 and b.ndim == 1 and a.dtype != b.dtype:     # torch checks before sizes
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "

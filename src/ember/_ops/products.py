@@ -15,6 +15,7 @@ from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op
 from .linalg import _product, _shape_x, check_vectors
+from .argument_errors import not_a_tensor
 from .registry import function
 
 
@@ -32,9 +33,10 @@ def _emit(op, inputs, result, params, out, name):
     return finish(op, inputs, result, params, out, requires_grad)
 
 
-def _check_tensor(name, arg, x):
+def _check_tensor(name, arg, index, x):
+    """`x`, argument `arg` (number `index`, `input` being 0), is a tensor (or torch's TypeError)."""
     if not isinstance(x, Tensor):
-        raise TypeError(f"{name}(): argument '{arg}' must be Tensor, not {type(x).__name__}")
+        raise not_a_tensor(name, arg, index, x)
 
 
 def _same_dtype(name, *tensors):
@@ -114,9 +116,27 @@ class Addr(_AddProduct):
         return (g.mv(v2.conj()) if need_1 else None, g.mT.mv(v1.conj()) if need_2 else None)
 
 
+def _matmul(xp):
+    return xp.matmul
+
+
+def _summed_matmul(xp):
+    return lambda a, b: xp.matmul(a, b).sum(0, dtype=a.dtype)
+
+
+def _outer(xp):
+    return xp.multiply.outer
+
+
+_OPERANDS = {Addmm: ("mat1", "mat2"), Baddbmm: ("batch1", "batch2"),
+             Addbmm: ("batch1", "batch2"), Addmv: ("mat", "vec"), Addr: ("vec1", "vec2")}
+
+
 def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape_check):
-    for arg, x in (("input", input), ("mat1", a), ("mat2", b)):
-        _check_tensor(name, arg, x)
+    """beta * input + alpha * product(a, b), checked as torch checks it; `product(xp)` gives
+    the kernel of the array module."""
+    for index, (arg, x) in enumerate(zip(("input",) + _OPERANDS[op], (input, a, b))):
+        _check_tensor(name, arg, index, x)
     for x in (a, b):
         if x._data.__class__ is not input._data.__class__ or x.device != input.device:
             from .elementwise import check_same_device
@@ -126,6 +146,7 @@ def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape
     if op is not Addr:
         _no_bool(kernel, a)
     xp = backend_of(a._data).xp
+    product = product(xp)
     wide = op in _ROUNDED_ONCE and a._data.dtype.itemsize == 2 and a._data.dtype.kind in "fV"
     if wide:
         # NOTE: torch's CPU kernels keep a half-precision product in float32 and round once,
@@ -199,34 +220,29 @@ def _outer_shapes(a, b):
 @function(inplace=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * (mat1 @ mat2)."""
-    xp = backend_of(mat1._data).xp
     return _add_product(Addmm, "addmm", "addmm_impl_cpu_", input, mat1, mat2, beta, alpha, out,
-                        xp.matmul, _mm_shapes)
+                        _matmul, _mm_shapes)
 
 
 @function(inplace=True)
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * bmm(batch1, batch2)."""
-    xp = backend_of(batch1._data).xp
     return _add_product(Baddbmm, "baddbmm", "baddbmm_cpu", input, batch1, batch2, beta, alpha,
-                        out, xp.matmul, _bmm_shapes)
+                        out, _matmul, _bmm_shapes)
 
 
 @function(inplace=True)
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * (sum over the batch of batch1[i] @ batch2[i])."""
-    xp = backend_of(batch1._data).xp
     return _add_product(Addbmm, "addbmm", "addbmm_impl_cpu_", input, batch1, batch2, beta,
-                        alpha, out, lambda a, b: xp.matmul(a, b).sum(0, dtype=a.dtype),
-                        _bmm_shapes)
+                        alpha, out, _summed_matmul, _bmm_shapes)
 
 
 @function(inplace=True)
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * (mat @ vec)."""
-    xp = backend_of(mat._data).xp
     return _add_product(Addmv, "addmv", "addmv_impl_cpu", input, mat, vec, beta, alpha, out,
-                        xp.matmul, _mv_shapes)
+                        _matmul, _mv_shapes)
 
 
 @function(inplace=True)
@@ -238,9 +254,8 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
             len({t.dtype for t in tensors}) > 1:
         common = _dtype.promote_types(_dtype.promote_types(input.dtype, vec1.dtype), vec2.dtype)
         input, vec1, vec2 = (t.to(common) for t in tensors)
-    xp = backend_of(vec1._data).xp
-    return _add_product(Addr, "addr", "addr", input, vec1, vec2, beta, alpha, out,
-                        lambda a, b: xp.multiply.outer(a, b), _outer_shapes)
+    return _add_product(Addr, "addr", "addr", input, vec1, vec2, beta, alpha, out, _outer,
+                        _outer_shapes)
 
 
 # -- vector products ---------------------------------------------------------------------------
@@ -258,8 +273,8 @@ class Vdot(Op):
 @function()
 def vdot(input, other, *, out=None):
     """sum(conj(input) * other) of two 1-D tensors."""
-    _check_tensor("vdot", "input", input)
-    _check_tensor("vdot", "other", other)
+    _check_tensor("vdot", "input", 0, input)
+    _check_tensor("vdot", "other", 1, other)
     a, b = input._data, other._data
     check_vectors(a, b)
     if a.dtype != b.dtype:
@@ -273,8 +288,8 @@ def vdot(input, other, *, out=None):
 @function()
 def inner(input, other, *, out=None):
     """Sum over the last dims: result[i..., j...] = sum_k input[i..., k] * other[j..., k]."""
-    _check_tensor("inner", "input", input)
-    _check_tensor("inner", "other", other)
+    _check_tensor("inner", "input", 0, input)
+    _check_tensor("inner", "other", 1, other)
     if input.ndim == 0 or other.ndim == 0:
         result = input * other
     else:
@@ -295,8 +310,8 @@ def _copy_out(name, out, result):
 @function()
 def outer(input, vec2, *, out=None):
     """input[i] * vec2[j] of two 1-D tensors."""
-    _check_tensor("outer", "input", input)
-    _check_tensor("outer", "vec2", vec2)
+    _check_tensor("outer", "input", 0, input)
+    _check_tensor("outer", "vec2", 1, vec2)
     if input.ndim != 1 or vec2.ndim != 1:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D"
                            if input.ndim != 1 else
@@ -378,8 +393,8 @@ def _interleave(t, n, slot):
 @function()
 def kron(input, other, *, out=None):
     """Kronecker product (dims padded on the left to the same count)."""
-    _check_tensor("kron", "input", input)
-    _check_tensor("kron", "other", other)
+    _check_tensor("kron", "input", 0, input)
+    _check_tensor("kron", "other", 1, other)
     if input.dtype != other.dtype:
         from .._dtype import promote_types
         dt = promote_types(input.dtype, other.dtype)

@@ -6,7 +6,7 @@ Tests read `FUNCTIONS` and `METHODS` to check that every operator has a test ent
 import functools
 
 from ._dispatch import inplace_variant
-from .argument_errors import SIGNATURES, parser_error
+from .argument_errors import SIGNATURES, parser_error, reworded
 
 FUNCTIONS = {}      # name -> function, exported as ember.<name>
 METHODS = {}        # name -> function taking the tensor first, installed as Tensor.<name>
@@ -95,6 +95,11 @@ def _checking_input(fn, name, numpy_names):
         except AttributeError:          # (the `try` costs a valid call nothing)
             _check_tensor_input(fn, name, args)
             raise
+        except TypeError as exc:        # NOTE [ Positions in "must be Tensor" errors ]
+            new = reworded(exc, name, kwargs, method=False)
+            if new is None:
+                raise
+            raise new from None
     return op
 
 

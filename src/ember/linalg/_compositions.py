@@ -180,6 +180,8 @@ def vander(x, *, N=None):
 def matmul(input, other, *, out=None):
     """The matrix product (ember.matmul)."""
     from .._ops.linalg import matmul as _matmul
+    _check_tensor("linalg_matmul", input, "input", 1)
+    _check_tensor("linalg_matmul", other, "other", 2)
     return _matmul(input, other, out=out)
 
 

@@ -7,6 +7,7 @@ as torch's do: for a singular A the gradients of inv, det, slogdet and solve are
 import builtins
 
 from .. import return_types
+from .._tensor import Tensor
 from .._ops._op import Op
 from ._common import (LinAlgError, check_float, check_matrix, check_square, check_tensor,
                       emit, eye_like, raising, svd_arrays, xp_of)
@@ -521,6 +522,10 @@ def _chain(mats, split, i, j):
 
 def vecdot(x, y, *, dim=-1, out=None):
     """sum(conj(x) * y) along dim (broadcasting)."""
+    for position, (arg, t) in enumerate((("x", x), ("y", y)), 1):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"linalg_vecdot(): argument '{arg}' (position {position}) must be "
+                            f"Tensor, not {type(t).__name__}")
     for t in (x, y):
         if t._data.dtype.kind not in "fcV":
             raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
