@@ -1,17 +1,50 @@
-"""Named tuples returned by ops with several results, printed like `torch.return_types.max`."""
-import collections
+"""The tuples that ops with several results return, as torch's `torch.return_types.max` & co.
+
+torch makes them with CPython's "struct sequence" (the kind of `os.stat_result`): a tuple
+subclass whose items also have names (`r.values`, `r.indices`), built from one sequence
+(`torch.return_types.max((v, i))`), with `n_fields` on the class and none of namedtuple's
+`_fields`/`_asdict`/`_make`. Code that tells a namedtuple by `_fields` (default_collate, tree
+utilities) therefore treats them as plain tuples, in ember as in torch.
+"""
+import operator as _operator
+
+
+class _StructSeq(tuple):
+    """Base of the result types below: `fields` names the items."""
+    __slots__ = ()
+    _field_names = ()
+
+    def __new__(cls, *args, **kwargs):
+        if not args and "sequence" not in kwargs:
+            raise TypeError("structseq() missing required argument 'sequence' (pos 1)")
+        items = tuple(args[0] if args else kwargs["sequence"])
+        if len(items) != cls.n_sequence_fields:
+            raise TypeError(f"torch.return_types.{cls.__name__}() takes a "
+                            f"{cls.n_sequence_fields}-sequence ({len(items)}-sequence given)")
+        return super().__new__(cls, items)
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._field_names, self))
+        return f"torch.return_types.{type(self).__name__}(\n{body})"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return type(self), (tuple(self),)
+
+
+def is_structseq(value):
+    """Whether `value` is one of these result tuples."""
+    return isinstance(value, _StructSeq)
 
 
 def _structseq(name, fields):
-    base = collections.namedtuple(name, fields)
-
-    def __repr__(self):
-        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
-        return f"torch.return_types.{name}(\n{body})"
-
-    cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__str__": __repr__,
-                               "__module__": __name__})
-    return cls
+    namespace = {"__slots__": (), "__module__": __name__, "_field_names": fields,
+                 "__match_args__": fields, "n_fields": len(fields),
+                 "n_sequence_fields": len(fields), "n_unnamed_fields": 0}
+    for i, field in enumerate(fields):
+        namespace[field] = property(_operator.itemgetter(i), doc=f"Item {i}")
+    return type(name, (_StructSeq,), namespace)
 
 
 max = _structseq("max", ("values", "indices"))

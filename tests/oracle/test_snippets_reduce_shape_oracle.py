@@ -946,6 +946,20 @@ SNIPPETS = [
     'x = torch.arange(6).reshape(3, 2)\nprint(x.split(None))',
     'x = torch.arange(6).reshape(3, 2)\nprint(torch.split(x, torch.tensor(2)))',
     'x = torch.arange(6).reshape(3, 2)\nprint(x.split(torch.tensor(1.)))',
+    "r = torch.max(torch.tensor([[1., 3.], [2., 0.]]), 1); print(isinstance(r, tuple), len(r), r[-1], hasattr(r, '_fields'), hasattr(r, '_asdict'))",
+    'r = torch.sort(torch.tensor([3., 1.])); print(type(r).n_fields, type(r).n_sequence_fields, type(r).n_unnamed_fields)',
+    'r = torch.return_types.max((torch.tensor(1.), torch.tensor(2))); print(r); print(r.values, r.indices)',
+    'print(torch.return_types.sort([1, 2]).indices, torch.return_types.topk((3, 4)))',
+    'try:\n    torch.return_types.max([1, 2, 3])\nexcept TypeError as e: print(e)',
+    'try:\n    torch.return_types.max([1])\nexcept TypeError as e: print(e)',
+    'try:\n    torch.return_types.max(values=1, indices=2)\nexcept TypeError as e: print(e)',
+    'import pickle, copy; r = torch.min(torch.tensor([[1., 3.], [2., 0.]]), 0); print(pickle.loads(pickle.dumps(r))); print(copy.deepcopy(r).indices)',
+    'r = torch.topk(torch.arange(5.), 2); print(r + (1,)); print(type(r + (1,)).__name__, r == tuple(r), tuple(r) == r)',
+    'b = [torch.sort(torch.tensor([2., 1.])) for _ in range(2)]; out = torch.utils.data.default_collate(b); print(type(out).__name__, out)',
+    "r = torch.linalg.qr(torch.eye(2)); Q, R = r; print(r.Q is Q, type(r).n_fields, hasattr(r, '_fields'))",
+    'r = torch.aminmax(torch.tensor([1, 5, 3])); print(r, r.min, r.max)',
+    'r = torch.frexp(torch.tensor([8.])); print(r.mantissa, r.exponent, len(r))',
+    'r = torch.histogram(torch.tensor([1., 2., 1.]), bins=2); print(r.hist, r.bin_edges)',
 ]
 
 # Where ember differs from torch: (reason, minimal reproduction), strict xfails.

@@ -499,10 +499,10 @@ def frexp(input, *, out=None):
         check_out("frexp", m_out, m_out._data.dtype, input._requires_grad)
         write_out(m_out, mantissa._data)
         write_out(e_out, exponent._data)
-        return return_types.frexp(m_out, e_out)
+        return return_types.frexp((m_out, e_out))
     if input._requires_grad and _grad_state.enabled:
         record(Frexp, (input,), (mantissa,), {"exponent": exponent})
-    return return_types.frexp(mantissa, exponent)
+    return return_types.frexp((mantissa, exponent))
 
 
 # -- complex views -----------------------------------------------------------------------------

@@ -78,13 +78,13 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
     if out is not None:
         from ._dispatch import check_out, write_out
         check_out("histogram", out[0], dtype, False)
-        return return_types.histogram(write_out(out[0], hist), write_out(out[1], edges))
+        return return_types.histogram((write_out(out[0], hist), write_out(out[1], edges)))
     hist, edges = wrap(hist), wrap(xp.ascontiguousarray(edges))
     sources = (input, bins if isinstance(bins, Tensor) else None, weight)
     if _grad_state.enabled and any(t is not None and t._requires_grad for t in sources):
         # NOTE: as torch, one node that cannot differentiate is the grad_fn of both results
         record(_Histogram, sources, (hist, edges), {}, num_outputs=2)
-    return return_types.histogram(hist, edges)
+    return return_types.histogram((hist, edges))
 
 
 class _Histogram(Op):
@@ -212,8 +212,8 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None
     hist = hist.astype(dtype)
     if out is not None:
         write_out(out[0], hist)
-        return return_types.histogramdd(out[0], tuple(write_out(o, e)
-                                                      for o, e in zip(out[1], edges)))
+        return return_types.histogramdd((out[0], tuple(write_out(o, e)
+                                                       for o, e in zip(out[1], edges))))
     hist = wrap(hist)
     # NOTE: as torch, edges given as tensors are returned as they are (the same objects)
     edges = tuple(given if isinstance(given, Tensor) else wrap(xp.array(e, copy=True))
@@ -228,7 +228,7 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None
             record(_HistogramCounts, sources, (hist,), {})
             for e in edges:
                 record(_HistogramEdges, sources, (e,), {})
-    return return_types.histogramdd(hist, edges)
+    return return_types.histogramdd((hist, edges))
 
 
 class _HistogramFromBinTensors(Op):

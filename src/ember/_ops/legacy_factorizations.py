@@ -47,7 +47,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
             check_out("_lu_with_info", o, r._data.dtype, r.requires_grad)
         result = tuple(write_out(o, r._data) for o, r in zip(out, result))
     if get_infos:
-        return return_types._lu_with_info(*result[:3])
+        return return_types._lu_with_info(result[:3])
     return result[0], result[1]
 
 
@@ -104,11 +104,11 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
         L, U = empty, empty.copy()
     if out is not None:
         written = emit(None, (LU_data,), (P, L, U), {}, out, "lu_unpack", grad_outputs=0)
-        return return_types.lu_unpack(*written)
+        return return_types.lu_unpack(written)
     params = {"shape": (m, n), "unpack_data": unpack_data}
     L, U = emit(LuUnpack, (LU_data, LU_pivots), (L, U), params, None, "lu_unpack",
                 grad_outputs=2)
-    return return_types.lu_unpack(wrap(P), L, U)
+    return return_types.lu_unpack((wrap(P), L, U))
 
 
 @function()

@@ -51,7 +51,7 @@ def det(input):
 @function()
 def slogdet(input, *, out=None):
     """(sign, logabsdet) of the determinant (torch.linalg.slogdet)."""
-    return return_types.slogdet(*_linalg().slogdet(input, out=out))
+    return return_types.slogdet(_linalg().slogdet(input, out=out))
 
 
 @function()
@@ -93,7 +93,7 @@ def pinverse(input, rcond=1e-15):
 def qr(input, some=True, *, out=None):
     """(Q, R) with input = Q R: reduced when `some`, else complete."""
     mode = "reduced" if some else "complete"
-    return return_types.qr(*_linalg().qr(input, mode, out=out))
+    return return_types.qr(_linalg().qr(input, mode, out=out))
 
 
 @function()
@@ -114,8 +114,8 @@ def svd(input, some=True, compute_uv=True, *, out=None):
         for o, r in zip(out, result):
             check_out("svd", o, r._data.dtype, r.requires_grad)
             write_out(o, r._data)
-        return return_types.svd(*out)
-    return return_types.svd(*result)
+        return return_types.svd(out)
+    return return_types.svd(result)
 
 
 @function()
@@ -320,7 +320,7 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     params = {"upper": upper, "transpose": transpose, "unitriangular": unitriangular}
     outs = common.emit(TriangularSolve, (input, A), (x, cloned), params, out,
                        "triangular_solve", grad_outputs=2)
-    return return_types.triangular_solve(*outs)
+    return return_types.triangular_solve(outs)
 
 
 # -- matrix_exp --------------------------------------------------------------------------------

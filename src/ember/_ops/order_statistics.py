@@ -126,7 +126,7 @@ def _pair(name, op, input, values, index, dim, keepdim, out):
         record(op, (input,), (v,), {"dim": dim, "keepdim": keepdim,
                                     "self_size": input._data.shape, "indices": i})
     kind = getattr(return_types, name)
-    return kind(v, i) if out is None else write_pair(name, out, (v, i), input._requires_grad)
+    return kind((v, i)) if out is None else write_pair(name, out, (v, i), input._requires_grad)
 
 
 def write_pair(name, out, results, requires_grad):
@@ -138,7 +138,7 @@ def write_pair(name, out, results, requires_grad):
             raise RuntimeError(f"Expected out tensor to have dtype {r.dtype._cpp_name}, but got "
                                f"{o.dtype._cpp_name} instead")
     written = (write_out(o, r._data) for o, r in zip(out, results))
-    return getattr(return_types, name + "_out")(*written)
+    return getattr(return_types, name + "_out")(written)
 
 
 def _along(name, input, dim):

@@ -407,7 +407,7 @@ def _extreme(name, input, dim, keepdim, other, out):
     if input._requires_grad and _grad_state.enabled:
         record(op, (input,), (v,), {"dim": d, "keepdim": keepdim, "self_size": data.shape,
                                     "indices": indices})
-    result = (return_types.max if name == "max" else return_types.min)(v, indices)
+    result = (return_types.max if name == "max" else return_types.min)((v, indices))
     if out is not None:
         values_out, indices_out = out
         if values_out.dtype is not input.dtype:
@@ -418,7 +418,7 @@ def _extreme(name, input, dim, keepdim, other, out):
                                f"{indices_out.dtype._cpp_name} instead")
         write_out(values_out, v._data)
         write_out(indices_out, indices._data)
-        return (return_types.max_out if name == "max" else return_types.min_out)(out[0], out[1])
+        return (return_types.max_out if name == "max" else return_types.min_out)(out[:2])
     return result
 
 

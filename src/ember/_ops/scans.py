@@ -168,7 +168,7 @@ def _cumextreme(name, input, dim, out):
         record(Cummax if name == "cummax" else Cummin, (input,), (v,),
                {"key": key, "self_size": data.shape})
     if out is None:
-        return getattr(return_types, name)(v, i)
+        return getattr(return_types, name)((v, i))
     return write_pair(name, out, (v, i), input._requires_grad)
 
 

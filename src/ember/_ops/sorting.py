@@ -120,14 +120,14 @@ def _pair(name, op, input, values, index, d, out):
         record(op, (input,), (v,), {"dim": d, "self_size": input._data.shape, "indices": i})
     kind = getattr(return_types, name)
     if out is None:
-        return kind(v, i)
+        return kind((v, i))
     for o, r in zip(out, (v, i)):
         check_out(name, o, r._data.dtype, input._requires_grad)
         if o._data.dtype != r._data.dtype:
             raise RuntimeError(f"Expected out tensor to have dtype {r.dtype._cpp_name}, but got "
                                f"{o.dtype._cpp_name} instead")
         write_out(o, r._data)
-    return getattr(return_types, name + "_out")(*out)
+    return getattr(return_types, name + "_out")(out)
 
 
 def _sorted(input, dim, descending, stable):

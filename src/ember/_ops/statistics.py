@@ -82,7 +82,7 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
                                            "hi": hi.detach()})
     if out is not None:
         return order_statistics.write_pair("aminmax", out, (lo, hi), input._requires_grad)
-    return return_types.aminmax(lo, hi)
+    return return_types.aminmax((lo, hi))
 
 
 # -- var / std ---------------------------------------------------------------------------------

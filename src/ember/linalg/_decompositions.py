@@ -97,7 +97,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     check_errors)."""
     result, info = _cholesky(A, upper, check_errors)
     outs = emit(LinalgCholeskyEx, (A,), (result, info), {"upper": upper}, out, "cholesky_ex")
-    return return_types.linalg_cholesky_ex(*outs)
+    return return_types.linalg_cholesky_ex(outs)
 
 
 # -- QR -------------------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ def qr(A, mode="reduced", *, out=None):
     outs = emit(LinalgQr, (A,), (q.astype(a.dtype, copy=False), r.astype(a.dtype, copy=False)),
                 {"mode": mode}, out, "qr", grad_outputs=2)
     _keep(outs, Q=outs[0], R=outs[1], A=A)
-    return return_types.linalg_qr(*outs)
+    return return_types.linalg_qr(outs)
 
 
 # -- symmetric / Hermitian eigendecomposition ------------------------------------------------
@@ -204,7 +204,7 @@ def eigh(A, UPLO="L", *, out=None):
     w, v = _eigh("eigh", A, UPLO)
     outs = emit(LinalgEigh, (A,), (w, v), {}, out, "eigh", grad_outputs=2)
     _keep(outs, L=outs[0], V=outs[1])
-    return return_types.linalg_eigh(*outs)
+    return return_types.linalg_eigh(outs)
 
 
 def eigvalsh(A, UPLO="L", *, out=None):
@@ -262,7 +262,7 @@ def eig(A, *, out=None):
     outs = emit(LinalgEig, (A,), (w, v), {"real_input": not A.is_complex()}, out, "eig",
                 grad_outputs=2)
     _keep(outs, L=outs[0], V=outs[1])
-    return return_types.linalg_eig(*outs)
+    return return_types.linalg_eig(outs)
 
 
 def eigvals(A, *, out=None):
@@ -338,7 +338,7 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
     u, s, vh = _svd("svd", A, full_matrices)
     outs = emit(LinalgSvd, (A,), (u, s, vh), {}, out, "svd", grad_outputs=3)
     _keep(outs, U=outs[0], S=outs[1], Vh=outs[2])
-    return return_types.linalg_svd(*outs)
+    return return_types.linalg_svd(outs)
 
 
 def svdvals(A, *, driver=None, out=None):

@@ -60,7 +60,7 @@ def geqrf(input, *, out=None):
         h, tau = a.copy(), xp.zeros(a.shape[:-2] + (min(m, n),), dtype=a.dtype)
     outs = emit(Geqrf, (input,), (h.astype(a.dtype, copy=False), tau.astype(a.dtype, copy=False)),
                 {}, out, "geqrf", grad_outputs=2)
-    return return_types.geqrf(*outs)
+    return return_types.geqrf(outs)
 
 
 # -- householder_product -----------------------------------------------------------------------

@@ -210,7 +210,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
     if check_errors:
         _raise_info("torch.linalg.ldl_factor_ex", info)
     outs = emit(LinalgLdlFactorEx, (A,), (ld, pivots, info), {}, out, "ldl_factor_ex")
-    return return_types.linalg_ldl_factor_ex(*outs)
+    return return_types.linalg_ldl_factor_ex(outs)
 
 
 def ldl_factor(A, *, hermitian=False, out=None):
@@ -218,7 +218,7 @@ def ldl_factor(A, *, hermitian=False, out=None):
     ld, pivots, info = _factor(A, hermitian)
     _raise_info("torch.linalg.ldl_factor", info)
     outs = emit(LinalgLdlFactorEx, (A,), (ld, pivots), {}, out, "ldl_factor")
-    return return_types.linalg_ldl_factor(*outs)
+    return return_types.linalg_ldl_factor(outs)
 
 
 # -- solving --------------------------------------------------------------------------------------

@@ -271,7 +271,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     outs = emit(LinalgLuFactorEx, (A,), (lu, pivots, info), {}, out, "lu_factor_ex")
     if outs[0].grad_fn is not None and out is None:
         outs[0].grad_fn.pivots = outs[1]
-    return return_types.linalg_lu_factor_ex(*outs)
+    return return_types.linalg_lu_factor_ex(outs)
 
 
 def lu_factor(A, *, pivot=True, out=None):
@@ -285,7 +285,7 @@ def lu_factor(A, *, pivot=True, out=None):
     outs = emit(LinalgLuFactorEx, (A,), (lu, pivots), {}, out, "lu_factor")
     if outs[0].grad_fn is not None and out is None:
         outs[0].grad_fn.pivots = outs[1]
-    return return_types.linalg_lu_factor(*outs)
+    return return_types.linalg_lu_factor(outs)
 
 
 def lu(A, *, pivot=True, out=None):
@@ -301,12 +301,12 @@ def lu(A, *, pivot=True, out=None):
     U = xp.triu(lu_[..., :k, :])
     if out is not None:
         written = emit(None, (A,), (P, L, U), {}, out, "lu", grad_outputs=0)
-        return return_types.linalg_lu(*written)
+        return return_types.linalg_lu(written)
     L, U = emit(LinalgLu, (A,), (L, U), {}, None, "lu", grad_outputs=2)
     P = wrap(P)
     if L.grad_fn is not None:
         L.grad_fn.__dict__.update(P=P, L=L, U=U)
-    return return_types.linalg_lu(P, L, U)
+    return return_types.linalg_lu((P, L, U))
 
 
 # -- solving with the factors -------------------------------------------------------------------

@@ -87,7 +87,7 @@ def inv_ex(A, *, check_errors=False, out=None):
         _raise_singular("linalg.inv_ex", info, _INV_SINGULAR)
     result = emit(LinalgInvEx, (A,), (inverse.astype(a.dtype, copy=False), info), {}, out,
                   "inv_ex")
-    return return_types.linalg_inv_ex(*result)
+    return return_types.linalg_inv_ex(result)
 
 
 _INV_SINGULAR = ("The diagonal element {} is zero, the inversion could not be completed "
@@ -174,7 +174,7 @@ def slogdet(A, *, out=None):
     result = emit(LinalgSlogdet, (A,), (xp.asarray(sign).astype(a.dtype, copy=False),
                                          xp.asarray(logabs).astype(real, copy=False)),
                   {}, out, "slogdet", grad_outputs=2)
-    return return_types.linalg_slogdet(*result)
+    return return_types.linalg_slogdet(result)
 
 
 # -- solving -------------------------------------------------------------------------------------
@@ -271,9 +271,9 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     if out is not None:
         from .._ops._dispatch import check_out, write_out
         check_out("linalg_solve_ex", out[0], result._data.dtype, result.requires_grad)
-        return return_types.linalg_solve_ex(write_out(out[0], result._data),
-                                            write_out(out[1], info))
-    return return_types.linalg_solve_ex(result, _wrap(info))
+        return return_types.linalg_solve_ex((write_out(out[0], result._data),
+                                             write_out(out[1], info)))
+    return return_types.linalg_solve_ex((result, _wrap(info)))
 
 
 def _wrap(array):
@@ -406,7 +406,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     result = emit(LinalgLstsq, (A, B), (x.astype(a.dtype, copy=False), residuals, rank, values),
                   {"vector": vector, "has_residuals": has_residuals}, None, "lstsq",
                   grad_outputs=2)
-    return return_types.linalg_lstsq(*result)
+    return return_types.linalg_lstsq(result)
 
 
 # -- compositions --------------------------------------------------------------------------------
