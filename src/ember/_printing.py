@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _dtype
 from ._device import backend_of
+from .autograd import forward_ad as _forward_ad
 
 __all__ = ["PrintOptions", "PRINT_OPTS", "set_printoptions", "get_printoptions", "printoptions",
            "format_values", "tensor_repr", "legacy_type_name", "cpp_type_name"]
@@ -293,6 +294,10 @@ def tensor_repr(t, *, tensor_contents=None, prefix="tensor("):
         suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
+    if _forward_ad._tangents:          # a dual level is open: a dual tensor shows its tangent
+        tangent = _forward_ad._tangent_of(t)
+        if tangent is not None:
+            suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)
 
 

@@ -13,14 +13,14 @@ from . import function
 from .function import Function, once_differentiable
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from . import functional, profiler
+from . import forward_ad, functional, profiler
 from .explain import explain
 from .variable import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "graph", "Function", "once_differentiable", "detect_anomaly",
            "set_detect_anomaly", "gradcheck", "gradgradcheck", "GradcheckError", "functional",
-           "explain", "Variable"]
+           "explain", "Variable", "forward_ad"]
 
 
 _Tensor = None

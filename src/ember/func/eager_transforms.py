@@ -235,6 +235,13 @@ def _jvp_columns(out_leaves, stand, keep):
     return apply
 
 
+def _no_dual_level():
+    """torch's forward-mode transforms refuse to run inside `autograd.forward_ad.dual_level`."""
+    from ..autograd import forward_ad
+    if forward_ad._current_level >= 0:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+
+
 def _check_jvp_args(primals, tangents):
     api = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -268,6 +275,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     NOTE: computed as a double vjp on ember's tape (see the module's NOTE), so `func` must
     be differentiable in reverse mode; the results equal torch's forward-mode ones.
     """
+    _no_dual_level()
     p_leaves, p_spec, t_leaves = _check_jvp_args(primals, tangents)
     with _level():
         keep = _watched(primals, tangents)
@@ -282,6 +290,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 def linearize(func, *primals):
     """`(func(*primals), jvp_fn)`: `jvp_fn(*tangents)` gives J @ tangents at `primals`."""
+    _no_dual_level()
     output = func(*primals)
 
     def jvp_fn(*tangents):
@@ -293,6 +302,8 @@ def _jacobian(func, argnums, has_aux, forward):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         from .._ops.joining import stack
+        if forward:
+            _no_dual_level()
         with _level():
             new_args, stand, in_spec = _differentiable(args, argnums)
             keep = _watched(args, kwargs)
