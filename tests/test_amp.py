@@ -39,7 +39,7 @@ def test_recurrent_layers_follow_torchs_cpu_lists():
         out, (h, c) = ember.nn.LSTM(3, 4, batch_first=True)(x)
         assert (out.dtype, h.dtype, c.dtype) == (ember.bfloat16,) * 3
         assert ember.nn.RNN(3, 4)(x)[0].dtype == ember.bfloat16
-        assert ember.nn.GRU(3, 4)(x)[0].dtype == ember.float32       # not on the list
+        assert ember.nn.GRU(3, 4)(x)[0].dtype == ember.float32       # its state is float32
         assert ember.nn.RNNCell(3, 4)(x[0]).dtype == ember.bfloat16
 
 
@@ -267,3 +267,41 @@ def test_grad_scaler_state_and_errors():
     h.scale(p.sum()).backward()
     with pytest.raises(ValueError, match="Attempting to unscale FP16 gradients."):
         h.unscale_(opt16)
+
+
+def test_layers_with_lower_precision_inputs_are_cast_like_their_functions():
+    # Conv and pooling layers reach the autocast-wrapped functional forms on each call: a
+    # bfloat16 input with float32 weights is cast (not refused), and the float32-listed pools
+    # run in float32.
+    x2, x3 = _x(1, 2, 4, 4).bfloat16(), _x(1, 2, 4, 4, 4).bfloat16()
+    nn = ember.nn
+    with ember.autocast("cpu"):
+        assert nn.Conv2d(2, 3, 1)(x2).dtype == ember.bfloat16
+        assert nn.ConvTranspose2d(2, 3, 2)(x2).dtype == ember.bfloat16
+        for pool in (nn.MaxPool3d(2), nn.AvgPool3d(2), nn.AdaptiveAvgPool3d(2),
+                     nn.AdaptiveMaxPool3d(2), nn.FractionalMaxPool2d(2, output_size=2)):
+            assert pool(x3 if "3d" in type(pool).__name__ else x2).dtype == ember.float32
+        out, idx = nn.MaxPool2d(2, return_indices=True)(x2)
+        assert out.dtype == ember.bfloat16
+        assert nn.MaxUnpool2d(2)(out, idx).dtype == ember.float32
+    # outside autocast the layers keep refusing mixed dtypes
+    with pytest.raises(RuntimeError, match="should be the same"):
+        nn.Conv2d(2, 3, 1)(x2)
+
+
+def test_recurrent_layers_take_lower_precision_inputs_under_autocast():
+    nn, x = ember.nn, _x(5, 3)
+    with ember.autocast("cpu"):
+        assert nn.LSTM(3, 4)(x.bfloat16())[0].dtype == ember.bfloat16
+        assert nn.RNN(3, 4)(x.bfloat16())[0].dtype == ember.bfloat16
+        assert nn.LSTM(3, 4, proj_size=2)(x)[0].dtype == ember.bfloat16
+        # a GRU's new state mixes the (lower precision) gates with the old state
+        assert nn.GRU(3, 4)(x.bfloat16())[0].dtype == ember.bfloat16
+        assert nn.GRU(3, 4)(x.bfloat16(), _x(1, 4))[0].dtype == ember.float32
+        assert nn.GRU(3, 4)(x, _x(1, 4).bfloat16())[0].dtype == ember.bfloat16
+        assert nn.GRUCell(3, 4)(x.bfloat16()).dtype == ember.bfloat16
+        assert nn.LSTMCell(3, 4)(x.bfloat16())[0].dtype == ember.bfloat16
+    with pytest.raises(ValueError, match="does not match weight dtype"):
+        nn.LSTM(3, 4)(x.bfloat16())
+    with pytest.raises(RuntimeError, match="same dtype"):
+        nn.GRUCell(3, 4)(x.bfloat16())

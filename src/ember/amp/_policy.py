@@ -64,11 +64,15 @@ _CPU_FP32 += [n for n in _LOSSES if n not in ("cross_entropy", "l1_loss", "mse_l
 
 def _rnn_layer_policy(args, kwargs):
     # NOTE: torch runs LSTM (oneDNN, without projections) and RNN layers in the lower dtype
-    # on the CPU; GRU, and LSTM with projections, are composites left in their own dtypes.
-    mode, weights = args[0], args[4]
-    if mode.startswith("RNN") or mode == "LSTM" and weights[4] is None:
+    # on the CPU. GRU, and LSTM with projections, are composites of autocast linear maps: an
+    # LSTM's projection makes its output lower precision; a GRU's new state mixes the lower
+    # precision gates with the old state, so it comes out in the state's dtype (the input's
+    # when no state is given).
+    mode, x, hx = args[0], args[1], args[2]
+    if mode != "GRU":
         return LOWER
-    return None
+    state = x if hx is None else hx
+    return FP32 if state.dtype == _dtype.float32 else LOWER
 
 
 _CPU_LOWER += ["nn._rnn_ops.rnn_cell"]
@@ -120,6 +124,12 @@ def count_active(delta):
     global _ACTIVE
     with _lock:
         _ACTIVE = max(0, _ACTIVE + delta)
+
+
+def any_enabled():
+    """Whether autocast is on for any device type in this thread (torch's
+    `_is_any_autocast_enabled`)."""
+    return _ACTIVE > 0 and any(state.enabled.values())
 
 
 _ELIGIBLE = (_dtype.float16, _dtype.bfloat16, _dtype.float32)

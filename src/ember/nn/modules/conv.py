@@ -121,6 +121,8 @@ def _reversed_padding(padding, kernel_size, dilation):
 
 
 class _Conv(_ConvNd):
+    # NOTE: the name of the functional form, looked up on each call (not bound when the class
+    # is made), so that the autocast hook wrapped around `F.conv2d` & co. applies to modules.
     _function = None
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
@@ -131,9 +133,9 @@ class _Conv(_ConvNd):
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
-            return type(self)._function(padded, weight, bias, self.stride, 0, self.dilation,
+            return getattr(F, self._function)(padded, weight, bias, self.stride, 0, self.dilation,
                                         self.groups)
-        return type(self)._function(input, weight, bias, self.stride, self.padding,
+        return getattr(F, self._function)(input, weight, bias, self.stride, self.padding,
                                     self.dilation, self.groups)
 
     def forward(self, input):
@@ -143,7 +145,7 @@ class _Conv(_ConvNd):
 class Conv1d(_Conv):
     """1-d convolution over (N, C_in, L) inputs: weight (C_out, C_in / groups, k)."""
     _dims = 1
-    _function = staticmethod(F.conv1d)
+    _function = "conv1d"
 
 
 class Conv2d(_Conv):
@@ -153,13 +155,13 @@ class Conv2d(_Conv):
     Conv2d(1, 8, kernel_size=(3, 3), stride=(1, 1))
     """
     _dims = 2
-    _function = staticmethod(F.conv2d)
+    _function = "conv2d"
 
 
 class Conv3d(_Conv):
     """3-d convolution over (N, C_in, D, H, W) inputs."""
     _dims = 3
-    _function = staticmethod(F.conv3d)
+    _function = "conv3d"
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -207,26 +209,26 @@ class _ConvTransposeNd(_ConvNd):
     def forward(self, input, output_size=None):
         output_padding = self._output_padding(input, output_size, self.stride, self.padding,
                                               self.kernel_size, self._dims, self.dilation)
-        return type(self)._function(input, self.weight, self.bias, self.stride, self.padding,
+        return getattr(F, self._function)(input, self.weight, self.bias, self.stride, self.padding,
                                     output_padding, self.groups, self.dilation)
 
 
 class ConvTranspose1d(_ConvTransposeNd):
     """The adjoint of Conv1d: weight (C_in, C_out / groups, k)."""
     _dims = 1
-    _function = staticmethod(F.conv_transpose1d)
+    _function = "conv_transpose1d"
 
 
 class ConvTranspose2d(_ConvTransposeNd):
     """The adjoint of Conv2d ("deconvolution"): weight (C_in, C_out / groups, kH, kW)."""
     _dims = 2
-    _function = staticmethod(F.conv_transpose2d)
+    _function = "conv_transpose2d"
 
 
 class ConvTranspose3d(_ConvTransposeNd):
     """The adjoint of Conv3d: weight (C_in, C_out / groups, kD, kH, kW)."""
     _dims = 3
-    _function = staticmethod(F.conv_transpose3d)
+    _function = "conv_transpose3d"
 
 
 # -- lazy forms: in_channels inferred from the first input ---------------------------------------

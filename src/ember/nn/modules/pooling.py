@@ -10,6 +10,11 @@ __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "Avg
            "FractionalMaxPool3d"]
 
 
+# NOTE: each layer names its functional form (`_pool = "max_pool2d"`) and looks it up on each
+# call, rather than binding the function when the class is made, so that the autocast hook
+# wrapped around `F.max_pool3d` & co. applies to the layers as well.
+
+
 def _ntuple(value, n):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
@@ -26,8 +31,9 @@ class _MaxPoolNd(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input):
-        return self._pool(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                          ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+        pool = getattr(F, self._pool)
+        return pool(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                    ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, "
@@ -36,7 +42,7 @@ class _MaxPoolNd(Module):
 
 class MaxPool1d(_MaxPoolNd):
     """Max over windows of (N, C, L) or (C, L)."""
-    _pool = staticmethod(F.max_pool1d)
+    _pool = "max_pool1d"
 
 
 class MaxPool2d(_MaxPoolNd):
@@ -45,12 +51,12 @@ class MaxPool2d(_MaxPoolNd):
         >>> nn.MaxPool2d(2)
         MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
     """
-    _pool = staticmethod(F.max_pool2d)
+    _pool = "max_pool2d"
 
 
 class MaxPool3d(_MaxPoolNd):
     """Max over windows of (N, C, D, H, W) or (C, D, H, W)."""
-    _pool = staticmethod(F.max_pool3d)
+    _pool = "max_pool3d"
 
 
 class AvgPool1d(Module):
@@ -85,8 +91,9 @@ class _AvgPoolNd(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input):
-        return self._pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                          self.count_include_pad, self.divisor_override)
+        pool = getattr(F, self._pool)
+        return pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                    self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -94,12 +101,12 @@ class _AvgPoolNd(Module):
 
 class AvgPool2d(_AvgPoolNd):
     """Averages over windows of (N, C, H, W) or (C, H, W)."""
-    _pool = staticmethod(F.avg_pool2d)
+    _pool = "avg_pool2d"
 
 
 class AvgPool3d(_AvgPoolNd):
     """Averages over windows of (N, C, D, H, W) or (C, D, H, W)."""
-    _pool = staticmethod(F.avg_pool3d)
+    _pool = "avg_pool3d"
 
 
 class _AdaptivePoolNd(Module):
@@ -111,31 +118,31 @@ class _AdaptivePoolNd(Module):
 
     def forward(self, input):
         if self._with_indices:
-            return self._pool(input, self.output_size, self.return_indices)
-        return self._pool(input, self.output_size)
+            return getattr(F, self._pool)(input, self.output_size, self.return_indices)
+        return getattr(F, self._pool)(input, self.output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
 
 
 def _adaptive(name, pool, with_indices, doc):
-    return type(name, (_AdaptivePoolNd,), {"_pool": staticmethod(pool), "__doc__": doc,
+    return type(name, (_AdaptivePoolNd,), {"_pool": pool, "__doc__": doc,
                                            "_with_indices": with_indices,
                                            "__module__": __name__})
 
 
-AdaptiveAvgPool1d = _adaptive("AdaptiveAvgPool1d", F.adaptive_avg_pool1d, False,
+AdaptiveAvgPool1d = _adaptive("AdaptiveAvgPool1d", "adaptive_avg_pool1d", False,
                               "Averages over output_size adaptive windows of L.")
-AdaptiveAvgPool2d = _adaptive("AdaptiveAvgPool2d", F.adaptive_avg_pool2d, False,
+AdaptiveAvgPool2d = _adaptive("AdaptiveAvgPool2d", "adaptive_avg_pool2d", False,
                               "Averages over adaptive windows to an (h, w) output; None keeps "
                               "that size.")
-AdaptiveAvgPool3d = _adaptive("AdaptiveAvgPool3d", F.adaptive_avg_pool3d, False,
+AdaptiveAvgPool3d = _adaptive("AdaptiveAvgPool3d", "adaptive_avg_pool3d", False,
                               "Averages over adaptive windows to a (d, h, w) output.")
-AdaptiveMaxPool1d = _adaptive("AdaptiveMaxPool1d", F.adaptive_max_pool1d, True,
+AdaptiveMaxPool1d = _adaptive("AdaptiveMaxPool1d", "adaptive_max_pool1d", True,
                               "Maxima over output_size adaptive windows of L.")
-AdaptiveMaxPool2d = _adaptive("AdaptiveMaxPool2d", F.adaptive_max_pool2d, True,
+AdaptiveMaxPool2d = _adaptive("AdaptiveMaxPool2d", "adaptive_max_pool2d", True,
                               "Maxima over adaptive windows to an (h, w) output.")
-AdaptiveMaxPool3d = _adaptive("AdaptiveMaxPool3d", F.adaptive_max_pool3d, True,
+AdaptiveMaxPool3d = _adaptive("AdaptiveMaxPool3d", "adaptive_max_pool3d", True,
                               "Maxima over adaptive windows to a (d, h, w) output.")
 
 
@@ -148,8 +155,9 @@ class _MaxUnpoolNd(Module):
         self.padding = _ntuple(padding, n)
 
     def forward(self, input, indices, output_size=None):
-        return self._unpool(input, indices, self.kernel_size, self.stride, self.padding,
-                            output_size)
+        unpool = getattr(F, self._unpool)
+        return unpool(input, indices, self.kernel_size, self.stride, self.padding,
+                      output_size)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -158,19 +166,19 @@ class _MaxUnpoolNd(Module):
 class MaxUnpool1d(_MaxUnpoolNd):
     """Puts MaxPool1d's values back at their indices, zeros elsewhere."""
     _dims = 1
-    _unpool = staticmethod(F.max_unpool1d)
+    _unpool = "max_unpool1d"
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
     """Puts MaxPool2d's values back at their indices, zeros elsewhere."""
     _dims = 2
-    _unpool = staticmethod(F.max_unpool2d)
+    _unpool = "max_unpool2d"
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
     """Puts MaxPool3d's values back at their indices, zeros elsewhere."""
     _dims = 3
-    _unpool = staticmethod(F.max_unpool3d)
+    _unpool = "max_unpool3d"
 
 
 class _LPPoolNd(Module):
@@ -182,8 +190,9 @@ class _LPPoolNd(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input):
-        return self._pool(input, float(self.norm_type), self.kernel_size, self.stride,
-                          self.ceil_mode)
+        pool = getattr(F, self._pool)
+        return pool(input, float(self.norm_type), self.kernel_size, self.stride,
+                    self.ceil_mode)
 
     def extra_repr(self):
         return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
@@ -192,17 +201,17 @@ class _LPPoolNd(Module):
 
 class LPPool1d(_LPPoolNd):
     """(sum over each window of x ** p) ** (1 / p) over (N, C, L) or (C, L)."""
-    _pool = staticmethod(F.lp_pool1d)
+    _pool = "lp_pool1d"
 
 
 class LPPool2d(_LPPoolNd):
     """(sum over each window of x ** p) ** (1 / p) over (N, C, H, W) or (C, H, W)."""
-    _pool = staticmethod(F.lp_pool2d)
+    _pool = "lp_pool2d"
 
 
 class LPPool3d(_LPPoolNd):
     """(sum over each window of x ** p) ** (1 / p) over (N, C, D, H, W)."""
-    _pool = staticmethod(F.lp_pool3d)
+    _pool = "lp_pool3d"
 
 
 class _FractionalMaxPoolNd(Module):
@@ -229,8 +238,9 @@ class _FractionalMaxPoolNd(Module):
             raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
     def forward(self, input):
-        return self._pool(input, self.kernel_size, self.output_size, self.output_ratio,
-                          self.return_indices, _random_samples=self._random_samples)
+        pool = getattr(F, self._pool)
+        return pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                    self.return_indices, _random_samples=self._random_samples)
 
 
 class FractionalMaxPool2d(_FractionalMaxPoolNd):
@@ -241,13 +251,13 @@ class FractionalMaxPool2d(_FractionalMaxPoolNd):
         torch.Size([1, 2, 5, 4])
     """
     _dims = 2
-    _pool = staticmethod(F.fractional_max_pool2d)
+    _pool = "fractional_max_pool2d"
 
 
 class FractionalMaxPool3d(_FractionalMaxPoolNd):
     """Fractional max pooling of (N, C, T, H, W) or (C, T, H, W)."""
     _dims = 3
-    _pool = staticmethod(F.fractional_max_pool3d)
+    _pool = "fractional_max_pool3d"
 
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                  _random_samples=None):

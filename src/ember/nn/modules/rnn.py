@@ -83,7 +83,8 @@ class RNNBase(Module):
 
     def check_input(self, input, batch_sizes):
         weight = self._flat_weights[0]
-        if input.dtype != weight.dtype:
+        # (torch lets autocast reconcile the dtypes: its layer op casts inputs and weights)
+        if input.dtype != weight.dtype and not _any_autocast():
             raise ValueError(
                 f"RNN input dtype ({input.dtype}) does not match weight dtype "
                 f"({weight.dtype}). Convert input: input.to({weight.dtype}), or convert "
@@ -191,6 +192,10 @@ class RNNBase(Module):
 
     def _check_state_dtypes(self, hx, cx):
         weight = self._flat_weights[0]
+        if hx.dtype == weight.dtype and (cx is None or cx.dtype == weight.dtype):
+            return
+        if _any_autocast():         # the layer op casts under autocast
+            return
         if self.mode == "LSTM" and self.proj_size == 0 and weight.dtype == _dtype.float32:
             # torch's float32 LSTM runs through oneDNN, which names no tensor
             if hx.dtype != weight.dtype or cx.dtype != weight.dtype:
@@ -243,6 +248,11 @@ class RNNBase(Module):
                 h_n = h_n.squeeze(1)
                 c_n = c_n.squeeze(1) if is_lstm else None
         return output, ((h_n, c_n) if is_lstm else h_n)
+
+
+def _any_autocast():
+    from ...amp._policy import any_enabled
+    return any_enabled()
 
 
 def _check_args(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size):
@@ -392,6 +402,10 @@ class RNNCellBase(Module):
                                f"{hx.size(1)}, expected {self.hidden_size}")
 
     def _check_dtypes(self, input, hx):
+        if input.dtype == self.weight_ih.dtype and hx.dtype == self.weight_hh.dtype:
+            return
+        if _any_autocast():         # the cell's linear maps cast under autocast
+            return
         _rnn_ops.check_matmul_dtype(input, self.weight_ih, self.bias)
         _rnn_ops.check_matmul_dtype(hx, self.weight_hh, self.bias)
 
