@@ -55,6 +55,8 @@ from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402
 from . import special  # noqa: E402
 from . import distributions  # noqa: E402
 from ._compile import compile  # noqa: E402
+from ._foreach import _all_ops as _foreach_ops  # noqa: E402
+globals().update(_foreach_ops())
 from .nn._top_level import *  # noqa: E402,F401,F403
 from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
                       get_deterministic_debug_mode, get_float32_matmul_precision,
