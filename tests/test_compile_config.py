@@ -107,3 +107,23 @@ def test_backends_cuda_matmul_allow_tf32_is_the_matmul_precision():
         matmul.foo = 1
     with pytest.raises(AttributeError, match="^Unknown attribute foo$"):
         matmul.foo
+
+
+def test_compiler_namespace_reports_eager_execution():
+    c = ember.compiler
+    assert (c.is_compiling(), c.is_dynamo_compiling(), c.is_exporting()) == (False,) * 3
+    assert c.compile is ember.compile
+    assert c.reset() is None and c.cudagraph_mark_step_begin() is None
+    assert "inductor" in c.list_backends()
+
+    def f(x):
+        return x * 2
+    assert c.disable(f) is f and c.disable(recursive=False)(f) is f
+    assert c.allow_in_graph(f) is f
+
+    @c.set_stance("force_eager")
+    def g(x):
+        return x + 1
+    assert g(1) == 2
+    with c.set_stance("eager_on_recompile"):
+        assert not c.is_compiling()
