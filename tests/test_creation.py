@@ -695,3 +695,16 @@ def test_full_keeps_negative_zero(make):
 
 def test_full_with_complex_negative_zero_imaginary_part():
     assert np.signbit(ember.full((2,), complex(0, -0.0)).numpy().imag).all()
+
+
+def test_a_device_is_a_context_manager_for_the_default_device():
+    cpu = ember.device("cpu")
+    with cpu as entered:
+        assert entered is cpu and ember.get_default_device() == cpu
+        assert ember.ones(1).device == cpu
+    with ember.device("meta"):
+        assert ember.get_default_device() == ember.device("meta")
+        with ember.device("cpu"):
+            assert ember.get_default_device() == cpu
+        assert ember.get_default_device().type == "meta"
+    assert ember.get_default_device() == cpu and ember.zeros(1).device == cpu

@@ -67,11 +67,25 @@ class device:
     def __reduce__(self):
         return (device, (self.type, self.index))
 
+    def __enter__(self):
+        """`with device(...):` makes it the default device inside the block (factory
+        functions create tensors there), as set_default_device does; the block's end restores
+        the previous default."""
+        _entered.append(_default_device)
+        set_default_device(self)
+        return self
+
+    def __exit__(self, *exc):
+        global _default_device
+        _default_device = _entered.pop()
+        return False
+
 
 CPU = device("cpu")
 
 
 _default_device = None      # set by ember.set_default_device; None: the CPU
+_entered = []               # the defaults that enclosing `with device(...)` blocks replaced
 
 
 def set_default_device(device):
