@@ -29,6 +29,14 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
+def _in_float(grad, x, slope):
+    """grad * slope(x); half-precision ones computed in float32 and rounded once, as torch's
+    CPU backward kernels do (ember's ops on bfloat16 would round after every step)."""
+    if x.dtype.itemsize == 2 and x.dtype.is_floating_point:
+        return (grad.float() * slope(x.float())).to(x.dtype)
+    return grad * slope(x)
+
+
 def _floating(kernel):
     """A dtype rule for float-only kernels: torch's error for the others; half precision
     computes in float32 and rounds once."""
@@ -59,6 +67,27 @@ def _where(cond, a, b):
 
 # -- the GELU family -----------------------------------------------------------------------------
 
+def _gelu_slope(x):
+    cdf = 0.5 * (1 + (x * _SQRT_HALF).erf())
+    pdf = _INV_SQRT_2PI * (-0.5 * x * x).exp()
+    return cdf + x * pdf
+
+
+def _gelu_tanh_slope(x):
+    t = (_SQRT_2_OVER_PI * (x + 0.044715 * x.pow(3))).tanh()
+    return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x)
+
+
+def _silu_slope(x):
+    s = x.sigmoid()
+    return s * (1 + x * (1 - s))
+
+
+def _mish_slope(x):
+    t = (x.relu() + (-x.abs()).exp().log1p()).tanh()
+    return t + x * x.sigmoid() * (1 - t * t)
+
+
 class Gelu(Elementwise):
     """x * Phi(x) (approximate='none') or its tanh approximation (approximate='tanh')."""
     rule = _floating("GeluKernelImpl")
@@ -73,15 +102,7 @@ class Gelu(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        if ctx.approximate == "tanh":
-            inner = _SQRT_2_OVER_PI * (x + 0.044715 * x.pow(3))
-            t = inner.tanh()
-            slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (
-                1 + 3 * 0.044715 * x * x)
-            return grad * slope
-        cdf = 0.5 * (1 + (x * _SQRT_HALF).erf())
-        pdf = _INV_SQRT_2PI * (-0.5 * x * x).exp()
-        return grad * (cdf + x * pdf)
+        return _in_float(grad, x, _gelu_tanh_slope if ctx.approximate == "tanh" else _gelu_slope)
 
 
 class Silu(Elementwise):
@@ -94,8 +115,7 @@ class Silu(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        s = x.sigmoid()
-        return grad * s * (1 + x * (1 - s))
+        return _in_float(grad, x, _silu_slope)
 
 
 def _softplus_array(xp, x):
@@ -113,8 +133,7 @@ class Mish(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        t = (x.relu() + (-x.abs()).exp().log1p()).tanh()
-        return grad * (t + x * x.sigmoid() * (1 - t * t))
+        return _in_float(grad, x, _mish_slope)
 
 
 # -- the ELU family ------------------------------------------------------------------------------
@@ -132,7 +151,8 @@ class Elu(Elementwise):
         (x,) = ctx.saved_tensors
         a, s, i = ctx.alpha, ctx.scale, ctx.input_scale
         # NOTE: torch's kernel tests x <= 0, so a nan input takes the linear side's slope
-        return grad * _where(x <= 0, (x.clamp(max=0) * i).exp() * (s * a * i), s)
+        return _in_float(grad, x, lambda x: _where(x <= 0, (x.clamp(max=0) * i).exp()
+                                                   * (s * a * i), s))
 
 
 class Celu(Elu):
@@ -164,8 +184,9 @@ class Softplus(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        z = x * ctx.beta
-        return grad * _where(z > ctx.threshold, 1.0, z.sigmoid())
+        beta, threshold = ctx.beta, ctx.threshold
+        return _in_float(grad, x, lambda x: _where(x * beta > threshold, 1.0,
+                                                   (x * beta).sigmoid()))
 
 
 class LogSigmoid(Elementwise):
@@ -209,8 +230,8 @@ class Hardswish(Elementwise):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         # NOTE: torch's kernel gives 0 at exactly -3 and 1 at exactly 3
-        slope = _where(x <= -3, 0.0, _where(x < 3, x / 3 + 0.5, 1.0))
-        return grad * slope
+        return _in_float(grad, x, lambda x: _where(x <= -3, 0.0,
+                                                   _where(x < 3, x / 3 + 0.5, 1.0)))
 
 
 class Hardsigmoid(Elementwise):
@@ -403,6 +424,10 @@ class Softmax(Op):
 
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
+        if y.dtype.itemsize == 2 and y.dtype.is_floating_point:
+            # (torch's kernel computes half precision in float32 and rounds once)
+            g, yf = grad.float(), y.float()
+            return (yf * (g - (g * yf).sum(ctx.dim, keepdim=True))).to(y.dtype)
         return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
 
 

@@ -32,8 +32,10 @@ def _rev_cumsum(t, dim):
     """Sums from each position to the end of `dim`. NOTE: not sum - cumsum + t, which loses
     precision when the terms span many orders of magnitude (logcumsumexp's gradient)."""
     xp = backend_of(t._data).xp
-    data = xp.flip(xp.cumsum(xp.flip(t._data, dim), axis=dim), dim)
-    result = wrap(xp.ascontiguousarray(data))
+    a = t._data
+    # (half precision accumulates in float32, rounding each sum once, as cumsum does)
+    data = xp.flip(xp.cumsum(xp.flip(a, dim), axis=dim, dtype=_accumulate_dtype(a.dtype)), dim)
+    result = wrap(xp.ascontiguousarray(data).astype(a.dtype, copy=False))
     if t._requires_grad and _grad_state.enabled:
         record(ReverseCumsum, (t,), (result,), {"dim": dim})
     return result

@@ -140,7 +140,8 @@ def _var_grad(grad, x, dims, keepdim, count, correction):
     grad = _restore_dims(grad, dims, keepdim, x.ndim)
     mean = x.mean(dims, keepdim=True) if dims is not None else x.mean()
     dof = count - correction        # NOTE: not clamped at 0 here, as in torch's var_backward
-    return grad * (x - mean) * (2.0 / dof if dof else math.inf)
+    # (torch's order of operations, which shows in half precision)
+    return (2.0 / dof if dof else math.inf) * grad * (x - mean)
 
 
 def _std_to_var(grad, std):
@@ -266,7 +267,15 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
             shift = xp.where(xp.isfinite(shift), shift, 0)
         else:
             shift = xp.zeros(xp.sum(x.real, axis=axis, keepdims=True).shape, x.real.dtype)
-        result = xp.log(xp.exp(x - shift).sum(axis=axis, keepdims=True)) + shift
+        if target.itemsize == 2 and target.kind in "fV":
+            # NOTE: torch runs logsumexp on half precision as ops in that dtype, each result
+            # rounded: (x - max), exp, sum (in float32), log, + max.
+            def r(a):
+                return a.astype(target).astype(x.dtype)
+            result = r(r(xp.log(r(r(xp.exp(r(x - shift))).sum(axis=axis, keepdims=True))))
+                       + shift)
+        else:
+            result = xp.log(xp.exp(x - shift).sum(axis=axis, keepdims=True)) + shift
     if not keepdim:
         result = result.reshape(xp.sum(x.real, axis=axis, keepdims=False).shape)
     result = xp.asarray(result).astype(target, copy=False)

@@ -13,7 +13,7 @@ from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
 from .elementwise import Elementwise, call, complex_to_real, export, float_math, int_to_float, \
-    integral_only, missing_kernel, refusing, to_bool
+    integral_only, missing_kernel, opmath, refusing, same, to_bool
 
 
 def _unary(*names, inplace=True):
@@ -462,6 +462,7 @@ class Tanh(Elementwise):
 class TanhBackward(Elementwise):
     """tanh's gradient in one kernel, `grad * (1 - tanh(x)**2)` (torch's tanh_backward)."""
     node_name = "TanhBackwardBackward0"
+    rule = opmath(same)     # half precision computes in float32 and rounds once, as torch
     inputs = ("grad_output", "output")
     saves = {"grad_output": ("output",), "output": ("grad_output", "output")}
 
@@ -532,6 +533,7 @@ class Sigmoid(Elementwise):
 class SigmoidBackward(Elementwise):
     """sigmoid's gradient in one kernel, `grad * y * (1 - y)` (torch's sigmoid_backward)."""
     node_name = "SigmoidBackwardBackward0"
+    rule = opmath(same)     # half precision computes in float32 and rounds once, as torch
     inputs = ("grad_output", "output")
     saves = {"grad_output": ("output",), "output": ("grad_output", "output")}
 
