@@ -1,4 +1,5 @@
-"""Dtypes: the twelve scalar types, their torch names, and torch's type-promotion rules.
+"""Dtypes: the twelve scalar types, torch's three "limited" unsigned types, their torch names,
+and torch's type-promotion rules.
 
 Pure data and arithmetic on types; no arrays are created here. "What dtype does int32 + float16
 give?" is answered by `promote_types`; "what does `t + 2.5` give?" by `result_type`.
@@ -11,7 +12,7 @@ import ml_dtypes
 
 __all__ = [
     "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
-    "float32", "float64", "complex64", "complex128",
+    "float32", "float64", "complex64", "complex128", "uint16", "uint32", "uint64",
     "promote_types", "result_type", "can_cast", "get_default_dtype", "set_default_dtype",
     "finfo", "iinfo",
 ]
@@ -88,15 +89,30 @@ complex128 = _make("complex128", np.complex128, _COMPLEX, True, "ComplexDouble",
 ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
               complex64, complex128)
 
+# NOTE [ Limited dtypes ]
+# torch (since 2.3) has uint16, uint32 and uint64 as "shell" dtypes with limited op support:
+# tensors of them can be made (tensor, zeros, ones, full, empty, randint), printed, converted
+# with .to() both ways, shared with NumPy, saved and loaded, viewed, reshaped, indexed by
+# slices and by index tensors, sorted and joined, and a few kernels take them (mul, true
+# division, eq/ne, bitwise and/or/xor, sum and prod into int64, where, copy, fill). Most other
+# kernels raise NotImplementedError ('"add_stub" not implemented for 'UInt16''), and they promote
+# only with themselves and with floating types. They are not in ALL_DTYPES: torch has no
+# UInt16Tensor or UInt16Storage classes for them.
+uint16 = _make("uint16", np.uint16, _INT, False, "UInt16", "uint16_t", "UInt16Tensor")
+uint32 = _make("uint32", np.uint32, _INT, False, "UInt32", "uint32_t", "UInt32Tensor")
+uint64 = _make("uint64", np.uint64, _INT, False, "UInt64", "uint64_t", "UInt64Tensor")
+LIMITED_DTYPES = (uint16, uint32, uint64)
+LIMITED_NP = frozenset(d._np for d in LIMITED_DTYPES)     # (their NumPy dtypes)
+
 # torch's aliases: ember.float is ember.float32, ember.long is ember.int64, ...
 ALIASES = {
     "float": float32, "double": float64, "half": float16, "cfloat": complex64,
     "cdouble": complex128, "short": int16, "int": int32, "long": int64,
 }
 
-_BY_NAME = {d._name: d for d in ALL_DTYPES}
+_BY_NAME = {d._name: d for d in ALL_DTYPES + LIMITED_DTYPES}
 _BY_NAME.update(ALIASES)
-_FROM_NUMPY = {d._np: d for d in ALL_DTYPES}
+_FROM_NUMPY = {d._np: d for d in ALL_DTYPES + LIMITED_DTYPES}
 _COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
 _REAL_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
                     float64: complex128}
@@ -136,7 +152,7 @@ def from_numpy_dtype(np_dtype):
         raise TypeError(
             f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types "
             "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
-            "uint8, and bool.") from None
+            "uint64, uint32, uint16, uint8, and bool.") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -163,11 +179,26 @@ def _promote_pair(a, b):
 
 
 _PROMOTION_TABLE = {(a, b): _promote_pair(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
+# The limited dtypes (NOTE [ Limited dtypes ]) promote only with themselves and with floating
+# types (which win); other pairs are missing from the table, and promoting them is an error.
+_PROMOTION_TABLE.update({(a, a): a for a in LIMITED_DTYPES})
+_PROMOTION_TABLE.update({pair: f for u in LIMITED_DTYPES for f in ALL_DTYPES
+                         if f._category == _FLOAT for pair in ((u, f), (f, u))})
+
+
+def _no_promotion(a, b):
+    return RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, "
+                        f"attempted to promote {a._scalar_name} and {b._scalar_name}")
 
 
 def promote_types(type1, type2):
     """The smallest dtype both `type1` and `type2` can be converted to, by torch's table."""
-    return _PROMOTION_TABLE[type1, type2]
+    try:
+        return _PROMOTION_TABLE[type1, type2]
+    except KeyError:
+        if isinstance(type1, dtype) and isinstance(type2, dtype):
+            raise _no_promotion(type1, type2) from None
+        raise
 
 
 # ---------------------------------------------------------------------------------------------
@@ -237,7 +268,12 @@ def _combine(higher, lower):
 def _promote_optional(a, b):
     if a is None:
         return b
-    return a if b is None else _PROMOTION_TABLE[a, b]
+    if b is None:
+        return a
+    try:
+        return _PROMOTION_TABLE[a, b]
+    except KeyError:
+        raise _no_promotion(a, b) from None
 
 
 def result_type_of(dim_dtypes, zero_dim_dtypes, scalar_dtypes):
@@ -357,7 +393,8 @@ long = int64
 
 # The C++ type torch names when a number does not fit an integer dtype.
 _INT_OVERFLOW_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
-                       "int32": "int", "int64": "int64_t"}
+                       "int32": "int", "int64": "int64_t", "uint16": "uint16_t",
+                       "uint32": "uint32_t", "uint64": "uint64_t"}
 
 
 def checked_scalar(value, d, half_range=True):

@@ -17,7 +17,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
 from ._dispatch import Inplace
 from ._op import Op, record
-from .elementwise import Elementwise, call, missing_kernel, scalar_for
+from .elementwise import Elementwise, call, missing_kernel, refusing, scalar_for
 from .registry import register
 from .unary import ThresholdBackward, float_math
 
@@ -207,7 +207,8 @@ class LogSigmoid(Elementwise):
 
 class Hardtanh(Elementwise):
     """x clamped to [min_val, max_val] (relu6 is hardtanh(0, 6))."""
-    rule = missing_kernel("hardtanh", "bc")
+    rule = refusing({"bc": '"hardtanh" not implemented for \'{type}\'',
+                     "U": '"clamp_scalar_cpu" not implemented for \'{type}\''})
     saves = {"self": ("self",)}
 
     def forward(xp, x, min_val=-1.0, max_val=1.0):

@@ -14,7 +14,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ._fused import fma
 from .elementwise import Elementwise, export, float_math, function_of, int_to_float, \
-    missing_kernel, opmath, same, scalar_overload, tensor_other
+    limited_kernel, missing_kernel, opmath, same, scalar_overload, tensor_other
 from .registry import FUNCTIONS, register
 
 
@@ -60,6 +60,7 @@ def _plus_multiple(xp, a, b, alpha, out, subtract=False):
 
 class Add(_Binary):
     """`input + alpha * other`."""
+    rule = limited_kernel("add_stub")
     fast_kernel = np.add            # with the default alpha=1
     cuda_kernel = "add"
 
@@ -90,7 +91,7 @@ def _no_bool_sub(common, operands=None):
 
 class Sub(_Binary):
     """`input - alpha * other`."""
-    rule = _no_bool_sub
+    rule = limited_kernel("add_stub", _no_bool_sub)
     fast_kernel = np.subtract       # with the default alpha=1
     cuda_kernel = "subtract"
 
@@ -123,7 +124,7 @@ export(Sub, ["sub", "subtract"], 2, {"alpha": 1}, choose=_check_bool_sub)
 
 class Rsub(_Binary):
     """`other - alpha * input` (the reflected subtraction)."""
-    rule = _no_bool_sub
+    rule = limited_kernel("add_stub", _no_bool_sub)
 
     def forward(xp, a, b, alpha=1):
         return xp.subtract(b, xp.multiply(a, alpha) if alpha != 1 else a)
@@ -203,6 +204,9 @@ class DivMode(_Binary):
 
     def forward(xp, a, b, rounding_mode):
         if a.dtype.kind in "biu":
+            if a.dtype in _dtype.LIMITED_NP:
+                raise NotImplementedError(f'"div_{rounding_mode}_cpu" not implemented for '
+                                          f'\'{_dtype._FROM_NUMPY[a.dtype]._scalar_name}\'')
             _integral_zero_check(xp, b)
             q = xp.floor_divide(a, b)
             if rounding_mode == "trunc":
@@ -218,7 +222,7 @@ class DivMode(_Binary):
 class FloorDivide(_Binary):
     """`input // other`: the quotient rounded down."""
     node_name = "NotImplemented"
-    rule = missing_kernel("div_floor_cpu", "bc", opmath(same))
+    rule = missing_kernel("div_floor_cpu", "bcU", opmath(same))
 
     def forward(xp, a, b):
         if not hasattr(a, "dtype"):         # `number // tensor`: the number in b's dtype
@@ -255,7 +259,7 @@ def _float_remainder(xp, a, b, out=None):
 class Remainder(_Binary):
     """Python's `%`: the remainder has the sign of the divisor."""
     node_name = "RemainderBackward1"
-    rule = missing_kernel("remainder_cpu", "bc")
+    rule = missing_kernel("remainder_cpu", "bcU")
     saves = {"other": ("self", "other")}
 
     def forward(xp, a, b, out=None):
@@ -284,7 +288,7 @@ class RemainderScalar(Remainder):
 class RemainderScalarTensor(_Binary):
     """`number % tensor`, which torch does not differentiate."""
     node_name = "NotImplemented"
-    rule = missing_kernel("remainder_cpu", "bc")
+    rule = missing_kernel("remainder_cpu", "bcU")
     inputs = ("other",)
     scalars = ("self",)
 
@@ -311,7 +315,7 @@ export(Remainder, ["remainder"], 2, choose=_choose_remainder)
 class Fmod(_Binary):
     """C's fmod: the remainder has the sign of the dividend."""
     node_name = "FmodBackward1"
-    rule = missing_kernel("fmod_cpu", "bc")
+    rule = missing_kernel("fmod_cpu", "bcU")
     saves = {"other": ("self", "other")}
 
     def forward(xp, a, b, out=None):
@@ -358,7 +362,7 @@ class Pow(_Binary):
     """`input ** exponent` with a tensor exponent."""
     node_name = "PowBackward1"
     inputs = ("self", "exponent")
-    rule = missing_kernel("pow", "b")
+    rule = missing_kernel("pow", "bU")
     saves = {"self": ("self", "exponent"), "exponent": ("self", "exponent", "result")}
 
     def forward(xp, a, b):
@@ -395,6 +399,9 @@ class PowScalar(Pow):
             return a.copy() if exponent else xp.ones_like(a)
         if a.dtype.kind in "biu" and isinstance(exponent, (int, np.integer)) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if a.dtype in _dtype.LIMITED_NP and exponent != 0 and exponent != 1:
+            raise NotImplementedError(f'"pow" not implemented for '
+                                      f'\'{_dtype._FROM_NUMPY[a.dtype]._scalar_name}\'')
         if exponent == 2:
             return xp.multiply(a, a)
         return xp.power(a, exponent)

@@ -3,8 +3,8 @@ isclose/allclose/equal.
 """
 from .. import _dtype
 from .._tensor import Tensor
-from .elementwise import Elementwise, as_operand, call, export, missing_kernel, refusing, \
-    tensor_other, to_bool
+from .elementwise import Elementwise, as_operand, call, check_limited, export, missing_kernel, \
+    refusing, tensor_other, to_bool
 from ._dispatch import Inplace
 from .argument_errors import type_name
 from .registry import FUNCTIONS, function, method, register
@@ -20,7 +20,7 @@ class _Comparison(Elementwise):
 def _comparison(kernel, *names, ordered=True):
     attrs = {"kernel": kernel, "__module__": __name__, "__doc__": f"`{names[0]}` element-wise."}
     if ordered:     # complex numbers have no order
-        attrs["rule"] = missing_kernel(f"{names[0]}_cpu", "c", to_bool)
+        attrs["rule"] = missing_kernel(f"{names[0]}_cpu", "cU", to_bool)
     cls = type(kernel.capitalize(), (_Comparison,), attrs)
     export(cls, names, 2)
     return cls
@@ -34,15 +34,16 @@ Gt = _comparison("greater", "gt", "greater")
 Ge = _comparison("greater_equal", "ge", "greater_equal")
 
 
-def _no_complex(name):
-    return refusing({"c": (RuntimeError, f"{name} not implemented for complex tensors.")})
+def _no_complex(name, kernel):
+    return refusing({"c": (RuntimeError, f"{name} not implemented for complex tensors."),
+                     "U": f'"{kernel}" not implemented for \'{{type}}\''})
 
 
 class Maximum(Elementwise):
     """The larger of two elements; NaN if either is NaN."""
     inputs = ("self", "other")
     kernel = "maximum"
-    rule = _no_complex("maximum")
+    rule = _no_complex("maximum", "maximum_cpu")
     saves = {"self": ("self", "other"), "other": ("self", "other")}
 
     def backward(ctx, grad):
@@ -62,7 +63,7 @@ class Maximum(Elementwise):
 class Minimum(Maximum):
     """The smaller of two elements; NaN if either is NaN."""
     kernel = "minimum"
-    rule = _no_complex("minimum")
+    rule = _no_complex("minimum", "minimum_cpu")
 
     @staticmethod
     def loses(a, b):
@@ -73,7 +74,7 @@ class Fmax(Elementwise):
     """The larger of two elements, ignoring NaN (a tie goes to `input`)."""
     inputs = ("self", "other")
     kernel = "fmax"
-    rule = _no_complex("fmax")
+    rule = _no_complex("fmax", "maximum_cpu")
     saves = {"self": ("self", "other"), "other": ("self", "other")}
 
     def backward(ctx, grad):
@@ -92,7 +93,7 @@ class Fmax(Elementwise):
 class Fmin(Fmax):
     """The smaller of two elements, ignoring NaN (a tie goes to `input`)."""
     kernel = "fmin"
-    rule = _no_complex("fmin")
+    rule = _no_complex("fmin", "minimum_cpu")
 
     @staticmethod
     def wins(a, b):
@@ -111,6 +112,12 @@ tensor_other(["maximum", "minimum", "fmax", "fmin"])
 _NO_COMPLEX_CLAMP = {"c": "clamp is not supported for complex types"}
 
 
+def _clamp_rule(kernel, **more):
+    """No complex clamp; no `kernel` for the limited dtypes (NOTE [ Limited dtypes ])."""
+    return refusing(dict(_NO_COMPLEX_CLAMP, **more,
+                         U=f'"{kernel}" not implemented for \'{{type}}\''))
+
+
 def _masked(grad, keep):
     """grad where `keep`, else 0 (broadcast to both shapes)."""
     return where(keep, grad, 0)
@@ -119,8 +126,7 @@ def _masked(grad, keep):
 class Clamp(Elementwise):
     """input limited to [min, max] by numbers (an absent bound is None)."""
     node_name = "ClampBackward1"
-    rule = refusing(dict(_NO_COMPLEX_CLAMP,
-                         b='"clamp_scalar_cpu" not implemented for \'{type}\''))
+    rule = _clamp_rule("clamp_scalar_cpu", b='"clamp_scalar_cpu" not implemented for \'{type}\'')
     inputs = ("self",)
     scalars = ("min", "max")
     saves = {"self": ("self", "min", "max")}
@@ -141,18 +147,18 @@ class Clamp(Elementwise):
 
 class ClampMin(Clamp):
     node_name = "ClampMinBackward0"
-    rule = refusing(_NO_COMPLEX_CLAMP)
+    rule = _clamp_rule("clamp_min_scalar_cpu")
 
 
 class ClampMax(Clamp):
     node_name = "ClampMaxBackward0"
-    rule = refusing(_NO_COMPLEX_CLAMP)
+    rule = _clamp_rule("clamp_max_scalar_cpu")
 
 
 class ClampTensor(Elementwise):
     """input limited to [min, max] where a bound is a tensor (an absent bound is None)."""
     node_name = "ClampBackward0"
-    rule = refusing(_NO_COMPLEX_CLAMP)
+    rule = _clamp_rule("clamp_cpu")
     inputs = ("self", "min", "max")
     saves = {"self": ("self", "min", "max"), "min": ("self", "min", "max"),
              "max": ("self", "min", "max")}
@@ -184,12 +190,12 @@ class ClampTensor(Elementwise):
 
 class ClampMinTensor(ClampTensor):
     node_name = "ClampMinBackward1"
-    rule = refusing(_NO_COMPLEX_CLAMP)
+    rule = _clamp_rule("maximum_cpu")
 
 
 class ClampMaxTensor(ClampTensor):
     node_name = "ClampMaxBackward1"
-    rule = refusing(_NO_COMPLEX_CLAMP)
+    rule = _clamp_rule("minimum_cpu")
 
 
 _TENSOR_BOUNDS = {Clamp: ClampTensor, ClampMin: ClampMinTensor, ClampMax: ClampMaxTensor}
@@ -207,6 +213,9 @@ def _clamp(input, min, max, out, name, scalar_op):
         _check_scalars_fit(input, [lo, hi])
         if isinstance(out, Inplace):
             _check_inplace_scalar_bounds(input, [lo, hi])
+    if tensor_bound and scalar_op is Clamp and (lo is None or hi is None):
+        # torch's clamp with one tensor bound runs maximum's (minimum's) kernel
+        check_limited(input, "maximum_cpu" if hi is None else "minimum_cpu")
     op = _TENSOR_BOUNDS[scalar_op] if tensor_bound else scalar_op
     return call(op, [input, lo, hi], {}, out, name)
 
@@ -268,6 +277,7 @@ class Where(Elementwise):
     """Elements of `input` where `condition` holds, else of `other`."""
     inputs = ("condition", "self", "other")
     saves = {"self": ("condition",), "other": ("condition",)}
+    condition_first = True
 
     def rule(common):
         return common, common

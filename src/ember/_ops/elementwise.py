@@ -88,23 +88,26 @@ def complex_to_real(common):
 _BOOL = np.dtype(np.bool_)
 
 
-def _type_name(dt):
-    return _dtype._FROM_NUMPY[dt]._scalar_name
-
-
 def refusing(messages, rule=same):
     """A dtype rule that refuses some kinds of input with torch's errors.
 
-    `messages` maps kinds ("b" bool, "iu" integers, "f" and "V" floats, "c" complex) to a
+    `messages` maps kinds ("b" bool, "iu" integers, "f" and "V" floats, "c" complex, "U" the
+    limited uint16/uint32/uint64 of NOTE [ Limited dtypes ], which "u" includes) to a
     message, or to (exception class, message); `{type}` in it becomes torch's dtype name.
     The default exception is NotImplementedError, as for torch's missing kernels.
     """
+    refused = {}        # NumPy dtype -> (exception class, text), the first matching kinds'
+    for kinds, message in messages.items():
+        error, text = message if isinstance(message, tuple) else (NotImplementedError, message)
+        for d in _dtype.ALL_DTYPES + _dtype.LIMITED_DTYPES:
+            if d._np not in refused and (d._np.kind in kinds or "U" in kinds and d._np in
+                                         _dtype.LIMITED_NP):
+                refused[d._np] = (error, text.format(type=d._scalar_name))
+
     def checked(common):
-        for kinds, message in messages.items():
-            if common.kind in kinds:
-                error, text = message if isinstance(message, tuple) else \
-                    (NotImplementedError, message)
-                raise error(text.format(type=_type_name(common)))
+        refusal = refused.get(common)
+        if refusal is not None:
+            raise refusal[0](refusal[1])
         return rule(common)
     return checked
 
@@ -112,6 +115,20 @@ def refusing(messages, rule=same):
 def missing_kernel(kernel, kinds, rule=same):
     """`refusing` with torch's usual text: '"<kernel>" not implemented for '<type>''."""
     return refusing({kinds: f'"{kernel}" not implemented for \'{{type}}\''}, rule)
+
+
+def limited_kernel(kernel, rule=same):
+    """A rule for a kernel that torch lacks for uint16/uint32/uint64 (NOTE [ Limited dtypes ])
+    and has for the other dtypes that `rule` takes."""
+    return missing_kernel(kernel, "U", rule)
+
+
+def check_limited(tensor, kernel):
+    """torch's NotImplementedError for `tensor` of a limited dtype (NOTE [ Limited dtypes ])
+    where `kernel`, outside the element-wise family, has no version for it."""
+    if tensor._data.dtype in _dtype.LIMITED_NP:
+        raise NotImplementedError(
+            f'"{kernel}" not implemented for \'{tensor.dtype._scalar_name}\'')
 
 
 def integral_only(name):
@@ -145,6 +162,7 @@ class Elementwise(Op):
     opmath = False          # (set from the rule) float16 computes in float32
     row_major_out = False   # torch's kernel allocates a row-major result whatever the layout
     cuda_kernel = None      # a key of ember.cuda._kernels.OPS: ember's own CUDA kernel for it
+    condition_first = False     # the first operand is a bool condition (where)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -333,7 +351,14 @@ def call(op, operands, params, out, name):
                 break
     prepared = _fast_operands(op, operands)
     if prepared is None:
-        common = common_dtype(operands)
+        try:
+            common = common_dtype(operands)
+        except RuntimeError:
+            # a limited dtype meets a bool condition (NOTE [ Limited dtypes ]): the
+            # condition takes no part in torch's promotion
+            if not op.condition_first:
+                raise
+            common = common_dtype(operands[1:])
         try:
             compute, result_dtype = op.rule(common)
         except NotImplementedError:

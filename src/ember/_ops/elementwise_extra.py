@@ -19,7 +19,7 @@ from ._dispatch import Inplace, check_out, write_out
 from ._op import Op, record
 from .binary import _Binary
 from .elementwise import Elementwise, as_operand, call, complex_to_real, export, \
-    int_to_float, missing_kernel, refusing
+    int_to_float, limited_kernel, missing_kernel, refusing
 from .registry import FUNCTIONS, register
 from .unary import float_math
 
@@ -358,6 +358,7 @@ class Heaviside(_Binary):
     """The step function: 0 where input < 0, values where input == 0, 1 where input > 0."""
     node_name = "NotImplemented"
     inputs = ("self", "values")
+    rule = limited_kernel("heaviside_cpu")
 
     def forward(xp, a, b):
         step = (a > 0).astype(a.dtype)

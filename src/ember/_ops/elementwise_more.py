@@ -15,7 +15,7 @@ class Gcd(Elementwise):
     """The greatest common divisor of integers (non-negative; gcd(0, 0) = 0)."""
     kernel = "gcd"
     inputs = ("self", "other")
-    rule = missing_kernel("gcd_cpu", "bfcV")
+    rule = missing_kernel("gcd_cpu", "bfcVU")
     differentiable = False
 
 
@@ -23,7 +23,7 @@ class Lcm(Elementwise):
     """The least common multiple of integers (non-negative; 0 when either is 0)."""
     kernel = "lcm"
     inputs = ("self", "other")
-    rule = missing_kernel("lcm_cpu", "bfcV")
+    rule = missing_kernel("lcm_cpu", "bfcVU")
     differentiable = False
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 
 from .._device import backend_of
+from .. import _dtype
 from .._dtype import checked_scalar
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -17,6 +18,7 @@ from ._dispatch import check_inplace, check_overlap, finish_inplace, \
     same_data, warn_expanded
 from ._op import Op, record
 from ._xp_compat import ufunc_at
+from .elementwise import check_limited
 from .registry import function, method
 from .views import alias_of, select, slice_dim, unsqueeze
 
@@ -352,6 +354,10 @@ def setitem(self, index, value):
         return
     key = _numpy_index(view.ndim, advanced)
     _check_index_put_overlap(view, index, value)
+    if self._data.dtype in _dtype.LIMITED_NP:
+        masks = [i for i in index if _is_advanced(i)]
+        one_mask = value.numel() == 1 and len(masks) == 1 and _is_mask(masks[0])
+        check_limited(self, "masked_fill" if one_mask else "index_put")
     value = put_value(view, index, key, advanced, value, accumulate=False, strip_ones=True)
     target = view if view is self else _regrow_view(self, view)
     check_inplace(target, target._data.dtype, tuple(target._data.shape))
@@ -465,6 +471,7 @@ def nonzero(input, *, out=None, as_tuple=False):
     xp = backend_of(data).xp
     if out is not None and as_tuple:
         raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+    check_limited(input, "nonzero_count_cpu")
     if data.ndim == 0:
         found = bool(data)
         if as_tuple:

@@ -2,6 +2,7 @@
 
 Half-precision products accumulate in float32 and round once, as torch's CPU kernels do.
 """
+from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._tensor import Tensor, wrap
@@ -18,10 +19,13 @@ def _check_same_dtype(a, b):
 
 
 def _refuse_bool(input, other, kernel, always=False):
-    """torch has no bool kernel for products (mm and friends check only when there is work to
-    do; dot always checks)."""
-    if input._data.dtype.kind == "b" and (always or input._data.size and other._data.size):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    """torch has no bool kernel, nor uint16/uint32/uint64 one, for products (mm and friends
+    check only when there is work to do; dot always checks)."""
+    dt = input._data.dtype
+    if (dt.kind == "b" or dt in _dtype.LIMITED_NP) and (
+            always or input._data.size and other._data.size):
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
 
 
 def _product(xp, fn, a, b):

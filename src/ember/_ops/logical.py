@@ -1,6 +1,6 @@
 """Logical ops (truthiness in, bool out) and bitwise ops (integers and bools only)."""
-from .elementwise import Elementwise, export, integral_only, logical, missing_kernel, \
-    tensor_other
+from .elementwise import Elementwise, export, integral_only, limited_kernel, logical, \
+    missing_kernel, tensor_other
 
 
 class _Logical(Elementwise):
@@ -12,16 +12,19 @@ class _Logical(Elementwise):
 
 class LogicalAnd(_Logical):
     """True where both elements are non-zero."""
+    rule = limited_kernel("logical_and_cpu", logical)
     kernel = "logical_and"
 
 
 class LogicalOr(_Logical):
     """True where either element is non-zero."""
+    rule = limited_kernel("logical_or_cpu", logical)
     kernel = "logical_or"
 
 
 class LogicalXor(_Logical):
     """True where exactly one element is non-zero."""
+    rule = limited_kernel("logical_xor_cpu", logical)
     kernel = "logical_xor"
 
 
@@ -58,13 +61,13 @@ class BitwiseXor(_Bitwise):
 class BitwiseLeftShift(_Bitwise):
     """`<<`: shift left."""
     kernel = "left_shift"
-    rule = missing_kernel("lshift_cpu", "bfcV")
+    rule = missing_kernel("lshift_cpu", "bfcVU")
 
 
 class BitwiseRightShift(_Bitwise):
     """`>>`: arithmetic shift right."""
     kernel = "right_shift"
-    rule = missing_kernel("rshift_cpu", "bfcV")
+    rule = missing_kernel("rshift_cpu", "bfcVU")
 
 
 export(BitwiseAnd, ["bitwise_and"], 2)

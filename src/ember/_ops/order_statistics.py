@@ -10,7 +10,7 @@ chosen indices.
 """
 import numpy as np
 
-from .. import _geometry as geo, return_types
+from .. import _dtype, _geometry as geo, return_types
 from .._creation import arange, zeros
 from .._device import backend_of
 from .._tensor import Tensor, wrap
@@ -72,7 +72,8 @@ class Mode(MedianDim):
 
 def _refuse(kernel, input, scalar_ok=False):
     kind = input._data.dtype.kind
-    if kind in "bc" and not (scalar_ok and input._data.ndim == 0):
+    if (kind in "bc" or input._data.dtype in _dtype.LIMITED_NP) and not (
+            scalar_ok and input._data.ndim == 0):
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
 

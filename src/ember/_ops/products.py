@@ -14,6 +14,7 @@ from .._geometry import broadcast_shapes
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op
+from .elementwise import check_limited
 from .linalg import _product, _shape_x, check_vectors
 from .argument_errors import not_a_tensor
 from .registry import function
@@ -419,6 +420,7 @@ class Trace(Op):
 @function()
 def trace(input):
     """Sum of the main diagonal of a 2-D tensor (integers sum as int64)."""
+    check_limited(input, "trace")     # (torch looks for a kernel first)
     if input.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim " f"{input.ndim}")
     data = input._data

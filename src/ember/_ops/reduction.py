@@ -18,6 +18,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import arg_extreme, sum_last
 from ._dispatch import check_out, write_out
 from ._op import Op, record
+from .elementwise import check_limited
 from .registry import function, method
 
 
@@ -97,9 +98,17 @@ class SumDim(Op):
             ctx.self_size)
 
 
+_SCAN_KERNELS = {"cumsum": "cumsum_out_cpu", "cumprod": "cumprod_out_cpu"}
+
+
 def _sum_dtype(data, dtype, name):
     if dtype is not None:
-        return _dtype.as_dtype(dtype, name)._np     # Python's number types too: dtype=float
+        target = _dtype.as_dtype(dtype, name)._np   # Python's number types too: dtype=float
+        if target in _dtype.LIMITED_NP:     # no kernel sums into these (integers sum in int64)
+            raise NotImplementedError(
+                f'"{_SCAN_KERNELS.get(name, name + "_cpu")}" not implemented for '
+                f"'{_dtype._FROM_NUMPY[target]._scalar_name}'")
+        return target
     return _dtype.int64._np if data.dtype.kind in "biu" else data.dtype
 
 
@@ -381,6 +390,7 @@ def _extreme(name, input, dim, keepdim, other, out):
         from .registry import FUNCTIONS
         return FUNCTIONS["maximum" if name == "max" else "minimum"](input, other, out=out)
     _refuse_complex(name, input, f"{name}_all" if dim is None else None)
+    check_limited(input, f"{name}_all" if dim is None else f"{name}_cpu")
     data = input._data
     xp = backend_of(data).xp
     reduce = xp.max if name == "max" else xp.min
@@ -455,6 +465,7 @@ class Amin(Amax):
 def _amax(name, op, input, dim, keepdim, out):
     if input.numel():           # torch checks the dtype only where a kernel runs
         _refuse_complex(name, input, f"{name[1:]}_values_cpu")
+        check_limited(input, f"{name[1:]}_values_cpu")
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     data = input._data
@@ -489,6 +500,7 @@ def _arg(name, input, dim, keepdim, out):
     if kind in "bc":
         raise RuntimeError(f"{name}(): does not support {'bool' if kind == 'b' else 'complex'} "
                            f"input")
+    check_limited(input, f"{name}_cpu")
     data = input._data
     xp = backend_of(data).xp
     fn = xp.argmax if name == "argmax" else xp.argmin

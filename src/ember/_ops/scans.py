@@ -15,6 +15,7 @@ from ._dispatch import Inplace, check_inplace, check_out, finish_inplace, prepar
     write_out
 from ._op import Op, record
 from ._xp_compat import accumulate
+from .elementwise import check_limited
 from .indexing import _index_put
 from .order_statistics import write_pair
 from .reduction import _accumulate_dtype, _run, _sum_dtype
@@ -148,6 +149,7 @@ def _cumextreme(name, input, dim, out):
     if data.dtype.kind == "c" and data.ndim and data.size:   # torch returns these early
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
+    check_limited(input, f"{name}_cpu")
     d, axis = _axis(data, dim)
     xp = backend_of(data).xp
     x = data.reshape(-1) if axis is None else data

@@ -17,6 +17,7 @@ from ._dispatch import Inplace, check_inplace, check_internal_overlap, check_out
     check_overlap, finish, prepare_inplace
 from ._op import Op
 from ._xp_compat import ufunc_at
+from .elementwise import check_limited
 from .registry import function
 
 
@@ -125,6 +126,7 @@ def index_select(input, dim, index, *, out=None):
                    "index_select(): Expected dtype int32 or int64 for index")
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    check_limited(input, "index_select")
     x = input._data
     d = geo.wrap_dim(dim, x.ndim)
     if x.ndim == 0 and idx.size != 1:
@@ -227,6 +229,7 @@ class Gather(Op):
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     """`out[i][j] = input[index[i][j]][j]` (for dim 0); `sparse_grad` is ignored."""
     xs, d, ids, _ = prepare(input, dim, index, None, "gather")
+    check_limited(input, "scatter_gather_tensor_cpu")
     result = xs[coords(xp_of(input), ids, d)].reshape(index.shape)
     return run(Gather, "gather", (input,), result,
                {"self_size": input._data.shape, "dim": d, "index": index}, out,
@@ -292,6 +295,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
     if is_tensor:
         same_dtype(input, src, "scatter(): Expected self.dtype to be equal to src.dtype")
     xs, d, ids, s = prepare(input, dim, index, src if is_tensor else None, "scatter")
+    check_limited(input, "scatter_gather_tensor_cpu" if is_tensor else "scatter_fill_cpu")
     if not is_tensor:
         s = scalar_value(input, src)
     how = None

@@ -4,6 +4,7 @@ from .._tensor import Tensor
 from ._dispatch import Inplace
 from ._op import Op
 from ._xp_compat import ufunc_at
+from .elementwise import check_limited
 from .registry import function
 from .scatter_gather import checked, gather, index_of, run, same_dtype, xp_of
 
@@ -34,6 +35,7 @@ class Take(Op):
 def take(input, index, *, out=None):
     """The elements of `input` (read as flat) at `index`, in `index`'s shape."""
     idx = index_of(index, ("int64",), "take(): Expected a long tensor for index, but got {}")
+    check_limited(input, "take_cpu")
     x = input._data
     flat = _flat_index(xp_of(input), idx, x.size)
     result = x.reshape(-1)[flat].reshape(idx.shape)

@@ -5,6 +5,7 @@ from .._tensor import Tensor, wrap
 from ._dispatch import Inplace, check_overlap, warn_expanded
 from ._op import Op
 from ._xp_compat import ufunc_at
+from .elementwise import check_limited
 from .registry import function, register
 from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
                              shape_text, xp_of)
@@ -76,6 +77,7 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     _check_vector(idx, "index_add_")
     same_dtype(input, source, "index_add_(): self ({self}) and source ({other}) must have the "
                               "same scalar type")
+    check_limited(input, "index_add_")
     x = as_1d(input._data)
     d = geo.wrap_dim(dim, input.ndim)
     ids = idx.reshape(-1)
@@ -116,6 +118,7 @@ def index_copy(input, dim, index, source, *, out=None):
                               "but got (self) {self} and (source) {other}")
     if idx.ndim > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    check_limited(input, "index_copy_cpu")
     if source.ndim and input.ndim and source.ndim != input.ndim:
         raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
                          f"dimensionality must match. Source dimensionality ({source.ndim}), "
@@ -183,6 +186,7 @@ def index_fill(input, dim, index, value, *, out=None):
                    IndexError)
     if idx.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
+    check_limited(input, "index_fill_cpu")
     x = as_1d(input._data)
     d = geo.wrap_dim(dim, input.ndim)
     ids = idx.reshape(-1)
@@ -231,6 +235,7 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
     _, advanced = _apply_basic(input, tuple(indices))
     key = _numpy_index(input.ndim, advanced)
+    check_limited(input, "index_put")
     values = put_value(input, indices, key, advanced, values, accumulate, strip_ones=False)
     x = input._data
     v = values._data.astype(x.dtype, copy=False)

@@ -5,6 +5,7 @@ from .._memory_format import row_major
 from .._tensor import Tensor
 from ._dispatch import check_overlap, warn_expanded
 from ._op import Op
+from .elementwise import check_limited
 from .registry import function
 from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, xp_of
 from .scatter_gather_index import _no_out
@@ -58,6 +59,7 @@ def masked_fill(input, mask, value, *, out=None):
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
     fill = scalar_value(input, value)
+    check_limited(input, "masked_fill")
     xp = xp_of(input)
     x, m = _broadcast(xp, input._data, m, out is not None)
     # NOTE: torch fills a row-major clone of the input (whatever the input's layout)
@@ -86,6 +88,7 @@ class MaskedSelect(Op):
 def masked_select(input, mask, *, out=None):
     """The elements of `input` where `mask` is True (both broadcast), as a 1-D tensor."""
     m = _mask_of(mask, "masked_select: expected BoolTensor for mask")
+    check_limited(input, "masked_select")
     geo.broadcast_shapes(tuple(m.shape), tuple(input.shape))   # torch's error: mask is "a"
     x, m = _broadcast(xp_of(input), input._data, m, False)
     return run(MaskedSelect, "masked_select", (input,), x[m],
@@ -121,6 +124,7 @@ def masked_scatter(input, mask, source, *, out=None):
     if out is not None and m.shape != input._data.shape:    # in place: the mask is expanded
         geo.expand(tuple(m.shape), (0,) * m.ndim, tuple(input._data.shape),
                    f"{mask.device.type.upper()}{mask.dtype._scalar_name}Type")
+    check_limited(input, "masked_scatter")
     x, m = _broadcast(xp_of(input), input._data, m, False)
     count = int(m.sum())
     if source._data.size < count:

@@ -14,6 +14,7 @@ from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op, record
 from ._xp_compat import ufunc_at
 from .argument_errors import _is_int, type_name
+from .elementwise import check_limited
 from .registry import function, method
 from .._memory_format import contiguous_format
 
@@ -62,6 +63,7 @@ def flip(input, dims):
     except TypeError:
         _raise_dims_error(dims, 2)
         raise
+    check_limited(input, "flip_cpu")
     data = input._data
     xp = backend_of(data).xp
     # NOTE: torch's result is empty_like(input): a transposed input gives a transposed copy

@@ -5,6 +5,7 @@ from .._creation import _backend, zeros
 from .._device import backend_of
 from .._tensor import wrap
 from ._op import Op
+from .elementwise import check_limited
 from .registry import function
 from .shaping import run_copy
 
@@ -28,6 +29,7 @@ class Triu(Op):
 def _triangle(op, name, input, diagonal, out):
     if input.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    check_limited(input, name)
     data = input._data
     xp = backend_of(data).xp
     result = getattr(xp, name)(data, diagonal)

@@ -24,6 +24,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._libstdcxx_select import sort_positions, topk_arrangement
 from ._op import Op, record
+from .elementwise import check_limited
 from .reduction import _refuse_non_bool
 from .registry import function
 
@@ -41,6 +42,8 @@ def _refuse(name, input):
                            f"dtypes on CPU")
     if kind == "b" and name == "topk":
         raise RuntimeError("topk does not support bool dtypes on CPU")
+    if name == "topk":
+        check_limited(input, "topk_cpu")
 
 
 def _keys32(a, descending):

@@ -7,7 +7,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
-from .elementwise import common_dtype
+from .elementwise import check_limited, common_dtype
 from .registry import function
 from .sorting import _keys32
 from .sorting_sets import _sortable
@@ -78,6 +78,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")
     values = input._data if isinstance(input, Tensor) else None
+    check_limited(sorted_sequence, "searchsorted_out_cpu")
     if values is not None and seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]:
         raise RuntimeError(
             f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "

@@ -15,6 +15,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
+from .elementwise import check_limited
 from .reduction import (_accumulate_dtype, _axis, _refuse_non_bool, _restore_dims, _run,
                         _sum_dtype, reduction_dims)
 from .registry import FUNCTIONS, function
@@ -65,6 +66,7 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
     if data.dtype.kind == "c":
         raise NotImplementedError(f'"aminmax_cpu" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
+    check_limited(input, "aminmax_cpu")
     dims = None if dim is None else (geo.wrap_dim(dim, data.ndim),)
     if dims is None and data.size == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
@@ -337,6 +339,7 @@ def count_nonzero(input, dim=None, *more):
     also come one by one, as torch's parser takes them)."""
     if more:
         dim = (dim,) + more
+    check_limited(input, "nonzero_count_cpu")
     data = input._data
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp

@@ -33,7 +33,7 @@ def _value_for(value, dtype):
 
 class Addcmul(Elementwise):
     """`input + value * tensor1 * tensor2`."""
-    rule = missing_kernel("addcmul_cpu_out", "b", opmath(same))
+    rule = missing_kernel("addcmul_cpu_out", "bU", opmath(same))
     inputs = ("self", "tensor1", "tensor2")
     saves = {"tensor1": ("tensor2", "value"), "tensor2": ("tensor1", "value")}
 

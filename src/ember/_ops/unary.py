@@ -13,7 +13,7 @@ from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
 from .elementwise import Elementwise, call, complex_to_real, export, float_math, int_to_float, \
-    integral_only, missing_kernel, opmath, refusing, same, to_bool
+    limited_kernel, missing_kernel, opmath, refusing, same, to_bool
 
 
 def _unary(*names, inplace=True):
@@ -24,17 +24,19 @@ def _unary(*names, inplace=True):
 
 # -- sign, magnitude, rounding ----------------------------------------------------------------
 
+def _no_bool_neg(common):
+    if common.kind == "b":
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or "
+                           "`logical_not()` operator instead.")
+    return common, common
+
+
 @_unary("neg", "negative")
 class Neg(Elementwise):
     """Returns `-input`, element-wise."""
     kernel = "negative"
-
-    def rule(common):
-        if common.kind == "b":
-            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
-                               "If you are trying to invert a mask, use the `~` or "
-                               "`logical_not()` operator instead.")
-        return common, common
+    rule = limited_kernel("neg_cpu", _no_bool_neg)
 
     def backward(ctx, grad):
         return -grad
@@ -44,7 +46,7 @@ class Neg(Elementwise):
 class Abs(Elementwise):
     """Returns `|input|`, element-wise."""
     kernel = "absolute"
-    rule = missing_kernel("abs_cpu", "b", complex_to_real)
+    rule = missing_kernel("abs_cpu", "bU", complex_to_real)
     saves = {"self": ("self",)}
 
     def backward(ctx, grad):
@@ -64,7 +66,8 @@ def _real_sign(xp, x):
 class Sign(Elementwise):
     """Returns -1, 0 or 1 by the sign of each element (bools are their own sign)."""
     rule = refusing({"c": "Unlike NumPy, torch.sign is not intended to support complex numbers. "
-                          "Please use torch.sgn instead."})
+                          "Please use torch.sgn instead.",
+                     "U": '"sign_cpu" not implemented for \'{type}\''})
 
     def forward(xp, x):
         return x.copy() if x.dtype.kind == "b" else _real_sign(xp, x)
@@ -76,6 +79,7 @@ class Sign(Elementwise):
 @_unary("sgn")
 class Sgn(Elementwise):
     """sign for real inputs; `z / |z|` for complex ones."""
+    rule = limited_kernel("sign_cpu")
     saves = {"self": ("self", "result")}
 
     def forward(xp, x):
@@ -181,7 +185,8 @@ class Relu(Elementwise):
     """max(input, 0), element-wise."""
     saves = {"self": ("result",)}
     rule = refusing({"b": (RuntimeError, "Boolean inputs not supported for relu"),
-                     "c": "clamp is not supported for complex types"})
+                     "c": "clamp is not supported for complex types",
+                     "U": '"clamp_min_scalar_cpu" not implemented for \'{type}\''})
     cuda_kernel = "relu"
 
     def forward(xp, x):
@@ -647,12 +652,13 @@ class Signbit(_Predicate):
 class LogicalNot(_Predicate):
     """True where the element is zero."""
     kernel = "logical_not"
+    rule = limited_kernel("logical_not_cpu", to_bool)
 
 
 @_unary("bitwise_not")
 class BitwiseNot(Elementwise):
     """`~input`: bitwise NOT of integers, logical NOT of bools."""
-    rule = integral_only("bitwise_not")
+    rule = missing_kernel("bitwise_not_cpu", "fcVU")
     differentiable = False
 
     def forward(xp, x):
