@@ -246,7 +246,7 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtype.get_default_dtype() if floating else _dtype.int64
-    if dtype is _dtype.bool or dtype.is_complex:
+    if dtype is _dtype.bool or dtype.is_complex or dtype in _dtype.LIMITED_DTYPES:
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype._scalar_name}'")
     for bound in (start, end):
         if not math.isfinite(bound):
@@ -292,6 +292,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dtype = _space_dtype(dtype, start, end, "linspace")
+    if dtype in _dtype.LIMITED_DTYPES:
+        raise NotImplementedError(f"\"linspace_cpu\" not implemented for '{dtype._scalar_name}'")
     xp = _backend(device).xp
     if steps == 1:
         return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad,
@@ -335,6 +337,8 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     d = _dtype.get_default_dtype() if dtype is None else _dtype.as_dtype(dtype, "eye")
+    if d in _dtype.LIMITED_DTYPES:
+        raise NotImplementedError(f"\"eye\" not implemented for '{d._scalar_name}'")
     return _into(out, _finish(_backend(device).xp.eye(n, m, dtype=d._np), requires_grad,
                               pin_memory))
 

@@ -98,9 +98,11 @@ ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32
 # kernels raise NotImplementedError ('"add_stub" not implemented for 'UInt16''), and they promote
 # only with themselves and with floating types. They are not in ALL_DTYPES: torch has no
 # UInt16Tensor or UInt16Storage classes for them.
-uint16 = _make("uint16", np.uint16, _INT, False, "UInt16", "uint16_t", "UInt16Tensor")
-uint32 = _make("uint32", np.uint32, _INT, False, "UInt32", "uint32_t", "UInt32Tensor")
-uint64 = _make("uint64", np.uint64, _INT, False, "UInt64", "uint64_t", "UInt64Tensor")
+uint16 = _make("uint16", np.uint16, _INT, False, "UInt16", "short unsigned int",
+               "UInt16Tensor")
+uint32 = _make("uint32", np.uint32, _INT, False, "UInt32", "unsigned int", "UInt32Tensor")
+uint64 = _make("uint64", np.uint64, _INT, False, "UInt64", "long unsigned int",
+               "UInt64Tensor")
 LIMITED_DTYPES = (uint16, uint32, uint64)
 LIMITED_NP = frozenset(d._np for d in LIMITED_DTYPES)     # (their NumPy dtypes)
 

@@ -89,7 +89,12 @@ _NAMES = {
     _F64: ("Double", "double", None),
     _C64: ("ComplexFloat", "c10::complex<float>", None),
     _C128: ("ComplexDouble", "c10::complex<double>", None),
+    # torch's limited unsigned dtypes: random_(from, to) and randint only
+    np.dtype(np.uint16): ("UInt16", "short unsigned int", "uint16_t"),
+    np.dtype(np.uint32): ("UInt32", "unsigned int", "uint32_t"),
+    np.dtype(np.uint64): ("UInt64", "long unsigned int", "uint64_t"),
 }
+_LIMITED = frozenset(np.dtype(t) for t in (np.uint16, np.uint32, np.uint64))
 _MANTISSA_DIGITS = {_F16: 11, _BF16: 8, _F32: 24, _F64: 53}
 _REAL_OF = {_C64: _F32, _C128: _F64}
 
@@ -426,6 +431,9 @@ def random_(gen, shape, dtype, low=None, high=None):
         raise RuntimeError(
             "check_random_bounds handles only integral, floating-point and boolean types")
     if low is None and high is None:
+        if dtype in _LIMITED:
+            raise NotImplementedError(
+                f"\"random_kernel_cpu\" not implemented for '{_scalar_name(dtype)}'")
         return _default_random(gen, n, dtype).reshape(shape)
     low = _as_int64(operator.index(low))
     if high is not None:
@@ -480,7 +488,7 @@ _RANDPERM_64BIT_FROM = (2 ** 32 - 1) // 20
 
 
 def _check_randperm(n, dtype):
-    if dtype == np.bool_ or dtype in _REAL_OF or dtype not in _NAMES:
+    if dtype == np.bool_ or dtype in _REAL_OF or dtype not in _NAMES or dtype in _LIMITED:
         raise NotImplementedError(f"\"randperm\" not implemented for '{_scalar_name(dtype)}'")
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")

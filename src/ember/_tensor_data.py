@@ -114,10 +114,24 @@ def _check_fits(flat, target):
             raise TypeError("must be real number, not complex")
         if isinstance(v, bool):
             continue
+        if isinstance(v, int) and v >= 2 ** 63 and target is not _dtype.uint64:
+            raise ValueError("Overflow when unpacking long long")    # (read as a long long)
         lo = low if isinstance(v, int) else info.min
         if not lo <= v <= info.max:
             raise RuntimeError(f"value cannot be converted to type {target._name} without "
                                f"overflow")
+
+
+def _check_uint64(flat):
+    """torch reads each number for a uint64 tensor as a C unsigned long long: Python ints and
+    bools only, none negative or too big."""
+    for v in flat:
+        if not isinstance(v, int):
+            raise TypeError("an integer is required")
+        if v < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if v >= 2 ** 64:
+            raise OverflowError("int too big to convert")
 
 
 def _array_from_data(data, dtype):
@@ -136,18 +150,23 @@ def _array_from_data(data, dtype):
     if inferred is None:
         inferred = _dtype.get_default_dtype()
     target = dtype or inferred
+    if target is _dtype.uint64:
+        _check_uint64(flat)
     for v in flat:
         if isinstance(v, int) and not isinstance(v, bool) and not -2 ** 63 <= v < 2 ** 64:
             raise ValueError("Overflow when unpacking long long")
     if dtype is not None:
-        if not target.is_complex and any(isinstance(v, complex) for v in flat):
-            raise TypeError("must be real number, not complex")
+        if not target.is_complex and target is not _dtype.bool and any(
+                isinstance(v, complex) for v in flat):
+            raise TypeError("'complex' object cannot be interpreted as an integer"
+                            if target._category == 1 else "must be real number, not complex")
         _check_fits(flat, target)
     elif inferred is _dtype.int64:
         for v in flat:
             if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
                 raise ValueError("Overflow when unpacking long long")
-    natural = np.array(flat, dtype=_natural(inferred)).reshape(shape)
+    natural = np.array(flat, dtype=np.uint64 if target is _dtype.uint64 else
+                       _natural(inferred)).reshape(shape)
     if natural.dtype.kind in "iu" and target._category == 1 and target is not _dtype.bool:
         natural = natural.astype(target._np)       # wraps like torch's integer conversion
     return natural, target

@@ -8,7 +8,7 @@ import pickle
 
 from . import _dtype
 from ._device import backend_of, device
-from ._storage import UntypedStorage
+from ._storage import Storage, UntypedStorage
 from ._tensor import Tensor, _new
 
 STORAGE_NAMES = {d: d._legacy_name.replace("Tensor", "Storage") for d in _dtype.ALL_DTYPES}
@@ -78,6 +78,30 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     return t
 
 
+class _Typed(UntypedStorage):
+    """Bytes read as elements of a dtype."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, storage, dtype):
+        super().__init__(storage)
+        self.dtype = dtype
+
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       dtype, metadata=None):
+    """torch's form for dtypes without a storage class (uint16, uint32, uint64): the storage
+    is untyped (bytes), the dtype comes last."""
+    if not isinstance(storage, UntypedStorage) or not isinstance(dtype, _dtype.dtype):
+        raise pickle.UnpicklingError("_rebuild_tensor_v3 expects an untyped storage and a dtype")
+    if getattr(storage, "dtype", None) is None:
+        array = storage._storage.array
+        array = array[:array.nbytes // dtype.itemsize * dtype.itemsize].view(dtype._np)
+        storage = _Typed(Storage(array), dtype)
+    return _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
+                              backward_hooks, metadata)
+
+
 def _set_state(obj, state):
     if isinstance(state, tuple):       # (dict, slots), as torch's _get_obj_state may write
         state = {**(state[0] or {}), **(state[1] or {})}
@@ -143,14 +167,18 @@ def torch_globals():
         "builtins.complex": complex,
         "torch._utils._rebuild_tensor": _rebuild_tensor,
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
+        "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
         "torch._utils._rebuild_parameter": _rebuild_parameter,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
         "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
         "torch.UntypedStorage": StorageType("UntypedStorage", None),
+        "torch.storage.UntypedStorage": StorageType("UntypedStorage", None),   # (torch's own)
     }
     for d in _dtype.ALL_DTYPES:
         names[f"torch.{d._name}"] = d
         names[f"torch.{STORAGE_NAMES[d]}"] = StorageType(STORAGE_NAMES[d], d)
+    for d in _dtype.LIMITED_DTYPES:         # (no storage classes: _rebuild_tensor_v3)
+        names[f"torch.{d._name}"] = d
     for name, cls in CPU_TYPES.items():
         names[f"torch.{name}"] = cls
     return names

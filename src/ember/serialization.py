@@ -116,9 +116,11 @@ class _StorageTable:
         elif entry[2] is not ref.dtype:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same "
                                "data as different types")
-        name = "UntypedStorage" if ref.dtype is None else STORAGE_NAMES[ref.dtype]
+        # (torch names the untyped class by its module, as its weights-only loader wants)
+        cls = _g("torch.storage", "UntypedStorage") if ref.dtype is None else \
+            _g("torch", STORAGE_NAMES[ref.dtype])
         itemsize = 1 if ref.dtype is None else ref.dtype.itemsize
-        return ("storage", _g("torch", name), entry[0], _location(ref.device), nbytes // itemsize)
+        return ("storage", cls, entry[0], _location(ref.device), nbytes // itemsize)
 
 
 def _plain(t):
@@ -137,9 +139,16 @@ def _reduce_tensor(t):
                     (_plain(t), t.requires_grad, collections.OrderedDict(), state))
         return (_g("torch._utils", "_rebuild_parameter"),
                 (_plain(t), t.requires_grad, collections.OrderedDict()))
-    args = (_StorageRef(t._get_storage(), t.dtype, t.device), t._offset,
-            tuple(t._data.shape), t.stride(), t.requires_grad, collections.OrderedDict())
-    rebuild = _g("torch._utils", "_rebuild_tensor_v2")
+    if t.dtype in _dtype.LIMITED_DTYPES:
+        # no storage class names these dtypes: torch writes bytes and the dtype after them
+        args = (_StorageRef(t._get_storage(), None, t.device), t._offset,
+                tuple(t._data.shape), t.stride(), t.requires_grad, collections.OrderedDict(),
+                t.dtype)
+        rebuild = _g("torch._utils", "_rebuild_tensor_v3")
+    else:
+        args = (_StorageRef(t._get_storage(), t.dtype, t.device), t._offset,
+                tuple(t._data.shape), t.stride(), t.requires_grad, collections.OrderedDict())
+        rebuild = _g("torch._utils", "_rebuild_tensor_v2")
     if type(t) is Tensor and not state:
         return (rebuild, args)
     new_type = _g("torch", "Tensor") if type(t) is Tensor else type(t)
@@ -157,7 +166,7 @@ def _save_torch_global(pickler, obj):
 
 
 def _save_dtype(pickler, obj):
-    _save_torch_global(pickler, _g("torch", obj._name))
+    pickler.save(_g("torch", obj._name))        # (memoized: a dtype met again is a lookup)
 
 
 @functools.lru_cache(maxsize=None)

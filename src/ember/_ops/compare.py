@@ -213,9 +213,11 @@ def _clamp(input, min, max, out, name, scalar_op):
         _check_scalars_fit(input, [lo, hi])
         if isinstance(out, Inplace):
             _check_inplace_scalar_bounds(input, [lo, hi])
-    if tensor_bound and scalar_op is Clamp and (lo is None or hi is None):
-        # torch's clamp with one tensor bound runs maximum's (minimum's) kernel
-        check_limited(input, "maximum_cpu" if hi is None else "minimum_cpu")
+    if scalar_op is Clamp and (lo is None or hi is None):
+        # torch's clamp with one bound runs clamp_min's (clamp_max's) kernel, or for a tensor
+        # bound maximum's (minimum's)
+        check_limited(input, ("maximum_cpu" if hi is None else "minimum_cpu") if tensor_bound
+                      else "clamp_min_scalar_cpu" if hi is None else "clamp_max_scalar_cpu")
     op = _TENSOR_BOUNDS[scalar_op] if tensor_bound else scalar_op
     return call(op, [input, lo, hi], {}, out, name)
 

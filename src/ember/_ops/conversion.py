@@ -159,7 +159,8 @@ for _name, _target in [("float", _dtype.float32), ("double", _dtype.float64),
     _dtype_method(_name, _target, f"`self.to({_target})`.")
 
 
-_LEGACY = {d._legacy_name: d for d in _dtype.ALL_DTYPES}
+# (the limited dtypes have no legacy classes, but `type` takes their names)
+_LEGACY = {d._legacy_name: d for d in _dtype.ALL_DTYPES + _dtype.LIMITED_DTYPES}
 
 
 @method("type")

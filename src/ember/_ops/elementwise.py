@@ -104,6 +104,14 @@ def refusing(messages, rule=same):
                                          _dtype.LIMITED_NP):
                 refused[d._np] = (error, text.format(type=d._scalar_name))
 
+    if rule is same:        # (the most common rule, inlined: ints of add and sub come here)
+        def checked(common):
+            refusal = refused.get(common)
+            if refusal is not None:
+                raise refusal[0](refusal[1])
+            return common, common
+        return checked
+
     def checked(common):
         refusal = refused.get(common)
         if refusal is not None:

@@ -15,6 +15,7 @@ from .._tensor import Tensor, wrap
 from ._dispatch import check_inplace, finish_inplace
 from . import sampling_cuda
 from ._op import Op
+from .elementwise import check_limited
 from .registry import function, method
 
 
@@ -264,6 +265,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
 @function()
 def bernoulli(input, p=None, *, generator=None, out=None):
     """0/1 samples: 1 with probability `input` (or `p`) per element."""
+    check_limited(input, "bernoulli_tensor_cpu_self_")
     gen = _generator(generator, input.device)
     arr = None
     if input.is_cuda:
@@ -363,6 +365,8 @@ def random_(self, from_=None, to=None, *, generator=None, **kwargs):
 @method()
 def bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 0/1 samples, 1 with probability `p` (a number or a tensor)."""
+    check_limited(self, "bernoulli_tensor_cpu_self_" if isinstance(p, Tensor) else
+                  "bernoulli_scalar_cpu_")
     gen = _generator(generator, self.device)
     arr = None
     if self.is_cuda and (not isinstance(p, Tensor) or p.is_cuda):

@@ -10,6 +10,7 @@ from .._device import backend_of
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
+from .elementwise import check_limited
 from .registry import function, method
 from .sampling import _fill, _generator, _sampler_node
 
@@ -45,6 +46,7 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
 @method()
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     """Fill with exp(N(mean, std^2)) samples."""
+    check_limited(self, "log_normal_cpu")
     _check_float(self, "LogNormal distribution")
     if not std > 0.0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
@@ -61,6 +63,7 @@ def geometric_(self, p, *, generator=None):
     log(1 - p))."""
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    check_limited(self, "geometric_cpu")
     gen = _random._gen(_generator(generator, self.device))
     u = _random._uniform53(gen, self.numel())
     with np.errstate(all="ignore"):
