@@ -151,7 +151,7 @@ def test_conversions_both_ways_wrap_as_torch():
     assert x.view(ember.uint8).tolist() == [1, 0, 0, 0, 2, 0, 0, 0]
 
 
-# -- the kernels torch has, and those it lacks ------------------------------------------------------
+# -- the kernels torch has, and those it lacks ----------------------------------------------
 
 @pytest.mark.parametrize("d", LIMITED)
 def test_what_works(d):

@@ -342,6 +342,93 @@ SNIPPETS = [SETUP + s for s in [
     "each(lambda d: torch.ones(2, 2, dtype=d).mm(torch.ones(2, 2, dtype=d)))",
     "each(lambda d: torch.ones(2, 2, dtype=d).matmul(torch.ones(2, dtype=d)))",
     "each(lambda d: torch.ones(2, 2, 2, dtype=d).bmm(torch.ones(2, 2, 2, dtype=d)))",
+    # -- more: storage, autograd next to them, in-place, NumPy, odd corners
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.storage())",
+    "x = torch.tensor([1, 2], dtype=torch.uint32); print(x.untyped_storage().nbytes(), "
+    "x.storage().dtype, x.storage().size())",
+    "print(torch.TypedStorage(2, dtype=torch.uint16).size())",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.storage().tolist())",
+    "print(torch.tensor([3.7, 1e3]).to(torch.uint16), torch.tensor([3.7, 1e3]).to(torch.uint64))",
+    "print(torch.tensor([True, False]).to(torch.uint32))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.data_ptr() == t.numpy().ctypes.data)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.dtype, t.shape, t.device, t.layout, "
+    "t.is_contiguous())",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.T.shape, t.mT if t.ndim > 1 else None)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.clone().detach(), "
+    "t.detach().requires_grad)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); y = t.float().requires_grad_(); (y * "
+    "2).sum().backward(); print(y.grad)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); w = torch.ones(2, requires_grad=True); (t * "
+    "w).sum().backward(); print(w.grad)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); w = torch.ones(2, requires_grad=True); "
+    "print((t + w))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.tolist(), t.numel(), len(t), list(t))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.sum(0, dtype=torch.float32), "
+    "t.sum(dtype=torch.int64))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(torch.nn.functional.pad(t, (1, 1)))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.new_empty(0), "
+    "torch.empty_strided((2,), (1,), dtype=torch.uint32).shape)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.expand(2, 2).sum(1))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.split([1, 1]), t.unbind(), t.view(1, "
+    "2).squeeze(0))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.to(torch.float64).to(torch.uint16))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.half().to(torch.uint32), "
+    "t.bfloat16().to(torch.uint64))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.to(torch.bfloat16) * t)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.float() + t, t + t.double())",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(torch.tensor(1.5) * t)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(torch.tensor(2, dtype=torch.uint8) * t)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t * torch.tensor(2, "
+    "dtype=torch.int64), t * torch.tensor(True))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); t *= 2; print(t); t *= 1.5",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); t += 1",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); t &= 3; print(t); t |= torch.tensor([4, 4], "
+    "dtype=torch.uint16); print(t)",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(torch.mul(t, 3, out=torch.empty(2, "
+    "dtype=torch.uint16)))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(torch.mul(t, 3, out=torch.empty(2, "
+    "dtype=torch.int64)))",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(torch.eq(t, 3, out=torch.empty(2, "
+    "dtype=torch.bool)))",
+    "print(torch.tensor([[1, 2], [3, 4]], dtype=torch.uint16).sum(dim=(0, 1)))",
+    "print(torch.tensor([], dtype=torch.uint16).sum(), torch.tensor([], "
+    "dtype=torch.uint16).prod())",
+    "t = torch.tensor([1, 2], dtype=torch.uint16); print(t.eq(1).sum(), (t == t).all())",
+    "x = torch.tensor([3, 1, 2], dtype=torch.uint64); print(x.sort(stable=True, "
+    "descending=True).values)",
+    "x = torch.tensor([2**64 - 1, 1, 2**63], dtype=torch.uint64); print(x.sort())",
+    "x = torch.tensor([2**64 - 1, 1, 2**63], dtype=torch.uint64); print(x == 2**63, x.sum())",
+    "x = torch.tensor([65535, 1], dtype=torch.uint16); print(x.sum(), x.prod(), x.cumsum(0))",
+    "x = torch.tensor([65535, 1], dtype=torch.uint16); print(x * 2, x / 65535, x == 65535)",
+    "print(torch.tensor([1, 2], dtype=torch.uint16).bitwise_and(torch.tensor([3, 3], "
+    "dtype=torch.uint16)))",
+    "print(torch.tensor([5], dtype=torch.uint32).item().__class__)",
+    "print(torch.tensor(5, dtype=torch.uint64).__index__(), [10, 20, 30][torch.tensor(1, "
+    "dtype=torch.uint16)])",
+    "print(torch.is_tensor(torch.zeros(1, dtype=torch.uint16)), torch.numel(torch.zeros(2, "
+    "dtype=torch.uint16)))",
+    "print(torch.zeros(2, dtype=torch.uint16).dtype.is_signed, torch.zeros(2, "
+    "dtype=torch.uint16).is_complex())",
+    "print(torch.tensor([1, 2], dtype=torch.uint16).to('cpu'), torch.tensor([1, 2], "
+    "dtype=torch.uint16).cpu())",
+    "print(torch.tensor([1, 2], dtype=torch.uint16).apply_(lambda v: v * 3))",
+    "import copy; print(copy.deepcopy(x), copy.deepcopy(z))",
+    "print(torch.tensor([1, 2], dtype=torch.uint16).map_(torch.tensor([1, 1], "
+    "dtype=torch.uint16), lambda a, b: a + b))",
+    "print(torch.tensor([1, 2], dtype=torch.uint16).__array__().dtype, "
+    "np.asarray(torch.tensor([1, 2], dtype=torch.uint32)).dtype)",
+    "print(torch.tensor([1, 2], dtype=torch.uint16) + np.array(2))",
+    "print(np.array([1, 2]) * torch.tensor([1, 2], dtype=torch.uint16))",
+    "print(torch.tensor([1, 2], dtype=torch.uint16).dim_order())",
+    "print(torch.testing.assert_close(torch.tensor([1, 2], dtype=torch.uint16), "
+    "torch.tensor([1, 2], dtype=torch.uint16)))",
+    "torch.testing.assert_close(torch.tensor([1, 2], dtype=torch.uint16), torch.tensor([1, 3], "
+    "dtype=torch.uint16))",
+    "print(torch.nn.functional.embedding(torch.tensor([0, 1], dtype=torch.uint16), "
+    "torch.ones(2, 2)))",
+    "print(torch.ones(3)[torch.tensor([0, 1], dtype=torch.uint16)])",
+    "print(torch.ones(3).index_select(0, torch.tensor([0, 1], dtype=torch.uint32)))",
+    "print(torch.ones(3).gather(0, torch.tensor([0, 1], dtype=torch.uint64)))",
     # -- save and load
     "import io\n"
     "b = io.BytesIO(); torch.save({'a': z, 'b': z[:, 1], 'x': x, 'y': y, 'f': torch.ones(2)}, b)\n"
@@ -366,6 +453,12 @@ BUGS = [
      SETUP + "each(lambda d: torch.zeros(2, dtype=d).fill_(2 ** 64))"),
     ("einsum of the limited dtypes: torch's bmm kernel refuses them; ember's einsum computes",
      SETUP + "print(torch.einsum('i,i->', x, x))"),
+    ("copy.copy of these dtypes fails in torch 2.13 (its storage has no "
+     "'_untyped_storage'); ember copies",
+     SETUP + "import copy; print(copy.copy(x))"),
+    ("pickling a tensor of these dtypes fails in torch 2.13 (UntypedStorage has no 'dtype'); "
+     "ember pickles it",
+     SETUP + "import pickle; print(pickle.loads(pickle.dumps(x)))"),
 ]
 
 

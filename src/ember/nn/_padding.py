@@ -6,6 +6,7 @@ import math
 import operator
 
 from .._device import backend_of
+from .._dtype import _INT_OVERFLOW_NAMES
 from .._ops._op import Op
 from .._tensor import Tensor, wrap
 from .._ops.activations import apply
@@ -41,11 +42,6 @@ def _int_list(pad):
 
 # -- constant ------------------------------------------------------------------------------------
 
-# The C++ type names torch's checked conversion of a fill value reports.
-_CONVERT_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
-                  "int64": "int64_t"}
-
-
 def _fill_value(input, value):
     """`value` as torch converts it to the input's dtype: an error where it does not fit."""
     if isinstance(value, complex) or not isinstance(value, (int, float)):
@@ -59,7 +55,7 @@ def _fill_value(input, value):
     if kind in "iu":
         info = iinfo(dtype)
         fits = not math.isnan(value) and info.min <= value <= info.max
-        name = _CONVERT_NAMES[str(dtype)[6:]]
+        name = _INT_OVERFLOW_NAMES[dtype._name]     # (the C++ names of the checked conversion)
     else:
         fits = not math.isfinite(value) or abs(value) <= finfo(dtype).max
         name = dtype._cpp_name
