@@ -276,3 +276,13 @@ def test_save_writes_torch_rebuild_v3_and_loads_it_back():
         assert loaded["dt"] is ember.uint32 and loaded["dt2"] is ember.uint32
         loaded["x"][0, 1] = 9                          # the column view shares the storage
         assert loaded["col"].tolist() == [9, 5] and loaded["col"].stride() == (3,)
+
+
+def test_other_names_torch_gives_them():
+    x = ember.tensor([1, 2], dtype=ember.uint16)
+    assert ember.nn.functional.pad(x, (1, 1)).tolist() == [0, 1, 2, 0]
+    with pytest.raises(RuntimeError, match="^value cannot be converted to type uint16_t without "
+                                           "overflow$"):
+        ember.nn.functional.pad(x, (1, 1), value=70000)
+    with pytest.raises(RuntimeError, match=r"TensorOptions\(dtype=long unsigned int, "):
+        ember.hann_window(3, dtype=ember.uint64)

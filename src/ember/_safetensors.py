@@ -7,7 +7,8 @@ from . import _dtype
 _CODES = {_dtype.bool: "BOOL", _dtype.uint8: "U8", _dtype.int8: "I8", _dtype.int16: "I16",
           _dtype.int32: "I32", _dtype.int64: "I64", _dtype.float16: "F16",
           _dtype.bfloat16: "BF16", _dtype.float32: "F32", _dtype.float64: "F64",
-          _dtype.complex64: "C64"}
+          _dtype.complex64: "C64", _dtype.uint16: "U16", _dtype.uint32: "U32",
+          _dtype.uint64: "U64"}
 _DTYPES = {code: d for d, code in _CODES.items()}
 
 

@@ -364,6 +364,12 @@ SAVE_LOAD = [
     '    print(z, z.requires_grad, z.grad_fn)\nexcept Exception as e:\n'
     '    print(type(e).__name__, e)',
     'import io\nb = io.BytesIO()\ntorch.save(torch.ones(2), b)\nprint(b.getvalue()[:4])',
+    'import io\n'
+    'ts = [torch.tensor([1, 0], dtype=d) for d in (torch.float32, torch.float64,'
+    ' torch.float16, torch.bfloat16, torch.int8, torch.uint8, torch.int16,'
+    ' torch.int32, torch.int64, torch.bool, torch.complex64, torch.complex128,'
+    ' torch.uint16, torch.uint32, torch.uint64)]\nb = io.BytesIO()\ntorch.save(ts, b)\n'
+    'b.seek(0)\nfor t in torch.load(b):\n    print(t.dtype, t)',
 ]
 
 # More: loss dtypes under autocast, attention layers, the deprecated torch.cpu.amp names, several
@@ -516,14 +522,6 @@ SNIPPETS = [*AUTOCAST, *SCALER, *CHECKPOINT, *SAVE_LOAD, *MORE]
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
 BUGS = [
-    ('torch.uint16/uint32/uint64 do not exist in ember (AttributeError), so they'
-     ' cannot be saved or loaded',
-     'import io\n'
-     'ts = [torch.tensor([1, 0], dtype=d) for d in (torch.float32, torch.float64,'
-     ' torch.float16, torch.bfloat16, torch.int8, torch.uint8, torch.int16,'
-     ' torch.int32, torch.int64, torch.bool, torch.complex64, torch.complex128,'
-     ' torch.uint16, torch.uint32, torch.uint64)]\nb = io.BytesIO()\ntorch.save(ts, b)\n'
-     'b.seek(0)\nfor t in torch.load(b):\n    print(t.dtype, t)'),
     ("reentrant checkpoint does not raise torch's RuntimeError under autograd.grad"
      " (or backward(inputs=...)); ember's engine does not tell a Function's backward"
      ' that only some inputs were asked for',

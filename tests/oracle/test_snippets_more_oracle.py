@@ -386,6 +386,7 @@ STORING = [
     "a = torch.arange(6.)\na[1:].copy_(a[:-1])",
     'torch.tensor([[1., 2.], [3., 4.]]).max(dim=(0, 1))',
     "a = torch.zeros(3, dtype=torch.float16)\na.clamp_(0, 1e6)",
+    "print(torch.from_numpy(np.zeros(2, dtype=np.uint16)).dtype)",
 ]
 
 SNIPPETS = [*PRINTING, *INDEXING, *SHAPES, *REDUCTIONS, *PROMOTION_INTEROP_CREATION, *STORING]
@@ -395,8 +396,6 @@ SNIPPETS = [*PRINTING, *INDEXING, *SHAPES, *REDUCTIONS, *PROMOTION_INTEROP_CREAT
 BUGS = [
     ("ember has no complex32 (ComplexHalf): float16 + complex number promotes to complex32",
      "print((torch.tensor([1.], dtype=torch.float16) + 1j).dtype)"),
-    ("ember has no uint16/uint32/uint64 dtypes; torch.from_numpy accepts a uint16 array",
-     "print(torch.from_numpy(np.zeros(2, dtype=np.uint16)).dtype)"),
     ("argument-parser text of reshape given a tuple and an int",
      "torch.arange(6).reshape(2, 3).reshape((2, 3), 1)"),
     ("argument-parser text of ones given a tuple and an int",

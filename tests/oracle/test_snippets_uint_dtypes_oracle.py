@@ -413,6 +413,10 @@ SNIPPETS = [SETUP + s for s in [
     "dtype=torch.uint16).cpu())",
     "print(torch.tensor([1, 2], dtype=torch.uint16).apply_(lambda v: v * 3))",
     "import copy; print(copy.deepcopy(x), copy.deepcopy(z))",
+    "each(lambda d: torch.hann_window(3, dtype=d))",
+    "each(lambda d: torch.nn.functional.pad(torch.tensor([1, 2], dtype=d), (1, 1), value=70000))",
+    "each(lambda d: torch.addcmul(torch.tensor([1], dtype=d), torch.tensor([1], dtype=d), "
+    "torch.tensor([1], dtype=d), value=70000))",
     "print(torch.tensor([1, 2], dtype=torch.uint16).map_(torch.tensor([1, 1], "
     "dtype=torch.uint16), lambda a, b: a + b))",
     "print(torch.tensor([1, 2], dtype=torch.uint16).__array__().dtype, "

@@ -22,7 +22,7 @@ def _window(name, length, periodic, dtype, device, requires_grad, shape):
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype._scalar_name}'")
     if not dtype.is_floating_point:
         raise RuntimeError(
-            f"{name} expects floating point dtypes, got: TensorOptions(dtype={_CPP[dtype]}, "
+            f"{name} expects floating point dtypes, got: TensorOptions(dtype={dtype._cpp_name}, "
             f"device=cpu, layout=Strided (default), requires_grad=false (default), "
             f"pinned_memory=false, memory_format=(nullopt))")
     xp = _backend(device).xp
@@ -41,10 +41,6 @@ def _window(name, length, periodic, dtype, device, requires_grad, shape):
         m = length + 1 if periodic else length
         values = shape(op(xp.arange(m, dtype=work)), m, op, xp)[:length]
     return _finish(values.astype(dtype._np), requires_grad)
-
-
-_CPP = {_dtype.bool: "bool", _dtype.uint8: "unsigned char", _dtype.int8: "signed char",
-        _dtype.int16: "short int", _dtype.int32: "int", _dtype.int64: "long int"}
 
 
 def _hamming(alpha, beta):

@@ -2,15 +2,12 @@
 `addcdiv` (input + value * tensor1 / tensor2), the optimizers' workhorses."""
 import numpy as np
 
+from .._dtype import _INT_OVERFLOW_NAMES
 from .._tensor import Tensor
 from ._fused import fma
 from .elementwise import Elementwise, _defaults_on_class, as_operand, call, missing_kernel, \
     opmath, same, scalar_for
 from .registry import register
-
-
-_C_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
-            "int64": "int64_t"}
 
 
 def _value_for(value, dtype):
@@ -26,8 +23,8 @@ def _value_for(value, dtype):
     else:
         overflows = not info.min <= value <= info.max
     if overflows:
-        raise RuntimeError(f"value cannot be converted to type {_C_TYPES[dtype.name]} without "
-                           f"overflow")
+        raise RuntimeError(f"value cannot be converted to type "
+                           f"{_INT_OVERFLOW_NAMES[dtype.name]} without overflow")
     return scalar_for(int(value), dtype)
 
 
