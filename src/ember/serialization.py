@@ -12,9 +12,11 @@ In data.pkl a tensor is `torch._utils._rebuild_tensor_v2(storage, storage_offset
 requires_grad, OrderedDict())`, where `storage` is the persistent id
 `('storage', torch.FloatStorage, key, location, numel)` (the class names the dtype, `location`
 is 'cpu' or 'cuda:0', `numel` counts elements of that dtype). Tensors that share a storage name
-the same key, so views come back sharing. A Parameter is `torch._utils._rebuild_parameter(tensor,
-requires_grad, OrderedDict())`. ember writes torch's global names, and maps them back to its own
-classes on loading (_torch_globals.py).
+the same key, so views come back sharing. The dtypes without a storage class (uint16, uint32,
+uint64) are `torch._utils._rebuild_tensor_v3(..., OrderedDict(), dtype)` over the storage's bytes
+(`torch.storage.UntypedStorage`, `numel` counting bytes). A Parameter is
+`torch._utils._rebuild_parameter(tensor, requires_grad, OrderedDict())`. ember writes torch's
+global names, and maps them back to its own classes on loading (_torch_globals.py).
 """
 import collections
 import enum
