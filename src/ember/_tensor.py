@@ -622,7 +622,11 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents=None):
         from ._printing import tensor_repr
-        return tensor_repr(self)
+        from .nn.parameter import Parameter
+        cls = type(self)
+        if cls is Tensor or cls is Parameter:
+            return tensor_repr(self)
+        return tensor_repr(self, prefix=cls.__name__ + "(")     # a subclass prints its name
 
     def __format__(self, spec):
         if self._data.ndim == 0 and type(self) is Tensor:
@@ -642,6 +646,12 @@ class Tensor:
     def __deepcopy__(self, memo):
         from ._tensor_copy import deep_copy
         return deep_copy(self, memo)
+
+    def as_subclass(self, cls):
+        """This tensor seen as an instance of `cls`, a subclass of Tensor (an alias: same
+        memory, and the same graph through an AliasBackward0 node)."""
+        from ._tensor_copy import as_subclass
+        return as_subclass(self, cls)
 
 def _real_part(value, c_type):
     """A complex value with no imaginary part converts to a real number, others don't."""

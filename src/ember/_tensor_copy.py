@@ -1,4 +1,5 @@
-"""copy.copy and copy.deepcopy of a tensor (Tensor.__copy__ and __deepcopy__).
+"""copy.copy and copy.deepcopy of a tensor (Tensor.__copy__ and __deepcopy__), and
+`Tensor.as_subclass`.
 
 A shallow copy shares memory, as torch's does through its storage. A deep copy copies each
 storage once per `memo` (so views copied together still share their new storage) and keeps the
@@ -46,3 +47,29 @@ def deep_copy(t, memo):
         new.__dict__.update(copy.deepcopy(t.__dict__, memo))
     memo[id(t)] = new
     return new
+
+
+_SLOTS = ("_data", "_storage", "_offset", "_base", "_requires_grad", "_grad_fn", "_output_nr",
+          "_meta")
+
+
+def as_subclass(tensor, cls):
+    """`tensor.as_subclass(cls)`: an alias of `tensor` (a view of it, AliasBackward0 when it
+    requires grad) whose class is `cls`. ember does not carry subclasses through ops: the
+    results of ops on it are plain Tensors."""
+    from ._tensor import Tensor
+    from ._ops.views import alias_of
+    if not isinstance(cls, type):
+        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+    if not issubclass(cls, Tensor):
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
+                        "Tensor is not possible. Make sure your class inherits from Tensor.")
+    view = alias_of(tensor)
+    if cls is Tensor:
+        return view
+    # NOTE: a fresh `cls` object given the view's fields, rather than `view.__class__ = cls`,
+    # which Python refuses for a subclass with __slots__ of its own.
+    result = _new(cls)
+    for name in _SLOTS:
+        setattr(result, name, getattr(view, name))
+    return result
