@@ -118,7 +118,7 @@ def test_compiler_namespace_reports_eager_execution():
 
     def f(x):
         return x * 2
-    assert c.disable(f) is f and c.disable(recursive=False)(f) is f
+    assert c.disable(f)(1) == 2 and c.disable(recursive=False)(f).__wrapped__ is f
     assert c.allow_in_graph(f) is f
 
     @c.set_stance("force_eager")

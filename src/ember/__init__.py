@@ -18,7 +18,7 @@ from ._size import Size
 from ._device import device
 from ._tensor import Tensor
 from ._storage import TypedStorage, UntypedStorage, is_storage
-from ._device import get_default_device, set_default_device
+from ._device import get_default_device, get_device_module, set_default_device
 from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,
                         from_numpy, full, full_like, linspace, logspace, ones, ones_like, tensor,
                         zeros, zeros_like)
@@ -78,6 +78,9 @@ from .func import vmap  # noqa: E402
 from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: E402
 from . import backends, compiler, distributed, jit, multiprocessing, storage  # noqa: E402
 from . import version  # noqa: E402
+from . import cpu, functional  # noqa: E402
+from ._stream import Event, Stream  # noqa: E402
+from .amp import GradScaler  # noqa: E402
 
 Storage = FloatStorage  # noqa: F821 - torch.Storage is the legacy float storage class
 
@@ -93,6 +96,8 @@ class layout:
 
 
 strided = layout("strided")
+
+from . import signal  # noqa: E402  (its windows' default layout is `strided`)
 
 
 def _assert(condition, message):

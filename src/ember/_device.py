@@ -82,6 +82,25 @@ class device:
 
 
 CPU = device("cpu")
+_device_type = device       # (for functions whose argument is named `device`, as torch's)
+
+
+def get_device_module(device=None):
+    """The module of `device`'s type: `ember.cuda` for 'cuda', `ember.cpu` for 'cpu'; None
+    means the accelerator's (ember.cuda when a GPU can be used, else ember.cpu)."""
+    import ember
+    if isinstance(device, (str, _device_type)):
+        name = _device_type(device).type
+    elif device is None:
+        name = "cuda" if ember.cuda.is_available() else "cpu"
+    else:
+        raise RuntimeError(f"Invalid value of device '{device}', expect torch.device, str, or "
+                           "None")
+    module = {"cpu": ember.cpu, "cuda": ember.cuda}.get(name)
+    if module is None:
+        raise RuntimeError(f"Device '{name}' does not have a corresponding module registered "
+                           f"as 'torch.{name}'.")
+    return module
 
 
 _default_device = None      # set by ember.set_default_device; None: the CPU
