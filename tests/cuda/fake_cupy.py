@@ -614,6 +614,12 @@ class _Runtime:
     def memGetInfo(self):
         return (_TOTAL - _pool.total_bytes(), _TOTAL)
 
+    def deviceCanAccessPeer(self, device, peer):
+        for index in (device, peer):
+            if not 0 <= index < _DEVICES:
+                raise CUDARuntimeError("cudaErrorInvalidDevice: invalid device ordinal")
+        return int(device != peer)          # (CUDA answers 0 for a device and itself)
+
 
 runtime = _Runtime()
 
@@ -635,6 +641,9 @@ class Stream:
     def use(self):
         _streams[self.device_id] = self
         return self
+
+    def is_capturing(self):
+        return False
 
     def wait_event(self, event):
         if not isinstance(event, Event):
@@ -694,6 +703,11 @@ cuda.set_allocator, cuda.MemoryPointer, cuda.MemoryPool = set_allocator, MemoryP
 cuda.CUDARuntimeError = CUDARuntimeError
 cuda.memory = types.SimpleNamespace(OutOfMemoryError=OutOfMemoryError, MemoryPool=MemoryPool)
 cuda.nvrtc = types.SimpleNamespace(getSupportedArchs=lambda: (75, 80, 86, 89, 90))
+nvtx_calls = []                          # (what, message), for tests to read
+cuda.nvtx = types.SimpleNamespace(
+    available=True, RangePush=lambda msg, *a: nvtx_calls.append(("push", msg)),
+    RangePop=lambda: nvtx_calls.append(("pop", None)),
+    Mark=lambda msg, *a: nvtx_calls.append(("mark", msg)))
 
 random = types.ModuleType(f"{__name__}.random")
 

@@ -102,3 +102,58 @@ def test_cpu_use_never_imports_cupy():
     cuda.memory_allocated(), cuda.memory_stats(), cuda.empty_cache(), ember.cuda.is_initialized()
     assert x.sum().item() == 6.0
     assert "cupy" not in sys.modules
+
+
+def test_extras_without_cuda():
+    import warnings
+    assert cuda.is_bf16_supported() is False and cuda.is_tf32_supported() is False
+    assert cuda.is_bf16_supported(including_emulation=False) is False
+    assert cuda.memory_stats_as_nested_dict() == {}
+    with pytest.raises(KeyError, match="allocated_bytes.all.current"):
+        cuda.memory_summary()         # (torch's: the statistics are empty)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert cuda.memory_cached() == 0 and cuda.max_memory_cached() == 0
+        with pytest.raises(AssertionError, match=NOT_COMPILED):
+            cuda.reset_max_memory_cached()
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (FutureWarning, "`torch.cuda.memory_cached` has been renamed to "
+                        "`torch.cuda.memory_reserved`"),
+        (FutureWarning, "`torch.cuda.max_memory_cached` has been renamed to "
+                        "`torch.cuda.max_memory_reserved`"),
+        (FutureWarning, "torch.cuda.reset_max_memory_cached now calls torch.cuda.reset_peak_"
+                        "memory_stats, which resets /all/ peak memory stats.")]
+    for call in (cuda.reset_accumulated_memory_stats, cuda.get_per_process_memory_fraction,
+                 lambda: cuda.set_per_process_memory_fraction(0.5),
+                 lambda: cuda.can_device_access_peer(0, 1), cuda.get_sync_debug_mode,
+                 lambda: cuda.set_sync_debug_mode("warn"),
+                 lambda: cuda.caching_allocator_alloc(16)):
+        with pytest.raises(AssertionError, match=NOT_COMPILED):
+            call()
+    with pytest.raises(RuntimeError, match="^Tried to instantiate dummy base class "
+                                           "_cuda_isCurrentStreamCapturing$"):
+        cuda.is_current_stream_capturing()
+
+
+def test_nvtx_without_cuda():
+    text = "^NVTX functions not installed. Are you sure you have a CUDA build\\?$"
+    for call in (lambda: cuda.nvtx.range_push("a"), cuda.nvtx.range_pop,
+                 lambda: cuda.nvtx.mark("a")):
+        with pytest.raises(RuntimeError, match=text):
+            call()
+    with pytest.raises(RuntimeError, match=text):
+        with cuda.nvtx.range("step {}", 1):
+            pass
+    with pytest.raises(AttributeError, match="^'_NVTXStub' object has no attribute "
+                                             "'rangeStartA'$"):
+        cuda.nvtx.range_start("a")
+
+
+def test_nvml_figures_without_nvidia_ml_py(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", None)        # (import pynvml fails)
+    assert cuda.list_gpu_processes() == "pynvml module not found, please install nvidia-ml-py"
+    for fn in (cuda.utilization, cuda.memory_usage, cuda.temperature, cuda.power_draw,
+               cuda.clock_rate, cuda.device_memory_used):
+        with pytest.raises(ModuleNotFoundError, match="^nvidia-ml-py does not seem to be "
+                                                      "installed or it can't be imported.$"):
+            fn()

@@ -9,9 +9,15 @@ from .._tensor_types import CUDA_TYPES as _CUDA_TYPES
 from ._backend import CUDA_UNAVAILABLE, cupy_or_none
 from ._utils import device_count, is_available, is_initialized, lazy_init
 from ._utils import device_index as _device_index, require as _require
-from .memory import OutOfMemoryError, empty_cache, max_memory_allocated, max_memory_reserved, \
-    mem_get_info, memory_allocated, memory_reserved, memory_stats, reset_max_memory_allocated, \
-    reset_peak_memory_stats
+from .memory import OutOfMemoryError, caching_allocator_alloc, caching_allocator_delete, \
+    empty_cache, get_per_process_memory_fraction, max_memory_allocated, max_memory_cached, \
+    max_memory_reserved, mem_get_info, memory_allocated, memory_cached, memory_reserved, \
+    memory_stats, memory_stats_as_nested_dict, memory_summary, reset_accumulated_memory_stats, \
+    reset_max_memory_allocated, reset_max_memory_cached, reset_peak_memory_stats, \
+    set_per_process_memory_fraction
+from ._nvml import clock_rate, device_memory_used, list_gpu_processes, memory_usage, \
+    power_draw, temperature, utilization
+from . import nvtx
 from .streams import Event, Stream, StreamContext, current_stream, default_stream, set_stream, \
     stream
 from .random import get_rng_state, get_rng_state_all, initial_seed, manual_seed, \
@@ -123,6 +129,71 @@ def get_device_properties(device=None):
 def get_device_capability(device=None):
     p = get_device_properties(device)
     return (p.major, p.minor)
+
+
+def is_bf16_supported(including_emulation=True):
+    """Whether the current GPU computes in bfloat16: natively from compute capability 8.0
+    (Ampere), else, with `including_emulation`, whether a bfloat16 tensor can be made on it.
+    False without a GPU."""
+    if not is_available():
+        return False
+    if get_device_properties(current_device()).major >= 8:
+        return True
+    if not including_emulation:
+        return False
+    try:
+        from .. import _creation, _dtype
+        _creation.tensor([1.0], dtype=_dtype.bfloat16, device="cuda")
+        return True
+    except Exception:
+        return False
+
+
+def is_tf32_supported():
+    """Whether the current GPU has TensorFloat-32 matmuls (those with native bfloat16)."""
+    return is_bf16_supported(including_emulation=False)
+
+
+def can_device_access_peer(device, peer_device):
+    """Whether GPU `device` can read `peer_device`'s memory directly."""
+    cp = lazy_init()
+    device = _device_index(device, optional=True)
+    peer_device = _device_index(peer_device)
+    if device < 0 or device >= device_count():
+        raise AssertionError("Invalid device id")
+    if peer_device < 0 or peer_device >= device_count():
+        raise AssertionError("Invalid peer device id")
+    return bool(cp.cuda.runtime.deviceCanAccessPeer(device, peer_device))
+
+
+def is_current_stream_capturing():
+    """Whether the current stream is capturing a CUDA graph (ember never captures one)."""
+    if not is_available():
+        raise RuntimeError("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
+    return bool(current_stream()._cp.is_capturing())
+
+
+_SYNC_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
+_sync_debug_mode = 0
+
+
+def set_sync_debug_mode(debug_mode):
+    """torch's switch to warn (1, "warn") or raise (2, "error") when an op waits for the GPU.
+    Recorded only: ember does not check its ops' host synchronizations against it."""
+    global _sync_debug_mode
+    lazy_init()
+    if isinstance(debug_mode, str):
+        if debug_mode not in _SYNC_DEBUG_MODES:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, "
+                               "`error`")
+        debug_mode = _SYNC_DEBUG_MODES[debug_mode]
+    _sync_debug_mode = debug_mode
+
+
+def get_sync_debug_mode():
+    """The mode `set_sync_debug_mode` set (0: default)."""
+    lazy_init()
+    return _sync_debug_mode
 
 
 def synchronize(device=None):

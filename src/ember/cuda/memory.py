@@ -25,11 +25,15 @@ gradients and optimizer state) on every op. Neither figure needs it:
 import warnings
 
 from ._backend import cupy_or_none
-from ._utils import device_index, is_initialized, require
+from ._utils import device_index, is_initialized, lazy_init, require
 
 __all__ = ["OutOfMemoryError", "memory_allocated", "max_memory_allocated", "memory_reserved",
            "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated",
-           "empty_cache", "mem_get_info", "memory_stats"]
+           "empty_cache", "mem_get_info", "memory_stats", "memory_stats_as_nested_dict",
+           "reset_accumulated_memory_stats", "memory_summary", "memory_cached",
+           "max_memory_cached", "reset_max_memory_cached", "set_per_process_memory_fraction",
+           "get_per_process_memory_fraction", "caching_allocator_alloc",
+           "caching_allocator_delete"]
 
 
 class OutOfMemoryError(RuntimeError):
@@ -48,12 +52,14 @@ def format_size(size):
 
 class _DeviceStats:
     __slots__ = ("peak_allocated", "peak_reserved", "allocated_total", "allocations",
-                 "ooms", "used_bound")
+                 "ooms", "used_bound", "used_at_reset", "fraction")
 
     def __init__(self):
         self.peak_allocated = self.peak_reserved = 0
         self.allocated_total = self.allocations = self.ooms = 0
         self.used_bound = 0         # bytes in use now are at most this (see the NOTE above)
+        self.used_at_reset = 0      # bytes in use when the counters were last reset
+        self.fraction = 1.0         # set_per_process_memory_fraction's
 
 
 class _TrackingAllocator:
@@ -142,7 +148,7 @@ def memory_stats(device=None):
         "allocated_bytes.all.current": used,
         "allocated_bytes.all.peak": stats.peak_allocated,
         "allocated_bytes.all.allocated": stats.allocated_total,
-        "allocated_bytes.all.freed": max(stats.allocated_total - used, 0),
+        "allocated_bytes.all.freed": max(stats.allocated_total + stats.used_at_reset - used, 0),
         "reserved_bytes.all.current": total,
         "reserved_bytes.all.peak": stats.peak_reserved,
         "allocation.all.allocated": stats.allocations,
@@ -206,3 +212,125 @@ def mem_get_info(device=None):
     with cp.cuda.Device(index):
         free, total = cp.cuda.runtime.memGetInfo()
     return (free, total)
+
+
+def memory_stats_as_nested_dict(device=None):
+    """`memory_stats` with its dotted keys as nested dictionaries:
+    {"allocated_bytes": {"all": {"current": ...}}, ...} ({} before CUDA is used)."""
+    nested = {}
+    for key, value in memory_stats(device).items():
+        *path, last = key.split(".")
+        node = nested
+        for part in path:
+            node = node.setdefault(part, {})
+        node[last] = value
+    return nested
+
+
+def reset_accumulated_memory_stats(device=None):
+    """Restart the counts of allocations and of bytes allocated and freed, and of OOMs."""
+    require()
+    if _allocator is None or not is_initialized():
+        return
+    index = device_index(device, optional=True)
+    stats = _allocator.device_stats(index)
+    stats.allocated_total = stats.allocations = stats.ooms = 0
+    stats.used_at_reset = _pool_figures(index)[0]
+
+
+def memory_cached(device=None):
+    """Deprecated name of `memory_reserved`."""
+    warnings.warn("`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`",
+                  FutureWarning, stacklevel=2)
+    return memory_reserved(device)
+
+
+def max_memory_cached(device=None):
+    """Deprecated name of `max_memory_reserved`."""
+    warnings.warn("`torch.cuda.max_memory_cached` has been renamed to "
+                  "`torch.cuda.max_memory_reserved`", FutureWarning, stacklevel=2)
+    return max_memory_reserved(device)
+
+
+def reset_max_memory_cached(device=None):
+    """Deprecated spelling of `reset_peak_memory_stats` (resets every peak)."""
+    warnings.warn("torch.cuda.reset_max_memory_cached now calls torch.cuda.reset_peak_"
+                  "memory_stats, which resets /all/ peak memory stats.", FutureWarning,
+                  stacklevel=2)
+    return reset_peak_memory_stats(device)
+
+
+def memory_summary(device=None, abbreviated=False):
+    """A table of the allocator's figures for `device`, for printing. As torch's, it needs
+    CUDA to have been used (before, the statistics are empty: KeyError). ember's allocator is
+    CuPy's pool, so the table has its figures only, not torch's per-pool breakdown
+    (`abbreviated` changes nothing)."""
+    stats = memory_stats(device)
+    stats["allocated_bytes.all.current"]        # (torch's KeyError when the stats are empty)
+    rows = [("Allocated memory", "allocated_bytes.all", format_size),
+            ("GPU reserved memory", "reserved_bytes.all", format_size)]
+    width = 75
+    rule = "|" + "=" * width + "|"
+    line = "|" + "-" * width + "|"
+
+    def cells(*texts):
+        return "|" + "|".join(f" {t:<22}" if i == 0 else f" {t:>10} "
+                              for i, t in enumerate(texts)) + "|"
+
+    out = [rule, "|" + f"PyTorch CUDA memory summary, device ID "
+           f"{device_index(device, optional=True)}".center(width) + "|", line,
+           "|" + f"CUDA OOMs: {stats['num_ooms']}".center(width) + "|", rule,
+           cells("Metric", "Cur Usage", "Peak Usage", "Tot Alloc", "Tot Freed"), line]
+    for title, key, fmt in rows:
+        figures = [stats.get(f"{key}.{k}") for k in ("current", "peak", "allocated", "freed")]
+        out.append(cells(title, *("" if v is None else fmt(v) for v in figures)))
+    out += [line, cells("Allocations", "", "", stats["allocation.all.allocated"], ""), rule]
+    return "\n".join(out) + "\n"
+
+
+def set_per_process_memory_fraction(fraction, device=None):
+    """Limit the memory this process may reserve on `device` to `fraction` of the GPU's total
+    (a float from 0 to 1); allocating past it raises OutOfMemoryError."""
+    cp = lazy_init()
+    index = device_index(device, optional=True)
+    if not isinstance(fraction, float):
+        raise TypeError("Invalid type for fraction argument, must be `float`")
+    if fraction < 0 or fraction > 1:
+        raise ValueError(f"Invalid fraction value: {fraction}. Allowed range: 0~1")
+    with cp.cuda.Device(index):
+        total = cp.cuda.runtime.memGetInfo()[1]
+        # NOTE: CuPy reads a limit of 0 bytes as "no limit": a fraction 0 allows 1 byte.
+        _allocator.pool.set_limit(size=max(int(total * fraction), 1))
+    _allocator.device_stats(index).fraction = fraction
+
+
+def get_per_process_memory_fraction(device=None):
+    """The fraction of the GPU's memory this process may reserve (1.0 unless set)."""
+    require()
+    index = device_index(device, optional=True)
+    return _allocator.device_stats(index).fraction if _allocator is not None else 1.0
+
+
+_raw_blocks = {}        # caching_allocator_alloc's blocks by address, until deleted
+
+
+def caching_allocator_alloc(size, device=None, stream=None):
+    """`size` bytes from the allocator on `device` (default: the current one); returns the
+    address, for `caching_allocator_delete`. (CuPy's pool serves every stream.)"""
+    cp = lazy_init()
+    index = device_index(device, optional=True)
+    from .streams import Stream
+    if stream is not None and not isinstance(stream, (int, Stream)):
+        raise TypeError("Invalid type for stream argument, must be `torch.cuda.Stream` or "
+                        "`int` representing a pointer to a existing stream")
+    with cp.cuda.Device(index):
+        block = _allocator.malloc(size)
+    _raw_blocks[block.ptr] = block
+    return block.ptr
+
+
+def caching_allocator_delete(mem_ptr):
+    """Give back memory from `caching_allocator_alloc`."""
+    require()
+    if _raw_blocks.pop(mem_ptr, None) is None:
+        raise RuntimeError(f"invalid device pointer: {hex(mem_ptr)}")
