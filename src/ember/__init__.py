@@ -78,6 +78,7 @@ from .func import vmap  # noqa: E402
 from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: E402
 from . import backends, compiler, distributed, jit, multiprocessing, storage  # noqa: E402
 from . import version  # noqa: E402
+from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 from . import cpu, functional  # noqa: E402
 from ._stream import Event, Stream  # noqa: E402
 from .amp import GradScaler  # noqa: E402

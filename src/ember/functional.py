@@ -1,12 +1,11 @@
 """ember.functional: torch.functional, the module where torch writes some of its top-level
-functions in Python. The same functions as `ember.einsum`, `ember.split`, ... (not there:
-`pca_lowrank` and `svd_lowrank`, which ember does not have)."""
+functions in Python. The same functions as `ember.einsum`, `ember.split`, ..."""
 from . import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_shapes,
                broadcast_tensors, cartesian_prod, cdist, chain_matmul, einsum, istft, lu,
-               meshgrid, norm, split, stft, tensordot, unique, unique_consecutive,
-               unravel_index)
+               meshgrid, norm, pca_lowrank, split, stft, svd_lowrank, tensordot, unique,
+               unique_consecutive, unravel_index)
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
            "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "istft", "lu",
-           "norm", "meshgrid", "split", "stft", "tensordot", "unique", "unique_consecutive",
-           "unravel_index"]
+           "norm", "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot",
+           "unique", "unique_consecutive", "unravel_index"]

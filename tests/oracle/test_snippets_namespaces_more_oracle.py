@@ -3,8 +3,8 @@ torch`): what each snippet prints, including an exception's type and first line,
 identical.
 
 torch.compiler (accepted, run eagerly), torch.Stream / torch.Event / get_device_module /
-GradScaler at the top level, torch.functional, Tensor.as_subclass, torch.signal.windows; and
-torch.cuda's extras (nvtx, memory summaries, deprecated names, NVML figures, ...) as a build
+GradScaler at the top level, torch.functional (with svd_lowrank, pca_lowrank),
+Tensor.as_subclass, torch.signal.windows; and torch.cuda's extras (nvtx, memory summaries, deprecated names, NVML figures, ...) as a build
 without CUDA answers them (those snippets are skipped where ember has a GPU). Snippets reach
 submodules by attribute (a `from torch import` inside a snippet would bind real torch in both
 runs); none leaves torch's global compiler state changed.
@@ -93,7 +93,6 @@ SNIPPETS = [
     "try:\n    torch.get_device_module('cuda:x')\nexcept RuntimeError as x: print(x)",
     "print(torch.GradScaler is torch.amp.GradScaler, torch.GradScaler(enabled=False).is_enabled())",
     # torch.functional
-    "F = torch.functional; print(sorted(n for n in F.__all__ if n not in ('pca_lowrank', 'svd_lowrank')))",
     "F = torch.functional; print(F.einsum('ij,jk->ik', torch.ones(2, 3), torch.ones(3, 2)))",
     "F = torch.functional; print(F.split(torch.arange(5), 2), F.broadcast_tensors(torch.ones(2, 1), torch.zeros(3))[0].shape)",
     "F = torch.functional; print(F.meshgrid(torch.arange(2), torch.arange(3), indexing='ij'))",
@@ -106,6 +105,16 @@ SNIPPETS = [
     "F = torch.functional; lu, piv = F.lu(torch.tensor([[2., 1.], [4., 3.]])); print(lu, piv)",
     "F = torch.functional; print(F.stft(torch.ones(8), 4, window=torch.hann_window(4), return_complex=True).shape)",
     "print(torch.functional.einsum is torch.einsum, torch.functional.split is torch.split)",
+    "print(sorted(torch.functional.__all__), torch.functional.svd_lowrank is torch.svd_lowrank)",
+    # svd_lowrank / pca_lowrank (random: the same draws as torch's)
+    "torch.manual_seed(0); A = torch.randn(6, 4); U, S, V = torch.svd_lowrank(A, q=3); print(U, S, V)",
+    "torch.manual_seed(0); A = torch.randn(3, 7); U, S, V = torch.svd_lowrank(A, q=2, niter=1); print(U.shape, S, V.shape)",
+    "torch.manual_seed(0); A = torch.randn(2, 5, 4, dtype=torch.float64); U, S, V = torch.pca_lowrank(A); print(U.shape, S, V.shape)",
+    "torch.manual_seed(0); A = torch.randn(5, 4); U, S, V = torch.pca_lowrank(A, q=2, center=False); print(S)",
+    "torch.manual_seed(0); A = torch.randn(5, 4); M = torch.randn(4); U, S, V = torch.svd_lowrank(A, q=2, M=M); print(S)",
+    "A = torch.randn(5, 4)\ntry:\n    torch.pca_lowrank(A, q=5)\nexcept ValueError as e: print(e)",
+    "A = torch.randn(5, 4)\ntry:\n    torch.pca_lowrank(A, niter=-1)\nexcept ValueError as e: print(e)",
+    "torch.manual_seed(0); A = torch.randn(6, 4, requires_grad=True); U, S, V = torch.svd_lowrank(A, q=2); S.sum().backward(); print(A.grad.shape, S.grad_fn.name())",
     # Tensor.as_subclass
     SUB + "x = torch.arange(3.); y = x.as_subclass(M); print(type(y).__name__, y, y.requires_grad, y.data_ptr() == x.data_ptr())",
     SUB + "x = torch.arange(6.).reshape(2, 3); print(x.as_subclass(M))",
@@ -151,8 +160,6 @@ SNIPPETS = [
 BUGS = [
     ("ember carries no Tensor subclass through ops (no __torch_function__): results are plain Tensors",
      SUB + "y = torch.arange(3.).as_subclass(M); print(type(y + 1).__name__, type(y.sum()).__name__, type(y.clone()).__name__)"),
-    ("ember has no pca_lowrank / svd_lowrank",
-     "print(sorted(torch.functional.__all__))"),
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
