@@ -77,3 +77,18 @@ def test_grad_scaler_and_functional_are_the_same_objects():
     for name in F.__all__:
         assert getattr(F, name) is getattr(ember, name)
     assert F.einsum("i,i->", ember.ones(3), ember.ones(3)).item() == 3.0
+
+
+def test_cpu_device_module_stand_ins():
+    cpu = ember.get_device_module("cpu")
+    assert cpu.current_stream() is cpu.current_stream("cpu")
+    assert cpu.is_initialized() is True and cpu.set_device(0) is None
+    s = cpu.Stream(priority=0)
+    assert s.wait_stream(s) is None and s.record_event() is None
+    assert s.wait_event(cpu.Event()) is None and not isinstance(s, ember.Stream)
+    e = cpu.Event()
+    assert e.query() is True and e.record() is None and e.wait() is None
+    with cpu.stream(s) as inside:
+        assert inside is None
+    with pytest.raises(AttributeError):
+        s.query()

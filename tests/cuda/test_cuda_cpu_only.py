@@ -107,6 +107,7 @@ def test_cpu_use_never_imports_cupy():
 def test_extras_without_cuda():
     import warnings
     assert cuda.is_bf16_supported() is False and cuda.is_tf32_supported() is False
+    assert cuda.get_gencode_flags() == ""
     assert cuda.is_bf16_supported(including_emulation=False) is False
     assert cuda.memory_stats_as_nested_dict() == {}
     with pytest.raises(KeyError, match="allocated_bytes.all.current"):

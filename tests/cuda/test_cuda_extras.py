@@ -19,6 +19,11 @@ def test_bf16_tf32_and_peer_access(fake_cuda):
         cuda.can_device_access_peer(5, 0)
 
 
+def test_gencode_flags(fake_cuda):
+    assert cuda.get_gencode_flags().split(" -gencode ")[:2] == [
+        "-gencode compute=compute_75,code=sm_75", "compute=compute_80,code=sm_80"]
+
+
 def test_memory_statistics_extras(fake_cuda):
     keep = ember.zeros(256, device="cuda")                        # 1 KiB
     nested = cuda.memory_stats_as_nested_dict()

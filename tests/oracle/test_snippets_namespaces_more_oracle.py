@@ -92,6 +92,12 @@ SNIPPETS = [
     "try:\n    torch.get_device_module('meta')\nexcept RuntimeError as x: print(x)",
     "try:\n    torch.get_device_module('cuda:x')\nexcept RuntimeError as x: print(x)",
     "print(torch.GradScaler is torch.amp.GradScaler, torch.GradScaler(enabled=False).is_enabled())",
+    # torch.cpu's stand-ins for device-generic code
+    "m = torch.get_device_module('cpu'); print(m.current_stream() is m.current_stream(), m.is_initialized(), m.set_device('cpu'), m.synchronize(), m.current_device())",
+    "s = torch.cpu.Stream(priority=0); print(s.wait_stream(torch.cpu.current_stream()), s.record_event(), s.wait_event(torch.cpu.Event()), isinstance(s, torch.Stream))",
+    "e = torch.cpu.Event(); print(e.query(), e.record(), e.wait(), e.synchronize())",
+    "with torch.cpu.stream(torch.cpu.Stream()) as s: print(s)\nwith torch.cpu.StreamContext(None) as s: print(s)",
+    "try:\n    torch.cpu.Stream().query()\nexcept AttributeError as e: print(e)",
     # torch.functional
     "F = torch.functional; print(F.einsum('ij,jk->ik', torch.ones(2, 3), torch.ones(3, 2)))",
     "F = torch.functional; print(F.split(torch.arange(5), 2), F.broadcast_tensors(torch.ones(2, 1), torch.zeros(3))[0].shape)",
@@ -169,7 +175,7 @@ test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
 # torch.cuda without CUDA: torch here is a CPU build, so these hold only where ember has no GPU.
 NO_CUDA = "import warnings\n"
 NO_CUDA_SNIPPETS = [NO_CUDA + s for s in [
-    "print(torch.cuda.is_bf16_supported(), torch.cuda.is_bf16_supported(including_emulation=False), torch.cuda.is_tf32_supported())",
+    "print(torch.cuda.is_bf16_supported(), torch.cuda.is_bf16_supported(including_emulation=False), torch.cuda.is_tf32_supported(), repr(torch.cuda.get_gencode_flags()))",
     "try:\n    torch.cuda.memory_summary()\nexcept KeyError as e: print(repr(e))",
     "print(torch.cuda.memory_stats_as_nested_dict(), dict(torch.cuda.memory_stats()))",
     "with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n    print(torch.cuda.memory_cached(), torch.cuda.max_memory_cached())\nprint([(x.category.__name__, str(x.message)) for x in w])",

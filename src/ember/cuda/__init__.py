@@ -51,6 +51,12 @@ def get_arch_list():
     return [f"sm_{a}" for a in archs]
 
 
+def get_gencode_flags():
+    """nvcc's -gencode flags for `get_arch_list()` ('' without a GPU)."""
+    return " ".join(f"-gencode compute=compute_{arch},code={kind}_{arch}"
+                    for kind, arch in (a.split("_") for a in get_arch_list()))
+
+
 def _exchange_device(index):
     """Make `index` current and return the previous device (-1: leave things as they are)."""
     if index < 0:
