@@ -55,7 +55,6 @@ SNIPPETS = [
     C + "def g(a): return a.sum() * 2\nprint(c.wrap_numpy(g)(torch.ones(2, 3)))",
     C + "def g(a): return a * 2\nprint(c.wrap_numpy(g)(torch.arange(3)), c.wrap_numpy(g)(3))",
     C + "def g(a, b): return [a + b[0], {'k': b[0]}]\nprint(c.wrap_numpy(g)(torch.ones(2), [torch.ones(2)]))",
-    C + "print(c.save_cache_artifacts())",
     C + "print(c.set_enable_guard_collectives(False), c.set_enable_guard_collectives(False))",
     C + "print(c.substitute_in_graph(len)(lambda obj, /: 0)([1, 2]))",
     C + "try:\n    c.substitute_in_graph(3)\nexcept TypeError as e: print(e)",
