@@ -1,89 +1,14 @@
-"""Nested Python containers (tuple, list, dict, namedtuple) flattened to leaves and rebuilt:
-what the function transforms use to accept and return structures of tensors."""
+"""The pytrees the function transforms accept and return (`ember.utils._pytree`), and how a
+transform's `in_dims` prefix spreads over its arguments."""
+from ..utils._pytree import TreeSpec, tree_flatten, tree_map, tree_unflatten
+from ..utils._pytree import treespec_pprint as pprint
 
-
-def _is_namedtuple(x):
-    return isinstance(x, tuple) and hasattr(type(x), "_fields")
-
-
-class TreeSpec:
-    """The shape of a structure: its container type, keys, and children's specs (None: a
-    leaf)."""
-
-    __slots__ = ("type", "context", "children")
-
-    def __init__(self, type_, context, children):
-        self.type, self.context, self.children = type_, context, children
-
-    def __eq__(self, other):
-        return (isinstance(other, TreeSpec) and self.type is other.type
-                and self.context == other.context and self.children == other.children)
-
-    @property
-    def num_leaves(self):
-        return sum(1 if c is None else c.num_leaves for c in self.children)
-
-    def __repr__(self):
-        # NOTE: torch's form, e.g. `TreeSpec(tuple, None, [*,\n  *])`, used in error texts.
-        parts = ["*" if c is None else repr(c) for c in self.children]
-        context = None if self.context is None else list(self.context)
-        return f"TreeSpec({self.type.__name__}, {context}, [" + ",\n  ".join(parts) + "])"
-
-
-LEAF = None
+__all__ = ["TreeSpec", "broadcast_prefix", "pprint", "spec_repr", "tree_flatten", "tree_map",
+           "tree_unflatten"]
 
 
 def spec_repr(spec):
-    return "*" if spec is None else repr(spec)
-
-
-def pprint(spec):
-    """torch's short form of a spec: `*`, `(*,)`, `[*, *]`, `{'a': *}`."""
-    if spec is None:
-        return "*"
-    inner = [pprint(c) for c in spec.children]
-    if spec.type is dict:
-        return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(spec.context, inner)) + "}"
-    if spec.type is list:
-        return "[" + ", ".join(inner) + "]"
-    return "(" + ", ".join(inner) + ("," if len(inner) == 1 else "") + ")"
-
-
-def tree_flatten(tree):
-    """(leaves, spec): the leaves in order, and how to rebuild `tree` from them."""
-    leaves = []
-    return leaves, _flatten(tree, leaves)
-
-
-def _flatten(tree, leaves):
-    if isinstance(tree, dict):
-        keys = list(tree)
-        return TreeSpec(dict, keys, [_flatten(tree[k], leaves) for k in keys])
-    if isinstance(tree, (list, tuple)):
-        return TreeSpec(type(tree), None, [_flatten(v, leaves) for v in tree])
-    leaves.append(tree)
-    return LEAF
-
-
-def tree_unflatten(leaves, spec):
-    it = iter(leaves)
-    return _build(it, spec)
-
-
-def _build(it, spec):
-    if spec is None:
-        return next(it)
-    children = [_build(it, c) for c in spec.children]
-    if spec.type is dict:
-        return dict(zip(spec.context, children))
-    if issubclass(spec.type, tuple) and hasattr(spec.type, "_fields"):
-        return spec.type(*children)
-    return spec.type(children)
-
-
-def tree_map(fn, tree):
-    leaves, spec = tree_flatten(tree)
-    return tree_unflatten([fn(x) for x in leaves], spec)
+    return repr(spec)
 
 
 def broadcast_prefix(prefix, tree):

@@ -5,6 +5,7 @@ so that `import ember` stays light.
 """
 import importlib
 
+from . import _pytree  # noqa: F401 - torch.utils._pytree, loaded with torch.utils
 from ._summary import summary  # noqa: F401
 
 
