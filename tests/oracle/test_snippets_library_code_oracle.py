@@ -43,6 +43,7 @@ class bug:
         return bug(self.reason, setup + self.snippet)
 
 
+
 # -- causal self-attention, masks, finfo ----------------------------------------------------------
 
 SETUP_1 = "import math\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
@@ -1145,12 +1146,82 @@ _S19 = [
 ]
 
 
+# -- legacy constructors, numpy interop, version checks, module containers, parameters ------------
+
+SETUP_20 = "import math, io\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
+_S20 = [
+    'ids = torch.tensor([[1, 5, 2], [7, 2, 9]]); print(torch.isin(ids, torch.tensor([2, 9])), torch.isin(ids, 5), ids.eq(2).any(dim=1), torch.all(ids > 0, dim=-1))',
+    'x = torch.randn(2, 4, 3); idx = torch.tensor([[1], [3]]); g = x.gather(1, idx.unsqueeze(-1).expand(-1, -1, 3)); print(g.shape, torch.equal(g[1, 0], x[1, 3]), x.index_select(1, torch.tensor([0, 2])).shape)',
+    'print(torch.LongTensor([1, 2]).dtype, torch.FloatTensor(2, 3).shape, torch.BoolTensor([True]).dtype, torch.Tensor([1, 2]).dtype, torch.Tensor(2).shape)',
+    'try:\n    torch.tensor([torch.ones(2), torch.ones(2)])' + E,
+    'print(torch.tensor([torch.tensor(1.), torch.tensor(2.)]), torch.stack([torch.ones(2), torch.ones(2)]).shape, torch.as_tensor(np.array([1, 2])).dtype, torch.as_tensor([1.5]).dtype)',
+    'x = torch.randn(2, 3).bfloat16()\ntry:\n    x.numpy()' + E,
+    'x = torch.randn(2, 3).bfloat16(); print(x.float().cpu().numpy().dtype, x.detach().cpu().tolist()[0][:1], x[0, 0].item(), type(x[0, 0].item()).__name__)',
+    'x = torch.randn(2, 3, requires_grad=True)\ntry:\n    x.numpy()' + E,
+    'print(torch.version.cuda, torch.__version__ >= "2.0", torch.__version__ < (3, 0), torch.backends.cudnn.version(), torch.version.hip)',
+    'print(torch.utils._pytree.tree_map(lambda t: t * 2, {"a": torch.ones(1), "b": [torch.zeros(1), 3]}))',
+    'leaves, spec = torch.utils._pytree.tree_flatten({"a": torch.ones(1), "b": (1, 2)}); print(len(leaves), torch.utils._pytree.tree_unflatten([l for l in leaves], spec))',
+    'm = nn.Linear(2, 2); sd = m.state_dict(); print(type(sd).__name__, sd._metadata if hasattr(sd, "_metadata") else None)',
+    'm = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)); print(dict(m.state_dict()._metadata))',
+    'm = nn.Linear(2, 2); buf = io.BytesIO(); torch.save(m.state_dict(), buf); buf.seek(0); sd = torch.load(buf); print(type(sd).__name__, dict(sd._metadata))',
+    'ml = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)] + [nn.ReLU(), nn.ReLU()]); print(ml)',
+    'print(nn.Sequential(*[nn.Sequential(nn.Linear(2, 2), nn.GELU()) for _ in range(4)]))',
+    'ml = nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 3), nn.Linear(2, 3), nn.Linear(2, 2)]); print(ml)',
+    'ml = nn.ModuleList(); print(ml, len(ml)); ml.append(nn.ReLU()); ml.extend([nn.Tanh()]); ml.insert(0, nn.Identity()); print(ml, ml[-1], ml[1:])',
+    'ml = nn.ModuleList([nn.ReLU()])\ntry:\n    ml[3]' + E,
+    'seq = nn.Sequential(nn.Linear(2, 2), nn.ReLU()); seq.append(nn.Linear(2, 1)); print(len(seq), seq[-1], seq[:2]); del seq[1]; print(seq)',
+    'seq = nn.Sequential(collections.OrderedDict([("fc", nn.Linear(2, 2)), ("act", nn.ReLU())])) if False else nn.Sequential(); import collections; seq = nn.Sequential(collections.OrderedDict([("fc", nn.Linear(2, 2)), ("act", nn.ReLU())])); print(seq, seq.fc)',
+    'seq = nn.Sequential(nn.Linear(2, 2))\ntry:\n    seq(torch.ones(1, 2), torch.ones(1))' + E,
+    'q = torch.randn(1, 4, 2, 8); k = torch.randn(1, 2, 5, 8); y = F.scaled_dot_product_attention(q, k, k, is_causal=True, enable_gqa=True, scale=0.1); print(y.shape, y[0, 0, 0, :3])',
+    'x = torch.ones(2, 3); print(torch.ones_like(x, memory_format=torch.contiguous_format).stride(), torch.empty_like(x).shape, torch.zeros_like(x, dtype=torch.int8).dtype, torch.rand_like(x).shape, torch.randint_like(x, 5).dtype)',
+    'print(torch.is_floating_point(torch.ones(1)), torch.is_tensor([1]), torch.numel(torch.ones(2, 3)), torch.is_nonzero(torch.tensor([1])))',
+    'with torch.cuda.amp.autocast(enabled=False):\n    y = torch.ones(2) @ torch.ones(2)\nprint(y.dtype)',
+    'with torch.autocast(device_type="cuda", enabled=False):\n    y = torch.ones(2) @ torch.ones(2)\nprint(y.dtype)',
+    'x = torch.randn(3, 4); print(x.max(), x.max(0).values.shape, torch.max(x, 1, keepdim=True)[1].shape, torch.maximum(x, torch.zeros(1)).shape, x.amax(dim=(0, 1)))',
+    'x = torch.randn(3, 4)\ntry:\n    torch.max(x, x.shape)' + E,
+    'x = torch.arange(6).view(2, 3); print(x.T, x.mT, x.t().is_contiguous(), x.permute(1, 0).contiguous().stride())',
+    'x = torch.randn(2, 3, 4)\ntry:\n    x.T' + E,
+    'x = torch.randn(2, 3); print(x.norm(), x.norm(p=1, dim=1), torch.linalg.norm(x, dim=-1), torch.linalg.vector_norm(x, ord=float("inf")), x.norm(dim=1, keepdim=True).shape)',
+    'p = nn.Parameter(torch.randn(2)); print(p); print(repr(nn.Parameter(torch.ones(2), requires_grad=False)))',
+    'p = nn.Parameter(torch.randn(2)); print(type(p * 2).__name__, type(p.data).__name__, type(p.detach()).__name__, isinstance(p, torch.Tensor), type(p.clone()).__name__)',
+    'p = nn.Parameter(torch.randn(2).bfloat16()); print(p.dtype, p.requires_grad, type(p.float()).__name__)',
+    'try:\n    nn.Parameter(torch.tensor([1, 2]))' + E,
+    'p = nn.Parameter(torch.tensor([1, 2]), requires_grad=False); print(p)',
+]
+
+
+# -- torch.utils._pytree over batches and outputs -------------------------------------------------
+
+SETUP_21 = "import collections\ntorch.manual_seed(0); nn = torch.nn; P = torch.utils._pytree\n"
+_S21 = [
+    'l, s = P.tree_flatten({"a": torch.ones(1), "b": (1, [2, None])}); print(l); print(s); print(s.num_leaves, s.num_nodes, type(s).__name__, s.num_children)',
+    'print(P.tree_flatten(None), P.tree_leaves([1, (2, 3)]), P.tree_structure((1, 2)), P.tree_flatten(3))',
+    'print(P.tree_map(lambda a, b: a + b, [1, 2], [10, 20]), P.tree_map(lambda x: x, {"x": None}), P.tree_map(lambda x: x * 2, {"a": torch.ones(1), "b": [torch.zeros(1), 3]}))',
+    'print(P.tree_map(lambda x: 0, [1, [2, 3]], is_leaf=lambda x: isinstance(x, list) and len(x) == 2 and x[0] == 2))',
+    'NT = collections.namedtuple("NT", "a b"); print(P.tree_map(lambda x: x * 2, NT(1, 2)), P.tree_flatten(collections.OrderedDict(z=1, a=2)))',
+    'l, s = P.tree_flatten({"a": 1, "b": (2, [3, 4])})\ntry:\n    P.tree_unflatten([1, 2], s)' + E,
+    'try:\n    P.tree_map(lambda a, b: a, [1, 2], [1])' + E,
+    'class Box:\n    def __init__(self, v): self.v = v\n    def __repr__(self): return f"Box({self.v})"\nP.register_pytree_node(Box, lambda b: ([b.v], None), lambda ch, ctx: Box(ch[0]), serialized_type_name="Box")\nprint(P.tree_map(lambda x: x + 1, [Box(1), Box(2)]), P.tree_leaves({"k": Box(3)}))\ntry:\n    P.register_pytree_node(Box, lambda b: ([b.v], None), lambda ch, ctx: Box(ch[0]))' + E,
+    'print(P.tree_all(lambda x: x > 0, [1, 2]), P.tree_any(lambda x: x > 1, (1, 2)), list(P.tree_iter([1, (2,)])), P.tree_unflatten([5], P.tree_structure(3)))',
+    'l, s = P.tree_flatten({"b": 1, "a": (2, [3])}); print(s.unflatten([7, 8, 9]), P.treespec_pprint(s), s == P.tree_structure({"b": 0, "a": (0, [0])}), s == P.tree_structure({"a": 0, "b": (0, [0])}))',
+    'print(P.tree_map(lambda x: x, collections.defaultdict(int, a=1)), P.tree_map(lambda x: -x, collections.deque([1, 2])))',
+    'batch = {"input_ids": torch.ones(2, 3, dtype=torch.long), "mask": torch.ones(2, 3), "meta": ["a", "b"]}; moved = P.tree_map(lambda t: t.to("cpu") if isinstance(t, torch.Tensor) else t, batch); print({k: type(v).__name__ for k, v in moved.items()}, moved["meta"])',
+    'out = (torch.ones(2, requires_grad=True) * 2, [torch.ones(1)]); d = P.tree_map(lambda t: t.detach(), out); print(d[0].requires_grad, P.tree_leaves(d)[1])',
+    'acc = []; r = P.tree_map_(lambda x: acc.append(x), [1, (2, 3)]); print(acc, r)',
+    'print(P.tree_map(lambda x, y: x * y, {"a": 2, "b": 3}, {"b": 10, "a": 5}))',
+    'try:\n    P.tree_map(lambda x, y: x, {"a": 1}, {"b": 1})' + E,
+    'try:\n    P.tree_map(lambda x, y: x, [1], (1,))' + E,
+    'print(P.tree_map(lambda x, y: (x, y), [1, 2], [[3, 4], 5]))',
+]
+
+
 SNIPPETS, BUGS = [], []
 for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP_4, _S4),
                           (SETUP_5, _S5), (SETUP_6, _S6), (SETUP_7, _S7), (SETUP_8, _S8),
                           (SETUP_9, _S9), (SETUP_10, _S10), (SETUP_11, _S11), (SETUP_12, _S12),
                           (SETUP_13, _S13), (SETUP_14, _S14), (SETUP_15, _S15), (SETUP_16, _S16),
-                          (SETUP_17, _S17), (SETUP_18, _S18), (SETUP_19, _S19)]:
+                          (SETUP_17, _S17), (SETUP_18, _S18), (SETUP_19, _S19), (SETUP_20, _S20),
+                          (SETUP_21, _S21)]:
     for _s in _snippets:
         _s = _setup + _s
         if isinstance(_s, bug):
@@ -1160,4 +1231,4 @@ for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP
 
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
-    SNIPPETS, BUGS, at_least=400)
+    SNIPPETS, BUGS, at_least=500)
