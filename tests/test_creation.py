@@ -708,3 +708,18 @@ def test_a_device_is_a_context_manager_for_the_default_device():
             assert ember.get_default_device() == cpu
         assert ember.get_default_device().type == "meta"
     assert ember.get_default_device() == cpu and ember.zeros(1).device == cpu
+
+
+def test_every_torch_device_type_names_a_device_ember_has_no_backend_for():
+    for kind in ("mps", "xpu", "hip", "xla", "hpu"):
+        assert repr(ember.device(kind)) == f"device(type='{kind}')"
+    assert str(ember.device("mps", 0)) == "mps:0"
+    x = ember.ones(1)
+    with pytest.raises(RuntimeError, match="PyTorch is not linked with support for mps devices"):
+        x.to("mps")
+    with pytest.raises(AssertionError, match="Torch not compiled with XPU enabled"):
+        x.to(ember.device("xpu"))
+    with pytest.raises(RuntimeError, match="PyTorch is not linked with support for hip devices"):
+        ember.zeros(2, device="hip")
+    with pytest.raises(RuntimeError, match="at start of device string: gpu"):
+        ember.device("gpu")

@@ -9,9 +9,10 @@ import threading
 
 import numpy as np
 
-_DEVICE_TYPES = ("cpu", "cuda", "meta")
 _KNOWN_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
                 "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
+# every device type torch names is a valid `device`; ember computes on "cpu" and "cuda"
+_DEVICE_TYPES = tuple(_KNOWN_TYPES.split(", "))
 
 
 class device:
@@ -234,4 +235,17 @@ def backend_for(dev):
         backend = _cuda_backend if _cuda_backend is not None else cuda_backend()
         backend.make_current(cuda_current_index() if dev.index is None else dev.index)
         return backend
-    raise NotImplementedError(f"ember cannot compute on device '{dev}'")
+    raise _unsupported(dev)
+
+
+def _unsupported(dev):
+    """The error for tensors on a device type ember (like a CPU/CUDA build of torch) has no
+    backend for: torch's words when a tensor is moved there."""
+    kind = dev.type
+    if kind == "meta":
+        return NotImplementedError(f"ember cannot compute on device '{dev}'")
+    if kind == "xpu":
+        return AssertionError("Torch not compiled with XPU enabled")
+    if kind in ("hpu", "privateuseone"):
+        return ModuleNotFoundError(f"No module named 'torch.{kind}'")
+    return RuntimeError(f"PyTorch is not linked with support for {kind} devices")
