@@ -136,6 +136,11 @@ def test_conversion_keeps_parameter_identity():
     assert net(ember.randn(1, 3)).dtype == ember.float32
     with pytest.raises(TypeError, match="nn.Module.to only accepts floating point"):
         net.to(ember.int64)
+    # Module.to takes Tensor.to's overloads: (device, dtype), not (dtype, device)
+    assert net.to("cpu", ember.float64).fc.weight.dtype == ember.float64
+    with pytest.raises(TypeError, match=r"to\(\) received an invalid combination of arguments "
+                                        r"- got \(torch.dtype, str\)"):
+        net.to(ember.float32, "cpu")
 
 
 def test_apply_and_init():

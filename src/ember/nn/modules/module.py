@@ -567,18 +567,10 @@ def _add(hooks, fn, prepend, extra=None):
 
 
 def _parse_to(args, kwargs):
-    """(device, dtype) from Module.to's overloads."""
-    device, dtype = kwargs.get("device"), kwargs.get("dtype")
-    tensor = kwargs.get("tensor")
-    for a in args:
-        if isinstance(a, Tensor):
-            tensor = a
-        elif isinstance(a, _dtype.dtype):
-            dtype = a
-        elif a is not None and not isinstance(a, bool):
-            device = a
-    if tensor is not None:
-        device, dtype = tensor.device, tensor.dtype
+    """(device, dtype) from Module.to's overloads, which are Tensor.to's (and its errors)."""
+    from ..._ops.conversion import _parse_to as parse_tensor_to
+    dtype, device, _, _ = parse_tensor_to(args, {k: v for k, v in kwargs.items()
+                                                 if k != "memory_format"})
     return device, dtype
 
 
