@@ -76,7 +76,7 @@ from ._storage import _legacy_storage_classes  # noqa: E402
 globals().update(_legacy_storage_classes())
 from .func import vmap  # noqa: E402
 from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: E402
-from . import backends, compiler, distributed, jit, multiprocessing, storage  # noqa: E402
+from . import backends, compiler, distributed, hub, jit, multiprocessing, storage  # noqa: E402
 from . import version  # noqa: E402
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 from . import cpu, functional  # noqa: E402
