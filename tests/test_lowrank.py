@@ -60,3 +60,83 @@ def test_argument_checks():
         ember.pca_lowrank(a, q=5)
     with pytest.raises(ValueError, match=r"^niter\(=-1\) must be non-negative integer$"):
         ember.pca_lowrank(a, niter=-1)
+
+
+# Exactly low-rank matrices with integer factors (rank r for every shape used here).
+
+def lowrank(m, n, r, dtype=ember.float64):
+    a = (ember.arange(m * r, dtype=dtype).reshape(m, r) ** 2 % 7) - 3
+    b = ((ember.arange(r * n, dtype=dtype).reshape(r, n) + 1) ** 3 % 11) - 5
+    return a @ b
+
+
+def svdvals(A, r):
+    return np.linalg.svd(A.detach().numpy(), compute_uv=False)[..., :r]
+
+
+def test_svd_lowrank_defaults_batches_and_dtypes():
+    ember.manual_seed(0)
+    A = ember.stack([lowrank(9, 9, 2), 2 * lowrank(9, 9, 2)]).float()
+    U, S, V = ember.svd_lowrank(A)          # q=6, niter=2
+    assert U.shape == (2, 9, 6) and S.shape == (2, 6) and V.shape == (2, 9, 6)
+    assert U.dtype == S.dtype == V.dtype == ember.float32
+    np.testing.assert_allclose(S[:, :2].numpy(), svdvals(A, 2), rtol=1e-4)
+    for niter in (0, None):
+        S = ember.svd_lowrank(lowrank(8, 6, 2), q=3, niter=niter)[1]
+        np.testing.assert_allclose(S[:2].numpy(), svdvals(lowrank(8, 6, 2), 2), rtol=1e-10)
+    assert type(ember.svd_lowrank(lowrank(8, 6, 2), 3)) is tuple
+
+
+def test_svd_lowrank_subtracts_M_broadcast():
+    ember.manual_seed(0)
+    A = lowrank(6, 8, 2)
+    M = ember.full((6, 1), 2., dtype=A.dtype)
+    U, S, V = ember.svd_lowrank(A + M, q=3, M=M)
+    np.testing.assert_allclose((U @ ember.diag(S) @ V.mT).numpy(), A.numpy(), atol=1e-10)
+
+
+def test_svd_lowrank_complex():
+    ember.manual_seed(0)
+    A = lowrank(8, 6, 2).to(ember.complex128) * (1 + 1j)
+    U, S, V = ember.svd_lowrank(A, q=3)
+    assert U.dtype == V.dtype == ember.complex128 and S.dtype == ember.float64
+    np.testing.assert_allclose((U @ ember.diag(S).to(A.dtype) @ V.mH).numpy(), A.numpy(),
+                               atol=1e-10)
+
+
+def test_svd_lowrank_errors():
+    with pytest.raises(ValueError, match="not enough values to unpack"):
+        ember.svd_lowrank(ember.ones(5), q=2)
+
+
+def test_svd_lowrank_gradient_of_exact_svd():
+    # q = n: the decomposition is exact, so d(sum S)/dA = U V^T (the nuclear norm's gradient)
+    ember.manual_seed(0)
+    A = lowrank(6, 4, 4).requires_grad_()
+    U, S, V = ember.svd_lowrank(A, q=4)
+    S.sum().backward()
+    u, _, vh = np.linalg.svd(A.detach().numpy(), full_matrices=False)
+    np.testing.assert_allclose(A.grad.numpy(), u @ vh, atol=1e-8)
+
+
+def test_pca_lowrank_of_exactly_low_rank_integer_matrices():
+    ember.manual_seed(0)
+    A = lowrank(10, 5, 2)
+    U, S, V = ember.pca_lowrank(A, q=3)
+    C = A.numpy() - A.numpy().mean(0)
+    np.testing.assert_allclose(S[:2].numpy(), np.linalg.svd(C, compute_uv=False)[:2], rtol=1e-10)
+    S = ember.pca_lowrank(A, q=3, center=False)[1]
+    np.testing.assert_allclose(S[:2].numpy(), svdvals(A, 2), rtol=1e-10)
+    assert [t.shape for t in ember.pca_lowrank(A)] == [(10, 5), (5,), (5, 5)]   # min(6, m, n)
+    assert [t.shape for t in ember.pca_lowrank(A, q=0)] == [(10, 0), (0,), (5, 0)]
+
+
+def test_pca_lowrank_gradient():
+    # sum of the singular values of the centered matrix: d/dA = (I - 11^T/m) U V^T = U V^T
+    # (U's columns are orthogonal to the ones vector, the centered columns' mean)
+    ember.manual_seed(0)
+    A = lowrank(10, 5, 2).requires_grad_()
+    ember.pca_lowrank(A, q=2)[1].sum().backward()
+    C = A.detach().numpy() - A.detach().numpy().mean(0)
+    u, _, vh = np.linalg.svd(C, full_matrices=False)
+    np.testing.assert_allclose(A.grad.numpy(), u[:, :2] @ vh[:2], atol=1e-8)

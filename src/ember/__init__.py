@@ -79,6 +79,7 @@ from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: E402
 from . import backends, compiler, distributed, hub, jit, multiprocessing, storage  # noqa: E402
 from . import version  # noqa: E402
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
+from ._lobpcg import lobpcg  # noqa: E402
 from . import cpu, functional  # noqa: E402
 from ._stream import Event, Stream  # noqa: E402
 from .amp import GradScaler  # noqa: E402
