@@ -132,16 +132,18 @@ def is_nonzero(input):
 
 def numel(input):
     if not isinstance(input, Tensor):
+        from ._ops.argument_errors import type_name
         raise TypeError("numel(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+                        f"{type_name(input)}")
     return input.numel()
 
 
 def get_device(input):
     """The device index of `input`: -1 on the CPU, the GPU's index on CUDA."""
     if not isinstance(input, Tensor):
+        from ._ops.argument_errors import type_name
         raise TypeError("get_device(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+                        f"{type_name(input)}")
     return input.get_device()
 
 

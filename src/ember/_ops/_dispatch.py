@@ -12,6 +12,7 @@ from .._device import backend_of
 from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
+from .argument_errors import type_name
 
 
 _new = object.__new__
@@ -211,7 +212,7 @@ def check_out(name, out, result_dtype, requires_grad, inputs=None):
     """torch's checks for `out=`: no autograd through it, and a castable dtype; with `inputs`
     (the tensors it reads), also the memory-overlap checks of element-wise ops."""
     if not isinstance(out, Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type_name(out)}")
     if (requires_grad or out._requires_grad) and _grad_state.enabled:
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            f"differentiation, but one of the arguments requires grad.")

@@ -7,6 +7,7 @@ from .. import _dtype
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .registry import function, register
+from .argument_errors import type_name
 
 
 @function(method=False)
@@ -15,7 +16,7 @@ def vander(x, N=None, increasing=False):
     increasing). Integers and bools compute in int64."""
     if not isinstance(x, Tensor):
         raise TypeError(f"vander(): argument 'x' (position 1) must be Tensor, not "
-                        f"{type(x).__name__}")
+                        f"{type_name(x)}")
     if x.ndim != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     if N is None:
@@ -42,7 +43,7 @@ def unravel_index(indices, shape):
     wrap around, as in torch)."""
     if not isinstance(indices, Tensor):
         raise TypeError(f"unravel_index(): argument 'indices' must be Tensor, not "
-                        f"{type(indices).__name__}")
+                        f"{type_name(indices)}")
     if indices.dtype.is_floating_point or indices.dtype.is_complex or \
             indices._data.dtype.kind == "b":
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")

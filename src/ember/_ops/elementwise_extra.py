@@ -22,6 +22,7 @@ from .elementwise import Elementwise, as_operand, call, complex_to_real, export,
     int_to_float, limited_kernel, missing_kernel, refusing
 from .registry import FUNCTIONS, register
 from .unary import float_math
+from .argument_errors import type_name
 
 
 def _unary(*names, inplace=True):
@@ -86,7 +87,7 @@ def polygamma(n, input, *, out=None):
         n = int(n)
     if not isinstance(input, Tensor):
         raise TypeError(f"polygamma(): argument 'input' (position 2) must be Tensor, not "
-                        f"{type(input).__name__}")
+                        f"{type_name(input)}")
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     if input._data.dtype.kind == "c":
@@ -449,7 +450,7 @@ def float_power(input, exponent, *, out=None):
     """`input ** exponent` computed (and returned) in float64, or complex128."""
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         raise TypeError(f"float_power(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+                        f"{type_name(input)}")
     dtype = _dtype.complex128 if _is_complex(input) or _is_complex(exponent) \
         else _dtype.float64
     if out.__class__ is Inplace:

@@ -7,6 +7,7 @@ import numpy as np
 from .._tensor import Tensor
 from .elementwise import Elementwise, call, int_to_float, missing_kernel
 from .registry import register
+from .argument_errors import type_name
 
 
 # -- gcd, lcm ----------------------------------------------------------------------------------
@@ -31,7 +32,7 @@ def _tensors(name, input, other):
     for arg, x, pos in (("input", input, 1), ("other", other, 2)):
         if not isinstance(x, Tensor):
             raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not "
-                            f"{type(x).__name__}")
+                            f"{type_name(x)}")
 
 
 def gcd(input, other, *, out=None):
@@ -64,7 +65,7 @@ def _check_parts(name, a, b, first, second):
     for arg, x, pos in ((first, a, 1), (second, b, 2)):
         if not isinstance(x, Tensor):
             raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not "
-                            f"{type(x).__name__}")
+                            f"{type_name(x)}")
     da, db = a._data.dtype, b._data.dtype
     if da.kind != "f" or db.kind != "f":
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "

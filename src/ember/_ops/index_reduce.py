@@ -13,6 +13,7 @@ from ..autograd.grad_mode import _state as _grad_state, enable_grad, no_grad
 from ._dispatch import Inplace, check_out, finish, prepare_inplace
 from ._op import Op
 from .registry import function
+from .argument_errors import type_name
 
 _REDUCTIONS = ("prod", "mean", "amax", "amin")
 _warned = []
@@ -78,7 +79,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     for arg, x in (("index", index), ("source", source)):
         if not isinstance(x, Tensor):
             raise TypeError(f"index_reduce(): argument '{arg}' must be Tensor, not "
-                            f"{type(x).__name__}")
+                            f"{type_name(x)}")
     dim = geo.wrap_dim(dim, max(input.ndim, 1))
     inplace = out.__class__ is Inplace
     _check("index_reduce_" if inplace else "index_reduce", input, dim, index, source, reduce)

@@ -19,6 +19,7 @@ from .registry import function
 from .. import linalg as _linalg_module
 from ..linalg import _common as _common_module
 from ..linalg._decompositions import LinalgCholeskyEx, _cholesky
+from .argument_errors import type_name
 
 
 def _linalg():
@@ -392,7 +393,7 @@ def dist(input, other, p=2):
     """The p-norm of input - other (broadcast)."""
     if not isinstance(other, Tensor):
         raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+                        f"{type_name(other)}")
     diff = input - other
     _check_norm_dtype(diff)
     result = _linalg().vector_norm(diff.detach(), p)

@@ -20,7 +20,7 @@ from .registry import function, method
 def _check_tensor(name, x, arg, position):
     if not isinstance(x, Tensor):
         raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not "
-                        f"{type(x).__name__}")
+                        f"{type_name(x)}")
 
 
 @function()

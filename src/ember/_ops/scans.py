@@ -20,6 +20,7 @@ from .indexing import _index_put
 from .order_statistics import write_pair
 from .reduction import _accumulate_dtype, _run, _sum_dtype
 from .registry import FUNCTIONS, function
+from .argument_errors import type_name
 
 
 class ReverseCumsum(Op):
@@ -279,7 +280,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
     for extra in (prepend, append):
         if extra is not None and not isinstance(extra, Tensor):
             raise TypeError(f"diff(): argument 'prepend' must be Tensor, not "
-                            f"{type(extra).__name__}")
+                            f"{type_name(extra)}")
         if extra is not None and extra.ndim != input.ndim:
             raise RuntimeError("diff expects prepend or append to be the same dimension as "
                                "input")

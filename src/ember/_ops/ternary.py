@@ -8,6 +8,7 @@ from ._fused import fma
 from .elementwise import Elementwise, _defaults_on_class, as_operand, call, missing_kernel, \
     opmath, same, scalar_for
 from .registry import register
+from .argument_errors import type_name
 
 
 def _value_for(value, dtype):
@@ -87,7 +88,7 @@ def _operands(name, input, tensor1, tensor2):
     for x, arg, i in zip(operands, ("input", "tensor1", "tensor2"), (1, 2, 3)):
         if not isinstance(x, Tensor):
             raise TypeError(f"{name}(): argument '{arg}' (position {i}) must be Tensor, not "
-                            f"{type(x).__name__}")
+                            f"{type_name(x)}")
     return operands
 
 

@@ -20,6 +20,7 @@ from . import views
 from ._dispatch import check_inplace
 from ._op import record
 from .registry import method, register
+from .argument_errors import type_name
 
 _new = object.__new__
 
@@ -188,7 +189,7 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
     source = _storage_as_tensor(source, self.dtype)
     if not isinstance(source, Tensor):
         raise TypeError(f"set_(): argument 'source' must be Tensor, not "
-                        f"{type(source).__name__}")
+                        f"{type_name(source)}")
     if source.dtype != self.dtype:
         raise RuntimeError(f"Could not set tensor of type {source.dtype._cpp_name} to a "
                            f"tensor of type {self.dtype._cpp_name}")

@@ -10,6 +10,7 @@ from .._geometry import wrap_dim
 from .._tensor import Tensor
 from .._ops._dispatch import check_out, write_out
 from .._ops.spectral import BY_N, BY_ROOT_N, NONE, fft_c2c, fft_c2r, fft_r2c
+from .._ops.argument_errors import type_name
 
 
 def _mode(norm, forward):
@@ -27,7 +28,7 @@ def _input(name, x, real=False, complex=False):
     """x in a dtype the kernels take: ints to the default float; halves refused."""
     if not isinstance(x, Tensor):
         raise TypeError(f"fft_{name}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(x).__name__}")
+                        f"{type_name(x)}")
     d = x.dtype
     if d.is_complex:
         if real:
@@ -111,7 +112,7 @@ def _finish(result, out, name, primitive):
         return result
     if not isinstance(out, Tensor):
         raise TypeError(f"fft_{name}(): argument 'out' must be Tensor, not "
-                        f"{type(out).__name__}")
+                        f"{type_name(out)}")
     if result.is_complex() and not out.is_complex():
         raise RuntimeError(f"{name} expects a complex output tensor, but got "
                            f"{out.dtype._scalar_name}")

@@ -10,6 +10,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from .._ops._dispatch import check_out, write_out
 from .._ops._op import record
+from .._ops.argument_errors import type_name
 
 
 class _LinAlgError(RuntimeError):
@@ -24,7 +25,7 @@ _LinAlgError.__module__ = "ember._C"
 def check_tensor(name, x, arg="A"):
     if not isinstance(x, Tensor):
         raise TypeError(f"linalg.{name}(): argument '{arg}' (position 1) must be Tensor, not "
-                        f"{type(x).__name__}")
+                        f"{type_name(x)}")
 
 
 def check_float(name, x, complex_ok=True):

@@ -6,6 +6,7 @@ import math
 from .._ops._op import Op
 from .._tensor import Tensor
 from ._common import LinAlgError, emit, xp_of
+from .._ops.argument_errors import type_name
 
 
 def _write_out(name, result, out):
@@ -19,7 +20,7 @@ def _write_out(name, result, out):
 def _check_tensor(fn, x, arg, position):
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be Tensor, not "
-                        f"{type(x).__name__}")
+                        f"{type_name(x)}")
 
 
 # -- condition number -------------------------------------------------------------------------

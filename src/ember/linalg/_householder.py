@@ -8,6 +8,7 @@ from .. import return_types
 from .._tensor import Tensor
 from .._ops._op import Op
 from ._common import emit, xp_of
+from .._ops.argument_errors import type_name
 
 
 def _dtype_error(x, kernel):
@@ -19,7 +20,7 @@ def _dtype_error(x, kernel):
 def _check_tensor(fn, x, arg, position):
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be Tensor, not "
-                        f"{type(x).__name__}")
+                        f"{type_name(x)}")
 
 
 def _reflector_columns(xp, a, k):

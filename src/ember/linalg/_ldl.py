@@ -17,6 +17,7 @@ from .._device import backend_of
 from .._tensor import Tensor
 from .._ops._op import Op
 from ._common import emit, xp_of
+from .._ops.argument_errors import type_name
 
 _ALPHA = (1 + math.sqrt(17)) / 8        # Bunch-Kaufman's growth bound
 
@@ -158,7 +159,7 @@ def _check_factor(A):
     name = "torch.linalg.ldl_factor_ex"
     if not isinstance(A, Tensor):
         raise TypeError(f"linalg_ldl_factor_ex(): argument 'A' (position 1) must be Tensor, not "
-                        f"{type(A).__name__}")
+                        f"{type_name(A)}")
     if A.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if A.shape[-1] != A.shape[-2]:

@@ -8,6 +8,7 @@ from .. import return_types
 from .._tensor import Tensor, wrap
 from .._ops._op import Op
 from ._common import emit, xp_of
+from .._ops.argument_errors import type_name
 
 # -- kernels on arrays ---------------------------------------------------------------------------
 
@@ -162,7 +163,7 @@ def _mh(x):
 def _check_tensor(fn, x, arg, position):
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' (position {position}) must be Tensor, not "
-                        f"{type(x).__name__}")
+                        f"{type_name(x)}")
 
 
 def _check_lapack_dtype(x, kernel):

@@ -13,6 +13,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from . import _conv_kernels as kernels
 from ._fold import fold, unfold
 from ._padding import constant_pad
+from .._ops.argument_errors import type_name
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "conv_tbc", "unfold", "fold"]
@@ -461,7 +462,7 @@ def _check_tbc(input, weight, bias, pad):
     for arg, t, pos in (("self", input, 1), ("weight", weight, 2), ("bias", bias, 3)):
         if not hasattr(t, "_data"):
             raise TypeError(f"conv_tbc(): argument '{arg}' (position {pos}) must be Tensor, not "
-                            f"{type(t).__name__}")
+                            f"{type_name(t)}")
     if isinstance(pad, bool) or not isinstance(pad, int):
         raise TypeError(f"conv_tbc(): argument 'pad' (position 4) must be int, not "
                         f"{type(pad).__name__}")

@@ -8,6 +8,7 @@ from .._creation import zeros_like
 from .._ops import activations as _act
 from .._ops.activations import log_softmax as _log_softmax
 from .._ops.compare import where as _where
+from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled as _grad_enabled
 from . import _loss_ops
 from ._distance import pairwise_distance
@@ -40,6 +41,10 @@ def _reduce(losses, reduction):
 
 
 def _broadcast_target(input, target, stacklevel=3):
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        # torch compares target.size() with input.size() first: a NumPy array's `size` is an
+        # int, so it fails there ("'int' object is not callable")
+        target.size(), input.size()
     if tuple(target.shape) != tuple(input.shape):
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due to "
@@ -108,6 +113,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         loss = _loss_ops.cross_entropy_2d(input, target, ignore_index, reduction)
         if loss is not None:
             return loss
+    for position, (arg, x) in enumerate((("input", input), ("target", target)), 1):
+        if not isinstance(x, Tensor):
+            from .._ops.argument_errors import type_name
+            raise TypeError(f"cross_entropy_loss(): argument '{arg}' (position {position}) must "
+                            f"be Tensor, not {type_name(x)}")
     class_dim = 0 if input.ndim == 1 else 1
     logp = _log_softmax(input, class_dim)
     n_classes = input.shape[class_dim]

@@ -82,6 +82,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         _renorm_(weight, input, max_norm, norm_type)
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
+    if not isinstance(input, Tensor):
+        from .._ops.argument_errors import type_name
+        raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not "
+                        f"{type_name(input)}")
     _check_indices(input, "embedding")
     idx = input._data
     if idx.size and (idx.min() < 0 or idx.max() >= num):

@@ -29,6 +29,7 @@ from ._normalization import *  # noqa: F401,F403,E402
 from ._sparse import *  # noqa: F401,F403,E402
 from ._attention import *  # noqa: F401,F403,E402
 from ._vision import *  # noqa: F401,F403,E402
+from .._ops.argument_errors import type_name as _type_name
 
 __all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu", "gelu", "silu",
            "mish", "sigmoid", "tanh", "softmax", "log_softmax", "softmin", "softplus", "softsign",
@@ -57,7 +58,7 @@ def relu(input, inplace=False):
     """max(input, 0)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"relu(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+                        f"{_type_name(input)}")
     return input.relu_() if inplace else input.relu()
 
 
@@ -182,6 +183,8 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(input) / sum(exp(input)) along `dim`."""
     if dim is None:
         dim = _softmax_dim(input.ndim)
+    if not isinstance(input, Tensor):     # torch calls input.softmax(dim): AttributeError
+        return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
     return _softmax(input, dim, dtype)
 
 
@@ -196,6 +199,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """log(softmax(input)) along `dim`, computed stably."""
     if dim is None:
         dim = _softmax_dim(input.ndim)
+    if not isinstance(input, Tensor):     # torch calls input.log_softmax(dim): AttributeError
+        return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
     return _log_softmax(input, dim, dtype)
 
 
@@ -236,7 +241,7 @@ def _linear_argument_error(input, weight, bias):
                                              ("bias", bias)), 1):
         if not isinstance(value, Tensor) and (value is not None or arg != "bias"):
             raise TypeError(f"linear(): argument '{arg}' (position {position}) must be Tensor, "
-                            f"not {type(value).__name__}")
+                            f"not {_type_name(value)}")
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -366,6 +371,9 @@ def one_hot(tensor, num_classes=-1):
     """int64 tensor with a trailing dim of `num_classes`: 1 at each value's index."""
     from .._creation import arange
     if tensor.dtype is not _dtype.int64:
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not "
+                            f"{_type_name(tensor)}")
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if tensor.numel() and bool((tensor < 0).any()):
         raise RuntimeError("Class values must be non-negative.")

@@ -138,9 +138,14 @@ def _compare_numbers(actual, expected, rtol, atol, equal_nan, check_type, exact=
 
 def _compare(actual, expected, path, options):
     numbers = (bool, int, float, complex)
+    # NumPy's scalars compare as the Python numbers they hold (np.float32(1) with 1.0)
+    actual = actual.item() if isinstance(actual, np.generic) else actual
+    expected = expected.item() if isinstance(expected, np.generic) else expected
     try:
+        # (a tensor and a NumPy array make no pair: torch compares arrays with arrays only)
         if isinstance(actual, (Tensor, np.ndarray)) and isinstance(expected,
-                                                                   (Tensor, np.ndarray)):
+                                                                   (Tensor, np.ndarray)) \
+                and isinstance(actual, Tensor) == isinstance(expected, Tensor):
             return _compare_tensors(_as_tensor(actual), _as_tensor(expected), **options)
         if isinstance(actual, numbers) and isinstance(expected, numbers):
             return _compare_numbers(actual, expected, options["rtol"], options["atol"],
