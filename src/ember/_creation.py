@@ -28,10 +28,11 @@ def parse_size(args, name, size=None):
         raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
     if len(args) == 1 and not _is_int(args[0]):
         seq = args[0]
-        if isinstance(seq, (Tensor, int, float, str, np.number)) or \
+        if isinstance(seq, (Tensor, int, float, str, np.number, np.ndarray)) or \
                 not hasattr(seq, "__iter__"):
+            from ._ops.argument_errors import type_name
             raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
-                            f"{type(seq).__name__}")
+                            f"{type_name(seq)}")
         args = tuple(seq)
     shape = []
     for i, s in enumerate(args):
@@ -48,7 +49,10 @@ def _is_int(x):
         return False
     if isinstance(x, (int, np.integer)):
         return True
-    return isinstance(x, Tensor) and x.ndim == 0 and x.dtype._category == 1
+    if isinstance(x, Tensor):
+        return x.ndim == 0 and x.dtype._category == 1
+    # a 0-dim NumPy integer array is an index too (it has __index__)
+    return isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iu"
 
 
 def check_shape(shape, name):
@@ -233,7 +237,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
 # -- ranges -----------------------------------------------------------------------------------
 
 def _number(x):
-    return x.item() if isinstance(x, Tensor) else x
+    return x.item() if isinstance(x, (Tensor, np.generic)) else x
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,

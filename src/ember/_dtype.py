@@ -151,10 +151,15 @@ def from_numpy_dtype(np_dtype):
     try:
         return _FROM_NUMPY[np.dtype(np_dtype)]
     except (KeyError, TypeError):
-        raise TypeError(
-            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types "
-            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
-            "uint64, uint32, uint16, uint8, and bool.") from None
+        raise TypeError(unsupported_numpy_type(np.dtype(np_dtype))) from None
+
+
+def unsupported_numpy_type(np_dtype):
+    """torch's message for an array of a NumPy dtype it cannot hold, naming the scalar type as
+    NumPy's module does (numpy.object_, numpy.str_, numpy.longdouble)."""
+    return (f"can't convert np.ndarray of type numpy.{np_dtype.type.__name__}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -242,8 +247,12 @@ def scalar_dtype(value):
         return bool
     if cls is _builtin_complex:
         return default_complex_dtype()
-    if isinstance(value, _builtin_bool) or isinstance(value, np.bool_):
+    if isinstance(value, _builtin_bool):
         return bool
+    if isinstance(value, np.bool_):
+        # torch's argument parser reads a NumPy bool as a Python float (it is neither an int
+        # nor a bool to it): `bool_tensor + np.bool_(True)` is float32
+        return _default_float
     if isinstance(value, (_builtin_int, np.integer)):
         return int64
     if isinstance(value, (_builtin_float, np.floating)):

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from . import _dtype, _memory_format as _mf
-from ._creation import _backend, _finish, _is_int, _new, empty, parse_size
+from ._creation import _backend, _finish, _is_int, _new, _requires_grad_error, empty, parse_size
 from ._device import CPU, as_device, backend_for, backend_of
 from ._pinned import pin_factory_result
 from ._tensor import Tensor, wrap
@@ -33,11 +33,26 @@ _LIST_OF_ARRAYS_WARNING = (
     "tensor.")
 
 
+_warned = set()     # the messages already given: torch warns these once per process
+
+
+def _warn_once(message, stacklevel):
+    """A UserWarning the first time only, as torch's TORCH_WARN_ONCE (every time under
+    `set_warn_always(True)`)."""
+    from ._config import is_warn_always_enabled
+    if not is_warn_always_enabled():        # (warnings given then do not use up the once)
+        if message in _warned:
+            return
+        _warned.add(message)
+    warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
+
+
 def _walk(data):
     """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
     flat = []
     inferred = None
     arrays_inside = []
+    numpy_leaves = []       # (position, scalar) of NumPy scalars other than float64
 
     def visit(item, depth, shape, typed=False):
         nonlocal inferred
@@ -50,6 +65,12 @@ def _walk(data):
             inferred = _promote(inferred, item.dtype)
             return
         if isinstance(item, np.ndarray):
+            if item.ndim == 0 and depth == len(shape) > 0 and not flat:
+                # torch measures the first element of each level with len()
+                raise TypeError("len() of unsized object")
+            if item.ndim and depth == len(shape) and flat:
+                # where a number belongs, torch asks NumPy for a Python scalar
+                raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
             arrays_inside.append(item.ndim > 0 and depth > 0)
             inferred = _promote(inferred, _dtype.from_numpy_dtype(item.dtype))
             typed = True            # its elements add nothing to dtype inference
@@ -89,13 +110,17 @@ def _walk(data):
             raise TypeError("not a sequence")
         if not typed:
             inferred = _promote(inferred, _leaf_dtype(item))
-        flat.append(item.item() if isinstance(item, (np.number, np.bool_)) else item)
+        if isinstance(item, (np.number, np.bool_)):
+            if item.__class__ is not np.float64:
+                numpy_leaves.append((len(flat), item))
+            item = item.item()
+        flat.append(item)
 
     shape = []
     visit(data, 0, shape)
-    if any(arrays_inside):
-        warnings.warn(_LIST_OF_ARRAYS_WARNING, UserWarning, stacklevel=4)
-    return tuple(shape), flat, inferred
+    if flat and any(arrays_inside):      # (torch warns while it copies the elements)
+        _warn_once(_LIST_OF_ARRAYS_WARNING, stacklevel=4)
+    return tuple(shape), flat, inferred, numpy_leaves
 
 
 def _promote(a, b):
@@ -134,22 +159,49 @@ def _check_uint64(flat):
             raise OverflowError("int too big to convert")
 
 
+def _not_an_integer(value):
+    from ._ops.indexing import c_type_name
+    return TypeError(f"'{c_type_name(value)}' object cannot be interpreted as an integer")
+
+
+def _check_numpy_leaves(flat, numpy_leaves, target):
+    """torch stores a leaf into an integer dtype through Python's `__index__` (or as a Python
+    float), so NumPy's bool, float32 and complex scalars are refused there (into uint64, any
+    NumPy scalar); a bool dtype also takes NumPy's bool and complex128; a real floating dtype
+    keeps a NumPy complex's real part."""
+    if target is _dtype.uint64:
+        raise TypeError("an integer is required")
+    if target._category <= 1:
+        allowed = (np.integer, np.bool_, np.complex128) if target is _dtype.bool else np.integer
+        for i, v in numpy_leaves:
+            if not isinstance(v, allowed):
+                # (a Python complex earlier in the data is refused first)
+                first = next((w for w in flat[:i] if type(w) is complex), v)
+                raise _not_an_integer(first)
+    elif target._category == 2:
+        for i, v in numpy_leaves:
+            if isinstance(v, np.complexfloating):
+                flat[i] = v.real.item()
+
+
 def _array_from_data(data, dtype):
     """A new array holding `data` (numbers, nested sequences, arrays, tensors), and its dtype."""
     if isinstance(data, Tensor):
         arr = _mf.copy_preserving(np, backend_of(data._data).to_numpy(data._data))
         return arr, dtype or data.dtype
     if isinstance(data, np.ndarray):
-        if any(st < 0 for st in data.strides):
-            from_numpy(data)                # raises torch's negative-stride error
+        if any(st < 0 for st in data.strides) or not data.dtype.isnative:
+            from_numpy(data)                # raises torch's negative-stride or byte-order error
         d = dtype or _dtype.from_numpy_dtype(data.dtype)
         return _mf.copy_preserving(np, data), d
     if isinstance(data, dict):
         raise RuntimeError("Could not infer dtype of dict")
-    shape, flat, inferred = _walk(data)
+    shape, flat, inferred, numpy_leaves = _walk(data)
     if inferred is None:
         inferred = _dtype.get_default_dtype()
     target = dtype or inferred
+    if numpy_leaves:
+        _check_numpy_leaves(flat, numpy_leaves, target)
     if target is _dtype.uint64:
         _check_uint64(flat)
     for v in flat:
@@ -251,6 +303,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
             if not np.shares_memory(src, t._data):
                 raise ValueError("can't alias tensor from data without copying")
     if requires_grad:
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):
+            _requires_grad_error()          # the factories' words, not requires_grad_'s
         t.requires_grad_(True)
     return t
 
@@ -263,15 +317,23 @@ def _supported(array):
         return False
 
 
+_NOT_WRITABLE_WARNING = (
+    "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
+    "This means writing to this tensor will result in undefined behavior. You may want to copy "
+    "the array to protect its data or make it writable before converting it to a tensor. This "
+    "type of warning will be suppressed for the rest of this program.")
+
+
 def from_numpy(ndarray):
     """A tensor sharing memory with a NumPy array: writes through either show in both."""
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+        from ._ops.argument_errors import type_name
+        raise TypeError(f"expected np.ndarray (got {type_name(ndarray)})")
     if ndarray.dtype.kind not in _NUMERIC_KINDS and ndarray.dtype != _dtype.bfloat16._np:
-        raise TypeError(f"can't convert np.ndarray of type numpy.{ndarray.dtype.type.__name__}. "
-                        "The only supported types are: float64, float32, float16, complex64, "
-                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
-                        "and bool.")
+        raise TypeError(_dtype.unsupported_numpy_type(ndarray.dtype))
+    if not ndarray.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
     _dtype.from_numpy_dtype(ndarray.dtype)
     if any(s < 0 for s in ndarray.strides):
         raise ValueError("At least one stride in the given numpy array is negative, and tensors "
@@ -281,14 +343,7 @@ def from_numpy(ndarray):
         raise ValueError("given numpy array strides not a multiple of the element byte size. "
                          "Copy the numpy array to reallocate the memory.")
     if not ndarray.flags.writeable:
-        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
-                      "non-writable tensors. This means writing to this tensor will result in "
-                      "undefined behavior. You may want to copy the array to protect its data "
-                      "or make it writable before converting it to a tensor. This type of "
-                      "warning will be suppressed for the rest of this program.", UserWarning,
-                      stacklevel=2)
-    if not ndarray.dtype.isnative:
-        ndarray = ndarray.astype(ndarray.dtype.newbyteorder("="))
+        _warn_once(_NOT_WRITABLE_WARNING, stacklevel=2)
     return wrap(ndarray.view())
 
 

@@ -209,13 +209,20 @@ def _is_number(x):
     return isinstance(x, _NUMBER_TYPES) or isinstance(x, (np.number, np.bool_))
 
 
+def numpy_scalar_value(x):
+    """A NumPy scalar operand as the Python number torch's argument parser reads: NumPy's bool
+    is neither an int nor a bool there, so it is read as a float (`bool_t + np.bool_(1)` is
+    float32)."""
+    return float(x) if x.__class__ is np.bool_ else x.item()
+
+
 def as_operand(x, name, position, fn_name):
     """A Tensor or a Python number; anything else, a NumPy array included, is torch's error
     (only the Python operators take arrays: `operators._operand`)."""
     if isinstance(x, Tensor):
         return x
     if _is_number(x):
-        return x.item() if isinstance(x, (np.number, np.bool_)) else x
+        return numpy_scalar_value(x) if isinstance(x, (np.number, np.bool_)) else x
     raise TypeError(f"{fn_name}(): argument '{name}' (position {position}) must be Tensor, not "
                     f"{type_name(x)}")
 

@@ -13,7 +13,7 @@ or either side of `< <= > >=` is refused with Python's TypeError.
 import numpy as np
 
 from .._tensor import Tensor
-from .elementwise import call
+from .elementwise import call, numpy_scalar_value
 from .registry import FUNCTIONS, METHODS
 
 _NUMBERS = (int, float, bool, complex, np.number, np.bool_)
@@ -26,7 +26,7 @@ def _operand(other, arrays=False):
     if isinstance(other, Tensor):
         return other
     if isinstance(other, _NUMBERS):
-        return other.item() if isinstance(other, (np.number, np.bool_)) else other
+        return numpy_scalar_value(other) if isinstance(other, (np.number, np.bool_)) else other
     if arrays and isinstance(other, np.ndarray):
         from .._creation import as_tensor
         return as_tensor(other)

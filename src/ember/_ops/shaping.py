@@ -32,7 +32,8 @@ def run_copy(op, input, result, params, out=None, name=None, differentiable=True
 
 def int_tuple(value):
     """An int or a sequence of ints as a tuple."""
-    return (int(value),) if isinstance(value, int) else tuple(int(v) for v in value)
+    return (int(value),) if isinstance(value, (int, np.integer)) else \
+        tuple(int(v) for v in value)
 
 
 def _varargs(args, name=None, what=None):
@@ -300,9 +301,11 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         return wrap(result)
     if isinstance(repeats, Tensor):
         return _repeat_by_tensor(input, repeats, dim, output_size)
+    if isinstance(repeats, np.integer):
+        repeats = int(repeats)
     if not isinstance(repeats, int):
         raise TypeError(f"repeat_interleave(): argument 'repeats' must be Tensor, not "
-                        f"{type(repeats).__name__}")
+                        f"{type_name(repeats)}")
     x = input if dim is not None else input.flatten()
     d = geo.wrap_dim(0 if dim is None else dim, input.ndim)
     if repeats < 0:

@@ -133,7 +133,7 @@ def chunk(input, chunks, dim=0):
         raise RuntimeError("chunk expects at least a 1-dimensional tensor") from None
     if n == 0:
         return split(input, [0] * chunks, dim)
-    return split(input, -(-n // chunks), dim)
+    return split(input, -(-n // int(chunks)), dim)
 
 
 # -- tensor_split and the NumPy-style splits: slices -----------------------------------
@@ -149,6 +149,8 @@ def _split_points(arg, n):
                                f"zero-dimensional or one-dimensional tensor, but got a tensor "
                                f"with {arg.ndim} dims")
         arg = int(arg.item()) if arg.ndim == 0 else [int(i) for i in arg.tolist()]
+    if isinstance(arg, np.integer):
+        arg = int(arg)
     if isinstance(arg, int):
         if arg <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {arg}")

@@ -100,7 +100,9 @@ def view(self, *shape, **keyword):
         if len(shape) == 1 and shape[0].__class__ is not int:
             if isinstance(shape[0], _dtype.dtype):
                 return _view_dtype(self, shape[0])
-            shape = tuple(shape[0])
+            if isinstance(shape[0], np.ndarray):
+                raise TypeError("an array is not a size")     # torch's parser refuses it
+            shape = (int(shape[0]),) if isinstance(shape[0], np.integer) else tuple(shape[0])
         data = self._data
         if data.flags.c_contiguous:
             return _contiguous_view(self, data, shape)
@@ -178,6 +180,9 @@ def reshape(input, *shape, **keyword):
     """The same elements with another shape: a view when the strides allow it, else a copy."""
     if keyword:
         shape = _keyword_sizes("reshape", shape, keyword, ("shape",))
+    if len(shape) == 1 and shape[0].__class__ is np.ndarray:
+        raise TypeError(f"reshape(): argument 'shape' (position 1) must be tuple of ints, not "
+                        f"{type_name(shape[0])}")
     shape = _sizes(shape)
     data = input._data
     if data.flags.c_contiguous:
@@ -424,8 +429,9 @@ def adjoint(input):
 @function()
 def movedim(input, source, destination):
     """Move dims `source` to positions `destination` (others keep their order)."""
-    source = (source,) if isinstance(source, int) else tuple(source)
-    destination = (destination,) if isinstance(destination, int) else tuple(destination)
+    source = (source,) if isinstance(source, (int, np.integer)) else tuple(source)
+    destination = (destination,) if isinstance(destination, (int, np.integer)) else \
+        tuple(destination)
     return permute(input, geo.movedim(input.ndim, source, destination))
 
 
