@@ -324,8 +324,19 @@ def test_expand_matches_numpy_broadcast_to(geometry, data):
     got = strided(new_shape, new_strides, offset, storage)
     np.testing.assert_array_equal(got, expected)
     for i, (size, stride) in enumerate(zip(new_shape, new_strides)):
-        if i < len(lead) or (shape[i - len(lead)] == 1 and size != 1):
+        if i < len(lead) and size == 1 and shape:
+            # torch: a new dim of size 1 spans the dims after it
+            assert stride == new_shape[i + 1] * new_strides[i + 1]
+        elif i < len(lead) or (shape[i - len(lead)] == 1 and size != 1):
             assert stride == 0
+
+
+def test_expand_gives_new_size_one_dims_torchs_strides():
+    assert geo.expand((8,), (1,), (1, -1)) == ((1, 8), (8, 1))
+    assert geo.expand((8,), (1,), (1, 1, 8)) == ((1, 1, 8), (8, 8, 1))
+    assert geo.expand((8,), (1,), (1, 2, 8)) == ((1, 2, 8), (0, 0, 1))
+    assert geo.expand((8,), (1,), (2, 1, 8)) == ((2, 1, 8), (0, 8, 1))
+    assert geo.expand((), (), (1, 1)) == ((1, 1), (0, 0))
 
 
 @pytest.mark.parametrize("shape, target, message", [

@@ -189,7 +189,7 @@ def _first_with(shapes, j, n):
 
 def expand(shape: Shape, strides: Strides, target: Sequence[int],
            type_name: str = "torch.FloatTensor") -> Tuple[Shape, Strides]:
-    """Shape and strides of `expand(*target)`: new or size-1 dims get stride 0.
+    """Shape and strides of `expand(*target)`: expanded dims (new or size 1) get stride 0.
     (`type_name`, like 'torch.LongTensor', only appears in the error text.)"""
     if len(target) < len(shape):
         raise RuntimeError(f"expand({type_name}{{{_shape_text(shape)}}}, "
@@ -208,6 +208,10 @@ def expand(shape: Shape, strides: Strides, target: Sequence[int],
                                        f"in a leading, non-existing dimension {i}")
                 negative = True
             new_shape[i] = want
+            # NOTE: as torch's inferExpandGeometry, a new dim of size 1 gets the stride of a
+            # dim spanning the ones after it (a 0-d tensor's new dims all get 0)
+            if want == 1 and shape and i + 1 < len(target):
+                new_strides[i] = new_shape[i + 1] * new_strides[i + 1]
             continue
         size, stride = shape[i - lead], strides[i - lead]
         if want == -1:
