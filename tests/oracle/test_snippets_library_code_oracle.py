@@ -20,6 +20,7 @@ pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
 # what prints an exception raised by the snippet's last statement
 E = '\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0])'
 
+FLOAT8 = "ember has no float8 dtypes (torch.float8_e4m3fn, ...)"
 META = "ember cannot compute on the meta device (no shape-only tensors)"
 HALF_LOG_SOFTMAX = ("half-precision log_softmax: torch's vectorized kernel differs from "
                     "float32-then-round in the last bit")
@@ -41,6 +42,7 @@ class bug:
 
     def __radd__(self, setup):
         return bug(self.reason, setup + self.snippet)
+
 
 
 
@@ -1215,13 +1217,170 @@ _S21 = [
 ]
 
 
+# -- half-precision initialisation, from_pretrained embeddings, one_hot, audio convs, schedulers ---
+
+SETUP_22 = "import math\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
+_S22 = [
+    'print(torch.empty(6, dtype=torch.bfloat16).normal_(), torch.empty(6, dtype=torch.float16).uniform_(-1, 1))',
+    'print(torch.randn(5, dtype=torch.bfloat16), torch.rand(5, dtype=torch.float16), torch.randint(0, 9, (4,), dtype=torch.bfloat16))',
+    'w = torch.empty(3, 4, dtype=torch.bfloat16); nn.init.trunc_normal_(w, std=0.02); print(w)',
+    'w = torch.empty(3, 4, dtype=torch.bfloat16); nn.init.kaiming_uniform_(w, a=math.sqrt(5)); print(w); nn.init.xavier_normal_(w); print(w)',
+    'w = torch.empty(4, 4, dtype=torch.float16); nn.init.normal_(w, 0, 0.02); print(w[0]); nn.init.orthogonal_(w.float()); print(w.dtype)',
+    'm = nn.Linear(3, 2, dtype=torch.bfloat16); print(m.weight, m.bias)',
+    'm = nn.Embedding(4, 3, dtype=torch.float16); print(m.weight)',
+    'torch.set_default_dtype(torch.float16) if False else None; m = nn.LayerNorm(3, dtype=torch.bfloat16); print(m.weight.dtype, m(torch.randn(2, 3, dtype=torch.bfloat16)))',
+    'x = torch.randn(2, 3); print(torch.bernoulli(torch.full((2, 3), 0.5, dtype=torch.bfloat16)), F.dropout(x.bfloat16(), 0.5))',
+    'e = nn.Embedding.from_pretrained(torch.arange(6.).view(3, 2)); print(e, e.weight.requires_grad, e(torch.tensor([2])))',
+    'e = nn.Embedding.from_pretrained(torch.arange(6.).view(3, 2), freeze=False, padding_idx=0); print(e, e.weight.requires_grad)',
+    'print(F.one_hot(torch.tensor([0, 2, 1])), F.one_hot(torch.tensor([[1], [0]]), num_classes=4).shape, F.one_hot(torch.tensor([1]), -1).dtype)',
+    'try:\n    F.one_hot(torch.tensor([3]), num_classes=2)' + E,
+    'try:\n    F.one_hot(torch.tensor([1.0]))' + E,
+    'x = torch.randn(1, 2, 10); k = 3; c = nn.Conv1d(2, 4, k); y = c(F.pad(x, (k - 1, 0))); print(y.shape); print(nn.Conv1d(2, 4, 4, padding="same")(x).shape)',
+    'x = torch.randn(1, 2, 10); c = nn.Conv1d(2, 4, 3, dilation=2, padding=2); print(c(x).shape, c)',
+    'x = torch.arange(16.).view(1, 1, 4, 4); print(F.interpolate(x, size=(2, 2), mode="bilinear", antialias=True, align_corners=False))',
+    'x = torch.arange(16.).view(1, 1, 16); print(F.interpolate(x, size=5, mode="linear", align_corners=True))',
+    'w = torch.hann_window(8); print(w, torch.hann_window(8, periodic=False)[:3])',
+    'x = torch.randn(64); s = torch.stft(x, n_fft=16, hop_length=4, window=torch.hann_window(16), return_complex=True); print(s.shape, s.dtype, s.abs()[:2, 0].round(decimals=4))',
+    'x = torch.randn(2, 3, 4); ln = nn.LayerNorm([3, 4], elementwise_affine=True); print(ln.weight.shape, ln(x).mean(dim=(1, 2)).abs().max() < 1e-6)',
+    'x = torch.randn(4, 3); print(nn.BatchNorm1d(3, affine=False)(x).mean(0).abs().max() < 1e-6, nn.InstanceNorm1d(3)(x.T[None]).shape)',
+    'm = nn.Sequential(nn.Linear(2, 4), nn.LayerNorm(4), nn.Linear(4, 2)); no_decay = ["bias", "LayerNorm.weight", "1.weight"]; groups = [{"params": [p for n, p in m.named_parameters() if not any(nd in n for nd in no_decay)], "weight_decay": 0.01}, {"params": [p for n, p in m.named_parameters() if any(nd in n for nd in no_decay)], "weight_decay": 0.0}]; print([len(g["params"]) for g in groups]); o = torch.optim.AdamW(groups, lr=1e-3); print(o.param_groups[1]["weight_decay"])',
+    'm = nn.Linear(2, 2); o = torch.optim.AdamW(m.parameters(), lr=1e-3); s = torch.optim.lr_scheduler.LambdaLR(o, lambda step: step / 10); print(o.param_groups[0]["lr"], s.get_last_lr(), o.param_groups[0]["initial_lr"])',
+    'm = nn.Linear(2, 2); o = torch.optim.AdamW(m.parameters(), lr=1e-3)\ntry:\n    s = torch.optim.lr_scheduler.StepLR(o, step_size=2, last_epoch=3)' + E,
+    'm = nn.Linear(2, 2); o = torch.optim.AdamW(m.parameters(), lr=1e-3); s = torch.optim.lr_scheduler.StepLR(o, 2); print(s.state_dict())',
+    'm = nn.Linear(2, 2); o = torch.optim.SGD(m.parameters(), lr=1.0); s = torch.optim.lr_scheduler.ReduceLROnPlateau(o, patience=0, factor=0.5)\nfor v in [1.0, 1.0, 1.0]:\n    s.step(v)\nprint(o.param_groups[0]["lr"], s.get_last_lr())',
+    'm = nn.Linear(2, 2); o = torch.optim.AdamW(m.parameters(), lr=1e-3); print(o.state_dict()["param_groups"][0].keys())',
+]
+
+
+# -- LoRA layers, int8 quantisation arithmetic, rounding, dtype limits ----------------------------
+
+SETUP_23 = "import math\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
+LORA = '''
+class LoRALinear(nn.Linear):
+    def __init__(self, i, o, r=2, alpha=4):
+        super().__init__(i, o)
+        self.lora_A = nn.Parameter(self.weight.new_zeros((r, i)))
+        self.lora_B = nn.Parameter(self.weight.new_zeros((o, r)))
+        self.scaling = alpha / r
+        self.weight.requires_grad = False
+        nn.init.kaiming_uniform_(self.lora_A, a=math.sqrt(5))
+        nn.init.zeros_(self.lora_B)
+        self.merged = False
+    def forward(self, x):
+        result = F.linear(x, self.weight, bias=self.bias)
+        if not self.merged:
+            result += (x @ self.lora_A.transpose(0, 1) @ self.lora_B.transpose(0, 1)) * self.scaling
+        return result
+    def merge(self):
+        self.weight.data += (self.lora_B @ self.lora_A) * self.scaling
+        self.merged = True
+'''
+_S23 = [
+    LORA + 'm = LoRALinear(4, 3); print(m, [n for n, p in m.named_parameters() if p.requires_grad]); x = torch.randn(2, 4); print(torch.equal(m(x), F.linear(x, m.weight, m.bias)))',
+    LORA + 'm = LoRALinear(4, 3); nn.init.normal_(m.lora_B); x = torch.randn(2, 4); y = m(x); m.merge(); print(torch.allclose(y, m(x), atol=1e-5), y.grad_fn.name())',
+    LORA + 'm = LoRALinear(4, 3); x = torch.randn(2, 4); m(x).sum().backward(); print(m.weight.grad, m.lora_B.grad.shape, m.lora_A.grad.abs().sum())',
+    LORA + 'm = nn.Sequential(LoRALinear(4, 3), nn.ReLU()); sd = {k: v for k, v in m.state_dict().items() if "lora_" in k}; print(list(sd)); print(m.load_state_dict(sd, strict=False))',
+    'class LoRAParam(nn.Module):\n    def __init__(self, w, r=2):\n        super().__init__(); self.A = nn.Parameter(torch.zeros(r, w.shape[1])); self.B = nn.Parameter(torch.ones(w.shape[0], r))\n    def forward(self, W):\n        return W + self.B @ self.A\nm = nn.Linear(3, 2); torch.nn.utils.parametrize.register_parametrization(m, "weight", LoRAParam(m.weight)); print(sorted(n for n, _ in m.named_parameters())); print(type(m).__name__, m.weight.shape)',
+    'x = torch.randn(2, 8); s = x.abs().amax(dim=-1, keepdim=True) / 127; q = torch.round(x / s).clamp(-128, 127).to(torch.int8); print(q, q.dtype, (q.float() * s - x).abs().max() < s.max())',
+    'x = torch.randn(4); print(x.to(torch.int8), x.to(torch.uint8), (x * 100).to(torch.int16), torch.tensor([300.]).to(torch.uint8))',
+    'x = torch.tensor([-1.5, -0.5, 0.5, 1.5, 2.5]); print(torch.round(x), x.round(decimals=1), torch.floor(x), torch.trunc(x).to(torch.int32))',
+    bug(FLOAT8, 'print(torch.float8_e4m3fn, torch.tensor([1.0, 2.5]).to(torch.float8_e4m3fn).float())'),
+    'print(torch.iinfo(torch.int8).max, torch.iinfo(torch.uint8).min, torch.finfo(torch.float16).eps, torch.finfo(torch.bfloat16).eps, torch.finfo(torch.float64).resolution)',
+    'x = torch.randn(3, 4); print(torch.quantile(x, 0.5, dim=1), torch.kthvalue(x, 2, dim=1).values, torch.median(x, dim=1).values, x.abs().mean(dim=-1))',
+    'x = torch.randint(-5, 5, (6,), dtype=torch.int8); print(x, x.abs(), x.sum(), x.sum().dtype, x.float().mean())',
+    'x = torch.tensor([1, 2], dtype=torch.int8)\ntry:\n    x.mean()' + E,
+    'x = torch.ones(2, dtype=torch.int8) * 100; print(x + x, (x * 3).dtype, x.to(torch.int32) * 3)',
+]
+
+
+# -- module attributes, registration errors, copies and pickles, devices, dtype moves -------------
+
+SETUP_24 = "import math, copy, pickle, io\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
+_S24 = [
+    'class GPT(nn.Module):\n    pass\ntry:\n    GPT().foo' + E,
+    'm = nn.Linear(2, 2)\ntry:\n    m.add_module("a.b", nn.ReLU())' + E,
+    'm = nn.Linear(2, 2)\ntry:\n    m.add_module("weight", nn.ReLU())' + E,
+    'm = nn.Linear(2, 2)\ntry:\n    m.add_module("x", 3)' + E,
+    'm = nn.Module(); m.register_module("enc", nn.Linear(1, 1)); m.add_module("dec", None); print(m, list(m.named_children()), m.dec)',
+    'class M(nn.Module):\n    def __init__(self):\n        self.l = nn.Linear(1, 1)\ntry:\n    M()' + E,
+    'm = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2)); print([n for n, _ in m.named_buffers()], [n for n, _ in m.named_buffers(recurse=False)], len(list(m.buffers())))',
+    'm = nn.Sequential(nn.Linear(2, 2)); print(list(m.state_dict(prefix="model.")), m.requires_grad_(False) is m, m[0].weight.requires_grad, m.train(False) is m, m.training)',
+    'm = nn.Sequential(nn.Linear(2, 2)); m2 = copy.deepcopy(m); print(m2[0].weight is m[0].weight, torch.equal(m2[0].weight, m[0].weight), m2[0].weight.requires_grad)',
+    'm = nn.Sequential(nn.Linear(2, 2)); b = pickle.dumps(m); m2 = pickle.loads(b); print(type(m2).__name__, torch.equal(m2[0].bias, m[0].bias))',
+    'm = nn.Linear(2, 2); m.register_forward_hook(lambda *a: None); m2 = copy.deepcopy(m); print(len(m2._forward_hooks))',
+    'm = nn.Linear(2, 2); x = torch.randn(1, 2, requires_grad=True); y = m(x); print(m.weight.grad_fn, m.weight.is_leaf, y.is_leaf, x.grad_fn)',
+    'x = torch.ones(2)\ntry:\n    x.to("mps")' + E,
+    'x = torch.ones(2)\ntry:\n    x.to("gpu")' + E,
+    'm = nn.Linear(2, 2).double(); print(m.weight.dtype, m.float().weight.dtype, m.half().bias.dtype, m.bfloat16().weight.dtype, m.to(torch.float32).weight.dtype)',
+    'm = nn.Linear(2, 2); p = m.weight; m.to(torch.float64); print(m.weight is p, p.dtype)',
+    'm = nn.Linear(2, 2); print(m.to("cpu") is m, m.to(torch.device("cpu"), torch.float32) is m, m.cpu() is m, m.type(torch.float64).weight.dtype)',
+    'm = nn.Linear(2, 2)\ntry:\n    m.to(torch.float32, "cpu")' + E,
+    'm = nn.Linear(2, 2); print(m.__class__.__name__, m._get_name(), m.extra_repr(), nn.ReLU().extra_repr(), repr(nn.Module()))',
+    'class Cfg:\n    n_embd = 8\nclass M(nn.Module):\n    def __init__(self, cfg):\n        super().__init__(); self.config = cfg; self.ln = nn.LayerNorm(cfg.n_embd)\nm = M(Cfg()); print(m, m.config.n_embd, hasattr(m, "config"))',
+    'class M(nn.Module):\n    def __init__(self):\n        super().__init__(); self.layers = [nn.Linear(1, 1)]\nm = M(); print(len(list(m.parameters())), m)',
+    'class M(nn.Module):\n    def forward(self, x):\n        return x\nm = M(); print(m(torch.ones(1)), m.forward(torch.ones(1)))\ntry:\n    nn.Module()(torch.ones(1))' + E,
+    'm = nn.Linear(2, 2); print(sum(1 for _ in m.modules()), list(m.children()), [type(x).__name__ for x in nn.Sequential(m, m).modules()])',
+    'm = nn.Linear(2, 2); s = nn.Sequential(m, m); print(len(list(s.named_modules())), len(list(s.named_modules(remove_duplicate=False))), len(list(s.parameters())))',
+    'm = nn.Linear(2, 2); print(m.weight.shape, m.in_features, m.out_features, m.weight.T.shape, m.weight.numel(), m.weight.nbytes if hasattr(m.weight, "nbytes") else None)',
+    'm = nn.Linear(2, 2); print(sum(p.numel() * p.element_size() for p in m.parameters()), sum(b.numel() for b in m.buffers()))',
+]
+
+
+# -- data loading: samplers, random_split, collate functions --------------------------------------
+
+SETUP_25 = "torch.manual_seed(0); nn = torch.nn; F = torch.nn.functional; D = torch.utils.data\n"
+_S25 = [
+    'ds = D.TensorDataset(torch.arange(10).float(), torch.arange(10)); g = torch.Generator().manual_seed(42); dl = D.DataLoader(ds, batch_size=4, shuffle=True, generator=g, drop_last=True)\nfor x, y in dl:\n    print(y)\nprint(len(dl))',
+    'ds = D.TensorDataset(torch.arange(10)); tr, va = D.random_split(ds, [0.8, 0.2], generator=torch.Generator().manual_seed(0)); print(len(tr), len(va), va.indices, type(tr).__name__)',
+    'ds = D.TensorDataset(torch.arange(10)); tr, va = D.random_split(ds, [7, 3], generator=torch.Generator().manual_seed(1)); print(sorted(tr.indices), va.indices)',
+    'seqs = [torch.tensor([1, 2, 3]), torch.tensor([4]), torch.tensor([5, 6])]\ndef collate(batch):\n    return nn.utils.rnn.pad_sequence(batch, batch_first=True, padding_value=0), torch.tensor([len(b) for b in batch])\ndl = D.DataLoader(seqs, batch_size=2, collate_fn=collate)\nfor x, l in dl:\n    print(x, l)',
+    'dl = D.DataLoader([{"a": torch.ones(2), "b": 1}, {"a": torch.zeros(2), "b": 2}], batch_size=2); b = next(iter(dl)); print(b)',
+    'dl = D.DataLoader([(torch.ones(2), "x"), (torch.zeros(2), "y")], batch_size=2); print(next(iter(dl)))',
+    'dl = D.DataLoader(list(range(5)), batch_size=2); print(list(dl), len(dl))',
+    'dl = D.DataLoader(list(range(5)), batch_size=None); print(list(dl)[:2])',
+    's = D.RandomSampler(range(6), generator=torch.Generator().manual_seed(3)); print(list(s)); b = D.BatchSampler(D.SequentialSampler(range(5)), 2, False); print(list(b))',
+    's = D.WeightedRandomSampler([0.1, 0.9, 0.0], 5, replacement=True, generator=torch.Generator().manual_seed(0)); print(list(s))',
+    'class DS(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): return torch.full((2,), float(i))\ndl = D.DataLoader(DS(), batch_size=2, shuffle=False); print([b.tolist() for b in dl])',
+    'class DS(D.IterableDataset):\n    def __iter__(self): return iter(range(5))\nprint(list(D.DataLoader(DS(), batch_size=2)))',
+    'try:\n    D.DataLoader(list(range(4)), batch_size=2, shuffle=True, sampler=D.SequentialSampler(range(4)))' + E,
+    'ds = D.ConcatDataset([D.TensorDataset(torch.arange(3)), D.TensorDataset(torch.arange(3, 5))]); print(len(ds), ds[3], ds.cumulative_sizes)',
+    'print(D.default_collate([torch.tensor(1), torch.tensor(2)]), D.default_collate([1.5, 2.5]), D.default_collate([[1, 2], [3, 4]]))',
+    'print(D.default_collate([np.array([1, 2]), np.array([3, 4])]), D.default_collate(["a", "b"]))',
+]
+
+
+# -- T5 buckets, ALiBi slopes, Whisper sinusoids, BERT buffers, pooling, shifted losses -----------
+
+SETUP_26 = "import math\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
+_S26 = [
+    'def bucket(rel, bidirectional=True, num_buckets=32, max_distance=128):\n    rb = 0\n    if bidirectional:\n        num_buckets //= 2\n        rb += (rel > 0).to(torch.long) * num_buckets\n        rel = torch.abs(rel)\n    else:\n        rel = -torch.min(rel, torch.zeros_like(rel))\n    max_exact = num_buckets // 2\n    is_small = rel < max_exact\n    large = max_exact + (torch.log(rel.float() / max_exact) / math.log(max_distance / max_exact) * (num_buckets - max_exact)).to(torch.long)\n    large = torch.min(large, torch.full_like(large, num_buckets - 1))\n    rb += torch.where(is_small, rel, large)\n    return rb\nctx = torch.arange(6, dtype=torch.long)[:, None]; mem = torch.arange(6, dtype=torch.long)[None, :]; print(bucket(mem - ctx)); print(bucket(torch.tensor([[-200, -20, 0, 20, 200]]), False))',
+    'def get_slopes(n):\n    start = 2 ** (-(2 ** -(math.log2(n) - 3)))\n    return [start * start ** i for i in range(n)]\ns = torch.tensor(get_slopes(8)); print(s); T = 4; alibi = s[:, None, None] * (torch.arange(T)[None, :] - torch.arange(T)[:, None])[None]; print(alibi.shape, alibi[1])',
+    'def sinusoids(length, channels, max_timescale=10000):\n    inc = math.log(max_timescale) / (channels // 2 - 1)\n    inv = torch.exp(-inc * torch.arange(channels // 2))\n    t = torch.arange(length)[:, np.newaxis] * inv[np.newaxis, :]\n    return torch.cat([torch.sin(t), torch.cos(t)], dim=1)\nprint(sinusoids(3, 6).round(decimals=4))',
+    'class Emb(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer("position_ids", torch.arange(8).expand((1, -1)), persistent=False)\n        self.register_buffer("token_type_ids", torch.zeros(self.position_ids.size(), dtype=torch.long), persistent=False)\nm = Emb(); print(m.position_ids, m.position_ids.stride(), m.token_type_ids.shape, list(m.state_dict())); print(m.position_ids[:, 2:5], m.token_type_ids[:, :3].expand(2, 3))',
+    'x = torch.zeros(2, 4); m = torch.tensor([[True, False, True, False], [False] * 4]); print(x.masked_scatter(m, torch.tensor([1., 2., 3.])), torch.ones(3).expand_as(torch.zeros(2, 3)).shape)',
+    'b = torch.tensor([0, 10, 20]); print(torch.bucketize(torch.tensor([-1, 0, 5, 10, 25]), b), torch.bucketize(torch.tensor([10]), b, right=True), torch.searchsorted(b, torch.tensor([15])))',
+    'x = torch.randn(2, 3); print(x.new_full((2,), -100).dtype, x.new_full((2,), 7, dtype=torch.long), x.new_empty(0).shape)',
+    'input_ids = torch.tensor([[101, 7, 8, 102, 0, 0]]); am = (input_ids != 0).long(); tt = torch.zeros_like(input_ids); print(am, tt.dtype, am.sum(dim=1) - 1, input_ids[torch.arange(1), am.sum(dim=1) - 1])',
+    'h = torch.randn(2, 5, 4); am = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]); m = am.unsqueeze(-1).float(); pooled = (h * m).sum(1) / m.sum(1).clamp(min=1e-9); print(pooled.shape, torch.allclose(pooled[1], h[1].mean(0)))',
+    'h = torch.randn(2, 5, 4); last = torch.tensor([2, 4]); print(h[torch.arange(2), last].shape, torch.equal(h[torch.arange(2), last][0], h[0, 2]))',
+    'logits = torch.randn(2, 5, 7); labels = torch.randint(0, 7, (2, 5)); shift_logits = logits[..., :-1, :].contiguous(); shift_labels = labels[..., 1:].contiguous(); loss = nn.CrossEntropyLoss()(shift_logits.view(-1, 7), shift_labels.view(-1)); print(round(loss.item(), 4), shift_logits.is_contiguous(), logits[..., :-1, :].is_contiguous())',
+    'labels = torch.tensor([[1, 2, -100]]); logits = torch.randn(1, 3, 4); print(nn.CrossEntropyLoss(reduction="none")(logits.view(-1, 4), labels.view(-1)))',
+    'x = torch.randn(2, 3, 4); print(x.transpose(1, 2).contiguous().view(2, -1).shape, x.view(-1, x.size(-1)).shape)\ntry:\n    x.view(-1, -1)' + E,
+    'x = torch.randn(2, 3, 4)\ntry:\n    x.view(5, -1)' + E,
+    'x = torch.randn(2, 3, 4)\ntry:\n    x.reshape(7)' + E,
+    'print(torch.cat([torch.ones(2, 3), torch.zeros(2, 3)], dim=-1).shape, torch.cat((torch.ones(1),)).shape)\ntry:\n    torch.cat([])' + E,
+    'x = torch.randn(3, 4); print(x.softmax(-1).argmax(-1), torch.nn.functional.softmax(x, dim=1).max(1)[1], (x.softmax(-1).sum(-1) - 1).abs().max() < 1e-6)',
+]
+
+
 SNIPPETS, BUGS = [], []
 for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP_4, _S4),
                           (SETUP_5, _S5), (SETUP_6, _S6), (SETUP_7, _S7), (SETUP_8, _S8),
                           (SETUP_9, _S9), (SETUP_10, _S10), (SETUP_11, _S11), (SETUP_12, _S12),
                           (SETUP_13, _S13), (SETUP_14, _S14), (SETUP_15, _S15), (SETUP_16, _S16),
                           (SETUP_17, _S17), (SETUP_18, _S18), (SETUP_19, _S19), (SETUP_20, _S20),
-                          (SETUP_21, _S21)]:
+                          (SETUP_21, _S21), (SETUP_22, _S22), (SETUP_23, _S23), (SETUP_24, _S24),
+                          (SETUP_25, _S25), (SETUP_26, _S26)]:
     for _s in _snippets:
         _s = _setup + _s
         if isinstance(_s, bug):
@@ -1231,4 +1390,4 @@ for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP
 
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
-    SNIPPETS, BUGS, at_least=500)
+    SNIPPETS, BUGS, at_least=600)
