@@ -220,3 +220,14 @@ def test_bincount_weights_have_no_derivative():
     assert y.tolist() == [1, 0, 5, 0, 0, 4]
     with pytest.raises(RuntimeError, match="^derivative for aten::bincount is not implemented$"):
         y.sum().backward()
+
+
+def test_sort_results_take_the_inputs_layout_and_topk_is_row_major():
+    # torch allocates sort's results with empty_like(input): its strides where it is dense
+    y = ember.arange(24.).reshape(2, 3, 4).transpose(1, 2)          # strides (12, 1, 4)
+    assert y.sort(1).values.stride() == (12, 1, 4)
+    assert y.sort(2).indices.stride() == (12, 1, 4) and y.argsort(1).stride() == (12, 1, 4)
+    assert ember.ones(3, 1).sort(0).values.stride() == (1, 1)
+    assert ember.ones(2, 3)[:, ::2].sort(0).values.stride() == (2, 1)   # sliced: row-major
+    assert ember.ones(3, 1).topk(2, 0).values.stride() == (1, 1)
+    np.testing.assert_array_equal(y.sort(1).values.numpy(), np.sort(y.numpy(), axis=1))

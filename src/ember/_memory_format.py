@@ -7,6 +7,8 @@ why `x.contiguous(memory_format=channels_last)` prints as `x` does but has other
 """
 import functools
 
+import numpy as np
+
 
 class memory_format:
     """One of `ember.contiguous_format`, `channels_last`, `channels_last_3d`,
@@ -232,3 +234,40 @@ def iterator_layout(xp, result, arrays):
     out = out.transpose([outer.index(d) for d in range(len(shape))])
     out[...] = result
     return out
+
+
+def laid_out_like(array, like=None):
+    """`array` in a fresh layout: `like`'s strides where `like` is non-overlapping and dense
+    (torch's results allocated with empty_like(input): sort's, the CPU flash attention's),
+    else row-major, size-1 dims included (topk, and sort of a sliced or expanded input)."""
+    from ._device import backend_of
+    if isinstance(array, np.generic):           # (NumPy answers some 0-dim results so)
+        return np.asarray(array)
+    backend = backend_of(array)
+    xp = backend.xp
+    if like is not None and like.ndim > 1 and like.size and _non_overlapping_dense(like):
+        strides = [s // like.itemsize for s in like.strides]
+        if list(array.strides) == [s * array.itemsize for s in strides]:
+            return array                        # (already so: no copy)
+        out = backend.strided(xp.empty(array.size, array.dtype), array.dtype, array.shape,
+                              strides, 0)
+        out[...] = array
+        return out
+    if array.ndim > 1 and 1 in array.shape or not array.flags.c_contiguous:
+        out = xp.empty(array.shape, array.dtype)
+        out[...] = array
+        return out
+    return array
+
+
+def _non_overlapping_dense(array):
+    """torch's is_non_overlapping_and_dense: the dims of size > 1, ordered by stride, are laid
+    out like a contiguous tensor's."""
+    item = array.itemsize
+    expected = 1
+    for stride, n in sorted((s // item if s % item == 0 else -1, n)
+                            for n, s in zip(array.shape, array.strides) if n > 1):
+        if stride != expected:
+            return False
+        expected *= n
+    return True

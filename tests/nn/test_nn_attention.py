@@ -429,3 +429,17 @@ def test_sdpa_records_torchs_nodes_and_frees_its_weights():
     # dropout (and other value sizes, broadcast batches) go through torch's math kernel
     math_out = F.scaled_dot_product_attention(q, _t(K), _t(V), dropout_p=0.2)
     assert type(math_out.grad_fn).__name__ == "UnsafeViewBackward0"
+
+
+def test_cpu_flash_attention_output_takes_the_querys_layout():
+    # torch's CPU flash kernel allocates its output with empty_like(query)
+    q = ember.randn(2, 3, 2, 4).transpose(1, 2)            # (2, 2, 3, 4), strides (24, 4, 8, 1)
+    k = ember.randn(2, 2, 3, 4)
+    assert F.scaled_dot_product_attention(q, k, k).stride() == (24, 4, 8, 1)
+    assert F.scaled_dot_product_attention(k, q, q).stride() == (24, 12, 4, 1)
+    assert F.scaled_dot_product_attention(q, q, q, is_causal=True).stride() == (24, 4, 8, 1)
+    sliced = ember.randn(2, 2, 3, 8)[..., :4]              # not dense: row-major output
+    assert F.scaled_dot_product_attention(sliced, k, k).stride() == (24, 12, 4, 1)
+    np.testing.assert_allclose(F.scaled_dot_product_attention(q, k, k).numpy(),
+                               F.scaled_dot_product_attention(q.contiguous(), k, k).numpy(),
+                               rtol=1e-6, atol=1e-6)

@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import _geometry as geo, return_types
 from .._device import backend_of
+from .._memory_format import laid_out_like
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
@@ -118,7 +119,8 @@ def _c_order(array):
 
 def _pair(name, op, input, values, index, d, out):
     """Wrap (values, indices), record the graph and fill `out=` (values, indices)."""
-    v, i = wrap(_c_order(values)), wrap(_c_order(index))
+    like = input._data if name == "sort" else None
+    v, i = wrap(laid_out_like(values, like)), wrap(laid_out_like(index, like))
     if input._requires_grad and _grad_state.enabled and out is None:
         record(op, (input,), (v,), {"dim": d, "self_size": input._data.shape, "indices": i})
     kind = getattr(return_types, name)
@@ -194,9 +196,7 @@ def argsort(input, dim=-1, descending=False, *, stable=False, out=None):
     if out is not None:
         check_out("argsort", out, index.dtype, False)
         return write_out(out, index)
-    if index.__class__ is not np.ndarray:
-        return wrap(_c_order(index))
-    return wrap(np.asarray(index, order="C"))
+    return wrap(laid_out_like(index, input._data))
 
 
 @function()

@@ -8,6 +8,7 @@ import warnings
 from .. import _dtype
 from .._creation import ones, zeros, zeros_like
 from .._geometry import broadcast_shapes
+from .._memory_format import laid_out_like
 from .._ops._op import Op
 from .._ops.activations import apply
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
@@ -180,8 +181,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             k_full, v_full = _repeat_heads(query, key, value)
             weights = _attention_weights(query, k_full, attn_mask, is_causal, scale)
             out = weights.matmul(v_full)
+        # (torch's kernel allocates its output with empty_like(query))
         return apply(ScaledDotProductFlashAttentionForCpu, (query, key, value, attn_mask),
-                     out._data, {"scale": scale, "is_causal": is_causal, "_weights": weights})
+                     laid_out_like(out._data, query._data),
+                     {"scale": scale, "is_causal": is_causal, "_weights": weights})
     if enable_gqa and query.ndim >= 3 and key.ndim >= 3 and value.ndim >= 3:
         key, value = _repeat_heads(query, key, value)
     weights = _attention_weights(query, key, attn_mask, is_causal, scale)
