@@ -46,6 +46,7 @@ class bug:
 
 
 
+
 # -- causal self-attention, masks, finfo ----------------------------------------------------------
 
 SETUP_1 = "import math\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
@@ -1373,6 +1374,31 @@ _S26 = [
 ]
 
 
+# -- strides along library forward passes ---------------------------------------------------------
+
+SETUP_27 = "torch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\nx = torch.randn(2, 3, 4)\n"
+_S27 = [
+    'print(x.unsqueeze(0).stride(), x.unsqueeze(1).stride(), x.unsqueeze(-1).stride(), x[None].stride(), x[:, None].stride(), x[..., None].stride())',
+    'print(torch.ones(4, 4).view(1, 1, 4, 4).stride(), torch.tril(torch.ones(4, 4)).view(1, 1, 4, 4).stride(), x[:1].stride(), x[:, :1].stride(), x[0:1, 0:1].squeeze().stride())',
+    'print(x.squeeze().stride(), x[:1].squeeze(0).stride(), x[:, :1, :].squeeze(1).stride(), torch.ones(1, 3, 1).squeeze().stride(), torch.ones(1, 3, 1).squeeze(-1).stride())',
+    'print(torch.stack([x, x]).stride(), torch.stack([x, x], 1).stride(), torch.stack([x, x], -1).stride(), torch.cat([x, x], 1).stride())',
+    'print(x.permute(0, 2, 1).reshape(2, 12).stride(), x.transpose(0, 1).reshape(3, 8).stride(), x.transpose(0, 1).flatten(1).stride(), x.t().stride() if x.dim() == 2 else x[0].t().stride())',
+    'q, k, v = x.split(1, dim=1); print(q.stride(), q.shape, x.chunk(2, dim=-1)[1].stride(), x.unbind(1)[0].stride(), x.narrow(1, 1, 2).stride())',
+    'print(x[0].stride(), x[:, 0].stride(), x[..., 0].stride(), x[:, 1:].stride(), x[:, ::2].stride(), x[:, [0, 2]].stride(), x[torch.tensor([1, 0])].stride())',
+    'e = x[:, :1].expand(2, 5, 4); print(e.stride(), e.contiguous().stride(), e.reshape(10, 4).stride(), e.clone().stride())',
+    'print((x + 1).stride(), (x.transpose(1, 2) + 1).stride(), (x.transpose(1, 2) * x.transpose(1, 2)).stride(), (x.permute(2, 0, 1) + torch.ones(1)).stride(), (x[:, :1] + x).stride())',
+    'print(x.transpose(1, 2).softmax(-1).stride(), F.gelu(x.transpose(1, 2)).stride(), x.transpose(1, 2).sum(-1).stride(), x.transpose(1, 2).float().stride(), x.transpose(1, 2).to(torch.float64).stride())',
+    'print(x.transpose(1, 2).clone().stride(), torch.empty_like(x.transpose(1, 2)).stride(), torch.zeros_like(x.permute(2, 0, 1)).stride(), x.transpose(1, 2).contiguous().stride())',
+    'print((x @ x.transpose(1, 2)).stride(), (x.transpose(1, 2) @ x).stride(), torch.bmm(x, x.transpose(1, 2)).stride(), nn.Linear(4, 5)(x).stride(), nn.Linear(4, 5)(x.transpose(0, 1)).stride())',
+    'print(nn.LayerNorm(4)(x.transpose(0, 1)).stride(), F.dropout(x.transpose(1, 2), 0.0).stride(), x.transpose(1, 2).masked_fill(torch.zeros(1, dtype=torch.bool), 0).stride(), torch.where(x > 0, x, 0.).stride())',
+    'print(x.view(2, 3, 2, 2).permute(0, 2, 1, 3).stride(), x.view(2, 3, 2, 2).transpose(1, 2).contiguous().view(2, 2, 6).stride(), x.reshape(2, 3, 2, 2).transpose(1, 2).reshape(2, 2, 6).stride())',
+    'print(F.scaled_dot_product_attention(x[None], x[None], x[None]).stride(), F.scaled_dot_product_attention(x[None].transpose(1, 2), x[None].transpose(1, 2), x[None].transpose(1, 2)).stride())',
+    'print(F.pad(x, (1, 1)).stride(), F.interpolate(x, scale_factor=2).stride(), x.repeat(1, 2, 1).stride(), x.repeat_interleave(2, 1).stride(), x.flip(1).stride(), x.roll(1, 1).stride())',
+    'print(x.cumsum(1).stride(), x.transpose(1, 2).cumsum(1).stride(), x.max(1).values.stride(), x.mean(1, keepdim=True).stride(), x.topk(2, dim=-1).values.stride(), x.sort(1).values.stride(), x.argmax(-1, keepdim=True).stride())',
+    'y = x.transpose(1, 2); print(y.max(1).values.stride(), y.mean(1, keepdim=True).stride(), y.sort(1).values.stride(), y.topk(2, 1).indices.stride(), y.cumsum(2).stride(), y.norm(dim=1).stride())',
+]
+
+
 SNIPPETS, BUGS = [], []
 for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP_4, _S4),
                           (SETUP_5, _S5), (SETUP_6, _S6), (SETUP_7, _S7), (SETUP_8, _S8),
@@ -1380,7 +1406,7 @@ for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP
                           (SETUP_13, _S13), (SETUP_14, _S14), (SETUP_15, _S15), (SETUP_16, _S16),
                           (SETUP_17, _S17), (SETUP_18, _S18), (SETUP_19, _S19), (SETUP_20, _S20),
                           (SETUP_21, _S21), (SETUP_22, _S22), (SETUP_23, _S23), (SETUP_24, _S24),
-                          (SETUP_25, _S25), (SETUP_26, _S26)]:
+                          (SETUP_25, _S25), (SETUP_26, _S26), (SETUP_27, _S27)]:
     for _s in _snippets:
         _s = _setup + _s
         if isinstance(_s, bug):
