@@ -318,3 +318,15 @@ def test_rrelu_answers_row_major():
     np.testing.assert_allclose(F.rrelu(g).numpy(), np.where(g.numpy() > 0, g.numpy(),
                                                             g.numpy() * (1 / 8 + 1 / 3) / 2),
                                rtol=1e-6)
+
+
+def test_stack_of_non_channels_last_inputs_is_row_major():
+    x = ember.arange(24.).reshape(2, 3, 4)
+    y = x.transpose(1, 2)                               # strides (12, 1, 4)
+    s = ember.stack([y, y], 1)
+    assert s.stride() == (24, 12, 3, 1)
+    np.testing.assert_array_equal(s.numpy(), np.stack([y.numpy(), y.numpy()], 1))
+    assert ember.stack([x.permute(2, 0, 1)] * 2).stride() == (24, 6, 3, 1)
+    c = ember.randn(2, 3, 4, 5).to(memory_format=ember.channels_last)
+    assert ember.stack([c[0], c[0]]).stride() == (60, 20, 5, 1)    # 3-D: not channels-last
+    assert ember.stack([c, c]).stride() == (120, 60, 1, 15, 3)      # channels-last kept

@@ -155,6 +155,11 @@ def stack(tensors, dim=0, *, out=None):
     common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
     xp, arrays = arrays_for(tensors, common)
     result = xp.stack(arrays, axis=d)
+    if not result.flags.c_contiguous and all(_mf.suggested(a) is _mf.contiguous_format
+                                             for a in arrays):
+        # torch's result is row-major where no input is channels-last (NumPy would keep,
+        # say, transposed inputs' order)
+        result = _mf.row_major(xp, result)
     return _finish_join(Stack, tensors, result, {"dim": d}, out, "stack")
 
 
