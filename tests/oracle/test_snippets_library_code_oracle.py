@@ -47,6 +47,7 @@ class bug:
 
 
 
+
 # -- causal self-attention, masks, finfo ----------------------------------------------------------
 
 SETUP_1 = "import math\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
@@ -1399,6 +1400,29 @@ _S27 = [
 ]
 
 
+# -- strides of op results on transposed, permuted and channels-last inputs -----------------------
+
+SETUP_28 = "torch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\nx = torch.randn(2, 3, 4); y = x.transpose(1, 2); p = x.permute(2, 0, 1)\n"
+_S28 = [
+    'print(y.exp().stride(), p.abs().stride(), (y > 0).stride(), y.clamp(0, 1).stride(), y.pow(2).stride(), (y * 2).stride(), y.neg().stride(), y.sign().stride())',
+    'print((y + y).stride(), (y + p.permute(1, 2, 0)).stride(), (y + torch.ones(4, 1)).stride(), (y + torch.ones(3)).stride(), (p + 1.0).stride(), torch.maximum(y, y).stride())',
+    'print(y.masked_fill(y > 0, 0.).stride(), torch.where(y > 0, y, 0.).stride(), torch.where(y > 0, y, x.transpose(1, 2).contiguous()).stride(), y.type_as(torch.ones(1).double()).stride(), y.to(torch.int32).stride())',
+    'print(y.tril().stride(), y.triu(1).stride(), y.flip(1).stride(), y.roll(1, 2).stride(), y.repeat(1, 1, 2).stride(), y.tile(2).stride(), F.pad(y, (1, 0)).stride())',
+    'print(y.cumsum(1).stride(), y.cumprod(2).stride(), y.cummax(1).values.stride(), y.logcumsumexp(2).stride(), y.softmax(1).stride(), y.log_softmax(-1).stride(), F.normalize(y, dim=1).stride())',
+    'print(y.sum(1, keepdim=True).stride(), y.mean(-1).stride(), y.amax(1).stride(), y.max(-1).indices.stride(), y.argmax(1).stride(), y.std(2).stride(), y.norm(dim=-1, keepdim=True).stride(), y.prod(1).stride())',
+    'print(y.topk(2, 2).values.stride(), y.kthvalue(2, 1).values.stride(), y.median(1).values.stride(), y.mode(2).values.stride(), y.min(1).values.stride())',
+    'print(torch.cat([y, y], 0).stride(), torch.cat([y, y], 2).stride(), torch.cat([y, x.transpose(1, 2).contiguous()], 1).stride(), torch.stack([y, y], 1).stride(), torch.stack([p, p]).stride())',
+    'print(y.gather(1, torch.zeros(2, 1, 3, dtype=torch.long)).stride(), y.scatter(1, torch.zeros(2, 1, 3, dtype=torch.long), 1.0).stride(), y.index_select(1, torch.tensor([0, 2])).stride(), y[:, [0, 2]].stride(), y[y > 0].stride())',
+    'print((y @ x).stride(), torch.matmul(p, p.transpose(1, 2)).stride(), torch.einsum("bij,bjk->bik", y, x).stride(), torch.baddbmm(torch.zeros(2, 4, 4), y, x).stride(), nn.Linear(3, 5)(y).stride(), nn.Linear(2, 5)(p).stride())',
+    'print(F.gelu(p).stride(), F.silu(y).stride(), F.dropout(p, 0.5).stride(), nn.LayerNorm(3)(y).stride(), nn.LayerNorm(2)(p).stride(), nn.RMSNorm(3)(y).stride(), nn.GroupNorm(1, 4)(y).stride())',
+    'c = torch.randn(2, 3, 4, 5).to(memory_format=torch.channels_last); print(c.stride(), nn.Conv2d(3, 6, 3)(c).stride(), F.relu(c).stride(), (c + 1).stride(), nn.BatchNorm2d(3)(c).stride(), F.max_pool2d(c, 2).stride(), F.adaptive_avg_pool2d(c, 1).stride(), F.interpolate(c, scale_factor=2).stride())',
+    'c = torch.randn(2, 3, 4, 5).to(memory_format=torch.channels_last); print(nn.GroupNorm(1, 3)(c).stride(), c.sum(1).stride(), c.mean((2, 3)).stride(), c.flatten(1).stride(), c.contiguous().stride(), c.clone().stride(), torch.cat([c, c], 1).stride())',
+    'print(torch.outer(x[0, 0], x[0, 1]).stride(), F.one_hot(torch.tensor([[1, 0]]), 3).stride(), nn.Embedding(5, 3)(torch.tensor([[1, 2]]).t()).stride(), torch.diag_embed(y[..., 0]).stride(), y.diagonal(dim1=1, dim2=2).stride())',
+    'g = x.clone().requires_grad_(); (g.transpose(1, 2) * 2).sum().backward(); print(g.grad.stride()); g2 = x.transpose(1, 2).clone().requires_grad_(); (g2 * 2).sum().backward(); print(g2.grad.stride(), g2.stride())',
+    'g = torch.randn(4, 3, requires_grad=True); l = nn.Linear(3, 2); l(g.t().t()).sum().backward(); print(l.weight.grad.stride(), g.grad.stride()); w = torch.randn(3, 4).t().requires_grad_(); (w @ torch.ones(3, 2)).sum().backward(); print(w.grad.stride(), w.stride())',
+]
+
+
 SNIPPETS, BUGS = [], []
 for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP_4, _S4),
                           (SETUP_5, _S5), (SETUP_6, _S6), (SETUP_7, _S7), (SETUP_8, _S8),
@@ -1406,7 +1430,7 @@ for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP
                           (SETUP_13, _S13), (SETUP_14, _S14), (SETUP_15, _S15), (SETUP_16, _S16),
                           (SETUP_17, _S17), (SETUP_18, _S18), (SETUP_19, _S19), (SETUP_20, _S20),
                           (SETUP_21, _S21), (SETUP_22, _S22), (SETUP_23, _S23), (SETUP_24, _S24),
-                          (SETUP_25, _S25), (SETUP_26, _S26), (SETUP_27, _S27)]:
+                          (SETUP_25, _S25), (SETUP_26, _S26), (SETUP_27, _S27), (SETUP_28, _S28)]:
     for _s in _snippets:
         _s = _setup + _s
         if isinstance(_s, bug):
