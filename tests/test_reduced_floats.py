@@ -252,3 +252,14 @@ def test_half_precision_logsumexp_rounds_each_step():
     np.testing.assert_array_equal(got.float().numpy(), want)
     once = r(np.log(np.exp(x.astype(F32) - m).sum(-1, keepdims=True)) + m)
     assert not np.array_equal(want, once)       # the data tell the two apart
+
+
+def test_half_precision_gradient_norms_compute_in_float32():
+    # clip_grad_norm_/get_total_norm (and pairwise_distance) round each norm once, as
+    # torch's vector_norm does; squares summed in bfloat16 would drift
+    g = [np.array([-1.1328125, 0.74609375], BF16), np.array([-1.78125, -3.015625], BF16)]
+    norms = [np.sqrt((a.astype(F32) ** 2).sum()).astype(BF16) for a in g]
+    want = np.sqrt((np.array(norms, F32) ** 2).sum()).astype(BF16)
+    got = ember.nn.utils.get_total_norm([ember.tensor(a.astype(F32)).to(ember.bfloat16)
+                                         for a in g])
+    assert got.dtype == ember.bfloat16 and got.float().item() == float(want) == 3.75

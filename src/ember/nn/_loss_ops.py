@@ -521,6 +521,8 @@ def vector_norm(input, p, dims, keepdim=False):
     x = input._data
     xp = backend_of(x).xp
     a = xp.abs(x)
+    if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
+        a = a.astype(_np.float32)   # half precision: computed in float32, rounded once
     if p == float("inf"):
         result = a.max(axis=dims, keepdims=keepdim) if x.size else a.sum(dims, keepdims=keepdim)
     elif p == 0:
