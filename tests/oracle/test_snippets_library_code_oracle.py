@@ -48,6 +48,7 @@ class bug:
 
 
 
+
 # -- causal self-attention, masks, finfo ----------------------------------------------------------
 
 SETUP_1 = "import math\ntorch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
@@ -1423,6 +1424,35 @@ _S28 = [
 ]
 
 
+# -- optimizer variants, state dicts, schedules; clipping bfloat16 gradients ----------------------
+
+SETUP_29 = "torch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\nm = nn.Linear(3, 2); m(torch.randn(4, 3)).sum().backward()\n"
+_S29 = [
+    'o = torch.optim.AdamW(m.parameters(), lr=0.1, amsgrad=True, maximize=True); o.step(); print(o.state_dict()["state"][0].keys(), m.bias)',
+    'o = torch.optim.AdamW(m.parameters(), lr=torch.tensor(0.01)); o.step(); print(o.param_groups[0]["lr"], m.bias)',
+    'o = torch.optim.AdamW(m.parameters(), lr=0.01); o.step(); print(o.state_dict())',
+    'o = torch.optim.SGD([m.weight], lr=0.1); o.add_param_group({"params": [m.bias], "lr": 0.5}); o.step(); print([g["lr"] for g in o.param_groups], m.bias, len(o.param_groups))',
+    'o = torch.optim.SGD([m.weight], lr=0.1)\ntry:\n    o.add_param_group({"params": [m.weight]})' + E,
+    'w = nn.Parameter(torch.randn(3, 4).t()); (w * w).sum().backward(); o = torch.optim.AdamW([w], lr=0.1); o.step(); print(w.stride(), o.state[w]["exp_avg"].stride(), w.grad.stride())',
+    'ps = [nn.Parameter(torch.randn(2).bfloat16()) for _ in range(2)]\nfor p in ps: (p.float() ** 2).sum().backward()\nprint(torch.nn.utils.clip_grad_norm_(ps, 0.1, foreach=True), ps[0].grad)',
+    'o = torch.optim.Adam(m.parameters(), lr=0.1, weight_decay=0.1, capturable=False, differentiable=False); o.step(); print(m.weight[0])',
+    'o = torch.optim.RMSprop(m.parameters(), lr=0.01, momentum=0.9, centered=True); o.step(); o.step(); print(m.weight[0], sorted(o.state[m.weight]))',
+    'o = torch.optim.Adagrad(m.parameters(), lr=0.1); o.step(); print(m.bias, o.state[m.bias]["sum"])',
+    'o = torch.optim.NAdam(m.parameters(), lr=0.1); o.step(); print(m.bias); o2 = torch.optim.RAdam(m.parameters(), lr=0.1, decoupled_weight_decay=True, weight_decay=0.1); o2.step(); print(m.bias)',
+    'o = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9, nesterov=True, dampening=0); o.step(); o.step(); print(m.bias, o.state[m.bias]["momentum_buffer"])',
+    'try:\n    torch.optim.SGD(m.parameters(), lr=0.1, nesterov=True)' + E,
+    'o = torch.optim.Adafactor(m.parameters(), lr=0.01) if hasattr(torch.optim, "Adafactor") else None; o.step(); print(m.bias, sorted(o.state[m.weight]))',
+    'o = torch.optim.AdamW(m.parameters()); print(repr(o).splitlines()[:4])',
+    'o = torch.optim.AdamW(m.parameters()); o.zero_grad(); print(m.weight.grad); o.step(); print(o.state)',
+    'o = torch.optim.AdamW(m.parameters(), lr=0.1); o.step(); sd = o.state_dict(); o2 = torch.optim.AdamW(m.parameters(), lr=0.1); o2.load_state_dict(sd); print(o2.state[m.weight]["step"], o2.state[m.weight]["step"].dtype)',
+    'o = torch.optim.AdamW(m.parameters(), lr=0.1)\ntry:\n    o.load_state_dict({"state": {}, "param_groups": [{"params": [0]}]})' + E,
+    'lrs = []; o = torch.optim.SGD(m.parameters(), lr=1.0); s = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2)\nfor _ in range(6):\n    o.step(); s.step(); lrs.append(round(s.get_last_lr()[0], 4))\nprint(lrs)',
+    'o = torch.optim.SGD(m.parameters(), lr=1.0); s = torch.optim.lr_scheduler.PolynomialLR(o, total_iters=4, power=2.0)\nfor _ in range(5):\n    o.step(); s.step()\nprint(s.get_last_lr(), s.last_epoch)',
+    'o = torch.optim.SGD(m.parameters(), lr=1.0); s = torch.optim.lr_scheduler.MultiStepLR(o, milestones=[1, 3], gamma=0.1)\nfor _ in range(4):\n    o.step(); s.step()\nprint(s.get_last_lr(), s.state_dict()["milestones"])',
+    'o = torch.optim.SGD(m.parameters(), lr=1.0); s = torch.optim.lr_scheduler.ExponentialLR(o, 0.5); s.step()\nprint(s.get_last_lr(), o.param_groups[0]["lr"])',
+]
+
+
 SNIPPETS, BUGS = [], []
 for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP_4, _S4),
                           (SETUP_5, _S5), (SETUP_6, _S6), (SETUP_7, _S7), (SETUP_8, _S8),
@@ -1430,7 +1460,8 @@ for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP
                           (SETUP_13, _S13), (SETUP_14, _S14), (SETUP_15, _S15), (SETUP_16, _S16),
                           (SETUP_17, _S17), (SETUP_18, _S18), (SETUP_19, _S19), (SETUP_20, _S20),
                           (SETUP_21, _S21), (SETUP_22, _S22), (SETUP_23, _S23), (SETUP_24, _S24),
-                          (SETUP_25, _S25), (SETUP_26, _S26), (SETUP_27, _S27), (SETUP_28, _S28)]:
+                          (SETUP_25, _S25), (SETUP_26, _S26), (SETUP_27, _S27), (SETUP_28, _S28),
+                          (SETUP_29, _S29)]:
     for _s in _snippets:
         _s = _setup + _s
         if isinstance(_s, bug):
