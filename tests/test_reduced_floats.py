@@ -263,3 +263,17 @@ def test_half_precision_gradient_norms_compute_in_float32():
     got = ember.nn.utils.get_total_norm([ember.tensor(a.astype(F32)).to(ember.bfloat16)
                                          for a in g])
     assert got.dtype == ember.bfloat16 and got.float().item() == float(want) == 3.75
+
+
+def test_half_precision_losses_reduce_in_float32():
+    # each loss element is rounded to bfloat16, then summed in float32 and rounded once
+    # (a bfloat16 running sum over 256 elements drifts by several percent)
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((2, 4, 64)).astype(BF16)
+    sq = ((a.astype(F32) - b.astype(F32)).astype(BF16).astype(F32) ** 2).astype(BF16)
+    want = sq.astype(F32).mean().astype(BF16)
+    ta, tb = (ember.tensor(v.astype(F32)).to(ember.bfloat16) for v in (a, b))
+    got = ember.nn.functional.mse_loss(ta, tb)
+    assert got.float().item() == float(want)
+    got_sum = ember.nn.functional.mse_loss(ta, tb, reduction="sum")
+    assert got_sum.float().item() == float(sq.astype(F32).sum().astype(BF16))

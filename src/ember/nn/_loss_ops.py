@@ -21,11 +21,13 @@ def check_reduction(reduction):
 
 
 def _reduce(xp, losses, reduction):
-    if reduction == "mean":
-        return xp.asarray(losses.mean(), dtype=losses.dtype)
-    if reduction == "sum":
-        return xp.asarray(losses.sum(), dtype=losses.dtype)
-    return losses
+    if reduction == "none":
+        return losses
+    # (half-precision losses are summed in float32 and rounded once, as torch's reductions)
+    acc = losses.astype(_np.float32) if losses.dtype.itemsize == 2 and \
+        losses.dtype.kind in "fV" else losses
+    total = acc.mean() if reduction == "mean" else acc.sum()
+    return xp.asarray(total).astype(losses.dtype)
 
 
 def _spread(grad, shape, reduction, count):
