@@ -20,6 +20,9 @@ pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
 # what prints an exception raised by the snippet's last statement
 E = '\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0])'
 
+BF16_PROD = "bfloat16 prod: torch's vectorized kernel multiplies in lanes (not emulated)"
+BF16_BATCH_NORM = ("bfloat16 batch_norm in training: a last-bit difference of torch's "
+                   "mixed-precision kernel")
 FLOAT8 = "ember has no float8 dtypes (torch.float8_e4m3fn, ...)"
 META = "ember cannot compute on the meta device (no shape-only tensors)"
 HALF_LOG_SOFTMAX = ("half-precision log_softmax: torch's vectorized kernel differs from "
@@ -42,6 +45,7 @@ class bug:
 
     def __radd__(self, setup):
         return bug(self.reason, setup + self.snippet)
+
 
 
 
@@ -1453,6 +1457,24 @@ _S29 = [
 ]
 
 
+# -- bfloat16 reductions, matmuls, norms, losses, convolutions and pointwise ops ------------------
+
+SETUP_30 = "torch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\nx = torch.randn(4, 64).bfloat16(); w = torch.randn(16, 64).bfloat16()\n"
+_S30 = [
+    'print(x.sum(), x.mean(), x.sum(1)[:3], x.mean(0)[:3], x.var(1)[:3], x.std(), x.norm(dim=1)[:3])',
+    'print(F.linear(x, w)[0, :4], F.linear(x, w, torch.ones(16).bfloat16())[1, :4], (x @ w.t())[2, :4])',
+    'print(torch.einsum("ik,jk->ij", x, w)[0, :4], torch.bmm(x[None], w.t()[None])[0, 3, :4], torch.addmm(torch.ones(16).bfloat16(), x, w.t())[0, :3])',
+    'print(F.layer_norm(x, (64,))[0, :4], F.rms_norm(x, (64,))[0, :4], F.normalize(x, dim=-1)[0, :4], F.group_norm(x.view(4, 8, 8), 2)[0, 0, :4])',
+    'print(F.mse_loss(x, x.flip(0)), F.l1_loss(x, x.flip(0)), F.smooth_l1_loss(x, x.flip(0)), F.cross_entropy(x, torch.arange(4)), F.binary_cross_entropy_with_logits(x, (x > 0).bfloat16()))',
+    bug(BF16_PROD, 'print(x.cumsum(1)[0, -4:], x.softmax(-1).max(-1).values, x.logsumexp(-1), x.amax(1), x.prod(1)[:2])'),
+    'c = nn.Conv2d(4, 4, 3).bfloat16(); print(c(x.view(1, 4, 4, 16))[0, 0, 0, :4])',
+    bug(BF16_BATCH_NORM, 'bn = nn.BatchNorm1d(64).bfloat16(); bn.running_mean.fill_(0.1); bn.eval(); print(bn(x)[0, :4]); bn.train(); print(bn(x)[0, :4], bn.running_var[:3])'),
+    'print(F.interpolate(x.view(1, 1, 4, 64), scale_factor=0.5, mode="bilinear")[0, 0, 0, :4], F.avg_pool1d(x[None], 4)[0, 0, :4], F.adaptive_avg_pool1d(x[None], 3)[0, 0])',
+    'print(torch.nn.functional.gelu(x)[0, :4], x.sigmoid()[0, :4], x.tanh()[0, :4], F.silu(x)[0, :4], x.exp()[0, :4], x.rsqrt()[0, :4], x.sqrt()[0, :4])',
+    'print((x * 0.125 + 1)[0, :4], (x / 3)[0, :4], x.pow(3)[0, :4], (x ** 0.5)[0, :2], torch.addcmul(x, x, x, value=0.5)[0, :4], torch.lerp(x, w[:4], 0.3)[0, :4])',
+]
+
+
 SNIPPETS, BUGS = [], []
 for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP_4, _S4),
                           (SETUP_5, _S5), (SETUP_6, _S6), (SETUP_7, _S7), (SETUP_8, _S8),
@@ -1461,7 +1483,7 @@ for _setup, _snippets in [(SETUP_1, _S1), (SETUP_2, _S2), (SETUP_3, _S3), (SETUP
                           (SETUP_17, _S17), (SETUP_18, _S18), (SETUP_19, _S19), (SETUP_20, _S20),
                           (SETUP_21, _S21), (SETUP_22, _S22), (SETUP_23, _S23), (SETUP_24, _S24),
                           (SETUP_25, _S25), (SETUP_26, _S26), (SETUP_27, _S27), (SETUP_28, _S28),
-                          (SETUP_29, _S29)]:
+                          (SETUP_29, _S29), (SETUP_30, _S30)]:
     for _s in _snippets:
         _s = _setup + _s
         if isinstance(_s, bug):
