@@ -12,7 +12,7 @@ and only while a dual level is open, so that ordinary ops pay nothing for it:
 - Entering the level replaces every public operator (the functions of `ember`,
   `ember.nn.functional`, `ember.linalg`, `ember.special`, `ember.fft`, the methods, operators
   and view properties of `Tensor`, and `autograd.Function.apply`) by a wrapper; leaving it puts
-  the originals back. A wrapper given no dual tensor calls the original at once.
+  the originals back (see `_patch_ops`, NOTE [ Patching the public operators ]). A wrapper given no dual tensor calls the original at once.
 - Given a dual tensor, the wrapper runs the operator itself once on the real arguments (so the
   result, its views, its in-place effects, its backward graph and its errors are exactly the
   plain operator's), and once more on copies: each dual argument becomes a fresh leaf that
@@ -36,10 +36,10 @@ when the level is left, as torch drops them. Computing a tangent costs one more 
 backward passes of the operator; forward AD here is for correctness, not speed.
 """
 import functools
-import sys
-import types
 import weakref
 from typing import NamedTuple
+
+from .. import _patch_ops
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
            "unpack_dual", "dual_level"]
@@ -50,7 +50,6 @@ _tangents = {}          # id(tensor) -> (weak reference to it, its tangent)
 
 class _State:
     busy = False        # a wrapper is running: the others call their original at once
-    patches = None      # [(owner, name, original, wrapper)] once built
 
 
 _state = _State()
@@ -428,7 +427,7 @@ def _write_tangent(x, jt):
             tangent.copy_(jt)
 
 
-# -- installing the wrappers ------------------------------------------------------------------
+# -- installing the wrappers (NOTE [ Patching the public operators ]) -------------------------
 
 # Tensor attributes that are not operators on its values (or must see the real tensor).
 _NOT_WRAPPED = frozenset((
@@ -440,60 +439,34 @@ _NOT_WRAPPED = frozenset((
     "__class_getitem__", "backward", "register_hook", "register_post_accumulate_grad_hook",
     "retain_grad", "numpy", "tolist", "item", "data_ptr", "untyped_storage", "storage",
     "size", "dim", "stride", "numel", "is_contiguous"))
-_VIEW_PROPERTIES = ("T", "mT", "H", "mH", "real", "imag")
+_VIEW_PROPERTIES = frozenset(("T", "mT", "H", "mH", "real", "imag"))
 
 
-def _build():
-    import ember
-    from .. import fft, linalg, special
-    from .._tensor import Tensor
-    from ..nn import _rnn_ops, functional
-    from .function import Function
-    patches = []
-    for module in (ember, functional, linalg, special, fft, _rnn_ops):
-        for name, obj in vars(module).items():
-            if not name.startswith("_") and isinstance(obj, types.FunctionType):
-                patches.append((module, name, obj, _wrapped(obj)))
-    for name, obj in vars(Tensor).items():
-        if name in _NOT_WRAPPED or (name.startswith("_") and not name.startswith("__")):
-            continue
-        if isinstance(obj, types.FunctionType):
-            patches.append((Tensor, name, obj, _wrapped(obj)))
-        elif name in _VIEW_PROPERTIES and isinstance(obj, property):
-            patches.append((Tensor, name, obj,
-                            property(_wrapped(obj.fget), obj.fset, obj.fdel, obj.__doc__)))
-    # nn modules that keep a functional as a class attribute (Conv2d._function = F.conv2d)
-    # (or the function that nn.functional's entry wraps, as autocast's wrappers do)
-    wrappers = {}
-    for _, _, original, wrapper in patches:
-        while original is not None:
-            wrappers.setdefault(id(original), wrapper)
-            original = getattr(original, "__wrapped__", None)
-    from .. import nn
-    # ... or as a global of their module (rnn.py's `cat`)
-    for name, module in list(sys.modules.items()):
-        if name.startswith("ember.nn.modules.") and module is not None:
-            for key, obj in vars(module).items():
-                wrapper = wrappers.get(id(obj)) if isinstance(obj, types.FunctionType) else None
-                if wrapper is not None:
-                    patches.append((module, key, obj, wrapper))
-    seen = set()
-    for module_class in vars(nn).values():
-        if not (isinstance(module_class, type) and issubclass(module_class, nn.Module)):
-            continue
-        for cls in module_class.__mro__:
-            if cls in seen or not cls.__module__.startswith("ember."):
-                continue
-            seen.add(cls)
-            for name, obj in vars(cls).items():
-                inner = obj.__func__ if isinstance(obj, staticmethod) else obj
-                wrapper = wrappers.get(id(inner))
-                if wrapper is not None:
-                    patches.append((cls, name, obj, staticmethod(wrapper)
-                                    if isinstance(obj, staticmethod) else wrapper))
-    apply = Function.__dict__["apply"]
-    patches.append((Function, "apply", apply, classmethod(_custom_function(apply.__func__))))
-    return patches
+class _Layer(_patch_ops.Layer):
+    """Forward AD's wrappers: every public operator on values, and Function.apply."""
+
+    priority = 0
+
+    def wants(self, owner, name, original):
+        from .._tensor import Tensor
+        from . import function
+        if owner is Tensor:
+            if isinstance(original, property):
+                return name in _VIEW_PROPERTIES
+            return name not in _NOT_WRAPPED
+        if owner is function.Function:
+            return True
+        return not owner.__name__.startswith("ember.autograd")
+
+    def wrap(self, owner, name, inner):
+        if isinstance(inner, property):
+            return property(_wrapped(inner.fget), inner.fset, inner.fdel, inner.__doc__)
+        if isinstance(inner, classmethod):          # Function.apply
+            return classmethod(_custom_function(inner.__func__))
+        return _wrapped(inner)
+
+
+_layer = _Layer()
 
 
 def _custom_function(apply):
@@ -513,19 +486,8 @@ def _custom_function(apply):
 
 
 def _install():
-    if _state.patches is None:
-        _state.patches = _build()
-    for owner, name, _, wrapper in _state.patches:
-        _put(owner, name, wrapper)
+    _patch_ops.activate(_layer)
 
 
 def _uninstall():
-    for owner, name, original, _ in _state.patches or ():
-        _put(owner, name, original)
-
-
-def _put(owner, name, value):
-    if isinstance(owner, types.ModuleType):
-        vars(owner)[name] = value
-    else:
-        setattr(owner, name, value)
+    _patch_ops.deactivate(_layer)

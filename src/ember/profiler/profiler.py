@@ -15,6 +15,7 @@ import functools
 import threading
 import time
 
+from .. import _patch_ops
 from ._events import EventList, FunctionEvent
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "schedule", "ProfilerAction"]
@@ -115,55 +116,49 @@ _OPERATORS = {
     "__invert__": "bitwise_not",
 }
 
-_patched = []           # (owner, name, original)
+class _Layer(_patch_ops.Layer):
+    """The profiler's timing wrappers (NOTE [ Patching the public operators ]): every
+    registered operator, Tensor method and operator, and the functions of nn.functional,
+    innermost, so that they time the operator itself."""
 
+    priority = -10
 
-def _targets():
-    """(owner, attribute, torch-style name) for everything the profiler times."""
-    import ember
-    from .._ops import registry
-    from .._tensor import Tensor
-    out = []
-    for name, fn in registry.FUNCTIONS.items():
-        if ember.__dict__.get(name) is fn:
-            out.append((ember, name, f"aten::{name}"))
-    for name, fn in registry.METHODS.items():
-        if Tensor.__dict__.get(name) is fn:
-            out.append((Tensor, name, f"aten::{name}"))
-    for name, op in _OPERATORS.items():
-        if name in Tensor.__dict__:
-            out.append((Tensor, name, f"aten::{op}"))
-    try:
+    def wants(self, owner, name, original):
+        return self._label(owner, name, original) is not None
+
+    def wrap(self, owner, name, inner):
+        return _timed(inner, self._label(owner, name, inner))
+
+    @staticmethod
+    def _label(owner, name, original):
+        import ember
+        from .._ops import registry
+        from .._tensor import Tensor
         from ..nn import functional as F
-    except Exception:       # nn unavailable: ops are still timed
-        F = None
-    if F is not None:
-        for name in dir(F):
-            fn = getattr(F, name)
-            if not name.startswith("_") and callable(fn) and \
-                    getattr(fn, "__module__", "").startswith("ember.nn") and \
-                    not isinstance(fn, type):
-                out.append((F, name, f"aten::{name}"))
-    return out
+        if owner is ember:
+            return f"aten::{name}" if registry.FUNCTIONS.get(name) is original else None
+        if owner is Tensor:
+            if name in _OPERATORS:
+                return f"aten::{_OPERATORS[name]}"
+            return f"aten::{name}" if registry.METHODS.get(name) is original else None
+        if owner is F and getattr(original, "__module__", "").startswith("ember.nn"):
+            return f"aten::{name}"
+        return None
+
+
+_layer = _Layer()
 
 
 def _install():
     from ..autograd.graph import _Extras
-    for owner, name, label in _targets():
-        original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
-        if hasattr(original, "__ember_profiled__"):
-            continue
-        setattr(owner, name, _timed(original, label))
-        _patched.append((owner, name, original))
+    _patch_ops.activate(_layer)
     _Extras.profiling = True
     _Extras.update()
 
 
 def _uninstall():
     from ..autograd.graph import _Extras
-    while _patched:
-        owner, name, original = _patched.pop()
-        setattr(owner, name, original)
+    _patch_ops.deactivate(_layer)
     _Extras.profiling = False
     _Extras.update()
 
