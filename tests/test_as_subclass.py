@@ -1,12 +1,27 @@
 """Tensor.as_subclass: an alias of the tensor whose class is a Tensor subclass (torch 2.13's
 behaviour and texts)."""
+import gc
+
 import pytest
 
 import ember
 
 
-class M(ember.Tensor):
-    pass
+M = None    # made by _class
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _class():
+    """A live Tensor subclass keeps ember's operators wrapped for __torch_function__: M lives
+    only while this module's tests run."""
+    global M
+
+    class M(ember.Tensor):
+        pass
+
+    yield
+    M = None
+    gc.collect()
 
 
 def test_as_subclass_aliases_the_tensor():

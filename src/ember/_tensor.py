@@ -102,12 +102,27 @@ class Tensor:
         self._meta = None
         return self
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        from ._torch_function import note_subclass
+        note_subclass(cls)      # NOTE [ __torch_function__ ]
+
     @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """Called for every torch function and Tensor method given an instance of a subclass:
+        runs `func` and gives its tensor results the class `cls` (NOTE [ __torch_function__ ]).
+        """
+        from ._torch_function import default_torch_function
+        return default_torch_function(cls, func, types, args, kwargs)
+
+    @staticmethod
     def _make_subclass(cls, data, require_grad=False):
-        """A `cls` instance sharing `data`'s memory (how `nn.Parameter` is made)."""
+        """A `cls` instance sharing `data`'s memory (how `nn.Parameter` is made:
+        `Tensor._make_subclass(cls, data, require_grad)`, as in torch)."""
         t = _new(cls)._init(data._data, data._get_storage(), data._offset)
         if require_grad:
-            t.requires_grad_(True)
+            t._set_requires_grad(True, "only Tensors of floating point dtype can require "
+                                       "gradients")
         return t
 
     # -- shape and memory ------------------------------------------------------------------
@@ -588,6 +603,10 @@ class Tensor:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
+
+    def __reversed__(self):
+        """`reversed(t)`: the tensor flipped along its first dim (a 0-dim tensor itself)."""
+        return self if self._data.ndim == 0 else self.flip(0)
 
     def __bool__(self):
         n = self._data.size

@@ -1,5 +1,6 @@
 """`Parameter` (a tensor a Module trains) and `Buffer` (a tensor a Module keeps and saves)."""
 from .._tensor import Tensor
+from .._torch_function import _disabled_torch_function_impl
 
 
 class Parameter(Tensor):
@@ -10,16 +11,19 @@ class Parameter(Tensor):
         tensor([1., 1.], requires_grad=True)
     """
 
+    # ops on a Parameter give plain Tensors (torch: `param * 2` is no Parameter)
+    __torch_function__ = _disabled_torch_function_impl
+
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             from .._creation import empty
             data = empty(0)
         if not isinstance(data, Tensor):     # torch detaches anything that is not a Tensor
             raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
-        if requires_grad and not (data.is_floating_point() or data.is_complex()):
+        if requires_grad and data._data.dtype.kind not in "fcV":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
-        return cls._make_subclass(data, requires_grad)
+        return Tensor._make_subclass(cls, data, requires_grad)
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()

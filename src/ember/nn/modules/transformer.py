@@ -2,6 +2,7 @@
 MultiheadAttention, Linear, Dropout and LayerNorm with torch's submodule names, so state_dict
 keys and print(model) are torch's."""
 import copy
+import inspect
 import warnings
 
 from ..._creation import full
@@ -233,10 +234,12 @@ class TransformerDecoder(Module):
 
 
 def _relu_or_gelu(activation):
-    """torch's code for the activation: 1 relu, 2 gelu, 0 anything else."""
-    if activation is F.relu or isinstance(activation, ReLU):
+    """torch's code for the activation: 1 relu, 2 gelu, 0 anything else (F.relu taken
+    before or after the operators were patched, NOTE [ Patching the public operators ])."""
+    function = inspect.unwrap(activation) if callable(activation) else activation
+    if function is inspect.unwrap(F.relu) or isinstance(activation, ReLU):
         return 1
-    if activation is F.gelu or isinstance(activation, GELU):
+    if function is inspect.unwrap(F.gelu) or isinstance(activation, GELU):
         return 2
     return 0
 

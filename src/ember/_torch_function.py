@@ -1,0 +1,388 @@
+"""`__torch_function__`: Tensor subclasses and TorchFunctionModes see every torch call.
+
+NOTE [ __torch_function__ ]
+torch calls `type(arg).__torch_function__(func, types, args, kwargs)` for a call of a public
+function or Tensor method/property when an argument's class defines one (every Tensor subclass
+inherits `Tensor.__torch_function__`, except those that set `_disabled_torch_function_impl`,
+as `nn.Parameter` does), and a TorchFunctionMode's `__torch_function__` for every call while it
+is entered. `func` is the public object (`torch.add`, `torch.Tensor.add`; an operator passes
+the method torch implements it with, `x + 1` passes `Tensor.add`; a property its
+`__get__`/`__set__`), `types` the classes of the overloaded arguments. The default
+`Tensor.__torch_function__` runs `func` with subclass dispatch disabled and gives tensor
+results the subclass (`as_subclass`), which is why ops on a subclass instance return the
+subclass.
+
+ember does it with `_patch_ops` (NOTE [ Patching the public operators ]): the wrappers are
+installed only while a Tensor subclass that dispatches exists (from Tensor.__init_subclass__
+until the class is garbage collected; ember's own classes and those with the disabled impl do
+not count) or a mode is entered, so ordinary programs pay nothing. A wrapper with nothing to dispatch runs the original with
+dispatch off (`_state.off`), so that ember's own operators, which call one another, are seen
+once, as torch's C++ operators are: a mode sees `F.linear`, not the matmul inside it.
+Non-Tensor classes with a `__torch_function__` (tensor-likes) are dispatched only while the
+wrappers are installed (or through `handle_torch_function`).
+"""
+import weakref
+
+from . import _patch_ops
+
+
+class _State:
+    off = False                 # inside an operator, or DisableTorchFunction: no dispatch
+    subclasses_off = False      # DisableTorchFunctionSubclass
+    modes = []                  # the entered TorchFunctionModes, innermost last
+    subclasses = False          # a dispatching Tensor subclass has been defined
+
+
+_state = _State()
+
+
+class _DisabledTorchFunctionImpl:
+    """torch._C._disabled_torch_function_impl: as a class's `__torch_function__`, it turns
+    dispatch off for that class (`nn.Parameter`). Not a descriptor, so it never binds."""
+
+    __slots__ = ()
+
+    def __call__(self, func, types, args=(), kwargs=None):
+        with DisableTorchFunction():
+            return func(*args, **(kwargs or {}))
+
+    def __repr__(self):
+        return "<built-in function _disabled_torch_function_impl>"
+
+
+_disabled_torch_function_impl = _DisabledTorchFunctionImpl()
+
+
+class DisableTorchFunctionSubclass:
+    """Within it, subclasses' `__torch_function__` are not called (modes still are)."""
+
+    def __enter__(self):
+        self.prev = _state.subclasses_off
+        _state.subclasses_off = True
+
+    def __exit__(self, *exc):
+        _state.subclasses_off = self.prev
+
+
+class DisableTorchFunction:
+    """Within it, no `__torch_function__` is called, neither subclasses' nor modes'."""
+
+    def __enter__(self):
+        self.prev = _state.off, _state.subclasses_off
+        _state.off = _state.subclasses_off = True
+
+    def __exit__(self, *exc):
+        _state.off, _state.subclasses_off = self.prev
+
+
+# -- which arguments are overloaded -----------------------------------------------------------
+
+# class -> 0 (nothing to dispatch), 1 (dispatches), 2 (a list or tuple to scan); users'
+# Tensor subclasses are left out, so that they can die (and the wrappers go with them).
+_kinds = {}
+
+
+def _kind(cls):
+    kind = _kinds.get(cls)
+    if kind is None:
+        from ._tensor import Tensor
+        if cls is list or cls is tuple:
+            kind = 2
+        else:
+            impl = getattr(cls, "__torch_function__", None)
+            kind = int(impl is not None and impl is not _disabled_torch_function_impl)
+            if cls is Tensor:
+                kind = 0
+            elif issubclass(cls, Tensor):     # a user's (ember's are in _kinds as 0)
+                return kind
+        _kinds[cls] = kind
+    return kind
+
+
+def overloaded_args(values):
+    """The arguments among `values` (and in lists or tuples of them) whose class dispatches,
+    one per class, a subclass before its superclasses, else in order (as torch orders
+    them)."""
+    found = []
+    for v in values:
+        kind = _kind(v.__class__)
+        if kind == 2:
+            for item in v:
+                if _kind(item.__class__) == 1:
+                    _add(found, item)
+        elif kind:
+            _add(found, v)
+    return found
+
+
+def _add(found, arg):
+    cls = arg.__class__
+    if any(a.__class__ is cls for a in found):
+        return
+    for i, a in enumerate(found):
+        if issubclass(cls, a.__class__):
+            found.insert(i, arg)
+            return
+    found.append(arg)
+
+
+# -- dispatching ------------------------------------------------------------------------------
+
+def dispatch(func, overloaded, args, kwargs, torch_name=None, declined=None):
+    """Call the innermost mode's, then each overloaded argument's `__torch_function__`, until
+    one returns something other than NotImplemented (torch's handle_torch_function). When all
+    decline: `declined` if given (NotImplemented for a binary operator), else torch's error
+    for its C++ functions (named `torch_name`), or else for its Python ones."""
+    classes = tuple(a.__class__ for a in overloaded)
+    if _state.modes and not _state.off:
+        mode = _state.modes.pop()       # the mode runs with itself popped, as in torch
+        try:
+            result = mode.__torch_function__(func, classes, args, kwargs)
+        finally:
+            _state.modes.append(mode)
+        if result is not NotImplemented:
+            return result
+    for arg in overloaded:
+        result = arg.__class__.__torch_function__(func, classes, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    if declined is not None:
+        return declined
+    if torch_name is not None:
+        handlers = "".join(f"  - tensor subclass {a.__class__}\n" for a in overloaded)
+        raise TypeError(f"Multiple dispatch failed for '{torch_name}'; all __torch_function__ "
+                        f"handlers returned NotImplemented:\n\n{handlers}\nFor more "
+                        f"information, try re-running with TORCH_LOGS=not_implemented")
+    module = str(getattr(func, "__module__", None))
+    if module.startswith("ember."):
+        module = "torch" + module[5:]
+    name = f"{module}.{getattr(func, '__name__', func)}"
+    msg = (f"no implementation found for '{name}' on types that implement "
+           f"__torch_function__: {[a.__class__ for a in overloaded]}")
+    if _state.modes:
+        msg += f" nor in mode {_state.modes[-1]}"
+    raise TypeError(msg)
+
+
+def default_torch_function(cls, func, types, args=(), kwargs=None):
+    """Tensor.__torch_function__: run `func` with subclass dispatch off, and give tensor
+    results the class `cls` (but not `.grad`, see get_default_nowrap_functions)."""
+    if kwargs is None:
+        kwargs = {}
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    with DisableTorchFunctionSubclass():
+        result = func(*args, **kwargs)
+        if func in default_nowrap_functions():
+            return result
+        return _convert(result, cls)
+
+
+def default_nowrap_functions():
+    """torch.overrides.get_default_nowrap_functions: what the default `__torch_function__`
+    hands back unconverted."""
+    from ._tensor import Tensor
+    return {Tensor.grad.__get__}
+
+
+def _convert(result, cls):
+    from ._tensor import Tensor
+    if cls is Tensor:
+        return result
+    if isinstance(result, Tensor) and not isinstance(result, cls):
+        # through the public method, with dispatch off, so that forward AD's wrapper (if
+        # installed) gives the alias the result's tangent
+        prev, _state.off = _state.off, True
+        try:
+            return result.as_subclass(cls)
+        finally:
+            _state.off = prev
+    if isinstance(result, (tuple, list)):
+        items = [_convert(r, cls) for r in result]
+        return result.__class__(*items) if hasattr(result, "_fields") \
+            else result.__class__(items)
+    return result
+
+
+# -- the wrappers -----------------------------------------------------------------------------
+
+# The method torch passes as `func` for an operator (`x + 1` is `Tensor.add(x, 1)`); the
+# other operators pass themselves. `__rmatmul__` also swaps its operands.
+_OPERATOR_FUNCS = {
+    "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub",
+    "__isub__": "sub_", "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_",
+    "__truediv__": "div", "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
+    "__mod__": "remainder", "__imod__": "remainder_", "__matmul__": "matmul",
+    "__rmatmul__": "matmul", "__rand__": "bitwise_and", "__ror__": "bitwise_or",
+    "__rxor__": "bitwise_xor", "__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
+    "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__ne__": "ne",
+}
+
+# Binary operators, which answer NotImplemented when no __torch_function__ implements them
+# (Python then raises its "unsupported operand type(s)").
+_BINARY = frozenset(f"__{p}{op}__" for op in (
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor",
+    "lshift", "rshift") for p in ("", "r", "i"))
+
+
+# Tensor attributes torch does not dispatch (or ember keeps its own way of doing).
+_NOT_DISPATCHED = frozenset((
+    "__init__", "__new__", "__hash__", "__iter__", "__init_subclass__", "__getattr__",
+    "__setattr__", "__delattr__", "__class_getitem__", "__sizeof__", "__array_wrap__",
+    "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__",
+    "__dlpack__", "__dlpack_device__", "__cuda_array_interface__"))
+
+
+def _overloaded(values):
+    if _state.subclasses and not _state.subclasses_off:
+        return overloaded_args(values)
+    return ()
+
+
+def _function(inner, name, qualname, torch_name, operator_of=None, swap=False,
+              modes_only=False, binary=False):
+    def op(*args, **kwargs):
+        if _state.off:
+            return inner(*args, **kwargs)
+        overloaded = () if modes_only else \
+            _overloaded((*args, *kwargs.values()) if kwargs else args)
+        if overloaded or _state.modes:
+            func = op
+            if operator_of is not None:
+                from ._tensor import Tensor
+                func = vars(Tensor)[operator_of]
+                if swap:
+                    if not isinstance(args[1], Tensor):
+                        return inner(*args, **kwargs)
+                    args = (args[1], args[0])
+            return dispatch(func, overloaded, args, kwargs or None, torch_name,
+                            declined=NotImplemented if binary else None)
+        _state.off = True
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            _state.off = False
+    op.__name__ = name
+    op.__qualname__ = qualname
+    op.__module__ = getattr(inner, "__module__", None)
+    op.__doc__ = getattr(inner, "__doc__", None)
+    op.__wrapped__ = inner
+    return op
+
+
+def _property(inner, name):
+    get_name, set_name = f"torch.Tensor.{name}.__get__", f"torch.Tensor.{name}.__set__"
+
+    def fget(self):
+        if _state.off:
+            return inner.fget(self)
+        overloaded = _overloaded((self,))
+        if overloaded or _state.modes:
+            return dispatch(prop.__get__, overloaded, (self,), None, get_name)
+        _state.off = True
+        try:
+            return inner.fget(self)
+        finally:
+            _state.off = False
+
+    def fset(self, value):
+        if _state.off:
+            return inner.fset(self, value)
+        overloaded = _overloaded((self, value))
+        if overloaded or _state.modes:
+            return dispatch(prop.__set__, overloaded, (self, value), None, set_name)
+        _state.off = True
+        try:
+            return inner.fset(self, value)
+        finally:
+            _state.off = False
+
+    prop = property(fget, fset if inner.fset is not None else None, inner.fdel, inner.__doc__)
+    return prop
+
+
+# Functions of `torch` that torch never dispatches: settings and queries, not operators.
+_NOT_DISPATCHED_FUNCTIONS = frozenset((
+    "are_deterministic_algorithms_enabled", "can_cast", "compile", "from_dlpack", "from_numpy",
+    "get_default_device", "get_default_dtype", "get_deterministic_debug_mode",
+    "get_float32_matmul_precision", "get_num_interop_threads", "get_num_threads",
+    "get_rng_state", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
+    "is_grad_enabled", "is_inference_mode_enabled", "is_storage", "is_tensor",
+    "is_deterministic_algorithms_warn_only_enabled", "is_warn_always_enabled", "load",
+    "manual_seed", "promote_types", "result_type", "save", "seed", "set_anomaly_enabled",
+    "set_default_device", "set_default_dtype", "set_default_tensor_type",
+    "set_deterministic_debug_mode", "set_float32_matmul_precision", "set_flush_denormal",
+    "set_grad_enabled", "set_num_interop_threads", "set_num_threads", "set_printoptions",
+    "set_rng_state", "set_warn_always", "to_dlpack", "typename", "use_deterministic_algorithms",
+    "vmap"))
+# ... and those that modes see but a subclass argument does not dispatch (torch.tensor(sub)
+# is a plain Tensor).
+_MODES_ONLY = frozenset(("tensor", "as_tensor", "asarray"))
+
+
+class _Layer(_patch_ops.Layer):
+    priority = 10       # outside forward AD's wrappers
+
+    def wants(self, owner, name, original):
+        import ember
+        from ._tensor import Tensor
+        from .autograd.function import Function
+        if owner is Tensor:
+            return name not in _NOT_DISPATCHED
+        if owner is ember:
+            return name not in _NOT_DISPATCHED_FUNCTIONS
+        return owner is not Function
+
+    def wrap(self, owner, name, inner):
+        import ember
+        from ._tensor import Tensor
+        from .nn import functional
+        if isinstance(inner, property):
+            return _property(inner, name)
+        if owner is Tensor:
+            target = _OPERATOR_FUNCS.get(name)
+            return _function(inner, name, f"Tensor.{name}", f"torch.Tensor.{target or name}",
+                             target, swap=name == "__rmatmul__", binary=name in _BINARY)
+        module = owner.__name__.replace("ember", "torch", 1)
+        return _function(inner, name, name,
+                         None if owner is functional else f"{module}.{name}",
+                         modes_only=owner is ember and name in _MODES_ONLY)
+
+
+_layer = _Layer()
+
+
+_subclasses = set()     # weak references to the users' Tensor subclasses that dispatch
+
+
+def note_subclass(cls):
+    """Tensor.__init_subclass__: a user's subclass that dispatches turns the wrappers on, until
+    it (and every other) is garbage collected; ember's own never dispatch."""
+    if cls.__module__.startswith("ember."):
+        _kinds[cls] = 0
+    elif _kind(cls) == 1:
+        _subclasses.add(weakref.ref(cls, _subclass_died))
+        _state.subclasses = True
+        _patch_ops.activate(_layer)
+
+
+def _subclass_died(ref):
+    _subclasses.discard(ref)
+    _state.subclasses = bool(_subclasses)
+    _maybe_retire()
+
+
+def _maybe_retire():
+    if not _state.modes and not _state.subclasses:
+        _patch_ops.deactivate(_layer)
+
+
+def push_mode(mode):
+    _state.modes.append(mode)
+    _patch_ops.activate(_layer)
+
+
+def pop_mode():
+    mode = _state.modes.pop()
+    _maybe_retire()
+    return mode
