@@ -55,8 +55,8 @@ _SLOTS = ("_data", "_storage", "_offset", "_base", "_requires_grad", "_grad_fn",
 
 def as_subclass(tensor, cls):
     """`tensor.as_subclass(cls)`: an alias of `tensor` (a view of it, AliasBackward0 when it
-    requires grad) whose class is `cls`. ember does not carry subclasses through ops: the
-    results of ops on it are plain Tensors."""
+    requires grad) whose class is `cls` (ops on it give `cls` back through
+    `Tensor.__torch_function__`, NOTE [ __torch_function__ ])."""
     from ._tensor import Tensor
     from ._ops.views import alias_of
     if not isinstance(cls, type):

@@ -121,6 +121,7 @@ SNIPPETS = [
     "A = torch.randn(5, 4)\ntry:\n    torch.pca_lowrank(A, niter=-1)\nexcept ValueError as e: print(e)",
     "torch.manual_seed(0); A = torch.randn(6, 4, requires_grad=True); U, S, V = torch.svd_lowrank(A, q=2); S.sum().backward(); print(A.grad.shape, S.grad_fn.name())",
     # Tensor.as_subclass
+    SUB + "y = torch.arange(3.).as_subclass(M); print(type(y + 1).__name__, type(y.sum()).__name__, type(y.clone()).__name__)",
     SUB + "x = torch.arange(3.); y = x.as_subclass(M); print(type(y).__name__, y, y.requires_grad, y.data_ptr() == x.data_ptr())",
     SUB + "x = torch.arange(6.).reshape(2, 3); print(x.as_subclass(M))",
     SUB + "a = torch.ones(2, requires_grad=True); b = a.as_subclass(M); print(b, b.is_leaf, b.grad_fn.name())",
@@ -162,10 +163,7 @@ SNIPPETS = [
     W + "x = w.hann(4, requires_grad=True); x.sum().backward(); print(x.grad_fn.name())",
 ]
 
-BUGS = [
-    ("ember carries no Tensor subclass through ops (no __torch_function__): results are plain Tensors",
-     SUB + "y = torch.arange(3.).as_subclass(M); print(type(y + 1).__name__, type(y.sum()).__name__, type(y.clone()).__name__)"),
-]
+BUGS = []
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
     SNIPPETS, BUGS, at_least=100)
