@@ -245,7 +245,7 @@ def laid_out_like(array, like=None):
         return np.asarray(array)
     backend = backend_of(array)
     xp = backend.xp
-    if like is not None and like.ndim > 1 and like.size and _non_overlapping_dense(like):
+    if like is not None and like.ndim > 1 and like.size and non_overlapping_dense(like):
         strides = [s // like.itemsize for s in like.strides]
         if list(array.strides) == [s * array.itemsize for s in strides]:
             return array                        # (already so: no copy)
@@ -260,7 +260,7 @@ def laid_out_like(array, like=None):
     return array
 
 
-def _non_overlapping_dense(array):
+def non_overlapping_dense(array):
     """torch's is_non_overlapping_and_dense: the dims of size > 1, ordered by stride, are laid
     out like a contiguous tensor's."""
     item = array.itemsize

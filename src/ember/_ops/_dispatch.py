@@ -9,6 +9,7 @@ import warnings
 
 from .. import _dtype
 from .._device import backend_of
+from .._memory_format import non_overlapping_dense
 from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
@@ -83,19 +84,6 @@ def check_internal_overlap(target):
         raise RuntimeError(INTERNAL_OVERLAP)
 
 
-def _dense(arr):
-    """torch's is_non_overlapping_and_dense: the dims of size > 1, ordered by stride, are laid
-    out like a contiguous tensor's."""
-    item = arr.itemsize
-    expected = 1
-    for stride, n in sorted((s // item if s % item == 0 else -1, n)
-                            for n, s in zip(arr.shape, arr.strides) if n > 1):
-        if stride != expected:
-            return False
-        expected *= n
-    return True
-
-
 def overlap_status(target, x):
     """torch's get_overlap_status of two tensors: "full" (the same tensor, or the same bytes
     with the same strides), "partial" (intersecting bytes otherwise), or None (no overlap, or
@@ -106,7 +94,7 @@ def overlap_status(target, x):
     if ts is None or xs is None or (xs is not ts and xs._owner is not ts._owner):
         return None
     a, b = target._data, x._data
-    if a.size == 0 or b.size == 0 or not _dense(a) or not _dense(b):
+    if a.size == 0 or b.size == 0 or not non_overlapping_dense(a) or not non_overlapping_dense(b):
         return None
     backend = backend_of(a)
     a0, b0 = backend.data_ptr(a), backend.data_ptr(b)
