@@ -87,7 +87,7 @@ def snippet_tests(snippets, bugs=(), at_least=1):
     @pytest.mark.parametrize("snippet", cases(snippets, bugs))
     def test_snippet_prints_like_torch(snippet):
         expected, got = compare(snippet)
-        assert got == expected
+        assert got == expected, f"torch printed:\n{expected}\nember printed:\n{got}"
 
     def test_there_are_many_snippets():
         assert len(snippets) >= at_least

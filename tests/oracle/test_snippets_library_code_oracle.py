@@ -987,7 +987,9 @@ _S14 = [
     'x = torch.randn(2, 5); print(torch.logsumexp(x, dim=-1).round(decimals=4), torch.log_softmax(x, -1).exp().sum(-1).round(decimals=4), x.log_softmax(dim=1).shape)',
     'x = torch.randn(2, 5); p = F.softmax(x, -1); min_p = 0.2; top = p.max(-1, keepdim=True).values; rm = p < min_p * top; print(x.masked_fill(rm, -float("inf")).round(decimals=3))',
     'd = torch.distributions.Categorical(logits=torch.tensor([[0., 1., 2.]])); print(d.sample(), d.sample((3,)).shape, d.log_prob(torch.tensor([2])).round(decimals=4), d.entropy().round(decimals=4), d.probs.round(decimals=4))',
-    'try:\n    torch.distributions.Categorical(probs=torch.tensor([0.5, -0.5]))' + E,
+    # (validate_args given: once torch.compile has run, torch turns the default off for the
+    # process, and other oracle files compile)
+    'try:\n    torch.distributions.Categorical(probs=torch.tensor([0.5, -0.5]), validate_args=True)' + E,
     'x = torch.randn(2, 3); print(torch.full_like(x, 7).dtype, torch.full_like(x, 7, dtype=torch.long), x.new(2).shape, x.new([1, 2]).dtype)',
     'logits = torch.tensor([[2., 1., 0.]]); t = 0.0\ntry:\n    print(logits / t, F.softmax(logits / t, -1))' + E,
     'x = torch.randn(1, 5); print(torch.argmax(x, -1, keepdim=True).shape, torch.max(x, dim=-1).indices.shape, x.topk(1).indices.squeeze(-1))',
