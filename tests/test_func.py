@@ -255,3 +255,46 @@ def test_stateless_functional_call_is_deprecated_func_functional_call():
         out = ember.nn.utils.stateless.functional_call(model, params, (ember.ones(1, 2),))
     assert out.tolist() == [[3.0, 3.0]]
     assert model.weight.tolist() != params["weight"].tolist()      # the module is untouched
+
+
+def test_jvp_error_texts_for_tangent_structures_and_empty_primals():
+    api = "jvp(f, primals, tangents)"
+    with pytest.raises(RuntimeError, match=r"tangents with structure TreeSpec\(list, None, \[\*\]\)$"):
+        jvp(ember.sin, (_t([0.0]),), [_t([1.0])])
+    with pytest.raises(RuntimeError, match=r"tangents with structure \*$"):
+        jvp(ember.sin, (_t([0.0]),), _t([1.0]))
+    with pytest.raises(RuntimeError) as info:
+        jvp(ember.sin, (), ())
+    assert str(info.value) == f"{api}: Expected primals to contain at least one Tensor."
+
+
+def test_jacfwd_words_its_errors_as_jvp():
+    with pytest.raises(RuntimeError) as info:
+        jacfwd(lambda x: 3.0)(_t([1.0, 2.0]))
+    assert str(info.value) == ("jvp(f, primals, tangents): expected f(*primals) to return only "
+                               "tensors, got unsupported type <class 'float'>")
+    with pytest.raises(RuntimeError, match=r"^jvp\(f, primals, tangents\): output of function f "
+                                           r"should be a tuple"):
+        jacfwd(lambda x: 3, has_aux=True)(_t([1.0]))
+
+
+def test_grad_refuses_a_complex_output():
+    f = (lambda x: (x.to(ember.complex128) * 1j).sum())
+    with pytest.raises(RuntimeError, match="^grad can be implicitly created only for real "
+                                           "scalar outputs but got torch.complex128$"):
+        grad(f)(_t([1.0, 2.0]))
+    # the real part is fine: d/dx Re(i x) = 0
+    assert grad(lambda x: f(x).real)(_t([1.0, 2.0])).tolist() == [0.0, 0.0]
+
+
+def test_functional_call_refuses_values_that_are_not_tensors():
+    lin = ember.nn.Linear(2, 1)
+    for bad in (3, [1]):
+        with pytest.raises(TypeError) as info:
+            functional_call(lin, {"weight": bad}, (ember.ones(1, 2),))
+        assert str(info.value) == f"{bad} is not an instance of torch.Tensor"
+    with pytest.raises(TypeError, match="^3 is not"):
+        functional_call(lin, {"foo": 3}, (ember.ones(1, 2),))
+    assert not hasattr(lin, "foo") and lin.weight.shape == (1, 2)
+    lin.bias.data.fill_(0)
+    assert functional_call(lin, {"bias": None}, (ember.ones(1, 2),)).shape == (1, 1)

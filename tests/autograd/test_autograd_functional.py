@@ -248,3 +248,23 @@ def test_backward_inputs_checks():
     (h * 2).sum().backward(inputs=[h])              # a non-leaf input keeps its grad
     assert h.retains_grad and x.grad is None
     close(h.grad, [2., 2.])
+
+
+def test_jacobian_strict_create_graph_refuses_a_constant_jacobian():
+    x, y = torch.ones(2), torch.ones(2)
+    with pytest.raises(RuntimeError) as info:    # output 1's jacobian wrt x is the constant 2
+        jacobian(lambda a, b: (a ** 2 * b, a * 2 + b ** 2), (x, y), strict=True,
+                 create_graph=True)
+    # torch's text names the output's index (1) as the "input"
+    assert str(info.value) == ("The jacobian of the user-provided function is independent of "
+                               "input 1. This is not allowed in strict mode when "
+                               "create_graph=True.")
+    jac = jacobian(lambda a, b: (a ** 2 * b, b * a + b ** 2), (x, y), strict=True,
+                   create_graph=True)
+    assert jac[1][1].tolist() == [[3.0, 0.0], [0.0, 3.0]]
+
+
+def test_hessian_outer_strategy_assertion_text():
+    with pytest.raises(AssertionError) as info:
+        hessian(lambda a: a.sum(), torch.ones(2), outer_jacobian_strategy="x")
+    assert str(info.value) == 'Expected strategy to be either "forward-mode" or "reverse-mode".'

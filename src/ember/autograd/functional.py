@@ -257,6 +257,11 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                 else:
                     grads = (None,) * len(inputs)
                 for k, (g, inp) in enumerate(zip(grads, inputs)):
+                    if g is not None and strict and create_graph and not g.requires_grad:
+                        # NOTE: torch's text names the output's index, as "input {i}"
+                        raise RuntimeError(f"The jacobian of the user-provided function is "
+                                           f"independent of input {i}. This is not allowed "
+                                           f"in strict mode when create_graph=True.")
                     if g is None:
                         if strict:
                             raise RuntimeError(f"Output {i} of the user-provided function is "
@@ -279,6 +284,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The Hessian of a scalar function: for each pair of inputs, input.shape + input.shape."""
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
 
     def ensure_single_output(*inp):

@@ -147,6 +147,10 @@ def grad_and_value(func, argnums=0, has_aux=False):
                 raise RuntimeError(f"{api}: Expected f(*args) to return a scalar Tensor, got "
                                    f"tensor with {output.dim()} dims. Maybe you wanted to use "
                                    f"the vjp or jacrev APIs instead?")
+            if output.requires_grad and output.is_complex():
+                # torch seeds the backward pass as autograd.grad would, which refuses this
+                raise RuntimeError(f"grad can be implicitly created only for real scalar "
+                                   f"outputs but got {output.dtype}")
             grads = _vjp([output], stand, [output.new_ones(())], keep)
         grads = tree_unflatten(grads, spec)
         value = _release(output, keep)
@@ -254,12 +258,14 @@ def _check_jvp_args(primals, tangents):
                            f"structure. For example, if primals is a tuple of 3 tensors, "
                            f"tangents also must be. Got primals with structure "
                            f"{spec_repr(p_spec)} and tangents with structure "
-                           f"{spec_repr(t_spec) if isinstance(tangents, tuple) else '*'}")
+                           f"{spec_repr(t_spec)}")
     for kind, leaves in (("primals", p_leaves), ("tangents", t_leaves)):
         for x in leaves:
             if not isinstance(x, Tensor):
                 raise RuntimeError(f"{api}: Expected {kind} to only contain Tensors, got "
                                    f"{type(x)}")
+    if not p_leaves:
+        raise RuntimeError(f"{api}: Expected primals to contain at least one Tensor.")
     for p, t in zip(p_leaves, t_leaves):
         if tuple(p.shape) != tuple(t.shape):
             raise RuntimeError(f"Trying to set a forward gradient that has a different size "
@@ -308,7 +314,8 @@ def _jacobian(func, argnums, has_aux, forward):
             new_args, stand, in_spec = _differentiable(args, argnums)
             keep = _watched(args, kwargs)
             output = func(*new_args, **kwargs)
-            api = "jacfwd(f, *primals)" if forward else "vjp(f, *primals)"
+            # torch's jacfwd runs through jvp and words its errors as jvp's
+            api = "jvp(f, primals, tangents)" if forward else "vjp(f, *primals)"
             output, aux = _split_aux(output, has_aux, api)
             out_leaves, out_spec = _only_tensors(output, api)
             blocks = [[None] * len(stand) for _ in out_leaves]      # [output][input]

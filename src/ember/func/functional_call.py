@@ -56,6 +56,8 @@ def _reparametrize(module, values):
     saved = []
     try:
         for name, value in values.items():
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"{value} is not an instance of torch.Tensor")
             path, _, attr = name.rpartition(".")
             sub = module.get_submodule(path) if path else module
             for store in ("_parameters", "_buffers"):
