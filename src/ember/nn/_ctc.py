@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import _dtype
 from .._device import backend_of
+from .._foreach import _bad_arguments
 from .._tensor import Tensor, wrap
 from .._ops._op import Op
 from .._ops.activations import apply
@@ -152,6 +153,12 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     """The CTC loss of log-probabilities (T, N, C) (or (T, C)) against targets, padded (N, S) or
     concatenated (sum(target_lengths),); 'mean' divides each loss by its target length before
     averaging over the batch."""
+    if not (isinstance(input_lengths, Tensor) and isinstance(target_lengths, Tensor)
+            or isinstance(input_lengths, (list, tuple))
+            and isinstance(target_lengths, (list, tuple))):
+        # torch.ctc_loss has two overloads: both lengths tensors, or both sequences of ints
+        raise _bad_arguments("ctc_loss", (log_probs, targets, input_lengths, target_lengths,
+                                          blank, 0, zero_infinity))
     check_reduction(reduction)
     unbatched = log_probs.ndim != 3
     if unbatched:       # NOTE: torch unsqueezes any other dims, then checks for three

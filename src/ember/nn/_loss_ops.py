@@ -296,6 +296,7 @@ class NllLoss(Op):
     (-weight[t] at each target class, 0 elsewhere), built only when backward runs."""
     inputs = ("self", "target")
     plain_2d = False        # made by _nll_loss_2d
+    counted = None          # which targets are not ignore_index (None: all of them)
 
     def backward(ctx, grad):
         if ctx.plain_2d and not _grad_state.enabled and grad._data.__class__ is _np.ndarray:
@@ -311,10 +312,18 @@ class NllLoss(Op):
             return wrap(result), None
         if ctx.reduction == "none":
             grad = grad.unsqueeze(ctx.class_dim)
-        elif ctx.reduction == "mean":
-            grad = grad / ctx.total_weight
         xp = backend_of(ctx.weights).xp
-        pattern = (xp.arange(ctx.n_classes) == ctx.classes[..., None]) * -ctx.weights[..., None]
+        # torch writes -weight * grad (/ total_weight for 'mean') at each counted target and
+        # leaves zeros elsewhere: an ignored target gets +0 (not -0), and a batch whose
+        # targets are all ignore_index (total weight 0) gets zeros, not 0/0
+        keep = xp.arange(ctx.n_classes) == ctx.classes[..., None]
+        if ctx.counted is not None:
+            keep &= ctx.counted[..., None]
+        pattern = -ctx.weights[..., None]
+        if ctx.reduction == "mean":
+            with _np.errstate(divide="ignore", invalid="ignore"):
+                pattern = pattern / ctx.total_weight._data
+        pattern = xp.where(keep, pattern, 0)
         pattern = xp.moveaxis(pattern, -1, ctx.class_dim).astype(ctx.weights.dtype)
         return grad * wrap(pattern), None
 
@@ -416,12 +425,13 @@ def nll_loss(input, target, weight, ignore_index, reduction):
     elif reduction == "sum":
         result = xp.asarray(losses.sum(), dtype=x.dtype)
     else:
-        result = xp.asarray(losses.sum() / total, dtype=x.dtype)
+        with _np.errstate(invalid="ignore"):    # every target ignored: 0 / 0, quietly NaN
+            result = xp.asarray(losses.sum() / total, dtype=x.dtype)
     op = NllLoss2d if input.ndim > 2 else NllLoss
     return apply(op, (input, target), result,
                  {"reduction": reduction, "class_dim": class_dim, "n_classes": n_classes,
                   "classes": xp.asarray(classes), "weights": xp.asarray(w, dtype=x.dtype),
-                  "total_weight": wrap(xp.asarray(total, dtype=x.dtype))})
+                  "counted": valid, "total_weight": wrap(xp.asarray(total, dtype=x.dtype))})
 
 
 def _nll_loss_2d(input, target, x, t, n_classes, reduction):

@@ -176,6 +176,11 @@ class RNNBase(Module):
                 if hx.dim() != 3:
                     raise RuntimeError("For batched 3-D input, hx should also be 3-D but got "
                                        f"{hx.dim()}-D tensor")
+        if hx is not None and sorted_indices is not None:
+            # torch puts a packed batch's states in sorted order before it checks them (a
+            # state of the wrong batch size fails in that index_select)
+            hx = self.permute_hidden(hx, sorted_indices)
+            cx = self.permute_hidden(cx, sorted_indices) if cx is not None else None
         self.check_input(data, sizes)
         expected = self.get_expected_hidden_size(data, sizes)
         if hx is not None:
@@ -183,11 +188,9 @@ class RNNBase(Module):
                 self.check_hidden_size(hx, expected, "Expected hidden[0] size {}, got {}")
                 cell = (expected[0], expected[1], self.hidden_size)
                 self.check_hidden_size(cx, cell, "Expected hidden[1] size {}, got {}")
-                cx = self.permute_hidden(cx, sorted_indices)
             else:
                 self.check_hidden_size(hx, expected)
             self._check_state_dtypes(hx, cx)
-            hx = self.permute_hidden(hx, sorted_indices)
         return data, sizes, sorted_indices, unsorted_indices, hx, cx, batched
 
     def _check_state_dtypes(self, hx, cx):
