@@ -80,3 +80,19 @@ def test_packed_state_is_permuted_before_it_is_checked():
         _, hk = gru(x[:length, k:k + 1], h0[:, k:k + 1])
         np.testing.assert_allclose(h[:, k].detach().numpy(), hk[:, 0].detach().numpy(),
                                    atol=1e-6)
+
+
+def test_embedding_bag_meets_indices_and_offsets_in_one_type():
+    weight = ember.arange(15.).reshape(5, 3)
+    offsets = ember.tensor([0, 1])
+    want = [[3., 4., 5.], [6., 8., 10.]]        # row 1; rows 2 + 0
+    for dtype in (ember.int8, ember.uint8, ember.int16):
+        out = F.embedding_bag(ember.tensor([1, 2, 0], dtype=dtype), weight, offsets, mode="sum")
+        np.testing.assert_array_equal(out.numpy(), want)
+    out = F.embedding_bag(ember.tensor([True, False]), weight, offsets, mode="sum")
+    np.testing.assert_array_equal(out.numpy(), [[3., 4., 5.], [0., 1., 2.]])
+    with pytest.raises(RuntimeError, match="but got torch.ShortTensor instead"):
+        F.embedding_bag(ember.tensor([1, 2], dtype=ember.int8), weight,
+                        ember.tensor([0], dtype=ember.int16))
+    with pytest.raises(RuntimeError, match="but got torch.CharTensor instead"):
+        F.embedding_bag(ember.tensor([[1, 2]], dtype=ember.int8), weight)

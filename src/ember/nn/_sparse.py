@@ -3,6 +3,7 @@ functional.py."""
 import numpy as np
 
 from .._device import backend_of
+from .._dtype import promote_types
 from .._printing import cpp_type_name
 from .._tensor import Tensor, wrap
 from .._ops._op import Op
@@ -164,6 +165,10 @@ def _bags(input, offsets, include_last_offset, per_sample_weights):
         raise ValueError("offsets has to be a 1D Tensor")
     if offsets.is_floating_point() or offsets.is_complex():
         _check_indices(offsets, "embedding_bag")    # torch's text: it calls them 'indices'
+    if input.dtype is not offsets.dtype:
+        # torch casts indices and offsets to their promoted type before it checks the
+        # indices: int8 (or bool) indices with int64 offsets are int64 indices
+        input = input.to(promote_types(input.dtype, offsets.dtype))
     starts = [int(v) for v in offsets.tolist()]
     length = input.shape[0]
     if starts and starts[0] != 0:
