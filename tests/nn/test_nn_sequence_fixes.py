@@ -96,3 +96,14 @@ def test_embedding_bag_meets_indices_and_offsets_in_one_type():
                         ember.tensor([0], dtype=ember.int16))
     with pytest.raises(RuntimeError, match="but got torch.CharTensor instead"):
         F.embedding_bag(ember.tensor([[1, 2]], dtype=ember.int8), weight)
+
+
+def test_lstm_cell_counts_a_batched_inputs_states():
+    cell = nn.LSTMCell(3, 4)
+    x, h = ember.randn(2, 3), ember.zeros(2, 4)
+    for hx in ((h,), [h], (h, h, h)):
+        with pytest.raises(RuntimeError, match="^lstm_cell expects two hidden states$"):
+            cell(x, hx)
+    with pytest.raises(IndexError):         # unbatched: torch indexes hx[1] itself
+        cell(ember.randn(3), (ember.zeros(4),))
+    assert cell(x, (h, h))[1].shape == (2, 4)

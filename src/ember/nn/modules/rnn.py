@@ -470,6 +470,8 @@ class LSTMCell(RNNCellBase):
             hx = (zeros, zeros)
         else:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if not batched else tuple(hx)
+            if len(hx) != 2:    # (torch's kernel counts a batched input's states)
+                raise RuntimeError("lstm_cell expects two hidden states")
         self._check(input, hx[0], 0)
         self._check(input, hx[1], 1)
         self._check_dtypes(input, hx[0])
