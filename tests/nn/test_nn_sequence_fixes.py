@@ -107,3 +107,13 @@ def test_lstm_cell_counts_a_batched_inputs_states():
     with pytest.raises(IndexError):         # unbatched: torch indexes hx[1] itself
         cell(ember.randn(3), (ember.zeros(4),))
     assert cell(x, (h, h))[1].shape == (2, 4)
+
+
+def test_embedding_of_an_empty_table():
+    weight = ember.zeros(0, 3)
+    assert F.embedding(ember.tensor([], dtype=ember.int64), weight).shape == (0, 3)
+    with pytest.raises(RuntimeError, match=r"^index_select\(\): self indexing axis dim should "
+                                           r"be positive$"):
+        F.embedding(ember.tensor([[0]]), weight)
+    with pytest.raises(IndexError, match="^index out of range in self$"):
+        F.embedding(ember.tensor([3]), ember.zeros(2, 3))

@@ -90,6 +90,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     _check_indices(input, "embedding")
     idx = input._data
     if idx.size and (idx.min() < 0 or idx.max() >= num):
+        if not num:     # torch's index_select refuses an empty table before the range check
+            raise RuntimeError("index_select(): self indexing axis dim should be positive")
         raise IndexError("index out of range in self")
     xp = backend_of(weight._data).xp
     result = xp.take(weight._data, idx.reshape(-1) % max(num, 1), axis=0)
