@@ -421,6 +421,23 @@ SNIPPETS = [SETUP + s for s in [
     "c = nn.LSTMCell(3, 4)\ntry:\n    c(torch.randn(2, 3), (torch.zeros(2, 4), torch.zeros(2, 4), torch.zeros(2, 4)))\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
     "c = nn.LSTMCell(3, 4)\ntry:\n    c(torch.randn(3), (torch.zeros(4),))\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
     "c = nn.LSTMCell(3, 4)\ntry:\n    c(torch.randn(2, 3), [torch.zeros(2, 4)])\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.LSTM(3, 4, num_layers=1.5)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.GRU(3, 4, dropout=True)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.GRU(3.0, 4)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.RNN(3, -1)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.RNNCell(3, 0)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.Embedding(0, 3)(torch.tensor([0]))\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.MultiheadAttention(0, 1)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.MultiheadAttention(8, 0)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.TransformerEncoderLayer(8, 2, 16, dropout=2.0)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    "r = None\ntry:\n    nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 0)(torch.randn(3, 2, 8))\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
+    'print(nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 0, enable_nested_tensor=False)(torch.ones(1, 1, 8)))',
+    'l = nn.LSTM(3, 4); l.weight_ih_l0 = nn.Parameter(torch.zeros(16, 3)); o, (h, c) = l(torch.ones(2, 1, 3)); print(c.round(decimals=4))',
+    'l = nn.GRU(3, 4); del l.bias_ih_l0\ntry:\n    l(torch.ones(2, 1, 3))\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0])',
+    'a = nn.MultiheadAttention(4, 1, batch_first=True); x = torch.ones(1, 2, 4); o, w = a(x, x, x); print(w)',
+    'a = nn.MultiheadAttention(4, 2, dropout=0.5, batch_first=True); a.train(); x = torch.randn(1, 3, 4); o, w = a(x, x, x); print(w.round(decimals=4))',
+    'print(nn.Embedding(0, 3)(torch.tensor([], dtype=torch.long)).shape)',
+    "w = torch.zeros(0, 3)\ntry:\n    F.embedding(torch.tensor([5]), w)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0] if str(e) else '')",
 ]]
 
 BUGS = [
