@@ -443,3 +443,25 @@ def test_legacy_classes():
     assert ember.DoubleTensor([1]).dtype is ember.float64
     assert ember.BoolTensor([1, 0]).tolist() == [True, False]
     assert repr(ember.FloatTensor) == "<class 'torch.FloatTensor'>"
+
+
+@pytest.mark.parametrize("call", [
+    lambda v: ember.zeros(2).fill_(v), lambda v: ember.zeros(2, dtype=ember.bool).fill_(v),
+    lambda v: ember.zeros(2, dtype=ember.int64).fill_(v), lambda v: ember.full((2,), v),
+    lambda v: ember.zeros(2).masked_fill(ember.tensor([True, False]), v),
+    lambda v: ember.zeros(2).index_fill(0, ember.tensor([0]), v),
+])
+def test_a_python_int_beyond_int64_and_uint64_is_python_overflow_as_torch(call):
+    # torch reads a Python int number as int64 (uint64 when too big for it), whatever the
+    # tensor's dtype: beyond both, the conversion's OverflowError, before any range check
+    with pytest.raises(OverflowError, match="^int too big to convert$"):
+        call(2**64)
+    with pytest.raises(OverflowError, match="^can't convert negative int to unsigned$"):
+        call(-2**63 - 1)
+
+
+def test_python_ints_at_the_ends_of_the_readable_range_still_fill():
+    assert ember.zeros(1).fill_(2**64 - 1).item() == float(2**64)
+    assert ember.zeros(1, dtype=ember.int64).fill_(-2**63).item() == -2**63
+    with pytest.raises(RuntimeError, match="cannot be converted to type int64_t"):
+        ember.zeros(1, dtype=ember.int64).fill_(2**63)

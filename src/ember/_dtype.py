@@ -408,6 +408,17 @@ _INT_OVERFLOW_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
                        "uint32": "uint32_t", "uint64": "uint64_t"}
 
 
+_INT64_MIN, _UINT64_END = -(1 << 63), 1 << 64
+
+
+def check_python_int(value):
+    """torch reads a Python int given for a number as an int64, or as a uint64 when too big
+    for int64; beyond both, its conversion raises Python's OverflowError."""
+    if not _INT64_MIN <= value < _UINT64_END:
+        raise OverflowError("can't convert negative int to unsigned" if value < 0 else
+                            "int too big to convert")
+
+
 def checked_scalar(value, d, half_range=True):
     """`value` (a Python or NumPy number) converted for storage in dtype `d`, as torch's
     checked scalar conversion (fill_, full, masked_fill, `x[i] = number`) does.
@@ -420,6 +431,8 @@ def checked_scalar(value, d, half_range=True):
 
     NOTE: torch skips the range check of float16 and bfloat16 (the number becomes inf) for
     `x[i] = number` and when it fills a single element; those callers pass `half_range=False`."""
+    if value.__class__ is _builtin_int:
+        check_python_int(value)
     if d._category == _BOOL:
         return _builtin_bool(value)
     if d._category == _COMPLEX:

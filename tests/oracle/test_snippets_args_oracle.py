@@ -453,6 +453,12 @@ SNIPPETS = [
     'x = torch.arange(6)\ntorch.zeros_like(x, dtype="float")',
     'x = torch.arange(6.).view(2, 3)\ntorch.maximum(x, 2.)',
     'x = torch.arange(6.)\nx.split(2.0)',
+    # Python ints beyond int64 and uint64: the conversion's OverflowError
+    'x = torch.zeros(2)\ntry:\n    x.fill_(2**64)\nexcept OverflowError as e: print(e)',
+    'try:\n    torch.full((1,), -2**63 - 1)\nexcept OverflowError as e: print(e)',
+    'x = torch.zeros(2, dtype=torch.bool)\ntry:\n    x.masked_fill(x, 2**64)\nexcept OverflowError as e: print(e)',
+    'x = torch.zeros(2)\ntry:\n    x.index_fill(0, torch.tensor([0]), -2**64)\nexcept OverflowError as e: print(e)',
+    'print(torch.zeros(1).fill_(2**64 - 1), torch.zeros(1, dtype=torch.int64).fill_(-2**63))',
     # products given a non-tensor operand: torch numbers it by its place in the call
     'try:\n    print(torch.vdot(torch.ones(2), 2))\nexcept TypeError as e: print(e)',
     'try:\n    print(torch.ones(2).vdot(2))\nexcept TypeError as e: print(e)',

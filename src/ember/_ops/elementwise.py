@@ -234,9 +234,7 @@ def scalar_for(value, dt):
     """A Python number ready to meet an array of dtype `dt` the way torch casts it."""
     kind = dt.kind
     if value.__class__ is int and not -_INT64_BOUND <= value < _UINT64_END:
-        # torch reads a Python int as int64, or as uint64 when too big for int64.
-        raise OverflowError("can't convert negative int to unsigned" if value < 0 else
-                            "int too big to convert")
+        _dtype.check_python_int(value)     # (its test, inlined here: a hot path)
     if kind in "iu" and value.__class__ is int:
         info = np.iinfo(dt)
         if not info.min <= value <= info.max:        # torch wraps around; NumPy would raise

@@ -13,7 +13,7 @@ version with the one their node was made at.
 import warnings
 
 from .._device import backend_of
-from .._dtype import checked_scalar
+from .._dtype import check_python_int, checked_scalar
 from .._geometry import broadcast_shapes
 from .._creation import zeros_like
 from .._tensor import Tensor, wrap
@@ -179,10 +179,7 @@ def _number_as_tensor(src):
                         f"{type_name(src)}")
     if src.__class__ is int and not -(1 << 63) <= src < 1 << 63:
         # torch reads such an int as an unsigned 64-bit one (as a float, in a float tensor)
-        if src < 0:
-            raise OverflowError("can't convert negative int to unsigned")
-        if src >= 1 << 64:
-            raise OverflowError("int too big to convert")
+        check_python_int(src)
         src = float(src)
     return tensor(src)
 
