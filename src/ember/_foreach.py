@@ -11,6 +11,7 @@ The second operand of a binary op may be a number, a list of numbers (one per te
 """
 import numbers
 
+from ._ops.argument_errors import _got, type_name
 from ._tensor import Tensor
 
 _UNARY = ("abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "erfc", "exp", "expm1",
@@ -28,16 +29,10 @@ _WITH_ALPHA = ("add", "sub")
 _SCALAR_TENSOR = ("add", "sub", "mul", "div")
 
 
-def _type_name(x):
-    return "Tensor" if isinstance(x, Tensor) else type(x).__name__
-
-
 def _bad_arguments(name, args, kwargs=None):
     """torch's TypeError for an argument combination no overload takes (its first line)."""
-    got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in
-                                           (kwargs or {}).items()]
     return TypeError(f"{name}() received an invalid combination of arguments - got "
-                     f"({', '.join(got)}), but expected one of:")
+                     f"{_got(args, kwargs or {})}, but expected one of:")
 
 
 def _is_number(x):
@@ -48,11 +43,11 @@ def _tensor_list(name, tensors, position=0):
     """`tensors` checked to be a non-empty list or tuple of tensors."""
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{name}(): argument 'self' (position 1) must be tuple of Tensors, "
-                        f"not {_type_name(tensors)}")
+                        f"not {type_name(tensors)}")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument {position}, "
-                            f"but got {_type_name(t)}")
+                            f"but got {type_name(t)}")
     if not tensors:
         raise RuntimeError("Tensor list must have at least one tensor.")
     return tensors
@@ -223,7 +218,7 @@ def _foreach_norm(self, ord=2, dtype=None):
     from .linalg import vector_norm
     if not _is_number(ord):
         raise TypeError(f"_foreach_norm(): argument 'ord' (position 2) must be Number, "
-                        f"not {_type_name(ord)}")
+                        f"not {type_name(ord)}")
     return tuple(vector_norm(t, ord, dtype=dtype) for t in _tensor_list("_foreach_norm", self))
 
 
