@@ -55,10 +55,9 @@ class FunctionCtx:
         gradient."""
         self._materialize_grads = value
 
-    # NOTE: class defaults, so a context costs nothing for what it does not use.
+    # NOTE: class defaults, so a context costs nothing for what it does not use
+    # (`dirty_tensors` and `non_differentiable` exist only once marked, as in torch).
     to_save = None
-    dirty_tensors = ()
-    non_differentiable = ()
     _materialize_grads = True
 
 
@@ -123,10 +122,18 @@ class BackwardCFunction(Node, FunctionCtx):
                                    f"gradients (expected {expected}, got {len(result)})")
         Tensor = _tensor_class()
         out = []
-        for pos in self._tensor_positions:
+        for pos, meta in zip(self._tensor_positions, self._input_meta):
             g = result[pos]
-            if g is not None and not isinstance(g, Tensor):
-                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            if g is not None:
+                if not isinstance(g, Tensor):
+                    raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+                if meta is not None and g._data.dtype.kind == "c" and meta[1].kind != "c":
+                    # (torch casts a gradient to its input's dtype, but not complex to real)
+                    raise RuntimeError("Expected isFloatingType(grad.scalar_type()) || "
+                                       "(input_is_complex == grad_is_complex) to be true, but "
+                                       "got false.  (Could this error message be improved?  "
+                                       "If so, please report an enhancement request to "
+                                       "PyTorch.)")
             out.append(g)
         return tuple(out)
 
@@ -155,6 +162,88 @@ class _FunctionMeta(type):
         backward_fn.__module__ = __name__     # torch names them torch.autograd.function.*
         cls._backward_cls = backward_fn
         super().__init__(name, bases, attrs)
+
+
+class _Transforms:
+    """The torch.func transforms running now, for the rules torch sets a Function called under
+    them (see `_under_transforms`): any transform at all, forward-mode ones (jvp, jacfwd), and
+    one `VmapInfo` per vmap (or jacfwd, which torch builds on vmap) running."""
+    active = 0
+    forward = 0
+    vmaps = []
+
+
+class VmapInfo(tuple):
+    """What a Function's `vmap` staticmethod is told: `batch_size` and `randomness`."""
+
+    def __new__(cls, batch_size, randomness):
+        return tuple.__new__(cls, (batch_size, randomness))
+
+    batch_size = property(lambda self: self[0])
+    randomness = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"VmapInfo(batch_size={self[0]}, randomness='{self[1]}')"
+
+
+_FUNC_NOTES = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+
+
+def _under_transforms(cls, args):
+    """torch's checks for a Function called under torch.func transforms; returns the output
+    of its `vmap` staticmethod when that is what runs (else None: `forward` runs).
+
+    NOTE: ember's vmap calls the function once per batch element (NOTE [ vmap runs the
+    function once per batch element ]), so the `vmap` staticmethod is given a batch of one:
+    each tensor argument with a leading dim of size 1 (in_dims 0; None for arguments that
+    are not mapped, and for non-tensors), and `info.batch_size` is 1."""
+    if not cls._is_setup_context_defined():
+        raise RuntimeError("In order to use an autograd.Function with functorch transforms "
+                           "(vmap, grad, jvp, jacrev, ...), it must override the setup_context "
+                           f"staticmethod. {_FUNC_NOTES}")
+    result = None
+    if _Transforms.vmaps:
+        has_rule = cls.vmap is not Function.vmap
+        name = cls.__name__
+        if cls.generate_vmap_rule and has_rule:
+            raise RuntimeError(f"You tried to vmap over {name}, but it has both "
+                               f"generate_vmap_rule=True and an overridden vmap staticmethod. "
+                               f"Please set generate_vmap_rule=False or delete the overridden "
+                               f"vmap staticmethod to avoid ambiguity. {_FUNC_NOTES}")
+        if not cls.generate_vmap_rule and not has_rule:
+            raise RuntimeError(f"You tried to vmap over {name}, but it does not have vmap "
+                               f"support. Please override and implement the vmap staticmethod "
+                               f"or set generate_vmap_rule=True. {_FUNC_NOTES}")
+        if has_rule:
+            result = _run_vmap_rule(cls, args)
+    if _Transforms.forward and cls.jvp is Function.jvp:
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+    return result
+
+
+def _run_vmap_rule(cls, args):
+    Tensor = _tensor_class()
+    unmapped = _Transforms.vmaps[-1][1]
+    in_dims = tuple(0 if isinstance(a, Tensor) and id(a) not in unmapped else None
+                    for a in args)
+    batched = [a.unsqueeze(0) if d == 0 else a for a, d in zip(args, in_dims)]
+    result = cls.vmap(VmapInfo(1, _Transforms.vmaps[-1][0]), in_dims, *batched)
+    if not isinstance(result, tuple):
+        raise RuntimeError(f"Expected the vmap staticmethod to have two returns, an output and "
+                           f"out_dims with pytree structure compatible with the output. Got a "
+                           f"{type(result)} instead")
+    if len(result) != 2:
+        raise RuntimeError(f"Expected the vmap staticmethod to have two returns, an output and "
+                           f"out_dims with pytree structure compatible with the output. Got "
+                           f"{len(result)} returns instead")
+    output, out_dims = result
+    single = not isinstance(output, tuple)
+    outs = (output,) if single else output
+    dims = (out_dims,) * len(outs) if not isinstance(out_dims, tuple) else out_dims
+    outs = tuple(o.select(d, 0) if isinstance(o, Tensor) and d is not None else o
+                 for o, d in zip(outs, dims))
+    return outs[0] if single else outs
 
 
 class Function(metaclass=_FunctionMeta):
@@ -195,6 +284,15 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement the jvp function for custom "
                                   "autograd.Function to use it with forward mode AD.")
 
+    # Under torch.func.vmap a Function needs a `vmap(info, in_dims, *args)` staticmethod
+    # returning (output, out_dims), or generate_vmap_rule = True (vmap runs forward itself).
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                                  "the vmap staticmethod or set generate_vmap_rule=True.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run `forward` without recording, then make its outputs part of the graph."""
@@ -208,8 +306,9 @@ class Function(metaclass=_FunctionMeta):
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad and record
                                      for a in args)
         with no_grad():
+            ruled = _under_transforms(cls, args) if _Transforms.active else None
             if custom_setup:
-                output = cls.forward(*args, **kwargs)
+                output = cls.forward(*args, **kwargs) if ruled is None else ruled
                 cls.setup_context(ctx, args, output)
             else:
                 output = cls.forward(ctx, *args, **kwargs)
@@ -270,8 +369,8 @@ def _attach(ctx, args, positions, outputs):
     ctx.next_functions = tuple(edges)
     ctx._input_meta = tuple(metas)
     ctx._tensor_positions = positions
-    dirty = ctx.dirty_tensors
-    non_diff = ctx.non_differentiable
+    dirty = getattr(ctx, "dirty_tensors", ())
+    non_diff = getattr(ctx, "non_differentiable", ())
     if dirty and not all(any(d is o for o in outputs) for d in dirty):
         raise RuntimeError("Some elements marked as dirty during the forward method were not "
                            "returned as output. The inputs that are modified inplace must all "
@@ -297,6 +396,9 @@ def _attach(ctx, args, positions, outputs):
             out._grad_fn = ctx
             out._output_nr = nr
             out._requires_grad = True
+            if out._base is not None and dirty and len(outputs) == 1 \
+                    and args[positions[0]] is out:
+                _rebase_dirty_view(ctx, out)
         result.append(out)
     ctx.num_outputs = len(result)
     _ban_views(ctx, result, dirty, non_diff)
@@ -308,6 +410,20 @@ def _attach(ctx, args, positions, outputs):
     if _Extras.on:
         on_record(ctx)
     return tuple(result)
+
+
+def _rebase_dirty_view(ctx, view):
+    """A view written in place by the Function (marked dirty) changes its base: as for an
+    in-place op on a view (NOTE [ In-place ops on views ] in _ops/inplace.py), the base's
+    node becomes a CopySlices running `ctx`'s backward on the view's region, and the view is
+    re-derived from the base. (Done for a Function of one output whose first tensor input is
+    the view; in other cases the view alone carries `ctx`.)"""
+    from .._ops.inplace import CopySlices, _rederive
+    base = view._base
+    base._grad_fn = CopySlices(base, view, ctx)
+    base._output_nr = 0
+    base._requires_grad = True
+    _rederive(view)
 
 
 def _differentiable_dtype(t):
@@ -370,14 +486,18 @@ def once_differentiable(fn):
             return outputs
         single = not isinstance(outputs, tuple)
         outs = (outputs,) if single else outputs
-        edges = [gradient_edge(a) for a in args if isinstance(a, Tensor) and a._requires_grad]
+        # NOTE: as torch, the error node hangs off fresh leaves (detached copies of the
+        # outputs), not off the inputs: differentiating through it reaches no input, so
+        # autograd.grad of an input finds it unused, while backward() runs it and raises.
+        edges = [gradient_edge(o.detach().requires_grad_()) for o in outs
+                 if isinstance(o, Tensor)]
         node = Error("trying to differentiate twice a function that was marked with "
-                             "@once_differentiable", edges)
+                     "@once_differentiable", edges)
         wrapped = []
-        for o in outs:
+        for nr, o in enumerate(outs):
             if isinstance(o, Tensor):
                 o = o.detach()
-                o._grad_fn, o._output_nr, o._requires_grad = node, 0, True
+                o._grad_fn, o._output_nr, o._requires_grad = node, nr, True
             wrapped.append(o)
         return wrapped[0] if single else tuple(wrapped)
     return wrapper

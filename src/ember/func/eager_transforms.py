@@ -18,6 +18,7 @@ import functools
 from .._tensor import Tensor
 from ..autograd import grad as _autograd_grad
 from ..autograd.grad_mode import enable_grad
+from ..autograd.function import _Transforms
 from ._pytree import pprint, spec_repr, tree_flatten, tree_unflatten
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian"]
@@ -26,13 +27,24 @@ _depth = [0]        # transforms running now (see NOTE [ Transform levels on one
 
 
 @contextlib.contextmanager
-def _level():
+def _level(forward=False, batched=False):
+    """One transform running: `forward` for forward-mode ones, `batched` for those torch
+    builds on vmap (jacfwd). autograd.Function reads these (`function._Transforms`)."""
     _depth[0] += 1
+    T = _Transforms
+    T.active += 1
+    T.forward += forward
+    if batched:
+        T.vmaps.append(("error", ()))
     try:
         with enable_grad():
             yield
     finally:
         _depth[0] -= 1
+        T.active -= 1
+        T.forward -= forward
+        if batched:
+            T.vmaps.pop()
 
 
 def _stand_in(x):
@@ -283,7 +295,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """
     _no_dual_level()
     p_leaves, p_spec, t_leaves = _check_jvp_args(primals, tangents)
-    with _level():
+    with _level(forward=True):
         keep = _watched(primals, tangents)
         stand = [_stand_in(x) for x in p_leaves]
         output = func(*tree_unflatten(stand, p_spec))
@@ -310,7 +322,7 @@ def _jacobian(func, argnums, has_aux, forward):
         from .._ops.joining import stack
         if forward:
             _no_dual_level()
-        with _level():
+        with _level(forward=forward, batched=forward):
             new_args, stand, in_spec = _differentiable(args, argnums)
             keep = _watched(args, kwargs)
             output = func(*new_args, **kwargs)

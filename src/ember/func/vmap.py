@@ -15,6 +15,7 @@ import functools
 
 from .._tensor import Tensor
 from ._pytree import broadcast_prefix, spec_repr, tree_flatten, tree_unflatten
+from ..autograd.function import _Transforms
 from .eager_transforms import _check_randomness
 
 __all__ = ["vmap"]
@@ -112,25 +113,18 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         from .._ops.joining import stack
-        from ..random import set_rng_state
         leaves, spec, dims, size = _batch_size(func, in_dims, args)
         start = _rng_state() if randomness != "different" else None
         results = []
-        for b in range(max(size, 1)):
-            if size == 0:       # NOTE: one call on zeros, only for the output's structure
-                per = [x if d is None else x.new_zeros(x.shape[:d] + x.shape[d + 1:])
-                       for x, d in zip(leaves, dims)]
-            else:
-                per = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
-            if randomness == "same":
-                set_rng_state(start)
-            results.append(func(*tree_unflatten(per, spec), **kwargs))
-            if randomness == "error" and not _rng_state().equal(start):
-                set_rng_state(start)
-                raise RuntimeError("vmap: called random operation while in randomness error "
-                                   "mode. Please either use the 'same' or 'different' "
-                                   "randomness flags on vmap or perform the randomness "
-                                   "operation out of vmap")
+        # (an autograd.Function called inside learns its rules from this; see function.py)
+        unmapped = {id(x) for x, d in zip(leaves, dims) if d is None and isinstance(x, Tensor)}
+        _Transforms.active += 1
+        _Transforms.vmaps.append((randomness, unmapped))
+        try:
+            _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, results)
+        finally:
+            _Transforms.active -= 1
+            _Transforms.vmaps.pop()
         out_leaves = [tree_flatten(r)[0] for r in results]
         odims = _out_dims_for(func, out_dims, results[0])
         first, out_spec = tree_flatten(results[0])
@@ -155,3 +149,23 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             stacked.append(out)
         return tree_unflatten(stacked, out_spec)
     return wrapper
+
+
+def _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, results):
+    """Call `func` once per batch element (see the NOTE), appending each result."""
+    from ..random import set_rng_state
+    for b in range(max(size, 1)):
+        if size == 0:       # NOTE: one call on zeros, only for the output's structure
+            per = [x if d is None else x.new_zeros(x.shape[:d] + x.shape[d + 1:])
+                   for x, d in zip(leaves, dims)]
+        else:
+            per = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
+        if randomness == "same":
+            set_rng_state(start)
+        results.append(func(*tree_unflatten(per, spec), **kwargs))
+        if randomness == "error" and not _rng_state().equal(start):
+            set_rng_state(start)
+            raise RuntimeError("vmap: called random operation while in randomness error "
+                               "mode. Please either use the 'same' or 'different' "
+                               "randomness flags on vmap or perform the randomness "
+                               "operation out of vmap")

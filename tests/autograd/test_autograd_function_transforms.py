@@ -1,0 +1,197 @@
+"""Custom Functions under torch.func transforms (torch's rules: setup_context, a vmap rule or
+generate_vmap_rule, a jvp staticmethod), and corner cases of contexts: mark_dirty on a view,
+once_differentiable's error node, complex gradients for real inputs."""
+import re
+
+import pytest
+
+import ember as torch
+from ember.autograd import Function, once_differentiable
+
+NOTES = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+
+
+def raises(exc, text):
+    return pytest.raises(exc, match=f"^{re.escape(text)}$")
+
+
+class OldSquare(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+
+
+class Square(Function):
+    @staticmethod
+    def forward(x):
+        return x * x
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+
+
+class GenSquare(Square):
+    generate_vmap_rule = True
+
+
+class RuleSquare(Square):
+    calls = []
+
+    @staticmethod
+    def vmap(info, in_dims, x):
+        RuleSquare.calls.append((info.batch_size, info.randomness, in_dims, tuple(x.shape)))
+        return x * x, in_dims[0]
+
+
+def test_transforms_need_setup_context():
+    text = ("In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
+            "jacrev, ...), it must override the setup_context staticmethod. " + NOTES)
+    with raises(RuntimeError, text):
+        torch.func.grad(lambda x: OldSquare.apply(x).sum())(torch.ones(2))
+    with raises(RuntimeError, text):
+        torch.func.vmap(OldSquare.apply)(torch.ones(2, 2))
+    # outside transforms the old style is fine
+    assert OldSquare.apply(torch.tensor([3.])).tolist() == [9.]
+
+
+def test_grad_through_new_style_function():
+    g = torch.func.grad(lambda x: Square.apply(x).sum())(torch.tensor([1., 3.]))
+    assert g.tolist() == [2., 6.]
+
+
+def test_vmap_needs_a_rule():
+    assert Function.generate_vmap_rule is False
+    with raises(RuntimeError, "You tried to vmap over Square, but it does not have vmap support. "
+                "Please override and implement the vmap staticmethod or set "
+                "generate_vmap_rule=True. " + NOTES):
+        torch.func.vmap(Square.apply)(torch.ones(2, 2))
+    out = torch.func.vmap(GenSquare.apply)(torch.tensor([[1., 3.], [2., 4.]]))
+    assert out.tolist() == [[1., 9.], [4., 16.]]
+
+
+def test_vmap_rule_and_generate_both_refused():
+    class Both(RuleSquare):
+        generate_vmap_rule = True
+    with raises(RuntimeError, "You tried to vmap over Both, but it has both "
+                "generate_vmap_rule=True and an overridden vmap staticmethod. Please set "
+                "generate_vmap_rule=False or delete the overridden vmap staticmethod to avoid "
+                "ambiguity. " + NOTES):
+        torch.func.vmap(Both.apply)(torch.ones(2, 2))
+
+
+def test_vmap_rule_runs_on_a_batch_of_one():
+    RuleSquare.calls.clear()
+    x = torch.tensor([[1., 3.], [2., 4.]])
+    out = torch.func.vmap(RuleSquare.apply)(x)
+    assert out.tolist() == [[1., 9.], [4., 16.]]
+    assert RuleSquare.calls == [(1, "error", (0,), (1, 2))] * 2
+
+
+def test_vmap_rule_returns_checked():
+    class Bad(Square):
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return x
+    with raises(RuntimeError, "Expected the vmap staticmethod to have two returns, an output "
+                "and out_dims with pytree structure compatible with the output. Got a "
+                "<class 'ember._tensor.Tensor'> instead"):
+        torch.func.vmap(Bad.apply)(torch.ones(2, 2))
+
+
+def test_forward_transforms_need_jvp():
+    text = ("You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD.")
+    with raises(NotImplementedError, text):
+        torch.func.jvp(Square.apply, (torch.ones(2),), (torch.ones(2),))
+    # jacfwd is vmap over jvp: the vmap rule is asked for first
+    with pytest.raises(RuntimeError, match="does not have vmap support"):
+        torch.func.jacfwd(Square.apply)(torch.ones(2))
+    # jacrev needs neither
+    assert torch.func.jacrev(Square.apply)(torch.tensor([1., 3.])).tolist() == [[2., 0.], [0., 6.]]
+
+
+def test_transform_state_is_restored_after_errors():
+    with pytest.raises(RuntimeError):
+        torch.func.vmap(Square.apply)(torch.ones(2, 2))
+    assert Square.apply(torch.tensor([2.])).tolist() == [4.]
+
+
+def test_mark_dirty_on_a_view_rebases_its_base():
+    class AddOne(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+    b = torch.ones(4, requires_grad=True)
+    c = b.clone()
+    v = c[:2]
+    z = AddOne.apply(v)
+    assert z is v
+    assert z.grad_fn.name() == "AsStridedBackward0"
+    assert c.grad_fn.name() == "torch::autograd::CopySlices"
+    assert c.tolist() == [2., 2., 1., 1.]
+    c.sum().backward()
+    assert b.grad.tolist() == [3., 3., 1., 1.]
+
+
+def test_mark_dirty_and_non_differentiable_exist_only_once_marked():
+    x = torch.ones(2, requires_grad=True)
+    y = Square.apply(x)
+    assert not hasattr(y.grad_fn, "dirty_tensors")
+    assert not hasattr(y.grad_fn, "non_differentiable")
+
+
+def test_complex_gradient_for_real_input_is_refused():
+    class ToComplex(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.to(torch.complex64)
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^Expected isFloatingType\(grad.scalar_type\(\)\) "
+                       r"\|\| \(input_is_complex == grad_is_complex\) to be true"):
+        ToComplex.apply(x).sum().backward()
+
+
+def test_once_differentiable_error_node_reaches_no_input():
+    class Sq(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * 2 * x
+    x = torch.tensor([1., 2.], requires_grad=True)
+    go = torch.ones(2, requires_grad=True)
+    g, = torch.autograd.grad(Sq.apply(x), x, go, create_graph=True)
+    assert g.grad_fn.name() == "torch::autograd::Error"
+    assert torch.autograd.grad(g.sum(), x, allow_unused=True) == (None,)
+    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+        torch.autograd.grad(g.sum(), go)
+    with raises(RuntimeError, "trying to differentiate twice a function that was marked with "
+                "@once_differentiable"):
+        g.sum().backward()
