@@ -7,8 +7,9 @@ Workloads (one SGD step each: zero_grad, forward, cross_entropy, backward, step)
        a batch of 64 28x28 images;
   mlp: 784-256-128-10 with ReLU, a batch of 128.
 Prints median times per step and the median of the per-round ember/torch time ratios. Both
-libraries get the same number of threads (default 1: torch.set_num_threads, and OpenBLAS's
-variable for NumPy's matmuls, set before NumPy loads unless already set); on a shared machine
+libraries get the same number of threads (default 1: torch.set_num_threads and
+ember.set_num_threads, and OpenBLAS's variable for NumPy's matmuls, set before NumPy loads
+unless already set); on a shared machine
 two-thread BLAS runs were several times slower than one-thread ones, for both libraries.
 """
 import argparse
@@ -68,6 +69,7 @@ def _step(lib, layers, inputs, labels):
 
 
 def main():
+    ember.set_num_threads(ARGS.threads)
     if torch is not None:
         torch.set_num_threads(ARGS.threads)
     rounds = 7 if ARGS.quick else 21

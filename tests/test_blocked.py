@@ -120,3 +120,142 @@ def test_one_dim_reductions_give_zero_dim_cpu_tensors(name):
     assert index.shape == () and index.device.type == "cpu" and index.dtype == ember.int64
     assert int(index) == (1 if "max" in name else 0)
     assert repr(index) == f"tensor({int(index)})"
+
+
+@contextlib.contextmanager
+def one_thread():
+    before = ember.get_num_threads()
+    ember.set_num_threads(1)
+    try:
+        yield
+    finally:
+        ember.set_num_threads(before)
+
+
+def _same(got, want):
+    """Same values (bit for bit, NaN included), dtype, shape and strides."""
+    assert got.dtype == want.dtype and got.shape == want.shape and got.stride() == want.stride()
+    bits = lambda t: np.ascontiguousarray(t.detach().numpy()).view(np.uint8)  # noqa
+    np.testing.assert_array_equal(bits(got), bits(want))
+
+
+SPLIT_CASES = [((1000, 150), (1000, 150)), ((1000, 150), (150,)), ((1000, 150), (1, 150)),
+               ((997, 7, 23), (997, 1, 23)), ((5, 40000), (5, 40000)),
+               ((3, 60000), (3, 60000)), ((1, 200000), (1, 200000))]
+
+
+@pytest.mark.parametrize("shapes", SPLIT_CASES)
+def test_large_elementwise_ops_split_over_threads_match_one_thread(threads, shapes):
+    rng = np.random.default_rng(3)
+    a, b = (ember.from_numpy(_data(rng, s, "float32", nans=3)) for s in shapes)
+    a.view(-1)[:5] = ember.tensor([np.inf, -np.inf, 0.0, -0.0, np.nan])
+    results = lambda: [a + b, b * a, a - b, a / b, a * 2.5, 3.0 - a, ember.relu(a),  # noqa
+                       ember.relu(a.t() if a.dim() == 2 else a), a.exp(), b.abs().sqrt()]
+    got = results()
+    with one_thread():
+        want = results()
+    for g, w in zip(got, want):
+        _same(g, w)
+    np.testing.assert_array_equal(got[0].numpy(), a.numpy() + b.numpy())
+    np.testing.assert_array_equal(got[6].numpy(), np.maximum(a.numpy(), 0))
+
+
+def test_large_relu_and_threshold_gradients_split_over_threads(threads):
+    rng = np.random.default_rng(4)
+    x = ember.from_numpy(_data(rng, (300, 700), "float64", nans=5)).requires_grad_()
+    g = ember.from_numpy(_data(rng, (300, 700), "float64", nans=5))
+    g.view(-1)[:3] = ember.tensor([np.inf, -np.inf, -1.0])
+    x.data.view(-1)[:3] = -0.5              # dropped by both: +0.0 whatever the gradient
+    grads = lambda: ember.autograd.grad(  # noqa
+        [ember.relu(x), ember.nn.functional.hardshrink(x, 0.7)], [x], [g, g])[0]
+    got = grads()
+    with one_thread():
+        want = grads()
+    _same(got, want)
+    xn, gn = x.detach().numpy(), g.numpy()
+    expected = np.where(xn <= 0, 0.0, gn) + np.where((xn >= -0.7) & (xn <= 0.7), 0.0, gn)
+    np.testing.assert_array_equal(got.numpy(), expected)
+    assert not np.signbit(got.numpy()[0, :3]).any()
+
+
+@pytest.mark.parametrize("kernel, stride, padding", [(2, 2, 0), (3, 2, 1), (2, 1, 0)])
+def test_large_max_pools_split_over_threads_match_one_thread(threads, kernel, stride, padding):
+    rng = np.random.default_rng(5)
+    x = rng.integers(-2, 3, (64, 8, 26, 26)).astype(np.float32)     # many ties
+    x.flat[rng.integers(0, x.size, 7)] = np.nan
+    t = ember.from_numpy(x).requires_grad_()
+
+    def run():
+        out, index = ember.nn.functional.max_pool2d(t, kernel, stride, padding,
+                                                    return_indices=True)
+        grad, = ember.autograd.grad(out, t, ember.ones_like(out))
+        return out, index, grad
+    got = run()
+    with one_thread():
+        want = run()
+    for g, w in zip(got, want):
+        _same(g, w)
+    if (kernel, stride, padding) == (2, 2, 0):      # by hand: the first maximum of each window
+        windows = x.reshape(64, 8, 13, 2, 13, 2).transpose(0, 1, 2, 4, 3, 5).reshape(
+            64, 8, 13, 13, 4)
+        first = np.where(np.isnan(windows).any(-1), np.nan, windows.max(-1))
+        np.testing.assert_array_equal(got[0].detach().numpy(), first)
+        assert got[2].sum().item() == got[0].numel()     # one input per window gets 1
+
+
+def test_splits_nest_without_waiting_on_each_other(threads):
+    from ember._parallel import run_parts
+    seen = []
+
+    def outer(i):
+        run_parts(lambda j: seen.append((i, j)), 3)
+    run_parts(outer, 4)
+    assert sorted(seen) == [(i, j) for i in range(4) for j in range(3)]
+
+
+def test_a_forked_worker_splits_kernels_with_its_own_threads():
+    # the parent's helper threads exist before the fork and not in the child
+    big = ember.randn(400, 700)
+    ember.relu(big)
+    data = ember.utils.data.TensorDataset(ember.randn(4, 400, 700))
+    loader = ember.utils.data.DataLoader(data, batch_size=2, num_workers=1,
+                                         collate_fn=lambda items: ember.relu(items[0][0]).sum())
+    got = [float(s) for s in loader]
+    want = [float(ember.relu(data[i][0]).sum()) for i in (0, 2)]
+    assert got == pytest.approx(want, rel=1e-6)
+
+
+@pytest.mark.parametrize("stride, padding, groups", [(1, 0, 1), (1, 1, 2), (2, 1, 1)])
+def test_large_convolutions_split_over_threads_match_one_thread(threads, stride, padding,
+                                                                  groups):
+    rng = np.random.default_rng(6)
+    x = ember.from_numpy(rng.standard_normal((64, 8, 26, 26)).astype(np.float32))
+    w = ember.from_numpy(rng.standard_normal((16, 8 // groups, 3, 3)).astype(np.float32))
+    b = ember.from_numpy(rng.standard_normal(16).astype(np.float32))
+    x.requires_grad_(), w.requires_grad_(), b.requires_grad_()
+    F = ember.nn.functional
+
+    def run():
+        y = F.conv2d(x, w, b, stride, padding, groups=groups)
+        z = F.conv_transpose2d(y, w, None, stride, padding, groups=groups)
+        return (y, z) + ember.autograd.grad(z.square().sum(), [x, w, b])
+    got = run()
+    with one_thread():
+        want = run()
+    for g, w_ in zip(got, want):
+        _same(g, w_)
+    # the forward against a direct sum over the kernel (float64)
+    xn, wn = x.detach().numpy().astype(np.float64), w.detach().numpy().astype(np.float64)
+    xp = np.pad(xn, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    out = got[0].shape[2]
+    ref = np.zeros((64, 16, out, out))
+    per, outs = 8 // groups, 16 // groups
+    for g in range(groups):
+        for i in range(3):
+            for j in range(3):
+                patch = xp[:, g * per:(g + 1) * per, i:i + stride * out:stride,
+                           j:j + stride * out:stride]
+                ref[:, g * outs:(g + 1) * outs] += np.einsum(
+                    "nchw,oc->nohw", patch, wn[g * outs:(g + 1) * outs, :, i, j])
+    ref += b.detach().numpy()[:, None, None]
+    np.testing.assert_allclose(got[0].detach().numpy(), ref, rtol=1e-4, atol=1e-4)

@@ -1,14 +1,21 @@
 """Splitting one large CPU kernel over threads (torch's `get_num_threads`/`set_num_threads`).
 
 NumPy releases the GIL inside its loops, so a kernel cut into independent parts (row blocks of
-a reduction, tiles of a copy) runs on several cores from plain Python threads. Only kernels
-that NumPy runs slowly or on one core use this; everything else is a single NumPy call.
+a reduction, tiles of a copy, slices of an element-wise op) runs on several cores from plain
+Python threads. Only kernels that NumPy runs on one core use this; everything else is a single
+NumPy call, and every split kernel computes exactly what the single call would.
 
-NOTE: threads are started per call rather than kept in a pool. A call that is worth splitting
-runs for milliseconds, so starting a thread (tens of microseconds) costs little, and nothing
-survives into a forked DataLoader worker, where a pool's threads would not exist.
+NOTE [ The worker pool ]
+The helper threads are started once, on the first split, and then wait on a queue: handing a
+kernel to a waiting thread costs some microseconds where starting a thread costs tens, which
+is what makes splitting worth it for arrays of a few hundred thousand elements (a ReLU of a
+small CNN's feature maps). The calling thread works on the parts too. A forked process (a
+DataLoader worker) has none of its parent's threads, so it forgets the pool and makes its own
+if it ever splits a kernel. Helper threads never wait on other helpers: a split requested
+from inside a part runs in that thread, so splits can nest without deadlock.
 """
 import os
+import queue
 import threading
 
 _num_threads = max(1, min(os.cpu_count() or 1, 8))
@@ -28,18 +35,67 @@ def set_num_threads(n):
     _num_threads = n
 
 
+class _Pool:
+    """Daemon threads that run the callables put on `tasks`."""
+
+    def __init__(self):
+        self.tasks = queue.SimpleQueue()
+        self.size = 0
+
+    def grow(self, n):
+        while self.size < n:
+            threading.Thread(target=self._serve, daemon=True, name="ember-worker").start()
+            self.size += 1
+
+    def _serve(self):
+        _local.in_pool = True
+        while True:
+            self.tasks.get()()
+
+
+_pool = None
+_pool_lock = threading.Lock()
+_local = threading.local()
+
+
+def _forget_pool():
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
+def _helpers(n):
+    """The pool, with at least `n` helper threads."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = _Pool()
+        _pool.grow(n)
+        return _pool
+
+
+def in_part():
+    """Whether this thread is running a part of a split kernel (a split here runs inline)."""
+    return getattr(_local, "in_pool", False)
+
+
 def run_parts(fn, count):
     """Call `fn(i)` for i in range(count), spread over up to `get_num_threads()` threads."""
-    workers = min(_num_threads, count)
-    if workers <= 1:
+    helpers = min(_num_threads, count) - 1
+    if helpers <= 0 or in_part():
         for i in range(count):
             fn(i)
         return
-    errors = []
+    pool = _helpers(helpers)
     # NOTE: parts are handed out one at a time rather than dealt in advance, so that a thread
-    # that starts late (tens of microseconds) takes fewer parts instead of finishing last.
+    # that starts late takes fewer parts instead of finishing last.
     parts = iter(range(count))
     lock = threading.Lock()
+    errors = []
+    finished = queue.SimpleQueue()
 
     def work():
         try:
@@ -52,11 +108,20 @@ def run_parts(fn, count):
         except BaseException as exc:        # re-raised in the calling thread
             errors.append(exc)
 
-    threads = [threading.Thread(target=work, daemon=True) for _ in range(1, workers)]
-    for t in threads:
-        t.start()
-    work()
-    for t in threads:
-        t.join()
+    def helper():
+        try:
+            work()
+        finally:
+            finished.put(None)
+
+    for _ in range(helpers):
+        pool.tasks.put(helper)
+    _local.in_pool = True           # (a split inside a part runs in this thread)
+    try:
+        work()
+    finally:
+        _local.in_pool = False
+        for _ in range(helpers):
+            finished.get()
     if errors:
         raise errors[0]

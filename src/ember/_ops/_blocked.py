@@ -10,14 +10,19 @@ order the data lies in:
 - A contiguous copy of a transposed array reads with a large stride: copying tile by tile
   keeps both sides in cache, and tiles run on several threads (`contiguous_copy`).
 - `sum` along the last dim is split over threads by row blocks (`sum_last`).
+- Element-wise kernels of large row-major arrays are split over threads by blocks of their
+  leading dim (`split_elementwise`, `zero_where`): NumPy's ufuncs run on one core. So are
+  large stacks of small matrix products (`batched_matmul`): NumPy calls BLAS once per matrix,
+  and BLAS keeps a small product on one core.
 Small or unusual inputs take the plain NumPy call; every kernel returns exactly what it would.
 """
 import numpy as np
 
 from .._device import backend_of
-from .._parallel import get_num_threads, run_parts
+from .._parallel import get_num_threads, in_part, run_parts
 
 _LARGE = 1 << 18        # elements below which the plain NumPy call is as fast
+SPLIT = 1 << 17         # elements from which an element-wise kernel is split over threads
 _ROWS = 16              # rows per block in arg_extreme
 _TILE = 256             # tile edge in contiguous_copy
 
@@ -101,6 +106,81 @@ def sum_last(data, dtype, keepdims):
     return out.reshape(shape)
 
 
+def row_blocks(rows):
+    """Bounds of blocks of `rows` leading rows, one part of a split kernel each, or None where
+    one thread does better (one thread set, few rows, or already inside a part)."""
+    threads = get_num_threads()
+    if threads < 2 or rows < 2 * threads or in_part():
+        return None
+    parts = min(rows, 4 * threads)
+    return [rows * i // parts for i in range(parts + 1)]
+
+
+def leading_blocks(shape, arrays, row_major=True):
+    """For an element-wise kernel with result `shape` over `arrays` (NumPy arrays and
+    scalars): (block bounds along the leading dim, which arrays are cut) where splitting over
+    threads pays, else None. An array is cut where it has the result's leading dim and passed
+    whole where it broadcasts along it; with `row_major`, every cut array must be row-major
+    (the caller's layout rules assume so)."""
+    bounds = row_blocks(shape[0]) if shape else None
+    if bounds is None:
+        return None
+    cut = []
+    for x in arrays:
+        whole = getattr(x, "ndim", 0) < len(shape) or x.shape[0] != shape[0]
+        if row_major and not whole and not x.flags.c_contiguous:
+            return None
+        cut.append(not whole)
+    return bounds, cut
+
+
+def split_elementwise(kernel, arrays, dtype):
+    """`kernel(*arrays)` (a ufunc, or a function taking `out=` like one) as a new row-major
+    array of `dtype`, computed in blocks of its leading dim on several threads when the
+    arrays are large and row-major; otherwise the plain call."""
+    shape = np.broadcast_shapes(*[getattr(x, "shape", ()) for x in arrays])
+    split = leading_blocks(shape, arrays)
+    if split is None:
+        return kernel(*arrays)
+    bounds, cut = split
+    out = np.empty(shape, dtype)
+
+    def part(i):
+        lo, hi = bounds[i], bounds[i + 1]
+        kernel(*[x[lo:hi] if c else x for x, c in zip(arrays, cut)], out=out[lo:hi])
+
+    run_parts(part, len(bounds) - 1)
+    return out
+
+
+_SPLIT_MACS = 1 << 20   # multiply-adds from which a stack of products is split
+
+
+def batched_matmul(a, b, out=None):
+    """`np.matmul(a, b, out=out)` for stacks of matrices (NumPy arrays of one BLAS dtype).
+    A large stack is cut along its leading dim into blocks multiplied on several threads:
+    each matrix's product is the same BLAS call either way."""
+    if a.ndim < 3 or a.ndim != b.ndim:
+        return np.matmul(a, b, out=out)
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
+    macs = a.shape[-1]
+    for n in shape:
+        macs *= n
+    split = leading_blocks(shape, (a, b), row_major=False) if macs >= _SPLIT_MACS else None
+    if split is None:
+        return np.matmul(a, b, out=out)
+    bounds, (cut_a, cut_b) = split
+    if out is None:
+        out = np.empty(shape, np.result_type(a, b))
+
+    def part(i):
+        lo, hi = bounds[i], bounds[i + 1]
+        np.matmul(a[lo:hi] if cut_a else a, b[lo:hi] if cut_b else b, out=out[lo:hi])
+
+    run_parts(part, len(bounds) - 1)
+    return out
+
+
 _SAME_SIZE_UINT = {"f4": "uint32", "f8": "uint64"}
 
 
@@ -120,6 +200,24 @@ def zero_where(xp, out, values, test, a, b):
             return result
         out[...] = result
         return out
+    if values.size >= SPLIT:
+        split = leading_blocks(shape, (values, a, b), row_major=False)
+        if split is not None:
+            bounds, cut = split
+            result = np.empty(shape, values.dtype) if out is None else out
+
+            def part(i):
+                lo, hi = bounds[i], bounds[i + 1]
+                _masked_bits(result[lo:hi], values[lo:hi], test, a[lo:hi],
+                             b[lo:hi] if cut[2] else b, unsigned)
+
+            run_parts(part, len(bounds) - 1)
+            return result
+    return _masked_bits(out, values, test, a, b, unsigned)
+
+
+def _masked_bits(out, values, test, a, b, unsigned):
+    """zero_where's kernel for float32/float64 NumPy arrays."""
     mask = np.empty(values.shape, unsigned)
     test(a, b, out=mask)                             # 1 where dropped
     np.subtract(mask, 1, out=mask)                   # 0 where dropped, else all ones

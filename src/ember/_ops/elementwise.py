@@ -17,6 +17,7 @@ from ..cuda import _backend, _kernels as _cuda_kernels
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
     prepare_inplace
+from ._blocked import SPLIT, split_elementwise
 from ._op import Op, record
 from .argument_errors import type_name
 from .registry import FUNCTIONS, METHODS, register
@@ -334,14 +335,17 @@ def call(op, operands, params, out, name):
             a = first._data
             if a.__class__ is np.ndarray and a.dtype.kind == "f":
                 if len(operands) == 1:
-                    return _finish_fast(op, operands, fast(a), params)
+                    result = fast(a) if a.size < SPLIT else \
+                        split_elementwise(fast, (a,), a.dtype)
+                    return _finish_fast(op, operands, result, params)
                 second = operands[1]
                 cls = second.__class__
                 if cls is Tensor:
                     b = second._data
                     if b.__class__ is np.ndarray and b.dtype is a.dtype:
                         try:
-                            result = fast(a, b)
+                            result = fast(a, b) if a.size < SPLIT and b.size < SPLIT else \
+                                split_elementwise(fast, (a, b), a.dtype)
                         except ValueError:
                             broadcast_error(operands)
                             raise
@@ -350,7 +354,10 @@ def call(op, operands, params, out, name):
                         return _finish_fast(op, operands, result, params)
                 elif (cls is float or cls is int and -_INT64_BOUND <= second < _UINT64_END) \
                         and not (op.opmath and a.itemsize == 2):
-                    return _finish_fast(op, operands, fast(a, a.dtype.type(second)), params)
+                    second = a.dtype.type(second)
+                    result = fast(a, second) if a.size < SPLIT else \
+                        split_elementwise(fast, (a, second), a.dtype)
+                    return _finish_fast(op, operands, result, params)
             elif a.__class__ is not np.ndarray:
                 result = _cuda_fast(op, operands, a)
                 if result is not None:

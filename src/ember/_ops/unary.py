@@ -193,8 +193,8 @@ class Relu(Elementwise):
         return xp.maximum(x, 0)
 
     @staticmethod
-    def fast_kernel(a):         # NOTE [ The float fast path ]: forward's one ufunc
-        return np.maximum(a, 0)
+    def fast_kernel(a, out=None):   # NOTE [ The float fast path ]: forward's one ufunc
+        return np.maximum(a, 0) if out is None else np.maximum(a, 0, out=out)
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors

@@ -28,6 +28,9 @@ import weakref
 
 import numpy as np
 
+from .._ops._blocked import SPLIT, batched_matmul, row_blocks
+from .._parallel import run_parts
+
 _RUN_COST = 16      # a NumPy inner loop's fixed cost, in elements copied
 
 
@@ -94,10 +97,24 @@ def output_size(in_size, kernel, stride, padding, dilation):
                  for i, k, s, p, d in zip(in_size, kernel, stride, padding, dilation))
 
 
+def by_images(xp, n, size, fn):
+    """fn(lo, hi) for the images lo:hi of a batch of `n`: in blocks on several threads when
+    the arrays are NumPy's and `size` (elements moved) is large, else fn(0, n) (NOTE [ Why
+    blocked kernels ])."""
+    bounds = row_blocks(n) if xp is np and size >= SPLIT else None
+    if bounds is None:
+        fn(0, n)
+    else:
+        run_parts(lambda i: fn(bounds[i], bounds[i + 1]), len(bounds) - 1)
+
+
 def matmul(xp, a, b, out=None):
     """matmul in a dtype BLAS has: half precision computes in float32 and rounds once (and
-    then ignores `out`; callers use the array returned)."""
+    then ignores `out`; callers use the array returned). A large stack of NumPy products is
+    split over threads (`batched_matmul`)."""
     if a.dtype.kind in "iub" or a.dtype.itemsize >= 4:
+        if xp is np:
+            return batched_matmul(a, b, out)
         return xp.matmul(a, b, out=out)
     return xp.matmul(a.astype(xp.float32), b.astype(xp.float32)).astype(a.dtype)
 
@@ -134,8 +151,11 @@ def _padded(xp, x, padding, slack):
         buf = _pool.empty(xp, (total + slack,), x.dtype)
         buf[total:] = 0
     image = buf[:total].reshape((n, c) + size)
-    image[(slice(None), slice(None)) + tuple(slice(p, p + i) for i, p
-                                             in zip(x.shape[2:], padding))] = x
+    inner = (slice(None),) * 2 + tuple(slice(p, p + i) for i, p in zip(x.shape[2:], padding))
+
+    def copy(lo, hi):
+        image[lo:hi][inner] = x[lo:hi]
+    by_images(xp, n, x.size, copy)
     return buf, image
 
 
@@ -176,7 +196,8 @@ def exact_columns(xp, x, groups, kernel, positions, stride, dilation, pool=False
     if not pool:
         return windows.reshape(target)
     cols = _pool.empty(xp, target, x.dtype)
-    xp.copyto(cols.reshape(shape), windows)
+    into = cols.reshape(shape)
+    by_images(xp, n, cols.size, lambda lo, hi: xp.copyto(into[lo:hi], windows[lo:hi]))
     return cols
 
 
@@ -192,15 +213,22 @@ def _row_columns(xp, buf, n, c, padded, groups, kernel, first, stride, dilation)
     windows = xp.lib.stride_tricks.as_strided(buf, shape, strides)
     cols = _pool.empty(xp, (n, groups, (c // groups) * math.prod(kernel), first * row),
                        buf.dtype)
-    xp.copyto(cols.reshape(shape), windows)
+    target = cols.reshape(shape)
+    by_images(xp, n, cols.size, lambda lo, hi: xp.copyto(target[lo:hi], windows[lo:hi]))
     return cols
 
 
 def _to_rows(xp, g, padded):
     """(N, C, o1, ..., ok) grad_output, zero-filled to full rows (N, C, o1 * row), pooled."""
     n, c, first = g.shape[:3]
-    full = _pool.zeros(xp, (n, c, first) + tuple(padded[1:]), g.dtype)
-    full[(slice(None),) * 3 + tuple(slice(0, o) for o in g.shape[3:])] = g
+    full = _pool.empty(xp, (n, c, first) + tuple(padded[1:]), g.dtype)
+    inner = (slice(None),) * 3 + tuple(slice(0, o) for o in g.shape[3:])
+
+    def copy(lo, hi):
+        part = full[lo:hi]
+        part.fill(0)
+        part[inner] = g[lo:hi]
+    by_images(xp, n, full.size, copy)
     return full.reshape(n, c, first * math.prod(padded[1:]))
 
 
@@ -238,7 +266,7 @@ def conv_forward(xp, x, w, bias, stride, padding, dilation, groups):
     if not full:
         y = _product(xp, weight, cols, half).reshape((n, o) + positions)
         if bias is not None:
-            y += bias
+            by_images(xp, n, y.size, lambda lo, hi: xp.add(y[lo:hi], bias, out=y[lo:hi]))
         return (y.astype(x.dtype) if half else y), (full, cols)
     scratch = None if half else _pool.empty(xp, (n, groups, o // groups, cols.shape[-1]),
                                             x.dtype)
@@ -247,7 +275,15 @@ def conv_forward(xp, x, w, bias, stride, padding, dilation, groups):
     y = y.reshape((n, o, positions[0]) + padded[1:])
     y = y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])]
     # the crop's copy adds the bias on the way
-    y = xp.ascontiguousarray(y) if bias is None else xp.add(y, bias)
+    cropped = xp.empty(y.shape, y.dtype)
+
+    def crop(lo, hi):
+        if bias is None:
+            cropped[lo:hi] = y[lo:hi]
+        else:
+            xp.add(y[lo:hi], bias, out=cropped[lo:hi])
+    by_images(xp, n, y.size, crop)
+    y = cropped
     if scratch is not None:
         _pool.release(scratch)
     return (y.astype(x.dtype) if half else y), (full, cols)
@@ -261,8 +297,9 @@ def _is_half(dtype):
 def _product(xp, a, b, half, out=None):
     """a @ b; for half precision the float32 product, not rounded yet."""
     if half:
-        return xp.matmul(a.astype(xp.float32), b.astype(xp.float32))
-    return xp.matmul(a, b, out=out)
+        a, b = a.astype(xp.float32), b.astype(xp.float32)
+        return batched_matmul(a, b) if xp is np else xp.matmul(a, b)
+    return batched_matmul(a, b, out) if xp is np else xp.matmul(a, b, out=out)
 
 
 def conv_weight(xp, x, g, kernel, stride, padding, dilation, groups, saved=None):

@@ -12,9 +12,10 @@ import numpy as np
 
 from .. import _dtype, _memory_format as _mf
 from .._device import backend_of
-from .._ops._blocked import zero_where
+from .._ops._blocked import SPLIT, row_blocks, zero_where
 from .._ops._op import Op, record
 from .._ops._xp_compat import ufunc_at
+from .._parallel import run_parts
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 
@@ -136,7 +137,23 @@ def _offset_table(kernel, dilation, stride, out, spatial, padding, xp):
 @via_float32
 def max_pool(x, kernel, stride, padding, dilation, out):
     """(values, flat indices) of windowed maxima over x (B, *spatial). Ties keep the first
-    element in row-major order and a NaN wins, as in torch's CPU kernel."""
+    element in row-major order and a NaN wins, as in torch's CPU kernel. Large NumPy inputs
+    are pooled in blocks of rows on several threads (NOTE [ Why blocked kernels ])."""
+    bounds = row_blocks(x.shape[0]) if x.size >= SPLIT and x.__class__ is np.ndarray else None
+    if bounds is None:
+        return _max_pool(x, kernel, stride, padding, dilation, out)
+    best = np.empty((x.shape[0],) + tuple(out), x.dtype)
+    index = np.empty(best.shape, np.int64)
+
+    def part(i):
+        lo, hi = bounds[i], bounds[i + 1]
+        best[lo:hi], index[lo:hi] = _max_pool(x[lo:hi], kernel, stride, padding, dilation, out)
+
+    run_parts(part, len(bounds) - 1)
+    return best, index
+
+
+def _max_pool(x, kernel, stride, padding, dilation, out):
     xp = backend_of(x).xp
     spatial = x.shape[1:]
     padded = _pad(xp, x, padding, kernel, dilation, stride, out, _lowest(xp, x.dtype))
@@ -216,7 +233,7 @@ def _scatter_windows(grad, index, spatial, geometry):
     xp = backend_of(grad).xp
     batch = grad.shape[0]
     kernel, stride, padding, dilation, out = geometry
-    table = _offset_table(kernel, dilation, stride, out, spatial, padding, xp)
+    table = list(_offset_table(kernel, dilation, stride, out, spatial, padding, xp))
     result = xp.zeros((batch,) + tuple(spatial), dtype=grad.dtype)
     if (stride == kernel and not any(padding) and set(dilation) == {1}
             and all(o * k <= n for o, k, n in zip(out, kernel, spatial))):
@@ -224,18 +241,33 @@ def _scatter_windows(grad, index, spatial, geometry):
         # strided slice: one masked copy per offset, written in place, no scatter. (A copy,
         # not a product with the mask: elements that were not the maximum keep +0.0, as in
         # torch, rather than -0.0 or nan for a negative or infinite gradient.)
-        for where, flat, _ in table:
-            zero_where(xp, result[where], grad, xp.not_equal, index, flat)
+        def rows(lo, hi):
+            for where, flat, _ in table:
+                zero_where(xp, result[lo:hi][where], grad[lo:hi], xp.not_equal,
+                           index[lo:hi], flat)
+        _by_rows(rows, result)
         return result
     # NOTE: one offset's slice never repeats an element, so `+=` on it is exact even where
     # windows overlap. An out-of-input flat index may equal a real one numerically; its share
     # lands in the padding, which is cropped.
     padded = _pad(xp, result, padding, kernel, dilation, stride, out, 0)
-    for where, flat, _ in table:
-        view = padded[where]
-        view += zero_where(xp, None, grad, xp.not_equal, index, flat)
+
+    def rows(lo, hi):
+        for where, flat, _ in table:
+            view = padded[lo:hi][where]
+            view += zero_where(xp, None, grad[lo:hi], xp.not_equal, index[lo:hi], flat)
+    _by_rows(rows, padded)
     crop = (slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, spatial))
     return xp.ascontiguousarray(padded[crop])
+
+
+def _by_rows(rows, result):
+    """rows(0, len(result)), in blocks of rows on several threads for a large NumPy result."""
+    bounds = row_blocks(result.shape[0]) \
+        if result.size >= SPLIT and result.__class__ is np.ndarray else None
+    if bounds is None:
+        return rows(0, result.shape[0])
+    run_parts(lambda i: rows(bounds[i], bounds[i + 1]), len(bounds) - 1)
 
 
 def gather_flat(values, index, nd):
