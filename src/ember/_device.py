@@ -222,6 +222,8 @@ def backend_of(array):
 def _backend_of_other(array):
     if isinstance(array, np.ndarray):
         return CPU_BACKEND
+    if array.__class__ is MetaArray:
+        return META_BACKEND
     backend = _cuda_backend if _cuda_backend is not None else cuda_backend()
     backend.make_current(array.device.id)
     return backend
@@ -235,6 +237,8 @@ def backend_for(dev):
         backend = _cuda_backend if _cuda_backend is not None else cuda_backend()
         backend.make_current(cuda_current_index() if dev.index is None else dev.index)
         return backend
+    if dev.type == "meta":
+        return META_BACKEND
     raise _unsupported(dev)
 
 
@@ -242,10 +246,12 @@ def _unsupported(dev):
     """The error for tensors on a device type ember (like a CPU/CUDA build of torch) has no
     backend for: torch's words when a tensor is moved there."""
     kind = dev.type
-    if kind == "meta":
-        return NotImplementedError(f"ember cannot compute on device '{dev}'")
     if kind == "xpu":
         return AssertionError("Torch not compiled with XPU enabled")
     if kind in ("hpu", "privateuseone"):
         return ModuleNotFoundError(f"No module named 'torch.{kind}'")
     return RuntimeError(f"PyTorch is not linked with support for {kind} devices")
+
+
+# The meta device's backend (NOTE [ The meta backend ]), which builds on the classes above.
+from ._meta import META_BACKEND, MetaArray  # noqa: E402

@@ -152,7 +152,7 @@ class UntypedStorage:
         return id(self._storage)
 
     def __repr__(self):
-        body = "\n".join(f" {b}" for b in self.tolist())
+        body = "..." if self.device.type == "meta" else "\n".join(f" {b}" for b in self.tolist())
         return (f"{body}\n[torch.storage.UntypedStorage(device={self.device}) of size "
                 f"{self.nbytes()}]")
 

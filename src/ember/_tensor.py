@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._device import backend_of
+from ._device import MetaArray, backend_of
 from ._size import make_size
 from ._storage import InferenceStorage, Storage, UntypedStorage
 from . import autograd as _autograd
@@ -261,7 +261,9 @@ class Tensor:
     def is_cpu(self):
         return self.device.type == "cpu"
 
-    is_meta = False
+    @property
+    def is_meta(self):
+        return self._data.__class__ is MetaArray
     is_sparse = False
     is_quantized = False
     is_mkldnn = False
@@ -274,7 +276,7 @@ class Tensor:
 
     def get_device(self):
         d = self.device
-        return -1 if d.type == "cpu" else d.index
+        return -1 if d.type == "cpu" or d.type == "meta" else d.index
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
@@ -519,6 +521,8 @@ class Tensor:
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                                f"to Scalar")
+        if self._data.__class__ is MetaArray:
+            self._data.item()                   # (torch's error: no value to give)
         return _to_python(self._data.reshape(()))
 
     def tolist(self):
@@ -619,6 +623,8 @@ class Tensor:
     def _one_scalar(self):
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if self._data.__class__ is MetaArray:
+            self._data.item()                   # (torch's error: no value to give)
         return _to_python(self._data.reshape(()))
 
     def __float__(self):
@@ -683,6 +689,9 @@ def _real_part(value, c_type):
 
 def _to_python(array):
     """Python numbers (nested lists) from an array of any module."""
+    if array.__class__ is MetaArray:
+        from ._meta import NO_DATA
+        raise NotImplementedError(NO_DATA)
     array = backend_of(array).to_numpy(array)
     if array.dtype == _dtype.bfloat16._np:
         array = array.astype(np.float32)

@@ -78,6 +78,15 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     return t
 
 
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad=False):
+    """A meta tensor, saved as its geometry alone (it has no storage to write)."""
+    from ._creation import empty_strided
+    if not isinstance(dtype, _dtype.dtype):
+        raise pickle.UnpicklingError("_rebuild_meta_tensor_no_storage expects a dtype")
+    return empty_strided(tuple(size), tuple(stride), dtype=dtype, device="meta",
+                         requires_grad=requires_grad)
+
+
 class _Typed(UntypedStorage):
     """Bytes read as elements of a dtype."""
 
@@ -169,6 +178,7 @@ def torch_globals():
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
         "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
         "torch._utils._rebuild_parameter": _rebuild_parameter,
+        "torch._utils._rebuild_meta_tensor_no_storage": _rebuild_meta_tensor_no_storage,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
         "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
         "torch.UntypedStorage": StorageType("UntypedStorage", None),

@@ -141,7 +141,10 @@ def _reduce_tensor(t):
                     (_plain(t), t.requires_grad, collections.OrderedDict(), state))
         return (_g("torch._utils", "_rebuild_parameter"),
                 (_plain(t), t.requires_grad, collections.OrderedDict()))
-    if t.dtype in _dtype.LIMITED_DTYPES:
+    if t.is_meta:           # no storage to write: torch's geometry-only form
+        args = (t.dtype, tuple(t._data.shape), t.stride(), t.requires_grad)
+        rebuild = _g("torch._utils", "_rebuild_meta_tensor_no_storage")
+    elif t.dtype in _dtype.LIMITED_DTYPES:
         # no storage class names these dtypes: torch writes bytes and the dtype after them
         args = (_StorageRef(t._get_storage(), None, t.device), t._offset,
                 tuple(t._data.shape), t.stride(), t.requires_grad, collections.OrderedDict(),
@@ -335,6 +338,9 @@ def _move(array, location):
     if location == "cpu":
         return backend_of(array).to_numpy(array) if backend_of(array) is not CPU_BACKEND \
             else array
+    if location == "meta":          # (the values are dropped: geometry only)
+        target = device("meta")
+        return backend_for(target).from_other(array, backend_of(array), target)
     if location.startswith("cuda"):
         dev = device(location)
         from . import cuda

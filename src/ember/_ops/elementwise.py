@@ -265,6 +265,8 @@ def check_same_device(a, b):
     da, db = a.device, b.device
     if da != db and not (da.type == "cpu" and a._data.ndim == 0) and not (
             db.type == "cpu" and b._data.ndim == 0):
+        if da.type == "meta" or db.type == "meta":      # (torch's meta kernels' words)
+            raise RuntimeError(f"Tensor on device {db} is not on the expected device {da}!")
         first, second = (da, db) if da.type != "cpu" else (db, da)
         raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
                            f"two devices, {first} and {second}!")
@@ -301,6 +303,9 @@ def arrays_for(operands, compute):
 
 def broadcast_error(operands):
     shapes = [tuple(x._data.shape) if isinstance(x, Tensor) else () for x in operands]
+    if any(isinstance(x, Tensor) and x.is_meta for x in operands):
+        from .._meta import check_broadcast
+        check_broadcast(shapes)
     shape = shapes[0]
     for other in shapes[1:]:
         shape = broadcast_shapes(shape, other)
@@ -430,7 +435,7 @@ def _cuda_fast(op, operands, a):
     (other dtypes, mixed devices, layouts torch's kernels would choose, ember's own kernels'
     sizes)."""
     cp = _backend._cupy
-    if a.__class__ is not cp.ndarray or a.dtype.kind != "f" or a.itemsize == 2 \
+    if cp is None or a.__class__ is not cp.ndarray or a.dtype.kind != "f" or a.itemsize == 2 \
             or a.size >= _cuda_kernels.MIN_SIZE:
         return None
     device_id = a.data.device_id

@@ -231,6 +231,9 @@ def _matmul_checks(input, other):
 def _check_mm(input, mat2, a, b):
     """mm's checks of (a)x(b) matrices: shapes, then dtypes, then bool."""
     if a[1] != b[0]:
+        if input.is_meta:                   # (torch's meta kernel's words)
+            raise RuntimeError(f"a and b must have same reduction dim, but got [{a[0]}, {a[1]}] "
+                               f"X [{b[0]}, {b[1]}].")
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(a)} and "
                            f"{_shape_x(b)})")
     _check_same_dtype(input, mat2)

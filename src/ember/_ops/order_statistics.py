@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype, _geometry as geo, return_types
 from .._creation import arange, zeros
-from .._device import backend_of
+from .._device import MetaArray, backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
@@ -89,7 +89,7 @@ def _pick(data, axis, rank):
     NOTE: one rank for every row (no NaN moved it) needs only a partition, several times
     faster than a stable sort; which of tied elements it picks is arbitrary, as in torch."""
     xp = backend_of(data).xp
-    if rank.size and (rank == rank.flat[0]).all():
+    if rank.size and rank.__class__ is not MetaArray and (rank == rank.flat[0]).all():
         k = int(rank.flat[0])
         index = xp.take(xp.argpartition(_sortable(data), k, axis=axis), [k], axis=axis)
     else:

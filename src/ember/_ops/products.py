@@ -9,7 +9,7 @@ import builtins
 import warnings
 
 from .. import _dtype
-from .._device import backend_of
+from .._device import MetaArray, backend_of
 from .._geometry import broadcast_shapes
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
@@ -191,6 +191,9 @@ def _mm_shapes(a, b):
         raise RuntimeError(f"{'mat1' if a.ndim != 2 else 'mat2'} must be a matrix, got "
                            f"{a.ndim if a.ndim != 2 else b.ndim}-D tensor")
     if a.shape[1] != b.shape[0]:
+        if a.__class__ is MetaArray:        # (torch's meta kernel's words)
+            raise RuntimeError(f"a and b must have same reduction dim, but got "
+                               f"[{a.shape[0]}, {a.shape[1]}] X [{b.shape[0]}, {b.shape[1]}].")
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_x(a.shape)} and "
                            f"{_shape_x(b.shape)})")
 

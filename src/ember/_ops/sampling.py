@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _dtype, _memory_format as _mf, _random
 from .._creation import check_shape, parse_size
-from .._device import backend_for, backend_of, cuda_current_index, or_default
+from .._device import MetaArray, backend_for, backend_of, cuda_current_index, or_default
 from .._pinned import pin_factory_result
 from .._tensor import Tensor, wrap
 from ._dispatch import check_inplace, finish_inplace
@@ -35,7 +35,9 @@ def _on_device(gen, device, sampler, *args):
 def _draw(gen, device, name, *args, **kwargs):
     """`name`'s samples (of `_random`) for a result on `device`: on that device if it can."""
     device = or_default(device)
-    if device is not None and device.type == "cuda":
+    if device is not None and device.type != "cpu":
+        if device.type == "meta":           # no values, no draws: (shape, dtype, ...)
+            return MetaArray(args[0], args[1])
         arr = _on_device(gen, device, getattr(sampling_cuda, name), *args, *kwargs.values())
         if arr is not None:
             return arr
@@ -145,7 +147,10 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
                                             "pin_memory": pin_memory or None}))
     d = dtype or _dtype.int64
     gen = _generator(generator, device)
-    return _place(_random.randperm(gen, int(n), d._np), device, requires_grad, pin_memory)
+    dev = or_default(device)
+    array = MetaArray((int(n),), d._np) if dev is not None and dev.type == "meta" else \
+        _random.randperm(gen, int(n), d._np)
+    return _place(array, device, requires_grad, pin_memory)
 
 
 _RANDPERM_SIGNATURE = ("out = None, torch.dtype dtype = None, torch.layout layout = None, "
@@ -367,6 +372,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 0/1 samples, 1 with probability `p` (a number or a tensor)."""
     check_limited(self, "bernoulli_tensor_cpu_self_" if isinstance(p, Tensor) else
                   "bernoulli_scalar_cpu_")
+    if self.is_meta:
+        return _fill(self, self._data, _BernoulliFill)
     gen = _generator(generator, self.device)
     arr = None
     if self.is_cuda and (not isinstance(p, Tensor) or p.is_cuda):
@@ -384,6 +391,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
 @method()
 def exponential_(self, lambd=1.0, *, generator=None):
     """Fill with exponential samples of rate `lambd`."""
+    if self.is_meta:
+        return _fill(self, self._data, _ExponentialFill)
     arr = _random.exponential(_generator(generator, self.device), tuple(self.shape),
                               self._data.dtype, lambd)
     return _fill(self, arr, _ExponentialFill)

@@ -12,6 +12,7 @@ import warnings
 
 from .. import _geometry as geo
 from .._device import backend_of
+from .._meta import META_NUMPY
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_internal_overlap, check_out, \
     check_overlap, finish, prepare_inplace
@@ -94,6 +95,8 @@ def scalar_value(input, value):
     conversion: an error where the value does not fit (complex into real, out of range)."""
     from .._dtype import checked_scalar
     xp = xp_of(input)
+    if input.is_meta:               # (no value to check or convert)
+        return xp.asarray(0).astype(input._data.dtype)
     data = value._data if isinstance(value, Tensor) else xp.asarray(value)
     return xp.asarray(checked_scalar(data.item(), input.dtype)).astype(input._data.dtype)
 
@@ -136,7 +139,7 @@ def index_select(input, dim, index, *, out=None):
     size = xs.shape[d]
     if ids.size and x.ndim > 1 and size == 0:
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    if ids.size and (ids.min() < 0 or ids.max() >= size):
+    if ids.size and not input.is_meta and (ids.min() < 0 or ids.max() >= size):
         if x.ndim > 1 and (d == 1 or x.size == 0):
             # NOTE: torch's CPU kernels for dim 1 and for an empty input have their own check,
             # naming the first bad index
@@ -164,7 +167,7 @@ def coords(xp, idx, dim):
 
 def _check_index(xp, idx, dim, size):
     """torch's bound check of gather/scatter indices (negative ones are errors too)."""
-    if idx.size == 0:
+    if idx.size == 0 or xp is META_NUMPY:       # (meta: no values to check)
         return
     bad = (idx < 0) | (idx >= size)
     if bad.any():

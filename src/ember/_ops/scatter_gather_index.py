@@ -82,7 +82,7 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     d = geo.wrap_dim(dim, input.ndim)
     ids = idx.reshape(-1)
     src = _check_source("index_add_", x, d, ids, source, input.ndim)
-    if ids.size and (ids.min() < 0 or ids.max() >= x.shape[d]):
+    if ids.size and not input.is_meta and (ids.min() < 0 or ids.max() >= x.shape[d]):
         bad = ids[(ids < 0) | (ids >= x.shape[d])][0]
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size "
                            f"{x.shape[d]}")

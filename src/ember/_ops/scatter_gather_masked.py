@@ -89,6 +89,9 @@ def masked_select(input, mask, *, out=None):
     """The elements of `input` where `mask` is True (both broadcast), as a 1-D tensor."""
     m = _mask_of(mask, "masked_select: expected BoolTensor for mask")
     check_limited(input, "masked_select")
+    if input.is_meta:
+        from .._meta import no_kernel
+        raise no_kernel("masked_select")
     geo.broadcast_shapes(tuple(m.shape), tuple(input.shape))   # torch's error: mask is "a"
     x, m = _broadcast(xp_of(input), input._data, m, False)
     return run(MaskedSelect, "masked_select", (input,), x[m],

@@ -328,6 +328,13 @@ def _repeat_interleave_method(self, repeats, dim=None, *, output_size=None):
 def _repeat_by_tensor(input, repeats, dim, output_size):
     if repeats.ndim > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    if input.is_meta or repeats.is_meta:        # the result's size is the repeats' sum
+        if output_size is None:
+            raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
+        from .._creation import empty
+        x = input if dim is not None else input.flatten()
+        return x.index_select(0 if dim is None else dim,
+                              empty(output_size, dtype=repeats.dtype, device=x.device))
     counts = _repeats_array(repeats).reshape(-1)
     x = input if dim is not None else input.flatten()
     d = geo.wrap_dim(0 if dim is None else dim, x.ndim)

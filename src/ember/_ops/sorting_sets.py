@@ -84,6 +84,9 @@ def _sortable(data):
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted), with the inverse indices and counts when asked."""
     _refuse_complex(input)
+    if input.is_meta:
+        from .._meta import no_kernel
+        raise no_kernel("_unique2" if dim is None else "unique_dim")
     data = input._data
     xp = backend_of(data).xp
     if dim is not None:
@@ -129,6 +132,9 @@ def _no_dims(dim):
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapse each run of equal consecutive values (or slices along `dim`) to one."""
     _refuse_complex(input)
+    if input.is_meta:
+        from .._meta import no_kernel
+        raise no_kernel("unique_consecutive")
     data = input._data
     xp = backend_of(data).xp
     if dim is None:

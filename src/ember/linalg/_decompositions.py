@@ -6,6 +6,7 @@ are determined only up to sign (phase), so only losses invariant to it have mean
 gradients. Gradients of inputs read in one triangle (cholesky, eigh) are symmetric.
 """
 from .. import return_types
+from .._device import MetaArray
 from .._ops._op import Op
 from ._common import (LinAlgError, check_float, check_matrix, check_square, check_tensor,
                       diag_embed, emit, eye_like, raising, svd_arrays, tril_mask, xp_of)
@@ -63,6 +64,9 @@ def _cholesky(A, upper, check_errors):
     xp = xp_of(A)
     a = A._data
     info = xp.zeros(a.shape[:-2], dtype="int32")
+    if a.__class__ is MetaArray:            # (meta: geometry only, nothing to check)
+        L = xp.empty_like(a)
+        return (xp.ascontiguousarray(L.swapaxes(-1, -2)) if upper else L), info
     try:
         with raising(xp):
             L = xp.linalg.cholesky(a) if a.size else a.copy()

@@ -76,6 +76,8 @@ def _cpu_flash_kernel_applies(query, key, value, attn_mask, dropout_p, enable_gq
 def _safe_softmax(scores):
     """softmax over the last dim, with rows masked entirely (all -inf) giving zeros instead of
     NaN, as torch's attention kernels do."""
+    if scores.is_meta:
+        return scores.softmax(-1)
     dead = (scores == _NEG_INF).all(-1, keepdim=True)
     if not bool(dead.any()):
         return scores.softmax(-1)

@@ -6,7 +6,7 @@ import math
 import warnings
 
 from .. import _memory_format as _mf
-from .._device import backend_of
+from .._device import MetaArray, backend_of
 from .._ops._op import Op
 from .._ops.activations import apply
 from ..autograd.grad_mode import _state as _grad_state
@@ -75,6 +75,11 @@ def _transposed_forward(xp, x, w, b, stride, padding, dilation, groups, output_p
     """The transposed convolution plus bias. bfloat16 computes in float32 and rounds once, as
     torch's CPU kernel does (its float16 kernel rounds each step, as the kernel here does)."""
     dtype = x.dtype
+    if x.__class__ is MetaArray:            # geometry only (NOTE [ The meta backend ])
+        size = tuple((i - 1) * s - 2 * p + d * (k - 1) + o + 1 for i, k, s, p, d, o in zip(
+            x.shape[2:], w.shape[2:], stride, padding, dilation, output_padding or
+            (0,) * (x.ndim - 2)))
+        return MetaArray((x.shape[0], w.shape[1] * groups) + size, dtype)
     wide = dtype.name == "bfloat16"
     if wide:
         x, w = x.astype(xp.float32), w.astype(xp.float32)
@@ -90,11 +95,17 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     """aten::convolution on checked arguments (tuples over the spatial dims): runs the kernel
     and records a Convolution node."""
     x, w = input._data, weight._data
+    if x.__class__ is not w.__class__:
+        from .._ops.elementwise import check_same_device
+        check_same_device(input, weight)
     xp = backend_of(x).xp
     columns = None
     if transposed:
         out = _transposed_forward(xp, x, w, None if bias is None else bias._data, stride,
                                   padding, dilation, groups, output_padding)
+    elif x.__class__ is MetaArray:          # geometry only (NOTE [ The meta backend ])
+        size = kernels.output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
+        out = MetaArray((x.shape[0], w.shape[0]) + tuple(size), x.dtype)
     elif x.shape[1] == 0:
         # NOTE: as torch does, an input without channels gives an output without channels.
         size = kernels.output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
@@ -109,7 +120,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         params["_columns"] = columns
     else:
         kernels.release_columns(columns)
-    out = _mf.follow(xp, out, x, w)       # a channels-last input gives a channels-last output
+    if out.__class__ is not MetaArray:      # (torch's meta convolution is row-major)
+        out = _mf.follow(xp, out, x, w)   # a channels-last input gives a channels-last output
     return apply(Convolution, (input, weight, bias), out, params)
 
 
@@ -137,6 +149,11 @@ class ConvolutionWeight(Op):
 def conv_weight(input, grad_output, kernel, stride, padding, dilation, groups, columns=None):
     """The weight gradient d<conv(input, w), grad_output>/dw (a ConvolutionWeight node)."""
     x, g = input._data, grad_output._data
+    if x.__class__ is MetaArray:            # geometry only (NOTE [ The meta backend ])
+        out = MetaArray((g.shape[1], x.shape[1] // groups) + tuple(kernel), x.dtype)
+        return apply(ConvolutionWeight, (input, grad_output), out,
+                     {"stride": stride, "padding": padding, "dilation": dilation,
+                      "groups": groups, "_input_shape": x.shape})
     out = kernels.conv_weight(backend_of(x).xp, x, g, tuple(kernel), stride, padding, dilation,
                               groups, columns)
     params = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups,

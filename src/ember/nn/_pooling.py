@@ -3,8 +3,10 @@ kernels and their Ops are in `_pooling_ops.py`. 1-d pooling is 2-d pooling of th
 unsqueezed at -2, as in torch (so its graph is SqueezeBackward1 -> MaxPool2DWithIndices...)."""
 import math
 
+import numpy as np
+
 from .. import _dtype
-from .._device import backend_of
+from .._device import MetaArray, backend_of
 from . import _fractional_pool, _pooling_ops as ops
 from ._fractional_pool import *  # noqa: F401,F403
 
@@ -106,6 +108,26 @@ def _batch_view(input, nd):
 
 # -- max pooling ---------------------------------------------------------------------------------
 
+_META_POOLS = {}
+
+
+def _max_pool_op(op, x):
+    """The op recorded for a max pool of array `x`: `op`, or for a meta array a subclass of
+    it whose backward gives the input's geometry (NOTE [ The meta backend ]: no indices to
+    scatter the gradient by)."""
+    if x.__class__ is not MetaArray:
+        return op
+    meta = _META_POOLS.get(op)
+    if meta is None:
+        def backward(ctx, grad):
+            lead = tuple(grad.shape[:grad.ndim - len(ctx.spatial)])
+            return grad.new_zeros(lead + tuple(ctx.spatial))
+        meta = _META_POOLS[op] = type(op.__name__, (op,), {
+            "node_name": op.__dict__.get("node_name"), "backward": backward,
+            "__module__": __name__})
+    return meta
+
+
 def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode):
     name = f"max_pool{nd}d"
     count = _COUNT[nd]
@@ -126,11 +148,15 @@ def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode):
                  "max_pool3d_with_indices_out_cpu_template")
     _check_dtype(input, name)
     x, lead = _batch_view(input, nd)
-    values, indices = ops.max_pool(x, kernel, stride, padding, dilation, out)
+    if x.__class__ is MetaArray:            # geometry only (NOTE [ The meta backend ])
+        values = MetaArray((x.shape[0],) + tuple(out), x.dtype)
+        indices = MetaArray(values.shape, np.int64)
+    else:
+        values, indices = ops.max_pool(x, kernel, stride, padding, dilation, out)
     params = {"spatial": tuple(x.shape[1:]),
               "geometry": (kernel, stride, padding, dilation, tuple(out))}
     shape = lead + values.shape[1:]
-    result, index = ops.apply(ops.MAX_POOLS["MaxPool", nd], (input,),
+    result, index = ops.apply(_max_pool_op(ops.MAX_POOLS["MaxPool", nd], x), (input,),
                               ops.laid_like(input, values.reshape(shape), indices.reshape(shape)),
                               params)
     if result._grad_fn is not None:
@@ -384,7 +410,7 @@ def _adaptive_max_nd(input, nd, output_size):
                            f"{min(out)}: {shape}")
     _check_dtype(input, name if nd == 2 else name + "_cpu", integers=False)
     x, lead = _batch_view(input, nd)
-    if 0 in out or x.shape[0] == 0:
+    if 0 in out or x.shape[0] == 0 or x.__class__ is MetaArray:
         xp = backend_of(x).xp
         values = xp.empty((x.shape[0],) + tuple(out), dtype=x.dtype)
         indices = xp.empty(values.shape, dtype=xp.int64)
@@ -392,7 +418,7 @@ def _adaptive_max_nd(input, nd, output_size):
         values, indices = ops.adaptive_max_pool(x, out)
     shape = lead + tuple(out)
     params = {"spatial": tuple(x.shape[1:]), "geometry": None}
-    result, index = ops.apply(ops.MAX_POOLS["AdaptiveMaxPool", nd], (input,),
+    result, index = ops.apply(_max_pool_op(ops.MAX_POOLS["AdaptiveMaxPool", nd], x), (input,),
                               ops.laid_like(input, values.reshape(shape), indices.reshape(shape)),
                               params)
     if result._grad_fn is not None:

@@ -89,7 +89,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                         f"{type_name(input)}")
     _check_indices(input, "embedding")
     idx = input._data
-    if idx.size and (idx.min() < 0 or idx.max() >= num):
+    if idx.size and not (input.is_meta or weight.is_meta) and (idx.min() < 0 or idx.max() >= num):
         if not num:     # torch's index_select refuses an empty table before the range check
             raise RuntimeError("index_select(): self indexing axis dim should be positive")
         raise IndexError("index out of range in self")

@@ -375,13 +375,13 @@ def one_hot(tensor, num_classes=-1):
             raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not "
                             f"{_type_name(tensor)}")
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    if tensor.numel() and bool((tensor < 0).any()):
+    if tensor.numel() and not tensor.is_meta and bool((tensor < 0).any()):
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
         if tensor.numel() == 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
         num_classes = int(tensor.max()) + 1
-    elif tensor.numel() and int(tensor.max()) >= num_classes:
+    elif tensor.numel() and not tensor.is_meta and int(tensor.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == arange(num_classes, device=tensor.device)).long()
 

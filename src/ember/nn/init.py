@@ -74,6 +74,8 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
                       "distribution of values may be incorrect.", stacklevel=2)
+    if tensor.is_meta:          # (meta tensors have no values to draw: nothing to do)
+        return tensor
     mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
     with no_grad():
         if mass > 0.3:
@@ -145,6 +147,8 @@ def eye_(tensor):
     """The identity matrix (2-D tensors only)."""
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
+    if tensor.is_meta:
+        return tensor
     from .._creation import eye
     with no_grad():
         tensor.copy_(eye(*tensor.shape))
@@ -159,6 +163,8 @@ def dirac_(tensor, groups=1):
     sizes = tensor.shape
     if sizes[0] % groups != 0:
         raise ValueError("dim 0 must be divisible by groups")
+    if tensor.is_meta:
+        return tensor
     per_group = sizes[0] // groups
     n = min(per_group, sizes[1])
     centres = tuple(s // 2 for s in sizes[2:])
@@ -215,7 +221,7 @@ def orthogonal_(tensor, gain=1, generator=None):
     `gain`; dims after the first are flattened."""
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
-    if tensor.numel() == 0:
+    if tensor.numel() == 0 or tensor.is_meta:
         return tensor
     from .._creation import tensor as make_tensor
     rows = tensor.size(0)
@@ -242,6 +248,8 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
         raise ValueError("Only tensors with 2 dimensions are supported")
     from .._ops.sampling import randperm
     rows, cols = tensor.shape
+    if tensor.is_meta:
+        return tensor
     num_zeros = math.ceil(sparsity * rows)
     with no_grad():
         tensor.normal_(0, std, generator=generator)

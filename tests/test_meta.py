@@ -1,0 +1,180 @@
+"""The meta device (NOTE [ The meta backend ]): tensors with a shape, a dtype and strides but no
+data. Expected values are worked out by hand from torch's rules."""
+import io
+import pickle
+
+import pytest
+
+import ember as torch
+from ember import nn
+from ember.nn import functional as F
+
+
+def meta(*shape, **kwargs):
+    return torch.empty(*shape, device="meta", **kwargs)
+
+
+def geometry(t):
+    return tuple(t.shape), t.dtype, t.stride(), t.device.type
+
+
+def test_factories_make_meta_tensors_without_memory():
+    t = torch.empty(10 ** 6, 10 ** 6, device="meta")
+    assert t.is_meta and t.device == torch.device("meta") and t.get_device() == -1
+    assert t.numel() == 10 ** 12 and t.stride() == (10 ** 6, 1) and t.nbytes == 4 * 10 ** 12
+    assert geometry(torch.zeros(2, 3, device="meta", dtype=torch.int32)) == \
+        ((2, 3), torch.int32, (3, 1), "meta")
+    assert geometry(torch.full((2,), 7, device="meta")) == ((2,), torch.int64, (1,), "meta")
+    assert geometry(torch.arange(0, 1, 0.25, device="meta")) == ((4,), torch.float32, (1,), "meta")
+    assert geometry(torch.eye(2, 4, device="meta")) == ((2, 4), torch.float32, (4, 1), "meta")
+    assert geometry(torch.empty_strided((2, 3), (1, 2), device="meta"))[2] == (1, 2)
+    assert not torch.ones(1).is_meta
+
+
+def test_random_factories_draw_nothing():
+    torch.manual_seed(0)
+    expected = torch.rand(3)
+    torch.manual_seed(0)
+    torch.randn(10 ** 9, device="meta")
+    torch.randint(0, 5, (3,), device="meta")
+    nn.Linear(10 ** 5, 10 ** 5, device="meta")
+    assert torch.equal(torch.rand(3), expected)
+
+
+def test_default_device_and_to():
+    with torch.device("meta"):
+        t = torch.ones(2)
+    assert t.is_meta and not torch.ones(1).is_meta
+    torch.set_default_device("meta")
+    try:
+        assert torch.zeros(3).is_meta
+    finally:
+        torch.set_default_device(None)
+    m = torch.ones(2, 3).t().to("meta")
+    assert geometry(m) == ((3, 2), torch.float32, (1, 3), "meta")
+    assert m.to("meta") is m
+    with pytest.raises(NotImplementedError, match="Cannot copy out of meta tensor; no data!"):
+        m.cpu()
+
+
+def test_printing():
+    assert repr(meta(2, 3)) == "tensor(..., device='meta', size=(2, 3))"
+    assert repr(meta(2, dtype=torch.float64)) == \
+        "tensor(..., device='meta', size=(2,), dtype=torch.float64)"
+    assert repr(nn.Parameter(meta(2))) == \
+        "Parameter containing:\ntensor(..., device='meta', size=(2,), requires_grad=True)"
+
+
+def test_values_are_refused_with_torchs_errors():
+    m = meta(2, 3)
+    with pytest.raises(RuntimeError, match="a Tensor with 6 elements cannot be converted"):
+        m.item()
+    for convert in (bool, int, float, lambda t: t.item()):
+        with pytest.raises(RuntimeError, match=r"Tensor.item\(\) cannot be called on meta"):
+            convert(meta(()))
+    with pytest.raises(NotImplementedError, match="no data"):
+        m.tolist()
+    with pytest.raises(TypeError, match="can't convert meta device type tensor to numpy"):
+        m.numpy()
+    with pytest.raises(NotImplementedError, match="torch.nonzero"):
+        m.nonzero()
+    with pytest.raises(NotImplementedError, match="torch.nonzero"):
+        m[m > 0]
+    with pytest.raises(NotImplementedError, match="aten::masked_select: attempted to run"):
+        torch.masked_select(m, m > 0)
+    with pytest.raises(NotImplementedError, match="aten::_unique2"):
+        m.unique()
+    with pytest.raises(NotImplementedError, match="aten::equal"):
+        torch.equal(m, m)
+    with pytest.raises(RuntimeError, match="cannot repeat_interleave a meta tensor"):
+        m.repeat_interleave(meta(2, dtype=torch.int64), dim=0)
+
+
+def test_devices_do_not_mix():
+    with pytest.raises(RuntimeError, match="Tensor on device cpu is not on the expected device "
+                                           "meta!"):
+        meta(2, 3) + torch.ones(2, 3)
+    with pytest.raises(RuntimeError, match="Tensor on device meta is not on the expected device "
+                                           "cpu!"):
+        torch.ones(2, 3) + meta(2, 3)
+    assert (meta(3) * torch.tensor(2.)).is_meta        # a CPU scalar tensor may mix
+    with pytest.raises(RuntimeError, match=r"Attempting to broadcast a dimension of length 4 at "
+                                           r"-1! Mismatching argument at index 1 had "
+                                           r"torch.Size\(\[4\]\); but expected shape should be "
+                                           r"broadcastable to \[2, 5, 3\]"):
+        meta(5, 3) + meta(2, 1, 3) + meta(4)
+
+
+def test_ops_give_torchs_geometry():
+    m = meta(2, 3)
+    assert geometry(m + meta(4, 1, 1)) == ((4, 2, 3), torch.float32, (6, 3, 1), "meta")
+    assert geometry(m.int() / 2)[1] == torch.float32
+    assert geometry(m.t().exp()) == ((3, 2), torch.float32, (1, 3), "meta")
+    assert geometry(m.sum(1, keepdim=True)) == ((2, 1), torch.float32, (1, 1), "meta")
+    assert geometry(m.bool().sum()) == ((), torch.int64, (), "meta")
+    values, indices = m.max(1)
+    assert geometry(indices) == ((2,), torch.int64, (1,), "meta")
+    assert geometry(m @ m.t()) == ((2, 2), torch.float32, (2, 1), "meta")
+    assert geometry(meta(5, 2, 3) @ meta(3, 4)) == ((5, 2, 4), torch.float32, (8, 4, 1), "meta")
+    big = meta(4096, 4096) @ meta(4096, 10 ** 5)
+    assert big.shape == (4096, 10 ** 5)
+    assert geometry(m[:, ::2]) == ((2, 2), torch.float32, (3, 2), "meta")
+    assert m[:, 1:].storage_offset() == 1
+    assert geometry(m.t().reshape(6)) == ((6,), torch.float32, (1,), "meta")
+    assert geometry(torch.cat([m, m], 1)) == ((2, 6), torch.float32, (6, 1), "meta")
+    assert geometry(m[torch.tensor([0, 1, 1], device="meta")]) == \
+        ((3, 3), torch.float32, (3, 1), "meta")
+    assert geometry(F.conv2d(meta(1, 3, 8, 8), meta(4, 3, 3, 3), stride=2, padding=1)) == \
+        ((1, 4, 4, 4), torch.float32, (64, 16, 4, 1), "meta")
+    assert geometry(F.cross_entropy(m, meta(2, dtype=torch.int64))) == \
+        ((), torch.float32, (), "meta")
+    with pytest.raises(RuntimeError, match=r"a and b must have same reduction dim, but got "
+                                           r"\[2, 3\] X \[2, 3\]."):
+        m @ m
+
+
+def test_autograd_on_meta():
+    layer = nn.Linear(2, 3, device="meta")
+    x = torch.randn(5, 2, device="meta", requires_grad=True)
+    y = layer(x).relu().sum()
+    assert type(y.grad_fn).__name__ == "SumBackward0"
+    y.backward()
+    assert geometry(x.grad) == ((5, 2), torch.float32, (2, 1), "meta")
+    assert geometry(layer.weight.grad) == ((3, 2), torch.float32, (2, 1), "meta")
+
+
+def test_modules_built_on_meta_and_materialised():
+    with torch.device("meta"):
+        net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+    nn.init.orthogonal_(net[0].weight)          # initialisers do nothing on meta
+    nn.init.trunc_normal_(net[0].weight)
+    assert all(p.is_meta for p in net.parameters())
+    assert nn.utils.parameters_to_vector(net.parameters()).shape == (26,)
+    net.to_empty(device="cpu")
+    assert all(p.device.type == "cpu" and p.requires_grad for p in net.parameters())
+    with torch.device("meta"):
+        fresh = nn.Linear(3, 4)
+    source = nn.Linear(3, 4)
+    fresh.load_state_dict(source.state_dict(), assign=True)
+    assert torch.equal(fresh.weight, source.weight) and isinstance(fresh.weight, nn.Parameter)
+    assert geometry(torch.empty_like(meta(2, 3), device="cpu"))[3] == "cpu"
+
+
+def test_save_and_load():
+    buffer = io.BytesIO()
+    torch.save({"w": meta(2, 3).t()}, buffer)
+    assert buffer.tell() < 10 ** 4
+    buffer.seek(0)
+    assert geometry(torch.load(buffer)["w"]) == ((3, 2), torch.float32, (1, 3), "meta")
+    buffer = io.BytesIO()
+    torch.save(torch.arange(4.), buffer)
+    buffer.seek(0)
+    assert torch.load(buffer, map_location="meta").is_meta
+    copied = pickle.loads(pickle.dumps(meta(2, 3)))
+    assert geometry(copied) == ((2, 3), torch.float32, (3, 1), "meta")
+
+
+def test_an_op_without_a_rule_on_a_large_meta_tensor_refuses():
+    with pytest.raises(NotImplementedError, match="with arguments from the 'Meta' backend"):
+        torch.linalg.inv(meta(3000, 3000))
+    assert torch.linalg.inv(meta(3, 3)).shape == (3, 3)     # small: NumPy on stand-ins
