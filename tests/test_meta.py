@@ -178,3 +178,31 @@ def test_an_op_without_a_rule_on_a_large_meta_tensor_refuses():
     with pytest.raises(NotImplementedError, match="with arguments from the 'Meta' backend"):
         torch.linalg.inv(meta(3000, 3000))
     assert torch.linalg.inv(meta(3, 3)).shape == (3, 3)     # small: NumPy on stand-ins
+
+
+def test_large_meta_tensors_use_rules_not_stand_ins():
+    x = meta(8, 2048, 4096)                     # 2^26 elements: beyond any stand-in
+    assert geometry(F.layer_norm(x, (4096,))) == \
+        ((8, 2048, 4096), torch.float32, (2048 * 4096, 4096, 1), "meta")
+    assert geometry(torch.einsum("btd,ed->bte", x, meta(1024, 4096)))[:3] == \
+        ((8, 2048, 1024), torch.float32, (2048 * 1024, 1024, 1))
+    assert geometry(F.embedding(meta(8, 16, dtype=torch.int64), meta(50000, 4096)))[0] == \
+        (8, 16, 4096)
+    values, indices = x.topk(5, -1)
+    assert geometry(indices)[:2] == ((8, 2048, 5), torch.int64)
+    assert geometry(torch.tril(meta(2048, 2048)))[0] == (2048, 2048)
+    assert geometry(F.unfold(meta(8, 64, 128, 128), 3))[0] == (8, 576, 126 * 126)
+    assert geometry(x.roll(1, -1))[2] == (2048 * 4096, 4096, 1)
+    with torch.device("meta"):
+        layer = nn.TransformerEncoderLayer(512, 8, 2048, batch_first=True)
+        assert geometry(layer(torch.empty(4, 128, 512)))[0] == (4, 128, 512)
+
+
+def test_einsum_shapes():
+    cases = [("ij,jk->ik", [(2, 3), (3, 4)], (2, 4)), ("ii", [(3, 3)], ()),
+             ("ii->i", [(3, 3)], (3,)), ("...ij,...jk->...ik", [(5, 2, 3), (3, 4)], (5, 2, 4)),
+             ("bij,bjk->bik", [(1, 2, 3), (4, 3, 5)], (4, 2, 5)), ("ba", [(2, 3)], (3, 2)),
+             ("...i,...i", [(4, 1, 3), (2, 3)], (4, 2)), ("b...a->a...b", [(2, 3, 4, 5)],
+                                                          (5, 3, 4, 2))]
+    for spec, shapes, expected in cases:
+        assert torch.einsum(spec, *(meta(*s) for s in shapes)).shape == expected, spec

@@ -686,6 +686,84 @@ def _pad_rule(func, array, pad_width, mode="constant", **kwargs):
                      array.dtype)
 
 
+def _einsum_rule(func, subscripts, *operands, out=None, dtype=None, **kwargs):
+    """einsum's result: each output letter takes its size from the operands, an ellipsis the
+    broadcast of theirs; NumPy's dtype for 0-dim stand-ins."""
+    if not isinstance(subscripts, str):
+        return _stood_in(func, (subscripts,) + operands, dict(kwargs, out=out, dtype=dtype))
+    spec = subscripts.replace(" ", "")
+    inputs, arrow, output = spec.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != len(operands):
+        raise ValueError("more operands provided to einstein sum function than specified "
+                         "in the subscripts string")
+    sizes, ellipsis = {}, ()
+    for term, x in zip(terms, operands):
+        shape = _shape_of(x)
+        letters = term.replace("...", "")
+        if "..." in term:
+            lead = term.index("...")
+            n = len(shape) - len(letters)
+            ellipsis = np.broadcast_shapes(ellipsis, shape[lead:lead + n])
+            shape = shape[:lead] + shape[lead + n:]
+        if len(shape) != len(letters):
+            raise ValueError("operand has more dimensions than subscripts given in einstein "
+                             "sum, but no '...' ellipsis provided to broadcast the extra "
+                             "dimensions.")
+        for letter, n in zip(letters, shape):
+            have = sizes.get(letter, 1)             # (a size of 1 broadcasts)
+            if n != 1 and have != 1 and n != have:
+                raise ValueError("operands could not be broadcast together with remapped "
+                                 "shapes")
+            sizes[letter] = n if have == 1 else have
+    if not arrow:
+        letters = inputs.replace(",", "").replace("...", "")
+        output = ("..." if "..." in inputs else "") + "".join(
+            sorted(c for c in set(letters) if letters.count(c) == 1))
+    shape = []
+    for part in output.partition("...")[::2] if "..." in output else (output,):
+        shape.append(tuple(sizes[c] for c in part))
+    shape = shape[0] + (ellipsis + shape[1] if "..." in output else ())
+    dt = np.result_type(*(_zero_d(x) for x in operands)) if dtype is None else np.dtype(dtype)
+    return out if out is not None else MetaArray(shape, dt)
+
+
+def _take_rule(func, a, indices, axis=None, out=None, mode="raise"):
+    ishape = _shape_of(indices)
+    dt = a.dtype
+    if axis is None:
+        return MetaArray(ishape, dt)
+    ax = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    return MetaArray(a.shape[:ax] + tuple(ishape) + a.shape[ax + 1:], dt)
+
+
+def _take_along_rule(func, arr, indices, axis=-1):
+    ishape = _shape_of(indices)
+    if axis is None:
+        return MetaArray(ishape, arr.dtype)
+    ax = np.lib.array_utils.normalize_axis_index(axis, len(_shape_of(arr)))
+    shape = list(np.broadcast_shapes(
+        tuple(1 if d == ax else n for d, n in enumerate(_shape_of(arr))),
+        tuple(1 if d == ax else n for d, n in enumerate(ishape))))
+    shape[ax] = ishape[ax]
+    return MetaArray(shape, arr.dtype)
+
+
+def _in_place_rule(func, *args, **kwargs):
+    """put, put_along_axis, fill_diagonal, ...: writes, which have nothing to do."""
+    return None
+
+
+def _same_geometry_rule(func, a, *args, **kwargs):
+    """tril, triu, roll, partition ...: the input's shape and dtype (a fresh row-major array);
+    argpartition: its indices."""
+    a = a if a.__class__ is MetaArray else MetaNumpy.asarray(a)
+    if func is np.argpartition:
+        return MetaArray(a.shape if kwargs.get("axis", args[1] if len(args) > 1 else -1)
+                         is not None else (a.size,), np.intp)
+    return MetaArray(a.shape, a.dtype)
+
+
 RULES = {}
 for _f in (np.sum, np.prod, np.mean, np.max, np.min, np.amax, np.amin, np.any, np.all, np.std,
            np.var, np.nansum, np.nanprod, np.nanmean, np.nanmax, np.nanmin, np.nanstd,
@@ -710,6 +788,13 @@ RULES[np.copyto] = _copyto_rule
 RULES[np.dot] = _dot_rule
 RULES[np.tensordot] = _tensordot_rule
 RULES[np.pad] = _pad_rule
+RULES[np.einsum] = _einsum_rule
+RULES[np.take] = _take_rule
+RULES[np.take_along_axis] = _take_along_rule
+for _f in (np.put, np.put_along_axis, np.place, np.putmask, np.fill_diagonal):
+    RULES[_f] = _in_place_rule
+for _f in (np.tril, np.triu, np.roll, np.partition, np.argpartition):
+    RULES[_f] = _same_geometry_rule
 for _f in (np.result_type, np.can_cast, np.ndim, np.shape, np.size, np.iscomplexobj,
            np.isrealobj, np.broadcast_shapes):
     RULES[_f] = _shape_only

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from .._device import backend_of, cuda_backend
+from .._meta import META_NUMPY
 from .._geometry import broadcast_shapes
 from .._memory_format import iterator_layout, row_major
 from .._tensor import Tensor
@@ -398,7 +399,8 @@ def call(op, operands, params, out, name):
                                  requires_grad)
         check_out(name, out, result_dtype, requires_grad, operands)
     result = None
-    if op.cuda_kernel is not None and xp is not np and _cuda_kernels.ENABLED:
+    if op.cuda_kernel is not None and xp is not np and _cuda_kernels.ENABLED \
+            and xp is not META_NUMPY:
         result = _cuda_kernels.run(xp, op.cuda_kernel, arrays, params)
     try:
         if result is None:
@@ -526,7 +528,8 @@ def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requir
             shape = broadcast_shapes(shape, tuple(x._data.shape))
     check_inplace(target, result_dtype, tuple(shape), operands[1:])
     inputs = prepare_inplace(op, operands, requires_grad)
-    if op.cuda_kernel is not None and xp is not np and _cuda_kernels.ENABLED and \
+    if op.cuda_kernel is not None and xp is not np and xp is not META_NUMPY and \
+            _cuda_kernels.ENABLED and \
             _cuda_kernels.run(xp, op.cuda_kernel, arrays, params, out=target._data) is not None:
         pass        # (ember's CUDA kernel wrote the target; see NOTE in ember/cuda/_kernels.py)
     elif op.writes_out and result_dtype == target._data.dtype and not (

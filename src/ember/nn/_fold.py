@@ -3,7 +3,7 @@ Im2ColBackward0) and their adjoint, columns summed back into an image (col2im,
 Col2ImBackward0). Each one's gradient is the other."""
 import math
 
-from .._device import backend_of
+from .._device import MetaArray, backend_of
 from .._ops._op import Op
 from .._ops.activations import apply
 from . import _conv_kernels as kernels
@@ -38,8 +38,12 @@ def _im2col(input, kernel_size, dilation, padding, stride):
     batch = x.shape[:-3]
     x = x.reshape((math.prod(batch),) + x.shape[-3:])
     blocks = kernels.output_size(x.shape[2:], kernel_size, stride, padding, dilation)
-    cols = kernels.exact_columns(xp, kernels.pad_zeros(xp, x, padding), 1, kernel_size, blocks,
-                                 stride, dilation)
+    if x.__class__ is MetaArray:            # geometry only (NOTE [ The meta backend ])
+        cols = MetaArray((x.shape[0], 1, x.shape[1] * math.prod(kernel_size),
+                          math.prod(blocks)), x.dtype)
+    else:
+        cols = kernels.exact_columns(xp, kernels.pad_zeros(xp, x, padding), 1, kernel_size,
+                                     blocks, stride, dilation)
     out = cols.reshape(batch + cols.shape[2:])
     params = {"kernel_size": kernel_size, "dilation": dilation, "padding": padding,
               "stride": stride, "_image_size": x.shape[2:]}
@@ -54,7 +58,9 @@ def _col2im(input, output_size, kernel_size, dilation, padding, stride):
     blocks = kernels.output_size(output_size, kernel_size, stride, padding, dilation)
     c = x.shape[-2] // math.prod(kernel_size)
     cols = x.reshape((math.prod(batch), c) + tuple(kernel_size) + blocks)
-    out = kernels.col2im(xp, cols, tuple(output_size), stride, padding, dilation)
+    out = MetaArray(cols.shape[:2] + tuple(output_size), x.dtype) \
+        if x.__class__ is MetaArray else \
+        kernels.col2im(xp, cols, tuple(output_size), stride, padding, dilation)
     out = out.reshape(batch + out.shape[1:])
     params = {"kernel_size": kernel_size, "dilation": dilation, "padding": padding,
               "stride": stride}
