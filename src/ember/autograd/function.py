@@ -113,7 +113,7 @@ class BackwardCFunction(Node, FunctionCtx):
         result = cls._backward_fn(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
-        expected = len(self.needs_input_grad)
+        expected = self._num_inputs
         if len(result) != expected:
             if len(result) > expected and all(r is None for r in result[expected:]):
                 result = result[:expected]
@@ -121,6 +121,12 @@ class BackwardCFunction(Node, FunctionCtx):
                 raise RuntimeError(f"function {self.name()} returned an incorrect number of "
                                    f"gradients (expected {expected}, got {len(result)})")
         Tensor = _tensor_class()
+        if len(self._tensor_positions) != expected:
+            for pos, g in enumerate(result):
+                if g is not None and pos not in self._tensor_positions:
+                    raise RuntimeError(f"function {self.name()} returned a gradient different "
+                                       f"than None at position {pos + 1}, but the "
+                                       f"corresponding forward input was not a Variable")
         out = []
         for pos, meta in zip(self._tensor_positions, self._input_meta):
             g = result[pos]
@@ -305,6 +311,7 @@ class Function(metaclass=_FunctionMeta):
         record = _grad_state.enabled and any(args[i]._requires_grad for i in positions)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad and record
                                      for a in args)
+        ctx._num_inputs = len(args)
         with no_grad():
             ruled = _under_transforms(cls, args) if _Transforms.active else None
             if custom_setup:
