@@ -97,15 +97,18 @@ def output_size(in_size, kernel, stride, padding, dilation):
                  for i, k, s, p, d in zip(in_size, kernel, stride, padding, dilation))
 
 
-def by_images(xp, n, size, fn):
+def by_images(xp, n, size, fn, spills=False):
     """fn(lo, hi) for the images lo:hi of a batch of `n`: in blocks on several threads when
     the arrays are NumPy's and `size` (elements moved) is large, else fn(0, n) (NOTE [ Why
-    blocked kernels ])."""
+    blocked kernels ]). `spills`: fn also adds (zeros) into the first image after its block,
+    so neighbouring blocks must not run at once: even blocks run first, then odd ones."""
     bounds = row_blocks(n) if xp is np and size >= SPLIT else None
     if bounds is None:
         fn(0, n)
-    else:
-        run_parts(lambda i: fn(bounds[i], bounds[i + 1]), len(bounds) - 1)
+        return
+    blocks = list(zip(bounds[:-1], bounds[1:]))
+    for phase in ((blocks[::2], blocks[1::2]) if spills else (blocks,)):
+        run_parts(lambda i, phase=phase: fn(*phase[i]), len(phase))
 
 
 def matmul(xp, a, b, out=None):
@@ -349,8 +352,14 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
         buf, tuple(kernel) + (n, c, in_size[0], row),
         tuple(s * d * e for s, d in zip(_element_strides(padded), dilation))
         + (c * plane * e, plane * e, stride[0] * row * e, e))
-    for index, offset in enumerate(_offsets(kernel)):
-        targets[offset] += cols[:, :, index].reshape(n, c, in_size[0], row)
+    offsets = _offsets(kernel)
+
+    def add(lo, hi):
+        for index, offset in enumerate(offsets):
+            targets[offset][lo:hi] += cols[lo:hi, :, index].reshape(hi - lo, c, in_size[0], row)
+    # (a window past an image's last valid position reaches into the next image, by less
+    # than one image)
+    by_images(xp, n, cols.size, add, spills=True)
     _pool.release(scratch)
     image = buf[:n * c * plane].reshape((n, c) + padded)
     return _crop(xp, image, padding, out_size)
