@@ -58,6 +58,10 @@ from ._compile import compile  # noqa: E402
 from ._foreach import _all_ops as _foreach_ops  # noqa: E402
 globals().update(_foreach_ops())
 from .nn._top_level import *  # noqa: E402,F401,F403
+from .nn._native import *  # noqa: E402,F401,F403
+from .nn._sync_batch_norm import *  # noqa: E402,F401,F403
+from .nn._rnn_functional import *  # noqa: E402,F401,F403
+from ._sym import *  # noqa: E402,F401,F403
 from ._config import (are_deterministic_algorithms_enabled,  # noqa: E402
                       get_deterministic_debug_mode, get_float32_matmul_precision,
                       get_num_interop_threads, is_deterministic_algorithms_warn_only_enabled,
@@ -150,6 +154,15 @@ def get_device(input):
     return input.get_device()
 
 
+def detach_(input):
+    """`input.detach_()`: cut `input` off from the graph, in place (views are refused)."""
+    if not isinstance(input, Tensor):
+        from ._ops.argument_errors import type_name
+        raise TypeError("detach_(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type_name(input)}")
+    return input.detach_()
+
+
 def set_flush_denormal(mode):
     """Ask the CPU to flush subnormal floats to zero; returns whether that is supported.
 
@@ -161,6 +174,19 @@ def set_flush_denormal(mode):
         raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
     return False
 
+
+def init_num_threads():
+    """torch sets up OpenMP and MKL for the calling thread; ember's thread pool needs no setup
+    (a no-op returning None, as torch's)."""
+
+
+# What the build offers, as ember truthfully answers it: LAPACK (NumPy's linalg) and FFTs
+# (numpy.fft) yes; MKL and OpenMP, which torch's CPU builds link, no (backends.mkl and
+# backends.openmp say the same).
+has_lapack = True
+has_spectral = True
+has_mkl = False
+has_openmp = False
 
 # torch's constants: plain Python floats (torch.pi is math.pi), and None as NumPy's newaxis.
 pi = _math.pi

@@ -469,8 +469,9 @@ class Tensor:
         return _new(Tensor)._init(self._data, storage, self._offset)
 
     def detach_(self):
-        """Cut this tensor off from the graph, in place."""
-        if self._base is not None and self._base._requires_grad:
+        """Cut this tensor off from the graph, in place. torch refuses every view (whether or
+        not its base requires grad): a view's autograd state is tied to its base's."""
+        if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
                                "using DistributedDataParallel (DDP) for training, and "
                                "gradient_as_bucket_view is set as True, gradients are views of "

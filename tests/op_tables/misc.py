@@ -793,3 +793,39 @@ op("histogram", samples=_histogram_samples, ref=_histogram_ref, dtypes=FLOATS, o
    result=lambda ops, args, kwargs: (dtype_name(args[0].dtype),) * 2, grad="raises", out=True,
    supports=_histogram_supports,
    notes="half-precision edges follow torch's linspace (each operation rounded)")
+
+# -- segment_reduce, hash_tensor, is_distributed -----------------------------------------------
+
+op("is_distributed", samples=_ONE, ref=lambda a: False, supports=lambda ops, kw: True,
+   **_NOT_A_TENSOR)
+
+
+_SEGMENT_IDENTITY = {"sum": 0.0, "prod": 1.0, "mean": np.nan, "amax": -np.inf, "amin": np.inf}
+
+
+def _segment_reduce_ref(data, reduce, lengths=None):
+    x = data
+    fn = {"sum": np.sum, "prod": np.prod, "mean": np.mean, "amax": np.max, "amin": np.min}[reduce]
+    rows, start = [], 0
+    for n in lengths:
+        part = x[start:start + int(n)]
+        rows.append(fn(part, axis=0) if len(part) else
+                    np.full(x.shape[1:], _SEGMENT_IDENTITY[reduce]))
+        start += int(n)
+    return np.stack(rows)
+
+
+def _segment_reduce_samples(m):
+    out = []
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        # (an empty segment of mean, amax, amin is nan or infinite: no finite differences)
+        lengths = [2, 0, 3, 1] if reduce in ("sum", "prod") else [2, 3, 1]
+        out += [Sample(m((6,), 0.5, 2.0, distinct=True), reduce, lengths=np.array(lengths)),
+                Sample(m((4, 3), 0.5, 2.0, distinct=True), reduce, lengths=np.array([1, 3]))]
+    return out
+
+
+op("segment_reduce", samples=_segment_reduce_samples, ref=_segment_reduce_ref,
+   dtypes=FLOATS,
+   notes="the backward is once-differentiable; errors: tests/test_small_functions.py")
+

@@ -1,5 +1,5 @@
-"""Questions asked of a tensor (is_same_size, is_conj, is_neg, is_inference, isreal, is_signed,
-is_nonzero, storage_type, is_pinned), the legacy `Tensor.new`, `pin_memory` (page-locked
+"""Questions asked of a tensor (is_same_size, is_conj, is_neg, is_distributed, is_inference,
+isreal, is_signed, is_nonzero, storage_type, is_pinned), the legacy `Tensor.new`, `pin_memory` (page-locked
 copies, `_pinned.py`), and the Python-callable element loops `apply_`, `map_` and `map2_`
 (CPU only, as in torch).
 """
@@ -42,6 +42,13 @@ def is_conj(input):
 def is_neg(input):
     """Whether the negative bit is set (ember negates eagerly: always False)."""
     _check_tensor("is_neg", input, "input", 1)
+    return False
+
+
+@function()
+def is_distributed(input):
+    """Whether the tensor is spread over several processes (a legacy query): never."""
+    _check_tensor("is_distributed", input, "input", 1)
     return False
 
 

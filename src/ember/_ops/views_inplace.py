@@ -19,7 +19,7 @@ from ..autograd.graph import gradient_edge
 from . import views
 from ._dispatch import check_inplace
 from ._op import record
-from .registry import method, register
+from .registry import function, method, register
 from .argument_errors import type_name
 
 _new = object.__new__
@@ -122,7 +122,7 @@ def t_(self):
     return _restride(self, TInplace, _geometry_of(views.t, self), {})
 
 
-@method()
+@function()
 def as_strided_(self, size, stride, storage_offset=None):
     """In-place `as_strided`: this tensor becomes the given window over its storage."""
     view = _geometry_of(views.as_strided, self, size, stride, storage_offset)

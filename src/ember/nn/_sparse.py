@@ -258,8 +258,18 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         out = np.zeros((count, dim), dtype=w.dtype)
         np.add.at(out, bag[keep], rows[keep] * scale[keep, None])
         if mode == "mean":
-            out /= np.maximum(sizes, 1)[:, None]
-            scale = scale / np.maximum(sizes, 1)[np.where(keep, bag, 0)] if count else scale
+            # NOTE: with include_last_offset, torch counts the indices after the last offset
+            # into the last bag's size (its divisor) though it does not sum them.
+            # Its backward then gives those indices the last bag's gradient share too.
+            trailing = (bag < 0) & (idx != padding) if count and include_last_offset else \
+                np.zeros(len(idx), dtype=bool)
+            divisor = sizes.copy()
+            if trailing.any():
+                divisor[count - 1] += np.count_nonzero(trailing)
+                keep, bag = keep | trailing, np.where(trailing, count - 1, bag)
+                scale = keep.astype(w.dtype)
+            out /= np.maximum(divisor, 1)[:, None]
+            scale = scale / np.maximum(divisor, 1)[np.where(keep, bag, 0)] if count else scale
         if scale_grad_by_freq:
             scale = scale / np.bincount(idx, minlength=num)[idx]
     params.update(bag=xp.asarray(np.where(keep, bag, 0)), idx=xp.asarray(idx),

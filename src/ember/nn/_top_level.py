@@ -20,7 +20,9 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "group_norm", "batch_norm", "instance_norm", "rms_norm", "embedding", "ctc_loss",
            "kl_div", "binary_cross_entropy_with_logits", "cosine_embedding_loss",
            "hinge_embedding_loss", "margin_ranking_loss", "poisson_nll_loss",
-           "triplet_margin_loss"]
+           "triplet_margin_loss", "constant_pad_nd", "convolution", "embedding_bag",
+           "embedding_renorm_", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
+           "affine_grid_generator"]
 
 # the same signatures as nn.functional's
 conv1d, conv2d, conv3d = F.conv1d, F.conv2d, F.conv3d
@@ -137,3 +139,149 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-06
                         reduction=0):
     return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
                                  reduction=_reduction(reduction))
+
+
+def constant_pad_nd(input, pad, value=0):
+    """F.pad's constant mode with ATen's own checks of `pad`."""
+    from ._padding import _int_list, constant_pad
+    if not isinstance(pad, (tuple, list)):
+        raise TypeError(f"constant_pad_nd(): argument 'pad' (position 2) must be tuple of ints, "
+                        f"not {type(pad).__name__}")
+    pad = _int_list(pad)
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) // 2 > input.ndim:
+        # (torch's text has no spaces around the numbers)
+        raise RuntimeError(f"Length of pad should be no more than twice the number of "
+                           f"dimensions of the input. Pad length is {len(pad)}while the input "
+                           f"has {input.ndim}dimensions.")
+    return constant_pad(input, pad, value)
+
+
+def _int_tuple(value, name, position, k):
+    """ATen's `int[]` argument of a convolution: a list or tuple (a one-element list stands for
+    every spatial dim); a bare int is refused, as torch's binding refuses it."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"convolution(): argument '{name}' (position {position}) must be tuple "
+                        f"of ints, not {type(value).__name__}")
+    return tuple(value) * k if len(value) == 1 else tuple(value)
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                groups):
+    """ATen's one convolution: conv{1,2,3}d, or conv_transpose{1,2,3}d when `transposed`;
+    the weight's dims give the spatial rank."""
+    k = weight.ndim - 2
+    stride = _int_tuple(stride, "stride", 4, k)
+    padding = _int_tuple(padding, "padding", 5, k)
+    dilation = _int_tuple(dilation, "dilation", 6, k)
+    output_padding = _int_tuple(output_padding, "output_padding", 8, k)
+    if transposed:
+        fn = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[k - 1]
+        return fn(input, weight, bias, stride, padding, output_padding, groups, dilation)
+    fn = (F.conv1d, F.conv2d, F.conv3d)[k - 1]
+    return fn(input, weight, bias, stride, padding, dilation, groups)
+
+
+_BAG_MODES = ("sum", "mean", "max")
+
+
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                  per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """ATen's embedding_bag (weight first, `mode` 0 sum, 1 mean, 2 max): (output, offset2bag,
+    bag_size, max_indices), the last three as torch's CPU kernel leaves them: offset2bag (the
+    bag of each index) is empty for a sum without padding_idx; bag_size (indices per bag,
+    padding left out) is zeros for a sum; max_indices is zeros for a sum, bag_size for a
+    mean, and each bag's arg-max row per column (B, D) for a max."""
+    import numpy as np
+    from .._creation import tensor
+    if mode not in (0, 1, 2):
+        raise RuntimeError("`mode` must be sum, mean, or max.")
+    if per_sample_weights is not None and mode != 0:
+        raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+    output = F.embedding_bag(indices, weight, offsets, None, 2, scale_grad_by_freq,
+                             _BAG_MODES[mode], sparse, per_sample_weights, include_last_offset,
+                             padding_idx)
+    idx = np.asarray(indices.cpu().tolist(), dtype=np.int64).reshape(-1)
+    starts = [int(s) for s in offsets.tolist()]
+    bags = len(starts) - 1 if include_last_offset else len(starts)
+    marks = np.zeros(len(idx), dtype=np.int64)
+    for s in starts[1:bags]:
+        if s < len(idx):
+            marks[s] += 1
+    offset2bag = np.cumsum(marks)
+    padding = -1 if padding_idx is None else padding_idx % weight.shape[0]
+    kept = idx != padding
+    # (a sum leaves bag_size and max_indices as zeros, one per offset)
+    bag_size = np.bincount(offset2bag[kept], minlength=bags)[:bags] if mode else \
+        np.zeros(len(starts), dtype=np.int64)
+    if mode == 2:
+        end = starts[-1] if include_last_offset and starts else len(idx)
+        rows = np.asarray(weight.detach().cpu().tolist(), dtype=np.float64)
+        max_indices = np.zeros((bags, weight.shape[1]), dtype=np.int64)
+        for b in range(bags):
+            members = [j for j in range(end) if offset2bag[j] == b and kept[j]]
+            if members:
+                picked = rows[idx[members]]
+                max_indices[b] = idx[members][picked.argmax(axis=0)]
+    else:
+        max_indices = bag_size.copy()
+    if mode == 0 and padding_idx is None:
+        offset2bag = offset2bag[:0]
+    return (output,) + tuple(tensor(a.tolist(), dtype=indices.dtype, device=weight.device)
+                             for a in (offset2bag, bag_size, max_indices))
+
+
+def embedding_renorm_(input, indices, max_norm, norm_type):
+    """Scale, in place, each row of `input` that `indices` names whose `norm_type`-norm
+    exceeds max_norm, to max_norm / (norm + 1e-7); returns `input`."""
+    from .._ops._dispatch import check_inplace
+    from ._sparse import _check_indices, _renorm_
+    _check_indices(indices, "embedding_renorm_", 2)
+    check_inplace(input, input._data.dtype, input._data.shape)
+    n = input.shape[0]
+    for i in indices.reshape(-1).tolist():
+        if not -n <= i < n:
+            raise IndexError(f"select(): index {i} out of range for tensor of size "
+                             f"{list(input.shape)} at dimension 0")
+    _renorm_(input, indices, max_norm, norm_type)
+    return input
+
+
+_INTERPOLATION = ("bilinear", "nearest", "bicubic")
+_PADDING_MODES = ("zeros", "border", "reflection")
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """F.grid_sample with ATen's integer modes: interpolation 0 bilinear, 1 nearest,
+    2 bicubic; padding 0 zeros, 1 border, 2 reflection."""
+    return F.grid_sample(input, grid, _INTERPOLATION[interpolation_mode],
+                         _PADDING_MODES[padding_mode], align_corners)
+
+
+def _sampler(k):
+    def sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+        if grid.shape[-1] == input.ndim - 2 and (input.ndim != k + 2 or grid.ndim != k + 2):
+            raise RuntimeError(f"grid_sampler(): expected {k + 2}D input and grid with same "
+                               f"number of dimensions, but got input with sizes "
+                               f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
+        return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+    sampler.__name__ = sampler.__qualname__ = f"grid_sampler_{k}d"
+    sampler.__doc__ = f"grid_sampler of {k + 2}-D input only."
+    return sampler
+
+
+grid_sampler_2d, grid_sampler_3d = _sampler(2), _sampler(3)
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """The sampling grid of affine maps `theta` for an output of `size` (4 or 5 dims)."""
+    from . import _grid_sample_ops as grid_ops
+    size = list(size)
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
+    if theta.shape[0] != size[0]:
+        k = len(size) - 2
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{size[0]}, {k + 1}] but got: [{theta.shape[0]}, {k + 1}].")
+    return grid_ops.affine_grid(theta, size[2:], align_corners)

@@ -1,0 +1,442 @@
+"""torch's remaining small public functions: the ATen forms of the norms, dropout, padding,
+convolution, embedding bags and grid sampling (`torch.native_layer_norm`, ...), the pieces of
+synchronized batch norm, the functional recurrent layers and cells, the `sym_*` helpers, build
+flags, segment_reduce and hash_tensor. Values are worked out by hand or with NumPy; texts are
+torch 2.13's."""
+import math
+
+import numpy as np
+import pytest
+
+import ember
+from ember.nn import _sync_batch_norm as sync
+
+F = ember.nn.functional
+
+
+def _np(t):
+    return t.detach().numpy()
+
+
+# -- native norms and dropout ----------------------------------------------------------------
+
+def test_native_layer_norm_returns_mean_and_rstd():
+    x = ember.tensor([[1.0, 2.0, 3.0, 6.0], [0.0, 0.0, 2.0, 2.0]], requires_grad=True)
+    out, mean, rstd = ember.native_layer_norm(x, [4], None, None, 1e-5)
+    assert type(out.grad_fn).__name__ == "NativeLayerNormBackward0"
+    assert mean.shape == (2, 1) and rstd.shape == (2, 1)
+    assert not mean.requires_grad and not rstd.requires_grad
+    np.testing.assert_allclose(_np(mean)[:, 0], [3.0, 1.0])
+    np.testing.assert_allclose(_np(rstd)[:, 0], [1 / math.sqrt(3.5 + 1e-5),
+                                                 1 / math.sqrt(1.0 + 1e-5)], rtol=1e-6)
+    np.testing.assert_allclose(_np(out), _np(F.layer_norm(x, [4])), rtol=1e-6)
+    assert ember.native_layer_norm(ember.ones(2, 3, 4), [3, 4], None, None, 1e-5)[1].shape == \
+        (2, 1, 1)
+
+
+def test_native_layer_norm_errors():
+    with pytest.raises(TypeError, match=r"native_layer_norm\(\): argument 'normalized_shape' "
+                                        r"\(position 2\) must be tuple of ints, not int"):
+        ember.native_layer_norm(ember.ones(2, 3), 3, None, None, 1e-5)
+    with pytest.raises(RuntimeError, match=r"Given normalized_shape=\[4\], expected input with "
+                                           r"shape \[\*, 4\], but got input of size\[3, 5\]"):
+        ember.native_layer_norm(ember.ones(3, 5), [4], None, None, 1e-5)
+
+
+def test_native_batch_norm_training_statistics_and_running_update():
+    x = ember.tensor([[1.0, 10.0], [3.0, 20.0], [5.0, 60.0]])
+    rm, rv = ember.zeros(2), ember.ones(2)
+    out, mean, invstd = ember.native_batch_norm(x, None, None, rm, rv, True, 0.5, 0.0)
+    np.testing.assert_allclose(_np(mean), [3.0, 30.0])
+    var = np.array([8 / 3, 1400 / 3])
+    np.testing.assert_allclose(_np(invstd), 1 / np.sqrt(var), rtol=1e-6)
+    np.testing.assert_allclose(_np(rm), [1.5, 15.0])
+    np.testing.assert_allclose(_np(rv), 0.5 + 0.5 * var * 3 / 2, rtol=1e-6)
+    np.testing.assert_allclose(_np(out)[:, 0], [-1.2247449, 0.0, 1.2247449], rtol=1e-6)
+
+
+def test_native_batch_norm_evaluation_gives_empty_statistics():
+    x = ember.ones(2, 3, requires_grad=True)
+    out, a, b = ember.native_batch_norm(x, None, None, ember.zeros(3), ember.ones(3), False,
+                                        0.1, 1e-5)
+    assert a.shape == (0,) and b.shape == (0,)
+    assert type(out.grad_fn).__name__ == "NativeBatchNormBackward0"
+    with pytest.raises(ValueError, match="running_mean and running_var must either both be "
+                                         "None or neither be None"):
+        ember.native_batch_norm(x, None, None, ember.zeros(3), None, False, 0.1, 1e-5)
+    with pytest.raises(NotImplementedError, match="\"batch_norm\" not implemented for 'Long'"):
+        ember.native_batch_norm(ember.ones(2, 3, dtype=ember.long), None, None, None, None,
+                                True, 0.1, 1e-5)
+
+
+def test_native_group_norm_statistics_per_sample_and_group():
+    x = ember.arange(12.0).reshape(2, 2, 3).requires_grad_()
+    out, mean, rstd = ember.native_group_norm(x, None, None, 2, 2, 3, 2, 0.0)
+    np.testing.assert_allclose(_np(mean), [[1.0, 4.0], [7.0, 10.0]])
+    np.testing.assert_allclose(_np(rstd), np.full((2, 2), 1 / math.sqrt(2 / 3)), rtol=1e-6)
+    for t in (out, mean, rstd):
+        assert type(t.grad_fn).__name__ == "NativeGroupNormBackward0"
+    mean.sum().backward()           # torch sends nothing back from the statistics
+    assert x.grad is None
+    with pytest.raises(RuntimeError, match=r"^Expected X.numel\(\) == N \* C \* HxW to be "
+                                           r"true, but got false."):
+        ember.native_group_norm(x, None, None, 3, 2, 3, 2, 0.0)
+
+
+def test_native_dropout_mask_and_scale():
+    ember.manual_seed(0)
+    x = ember.ones(200, requires_grad=True)
+    out, mask = ember.native_dropout(x, 0.25, True)
+    assert mask.dtype == ember.bool and type(out.grad_fn).__name__ == "NativeDropoutBackward0"
+    np.testing.assert_allclose(_np(out), _np(mask).astype(np.float32) / 0.75, rtol=1e-6)
+    out.sum().backward()
+    np.testing.assert_allclose(_np(x.grad), _np(mask) / 0.75, rtol=1e-6)
+    ember.manual_seed(0)            # the draws are dropout's
+    np.testing.assert_array_equal(_np(F.dropout(ember.ones(200), 0.25)) != 0, _np(mask))
+
+
+def test_native_dropout_outside_training_copies():
+    x = ember.tensor([1, -2, 3])
+    out, mask = ember.native_dropout(x, 0.5, False)
+    assert out.tolist() == [1, -2, 3] and mask.tolist() == [True] * 3
+    assert out.data_ptr() != x.data_ptr()
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired "
+                                           "output type Long"):
+        ember.native_dropout(x, 0.5, True)
+    zero, keep = ember.native_dropout(ember.tensor([2.0, -1.0]), 1.0, True)
+    assert zero.tolist() == [0.0, -0.0] and keep.tolist() == [False, False]
+
+
+def test_native_norm_has_no_dense_kernel():
+    with pytest.raises(NotImplementedError, match="^Could not run 'aten::native_norm' with "
+                                                  "arguments from the 'CPU' backend"):
+        ember.native_norm(ember.ones(3))
+    with pytest.raises(NotImplementedError, match="aten::native_norm.ScalarOpt_dim_dtype"):
+        ember.native_norm(ember.ones(3), 2, [0], False, None)
+
+
+# -- padding, convolution, embeddings, sampling --------------------------------------------
+
+def test_constant_pad_nd():
+    x = ember.arange(6.0).reshape(2, 3).requires_grad_()
+    y = ember.constant_pad_nd(x, [1, 2], 3.5)
+    assert y.shape == (2, 6) and type(y.grad_fn).__name__ == "ConstantPadNdBackward0"
+    assert y[0].tolist() == [3.5, 0.0, 1.0, 2.0, 3.5, 3.5]
+    assert ember.constant_pad_nd(x, [-1, 1, 0, 1])[2].tolist() == [0.0, 0.0, 0.0]
+    assert ember.constant_pad_nd(ember.tensor([[1]]), [1, 0], 2.5).tolist() == [[2, 1]]
+    with pytest.raises(RuntimeError, match="^Length of pad must be even but instead it equals "
+                                           "1$"):
+        ember.constant_pad_nd(x, [1])
+    with pytest.raises(RuntimeError, match="Pad length is 6while the input has 2dimensions."):
+        ember.constant_pad_nd(x, [1] * 6)
+
+
+def test_convolution_forward_and_transposed():
+    x = ember.arange(10.0).reshape(1, 1, 10)
+    w = ember.ones(2, 1, 3)
+    y = ember.convolution(x, w, None, [1], [0], [1], False, [0], 1)
+    assert y[0, 0].tolist() == [3.0 * k + 3.0 for k in range(8)]
+    t = ember.convolution(x, w.transpose(0, 1), None, [2], [1], [1], True, [1], 1)
+    np.testing.assert_allclose(_np(t), _np(F.conv_transpose1d(x, w.transpose(0, 1), None, 2,
+                                                              1, 1)))
+    assert t.shape == (1, 2, 20)
+    x2 = ember.ones(1, 2, 5, 5)
+    assert ember.convolution(x2, ember.ones(2, 1, 3, 3), None, [1], [1], [1], False, [0],
+                             2).shape == (1, 2, 5, 5)     # one-element lists cover every dim
+    with pytest.raises(TypeError, match=r"convolution\(\): argument 'stride' \(position 4\) "
+                                        r"must be tuple of ints, not int"):
+        ember.convolution(x, w, None, 1, [0], [1], False, [0], 1)
+
+
+def test_embedding_bag_aten_outputs():
+    w = ember.arange(12.0).reshape(6, 2).requires_grad_()
+    i, o = ember.tensor([0, 2, 1, 5, 3]), ember.tensor([0, 2, 2, 4])
+    out, offset2bag, bag_size, max_idx = ember.embedding_bag(w, i, o, False, 0)
+    assert out.tolist() == [[4.0, 6.0], [0.0, 0.0], [12.0, 14.0], [6.0, 7.0]]
+    assert type(out.grad_fn).__name__ == "EmbeddingBagBackward0"
+    assert offset2bag.tolist() == [] and bag_size.tolist() == [0] * 4
+    _, offset2bag, bag_size, max_idx = ember.embedding_bag(w, i, o, False, 1)
+    assert offset2bag.tolist() == [0, 0, 2, 2, 3] and bag_size.tolist() == [2, 0, 2, 1]
+    assert max_idx.tolist() == [2, 0, 2, 1]
+    out, _, _, max_idx = ember.embedding_bag(w, i, o, False, 2)
+    assert max_idx.tolist() == [[2, 2], [0, 0], [5, 5], [3, 3]]
+    _, offset2bag, bag_size, _ = ember.embedding_bag(w, i, o, False, 1, False, None, True)
+    assert offset2bag.tolist() == [0, 0, 2, 2, 2] and bag_size.tolist() == [2, 0, 3]
+    with pytest.raises(RuntimeError, match="^`mode` must be sum, mean, or max.$"):
+        ember.embedding_bag(w, i, o, False, 3)
+    with pytest.raises(RuntimeError, match="per_sample_weights only supported with "
+                                           "mode='sum'"):
+        ember.embedding_bag(w, i, o, False, 1, False, ember.ones(5))
+
+
+def test_embedding_renorm_scales_rows_in_place():
+    w = ember.tensor([[3.0, 4.0], [1.0, 0.0], [0.0, 6.0]])
+    assert ember.embedding_renorm_(w, ember.tensor([0, 2, 0]), 2.0, 2.0) is w
+    np.testing.assert_allclose(_np(w), [[1.2, 1.6], [1.0, 0.0], [0.0, 2.0]], rtol=1e-6)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used "
+                                           "in an in-place operation."):
+        ember.embedding_renorm_(ember.ones(2, 2, requires_grad=True), ember.tensor([0]), 1.0,
+                                1.0)
+    with pytest.raises(IndexError, match=r"select\(\): index 5 out of range for tensor of size "
+                                         r"\[3, 2\] at dimension 0"):
+        ember.embedding_renorm_(ember.ones(3, 2), ember.tensor([5]), 1.0, 1.0)
+
+
+def test_grid_sampler_integer_modes():
+    x = ember.arange(16.0).reshape(1, 1, 4, 4)
+    g = ember.tensor([[[[-1.0, -1.0], [0.5, 0.2]], [[0.0, 0.0], [1.2, 1.0]]]])
+    for mode, name in enumerate(("bilinear", "nearest", "bicubic")):
+        for pad, pname in enumerate(("zeros", "border", "reflection")):
+            expected = F.grid_sample(x, g, name, pname, align_corners=False)
+            assert ember.grid_sampler(x, g, mode, pad, False).tolist() == expected.tolist()
+    assert ember.grid_sampler_2d(x, g, 0, 0, True).shape == (1, 1, 2, 2)
+    with pytest.raises(RuntimeError, match=r"grid_sampler\(\): expected 5D input and grid with "
+                                           r"same number of dimensions"):
+        ember.grid_sampler_3d(x, g, 0, 0, False)
+
+
+def test_affine_grid_generator():
+    theta = ember.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]], requires_grad=True)
+    grid = ember.affine_grid_generator(theta, [1, 1, 2, 3], False)
+    assert type(grid.grad_fn).__name__ == "AffineGridGeneratorBackward0"
+    np.testing.assert_allclose(_np(grid)[0, 0], [[-2 / 3, -0.5], [0.0, -0.5], [2 / 3, -0.5]],
+                               rtol=1e-6)
+    with pytest.raises(RuntimeError, match="AffineGridGenerator needs 4d"):
+        ember.affine_grid_generator(theta, [1, 1, 2], True)
+
+
+def test_detach_and_as_strided_functions():
+    x = ember.ones(3, requires_grad=True)
+    assert ember.detach_(x) is x and not x.requires_grad
+    with pytest.raises(RuntimeError, match="^Can't detach views in-place. Use detach\\(\\) "
+                                           "instead."):
+        ember.ones(3)[:2].detach_()           # any view, even of a tensor without grad
+    with pytest.raises(TypeError, match=r"detach_\(\): argument 'input' \(position 1\) must be "
+                                        r"Tensor, not int"):
+        ember.detach_(3)
+    y = ember.arange(6.0)
+    assert ember.as_strided_(y, (2, 2), (1, 2)) is y
+    assert y.tolist() == [[0.0, 2.0], [1.0, 3.0]]
+
+
+# -- synchronized batch norm -----------------------------------------------------------------
+
+def _bn_case():
+    rng = np.random.default_rng(0)
+    x = ember.tensor(rng.standard_normal((4, 3, 5)))
+    g = ember.tensor(rng.standard_normal((4, 3, 5)))
+    w = ember.tensor([1.0, 2.0, 3.0], dtype=ember.float64)
+    b = ember.tensor([0.0, 1.0, -1.0], dtype=ember.float64)
+    return x, g, w, b
+
+
+def test_sync_batch_norm_pieces_match_batch_norm():
+    x, g, w, b = _bn_case()
+    mean, invstd = sync._stats(x, 1e-5)
+    np.testing.assert_allclose(_np(mean), _np(x).mean((0, 2)))
+    y = sync._elemt(x, w, b, mean, invstd)
+    xg = x.clone().requires_grad_()
+    ref = F.batch_norm(xg, None, None, w, b, True)
+    np.testing.assert_allclose(_np(y), _np(ref), rtol=1e-10)
+    ref.backward(g)
+    sum_dy, sum_dy_xmu, gw, gb = sync._backward_reduce(g, x, mean, invstd, w, True, True, True)
+    np.testing.assert_allclose(_np(sum_dy), _np(g).sum((0, 2)))
+    dx = sync._backward_elemt(g, x, mean, invstd, w, sum_dy, sum_dy_xmu,
+                              ember.tensor([20], dtype=ember.int32))
+    np.testing.assert_allclose(_np(dx), _np(xg.grad), rtol=1e-8, atol=1e-12)
+    only = sync._backward_reduce(g, x, mean, invstd, w, False, True, False)
+    assert only[0] is None and only[1] is None and only[3] is None and only[2] is not None
+
+
+def test_gather_stats_combines_processes():
+    x, _, _, _ = _bn_case()
+    halves = [x[:1], x[1:]]
+    stats = [sync._stats(h, 1e-5) for h in halves]
+    counts = ember.tensor([5.0, 15.0], dtype=ember.float64)
+    rm, rv = ember.zeros(3, dtype=ember.float64), ember.ones(3, dtype=ember.float64)
+    mean, invstd = sync._gather(ember.stack([s[0] for s in stats]),
+                                ember.stack([s[1] for s in stats]), rm, rv, 0.1, 1e-5, counts)
+    full_mean, full_invstd = sync._stats(x, 1e-5)
+    np.testing.assert_allclose(_np(mean), _np(full_mean), rtol=1e-10)
+    np.testing.assert_allclose(_np(invstd), _np(full_invstd), rtol=1e-8)
+    np.testing.assert_allclose(_np(rm), 0.1 * _np(full_mean), rtol=1e-10)
+    np.testing.assert_allclose(_np(rv), 0.9 + 0.1 * _np(x).var((0, 2), ddof=1), rtol=1e-7)
+
+
+def test_sync_batch_norm_functions_need_cuda_tensors():
+    x = ember.ones(2, 3)
+    for call in (lambda: ember.batch_norm_stats(x, 1e-5),
+                 lambda: ember.batch_norm_elemt(x, None, None, ember.zeros(3), ember.ones(3),
+                                                1e-5),
+                 lambda: ember.batch_norm_gather_stats(x, ember.zeros(1, 3), ember.ones(1, 3),
+                                                       None, None, 0.1, 1e-5, 2)):
+        with pytest.raises(NotImplementedError, match="^Could not run 'aten::batch_norm_"):
+            call()
+
+
+def test_batch_norm_update_stats():
+    x = ember.tensor([[1.0, 10.0], [3.0, 30.0]], requires_grad=True)
+    rm, rv = ember.zeros(2), ember.ones(2)
+    mean, var = ember.batch_norm_update_stats(x, rm, rv, 0.5)
+    assert mean.tolist() == [2.0, 20.0] and var.tolist() == [1.0, 100.0]   # biased
+    assert rm.tolist() == [1.0, 10.0] and rv.tolist() == [1.5, 100.5]       # unbiased
+    assert type(mean.grad_fn).__name__ == "NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::batch_norm_update_stats is "
+                                           "not implemented"):
+        mean.sum().backward()
+    with pytest.raises(NotImplementedError, match="batch_norm_update_stats_cpu"):
+        ember.batch_norm_update_stats(ember.ones(2, 2, dtype=ember.long), None, None, 0.1)
+
+
+# -- functional recurrent layers -------------------------------------------------------------
+
+def test_functional_lstm_matches_the_module():
+    ember.manual_seed(0)
+    m = ember.nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    x = ember.randn(5, 2, 3)
+    h = ember.zeros(4, 2, 4)
+    out, hn, cn = ember.lstm(x, (h, h), m._flat_weights, True, 2, 0.0, False, True, False)
+    ref, (rh, rc) = m(x, (h, h))
+    np.testing.assert_allclose(_np(out), _np(ref), rtol=1e-6)
+    np.testing.assert_allclose(_np(cn), _np(rc), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="MatrixRef: ArrayRef size 15 not divisible by "
+                                           "stride 4"):
+        ember.lstm(x, (h, h), m._flat_weights[:-1], True, 2, 0.0, False, True, False)
+
+
+def test_functional_gru_rnn_batch_first_and_packed():
+    ember.manual_seed(0)
+    g = ember.nn.GRU(3, 4, batch_first=True, bias=False)
+    xb = ember.randn(2, 5, 3)
+    o, hn = ember.gru(xb, ember.zeros(1, 2, 4), g._flat_weights, False, 1, 0.0, False, False,
+                      True)
+    np.testing.assert_allclose(_np(o), _np(g(xb)[0]), rtol=1e-6)
+    r = ember.nn.RNN(3, 4, nonlinearity="relu")
+    p = ember.nn.utils.rnn.pack_sequence([ember.randn(3, 3), ember.randn(2, 3)])
+    o, hn = ember.rnn_relu(p.data, p.batch_sizes, ember.zeros(1, 2, 4), r._flat_weights, True,
+                           1, 0.0, False, False)
+    np.testing.assert_allclose(_np(o), _np(r(p)[0].data), rtol=1e-6)
+    t = ember.nn.RNN(3, 4)
+    x = ember.randn(4, 2, 3)
+    o, _ = ember.rnn_tanh(x, ember.zeros(1, 2, 4), t._flat_weights, True, 1, 0.0, False, False,
+                          False)
+    np.testing.assert_allclose(_np(o), _np(t(x)[0]), rtol=1e-6)
+
+
+def test_functional_cells():
+    ember.manual_seed(0)
+    cell = ember.nn.LSTMCell(3, 4)
+    x = ember.randn(2, 3)
+    hc = (ember.zeros(2, 4), ember.ones(2, 4))
+    h, c = ember.lstm_cell(x, hc, cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh)
+    np.testing.assert_allclose(_np(h), _np(cell(x, hc)[0]), rtol=1e-6)
+    rc = ember.nn.RNNCell(3, 4, nonlinearity="relu")
+    y = ember.rnn_relu_cell(x, ember.ones(2, 4), rc.weight_ih, rc.weight_hh, rc.bias_ih,
+                            rc.bias_hh)
+    np.testing.assert_allclose(_np(y), _np(rc(x, ember.ones(2, 4))), rtol=1e-6)
+    gc = ember.nn.GRUCell(3, 4, bias=False)
+    y = ember.gru_cell(x, ember.ones(2, 4), gc.weight_ih, gc.weight_hh)
+    np.testing.assert_allclose(_np(y), _np(gc(x, ember.ones(2, 4))), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="lstm_cell expects two hidden states"):
+        ember.lstm_cell(x, hc[:1], cell.weight_ih, cell.weight_hh)
+
+
+# -- sym_*, build flags, queries -------------------------------------------------------------
+
+def test_sym_helpers_follow_pythons_numbers():
+    assert ember.sym_int(-3.7) == -3 and type(ember.sym_int(True)) is int
+    assert ember.sym_float(3) == 3.0 and type(ember.sym_float(3)) is float
+    assert ember.sym_int(ember.tensor(3.7)) == 3
+    assert ember.sym_max(4, 3.5) == 4.0 and type(ember.sym_max(4, 3.5)) is float
+    assert type(ember.sym_max(4, 3)) is int and ember.sym_min(True, 3) is True
+    assert ember.sym_not(0) is True and ember.sym_sqrt(4) == 2.0
+    assert ember.sym_sum([1, 2, 3]) == 6 and ember.sym_sum([]) == 0
+    assert ember.sym_ite(False, 1, 2) == 2
+    assert ember.sym_sqrt.__name__ == "_sym_sqrt"
+
+
+def test_sym_helpers_refuse_as_torch_asserts():
+    with pytest.raises(AssertionError, match=r"got <class 'torch.Tensor'>"):
+        ember.sym_max(ember.tensor(2), 1)
+    with pytest.raises(AssertionError, match="^expected SymBool or bool, got <class 'int'>$"):
+        ember.sym_ite(1, 1, 2)
+    with pytest.raises(AssertionError, match="^type mismatch: <class 'int'> vs <class "
+                                             "'float'>$"):
+        ember.sym_ite(True, 1, 2.0)
+    with pytest.raises(ValueError, match="math domain error"):
+        ember.sym_sqrt(-1)
+
+
+def test_build_flags_and_small_queries():
+    assert ember.has_lapack is True and ember.has_spectral is True
+    assert ember.has_mkl is ember.backends.mkl.is_available()
+    assert ember.has_openmp is ember.backends.openmp.is_available()
+    assert ember.init_num_threads() is None
+    assert ember.is_distributed(ember.ones(2)) is False and not ember.ones(2).is_distributed()
+    with pytest.raises(TypeError, match=r"is_distributed\(\): argument 'input' \(position 1\) "
+                                        r"must be Tensor, not int"):
+        ember.is_distributed(3)
+
+
+# -- segment_reduce and hash_tensor ----------------------------------------------------------
+
+def test_segment_reduce_identities_and_initial():
+    d = ember.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    lengths = ember.tensor([2, 0, 3, 1])
+    assert ember.segment_reduce(d, "max", lengths=lengths).tolist() == [2.0, -math.inf, 5.0,
+                                                                        6.0]
+    assert ember.segment_reduce(d, "prod", lengths=lengths).tolist() == [2.0, 1.0, 60.0, 6.0]
+    assert ember.segment_reduce(d, "sum", lengths=lengths, initial=10).tolist() == \
+        [13.0, 10.0, 22.0, 16.0]
+    assert ember.segment_reduce(d, "sum", offsets=ember.tensor([0, 2, 2, 5, 6])).tolist() == \
+        [3.0, 0.0, 12.0, 6.0]
+    batched = ember.segment_reduce(d.reshape(2, 3), "sum",
+                                   lengths=ember.tensor([[1, 2], [3, 0]]), axis=1)
+    assert batched.tolist() == [[1.0, 5.0], [15.0, 0.0]]
+
+
+def test_segment_reduce_gradients_and_errors():
+    d = ember.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], requires_grad=True)
+    r = ember.segment_reduce(d, "max", lengths=ember.tensor([2, 0, 3, 1]))
+    assert type(r.grad_fn).__name__ == "SegmentReduceBackward0"
+    r.sum().backward()
+    assert d.grad.tolist() == [0.0, 1.0, 0.0, 0.0, 1.0, 1.0]
+    with pytest.raises(RuntimeError, match="^reduce argument must be either sum, prod, mean, "
+                                           "amax or amin, got bad$"):
+        ember.segment_reduce(d, "bad", lengths=ember.tensor([6]))
+    with pytest.raises(RuntimeError, match=r"Expected all rows of lengths along axis to sum to "
+                                           r"data.size\(lengths.dim\(\)-1\) when !unsafe."):
+        ember.segment_reduce(d, "sum", lengths=ember.tensor([2, 2]))
+    with pytest.raises(RuntimeError, match="^lengths contains negative value!$"):
+        ember.segment_reduce(d, "sum", lengths=ember.tensor([7, -1]))
+    with pytest.raises(NotImplementedError, match="\"_segment_reduce_cpu\" not implemented for "
+                                                  "'Long'"):
+        ember.segment_reduce(ember.ones(2, dtype=ember.long), "sum", lengths=ember.tensor([2]))
+
+
+def test_hash_tensor_xors_64_bit_patterns():
+    one, two = np.float64(1.0).view(np.uint64), np.float64(2.0).view(np.uint64)
+    h = ember.hash_tensor(ember.tensor([1.0, 2.0]))
+    assert h.dtype == ember.uint64 and h.item() == int(one ^ two)
+    assert ember.hash_tensor(ember.tensor([1.0, 2.0]).half()).item() == int(one ^ two)
+    assert ember.hash_tensor(ember.tensor([-1, 2, 3])).item() == 2 ** 64 - 2
+    assert ember.tensor([True, False]).hash_tensor().item() == 1
+    rows = ember.hash_tensor(ember.tensor([[1.0, 2.0], [3.0, 4.0]]), [0], keepdim=True)
+    assert rows.shape == (1, 2)
+    with pytest.raises(RuntimeError, match="^Unknown hash_tensor mode: 1$"):
+        ember.hash_tensor(ember.ones(2), mode=1)
+    with pytest.raises(RuntimeError, match="Expected reduction dim to be specified for "
+                                           r"input.numel\(\) == 0"):
+        ember.hash_tensor(ember.ones(0))
+
+
+def test_embedding_bag_mean_counts_indices_after_the_last_offset():
+    # torch's quirk: the last bag sums up to the last offset but divides by (and sends its
+    # gradient to) every index from its start to the end of the input
+    w = ember.arange(12.0).reshape(6, 2).requires_grad_()
+    i, o = ember.tensor([0, 2, 1, 5, 3]), ember.tensor([0, 2, 2, 4])
+    r = F.embedding_bag(i, w, o, mode="mean", include_last_offset=True)
+    np.testing.assert_allclose(_np(r)[2], [12 / 3, 14 / 3], rtol=1e-6)
+    r.sum().backward()
+    np.testing.assert_allclose(_np(w.grad)[:, 0], [0.5, 1 / 3, 0.5, 1 / 3, 0.0, 1 / 3],
+                               rtol=1e-6)
