@@ -206,3 +206,29 @@ def test_einsum_shapes():
                                                           (5, 3, 4, 2))]
     for spec, shapes, expected in cases:
         assert torch.einsum(spec, *(meta(*s) for s in shapes)).shape == expected, spec
+
+
+def test_indexing_geometry_is_the_cpus():
+    shape = (2, 3, 4, 3)
+    i2, i21 = [0, 1], [[0], [1]]
+    keys = [(i2,), (slice(None), i2), (i2, slice(None), i2), (Ellipsis, i2),
+            (None, i21, slice(None), i2), (slice(1, None), i2, Ellipsis, -1),
+            (i2, 0, i21), (slice(None), 0, Ellipsis, i2), (slice(None, None, 2), None, i21)]
+    for key in keys:
+        for device in ("cpu", "meta"):
+            index = tuple(torch.tensor(k, device=device) if isinstance(k, list) else k
+                          for k in key)
+            got = torch.zeros(shape, device=device)[index]
+            if device == "cpu":
+                expected = geometry(got)[:2]
+            else:
+                assert geometry(got)[:2] == expected, key
+    x = meta(*shape)
+    # torch's strides (a result's dims of size 1 included)
+    assert x[1:, torch.tensor(i2, device="meta"), ..., -1].stride() == (8, 4, 1)
+    assert x[::2, None, torch.tensor(i21, device="meta")].stride() == (24, 24, 12, 12, 3, 1)
+
+
+def test_indexing_a_large_meta_tensor():
+    big = meta(50000, 4096)[meta(8, 2048, dtype=torch.int64)]      # no memory per element
+    assert geometry(big) == ((8, 2048, 4096), torch.float32, (2048 * 4096, 4096, 1), "meta")

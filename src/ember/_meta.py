@@ -354,23 +354,57 @@ def _basic_index(key):
 
 
 def _advanced_index(a, key):
-    """Advanced indexing's geometry: integer index arrays stand in as zeros (in range for any
-    non-empty dim), the indexed array as a zero-strided ghost, so NumPy's result shape costs
-    only the result's own elements; a boolean index depends on values."""
-    parts = key if isinstance(key, tuple) else (key,)
-    stood = []
+    """Advanced indexing's geometry by NumPy's rule: the broadcast shape of the index arrays
+    (integers among them count as 0-dim ones) replaces the dims they index, in place when they
+    are next to each other, else in front; slices and None keep their dims. A boolean index
+    depends on values."""
+    parts = list(key) if isinstance(key, tuple) else [key]
     for k in parts:
-        if isinstance(k, (MetaArray, np.ndarray, list)):
-            dt = k.dtype if isinstance(k, (MetaArray, np.ndarray)) else np.asarray(k).dtype
-            if dt == np.bool_ or isinstance(k, (bool, np.bool_)):
-                raise NotImplementedError(NONZERO)
-            shape = k.shape if isinstance(k, (MetaArray, np.ndarray)) else np.shape(k)
-            k = np.zeros(shape, np.intp)
-        elif isinstance(k, (bool, np.bool_)):
+        if isinstance(k, (bool, np.bool_)) or isinstance(k, (MetaArray, np.ndarray, list)) and \
+                (k.dtype if isinstance(k, (MetaArray, np.ndarray)) else
+                 np.asarray(k).dtype) == np.bool_:
             raise NotImplementedError(NONZERO)
-        stood.append(k)
-    probe = np.broadcast_to(np.zeros((), np.int8), a.shape)
-    return MetaArray(probe[tuple(stood)].shape, a.dtype)
+    consumed = sum(1 for k in parts if k is not None and k is not Ellipsis)
+    if consumed > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but "
+                         f"{consumed} were indexed")
+    for i, k in enumerate(parts):
+        if k is Ellipsis:                   # (which parts advanced indices even when empty)
+            parts[i + 1:i + 1] = [slice(None)] * (a.ndim - consumed)
+            break
+    else:
+        parts += [slice(None)] * (a.ndim - consumed)
+    shapes, where, out, dim = [], [], [], 0
+    for position, k in enumerate(parts):
+        if k is Ellipsis:
+            continue
+        if k is None:
+            out.append(1)
+            continue
+        n = a.shape[dim]
+        dim += 1
+        if isinstance(k, slice):
+            out.append(len(range(*k.indices(n))))
+            continue
+        shape = _shape_of(k)
+        if not shape and not -n <= int(k) < n:
+            raise IndexError(f"index {int(k)} is out of bounds for axis {dim - 1} with size {n}")
+        shapes.append(shape)
+        where.append(position)
+        out.append(None)                    # (where the broadcast dims go, when together)
+    try:
+        block = list(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with "
+                         "shapes " + " ".join(str(s).replace(" ", "") for s in shapes)) from None
+    together = where == list(range(where[0], where[-1] + 1))
+    kept = [n for n in out if n is not None]
+    if together:
+        first = next(i for i, n in enumerate(out) if n is None)
+        shape = kept[:first] + block + kept[first:]
+    else:
+        shape = block + kept
+    return MetaArray(shape, a.dtype)
 
 
 # -- running NumPy on stand-ins ---------------------------------------------------------------

@@ -323,7 +323,8 @@ class TypedStorage:
 
     def __repr__(self):
         warn_typed_storage_removal()
-        body = " " + "\n ".join(str(x) for x in self.tolist())
+        body = "..." if self.device.type == "meta" else \
+            " " + "\n ".join(str(x) for x in self.tolist())
         return (f"{body}\n[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "
                 f"of size {self._size()}]")
 

@@ -655,7 +655,7 @@ class Tensor:
         return tensor_repr(self, prefix=cls.__name__ + "(")     # a subclass prints its name
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and type(self) is Tensor:
+        if self._data.ndim == 0 and type(self) is Tensor and not self.is_meta:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 

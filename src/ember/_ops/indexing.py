@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from .._meta import META_NUMPY
+from .._meta import META_NUMPY, MetaArray, check_broadcast
 
 
 from .._device import backend_of
@@ -259,6 +259,8 @@ def _gather_array(data, key, advanced):
     try:
         return data[key]
     except IndexError:
+        if data.__class__ is MetaArray:     # (torch's meta kernel's words)
+            check_broadcast([tuple(a.shape) for _, a in advanced])
         shapes = ", ".join("[" + ", ".join(map(str, a.shape)) + "]" for _, a in advanced)
         raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {shapes}") from None
