@@ -5,7 +5,8 @@ the output node runs the pre-hooks on grad_output, the input node runs the hooks
 puts on the grad_fn of the module's output."""
 import warnings
 
-from ..._tensor import Tensor, wrap
+from ..._tensor import Tensor, alias
+from ...autograd.graph import CUSTOM_FUNCTION_VIEW, MULTI_OUTPUT_VIEW
 from ...autograd.grad_mode import _state as _grad_state
 from ..._ops._op import Op, record
 
@@ -37,9 +38,14 @@ def _hook_tensors(values, on_grads, materialize):
     if not (hooked and _grad_state.enabled):
         return values, None
     tensors = tuple(values[i] for i in hooked)
-    outputs = tuple(wrap(t._data) for t in tensors)
+    # NOTE: as torch's (a custom Function returning its inputs), the node's outputs are views
+    # of the tensors it was given, and may not be written in place (`ReLU(inplace=True)`
+    # under a full backward hook is refused with torch's error).
+    outputs = tuple(alias(t, t._data, t._offset) for t in tensors)
     node = record(BackwardHookFunction, tensors, outputs, {"on_grads": on_grads},
                   num_outputs=len(outputs))
+    node._view_ban = MULTI_OUTPUT_VIEW if len(outputs) > 1 else CUSTOM_FUNCTION_VIEW
+    node._view_version = outputs[0]._version
     if not materialize:
         node._output_meta = None        # the engine then passes missing gradients as None
     values = list(values)

@@ -1,6 +1,8 @@
 """`Module`: the base of every layer. It owns registration (parameters, buffers, submodules
 through attribute assignment), traversal, state_dict save/load, hooks, train/eval and
 dtype/device conversion."""
+import typing
+
 from ... import _dtype
 from ..._tensor import Tensor
 from ..._tensor_types import typename
@@ -41,6 +43,7 @@ class Module:
     _version = 1
     dump_patches = False
     call_super_init = False
+    T_destination = typing.TypeVar("T_destination", bound=dict)   # torch's, for annotations
 
     def __init__(self, *args, **kwargs):
         if kwargs:
@@ -321,6 +324,12 @@ class Module:
         if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
             raise AttributeError("`" + name + "` is not an nn.Module")
         setattr(parent, name, module)
+
+    def compile(self, *args, **kwargs):
+        """Compile this module's calls in place, with `torch.compile`'s options: checked, and
+        (ember compiles nothing) the module keeps running eagerly."""
+        from ..._compile import compile
+        compile(self.forward, *args, **kwargs)
 
     def share_memory(self):
         """Move parameters and buffers into shared memory (`Tensor.share_memory_`)."""
