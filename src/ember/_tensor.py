@@ -194,9 +194,12 @@ class Tensor:
         """Index in the storage of this tensor's first element."""
         return self._offset
 
-    def is_contiguous(self, memory_format=None):
+    def is_contiguous(self, *args, memory_format=None):
         """Whether the elements are dense in row-major order (or in `memory_format`'s
         layout, such as `channels_last`)."""
+        if args or memory_format is not None and not hasattr(memory_format, "name"):
+            from ._ops.views import _keyword_memory_format
+            _keyword_memory_format("is_contiguous", args, memory_format)
         if memory_format is None or memory_format.name != "channels_last" and \
                 memory_format.name != "channels_last_3d":
             return self._data.flags.c_contiguous

@@ -17,6 +17,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
 from ._dispatch import Inplace
 from ._op import Op, record
+from .argument_errors import not_a_tensor
 from .elementwise import Elementwise, call, missing_kernel, refusing, scalar_for
 from .registry import register
 from .unary import ThresholdBackward, float_math
@@ -585,6 +586,8 @@ def _channel_view(w, ndim):
 
 def prelu(input, weight):
     """x for x > 0, else weight * x; weight has one element or one per channel (dim 1)."""
+    if not isinstance(weight, Tensor):
+        raise not_a_tensor("prelu", "weight", 1, weight)
     if input.dtype != weight.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got "
                            f"{input.dtype._scalar_name} and {weight.dtype._scalar_name}")

@@ -168,12 +168,13 @@ def signatures(name, function):
 # a valid call anything: they act in an `except` clause. A plain method given the argument
 # by keyword (`a.mm(mat2=3)`) keeps its position: no wrapper sees that call.
 
-def not_a_tensor(name, arg, index, value):
-    """torch's TypeError for `value`, which is no tensor, given as `arg`, argument number `index`
-    of `name`'s signature (`input` is 0), worded as a method call gives it."""
-    err = TypeError(f"{name}(): argument '{arg}' (position {index or 1}) must be Tensor, not "
-                    f"{type_name(value)}")
-    err.tensor_argument = (arg, index, value)
+def not_a_tensor(name, arg, index, value, expected="Tensor"):
+    """torch's TypeError for `value`, which is no tensor (or no `expected`: "bool"), given as
+    `arg`, argument number `index` of `name`'s signature (`input` is 0), worded as a method
+    call gives it."""
+    err = TypeError(f"{name}(): argument '{arg}' (position {index or 1}) must be {expected}, "
+                    f"not {type_name(value)}")
+    err.tensor_argument = (arg, index, value, expected)
     return err
 
 
@@ -184,11 +185,26 @@ def reworded(err, name, kwargs, method):
     argument = getattr(err, "tensor_argument", None)
     if argument is None:
         return None
-    arg, index, value = argument
+    arg, index, value, expected = argument
     at = "" if arg in kwargs else f" (position {index if method else index + 1})"
-    new = TypeError(f"{name}(): argument '{arg}'{at} must be Tensor, not {type_name(value)}")
+    new = TypeError(f"{name}(): argument '{arg}'{at} must be {expected}, not {type_name(value)}")
     new.tensor_argument = argument
     return new
+
+
+def check_bool(name, arg, index, value):
+    """torch's parser takes only True or False for a bool argument (not 1, not a NumPy
+    bool)."""
+    if value is not True and value is not False:
+        raise not_a_tensor(name, arg, index, value, "bool")
+
+
+def no_positional(name, args):
+    """torch's TypeError for a method that takes its arguments by keyword only
+    (`x.float(torch.float64)`)."""
+    if args:
+        raise TypeError(f"{name}() takes 0 positional arguments but {len(args)} "
+                        f"{'was' if len(args) == 1 else 'were'} given")
 
 
 # -- what torch calls the type of a value ---------------------------------------------------------

@@ -13,6 +13,7 @@ from .. import _dtype
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ._fused import fma
+from .argument_errors import not_a_tensor
 from .elementwise import Elementwise, export, float_math, function_of, int_to_float, \
     limited_kernel, missing_kernel, opmath, same, scalar_overload, tensor_other
 from .registry import FUNCTIONS, register
@@ -529,6 +530,7 @@ class Logaddexp2(_Binary):
 
 
 export(Logaddexp2, ["logaddexp2"], 2, inplace=False)
+tensor_other(["logaddexp", "logaddexp2"])
 
 
 # -- lerp -----------------------------------------------------------------------------------------
@@ -581,6 +583,8 @@ def _export_lerp():
 
     def lerp(input, end, weight, *, out=None):
         """Linear interpolation: `input + weight * (end - input)`."""
+        if not isinstance(end, Tensor):     # (torch takes a number only as the weight)
+            raise not_a_tensor("lerp", "end", 1, end)
         operands = [as_operand(input, "input", 1, "lerp"), as_operand(end, "end", 2, "lerp"),
                     as_operand(weight, "weight", 3, "lerp")]
         op = LerpTensor if isinstance(operands[2], Tensor) else Lerp

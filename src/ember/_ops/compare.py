@@ -6,8 +6,8 @@ from .._tensor import Tensor
 from .elementwise import Elementwise, as_operand, call, check_limited, export, missing_kernel, \
     refusing, tensor_other, to_bool
 from ._dispatch import Inplace
-from .argument_errors import type_name
-from .registry import FUNCTIONS, function, method, register
+from .argument_errors import not_a_tensor, type_name
+from .registry import FUNCTIONS, function, register
 
 
 class _Comparison(Elementwise):
@@ -323,29 +323,22 @@ register("where", _where_method, function=False)
 
 # -- closeness --------------------------------------------------------------------------------
 
-def _need_tensor(fn_name, other, position):
+def _need_tensor(fn_name, other):
     """torch's parser takes only a tensor as `other` (not a number)."""
     if not isinstance(other, Tensor):
-        raise TypeError(f"{fn_name}(): argument 'other' (position {position}) must be Tensor, "
-                        f"not {type_name(other)}")
+        raise not_a_tensor(fn_name, "other", 1, other)
 
 
-# isclose, allclose and equal name `other` at position 2 as functions, 1 as methods
-@function(method=False)
+@function()
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|input - other| <= atol + rtol * |other|, element-wise (NaNs equal if `equal_nan`)."""
-    return _isclose(input, other, rtol, atol, equal_nan, 2)
+    return _isclose(input, other, rtol, atol, equal_nan)
 
 
-@method("isclose")
-def _isclose_method(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return _isclose(self, other, rtol, atol, equal_nan, 1)
-
-
-def _isclose(input, other, rtol, atol, equal_nan, position, name="isclose"):
+def _isclose(input, other, rtol, atol, equal_nan, name="isclose"):
     from .._tensor import wrap
     from .elementwise import arrays_for, common_dtype
-    _need_tensor(name, other, position)
+    _need_tensor(name, other)
     if input.dtype != other.dtype:
         raise RuntimeError(f"{input.dtype._scalar_name} did not match "
                            f"{other.dtype._scalar_name}")
@@ -362,30 +355,16 @@ def _isclose(input, other, rtol, atol, equal_nan, position, name="isclose"):
     return wrap(xp.asarray(result))
 
 
-@function(method=False)
+@function()
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether every element is close (see `isclose`); a Python bool."""
-    return bool(_isclose(input, other, rtol, atol, equal_nan, 2, "allclose").all())
+    return bool(_isclose(input, other, rtol, atol, equal_nan, "allclose").all())
 
 
-@method("allclose")
-def _allclose_method(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(_isclose(self, other, rtol, atol, equal_nan, 1, "allclose").all())
-
-
-@function(method=False)
+@function()
 def equal(input, other):
     """True if both tensors have the same shape and elements."""
-    return _equal(input, other, 2)
-
-
-@method("equal")
-def _equal_method(self, other):
-    return _equal(self, other, 1)
-
-
-def _equal(input, other, position):
-    _need_tensor("equal", other, position)
+    _need_tensor("equal", other)
     if input.is_meta or other.is_meta:
         from .._meta import no_kernel
         raise no_kernel("equal")

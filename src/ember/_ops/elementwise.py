@@ -644,27 +644,28 @@ def export(op, names, arity, defaults=None, inplace=True, method=True, choose=No
     return op
 
 
-def tensor_other(names):
+def tensor_other(names, arg="other"):
     """Make the exported functions and methods `names` (and their `name_` variants) refuse a
-    number as `other`, as torch's signatures of maximum, atan2, logical_and, ... take only a
-    Tensor there (`torch.maximum(x, 0)` is a TypeError; `torch.clamp(x, min=0)` is the way)."""
+    number as their second argument `arg`, as torch's signatures of maximum, atan2,
+    logical_and, ... take only a Tensor there (`torch.maximum(x, 0)` is a TypeError;
+    `torch.clamp(x, min=0)` is the way)."""
     for name in names:
         for table, key, position in ((FUNCTIONS, name, 2), (METHODS, name, 1),
                                      (METHODS, name + "_", 1)):
             if key in table:
-                table[key] = _refusing_numbers(table[key], key, position)
+                table[key] = _refusing_numbers(table[key], key, position, arg)
 
 
-def _refusing_numbers(fn, name, position):
+def _refusing_numbers(fn, name, position, arg):
     @functools.wraps(fn)
     def op(input, *args, **kwargs):
-        other = args[0] if args else kwargs.get("other", input)
+        other = args[0] if args else kwargs.get(arg, input)
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                             f"{_python_type_name(input)}")
         if not isinstance(other, Tensor):
             at = f" (position {position})" if args else ""
-            raise TypeError(f"{name}(): argument 'other'{at} must be Tensor, not "
+            raise TypeError(f"{name}(): argument '{arg}'{at} must be Tensor, not "
                             f"{_python_type_name(other)}")
         return fn(input, *args, **kwargs)
     return op

@@ -18,7 +18,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_out, write_out
 from ._op import Op, record
 from .binary import _Binary
-from .elementwise import Elementwise, as_operand, call, complex_to_real, export, \
+from .elementwise import Elementwise, as_operand, call, complex_to_real, export, tensor_other, \
     int_to_float, limited_kernel, missing_kernel, refusing
 from .registry import FUNCTIONS, register
 from .unary import float_math
@@ -607,6 +607,8 @@ def _register():
     register("float_power", float_power, inplace=True)
     register("ldexp", ldexp, inplace=True)
     register("heaviside", heaviside, inplace=True)
+    tensor_other(["ldexp", "nextafter"])
+    tensor_other(["heaviside"], arg="values")
     register("frexp", frexp)
     register("view_as_real", view_as_real, method=False)
     register("view_as_complex", view_as_complex, method=False)

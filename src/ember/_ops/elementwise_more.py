@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from .elementwise import Elementwise, call, int_to_float, missing_kernel
+from .elementwise import Elementwise, call, int_to_float, missing_kernel, tensor_other
 from .registry import register
 from .argument_errors import type_name
 
@@ -187,3 +187,4 @@ def igammac(input, other, *, out=None):
 
 register("igamma", igamma, inplace=True)
 register("igammac", igammac, inplace=True)
+tensor_other(["gcd", "lcm", "igamma", "igammac"])

@@ -19,7 +19,7 @@ from .registry import function
 from .. import linalg as _linalg_module
 from ..linalg import _common as _common_module
 from ..linalg._decompositions import LinalgCholeskyEx, _cholesky
-from .argument_errors import type_name
+from .argument_errors import check_bool, not_a_tensor
 
 
 def _linalg():
@@ -93,6 +93,7 @@ def pinverse(input, rcond=1e-15):
 @function()
 def qr(input, some=True, *, out=None):
     """(Q, R) with input = Q R: reduced when `some`, else complete."""
+    check_bool("qr", "some", 1, some)
     mode = "reduced" if some else "complete"
     return return_types.qr(_linalg().qr(input, mode, out=out))
 
@@ -101,6 +102,8 @@ def qr(input, some=True, *, out=None):
 def svd(input, some=True, compute_uv=True, *, out=None):
     """(U, S, V) with input = U diag(S) V^H (V, not V^H); without `compute_uv` U and V are
     zero-filled square matrices."""
+    check_bool("svd", "some", 1, some)
+    check_bool("svd", "compute_uv", 2, compute_uv)
     if not compute_uv:
         S = _linalg().svdvals(input)
         m, n = input.shape[-2:]
@@ -169,6 +172,7 @@ class Cholesky(LinalgCholeskyEx):
 @function()
 def cholesky(input, upper=False, *, out=None):
     """L with input = L L^H (U = L^H when upper); the lower triangle of input is read."""
+    check_bool("cholesky", "upper", 1, upper)
     if input.numel() == 0 and input.ndim >= 2 and input.shape[-1] == input.shape[-2]:
         result = _common().xp_of(input).zeros(tuple(input.shape), input._data.dtype)
         return _common().emit(Cholesky, (input,), result, {"upper": upper}, out, "cholesky")
@@ -238,6 +242,9 @@ class CholeskySolve(Op):
 @function()
 def cholesky_solve(input, input2, upper=False, *, out=None):
     """X with (L L^H) X = input, given the Cholesky factor L = input2 (U^H U when upper)."""
+    if not isinstance(input2, Tensor):
+        raise not_a_tensor("cholesky_solve", "input2", 1, input2)
+    check_bool("cholesky_solve", "upper", 2, upper)
     _refuse_kernel(input, "cholesky_solve_cpu")
     _check_batched("cholesky_solve", input, input2, "b", "A")
     xp = _common().xp_of(input)
@@ -266,6 +273,7 @@ class CholeskyInverse(Op):
 @function()
 def cholesky_inverse(input, upper=False, *, out=None):
     """The inverse of L L^H (U^H U when upper), given its Cholesky factor `input`."""
+    check_bool("cholesky_inverse", "upper", 1, upper)
     _refuse_kernel(input, "cholesky_inverse_out_cpu")
     common = _common()
     if input.ndim < 2:
@@ -305,6 +313,11 @@ class TriangularSolve(Op):
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
     """(solution, cloned_coefficient): X with op(A) X = input for a triangular A (op: A or
     A^T), and a copy of A."""
+    if not isinstance(A, Tensor):
+        raise not_a_tensor("triangular_solve", "A", 1, A)
+    for index, (arg, value) in enumerate((("upper", upper), ("transpose", transpose),
+                                          ("unitriangular", unitriangular)), 2):
+        check_bool("triangular_solve", arg, index, value)
     _refuse_kernel(input, "triangular_solve_cpu")
     _check_batched("triangular_solve", input, A, "b", "A")
     common = _common()
@@ -392,8 +405,7 @@ def _check_norm_dtype(x, what="norm(): input dtype should be either floating poi
 def dist(input, other, p=2):
     """The p-norm of input - other (broadcast)."""
     if not isinstance(other, Tensor):
-        raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type_name(other)}")
+        raise not_a_tensor("dist", "other", 1, other)
     diff = input - other
     _check_norm_dtype(diff)
     result = _linalg().vector_norm(diff.detach(), p)

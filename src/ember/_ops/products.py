@@ -16,7 +16,7 @@ from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op
 from .elementwise import check_limited
 from .linalg import _product, _shape_x, check_vectors
-from .argument_errors import not_a_tensor
+from .argument_errors import not_a_tensor, type_name
 from .registry import function
 
 
@@ -454,6 +454,8 @@ def _cross(a, b, dim):
 def cross(input, other, dim=None, *, out=None):
     """Cross product of 3-vectors along `dim` (default: the first dim of size 3)."""
     from .._geometry import broadcast_shapes
+    if not isinstance(other, Tensor):
+        raise not_a_tensor("cross", "other", 1, other)
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     shape = broadcast_shapes(tuple(input.shape), tuple(other.shape))
@@ -515,6 +517,10 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """p-norm distances between the rows of x1 (..., P, M) and of x2 (..., R, M).
     `compute_mode` must name one of torch's three modes (None included in the refusal);
     ember computes exact differences in every mode."""
+    for arg, x, position in (("x1", x1, 1), ("x2", x2, 2)):
+        if not isinstance(x, Tensor):      # (torch's Python cdist passes both by position)
+            raise TypeError(f"cdist(): argument '{arg}' (position {position}) must be Tensor, "
+                            f"not {type_name(x)}")
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     if x1.ndim < 2 or x2.ndim < 2:

@@ -61,7 +61,7 @@ def _bound(fn, name, *, function):
         return tensor_input_errors(fn, name) if function else fn
     if name in SIGNATURES:
         return parser_errors(fn, name, function=function)
-    return numpy_names(fn, name)
+    return numpy_names(fn, name, method=not function)
 
 
 def tensor_input_errors(fn, name):
@@ -76,16 +76,17 @@ def tensor_input_errors(fn, name):
     return _checking_input(fn, name, numpy_names=False)
 
 
-def numpy_names(fn, name):
+def numpy_names(fn, name, method=False):
     """`fn`, accepting `axis=` and `keepdims=` where it takes `dim` and `keepdim`."""
     if not _takes_numpy_names(fn, name):
         return fn
-    return _checking_input(fn, name, numpy_names=True)
+    return _checking_input(fn, name, numpy_names=True, method=method)
 
 
-def _checking_input(fn, name, numpy_names):
+def _checking_input(fn, name, numpy_names, method=False):
     """`fn` raising torch's TypeError for an `input` that is no tensor (see
-    `_check_tensor_input`), and taking NumPy's argument names where `numpy_names`."""
+    `_check_tensor_input`), and taking NumPy's argument names where `numpy_names`; `method`:
+    `fn` is bound as a method (NOTE [ Positions in "must be Tensor" errors ])."""
     @functools.wraps(fn)
     def op(*args, **kwargs):
         if numpy_names and ("axis" in kwargs or "keepdims" in kwargs):
@@ -96,7 +97,7 @@ def _checking_input(fn, name, numpy_names):
             _check_tensor_input(fn, name, args)
             raise
         except TypeError as exc:        # NOTE [ Positions in "must be Tensor" errors ]
-            new = reworded(exc, name, kwargs, method=False)
+            new = reworded(exc, name, kwargs, method=method)
             if new is None:
                 raise
             raise new from None

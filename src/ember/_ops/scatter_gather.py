@@ -17,6 +17,7 @@ from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_internal_overlap, check_out, \
     check_overlap, finish, prepare_inplace
 from ._op import Op
+from .argument_errors import not_a_tensor
 from ._xp_compat import ufunc_at
 from .elementwise import check_limited
 from .registry import function
@@ -69,10 +70,13 @@ def checked(ctx, name):
     return ctx.saved_tensors[type(ctx)._saved_names.index(name)]
 
 
-def index_of(index, allowed, message, error=RuntimeError):
+def index_of(index, allowed, message, error=RuntimeError, who=None):
     """The array of an index tensor whose dtype is one of `allowed` (else `error(message)`,
-    where `{}` stands for the index's dtype name)."""
+    where `{}` stands for the index's dtype name). `who` = (op name, argument name, its
+    position in the method's signature) words torch's error for an index that is no tensor."""
     if not isinstance(index, Tensor):
+        if who is not None:
+            raise not_a_tensor(*who, index)
         raise TypeError(f"expected Tensor as index, but got {type(index).__name__}")
     if index._data.dtype.name not in allowed:
         raise error(message.format(index.dtype._scalar_name))
@@ -126,7 +130,8 @@ class IndexSelect(Op):
 def index_select(input, dim, index, *, out=None):
     """The slices of `input` along `dim` at the positions in the 1-D `index`."""
     idx = index_of(index, ("int32", "int64"),
-                   "index_select(): Expected dtype int32 or int64 for index")
+                   "index_select(): Expected dtype int32 or int64 for index",
+                   who=("index_select", "index", 2))
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     check_limited(input, "index_select")
@@ -179,7 +184,7 @@ def _check_index(xp, idx, dim, size):
 def prepare(input, dim, index, src, name):
     """Checked (x, d, idx, src) arrays for gather/scatter (0-dim ones as 1-element vectors)."""
     idx = index_of(index, ("int32", "int64"),
-                   f"{name}(): Expected dtype int32/int64 for index")
+                   f"{name}(): Expected dtype int32/int64 for index", who=(name, "index", 2))
     x = input._data
     d = geo.wrap_dim(dim, x.ndim)
     xs, ids = as_1d(x), as_1d(idx)

@@ -34,7 +34,8 @@ class Take(Op):
 @function()
 def take(input, index, *, out=None):
     """The elements of `input` (read as flat) at `index`, in `index`'s shape."""
-    idx = index_of(index, ("int64",), "take(): Expected a long tensor for index, but got {}")
+    idx = index_of(index, ("int64",), "take(): Expected a long tensor for index, but got {}",
+                   who=("take", "index", 1))
     check_limited(input, "take_cpu")
     x = input._data
     flat = _flat_index(xp_of(input), idx, x.size)
@@ -71,7 +72,8 @@ def put(input, index, source, accumulate=False, *, out=None):
         name = "put_" if out.__class__ is Inplace else "put"
         raise TypeError(f"{name}(): argument 'source' (position 2) must be Tensor, not "
                         f"{c_type_name(source)}")
-    idx = index_of(index, ("int64",), "put_(): Expected a long tensor for index, but got {}")
+    idx = index_of(index, ("int64",), "put_(): Expected a long tensor for index, but got {}",
+                   who=("put", "index", 1))
     same_dtype(input, source, "put_(): self and source expected to have the same dtype, but "
                               "got self.dtype = {self} and source.dtype = {other}")
     if source._data.size != idx.size:
@@ -97,7 +99,7 @@ def take_along_dim(input, indices, dim=None, *, out=None):
     """`gather` along `dim` after broadcasting input and indices (all but `dim`); with no
     `dim`, over the flattened input."""
     index_of(indices, ("int64",), "torch.take_along_dim(): dtype of indices should be Long but "
-                                  "got {}")
+                                  "got {}", who=("take_along_dim", "indices", 1))
     if dim is None:
         return gather(input.reshape(-1), 0, indices.reshape(-1), out=out)
     if input.ndim != indices.ndim:

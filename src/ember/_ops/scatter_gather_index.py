@@ -73,7 +73,8 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     """A copy of `input` with `alpha * source` added at `index` along `dim` (repeated indices
     add up)."""
     idx = index_of(index, ("int32", "int64"),
-                   "index_add_(): Expected dtype int32/int64 for index but got: {}")
+                   "index_add_(): Expected dtype int32/int64 for index but got: {}",
+                   who=("index_add", "index", 2))
     _check_vector(idx, "index_add_")
     same_dtype(input, source, "index_add_(): self ({self}) and source ({other}) must have the "
                               "same scalar type")
@@ -113,7 +114,7 @@ class IndexCopy(Op):
 def index_copy(input, dim, index, source, *, out=None):
     """A copy of `input` with the slices along `dim` at `index` replaced by `source`'s."""
     idx = index_of(index, ("int64",), "index_copy_(): Expected a long tensor for index, but "
-                                      "got {}")
+                                      "got {}", who=("index_copy", "index", 2))
     same_dtype(input, source, "index_copy_(): self and source expected to have the same dtype, "
                               "but got (self) {self} and (source) {other}")
     if idx.ndim > 1:
@@ -183,7 +184,7 @@ def index_fill(input, dim, index, value, *, out=None):
     0-dim tensor); negative indices count from the end."""
     _no_out("index_fill", out)
     idx = index_of(index, ("int64",), "index_fill_(): Expected dtype int64 for index.",
-                   IndexError)
+                   IndexError, who=("index_fill", "index", 2))
     if idx.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     check_limited(input, "index_fill_cpu")

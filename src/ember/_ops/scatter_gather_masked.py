@@ -5,15 +5,16 @@ from .._memory_format import row_major
 from .._tensor import Tensor
 from ._dispatch import check_overlap, warn_expanded
 from ._op import Op
+from .argument_errors import not_a_tensor
 from .elementwise import check_limited
 from .registry import function
 from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, xp_of
 from .scatter_gather_index import _no_out
 
 
-def _mask_of(mask, message):
+def _mask_of(mask, message, name):
     if not isinstance(mask, Tensor):
-        raise TypeError(f"expected Tensor as mask, but got {type(mask).__name__}")
+        raise not_a_tensor(name, "mask", 1, mask)
     if mask._data.dtype.kind != "b":
         raise RuntimeError(message.format(cpp=mask.dtype._cpp_name,
                                           scalar=mask.dtype._scalar_name))
@@ -53,7 +54,8 @@ class MaskedFillTensor(Op):
 def masked_fill(input, mask, value, *, out=None):
     """A copy of `input` with `value` (a number or a 0-dim tensor) where `mask` is True."""
     _no_out("masked_fill", out)
-    m = _mask_of(mask, "masked_fill_ only supports boolean masks, but got mask with dtype {cpp}")
+    m = _mask_of(mask, "masked_fill_ only supports boolean masks, but got mask with dtype {cpp}",
+                 "masked_fill")
     is_tensor = isinstance(value, Tensor)
     if is_tensor and value.ndim:
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
@@ -87,7 +89,7 @@ class MaskedSelect(Op):
 @function()
 def masked_select(input, mask, *, out=None):
     """The elements of `input` where `mask` is True (both broadcast), as a 1-D tensor."""
-    m = _mask_of(mask, "masked_select: expected BoolTensor for mask")
+    m = _mask_of(mask, "masked_select: expected BoolTensor for mask", "masked_select")
     check_limited(input, "masked_select")
     if input.is_meta:
         from .._meta import no_kernel
@@ -121,7 +123,7 @@ def masked_scatter(input, mask, source, *, out=None):
     True."""
     _no_out("masked_scatter", out)
     m = _mask_of(mask, "masked_scatter_ only supports boolean masks, but got mask with dtype "
-                       "{scalar}")
+                       "{scalar}", "masked_scatter")
     same_dtype(input, source, "masked_scatter: expected self and source to have same dtypes "
                               "but got{self} and {other}")
     if out is not None and m.shape != input._data.shape:    # in place: the mask is expanded

@@ -9,6 +9,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
+from .argument_errors import not_a_tensor
 from .elementwise import check_limited, common_dtype
 from .registry import function
 from .sorting import _keys32
@@ -192,6 +193,8 @@ class Bincount(Op):
 @function()
 def bincount(input, weights=None, minlength=0):
     """How many times each non-negative integer occurs (or the sum of its weights)."""
+    if weights is not None and not isinstance(weights, Tensor):
+        raise not_a_tensor("bincount", "weights", 1, weights)
     data = input._data
     xp = backend_of(data).xp
     if xp is META_NUMPY:

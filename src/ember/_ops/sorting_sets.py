@@ -9,6 +9,7 @@ import numpy as np
 from .. import _geometry as geo
 from .._device import backend_of
 from .._tensor import Tensor, wrap
+from .argument_errors import type_name
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
@@ -80,9 +81,19 @@ def _sortable(data):
     return data.astype(np.float32) if data.dtype.kind == "V" else data
 
 
+def _keyword_bools(name, **flags):
+    """torch's Python unique functions pass their flags to the native op by keyword: torch's
+    TypeError (no position) for a flag that is not a bool."""
+    for arg, value in flags.items():
+        if value is not True and value is not False:
+            raise TypeError(f"{name}(): argument '{arg}' must be bool, not {type_name(value)}")
+
+
 @function()
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted), with the inverse indices and counts when asked."""
+    _keyword_bools("_unique2" if dim is None else "unique_dim", sorted=sorted,
+                   return_inverse=return_inverse, return_counts=return_counts)
     _refuse_complex(input)
     if input.is_meta:
         from .._meta import no_kernel
@@ -131,6 +142,8 @@ def _no_dims(dim):
 @function()
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapse each run of equal consecutive values (or slices along `dim`) to one."""
+    _keyword_bools("unique_consecutive", return_inverse=return_inverse,
+                   return_counts=return_counts)
     _refuse_complex(input)
     if input.is_meta:
         from .._meta import no_kernel

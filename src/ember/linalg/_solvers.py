@@ -554,5 +554,8 @@ def vecdot(x, y, *, dim=-1, out=None):
 def cross(input, other, *, dim=-1, out=None):
     """Cross product of 3-vectors along dim (default: the last)."""
     from .._ops.products import cross as _cross
+    if not isinstance(other, Tensor):
+        raise TypeError(f"linalg_cross(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
     return _cross(input, other, dim, out=out)
 
