@@ -95,7 +95,8 @@ Storage = FloatStorage  # noqa: F821 - torch.Storage is the legacy float storage
 
 
 class layout:
-    """A tensor's memory layout: ember's tensors are all `strided` (dense over a storage)."""
+    """A tensor's memory layout: `strided` (dense over a storage), or a sparse one
+    (`sparse_coo`, `sparse_csr`: see ember.sparse)."""
 
     def __init__(self, name):
         self.name = name
@@ -105,6 +106,17 @@ class layout:
 
 
 strided = layout("strided")
+sparse_coo = layout("sparse_coo")
+sparse_csr = layout("sparse_csr")
+sparse_csc = layout("sparse_csc")
+sparse_bsr = layout("sparse_bsr")
+sparse_bsc = layout("sparse_bsc")
+_mkldnn = layout("_mkldnn")
+
+from . import sparse  # noqa: E402
+from .sparse._tensor_api import sparse_coo_tensor  # noqa: E402,F401
+from .sparse._csr import sparse_csr_tensor  # noqa: E402,F401
+sparse._install_dispatch(globals())
 
 from . import signal  # noqa: E402  (its windows' default layout is `strided`)
 

@@ -224,6 +224,8 @@ def _backend_of_other(array):
         return CPU_BACKEND
     if array.__class__ is MetaArray:
         return META_BACKEND
+    if getattr(type(array), "layout", None) is not None:     # a sparse tensor's layout record
+        return backend_of(array.values)
     backend = _cuda_backend if _cuda_backend is not None else cuda_backend()
     backend.make_current(array.device.id)
     return backend

@@ -262,6 +262,9 @@ def tensor_repr(t, *, tensor_contents=None, prefix="tensor("):
     """torch's repr of tensor `t`, e.g. `tensor([1., 4.], dtype=torch.float64,
     grad_fn=<PowBackward0>)`. `tensor_contents` replaces the bracketed body; `prefix` is
     `"tensor("` for plain tensors and `"<ClassName>("` for subclasses."""
+    if t._data.__class__ is not np.ndarray and getattr(type(t._data), "layout", None) is not None:
+        from .sparse._printing import sparse_repr
+        return sparse_repr(t, prefix)
     indent = len(prefix)
     dtype, device = t.dtype, t.device
     shape = tuple(int(n) for n in t.shape)

@@ -236,7 +236,10 @@ class Tensor:
 
     def data_ptr(self):
         """Address of the first element."""
-        return backend_of(self._data).data_ptr(self._data)
+        data = self._data
+        if data.__class__ is not np.ndarray and getattr(type(data), "layout", None):
+            raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
+        return backend_of(data).data_ptr(data)
 
     @property
     def _version(self):

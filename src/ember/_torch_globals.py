@@ -149,9 +149,29 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 
 def _get_layout(name):
     import ember
-    if name != "torch.strided":
+    if name not in ("torch.strided", "torch.sparse_coo", "torch.sparse_csr"):
         raise RuntimeError(f"ember has no layout {name}")
-    return ember.strided
+    return getattr(ember, name[len("torch."):])
+
+
+def _rebuild_sparse_tensor(layout, data):
+    """A sparse COO tensor from (indices, values, size[, is_coalesced]), or a CSR one from
+    (crow_indices, col_indices, values, size)."""
+    if layout.name == "sparse_coo":
+        from .sparse._coo import SparseCOO
+        indices, values, size = data[:3]
+        coalesced = bool(data[3]) if len(data) > 3 else False
+        return _wrap(SparseCOO(indices._data, values._data, tuple(size), coalesced))
+    if layout.name == "sparse_csr":
+        from .sparse._csr import SparseCSR
+        crow, col, values, size = data
+        return _wrap(SparseCSR(crow._data, col._data, values._data, tuple(size)))
+    raise pickle.UnpicklingError(f"ember cannot rebuild a sparse tensor of layout {layout}")
+
+
+def _wrap(record):
+    from ._tensor import wrap
+    return wrap(record)
 
 
 @functools.lru_cache(maxsize=1)
@@ -175,6 +195,7 @@ def torch_globals():
         "builtins.set": set,
         "builtins.complex": complex,
         "torch._utils._rebuild_tensor": _rebuild_tensor,
+        "torch._utils._rebuild_sparse_tensor": _rebuild_sparse_tensor,
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
         "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
         "torch._utils._rebuild_parameter": _rebuild_parameter,

@@ -134,6 +134,9 @@ def _reduce_tensor(t):
     from .nn.parameter import Parameter, is_lazy
     if is_lazy(t):      # a lazy module's uninitialized parameter: its class and requires_grad
         return (_g("torch.nn.parameter", type(t).__name__), (t.requires_grad,))
+    layout = getattr(type(t._data), "layout", None)
+    if layout is not None:      # a sparse tensor: its index and value tensors, as torch's
+        return _reduce_sparse(t, layout)
     state = dict(t.__dict__)
     if isinstance(t, Parameter):
         if state:
@@ -158,6 +161,19 @@ def _reduce_tensor(t):
         return (rebuild, args)
     new_type = _g("torch", "Tensor") if type(t) is Tensor else type(t)
     return (_g("torch._tensor", "_rebuild_from_type_v2"), (rebuild, new_type, args, state))
+
+
+def _reduce_sparse(t, layout):
+    """torch's `_rebuild_sparse_tensor(layout, data)`: data is (indices, values, size,
+    is_coalesced) for COO, (crow_indices, col_indices, values, size) for CSR."""
+    from ._size import Size
+    from ._tensor import wrap
+    rec = t._data
+    if layout == "sparse_coo":
+        data = (wrap(rec.indices), wrap(rec.values), Size(rec.shape), rec.coalesced)
+    else:
+        data = (wrap(rec.crow_indices), wrap(rec.col_indices), wrap(rec.values), Size(rec.shape))
+    return (_g("torch._utils", "_rebuild_sparse_tensor"), (t.layout, data))
 
 
 def _save_torch_global(pickler, obj):

@@ -92,9 +92,9 @@ def test_embedding_errors():
             F.embedding(ember.tensor([1]), w, padding_idx=bad)
         with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
             nn.Embedding(10, 3, padding_idx=bad)
-    e = nn.Embedding(10, 3, sparse=True)
-    with pytest.raises(NotImplementedError, match="sparse=True"):
-        e(ember.tensor([1]))
+    e = nn.Embedding(10, 3, sparse=True)       # sparse=True: a sparse gradient (test_sparse)
+    e(ember.tensor([1])).sum().backward()
+    assert e.weight.grad.is_sparse
     with ember.no_grad():
         assert e(ember.tensor([1])).shape == (1, 3)
 

@@ -285,3 +285,29 @@ def test_tensor_attributes_both_ways():
     assert theirs["t"].note == "kept"
     assert theirs["p"].tag == 7 and type(theirs["p"]) is torch.nn.Parameter
     _check(e, theirs["t"])
+
+
+def test_sparse_tensors_both_ways():
+    """COO (with its coalesced flag) and CSR tensors: torch's `_rebuild_sparse_tensor`."""
+    def sample(lib):
+        s = lib.sparse_coo_tensor(lib.tensor([[0, 1, 1], [2, 0, 2]]), lib.tensor([3., 4., 5.]),
+                                  (2, 3))
+        return {"s": s, "c": s.coalesce(), "csr": s.to_dense().to_sparse_csr()}
+
+    def check(d, lib):
+        assert d["s"].layout is lib.sparse_coo and not d["s"].is_coalesced()
+        assert d["c"].is_coalesced()
+        assert d["s"]._indices().tolist() == [[0, 1, 1], [2, 0, 2]]
+        assert d["s"]._values().tolist() == [3., 4., 5.] and d["s"].shape == (2, 3)
+        assert d["csr"].layout is lib.sparse_csr
+        assert d["csr"].crow_indices().tolist() == [0, 1, 3]
+        assert d["csr"].col_indices().tolist() == [2, 0, 2]
+
+    buf = io.BytesIO()
+    torch.save(sample(torch), buf)
+    for weights_only in (True, False):
+        check(ember.load(io.BytesIO(buf.getvalue()), weights_only=weights_only), ember)
+    buf = io.BytesIO()
+    ember.save(sample(ember), buf)
+    for weights_only in (True, False):
+        check(torch.load(io.BytesIO(buf.getvalue()), weights_only=weights_only), torch)

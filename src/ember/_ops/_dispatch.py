@@ -133,7 +133,8 @@ def has_internal_overlap(target):
     stride 0)."""
     arr = target._data
     return 0 in arr.strides and arr.size != 0 and any(
-        s == 0 and n > 1 for n, s in zip(arr.shape, arr.strides))
+        s == 0 and n > 1 for n, s in zip(arr.shape, arr.strides)) and \
+        getattr(type(arr), "layout", None) is None        # (a sparse tensor's strides are all 0)
 
 
 def warn_expanded(target, name, example="tensor[indices] = tensor"):

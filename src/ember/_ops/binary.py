@@ -43,6 +43,8 @@ def _plus_multiple(xp, a, b, alpha, out, subtract=False):
     """a + alpha * b (a - alpha * b) as torch's kernel computes it: for floats, alpha in the
     operands' dtype and one fused multiply-add, for float16/bfloat16 in float32 with one
     rounding at the end; other dtypes multiply, then add."""
+    if getattr(type(a), "layout", None) or getattr(type(b), "layout", None):     # a sparse operand
+        return (xp.subtract if subtract else xp.add)(a, b * alpha)
     dtype = np.result_type(*(x.dtype if hasattr(x, "dtype") else x for x in (a, b)))
     if dtype.kind not in "fV":
         b = xp.multiply(b, alpha)

@@ -230,6 +230,9 @@ def numpy(self, *args, force=False):
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         if self._data.__class__ is not np.ndarray:
+            if getattr(type(self._data), "layout", None):
+                raise TypeError("can't convert Sparse layout tensor to numpy. Use "
+                                "Tensor.to_dense() first.")
             raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
                             f"Use Tensor.cpu() to copy the tensor to host memory first.")
     if self._data.dtype == _dtype.bfloat16._np:

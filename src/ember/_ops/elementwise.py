@@ -291,7 +291,8 @@ def arrays_for(operands, compute):
     for x in operands:
         if isinstance(x, Tensor):
             arr = x._data
-            if lead is not None and arr.__class__ is not lead._data.__class__:
+            if lead is not None and arr.__class__ is not lead._data.__class__ and \
+                    x.device != lead.device:
                 arr = _to_device_of(arr, lead._data)
             if arr.dtype != compute:
                 arr = arr.astype(compute)
@@ -408,7 +409,13 @@ def call(op, operands, params, out, name):
     except ValueError:
         broadcast_error(operands)
         raise
+    except NotImplementedError as exc:      # a sparse operand (NOTE [ Sparse tensors ])
+        from ..sparse._kernels import renamed
+        raise renamed(exc, name, out, operands) from None
     if result.__class__ is not xp.ndarray:
+        if getattr(type(result), "layout", None) is not None:     # a sparse result
+            return finish(op, operands, result.astype(result_dtype, copy=False), params, out,
+                          requires_grad)
         result = xp.asarray(result)
     if result.dtype != result_dtype:
         result = result.astype(result_dtype)

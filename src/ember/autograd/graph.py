@@ -390,7 +390,10 @@ def _check_post_accumulate_result(result):
 
 def _copy_like(leaf, grad):
     """A copy of `grad` laid out like `leaf` (contiguous when the leaf's memory overlaps or has
-    gaps); under create_graph it stays in the graph."""
+    gaps); under create_graph it stays in the graph. A sparse gradient, or any gradient of a
+    sparse leaf, is kept in its own layout (NOTE [ Sparse tensors ])."""
+    if getattr(type(grad._data), "layout", None) or getattr(type(leaf._data), "layout", None):
+        return grad.clone()
     from .. import _geometry as geo
     from .._creation import empty_strided
     shape, strides = tuple(leaf._data.shape), leaf.stride()

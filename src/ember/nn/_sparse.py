@@ -8,7 +8,7 @@ from .._printing import cpp_type_name
 from .._tensor import Tensor, wrap
 from .._ops._op import Op
 from .._ops.activations import apply
-from ..autograd.grad_mode import _state as _grad_state, no_grad
+from ..autograd.grad_mode import no_grad
 
 __all__ = ["embedding", "embedding_bag"]
 
@@ -19,10 +19,14 @@ class Embedding(Op):
     index's count in the batch when `scale_grad_by_freq`."""
     inputs = ("weight",)
 
+    sparse = False
+
     def backward(ctx, grad):
         from .._creation import zeros
         idx = ctx.indices.reshape(-1)
         rows = grad.reshape(-1, grad.shape[-1])
+        if ctx.sparse:
+            return _sparse_embedding_grad(ctx, idx, rows)
         if ctx.padding_idx >= 0:
             rows = rows * (idx != ctx.padding_idx).unsqueeze(1).to(rows.dtype)
         if ctx.scale_grad_by_freq:
@@ -31,6 +35,17 @@ class Embedding(Op):
         grad_weight = zeros((ctx.num_weights, rows.shape[-1]), dtype=grad.dtype,
                             device=grad.device)
         return grad_weight.index_add(0, idx, rows)
+
+
+def _sparse_embedding_grad(ctx, idx, rows):
+    """The weight's gradient as torch gives it for sparse=True: a sparse COO tensor with one
+    entry per looked-up index (none for padding_idx), uncoalesced."""
+    from ..sparse._tensor_api import rows_gradient
+    if ctx.scale_grad_by_freq:
+        raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse "
+                           "gradients")
+    keep = idx._data != ctx.padding_idx if ctx.padding_idx >= 0 else None
+    return rows_gradient(idx._data, rows._data, ctx.num_weights, keep)
 
 
 def _check_indices(input, fn, position=1):
@@ -96,12 +111,11 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     xp = backend_of(weight._data).xp
     result = xp.take(weight._data, idx.reshape(-1) % max(num, 1), axis=0)
     result = result.reshape(idx.shape + (weight.shape[1],))
-    if sparse and _grad_state.enabled and weight.requires_grad:
-        raise NotImplementedError("ember has no sparse tensors: embedding with sparse=True "
-                                  "cannot produce a sparse gradient; use sparse=False")
-    return apply(Embedding, (weight,), result,
-                 {"indices": wrap(xp.asarray(idx % max(num, 1))), "padding_idx": padding,
-                  "num_weights": num, "scale_grad_by_freq": scale_grad_by_freq})
+    params = {"indices": wrap(xp.asarray(idx % max(num, 1))), "padding_idx": padding,
+              "num_weights": num, "scale_grad_by_freq": scale_grad_by_freq}
+    if sparse:
+        params["sparse"] = True
+    return apply(Embedding, (weight,), result, params)
 
 
 _MODES = ("sum", "mean", "max")
@@ -113,6 +127,7 @@ class EmbeddingBag(Op):
     elements, per column); per_sample_weights get the dot product of row and gradient."""
     inputs = ("weight", "per_sample_weights")
     saves = {"per_sample_weights": ("weight",)}
+    sparse = False
 
     def backward(ctx, grad):
         from .._creation import zeros
@@ -130,7 +145,11 @@ class EmbeddingBag(Op):
                 gw = gw.reshape(-1).index_add(0, pos, grad.reshape(-1)[src]).reshape(num, dim)
             else:
                 rows = grad[bag] * wrap(ctx.scale).unsqueeze(1)
-                gw = gw.index_add(0, idx, rows)
+                if ctx.sparse:
+                    from ..sparse._tensor_api import rows_gradient
+                    gw = rows_gradient(idx._data, rows._data, num, None)
+                else:
+                    gw = gw.index_add(0, idx, rows)
         if need_psw:
             (weight,) = ctx.saved_tensors
             gp = (grad[bag] * weight[idx]).sum(1) * wrap(ctx.keep)
@@ -227,9 +246,6 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                            f"the valid range [0, {num})")
     if max_norm is not None:
         _renorm_(weight, flat, max_norm, norm_type)
-    if sparse and _grad_state.enabled and weight.requires_grad:
-        raise NotImplementedError("ember has no sparse tensors: embedding_bag with sparse=True "
-                                  "cannot produce a sparse gradient; use sparse=False")
     padding = _padding_index(padding_idx, num)
     keep = (bag >= 0) & (idx != padding)
     xp = backend_of(weight._data).xp
@@ -274,4 +290,6 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
             scale = scale / np.bincount(idx, minlength=num)[idx]
     params.update(bag=xp.asarray(np.where(keep, bag, 0)), idx=xp.asarray(idx),
                   scale=xp.asarray(scale.astype(w.dtype)))
+    if sparse:
+        params["sparse"] = True
     return apply(EmbeddingBag, (weight, psw), xp.asarray(out), params)

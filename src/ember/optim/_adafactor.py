@@ -5,6 +5,7 @@ matrix parameter keeps O(rows + cols) state instead of O(rows * cols).
 from .. import _dtype
 from .._device import backend_of
 from .optimizer import Optimizer, check_lr_tensor, to_scalar, zero_step, zeros_state
+from .optimizer import refuse_sparse
 from .._tensor import wrap
 
 __all__ = ["Adafactor"]
@@ -57,6 +58,7 @@ class Adafactor(Optimizer):
             for p in group["params"]:
                 if p.grad is None:
                     continue
+                refuse_sparse(p, "Adafactor")
                 if p.is_complex():
                     raise RuntimeError("Adafactor does not support complex parameters")
                 state = self.state[p]

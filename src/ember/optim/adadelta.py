@@ -3,6 +3,7 @@ import numpy as np
 
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
+from .optimizer import refuse_sparse
 
 __all__ = ["Adadelta"]
 
@@ -46,6 +47,7 @@ class Adadelta(Optimizer):
             for p in group["params"]:
                 if p.grad is None:
                     continue
+                refuse_sparse(p, "Adadelta")
                 state = self.state[p]
                 if not state:
                     state["step"] = zero_step()

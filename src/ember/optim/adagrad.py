@@ -67,7 +67,11 @@ class Adagrad(Optimizer):
                 state = self.state[p]
                 if not state:                  # a parameter added by add_param_group
                     self._init_state(p, group)
-                param, grad = as_real(p._data), as_real(p.grad._data)
+                grad = p.grad._data
+                if getattr(type(grad), "layout", None):
+                    _sparse_step(p, grad, state, group, lr)
+                    continue
+                param, grad = as_real(p._data), as_real(grad)
                 if maximize:
                     grad = -grad
                 step_t = step_counter(state)
@@ -83,3 +87,22 @@ class Adagrad(Optimizer):
                 param -= clr * (grad / std)
                 p._bump_version()
         return loss
+
+
+def _sparse_step(p, grad, state, group, lr):
+    """Adagrad's step for a sparse gradient (nn.Embedding(sparse=True)): only the entries of
+    the coalesced gradient update `sum` and the parameter; weight decay is refused."""
+    if group["maximize"]:
+        grad = -grad
+    step_t = step_counter(state)
+    step_t += 1
+    if group["weight_decay"] != 0:
+        raise RuntimeError("weight_decay option is not compatible with sparse gradients")
+    clr = lr / (1 + (float(step_t) - 1) * group["lr_decay"])
+    grad = grad.coalesce()
+    where = tuple(grad.indices)
+    acc = state["sum"]._data
+    acc[where] += grad.values * grad.values
+    std = np.sqrt(acc[where]) + group["eps"]
+    p._data[where] += -clr * (grad.values / std)
+    p._bump_version()

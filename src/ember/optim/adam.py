@@ -77,6 +77,9 @@ class Adam(Optimizer):
             for p in group["params"]:
                 if p.grad is None:
                     continue
+                if getattr(type(p.grad._data), "layout", None):
+                    raise RuntimeError("Adam does not support sparse gradients, please "
+                                       "consider SparseAdam instead")
                 state = self.state[p]
                 if not state:
                     state["step"] = zero_step()

@@ -4,6 +4,7 @@ import numpy as np
 from .._tensor import wrap
 from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar,
                         zero_step, zeros_state)
+from .optimizer import refuse_sparse
 
 __all__ = ["ASGD"]
 
@@ -45,6 +46,7 @@ class ASGD(Optimizer):
             for p in group["params"]:
                 if p.grad is None:
                     continue
+                refuse_sparse(p, "ASGD")
                 state = self.state[p]
                 if not state:
                     state["step"] = zero_step()

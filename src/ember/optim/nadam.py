@@ -3,6 +3,7 @@ import numpy as np
 
 from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar, step_counter,
                         zero_step, zeros_state)
+from .optimizer import refuse_sparse
 from .._tensor import wrap
 
 __all__ = ["NAdam"]
@@ -57,6 +58,7 @@ class NAdam(Optimizer):
             for p in group["params"]:
                 if p.grad is None:
                     continue
+                refuse_sparse(p, "NAdam")
                 state = self.state[p]
                 if not state:
                     state["step"] = zero_step()

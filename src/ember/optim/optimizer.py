@@ -136,6 +136,13 @@ def zeros_state(p, fill=0):
     return wrap(buf)
 
 
+def refuse_sparse(p, name):
+    """torch's error for a sparse gradient (nn.Embedding(sparse=True)) given to an optimizer
+    with no sparse update rule."""
+    if getattr(type(p.grad._data), "layout", None):
+        raise RuntimeError(f"{name} does not support sparse gradients")
+
+
 def as_real(array):
     """A real view of a complex array (torch's `view_as_real`, flattened into the last axis);
     real arrays pass through. Adaptive methods treat real and imaginary parts apart."""

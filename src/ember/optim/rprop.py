@@ -3,6 +3,7 @@ from .._device import backend_of
 
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
+from .optimizer import refuse_sparse
 
 __all__ = ["Rprop"]
 
@@ -45,6 +46,7 @@ class Rprop(Optimizer):
             for p in group["params"]:
                 if p.grad is None:
                     continue
+                refuse_sparse(p, "Rprop")
                 state = self.state[p]
                 if not state:
                     lr = to_scalar(group["lr"])

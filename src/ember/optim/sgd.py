@@ -56,6 +56,9 @@ class SGD(Optimizer):
                     buf = state.get("momentum_buffer")
                     if buf is None:
                         buf = state["momentum_buffer"] = _clone(grad, g)
+                    elif getattr(type(buf._data), "layout", None):  # a sparse buffer: no in-place
+                        buf._data = buf._data * momentum + g * (1 - dampening)
+                        buf._bump_version()
                     else:
                         b = buf._data
                         b *= momentum

@@ -11,6 +11,9 @@ def _as_list(tensors):
 
 def _norm_of(t, norm_type):
     from .._loss_ops import vector_norm
+    if t.is_sparse:         # torch has no norm kernel for sparse gradients
+        from ...sparse._coo import not_implemented
+        raise not_implemented("linalg_vector_norm")
     return vector_norm(t.detach(), norm_type, None)
 
 

@@ -1,0 +1,16 @@
+"""ember.sparse: sparse COO (and basic CSR) tensors and torch.sparse's functions.
+
+How a sparse tensor fits ember's Tensor: NOTE [ Sparse tensors ] in _coo.py.
+"""
+from ._tensor_api import install as _install
+from ._functions import addmm, log_softmax, mm, softmax, sum  # noqa: F401
+from ._functions import check_sparse_tensor_invariants  # noqa: F401
+
+_install()
+
+
+def _install_dispatch(namespace):
+    from ._dispatch import install
+    install(namespace)
+
+__all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]

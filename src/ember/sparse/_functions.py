@@ -1,0 +1,157 @@
+"""torch.sparse's functions: mm, addmm, sum, softmax, log_softmax."""
+import numpy as np
+
+from .._tensor import Tensor
+from ._coo import SparseCOO, array_module
+from ._tensor_api import SparseAddmm, is_sparse, run, wrap
+
+
+def mm(mat1, mat2):
+    """sparse @ dense (a dense result; gradients: sparse for mat1, dense for mat2), or
+    sparse @ sparse (a sparse result)."""
+    if is_sparse(mat1) and is_sparse(mat2):
+        return mm_checked(mat1, mat2, "mm")
+    return addmm(None, mat1, mat2)
+
+
+def _check_addmm(mat1, mat2):
+    """torch's checks of sparse @ dense, in its order."""
+    a, b = mat1._data, mat2._data
+    if b.ndim < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(b.ndim, 1)}, "
+                         f"{max(b.ndim, 1) - 1}], but got 1)")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {mat1.dtype._scalar_name} but found "
+                           f"{mat2.dtype._scalar_name}")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {a.shape[1]}, "
+                           f"got {b.shape[0]}")
+
+
+def mm_checked(mat1, mat2, name):
+    """torch.mm / matmul / @ with a sparse first operand (recorded as MmBackward0: the
+    gradient of the sparse operand is then dense, as torch gives it)."""
+    a, b = mat1._data, mat2._data
+    if b.__class__ is not SparseCOO:
+        _check_addmm(mat1, mat2)
+    from ._tensor_api import SparseMm
+    return run(SparseMm, (mat1, mat2), a @ b)
+
+
+def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
+    """`beta * mat + alpha * (mat1 @ mat2)` for a sparse mat1 and dense mat2 and mat."""
+    if not is_sparse(mat1):
+        raise RuntimeError("sparse.addmm: mat1 must be sparse")   # (torch: wrong dispatch)
+    a, b = mat1._data, mat2._data
+    _check_addmm(mat1, mat2)
+    from ._kernels import sparse_dense_mm
+    product = sparse_dense_mm(a, b)
+    if mat is None:
+        xp = array_module(b)
+        mat = wrap(xp.zeros(product.shape, product.dtype))
+        result = product * alpha if alpha != 1 else product
+    else:
+        result = mat._data * beta + product * alpha
+    result = result.astype(product.dtype, copy=False)
+    params = {"beta": beta, "alpha": alpha} if (beta, alpha) != (1, 1) else {}
+    return run(SparseAddmm, (mat, mat1, mat2), result, params)
+
+
+def sum(input, dim=None, dtype=None):
+    """The sum of a sparse tensor: a dense scalar, or over `dim` (a sparse tensor while some
+    sparse dim is left, else dense)."""
+    if dim is None:
+        from ._tensor_api import sparse_sum
+        return sparse_sum(input, dtype)
+    rec = input._data.coalesce()
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    dims = sorted({d % rec.ndim for d in dims})
+    sparse_dims = [d for d in dims if d < rec.sparse_dim]
+    dense_dims = [d - rec.sparse_dim + 1 for d in dims if d >= rec.sparse_dim]
+    values = rec.values.sum(axis=tuple(dense_dims)) if dense_dims else rec.values
+    if dtype is not None:
+        values = values.astype(dtype._np)
+    keep = [d for d in range(rec.sparse_dim) if d not in sparse_dims]
+    shape = tuple(n for d, n in enumerate(rec.shape) if d not in dims)
+    if not keep:
+        return wrap(array_module(values).asarray(values.sum(axis=0)))
+    partial = SparseCOO(rec.indices[keep], values, shape, False)
+    return wrap(partial.coalesce() if sparse_dims else partial.with_values(values, True))
+
+
+def _softmax(input, dim, dtype, log):
+    rec = input._data.coalesce()
+    if dtype is not None:
+        rec = rec.astype(dtype._np)
+    dim = dim % rec.ndim
+    values = rec.values.copy()
+    if dim >= rec.sparse_dim:        # along a dense dim: each entry's values on their own
+        axis = dim - rec.sparse_dim + 1
+        shifted = values - values.max(axis=axis, keepdims=True)
+        out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)) if log else \
+            np.exp(shifted) / np.exp(shifted).sum(axis=axis, keepdims=True)
+        return wrap(rec.with_values(out, True))
+    # along a sparse dim: the entries that agree on every other sparse index form a group
+    others = [d for d in range(rec.sparse_dim) if d != dim]
+    keys = rec.indices[others].T if others else np.zeros((rec.nnz, 1), np.int64)
+    _, group = np.unique(keys, axis=0, return_inverse=True)
+    group = group.ravel()
+    count = int(group.max()) + 1 if rec.nnz else 0
+    top = np.full((count,) + values.shape[1:], -np.inf, values.dtype)
+    np.maximum.at(top, group, values)
+    shifted = values - top[group]
+    total = np.zeros_like(top)
+    np.add.at(total, group, np.exp(shifted))
+    out = shifted - np.log(total[group]) if log else np.exp(shifted) / total[group]
+    return wrap(rec.with_values(out.astype(values.dtype), True))
+
+
+def softmax(input, dim, dtype=None):
+    """softmax over `dim` among the specified entries (unspecified ones count as -inf)."""
+    return _softmax(input, dim, dtype, log=False)
+
+
+def log_softmax(input, dim, dtype=None):
+    return _softmax(input, dim, dtype, log=True)
+
+
+class check_sparse_tensor_invariants:
+    """Context manager / decorator turning sparse invariant checks on (ember always checks
+    the invariants a COO tensor's constructor checks)."""
+
+    _enabled = False
+
+    def __init__(self, enable=True):
+        self.state = enable
+
+    @staticmethod
+    def is_enabled():
+        return check_sparse_tensor_invariants._enabled
+
+    @staticmethod
+    def enable():
+        check_sparse_tensor_invariants._enabled = True
+
+    @staticmethod
+    def disable():
+        check_sparse_tensor_invariants._enabled = False
+
+    def __enter__(self):
+        self.saved = check_sparse_tensor_invariants._enabled
+        check_sparse_tensor_invariants._enabled = self.state
+
+    def __exit__(self, *exc):
+        check_sparse_tensor_invariants._enabled = self.saved
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return wrapped
+
+
+__all__ = ["mm", "addmm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants",
+           "Tensor"]

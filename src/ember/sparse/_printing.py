@@ -1,0 +1,48 @@
+"""torch's repr of a sparse tensor: its indices and values as tensors, then size, nnz, dtype
+and layout, the first of them on a new line."""
+from .. import _dtype
+from .._printing import PRINT_OPTS, _add_suffixes, format_values
+
+
+def _body(array, dtype, indent):
+    if array.size == 0:
+        return f"[], size={tuple(array.shape)}"
+    return format_values(array, dtype, indent)
+
+
+def sparse_repr(t, prefix="tensor("):
+    rec = t._data
+    indent = len(prefix)
+    if rec.layout == "sparse_coo":
+        parts = [("indices", rec.indices, _dtype.int64), ("values", rec.values, t.dtype)]
+    else:
+        parts = [("crow_indices", rec.crow_indices, _dtype._FROM_NUMPY[rec.crow_indices.dtype]),
+                 ("col_indices", rec.col_indices, _dtype._FROM_NUMPY[rec.col_indices.dtype]),
+                 ("values", rec.values, t.dtype)]
+    lines = []
+    for name, array, dtype in parts:
+        head = f"{name}=tensor("
+        lines.append(head + _body(array, dtype, indent + len(head)) + ")")
+    text = prefix + (",\n" + " " * indent).join(lines)
+    suffixes = [f"size={tuple(rec.shape)}", f"nnz={rec.nnz}"]
+    if t.dtype not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool):
+        suffixes.append(f"dtype=torch.{t.dtype._name}")
+    if t.device.type != "cpu":
+        suffixes.insert(0, f"device='{t.device}'")
+    suffixes.append(f"layout=torch.{rec.layout}")
+    if t._grad_fn is not None:
+        suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
+    elif t._requires_grad:
+        suffixes.append("requires_grad=True")
+    if rec.layout != "sparse_coo":      # (only COO starts its suffixes on a new line)
+        return _add_suffixes(text, suffixes, indent)
+    out = [text, ",\n" + " " * indent + suffixes[0]]
+    line_len = indent + len(suffixes[0])
+    for suffix in suffixes[1:]:
+        if line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
+            out.append(",\n" + " " * indent + suffix)
+            line_len = indent + len(suffix)
+        else:
+            out.append(", " + suffix)
+            line_len += len(suffix) + 2
+    return "".join(out) + ")"
