@@ -93,3 +93,14 @@ def test_valid_calls_still_compute():
     assert A.lerp(torch.zeros(2, 2), 0.25).tolist() == [[0.75, 0.75], [0.75, 0.75]]
     assert A.qr(True).R.shape == (2, 2) and A.unique(sorted=True).tolist() == [1.0]
     assert torch.isclose(A, A).all() and A.allclose(A) and A.equal(A)
+
+
+def test_bucketize_and_searchsorted_with_numbers():
+    with pytest.raises(TypeError, match=r"^bucketize\(\) received an invalid combination of "
+                                        r"arguments - got \(Tensor, int\), but expected one of:"):
+        torch.bucketize(A, 3)
+    with pytest.raises(RuntimeError, match=r"input value can be a scalar only when boundaries "
+                                           r"tensor dimension is 1, but we got boundaries tensor "
+                                           r"dim\(2\)"):
+        torch.searchsorted(A, 3)
+    assert torch.searchsorted(torch.tensor([1.0, 2.0]), 1.5).item() == 1

@@ -82,6 +82,10 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                            "dimension, but got 0 dimension")
     values = input._data if isinstance(input, Tensor) else None
     check_limited(sorted_sequence, "searchsorted_out_cpu")
+    if values is None and seq.ndim > 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({seq.ndim}) and input value's dim(0) numel(1)")
     if values is not None and seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]:
         raise RuntimeError(
             f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
@@ -116,10 +120,24 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
     """The bucket of each value: i with boundaries[i-1] < x <= boundaries[i] (or
     boundaries[i-1] <= x < boundaries[i] when right=True)."""
+    if not isinstance(boundaries, Tensor):
+        raise TypeError(_bucketize_signatures(input, boundaries))
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got "
                            f"dim({boundaries._data.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+
+
+def _bucketize_signatures(input, boundaries):
+    """torch's parser error for boundaries that are no tensor (positional call)."""
+    from .argument_errors import type_name
+    got = ", ".join(type_name(x) for x in (input, boundaries))
+    return (f"bucketize() received an invalid combination of arguments - got ({got}), but "
+            f"expected one of:\n"
+            f" * (Tensor input, Tensor boundaries, *, bool out_int32 = False, bool right = "
+            f"False, Tensor out = None)\n"
+            f" * (Number self, Tensor boundaries, *, bool out_int32 = False, bool right = "
+            f"False)\n")
 
 
 @function()
