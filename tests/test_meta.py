@@ -2,6 +2,7 @@
 data. Expected values are worked out by hand from torch's rules."""
 import io
 import pickle
+import warnings
 
 import pytest
 
@@ -232,3 +233,23 @@ def test_indexing_geometry_is_the_cpus():
 def test_indexing_a_large_meta_tensor():
     big = meta(50000, 4096)[meta(8, 2048, dtype=torch.int64)]      # no memory per element
     assert geometry(big) == ((8, 2048, 4096), torch.float32, (2048 * 4096, 4096, 1), "meta")
+
+
+def test_ops_whose_cpu_kernels_check_values_skip_the_checks():
+    m = meta(2, 3)
+    index = torch.tensor([0, 2], device="meta")
+    assert geometry(m % 2)[:2] == ((2, 3), torch.float32)
+    assert geometry(torch.take(m, index))[0] == (2,)
+    assert geometry(meta(3, 4).index_copy(0, index, meta(2, 4)))[0] == (3, 4)
+    assert geometry(meta(3, 4).index_fill(1, index, 1.5))[0] == (3, 4)
+    assert geometry(m.masked_scatter(m > 0, meta(6)))[0] == (2, 3)
+    with warnings.catch_warnings():         # ("index_reduce() is in beta", once)
+        warnings.simplefilter("ignore")
+        assert geometry(meta(3, 4).index_reduce(0, index, meta(2, 4), "prod"))[0] == (3, 4)
+    assert geometry(torch.quantile(m, torch.tensor([0.25, 0.75], device="meta"), dim=1))[0] == \
+        (2, 2)
+    assert geometry(torch.special.chebyshev_polynomial_t(m, 3))[0] == (2, 3)
+    for call, name in ((lambda: torch.histogram(meta(5), 3), "histogram.bin_ct"),
+                       (lambda: torch.linalg.lstsq(meta(3, 3), meta(3, 2)), "linalg_lstsq.out")):
+        with pytest.raises(NotImplementedError, match=f"aten::{name}: attempted to run"):
+            call()

@@ -10,6 +10,8 @@ compute the same result with plain array operations (slicing, sorting, fancy ind
 """
 import numpy as np
 
+from .._device import MetaArray
+
 _NATIVE_ACCUMULATE = frozenset({"add", "multiply"})
 
 # The (ufunc, target dtype) pairs handed to the array module's own `ufunc.at`.
@@ -66,7 +68,7 @@ def ufunc_at(xp, name, target, index, values):
 
 def _combine(xp, ufunc, flat, positions, values):
     """flat[p] = ufunc(flat[p], v) for each (p, v) in order, with repeated p."""
-    if not positions.size:
+    if not positions.size or positions.__class__ is MetaArray:     # (meta: nothing to write)
         return
     order = xp.argsort(positions, kind="stable")     # equal positions keep their order
     positions, values = positions[order], values[order]

@@ -17,6 +17,7 @@ from .argument_errors import not_a_tensor
 from .elementwise import Elementwise, export, float_math, function_of, int_to_float, \
     limited_kernel, missing_kernel, opmath, same, scalar_overload, tensor_other
 from .registry import FUNCTIONS, register
+from .._device import MetaArray
 
 
 def _integral_zero_check(xp, b):
@@ -253,6 +254,8 @@ def _float_remainder(xp, a, b, out=None):
     takes the divisor's."""
     negative = xp.signbit(a)                # before `out` (a itself, in place) is written
     result = xp.asarray(xp.remainder(a, b, out=out))
+    if result.__class__ is MetaArray:       # (no values to fix)
+        return result
     zero = result == 0
     if zero.any():
         xp.copyto(result, xp.copysign(result, xp.where(negative, -1.0, 1.0)), where=zero)

@@ -41,6 +41,9 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
     values' min and max), or in the bins between the edges of a tensor `bins`; with
     `weight`, sums of weights; with `density`, normalized to integrate to 1."""
     _check(input, bins, weight)
+    if input.is_meta:                       # (torch has no meta kernel: the edges need values)
+        from .._meta import no_kernel
+        raise no_kernel("histogram.bin_ct" if isinstance(bins, int) else "histogram.bins_tensor")
     xp = backend_of(input._data).xp
     dtype = input._data.dtype
     values = input._data.ravel().astype(np.float64)
@@ -181,6 +184,9 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None
     equal bins per dim (an int or a list of ints, over `range` or the values' span) or given
     edges (a list of 1-D tensors). Returns (hist, bin_edges)."""
     _dd_checks(input, bins, weight, range)
+    if input.is_meta:
+        from .._meta import no_kernel
+        raise no_kernel("_histogramdd_bin_edges")
     xp = backend_of(input._data).xp
     dtype = input._data.dtype
     n = input.shape[-1]

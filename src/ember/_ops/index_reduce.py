@@ -8,6 +8,7 @@ second derivatives follow scatter_reduce's.
 import warnings
 
 from .. import _geometry as geo
+from .._device import MetaArray
 from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state, enable_grad, no_grad
 from ._dispatch import Inplace, check_out, finish, prepare_inplace
@@ -64,7 +65,8 @@ def _check(name, input, dim, index, source, reduce):
                            f"({source.dtype._scalar_name}) must have the same scalar type")
     size = input.shape[dim] if input.ndim else 1
     values = index._data
-    if values.size and (int(values.min()) < 0 or int(values.max()) >= size):
+    if values.size and values.__class__ is not MetaArray and (int(values.min()) < 0 or
+                                                              int(values.max()) >= size):
         raise IndexError("index out of range in self")       # NOTE: no negative indices
 
 

@@ -389,7 +389,7 @@ def _check_q(input, q, interpolation):
         if q.dtype is not input.dtype:
             raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
         qs = q._data.reshape(-1)
-        if ((qs < 0) | (qs > 1)).any():
+        if qs.__class__ is not MetaArray and ((qs < 0) | (qs > 1)).any():
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
     elif not 0 <= q <= 1:
         raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")

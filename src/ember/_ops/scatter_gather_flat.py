@@ -7,11 +7,12 @@ from ._xp_compat import ufunc_at
 from .elementwise import check_limited
 from .registry import function
 from .scatter_gather import checked, gather, index_of, run, same_dtype, xp_of
+from .._device import MetaArray
 
 
 def _flat_index(xp, idx, numel):
     """Flat positions (negative ones count from the end), with torch's out-of-range error."""
-    if idx.size:
+    if idx.size and idx.__class__ is not MetaArray:      # (meta: no values to check)
         lo, hi = int(idx.min()), int(idx.max())
         bad = hi if hi >= numel else lo if lo < -numel else None
         if bad is not None:

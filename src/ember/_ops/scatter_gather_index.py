@@ -9,6 +9,7 @@ from .elementwise import check_limited
 from .registry import function, register
 from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
                              shape_text, xp_of)
+from .._device import MetaArray
 
 
 def _no_out(name, out):
@@ -137,7 +138,8 @@ def index_copy(input, dim, index, source, *, out=None):
             raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
                                f"shapes. Destination slice shape: {x.shape[k]} at dimension "
                                f"{j} and source slice shape: {src.shape[k]} at dimension {j}.")
-    if ids.size and (ids.min() < 0 or ids.max() >= x.shape[d]):
+    if ids.size and ids.__class__ is not MetaArray and (ids.min() < 0 or
+                                                        ids.max() >= x.shape[d]):
         bad = ids[(ids < 0) | (ids >= x.shape[d])][0]
         raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {d} with "
                          f"size {x.shape[d]}")
@@ -192,7 +194,8 @@ def index_fill(input, dim, index, value, *, out=None):
     d = geo.wrap_dim(dim, input.ndim)
     ids = idx.reshape(-1)
     size = x.shape[d]
-    if ids.size and (ids.min() < -size or ids.max() >= size):
+    if ids.size and ids.__class__ is not MetaArray and (ids.min() < -size or
+                                                        ids.max() >= size):
         bad = ids[(ids < -size) | (ids >= size)][0]
         raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {size}")
     is_tensor = isinstance(value, Tensor)

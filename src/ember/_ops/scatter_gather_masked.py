@@ -10,6 +10,7 @@ from .elementwise import check_limited
 from .registry import function
 from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, xp_of
 from .scatter_gather_index import _no_out
+from .._device import MetaArray
 
 
 def _mask_of(mask, message, name):
@@ -131,11 +132,12 @@ def masked_scatter(input, mask, source, *, out=None):
                    f"{mask.device.type.upper()}{mask.dtype._scalar_name}Type")
     check_limited(input, "masked_scatter")
     x, m = _broadcast(xp_of(input), input._data, m, False)
-    count = int(m.sum())
-    if source._data.size < count:
-        raise RuntimeError("Number of elements of source < number of ones in mask")
     result = x.copy()
-    result[m] = source._data.reshape(-1)[:count]
+    if m.__class__ is not MetaArray:        # (meta: no values to count or write)
+        count = int(m.sum())
+        if source._data.size < count:
+            raise RuntimeError("Number of elements of source < number of ones in mask")
+        result[m] = source._data.reshape(-1)[:count]
     return run(MaskedScatter, "masked_scatter", (input, source), result,
                {"mask": mask, "source_size": source._data.shape,
                 "source_numel": source._data.size}, out, reads=())

@@ -382,6 +382,9 @@ def lstsq(A, B, rcond=None, *, driver=None):
     check_tensor("lstsq", A)
     check_tensor("lstsq", B, "B")
     _check_lstsq_args(A, B, driver)
+    if A.is_meta:                           # (torch has no meta kernel for it)
+        from .._meta import no_kernel
+        raise no_kernel("linalg_lstsq.out")
     driver = driver or "gelsy"
     xp = xp_of(A)
     a, b = A._data, B._data

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from .._device import MetaArray
 from .._ops import _special
 
 _SQRT2 = math.sqrt(2.0)
@@ -427,6 +428,8 @@ def polynomial(xp, kind, x, n):
     """P_n(x) for each (x, n) pair by the three-term recurrence of `kind`; 0 for n < 0."""
     x, n = xp.broadcast_arrays(x, n)
     n = xp.where(xp.isfinite(n), n, -1).astype(np.int64)
+    if x.__class__ is MetaArray:            # (meta: the result's geometry only)
+        return xp.empty(x.shape, x.dtype)
     top = int(n.max()) if n.size else 0
     first, second, step = _RECURRENCES[kind]
     p0 = xp.ones_like(x)
