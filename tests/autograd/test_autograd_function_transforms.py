@@ -195,3 +195,32 @@ def test_once_differentiable_error_node_reaches_no_input():
     with raises(RuntimeError, "trying to differentiate twice a function that was marked with "
                 "@once_differentiable"):
         g.sum().backward()
+
+
+def test_forward_ad_uses_the_jvp_staticmethod():
+    fwAD = torch.autograd.forward_ad
+    seen = []
+
+    class MulK(Function):
+        @staticmethod
+        def forward(ctx, x, y, k):
+            ctx.save_for_forward(x, y)
+            ctx.k = k
+            return x * y * k, x + 1
+
+        @staticmethod
+        def jvp(ctx, tx, ty, tk):
+            seen.append((tx.tolist(), ty.tolist(), tk))
+            x, y = ctx.saved_tensors
+            return (tx * y + x * ty) * ctx.k, tx
+    # no backward at all: forward AD needs none
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1., 2.]), torch.ones(2))
+        a, b = MulK.apply(d, torch.tensor([3., 4.]), 2.0)
+        assert a.tolist() == [6., 16.]
+        assert fwAD.unpack_dual(a).tangent.tolist() == [6., 8.]
+        assert fwAD.unpack_dual(b).tangent.tolist() == [1., 1.]
+        # and the tangents flow on through ordinary ops
+        assert fwAD.unpack_dual(a * 2).tangent.tolist() == [12., 16.]
+    # a tensor input without a tangent gets zeros, a non-tensor None
+    assert seen == [([1., 1.], [0., 0.], None)]

@@ -455,9 +455,18 @@ MODULES = [MODULE_SETUP + s for s in [
 ]]
 
 
+# forward AD through a Function's jvp staticmethod
+FORWARD_AD = [NAME + s for s in [
+ 'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        ctx.save_for_forward(x)\n        return x * x\n    @staticmethod\n    def jvp(ctx, t):\n        x, = ctx.saved_tensors\n        return 2 * x * t\nwith torch.autograd.forward_ad.dual_level():\n    d = torch.autograd.forward_ad.make_dual(torch.tensor([1., 3.]), torch.ones(2))\n    o = F.apply(d)\n    print(torch.autograd.forward_ad.unpack_dual(o))',
+ "fwAD = torch.autograd.forward_ad\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x, y, k):\n        ctx.save_for_forward(x, y)\n        ctx.k = k\n        return x * y * k, x + 1\n    @staticmethod\n    def jvp(ctx, tx, ty, tk):\n        print('jvp', tx, ty, tk, [t.shape for t in ctx.saved_tensors])\n        x, y = ctx.saved_tensors\n        return (tx * y + x * ty) * ctx.k, tx\n    @staticmethod\n    def backward(ctx, g1, g2):\n        return g1, g1, None\nwith fwAD.dual_level():\n    d = fwAD.make_dual(torch.tensor([1., 2.]), torch.ones(2))\n    a, b = F.apply(d, torch.tensor([3., 4.]), 2.0)\n    print(fwAD.unpack_dual(a), fwAD.unpack_dual(b).tangent)\n    c = a * 2\n    print(fwAD.unpack_dual(c).tangent)",
+ 'fwAD = torch.autograd.forward_ad\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x.exp()\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        ctx.save_for_forward(output)\n    @staticmethod\n    def jvp(ctx, t):\n        y, = ctx.saved_tensors\n        return y * t\nwith fwAD.dual_level():\n    d = fwAD.make_dual(torch.tensor([0., 1.]), torch.tensor([1., 2.]))\n    o = F.apply(d)\n    print(fwAD.unpack_dual(o))',
+ 'fwAD = torch.autograd.forward_ad\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 3\n    @staticmethod\n    def jvp(ctx, t):\n        return t * 3\n    @staticmethod\n    def backward(ctx, g):\n        return g * 3\nx = torch.tensor([1., 2.], requires_grad=True)\nwith fwAD.dual_level():\n    d = fwAD.make_dual(x, torch.ones(2))\n    o = F.apply(d)\n    p, t = fwAD.unpack_dual(o)\n    print(p, t, o.grad_fn.name())\n    o.sum().backward()\nprint(x.grad)',
+ 'fwAD = torch.autograd.forward_ad\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 3\n    @staticmethod\n    def jvp(ctx, t):\n        return t * 3\nwith fwAD.dual_level():\n    o = F.apply(torch.ones(2))\n    print(o, fwAD.unpack_dual(o).tangent)',
+ 'fwAD = torch.autograd.forward_ad\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 3, x.argmax()\n    @staticmethod\n    def jvp(ctx, t):\n        return t * 3, None\nwith fwAD.dual_level():\n    d = fwAD.make_dual(torch.tensor([1., 2.]), torch.ones(2))\n    a, i = F.apply(d)\n    print(fwAD.unpack_dual(a).tangent, fwAD.unpack_dual(i).tangent)',
+]]
+
+
 BUGS = [(reason, NAME + s) for reason, s in [
- ('forward AD through a custom Function uses its backward, not its jvp staticmethod',
-  'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        ctx.save_for_forward(x)\n        return x * x\n    @staticmethod\n    def jvp(ctx, t):\n        x, = ctx.saved_tensors\n        return 2 * x * t\nwith torch.autograd.forward_ad.dual_level():\n    d = torch.autograd.forward_ad.make_dual(torch.tensor([1., 3.]), torch.ones(2))\n    o = F.apply(d)\n    print(torch.autograd.forward_ad.unpack_dual(o))'),
  ('torch.func.jvp through a custom Function uses its backward, not its jvp staticmethod',
   'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * x\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        ctx.save_for_forward(inputs[0])\n    @staticmethod\n    def jvp(ctx, t):\n        x, = ctx.saved_tensors\n        return 2 * x * t\nprint(torch.func.jvp(F.apply, (torch.tensor([1., 3.]),), (torch.ones(2),)))'),
  ("ember's vmap calls a Function's vmap staticmethod once per batch element, on a batch of one",
@@ -466,7 +475,7 @@ BUGS = [(reason, NAME + s) for reason, s in [
   'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x, k):\n        return x * k\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        ctx.k = inputs[1]\n    @staticmethod\n    def backward(ctx, g):\n        return g * ctx.k, None\n    @staticmethod\n    def vmap(info, in_dims, x, k):\n        print(info.batch_size, info.randomness, in_dims)\n        return x * k, 0\nprint(torch.func.vmap(F.apply, in_dims=(0, None))(torch.ones(3, 2), 2.0))'),
 ]]
 
-SNIPPETS = FUNCTIONS + LIBRARY + MODULES
+SNIPPETS = FUNCTIONS + FORWARD_AD + LIBRARY + MODULES
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
     SNIPPETS, BUGS, at_least=400)

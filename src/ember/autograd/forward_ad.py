@@ -471,18 +471,47 @@ _layer = _Layer()
 
 def _custom_function(apply):
     """Function.apply: torch needs a `jvp` staticmethod for forward AD through a custom
-    Function; ember then differentiates it as one operation through its backward."""
+    Function, and the outputs' tangents are what it returns, given the context and one
+    tangent per input (zeros for a tensor without one, None for anything else)."""
     from .function import Function
-    wrapped = _wrapped(apply)
 
     @functools.wraps(apply)
     def op(cls, *args, **kwargs):
-        if not _state.busy and _tangents and _has_dual(args, kwargs) \
-                and cls.jvp is Function.jvp:
+        if _state.busy or not _tangents or not _has_dual(args, kwargs):
+            return apply(cls, *args, **kwargs)
+        if cls.jvp is Function.jvp:
             raise NotImplementedError("You must implement the jvp function for custom "
                                       "autograd.Function to use it with forward mode AD.")
-        return wrapped(cls, *args, **kwargs)
+        with _stepping_aside():
+            return _custom_jvp(cls, args, kwargs)
     return op
+
+
+def _custom_jvp(cls, args, kwargs):
+    from .._tensor import Tensor
+    from .function import _apply
+    from .grad_mode import no_grad
+    result, ctx, inputs = _apply(cls, args, kwargs)
+    tangents = []
+    for a in inputs:
+        if isinstance(a, Tensor):
+            t = _tangent_of(a)
+            tangents.append(a.detach().new_zeros(a.shape) if t is None else t)
+        else:
+            tangents.append(None)
+    ctx._jvp_saved = tuple(getattr(ctx, "saved_for_forward", ()))
+    try:
+        with no_grad():
+            out_tangents = cls.jvp(ctx, *tangents)
+    finally:
+        del ctx._jvp_saved
+    outs = result if isinstance(result, tuple) else (result,)
+    if not isinstance(out_tangents, tuple):
+        out_tangents = (out_tangents,)
+    for o, t in zip(outs, out_tangents):
+        if isinstance(o, Tensor) and isinstance(t, Tensor) and _differentiable(o):
+            _set_tangent(o, t)
+    return result
 
 
 def _install():

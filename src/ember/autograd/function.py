@@ -81,9 +81,13 @@ class BackwardCFunction(Node, FunctionCtx):
     def __call__(self, *grads):
         raise TypeError(f"'{type(self).__name__}' object is not callable")   # as torch
 
+    _jvp_saved = None       # while `jvp` runs: what save_for_forward kept
+
     @property
     def saved_tensors(self):
         """The tensors given to `save_for_backward`, checked for in-place changes."""
+        if self._jvp_saved is not None:
+            return self._jvp_saved
         if self._saved is None:
             if self.to_save is not None:    # still inside forward, or nothing required grad
                 return tuple(self.to_save)
@@ -302,32 +306,37 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run `forward` without recording, then make its outputs part of the graph."""
-        Tensor = _tensor_class()
-        ctx = cls._backward_cls()
-        custom_setup = cls.setup_context is not Function.setup_context
-        if custom_setup or kwargs:
-            args, kwargs = _bound_args(cls.forward, ctx, args, kwargs, custom_setup)
-        positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
-        record = _grad_state.enabled and any(args[i]._requires_grad for i in positions)
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad and record
-                                     for a in args)
-        ctx._num_inputs = len(args)
-        with no_grad():
-            ruled = _under_transforms(cls, args) if _Transforms.active else None
-            if custom_setup:
-                output = cls.forward(*args, **kwargs) if ruled is None else ruled
-                cls.setup_context(ctx, args, output)
-            else:
-                output = cls.forward(ctx, *args, **kwargs)
-        single = not isinstance(output, tuple)
-        outputs = (output,) if single else output
-        if record:
-            outputs = _attach(ctx, args, positions, outputs)
-        return outputs[0] if single else outputs
+        return _apply(cls, args, kwargs)[0]
 
     @classmethod
     def _is_setup_context_defined(cls):
         return cls.setup_context is not Function.setup_context
+
+
+def _apply(cls, args, kwargs):
+    """Function.apply: (its result, the context, the arguments as forward got them)."""
+    Tensor = _tensor_class()
+    ctx = cls._backward_cls()
+    custom_setup = cls.setup_context is not Function.setup_context
+    if custom_setup or kwargs:
+        args, kwargs = _bound_args(cls.forward, ctx, args, kwargs, custom_setup)
+    positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+    record = _grad_state.enabled and any(args[i]._requires_grad for i in positions)
+    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad and record
+                                 for a in args)
+    ctx._num_inputs = len(args)
+    with no_grad():
+        ruled = _under_transforms(cls, args) if _Transforms.active else None
+        if custom_setup:
+            output = cls.forward(*args, **kwargs) if ruled is None else ruled
+            cls.setup_context(ctx, args, output)
+        else:
+            output = cls.forward(ctx, *args, **kwargs)
+    single = not isinstance(output, tuple)
+    outputs = (output,) if single else output
+    if record:
+        outputs = _attach(ctx, args, positions, outputs)
+    return (outputs[0] if single else outputs), ctx, args
 
 
 def _bound_args(forward, ctx, args, kwargs, custom_setup):
