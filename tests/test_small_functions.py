@@ -440,3 +440,143 @@ def test_embedding_bag_mean_counts_indices_after_the_last_offset():
     r.sum().backward()
     np.testing.assert_allclose(_np(w.grad)[:, 0], [0.5, 1 / 3, 0.5, 1 / 3, 0.0, 1 / 3],
                                rtol=1e-6)
+
+
+# -- torch.utils.benchmark -------------------------------------------------------------------
+
+from ember.utils import benchmark as B  # noqa: E402
+
+
+class _Clock:
+    """A fake clock: each reading is `step` seconds after the last."""
+
+    def __init__(self, step):
+        self.t, self.step = 0.0, step
+
+    def __call__(self):
+        self.t += self.step
+        return self.t
+
+
+def _task(**kw):
+    return B.TaskSpec(kw.pop("stmt", "x + 1"), kw.pop("setup", "pass"), **kw)
+
+
+def test_measurement_statistics_and_summary():
+    m = B.Measurement(100, [1.2e-3, 1.3e-3, 1.1e-3, 1.25e-3, 1.22e-3],
+                      _task(setup="x = torch.ones(3)", label="add", sub_label="float",
+                            description="n=3"))
+    assert m.median == pytest.approx(12.2e-6) and m.iqr == pytest.approx(0.5e-6)
+    assert m.mean == pytest.approx(np.mean([12, 13, 11, 12.5, 12.2]) * 1e-6)
+    assert m.title == "add: float" and m.as_row_name == "float" and m.num_threads == 1
+    lines = repr(m).splitlines()
+    assert lines[0].startswith("<torch.utils.benchmark.utils.common.Measurement object at 0x")
+    assert lines[1:] == ["add: float", "n=3", "setup: x = torch.ones(3)",
+                         "  Median: 12.20 us", "  IQR:    0.50 us (12.00 to 12.50)",
+                         "  5 measurements, 100 runs per measurement, 1 thread"]
+    one = B.Measurement(10, [5e-6], _task(stmt="y = x.sum()\nz = y * 2"))
+    assert repr(one).splitlines()[1:] == ["stmt:", "  y = x.sum()", "  z = y * 2", "",
+                                          "  500.00 ns", "  1 measurement, 10 runs , 1 thread"]
+
+
+def test_measurement_warns_about_spread():
+    m = B.Measurement(1, [1.0, 2.0, 3.0, 10.0], _task(num_threads=4))
+    assert m.has_warnings and not m.meets_confidence()
+    assert repr(m).splitlines()[-2:] == [
+        "  WARNING: Interquartile range is 120.0% of the median measurement.",
+        "           This suggests significant environmental influence."]
+    assert "4 threads" in repr(m)
+    with pytest.raises(AttributeError, match="'Measurement' object has no attribute 'nope'"):
+        m.nope
+
+
+def test_units_and_significant_figures():
+    assert B.select_unit(1e-6) == ("us", 1e-6) and B.select_unit(3e-9) == ("ns", 1e-9)
+    assert B.select_unit(0.5) == ("ms", 1e-3) and B.select_unit(20.0) == ("s", 1)
+    assert B.unit_to_english("us") == "microsecond"
+    assert B.trim_sigfig(3.14159, 2) == pytest.approx(3.1) and B.trim_sigfig(123456.0, 3) == \
+        123000.0
+    assert B.ordered_unique([3, 1, 3, 2]) == [3, 1, 2]
+
+
+def _add_results():
+    out = []
+    for sub, base in (("float", 1e-5), ("int", 2.5e-5)):
+        for n, k in (("n=1", 1), ("n=10", 7), ("n=100", 60)):
+            times = [base * k * 1000 * f for f in (1.0, 1.02, 0.99, 1.01, 1.0)]
+            out.append(B.Measurement(1000, times, _task(label="Add", sub_label=sub,
+                                                        description=n)))
+    return out
+
+
+def test_compare_table_layout():
+    c = B.Compare(_add_results())
+    assert str(c).splitlines() == [
+        "[----------------- Add -----------------]",
+        "             |  n=1   |   n=10  |  n=100 ",
+        "1 threads: ------------------------------",
+        "      float  |  10.0  |   70.0  |   600.0",
+        "      int    |  25.0  |  175.0  |  1500.0",
+        "",
+        "Times are in microseconds (us).",
+    ]
+    c.trim_significant_figures()
+    assert str(c).splitlines()[3:5] == ["      float  |   10  |   70   |    600",
+                                        "      int    |   25  |  180   |   1500"]
+
+
+def test_compare_groups_threads_and_marks_spread():
+    results = [B.Measurement(1000, [3e-3, 3.1e-3], _task(label="Mul", sub_label="float",
+                                                         description="n=1", num_threads=2)),
+               B.Measurement(1000, [1e-3, 1.5e-3, 1e-3, 2e-3],
+                             _task(label="Mul", sub_label="float", description="n=1")),
+               B.Measurement(1000, [4e-3], _task(label="Mul", sub_label="int",
+                                                 description="n=10"))]
+    c = B.Compare(results)
+    c.highlight_warnings()
+    assert str(c).splitlines() == [
+        "[-------------- Mul ---------------]",
+        "             |      n=1      |  n=10",
+        "1 threads: -------------------------",
+        "      float  |  1.2 (! 50%)  |      ",
+        "      int    |               |  4.0 ",
+        "2 threads: -------------------------",
+        "      float  |   3.1         |      ",
+        "",
+        "Times are in microseconds (us).",
+        "(! XX%) Measurement has high variance, where XX is the IQR / median * 100.",
+    ]
+    c.colorize()
+    assert "\033[92m\033[1m1.2 (! 50%)\033[0m\033[0m" in str(c)
+    with pytest.raises(ValueError, match="Expected an instance of `Measurement`, got <class "
+                                         "'int'> instead."):
+        B.Compare([1])
+
+
+def test_timer_with_a_fake_clock():
+    t = B.Timer("y = x * 2", setup="x = torch.ones(3)", timer=_Clock(0.001), label="mul")
+    m = t.timeit(100)
+    assert m.raw_times == [0.001] and m.number_per_run == 100 and m.median == 1e-5
+    m = B.Timer("pass", timer=_Clock(0.5)).blocked_autorange()
+    assert (m.number_per_run, m.raw_times) == (1, [0.5])
+    seen = []
+    B.Timer("pass", timer=_Clock(0.02)).blocked_autorange(
+        callback=lambda n, s: seen.append(n), min_run_time=0.01)
+    assert seen == [1]
+    m = B.Timer("pass", timer=_Clock(0.1)).adaptive_autorange()
+    assert len(m.raw_times) == 4               # more than 3 blocks, all alike
+    assert B.Timer("z = a + b", globals={"a": 1, "b": 2}, timer=_Clock(1)).timeit(2).stmt == \
+        "z = a + b"
+
+
+def test_timer_sets_threads_and_refuses_what_torch_refuses():
+    seen = []
+    B.Timer("seen.append(torch.get_num_threads())", globals={"seen": seen}, num_threads=2,
+            timer=_Clock(1)).timeit(2)
+    assert set(seen) == {2}
+    with pytest.raises(ValueError, match="Currently only a `str` stmt is supported."):
+        B.Timer(lambda: 1)
+    with pytest.raises(ValueError, match="global_setup is C\\+\\+ only"):
+        B.Timer("pass", global_setup="int x;")
+    with pytest.raises(NotImplementedError, match="See `Timer.blocked_autorange.`"):
+        B.Timer("pass").repeat()

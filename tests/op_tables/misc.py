@@ -828,4 +828,3 @@ def _segment_reduce_samples(m):
 op("segment_reduce", samples=_segment_reduce_samples, ref=_segment_reduce_ref,
    dtypes=FLOATS,
    notes="the backward is once-differentiable; errors: tests/test_small_functions.py")
-

@@ -243,9 +243,73 @@ SEG = [
     catch("torch.hash_tensor(torch.tensor([1+2j]))"),
 ]
 
+# torch.utils.benchmark: measurements built from fixed times, timers on a fake clock (each
+# reading `step` seconds after the last), so that every printed number is deterministic.
+BENCH_SETUP = (
+    "import importlib; B = importlib.import_module(torch.__name__ + '.utils.benchmark')\n"
+    "T = B.TaskSpec\n"
+    "class Clock:\n"
+    "    def __init__(self, step): self.t, self.step = 0.0, step\n"
+    "    def __call__(self):\n"
+    "        self.t += self.step\n"
+    "        return self.t\n"
+    "def add_results():\n"
+    "    out = []\n"
+    "    for sub, base in (('float', 1e-5), ('int', 2.5e-5)):\n"
+    "        for n, k in (('n=1', 1), ('n=10', 7), ('n=100', 60)):\n"
+    "            out.append(B.Measurement(1000, [base * k * 1000 * f for f in (1.0, 1.02, 0.99, 1.01, 1.0)], T('x + 1', 'pass', label='Add', sub_label=sub, description=n)))\n"
+    "    return out\n")
+
+BENCH = [BENCH_SETUP + s for s in [
+    "m = B.Measurement(100, [1.2e-3, 1.3e-3, 1.1e-3, 1.25e-3, 1.22e-3], T('x + 1', 'x = torch.ones(3)', label='add', sub_label='float', description='n=3')); print(m)",
+    "m = B.Measurement(100, [1.2e-3, 1.3e-3, 1.1e-3, 1.25e-3, 1.22e-3], T('x + 1', 'pass')); print(m.median, m.mean, m.iqr, m.times)",
+    "m = B.Measurement(100, [1.2e-3, 1.3e-3, 1.1e-3, 1.25e-3, 1.22e-3], T('x + 1', 'pass', label='L', sub_label='s')); print(m.significant_figures, m.has_warnings, m.meets_confidence(), m.title, m.as_row_name, m.stmt, m.env, m.num_threads, m.label, m.description)",
+    "print(B.Measurement(10, [5e-6], T('y = x.sum()\\nz = y * 2', 'pass')))",
+    "print(B.Measurement(1, [1.0, 2.0, 3.0, 10.0], T('f()', 'a = 1\\nb = 2', description='desc', num_threads=4)))",
+    "print(B.Measurement(1, [1.0, 1.05, 1.1, 1.3], T('g()', 'pass')))",
+    "print(B.Measurement(3, [3e-9, 6e-9, 4.5e-9], T('pass', 'pass', sub_label='tiny')))",
+    "print(B.Measurement(2, [250.0, 260.0, 255.0, 251.0, 249.0], T('train()', 'pass', label='epoch')))",
+    "m = B.Measurement(1, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], T('f()', 'pass')); print(m.median, m.iqr, m.significant_figures)",
+    "m = B.Measurement(1, [1e-4 * (1 + 0.001 * k) for k in range(50)], T('f()', 'pass')); print(m.significant_figures, m.has_warnings)",
+    "print(B.select_unit(1e-6), B.select_unit(0.5), B.select_unit(3e-9), B.select_unit(20.0), B.select_unit(999e-9), B.select_unit(1e-3))",
+    "print(B.unit_to_english('us'), B.unit_to_english('s'), B.trim_sigfig(3.14159, 2), B.trim_sigfig(123456.0, 3), B.trim_sigfig(0.0123456, 1), B.ordered_unique([3, 1, 3, 2]))",
+    "print(T('x', 'pass') == T('x', 'pass'), hash(T('x', 'pass')) == hash(T('x', 'pass')), repr(T('x', 'pass').summarize()), repr(T('a\\nb', 's', sub_label='q').title), repr(T('a', 'b\\nc', label='L', description='D').summarize()))",
+    "m = B.Measurement(10, [1e-3, 2e-3], T('f()', 'pass'), metadata={'k': 1}); print(m.metadata, m == B.Measurement(10, [1e-3, 2e-3], T('f()', 'pass'), metadata={'k': 1}))",
+    "m = B.Measurement(10, [1e-3, 2e-3], T('f()', 'pass'))\ntry:\n    m.nonexistent\nexcept AttributeError as e: print(e)",
+    "a = B.Measurement(100, [1e-3, 2e-3], T('f()', 'pass')); b = B.Measurement(10, [3e-4], T('f()', 'pass')); c = B.Measurement(1, [1.0], T('g()', 'pass'))\nmerged = B.Measurement.merge([a, b, c]); print(len(merged), merged[0].times, merged[0].number_per_run, merged[1].raw_times)",
+    "print(B.Compare(add_results()))",
+    "c = B.Compare(add_results()); c.trim_significant_figures(); print(c)",
+    "c = B.Compare(add_results()); c.colorize(); print(repr(str(c)))",
+    "c = B.Compare(add_results()); c.colorize(rowwise=True); print(repr(str(c)))",
+    "rs = [B.Measurement(1000, [3e-3, 3.1e-3], T('x * 2', 'pass', label='Mul', sub_label='float', description='n=1', num_threads=2)), B.Measurement(1000, [1e-3, 1.5e-3, 1e-3, 2e-3], T('x * 2', 'pass', label='Mul', sub_label='float', description='n=1', num_threads=1)), B.Measurement(1000, [4e-3], T('x * 2', 'pass', label='Mul', sub_label='int', description='n=10', num_threads=1))]\nc = B.Compare(add_results() + rs); c.highlight_warnings(); print(c)",
+    "c = B.Compare(add_results()[:2]); c.extend_results(add_results()[2:]); c.print()",
+    "print(B.Compare([B.Measurement(1, [2.0], T('a', 'pass', env='A', description='d')), B.Measurement(1, [3.0], T('a', 'pass', env='Bee', description='d'))]))",
+    "print(B.Compare([B.Measurement(1, [2e-9, 3e-9], T('pass', 'pass', description='x'))]))",
+    "print(B.Compare([B.Measurement(1, [1.5e-3], T('f()', 'pass', description='a')), B.Measurement(1, [2.5e-2], T('g()', 'pass', description='b'))]))",
+    "try:\n    B.Compare([1])\nexcept ValueError as e: print(e)",
+    "print(B.Compare([B.Measurement(1, [2.0], T('a', 'pass'))]).__class__.__name__, B.Colorize.ROWWISE, B.Colorize.NONE.value)",
+    "t = B.Timer('y = x * 2', setup='x = torch.ones(3)', timer=Clock(0.001), label='mul', sub_label='ones', description='3'); m = t.timeit(100); print(m, m.raw_times, m.number_per_run)",
+    "m = B.Timer('y = x * 2', setup='x = torch.ones(3)', timer=Clock(0.5)).blocked_autorange(); print(m.number_per_run, len(m.raw_times), m.median)",
+    "m = B.Timer('y = x * 2', setup='x = torch.ones(3)', timer=Clock(0.01)).blocked_autorange(min_run_time=0.005); print(m)",
+    "seen = []; B.Timer('pass', timer=Clock(0.02)).blocked_autorange(callback=lambda n, s: seen.append((n, round(s, 6))), min_run_time=0.01); print(seen)",
+    "m = B.Timer('pass', timer=Clock(0.1)).adaptive_autorange(); print(m.number_per_run, len(m.raw_times), m)",
+    "m = B.Timer('pass', timer=Clock(0.1)).adaptive_autorange(threshold=0.2, min_run_time=0.5, max_run_time=1.0); print(len(m.raw_times))",
+    "print(B.Timer('z = a + b', globals={'a': 1, 'b': 2}, timer=Clock(1e-6)).timeit(10))",
+    "print(B.Timer(stmt='\\n    x = 1\\n    y = x + 1\\n', timer=Clock(2e-3)).timeit(5))",
+    "print(B.Timer('pass', num_threads=2, timer=Clock(1)).timeit(1))",
+    "print(B.Timer('torch.ones(2)', timer=Clock(1)).timeit(2).stmt, B.Language.PYTHON, B.Language.CPP.value)",
+    "seen = []; B.Timer('seen.append(torch.get_num_threads())', globals={'seen': seen}, num_threads=2, timer=Clock(1)).timeit(3); print(sorted(set(seen)), len(seen))",
+    "try:\n    B.Timer(lambda: 1)\nexcept ValueError as e: print(e)",
+    "try:\n    B.Timer('pass', global_setup='int x;')\nexcept ValueError as e: print(e)",
+    "try:\n    B.Timer('pass', language='fortran')\nexcept ValueError as e: print(e)",
+    "try:\n    B.Timer('pass').repeat()\nexcept NotImplementedError as e: print(e)",
+    "try:\n    B.Timer('pass').autorange()\nexcept NotImplementedError as e: print(e)",
+    "try:\n    B.Timer('undefined_name', timer=Clock(1)).timeit(3)\nexcept NameError as e: print(e)",
+]]
+
 
 SNIPPETS = [SETUP + s for s in NORM + PAD_CONV + EMB + GRID + VIEWS + SYNC + RNN + SYM + FLAGS
-            + SEG]
+            + SEG] + BENCH
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
     SNIPPETS, BUGS, at_least=150)

@@ -37,4 +37,3 @@ def hash_tensor(input, dim=(), *, keepdim=False, mode=0, out=None):
     if out is not None:
         return out.resize_(tuple(result.shape)).copy_(result)
     return result
-
