@@ -253,3 +253,14 @@ def test_ops_whose_cpu_kernels_check_values_skip_the_checks():
                        (lambda: torch.linalg.lstsq(meta(3, 3), meta(3, 2)), "linalg_lstsq.out")):
         with pytest.raises(NotImplementedError, match=f"aten::{name}: attempted to run"):
             call()
+
+
+def test_a_value_read_inside_an_op_is_a_clear_not_implemented_error():
+    with pytest.raises(NotImplementedError, match="with arguments from the 'Meta' backend: "
+                                                  "ember's kernel for it reads the tensors' "
+                                                  "values"):
+        torch.linalg.lu_factor(meta(3, 3))
+    with pytest.raises(RuntimeError, match=r"Tensor.item\(\) cannot be called on meta"):
+        torch.allclose(meta(2), meta(2))        # (torch's allclose calls item())
+    with pytest.raises(RuntimeError, match=r"Tensor.item\(\) cannot be called on meta"):
+        meta(1, dtype=torch.int64).__index__()

@@ -17,14 +17,17 @@ shape, dtype and layout, found in one of three ways:
    NumPy computes a view's geometry without touching its elements, so a ghost gives exact
    shapes and strides for tensors of any size (NumPy is never asked to read it).
 3. anything else runs in NumPy on stand-ins (arrays of the same shapes and strides, filled
-   with harmless values: `_stand_in`) while they are small (`STAND_IN_LIMIT` elements), and only the results' geometry is kept.
-   Larger ones raise NotImplementedError, in the words of torch's missing meta kernels.
+   with harmless values: `_stand_in`) while they are small (`STAND_IN_LIMIT` elements), and
+   only the geometry of the results is kept. Larger ones raise NotImplementedError ("Could
+   not run '<function>' with arguments from the 'Meta' backend ...").
 
 What must never give a wrong answer are the results that depend on values: the operations
 whose result's shape does (nonzero, unique, a boolean mask ...) raise as torch does, and a
-value a stand-in would hand back to Python (`bool`, `int`, `item`, a Python number) raises
-torch's "cannot be called on meta tensors" error, so op code that branches on values stops
-there instead of deciding from zeros.
+value a meta array would hand back to Python (`bool`, `int`, a Python number from a stand-in)
+raises NotImplementedError, so op code that branches on values stops there instead of
+deciding from stand-in values. Ops whose CPU kernels only check values (index bounds, a
+target's range) skip the check on meta, as torch's meta kernels do; `Tensor.item()`,
+`bool(t)`, `int(t)` of a meta tensor give torch's "cannot be called on meta tensors".
 """
 import inspect
 import math
@@ -39,6 +42,9 @@ STAND_IN_LIMIT = 1 << 16        # elements of meta operands that may be stood in
 
 ITEM_ERROR = "Tensor.item() cannot be called on meta tensors"
 NO_DATA = "Cannot copy out of meta tensor; no data!"
+READS_VALUES = ("Could not run this operator with arguments from the 'Meta' backend: ember's "
+                "kernel for it reads the tensors' values, which meta tensors do not have "
+                "(NOTE [ The meta backend ])")
 NONZERO = ("The register_meta function for torch.nonzero() raises unimplemented by default, as "
            "a correct data-independent implementation does not exist. This implementation "
            "returns a fake value, assuming all elements of the tensor are non-zero. To enable "
@@ -168,7 +174,7 @@ def as_meta(x):
         return type(x)(as_meta(v) for v in x) if type(x) in (tuple, list) else \
             type(x)(*(as_meta(v) for v in x))       # (a named tuple: NumPy's results)
     if isinstance(x, (bool, int, float, complex)):
-        raise RuntimeError(ITEM_ERROR)              # a value, which meta tensors do not have
+        raise NotImplementedError(READS_VALUES)     # a value, which meta tensors do not have
     return x
 
 
@@ -278,7 +284,7 @@ class MetaArray:
     # -- values: none ----------------------------------------------------------------------
 
     def __bool__(self):
-        raise RuntimeError(ITEM_ERROR)
+        raise NotImplementedError(READS_VALUES)    # (an op's code: Tensor.item() says torch's)
 
     __int__ = __float__ = __complex__ = __index__ = item = __bool__
 

@@ -529,7 +529,7 @@ class Tensor:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                                f"to Scalar")
         if self._data.__class__ is MetaArray:
-            self._data.item()                   # (torch's error: no value to give)
+            _no_value()
         return _to_python(self._data.reshape(()))
 
     def tolist(self):
@@ -625,13 +625,15 @@ class Tensor:
             raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
         if n > 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        if self._data.__class__ is MetaArray:
+            _no_value()
         return bool(self._data.reshape(()))
 
     def _one_scalar(self):
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if self._data.__class__ is MetaArray:
-            self._data.item()                   # (torch's error: no value to give)
+            _no_value()
         return _to_python(self._data.reshape(()))
 
     def __float__(self):
@@ -647,6 +649,8 @@ class Tensor:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
+        if self._data.__class__ is MetaArray:
+            _no_value()
         return int(self._data.reshape(()))
 
     def __hash__(self):
@@ -692,6 +696,12 @@ def _real_part(value, c_type):
             raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
         return value.real
     return value
+
+
+def _no_value():
+    """torch's error where a meta tensor's value is asked for (`item()`, `bool()`, ...)."""
+    from ._meta import ITEM_ERROR
+    raise RuntimeError(ITEM_ERROR)
 
 
 def _to_python(array):
