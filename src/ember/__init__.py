@@ -116,7 +116,6 @@ _mkldnn = layout("_mkldnn")
 from . import sparse  # noqa: E402
 from .sparse._tensor_api import sparse_coo_tensor  # noqa: E402,F401
 from .sparse._csr import sparse_csr_tensor  # noqa: E402,F401
-sparse._install_dispatch(globals())
 
 from . import signal  # noqa: E402  (its windows' default layout is `strided`)
 

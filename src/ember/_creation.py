@@ -11,7 +11,7 @@ import numpy as np
 from . import _dtype, _memory_format as _mf
 from ._device import as_device, backend_for, backend_of, or_default
 from ._pinned import check_can_pin, empty_pinned, pin_factory_result
-from ._tensor import Tensor, wrap
+from ._tensor import Tensor, is_sparse_data, wrap
 
 _new = object.__new__
 
@@ -183,6 +183,9 @@ def _like(name, input, dtype, device, requires_grad, memory_format, fill=None,
     order='K'), its dtype and device unless given."""
     d = input.dtype if dtype is None else _dtype.as_dtype(dtype, name + "_like")
     data = input._data
+    if data.__class__ is not np.ndarray and is_sparse_data(data):   # NOTE [ Sparse tensors ]
+        from .sparse import _dispatch as sparse
+        return sparse.like(name, input, d, requires_grad)
     order = "K" if memory_format is None or memory_format is _mf.preserve_format else "C"
     if order == "C" and memory_format is not _mf.contiguous_format:       # channels-last
         _mf.check_rank(memory_format, data.ndim)

@@ -720,6 +720,12 @@ def wrap(array):
     return _new(Tensor)._init(array)
 
 
+def is_sparse_data(data):
+    """Whether `data`, a tensor's `_data` that is not an array, is a sparse tensor's layout
+    record (NOTE [ Sparse tensors ] in sparse/_coo.py)."""
+    return getattr(type(data), "layout", None) is not None
+
+
 def alias(base, array, offset):
     """A view of `base` over the same storage: `array` is its window, `offset` its offset."""
     root = base._base if base._base is not None else base

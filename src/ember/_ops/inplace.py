@@ -12,11 +12,13 @@ version with the one their node was made at.
 """
 import warnings
 
+import numpy as np
+
 from .._device import backend_of
 from .._dtype import check_python_int, checked_scalar
 from .._geometry import broadcast_shapes
 from .._creation import zeros_like
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.graph import Node, gradient_edge
 from ._dispatch import check_inplace, finish_inplace, same_data
 from ._op import Op, record
@@ -231,6 +233,9 @@ class Zero(Fill):
 @method(inplace=False)
 def zero_(self):
     """Set every element to zero."""
+    if self._data.__class__ is not np.ndarray and is_sparse_data(self._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _dispatch as sparse
+        return sparse.zero_(self)
     check_inplace(self, self._data.dtype, tuple(self._data.shape))
     self._data[...] = 0
     return finish_inplace(Zero, (self,), {}, self, self._requires_grad)

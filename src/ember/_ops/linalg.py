@@ -2,10 +2,12 @@
 
 Half-precision products accumulate in float32 and round once, as torch's CPU kernels do.
 """
+import numpy as np
+
 from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
@@ -190,6 +192,9 @@ def matmul(input, other, *, out=None):
     """Matrix product with torch's rules for 1-D, 2-D and batched (broadcast) operands."""
     _check_tensors("matmul", input, other)
     a, b = input._data, other._data
+    if a.__class__ is not np.ndarray and is_sparse_data(a):   # NOTE [ Sparse tensors ]
+        from ..sparse import _dispatch as sparse
+        return sparse.mm(input, other, "matmul")
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
@@ -268,6 +273,9 @@ def mm(input, mat2, *, out=None):
     """Product of two matrices."""
     _check_tensors("mm", input, mat2, "mat2")
     a, b = input._data, mat2._data
+    if a.__class__ is not np.ndarray and is_sparse_data(a):   # NOTE [ Sparse tensors ]
+        from ..sparse import _dispatch as sparse
+        return sparse.mm(input, mat2, "mm")
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:

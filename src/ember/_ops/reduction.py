@@ -13,7 +13,7 @@ from .. import _dtype, _geometry as geo, return_types
 from .._creation import arange
 from .._device import backend_of
 from .._memory_format import row_major
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import arg_extreme, sum_last
 from ._dispatch import check_out, write_out
@@ -137,6 +137,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         if input._requires_grad and _grad_state.enabled:
             record(Sum, (input,), (t,), {"self_size": data.shape})
         return t
+    if data.__class__ is not np.ndarray and is_sparse_data(data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _dispatch as sparse
+        return sparse.sum(input, dim, keepdim, dtype=dtype)
     if isinstance(dim, _dtype.dtype):
         dim, dtype = None, dim
     if keepdim.__class__ is not bool:

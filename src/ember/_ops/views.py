@@ -15,7 +15,7 @@ from .._device import backend_of
 from ._blocked import contiguous_copy
 from .. import _memory_format as _mf
 from .._memory_format import contiguous_format, preserve_format
-from .._tensor import Tensor, alias, mark_no_grad_view, wrap as _wrap
+from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, wrap as _wrap
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
@@ -327,6 +327,9 @@ class Transpose(Op):
 @function()
 def transpose(input, dim0, dim1):
     """Swap dims `dim0` and `dim1`."""
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _dispatch as sparse
+        return sparse.transpose(input, dim0, dim1)
     shape, strides = geo.transpose(_shape(input), input.stride(), dim0, dim1)
     return _view_op(Transpose, input, shape, strides, input._offset,
                     {"dim0": dim0, "dim1": dim1})
@@ -352,6 +355,9 @@ class T(Op):
 @function()
 def t(input):
     """Transpose a matrix; 0-D and 1-D tensors come back as they are."""
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _dispatch as sparse
+        return sparse.t(input)
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input.ndim}D")
@@ -633,6 +639,9 @@ class Clone(Op):
 def clone(input, *, memory_format=None):
     """A copy of `input`: with its strides where it is dense, else contiguous
     (`preserve_format`, the default), or in the layout asked for."""
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _dispatch as sparse
+        return sparse.clone(input)
     xp = backend_of(input._data).xp
     data = input._data
     if memory_format is contiguous_format:

@@ -10,10 +10,12 @@ import functools
 import operator
 import warnings
 
+import numpy as np
+
 from .. import _geometry as geo
 from .._device import backend_of
 from .._memory_format import channels_last
-from .._tensor import Tensor
+from .._tensor import Tensor, is_sparse_data
 from ..autograd.grad_mode import _state as _grad_state, no_grad
 from ..autograd.graph import gradient_edge
 from . import views
@@ -115,6 +117,9 @@ def swapdims_(self, dim0, dim1):
 @method()
 def t_(self):
     """In-place `t`: transpose a matrix (0-D and 1-D tensors stay as they are)."""
+    if self._data.__class__ is not np.ndarray and is_sparse_data(self._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _dispatch as sparse
+        return sparse.t_(self)
     check_inplace(self, self._data.dtype, self._data.shape)
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "

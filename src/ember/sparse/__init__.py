@@ -8,9 +8,4 @@ from ._functions import check_sparse_tensor_invariants  # noqa: F401
 
 _install()
 
-
-def _install_dispatch(namespace):
-    from ._dispatch import install
-    install(namespace)
-
 __all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]

@@ -14,11 +14,12 @@ sparse + sparse, sparse @ dense, `dense += sparse` for gradient accumulation, ..
 _kernels.py) or raises torch's NotImplementedError for an operator with no SparseCPU
 kernel (an element-wise op renames it to its own name). So an op's dtype rules, autograd
 recording and grad_fn names are the dense op's. The few operators whose sparse meaning is
-not their dense kernel's (sum, clone, t, transpose, mm/matmul, zero_) get a thin wrapper
-(_dispatch.py); the ops that only sparse tensors have (to_dense, coalesce, indices, ...)
-are Tensor methods installed by _tensor_api.py. No dense hot path tests for sparseness: the
-checks sit where dense code already branches for a non-ndarray `_data` (`backend_of`,
-printing, `numpy()`, the CUDA fast path) or on an error path.
+not their dense kernel's (sum, clone, t, transpose, mm/matmul, zero_, t_, the *_like
+factories) hand a sparse input to _dispatch.py after one class test of `_data` (not an
+ndarray, then `is_sparse_data`); the ops that only sparse tensors have (to_dense, coalesce,
+indices, ...) are Tensor methods installed by _tensor_api.py. Otherwise the checks sit where
+dense code already branches for a non-ndarray `_data` (`backend_of`, printing, `numpy()`,
+the CUDA fast path) or on an error path, so dense tensors pay nothing measurable.
 """
 import math
 
