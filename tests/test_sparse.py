@@ -347,3 +347,27 @@ def test_product_and_transpose_errors():
         hybrid.transpose(0, 2)
     with pytest.raises(RuntimeError, match="but got 2 sparse and 1 dense dimensions"):
         hybrid.t()
+
+
+def test_more_of_torchs_sparse_rules():
+    s, u = coo(), coo(DUP, (1., 2., 3.))
+    with pytest.raises(RuntimeError, match="sqrt_ requires coalesced input"):
+        s.clone().sqrt_()
+    np.testing.assert_array_equal(u.coalesce().sqrt_().values().numpy(),
+                                  np.sqrt(np.float32([2., 4.])))
+    with pytest.raises(RuntimeError, match="Sparse division requires a scalar or zero-dim "
+                                           "dense tensor divisor"):
+        s / s
+    with pytest.raises(RuntimeError, match="cannot raise to zeroth power on sparse tensor"):
+        s.pow(0)
+    with pytest.raises(RuntimeError, match="self has size \\[\\] while other has size"):
+        1 - s
+    row = np.array([1., 2., 3.], np.float32)
+    np.testing.assert_array_equal((s * ember.tensor(row)).to_dense().numpy(),
+                                  s.to_dense().numpy() * row)        # broadcast dense operand
+    with pytest.raises(RuntimeError, match="Cannot access data pointer"):
+        s.tolist()
+    with pytest.raises(NotImplementedError, match="Cannot access storage of SparseTensorImpl"):
+        s.untyped_storage()
+    with pytest.raises(NotImplementedError, match="aten::remainder.Tensor"):
+        s % 2

@@ -214,6 +214,9 @@ class Tensor:
 
     def untyped_storage(self):
         """The storage's bytes; views of one tensor share it (compare `data_ptr()`)."""
+        data = self._data
+        if data.__class__ is not np.ndarray and is_sparse_data(data):
+            raise NotImplementedError("Cannot access storage of SparseTensorImpl")
         return UntypedStorage(self._get_storage())
 
     def storage(self):

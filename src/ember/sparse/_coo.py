@@ -175,6 +175,8 @@ class SparseCOO:
         # operator has no sparse kernel
         if name.startswith("__"):
             raise AttributeError(name)
+        if name == "tolist":
+            raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         from ._kernels import unsupported
         raise unsupported(name)
 

@@ -52,6 +52,9 @@ def ufunc_kernel(ufunc, method, inputs, kwargs):
         raise unsupported(name)
     if out is not None:
         if isinstance(out[0], SparseCOO):      # an in-place op on a sparse tensor
+            if len(inputs) == 1 and name in _ZERO_PRESERVING and name not in _LINEAR and \
+                    not out[0].coalesced:
+                raise RuntimeError(f"{ATEN_NAMES.get(name, name)}_ requires coalesced input")
             out[0][...] = ufunc_kernel(ufunc, method, inputs, kwargs)
             return out[0]
         return _into_dense(ufunc, inputs, out[0])
@@ -67,9 +70,16 @@ def ufunc_kernel(ufunc, method, inputs, kwargs):
         return _add(a, b, name == "subtract")
     if name == "multiply":
         return _multiply(a, b)
-    if name in ("divide", "floor_divide") and isinstance(a, SparseCOO) and _is_number(b):
+    if name in ("divide", "floor_divide") and isinstance(a, SparseCOO):
+        if not _is_number(b):
+            raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor "
+                               f"divisor (got shape [{', '.join(map(str, b.shape))}] for "
+                               f"divisor)")
         return a.with_values(ufunc(a.values, b))
     if name == "power" and isinstance(a, SparseCOO) and _is_number(b):
+        if b == 0:
+            raise RuntimeError("pow: cannot raise to zeroth power on sparse tensor; it would "
+                               "make the result tensor dense")
         a = a.coalesce()
         return a.with_values(ufunc(a.values, b))
     if name == "matmul":
@@ -117,8 +127,11 @@ def _add(a, b, subtract):
         return merge_add(a, b.with_values(-b.values) if subtract else b)
     if isinstance(a, SparseCOO):
         raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) instead.")
-    if not isinstance(a, np.ndarray) or a.ndim == 0:
-        raise unsupported("add")
+    if _is_number(a):       # number - sparse (rsub): torch's dense + sparse size check
+        raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
+                           f"size [] while other has size [{', '.join(map(str, b.shape))}] "
+                           f"(FYI: dense-sparse addition does not currently support "
+                           f"broadcasting)")
     _same_size(a, b, "add")
     out = a.copy()
     scatter_add(out, b.with_values(-b.values) if subtract else b)
@@ -176,9 +189,13 @@ def _multiply(a, b):
         return a.with_values(a.values * b)
     if isinstance(b, SparseCOO):
         return _multiply_sparse(a, b)
-    # sparse * dense: the dense operand's values at the entries (torch's sparse_mask)
+    # sparse * dense: the dense operand's values at the entries (torch's sparse_mask), the
+    # dense one broadcast to the sparse one's size
     if tuple(b.shape) != tuple(a.shape):
-        raise unsupported("mul.Tensor")
+        try:
+            b = np.broadcast_to(b, a.shape)
+        except ValueError:
+            raise unsupported("mul.Tensor") from None
     return a.with_values(a.values * b[tuple(a.indices)])
 
 
@@ -283,10 +300,14 @@ def renamed(exc, name, out, operands=()):
     from .._ops._dispatch import Inplace
     if out is not None and out.__class__ is Inplace:
         return not_implemented(name + "_")
+    from .._tensor import Tensor
     if name in _COMPARISONS:
-        from .._tensor import Tensor
         kind = "Tensor" if all(isinstance(x, Tensor) for x in operands) else "Scalar"
         return not_implemented(f"{name}.{kind}")
+    if name == "pow" and operands:
+        kind = "Scalar" if not isinstance(operands[0], Tensor) else \
+            "Tensor_Tensor" if all(isinstance(x, Tensor) for x in operands) else "Tensor_Scalar"
+        return not_implemented(f"pow.{kind}")
     return not_implemented(_OVERLOADS.get(name, name))
 
 
@@ -298,4 +319,5 @@ _COMPARISONS = {"eq", "ne", "gt", "lt", "ge", "le", "greater", "less", "greater_
 _OVERLOADS = {"add": "add.Tensor", "sub": "sub.Tensor", "mul": "mul.Tensor",
               "div": "div.Tensor", "eq": "eq.Tensor", "ne": "ne.Tensor", "gt": "gt.Tensor",
               "lt": "lt.Tensor", "ge": "ge.Tensor", "le": "le.Tensor", "mean": "mean.dim",
-              "std": "std.correction", "var": "var.correction", "sort": "sort.stable"}
+              "std": "std.correction", "var": "var.correction", "sort": "sort.stable",
+              "remainder": "remainder.Tensor"}
