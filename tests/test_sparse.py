@@ -371,3 +371,11 @@ def test_more_of_torchs_sparse_rules():
         s.untyped_storage()
     with pytest.raises(NotImplementedError, match="aten::remainder.Tensor"):
         s % 2
+
+
+def test_embedding_bag_sparse_padding_and_max():
+    bag = nn.EmbeddingBag(5, 2, sparse=True, mode="sum", padding_idx=3)
+    bag(ember.tensor([1, 3, 1, 2]), ember.tensor([0, 2])).sum().backward()
+    np.testing.assert_array_equal(bag.weight.grad._indices().numpy(), [[1, 1, 2]])
+    with pytest.raises(ValueError, match="max mode does not support sparse weights"):
+        nn.EmbeddingBag(5, 2, sparse=True, mode="max")(ember.tensor([[1, 2]]))

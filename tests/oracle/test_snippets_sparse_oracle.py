@@ -359,6 +359,10 @@ SNIPPETS = [SETUP + s for s in [
     'E(lambda: s.untyped_storage())',
     'E(lambda: s.storage_offset())',
     'E(lambda: s.dim())',
+    "torch.manual_seed(0); eb = torch.nn.EmbeddingBag(5, 2, sparse=True, mode='sum', padding_idx=3); eb(torch.tensor([1, 3, 1, 2]), torch.tensor([0, 2])).sum().backward(); print(eb.weight.grad)",
+    "torch.manual_seed(0); eb = torch.nn.EmbeddingBag(5, 2, sparse=True, mode='mean'); eb(torch.tensor([1, 3, 1, 2]), torch.tensor([0, 2, 2])).sum().backward(); print(eb.weight.grad)",
+    "torch.manual_seed(0); eb = torch.nn.EmbeddingBag(5, 2, sparse=True, mode='max'); eb(torch.tensor([1, 3, 1, 2]), torch.tensor([0, 2]))",
+    "w = torch.randn(5, 2, requires_grad=True); torch.nn.functional.embedding_bag(torch.tensor([1, 3]), w, torch.tensor([0]), mode='max', sparse=True)",
 ]]
 
 BUGS = [(reason, SETUP + s) for reason, s in [

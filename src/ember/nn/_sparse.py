@@ -147,7 +147,7 @@ class EmbeddingBag(Op):
                 rows = grad[bag] * wrap(ctx.scale).unsqueeze(1)
                 if ctx.sparse:
                     from ..sparse._tensor_api import rows_gradient
-                    gw = rows_gradient(idx._data, rows._data, num, None)
+                    gw = rows_gradient(idx._data, rows._data, num, ctx.sparse_keep)
                 else:
                     gw = gw.index_add(0, idx, rows)
         if need_psw:
@@ -224,6 +224,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                          f"({input.shape})")
     if mode not in _MODES:
         raise ValueError("mode has to be one of sum, mean or max")
+    if sparse and mode == "max":
+        raise ValueError("max mode does not support sparse weights")
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
                                   f"per_sample_weights is only supported for mode='sum' "
@@ -290,6 +292,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
             scale = scale / np.bincount(idx, minlength=num)[idx]
     params.update(bag=xp.asarray(np.where(keep, bag, 0)), idx=xp.asarray(idx),
                   scale=xp.asarray(scale.astype(w.dtype)))
-    if sparse:
+    if sparse:      # (the sparse gradient leaves padding_idx's entries out)
         params["sparse"] = True
+        params["sparse_keep"] = idx != padding
     return apply(EmbeddingBag, (weight, psw), xp.asarray(out), params)
