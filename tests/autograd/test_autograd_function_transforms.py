@@ -224,3 +224,23 @@ def test_forward_ad_uses_the_jvp_staticmethod():
         assert fwAD.unpack_dual(a * 2).tangent.tolist() == [12., 16.]
     # a tensor input without a tangent gets zeros, a non-tensor None
     assert seen == [([1., 1.], [0., 0.], None)]
+
+
+def test_needs_input_grad_follows_requires_grad_even_without_grad_mode():
+    seen = []
+
+    class Record(Function):
+        @staticmethod
+        def forward(ctx, x, y, n):
+            seen.append(ctx.needs_input_grad)
+            return x * y * n
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g, None
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        out = Record.apply(x, torch.ones(2), 3)
+    assert not out.requires_grad
+    Record.apply(x, torch.ones(2), 3)
+    assert seen == [(True, False, False), (True, False, False)]

@@ -322,8 +322,8 @@ def _apply(cls, args, kwargs):
         args, kwargs = _bound_args(cls.forward, ctx, args, kwargs, custom_setup)
     positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
     record = _grad_state.enabled and any(args[i]._requires_grad for i in positions)
-    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad and record
-                                 for a in args)
+    # (as torch's, it follows requires_grad alone: under no_grad it still says True)
+    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
     ctx._num_inputs = len(args)
     with no_grad():
         ruled = _under_transforms(cls, args) if _Transforms.active else None
