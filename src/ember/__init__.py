@@ -13,7 +13,9 @@ from . import _dtype
 from ._dtype import (bfloat16, bool, can_cast, cdouble, cfloat, complex64, complex128, double,
                      dtype, finfo, float, float16, float32, float64, get_default_dtype, half,
                      iinfo, int, int8, int16, int32, int64, long, promote_types, result_type,
-                     set_default_dtype, short, uint8, uint16, uint32, uint64)
+                     set_default_dtype, short, uint8, uint16, uint32, uint64,
+                     float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz,
+                     float8_e8m0fnu)
 from ._size import Size
 from ._device import device
 from ._tensor import Tensor

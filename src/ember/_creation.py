@@ -12,6 +12,7 @@ from . import _dtype, _memory_format as _mf
 from ._device import as_device, backend_for, backend_of, or_default
 from ._pinned import check_can_pin, empty_pinned, pin_factory_result
 from ._tensor import Tensor, is_sparse_data, wrap
+from ._float8 import value as float8_value
 
 _new = object.__new__
 
@@ -201,7 +202,9 @@ def _like(name, input, dtype, device, requires_grad, memory_format, fill=None,
         array = _mf.empty_preserving(xp, data, d._np) if order == "K" else \
             xp.empty_like(data, dtype=d._np, order=order)
         if name != "empty" or fill is not None:
-            array[...] = 0 if name == "zeros" else 1 if name == "ones" else fill
+            value = 0 if name == "zeros" else 1 if name == "ones" else fill
+            array[...] = value if array.dtype not in _dtype.FLOAT8_NP else \
+                float8_value(value, array.dtype)
     return _finish(array, requires_grad, pin_memory)
 
 
@@ -253,7 +256,8 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = _dtype.get_default_dtype() if floating else _dtype.int64
-    if dtype is _dtype.bool or dtype.is_complex or dtype in _dtype.LIMITED_DTYPES:
+    if dtype is _dtype.bool or dtype.is_complex or dtype in _dtype.LIMITED_DTYPES or \
+            dtype in _dtype.FLOAT8_DTYPES:
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype._scalar_name}'")
     for bound in (start, end):
         if not math.isfinite(bound):
@@ -299,7 +303,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dtype = _space_dtype(dtype, start, end, "linspace")
-    if dtype in _dtype.LIMITED_DTYPES:
+    if dtype in _dtype.LIMITED_DTYPES or dtype in _dtype.FLOAT8_DTYPES:
         raise NotImplementedError(f"\"linspace_cpu\" not implemented for '{dtype._scalar_name}'")
     xp = _backend(device).xp
     if steps == 1:

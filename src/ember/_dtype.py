@@ -13,6 +13,7 @@ import ml_dtypes
 __all__ = [
     "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
     "float32", "float64", "complex64", "complex128", "uint16", "uint32", "uint64",
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu",
     "promote_types", "result_type", "can_cast", "get_default_dtype", "set_default_dtype",
     "finfo", "iinfo",
 ]
@@ -55,9 +56,10 @@ class dtype:
         """The complex counterpart of a floating dtype (float32 -> complex64)."""
         if self._category == _COMPLEX:
             return self
-        if self._category != _FLOAT:
+        found = _REAL_TO_COMPLEX.get(self)
+        if found is None:           # (integers, bool and the float8 types)
             raise RuntimeError(f"Unknown Complex ScalarType for {self._scalar_name}")
-        return _REAL_TO_COMPLEX[self]
+        return found
 
     def __repr__(self):
         return f"torch.{self._name}"
@@ -106,15 +108,40 @@ uint64 = _make("uint64", np.uint64, _INT, False, "UInt64", "long unsigned int",
 LIMITED_DTYPES = (uint16, uint32, uint64)
 LIMITED_NP = frozenset(d._np for d in LIMITED_DTYPES)     # (their NumPy dtypes)
 
+# NOTE [ Float8 dtypes ]
+# torch's five 8-bit float formats (e4m3fn: 4 exponent bits, 3 mantissa bits, finite: no
+# infinities; "uz": unsigned zero, a single NaN where -0 would be; e8m0fnu: powers of two only)
+# are stored as ml_dtypes' NumPy types of the same bits. They are even more limited than the
+# limited dtypes: torch's CPU kernels only make, fill, copy, convert, view, index and join them,
+# compare them for equality and multiply two tensors of one of them (the table is in
+# _ops/float8.py); anything else raises NotImplementedError, and they promote with nothing but
+# themselves ("Promotion for Float8 Types is not supported"). Conversions into them follow
+# torch's, not ml_dtypes' (see _float8.py). ml_dtypes gives four of them NumPy's kind "V" (as
+# bfloat16) but float8_e5m2 kind "f": code that takes kind "f" for NumPy's float16/32/64 must
+# not meet them (the element-wise float fast path tests the type code instead). torch gives
+# them no legacy tensor classes, and NumPy has no type torch would map them to.
+float8_e4m3fn = _make("float8_e4m3fn", ml_dtypes.float8_e4m3fn, _FLOAT, True, "Float8_e4m3fn",
+                      "c10::Float8_e4m3fn", "Float8_e4m3fnTensor")
+float8_e5m2 = _make("float8_e5m2", ml_dtypes.float8_e5m2, _FLOAT, True, "Float8_e5m2",
+                    "c10::Float8_e5m2", "Float8_e5m2Tensor")
+float8_e4m3fnuz = _make("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz, _FLOAT, True,
+                        "Float8_e4m3fnuz", "c10::Float8_e4m3fnuz", "Float8_e4m3fnuzTensor")
+float8_e5m2fnuz = _make("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz, _FLOAT, True,
+                        "Float8_e5m2fnuz", "c10::Float8_e5m2fnuz", "Float8_e5m2fnuzTensor")
+float8_e8m0fnu = _make("float8_e8m0fnu", ml_dtypes.float8_e8m0fnu, _FLOAT, False,
+                       "Float8_e8m0fnu", "c10::Float8_e8m0fnu", "Float8_e8m0fnuTensor")
+FLOAT8_DTYPES = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu)
+FLOAT8_NP = frozenset(d._np for d in FLOAT8_DTYPES)
+
 # torch's aliases: ember.float is ember.float32, ember.long is ember.int64, ...
 ALIASES = {
     "float": float32, "double": float64, "half": float16, "cfloat": complex64,
     "cdouble": complex128, "short": int16, "int": int32, "long": int64,
 }
 
-_BY_NAME = {d._name: d for d in ALL_DTYPES + LIMITED_DTYPES}
+_BY_NAME = {d._name: d for d in ALL_DTYPES + LIMITED_DTYPES + FLOAT8_DTYPES}
 _BY_NAME.update(ALIASES)
-_FROM_NUMPY = {d._np: d for d in ALL_DTYPES + LIMITED_DTYPES}
+_FROM_NUMPY = {d._np: d for d in ALL_DTYPES + LIMITED_DTYPES + FLOAT8_DTYPES}
 _COMPLEX_TO_REAL = {complex64: float32, complex128: float64}
 _REAL_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
                     float64: complex128}
@@ -143,21 +170,27 @@ def _dtype_by_name(name):
 
 
 def from_numpy_dtype(np_dtype):
-    """The ember dtype of a NumPy dtype; TypeError for types torch has no counterpart of."""
+    """The ember dtype of a NumPy dtype; TypeError for types torch has no counterpart of (the
+    float8 types too: NOTE [ Float8 dtypes ])."""
     try:
-        return _FROM_NUMPY[np_dtype]
+        found = _FROM_NUMPY[np_dtype]
     except KeyError:
-        pass
-    try:
-        return _FROM_NUMPY[np.dtype(np_dtype)]
-    except (KeyError, TypeError):
-        raise TypeError(unsupported_numpy_type(np.dtype(np_dtype))) from None
+        found = None
+    if found is None:
+        try:
+            found = _FROM_NUMPY[np.dtype(np_dtype)]
+        except (KeyError, TypeError):
+            raise TypeError(unsupported_numpy_type(np.dtype(np_dtype))) from None
+    if found._np in FLOAT8_NP:
+        raise TypeError(unsupported_numpy_type(found._np))
+    return found
 
 
 def unsupported_numpy_type(np_dtype):
     """torch's message for an array of a NumPy dtype it cannot hold, naming the scalar type as
-    NumPy's module does (numpy.object_, numpy.str_, numpy.longdouble)."""
-    return (f"can't convert np.ndarray of type numpy.{np_dtype.type.__name__}. The only "
+    its module does (numpy.object_, numpy.str_, numpy.longdouble, ml_dtypes.float8_e5m2)."""
+    module = np_dtype.type.__module__.split(".")[0]
+    return (f"can't convert np.ndarray of type {module}.{np_dtype.type.__name__}. The only "
             "supported types are: float64, float32, float16, complex64, complex128, int64, "
             "int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
 
@@ -191,10 +224,14 @@ _PROMOTION_TABLE = {(a, b): _promote_pair(a, b) for a in ALL_DTYPES for b in ALL
 _PROMOTION_TABLE.update({(a, a): a for a in LIMITED_DTYPES})
 _PROMOTION_TABLE.update({pair: f for u in LIMITED_DTYPES for f in ALL_DTYPES
                          if f._category == _FLOAT for pair in ((u, f), (f, u))})
+# The float8 types (NOTE [ Float8 dtypes ]) promote only with themselves.
+_PROMOTION_TABLE.update({(a, a): a for a in FLOAT8_DTYPES})
 
 
 def _no_promotion(a, b):
-    return RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, "
+    kind = "Float8 Types" if a in FLOAT8_DTYPES or b in FLOAT8_DTYPES else \
+        "uint16, uint32, uint64 types"
+    return RuntimeError(f"Promotion for {kind} is not supported, "
                         f"attempted to promote {a._scalar_name} and {b._scalar_name}")
 
 
@@ -224,6 +261,8 @@ def set_default_dtype(d):
     global _default_float
     if not isinstance(d, dtype) or d._category != _FLOAT:
         raise TypeError("only floating-point types are supported as the default type")
+    if d in FLOAT8_DTYPES:          # (torch looks for a legacy storage class, which they lack)
+        raise TypeError(f"couldn't find storage object {d._scalar_name}Storage")
     _default_float = d
 
 
@@ -338,9 +377,10 @@ class finfo:
         if type._category != _FLOAT:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
-        info = ml_dtypes.finfo(type._np) if type is bfloat16 else np.finfo(type._np)
+        info = np.finfo(type._np) if type._np.char in "efd" else ml_dtypes.finfo(type._np)
         self.bits = info.bits
-        self.eps = _builtin_float(info.eps)
+        # (torch's epsilon of e5m2fnuz is 2**-3, where ml_dtypes has 2**-2)
+        self.eps = 0.125 if type is float8_e5m2fnuz else _builtin_float(info.eps)
         self.max = _builtin_float(info.max)
         self.min = _builtin_float(info.min)
         self.tiny = self.smallest_normal = _builtin_float(info.smallest_normal)
@@ -443,8 +483,15 @@ def checked_scalar(value, d, half_range=True):
         value = value.real
     if d._category == _FLOAT:
         value = _builtin_float(value)
-        info = ml_dtypes.finfo(d._np) if d is bfloat16 else np.finfo(d._np)
+        info = np.finfo(d._np) if d._np.char in "efd" else ml_dtypes.finfo(d._np)
         if d.itemsize == 2 and not half_range:
+            return value
+        if d.itemsize == 1:
+            # torch checks the float8 types' range with infinities included, and e8m0fnu's
+            # from its smallest power of two (no zero, no negatives); NaN always fits
+            if not (_builtin_float(info.min) <= value <= _builtin_float(info.max)
+                    or value != value):
+                raise _overflow(d)
             return value
         if math.isfinite(value) and abs(value) > _builtin_float(info.max):
             raise _overflow(d)

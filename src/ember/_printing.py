@@ -113,8 +113,10 @@ def _shown_values(array, summarize):
 class _Formatter:
     """Formats every element of one tensor (or one part of a complex tensor) at one width."""
 
-    def __init__(self, values, floating):
-        """`values` holds the elements that will be shown: float64 when `floating`."""
+    def __init__(self, values, floating, e8m0=False):
+        """`values` holds the elements that will be shown: float64 when `floating`. `e8m0`:
+        they are float8_e8m0fnu's, where torch's isfinite is always true and `!= 0` compares
+        with 0 converted to e8m0fnu (2**-127), so NaNs take part in the measures."""
         self.floating = floating
         self.int_mode = True
         self.sci_mode = False
@@ -123,11 +125,18 @@ class _Formatter:
         if not floating:
             self.width = max((len(str(v)) for v in flat.tolist()), default=1)
             return
-        nonzero = flat[np.isfinite(flat) & (flat != 0)]
+        nonzero = flat[flat != _E8M0_ZERO] if e8m0 else flat[np.isfinite(flat) & (flat != 0)]
         if nonzero.size == 0:
             # NOTE: with nothing to measure torch keeps integer mode even when sci_mode is forced.
             return
         magnitudes = np.abs(nonzero)
+        if e8m0 and np.isnan(magnitudes).any():
+            largest = smallest = math.nan           # (torch's measures with NaN among them)
+            self.int_mode = self.sci_mode = False
+            if PRINT_OPTS.sci_mode is not None:
+                self.sci_mode = PRINT_OPTS.sci_mode
+            self.width = max(len(self._text(v)) for v in nonzero.tolist())
+            return
         largest, smallest = float(magnitudes.max()), float(magnitudes.min())
         self.int_mode = bool(np.all(nonzero == np.ceil(nonzero)))
         self.sci_mode = (largest / smallest > 1000.0 or largest > 1.0e8
@@ -169,7 +178,11 @@ class _ComplexFormatter:
 def _formatter_for(values, dtype):
     if dtype.is_complex:
         return _ComplexFormatter(values)
-    return _Formatter(values, floating=dtype.is_floating_point)
+    return _Formatter(values, floating=dtype.is_floating_point,
+                      e8m0=dtype is _dtype.float8_e8m0fnu)
+
+
+_E8M0_ZERO = 2.0 ** -127        # 0 in float8_e8m0fnu
 
 
 def _printable(array, dtype):

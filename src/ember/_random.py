@@ -36,6 +36,7 @@ import numpy as np
 
 from ._generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa
                          manual_seed, seed, set_rng_state)
+from . import _dtype
 from ._ops._libstdcxx_select import topk_arrangement
 from ._random_arith import _ONE, _fma32, _fma64, _libm, _log_f32, _sincos_f32
 
@@ -95,12 +96,14 @@ _NAMES = {
     np.dtype(np.uint64): ("UInt64", "long unsigned int", "uint64_t"),
 }
 _LIMITED = frozenset(np.dtype(t) for t in (np.uint16, np.uint32, np.uint64))
+# the float8 types (NOTE [ Float8 dtypes ]): no random kernel takes them
+_FLOAT8_NAMES = {d._np: (d._scalar_name,) for d in _dtype.FLOAT8_DTYPES}
 _MANTISSA_DIGITS = {_F16: 11, _BF16: 8, _F32: 24, _F64: 53}
 _REAL_OF = {_C64: _F32, _C128: _F64}
 
 
 def _scalar_name(dtype):
-    return _NAMES.get(dtype, (str(dtype),))[0]
+    return _NAMES.get(dtype, _FLOAT8_NAMES.get(dtype, (str(dtype),)))[0]
 
 
 def _is_float(dtype):
@@ -424,6 +427,9 @@ def random_(gen, shape, dtype, low=None, high=None):
     """
     gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
     n = _numel(shape)
+    if dtype in _FLOAT8_NAMES:
+        raise NotImplementedError(
+            f"\"random_update_from_to\" not implemented for '{_scalar_name(dtype)}'")
     if dtype not in _NAMES or dtype in _REAL_OF:
         if low is None and high is None:
             raise NotImplementedError(

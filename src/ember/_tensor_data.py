@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _dtype, _memory_format as _mf
 from ._creation import _backend, _finish, _is_int, _new, _requires_grad_error, empty, parse_size
+from ._float8 import to_float8
 from ._device import CPU, as_device, backend_for, backend_of
 from ._pinned import pin_factory_result
 from ._tensor import Tensor, wrap
@@ -266,6 +267,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     arr, d = _array_from_data(data, dtype)
     backend = backend_for(as_device(device)) if device is not None else (
         backend_of(data._data) if isinstance(data, Tensor) else _backend(None))
+    if d._np in _dtype.FLOAT8_NP and arr.dtype != d._np:
+        arr = to_float8(np, arr, d._np)         # torch's rounding (NOTE [ Float8 dtypes ])
     values = backend.xp.asarray(arr.astype(d._np, copy=False))
     return _finish(values, requires_grad, pin_memory)
 

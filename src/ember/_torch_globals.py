@@ -208,7 +208,7 @@ def torch_globals():
     for d in _dtype.ALL_DTYPES:
         names[f"torch.{d._name}"] = d
         names[f"torch.{STORAGE_NAMES[d]}"] = StorageType(STORAGE_NAMES[d], d)
-    for d in _dtype.LIMITED_DTYPES:         # (no storage classes: _rebuild_tensor_v3)
+    for d in _dtype.LIMITED_DTYPES + _dtype.FLOAT8_DTYPES:  # (no storage classes: ..._v3)
         names[f"torch.{d._name}"] = d
     for name, cls in CPU_TYPES.items():
         names[f"torch.{name}"] = cls

@@ -147,7 +147,7 @@ def _reduce_tensor(t):
     if t.is_meta:           # no storage to write: torch's geometry-only form
         args = (t.dtype, tuple(t._data.shape), t.stride(), t.requires_grad)
         rebuild = _g("torch._utils", "_rebuild_meta_tensor_no_storage")
-    elif t.dtype in _dtype.LIMITED_DTYPES:
+    elif t.dtype in _dtype.LIMITED_DTYPES or t.dtype in _dtype.FLOAT8_DTYPES:
         # no storage class names these dtypes: torch writes bytes and the dtype after them
         args = (_StorageRef(t._get_storage(), None, t.device), t._offset,
                 tuple(t._data.shape), t.stride(), t.requires_grad, collections.OrderedDict(),

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from .._float8 import to_float8
 from .._device import as_device, backend_for, backend_of, device as _device
 from .._pinned import copy_async
 from .._memory_format import check_rank, lay_out, memory_format as _memory_format, \
@@ -59,6 +60,8 @@ def _convert(t, dtype, device, copy=False, memory_format=None, non_blocking=Fals
         if array is None:
             array = dst_backend.from_other(src, src_backend, target_dev)
         array = array.astype(target._np, copy=False)
+    elif target._np in _dtype.FLOAT8_NP:         # torch's rounding (NOTE [ Float8 dtypes ])
+        array = to_float8(src_backend.xp, src, target._np)
     else:
         array = src.astype(target._np, copy=True)
     if memory_format is not None:           # torch's empty_like(memory_format) strides
@@ -170,7 +173,8 @@ for _name, _target in [("float", _dtype.float32), ("double", _dtype.float64),
 
 
 # (the limited dtypes have no legacy classes, but `type` takes their names)
-_LEGACY = {d._legacy_name: d for d in _dtype.ALL_DTYPES + _dtype.LIMITED_DTYPES}
+_LEGACY = {d._legacy_name: d for d in _dtype.ALL_DTYPES + _dtype.LIMITED_DTYPES +
+           _dtype.FLOAT8_DTYPES}
 
 
 @method("type")
@@ -235,8 +239,8 @@ def numpy(self, *args, force=False):
                                 "Tensor.to_dense() first.")
             raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
                             f"Use Tensor.cpu() to copy the tensor to host memory first.")
-    if self._data.dtype == _dtype.bfloat16._np:
-        raise TypeError("Got unsupported ScalarType BFloat16")
+    if self._data.dtype == _dtype.bfloat16._np or self._data.dtype in _dtype.FLOAT8_NP:
+        raise TypeError(f"Got unsupported ScalarType {self.dtype._scalar_name}")
     return backend_of(self._data).to_numpy(self._data).view() if force else \
         self._data.view()
 

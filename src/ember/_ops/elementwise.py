@@ -9,6 +9,7 @@ import inspect
 import numpy as np
 
 from .. import _dtype
+from . import float8 as _float8
 from .._device import backend_of, cuda_backend
 from .._meta import META_NUMPY
 from .._geometry import broadcast_shapes
@@ -134,11 +135,21 @@ def limited_kernel(kernel, rule=same):
 
 
 def check_limited(tensor, kernel):
-    """torch's NotImplementedError for `tensor` of a limited dtype (NOTE [ Limited dtypes ])
-    where `kernel`, outside the element-wise family, has no version for it."""
-    if tensor._data.dtype in _dtype.LIMITED_NP:
+    """torch's NotImplementedError for `tensor` of a limited dtype (NOTE [ Limited dtypes ]) or
+    a float8 one (NOTE [ Float8 dtypes ]) where `kernel`, outside the element-wise family, has
+    no version for it."""
+    dt = tensor._data.dtype
+    if dt in _LIMITED_OR_FLOAT8 and not (dt in _dtype.FLOAT8_NP and dt in _FLOAT8_HAVE.get(
+            kernel, ())):
         raise NotImplementedError(
             f'"{kernel}" not implemented for \'{tensor.dtype._scalar_name}\'')
+
+
+_LIMITED_OR_FLOAT8 = _dtype.LIMITED_NP | _dtype.FLOAT8_NP
+# the kernels torch has for float8 types though not for the limited dtypes
+_FLOAT8_HAVE = {"index_select": _dtype.FLOAT8_NP, "flip_cpu": _dtype.FLOAT8_NP,
+                "masked_select": _dtype.FLOAT8_NP,
+                "index_put": _dtype.FLOAT8_NP - {_dtype.float8_e8m0fnu._np}}
 
 
 def integral_only(name):
@@ -340,7 +351,8 @@ def call(op, operands, params, out, name):
         first = operands[0]
         if first.__class__ is Tensor:
             a = first._data
-            if a.__class__ is np.ndarray and a.dtype.kind == "f":
+            # (the type code, not the kind: ml_dtypes' float8_e5m2 has kind "f" too)
+            if a.__class__ is np.ndarray and a.dtype.char in "efd":
                 if len(operands) == 1:
                     result = fast(a) if a.size < SPLIT else \
                         split_elementwise(fast, (a,), a.dtype)
@@ -386,6 +398,8 @@ def call(op, operands, params, out, name):
             if not op.condition_first:
                 raise
             common = common_dtype(operands[1:])
+        if common in _dtype.FLOAT8_NP:
+            _float8.check(op, common, operands)
         try:
             compute, result_dtype = op.rule(common)
         except NotImplementedError:
@@ -500,6 +514,8 @@ def _fast_operands(op, operands):
     if a.__class__ is not np.ndarray:
         return None
     dt = a.dtype
+    if dt in _dtype.FLOAT8_NP:
+        return None         # (the general path checks torch's few float8 kernels)
     if len(operands) == 1:
         compute, result_dtype = op.rule(dt)
         return np, ((a if compute == dt else a.astype(compute)),), result_dtype

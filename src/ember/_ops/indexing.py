@@ -13,6 +13,7 @@ from .._meta import META_NUMPY, MetaArray, check_broadcast
 
 from .._device import backend_of
 from .. import _dtype
+from .._float8 import cast
 from .._dtype import checked_scalar
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -358,7 +359,7 @@ def setitem(self, index, value):
         return
     key = _numpy_index(view.ndim, advanced)
     _check_index_put_overlap(view, index, value)
-    if self._data.dtype in _dtype.LIMITED_NP:
+    if self._data.dtype in _dtype.LIMITED_NP or self._data.dtype in _dtype.FLOAT8_NP:
         masks = [i for i in index if _is_advanced(i)]
         one_mask = value.numel() == 1 and len(masks) == 1 and _is_mask(masks[0])
         check_limited(self, "masked_fill" if one_mask else "index_put")
@@ -442,7 +443,7 @@ def _array_like(self, value):
     data = value._data
     if backend_of(data) is not backend_of(self._data):
         data = backend_of(self._data).from_other(data, backend_of(data), self.device)
-    return data.astype(self._data.dtype, copy=False)
+    return cast(backend_of(data).xp, data, self._data.dtype)
 
 
 class _no_record_of_views:

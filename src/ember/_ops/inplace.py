@@ -16,6 +16,7 @@ import numpy as np
 
 from .._device import backend_of
 from .._dtype import check_python_int, checked_scalar
+from .._float8 import FLOAT8_NP, cast, value as float8_value
 from .._geometry import broadcast_shapes
 from .._creation import zeros_like
 from .._tensor import Tensor, is_sparse_data, wrap
@@ -167,7 +168,7 @@ def copy_(self, src, non_blocking=False):
     src_backend, dst_backend = backend_of(data), backend_of(self._data)
     if src_backend is not dst_backend or src.device != self.device:
         data = dst_backend.from_other(data, src_backend, self.device)
-    self._data[...] = data
+    self._data[...] = cast(dst_backend.xp, data, self._data.dtype)
     return finish_inplace(CopyBackwards, (self, src), {}, self, requires_grad)
 
 
@@ -221,7 +222,9 @@ def fill_(self, value):
             if backend_of(value._data) is not backend_of(self._data) else value._data
         return finish_inplace(FillTensor, (self, value), {}, self, requires_grad)
     check_inplace(self, self._data.dtype, tuple(self._data.shape))
-    self._data[...] = checked_scalar(value, self.dtype, half_range=self._data.size != 1)
+    value = checked_scalar(value, self.dtype, half_range=self._data.size != 1)
+    self._data[...] = value if self._data.dtype not in FLOAT8_NP else \
+        float8_value(value, self._data.dtype)
     return finish_inplace(Fill, (self,), {}, self, self._requires_grad)
 
 
@@ -237,7 +240,8 @@ def zero_(self):
         from ..sparse import _dispatch as sparse
         return sparse.zero_(self)
     check_inplace(self, self._data.dtype, tuple(self._data.shape))
-    self._data[...] = 0
+    self._data[...] = 0 if self._data.dtype not in FLOAT8_NP else \
+        float8_value(0, self._data.dtype)
     return finish_inplace(Zero, (self,), {}, self, self._requires_grad)
 
 

@@ -5,6 +5,7 @@ Half-precision products accumulate in float32 and round once, as torch's CPU ker
 import numpy as np
 
 from .. import _dtype
+from .._float8 import to_float8
 from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._tensor import Tensor, is_sparse_data, wrap
@@ -24,7 +25,9 @@ def _refuse_bool(input, other, kernel, always=False):
     """torch has no bool kernel, nor uint16/uint32/uint64 one, for products (mm and friends
     check only when there is work to do; dot always checks)."""
     dt = input._data.dtype
-    if (dt.kind == "b" or dt in _dtype.LIMITED_NP) and (
+    # (of the float8 types, all but e8m0fnu have a matrix product, and nothing else)
+    if (dt.kind == "b" or dt in _dtype.LIMITED_NP or dt in _dtype.FLOAT8_NP and (
+            kernel != "addmm_impl_cpu_" or dt == _dtype.float8_e8m0fnu._np)) and (
             always or input._data.size and other._data.size):
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
@@ -39,6 +42,8 @@ def _product(xp, fn, a, b):
             if result is not None:
                 return result
         return _product(xp, fn, a.astype("float32"), b.astype("float32")).astype(a.dtype)
+    if a.dtype in _dtype.FLOAT8_NP:         # in float32, rounded once as torch's conversion
+        return to_float8(xp, fn(a.astype("float32"), b.astype("float32")), a.dtype)
     if fn is xp.matmul and (a.ndim > 2 or b.ndim > 2) and _loop_pays(xp, a, b):
         return _looped_matmul(xp, a, b)
     return fn(a, b)

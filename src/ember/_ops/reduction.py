@@ -109,7 +109,15 @@ def _sum_dtype(data, dtype, name):
                 f'"{_SCAN_KERNELS.get(name, name + "_cpu")}" not implemented for '
                 f"'{_dtype._FROM_NUMPY[target]._scalar_name}'")
         return target
+    if data.dtype in _dtype.FLOAT8_NP:      # (no kernel sums them: NOTE [ Float8 dtypes ])
+        raise NotImplementedError(
+            f'"{_FLOAT8_SUM_KERNELS.get(name, name + "_cpu")}" not implemented for '
+            f"'{_dtype._FROM_NUMPY[data.dtype]._scalar_name}'")
     return _dtype.int64._np if data.dtype.kind in "biu" else data.dtype
+
+
+_FLOAT8_SUM_KERNELS = {"prod": "prod_out_cpu", "cumsum": "cumsum_out_cpu",
+                       "cumprod": "cumprod_out_cpu"}
 
 
 def _out_dtype(name, dim, dtype, out):
@@ -207,6 +215,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         _refuse_non_bool(keepdim)
     data = input._data
     target = input.dtype if dtype is None else _dtype.as_dtype(dtype, "mean")
+    if target in _dtype.FLOAT8_DTYPES:
+        raise NotImplementedError(f"\"sum_cpu\" not implemented for '{target._scalar_name}'")
     if not (target.is_floating_point or target.is_complex):
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either "

@@ -626,6 +626,17 @@ class Isfinite(_Predicate):
     """True where the element is neither NaN nor infinite."""
     kernel = "isfinite"
 
+    @classmethod
+    def forward(cls, xp, a, out=None):
+        if a.dtype == _dtype.float8_e8m0fnu._np:
+            # torch's isfinite of float8_e8m0fnu (no infinities) is always true, even for NaN
+            result = xp.ones(a.shape, dtype=bool)
+            if out is None:
+                return result
+            out[...] = result
+            return out
+        return xp.isfinite(a) if out is None else xp.isfinite(a, out=out)
+
 
 @_unary("isposinf", inplace=False)
 class Isposinf(_Predicate):
