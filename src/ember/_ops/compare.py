@@ -368,6 +368,9 @@ def equal(input, other):
     if input.is_meta or other.is_meta:
         from .._meta import no_kernel
         raise no_kernel("equal")
+    if input._data.dtype in _dtype.FLOAT8_NP:          # (NOTE [ Float8 dtypes ])
+        raise NotImplementedError(f"\"equal_notnan_cpu\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
     if input.shape != other.shape:
         return False
     return bool((input == other).all())

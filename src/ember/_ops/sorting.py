@@ -19,7 +19,7 @@ import numpy as np
 
 from .._meta import META_NUMPY
 
-from .. import _geometry as geo, return_types
+from .. import _dtype, _geometry as geo, return_types
 from .._device import backend_of
 from .._memory_format import laid_out_like
 from .._tensor import wrap
@@ -47,6 +47,9 @@ def _refuse(name, input):
         raise RuntimeError("topk does not support bool dtypes on CPU")
     if name == "topk":
         check_limited(input, "topk_cpu")
+    elif input._data.dtype in _dtype.FLOAT8_NP:       # (NOTE [ Float8 dtypes ])
+        raise NotImplementedError(f"\"sorting_kernel_method_name\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
 
 
 def _keys32(a, descending):

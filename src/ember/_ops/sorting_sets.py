@@ -6,7 +6,7 @@ backward raises, as in torch.
 """
 import numpy as np
 
-from .. import _geometry as geo
+from .. import _dtype, _geometry as geo
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .argument_errors import type_name
@@ -95,6 +95,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     _keyword_bools("_unique2" if dim is None else "unique_dim", sorted=sorted,
                    return_inverse=return_inverse, return_counts=return_counts)
     _refuse_complex(input)
+    if input._data.dtype in _dtype.FLOAT8_NP:          # (NOTE [ Float8 dtypes ])
+        raise NotImplementedError(f"\"unique\" not implemented for '{input.dtype._scalar_name}'")
     if input.is_meta:
         from .._meta import no_kernel
         raise no_kernel("_unique2" if dim is None else "unique_dim")
