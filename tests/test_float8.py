@@ -288,6 +288,8 @@ def test_save_and_load(d):
     (lambda x: x @ x[0], "addmv_impl_cpu"), (lambda x: x[0].dot(x[0]), "dot"),
     (lambda x: x.sort(), "sorting_kernel_method_name"), (lambda x: x.unique(), "unique"),
     (lambda x: ember.equal(x, x), "equal_notnan_cpu"),
+    (lambda x: x.softmax(0), "softmax_kernel_impl"), (lambda x: x.std(0), "std_cpu"),
+    (lambda x: x.median(), "median_cpu"), (lambda x: x.mode(), "mode_cpu"),
 ])
 def test_reductions_and_indexing_kernels_torch_lacks(call, kernel):
     x = ember.ones(2, 2, dtype=ember.float8_e5m2)
@@ -321,3 +323,11 @@ def test_indexing_kernels_torch_has():
     with pytest.raises(NotImplementedError, match="^\"index_put\" not implemented for "
                        "'Float8_e8m0fnu'$"):
         e8[ember.tensor([0])] = 0.5
+
+
+def test_std_of_all_elements_names_torch_s_dispatch():
+    with pytest.raises(RuntimeError, match="^std_var_all: Unsupported dtype Float8_e4m3fn$"):
+        ember.ones(2, dtype=ember.float8_e4m3fn).std()
+    # a softmax in another dtype converts first
+    got = ember.ones(2, dtype=ember.float8_e4m3fn).softmax(0, dtype=ember.float32)
+    assert got.tolist() == [0.5, 0.5]

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._device import backend_of
 from .._memory_format import row_major
+from .. import _dtype
 from .._dtype import float64
 from .._creation import empty_like, zeros_like
 from .._tensor import Tensor, wrap
@@ -473,6 +474,9 @@ def _dim_softmax(input, dim, dtype, log, out=None):
         result = input._data.copy()
     else:
         input = _float_input(input, name, dtype)
+        if input._data.dtype in _dtype.FLOAT8_NP:      # (NOTE [ Float8 dtypes ])
+            raise NotImplementedError(f"\"{name}\" not implemented for "
+                                      f"'{input.dtype._scalar_name}'")
         result = _softmax_arrays(input._data, d if input.ndim else None, log)
     if out is not None:
         from ._dispatch import check_out, write_out

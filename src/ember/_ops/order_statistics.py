@@ -72,7 +72,8 @@ class Mode(MedianDim):
 
 def _refuse(kernel, input, scalar_ok=False):
     kind = input._data.dtype.kind
-    if (kind in "bc" or input._data.dtype in _dtype.LIMITED_NP) and not (
+    if (kind in "bc" or input._data.dtype in _dtype.LIMITED_NP or
+            input._data.dtype in _dtype.FLOAT8_NP) and not (
             scalar_ok and input._data.ndim == 0):
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
@@ -282,7 +283,8 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     at most 16)."""
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
-    if input._data.dtype.kind == "c" and input._data.size:
+    if (input._data.dtype.kind == "c" or input._data.dtype in _dtype.FLOAT8_NP) and \
+            input._data.size:
         _refuse("mode_cpu", input, scalar_ok=True)
     data = input._data
     arr, d = _along("mode", input, dim)

@@ -114,6 +114,10 @@ def _moments(name, input, dim, correction, keepdim):
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         what = "std and var" if name in ("std", "var") else name
         raise RuntimeError(f"{what} only support floating point and complex dtypes")
+    if data.dtype in _dtype.FLOAT8_NP:          # (NOTE [ Float8 dtypes ])
+        if dim is None and name in ("std", "var"):
+            raise RuntimeError(f"std_var_all: Unsupported dtype {input.dtype._scalar_name}")
+        raise NotImplementedError(f"\"std_cpu\" not implemented for '{input.dtype._scalar_name}'")
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     axis = _axis(dims, data.ndim)
