@@ -379,3 +379,14 @@ def test_embedding_bag_sparse_padding_and_max():
     np.testing.assert_array_equal(bag.weight.grad._indices().numpy(), [[1, 1, 2]])
     with pytest.raises(ValueError, match="max mode does not support sparse weights"):
         nn.EmbeddingBag(5, 2, sparse=True, mode="max")(ember.tensor([[1, 2]]))
+
+
+def test_memory_format_and_nbytes_refused():
+    s = coo()
+    with pytest.raises(RuntimeError, match="unsupported memory format option Contiguous"):
+        s.contiguous()
+    with pytest.raises(RuntimeError, match="unsupported memory format option Preserve"):
+        s.clone(memory_format=ember.preserve_format)
+    with pytest.raises(RuntimeError, match="nbytes is not defined for sparse tensors"):
+        s.nbytes
+    assert s.clone().is_sparse and s.element_size() == 4

@@ -174,7 +174,13 @@ class Tensor:
 
     @property
     def nbytes(self):
-        return self._data.size * self._data.itemsize
+        data = self._data
+        if data.__class__ is not np.ndarray and is_sparse_data(data):
+            raise RuntimeError(
+                "nbytes is not defined for sparse tensors.  If you want the size of the "
+                "constituent tensors, add the nbytes of the indices and values.  If you want the "
+                "size of the  equivalent dense tensor, multiply numel() by element_size()")
+        return data.size * data.itemsize
 
     def stride(self, dim=None):
         """Elements to step in storage for one step along each dim (a tuple), or along `dim`."""

@@ -641,7 +641,7 @@ def clone(input, *, memory_format=None):
     (`preserve_format`, the default), or in the layout asked for."""
     if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
         from ..sparse import _dispatch as sparse
-        return sparse.clone(input)
+        return sparse.clone(input, memory_format)
     xp = backend_of(input._data).xp
     data = input._data
     if memory_format is contiguous_format:

@@ -21,7 +21,15 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     return result
 
 
-def clone(input):
+_FORMAT_NAMES = {"contiguous_format": "Contiguous", "preserve_format": "Preserve",
+                 "channels_last": "ChannelsLast", "channels_last_3d": "ChannelsLast3d"}
+
+
+def clone(input, memory_format=None):
+    """A copy; torch's sparse clone takes no memory format (contiguous() asks for one)."""
+    if memory_format is not None:
+        raise RuntimeError(f"unsupported memory format option "
+                           f"{_FORMAT_NAMES.get(memory_format.name, memory_format.name)}")
     return api.run(api.Clone, (input,), input._data.copy())
 
 
