@@ -447,7 +447,7 @@ def _stood_in(func, args, kwargs):
         raise _too_large(getattr(func, "__name__", str(func)))
     with np.errstate(all="ignore"):
         out = func(*_replace(args, _stand_in), **_replace(kwargs, _stand_in))
-    return _replace(as_meta(out), lambda a: MetaArray(a.shape, a.dtype))     # (row-major)
+    return as_meta(out)         # (NumPy's layout on stand-ins: what ember's CPU kernels get)
 
 
 def _zero_d(x):
@@ -483,7 +483,9 @@ def _ufunc(ufunc, method, inputs, kwargs):
         with np.errstate(all="ignore"):
             probe = ufunc(*(stand(x) for x in inputs), **kwargs)
         dtypes = [r.dtype for r in probe] if ufunc.nout > 1 else [np.asarray(probe).dtype]
-        results = tuple(MetaArray(shape, d) for d in dtypes)
+        like = next((x for x in inputs if x.__class__ is MetaArray and x.shape == shape), None)
+        results = tuple(_empty_like(like, d) if like is not None and not ufunc.signature
+                        else MetaArray(shape, d) for d in dtypes)   # (NumPy's order='K')
     elif method == "reduce":
         results = (_reduced(lambda s, **k: ufunc.reduce(s, **k), inputs[0], kwargs),)
     elif method == "accumulate":

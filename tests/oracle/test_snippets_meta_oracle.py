@@ -381,6 +381,13 @@ SNIPPETS = [SETUP + s for s in [
     "try:\n    torch.linalg.lstsq(torch.empty(3, 3, device='meta'), torch.empty(3, 2, device='meta'))\nexcept NotImplementedError as e: print(e)",
     "try:\n    torch.empty(1, device='meta').is_nonzero()\nexcept RuntimeError as e: print(e)",
     "try:\n    torch.empty(3, device='meta').unique_consecutive()\nexcept NotImplementedError as e: print(e)",
+    "lu, piv = torch.linalg.lu_factor(torch.empty(2, 4, 3, device='meta')); print(lu.shape, lu.dtype, piv.shape, piv.dtype, lu.is_meta)",
+    "p, l, u = torch.linalg.lu(torch.empty(3, 3, device='meta')); print(p.shape, l.shape, u.shape, p.is_meta)",
+    "lu, piv = torch.linalg.lu_factor(torch.empty(3, 3, device='meta')); print(torch.linalg.lu_solve(lu, piv, torch.empty(3, 2, device='meta')).shape)",
+    "print(torch.linalg.matrix_exp(torch.empty(3, 3, device='meta')).shape, torch.linalg.solve_triangular(torch.empty(3, 3, device='meta'), torch.empty(3, 2, device='meta'), upper=True).shape)",
+    "print(torch.linalg.tensorinv(torch.empty(4, 2, 2, device='meta'), ind=1).shape)",
+    "S(torch.isclose(torch.empty(5, 4, device='meta').t(), torch.empty(5, 4, device='meta').t()))",
+    "S(torch.empty(5, 4, device='meta').t().all(-1, True))",
     # -- more layers, optimizers, ops
     "S(torch.nn.GRU(4, 5, device='meta')(torch.empty(3, 2, 4, device='meta'))[0])",
     "o, (h, c) = nn.LSTM(4, 5, batch_first=True, device='meta')(torch.empty(2, 3, 4, device='meta')); S(o); S(h); S(c)",
@@ -485,6 +492,8 @@ SNIPPETS = [SETUP + s for s in [
 ]]
 
 BUGS = [
+    ("ember's fft results of a transposed input keep NumPy's layout on every device (torch's are row-major)",
+     SETUP + "S(torch.fft.rfft(torch.empty(5, 4, device='meta').t()))"),
     ('embedding_bag reduces its bags in host memory: no meta path',
      SETUP + "S(nn.EmbeddingBag(10, 3, device='meta')(torch.empty(2, 4, device='meta', dtype=torch.int64)))"),
     ("type_as keeps the device (torch's goes through type(), which moves to the CPU)",

@@ -7,6 +7,7 @@ here, as torch names it.
 import warnings
 
 from .. import return_types
+from .._device import MetaArray
 from .._tensor import Tensor, wrap
 from ..linalg import _householder, _lu
 from ..linalg._common import emit, xp_of
@@ -92,7 +93,8 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
                                "of torch.int32 dtype.\nNote: this function is intended to be "
                                "used with the output produced by torch.linalg.lu_factor")
         piv = LU_pivots._data
-        if piv.size and (int(piv.min()) < 1 or int(piv.max()) > m):
+        if piv.size and piv.__class__ is not MetaArray and (int(piv.min()) < 1 or
+                                                            int(piv.max()) > m):
             raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
                                "inclusive.Did you properly pass the result of lu_factor?")
         perm = _lu.permutation(xp, piv, m)

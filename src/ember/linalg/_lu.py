@@ -5,6 +5,7 @@ Pivots are LAPACK's: 1-based int32, row i swapped with row pivots[i] - 1 in turn
 A = P L U with L unit lower triangular (m x k) and U upper triangular (k x n), k = min(m, n).
 """
 from .. import return_types
+from .._device import MetaArray
 from .._tensor import Tensor, wrap
 from .._ops._op import Op
 from ._common import emit, xp_of
@@ -30,6 +31,9 @@ def getrf(xp, a):
     """
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
     k = min(m, n)
+    if a.__class__ is MetaArray:            # geometry only (NOTE [ The meta backend ])
+        return (xp.empty(a.shape, a.dtype), xp.empty(batch + (k,), xp.int32),
+                xp.empty(batch, xp.int32))
     count = 1
     for s in batch:
         count *= s
@@ -71,6 +75,8 @@ def getrf(xp, a):
 def permutation(xp, pivots, m):
     """perm with (P^T A)[i] = A[perm[i]], from LAPACK pivots (batch, k)."""
     batch, k = pivots.shape[:-1], pivots.shape[-1]
+    if pivots.__class__ is MetaArray:
+        return xp.empty(batch + (m,), xp.int64)
     count = 1
     for s in batch:
         count *= s
@@ -107,6 +113,8 @@ def trsm(xp, a, b, upper, unit=False):
     n = a.shape[-1]
     if n == 0 or b.size == 0:
         return xp.zeros(b.shape, dtype=a.dtype)
+    if a.__class__ is MetaArray:            # geometry only: the blocked path's layout
+        return xp.array(b, dtype=a.dtype, copy=True)
     if not unit and not (xp.diagonal(a, 0, -2, -1) != 0).all():
         return _substitute(xp, _triangle(xp, a, upper, unit), b, upper)
     # NOTE: blocked substitution: each diagonal block solved at once (a general solve of a
@@ -179,6 +187,8 @@ def _check_dims(x, prefix):
 
 
 def _raise_zero_pivot(name, info):
+    if info.__class__ is MetaArray:         # (meta: no values to check)
+        return
     flat = info.reshape(-1)
     bad = int((flat != 0).argmax()) if flat.size else 0
     if flat.size and flat[bad]:
@@ -368,10 +378,11 @@ def _check_lu_solve(LU, pivots, B, left):
         raise RuntimeError(f"torch.linalg.lu_solve: Expected a floating point or complex tensor "
                            f"as input. Got {LU.dtype._scalar_name}")
     p = pivots._data
-    if p.size and int(p.min()) < 1:
+    checked = p.size and p.__class__ is not MetaArray       # (meta: no values to check)
+    if checked and int(p.min()) < 1:
         raise RuntimeError("Pivots given to lu_solve must all be greater or equal to 1. Did you "
                            "properly pass the result of lu_factor?")
-    if p.size and int(p.max()) > n:
+    if checked and int(p.max()) > n:
         raise RuntimeError("Pivots given to lu_solve must all be smaller or equal to "
                            "LU.size(-2). Did you properly pass the result of lu_factor?")
 
