@@ -107,6 +107,22 @@ def test_native_dropout_outside_training_copies():
     assert zero.tolist() == [0.0, -0.0] and keep.tolist() == [False, False]
 
 
+def test_native_norm_of_sparse_values():
+    x = ember.sparse_coo_tensor(ember.tensor([[0, 1, 1], [1, 0, 0]]), ember.tensor([3.0, 4.0,
+                                                                                    1.0]),
+                                (2, 2))
+    assert ember.native_norm(x).item() == pytest.approx(math.sqrt(9 + 25))   # coalesced: 3, 5
+    assert ember.native_norm(x, 1).item() == 8.0
+    assert ember.native_norm(x, 2, [1, 0], False, None).item() == pytest.approx(math.sqrt(34))
+    with pytest.raises(RuntimeError, match="norm_sparse currently does not support keepdim"):
+        ember.native_norm(x, 2, [0, 1], True, None)
+    with pytest.raises(RuntimeError, match="norm_sparse currently only supports full "
+                                           "reductions"):
+        ember.native_norm(x, 2, [0], False, None)
+    with pytest.raises(RuntimeError, match="does not support 'dtype' argument"):
+        ember.native_norm(x, 2, [], False, ember.float64)
+
+
 def test_native_norm_has_no_dense_kernel():
     with pytest.raises(NotImplementedError, match="^Could not run 'aten::native_norm' with "
                                                   "arguments from the 'CPU' backend"):
@@ -167,6 +183,20 @@ def test_embedding_bag_aten_outputs():
     with pytest.raises(RuntimeError, match="per_sample_weights only supported with "
                                            "mode='sum'"):
         ember.embedding_bag(w, i, o, False, 1, False, ember.ones(5))
+
+
+def test_embedding_bag_last_bag_with_padding_runs_to_the_end():
+    # with a padding_idx torch's kernel lets the last bag of include_last_offset run to the
+    # input's end; its sum-mode bag_size has one zero per bag when the weight needs grad and
+    # one per offset otherwise
+    w = ember.arange(12.0).reshape(6, 2).requires_grad_()
+    i, o = ember.tensor([0, 2, 1, 5, 3]), ember.tensor([0, 2, 2, 4])
+    r = F.embedding_bag(i, w, o, mode="sum", include_last_offset=True, padding_idx=5)
+    assert r[2].tolist() == [8.0, 10.0]             # rows 1 and 3; 5 is padding
+    out = ember.embedding_bag(w, i, o, False, 2, False, None, True, 5)
+    assert out[3].tolist() == [[2, 2], [0, 0], [3, 3]]
+    assert len(ember.embedding_bag(w, i, o, False, 0, False, None, True)[2]) == 3
+    assert len(ember.embedding_bag(w.detach(), i, o, False, 0, False, None, True)[2]) == 4
 
 
 def test_embedding_renorm_scales_rows_in_place():

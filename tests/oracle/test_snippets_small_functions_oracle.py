@@ -58,6 +58,10 @@ NORM = [
     "print(torch.native_dropout(torch.tensor([1, -2, 3]), 0.5, False))",
     "torch.manual_seed(3); a = F.dropout(torch.ones(20), 0.4); torch.manual_seed(3); b, m = torch.native_dropout(torch.ones(20), 0.4, True); print(torch.equal(a, b), m.sum())",
     catch("torch.native_norm(torch.ones(3))"),
+    "x = torch.sparse_coo_tensor(torch.tensor([[0, 1, 1], [1, 0, 0]]), torch.tensor([3., 4., 1.]), (2, 2)); print(torch.native_norm(x), torch.native_norm(x, 1), torch.native_norm(x, float('inf')), torch.native_norm(x, 2, [0, 1], False, None), torch.native_norm(x, None, [-1, 0], False, None))",
+    "x = torch.sparse_coo_tensor(torch.tensor([[0, 1, 1], [1, 0, 0]]), torch.tensor([3., 4., 1.]), (2, 2))\n" + catch("torch.native_norm(x, 2, [], False, torch.float64)"),
+    "x = torch.sparse_coo_tensor(torch.tensor([[0, 1, 1], [1, 0, 0]]), torch.tensor([3., 4., 1.]), (2, 2))\n" + catch("torch.native_norm(x, 2, [0, 1], True, None)"),
+    "x = torch.sparse_coo_tensor(torch.tensor([[0, 1, 1], [1, 0, 0]]), torch.tensor([3., 4., 1.]), (2, 2))\n" + catch("torch.native_norm(x, 2, [0], False, None)"),
     catch("torch.native_norm(torch.ones(3), 2, [0], False, None)"),
 ]
 
@@ -138,13 +142,13 @@ VIEWS = [
 EMB += [
     "w = torch.arange(12.).reshape(6, 2); i = torch.tensor([0, 2, 1, 5, 3]); o = torch.tensor([0, 2, 2, 4]); print(torch.embedding_bag(w, i, o, False, 1, False, None, True))",
     "w = torch.arange(12.).reshape(6, 2).requires_grad_(); i = torch.tensor([0, 2, 1, 5, 3]); o = torch.tensor([0, 2, 2, 4]); r = F.embedding_bag(i, w, o, mode='mean', include_last_offset=True); r.sum().backward(); print(r, w.grad)",
+    "w = torch.arange(12.).reshape(6, 2).requires_grad_(); i = torch.tensor([0, 2, 1, 5, 3]); o = torch.tensor([0, 2, 2, 4])\nfor mode in ('sum', 'mean', 'max'):\n    for pad in (5, 0):\n        w.grad = None; r = F.embedding_bag(i, w, o, mode=mode, include_last_offset=True, padding_idx=pad); r.sum().backward(); print(mode, pad, r.tolist(), w.grad[:, 0].tolist())",
+    "w = torch.arange(12.).reshape(6, 2).requires_grad_(); i = torch.tensor([0, 2, 1, 5, 3]); o = torch.tensor([0, 2, 2, 4])\nfor mode in (0, 1, 2):\n    for pad in (5, None): print(torch.embedding_bag(w, i, o, False, mode, False, None, True, pad)[1:])",
+    "w = torch.arange(12.).reshape(6, 2); i = torch.tensor([0, 2, 1, 5, 3]); o = torch.tensor([0, 2, 2, 4]); print(torch.embedding_bag(w, i, o, False, 0, False, None, True, 5))",
+    "w = torch.arange(12.).reshape(6, 2, dtype=torch.float64).requires_grad_(); i = torch.tensor([0, 2, 1, 5, 3]); o = torch.tensor([0, 2, 2, 4])\nwith torch.no_grad(): print(torch.embedding_bag(w, i, o)[2:])",
 ]
 
-BUGS = [
-    ("with padding_idx, torch's mean bag under include_last_offset sums the indices after the "
-     "last offset too (without padding_idx it only counts them); ember only counts them",
-     SETUP + "w = torch.arange(12.).reshape(6, 2).requires_grad_(); i = torch.tensor([0, 2, 1, 5, 3]); o = torch.tensor([0, 2, 2, 4]); r = F.embedding_bag(i, w, o, mode='mean', include_last_offset=True, padding_idx=5); r.sum().backward(); print(r, w.grad)"),
-]
+BUGS = []
 
 
 SYNC = [

@@ -162,7 +162,19 @@ def missing_kernel(name, backends):
 
 
 def native_norm(input, p=2, dim=None, keepdim=None, dtype=None):
-    """torch's norm of sparse tensors; ember has no sparse layout, so every call meets torch's
-    missing dense kernel."""
-    raise missing_kernel("aten::native_norm" if dim is None else
-                         "aten::native_norm.ScalarOpt_dim_dtype", "[SparseCPU]")
+    """torch's norm of a sparse tensor's values, over all its dims (native_norm(input, p) or
+    native_norm(input, p, dim, keepdim, dtype) with every dim or none, keepdim False and no
+    dtype); dense tensors meet torch's missing kernel."""
+    if not getattr(input, "is_sparse", False):
+        raise missing_kernel("aten::native_norm" if dim is None else
+                             "aten::native_norm.ScalarOpt_dim_dtype", "[SparseCPU]")
+    if dim is not None:
+        if keepdim:
+            raise RuntimeError("norm_sparse currently does not support keepdim=True")
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        if dims and sorted(d % input.ndim for d in dims) != list(range(input.ndim)):
+            raise RuntimeError("norm_sparse currently only supports full reductions, so 'dim' "
+                               "must either be empty or contain all dimensions of the input")
+        if dtype is not None:
+            raise RuntimeError("norm_sparse currently does not support 'dtype' argument")
+    return input.coalesce().values().norm(2 if p is None else p)

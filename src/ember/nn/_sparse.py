@@ -167,8 +167,10 @@ def _offsets_type(input, offsets):
     return "torch.IntTensor" if both_int else "torch.LongTensor"
 
 
-def _bags(input, offsets, include_last_offset, per_sample_weights):
-    """(flat indices, bag of each element, number of bags, flat per-sample weights)."""
+def _bags(input, offsets, include_last_offset, per_sample_weights, extend_last=False):
+    """(flat indices, bag of each element, number of bags, flat per-sample weights).
+    `extend_last`: with include_last_offset, the last bag runs to the end of the input
+    (torch's kernel with a padding_idx) rather than to the last offset."""
     if input.ndim == 2:
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
@@ -200,7 +202,8 @@ def _bags(input, offsets, include_last_offset, per_sample_weights):
         raise RuntimeError(f"offsets[-1] can not be greater than input's length {length} but "
                            f"got offsets[-1] of {starts[-1]}")
     if include_last_offset:
-        end, starts = (starts[-1] if starts else 0), starts[:-1]
+        end = length if extend_last else (starts[-1] if starts else 0)
+        starts = starts[:-1]
     else:
         end = length
     marks = np.zeros(length, dtype=np.int64)
@@ -231,7 +234,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"per_sample_weights is only supported for mode='sum' "
                                   f"(got mode='{mode}'). Please open a feature request on "
                                   f"GitHub.")
-    flat, bag, count, psw = _bags(input, offsets, include_last_offset, per_sample_weights)
+    flat, bag, count, psw = _bags(input, offsets, include_last_offset, per_sample_weights,
+                                  extend_last=padding_idx is not None)
     _check_indices(flat, "embedding_bag")
     if psw is not None and psw.dtype != weight.dtype:
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as "

@@ -186,6 +186,11 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
 _BAG_MODES = ("sum", "mean", "max")
 
 
+def _grad_enabled():
+    from ..autograd.grad_mode import is_grad_enabled
+    return is_grad_enabled()
+
+
 def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
                   per_sample_weights=None, include_last_offset=False, padding_idx=None):
     """ATen's embedding_bag (weight first, `mode` 0 sum, 1 mean, 2 max): (output, offset2bag,
@@ -212,11 +217,15 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
     offset2bag = np.cumsum(marks)
     padding = -1 if padding_idx is None else padding_idx % weight.shape[0]
     kept = idx != padding
-    # (a sum leaves bag_size and max_indices as zeros, one per offset)
+    # (a sum leaves bag_size and max_indices as zeros: one per bag when the weight needs
+    # grad, one per offset otherwise, as torch's two kernels do)
+    grad = weight.requires_grad and _grad_enabled()
     bag_size = np.bincount(offset2bag[kept], minlength=bags)[:bags] if mode else \
-        np.zeros(len(starts), dtype=np.int64)
+        np.zeros(bags if grad else len(starts), dtype=np.int64)
     if mode == 2:
-        end = starts[-1] if include_last_offset and starts else len(idx)
+        # (with padding_idx, the last bag runs to the input's end: see F.embedding_bag)
+        end = starts[-1] if include_last_offset and starts and padding_idx is None else \
+            len(idx)
         rows = np.asarray(weight.detach().cpu().tolist(), dtype=np.float64)
         max_indices = np.zeros((bags, weight.shape[1]), dtype=np.int64)
         for b in range(bags):
