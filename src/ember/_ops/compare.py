@@ -345,6 +345,9 @@ def _isclose(input, other, rtol, atol, equal_nan, name="isclose"):
     if rtol < 0 or atol < 0:
         arg, value = ("rtol", rtol) if rtol < 0 else ("atol", atol)
         raise RuntimeError(f"{arg} must be greater than or equal to zero, but got {value:g}")
+    if input._data.dtype in _dtype.FLOAT8_NP:          # (NOTE [ Float8 dtypes ])
+        raise NotImplementedError(f"\"mul_cpu_reduced_float\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
     xp, (a, b) = arrays_for([input, other], common_dtype([input, other]))
     from .elementwise import broadcast_error
     try:

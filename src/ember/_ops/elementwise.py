@@ -146,6 +146,7 @@ def check_limited(tensor, kernel):
 
 
 _LIMITED_OR_FLOAT8 = _dtype.LIMITED_NP | _dtype.FLOAT8_NP
+_FLOAT8_NP = _dtype.FLOAT8_NP
 # the kernels torch has for float8 types though not for the limited dtypes
 _FLOAT8_HAVE = {"index_select": _dtype.FLOAT8_NP, "flip_cpu": _dtype.FLOAT8_NP,
                 "masked_select": _dtype.FLOAT8_NP,
@@ -398,7 +399,7 @@ def call(op, operands, params, out, name):
             if not op.condition_first:
                 raise
             common = common_dtype(operands[1:])
-        if common in _dtype.FLOAT8_NP:
+        if common in _FLOAT8_NP:
             _float8.check(op, common, operands)
         try:
             compute, result_dtype = op.rule(common)
@@ -514,7 +515,7 @@ def _fast_operands(op, operands):
     if a.__class__ is not np.ndarray:
         return None
     dt = a.dtype
-    if dt in _dtype.FLOAT8_NP:
+    if dt in _FLOAT8_NP:
         return None         # (the general path checks torch's few float8 kernels)
     if len(operands) == 1:
         compute, result_dtype = op.rule(dt)

@@ -261,6 +261,9 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     data = input._data
+    if data.dtype in _dtype.FLOAT8_NP:          # (NOTE [ Float8 dtypes ]: its amax is missing)
+        raise NotImplementedError(f"\"max_values_cpu\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     floating = input.dtype.is_floating_point or input.dtype.is_complex

@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 
 from .._device import backend_of
+from .. import _dtype
 from .._dtype import _FROM_NUMPY
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -80,6 +81,8 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
                                f"got {dtype._scalar_name}")
         input = input.to(dtype)
         data = input._data
+    if data.dtype in _dtype.FLOAT8_NP:          # (NOTE [ Float8 dtypes ])
+        raise NotImplementedError(f"\"norm_cpu\" not implemented for '{input.dtype._scalar_name}'")
     if keepdim.__class__ is not bool:       # torch.norm passes it on to linalg.vector_norm
         raise TypeError(f"linalg_vector_norm(): argument 'keepdim' (position 4) must be bool, "
                         f"not {type_name(keepdim)}")

@@ -2,6 +2,7 @@
 import builtins
 import math
 
+from .. import _dtype
 from .._ops._op import Op
 from ._common import check_float, check_tensor, emit, xp_of
 
@@ -68,6 +69,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     ord = inf/-inf, the count of non-zeros for ord = 0."""
     _check_vector_ord(ord)
     check_tensor("vector_norm", x, "x")
+    if dtype is None and x._data.dtype in _dtype.FLOAT8_NP:     # (NOTE [ Float8 dtypes ])
+        raise NotImplementedError(f"\"norm_cpu\" not implemented for '{x.dtype._scalar_name}'")
     check_float("vector_norm", x)
     if dtype is not None:
         x = x.to(dtype)
