@@ -841,11 +841,13 @@ for _f in (np.result_type, np.can_cast, np.ndim, np.shape, np.size, np.iscomplex
            np.isrealobj, np.broadcast_shapes):
     RULES[_f] = _shape_only
 RULES[np.may_share_memory] = RULES[np.shares_memory] = _no_sharing
+RULES[np.real] = lambda func, a: a.real if a.__class__ is MetaArray else np.real(a)
+RULES[np.imag] = lambda func, a: a.imag if a.__class__ is MetaArray else np.imag(a)
 
 # views: NumPy computes their geometry alone, so they run on ghosts
 _VIEWS = {"transpose", "swapaxes", "moveaxis", "rollaxis", "squeeze", "expand_dims",
           "broadcast_to", "broadcast_arrays", "atleast_1d", "atleast_2d", "atleast_3d", "flip",
-          "fliplr", "flipud", "diagonal", "real", "imag", "split", "array_split", "hsplit",
+          "fliplr", "flipud", "diagonal", "split", "array_split", "hsplit",
           "vsplit", "dsplit", "sliding_window_view", "matrix_transpose", "permute_dims",
           "unstack"}
 # the functions whose result's shape depends on values: aten's name for torch's error (None:
@@ -933,9 +935,8 @@ class MetaNumpy:
 
     @staticmethod
     def arange(*args, dtype=None, **kwargs):
-        n = len(range(*(math.ceil(v) if isinstance(v, float) else v for v in args))) \
-            if all(isinstance(v, (int, np.integer)) for v in args) else \
-            np.arange(*args).size           # (a float range: NumPy's length)
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
+        n = max(0, math.ceil((stop - start) / step))        # (NumPy's length)
         if dtype is None:
             dtype = np.result_type(*args) if args else np.int64
         return MetaArray((n,), dtype)
