@@ -610,3 +610,9 @@ def test_timer_sets_threads_and_refuses_what_torch_refuses():
         B.Timer("pass", global_setup="int x;")
     with pytest.raises(NotImplementedError, match="See `Timer.blocked_autorange.`"):
         B.Timer("pass").repeat()
+
+
+def test_benchmark_modules_sit_where_torch_keeps_them():
+    from ember.utils.benchmark.utils import common, compare, timer
+    assert common.Measurement is B.Measurement and timer.Timer is B.Timer
+    assert compare.Compare is B.Compare

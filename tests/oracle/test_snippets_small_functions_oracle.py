@@ -309,6 +309,7 @@ BENCH = [BENCH_SETUP + s for s in [
     "try:\n    B.Timer('pass').repeat()\nexcept NotImplementedError as e: print(e)",
     "try:\n    B.Timer('pass').autorange()\nexcept NotImplementedError as e: print(e)",
     "try:\n    B.Timer('undefined_name', timer=Clock(1)).timeit(3)\nexcept NameError as e: print(e)",
+    "U = torch.__name__ + '.utils.benchmark.utils.'; print(importlib.import_module(U + 'common').Measurement is B.Measurement, importlib.import_module(U + 'timer').Timer is B.Timer, importlib.import_module(U + 'compare').Compare is B.Compare, importlib.import_module(U + 'common').TaskSpec is T)",
 ]]
 
 

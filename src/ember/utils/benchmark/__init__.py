@@ -11,10 +11,10 @@ sub_label (or stmt), columns by description, grouped by label and thread count.
 torch's C++ timing (`language="c++"`), Callgrind instruction counts and the op fuzzers are not
 there: ember runs Python only.
 """
-from ._measurement import (Measurement, TaskSpec, ordered_unique, select_unit,  # noqa: F401
+from .utils.common import (Measurement, TaskSpec, ordered_unique, select_unit,  # noqa: F401
                            set_torch_threads, trim_sigfig, unit_to_english)
-from ._timer import Language, Timer, timer  # noqa: F401
-from ._compare import Colorize, Compare  # noqa: F401
+from .utils.timer import Language, Timer, timer  # noqa: F401
+from .utils.compare import Colorize, Compare  # noqa: F401
 
 __all__ = ["Timer", "timer", "Language", "Measurement", "TaskSpec", "Compare", "Colorize",
            "select_unit", "unit_to_english", "trim_sigfig", "ordered_unique",

@@ -6,7 +6,7 @@ import collections
 import enum
 import math
 
-from . import _measurement as common
+from . import common
 
 __all__ = ["Colorize", "Compare"]
 

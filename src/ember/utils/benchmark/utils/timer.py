@@ -4,7 +4,7 @@ import statistics
 import textwrap
 import timeit
 
-from . import _measurement as common
+from . import common
 
 __all__ = ["Timer", "timer", "Language"]
 
