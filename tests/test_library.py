@@ -267,3 +267,77 @@ def test_transforms_refuse_custom_ops_with_autograd():
                                                                           inputs[0].cos()))
     with pytest.raises(RuntimeError, match="it must override the setup_context staticmethod"):
         torch.func.grad(lambda x: s(x).sum())(torch.tensor([0., 1.]))
+
+
+def test_lists_of_tensors_get_their_gradients():
+    ns = fresh()
+
+    @L.custom_op(f"{ns}::wsum", mutates_args=())
+    def wsum(xs: list[T], w: T) -> T:
+        return (torch.stack(xs) * w).sum(0)
+
+    def setup(ctx, inputs, output):
+        xs, w = inputs
+        assert isinstance(xs, list) and len(xs) == 2
+        ctx.save_for_backward(w, *xs)
+
+    def backward(ctx, g):
+        w, *xs = ctx.saved_tensors
+        return [g * w for _ in xs], sum(g * x for x in xs)
+    wsum.register_autograd(backward, setup_context=setup)
+    a = torch.tensor([1., 2.], requires_grad=True)
+    b = torch.tensor([3., 4.], requires_grad=True)
+    w = torch.tensor([2., 2.], requires_grad=True)
+    wsum([a, b], w).sum().backward()
+    assert a.grad.tolist() == [2., 2.] and b.grad.tolist() == [2., 2.]
+    assert w.grad.tolist() == [4., 6.]
+
+
+def test_alias_sets_are_numbered_by_position():
+    def f(x: T, y: T) -> tuple[T, T]:
+        return x, y
+    assert str(L.infer_schema(f, mutates_args={"y"}, op_name="myop")) == \
+        "myop(Tensor x, Tensor(a1!) y) -> (Tensor, Tensor)"
+
+
+def test_library_operators_count_only_their_own_writes_and_keep_return_names():
+    ns = fresh()
+    lib = L.Library(ns, "DEF")
+    lib.define("inc(Tensor(a!) x) -> ()")
+    lib.impl("inc", lambda x: x.add_(1) and None, "CPU")
+    a = torch.zeros(1)
+    assert getattr(torch.ops, ns).inc(a) is None
+    assert a._version == 1
+    lib.define("two(Tensor x) -> (Tensor a, Tensor b)")
+    assert str(getattr(torch.ops, ns).two.default._schema) == \
+        f"{ns}::two(Tensor x) -> (Tensor a, Tensor b)"
+
+
+def test_impl_library_cannot_define():
+    ns = fresh()
+    lib = L.Library(ns, "IMPL")
+    with pytest.raises(RuntimeError, match=r'^def\("foo"\): Cannot define an operator inside of '
+                       r'a TORCH_LIBRARY_IMPL block.  All def\(\)s should be placed in the '
+                       r'\(unique\) TORCH_LIBRARY block for their namespace.  \(Error occurred '
+                       r'while processing TORCH_LIBRARY_IMPL block at .*test_library.py:\d+\)$'):
+        lib.define("foo(Tensor x) -> Tensor")
+
+
+def test_aot_dispatch_check_needs_a_fake():
+    ns = fresh()
+
+    @L.custom_op(f"{ns}::d", mutates_args=())
+    def d(x: T) -> T:
+        return x * 2
+    with pytest.raises(L.OpCheckError, match=r"^opcheck\(op, ...\): test_aot_dispatch_static "
+                       r"failed with There was no fake impl registered"):
+        L.opcheck(d, (torch.ones(2),), test_utils=["test_aot_dispatch_static"])
+    d.register_fake(lambda x: torch.empty_like(x))
+    # with an input that requires grad it differentiates too (and so needs a formula)
+    with pytest.raises(L.OpCheckError, match=r"^opcheck\(op, ...\): test_aot_dispatch_dynamic "
+                       r"failed with Trying to backward through"):
+        L.opcheck(d, (torch.ones(2, requires_grad=True),), test_utils="test_aot_dispatch_dynamic")
+    d.register_autograd(lambda ctx, g: g * 2)
+    assert L.opcheck(d, (torch.ones(2, requires_grad=True),),
+                     test_utils="test_aot_dispatch_dynamic") == {
+        "test_aot_dispatch_dynamic": "SUCCESS"}

@@ -157,9 +157,8 @@ def _type_problem(type_, value, outer=None):
                                f"object is not iterable")
             return shown, _cast_error(value)
         for v in value:
-            problem = _type_problem(type_[:-2], v, shown)
-            if problem is not None:
-                return shown, _cast_error(v) if type_ != "Tensor[]" else problem[1]
+            if _type_problem(type_[:-2], v, shown) is not None:
+                return shown, _cast_error(value if type_ == "Tensor[]" else v)
         return None
     if type_ == "Tensor":
         if value is None or isinstance(value, Tensor):    # None: torch's undefined tensor
@@ -212,9 +211,8 @@ def parse_schema(name, text):
         arguments.append(_parse_argument(part, kwarg_only))
     returns_text = rest[2:].strip()
     returns_tuple = returns_text.startswith("(")
-    if returns_tuple:
-        returns = [_strip_alias(r.rsplit(" ", 1)[0] if " " in r.strip() else r)[0]
-                   for r in _split_top(returns_text[1:-1])]
+    if returns_tuple:           # each "Type" or "Type name", as written
+        returns = [_strip_alias(r)[0] for r in _split_top(returns_text[1:-1])]
     else:
         returns = [_strip_alias(returns_text)[0]]
     schema = Schema(name, arguments, returns)
@@ -354,11 +352,9 @@ def infer_schema(func, *, mutates_args, op_name=None):
                         f"signature. mutates_args should contain the names of all args that "
                         f"the custom op mutates, or just the string 'unknown' if you don't "
                         f"know.")
-    count = 0
-    for a in arguments:
+    for i, a in enumerate(arguments):       # torch numbers the alias sets by position
         if a.name in mutated and a.type.startswith("Tensor"):
-            a.alias = f"a{count}!"
-            count += 1
+            a.alias = f"a{i}!"
     if sig.return_annotation is inspect.Signature.empty:
         raise error("No return type annotation was provided. Please add one.")
     returns, returns_tuple = _infer_returns(hints.get("return", sig.return_annotation), error)

@@ -9,7 +9,7 @@ arguments are checked against it, with torch's errors), kernels by device type (
 (meta) function, and, for `custom_op`s, a backward registered with `register_autograd`.
 A call binds the arguments, picks the kernel by the device of the first tensor argument,
 runs it, and for every argument the schema marks as written (`Tensor(a!)`) counts one more
-write in its version counter, as torch's ADInplaceOrView kernel does.
+write in its version counter for a `custom_op`, as torch's ADInplaceOrView kernel does.
 """
 import types
 
@@ -50,9 +50,10 @@ class _OpEntry:
             result = self._call_custom(values, positional, keywords)
         else:
             result = self.kernel_for(values)(*positional, **keywords)
-        for a, v in zip(self.schema.arguments, values):
-            if a.mutable and isinstance(v, Tensor):
-                v._bump_version()
+        if self.custom:     # (a Library kernel's own writes are the only ones counted)
+            for a, v in zip(self.schema.arguments, values):
+                if a.mutable and isinstance(v, Tensor):
+                    v._bump_version()
         return result
 
     def kernel_for(self, values):
@@ -79,7 +80,16 @@ class _OpEntry:
         from .autograd.grad_mode import _state
         kernel = self.kernel_for(values)
         if _state.enabled and _needs_grad(values):
-            result = self.generated().apply(*positional, _KeywordOnly(kernel, keywords))
+            # a list of tensors goes in as its tensors, so that each gets its gradient
+            flat, layout = [], []
+            for v in positional:
+                if isinstance(v, (list, tuple)) and any(isinstance(t, Tensor) for t in v):
+                    layout.append(len(v))
+                    flat.extend(v)
+                else:
+                    layout.append(None)
+                    flat.append(v)
+            result = self.generated().apply(*flat, _KeywordOnly(kernel, keywords, layout))
         else:
             result = kernel(*positional, **keywords)
         self._check_aliasing(kernel, values, result)
@@ -110,7 +120,7 @@ class _OpEntry:
                 raise TypeError(f"Object of type '{type(result).__name__}' is not an instance "
                                 f"of 'sequence'")
             return tuple(result)
-        if returns == ["Tensor"] and not isinstance(result, Tensor):
+        if returns[0].split()[0] == "Tensor" and not isinstance(result, Tensor):
             raise RuntimeError(f"Unable to cast {result} to Tensor")
         return result
 
@@ -122,12 +132,34 @@ class _OpEntry:
 
 
 class _KeywordOnly:
-    """The last argument of a generated Function: the kernel and the keyword-only arguments
-    (torch passes such metadata the same way, so the gradient counts match torch's)."""
+    """The last argument of a generated Function: the kernel, the keyword-only arguments
+    (torch passes such metadata the same way, so the gradient counts match torch's) and
+    where lists of tensors were flattened (`layout`: a length per list, None otherwise)."""
 
-    def __init__(self, kernel, keywords):
+    def __init__(self, kernel, keywords, layout):
         self.kernel = kernel
         self.keywords = keywords
+        self.layout = layout
+
+    def regroup(self, flat):
+        out, i = [], 0
+        for n in self.layout:
+            if n is None:
+                out.append(flat[i])
+                i += 1
+            else:
+                out.append(list(flat[i:i + n]))
+                i += n
+        return tuple(out)
+
+    def flatten(self, grads):
+        out = []
+        for n, g in zip(self.layout, grads):
+            if n is None:
+                out.append(g)
+            else:
+                out.extend(g if g is not None else [None] * n)
+        return tuple(out) + tuple(grads[len(self.layout):])
 
 
 def _generated_function(entry):
@@ -137,16 +169,18 @@ def _generated_function(entry):
 
     def forward(ctx, *args):
         meta = args[-1]
-        output = meta.kernel(*args[:-1], **meta.keywords)
+        inputs = meta.regroup(args[:-1])
+        output = meta.kernel(*inputs, **meta.keywords)
         ctx.needs_input_grad = ctx.needs_input_grad[:-1]
+        ctx._layout = meta
         if entry.setup_context is not None:
             import inspect
             params = inspect.signature(entry.setup_context).parameters
             if "keyword_only_inputs" in params:
-                entry.setup_context(ctx=ctx, inputs=args[:-1], keyword_only_inputs=meta.keywords,
+                entry.setup_context(ctx=ctx, inputs=inputs, keyword_only_inputs=meta.keywords,
                                     output=output)
             else:
-                entry.setup_context(ctx=ctx, inputs=args[:-1], output=output)
+                entry.setup_context(ctx=ctx, inputs=inputs, output=output)
         return output
 
     def backward(ctx, *grads):
@@ -157,7 +191,7 @@ def _generated_function(entry):
         result = entry.backward(ctx, *grads)
         if not isinstance(result, tuple):
             result = (result,)
-        return result + (None,)
+        return ctx._layout.flatten(result) + (None,)
 
     name = f"GeneratedBackwardFor_{entry.namespace}_{entry.name}_default"
     return type(name, (Function,), {"forward": staticmethod(forward),

@@ -46,8 +46,8 @@ class Library:
     def __init__(self, ns, kind, dispatch_key=""):
         if kind not in _KINDS:
             raise ValueError(f"Unsupported kind: {kind}")
+        site = self._site = _caller()
         if kind == "DEF":
-            site = _caller()
             if ns in _DEFINED_NAMESPACES:
                 raise RuntimeError(
                     f"Only a single TORCH_LIBRARY can be used to register the namespace {ns}; "
@@ -72,6 +72,12 @@ class Library:
         if alias_analysis not in _ALIAS_ANALYSIS:
             raise RuntimeError(f"Invalid alias_analysis type {alias_analysis}")
         parsed = parse_schema(self.ns, schema)
+        if self.kind == "IMPL":
+            raise RuntimeError(f'def("{parsed.name.split("::")[1]}"): Cannot define an operator '
+                               f'inside of a TORCH_LIBRARY_IMPL block.  All def()s should be '
+                               f'placed in the (unique) TORCH_LIBRARY block for their '
+                               f'namespace.  (Error occurred while processing '
+                               f'TORCH_LIBRARY_IMPL block at {self._site})')
         _add(parsed)
         return parsed.name.split("::")[1]
 
@@ -176,7 +182,6 @@ class CustomOpDef:
         self._name = entry.name
         self._qualname = entry.qualname
         self._init_fn = fn
-        self.__doc__ = fn.__doc__
 
     @property
     def _opoverload(self):
@@ -385,6 +390,8 @@ def _test_faketensor(op, entry, args, kwargs):
 def _test_aot_dispatch(op, entry, args, kwargs):
     from ._tensor import Tensor
     from .autograd import grad
+    if entry.fake is None:      # tracing needs it
+        _test_faketensor(op, entry, args, kwargs)
     first = _call(entry, _cloned(args), kwargs)
     inputs = _cloned(args)
     again = _call(entry, inputs, kwargs)

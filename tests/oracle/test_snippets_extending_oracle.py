@@ -291,6 +291,46 @@ LIBRARY = [
 ]
 LIBRARY = [LIBRARY_SETUP + s.replace("NS", f"extending{i}") for i, s in enumerate(LIBRARY)]
 
+LIBRARY_MORE = [
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(xs: list[T]) -> T:\n    return torch.stack(xs).sum(0)\nprint(op([torch.ones(2), torch.ones(2)]), torch.ops.NS.op.default._schema)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(xs: list[T]) -> T:\n    return torch.stack(xs).sum(0)\nop([torch.ones(2), 3])',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(xs: list[T]) -> T:\n    return torch.stack(xs).sum(0)\na = torch.ones(2, requires_grad=True); y = op([a, a]); print(y.requires_grad, type(y.grad_fn).__name__)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\nprint(torch.func.vmap(op)(torch.ones(3, 2)))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\nprint(torch.func.grad(lambda x: op(x).sum())(torch.ones(2)))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T, n: int) -> T:\n    return x.new_zeros(n)\nprint(op(torch.ones(1), 3))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\nprint(op(x=torch.ones(1)))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\nprint(torch.ops.NS.op(x=torch.ones(1)))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\nprint(op.__doc__ is None)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\nprint(op(torch.ones(2, dtype=torch.float64)).dtype, op(torch.ones(2, dtype=torch.int64)))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\ny = op(torch.ones(2)); print(y._version, y.is_leaf)',
+ '@L.custom_op("NS::op", mutates_args={"x"})\ndef op(x: T) -> None:\n    x.add_(1)\na = torch.ones(2, requires_grad=True).clone(); op(a); print(a, a._version)',
+ '@L.custom_op("NS::op", mutates_args={"x"})\ndef op(x: T) -> None:\n    x.add_(1)\na = torch.ones(2, requires_grad=True); op(a)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\na = torch.ones(2, requires_grad=True); y = op(a); print(y.grad_fn.next_functions)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\ndef bw(ctx, g):\n    return g * 2\nop.register_autograd(bw)\na = torch.ones(2, requires_grad=True); g, = torch.autograd.grad(op(a).sum(), a, create_graph=True); print(g, g.requires_grad)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\ndef bw(ctx, g):\n    return g * 2\nop.register_autograd(bw)\na = torch.ones(2, dtype=torch.float64, requires_grad=True); print(torch.autograd.gradcheck(op, (a,)))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\ndef bw(ctx, g):\n    return g * 3\nop.register_autograd(bw)\na = torch.ones(2, dtype=torch.float64, requires_grad=True); print(torch.autograd.gradcheck(op, (a,), raise_exception=False))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> tuple[T, T]:\n    return x * 2, x * 3\ndef bw(ctx, g1, g2):\n    print(g1, g2)\n    return g1 * 2 + g2 * 3\nop.register_autograd(bw)\na = torch.ones(2, requires_grad=True); y, z = op(a); z.sum().backward(); print(a.grad)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\nprint(L.opcheck(op, (torch.ones(2),), test_utils=("test_schema",)), L.opcheck(op, (torch.ones(2),), {}, test_utils=[]))',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(x: T) -> T:\n    return x * 2\nprint(L.opcheck(op, (torch.ones(2),), test_utils=["test_aot_dispatch_static"]))',
+ 'lib = L.Library("NS", "DEF"); lib.define("foo(Tensor x) -> Tensor"); lib.impl("foo", lambda x: x.new_empty(x.shape), "Meta"); lib.impl("foo", lambda x: x * 2, "CPU"); print(L.opcheck(torch.ops.NS.foo.default, (torch.ones(2),), test_utils="test_faketensor"))',
+ 'lib = L.Library("NS", "DEF"); lib.define("foo(Tensor x) -> Tensor"); lib.impl("foo", lambda x: x * 2, "CPU"); L.register_fake("NS::foo")(lambda x: torch.empty_like(x)); print(L.opcheck(torch.ops.NS.foo.default, (torch.ones(2),), test_utils="test_faketensor"))',
+ 'lib = L.Library("NS", "DEF"); lib.define("foo(Tensor x) -> Tensor"); lib.impl("foo", lambda x: x * 2, "CPU"); print(L.opcheck(torch.ops.NS.foo, (torch.ones(2),), test_utils="test_schema"))',
+ 'lib = L.Library("NS", "DEF"); lib.define("foo(Tensor(a!) x) -> ()"); lib.impl("foo", lambda x: x.add_(1) and None, "CPU"); a = torch.zeros(1); print(torch.ops.NS.foo(a), a, a._version)',
+ 'lib = L.Library("NS", "DEF"); lib.define("foo(Tensor x, Scalar s, int[2] k, str? m=None, bool b=True, float[] fs=[1., 2.]) -> Tensor"); print(torch.ops.NS.foo.default._schema)',
+ 'lib = L.Library("NS", "DEF"); lib.define("foo(Tensor x) -> (Tensor a, Tensor b)"); print(torch.ops.NS.foo.default._schema)',
+ 'lib = L.Library("NS", "IMPL"); lib.define("foo(Tensor x) -> Tensor")',
+ 'lib = L.Library("NS", "DEF"); lib.define("foo(Tensor x) -> Tensor"); lib.impl("foo", lambda x: x * 2, "CPU"); print(torch.ops.NS.foo(torch.ones(1)), torch.ops.NS.foo(torch.ones(1, requires_grad=True)).grad_fn.name())',
+ 'lib = L.Library("NS", "DEF"); lib.define("foo(Tensor x) -> Tensor"); lib.impl("foo", lambda x: x * 2, "CPU"); L.register_autograd("NS::foo", lambda ctx, g: g * 100); a = torch.ones(1, requires_grad=True); torch.ops.NS.foo(a).backward(); print(a.grad)',
+ 'print(L.infer_schema(lambda: None, mutates_args=()) if False else "skip")',
+ 'def f(x: T, n: int = 3) -> T:\n    return x\nprint(L.infer_schema(f, mutates_args=()))',
+ 'def f(x: T, y: T) -> tuple[T, T]:\n    return x, y\nprint(L.infer_schema(f, mutates_args={"y"}, op_name="myop"))',
+ 'def f(x: T) -> None:\n    return None\nprint(L.infer_schema(f, mutates_args="unknown"))',
+ 'print(type(L.Library).__name__, L.CustomOpDef.__name__)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(xs: list[T], w: T) -> T:\n    return (torch.stack(xs) * w).sum(0)\ndef sc(ctx, inputs, output):\n    xs, w = inputs\n    print(type(xs).__name__, len(xs))\n    ctx.save_for_backward(w, *xs)\ndef bw(ctx, g):\n    w, *xs = ctx.saved_tensors\n    return [g * w for _ in xs], sum(g * x for x in xs)\nop.register_autograd(bw, setup_context=sc)\na = torch.tensor([1., 2.], requires_grad=True); b = torch.tensor([3., 4.], requires_grad=True); w = torch.tensor([2., 2.], requires_grad=True)\nop([a, b], w).sum().backward(); print(a.grad, b.grad, w.grad)',
+ '@L.custom_op("NS::op", mutates_args=())\ndef op(xs: list[T]) -> T:\n    return torch.stack(xs).sum(0)\na = torch.ones(2, requires_grad=True); y = op([a, a]); print(y.requires_grad, type(y.grad_fn).__name__)',
+]
+LIBRARY += [LIBRARY_SETUP + s.replace("NS", f"extending_more{i}") for i, s in enumerate(LIBRARY_MORE)]
+
 
 # custom nn.Module patterns
 MODULE_SETUP = "torch.manual_seed(0)\nnn = torch.nn\n"
@@ -534,8 +574,10 @@ BUGS = [(reason, NAME + s) for reason, s in [
  ("ember's vmap calls a Function's vmap staticmethod once per batch element, on a batch of one",
   'class F(torch.autograd.Function):\n    @staticmethod\n    def forward(x, k):\n        return x * k\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n        ctx.k = inputs[1]\n    @staticmethod\n    def backward(ctx, g):\n        return g * ctx.k, None\n    @staticmethod\n    def vmap(info, in_dims, x, k):\n        print(info.batch_size, info.randomness, in_dims)\n        return x * k, 0\nprint(torch.func.vmap(F.apply, in_dims=(0, None))(torch.ones(3, 2), 2.0))'),
 ]]
+BUGS += [("an operator has only its default overload in ember (no overload names)",
+          LIBRARY_SETUP + 'lib = L.Library("NS", "DEF"); lib.define("foo.overload(Tensor x) -> Tensor"); print(torch.ops.NS.foo.overloads())')]
 
 SNIPPETS = FUNCTIONS + FORWARD_AD + LIBRARY + MODULES
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
-    SNIPPETS, BUGS, at_least=450)
+    SNIPPETS, BUGS, at_least=480)
