@@ -334,3 +334,21 @@ def test_std_of_all_elements_names_torch_s_dispatch():
     # a softmax in another dtype converts first
     got = ember.ones(2, dtype=ember.float8_e4m3fn).softmax(0, dtype=ember.float32)
     assert got.tolist() == [0.5, 0.5]
+
+
+def test_single_elements_skip_the_range_check_and_saturate():
+    # as for float16, torch checks no range where it fills a single element: the number is
+    # converted as `to` does (e4m3fn saturates at 448, e8m0fnu drops the sign)
+    assert ember.full((1,), 1000.0, dtype=ember.float8_e4m3fn).item() == 448.0
+    assert ember.full((1,), -3.0, dtype=ember.float8_e8m0fnu).item() == 4.0
+    x = ember.zeros(3, dtype=ember.float8_e4m3fn)
+    x[1] = 1000.0
+    assert x.tolist() == [0.0, 448.0, 0.0]
+    with pytest.raises(RuntimeError, match="without overflow"):
+        ember.zeros(2, dtype=ember.float8_e4m3fn).fill_(1000.0)
+
+
+def test_empty_sums_need_no_kernel():
+    assert ember.empty(0, dtype=ember.float8_e4m3fn).sum().item() == 0.0
+    with pytest.raises(NotImplementedError, match="div_cpu_reduced_float"):
+        ember.empty(0, dtype=ember.float8_e4m3fn).mean()

@@ -89,6 +89,8 @@ def _allocate(xp, shape, np_dtype, fill):
         # NOTE: -0.0 == 0, but torch keeps its sign (`full((2,), -0.)` prints -0.).
         if fill == 0 and math.copysign(1.0, fill.real) + math.copysign(1.0, fill.imag) == 2.0:
             return xp.zeros(shape, np_dtype)
+        if np_dtype in _dtype.FLOAT8_NP:     # torch's rounding (NOTE [ Float8 dtypes ])
+            fill = float8_value(fill, np_dtype)
         return xp.full(shape, fill, np_dtype)
     except MemoryError:
         nbytes = int(np.prod(shape, dtype=object)) * np.dtype(np_dtype).itemsize

@@ -484,8 +484,8 @@ def checked_scalar(value, d, half_range=True):
     if d._category == _FLOAT:
         value = _builtin_float(value)
         info = np.finfo(d._np) if d._np.char in "efd" else ml_dtypes.finfo(d._np)
-        if d.itemsize == 2 and not half_range:
-            return value
+        if d.itemsize <= 2 and not half_range:
+            return value            # (the float8 types too: converted as `to` does)
         if d.itemsize == 1:
             # torch checks the float8 types' range with infinities included, and e8m0fnu's
             # from its smallest power of two (no zero, no negatives); NaN always fits

@@ -147,6 +147,34 @@ SNIPPETS += [f"x = torch.tensor([[1., 2.], [4., 8.]], dtype=torch.{d}); print({e
                  "torch.linalg.vector_norm(x)", "x.logsumexp(0)", "torch.allclose(x, x)",
                  "torch.isclose(x, x)"]]
 
+SNIPPETS += [
+    "x = torch.ones(2, requires_grad=True); y = x.to(torch.float8_e4m3fn); print(y, y.grad_fn)",
+    "x = torch.ones(2, requires_grad=True); y = x.to(torch.float8_e4m3fn).float(); y.sum().backward(); print(x.grad)",
+    "print(torch.tensor([1.0, 2.0], dtype=torch.float8_e4m3fn, requires_grad=True))",
+    "print(torch.arange(2000.).to(torch.float8_e5m2))",
+    "print(torch.tensor(-0.0, dtype=torch.float8_e4m3fn), torch.tensor([-0.0, 1.5], dtype=torch.float8_e5m2))",
+    "print(torch.tensor([], dtype=torch.float8_e4m3fn))",
+    "print(torch.tensor([1e-8, 1.0, float('nan')], dtype=torch.float8_e8m0fnu))",
+    "print(torch.tensor([0.0, 0.0], dtype=torch.float8_e8m0fnu))",
+    "x = torch.ones(4, dtype=torch.float8_e4m3fn); print(x.view(torch.int16))",
+    "print(torch.ones(4, dtype=torch.uint8).view(torch.float8_e5m2))",
+    "print(torch.ones(2, dtype=torch.float8_e4m3fn).new_tensor([1.1, 1000.0]))",
+    "print(torch.tensor([100.0, 300.0], dtype=torch.float8_e5m2).to(torch.float8_e4m3fn))",
+    "import copy\nx = torch.tensor([1.5], dtype=torch.float8_e4m3fn); print(copy.deepcopy(x))",
+    "print(torch.zeros(2, dtype=torch.float8_e4m3fn).fill_(torch.tensor(1.1)))",
+    "print(torch.where(torch.tensor([True, False]), torch.ones(2, dtype=torch.float8_e4m3fn), 0.0))",
+    "print(torch.ones(2, dtype=torch.float8_e4m3fn) == torch.ones(2, dtype=torch.float8_e5m2))",
+    "print(torch.ones(2, dtype=torch.float8_e4m3fn).mul_(torch.ones(2, dtype=torch.float8_e4m3fn)))",
+    "print(torch.empty(0, dtype=torch.float8_e4m3fn).sum(), torch.empty(0, 2, dtype=torch.float8_e4m3fn).sum(0))",
+    "print(torch.empty(0, dtype=torch.float8_e4m3fn).mean())",
+    "print(torch.full((1,), 1000.0, dtype=torch.float8_e4m3fn))",
+    "print(torch.full((1,), -1.0, dtype=torch.float8_e8m0fnu))",
+    "x = torch.zeros(3, dtype=torch.float8_e4m3fn); x[1] = 1000.0; print(x)",
+    "x = torch.zeros(3, dtype=torch.float8_e8m0fnu); x[1] = -3.0; print(x)",
+    "x = torch.zeros(1, dtype=torch.float8_e4m3fn); x.fill_(1000.0); print(x)",
+    "x = torch.zeros(2, dtype=torch.float8_e4m3fn); x.fill_(1000.0); print(x)",
+]
+
 BUGS = [
     ("a product of two float8 tensors rounds through ml_dtypes: e4m3fn overflows to NaN where "
      "torch saturates to 448",

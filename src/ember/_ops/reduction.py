@@ -109,7 +109,9 @@ def _sum_dtype(data, dtype, name):
                 f'"{_SCAN_KERNELS.get(name, name + "_cpu")}" not implemented for '
                 f"'{_dtype._FROM_NUMPY[target]._scalar_name}'")
         return target
-    if data.dtype in _dtype.FLOAT8_NP:      # (no kernel sums them: NOTE [ Float8 dtypes ])
+    # (no kernel sums the float8 types, NOTE [ Float8 dtypes ]; an empty tensor is answered
+    # before torch looks for one)
+    if data.dtype in _dtype.FLOAT8_NP and data.size:
         raise NotImplementedError(
             f'"{_FLOAT8_SUM_KERNELS.get(name, name + "_cpu")}" not implemented for '
             f"'{_dtype._FROM_NUMPY[data.dtype]._scalar_name}'")
@@ -215,8 +217,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         _refuse_non_bool(keepdim)
     data = input._data
     target = input.dtype if dtype is None else _dtype.as_dtype(dtype, "mean")
-    if target in _dtype.FLOAT8_DTYPES:
-        raise NotImplementedError(f"\"sum_cpu\" not implemented for '{target._scalar_name}'")
+    if target in _dtype.FLOAT8_DTYPES:          # (an empty sum is 0, then the division fails)
+        kernel = "sum_cpu" if input._data.size else "div_cpu_reduced_float"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{target._scalar_name}'")
     if not (target.is_floating_point or target.is_complex):
         which = "Input" if dtype is None else "Optional"
         raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either "
