@@ -220,6 +220,9 @@ def linear(input, weight, bias=None):
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{input.ndim}D and {weight.ndim}D")
+    if input._data.__class__ is not weight._data.__class__:   # (torch checks input first)
+        from .._ops.elementwise import check_same_device
+        check_same_device(input, weight)
     addmm = _FUNCTIONS.get("addmm")
     if bias is None or addmm is None or weight.ndim != 2:
         out = input.matmul(weight.t()) if weight.ndim == 2 else input.matmul(weight)
