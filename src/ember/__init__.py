@@ -91,6 +91,7 @@ from ._stream import Event, Stream  # noqa: E402
 from .amp import GradScaler  # noqa: E402
 from . import _C, overrides  # noqa: E402
 from . import library  # noqa: E402
+from . import __future__  # noqa: E402
 from ._op_namespace import ops  # noqa: E402
 
 Storage = FloatStorage  # noqa: F821 - torch.Storage is the legacy float storage class

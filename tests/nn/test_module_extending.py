@@ -60,3 +60,22 @@ def test_hooked_input_returned_as_is_is_a_view_and_gradients_flow():
     (y * 3).sum().backward()
     assert a.grad.tolist() == [3., 3.]
     assert seen == [([3., 3.], [3., 3.])]
+
+
+def test_future_overwrite_module_params_on_conversion():
+    assert torch.__future__.get_overwrite_module_params_on_conversion() is False
+    m = nn.Linear(1, 1)
+    p = m.weight
+    m.double()
+    assert m.weight is p                    # converted in place by default
+    torch.__future__.set_overwrite_module_params_on_conversion(True)
+    try:
+        m = nn.Linear(1, 1)
+        m.weight.grad = torch.ones(1, 1)
+        p = m.weight
+        m.double()
+        assert m.weight is not p and type(m.weight) is nn.Parameter
+        assert m.weight.dtype == torch.float64 and m.weight.grad.dtype == torch.float64
+        assert p.dtype == torch.float32     # the old one is left as it was
+    finally:
+        torch.__future__.set_overwrite_module_params_on_conversion(False)

@@ -398,15 +398,26 @@ class Module:
     # -- conversion ----------------------------------------------------------------------------
 
     def _apply(self, fn):
-        """Convert every parameter (in place: its identity is kept), gradient and buffer."""
+        """Convert every parameter (in place: its identity is kept, unless
+        `__future__.set_overwrite_module_params_on_conversion(True)`), gradient and buffer."""
+        from ... import __future__ as future
+        overwrite = future.get_overwrite_module_params_on_conversion() and \
+            not future.get_swap_module_params_on_conversion()
         for module in self.children():
             module._apply(fn)
-        for param in self._parameters.values():
+        for key, param in self._parameters.items():
             if param is None:
+                continue
+            grad = param.grad
+            if overwrite:
+                with no_grad():
+                    new = Parameter(fn(param), param.requires_grad)
+                    if grad is not None:
+                        new.grad = fn(grad).requires_grad_(grad.requires_grad)
+                self._parameters[key] = new
                 continue
             with no_grad():
                 param.data = fn(param)
-            grad = param.grad
             if grad is not None:
                 with no_grad():
                     grad.data = fn(grad)
