@@ -104,3 +104,13 @@ def test_bucketize_and_searchsorted_with_numbers():
                                            r"dim\(2\)"):
         torch.searchsorted(A, 3)
     assert torch.searchsorted(torch.tensor([1.0, 2.0]), 1.5).item() == 1
+
+
+def test_to_dense_converts_a_dense_tensor_and_refuses_a_dtype_for_sparse_ones():
+    x = torch.arange(6.0).reshape(2, 3)
+    assert x.to_dense() is x and x.to_dense(torch.float64).dtype == torch.float64
+    with pytest.raises(RuntimeError, match="^dtype argument is not supported by sparse_to_dense$"):
+        x.to_sparse().to_dense(torch.float64)
+    with pytest.raises(TypeError, match=r"^to_dense\(\): argument 'dtype' \(position 1\) must be "
+                                        r"torch.dtype, not int$"):
+        x.to_dense(3)

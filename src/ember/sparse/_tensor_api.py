@@ -4,6 +4,7 @@ conversions (`to_sparse`, `to_dense`, `coalesce`), the accessors (`indices`, `va
 record itself is in _coo.py (NOTE [ Sparse tensors ])."""
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state
 from .._ops._op import Op
@@ -284,12 +285,23 @@ def _require_sparse(t, name):
 
 
 def to_dense(self, dtype=None, *, masked_grad=None):
-    """The dense tensor of the same values (the tensor itself if it is dense)."""
+    """The dense tensor of the same values (the tensor itself if it is dense), in `dtype`
+    if given."""
+    if dtype is not None and not isinstance(dtype, _dtype.dtype):
+        from .._ops.argument_errors import not_a_tensor
+        raise not_a_tensor("to_dense", "dtype", 1, dtype, "torch.dtype")
     if not is_sparse(self):
         if getattr(type(self._data), "layout", None) == "sparse_csr":
-            return wrap(self._data.to_dense())
-        return self
-    return run(ToDense, (self,), self._data.to_dense())
+            if dtype is not None:
+                raise RuntimeError("dtype argument is not supported by sparse_csr_to_dense")
+            dense = wrap(self._data.to_dense())
+        else:
+            dense = self
+    else:
+        if dtype is not None:
+            raise RuntimeError("dtype argument is not supported by sparse_to_dense")
+        dense = run(ToDense, (self,), self._data.to_dense())
+    return dense if dtype is None or dtype == dense.dtype else dense.to(dtype)
 
 
 def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
