@@ -283,6 +283,22 @@ class TestGraph:
             ("SumBackward0", "AddBackward0", "MulBackward0")
         assert mul.next_functions[0][0].variable is x
 
+    def test_vector_times_matrix_records_torchs_three_nodes(self):
+        # torch makes the vector a one-row matrix: squeeze_(0) of mm of unsqueeze(0)
+        v, m = leaf(1., 2.), torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+        y = torch.matmul(v, m)
+        mm = y.grad_fn.next_functions[0][0]
+        assert (y.grad_fn.name(), mm.name()) == ("SqueezeBackward4", "MmBackward0")
+        assert mm.next_functions[0][0].name() == "UnsqueezeBackward0"
+        assert mm.next_functions[1][0].variable is m
+        assert y.shape == (3,) and y._version == 1
+        assert y.tolist() == [9., 12., 15.]
+        (y * torch.tensor([1., 0., 2.])).sum().backward()
+        assert v.grad.tolist() == [7., 16.]
+        assert m.grad.tolist() == [[1., 0., 2.], [2., 0., 4.]]
+        assert (torch.tensor([1., 2.]) @ m).grad_fn.next_functions[0][0].next_functions[0] == \
+            (None, 0)
+
     def test_one_accumulate_grad_per_leaf(self):
         x = leaf(1., 2.)
         a, b = x * 2, x + 1

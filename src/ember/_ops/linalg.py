@@ -175,19 +175,6 @@ class Matmul(Op):
         return grad_a, grad_b
 
 
-class VecMat(Op):
-    """A 1-D tensor times a matrix (torch records this through SqueezeBackward4)."""
-    node_name = "SqueezeBackward4"
-    inputs = ("self", "other")
-    saves = {"self": ("other",), "other": ("self",)}
-
-    def backward(ctx, grad):
-        v, m = ctx.saved_tensors
-        need_v, need_m = ctx.needs_input_grad
-        return (m.conj().mv(grad) if need_v else None,
-                v.conj().unsqueeze(1) * grad.unsqueeze(0) if need_m else None)
-
-
 def _shape_x(shape):
     return "x".join(str(s) for s in shape)
 
@@ -211,10 +198,13 @@ def matmul(input, other, *, out=None):
     if a.ndim == 2 and b.ndim == 2:
         return mm(input, other, out=out)
     _matmul_checks(input, other)
+    if a.ndim == 1 and b.ndim == 2 and out is None:
+        # torch makes the vector a one-row matrix: its graph reads SqueezeBackward4 (an
+        # in-place squeeze_), then MmBackward0, then UnsqueezeBackward0 for the vector
+        return mm(input.unsqueeze(0), other).squeeze_(0)
     result = _product(xp, xp.matmul, a, b)
-    op = VecMat if a.ndim == 1 and b.ndim == 2 else Matmul
-    return _run(op, input, other, result, {"self_ndim": a.ndim, "other_ndim": b.ndim}, out,
-                "matmul")
+    return _run(Matmul, input, other, result, {"self_ndim": a.ndim, "other_ndim": b.ndim},
+                out, "matmul")
 
 
 def _matmul_checks(input, other):
