@@ -697,3 +697,27 @@ def test_save_to_a_pipe_writes_through_it(tmp_path):
     assert fifo.is_fifo() and os.listdir(tmp_path) == ["pipe"]
     out = ember.load(io.BytesIO(received[0]))          # an unseekable stream, still loadable
     np.testing.assert_array_equal(_np(out["w"]), np.arange(5.))
+
+
+def _c_pickler_message(obj):
+    with pytest.raises((pickle.PicklingError, AttributeError)) as info:
+        pickle.dumps(obj)
+    return type(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: eval("lambda x: x", {}),        # a lambda from code with no module: no global
+    lambda: {"hook": eval("lambda x: x", {})},
+    lambda: type("Unfindable", (ember.nn.Module,), {})(),  # a class not where it says it is
+])
+def test_an_unpicklable_global_fails_as_with_pythons_c_pickler(make):
+    # torch.save pickles with the C pickler; ember's pure-Python one must say the same
+    obj = make()
+    target = obj["hook"] if isinstance(obj, dict) else obj
+    target = target if callable(target) and not isinstance(target, ember.nn.Module) \
+        else type(target)
+    kind, message = _c_pickler_message(target)
+    with pytest.raises(kind) as info:
+        ember.save(obj, io.BytesIO())
+    assert str(info.value) == message
+    assert "attribute lookup" in message or "local object" in message

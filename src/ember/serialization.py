@@ -26,6 +26,7 @@ import os
 import pickle
 import struct
 import sys
+import types
 import warnings
 import zlib
 
@@ -190,6 +191,14 @@ def _save_dtype(pickler, obj):
     pickler.save(_g("torch", obj._name))        # (memoized: a dtype met again is a lookup)
 
 
+def _c_pickler_error(obj, protocol):
+    """Raise the error Python's C pickler gives for the global `obj`, if it gives one."""
+    try:
+        pickle.dumps(obj, protocol)
+    except (pickle.PicklingError, AttributeError) as e:
+        raise type(e)(*e.args) from None
+
+
 @functools.lru_cache(maxsize=None)
 def _pickler_class(base):
     """A pickler (on the pure-Python `base`) that writes torch's globals for ember's objects."""
@@ -212,6 +221,15 @@ def _pickler_class(base):
                 return self.storages.persistent_id(_StorageRef(storage, None, obj.device))
             return None
 
+        def save_global(self, obj, name=None):
+            try:
+                super().save_global(obj, name)
+            except (pickle.PicklingError, AttributeError):
+                # torch pickles with Python's C pickler, whose messages differ from this
+                # pure-Python one's: raise what the C pickler says of the same global
+                _c_pickler_error(obj, self.proto)
+                raise
+
         def reducer_override(self, obj):
             if isinstance(obj, Tensor):
                 return _reduce_tensor(obj)
@@ -225,6 +243,7 @@ def _pickler_class(base):
                 return (_g("torch.serialization", "_get_layout"), (f"torch.{obj.name}",))
             return NotImplemented
 
+    Pickler.dispatch[types.FunctionType] = Pickler.save_global     # base's entry skips ours
     return Pickler
 
 
