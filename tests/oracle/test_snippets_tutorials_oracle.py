@@ -1,0 +1,1423 @@
+"""PyTorch's official tutorials and recipes as users type them, run under real torch and under
+ember (`import ember as torch`): what each snippet prints, including an exception's type and
+first line, must be identical.
+
+Learn the Basics (tensors, a custom Dataset with plain-function transforms, DataLoader, building
+a model, autograd, the optimization loop, saving and loading), the 60 Minute Blitz, "What is
+torch.nn really?", "Learning PyTorch with Examples" (numpy to tensors to autograd to a custom
+Function to nn, optim, a custom Module and dynamic control flow), the recipes (state_dict,
+saving for inference, checkpoints, zeroing gradients, warmstarting, defining a network, devices,
+tensor basics, shapes, CPU autocast, default device), the autograd, broadcasting,
+reproducibility and numerical-accuracy notes, a char-RNN name classifier, seq2seq attention
+shapes, DCGAN blocks, transfer-learning fine-tuning and "Training a classifier" on random data.
+Loops are shortened so that each snippet runs in about a second. Snippets reach submodules
+through `torch.` (a `from torch... import` would bind real torch in both runs).
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+SETUP = "torch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
+
+# Learn the Basics: tensors.
+BASICS_TENSORS = [
+    'data = [[1, 2], [3, 4]]; x_data = torch.tensor(data); print(x_data, x_data.dtype)',
+    'np_array = np.array([[1, 2], [3, 4]]); x_np = torch.from_numpy(np_array); print(x_np, x_np.dtype)',
+    'x_data = torch.tensor([[1, 2], [3, 4]]); x_ones = torch.ones_like(x_data); print(f"Ones Tensor: \\n {x_ones} \\n")',
+    'x_data = torch.tensor([[1, 2], [3, 4]]); x_rand = torch.rand_like(x_data, dtype=torch.float); print(f"Random Tensor: \\n {x_rand} \\n")',
+    'x_data = torch.tensor([[1, 2], [3, 4]])\ntry:\n    torch.rand_like(x_data)\nexcept RuntimeError as e: print(e)',
+    'shape = (2, 3,); print(f"Random Tensor: \\n {torch.rand(shape)} \\n"); print(f"Ones Tensor: \\n {torch.ones(shape)} \\n"); print(f"Zeros Tensor: \\n {torch.zeros(shape)}")',
+    'tensor = torch.rand(3, 4); print(f"Shape of tensor: {tensor.shape}"); print(f"Datatype of tensor: {tensor.dtype}"); print(f"Device tensor is stored on: {tensor.device}")',
+    'print(torch.accelerator.is_available(), torch.cuda.is_available())',
+    'tensor = torch.ones(4, 4); print(f"First row: {tensor[0]}"); print(f"First column: {tensor[:, 0]}"); print(f"Last column: {tensor[..., -1]}"); tensor[:, 1] = 0; print(tensor)',
+    'tensor = torch.ones(4, 4); tensor[:, 1] = 0; t1 = torch.cat([tensor, tensor, tensor], dim=1); print(t1, t1.shape)',
+    'tensor = torch.ones(4, 4); print(torch.stack([tensor, tensor]).shape, torch.cat([tensor, tensor]).shape)',
+    'tensor = torch.ones(4, 4); tensor[:, 1] = 0; y1 = tensor @ tensor.T; y2 = tensor.matmul(tensor.T); y3 = torch.rand_like(y1); r = torch.matmul(tensor, tensor.T, out=y3); print(y1, torch.equal(y1, y2), torch.equal(y1, y3), r is y3)',
+    'tensor = torch.ones(4, 4); tensor[:, 1] = 0; z1 = tensor * tensor; z2 = tensor.mul(tensor); z3 = torch.rand_like(tensor); torch.mul(tensor, tensor, out=z3); print(z1, torch.equal(z2, z3))',
+    'tensor = torch.ones(4, 4); tensor[:, 1] = 0; agg = tensor.sum(); agg_item = agg.item(); print(agg_item, type(agg_item))',
+    'tensor = torch.ones(4, 4); tensor[:, 1] = 0; print(f"{tensor} \\n"); tensor.add_(5); print(tensor)',
+    't = torch.ones(5); print(f"t: {t}"); n = t.numpy(); print(f"n: {n}"); t.add_(1); print(f"t: {t}"); print(f"n: {n}")',
+    'n = np.ones(5); t = torch.from_numpy(n); np.add(n, 1, out=n); print(f"t: {t}"); print(f"n: {n}")',
+    'x = torch.tensor([[1, 2], [3, 4]]); print(x.sum().item(), type(x.sum().item()), x.float().mean().item())',
+    'x = torch.tensor([[1, 2], [3, 4]])\ntry:\n    x.mean()\nexcept RuntimeError as e: print(e)',
+    'x = torch.ones(2, 3)\ntry:\n    x.item()\nexcept RuntimeError as e: print(e)',
+    'tensor = torch.ones(4, 4)\ntry:\n    torch.cat([tensor, torch.ones(3, 3)], dim=1)\nexcept RuntimeError as e: print(e)',
+    'tensor = torch.ones(4, 4)\ntry:\n    tensor @ torch.ones(3, 3)\nexcept RuntimeError as e: print(e)',
+    'tensor = torch.ones(4, 4); print(tensor.T.is_contiguous(), tensor.T.stride(), tensor.mT.shape)',
+    't = torch.ones(5, requires_grad=True)\ntry:\n    t.numpy()\nexcept RuntimeError as e: print(e)',
+    't = torch.ones(5, requires_grad=True); print(t.detach().numpy())',
+]
+
+# Learn the Basics: datasets and dataloaders with a custom Dataset and plain-function transforms.
+BASICS_DATA = [
+    r'''
+class CustomImageDataset(torch.utils.data.Dataset):
+    def __init__(self, n, transform=None, target_transform=None):
+        self.images = torch.rand(n, 1, 4, 4)
+        self.labels = torch.arange(n) % 3
+        self.transform = transform
+        self.target_transform = target_transform
+    def __len__(self):
+        return len(self.labels)
+    def __getitem__(self, idx):
+        image = self.images[idx]
+        label = int(self.labels[idx])
+        if self.transform:
+            image = self.transform(image)
+        if self.target_transform:
+            label = self.target_transform(label)
+        return image, label
+ds = CustomImageDataset(10)
+print(len(ds)); img, label = ds[3]; print(img.shape, label, type(label))
+dl = torch.utils.data.DataLoader(ds, batch_size=4, shuffle=True)
+train_features, train_labels = next(iter(dl))
+print(f"Feature batch shape: {train_features.size()}")
+print(f"Labels batch shape: {train_labels.size()}")
+print(train_labels)
+''',
+    r'''
+def to_one_hot(y):
+    return torch.zeros(10, dtype=torch.float).scatter_(0, torch.tensor(y), value=1)
+print(to_one_hot(3))
+class DS(torch.utils.data.Dataset):
+    def __len__(self): return 6
+    def __getitem__(self, i): return torch.full((2,), float(i)), to_one_hot(i)
+for X, y in torch.utils.data.DataLoader(DS(), batch_size=4):
+    print(X, y.shape, y.dtype)
+''',
+    r'''
+def scale(img):
+    return img.float() / 255
+def to_tensor(arr):
+    return scale(torch.from_numpy(arr)).unsqueeze(0)
+arr = np.arange(16, dtype=np.uint8).reshape(4, 4) * 16
+t = to_tensor(arr); print(t.shape, t.dtype, t.max())
+''',
+    r'''
+class DS(torch.utils.data.Dataset):
+    def __init__(self): self.x = torch.arange(10.)
+    def __len__(self): return len(self.x)
+    def __getitem__(self, i): return {"x": self.x[i], "y": int(i) % 2, "name": f"s{i}"}
+b = next(iter(torch.utils.data.DataLoader(DS(), batch_size=3)))
+print(b)
+''',
+    r'''
+class DS(torch.utils.data.Dataset):
+    def __len__(self): return 5
+    def __getitem__(self, i): return np.array([i, i * 2]), i
+for xb, yb in torch.utils.data.DataLoader(DS(), batch_size=2):
+    print(xb, xb.dtype, yb)
+''',
+    r'''
+class DS(torch.utils.data.Dataset):
+    def __len__(self): return 5
+    def __getitem__(self, i): return torch.ones(i + 1)
+try:
+    next(iter(torch.utils.data.DataLoader(DS(), batch_size=3)))
+except RuntimeError as e:
+    print(e)
+''',
+    r'''
+dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.arange(10.), torch.arange(10) % 2), batch_size=4, shuffle=True)
+print(len(dl), len(dl.dataset))
+for i, (X, y) in enumerate(dl): print(i, X, y)
+''',
+    r'''
+dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.arange(10.)), batch_size=4, drop_last=True)
+print(len(dl), [b[0].tolist() for b in dl])
+''',
+    r'''
+labels_map = {0: "T-Shirt", 1: "Trouser", 2: "Pullover"}
+ds = torch.utils.data.TensorDataset(torch.rand(9, 1, 2, 2), torch.arange(9) % 3)
+for i in range(1, 4):
+    sample_idx = torch.randint(len(ds), size=(1,)).item()
+    img, label = ds[sample_idx]
+    print(sample_idx, labels_map[label.item()], img.squeeze().shape)
+''',
+    r'''
+class DS(torch.utils.data.Dataset):
+    def __len__(self): return 4
+    def __getitem__(self, i): return i
+print(list(torch.utils.data.DataLoader(DS(), batch_size=None)))
+print(list(torch.utils.data.DataLoader(DS(), batch_size=3)))
+''',
+    r'''
+class DS(torch.utils.data.Dataset):
+    def __getitem__(self, i): return i
+try:
+    len(torch.utils.data.DataLoader(DS(), batch_size=2))
+except TypeError as e:
+    print(e)
+''',
+    r'''
+try:
+    torch.utils.data.DataLoader(torch.arange(10), batch_size=2, shuffle=True, sampler=torch.utils.data.SequentialSampler(range(10)))
+except ValueError as e:
+    print(e)
+''',
+]
+
+# Learn the Basics: building the model.
+BASICS_MODEL = [
+    r'''
+class NeuralNetwork(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.linear_relu_stack = nn.Sequential(
+            nn.Linear(28*28, 512),
+            nn.ReLU(),
+            nn.Linear(512, 512),
+            nn.ReLU(),
+            nn.Linear(512, 10),
+        )
+    def forward(self, x):
+        x = self.flatten(x)
+        logits = self.linear_relu_stack(x)
+        return logits
+model = NeuralNetwork().to("cpu")
+print(model)
+X = torch.rand(1, 28, 28, device="cpu")
+logits = model(X)
+pred_probab = nn.Softmax(dim=1)(pred_probab if False else logits)
+y_pred = pred_probab.argmax(1)
+print(f"Predicted class: {y_pred}")
+print(logits.shape, pred_probab.sum().round(decimals=3))
+print(f"Model structure: {model}\n\n")
+for name, param in model.named_parameters():
+    print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2, :3] if param.dim() == 2 else param[:2]} \n")
+''',
+    'input_image = torch.rand(3, 28, 28); print(input_image.size()); flatten = nn.Flatten(); flat_image = flatten(input_image); print(flat_image.size()); layer1 = nn.Linear(in_features=28*28, out_features=20); hidden1 = layer1(flat_image); print(hidden1.size())',
+    'hidden1 = nn.Linear(8, 5)(torch.rand(3, 8)); print(f"Before ReLU: {hidden1}\\n\\n"); hidden1 = nn.ReLU()(hidden1); print(f"After ReLU: {hidden1}")',
+    'flatten = nn.Flatten(); layer1 = nn.Linear(28*28, 20); seq_modules = nn.Sequential(flatten, layer1, nn.ReLU(), nn.Linear(20, 10)); input_image = torch.rand(3, 28, 28); logits = seq_modules(input_image); softmax = nn.Softmax(dim=1); pred_probab = softmax(logits); print(pred_probab.shape, pred_probab.sum(1))',
+    'm = nn.Flatten(); print(m, m(torch.ones(2, 3, 4)).shape, nn.Flatten(0, 1)(torch.ones(2, 3, 4)).shape, nn.Unflatten(1, (2, 2))(torch.ones(3, 4)).shape)',
+    'print(nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 10)))',
+    'model = nn.Sequential(nn.Flatten(), nn.Linear(4, 3)); print(model(torch.ones(2, 2, 2)).shape)\ntry:\n    model(torch.ones(2, 3, 3))\nexcept RuntimeError as e: print(e)',
+    'print(torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu")',
+    'model = nn.Linear(2, 2); print(next(model.parameters()).device, model.to(torch.device("cpu")) is model)',
+    'sm = nn.Softmax(); print(sm, sm(torch.tensor([[1., 2.], [3., 5.]])))',
+    'print(nn.Softmax(dim=1)(torch.tensor([[1., 2., 3.]])), nn.LogSoftmax(dim=1)(torch.tensor([[1., 2., 3.]])))',
+]
+
+# Learn the Basics: automatic differentiation.
+BASICS_AUTOGRAD = [
+    r'''
+x = torch.ones(5)
+y = torch.zeros(3)
+w = torch.randn(5, 3, requires_grad=True)
+b = torch.randn(3, requires_grad=True)
+z = torch.matmul(x, w) + b
+loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
+print(f"Gradient function for z = {z.grad_fn}")
+print(f"Gradient function for loss = {loss.grad_fn}")
+loss.backward()
+print(w.grad)
+print(b.grad)
+print(loss)
+''',
+    r'''
+x = torch.ones(5); w = torch.randn(5, 3, requires_grad=True); b = torch.randn(3, requires_grad=True)
+z = torch.matmul(x, w) + b
+print(z.requires_grad)
+with torch.no_grad():
+    z = torch.matmul(x, w) + b
+print(z.requires_grad)
+z = torch.matmul(x, w) + b
+z_det = z.detach()
+print(z_det.requires_grad)
+''',
+    r'''
+inp = torch.eye(4, 5, requires_grad=True)
+out = (inp + 1).pow(2).t()
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"First call\n{inp.grad}")
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"\nSecond call\n{inp.grad}")
+inp.grad.zero_()
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"\nCall after zeroing gradients\n{inp.grad}")
+''',
+    r'''
+inp = torch.eye(4, 5, requires_grad=True)
+out = (inp + 1).pow(2).t()
+try:
+    out.backward()
+except RuntimeError as e:
+    print(e)
+''',
+    r'''
+x = torch.ones(5); w = torch.randn(5, 3, requires_grad=True)
+loss = (x @ w).sum()
+loss.backward()
+try:
+    loss.backward()
+except RuntimeError as e:
+    print(str(e)[:120])
+''',
+    r'''
+w = torch.randn(5, 3, requires_grad=True)
+z = (torch.ones(5) @ w).sum()
+z.backward()
+print(z.grad_fn, z.grad_fn.next_functions)
+print(w.grad_fn, w.is_leaf, z.is_leaf)
+print(z.grad)
+''',
+    r'''
+x = torch.ones(5); y = torch.zeros(3)
+w = torch.randn(5, 3, requires_grad=True); b = torch.randn(3, requires_grad=True)
+z = torch.matmul(x, w) + b
+loss = F.binary_cross_entropy_with_logits(z, y)
+print(loss.grad_fn.next_functions)
+print(z.grad_fn.next_functions[0][0].next_functions)
+''',
+    r'''
+a = torch.tensor([2., 3.], requires_grad=True)
+b = torch.tensor([6., 4.], requires_grad=True)
+Q = 3*a**3 - b**2
+external_grad = torch.tensor([1., 1.])
+Q.backward(gradient=external_grad)
+print(9*a**2 == a.grad)
+print(-2*b == b.grad)
+''',
+    r'''
+x = torch.rand(5, 5); y = torch.rand(5, 5); z = torch.rand((5, 5), requires_grad=True)
+a = x + y
+print(f"Does `a` require gradients?: {a.requires_grad}")
+b = x + z
+print(f"Does `b` require gradients?: {b.requires_grad}")
+''',
+    r'''
+w = torch.randn(3, requires_grad=True)
+try:
+    w += 1
+except RuntimeError as e:
+    print(e)
+with torch.no_grad():
+    w += 1
+print(w.requires_grad, w.grad_fn)
+''',
+]
+
+# Learn the Basics: the optimization loop, and save & load.
+BASICS_OPTIM = [
+    r'''
+class NeuralNetwork(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.linear_relu_stack = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 3))
+    def forward(self, x):
+        return self.linear_relu_stack(self.flatten(x))
+X = torch.rand(40, 4, 4); Y = torch.randint(0, 3, (40,))
+train_dataloader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X[:32], Y[:32]), batch_size=8, shuffle=True)
+test_dataloader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X[32:], Y[32:]), batch_size=8)
+model = NeuralNetwork()
+learning_rate = 1e-1; batch_size = 8; epochs = 2
+loss_fn = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=learning_rate)
+def train_loop(dataloader, model, loss_fn, optimizer):
+    size = len(dataloader.dataset)
+    model.train()
+    for batch, (X, y) in enumerate(dataloader):
+        pred = model(X)
+        loss = loss_fn(pred, y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        if batch % 2 == 0:
+            loss, current = loss.item(), batch * batch_size + len(X)
+            print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]")
+def test_loop(dataloader, model, loss_fn):
+    model.eval()
+    size = len(dataloader.dataset)
+    num_batches = len(dataloader)
+    test_loss, correct = 0, 0
+    with torch.no_grad():
+        for X, y in dataloader:
+            pred = model(X)
+            test_loss += loss_fn(pred, y).item()
+            correct += (pred.argmax(1) == y).type(torch.float).sum().item()
+    test_loss /= num_batches
+    correct /= size
+    print(f"Test Error: \n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+for t in range(epochs):
+    print(f"Epoch {t+1}\n-------------------------------")
+    train_loop(train_dataloader, model, loss_fn, optimizer)
+    test_loop(test_dataloader, model, loss_fn)
+print("Done!")
+''',
+    r'''
+import io
+model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+buf = io.BytesIO()
+torch.save(model.state_dict(), buf)
+buf.seek(0)
+model2 = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+print(model2.load_state_dict(torch.load(buf, weights_only=True)))
+print(model2.eval())
+x = torch.rand(2, 4)
+print(torch.equal(model(x), model2(x)))
+''',
+    r'''
+import io
+model = nn.Sequential(nn.Linear(4, 3), nn.Dropout(0.5))
+buf = io.BytesIO(); torch.save(model, buf); buf.seek(0)
+m = torch.load(buf, weights_only=False)
+print(m, m.training)
+''',
+    r'''
+import io
+model = nn.Sequential(nn.Linear(4, 3))
+buf = io.BytesIO(); torch.save(model, buf); buf.seek(0)
+try:
+    torch.load(buf, weights_only=True)
+except Exception as e:
+    print(type(e).__name__, str(e).splitlines()[0])
+''',
+    r'''
+import tempfile, os
+model = nn.Linear(3, 1)
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "model_weights.pth")
+    torch.save(model.state_dict(), path)
+    sd = torch.load(path, weights_only=True)
+print(type(sd).__name__, list(sd.keys()), sd["weight"].shape)
+''',
+    r'''
+loss_fn = nn.CrossEntropyLoss()
+pred = torch.randn(4, 3); y = torch.tensor([0, 2, 1, 1])
+print(loss_fn(pred, y), (pred.argmax(1) == y).type(torch.float).sum().item())
+try:
+    loss_fn(pred, y.float())
+except RuntimeError as e:
+    print(e)
+''',
+    r'''
+loss_fn = nn.CrossEntropyLoss()
+try:
+    loss_fn(torch.randn(4, 3), torch.tensor([0, 3, 1, 1]))
+except IndexError as e:
+    print(e)
+''',
+    r'''
+model = nn.Linear(3, 2); opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+print(opt)
+model(torch.ones(1, 3)).sum().backward()
+opt.step(); opt.zero_grad()
+print(model.weight.grad, [p.grad for p in model.parameters()])
+''',
+]
+
+# Deep Learning with PyTorch: A 60 Minute Blitz.
+BLITZ = [
+    'x = torch.empty(5, 3); print(x.shape, x.dtype)',
+    'x = torch.zeros(5, 3, dtype=torch.long); print(x)',
+    'x = torch.tensor([5.5, 3]); print(x); x = x.new_ones(5, 3, dtype=torch.double); print(x); x = torch.randn_like(x, dtype=torch.float); print(x); print(x.size())',
+    'x = torch.randn(5, 3); y = torch.rand(5, 3); print(x + y); print(torch.add(x, y)); result = torch.empty(5, 3); torch.add(x, y, out=result); print(result); y.add_(x); print(y)',
+    'x = torch.randn(5, 3); print(x[:, 1])',
+    'x = torch.randn(4, 4); y = x.view(16); z = x.view(-1, 8); print(x.size(), y.size(), z.size())',
+    'x = torch.randn(1); print(x); print(x.item())',
+    'a = torch.ones(5); print(a); b = a.numpy(); print(b); a.add_(1); print(a); print(b)',
+    'a = np.ones(5); b = torch.from_numpy(a); np.add(a, 1, out=a); print(a); print(b)',
+    'x = torch.ones(2, 2, requires_grad=True); print(x); y = x + 2; print(y); print(y.grad_fn); z = y * y * 3; out = z.mean(); print(z, out)',
+    'a = torch.randn(2, 2); a = ((a * 3) / (a - 1)); print(a.requires_grad); a.requires_grad_(True); print(a.requires_grad); b = (a * a).sum(); print(b.grad_fn)',
+    'x = torch.ones(2, 2, requires_grad=True); out = ((x + 2) * (x + 2) * 3).mean(); out.backward(); print(x.grad)',
+    r'''
+x = torch.randn(3, requires_grad=True)
+y = x * 2
+while y.data.norm() < 1000:
+    y = y * 2
+print(y)
+v = torch.tensor([0.1, 1.0, 0.0001], dtype=torch.float)
+y.backward(v)
+print(x.grad)
+''',
+    r'''
+x = torch.randn(3, requires_grad=True)
+print(x.requires_grad)
+print((x ** 2).requires_grad)
+with torch.no_grad():
+    print((x ** 2).requires_grad)
+y = x.detach()
+print(y.requires_grad)
+print(x.eq(y).all())
+''',
+    r'''
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+    def forward(self, input):
+        c1 = F.relu(self.conv1(input))
+        s2 = F.max_pool2d(c1, (2, 2))
+        c3 = F.relu(self.conv2(s2))
+        s4 = F.max_pool2d(c3, 2)
+        s4 = torch.flatten(s4, 1)
+        f5 = F.relu(self.fc1(s4))
+        f6 = F.relu(self.fc2(f5))
+        output = self.fc3(f6)
+        return output
+net = Net()
+print(net)
+params = list(net.parameters())
+print(len(params))
+print(params[0].size())
+input = torch.randn(1, 1, 32, 32)
+out = net(input)
+print(out)
+net.zero_grad()
+out.backward(torch.randn(1, 10))
+print(params[0].grad.shape, params[1].grad)
+''',
+    r'''
+net = nn.Sequential(nn.Conv2d(1, 6, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
+output = net(torch.randn(1, 1, 32, 32))
+target = torch.randn(10)
+target = target.view(1, -1)
+criterion = nn.MSELoss()
+loss = criterion(output, target)
+print(loss)
+print(loss.grad_fn)
+print(loss.grad_fn.next_functions[0][0])
+print(loss.grad_fn.next_functions[0][0].next_functions[0][0])
+net.zero_grad()
+print('conv1.bias.grad before backward')
+print(net[0].bias.grad)
+loss.backward()
+print('conv1.bias.grad after backward')
+print(net[0].bias.grad)
+''',
+    r'''
+net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+loss = nn.MSELoss()(net(torch.randn(1, 4)), torch.randn(1, 2))
+loss.backward()
+learning_rate = 0.01
+for f in net.parameters():
+    f.data.sub_(f.grad.data * learning_rate)
+print(net[0].weight)
+''',
+    r'''
+net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+optimizer = torch.optim.SGD(net.parameters(), lr=0.01)
+input = torch.randn(3, 4); target = torch.randn(3, 2); criterion = nn.MSELoss()
+for i in range(3):
+    optimizer.zero_grad()
+    output = net(input)
+    loss = criterion(output, target)
+    loss.backward()
+    optimizer.step()
+    print(i, loss.item())
+''',
+    r'''
+net = nn.Conv2d(1, 6, 5)
+try:
+    net(torch.randn(1, 32, 32, 32))
+except RuntimeError as e:
+    print(e)
+''',
+    r'''
+net = nn.Conv2d(1, 6, 5)
+print(net(torch.randn(1, 32, 32)).shape)
+try:
+    net(torch.randn(32, 32))
+except RuntimeError as e:
+    print(e)
+''',
+    'input = torch.randn(1, 1, 32, 32); print(input.unsqueeze(0).shape, input.squeeze().shape, input[0].shape)',
+    r'''
+criterion = nn.MSELoss()
+try:
+    criterion(torch.randn(1, 10), torch.randn(10, 1)).shape
+except Exception as e:
+    print(type(e).__name__, e)
+print(criterion(torch.randn(1, 10), torch.randn(10)))
+''',
+]
+
+# "What is torch.nn really?": from raw tensors to nn.Module, optim, Dataset and DataLoader.
+MNIST_DATA = ("import math\n"
+              "x_train = torch.rand(64, 784); y_train = torch.randint(0, 10, (64,))\n"
+              "x_valid = torch.rand(32, 784); y_valid = torch.randint(0, 10, (32,))\n"
+              "n, c = x_train.shape; bs = 16; lr = 0.05\n")
+NN_REALLY = [MNIST_DATA + s for s in [
+    'print(x_train, y_train); print(x_train.shape); print(y_train.min(), y_train.max())',
+    r"""
+weights = torch.randn(784, 10) / math.sqrt(784)
+weights.requires_grad_()
+bias = torch.zeros(10, requires_grad=True)
+def log_softmax(x):
+    return x - x.exp().sum(-1).log().unsqueeze(-1)
+def model(xb):
+    return log_softmax(xb @ weights + bias)
+xb = x_train[0:bs]
+preds = model(xb)
+print(preds[0], preds.shape)
+def nll(input, target):
+    return -input[range(target.shape[0]), target].mean()
+loss_func = nll
+yb = y_train[0:bs]
+print(loss_func(preds, yb))
+def accuracy(out, yb):
+    preds = torch.argmax(out, dim=1)
+    return (preds == yb).float().mean()
+print(accuracy(preds, yb))
+""",
+    r"""
+weights = torch.randn(784, 10) / math.sqrt(784)
+weights.requires_grad_()
+bias = torch.zeros(10, requires_grad=True)
+def model(xb):
+    return (xb @ weights + bias).log_softmax(-1)
+def loss_func(input, target):
+    return -input[range(target.shape[0]), target].mean()
+epochs = 2
+for epoch in range(epochs):
+    for i in range((n - 1) // bs + 1):
+        start_i = i * bs
+        end_i = start_i + bs
+        xb = x_train[start_i:end_i]
+        yb = y_train[start_i:end_i]
+        pred = model(xb)
+        loss = loss_func(pred, yb)
+        loss.backward()
+        with torch.no_grad():
+            weights -= weights.grad * lr
+            bias -= bias.grad * lr
+            weights.grad.zero_()
+            bias.grad.zero_()
+print(loss_func(model(x_train[:bs]), y_train[:bs]), bias)
+""",
+    r"""
+weights = torch.randn(784, 10) / math.sqrt(784)
+weights.requires_grad_()
+bias = torch.zeros(10, requires_grad=True)
+loss_func = F.cross_entropy
+def model(xb):
+    return xb @ weights + bias
+xb = x_train[0:bs]; yb = y_train[0:bs]
+print(loss_func(model(xb), yb), (torch.argmax(model(xb), dim=1) == yb).float().mean())
+""",
+    r"""
+class Mnist_Logistic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weights = nn.Parameter(torch.randn(784, 10) / math.sqrt(784))
+        self.bias = nn.Parameter(torch.zeros(10))
+    def forward(self, xb):
+        return xb @ self.weights + self.bias
+model = Mnist_Logistic()
+print(model)
+print([(k, v.shape) for k, v in model.named_parameters()])
+loss_func = F.cross_entropy
+print(loss_func(model(x_train[:bs]), y_train[:bs]))
+def fit():
+    for epoch in range(2):
+        for i in range((n - 1) // bs + 1):
+            start_i = i * bs
+            end_i = start_i + bs
+            xb = x_train[start_i:end_i]
+            yb = y_train[start_i:end_i]
+            pred = model(xb)
+            loss = loss_func(pred, yb)
+            loss.backward()
+            with torch.no_grad():
+                for p in model.parameters():
+                    p -= p.grad * lr
+                model.zero_grad()
+fit()
+print(loss_func(model(x_train[:bs]), y_train[:bs]))
+""",
+    r"""
+class Mnist_Logistic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(784, 10)
+    def forward(self, xb):
+        return self.lin(xb)
+model = Mnist_Logistic()
+opt = torch.optim.SGD(model.parameters(), lr=lr)
+print(model, F.cross_entropy(model(x_train[:bs]), y_train[:bs]))
+for epoch in range(2):
+    for i in range((n - 1) // bs + 1):
+        xb = x_train[i * bs: i * bs + bs]
+        yb = y_train[i * bs: i * bs + bs]
+        loss = F.cross_entropy(model(xb), yb)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+print(F.cross_entropy(model(x_train[:bs]), y_train[:bs]))
+""",
+    r"""
+train_ds = torch.utils.data.TensorDataset(x_train, y_train)
+xb, yb = train_ds[0:bs]
+print(xb.shape, yb.shape, len(train_ds))
+train_dl = torch.utils.data.DataLoader(train_ds, batch_size=bs)
+model = nn.Linear(784, 10); opt = torch.optim.SGD(model.parameters(), lr=lr)
+for epoch in range(2):
+    for xb, yb in train_dl:
+        loss = F.cross_entropy(model(xb), yb)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+print(F.cross_entropy(model(xb), yb))
+""",
+    r"""
+train_ds = torch.utils.data.TensorDataset(x_train, y_train)
+train_dl = torch.utils.data.DataLoader(train_ds, batch_size=bs, shuffle=True)
+valid_ds = torch.utils.data.TensorDataset(x_valid, y_valid)
+valid_dl = torch.utils.data.DataLoader(valid_ds, batch_size=bs * 2)
+model = nn.Linear(784, 10); opt = torch.optim.SGD(model.parameters(), lr=lr)
+loss_func = F.cross_entropy
+for epoch in range(2):
+    model.train()
+    for xb, yb in train_dl:
+        pred = model(xb)
+        loss = loss_func(pred, yb)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    model.eval()
+    with torch.no_grad():
+        valid_loss = sum(loss_func(model(xb), yb) for xb, yb in valid_dl)
+    print(epoch, valid_loss / len(valid_dl))
+""",
+    r"""
+def loss_batch(model, loss_func, xb, yb, opt=None):
+    loss = loss_func(model(xb), yb)
+    if opt is not None:
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    return loss.item(), len(xb)
+def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+    for epoch in range(epochs):
+        model.train()
+        for xb, yb in train_dl:
+            loss_batch(model, loss_func, xb, yb, opt)
+        model.eval()
+        with torch.no_grad():
+            losses, nums = zip(*[loss_batch(model, loss_func, xb, yb) for xb, yb in valid_dl])
+        val_loss = np.sum(np.multiply(losses, nums)) / np.sum(nums)
+        print(epoch, f"{val_loss:.4f}")
+def get_data(train_ds, valid_ds, bs):
+    return (torch.utils.data.DataLoader(train_ds, batch_size=bs, shuffle=True),
+            torch.utils.data.DataLoader(valid_ds, batch_size=bs * 2))
+def get_model():
+    model = nn.Linear(784, 10)
+    return model, torch.optim.SGD(model.parameters(), lr=lr)
+train_dl, valid_dl = get_data(torch.utils.data.TensorDataset(x_train, y_train), torch.utils.data.TensorDataset(x_valid, y_valid), bs)
+model, opt = get_model()
+fit(2, model, F.cross_entropy, opt, train_dl, valid_dl)
+""",
+    r"""
+class Mnist_CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 16, kernel_size=3, stride=2, padding=1)
+        self.conv2 = nn.Conv2d(16, 16, kernel_size=3, stride=2, padding=1)
+        self.conv3 = nn.Conv2d(16, 10, kernel_size=3, stride=2, padding=1)
+    def forward(self, xb):
+        xb = xb.view(-1, 1, 28, 28)
+        xb = F.relu(self.conv1(xb))
+        xb = F.relu(self.conv2(xb))
+        xb = F.relu(self.conv3(xb))
+        xb = F.avg_pool2d(xb, 4)
+        return xb.view(-1, xb.size(1))
+model = Mnist_CNN()
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for xb, yb in torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x_train, y_train), batch_size=bs):
+    loss = F.cross_entropy(model(xb), yb)
+    loss.backward(); opt.step(); opt.zero_grad()
+    print(round(loss.item(), 4))
+print(model(x_valid[:2]).shape)
+""",
+    r"""
+class Lambda(nn.Module):
+    def __init__(self, func):
+        super().__init__()
+        self.func = func
+    def forward(self, x):
+        return self.func(x)
+def preprocess(x):
+    return x.view(-1, 1, 28, 28)
+model = nn.Sequential(
+    Lambda(preprocess),
+    nn.Conv2d(1, 16, kernel_size=3, stride=2, padding=1),
+    nn.ReLU(),
+    nn.Conv2d(16, 16, kernel_size=3, stride=2, padding=1),
+    nn.ReLU(),
+    nn.Conv2d(16, 10, kernel_size=3, stride=2, padding=1),
+    nn.ReLU(),
+    nn.AvgPool2d(4),
+    Lambda(lambda x: x.view(x.size(0), -1)),
+)
+print(model)
+print(model(x_train[:3]))
+""",
+    r"""
+def preprocess(x, y):
+    return x.view(-1, 1, 28, 28), y
+class WrappedDataLoader:
+    def __init__(self, dl, func):
+        self.dl = dl
+        self.func = func
+    def __len__(self):
+        return len(self.dl)
+    def __iter__(self):
+        for b in self.dl:
+            yield (self.func(*b))
+train_dl = WrappedDataLoader(torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x_train, y_train), batch_size=bs), preprocess)
+model = nn.Sequential(
+    nn.Conv2d(1, 16, kernel_size=3, stride=2, padding=1), nn.ReLU(),
+    nn.Conv2d(16, 16, kernel_size=3, stride=2, padding=1), nn.ReLU(),
+    nn.Conv2d(16, 10, kernel_size=3, stride=2, padding=1), nn.ReLU(),
+    nn.AdaptiveAvgPool2d(1),
+    nn.Flatten(),
+)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for xb, yb in train_dl:
+    loss = F.cross_entropy(model(xb), yb); loss.backward(); opt.step(); opt.zero_grad()
+print(len(train_dl), loss, model[-2])
+""",
+    r"""
+weights = torch.randn(784, 10) / math.sqrt(784)
+weights.requires_grad_()
+loss = (x_train[:bs] @ weights).sum()
+loss.backward()
+try:
+    weights -= weights.grad * lr
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+weights = torch.randn(784, 10, requires_grad=True)
+w = weights / math.sqrt(784)
+print(w.is_leaf, w.grad_fn)
+(x_train[:2] @ w).sum().backward()
+print(w.grad)
+""",
+    r"""
+preds = torch.randn(4, 10).log_softmax(-1); yb = torch.tensor([1, 2, 3, 4])
+print(-preds[range(yb.shape[0]), yb].mean(), F.nll_loss(preds, yb))
+print(preds[range(2), [0, 1]], preds[[0, 1], [2, 3]])
+""",
+]]
+
+# "Learning PyTorch with Examples": a cubic fit to sin(x), from NumPy to a custom Module.
+SINE = ("import math\n"
+        "x = torch.linspace(-math.pi, math.pi, 2000); y = torch.sin(x)\n"
+        "learning_rate = 1e-6\n")
+EXAMPLES = [
+    r"""
+import math
+x = np.linspace(-math.pi, math.pi, 2000)
+y = np.sin(x)
+rng = np.random.default_rng(0)
+a, b, c, d = rng.standard_normal(4)
+learning_rate = 1e-6
+for t in range(300):
+    y_pred = a + b * x + c * x ** 2 + d * x ** 3
+    loss = np.square(y_pred - y).sum()
+    if t % 100 == 99:
+        print(t, round(loss, 4))
+    grad_y_pred = 2.0 * (y_pred - y)
+    a -= learning_rate * grad_y_pred.sum()
+    b -= learning_rate * (grad_y_pred * x).sum()
+    c -= learning_rate * (grad_y_pred * x ** 2).sum()
+    d -= learning_rate * (grad_y_pred * x ** 3).sum()
+t = torch.from_numpy(np.array([a, b, c, d]))
+print(t.dtype, t.round(decimals=4))
+""",
+    SINE + r"""
+dtype = torch.float
+device = torch.device("cpu")
+a = torch.randn((), device=device, dtype=dtype)
+b = torch.randn((), device=device, dtype=dtype)
+c = torch.randn((), device=device, dtype=dtype)
+d = torch.randn((), device=device, dtype=dtype)
+print(a, a.shape, a.dim())
+for t in range(300):
+    y_pred = a + b * x + c * x ** 2 + d * x ** 3
+    loss = (y_pred - y).pow(2).sum().item()
+    if t % 100 == 99:
+        print(t, f"{loss:.5g}")
+    grad_y_pred = 2.0 * (y_pred - y)
+    grad_a = grad_y_pred.sum()
+    grad_b = (grad_y_pred * x).sum()
+    grad_c = (grad_y_pred * x ** 2).sum()
+    grad_d = (grad_y_pred * x ** 3).sum()
+    a -= learning_rate * grad_a
+    b -= learning_rate * grad_b
+    c -= learning_rate * grad_c
+    d -= learning_rate * grad_d
+print(f'Result: y = {a.item():.4f} + {b.item():.4f} x + {c.item():.4f} x^2 + {d.item():.4f} x^3')
+""",
+    SINE + r"""
+dtype = torch.float
+a = torch.randn((), dtype=dtype, requires_grad=True)
+b = torch.randn((), dtype=dtype, requires_grad=True)
+c = torch.randn((), dtype=dtype, requires_grad=True)
+d = torch.randn((), dtype=dtype, requires_grad=True)
+for t in range(300):
+    y_pred = a + b * x + c * x ** 2 + d * x ** 3
+    loss = (y_pred - y).pow(2).sum()
+    if t % 100 == 99:
+        print(t, f"{loss.item():.5g}")
+    loss.backward()
+    with torch.no_grad():
+        a -= learning_rate * a.grad
+        b -= learning_rate * b.grad
+        c -= learning_rate * c.grad
+        d -= learning_rate * d.grad
+        a.grad = None
+        b.grad = None
+        c.grad = None
+        d.grad = None
+print(f'Result: y = {a.item():.4f} + {b.item():.4f} x + {c.item():.4f} x^2 + {d.item():.4f} x^3')
+print(loss.grad_fn, a.grad)
+""",
+    SINE + r"""
+class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return 0.5 * (5 * input ** 3 - 3 * input)
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return grad_output * 1.5 * (5 * input ** 2 - 1)
+dtype = torch.float
+a = torch.full((), 0.0, dtype=dtype, requires_grad=True)
+b = torch.full((), -1.0, dtype=dtype, requires_grad=True)
+c = torch.full((), 0.0, dtype=dtype, requires_grad=True)
+d = torch.full((), 0.3, dtype=dtype, requires_grad=True)
+learning_rate = 5e-6
+for t in range(300):
+    P3 = LegendrePolynomial3.apply
+    y_pred = a + b * P3(c + d * x)
+    loss = (y_pred - y).pow(2).sum()
+    if t % 100 == 99:
+        print(t, f"{loss.item():.5g}")
+    loss.backward()
+    with torch.no_grad():
+        a -= learning_rate * a.grad
+        b -= learning_rate * b.grad
+        c -= learning_rate * c.grad
+        d -= learning_rate * d.grad
+        a.grad = None
+        b.grad = None
+        c.grad = None
+        d.grad = None
+print(f'Result: y = {round(a.item(), 3) + 0.0} + {b.item():.4f} * P3({round(c.item(), 3) + 0.0} + {d.item():.4f} x)')
+print([type(n).__name__ for n, _ in y_pred.grad_fn.next_functions[1][0].next_functions])
+""",
+    r"""
+class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return 0.5 * (5 * input ** 3 - 3 * input)
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return grad_output * 1.5 * (5 * input ** 2 - 1)
+x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+y = LegendrePolynomial3.apply(x)
+print(y, type(y.grad_fn).__name__, y.grad_fn.name())
+y.sum().backward()
+print(x.grad)
+x64 = torch.tensor([0.3], dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradcheck(LegendrePolynomial3.apply, (x64,)))
+""",
+    r"""
+class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        return 0.5 * (5 * input ** 3 - 3 * input)
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return grad_output
+x = torch.tensor([0.5], requires_grad=True)
+try:
+    LegendrePolynomial3.apply(x).backward()
+except ValueError as e:
+    print(e)
+""",
+    r"""
+class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        return 0.5 * (5 * input ** 3 - 3 * input)
+try:
+    LegendrePolynomial3()(torch.ones(1))
+except RuntimeError as e:
+    print(str(e)[:90])
+""",
+    r"""
+class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        return 0.5 * (5 * input ** 3 - 3 * input)
+x = torch.tensor([0.5], requires_grad=True)
+try:
+    LegendrePolynomial3.apply(x).backward()
+except NotImplementedError as e:
+    print(e)
+""",
+    SINE + r"""
+p = torch.tensor([1, 2, 3])
+xx = x.unsqueeze(-1).pow(p)
+print(xx.shape, xx.dtype, xx[:2])
+model = torch.nn.Sequential(
+    torch.nn.Linear(3, 1),
+    torch.nn.Flatten(0, 1)
+)
+loss_fn = torch.nn.MSELoss(reduction='sum')
+for t in range(300):
+    y_pred = model(xx)
+    loss = loss_fn(y_pred, y)
+    if t % 100 == 99:
+        print(t, f"{loss.item():.5g}")
+    model.zero_grad()
+    loss.backward()
+    with torch.no_grad():
+        for param in model.parameters():
+            param -= learning_rate * param.grad
+linear_layer = model[0]
+print(f'Result: y = {linear_layer.bias.item():.4f} + {linear_layer.weight[:, 0].item():.4f} x + {linear_layer.weight[:, 1].item():.4f} x^2 + {linear_layer.weight[:, 2].item():.4f} x^3')
+""",
+    SINE + r"""
+p = torch.tensor([1, 2, 3])
+xx = x.unsqueeze(-1).pow(p)
+model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
+loss_fn = torch.nn.MSELoss(reduction='sum')
+learning_rate = 1e-3
+optimizer = torch.optim.RMSprop(model.parameters(), lr=learning_rate)
+for t in range(300):
+    y_pred = model(xx)
+    loss = loss_fn(y_pred, y)
+    if t % 100 == 99:
+        print(t, f"{loss.item():.5g}")
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+linear_layer = model[0]
+print(f'Result: y = {linear_layer.bias.item():.4f} + {linear_layer.weight[:, 0].item():.4f} x + {linear_layer.weight[:, 1].item():.4f} x^2 + {linear_layer.weight[:, 2].item():.4f} x^3')
+print(optimizer.state_dict()['param_groups'])
+print(sorted(optimizer.state_dict()['state'][0]))
+""",
+    SINE + r"""
+class Polynomial3(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Parameter(torch.randn(()))
+        self.b = torch.nn.Parameter(torch.randn(()))
+        self.c = torch.nn.Parameter(torch.randn(()))
+        self.d = torch.nn.Parameter(torch.randn(()))
+    def forward(self, x):
+        return self.a + self.b * x + self.c * x ** 2 + self.d * x ** 3
+    def string(self):
+        return f'y = {self.a.item():.4f} + {self.b.item():.4f} x + {self.c.item():.4f} x^2 + {self.d.item():.4f} x^3'
+model = Polynomial3()
+print(model)
+print(list(model.parameters()))
+criterion = torch.nn.MSELoss(reduction='sum')
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-6)
+for t in range(300):
+    y_pred = model(x)
+    loss = criterion(y_pred, y)
+    if t % 100 == 99:
+        print(t, f"{loss.item():.5g}")
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+print(f'Result: {model.string()}')
+""",
+    SINE + r"""
+import random
+random.seed(0)
+class DynamicNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Parameter(torch.randn(()))
+        self.b = torch.nn.Parameter(torch.randn(()))
+        self.c = torch.nn.Parameter(torch.randn(()))
+        self.d = torch.nn.Parameter(torch.randn(()))
+        self.e = torch.nn.Parameter(torch.randn(()))
+    def forward(self, x):
+        y = self.a + self.b * x + self.c * x ** 2 + self.d * x ** 3
+        for exp in range(4, random.randint(4, 6)):
+            y = y + self.e * x ** exp
+        return y
+    def string(self):
+        return f'y = {self.a.item():.4f} + {self.b.item():.4f} x + {self.c.item():.4f} x^2 + {self.d.item():.4f} x^3 + {self.e.item():.4f} x^4 ? + {self.e.item():.4f} x^5 ?'
+model = DynamicNet()
+criterion = torch.nn.MSELoss(reduction='sum')
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-8, momentum=0.9)
+for t in range(300):
+    y_pred = model(x)
+    loss = criterion(y_pred, y)
+    if t % 100 == 99:
+        print(t, f"{loss.item():.5g}")
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+print(f'Result: {model.string()}')
+print({k: f'{v.item():.5g}' for k, v in optimizer.state_dict()['state'][0].items()})
+""",
+    SINE + 'print(x[:3], x[-1], x.dtype, y[1000], torch.linspace(0, 1, 5), torch.linspace(-1, 1, steps=4, dtype=torch.float64))',
+    SINE + 'a = torch.randn(()); print(a.shape, a.ndim, a.numel(), (a + x).shape, torch.randn(()).item() != 0)',
+    SINE + 'p = torch.tensor([1, 2, 3]); print(x.unsqueeze(-1).shape, x.unsqueeze(-1).pow(p).dtype, x[:2].unsqueeze(-1) ** p)',
+    SINE + 'model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1)); print(model, model(torch.ones(5, 3)).shape)',
+    SINE + 'model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))\ntry:\n    model(x)\nexcept RuntimeError as e: print(e)',
+    SINE + 'loss_fn = torch.nn.MSELoss(reduction="sum"); print(loss_fn, loss_fn(torch.zeros(3), torch.ones(3)), loss_fn.reduction)',
+    r"""
+a = torch.randn((), requires_grad=True)
+y = a * torch.ones(3)
+y.sum().backward()
+print(a.grad)
+try:
+    a -= 0.1 * a.grad
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+a = torch.randn((), requires_grad=True)
+(a * 2).backward()
+with torch.no_grad():
+    a -= 0.1 * a.grad
+a.grad.zero_()
+print(a.grad, a.requires_grad, a.is_leaf)
+(a * 3).backward()
+print(a.grad)
+""",
+]
+
+# Recipes: state_dict, saving and loading (inference, checkpoints, several models, warmstarting,
+# devices), zeroing gradients, defining a network.
+NET = r"""
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.conv1 = nn.Conv2d(3, 6, 5)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = x.view(-1, 16 * 5 * 5)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        x = self.fc3(x)
+        return x
+import io, copy
+net = Net()
+optimizer = torch.optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+"""
+RECIPES = [NET + s for s in [
+    r"""
+print(net)
+print("Model's state_dict:")
+for param_tensor in net.state_dict():
+    print(param_tensor, "\t", net.state_dict()[param_tensor].size())
+print()
+print("Optimizer's state_dict:")
+for var_name in optimizer.state_dict():
+    print(var_name, "\t", optimizer.state_dict()[var_name])
+""",
+    r"""
+sd = net.state_dict()
+print(type(sd).__name__, len(sd), sd['conv1.bias'], sd['conv1.bias'].requires_grad, sd['conv1.bias'].grad_fn)
+print(sd._metadata[''] if hasattr(sd, '_metadata') else None, sorted(sd._metadata)[:3])
+""",
+    r"""
+net(torch.randn(2, 3, 32, 32)).sum().backward(); optimizer.step()
+sd = optimizer.state_dict()
+print(sd['param_groups'])
+print(len(sd['state']), list(sd['state'][0]), sd['state'][9]['momentum_buffer'])
+""",
+    r"""
+buf = io.BytesIO()
+torch.save(net.state_dict(), buf); buf.seek(0)
+model = Net()
+print(model.load_state_dict(torch.load(buf, weights_only=True)))
+model.eval()
+x = torch.randn(1, 3, 32, 32)
+print(torch.equal(model(x), net(x)), model.training, model.fc1.training)
+""",
+    r"""
+buf = io.BytesIO()
+torch.save(net, buf); buf.seek(0)
+model = torch.load(buf, weights_only=False)
+model.eval()
+print(type(model).__name__, model.fc3)
+""",
+    r"""
+buf = io.BytesIO()
+epoch, loss = 5, 0.4
+net(torch.randn(2, 3, 32, 32)).sum().backward(); optimizer.step()
+torch.save({
+    'epoch': epoch,
+    'model_state_dict': net.state_dict(),
+    'optimizer_state_dict': optimizer.state_dict(),
+    'loss': loss,
+}, buf)
+buf.seek(0)
+model = Net()
+opt2 = torch.optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+checkpoint = torch.load(buf, weights_only=True)
+model.load_state_dict(checkpoint['model_state_dict'])
+opt2.load_state_dict(checkpoint['optimizer_state_dict'])
+epoch = checkpoint['epoch']
+loss = checkpoint['loss']
+model.train()
+print(epoch, loss, sorted(checkpoint))
+print(opt2.state_dict()['state'][1]['momentum_buffer'])
+print(torch.equal(opt2.state[model.fc3.bias]['momentum_buffer'], optimizer.state[net.fc3.bias]['momentum_buffer']))
+""",
+    r"""
+buf = io.BytesIO()
+netA = Net(); netB = Net()
+optimizerA = torch.optim.SGD(netA.parameters(), lr=0.001, momentum=0.9)
+optimizerB = torch.optim.SGD(netB.parameters(), lr=0.001, momentum=0.9)
+torch.save({
+    'modelA_state_dict': netA.state_dict(),
+    'modelB_state_dict': netB.state_dict(),
+    'optimizerA_state_dict': optimizerA.state_dict(),
+    'optimizerB_state_dict': optimizerB.state_dict(),
+}, buf)
+buf.seek(0)
+modelA = Net(); modelB = Net()
+checkpoint = torch.load(buf, weights_only=True)
+print(modelA.load_state_dict(checkpoint['modelA_state_dict']))
+print(modelB.load_state_dict(checkpoint['modelB_state_dict']))
+modelA.eval(); modelB.train()
+print(torch.equal(modelA.fc1.weight, netA.fc1.weight), torch.equal(modelB.fc1.weight, netA.fc1.weight))
+print(checkpoint['optimizerB_state_dict'])
+""",
+    r"""
+class NetB(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 6, 5)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc4 = nn.Linear(84, 2)
+netB = NetB()
+buf = io.BytesIO(); torch.save(net.state_dict(), buf); buf.seek(0)
+print(netB.load_state_dict(torch.load(buf, weights_only=True), strict=False))
+print(torch.equal(netB.conv2.weight, net.conv2.weight))
+""",
+    r"""
+class NetB(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 6, 5)
+        self.fc4 = nn.Linear(84, 2)
+netB = NetB()
+try:
+    netB.load_state_dict(net.state_dict())
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+class NetB(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 5)
+        self.fc3 = nn.Linear(84, 10)
+netB = NetB()
+try:
+    netB.load_state_dict(net.state_dict(), strict=False)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+sd = net.state_dict()
+renamed = {k.replace('conv', 'features.conv'): v for k, v in sd.items()}
+try:
+    net.load_state_dict(renamed)
+except RuntimeError as e:
+    print(e)
+res = net.load_state_dict(renamed, strict=False)
+print(res.missing_keys, res.unexpected_keys)
+""",
+    r"""
+buf = io.BytesIO()
+torch.save(net.state_dict(), buf); buf.seek(0)
+device = torch.device('cpu')
+model = Net()
+model.load_state_dict(torch.load(buf, map_location=device, weights_only=True))
+print(next(model.parameters()).device)
+buf.seek(0)
+sd = torch.load(buf, map_location='cpu', weights_only=True)
+print(sd['fc3.bias'].device)
+buf.seek(0)
+sd = torch.load(buf, map_location=lambda storage, loc: storage, weights_only=True)
+print(sd['fc3.bias'].device, len(sd))
+""",
+    r"""
+buf = io.BytesIO()
+torch.save(net.state_dict(), buf); buf.seek(0)
+sd = torch.load(buf, map_location={'cpu': 'cpu'}, weights_only=True)
+model = Net().to(torch.device('cpu'))
+model.load_state_dict(sd)
+print(model.fc2.weight.device, model.fc2.weight.dtype)
+""",
+    r"""
+net.zero_grad()
+print(net.conv1.bias.grad)
+net(torch.randn(1, 3, 32, 32)).sum().backward()
+print(net.conv1.bias.grad.shape)
+optimizer.zero_grad()
+print(net.conv1.bias.grad)
+net(torch.randn(1, 3, 32, 32)).sum().backward()
+optimizer.zero_grad(set_to_none=False)
+print(net.conv1.bias.grad)
+""",
+    r"""
+criterion = nn.CrossEntropyLoss()
+inputs = torch.randn(4, 3, 32, 32); labels = torch.tensor([1, 0, 3, 9])
+for epoch in range(2):
+    running_loss = 0.0
+    for i in range(3):
+        optimizer.zero_grad()
+        outputs = net(inputs)
+        loss = criterion(outputs, labels)
+        loss.backward()
+        optimizer.step()
+        running_loss += loss.item()
+        print(f'[{epoch + 1}, {i + 1:5d}] loss: {running_loss / (i + 1):.3f}')
+print('Finished Training')
+""",
+    r"""
+for p in net.parameters():
+    p.grad = torch.ones_like(p)
+net.zero_grad(set_to_none=False)
+print(net.fc3.bias.grad)
+net.zero_grad()
+print(net.fc3.bias.grad)
+""",
+    r"""
+m = copy.deepcopy(net)
+print(m.fc3.weight is net.fc3.weight, torch.equal(m.fc3.weight, net.fc3.weight), m.fc3.weight.requires_grad)
+sd = copy.deepcopy(net.state_dict())
+net.fc3.bias.data.fill_(1.)
+print(sd['fc3.bias'][:3], net.state_dict()['fc3.bias'][:3])
+""",
+    r"""
+sd = net.state_dict()
+net.fc3.bias.data.fill_(2.)
+print(sd['fc3.bias'][:3])
+sd = net.state_dict(keep_vars=True)
+print(type(sd['fc3.bias']).__name__, sd['fc3.bias'].requires_grad)
+""",
+    r"""
+print(optimizer.state_dict()['state'])
+optimizer.add_param_group({'params': nn.Linear(2, 2).parameters(), 'lr': 0.1})
+print([len(g['params']) for g in optimizer.param_groups], optimizer.state_dict()['param_groups'][1])
+""",
+    r"""
+opt2 = torch.optim.SGD(Net().parameters(), lr=0.001, momentum=0.9)
+sd = optimizer.state_dict()
+sd['param_groups'][0]['params'] = sd['param_groups'][0]['params'][:3]
+try:
+    opt2.load_state_dict(sd)
+except ValueError as e:
+    print(e)
+""",
+    r"""
+opt2 = torch.optim.Adam(net.parameters(), lr=0.001)
+try:
+    opt2.load_state_dict({'state': {}})
+except Exception as e:
+    print(type(e).__name__, e)
+""",
+    r"""
+ts = torch.jit.script if False else None
+net.eval()
+with torch.no_grad():
+    out = net(torch.randn(3, 3, 32, 32))
+print(out.requires_grad, out.shape, torch.max(out, 1).indices.shape)
+with torch.inference_mode():
+    out = net(torch.randn(1, 3, 32, 32))
+print(out.requires_grad, out.is_inference())
+""",
+]]
+
+DEFINE_NET = [
+    r"""
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.conv1 = nn.Conv2d(1, 32, 3, 1)
+        self.conv2 = nn.Conv2d(32, 64, 3, 1)
+        self.dropout1 = nn.Dropout2d(0.25)
+        self.dropout2 = nn.Dropout2d(0.5)
+        self.fc1 = nn.Linear(9216, 128)
+        self.fc2 = nn.Linear(128, 10)
+    def forward(self, x):
+        x = self.conv1(x)
+        x = F.relu(x)
+        x = self.conv2(x)
+        x = F.relu(x)
+        x = F.max_pool2d(x, 2)
+        x = self.dropout1(x)
+        x = torch.flatten(x, 1)
+        x = self.fc1(x)
+        x = F.relu(x)
+        x = self.dropout2(x)
+        x = self.fc2(x)
+        output = F.log_softmax(x, dim=1)
+        return output
+my_nn = Net()
+print(my_nn)
+random_data = torch.rand((1, 1, 28, 28))
+result = my_nn(random_data)
+print(result)
+""",
+    r"""
+d = nn.Dropout2d(0.5)
+print(d, d(torch.ones(1, 4, 2, 2)))
+""",
+    r"""
+d = nn.Dropout2d(0.5)
+print(d(torch.ones(4, 3)))
+""",
+    'print(nn.Dropout2d(0.25)(torch.ones(2, 4, 3)).shape)',
+    r"""
+try:
+    nn.Dropout2d(1.5)
+except ValueError as e:
+    print(e)
+""",
+    'x = torch.rand(1, 1, 28, 28); c = nn.Conv2d(1, 32, 3, 1); print(c, c(x).shape, c.weight.shape, c.bias.shape, c.stride, c.padding)',
+    'x = torch.rand(2, 64, 24, 24); print(F.max_pool2d(x, 2).shape, torch.flatten(F.max_pool2d(x, 2), 1).shape)',
+]
+
+SNIPPETS = [SETUP + s for s in (BASICS_TENSORS + BASICS_DATA + BASICS_MODEL + BASICS_AUTOGRAD
+                                + BASICS_OPTIM + BLITZ + NN_REALLY
+                                + EXAMPLES + RECIPES + DEFINE_NET)]
+
+BUGS = [
+    ("ember's classes carry ember's module name: a custom Function's backward node prints as "
+     "<ember.autograd.function.NameBackward object>, torch's as <torch.autograd.function...>",
+     SETUP + 'class P3(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def backward(ctx, g): return g * 2\nprint(P3.apply(torch.ones(1, requires_grad=True)).grad_fn)'),
+]
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
+    SNIPPETS, BUGS, at_least=150)
