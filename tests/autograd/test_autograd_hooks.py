@@ -154,6 +154,72 @@ def test_saved_tensors_hooks_pack_and_unpack():
     assert w.grad_fn._saved[0] is x
 
 
+def test_saved_tensors_are_packed_and_unpacked_in_torchs_order():
+    # torch packs a node's saved inputs by name, alphabetically (mul's `other` before its
+    # `self`), then its outputs; unpacking goes in the same order
+    a = torch.ones(3, requires_grad=True)
+    b = torch.full((3,), 2., requires_grad=True)
+    names = {id(a): "a", id(b): "b"}
+
+    def run(f):
+        log = []
+
+        def pack(t):
+            log.append(names.get(id(t), "out" if t.grad_fn is not None else "?"))
+            return t
+
+        def unpack(t):
+            log.append("u" + names.get(id(t), "out" if t.grad_fn is not None else "?"))
+            return t
+
+        with saved_tensors_hooks(pack, unpack):
+            y = f()
+        y.sum().backward()
+        return log
+
+    assert run(lambda: a * b) == ["b", "a", "ub", "ua"]
+    assert run(lambda: torch.atan2(a, b)) == ["b", "a", "ub", "ua"]
+    assert run(lambda: a.dot(b)) == ["a", "b", "ua", "ub"]
+    assert run(lambda: a ** b) == ["b", "a", "out", "ub", "ua", "uout"]
+    assert run(lambda: a.exp()) == ["out", "uout"]
+
+
+def test_raw_saved_tensor_hooks():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = x.pow(2)
+    log = []
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: (log.append("pack"), t.tolist())[1],
+                                             lambda v: (log.append("unpack"), torch.tensor(v))[1])
+    assert log == ["pack"]
+    with raises(RuntimeError, "Calling register_hooks on a saved tensor whose hooks have "
+                              "already been set. Hint: only one pair of hooks is allowed at "
+                              "a time."):
+        y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    y.sum().backward()
+    assert log == ["pack", "unpack"] and x.grad.tolist() == [2., 4.]
+    with raises(RuntimeError, "Calling register_hooks on a saved tensor after it has been "
+                              "freed. Saved intermediate values of the graph are freed when "
+                              "you call .backward() or autograd.grad(). Specify "
+                              "retain_graph=True if you need to backward through the graph "
+                              "a second time or if you need to access saved variables after "
+                              "calling backward."):
+        y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    w = x * torch.ones(2)       # self is not saved: the constant needs no gradient
+    with raises(RuntimeError, "Calling register_hooks on a saved tensor with value None is "
+                              "forbidden"):
+        w.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    assert not hasattr(x.pow(2).grad_fn, "_raw_saved_exponent")    # a number, not a tensor
+    # a saved output: the hooks see it with its node; an unpacked value replaces it
+    x.grad = None
+    q = x.exp()
+    seen = []
+    q.grad_fn._raw_saved_result.register_hooks(lambda t: (seen.append(t.grad_fn), t)[1],
+                                               lambda t: (seen.append(t.grad_fn), t + 1)[1])
+    q.sum().backward()
+    assert seen == [q.grad_fn, q.grad_fn]
+    np.testing.assert_allclose(x.grad.tolist(), np.exp([1., 2.]) + 1, rtol=1e-6)
+
+
 def test_unpack_hook_must_return_a_tensor():
     x = torch.tensor([1., 2.], requires_grad=True)
     with saved_tensors_hooks(lambda t: 1, lambda p: 3):

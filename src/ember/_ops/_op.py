@@ -40,6 +40,9 @@ class Op(Node):
         names += ["result"] if "result" in mentioned else []
         names += sorted(mentioned - set(names))
         cls._saved_names = tuple(names)
+        # torch packs saved inputs by name, alphabetically, then outputs (saved-tensor hooks)
+        cls._pack_order = tuple(sorted(range(len(names)),
+                                       key=lambda k: (names[k] == "result", names[k])))
         # One bit per saved name, for each input: what that input's gradient needs.
         cls._save_masks = tuple(sum(1 << names.index(n) for n in cls.saves.get(inp, ()))
                                 for inp in cls.inputs)
@@ -82,7 +85,14 @@ class Op(Node):
         return grads if type(grads) is tuple else (grads,)
 
     def __getattr__(self, name):
-        # torch exposes saved values as `grad_fn._saved_<name>`; so do we.
+        # torch exposes saved values as `grad_fn._saved_<name>`, and saved tensors (inputs,
+        # the result) as `grad_fn._raw_saved_<name>`, on which hooks can be set; so do we.
+        if name.startswith("_raw_saved_"):
+            key = name[len("_raw_saved_"):]
+            names = type(self)._saved_names
+            if key in names and (key == "result" or key in type(self).inputs):
+                from ..autograd.graph import SavedTensor
+                return SavedTensor(self, names.index(key))
         if name.startswith("_saved_"):
             names = type(self)._saved_names
             key = name[len("_saved_"):]

@@ -253,23 +253,40 @@ class Node:
         if saved is None:
             return ()
         out = []
+        packed = None
         for value, info in zip(saved, self._saved_info):
             if info is not None:
                 version, out_nr = info
                 if value.__class__ is _Packed:
-                    # NOTE: a packed tensor's memory may be elsewhere (save_on_cpu): its
-                    # version cannot be checked, as the original is not kept. Its place in
-                    # the graph is restored for double backward, as for an unpacked output.
-                    packed = value
-                    value = packed.unpack()
-                    if out_nr is None and packed.edge is not None and _grad_state.enabled:
-                        value = value._attached_to(*packed.edge)
+                    packed = True           # unpacked below, in the order they were packed
                 elif value._version != version:
                     raise self._modified_error(value, version, out_nr)
-                if out_nr is not None and _grad_state.enabled:
+                elif out_nr is not None and _grad_state.enabled:
                     value = value._attached_to(self, out_nr)
             out.append(value)
+        if packed:
+            self._unpack_hooked(out)
         return tuple(out)
+
+    def _unpack_hooked(self, out):
+        """Run the unpack hooks of the values in `out` that a pack hook kept, in pack order.
+        NOTE: a packed tensor's memory may be elsewhere (save_on_cpu): its version cannot be
+        checked, as the original is not kept. Its place in the graph is restored for double
+        backward, as for an unpacked output."""
+        for k in pack_order(self):
+            packed = out[k]
+            if packed.__class__ is not _Packed:
+                continue
+            out_nr = self._saved_info[k][1]
+            value = packed.unpack(self, out_nr)
+            if out_nr is None:
+                edge = packed.edge
+                if edge is not None and _grad_state.enabled and not (
+                        edge[0].__class__ is AccumulateGrad and edge[0].variable is value):
+                    value = value._attached_to(*edge)
+            elif _grad_state.enabled:
+                value = value._attached_to(self, out_nr)
+            out[k] = value
 
     def _modified_error(self, tensor, expected, out_nr):
         """torch's error; before it, a warning naming where the last in-place write happened
@@ -524,20 +541,29 @@ _hook_stack = _HookStack()
 
 class _Packed:
     """A saved tensor as its pack hook returned it, with the hook that unpacks it."""
-    __slots__ = ("packed", "unpack_hook", "edge")
+    __slots__ = ("packed", "unpack_hook", "edge", "output")
 
-    def __init__(self, packed, unpack_hook, edge):
+    def __init__(self, packed, unpack_hook, edge, output=False):
         self.packed = packed
         self.unpack_hook = unpack_hook
         self.edge = edge        # where the original's gradient went (None: it needed none)
+        self.output = output    # the hook kept the node's output itself (held detached here)
 
-    def unpack(self):
+    def unpack(self, node=None, output_nr=None):
         from .._tensor import Tensor
-        value = self.unpack_hook(self.packed)
+        packed = self.packed._attached_to(node, output_nr) if self.output else self.packed
+        value = self.unpack_hook(packed)
         if not isinstance(value, Tensor):
             raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but "
                             f"got result of type {type(value).__name__}")
         return value
+
+
+def pack_order(node):
+    """The order in which torch packs (and unpacks) a node's saved tensors: its inputs by
+    name, alphabetically (mul saves `other`, then `self`), then its outputs."""
+    order = getattr(type(node), "_pack_order", None)
+    return range(len(node._saved)) if order is None else order
 
 
 def pack_saved(node):
@@ -547,12 +573,59 @@ def pack_saved(node):
         return
     pack_hook, unpack_hook = stack[-1]
     stored = list(node._saved)
-    for i, info in enumerate(node._saved_info):
-        if info is not None:
-            original = stored[i]
-            edge = gradient_edge(original) if original._requires_grad else None
-            stored[i] = _Packed(pack_hook(original), unpack_hook, edge)
+    for i in pack_order(node):
+        if node._saved_info[i] is not None:
+            stored[i] = _packed(node, i, pack_hook, unpack_hook)
     node._saved = tuple(stored)
+
+
+def _packed(node, k, pack_hook, unpack_hook):
+    """Saved value `k` of `node` as `pack_hook` keeps it. The hook sees a saved output as the
+    output (with this node as its grad_fn); kept as such, it is kept detached (no cycle)."""
+    original = node._saved[k]
+    out_nr = node._saved_info[k][1]
+    if out_nr is not None:
+        output = original._attached_to(node, out_nr)
+        kept = pack_hook(output)
+        if kept is output:
+            return _Packed(original, unpack_hook, None, output=True)
+        return _Packed(kept, unpack_hook, None)
+    edge = gradient_edge(original) if original._requires_grad else None
+    return _Packed(pack_hook(original), unpack_hook, edge)
+
+
+class SavedTensor:
+    """`grad_fn._raw_saved_<name>`: one tensor a node saved, on which a pair of hooks can be
+    set; `pack_hook` runs now, `unpack_hook` when backward (or `_saved_<name>`) reads it."""
+    __slots__ = ("_node", "_index")
+
+    def __init__(self, node, index):
+        self._node = node
+        self._index = index
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError("register_hooks(): incompatible function arguments. The following "
+                            "argument types are supported:")
+        node, k = self._node, self._index
+        saved = node._saved
+        if saved is _FREED:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through "
+                "the graph a second time or if you need to access saved variables after "
+                "calling backward.")
+        if saved is None or node._saved_info[k] is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
+        if saved[k].__class__ is _Packed:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at "
+                               "a time.")
+        stored = list(saved)
+        stored[k] = _packed(node, k, pack_hook, unpack_hook)
+        node._saved = tuple(stored)
 
 
 class saved_tensors_hooks:
