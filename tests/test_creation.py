@@ -725,3 +725,36 @@ def test_every_torch_device_type_names_a_device_ember_has_no_backend_for():
         ember.zeros(2, device="hip")
     with pytest.raises(RuntimeError, match="at start of device string: gpu"):
         ember.device("gpu")
+
+
+@pytest.mark.parametrize("make", [
+    lambda out: ember.zeros(3, out=out), lambda out: ember.ones(3, out=out),
+    lambda out: ember.full((3,), 2, out=out), lambda out: ember.arange(3, out=out),
+    lambda out: ember.linspace(0, 2, 3, out=out), lambda out: ember.rand(3, out=out),
+    lambda out: ember.randn(3, out=out), lambda out: ember.empty(3, out=out),
+])
+def test_factory_with_out_takes_outs_dtype(make):
+    out = ember.zeros(2, dtype=ember.float64)
+    result = make(out)
+    assert result is out and out.dtype is ember.float64 and out.shape == (3,)
+
+
+def test_factory_with_out_checks_dtype_and_requires_grad():
+    out = ember.zeros(2, dtype=ember.int32)
+    assert ember.randint(5, (3,), out=out) is out and out.dtype is ember.int32
+    assert ember.randperm(4, out=ember.zeros(1, dtype=ember.int16)).dtype is ember.int16
+    assert ember.eye(2, out=out).tolist() == [[1, 0], [0, 1]] and out.dtype is ember.int32
+    with pytest.raises(RuntimeError, match=exact(
+            "dtype Double does not match dtype of out parameter (Float)")):
+        ember.zeros(3, out=ember.zeros(3), dtype=ember.float64)
+    with pytest.raises(RuntimeError, match=exact(
+            "aten::rand(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")):
+        ember.rand(3, out=ember.zeros(3, requires_grad=True))
+    with pytest.raises(NotImplementedError, match=exact(
+            "\"check_uniform_bounds\" not implemented for 'Long'")):
+        ember.rand(3, out=ember.zeros(3, dtype=ember.int64))
+    ember.manual_seed(0)
+    drawn = ember.rand(3, dtype=ember.float64)
+    ember.manual_seed(0)
+    assert ember.rand(3, out=ember.zeros(1, dtype=ember.float64)).tolist() == drawn.tolist()

@@ -110,6 +110,7 @@ def _filled(name, shape, fill, dtype, device, requires_grad, pin_memory=False):
 def zeros(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     """A tensor of zeros: `zeros(2, 3)` or `zeros((2, 3))`."""
+    dtype = out_dtype(out, dtype, "zeros")
     return _into(out, _filled("zeros", parse_size(args, "zeros", size), 0, dtype, device,
                               requires_grad, pin_memory))
 
@@ -117,6 +118,7 @@ def zeros(*args, size=None, out=None, dtype=None, layout=None, device=None, requ
 def ones(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     """A tensor of ones."""
+    dtype = out_dtype(out, dtype, "ones")
     return _into(out, _filled("ones", parse_size(args, "ones", size), 1, dtype, device,
                               requires_grad, pin_memory))
 
@@ -124,6 +126,7 @@ def ones(*args, size=None, out=None, dtype=None, layout=None, device=None, requi
 def empty(*args, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     """A tensor whose values are whatever the memory held (uninitialised)."""
+    dtype = out_dtype(out, dtype, "empty")
     t = _filled("empty", parse_size(args, "empty", size), None, dtype, device, requires_grad)
     if memory_format is not None and memory_format is not _mf.contiguous_format:
         if memory_format is _mf.preserve_format:
@@ -146,7 +149,8 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
     elif not isinstance(fill_value, (bool, int, float, complex, np.number, np.bool_)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type(fill_value).__name__}")
-    d = _dtype.as_dtype(dtype, "full") or _dtype.scalar_dtype(fill_value)
+    d = _dtype.as_dtype(out_dtype(out, dtype, "full"), "full") or \
+        _dtype.scalar_dtype(fill_value)
     fill_value = _dtype.checked_scalar(fill_value, d, half_range=math.prod(shape) != 1)
     return _into(out, _finish(_allocate(_backend(device).xp, shape, d._np, fill_value),
                               requires_grad, pin_memory))
@@ -157,6 +161,25 @@ def _into(out, t):
         return t
     out._init(t._data)
     return out
+
+
+def out_dtype(out, dtype, name):
+    """A factory's dtype under `out=`: out's own (a dtype given as well must be the same).
+    torch refuses an `out` that requires grad, as for every function with out=."""
+    if out is None:
+        return dtype
+    if out.requires_grad:
+        from .autograd.grad_mode import is_grad_enabled
+        if is_grad_enabled():
+            raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't "
+                               f"support automatic differentiation, but one of the arguments "
+                               f"requires grad.")
+    if dtype is not None:
+        dtype = _dtype.as_dtype(dtype, name)
+        if dtype is not out.dtype:
+            raise RuntimeError(f"dtype {dtype._scalar_name} does not match dtype of out "
+                               f"parameter ({out.dtype._scalar_name})")
+    return out.dtype
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -251,7 +274,7 @@ def _number(x):
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False, pin_memory=False):
     """Values from `start` (inclusive) to `end` (exclusive) spaced by `step`."""
-    dtype = _dtype.as_dtype(dtype, "arange")
+    dtype = _dtype.as_dtype(out_dtype(out, dtype, "arange"), "arange")
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
@@ -304,7 +327,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     start, end = _number(start), _number(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    dtype = _space_dtype(dtype, start, end, "linspace")
+    dtype = _space_dtype(out_dtype(out, dtype, "linspace"), start, end, "linspace")
     if dtype in _dtype.LIMITED_DTYPES or dtype in _dtype.FLOAT8_DTYPES:
         raise NotImplementedError(f"\"linspace_cpu\" not implemented for '{dtype._scalar_name}'")
     xp = _backend(device).xp
@@ -334,7 +357,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
              requires_grad=False, pin_memory=False):
     """`base ** linspace(start, end, steps)`."""
     start, end = _number(start), _number(end)
-    dtype = _space_dtype(dtype, start, end, "logspace")
+    dtype = _space_dtype(out_dtype(out, dtype, "logspace"), start, end, "logspace")
     exps = linspace(start, end, steps, device=device,
                     dtype=_dtype.complex128 if dtype.is_complex else _dtype.float64)._data
     values = (base ** exps).astype(dtype._np)
@@ -349,6 +372,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     m = n if m is None else m
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    dtype = out_dtype(out, dtype, "eye")
     d = _dtype.get_default_dtype() if dtype is None else _dtype.as_dtype(dtype, "eye")
     if d in _dtype.LIMITED_DTYPES:
         raise NotImplementedError(f"\"eye\" not implemented for '{d._scalar_name}'")

@@ -8,7 +8,7 @@ into values on the device where it can (NOTE [ Device samplers ] in sampling_cud
 import numpy as np
 
 from .. import _dtype, _memory_format as _mf, _random
-from .._creation import check_shape, parse_size
+from .._creation import _into, check_shape, out_dtype, parse_size
 from .._device import MetaArray, backend_for, backend_of, cuda_current_index, or_default
 from .._pinned import pin_factory_result
 from .._tensor import Tensor, wrap
@@ -92,10 +92,10 @@ def rand(*args, size=None, generator=None, out=None, dtype=None, layout=None, de
     """Uniform samples on [0, 1)."""
     shape = parse_size(args, "rand", size)
     check_shape(shape, "rand")
-    d = _float_dtype(dtype, "check_uniform_bounds")
+    d = _float_dtype(out_dtype(out, dtype, "rand"), "check_uniform_bounds")
     gen = _generator(generator, device)
-    return _place(_draw(gen, device, "uniform", shape, d._np, 0.0, 1.0), device, requires_grad,
-                  pin_memory)
+    return _into(out, _place(_draw(gen, device, "uniform", shape, d._np, 0.0, 1.0), device,
+                             requires_grad, pin_memory))
 
 
 @function(method=False)
@@ -104,9 +104,10 @@ def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, d
     """Standard normal samples."""
     shape = parse_size(args, "randn", size)
     check_shape(shape, "randn")
-    d = _float_dtype(dtype, "normal_kernel_cpu")
+    d = _float_dtype(out_dtype(out, dtype, "randn"), "normal_kernel_cpu")
     gen = _generator(generator, device)
-    return _place(_draw(gen, device, "normal", shape, d._np), device, requires_grad, pin_memory)
+    return _into(out, _place(_draw(gen, device, "normal", shape, d._np), device, requires_grad,
+                             pin_memory))
 
 
 @function(method=False)
@@ -130,10 +131,10 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
         raise TypeError("randint() received an invalid combination of arguments")
     shape = tuple(shape)
     check_shape(shape, "randint")
-    d = dtype or _dtype.int64
+    d = out_dtype(out, dtype, "randint") or _dtype.int64
     gen = _generator(generator, device)
-    return _place(_draw(gen, device, "random_", shape, d._np, int(low), int(high)), device,
-                  requires_grad, pin_memory)
+    return _into(out, _place(_draw(gen, device, "random_", shape, d._np, int(low), int(high)),
+                             device, requires_grad, pin_memory))
 
 
 @function(method=False)
@@ -145,12 +146,12 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
                                             "layout": layout, "device": device,
                                             "requires_grad": requires_grad or None,
                                             "pin_memory": pin_memory or None}))
-    d = dtype or _dtype.int64
+    d = out_dtype(out, dtype, "randperm") or _dtype.int64
     gen = _generator(generator, device)
     dev = or_default(device)
     array = MetaArray((int(n),), d._np) if dev is not None and dev.type == "meta" else \
         _random.randperm(gen, int(n), d._np)
-    return _place(array, device, requires_grad, pin_memory)
+    return _into(out, _place(array, device, requires_grad, pin_memory))
 
 
 _RANDPERM_SIGNATURE = ("out = None, torch.dtype dtype = None, torch.layout layout = None, "
