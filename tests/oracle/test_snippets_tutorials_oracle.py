@@ -1409,14 +1409,300 @@ except ValueError as e:
     'x = torch.rand(2, 64, 24, 24); print(F.max_pool2d(x, 2).shape, torch.flatten(F.max_pool2d(x, 2), 1).shape)',
 ]
 
+# Recipes and "Introduction to PyTorch Tensors": tensor basics.
+TENSOR_BASICS = [
+    'x = torch.empty(3, 4); print(type(x).__name__, isinstance(x, torch.Tensor)); print(x.shape, x.dtype)',
+    'zeros = torch.zeros(2, 3); print(zeros); ones = torch.ones(2, 3); print(ones); torch.manual_seed(1729); random = torch.rand(2, 3); print(random)',
+    'torch.manual_seed(1729); random1 = torch.rand(2, 3); print(random1); random2 = torch.rand(2, 3); print(random2); torch.manual_seed(1729); random3 = torch.rand(2, 3); print(random3); print(torch.equal(random1, random3))',
+    'x = torch.empty(2, 2, 3); print(x.shape); empty_like_x = torch.empty_like(x); print(empty_like_x.shape); zeros_like_x = torch.zeros_like(x); print(zeros_like_x); ones_like_x = torch.ones_like(x); print(ones_like_x); rand_like_x = torch.rand_like(x); print(rand_like_x)',
+    'some_constants = torch.tensor([[3.1415926, 2.71828], [1.61803, 0.0072897]]); print(some_constants); some_integers = torch.tensor((2, 3, 5, 7, 11, 13, 17, 19)); print(some_integers); more_integers = torch.tensor(((2, 4, 6), [3, 6, 9])); print(more_integers)',
+    'a = torch.ones((2, 3), dtype=torch.int16); print(a); b = torch.rand((2, 3), dtype=torch.float64) * 20.; print(b); c = b.to(torch.int32); print(c)',
+    'ones = torch.zeros(2, 2) + 1; twos = torch.ones(2, 2) * 2; threes = (torch.ones(2, 2) * 7 - 1) / 2; fours = twos ** 2; sqrt2s = twos ** 0.5; print(ones); print(twos); print(threes); print(fours); print(sqrt2s)',
+    'twos = torch.ones(2, 2) * 2; powers2 = twos ** torch.tensor([[1, 2], [3, 4]]); print(powers2); fives = torch.ones(2, 2) * 5; dozens = torch.ones(2, 2) * 3 * 4; print(fives * dozens)',
+    'a = torch.rand(2, 3); b = torch.rand(3, 2)\ntry:\n    print(a * b)\nexcept RuntimeError as e: print(e)',
+    'rand = torch.rand(2, 4); doubled = rand * (torch.ones(1, 4) * 2); print(rand); print(doubled)',
+    'a = torch.ones(4, 3, 2); b = a * torch.rand(3, 2); print(b); c = a * torch.rand(3, 1); print(c); d = a * torch.rand(1, 2); print(d)',
+    'a = torch.ones(4, 3, 2)\ntry:\n    b = a * torch.rand(4, 3)\nexcept RuntimeError as e: print(e)',
+    'a = torch.ones(4, 3, 2)\ntry:\n    c = a * torch.rand(2, 3)\nexcept RuntimeError as e: print(e)',
+    'a = torch.ones(4, 3, 2)\ntry:\n    d = a * torch.rand((0, ))\nexcept RuntimeError as e: print(e)',
+    'a = torch.rand(2, 4) * 2 - 1; print("Common functions:"); print(torch.abs(a)); print(torch.ceil(a)); print(torch.floor(a)); print(torch.clamp(a, -0.5, 0.5))',
+    'import math; angles = torch.tensor([0, math.pi / 4, math.pi / 2, 3 * math.pi / 4]); sines = torch.sin(angles); inverses = torch.asin(sines); print("\\nSine and arcsine:"); print(angles); print(sines); print(inverses)',
+    'b = torch.tensor([1, 5, 11]); c = torch.tensor([2, 7, 10]); print("\\nBitwise XOR:"); print(torch.bitwise_xor(b, c))',
+    'd = torch.tensor([[1., 2.], [3., 4.]]); e = torch.ones(1, 2); print("\\nBroadcasted, element-wise equality comparison:"); print(torch.eq(d, e))',
+    'd = torch.tensor([[1., 2.], [3., 4.]]); print("\\nReduction ops:"); print(torch.max(d)); print(torch.max(d).item()); print(torch.mean(d)); print(torch.std(d)); print(torch.prod(d)); print(torch.unique(torch.tensor([1, 2, 1, 2, 1, 2])))',
+    'v1 = torch.tensor([1., 0., 0.]); v2 = torch.tensor([0., 1., 0.]); m1 = torch.rand(2, 2); m2 = torch.tensor([[3., 0.], [0., 3.]]); print("\\nVectors & Matrices:"); print(torch.linalg.cross(v2, v1)); print(m1); m3 = torch.linalg.matmul(m1, m2); print(m3); print(torch.linalg.svd(m3))',
+    'print(torch.cross(torch.tensor([[1., 0., 0.]]), torch.tensor([[0., 1., 0.]]), dim=1))',
+    'import math; a = torch.tensor([0, math.pi / 4, math.pi / 2, 3 * math.pi / 4]); print("a:"); print(a); print(torch.sin(a)); print(a); b = torch.tensor([0, math.pi / 4, math.pi / 2, 3 * math.pi / 4]); print("\\nb:"); print(b); print(torch.sin_(b)); print(b)',
+    'a = torch.ones(2, 2); b = torch.rand(2, 2); print("Before:"); print(a); print(b); print("\\nAfter adding:"); print(a.add_(b)); print(a); print(b); print("\\nAfter multiplying"); print(b.mul_(b)); print(b)',
+    'a = torch.rand(2, 2); b = torch.rand(2, 2); c = torch.zeros(2, 2); old_id = id(c); print(c); d = torch.matmul(a, b, out=c); print(c); assert c is d; assert id(c) == old_id; torch.rand(2, 2, out=c); print(c); assert id(c) == old_id',
+    'a = torch.ones(2, 2); b = a; a[0][1] = 561; print(b)',
+    'a = torch.ones(2, 2); b = a.clone(); assert b is not a; print(torch.eq(a, b)); a[0][1] = 561; print(b)',
+    'a = torch.rand(2, 2, requires_grad=True); print(a); b = a.clone(); print(b); c = a.detach().clone(); print(c); print(a)',
+    'a = torch.rand(3, 226, 226); b = a.unsqueeze(0); print(a.shape); print(b.shape)',
+    'c = torch.rand(1, 1, 1, 1, 1); print(c)',
+    'a = torch.rand(1, 20); print(a.shape); print(a); b = a.squeeze(0); print(b.shape); print(b); c = torch.rand(2, 2); print(c.shape); d = c.squeeze(0); print(d.shape)',
+    'a = torch.ones(4, 3, 2); c = a * torch.rand(3, 1); print(c.shape); a = torch.ones(4, 3, 2); b = torch.rand(3); print(b.shape); c = b.unsqueeze(1); print(c.shape); print(a * c)',
+    'batch_me = torch.rand(3, 226, 226); print(batch_me.shape); batch_me.unsqueeze_(0); print(batch_me.shape)',
+    'output3d = torch.rand(6, 20, 20); print(output3d.shape); input1d = output3d.reshape(6 * 20 * 20); print(input1d.shape); print(torch.reshape(output3d, (6 * 20 * 20,)).shape)',
+    'output3d = torch.rand(6, 20, 20); print(output3d.reshape(-1).is_contiguous(), output3d.transpose(0, 1).reshape(-1).data_ptr() == output3d.data_ptr())',
+    'output3d = torch.rand(6, 20, 20)\ntry:\n    output3d.transpose(0, 1).view(-1)\nexcept RuntimeError as e: print(e)',
+    'a = torch.rand(2, 3)\ntry:\n    a.view(4, 2)\nexcept RuntimeError as e: print(e)',
+    'a = torch.rand(2, 3)\ntry:\n    a.reshape(-1, -1)\nexcept RuntimeError as e: print(e)',
+    'a = torch.rand(2, 3)\ntry:\n    a.squeeze(2)\nexcept IndexError as e: print(e)',
+    'numpy_array = np.ones((2, 3)); print(numpy_array); pytorch_tensor = torch.from_numpy(numpy_array); print(pytorch_tensor)',
+    'pytorch_rand = torch.rand(2, 3); print(pytorch_rand); numpy_rand = pytorch_rand.numpy(); print(numpy_rand)',
+    'numpy_array = np.ones((2, 3)); pytorch_tensor = torch.from_numpy(numpy_array); numpy_array[1, 1] = 23; print(pytorch_tensor); pytorch_rand = torch.rand(2, 3); numpy_rand = pytorch_rand.numpy(); pytorch_rand[1, 1] = 17; print(numpy_rand)',
+    'x = torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32); print(x.dtype, x.float().dtype, x.to(torch.float16), x.half().dtype, x.type(torch.float64))',
+    'print(torch.zeros(2, 1) + torch.zeros(1, 3), torch.tensor(2) + torch.tensor([1, 2]), torch.tensor(2.5) * torch.tensor([1, 2]))',
+    'x = torch.arange(12).reshape(3, 4); print(x[1:, ::2], x[:, -1], x[x > 5], x[[0, 2]], x.t().contiguous().view(-1))',
+    'print(torch.tensor([[1, 2]], dtype=torch.float32).dtype, torch.tensor([1.5, 2]).dtype, torch.tensor([True, False]).dtype, torch.tensor([1, 2]).dtype, torch.tensor(3 + 4j).dtype)',
+    'print(torch.zeros(2, 3).size(), torch.zeros(2, 3).size(1), torch.zeros(2, 3).ndim, torch.zeros(2, 3).numel(), torch.zeros(2, 3).element_size(), torch.zeros(2, 3).nbytes)',
+    'x = torch.tensor([[1., -1.], [1., -1.]]); print(x); print(torch.tensor(np.array([[1, 2, 3], [4, 5, 6]])))',
+    'print(torch.arange(5), torch.arange(1, 4), torch.arange(1, 2.5, 0.5), torch.eye(3), torch.full((2, 3), 3.141592))',
+    'x = torch.tensor([[1, 2, 3], [4, 5, 6]]); print(x[1][2]); x[0][1] = 8; print(x)',
+]
+
+# Notes: broadcasting semantics.
+BROADCASTING = [
+    'x = torch.empty(5, 7, 3); y = torch.empty(5, 7, 3); print((x + y).size())',
+    'x = torch.empty((0,)); y = torch.empty(2, 2)\ntry:\n    (x + y)\nexcept RuntimeError as e: print(e)',
+    'x = torch.empty(5, 3, 4, 1); y = torch.empty(3, 1, 1); print((x + y).size())',
+    'x = torch.empty(5, 2, 4, 1); y = torch.empty(3, 1, 1)\ntry:\n    (x + y).size()\nexcept RuntimeError as e: print(e)',
+    'x = torch.empty(5, 1, 4, 1); y = torch.empty(3, 1, 1); print((x + y).size())',
+    'x = torch.empty(1); y = torch.empty(3, 1, 7); print((x + y).size())',
+    'x = torch.empty(5, 3, 4, 1); y = torch.empty(3, 1, 1); print((x.add_(y)).size())',
+    'x = torch.empty(1, 3, 1); y = torch.empty(3, 1, 7)\ntry:\n    (x.add_(y)).size()\nexcept RuntimeError as e: print(e)',
+    'print(torch.add(torch.ones(4, 1), torch.randn(4)).size())',
+    'print(torch.broadcast_shapes((5, 1, 4, 1), (3, 1, 1)), torch.broadcast_tensors(torch.ones(2, 1), torch.ones(3))[0].shape)',
+    'try:\n    torch.broadcast_shapes((5, 2), (3,))\nexcept RuntimeError as e: print(e)',
+    'x = torch.ones(3, 1); print(x.expand(3, 4).stride(), x.expand(3, 4).is_contiguous(), x.expand(-1, 2))',
+    'x = torch.ones(3, 1)\ntry:\n    x.expand(2, 4)\nexcept RuntimeError as e: print(e)',
+    'x = torch.ones(2, 3, requires_grad=True); y = torch.ones(3, requires_grad=True); (x * y).sum().backward(); print(x.grad, y.grad)',
+    'x = torch.ones(1, 3, requires_grad=True); y = torch.arange(6.).reshape(2, 3); (x * y).sum().backward(); print(x.grad)',
+    'x = torch.empty(5, 1, 4, 1); y = torch.empty(3, 1, 1)\ntry:\n    x.mul_(y)\nexcept RuntimeError as e: print(e)',
+    'x = torch.zeros(3); y = torch.ones(2, 3)\ntry:\n    x += y\nexcept RuntimeError as e: print(e)',
+    'x = torch.zeros(2, 3); x += torch.ones(3); x -= torch.tensor(0.5); print(x)',
+    'print(torch.zeros(2, 3).expand_as(torch.zeros(4, 2, 3)).shape, torch.ones(3).expand(2, -1))',
+    'print(torch.where(torch.tensor([True, False]), torch.ones(3, 1), 0.).shape)',
+]
+
+# Notes: autograd mechanics.
+AUTOGRAD_NOTES = [
+    'x = torch.randn(5, 5); y = torch.randn(5, 5); z = torch.randn((5, 5), requires_grad=True); a = x + y; print(a.requires_grad); b = a + z; print(b.requires_grad)',
+    r"""
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.Flatten(), nn.Linear(4 * 6 * 6, 10))
+for param in model.parameters():
+    param.requires_grad = False
+model[2] = nn.Linear(4 * 6 * 6, 3)
+optimizer = torch.optim.SGD(model[2].parameters(), lr=1e-2, momentum=0.9)
+out = model(torch.randn(2, 3, 8, 8))
+out.sum().backward()
+print(out.grad_fn, model[0].weight.grad, model[2].bias.grad)
+print([p.requires_grad for p in model.parameters()])
+""",
+    r"""
+model = nn.Linear(3, 2)
+model.requires_grad_(False)
+print([p.requires_grad for p in model.parameters()])
+out = model(torch.ones(1, 3))
+print(out.requires_grad, out.grad_fn)
+try:
+    out.sum().backward()
+except RuntimeError as e:
+    print(e)
+""",
+    'x = torch.randn(5, requires_grad=True); y = x.pow(2); print(x.equal(y.grad_fn._saved_self)); print(x is y.grad_fn._saved_self)',
+    'x = torch.randn(5, requires_grad=True); y = x.exp(); print(y.equal(y.grad_fn._saved_result)); print(y is y.grad_fn._saved_result)',
+    r"""
+x = torch.randn(5, requires_grad=True)
+y = x.exp()
+y.sum().backward()
+try:
+    y.grad_fn._saved_result
+except RuntimeError as e:
+    print(str(e)[:140])
+""",
+    r"""
+a = torch.randn(3, requires_grad=True)
+b = a.exp()
+b.add_(1)
+try:
+    b.sum().backward()
+except RuntimeError as e:
+    print(str(e)[:260])
+""",
+    r"""
+a = torch.randn(3, requires_grad=True)
+b = a.sigmoid()
+c = b * 2
+b.mul_(3)
+try:
+    c.sum().backward()
+    print(a.grad is not None)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+a = torch.ones(3, requires_grad=True)
+b = a * 1
+b[0] = 5
+print(b.grad_fn.name(), b._version)
+b.sum().backward()
+print(a.grad)
+""",
+    r"""
+x = torch.ones(3, requires_grad=True)
+try:
+    x.add_(1)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+x = torch.ones(3, requires_grad=True)
+y = x[:2]
+try:
+    y.mul_(2)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+def pack_hook(x):
+    print("Packing", x)
+    return x
+def unpack_hook(x):
+    print("Unpacking", x)
+    return x
+a = torch.ones(5, requires_grad=True)
+b = torch.ones(5, requires_grad=True) * 2
+with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+    y = a * b
+y.sum().backward()
+""",
+    r"""
+def pack_hook(x):
+    return x.shape
+def unpack_hook(shape):
+    return torch.zeros(shape)
+x = torch.randn(5, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+    y = x.pow(2)
+y.sum().backward()
+print(x.grad)
+""",
+    r"""
+x = torch.randn(5, requires_grad=True)
+y = x.pow(2)
+y.grad_fn._raw_saved_self.register_hooks(lambda t: t.shape, lambda s: torch.ones(s))
+y.sum().backward()
+print(x.grad)
+""",
+    r"""
+x = torch.tensor([1., 2.], requires_grad=True)
+h = x.register_hook(lambda grad: grad * 2)
+(x * 3).sum().backward()
+print(x.grad)
+h.remove()
+x.grad = None
+(x * 3).sum().backward()
+print(x.grad)
+""",
+    r"""
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+y.retain_grad()
+y.register_hook(lambda g: print("hook", g))
+y.sum().backward()
+print(y.grad, x.grad)
+""",
+    r"""
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+y.sum().backward()
+print(y.grad)
+""",
+    r"""
+with torch.no_grad():
+    a = torch.ones(2, requires_grad=True) * 2
+print(a.requires_grad)
+with torch.enable_grad():
+    b = torch.ones(2, requires_grad=True) * 2
+print(b.requires_grad)
+torch.set_grad_enabled(False)
+c = torch.ones(2, requires_grad=True) * 2
+torch.set_grad_enabled(True)
+print(c.requires_grad, torch.is_grad_enabled())
+""",
+    r"""
+with torch.inference_mode():
+    x = torch.ones(2)
+print(x.is_inference(), x.requires_grad)
+try:
+    x.requires_grad_(True)
+    (x * 2).sum().backward()
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+with torch.inference_mode():
+    x = torch.ones(2)
+y = torch.ones(2, requires_grad=True)
+try:
+    x.add_(1)
+    print("in-place outside inference mode:", x)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+z = torch.zeros(3, dtype=torch.complex64, requires_grad=True)
+w = (z * (1 + 2j)).abs().sum()
+print(w)
+x = torch.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+(x.abs() ** 2).sum().backward()
+print(x.grad)
+""",
+    r"""
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * x
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(g)
+g.sum().backward()
+print(x.grad)
+""",
+    r"""
+model = nn.Linear(2, 2)
+model.eval()
+print(model.training, all(p.requires_grad for p in model.parameters()))
+out = model(torch.ones(1, 2))
+print(out.requires_grad)
+""",
+    r"""
+x = torch.tensor([1., 2.], requires_grad=True)
+try:
+    torch.autograd.grad((x * 2).sum(), [x, torch.ones(2)])
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+x = torch.ones(2, requires_grad=True); w = torch.ones(2, requires_grad=True)
+try:
+    torch.autograd.grad((x * 2).sum(), [x, w])
+except RuntimeError as e:
+    print(e)
+print(torch.autograd.grad((x * 2).sum(), [x, w], allow_unused=True))
+""",
+]
+
 SNIPPETS = [SETUP + s for s in (BASICS_TENSORS + BASICS_DATA + BASICS_MODEL + BASICS_AUTOGRAD
                                 + BASICS_OPTIM + BLITZ + NN_REALLY
-                                + EXAMPLES + RECIPES + DEFINE_NET)]
+                                + EXAMPLES + RECIPES + DEFINE_NET + TENSOR_BASICS
+                                + BROADCASTING + AUTOGRAD_NOTES)]
 
 BUGS = [
     ("ember's classes carry ember's module name: a custom Function's backward node prints as "
      "<ember.autograd.function.NameBackward object>, torch's as <torch.autograd.function...>",
      SETUP + 'class P3(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def backward(ctx, g): return g * 2\nprint(P3.apply(torch.ones(1, requires_grad=True)).grad_fn)'),
+    ("ember's classes carry ember's module name: type(t) prints <class 'ember._tensor.Tensor'>",
+     SETUP + 'x = torch.empty(3, 4); print(type(x))'),
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
