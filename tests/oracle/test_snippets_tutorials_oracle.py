@@ -1692,10 +1692,1064 @@ print(torch.autograd.grad((x * 2).sum(), [x, w], allow_unused=True))
 """,
 ]
 
+# Notes: reproducibility and numerical accuracy; recipes: CPU autocast, the default device,
+# reasoning about shapes.
+NOTES = [
+    r"""
+import random
+torch.manual_seed(0)
+random.seed(0)
+np.random.seed(0)
+a = torch.rand(3)
+torch.manual_seed(0)
+print(torch.equal(a, torch.rand(3)), torch.initial_seed())
+""",
+    r"""
+torch.use_deterministic_algorithms(True)
+print(torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled())
+torch.use_deterministic_algorithms(False)
+print(torch.are_deterministic_algorithms_enabled())
+torch.use_deterministic_algorithms(True, warn_only=True)
+print(torch.is_deterministic_algorithms_warn_only_enabled())
+torch.use_deterministic_algorithms(False)
+""",
+    r"""
+torch.backends.cudnn.benchmark = False
+torch.backends.cudnn.deterministic = True
+print(torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic)
+torch.backends.cudnn.deterministic = False
+""",
+    r"""
+import random
+def seed_worker(worker_id):
+    worker_seed = torch.initial_seed() % 2**32
+    np.random.seed(worker_seed)
+    random.seed(worker_seed)
+g = torch.Generator()
+g.manual_seed(0)
+dl = torch.utils.data.DataLoader(torch.arange(10), batch_size=3, shuffle=True, worker_init_fn=seed_worker, generator=g)
+print([b.tolist() for b in dl])
+g.manual_seed(0)
+print([b.tolist() for b in dl])
+""",
+    r"""
+g = torch.Generator().manual_seed(42)
+print(torch.rand(2, generator=g), torch.randn(2, generator=g), g.initial_seed())
+s = g.get_state()
+a = torch.rand(2, generator=g)
+g.set_state(s)
+print(torch.equal(a, torch.rand(2, generator=g)), s.dtype, s.shape)
+""",
+    r"""
+try:
+    torch.use_deterministic_algorithms("yes")
+except TypeError as e:
+    print(e)
+""",
+    r"""
+state = torch.get_rng_state()
+a = torch.randn(3)
+torch.set_rng_state(state)
+print(torch.equal(a, torch.randn(3)), state.dtype)
+print(torch.random.initial_seed(), torch.seed() != 0)
+""",
+    r"""
+a = torch.rand(10000, dtype=torch.float64)
+print(torch.allclose(a.sum(), a.flip(0).sum()), (a.sum() - a.flip(0).sum()).abs() < 1e-9)
+""",
+    r"""
+print(torch.finfo(torch.float32))
+print(torch.finfo(torch.float16).max, torch.finfo(torch.bfloat16).eps, torch.iinfo(torch.int32).max)
+print(torch.finfo(torch.float32).tiny, torch.finfo(torch.float64).resolution, torch.finfo().dtype)
+""",
+    r"""
+a = torch.tensor([1e20], dtype=torch.float32)
+print(a, a.half(), a.bfloat16())
+print(torch.exp(torch.tensor([100.])), torch.exp(torch.tensor([100.], dtype=torch.float64)))
+print(torch.tensor([1e-45, 1e-46]), torch.tensor(65504.).half() * 2)
+""",
+    r"""
+x = torch.tensor([1e8], dtype=torch.float32)
+print(x + 1 - x, x.double() + 1 - x.double())
+print(torch.tensor(0.1) + torch.tensor(0.2) == torch.tensor(0.3), torch.tensor(0.1, dtype=torch.float64) + 0.2)
+""",
+    r"""
+print(torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+print(torch.get_float32_matmul_precision())
+torch.set_float32_matmul_precision('high')
+print(torch.get_float32_matmul_precision())
+torch.set_float32_matmul_precision('highest')
+print(torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction, torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction)
+""",
+    r"""
+try:
+    torch.set_float32_matmul_precision('low')
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+A = torch.randn(8, 5, dtype=torch.float64); B = torch.randn(5, 4, dtype=torch.float64)
+full = A @ B
+print(torch.allclose(full[:3], A[:3] @ B), (A.unsqueeze(0) @ B).shape)
+print(torch.allclose(torch.stack([a @ B for a in A.view(2, 4, 5)]).view(8, 4), full))
+""",
+    r"""
+a = torch.tensor([1., float('nan'), float('inf'), -float('inf')])
+print(a, torch.isnan(a), torch.isinf(a), torch.isfinite(a), torch.nan_to_num(a))
+print(a.sum(), a[2:].sum(), torch.nansum(a[:2]))
+""",
+    r"""
+x = torch.tensor([1e-3, 1., 1e3], dtype=torch.float16)
+print(x * x, (x.float() * x.float()).half(), x.sum(), x.dtype)
+""",
+    r"""
+print(torch.tensor(16777217, dtype=torch.float32).long(), torch.tensor(16777217, dtype=torch.float64).long())
+print(torch.tensor([2**24 + 1.0]) == 2**24, torch.tensor([0.1]).item(), torch.tensor([0.1], dtype=torch.float64).item())
+""",
+    r"""
+model = nn.Linear(4, 3)
+x = torch.randn(2, 4)
+with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+    y = model(x)
+    z = torch.mm(x, x.t())
+    s = y.float().sum()
+print(y.dtype, z.dtype, s.dtype, x.dtype, model.weight.dtype)
+print(y.grad_fn.name(), torch.is_autocast_enabled("cpu"))
+""",
+    r"""
+model = nn.Linear(4, 3)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 4); t = torch.randint(0, 3, (8,))
+for epoch in range(3):
+    with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+        output = model(x)
+        loss = F.cross_entropy(output, t)
+    print(output.dtype, loss.dtype)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+print(model.weight.dtype, model.weight.grad)
+""",
+    r"""
+with torch.autocast(device_type="cpu", dtype=torch.bfloat16, enabled=False):
+    y = nn.Linear(2, 2)(torch.ones(1, 2))
+print(y.dtype)
+with torch.autocast(device_type="cpu"):
+    print(torch.get_autocast_dtype("cpu"), torch.is_autocast_enabled("cpu"))
+    y = torch.ones(2, 2) @ torch.ones(2, 2)
+    with torch.autocast(device_type="cpu", enabled=False):
+        w = torch.ones(2, 2) @ torch.ones(2, 2)
+print(y.dtype, w.dtype)
+""",
+    r"""
+scaler = torch.amp.GradScaler("cpu")
+model = nn.Linear(3, 1); opt = torch.optim.SGD(model.parameters(), lr=0.1)
+with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+    loss = model(torch.ones(2, 3)).float().pow(2).mean()
+scaler.scale(loss).backward()
+scaler.step(opt)
+scaler.update()
+print(scaler.get_scale(), model.bias)
+print(sorted(scaler.state_dict()))
+""",
+    r"""
+with torch.autocast(device_type="cpu", dtype=torch.float16):
+    y = nn.Linear(2, 2)(torch.ones(1, 2))
+print(y.dtype)
+""",
+    r"""
+try:
+    with torch.autocast(device_type="cpu", dtype=torch.float32):
+        pass
+except Exception as e:
+    print(type(e).__name__, e)
+""",
+    r"""
+torch.set_default_device('cpu')
+print(torch.get_default_device(), torch.ones(2).device)
+with torch.device('cpu'):
+    mod = torch.nn.Linear(20, 30)
+    print(mod.weight.device)
+    print(mod(torch.randn(128, 20)).device)
+torch.set_default_device(None)
+print(torch.get_default_device())
+""",
+    r"""
+dev = torch.device('cpu')
+print(dev, repr(dev), dev.type, dev.index, torch.device('cpu', 0), torch.device('cuda:1').index)
+print(torch.ones(2, device=dev).device == dev, torch.device('cpu') == torch.device('cpu:0'))
+""",
+    r"""
+try:
+    torch.device('gpu')
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+t = torch.ones(2)
+print(t.to('cpu') is t, t.cpu() is t, t.to('cpu', copy=True) is t, t.to(torch.float64).dtype)
+model = nn.Linear(2, 2)
+print(model.to('cpu') is model, model.cpu().weight.device, model.double().weight.dtype)
+""",
+    r"""
+try:
+    torch.ones(2).cuda()
+except (AssertionError, RuntimeError) as e:
+    print(type(e).__name__, str(e).startswith("Torch not compiled with CUDA enabled"))
+""",
+    r"""
+device = torch.accelerator.current_accelerator() if torch.accelerator.is_available() else torch.device("cpu")
+print(device, torch.cuda.device_count(), torch.backends.mps.is_available())
+""",
+    r"""
+def conv_out(size, k, s=1, p=0, d=1):
+    return (size + 2 * p - d * (k - 1) - 1) // s + 1
+x = torch.rand(10, 3, 224, 224)
+conv = nn.Conv2d(3, 5, 3, stride=2, padding=1)
+print(conv(x[:1]).shape, conv_out(224, 3, 2, 1))
+print(nn.MaxPool2d(2)(conv(x[:1])).shape)
+""",
+    r"""
+m = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(8, 4, 3, padding=1), nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(4, 2))
+x = torch.randn(2, 3, 16, 16)
+for layer in m:
+    x = layer(x)
+    print(type(layer).__name__, tuple(x.shape))
+""",
+    r"""
+def fw_hook(module, input, output):
+    print(f"Shape of output to {module} is {output.shape}.")
+m = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 2))
+for _, layer in m.named_modules():
+    layer.register_forward_hook(fw_hook)
+out = m(torch.randn(1, 3, 8, 8))
+""",
+    r"""
+m = nn.Conv2d(3, 4, 3)
+try:
+    m(torch.randn(1, 3, 2, 2))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+m = nn.Linear(10, 2)
+try:
+    m(torch.randn(3, 20))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+m = nn.MaxPool2d(4)
+try:
+    m(torch.randn(1, 1, 3, 3))
+except RuntimeError as e:
+    print(e)
+""",
+]
+
+# NLP from scratch: a char-RNN classifying made-up names by language.
+CHAR_RNN_DATA = r"""
+import string, unicodedata, time, math
+all_letters = string.ascii_letters + " .,;'"
+n_letters = len(all_letters)
+def unicodeToAscii(s):
+    return ''.join(c for c in unicodedata.normalize('NFD', s)
+                   if unicodedata.category(c) != 'Mn' and c in all_letters)
+category_lines = {'English': ['Smith', 'Brown', 'Taylor', 'Walker'],
+                  'French': ['Dubois', 'Lefevre', 'Moreau', 'Rousseau'],
+                  'Italian': ['Rossi', 'Bianchi', 'Ricci', 'Esposito']}
+all_categories = list(category_lines)
+n_categories = len(all_categories)
+def letterToIndex(letter):
+    return all_letters.find(letter)
+def letterToTensor(letter):
+    tensor = torch.zeros(1, n_letters)
+    tensor[0][letterToIndex(letter)] = 1
+    return tensor
+def lineToTensor(line):
+    tensor = torch.zeros(len(line), 1, n_letters)
+    for li, letter in enumerate(line):
+        tensor[li][0][letterToIndex(letter)] = 1
+    return tensor
+class RNN(nn.Module):
+    def __init__(self, input_size, hidden_size, output_size):
+        super(RNN, self).__init__()
+        self.hidden_size = hidden_size
+        self.i2h = nn.Linear(input_size, hidden_size)
+        self.h2h = nn.Linear(hidden_size, hidden_size)
+        self.h2o = nn.Linear(hidden_size, output_size)
+        self.softmax = nn.LogSoftmax(dim=1)
+    def forward(self, input, hidden):
+        hidden = F.tanh(self.i2h(input) + self.h2h(hidden))
+        output = self.h2o(hidden)
+        output = self.softmax(output)
+        return output, hidden
+    def initHidden(self):
+        return torch.zeros(1, self.hidden_size)
+n_hidden = 16
+rnn = RNN(n_letters, n_hidden, n_categories)
+def categoryFromOutput(output):
+    top_n, top_i = output.topk(1)
+    category_i = top_i[0].item()
+    return all_categories[category_i], category_i
+"""
+CHAR_RNN = [CHAR_RNN_DATA + s for s in [
+    "print(unicodeToAscii('Ślusàrski'), n_letters, letterToIndex('J'))\nprint(letterToTensor('J'))\nprint(lineToTensor('Jones').size())",
+    "print(rnn)\nprint(sum(p.numel() for p in rnn.parameters()))",
+    r"""
+input = letterToTensor('A')
+hidden = torch.zeros(1, n_hidden)
+output, next_hidden = rnn(input, hidden)
+print(output, next_hidden.shape)
+input = lineToTensor('Albert')
+output, next_hidden = rnn(input[0], hidden)
+print(output)
+print(categoryFromOutput(output))
+""",
+    r"""
+import random
+random.seed(1)
+def randomChoice(l):
+    return l[random.randint(0, len(l) - 1)]
+def randomTrainingExample():
+    category = randomChoice(all_categories)
+    line = randomChoice(category_lines[category])
+    category_tensor = torch.tensor([all_categories.index(category)], dtype=torch.long)
+    line_tensor = lineToTensor(line)
+    return category, line, category_tensor, line_tensor
+for i in range(4):
+    category, line, category_tensor, line_tensor = randomTrainingExample()
+    print('category =', category, '/ line =', line, category_tensor, line_tensor.shape)
+""",
+    r"""
+import random
+random.seed(2)
+criterion = nn.NLLLoss()
+learning_rate = 0.005
+def train(category_tensor, line_tensor):
+    hidden = rnn.initHidden()
+    rnn.zero_grad()
+    for i in range(line_tensor.size()[0]):
+        output, hidden = rnn(line_tensor[i], hidden)
+    loss = criterion(output, category_tensor)
+    loss.backward()
+    for p in rnn.parameters():
+        p.data.add_(p.grad.data, alpha=-learning_rate)
+    return output, loss.item()
+current_loss = 0
+all_losses = []
+for iter in range(1, 61):
+    category = random.choice(all_categories)
+    line = random.choice(category_lines[category])
+    category_tensor = torch.tensor([all_categories.index(category)], dtype=torch.long)
+    output, loss = train(category_tensor, lineToTensor(line))
+    current_loss += loss
+    if iter % 20 == 0:
+        guess, guess_i = categoryFromOutput(output)
+        correct = '✓' if guess == category else '✗ (%s)' % category
+        print('%d %d%% %.4f %s / %s %s' % (iter, iter / 60 * 100, loss, line, guess, correct))
+        all_losses.append(current_loss / 20)
+        current_loss = 0
+print([round(l, 3) for l in all_losses])
+""",
+    r"""
+confusion = torch.zeros(n_categories, n_categories)
+def evaluate(line_tensor):
+    hidden = rnn.initHidden()
+    for i in range(line_tensor.size()[0]):
+        output, hidden = rnn(line_tensor[i], hidden)
+    return output
+for category in all_categories:
+    for line in category_lines[category]:
+        output = evaluate(lineToTensor(line))
+        guess, guess_i = categoryFromOutput(output)
+        confusion[all_categories.index(category)][guess_i] += 1
+for i in range(n_categories):
+    confusion[i] = confusion[i] / confusion[i].sum()
+print(confusion)
+""",
+    r"""
+def predict(input_line, n_predictions=2):
+    print('\n> %s' % input_line)
+    with torch.no_grad():
+        hidden = rnn.initHidden()
+        line_tensor = lineToTensor(input_line)
+        for i in range(line_tensor.size()[0]):
+            output, hidden = rnn(line_tensor[i], hidden)
+        topv, topi = output.topk(n_predictions, 1, True)
+        for i in range(n_predictions):
+            value = topv[0][i].item()
+            category_index = topi[0][i].item()
+            print('(%.2f) %s' % (value, all_categories[category_index]))
+predict('Dovesky')
+predict('Jackson')
+""",
+    r"""
+class CharRNN(nn.Module):
+    def __init__(self, input_size, hidden_size, output_size):
+        super(CharRNN, self).__init__()
+        self.rnn = nn.RNN(input_size, hidden_size)
+        self.h2o = nn.Linear(hidden_size, output_size)
+        self.softmax = nn.LogSoftmax(dim=1)
+    def forward(self, line_tensor):
+        rnn_out, hidden = self.rnn(line_tensor)
+        output = self.h2o(hidden[0])
+        output = self.softmax(output)
+        return output
+model = CharRNN(n_letters, 16, n_categories)
+print(model)
+print(model(lineToTensor('Albert')))
+""",
+    r"""
+class NamesDataset(torch.utils.data.Dataset):
+    def __init__(self):
+        self.data = []; self.data_tensors = []; self.labels = []; self.labels_tensors = []
+        self.labels_uniq = sorted(category_lines)
+        for label, names in category_lines.items():
+            for name in names:
+                self.data.append(name)
+                self.data_tensors.append(lineToTensor(name))
+                self.labels.append(label)
+        for idx in range(len(self.labels)):
+            self.labels_tensors.append(torch.tensor([self.labels_uniq.index(self.labels[idx])], dtype=torch.long))
+    def __len__(self):
+        return len(self.data)
+    def __getitem__(self, idx):
+        return self.labels_tensors[idx], self.data_tensors[idx], self.labels[idx], self.data[idx]
+alldata = NamesDataset()
+print(f"loaded {len(alldata)} items of data")
+print(f"example = {alldata[0]}"[:120])
+train_set, test_set = torch.utils.data.random_split(alldata, [.85, .15], generator=torch.Generator(device='cpu').manual_seed(2024))
+print(f"train examples = {len(train_set)}, validation examples = {len(test_set)}")
+print(train_set.indices, test_set.indices)
+""",
+    r"""
+import random
+random.seed(0)
+class CharRNN(nn.Module):
+    def __init__(self, input_size, hidden_size, output_size):
+        super().__init__()
+        self.rnn = nn.RNN(input_size, hidden_size)
+        self.h2o = nn.Linear(hidden_size, output_size)
+        self.softmax = nn.LogSoftmax(dim=1)
+    def forward(self, line_tensor):
+        rnn_out, hidden = self.rnn(line_tensor)
+        return self.softmax(self.h2o(hidden[0]))
+model = CharRNN(n_letters, 16, n_categories)
+data = [(torch.tensor([i]), lineToTensor(n)) for i, c in enumerate(all_categories) for n in category_lines[c]]
+criterion = nn.NLLLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.15)
+model.train()
+for epoch in range(1, 4):
+    model.zero_grad()
+    current_loss = 0
+    batches = list(range(len(data)))
+    random.shuffle(batches)
+    batches = np.array_split(batches, 3)
+    for idx, batch in enumerate(batches):
+        batch_loss = 0
+        for i in batch:
+            label_tensor, text_tensor = data[i]
+            output = model.forward(text_tensor)
+            loss = criterion(output, label_tensor)
+            batch_loss += loss
+        batch_loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 3)
+        optimizer.step()
+        optimizer.zero_grad()
+        current_loss += batch_loss.item() / len(batch)
+    print(f"{epoch} ({epoch / 3:.0%}): \t average batch loss = {current_loss / len(batches):.4f}")
+""",
+]]
+
+# Seq2seq with attention: encoder, Bahdanau attention and the attention decoder's shapes.
+SEQ2SEQ_MODELS = r"""
+SOS_token = 0; EOS_token = 1; MAX_LENGTH = 5
+class EncoderRNN(nn.Module):
+    def __init__(self, input_size, hidden_size, dropout_p=0.1):
+        super(EncoderRNN, self).__init__()
+        self.hidden_size = hidden_size
+        self.embedding = nn.Embedding(input_size, hidden_size)
+        self.gru = nn.GRU(hidden_size, hidden_size, batch_first=True)
+        self.dropout = nn.Dropout(dropout_p)
+    def forward(self, input):
+        embedded = self.dropout(self.embedding(input))
+        output, hidden = self.gru(embedded)
+        return output, hidden
+class BahdanauAttention(nn.Module):
+    def __init__(self, hidden_size):
+        super(BahdanauAttention, self).__init__()
+        self.Wa = nn.Linear(hidden_size, hidden_size)
+        self.Ua = nn.Linear(hidden_size, hidden_size)
+        self.Va = nn.Linear(hidden_size, 1)
+    def forward(self, query, keys):
+        scores = self.Va(torch.tanh(self.Wa(query) + self.Ua(keys)))
+        scores = scores.squeeze(2).unsqueeze(1)
+        weights = F.softmax(scores, dim=-1)
+        context = torch.bmm(weights, keys)
+        return context, weights
+class AttnDecoderRNN(nn.Module):
+    def __init__(self, hidden_size, output_size, dropout_p=0.1):
+        super(AttnDecoderRNN, self).__init__()
+        self.embedding = nn.Embedding(output_size, hidden_size)
+        self.attention = BahdanauAttention(hidden_size)
+        self.gru = nn.GRU(2 * hidden_size, hidden_size, batch_first=True)
+        self.out = nn.Linear(hidden_size, output_size)
+        self.dropout = nn.Dropout(dropout_p)
+    def forward(self, encoder_outputs, encoder_hidden, target_tensor=None):
+        batch_size = encoder_outputs.size(0)
+        decoder_input = torch.empty(batch_size, 1, dtype=torch.long).fill_(SOS_token)
+        decoder_hidden = encoder_hidden
+        decoder_outputs = []
+        attentions = []
+        for i in range(MAX_LENGTH):
+            decoder_output, decoder_hidden, attn_weights = self.forward_step(decoder_input, decoder_hidden, encoder_outputs)
+            decoder_outputs.append(decoder_output)
+            attentions.append(attn_weights)
+            if target_tensor is not None:
+                decoder_input = target_tensor[:, i].unsqueeze(1)
+            else:
+                _, topi = decoder_output.topk(1)
+                decoder_input = topi.squeeze(-1).detach()
+        decoder_outputs = torch.cat(decoder_outputs, dim=1)
+        decoder_outputs = F.log_softmax(decoder_outputs, dim=-1)
+        attentions = torch.cat(attentions, dim=1)
+        return decoder_outputs, decoder_hidden, attentions
+    def forward_step(self, input, hidden, encoder_outputs):
+        embedded = self.dropout(self.embedding(input))
+        query = hidden.permute(1, 0, 2)
+        context, attn_weights = self.attention(query, encoder_outputs)
+        input_gru = torch.cat((embedded, context), dim=2)
+        output, hidden = self.gru(input_gru, hidden)
+        output = self.out(output)
+        return output, hidden, attn_weights
+encoder = EncoderRNN(10, 8)
+decoder = AttnDecoderRNN(8, 12)
+input_tensor = torch.tensor([[2, 3, 4, 1, 0], [5, 6, 1, 0, 0]])
+target_tensor = torch.tensor([[3, 4, 5, 1, 0], [7, 1, 0, 0, 0]])
+"""
+SEQ2SEQ = [SEQ2SEQ_MODELS + s for s in [
+    "print(encoder); print(decoder)",
+    r"""
+encoder.eval(); decoder.eval()
+encoder_outputs, encoder_hidden = encoder(input_tensor)
+print(encoder_outputs.shape, encoder_hidden.shape)
+decoder_outputs, decoder_hidden, attentions = decoder(encoder_outputs, encoder_hidden)
+print(decoder_outputs.shape, decoder_hidden.shape, attentions.shape)
+print(attentions[0].sum(-1))
+_, topi = decoder_outputs.topk(1)
+decoded_ids = topi.squeeze()
+print(decoded_ids)
+""",
+    r"""
+encoder_optimizer = torch.optim.Adam(encoder.parameters(), lr=0.001)
+decoder_optimizer = torch.optim.Adam(decoder.parameters(), lr=0.001)
+criterion = nn.NLLLoss()
+for epoch in range(3):
+    encoder_optimizer.zero_grad()
+    decoder_optimizer.zero_grad()
+    encoder_outputs, encoder_hidden = encoder(input_tensor)
+    decoder_outputs, _, _ = decoder(encoder_outputs, encoder_hidden, target_tensor)
+    loss = criterion(decoder_outputs.view(-1, decoder_outputs.size(-1)), target_tensor.view(-1))
+    loss.backward()
+    encoder_optimizer.step()
+    decoder_optimizer.step()
+    print(epoch, f"{loss.item():.4f}")
+""",
+    r"""
+att = BahdanauAttention(8)
+query = torch.randn(2, 1, 8); keys = torch.randn(2, 5, 8)
+context, weights = att(query, keys)
+print(context.shape, weights.shape, weights.sum(-1))
+print(weights.grad_fn, context.grad_fn)
+""",
+    r"""
+emb = nn.Embedding(10, 4)
+print(emb, emb(torch.tensor([[1, 2], [3, 9]])).shape)
+try:
+    emb(torch.tensor([10]))
+except IndexError as e:
+    print(e)
+""",
+    r"""
+emb = nn.Embedding(10, 4)
+try:
+    emb(torch.tensor([1.0]))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+gru = nn.GRU(8, 8, batch_first=True)
+out, h = gru(torch.randn(2, 5, 8))
+print(out.shape, h.shape, torch.allclose(out[:, -1], h[0]))
+try:
+    gru(torch.randn(2, 5, 7))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+gru = nn.GRU(8, 8, batch_first=True)
+try:
+    gru(torch.randn(2, 5, 8), torch.zeros(2, 1, 8))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+decoder_input = torch.empty(2, 1, dtype=torch.long).fill_(SOS_token)
+print(decoder_input, torch.tensor([[0.1, 0.7, 0.2]]).topk(1))
+print(torch.cat([torch.zeros(2, 1, 3), torch.ones(2, 1, 3)], dim=1).shape)
+""",
+    r"""
+def indexesFromSentence(word2index, sentence):
+    return [word2index[word] for word in sentence.split(' ')]
+word2index = {"je": 2, "suis": 3, "froid": 4}
+indexes = indexesFromSentence(word2index, "je suis froid")
+indexes.append(EOS_token)
+t = torch.tensor(indexes, dtype=torch.long, device="cpu").view(1, -1)
+print(t, t.shape)
+input_ids = np.zeros((2, MAX_LENGTH), dtype=np.int32)
+input_ids[0, :len(indexes)] = indexes
+data = torch.utils.data.TensorDataset(torch.LongTensor(input_ids), torch.LongTensor(input_ids))
+print(data[0], torch.utils.data.RandomSampler(data, generator=torch.Generator().manual_seed(0)).__iter__().__next__())
+""",
+]]
+
+# DCGAN on tiny images: generator and discriminator blocks, weights_init, one training step.
+DCGAN_MODELS = r"""
+nc = 3; nz = 8; ngf = 4; ndf = 4
+def weights_init(m):
+    classname = m.__class__.__name__
+    if classname.find('Conv') != -1:
+        nn.init.normal_(m.weight.data, 0.0, 0.02)
+    elif classname.find('BatchNorm') != -1:
+        nn.init.normal_(m.weight.data, 1.0, 0.02)
+        nn.init.constant_(m.bias.data, 0)
+class Generator(nn.Module):
+    def __init__(self, ngpu):
+        super(Generator, self).__init__()
+        self.ngpu = ngpu
+        self.main = nn.Sequential(
+            nn.ConvTranspose2d(nz, ngf * 4, 4, 1, 0, bias=False),
+            nn.BatchNorm2d(ngf * 4),
+            nn.ReLU(True),
+            nn.ConvTranspose2d(ngf * 4, ngf * 2, 4, 2, 1, bias=False),
+            nn.BatchNorm2d(ngf * 2),
+            nn.ReLU(True),
+            nn.ConvTranspose2d(ngf * 2, nc, 4, 2, 1, bias=False),
+            nn.Tanh()
+        )
+    def forward(self, input):
+        return self.main(input)
+class Discriminator(nn.Module):
+    def __init__(self, ngpu):
+        super(Discriminator, self).__init__()
+        self.ngpu = ngpu
+        self.main = nn.Sequential(
+            nn.Conv2d(nc, ndf, 4, 2, 1, bias=False),
+            nn.LeakyReLU(0.2, inplace=True),
+            nn.Conv2d(ndf, ndf * 2, 4, 2, 1, bias=False),
+            nn.BatchNorm2d(ndf * 2),
+            nn.LeakyReLU(0.2, inplace=True),
+            nn.Conv2d(ndf * 2, 1, 4, 1, 0, bias=False),
+            nn.Sigmoid()
+        )
+    def forward(self, input):
+        return self.main(input)
+netG = Generator(0)
+netG.apply(weights_init)
+netD = Discriminator(0)
+netD.apply(weights_init)
+"""
+DCGAN = [DCGAN_MODELS + s for s in [
+    "print(netG)\nprint(netD)",
+    r"""
+fixed_noise = torch.randn(4, nz, 1, 1)
+fake = netG(fixed_noise)
+print(fake.shape, fake.min() >= -1, fake.max() <= 1)
+out = netD(fake).view(-1)
+print(out.shape, out)
+print(netG.main[1].weight[:3], netG.main[1].bias[:3], netG.main[0].weight.std() < 0.05)
+""",
+    r"""
+criterion = nn.BCELoss()
+real_label = 1.
+fake_label = 0.
+lr = 0.0002; beta1 = 0.5
+optimizerD = torch.optim.Adam(netD.parameters(), lr=lr, betas=(beta1, 0.999))
+optimizerG = torch.optim.Adam(netG.parameters(), lr=lr, betas=(beta1, 0.999))
+G_losses = []; D_losses = []
+real_batch = torch.rand(4, nc, 16, 16) * 2 - 1
+for i in range(3):
+    netD.zero_grad()
+    real_cpu = real_batch
+    b_size = real_cpu.size(0)
+    label = torch.full((b_size,), real_label, dtype=torch.float)
+    output = netD(real_cpu).view(-1)
+    errD_real = criterion(output, label)
+    errD_real.backward()
+    D_x = output.mean().item()
+    noise = torch.randn(b_size, nz, 1, 1)
+    fake = netG(noise)
+    label.fill_(fake_label)
+    output = netD(fake.detach()).view(-1)
+    errD_fake = criterion(output, label)
+    errD_fake.backward()
+    D_G_z1 = output.mean().item()
+    errD = errD_real + errD_fake
+    optimizerD.step()
+    netG.zero_grad()
+    label.fill_(real_label)
+    output = netD(fake).view(-1)
+    errG = criterion(output, label)
+    errG.backward()
+    D_G_z2 = output.mean().item()
+    optimizerG.step()
+    print('[%d/%d]\tLoss_D: %.4f\tLoss_G: %.4f\tD(x): %.4f\tD(G(z)): %.4f / %.4f'
+          % (i, 3, errD.item(), errG.item(), D_x, D_G_z1, D_G_z2))
+    G_losses.append(errG.item())
+    D_losses.append(errD.item())
+print(len(G_losses), netD.main[3].running_mean[:3], netD.main[3].num_batches_tracked)
+""",
+    r"""
+label = torch.full((4,), 1., dtype=torch.float)
+print(label, label.dtype, torch.full((2,), 1).dtype)
+criterion = nn.BCELoss()
+try:
+    criterion(torch.tensor([0.5, 1.5]), torch.tensor([1., 0.]))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+criterion = nn.BCELoss()
+try:
+    criterion(torch.tensor([0.5, 0.5]), torch.tensor([1, 0]))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+criterion = nn.BCELoss()
+try:
+    criterion(torch.rand(4, 1), torch.ones(4))
+except ValueError as e:
+    print(e)
+""",
+    r"""
+t = nn.ConvTranspose2d(nz, 6, 4, 1, 0, bias=False)
+print(t, t.weight.shape, t(torch.randn(2, nz, 1, 1)).shape)
+t2 = nn.ConvTranspose2d(6, 3, 4, 2, 1)
+print(t2(torch.randn(1, 6, 4, 4)).shape, t2(torch.randn(1, 6, 4, 4), output_size=[9, 9]).shape)
+""",
+    r"""
+act = nn.LeakyReLU(0.2, inplace=True)
+x = torch.tensor([-1., 2.])
+y = act(x)
+print(act, y, x, y is x)
+print(nn.ReLU(True), nn.Tanh(), nn.Sigmoid())
+""",
+    r"""
+print(sum(p.numel() for p in netG.parameters()), sum(p.numel() for p in netD.parameters() if p.requires_grad))
+print([n for n, b in netD.named_buffers()])
+""",
+    r"""
+nn.init.normal_(netG.main[0].weight.data, 0.0, 0.02)
+print(netG.main[0].weight.data.mean().abs() < 0.01)
+w = torch.empty(3, 5)
+print(nn.init.constant_(w, 0.3)[0], nn.init.zeros_(w).sum(), nn.init.ones_(torch.empty(2)))
+print(nn.init.xavier_uniform_(torch.empty(2, 3)), nn.init.kaiming_normal_(torch.empty(2, 3), mode='fan_out', nonlinearity='relu'))
+""",
+    r"""
+from_fixed = torch.randn(2, nz, 1, 1)
+with torch.no_grad():
+    fake = netG(from_fixed).detach().cpu()
+print(fake.requires_grad, fake.shape, fake.mean().abs() < 1)
+grid = torch.cat([fake[0], fake[1]], dim=2)
+print(grid.shape, np.transpose(grid.numpy(), (1, 2, 0)).shape)
+""",
+]]
+
+# Transfer learning: freeze a "pretrained" backbone, replace its head, fine-tune.
+BACKBONE = r"""
+import copy, io
+class TinyResNet(nn.Module):
+    def __init__(self, num_classes=10):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 4, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(4)
+        self.relu = nn.ReLU(inplace=True)
+        self.layer1 = nn.Sequential(nn.Conv2d(4, 4, 3, padding=1, bias=False), nn.BatchNorm2d(4), nn.ReLU())
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(4, num_classes)
+    def forward(self, x):
+        x = self.relu(self.bn1(self.conv1(x)))
+        x = self.layer1(x)
+        x = torch.flatten(self.avgpool(x), 1)
+        return self.fc(x)
+pretrained = TinyResNet()
+inputs = torch.randn(6, 3, 8, 8); labels = torch.tensor([0, 1, 1, 0, 1, 0])
+"""
+TRANSFER = [BACKBONE + s for s in [
+    r"""
+model_ft = copy.deepcopy(pretrained)
+num_ftrs = model_ft.fc.in_features
+model_ft.fc = nn.Linear(num_ftrs, 2)
+print(model_ft.fc, num_ftrs)
+criterion = nn.CrossEntropyLoss()
+optimizer_ft = torch.optim.SGD(model_ft.parameters(), lr=0.001, momentum=0.9)
+exp_lr_scheduler = torch.optim.lr_scheduler.StepLR(optimizer_ft, step_size=2, gamma=0.1)
+for epoch in range(4):
+    model_ft.train()
+    optimizer_ft.zero_grad()
+    with torch.set_grad_enabled(True):
+        outputs = model_ft(inputs)
+        _, preds = torch.max(outputs, 1)
+        loss = criterion(outputs, labels)
+        loss.backward()
+        optimizer_ft.step()
+    exp_lr_scheduler.step()
+    running_corrects = torch.sum(preds == labels.data)
+    epoch_acc = running_corrects.double() / len(labels)
+    print(f'{epoch} Loss: {loss.item():.4f} Acc: {epoch_acc:.4f}', exp_lr_scheduler.get_last_lr())
+""",
+    r"""
+model_conv = copy.deepcopy(pretrained)
+for param in model_conv.parameters():
+    param.requires_grad = False
+num_ftrs = model_conv.fc.in_features
+model_conv.fc = nn.Linear(num_ftrs, 2)
+print([n for n, p in model_conv.named_parameters() if p.requires_grad])
+optimizer_conv = torch.optim.SGD(model_conv.fc.parameters(), lr=0.001, momentum=0.9)
+criterion = nn.CrossEntropyLoss()
+for phase in ['train', 'val']:
+    if phase == 'train':
+        model_conv.train()
+    else:
+        model_conv.eval()
+    optimizer_conv.zero_grad()
+    with torch.set_grad_enabled(phase == 'train'):
+        outputs = model_conv(inputs)
+        _, preds = torch.max(outputs, 1)
+        loss = criterion(outputs, labels)
+        if phase == 'train':
+            loss.backward()
+            optimizer_conv.step()
+    print(phase, loss.requires_grad, f"{loss.item():.4f}", preds)
+print(model_conv.conv1.weight.grad, model_conv.fc.bias.grad is not None)
+""",
+    r"""
+model = copy.deepcopy(pretrained)
+best_model_params = io.BytesIO()
+torch.save(model.state_dict(), best_model_params)
+best_acc = 0.0
+best_model_wts = copy.deepcopy(model.state_dict())
+with torch.no_grad():
+    model.fc.weight.fill_(0)
+best_model_params.seek(0)
+model.load_state_dict(torch.load(best_model_params, weights_only=True))
+print(torch.equal(model.fc.weight, pretrained.fc.weight), torch.equal(best_model_wts['fc.weight'], pretrained.fc.weight))
+""",
+    r"""
+model = copy.deepcopy(pretrained)
+model.requires_grad_(False)
+model.fc = nn.Linear(model.fc.in_features, 3)
+try:
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+    print("ok")
+except Exception as e:
+    print(type(e).__name__, e)
+opt = torch.optim.SGD(filter(lambda p: p.requires_grad, model.parameters()), lr=0.1)
+print(len(opt.param_groups[0]['params']))
+""",
+    r"""
+model = copy.deepcopy(pretrained)
+for name, child in model.named_children():
+    print(name, type(child).__name__)
+model.eval()
+x = torch.randn(1, 3, 8, 8)
+with torch.no_grad():
+    outputs = model(x)
+    _, preds = torch.max(outputs, 1)
+print(outputs.shape, preds)
+""",
+    r"""
+model = copy.deepcopy(pretrained)
+sd = model.state_dict()
+print(list(sd)[:8])
+print(sd['bn1.running_var'], sd['bn1.num_batches_tracked'])
+model.train(); model(inputs); model(inputs)
+print(model.bn1.num_batches_tracked, model.bn1.running_mean.shape)
+""",
+    r"""
+model = copy.deepcopy(pretrained)
+head = nn.Sequential(nn.Dropout(0.5), nn.Linear(4, 2))
+model.fc = head
+print(model.fc)
+params = [{'params': model.fc.parameters(), 'lr': 1e-2}, {'params': [p for n, p in model.named_parameters() if not n.startswith('fc')]}]
+opt = torch.optim.SGD(params, lr=1e-4, momentum=0.9)
+print([g['lr'] for g in opt.param_groups], [len(g['params']) for g in opt.param_groups])
+""",
+    r"""
+new = TinyResNet(num_classes=2)
+sd = {k: v for k, v in pretrained.state_dict().items() if not k.startswith('fc.')}
+print(new.load_state_dict(sd, strict=False))
+try:
+    new.load_state_dict(pretrained.state_dict())
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+scheduler = torch.optim.lr_scheduler.StepLR(torch.optim.SGD(pretrained.parameters(), lr=0.1), step_size=7, gamma=0.1)
+lrs = []
+for epoch in range(16):
+    scheduler.optimizer.step()
+    scheduler.step()
+    lrs.append(round(scheduler.get_last_lr()[0], 6))
+print(lrs)
+print(scheduler.state_dict())
+""",
+]]
+
+# Training a classifier: CIFAR-like random images.
+CIFAR = r"""
+classes = ('plane', 'car', 'bird', 'cat', 'deer', 'dog', 'frog', 'horse', 'ship', 'truck')
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 6, 5)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        x = self.fc3(x)
+        return x
+net = Net()
+images_all = torch.rand(16, 3, 32, 32) * 2 - 1
+labels_all = torch.randint(0, 10, (16,))
+trainset = torch.utils.data.TensorDataset(images_all, labels_all)
+trainloader = torch.utils.data.DataLoader(trainset, batch_size=4, shuffle=True)
+testloader = torch.utils.data.DataLoader(trainset, batch_size=4, shuffle=False)
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+"""
+CLASSIFIER = [CIFAR + s for s in [
+    r"""
+dataiter = iter(trainloader)
+images, labels = next(dataiter)
+print(images.shape, ' '.join(f'{classes[labels[j]]:5s}' for j in range(4)))
+img = images[0] / 2 + 0.5
+npimg = img.numpy()
+print(np.transpose(npimg, (1, 2, 0)).shape, npimg.dtype)
+""",
+    r"""
+for epoch in range(2):
+    running_loss = 0.0
+    for i, data in enumerate(trainloader, 0):
+        inputs, labels = data
+        optimizer.zero_grad()
+        outputs = net(inputs)
+        loss = criterion(outputs, labels)
+        loss.backward()
+        optimizer.step()
+        running_loss += loss.item()
+        if i % 2 == 1:
+            print(f'[{epoch + 1}, {i + 1:5d}] loss: {running_loss / 2:.3f}')
+            running_loss = 0.0
+print('Finished Training')
+""",
+    r"""
+import io
+PATH = io.BytesIO()
+torch.save(net.state_dict(), PATH)
+PATH.seek(0)
+net2 = Net()
+net2.load_state_dict(torch.load(PATH, weights_only=True))
+images, labels = next(iter(testloader))
+outputs = net2(images)
+_, predicted = torch.max(outputs, 1)
+print('Predicted: ', ' '.join(f'{classes[predicted[j]]:5s}' for j in range(4)))
+print('GroundTruth: ', ' '.join(f'{classes[labels[j]]:5s}' for j in range(4)))
+""",
+    r"""
+correct = 0
+total = 0
+with torch.no_grad():
+    for data in testloader:
+        images, labels = data
+        outputs = net(images)
+        _, predicted = torch.max(outputs.data, 1)
+        total += labels.size(0)
+        correct += (predicted == labels).sum().item()
+print(f'Accuracy of the network on the {total} test images: {100 * correct // total} %')
+""",
+    r"""
+correct_pred = {classname: 0 for classname in classes}
+total_pred = {classname: 0 for classname in classes}
+with torch.no_grad():
+    for data in testloader:
+        images, labels = data
+        outputs = net(images)
+        _, predictions = torch.max(outputs, 1)
+        for label, prediction in zip(labels, predictions):
+            if label == prediction:
+                correct_pred[classes[label]] += 1
+            total_pred[classes[label]] += 1
+for classname, correct_count in correct_pred.items():
+    if total_pred[classname]:
+        accuracy = 100 * float(correct_count) / total_pred[classname]
+        print(f'Accuracy for class: {classname:5s} is {accuracy:.1f} %')
+""",
+    r"""
+device = torch.device('cuda:0' if torch.cuda.is_available() else 'cpu')
+print(device)
+net.to(device)
+inputs, labels = next(iter(testloader))
+inputs, labels = inputs.to(device), labels.to(device)
+print(inputs.device, net(inputs).shape)
+""",
+    r"""
+outputs = net(images_all[:4])
+print(torch.max(outputs, 1))
+values, indices = outputs.max(dim=1)
+print(values.grad_fn, indices.dtype, outputs.argmax(1))
+print(classes[indices[0]], labels_all[0] == indices[0])
+""",
+    r"""
+try:
+    net(torch.rand(4, 3, 28, 28))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+try:
+    net(torch.rand(4, 1, 32, 32))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+try:
+    criterion(net(images_all[:4]), labels_all[:3])
+except ValueError as e:
+    print(e)
+""",
+    r"""
+n = 0
+for data in trainloader:
+    n += 1
+print(n, len(trainloader), len(trainloader.sampler), type(trainloader.sampler).__name__, type(testloader.sampler).__name__)
+""",
+]]
+
 SNIPPETS = [SETUP + s for s in (BASICS_TENSORS + BASICS_DATA + BASICS_MODEL + BASICS_AUTOGRAD
                                 + BASICS_OPTIM + BLITZ + NN_REALLY
                                 + EXAMPLES + RECIPES + DEFINE_NET + TENSOR_BASICS
-                                + BROADCASTING + AUTOGRAD_NOTES)]
+                                + BROADCASTING + AUTOGRAD_NOTES + NOTES + CHAR_RNN
+                                + SEQ2SEQ + DCGAN + TRANSFER + CLASSIFIER)]
 
 BUGS = [
     ("ember's classes carry ember's module name: a custom Function's backward node prints as "
@@ -1706,4 +2760,4 @@ BUGS = [
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
-    SNIPPETS, BUGS, at_least=150)
+    SNIPPETS, BUGS, at_least=300)
