@@ -3,6 +3,7 @@ the legacy `Tensor(...)`, filled factories with their `_like` and `new_*` forms,
 
 Expected values are torch 2.13's, written out by hand (NumPy where it agrees).
 """
+import math
 import re
 
 import numpy as np
@@ -502,6 +503,33 @@ def test_linspace_matches_numpy():
     t = ember.linspace(0, 1, 5)
     assert t[0].item() == 0 and t[-1].item() == 1
     assert ember.linspace(0, 1, 5, requires_grad=True).requires_grad
+
+
+def _fused_reference(start, end, steps, np_type):
+    """torch's CPU linspace: step in the dtype, then each value one fused multiply-add from
+    the nearer end (worked out exactly with fractions, rounded once)."""
+    from fractions import Fraction
+    s, e = np_type(start), np_type(end)
+    step = (e - s) / np_type(steps - 1)
+    return [np_type(float(Fraction(float(step)) * i + Fraction(float(s)))) if i < steps // 2
+            else np_type(float(Fraction(-float(step)) * (steps - 1 - i) + Fraction(float(e))))
+            for i in range(steps)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("start, end, steps", [
+    (-1, 1, 7), (-1, 1, 12), (0, 1, 33), (-math.pi, math.pi, 100), (2.0, -5.0, 1001),
+    (1e-3, 7.7, 40000),
+])
+def test_linspace_rounds_each_value_once_as_torch(start, end, steps, dtype):
+    np_type = getattr(np, dtype)
+    got = ember.linspace(start, end, steps, dtype=getattr(ember, dtype)).numpy()
+    assert got.tolist() == [float(v) for v in _fused_reference(start, end, steps, np_type)]
+
+
+def test_linspace_middle_value_of_an_odd_count_is_not_zero():
+    # 1 - 3 * (1/3 in double), rounded once: torch's middle value, not 0.
+    assert ember.linspace(-1, 1, 7, dtype=ember.float64)[3].item() == 5.551115123125783e-17
 
 
 def test_linspace_one_step_is_the_start():

@@ -334,7 +334,9 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if steps == 1:
         return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad,
                                   pin_memory))
-    if dtype.is_floating_point or dtype.is_complex:
+    if dtype in (_dtype.float32, _dtype.float64) and xp is np:
+        values = _fused_linspace(dtype._np.type, start, end, steps)
+    elif dtype.is_floating_point or dtype.is_complex:
         # NOTE: like torch, step from the start for the first half and back from the end for
         # the second, in the output's own precision, so both ends are exact.
         work = dtype._np if dtype.itemsize >= 4 else np.dtype(np.float32)
@@ -351,6 +353,35 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         values = xp.where(idx < steps // 2, start + step * idx,
                           end - step * (steps - 1 - idx)).astype(dtype._np)
     return _into(out, _finish(values, requires_grad, pin_memory))
+
+
+def _fused_linspace(scalar, start, end, steps):
+    """torch's CPU linspace for float32/float64: step = (end - start) / (steps - 1) in the
+    dtype; the first half is start + step * i and the second end - step * (steps - 1 - i),
+    each one fused multiply-add (one rounding), as torch's compiled kernel computes them."""
+    s, e = scalar(start), scalar(end)
+    step = (e - s) / scalar(steps - 1)
+    idx = np.arange(steps, dtype=np.float64)
+    front = _fma(np.float64(step), idx, np.float64(s), scalar)
+    back = _fma(np.float64(-step), (steps - 1) - idx, np.float64(e), scalar)
+    return np.where(idx < steps // 2, front, back)
+
+
+def _fma(a, b, c, scalar):
+    """a * b + c rounded once to `scalar` (float32 or float64), for a float64 scalar `a` and
+    `c` and an array `b` of integers. A float32 product is exact in float64; a float64 one is
+    split into its rounded value and its exact error (Dekker), and the sum is compensated."""
+    if scalar is np.float32:
+        return (a * b + c).astype(np.float32)
+    split = 134217729.0 * a             # 2**27 + 1: a = a_hi + a_lo, each 26 bits
+    a_hi = split - (split - a)
+    a_lo = a - a_hi
+    p = a * b                           # b (< 2**26) needs no split
+    p_err = (a_hi * b - p) + a_lo * b
+    total = p + c
+    back = total - p
+    sum_err = (p - (total - back)) + (c - back)
+    return total + (sum_err + p_err)
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,

@@ -357,6 +357,21 @@ def test_affine_grid():
         np.testing.assert_allclose(back.numpy(), img, atol=1e-12)
 
 
+def test_affine_grid_base_is_torchs_linspace_scaled_in_the_dtype():
+    # each axis is linspace(-1, 1, n) in the grid's dtype, times n - 1, divided by n (each
+    # rounded in the dtype): an identity map then lands exactly where torch's does
+    for dtype, np_type in ((ember.float32, np.float32), (ember.float64, np.float64)):
+        eye = ember.tensor([[[1., 0., 0.], [0., 1., 0.]]], dtype=dtype)
+        for h, w in ((12, 12), (7, 5)):
+            grid = F.affine_grid(eye, (1, 1, h, w), align_corners=False).numpy()
+            xs = ember.linspace(-1, 1, w, dtype=dtype).numpy()
+            ys = ember.linspace(-1, 1, h, dtype=dtype).numpy()
+            assert grid[0, 0, :, 0].tolist() == (xs * np_type(w - 1) / np_type(w)).tolist()
+            assert grid[0, :, 0, 1].tolist() == (ys * np_type(h - 1) / np_type(h)).tolist()
+            aligned = F.affine_grid(eye, (1, 1, h, w), align_corners=True).numpy()
+            assert aligned[0, 0, :, 0].tolist() == xs.tolist()
+
+
 def test_grid_sample_warnings_and_errors():
     img, grid = ember.randn(1, 2, 5, 6), ember.rand(1, 3, 4, 2) * 2 - 1
     text = ("Default grid_sample and affine_grid behavior has changed to align_corners=False "

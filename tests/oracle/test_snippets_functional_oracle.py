@@ -539,17 +539,16 @@ add("g = torch.tensor([[[[float('nan'), 0.], [2., -3.]], [[0.3, float('nan')], [
 S.append(P + "lp = torch.zeros(6, 4).log_softmax(1)\n"
          "try:\n    print(F.ctc_loss(lp, torch.tensor([1, 2, 2]), 6, 3))\n"
          "except TypeError as e: print(str(e).splitlines()[0])")
+# affine_grid's base grid is torch's linspace (one fused multiply-add per value): a nearest
+# grid_sample at an exact .5 tie picks the same pixel
+S.append(P + "theta = torch.tensor([[[0.8, -0.6, 0.3], [0.6, 0.8, -0.2]]], dtype=torch.float64)\n"
+         "g = F.affine_grid(theta, (1, 1, 4, 5), align_corners=False)\n"
+         "print(g[0, 2, 2].tolist(), torch.linspace(-1, 1, 7, dtype=torch.float64)[3].item())")
 SNIPPETS = S
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
 BUGS = [
-    ("torch.linspace rounds start + step * i with a fused multiply-add (and in SIMD chunks), so "
-     "affine_grid's base grid differs from ember's in the last bit (0.25 of 4 rows comes out "
-     "0.24999999999999994): a nearest grid_sample at an exact .5 tie picks another pixel",
-     P + "theta = torch.tensor([[[0.8, -0.6, 0.3], [0.6, 0.8, -0.2]]], dtype=torch.float64)\n"
-     "g = F.affine_grid(theta, (1, 1, 4, 5), align_corners=False)\n"
-     "print(g[0, 2, 2].tolist(), torch.linspace(-1, 1, 7, dtype=torch.float64)[3].item())"),
     ("torch 2.13's interpolate has a 'lanczos' mode (antialiased, 4-D); ember does not",
      P + "x = torch.arange(16.).reshape(1, 1, 4, 4)\n"
      "print(F.interpolate(x, size=(2, 3), mode='lanczos', antialias=True).round(decimals=4))"),

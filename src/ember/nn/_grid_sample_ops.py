@@ -421,16 +421,21 @@ GRID_SAMPLERS = {nd: type(f"GridSampler{nd}D", (_GridSampler,), {"__module__": _
 # -- affine grids --------------------------------------------------------------------------------
 
 def base_grid(xp, sizes, align_corners, dtype):
-    """(*sizes, nd + 1): normalized coordinates (x first) and a trailing 1."""
+    """(*sizes, nd + 1): normalized coordinates (x first) and a trailing 1.
+    NOTE: as torch, each axis is linspace(-1, 1, n) in the grid's dtype, then (without
+    aligned corners) times n - 1 and divided by n in that dtype: a coordinate an ulp off
+    torch's would move grid_sample's samples that land on a pixel to its other side."""
+    from .._creation import linspace
+    dtype = np.dtype(dtype)
     axes = []
     for n in sizes:
         if n <= 1:
-            axes.append(np.zeros(n))
+            axes.append(np.zeros(n, dtype))
         else:
-            line = np.linspace(-1, 1, n)
-            axes.append(line if align_corners else line * (n - 1) / n)
+            line = linspace(-1, 1, n, dtype=_dtype.from_numpy_dtype(dtype), device="cpu")._data
+            axes.append(line if align_corners else line * dtype.type(n - 1) / dtype.type(n))
     mesh = np.meshgrid(*axes, indexing="ij")
-    coords = [m for m in reversed(mesh)] + [np.ones(tuple(sizes))]
+    coords = [m for m in reversed(mesh)] + [np.ones(tuple(sizes), dtype)]
     return xp.asarray(np.stack(coords, axis=-1), dtype=dtype)
 
 
