@@ -142,3 +142,17 @@ def test_a_copied_module_keeps_its_hooks_records():
     m.register_forward_hook(lambda mod, args, kwargs, out: out + 1, with_kwargs=True)
     m2 = copy.deepcopy(m)
     assert m2(torch.ones(1)).tolist() == [2.]
+
+
+def test_hook_tables_are_ordered_dicts_as_torchs():
+    # the pruning tutorial prints module._forward_pre_hooks: OrderedDict([(0, <...>)])
+    m = nn.Linear(1, 1)
+    for name in ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks",
+                 "_backward_pre_hooks", "_state_dict_hooks", "_load_state_dict_pre_hooks"):
+        assert type(getattr(m, name)) is OrderedDict, name
+    handle = m.register_forward_pre_hook(lambda *a: None)
+    assert repr(m._forward_pre_hooks).startswith(f"OrderedDict([({handle.id}, <function")
+    handle.remove()
+    assert repr(m._forward_pre_hooks) == "OrderedDict()"
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+    assert type(opt._optimizer_step_pre_hooks) is OrderedDict

@@ -451,14 +451,13 @@ MORE = [
     'm = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Linear(2, 2))\nm[1].weight = m[0].weight\nprint(torch.nn.utils.parameters_to_vector(m.parameters()).shape, len(m.state_dict()), sum(p.numel() for p in m.parameters()))',
 ]
 
+HOOKS.append('m = torch.nn.Identity()\nh1 = m.register_forward_hook(lambda *a: None)\nh2 = m.register_forward_hook(lambda *a: None)\nprint(h2.id - h1.id, type(m._forward_hooks).__name__, len(m._forward_hooks))')
 SNIPPETS = [*STATE_DICT, *NAMES_AND_LOOKUPS, *HOOKS, *ATTRIBUTES_AND_REPRS, *CONTAINERS,
             *COPIES_AND_CONVERSIONS, *MORE]
 
 # Deliberate differences: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS.
 BUGS = [
-    ("ember's hook dicts are a dict subclass (handles refer to them weakly), not an OrderedDict",
-     'm = torch.nn.Identity()\nh1 = m.register_forward_hook(lambda *a: None)\nh2 = m.register_forward_hook(lambda *a: None)\nprint(h2.id - h1.id, type(m._forward_hooks).__name__, len(m._forward_hooks))'),
     ('errors that name a class show its module path: ember.nn.modules... where torch has torch.nn.modules...',
      's = torch.nn.Sequential(torch.nn.ReLU())\ns * 0'),
 ]

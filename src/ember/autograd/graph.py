@@ -16,6 +16,7 @@ since then raises torch's error. After a backward without `retain_graph`, `relea
 every saved value and later unpacking raises torch's "backward through the graph a second
 time" error.
 """
+import collections
 import itertools
 import os
 import re
@@ -107,7 +108,9 @@ def add_hook(hooks, fn):
 
 
 def new_hook_dict():
-    return _HookDict()
+    """A module's, tensor's or optimizer's own hooks: an OrderedDict, as torch's (it prints as
+    one), which handles can weakly refer to."""
+    return collections.OrderedDict()
 
 
 def hook_name(hook):
