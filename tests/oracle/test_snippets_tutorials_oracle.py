@@ -2745,11 +2745,749 @@ print(n, len(trainloader), len(trainloader.sampler), type(trainloader.sampler)._
 """,
 ]]
 
+# Errors and warnings that users of the tutorials meet, and what they print along the way.
+MISTAKES = [
+    r"""
+try:
+    torch.optim.SGD([], lr=0.1)
+except ValueError as e:
+    print(e)
+""",
+    r"""
+class Net(nn.Module):
+    def __init__(self):
+        self.fc = nn.Linear(2, 2)
+try:
+    Net()
+except AttributeError as e:
+    print(e)
+""",
+    r"""
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+net = Net()
+try:
+    net(torch.ones(2))
+except NotImplementedError as e:
+    print(e)
+""",
+    r"""
+model = nn.Linear(2, 2)
+params = model.parameters()
+print(len(list(params)), len(list(params)))
+""",
+    r"""
+model = nn.Linear(2, 2)
+try:
+    torch.optim.SGD(model.parameters())
+except TypeError as e:
+    print(e)
+""",
+    r"""
+x = torch.autograd.Variable(torch.ones(2), requires_grad=True)
+y = (x * 3).sum()
+y.backward()
+print(x.grad, x.data, type(x).__name__, y.data)
+""",
+    r"""
+print(torch.FloatTensor(2, 3).shape, torch.LongTensor([1, 2]), torch.Tensor([1, 2]).dtype, torch.FloatTensor([[1, 2]]))
+print(torch.Tensor(2).dtype, torch.DoubleTensor([1]).dtype, torch.IntTensor([1]).dtype, torch.ByteTensor([1]).dtype)
+""",
+    r"""
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+print(x.data, x.detach(), x.numpy() if not x.requires_grad else x.detach().numpy())
+x.data.mul_(2)
+print(x, x.grad_fn, x._version)
+""",
+    r"""
+out = torch.randn(3, 5).log_softmax(1)
+try:
+    F.nll_loss(out, torch.tensor([1, 0]))
+except ValueError as e:
+    print(e)
+""",
+    r"""
+try:
+    F.nll_loss(torch.randn(5), torch.tensor(1))
+except Exception as e:
+    print(type(e).__name__, e)
+""",
+    r"""
+try:
+    F.cross_entropy(torch.randn(3, 5), torch.randn(3, 4))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+print(F.cross_entropy(torch.randn(3, 5), torch.randn(3, 5).softmax(1)))
+print(F.cross_entropy(torch.randn(3, 5), torch.tensor([1, 0, 4]), label_smoothing=0.1))
+print(F.cross_entropy(torch.randn(3, 5), torch.tensor([1, -100, 4])))
+""",
+    r"""
+@torch.no_grad()
+def evaluate(model, x):
+    return model(x)
+model = nn.Linear(2, 1)
+y = evaluate(model, torch.ones(1, 2))
+print(y.requires_grad, torch.is_grad_enabled())
+""",
+    r"""
+class Net(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+        self.fc = nn.Linear(n, n)
+    def extra_repr(self):
+        return f"n={self.n}"
+print(Net(3))
+print(nn.ModuleList([nn.Linear(1, 1), nn.ReLU()]), nn.ModuleDict({'a': nn.Tanh()}))
+""",
+    r"""
+model = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+print(model.state_dict())
+""",
+    r"""
+opt = torch.optim.Adam(nn.Linear(2, 2).parameters(), lr=1e-3)
+print(opt)
+opt2 = torch.optim.AdamW(nn.Linear(2, 2).parameters())
+print(opt2.defaults['weight_decay'], opt2.defaults['betas'])
+""",
+    r"""
+torch.set_printoptions(precision=2)
+print(torch.tensor([1.23456, 2.5]), torch.tensor([1e-5, 1e5]))
+torch.set_printoptions(profile="default")
+print(torch.tensor([1.23456, 2.5]), torch.tensor([1e-5, 1e5]), torch.tensor([1e-5, 1.]))
+""",
+    r"""
+print(torch.arange(2000.).reshape(2, 1000))
+print(torch.tensor([[123456.7, 0.001]]), torch.tensor([1., 2.], dtype=torch.float64) * 1e10)
+""",
+    r"""
+x = torch.ones(2, 3)
+try:
+    x.view(3, -1, 2)
+except RuntimeError as e:
+    print(e)
+try:
+    x.permute(1, 0, 2)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+x = torch.ones(2, 3)
+try:
+    x[2]
+except IndexError as e:
+    print(e)
+try:
+    x[:, 3]
+except IndexError as e:
+    print(e)
+""",
+    r"""
+x = torch.ones(2, 3)
+try:
+    torch.stack([x, torch.ones(3, 2)])
+except RuntimeError as e:
+    print(e)
+try:
+    x + torch.ones(2)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+try:
+    torch.tensor([[1, 2], [3]])
+except ValueError as e:
+    print(e)
+try:
+    torch.tensor([1, 'a'])
+except TypeError as e:
+    print(e)
+""",
+    r"""
+x = torch.tensor([1, 2, 3])
+try:
+    x.requires_grad_(True)
+except RuntimeError as e:
+    print(e)
+y = torch.tensor([1, 2, 3]) / 2
+print(y, y.dtype, torch.tensor([1, 2, 3]) // 2, torch.tensor([3]) / torch.tensor([2]))
+""",
+    r"""
+a = torch.tensor([1, 2], dtype=torch.int32)
+try:
+    a.add_(0.5)
+except RuntimeError as e:
+    print(e)
+print(a + 0.5, (a * 1.5).dtype, a.float().mean())
+""",
+    r"""
+model = nn.Linear(3, 2)
+x = torch.ones(1, 3, dtype=torch.float64)
+try:
+    model(x)
+except RuntimeError as e:
+    print(e)
+print(model.double()(x).dtype)
+""",
+    r"""
+model = nn.Linear(3, 2)
+try:
+    model(torch.ones(1, 3, dtype=torch.long))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+x = torch.tensor([0.5, 0.2], requires_grad=True)
+loss = x.sum()
+loss.backward()
+opt = torch.optim.SGD([x], lr=1.0)
+opt.step()
+print(x, x.grad)
+opt.zero_grad()
+print(x.grad)
+""",
+    r"""
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+for _ in range(3):
+    opt.step()
+    sched.step()
+print(sched.get_last_lr(), opt.param_groups[0]['lr'], sched.last_epoch)
+""",
+    r"""
+import warnings
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.StepLR(opt, step_size=1)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    sched.step()
+print([str(x.message)[:80] for x in w])
+""",
+    r"""
+x = torch.randn(4, 3)
+m = nn.BatchNorm1d(3)
+print(m(x).mean(0).abs().max() < 1e-6, m.running_mean, m.num_batches_tracked)
+m.eval()
+print(m(x)[0])
+try:
+    nn.BatchNorm1d(3)(torch.randn(1, 3))
+except ValueError as e:
+    print(e)
+""",
+    r"""
+d = nn.Dropout(0.5)
+x = torch.ones(8)
+print(d(x), d.training)
+d.eval()
+print(d(x))
+""",
+    r"""
+x = torch.ones(2, 2, requires_grad=True)
+y = x * 2
+print(y.is_leaf, x.is_leaf, y.requires_grad)
+y.backward(torch.ones_like(y))
+print(x.grad)
+z = y.detach().requires_grad_()
+print(z.is_leaf, z.grad_fn)
+""",
+    r"""
+x = torch.ones(2, requires_grad=True)
+y = x.sum()
+y.backward()
+try:
+    y.backward()
+except RuntimeError as e:
+    print(str(e)[:94])
+""",
+    r"""
+x = torch.ones(2, requires_grad=True)
+print(x.grad)
+(x * x).sum().backward()
+(x * x).sum().backward()
+print(x.grad)
+x.grad.zero_()
+print(x.grad)
+""",
+    r"""
+print(torch.__version__ >= "2", type(torch.__version__).__name__)
+print(torch.get_default_dtype(), torch.is_tensor(torch.ones(1)), torch.numel(torch.ones(2, 3)))
+""",
+]
+
+# More tutorials: text classification (EmbeddingBag), the Transformer language model, spatial
+# transformers, style transfer (Gram matrices, LBFGS), FGSM, DQN, per-sample gradients and
+# ensembling with torch.func, knowledge distillation, pruning.
+MORE_TUTORIALS = [
+    r"""
+class TextClassificationModel(nn.Module):
+    def __init__(self, vocab_size, embed_dim, num_class):
+        super(TextClassificationModel, self).__init__()
+        self.embedding = nn.EmbeddingBag(vocab_size, embed_dim, sparse=False)
+        self.fc = nn.Linear(embed_dim, num_class)
+        self.init_weights()
+    def init_weights(self):
+        initrange = 0.5
+        self.embedding.weight.data.uniform_(-initrange, initrange)
+        self.fc.weight.data.uniform_(-initrange, initrange)
+        self.fc.bias.data.zero_()
+    def forward(self, text, offsets):
+        embedded = self.embedding(text, offsets)
+        return self.fc(embedded)
+model = TextClassificationModel(20, 8, 4)
+print(model)
+text = torch.tensor([1, 5, 7, 2, 9, 3, 3, 11]); offsets = torch.tensor([0, 3, 5])
+out = model(text, offsets)
+print(out.shape, out)
+label = torch.tensor([0, 3, 1])
+optimizer = torch.optim.SGD(model.parameters(), lr=5)
+scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 1.0, gamma=0.1)
+for epoch in range(2):
+    optimizer.zero_grad()
+    loss = nn.CrossEntropyLoss()(model(text, offsets), label)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)
+    optimizer.step()
+    print(epoch, f"{loss.item():.4f}", (model(text, offsets).argmax(1) == label).sum().item())
+    scheduler.step()
+""",
+    r"""
+def collate_batch(batch):
+    label_list, text_list, offsets = [], [], [0]
+    for _label, _text in batch:
+        label_list.append(_label)
+        processed_text = torch.tensor(_text, dtype=torch.int64)
+        text_list.append(processed_text)
+        offsets.append(processed_text.size(0))
+    label_list = torch.tensor(label_list, dtype=torch.int64)
+    offsets = torch.tensor(offsets[:-1]).cumsum(dim=0)
+    text_list = torch.cat(text_list)
+    return label_list, text_list, offsets
+data = [(1, [4, 5, 6]), (0, [1, 2]), (2, [7]), (1, [8, 9, 10, 11])]
+dl = torch.utils.data.DataLoader(data, batch_size=3, shuffle=False, collate_fn=collate_batch)
+for labels, text, offsets in dl:
+    print(labels, text, offsets)
+""",
+    r"""
+bag = nn.EmbeddingBag(10, 3, mode='sum')
+print(bag, bag(torch.tensor([[1, 2], [3, 4]])).shape)
+print(nn.EmbeddingBag(10, 3, mode='max')(torch.tensor([1, 2, 4]), torch.tensor([0, 1])).shape)
+try:
+    bag(torch.tensor([1, 2]))
+except ValueError as e:
+    print(e)
+""",
+    r"""
+import math
+class PositionalEncoding(nn.Module):
+    def __init__(self, d_model, dropout=0.1, max_len=50):
+        super().__init__()
+        self.dropout = nn.Dropout(p=dropout)
+        position = torch.arange(max_len).unsqueeze(1)
+        div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+        pe = torch.zeros(max_len, 1, d_model)
+        pe[:, 0, 0::2] = torch.sin(position * div_term)
+        pe[:, 0, 1::2] = torch.cos(position * div_term)
+        self.register_buffer('pe', pe)
+    def forward(self, x):
+        x = x + self.pe[:x.size(0)]
+        return self.dropout(x)
+pe = PositionalEncoding(8)
+print(pe, [n for n, _ in pe.named_buffers()], list(pe.state_dict()))
+print(pe.pe[1, 0], pe.pe.shape)
+print(pe.eval()(torch.zeros(3, 2, 8))[2, 1])
+""",
+    r"""
+import math
+class TransformerModel(nn.Module):
+    def __init__(self, ntoken, d_model, nhead, d_hid, nlayers, dropout=0.5):
+        super().__init__()
+        self.model_type = 'Transformer'
+        encoder_layers = nn.TransformerEncoderLayer(d_model, nhead, d_hid, dropout)
+        self.transformer_encoder = nn.TransformerEncoder(encoder_layers, nlayers, enable_nested_tensor=False)
+        self.embedding = nn.Embedding(ntoken, d_model)
+        self.d_model = d_model
+        self.linear = nn.Linear(d_model, ntoken)
+        self.init_weights()
+    def init_weights(self):
+        initrange = 0.1
+        self.embedding.weight.data.uniform_(-initrange, initrange)
+        self.linear.bias.data.zero_()
+        self.linear.weight.data.uniform_(-initrange, initrange)
+    def forward(self, src, src_mask=None):
+        src = self.embedding(src) * math.sqrt(self.d_model)
+        output = self.transformer_encoder(src, src_mask)
+        return self.linear(output)
+model = TransformerModel(20, 8, 2, 16, 2, 0.2)
+print(model)
+src = torch.randint(0, 20, (5, 3))
+mask = nn.Transformer.generate_square_subsequent_mask(5)
+print(mask)
+model.eval()
+out = model(src, mask)
+print(out.shape, out[0, 0])
+""",
+    r"""
+model = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True)
+src = torch.rand(2, 4, 8)
+out = model(src)
+print(out.shape, out[0, 0])
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+loss = out.pow(2).mean(); loss.backward(); opt.step()
+print(f"{loss.item():.5f}", sum(p.numel() for p in model.parameters()))
+""",
+    r"""
+try:
+    nn.TransformerEncoderLayer(d_model=9, nhead=2)
+except AssertionError as e:
+    print(e)
+print(nn.MultiheadAttention(8, 2))
+mha = nn.MultiheadAttention(8, 2, batch_first=True)
+q = torch.randn(2, 3, 8)
+o, w = mha(q, q, q)
+print(o.shape, w.shape, w.sum(-1).round(decimals=3))
+""",
+    r"""
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.localization = nn.Sequential(nn.Conv2d(1, 4, kernel_size=5), nn.MaxPool2d(2, stride=2), nn.ReLU(True))
+        self.fc_loc = nn.Sequential(nn.Linear(4 * 4 * 4, 8), nn.ReLU(True), nn.Linear(8, 3 * 2))
+        self.fc_loc[2].weight.data.zero_()
+        self.fc_loc[2].bias.data.copy_(torch.tensor([1, 0, 0, 0, 1, 0], dtype=torch.float))
+    def stn(self, x):
+        xs = self.localization(x)
+        xs = xs.view(-1, 4 * 4 * 4)
+        theta = self.fc_loc(xs)
+        theta = theta.view(-1, 2, 3)
+        grid = F.affine_grid(theta, x.size(), align_corners=False)
+        x = F.grid_sample(x, grid, align_corners=False)
+        return x
+    def forward(self, x):
+        return self.stn(x)
+net = Net()
+x = torch.rand(2, 1, 12, 12)
+y = net(x)
+print(y.shape, torch.allclose(y, x, atol=1e-5))
+y.sum().backward()
+print(net.fc_loc[2].weight.grad.shape, net.fc_loc[2].bias.grad)
+""",
+    r"""
+theta = torch.tensor([[[0.5, 0., 0.1], [0., 0.5, -0.1]]])
+grid = F.affine_grid(theta, (1, 1, 2, 3), align_corners=False)
+print(grid)
+img = torch.arange(12.).view(1, 1, 3, 4)
+print(F.grid_sample(img, grid, align_corners=False))
+print(F.grid_sample(img, grid, mode='nearest', padding_mode='border', align_corners=True))
+""",
+    r"""
+def gram_matrix(input):
+    a, b, c, d = input.size()
+    features = input.view(a * b, c * d)
+    G = torch.mm(features, features.t())
+    return G.div(a * b * c * d)
+class StyleLoss(nn.Module):
+    def __init__(self, target_feature):
+        super(StyleLoss, self).__init__()
+        self.target = gram_matrix(target_feature).detach()
+    def forward(self, input):
+        G = gram_matrix(input)
+        self.loss = F.mse_loss(G, self.target)
+        return input
+class ContentLoss(nn.Module):
+    def __init__(self, target):
+        super(ContentLoss, self).__init__()
+        self.target = target.detach()
+    def forward(self, input):
+        self.loss = F.mse_loss(input, self.target)
+        return input
+cnn = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(inplace=False), nn.Conv2d(4, 4, 3, padding=1))
+style_img = torch.rand(1, 3, 8, 8); content_img = torch.rand(1, 3, 8, 8)
+sl = StyleLoss(cnn(style_img)); cl = ContentLoss(cnn(content_img))
+model = nn.Sequential(cnn, sl, cl)
+model.eval(); model.requires_grad_(False)
+input_img = content_img.clone()
+input_img.requires_grad_(True)
+optimizer = torch.optim.LBFGS([input_img])
+run = [0]
+while run[0] <= 4:
+    def closure():
+        with torch.no_grad():
+            input_img.clamp_(0, 1)
+        optimizer.zero_grad()
+        model(input_img)
+        loss = sl.loss * 1e6 + cl.loss
+        loss.backward()
+        run[0] += 1
+        return sl.loss * 1e6 + cl.loss
+    optimizer.step(closure)
+with torch.no_grad():
+    input_img.clamp_(0, 1)
+print(run[0], f"{sl.loss.item():.5f}", f"{cl.loss.item():.5f}", input_img.min() >= 0)
+print(sorted(optimizer.state_dict()['state'][0]))
+""",
+    r"""
+class Normalization(nn.Module):
+    def __init__(self, mean, std):
+        super(Normalization, self).__init__()
+        self.mean = torch.tensor(mean).view(-1, 1, 1)
+        self.std = torch.tensor(std).view(-1, 1, 1)
+    def forward(self, img):
+        return (img - self.mean) / self.std
+norm = Normalization([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+print(norm(torch.ones(1, 3, 2, 2))[0, :, 0, 0])
+model = nn.Sequential(norm)
+i = 0
+for layer in [nn.Conv2d(3, 3, 1), nn.ReLU(inplace=True), nn.MaxPool2d(2)]:
+    if isinstance(layer, nn.Conv2d):
+        i += 1
+        name = 'conv_{}'.format(i)
+    elif isinstance(layer, nn.ReLU):
+        name = 'relu_{}'.format(i)
+        layer = nn.ReLU(inplace=False)
+    else:
+        name = 'pool_{}'.format(i)
+    model.add_module(name, layer)
+print(model)
+for i in range(len(model) - 1, -1, -1):
+    if isinstance(model[i], nn.ReLU):
+        break
+print(i, model[:(i + 1)])
+""",
+    r"""
+def fgsm_attack(image, epsilon, data_grad):
+    sign_data_grad = data_grad.sign()
+    perturbed_image = image + epsilon * sign_data_grad
+    perturbed_image = torch.clamp(perturbed_image, 0, 1)
+    return perturbed_image
+def denorm(batch, mean=[0.1307], std=[0.3081]):
+    if isinstance(mean, list):
+        mean = torch.tensor(mean)
+    if isinstance(std, list):
+        std = torch.tensor(std)
+    return batch * std.view(1, -1, 1, 1) + mean.view(1, -1, 1, 1)
+model = nn.Sequential(nn.Flatten(), nn.Linear(16, 3))
+model.eval()
+data = torch.rand(1, 1, 4, 4); target = torch.tensor([2])
+data.requires_grad = True
+output = model(data)
+init_pred = output.max(1, keepdim=True)[1]
+loss = F.nll_loss(F.log_softmax(output, dim=1), target)
+model.zero_grad()
+loss.backward()
+data_grad = data.grad.data
+data_denorm = denorm(data)
+perturbed_data = fgsm_attack(data_denorm, 0.1, data_grad)
+perturbed_data_normalized = (perturbed_data - 0.1307) / 0.3081
+output = model(perturbed_data_normalized)
+final_pred = output.max(1, keepdim=True)[1]
+print(init_pred, final_pred, init_pred.item() == target.item())
+adv_ex = perturbed_data.squeeze().detach().cpu().numpy()
+print(adv_ex.shape, float(adv_ex.max()) <= 1)
+""",
+    r"""
+from collections import namedtuple, deque
+import random
+random.seed(0)
+Transition = namedtuple('Transition', ('state', 'action', 'next_state', 'reward'))
+class ReplayMemory(object):
+    def __init__(self, capacity):
+        self.memory = deque([], maxlen=capacity)
+    def push(self, *args):
+        self.memory.append(Transition(*args))
+    def sample(self, batch_size):
+        return random.sample(self.memory, batch_size)
+    def __len__(self):
+        return len(self.memory)
+class DQN(nn.Module):
+    def __init__(self, n_observations, n_actions):
+        super(DQN, self).__init__()
+        self.layer1 = nn.Linear(n_observations, 16)
+        self.layer2 = nn.Linear(16, 16)
+        self.layer3 = nn.Linear(16, n_actions)
+    def forward(self, x):
+        x = F.relu(self.layer1(x))
+        x = F.relu(self.layer2(x))
+        return self.layer3(x)
+policy_net = DQN(4, 2); target_net = DQN(4, 2)
+target_net.load_state_dict(policy_net.state_dict())
+optimizer = torch.optim.AdamW(policy_net.parameters(), lr=1e-4, amsgrad=True)
+memory = ReplayMemory(100)
+for i in range(8):
+    state = torch.randn(1, 4)
+    action = torch.tensor([[i % 2]], dtype=torch.long)
+    next_state = None if i == 3 else torch.randn(1, 4)
+    memory.push(state, action, next_state, torch.tensor([1.0]))
+BATCH_SIZE = 4; GAMMA = 0.99; TAU = 0.005
+transitions = memory.sample(BATCH_SIZE)
+batch = Transition(*zip(*transitions))
+non_final_mask = torch.tensor(tuple(map(lambda s: s is not None, batch.next_state)), dtype=torch.bool)
+non_final_next_states = torch.cat([s for s in batch.next_state if s is not None])
+state_batch = torch.cat(batch.state)
+action_batch = torch.cat(batch.action)
+reward_batch = torch.cat(batch.reward)
+state_action_values = policy_net(state_batch).gather(1, action_batch)
+next_state_values = torch.zeros(BATCH_SIZE)
+with torch.no_grad():
+    next_state_values[non_final_mask] = target_net(non_final_next_states).max(1).values
+expected_state_action_values = (next_state_values * GAMMA) + reward_batch
+criterion = nn.SmoothL1Loss()
+loss = criterion(state_action_values, expected_state_action_values.unsqueeze(1))
+optimizer.zero_grad()
+loss.backward()
+torch.nn.utils.clip_grad_value_(policy_net.parameters(), 100)
+optimizer.step()
+print(non_final_mask, state_action_values.shape, f"{loss.item():.5f}")
+target_net_state_dict = target_net.state_dict()
+policy_net_state_dict = policy_net.state_dict()
+for key in policy_net_state_dict:
+    target_net_state_dict[key] = policy_net_state_dict[key]*TAU + target_net_state_dict[key]*(1-TAU)
+target_net.load_state_dict(target_net_state_dict)
+print(torch.allclose(target_net.layer3.bias, policy_net.layer3.bias, atol=1e-3))
+with torch.no_grad():
+    print(policy_net(torch.randn(1, 4)).max(1).indices.view(1, 1))
+""",
+    r"""
+model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+def compute_loss(params, buffers, sample, target):
+    batch = sample.unsqueeze(0)
+    targets = target.unsqueeze(0)
+    predictions = torch.func.functional_call(model, (params, buffers), (batch,))
+    return F.cross_entropy(predictions, targets)
+ft_compute_grad = torch.func.grad(compute_loss)
+ft_compute_sample_grad = torch.func.vmap(ft_compute_grad, in_dims=(None, None, 0, 0))
+data = torch.randn(5, 3); targets = torch.tensor([0, 1, 1, 0, 1])
+ft_per_sample_grads = ft_compute_sample_grad(params, buffers, data, targets)
+print({k: tuple(v.shape) for k, v in ft_per_sample_grads.items()})
+def compute_grad(sample, target):
+    loss = F.cross_entropy(model(sample.unsqueeze(0)), target.unsqueeze(0))
+    return torch.autograd.grad(loss, list(model.parameters()))
+per_sample_grads = [compute_grad(data[i], targets[i]) for i in range(5)]
+per_sample_grads = list(zip(*per_sample_grads))
+per_sample_grads = [torch.stack(shards) for shards in per_sample_grads]
+for per_sample_grad, ft_per_sample_grad in zip(per_sample_grads, ft_per_sample_grads.values()):
+    print(torch.allclose(per_sample_grad, ft_per_sample_grad, atol=3e-3, rtol=1e-5))
+""",
+    r"""
+models = [nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)) for _ in range(3)]
+minibatch = torch.randn(6, 3)
+predictions_diff_minibatch_loop = [model(minibatch) for model in models]
+params, buffers = torch.func.stack_module_state(models)
+print({k: tuple(v.shape) for k, v in params.items()})
+import copy
+base_model = copy.deepcopy(models[0])
+def fmodel(params, buffers, x):
+    return torch.func.functional_call(base_model, (params, buffers), (x,))
+predictions2_vmap = torch.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch)
+print(predictions2_vmap.shape, torch.allclose(predictions2_vmap, torch.stack(predictions_diff_minibatch_loop), atol=1e-6))
+""",
+    r"""
+def softmax_kd_loss(student_logits, teacher_logits, T=2):
+    soft_targets = F.softmax(teacher_logits / T, dim=-1)
+    soft_prob = F.log_softmax(student_logits / T, dim=-1)
+    return torch.sum(soft_targets * (soft_targets.log() - soft_prob)) / soft_prob.size()[0] * (T**2)
+student = torch.randn(4, 5, requires_grad=True); teacher = torch.randn(4, 5)
+l1 = softmax_kd_loss(student, teacher)
+l2 = nn.KLDivLoss(reduction="batchmean")(F.log_softmax(student / 2, dim=-1), F.softmax(teacher / 2, dim=-1)) * 4
+print(torch.allclose(l1, l2), f"{l1.item():.5f}")
+l1.backward()
+print(student.grad.shape)
+cos = nn.CosineEmbeddingLoss()
+print(cos(torch.randn(3, 4), torch.randn(3, 4), torch.ones(3)))
+""",
+    r"""
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    l = nn.KLDivLoss()(torch.randn(2, 3).log_softmax(-1), torch.rand(2, 3))
+print(l, [str(x.message)[:60] for x in w])
+""",
+    r"""
+import importlib
+prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+class LeNet(nn.Module):
+    def __init__(self):
+        super(LeNet, self).__init__()
+        self.conv1 = nn.Conv2d(1, 6, 3)
+        self.conv2 = nn.Conv2d(6, 16, 3)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+model = LeNet()
+module = model.conv1
+print(list(module.named_parameters())[1][0], list(module.named_buffers()))
+prune.random_unstructured(module, name="weight", amount=0.3)
+print(list(module.named_parameters())[0][0], [n for n, _ in module.named_buffers()])
+print(module.weight.shape, type(module._forward_pre_hooks).__name__, [type(h).__name__ for h in module._forward_pre_hooks.values()])
+prune.l1_unstructured(module, name="bias", amount=3)
+print(module.bias, module.bias_mask)
+prune.ln_structured(module, name="weight", amount=0.5, n=2, dim=0)
+print(module.weight_mask.sum(dim=(1, 2, 3)))
+for hook in module._forward_pre_hooks.values():
+    if hook._tensor_name == "weight":
+        break
+print([type(h).__name__ for h in hook], type(hook).__name__)
+prune.remove(module, 'weight')
+print([n for n, _ in module.named_parameters()], [n for n, _ in module.named_buffers()])
+""",
+    r"""
+import importlib
+prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+model = nn.Sequential(nn.Linear(10, 8), nn.Linear(8, 4))
+parameters_to_prune = ((model[0], 'weight'), (model[1], 'weight'))
+prune.global_unstructured(parameters_to_prune, pruning_method=prune.L1Unstructured, amount=0.2)
+print("Sparsity in [0].weight: {:.2f}%".format(100. * float(torch.sum(model[0].weight == 0)) / float(model[0].weight.nelement())))
+print("Global sparsity: {:.2f}%".format(100. * float(torch.sum(model[0].weight == 0) + torch.sum(model[1].weight == 0)) / float(model[0].weight.nelement() + model[1].weight.nelement())))
+print(dict(model.named_buffers()).keys())
+""",
+    r"""
+def jvp_example():
+    primal = torch.randn(3, dtype=torch.float64)
+    tangent = torch.randn(3, dtype=torch.float64)
+    def fn(x, y):
+        return x ** 2 + y ** 2
+    fwAD = torch.autograd.forward_ad
+    with fwAD.dual_level():
+        dual_input = fwAD.make_dual(primal, tangent)
+        dual_output = fn(dual_input, primal)
+        jvp = fwAD.unpack_dual(dual_output).tangent
+    print(torch.allclose(jvp, 2 * primal * tangent), fwAD.unpack_dual(dual_output).primal.shape)
+jvp_example()
+x = torch.randn(3); t = torch.ones(3)
+out, jvp = torch.func.jvp(torch.sin, (x,), (t,))
+print(torch.allclose(jvp, torch.cos(x)))
+""",
+    r"""
+def predict(weight, bias, x):
+    return F.linear(x, weight, bias).tanh()
+D = 4
+weight = torch.randn(D, D); bias = torch.randn(D); x = torch.randn(D)
+jacobian = torch.func.jacrev(predict, argnums=2)(weight, bias, x)
+print(jacobian.shape)
+jac2 = torch.func.jacfwd(predict, argnums=2)(weight, bias, x)
+print(torch.allclose(jacobian, jac2, atol=1e-6))
+ft_jac_weight, ft_jac_bias = torch.func.jacrev(predict, argnums=(0, 1))(weight, bias, x)
+print(ft_jac_weight.shape, ft_jac_bias.shape)
+hess = torch.func.hessian(predict, argnums=2)(weight, bias, x)
+print(hess.shape)
+batch_jacobian = torch.func.vmap(torch.func.jacrev(predict, argnums=2), in_dims=(None, None, 0))(weight, bias, torch.randn(3, D))
+print(batch_jacobian.shape)
+""",
+]
+
 SNIPPETS = [SETUP + s for s in (BASICS_TENSORS + BASICS_DATA + BASICS_MODEL + BASICS_AUTOGRAD
                                 + BASICS_OPTIM + BLITZ + NN_REALLY
                                 + EXAMPLES + RECIPES + DEFINE_NET + TENSOR_BASICS
                                 + BROADCASTING + AUTOGRAD_NOTES + NOTES + CHAR_RNN
-                                + SEQ2SEQ + DCGAN + TRANSFER + CLASSIFIER)]
+                                + SEQ2SEQ + DCGAN + TRANSFER + CLASSIFIER + MISTAKES
+                                + MORE_TUTORIALS)]
 
 BUGS = [
     ("ember's classes carry ember's module name: a custom Function's backward node prints as "
