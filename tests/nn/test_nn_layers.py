@@ -170,6 +170,22 @@ def test_sequential():
         seq[5]
 
 
+def test_sequential_insert_shifts_numbered_names_as_torch():
+    seq = nn.Sequential(nn.ReLU(), nn.Tanh())
+    seq.insert(1, nn.Identity())
+    assert list(seq._modules) == ["0", "1", "2"]
+    assert [type(m).__name__ for m in seq] == ["ReLU", "Identity", "Tanh"]
+    # other names are kept where the insert does not reach them, as torch's
+    named = nn.Sequential(OrderedDict([("a", nn.ReLU()), ("b", nn.Tanh())]))
+    named.insert(2, nn.ELU())
+    assert list(named._modules) == ["a", "b", "2"]
+    # and where it would have to move one, torch's loop fails on the missing number
+    mixed = nn.Sequential(nn.Linear(2, 2))
+    mixed.add_module("act", nn.ReLU())
+    with pytest.raises(KeyError, match="'1'"):
+        mixed.insert(1, nn.Dropout())
+
+
 def test_module_list_and_dict():
     ml = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
     ml.append(nn.ReLU())

@@ -126,9 +126,11 @@ class Sequential(Module):
             raise IndexError(f"Index out of range: {index}")
         if index < 0:
             index += n
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        self._modules = OrderedDict((str(i), m) for i, m in enumerate(modules))
+        # as torch: shift the entries named str(index)..str(n - 1) up by one name, so a
+        # Sequential whose modules have other names keeps them (or fails with a KeyError)
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
         return self
 
     def extend(self, sequential):
