@@ -3383,6 +3383,8 @@ params, buffers = torch.func.stack_module_state(models)
 print({k: tuple(v.shape) for k, v in params.items()})
 import copy
 base_model = copy.deepcopy(models[0])
+base_model = base_model.to('meta')
+print(base_model[0].weight.device, base_model[0].weight.shape)
 def fmodel(params, buffers, x):
     return torch.func.functional_call(base_model, (params, buffers), (x,))
 predictions2_vmap = torch.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch)
@@ -3482,12 +3484,68 @@ print(batch_jacobian.shape)
 """,
 ]
 
+# Tensors in Python's formatting and built-ins, as training loops print and collect losses.
+FORMATTING = [
+    'loss = torch.tensor(0.123456789); print(f"loss: {loss:>7f}", f"{loss:.3f}", "{:.2e}".format(loss), "%.4f" % loss)',
+    'loss = torch.tensor(0.5, requires_grad=True) * 2; print(f"{loss:.3f}", f"{loss}", str(loss), repr(loss))',
+    'print(f"{torch.tensor(3):d}", f"{torch.tensor(3):>5}", f"{torch.tensor(True)}", f"{torch.tensor(2.5, dtype=torch.float64):.1f}")',
+    'print(f"{torch.tensor([1., 2.])}", format(torch.tensor([1, 2])), "{}".format(torch.zeros(2, 2)))',
+    't = torch.tensor([1., 2.])\ntry:\n    print(f"{t:.2f}")\nexcept TypeError as e: print(e)',
+    'print(round(torch.tensor(1.26).item(), 1), int(torch.tensor(3.7)), float(torch.tensor([2.])), bool(torch.tensor([0])), complex(torch.tensor(1.5)))',
+    'import math; print(math.sqrt(torch.tensor(4.)), math.isclose(torch.tensor(0.1), 0.1, rel_tol=1e-6), math.floor(torch.tensor(2.7)))',
+    'print(round(torch.tensor(1.26), 1), round(torch.tensor(2.5)), abs(torch.tensor(-1.5)), -torch.tensor(2), divmod(7, 2))',
+    'losses = [torch.tensor(1.), torch.tensor(2.5)]; print(sum(losses), sum(losses) / len(losses), max(losses), min(losses), sorted(losses))',
+    'losses = [torch.tensor(1.), torch.tensor(2.5)]; print(torch.tensor(losses), torch.stack(losses).mean(), np.mean([l.item() for l in losses]), np.array(losses))',
+    'x = torch.tensor([1, 3, 2]); print(max(x), list(x), [int(v) for v in x], x.tolist(), tuple(x.shape), len(x), 3 in x, 5 in x)',
+    'x = torch.tensor([[1, 2], [3, 4]]); print(list(x), [r.sum().item() for r in x], x.numpy().tolist(), np.asarray(x).dtype)',
+    'x = torch.ones(2, 3)\ntry:\n    int(x)\nexcept (RuntimeError, TypeError, ValueError) as e: print(type(e).__name__, e)',
+    'x = torch.ones(2)\ntry:\n    if x > 0: print("yes")\nexcept RuntimeError as e: print(e)',
+    'x = torch.tensor([2.])\nif x > 1: print("greater", x > 1, bool(x > 1))',
+    'print(torch.tensor(1.) == 1, torch.tensor(1.) == 1.0, 1 == torch.tensor(1), torch.tensor([1, 2]) == torch.tensor([1, 3]), torch.equal(torch.tensor([1, 2]), torch.tensor([1, 2])))',
+    'd = {torch.tensor(1).item(): "a"}; t = torch.tensor(1); print(d[t.item()], hash(t) == hash(t), t in {t}, torch.tensor(1) in {t})',
+    'print(torch.tensor(7) // 2, torch.tensor(7) % 3, torch.tensor(-7) // 2, torch.tensor(-7) % 3, torch.tensor(7.5) // 2, 2 ** torch.tensor([1, 2]), torch.tensor([2., 3.]) ** -1)',
+    'correct = 0; pred = torch.tensor([1, 0, 2]); y = torch.tensor([1, 1, 2]); correct += (pred == y).type(torch.float).sum().item(); print(correct, type(correct).__name__, (pred == y).sum(), (pred == y).float().mean().item())',
+    'running_corrects = 0; running_corrects += torch.sum(torch.tensor([1, 0, 1]) == torch.tensor([1, 1, 1])); print(running_corrects, running_corrects.double() / 3, running_corrects / 3, (running_corrects.double() / 3).item())',
+    'running_loss = 0.0; running_loss += torch.tensor(0.5).item() * 4; print(running_loss / 8, f"{running_loss / 8:.4f}")',
+    'acc = torch.tensor(0.8333333); print(f"Acc: {acc:.4f}", f"{100 * acc:>0.1f}%", f"{acc.item():.2%}")',
+]
+
+# Modules, parameters and printing as the recipes use them (DataParallel on the CPU, printing
+# options, Sequential's editing methods).
+MODULE_RECIPES = [
+    'm = nn.DataParallel(nn.Linear(2, 2)); print(m); print(list(m.state_dict())); print(list(m.module.state_dict())); print(m(torch.ones(1, 2)).shape)',
+    'm = nn.DataParallel(nn.Linear(2, 2)); sd = m.state_dict(); torch.nn.modules.utils.consume_prefix_in_state_dict_if_present(sd, "module."); print(list(sd), type(sd).__name__)',
+    'torch.set_printoptions(sci_mode=False); print(torch.tensor([1e-5, 1e5])); torch.set_printoptions(sci_mode=None); print(torch.tensor([1e-5, 1e5]))',
+    'torch.set_printoptions(linewidth=40); print(torch.arange(20.)); torch.set_printoptions(profile="default"); print(torch.arange(20.))',
+    'torch.set_printoptions(threshold=5, edgeitems=1); print(torch.arange(10)); torch.set_printoptions(profile="default")',
+    'with torch.autograd.set_detect_anomaly(True):\n    x = torch.tensor([-1.], requires_grad=True)\n    y = x.sqrt()\n    try:\n        y.backward()\n    except RuntimeError as e: print(str(e)[:200])',
+    'x = torch.tensor([0.], requires_grad=True); y = (x.sqrt() * 0).sum(); y.backward(); print(x.grad)',
+    'x = torch.tensor([1., 2.], requires_grad=True)\nwith torch.autograd.profiler.record_function("fwd"):\n    y = x * 2\nprint(y)',
+    'print(torch.nn.utils.parameters_to_vector(nn.Linear(2, 1).parameters()))',
+    'm = nn.Linear(3, 2); print(m.weight.T.shape, m.weight.t().is_contiguous(), m.weight.data_ptr() == m.weight.detach().data_ptr())',
+    'print(torch.ones(2, 3).new_zeros(2), torch.ones(2, dtype=torch.int8).new_full((3,), 4), torch.zeros(1).new_tensor([1, 2]), torch.zeros(1).new_empty(0).shape)',
+    'print(nn.Linear(2, 3).weight.grad, nn.Linear(2, 3).bias.requires_grad, nn.Parameter(torch.ones(2)), nn.Parameter(torch.ones(2), requires_grad=False))',
+    'p = nn.Parameter(torch.ones(2)); print(p * 2, (p * 2).__class__.__name__, p.data.__class__.__name__, p.detach().__class__.__name__, p.clone().__class__.__name__)',
+    'class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.w = torch.ones(2)\n        self.p = nn.Parameter(torch.ones(2))\nm = M(); print(list(m.state_dict()), [n for n, _ in m.named_parameters()], m)',
+    'm = nn.Linear(2, 2); m.weight = nn.Parameter(torch.zeros(2, 2)); print(m.weight)\ntry:\n    m.weight = torch.zeros(2, 2)\nexcept TypeError as e: print(e)',
+    'm = nn.Sequential(nn.Linear(2, 2), nn.ReLU()); print(m[0], m[-1], len(m), m[:1], list(m.children())[1], [type(x).__name__ for x in m.modules()])',
+    'm = nn.Sequential(nn.Linear(2, 2))\ntry:\n    m[3]\nexcept IndexError as e: print(e)',
+    'm = nn.Sequential(); m.append(nn.Linear(2, 2)); m.add_module("act", nn.ReLU()); print(m); m.insert(1, nn.Dropout()); print(m)',
+    'print(torch.nn.functional.one_hot(torch.tensor([0, 2]), num_classes=3), torch.nn.functional.one_hot(torch.arange(3) % 2))',
+    'print(torch.nn.functional.pad(torch.ones(1, 2), (1, 2)), torch.nn.functional.normalize(torch.tensor([[3., 4.]])), torch.nn.functional.softmax(torch.tensor([1., 2.]), dim=0))',
+    'm = nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Tanh()); m.insert(1, nn.Dropout()); print(m); m.insert(-1, nn.Sigmoid()); print(m); m.insert(5, nn.ELU()); print(m, list(m.state_dict()))',
+    'import collections\nm = nn.Sequential(collections.OrderedDict(a=nn.ReLU(), b=nn.Tanh())); m.insert(2, nn.ELU()); print(m)',
+    'm = nn.Sequential(nn.ReLU())\ntry:\n    m.insert(3, nn.ReLU())\nexcept IndexError as e: print(e)',
+    'm = nn.Sequential(nn.ReLU()); m.insert(0, nn.Tanh()); print(m, m(torch.tensor([-1.])))',
+]
+
 SNIPPETS = [SETUP + s for s in (BASICS_TENSORS + BASICS_DATA + BASICS_MODEL + BASICS_AUTOGRAD
                                 + BASICS_OPTIM + BLITZ + NN_REALLY
                                 + EXAMPLES + RECIPES + DEFINE_NET + TENSOR_BASICS
                                 + BROADCASTING + AUTOGRAD_NOTES + NOTES + CHAR_RNN
                                 + SEQ2SEQ + DCGAN + TRANSFER + CLASSIFIER + MISTAKES
-                                + MORE_TUTORIALS)]
+                                + MORE_TUTORIALS + FORMATTING
+                                + MODULE_RECIPES)]
 
 BUGS = [
     ("ember's classes carry ember's module name: a custom Function's backward node prints as "
