@@ -3539,13 +3539,144 @@ MODULE_RECIPES = [
     'm = nn.Sequential(nn.ReLU()); m.insert(0, nn.Tanh()); print(m, m(torch.tensor([-1.])))',
 ]
 
+# The "Extending PyTorch" note: custom Functions with setup_context, a custom Module,
+# Tensor subclasses and tensor-likes with __torch_function__.
+EXTENDING = [
+    r"""
+class LinearFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(input, weight, bias):
+        output = input.mm(weight.t())
+        if bias is not None:
+            output += bias.unsqueeze(0).expand_as(output)
+        return output
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        input, weight, bias = inputs
+        ctx.save_for_backward(input, weight, bias)
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, weight, bias = ctx.saved_tensors
+        grad_input = grad_weight = grad_bias = None
+        if ctx.needs_input_grad[0]:
+            grad_input = grad_output.mm(weight)
+        if ctx.needs_input_grad[1]:
+            grad_weight = grad_output.t().mm(input)
+        if bias is not None and ctx.needs_input_grad[2]:
+            grad_bias = grad_output.sum(0)
+        return grad_input, grad_weight, grad_bias
+linear = LinearFunction.apply
+input = (torch.randn(20, 20, dtype=torch.double, requires_grad=True), torch.randn(30, 20, dtype=torch.double, requires_grad=True))
+test = torch.autograd.gradcheck(linear, input + (None,), eps=1e-6, atol=1e-4)
+print(test)
+class MyLinear(nn.Module):
+    def __init__(self, input_features, output_features, bias=True):
+        super().__init__()
+        self.input_features = input_features
+        self.output_features = output_features
+        self.weight = nn.Parameter(torch.empty(output_features, input_features))
+        if bias:
+            self.bias = nn.Parameter(torch.empty(output_features))
+        else:
+            self.register_parameter('bias', None)
+        self.weight.data.uniform_(-0.1, 0.1)
+        if self.bias is not None:
+            self.bias.data.uniform_(-0.1, 0.1)
+    def forward(self, input):
+        return LinearFunction.apply(input, self.weight, self.bias)
+    def extra_repr(self):
+        return 'input_features={}, output_features={}, bias={}'.format(self.input_features, self.output_features, self.bias is not None)
+m = MyLinear(3, 2)
+print(m)
+y = m(torch.ones(4, 3)); y.sum().backward(); print(y.grad_fn.name(), m.weight.grad, m.bias.grad)
+""",
+    r"""
+class MulConstant(torch.autograd.Function):
+    @staticmethod
+    def forward(tensor, constant):
+        return tensor * constant
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        tensor, constant = inputs
+        ctx.constant = constant
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.constant, None
+x = torch.ones(3, requires_grad=True)
+y = MulConstant.apply(x, 5.0)
+y.sum().backward()
+print(x.grad, type(y.grad_fn).__name__)
+""",
+    r"""
+class MyCube(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        result = x ** 3
+        dx = 3 * x ** 2
+        return result, dx
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, = inputs
+        result, dx = output
+        ctx.save_for_backward(x, dx)
+    @staticmethod
+    def backward(ctx, grad_output, grad_dx):
+        x, dx = ctx.saved_tensors
+        result = grad_output * dx + grad_dx * 6 * x
+        return result
+def my_cube(x):
+    result, dx = MyCube.apply(x)
+    return result
+x = torch.tensor([1., 2.], requires_grad=True)
+print(torch.autograd.grad(my_cube(x).sum(), x, create_graph=True))
+print(torch.func.grad(lambda x: my_cube(x).sum())(torch.tensor([1., 2.])))
+""",
+    r"""
+class LoggingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func is not torch.Tensor.__repr__:
+            print(f"func: {func.__name__}")
+        if kwargs is None:
+            kwargs = {}
+        return super().__torch_function__(func, types, args, kwargs)
+t = torch.tensor([1., 2.]).as_subclass(LoggingTensor)
+u = t + 1
+print(type(u).__name__)
+v = torch.exp(t)
+w = t.sum()
+""",
+    r"""
+class MetadataTensor(object):
+    def __init__(self, data, metadata=None, **kwargs):
+        self._t = torch.as_tensor(data, **kwargs)
+        self._metadata = metadata
+    def __repr__(self):
+        return "Metadata:\n{}\n\ndata:\n{}".format(self._metadata, self._t)
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if kwargs is None:
+            kwargs = {}
+        metadatas = tuple(a._metadata for a in args if hasattr(a, '_metadata'))
+        args = [getattr(a, '_t', a) for a in args]
+        assert len(metadatas) > 0
+        ret = func(*args, **kwargs)
+        return MetadataTensor(ret, metadata=metadatas[0])
+metadata = {'owner': 'Ministry of Silly Walks'}
+m = MetadataTensor([[1, 2], [3, 4]], metadata=metadata)
+t = torch.tensor([[1, 2], [1, 2]])
+print(torch.add(t, m))
+print(torch.mul(t, m)._metadata)
+""",
+]
+
 SNIPPETS = [SETUP + s for s in (BASICS_TENSORS + BASICS_DATA + BASICS_MODEL + BASICS_AUTOGRAD
                                 + BASICS_OPTIM + BLITZ + NN_REALLY
                                 + EXAMPLES + RECIPES + DEFINE_NET + TENSOR_BASICS
                                 + BROADCASTING + AUTOGRAD_NOTES + NOTES + CHAR_RNN
                                 + SEQ2SEQ + DCGAN + TRANSFER + CLASSIFIER + MISTAKES
                                 + MORE_TUTORIALS + FORMATTING
-                                + MODULE_RECIPES)]
+                                + MODULE_RECIPES + EXTENDING)]
 
 BUGS = [
     ("ember's classes carry ember's module name: a custom Function's backward node prints as "
@@ -3553,6 +3684,67 @@ BUGS = [
      SETUP + 'class P3(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def backward(ctx, g): return g * 2\nprint(P3.apply(torch.ones(1, requires_grad=True)).grad_fn)'),
     ("ember's classes carry ember's module name: type(t) prints <class 'ember._tensor.Tensor'>",
      SETUP + 'x = torch.empty(3, 4); print(type(x))'),
+    ("a batched matmul is one UnsafeViewBackward0 node in ember; torch composes it (a folded "
+     "reshape and mm, or expand, reshape and bmm), so next_functions differ",
+     SETUP + 'x = torch.randn(2, 3, 4, requires_grad=True); y = x @ torch.randn(4, 5); print(y.grad_fn, y.grad_fn.next_functions)'),
+    ("tensor-likes (a class with __torch_function__ that is not a Tensor) are dispatched only "
+     "while a Tensor subclass or a mode has installed ember's wrappers: the Extending PyTorch "
+     "note's ScalarTensor reaches ember.mean, which refuses it",
+     # (gc first: a dead subclass from an earlier snippet would keep the wrappers installed)
+     SETUP + r"""
+import gc
+gc.collect()
+class ScalarTensor(object):
+    def __init__(self, N, value):
+        self._N = N
+        self._value = value
+    def __repr__(self):
+        return "ScalarTensor(N={}, value={})".format(self._N, self._value)
+    def tensor(self):
+        return self._value * torch.eye(self._N)
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if kwargs is None:
+            kwargs = {}
+        if func not in HANDLED_FUNCTIONS or not all(issubclass(t, (torch.Tensor, ScalarTensor)) for t in types):
+            return NotImplemented
+        return HANDLED_FUNCTIONS[func](*args, **kwargs)
+HANDLED_FUNCTIONS = {}
+import functools
+def implements(torch_function):
+    def decorator(func):
+        functools.update_wrapper(func, torch_function)
+        HANDLED_FUNCTIONS[torch_function] = func
+        return func
+    return decorator
+@implements(torch.mean)
+def mean(input):
+    return float(input._value) / input._N
+d = ScalarTensor(5, 2)
+print(d)
+print(d.tensor())
+print(torch.mean(d))
+try:
+    torch.add(d, 1)
+except TypeError as e:
+    print(str(e)[:100])
+@implements(torch.add)
+def add(input, other):
+    try:
+        if input._N == other._N:
+            return ScalarTensor(input._N, input._value + other._value)
+        else:
+            raise ValueError("Shape mismatch!")
+    except AttributeError:
+        return torch.add(input.tensor(), other)
+s = ScalarTensor(2, 2)
+print(torch.add(s, s))
+t = torch.tensor([[1, 1,], [1, 1]])
+print(torch.add(s, t))
+print(mean.__name__, mean.__doc__ == torch.mean.__doc__)
+"""),
+    ("ember.overrides has no get_ignored_functions / get_overridable_functions",
+     SETUP + 'print(torch.overrides.has_torch_function((torch.ones(1),)), torch.overrides.is_tensor_like(torch.ones(1)))\nprint(len(torch.overrides.get_ignored_functions()) > 10, torch.add in torch.overrides.get_overridable_functions()[torch])'),
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
