@@ -341,3 +341,31 @@ def test_aot_dispatch_check_needs_a_fake():
     assert L.opcheck(d, (torch.ones(2, requires_grad=True),),
                      test_utils="test_aot_dispatch_dynamic") == {
         "test_aot_dispatch_dynamic": "SUCCESS"}
+
+
+def test_overloads():
+    ns = fresh()
+    lib = L.Library(ns, "DEF")
+    assert lib.define("foo.Tensor(Tensor x, Tensor y) -> Tensor") == "foo"
+    lib.define("foo.Scalar(Tensor x, float y) -> Tensor")
+    lib.impl("foo.Tensor", lambda x, y: x + y, "CPU")
+    lib.impl("foo.Scalar", lambda x, y: x * y, "CPU")
+    packet = getattr(torch.ops, ns).foo
+    assert packet.overloads() == ["Tensor", "Scalar"]
+    assert repr(packet.Tensor) == f"{ns}.foo.Tensor" and packet.Tensor.name() == f"{ns}::foo.Tensor"
+    assert str(packet.Scalar._schema) == f"{ns}::foo.Scalar(Tensor x, float y) -> Tensor"
+    # the packet picks the first overload whose schema fits
+    assert packet(torch.ones(1), torch.ones(1)).tolist() == [2.]
+    assert packet(torch.ones(1), 3.0).tolist() == [3.]
+    with raises(AttributeError, f"The underlying op of '{ns}.foo' has no overload name "
+                f"'default'"):
+        packet.default
+    with pytest.raises(RuntimeError, match=f"^Overloaded torch operator invoked from Python "
+                       f"failed to match any schema:\n{ns}::foo\\(\\) Expected a value of type "
+                       f"'Tensor' for argument 'y'"):
+        packet(torch.ones(1), "a")
+    lib.define("bar(Tensor x) -> Tensor")
+    lib.define("bar.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+    bar = getattr(torch.ops, ns).bar
+    assert bar.overloads() == ["default", "out"]
+    assert str(bar.out._schema) == f"{ns}::bar.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)"

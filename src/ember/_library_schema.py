@@ -85,13 +85,14 @@ class Schema:
     def bind(self, args, kwargs):
         """The call's arguments, one per schema argument (defaults filled in), checked as
         torch's dispatcher checks them."""
+        name = self.name.split(".")[0]     # torch's errors name it without the overload
         positional = [a for a in self.arguments if not a.kwarg_only]
         if len(args) > len(positional):
             if len(positional) < len(self.arguments):
-                raise RuntimeError(f"{self.name}() takes {len(positional)} positional "
+                raise RuntimeError(f"{name}() takes {len(positional)} positional "
                                    f"argument(s) but {len(args)} was/were given.  Declaration: "
                                    f"{self}")
-            raise RuntimeError(f"{self.name}() expected at most {len(positional)} argument(s) "
+            raise RuntimeError(f"{name}() expected at most {len(positional)} argument(s) "
                                f"but received {len(args)} argument(s). Declaration: {self}")
         values = []
         for i, a in enumerate(self.arguments):
@@ -102,7 +103,7 @@ class Schema:
             elif a.default is not inspect.Parameter.empty:
                 value = a.default
             else:
-                raise RuntimeError(f"{self.name}() is missing value for argument '{a.name}'. "
+                raise RuntimeError(f"{name}() is missing value for argument '{a.name}'. "
                                    f"Declaration: {self}")
             self._check(i, a, value)
             values.append(value)
@@ -110,7 +111,7 @@ class Schema:
         for k in kwargs:
             if k not in names:
                 raise RuntimeError(f"Unknown keyword argument '{k}' for operator "
-                                   f"'{self.name}'. Schema: {self}")
+                                   f"'{name}'. Schema: {self}")
         return values
 
     def _check(self, position, arg, value):
@@ -118,8 +119,9 @@ class Schema:
         if problem is None:
             return
         shown, details = problem
-        raise RuntimeError(f"{self.name}() Expected a value of type '{shown}' for argument "
-                           f"'{arg.name}' but instead found type '{type(value).__name__}'.\n"
+        raise RuntimeError(f"{self.name.split('.')[0]}() Expected a value of type '{shown}' for "
+                           f"argument '{arg.name}' but instead found type "
+                           f"'{type(value).__name__}'.\n"
                            f"Position: {position}\nValue: {value!r}\nDeclaration: {self}\n"
                            f"{details}")
 
@@ -212,9 +214,9 @@ def parse_schema(name, text):
     returns_text = rest[2:].strip()
     returns_tuple = returns_text.startswith("(")
     if returns_tuple:           # each "Type" or "Type name", as written
-        returns = [_strip_alias(r)[0] for r in _split_top(returns_text[1:-1])]
+        returns = _split_top(returns_text[1:-1])
     else:
-        returns = [_strip_alias(returns_text)[0]]
+        returns = [returns_text]
     schema = Schema(name, arguments, returns)
     schema.returns_tuple = returns_tuple
     return schema

@@ -25,8 +25,9 @@ class _OpEntry:
     """One operator: its schema and implementations (see the NOTE)."""
 
     def __init__(self, qualname, schema, custom=False):
-        self.qualname = qualname
-        self.namespace, self.name = qualname.split("::")
+        self.qualname = qualname                # "ns::name", or "ns::name.overload"
+        self.namespace, full = qualname.split("::")
+        self.name, _, self.overload = full.partition(".")
         self.schema = schema
         self.custom = custom           # made by custom_op: autograd through `generated`
         self.kernels = {}              # device type (None: any) -> function
@@ -120,7 +121,7 @@ class _OpEntry:
                 raise TypeError(f"Object of type '{type(result).__name__}' is not an instance "
                                 f"of 'sequence'")
             return tuple(result)
-        if returns[0].split()[0] == "Tensor" and not isinstance(result, Tensor):
+        if returns[0].split()[0].split("(")[0] == "Tensor" and not isinstance(result, Tensor):
             raise RuntimeError(f"Unable to cast {result} to Tensor")
         return result
 
@@ -217,19 +218,16 @@ def _needs_grad(values):
 # -- the objects user code holds ---------------------------------------------------------------
 
 class OpOverload:
-    """`ops.ns.name.default`: the operator itself."""
+    """`ops.ns.name.default` (or `.overload`): the operator itself."""
 
-    def __init__(self, packet):
+    def __init__(self, packet, entry):
         self.overloadpacket = packet
-        self.namespace = packet._entry.namespace
-        self._opname = packet._entry.name
-        self._overloadname = "default"
-        self.__name__ = f"{self._opname}.default"
-        self.__qualname__ = packet._entry.qualname
-
-    @property
-    def _entry(self):
-        return self.overloadpacket._entry
+        self._entry = entry
+        self.namespace = entry.namespace
+        self._opname = entry.name
+        self._overloadname = entry.overload or "default"
+        self.__name__ = f"{entry.name}.{self._overloadname}"
+        self.__qualname__ = entry.qualname
 
     @property
     def _schema(self):
@@ -242,23 +240,38 @@ class OpOverload:
         return self._entry.call(args, kwargs)
 
     def __repr__(self):
-        return f"{self.namespace}.{self._opname}.default"
+        return f"{self.namespace}.{self._opname}.{self._overloadname}"
 
 
 class OpOverloadPacket:
-    """`ops.ns.name`: calling it calls its default overload."""
+    """`ops.ns.name`: its overloads as attributes (`default` for the one without a name);
+    calling it calls the first overload whose schema accepts the arguments."""
 
-    def __init__(self, entry):
-        self._entry = entry
-        self._qualified_op_name = entry.qualname
-        self.__name__ = entry.name
-        self.default = OpOverload(self)
+    def __init__(self, entries):
+        self._entries = entries
+        first = entries[0]
+        self._entry = next((e for e in entries if not e.overload), first)
+        self._qualified_op_name = f"{first.namespace}::{first.name}"
+        self.__name__ = first.name
+        for e in entries:
+            setattr(self, e.overload or "default", OpOverload(self, e))
 
     def overloads(self):
-        return ["default"]
+        return [e.overload or "default" for e in self._entries]
 
     def __call__(self, *args, **kwargs):
-        return self._entry.call(args, kwargs)
+        if len(self._entries) == 1:
+            return self._entry.call(args, kwargs)
+        errors = []
+        for e in self._entries:
+            try:
+                e.schema.bind(args, kwargs)
+            except RuntimeError as exc:
+                errors.append(str(exc))
+                continue
+            return e.call(args, kwargs)
+        raise RuntimeError("Overloaded torch operator invoked from Python failed to match any "
+                           "schema:\n" + "".join(f"{m}\n\n" for m in errors))
 
     def __getattr__(self, name):
         if name.startswith("__"):
@@ -280,18 +293,20 @@ class _OpNamespace(types.ModuleType):
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        entry = _REGISTRY.get(f"{self._ns}::{name}")
-        if entry is None:
+        base = f"{self._ns}::{name}"
+        entries = [e for q, e in _REGISTRY.items() if q == base or q.startswith(base + ".")]
+        if not entries:
             raise AttributeError(f"'_OpNamespace' '{self._ns}' object has no attribute "
                                  f"'{name}'")
         packet = self._packets.get(name)
-        if packet is None or packet._entry is not entry:
-            packet = self._packets[name] = OpOverloadPacket(entry)
+        if packet is None or packet._entries != entries:
+            packet = self._packets[name] = OpOverloadPacket(entries)
         return packet
 
     def __dir__(self):
         prefix = f"{self._ns}::"
-        return sorted(q[len(prefix):] for q in _REGISTRY if q.startswith(prefix))
+        return sorted({q[len(prefix):].split(".")[0] for q in _REGISTRY
+                       if q.startswith(prefix)})
 
 
 class _Ops(types.ModuleType):
@@ -314,6 +329,7 @@ ops = _Ops()
 
 
 def lookup(qualname):
-    """The OpOverload of "ns::name" (torch's error if there is none)."""
+    """The OpOverload of "ns::name" or "ns::name.overload" (torch's error if there is none)."""
     ns, name = qualname.split("::")
-    return getattr(getattr(ops, ns), name).default
+    name, _, overload = name.partition(".")
+    return getattr(getattr(getattr(ops, ns), name), overload or "default")

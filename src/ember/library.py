@@ -79,7 +79,7 @@ class Library:
                                f'namespace.  (Error occurred while processing '
                                f'TORCH_LIBRARY_IMPL block at {self._site})')
         _add(parsed)
-        return parsed.name.split("::")[1]
+        return parsed.name.split("::")[1].split(".")[0]     # (without the overload)
 
     def impl(self, op_name, fn, dispatch_key="", *, with_keyset=False):
         """Give operator `op_name` (of this namespace) the kernel `fn` for `dispatch_key`
