@@ -362,6 +362,8 @@ RAW3 = [
  "print(AF.jacobian(lambda x, y: (x ** 2 * y, y * x + y ** 2), (torch.ones(1), torch.ones(1)), strict=True, create_graph=True))",
  T("AF.hessian(lambda x: x.sum(), torch.ones(2), outer_jacobian_strategy='forward-mode')"),
 ]
+# the ensembling recipe's base module copied to the meta device
+RAW3.append("ms = [nn.Linear(2, 1) for _ in range(3)]; p, b = F.stack_module_state(ms); x = torch.randn(4, 2)\nimport copy\nbase = copy.deepcopy(ms[0]).to('meta')\nout = F.vmap(lambda pp, bb, xx: F.functional_call(base, (pp, bb), (xx,)), in_dims=(0, 0, None))(p, b, x)\nprint(out.shape, torch.allclose(out[1], ms[1](x)))")
 SNIPPETS = [SETUP + s for s in RAW + RAW2 + RAW3]
 
 BUGS = [(reason, SETUP + s) for reason, s in [
@@ -373,8 +375,6 @@ BUGS = [(reason, SETUP + s) for reason, s in [
      T("F.vmap(lambda a: float(a))(torch.ones(2))")),
     ("ember's vmap passes real tensors per element: data-dependent control flow inside vmap does not raise torch's error",
      T("F.vmap(lambda a: bool(a))(torch.ones(2))")),
-    ("ember has no 'meta' device (the ensembling recipe's base module copied to meta)",
-     "ms = [nn.Linear(2, 1) for _ in range(3)]; p, b = F.stack_module_state(ms); x = torch.randn(4, 2)\nimport copy\nbase = copy.deepcopy(ms[0]).to('meta')\nout = F.vmap(lambda pp, bb, xx: F.functional_call(base, (pp, bb), (xx,)), in_dims=(0, 0, None))(p, b, x)\nprint(out.shape, torch.allclose(out[1], ms[1](x)))"),
     ("torch's forward-mode outer Hessian returns a tensor with a grad_fn (ReshapeAliasBackward0) even without create_graph; ember's has none",
      "print(AF.hessian(lambda x: (x ** 3).sum(), torch.tensor([1., 2.]), vectorize=True, outer_jacobian_strategy='forward-mode'))"),
 ]]
