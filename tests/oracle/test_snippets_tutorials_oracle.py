@@ -3670,13 +3670,36 @@ print(torch.mul(t, m)._metadata)
 """,
 ]
 
+# Data utilities, initialisation and schedules as the tutorials set them up.
+DATA_AND_SCHEDULES = [
+    'ds = torch.utils.data.TensorDataset(torch.arange(10.)); a, b = torch.utils.data.random_split(ds, [0.7, 0.3], generator=torch.Generator().manual_seed(42)); print(len(a), len(b), a.indices, type(a).__name__)',
+    'ds = torch.utils.data.TensorDataset(torch.arange(10.)); sub = torch.utils.data.Subset(ds, [1, 3]); print(len(sub), sub[1], list(torch.utils.data.DataLoader(sub, batch_size=2)))',
+    's = torch.utils.data.WeightedRandomSampler([0.1, 0.9, 0.4], num_samples=5, replacement=True); print(list(s))',
+    'dl = torch.utils.data.DataLoader(range(10), batch_size=4, sampler=torch.utils.data.SubsetRandomSampler([1, 5, 7])); print(list(dl))',
+    'print(F.interpolate(torch.arange(4.).view(1, 1, 2, 2), scale_factor=2, mode="nearest"))',
+    'print(F.interpolate(torch.arange(4.).view(1, 1, 2, 2), size=(3, 3), mode="bilinear", align_corners=False))',
+    'ds = torch.utils.data.ConcatDataset([torch.utils.data.TensorDataset(torch.arange(3.)), torch.utils.data.TensorDataset(torch.arange(2.))]); print(len(ds), ds[4], ds.cumulative_sizes)',
+    'class It(torch.utils.data.IterableDataset):\n    def __iter__(self):\n        return iter(range(5))\nprint(list(torch.utils.data.DataLoader(It(), batch_size=2)))',
+    'dl = torch.utils.data.DataLoader(torch.arange(6), batch_size=4, shuffle=True, generator=torch.Generator().manual_seed(1)); print([b.tolist() for b in dl], [b.tolist() for b in dl])',
+    'print(torch.utils.data.default_collate([(1, 2.0), (3, 4.0)]), torch.utils.data.default_collate([{"a": np.array([1])}, {"a": np.array([2])}]))',
+    'x = torch.randn(3, 4); print(x.max(dim=1), x.argmax(), x.topk(2, dim=1).indices, x.sort(dim=0).values[0])',
+    'print(torch.randn(2, 3).softmax(-1).sum(-1), torch.randint(0, 5, (2, 3)), torch.randperm(6), torch.normal(0., 1., (2,)))',
+    'm = nn.Linear(4, 2); torch.nn.init.xavier_normal_(m.weight); torch.nn.init.zeros_(m.bias); print(m.weight, m.bias)',
+    'm = nn.Conv2d(2, 3, 3); nn.init.kaiming_uniform_(m.weight, a=0, mode="fan_in", nonlinearity="relu"); print(m.weight.std() > 0, nn.init.calculate_gain("leaky_relu", 0.2))',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-4); print(opt)',
+    'sch = torch.optim.lr_scheduler.ReduceLROnPlateau(torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1), patience=1, factor=0.5)\nfor l in [1, 1, 1, 1, 1]:\n    sch.step(l)\nprint(sch.get_last_lr(), sch.num_bad_epochs)',
+    'sch = torch.optim.lr_scheduler.CosineAnnealingLR(torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1), T_max=4)\nlrs = []\nfor _ in range(5):\n    sch.optimizer.step(); sch.step(); lrs.append(round(sch.get_last_lr()[0], 6))\nprint(lrs)',
+    'sch = torch.optim.lr_scheduler.OneCycleLR(torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1), max_lr=1.0, total_steps=6)\nlrs = []\nfor _ in range(6):\n    sch.optimizer.step(); sch.step(); lrs.append(round(sch.get_last_lr()[0], 5))\nprint(lrs)',
+]
+
 SNIPPETS = [SETUP + s for s in (BASICS_TENSORS + BASICS_DATA + BASICS_MODEL + BASICS_AUTOGRAD
                                 + BASICS_OPTIM + BLITZ + NN_REALLY
                                 + EXAMPLES + RECIPES + DEFINE_NET + TENSOR_BASICS
                                 + BROADCASTING + AUTOGRAD_NOTES + NOTES + CHAR_RNN
                                 + SEQ2SEQ + DCGAN + TRANSFER + CLASSIFIER + MISTAKES
                                 + MORE_TUTORIALS + FORMATTING
-                                + MODULE_RECIPES + EXTENDING)]
+                                + MODULE_RECIPES + EXTENDING
+                                + DATA_AND_SCHEDULES)]
 
 BUGS = [
     ("ember's classes carry ember's module name: a custom Function's backward node prints as "
