@@ -356,7 +356,8 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
 
     def add(lo, hi):
         for index, offset in enumerate(offsets):
-            targets[offset][lo:hi] += cols[lo:hi, :, index].reshape(hi - lo, c, in_size[0], row)
+            targets[offset + (slice(lo, hi),)] += cols[lo:hi, :, index].reshape(
+                hi - lo, c, in_size[0], row)
     # (a window past an image's last valid position reaches into the next image, by less
     # than one image)
     by_images(xp, n, cols.size, add, spills=True)
