@@ -208,3 +208,6 @@ e = _math.e
 inf = _math.inf
 nan = _math.nan
 newaxis = None
+
+from ._heap import pad_heap as _pad_heap  # noqa: E402
+_pad_heap()     # NOTE [ Heap padding ]

@@ -11,18 +11,27 @@ order the data lies in:
   keeps both sides in cache, and tiles run on several threads (`contiguous_copy`).
 - `sum` along the last dim is split over threads by row blocks (`sum_last`).
 - Element-wise kernels of large row-major arrays are split over threads by blocks of their
-  leading dim (`split_elementwise`, `zero_where`): NumPy's ufuncs run on one core. So are
-  large stacks of small matrix products (`batched_matmul`): NumPy calls BLAS once per matrix,
-  and BLAS keeps a small product on one core.
+  leading dim (`split_elementwise`, `zero_where`): NumPy's ufuncs run on one core.
 Small or unusual inputs take the plain NumPy call; every kernel returns exactly what it would.
 """
+import math
+
 import numpy as np
 
 from .._device import backend_of
 from .._parallel import get_num_threads, in_part, run_parts
 
 _LARGE = 1 << 18        # elements below which the plain NumPy call is as fast
-SPLIT = 1 << 17         # elements from which an element-wise kernel is split over threads
+SPLIT = 1 << 21         # elements from which an element-wise kernel is split over threads
+_FRESH_PAGES = 32 << 20  # bytes from which malloc maps new pages (NOTE [ Heap padding ])
+
+
+def worth_splitting(array):
+    """Whether an element-wise kernel over `array` (and a result of its size) gains from
+    threads: from SPLIT elements, and below the size whose fresh result pages fault in on
+    first touch (faults taken by several threads at once wait on each other: a split
+    `a + b` of 10^7 float32 took 10 ms where NumPy alone took 7)."""
+    return array.size >= SPLIT and array.nbytes < _FRESH_PAGES
 _ROWS = 16              # rows per block in arg_extreme
 _TILE = 256             # tile edge in contiguous_copy
 
@@ -87,7 +96,7 @@ def contiguous_copy(data):
 
 def sum_last(data, dtype, keepdims):
     """`data.sum(axis=-1, dtype=dtype)`, row blocks on several threads for large inputs."""
-    if data.__class__ is not np.ndarray or data.size < _LARGE or data.ndim < 2 or \
+    if data.__class__ is not np.ndarray or data.size < SPLIT or data.ndim < 2 or \
             get_num_threads() < 2:
         return np.add.reduce(data, axis=-1, dtype=dtype, keepdims=keepdims)
     rows = data.reshape(-1, data.shape[-1]) if data.flags.c_contiguous else None
@@ -139,7 +148,8 @@ def split_elementwise(kernel, arrays, dtype):
     array of `dtype`, computed in blocks of its leading dim on several threads when the
     arrays are large and row-major; otherwise the plain call."""
     shape = np.broadcast_shapes(*[getattr(x, "shape", ()) for x in arrays])
-    split = leading_blocks(shape, arrays)
+    fresh = math.prod(shape) * np.dtype(dtype).itemsize >= _FRESH_PAGES
+    split = None if fresh else leading_blocks(shape, arrays)
     if split is None:
         return kernel(*arrays)
     bounds, cut = split
@@ -148,34 +158,6 @@ def split_elementwise(kernel, arrays, dtype):
     def part(i):
         lo, hi = bounds[i], bounds[i + 1]
         kernel(*[x[lo:hi] if c else x for x, c in zip(arrays, cut)], out=out[lo:hi])
-
-    run_parts(part, len(bounds) - 1)
-    return out
-
-
-_SPLIT_MACS = 1 << 20   # multiply-adds from which a stack of products is split
-
-
-def batched_matmul(a, b, out=None):
-    """`np.matmul(a, b, out=out)` for stacks of matrices (NumPy arrays of one BLAS dtype).
-    A large stack is cut along its leading dim into blocks multiplied on several threads:
-    each matrix's product is the same BLAS call either way."""
-    if a.ndim < 3 or a.ndim != b.ndim:
-        return np.matmul(a, b, out=out)
-    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
-    macs = a.shape[-1]
-    for n in shape:
-        macs *= n
-    split = leading_blocks(shape, (a, b), row_major=False) if macs >= _SPLIT_MACS else None
-    if split is None:
-        return np.matmul(a, b, out=out)
-    bounds, (cut_a, cut_b) = split
-    if out is None:
-        out = np.empty(shape, np.result_type(a, b))
-
-    def part(i):
-        lo, hi = bounds[i], bounds[i + 1]
-        np.matmul(a[lo:hi] if cut_a else a, b[lo:hi] if cut_b else b, out=out[lo:hi])
 
     run_parts(part, len(bounds) - 1)
     return out
@@ -200,7 +182,7 @@ def zero_where(xp, out, values, test, a, b):
             return result
         out[...] = result
         return out
-    if values.size >= SPLIT:
+    if worth_splitting(values):
         split = leading_blocks(shape, (values, a, b), row_major=False)
         if split is not None:
             bounds, cut = split

@@ -28,9 +28,6 @@ import weakref
 
 import numpy as np
 
-from .._ops._blocked import SPLIT, batched_matmul, row_blocks
-from .._parallel import run_parts
-
 _RUN_COST = 16      # a NumPy inner loop's fixed cost, in elements copied
 
 
@@ -97,27 +94,10 @@ def output_size(in_size, kernel, stride, padding, dilation):
                  for i, k, s, p, d in zip(in_size, kernel, stride, padding, dilation))
 
 
-def by_images(xp, n, size, fn, spills=False):
-    """fn(lo, hi) for the images lo:hi of a batch of `n`: in blocks on several threads when
-    the arrays are NumPy's and `size` (elements moved) is large, else fn(0, n) (NOTE [ Why
-    blocked kernels ]). `spills`: fn also adds (zeros) into the first image after its block,
-    so neighbouring blocks must not run at once: even blocks run first, then odd ones."""
-    bounds = row_blocks(n) if xp is np and size >= SPLIT else None
-    if bounds is None:
-        fn(0, n)
-        return
-    blocks = list(zip(bounds[:-1], bounds[1:]))
-    for phase in ((blocks[::2], blocks[1::2]) if spills else (blocks,)):
-        run_parts(lambda i, phase=phase: fn(*phase[i]), len(phase))
-
-
 def matmul(xp, a, b, out=None):
     """matmul in a dtype BLAS has: half precision computes in float32 and rounds once (and
-    then ignores `out`; callers use the array returned). A large stack of NumPy products is
-    split over threads (`batched_matmul`)."""
+    then ignores `out`; callers use the array returned)."""
     if a.dtype.kind in "iub" or a.dtype.itemsize >= 4:
-        if xp is np:
-            return batched_matmul(a, b, out)
         return xp.matmul(a, b, out=out)
     return xp.matmul(a.astype(xp.float32), b.astype(xp.float32)).astype(a.dtype)
 
@@ -154,11 +134,8 @@ def _padded(xp, x, padding, slack):
         buf = _pool.empty(xp, (total + slack,), x.dtype)
         buf[total:] = 0
     image = buf[:total].reshape((n, c) + size)
-    inner = (slice(None),) * 2 + tuple(slice(p, p + i) for i, p in zip(x.shape[2:], padding))
-
-    def copy(lo, hi):
-        image[lo:hi][inner] = x[lo:hi]
-    by_images(xp, n, x.size, copy)
+    image[(slice(None), slice(None)) + tuple(slice(p, p + i) for i, p
+                                             in zip(x.shape[2:], padding))] = x
     return buf, image
 
 
@@ -199,8 +176,7 @@ def exact_columns(xp, x, groups, kernel, positions, stride, dilation, pool=False
     if not pool:
         return windows.reshape(target)
     cols = _pool.empty(xp, target, x.dtype)
-    into = cols.reshape(shape)
-    by_images(xp, n, cols.size, lambda lo, hi: xp.copyto(into[lo:hi], windows[lo:hi]))
+    xp.copyto(cols.reshape(shape), windows)
     return cols
 
 
@@ -216,22 +192,15 @@ def _row_columns(xp, buf, n, c, padded, groups, kernel, first, stride, dilation)
     windows = xp.lib.stride_tricks.as_strided(buf, shape, strides)
     cols = _pool.empty(xp, (n, groups, (c // groups) * math.prod(kernel), first * row),
                        buf.dtype)
-    target = cols.reshape(shape)
-    by_images(xp, n, cols.size, lambda lo, hi: xp.copyto(target[lo:hi], windows[lo:hi]))
+    xp.copyto(cols.reshape(shape), windows)
     return cols
 
 
 def _to_rows(xp, g, padded):
     """(N, C, o1, ..., ok) grad_output, zero-filled to full rows (N, C, o1 * row), pooled."""
     n, c, first = g.shape[:3]
-    full = _pool.empty(xp, (n, c, first) + tuple(padded[1:]), g.dtype)
-    inner = (slice(None),) * 3 + tuple(slice(0, o) for o in g.shape[3:])
-
-    def copy(lo, hi):
-        part = full[lo:hi]
-        part.fill(0)
-        part[inner] = g[lo:hi]
-    by_images(xp, n, full.size, copy)
+    full = _pool.zeros(xp, (n, c, first) + tuple(padded[1:]), g.dtype)
+    full[(slice(None),) * 3 + tuple(slice(0, o) for o in g.shape[3:])] = g
     return full.reshape(n, c, first * math.prod(padded[1:]))
 
 
@@ -269,7 +238,7 @@ def conv_forward(xp, x, w, bias, stride, padding, dilation, groups):
     if not full:
         y = _product(xp, weight, cols, half).reshape((n, o) + positions)
         if bias is not None:
-            by_images(xp, n, y.size, lambda lo, hi: xp.add(y[lo:hi], bias, out=y[lo:hi]))
+            y += bias
         return (y.astype(x.dtype) if half else y), (full, cols)
     scratch = None if half else _pool.empty(xp, (n, groups, o // groups, cols.shape[-1]),
                                             x.dtype)
@@ -278,15 +247,7 @@ def conv_forward(xp, x, w, bias, stride, padding, dilation, groups):
     y = y.reshape((n, o, positions[0]) + padded[1:])
     y = y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])]
     # the crop's copy adds the bias on the way
-    cropped = xp.empty(y.shape, y.dtype)
-
-    def crop(lo, hi):
-        if bias is None:
-            cropped[lo:hi] = y[lo:hi]
-        else:
-            xp.add(y[lo:hi], bias, out=cropped[lo:hi])
-    by_images(xp, n, y.size, crop)
-    y = cropped
+    y = xp.ascontiguousarray(y) if bias is None else xp.add(y, bias)
     if scratch is not None:
         _pool.release(scratch)
     return (y.astype(x.dtype) if half else y), (full, cols)
@@ -300,9 +261,8 @@ def _is_half(dtype):
 def _product(xp, a, b, half, out=None):
     """a @ b; for half precision the float32 product, not rounded yet."""
     if half:
-        a, b = a.astype(xp.float32), b.astype(xp.float32)
-        return batched_matmul(a, b) if xp is np else xp.matmul(a, b)
-    return batched_matmul(a, b, out) if xp is np else xp.matmul(a, b, out=out)
+        return xp.matmul(a.astype(xp.float32), b.astype(xp.float32))
+    return xp.matmul(a, b, out=out)
 
 
 def conv_weight(xp, x, g, kernel, stride, padding, dilation, groups, saved=None):
@@ -352,15 +312,8 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
         buf, tuple(kernel) + (n, c, in_size[0], row),
         tuple(s * d * e for s, d in zip(_element_strides(padded), dilation))
         + (c * plane * e, plane * e, stride[0] * row * e, e))
-    offsets = _offsets(kernel)
-
-    def add(lo, hi):
-        for index, offset in enumerate(offsets):
-            targets[offset + (slice(lo, hi),)] += cols[lo:hi, :, index].reshape(
-                hi - lo, c, in_size[0], row)
-    # (a window past an image's last valid position reaches into the next image, by less
-    # than one image)
-    by_images(xp, n, cols.size, add, spills=True)
+    for index, offset in enumerate(_offsets(kernel)):
+        targets[offset] += cols[:, :, index].reshape(n, c, in_size[0], row)
     _pool.release(scratch)
     image = buf[:n * c * plane].reshape((n, c) + padded)
     return _crop(xp, image, padding, out_size)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype, _memory_format as _mf
 from .._device import backend_of
-from .._ops._blocked import SPLIT, row_blocks, zero_where
+from .._ops._blocked import row_blocks, worth_splitting, zero_where
 from .._ops._op import Op, record
 from .._ops._xp_compat import ufunc_at
 from .._parallel import run_parts
@@ -139,7 +139,7 @@ def max_pool(x, kernel, stride, padding, dilation, out):
     """(values, flat indices) of windowed maxima over x (B, *spatial). Ties keep the first
     element in row-major order and a NaN wins, as in torch's CPU kernel. Large NumPy inputs
     are pooled in blocks of rows on several threads (NOTE [ Why blocked kernels ])."""
-    bounds = row_blocks(x.shape[0]) if x.size >= SPLIT and x.__class__ is np.ndarray else None
+    bounds = row_blocks(x.shape[0]) if x.__class__ is np.ndarray and worth_splitting(x) else None
     if bounds is None:
         return _max_pool(x, kernel, stride, padding, dilation, out)
     best = np.empty((x.shape[0],) + tuple(out), x.dtype)
@@ -264,7 +264,7 @@ def _scatter_windows(grad, index, spatial, geometry):
 def _by_rows(rows, result):
     """rows(0, len(result)), in blocks of rows on several threads for a large NumPy result."""
     bounds = row_blocks(result.shape[0]) \
-        if result.size >= SPLIT and result.__class__ is np.ndarray else None
+        if result.__class__ is np.ndarray and worth_splitting(result) else None
     if bounds is None:
         return rows(0, result.shape[0])
     run_parts(lambda i: rows(bounds[i], bounds[i + 1]), len(bounds) - 1)
