@@ -37,6 +37,7 @@ import types
 import numpy as np
 
 from ._device import Backend, device
+from ._geometry import is_contiguous
 
 STAND_IN_LIMIT = 1 << 16        # elements of meta operands that may be stood in for by zeros
 
@@ -111,15 +112,9 @@ def k_strides(shape, strides, itemsize):
 
 
 def _is_c_contiguous(shape, strides, itemsize):
-    if 0 in shape:
-        return True
-    step = itemsize
-    for n, s in zip(reversed(shape), reversed(strides)):
-        if n != 1:
-            if s != step:
-                return False
-            step *= n
-    return True
+    """geometry's row-major test, for strides in bytes."""
+    return all(s % itemsize == 0 for n, s in zip(shape, strides) if n != 1) and \
+        is_contiguous(shape, [s // itemsize for s in strides])
 
 
 class _Flags:
