@@ -255,11 +255,16 @@ def _shows_dtype(dtype):
 
 def _add_suffixes(text, suffixes, indent):
     """Append `, suffix` for each suffix, starting a new line where the line would get long."""
-    parts = [text]
     # NOTE: torch counts the line the body ends on as two characters longer than it is, so the
     # first suffix wraps when that line would reach linewidth, not only when it would pass it.
     # A line started by a wrapped suffix is counted exactly.
-    line_len = len(text) - text.rfind("\n") + 1
+    return text + wrap_suffixes(suffixes, indent, len(text) - text.rfind("\n") + 1)
+
+
+def wrap_suffixes(suffixes, indent, line_len):
+    """`, suffix` for each suffix after a line `line_len` long, a suffix that would pass the
+    line width starting a new line at `indent`; then the closing parenthesis."""
+    parts = []
     for suffix in suffixes:
         if line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)

@@ -36,18 +36,18 @@ def sym_float(a):
 
 def sym_max(a, b):
     """max(a, b); a float on either side makes the result a float."""
-    _check_number(a)
-    _check_number(b)
-    result = builtins.max(a, b)
-    return builtins.float(result) if isinstance(a, (float, np.floating)) or \
-        isinstance(b, (float, np.floating)) else result
+    return _extreme(builtins.max, a, b)
 
 
 def sym_min(a, b):
     """min(a, b); a float on either side makes the result a float."""
+    return _extreme(builtins.min, a, b)
+
+
+def _extreme(pick, a, b):
     _check_number(a)
     _check_number(b)
-    result = builtins.min(a, b)
+    result = pick(a, b)
     return builtins.float(result) if isinstance(a, (float, np.floating)) or \
         isinstance(b, (float, np.floating)) else result
 

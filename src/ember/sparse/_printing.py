@@ -1,7 +1,7 @@
 """torch's repr of a sparse tensor: its indices and values as tensors, then size, nnz, dtype
 and layout, the first of them on a new line."""
 from .. import _dtype
-from .._printing import PRINT_OPTS, _add_suffixes, format_values
+from .._printing import _add_suffixes, format_values, wrap_suffixes
 
 
 def _body(array, dtype, indent):
@@ -36,13 +36,5 @@ def sparse_repr(t, prefix="tensor("):
         suffixes.append("requires_grad=True")
     if rec.layout != "sparse_coo":      # (only COO starts its suffixes on a new line)
         return _add_suffixes(text, suffixes, indent)
-    out = [text, ",\n" + " " * indent + suffixes[0]]
-    line_len = indent + len(suffixes[0])
-    for suffix in suffixes[1:]:
-        if line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
-            out.append(",\n" + " " * indent + suffix)
-            line_len = indent + len(suffix)
-        else:
-            out.append(", " + suffix)
-            line_len += len(suffix) + 2
-    return "".join(out) + ")"
+    first = ",\n" + " " * indent + suffixes[0]
+    return text + first + wrap_suffixes(suffixes[1:], indent, indent + len(suffixes[0]))
