@@ -616,3 +616,13 @@ def test_benchmark_modules_sit_where_torch_keeps_them():
     from ember.utils.benchmark.utils import common, compare, timer
     assert common.Measurement is B.Measurement and timer.Timer is B.Timer
     assert compare.Compare is B.Compare
+
+
+def test_segment_reduce_gradient_with_create_graph_cannot_be_differentiated_again():
+    x = ember.tensor([1.0, 2.0, 3.0, 4.0], dtype=ember.float64, requires_grad=True)
+    y = ember.segment_reduce(x, "sum", lengths=ember.tensor([1, 3]))
+    g, = ember.autograd.grad(y.sum(), x, create_graph=True)
+    assert g.tolist() == [1.0, 1.0, 1.0, 1.0] and type(g.grad_fn).__name__ == "NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::_segment_reduce_backward is "
+                                           "not implemented"):
+        g.sum().backward()

@@ -12,7 +12,8 @@ import numpy as np
 from .. import _geometry as geo
 from .._device import backend_of
 from .._tensor import Tensor, wrap
-from ._op import Op
+from ..autograd.grad_mode import _state as _grad_state
+from ._op import Op, record
 from .activations import apply
 from .argument_errors import type_name
 from .registry import function
@@ -50,6 +51,7 @@ class SegmentReduce(Op):
     by the length (mean), shared by the elements equal to the result (amax, amin), times the
     product of the others (prod)."""
     inputs = ("data",)
+    saves = {"data": ("data",)}
 
     def backward(ctx, grad):
         g = backend_of(grad._data).to_numpy(grad._data)
@@ -71,7 +73,21 @@ class SegmentReduce(Op):
             else:
                 hit = part == result[index + (k,)]
                 out[index + (slice(start, stop),)] = gk * hit / np.maximum(hit.sum(axis=0), 1)
-        return wrap(backend_of(grad._data).xp.asarray(out))
+        result = wrap(backend_of(grad._data).xp.asarray(out))
+        if _grad_state.enabled:                 # create_graph=True
+            (data,) = ctx.saved_tensors
+            if grad._requires_grad or data._requires_grad:
+                record(_SegmentReduceBackward, (grad, data), (result,), {})
+        return result
+
+
+class _SegmentReduceBackward(Op):
+    """The gradient with create_graph=True: torch has no derivative of it."""
+    node_name = "NotImplemented"
+    inputs = ("grad", "data")
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::_segment_reduce_backward is not implemented")
 
 
 @function(method=False)
