@@ -16,12 +16,17 @@ def run(snippet, module):
     """What `snippet` prints with `torch` bound to `module` (and the exception, if any)."""
     out = io.StringIO()
     env = {"torch": module, "np": np}
+    # (torch.compile turns distribution argument checks off for the whole process; a snippet
+    # must not change what later snippets see)
+    validate = module.distributions.Distribution._validate_args
     with contextlib.redirect_stdout(out), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             exec(snippet, env)
         except Exception as exc:  # noqa: BLE001 - the exception is the result
             print(f"!! {type(exc).__name__}: {_first_line(exc)}")
+        finally:
+            module.distributions.Distribution._validate_args = validate
     return re.sub(r"0x[0-9a-f]+", "0x?", out.getvalue())
 
 

@@ -2824,41 +2824,12 @@ with torch.inference_mode(False):
     print((x * 2).is_inference())
 print(feats.clone().is_inference())
 ''',
+    'sparse_embedding': '\\\nnn = torch.nn\ntorch.manual_seed(0)\nclass BagModel(nn.Module):\n    def __init__(self, vocab, dim, ncls):\n        super().__init__()\n        self.emb = nn.EmbeddingBag(vocab, dim, mode="sum", sparse=True)\n        self.fc = nn.Linear(dim, ncls)\n    def forward(self, ids, offsets):\n        return self.fc(self.emb(ids, offsets))\nmodel = BagModel(20, 4, 2)\nsparse_params = list(model.emb.parameters())\ndense_params = list(model.fc.parameters())\nopt_sparse = torch.optim.SparseAdam(sparse_params, lr=0.05)\nopt_dense = torch.optim.Adam(dense_params, lr=0.05)\nids = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])\noffsets = torch.tensor([0, 4])\ny = torch.tensor([0, 1])\nfor step in range(3):\n    opt_sparse.zero_grad(); opt_dense.zero_grad()\n    loss = nn.functional.cross_entropy(model(ids, offsets), y)\n    loss.backward()\n    g = model.emb.weight.grad\n    print(step, round(loss.item(), 4), g.is_sparse, g.layout)\n    print(g.coalesce().indices(), g.to_dense()[4])\n    opt_sparse.step(); opt_dense.step()\nprint(model.emb.weight[0], model.emb.weight[4])\n',
 }
 
 # Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
 # shows up as XPASS and the program moves to PROGRAMS.
 BUGS = {
-    'sparse_embedding': (
-        'ember has no sparse tensors: EmbeddingBag(sparse=True) has no sparse gradient (NotImplementedError) and torch.optim.SparseAdam does not exist (AttributeError)',
-        r'''\
-nn = torch.nn
-torch.manual_seed(0)
-class BagModel(nn.Module):
-    def __init__(self, vocab, dim, ncls):
-        super().__init__()
-        self.emb = nn.EmbeddingBag(vocab, dim, mode="sum", sparse=True)
-        self.fc = nn.Linear(dim, ncls)
-    def forward(self, ids, offsets):
-        return self.fc(self.emb(ids, offsets))
-model = BagModel(20, 4, 2)
-sparse_params = list(model.emb.parameters())
-dense_params = list(model.fc.parameters())
-opt_sparse = torch.optim.SparseAdam(sparse_params, lr=0.05)
-opt_dense = torch.optim.Adam(dense_params, lr=0.05)
-ids = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
-offsets = torch.tensor([0, 4])
-y = torch.tensor([0, 1])
-for step in range(3):
-    opt_sparse.zero_grad(); opt_dense.zero_grad()
-    loss = nn.functional.cross_entropy(model(ids, offsets), y)
-    loss.backward()
-    g = model.emb.weight.grad
-    print(step, round(loss.item(), 4), g.is_sparse, g.layout)
-    print(g.coalesce().indices(), g.to_dense()[4])
-    opt_sparse.step(); opt_dense.step()
-print(model.emb.weight[0], model.emb.weight[4])
-'''),
     'jit': (
         'ember has no torch.jit (trace, ScriptModule, save/load, freeze): AttributeError',
         r'''\

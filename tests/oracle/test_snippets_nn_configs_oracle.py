@@ -1142,6 +1142,7 @@ EMBEDDING_GRADIENTS = [
 
 SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMALIZATION, *RESAMPLING_SHAPES, *LOSSES, *INIT_AND_REPRS, *BAD_CONFIGS_AND_INPUTS, *NUMERIC_CORNERS, *EMPTY_AND_DEGENERATE, *MODULE_API, *DTYPES, *MORE_CONFIGS, *FAST_PATHS_AND_LAYOUTS, *LOSS_OPTIONS, *POOLING_OPTIONS, *SHAPES_AND_ARGUMENTS, *ATTENTION_MASKS_AND_PACKING, *EMBEDDING_GRADIENTS,
             # torch's mean bag under include_last_offset divides by the indices up to the end
+    'torch.manual_seed(0)\nm = torch.nn.Embedding(5, 2, sparse=True)\nm(torch.tensor([1, 1, 3])).sum().backward()\ng = m.weight.grad\nprint(g.is_sparse, g.layout)\nprint(g.to_dense())',
             "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='mean', include_last_offset=True)\nout = m(torch.tensor([1, 2, 3]), torch.tensor([0, 1]))\nprint(torch.round(out, decimals=4))"]
 
 # Differences left as they are: (reason, minimal reproduction), run as strict xfails so that a
@@ -1150,8 +1151,6 @@ SNIPPETS = [*TRANSFORMER_ATTENTION, *RECURRENT, *EMBEDDING_CONV, *POOLING_NORMAL
 BUGS = [
     ("torch's LSTM checks no hidden-state sizes for a packed input and fails inside its kernel with a broadcast error; ember checks them as for a padded input",
      'torch.manual_seed(0)\nm = torch.nn.LSTM(4, 6)\nx = torch.randn(5, 2, 4)\np = torch.nn.utils.rnn.pack_padded_sequence(x, [5, 3])\nm(p, (torch.zeros(1, 3, 6), torch.zeros(1, 3, 6)))'),
-    ('ember has no sparse tensors: Embedding(sparse=True) raises instead of giving a sparse_coo gradient',
-     'torch.manual_seed(0)\nm = torch.nn.Embedding(5, 2, sparse=True)\nm(torch.tensor([1, 1, 3])).sum().backward()\ng = m.weight.grad\nprint(g.is_sparse, g.layout)\nprint(g.to_dense())'),
     ("torch's CPU embedding_bag backward with scale_grad_by_freq divides the i-th distinct index's gradient by the count of the i-th sorted index (index 2 gets 1/2 here); ember divides each by its own count",
      "torch.manual_seed(0)\nm = torch.nn.EmbeddingBag(5, 2, mode='sum', scale_grad_by_freq=True)\nm(torch.tensor([[1, 1, 2]])).sum().backward()\nprint(m.weight.grad)"),
     ("torch's CPU embedding_bag backward with scale_grad_by_freq divides the i-th distinct index's gradient by the count of the i-th sorted index (index 1 gets 1/4 here, after padding index 0 twice); ember divides each by its own count",

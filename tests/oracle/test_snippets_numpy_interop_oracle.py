@@ -600,7 +600,8 @@ MORE = [
 ]
 
 SNIPPETS = (FROM_NUMPY_DTYPES + UNSUPPORTED + CONVERSION + WARNED + UFUNCS_AND_OPERATORS + ITEMS
-            + SCALARS + DATA + MORE)
+            + SCALARS + DATA + MORE
+            + ["t = torch.arange(3.).to('meta')\ntry:\n    t.numpy()\nexcept Exception as e: print(type(e).__name__, e)"])
 
 BUGS = [
     ("deliberate: ember's __array__ implements NumPy 2's copy keyword, so np.array(t, copy=False) shares memory (torch's __array__ takes no copy and NumPy refuses)",
@@ -611,8 +612,6 @@ BUGS = [
      "t = torch.arange(3.); a = t.__array__(copy=True); a[0] = 9; print(t)"),
     ('ember conjugates eagerly: no conjugate bit for numpy() to refuse',
      "t = torch.tensor([1+2j, 3-1j]).conj()\ntry:\n    t.numpy()\nexcept Exception as e: print(type(e).__name__, e)"),
-    ('ember has no meta device',
-     "t = torch.arange(3.).to('meta')\ntry:\n    t.numpy()\nexcept Exception as e: print(type(e).__name__, e)"),
     ("NumPy's reductions call t.sum(axis=None, dtype=None, out=None); ember's Tensor.sum/mean/max accept NumPy's keywords, torch's parser refuses them",
      "t = torch.tensor([1., 2.]); r = np.sum(t); print(type(r).__name__, r)"),
     ("NumPy's reductions call t.mean(axis=None, dtype=None, out=None); ember accepts NumPy's keywords, torch's parser refuses them",

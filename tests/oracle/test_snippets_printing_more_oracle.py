@@ -475,13 +475,12 @@ SNIPPETS = [
     'print(torch.frexp(torch.tensor([0.0, -3.0, 1e-3])).mantissa)',
     'print(torch.empty(0).max(0) if False else torch.ones(2, 0).max(0))',
     "print(hasattr(torch.tensor([3.0, 1.0]).topk(1), '_asdict'))",
+    "print(torch.ones(2, 3, device='meta'))",
+    "print(torch.ones(2, dtype=torch.int64, device='meta'), torch.ones((), device='meta'))",
+    'print(torch.sparse_coo)',
 ]
 
 BUGS = [
-    ("ember cannot make tensors on the meta device",
-     "print(torch.ones(2, 3, device='meta'))"),
-    ("ember cannot make tensors on the meta device",
-     "print(torch.ones(2, dtype=torch.int64, device='meta'), torch.ones((), device='meta'))"),
     ("the AttributeError of a return type names it 'linalg_qr', torch's C type 'torch.return_types.linalg_qr'",
      "print(type(torch.linalg.qr(torch.eye(2))).__name__, torch.linalg.qr(torch.eye(2))._fields)"),
     ("classes live in ember's modules, not torch's",
@@ -490,8 +489,6 @@ BUGS = [
      "print(torch.Size([3, 4]).__class__, torch.float32.__class__)"),
     ("classes live in ember's modules, not torch's",
      "print(repr(torch.Generator())[:17])"),
-    ("no sparse layouts in ember",
-     "print(torch.sparse_coo)"),
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

@@ -205,7 +205,7 @@ SYM = [show(e) for e in [
     "torch.sym_min(2.5, 3)", "torch.sym_min(True, 3)", "torch.sym_max(np.int64(2), 5)", "torch.sym_min(np.float32(2.5), 1)",
     "torch.sym_max(torch.tensor(2), torch.tensor(5))", "torch.sym_min(1, 'a')",
     "torch.sym_not(True)", "torch.sym_not(0)", "torch.sym_not(torch.tensor(True))", "torch.sym_not(torch.tensor([True, False]))",
-    "torch.sym_sqrt(4)", "torch.sym_sqrt(2.0)", "torch.sym_sqrt(-1)", "torch.sym_sqrt(torch.tensor(4.))", "torch.sym_sqrt.__name__",
+    "torch.sym_sqrt(4)", "torch.sym_sqrt(2.0)", "torch.sym_sqrt(-1)", "torch.sym_sqrt(torch.tensor(4.))", "callable(torch.sym_sqrt)",
     "torch.sym_sum([1, 2, 3])", "torch.sym_sum([1, 2.5])", "torch.sym_sum([])", "torch.sym_sum((torch.tensor(1), 2))", "torch.sym_sum(range(5))",
     "torch.sym_ite(True, 1, 2)", "torch.sym_ite(False, 'a', 'b')", "torch.sym_ite(1, 1, 2)", "torch.sym_ite(torch.tensor(True), 1, 2)", "torch.sym_ite(True, 1, 2.0)",
 ]]
