@@ -14,8 +14,9 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ._fused import fma
 from .argument_errors import not_a_tensor
-from .elementwise import Elementwise, export, float_math, function_of, int_to_float, \
-    limited_kernel, missing_kernel, opmath, same, scalar_overload, tensor_other
+from .elementwise import Elementwise, float_math, int_to_float, limited_kernel, missing_kernel, \
+    opmath, same
+from .elementwise_export import export, function_of, scalar_overload, tensor_other
 from .registry import FUNCTIONS, register
 from .._device import MetaArray
 

@@ -3,8 +3,9 @@ isclose/allclose/equal.
 """
 from .. import _dtype
 from .._tensor import Tensor
-from .elementwise import Elementwise, as_operand, call, check_limited, export, missing_kernel, \
-    refusing, tensor_other, to_bool
+from .elementwise import Elementwise, as_operand, call, check_limited, missing_kernel, refusing, \
+    to_bool
+from .elementwise_export import export, tensor_other
 from ._dispatch import Inplace
 from .argument_errors import not_a_tensor, type_name
 from .registry import FUNCTIONS, function, register

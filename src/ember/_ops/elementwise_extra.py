@@ -18,8 +18,9 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_out, write_out
 from ._op import Op, record
 from .binary import _Binary
-from .elementwise import Elementwise, as_operand, call, complex_to_real, export, tensor_other, \
-    int_to_float, limited_kernel, missing_kernel, refusing
+from .elementwise import Elementwise, as_operand, call, complex_to_real, int_to_float, \
+    limited_kernel, missing_kernel, refusing
+from .elementwise_export import export, tensor_other
 from .registry import FUNCTIONS, register
 from .unary import float_math
 from .argument_errors import type_name

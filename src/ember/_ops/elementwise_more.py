@@ -5,7 +5,8 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from .elementwise import Elementwise, call, int_to_float, missing_kernel, tensor_other
+from .elementwise import Elementwise, call, int_to_float, missing_kernel
+from .elementwise_export import tensor_other
 from .registry import register
 from .argument_errors import type_name
 

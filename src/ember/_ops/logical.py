@@ -1,6 +1,6 @@
 """Logical ops (truthiness in, bool out) and bitwise ops (integers and bools only)."""
-from .elementwise import Elementwise, export, integral_only, limited_kernel, logical, \
-    missing_kernel, tensor_other
+from .elementwise import Elementwise, integral_only, limited_kernel, logical, missing_kernel
+from .elementwise_export import export, tensor_other
 
 
 class _Logical(Elementwise):

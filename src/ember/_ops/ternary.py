@@ -5,8 +5,8 @@ import numpy as np
 from .._dtype import _INT_OVERFLOW_NAMES
 from .._tensor import Tensor
 from ._fused import fma
-from .elementwise import Elementwise, _defaults_on_class, as_operand, call, missing_kernel, \
-    opmath, same, scalar_for
+from .elementwise import Elementwise, as_operand, call, missing_kernel, opmath, same, scalar_for
+from .elementwise_export import _defaults_on_class
 from .registry import register
 from .argument_errors import type_name
 

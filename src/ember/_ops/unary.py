@@ -12,8 +12,9 @@ from .._creation import zeros_like
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
-from .elementwise import Elementwise, call, complex_to_real, export, float_math, int_to_float, \
+from .elementwise import Elementwise, call, complex_to_real, float_math, int_to_float, \
     limited_kernel, missing_kernel, opmath, refusing, same, to_bool
+from .elementwise_export import export
 
 
 def _unary(*names, inplace=True):
