@@ -170,9 +170,10 @@ def signatures(name, function):
 
 def not_a_tensor(name, arg, index, value, expected="Tensor"):
     """torch's TypeError for `value`, which is no tensor (or no `expected`: "bool"), given as
-    `arg`, argument number `index` of `name`'s signature (`input` is 0), worded as a method
-    call gives it."""
-    err = TypeError(f"{name}(): argument '{arg}' (position {index or 1}) must be {expected}, "
+    `arg`, argument number `index` of `name`'s signature (`input` is 0; None: passed by
+    keyword, as torch's Python functions pass it on), worded as a method call gives it."""
+    at = "" if index is None else f" (position {index or 1})"
+    err = TypeError(f"{name}(): argument '{arg}'{at} must be {expected}, "
                     f"not {type_name(value)}")
     err.tensor_argument = (arg, index, value, expected)
     return err
@@ -186,7 +187,8 @@ def reworded(err, name, kwargs, method):
     if argument is None:
         return None
     arg, index, value, expected = argument
-    at = "" if arg in kwargs else f" (position {index if method else index + 1})"
+    at = "" if arg in kwargs or index is None else \
+        f" (position {index if method else index + 1})"
     new = TypeError(f"{name}(): argument '{arg}'{at} must be {expected}, not {type_name(value)}")
     new.tensor_argument = argument
     return new

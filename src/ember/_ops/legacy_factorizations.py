@@ -12,6 +12,7 @@ from .._tensor import Tensor, wrap
 from ..linalg import _householder, _lu
 from ..linalg._common import emit, xp_of
 from ._op import Op
+from .argument_errors import check_bool
 from .registry import function
 
 _LU_WARNING = (
@@ -40,9 +41,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
     """(LU, pivots), or (LU, pivots, infos) with get_infos: linalg.lu_factor_ex's results
     (deprecated in torch, which warns once)."""
     _warn_once(_LU_WARNING)
-    if pivot is not True and pivot is not False:
-        raise TypeError(f"_lu_with_info(): argument 'pivot' must be bool, not "
-                        f"{type(pivot).__name__}")
+    check_bool("_lu_with_info", "pivot", None, pivot)
     from ..linalg import lu_factor_ex
     result = lu_factor_ex(A, pivot=pivot)
     if out is not None:

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype, _geometry as geo
 from .._device import backend_of
 from .._tensor import Tensor, wrap
-from .argument_errors import type_name
+from .argument_errors import check_bool
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
@@ -85,8 +85,7 @@ def _keyword_bools(name, **flags):
     """torch's Python unique functions pass their flags to the native op by keyword: torch's
     TypeError (no position) for a flag that is not a bool."""
     for arg, value in flags.items():
-        if value is not True and value is not False:
-            raise TypeError(f"{name}(): argument '{arg}' must be bool, not {type_name(value)}")
+        check_bool(name, arg, None, value)
 
 
 @function()
