@@ -204,8 +204,8 @@ class Tensor:
         """Whether the elements are dense in row-major order (or in `memory_format`'s
         layout, such as `channels_last`)."""
         if args or memory_format is not None and not hasattr(memory_format, "name"):
-            from ._ops.views import _keyword_memory_format
-            _keyword_memory_format("is_contiguous", args, memory_format)
+            from ._ops.argument_errors import keyword_memory_format
+            keyword_memory_format("is_contiguous", args, memory_format)
         if memory_format is None or memory_format.name != "channels_last" and \
                 memory_format.name != "channels_last_3d":
             return self._data.flags.c_contiguous

@@ -201,6 +201,16 @@ def check_bool(name, arg, index, value):
         raise not_a_tensor(name, arg, index, value, "bool")
 
 
+def keyword_memory_format(name, args, memory_format):
+    """torch's TypeError for a method that takes only `memory_format=` (`x.float(3)`,
+    `x.contiguous(memory_format=3)`); nothing for a valid call."""
+    from .._memory_format import memory_format as memory_format_class
+    no_positional(name, args)
+    if memory_format is not None and memory_format.__class__ is not memory_format_class:
+        raise TypeError(f"{name}(): argument 'memory_format' must be torch.memory_format, "
+                        f"not {type_name(memory_format)}")
+
+
 def no_positional(name, args):
     """torch's TypeError for a method that takes its arguments by keyword only
     (`x.float(torch.float64)`)."""

@@ -11,12 +11,11 @@ from .. import _dtype
 from .._float8 import to_float8
 from .._device import as_device, backend_for, backend_of, device as _device
 from .._pinned import copy_async
-from .._memory_format import check_rank, lay_out, memory_format as _memory_format, \
-    preserve_format, suggested
+from .._memory_format import check_rank, lay_out, preserve_format, suggested
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
-from .argument_errors import no_positional, type_name
+from .argument_errors import keyword_memory_format
 from .registry import method
 
 
@@ -148,16 +147,9 @@ def to(self, *args, **kwargs):
     return _convert(self, dtype, device, copy, memory_format, non_blocking)
 
 
-def check_memory_format(name, memory_format):
-    if memory_format is not None and memory_format.__class__ is not _memory_format:
-        raise TypeError(f"{name}(): argument 'memory_format' must be torch.memory_format, "
-                        f"not {type_name(memory_format)}")
-
-
 def _dtype_method(name, target, doc):
     def convert(self, *args, memory_format=None):
-        no_positional(name, args)
-        check_memory_format(name, memory_format)
+        keyword_memory_format(name, args, memory_format)
         return _convert(self, target, None, memory_format=memory_format)
     convert.__name__ = convert.__qualname__ = name
     convert.__doc__ = doc

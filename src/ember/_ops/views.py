@@ -20,7 +20,7 @@ from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, wrap as 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
-from .argument_errors import parser_error, type_name
+from .argument_errors import keyword_memory_format, parser_error, type_name
 from .registry import function, method, register
 
 
@@ -663,7 +663,7 @@ def contiguous(self, *args, memory_format=None):
     """This tensor if it is already contiguous (in `memory_format`, default row-major), else
     a copy that is."""
     if args or memory_format is not None and memory_format.__class__ is not _mf.memory_format:
-        _keyword_memory_format("contiguous", args, memory_format)
+        keyword_memory_format("contiguous", args, memory_format)
     if memory_format is None or memory_format is preserve_format:
         if self._data.flags.c_contiguous:
             return self
@@ -672,14 +672,6 @@ def contiguous(self, *args, memory_format=None):
     if _mf.is_laid_out(self._data, memory_format):
         return self
     return clone(self, memory_format=memory_format)
-
-
-def _keyword_memory_format(name, args, memory_format):
-    """torch's TypeError for `name(3)` or `name(memory_format=3)`."""
-    from .argument_errors import no_positional, type_name
-    no_positional(name, args)
-    raise TypeError(f"{name}(): argument 'memory_format' must be torch.memory_format, not "
-                    f"{type_name(memory_format)}")
 
 
 def install_properties(tensor_class):
