@@ -64,6 +64,7 @@ CASES = [
     (lambda: A.cholesky_inverse(1),
      "cholesky_inverse(): argument 'upper' (position 1) must be bool, not int"),
     (lambda: A.unique(3), "_unique2(): argument 'sorted' must be bool, not int"),
+    (lambda: torch.unique(A, 3), "_unique2(): argument 'sorted' must be bool, not int"),
     (lambda: A.unique(dim=0, return_counts=1),
      "unique_dim(): argument 'return_counts' must be bool, not int"),
     (lambda: A.unique_consecutive(1),

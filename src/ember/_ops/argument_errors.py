@@ -187,8 +187,9 @@ def reworded(err, name, kwargs, method):
     if argument is None:
         return None
     arg, index, value, expected = argument
-    at = "" if arg in kwargs or index is None else \
-        f" (position {index if method else index + 1})"
+    if index is None:           # an inner call's words (`_unique2()`), not the caller's
+        return None
+    at = "" if arg in kwargs else f" (position {index if method else index + 1})"
     new = TypeError(f"{name}(): argument '{arg}'{at} must be {expected}, not {type_name(value)}")
     new.tensor_argument = argument
     return new
