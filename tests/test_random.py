@@ -134,7 +134,7 @@ def test_fresh_generator_uses_torchs_default_seed():
     g = R.Generator()
     assert g.initial_seed() == 67280421310721
     assert R.uniform(g, (2,), f32).tolist() == [0.267295241355896, 0.8725283145904541]
-    assert g.device == "cpu"
+    assert str(g.device) == "cpu" and repr(g.device) == "device(type='cpu')"
 
 
 # -- determinism and state --------------------------------------------------------------------
@@ -386,3 +386,13 @@ def test_randperm_error_with_keywords_lists_both_signatures():
                         "dtype=torch.dtype, generator=torch._C.Generator), but expected one of:")
     assert lines[1].startswith(" * (int n, *, torch.Generator generator, Tensor out = None")
     assert lines[2].startswith(" * (int n, *, Tensor out = None") and lines[3] == ""
+
+
+def test_randperm_list_is_randperm_tolist():
+    # the DataLoader's sampler draws its epoch order straight into a list: the same stream
+    for n in (0, 1, 2, 1797):
+        a, b = R.Generator().manual_seed(3), R.Generator().manual_seed(3)
+        want = R.randperm(a, n, i64).tolist()
+        got = R.randperm_list(b, n)
+        assert got == want and sorted(got) == list(range(n))
+        assert R.uniform(a, (3,), f32).tolist() == R.uniform(b, (3,), f32).tolist()

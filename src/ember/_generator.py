@@ -71,9 +71,13 @@ class Generator:
         if str(device) != "cpu":
             raise RuntimeError(f"ember.Generator supports only the 'cpu' and 'cuda' devices, "
                                f"got '{device}'")
-        self.device = "cpu"
         self._bits = _new_bits()
         self._set_seed(_DEFAULT_SEED)
+
+    @property
+    def device(self):
+        from ._device import device
+        return device("cpu")
 
     def _set_seed(self, seed):
         # NOTE: MT19937 is seeded with the low 32 bits, exactly like NumPy's legacy seeding

@@ -514,6 +514,18 @@ def randperm(gen, n, dtype=np.int64):
     gen, dtype = _gen(gen), np.dtype(dtype)
     n = _as_int64(operator.index(n))
     _check_randperm(n, dtype)
+    return _cast(np.asarray(_shuffled(gen, n), np.int64), dtype)
+
+
+def randperm_list(gen, n):
+    """`randperm(gen, n).tolist()`, without the array in between (a sampler's epoch order)."""
+    perm = _shuffled(_gen(gen), n)
+    return perm if perm.__class__ is list else perm.tolist()
+
+
+def _shuffled(gen, n):
+    """0..n-1 shuffled as torch's CPU randperm does: a list below 2^32 / 20 elements (a Fisher-
+    Yates shuffle over 32-bit draws), else an int64 array (the 64-bit variant)."""
     if n < _RANDPERM_64BIT_FROM:
         perm = list(range(n))
         if n > 1:
@@ -521,15 +533,15 @@ def randperm(gen, n, dtype=np.int64):
             targets = (gen._words32(n - 1) % (np.uint64(n) - counts) + counts).tolist()
             for i, j in enumerate(targets):
                 perm[i], perm[j] = perm[j], perm[i]
-    else:
-        perm = np.empty(n, np.int64)
-        for start in range(0, n, 1 << 20):
-            stop = min(start + (1 << 20), n)
-            bounds = np.arange(start + 1, stop + 1, dtype=np.uint64)
-            for i, j in enumerate((gen._words64(stop - start) % bounds).tolist(), start):
-                perm[i] = perm[j]
-                perm[j] = i
-    return _cast(np.asarray(perm, np.int64), dtype)
+        return perm
+    perm = np.empty(n, np.int64)
+    for start in range(0, n, 1 << 20):
+        stop = min(start + (1 << 20), n)
+        bounds = np.arange(start + 1, stop + 1, dtype=np.uint64)
+        for i, j in enumerate((gen._words64(stop - start) % bounds).tolist(), start):
+            perm[i] = perm[j]
+            perm[j] = i
+    return perm
 
 
 # --------------------------------------------------------------------------------------------

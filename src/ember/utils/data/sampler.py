@@ -7,6 +7,8 @@ import itertools
 from typing import Generic, TypeVar
 
 import ember
+from ember import _random
+from ember._device import or_default
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler"]
@@ -33,6 +35,14 @@ class SequentialSampler(Sampler):
 
     def __len__(self):
         return len(self.data_source)
+
+
+def _permutation(n, gen):
+    """`torch.randperm(n, generator=gen).tolist()`: drawn straight into a list where the draw
+    is a plain CPU one (no default device set, a CPU generator)."""
+    if or_default(None) is None and str(gen.device) == "cpu":
+        return _random.randperm_list(gen, n)
+    return ember.randperm(n, generator=gen).tolist()
 
 
 def _fresh_generator():
@@ -75,10 +85,10 @@ class RandomSampler(Sampler):
                                          generator=gen).tolist()
             return
         for _ in range(wanted // n):
-            yield from ember.randperm(n, generator=gen).tolist()
+            yield from _permutation(n, gen)
         if wanted % n or not own:   # (torch draws it even when none is used: a user's
             # generator's state must follow torch's; a fresh one is dropped here)
-            yield from ember.randperm(n, generator=gen).tolist()[:wanted % n]
+            yield from _permutation(n, gen)[:wanted % n]
 
     def __len__(self):
         return self.num_samples

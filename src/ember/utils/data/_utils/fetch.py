@@ -5,7 +5,7 @@ import numpy as np
 from ember._tensor import wrap
 
 from ..dataset import Subset, TensorDataset, _plain_cpu
-from . import collate
+from . import collate, worker
 
 
 class _MapDatasetFetcher:
@@ -15,6 +15,7 @@ class _MapDatasetFetcher:
         self.collate_fn = collate_fn
         self.gather = (auto_collation and collate_fn is collate.default_collate
                        and _gatherable(dataset))
+        self.in_worker = worker.get_worker_info() is not None
 
     def fetch(self, index):
         if not self.auto_collation:
@@ -24,7 +25,7 @@ class _MapDatasetFetcher:
             if dataset.__class__ is not TensorDataset:          # a Subset of one
                 rows = [dataset.indices[i] for i in index]    # as Subset.__getitems__ does
                 dataset = dataset.dataset
-            batch = _gather(dataset.tensors, rows)
+            batch = _gather(dataset.tensors, rows, self.in_worker)
             if batch is not None:
                 return batch
         getitems = getattr(self.dataset, "__getitems__", None)
@@ -68,7 +69,7 @@ def _gatherable(dataset):
     return type(dataset) is TensorDataset and all(_plain_cpu(t) for t in dataset.tensors)
 
 
-def _gather(tensors, index):
+def _gather(tensors, index, in_worker):
     """`default_collate([dataset[i] for i in index])` of a `TensorDataset`, made directly:
     each tensor's rows at `index`, in one fresh C-contiguous array (shared memory in a worker).
     None where the indices are not plain in-range integers: the general path then gives the
@@ -79,14 +80,18 @@ def _gather(tensors, index):
     idx = np.asarray(index)
     if idx.ndim != 1 or idx.dtype.kind not in "iu" or not len(idx):
         return None
-    size = len(tensors[0]._data)         # TensorDataset checked that all have this length
-    if idx.max() >= size or idx.min() < -size:
-        return None
     batch = []
-    for t in tensors:
-        data = t._data
-        out = collate.batch_array(idx.shape + data.shape[1:], data.dtype)
-        batch.append(wrap(np.take(data, idx, axis=0, out=out)))
+    try:
+        for t in tensors:
+            data = t._data
+            if in_worker:
+                out = collate.batch_array(idx.shape + data.shape[1:], data.dtype)
+                data.take(idx, axis=0, out=out)
+            else:       # (take's own result is fresh and C-contiguous)
+                out = data.take(idx, axis=0)
+            batch.append(wrap(out))
+    except IndexError:      # an index out of range (take checks them all)
+        return None
     return batch
 
 
