@@ -99,7 +99,7 @@ Storage = FloatStorage  # noqa: F821 - torch.Storage is the legacy float storage
 
 class layout:
     """A tensor's memory layout: `strided` (dense over a storage), or a sparse one
-    (`sparse_coo`, `sparse_csr`: see ember.sparse)."""
+    (`sparse_coo`, `sparse_csr`, `sparse_csc`, `sparse_bsr`, `sparse_bsc`: see ember.sparse)."""
 
     def __init__(self, name):
         self.name = name
@@ -118,7 +118,10 @@ _mkldnn = layout("_mkldnn")
 
 from . import sparse  # noqa: E402
 from .sparse._tensor_api import sparse_coo_tensor  # noqa: E402,F401
-from .sparse._csr import sparse_csr_tensor  # noqa: E402,F401
+from .sparse._compressed import (  # noqa: E402,F401
+    sparse_bsc_tensor, sparse_bsr_tensor, sparse_compressed_tensor, sparse_csc_tensor,
+    sparse_csr_tensor, crow_indices_copy, col_indices_copy, ccol_indices_copy,
+    row_indices_copy, values_copy, indices_copy)
 
 from . import signal  # noqa: E402  (its windows' default layout is `strided`)
 

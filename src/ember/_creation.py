@@ -211,7 +211,7 @@ def _like(name, input, dtype, device, requires_grad, memory_format, fill=None,
     data = input._data
     if data.__class__ is not np.ndarray and is_sparse_data(data):   # NOTE [ Sparse tensors ]
         from .sparse import _dispatch as sparse
-        return sparse.like(name, input, d, requires_grad)
+        return sparse.like(name, input, d, requires_grad, fill)
     order = "K" if memory_format is None or memory_format is _mf.preserve_format else "C"
     if order == "C" and memory_format is not _mf.contiguous_format:       # channels-last
         _mf.check_rank(memory_format, data.ndim)

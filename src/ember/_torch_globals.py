@@ -149,23 +149,25 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 
 def _get_layout(name):
     import ember
-    if name not in ("torch.strided", "torch.sparse_coo", "torch.sparse_csr"):
+    if name not in ("torch.strided", "torch.sparse_coo", "torch.sparse_csr", "torch.sparse_csc",
+                    "torch.sparse_bsr", "torch.sparse_bsc"):
         raise RuntimeError(f"ember has no layout {name}")
     return getattr(ember, name[len("torch."):])
 
 
 def _rebuild_sparse_tensor(layout, data):
-    """A sparse COO tensor from (indices, values, size[, is_coalesced]), or a CSR one from
-    (crow_indices, col_indices, values, size)."""
+    """A sparse COO tensor from (indices, values, size[, is_coalesced]), or a compressed one
+    (CSR, CSC, BSR, BSC) from (compressed_indices, plain_indices, values, size)."""
     if layout.name == "sparse_coo":
         from .sparse._coo import SparseCOO
         indices, values, size = data[:3]
         coalesced = bool(data[3]) if len(data) > 3 else False
         return _wrap(SparseCOO(indices._data, values._data, tuple(size), coalesced))
-    if layout.name == "sparse_csr":
-        from .sparse._csr import SparseCSR
-        crow, col, values, size = data
-        return _wrap(SparseCSR(crow._data, col._data, values._data, tuple(size)))
+    from .sparse._compressed import RECORDS
+    if layout.name in RECORDS:
+        compressed, plain, values, size = data
+        return _wrap(RECORDS[layout.name](compressed._data, plain._data, values._data,
+                                          tuple(size)))
     raise pickle.UnpicklingError(f"ember cannot rebuild a sparse tensor of layout {layout}")
 
 

@@ -166,14 +166,15 @@ def _reduce_tensor(t):
 
 def _reduce_sparse(t, layout):
     """torch's `_rebuild_sparse_tensor(layout, data)`: data is (indices, values, size,
-    is_coalesced) for COO, (crow_indices, col_indices, values, size) for CSR."""
+    is_coalesced) for COO, (compressed_indices, plain_indices, values, size) for the compressed
+    layouts (CSR, CSC, BSR, BSC)."""
     from ._size import Size
     from ._tensor import wrap
     rec = t._data
     if layout == "sparse_coo":
         data = (wrap(rec.indices), wrap(rec.values), Size(rec.shape), rec.coalesced)
     else:
-        data = (wrap(rec.crow_indices), wrap(rec.col_indices), wrap(rec.values), Size(rec.shape))
+        data = (wrap(rec.compressed), wrap(rec.plain), wrap(rec.values), Size(rec.shape))
     return (_g("torch._utils", "_rebuild_sparse_tensor"), (t.layout, data))
 
 

@@ -132,9 +132,9 @@ def has_internal_overlap(target):
     """Whether torch is sure that elements of `target` share memory (a dim of size > 1 with
     stride 0)."""
     arr = target._data
-    return 0 in arr.strides and arr.size != 0 and any(
-        s == 0 and n > 1 for n, s in zip(arr.shape, arr.strides)) and \
-        getattr(type(arr), "layout", None) is None        # (a sparse tensor's strides are all 0)
+    return 0 in arr.strides and arr.size != 0 and \
+        getattr(type(arr), "layout", None) is None and any(  # (a sparse tensor's are all 0)
+            s == 0 and n > 1 for n, s in zip(arr.shape, arr.strides))
 
 
 def warn_expanded(target, name, example="tensor[indices] = tensor"):

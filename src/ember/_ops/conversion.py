@@ -227,8 +227,9 @@ def numpy(self, *args, force=False):
                                "tensor.detach().numpy() instead.")
         if self._data.__class__ is not np.ndarray:
             if getattr(type(self._data), "layout", None):
-                raise TypeError("can't convert Sparse layout tensor to numpy. Use "
-                                "Tensor.to_dense() first.")
+                from ..sparse._compressed import _layout_name
+                raise TypeError(f"can't convert {_layout_name(self._data)} layout tensor to "
+                                f"numpy. Use Tensor.to_dense() first.")
             raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
                             f"Use Tensor.cpu() to copy the tensor to host memory first.")
     if self._data.dtype == _dtype.bfloat16._np or self._data.dtype in _dtype.FLOAT8_NP:

@@ -3,7 +3,7 @@ operator (sum, clone, t, transpose, mm/matmul, zero_, t_, the *_like factories) 
 function of the same name here when its input's `_data` is a sparse record, after one class
 test (NOTE [ Sparse tensors ] in _coo.py)."""
 from .._geometry import wrap_dim
-from ._coo import SparseCOO, not_implemented
+from ._coo import SparseCOO, array_module, not_implemented
 from . import _tensor_api as api
 
 
@@ -12,6 +12,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     tensor (dense once no sparse dim is left)."""
     if dim is None and not keepdim:
         return api.sparse_sum(input, dtype, api.Sum)
+    if input._data.__class__ is not SparseCOO:
+        from ._compressed import summed
+        return summed(input, dim, keepdim, dtype)
     from ._functions import sum as sparse_sum
     result = sparse_sum(input, dim, dtype)
     if keepdim:
@@ -40,6 +43,10 @@ def t(input):
 def transpose(input, dim0, dim1):
     rec = input._data
     d0, d1 = wrap_dim(dim0, rec.ndim), wrap_dim(dim1, rec.ndim)
+    if rec.__class__ is not SparseCOO:          # a compressed matrix
+        if d0 == d1:
+            return input
+        return api.run(api.Transpose, (input,), rec.transposed(), {"dim0": d0, "dim1": d1})
     if d0 >= rec.sparse_dim or d1 >= rec.sparse_dim:
         raise RuntimeError(f"sparse transpose: transposed dimensions must be sparse Got "
                            f"sparse_dim: {rec.sparse_dim}, d0: {d0}, d1: {d1}")
@@ -53,6 +60,9 @@ def t_(input):
 
 
 def mm(input, other, name):
+    if input._data.__class__ is not SparseCOO:
+        from ._compressed import matmul
+        return matmul(input, other, name)
     from ._functions import mm_checked
     return mm_checked(input, other, name)
 
@@ -60,6 +70,12 @@ def mm(input, other, name):
 def zero_(input):
     """Empty the tensor (torch's zero_ of a sparse tensor: no entries, coalesced)."""
     rec = input._data
+    if rec.__class__ is not SparseCOO:          # a compressed one
+        from ._compressed import empty_like
+        empty = empty_like(rec, rec.dtype)
+        rec.compressed, rec.plain, rec.values = empty.compressed, empty.plain, empty.values
+        input._bump_version()
+        return input
     rec.indices = rec.indices[:, :0]
     rec.values = rec.values[:0]
     rec.coalesced = True
@@ -67,12 +83,22 @@ def zero_(input):
     return input
 
 
-def like(name, input, dtype, requires_grad):
+def like(name, input, dtype, requires_grad, fill=None):
     """zeros_like / empty_like: a sparse tensor of the same size with no entries; ones_like
     and full_like would fill it, which torch refuses."""
+    rec = input._data
+    if rec.__class__ is not SparseCOO:          # a compressed one: ones_like fills its values
+        from ._compressed import empty_like
+        if name in ("zeros", "empty"):
+            out = api.wrap(empty_like(rec, dtype._np))
+        elif name in ("ones", "full"):          # the same entries, each `fill` (or one)
+            out = api.wrap(rec.with_values(array_module(rec.values).full_like(
+                rec.values, 1 if name == "ones" else fill, dtype._np)))
+        else:
+            raise not_implemented("fill_.Scalar", "SparseCsrCPU")
+        return out.requires_grad_() if requires_grad else out
     if name not in ("zeros", "empty"):
         raise not_implemented("fill_.Scalar")
-    rec = input._data
     out = api.wrap(SparseCOO(rec.indices[:, :0], rec.values[:0].astype(dtype._np), rec.shape,
                              True))
     return out.requires_grad_() if requires_grad else out

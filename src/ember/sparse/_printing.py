@@ -16,8 +16,8 @@ def sparse_repr(t, prefix="tensor("):
     if rec.layout == "sparse_coo":
         parts = [("indices", rec.indices, _dtype.int64), ("values", rec.values, t.dtype)]
     else:
-        parts = [("crow_indices", rec.crow_indices, _dtype._FROM_NUMPY[rec.crow_indices.dtype]),
-                 ("col_indices", rec.col_indices, _dtype._FROM_NUMPY[rec.col_indices.dtype]),
+        parts = [(rec.names[0], rec.compressed, _dtype._FROM_NUMPY[rec.compressed.dtype]),
+                 (rec.names[1], rec.plain, _dtype._FROM_NUMPY[rec.plain.dtype]),
                  ("values", rec.values, t.dtype)]
     lines = []
     for name, array, dtype in parts:

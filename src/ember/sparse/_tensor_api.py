@@ -52,6 +52,8 @@ class ToDense(Op):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
+        if not is_sparse(x):        # a compressed tensor: the gradient at its entries
+            return wrap(x._data.gathered(_dense(grad)))
         return masked_by(grad, x)
 
 
@@ -281,7 +283,9 @@ def _check_bounds(idx, shape, sparse_dim):
 
 def _require_sparse(t, name):
     if not is_sparse(t):
-        raise RuntimeError(f"{name} expected sparse coordinate tensor layout but got Strided")
+        from ._compressed import _layout_name
+        raise RuntimeError(f"{name} expected sparse coordinate tensor layout but got "
+                           f"{_layout_name(t._data)}")
 
 
 def to_dense(self, dtype=None, *, masked_grad=None):
@@ -291,10 +295,10 @@ def to_dense(self, dtype=None, *, masked_grad=None):
         from .._ops.argument_errors import not_a_tensor
         raise not_a_tensor("to_dense", "dtype", 1, dtype, "torch.dtype")
     if not is_sparse(self):
-        if getattr(type(self._data), "layout", None) == "sparse_csr":
+        if getattr(type(self._data), "layout", None) is not None:     # CSR, CSC, BSR, BSC
             if dtype is not None:
                 raise RuntimeError("dtype argument is not supported by sparse_csr_to_dense")
-            dense = wrap(self._data.to_dense())
+            dense = run(ToDense, (self,), self._data.to_dense())
         else:
             dense = self
     else:
@@ -307,11 +311,17 @@ def to_dense(self, dtype=None, *, masked_grad=None):
 def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
     """The sparse COO form of this tensor: entries where it is nonzero (all of the first
     `sparse_dim` dims, by default every dim)."""
-    if layout is not None and layout.name == "sparse_csr":
-        from ._csr import to_sparse_csr
-        return to_sparse_csr(self)
+    if layout is not None and layout.name != "sparse_coo":
+        from ._compressed import convert
+        if layout.name in ("sparse_bsr", "sparse_bsc") and blocksize is None:
+            raise RuntimeError(f"dense_to_sparse: conversion from Strided to "
+                               f"{'SparseBsr' if layout.name == 'sparse_bsr' else 'SparseBsc'}"
+                               f" without blocksize argument given is not supported")
+        return convert(self, layout.name, blocksize, dense_dim)
     if is_sparse(self):
         return self
+    if getattr(type(self._data), "layout", None) is not None:       # compressed to COO
+        return run(ToSparse, (self,), self._data.to_coo())
     if sparse_dim is not None and not 0 <= sparse_dim <= self._data.ndim:
         raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in "
                            f"[0,{self._data.ndim}] range, but {sparse_dim} is given")
@@ -331,9 +341,7 @@ def coalesce(self):
 
 
 def is_coalesced(self):
-    if not is_sparse(self):
-        raise RuntimeError("is_coalesced expected sparse coordinate tensor layout but got "
-                           "Strided")
+    _require_sparse(self, "is_coalesced")
     return self._data.coalesced
 
 
@@ -353,9 +361,11 @@ def indices(self):
 
 def values(self):
     """The (nnz, *dense_shape) values of a coalesced tensor."""
-    if getattr(type(self._data), "layout", None) == "sparse_csr":
-        from ._csr import csr_values
-        return csr_values(self)
+    if getattr(type(self._data), "layout", None) not in (None, "sparse_coo"):
+        from ._compressed import compressed_values
+        return compressed_values(self)
+    if not is_sparse(self):
+        raise RuntimeError("values expected sparse tensor layout but got Strided")
     _require_sparse(self, "values")
     if not self._data.coalesced:
         raise RuntimeError("Cannot get values on an uncoalesced tensor, please call "
@@ -375,11 +385,15 @@ def _values(self):
 
 
 def sparse_dim(self):
-    return self._data.sparse_dim if is_sparse(self) else 0
+    if is_sparse(self):
+        return self._data.sparse_dim
+    return 2 if getattr(type(self._data), "layout", None) is not None else 0
 
 
 def dense_dim(self):
-    return self._data.dense_dim if is_sparse(self) else self._data.ndim
+    if is_sparse(self) or getattr(type(self._data), "layout", None) is not None:
+        return self._data.dense_dim
+    return self._data.ndim
 
 
 def _nnz(self):
@@ -392,6 +406,8 @@ def _nnz(self):
 def t(self):
     """The transpose of a sparse matrix (a dense tensor's t() is the view)."""
     rec = self._data
+    if rec.__class__ is not SparseCOO:          # a compressed matrix
+        return run(T, (self,), rec.transposed())
     if rec.ndim > 2 or rec.dense_dim:
         raise RuntimeError(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, but "
                            f"got {rec.sparse_dim} sparse and {rec.dense_dim} dense dimensions")
@@ -405,8 +421,8 @@ def install():
         setattr(Tensor, fn.__name__, fn)
     Tensor.is_sparse = property(is_sparse)
     Tensor.layout = property(_layout)
-    from ._csr import install as install_csr
-    install_csr()
+    from ._compressed import install as install_compressed
+    install_compressed()
 
 
 def _layout(self):

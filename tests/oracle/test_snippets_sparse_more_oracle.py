@@ -1,0 +1,190 @@
+"""More sparse tensors, run under real torch and under ember (`import ember as torch`): what
+each snippet prints, including an exception's type and first line, must be identical.
+
+The compressed layouts (CSR, CSC, BSR, BSC): their factories and invariant checks, the
+conversions between them, dense and COO tensors, accessors and the *_copy functions, printing,
+element-wise ops, sums, products and autograd.
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+SETUP = (
+    'import warnings\n'
+    'warnings.simplefilter("ignore")\n'
+    'x = torch.tensor([[0., 1, 0, 2], [3, 0, 0, 0], [0, 0, 4, 5]])\n'
+    'r = x.to_sparse_csr(); c = x.to_sparse_csc()\n'
+    'b = torch.arange(16.).reshape(4, 4).to_sparse_bsr((2, 2))\n'
+    'bc = torch.arange(16.).reshape(4, 4).to_sparse_bsc((2, 2))\n'
+    'I = torch.tensor([[0, 1, 1], [2, 0, 2]]); V = torch.tensor([3., 4., 5.])\n'
+    's = torch.sparse_coo_tensor(I, V, (2, 3))\n'
+    'def E(f):\n'
+    '    try:\n'
+    '        print(f())\n'
+    '    except Exception as e:\n'
+    '        print(type(e).__name__, str(e).splitlines()[0])\n'
+)
+
+SNIPPETS = [SETUP + s for s in [
+    # printing and accessors
+    'E(lambda: c)', 'E(lambda: b)', 'E(lambda: bc)', 'E(lambda: r)',
+    'E(lambda: x.to_sparse_bsr((1, 2)))', 'E(lambda: x.to_sparse_bsc((3, 1)))',
+    'E(lambda: x.to_sparse_bsc((1, 4)))', 'E(lambda: x.to_sparse_bsr((3, 2)))',
+    'E(lambda: (c.ccol_indices(), c.row_indices(), c.values()))',
+    'E(lambda: (b.crow_indices(), b.col_indices(), b.values().shape))',
+    'E(lambda: (bc.ccol_indices(), bc.row_indices()))',
+    'print(c.layout, b.layout, bc.layout, r.layout, c.is_sparse, c.is_sparse_csr, b.is_sparse_csr, r.is_sparse_csr)',
+    'print(c.shape, c.dtype, c.dim(), c._nnz(), c.numel(), len(c), c.device, c.size(1))',
+    'print(c.sparse_dim(), c.dense_dim(), b.sparse_dim(), b.dense_dim())',
+    'E(lambda: c.crow_indices())', 'E(lambda: c.col_indices())', 'E(lambda: b.ccol_indices())',
+    'E(lambda: bc.crow_indices())', 'E(lambda: x.ccol_indices())', 'E(lambda: x.row_indices())',
+    'E(lambda: s.row_indices())', 'E(lambda: s.crow_indices())', 'E(lambda: r.indices())',
+    'E(lambda: c.coalesce())', 'E(lambda: c.is_coalesced())', 'E(lambda: x.values())',
+    'E(lambda: x.indices())', 'E(lambda: c.values().is_leaf)',
+    # conversions
+    'E(lambda: c.to_dense())', 'E(lambda: b.to_dense())', 'E(lambda: bc.to_dense())',
+    'E(lambda: c.to_sparse_csr())', 'E(lambda: r.to_sparse_csc())', 'E(lambda: b.to_sparse_bsc((2, 2)))',
+    'E(lambda: bc.to_sparse_bsr((2, 2)))', 'E(lambda: b.to_sparse_bsr((2, 2)) is b)',
+    'E(lambda: b.to_sparse_bsr((1, 1)))', 'E(lambda: b.to_sparse_csr())', 'E(lambda: bc.to_sparse_csc())',
+    'E(lambda: r.to_sparse_bsr((1, 2)))', 'E(lambda: r.to_sparse_bsc((1, 2)))', 'E(lambda: c.to_sparse_bsr((1, 2)))',
+    'E(lambda: c.to_sparse())', 'E(lambda: r.to_sparse())', 'E(lambda: b.to_sparse())', 'E(lambda: bc.to_sparse())',
+    'E(lambda: c.to_sparse().is_coalesced())', 'E(lambda: r.to_sparse().is_coalesced())',
+    'E(lambda: b.to_sparse().is_coalesced())', 'E(lambda: r.to_sparse_coo())',
+    'E(lambda: r.to_sparse(layout=torch.sparse_coo))', 'E(lambda: r.to_sparse_csr() is r)',
+    'E(lambda: x.to_sparse().to_sparse_csc())', 'E(lambda: x.to_sparse().to_sparse_csr())',
+    'E(lambda: x.to_sparse().to_sparse_bsr((1, 2)))', 'E(lambda: s.to_sparse_csc())',
+    'E(lambda: x.to_sparse(layout=torch.sparse_csc))', 'E(lambda: x.to_sparse(layout=torch.sparse_bsr, blocksize=(1, 2)))',
+    'E(lambda: x.to_sparse(layout=torch.sparse_bsc, blocksize=(3, 2)))',
+    'E(lambda: x.to_sparse(layout=torch.sparse_bsr))', 'E(lambda: x.to_sparse(layout=torch.sparse_bsc))',
+    'E(lambda: x.to_sparse_bsr((2, 2)))', 'E(lambda: x.to_sparse_bsr(2))', 'E(lambda: x.to_sparse_bsr(1))',
+    'E(lambda: x.to_sparse_bsr())', 'E(lambda: x.to_sparse_bsc())', 'E(lambda: x.to_sparse_bsr((2,)))',
+    'E(lambda: x.to_sparse_bsr([1, 2]))', 'E(lambda: x.to_sparse_csc(dense_dim=1))',
+    'E(lambda: x.to_sparse_csr(dense_dim=1))', 'E(lambda: x.to_sparse_bsc((3, 1), dense_dim=1))',
+    'E(lambda: torch.ones(2, 2, 2).to_sparse_csr(dense_dim=1))', 'E(lambda: torch.ones(2, 2, 2).to_sparse_csc(dense_dim=1))',
+    'E(lambda: torch.ones(2, 2, 2).to_sparse_csr(dense_dim=1).to_dense())',
+    'E(lambda: torch.tensor([[1, 0], [0, 2]]).to_sparse_bsr((1, 1)))',
+    'E(lambda: torch.tensor([[True, False], [False, True]]).to_sparse_csc())',
+    'E(lambda: torch.tensor([[1, 0], [0, 2]], dtype=torch.int32).to_sparse_csr())',
+    'E(lambda: torch.zeros(3, 4).to_sparse_csc())', 'E(lambda: torch.zeros(4, 4).to_sparse_bsr((2, 2)))',
+    'E(lambda: torch.zeros(3, 0).to_sparse_csr())', 'E(lambda: torch.zeros(0, 3).to_sparse_csc())',
+    'E(lambda: torch.zeros(3).to_sparse_csc())',
+    'E(lambda: torch.eye(4).to_sparse_bsr((2, 2)).to_dense())', 'E(lambda: torch.eye(4).to_sparse_bsc((2, 1)))',
+    'E(lambda: torch.eye(3, dtype=torch.float64).to_sparse_csc())',
+    # factories
+    'E(lambda: torch.sparse_csc_tensor([0, 1, 2], [0, 1], [1., 2]))',
+    'E(lambda: torch.sparse_compressed_tensor([0, 1, 2], [0, 1], [1., 2], layout=torch.sparse_csc))',
+    'E(lambda: torch.sparse_compressed_tensor([0, 1, 2], [0, 1], [1., 2], (2, 3), layout=torch.sparse_csr))',
+    'E(lambda: torch.sparse_compressed_tensor([0, 1, 2], [0, 1], [1., 2], (2, 2)))',
+    'E(lambda: torch.sparse_compressed_tensor([0, 1, 2], [0, 1], [1., 2], (2, 2), layout=torch.sparse_coo))',
+    'E(lambda: torch.sparse_compressed_tensor([0, 1, 2], [0, 1], [1., 2], (2, 2), layout=torch.strided))',
+    'E(lambda: torch.sparse_bsr_tensor([0, 1, 2], [0, 1], torch.ones(2, 2, 2)))',
+    'E(lambda: torch.sparse_bsc_tensor([0, 1, 2], [0, 1], torch.ones(2, 2, 2), size=(4, 4)))',
+    'E(lambda: torch.sparse_bsc_tensor([0, 1, 2], [0, 1], torch.ones(2, 2, 2)).to_dense())',
+    'E(lambda: torch.sparse_bsr_tensor([0, 1, 2], [0, 1], torch.arange(12.).reshape(2, 2, 3)))',
+    'E(lambda: torch.sparse_bsr_tensor([0, 1, 2], [0, 1], torch.arange(12.).reshape(2, 2, 3)).to_dense())',
+    'E(lambda: torch.sparse_bsr_tensor([0, 1, 2], [0, 1], torch.ones(2, 2)))',
+    'E(lambda: torch.sparse_csr_tensor([0, 1, 2], [0, 1], torch.ones(2, 2)))',
+    'E(lambda: torch.sparse_csr_tensor([0, 1, 2], [0, 1], torch.ones(2, 2)).to_dense())',
+    'E(lambda: torch.sparse_csr_tensor([0, 1, 2], [0, 1], [1., 2], dtype=torch.float64, requires_grad=True))',
+    'E(lambda: torch.sparse_csc_tensor([0, 1, 2], [0, 1], [1., 2], (2, 2), dtype=torch.int32))',
+    'E(lambda: torch.sparse_csc_tensor([0, 1, 2], [0, 1], [1, 2]))',
+    'E(lambda: torch.sparse_csc_tensor(torch.tensor([0, 1, 2], dtype=torch.int32), torch.tensor([0, 1], dtype=torch.int32), [1, 2]))',
+    'E(lambda: torch.sparse_csc_tensor(torch.tensor([0, 1, 2], dtype=torch.int32), torch.tensor([0, 1]), [1, 2]))',
+    'E(lambda: torch.sparse_csr_tensor(torch.tensor([0, 1, 2]), torch.tensor([0, 1], dtype=torch.int32), [1, 2]))',
+    'E(lambda: torch.sparse_csc_tensor([0, 1, 2], [0, 1], [1., 2], (3,)))',
+    'E(lambda: torch.sparse_csc_tensor([0, 1, 2], [0, 1], [1., 2, 3]))',
+    'E(lambda: torch.sparse_csc_tensor([0, 1, 3], [0, 1], [1., 2]))',
+    'E(lambda: torch.sparse_csr_tensor([0, 1, 2], [0, 5], [1., 2], (2, 2)))',
+    'E(lambda: torch.sparse_csr_tensor([0, 1, 2], [0, 5], [1., 2], (2, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csr_tensor([1, 1, 2], [0, 1], [1., 2], (2, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csr_tensor([0, 2, 1], [0, 1], [1., 2], (2, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csr_tensor([0, 1, 2], [0, 1], [1., 2], (3, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csr_tensor([0, 2, 2], [1, 0], [1., 2], (2, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csr_tensor([0, 2, 2], [1, 1], [1., 2], (2, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csr_tensor([0, 1, 2], [0, 1], [1., 2], (2, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csc_tensor([0, 2, 2], [1, 0], [1., 2], (2, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csc_tensor([0, 1, 2], [0, 3], [1., 2], (2, 2), check_invariants=True))',
+    'E(lambda: torch.sparse_csc_tensor([0, 1, 2], [0, 1], [1., 2], (2, 2), check_invariants=True).ccol_indices())',
+    'E(lambda: torch.sparse_bsr_tensor([0, 1, 2], [0, 1], torch.ones(2, 2, 2), (4, 5)))',
+    'E(lambda: torch.sparse_bsr_tensor([0, 1, 2], [0, 1], torch.ones(2, 2, 2), (4, 4), check_invariants=True))',
+    'with torch.sparse.check_sparse_tensor_invariants():\n    E(lambda: torch.sparse_csr_tensor([0, 1, 2], [0, 5], [1., 2], (2, 2)))',
+    'v = torch.tensor([1., 2.], requires_grad=True)\nt = torch.sparse_csr_tensor([0, 1, 2], [0, 1], v)\nprint(t.grad_fn.name(), t.requires_grad)',
+    'v = torch.tensor([1., 2.], requires_grad=True)\nt = torch.sparse_csr_tensor([0, 1, 2], [0, 1], v)\nE(lambda: t.to_dense().sum().backward())',
+    # copies
+    'E(lambda: torch.crow_indices_copy(r))', 'E(lambda: torch.col_indices_copy(r))',
+    'E(lambda: torch.ccol_indices_copy(c))', 'E(lambda: torch.row_indices_copy(c))',
+    'E(lambda: torch.values_copy(c))', 'E(lambda: torch.col_indices_copy(b))', 'E(lambda: torch.values_copy(b).shape)',
+    'E(lambda: torch.crow_indices_copy(c))', 'E(lambda: torch.crow_indices_copy(x))', 'E(lambda: torch.ccol_indices_copy(r))',
+    'E(lambda: torch.indices_copy(s))', 'E(lambda: torch.values_copy(s))', 'E(lambda: torch.indices_copy(x))',
+    'E(lambda: torch.indices_copy(r))', 'E(lambda: torch.values_copy(x))', 'E(lambda: torch.values_copy(r).requires_grad)',
+    'k = torch.crow_indices_copy(r); k[0] = 7; print(r.crow_indices())',
+    'k = torch.values_copy(r); k[0] = 7; print(r.values())',
+    # operators
+    'E(lambda: c.t())', 'E(lambda: b.t())', 'E(lambda: r.t())', 'E(lambda: r.transpose(0, 1))', 'E(lambda: b.transpose(0, 1))',
+    'E(lambda: c.t().layout)',
+    'E(lambda: c.to_dense(dtype=torch.float64))', 'E(lambda: c.double())', 'E(lambda: c.to(torch.float64))',
+    'E(lambda: r.int())', 'E(lambda: r.to(torch.int64))', 'E(lambda: r.float() is r)',
+    'E(lambda: c + c)', 'E(lambda: r + r)', 'E(lambda: c - c)', 'E(lambda: r + x.t().contiguous().t().to_sparse_csr() * 0)',
+    'E(lambda: c + r)', 'E(lambda: r + c)', 'E(lambda: b + b)', 'E(lambda: b * 2)', 'E(lambda: r * r)', 'E(lambda: c * 2)',
+    'E(lambda: 2 * r)', 'E(lambda: r.mul(torch.tensor(2.)))', 'E(lambda: r * x)', 'E(lambda: -c)', 'E(lambda: -b)',
+    'E(lambda: c.abs())', 'E(lambda: c.sin())', 'E(lambda: r.sqrt())', 'E(lambda: r.relu())', 'E(lambda: r.tanh())',
+    'E(lambda: r.exp())', 'E(lambda: b.exp())', 'E(lambda: r.cos())', 'E(lambda: r / 2)', 'E(lambda: r.sigmoid())',
+    'E(lambda: c.sum())', 'E(lambda: b.sum())', 'E(lambda: r.sum(0))', 'E(lambda: r.sum(1))', 'E(lambda: c.sum(0))',
+    'E(lambda: r.sum(-1, keepdim=True))', 'E(lambda: r.sum(0, keepdim=True))',
+    'E(lambda: c.clone())', 'E(lambda: c.detach())', 'E(lambda: r.requires_grad_())', 'E(lambda: c.is_contiguous())',
+    'E(lambda: b.is_contiguous())', 'E(lambda: c.numpy())', 'E(lambda: b.numpy())', 'E(lambda: c.tolist())',
+    'E(lambda: torch.zeros_like(c))', 'E(lambda: torch.zeros_like(b))', 'E(lambda: torch.ones_like(r))',
+    'E(lambda: torch.empty_like(r).shape)', 'E(lambda: torch.full_like(r, 2.))',
+    'E(lambda: c @ torch.ones(4, 2))', 'E(lambda: b @ torch.ones(4, 2))', 'E(lambda: bc @ torch.ones(4, 1))',
+    'E(lambda: torch.ones(2, 3) @ c)', 'E(lambda: torch.ones(1, 3) @ r)', 'E(lambda: r.matmul(torch.ones(4)))',
+    'E(lambda: torch.mm(r, torch.ones(4, 1)))', 'E(lambda: r @ torch.ones(3, 2))',
+    'E(lambda: torch.addmm(torch.zeros(3, 1), r, torch.ones(4, 1)))',
+    'r.mul_(2); print(r)', 'c.abs_(); print(c)', 'r.neg_(); print(r.values())', 'r.zero_(); print(r)',
+    'b.zero_(); print(b)', 'r.add_(r); print(r.values())',
+    # autograd
+    'xg = x.clone().requires_grad_()\nE(lambda: xg.to_sparse_csr())',
+    'xg = x.clone().requires_grad_()\nE(lambda: xg.to_sparse_csc())',
+    'xg = x.clone().requires_grad_()\nE(lambda: xg.to_sparse_csr().to_dense())',
+    'xg = x.clone().requires_grad_()\ny = xg.to_sparse_csr(); y.to_dense().sum().backward(); print(xg.grad)',
+    'xg = x.clone().requires_grad_()\ny = xg.to_sparse_csc(); (y.to_dense() * torch.arange(12.).reshape(3, 4)).sum().backward(); print(xg.grad)',
+    'xg = x.clone().requires_grad_()\ny = xg.to_sparse_bsr((1, 2)); (y.to_dense() * torch.arange(12.).reshape(3, 4)).sum().backward(); print(xg.grad)',
+    'm = torch.sparse_csr_tensor([0, 1, 2], [0, 1], torch.tensor([1., 2.]), requires_grad=True)\nout = m @ torch.ones(2, 3); print(out, out.grad_fn.name())\nout.sum().backward(); print(m.grad)',
+    'm = torch.tensor([[1., 0], [0, 2]]).to_sparse_csr().requires_grad_()\nout = torch.mm(m, torch.ones(2, 3)); print(out.grad_fn.name())\nout.sum().backward(); print(m.grad)',
+    'd = torch.ones(4, 2, requires_grad=True)\nout = r @ d; out.sum().backward(); print(d.grad)',
+    'm = x.to_sparse_csr().requires_grad_()\nE(lambda: m.values())',
+    'm = x.to_sparse_csr().requires_grad_()\nE(lambda: m.to_dense())',
+    'm = x.to_sparse_csr().requires_grad_()\nm.to_dense().sum().backward(); print(m.grad)',
+]]
+
+BUGS = [(reason, SETUP + s) for reason, s in [
+    ("to_sparse_csr of a 1-D tensor: torch's error is a select() IndexError",
+     'E(lambda: torch.zeros(3).to_sparse_csr())'),
+    ("to_sparse_csr of a 0-D tensor: torch's error is a select() IndexError",
+     'E(lambda: torch.tensor(1.).to_sparse_csr())'),
+    ("r.T of a compressed tensor: torch's error names aten::as_strided",
+     'E(lambda: r.T)'),
+    ("CSR @ CSR: torch's result leaves each row's columns unsorted; ember's are sorted",
+     'E(lambda: r @ r.t())'),
+    ('batched compressed tensors are not supported',
+     'E(lambda: torch.zeros(2, 3, 4).to_sparse_csc())'),
+    ('batched compressed tensors are not supported',
+     'E(lambda: torch.ones(2, 2, 2).to_sparse_csr())'),
+    ('stride() of a compressed tensor gives zeros instead of torch\'s error',
+     'E(lambda: c.stride())'),
+    ('pow(2) of a compressed tensor is computed instead of torch\'s unsupported-layout error',
+     'E(lambda: r.pow(2))'),
+    ('indexing a compressed tensor is not supported',
+     'E(lambda: c[0])'),
+    ('view of a compressed tensor fails in the view machinery, not with torch\'s aten::view error',
+     'E(lambda: r.view(12))'),
+    ('mean of a compressed tensor names aten::mean, not aten::mean.out',
+     'E(lambda: r.mean())'),
+]]
+
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
+    SNIPPETS, BUGS, at_least=200)
