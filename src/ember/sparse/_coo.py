@@ -4,11 +4,11 @@ NOTE [ Sparse tensors ]
 A sparse tensor is an ordinary `Tensor` (type(t) is Tensor, as in torch) whose `_data` is not a
 NumPy/CuPy array but a small record of its layout: for COO, `indices` (an int64 array of
 shape (sparse_dim, nnz)), `values` (an array of shape (nnz, *dense_shape)), the logical
-`shape` and whether the entries are known to be coalesced (sorted, no duplicates); for CSR,
-`SparseCSR` in _csr.py. The record answers the metadata questions a tensor asks of its array
-(`shape`, `ndim`, `dtype`, `size`, `itemsize`, `strides`: all 0, as torch's), so `x.shape`,
-`x.dtype`, `x.dim()` and `x.numel()` need no sparse code, and it takes part in NumPy's
-protocols (`__array_ufunc__`, `__array_function__`, `__array__`): a kernel that meets it
+`shape` and whether the entries are known to be coalesced (sorted, no duplicates); for the
+compressed layouts (CSR, CSC, BSR, BSC), the records in _compressed.py. The record answers
+the metadata questions a tensor asks of its array (`shape`, `ndim`, `dtype`, `size`,
+`itemsize`, `strides`: all 0, as torch's), so `x.shape`, `x.dtype`, `x.dim()` and
+`x.numel()` need no sparse code, and it takes part in NumPy's protocols (`__array_ufunc__`, `__array_function__`, `__array__`): a kernel that meets it
 either computes the sparse result torch's sparse kernel gives (`neg`, `mul` by a number,
 sparse + sparse, sparse @ dense, `dense += sparse` for gradient accumulation, ...; see
 _kernels.py) or raises torch's NotImplementedError for an operator with no SparseCPU
