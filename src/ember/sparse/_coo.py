@@ -2,24 +2,24 @@
 
 NOTE [ Sparse tensors ]
 A sparse tensor is an ordinary `Tensor` (type(t) is Tensor, as in torch) whose `_data` is not a
-NumPy/CuPy array but a small record of its layout: for COO, `indices` (an int64 array of
-shape (sparse_dim, nnz)), `values` (an array of shape (nnz, *dense_shape)), the logical
-`shape` and whether the entries are known to be coalesced (sorted, no duplicates); for the
-compressed layouts (CSR, CSC, BSR, BSC), the records in _compressed.py. The record answers
-the metadata questions a tensor asks of its array (`shape`, `ndim`, `dtype`, `size`,
-`itemsize`, `strides`: all 0, as torch's), so `x.shape`, `x.dtype`, `x.dim()` and
-`x.numel()` need no sparse code, and it takes part in NumPy's protocols (`__array_ufunc__`, `__array_function__`, `__array__`): a kernel that meets it
-either computes the sparse result torch's sparse kernel gives (`neg`, `mul` by a number,
-sparse + sparse, sparse @ dense, `dense += sparse` for gradient accumulation, ...; see
-_kernels.py) or raises torch's NotImplementedError for an operator with no SparseCPU
-kernel (an element-wise op renames it to its own name). So an op's dtype rules, autograd
-recording and grad_fn names are the dense op's. The few operators whose sparse meaning is
-not their dense kernel's (sum, clone, t, transpose, mm/matmul, zero_, t_, the *_like
-factories) hand a sparse input to _dispatch.py after one class test of `_data` (not an
-ndarray, then `is_sparse_data`); the ops that only sparse tensors have (to_dense, coalesce,
-indices, ...) are Tensor methods installed by _tensor_api.py. Otherwise the checks sit where
-dense code already branches for a non-ndarray `_data` (`backend_of`, printing, `numpy()`,
-the CUDA fast path) or on an error path, so dense tensors pay nothing measurable.
+NumPy/CuPy array but a small record of its layout: for COO, `indices` (an int64 array of shape
+(sparse_dim, nnz)), `values` (an array of shape (nnz, *dense_shape)), the logical `shape` and
+whether the entries are known to be coalesced (sorted, no duplicates); for the compressed
+layouts (CSR, CSC, BSR, BSC), the records in _compressed.py. The record answers the metadata
+questions a tensor asks of its array (`shape`, `ndim`, `dtype`, `size`, `itemsize`, `strides`:
+all 0, as torch's), so `x.shape`, `x.dtype`, `x.dim()` and `x.numel()` need no sparse code, and
+it takes part in NumPy's protocols (`__array_ufunc__`, `__array_function__`, `__array__`): a
+kernel that meets it either computes the sparse result torch's sparse kernel gives (`neg`,
+`mul` by a number, sparse + sparse, sparse @ dense, `dense += sparse` for gradient
+accumulation, ...; see _kernels.py) or raises torch's NotImplementedError for an operator with
+no SparseCPU kernel (an element-wise op renames it to its own name). So an op's dtype rules,
+autograd recording and grad_fn names are the dense op's. The few operators whose sparse meaning
+is not their dense kernel's (sum, clone, t, transpose, mm/matmul, zero_, t_, the *_like
+factories) hand a sparse input to _dispatch.py after one class test of `_data` (not an ndarray,
+then `is_sparse_data`); the ops that only sparse tensors have (to_dense, coalesce, indices,
+...) are Tensor methods installed by _tensor_api.py. Otherwise the checks sit where dense code
+already branches for a non-ndarray `_data` (`backend_of`, printing, `numpy()`, the CUDA fast
+path) or on an error path, so dense tensors pay nothing measurable.
 """
 import math
 
