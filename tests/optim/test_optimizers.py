@@ -463,6 +463,14 @@ def test_adagrad_creates_state_at_construction():
     assert opt.state[q]["step"].item() == 1.0
 
 
+def test_adagrad_share_memory_moves_the_sums_to_shared_memory():
+    p = ember.zeros(2, requires_grad=True)
+    opt = optim.Adagrad([p], initial_accumulator_value=0.5)
+    assert not opt.state[p]["sum"].is_shared()
+    assert opt.share_memory() is None
+    assert opt.state[p]["sum"].is_shared() and opt.state[p]["sum"].tolist() == [0.5, 0.5]
+
+
 def test_repr_lists_options_sorted():
     opt = optim.SGD([ember.zeros(1, requires_grad=True)], lr=0.1, momentum=0.9)
     assert repr(opt) == (

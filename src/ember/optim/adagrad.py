@@ -50,6 +50,13 @@ class Adagrad(Optimizer):
         state["step"] = zero_step()
         state["sum"] = zeros_state(p, init)
 
+    def share_memory(self):
+        """Move the accumulated sums into shared memory (`share_memory_()` on each), so that
+        processes sharing the model also share them (Hogwild-style training)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                self.state[p]["sum"].share_memory_()
+
     # filled into the groups of optimizers pickled before these options existed
     _group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "fused": None}
 
