@@ -163,7 +163,10 @@ def split_elementwise(kernel, arrays, dtype):
     return out
 
 
-_SAME_SIZE_UINT = {"f4": "uint32", "f8": "uint64"}
+# (dtype objects, not names: NumPy parses a name on every np.empty or view, a third of the
+# kernel's time on a small array)
+_SAME_SIZE_UINT = {np.dtype(np.float32): np.dtype(np.uint32),
+                   np.dtype(np.float64): np.dtype(np.uint64)}
 
 
 def zero_where(xp, out, values, test, a, b):
@@ -173,7 +176,7 @@ def zero_where(xp, out, values, test, a, b):
     for float32/float64 on NumPy this ANDs the values' bits with an all-ones or all-zeros word
     per element, about 10x faster."""
     shape = values.shape
-    unsigned = _SAME_SIZE_UINT.get(values.dtype.str[1:]) if values.__class__ is np.ndarray \
+    unsigned = _SAME_SIZE_UINT.get(values.dtype) if values.__class__ is np.ndarray \
         else None
     if unsigned is None or not values.ndim or (out is not None and out.shape != shape) or \
             getattr(a, "shape", None) != shape:     # (b may broadcast against a)

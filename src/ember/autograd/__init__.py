@@ -3,6 +3,8 @@
 `backward` accumulates gradients into leaves' `.grad`; `grad` returns them instead.
 The graph itself is in `graph.py`, the traversal in `_engine.py`, grad mode in `grad_mode.py`.
 """
+import numpy as np
+
 from .._device import backend_of
 from . import graph
 from ._engine import run_backward
@@ -63,12 +65,17 @@ def _root_grads(outputs, grad_outputs, create_graph):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have "
                                f"a grad_fn")
         if g is None:
-            if out.numel() != 1:
+            data = out._data
+            if data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._data.dtype.kind not in "fV":      # complex outputs need a gradient
+            if data.dtype.kind not in "fV":      # complex outputs need a gradient
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
-            g = _new(Tensor)._init(backend_of(out._data).xp.ones_like(out._data))
+            if data.__class__ is np.ndarray:    # (ones_like's copy costs more for one element)
+                ones = np.ones(data.shape, data.dtype)
+            else:
+                ones = backend_of(data).xp.ones_like(data)
+            g = _new(Tensor)._init(ones)
         else:
             if not isinstance(g, Tensor):
                 raise TypeError(f"gradients can be either Tensors or None, but got "
