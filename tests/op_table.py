@@ -1159,6 +1159,7 @@ op("bmm", samples=_pairs([((2, 2, 3), (2, 3, 4)), ((1, 3, 1), (1, 1, 2)),
 op("mv", samples=_pairs([((2, 3), (3,)), ((0, 3), (3,)), ((2, 0), (0,))]), ref=_matmul,
    **_LINALG)
 op("dot", samples=_pairs([((3,), (3,)), ((1,), (1,)), ((0,), (0,))]), ref=_matmul, **_LINALG)
+alias("spmm", "mm")     # torch.spmm: mm under its old sparse name (a function only)
 
 # -- joining ---------------------------------------------------------------------------------
 

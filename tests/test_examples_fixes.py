@@ -20,3 +20,19 @@ def test_float32_log10_and_log2_are_exact_at_powers_of_their_base():
         assert np.array_equal(getattr(torch, name)(torch.from_numpy(x)).numpy(), expected)
     out = torch.tensor([100., 1000.]).log10_()
     assert out.dtype == torch.float32 and out.tolist() == [2., 3.]
+
+
+def test_spmm_is_mm_for_sparse_and_dense_operands():
+    i = torch.tensor([[0, 1, 1], [2, 0, 2]])
+    s = torch.sparse_coo_tensor(i, torch.tensor([3., 4., 5.]), (2, 3))
+    assert torch.spmm(s, torch.eye(3)).tolist() == [[0., 0., 3.], [4., 0., 5.]]
+    x = torch.ones(2, 2, requires_grad=True)
+    y = torch.spmm(x, torch.full((2, 2), 2.))
+    assert y.tolist() == [[4., 4.], [4., 4.]] and type(y.grad_fn).__name__ == "MmBackward0"
+    try:
+        torch.spmm(torch.ones(2, 3), torch.ones(2, 2))
+    except RuntimeError as e:
+        assert str(e) == "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x2)"
+    else:
+        raise AssertionError("no error")
+    assert not hasattr(torch.Tensor, "spmm")

@@ -12,7 +12,7 @@ from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
-from .registry import function
+from .registry import FUNCTIONS, function
 
 
 def _check_same_dtype(a, b):
@@ -278,6 +278,11 @@ def mm(input, mat2, *, out=None):
     _check_mm(input, mat2, a.shape, b.shape)
     xp = backend_of(a).xp
     return _run(Mm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "mm")
+
+
+# torch.spmm is mm under its old sparse name: either operand may be sparse or dense, the node
+# is MmBackward0 and its argument errors name mm().
+FUNCTIONS["spmm"] = FUNCTIONS["mm"]
 
 
 @function()
