@@ -36,3 +36,67 @@ def test_spmm_is_mm_for_sparse_and_dense_operands():
     else:
         raise AssertionError("no error")
     assert not hasattr(torch.Tensor, "spmm")
+
+
+def _type_error(fn):
+    try:
+        fn()
+    except TypeError as e:
+        return str(e)
+    raise AssertionError("no TypeError")
+
+
+_NORMAL_FORMS = """\
+ * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)
+ * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)
+ * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)
+ * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, \
+Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, \
+torch.device device = None, bool pin_memory = False, bool requires_grad = False)
+"""
+
+
+def test_normal_argument_errors_list_torchs_signatures():
+    # d2l's torch.normal(0, 1, (n, len(w))) without its size, or a size with a tensor mean
+    head = "normal() received an invalid combination of arguments - got "
+    for call, got in [(lambda: torch.normal(0, 1), "(int, int)"),
+                      (lambda: torch.normal(0, 1, 3), "(int, int, int)"),
+                      (lambda: torch.normal(0., 1., size=3), "(float, float, size=int)"),
+                      (lambda: torch.normal(torch.zeros(2), 1, (3,)), "(Tensor, int, tuple)"),
+                      (lambda: torch.normal(0, 1, (2,), generator=3),
+                       "(int, int, tuple, generator=int)"),
+                      (lambda: torch.normal(0, 1, (2,), torch.float64),
+                       "(int, int, tuple, torch.dtype)")]:
+        assert _type_error(call) == head + got + ", but expected one of:\n" + _NORMAL_FORMS
+    assert torch.normal(0, 1, [2, 3]).shape == (2, 3)
+    assert torch.normal(0, 1, torch.Size([2]), generator=None).shape == (2,)
+
+
+def test_normal_writes_its_out_argument():
+    out = torch.empty(3, dtype=torch.float64)
+    assert torch.normal(0, 1, (2,), out=out) is out
+    assert out.shape == (2,) and out.dtype == torch.float64
+    out = torch.empty(0)
+    assert torch.normal(torch.zeros(2), torch.ones(2), out=out) is out and out.shape == (2,)
+
+
+def test_legacy_constructor_errors_list_its_forms():
+    forms = [" * (*, torch.device device = None)", " * (torch.Storage storage)",
+             " * (Tensor other)", " * (tuple of ints size, *, torch.device device = None)",
+             " * (object data, *, torch.device device = None)"]
+    keyword = "      didn't match because some of the keywords were incorrect: "
+    head = "new() received an invalid combination of arguments - got "
+    text = _type_error(lambda: torch.FloatTensor([1, 2], dtype=torch.float64))
+    assert text.splitlines() == [head + "(list, dtype=torch.dtype), but expected one of:",
+                                 forms[0], keyword + "dtype"] + forms[1:]
+    text = _type_error(lambda: torch.LongTensor(2, 3, requires_grad=True))
+    assert text.splitlines() == [head + "(int, int, requires_grad=bool), but expected one of:"
+                                 ] + forms[:4] + [keyword + "requires_grad", forms[4],
+                                                  keyword + "requires_grad"]
+    text = _type_error(lambda: torch.Tensor([1], [2]))
+    assert text.splitlines()[:3] == [
+        head + "(list, list), but expected one of:", forms[0],
+        "      didn't match because some of the arguments have invalid types: "
+        "(!list of [int]!, !list of [int]!)"]
+    assert torch.FloatTensor(2, device="cpu").shape == (2,)
+    assert torch.Tensor([1, 2], device="cpu").tolist() == [1., 2.]

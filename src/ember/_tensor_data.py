@@ -350,14 +350,15 @@ def from_numpy(ndarray):
     return wrap(ndarray.view())
 
 
-def legacy_new(cls, args, kwargs):
-    """`Tensor(...)`: sizes give an uninitialised float tensor; data gives a float copy."""
+def legacy_new(cls, args, kwargs, device=None):
+    """`Tensor(...)`: sizes give an uninitialised float tensor; data gives a float copy.
+    `device`: the default where no `device=` is given (a legacy CUDA type's)."""
     if cls is not Tensor:
         return _new(cls)._init(np.empty((0,), np.float32))
-    device = kwargs.pop("device", None)
     if kwargs:
-        raise TypeError(f"new() received an invalid combination of arguments - got "
-                        f"({', '.join(kwargs)})")
+        if len(kwargs) > 1 or "device" not in kwargs:     # new() takes only device=
+            raise _legacy_new_error(args, kwargs)
+        device = kwargs["device"]
     d = _dtype.get_default_dtype()
     if not args:
         return _finish(_backend(device).xp.empty((0,), d._np), False)
@@ -373,5 +374,14 @@ def legacy_new(cls, args, kwargs):
         if isinstance(data, (int, float, complex, bool, np.number)):
             raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
         return tensor(data, dtype=d, device=device)
+    if not _is_int(args[0]):                # (sizes after an int fail in parse_size)
+        raise _legacy_new_error(args, kwargs)
     parse_size(args, "new")
-    raise TypeError("new() received an invalid combination of arguments")
+    raise _legacy_new_error(args, kwargs)
+
+
+def _legacy_new_error(args, kwargs):
+    """torch's TypeError for arguments that fit none of the legacy constructor's forms."""
+    from ._ops.argument_errors import parser_error
+    return parser_error("new", args, kwargs, True) or \
+        TypeError("new() received an invalid combination of arguments")

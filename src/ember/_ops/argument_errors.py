@@ -106,7 +106,25 @@ SIGNATURES = {
     "cat": ["(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)"],
     "stack": ["(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)"],
     "view": ["(torch.dtype dtype)", "(tuple of ints size)"],
+    # factories whose first parameter is their own (no `Tensor input`: see _NO_INPUT)
+    "normal": ["(Tensor mean, Tensor std, *, torch.Generator generator = None, "
+               "Tensor out = None)",
+               "(Tensor mean, float std = 1, *, torch.Generator generator = None, "
+               "Tensor out = None)",
+               "(float mean, Tensor std, *, torch.Generator generator = None, "
+               "Tensor out = None)",
+               "(float mean, float std, tuple of ints size, *, torch.Generator generator = None, "
+               "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+               "torch.device device = None, bool pin_memory = False, "
+               "bool requires_grad = False)"],
+    # the legacy constructor: Tensor(...), FloatTensor(...)
+    "new": ["(*, torch.device device = None)", "(torch.Storage storage)", "(Tensor other)",
+            "(tuple of ints size, *, torch.device device = None)",
+            "(object data, *, torch.device device = None)"],
 }
+# Operators whose signatures take no `Tensor input` first: the joining operators (their
+# tensors come first) and factories.
+_NO_INPUT = {"cat", "stack", "normal", "new"}
 # How many deprecated overloads torch accepts without listing them, by operator (add and sub
 # have one, add(Number alpha, Tensor other), once they are listed).
 HIDDEN = {}
@@ -125,11 +143,11 @@ class _Param:
 
 
 class _Signature:
-    def __init__(self, text, function):
+    def __init__(self, text, function, with_input=True):
         inner = text[1:-1]
         parts = [p for p in inner.split(", ") if p] if inner else []
         if function:
-            if not inner.startswith("tuple of Tensors"):    # cat's tensors come first
+            if with_input:
                 parts.insert(0, "Tensor input")
         else:                   # a method takes no `out`
             parts = [p for p in parts if not p.endswith(" out = None")]
@@ -155,7 +173,7 @@ class _Signature:
 
 def signatures(name, function):
     """The parsed signatures of `name`, as a method's or (with `input` first) a function's."""
-    return [_Signature(s, function) for s in SIGNATURES[name]]
+    return [_Signature(s, function, name not in _NO_INPUT) for s in SIGNATURES[name]]
 
 
 # -- a value that is no tensor where a Tensor is taken --------------------------------------------
@@ -287,6 +305,9 @@ def _fits(param, value):
     kind = param.kind
     if kind == "Tensor":
         return isinstance(value, Tensor)
+    if kind == "torch.Generator":
+        from .._generator import Generator
+        return isinstance(value, Generator)
     if kind == "int":
         return _is_int(value)
     if kind == "bool":
@@ -301,7 +322,10 @@ def _fits(param, value):
     if kind == "torch.dtype":
         return isinstance(value, dtype) or any(value is t for t in (float, int, bool, complex))
     if kind == "tuple of ints":
-        return _is_int(value) or isinstance(value, (tuple, list)) and all(map(_is_int, value))
+        # a lone int is a dim (`int[1] dim`), never a size (`int[] size`), unless it is
+        # the only argument (x.view(6), see _bind)
+        return _is_int(value) and param.name != "size" or \
+            isinstance(value, (tuple, list)) and all(map(_is_int, value))
     return True
 
 
@@ -375,18 +399,17 @@ def _explainer_fits(kind, value):
 def _bind(sig, args, kwargs):
     """None when `args`/`kwargs` fit `sig`, else a TypeError (or False: no known text)."""
     positional = sig.positional
+    first = positional[0] if positional else None
+    if args and first is not None and first.kind == "tuple of ints" and first.required and \
+            len(positional) == 1 and all(map(_is_int, args)):
+        args = (tuple(args),)                       # sizes as varargs: x.view(2, 3)
     if len(args) > len(positional):
-        first = positional[0] if positional else None
-        if first is not None and first.kind == "tuple of ints" and first.required and \
-                len(positional) == 1 and all(map(_is_int, args)):
-            args = (tuple(args),)                   # sizes as varargs: x.view(2, 3)
-        else:
-            lo = sum(p.required for p in positional)
-            hi = len(positional)
-            many = f"{hi}" if lo == hi else f"from {lo} to {hi}"
-            noun = "argument" if hi == 1 else "arguments"
-            were = "was" if len(args) == 1 else "were"
-            return TypeError(f"takes {many} positional {noun} but {len(args)} {were} given")
+        lo = sum(p.required for p in positional)
+        hi = len(positional)
+        many = f"{hi}" if lo == hi else f"from {lo} to {hi}"
+        noun = "argument" if hi == 1 else "arguments"
+        were = "was" if len(args) == 1 else "were"
+        return TypeError(f"takes {many} positional {noun} but {len(args)} {were} given")
     # then parameter by parameter, in order, as torch does; unknown keywords last
     for i, param in enumerate(sig.params):
         if i < len(args) and not param.keyword_only:

@@ -16,7 +16,7 @@ from ._dispatch import check_inplace, finish_inplace
 from . import sampling_cuda
 from ._op import Op
 from .elementwise import check_limited
-from .registry import function, method
+from .registry import function, method, parser_errors, register
 
 
 def _on_device(gen, device, sampler, *args):
@@ -237,11 +237,15 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
                    requires_grad=requires_grad)
 
 
-@function(method=False)
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
            layout=None, device=None, requires_grad=False, pin_memory=False):
     """Normal samples: `normal(mean, std, size)` with numbers, or elementwise with tensors."""
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if size is not None or dtype is not None or layout is not None or \
+                device is not None or requires_grad or pin_memory:
+            raise TypeError("normal(): a tensor mean or std takes no factory arguments")
+        if out is not None:
+            return _into(out, normal(mean, std, generator=generator).to(out.dtype))
         ref = mean if isinstance(mean, Tensor) else std
         if all(t.is_cuda for t in (mean, std) if isinstance(t, Tensor)):
             m = mean._data if isinstance(mean, Tensor) else mean
@@ -260,12 +264,17 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         arr = _random.normal(_generator(generator, ref.device), shape, ref.dtype._np, m, s)
         return _place(arr, ref.device, False)
     if size is None:
-        raise TypeError("normal() received an invalid combination of arguments")
+        raise TypeError("normal(): numbers as mean and std need a size")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    d = _float_dtype(dtype, "normal_kernel_cpu")
-    return _place(_draw(_generator(generator, device), device, "normal", tuple(size), d._np,
-                        mean, std), device, requires_grad, pin_memory)
+    d = _float_dtype(out_dtype(out, dtype, "normal"), "normal_kernel_cpu")
+    return _into(out, _place(_draw(_generator(generator, device), device, "normal", tuple(size),
+                                   d._np, mean, std), device, requires_grad, pin_memory))
+
+
+# torch's argument-parser errors (normal(0, 1) with no size, a tensor mean with a size, ...):
+# worded from normal's signatures, on the error path only.
+register("normal", parser_errors(normal, "normal", function=True), method=False)
 
 
 @function()
