@@ -3,7 +3,9 @@ each snippet prints, including an exception's type and first line, must be ident
 
 The compressed layouts (CSR, CSC, BSR, BSC): their factories and invariant checks, the
 conversions between them, dense and COO tensors, accessors and the *_copy functions, printing,
-element-wise ops, sums, products and autograd.
+element-wise ops, sums, products and autograd. COO tensors: select and integer indexing,
+index_select, cat, stack, unsqueeze, sparse_mask, the sparse_resize family, the legacy
+products (smm, hspmm, sspaddmm, saddmm, dsmm, spmm) and the gradients of sparse @ dense.
 """
 import pytest
 
@@ -183,6 +185,97 @@ BUGS = [(reason, SETUP + s) for reason, s in [
      'E(lambda: r.view(12))'),
     ('mean of a compressed tensor names aten::mean, not aten::mean.out',
      'E(lambda: r.mean())'),
+]]
+
+
+# -- COO: select and indexing, index_select, cat, stack, unsqueeze, sparse_mask, resizes,
+# the legacy products, torch.sparse's functions over dims, gradients of the products
+
+COO_SETUP = (
+    'import warnings\n'
+    'warnings.simplefilter("ignore")\n'
+    'I = torch.tensor([[0, 1, 1], [2, 0, 2]]); V = torch.tensor([3., 4., 5.])\n'
+    's = torch.sparse_coo_tensor(I, V, (2, 3))\n'
+    'u = torch.sparse_coo_tensor(torch.tensor([[1, 0, 1], [0, 2, 0]]), torch.tensor([1., 2., 3.]), (2, 3))\n'
+    'h = torch.sparse_coo_tensor(torch.tensor([[0, 2]]), torch.tensor([[1., 2.], [3., 4.]]), (3, 2))\n'
+    'def E(f):\n'
+    '    try:\n'
+    '        print(f())\n'
+    '    except Exception as e:\n'
+    '        print(type(e).__name__, str(e).splitlines()[0])\n'
+)
+
+SNIPPETS += [COO_SETUP + s for s in [
+    'E(lambda: s[0])', 'E(lambda: s[1])', 'E(lambda: s[-1])', 'E(lambda: u[1])', 'E(lambda: s[:, 0])',
+    'E(lambda: s[:, 2])', 'E(lambda: s[..., 1])', 'E(lambda: s[0, 2])', 'E(lambda: s[1, 1])', 'E(lambda: s[None])',
+    'E(lambda: s[None, 1])', 'E(lambda: s[5])', 'E(lambda: s[0].is_coalesced())',
+    'E(lambda: s.select(1, 2))', 'E(lambda: s.select(0, 5))', 'E(lambda: s.select(2, 0))', 'E(lambda: s.select(0, -1))',
+    'E(lambda: h[2])', 'E(lambda: h[1])', 'E(lambda: h.select(1, 0))', 'E(lambda: h[:, 1])', 'E(lambda: h[0, 1])',
+    'E(lambda: torch.select(s, 1, 0))', 'E(lambda: s.coalesce().select(0, 1).is_coalesced())',
+    'E(lambda: s.index_select(0, torch.tensor([1, 0, 1])))', 'E(lambda: s.index_select(1, torch.tensor([2])))',
+    'E(lambda: u.index_select(1, torch.tensor([0, 0])))', 'E(lambda: torch.index_select(h, 0, torch.tensor([2, 1])))',
+    'E(lambda: torch.index_select(h, 1, torch.tensor([1])))', 'E(lambda: s.index_select(0, torch.tensor([5])))',
+    'E(lambda: s.index_select(0, torch.tensor([[0]])))', 'E(lambda: s.index_select(0, torch.tensor([-1])))',
+    'E(lambda: s.index_select(0, torch.tensor([0.])))', 'E(lambda: s.index_select(1, torch.tensor([], dtype=torch.long)))',
+    'E(lambda: s.index_select(0, torch.tensor([1, 0])).is_coalesced())',
+    'E(lambda: torch.cat([s, u]))', 'E(lambda: torch.cat([s, u], 1))', 'E(lambda: torch.cat([s, u], -1))',
+    'E(lambda: torch.cat([s, s.to_dense()]))', 'E(lambda: torch.cat([s.to_dense(), s]))', 'E(lambda: torch.cat([s, h]))',
+    'E(lambda: torch.cat([s, s.double()]))', 'E(lambda: torch.cat([s, torch.sparse_coo_tensor(I, V, (2, 4))]))',
+    'E(lambda: torch.cat([s, torch.sparse_coo_tensor(I, V, (2, 4))], 1))', 'E(lambda: torch.cat([h, h], 1))',
+    'E(lambda: torch.cat([h, h]))', 'E(lambda: torch.cat([s]))', 'E(lambda: torch.cat((s, u, s)))',
+    'E(lambda: torch.cat([s, s]).is_coalesced())', 'E(lambda: torch.concat([s, u]))',
+    'E(lambda: torch.stack([s, u]))', 'E(lambda: torch.stack([s, u], 1))', 'E(lambda: torch.stack([s, u], 2))',
+    'E(lambda: torch.stack([s, u], -1))', 'E(lambda: torch.stack([h, h], 1))', 'E(lambda: torch.stack([h, h], 2))',
+    'E(lambda: torch.stack([s, s.to_dense()]))', 'E(lambda: torch.stack([s, torch.sparse_coo_tensor(I, V, (2, 4))]))',
+    'E(lambda: s.unsqueeze(0))', 'E(lambda: s.unsqueeze(2))', 'E(lambda: s.unsqueeze(-1))', 'E(lambda: h.unsqueeze(-1))',
+    'E(lambda: h.unsqueeze(1))', 'E(lambda: h.unsqueeze(0))', 'E(lambda: s.unsqueeze(3))', 'E(lambda: torch.unsqueeze(u, 1))',
+    'E(lambda: s.unsqueeze(0).is_coalesced())', 'E(lambda: s.coalesce().unsqueeze(0).is_coalesced())',
+    'E(lambda: s.unsqueeze(0).to_dense())',
+    'E(lambda: torch.ones(2, 3).sparse_mask(s))', 'E(lambda: torch.arange(6.).reshape(2, 3).sparse_mask(u))',
+    'E(lambda: torch.ones(2, 3).sparse_mask(torch.ones(2, 3)))', 'E(lambda: torch.ones(3, 3).sparse_mask(s))',
+    'E(lambda: torch.ones(2, 3).sparse_mask(s).is_coalesced())', 'E(lambda: torch.ones(2, 3).sparse_mask(s.coalesce()).is_coalesced())',
+    'E(lambda: torch.arange(6).reshape(2, 3).sparse_mask(s))', 'E(lambda: u.sparse_mask(s.coalesce()))',
+    'E(lambda: torch.arange(6.).reshape(3, 2).sparse_mask(h))',
+    'E(lambda: torch.smm(s, torch.ones(3, 2)))', 'E(lambda: torch.hspmm(s, torch.ones(3, 2)))',
+    'E(lambda: torch.dsmm(s, torch.ones(3, 2)))', 'E(lambda: torch.spmm(s, torch.ones(3, 2)))',
+    'E(lambda: torch.saddmm(torch.zeros(2, 2).to_sparse(), s, torch.ones(3, 2)))',
+    'E(lambda: torch.sspaddmm(torch.zeros(2, 2).to_sparse(), s, torch.ones(3, 2)))',
+    'E(lambda: s.smm(torch.ones(3, 2)))', 'E(lambda: s.hspmm(torch.ones(3, 2)))', 'E(lambda: s.sspaddmm(s, torch.ones(3, 3)))',
+    'E(lambda: torch.smm(s, torch.ones(2, 2)))', 'E(lambda: torch.hspmm(s, torch.ones(2, 2)))',
+    'E(lambda: torch.smm(s.to_dense(), torch.ones(3, 2)))', 'E(lambda: torch.hspmm(s.to_dense(), torch.ones(3, 2)))',
+    'E(lambda: torch.sspaddmm(torch.zeros(2, 2).to_sparse(), s, torch.ones(3, 2), beta=2, alpha=3))',
+    'E(lambda: torch.sspaddmm(s, s, torch.ones(3, 3), beta=2, alpha=3))',
+    'E(lambda: torch.dsmm(s.to_dense(), torch.ones(3, 2)))', 'E(lambda: torch.spmm(s.to_dense(), torch.ones(3, 2)))',
+    'E(lambda: torch.smm(s, torch.ones(3, 2)).is_coalesced())', 'E(lambda: torch.hspmm(s, torch.ones(3, 2)).is_coalesced())',
+    'E(lambda: torch.sspaddmm(s, s, torch.ones(3, 3)).is_coalesced())', 'E(lambda: torch.smm(u, torch.arange(6.).reshape(3, 2)))',
+    'E(lambda: torch.hspmm(u, torch.arange(6.).reshape(3, 2)))',
+    't = s.clone(); E(lambda: t.resize_as_(u))', 't = s.clone(); E(lambda: t.sparse_resize_((3, 4), 2, 0))',
+    't = s.clone(); E(lambda: t.sparse_resize_((1, 4), 2, 0))', 't = s.clone(); E(lambda: t.sparse_resize_and_clear_((3, 4), 2, 0))',
+    't = s.clone(); E(lambda: t.resize_as_sparse_(torch.zeros(5, 5).to_sparse()))',
+    't = s.clone(); E(lambda: t.sparse_resize_((3, 4, 2), 2, 1))', 't = s.clone(); E(lambda: t.sparse_resize_((3, 4), 2, 1))',
+    't = s.clone(); E(lambda: t.sparse_resize_((3, 4), 1, 1))', 't = s.clone(); E(lambda: t.sparse_resize_((2, 2), 2, 0))',
+    't = s.clone(); E(lambda: t.sparse_resize_((2, 3, 2), 3, 0))', 't = s.clone(); E(lambda: t.sparse_resize_and_clear_((2, 3, 2), 1, 2))',
+    'E(lambda: torch.ones(2, 3).sparse_resize_((2, 3, 2), 1, 2))', 'E(lambda: torch.ones(2, 3).sparse_resize_and_clear_((2, 3), 2, 0))',
+    't = torch.zeros(2, 3).to_sparse(); t.sparse_resize_((4, 5, 2), 1, 2); print(t, t.sparse_dim(), t.dense_dim())',
+    't = s.clone(); t.sparse_resize_((3, 4), 2, 0); print(t.to_dense())',
+    'E(lambda: torch.sparse.sum(s, 0))', 'E(lambda: torch.sparse.sum(s, (0, 1)))', 'E(lambda: torch.sparse.sum(h, 1))',
+    'E(lambda: torch.sparse.sum(s, 1))', 'E(lambda: torch.sparse.sum(h, 0))', 'E(lambda: torch.sparse.sum(s))',
+    'E(lambda: torch.sparse.softmax(s, 1))', 'E(lambda: torch.sparse.log_softmax(s, 0))', 'E(lambda: torch.sparse.softmax(h, 1))',
+    'E(lambda: torch.sparse.softmax(u, 0))', 'E(lambda: torch.sparse.log_softmax(h, 0))',
+    'a = s.clone().requires_grad_(); d = torch.ones(3, 2, requires_grad=True)\nout = a @ d; out.sum().backward(); print(a.grad, d.grad)',
+    'a = s.clone().requires_grad_(); d = torch.ones(2, 2, requires_grad=True)\nout = d @ a; print(out.grad_fn.name()); out.sum().backward(); print(a.grad, d.grad)',
+    'a = s.clone().requires_grad_(); d = torch.ones(3, 2, requires_grad=True)\nout = torch.sparse.mm(a, d); out.sum().backward(); print(a.grad, d.grad)',
+    'a = s.clone().requires_grad_(); d = torch.arange(6.).reshape(3, 2).requires_grad_()\nout = torch.mm(a, d); (out * out).sum().backward(); print(a.grad, d.grad)',
+    'a = s.clone().requires_grad_(); d = torch.arange(6.).reshape(3, 2).requires_grad_()\nout = torch.sparse.mm(a, d); (out * out).sum().backward(); print(a.grad, d.grad)',
+    'a = u.clone().requires_grad_(); d = torch.arange(4.).reshape(2, 2).requires_grad_()\nout = d @ a; out.pow(2).sum().backward(); print(a.grad, d.grad)',
+    'a = s.clone().requires_grad_(); d = torch.ones(2, 3, requires_grad=True)\nout = torch.sparse.addmm(d, a, torch.ones(3, 3)); out.sum().backward(); print(out.grad_fn.name(), a.grad, d.grad)',
+]]
+
+BUGS += [(reason, COO_SETUP + s) for reason, s in [
+    ('a slice of a sparse tensor: torch names aten::as_strided, ember aten::_to_dense',
+     'E(lambda: s[0:1])'),
+    ("sspaddmm with a dense input: torch's error is an internal assert",
+     'E(lambda: torch.sspaddmm(torch.zeros(2, 2), s, torch.ones(3, 2)))'),
 ]]
 
 

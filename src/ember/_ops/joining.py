@@ -2,8 +2,10 @@
 atleast_1d/2d/3d, block_diag. Grids (meshgrid, broadcast_tensors, cartesian_prod,
 combinations) live in `joining_grids`; splitting (split, chunk, tensor_split, ...) in
 `splitting`."""
+import numpy as np
+
 from .. import _dtype, _geometry as geo, _memory_format as _mf
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_internal_overlap, check_out, check_overlap, write_out
 from ._op import Op, record
@@ -103,6 +105,10 @@ def _cat(name, tensors, dim, out):
     tensors = _tensor_list(tensors, name)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    first = tensors[0]._data
+    if first.__class__ is not np.ndarray and is_sparse_data(first):   # NOTE [ Sparse tensors ]
+        from ..sparse import _coo_ops as sparse
+        return sparse.cat(tensors, dim)
     shapes = [t._data.shape for t in tensors]
     for i, shape in enumerate(shapes):
         if not shape:
@@ -145,6 +151,10 @@ def stack(tensors, dim=0, *, out=None):
     tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0]._data
+    if first.__class__ is not np.ndarray and is_sparse_data(first):   # NOTE [ Sparse tensors ]
+        from ..sparse import _coo_ops as sparse
+        return sparse.stack(tensors, dim)
     first = tensors[0].shape
     for i, t in enumerate(tensors[1:], 1):
         if t.shape != first:

@@ -10,10 +10,12 @@ scatter_reduce lives in `scatter_gather_reduce.py`, take/put/take_along_dim in
 """
 import warnings
 
+import numpy as np
+
 from .. import _geometry as geo
 from .._device import backend_of
 from .._meta import META_NUMPY
-from .._tensor import Tensor
+from .._tensor import Tensor, is_sparse_data
 from ._dispatch import Inplace, check_inplace, check_internal_overlap, check_out, \
     check_overlap, finish, prepare_inplace
 from ._op import Op
@@ -129,6 +131,9 @@ class IndexSelect(Op):
 @function()
 def index_select(input, dim, index, *, out=None):
     """The slices of `input` along `dim` at the positions in the 1-D `index`."""
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _coo_ops as sparse
+        return sparse.index_select(input, dim, index)
     idx = index_of(index, ("int32", "int64"),
                    "index_select(): Expected dtype int32 or int64 for index",
                    who=("index_select", "index", 2))

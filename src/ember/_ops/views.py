@@ -287,6 +287,9 @@ class Unsqueeze(Op):
 @function()
 def unsqueeze(input, dim):
     """Insert a size-1 dim at `dim`."""
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _coo_ops as sparse
+        return sparse.unsqueeze(input, dim)
     shape, strides = geo.unsqueeze(_shape(input), input.stride(), dim)
     d = geo.wrap_dim(dim, input.ndim + 1)
     return _view_op(Unsqueeze, input, shape, strides, input._offset, {"dim": d})
@@ -494,6 +497,9 @@ class Select(Op):
 def select(input, dim, index):
     """The slice at `index` of dim `dim`, as a view without that dim."""
     index = int(index)
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _coo_ops as sparse
+        return sparse.select(input, dim, index)
     shape, strides, offset = geo.select(_shape(input), input.stride(), input._offset, dim,
                                         index)
     d = geo.wrap_dim(dim, input.ndim)

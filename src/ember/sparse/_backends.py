@@ -30,11 +30,17 @@ _LISTS = {
     "view": f"CPU, Meta, QuantizedCPU, MkldnnCPU, {_NESTED}, {_TAIL}",
     "fill": f"CPU, Meta, QuantizedCPU, SparseCsrCPU, SparseCsrMeta, {_NESTED}, {_TAIL}",
     "sparse_only": f"Meta, SparseCPU, SparseMeta, SparseCsrCPU, SparseCsrMeta, {_TAIL}",
+    "coo_only": f"Meta, SparseCPU, SparseMeta, {_TAIL}",
+    "coo_cpu": f"Meta, SparseCPU, {_TAIL}",
+    "mask": f"Meta, SparseCPU, SparseCsrCPU, SparseCsrMeta, {_TAIL}",
 }
 _KIND = {"max": "cpu_quantized", "min": "cpu_quantized", "flip": "cpu_quantized",
          "std.correction": "cpu_quantized", "var.correction": "cpu_quantized",
          "prod": "cpu", "nonzero": "cpu", "view": "view", "fill_.Scalar": "fill",
-         "_softmax": "nested", "_log_softmax": "nested", "_nnz": "sparse_only"}
+         "_softmax": "nested", "_log_softmax": "nested", "_nnz": "sparse_only",
+         "sparse_mask": "mask", "sparse_resize_": "coo_only", "_values": "coo_only",
+         "sparse_resize_and_clear_": "coo_only", "resize_as_sparse_": "coo_only",
+         "hspmm": "coo_cpu"}
 
 
 def backends_text(name):

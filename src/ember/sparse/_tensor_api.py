@@ -423,6 +423,8 @@ def install():
     Tensor.layout = property(_layout)
     from ._compressed import install as install_compressed
     install_compressed()
+    from ._coo_ops import install as install_coo_ops
+    install_coo_ops()
 
 
 def _layout(self):

@@ -1,0 +1,290 @@
+"""Shape operations and the legacy products of sparse COO tensors: select (and so integer
+indexing), index_select, unsqueeze, cat, stack, sparse_mask, the sparse_resize family, and
+smm / hspmm / sspaddmm / saddmm / dsmm / spmm. The dense operators hand a sparse input here
+after one class test of `_data` (NOTE [ Sparse tensors ] in _coo.py). Their results are not
+recorded for autograd."""
+import numpy as np
+
+from .._geometry import wrap_dim
+from .._tensor import Tensor
+from ._coo import SparseCOO, array_module, not_implemented
+from ._tensor_api import is_sparse, wrap
+
+
+def _sizes(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def select(input, dim, index):
+    """The slice at `index` of `dim`: the entries there, without that dim (a dense tensor once
+    no sparse dim is left, their sum)."""
+    rec = input._data
+    d = wrap_dim(dim, rec.ndim)
+    size = rec.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{_sizes(rec.shape)} at dimension {d}")
+    index %= size
+    shape = rec.shape[:d] + rec.shape[d + 1:]
+    if d >= rec.sparse_dim:             # a dense dim: each entry's values there
+        values = rec.values.take(index, axis=d - rec.sparse_dim + 1)
+        return wrap(SparseCOO(rec.indices, values, shape, False))
+    keep = rec.indices[d] == index
+    values = rec.values[keep]
+    if rec.sparse_dim == 1:
+        return wrap(array_module(values).asarray(values.sum(axis=0)))
+    indices = np.delete(rec.indices[:, keep], d, axis=0)
+    return wrap(SparseCOO(indices, values, shape, values.shape[0] <= 1))
+
+
+def index_select(input, dim, index):
+    """The slices at the positions of the 1-D int64 `index` along `dim`: for each position in
+    turn, the entries there (torch's order)."""
+    rec = input._data
+    d = wrap_dim(dim, rec.ndim)
+    idx = index._data if isinstance(index, Tensor) else None
+    if idx is None or idx.ndim != 1 or idx.dtype != np.int64 or \
+            idx.__class__ is not np.ndarray:
+        raise IndexError("index_select() argument index must be 1-D strided (non-sparse) "
+                         "long-tensor.")
+    size = rec.shape[d]
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        raise IndexError(f"index_select(): index contains {int(bad[0])} that is out of range "
+                         f"for tensor of size {_sizes(rec.shape)} at dimension {d}")
+    idx = idx % size if size else idx
+    shape = rec.shape[:d] + (idx.shape[0],) + rec.shape[d + 1:]
+    if d >= rec.sparse_dim:
+        values = rec.values.take(idx, axis=d - rec.sparse_dim + 1)
+        return wrap(SparseCOO(rec.indices, values, shape, False))
+    picks = [np.flatnonzero(rec.indices[d] == i) for i in idx.tolist()]
+    where = np.concatenate(picks) if picks else np.zeros(0, np.int64)
+    indices = rec.indices[:, where]
+    indices[d] = np.repeat(np.arange(len(picks)), [len(p) for p in picks])
+    return wrap(SparseCOO(indices, rec.values[where], shape, False))
+
+
+def unsqueeze(input, dim):
+    """A size-1 dim at `dim`: a sparse dim if it is among them (index 0), else a dense one."""
+    rec = input._data
+    d = wrap_dim(dim, rec.ndim + 1)
+    shape = rec.shape[:d] + (1,) + rec.shape[d:]
+    if d <= rec.sparse_dim:
+        indices = np.insert(rec.indices, d, 0, axis=0)
+        return wrap(SparseCOO(indices, rec.values, shape, False))
+    values = np.expand_dims(rec.values, d - rec.sparse_dim + 1)
+    return wrap(SparseCOO(rec.indices, values, shape, False))
+
+
+def cat(tensors, dim):
+    """The entries of each tensor in turn, shifted along `dim` past the ones before (a
+    dense dim: each tensor's values padded with zeros to the joined size)."""
+    for i, t in enumerate(tensors):
+        if not is_sparse(t):
+            raise RuntimeError(f"Concatenating sparse tensors, but a dense tensor was found at "
+                               f"position {i}.")
+    recs = [t._data for t in tensors]
+    first = recs[0]
+    d = wrap_dim(dim, first.ndim)
+    for i, rec in enumerate(recs):
+        if rec.sparse_dim != first.sparse_dim or rec.dense_dim != first.dense_dim or any(
+                a != b for k, (a, b) in enumerate(zip(rec.shape, first.shape)) if k != d):
+            raise RuntimeError(f"All tensors must have the same shape: {_sizes(first.shape)} "
+                               f"(except in the concatenating dimension), but found shape: "
+                               f"{_sizes(rec.shape)} at position {i}.")
+    dtype = np.result_type(*[rec.values.dtype for rec in recs])
+    total = sum(rec.shape[d] for rec in recs)
+    shape = first.shape[:d] + (total,) + first.shape[d + 1:]
+    offsets = np.cumsum([0] + [rec.shape[d] for rec in recs])
+    indices, values = [], []
+    for rec, offset in zip(recs, offsets):
+        vals = rec.values.astype(dtype)
+        if d < first.sparse_dim:
+            ind = rec.indices.copy()
+            ind[d] += offset
+        else:
+            ind = rec.indices
+            axis = d - first.sparse_dim + 1
+            pad = [(0, 0)] * vals.ndim
+            pad[axis] = (int(offset), int(total - offset - rec.shape[d]))
+            vals = np.pad(vals, pad)
+        indices.append(ind)
+        values.append(vals)
+    return wrap(SparseCOO(np.concatenate(indices, axis=1), np.concatenate(values), shape,
+                          False))
+
+
+def stack(tensors, dim):
+    """cat of each tensor with a size-1 dim at `dim`."""
+    for i, t in enumerate(tensors):
+        if not is_sparse(t):
+            raise RuntimeError(f"Concatenating sparse tensors, but a dense tensor was found at "
+                               f"position {i}.")
+    first = tensors[0].shape
+    for i, t in enumerate(tensors[1:], 1):
+        if t.shape != first:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{_sizes(first)} at entry 0 and {_sizes(t.shape)} at entry {i}")
+    d = wrap_dim(dim, len(first) + 1)
+    return cat([unsqueeze(t, d) for t in tensors], d)
+
+
+def sparse_mask(self, mask):
+    """`self`'s values at the entries of the sparse `mask`, as a tensor of mask's pattern."""
+    if not is_sparse(mask):
+        raise not_implemented("sparse_mask", "CPU")
+    if tuple(self.shape) != tuple(mask.shape):
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{_sizes(self.shape)} but mask has size {_sizes(mask.shape)}")
+    rec = mask._data
+    dense = self._data.to_dense() if is_sparse(self) else self._data
+    values = dense[tuple(rec.indices)] if rec.nnz else \
+        dense.reshape((-1,) + dense.shape[rec.sparse_dim:])[:0]
+    return wrap(SparseCOO(rec.indices, values.astype(self._data.dtype), rec.shape,
+                          rec.coalesced))
+
+
+# -- resizing -------------------------------------------------------------------------------
+
+def _require(self, name):
+    if not is_sparse(self):
+        raise not_implemented(name, "CPU")
+
+
+def sparse_resize_(self, size, sparse_dim, dense_dim):
+    """Give the tensor the shape `size` with `sparse_dim` sparse and `dense_dim` dense dims,
+    keeping its entries (torch refuses what would drop some)."""
+    _require(self, "sparse_resize_")
+    rec = self._data
+    size = tuple(int(n) for n in size)
+    if len(size) != sparse_dim + dense_dim:
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) "
+                           f"= {len(size)}, sparse_dim = {sparse_dim}, dense_dim = {dense_dim}")
+    if rec.nnz:
+        if sparse_dim != rec.sparse_dim:
+            raise RuntimeError(f"changing the number of sparse dimensions (from "
+                               f"{rec.sparse_dim} to {sparse_dim}) on a non-empty sparse "
+                               f"tensor is not supported.")
+        if dense_dim != rec.dense_dim:
+            raise RuntimeError(f"changing the number of dense dimensions (from {rec.dense_dim} "
+                               f"to {dense_dim}) on a non-empty sparse tensor is not "
+                               f"supported.")
+        old, new = rec.shape[:sparse_dim], size[:sparse_dim]
+        if any(b < a for a, b in zip(old, new)):
+            raise RuntimeError(f"shrinking the size of sparse dimensions (from {_sizes(old)} to "
+                               f"{_sizes(new)}) on a non-empty sparse tensor is not supported.")
+        if size[sparse_dim:] != rec.shape[sparse_dim:]:
+            raise RuntimeError(f"shrinking the size of dense dimensions (from "
+                               f"{_sizes(rec.shape[sparse_dim:])} to "
+                               f"{_sizes(size[sparse_dim:])}) on a non-empty sparse tensor is "
+                               f"not supported.")
+        rec.shape = size
+    else:
+        _clear(rec, size, sparse_dim)
+    self._bump_version()
+    return self
+
+
+def _clear(rec, size, sparse_dim):
+    xp = array_module(rec.values)
+    rec.indices = xp.zeros((sparse_dim, 0), np.int64)
+    rec.values = xp.zeros((0,) + size[sparse_dim:], rec.values.dtype)
+    rec.shape = size
+    rec.coalesced = True
+
+
+def sparse_resize_and_clear_(self, size, sparse_dim, dense_dim):
+    """Empty the tensor and give it the shape `size`."""
+    _require(self, "sparse_resize_and_clear_")
+    size = tuple(int(n) for n in size)
+    if len(size) != sparse_dim + dense_dim:
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) "
+                           f"= {len(size)}, sparse_dim = {sparse_dim}, dense_dim = {dense_dim}")
+    _clear(self._data, size, sparse_dim)
+    self._bump_version()
+    return self
+
+
+def resize_as_sparse_(self, the_template):
+    """sparse_resize_ to the template's shape and sparse/dense dims."""
+    _require(self, "resize_as_sparse_")
+    rec = the_template._data
+    return sparse_resize_(self, rec.shape, rec.sparse_dim, rec.dense_dim)
+
+
+# -- the legacy products ----------------------------------------------------------------------
+
+def _product(name, mat1, mat2):
+    from ._kernels import sparse_dense_mm
+    a, b = mat1._data, mat2._data
+    if b.shape[0] != a.shape[1]:
+        raise RuntimeError(f"{name}: Argument #3: Expected dim 0 size {a.shape[1]}, got "
+                           f"{b.shape[0]}")
+    return sparse_dense_mm(a, b)
+
+
+def _rows(rec):
+    return np.unique(rec.indices[0]) if rec.nnz else np.zeros(0, np.int64)
+
+
+def hspmm(mat1, mat2):
+    """sparse @ dense as a hybrid COO tensor: one entry per row of mat1 holding entries, its
+    row of the product as values."""
+    if not is_sparse(mat1):
+        raise not_implemented("hspmm", "CPU")
+    product = _product("hspmm", mat1, mat2)
+    rows = _rows(mat1._data)
+    return wrap(SparseCOO(rows[None].astype(np.int64), product[rows],
+                          (mat1.shape[0], mat2.shape[1]), False))
+
+
+def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """`beta * input + alpha * (mat1 @ mat2)` as a sparse tensor: input's entries, then one
+    entry per element of each row of the product where mat1 holds entries (not coalesced)."""
+    if not is_sparse(mat1):
+        raise RuntimeError("tensor.sspaddmm(...) can only be called on sparse tensors")
+    product = _product("sspaddmm", mat1, mat2) * alpha
+    rows = _rows(mat1._data)
+    cols = mat2.shape[1]
+    indices = np.stack([np.repeat(rows, cols), np.tile(np.arange(cols), len(rows))])
+    base = input._data
+    dtype = np.result_type(base.values.dtype, product.dtype)
+    return wrap(SparseCOO(np.concatenate([base.indices, indices.astype(np.int64)], axis=1),
+                          np.concatenate([base.values * beta, product[rows].ravel()]).astype(
+                              dtype),
+                          (mat1.shape[0], cols), False))
+
+
+def smm(input, mat2):
+    """sparse @ dense as a sparse tensor (sspaddmm with an empty input)."""
+    if not is_sparse(input):
+        raise RuntimeError("tensor.sspaddmm(...) can only be called on sparse tensors")
+    rec = input._data
+    empty = wrap(SparseCOO(np.zeros((2, 0), np.int64), rec.values[:0],
+                           (rec.shape[0], mat2.shape[1]), True))
+    return sspaddmm(empty, input, mat2)
+
+
+def saddmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return sspaddmm(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def dsmm(input, mat2):
+    """sparse @ dense, dense (torch.mm)."""
+    from .. import mm
+    return mm(input, mat2)
+
+
+def spmm(input, mat2):
+    from .. import mm
+    return mm(input, mat2)
+
+
+def install():
+    """The Tensor methods and top-level functions of this module."""
+    import ember
+    for fn in (sparse_mask, sparse_resize_, sparse_resize_and_clear_, resize_as_sparse_, smm,
+               sspaddmm):
+        setattr(Tensor, fn.__name__, fn)
+    for fn in (hspmm, sspaddmm, smm, saddmm, dsmm, spmm):
+        setattr(ember, fn.__name__, fn)
