@@ -122,3 +122,56 @@ def test_kernel_dtype_errors():
         ember.triangular_solve(ember.ones(2, 1).half(), ember.eye(2).half())
     with pytest.raises(RuntimeError, match="chain_matmul"):
         ember.chain_matmul()
+
+
+# -- cholesky_inverse / cholesky_solve: LAPACK's arithmetic, not a solve against L L^H --------
+
+def _ill_conditioned_factor():
+    rng = np.random.default_rng(0)
+    q, _ = np.linalg.qr(rng.standard_normal((6, 6)))
+    a = (q * np.logspace(0, -6, 6)) @ q.T          # condition number 1e6
+    return np.linalg.cholesky(a).astype(np.float32)
+
+
+def test_cholesky_inverse_and_solve_keep_float32_accuracy():
+    # forming L L^T in float32 first lost five digits here (relative error 7e-3)
+    factor = _ill_conditioned_factor()
+    exact = np.linalg.inv(factor.astype(np.float64) @ factor.T.astype(np.float64))
+    scale = np.abs(exact).max()
+    for upper in (False, True):
+        f = factor.T.copy() if upper else factor
+        got = ember.cholesky_inverse(ember.from_numpy(f), upper=upper).numpy()
+        assert np.abs(got - exact).max() / scale < 1e-6
+    b = np.arange(12, dtype=np.float32).reshape(6, 2)
+    got = ember.cholesky_solve(ember.from_numpy(b), ember.from_numpy(factor)).numpy()
+    want = exact @ b
+    assert np.abs(got - want).max() / np.abs(want).max() < 1e-6
+
+
+def test_cholesky_inverse_signs_of_zero_follow_lapack():
+    # trti2 makes an off-diagonal zero of the factor -0.0 (0 * -1/a_jj); lauu2 only scales
+    # the last row (column), so it stays -0.0 there: torch prints these minus signs
+    lower = ember.cholesky_inverse(ember.eye(2))
+    assert np.signbit(lower.numpy()).tolist() == [[False, True], [True, False]]
+    upper = ember.cholesky_inverse(ember.eye(3), upper=True).numpy()
+    assert np.signbit(upper).tolist() == [[False, False, True], [False, False, True],
+                                          [True, True, False]]
+    assert (upper == np.eye(3)).all()
+
+
+def test_cholesky_inverse_refuses_a_zero_diagonal():
+    with pytest.raises(ember.linalg.LinAlgError, match=r"^cholesky_inverse: The diagonal "
+                       r"element 2 is zero, the inversion could not be completed because the "
+                       r"input matrix is singular\.$"):
+        ember.cholesky_inverse(ember.tensor([[1., 0.], [2., 0.]]))
+    batch = ember.stack([ember.eye(2), ember.tensor([[1., 0.], [2., 0.]])])
+    with pytest.raises(RuntimeError, match=r"\(Batch element 1\): The diagonal element 2 "):
+        ember.cholesky_inverse(batch)
+
+
+def test_triangular_solve_with_a_zero_pivot_gives_infs_like_trsm():
+    z = ember.tensor([[1., 0.], [2., 0.]])
+    assert ember.triangular_solve(ember.ones(2, 1), z, upper=False).solution.flatten().tolist() \
+        == [1.0, -math.inf]
+    x = ember.cholesky_solve(ember.ones(2, 1), z).flatten().tolist()
+    assert x == [math.inf, -math.inf]

@@ -18,7 +18,7 @@ from ._op import Op
 from .joining import cat
 from .registry import function
 from .. import linalg as _linalg_module
-from ..linalg import _common as _common_module
+from ..linalg import _common as _common_module, _lu, _solvers
 from ..linalg._decompositions import LinalgCholeskyEx, _cholesky
 from .argument_errors import check_bool, not_a_tensor
 
@@ -211,13 +211,23 @@ def _check_batched(name, b, A, b_arg="b", A_arg="A"):
                            f"instead.")
 
 
-def _solve(xp, a, b):
+def _batched(xp, a, b):
+    """a and b broadcast to one batch shape (their last two dims kept)."""
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    a = xp.broadcast_to(a, batch + a.shape[-2:])
-    b = xp.broadcast_to(b, batch + b.shape[-2:])
-    if a.size == 0 or b.size == 0:
-        return xp.zeros(batch + b.shape[-2:], xp.result_type(a, b))
-    return xp.linalg.solve(a, b)
+    return xp.broadcast_to(a, batch + a.shape[-2:]), xp.broadcast_to(b, batch + b.shape[-2:])
+
+
+def _cholesky_solve(xp, b, factor, upper):
+    """X with (L L^H) X = b, L the lower factor (U^H for an upper one): two triangular
+    solves, as LAPACK's potrs. NOTE: not a solve against L L^H formed first: forming it
+    squares the factor's condition number (in float32, an ill-conditioned factor lost five
+    digits that way)."""
+    factor, b = _batched(xp, factor, b)
+    if factor.size == 0 or b.size == 0:
+        return xp.zeros(b.shape, xp.result_type(factor, b))
+    lower = _mH(factor) if upper else factor
+    y = _lu.trsm(xp, lower, b, upper=False)
+    return _lu.trsm(xp, _mH(lower), y, upper=True)
 
 
 class CholeskySolve(Op):
@@ -225,9 +235,8 @@ class CholeskySolve(Op):
     saves = {"self": ("input2",), "input2": ("input2", "result")}
 
     def forward(xp, b, factor, upper=False):
-        factor = _triangle(xp, factor, upper)
-        a = _mH(factor) @ factor if upper else factor @ _mH(factor)
-        return _solve(xp, a, b).astype(b.dtype, copy=False)
+        return _cholesky_solve(xp, b, _triangle(xp, factor, upper), upper).astype(
+            b.dtype, copy=False)
 
     def backward(ctx, grad):
         factor, result = ctx.saved_tensors
@@ -254,21 +263,78 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
                           "cholesky_solve")
 
 
+_UNBLOCKED = 64     # LAPACK's block size: smaller factors are inverted unblocked
+
+
+def _potri(xp, a, upper):
+    """inv(L L^H) (inv(U^H U)) of a triangular factor, as LAPACK's unblocked potri computes
+    it: trti2 inverts the factor column by column, lauu2 multiplies the inverse by its
+    conjugate transpose row by row; the other triangle mirrors the computed one.
+
+    NOTE: the same order of operations gives torch's signs of zero: an off-diagonal zero of
+    the factor becomes -0.0 in its inverse (0 times -1/a_jj), and the last row (column) is only
+    scaled, so `cholesky_inverse(eye(2))` has -0.0 off the diagonal, as torch prints it."""
+    n = a.shape[-1]
+    inv = a.copy()
+    with np.errstate(all="ignore"):
+        cols = range(n) if upper else range(n - 1, -1, -1)
+        for j in cols:                                          # trti2
+            inv[..., j, j] = 1 / inv[..., j, j]
+            done = slice(0, j) if upper else slice(j + 1, n)    # the inverted part
+            x = inv[..., done, j, None]
+            if x.shape[-2]:
+                inv[..., done, j] = (inv[..., done, done] @ x)[..., 0] * -inv[..., j, j, None]
+        result = inv.copy()
+        for i in range(n):                                      # lauu2
+            aii = inv[..., i, i, None]
+            rest = slice(i + 1, n)
+            if i == n - 1:
+                if upper:
+                    result[..., :, i] = aii * inv[..., :, i]
+                else:
+                    result[..., i, :] = aii * inv[..., i, :]
+                continue
+            if upper:
+                tail = inv[..., i, rest]
+                result[..., :i, i] = aii * inv[..., :i, i] + (
+                    inv[..., :i, rest] @ tail.conj()[..., None])[..., 0]
+            else:
+                tail = inv[..., rest, i]
+                result[..., i, :i] = aii * inv[..., i, :i] + (
+                    tail.conj()[..., None, :] @ inv[..., rest, :i])[..., 0, :]
+            result[..., i, i] = aii[..., 0] * aii[..., 0] + (tail.conj() * tail).real.sum(-1)
+    # the other triangle: the conjugate of the computed one
+    keep = xp.triu(xp.ones((n, n), dtype=bool)) if upper else xp.tril(xp.ones((n, n), dtype=bool))
+    return xp.where(keep, result, _mH(result))
+
+
 class CholeskyInverse(Op):
     saves = {"self": ("self", "result")}
 
     def forward(xp, factor, upper=False):
         factor = _triangle(xp, factor, upper)
-        a = _mH(factor) @ factor if upper else factor @ _mH(factor)
-        if a.size == 0:
-            return a.copy()
-        return xp.linalg.inv(a).astype(factor.dtype, copy=False)
+        if factor.size == 0:
+            return factor.copy()
+        if factor.shape[-1] <= _UNBLOCKED:
+            return _potri(xp, factor, upper)
+        eye = xp.broadcast_to(xp.eye(factor.shape[-1], dtype=factor.dtype), factor.shape)
+        return _cholesky_solve(xp, eye, factor, upper).astype(factor.dtype, copy=False)
 
     def backward(ctx, grad):
         factor, result = ctx.saved_tensors
         ga = -result.mH.matmul(grad).matmul(result.mH)
         common = ga + ga.mH
         return factor.matmul(common) if ctx.upper else common.matmul(factor)
+
+
+def _check_diagonal(xp, name, factor):
+    """torch's LinAlgError for a factor with a zero on its diagonal (LAPACK's trtri refuses
+    to invert it): the first such element, counted from 1, of the first such matrix."""
+    if factor.__class__ is MetaArray or not factor.size:
+        return
+    zero = xp.diagonal(factor, 0, -2, -1) == 0
+    info = xp.where(zero.any(-1), zero.argmax(-1) + 1, 0)
+    _solvers._raise_singular(name, np.asarray(info), _solvers._INV_SINGULAR)
 
 
 @function()
@@ -281,7 +347,9 @@ def cholesky_inverse(input, upper=False, *, out=None):
         raise RuntimeError("cholesky_inverse: The input tensor input must have at least 2 "
                            "dimensions.")
     common.check_square("cholesky_inverse", input, "input")
-    result = CholeskyInverse.forward(common.xp_of(input), input._data, upper)
+    xp = common.xp_of(input)
+    _check_diagonal(xp, "cholesky_inverse", input._data)
+    result = CholeskyInverse.forward(xp, input._data, upper)
     return common.emit(CholeskyInverse, (input,), result, {"upper": upper}, out,
                        "cholesky_inverse")
 
@@ -323,13 +391,9 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     _check_batched("triangular_solve", input, A, "b", "A")
     common = _common()
     xp = common.xp_of(input)
-    a = _triangle(xp, A._data, upper)
-    if unitriangular:
-        n = a.shape[-1]
-        a = a * (1 - xp.eye(n, dtype=a.dtype)) + xp.eye(n, dtype=a.dtype)
-    if transpose:
-        a = a.swapaxes(-1, -2)
-    x = _solve(xp, a, input._data).astype(input._data.dtype, copy=False)
+    # (substitution, as LAPACK's trtrs: a zero on the diagonal gives infs and nans, no error)
+    a, b = _batched(xp, A._data.swapaxes(-1, -2) if transpose else A._data, input._data)
+    x = _lu.trsm(xp, a, b, upper != transpose, unitriangular).astype(b.dtype, copy=False)
     batch = x.shape[:-2]
     cloned = xp.broadcast_to(A._data, batch + A._data.shape[-2:]).copy()
     params = {"upper": upper, "transpose": transpose, "unitriangular": unitriangular}
