@@ -38,6 +38,12 @@ def test_compile_functions_and_decorators():
     with pytest.raises(AssertionError, match="A callable function is expected, but <class "
                                              "'int'> is provided."):
         ember.compile(3)
+    with pytest.raises(RuntimeError, match="Either mode or options can be specified, but "
+                                           "both can't be specified at the same time."):
+        ember.compile(f, mode="default", options={})
+    # the compiler's newer options are accepted (nothing to tune in eager ember)
+    k = ember.compile(f, name="f", recompile_limit=3, isolate_recompiles=True)
+    assert k(ember.ones(1)).tolist() == [2.0]
 
 
 def test_deterministic_switches():

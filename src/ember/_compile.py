@@ -31,15 +31,23 @@ class OptimizedModule(Module):
             return getattr(self._orig_mod, name)
 
 
-def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
-            options=None, disable=False):
+def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=None,
+            options=None, name=None, disable=False, recompile_limit=None,
+            isolate_recompiles=False, shapes_spec=None):
     """`torch.compile`: returns `model` ready to run (eagerly, in ember). Used bare, with
-    arguments, or as a decorator (`@ember.compile` / `@ember.compile(mode=...)`)."""
+    arguments, or as a decorator (`@ember.compile` / `@ember.compile(mode=...)`). The
+    compiler's options are accepted and have nothing to tune."""
+    if mode is not None and options is not None:
+        raise RuntimeError("Either mode or options can be specified, but both can't be "
+                           "specified at the same time.")
     if mode is not None and mode not in _MODES:
         raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(_MODES)}")
     if model is None:
         return functools.partial(compile, fullgraph=fullgraph, dynamic=dynamic,
-                                 backend=backend, mode=mode, options=options, disable=disable)
+                                 backend=backend, mode=mode, options=options, name=name,
+                                 disable=disable, recompile_limit=recompile_limit,
+                                 isolate_recompiles=isolate_recompiles,
+                                 shapes_spec=shapes_spec)
     if not callable(model):
         raise AssertionError(f"A callable function is expected, but {type(model)} is provided.")
     if isinstance(model, Module):

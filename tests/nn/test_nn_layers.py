@@ -220,3 +220,14 @@ def test_parameter_list_and_dict():
 def test_second_derivatives(fn):
     """Backward formulas are written with ember ops, so they differentiate again."""
     check_second_derivatives(fn, RNG.standard_normal((3, 4)))
+
+
+def test_hardtanh_old_keyword_names_warn_and_apply():
+    with pytest.warns(FutureWarning, match="keyword argument `min_value` is deprecated and "
+                                           "renamed to `min_val`"):
+        h = nn.Hardtanh(min_value=-2.0)
+    with pytest.warns(FutureWarning, match="`max_value` is deprecated and renamed to `max_val`"):
+        k = nn.Hardtanh(max_value=3.0)
+    assert (h.min_val, h.max_val, k.min_val, k.max_val) == (-2.0, 1.0, -1.0, 3.0)
+    assert repr(h) == "Hardtanh(min_val=-2.0, max_val=1.0)"
+    assert h(ember.tensor([-5.0, 0.5, 5.0])).tolist() == [-2.0, 0.5, 1.0]

@@ -564,3 +564,12 @@ def test_adaptive_avg_pool3d_of_reduced_floats_sums_in_their_dtype(dtype, shape,
     assert got.dtype == t.dtype and tuple(got.shape) == shape[:-3] + out
     want = _reduced_adaptive_avg_3d(t.float().numpy(), out, t._data.dtype)
     np.testing.assert_array_equal(got.float().numpy(), want)
+
+
+def test_adaptive_average_pools_take_no_return_indices():
+    # only the max pools have indices to return: torch's average pools refuse the argument
+    for cls in (nn.AdaptiveAvgPool1d, nn.AdaptiveAvgPool2d, nn.AdaptiveAvgPool3d):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'return_indices'"):
+            cls(2, return_indices=True)
+        assert not hasattr(cls(2), "return_indices")
+    assert nn.AdaptiveMaxPool2d(2, True).return_indices is True

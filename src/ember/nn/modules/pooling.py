@@ -109,26 +109,30 @@ class AvgPool3d(_AvgPoolNd):
     _pool = "avg_pool3d"
 
 
-class _AdaptivePoolNd(Module):
-    def __init__(self, output_size, return_indices=False):
+class _AdaptiveAvgPoolNd(Module):
+    def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
-        if self._with_indices:
-            self.return_indices = return_indices
 
     def forward(self, input):
-        if self._with_indices:
-            return getattr(F, self._pool)(input, self.output_size, self.return_indices)
         return getattr(F, self._pool)(input, self.output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
 
 
+class _AdaptiveMaxPoolNd(_AdaptiveAvgPoolNd):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        return getattr(F, self._pool)(input, self.output_size, self.return_indices)
+
+
 def _adaptive(name, pool, with_indices, doc):
-    return type(name, (_AdaptivePoolNd,), {"_pool": pool, "__doc__": doc,
-                                           "_with_indices": with_indices,
-                                           "__module__": __name__})
+    base = _AdaptiveMaxPoolNd if with_indices else _AdaptiveAvgPoolNd
+    return type(name, (base,), {"_pool": pool, "__doc__": doc, "__module__": __name__})
 
 
 AdaptiveAvgPool1d = _adaptive("AdaptiveAvgPool1d", "adaptive_avg_pool1d", False,
