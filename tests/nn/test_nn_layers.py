@@ -231,3 +231,19 @@ def test_hardtanh_old_keyword_names_warn_and_apply():
     assert (h.min_val, h.max_val, k.min_val, k.max_val) == (-2.0, 1.0, -1.0, 3.0)
     assert repr(h) == "Hardtanh(min_val=-2.0, max_val=1.0)"
     assert h(ember.tensor([-5.0, 0.5, 5.0])).tolist() == [-2.0, 0.5, 1.0]
+
+
+def test_modules_remove_duplicate_and_to_empty_recurse():
+    shared = nn.Linear(2, 2)
+    model = nn.Sequential(shared, shared)
+    assert len(list(model.modules())) == 2
+    assert len(list(model.modules(remove_duplicate=False))) == 3
+    outer = nn.Sequential(nn.Linear(2, 2))
+    outer.register_parameter("own", nn.Parameter(ember.ones(2)))
+    inner_weight = outer[0].weight
+    outer.to_empty(device="meta", recurse=False)
+    assert outer.own.is_meta and outer[0].weight is inner_weight and not inner_weight.is_meta
+    outer.to_empty(device="meta")
+    assert outer[0].weight.is_meta
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'device'"):
+        outer.to_empty()

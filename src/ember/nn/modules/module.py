@@ -256,8 +256,8 @@ class Module:
             sub = prefix + ("." if prefix else "") + name
             yield from module.named_modules(memo, sub, remove_duplicate)
 
-    def modules(self):
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate=True):
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def named_children(self):
@@ -397,14 +397,16 @@ class Module:
 
     # -- conversion ----------------------------------------------------------------------------
 
-    def _apply(self, fn):
+    def _apply(self, fn, recurse=True):
         """Convert every parameter (in place: its identity is kept, unless
-        `__future__.set_overwrite_module_params_on_conversion(True)`), gradient and buffer."""
+        `__future__.set_overwrite_module_params_on_conversion(True)`), gradient and buffer,
+        of this module and (with `recurse`) its submodules."""
         from ... import __future__ as future
         overwrite = future.get_overwrite_module_params_on_conversion() and \
             not future.get_swap_module_params_on_conversion()
-        for module in self.children():
-            module._apply(fn)
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
         for key, param in self._parameters.items():
             if param is None:
                 continue
@@ -443,10 +445,11 @@ class Module:
             return t.to(device=device, dtype=cast, memory_format=fmt)
         return self._apply(convert)
 
-    def to_empty(self, *, device=None, recurse=True):
-        """Replace parameters and buffers by uninitialised tensors of the same shapes."""
+    def to_empty(self, *, device, recurse=True):
+        """Replace parameters and buffers by uninitialised tensors of the same shapes (those
+        of submodules too, unless `recurse=False`)."""
         from ..._creation import empty_like
-        return self._apply(lambda t: empty_like(t, device=device))
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
     def cpu(self):
         return self._apply(lambda t: t.cpu())
