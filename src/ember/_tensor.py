@@ -1,11 +1,11 @@
 """The Tensor: a window (shape, strides, offset) onto a shared flat storage, plus autograd state.
 
 `_data` is the array-module view of exactly this window; `_storage` is the flat memory that
-every view of it shares (made lazily). This file owns metadata, the autograd-facing attributes
-and the Python protocols; every operator is installed from the op registry (`_ops`).
+every view of it shares (made lazily). This file owns the class, its metadata (shape, dtype,
+strides, storage, device) and views; the autograd-facing members are in _tensor_autograd.py,
+the Python protocols and conversions in _tensor_protocols.py (NOTE [ Tensor's members in other
+files ]), and every operator is installed from the op registry (`_ops`).
 """
-import warnings
-
 import numpy as np
 
 from . import _dtype
@@ -14,7 +14,6 @@ from ._size import make_size
 from ._storage import InferenceStorage, Storage, UntypedStorage
 from . import autograd as _autograd
 from .autograd.grad_mode import _inference_listeners, _state as _grad_mode
-from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
 
 _new = object.__new__
 
@@ -46,31 +45,6 @@ _inference_listeners.append(_note_inference_anywhere)
 def new_storage(array):
     """A storage for fresh memory: an inference tensor's when made in inference mode."""
     return InferenceStorage(array) if _grad_mode.inference else Storage(array)
-
-_NON_LEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
-    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
-    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
-    "instead. See github.com/pytorch/pytorch/pull/30531 for more information.")
-
-
-class AutogradMeta:
-    """Autograd state most tensors never need, allocated on first use (as in torch)."""
-
-    __slots__ = ("grad", "retains_grad", "hooks", "post_accumulate_hooks", "accumulator",
-                 "view_version", "name", "no_grad_view")
-
-    def __init__(self):
-        self.grad = None
-        self.retains_grad = False
-        self.hooks = None                    # tensor hooks of a leaf, run by AccumulateGrad
-        self.post_accumulate_hooks = None
-        self.accumulator = None              # the leaf's AccumulateGrad
-        self.view_version = None             # storage version when a view's grad_fn was made
-        self.name = None
-        self.no_grad_view = False            # a view of a tensor requiring grad, made in
-        #                                      no-grad mode (NOTE [ Views made without grad ])
 
 
 class Tensor:
@@ -302,426 +276,8 @@ class Tensor:
     def is_signed(self):
         return self.dtype.is_signed
 
-    # -- autograd state --------------------------------------------------------------------
-
-    def _autograd_meta(self):
-        meta = self._meta
-        if meta is None:
-            meta = self._meta = AutogradMeta()
-        return meta
-
-    @property
-    def is_leaf(self):
-        return self._grad_fn is None
-
-    @property
-    def requires_grad(self):
-        return self._requires_grad
-
-    @requires_grad.setter
-    def requires_grad(self, flag):
-        if not isinstance(flag, bool):
-            raise RuntimeError("requires_grad must be a bool")
-        if self._grad_fn is not None and flag:
-            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
-        self._set_requires_grad(flag, "only Tensors of floating point and complex dtype can "
-                                      "require gradients")
-
-    def requires_grad_(self, requires_grad=True):
-        """Set `requires_grad` in place (leaves only) and return self; the flag must be a bool,
-        as torch's argument parser insists (it names position 1; given by keyword, torch leaves
-        the position out)."""
-        if not isinstance(requires_grad, bool):
-            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be "
-                            f"bool, not {type(requires_grad).__name__}")
-        self._set_requires_grad(requires_grad,
-                                "only Tensors of floating point dtype can require gradients")
-        return self
-
-    def _set_requires_grad(self, flag, dtype_error):
-        if self._grad_fn is not None:
-            if not flag:
-                raise RuntimeError(
-                    "you can only change requires_grad flags of leaf variables. If you want to "
-                    "use a computed variable in a subgraph that doesn't require "
-                    "differentiation use var_no_grad = var.detach().")
-            return
-        if flag and self._data.dtype.kind not in "fcV":
-            raise RuntimeError(dtype_error)
-        if flag and self._storage is not None and self._storage.inference \
-                and not _grad_mode.inference:
-            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
-                               "InferenceMode is not allowed.")
-        self._requires_grad = bool(flag)
-
-    @property
-    def grad_fn(self):
-        """The node that made this tensor (None for leaves)."""
-        node = self._grad_fn
-        if node is None and self._base is not None and self._requires_grad:
-            check_no_grad_view(self)
-        if node is not None and self._base is not None:
-            made_at = getattr(node, "_view_version", None)
-            if made_at is not None and made_at != self._get_storage().version:
-                from ._ops.inplace import refresh_view_grad_fn
-                refresh_view_grad_fn(self)      # the base was changed in place since
-                return self._grad_fn
-        return node
-
-    @property
-    def output_nr(self):
-        return self._output_nr
-
-    @property
-    def grad(self):
-        """The gradient accumulated by backward (leaves, and non-leaves after retain_grad)."""
-        meta = self._meta
-        if self._grad_fn is not None and (meta is None or not meta.retains_grad):
-            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-        return None if meta is None else meta.grad
-
-    @grad.setter
-    def grad(self, value):
-        if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
-                                f"of type {type(value).__name__}")
-            if value.dtype != self.dtype:
-                raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{value.dtype._cpp_name}' to a "
-                    f"tensor with grad_dtype '{self.dtype._scalar_name}'. The gradient must match "
-                    f"the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
-                    f"tensor's grad_dtype attribute with a specific dtype, or None to allow any "
-                    f"dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
-                    f"its gradient may break downstream systems that assume they match.")
-            if value.shape != self.shape:
-                got = ", ".join(map(str, value.shape))
-                raise RuntimeError(
-                    f"attempting to assign a gradient of size '[{got}]'"
-                    f" to a tensor of size '[{', '.join(map(str, self.shape))}]'. Please ensure "
-                    f"that the gradient and the tensor are the same size")
-            if value.device != self.device:
-                raise RuntimeError("assigned grad has data located on a different device")
-        self._set_grad(value)
-
-    @grad.deleter
-    def grad(self):
-        self._set_grad(None)
-
-    def grad_if_set(self):
-        meta = self._meta
-        return None if meta is None else meta.grad
-
-    def _set_grad(self, value):
-        self._autograd_meta().grad = value
-
-    @property
-    def retains_grad(self):
-        meta = self._meta
-        return self._grad_fn is not None and meta is not None and meta.retains_grad
-
-    def retain_grad(self):
-        """Keep `.grad` for this non-leaf tensor after backward (a no-op on leaves)."""
-        if not self._requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None:
-            return
-        meta = self._autograd_meta()
-        if meta.retains_grad:
-            return
-        meta.retains_grad = True
-        node = self.grad_fn
-        if node._retained is None:
-            node._retained = {}
-        import weakref
-        node._retained[self._output_nr] = weakref.ref(self)
-
-    def register_hook(self, hook):
-        """`hook(grad)` runs when the gradient for this tensor is computed; it may return a
-        replacement. Returns a handle whose `remove()` unregisters it."""
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is None:
-            meta = self._autograd_meta()
-            if meta.hooks is None:
-                meta.hooks = new_hook_dict()
-            return add_hook(meta.hooks, hook)
-        node = self.grad_fn
-        nr = self._output_nr
-
-        def prehook(grad_outputs):
-            new = hook(grad_outputs[nr])
-            if new is None:
-                return None
-            grads = list(grad_outputs)
-            grads[nr] = checked_hook_grad(hook, grad_outputs[nr], new)
-            return tuple(grads)
-        prehook.tensor_hook = (hook, nr)     # so utils.hooks.warn_if_has_hooks can find it
-        return node.register_prehook(prehook)
-
-    def register_post_accumulate_grad_hook(self, hook):
-        """`hook(tensor)` runs on a leaf after its `.grad` has been accumulated."""
-        if self._grad_fn is not None:
-            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
-                               "tensors")
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        meta = self._autograd_meta()
-        if meta.post_accumulate_hooks is None:
-            meta.post_accumulate_hooks = new_hook_dict()
-        return add_hook(meta.post_accumulate_hooks, hook)
-
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute gradients of this tensor with respect to graph leaves (into their `.grad`)."""
-        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
-    def detach(self):
-        """A tensor sharing this one's memory, cut off from the graph (outside inference mode,
-        an inference tensor's detach gets a version counter of its own, as in torch)."""
-        storage = self._get_storage()
-        if storage.__class__ is InferenceStorage and not _grad_mode.inference:
-            storage = storage.sharing_memory()
-        return _new(Tensor)._init(self._data, storage, self._offset)
-
-    def detach_(self):
-        """Cut this tensor off from the graph, in place. torch refuses every view (whether or
-        not its base requires grad): a view's autograd state is tied to its base's."""
-        if self._base is not None:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
-                               "using DistributedDataParallel (DDP) for training, and "
-                               "gradient_as_bucket_view is set as True, gradients are views of "
-                               "DDP buckets, and hence detach_() cannot be called on these "
-                               "gradients. To fix this error, please refer to the "
-                               "Optimizer.zero_grad() function in torch/optim/optimizer.py as "
-                               "the solution.")
-        self._grad_fn = None
-        self._requires_grad = False
-        return self
-
-    def _shared_view(self):
-        """A view of this whole tensor (marks a gradient that several owners now share)."""
-        return alias(self, self._data, self._offset)
-
-    def _detached_alias(self):
-        return _new(Tensor)._init(self._data, self._get_storage(), self._offset)
-
-    def _attached_to(self, node, output_nr):
-        t = _new(Tensor)._init(self._data, self._get_storage(), self._offset)
-        t._grad_fn = node
-        t._output_nr = output_nr
-        t._requires_grad = True
-        return t
-
-    @property
-    def data(self):
-        """This tensor's values as a tensor outside the graph: shares memory, but not the
-        version counter (writes through `.data` are invisible to autograd, as in torch)."""
-        return _new(Tensor)._init(self._data, self._get_storage().sharing_memory(),
-                                  self._offset)
-
-    @data.setter
-    def data(self, value):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if self._requires_grad and value._data.dtype.kind not in "fcV":
-            raise RuntimeError("data set to a tensor that requires gradients must be floating "
-                               "point or complex dtype")
-        self._data = value._data
-        self._storage = value._get_storage()
-        self._offset = value._offset
-
-    # -- conversion to Python and NumPy ----------------------------------------------------
-
-    def item(self):
-        """The value of a one-element tensor as a Python number."""
-        if self._data.size != 1:
-            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
-                               f"to Scalar")
-        if self._data.__class__ is MetaArray:
-            _no_value()
-        return _to_python(self._data.reshape(()))
-
-    def tolist(self):
-        """Nested Python lists (a number for a 0-dim tensor)."""
-        return _to_python(self._data)
-
-    def __array__(self, dtype=None, copy=None):
-        arr = self.numpy()
-        if dtype is not None and np.dtype(dtype) != arr.dtype:
-            if copy is False:
-                raise ValueError("Unable to avoid copy while creating an array as requested.")
-            return arr.astype(dtype)
-        return arr.copy() if copy else arr
-
-    def __array_wrap__(self, array, context=None, return_scalar=False):
-        """A NumPy ufunc's result on tensors comes back as a tensor over its memory, as in
-        torch (`np.exp(loss)` is `tensor(...)`, a 0-dim one for a 0-dim input); torch turns
-        bool results into uint8."""
-        from ._creation import from_numpy
-        array = np.asarray(array)
-        if array.dtype == np.bool_:
-            array = array.astype(np.uint8)
-        return from_numpy(array)
-
-    def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule sharing this tensor's memory, for another library's `from_dlpack`.
-
-        As in torch: refused (BufferError) for tensors that require grad; `stream` must be an
-        int or None, and on the CPU None or -1; `max_version` (1, x) or above asks for a
-        "dltensor_versioned" capsule, else a "dltensor" one."""
-        if self._requires_grad:
-            raise BufferError("Can't export tensors that require gradient, use "
-                              "tensor.detach()")
-        if stream is not None and type(stream) is not int:
-            raise TypeError("stream must be ``int`` or ``none``")
-        kwargs = {"dl_device": dl_device, "copy": copy}
-        if self.device.type == "cpu":
-            if stream is not None and stream != -1:
-                raise AssertionError("stream should be None on cpu.")
-        elif stream != -1:
-            kwargs["stream"] = stream
-        if max_version is not None and max_version[0] >= 1:
-            kwargs["max_version"] = max_version
-        return self._data.__dlpack__(**{k: v for k, v in kwargs.items() if v is not None})
-
-    @property
-    def __cuda_array_interface__(self):
-        """The CUDA Array Interface (version 2) of a CUDA tensor, through which CuPy, Numba
-        and others view its memory without a copy (`cupy.asarray(t)`).
-
-        As in torch: an AttributeError for a CPU tensor (so `hasattr` says False), a
-        RuntimeError for one that requires grad; `strides` (bytes) is None when contiguous,
-        and an empty tensor's pointer is 0."""
-        if self._data.__class__ is np.ndarray:
-            from ._printing import legacy_type_name
-            raise AttributeError(f"Can't get __cuda_array_interface__ on non-CUDA tensor type: "
-                                 f"{legacy_type_name(self)} If CUDA data is required use "
-                                 f"tensor.cuda() to copy tensor to device memory.")
-        if self._requires_grad:
-            raise RuntimeError("Can't get __cuda_array_interface__ on Variable that requires "
-                               "grad. If gradients aren't required, use var.detach() to get "
-                               "Variable that doesn't require grad.")
-        data = self._data
-        strides = None if data.flags.c_contiguous else tuple(data.strides)
-        pointer = self.data_ptr() if data.size else 0
-        # NOTE: NumPy's type string is torch's: '<f4', '|b1', '<V2' for bfloat16, ...
-        return {"typestr": data.dtype.str, "shape": tuple(data.shape), "strides": strides,
-                "data": (pointer, False), "version": 2}
-
-    def __dlpack_device__(self):
-        """(DLDeviceType, index) of this tensor's device: (kDLCPU, 0), (kDLCUDA, i)."""
-        from .utils.dlpack import DLDeviceType
-        kind, index = self._data.__dlpack_device__()
-        return (DLDeviceType(kind), index)
-
-    def __len__(self):
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
-
-    def __reversed__(self):
-        """`reversed(t)`: the tensor flipped along its first dim (a 0-dim tensor itself)."""
-        return self if self._data.ndim == 0 else self.flip(0)
-
-    def __bool__(self):
-        n = self._data.size
-        if n == 0:
-            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
-        if n > 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        if self._data.__class__ is MetaArray:
-            _no_value()
-        return bool(self._data.reshape(()))
-
-    def _one_scalar(self):
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        if self._data.__class__ is MetaArray:
-            _no_value()
-        return _to_python(self._data.reshape(()))
-
-    def __float__(self):
-        return float(_real_part(self._one_scalar(), "double"))
-
-    def __int__(self):
-        return int(_real_part(self._one_scalar(), "int64_t"))
-
-    def __complex__(self):
-        return complex(self._one_scalar())
-
-    def __index__(self):
-        if self._data.dtype.kind not in "iub" or self._data.size != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an "
-                            "index")
-        if self._data.__class__ is MetaArray:
-            _no_value()
-        return int(self._data.reshape(()))
-
-    def __hash__(self):
-        return id(self)
-
-    def __repr__(self, *, tensor_contents=None):
-        from ._printing import tensor_repr
-        from .nn.parameter import Parameter
-        cls = type(self)
-        if cls is Tensor or cls is Parameter:
-            return tensor_repr(self)
-        return tensor_repr(self, prefix=cls.__name__ + "(")     # a subclass prints its name
-
-    def __format__(self, spec):
-        if self._data.ndim == 0 and type(self) is Tensor and not self.is_meta:
-            return self.item().__format__(spec)
-        return object.__format__(self, spec)
-
-    # -- pickling and copying --------------------------------------------------------------
-
-    def __reduce_ex__(self, protocol):
-        from ._serialization import reduce_tensor
-        return reduce_tensor(self)
-
-    def __copy__(self):
-        from ._tensor_copy import shallow_copy
-        return shallow_copy(self)
-
-    def __deepcopy__(self, memo):
-        from ._tensor_copy import deep_copy
-        return deep_copy(self, memo)
-
-    def as_subclass(self, cls):
-        """This tensor seen as an instance of `cls`, a subclass of Tensor (an alias: same
-        memory, and the same graph through an AliasBackward0 node)."""
-        from ._tensor_copy import as_subclass
-        return as_subclass(self, cls)
-
-def _real_part(value, c_type):
-    """A complex value with no imaginary part converts to a real number, others don't."""
-    if value.__class__ is complex:
-        if value.imag:
-            raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
-        return value.real
-    return value
-
-
-def _no_value():
-    """torch's error where a meta tensor's value is asked for (`item()`, `bool()`, ...)."""
-    from ._meta import ITEM_ERROR
-    raise RuntimeError(ITEM_ERROR)
-
-
-def _to_python(array):
-    """Python numbers (nested lists) from an array of any module."""
-    if array.__class__ is MetaArray:
-        from ._meta import NO_DATA
-        raise NotImplementedError(NO_DATA)
-    array = backend_of(array).to_numpy(array)
-    if array.dtype == _dtype.bfloat16._np:
-        array = array.astype(np.float32)
-    return array.tolist()
+    # The autograd-facing members and the Python protocols are attached below, from files of
+    # their own (NOTE [ Tensor's members in other files ]).
 
 
 def wrap(array):
@@ -794,3 +350,28 @@ def check_no_grad_view(view):
             meta.view_version != view._get_storage().version:
         raise RuntimeError(INFERENCE_VIEW_MODIFIED if meta.no_grad_view == "inference"
                            else NO_GRAD_VIEW_MODIFIED)
+
+
+# NOTE [ Tensor's members in other files ]
+# Tensor's autograd-facing members (requires_grad, grad, grad_fn, hooks, backward, detach,
+# .data: _tensor_autograd.py) and its Python protocols and conversions (item, tolist,
+# __array__, DLPack, len/iter/bool, repr, pickling and copying: _tensor_protocols.py) are
+# written in files of their own and attached here as Tensor's own attributes, named as if
+# written in the class body above (`Tensor.item.__qualname__` is 'Tensor.item', its
+# `__module__` this file's). They must be in `vars(Tensor)`, where _patch_ops and
+# `__torch_function__` find the members to wrap, and a base class would change
+# `Tensor.__mro__`. Those files import from this one, so they are imported last.
+
+def _attach(members):
+    for name, member in members.items():
+        parts = (member.fget, member.fset, member.fdel) if isinstance(member, property) \
+            else (member,)
+        for fn in parts:
+            if fn is not None:
+                fn.__name__, fn.__qualname__, fn.__module__ = name, f"Tensor.{name}", __name__
+        setattr(Tensor, name, member)
+
+
+from . import _tensor_autograd, _tensor_protocols  # noqa: E402
+_attach(_tensor_autograd.MEMBERS)
+_attach(_tensor_protocols.MEMBERS)
