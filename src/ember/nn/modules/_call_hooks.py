@@ -1,8 +1,9 @@
 """A module call with hooks: forward pre-hooks, forward, forward hooks and the setup of backward
 hooks, the process-wide (global) hooks before the module's own of each kind, and the forward
 hooks registered with always_call=True when a step raises. `Module.__call__` comes here only
-when some hook is registered; the registries themselves stay in module.py, where torch keeps
-them (`torch.nn.modules.module._global_forward_hooks`, ...)."""
+when some hook is registered. The hooks are registered in _hook_registry.py; module.py holds
+the global ones too, where torch keeps them (`torch.nn.modules.module._global_forward_hooks`,
+...)."""
 import warnings
 
 from ..._tensor import Tensor
