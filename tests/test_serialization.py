@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import ember
-from ember import serialization
+from ember import _checkpoint_writer, serialization
 
 DTYPES = [ember.bool, ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64,
           ember.float16, ember.bfloat16, ember.float32, ember.float64, ember.complex64,
@@ -458,7 +458,7 @@ def test_failed_pickling_keeps_previous_file(tmp_path):
 def test_failure_while_writing_storages_keeps_previous_file(tmp_path, monkeypatch):
     path = tmp_path / "ckpt.pt"
     before = _previous(path)
-    real = serialization._storage_bytes
+    real = _checkpoint_writer._storage_bytes
     calls = []
 
     def failing(storage):
@@ -466,7 +466,7 @@ def test_failure_while_writing_storages_keeps_previous_file(tmp_path, monkeypatc
         if len(calls) == 2:
             raise OSError("disk full")
         return real(storage)
-    monkeypatch.setattr(serialization, "_storage_bytes", failing)
+    monkeypatch.setattr(_checkpoint_writer, "_storage_bytes", failing)
     with pytest.raises(OSError, match="disk full"):
         ember.save([ember.ones(100), ember.zeros(100)], path)
     assert len(calls) == 2
@@ -489,15 +489,15 @@ def test_named_temp_fallback_cleans_up(tmp_path, monkeypatch):
 _KILLED_SAVE = """
 import os, signal, sys
 import ember
-from ember import serialization
-real = serialization._storage_bytes
+from ember import _checkpoint_writer
+real = _checkpoint_writer._storage_bytes
 count = []
 def dying(storage):
     count.append(1)
     if len(count) == 2:
         os.kill(os.getpid(), signal.SIGKILL)   # killed with one storage written
     return real(storage)
-serialization._storage_bytes = dying
+_checkpoint_writer._storage_bytes = dying
 ember.save([ember.ones(1 << 16), ember.zeros(1 << 16)], sys.argv[1])
 """
 
