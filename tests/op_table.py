@@ -362,6 +362,8 @@ class OpInfo:
     #                                     False: no graph at all; "raises": backward errors
     gradgrad: bool = False              # check double backward too
     inplace: bool = False               # Tensor.<name>_ exists and must agree
+    inplace_refuses: tuple = ()         # input dtypes whose Tensor.<name>_ torch refuses
+    #                                     (RuntimeError) though the result would fit
     out: bool = False                   # out= is accepted ("copy_": written as Tensor.copy_
     #                                     writes, without resizing or a dtype check;
     #                                     "own_dtype": out='s dtype is the result's;
@@ -526,7 +528,7 @@ for _alias, _of in [("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"),
 op("neg", samples=unary(), ref=np.negative, dtypes=NUMERIC + COMPLEX, inplace=True, out=True)
 alias("negative", "neg")
 op("abs", samples=unary(avoid=(0,)), ref=np.abs, dtypes=NUMERIC + COMPLEX, result=REAL_PART,
-   inplace=True, out=True)
+   inplace=True, inplace_refuses=COMPLEX, out=True)
 alias("absolute", "abs")
 def _sign(x):
     return x.copy() if x.dtype == bool else np.sign(x)

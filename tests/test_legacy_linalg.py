@@ -175,3 +175,34 @@ def test_triangular_solve_with_a_zero_pivot_gives_infs_like_trsm():
         == [1.0, -math.inf]
     x = ember.cholesky_solve(ember.ones(2, 1), z).flatten().tolist()
     assert x == [math.inf, -math.inf]
+
+
+def test_legacy_functions_check_shapes_before_dtypes():
+    # torch's legacy functions name the operand A and check its shape first
+    ints = ember.ones(3, dtype=ember.int64)
+    for name in ("cholesky", "cholesky_inverse", "logdet"):
+        with pytest.raises(RuntimeError, match=f"^{name}: The input tensor A must have at "
+                                               f"least 2 dimensions.$"):
+            getattr(ints, name)()
+        with pytest.raises(RuntimeError, match=f"^{name}: A must be batches of square "
+                                               f"matrices, but they are 2 by 3 matrices$"):
+            getattr(ember.ones(2, 3), name)()
+    with pytest.raises(RuntimeError, match="^linalg.matrix_exp: The input tensor A must have"):
+        ints.matrix_exp()
+    with pytest.raises(RuntimeError, match="^linalg.svd: input should have at least 2 "
+                                           "dimensions, but has 1 dimensions instead$"):
+        ember.ones(3).svd()
+    with pytest.raises(NotImplementedError, match="\"trace\" not implemented for 'Bool'"):
+        ember.ones(3, dtype=ember.bool).trace()
+    # half precision: torch's kernels refuse it, empty inputs only where a kernel still runs
+    half = ember.eye(2, dtype=ember.float16)
+    for fn, kernel in ((ember.linalg.qr, "geqrf_cpu"), (ember.linalg.cholesky, "cholesky_cpu"),
+                       (lambda a: ember.linalg.solve(a, a), "lu_cpu")):
+        with pytest.raises(NotImplementedError, match=f'"{kernel}" not implemented for '
+                                                      f"'Half'"):
+            fn(half)
+    empty = ember.ones(0, 0, dtype=ember.bfloat16)
+    assert ember.linalg.cholesky(empty).shape == (0, 0)
+    assert ember.linalg.ldl_factor_ex(empty).LD.shape == (0, 0)
+    with pytest.raises(NotImplementedError, match="geqrf_cpu"):
+        ember.linalg.qr(empty)

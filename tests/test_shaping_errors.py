@@ -230,3 +230,38 @@ def test_double_backward_through_repeat_interleave_by_tensor():
     np.testing.assert_allclose(g.detach().numpy(), [[0, 4], [0, 0], [8, 10]])
     (gg,) = ember.autograd.grad(g.sum(), x)
     np.testing.assert_allclose(gg.numpy(), [[4, 4], [0, 0], [2, 2]])
+
+
+# -- sizes that were never given ---------------------------------------------------------------
+
+def test_shape_methods_without_a_size_are_torchs_type_errors():
+    x = ember.ones(2, 3)
+    cases = [(lambda: x.reshape(), 'reshape() missing 1 required positional arguments: "shape"'),
+             (lambda: ember.reshape(x), 'reshape() missing 1 required positional arguments: '
+                                        '"shape"'),
+             (lambda: x.view(), "view() received an invalid combination of arguments - got (), "
+                                "but expected one of:"),
+             (lambda: x.resize_(), 'resize_() missing 1 required positional arguments: "size"'),
+             (lambda: x.sum_to_size(), 'sum_to_size() missing 1 required positional arguments: '
+                                       '"size"'),
+             (lambda: x.split(), "Tensor.split() missing 1 required positional argument: "
+                                 "'split_size'"),
+             (lambda: ember.split(x), "split() missing 1 required positional argument: "
+                                      "'split_size_or_sections'"),
+             (lambda: x.split(split_size_or_sections=1), "Tensor.split() got an unexpected "
+                                                         "keyword argument"),
+             (lambda: ember.split(x, split_size=1), "split() got an unexpected keyword "
+                                                    "argument 'split_size'")]
+    for call, text in cases:
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value).splitlines()[0] == text or str(info.value).startswith(text)
+    assert x.shape == (2, 3)                    # (resize_() had made it 0-dim)
+    s = ember.tensor(2.0)
+    # an empty tuple is a size: the 0-dim shape
+    assert s.view(()).shape == () and s.reshape(()).shape == () and s.sum_to_size(()).shape == ()
+    assert [p.tolist() for p in x.split(split_size=2, dim=1)] == [[[1., 1.], [1., 1.]],
+                                                                  [[1.], [1.]]]
+    with pytest.warns(UserWarning, match="non-inplace resize is deprecated"):
+        with pytest.raises(TypeError, match=r"view\(\) received an invalid combination"):
+            s.resize()

@@ -343,3 +343,23 @@ def test_three_argument_pow_is_pythons_type_error():
         pow(ember.tensor([2]), 3, 5)
     assert pow(ember.tensor([2]), 3).tolist() == [8]
     assert (ember.tensor([2.]) ** 2).tolist() == [4.]
+
+
+def test_inplace_abs_refuses_complex_and_adjoint_names_itself():
+    z = ember.tensor([1 + 2j, -1j])
+    for call in (z.abs_, z.absolute_, lambda: ember.abs_(z)):
+        with pytest.raises(RuntimeError, match="^In-place abs is not supported for complex "
+                                               "tensors.$"):
+            call()
+    assert ember.abs(z, out=z) is z and z.real.tolist() == [np.float32(5 ** 0.5), 1.0]
+    with pytest.raises(RuntimeError, match=r"^tensor.adjoint\(\) is only supported on "
+                                           r"matrices or batches of matrices. Got 1-D tensor.$"):
+        ember.ones(3).adjoint()
+    with pytest.raises(RuntimeError, match="^tensor.mH is only supported"):
+        ember.ones(3).mH
+
+
+def test_histogram_takes_100_bins_by_default():
+    h = ember.arange(10.).histogram()
+    assert h.hist.shape == (100,) and h.bin_edges.shape == (101,) and h.hist.sum().item() == 10
+    assert h.bin_edges[0].item() == 0.0 and h.bin_edges[-1].item() == 9.0

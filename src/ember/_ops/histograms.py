@@ -36,7 +36,7 @@ def _check(input, bins, weight):
 
 
 @function()
-def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
     """Counts of input's values in `bins` equal-width bins over `range` (default: the
     values' min and max), or in the bins between the edges of a tensor `bins`; with
     `weight`, sums of weights; with `density`, normalized to integrate to 1."""

@@ -31,6 +31,17 @@ def _common():
     return _common_module
 
 
+def _check_square(name, x):
+    """torch's shape checks of a legacy linear-algebra function (made before its dtype check):
+    a batch of square matrices, the operand named A, the function not prefixed by linalg."""
+    shape = tuple(x.shape)
+    if len(shape) < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if shape[-1] != shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{shape[-2]} by {shape[-1]} matrices")
+
+
 def _refuse_kernel(x, kernel):
     """torch's LAPACK kernels without a dtype check of their own: NotImplementedError."""
     kind, size = x._data.dtype.kind, x._data.dtype.itemsize
@@ -61,6 +72,7 @@ def logdet(input):
     """log(det(input)): nan for a negative determinant (real inputs), -inf for a zero one."""
     common = _common()
     common.check_tensor("logdet", input, "input")
+    _check_square("logdet", input)
     if input._data.dtype.kind not in "fcV" or input._data.dtype.itemsize == 2:
         kind, size = input._data.dtype.kind, input._data.dtype.itemsize
         if size == 2 and kind in "fV":
@@ -105,6 +117,9 @@ def svd(input, some=True, compute_uv=True, *, out=None):
     zero-filled square matrices."""
     check_bool("svd", "some", 1, some)
     check_bool("svd", "compute_uv", 2, compute_uv)
+    if input.ndim < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
+                           f"{input.ndim} dimensions instead")
     if not compute_uv:
         S = _linalg().svdvals(input)
         m, n = input.shape[-2:]
@@ -174,7 +189,8 @@ class Cholesky(LinalgCholeskyEx):
 def cholesky(input, upper=False, *, out=None):
     """L with input = L L^H (U = L^H when upper); the lower triangle of input is read."""
     check_bool("cholesky", "upper", 1, upper)
-    if input.numel() == 0 and input.ndim >= 2 and input.shape[-1] == input.shape[-2]:
+    _check_square("cholesky", input)
+    if input.numel() == 0:
         result = _common().xp_of(input).zeros(tuple(input.shape), input._data.dtype)
         return _common().emit(Cholesky, (input,), result, {"upper": upper}, out, "cholesky")
     _refuse_kernel(input, "cholesky_cpu")
@@ -341,12 +357,9 @@ def _check_diagonal(xp, name, factor):
 def cholesky_inverse(input, upper=False, *, out=None):
     """The inverse of L L^H (U^H U when upper), given its Cholesky factor `input`."""
     check_bool("cholesky_inverse", "upper", 1, upper)
+    _check_square("cholesky_inverse", input)
     _refuse_kernel(input, "cholesky_inverse_out_cpu")
     common = _common()
-    if input.ndim < 2:
-        raise RuntimeError("cholesky_inverse: The input tensor input must have at least 2 "
-                           "dimensions.")
-    common.check_square("cholesky_inverse", input, "input")
     xp = common.xp_of(input)
     _check_diagonal(xp, "cholesky_inverse", input._data)
     result = CholeskyInverse.forward(xp, input._data, upper)
@@ -449,6 +462,7 @@ def matrix_exp(input):
     """The matrix exponential of a (batch of) square matrices."""
     common = _common()
     common.check_tensor("matrix_exp", input, "input")
+    common.check_square("matrix_exp", input)
     kind = input._data.dtype.kind
     if kind not in "fcV":
         raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as "

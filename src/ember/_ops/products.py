@@ -423,11 +423,12 @@ class Trace(Op):
 @function()
 def trace(input):
     """Sum of the main diagonal of a 2-D tensor (integers sum as int64)."""
-    check_limited(input, "trace")     # (torch looks for a kernel first)
+    check_limited(input, "trace")     # (torch looks for a kernel first: bool has none)
+    if input._data.dtype.kind == "b":
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim " f"{input.ndim}")
     data = input._data
-    _no_bool("trace", input)
     dtype = "int64" if data.dtype.kind in "iu" else data.dtype
     xp = backend_of(data).xp
     result = xp.trace(data, dtype="float32" if data.dtype.itemsize == 2 and

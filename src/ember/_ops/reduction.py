@@ -175,6 +175,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
 @method()
 def sum_to_size(self, *size):
     """Sum dims so that the result has `size` (which `self` must broadcast from)."""
+    if not size:
+        raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
     size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
     shape = tuple(self._data.shape)
     if shape == size:

@@ -59,11 +59,9 @@ def unbind(input, dim=0):
     return _multi_view(Unbind, input, pieces, {"dim": d})
 
 
-@function()
-def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
+@function(method=False)
+def split(tensor, split_size_or_sections, dim=0):
     """Pieces of `split_size` along `dim` (the last may be smaller), or of the given sizes."""
-    if split_size is not None:      # Tensor.split's name for it
-        split_size_or_sections = split_size
     shape, strides = _shape(tensor), tensor.stride()
     d = geo.wrap_dim(dim, len(shape))
     try:
@@ -96,6 +94,15 @@ def split(tensor, split_size_or_sections=None, dim=0, *, split_size=None):
         pieces.append(geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1))
         start += s
     return _multi_view(op, tensor, pieces, {"dim": d})
+
+
+def _split_method(self, split_size, dim=0):
+    """Tensor.split: torch.split under the names of torch's Python method."""
+    return split(self, split_size, dim)
+
+
+_split_method.__name__, _split_method.__qualname__ = "split", "Tensor.split"
+register("split", _split_method, function=False)
 
 
 def _split_other(tensor, value, dim):

@@ -15,6 +15,7 @@ from ._blocked import zero_where
 from .elementwise import Elementwise, call, complex_to_real, float_math, int_to_float, \
     limited_kernel, missing_kernel, opmath, refusing, same, to_bool
 from .elementwise_export import export
+from .registry import FUNCTIONS, METHODS
 
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
@@ -56,6 +57,23 @@ class Abs(Elementwise):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         return grad * x.sgn()
+
+
+def _no_complex_abs_(inplace):
+    """abs_ / absolute_, refusing a complex tensor as torch does (its magnitude is real;
+    `abs(x, out=x)` still writes it back as complex)."""
+    def abs_(self, *args, **kwargs):
+        if self._data.dtype.kind == "c":
+            raise RuntimeError("In-place abs is not supported for complex tensors.")
+        return inplace(self, *args, **kwargs)
+    abs_.__name__, abs_.__qualname__ = inplace.__name__, inplace.__qualname__
+    return abs_
+
+
+for _table in (METHODS, FUNCTIONS):
+    for _name in ("abs_", "absolute_"):
+        if _name in _table:
+            _table[_name] = _no_complex_abs_(_table[_name])
 
 
 def _real_sign(xp, x):

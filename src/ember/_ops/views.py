@@ -95,6 +95,8 @@ def view(self, *shape, **keyword):
     """The same data with another shape; raises if the strides make that impossible."""
     given = shape
     try:
+        if not shape and not keyword:       # (view(()) is a size; view() is not)
+            raise TypeError("no size")
         if keyword:
             shape = _keyword_sizes("view", shape, keyword, ("size", "dtype"))
         if len(shape) == 1 and shape[0].__class__ is not int:
@@ -180,6 +182,8 @@ def reshape(input, *shape, **keyword):
     """The same elements with another shape: a view when the strides allow it, else a copy."""
     if keyword:
         shape = _keyword_sizes("reshape", shape, keyword, ("shape",))
+    elif not shape:                         # (reshape(()) is a size; reshape() is not)
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     if len(shape) == 1 and shape[0].__class__ is np.ndarray:
         raise TypeError(f"reshape(): argument 'shape' (position 1) must be tuple of ints, not "
                         f"{type_name(shape[0])}")
@@ -425,14 +429,14 @@ def _H(self):
                        f"{ndim}-D tensor.{hint}")
 
 
-def _mH(self):
-    return _mT(self, "mH").conj()
+def _mH(self, name="mH"):
+    return _mT(self, name).conj()
 
 
 @function()
 def adjoint(input):
     """The conjugate transpose of the last two dims."""
-    return _mH(input)
+    return _mH(input, "adjoint()")
 
 
 @function()

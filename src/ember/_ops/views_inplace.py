@@ -144,6 +144,8 @@ def resize_(self, *sizes, memory_format=None):
     """Give this tensor shape `sizes` (contiguous strides). The storage grows when it is too
     small (new elements are uninitialised, here zero); existing elements keep their places in
     memory."""
+    if not sizes:
+        raise TypeError('resize_() missing 1 required positional arguments: "size"')
     sizes = views._sizes(sizes)
     if self._requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
@@ -268,6 +270,8 @@ def resize(self, *sizes):
     """Deprecated: a tensor of shape `sizes` with the same elements (their number must not
     change)."""
     warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    if not sizes and self._data.size == 1:
+        views.view(self)    # (torch's Python resize hands no sizes on to view, which refuses)
     return _resize_function().apply(self, sizes)
 
 

@@ -34,7 +34,8 @@ def check_float(name, x, complex_ok=True):
     kind, size = x._data.dtype.kind, x._data.dtype.itemsize
     empty = x._data.size == 0
     if size == 2 and kind in "fV":
-        if name in ("vector_norm", "matrix_norm", "norm") or (empty and name in _UNCHECKED):
+        if name in ("vector_norm", "matrix_norm", "norm") or (
+                empty and name in _UNCHECKED and name not in _KERNEL_EVEN_EMPTY):
             return
         if name in _UNCHECKED:
             raise NotImplementedError(f'"{_UNCHECKED[name]}" not implemented for '
@@ -57,7 +58,11 @@ def check_float(name, x, complex_ok=True):
 # kernels that take half dtypes to their own (missing) kernel rather than refusing them upfront
 _UNCHECKED = {"det": "lu_cpu", "eigh": "linalg_eigh_cpu", "eigvalsh": "linalg_eigh_cpu",
               "eig": "linalg_eig_out_cpu", "eigvals": "linalg_eig_out_cpu",
-              "svd": "linalg_svd_cpu"}
+              "svd": "linalg_svd_cpu", "qr": "geqrf_cpu", "cholesky": "cholesky_cpu",
+              "solve": "lu_cpu"}
+# those whose kernel refuses a half-precision input even when it is empty (the others are
+# not reached without elements)
+_KERNEL_EVEN_EMPTY = {"qr", "eig", "eigvals"}
 # what torch says of integer and bool inputs where its kernel, not a check, refuses them
 _INTEGER_REFUSALS = {
     "eigh": (NotImplementedError, '"linalg_eigh_cpu" not implemented for \'{}\''),

@@ -166,10 +166,10 @@ def _check_factor(A):
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
     kind, size = A._data.dtype.kind, A._data.dtype.itemsize
-    if size == 2 and kind in "fV":
+    if size == 2 and kind in "fV" and A._data.size:     # (no kernel runs without elements)
         raise NotImplementedError(f'"ldl_factor_kernel_cpu" not implemented for '
                                   f"'{A.dtype._scalar_name}'")
-    if kind not in "fc":
+    if kind not in "fcV":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{A.dtype._scalar_name}")
 

@@ -1,8 +1,8 @@
 """Shape operations and the legacy products of sparse COO tensors: select (and so integer
 indexing), index_select, unsqueeze, cat, stack, sparse_mask, the sparse_resize family, and
-smm / hspmm / sspaddmm / saddmm / dsmm / spmm. The dense operators hand a sparse input here
-after one class test of `_data` (NOTE [ Sparse tensors ] in _coo.py). Their results are not
-recorded for autograd."""
+smm / hspmm / sspaddmm / saddmm / dsmm (spmm is mm under another name). The dense operators
+hand a sparse input here after one class test of `_data` (NOTE [ Sparse tensors ] in
+_coo.py). Their results are not recorded for autograd."""
 import numpy as np
 
 from .._geometry import wrap_dim
@@ -275,16 +275,11 @@ def dsmm(input, mat2):
     return mm(input, mat2)
 
 
-def spmm(input, mat2):
-    from .. import mm
-    return mm(input, mat2)
-
-
 def install():
     """The Tensor methods and top-level functions of this module."""
     import ember
     for fn in (sparse_mask, sparse_resize_, sparse_resize_and_clear_, resize_as_sparse_, smm,
                sspaddmm):
         setattr(Tensor, fn.__name__, fn)
-    for fn in (hspmm, sspaddmm, smm, saddmm, dsmm, spmm):
+    for fn in (hspmm, sspaddmm, smm, saddmm, dsmm):      # (spmm is mm's alias: _ops/linalg)
         setattr(ember, fn.__name__, fn)
