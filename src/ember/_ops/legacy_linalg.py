@@ -189,10 +189,10 @@ class Cholesky(LinalgCholeskyEx):
 def cholesky(input, upper=False, *, out=None):
     """L with input = L L^H (U = L^H when upper); the lower triangle of input is read."""
     check_bool("cholesky", "upper", 1, upper)
-    _check_square("cholesky", input)
-    if input.numel() == 0:
+    if input.numel() == 0:      # (torch returns before checking the shape)
         result = _common().xp_of(input).zeros(tuple(input.shape), input._data.dtype)
         return _common().emit(Cholesky, (input,), result, {"upper": upper}, out, "cholesky")
+    _check_square("cholesky", input)
     _refuse_kernel(input, "cholesky_cpu")
     # NOTE: the upper factor reads the upper triangle, as LAPACK's potrf does
     try:
@@ -350,7 +350,7 @@ def _check_diagonal(xp, name, factor):
         return
     zero = xp.diagonal(factor, 0, -2, -1) == 0
     info = xp.where(zero.any(-1), zero.argmax(-1) + 1, 0)
-    _solvers._raise_singular(name, np.asarray(info), _solvers._INV_SINGULAR)
+    _solvers._raise_singular(name, info, _solvers._INV_SINGULAR)
 
 
 @function()
