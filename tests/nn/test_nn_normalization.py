@@ -497,3 +497,17 @@ def test_parameter_gradients_without_input_gradient(create_graph):
             for g, r in zip(grads, expected, strict=True):
                 np.testing.assert_allclose(g.detach().numpy(), r.numpy(), rtol=1e-10,
                                            atol=1e-12)
+
+
+def test_batch_norm_of_an_empty_batch_is_a_scaled_copy():
+    # torch returns before checking channels: input * weight[0] + bias[0], stats untouched
+    for shape in [(0, 2), (0, 4), (2, 0), (0, 5, 3, 3)]:
+        bn = nn.BatchNorm1d(2) if len(shape) == 2 else nn.BatchNorm2d(2)
+        x = ember.ones(shape, requires_grad=True)
+        y = bn(x)
+        assert y.shape == shape and y.grad_fn.name() == "AddBackward0"
+        y.sum().backward()
+        assert x.grad.shape == shape and bn.weight.grad.tolist() == [0.0, 0.0]
+        assert bn.running_mean.tolist() == [0.0, 0.0] and bn.num_batches_tracked.item() == 1
+    plain = nn.BatchNorm1d(2, affine=False)
+    assert plain(ember.ones(0, 2, requires_grad=True)).grad_fn.name() == "CloneBackward0"

@@ -328,6 +328,16 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if training:
         _verify_batch_size(input.size())
     _check_momentum("batch_norm", momentum)
+    if input.numel() == 0:
+        # NOTE: torch's batch_norm returns at once for an empty input, before any check of
+        # the channels: a copy scaled by weight[0] and shifted by bias[0] (so that the
+        # gradient still reaches them), with the running statistics left as they are.
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     if input.ndim < 2:
         raise RuntimeError(f"batch_norm: expected at least 2D input (got {input.ndim}D input)")
     channels = input.shape[1]
