@@ -100,3 +100,27 @@ def test_legacy_constructor_errors_list_its_forms():
         "(!list of [int]!, !list of [int]!)"]
     assert torch.FloatTensor(2, device="cpu").shape == (2,)
     assert torch.Tensor([1, 2], device="cpu").tolist() == [1., 2.]
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:      # noqa: BLE001 - the error is the result
+        return type(e).__name__, str(e)
+    raise AssertionError("no error")
+
+
+def test_tensor_of_tensors_of_several_elements_fails_as_its_dtype_converts():
+    # torch infers the dtype of all leaves, then converts each: an int or bool result takes
+    # a tensor as an index, a float or complex one as a Python number
+    index = ("TypeError", "only integer tensors of a single element can be converted to an index")
+    number = ("ValueError", "only one element tensors can be converted to Python scalars")
+    pair = torch.tensor([1, 2])
+    assert _error(lambda: torch.tensor([pair, torch.tensor([3, 4])])) == index
+    assert _error(lambda: torch.tensor([torch.tensor([True, False])])) == index
+    assert _error(lambda: torch.tensor([torch.tensor([1., 2.])], dtype=torch.int64)) == index
+    assert _error(lambda: torch.tensor([pair, 1.5])) == number
+    assert _error(lambda: torch.tensor([pair], dtype=torch.float32)) == number
+    assert _error(lambda: torch.tensor([torch.tensor([1., 2.])])) == number
+    assert torch.tensor([torch.tensor(1), torch.tensor(2.5)]).tolist() == [1., 2.5]
+    assert torch.tensor([torch.tensor([[3]])]).tolist() == [3]

@@ -52,6 +52,7 @@ def _walk(data):
     """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
     flat = []
     inferred = None
+    not_scalar = []         # tensors of several elements (or none) where a number belongs
     arrays_inside = []
     numpy_leaves = []       # (position, scalar) of NumPy scalars other than float64
 
@@ -60,10 +61,14 @@ def _walk(data):
         if isinstance(item, Tensor) and (item.ndim == 0 or depth == len(shape)):
             if depth != len(shape):
                 raise TypeError("not a sequence")
-            if item.numel() != 1:
-                raise ValueError("only one element tensors can be converted to Python scalars")
-            flat.append(item.item())
             inferred = _promote(inferred, item.dtype)
+            if item.numel() != 1:
+                # torch first infers the dtype of all leaves; the conversion to it then fails
+                # (see _not_a_scalar)
+                not_scalar.append(item)
+                flat.append(0)
+                return
+            flat.append(item.item())
             return
         if isinstance(item, np.ndarray):
             if item.ndim == 0 and depth == len(shape) > 0 and not flat:
@@ -121,7 +126,15 @@ def _walk(data):
     visit(data, 0, shape)
     if flat and any(arrays_inside):      # (torch warns while it copies the elements)
         _warn_once(_LIST_OF_ARRAYS_WARNING, stacklevel=4)
-    return tuple(shape), flat, inferred, numpy_leaves
+    return tuple(shape), flat, inferred, numpy_leaves, not_scalar
+
+
+def _not_a_scalar(target):
+    """torch's error for a tensor of other than one element where a number belongs: it is
+    converted as an index for an integer or bool result, as a float otherwise."""
+    if not (target.is_floating_point or target.is_complex):
+        return TypeError("only integer tensors of a single element can be converted to an index")
+    return ValueError("only one element tensors can be converted to Python scalars")
 
 
 def _promote(a, b):
@@ -197,10 +210,12 @@ def _array_from_data(data, dtype):
         return _mf.copy_preserving(np, data), d
     if isinstance(data, dict):
         raise RuntimeError("Could not infer dtype of dict")
-    shape, flat, inferred, numpy_leaves = _walk(data)
+    shape, flat, inferred, numpy_leaves, not_scalar = _walk(data)
     if inferred is None:
         inferred = _dtype.get_default_dtype()
     target = dtype or inferred
+    if not_scalar:
+        raise _not_a_scalar(target)
     if numpy_leaves:
         _check_numpy_leaves(flat, numpy_leaves, target)
     if target is _dtype.uint64:
