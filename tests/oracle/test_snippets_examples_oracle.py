@@ -10,13 +10,19 @@ generation with multinomial, the Transformer LM and its PositionalEncoding buffe
 actor-critic (Categorical, returns normalised with float32 eps, smooth_l1_loss),
 super_resolution (PixelShuffle, orthogonal_ with calculate_gain), fast_neural_style (gram
 matrix, InstanceNorm2d, ReflectionPad2d, Upsample), siamese_network, time_sequence_prediction
-(LSTMCell in double with LBFGS), regression, mnist (StepLR, the test loop), forward-forward,
-GCN (spmm) and GAT, and a vision transformer (patch embedding, cls token, trunc_normal_).
+(LSTMCell in double with LBFGS), regression, mnist (StepLR, the test loop), mnist_rnn, vae,
+forward-forward, GCN (spmm) and GAT, a vision transformer (patch embedding, cls token,
+trunc_normal_), the translation Transformer (masks, greedy decoding) and imagenet's meters and
+top-k accuracy; common mistakes in such programs (shapes, dtypes, state_dict keys, optimizer
+arguments), containers, freezing, data loading and lr schedules.
 d2l: linear regression from scratch and concise, softmax regression with Accumulator and
 accuracy, layers and parameters, save/load, corr2d and pool2d, LeNet/AlexNet/VGG/NiN/
 GoogLeNet/ResNet/DenseNet shape loops, batch norm from scratch, attention (masked_softmax,
 additive, dot-product, multi-head, positional encoding), RNN from scratch with one_hot and
-grad_clipping, and seq2seq with a masked softmax cross-entropy loss.
+grad_clipping, seq2seq with a masked softmax cross-entropy loss, the preliminaries (ndarray,
+linear algebra, autograd, probability), house prices with k-fold data, text preprocessing
+(Vocab, sequence iterators, truncate_pad), word2vec, BERT's masked LM, anchor boxes, IoU and
+NMS, and optimizers written by hand.
 
 Floats from training loops are printed rounded (float32 sums in another order differ in the
 last digits). Snippets reach submodules through `torch.` (a `from torch... import` would bind
@@ -1448,7 +1454,7 @@ class BatchNorm(nn.Module):
             X, self.gamma, self.beta, self.moving_mean,
             self.moving_var, eps=1e-5, momentum=0.9)
         return Y
-'''] 
+''']
 BNS = [BN[0] + s for s in [
     "bn = BatchNorm(3, 4); X = torch.arange(24.).view(2, 3, 2, 2); Y = bn(X); print(Y[0, 0], bn.moving_mean.flatten(), bn.moving_var.flatten().round(decimals=3)); print(list(bn.state_dict()), bn)",
     "bn = BatchNorm(3, 2); X = torch.arange(6.).view(2, 3); Y = bn(X); Y.sum().backward(); print(Y, bn.gamma.grad, bn.beta.grad, bn.moving_mean)\nwith torch.no_grad():\n    print(bn(X))",
@@ -1629,7 +1635,7 @@ def sgd(params, lr, batch_size):
             param.grad.zero_()
 vocab_size, num_hiddens = 7, 16
 net = RNNModelScratch(vocab_size, num_hiddens, get_params, init_rnn_state, rnn)
-'''] 
+''']
 RNNS = [RNN[0] + s for s in [
     "print(F.one_hot(torch.tensor([0, 2]), 5)); X = torch.arange(10).reshape((2, 5)); print(F.one_hot(X.T, 28).shape, F.one_hot(X.T, 28).dtype)",
     "print(F.one_hot(torch.tensor([0, 2, 1])), F.one_hot(torch.tensor(3), 4))",
@@ -1723,7 +1729,7 @@ encoder = Seq2SeqEncoder(vocab_size=10, embed_size=8, num_hiddens=16, num_layers
 decoder = Seq2SeqDecoder(vocab_size=10, embed_size=8, num_hiddens=16, num_layers=2)
 encoder.eval(); decoder.eval()
 X = torch.zeros((4, 7), dtype=torch.long)
-'''] 
+''']
 S2S = [SEQ2SEQ[0] + s for s in [
     "output, state = encoder(X); print(output.shape, state.shape)",
     "state = decoder.init_state(encoder(X)); output, state = decoder(X, state); print(output.shape, state.shape)",
@@ -1740,13 +1746,550 @@ S2S = [SEQ2SEQ[0] + s for s in [
 ]]
 
 
+VAE = [r'''
+class VAE(nn.Module):
+    def __init__(self):
+        super(VAE, self).__init__()
+        self.fc1 = nn.Linear(16, 8)
+        self.fc21 = nn.Linear(8, 2)
+        self.fc22 = nn.Linear(8, 2)
+        self.fc3 = nn.Linear(2, 8)
+        self.fc4 = nn.Linear(8, 16)
+    def encode(self, x):
+        h1 = F.relu(self.fc1(x))
+        return self.fc21(h1), self.fc22(h1)
+    def reparameterize(self, mu, logvar):
+        std = torch.exp(0.5*logvar)
+        eps = torch.randn_like(std)
+        return mu + eps*std
+    def decode(self, z):
+        h3 = F.relu(self.fc3(z))
+        return torch.sigmoid(self.fc4(h3))
+    def forward(self, x):
+        mu, logvar = self.encode(x.view(-1, 16))
+        z = self.reparameterize(mu, logvar)
+        return self.decode(z), mu, logvar
+def loss_function(recon_x, x, mu, logvar):
+    BCE = F.binary_cross_entropy(recon_x, x.view(-1, 16), reduction='sum')
+    KLD = -0.5 * torch.sum(1 + logvar - mu.pow(2) - logvar.exp())
+    return BCE + KLD
+model = VAE()
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+data = torch.rand(6, 1, 4, 4)
+loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(data, torch.zeros(6)), batch_size=3, shuffle=True)
+for epoch in range(1, 3):
+    model.train()
+    train_loss = 0
+    for batch_idx, (d, _) in enumerate(loader):
+        optimizer.zero_grad()
+        recon_batch, mu, logvar = model(d)
+        loss = loss_function(recon_batch, d, mu, logvar)
+        loss.backward()
+        train_loss += loss.item()
+        optimizer.step()
+        print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.4f}'.format(epoch, batch_idx * len(d), len(loader.dataset), 100. * batch_idx / len(loader), loss.item() / len(d)))
+    print('====> Epoch: {} Average loss: {:.4f}'.format(epoch, train_loss / len(loader.dataset)))
+with torch.no_grad():
+    sample = torch.randn(4, 2)
+    sample = model.decode(sample)
+    print(sample.view(4, 1, 4, 4).shape, sample.requires_grad)
+    n = min(d.size(0), 2)
+    comparison = torch.cat([d[:n], recon_batch.view(3, 1, 4, 4)[:n]])
+    print(comparison.shape)
+print(loss.grad_fn.name(), mu.shape, logvar.grad_fn.name())
+''',
+    "x = torch.tensor([0.2, 0.9]); print(F.binary_cross_entropy(x, torch.tensor([0., 1.]), reduction='sum'), F.binary_cross_entropy(x, torch.tensor([0.5, 0.5]), weight=torch.tensor([1., 2.])))",
+    "try:\n    F.binary_cross_entropy(torch.tensor([0.2, 0.9]), torch.tensor([0., 1.]), reduction='total')\nexcept ValueError as e: print(e)",
+    "print(F.binary_cross_entropy_with_logits(torch.tensor([0.2, -3.]), torch.tensor([0., 1.]), pos_weight=torch.tensor([2.])), nn.BCEWithLogitsLoss(reduction='none')(torch.tensor([5., -5.]), torch.tensor([1., 1.])))",
+    "std = torch.ones(3); print(torch.randn_like(std).shape, torch.randn_like(torch.zeros(2, dtype=torch.float64)).dtype, torch.rand_like(torch.ones(2, 2)).shape)",
+    "try:\n    torch.randn_like(torch.zeros(2, dtype=torch.int64))\nexcept RuntimeError as e: print(e)",
+]
+
+MNIST_RNN = [r'''
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.rnn = nn.LSTM(input_size=8, hidden_size=16, batch_first=True)
+        self.batchnorm = nn.BatchNorm1d(16)
+        self.dropout1 = nn.Dropout2d(0.25)
+        self.dropout2 = nn.Dropout2d(0.5)
+        self.fc1 = nn.Linear(16, 12)
+        self.fc2 = nn.Linear(12, 10)
+    def forward(self, input):
+        input = input.reshape(-1, 8, 8)
+        output, hidden = self.rnn(input)
+        output = output[:, -1, :]
+        output = self.batchnorm(output)
+        output = self.dropout1(output)
+        output = self.fc1(output)
+        output = F.relu(output)
+        output = self.dropout2(output)
+        output = self.fc2(output)
+        output = F.log_softmax(output, dim=1)
+        return output
+model = Net()
+print(model)
+model.eval()
+out = model(torch.randn(3, 1, 8, 8))
+print(out.shape, out.grad_fn.name())
+model.train()
+opt = torch.optim.Adadelta(model.parameters(), lr=0.1)
+loss = F.nll_loss(model(torch.randn(4, 1, 8, 8)), torch.tensor([1, 2, 3, 4]))
+loss.backward(); opt.step()
+print(model.batchnorm.num_batches_tracked, model.rnn.weight_hh_l0.grad.shape)
+''',
+    "d = nn.Dropout2d(0.5); x = torch.ones(2, 3, 2, 2); y = d(x); print(y.shape, sorted(set(y.flatten().tolist())), (y[:, :, 0, 0] == y[:, :, 1, 1]).all())",
+    "d = nn.Dropout2d(0.5); x = torch.ones(4, 3); y = d(x); print(y.shape, sorted(set(y.flatten().tolist())))",
+    "print(nn.Dropout2d(0.25), nn.Dropout1d(), nn.AlphaDropout(0.2), nn.Dropout3d(0.1, inplace=True))",
+]
+
+TRANSLATION = [r'''
+PAD_IDX, BOS_IDX, EOS_IDX = 1, 2, 3
+def generate_square_subsequent_mask(sz):
+    mask = (torch.triu(torch.ones((sz, sz))) == 1).transpose(0, 1)
+    mask = mask.float().masked_fill(mask == 0, float('-inf')).masked_fill(mask == 1, float(0.0))
+    return mask
+def create_mask(src, tgt):
+    src_seq_len = src.shape[0]
+    tgt_seq_len = tgt.shape[0]
+    tgt_mask = generate_square_subsequent_mask(tgt_seq_len)
+    src_mask = torch.zeros((src_seq_len, src_seq_len)).type(torch.bool)
+    src_padding_mask = (src == PAD_IDX).transpose(0, 1)
+    tgt_padding_mask = (tgt == PAD_IDX).transpose(0, 1)
+    return src_mask, tgt_mask, src_padding_mask, tgt_padding_mask
+class PositionalEncoding(nn.Module):
+    def __init__(self, emb_size, dropout, maxlen=50):
+        super(PositionalEncoding, self).__init__()
+        den = torch.exp(- torch.arange(0, emb_size, 2) * math.log(10000) / emb_size)
+        pos = torch.arange(0, maxlen).reshape(maxlen, 1)
+        pos_embedding = torch.zeros((maxlen, emb_size))
+        pos_embedding[:, 0::2] = torch.sin(pos * den)
+        pos_embedding[:, 1::2] = torch.cos(pos * den)
+        pos_embedding = pos_embedding.unsqueeze(-2)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer('pos_embedding', pos_embedding)
+    def forward(self, token_embedding):
+        return self.dropout(token_embedding + self.pos_embedding[:token_embedding.size(0), :])
+class TokenEmbedding(nn.Module):
+    def __init__(self, vocab_size, emb_size):
+        super(TokenEmbedding, self).__init__()
+        self.embedding = nn.Embedding(vocab_size, emb_size)
+        self.emb_size = emb_size
+    def forward(self, tokens):
+        return self.embedding(tokens.long()) * math.sqrt(self.emb_size)
+class Seq2SeqTransformer(nn.Module):
+    def __init__(self, num_encoder_layers, num_decoder_layers, emb_size, nhead, src_vocab_size, tgt_vocab_size, dim_feedforward=16, dropout=0.0):
+        super(Seq2SeqTransformer, self).__init__()
+        self.transformer = nn.Transformer(d_model=emb_size, nhead=nhead, num_encoder_layers=num_encoder_layers, num_decoder_layers=num_decoder_layers, dim_feedforward=dim_feedforward, dropout=dropout)
+        self.generator = nn.Linear(emb_size, tgt_vocab_size)
+        self.src_tok_emb = TokenEmbedding(src_vocab_size, emb_size)
+        self.tgt_tok_emb = TokenEmbedding(tgt_vocab_size, emb_size)
+        self.positional_encoding = PositionalEncoding(emb_size, dropout=dropout)
+    def forward(self, src, trg, src_mask, tgt_mask, src_padding_mask, tgt_padding_mask, memory_key_padding_mask):
+        src_emb = self.positional_encoding(self.src_tok_emb(src))
+        tgt_emb = self.positional_encoding(self.tgt_tok_emb(trg))
+        outs = self.transformer(src_emb, tgt_emb, src_mask, tgt_mask, None, src_padding_mask, tgt_padding_mask, memory_key_padding_mask)
+        return self.generator(outs)
+    def encode(self, src, src_mask):
+        return self.transformer.encoder(self.positional_encoding(self.src_tok_emb(src)), src_mask)
+    def decode(self, tgt, memory, tgt_mask):
+        return self.transformer.decoder(self.positional_encoding(self.tgt_tok_emb(tgt)), memory, tgt_mask)
+model = Seq2SeqTransformer(1, 1, 8, 2, 12, 12)
+for p in model.parameters():
+    if p.dim() > 1:
+        nn.init.xavier_uniform_(p)
+src = torch.tensor([[2, 2], [5, 6], [7, 3], [3, 1]])
+tgt = torch.tensor([[2, 2], [4, 9], [3, 3]])
+''']
+TRS = [TRANSLATION[0] + s for s in [
+    "print(generate_square_subsequent_mask(3)); m = create_mask(src, tgt[:-1]); print([x.shape for x in m], m[0].dtype, m[2])",
+    "src_mask, tgt_mask, spm, tpm = create_mask(src, tgt[:-1]); logits = model(src, tgt[:-1], src_mask, tgt_mask, spm, tpm, spm); print(logits.shape, logits.grad_fn.name())",
+    """src_mask, tgt_mask, spm, tpm = create_mask(src, tgt[:-1])
+loss_fn = torch.nn.CrossEntropyLoss(ignore_index=PAD_IDX)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.0001, betas=(0.9, 0.98), eps=1e-9)
+model.train()
+for i in range(2):
+    logits = model(src, tgt[:-1], src_mask, tgt_mask, spm, tpm, spm)
+    optimizer.zero_grad()
+    tgt_out = tgt[1:, :]
+    loss = loss_fn(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1))
+    loss.backward()
+    optimizer.step()
+    print(i, round(loss.item(), 4))""",
+    """model.eval()
+def greedy_decode(model, src, src_mask, max_len, start_symbol):
+    memory = model.encode(src, src_mask)
+    ys = torch.ones(1, 1).fill_(start_symbol).type(torch.long)
+    for i in range(max_len-1):
+        tgt_mask = (generate_square_subsequent_mask(ys.size(0)).type(torch.bool))
+        out = model.decode(ys, memory, tgt_mask)
+        out = out.transpose(0, 1)
+        prob = model.generator(out[:, -1])
+        _, next_word = torch.max(prob, dim=1)
+        next_word = next_word.item()
+        ys = torch.cat([ys, torch.ones(1, 1).type_as(src.data).fill_(next_word)], dim=0)
+        if next_word == EOS_IDX:
+            break
+    return ys
+s = src[:, :1]
+print(greedy_decode(model, s, torch.zeros(4, 4).type(torch.bool), 5, BOS_IDX).flatten())""",
+    "print(torch.ones(1, 1).fill_(2).type(torch.long), torch.ones(2).type_as(torch.tensor([1])), torch.ones(1, 1).type_as(torch.tensor([1.], dtype=torch.float64)).dtype)",
+    "print(model.transformer.encoder.layers[0].self_attn.batch_first, model.transformer.d_model, model.transformer.nhead, type(model.transformer.decoder.norm).__name__)",
+    "print((torch.triu(torch.ones((3, 3))) == 1).transpose(0, 1).float().masked_fill(torch.eye(3) == 0, float('-inf')))",
+]]
+
+D2L_PRE = [
+    "x = torch.arange(12); print(x, x.shape, x.numel()); X = x.reshape(3, 4); print(X, X.reshape(-1, 4).shape, X.reshape(3, -1).shape)",
+    "print(torch.zeros((2, 3, 4)).shape, torch.ones((2, 3, 4)).sum(), torch.randn(3, 4).shape, torch.tensor([[2, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]]))",
+    "x = torch.tensor([1.0, 2, 4, 8]); y = torch.tensor([2, 2, 2, 2]); print(x + y, x - y, x * y, x / y, x ** y); print(torch.exp(x))",
+    "X = torch.arange(12, dtype=torch.float32).reshape((3, 4)); Y = torch.tensor([[2.0, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]]); print(torch.cat((X, Y), dim=0), torch.cat((X, Y), dim=1)); print(X == Y); print(X.sum())",
+    "a = torch.arange(3).reshape((3, 1)); b = torch.arange(2).reshape((1, 2)); print(a, b, a + b)",
+    "X = torch.arange(12, dtype=torch.float32).reshape((3, 4)); print(X[-1], X[1:3]); X[1, 2] = 9; X[0:2, :] = 12; print(X)",
+    "X = torch.arange(12, dtype=torch.float32).reshape((3, 4)); Y = torch.ones(3, 4); before = id(Y); Y = Y + X; print(id(Y) == before); Z = torch.zeros_like(Y); print('id(Z):', id(Z) == id(Z)); before = id(Z); Z[:] = X + Y; print(id(Z) == before); before = id(X); X += Y; print(id(X) == before)",
+    "X = torch.arange(12, dtype=torch.float32).reshape((3, 4)); A = X.numpy(); B = torch.tensor(A); print(type(A), type(B).__name__); a = torch.tensor([3.5]); print(a, a.item(), float(a), int(a))",
+    "A = torch.arange(20, dtype=torch.float32).reshape(5, 4); B = A.clone(); print(A, A + B, A * B); a = 2; X = torch.arange(24).reshape(2, 3, 4); print(a + X, (a * X).shape)",
+    "A = torch.arange(20, dtype=torch.float32).reshape(5, 4); print(A.sum(axis=0), A.sum(axis=1), A.sum(axis=[0, 1]), A.mean(), A.sum() / A.numel(), A.mean(axis=0), A.sum(axis=0) / A.shape[0])",
+    "A = torch.arange(20, dtype=torch.float32).reshape(5, 4); sum_A = A.sum(axis=1, keepdims=True); print(sum_A, A / sum_A, A.cumsum(axis=0))",
+    "x = torch.arange(4, dtype=torch.float32); y = torch.ones(4, dtype=torch.float32); print(x, y, torch.dot(x, y), torch.sum(x * y))",
+    "A = torch.arange(20, dtype=torch.float32).reshape(5, 4); x = torch.arange(4, dtype=torch.float32); print(A.shape, x.shape, torch.mv(A, x)); B = torch.ones(4, 3); print(torch.mm(A, B))",
+    "u = torch.tensor([3.0, -4.0]); print(torch.norm(u), torch.abs(u).sum(), torch.norm(torch.ones((4, 9))))",
+    "try:\n    torch.dot(torch.arange(4), torch.ones(4))\nexcept RuntimeError as e: print(e)",
+    "try:\n    torch.dot(torch.ones(3), torch.ones(4))\nexcept RuntimeError as e: print(e)",
+    "try:\n    torch.mv(torch.ones(5, 4), torch.ones(3))\nexcept RuntimeError as e: print(e)",
+    "x = torch.arange(4.0); x.requires_grad_(True); print(x.grad); y = 2 * torch.dot(x, x); print(y); y.backward(); print(x.grad, x.grad == 4 * x); x.grad.zero_(); y = x.sum(); y.backward(); print(x.grad)",
+    "x = torch.arange(4.0, requires_grad=True); y = x * x; y.sum().backward(); print(x.grad); x.grad.zero_(); y = x * x; u = y.detach(); z = u * x; z.sum().backward(); print(x.grad == u); x.grad.zero_(); y.sum().backward(); print(x.grad == 2 * x)",
+    "x = torch.arange(4.0, requires_grad=True); y = x * x\ntry:\n    y.backward()\nexcept RuntimeError as e: print(e)",
+    "def f(a):\n    b = a * 2\n    while b.norm() < 1000:\n        b = b * 2\n    if b.sum() > 0:\n        c = b\n    else:\n        c = 100 * b\n    return c\na = torch.randn(size=(), requires_grad=True); d = f(a); d.backward(); print(a.grad == d / a, d.grad_fn.name())",
+    "x = torch.arange(4.0, requires_grad=True); y = x * x; y.backward(gradient=torch.ones(len(y))); print(x.grad)",
+    "fair_probs = torch.ones([6]) / 6; print(torch.distributions.multinomial.Multinomial(1, fair_probs).sample(), torch.distributions.multinomial.Multinomial(10, fair_probs).sample(), torch.distributions.multinomial.Multinomial(1000, fair_probs).sample() / 1000)",
+    "fair_probs = torch.ones([6]) / 6; counts = torch.distributions.multinomial.Multinomial(10, fair_probs).sample((500,)); cum_counts = counts.cumsum(dim=0); estimates = cum_counts / cum_counts.sum(dim=1, keepdims=True); print(counts.shape, estimates[-1].round(decimals=2), estimates.shape)",
+    "M = torch.distributions.Multinomial(5, torch.tensor([0.2, 0.3, 0.5])); s = M.sample(); print(s.sum(), M.log_prob(torch.tensor([1., 1., 3.])), M.mean, M.variance, M)",
+    "print(dir(torch.distributions)[:5], 'Normal' in dir(torch.distributions))",
+    "help_text = torch.ones.__doc__; print(type(help_text).__name__, len(help_text) > 10)",
+]
+
+HOUSE = [r'''
+n_train = 12
+train_features = torch.randn(n_train, 5) * 3 + 10
+train_labels = (train_features.sum(1, keepdim=True) * 1000).abs()
+mean, std = train_features.mean(0), train_features.std(0)
+train_features = (train_features - mean) / std
+loss = nn.MSELoss()
+in_features = train_features.shape[1]
+def get_net():
+    net = nn.Sequential(nn.Linear(in_features, 1))
+    return net
+def log_rmse(net, features, labels):
+    clipped_preds = torch.clamp(net(features), 1, float('inf'))
+    rmse = torch.sqrt(loss(torch.log(clipped_preds), torch.log(labels)))
+    return rmse.item()
+def load_array(data_arrays, batch_size, is_train=True):
+    dataset = torch.utils.data.TensorDataset(*data_arrays)
+    return torch.utils.data.DataLoader(dataset, batch_size, shuffle=is_train)
+def train(net, train_features, train_labels, num_epochs, learning_rate, weight_decay, batch_size):
+    train_ls = []
+    train_iter = load_array((train_features, train_labels), batch_size)
+    optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
+    for epoch in range(num_epochs):
+        for X, y in train_iter:
+            optimizer.zero_grad()
+            l = loss(net(X), y)
+            l.backward()
+            optimizer.step()
+        train_ls.append(log_rmse(net, train_features, train_labels))
+    return train_ls
+def get_k_fold_data(k, i, X, y):
+    assert k > 1
+    fold_size = X.shape[0] // k
+    X_train, y_train = None, None
+    for j in range(k):
+        idx = slice(j * fold_size, (j + 1) * fold_size)
+        X_part, y_part = X[idx, :], y[idx]
+        if j == i:
+            X_valid, y_valid = X_part, y_part
+        elif X_train is None:
+            X_train, y_train = X_part, y_part
+        else:
+            X_train = torch.cat([X_train, X_part], 0)
+            y_train = torch.cat([y_train, y_part], 0)
+    return X_train, y_train, X_valid, y_valid
+''']
+HOUSES = [HOUSE[0] + s for s in [
+    "print(train_features.mean(0).abs().max() < 1e-5, train_features.std(0).round(decimals=4), train_labels.shape)",
+    "Xt, yt, Xv, yv = get_k_fold_data(3, 1, train_features, train_labels); print(Xt.shape, yt.shape, Xv.shape, yv.shape)",
+    "net = get_net(); ls = train(net, train_features, train_labels, 3, 5, 0, 4); print([round(v, 3) for v in ls])",
+    "net = get_net(); print(round(log_rmse(net, train_features, train_labels), 3)); print(torch.clamp(torch.tensor([-1., 0.5, 3.]), 1, float('inf')), torch.clamp(torch.tensor([1, 5]), max=3), torch.clamp(torch.tensor([1., 5.]), min=torch.tensor([2., 2.])))",
+    "try:\n    torch.clamp(torch.tensor([1., 2.]))\nexcept RuntimeError as e: print(e)",
+    "print(slice(0, 4), torch.arange(10)[slice(2, 8, 3)], torch.arange(12).view(3, 4)[slice(0, 2), :])",
+    "import pickle; t = torch.tensor([1., 2.]); print(pickle.loads(pickle.dumps(t)), pickle.loads(pickle.dumps(nn.Linear(2, 1))).weight.shape)",
+]]
+
+
+MISTAKES = [
+    "net = nn.Sequential(nn.Flatten(), nn.Linear(16, 3))\ntry:\n    net(torch.randn(2, 1, 5, 5))\nexcept RuntimeError as e: print(e)",
+    "conv = nn.Conv2d(3, 4, 3)\ntry:\n    conv(torch.randn(2, 1, 5, 5))\nexcept RuntimeError as e: print(e)",
+    "conv = nn.Conv2d(1, 4, 7)\ntry:\n    conv(torch.randn(2, 1, 5, 5))\nexcept RuntimeError as e: print(e)",
+    "conv = nn.Conv2d(1, 4, 3)\ntry:\n    conv(torch.randn(5, 5))\nexcept RuntimeError as e: print(e)",
+    "conv = nn.Conv2d(1, 4, 3); print(conv(torch.randn(1, 5, 5)).shape)",
+    "net = nn.Sequential(nn.Linear(2, 2), nn.ReLU())\ntry:\n    net[5]\nexcept IndexError as e: print(e)",
+    "net = nn.Sequential(nn.Linear(2, 2), nn.ReLU()); print(net[-1], net[0:1], type(net[0:1]).__name__, len(net))",
+    "net = nn.Sequential(nn.Linear(2, 2), nn.ReLU())\ntry:\n    net.load_state_dict({'0.weight': torch.zeros(2, 2)})\nexcept RuntimeError as e: print(e)",
+    "net = nn.Sequential(nn.Linear(2, 2), nn.ReLU()); r = net.load_state_dict({'0.weight': torch.zeros(2, 2), 'extra': torch.ones(1)}, strict=False); print(r); print(r.missing_keys, r.unexpected_keys)",
+    "net = nn.Sequential(nn.Linear(2, 2), nn.ReLU())\ntry:\n    net.load_state_dict({'0.weight': torch.zeros(3, 2), '0.bias': torch.zeros(2)})\nexcept RuntimeError as e: print(e)",
+    "try:\n    torch.optim.SGD([], lr=0.1)\nexcept ValueError as e: print(e)",
+    "try:\n    torch.optim.Adam(nn.Linear(2, 2).parameters(), lr=-1)\nexcept ValueError as e: print(e)",
+    "try:\n    torch.optim.Adam(nn.Linear(2, 2).parameters(), betas=(0.9, 1.0))\nexcept ValueError as e: print(e)",
+    "try:\n    torch.optim.SGD(nn.Linear(2, 2).parameters())\nexcept TypeError as e: print(e)",
+    "try:\n    torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.ones(3)), batch_size=0)\nexcept ValueError as e: print(e)",
+    "try:\n    torch.cat([torch.ones(2, 3), torch.ones(3, 2)])\nexcept RuntimeError as e: print(e)",
+    "try:\n    torch.cat([torch.ones(2, 3), torch.ones(2, 3)], dim=2)\nexcept IndexError as e: print(e)",
+    "try:\n    torch.stack([torch.ones(2, 3), torch.ones(3, 2)])\nexcept RuntimeError as e: print(e)",
+    "x = torch.ones(2, 3, requires_grad=True)\ntry:\n    (x * 2).backward()\nexcept RuntimeError as e: print(e)",
+    "x = torch.ones(2, 3)\ntry:\n    (x * 2).sum().backward()\nexcept RuntimeError as e: print(e)",
+    "x = torch.ones(3, requires_grad=True)\ntry:\n    x.numpy()\nexcept RuntimeError as e: print(e)",
+    "x = torch.ones(3, requires_grad=True); print(x.detach().numpy(), x.data.numpy().dtype)",
+    "try:\n    F.cross_entropy(torch.randn(3, 4), torch.tensor([[0, 1, 2]]))\nexcept RuntimeError as e: print(e)",
+    "try:\n    F.cross_entropy(torch.randn(3, 4), torch.tensor([0, 1]))\nexcept ValueError as e: print(e)",
+    "try:\n    F.cross_entropy(torch.randn(3, 4), torch.tensor([0., 1., 2.]))\nexcept RuntimeError as e: print(e)",
+    "try:\n    F.mse_loss(torch.randn(3, 1), torch.randn(3, 2))\nexcept RuntimeError as e: print(e)",
+    "print(F.mse_loss(torch.ones(3, 1), torch.zeros(3)))",
+    "print(F.cross_entropy(torch.tensor([[1., 2., 3.]]), torch.tensor([2]), label_smoothing=0.1), F.cross_entropy(torch.tensor([[1., 2., 3.]]), torch.tensor([[0.1, 0.2, 0.7]])))",
+    "print(F.cross_entropy(torch.randn(2, 3, 4), torch.tensor([[0, 1, 2, 0], [1, 1, 1, -100]])).shape, F.cross_entropy(torch.randn(2, 3, 4), torch.randint(0, 3, (2, 4)), reduction='none').shape)",
+    "x = torch.ones(2, 2)\ntry:\n    x.view(-1, -1)\nexcept RuntimeError as e: print(e)",
+    "x = torch.ones(2, 2)\ntry:\n    x.reshape(3, -1)\nexcept RuntimeError as e: print(e)",
+    "m = nn.Linear(2, 2)\ntry:\n    m.weight = torch.zeros(2, 2)\nexcept TypeError as e: print(e)",
+    "m = nn.Linear(2, 2); m.weight = nn.Parameter(torch.zeros(2, 2)); print(m.weight.sum(), [n for n, _ in m.named_parameters()])",
+    "m = nn.Linear(2, 2)\ntry:\n    m.foo\nexcept AttributeError as e: print(e)",
+    "m = nn.Sequential(nn.Linear(2, 2))\ntry:\n    m.add_module('a.b', nn.ReLU())\nexcept KeyError as e: print(e)",
+]
+
+MODULES = [
+    "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])\n        self.heads = nn.ModuleDict({'a': nn.Linear(2, 1), 'b': nn.Linear(2, 3)})\n        self.scales = nn.ParameterList([nn.Parameter(torch.ones(2)) for _ in range(2)])\n    def forward(self, x):\n        for l in self.layers:\n            x = l(x)\n        return {k: h(x) for k, h in self.heads.items()}\nnet = Net(); print(net); print({k: v.shape for k, v in net(torch.randn(4, 2)).items()}); print([n for n, _ in net.named_parameters()])",
+    "net = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.ReLU(), nn.Sequential(nn.Linear(2, 2), nn.Dropout()))\nprint([n for n, _ in net.named_modules()]); print([type(m).__name__ for m in net.children()]); print(sum(1 for _ in net.modules()))",
+    "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))\nfor p in net[0].parameters():\n    p.requires_grad = False\nopt = torch.optim.SGD(filter(lambda p: p.requires_grad, net.parameters()), lr=0.1); print(len(opt.param_groups[0]['params'])); net(torch.randn(2, 4)).sum().backward(); print(net[0].weight.grad, net[2].weight.grad.shape)",
+    "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2)); net.requires_grad_(False); print([p.requires_grad for p in net.parameters()]); net[2].requires_grad_(); print([p.requires_grad for p in net.parameters()])",
+    "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2)); net[2] = nn.Linear(3, 5); print(net); del net[1]; print(net); net.append(nn.Softmax(dim=1)); print(net[-1], len(net))",
+    "net = nn.Sequential(nn.Linear(4, 3)); net.insert(0, nn.Flatten()); net.extend([nn.ReLU(), nn.Identity()]); print(net)",
+    "from collections import OrderedDict\nnet = nn.Sequential(OrderedDict([('conv1', nn.Conv2d(1, 20, 5)), ('relu1', nn.ReLU()), ('conv2', nn.Conv2d(20, 64, 5)), ('relu2', nn.ReLU())])); print(net); print(net.conv1, list(net.state_dict())[:2])",
+    "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n    def extra_repr(self):\n        return 'custom=1'\nprint(Model())",
+    "@torch.no_grad()\ndef evaluate(x):\n    return x * 2\nx = torch.ones(2, requires_grad=True); y = evaluate(x); print(y.requires_grad, evaluate.__name__)",
+    "@torch.inference_mode()\ndef evaluate(x):\n    return x * 2\nx = torch.ones(2, requires_grad=True); y = evaluate(x); print(y.requires_grad, y.is_inference())",
+    "with torch.inference_mode():\n    y = torch.ones(2) * 2\ntry:\n    y.add_(1)\nexcept RuntimeError as e: print(e)",
+    "with torch.inference_mode():\n    y = torch.ones(2) * 2\nx = torch.ones(2, requires_grad=True)\ntry:\n    (x * y).sum().backward(); print(x.grad)\nexcept RuntimeError as e: print(e)",
+    "ds = torch.utils.data.TensorDataset(torch.arange(10.)); g = torch.Generator().manual_seed(42); a, b = torch.utils.data.random_split(ds, [0.8, 0.2], generator=g); print(len(a), len(b), a.indices, b.indices)",
+    "ds = torch.utils.data.TensorDataset(torch.arange(10.)); a, b = torch.utils.data.random_split(ds, [7, 3], generator=torch.Generator().manual_seed(0)); print(type(a).__name__, a[0], len(b))",
+    "ds = torch.utils.data.TensorDataset(torch.arange(10.))\ntry:\n    torch.utils.data.random_split(ds, [7, 4])\nexcept ValueError as e: print(e)",
+    "class DS(torch.utils.data.Dataset):\n    def __len__(self):\n        return 5\n    def __getitem__(self, i):\n        return {'x': torch.tensor([i, i + 1.]), 'y': i, 'name': f'item{i}'}\nfor b in torch.utils.data.DataLoader(DS(), batch_size=2):\n    print(b)",
+    "from collections import namedtuple\nP = namedtuple('P', ['a', 'b'])\nprint(torch.utils.data.default_collate([P(1, torch.ones(2)), P(2, torch.zeros(2))]))",
+    "print(torch.utils.data.default_collate([(1.5, np.array([1, 2])), (2.5, np.array([3, 4]))]))",
+    "dl = torch.utils.data.DataLoader(list(range(7)), batch_size=3, drop_last=True); print(list(dl), len(dl))",
+    "dl = torch.utils.data.DataLoader(torch.arange(6.), batch_size=4, sampler=torch.utils.data.SubsetRandomSampler([0, 2, 4], generator=torch.Generator().manual_seed(0))); print(list(dl))",
+    "w = torch.tensor([0.1, 0.9]); s = torch.utils.data.WeightedRandomSampler(w, 6, generator=torch.Generator().manual_seed(0)); print(list(s))",
+]
+
+SCHED = [
+    "opt = torch.optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1); s = torch.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 0.95 ** epoch)\nfor i in range(3):\n    opt.step(); s.step(); print(s.get_last_lr())",
+    "opt = torch.optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1); s = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)\nfor i in range(5):\n    opt.step(); s.step(); print([round(v, 6) for v in s.get_last_lr()])",
+    "opt = torch.optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1, momentum=0.9); s = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=5)\nfor i in range(4):\n    opt.step(); s.step(); print([round(v, 6) for v in s.get_last_lr()], round(opt.param_groups[0]['momentum'], 4))",
+    "opt = torch.optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1); s = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.1)\nfor i in range(4):\n    opt.step(); s.step(); print(s.get_last_lr())\nprint(s.state_dict())",
+    "opt = torch.optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1); s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1)\nfor loss in [1.0, 1.0, 1.0, 1.0, 0.5]:\n    s.step(loss); print(opt.param_groups[0]['lr'], s.num_bad_epochs)",
+    "opt = torch.optim.Adam(nn.Linear(2, 1).parameters(), lr=1e-3, weight_decay=1e-4); print(opt); print(opt.state_dict()['param_groups'])",
+    "opt = torch.optim.AdamW(nn.Linear(2, 1).parameters()); print(opt.defaults['weight_decay'], opt.defaults['betas'], opt.defaults['eps'])",
+    "lin = nn.Linear(2, 1); opt = torch.optim.SGD(lin.parameters(), lr=0.1, momentum=0.9, nesterov=True); lin(torch.ones(1, 2)).sum().backward(); opt.step(); print(lin.weight.grad, sorted(opt.state[lin.weight].keys()))",
+    "lin = nn.Linear(2, 1); opt = torch.optim.RMSprop(lin.parameters(), lr=0.01, alpha=0.9); lin(torch.ones(1, 2)).sum().backward(); opt.step(); print(sorted(opt.state[lin.weight].keys()), opt.state[lin.weight]['step'])",
+]
+
+
+IMAGENET = [r'''
+class AverageMeter(object):
+    def __init__(self, name, fmt=':f'):
+        self.name = name
+        self.fmt = fmt
+        self.reset()
+    def reset(self):
+        self.val = 0
+        self.avg = 0
+        self.sum = 0
+        self.count = 0
+    def update(self, val, n=1):
+        self.val = val
+        self.sum += val * n
+        self.count += n
+        self.avg = self.sum / self.count
+    def __str__(self):
+        fmtstr = '{name} {val' + self.fmt + '} ({avg' + self.fmt + '})'
+        return fmtstr.format(**self.__dict__)
+class ProgressMeter(object):
+    def __init__(self, num_batches, meters, prefix=""):
+        self.batch_fmtstr = self._get_batch_fmtstr(num_batches)
+        self.meters = meters
+        self.prefix = prefix
+    def display(self, batch):
+        entries = [self.prefix + self.batch_fmtstr.format(batch)]
+        entries += [str(meter) for meter in self.meters]
+        print('\t'.join(entries))
+    def _get_batch_fmtstr(self, num_batches):
+        num_digits = len(str(num_batches // 1))
+        fmt = '{:' + str(num_digits) + 'd}'
+        return '[' + fmt + '/' + fmt.format(num_batches) + ']'
+def accuracy(output, target, topk=(1,)):
+    with torch.no_grad():
+        maxk = max(topk)
+        batch_size = target.size(0)
+        _, pred = output.topk(maxk, 1, True, True)
+        pred = pred.t()
+        correct = pred.eq(target.view(1, -1).expand_as(pred))
+        res = []
+        for k in topk:
+            correct_k = correct[:k].reshape(-1).float().sum(0, keepdim=True)
+            res.append(correct_k.mul_(100.0 / batch_size))
+        return res
+''']
+IMN = [IMAGENET[0] + s for s in [
+    "output = torch.randn(8, 10); target = torch.randint(0, 10, (8,)); acc1, acc5 = accuracy(output, target, topk=(1, 5)); print(acc1, acc5, acc1.shape, acc1[0].item())",
+    "losses = AverageMeter('Loss', ':.4e'); top1 = AverageMeter('Acc@1', ':6.2f'); progress = ProgressMeter(25, [losses, top1], prefix='Epoch: [{}]'.format(0))\nfor i in range(3):\n    loss = torch.tensor(2.5 / (i + 1)); acc = torch.tensor([62.5 + i])\n    losses.update(loss.item(), 8); top1.update(acc[0], 8)\n    progress.display(i + 1)\nprint(type(top1.avg).__name__, top1.avg)",
+    "m = AverageMeter('Time', ':6.3f'); m.update(torch.tensor(0.25)); m.update(torch.tensor(0.5), 3); print(m, m.avg)",
+    "x = torch.tensor([[0.1, 0.5, 0.3, 0.05], [0.7, 0.1, 0.15, 0.05]]); v, i = x.topk(2, 1, True, True); print(v, i); print(x.topk(3, dim=1, largest=False)); print(torch.topk(x, 1).indices.t())",
+    "x = torch.tensor([1., 3., 3., 2.]); print(x.topk(2), x.topk(2, sorted=True).values)",
+    "try:\n    torch.tensor([1., 2.]).topk(3)\nexcept RuntimeError as e: print(e)",
+    "pred = torch.tensor([[1, 2], [3, 1]]).t(); target = torch.tensor([1, 3]); c = pred.eq(target.view(1, -1).expand_as(pred)); print(c, c[:1].reshape(-1).float().sum(0, keepdim=True).mul_(100.0 / 2))",
+    "try:\n    torch.tensor([[1, 2], [3, 1]]).t().view(-1)\nexcept RuntimeError as e: print(e)",
+    "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu'); print(device, device.type, device.index, str(device)); print(torch.backends.mps.is_available(), torch.cuda.device_count())",
+    "print(torch.device('cpu'), torch.device('cuda:1'), torch.device('cuda', 0), repr(torch.device('cpu')), torch.device('cpu') == 'cpu')",
+    "try:\n    torch.device('gpu')\nexcept RuntimeError as e: print(e)",
+    "torch.backends.cudnn.benchmark = True; print(torch.backends.cudnn.benchmark); torch.backends.cudnn.benchmark = False; torch.backends.cudnn.deterministic = True; print(torch.backends.cudnn.deterministic)",
+    "def try_gpu(i=0):\n    if torch.cuda.device_count() >= i + 1:\n        return torch.device(f'cuda:{i}')\n    return torch.device('cpu')\ndef try_all_gpus():\n    devices = [torch.device(f'cuda:{i}') for i in range(torch.cuda.device_count())]\n    return devices if devices else [torch.device('cpu')]\nprint(try_gpu(), try_gpu(10), try_all_gpus()); X = torch.ones(2, 3, device=try_gpu()); print(X, X.device)",
+    "net = nn.Sequential(nn.Linear(3, 1)); net = net.to(device='cpu'); print(net[0].weight.data.device, next(net.parameters()).is_cuda)",
+    "m = nn.Linear(2, 2); print(m.share_memory() is m, m.weight.is_shared())",
+    "torch.manual_seed(1); torch.cuda.manual_seed(1); torch.cuda.manual_seed_all(1); print(torch.initial_seed(), torch.randn(2))",
+    "print(torch.get_rng_state().shape, torch.get_rng_state().dtype); s = torch.get_rng_state(); a = torch.randn(2); torch.set_rng_state(s); print(torch.equal(a, torch.randn(2)))",
+]]
+
+TEXT = [r'''
+import collections, random
+lines = ['the time machine by h g wells', 'i', 'the time traveller for so it will be convenient to speak of him', 'was expounding a recondite matter to us']
+def tokenize(lines, token='word'):
+    if token == 'word':
+        return [line.split() for line in lines]
+    elif token == 'char':
+        return [list(line) for line in lines]
+def count_corpus(tokens):
+    if len(tokens) == 0 or isinstance(tokens[0], list):
+        tokens = [token for line in tokens for token in line]
+    return collections.Counter(tokens)
+class Vocab:
+    def __init__(self, tokens=None, min_freq=0, reserved_tokens=None):
+        if tokens is None:
+            tokens = []
+        if reserved_tokens is None:
+            reserved_tokens = []
+        counter = count_corpus(tokens)
+        self._token_freqs = sorted(counter.items(), key=lambda x: x[1], reverse=True)
+        self.idx_to_token = ['<unk>'] + reserved_tokens
+        self.token_to_idx = {token: idx for idx, token in enumerate(self.idx_to_token)}
+        for token, freq in self._token_freqs:
+            if freq < min_freq:
+                break
+            if token not in self.token_to_idx:
+                self.idx_to_token.append(token)
+                self.token_to_idx[token] = len(self.idx_to_token) - 1
+    def __len__(self):
+        return len(self.idx_to_token)
+    def __getitem__(self, tokens):
+        if not isinstance(tokens, (list, tuple)):
+            return self.token_to_idx.get(tokens, self.unk)
+        return [self.__getitem__(token) for token in tokens]
+    @property
+    def unk(self):
+        return 0
+tokens = tokenize(lines, 'char')
+vocab = Vocab(tokens)
+corpus = [vocab[token] for line in tokens for token in line]
+def seq_data_iter_random(corpus, batch_size, num_steps):
+    corpus = corpus[random.randint(0, num_steps - 1):]
+    num_subseqs = (len(corpus) - 1) // num_steps
+    initial_indices = list(range(0, num_subseqs * num_steps, num_steps))
+    random.shuffle(initial_indices)
+    def data(pos):
+        return corpus[pos: pos + num_steps]
+    num_batches = num_subseqs // batch_size
+    for i in range(0, batch_size * num_batches, batch_size):
+        initial_indices_per_batch = initial_indices[i: i + batch_size]
+        X = [data(j) for j in initial_indices_per_batch]
+        Y = [data(j + 1) for j in initial_indices_per_batch]
+        yield torch.tensor(X), torch.tensor(Y)
+def seq_data_iter_sequential(corpus, batch_size, num_steps):
+    offset = random.randint(0, num_steps)
+    num_tokens = ((len(corpus) - offset - 1) // batch_size) * batch_size
+    Xs = torch.tensor(corpus[offset: offset + num_tokens])
+    Ys = torch.tensor(corpus[offset + 1: offset + 1 + num_tokens])
+    Xs, Ys = Xs.reshape(batch_size, -1), Ys.reshape(batch_size, -1)
+    num_batches = Xs.shape[1] // num_steps
+    for i in range(0, num_steps * num_batches, num_steps):
+        X = Xs[:, i: i + num_steps]
+        Y = Ys[:, i: i + num_steps]
+        yield X, Y
+random.seed(0)
+''']
+TXT = [TEXT[0] + s for s in [
+    "print(len(vocab), vocab.idx_to_token[:6], len(corpus), corpus[:10])",
+    "my_seq = list(range(35))\nfor X, Y in seq_data_iter_random(my_seq, batch_size=2, num_steps=5):\n    print('X: ', X, '\\nY:', Y)",
+    "my_seq = list(range(35))\nfor X, Y in seq_data_iter_sequential(my_seq, batch_size=2, num_steps=5):\n    print('X: ', X, '\\nY:', Y)",
+    "def truncate_pad(line, num_steps, padding_token):\n    if len(line) > num_steps:\n        return line[:num_steps]\n    return line + [padding_token] * (num_steps - len(line))\nsrc = [vocab[list(l)] + [1] for l in lines]\narray = torch.tensor([truncate_pad(l, 10, 2) for l in src])\nvalid_len = (array != 2).type(torch.int32).sum(1)\nprint(array, valid_len, valid_len.dtype)",
+    "print(torch.tensor([]).shape, torch.tensor([[]]).shape, torch.tensor([[], []]).dtype)",
+    "try:\n    torch.tensor([[1, 2], [3]])\nexcept ValueError as e: print(e)",
+    "try:\n    torch.tensor([1, 'a'])\nexcept (TypeError, ValueError) as e: print(type(e).__name__, e)",
+]]
+
+W2V = [
+    "embed = nn.Embedding(num_embeddings=20, embedding_dim=4); print(f'Parameter embedding_weight ({embed.weight.shape}, dtype={embed.weight.dtype})'); x = torch.tensor([[1, 2, 3], [4, 5, 6]]); print(embed(x).shape)",
+    "def skip_gram(center, contexts_and_negatives, embed_v, embed_u):\n    v = embed_v(center)\n    u = embed_u(contexts_and_negatives)\n    pred = torch.bmm(v, u.permute(0, 2, 1))\n    return pred\nprint(skip_gram(torch.ones((2, 1), dtype=torch.long), torch.ones((2, 4), dtype=torch.long), nn.Embedding(20, 4), nn.Embedding(20, 4)).shape)",
+    "class SigmoidBCELoss(nn.Module):\n    def __init__(self):\n        super().__init__()\n    def forward(self, inputs, target, mask=None):\n        out = nn.functional.binary_cross_entropy_with_logits(inputs, target, weight=mask, reduction='none')\n        return out.mean(dim=1)\nloss = SigmoidBCELoss()\npred = torch.tensor([[1.1, -2.2, 3.3, -4.4]] * 2)\nlabel = torch.tensor([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]])\nmask = torch.tensor([[1, 1, 1, 1], [1, 1, 0, 0]])\nprint(loss(pred, label, mask) * mask.shape[1] / mask.sum(axis=1))\ndef sigmd(x):\n    return -math.log(1 / (1 + math.exp(-x)))\nprint(f'{(sigmd(1.1) + sigmd(2.2) + sigmd(-3.3) + sigmd(4.4)) / 4:.4f}')",
+    "W = torch.randn(10, 4); x = W[3]; cos = torch.mv(W, x) / torch.sqrt(torch.sum(W * W, dim=1) * torch.sum(x * x) + 1e-9); topk = torch.topk(cos, k=3)[1].cpu().numpy().astype('int32'); print(topk, topk.dtype, cos[topk[0]].round(decimals=4))",
+    "print(F.cosine_similarity(torch.tensor([[1., 0.], [1., 1.]]), torch.tensor([[1., 0.], [-1., 1.]])), nn.CosineSimilarity(dim=0)(torch.ones(3), torch.ones(3)))",
+]
+
+BERT = [
+    "def get_tokens_and_segments(tokens_a, tokens_b=None):\n    tokens = ['<cls>'] + tokens_a + ['<sep>']\n    segments = [0] * (len(tokens_a) + 2)\n    if tokens_b is not None:\n        tokens += tokens_b + ['<sep>']\n        segments += [1] * (len(tokens_b) + 1)\n    return tokens, segments\nprint(get_tokens_and_segments(['a', 'b'], ['c']))",
+    "class MaskLM(nn.Module):\n    def __init__(self, vocab_size, num_hiddens, num_inputs=8, **kwargs):\n        super(MaskLM, self).__init__(**kwargs)\n        self.mlp = nn.Sequential(nn.Linear(num_inputs, num_hiddens), nn.ReLU(), nn.LayerNorm(num_hiddens), nn.Linear(num_hiddens, vocab_size))\n    def forward(self, X, pred_positions):\n        num_pred_positions = pred_positions.shape[1]\n        pred_positions = pred_positions.reshape(-1)\n        batch_size = X.shape[0]\n        batch_idx = torch.arange(0, batch_size)\n        batch_idx = torch.repeat_interleave(batch_idx, num_pred_positions)\n        masked_X = X[batch_idx, pred_positions]\n        masked_X = masked_X.reshape((batch_size, num_pred_positions, -1))\n        mlm_Y_hat = self.mlp(masked_X)\n        return mlm_Y_hat\nmlm = MaskLM(20, 8); encoded_X = torch.randn(2, 8, 8); mlm_positions = torch.tensor([[1, 5, 2], [6, 1, 5]]); mlm_Y_hat = mlm(encoded_X, mlm_positions); print(mlm_Y_hat.shape)\nmlm_Y = torch.tensor([[7, 8, 9], [10, 11, 12]]); loss = nn.CrossEntropyLoss(reduction='none'); mlm_l = loss(mlm_Y_hat.reshape((-1, 20)), mlm_Y.reshape(-1)); print(mlm_l.shape, mlm_l.grad_fn.name())",
+    "pos = nn.Parameter(torch.randn(1, 10, 4)); X = torch.zeros(2, 6, 4); X = X + pos.data[:, :X.shape[1], :]; print(X.shape, X.requires_grad); Y = torch.zeros(2, 6, 4) + pos[:, :6, :]; print(Y.grad_fn.name())",
+    "X = torch.arange(24).reshape(2, 3, 4); print(X[torch.tensor([0, 0, 1]), torch.tensor([2, 0, 1])], X[[0, 1], :, [3, 0]].shape, X[:, [0, 2]].shape, X[..., [1]].shape)",
+    "X = torch.arange(24).reshape(2, 3, 4)\ntry:\n    X[torch.tensor([0, 2])]\nexcept IndexError as e: print(e)",
+    "X = torch.arange(24).reshape(2, 3, 4)\ntry:\n    X[torch.tensor([0, 1]), torch.tensor([0, 1, 2])]\nexcept IndexError as e: print(e)",
+]
+
+DETECT = [
+    "def multibox_prior(data, sizes, ratios):\n    in_height, in_width = data.shape[-2:]\n    device, num_sizes, num_ratios = data.device, len(sizes), len(ratios)\n    boxes_per_pixel = (num_sizes + num_ratios - 1)\n    size_tensor = torch.tensor(sizes, device=device)\n    ratio_tensor = torch.tensor(ratios, device=device)\n    offset_h, offset_w = 0.5, 0.5\n    steps_h = 1.0 / in_height\n    steps_w = 1.0 / in_width\n    center_h = (torch.arange(in_height, device=device) + offset_h) * steps_h\n    center_w = (torch.arange(in_width, device=device) + offset_w) * steps_w\n    shift_y, shift_x = torch.meshgrid(center_h, center_w, indexing='ij')\n    shift_y, shift_x = shift_y.reshape(-1), shift_x.reshape(-1)\n    w = torch.cat((size_tensor * torch.sqrt(ratio_tensor[0]), sizes[0] * torch.sqrt(ratio_tensor[1:]))) * in_height / in_width\n    h = torch.cat((size_tensor / torch.sqrt(ratio_tensor[0]), sizes[0] / torch.sqrt(ratio_tensor[1:])))\n    anchor_manipulations = torch.stack((-w, -h, w, h)).T.repeat(in_height * in_width, 1) / 2\n    out_grid = torch.stack([shift_x, shift_y, shift_x, shift_y], dim=1).repeat_interleave(boxes_per_pixel, dim=0)\n    output = out_grid + anchor_manipulations\n    return output.unsqueeze(0)\nX = torch.rand(size=(1, 3, 4, 6)); Y = multibox_prior(X, sizes=[0.75, 0.5, 0.25], ratios=[1, 2, 0.5]); print(Y.shape); boxes = Y.reshape(4, 6, 5, 4); print(boxes[2, 2, 0, :])",
+    "def box_iou(boxes1, boxes2):\n    box_area = lambda boxes: ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))\n    areas1 = box_area(boxes1)\n    areas2 = box_area(boxes2)\n    inter_upperlefts = torch.max(boxes1[:, None, :2], boxes2[:, :2])\n    inter_lowerrights = torch.min(boxes1[:, None, 2:], boxes2[:, 2:])\n    inters = (inter_lowerrights - inter_upperlefts).clamp(min=0)\n    inter_areas = inters[:, :, 0] * inters[:, :, 1]\n    union_areas = areas1[:, None] + areas2 - inter_areas\n    return inter_areas / union_areas\nb1 = torch.tensor([[0., 0., 2., 2.], [1., 1., 3., 3.]]); b2 = torch.tensor([[1., 1., 2., 2.], [0., 0., 1., 1.], [5., 5., 6., 6.]]); iou = box_iou(b1, b2); print(iou); max_ious, indices = torch.max(iou, dim=1); print(max_ious, indices); anc_i = torch.nonzero(max_ious >= 0.2).reshape(-1); print(anc_i)",
+    "def nms(boxes, scores, iou_threshold, box_iou):\n    B = torch.argsort(scores, dim=-1, descending=True)\n    keep = []\n    while B.numel() > 0:\n        i = B[0]\n        keep.append(i)\n        if B.numel() == 1: break\n        iou = box_iou(boxes[i, :].reshape(-1, 4), boxes[B[1:], :].reshape(-1, 4)).reshape(-1)\n        inds = torch.nonzero(iou <= iou_threshold).reshape(-1)\n        B = B[inds + 1]\n    return torch.tensor(keep, device=boxes.device)\ndef box_iou(boxes1, boxes2):\n    area = lambda b: (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])\n    lt = torch.max(boxes1[:, None, :2], boxes2[:, :2]); rb = torch.min(boxes1[:, None, 2:], boxes2[:, 2:])\n    inter = (rb - lt).clamp(min=0).prod(2)\n    return inter / (area(boxes1)[:, None] + area(boxes2) - inter)\nboxes = torch.tensor([[0.1, 0.08, 0.52, 0.92], [0.08, 0.2, 0.56, 0.95], [0.15, 0.3, 0.62, 0.91], [0.55, 0.2, 0.9, 0.88]]); scores = torch.tensor([0.9, 0.8, 0.7, 0.9]); print(nms(boxes, scores, 0.5, box_iou))",
+    "print(torch.tensor([torch.tensor(3), torch.tensor(1)]), torch.tensor([torch.tensor(1.5)]).dtype)",
+    "try:\n    torch.tensor([torch.tensor([1, 2]), torch.tensor([3, 4])])\nexcept (ValueError, TypeError, RuntimeError) as e: print(type(e).__name__, e)",
+    "x = torch.tensor([0.2, 0.5, 0.1, 0.5]); print(torch.argsort(x, descending=True), torch.argsort(x, descending=True, stable=True), x.argsort(), torch.sort(x, descending=True))",
+    "x = torch.tensor([[0, 1], [2, 0]]); print(torch.nonzero(x), torch.nonzero(x, as_tuple=True), x.nonzero().shape, torch.argwhere(x))",
+    "a, b = torch.meshgrid(torch.arange(3), torch.arange(2), indexing='ij'); print(a, b); c, d = torch.meshgrid(torch.arange(3), torch.arange(2), indexing='xy'); print(c.shape)",
+    "x = torch.tensor([[2., 1., 4., 3.]]); print(x.T, x.mT.shape, torch.tensor([1., 2.]).T)",
+]
+
+OPTIM = [
+    "def f_2d(x1, x2):\n    return 0.1 * x1 ** 2 + 2 * x2 ** 2\ndef gd_2d(x1, x2, s1, s2, eta=0.4):\n    return (x1 - eta * 0.2 * x1, x2 - eta * 4 * x2, 0, 0)\nx1, x2, s1, s2 = -5, -2, 0, 0\nfor i in range(5):\n    x1, x2, s1, s2 = gd_2d(x1, x2, s1, s2)\nprint(f'epoch 5, x1: {x1:f}, x2: {x2:f}')\nx1g, x2g = torch.meshgrid(torch.arange(-5.5, 1.0, 0.5), torch.arange(-3.0, 1.0, 0.5), indexing='ij'); print(x1g.shape, f_2d(x1g, x2g).max())",
+    "def init_momentum_states(feature_dim):\n    v_w = torch.zeros((feature_dim, 1))\n    v_b = torch.zeros(1)\n    return (v_w, v_b)\ndef sgd_momentum(params, states, hyperparams):\n    for p, v in zip(params, states):\n        with torch.no_grad():\n            v[:] = hyperparams['momentum'] * v + p.grad\n            p[:] -= hyperparams['lr'] * v\n        p.grad.data.zero_()\nw = torch.ones(3, 1, requires_grad=True); b = torch.zeros(1, requires_grad=True); states = init_momentum_states(3)\nfor i in range(3):\n    l = ((torch.ones(4, 3) @ w + b - 1) ** 2).mean(); l.backward(); sgd_momentum([w, b], states, {'lr': 0.05, 'momentum': 0.5}); print(round(l.item(), 4), states[1])",
+    "def adagrad(params, states, hyperparams):\n    eps = 1e-6\n    for p, s in zip(params, states):\n        with torch.no_grad():\n            s[:] += torch.square(p.grad)\n            p[:] -= hyperparams['lr'] * p.grad / torch.sqrt(s + eps)\n        p.grad.data.zero_()\nw = torch.ones(2, requires_grad=True); s = [torch.zeros(2)]\nfor i in range(3):\n    (w * torch.tensor([1., 2.])).sum().backward(); adagrad([w], s, {'lr': 0.1}); print(w, s[0])",
+    "def adam(params, states, hyperparams):\n    beta1, beta2, eps = 0.9, 0.999, 1e-6\n    for p, (v, s) in zip(params, states):\n        with torch.no_grad():\n            v[:] = beta1 * v + (1 - beta1) * p.grad\n            s[:] = beta2 * s + (1 - beta2) * torch.square(p.grad)\n            v_bias_corr = v / (1 - beta1 ** hyperparams['t'])\n            s_bias_corr = s / (1 - beta2 ** hyperparams['t'])\n            p[:] -= hyperparams['lr'] * v_bias_corr / (torch.sqrt(s_bias_corr) + eps)\n        p.grad.data.zero_()\n    hyperparams['t'] += 1\nw = torch.ones(2, requires_grad=True); st = [(torch.zeros(2), torch.zeros(2))]; hp = {'lr': 0.01, 't': 1}\nfor i in range(3):\n    (w ** 2).sum().backward(); adam([w], st, hp)\nprint(w, hp['t'])",
+    "w = torch.ones(2, requires_grad=True)\ntry:\n    w[:] -= 0.1\nexcept RuntimeError as e: print(e)",
+    "w = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    w[:] -= 0.1\nprint(w, w.grad_fn, w.is_leaf, w._version)",
+    "print(torch.square(torch.tensor([1, -2])), torch.square(torch.tensor([1.5])), torch.tensor([2]).square().dtype, torch.tensor([True]).square() if False else '')",
+    "lr_sched = lambda t: 0.1 * (t + 1) ** (-0.5); print([round(lr_sched(t), 4) for t in range(3)])",
+]
+
+
 SNIPPETS = [SETUP + s for s in
             WLM + TLM + DCGAN + RL + SR + FNS + SIAMESE + TSP + REGRESSION + MNIST + FF + GCN
             + [VIT[0] + s for s in VIT[1:]] + D2L + SOFTMAX + CNN + SHAPES + RES + BNS + ATT
-            + RNNS + S2S]
+            + RNNS + S2S + VAE + MNIST_RNN + TRS + D2L_PRE + HOUSES + MISTAKES + MODULES + SCHED
+            + IMN + TXT + W2V + BERT + DETECT + OPTIM]
 
 BUGS = [
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
-    SNIPPETS, BUGS, at_least=300)
+    SNIPPETS, BUGS, at_least=500)
