@@ -124,3 +124,40 @@ def test_tensor_of_tensors_of_several_elements_fails_as_its_dtype_converts():
     assert _error(lambda: torch.tensor([torch.tensor([1., 2.])])) == number
     assert torch.tensor([torch.tensor(1), torch.tensor(2.5)]).tolist() == [1., 2.5]
     assert torch.tensor([torch.tensor([[3]])]).tolist() == [3]
+
+
+def _unpack(name, arg, pos, kind):
+    return ("TypeError", f"{name}(): argument '{arg}' failed to unpack the object at pos {pos} "
+                         f"with error \"type must be tuple of ints,but got {kind}\"")
+
+
+def test_float_sizes_are_refused_not_truncated():
+    # x.view(-1, n / 2): Python 3's true division gives a float, which torch's parser refuses
+    x = torch.arange(6.)
+    y = x.view(2, 3)
+    assert _error(lambda: x.view(-1, 6 / 2)) == _unpack("view", "size", 2, "float")
+    assert _error(lambda: y.t().view(3, 2.0)) == _unpack("view", "size", 2, "float")
+    assert _error(lambda: x.view([2, "a"])) == _unpack("view", "size", 2, "str")
+    assert _error(lambda: x.reshape([2, 1.5])) == _unpack("reshape", "shape", 2, "float")
+    assert _error(lambda: y.t().reshape(3, 2.5)) == _unpack("reshape", "shape", 2, "float")
+    assert _error(lambda: x.reshape(2, None)) == _unpack("reshape", "shape", 2, "NoneType")
+    assert _error(lambda: y.expand(2, 2, 3.0)) == _unpack("expand", "size", 3, "float")
+    assert _error(lambda: y.repeat(1, 2.0)) == _unpack("repeat", "repeats", 2, "float")
+    assert _error(lambda: y.tile(2, 1.5)) == _unpack("tile", "dims", 2, "float")
+    assert _error(lambda: x.permute(0, 1.5)) == _unpack("permute", "dims", 2, "float")
+    # a first element that is no int: no int list at all
+    assert _error(lambda: y.expand(2.0, 2, 3)) == (
+        "TypeError", "expand() takes 1 positional argument but 3 were given")
+    assert _error(lambda: y.repeat(2.5)) == (
+        "TypeError", "repeat(): argument 'repeats' (position 1) must be tuple of ints, not float")
+    assert _error(lambda: y.permute((1.0, 0))) == (
+        "TypeError", "permute(): argument 'dims' (position 1) must be tuple of ints, but found "
+                     "element of type float at pos 0")
+    assert _error(lambda: x.reshape(None)) == (
+        "TypeError", "reshape(): argument 'shape' (position 1) must be tuple of ints, not NoneType")
+    # NumPy ints and 0-dim integer tensors are ints
+    assert y.view(np.int64(3), 2).shape == (3, 2)
+    assert y.t().reshape(torch.tensor(6)).shape == (6,)
+    assert y.expand(2, np.int32(2), 3).shape == (2, 2, 3)
+    assert y.repeat(torch.tensor(2), 1).shape == (4, 3)
+    assert y.permute(np.int64(1), 0).shape == (3, 2)

@@ -492,13 +492,13 @@ SNIPPETS = [
     'try:\n    print(torch.chain_matmul(torch.ones(2,2), 1))\nexcept TypeError as e: print(e)',
     'try:\n    print(torch.linalg.matmul(torch.ones(2,2), 1))\nexcept TypeError as e: print(e)',
     'try:\n    print(torch.linalg.vecdot(torch.ones(2), 1))\nexcept TypeError as e: print(e)',
+    'x = torch.arange(6.)\nx.reshape(2.5, 3)',
+    'x = torch.arange(6.)\nx.reshape(None)',
 ]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the list above.
 BUGS = [
-    ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
-     'x = torch.arange(6.)\nx.reshape(2.5, 3)'),
     ("ember accepts an argument form torch's parser refuses (not fixed yet)",
      'x = torch.arange(6).view(2, 3)\ntorch.permute(x, 1, 0)'),
     ('text of the invalid device string error: torch 2.13 says "Invalid device string", ember lists the device types (older torch text)',
@@ -513,8 +513,6 @@ BUGS = [
      'x = torch.arange(6.)\nx.add("a")'),
     ('torch still accepts the deprecated add(Number alpha, Tensor other) overload; ember does not',
      'x = torch.arange(6.)\nx.add(1, 2)'),
-    ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
-     'x = torch.arange(6.)\nx.reshape(None)'),
     ("ember truncates a float split size where torch's parser refuses it (not fixed yet)",
      'x = torch.arange(6.)\nx.split([2, 2.0])'),
     ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',

@@ -960,6 +960,9 @@ SNIPPETS = [
     'r = torch.aminmax(torch.tensor([1, 5, 3])); print(r, r.min, r.max)',
     'r = torch.frexp(torch.tensor([8.])); print(r.mantissa, r.exponent, len(r))',
     'r = torch.histogram(torch.tensor([1., 2., 1.]), bins=2); print(r.hist, r.bin_edges)',
+    'x = torch.arange(6).reshape(2, 3)\nprint(x.tile(2.0))',
+    'x = torch.arange(6).reshape(2, 3)\nprint(x.repeat(2.0, 1))',
+    'x = torch.arange(6).reshape(2, 3)\nprint(x.expand(2.0, 3))',
 ]
 
 # Where ember differs from torch: (reason, minimal reproduction), strict xfails.
@@ -987,8 +990,6 @@ BUGS = [
      'x = torch.arange(6).reshape(2, 3)\nprint(x.flatten(0.5))'),
     ('narrow takes a float start (no parser signatures for it yet)',
      'x = torch.arange(6).reshape(2, 3)\nprint(x.narrow(0, 1.5, 1))'),
-    ("the argument-type errors of tile are Python's (no parser signatures for it yet)",
-     'x = torch.arange(6).reshape(2, 3)\nprint(x.tile(2.0))'),
     ("the argument-type errors of roll are Python's (no parser signatures for it yet)",
      'x = torch.arange(6).reshape(2, 3)\nprint(x.roll(1.5))'),
     ("the argument-type errors of diagonal are Python's (no parser signatures for it yet)",
@@ -997,10 +998,6 @@ BUGS = [
      'x = torch.arange(6).reshape(2, 3)\nprint(x.repeat_interleave(1.5))'),
     ("the argument-type errors of diff are Python's (no parser signatures for it yet)",
      'x = torch.tensor([1., 3., 6.])\nprint(torch.diff(x, n=1.5))'),
-    ("repeat takes float sizes (torch's parser refuses them)",
-     'x = torch.arange(6).reshape(2, 3)\nprint(x.repeat(2.0, 1))'),
-    ("expand takes float sizes (torch's parser refuses them)",
-     'x = torch.arange(6).reshape(2, 3)\nprint(x.expand(2.0, 3))'),
     ("rot90 takes a float k (torch's parser refuses it)",
      'x = torch.arange(6).reshape(2, 3)\nprint(x.rot90(1.5))'),
     ("tril takes a float diagonal (torch's parser refuses it)",

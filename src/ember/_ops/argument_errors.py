@@ -33,6 +33,7 @@ parameter with a default ("bool keepdim = False") fits no argument and no keywor
 are listed newest first: torch copies them into a std::unordered_map.
 """
 import numbers
+import operator
 
 import numpy as np
 
@@ -211,6 +212,46 @@ def reworded(err, name, kwargs, method):
     new = TypeError(f"{name}(): argument '{arg}'{at} must be {expected}, not {type_name(value)}")
     new.tensor_argument = argument
     return new
+
+
+# -- int lists: sizes and dims -------------------------------------------------------------------
+# torch's parser reads varargs whose first element is an int (`x.view(2, 3)`), or one sequence
+# starting with an int, as an int list, and unpacks each element; a later element that is no
+# int (`x.view(-1, n / 2)`, Python 3's true division) fails there. Python's int() would
+# truncate it instead.
+
+def unpack_error(name, arg, args):
+    """torch's TypeError for an int list given as `args` (varargs or one sequence) with an
+    element after the first that is no int; None when `args` are not like that."""
+    values = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+    if values and _is_int(values[0]):
+        for i, value in enumerate(values):
+            if not _is_int(value):
+                return TypeError(f"{name}(): argument '{arg}' failed to unpack the object at pos "
+                                 f"{i + 1} with error \"type must be tuple of ints,but got "
+                                 f"{type(value).__name__}\"")
+    return None
+
+
+def ints(name, arg, args, values):
+    """`values` (from `args`, as `name` received them) as Python ints, with torch's TypeError
+    for one that is no int, for an operator whose one parameter `arg` is an int list."""
+    try:
+        return tuple(map(operator.index, values))
+    except TypeError:
+        error = unpack_error(name, arg, args)
+        if error is None:
+            if len(args) > 1:
+                error = TypeError(f"{name}() takes 1 positional argument but {len(args)} were "
+                                  f"given")
+            elif isinstance(args[0], (list, tuple)):
+                error = TypeError(f"{name}(): argument '{arg}' (position 1) must be tuple of "
+                                  f"ints, but found element of type "
+                                  f"{type(args[0][0]).__name__} at pos 0")
+            else:
+                error = TypeError(f"{name}(): argument '{arg}' (position 1) must be tuple of "
+                                  f"ints, not {type_name(args[0])}")
+        raise error from None
 
 
 def check_bool(name, arg, index, value):

@@ -13,7 +13,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op, record
 from ._xp_compat import ufunc_at
-from .argument_errors import _is_int, type_name
+from .argument_errors import _is_int, ints, type_name
 from .elementwise import check_limited
 from .registry import function, method
 from .._memory_format import contiguous_format
@@ -41,7 +41,10 @@ def _varargs(args, name=None, what=None):
     if not args and name:
         raise TypeError(f'{name}() missing 1 required positional arguments: "{what}"')
     if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
-        return tuple(args[0])
+        try:
+            return tuple(args[0])
+        except TypeError:       # a lone number that is no int: the caller's check words it
+            return tuple(args)
     return tuple(args)
 
 
@@ -207,7 +210,10 @@ def repeat(self, *sizes, repeats=None):
     """The tensor tiled `sizes[i]` times along dim i (leading sizes add dims)."""
     if repeats is not None and not sizes:       # x.repeat(repeats=(2, 1))
         sizes = (repeats,)
-    sizes = tuple(int(s) for s in _varargs(sizes, "repeat", "repeats"))
+    given = sizes
+    sizes = _varargs(sizes, "repeat", "repeats")
+    if not all(s.__class__ is int for s in sizes):
+        sizes = ints("repeat", "repeats", given, sizes)
     if len(sizes) < self.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
@@ -233,14 +239,19 @@ def repeat(self, *sizes, repeats=None):
 @function(method=False)
 def tile(input, dims):
     """`input.repeat(dims)`, with `dims` padded by leading ones to the tensor's rank."""
-    dims = _varargs((dims,)) if not isinstance(dims, int) else (dims,)
-    dims = (1,) * (input.ndim - len(dims)) + tuple(dims)
-    return repeat(input, dims)
+    return _tile(input, (dims,))
 
 
 @method("tile")
 def _tile_method(self, *dims):
-    return tile(self, _varargs(dims, "tile", "dims"))
+    return _tile(self, dims)
+
+
+def _tile(input, given):
+    dims = _varargs(given, "tile", "dims")
+    if not all(d.__class__ is int for d in dims):
+        dims = ints("tile", "dims", given, dims)
+    return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
 # -- repeat_interleave -------------------------------------------------------------------------

@@ -4,6 +4,7 @@ Geometry (and torch's verdict on whether a view is possible) comes from `_geomet
 module materialises the view over the shared storage and records the backward node.
 `reshape` and `contiguous` copy only when no view can express the result.
 """
+import operator
 import warnings
 
 import numpy as np
@@ -20,7 +21,8 @@ from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, wrap as 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
-from .argument_errors import keyword_memory_format, parser_error, type_name
+from .argument_errors import ints, keyword_memory_format, parser_error, type_name, \
+    unpack_error
 from .registry import function, method, register
 
 
@@ -60,7 +62,10 @@ def _keyword_sizes(name, args, keyword, names):
 def _sizes(args):
     """Shape arguments as varargs or one sequence: view(2, 3) or view((2, 3))."""
     if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
-        return tuple(args[0])
+        try:
+            return tuple(args[0])
+        except TypeError:       # a lone number that is no int: the caller's check words it
+            return args
     return args
 
 
@@ -111,10 +116,13 @@ def view(self, *shape, **keyword):
     except (TypeError, ValueError) as exc:
         # torch's parser refuses what is not a dtype or sizes (view is not wrapped by the
         # registry, which would cost every call a frame; the `try` costs nothing)
-        error = parser_error("view", (self,) + given, keyword, False)
+        error = unpack_error("view", "size", tuple(keyword.values()) or given) or \
+            parser_error("view", (self,) + given, keyword, False)
         if error is None:
             raise
         raise error from exc
+    if not all(s.__class__ is int for s in shape):
+        shape = ints("view", "size", tuple(keyword.values()) or given, shape)
     new_shape = geo.infer_size(shape, data.size)
     strides = geo.view_strides(_shape(self), self.stride(), new_shape)
     if strides is None:
@@ -134,7 +142,8 @@ def _contiguous_view(self, data, shape):
     try:
         array = data.reshape(shape)
     except (ValueError, TypeError):
-        geo.infer_size([int(s) for s in shape], data.size)
+        # (an element that is no int raises here, for the caller to word)
+        geo.infer_size([operator.index(s) for s in shape], data.size)
         raise
     if array.shape != shape:
         # -1 was inferred, or the sizes came as a list; NumPy accepts any negative size as
@@ -187,10 +196,18 @@ def reshape(input, *shape, **keyword):
     if len(shape) == 1 and shape[0].__class__ is np.ndarray:
         raise TypeError(f"reshape(): argument 'shape' (position 1) must be tuple of ints, not "
                         f"{type_name(shape[0])}")
-    shape = _sizes(shape)
+    given, shape = shape, _sizes(shape)
     data = input._data
     if data.flags.c_contiguous:
-        return _contiguous_view(input, data, shape)
+        try:
+            return _contiguous_view(input, data, shape)
+        except TypeError:
+            if all(s.__class__ is int for s in shape):
+                raise
+            ints("reshape", "shape", given, shape)      # raises torch's error
+            raise
+    if not all(s.__class__ is int for s in shape):
+        shape = ints("reshape", "shape", given, shape)
     new_shape = geo.infer_size(shape, data.size)
     if geo.view_strides(_shape(input), input.stride(), new_shape) is not None:
         return view(input, new_shape)
@@ -318,8 +335,12 @@ def permute(input, *dims, **keyword):
         dims = _keyword_sizes("permute", dims, keyword, ("dims",))
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    dims = _sizes(dims)
-    shape, strides = geo.permute(_shape(input), input.stride(), dims)
+    given, dims = dims, _sizes(dims)
+    try:
+        shape, strides = geo.permute(_shape(input), input.stride(), dims)
+    except (TypeError, RuntimeError):
+        ints("permute", "dims", given, dims)            # raises torch's error for a non-int
+        raise
     wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
     return _view_op(Permute, input, shape, strides, input._offset, {"dims": wrapped})
 
@@ -556,9 +577,9 @@ def expand(self, *sizes, **keyword):
         sizes = _keyword_sizes("expand", sizes, keyword, ("size",))
     if not sizes:
         raise TypeError('expand() missing 1 required positional arguments: "size"')
-    sizes = _sizes(sizes)
+    given, sizes = sizes, _sizes(sizes)
     if not all(s.__class__ is int for s in sizes):
-        sizes = tuple(int(s) for s in sizes)
+        sizes = ints("expand", "size", given, sizes)
     old = self._data.shape
     if len(sizes) < len(old):
         geo.expand(old, self.stride(), sizes, legacy_type_name(self))    # raises
