@@ -161,3 +161,14 @@ def test_float_sizes_are_refused_not_truncated():
     assert y.expand(2, np.int32(2), 3).shape == (2, 2, 3)
     assert y.repeat(torch.tensor(2), 1).shape == (4, 3)
     assert y.permute(np.int64(1), 0).shape == (3, 2)
+
+
+def test_split_sizes_that_are_no_ints_are_refused():
+    x = torch.arange(6.)
+    assert _error(lambda: x.split([2, 4.0])) == _unpack("split_with_sizes", "split_sizes", 2,
+                                                        "float")
+    assert _error(lambda: x.split([2.0, 4])) == (
+        "TypeError", "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of "
+                     "ints, but found element of type float at pos 0")
+    assert [p.tolist() for p in x.split((np.int64(2), torch.tensor(4)))] == [[0., 1.],
+                                                                              [2., 3., 4., 5.]]

@@ -494,6 +494,7 @@ SNIPPETS = [
     'try:\n    print(torch.linalg.vecdot(torch.ones(2), 1))\nexcept TypeError as e: print(e)',
     'x = torch.arange(6.)\nx.reshape(2.5, 3)',
     'x = torch.arange(6.)\nx.reshape(None)',
+    'x = torch.arange(6.)\nx.split([2, 2.0])',
 ]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
@@ -513,8 +514,6 @@ BUGS = [
      'x = torch.arange(6.)\nx.add("a")'),
     ('torch still accepts the deprecated add(Number alpha, Tensor other) overload; ember does not',
      'x = torch.arange(6.)\nx.add(1, 2)'),
-    ("ember truncates a float split size where torch's parser refuses it (not fixed yet)",
-     'x = torch.arange(6.)\nx.split([2, 2.0])'),
     ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
      'x = torch.arange(6.)\nx.eq("a")'),
     ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',

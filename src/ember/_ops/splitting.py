@@ -3,6 +3,8 @@ hsplit, vsplit and dsplit. Each piece is a view of the input; unbind and split r
 for all their pieces (torch forbids writing into such views in place), tensor_split and the
 NumPy-style splits are slices.
 """
+import operator
+
 import numpy as np
 
 from .. import _geometry as geo
@@ -10,7 +12,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
-from .argument_errors import type_name
+from .argument_errors import type_name, unpack_error
 from .registry import function, register
 from .views import _shape, as_view, slice_dim
 
@@ -82,7 +84,14 @@ def split(tensor, split_size_or_sections, dim=0):
     else:
         if not isinstance(split_size_or_sections, (list, tuple)):
             return _split_other(tensor, split_size_or_sections, dim)
-        sizes = [int(s) for s in split_size_or_sections]
+        try:
+            sizes = list(map(operator.index, split_size_or_sections))
+        except TypeError:
+            first = split_size_or_sections[0]
+            raise unpack_error("split_with_sizes", "split_sizes", (split_size_or_sections,)) \
+                or TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be "
+                             f"tuple of ints, but found element of type {type(first).__name__} "
+                             f"at pos 0") from None
         if sum(sizes) != n or min(sizes, default=0) < 0:
             _check_split_sizes(sizes)
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
