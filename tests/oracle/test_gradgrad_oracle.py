@@ -59,6 +59,7 @@ _NODES = {      # entry: (sample, input, ember's node, torch's node)
     "prod": ("float64[3, 4]", 0, "MulBackward0", "ViewBackward0"),
     "matmul": ("float64[3], float64[3, 4]", 0, "MvBackward0", "SqueezeBackward1"),
     "mm": ("float64[1, 1], float64[1, 1]", 0, "MmBackward0", "TBackward0"),
+    "spmm": ("float64[1, 1], float64[1, 1]", 0, "MmBackward0", "TBackward0"),   # (mm)
     "softmax": ("float64[3, 4], 1", 0, "MulBackward0", "SoftmaxBackwardDataBackward0"),
     "log_softmax": ("float64[3, 4], 1", 0, "SubBackward0", "LogSoftmaxBackwardDataBackward0"),
     "selu": ("float64[3, 4]", 0, "MulBackward0", "EluBackwardBackward0"),

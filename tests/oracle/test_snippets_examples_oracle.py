@@ -13,8 +13,10 @@ matrix, InstanceNorm2d, ReflectionPad2d, Upsample), siamese_network, time_sequen
 (LSTMCell in double with LBFGS), regression, mnist (StepLR, the test loop), mnist_rnn, vae,
 forward-forward, GCN (spmm) and GAT, a vision transformer (patch embedding, cls token,
 trunc_normal_), the translation Transformer (masks, greedy decoding) and imagenet's meters and
-top-k accuracy; common mistakes in such programs (shapes, dtypes, state_dict keys, optimizer
-arguments), containers, freezing, data loading and lr schedules.
+top-k accuracy; a DQN step and PPO with GAE, WGAN-GP's gradient penalty, a spatial
+transformer (affine_grid, grid_sample); common mistakes in such programs (shapes, dtypes,
+state_dict keys, optimizer arguments), containers, freezing, data loading, lr schedules and
+what such programs print (state_dicts, optimizer states, long tensors).
 d2l: linear regression from scratch and concise, softmax regression with Accumulator and
 accuracy, layers and parameters, save/load, corr2d and pool2d, LeNet/AlexNet/VGG/NiN/
 GoogLeNet/ResNet/DenseNet shape loops, batch norm from scratch, attention (masked_softmax,
@@ -22,7 +24,8 @@ additive, dot-product, multi-head, positional encoding), RNN from scratch with o
 grad_clipping, seq2seq with a masked softmax cross-entropy loss, the preliminaries (ndarray,
 linear algebra, autograd, probability), house prices with k-fold data, text preprocessing
 (Vocab, sequence iterators, truncate_pad), word2vec, BERT's masked LM, anchor boxes, IoU and
-NMS, and optimizers written by hand.
+NMS, optimizers written by hand, transposed convolutions with a bilinear kernel, style
+transfer's losses, SSD's heads and loss, the GAN chapters, TextCNN and decomposable attention.
 
 Floats from training loops are printed rounded (float32 sums in another order differ in the
 last digits). Snippets reach submodules through `torch.` (a `from torch... import` would bind
@@ -2282,11 +2285,313 @@ OPTIM = [
 ]
 
 
+MORE = [
+    "x = torch.arange(-8.0, 8.0, 0.1, requires_grad=True); y = torch.sigmoid(x); y.backward(torch.ones_like(x)); print(x.grad[::20], x.grad.max())",
+    "M = torch.normal(0, 1, size=(4, 4)); print('一个矩阵 \\n', M)\nfor i in range(100):\n    M = torch.mm(M, torch.normal(0, 1, size=(4, 4)))\nprint('乘以100个矩阵后\\n', M)",
+    "M = torch.normal(0, 1, size=(4, 4))\nfor i in range(30):\n    M = torch.mm(M, torch.normal(0, 1, size=(4, 4)))\nprint((M / M.abs().max()).round(decimals=3))",
+    "def bilinear_kernel(in_channels, out_channels, kernel_size):\n    factor = (kernel_size + 1) // 2\n    if kernel_size % 2 == 1:\n        center = factor - 1\n    else:\n        center = factor - 0.5\n    og = (torch.arange(kernel_size).reshape(-1, 1), torch.arange(kernel_size).reshape(1, -1))\n    filt = (1 - torch.abs(og[0] - center) / factor) * (1 - torch.abs(og[1] - center) / factor)\n    weight = torch.zeros((in_channels, out_channels, kernel_size, kernel_size))\n    weight[range(in_channels), range(out_channels), :, :] = filt\n    return weight\nconv_trans = nn.ConvTranspose2d(3, 3, kernel_size=4, padding=1, stride=2, bias=False); conv_trans.weight.data.copy_(bilinear_kernel(3, 3, 4)); print(conv_trans.weight[0, 0]); X = torch.arange(12.).reshape(1, 3, 2, 2); Y = conv_trans(X); print(Y.shape, Y[0, 0])",
+    "X = torch.rand(size=(1, 10, 16, 16)); conv = nn.Conv2d(10, 20, kernel_size=5, padding=2, stride=3); tconv = nn.ConvTranspose2d(20, 10, kernel_size=5, padding=2, stride=3); print(tconv(conv(X)).shape == X.shape, tconv(conv(X)).shape)",
+    "X = torch.arange(9.0).reshape(3, 3); K = torch.tensor([[1.0, 2.0], [3.0, 4.0]])\ndef kernel2matrix(K):\n    k, W = torch.zeros(5), torch.zeros((4, 9))\n    k[:2], k[3:5] = K[0, :], K[1, :]\n    W[0, :5], W[1, 1:6], W[2, 3:8], W[3, 4:] = k, k, k, k\n    return W\nW = kernel2matrix(K); print(W); print(torch.matmul(W, X.reshape(-1)).reshape(2, 2))",
+    "X = torch.arange(9.0).reshape(1, 1, 3, 3); K = torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]); tconv = nn.ConvTranspose2d(1, 1, kernel_size=2, bias=False); tconv.weight.data = K; print(tconv(X)); print(F.conv_transpose2d(X, K, stride=2)); print(F.conv2d(X, K, padding=1))",
+    "def tv_loss(Y_hat):\n    return 0.5 * (torch.abs(Y_hat[:, :, 1:, :] - Y_hat[:, :, :-1, :]).mean() + torch.abs(Y_hat[:, :, :, 1:] - Y_hat[:, :, :, :-1]).mean())\nY = torch.arange(18.).reshape(1, 2, 3, 3); print(tv_loss(Y))",
+    "def gram(X):\n    num_channels, n = X.shape[1], X.numel() // X.shape[1]\n    X = X.reshape((num_channels, n))\n    return torch.matmul(X, X.T) / (num_channels * n)\nprint(gram(torch.arange(12.).reshape(1, 3, 2, 2)))",
+    "class SynthesizedImage(nn.Module):\n    def __init__(self, img_shape, **kwargs):\n        super(SynthesizedImage, self).__init__(**kwargs)\n        self.weight = nn.Parameter(torch.rand(*img_shape))\n    def forward(self):\n        return self.weight\ngen_img = SynthesizedImage((1, 3, 2, 2)); gen_img.weight.data.copy_(torch.zeros(1, 3, 2, 2)); trainer = torch.optim.Adam(gen_img.parameters(), lr=0.5); l = (gen_img() - 1).pow(2).sum(); l.backward(); trainer.step(); print(gen_img.weight[0, 0])",
+    "def cls_predictor(num_inputs, num_anchors, num_classes):\n    return nn.Conv2d(num_inputs, num_anchors * (num_classes + 1), kernel_size=3, padding=1)\ndef forward(x, block):\n    return block(x)\nY1 = forward(torch.zeros((2, 8, 20, 20)), cls_predictor(8, 5, 10)); Y2 = forward(torch.zeros((2, 16, 10, 10)), cls_predictor(16, 3, 10)); print(Y1.shape, Y2.shape)\ndef flatten_pred(pred):\n    return torch.flatten(pred.permute(0, 2, 3, 1), start_dim=1)\ndef concat_preds(preds):\n    return torch.cat([flatten_pred(p) for p in preds], dim=1)\nprint(concat_preds([Y1, Y2]).shape)",
+    "def down_sample_blk(in_channels, out_channels):\n    blk = []\n    for _ in range(2):\n        blk.append(nn.Conv2d(in_channels, out_channels, kernel_size=3, padding=1))\n        blk.append(nn.BatchNorm2d(out_channels))\n        blk.append(nn.ReLU())\n        in_channels = out_channels\n    blk.append(nn.MaxPool2d(2))\n    return nn.Sequential(*blk)\nprint(down_sample_blk(3, 10)(torch.zeros((2, 3, 20, 20))).shape)",
+    "cls_loss = nn.CrossEntropyLoss(reduction='none'); bbox_loss = nn.L1Loss(reduction='none')\ndef calc_loss(cls_preds, cls_labels, bbox_preds, bbox_labels, bbox_masks):\n    batch_size, num_classes = cls_preds.shape[0], cls_preds.shape[2]\n    cls = cls_loss(cls_preds.reshape(-1, num_classes), cls_labels.reshape(-1)).reshape(batch_size, -1).mean(dim=1)\n    bbox = bbox_loss(bbox_preds * bbox_masks, bbox_labels * bbox_masks).mean(dim=1)\n    return cls + bbox\ncp = torch.randn(2, 5, 3); cl = torch.randint(0, 3, (2, 5)); bp = torch.randn(2, 20); bl = torch.randn(2, 20); bm = (torch.rand(2, 20) > 0.5).float(); l = calc_loss(cp, cl, bp, bl, bm); print(l.shape, l.round(decimals=4))\ndef cls_eval(cls_preds, cls_labels):\n    return float((cls_preds.argmax(dim=-1).type(cls_labels.dtype) == cls_labels).sum())\nprint(cls_eval(cp, cl))",
+    "X = torch.normal(0.0, 1, (100, 2)); A = torch.tensor([[1, 2], [-0.1, 0.5]]); b = torch.tensor([1, 2]); data = torch.matmul(X, A) + b; print(data.shape, data.dtype, f'The covariance matrix is\\n{torch.matmul(A.T, A)}')",
+    """net_G = nn.Sequential(nn.Linear(2, 2)); net_D = nn.Sequential(nn.Linear(2, 5), nn.Tanh(), nn.Linear(5, 3), nn.Tanh(), nn.Linear(3, 1))
+def update_D(X, Z, net_D, net_G, loss, trainer_D):
+    batch_size = X.shape[0]
+    ones = torch.ones((batch_size,), device=X.device)
+    zeros = torch.zeros((batch_size,), device=X.device)
+    trainer_D.zero_grad()
+    real_Y = net_D(X)
+    fake_X = net_G(Z)
+    fake_Y = net_D(fake_X.detach())
+    loss_D = (loss(real_Y, ones.reshape(real_Y.shape)) + loss(fake_Y, zeros.reshape(fake_Y.shape))) / 2
+    loss_D.backward()
+    trainer_D.step()
+    return loss_D
+def update_G(Z, net_D, net_G, loss, trainer_G):
+    batch_size = Z.shape[0]
+    ones = torch.ones((batch_size,), device=Z.device)
+    trainer_G.zero_grad()
+    fake_X = net_G(Z)
+    fake_Y = net_D(fake_X)
+    loss_G = loss(fake_Y, ones.reshape(fake_Y.shape))
+    loss_G.backward()
+    trainer_G.step()
+    return loss_G
+loss = nn.BCEWithLogitsLoss(reduction='sum')
+for w in net_D.parameters():
+    nn.init.normal_(w, 0, 0.02)
+for w in net_G.parameters():
+    nn.init.normal_(w, 0, 0.02)
+trainer_D = torch.optim.Adam(net_D.parameters(), lr=0.05)
+trainer_G = torch.optim.Adam(net_G.parameters(), lr=0.005)
+X = torch.normal(0.0, 1, (8, 2))
+for epoch in range(3):
+    Z = torch.normal(0, 1, size=(8, 2))
+    ld = update_D(X, Z, net_D, net_G, loss, trainer_D)
+    lg = update_G(Z, net_D, net_G, loss, trainer_G)
+    print(f'loss_D {ld.item() / 8:.4f}, loss_G {lg.item() / 8:.4f}')
+Z = torch.normal(0, 1, size=(3, 2)); fake_X = net_G(Z).detach().numpy(); print(fake_X.shape, fake_X.dtype)""",
+    "class G_block(nn.Module):\n    def __init__(self, out_channels, in_channels=3, kernel_size=4, strides=2, padding=1, **kwargs):\n        super(G_block, self).__init__(**kwargs)\n        self.conv2d_trans = nn.ConvTranspose2d(in_channels, out_channels, kernel_size, strides, padding, bias=False)\n        self.batch_norm = nn.BatchNorm2d(out_channels)\n        self.activation = nn.ReLU()\n    def forward(self, X):\n        return self.activation(self.batch_norm(self.conv2d_trans(X)))\nx = torch.zeros((2, 3, 16, 16)); g_blk = G_block(20); print(g_blk(x).shape); x = torch.zeros((2, 3, 1, 1)); g_blk = G_block(20, strides=1, padding=0); print(g_blk(x).shape); print(g_blk)",
+    "alphas = [0, .2, .4, .6, .8, 1]; x = torch.arange(-2, 1, 0.1); Y = [nn.LeakyReLU(alpha)(x).detach().numpy() for alpha in alphas]; print(len(Y), Y[1][:3], Y[1].dtype)",
+    "def corr1d(X, K):\n    w = K.shape[0]\n    Y = torch.zeros((X.shape[0] - w + 1))\n    for i in range(Y.shape[0]):\n        Y[i] = (X[i: i + w] * K).sum()\n    return Y\nX, K = torch.tensor([0, 1, 2, 3, 4, 5, 6]), torch.tensor([1, 2]); print(corr1d(X, K))\ndef corr1d_multi_in(X, K):\n    return sum(corr1d(x, k) for x, k in zip(X, K))\nX = torch.tensor([[0, 1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6, 7], [2, 3, 4, 5, 6, 7, 8]]); K = torch.tensor([[1, 2], [3, 4], [-1, -3]]); print(corr1d_multi_in(X, K))",
+    "class TextCNN(nn.Module):\n    def __init__(self, vocab_size, embed_size, kernel_sizes, num_channels, **kwargs):\n        super(TextCNN, self).__init__(**kwargs)\n        self.embedding = nn.Embedding(vocab_size, embed_size)\n        self.constant_embedding = nn.Embedding(vocab_size, embed_size)\n        self.dropout = nn.Dropout(0.5)\n        self.decoder = nn.Linear(sum(num_channels), 2)\n        self.pool = nn.AdaptiveAvgPool1d(1)\n        self.relu = nn.ReLU()\n        self.convs = nn.ModuleList()\n        for c, k in zip(num_channels, kernel_sizes):\n            self.convs.append(nn.Conv1d(2 * embed_size, c, k))\n    def forward(self, inputs):\n        embeddings = torch.cat((self.embedding(inputs), self.constant_embedding(inputs)), dim=2)\n        embeddings = embeddings.permute(0, 2, 1)\n        encoding = torch.cat([torch.squeeze(self.relu(self.pool(conv(embeddings))), dim=-1) for conv in self.convs], dim=1)\n        outputs = self.decoder(self.dropout(encoding))\n        return outputs\nnet = TextCNN(20, 4, [3, 4, 5], [6, 6, 6])\ndef init_weights(module):\n    if type(module) in (nn.Linear, nn.Conv1d):\n        nn.init.xavier_uniform_(module.weight)\nnet.apply(init_weights); net.constant_embedding.weight.requires_grad = False; net.eval(); out = net(torch.randint(0, 20, (2, 9))); print(out.shape, out.grad_fn.name()); print(net)",
+    "def mlp(num_inputs, num_hiddens, flatten):\n    net = []\n    net.append(nn.Dropout(0.2))\n    net.append(nn.Linear(num_inputs, num_hiddens))\n    net.append(nn.ReLU())\n    if flatten:\n        net.append(nn.Flatten(start_dim=1))\n    net.append(nn.Dropout(0.2))\n    net.append(nn.Linear(num_hiddens, num_hiddens))\n    net.append(nn.ReLU())\n    if flatten:\n        net.append(nn.Flatten(start_dim=1))\n    return nn.Sequential(*net)\nclass Attend(nn.Module):\n    def __init__(self, num_inputs, num_hiddens, **kwargs):\n        super(Attend, self).__init__(**kwargs)\n        self.f = mlp(num_inputs, num_hiddens, flatten=False)\n    def forward(self, A, B):\n        f_A = self.f(A)\n        f_B = self.f(B)\n        e = torch.bmm(f_A, f_B.permute(0, 2, 1))\n        beta = torch.bmm(F.softmax(e, dim=-1), B)\n        alpha = torch.bmm(F.softmax(e.permute(0, 2, 1), dim=-1), A)\n        return beta, alpha\nat = Attend(4, 8); at.eval(); beta, alpha = at(torch.randn(2, 3, 4), torch.randn(2, 5, 4)); print(beta.shape, alpha.shape, beta.grad_fn.name())",
+    "x = torch.randn(2, 3, 1); print(torch.squeeze(x, dim=-1).shape, x.squeeze(0).shape, x.squeeze((0, 2)).shape, torch.squeeze(torch.zeros(1, 1)).shape)",
+    "print(nn.AdaptiveAvgPool1d(1)(torch.arange(6.).view(1, 2, 3)), nn.AdaptiveMaxPool1d(2)(torch.arange(6.).view(1, 2, 3)), nn.AdaptiveAvgPool2d((None, 1))(torch.arange(8.).view(1, 1, 2, 4)))",
+    "print(nn.Conv1d(8, 6, 3), nn.Conv1d(8, 6, 3)(torch.randn(2, 8, 9)).shape, nn.Conv1d(4, 4, 3, groups=2, padding='same', bias=False))",
+    "try:\n    nn.Conv1d(4, 4, 3, stride=2, padding='same')\nexcept ValueError as e: print(e)",
+    "try:\n    nn.Conv2d(4, 6, 3, groups=4)\nexcept ValueError as e: print(e)",
+    "print(nn.Conv2d(2, 4, 3, padding='valid'), nn.Conv2d(2, 4, (3, 5), stride=(2, 1), dilation=2, padding_mode='reflect', padding=2), nn.Conv2d(2, 4, 3, padding='same', padding_mode='circular'))",
+]
+
+
+PRINTS = [
+    "net = nn.Sequential(nn.Linear(20, 30), nn.BatchNorm1d(30)); print(net.state_dict())",
+    "net = nn.Linear(300, 4); print(net.weight); print(net.bias)",
+    "print(torch.randn(1001)); print(torch.arange(2000).reshape(2, 1000))",
+    "print(torch.randn(3, 200, 3)[:, :4])",
+    "lin = nn.Linear(2, 2); opt = torch.optim.Adam(lin.parameters(), lr=0.1); lin(torch.ones(1, 2)).sum().backward(); opt.step(); print(opt.state_dict())",
+    "lin = nn.Linear(2, 2); opt = torch.optim.SGD(lin.parameters(), lr=0.1, momentum=0.9); lin(torch.ones(1, 2)).sum().backward(); opt.step(); print(opt.state_dict())",
+    "opt = torch.optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1); s = torch.optim.lr_scheduler.StepLR(opt, 2); opt.step(); s.step(); print(s.state_dict())",
+    "opt = torch.optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1); s = torch.optim.lr_scheduler.CosineAnnealingLR(opt, 10); print(s.state_dict())",
+    "torch.set_printoptions(precision=2); print(torch.tensor([1.23456, 2.5])); torch.set_printoptions(sci_mode=False); print(torch.tensor([1e-8, 1e8])); torch.set_printoptions(profile='default'); print(torch.tensor([1e-8, 1e8]))",
+    "torch.set_printoptions(linewidth=40); print(torch.arange(20.)); torch.set_printoptions(profile='default')",
+    "torch.set_printoptions(threshold=5, edgeitems=2); print(torch.arange(10)); torch.set_printoptions(profile='default'); print(torch.arange(10))",
+    "print(torch.tensor([1e-5, 1.0]), torch.tensor([1e10, 1.]), torch.tensor([0.1, 100000.]), torch.tensor([float('nan'), 1.5, float('inf')]), torch.tensor([1e-3, 1.0]))",
+    "print(torch.tensor([123456789.]), torch.tensor([1., 2.], dtype=torch.float64), torch.tensor([1.5], dtype=torch.float16), torch.tensor([2.], dtype=torch.bfloat16))",
+    "x = torch.randn(2, 3, requires_grad=True); print(x * 2); print((x * 2).sum()); print(x.mean(dim=0, keepdim=True))",
+    "print(torch.zeros(2, 0), torch.ones(0, 3, dtype=torch.int64), torch.empty(0).shape)",
+    "p = nn.Parameter(torch.ones(2, 2)); print(p); print([p]); print({'w': p})",
+    "m = nn.BatchNorm2d(2); print(m.state_dict()); print(dict(m.named_buffers()))",
+    "print(torch.tensor(3.), torch.tensor(-0.), torch.tensor(1e20), torch.tensor(True), torch.tensor(3), torch.tensor(2 + 3j))",
+    "print(torch.tensor([[1.5, -2.25], [1000.0, 0.001]])); print(torch.tensor([[1, -2], [1000, 0]]))",
+    "print(repr(torch.tensor([1., 2.])), str(torch.tensor([1., 2.])), f'{torch.tensor([1., 2.])}', '%s' % torch.tensor(1.))",
+    "x = torch.ones(2); print(x.__repr__() == repr(x), x.shape, x.size(), x.size(0), x.dim(), x.ndimension(), x.nelement())",
+]
+
+
+RL2 = [
+    r'''
+from collections import namedtuple, deque
+import random
+random.seed(0)
+Transition = namedtuple('Transition', ('state', 'action', 'next_state', 'reward'))
+class ReplayMemory(object):
+    def __init__(self, capacity):
+        self.memory = deque([], maxlen=capacity)
+    def push(self, *args):
+        self.memory.append(Transition(*args))
+    def sample(self, batch_size):
+        return random.sample(self.memory, batch_size)
+    def __len__(self):
+        return len(self.memory)
+class DQN(nn.Module):
+    def __init__(self, n_observations, n_actions):
+        super(DQN, self).__init__()
+        self.layer1 = nn.Linear(n_observations, 16)
+        self.layer2 = nn.Linear(16, 16)
+        self.layer3 = nn.Linear(16, n_actions)
+    def forward(self, x):
+        x = F.relu(self.layer1(x))
+        x = F.relu(self.layer2(x))
+        return self.layer3(x)
+policy_net = DQN(4, 2)
+target_net = DQN(4, 2)
+print(target_net.load_state_dict(policy_net.state_dict()))
+optimizer = torch.optim.AdamW(policy_net.parameters(), lr=1e-4, amsgrad=True)
+memory = ReplayMemory(100)
+GAMMA, TAU, BATCH_SIZE = 0.99, 0.005, 4
+for i in range(6):
+    state = torch.randn(1, 4)
+    with torch.no_grad():
+        action = policy_net(state).max(1).indices.view(1, 1)
+    next_state = None if i == 3 else torch.randn(1, 4)
+    memory.push(state, action, next_state, torch.tensor([1.0]))
+print(action, action.dtype, len(memory))
+transitions = memory.sample(BATCH_SIZE)
+batch = Transition(*zip(*transitions))
+non_final_mask = torch.tensor(tuple(map(lambda s: s is not None, batch.next_state)), dtype=torch.bool)
+non_final_next_states = torch.cat([s for s in batch.next_state if s is not None])
+state_batch = torch.cat(batch.state)
+action_batch = torch.cat(batch.action)
+reward_batch = torch.cat(batch.reward)
+state_action_values = policy_net(state_batch).gather(1, action_batch)
+next_state_values = torch.zeros(BATCH_SIZE)
+with torch.no_grad():
+    next_state_values[non_final_mask] = target_net(non_final_next_states).max(1).values
+expected_state_action_values = (next_state_values * GAMMA) + reward_batch
+criterion = nn.SmoothL1Loss()
+loss = criterion(state_action_values, expected_state_action_values.unsqueeze(1))
+optimizer.zero_grad()
+loss.backward()
+torch.nn.utils.clip_grad_value_(policy_net.parameters(), 100)
+optimizer.step()
+print(non_final_mask, state_action_values.shape, state_action_values.grad_fn.name(), round(loss.item(), 4))
+target_net_state_dict = target_net.state_dict()
+policy_net_state_dict = policy_net.state_dict()
+for key in policy_net_state_dict:
+    target_net_state_dict[key] = policy_net_state_dict[key]*TAU + target_net_state_dict[key]*(1-TAU)
+print(target_net.load_state_dict(target_net_state_dict))
+print(sorted(optimizer.state_dict()['state'][0].keys()))
+''',
+    r'''
+Normal = torch.distributions.Normal
+class Actor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mu = nn.Linear(3, 2)
+        self.log_std = nn.Parameter(torch.zeros(2))
+    def forward(self, s):
+        return Normal(self.mu(s), self.log_std.exp())
+actor = Actor(); critic = nn.Linear(3, 1)
+opt = torch.optim.Adam(list(actor.parameters()) + list(critic.parameters()), lr=3e-4)
+states = torch.randn(5, 3)
+with torch.no_grad():
+    dist = actor(states)
+    actions = dist.sample()
+    old_log_probs = dist.log_prob(actions).sum(-1)
+    values = critic(states).squeeze(-1)
+rewards = torch.tensor([1., 0., 1., 1., 0.]); dones = torch.tensor([0., 0., 0., 1., 0.])
+gamma, lam = 0.99, 0.95
+advantages = torch.zeros(5); last = 0.
+next_values = torch.cat([values[1:], torch.zeros(1)])
+for t in reversed(range(5)):
+    delta = rewards[t] + gamma * next_values[t] * (1 - dones[t]) - values[t]
+    last = delta + gamma * lam * (1 - dones[t]) * last
+    advantages[t] = last
+returns = advantages + values
+advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+for epoch in range(2):
+    dist = actor(states)
+    log_probs = dist.log_prob(actions).sum(-1)
+    ratio = (log_probs - old_log_probs).exp()
+    surr1 = ratio * advantages
+    surr2 = torch.clamp(ratio, 1 - 0.2, 1 + 0.2) * advantages
+    policy_loss = -torch.min(surr1, surr2).mean()
+    value_loss = F.mse_loss(critic(states).squeeze(-1), returns)
+    entropy = dist.entropy().sum(-1).mean()
+    loss = policy_loss + 0.5 * value_loss - 0.01 * entropy
+    opt.zero_grad(); loss.backward(); nn.utils.clip_grad_norm_(actor.parameters(), 0.5); opt.step()
+    print(epoch, round(policy_loss.item(), 4) + 0.0, round(value_loss.item(), 4), round(entropy.item(), 4), ratio.grad_fn.name())
+print(advantages.round(decimals=3), dist.batch_shape, dist.event_shape)
+''',
+    "N = torch.distributions.Normal(torch.zeros(2), torch.ones(2)); x = N.rsample(); print(x.requires_grad, N.has_rsample, N.log_prob(torch.zeros(2)), N.cdf(torch.tensor([0., 1.])), N.stddev, N.mean)",
+    "mu = torch.zeros(2, requires_grad=True); N = torch.distributions.Normal(mu, 1.); x = N.rsample(); x.sum().backward(); print(mu.grad, x.grad_fn.name())",
+    "N = torch.distributions.Independent(torch.distributions.Normal(torch.zeros(3, 2), torch.ones(3, 2)), 1); print(N, N.batch_shape, N.event_shape, N.log_prob(torch.zeros(3, 2)))",
+    "base = torch.distributions.Normal(torch.zeros(2), torch.ones(2)); T = torch.distributions.TransformedDistribution(base, [torch.distributions.transforms.TanhTransform(cache_size=1)]); a = T.rsample(); print(a.abs().max() < 1, T.log_prob(a).shape)",
+    "p = torch.distributions.Normal(0., 1.); q = torch.distributions.Normal(1., 2.); print(torch.distributions.kl_divergence(p, q), torch.distributions.kl.kl_divergence(q, p))",
+    "C = torch.distributions.Categorical(logits=torch.tensor([[1., 2.], [0., 0.]])); print(C.entropy().mean(), C.log_prob(torch.tensor([1, 0])), C.sample((2,)), C.mode if hasattr(C, 'mode') else '')",
+    "B = torch.distributions.Bernoulli(probs=torch.tensor([0.3, 0.9])); s = B.sample(); print(s, s.dtype, B.log_prob(torch.tensor([1., 0.])), B.entropy())",
+    "x = torch.tensor([[1., 5.], [3., 2.]]); print(x.max(1), x.max(1).indices.view(2, 1), x.max(1)[0], x.max(dim=1, keepdim=True).values.shape)",
+    "q = torch.tensor([[1., 5.], [3., 2.]]); a = torch.tensor([[1], [0]]); print(q.gather(1, a), torch.gather(q, 0, torch.tensor([[1, 0]])))",
+    "q = torch.tensor([[1., 5.], [3., 2.]])\ntry:\n    q.gather(1, torch.tensor([1, 0]))\nexcept RuntimeError as e: print(e)",
+    "q = torch.tensor([[1., 5.], [3., 2.]])\ntry:\n    q.gather(1, torch.tensor([[2], [0]]))\nexcept RuntimeError as e: print(e)",
+    "v = torch.zeros(4); m = torch.tensor([True, False, True, True]); v[m] = torch.tensor([1., 2., 3.]); print(v)",
+    "v = torch.zeros(4); m = torch.tensor([True, False, True, True])\ntry:\n    v[m] = torch.tensor([1., 2.])\nexcept RuntimeError as e: print(e)",
+    "from collections import deque\nd = deque([torch.tensor(1.), torch.tensor(2.)], maxlen=2); d.append(torch.tensor(3.)); print(list(d), torch.stack(list(d)).mean())",
+    "print(torch.tensor(tuple(map(lambda s: s is not None, [1, None, 2])), dtype=torch.bool), torch.tensor((True, False)), torch.tensor([None is None]))",
+    "p = nn.Linear(2, 2); q = nn.Linear(2, 2)\nfor tp, pp in zip(q.parameters(), p.parameters()):\n    tp.data.copy_(0.9 * tp.data + 0.1 * pp.data)\nprint(q.weight.requires_grad, q.weight.grad_fn)",
+    "p = nn.Linear(2, 2); q = nn.Linear(2, 2)\nwith torch.no_grad():\n    for tp, pp in zip(q.parameters(), p.parameters()):\n        tp.mul_(0.9).add_(pp, alpha=0.1)\nprint(q.weight._version > 0, q.weight.is_leaf)",
+    "p = nn.Linear(2, 2)\ntry:\n    p.weight.mul_(0.5)\nexcept RuntimeError as e: print(e)",
+]
+
+
+MISC = [
+    "ds = torch.utils.data.TensorDataset(torch.arange(8.), torch.arange(8)); kwargs = {'batch_size': 3, 'num_workers': 1, 'pin_memory': True, 'shuffle': True}; dl = torch.utils.data.DataLoader(ds, **kwargs); print([b[1].tolist() for b in dl], dl.pin_memory)",
+    "ds = torch.utils.data.TensorDataset(torch.arange(8.), torch.arange(8)); dl = torch.utils.data.DataLoader(ds, batch_size=3, num_workers=2); print([b[1].tolist() for b in dl])",
+    "m = torch.compile(nn.Linear(2, 2)); print(m(torch.ones(1, 2)).shape, type(m).__name__)",
+    "m = torch.jit.script(nn.Linear(2, 2)); print(m(torch.ones(1, 2)).shape)",
+    "f = torch.jit.trace(nn.Linear(2, 2), torch.ones(1, 2)); print(f(torch.ones(3, 2)).shape)",
+    "x = torch.ones(2, 3); print(x.cuda() if torch.cuda.is_available() else x.cpu(), x.to('cpu', torch.float64).dtype, x.to(torch.device('cpu')).device)",
+    "print(torch.__version__ >= '2', hasattr(torch, 'version'), type(torch.__version__).__name__)",
+    "print(torch.get_default_dtype(), torch.float, torch.double, torch.long, torch.half, torch.int, torch.short, torch.cfloat)",
+    "torch.set_default_dtype(torch.float64); print(torch.tensor([1.5]).dtype, nn.Linear(2, 2).weight.dtype, torch.randn(2).dtype); torch.set_default_dtype(torch.float32)",
+    "print(torch.get_num_threads() > 0, torch.is_tensor(torch.ones(1)), torch.is_tensor([1]), torch.is_floating_point(torch.ones(1)), torch.numel(torch.ones(2, 3)))",
+    "x = torch.arange(6).view(2, 3); print(x.tolist(), x.numpy().tolist(), x[0].tolist(), x[0, 0].tolist(), type(x[0, 0].item()).__name__)",
+    "x = torch.tensor([[1, 2], [3, 4]]); print(np.array(x), np.asarray(x).dtype, torch.as_tensor(np.array([1., 2.])), torch.from_numpy(np.zeros(2, dtype=np.float32)).dtype)",
+    "a = np.ones(3); t = torch.from_numpy(a); np.add(a, 1, out=a); print(t); t.add_(1); print(a)",
+    "print(torch.Tensor.__name__, torch.nn.Module.__name__, isinstance(nn.Linear(1, 1), nn.Module), issubclass(nn.Parameter, torch.Tensor), isinstance(nn.Parameter(torch.ones(1)), torch.Tensor))",
+]
+
+
+GANS = [
+    r'''
+D = nn.Sequential(nn.Linear(4, 8), nn.LeakyReLU(0.2), nn.Linear(8, 1))
+real = torch.randn(3, 4); fake = torch.randn(3, 4)
+alpha = torch.rand(3, 1)
+interpolates = (alpha * real + ((1 - alpha) * fake)).requires_grad_(True)
+d_interpolates = D(interpolates)
+grad_out = torch.ones(real.shape[0], 1, requires_grad=False)
+gradients = torch.autograd.grad(outputs=d_interpolates, inputs=interpolates, grad_outputs=grad_out, create_graph=True, retain_graph=True, only_inputs=True)[0]
+gradients = gradients.view(gradients.size(0), -1)
+gradient_penalty = ((gradients.norm(2, dim=1) - 1) ** 2).mean()
+print(gradients.shape, gradient_penalty.grad_fn.name(), round(gradient_penalty.item(), 4))
+loss = -D(real).mean() + D(fake).mean() + 10 * gradient_penalty
+loss.backward()
+print(D[0].weight.grad.shape, interpolates.grad is None, interpolates.is_leaf)
+for p in D.parameters():
+    p.data.clamp_(-0.01, 0.01)
+print(D[0].weight.abs().max().item() <= 0.01)
+''',
+    "x = torch.ones(2, requires_grad=True); y = (x ** 2).sum()\ntry:\n    torch.autograd.grad(y, x, only_inputs=False)\nexcept Exception as e: print(type(e).__name__, e)",
+    "x = torch.ones(2, requires_grad=True); y = x * 2\ntry:\n    torch.autograd.grad(y, x)\nexcept RuntimeError as e: print(e)",
+    "x = torch.ones(2, requires_grad=True); z = torch.ones(2, requires_grad=True); y = (x * 2).sum()\ntry:\n    torch.autograd.grad(y, [x, z])\nexcept RuntimeError as e: print(e)",
+    "x = torch.ones(2, requires_grad=True); z = torch.ones(2, requires_grad=True); y = (x * 2).sum(); print(torch.autograd.grad(y, [x, z], allow_unused=True))",
+    "x = torch.tensor([1., 2.], requires_grad=True); y = (x ** 3).sum(); g, = torch.autograd.grad(y, x, create_graph=True); h = torch.autograd.grad(g.sum(), x); print(g, h)",
+]
+
+STN = [
+    r'''
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.localization = nn.Sequential(nn.Conv2d(1, 4, kernel_size=3), nn.MaxPool2d(2, stride=2), nn.ReLU(True))
+        self.fc_loc = nn.Sequential(nn.Linear(4 * 3 * 3, 8), nn.ReLU(True), nn.Linear(8, 3 * 2))
+        self.fc_loc[2].weight.data.zero_()
+        self.fc_loc[2].bias.data.copy_(torch.tensor([1, 0, 0, 0, 1, 0], dtype=torch.float))
+    def stn(self, x):
+        xs = self.localization(x)
+        xs = xs.view(-1, 4 * 3 * 3)
+        theta = self.fc_loc(xs)
+        theta = theta.view(-1, 2, 3)
+        grid = F.affine_grid(theta, x.size(), align_corners=False)
+        x = F.grid_sample(x, grid, align_corners=False)
+        return x
+    def forward(self, x):
+        return self.stn(x)
+net = Net()
+x = torch.arange(64.).view(1, 1, 8, 8)
+y = net(x)
+print(y.shape, torch.allclose(y, x, atol=1e-4), y.grad_fn.name())
+y.sum().backward()
+print(net.fc_loc[2].weight.grad.shape, net.fc_loc[2].bias.grad.round(decimals=2))
+''',
+    "theta = torch.tensor([[[1., 0., 0.], [0., 1., 0.]]]); g = F.affine_grid(theta, (1, 1, 2, 3), align_corners=False); print(g)",
+    "theta = torch.tensor([[[0., -1., 0.], [1., 0., 0.]]]); x = torch.arange(9.).view(1, 1, 3, 3); g = F.affine_grid(theta, x.size(), align_corners=True); print(F.grid_sample(x, g, align_corners=True).round(decimals=4))",
+    "x = torch.arange(16.).view(1, 1, 4, 4); g = torch.tensor([[[[-1., -1.], [0.5, 0.2]], [[1.2, 0.], [0., 0.]]]]); print(F.grid_sample(x, g, mode='bilinear', padding_mode='zeros', align_corners=False), F.grid_sample(x, g, mode='nearest', padding_mode='border', align_corners=False))",
+    "try:\n    F.affine_grid(torch.zeros(1, 3, 3), (1, 1, 2, 2), align_corners=False)\nexcept ValueError as e: print(e)",
+    "q = torch.randn(2, 2, 4, 8); k = torch.randn(2, 2, 5, 8); s = torch.einsum('bhqd,bhkd->bhqk', q, k) / math.sqrt(8); print(s.shape, torch.allclose(s, q @ k.transpose(-2, -1) / math.sqrt(8), atol=1e-5))",
+    "print(torch.einsum('ij,jk->ik', torch.ones(2, 3), torch.ones(3, 2)), torch.einsum('ii', torch.eye(3)), torch.einsum('i,j->ij', torch.arange(2.), torch.arange(3.)), torch.einsum('bij->bji', torch.zeros(1, 2, 3)).shape)",
+    "try:\n    torch.einsum('ij,jk->ik', torch.ones(2, 3), torch.ones(2, 2))\nexcept RuntimeError as e: print(e)",
+    "q = torch.randn(1, 2, 3, 4); out = F.scaled_dot_product_attention(q, q, q, is_causal=True); print(out.shape); m = torch.ones(3, 3, dtype=torch.bool).tril(); print(torch.allclose(out, F.scaled_dot_product_attention(q, q, q, attn_mask=m), atol=1e-6))",
+    "print(F.normalize(torch.tensor([[3., 4.], [0., 0.]]), dim=1), F.normalize(torch.tensor([1., 1.]), p=1, dim=0))",
+    "x = torch.arange(6.).view(1, 2, 3); print(F.pad(x, (1, 2)), F.pad(x, (1, 1, 1, 0), value=-1).shape, F.pad(x, (1, 1), mode='reflect'), F.pad(x, (2, 0), mode='replicate'), F.pad(x, (1, 1), mode='circular'))",
+    "try:\n    F.pad(torch.ones(1, 2, 3), (3, 3), mode='reflect')\nexcept RuntimeError as e: print(e)",
+    "print(torch.cdist(torch.tensor([[0., 0.], [1., 1.]]), torch.tensor([[1., 0.]])), torch.bucketize(torch.tensor([0.5, 2.5]), torch.tensor([1., 2., 3.])), torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=0, max=3))",
+]
+
+
 SNIPPETS = [SETUP + s for s in
             WLM + TLM + DCGAN + RL + SR + FNS + SIAMESE + TSP + REGRESSION + MNIST + FF + GCN
             + [VIT[0] + s for s in VIT[1:]] + D2L + SOFTMAX + CNN + SHAPES + RES + BNS + ATT
             + RNNS + S2S + VAE + MNIST_RNN + TRS + D2L_PRE + HOUSES + MISTAKES + MODULES + SCHED
-            + IMN + TXT + W2V + BERT + DETECT + OPTIM]
+            + IMN + TXT + W2V + BERT + DETECT + OPTIM + MORE + PRINTS + RL2 + MISC + GANS + STN]
 
 BUGS = [
 ]
