@@ -403,3 +403,24 @@ def test_split_by_a_0dim_tensor_and_refusing_other_sizes():
                         (ember.tensor([1, 2]), "Tensor")):
         _raises(TypeError, "split_with_sizes(): argument 'split_sizes' (position 2) must be "
                 f"tuple of ints, not {name}", x.split, value)
+
+
+def test_empty_reduction_messages_name_the_dim_as_given():
+    x = ember.ones(3, 0)
+    # amax/amin print the dim as the caller wrote it, before looking for a repeated dim
+    with pytest.raises(IndexError, match=r"^amax\(\): Expected reduction dim -1 to have "
+                                         r"non-zero size\.$"):
+        x.amax(-1)
+    with pytest.raises(IndexError, match=r"^amin\(\): Expected reduction dim 0 to have"):
+        ember.ones(0, 3).amin((0, 0))
+    with pytest.raises(RuntimeError, match=r"^amax\(\): Expected reduction dim to be "
+                                           r"specified for input.numel\(\) == 0"):
+        x.amax(())
+    # nanmedian's message is median's, its dim wrapped
+    with pytest.raises(IndexError, match=r"^median\(\): Expected reduction dim 1 to have"):
+        x.nanmedian(-1)
+    # a number q is checked before the input's emptiness
+    with pytest.raises(RuntimeError, match=r"^quantile\(\) q must be in the range \[0, 1\] "
+                                           r"but got -1$"):
+        ember.ones(0).quantile(-1)
+    assert ember.ones(2, 3).amax((0, -1)).item() == 1.0

@@ -168,7 +168,7 @@ def _median(name, input, dim, keepdim, out):
             value = _pick(flat, 0, _median_rank(flat, 0, ignore_nan).reshape(1))[0][0]
         return _run(NanmedianAll if ignore_nan else MedianAll, input, xp.asarray(value), {},
                     out)
-    arr, d = _along(name, input, dim)
+    arr, d = _along("median", input, dim)     # (torch's nanmedian names it median too)
     rank = _median_rank(arr, d, ignore_nan)
     values, index = _pick(arr, d, rank)
     if arr.__class__ is np.ndarray:
@@ -381,6 +381,8 @@ def _quantile_graph_backward(ctx, grad, need_self, need_q):
 
 
 def _check_q(input, q, interpolation):
+    if not isinstance(q, Tensor) and not 0 <= q <= 1:     # (a number is checked first)
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
     if input._data.size == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
     if input._data.dtype.name not in ("float32", "float64"):

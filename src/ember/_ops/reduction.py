@@ -392,6 +392,17 @@ def _check_nonempty(name, input, dims):
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
+def _given_dims(dim, ndim):
+    """`dim` of amax/amin as the caller wrote it (an int or a sequence), each checked against
+    `ndim` but not wrapped, for torch's empty-dim message; None for all dims (() or None)."""
+    if dim is None or (not isinstance(dim, int) and len(dim) == 0):
+        return None
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    for d in dims:
+        geo.wrap_dim(d, ndim)
+    return dims
+
+
 def _refuse_complex(name, input, kernel=None):
     kind = input._data.dtype.kind
     if kind == "c":
@@ -487,8 +498,11 @@ def _amax(name, op, input, dim, keepdim, out):
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     data = input._data
-    dims = reduction_dims(input, dim)
-    _check_nonempty(name, input, dims)
+    if data.size and data.ndim:
+        dims = reduction_dims(input, dim)
+    else:   # (torch names an empty dim as given, before looking for repeated dims)
+        _check_nonempty(name, input, _given_dims(dim, data.ndim))
+        dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     reduce = xp.max if name == "amax" else xp.min
     result = xp.asarray(reduce(data, axis=_axis(dims, data.ndim), keepdims=keepdim))
