@@ -123,6 +123,9 @@ from .sparse._compressed import (  # noqa: E402,F401
     sparse_csr_tensor, crow_indices_copy, col_indices_copy, ccol_indices_copy,
     row_indices_copy, values_copy, indices_copy)
 
+from . import quasirandom  # noqa: E402,F401
+from ._control_flow import cond, while_loop  # noqa: E402,F401
+from ._from_file import from_file  # noqa: E402,F401
 from . import signal  # noqa: E402  (its windows' default layout is `strided`)
 
 

@@ -6,6 +6,8 @@ conversions between them, dense and COO tensors, accessors and the *_copy functi
 element-wise ops, sums, products and autograd. COO tensors: select and integer indexing,
 index_select, cat, stack, unsqueeze, sparse_mask, the sparse_resize family, the legacy
 products (smm, hspmm, sspaddmm, saddmm, dsmm, spmm) and the gradients of sparse @ dense.
+Then other top-level names: torch.quasirandom.SobolEngine (plain and scrambled draws, their
+state), torch.cond, torch.while_loop and torch.from_file.
 """
 import pytest
 
@@ -276,6 +278,101 @@ BUGS += [(reason, COO_SETUP + s) for reason, s in [
      'E(lambda: s[0:1])'),
     ("sspaddmm with a dense input: torch's error is an internal assert",
      'E(lambda: torch.sspaddmm(torch.zeros(2, 2), s, torch.ones(3, 2)))'),
+]]
+
+
+# -- torch.quasirandom.SobolEngine, torch.cond, torch.while_loop, torch.from_file
+
+OTHER_SETUP = (
+    'import warnings, os, tempfile\n'
+    'warnings.simplefilter("ignore")\n'
+    'SobolEngine = torch.quasirandom.SobolEngine\n'
+    'x = torch.arange(4.)\n'
+    'def E(f):\n'
+    '    try:\n'
+    '        print(f())\n'
+    '    except Exception as e:\n'
+    '        print(type(e).__name__, str(e).splitlines()[0])\n'
+    'def F(data=bytes(range(16))):\n'
+    '    d = tempfile.mkdtemp(); p = os.path.join(d, "f.bin")\n'
+    '    open(p, "wb").write(data)\n'
+    '    return p\n'
+)
+
+SNIPPETS += [OTHER_SETUP + s for s in [
+    # SobolEngine
+    'e = SobolEngine(3); print(e.draw(5))', 'e = SobolEngine(3); print(e.draw(5, dtype=torch.float64))',
+    'e = SobolEngine(1); print(e.draw(8))', 'e = SobolEngine(2); print(e.draw()); print(e.draw()); print(e.draw(2))',
+    'e = SobolEngine(3); e.draw(5); print(e.draw(3, dtype=torch.float64))', 'print(SobolEngine(3))',
+    'print(SobolEngine(3, scramble=True, seed=4))', 'print(SobolEngine(3, scramble=True))', 'print(SobolEngine(3, seed=4))',
+    'e = SobolEngine(5, scramble=True, seed=3); print(e.shift.tolist()); print(e.sobolstate[:, :4].tolist())',
+    'e = SobolEngine(5, scramble=True, seed=3); print(e.draw(4))',
+    'e = SobolEngine(5, scramble=True, seed=3); e.draw(4); e.fast_forward(3); print(e.draw(2)); print(e.num_generated)',
+    'e = SobolEngine(5, scramble=True, seed=3); e.draw(4); e.reset(); print(e.draw(1), e.num_generated)',
+    'e = SobolEngine(2, scramble=True, seed=0); print(e.draw_base2(3, dtype=torch.float64))',
+    'e = SobolEngine(2, scramble=True, seed=0); e.draw_base2(3)\nE(lambda: e.draw_base2(2))',
+    'e = SobolEngine(2); e.draw(3)\nE(lambda: e.draw_base2(1))', 'e = SobolEngine(2); print(e.draw_base2(0)); print(e.draw_base2(0)); print(e.draw_base2(1))',
+    'e = SobolEngine(200, scramble=True, seed=12); e.draw(50); print(e.draw(10, dtype=torch.float64)[3, :5])',
+    'e = SobolEngine(40); print(e.draw(64)[:, 35:].tolist()[-3:])',
+    'e = SobolEngine(1111); print(e.sobolstate.sum().item(), e.sobolstate[1110, :5].tolist(), e.sobolstate[500, -3:].tolist())',
+    'e = SobolEngine(1111); e.fast_forward(1000); print(e.draw(1)[0, -6:])',
+    'e = SobolEngine(3); e.fast_forward(1); print(e.draw(2))', 'e = SobolEngine(3); e.fast_forward(4); print(e.quasi.tolist())',
+    'e = SobolEngine(3); o = torch.empty(0); r = e.draw(2, out=o); print(o, r is o)',
+    'e = SobolEngine(4); print(e.sobolstate.dtype, e.sobolstate.shape, e.quasi.dtype, e.shift, e.num_generated, e.MAXBIT, e.MAXDIM)',
+    'E(lambda: SobolEngine(0))', 'E(lambda: SobolEngine(21202))', 'E(lambda: SobolEngine(-1))',
+    'e = SobolEngine(6, scramble=True, seed=7); print(e._first_point)',
+    'e = SobolEngine(6, scramble=True, seed=7); print(e.draw(3, dtype=torch.float64))',
+    'e = SobolEngine(2); print(e.draw(4).dtype); torch.set_default_dtype(torch.float64); print(e.draw(2).dtype); torch.set_default_dtype(torch.float32)',
+    'e1 = SobolEngine(3, scramble=True, seed=9); e2 = SobolEngine(3, scramble=True, seed=9); print(torch.equal(e1.draw(7), e2.draw(7)))',
+    'print(torch.quasirandom.SobolEngine.__name__, SobolEngine.MAXBIT)',
+    # cond and while_loop
+    'E(lambda: torch.cond(x.sum() > 3, lambda t: t.sin(), lambda t: t.cos(), (x,)))',
+    'E(lambda: torch.cond(x.sum() > 30, lambda t: t.sin(), lambda t: t.cos(), (x,)))',
+    'E(lambda: torch.cond(False, lambda t: t + 1, lambda t: t - 1, [x]))',
+    'E(lambda: torch.cond(True, lambda t: t + 1, lambda t: t - 1, x))',
+    'E(lambda: torch.cond(torch.tensor([True, False]), lambda t: t + 1, lambda t: t - 1, (x,)))',
+    'E(lambda: torch.cond(1, lambda t: t + 1, lambda t: t - 1, (x,)))',
+    'E(lambda: torch.cond(True, lambda t: t + 1, lambda t: t - 1, (3,)))',
+    'E(lambda: torch.cond(True, lambda: x + 1, lambda: x - 1))',
+    'E(lambda: torch.cond(torch.tensor(0.), lambda: x + 1, lambda: x - 1))',
+    'E(lambda: torch.cond(True, lambda t: (t, t * 2), lambda t: (t, t * 3), (x,)))',
+    'E(lambda: torch.cond(torch.tensor([[True]]), lambda a, b: a + b, lambda a, b: a - b, (x, x)))',
+    'y = torch.ones(2, requires_grad=True)\nr = torch.cond(True, lambda t: t * 2, lambda t: t * 3, (y,)); print(r, r.grad_fn.name())',
+    'y = torch.ones(2, requires_grad=True)\nr = torch.cond(y.sum() > 5, lambda t: t * 2, lambda t: t * 3, (y,)); r.sum().backward(); print(y.grad)',
+    'E(lambda: torch.while_loop(lambda i, t: i < 3, lambda i, t: (i + 1, t * 2), (torch.tensor(0), x)))',
+    'E(lambda: torch.while_loop(lambda i: i < 3, lambda i: (i + 1,), (torch.tensor(0),)))',
+    'E(lambda: torch.while_loop(lambda i: i < 3, lambda i: i + 1, (torch.tensor(0),)))',
+    'E(lambda: torch.while_loop(lambda i: i < 3, lambda i: (i + 1,), [torch.tensor(0)]))',
+    'E(lambda: torch.while_loop(lambda i: i < 3, lambda i: (i + 1,), torch.tensor(0)))',
+    'E(lambda: torch.while_loop(lambda i: i > 3, lambda i: (i + 1,), (torch.tensor(0),)))',
+    # from_file
+    'p = F(); E(lambda: torch.from_file(p, size=4, dtype=torch.int32))',
+    'p = F(); E(lambda: torch.from_file(p, size=16, dtype=torch.uint8))',
+    'p = F(); E(lambda: torch.from_file(p, size=2, dtype=torch.float64))',
+    'p = F(); E(lambda: torch.from_file(p, size=3, dtype=torch.int16))',
+    'p = F(); E(lambda: torch.from_file(p))', 'p = F(); E(lambda: torch.from_file(p, size=2))',
+    'p = F(); E(lambda: torch.from_file(p, True, 2).dtype)',
+    'p = F()\ntry:\n    torch.from_file(p, size=5, dtype=torch.int32)\nexcept RuntimeError as e:\n    print(str(e).replace(p, "P"))',
+    'p = F()\ntry:\n    torch.from_file(p + "x", size=2)\nexcept RuntimeError as e:\n    print(str(e).replace(p, "P"))',
+    'p = F(); E(lambda: torch.from_file(p + "x", shared=True, size=2))',
+    'p = F(); t = torch.from_file(p, shared=False, size=4, dtype=torch.uint8); t[0] = 99; print(open(p, "rb").read()[:4])',
+    'p = F(); t = torch.from_file(p, shared=True, size=4, dtype=torch.uint8); t[0] = 99; print(open(p, "rb").read()[:4])',
+    'p = F(); t = torch.from_file(p, shared=True, size=4, dtype=torch.uint8); t[1:3] = 7; print(torch.from_file(p, shared=True, size=4, dtype=torch.uint8))',
+    'p = F() + "new"; t = torch.from_file(p, shared=True, size=6, dtype=torch.uint8); print(t, os.path.getsize(p))',
+    'p = F(); print(torch.from_file(p, size=2, dtype=torch.float32).is_contiguous(), torch.from_file(p, size=2).storage_offset())',
+    'p = F(); t = torch.from_file(p, shared=False, size=4, dtype=torch.uint8); print(t.untyped_storage().nbytes())',
+    'p = F(); E(lambda: torch.from_file(p, size=2, dtype=torch.float32, requires_grad=True))',
+    'p = F(); E(lambda: torch.from_file(p, size=2, dtype=torch.bool))',
+    'p = F(np.arange(3, dtype=np.float32).tobytes()); E(lambda: torch.from_file(p, size=3))',
+    'p = F(np.arange(3, dtype=np.float64).tobytes()); E(lambda: torch.from_file(p, shared=True, size=3, dtype=torch.float64) * 2)',
+    'p = F(); t = torch.from_file(p, shared=True, size=4, dtype=torch.uint8); t.add_(1); print(open(p, "rb").read()[:5])',
+]]
+
+BUGS += [(reason, OTHER_SETUP + s) for reason, s in [
+    ("a while_loop body indexing with a carried tensor: torch compiles the loop and refuses the data-dependent index; ember runs it",
+     'E(lambda: torch.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + x[i]), (torch.tensor(0), torch.tensor(0.))))'),
+    ("while_loop whose cond_fn gives a number: torch's error is dynamo's UncapturedHigherOrderOpError",
+     'E(lambda: torch.while_loop(lambda i: 3, lambda i: (i + 1,), (torch.tensor(0),)))'),
 ]]
 
 
