@@ -757,3 +757,59 @@ def test_writing_one_value_into_an_expanded_view_is_refused():
     x = ember.arange(3.)
     x.fill_(x[1])                                                   # reading itself is fine
     assert x.tolist() == [1.0, 1.0, 1.0]
+
+
+# -- the order in which torch finds an index wrong --------------------------------------------
+
+def _index_error(x, index, value=None):
+    with pytest.raises(IndexError) as info:
+        if value is None:
+            x[index]
+        else:
+            x[index] = value
+    return str(info.value)
+
+
+def test_int_out_of_range_names_its_place_in_the_index():
+    x = ember.arange(24.).reshape(2, 3, 4)
+    assert _index_error(x, (Ellipsis, 5)) == "index 5 is out of bounds for dimension 1 with size 4"
+    assert _index_error(x, (None, 5)) == "index 5 is out of bounds for dimension 1 with size 2"
+    assert _index_error(x, (0, slice(None), None, 9)) == \
+        "index 9 is out of bounds for dimension 3 with size 4"
+    # an index tensor names its place among the advanced indices, a mask counting as one
+    assert _index_error(x, ([True, False], ember.tensor([1, 5]))) == \
+        "index 5 is out of bounds for dimension 1 with size 3"
+
+
+def test_masks_are_checked_against_the_finished_view():
+    x = ember.arange(24.).reshape(2, 3, 4)
+    assert _index_error(x, (0, [True, False], slice(3, 1))) == (
+        "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor "
+        "[3, 0] at index 0")
+    assert _index_error(x, (1, [True, False], None)) == (
+        "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor "
+        "[3, 1, 4] at index 0")
+
+
+def test_index_tensors_broadcast_before_their_values_are_checked():
+    x = ember.arange(24.).reshape(2, 3, 4)
+    for value in (None, -1.0):      # reading, and writing (which had said NumPy's words)
+        assert _index_error(x, (0, ember.tensor([1, 5]), False), value) == (
+            "shape mismatch: indexing tensors could not be broadcast together with shapes "
+            "[2], [0]")
+    # nothing selected: torch's kernel never looks at the values
+    assert x[ember.tensor([1, 5]), 3:1].shape == (2, 0, 4)
+    x[ember.tensor([1, 5]), 3:1] = 7.0
+    assert (x == ember.arange(24.).reshape(2, 3, 4)).all()
+
+
+def test_index_dtypes_are_checked_after_the_views():
+    x = ember.arange(24.).reshape(2, 3, 4)
+    floats = ember.tensor([0., 1.])
+    assert _index_error(x, ((0, 1), floats, 5)) == \
+        "index 5 is out of bounds for dimension 2 with size 4"
+    assert _index_error(x, (floats, [True, False])) == \
+        "tensors used as indices must be long, int, byte or bool tensors"
+    # an assignment whose first index tensor is a mask checks that mask first
+    assert _index_error(x, (ember.tensor([True, False, True]), floats), -1.0).startswith(
+        "The shape of the mask [3] at index 0")

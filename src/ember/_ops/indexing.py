@@ -66,9 +66,10 @@ def _as_index_array(item, xp):
         if arr.dtype.name not in ("bool", "uint8"):
             arr = arr.astype("int64")
         return xp.asarray(arr)
-    if arr.dtype.name not in _INDEX_DTYPES:
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    return arr
+    return arr      # (of any dtype: _apply_basic refuses the wrong ones in torch's order)
+
+
+_INDEX_DTYPE_ERROR = "tensors used as indices must be long, int, byte or bool tensors"
 
 
 def _dims_used(item):
@@ -105,9 +106,10 @@ def _check_bounds(xp, arr, size, dim):
         raise IndexError(f"index {lo} is out of bounds for dimension {dim} with size {size}")
 
 
-def _apply_basic(self, index, skip_full=True):
+def _apply_basic(self, index, skip_full=True, writing=False):
     """Apply the view part of `index`; return (view, advanced) where advanced lists
-    (dim of view, index array) for the remaining tensor indices.
+    (dim of view, index array) for the remaining tensor indices. `writing`: for index_put_
+    (assignment), which looks at the masks before the index tensors' dtypes.
 
     NOTE: as in torch, a slice spanning a whole dim (0:len:1) makes no view (`skip_full`),
     except for `x[slice]` alone, which torch always answers with a slice view.
@@ -122,26 +124,30 @@ def _apply_basic(self, index, skip_full=True):
     xp = backend_of(self._data).xp
     result = self
     dim = 0            # the dim of `result` the next index applies to
-    source_dim = 0     # the same dim counted in `self` (for error messages)
     advanced = []
-    for item in index:
+    masks = []         # (place in `advanced`, dim, mask): checked once the views are made
+    bounded = []       # (index array, its dim's size, its place among the advanced indices)
+    tensors = []       # in index order: a mask's entry in `masks`, "int", or None (a wrong dtype)
+    # NOTE: torch makes every view first and only then looks at the advanced indices: a
+    # mask's shape is compared with the finished view's, the index tensors must broadcast
+    # together, and only then are their values checked against the sizes. An int out of
+    # range names its place in the index (`x[..., 5]` blames dimension 1), as torch does.
+    for position, item in enumerate(index):
         if item is None:
             result = unsqueeze(result, dim)
             dim += 1
             continue
         if item is Ellipsis:
             dim += ndim - used          # a second `...` (torch allows it) spans no dims
-            source_dim += ndim - used
             used = ndim
             continue
         if _is_int_like(item):
             i = int(item)
             size = result.shape[dim]
             if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {source_dim} with "
+                raise IndexError(f"index {i} is out of bounds for dimension {position} with "
                                  f"size {size}")
             result = select(result, dim, i)
-            source_dim += 1
         elif isinstance(item, slice):
             start, stop, step = (_slice_bound(v) for v in (item.start, item.stop, item.step))
             if step == 0:
@@ -150,7 +156,6 @@ def _apply_basic(self, index, skip_full=True):
                     (0, result.shape[dim], 1)):
                 result = slice_dim(result, dim, start, stop, 1 if step is None else step)
             dim += 1
-            source_dim += 1
         elif _is_bool_scalar(item):
             # A bool scalar is a 0-dim mask: a new dim of size 1 (True) or 0 (False), taken
             # by advanced indexing (a copy), placed among other advanced indices.
@@ -159,32 +164,99 @@ def _apply_basic(self, index, skip_full=True):
             dim += 1
         elif isinstance(item, (Tensor, list, tuple, range, np.ndarray)):
             arr = _as_index_array(item, xp)
-            if arr.dtype.kind == "b" or arr.dtype == np.uint8:
-                shape = tuple(result.shape)
+            if arr.dtype.name not in _INDEX_DTYPES:
+                tensors.append(None)
+                dim += 1
+            elif arr.dtype.kind == "b" or arr.dtype == np.uint8:
                 if arr.dtype != np.bool_:
                     arr = arr.astype(bool)
-                for k, s in enumerate(arr.shape):
-                    if dim + k >= len(shape) or shape[dim + k] != s:
-                        raise IndexError(f"The shape of the mask [{', '.join(map(str, arr.shape))}]"
-                                         f" at index {k} does not match the shape of the indexed "
-                                         f"tensor [{', '.join(map(str, shape))}] at index "
-                                         f"{dim + k}")
-                for k, nz in enumerate(xp.nonzero(arr)):
-                    advanced.append((dim + k, nz))
+                masks.append((len(advanced), dim, arr))
+                tensors.append(masks[-1])
                 dim += arr.ndim
-                source_dim += arr.ndim
             else:
                 # torch names the dim by the index tensor's place among the advanced
                 # indices (its kernel sees them moved to the front): `x[:, [9]]` blames dim 0.
-                _check_bounds(xp, arr, result.shape[dim], len(advanced))
+                tensors.append("int")
+                bounded.append((arr, result.shape[dim], len(advanced)))
                 advanced.append((dim, arr.astype("int64", copy=False)))
                 dim += 1
-                source_dim += 1
         elif isinstance(item, str):
             raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
         else:
             raise IndexError(_INDEX_TYPE_ERROR.format(c_type_name(item)))
+    shape = tuple(result.shape)
+    if None in tensors:
+        # every index tensor's dtype is checked before the masks' shapes, except that an
+        # assignment whose first index tensor is a mask checks that mask first (as torch)
+        if writing and tensors[0] not in (None, "int"):
+            _check_mask(shape, tensors[0])
+        raise IndexError(_INDEX_DTYPE_ERROR)
+    for entry in masks:
+        _check_mask(shape, entry)
+    if masks:
+        advanced = _expand_masks(xp, advanced, masks)
+    if len(advanced) > 1:
+        _check_broadcast(xp, advanced)
+    if bounded:
+        if _selects_any(shape, advanced):
+            for arr, size, place in bounded:
+                _check_bounds(xp, arr, size, place + _mask_dims_before(masks, place))
+        else:   # nothing is read or written: torch checks no index values (any will do)
+            advanced = [(d, xp.zeros_like(a)) if n else (d, a)
+                        for (d, a), n in zip(advanced, _sizes_of(shape, advanced))]
     return result, advanced
+
+
+def _sizes_of(shape, advanced):
+    return [shape[d] for d, _ in advanced]
+
+
+def _check_mask(shape, entry):
+    """torch's error for a mask whose shape is not that of the dims it covers."""
+    _, dim, mask = entry
+    for k, s in enumerate(mask.shape):
+        if dim + k >= len(shape) or shape[dim + k] != s:
+            raise IndexError(f"The shape of the mask [{', '.join(map(str, mask.shape))}]"
+                             f" at index {k} does not match the shape of the indexed "
+                             f"tensor [{', '.join(map(str, shape))}] at index {dim + k}")
+
+
+def _selects_any(shape, advanced):
+    """Whether indexing a view of `shape` by `advanced` has any element (torch's kernel,
+    and so its bounds check, does not run for an empty result)."""
+    indexed = {d for d, _ in advanced}
+    rest = [n for d, n in enumerate(shape) if d not in indexed]
+    size = 1
+    for n in np.broadcast_shapes(*[tuple(a.shape) for _, a in advanced]) + tuple(rest):
+        size *= n
+    return size != 0
+
+
+def _expand_masks(xp, advanced, masks):
+    """`advanced` with each (checked) mask replaced by the integer indices of its nonzero
+    elements (one array per dim it spans)."""
+    out = list(advanced)
+    for place, dim, mask in reversed(masks):
+        out[place:place] = [(dim + k, nz) for k, nz in enumerate(xp.nonzero(mask))]
+    return out
+
+
+def _mask_dims_before(masks, place):
+    """How many advanced indices the masks placed before `place` became."""
+    return sum(mask.ndim for p, _, mask in masks if p <= place)
+
+
+def _check_broadcast(xp, advanced):
+    """torch's error when the advanced indices' shapes do not broadcast together."""
+    shapes = [tuple(a.shape) for _, a in advanced]
+    if xp is META_NUMPY:                    # (torch's meta kernel's words)
+        check_broadcast(shapes)
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        text = ", ".join("[" + ", ".join(map(str, shape)) + "]" for shape in shapes)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {text}") from None
 
 
 def _slice_bound(value):
@@ -337,7 +409,7 @@ def setitem(self, index, value):
     index = _normalize(index)
     value = _value_tensor(self, value)
     with _no_record_of_views():
-        view, advanced = _apply_basic(self, index)
+        view, advanced = _apply_basic(self, index, writing=True)
     tracked = _grad_state.enabled and (self._requires_grad or value._requires_grad)
     if not advanced:
         value = _fit_value(value, tuple(view._data.shape))

@@ -237,7 +237,7 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
     used = sum(t.ndim if t._data.dtype.kind == "b" else 1 for t in indices)
     if used > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
-    _, advanced = _apply_basic(input, tuple(indices))
+    _, advanced = _apply_basic(input, tuple(indices), writing=True)
     key = _numpy_index(input.ndim, advanced)
     check_limited(input, "index_put")
     values = put_value(input, indices, key, advanced, values, accumulate, strip_ones=False)
