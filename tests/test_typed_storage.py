@@ -6,7 +6,7 @@ import warnings
 import pytest
 
 import ember
-from ember import _storage
+from ember import _typed_storage
 
 TYPED_WARNING = ("TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
                  "will be the only storage class. This should only matter to you if you are "
@@ -22,7 +22,7 @@ def quiet():
 
 
 def test_storage_warns_once(monkeypatch):
-    monkeypatch.setattr(_storage, "_warned_typed_storage", False)
+    monkeypatch.setattr(_typed_storage, "_warned_typed_storage", False)
     t = ember.tensor([1., 2., 3.])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -45,7 +45,8 @@ def test_typed_storage_reads_and_writes_the_tensors_memory(quiet):
     assert s._untyped_storage.nbytes() == 12
     version = t._version
     s[0] = 7.
-    assert t.tolist() == [7., 2., 3.] and t._version == version + 1
+    # (as torch: the write goes through a scratch tensor, whose version counter is its own)
+    assert t.tolist() == [7., 2., 3.] and t._version == version
     view = t[1:]
     assert view.storage().size() == 3 and view.storage().data_ptr() == t.data_ptr()
     assert s.type() == "torch.FloatStorage" and s.pickle_storage_type() == "FloatStorage"

@@ -19,7 +19,8 @@ from ._dtype import (bfloat16, bool, can_cast, cdouble, cfloat, complex64, compl
 from ._size import Size
 from ._device import device
 from ._tensor import Tensor
-from ._storage import TypedStorage, UntypedStorage, is_storage
+from ._storage import UntypedStorage, is_storage
+from ._typed_storage import TypedStorage
 from ._device import get_default_device, get_device_module, set_default_device
 from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,
                         from_numpy, full, full_like, linspace, logspace, ones, ones_like, tensor,
@@ -78,8 +79,8 @@ from .serialization import load, save  # noqa: E402
 from ._tensor_types import CPU_TYPES as _CPU_TYPES  # noqa: E402
 globals().update(_CPU_TYPES)
 from ._tensor_types import set_default_tensor_type, typename  # noqa: E402
-from ._storage import _legacy_storage_classes  # noqa: E402
-globals().update(_legacy_storage_classes())
+from ._typed_storage import LEGACY_CLASSES as _LEGACY_STORAGES  # noqa: E402
+globals().update(_LEGACY_STORAGES)
 from .func import vmap  # noqa: E402
 from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: E402
 from . import backends, compiler, distributed, hub, jit, multiprocessing, storage  # noqa: E402

@@ -12,9 +12,11 @@ import zlib
 
 import numpy as np
 
+from . import _dtype
 from ._device import CPU_BACKEND, backend_for, backend_of, device
 from ._safetensors import load_file
 from ._storage import Storage, UntypedStorage
+from ._typed_storage import TypedStorage
 from ._torch_globals import StorageType, counterpart, torch_globals
 from ._weights_only import Unpickler, weights_only_message
 
@@ -220,7 +222,9 @@ class _Reader:
                 flat = raw.view(np_dtype)
             storage = self.restore(_LoadedStorage(Storage(flat), dtype), location)
             self.storages[key] = storage
-        return _LoadedStorage(storage._storage, dtype)
+        # NOTE: as torch's loader, a TypedStorage (of uint8 for bytes saved untyped)
+        return TypedStorage(wrap_storage=_LoadedStorage(storage._storage, dtype),
+                            dtype=dtype or _dtype.uint8, _internal=True)
 
 
 def _read_into(fp, start, array):

@@ -15,6 +15,7 @@ import numpy as np
 from . import _dtype
 from ._device import backend_of, device
 from ._storage import UntypedStorage
+from ._typed_storage import TypedStorage
 from ._tensor import Tensor, _new
 from ._torch_globals import STORAGE_NAMES, TorchGlobal
 from ._torch_globals import global_named as _g
@@ -156,6 +157,10 @@ def _pickler_class(base):
             if isinstance(obj, UntypedStorage):
                 storage = obj._storage
                 return self.storages.persistent_id(_StorageRef(storage, None, obj.device))
+            if isinstance(obj, TypedStorage):
+                untyped = obj._untyped_storage
+                return self.storages.persistent_id(_StorageRef(untyped._storage, obj.dtype,
+                                                               untyped.device))
             return None
 
         def save_global(self, obj, name=None):

@@ -23,7 +23,6 @@ storage's arrays keep alive (it is the base of their buffer).
   storage is freed (receivers must map it before that), and a creator killed by SIGKILL leaves
   it behind. Prefer "file_descriptor".
 """
-import gc
 import itertools
 import mmap
 import os
@@ -165,36 +164,20 @@ def known_storage(key):
     return _storages.get(key)
 
 
-def _rebase(array, old, new):
-    """`array` (a window onto `old`'s memory) as the same window onto `new`."""
-    if array.size == 0:
-        offset = 0
-    else:
-        offset = array.__array_interface__["data"][0] - old.__array_interface__["data"][0]
-    return np.ndarray(array.shape, array.dtype, buffer=new, offset=offset,
-                      strides=array.strides)
-
-
 def share_storage(tensor):
-    """Move `tensor`'s storage into shared memory, in place: every tensor over that memory in
-    this process (views, `.data` aliases) is re-pointed at the copy, as torch swaps the data
-    pointer under its storage. A storage already shared, or on CUDA, is left alone."""
-    from ._tensor import Tensor
-    storage = tensor._get_storage()
+    """Move `tensor`'s storage into shared memory, in place (`move_to_shared`)."""
+    move_to_shared(tensor._get_storage())
+
+
+def move_to_shared(storage):
+    """Move `storage` (a `Storage`) into shared memory, in place: every tensor over that
+    memory in this process (views, `.data` aliases) is re-pointed at the copy, as torch swaps
+    the data pointer under its storage. A storage already shared, or on CUDA, is left alone."""
+    from ._storage import swap_memory
     old = storage.array
     if not isinstance(old, np.ndarray) or shared_map_of(old) is not None:
         return
     new = new_shared_array(old.dtype, old.size)
     new[...] = old
-    # NOTE: finding the aliases by a heap scan costs milliseconds, but only on this one-off
-    # move; storages do not keep a list of their tensors, so that making views stays cheap.
-    owner = storage._owner
-    storages = [s for s in gc.get_referrers(owner) if type(s) is type(storage)
-                and s._owner is owner]
-    tensors = [t for t in gc.get_referrers(*storages) if isinstance(t, Tensor)
-               and any(t._storage is s for s in storages)]
-    for t in tensors:
-        t._data = _rebase(t._data, old, new)
-    for s in storages:
-        s._owner = s._flat = new
+    swap_memory(storage, new)
     remember(storage, file_key(shared_map_of(new)) + (0, new.dtype.str, new.size))

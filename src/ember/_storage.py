@@ -3,9 +3,13 @@
 A tensor is (storage, shape, strides, storage offset). Views share one `Storage` object, so the
 version counter that autograd reads (`t._version`) counts in-place writes through any of them.
 A fresh op result gets its `Storage` lazily, the first time something asks for it.
-`UntypedStorage` and the deprecated `TypedStorage` (`Tensor.storage()`) are its public faces.
+`UntypedStorage` (here) and the deprecated `TypedStorage` (`Tensor.storage()`, in
+`_typed_storage.py`) are its public faces.
 """
-import warnings
+import sys
+import weakref
+
+import numpy as np
 
 from ._device import backend_of
 
@@ -20,6 +24,7 @@ class Storage:
     __slots__ = ("_owner", "_flat", "version", "watch", "__weakref__")
 
     inference = False               # memory of inference tensors (see InferenceStorage)
+    resizable = True                # (not memory that NumPy or a file owns: BorrowedStorage)
 
     def __init__(self, array):
         self._owner = array       # the array this storage was made for
@@ -40,7 +45,7 @@ class Storage:
 
     def sharing_memory(self):
         """Another storage over the same memory with its own version counter (`.data`)."""
-        other = (InferenceAliasStorage if self.inference else Storage)(self._owner)
+        other = (InferenceAliasStorage if self.inference else self.__class__)(self._owner)
         other._flat = self._flat
         return other
 
@@ -107,13 +112,186 @@ class InferenceAliasStorage(Storage):
     inference = True
 
 
+class BorrowedStorage(Storage):
+    """Memory that ember does not own: a NumPy array's (`from_numpy`) or a mapped file's
+    (`from_file`). As torch's storages over such memory, it cannot be resized."""
+
+    __slots__ = ()
+    resizable = False
+
+
+# -- finding the tensors over a storage's memory ------------------------------------------------
+
+def swap_memory(storage, new):
+    """Put storage `storage` on the 1-D array `new` in place, as torch swaps the data pointer
+    under a StorageImpl: every storage object over the same memory (`.data` aliases) and every
+    tensor over them in this process is re-pointed at `new`, at the same byte offsets. A
+    tensor whose window no longer fits in `new` (a storage resized smaller: torch leaves such
+    a tensor dangling) keeps the old memory.
+
+    NOTE: finding the aliases by a heap scan costs milliseconds, but only on these one-off
+    moves (share_memory_, resize_); storages do not keep a list of their tensors, so that
+    making views stays cheap.
+    """
+    import gc
+    from ._tensor import Tensor
+    old = storage.array
+    owner = storage._owner
+    storages = [s for s in gc.get_referrers(owner) if isinstance(s, Storage) and
+                s._owner is owner] or [storage]
+    tensors = [t for t in gc.get_referrers(*storages) if isinstance(t, Tensor)
+               and any(t._storage is s for s in storages)]
+    backend = backend_of(old)
+    base = backend.data_ptr(old)
+    for t in tensors:
+        data = t._data
+        start = backend.data_ptr(data) - base if data.size else 0
+        extent = backend.span(data).nbytes if data.size else 0
+        if start + extent <= new.nbytes:
+            item = data.dtype.itemsize
+            t._data = backend.strided(new, data.dtype, data.shape,
+                                      tuple(s // item for s in data.strides), start // item)
+    for s in storages:
+        s._owner = s._flat = new
+
+
+# -- UntypedStorage: torch.UntypedStorage, the bytes under a tensor -----------------------------
+
+# NOTE: torch's storage constructor takes memory from the device's allocator; what it says
+# for a size that is negative (an unsigned count underflowing) is the CPU allocator's check.
+_NEGATIVE_SIZE = ("[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() "
+                  "seems to have been called with negative number: {}")
+_BYTE_ORDERS = ("big", "little", "native")
+_FILENAMES = weakref.WeakKeyDictionary()    # Storage -> the file a shared from_file maps
+_FACES = weakref.WeakValueDictionary()      # id(Storage) -> its live UntypedStorage
+
+
+def _uint8():
+    from . import _dtype
+    return _dtype.uint8
+
+
+def _type_name(value):
+    """A value's type as torch's storage errors name it ('torch.storage.UntypedStorage')."""
+    from ._ops.argument_errors import type_name
+    from ._typed_storage import TypedStorage
+    if isinstance(value, (UntypedStorage, TypedStorage)):
+        return f"torch.storage.{type(value).__name__}"
+    if value.__class__.__name__ == "dtype" and value.__class__.__module__.startswith("ember"):
+        return "torch.dtype"
+    return type_name(value)
+
+
+def _arg_types(args, kwargs):
+    return ", ".join([_type_name(a) for a in args] +
+                     [f"{k}={_type_name(v)}" for k, v in kwargs.items()])
+
+
+def _new_memory(args, device):
+    """The Storage that `UntypedStorage(*args, device=device)` makes."""
+    from ._creation import empty, tensor
+    from ._device import as_device
+    from ._ops.argument_errors import type_name
+    dev = as_device(device) if device is not None else None
+    if dev is not None and dev.type not in ("cpu", "cuda", "meta"):
+        raise RuntimeError(f"torch.UntypedStorage(): Storage device not recognized: {dev.type}")
+    if not args:
+        return empty(0, dtype=_uint8(), device=dev)._get_storage()
+    data = args[0]
+    if isinstance(data, int) and not isinstance(data, bool):
+        if data < 0:
+            raise RuntimeError(_NEGATIVE_SIZE.format(data + 2 ** 64))
+        return empty(data, dtype=_uint8(), device=dev)._get_storage()
+    if isinstance(data, (str, bytes, bytearray, memoryview, list, tuple, range, np.ndarray)):
+        for item in data:
+            if type(item) is not int and type(item) is not bool:
+                raise RuntimeError(f"torch.UntypedStorage(): tried to construct a storage from "
+                                   f"a sequence ({type_name(data)}), but one of the items was "
+                                   f"of type {_type_name(item)} instead of int")
+        values = [v & 255 for v in data]
+        return tensor(values, dtype=_uint8(), device=dev)._get_storage()
+    raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got "
+                       f"{type_name(data)}")
+
+
+def _storage_arg(source, name="copy_"):
+    from ._typed_storage import TypedStorage
+    if isinstance(source, UntypedStorage):
+        return source
+    if isinstance(source, TypedStorage):
+        return source._untyped_storage
+    from ._ops.argument_errors import type_name
+    raise TypeError(f"{name}(): argument 'src' (position 1) must be torch.Storage, not "
+                    f"{type_name(source)}")
+
+
+def _resolve_type(name):
+    """A storage class from its dotted name ('torch.FloatStorage'), as torch imports it."""
+    import ember
+    parts = name.split(".")
+    if parts[0] != "torch":
+        raise ModuleNotFoundError(f"No module named '{parts[0]}'")
+    found = ember
+    for part in parts[1:]:
+        found = getattr(found, part)
+    return found
+
+
 class UntypedStorage:
-    """The bytes under a tensor, as `Tensor.untyped_storage()` returns them."""
+    """The bytes under a tensor (`Tensor.untyped_storage()`): views of one tensor share them.
 
-    __slots__ = ("_storage",)
+    `UntypedStorage()`, `UntypedStorage(nbytes, device=...)` (uninitialised bytes) and
+    `UntypedStorage(sequence of ints)` make new memory; ember's own code wraps an existing
+    `Storage` with `UntypedStorage(storage)`.
+    """
 
-    def __init__(self, storage):
-        self._storage = storage
+    __slots__ = ("_storage", "__weakref__")
+
+    is_sparse = False
+    is_sparse_csr = False
+
+    def __new__(cls, *args, **kwargs):
+        # NOTE: as in torch, one tensor's storage is one Python object while it lives
+        # (`x.untyped_storage() is x.untyped_storage()`): the wrapper of a Storage is kept,
+        # weakly, and handed out again.
+        if cls is UntypedStorage and len(args) == 1 and args[0].__class__ in _STORAGE_CLASSES:
+            face = _FACES.get(id(args[0]))
+            if face is None:
+                face = _FACES[id(args[0])] = object.__new__(cls)
+            return face
+        return object.__new__(cls)
+
+    def __init__(self, *args, device=None, **kwargs):
+        if len(args) == 1 and args[0].__class__ in _STORAGE_CLASSES:
+            self._storage = args[0]
+            return
+        if len(args) > 1 or kwargs:
+            raise TypeError(f"torch.UntypedStorage() received an invalid combination of "
+                            f"arguments - got ({_arg_types(args, kwargs)}), but expected one "
+                            f"of:\n * (*, int allocator = None, torch.device device = None)\n"
+                            f" * (int size, *, int allocator = None, torch.device device = "
+                            f"None)\n * (object sequence, *, int allocator = None, "
+                            f"torch.device device = None)\n")
+        self._storage = _new_memory(args, device)
+
+    # -- what it is
+
+    @property
+    def device(self):
+        return backend_of(self._storage._owner).device_of(self._storage._owner)
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    @property
+    def is_hpu(self):
+        return False
+
+    @property
+    def filename(self):
+        """The file a `from_file(..., shared=True)` storage maps (None otherwise)."""
+        return _FILENAMES.get(self._storage)
 
     def data_ptr(self):
         return self._storage.data_ptr()
@@ -124,26 +302,297 @@ class UntypedStorage:
     def size(self):
         return self._storage.nbytes()
 
-    __len__ = size
+    def __len__(self):
+        return self._storage.nbytes()
 
     def element_size(self):
         return 1
 
+    def get_device(self):
+        return self.device.index
+
     def is_shared(self):
         return self._storage.is_shared()
 
-    @property
-    def device(self):
-        return backend_of(self._storage._owner).device_of(self._storage._owner)
+    def is_pinned(self, device=None):
+        return self._tensor(_uint8()).is_pinned(device)
 
-    def _bytes(self):
-        return backend_of(self._storage.array).to_numpy(self._storage.array).view("uint8")
+    def resizable(self):
+        """Whether `resize_` may reallocate the memory: not when it belongs to NumPy (memory
+        shared with `from_numpy`) or to a mapped file."""
+        return self._storage.resizable
+
+    def untyped(self):
+        return self
+
+    def type(self, dtype=None, non_blocking=False):
+        """Without `dtype`, the class's name; else a copy in the storage class `dtype` names."""
+        if dtype is None:
+            return "torch.storage.UntypedStorage"
+        if isinstance(dtype, str):
+            dtype = _resolve_type(dtype)
+        if dtype is type(self):
+            return self
+        return dtype(self.size()).copy_(self, non_blocking)
+
+    # -- reading and writing bytes
+
+    def _tensor(self, dtype):
+        """A 1-D tensor of `dtype` over all of this storage (its whole elements)."""
+        from ._tensor import Tensor
+        flat = self._storage.array
+        if flat.dtype != dtype._np:
+            nbytes = flat.nbytes - flat.nbytes % dtype.itemsize
+            flat = flat.view(np.uint8)[:nbytes].view(dtype._np)
+        return Tensor.__new__(Tensor)._init(flat, self._storage, 0)
+
+    def _host_bytes(self):
+        if self.device.type == "meta":
+            raise NotImplementedError("Not available for 'meta' device type")
+        flat = self._storage.array
+        return backend_of(flat).to_numpy(flat).view(np.uint8)
 
     def tolist(self):
-        return self._bytes().tolist()
+        return self._host_bytes().tolist()
+
+    def __iter__(self):
+        return iter(self.tolist())
 
     def __getitem__(self, i):
-        return int(self._bytes()[i]) if isinstance(i, int) else self._bytes()[i].tolist()
+        if isinstance(i, slice):
+            if i.step not in (None, 1):
+                raise RuntimeError(f"Trying to slice with a step of {i.step}, but only a step "
+                                   f"of 1 is supported")
+            data = self._host_bytes()[i]
+            return UntypedStorage(list(data.tolist()), device=self.device)
+        if not isinstance(i, int):
+            from ._ops.argument_errors import type_name
+            raise TypeError(f"can't index a torch.UntypedStorage with {type_name(i)}")
+        size = self.nbytes()
+        j = i + size if i < 0 else i
+        if not 0 <= j < size:
+            raise IndexError(f"index {j} out of range for storage of size {size}")
+        return int(self._host_bytes()[j])
+
+    def __setitem__(self, i, value):
+        if not isinstance(i, (int, slice)):
+            raise RuntimeError(f"can't index a torch.UntypedStorage with {_type_name(i)}")
+        if not isinstance(value, int):
+            raise RuntimeError(f"can only set storage content with a int types, but got "
+                               f"{_type_name(value)} instead")
+        target = self._tensor(_uint8())
+        if isinstance(i, int) and not 0 <= i < self.nbytes():     # (no negative index here)
+            raise RuntimeError("out of bounds")
+        target._data[i] = value & 255
+
+    def fill_(self, value):
+        if not isinstance(value, int):
+            from ._ops.argument_errors import type_name
+            raise RuntimeError(f"fill_ expects int, but got {type_name(value)}")
+        self._storage.array.view(np.uint8)[...] = value & 255
+        return self
+
+    def copy_(self, source, non_blocking=None):
+        source = _storage_arg(source)
+        if source.nbytes() != self.nbytes():
+            raise RuntimeError(f"size does not match, self was {self.nbytes()} bytes but src "
+                               f"was {source.nbytes()} bytes")
+        if self.device.type != "meta":
+            self._tensor(_uint8())._data[...] = _moved(source._tensor(_uint8())._data,
+                                                       self.device)
+        return self
+
+    def byteswap(self, dtype):
+        """Reverse the bytes of each element of `dtype` in place (a complex number's two
+        parts each on their own)."""
+        from . import _dtype
+        if not isinstance(dtype, _dtype.dtype):
+            raise RuntimeError(f"expected torch.dtype, but got {type(dtype)}")
+        size = dtype.itemsize // 2 if dtype.is_complex else dtype.itemsize
+        if size <= 1 or self.device.type == "meta":
+            return
+        if self.nbytes() % size:
+            raise RuntimeError(f"the length of data is not a multiple of {size}")
+        flat = self._storage.array.view(np.uint8)
+        flat[...] = flat.reshape(-1, size)[:, ::-1].reshape(-1)
+
+    # -- new storages
+
+    def clone(self):
+        """A copy in new memory."""
+        return type(self)(self.nbytes(), device=self.device).copy_(self)
+
+    def new(self):
+        return UntypedStorage(device=self.device)
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        memo = memo.setdefault("torch", {})
+        key = id(self._storage)
+        if key not in memo:
+            memo[key] = self.clone()
+        return memo[key]
+
+    def __sizeof__(self):
+        return super().__sizeof__() + self.size()
+
+    def __reduce__(self):
+        # NOTE: torch 2.13 fails to pickle an UntypedStorage; ember pickles its bytes
+        data = None if self.device.type == "meta" else self._host_bytes().copy()
+        return _rebuild_untyped_storage, (data, self.nbytes(), str(self.device))
+
+    def _to(self, dtype):
+        from . import _dtype
+        from ._typed_storage import TypedStorage, warn_typed_storage_removal
+        if not isinstance(dtype, _dtype.dtype):
+            raise TypeError(f"Argument 'dtype' must be torch.dtype, not {type(dtype)}")
+        warn_typed_storage_removal(4)        # (torch's conversions go through a TypedStorage)
+        converted = self._tensor(_uint8()).to(dtype)
+        storage = TypedStorage(wrap_storage=UntypedStorage(converted._get_storage()),
+                               dtype=dtype, _internal=True)
+        return storage.clone() if converted._get_storage() is self._storage else storage
+
+    def double(self):
+        from . import _dtype
+        return self._to(_dtype.float64)
+
+    def float(self):
+        from . import _dtype
+        return self._to(_dtype.float32)
+
+    def half(self):
+        from . import _dtype
+        return self._to(_dtype.float16)
+
+    def bfloat16(self):
+        from . import _dtype
+        return self._to(_dtype.bfloat16)
+
+    def long(self):
+        from . import _dtype
+        return self._to(_dtype.int64)
+
+    def int(self):
+        from . import _dtype
+        return self._to(_dtype.int32)
+
+    def short(self):
+        from . import _dtype
+        return self._to(_dtype.int16)
+
+    def char(self):
+        from . import _dtype
+        return self._to(_dtype.int8)
+
+    def byte(self):
+        from . import _dtype
+        return self._to(_dtype.uint8)
+
+    def bool(self):
+        from . import _dtype
+        return self._to(_dtype.bool)
+
+    def complex_double(self):
+        from . import _dtype
+        return self._to(_dtype.complex128)
+
+    def complex_float(self):
+        from . import _dtype
+        return self._to(_dtype.complex64)
+
+    def float8_e5m2(self):
+        from . import _dtype
+        return self._to(_dtype.float8_e5m2)
+
+    def float8_e4m3fn(self):
+        from . import _dtype
+        return self._to(_dtype.float8_e4m3fn)
+
+    def float8_e5m2fnuz(self):
+        from . import _dtype
+        return self._to(_dtype.float8_e5m2fnuz)
+
+    def float8_e4m3fnuz(self):
+        from . import _dtype
+        return self._to(_dtype.float8_e4m3fnuz)
+
+    # -- devices
+
+    def to(self, *, device, non_blocking=False):
+        """This storage on `device` (itself when it is there already)."""
+        from ._device import device as as_device
+        import ember
+        if not isinstance(device, as_device):
+            device = as_device(device)
+        if self.device == device:
+            return self
+        if device.type == "cpu":
+            return UntypedStorage(self.nbytes(), device=device).copy_(self, non_blocking)
+        module = getattr(ember, device.type, None)
+        if module is None:
+            raise AssertionError(f"{device.type.upper()} device module is not loaded")
+        with module.device(device):
+            return UntypedStorage(self.size(), device=device).copy_(self, non_blocking)
+
+    def cpu(self):
+        if self.device.type != "cpu":
+            return UntypedStorage(self.size()).copy_(self, False)
+        return self
+
+    def cuda(self, device=None, non_blocking=False):
+        from ._device import device as as_device
+        return self.to(device=as_device("cuda", device) if device else as_device("cuda"),
+                       non_blocking=non_blocking)
+
+    def hpu(self, device=None, non_blocking=False):
+        raise AssertionError("HPU device module is not loaded")
+
+    def mps(self):
+        if self.device.type != "mps":
+            return UntypedStorage(self.size(), device="mps").copy_(self, False)
+        return self
+
+    def pin_memory(self, device=None):
+        """A copy in pinned memory (it needs an accelerator, as in torch)."""
+        if self.device.type != "cpu":
+            raise TypeError(f"cannot pin '{self.type()}' only CPU memory can be pinned")
+        return self._tensor(_uint8()).pin_memory(device).untyped_storage()
+
+    def share_memory_(self):
+        """Move the memory into shared memory, in place (tensors over it follow)."""
+        from ._shared_memory import get_sharing_strategy, move_to_shared
+        kind = self.device.type
+        if kind == "meta":
+            name = "filename" if get_sharing_strategy() == "file_system" else "fd"
+            raise RuntimeError(f"_share_{name}_: only available on CPU")
+        if kind == "cpu":
+            move_to_shared(self._storage)
+        return self
+
+    # -- resizing
+
+    def resize_(self, size):
+        """Reallocate to `size` bytes, keeping the leading bytes (new ones are zero)."""
+        if not isinstance(size, int):
+            from ._ops.argument_errors import type_name
+            raise RuntimeError(f"resize_ expects an int, but got {type_name(size)}")
+        if size < 0:
+            raise RuntimeError(_NEGATIVE_SIZE.format(size + 2 ** 64))
+        if not self.resizable():
+            raise RuntimeError("Trying to resize storage that is not resizable")
+        old = self._storage.array
+        item = old.dtype.itemsize
+        dtype = old.dtype if size % item == 0 else np.dtype(np.uint8)
+        new = backend_of(old).xp.zeros(size // dtype.itemsize, dtype=dtype)
+        if self.device.type != "meta":
+            keep = min(size, old.nbytes)
+            new.view(np.uint8)[:keep] = old.view(np.uint8)[:keep]
+        swap_memory(self._storage, new)
+        return self
+
+    # -- Python protocols
 
     def __eq__(self, other):
         return isinstance(other, UntypedStorage) and other._storage is self._storage
@@ -152,215 +601,128 @@ class UntypedStorage:
         return id(self._storage)
 
     def __repr__(self):
-        body = "..." if self.device.type == "meta" else "\n".join(f" {b}" for b in self.tolist())
-        return (f"{body}\n[torch.storage.UntypedStorage(device={self.device}) of size "
-                f"{self.nbytes()}]")
+        info = f"[torch.storage.UntypedStorage(device={self.device}) of size {self.nbytes()}]"
+        if self.device.type == "meta":
+            return "...\n" + info
+        return " " + "\n ".join(str(b) for b in self.tolist()) + "\n" + info
 
-
-# -- TypedStorage: torch 2's deprecated typed view of the same bytes ------------------------------
-
-_TYPED_STORAGE_WARNING = (
-    "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
-    "the only storage class. This should only matter to you if you are using storages "
-    "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of "
-    "tensor.storage()")
-_warned_typed_storage = False
-
-
-def warn_typed_storage_removal(stacklevel=3):
-    """torch's deprecation warning, given once per process (always under set_warn_always)."""
-    global _warned_typed_storage
-    from ._config import is_warn_always_enabled
-    if _warned_typed_storage and not is_warn_always_enabled():
-        return
-    _warned_typed_storage = True
-    warnings.warn(_TYPED_STORAGE_WARNING, UserWarning, stacklevel=stacklevel)
-
-
-class TypedStorage:
-    """A storage's bytes seen as elements of one dtype (`Tensor.storage()`):
-    `TypedStorage(size, dtype=...)`, `TypedStorage([1., 2.])`."""
-
-    is_sparse = False
-
-    def __init__(self, *args, dtype=None, device=None, wrap_storage=None, _internal=False):
-        if not _internal:
-            warn_typed_storage_removal()
-        from . import _dtype
-        from ._creation import tensor, zeros
-        self.dtype = dtype or _dtype.get_default_dtype()
-        if wrap_storage is not None:
-            self._storage = wrap_storage._storage
-            return
-        if len(args) > 1:
-            raise TypeError("TypedStorage(): expected at most one positional argument")
-        if not args:
-            data = zeros(0, dtype=self.dtype, device=device)
-        elif isinstance(args[0], int):
-            data = zeros(args[0], dtype=self.dtype, device=device)
-        else:
-            data = tensor(list(args[0]), dtype=self.dtype, device=device)
-        self._storage = data._get_storage()
+    # -- factories
 
     @classmethod
-    def _over(cls, storage, dtype):
-        new = cls.__new__(cls)
-        new._storage, new.dtype = storage, dtype
-        return new
+    def from_buffer(cls, buffer, byte_order=None, count=-1, offset=0, *, dtype=None):
+        """A storage holding a copy of the bytes of `buffer` (a bytes-like object), read as
+        `count` elements of `dtype` in `byte_order` ('big', 'little' or 'native') from byte
+        `offset` on, and stored in this machine's byte order."""
+        return UntypedStorage(_buffer_copy(buffer, byte_order, count, offset, dtype)._get_storage())
 
-    def _array(self):
-        """The whole storage as a 1-D array of this dtype."""
-        return self._storage.array.view(self.dtype._np)
-
-    @property
-    def _untyped_storage(self):
-        return UntypedStorage(self._storage)
-
-    def untyped(self):
-        warn_typed_storage_removal()
-        return self._untyped_storage
-
-    @property
-    def device(self):
-        return self._untyped_storage.device
-
-    @property
-    def is_cuda(self):
-        return self.device.type == "cuda"
-
-    def size(self):
-        warn_typed_storage_removal()
-        return self._size()
-
-    def _size(self):
-        return self._storage.nbytes() // self.dtype.itemsize
-
-    def __len__(self):
-        warn_typed_storage_removal()
-        return self._size()
-
-    def element_size(self):
-        warn_typed_storage_removal()
-        return self.dtype.itemsize
-
-    def nbytes(self):
-        warn_typed_storage_removal()
-        return self._storage.nbytes()
-
-    def data_ptr(self):
-        warn_typed_storage_removal()
-        return self._storage.data_ptr()
-
-    def is_shared(self):
-        warn_typed_storage_removal()
-        return self._storage.is_shared()
-
-    def get_device(self):
-        return -1 if self.device.type == "cpu" else self.device.index
-
-    def pickle_storage_type(self):
-        return self.dtype._legacy_name.replace("Tensor", "Storage")
-
-    def type(self, dtype=None, non_blocking=False):
-        warn_typed_storage_removal()
-        if dtype is None:
-            prefix = "torch.cuda." if self.is_cuda else "torch."
-            return prefix + self.pickle_storage_type()
-        raise NotImplementedError("TypedStorage.type(dtype) is not supported by ember")
-
-    def _index(self, i):
-        if not isinstance(i, int):
-            if isinstance(i, slice):
-                raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
-            raise RuntimeError(f"can't index a {type(self)} with {type(i)}")
-        size = self._size()
-        j = i + size if i < 0 else i
-        if not 0 <= j < size:
-            raise IndexError(f"index {i} out of range for storage of size {size}")
-        return j
-
-    def __getitem__(self, i):
-        warn_typed_storage_removal()
-        j = self._index(i)
-        return backend_of(self._storage.array).to_numpy(self._array()[j:j + 1]).tolist()[0]
-
-    def __setitem__(self, i, value):
-        warn_typed_storage_removal()
-        self._array()[self._index(i)] = value
-        self._storage.version += 1
-
-    def tolist(self):
-        warn_typed_storage_removal()
-        return backend_of(self._storage.array).to_numpy(self._array()).tolist()
-
-    def __iter__(self):
-        return iter(self.tolist())
-
-    def fill_(self, value):
-        warn_typed_storage_removal()
-        self._array()[...] = value
-        self._storage.version += 1
-        return self
-
-    def cpu(self):
-        warn_typed_storage_removal()
-        return TypedStorage._over(self._storage, self.dtype)
-
-    def clone(self):
-        """A copy in new memory."""
-        warn_typed_storage_removal()
-        return TypedStorage._over(Storage(self._array().copy()), self.dtype)
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
-    def __reduce__(self):
-        host = backend_of(self._storage.array).to_numpy(self._array())
-        return _rebuild_typed_storage, (host.copy(), self.dtype)
-
-    def __repr__(self):
-        warn_typed_storage_removal()
-        body = "..." if self.device.type == "meta" else \
-            " " + "\n ".join(str(x) for x in self.tolist())
-        return (f"{body}\n[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "
-                f"of size {self._size()}]")
-
-    __str__ = __repr__
+    @classmethod
+    def from_file(cls, filename, shared=False, nbytes=0, **kwargs):
+        """A CPU storage over `nbytes` bytes of file `filename`, mapped into memory: with
+        `shared`, writes go to the file (which is made or grown if needed); without, the
+        mapping is private (copy-on-write)."""
+        if kwargs:
+            raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this "
+                            f"function")
+        return UntypedStorage(_mapped(filename, shared, nbytes))
 
 
-TypedStorage.__module__ = "torch.storage"
+_STORAGE_CLASSES = (Storage, InferenceStorage, InferenceAliasStorage, BorrowedStorage)
 
 
-def _rebuild_typed_storage(array, dtype):
-    return TypedStorage._over(Storage(array), dtype)
+def _rebuild_untyped_storage(data, nbytes, device):
+    """A pickled UntypedStorage: its bytes (None on the meta device, which has none)."""
+    if data is None:
+        return UntypedStorage(nbytes, device=device)
+    return UntypedStorage(Storage(data)).to(device=device)
 
 
-class _LegacyStorageMeta(type):
-    """`FloatStorage(...)` makes a TypedStorage of float32; `isinstance(s, FloatStorage)` asks
-    whether a TypedStorage has that dtype (and lives on the CPU), as in torch."""
+def _moved(array, device):
+    """`array` in the memory of `device` (the same array when it is there)."""
+    from ._device import backend_for
+    source = backend_of(array)
+    if source.device_of(array) == device:
+        return array
+    if source is backend_for(device) and device.type != "cuda":
+        return array
+    return backend_for(device).from_other(array, source, device)
 
-    def __call__(cls, *args, **kwargs):
-        return TypedStorage(*args, dtype=cls.dtype, **kwargs)
 
-    def __instancecheck__(cls, obj):
-        return type(obj) is TypedStorage and obj.dtype is cls.dtype and \
-            obj.device.type == "cpu"
-
-
-def _legacy_storage_classes():
-    """FloatStorage, LongStorage, ...: one class per dtype, named as torch names them."""
+def _buffer_copy(buffer, byte_order, count, offset, dtype):
+    """The 1-D tensor of bytes that `from_buffer` stores."""
     from . import _dtype
-    classes = {}
-    for d in _dtype.ALL_DTYPES:
-        name = d._legacy_name.replace("Tensor", "Storage")
-        classes[name] = _LegacyStorageMeta(name, (TypedStorage,), {"dtype": d,
-                                                                    "__module__": "torch"})
-    return classes
+    from ._creation import tensor
+    if dtype is None:
+        raise RuntimeError("argument 'dtype' cannot be None")
+    if dtype.itemsize > 1 and byte_order is None:
+        raise RuntimeError("function missing required argument 'byte_order' (pos 2)")
+    if byte_order is not None and byte_order not in _BYTE_ORDERS:
+        raise ValueError(f"invalid byte_order '{byte_order}' (expected 'big', 'little', or "
+                         f"'native')")
+    if dtype in (_dtype.uint16, _dtype.uint32, _dtype.uint64):
+        raise RuntimeError(f"Unknown type: {dtype._scalar_name}")
+    try:
+        data = memoryview(buffer).cast("B")
+    except TypeError:
+        raise TypeError(f"a bytes-like object is required, not '{type(buffer).__name__}'") \
+            from None
+    length = data.nbytes
+    if offset < 0 or offset > length:
+        raise ValueError(f"offset must be non-negative and no greater than buffer length "
+                         f"({offset}) , but got {length}")
+    item = dtype.itemsize
+    if count < 0:
+        if (length - offset) % item:
+            raise ValueError(f"buffer size ({length - offset}) must be a multiple of element "
+                             f"size ({item})")
+        count = (length - offset) // item
+    elif offset + count * item > length:
+        raise ValueError(f"buffer has only {length - offset} elements after offset {offset}, "
+                         f"but specified a size of {count}")
+    raw = np.frombuffer(data, np.uint8, count * item, offset).copy()
+    part = item // 2 if dtype.is_complex else item
+    if part > 1 and byte_order != "native" and byte_order != sys.byteorder:
+        raw = raw.reshape(-1, part)[:, ::-1].reshape(-1).copy()
+    if dtype is _dtype.bool:
+        raw = (raw != 0).astype(np.uint8)
+    return tensor(raw, dtype=_uint8())
+
+
+def _mapped(filename, shared, nbytes):
+    """A Storage over `nbytes` bytes of a memory-mapped file, as torch's from_file maps it."""
+    import mmap
+    import os
+    path = os.fspath(filename)
+    if shared and not os.path.exists(path):
+        open(path, "wb").close()
+    if nbytes == 0:
+        storage = BorrowedStorage(np.zeros(0, np.uint8))
+    else:
+        mode = "r+b" if shared else "rb"
+        try:
+            with open(path, mode) as f:
+                have = os.fstat(f.fileno()).st_size
+                if have < nbytes:
+                    if not shared:
+                        raise RuntimeError(f"file <{path}> size <{have}> is smaller than the "
+                                           f"required mapping size <{nbytes}>")
+                    f.truncate(nbytes)
+                access = mmap.ACCESS_WRITE if shared else mmap.ACCESS_COPY
+                m = mmap.mmap(f.fileno(), nbytes, access=access)
+        except OSError as e:
+            how = "read-write" if shared else "read-only"
+            raise RuntimeError(f"unable to open file <{path}> in {how} mode: {e.strerror} "
+                               f"({e.errno})") from None
+        storage = BorrowedStorage(np.frombuffer(m, np.uint8, nbytes))
+    if shared:
+        _FILENAMES[storage] = path
+    return storage
+
+
+UntypedStorage.__module__ = "torch.storage"
+UntypedStorage.to.__qualname__ = "_StorageBase.to"        # (torch's, in its argument errors)
 
 
 def is_storage(obj):
     """Whether `obj` is a storage (typed or untyped)."""
+    from ._typed_storage import TypedStorage
     return isinstance(obj, (TypedStorage, UntypedStorage))

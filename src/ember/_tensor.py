@@ -202,7 +202,7 @@ class Tensor:
     def storage(self):
         """The storage as a `TypedStorage` of this tensor's dtype (deprecated in torch 2, with
         its warning: prefer `untyped_storage()`)."""
-        from ._storage import TypedStorage, warn_typed_storage_removal
+        from ._typed_storage import TypedStorage, warn_typed_storage_removal
         warn_typed_storage_removal()
         return TypedStorage._over(self._get_storage(), self.dtype)
 

@@ -11,6 +11,7 @@ from ._creation import _backend, _finish, _is_int, _new, _requires_grad_error, e
 from ._float8 import to_float8
 from ._device import CPU, as_device, backend_for, backend_of
 from ._pinned import pin_factory_result
+from ._storage import BorrowedStorage
 from ._tensor import Tensor, wrap
 
 
@@ -362,7 +363,10 @@ def from_numpy(ndarray):
                          "Copy the numpy array to reallocate the memory.")
     if not ndarray.flags.writeable:
         _warn_once(_NOT_WRITABLE_WARNING, stacklevel=2)
-    return wrap(ndarray.view())
+    t = wrap(ndarray.view())
+    if t._storage is None:                  # (an inference tensor has its InferenceStorage)
+        t._storage = BorrowedStorage(t._data)
+    return t
 
 
 def legacy_new(cls, args, kwargs, device=None):

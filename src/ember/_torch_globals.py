@@ -45,7 +45,15 @@ class StorageType:
         return f"StorageType(dtype={self.dtype})"
 
 
+def _loaded(storage):
+    """The storage a rebuild function got: the loader hands out TypedStorages, as torch's
+    does; their `_LoadedStorage` (below them) knows whether the bytes were saved typed."""
+    from ._typed_storage import TypedStorage
+    return storage._untyped_storage if isinstance(storage, TypedStorage) else storage
+
+
 def _tensor_on(storage, storage_offset, size, stride):
+    storage = _loaded(storage)
     if not isinstance(storage, UntypedStorage) or getattr(storage, "dtype", None) is None:
         raise pickle.UnpicklingError(f"a tensor needs a typed storage, got "
                                      f"{type(storage).__name__}")
@@ -101,6 +109,7 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
                        dtype, metadata=None):
     """torch's form for dtypes without a storage class (uint16, uint32, uint64): the storage
     is untyped (bytes), the dtype comes last."""
+    storage = _loaded(storage)
     if not isinstance(storage, UntypedStorage) or not isinstance(dtype, _dtype.dtype):
         raise pickle.UnpicklingError("_rebuild_tensor_v3 expects an untyped storage and a dtype")
     if getattr(storage, "dtype", None) is None:

@@ -1,4 +1,8 @@
-"""ember.storage: torch.storage's public classes (defined in `ember/_storage.py`)."""
-from ._storage import TypedStorage, UntypedStorage  # noqa: F401
+"""ember.storage: torch.storage's public classes (defined in `ember/_storage.py` and
+`ember/_typed_storage.py`) and the switches of TypedStorage's deprecation warning."""
+from ._storage import UntypedStorage  # noqa: F401
+from ._typed_storage import (  # noqa: F401
+    TypedStorage, _LegacyStorage, _get_always_warn_typed_storage_removal,
+    _reset_warn_typed_storage_removal, _set_always_warn_typed_storage_removal)
 
 __all__ = ["TypedStorage", "UntypedStorage"]

@@ -220,14 +220,16 @@ register("resize_as_", resize_as_, method=False)
 
 def _storage_as_tensor(source, dtype):
     """A storage (typed or untyped) given to `set_`, as a 1-D tensor over all of it."""
-    from .._storage import TypedStorage, UntypedStorage
-    if not isinstance(source, (TypedStorage, UntypedStorage)):
+    from .._storage import UntypedStorage
+    from .._typed_storage import TypedStorage
+    if isinstance(source, UntypedStorage):
+        return source._tensor(dtype)
+    if not isinstance(source, TypedStorage):
         return source
-    if isinstance(source, TypedStorage) and source.dtype is not dtype:
+    if source.dtype is not dtype:
         raise RuntimeError(f"Expected a Storage of type {dtype._cpp_name} or an UntypedStorage, "
                            f"but got type {source.dtype._scalar_name} for argument 1 'storage'")
-    storage = source._storage
-    return object.__new__(Tensor)._init(storage.array.view(dtype._np), storage, 0)
+    return source._tensor()
 
 
 # -- resize, resize_as: the deprecated out-of-place forms ------------------------------------
