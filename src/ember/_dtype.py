@@ -61,6 +61,20 @@ class dtype:
             raise RuntimeError(f"Unknown Complex ScalarType for {self._scalar_name}")
         return found
 
+    @property
+    def abbr(self):
+        """torch's short name: 'f32', 'bf16', 'i64', 'u8', 'b8', 'c64', 'f8e4m3fn', ..."""
+        name = self._name
+        if name == "bool":
+            return "b8"
+        if name.startswith("float8_"):
+            return "f8" + name[len("float8_"):]
+        for prefix, short in (("bfloat", "bf"), ("float", "f"), ("complex", "c"),
+                              ("uint", "u"), ("int", "i")):
+            if name.startswith(prefix):
+                return short + name[len(prefix):]
+        return name
+
     def __repr__(self):
         return f"torch.{self._name}"
 

@@ -153,6 +153,28 @@ class Generator:
         self._float_cache = (float(state["float_normal"]) if valid else 0.0, valid)
         return self
 
+    def clone_state(self):
+        """A new generator of this device in a copy of this one's state."""
+        twin = Generator(self.device)
+        twin.set_state(self.get_state())
+        return twin
+
+    def get_offset(self):
+        raise RuntimeError("CPU Generator does not use offset")
+
+    def set_offset(self, offset):
+        raise RuntimeError("CPU Generator does not use offset")
+
+    def graphsafe_get_state(self):
+        # (CUDA graphs' generator states; torch's CPU generator has none either)
+        raise NotImplementedError("graphsafe_get_state is not supported in this Generator")
+
+    def graphsafe_set_state(self, state):
+        if not isinstance(state, Generator):
+            from ._ops.argument_errors import type_name
+            raise TypeError(f"expected a Generator, but got {type_name(state)}")
+        raise NotImplementedError("graphsafe_set_state is not supported in this Generator")
+
     # -- raw draws: every sampler below goes through these two ---------------------------------
     def _words32(self, n):
         """The next `n` 32-bit words, as uint64."""

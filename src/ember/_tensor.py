@@ -257,6 +257,25 @@ class Tensor:
     is_quantized = False
     is_mkldnn = False
     is_nested = False
+    # (backends ember, like a CPU/CUDA build of torch, does not have)
+    is_xpu = is_ipu = is_mps = is_mtia = is_maia = is_vulkan = is_xla = False
+
+    @property
+    def name(self):
+        """torch's named-tensor-free `name`: always None."""
+        return None
+
+    def xpu(self, device=None, non_blocking=False, memory_format=None):
+        raise AssertionError("Torch not compiled with XPU enabled")
+
+    def ipu(self, device=None, non_blocking=False, memory_format=None):
+        raise RuntimeError("PyTorch is not linked with support for ipu devices")
+
+    def mtia(self, device=None, non_blocking=False, memory_format=None):
+        raise AssertionError(
+            "Torch not compiled with MTIA enabled. Ensure you have `import "
+            "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and "
+            "include `//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!")
 
     @property
     def layout(self):

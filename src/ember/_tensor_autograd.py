@@ -28,7 +28,8 @@ class AutogradMeta:
     """Autograd state most tensors never need, allocated on first use (as in torch)."""
 
     __slots__ = ("grad", "retains_grad", "hooks", "post_accumulate_hooks", "accumulator",
-                 "view_version", "name", "no_grad_view")
+                 "view_version", "name", "no_grad_view", "grad_dtype")
+    # (grad_dtype is set only by `Tensor.grad_dtype = ...`; unset means the tensor's dtype)
 
     def __init__(self):
         self.grad = None
@@ -126,10 +127,14 @@ def grad_setter(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                             f"of type {type(value).__name__}")
-        if value.dtype != self.dtype:
+        expected = self.dtype
+        meta = self._meta
+        if meta is not None and self._grad_fn is None:
+            expected = getattr(meta, "grad_dtype", expected)
+        if expected is not None and value.dtype != expected:
             raise RuntimeError(
                 f"attempting to assign a gradient with dtype '{value.dtype._cpp_name}' to a "
-                f"tensor with grad_dtype '{self.dtype._scalar_name}'. The gradient must match "
+                f"tensor with grad_dtype '{expected._scalar_name}'. The gradient must match "
                 f"the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
                 f"tensor's grad_dtype attribute with a specific dtype, or None to allow any "
                 f"dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
@@ -147,6 +152,32 @@ def grad_setter(self, value):
 
 def grad_deleter(self):
     self._set_grad(None)
+
+
+def grad_dtype(self):
+    """The dtype a leaf's `.grad` must have: the leaf's dtype unless set (None: any)."""
+    if self._grad_fn is not None:
+        raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+    meta = self._meta
+    return self.dtype if meta is None else getattr(meta, "grad_dtype", self.dtype)
+
+
+def grad_dtype_setter(self, value):
+    from . import _dtype
+    if self._grad_fn is not None:
+        raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+    if value is not None and not isinstance(value, _dtype.dtype):
+        from ._ops.argument_errors import type_name
+        raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
+                           f"{type_name(value)}")
+    grad = self.grad_if_set()
+    if value is not None and grad is not None and grad.dtype != value:
+        raise RuntimeError(
+            f"Cannot set grad_dtype to '{value._scalar_name}' because there is already a "
+            f"gradient with dtype '{grad.dtype._cpp_name}'. Please clear the gradient "
+            f"(.grad = None) before changing grad_dtype, or ensure the new grad_dtype matches "
+            f"the existing gradient's dtype.")
+    self._autograd_meta().grad_dtype = value
 
 
 def grad_if_set(self):
@@ -290,6 +321,7 @@ MEMBERS = {
     "grad_fn": property(grad_fn),
     "output_nr": property(output_nr),
     "grad": property(grad, grad_setter, grad_deleter),
+    "grad_dtype": property(grad_dtype, grad_dtype_setter),
     "grad_if_set": grad_if_set,
     "_set_grad": _set_grad,
     "retains_grad": property(retains_grad),

@@ -7,7 +7,9 @@ clone, the dtype conversions, byteswap, resize_ (tensors over the storage see th
 resizable (not for NumPy's memory), from_buffer, from_file and torch.from_file, sharing and
 pinning, meta storages; TypedStorage's constructors, the legacy FloatStorage-style classes,
 indexing, conversions, pickling and its deprecation warning. Snippets that map files print
-their temporary paths as D.
+their temporary paths as D. Then small attributes: dtype.abbr, Generator's clone_state,
+offsets and graph-safe state, Tensor.grad_dtype, name and the is_<backend> flags, no_grad().prev
+and Optimizer's hook aliases.
 """
 import pytest
 
@@ -319,14 +321,50 @@ TYPED = [
     'torch.storage._set_always_warn_typed_storage_removal(1)',
 ]
 
-SNIPPETS = UNTYPED + FILES + TYPED
+# small attributes found by comparing torch's public names with ember's
+SMALL = [
+    'print([d.abbr for d in (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int8, torch.int16, torch.int32, torch.int64)])',
+    'print([d.abbr for d in (torch.uint8, torch.uint16, torch.uint32, torch.uint64, torch.bool, torch.complex64, torch.complex128)])',
+    'print([d.abbr for d in (torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e4m3fnuz, torch.float8_e5m2fnuz, torch.float8_e8m0fnu)])',
+    'g = torch.Generator(); g.manual_seed(3); c = g.clone_state(); print(type(c).__name__, c.initial_seed(), torch.equal(c.get_state(), g.get_state()))',
+    'g = torch.Generator(); g.manual_seed(3); c = g.clone_state(); torch.rand(2, generator=g); print(torch.equal(c.get_state(), g.get_state()), torch.rand(2, generator=c))',
+    'g = torch.Generator(); g.get_offset()',
+    'g = torch.Generator(); g.set_offset(1)',
+    'g = torch.Generator(); g.manual_seed(5); s = g.graphsafe_get_state(); print(type(s).__name__)',
+    'g = torch.Generator(); g.manual_seed(5); s = g.graphsafe_get_state(); a = torch.rand(2, generator=g); g.graphsafe_set_state(s); print(torch.equal(a, torch.rand(2, generator=g)))',
+    'g = torch.Generator(); g.manual_seed(5); h = torch.Generator(); h.manual_seed(7); h.graphsafe_set_state(g); print(torch.rand(2, generator=h), torch.rand(2, generator=g))',
+    'g = torch.Generator(); g.graphsafe_set_state(3)',
+    'x = torch.ones(2); print(x.grad_dtype, torch.ones(2, dtype=torch.int64).grad_dtype)',
+    'x = torch.ones(2, requires_grad=True); x.grad_dtype = torch.float64; print(x.grad_dtype); x.grad = torch.zeros(2, dtype=torch.float64); print(x.grad)',
+    'x = torch.ones(2, requires_grad=True); x.grad = torch.zeros(2, dtype=torch.float64)',
+    'x = torch.ones(2, requires_grad=True); x.grad_dtype = None; x.grad = torch.zeros(2, dtype=torch.float64); print(x.grad.dtype, x.grad_dtype)',
+    'x = torch.ones(2, requires_grad=True); y = x * 2; y.grad_dtype = torch.float64',
+    'x = torch.ones(2, requires_grad=True); x.grad_dtype = 3',
+    'x = torch.ones(2, requires_grad=True); x.grad_dtype = torch.float64; print(x.detach().grad_dtype, x.clone().grad_dtype)',
+    'x = torch.nn.Parameter(torch.ones(2)); print(x.grad_dtype)',
+    'x = torch.ones(2); print(x.name, x.is_xpu, x.is_ipu, x.is_mps, x.is_mtia, x.is_maia, x.is_vulkan, x.is_xla)',
+    'x = torch.ones(2); x.xpu()',
+    'x = torch.ones(2); x.ipu()',
+    'x = torch.ones(2); x.mtia()',
+    'print(torch.no_grad().prev, torch.set_grad_enabled(True).prev)',
+    'torch.enable_grad().prev',
+    'with torch.no_grad() as g: print(g)',
+    'm = torch.no_grad(); m.__enter__(); print(m.prev, torch.is_grad_enabled()); m.__exit__(None, None, None); print(torch.is_grad_enabled())',
+    'print(torch.optim.Optimizer.OptimizerPreHook, torch.optim.Optimizer.OptimizerPostHook)',
+    'o = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1); print(callable(o.profile_hook_step), torch.optim.Optimizer.profile_hook_step.__name__)',
+]
+
+SNIPPETS = UNTYPED + FILES + TYPED + SMALL
 
 BUGS = [
     ("torch 2.13 cannot pickle an UntypedStorage (its legacy-format save asks the class for a "
      "dtype: AttributeError); ember round-trips it",
      "import pickle; s = torch.tensor([1, 2], dtype=torch.uint8).untyped_storage(); "
      "print(pickle.loads(pickle.dumps(s)).tolist())"),
+    ("backward does not cast a leaf's gradient to its grad_dtype (the engine fits gradients "
+     "to the leaf's dtype); only assigning .grad checks grad_dtype",
+     'x = torch.ones(2, requires_grad=True); x.grad_dtype = torch.float64; (x * 2).sum().backward(); print(x.grad)'),
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
-    SNIPPETS, BUGS, at_least=280)
+    SNIPPETS, BUGS, at_least=300)

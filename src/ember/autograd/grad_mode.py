@@ -75,11 +75,11 @@ class _GradModeContext:
         return type(self)()
 
     def __enter__(self):
-        self._prev = is_grad_enabled()
+        self.prev = is_grad_enabled()
         _set_grad_mode(self._mode)
 
     def __exit__(self, *exc):
-        _set_grad_mode(self._prev)
+        _set_grad_mode(self.prev)
 
 
 class _NoParamDecorator(_GradModeContext):
@@ -99,6 +99,9 @@ class no_grad(_NoParamDecorator):
     """
     _mode = False
 
+    def __init__(self, orig_func=None):
+        self.prev = False           # (torch's: the mode before entering, False until then)
+
 
 class enable_grad(_NoParamDecorator):
     """Context manager and decorator: ops inside record the graph, even within `no_grad`."""
@@ -112,7 +115,7 @@ class set_grad_enabled(_GradModeContext):
         if not isinstance(mode, bool):
             raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
                             f"not {type(mode).__name__}")
-        self._prev = is_grad_enabled()
+        self.prev = is_grad_enabled()
         self._mode = mode
         _set_grad_mode(mode)
 
@@ -121,14 +124,14 @@ class set_grad_enabled(_GradModeContext):
 
     def __call__(self, fn):
         # Used as a decorator, the mode set by __init__ applies only inside `fn`.
-        _set_grad_mode(self._prev)
+        _set_grad_mode(self.prev)
         return super().__call__(fn)
 
     def __enter__(self):
         _set_grad_mode(self._mode)
 
     def __exit__(self, *exc):
-        _set_grad_mode(self._prev)
+        _set_grad_mode(self.prev)
 
 
 class inference_mode(_GradModeContext):

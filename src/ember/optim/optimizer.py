@@ -4,7 +4,9 @@ Each algorithm (sgd.py, adam.py, ...) only writes its update rule in `step`. Upd
 the parameters' arrays (`p._data`) in place, then bump the version counter, so a step costs a
 few array calls per parameter and records no graph.
 """
+import typing
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable
 from copy import deepcopy
 from itertools import chain
 
@@ -159,6 +161,13 @@ class Optimizer:
     buffers, created lazily by the first `step`.
     """
 
+    # torch's type aliases of the step hooks: hook(optimizer, args, kwargs)
+    _Args, _Kwargs = tuple[typing.Any, ...], dict[str, typing.Any]
+    _Self = getattr(typing, "Self", None) or typing.TypeVar("Self")     # (Python 3.10)
+    OptimizerPreHook = Callable[[_Self, _Args, _Kwargs], tuple[_Args, _Kwargs] | None]
+    OptimizerPostHook = Callable[[_Self, _Args, _Kwargs], None]
+    del _Args, _Kwargs, _Self
+
     _group_defaults = {}    # option -> default, for groups of optimizers pickled before it
     # per-parameter numbers kept as 0-dim tensors (state dicts from before torch 1.12 hold
     # plain numbers; loading turns them into tensors)
@@ -171,6 +180,12 @@ class Optimizer:
         step = cls.__dict__.get("step")
         if step is not None and not getattr(step, "_runs_step_hooks", False):
             cls.step = _with_step_hooks(step)
+
+    @staticmethod
+    def profile_hook_step(func):
+        """Wrap a `step` function so that the step pre- and post-hooks run around it (what
+        every subclass's own `step` gets, see __init_subclass__)."""
+        return _with_step_hooks(func)
 
     def __init__(self, params, defaults):
         if defaults.get("differentiable"):
