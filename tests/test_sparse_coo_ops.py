@@ -125,3 +125,24 @@ def test_legacy_products():
     with pytest.raises(RuntimeError, match="sspaddmm: Argument #3: Expected dim 0 size 3, "
                                            "got 2"):
         ember.smm(s, ember.ones(2, 2))
+
+
+def test_autograd_records_torch_nodes():
+    g = coo().requires_grad_()
+    assert g[0].grad_fn.name() == "SelectBackward0"
+    assert ember.cat([g, g]).grad_fn.name() == "CatBackward0"
+    # as in torch, these nodes have no sparse backward
+    with pytest.raises(NotImplementedError, match="aten::select_backward"):
+        g[1].to_dense().sum().backward()
+    with pytest.raises(NotImplementedError, match="aten::as_strided"):
+        g.unsqueeze(0).to_dense().sum().backward()
+    out = ember.smm(g, ember.ones(3, 2))
+    assert "grad_fn=<NotImplemented>" in repr(out)
+    with pytest.raises(RuntimeError, match="derivative for aten::sspaddmm is not implemented"):
+        out.to_dense().sum().backward()
+    # stack passes each input its slice of the gradient
+    ember.stack([g, g]).to_dense().sum().backward()
+    np.testing.assert_array_equal(g.grad.to_dense().numpy(), 2 * (D != 0))
+    d = ember.ones(2, 3, requires_grad=True)
+    d.sparse_mask(coo().coalesce()).to_dense().sum().backward()
+    np.testing.assert_array_equal(d.grad.numpy(), (D != 0).astype(np.float32))

@@ -2,13 +2,71 @@
 indexing), index_select, unsqueeze, cat, stack, sparse_mask, the sparse_resize family, and
 smm / hspmm / sspaddmm / saddmm / dsmm (spmm is mm under another name). The dense operators
 hand a sparse input here after one class test of `_data` (NOTE [ Sparse tensors ] in
-_coo.py). Their results are not recorded for autograd."""
+_coo.py). They are recorded under torch's node names; as in torch, most of those nodes have
+no sparse backward (theirs raises torch's error), while stack and sparse_mask pass gradients
+on."""
 import numpy as np
 
 from .._geometry import wrap_dim
 from .._tensor import Tensor
+from .._ops._op import Op, record
+from ..autograd.grad_mode import _state as _grad_state
 from ._coo import SparseCOO, array_module, not_implemented
 from ._tensor_api import is_sparse, wrap
+
+
+def _recorded(op, inputs, record_, params=None):
+    """The tensor of the record `record_`, made by `op` from `inputs` (recorded for autograd
+    when one of them requires grad)."""
+    out = wrap(record_)
+    if _grad_state.enabled and any(t._requires_grad for t in inputs):
+        record(op, tuple(inputs), (out,), params or {})
+    return out
+
+
+def _no_sparse_backward(name, node, aten, backend="SparseCPU", variadic=False):
+    """An op whose node torch names `node` and whose backward has no sparse kernel."""
+    def backward(ctx, *grads):
+        raise not_implemented(aten, backend)
+    return type(name, (Op,), {"node_name": node, "backward": backward, "variadic": variadic,
+                              "inputs": () if variadic else ("self",), "__module__": __name__})
+
+
+def _not_differentiable(name, aten):
+    """An op torch records with a NotImplemented node (no derivative formula)."""
+    def backward(ctx, *grads):
+        raise RuntimeError(f"derivative for aten::{aten} is not implemented")
+    return type(name, (Op,), {"node_name": "torch::autograd::NotImplemented", "variadic": True,
+                              "inputs": (), "backward": backward, "__module__": __name__})
+
+
+SelectOp = _no_sparse_backward("SelectOp", "SelectBackward0", "select_backward")
+UnsqueezeOp = _no_sparse_backward("UnsqueezeOp", "UnsqueezeBackward0", "as_strided")
+IndexSelectOp = _no_sparse_backward("IndexSelectOp", "IndexSelectBackward0", "index_add_")
+CatOp = _no_sparse_backward("CatOp", "CatBackward0", "as_strided", variadic=True)
+SspaddmmOp = _not_differentiable("SspaddmmOp", "sspaddmm")
+HspmmOp = _not_differentiable("HspmmOp", "hspmm")
+
+
+class Stack(Op):
+    """torch.stack of sparse tensors: each input's gradient is its slice of the stacked one."""
+    node_name = "StackBackward0"
+    inputs = ()
+    variadic = True
+    dim = 0
+
+    def backward(ctx, grad):
+        return tuple(grad.select(ctx.dim, k) if needed else None
+                     for k, needed in enumerate(ctx.needs_input_grad))
+
+
+class SparseMask(Op):
+    """dense.sparse_mask(mask): the gradient at the mask's entries flows back, dense."""
+    node_name = "SparseMaskBackward0"
+
+    def backward(ctx, grad):
+        data = grad._data
+        return wrap(data.to_dense() if data.__class__ is SparseCOO else data)
 
 
 def _sizes(shape):
@@ -28,13 +86,13 @@ def select(input, dim, index):
     shape = rec.shape[:d] + rec.shape[d + 1:]
     if d >= rec.sparse_dim:             # a dense dim: each entry's values there
         values = rec.values.take(index, axis=d - rec.sparse_dim + 1)
-        return wrap(SparseCOO(rec.indices, values, shape, False))
+        return _recorded(SelectOp, (input,), SparseCOO(rec.indices, values, shape, False))
     keep = rec.indices[d] == index
     values = rec.values[keep]
     if rec.sparse_dim == 1:
-        return wrap(array_module(values).asarray(values.sum(axis=0)))
+        return _recorded(SelectOp, (input,), array_module(values).asarray(values.sum(axis=0)))
     indices = np.delete(rec.indices[:, keep], d, axis=0)
-    return wrap(SparseCOO(indices, values, shape, values.shape[0] <= 1))
+    return _recorded(SelectOp, (input,), SparseCOO(indices, values, shape, values.shape[0] <= 1))
 
 
 def index_select(input, dim, index):
@@ -56,12 +114,12 @@ def index_select(input, dim, index):
     shape = rec.shape[:d] + (idx.shape[0],) + rec.shape[d + 1:]
     if d >= rec.sparse_dim:
         values = rec.values.take(idx, axis=d - rec.sparse_dim + 1)
-        return wrap(SparseCOO(rec.indices, values, shape, False))
+        return _recorded(IndexSelectOp, (input,), SparseCOO(rec.indices, values, shape, False))
     picks = [np.flatnonzero(rec.indices[d] == i) for i in idx.tolist()]
     where = np.concatenate(picks) if picks else np.zeros(0, np.int64)
     indices = rec.indices[:, where]
     indices[d] = np.repeat(np.arange(len(picks)), [len(p) for p in picks])
-    return wrap(SparseCOO(indices, rec.values[where], shape, False))
+    return _recorded(IndexSelectOp, (input,), SparseCOO(indices, rec.values[where], shape, False))
 
 
 def unsqueeze(input, dim):
@@ -71,12 +129,12 @@ def unsqueeze(input, dim):
     shape = rec.shape[:d] + (1,) + rec.shape[d:]
     if d <= rec.sparse_dim:
         indices = np.insert(rec.indices, d, 0, axis=0)
-        return wrap(SparseCOO(indices, rec.values, shape, False))
+        return _recorded(UnsqueezeOp, (input,), SparseCOO(indices, rec.values, shape, False))
     values = np.expand_dims(rec.values, d - rec.sparse_dim + 1)
-    return wrap(SparseCOO(rec.indices, values, shape, False))
+    return _recorded(UnsqueezeOp, (input,), SparseCOO(rec.indices, values, shape, False))
 
 
-def cat(tensors, dim):
+def cat(tensors, dim, op=CatOp):
     """The entries of each tensor in turn, shifted along `dim` past the ones before (a
     dense dim: each tensor's values padded with zeros to the joined size)."""
     for i, t in enumerate(tensors):
@@ -110,8 +168,8 @@ def cat(tensors, dim):
             vals = np.pad(vals, pad)
         indices.append(ind)
         values.append(vals)
-    return wrap(SparseCOO(np.concatenate(indices, axis=1), np.concatenate(values), shape,
-                          False))
+    result = SparseCOO(np.concatenate(indices, axis=1), np.concatenate(values), shape, False)
+    return wrap(result) if op is None else _recorded(op, tensors, result)
 
 
 def stack(tensors, dim):
@@ -126,7 +184,9 @@ def stack(tensors, dim):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{_sizes(first)} at entry 0 and {_sizes(t.shape)} at entry {i}")
     d = wrap_dim(dim, len(first) + 1)
-    return cat([unsqueeze(t, d) for t in tensors], d)
+    pieces = [unsqueeze(t.detach(), d) for t in tensors]
+    joined = cat(pieces, d, None)
+    return _recorded(Stack, tensors, joined._data, {"dim": d})
 
 
 def sparse_mask(self, mask):
@@ -140,8 +200,8 @@ def sparse_mask(self, mask):
     dense = self._data.to_dense() if is_sparse(self) else self._data
     values = dense[tuple(rec.indices)] if rec.nnz else \
         dense.reshape((-1,) + dense.shape[rec.sparse_dim:])[:0]
-    return wrap(SparseCOO(rec.indices, values.astype(self._data.dtype), rec.shape,
-                          rec.coalesced))
+    return _recorded(SparseMask, (self,), SparseCOO(rec.indices, values.astype(self._data.dtype),
+                                                    rec.shape, rec.coalesced))
 
 
 # -- resizing -------------------------------------------------------------------------------
@@ -234,8 +294,8 @@ def hspmm(mat1, mat2):
         raise not_implemented("hspmm", "CPU")
     product = _product("hspmm", mat1, mat2)
     rows = _rows(mat1._data)
-    return wrap(SparseCOO(rows[None].astype(np.int64), product[rows],
-                          (mat1.shape[0], mat2.shape[1]), False))
+    return _recorded(HspmmOp, (mat1, mat2), SparseCOO(rows[None].astype(np.int64), product[rows],
+                                                      (mat1.shape[0], mat2.shape[1]), False))
 
 
 def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1):
@@ -249,10 +309,10 @@ def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1):
     indices = np.stack([np.repeat(rows, cols), np.tile(np.arange(cols), len(rows))])
     base = input._data
     dtype = np.result_type(base.values.dtype, product.dtype)
-    return wrap(SparseCOO(np.concatenate([base.indices, indices.astype(np.int64)], axis=1),
-                          np.concatenate([base.values * beta, product[rows].ravel()]).astype(
-                              dtype),
-                          (mat1.shape[0], cols), False))
+    result = SparseCOO(np.concatenate([base.indices, indices.astype(np.int64)], axis=1),
+                       np.concatenate([base.values * beta, product[rows].ravel()]).astype(dtype),
+                       (mat1.shape[0], cols), False)
+    return _recorded(SspaddmmOp, (input, mat1, mat2), result)
 
 
 def smm(input, mat2):

@@ -31,7 +31,8 @@ def sparse_repr(t, prefix="tensor("):
         suffixes.insert(0, f"device='{t.device}'")
     suffixes.append(f"layout=torch.{rec.layout}")
     if t._grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
+        # (a node torch names "torch::autograd::NotImplemented" prints as <NotImplemented>)
+        suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__.rsplit('::', 1)[-1]}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     if rec.layout != "sparse_coo":      # (only COO starts its suffixes on a new line)
