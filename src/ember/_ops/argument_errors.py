@@ -360,6 +360,8 @@ def _fits(param, value):
     if kind == "Number":
         return isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, str) \
             or isinstance(value, Tensor) and value.ndim == 0
+    if kind == "str":
+        return isinstance(value, str)
     if kind == "torch.dtype":
         return isinstance(value, dtype) or any(value is t for t in (float, int, bool, complex))
     if kind == "tuple of ints":

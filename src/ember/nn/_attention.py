@@ -14,6 +14,8 @@ from .._ops.activations import apply
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
 from ..autograd.grad_mode import is_grad_enabled, no_grad
 from . import functional as F
+from .._tensor import Tensor
+from ._argument_types import tensors
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -167,6 +169,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         torch.Size([2, 8, 5, 16])
     """
     from ..backends.cuda import flash_sdp_enabled, math_sdp_enabled   # (sdpa_kernel's switches)
+    if not (isinstance(query, Tensor) and isinstance(key, Tensor) and isinstance(value, Tensor)):
+        tensors("scaled_dot_product_attention", (1, "query", query, False),
+                (2, "key", key, False), (3, "value", value, False))
     flash = flash_sdp_enabled() and _cpu_flash_kernel_applies(query, key, value, attn_mask,
                                                               dropout_p, enable_gqa)
     if not flash and not math_sdp_enabled():

@@ -14,6 +14,7 @@ from . import _conv_kernels as kernels
 from ._fold import fold, unfold
 from ._padding import constant_pad
 from .._ops.argument_errors import type_name
+from ._argument_types import conv_refused, conv_transpose_refused, is_int
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "conv_tbc", "unfold", "fold"]
@@ -169,6 +170,8 @@ def _expand(value, k, name):
         return (value,) * k
     if type(value) is tuple and len(value) == k and all(type(v) is int for v in value):
         return value                    # the common case, already normalised
+    if not all(map(is_int, value)):     # (the functions' callers word torch's TypeError)
+        raise TypeError(f"{name} must be ints")
     value = tuple(int(v) for v in value)
     if len(value) == 1 and k != 1:
         return value * k
@@ -379,7 +382,11 @@ def _string_padding(input, weight, padding, stride, dilation, k):
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1-d cross-correlation over (N, C, L) or (C, L) inputs; padding may be an int, a tuple,
     'valid' or 'same'."""
-    return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+    try:
+        return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+    except Exception:
+        conv_refused("conv1d", (input, weight, bias, stride, padding, dilation, groups))
+        raise
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -388,12 +395,20 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     >>> conv2d(ember.ones(1, 1, 3, 3), ember.ones(1, 1, 2, 2)).flatten().tolist()
     [4.0, 4.0, 4.0, 4.0]
     """
-    return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+    try:
+        return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+    except Exception:
+        conv_refused("conv2d", (input, weight, bias, stride, padding, dilation, groups))
+        raise
 
 
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """3-d cross-correlation over (N, C, D, H, W) or (C, D, H, W) inputs."""
-    return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+    try:
+        return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+    except Exception:
+        conv_refused("conv3d", (input, weight, bias, stride, padding, dilation, groups))
+        raise
 
 
 def _conv_transpose(name, k, input, weight, bias, stride, padding, output_padding, groups,
@@ -416,22 +431,37 @@ def _conv_transpose(name, k, input, weight, bias, stride, padding, output_paddin
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The adjoint of conv1d (a "deconvolution"); weight is (in, out / groups, kernel)."""
-    return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding,
-                           output_padding, groups, dilation)
+    try:
+        return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride,
+                               padding, output_padding, groups, dilation)
+    except Exception:
+        conv_transpose_refused("conv_transpose1d", (input, weight, bias, stride, padding,
+                                                   output_padding, groups, dilation))
+        raise
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The adjoint of conv2d; weight is (in, out / groups, kH, kW)."""
-    return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding,
-                           output_padding, groups, dilation)
+    try:
+        return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride,
+                               padding, output_padding, groups, dilation)
+    except Exception:
+        conv_transpose_refused("conv_transpose2d", (input, weight, bias, stride, padding,
+                                                   output_padding, groups, dilation))
+        raise
 
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The adjoint of conv3d; weight is (in, out / groups, kD, kH, kW)."""
-    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding,
-                           output_padding, groups, dilation)
+    try:
+        return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride,
+                               padding, output_padding, groups, dilation)
+    except Exception:
+        conv_transpose_refused("conv_transpose3d", (input, weight, bias, stride, padding,
+                                                   output_padding, groups, dilation))
+        raise
 
 
 

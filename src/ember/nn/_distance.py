@@ -7,7 +7,8 @@ from .._device import backend_of
 from .._geometry import broadcast_shapes, wrap_dims
 from .._ops._op import Op
 from .._ops.activations import apply
-from .._tensor import wrap
+from .._tensor import Tensor, wrap
+from ._argument_types import check_int, tensors
 from ._loss_ops import vector_norm as _vector_norm
 
 
@@ -28,6 +29,10 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Cosine of the angle between x1 and x2 along `dim` (each norm at least eps)."""
+    if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):
+        tensors("cosine_similarity", (1, "x1", x1, False), (2, "x2", x2, False))
+    if dim.__class__ is not int:
+        check_int("cosine_similarity", "dim", 3, dim)
     common = _dtype.promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
@@ -45,6 +50,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """||x1 - x2 + eps||_p along the last dim."""
+    if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):
+        tensors("pairwise_distance", (1, "x1", x1, False), (2, "x2", x2, False))
     dim = max(x1.ndim, x2.ndim) - 1
     return _norm(x1 - x2 + eps, p, max(dim, 0), keepdim)
 

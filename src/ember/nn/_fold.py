@@ -7,6 +7,7 @@ from .._device import MetaArray, backend_of
 from .._ops._op import Op
 from .._ops.activations import apply
 from . import _conv_kernels as kernels
+from ._argument_types import int_lists
 class Im2Col(Op):
     """Sliding blocks of an (N, C, H, W) image as columns (N, C * kH * kW, L)."""
     saves = {}
@@ -95,6 +96,13 @@ def _blocks(size, kernel, dilation, padding, stride):
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding local blocks of a batched (N, C, H, W) or unbatched (C, H, W) image as columns:
     (N, C * prod(kernel_size), L), L the number of blocks."""
+    if not (kernel_size.__class__ is int and dilation.__class__ is int
+            and padding.__class__ is int and stride.__class__ is int):
+        # (torch's F.unfold calls im2col(input, _pair(kernel_size), _pair(dilation), ...))
+        int_lists("im2col", *((i, arg, v if isinstance(v, (tuple, list)) else [v, v])
+                              for i, arg, v in ((2, "kernel_size", kernel_size),
+                                                (3, "dilation", dilation),
+                                                (4, "padding", padding), (5, "stride", stride))))
     kernel_size, dilation = _pair(kernel_size, "kernel_size"), _pair(dilation, "dilation")
     padding, stride = _pair(padding, "padding"), _pair(stride, "stride")
     _positive(kernel_size, "kernel size", "kernel")
@@ -124,6 +132,14 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """The adjoint of unfold: columns (N, C * prod(kernel_size), L) summed into an
     (N, C, *output_size) image (overlapping blocks add up)."""
+    if not (output_size.__class__ is int and kernel_size.__class__ is int
+            and dilation.__class__ is int and padding.__class__ is int
+            and stride.__class__ is int):
+        int_lists("col2im", *((i, arg, v if isinstance(v, (tuple, list)) else [v, v])
+                              for i, arg, v in ((2, "output_size", output_size),
+                                                (3, "kernel_size", kernel_size),
+                                                (4, "dilation", dilation),
+                                                (5, "padding", padding), (6, "stride", stride))))
     output_size = _pair(output_size, "output_size")
     kernel_size, dilation = _pair(kernel_size, "kernel_size"), _pair(dilation, "dilation")
     padding, stride = _pair(padding, "padding"), _pair(stride, "stride")

@@ -14,6 +14,8 @@ from . import _loss_ops
 from ._distance import pairwise_distance
 from ._loss_ops import _shape_text
 from ._loss_ops import check_reduction as _check_reduction
+from ._argument_types import attribute_error, tensors
+from .._ops.argument_errors import parser_error
 
 
 def logsigmoid(input):
@@ -84,6 +86,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """Squared error below `delta`, delta-scaled absolute error above it."""
+    if not isinstance(target, Tensor):      # (torch's Python compares target.size() first)
+        raise attribute_error(target, "size")
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -97,6 +101,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """Negative log likelihood of class indices, given log-probabilities `input`."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if not isinstance(target, Tensor):
+        tensors("nll_loss_nd", (1, "self", input, False), (2, "target", target, False))
     return _loss_ops.nll_loss(input, target, weight, ignore_index, reduction)
 
 
@@ -195,8 +201,12 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
 
 
 def _check_linear_cross_entropy(input, linear_weight, linear_bias):
+    if not isinstance(input, Tensor):      # (torch's Python reads their dim() first)
+        raise attribute_error(input, "dim")
     if not 1 <= input.ndim <= 2:
         raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.ndim}")
+    if not isinstance(linear_weight, Tensor):
+        raise attribute_error(linear_weight, "dim")
     if linear_weight.ndim < 2:
         raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
                            f"{linear_weight.ndim}")
@@ -220,6 +230,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     """-(target log(input) + (1 - target) log(1 - input)), logs clamped at -100."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if not isinstance(target, Tensor):      # (torch's Python compares target.size() first)
+        raise attribute_error(target, "size")
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
@@ -258,6 +270,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """Binary cross entropy of sigmoid(input), computed stably from the logits."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if not isinstance(target, Tensor):      # (torch's Python compares target.size() first)
+        raise attribute_error(target, "size")
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
@@ -281,6 +295,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        tensors("kl_div", (1, "input", input, False), (2, "target", target, False))
     if _integral(input) or _integral(target):
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if reduction == "mean":
@@ -304,6 +320,9 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     """1 - cos(x1, x2) where target is 1; max(0, cos(x1, x2) - margin) where it is -1.
     torch takes 1-D inputs with a 0-d target, or 2-D ones with a 1-D target."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if not (isinstance(input2, Tensor) and isinstance(target, Tensor)):
+        tensors("cosine_embedding_loss", (1, "input1", input1, False),
+                (2, "input2", input2, False), (3, "target", target, False))
     dim = target.ndim
     if dim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -326,6 +345,10 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
                         reduction="mean"):
     """max(0, -target (input1 - input2) + margin)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if not (isinstance(input2, Tensor) and isinstance(target, Tensor)):
+        for value in (input1, input2, target):  # (torch's Python compares their dim() first)
+            if not isinstance(value, Tensor):
+                raise attribute_error(value, "dim")
     if input1.ndim != input2.ndim or input1.ndim != target.ndim:
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
                            f"dimension but got sizes: input1: {input1.shape}, input2: "
@@ -337,6 +360,9 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
                         size_average=None, reduce=None, reduction="mean"):
     """max(0, margin + d(anchor, positive) - d(anchor, negative))."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if not (isinstance(positive, Tensor) and isinstance(negative, Tensor)):
+        tensors("triplet_margin_loss", (1, "anchor", anchor, False),
+                (2, "positive", positive, False), (3, "negative", negative, False))
     if not anchor.ndim == positive.ndim == negative.ndim:
         raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have "
                            f"the same number of dimensions, but got: anchor {anchor.ndim}D, "
@@ -366,6 +392,8 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     """log(1 + exp(-target * input)) (two-class logistic loss with targets +-1)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        tensors("soft_margin_loss", (1, "input", input, False), (2, "target", target, False))
     if target.requires_grad and _grad_enabled():
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
                            "to argument 'target'. This input cannot have requires_grad True.")
@@ -389,6 +417,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     """Negative log likelihood of `target` under Poisson(rate), rate = exp(input) (log_input)
     or input; `full` adds Stirling's term."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if not isinstance(target, Tensor):
+        tensors("poisson_nll_loss", (1, "input", input, False), (2, "target", target, False))
     if log_input:
         losses = input.exp() - target * input
     else:
@@ -405,10 +435,14 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     """Negative log likelihood of `target` under N(input, var), var clamped at `eps` (the
     clamp passes no gradient, as in torch)."""
     # torch's order of checks: the sign of var, its size, then the reduction
-    if isinstance(var, (int, float)):
+    if isinstance(var, float):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = input.new_full(tuple(input.shape), float(var))
+        var = input.new_full(tuple(input.shape), var)
+    elif not isinstance(var, Tensor):
+        # torch takes a float or a tensor: anything else reaches torch.any(var < 0) (an int:
+        # any(False), which its parser refuses)
+        raise parser_error("any", (var < 0,), {}, True)
     elif bool((var < 0).any()):
         raise ValueError("var has negative entry/entries")
     shape, var_shape = tuple(input.shape), tuple(var.shape)
@@ -436,6 +470,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     _check_reduction(reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
+    if not isinstance(target, Tensor):
+        tensors("multi_margin_loss", (1, "input", input, False), (2, "target", target, False))
     return _loss_ops.multi_margin_loss(input, target, p, margin, weight, reduction)
 
 
@@ -443,4 +479,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     """Multi-label hinge loss: `target` lists each sample's classes, ended by the first -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if not isinstance(target, Tensor):
+        tensors("multilabel_margin_loss", (1, "input", input, False),
+                (2, "target", target, False))
     return _loss_ops.multilabel_margin_loss(input, target, reduction)

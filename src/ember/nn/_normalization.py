@@ -8,7 +8,8 @@ import warnings
 from .. import _dtype
 from .._device import backend_of
 from .._memory_format import follow, row_major
-from .._tensor import wrap
+from .._tensor import Tensor, wrap
+from ._argument_types import check_ints, is_int, tensors
 from .._ops._op import Op
 from .._ops.activations import apply
 from ..autograd.grad_mode import _state as _grad_state, no_grad
@@ -327,6 +328,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     otherwise they are used in place of the batch's."""
     if training:
         _verify_batch_size(input.size())
+    if not (running_mean.__class__ is Tensor or running_mean is None) \
+            or not (running_var.__class__ is Tensor or running_var is None) \
+            or not (weight is None or isinstance(weight, Tensor)) \
+            or not (bias is None or isinstance(bias, Tensor)):
+        _norm_tensors("batch_norm", input, weight, bias, running_mean, running_var)
     _check_momentum("batch_norm", momentum)
     if input.numel() == 0:
         # NOTE: torch's batch_norm returns at once for an empty input, before any check of
@@ -390,6 +396,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     seen as one sample of N*C channels (so torch's graph ends in a view)."""
     if use_input_stats:
         _verify_spatial_size(input.size())
+    _norm_tensors("instance_norm", input, weight, bias, running_mean, running_var)
     _check_momentum("instance_norm", momentum)
     n, c = input.shape[0], input.shape[1]
     shape = (1, n * c) + tuple(input.shape[2:])
@@ -412,6 +419,15 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out.view(input.shape)
 
 
+def _norm_tensors(name, input, weight, bias, running_mean, running_var):
+    """torch's TypeError for a statistic or an affine parameter that is no tensor, numbered
+    as torch.batch_norm/instance_norm(input, weight, bias, running_mean, running_var, ...)
+    take them."""
+    tensors(name, (1, "input", input, False), (2, "weight", weight, True),
+            (3, "bias", bias, True), (4, "running_mean", running_mean, True),
+            (5, "running_var", running_var, True))
+
+
 def _verify_spatial_size(size):
     if math.prod(size[2:]) == 1:
         raise ValueError(f"Expected more than 1 spatial element when training, got input size "
@@ -429,6 +445,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     n, c = input.shape[0], input.shape[1]
     if num_groups == 0:     # torch's Python wrapper divides by it first
         raise ZeroDivisionError("integer division or modulo by zero")
+    tensors("group_norm", (3, "weight", weight, True), (4, "bias", bias, True))
     if num_groups <= 0 or c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {_dims(input.shape)} and "
@@ -457,6 +474,8 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
                          f"dimensions)")
     if input.numel() == 0:
         return input
+    if not is_int(size):      # torch pads by size // 2 first: a float fails there
+        check_ints("pad", "pad", 2, (0, 0) * (dim - 2) + (size // 2, (size - 1) // 2))
     if size < 1:
         _bad_lrn_size(size, input.shape[1], dim)
     from ._padding import pad

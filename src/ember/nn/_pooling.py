@@ -8,6 +8,8 @@ import numpy as np
 from .. import _dtype
 from .._device import MetaArray, backend_of
 from . import _fractional_pool, _pooling_ops as ops
+from .._tensor import Tensor
+from ._argument_types import int_lists, tensors
 from ._fractional_pool import *  # noqa: F401,F403
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
@@ -185,6 +187,22 @@ def _check_1d_dims(input, name):
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     """1-d max pooling over (N, C, L) or (C, L): (values, indices into L)."""
+    try:
+        return _max_pool1d_with_indices(input, kernel_size, stride, padding, dilation,
+                                        ceil_mode)
+    except Exception:
+        _refused("max_pool1d_with_indices", kernel_size, stride, padding, dilation)
+        raise
+
+
+def _refused(name, kernel_size, stride, padding, dilation=None):
+    """torch's parser checks the int[] arguments before any shape check (see
+    _argument_types); a failing pooling call asks whether that is why."""
+    int_lists(name, (2, "kernel_size", kernel_size), (3, "stride", stride),
+              (4, "padding", padding), (5, "dilation", dilation))
+
+
+def _max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode):
     _check_1d_dims(input, "max_pool1d")
 
     def widen(value, lead):     # a wrong length is left for the 2-d checks to refuse
@@ -216,6 +234,14 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """1-d max pooling over (N, C, L) or (C, L); with return_indices, also the indices."""
     if return_indices:
         return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    try:
+        return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    except Exception:
+        _refused("max_pool1d", kernel_size, stride, padding, dilation)
+        raise
+
+
+def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode):
     shape = list(input.shape)
     if input.ndim not in (2, 3) or 0 in shape[-2:]:
         raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
@@ -254,7 +280,12 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])
     """
-    result = _max_pool_nd(input, 2, kernel_size, stride, padding, dilation, ceil_mode)
+    try:
+        result = _max_pool_nd(input, 2, kernel_size, stride, padding, dilation, ceil_mode)
+    except Exception:
+        _refused("max_pool2d_with_indices" if return_indices else "max_pool2d", kernel_size,
+                 stride, padding, dilation)
+        raise
     return result if return_indices else result[0]
 
 
@@ -310,6 +341,14 @@ def _avg_pool_nd(input, nd, kernel_size, stride, padding, ceil_mode, count_inclu
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
     """1-d average pooling over (N, C, L) or (C, L)."""
+    try:
+        return _avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad)
+    except Exception:
+        _refused("avg_pool1d", kernel_size, stride, padding)
+        raise
+
+
+def _avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad):
     _check_1d_dims(input, "avg_pool1d")
 
     def one(value, what):
@@ -333,8 +372,12 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     """2-d average pooling over (N, C, H, W) or (C, H, W). count_include_pad counts the zero
     padding in each window's divisor; divisor_override replaces the divisor."""
-    return _avg_pool_nd(input, 2, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                        divisor_override)
+    try:
+        return _avg_pool_nd(input, 2, kernel_size, stride, padding, ceil_mode,
+                            count_include_pad, divisor_override)
+    except Exception:
+        _refused("avg_pool2d", kernel_size, stride, padding)
+        raise
 
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -377,7 +420,8 @@ def _adaptive_avg_nd(input, nd, output_size):
     if len(out) != nd:
         raise RuntimeError(f"{name}: output_size must be {nd}")
     if all(o == 1 for o in out):
-        result = input.mean(tuple(range(-nd, 0)), keepdim=True)
+        # (over dims -1, -2, ... as torch: a 1-D input's error names -2)
+        result = input.mean(tuple(range(-1, -nd - 1, -1)), keepdim=True)
         # (a fresh tensor that nothing refers to yet: laid out as torch's pooling result)
         result._data = ops.laid_like(input, result._data)
         return result
@@ -495,7 +539,8 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 # -- unpooling -----------------------------------------------------------------------------------
 
 def _unpool_size(input, nd, kernel, stride, padding, output_size):
-    default = [(input.shape[input.ndim - nd + i] - 1) * stride[i] - 2 * padding[i] + kernel[i]
+    # (an input of fewer than nd dims: torch's Python indexes its size() out of range)
+    default = [(tuple(input.shape)[i - nd] - 1) * stride[i] - 2 * padding[i] + kernel[i]
                for i in range(nd)]
     if output_size is None:
         return default
@@ -519,6 +564,8 @@ def _max_unpool_nd(input, indices, nd, kernel_size, stride, padding, output_size
     stride = _ints(stride, nd, "", allow_empty=True) or kernel
     padding = _ints(padding, nd, "")
     out = _unpool_size(input, nd, kernel, stride, padding, output_size)
+    if not isinstance(indices, Tensor):
+        tensors(f"max_unpool{nd}d", (1, "input", input, False), (2, "indices", indices, False))
     return _unpool(input, indices, nd, out)
 
 

@@ -6,6 +6,7 @@ from .._device import backend_of
 from .._dtype import promote_types
 from .._printing import cpp_type_name
 from .._tensor import Tensor, wrap
+from ._argument_types import attribute_error, check_int, tensors
 from .._ops._op import Op
 from .._ops.activations import apply
 from ..autograd.grad_mode import no_grad
@@ -91,8 +92,15 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     The `padding_idx` row gets no gradient; with `max_norm`, the rows used are first rescaled
     in place to at most that norm.
     """
+    if not isinstance(weight, Tensor):
+        if padding_idx:         # (torch's Python compares it with weight.size(0) first)
+            raise attribute_error(weight, "size")
+        # (torch's F.embedding calls torch.embedding(weight, input, ...))
+        tensors("embedding", (1, "weight", weight, False), (2, "indices", input, False))
     num = weight.shape[0] if weight.ndim else 0
     padding = _padding_index(padding_idx, num)
+    if padding_idx.__class__ is not int and padding_idx is not None:
+        check_int("embedding", "padding_idx", 3, padding_idx)
     if max_norm is not None:
         _check_indices(input, "embedding_renorm_", 2)
         _renorm_(weight, input, max_norm, norm_type)
@@ -221,6 +229,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     """Sums, means or maxima of bags of embedding rows, without building the rows. `input` is
     (B, N) (B bags of N) or 1-D with `offsets` (where each bag starts); the `padding_idx`
     entries are left out of every bag."""
+    if not isinstance(weight, Tensor):      # (torch's Python reads weight.dtype first)
+        raise attribute_error(weight, "dtype")
     if per_sample_weights is not None and input.shape != per_sample_weights.shape:
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is "
                          f"not None, then it must have the same shape as the input "

@@ -7,6 +7,7 @@ import warnings
 from . import _grid_sample_ops as grid_ops, _vision_ops as ops
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 from .._tensor import Tensor
+from ._argument_types import check_int, is_int, tensors, upsample_refused
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
            "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "grid_sample",
@@ -128,6 +129,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if input.ndim not in (3, 4, 5) or mode not in _KERNELS or (needed and input.ndim != needed):
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
                                   f"{input.ndim}D) for the modes: {_MODES} (got {mode})")
+    if size is not None and not is_int(out[0]):     # a float size, passed on as a list
+        upsample_refused(input, mode, size, align_corners)
     _check_sizes(input, out)
     _check_dtype(input, mode)
     if 0 in input.shape[1:]:
@@ -162,6 +165,8 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 def pixel_shuffle(input, upscale_factor):
     """(*, C r^2, H, W) -> (*, C, H r, W r): channel blocks become r x r pixel blocks."""
     r = upscale_factor
+    if r.__class__ is not int:
+        check_int("pixel_shuffle", "upscale_factor", 2, r)
     if input.ndim < 3:
         raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
                            f"input with {input.ndim} dimension(s)")
@@ -178,6 +183,8 @@ def pixel_shuffle(input, upscale_factor):
 def pixel_unshuffle(input, downscale_factor):
     """(*, C, H r, W r) -> (*, C r^2, H, W): the inverse of pixel_shuffle."""
     r = downscale_factor
+    if r.__class__ is not int:
+        check_int("pixel_unshuffle", "downscale_factor", 2, r)
     if input.ndim < 3:
         raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
                            f"got input with {input.ndim} dimension(s)")
@@ -196,17 +203,19 @@ def pixel_unshuffle(input, downscale_factor):
 def channel_shuffle(input, groups):
     """(N, C, *) with C = groups * k: the channels regrouped so that each group's first channel
     comes first, then each group's second, ... (ShuffleNet)."""
-    _check_channel_shuffle(input, groups)
+    _check_channel_shuffle(input, groups, "channel_shuffle")
     return ops.run_shuffle(input, groups, ops.ChannelShuffle, ops.channel_shuffle)
 
 
 def native_channel_shuffle(input, groups):
     """channel_shuffle's kernel itself: the same values and checks, no derivative."""
-    _check_channel_shuffle(input, groups)
+    _check_channel_shuffle(input, groups, "native_channel_shuffle")
     return ops.run_shuffle(input, groups, ops.NativeChannelShuffle, ops.channel_shuffle)
 
 
-def _check_channel_shuffle(input, groups):
+def _check_channel_shuffle(input, groups, name):
+    if groups.__class__ is not int:
+        check_int(name, "groups", 2, groups)
     if input.ndim <= 2:
         raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
                            f"sizes [{', '.join(map(str, input.shape))}]")
@@ -234,6 +243,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if align_corners is None:
         warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
+    if not (isinstance(input, Tensor) and isinstance(grid, Tensor)):
+        tensors("grid_sampler", (1, "input", input, False), (2, "grid", grid, False))
     shape, grid_shape = list(input.shape), list(grid.shape)
     if shape[0] != grid_shape[0]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "

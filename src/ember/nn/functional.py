@@ -30,6 +30,7 @@ from ._sparse import *  # noqa: F401,F403,E402
 from ._attention import *  # noqa: F401,F403,E402
 from ._vision import *  # noqa: F401,F403,E402
 from .._ops.argument_errors import type_name as _type_name
+from ._argument_types import check_int as _check_int, tensors as _tensors
 
 __all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu", "gelu", "silu",
            "mish", "sigmoid", "tanh", "softmax", "log_softmax", "softmin", "softplus", "softsign",
@@ -101,8 +102,9 @@ def _celu(input, alpha=1.0, inplace=False):
     return _act.celu_(input, alpha) if inplace else _celu_op(input, alpha)
 
 
-def gelu(input, approximate="none"):
-    """input * Phi(input), or its tanh approximation."""
+def gelu(input, *, approximate="none"):
+    """input * Phi(input), or its tanh approximation (`approximate` is keyword-only, as in
+    torch)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return _unary(_act.Gelu, input, {"approximate": approximate}, "gelu")
@@ -260,6 +262,8 @@ def bilinear(input1, input2, weight, bias=None):
 
 def _check_bilinear(input1, input2, weight, bias):
     """torch's checks of F.bilinear's operands, in its order and words."""
+    _tensors("bilinear", (1, "input1", input1, False), (2, "input2", input2, False),
+            (3, "weight", weight, False), (4, "bias", bias, True))
     named = [("input1", input1), ("input2", input2), ("weight", weight)] + \
         ([("bias", bias)] if bias is not None else [])
     if len({t.dtype for _, t in named}) > 1:
@@ -373,6 +377,8 @@ def _warn_dims(input, name, spatial):
 def one_hot(tensor, num_classes=-1):
     """int64 tensor with a trailing dim of `num_classes`: 1 at each value's index."""
     from .._creation import arange
+    if num_classes.__class__ is not int:
+        _check_int("one_hot", "num_classes", 2, num_classes)
     if tensor.dtype is not _dtype.int64:
         if not isinstance(tensor, Tensor):
             raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not "
@@ -395,8 +401,10 @@ def relu_(input):
     return relu(input, inplace=True)
 
 
-def elu_(input, alpha=1.0):
-    return elu(input, alpha, inplace=True)
+def elu_(input, alpha=1.0, scale=1.0, input_scale=1.0):
+    # (torch's F.elu_ is its native elu_, which takes ELU's scales too)
+    return _unary(_act.Elu, input, {"alpha": alpha, "scale": scale, "input_scale": input_scale},
+                  "elu", True)
 
 
 def leaky_relu_(input, negative_slope=0.01):
@@ -404,7 +412,10 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    return hardtanh(input, min_val, max_val, inplace=True)
+    # (torch's F.hardtanh_ is its native hardtanh_, which does not check min_val <= max_val:
+    # the result is then max_val everywhere)
+    return _unary(_act.Hardtanh, input, {"min_val": min_val, "max_val": max_val}, "hardtanh",
+                  True)
 
 
 def threshold_(input, threshold, value):

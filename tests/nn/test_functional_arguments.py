@@ -1,0 +1,214 @@
+"""nn.functional refuses arguments of the wrong type with torch's TypeError (worded as torch's
+argument parser words it, naming the native operator the function reaches), before any shape
+check; valid calls are unchanged. Texts as torch 2.x prints them."""
+import numpy as np
+import pytest
+
+import ember as torch
+
+F = torch.nn.functional
+
+
+@pytest.fixture
+def x4():
+    return torch.arange(96.).reshape(2, 3, 4, 4) / 96 - 0.5
+
+
+@pytest.fixture
+def x2():
+    return torch.arange(15.).reshape(3, 5) / 15 - 0.5
+
+
+def refused(call, text):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value).splitlines()[0] == text
+
+
+@pytest.mark.parametrize("call, text", [
+    (lambda a, b: F.kl_div(b, 1), "kl_div(): argument 'target' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.kl_div(1, b), "kl_div(): argument 'input' (position 1) must be Tensor, not int"),
+    (lambda a, b: F.nll_loss(b, 0.5),
+     "nll_loss_nd(): argument 'target' (position 2) must be Tensor, not float"),
+    (lambda a, b: F.soft_margin_loss(b, 1),
+     "soft_margin_loss(): argument 'target' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.multi_margin_loss(b, 1),
+     "multi_margin_loss(): argument 'target' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.multilabel_margin_loss(a, 1),
+     "multilabel_margin_loss(): argument 'target' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.poisson_nll_loss(b, 2),
+     "poisson_nll_loss(): argument 'target' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.triplet_margin_loss(b, b, 1),
+     "triplet_margin_loss(): argument 'negative' (position 3) must be Tensor, not int"),
+    (lambda a, b: F.cosine_embedding_loss(b, 1, 1),
+     "cosine_embedding_loss(): argument 'input2' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.cosine_similarity(a, 1),
+     "cosine_similarity(): argument 'x2' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.cosine_similarity(b, b, 0.5),
+     "cosine_similarity(): argument 'dim' (position 3) must be int, not float"),
+    (lambda a, b: F.pairwise_distance(1, b),
+     "pairwise_distance(): argument 'x1' (position 1) must be Tensor, not int"),
+    (lambda a, b: F.bilinear(b, b, 1),
+     "bilinear(): argument 'weight' (position 3) must be Tensor, not int"),
+    (lambda a, b: F.embedding(torch.tensor([0]), 1),
+     "embedding(): argument 'weight' (position 1) must be Tensor, not int"),
+    (lambda a, b: F.grid_sample(a, 0.5, align_corners=False),
+     "grid_sampler(): argument 'grid' (position 2) must be Tensor, not float"),
+    (lambda a, b: F.scaled_dot_product_attention(a, a, 1),
+     "scaled_dot_product_attention(): argument 'value' (position 3) must be Tensor, not int"),
+    (lambda a, b: F.max_unpool2d(a, 1, 1),
+     "max_unpool2d(): argument 'indices' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.batch_norm(a, 1, 1),
+     "batch_norm(): argument 'running_mean' (position 4) must be Tensor, not int"),
+    (lambda a, b: F.batch_norm(a, torch.zeros(3), torch.ones(3), 1),
+     "batch_norm(): argument 'weight' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.instance_norm(a, None, None, 1),
+     "instance_norm(): argument 'weight' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.group_norm(a, 3, None, 1),
+     "group_norm(): argument 'bias' (position 4) must be Tensor, not int"),
+    (lambda a, b: F.conv_transpose2d(b, 1),
+     "conv_transpose2d(): argument 'weight' (position 2) must be Tensor, not int"),
+    (lambda a, b: F.conv_transpose2d(a, torch.ones(3, 1, 1, 1), None, 0.5),
+     "conv_transpose2d(): argument 'stride' (position 4) must be tuple of ints, not float"),
+])
+def test_a_number_where_a_tensor_is_taken(x4, x2, call, text):
+    refused(lambda: call(x4, x2), text)
+
+
+@pytest.mark.parametrize("call, text", [
+    # (a 2-D input: torch's parser refuses before the shape checks)
+    (lambda a, b: F.pixel_shuffle(b, 0.5),
+     "pixel_shuffle(): argument 'upscale_factor' (position 2) must be int, not float"),
+    (lambda a, b: F.pixel_unshuffle(a, 0.5),
+     "pixel_unshuffle(): argument 'downscale_factor' (position 2) must be int, not float"),
+    (lambda a, b: F.channel_shuffle(b, 0.5),
+     "channel_shuffle(): argument 'groups' (position 2) must be int, not float"),
+    (lambda a, b: F.native_channel_shuffle(b, 0.5),
+     "native_channel_shuffle(): argument 'groups' (position 2) must be int, not float"),
+    (lambda a, b: F.one_hot(b, 0.5),
+     "one_hot(): argument 'num_classes' (position 2) must be int, not float"),
+    (lambda a, b: F.max_pool1d(a, 0.5),
+     "max_pool1d(): argument 'kernel_size' (position 2) must be tuple of ints, not float"),
+    (lambda a, b: F.avg_pool1d(a, 0.5),
+     "avg_pool1d(): argument 'kernel_size' (position 2) must be tuple of ints, not float"),
+    (lambda a, b: F.max_pool2d(a, 2, 1, 0.5),
+     "max_pool2d(): argument 'padding' (position 4) must be tuple of ints, not float"),
+    (lambda a, b: F.unfold(a, 0.5), "im2col(): argument 'kernel_size' (position 2) must be "
+                                    "tuple of ints, but found element of type float at pos 0"),
+    (lambda a, b: F.unfold(a, (2, 1.5)),
+     "im2col(): argument 'kernel_size' failed to unpack the object at pos 2 with error "
+     "\"type must be tuple of ints,but got float\""),
+    (lambda a, b: F.local_response_norm(a, 0.5),
+     "pad(): argument 'pad' failed to unpack the object at pos 5 with error "
+     "\"type must be tuple of ints,but got float\""),
+])
+def test_a_float_where_ints_are_taken(x4, x2, call, text):
+    refused(lambda: call(x4, x2), text)
+
+
+def test_conv_lists_its_two_overloads_with_the_arguments_given(x4, x2):
+    with pytest.raises(TypeError) as info:
+        F.conv2d(x2, 1)                 # (before the shape check)
+    lines = str(info.value).splitlines()
+    assert lines[0] == ("conv2d() received an invalid combination of arguments - got (Tensor, "
+                        "int), but expected one of:")
+    assert lines[1] == (" * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints "
+                        "stride = 1, tuple of ints padding = 0, tuple of ints dilation = 1, "
+                        "int groups = 1)")
+    assert lines[2].endswith('str padding = "valid", tuple of ints dilation = 1, int groups = 1)')
+    w = torch.ones(1, 3, 1, 1)
+    refused(lambda: F.conv2d(x4, w, None, (1.5, 1)),
+            "conv2d() received an invalid combination of arguments - got (Tensor, Tensor, "
+            "NoneType, tuple), but expected one of:")
+    refused(lambda: F.conv2d(x4, w, None, 1, 0, 1, 1.0),
+            "conv2d() received an invalid combination of arguments - got (Tensor, Tensor, "
+            "NoneType, int, int, int, float), but expected one of:")
+    assert F.conv2d(x4, w, None, 1, "same").shape == (2, 1, 4, 4)       # still fine
+    assert F.conv2d(x4, w, None, [2, 2]).shape == (2, 1, 2, 2)
+
+
+def test_interpolate_refuses_a_float_size(x4):
+    with pytest.raises(TypeError) as info:
+        F.interpolate(x4, 0.5)
+    assert str(info.value).splitlines() == [
+        "upsample_nearest2d() received an invalid combination of arguments - got (Tensor, "
+        "list, NoneType), but expected one of:",
+        " * (Tensor input, tuple of ints output_size, tuple of floats scale_factors)",
+        "      didn't match because some of the arguments have invalid types: (Tensor, "
+        "!list of [float, float]!, !NoneType!)",
+        " * (Tensor input, tuple of ints output_size, float scales_h = None, "
+        "float scales_w = None, *, Tensor out = None)"]
+    refused(lambda: F.interpolate(x4[0], 0.5, mode="linear"),
+            "upsample_linear1d() received an invalid combination of arguments - got (Tensor, "
+            "list, bool, NoneType), but expected one of:")
+    assert F.interpolate(x4, 2).shape == (2, 3, 2, 2)
+
+
+def test_gaussian_nll_loss_takes_a_float_or_a_tensor_var(x2):
+    refused(lambda: F.gaussian_nll_loss(x2, x2, 1),
+            "any() received an invalid combination of arguments - got (bool), but expected "
+            "one of:")
+    # 0.5 * (log(var) + (input - target)**2 / var), averaged: here log(2) / 2
+    assert np.isclose(F.gaussian_nll_loss(x2, x2, 2.0).item(), np.log(2) / 2)
+
+
+def test_poisson_nll_loss_computes_nothing_for_a_number_target(x2):
+    refused(lambda: F.poisson_nll_loss(x2, 1, False),
+            "poisson_nll_loss(): argument 'target' (position 2) must be Tensor, not int")
+
+
+def test_gelu_takes_approximate_by_keyword_only(x2):
+    refused(lambda: F.gelu(x2, "tanh"), "gelu() takes 1 positional argument but 2 were given")
+    assert F.gelu(x2, approximate="tanh").shape == (3, 5)
+
+
+def test_elu_inplace_takes_the_scales_of_the_native_function():
+    x = torch.tensor([-1.0, 2.0])
+    F.elu_(x, 2.0, 3.0, 0.5)            # scale * (alpha * (exp(input_scale * x) - 1)), x > 0
+    assert np.allclose(x.numpy(), [3 * 2 * (np.exp(-0.5) - 1), 6.0])
+
+
+def test_hardtanh_inplace_does_not_check_min_below_max():
+    x = torch.tensor([-1.0, 0.5, 3.0])
+    F.hardtanh_(x, 2.0)                 # min 2 > max 1: every value ends at max_val
+    assert x.tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="min_val cannot be greater than max_val"):
+        F.hardtanh(x, 2.0)
+
+
+def test_adaptive_avg_pool3d_of_a_1d_input_names_dim_minus_2():
+    with pytest.raises(IndexError, match=r"but got -2\)"):
+        F.adaptive_avg_pool3d(torch.ones(5), 1)
+
+
+def test_no_private_names_leak_into_functional():
+    for name in ("tensors", "check_int", "check_ints", "int_lists", "is_int"):
+        assert not hasattr(F, name)
+
+
+@pytest.mark.parametrize("call, text", [
+    (lambda a, b: F.binary_cross_entropy(b, 1), "'int' object has no attribute 'size'"),
+    (lambda a, b: F.binary_cross_entropy_with_logits(b, 0.5),
+     "'float' object has no attribute 'size'"),
+    (lambda a, b: F.huber_loss(b, 1, 1), "'int' object has no attribute 'size'"),
+    (lambda a, b: F.margin_ranking_loss(b, b, 1), "'int' object has no attribute 'dim'"),
+    (lambda a, b: F.linear_cross_entropy(b, 1, 1), "'int' object has no attribute 'dim'"),
+    (lambda a, b: F.embedding(torch.tensor([0]), 1, 1), "'int' object has no attribute 'size'"),
+    (lambda a, b: F.embedding_bag(torch.tensor([[0]]), 1), "'int' object has no attribute 'dtype'"),
+])
+def test_where_torchs_python_reads_an_attribute_first(x4, x2, call, text):
+    # torch's own Python code reads the attribute of the number before any native call
+    with pytest.raises(AttributeError) as info:
+        call(x4, x2)
+    assert str(info.value) == text
+
+
+def test_max_unpool_of_too_few_dims_indexes_out_of_range():
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        F.max_unpool2d(torch.ones(5), torch.zeros(5, dtype=torch.int64), 1)
+
+
+def test_embedding_padding_idx_is_an_int():
+    refused(lambda: F.embedding(torch.tensor([0]), torch.ones(3, 2), padding_idx=1.5),
+            "embedding(): argument 'padding_idx' (position 3) must be int, not float")
+    assert F.embedding(torch.tensor([0]), torch.ones(3, 2), padding_idx=1).shape == (1, 2)
