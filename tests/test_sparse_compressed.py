@@ -190,3 +190,21 @@ def test_save_and_load():
     assert d["c"].layout is ember.sparse_csc and d["b"].layout is ember.sparse_bsr
     np.testing.assert_array_equal(d["c"].to_dense().numpy(), X)
     np.testing.assert_array_equal(d["b"].to_dense().numpy(), G)
+
+
+def test_select_and_sparse_functions():
+    r = ember.tensor(X).to_sparse_csr()
+    row = r[0]          # a compressed matrix's slice is a COO tensor
+    assert row.layout is ember.sparse_coo and row._indices().tolist() == [[1, 3]]
+    assert r.select(1, 3)._values().tolist() == [2., 5.]
+    np.testing.assert_array_equal(ember.sparse.mm(r, ember.ones(4, 2)).numpy(),
+                                  X @ np.ones((4, 2)))
+    out = ember.sparse.addmm(ember.ones(3, 2), r, ember.ones(4, 2), beta=2, alpha=0.5)
+    np.testing.assert_array_equal(out.numpy(), 2 + 0.5 * X @ np.ones((4, 2)))
+    with pytest.raises(RuntimeError, match="coalesce expected sparse coordinate tensor layout "
+                                           "but got SparseCsr"):
+        ember.sparse.sum(r)
+    with pytest.raises(RuntimeError, match="Sparse CSR tensors do not have is_contiguous"):
+        ember.cat([r, r])
+    with pytest.raises(RuntimeError, match="Sparse CSR tensors do not have strides"):
+        r.unsqueeze(0)

@@ -40,7 +40,7 @@ _KIND = {"max": "cpu_quantized", "min": "cpu_quantized", "flip": "cpu_quantized"
          "_softmax": "nested", "_log_softmax": "nested", "_nnz": "sparse_only",
          "sparse_mask": "mask", "sparse_resize_": "coo_only", "_values": "coo_only",
          "sparse_resize_and_clear_": "coo_only", "resize_as_sparse_": "coo_only",
-         "hspmm": "coo_cpu", "as_strided": "cpu_quantized"}
+         "hspmm": "coo_cpu", "as_strided": "cpu_quantized", "_indices": "coo_only"}
 
 
 def backends_text(name):

@@ -77,6 +77,8 @@ def select(input, dim, index):
     """The slice at `index` of `dim`: the entries there, without that dim (a dense tensor once
     no sparse dim is left, their sum)."""
     rec = input._data
+    if rec.__class__ is not SparseCOO:      # a compressed matrix: its slice is a COO tensor
+        rec = rec.to_coo()
     d = wrap_dim(dim, rec.ndim)
     size = rec.shape[d]
     if not -size <= index < size:
@@ -125,6 +127,7 @@ def index_select(input, dim, index):
 def unsqueeze(input, dim):
     """A size-1 dim at `dim`: a sparse dim if it is among them (index 0), else a dense one."""
     rec = input._data
+    _refuse_compressed(rec, "strides")
     d = wrap_dim(dim, rec.ndim + 1)
     shape = rec.shape[:d] + (1,) + rec.shape[d:]
     if d <= rec.sparse_dim:
@@ -134,9 +137,17 @@ def unsqueeze(input, dim):
     return _recorded(UnsqueezeOp, (input,), SparseCOO(rec.indices, values, shape, False))
 
 
+def _refuse_compressed(rec, what):
+    """torch's error for a compressed tensor reaching an op that reads its strides or
+    contiguity."""
+    if rec.__class__ is not SparseCOO:
+        raise RuntimeError(f"Sparse {rec.short} tensors do not have {what}")
+
+
 def cat(tensors, dim, op=CatOp):
     """The entries of each tensor in turn, shifted along `dim` past the ones before (a
     dense dim: each tensor's values padded with zeros to the joined size)."""
+    _refuse_compressed(tensors[0]._data, "is_contiguous")
     for i, t in enumerate(tensors):
         if not is_sparse(t):
             raise RuntimeError(f"Concatenating sparse tensors, but a dense tensor was found at "
@@ -174,6 +185,7 @@ def cat(tensors, dim, op=CatOp):
 
 def stack(tensors, dim):
     """cat of each tensor with a size-1 dim at `dim`."""
+    _refuse_compressed(tensors[0]._data, "is_contiguous")
     for i, t in enumerate(tensors):
         if not is_sparse(t):
             raise RuntimeError(f"Concatenating sparse tensors, but a dense tensor was found at "

@@ -41,6 +41,11 @@ def mm_checked(mat1, mat2, name):
 def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     """`beta * mat + alpha * (mat1 @ mat2)` for a sparse mat1 and dense mat2 and mat."""
     if not is_sparse(mat1):
+        if getattr(type(mat1._data), "layout", None) is not None:     # a compressed matrix
+            from .._ops.linalg import mm as dense_mm
+            product = dense_mm(mat1, mat2)
+            product = product * alpha if alpha != 1 else product
+            return product if mat is None else mat * beta + product
         raise RuntimeError("sparse.addmm: mat1 must be sparse")   # (torch: wrong dispatch)
     a, b = mat1._data, mat2._data
     _check_addmm(mat1, mat2)
@@ -60,6 +65,13 @@ def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
 def sum(input, dim=None, dtype=None):
     """The sum of a sparse tensor: a dense scalar, or over `dim` (a sparse tensor while some
     sparse dim is left, else dense)."""
+    if input._data.__class__ is not SparseCOO:
+        from ._compressed import _layout_name
+        if dim is not None:
+            from ._coo import not_implemented
+            raise not_implemented("_indices", "SparseCsrCPU")
+        raise RuntimeError(f"coalesce expected sparse coordinate tensor layout but got "
+                           f"{_layout_name(input._data)}")
     if dim is None:
         from ._tensor_api import sparse_sum
         return sparse_sum(input, dtype)
