@@ -218,6 +218,9 @@ class TypedStorage:
             legacy = self._get_legacy_storage_class()
             if legacy is not None:
                 return f"torch.{legacy.__name__}"
+            cuda_name = _LEGACY_BY_DTYPE.get(self.dtype)
+            if self._untyped_storage.device.type == "cuda" and cuda_name is not None:
+                return f"torch.cuda.{cuda_name.__name__}"     # (torch's class, by its name)
             return "torch.storage.TypedStorage"
         return self._untyped_storage.type(dtype, non_blocking)
 
