@@ -515,6 +515,9 @@ MORE = [
     '    print(torch.serialization.get_unsafe_globals_in_checkpoint(f()))\ntry:\n'
     "    torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(b'junk'))\n"
     'except Exception as e:\n    print(type(e).__name__, e)',
+    # a saved storage loads as a TypedStorage (torch wraps every loaded storage in one)
+    'import io\nb = io.BytesIO()\nx = torch.arange(4.)\ntorch.save(x.untyped_storage(), b)\n'
+    'b.seek(0)\ns = torch.load(b)\nprint(type(s).__name__, s.nbytes())',
 ]
 
 SNIPPETS = [*AUTOCAST, *SCALER, *CHECKPOINT, *SAVE_LOAD, *MORE]
@@ -534,10 +537,6 @@ BUGS = [
      'import io\nb = io.BytesIO()\n'
      'torch.save(torch.ones(2), b, _use_new_zipfile_serialization=False)\nb.seek(0)\n'
      'print(torch.load(b), b.getvalue()[:2])'),
-    ("a saved storage loads as ember's storage class, not torch's TypedStorage (torch"
-     ' wraps every loaded storage in a TypedStorage)',
-     'import io\nb = io.BytesIO()\nx = torch.arange(4.)\ntorch.save(x.untyped_storage(), b)\n'
-     'b.seek(0)\ns = torch.load(b)\nprint(type(s).__name__, s.nbytes())'),
     ('ember pickles its own module classes, so a saved nn.Module names'
      " ember.nn.modules.linear.Linear in the file and in weights_only's error, where"
      " torch's names torch.nn.modules.linear.Linear",
