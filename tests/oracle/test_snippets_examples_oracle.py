@@ -2587,13 +2587,75 @@ print(net.fc_loc[2].weight.grad.shape, net.fc_loc[2].bias.grad.round(decimals=2)
 ]
 
 
+PY = [
+    "x = torch.ones(2); print(np.float64(2.0) * x, (np.float64(2.0) * x).dtype, x * np.float64(2), (x * np.float64(2)).dtype, (x + np.int64(1)).dtype, type(np.float32(0.5) * x).__name__)",
+    "x = torch.tensor([1., 4.]); r = np.sqrt(x); print(type(r).__name__, r)",
+    "print(torch.tensor(np.float64(1.5)).dtype, torch.tensor(np.float32(1.5)).dtype, torch.tensor(np.int32(3)).dtype, torch.tensor([np.float32(1.5), 2]).dtype, torch.tensor(np.bool_(True)))",
+    "print(torch.FloatTensor(np.array([1, 2])), torch.from_numpy(np.random.RandomState(0).rand(2, 2)).float().dtype)",
+    "try:\n    len(torch.tensor(3.))\nexcept TypeError as e: print(e)",
+    "try:\n    for v in torch.tensor(3.):\n        pass\nexcept TypeError as e: print(e)",
+    "try:\n    bool(torch.tensor([1, 2]))\nexcept RuntimeError as e: print(e)",
+    "print(bool(torch.tensor([0.])), bool(torch.tensor(2)), not torch.tensor(0), torch.tensor(1.) < 2, type(torch.tensor(1.) < 2).__name__)",
+    "x = torch.tensor([[1, 2], [3, 4]]); print(sum(x), max(torch.tensor([3, 1, 5])), sorted(torch.tensor([3, 1, 2])), list(torch.tensor([1., 2.])), min(torch.tensor([2., -1.])).item())",
+    "print(round(torch.tensor(2.567), 2), round(torch.tensor(2.5)), math.exp(torch.tensor(1.)), math.sqrt(torch.tensor([4.])), math.floor(torch.tensor(2.7)), math.isclose(torch.tensor(0.1), 0.1))",
+    "x = torch.tensor([-3, 5]); print(abs(x), -x, x ** 2, 2 ** x.float(), 1 / x, x // 2, x % 3, divmod(x, 2) if hasattr(x, '__divmod__') else 'no divmod', x / 2)",
+    "x = torch.tensor([-3., 5.5]); print(x // 2, x % 3, torch.fmod(x, 3), torch.remainder(x, -3), x ** 0.5)",
+    "print(torch.tensor(5) / 2, torch.tensor(5) // 2, (torch.tensor(5) // 2).dtype, torch.tensor(5) * 1.0, torch.tensor([5]) * True, torch.tensor(True) + True)",
+    "x = torch.tensor([1, 2])\ntry:\n    x += 0.5\nexcept RuntimeError as e: print(e)",
+    "x = torch.tensor([1, 2])\ntry:\n    x.mul_(1.5)\nexcept RuntimeError as e: print(e)",
+    "x = torch.arange(5)\ntry:\n    x.mean()\nexcept RuntimeError as e: print(e)",
+    "x = torch.arange(5)\ntry:\n    x.std()\nexcept RuntimeError as e: print(e)",
+    "x = torch.arange(5)\ntry:\n    torch.var(x)\nexcept RuntimeError as e: print(e)",
+    "print(torch.arange(5).float().mean(), torch.arange(5).mean(dtype=torch.float32), torch.arange(5).sum().dtype, torch.arange(5).prod(), torch.arange(1, 5).cumprod(0))",
+    "x = torch.arange(5)\ntry:\n    x.norm()\nexcept RuntimeError as e: print(e)",
+    "x = torch.arange(5)\ntry:\n    torch.exp(x).dtype; print(torch.exp(x).dtype, torch.sqrt(x).dtype, torch.sigmoid(x).dtype, (x / 2).dtype, x.true_divide(2).dtype)\nexcept RuntimeError as e: print(e)",
+    "x = torch.arange(5)\ntry:\n    F.softmax(x, dim=0)\nexcept RuntimeError as e: print(e)",
+    "x = torch.arange(5)\ntry:\n    nn.Linear(5, 2)(x)\nexcept RuntimeError as e: print(e)",
+    "x = torch.arange(6).view(2, 3)\ntry:\n    nn.Linear(3, 2)(x.double())\nexcept RuntimeError as e: print(e)",
+    "x = torch.randn(2, 3)\ntry:\n    nn.Conv2d(1, 1, 2)(x.view(1, 1, 2, 3).double())\nexcept RuntimeError as e: print(e)",
+    "x = torch.randn(2, 3)\ntry:\n    torch.mm(x, torch.randn(3, 2, dtype=torch.float64))\nexcept RuntimeError as e: print(e)",
+    "x = torch.randn(2, 3)\ntry:\n    x @ torch.randn(3, 2).long()\nexcept RuntimeError as e: print(e)",
+    "print(torch.zeros(3).long() / 2, torch.ones(2, dtype=torch.int32) * 2.5, torch.ones(2, dtype=torch.uint8) - 3, torch.tensor([200], dtype=torch.uint8) + 100)",
+    "x = torch.tensor([1, 2, 3]); print(x == torch.tensor([1., 2., 4.]), x.eq(2), x.ne(2).sum(), (x > 1) & (x < 3), (x > 1) | (x < 2), ~(x > 1), (x > 1).any(), (x > 0).all())",
+    "try:\n    torch.tensor([1, 2]) & torch.tensor([1., 0.])\nexcept RuntimeError as e: print(e)",
+    "try:\n    torch.tensor([1, 2]) == torch.tensor([1, 2, 3])\nexcept RuntimeError as e: print(e)",
+    "print(torch.equal(torch.tensor([1, 2]), torch.tensor([1., 2.])), torch.allclose(torch.tensor([1., 2.]), torch.tensor([1., 2.0001])), torch.isclose(torch.tensor([1., float('nan')]), torch.tensor([1., float('nan')]), equal_nan=True))",
+    "x = torch.tensor([0.1, 0.2, 0.3]); print(x.sum() == 0.6, (x.sum() - 0.6).abs() < 1e-6, x.sum().item() == 0.6000000238418579)",
+    "x = torch.tensor([3., 1., 2.]); x.sort(); print(x); v, i = x.sort(); print(v, i); print(x.sort(descending=True).values)",
+    "x = torch.arange(6.).view(2, 3); x.t_(); print(x.shape, x.is_contiguous()); x.unsqueeze_(0); print(x.shape); x.squeeze_(); print(x.shape); x.resize_(6); print(x)",
+    "x = torch.zeros(2, 3); x.fill_(2).add_(1).mul_(2).sub_(1).div_(5).clamp_(0, 1).neg_(); print(x, x._version)",
+    "x = torch.zeros(3); y = x.clone(); y[0] = 1; z = x.detach(); z[1] = 2; w = x.data; w[2] = 3; print(x, y)",
+    "a = torch.ones(2); b = a; b += 1; c = a + 0; c += 1; print(a, b, c, a is b)",
+]
+
+
 SNIPPETS = [SETUP + s for s in
             WLM + TLM + DCGAN + RL + SR + FNS + SIAMESE + TSP + REGRESSION + MNIST + FF + GCN
             + [VIT[0] + s for s in VIT[1:]] + D2L + SOFTMAX + CNN + SHAPES + RES + BNS + ATT
             + RNNS + S2S + VAE + MNIST_RNN + TRS + D2L_PRE + HOUSES + MISTAKES + MODULES + SCHED
-            + IMN + TXT + W2V + BERT + DETECT + OPTIM + MORE + PRINTS + RL2 + MISC + GANS + STN]
+            + IMN + TXT + W2V + BERT + DETECT + OPTIM + MORE + PRINTS + RL2 + MISC + GANS + STN
+            + PY]
 
 BUGS = [
+    ("NumPy's reductions call Tensor.mean(axis=None, dtype=None, out=None); torch's method "
+     "takes no out= and its parser refuses the call (mean() got an unexpected keyword argument "
+     "'axis'); ember's method takes out= and answers",
+     SETUP + "x = torch.tensor([1., 4.])\ntry:\n    print(np.mean(x))\nexcept TypeError as e: print(e)"),
+    ("np.max(x) calls Tensor.max(axis=None, out=None): torch's parser refuses a None dim "
+     "(max(): argument 'dim' must be int, not NoneType); ember answers",
+     SETUP + "x = torch.tensor([1., 4.])\ntry:\n    print(np.max(x))\nexcept TypeError as e: print(e)"),
+    ("Tensor.mean takes no out= in torch (mean() got an unexpected keyword argument 'out'); "
+     "ember's method shares the function's signature",
+     SETUP + "x = torch.tensor([1., 4.])\ntry:\n    print(x.mean(0, out=None))\nexcept TypeError as e: print(e)"),
+    ("a tensor of several elements beside a list in torch.tensor's data: torch fails converting "
+     "the tensor (an index), ember on the list's place first",
+     SETUP + "try:\n    torch.tensor([torch.tensor([1, 2]), [1, 2]])\nexcept TypeError as e: print(e)"),
+    ("softmax's float32 values differ in the last bit from torch's vectorised kernel for many "
+     "inputs (its exp and its reciprocal-multiply): rows sum to 1.0000 instead of 1.",
+     SETUP + "print(F.softmax(torch.rand(2, 2, 4), dim=-1).sum(-1))"),
+    ("float32 sums of more than a few elements add in NumPy's pairwise order, not torch's "
+     "vectorised cascade: the last printed digit of a mean differs",
+     SETUP + "x = torch.randn(20) * 10\nprint(f'{x.mean().item():.8f}')"),
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
