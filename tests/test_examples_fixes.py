@@ -172,3 +172,24 @@ def test_split_sizes_that_are_no_ints_are_refused():
                      "ints, but found element of type float at pos 0")
     assert [p.tolist() for p in x.split((np.int64(2), torch.tensor(4)))] == [[0., 1.],
                                                                               [2., 3., 4., 5.]]
+
+
+def test_tensor_methods_take_no_out_and_numpy_reductions_fail_as_in_torch():
+    x = torch.tensor([[1., 4.], [2., 3.]])
+    # NumPy's np.mean(t) calls t.mean(axis=None, dtype=None, out=None)
+    assert _error(lambda: np.mean(x)) == (
+        "TypeError", "mean() got an unexpected keyword argument 'axis'")
+    assert _error(lambda: np.max(x)) == (
+        "TypeError", "max(): argument 'dim' must be int, not NoneType")
+    assert _error(lambda: x.mean(0, out=None)) == (
+        "TypeError", "mean() got an unexpected keyword argument 'out'")
+    # an unknown keyword beside NumPy's names: torch names the first that is no parameter's
+    assert _error(lambda: x.sum(axis=0, foo=1)) == (
+        "TypeError", "sum() got an unexpected keyword argument 'axis'")
+    assert _error(lambda: x.sum(foo=1, axis=0)) == (
+        "TypeError", "sum() got an unexpected keyword argument 'foo'")
+    assert _error(lambda: x.sum(0, axis=1)) == (
+        "TypeError", "sum() got an unexpected keyword argument 'axis'")
+    assert x.sum(axis=0, keepdims=True).tolist() == [[3., 7.]]
+    assert torch.sum(x, axis=0, out=None).tolist() == [3., 7.]
+    assert np.mean([torch.tensor(1.), torch.tensor(2.)]) == 1.5

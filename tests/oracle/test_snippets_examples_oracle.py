@@ -2280,7 +2280,7 @@ OPTIM = [
     "def adam(params, states, hyperparams):\n    beta1, beta2, eps = 0.9, 0.999, 1e-6\n    for p, (v, s) in zip(params, states):\n        with torch.no_grad():\n            v[:] = beta1 * v + (1 - beta1) * p.grad\n            s[:] = beta2 * s + (1 - beta2) * torch.square(p.grad)\n            v_bias_corr = v / (1 - beta1 ** hyperparams['t'])\n            s_bias_corr = s / (1 - beta2 ** hyperparams['t'])\n            p[:] -= hyperparams['lr'] * v_bias_corr / (torch.sqrt(s_bias_corr) + eps)\n        p.grad.data.zero_()\n    hyperparams['t'] += 1\nw = torch.ones(2, requires_grad=True); st = [(torch.zeros(2), torch.zeros(2))]; hp = {'lr': 0.01, 't': 1}\nfor i in range(3):\n    (w ** 2).sum().backward(); adam([w], st, hp)\nprint(w, hp['t'])",
     "w = torch.ones(2, requires_grad=True)\ntry:\n    w[:] -= 0.1\nexcept RuntimeError as e: print(e)",
     "w = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    w[:] -= 0.1\nprint(w, w.grad_fn, w.is_leaf, w._version)",
-    "print(torch.square(torch.tensor([1, -2])), torch.square(torch.tensor([1.5])), torch.tensor([2]).square().dtype, torch.tensor([True]).square() if False else '')",
+    "print(torch.square(torch.tensor([1, -2])), torch.square(torch.tensor([1.5])), torch.tensor([2]).square().dtype)",
     "lr_sched = lambda t: 0.1 * (t + 1) ** (-0.5); print([round(lr_sched(t), 4) for t in range(3)])",
 ]
 
@@ -2629,24 +2629,27 @@ PY = [
 ]
 
 
+NUMPY_ON_TENSORS = [
+    "x = torch.tensor([1., 4.])\ntry:\n    print(np.mean(x))\nexcept TypeError as e: print(e)",
+    "x = torch.tensor([1., 4.])\ntry:\n    print(np.max(x))\nexcept TypeError as e: print(e)",
+    "x = torch.tensor([1., 4.])\ntry:\n    print(x.mean(0, out=None))\nexcept TypeError as e: print(e)",
+    "x = torch.tensor([[1., 4.], [2., 3.]])\nfor f in (np.sum, np.min, np.prod, np.any, np.all, np.argmax, np.cumsum, np.median):\n    try:\n        print(f.__name__, f(x))\n    except TypeError as e: print(f.__name__, e)",
+    "x = torch.tensor([[1., 4.], [2., 3.]])\nfor call in ('x.sum(axis=0, foo=1)', 'x.sum(foo=1, axis=0)', 'x.sum(0, axis=1)', 'x.max(axis=0, foo=1)', 'torch.sum(x, axis=0, foo=1)', 'x.sum(axis=\"a\")'):\n    try:\n        print(eval(call))\n    except TypeError as e: print(str(e).splitlines()[0])",
+    "x = torch.tensor([[1., 4.], [2., 3.]]); print(x.sum(axis=0, keepdims=True), torch.sum(x, axis=0, out=None), np.mean([torch.tensor(1.), torch.tensor(2.)]))",
+]
+
+
 SNIPPETS = [SETUP + s for s in
             WLM + TLM + DCGAN + RL + SR + FNS + SIAMESE + TSP + REGRESSION + MNIST + FF + GCN
             + [VIT[0] + s for s in VIT[1:]] + D2L + SOFTMAX + CNN + SHAPES + RES + BNS + ATT
             + RNNS + S2S + VAE + MNIST_RNN + TRS + D2L_PRE + HOUSES + MISTAKES + MODULES + SCHED
             + IMN + TXT + W2V + BERT + DETECT + OPTIM + MORE + PRINTS + RL2 + MISC + GANS + STN
-            + PY]
+            + PY + NUMPY_ON_TENSORS]
 
 BUGS = [
-    ("NumPy's reductions call Tensor.mean(axis=None, dtype=None, out=None); torch's method "
-     "takes no out= and its parser refuses the call (mean() got an unexpected keyword argument "
-     "'axis'); ember's method takes out= and answers",
-     SETUP + "x = torch.tensor([1., 4.])\ntry:\n    print(np.mean(x))\nexcept TypeError as e: print(e)"),
-    ("np.max(x) calls Tensor.max(axis=None, out=None): torch's parser refuses a None dim "
-     "(max(): argument 'dim' must be int, not NoneType); ember answers",
-     SETUP + "x = torch.tensor([1., 4.])\ntry:\n    print(np.max(x))\nexcept TypeError as e: print(e)"),
-    ("Tensor.mean takes no out= in torch (mean() got an unexpected keyword argument 'out'); "
-     "ember's method shares the function's signature",
-     SETUP + "x = torch.tensor([1., 4.])\ntry:\n    print(x.mean(0, out=None))\nexcept TypeError as e: print(e)"),
+    ("np.std(x) and np.var(x): torch lists the keywords in its hash map's order "
+     "(ddof, dtype, out, axis), ember newest first (ddof, out, dtype, axis)",
+     SETUP + "x = torch.tensor([1., 4.])\ntry:\n    print(np.std(x))\nexcept TypeError as e: print(str(e).splitlines()[0])"),
     ("a tensor of several elements beside a list in torch.tensor's data: torch fails converting "
      "the tensor (an index), ember on the list's place first",
      SETUP + "try:\n    torch.tensor([torch.tensor([1, 2]), [1, 2]])\nexcept TypeError as e: print(e)"),

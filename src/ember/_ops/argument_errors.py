@@ -325,6 +325,10 @@ def _got(args, kwargs):
     return "(" + "".join(n + ", " for n in named) + ")"
 
 
+# NumPy's names that torch's parser takes for two parameters (see registry.numpy_names)
+_NUMPY_ALIAS = {"dim": "axis", "keepdim": "keepdims"}
+
+
 # -- whether a value fits a parameter -------------------------------------------------------------
 
 def _is_int(value):
@@ -454,6 +458,7 @@ def _bind(sig, args, kwargs):
         were = "was" if len(args) == 1 else "were"
         return TypeError(f"takes {many} positional {noun} but {len(args)} {were} given")
     # then parameter by parameter, in order, as torch does; unknown keywords last
+    aliases = set()         # NumPy's names taken for parameters not given otherwise
     for i, param in enumerate(sig.params):
         if i < len(args) and not param.keyword_only:
             if param.name in kwargs:
@@ -461,6 +466,9 @@ def _bind(sig, args, kwargs):
             where, value = f" (position {i + 1})", args[i]
         elif param.name in kwargs:
             where, value = "", kwargs[param.name]
+        elif _NUMPY_ALIAS.get(param.name) in kwargs:        # x.sum(axis=0)
+            aliases.add(_NUMPY_ALIAS[param.name])
+            where, value = "", kwargs[_NUMPY_ALIAS[param.name]]
         elif param.required:
             missing = [p.name for p in sig.params[i:] if p.required and p.name not in kwargs]
             # torch's text says "arguments" for one and "argument" for several
@@ -474,10 +482,12 @@ def _bind(sig, args, kwargs):
                 return False
             return TypeError(f"argument '{param.name}'{where} must be {param.kind}, "
                              f"not {type_name(value)}")
+    # torch takes NumPy's names as aliases, but an unknown keyword among them makes it report
+    # the first keyword that is no parameter's own name (x.sum(axis=0, foo=1) names 'axis')
     names = {p.name for p in sig.params}
-    for key in kwargs:
-        if key not in names:
-            return TypeError(f"got an unexpected keyword argument '{key}'")
+    if any(key not in names and key not in aliases for key in kwargs):
+        key = next(key for key in kwargs if key not in names)
+        return TypeError(f"got an unexpected keyword argument '{key}'")
     return None
 
 

@@ -121,16 +121,33 @@ def parser_errors(fn, name, *, function):
     signatures of `name`. The `try` costs a valid call nothing (CPython 3.11+)."""
     @functools.wraps(fn)
     def op(*args, **kwargs):
+        given = kwargs
         if "axis" in kwargs or "keepdims" in kwargs:
             kwargs = _rename(name, kwargs)
         try:
             return fn(*args, **kwargs)
         except (TypeError, ValueError, AttributeError) as exc:     # e.g. dtype=<a Tensor>
-            error = parser_error(name, args, kwargs, function)
+            error = parser_error(name, args, given, function)
             if error is None:
                 raise
             raise error from exc
-    return op
+
+    @functools.wraps(fn)
+    def method_op(*args, **kwargs):
+        if "out" in kwargs:     # torch's methods take no out= (NumPy's np.mean(t) passes one)
+            raise parser_error(name, args, kwargs, False) or \
+                TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        given = kwargs
+        if "axis" in kwargs or "keepdims" in kwargs:
+            kwargs = _rename(name, kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, AttributeError) as exc:
+            error = parser_error(name, args, given, False)
+            if error is None:
+                raise
+            raise error from exc
+    return op if function else method_op
 
 
 def function(name=None, *, method=True, inplace=False, function=True):
