@@ -33,9 +33,9 @@ def inplace_variant(fn, name):
     def method(self, *args, **kwargs):
         try:
             return fn(self, *args, out=Inplace(self), **kwargs)
-        except TypeError as exc:        # NOTE [ Positions in "must be Tensor" errors ]
-            from .argument_errors import reworded
-            new = reworded(exc, name, kwargs, method=True)
+        except (TypeError, ValueError) as exc:      # torch's parser errors (call_error)
+            from .argument_errors import call_error
+            new = call_error(exc, fn, name, (self,) + args, kwargs, method=True)
             if new is None:
                 raise
             raise new from None

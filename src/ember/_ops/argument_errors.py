@@ -13,10 +13,11 @@ and, when none fits, raises a TypeError in its own words:
 ember's operators are plain Python functions, which bind their arguments more loosely and
 raise Python's own texts. When a call of an operator listed in `SIGNATURES` fails with a
 TypeError or ValueError, `parser_error` checks the arguments against torch's signatures and,
-if they fit none, gives torch's TypeError to raise instead. Only failing calls come here: the
-registry's wrapper for NumPy's argument names catches the error for the operators it wraps
-(those with a `dim` or `keepdim`, registry.parser_errors), and `view` catches its own; other
-operators are not listed yet, as a new wrapper would cost each of their valid calls a frame.
+if they fit none, gives torch's TypeError to raise instead. Only failing calls come here, from
+the `except` clause of a wrapper (`call_error`): the registry wraps each listed operator
+(registry.parser_errors) but the hot ones (`NO_WRAPPER`), whose signatures serve the wrappers
+they have anyway (the in-place methods', the functions', autocast's); `view` catches its own.
+Operators not listed get torch's texts for a call Python cannot bind (NOTE [ Arity errors ]).
 
 NOTE [ Which text torch picks ]
 (torch/csrc/utils/python_arg_parser.cpp, as observed on torch 2.13.) The number of arguments
@@ -32,8 +33,12 @@ reading each part's last word as its name and the words before as its type, so t
 parameter with a default ("bool keepdim = False") fits no argument and no keyword. Keywords
 are listed newest first: torch copies them into a std::unordered_map.
 """
+import dis
+import inspect
 import numbers
 import operator
+import os
+import sys
 
 import numpy as np
 
@@ -49,8 +54,9 @@ _ALL_ANY = ["(*, Tensor out = None)",
 _QUANTILE = [f"({q} q, int? dim = None, bool keepdim = False, *, "
              f'str interpolation = "linear", Tensor out = None)' for q in ("Tensor", "float")]
 # Each operator's visible signatures, as torch prints them for the function without its
-# `Tensor input` (the method's form leaves out `out` too). A `?` after a type (not printed)
-# marks a parameter that also takes None, as parameters with a default of None do.
+# `Tensor input` (the method's form leaves out `out` too); one written with its first
+# parameter (`Tensor input`, `Number self`) is the function's only. A `?` after a type (not
+# printed) marks a parameter that also takes None, as parameters with a default of None do.
 SIGNATURES = {
     "sum": ["(*, torch.dtype dtype = None)",
             "(tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None, "
@@ -122,16 +128,62 @@ SIGNATURES = {
     "new": ["(*, torch.device device = None)", "(torch.Storage storage)", "(Tensor other)",
             "(tuple of ints size, *, torch.device device = None)",
             "(object data, *, torch.device device = None)"],
+    "add": ["(Tensor other, *, Number alpha = 1, Tensor out = None)"],
+    "sub": ["(Tensor other, *, Number alpha = 1, Tensor out = None)"],
+    "div": ["(Tensor other, *, Tensor out = None)",
+            "(Tensor other, *, str? rounding_mode, Tensor out = None)",
+            "(Number other, *, str? rounding_mode)"],
+    "pow": ["(Tensor exponent, *, Tensor out = None)",
+            "(Number self, Tensor exponent, *, Tensor out = None)",     # (torch.pow(2, t))
+            "(Number exponent, *, Tensor out = None)"],
+    "clamp": ["(Tensor min = None, Tensor max = None, *, Tensor out = None)",
+              "(Number min = None, Number max = None, *, Tensor out = None)"],
+    "clamp_min": ["(Tensor min, *, Tensor out = None)", "(Number min, *, Tensor out = None)"],
+    "clamp_max": ["(Tensor max, *, Tensor out = None)", "(Number max, *, Tensor out = None)"],
+    "mm": ["(Tensor mat2, *, Tensor out = None)",
+           "(Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out = None)"],
+    "narrow": ["(int dim, Tensor start, int length)", "(int dim, int start, int length)"],
+    "movedim": ["(int source, int destination)",
+                "(tuple of ints source, tuple of ints destination)"],
+    # operators with a Tensor and a Number overload of one argument
+    "scatter": ["(int dim, Tensor index, Tensor src, *, Tensor out = None)",
+                "(int dim, Tensor index, Tensor src, *, str reduce, Tensor out = None)",
+                "(int dim, Tensor index, Number value, *, Tensor out = None)",
+                "(int dim, Tensor index, Number value, *, str reduce, Tensor out = None)"],
+    "index_fill": ["(int dim, Tensor index, Tensor value)",
+                   "(int dim, Tensor index, Number value)"],
+    "masked_fill": ["(Tensor mask, Tensor value)", "(Tensor mask, Number value)"],
+    "lerp": ["(Tensor end, Tensor weight, *, Tensor out = None)",
+             "(Tensor end, Number weight, *, Tensor out = None)"],
+    # a function only, whose second signature takes a number first
+    "bucketize": ["(Tensor input, Tensor boundaries, *, bool out_int32 = False, "
+                  "bool right = False, Tensor out = None)",
+                  "(Number self, Tensor boundaries, *, bool out_int32 = False, "
+                  "bool right = False)"],
 }
 # Operators whose signatures take no `Tensor input` first: the joining operators (their
 # tensors come first) and factories.
 _NO_INPUT = {"cat", "stack", "normal", "new"}
+# Hot operators that the registry gives no wrapper of its own (NOTE [ Arity errors ]): their
+# signatures serve the wrappers they have anyway (the in-place `op_`, some functions), and
+# `view` calls `parser_error` on its own error path.
+NO_WRAPPER = {"view", "add", "sub", "div", "pow", "clamp", "clamp_min", "clamp_max", "mm",
+              "movedim"}
+# Operators torch writes in Python, which raise Python's own texts (and take no NumPy names,
+# see registry)
+PYTHON_IN_TORCH = {"norm", "split", "unique", "unique_consecutive", "stft", "istft", "lu",
+                   "chain_matmul", "cdist", "tensordot", "einsum", "meshgrid",
+                   "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d"}
+# Operators whose Tensor parameters also take a number (torch's parser turns it into a tensor)
+NUMBERS_AS_TENSORS = {"add", "sub", "div"}
 # How many deprecated overloads torch accepts without listing them, by operator (add and sub
-# have one, add(Number alpha, Tensor other), once they are listed).
-HIDDEN = {}
+# have one, add(Number alpha, Tensor other)).
+HIDDEN = {"add": 1, "sub": 1}
 
 
 class _Param:
+    takes_numbers = False       # (a Tensor parameter of NUMBERS_AS_TENSORS)
+
     def __init__(self, text, keyword_only):
         typed, _, default = text.partition(" = ")
         kind, _, self_name = typed.rpartition(" ")
@@ -147,8 +199,11 @@ class _Signature:
     def __init__(self, text, function, with_input=True):
         inner = text[1:-1]
         parts = [p for p in inner.split(", ") if p] if inner else []
-        if function:
-            if with_input:
+        if function is None:    # (untyped parameters read from Python's signature, as given)
+            pass
+        elif function:
+            # (a signature written with its first parameter is a function's only)
+            if with_input and not inner.startswith(("Tensor input", "Number self")):
                 parts.insert(0, "Tensor input")
         else:                   # a method takes no `out`
             parts = [p for p in parts if not p.endswith(" out = None")]
@@ -173,8 +228,15 @@ class _Signature:
 
 
 def signatures(name, function):
-    """The parsed signatures of `name`, as a method's or (with `input` first) a function's."""
-    return [_Signature(s, function, name not in _NO_INPUT) for s in SIGNATURES[name]]
+    """The parsed signatures of `name`, as a method's or (with `input` first) a function's (one
+    written with its first parameter is a function's only)."""
+    sigs = [_Signature(s, function, name not in _NO_INPUT) for s in SIGNATURES[name]
+            if function or not s.startswith(("(Tensor input", "(Number self"))]
+    if name in NUMBERS_AS_TENSORS:
+        for sig in sigs:
+            for param in sig.params:
+                param.takes_numbers = param.kind == "Tensor"
+    return sigs
 
 
 # -- a value that is no tensor where a Tensor is taken --------------------------------------------
@@ -184,24 +246,77 @@ def signatures(name, function):
 # argument given by keyword has no position. An operator's body cannot tell how it was called,
 # so it raises the method's wording (`not_a_tensor`); the function's wrapper in the registry
 # and the in-place methods' wrapper, which see the call, reword it (`reworded`). Neither costs
-# a valid call anything: they act in an `except` clause. A plain method given the argument
-# by keyword (`a.mm(mat2=3)`) keeps its position: no wrapper sees that call.
+# a valid call anything: they act in an `except` clause. A plain method, which no wrapper
+# sees, learns whether the argument was given by keyword (`a.mm(mat2=3)`) from the call
+# its caller is making (`_keywords_of_call`), on the error path only.
 
-def not_a_tensor(name, arg, index, value, expected="Tensor"):
+def not_a_tensor(name, arg, index, value, expected="Tensor", function=False, by_position=False):
     """torch's TypeError for `value`, which is no tensor (or no `expected`: "bool"), given as
     `arg`, argument number `index` of `name`'s signature (`input` is 0; None: passed by
-    keyword, as torch's Python functions pass it on), worded as a method call gives it."""
-    at = "" if index is None else f" (position {index or 1})"
+    keyword, as torch's Python functions pass it on), worded as a method call gives it (as a
+    function call with `function`: an operator that has no method). `by_position`: torch's
+    Python code (nn.functional) passes the argument on by position, however it was given."""
+    by_keyword = index is None or not by_position and \
+        arg in (_keywords_of_call(_caller()) or ())
+    at = "" if by_keyword else f" (position {index + 1 if function else index or 1})"
     err = TypeError(f"{name}(): argument '{arg}'{at} must be {expected}, "
                     f"not {type_name(value)}")
     err.tensor_argument = (arg, index, value, expected)
     return err
 
 
+_EMBER = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _caller():
+    """The frame of the code that called into ember: the innermost one outside the package."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_EMBER):
+        frame = frame.f_back
+    return frame
+
+
+def _keywords_of_call(frame):
+    """The keyword names of the call that `frame` is making (its current instruction): () for
+    none, None when that cannot be told (`f(**kwargs)`, another Python's bytecode). CPython
+    3.11 and 3.12 name them in a KW_NAMES instruction before the call, 3.13 loads them as a
+    constant before CALL_KW."""
+    if frame is None:
+        return None
+    code, previous, ins = frame.f_code, None, None
+    for following in dis.get_instructions(code):
+        if following.offset > frame.f_lasti:    # (f_lasti may point into the call's caches)
+            break
+        if following.opname != "PRECALL":
+            previous, ins = ins, following
+    if ins is None or ins.opname not in ("CALL", "CALL_KW") or previous is None:
+        return None
+    if previous.opname == "KW_NAMES":
+        return code.co_consts[previous.arg]
+    if ins.opname == "CALL_KW":
+        return previous.argval if previous.opname == "LOAD_CONST" else None
+    return ()
+
+
+def not_an_element_tensor(index, element, value):
+    """torch's TypeError for `value`, element number `element` of a tuple of tensors given as
+    argument number `index` of the signature (`input` is 0), worded as a method call gives it
+    (a method does not count `self`)."""
+    err = TypeError(f"expected Tensor as element {element} in argument {index - 1}, but got "
+                    f"{type(value).__name__}")
+    err.tensor_element = (index, element, value)
+    return err
+
+
 def reworded(err, name, kwargs, method):
-    """An error made by `not_a_tensor` as the call `name(...)` words it (None for another
-    error): its position counts `input` in a function, not in a method, and a keyword
-    argument has none."""
+    """An error made by `not_a_tensor` (or `not_an_element_tensor`) as the call `name(...)`
+    words it (None for another error): its position counts `input` in a function, not in a
+    method, and a keyword argument has none."""
+    element = getattr(err, "tensor_element", None)
+    if element is not None:
+        index, i, value = element
+        return None if method else TypeError(f"expected Tensor as element {i} in argument "
+                                             f"{index}, but got {type(value).__name__}")
     argument = getattr(err, "tensor_argument", None)
     if argument is None:
         return None
@@ -345,11 +460,14 @@ def _is_int(value):
 def _fits(param, value):
     from .._tensor import Tensor
     from .._dtype import dtype
+    kind = param.kind
+    if not kind:                # an untyped parameter (see arity_error)
+        return True
     if value is None:
         return param.nullable
-    kind = param.kind
     if kind == "Tensor":
-        return isinstance(value, Tensor)
+        return isinstance(value, Tensor) or param.takes_numbers and \
+            isinstance(value, (numbers.Number, np.generic))
     if kind == "torch.Generator":
         from .._generator import Generator
         return isinstance(value, Generator)
@@ -383,13 +501,15 @@ def _element_problem(param, value):
 
 # -- the errors -----------------------------------------------------------------------------------
 
-def parser_error(name, args, kwargs, function):
+def parser_error(name, args, kwargs, function, shown=None):
     """torch's TypeError for calling operator `name` with `args`/`kwargs` (a method's `args`
     start with self), or None when they fit one of its sigs (the failure is elsewhere)
-    or torch's text for them is not known here."""
+    or torch's text for them is not known here. `shown`: the name the text gives (an in-place
+    method `name_` has the signatures of `name`)."""
     if not function:
         args = args[1:]
-    sigs = signatures(name, function)
+    sigs, hidden = signatures(name, function), HIDDEN.get(name)
+    name = shown or name
     for sig in sigs:
         if _bind(sig, args, kwargs) is None:
             return None
@@ -398,29 +518,35 @@ def parser_error(name, args, kwargs, function):
                  if s.min_args <= count <= len(s.params)]
     if len(plausible) == 1:
         return _single_error(name, plausible[0], args, kwargs)
-    if len(sigs) == 1 and not HIDDEN.get(name):
+    if len(sigs) == 1 and not hidden:
         return _single_error(name, sigs[0], args, kwargs)
-    got = _got(args, kwargs)
-    if len(sigs) == 1:
-        return TypeError(f"{name}() received an invalid combination of arguments - got {got}, "
-                         f"but expected {sigs[0].text}")
-    lines = [f"{name}() received an invalid combination of arguments - got {got}, "
-             f"but expected one of:"]
+    got, head = _got(args, kwargs), f"{name}() received an invalid combination of arguments"
+    if len(sigs) == 1:          # (the others are hidden) the reason is in the "got" list
+        if sigs[0].parts == count:
+            unknown, got = _why_not(sigs[0], args, kwargs)
+            if unknown:
+                return TypeError(f"{head} - got unrecognized keyword arguments: {unknown}")
+        return TypeError(f"{head} - got {got}, but expected {sigs[0].text}")
+    lines = [f"{head} - got {got}, but expected one of:"]
     for sig in sigs:
         lines.append(f" * {sig.text}")
         if sig.parts == count:
-            lines.append(_why_not(sig, args, kwargs))
+            unknown, marked = _why_not(sig, args, kwargs)
+            lines.append("      didn't match because some of the keywords were incorrect: "
+                         + unknown if unknown else "      didn't match because some of the "
+                         "arguments have invalid types: " + marked)
     return TypeError("\n".join(lines) + "\n")
 
 
 def _why_not(sig, args, kwargs):
+    """Why torch's explainer says `sig` did not match: the unknown keywords (a text), or else
+    the arguments' types with those that do not fit marked `!int!`."""
     names = {p.name: p for p in sig.params}
     # a keyword matches a part at or after (parts - keywords) of the same (explainer) name
     known = sig.explainer_names[max(sig.parts - len(kwargs), 0):]
     unknown = [k for k, _ in _keywords(kwargs) if k not in known]
     if unknown:
-        return "      didn't match because some of the keywords were incorrect: " + \
-            ", ".join(unknown)
+        return ", ".join(unknown), None
     marked = []
     for i, value in enumerate(args):
         text = _describe(value)
@@ -429,7 +555,7 @@ def _why_not(sig, args, kwargs):
         text = f"{key}={_describe(value)}"
         marked.append(text if _fits(names[key], value) else f"!{text}!")
     desc = "(" + ", ".join(marked) + ")" if args else "(" + "".join(m + ", " for m in marked) + ")"
-    return "      didn't match because some of the arguments have invalid types: " + desc
+    return None, desc
 
 
 def _explainer_fits(kind, value):
@@ -454,15 +580,13 @@ def _bind(sig, args, kwargs):
         lo = sum(p.required for p in positional)
         hi = len(positional)
         many = f"{hi}" if lo == hi else f"from {lo} to {hi}"
-        noun = "argument" if hi == 1 else "arguments"
+        noun = "argument" if lo == hi == 1 else "arguments"
         were = "was" if len(args) == 1 else "were"
         return TypeError(f"takes {many} positional {noun} but {len(args)} {were} given")
-    # then parameter by parameter, in order, as torch does; unknown keywords last
+    # then parameter by parameter, in order, as torch does; keywords it did not use last
     aliases = set()         # NumPy's names taken for parameters not given otherwise
     for i, param in enumerate(sig.params):
         if i < len(args) and not param.keyword_only:
-            if param.name in kwargs:
-                return TypeError(f"got multiple values for argument '{param.name}'")
             where, value = f" (position {i + 1})", args[i]
         elif param.name in kwargs:
             where, value = "", kwargs[param.name]
@@ -485,8 +609,11 @@ def _bind(sig, args, kwargs):
     # torch takes NumPy's names as aliases, but an unknown keyword among them makes it report
     # the first keyword that is no parameter's own name (x.sum(axis=0, foo=1) names 'axis')
     names = {p.name for p in sig.params}
-    if any(key not in names and key not in aliases for key in kwargs):
-        key = next(key for key in kwargs if key not in names)
+    given = {p.name for p in sig.params[:len(args)]}
+    if any(key not in names and key not in aliases or key in given for key in kwargs):
+        key = next(key for key in kwargs if key not in names or key in given)
+        if key in given:
+            return TypeError(f"got multiple values for argument '{key}'")
         return TypeError(f"got an unexpected keyword argument '{key}'")
     return None
 
@@ -498,3 +625,60 @@ def _single_error(name, sig, args, kwargs):
     text = str(error)
     sep = "(): " if text.startswith("argument") else "() "
     return TypeError(name + sep + text)
+
+
+# -- wrong numbers of arguments -------------------------------------------------------------------
+# NOTE [ Arity errors ]
+# A call that Python cannot bind to an operator's parameters fails with Python's texts ("abs()
+# takes 1 positional argument but 2 were given", counting self); torch's parser words them its
+# own way, without self. The wrappers that already catch an operator's errors (the registry's
+# for functions and for methods with a `dim`, the in-place methods', autocast's for the matmul
+# family) translate them with `arity_error`: it reads the Python signature on that error path
+# only. A method that no wrapper sees (x.abs(1), x.transpose(0)) keeps Python's text: its call
+# fails before any of ember's code runs, and a wrapper would cost every valid call a frame.
+
+def call_error(exc, fn, name, args, kwargs, method):
+    """torch's TypeError for the call `name(*args, **kwargs)` of `fn` that failed with `exc`
+    (a method's `args` start with self), or None to let `exc` through: a wrapper calls it in
+    its `except` clause. An operator listed in `SIGNATURES` (an in-place `op_` has `op`'s) gets
+    torch's parser text when its arguments fit none of them; another, a not-a-tensor error
+    numbered as the call was written (`reworded`), or torch's text for a call Python could not
+    bind (`arity_error`)."""
+    listed = name if name in SIGNATURES else name[:-1] if name[-1:] == "_" else None
+    if listed in SIGNATURES:
+        return parser_error(listed, args, kwargs, not method, shown=name)
+    if exc.__class__ is not TypeError:
+        return None
+    if name in PYTHON_IN_TORCH:         # (Python's own arity texts, as in torch)
+        return reworded(exc, name, kwargs, method)
+    return reworded(exc, name, kwargs, method) or arity_error(fn, name, args, kwargs, method)
+
+
+def arity_error(fn, name, args, kwargs, method):
+    """torch's TypeError for calling `fn` (operator `name`) with `args`/`kwargs` (a method's
+    start with self), when Python cannot bind them; None when it can (the TypeError came from
+    inside) or the parameters are too loose to tell (`*args`, `**kwargs`)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    if method:
+        args, params = args[1:], [p for p in params[1:] if p.name != "out"]
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return None
+    parts = []
+    for p in params:
+        if p.kind is p.KEYWORD_ONLY and "*" not in parts:
+            parts.append("*")
+        parts.append(p.name if p.default is p.empty else f"{p.name} = None")
+    sig = _Signature("(" + ", ".join(parts) + ")", None)
+    error = _bind(sig, args, kwargs)
+    if not error:
+        return None
+    if method and not params:
+        # torch binds a method without parameters as a C method taking none (METH_NOARGS):
+        # CPython's text then names its class
+        if args:
+            return TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+        return TypeError(f"TensorBase.{name}() takes no keyword arguments")
+    return _single_error(name, sig, args, kwargs)

@@ -208,9 +208,8 @@ def _other_type(cls):
 def type_as(self, other):
     """This tensor in `other`'s dtype."""
     if not isinstance(other, Tensor):
-        from .argument_errors import type_name
-        raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not "
-                        f"{type_name(other)}")
+        from .argument_errors import not_a_tensor
+        raise not_a_tensor("type_as", "other", 1, other)
     return _convert(self, other.dtype, None)
 
 

@@ -8,7 +8,7 @@ from .._tensor import Tensor
 from .elementwise import Elementwise, call, int_to_float, missing_kernel
 from .elementwise_export import tensor_other
 from .registry import register
-from .argument_errors import type_name
+from .argument_errors import not_a_tensor, type_name
 
 
 # -- gcd, lcm ----------------------------------------------------------------------------------
@@ -63,10 +63,9 @@ def _complex_rule(common):
 
 
 def _check_parts(name, a, b, first, second):
-    for arg, x, pos in ((first, a, 1), (second, b, 2)):
+    for arg, x, index in ((first, a, 0), (second, b, 1)):
         if not isinstance(x, Tensor):
-            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not "
-                            f"{type_name(x)}")
+            raise not_a_tensor(name, arg, index, x, function=True)
     da, db = a._data.dtype, b._data.dtype
     if da.kind != "f" or db.kind != "f":
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "

@@ -340,7 +340,7 @@ def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        if dims > a.ndim or dims > b.ndim:
+        if dims > a.dim() or dims > b.dim():     # (torch's Python code: a number has no dim)
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
     else:

@@ -6,7 +6,7 @@ Tests read `FUNCTIONS` and `METHODS` to check that every operator has a test ent
 import functools
 
 from ._dispatch import inplace_variant
-from .argument_errors import SIGNATURES, parser_error, reworded
+from .argument_errors import NO_WRAPPER, PYTHON_IN_TORCH, SIGNATURES, call_error, parser_error
 
 FUNCTIONS = {}      # name -> function, exported as ember.<name>
 METHODS = {}        # name -> function taking the tensor first, installed as Tensor.<name>
@@ -29,14 +29,11 @@ def register(name, fn, *, method=True, inplace=False, function=True):
 # torch.cat(ts, axis=1)). Operators torch writes in Python (Tensor.norm, torch.split,
 # torch.unique, ...) do not, nor do those whose argument is `dims` (flip, roll).
 _NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
-_PYTHON_IN_TORCH = {"norm", "split", "unique", "unique_consecutive", "stft", "istft",
-                    "lu", "chain_matmul", "cdist", "tensordot", "einsum", "meshgrid",
-                    "broadcast_tensors", "atleast_1d", "atleast_2d", "atleast_3d"}
 
 
 def _takes_numpy_names(fn, name):
     code = getattr(fn, "__code__", None)
-    if code is None or name in _PYTHON_IN_TORCH:
+    if code is None or name in PYTHON_IN_TORCH:
         return False
     params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     return "dim" in params or "keepdim" in params
@@ -53,14 +50,14 @@ def _rename(name, kwargs):
 
 def _bound(fn, name, *, function):
     """`fn` as the operator `name` binds its arguments: with NumPy's names where torch takes
-    them, and then also with torch's argument-parser errors where `SIGNATURES` lists the
-    operator. Only operators that need a wrapper for NumPy's names anyway get one, so that no
-    valid call pays for the error texts; others (view) call `parser_error` on their own
-    error path."""
+    them, and with torch's argument-parser errors where `SIGNATURES` lists the operator. The
+    wrapper costs a valid call a frame: the operators listed take a `dim` (and need one for
+    NumPy's names anyway) or are slow enough (lerp, masked_fill); the hot ones (NO_WRAPPER:
+    view, add, ...) get none, and their signatures serve the wrappers they have anyway."""
+    if name in SIGNATURES and name not in NO_WRAPPER:
+        return parser_errors(fn, name, function=function)
     if not _takes_numpy_names(fn, name):
         return tensor_input_errors(fn, name) if function else fn
-    if name in SIGNATURES:
-        return parser_errors(fn, name, function=function)
     return numpy_names(fn, name, method=not function)
 
 
@@ -97,7 +94,7 @@ def _checking_input(fn, name, numpy_names, method=False):
             _check_tensor_input(fn, name, args)
             raise
         except TypeError as exc:        # NOTE [ Positions in "must be Tensor" errors ]
-            new = reworded(exc, name, kwargs, method=method)
+            new = call_error(exc, fn, name, args, kwargs, method)   # and NOTE [ Arity errors ]
             if new is None:
                 raise
             raise new from None
@@ -119,10 +116,12 @@ def parser_errors(fn, name, *, function):
     """`fn` with NumPy's names (see numpy_names), raising torch's argument-parser TypeError
     (see argument_errors) when a call fails because its arguments fit none of torch's
     signatures of `name`. The `try` costs a valid call nothing (CPython 3.11+)."""
+    numpy_names = _takes_numpy_names(fn, name)
+
     @functools.wraps(fn)
     def op(*args, **kwargs):
         given = kwargs
-        if "axis" in kwargs or "keepdims" in kwargs:
+        if numpy_names and ("axis" in kwargs or "keepdims" in kwargs):
             kwargs = _rename(name, kwargs)
         try:
             return fn(*args, **kwargs)
@@ -138,7 +137,7 @@ def parser_errors(fn, name, *, function):
             raise parser_error(name, args, kwargs, False) or \
                 TypeError(f"{name}() got an unexpected keyword argument 'out'")
         given = kwargs
-        if "axis" in kwargs or "keepdims" in kwargs:
+        if numpy_names and ("axis" in kwargs or "keepdims" in kwargs):
             kwargs = _rename(name, kwargs)
         try:
             return fn(*args, **kwargs)

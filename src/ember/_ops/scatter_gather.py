@@ -313,6 +313,9 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
         s = scalar_value(input, src)
     how = None
     if reduce is not None:
+        if not isinstance(reduce, str):     # (the operator's wrapper words torch's error)
+            raise TypeError(f"scatter(): argument 'reduce' must be str, not "
+                            f"{type(reduce).__name__}")
         if reduce not in _LEGACY:
             raise RuntimeError("reduce argument must be either add or multiply.")
         if is_tensor:

@@ -6,6 +6,7 @@ from ._dispatch import Inplace, check_overlap, warn_expanded
 from ._op import Op
 from ._xp_compat import ufunc_at
 from .elementwise import check_limited
+from .argument_errors import not_an_element_tensor
 from .registry import function, register
 from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
                              shape_text, xp_of)
@@ -232,8 +233,7 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
                         f"not {c_type_name(indices)}")
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
-                            f"{type(t).__name__}")
+            raise not_an_element_tensor(1, i, t)
     used = sum(t.ndim if t._data.dtype.kind == "b" else 1 for t in indices)
     if used > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")

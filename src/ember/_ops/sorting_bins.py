@@ -9,7 +9,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
-from .argument_errors import not_a_tensor
+from .argument_errors import not_a_tensor, parser_error
 from .elementwise import check_limited, common_dtype
 from .registry import function
 from .sorting import _keys32
@@ -121,23 +121,11 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
     """The bucket of each value: i with boundaries[i-1] < x <= boundaries[i] (or
     boundaries[i-1] <= x < boundaries[i] when right=True)."""
     if not isinstance(boundaries, Tensor):
-        raise TypeError(_bucketize_signatures(input, boundaries))
+        raise parser_error("bucketize", (input, boundaries), {}, True)
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got "
                            f"dim({boundaries._data.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
-
-
-def _bucketize_signatures(input, boundaries):
-    """torch's parser error for boundaries that are no tensor (positional call)."""
-    from .argument_errors import type_name
-    got = ", ".join(type_name(x) for x in (input, boundaries))
-    return (f"bucketize() received an invalid combination of arguments - got ({got}), but "
-            f"expected one of:\n"
-            f" * (Tensor input, Tensor boundaries, *, bool out_int32 = False, bool right = "
-            f"False, Tensor out = None)\n"
-            f" * (Number self, Tensor boundaries, *, bool out_int32 = False, bool right = "
-            f"False)\n")
 
 
 @function()

@@ -21,8 +21,8 @@ from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, wrap as 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
-from .argument_errors import ints, keyword_memory_format, parser_error, type_name, \
-    unpack_error
+from .argument_errors import ints, keyword_memory_format, not_a_tensor, parser_error, \
+    type_name, unpack_error
 from .registry import function, method, register
 
 
@@ -78,8 +78,7 @@ def _other_shape(name, other):
     try:
         return tuple(other._data.shape)
     except AttributeError:
-        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not "
-                        f"{type_name(other)}") from None
+        raise not_a_tensor(name, "other", 1, other) from None
 
 
 # -- view / reshape ---------------------------------------------------------------------------

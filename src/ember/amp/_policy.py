@@ -17,6 +17,7 @@ import threading
 
 from .. import _dtype
 from .._ops import registry
+from .._ops.argument_errors import call_error
 from .._tensor import Tensor
 
 LOWER, FP32, PROMOTE = "lower", "fp32", "promote"
@@ -212,11 +213,22 @@ def _call(fn, key, args, kwargs):
 
 
 def _wrap(fn, key):
+    path, _, name = key.rpartition(".")
+    operator = path in ("", "Tensor") and not name.startswith("__")    # (the registry's)
+
     @functools.wraps(fn)
     def autocast_op(*args, **kwargs):
-        if _ACTIVE:
-            return _call(fn, key, args, kwargs)
-        return fn(*args, **kwargs)
+        try:
+            if _ACTIVE:
+                return _call(fn, key, args, kwargs)
+            return fn(*args, **kwargs)
+        except TypeError as exc:
+            # a wrong call of a plain method fails in this frame: torch's parser texts for it
+            # (NOTE [ Arity errors ]); the `try` costs a valid call nothing
+            new = call_error(exc, fn, name, args, kwargs, path == "Tensor") if operator else None
+            if new is None:
+                raise
+            raise new from None
     autocast_op._autocast_key = key
     return autocast_op
 

@@ -35,7 +35,7 @@ def tensors(name, *checks):
     may be None), whose value is no tensor. Call it where a cheap test has failed."""
     for position, arg, value, optional in checks:
         if not isinstance(value, Tensor) and (value is not None or not optional):
-            raise not_a_tensor(name, arg, position, value)
+            raise not_a_tensor(name, arg, position, value, by_position=True)
 
 
 def is_int(value):
@@ -50,7 +50,7 @@ def is_int(value):
 def check_int(name, arg, position, value):
     """torch's TypeError for an `int` parameter given anything else (`pixel_shuffle(x, 0.5)`)."""
     if not is_int(value):
-        raise not_a_tensor(name, arg, position, value, "int")
+        raise not_a_tensor(name, arg, position, value, "int", by_position=True)
 
 
 def check_ints(name, arg, position, value):
@@ -60,7 +60,8 @@ def check_ints(name, arg, position, value):
     if is_int(value):
         return
     if not isinstance(value, (tuple, list)):
-        raise not_a_tensor(name, arg, position, value, "tuple of ints")
+        raise not_a_tensor(name, arg, position, value, "tuple of ints",
+                           by_position=True)
     for i, v in enumerate(value):
         if is_int(v):
             continue

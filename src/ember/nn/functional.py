@@ -6,7 +6,7 @@ import warnings
 
 from .. import _dtype
 from .._ops import activations as _act
-from .._ops.activations import celu as _celu_op, glu, hardshrink, prelu
+from .._ops.activations import celu as _celu_op, glu, hardshrink
 from .._ops.activations import log_softmax as _log_softmax, softmax as _softmax
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
 from .._tensor import Tensor
@@ -31,6 +31,9 @@ from ._attention import *  # noqa: F401,F403,E402
 from ._vision import *  # noqa: F401,F403,E402
 from .._ops.argument_errors import type_name as _type_name
 from ._argument_types import check_int as _check_int, tensors as _tensors
+
+# (torch.prelu, which numbers `weight` as the function's argument 2)
+prelu = _FUNCTIONS["prelu"]
 
 __all__ = ["relu", "relu6", "leaky_relu", "prelu", "rrelu", "elu", "selu", "celu", "gelu", "silu",
            "mish", "sigmoid", "tanh", "softmax", "log_softmax", "softmin", "softplus", "softsign",
