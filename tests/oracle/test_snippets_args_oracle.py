@@ -495,6 +495,8 @@ SNIPPETS = [
     'x = torch.arange(6.)\nx.reshape(2.5, 3)',
     'x = torch.arange(6.)\nx.reshape(None)',
     'x = torch.arange(6.)\nx.split([2, 2.0])',
+    'try:\n    print(torch.ones(2,2).mm(mat2=None))\nexcept TypeError as e: print(e)',
+    'try:\n    print(torch.ones(2,2).matmul(other=[1]))\nexcept TypeError as e: print(e)',
 ]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
@@ -526,10 +528,6 @@ BUGS = [
      'x = torch.arange(6.).view(2, 3)\nprint(x.max(keepdim=True))'),
     ('ember accepts keepdim without dim for max/mean; torch refuses it (not fixed yet)',
      'x = torch.arange(6.).view(2, 3)\nprint(x.mean(keepdim=True))'),
-    ('a plain method given the argument by keyword keeps its position in ember (no wrapper sees the call)',
-     'try:\n    print(torch.ones(2,2).mm(mat2=None))\nexcept TypeError as e: print(e)'),
-    ('a plain method given the argument by keyword keeps its position in ember (no wrapper sees the call)',
-     'try:\n    print(torch.ones(2,2).matmul(other=[1]))\nexcept TypeError as e: print(e)'),
 ]
 
 

@@ -601,6 +601,7 @@ MORE = [
     "t = torch.tensor([1., 2.]); r = np.mean(t); print(type(r).__name__, r)",
     "t = torch.tensor([1., 2.]); r = np.max(t); print(type(r).__name__, r)",
     "t = torch.tensor([[1., 2.], [3., 4.]]); r = np.sum(t, axis=0); print(type(r).__name__, r)",
+    "try:\n    torch.clamp(np.ones(2), 0, 1)\nexcept Exception as e: print(type(e).__name__, e)",
 ]
 
 SNIPPETS = (FROM_NUMPY_DTYPES + UNSUPPORTED + CONVERSION + WARNED + UFUNCS_AND_OPERATORS + ITEMS
@@ -630,8 +631,6 @@ BUGS = [
      "try:\n    torch.where(np.array([True]), torch.ones(1), 0.)\nexcept Exception as e: print(type(e).__name__, e)"),
     ("ember fails inside conv on an ndarray; torch prints the parser's invalid-combination list",
      "try:\n    torch.nn.Conv1d(1, 1, 2)(np.ones((1, 1, 4), dtype=np.float32))\nexcept Exception as e: print(type(e).__name__, e)"),
-    ("ember fails reading the array as a number; torch prints the parser's invalid-combination list",
-     "try:\n    torch.clamp(np.ones(2), 0, 1)\nexcept Exception as e: print(type(e).__name__, e)"),
     ("ember's methods share the function's argument errors: the function's position (2), not the method's (1)",
      "try:\n    torch.tensor([1.]).add(np.ones(1))\nexcept Exception as e: print(type(e).__name__, e)"),
     ("ember's in-place method reports the out-of-place name and the function's position",

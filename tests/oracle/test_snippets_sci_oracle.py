@@ -215,6 +215,7 @@ MORE = [
     'torch.special.ndtri(torch.tensor([1j]))',
     'torch.special.i0(torch.tensor([1j]))',
     'torch.special.digamma(torch.tensor([1j]))',
+    "torch.bucketize(torch.tensor([1]), torch.tensor([1, 2]), side='left')",
 ]
 
 SNIPPETS = [*LINALG, *FFT, *STFT, *STATS, *SPECIAL, *MORE]
@@ -229,9 +230,6 @@ BUGS = [
      "NaN (giving 3 here), ember's NumPy search orders NaN last (giving 2)",
      "print(torch.searchsorted(torch.tensor([1., 2., float('nan')]), "
      "torch.tensor([float('nan'), 5.])))"),
-    ("bucketize with a keyword it lacks: torch's argument parser lists the overloads, ember "
-     "raises Python's 'got an unexpected keyword argument'",
-     "torch.bucketize(torch.tensor([1]), torch.tensor([1, 2]), side='left')"),
     ("polygamma(1, x) at a negative integer: torch's Hurwitz zeta gives a large finite value "
      "(1.2914e+15 at -1), ember gives inf",
      "print(torch.special.polygamma(1, torch.tensor([-1.])))"),

@@ -1140,6 +1140,8 @@ BUILTINS = [
     'print(np.asarray(torch.tensor([1, 2]), dtype=np.float32) + 1)',
     'x = torch.ones(2)\ny = np.asarray(x, copy=True)\ny[0] = 5\nprint(x)',
     'print(np.mean(torch.ones(3)))',
+    'torch.arange(4.).masked_fill(torch.tensor([True, False, True, False]), "a")',
+    'x = torch.ones(3)\nx.add_(torch.ones(3), torch.ones(3))',
 ]
 
 SNIPPETS = (ATTRS + WARNS + CONV + TYPE_TO + INPLACE_FILL + MASKS + CMP + BITS + REV
@@ -1155,12 +1157,8 @@ BUGS = [
      'print(type(torch.ones(2)))'),
     ("fill_ does not give torch's argument-parser text for a value that is not a number",
      'x = torch.ones(2)\nx.fill_("a")'),
-    ("masked_fill does not give torch's argument-parser text for a value that is not a number",
-     'torch.arange(4.).masked_fill(torch.tensor([True, False, True, False]), "a")'),
     ("eq/ne/lt... methods name the position of `other` as the functions do instead of listing "
      "torch's two signatures", 'torch.tensor([1., 2.]).eq(None)'),
-    ("the in-place method of add takes alpha positionally and words the error as the function",
-     'x = torch.ones(3)\nx.add_(torch.ones(3), torch.ones(3))'),
     ("size()/stride() with a dim of the wrong type give the geometry helper's text, not "
      "torch's parser's", 'torch.ones(2, 3).stride(2.0)'),
     ("ember's __array__ takes NumPy 2's copy keyword (torch's does not, so NumPy words the "
