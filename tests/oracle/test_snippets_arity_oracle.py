@@ -180,6 +180,9 @@ SNIPPETS = [PRE + f"print({call})" for call in [
     'a.kthvalue()',
     'a.topk()',
     'a.renorm(1, 0)',
+    'a.reshape()',
+    'a.split()',
+    'a.split(1, 0, 1)',
 ]]
 
 # NOTE [ Arity errors ]: Python raises these in the caller's frame, before any of ember's code
@@ -209,8 +212,6 @@ BUGS = [(reason, PRE + f"print({call})") for reason, call in [
     (UNSEEN_METHOD, 'a.clamp(0, 1, 2)'),
     (UNSEEN_METHOD, 'a.transpose(0)'),
     (UNSEEN_METHOD, 'a.transpose(0, 1, 2)'),
-    ('reshape() with no size: ember reshapes to () and raises a RuntimeError',
-     'a.reshape()'),
     (UNSEEN_METHOD, 'a.item(1)'),
     (UNSEEN_METHOD, 'a.tolist(1)'),
     (UNSEEN_METHOD, 'a.zero_(1)'),
@@ -231,8 +232,6 @@ BUGS = [(reason, PRE + f"print({call})") for reason, call in [
     (UNSEEN_METHOD, 'a.type(1, 2, 3)'),
     ("Tensor.norm's extra positional arguments reach ember's device handling",
      'a.norm(1, 2, 3, 4, 5)'),
-    ('split() without a size: ember passes None on to split_with_sizes',
-     'a.split()'),
     ("torch's explainer lists the keywords in its hash map's order, ember newest first",
      'a.scatter(dim=0, index=3, src=s)'),
     (UNSEEN_METHOD, 'a.transpose()'),
@@ -254,8 +253,6 @@ BUGS = [(reason, PRE + f"print({call})") for reason, call in [
     (UNSEEN_METHOD, 'a.diagonal(0, 0, 1, 2)'),
     (UNSEEN_METHOD, 'a.roll()'),
     (UNSEEN_METHOD, 'a.movedim(0)'),
-    ("torch's Tensor.split is Python: its text names Tensor.split and counts self",
-     'a.split(1, 0, 1)'),
 ]]
 
 
