@@ -27,6 +27,7 @@ def parse_size(args, name, size=None):
         args = (size,)
     if not args:
         raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    given = args
     if len(args) == 1 and not _is_int(args[0]):
         seq = args[0]
         if isinstance(seq, (Tensor, int, float, str, np.number, np.ndarray)) or \
@@ -38,9 +39,14 @@ def parse_size(args, name, size=None):
     shape = []
     for i, s in enumerate(args):
         if not _is_int(s):
-            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
-                            f"{i + 1} with error \"type must be tuple of ints,but got "
-                            f"{type(s).__name__}\"")
+            # torch's words, and a bool after the first size is 1 (NOTE [ Elements of a
+            # tuple of ints ] in _ops/int_arguments.py)
+            from ._ops.int_arguments import check_int_varargs
+            check_int_varargs(name, "size", given)
+            if s.__class__ is not bool:
+                raise TypeError(f"{name}(): argument 'size' failed to unpack the object at "
+                                f"pos {i + 1} with error \"type must be tuple of ints,but got "
+                                f"{type(s).__name__}\"")
         shape.append(int(s))
     return tuple(shape)
 
@@ -446,6 +452,10 @@ def new_zeros(self, *args, size=None, dtype=None, device=None, requires_grad=Fal
                      requires_grad=requires_grad, pin_memory=pin_memory)
     except TypeError as error:
         raise _renamed(error, "zeros", "new_zeros") from None
+    except RuntimeError:
+        # (zeros words a negative size its own way, new_zeros as the other factories)
+        check_shape(parse_size(args, "new_zeros", size), "new_zeros")
+        raise
 
 
 def new_ones(self, *args, size=None, dtype=None, device=None, requires_grad=False,

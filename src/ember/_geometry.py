@@ -40,7 +40,7 @@ def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
 
 def wrap_dim(dim: int, ndim: int) -> int:
     """Turn a possibly negative dim into an index; a 0-dim tensor accepts dims -1 and 0."""
-    if not isinstance(dim, int):
+    if dim.__class__ is not int:        # (a bool is an int to isinstance, not to torch)
         dim = _as_index(dim, "dim")
     rank = max(ndim, 1)
     if not -rank <= dim < rank:
@@ -51,7 +51,10 @@ def wrap_dim(dim: int, ndim: int) -> int:
 
 def wrap_dims(dims: Sequence[int], ndim: int) -> Tuple[int, ...]:
     """Wrap several dims; a repeated dim is an error, as in torch's reductions."""
-    out = tuple(wrap_dim(d, ndim) for d in dims)
+    try:
+        out = tuple(wrap_dim(d, ndim) for d in dims)
+    except TypeError:
+        out = tuple(wrap_dim(d, ndim) for d in listed_ints(dims))
     seen = set()
     for d in out:
         if d in seen:
@@ -60,11 +63,20 @@ def wrap_dims(dims: Sequence[int], ndim: int) -> Tuple[int, ...]:
     return out
 
 
+def listed_ints(values):
+    """The elements of a tuple of ints as torch's parser reads them: it checks the type of the
+    first only and takes a later bool for 0 or 1 (NOTE [ Elements of a tuple of ints ] in
+    _ops/int_arguments.py)."""
+    return tuple(int(v) if i and v.__class__ is bool else v for i, v in enumerate(values))
+
+
 def _as_index(value, what):
-    try:
-        return value.__index__()
-    except AttributeError:
-        raise TypeError(f"{what} must be int, not {type(value).__name__}") from None
+    """A NumPy integer or 0-dim integer tensor as an int; a TypeError for anything else (an
+    operator rewords it as torch's parser does: see _ops/int_arguments.py)."""
+    from ._ops.int_arguments import is_int
+    if not is_int(value):
+        raise TypeError(f"{what} must be int, not {type(value).__name__}")
+    return value.__index__()
 
 
 def _shape_text(shape):
@@ -239,7 +251,10 @@ def permute(shape: Shape, strides: Strides, dims: Sequence[int]) -> Tuple[Shape,
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
                            f"not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {ndim} is not equal to len(dims) = {len(dims)}")
-    wrapped = [wrap_dim(d, ndim) for d in dims]
+    try:
+        wrapped = [wrap_dim(d, ndim) for d in dims]
+    except TypeError:
+        wrapped = [wrap_dim(d, ndim) for d in listed_ints(dims)]
     if len(set(wrapped)) != ndim:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     return tuple(shape[d] for d in wrapped), tuple(strides[d] for d in wrapped)

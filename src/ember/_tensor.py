@@ -109,9 +109,12 @@ class Tensor:
         """The shape as an `ember.Size`, or the size of one dim."""
         if dim is None:
             return make_size(self._data.shape)
-        return self._data.shape[self._dim_index(dim)]
+        return self._data.shape[self._dim_index(dim, "size")]
 
-    def _dim_index(self, dim):
+    def _dim_index(self, dim, name):
+        if dim.__class__ is not int:
+            from ._ops.int_arguments import int_argument
+            dim = int_argument(name, "dim", 1, dim)
         if self._data.ndim == 0:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         from ._geometry import wrap_dim
@@ -168,7 +171,7 @@ class Tensor:
             strides = contiguous_strides(data.shape)
         if dim is None:
             return strides
-        return strides[self._dim_index(dim)]
+        return strides[self._dim_index(dim, "stride")]
 
     def storage_offset(self):
         """Index in the storage of this tensor's first element."""

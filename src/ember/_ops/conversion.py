@@ -238,8 +238,10 @@ def numpy(self, *args, force=False):
 
 
 @method()
-def cpu(self, memory_format=None):
+def cpu(self, *args, memory_format=None):
     """This tensor in CPU memory (itself if already there)."""
+    if args or memory_format is not None:
+        keyword_memory_format("cpu", args, memory_format)
     return _convert(self, None, as_device("cpu"))
 
 

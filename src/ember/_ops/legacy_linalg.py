@@ -21,6 +21,7 @@ from .. import linalg as _linalg_module
 from ..linalg import _common as _common_module, _lu, _solvers
 from ..linalg._decompositions import LinalgCholeskyEx, _cholesky
 from .argument_errors import check_bool, not_a_tensor
+from .int_arguments import int_argument
 
 
 def _linalg():
@@ -141,6 +142,8 @@ def svd(input, some=True, compute_uv=True, *, out=None):
 @function()
 def matrix_power(input, n, *, out=None):
     """input multiplied by itself n times (torch.linalg.matrix_power)."""
+    if n.__class__ is not int:
+        n = int_argument("matrix_power", "n", 1, n)
     return _linalg().matrix_power(input, n, out=out)
 
 
@@ -546,6 +549,8 @@ class Renorm(Op):
 @function(inplace=True)
 def renorm(input, p, dim, maxnorm, *, out=None):
     """Each slice along `dim` whose p-norm exceeds maxnorm rescaled to norm maxnorm."""
+    if dim.__class__ is not int:
+        dim = int_argument("renorm", "dim", 2, dim)
     _check_norm_dtype(input, "linalg.vector_norm: Expected a floating point or complex tensor "
                              "as input. Got {}")
     if input.ndim <= 1:

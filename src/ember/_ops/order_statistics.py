@@ -20,6 +20,7 @@ from ._libstdcxx_select import kth_position, nth_element_position, order_keys, s
 from ._op import Op, record
 from ._xp_compat import accumulate
 from .indexing import _index_put
+from .int_arguments import check_ints, refuse_non_int_dims
 from .reduction import _evenly, _refuse_non_bool, _restore_dims, _run
 from .registry import function
 
@@ -153,6 +154,8 @@ def _along(name, input, dim):
 
 
 def _median(name, input, dim, keepdim, out):
+    if dim.__class__ is not int and dim is not None:
+        refuse_non_int_dims(dim)
     ignore_nan = name == "nanmedian"
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
@@ -234,6 +237,9 @@ def _kth_as_torch(arr, d, k, values, index):
 @function()
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """(values, indices) of the k-th smallest element (1-based) along `dim`."""
+    if k.__class__ is not int or dim.__class__ is not int:
+        check_ints("kthvalue", 1, k=k, dim=dim)
+        k = int(k)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     _refuse("kthvalue_cpu", input, scalar_ok=True)    # torch returns 0-dim inputs early
@@ -403,6 +409,8 @@ def _check_q(input, q, interpolation):
 
 
 def _quantile(name, input, q, dim, keepdim, interpolation, out):
+    if dim.__class__ is not int and dim is not None:
+        refuse_non_int_dims(dim)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     _check_q(input, q, interpolation)

@@ -20,6 +20,7 @@ from ._dispatch import check_out, write_out
 from ._op import Op, record
 from .elementwise import check_limited
 from .registry import function, method
+from .int_arguments import check_int_varargs, is_int, refuse_non_int_dims
 
 
 def reduction_dims(input, dim):
@@ -177,7 +178,10 @@ def sum_to_size(self, *size):
     """Sum dims so that the result has `size` (which `self` must broadcast from)."""
     if not size:
         raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
-    size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
+    if len(size) == 1 and size[0].__class__ is not int:
+        if not isinstance(size[0], (tuple, list)):
+            check_int_varargs("sum_to_size", "size", size)      # (a bool or a float)
+        size = (int(size[0]),) if is_int(size[0]) else tuple(size[0])
     shape = tuple(self._data.shape)
     if shape == size:
         return self
@@ -215,6 +219,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """The mean of all elements or over `dim`; needs a floating or complex dtype."""
     if isinstance(dim, _dtype.dtype):
         dim, dtype = None, dim
+    if dim.__class__ is not int and dim is not None:
+        refuse_non_int_dims(dim)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     data = input._data
@@ -526,6 +532,8 @@ def amin(input, dim=(), keepdim=False, *, out=None):
 
 
 def _arg(name, input, dim, keepdim, out):
+    if dim.__class__ is not int and dim is not None:
+        refuse_non_int_dims(dim)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     kind = input._data.dtype.kind

@@ -21,6 +21,7 @@ from .order_statistics import write_pair
 from .reduction import _accumulate_dtype, _run, _sum_dtype
 from .registry import FUNCTIONS, function
 from .argument_errors import type_name
+from .int_arguments import check_ints, int_argument
 
 
 class ReverseCumsum(Op):
@@ -250,6 +251,8 @@ def _complex_logcumsumexp(xp, x, axis):
 @function()
 def logcumsumexp(input, dim, *, out=None):
     """log(cumsum(exp(x))) along `dim`, computed stably."""
+    if dim.__class__ is not int:
+        dim = int_argument("logcumsumexp", "dim", 1, dim)
     data = input._data
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
@@ -273,6 +276,9 @@ def logcumsumexp(input, dim, *, out=None):
 def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
     """The n-th forward difference along `dim` (after concatenating prepend/append); bools
     give logical xor. A composite of narrow and sub, as in torch."""
+    if n.__class__ is not int or dim.__class__ is not int:
+        check_ints("diff", 1, n=n, dim=dim)
+        n = int(n)
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:

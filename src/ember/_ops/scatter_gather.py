@@ -20,6 +20,7 @@ from ._dispatch import Inplace, check_inplace, check_internal_overlap, check_out
     check_overlap, finish, prepare_inplace
 from ._op import Op
 from .argument_errors import not_a_tensor
+from .int_arguments import int_argument
 from ._xp_compat import ufunc_at
 from .elementwise import check_limited
 from .registry import function
@@ -241,6 +242,8 @@ class Gather(Op):
 @function()
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     """`out[i][j] = input[index[i][j]][j]` (for dim 0); `sparse_grad` is ignored."""
+    if dim.__class__ is not int:
+        dim = int_argument("gather", "dim", 1, dim)
     xs, d, ids, _ = prepare(input, dim, index, None, "gather")
     check_limited(input, "scatter_gather_tensor_cpu")
     result = xs[coords(xp_of(input), ids, d)].reshape(index.shape)

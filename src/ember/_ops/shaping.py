@@ -15,6 +15,7 @@ from ._op import Op, record
 from ._xp_compat import ufunc_at
 from .argument_errors import _is_int, ints, type_name
 from .elementwise import check_limited
+from .int_arguments import check_int_list, check_int_varargs, int_argument, is_int
 from .registry import function, method
 from .._memory_format import contiguous_format
 
@@ -31,20 +32,20 @@ def run_copy(op, input, result, params, out=None, name=None, differentiable=True
 
 
 def int_tuple(value):
-    """An int or a sequence of ints as a tuple."""
-    return (int(value),) if isinstance(value, (int, np.integer)) else \
-        tuple(int(v) for v in value)
+    """An int (or 0-dim integer tensor) or a sequence of ints as a tuple."""
+    return (int(value),) if is_int(value) else tuple(int(v) for v in value)
 
 
 def _varargs(args, name=None, what=None):
     """Sizes given as varargs or one sequence: repeat(2, 3) or repeat((2, 3))."""
     if not args and name:
         raise TypeError(f'{name}() missing 1 required positional arguments: "{what}"')
-    if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
-        try:
-            return tuple(args[0])
-        except TypeError:       # a lone number that is no int: the caller's check words it
-            return tuple(args)
+    if len(args) == 1 and args[0].__class__ is int:
+        return args
+    if name:                # (torch's words for sizes that are no ints)
+        check_int_varargs(name, what, args)
+    if len(args) == 1 and not is_int(args[0]):
+        return tuple(args[0])
     return tuple(args)
 
 
@@ -141,9 +142,11 @@ class Roll(Op):
         return grad.roll(tuple(-s for s in ctx.shifts), ctx.dims)
 
 
-@function()
+@function(method=False)
 def roll(input, shifts, dims=None):
     """Shift elements cyclically by `shifts` along `dims`; no dims: over the flattened tensor."""
+    if shifts.__class__ is not int or dims is not None and dims.__class__ is not int:
+        _check_roll(shifts, dims, function=True)
     shifts = int_tuple(shifts)
     dims = () if dims is None else int_tuple(dims)
     if not shifts:
@@ -165,6 +168,19 @@ def roll(input, shifts, dims=None):
     return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None})
 
 
+@method("roll")
+def _roll_method(self, shifts, dims=None):
+    if shifts.__class__ is not int or dims is not None and dims.__class__ is not int:
+        _check_roll(shifts, dims, function=False)
+    return roll(self, shifts, dims)
+
+
+def _check_roll(shifts, dims, function):
+    check_int_list("roll", "shifts", 1, shifts, function)
+    if dims is not None:
+        check_int_list("roll", "dims", 2, dims, function)
+
+
 # -- rot90 -------------------------------------------------------------------------------------
 
 class Rot90(Op):
@@ -177,6 +193,9 @@ class Rot90(Op):
 @function()
 def rot90(input, k=1, dims=(0, 1)):
     """Rotate by 90 degrees `k` times, from the first towards the second of `dims`."""
+    if k.__class__ is not int:
+        k = int_argument("rot90", "k", 1, k)
+    check_int_list("rot90", "dims", 2, dims)
     dims = tuple(dims)
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
@@ -239,7 +258,11 @@ def repeat(self, *sizes, repeats=None):
 @function(method=False)
 def tile(input, dims):
     """`input.repeat(dims)`, with `dims` padded by leading ones to the tensor's rank."""
-    return _tile(input, (dims,))
+    if dims.__class__ is not int:
+        check_int_list("tile", "dims", 1, dims, function=True)
+    dims = (int(dims),) if is_int(dims) else tuple(dims)
+    dims = (1,) * (input.ndim - len(dims)) + dims
+    return repeat(input, dims)
 
 
 @method("tile")

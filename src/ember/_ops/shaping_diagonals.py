@@ -6,6 +6,7 @@ from .._device import backend_of
 from .._tensor import wrap
 from ._op import Op
 from .elementwise import check_limited
+from .int_arguments import check_ints, int_argument
 from .registry import function
 from .shaping import run_copy
 
@@ -27,6 +28,8 @@ class Triu(Op):
 
 
 def _triangle(op, name, input, diagonal, out):
+    if diagonal.__class__ is not int:
+        diagonal = int_argument(name, "diagonal", 1, diagonal)
     if input.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     check_limited(input, name)
@@ -86,6 +89,9 @@ class DiagEmbed(Op):
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """A tensor whose diagonal `offset` of dims (dim1, dim2) holds the last dim of `input`
     (zeros elsewhere)."""
+    if offset.__class__ is not int or dim1.__class__ is not int or dim2.__class__ is not int:
+        check_ints("diag_embed", 1, offset=offset, dim1=dim1, dim2=dim2)
+        offset = int(offset)
     ndim = input.ndim + 1
     d1, d2 = geo.wrap_dim(dim1, ndim), geo.wrap_dim(dim2, ndim)
     if d1 == d2:
@@ -116,6 +122,8 @@ class DiagonalCopy(Op):
 @function()
 def diag(input, diagonal=0, *, out=None):
     """1-D: a square matrix with `input` on diagonal `diagonal`; 2-D: that diagonal, copied."""
+    if diagonal.__class__ is not int:
+        diagonal = int_argument("diag", "diagonal", 1, diagonal)
     if input.ndim == 1:
         if out is not None:
             result = diag_embed(input.detach(), diagonal, 0, 1)._data
@@ -133,4 +141,6 @@ def diag(input, diagonal=0, *, out=None):
 @function()
 def diagflat(input, offset=0):
     """A square matrix with the flattened `input` on diagonal `offset`."""
+    if offset.__class__ is not int:
+        offset = int_argument("diagflat", "offset", 1, offset)
     return diag_embed(input.reshape(-1), offset, 0, 1)

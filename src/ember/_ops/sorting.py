@@ -28,6 +28,7 @@ from ._dispatch import check_out, write_out
 from ._libstdcxx_select import sort_positions, topk_arrangement
 from ._op import Op, record
 from .elementwise import check_limited
+from .int_arguments import check_ints
 from .reduction import _refuse_non_bool
 from .registry import function
 
@@ -291,11 +292,12 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     """The k largest (or smallest) elements along `dim` and their indices. torch's CPU kernel
     sorts them (NaN the largest) unless sorted=False and k * 64 > n; where elements tie, its
     libstdc++ algorithms decide which come and in what order, and ours follow them."""
+    if k.__class__ is not int or dim is not None and dim.__class__ is not int:
+        check_ints("topk", 1, k=k, dim=-1 if dim is None else dim)
+        k = int(k)
     _refuse("topk", input)
     if largest.__class__ is not bool or sorted.__class__ is not bool:
         _refuse_non_bool(largest if largest.__class__ is not bool else sorted, "largest/sorted")
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
-        raise TypeError(f"topk(): argument 'k' (position 1) must be int, not {type(k).__name__}")
     data = input._data
     d = geo.wrap_dim(-1 if dim is None else dim, data.ndim)
     a = _last(data, d)

@@ -10,6 +10,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._op import Op, record
 from .argument_errors import not_a_tensor, parser_error
+from .int_arguments import int_argument
 from .elementwise import check_limited, common_dtype
 from .registry import function
 from .sorting import _keys32
@@ -132,6 +133,8 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
 def histc(input, bins=100, min=0, max=0, *, out=None):
     """Counts of the values in `bins` equal bins over [min, max] (the data's range when
     min == max); values outside are ignored. The result has the input's dtype."""
+    if bins.__class__ is not int:
+        bins = int_argument("histc", "bins", 1, bins)
     data = input._data
     if data.dtype.kind not in "fV":
         kernel = "linspace_cpu" if data.dtype.kind == "b" else "histogram_cpu"

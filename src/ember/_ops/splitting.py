@@ -12,7 +12,8 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
-from .argument_errors import type_name, unpack_error
+from .argument_errors import not_a_tensor, type_name, unpack_error
+from .int_arguments import check_int_list, check_ints, int_argument, is_int
 from .registry import function, register
 from .views import _shape, as_view, slice_dim
 
@@ -53,6 +54,8 @@ def _multi_view(op, input, pieces, params):
 @function()
 def unbind(input, dim=0):
     """A tuple of views, one per index of `dim`."""
+    if dim.__class__ is not int:
+        dim = int_argument("unbind", "dim", 1, dim)
     shape, strides = _shape(input), input.stride()
     d = geo.wrap_dim(dim, len(shape))
     if not shape:       # (dim 0 or -1 wraps for a 0-dim tensor, but there is nothing to unbind)
@@ -64,6 +67,8 @@ def unbind(input, dim=0):
 @function(method=False)
 def split(tensor, split_size_or_sections, dim=0):
     """Pieces of `split_size` along `dim` (the last may be smaller), or of the given sizes."""
+    if split_size_or_sections.__class__ is not int or dim.__class__ is not int:
+        _check_split_arguments(split_size_or_sections, dim)
     shape, strides = _shape(tensor), tensor.stride()
     d = geo.wrap_dim(dim, len(shape))
     try:
@@ -114,6 +119,38 @@ _split_method.__name__, _split_method.__qualname__ = "split", "Tensor.split"
 register("split", _split_method, function=False)
 
 
+def _check_split_arguments(size, dim):
+    """torch's TypeErrors for split's arguments: its Python split hands an int size (a bool
+    too) to the native split (whose overloads take an int or a tuple of ints) and anything
+    else to split_with_sizes."""
+    if not isinstance(size, int):
+        if isinstance(size, (tuple, list)):
+            check_int_list("split_with_sizes", "split_sizes", 2, size)
+        if not is_int(dim):
+            raise not_a_tensor("split_with_sizes", "dim", 3, dim, "int")
+        return
+    if size.__class__ is int and is_int(dim):
+        return
+    got = ("Tensor", _short_type(size), _short_type(dim))
+
+    def marked(size_kind):
+        # (torch's explainer never fits the parameter with a default, "int dim = 0")
+        return f"(Tensor, {got[1] if got[1] == size_kind else f'!{got[1]}!'}, !{got[2]}!)"
+    raise TypeError(
+        f"split() received an invalid combination of arguments - got ({', '.join(got)}), but "
+        f"expected one of:\n"
+        f" * (Tensor input, int split_size, int dim = 0)\n"
+        f"      didn't match because some of the arguments have invalid types: "
+        f"{marked('int')}\n"
+        f" * (Tensor input, tuple of ints split_size, int dim = 0)\n"
+        f"      didn't match because some of the arguments have invalid types: "
+        f"{marked('tuple of ints')}\n")
+
+
+def _short_type(value):
+    return "Tensor" if isinstance(value, Tensor) else type_name(value)
+
+
 def _split_other(tensor, value, dim):
     """split by a 0-dim tensor (its value, truncated, is the size, as in torch's Tensor.split);
     anything else but an int or a list or tuple of them is torch's parser error."""
@@ -137,16 +174,14 @@ register("split_with_sizes", lambda input, split_sizes, dim=0: split(input, list
 @function()
 def chunk(input, chunks, dim=0):
     """Up to `chunks` pieces of equal size (the last may be smaller), as views."""
-    if not isinstance(chunks, (int, np.integer)) or isinstance(chunks, bool):
-        raise TypeError(f"chunk(): argument 'chunks' (position 1) must be int, not "
-                        f"{type(chunks).__name__}")
+    if chunks.__class__ is not int or dim.__class__ is not int:
+        check_ints("chunk", 1, chunks=chunks, dim=dim)
+        chunks = int(chunks)
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = geo.wrap_dim(dim, input.ndim)
-    try:
-        n = input.shape[d]
-    except IndexError:      # dims 0 and -1 wrap for a 0-dim tensor, which has none to chunk
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor") from None
+    n = input.shape[geo.wrap_dim(dim, input.ndim)]
     if n == 0:
         return split(input, [0] * chunks, dim)
     return split(input, -(-n // int(chunks)), dim)

@@ -19,6 +19,7 @@ from .elementwise import check_limited
 from .reduction import (_accumulate_dtype, _axis, _refuse_non_bool, _restore_dims, _run,
                         _sum_dtype, reduction_dims)
 from .registry import FUNCTIONS, function
+from .int_arguments import refuse_non_int_dims
 from . import order_statistics  # registers median, mode, kthvalue, quantile; write_pair
 
 
@@ -179,6 +180,8 @@ class Std(Op):
 
 
 def _var_std(name, input, dim, unbiased, keepdim, correction, out):
+    if dim.__class__ is not int and dim is not None and dim.__class__ is not bool:
+        refuse_non_int_dims(dim)        # (a lone bool is `unbiased`: x.std(False))
     dim, correction = _correction(name, dim, unbiased, correction, keepdim)
     var, _, dims, count = _moments(name, input, dim, correction, keepdim)
     xp = backend_of(var).xp
@@ -327,6 +330,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
 @function()
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of the non-NaN elements (a composite: nansum / count, as in torch)."""
+    if dim.__class__ is not int and dim is not None:
+        refuse_non_int_dims(dim)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):

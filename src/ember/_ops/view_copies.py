@@ -17,6 +17,7 @@ from ..autograd.grad_mode import no_grad
 from ._blocked import contiguous_copy
 from ._dispatch import write_out
 from ._op import Op, record
+from .int_arguments import check_ints
 from .registry import function
 from . import splitting, views
 from .elementwise_extra import view_as_complex, view_as_real
@@ -380,6 +381,11 @@ def unsafe_split_with_sizes(input, split_sizes, dim=0):
 @function()
 def unsafe_chunk(input, chunks, dim=0):
     """`torch.chunk` whose pieces autograd does not treat as views."""
+    if chunks.__class__ is not int or dim.__class__ is not int:
+        check_ints("unsafe_chunk", 1, chunks=chunks, dim=dim)
+        chunks = int(chunks)
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input.shape[geo.wrap_dim(dim, input.ndim)]

@@ -23,6 +23,8 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
 from .argument_errors import ints, keyword_memory_format, not_a_tensor, parser_error, \
     type_name, unpack_error
+from .int_arguments import check_int_list, check_int_varargs, check_ints, int_argument, \
+    is_int
 from .registry import function, method, register
 
 
@@ -59,14 +61,26 @@ def _keyword_sizes(name, args, keyword, names):
     return (value,)
 
 
-def _sizes(args):
-    """Shape arguments as varargs or one sequence: view(2, 3) or view((2, 3))."""
-    if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
-        try:
-            return tuple(args[0])
-        except TypeError:       # a lone number that is no int: the caller's check words it
-            return args
+def _sizes(args, name=None, what=None):
+    """Shape arguments as varargs or one sequence: view(2, 3) or view((2, 3)); with the
+    method's `name` and argument (`what`), torch's TypeError for one that is neither."""
+    if len(args) == 1 and args[0].__class__ is not int:
+        if name and not isinstance(args[0], (tuple, list)):
+            check_int_varargs(name, what, args)         # (a bool or a float)
+        if not isinstance(args[0], (int, np.integer)):
+            try:
+                return tuple(args[0])
+            except TypeError:   # a lone number that is no int: the caller's check words it
+                return args
     return args
+
+
+def _int_sizes(name, what, given, sizes, keyword):
+    """`sizes` (from `given`, as the method `name` received them) as Python ints, or torch's
+    TypeError for them: a later bool is an int (NOTE [ Elements of a tuple of ints ])."""
+    if not keyword:
+        check_int_varargs(name, what, given)
+    return ints(name, what, given, geo.listed_ints(sizes))
 
 
 def _shape(t):
@@ -113,6 +127,10 @@ def view(self, *shape, **keyword):
         if data.flags.c_contiguous:
             return _contiguous_view(self, data, shape)
     except (TypeError, ValueError) as exc:
+        if len(given) > 1 and is_int(given[0]) and not keyword:
+            check_int_varargs("view", "size", given)        # (a later size that is no int)
+            if any(s.__class__ is bool for s in given):
+                return view(self, *geo.listed_ints(given))  # (a later bool is an int)
         # torch's parser refuses what is not a dtype or sizes (view is not wrapped by the
         # registry, which would cost every call a frame; the `try` costs nothing)
         error = unpack_error("view", "size", tuple(keyword.values()) or given) or \
@@ -141,8 +159,8 @@ def _contiguous_view(self, data, shape):
     try:
         array = data.reshape(shape)
     except (ValueError, TypeError):
-        # (an element that is no int raises here, for the caller to word)
-        geo.infer_size([operator.index(s) for s in shape], data.size)
+        if all(map(is_int, shape)):         # (else the caller words the sizes' TypeError)
+            geo.infer_size([int(s) for s in shape], data.size)
         raise
     if array.shape != shape:
         # -1 was inferred, or the sizes came as a list; NumPy accepts any negative size as
@@ -195,7 +213,7 @@ def reshape(input, *shape, **keyword):
     if len(shape) == 1 and shape[0].__class__ is np.ndarray:
         raise TypeError(f"reshape(): argument 'shape' (position 1) must be tuple of ints, not "
                         f"{type_name(shape[0])}")
-    given, shape = shape, _sizes(shape)
+    given, shape = shape, _sizes(shape, "reshape", "shape")
     data = input._data
     if data.flags.c_contiguous:
         try:
@@ -203,10 +221,9 @@ def reshape(input, *shape, **keyword):
         except TypeError:
             if all(s.__class__ is int for s in shape):
                 raise
-            ints("reshape", "shape", given, shape)      # raises torch's error
-            raise
+            return reshape(input, _int_sizes("reshape", "shape", given, shape, keyword))
     if not all(s.__class__ is int for s in shape):
-        shape = ints("reshape", "shape", given, shape)
+        shape = _int_sizes("reshape", "shape", given, shape, keyword)
     new_shape = geo.infer_size(shape, data.size)
     if geo.view_strides(_shape(input), input.stride(), new_shape) is not None:
         return view(input, new_shape)
@@ -226,6 +243,8 @@ def reshape_as(self, other):
 @function()
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims start_dim..end_dim into one (a view when possible)."""
+    if start_dim.__class__ is not int or end_dim.__class__ is not int:
+        check_ints("flatten", 1, start_dim=start_dim, end_dim=end_dim)
     ndim = input.ndim
     if ndim == 0:
         geo.wrap_dim(start_dim, 1)      # torch's range check: a 0-d tensor has dims [-1, 0]
@@ -250,6 +269,8 @@ def ravel(input):
 def unflatten(input, dim, sizes):
     """Split dim `dim` into `sizes` (one of them may be -1)."""
     shape = _shape(input)
+    if dim.__class__ is not int:
+        dim = int_argument("unflatten", "dim", 1, dim)
     d = geo.wrap_dim(dim, len(shape))
     sizes = tuple(sizes)
     if not sizes:
@@ -334,12 +355,12 @@ def permute(input, *dims, **keyword):
         dims = _keyword_sizes("permute", dims, keyword, ("dims",))
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    given, dims = dims, _sizes(dims)
+    given, dims = dims, _sizes(dims, "permute", "dims")
     try:
         shape, strides = geo.permute(_shape(input), input.stride(), dims)
     except (TypeError, RuntimeError):
-        ints("permute", "dims", given, dims)            # raises torch's error for a non-int
-        raise
+        dims = _int_sizes("permute", "dims", given, dims, keyword)      # (or torch's error)
+        shape, strides = geo.permute(_shape(input), input.stride(), dims)
     wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
     return _view_op(Permute, input, shape, strides, input._offset, {"dims": wrapped})
 
@@ -357,13 +378,29 @@ def transpose(input, dim0, dim1):
     if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
         from ..sparse import _dispatch as sparse
         return sparse.transpose(input, dim0, dim1)
-    shape, strides = geo.transpose(_shape(input), input.stride(), dim0, dim1)
+    try:
+        shape, strides = geo.transpose(_shape(input), input.stride(), dim0, dim1)
+    except TypeError:           # (a dim that is no int: torch's words for it)
+        check_ints("transpose", 1, dim0=dim0, dim1=dim1)
+        raise
     return _view_op(Transpose, input, shape, strides, input._offset,
                     {"dim0": dim0, "dim1": dim1})
 
 
-register("swapaxes", transpose, inplace=False)
-register("swapdims", transpose, inplace=False)
+@function(inplace=False)
+def swapaxes(input, axis0, axis1):
+    """`transpose` under NumPy's name."""
+    if axis0.__class__ is not int or axis1.__class__ is not int:
+        check_ints("swapaxes", 1, axis0=axis0, axis1=axis1)
+    return transpose(input, axis0, axis1)
+
+
+@function(inplace=False)
+def swapdims(input, dim0, dim1):
+    """`transpose` under another name."""
+    if dim0.__class__ is not int or dim1.__class__ is not int:
+        check_ints("swapdims", 1, dim0=dim0, dim1=dim1)
+    return transpose(input, dim0, dim1)
 
 
 class T(Op):
@@ -520,7 +557,9 @@ class Select(Op):
 @function()
 def select(input, dim, index):
     """The slice at `index` of dim `dim`, as a view without that dim."""
-    index = int(index)
+    if dim.__class__ is not int or index.__class__ is not int:
+        check_ints("select", 1, dim=dim, index=index)
+        index = int(index)
     if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
         from ..sparse import _coo_ops as sparse
         return sparse.select(input, dim, index)
@@ -554,6 +593,9 @@ class Diagonal(Op):
 @function()
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """The diagonal `offset` of dims dim1 and dim2, as the last dim of a view."""
+    if offset.__class__ is not int or dim1.__class__ is not int or dim2.__class__ is not int:
+        check_ints("diagonal", 1, offset=offset, dim1=dim1, dim2=dim2)
+        offset = int(offset)
     shape, strides, off = geo.diagonal(_shape(input), input.stride(), input._offset, offset,
                                        dim1, dim2)
     return _view_op(Diagonal, input, shape, strides, off,
@@ -576,9 +618,9 @@ def expand(self, *sizes, **keyword):
         sizes = _keyword_sizes("expand", sizes, keyword, ("size",))
     if not sizes:
         raise TypeError('expand() missing 1 required positional arguments: "size"')
-    given, sizes = sizes, _sizes(sizes)
+    given, sizes = sizes, _sizes(sizes, None if keyword else "expand", "size")
     if not all(s.__class__ is int for s in sizes):
-        sizes = ints("expand", "size", given, sizes)
+        sizes = _int_sizes("expand", "size", given, sizes, keyword)
     old = self._data.shape
     if len(sizes) < len(old):
         geo.expand(old, self.stride(), sizes, legacy_type_name(self))    # raises
@@ -594,13 +636,22 @@ def expand_as(self, other):
 @function(method=False)
 def broadcast_to(input, size):
     """`input` expanded to `size` (torch's broadcasting rules)."""
-    return expand(input, tuple(size))
+    try:
+        return expand(input, tuple(size))
+    except TypeError:
+        check_int_list("broadcast_to", "size", 1, size, function=True)
+        raise
 
 
 @method("broadcast_to")
 def _broadcast_to_method(self, *size, **keyword):
     """Tensor.broadcast_to: the sizes as one sequence or, like expand's, one by one."""
-    return expand(self, *size, **keyword)
+    try:
+        return expand(self, *size, **keyword)
+    except TypeError:
+        if not keyword:
+            check_int_varargs("broadcast_to", "size", size)
+        raise
 
 
 # -- as_strided and unfold ---------------------------------------------------------------------
@@ -650,6 +701,9 @@ class Unfold(Op):
 @method()
 def unfold(self, dimension, size, step):
     """Windows of `size` elements every `step` along `dimension`, as a new last dim."""
+    if dimension.__class__ is not int or size.__class__ is not int or step.__class__ is not int:
+        check_ints("unfold", 1, dimension=dimension, size=size, step=step)
+        size, step = int(size), int(step)
     shape, strides = geo.unfold(_shape(self), self.stride(), dimension, size, step)
     d = geo.wrap_dim(dimension, self.ndim) if self.ndim else 0
     return _view_op(Unfold, self, shape, strides, self._offset,

@@ -22,7 +22,8 @@ from . import views
 from ._dispatch import check_inplace
 from ._op import record
 from .registry import function, method, register
-from .argument_errors import type_name
+from .argument_errors import not_a_tensor, type_name
+from .int_arguments import check_ints, int_argument
 
 _new = object.__new__
 
@@ -91,6 +92,8 @@ def squeeze_(self, dim=None):
 @method()
 def unsqueeze_(self, dim):
     """In-place `unsqueeze`: insert a size-1 dim at `dim`."""
+    if dim.__class__ is not int:
+        dim = int_argument("unsqueeze_", "dim", 1, dim)
     view = _geometry_of(views.unsqueeze, self, dim)
     return _restride(self, UnsqueezeInplace, view, {"dim": geo.wrap_dim(dim, self.ndim + 1)})
 
@@ -98,6 +101,8 @@ def unsqueeze_(self, dim):
 @method()
 def transpose_(self, dim0, dim1):
     """In-place `transpose`: swap dims `dim0` and `dim1`."""
+    if dim0.__class__ is not int or dim1.__class__ is not int:
+        check_ints("transpose_", 1, dim0=dim0, dim1=dim1)
     view = _geometry_of(views.transpose, self, dim0, dim1)
     return _restride(self, TransposeInplace, view, {"dim0": dim0, "dim1": dim1})
 
@@ -105,12 +110,16 @@ def transpose_(self, dim0, dim1):
 @method()
 def swapaxes_(self, axis0, axis1):
     """In-place `swapaxes` (`transpose_`)."""
+    if axis0.__class__ is not int or axis1.__class__ is not int:
+        check_ints("swapaxes_", 1, axis0=axis0, axis1=axis1)
     return transpose_(self, axis0, axis1)
 
 
 @method()
 def swapdims_(self, dim0, dim1):
     """In-place `swapdims` (`transpose_`)."""
+    if dim0.__class__ is not int or dim1.__class__ is not int:
+        check_ints("swapdims_", 1, dim0=dim0, dim1=dim1)
     return transpose_(self, dim0, dim1)
 
 
@@ -183,6 +192,8 @@ def _grow(storage, size):
 @method()
 def resize_as_(self, the_template, memory_format=None):
     """`resize_` to the shape of `the_template`."""
+    if not isinstance(the_template, Tensor):
+        raise not_a_tensor("resize_as_", "the_template", 1, the_template)
     return resize_(self, tuple(the_template.shape), memory_format=memory_format)
 
 
