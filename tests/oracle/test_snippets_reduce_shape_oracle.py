@@ -963,6 +963,13 @@ SNIPPETS = [
     'x = torch.arange(6).reshape(2, 3)\nprint(x.tile(2.0))',
     'x = torch.arange(6).reshape(2, 3)\nprint(x.repeat(2.0, 1))',
     'x = torch.arange(6).reshape(2, 3)\nprint(x.expand(2.0, 3))',
+    'x = torch.arange(24.).reshape(2, 3, 4)\nprint(x.transpose(1.0, 0))',
+    'x = torch.arange(6).reshape(2, 3)\nprint(x.flatten(0.5))',
+    'x = torch.arange(6).reshape(2, 3)\nprint(x.roll(1.5))',
+    'x = torch.arange(6).reshape(2, 3)\nprint(x.diagonal(1.5))',
+    'x = torch.tensor([1., 3., 6.])\nprint(torch.diff(x, n=1.5))',
+    'x = torch.arange(6).reshape(2, 3)\nprint(x.rot90(1.5))',
+    'x = torch.arange(6).reshape(2, 3)\nprint(x.tril(1.5))',
 ]
 
 # Where ember differs from torch: (reason, minimal reproduction), strict xfails.
@@ -975,10 +982,6 @@ BUGS = [
     ("movedim's argument-type errors are Python's: one function serves Tensor.movedim and "
      'torch.movedim, whose texts differ, and a parser wrapper would cost every call a frame',
      'x = torch.arange(24.).reshape(2, 3, 4)\nprint(x.movedim(1.0, 0))'),
-    ("transpose's argument-type errors name no argument: one function serves Tensor.transpose "
-     'and torch.transpose, whose texts differ (the position), and a parser wrapper would cost '
-     'every call a frame',
-     'x = torch.arange(24.).reshape(2, 3, 4)\nprint(x.transpose(1.0, 0))'),
     ("movedim's argument-count error is Python's: one function serves Tensor.movedim and "
      'torch.movedim',
      'x = torch.arange(6).reshape(2, 3)\nprint(x.movedim(0, 1, 2))'),
@@ -986,22 +989,10 @@ BUGS = [
      'x = torch.arange(6).reshape(2, 3)\nprint(torch.tensor_split(x, 1.5))'),
     ("the argument-type errors of unflatten are Python's (no parser signatures for it yet)",
      'x = torch.arange(6).reshape(2, 3)\nprint(x.unflatten(1, 3))'),
-    ('the argument-type errors of flatten name no argument (no parser signatures for it yet)',
-     'x = torch.arange(6).reshape(2, 3)\nprint(x.flatten(0.5))'),
     ('narrow takes a float start (no parser signatures for it yet)',
      'x = torch.arange(6).reshape(2, 3)\nprint(x.narrow(0, 1.5, 1))'),
-    ("the argument-type errors of roll are Python's (no parser signatures for it yet)",
-     'x = torch.arange(6).reshape(2, 3)\nprint(x.roll(1.5))'),
-    ("the argument-type errors of diagonal are Python's (no parser signatures for it yet)",
-     'x = torch.arange(6).reshape(2, 3)\nprint(x.diagonal(1.5))'),
     ("repeat_interleave's error for a float lists no signatures",
      'x = torch.arange(6).reshape(2, 3)\nprint(x.repeat_interleave(1.5))'),
-    ("the argument-type errors of diff are Python's (no parser signatures for it yet)",
-     'x = torch.tensor([1., 3., 6.])\nprint(torch.diff(x, n=1.5))'),
-    ("rot90 takes a float k (torch's parser refuses it)",
-     'x = torch.arange(6).reshape(2, 3)\nprint(x.rot90(1.5))'),
-    ("tril takes a float diagonal (torch's parser refuses it)",
-     'x = torch.arange(6).reshape(2, 3)\nprint(x.tril(1.5))'),
     ("nansum into an integer out= casts its float result; torch runs its kernel in out's "
      'dtype, which it lacks',
      'x = torch.tensor([[1.5, 2.], [3., 4.]])\nL = lambda: torch.empty(0, dtype=torch.long)\nprint(torch.nansum(x, 0, out=L()))'),

@@ -4,7 +4,6 @@ Geometry (and torch's verdict on whether a view is possible) comes from `_geomet
 module materialises the view over the shared storage and records the backward node.
 `reshape` and `contiguous` copy only when no view can express the result.
 """
-import operator
 import warnings
 
 import numpy as np
@@ -358,10 +357,11 @@ def permute(input, *dims, **keyword):
     given, dims = dims, _sizes(dims, "permute", "dims")
     try:
         shape, strides = geo.permute(_shape(input), input.stride(), dims)
+        wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
     except (TypeError, RuntimeError):
         dims = _int_sizes("permute", "dims", given, dims, keyword)      # (or torch's error)
         shape, strides = geo.permute(_shape(input), input.stride(), dims)
-    wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
+        wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
     return _view_op(Permute, input, shape, strides, input._offset, {"dims": wrapped})
 
 
