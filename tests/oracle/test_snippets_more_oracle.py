@@ -388,6 +388,7 @@ STORING = [
     "a = torch.zeros(3, dtype=torch.float16)\na.clamp_(0, 1e6)",
     "print(torch.from_numpy(np.zeros(2, dtype=np.uint16)).dtype)",
     "torch.arange(6).reshape(2, 3).reshape((2, 3), 1)",
+    "torch.ones((2, 3), 4)",
 ]
 
 SNIPPETS = [*PRINTING, *INDEXING, *SHAPES, *REDUCTIONS, *PROMOTION_INTEROP_CREATION, *STORING]
@@ -397,8 +398,6 @@ SNIPPETS = [*PRINTING, *INDEXING, *SHAPES, *REDUCTIONS, *PROMOTION_INTEROP_CREAT
 BUGS = [
     ("ember has no complex32 (ComplexHalf): float16 + complex number promotes to complex32",
      "print((torch.tensor([1.], dtype=torch.float16) + 1j).dtype)"),
-    ("argument-parser text of ones given a tuple and an int",
-     "torch.ones((2, 3), 4)"),
 ]
 
 

@@ -1142,6 +1142,7 @@ BUILTINS = [
     'print(np.mean(torch.ones(3)))',
     'torch.arange(4.).masked_fill(torch.tensor([True, False, True, False]), "a")',
     'x = torch.ones(3)\nx.add_(torch.ones(3), torch.ones(3))',
+    'torch.ones(2, 3).stride(2.0)',
 ]
 
 SNIPPETS = (ATTRS + WARNS + CONV + TYPE_TO + INPLACE_FILL + MASKS + CMP + BITS + REV
@@ -1159,8 +1160,6 @@ BUGS = [
      'x = torch.ones(2)\nx.fill_("a")'),
     ("eq/ne/lt... methods name the position of `other` as the functions do instead of listing "
      "torch's two signatures", 'torch.tensor([1., 2.]).eq(None)'),
-    ("size()/stride() with a dim of the wrong type give the geometry helper's text, not "
-     "torch's parser's", 'torch.ones(2, 3).stride(2.0)'),
     ("ember's __array__ takes NumPy 2's copy keyword (torch's does not, so NumPy words the "
      "refusal itself)", 'np.asarray(torch.ones(2), dtype=np.float64, copy=False)'),
 ]
