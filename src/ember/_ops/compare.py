@@ -214,11 +214,11 @@ def _clamp(input, min, max, out, name, scalar_op):
     if tensor_bound and lo is not None and hi is not None and input.dtype is _dtype.bool:
         raise NotImplementedError('"clamp_cpu" not implemented for \'Bool\'')
     if not tensor_bound:
+        _check_scalars_fit(input, [lo, hi])
         if input._data.dtype.kind == "b" and lo.__class__ in _NO_BOUND and hi.__class__ in _NO_BOUND:
             # (number bounds of a bool tensor keep it bool, which torch's kernels refuse)
             kernel = "clamp_max" if lo is None else "clamp_min" if hi is None else "clamp"
             raise NotImplementedError(f"\"{kernel}_scalar_cpu\" not implemented for 'Bool'")
-        _check_scalars_fit(input, [lo, hi])
         if isinstance(out, Inplace):
             _check_inplace_scalar_bounds(input, [lo, hi])
     if scalar_op is Clamp and (lo is None or hi is None):
