@@ -413,6 +413,18 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def _conv_transpose(name, k, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
+    """conv_transpose{k}d, with torch's argument-type errors made only once it has failed."""
+    try:
+        return _conv_transpose_nd(name, k, input, weight, bias, stride, padding,
+                                  output_padding, groups, dilation)
+    except Exception:
+        conv_transpose_refused(name, (input, weight, bias, stride, padding, output_padding,
+                                      groups, dilation))
+        raise
+
+
+def _conv_transpose_nd(name, k, input, weight, bias, stride, padding, output_padding, groups,
+                       dilation):
     if isinstance(padding, str):
         raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
     if input.ndim not in (k + 1, k + 2):
@@ -431,37 +443,22 @@ def _conv_transpose(name, k, input, weight, bias, stride, padding, output_paddin
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The adjoint of conv1d (a "deconvolution"); weight is (in, out / groups, kernel)."""
-    try:
-        return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride,
-                               padding, output_padding, groups, dilation)
-    except Exception:
-        conv_transpose_refused("conv_transpose1d", (input, weight, bias, stride, padding,
-                                                   output_padding, groups, dilation))
-        raise
+    return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation)
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The adjoint of conv2d; weight is (in, out / groups, kH, kW)."""
-    try:
-        return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride,
-                               padding, output_padding, groups, dilation)
-    except Exception:
-        conv_transpose_refused("conv_transpose2d", (input, weight, bias, stride, padding,
-                                                   output_padding, groups, dilation))
-        raise
+    return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation)
 
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The adjoint of conv3d; weight is (in, out / groups, kD, kH, kW)."""
-    try:
-        return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride,
-                               padding, output_padding, groups, dilation)
-    except Exception:
-        conv_transpose_refused("conv_transpose3d", (input, weight, bias, stride, padding,
-                                                   output_padding, groups, dilation))
-        raise
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation)
 
 
 
