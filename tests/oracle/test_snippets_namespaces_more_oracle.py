@@ -56,7 +56,10 @@ SNIPPETS = [
     C + "def g(a): return a * 2\nprint(c.wrap_numpy(g)(torch.arange(3)), c.wrap_numpy(g)(3))",
     C + "def g(a, b): return [a + b[0], {'k': b[0]}]\nprint(c.wrap_numpy(g)(torch.ones(2), [torch.ones(2)]))",
     C + "print(c.set_enable_guard_collectives(False), c.set_enable_guard_collectives(False))",
-    C + "print(c.substitute_in_graph(len)(lambda obj, /: 0)([1, 2]))",
+    # (not len: a substitute for len stays registered in torch's compiler and makes later
+    # compiles in the process, torch.cond's among them, fail)
+    C + "import operator\nprint(c.substitute_in_graph(operator.length_hint)("
+        "lambda obj, default=0, /: 0)([1, 2]))",
     C + "try:\n    c.substitute_in_graph(3)\nexcept TypeError as e: print(e)",
     C + "print(c.config.job_id, c.config.cache_key_tag == '', c.config.recompile_limit, c.config.dynamic_shapes)",
     C + "try:\n    c.config.no_such_option\nexcept AttributeError as e: print(e)",
