@@ -786,3 +786,29 @@ def test_factory_with_out_checks_dtype_and_requires_grad():
     drawn = ember.rand(3, dtype=ember.float64)
     ember.manual_seed(0)
     assert ember.rand(3, out=ember.zeros(1, dtype=ember.float64)).tolist() == drawn.tolist()
+
+
+def test_linspace_steps_and_eye_sizes_take_only_ints():
+    # torch's parser takes ints, NumPy integers and 0-dim integer tensors; a float or bool
+    # steps/size is its TypeError (ember had computed with it)
+    assert ember.linspace(0, 1, np.int64(3)).tolist() == [0.0, 0.5, 1.0]
+    assert ember.linspace(0, 1, ember.tensor(3)).shape == (3,)
+    assert ember.eye(ember.tensor(2)).shape == (2, 2) and ember.eye(np.int64(2), 3).shape == (2, 3)
+    for call, name, got in [(lambda: ember.linspace(0, 1, 2.5), "linspace", "(int, int, float)"),
+                            (lambda: ember.linspace(0., 1, True), "linspace",
+                             "(float, int, bool)"),
+                            (lambda: ember.logspace(0, 1, ember.tensor(3.)), "logspace",
+                             "(int, int, Tensor)")]:
+        with pytest.raises(TypeError) as info:
+            call()
+        lines = str(info.value).splitlines()
+        assert lines[0] == (f"{name}() received an invalid combination of arguments - got "
+                            f"{got}, but expected one of:")
+        assert len(lines) == 5 and lines[4].startswith(" * (Number start, Number end, int steps")
+    assert "float base = 10.0" in str(pytest.raises(TypeError, ember.logspace, 0, 1, 2.5).value)
+    with pytest.raises(TypeError, match=r"^eye\(\): argument 'n' \(position 1\) must be int, "
+                                        r"not float$"):
+        ember.eye(3.0)
+    with pytest.raises(TypeError, match=r"^eye\(\) received an invalid combination of "
+                                        r"arguments - got \(int, bool\)"):
+        ember.eye(3, True)

@@ -327,9 +327,40 @@ def _space_dtype(dtype, start, end, name):
     return _dtype.get_default_dtype()
 
 
+_FACTORY_OPTIONS = ("*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = "
+                    "None, torch.device device = None, bool pin_memory = False, bool "
+                    "requires_grad = False)")
+
+
+def _index_int(value):
+    """`value` as an int where torch's parser takes it for an int: an int, a NumPy integer
+    or a 0-dim integer tensor (not a bool, a float or a float tensor); None otherwise."""
+    if value.__class__ is int:
+        return value
+    if isinstance(value, np.integer) or (
+            isinstance(value, Tensor) and value.ndim == 0 and value._data.dtype.kind in "iu"):
+        return int(value)
+    return None
+
+
+def _int_steps(name, steps, given, base=""):
+    """linspace's or logspace's `steps`, or torch's TypeError listing their overloads."""
+    n = _index_int(steps)
+    if n is not None:
+        return n
+    from ._ops.argument_errors import _got
+    lines = [f"{name}() received an invalid combination of arguments - got {_got(given, {})}, "
+             f"but expected one of:"]
+    for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                 ("Number", "Number")):
+        lines.append(f" * ({a} start, {b} end, int steps, {base}{_FACTORY_OPTIONS}")
+    raise TypeError("\n".join(lines) + "\n")
+
+
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """`steps` evenly spaced values from `start` to `end`, both included."""
+    steps = _int_steps("linspace", steps, (start, end, steps))
     start, end = _number(start), _number(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -393,6 +424,7 @@ def _fma(a, b, c, scalar):
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """`base ** linspace(start, end, steps)`."""
+    steps = _int_steps("logspace", steps, (start, end, steps), "float base = 10.0, ")
     start, end = _number(start), _number(end)
     dtype = _space_dtype(out_dtype(out, dtype, "logspace"), start, end, "logspace")
     exps = linspace(start, end, steps, device=device,
@@ -401,9 +433,24 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     return _into(out, _finish(values, requires_grad, pin_memory))
 
 
+def _eye_sizes(n, m):
+    """eye's n and m as ints, or torch's TypeError for what its parser refuses."""
+    n_int = _index_int(n)
+    m_int = None if m is None else _index_int(m)
+    if n_int is not None and (m is None or m_int is not None):
+        return n_int, m_int
+    from ._ops.argument_errors import _got, type_name
+    if m is None:
+        raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type_name(n)}")
+    raise TypeError(f"eye() received an invalid combination of arguments - got "
+                    f"{_got((n, m), {})}, but expected one of:\n * (int n, {_FACTORY_OPTIONS}"
+                    f"\n * (int n, int m, {_FACTORY_OPTIONS}\n")
+
+
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
         pin_memory=False):
     """A 2-D tensor with ones on the diagonal."""
+    n, m = _eye_sizes(n, m)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     m = n if m is None else m
