@@ -48,7 +48,7 @@ def test_H_of_a_real_matrix_is_a_transpose():
 
 
 def test_T_warns_once_per_process_in_two_texts(monkeypatch):
-    from ember._ops import views
+    from ember._ops import views_transpose as views
     monkeypatch.setattr(views, "_T_WARNED", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -4,7 +4,8 @@ from . import (activations, binary, compare, complex_parts, conversion,  # noqa:
                creation_more, elementwise_extra, elementwise_more, indexing, inplace,
                integration, joining, legacy_linalg, linalg, logical, products, queries,
                reduction, sampling, scans, scatter_gather, scatter_views, shaping, sorting,
-               splitting, statistics, ternary, unary, views, views_inplace)
+               splitting, statistics, ternary, unary, views, views_inplace,
+               views_transpose)
 from . import spectral_stft, spectral_windows  # noqa: F401
 from . import histograms, index_reduce, sampling_more  # noqa: F401
 from . import legacy_factorizations  # noqa: F401

@@ -19,7 +19,7 @@ from ._dispatch import write_out
 from ._op import Op, record
 from .int_arguments import check_ints
 from .registry import function
-from . import splitting, views
+from . import splitting, views, views_transpose
 from .elementwise_extra import view_as_complex, view_as_real
 
 _new = object.__new__
@@ -156,19 +156,19 @@ def _geometry_blocks_view(input, size):
 @function(method=False)
 def permute_copy(input, dims, *, out=None):
     """`torch.permute(input, dims)` as a fresh tensor."""
-    return _one("permute_copy", input, lambda: views.permute(input, tuple(dims)), out)
+    return _one("permute_copy", input, lambda: views_transpose.permute(input, tuple(dims)), out)
 
 
 @function(method=False)
 def t_copy(input, *, out=None):
     """`torch.t(input)` as a fresh tensor."""
-    return _one("t_copy", input, lambda: views.t(input), out)
+    return _one("t_copy", input, lambda: views_transpose.t(input), out)
 
 
 @function(method=False)
 def transpose_copy(input, dim0, dim1, *, out=None):
     """`torch.transpose(input, dim0, dim1)` as a fresh tensor."""
-    return _one("transpose_copy", input, lambda: views.transpose(input, dim0, dim1), out)
+    return _one("transpose_copy", input, lambda: views_transpose.transpose(input, dim0, dim1), out)
 
 
 @function(method=False)

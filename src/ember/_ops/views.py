@@ -4,8 +4,6 @@ Geometry (and torch's verdict on whether a view is possible) comes from `_geomet
 module materialises the view over the shared storage and records the backward node.
 `reshape` and `contiguous` copy only when no view can express the result.
 """
-import warnings
-
 import numpy as np
 
 from .. import _dtype, _geometry as geo
@@ -15,7 +13,7 @@ from .._device import backend_of
 from ._blocked import contiguous_copy
 from .. import _memory_format as _mf
 from .._memory_format import contiguous_format, preserve_format
-from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, wrap as _wrap
+from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
@@ -24,7 +22,7 @@ from .argument_errors import ints, keyword_memory_format, not_a_tensor, parser_e
     type_name, unpack_error
 from .int_arguments import check_int_list, check_int_varargs, check_ints, int_argument, \
     is_int
-from .registry import function, method, register
+from .registry import function, method
 
 
 def as_view(base, shape, strides, offset):
@@ -335,179 +333,6 @@ def unsqueeze(input, dim):
     return _view_op(Unsqueeze, input, shape, strides, input._offset, {"dim": d})
 
 
-# -- permutations ----------------------------------------------------------------------------
-
-class Permute(Op):
-    """Dims reordered."""
-
-    def backward(ctx, grad):
-        inverse = [0] * len(ctx.dims)
-        for i, d in enumerate(ctx.dims):
-            inverse[d] = i
-        return grad.permute(inverse)
-
-
-@function()
-def permute(input, *dims, **keyword):
-    """Reorder the dims: `x.permute(2, 0, 1)`."""
-    if keyword:
-        dims = _keyword_sizes("permute", dims, keyword, ("dims",))
-    if not dims:
-        raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    given, dims = dims, _sizes(dims, "permute", "dims")
-    try:
-        shape, strides = geo.permute(_shape(input), input.stride(), dims)
-        wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
-    except (TypeError, RuntimeError):
-        dims = _int_sizes("permute", "dims", given, dims, keyword)      # (or torch's error)
-        shape, strides = geo.permute(_shape(input), input.stride(), dims)
-        wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
-    return _view_op(Permute, input, shape, strides, input._offset, {"dims": wrapped})
-
-
-class Transpose(Op):
-    """Two dims swapped."""
-
-    def backward(ctx, grad):
-        return grad.transpose(ctx.dim0, ctx.dim1)
-
-
-@function()
-def transpose(input, dim0, dim1):
-    """Swap dims `dim0` and `dim1`."""
-    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
-        from ..sparse import _dispatch as sparse
-        return sparse.transpose(input, dim0, dim1)
-    try:
-        shape, strides = geo.transpose(_shape(input), input.stride(), dim0, dim1)
-    except TypeError:           # (a dim that is no int: torch's words for it)
-        check_ints("transpose", 1, dim0=dim0, dim1=dim1)
-        raise
-    return _view_op(Transpose, input, shape, strides, input._offset,
-                    {"dim0": dim0, "dim1": dim1})
-
-
-@function(inplace=False)
-def swapaxes(input, axis0, axis1):
-    """`transpose` under NumPy's name."""
-    if axis0.__class__ is not int or axis1.__class__ is not int:
-        check_ints("swapaxes", 1, axis0=axis0, axis1=axis1)
-    return transpose(input, axis0, axis1)
-
-
-@function(inplace=False)
-def swapdims(input, dim0, dim1):
-    """`transpose` under another name."""
-    if dim0.__class__ is not int or dim1.__class__ is not int:
-        check_ints("swapdims", 1, dim0=dim0, dim1=dim1)
-    return transpose(input, dim0, dim1)
-
-
-class T(Op):
-    """The transpose of a matrix (<= 2 dims)."""
-
-    def backward(ctx, grad):
-        # NOTE: with no graph of the gradients, a gradient that is no view is this node's own
-        # (the engine hands shared ones on as views): it goes on transposed as a fresh tensor
-        # over the same array, which a leaf then keeps instead of copying (F.linear's weight).
-        if not _grad_state.enabled and grad._base is None and grad._data.ndim == 2 \
-                and grad.__class__ is Tensor and not (ctx._pre_hooks or ctx._retained):
-            return _wrap(grad._data.T)
-        return grad.t()
-
-
-@function()
-def t(input):
-    """Transpose a matrix; 0-D and 1-D tensors come back as they are."""
-    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
-        from ..sparse import _dispatch as sparse
-        return sparse.t(input)
-    if input.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
-                           f"{input.ndim}D")
-    if input.ndim < 2 or not input._data.size:    # (an empty one: its strides, see stride())
-        shape, strides = geo.transpose(_shape(input), input.stride(), 0, 1) \
-            if input.ndim == 2 else (_shape(input), input.stride())
-        return _view_op(T, input, shape, strides, input._offset, {})
-    # the array's own transpose is the view's window (as_view would build the same one)
-    return record_view(T, input, alias(input, input._data.T, input._offset), {})
-
-
-# torch warns about `.T` once per process, in one text for 0-D tensors and one for the rest
-_T_WARNED = set()
-
-
-def _T(self):
-    """All dims reversed (torch warns, once, for tensors that aren't 2-D)."""
-    ndim = self.ndim
-    if ndim != 2:
-        _warn_T_once(ndim)
-    return permute(self, tuple(range(ndim - 1, -1, -1)))
-
-
-def _warn_T_once(ndim):
-    kind = "0-D" if ndim == 0 else "other"
-    if kind in _T_WARNED:
-        return
-    _T_WARNED.add(kind)
-    if ndim == 0:
-        text = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
-                "these cases.")
-    else:
-        text = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape "
-                "is deprecated and it will throw an error in a future release. Consider "
-                "`x.mT` to transpose batches of matrices or "
-                "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of "
-                "a tensor.")
-    warnings.warn(text, UserWarning, stacklevel=3)
-
-
-def _mT(self, name="mT"):
-    """The last two dims swapped (a batch of matrices transposed); a 0-D tensor is itself."""
-    ndim = self.ndim
-    if ndim < 2:
-        if ndim == 0:
-            return self
-        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of "
-                           f"matrices. Got {ndim}-D tensor.")
-    return transpose(self, -2, -1)
-
-
-def _H(self):
-    """The conjugate transpose of a matrix (torch: transpose(0, 1), then conj); a 0-D tensor
-    is its conjugate."""
-    ndim = self.ndim
-    if ndim == 2:
-        return transpose(self, 0, 1).conj()        # as torch: a TransposeBackward0 node
-    if ndim == 0:
-        return self.conj()
-    hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
-    raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
-                       f"{ndim}-D tensor.{hint}")
-
-
-def _mH(self, name="mH"):
-    return _mT(self, name).conj()
-
-
-@function()
-def adjoint(input):
-    """The conjugate transpose of the last two dims."""
-    return _mH(input, "adjoint()")
-
-
-@function()
-def movedim(input, source, destination):
-    """Move dims `source` to positions `destination` (others keep their order)."""
-    source = (source,) if isinstance(source, (int, np.integer)) else tuple(source)
-    destination = (destination,) if isinstance(destination, (int, np.integer)) else \
-        tuple(destination)
-    return permute(input, geo.movedim(input.ndim, source, destination))
-
-
-register("moveaxis", movedim, inplace=False)
-
-
 # -- slicing views ------------------------------------------------------------------------------
 
 class Slice(Op):
@@ -760,6 +585,7 @@ def contiguous(self, *args, memory_format=None):
 
 def install_properties(tensor_class):
     from .complex_parts import _imag, _real, _set_imag, _set_real
+    from .views_transpose import _H, _T, _mH, _mT
     tensor_class.real = property(_real, _set_real)
     tensor_class.imag = property(_imag, _set_imag)
     tensor_class.T = property(_T)

@@ -18,7 +18,7 @@ from .._memory_format import channels_last
 from .._tensor import Tensor, is_sparse_data
 from ..autograd.grad_mode import _state as _grad_state, no_grad
 from ..autograd.graph import gradient_edge
-from . import views
+from . import views, views_transpose
 from ._dispatch import check_inplace
 from ._op import record
 from .registry import function, method, register
@@ -44,11 +44,11 @@ class UnsqueezeInplace(views.Unsqueeze):
     node_name = "UnsqueezeBackward1"
 
 
-class TransposeInplace(views.Transpose):
+class TransposeInplace(views_transpose.Transpose):
     node_name = "TransposeBackward1"
 
 
-class TInplace(views.T):
+class TInplace(views_transpose.T):
     node_name = "TBackward1"
 
 
@@ -103,7 +103,7 @@ def transpose_(self, dim0, dim1):
     """In-place `transpose`: swap dims `dim0` and `dim1`."""
     if dim0.__class__ is not int or dim1.__class__ is not int:
         check_ints("transpose_", 1, dim0=dim0, dim1=dim1)
-    view = _geometry_of(views.transpose, self, dim0, dim1)
+    view = _geometry_of(views_transpose.transpose, self, dim0, dim1)
     return _restride(self, TransposeInplace, view, {"dim0": dim0, "dim1": dim1})
 
 
@@ -133,7 +133,7 @@ def t_(self):
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
                            f"{self.ndim}D")
-    return _restride(self, TInplace, _geometry_of(views.t, self), {})
+    return _restride(self, TInplace, _geometry_of(views_transpose.t, self), {})
 
 
 @function()

@@ -13,7 +13,8 @@ from ..cuda import _backend
 from .._ops._dispatch import finish
 from .._ops.linalg import Mm
 from .._ops.products import Addmm
-from .._ops.views import T, record_view
+from .._ops.views import record_view
+from .._ops.views_transpose import T
 from ..autograd.grad_mode import _state as _grad_state
 
 _FLOATS = (np.dtype("float32"), np.dtype("float64"))
