@@ -19,7 +19,7 @@ from ._dtype import (bfloat16, bool, can_cast, cdouble, cfloat, complex64, compl
 from ._size import Size
 from ._device import device
 from ._tensor import Tensor
-from ._storage import UntypedStorage, is_storage
+from ._untyped_storage import UntypedStorage, is_storage
 from ._typed_storage import TypedStorage
 from ._device import get_default_device, get_device_module, set_default_device
 from ._creation import (arange, as_tensor, asarray, empty, empty_like, empty_strided, eye,

@@ -15,7 +15,8 @@ import numpy as np
 from . import _dtype
 from ._device import CPU_BACKEND, backend_for, backend_of, device
 from ._safetensors import load_file
-from ._storage import Storage, UntypedStorage
+from ._storage import Storage
+from ._untyped_storage import UntypedStorage
 from ._typed_storage import TypedStorage
 from ._torch_globals import StorageType, counterpart, torch_globals
 from ._weights_only import Unpickler, weights_only_message

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _dtype
 from ._device import backend_of, device
-from ._storage import UntypedStorage
+from ._untyped_storage import UntypedStorage
 from ._typed_storage import TypedStorage
 from ._tensor import Tensor, _new
 from ._torch_globals import STORAGE_NAMES, TorchGlobal

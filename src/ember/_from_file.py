@@ -1,8 +1,8 @@
 """torch.from_file: a 1-D tensor over the bytes of a file, mapped privately (copy-on-write)
 or, with `shared=True`, so that writes to the tensor reach the file (which is created, or
 extended with zeros, to the size asked for). The mapping is the storage's
-(`UntypedStorage.from_file`, `_storage._mapped`): its `filename` names a shared file, and it
-cannot be resized."""
+(`UntypedStorage.from_file`, `_untyped_storage._mapped`): its `filename` names a shared file,
+and it cannot be resized."""
 from . import _dtype
 
 __all__ = ["from_file"]
@@ -11,7 +11,7 @@ __all__ = ["from_file"]
 def from_file(filename, shared=None, size=0, *, dtype=None, layout=None, device=None,
               pin_memory=False, requires_grad=False):
     """The first `size` elements of `dtype` (the default dtype) stored in `filename`."""
-    from ._storage import _mapped
+    from ._untyped_storage import _mapped
     from ._tensor import Tensor
     dtype = _dtype.get_default_dtype() if dtype is None else dtype
     nbytes = size * dtype.itemsize

@@ -11,7 +11,8 @@ import numpy as np
 from . import _dtype
 from ._device import MetaArray, backend_of
 from ._size import make_size
-from ._storage import InferenceStorage, Storage, UntypedStorage
+from ._storage import InferenceStorage, Storage
+from ._untyped_storage import UntypedStorage
 from . import autograd as _autograd
 from .autograd.grad_mode import _inference_listeners, _state as _grad_mode
 

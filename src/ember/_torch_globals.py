@@ -8,7 +8,8 @@ import pickle
 
 from . import _dtype
 from ._device import backend_of, device
-from ._storage import Storage, UntypedStorage
+from ._storage import Storage
+from ._untyped_storage import UntypedStorage
 from ._tensor import Tensor, _new
 
 STORAGE_NAMES = {d: d._legacy_name.replace("Tensor", "Storage") for d in _dtype.ALL_DTYPES}

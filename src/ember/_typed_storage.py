@@ -12,7 +12,8 @@ import warnings
 
 import numpy as np
 
-from ._storage import Storage, UntypedStorage
+from ._storage import Storage
+from ._untyped_storage import UntypedStorage
 
 _TYPED_STORAGE_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
@@ -252,7 +253,7 @@ class TypedStorage:
         self._setitem(i, value)
 
     def _setitem(self, i, value):
-        from ._storage import is_storage
+        from ._untyped_storage import is_storage
         if not isinstance(i, (int, slice)):
             raise RuntimeError(f"can't index a {type(self)} with {type(i)}")
         if is_storage(value):

@@ -231,7 +231,7 @@ register("resize_as_", resize_as_, method=False)
 
 def _storage_as_tensor(source, dtype):
     """A storage (typed or untyped) given to `set_`, as a 1-D tensor over all of it."""
-    from .._storage import UntypedStorage
+    from .._untyped_storage import UntypedStorage
     from .._typed_storage import TypedStorage
     if isinstance(source, UntypedStorage):
         return source._tensor(dtype)
