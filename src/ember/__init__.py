@@ -120,9 +120,11 @@ _mkldnn = layout("_mkldnn")
 from . import sparse  # noqa: E402
 from .sparse._tensor_api import sparse_coo_tensor  # noqa: E402,F401
 from .sparse._compressed import (  # noqa: E402,F401
+    crow_indices_copy, col_indices_copy, ccol_indices_copy, row_indices_copy, values_copy,
+    indices_copy)
+from .sparse._compressed_factories import (  # noqa: E402,F401
     sparse_bsc_tensor, sparse_bsr_tensor, sparse_compressed_tensor, sparse_csc_tensor,
-    sparse_csr_tensor, crow_indices_copy, col_indices_copy, ccol_indices_copy,
-    row_indices_copy, values_copy, indices_copy)
+    sparse_csr_tensor)
 
 from . import quasirandom  # noqa: E402,F401
 from ._control_flow import cond, while_loop  # noqa: E402,F401
