@@ -333,14 +333,10 @@ _FACTORY_OPTIONS = ("*, Tensor out = None, torch.dtype dtype = None, torch.layou
 
 
 def _index_int(value):
-    """`value` as an int where torch's parser takes it for an int: an int, a NumPy integer
-    or a 0-dim integer tensor (not a bool, a float or a float tensor); None otherwise."""
-    if value.__class__ is int:
-        return value
-    if isinstance(value, np.integer) or (
-            isinstance(value, Tensor) and value.ndim == 0 and value._data.dtype.kind in "iu"):
-        return int(value)
-    return None
+    """`value` as an int where torch's parser takes it for one (int_arguments.is_int), else
+    None."""
+    from ._ops.int_arguments import is_int
+    return int(value) if is_int(value) else None
 
 
 def _int_steps(name, steps, given, base=""):

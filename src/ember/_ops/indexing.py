@@ -202,13 +202,8 @@ def _apply_basic(self, index, skip_full=True, writing=False):
             for arr, size, place in bounded:
                 _check_bounds(xp, arr, size, place + _mask_dims_before(masks, place))
         else:   # nothing is read or written: torch checks no index values (any will do)
-            advanced = [(d, xp.zeros_like(a)) if n else (d, a)
-                        for (d, a), n in zip(advanced, _sizes_of(shape, advanced))]
+            advanced = [(d, xp.zeros_like(a) if shape[d] else a) for d, a in advanced]
     return result, advanced
-
-
-def _sizes_of(shape, advanced):
-    return [shape[d] for d, _ in advanced]
 
 
 def _check_mask(shape, entry):

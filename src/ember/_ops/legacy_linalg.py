@@ -230,18 +230,12 @@ def _check_batched(name, b, A, b_arg="b", A_arg="A"):
                            f"instead.")
 
 
-def _batched(xp, a, b):
-    """a and b broadcast to one batch shape (their last two dims kept)."""
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    return xp.broadcast_to(a, batch + a.shape[-2:]), xp.broadcast_to(b, batch + b.shape[-2:])
-
-
 def _cholesky_solve(xp, b, factor, upper):
     """X with (L L^H) X = b, L the lower factor (U^H for an upper one): two triangular
     solves, as LAPACK's potrs. NOTE: not a solve against L L^H formed first: forming it
     squares the factor's condition number (in float32, an ill-conditioned factor lost five
     digits that way)."""
-    factor, b = _batched(xp, factor, b)
+    factor, b = _lu._broadcast_batch(xp, factor, b)
     if factor.size == 0 or b.size == 0:
         return xp.zeros(b.shape, xp.result_type(factor, b))
     lower = _mH(factor) if upper else factor
@@ -408,7 +402,8 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     common = _common()
     xp = common.xp_of(input)
     # (substitution, as LAPACK's trtrs: a zero on the diagonal gives infs and nans, no error)
-    a, b = _batched(xp, A._data.swapaxes(-1, -2) if transpose else A._data, input._data)
+    a, b = _lu._broadcast_batch(xp, A._data.swapaxes(-1, -2) if transpose else A._data,
+                                input._data)
     x = _lu.trsm(xp, a, b, upper != transpose, unitriangular).astype(b.dtype, copy=False)
     batch = x.shape[:-2]
     cloned = xp.broadcast_to(A._data, batch + A._data.shape[-2:]).copy()

@@ -74,6 +74,7 @@ for _table in (METHODS, FUNCTIONS):
     for _name in ("abs_", "absolute_"):
         if _name in _table:
             _table[_name] = _no_complex_abs_(_table[_name])
+del _table, _name
 
 
 def _real_sign(xp, x):
