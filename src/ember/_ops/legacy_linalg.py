@@ -32,17 +32,6 @@ def _common():
     return _common_module
 
 
-def _check_square(name, x):
-    """torch's shape checks of a legacy linear-algebra function (made before its dtype check):
-    a batch of square matrices, the operand named A, the function not prefixed by linalg."""
-    shape = tuple(x.shape)
-    if len(shape) < 2:
-        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if shape[-1] != shape[-2]:
-        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
-                           f"{shape[-2]} by {shape[-1]} matrices")
-
-
 def _refuse_kernel(x, kernel):
     """torch's LAPACK kernels without a dtype check of their own: NotImplementedError."""
     kind, size = x._data.dtype.kind, x._data.dtype.itemsize
@@ -73,7 +62,7 @@ def logdet(input):
     """log(det(input)): nan for a negative determinant (real inputs), -inf for a zero one."""
     common = _common()
     common.check_tensor("logdet", input, "input")
-    _check_square("logdet", input)
+    _common().check_square("logdet", input, prefix="")
     if input._data.dtype.kind not in "fcV" or input._data.dtype.itemsize == 2:
         kind, size = input._data.dtype.kind, input._data.dtype.itemsize
         if size == 2 and kind in "fV":
@@ -195,7 +184,7 @@ def cholesky(input, upper=False, *, out=None):
     if input.numel() == 0:      # (torch returns before checking the shape)
         result = _common().xp_of(input).zeros(tuple(input.shape), input._data.dtype)
         return _common().emit(Cholesky, (input,), result, {"upper": upper}, out, "cholesky")
-    _check_square("cholesky", input)
+    _common().check_square("cholesky", input, prefix="")
     _refuse_kernel(input, "cholesky_cpu")
     # NOTE: the upper factor reads the upper triangle, as LAPACK's potrf does
     try:
@@ -354,7 +343,7 @@ def _check_diagonal(xp, name, factor):
 def cholesky_inverse(input, upper=False, *, out=None):
     """The inverse of L L^H (U^H U when upper), given its Cholesky factor `input`."""
     check_bool("cholesky_inverse", "upper", 1, upper)
-    _check_square("cholesky_inverse", input)
+    _common().check_square("cholesky_inverse", input, prefix="")
     _refuse_kernel(input, "cholesky_inverse_out_cpu")
     common = _common()
     xp = common.xp_of(input)
@@ -465,8 +454,6 @@ def matrix_exp(input):
     if kind not in "fcV":
         raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as "
                            f"input. Got {input.dtype._scalar_name}")
-    common.check_matrix("matrix_exp", input)
-    common.check_square("matrix_exp", input)
     result = _expm(common.xp_of(input), input._data)
     return common.emit(LinalgMatrixExp, (input,), result, {}, None, "matrix_exp")
 

@@ -72,14 +72,16 @@ _INTEGER_REFUSALS = {
 }
 
 
-def check_square(name, x, arg="A"):
+def check_square(name, x, arg="A", prefix="linalg."):
+    """A batch of square matrices (torch's legacy functions name themselves without the
+    `linalg.` prefix)."""
     shape = tuple(x.shape)
     if len(shape) < 2:
-        raise RuntimeError(f"linalg.{name}: The input tensor {arg} must have at least 2 "
+        raise RuntimeError(f"{prefix}{name}: The input tensor {arg} must have at least 2 "
                            f"dimensions.")
     if shape[-1] != shape[-2]:
-        raise RuntimeError(f"linalg.{name}: {arg} must be batches of square matrices, but they"
-                           f" are {shape[-2]} by {shape[-1]} matrices")
+        raise RuntimeError(f"{prefix}{name}: {arg} must be batches of square matrices, but "
+                           f"they are {shape[-2]} by {shape[-1]} matrices")
 
 
 def check_matrix(name, x, arg="A"):
