@@ -458,6 +458,11 @@ def test_hash_tensor_xors_64_bit_patterns():
     with pytest.raises(RuntimeError, match="Expected reduction dim to be specified for "
                                            r"input.numel\(\) == 0"):
         ember.hash_tensor(ember.ones(0))
+    # a 0-dim input takes dim 0 or -1, as a reduction does, and hashes its one element
+    three = ember.tensor(3)
+    assert three.hash_tensor(0).item() == 3 and three.hash_tensor(-1, keepdim=True).item() == 3
+    with pytest.raises(IndexError, match=r"expected to be in range of \[-1, 0\], but got 1"):
+        ember.hash_tensor(ember.tensor(3.0), 1)
 
 
 def test_embedding_bag_mean_counts_indices_after_the_last_offset():

@@ -313,6 +313,39 @@ def test_a_bool_tensor_to_a_bool_power():
         ember.tensor([True]).pow(ember.tensor(True))
 
 
+def test_integers_to_a_negative_int_power_are_refused_before_the_cast():
+    # (-1 cast to uint8 would be 255: the check reads the number as given)
+    for dtype in (ember.uint8, ember.int8, ember.int32, ember.uint16, ember.bool):
+        x = ember.ones(2, dtype=dtype)
+        for call in (lambda: x ** -1, lambda: x.pow(-3), lambda: x.pow_(-1)):
+            with pytest.raises(RuntimeError, match=exact(
+                    "Integers to negative integer powers are not allowed.")):
+                call()
+    # a tensor exponent is not checked; a float one makes a float result
+    assert (ember.tensor([1, 0]) ** ember.tensor([-1, 2])).tolist() == [1, 0]
+    assert (ember.tensor([2], dtype=ember.uint8) ** -1.0).tolist() == [0.5]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_special_powers_are_computed_as_torchs_formulas():
+    # torch computes x ** 0.5, -0.5, -1, 2, 3, -2 of float and complex tensors as sqrt,
+    # 1 / sqrt, 1 / x, x * x, x * x * x, 1 / (x * x), not as pow()
+    x = ember.tensor([0.3, 1.5], dtype=ember.float32)
+    a = np.array([0.3, 1.5], np.float32)
+    assert (x ** 3).numpy().tolist() == (a * a * a).tolist()
+    assert (x ** -0.5).numpy().tolist() == (np.float32(1) / np.sqrt(a)).tolist()
+    assert (ember.tensor([3.0], dtype=ember.float64) ** -2).item() == 1 / 9.0
+    # a complex zero to a negative power is a division by zero: inf+nanj, not nan+nanj
+    z = ember.tensor([0j, 1.5 + 0j, -0.7 + 0j])
+    for r in (z ** -1, z.reciprocal(), z.pow(-2), z.rsqrt(), z ** -0.5):
+        v = r.numpy()[0]
+        assert v.real == np.inf and np.isnan(v.imag)
+    # 1 / z as a division keeps a +0.0 imaginary part (NumPy's reciprocal gives -0.0)
+    assert np.signbit(z.reciprocal().numpy()[1].imag) == np.False_
+    # the square root of a negative real is exactly imaginary (not exp(log(z) / 2))
+    assert (z ** 0.5).numpy()[2].real == 0.0
+
+
 # -- copy_ ----------------------------------------------------------------------------------------
 
 def test_copy_takes_a_number_as_a_0d_tensor():
@@ -357,6 +390,18 @@ def test_inplace_abs_refuses_complex_and_adjoint_names_itself():
         ember.ones(3).adjoint()
     with pytest.raises(RuntimeError, match="^tensor.mH is only supported"):
         ember.ones(3).mH
+
+
+def test_histogram_bins_are_an_int_or_a_tensor():
+    x = ember.tensor([1.0, 2.0])
+    for bins in (2.5, True, "a"):
+        with pytest.raises(TypeError, match=r"^histogram\(\) received an invalid combination "
+                                            r"of arguments - got \(Tensor, (float|bool|str)\)"):
+            ember.histogram(x, bins)
+    with pytest.raises(TypeError, match=r"got \(float\), but expected one of:\n"
+                                        r" \* \(Tensor bins, \*, Tensor weight = None"):
+        x.histogram(2.5)
+    assert x.histogram(2).hist.tolist() == [1.0, 1.0]
 
 
 def test_histogram_takes_100_bins_by_default():

@@ -73,6 +73,10 @@ SIGNATURES = {
     "argmax": ["(int dim = None, bool keepdim = False)"],
     "argmin": ["(int dim = None, bool keepdim = False)"],
     "cumsum": ["(int dim, *, torch.dtype dtype = None)"],
+    "histogram": ["(Tensor bins, *, Tensor weight = None, bool density = False, "
+                  "tuple of Tensors out = None)",
+                  "(int bins = 100, *, tuple of floats range = None, Tensor weight = None, "
+                  "bool density = False, tuple of Tensors out = None)"],
     "cumprod": ["(int dim, *, torch.dtype dtype = None)"],
     "logsumexp": ["(tuple of ints dim, bool keepdim = False)"],
     "softmax": ["(int dim, torch.dtype dtype = None)"],

@@ -391,6 +391,21 @@ class Pow(_Binary):
         return grad_self, grad_exp
 
 
+# NOTE: torch's kernel computes a float or complex tensor to these powers by their own
+# formulas rather than pow(): the last bits differ from pow's, and a complex zero to a negative
+# power is a division by zero (inf+nanj), not exp(-inf) (nan+nanj). (1 / z as a division: for
+# a complex z, NumPy's reciprocal takes conj(z) / |z|^2, which flips the sign of a zero
+# imaginary part.)
+_SPECIAL_POWERS = {
+    0.5: lambda xp, a: xp.sqrt(a),
+    -0.5: lambda xp, a: xp.divide(1, xp.sqrt(a)),
+    -1: lambda xp, a: xp.divide(1, a),
+    2: lambda xp, a: xp.multiply(a, a),
+    3: lambda xp, a: xp.multiply(xp.multiply(a, a), a),
+    -2: lambda xp, a: xp.divide(1, xp.multiply(a, a)),
+}
+
+
 class PowScalar(Pow):
     """`input ** number`."""
     node_name = "PowBackward0"
@@ -404,13 +419,13 @@ class PowScalar(Pow):
     def forward(xp, a, exponent):
         if a.dtype.kind == "b":
             return a.copy() if exponent else xp.ones_like(a)
-        if a.dtype.kind in "biu" and isinstance(exponent, (int, np.integer)) and exponent < 0:
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
         if a.dtype in _dtype.LIMITED_NP and exponent != 0 and exponent != 1:
             raise NotImplementedError(f'"pow" not implemented for '
                                       f'\'{_dtype._FROM_NUMPY[a.dtype]._scalar_name}\'')
-        if exponent == 2:
-            return xp.multiply(a, a)
+        if a.dtype.kind in "fc":
+            special = _SPECIAL_POWERS.get(exponent)
+            if special is not None:
+                return special(xp, a)
         return xp.power(a, exponent)
 
     def backward(ctx, grad):
@@ -444,7 +459,12 @@ def _choose_pow(operands):
     a, b = operands
     if not isinstance(a, Tensor):
         return PowScalarBase, [b, a]
-    return (Pow if isinstance(b, Tensor) else PowScalar), operands
+    if isinstance(b, Tensor):
+        return Pow, operands
+    if b.__class__ is int and b < 0 and a._data.dtype.kind in "biu":
+        # (checked before the number is cast to the tensor's dtype: -1 as uint8 is 255)
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return PowScalar, operands
 
 
 export(Pow, ["pow"], 2, choose=_choose_pow)

@@ -25,8 +25,9 @@ def hash_tensor(input, dim=(), *, keepdim=False, mode=0, out=None):
         raise RuntimeError("hash_tensor: Expected reduction dim to be specified for "
                            "input.numel() == 0. Specify the reduction dim with the 'dim' "
                            "argument.")
-    dims = geo.wrap_dims(dims, input.ndim) if dims else tuple(range(input.ndim))
-    for d in dims:
+    # (a 0-dim input takes dim 0 or -1, as a reduction does)
+    dims = geo.wrap_dims(dims, max(input.ndim, 1)) if dims else tuple(range(input.ndim))
+    for d in dims if input.ndim else ():
         if input.shape[d] == 0:
             raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero size.")
     x = input._data

@@ -11,6 +11,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import write_out
 from ._op import Op, record
+from .int_arguments import is_int
 from .registry import function
 
 
@@ -20,6 +21,8 @@ def _refuse(input):
 
 
 def _check(input, bins, weight):
+    if not isinstance(bins, Tensor) and not is_int(bins):
+        raise TypeError("bins")     # (the registry's wrapper words torch's text)
     if not input.dtype.is_floating_point:
         _refuse(input)
     if isinstance(bins, Tensor) and bins._data.dtype != input._data.dtype:

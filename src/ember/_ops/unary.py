@@ -259,7 +259,9 @@ class Reciprocal(Elementwise):
     saves = {"self": ("result",)}
 
     def forward(xp, x):
-        return xp.reciprocal(x)
+        # (1 / z for complex z as a division, as torch: NumPy's reciprocal takes
+        # conj(z) / |z|^2, which gives -0.0 imaginary parts and nan+nanj for 0)
+        return xp.divide(1, x) if x.dtype.kind == "c" else xp.reciprocal(x)
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -384,7 +386,7 @@ class Rsqrt(Elementwise):
     saves = {"self": ("result",)}
 
     def forward(xp, x):
-        return xp.reciprocal(xp.sqrt(x))
+        return xp.divide(1, xp.sqrt(x))
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
