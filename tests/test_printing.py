@@ -590,6 +590,13 @@ CASES = [
     case("default float64 shows complex64", "complex64", lambda: np.array([1 + 2j]),
          "tensor([1.+2.j], dtype=torch.complex64)",
          default="float64"),
+    # torch's printer takes complex64 as implied under a float16 or bfloat16 default too
+    case("default float16 hides float16", "float16", lambda: np.array([1.5]),
+         "tensor([1.5000])", default="float16"),
+    case("default bfloat16 hides complex64", "complex64", lambda: np.array([1 + 2j]),
+         "tensor([1.+2.j])", default="bfloat16"),
+    case("default bfloat16 shows float32", "float32", lambda: np.array([1.5]),
+         "tensor([1.5000], dtype=torch.float32)", default="bfloat16"),
     case("default float64 empty", "float64", lambda: np.zeros(0),
          "tensor([])",
          default="float64"),

@@ -248,8 +248,11 @@ def _dtype_suffix(dtype):
 
 def _shows_dtype(dtype):
     """Whether a non-empty tensor's repr names its dtype: not for the types its values imply."""
-    implied = (_dtype.get_default_dtype(), _dtype.default_complex_dtype(), _dtype.int64,
-               _dtype.bool)
+    # (as torch's printer: complex128 with a float64 default, else complex64, even where the
+    # default float is float16 or bfloat16, whose complex partners are not these)
+    default = _dtype.get_default_dtype()
+    implied = (default, _dtype.complex128 if default is _dtype.float64 else _dtype.complex64,
+               _dtype.int64, _dtype.bool)
     return dtype not in implied
 
 

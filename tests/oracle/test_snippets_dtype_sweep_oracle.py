@@ -4,7 +4,8 @@ each snippet prints, including an exception's type and first line, must be ident
 
 Integer powers (torch refuses a negative int exponent before casting it), the exponents torch
 computes by formula (0.5, -0.5, -1, 2, 3, -2: complex zeros give inf+nanj), complex reciprocal
-as a division, histogram's bins argument, hash_tensor of a 0-dim tensor.
+as a division, histogram's bins argument, hash_tensor of a 0-dim tensor, printing under a
+float16 or bfloat16 default dtype.
 """
 import pytest
 
@@ -44,6 +45,14 @@ SNIPPETS = [
     "print(torch.hash_tensor(torch.tensor(3.), 1))",
     "print(torch.tensor(3.).hash_tensor((0,)))",
     "print(torch.tensor([3, 5]).hash_tensor(0))",
+] + [
+    f"torch.set_default_dtype(torch.{d})\ntry:\n"
+    f"    print(torch.tensor([1.5]), torch.tensor([1.5, 2]).sum(), torch.arange(3.), "
+    f"torch.tensor(1) / 3, torch.ones(1), torch.ones(1, dtype=torch.float32), "
+    f"torch.ones(1, dtype=torch.complex64), torch.ones(1, dtype=torch.complex128))\n"
+    f"    torch.manual_seed(0); print(torch.randn(3), torch.nn.Linear(2, 2).weight)\n"
+    f"finally:\n    torch.set_default_dtype(torch.float32)"
+    for d in ("float16", "bfloat16", "float64")
 ]
 
 
