@@ -191,6 +191,8 @@ def uniform(gen, shape, dtype, low=0.0, high=1.0):
     """Samples of U[low, high) in a new array, as `torch.rand` / `Tensor.uniform_` draw them."""
     gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
     if dtype in _REAL_OF:
+        if _numel(shape) == 0:          # (torch checks no bounds then)
+            return np.empty(shape, dtype)
         real = uniform(gen, shape + (2,), _REAL_OF[dtype], low, high)
         return real.view(dtype).reshape(shape)
     if not _is_float(dtype):
@@ -278,6 +280,8 @@ def _normal_scalar(gen, n, mean, std):
 
 
 def _normal_fill(gen, n, dtype, mean, std, contiguous):
+    if n == 0:              # torch returns before its kernel, so any dtype passes
+        return np.empty(0, dtype)
     if dtype in _REAL_OF:
         real = _normal_fill(gen, 2 * n, _REAL_OF[dtype], mean, std / math.sqrt(2.0), contiguous)
         return real.view(dtype)
@@ -427,17 +431,12 @@ def random_(gen, shape, dtype, low=None, high=None):
     """
     gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
     n = _numel(shape)
-    if dtype in _FLOAT8_NAMES:
-        raise NotImplementedError(
-            f"\"random_update_from_to\" not implemented for '{_scalar_name(dtype)}'")
-    if dtype not in _NAMES or dtype in _REAL_OF:
-        if low is None and high is None:
-            raise NotImplementedError(
-                f"\"random_kernel_cpu\" not implemented for '{_scalar_name(dtype)}'")
-        raise RuntimeError(
-            "check_random_bounds handles only integral, floating-point and boolean types")
+    # NOTE: torch checks the bounds, then returns for an empty result, then dispatches on the
+    # dtype; the checks of each form below follow its order.
     if low is None and high is None:
-        if dtype in _LIMITED:
+        if n == 0:
+            return np.empty(shape, dtype)
+        if dtype not in _NAMES or dtype in _REAL_OF or dtype in _LIMITED:
             raise NotImplementedError(
                 f"\"random_kernel_cpu\" not implemented for '{_scalar_name(dtype)}'")
         return _default_random(gen, n, dtype).reshape(shape)
@@ -447,6 +446,7 @@ def random_(gen, shape, dtype, low=None, high=None):
         if low >= high:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                                f"from={low} >= to={high}")
+        _check_random_dtype(dtype, "random_update_from_to")
         if _is_float(dtype):
             low, high = _representable_from(low, dtype), _representable_to(high, dtype)
             if low >= high:
@@ -456,6 +456,7 @@ def random_(gen, shape, dtype, low=None, high=None):
         _check_from_to_in_range(low, high - 1, dtype)
         span = (high - low) & _MASK64
     elif low != _INT64_MIN:
+        _check_random_dtype(dtype, "random_from_to_range_calc")
         if _is_float(dtype):
             high_inclusive = 1 << _MANTISSA_DIGITS[dtype]
             low = _representable_from(low, dtype)
@@ -468,6 +469,8 @@ def random_(gen, shape, dtype, low=None, high=None):
         _check_from_to_in_range(low, high_inclusive, dtype)
         span = (high_inclusive - low + 1) & _MASK64
     else:
+        if n == 0:
+            return np.empty(shape, dtype)
         if dtype in (np.dtype(np.bool_), _F16):
             raise NotImplementedError("\"random_full_64_bits_range_kernel_cpu\" not "
                                       f"implemented for '{_scalar_name(dtype)}'")
@@ -475,8 +478,20 @@ def random_(gen, shape, dtype, low=None, high=None):
             raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, "
                                "double, float and bfloat16")
         return _cast(gen._words64(n).view(np.int64), dtype).reshape(shape)
+    if n == 0:
+        return np.empty(shape, dtype)
     values = _offset(_random_words(gen, n, span), low)
     return _cast(values, dtype).reshape(shape)
+
+
+def _check_random_dtype(dtype, kernel):
+    """random_(from[, to])'s dtype errors: float8's missing kernel, then a dtype that is neither
+    a float, an integer nor bool."""
+    if dtype in _FLOAT8_NAMES:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_name(dtype)}'")
+    if dtype not in _NAMES or dtype in _REAL_OF:
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types")
 
 
 def randint(gen, shape, dtype, low, high):
@@ -553,27 +568,55 @@ _BERNOULLI_P_MSG = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false. 
                     "to PyTorch.)")
 
 
+def check_probability(p):
+    """bernoulli_'s check of a number p (torch's first check, before any of the dtype)."""
+    if not 0.0 <= p <= 1.0:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
+
+
 def bernoulli(gen, p, shape, dtype):
-    """0/1 samples with probability `p` (a number, or an array broadcastable to `shape`)."""
+    """0/1 samples with probability `p` (a number, or an array expandable to `shape`).
+
+    Checked in torch's order: a number's range, then the result's dtype; with an array, nothing
+    at all for an empty result, else the result's dtype, the expansion, p's dtype, its range.
+    """
     gen, shape, dtype = _gen(gen), _as_shape(shape), np.dtype(dtype)
     n = _numel(shape)
     if not isinstance(p, np.ndarray):
         p = float(p)
-        if not 0.0 <= p <= 1.0:
-            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
+        check_probability(p)
+        if n and dtype in _REAL_OF:
+            raise NotImplementedError(
+                f"\"bernoulli_scalar_cpu_\" not implemented for '{_scalar_name(dtype)}'")
         return (_uniform53(gen, n) < p).reshape(shape).astype(dtype)
+    if n == 0:
+        return np.zeros(shape, dtype)
+    if dtype in _REAL_OF:
+        raise NotImplementedError(
+            f"\"bernoulli_tensor_cpu_self_\" not implemented for '{_scalar_name(dtype)}'")
     p_dtype = p.dtype
+    p = _expanded(p, shape)
     if not _is_float(p_dtype):
         raise NotImplementedError(
             f"\"bernoulli_tensor_cpu_p_\" not implemented for '{_scalar_name(p_dtype)}'")
     if not np.all((p >= 0) & (p <= 1)):
         raise RuntimeError(_BERNOULLI_P_MSG)
-    p = np.broadcast_to(p, shape).ravel()
+    p = p.ravel()
     if p_dtype == _F64:
         hits = _uniform53(gen, n) < p
     else:
         hits = _uniform24(gen, n).astype(_F32) < p.astype(_F32)
     return hits.reshape(shape).astype(dtype)
+
+
+def _expanded(p, shape):
+    """`p` expanded to `shape`, or torch's error of `expand`."""
+    try:
+        return np.broadcast_to(p, shape)
+    except ValueError:
+        from ._geometry import expand
+        expand(p.shape, (0,) * p.ndim, shape)
+        raise
 
 
 def _exponential_fill(gen, n, dtype, lambd):
@@ -588,6 +631,11 @@ def exponential(gen, shape, dtype, lambd=1.0):
     lambd = float(lambd)
     if not lambd > 0.0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
+    if _numel(shape) == 0:      # torch returns before its kernel checks the dtype
+        return np.empty(shape, dtype)
+    if dtype in _FLOAT8_NAMES:
+        raise NotImplementedError(
+            f"\"exponential_cpu\" not implemented for '{_scalar_name(dtype)}'")
     if not _is_float(dtype):
         raise RuntimeError(
             "Exponential distribution is a continuous probability distribution. dtype must be a "

@@ -624,10 +624,10 @@ def dropout_impl(input, p, train, inplace=False, feature=False, alpha=False):
     values to SELU's negative saturation and rescales to keep mean and variance."""
     if not train or p == 0 or input.numel() == 0:
         return input                # NOTE: before torch's dims check, as in torch
+    if p == 1:          # every variant zeroes everything, before the dims check, drawing nothing
+        return input.mul_(0) if inplace else input * input.new_zeros(tuple(input.shape))
     if feature and input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    if p == 1 and not alpha:
-        return input.mul_(0) if inplace else input * input.new_zeros(tuple(input.shape))
     shape = tuple(input.shape)
     if feature:
         shape = shape[:2] + (1,) * (input.ndim - 2)

@@ -79,9 +79,11 @@ def _generator(generator, device):
     return generator
 
 
-def _float_dtype(dtype, name):
+def _float_dtype(dtype, name, empty=False):
+    """The dtype of a float sampler's result (torch's kernel dispatch error for others; not for
+    an `empty` normal result, which torch returns before it dispatches)."""
     d = dtype or _dtype.get_default_dtype()
-    if not (d.is_floating_point or d.is_complex):
+    if not (d.is_floating_point or d.is_complex or empty):
         raise NotImplementedError(f"\"{name}\" not implemented for '{d._scalar_name}'")
     return d
 
@@ -104,7 +106,7 @@ def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, d
     """Standard normal samples."""
     shape = parse_size(args, "randn", size)
     check_shape(shape, "randn")
-    d = _float_dtype(out_dtype(out, dtype, "randn"), "normal_kernel_cpu")
+    d = _float_dtype(out_dtype(out, dtype, "randn"), "normal_kernel_cpu", 0 in shape)
     gen = _generator(generator, device)
     return _into(out, _place(_draw(gen, device, "normal", shape, d._np), device, requires_grad,
                              pin_memory))
@@ -214,7 +216,7 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
                memory_format=None, generator=None):
     """Standard normal samples with the shape (and layout) of `input`."""
     d, dev = _like("randn_like", input, dtype, device)
-    _float_dtype(d, "normal_kernel_cpu")
+    _float_dtype(d, "normal_kernel_cpu", input.numel() == 0)
     out = _laid_out_like(input, d, dev, requires_grad, memory_format,
                          lambda t: t.normal_(generator=generator))
     return out if out is not None else randn(tuple(input.shape), generator=generator, dtype=d,
@@ -266,8 +268,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     if size is None:
         raise TypeError("normal(): numbers as mean and std need a size")
     if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    d = _float_dtype(out_dtype(out, dtype, "normal"), "normal_kernel_cpu")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_random._fmt(std)}")
+    d = _float_dtype(out_dtype(out, dtype, "normal"), "normal_kernel_cpu", 0 in tuple(size))
     return _into(out, _place(_draw(_generator(generator, device), device, "normal", tuple(size),
                                    d._np, mean, std), device, requires_grad, pin_memory))
 
@@ -280,7 +282,11 @@ register("normal", parser_errors(normal, "normal", function=True), method=False)
 @function()
 def bernoulli(input, p=None, *, generator=None, out=None):
     """0/1 samples: 1 with probability `input` (or `p`) per element."""
-    check_limited(input, "bernoulli_tensor_cpu_self_")
+    if p is not None:
+        _random.check_probability(p)
+    if input.numel():       # (torch checks nothing more of an empty input)
+        check_limited(input, "bernoulli_tensor_cpu_self_" if p is None else
+                      "bernoulli_scalar_cpu_")
     gen = _generator(generator, input.device)
     arr = None
     if input.is_cuda:
@@ -357,7 +363,7 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal samples."""
     if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_random._fmt(std)}")
     arr = _draw(_generator(generator, self.device), self.device, "normal", tuple(self.shape),
                 self._data.dtype, mean, std, contiguous=self._data.flags.c_contiguous)
     return _fill(self, arr, _NormalFill)
@@ -380,6 +386,11 @@ def random_(self, from_=None, to=None, *, generator=None, **kwargs):
 @method()
 def bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 0/1 samples, 1 with probability `p` (a number or a tensor)."""
+    if not isinstance(p, Tensor):
+        _random.check_probability(p)
+    if self.numel() == 0:       # torch returns before its other checks
+        return _fill(self, self._data, _BernoulliTensorFill if isinstance(p, Tensor) else
+                     _BernoulliFill, memory_order=False)
     check_limited(self, "bernoulli_tensor_cpu_self_" if isinstance(p, Tensor) else
                   "bernoulli_scalar_cpu_")
     if self.is_meta:

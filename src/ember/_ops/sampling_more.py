@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _random
 from .._device import backend_of
+from .._random_arith import _libm
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
@@ -25,36 +26,65 @@ def _check_float(self, name):
                            f"floating point but you specified {self.dtype._cpp_name}")
 
 
+def _check_kernel(self, kernel, kinds):
+    """torch's dispatch error of `kernel`, which has versions for the NumPy `kinds` (and
+    bfloat16), not for the limited and float8 dtypes."""
+    check_limited(self, kernel)
+    dt = self._data.dtype
+    if dt.kind not in kinds and dt != _random._BF16:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{self.dtype._scalar_name}\'')
+
+
 def _cast(values, dtype):
     with np.errstate(all="ignore"):
         return values.astype(np.float32).astype(dtype) if dtype.itemsize == 2 else \
             values.astype(dtype)
 
 
+def _log(u):
+    """The C library's log of doubles in (0, 1) (0 itself: -inf)."""
+    return _libm(lambda v: math.log(v) if v else -math.inf, u)
+
+
+# NOTE: each sampler checks its parameters, then returns for an empty tensor, then checks the
+# dtype, as torch's do; values are computed in double with the C library's functions (as
+# torch's serial kernels) and then cast.
+
 @method()
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     """Fill with Cauchy samples: median + sigma * tan(pi (u - 1/2)), u uniform."""
-    _check_float(self, "Cauchy distribution")
     if not sigma > 0.0:
-        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_random._fmt(sigma)}")
+    _check_float(self, "Cauchy distribution")
+    if self.numel() == 0:
+        return _fill(self, self._data, _CauchyFill)
+    _check_kernel(self, "cauchy_cpu", "f")
     gen = _random._gen(_generator(generator, self.device))
     u = _random._uniform53(gen, self.numel())
-    values = median + sigma * np.tan(math.pi * (u - 0.5))
+    values = median + sigma * _libm(math.tan, math.pi * (u - 0.5))
     return _fill(self, _cast(values, self._data.dtype).reshape(tuple(self.shape)), _CauchyFill)
 
 
 @method()
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     """Fill with exp(N(mean, std^2)) samples."""
-    check_limited(self, "log_normal_cpu")
-    _check_float(self, "LogNormal distribution")
     if not std > 0.0:
-        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_random._fmt(std)}")
+    if self.numel() == 0:
+        return _fill(self, self._data, _LogNormalFill)
+    _check_kernel(self, "log_normal_cpu", "f")
     gen = _random._gen(_generator(generator, self.device))
     z = _random._normal_scalar(gen, self.numel(), float(mean), float(std))
-    values = np.exp(z)
+    values = _libm(_exp, z)
     return _fill(self, _cast(values, self._data.dtype).reshape(tuple(self.shape)),
                  _LogNormalFill)
+
+
+def _exp(x):
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
 
 
 @method()
@@ -62,12 +92,14 @@ def geometric_(self, p, *, generator=None):
     """Fill with the number of Bernoulli(p) trials up to the first success: ceil(log u /
     log(1 - p))."""
     if not 0 < p < 1:
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-    check_limited(self, "geometric_cpu")
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_random._fmt(p)}")
+    if self.numel() == 0:
+        return _fill(self, self._data, _GeometricFill)
+    _check_kernel(self, "geometric_cpu", "fiu")
     gen = _random._gen(_generator(generator, self.device))
     u = _random._uniform53(gen, self.numel())
     with np.errstate(all="ignore"):
-        values = np.ceil(np.log(u) / math.log1p(-p))
+        values = np.ceil(_log(u) / math.log1p(-p))
     return _fill(self, _cast(values, self._data.dtype).reshape(tuple(self.shape)),
                  _GeometricFill)
 

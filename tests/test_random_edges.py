@@ -1,0 +1,172 @@
+"""Edge cases of the random samplers, as torch handles them (no torch needed): what an empty
+tensor skips, the order of the checks, degenerate dropout, and the C library's functions in
+the double-precision samplers."""
+import math
+
+import pytest
+
+import ember
+from ember import _random
+
+
+def _state():
+    return ember.get_rng_state().tolist()
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "bool", "uint8", "uint16", "complex64",
+                                   "float8_e4m3fn"])
+@pytest.mark.parametrize("call", [
+    lambda t: t.normal_(), lambda t: t.exponential_(), lambda t: t.log_normal_(),
+    lambda t: t.geometric_(0.5), lambda t: t.bernoulli_(0.5), lambda t: t.random_(),
+    lambda t: t.bernoulli_(ember.full((3,), 0.5)),
+    lambda t: t.bernoulli_(ember.zeros(0, dtype=ember.int64)),
+])
+def test_an_empty_tensor_of_any_dtype_is_returned_without_a_draw(dtype, call):
+    ember.manual_seed(0)
+    before = _state()
+    t = ember.empty(0, dtype=getattr(ember, dtype))
+    assert call(t) is t
+    assert _state() == before
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ember.randn(0, dtype=ember.int64), lambda: ember.randn(2, 0, dtype=ember.bool),
+    lambda: ember.normal(0.0, 1.0, (0,), dtype=ember.int64),
+    lambda: ember.randn_like(ember.zeros(0, dtype=ember.int64)),
+    lambda: ember.normal(ember.zeros(0, dtype=ember.int64), 1.0),
+    lambda: ember.bernoulli(ember.empty(0, dtype=ember.int64)),
+    lambda: ember.empty(0, dtype=ember.complex64).uniform_(3, 1),
+])
+def test_empty_normal_and_bernoulli_results_of_any_dtype(make):
+    assert make().numel() == 0
+
+
+def test_non_empty_tensors_still_check_the_dtype():
+    with pytest.raises(NotImplementedError, match='"normal_kernel_cpu" not implemented for '
+                                                  "'Long'"):
+        ember.randn(2, dtype=ember.int64)
+    with pytest.raises(NotImplementedError, match="\"log_normal_cpu\" not implemented for 'Char'"):
+        ember.empty(2, dtype=ember.int8).log_normal_()
+    with pytest.raises(NotImplementedError, match="\"geometric_cpu\" not implemented for 'Bool'"):
+        ember.empty(2, dtype=ember.bool).geometric_(0.5)
+    with pytest.raises(NotImplementedError, match="\"geometric_cpu\" not implemented for "
+                                                  "'ComplexFloat'"):
+        ember.empty(2, dtype=ember.complex64).geometric_(0.5)
+    with pytest.raises(NotImplementedError, match="\"bernoulli_scalar_cpu_\" not implemented "
+                                                  "for 'ComplexFloat'"):
+        ember.empty(2, dtype=ember.complex64).bernoulli_(0.5)
+    with pytest.raises(NotImplementedError, match="\"cauchy_cpu\" not implemented for "
+                                                  "'Float8_e5m2'"):
+        ember.empty(2, dtype=ember.float8_e5m2).cauchy_()
+    with pytest.raises(NotImplementedError, match="\"exponential_cpu\" not implemented for "
+                                                  "'Float8_e5m2'"):
+        ember.empty(2, dtype=ember.float8_e5m2).exponential_()
+    with pytest.raises(NotImplementedError, match="\"random_kernel_cpu\" not implemented for "
+                                                  "'Float8_e5m2'"):
+        ember.empty(2, dtype=ember.float8_e5m2).random_()
+    # cauchy_ checks for a float dtype even before it returns for an empty tensor
+    with pytest.raises(RuntimeError, match="Cauchy distribution is a continuous"):
+        ember.empty(0, dtype=ember.int8).cauchy_()
+
+
+@pytest.mark.parametrize("dtype", ["int8", "bool", "complex64", "uint16"])
+def test_parameters_are_checked_before_the_dtype(dtype):
+    t = ember.empty(2, dtype=getattr(ember, dtype))
+    with pytest.raises(RuntimeError, match=r"cauchy_ expects sigma > 0.0, but found sigma=-1$"):
+        t.cauchy_(0, -1)
+    with pytest.raises(RuntimeError, match=r"log_normal_ expects std > 0.0, but found std=-1$"):
+        t.log_normal_(0, -1)
+    with pytest.raises(RuntimeError, match=r"bernoulli_ expects p to be in \[0, 1\], but got "
+                                           r"p=1.5"):
+        t.bernoulli_(1.5)
+    with pytest.raises(RuntimeError, match="random_ expects 'from' to be less than 'to', but "
+                                           "got from=3 >= to=3"):
+        t.random_(3, 3)
+
+
+def test_numbers_in_messages_print_as_cpp_doubles():
+    with pytest.raises(RuntimeError, match=r"but got p=1$"):
+        ember.empty(2).geometric_(1.0)
+    with pytest.raises(RuntimeError, match=r"but found std -1$"):
+        ember.normal(0.0, -1.0, (2,))
+    with pytest.raises(RuntimeError, match=r"but found std -1$"):
+        ember.empty(2).normal_(0.0, -1.0)
+
+
+def test_bernoulli_probabilities_must_expand_to_the_result():
+    with pytest.raises(RuntimeError, match=r"The expanded size of the tensor \(2\) must match "
+                                           r"the existing size \(3\) at non-singleton dimension "
+                                           r"0.  Target sizes: \[2, 3\].  Tensor sizes: \[3, 1\]"):
+        ember.empty(2, 3).bernoulli_(ember.rand(3, 1))
+    # the shapes are checked before p's dtype
+    with pytest.raises(RuntimeError, match="The expanded size"):
+        ember.empty(2).bernoulli_(ember.zeros(3, dtype=ember.int64))
+    with pytest.raises(NotImplementedError, match="bernoulli_tensor_cpu_p_"):
+        ember.empty(2).bernoulli_(ember.zeros(2, dtype=ember.int64))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: ember.nn.functional.alpha_dropout(x, 1.0, training=True),
+    lambda x: ember.nn.functional.feature_alpha_dropout(x, 1.0, training=True),
+    lambda x: ember.nn.functional.dropout2d(x, 1.0, training=True),
+    lambda x: ember.nn.functional.dropout(x, 1.0, training=True),
+    lambda x: ember.alpha_dropout(x, 1.0, True),
+    lambda x: ember.feature_dropout(x, 1.0, True),
+])
+@pytest.mark.parametrize("shape", [(8,), (2, 3), (2, 3, 4)])
+@pytest.mark.filterwarnings("ignore:dropout2d")
+def test_dropout_of_everything_is_zeros_and_draws_nothing(fn, shape):
+    ember.manual_seed(0)
+    before = _state()
+    x = ember.ones(shape, requires_grad=True)
+    y = fn(x)
+    assert y.tolist() == ember.zeros(shape).tolist()
+    assert type(y.grad_fn).__name__ == "MulBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == ember.zeros(shape).tolist()
+    assert _state() == before
+
+
+def test_alpha_dropout_of_everything_in_place():
+    x = ember.ones(2, 3)
+    ember.nn.functional.alpha_dropout(x, 1.0, training=True, inplace=True)
+    assert x.tolist() == [[0.0] * 3] * 2
+
+
+@pytest.mark.filterwarnings("ignore:dropout2d")
+def test_feature_dropout_still_needs_two_dims_below_p_1():
+    with pytest.raises(RuntimeError, match="Feature dropout requires at least 2 dimensions"):
+        ember.nn.functional.dropout2d(ember.ones(8), 0.5, training=True)
+
+
+def _uniforms(seed, n):
+    """The 53-bit uniforms the double samplers draw after manual_seed(seed)."""
+    return _random._uniform53(ember.Generator().manual_seed(seed), n).tolist()
+
+
+def test_cauchy_uses_the_c_library_tan():
+    # NOTE: NumPy's SIMD tan differs from the C library's in the last bit for some inputs;
+    # torch's double kernel calls the C library's, so math.tan gives its values exactly.
+    n = 5000
+    ember.manual_seed(3)
+    got = ember.empty(n, dtype=ember.float64).cauchy_(0.5, 2.0).tolist()
+    want = [0.5 + 2.0 * math.tan(math.pi * (u - 0.5)) for u in _uniforms(3, n)]
+    assert got == want
+
+
+def test_log_normal_uses_the_c_library_exp():
+    n = 5001       # odd: the last element's Box-Muller partner stays cached
+    ember.manual_seed(5)
+    got = ember.empty(n, dtype=ember.float64).log_normal_(0.0, 1.0).tolist()
+    # the normals of log_normal_ are the element-wise Box-Muller ones (non-contiguous normal_)
+    ember.manual_seed(5)
+    normals = ember.empty(n, 2, dtype=ember.float64)[:, 0].normal_(0.0, 1.0).tolist()
+    assert got == [math.exp(z) for z in normals]
+
+
+def test_geometric_uses_the_c_library_log():
+    n, p = 5000, 0.3
+    ember.manual_seed(7)
+    got = ember.empty(n, dtype=ember.float64).geometric_(p).tolist()
+    want = [float(math.ceil(math.log(u) / math.log1p(-p))) for u in _uniforms(7, n)]
+    assert got == want
