@@ -105,6 +105,12 @@ class UnsafeView(View):
     """A reshape that had to copy (its node follows the copy's CloneBackward0)."""
 
 
+class ReshapeAlias(View):
+    """A reshape that views a non-contiguous tensor: torch records it as `_reshape_alias`
+    (ReshapeAliasBackward0); a contiguous tensor's reshape goes through view
+    (ViewBackward0)."""
+
+
 @method()
 def view(self, *shape, **keyword):
     """The same data with another shape; raises if the strides make that impossible."""
@@ -222,8 +228,12 @@ def reshape(input, *shape, **keyword):
     if not all(s.__class__ is int for s in shape):
         shape = _int_sizes("reshape", "shape", given, shape, keyword)
     new_shape = geo.infer_size(shape, data.size)
-    if geo.view_strides(_shape(input), input.stride(), new_shape) is not None:
-        return view(input, new_shape)
+    strides = geo.view_strides(_shape(input), input.stride(), new_shape)
+    if strides is not None:
+        out = as_view(input, new_shape, strides, input._offset)
+        if input._requires_grad and _grad_state.enabled:
+            record_view(ReshapeAlias, input, out, {"self_size": data.shape})
+        return out
     copy = clone(input, memory_format=contiguous_format)
     out = alias(copy, copy._data.reshape(new_shape), 0)
     out._base = None
