@@ -169,7 +169,10 @@ def __repr__(self, *, tensor_contents=None):
     cls = type(self)
     if cls is Tensor or cls is Parameter:
         return tensor_repr(self)
-    return tensor_repr(self, prefix=cls.__name__ + "(")     # a subclass prints its name
+    text = tensor_repr(self, prefix=cls.__name__ + "(")     # a subclass prints its name
+    # NOTE: torch wraps a parameter of any class but Parameter itself in "Parameter(...)":
+    # `Parameter(t)` of a subclass instance, or an instance of a Parameter subclass.
+    return f"Parameter({text})" if isinstance(self, Parameter) else text
 
 
 def __format__(self, spec):

@@ -3,12 +3,25 @@ from .._tensor import Tensor
 from .._torch_function import _disabled_torch_function_impl
 
 
-class Parameter(Tensor):
+class _ParameterMeta(type):
+    # NOTE: as in torch, `Parameter(x)` of a tensor subclass instance `x` keeps x's class and
+    # marks the result `_is_param`; `isinstance(p, Parameter)` reads that mark. (An exact
+    # Parameter never reaches this: Python answers isinstance for the exact type itself.)
+    def __instancecheck__(cls, instance):
+        if cls is Parameter and getattr(instance, "_is_param", False):
+            return isinstance(instance, Tensor)
+        return super().__instancecheck__(instance)
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A tensor that a Module registers as a parameter when assigned as an attribute.
 
         >>> nn.Parameter(torch.ones(2))
         Parameter containing:
         tensor([1., 1.], requires_grad=True)
+
+    Of an instance of a tensor subclass it returns a detached instance of that subclass,
+    marked as a parameter (it prints as `Parameter(MyTensor([1., 1.], requires_grad=True))`).
     """
 
     # ops on a Parameter give plain Tensors (torch: `param * 2` is no Parameter)
@@ -20,6 +33,8 @@ class Parameter(Tensor):
             data = empty(0)
         if not isinstance(data, Tensor):     # torch detaches anything that is not a Tensor
             raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
+        if type(data) is not Tensor and type(data) is not Parameter:
+            return _subclass_parameter(data, requires_grad)
         if requires_grad and data._data.dtype.kind not in "fcV":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
@@ -37,6 +52,21 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, protocol):
         return _rebuild_parameter, (self.detach(), self.requires_grad)
+
+
+def _subclass_parameter(data, requires_grad):
+    """`Parameter(data)` of an instance of a tensor subclass (a Parameter subclass included):
+    `data` detached, in its own class, marked `_is_param`."""
+    t = data.detach().requires_grad_(requires_grad)
+    if type(t) is not type(data):
+        raise RuntimeError(
+            f"Creating a Parameter from an instance of type {type(data).__name__} requires that "
+            f"detach() returns an instance of the same type, but return type "
+            f"{type(t).__name__} was found instead. To use the type as a Parameter, please "
+            f"correct the detach() semantics defined by its __torch_dispatch__() "
+            f"implementation.")
+    t._is_param = True
+    return t
 
 
 def _rebuild_parameter(data, requires_grad):
