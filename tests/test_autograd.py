@@ -5,6 +5,7 @@ No torch needed: gradients are worked out by hand or checked against central fin
 differences in float64; error and warning texts were printed by torch 2.13.
 """
 import contextlib
+from fractions import Fraction
 import re
 import threading
 import warnings
@@ -1492,3 +1493,30 @@ def test_variable_is_a_detached_tensor_with_requires_grad():
         Variable(torch.tensor([1, 2]), requires_grad=True)
     with pytest.warns(UserWarning, match="volatile was removed"):
         Variable(x, volatile=True)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_tanh_and_sigmoid_gradients_round_as_torchs_kernels(dtype):
+    # torch's tanh_backward forms 1 - y*y with a fused multiply-add (one rounding) and
+    # sigmoid_backward multiplies left to right, (grad * (1 - y)) * y; so a gradient written
+    # by hand as grad * (1 - y**2) is not always exactly autograd's (famously, in tutorials
+    # that check hand-derived gradients with torch.all(dt == t.grad))
+    rng = np.random.default_rng(0)
+    x = torch.tensor(rng.standard_normal((40, 30)), dtype=dtype, requires_grad=True)
+    g = torch.tensor(rng.standard_normal((40, 30)), dtype=dtype)
+    y = x.tanh()
+    y.backward(g)
+    yn, gn = y.detach().numpy(), g.numpy()
+    if dtype == torch.float32:     # 1 - y*y exact, then rounded (via float64) to float32
+        slope = np.array([float(1 - Fraction(float(v)) ** 2) for v in yn.ravel()],
+                         dtype=np.float32).reshape(yn.shape)
+        np.testing.assert_array_equal(x.grad.numpy(), gn * slope)
+        assert (x.grad.numpy() != gn * (1 - yn * yn)).any()    # not the plain formula
+    else:       # (float64 keeps the plain formula: an exact fma there costs several passes)
+        np.testing.assert_array_equal(x.grad.numpy(), gn * (1 - yn * yn))
+    x.grad = None
+    s = x.sigmoid()
+    s.backward(g)
+    sn = s.detach().numpy()
+    np.testing.assert_array_equal(x.grad.numpy(), (gn * (1 - sn)) * sn)
+    assert (x.grad.numpy() != gn * (sn * (1 - sn))).any()

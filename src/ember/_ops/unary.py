@@ -511,8 +511,16 @@ class TanhBackward(Elementwise):
     saves = {"grad_output": ("output",), "output": ("grad_output", "output")}
 
     def forward(xp, g, y):
-        slope = 1 - y * y
-        return g * (xp.conj(slope) if slope.dtype.kind == "c" else slope)
+        if y.dtype.kind == "c":
+            return g * xp.conj(1 - y * y)
+        if y.dtype == _F32 and xp is np:
+            # NOTE: torch's kernel forms 1 - y * y with a fused multiply-add (one rounding),
+            # so its gradient is not always grad * (1 - y ** 2) computed by hand; tutorials
+            # show it (torch.all(dt == t.grad) is False). The float32 square is exact in
+            # float64, so rounding 1 - y**2 from there is the fma's result. (float64 keeps
+            # the plain formula: an exact float64 fma costs several passes; see _fused.)
+            return g * (1 - np.square(y, dtype=_F64)).astype(_F32)
+        return g * (1 - y * y)
 
     def backward(ctx, grad):
         grad_output, output = ctx.saved_tensors
@@ -582,8 +590,9 @@ class SigmoidBackward(Elementwise):
     saves = {"grad_output": ("output",), "output": ("grad_output", "output")}
 
     def forward(xp, g, y):
-        slope = y * (1 - y)
-        return g * (xp.conj(slope) if slope.dtype.kind == "c" else slope)
+        if y.dtype.kind == "c":
+            return g * xp.conj((1 - y) * y)
+        return g * (1 - y) * y      # (in torch's order: (grad * (1 - y)) * y)
 
     def backward(ctx, grad):
         grad_output, output = ctx.saved_tensors
