@@ -170,3 +170,20 @@ def test_geometric_uses_the_c_library_log():
     got = ember.empty(n, dtype=ember.float64).geometric_(p).tolist()
     want = [float(math.ceil(math.log(u) / math.log1p(-p))) for u in _uniforms(7, n)]
     assert got == want
+
+
+def test_rrelu_draws_its_slopes_between_float_bounds():
+    # NOTE: torch's float kernel casts lower and upper to float before it draws each slope
+    # as a double uniform between them: 1/3 becomes 0.3333333432674408.
+    import numpy as np
+    ember.manual_seed(0)
+    x = ember.randn(1000)
+    state = ember.get_rng_state()
+    y = ember.nn.functional.rrelu(x, training=True)
+    xs = np.array(x.tolist(), np.float32)
+    negative = xs <= 0
+    u = _random._uniform53(ember.Generator().set_state(state), int(negative.sum()))
+    lower, upper = float(np.float32(1 / 8)), float(np.float32(1 / 3))
+    want = xs.copy()
+    want[negative] = xs[negative] * (u * (upper - lower) + lower).astype(np.float32)
+    assert y.tolist() == want.tolist()

@@ -320,6 +320,11 @@ _FOUND = [SEED + s for s in [
     'x = torch.empty(5000, dtype=torch.float64).geometric_(0.01); print(hash(tuple(x.tolist())))',
     'x = torch.empty(2, 512, dtype=torch.float64).cauchy_(1.0, 0.5); print(hash(tuple(x.flatten().tolist())))',
     'x = torch.empty(20, dtype=torch.float64)[::2].log_normal_(); print(x.tolist())',
+    # rrelu draws each slope between lower and upper cast to the op's math type (float)
+    'x = torch.randn(1000); y = torch.nn.functional.rrelu(x, training=True); print(hash(tuple(y.tolist())), torch.rand(2))',
+    'x = torch.randn(1000, dtype=torch.float64); y = torch.nn.functional.rrelu(x, 0.1, 0.3, training=True); print(hash(tuple(y.tolist())))',
+    'x = torch.randn(300); y = torch.nn.RReLU(0.1, 0.3)(x); print(hash(tuple(y.tolist())), torch.rand(2))',
+    'x = torch.randn(300); torch.rrelu_(x, 0.1, 0.4, True); print(hash(tuple(x.tolist())))',
 ]]
 
 SNIPPETS = [_program(*row) for row in _PROGRAMS] + _FOUND
@@ -336,6 +341,13 @@ BUGS = [
      "ones for some of 1000 samples",
      "torch.manual_seed(1); x = torch.distributions.Gumbel(0.0, 1.0).sample((1000,)); "
      "print(hash(tuple(x.tolist())))"),
+    ("bfloat16 rrelu multiplies by the slope rounded to bfloat16, torch by the float slope "
+     "(then rounds the product)",
+     SEED + "x = torch.randn(1000, dtype=torch.bfloat16); "
+     "y = torch.nn.functional.rrelu(x, training=True); print(hash(tuple(y.tolist())))"),
+    ("bfloat16 rrelu in eval mode rounds the mean slope to bfloat16 before multiplying",
+     SEED + "x = torch.randn(1000, dtype=torch.bfloat16); "
+     "y = torch.nn.functional.rrelu(x); print(hash(tuple(y.tolist())))"),
 ]
 
 

@@ -725,6 +725,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None, *
         # NOTE: torch draws one double per non-positive element, in order (none for the
         # others), and rounds it through float for half-precision inputs.
         from .sampling import rand
+        if input.dtype != float64:      # torch's bounds are of the op's math type, float
+            lower, upper = float(np.float32(lower)), float(np.float32(upper))
         count = int(negative.sum())
         slopes = rand((count,), generator=generator, dtype=float64) * (upper - lower) + lower
         if input.dtype.itemsize < 4:
