@@ -72,6 +72,17 @@ def lay_out(xp, array, fmt):
     order = _ORDER.get(fmt)
     if order is None:
         return xp.array(array, order="C", copy=True)
+    if not array.size:
+        # torch's formula multiplies the sizes as they are, so a dim of size 0 makes the
+        # strides outside it 0 ((1, 0, 2, 4) channels-last: 0, 1, 0, 0); NumPy gives an empty
+        # array zero strides in every dim, which Tensor.stride reads as row-major
+        from ._device import backend_of
+        strides, step = [0] * array.ndim, 1
+        for d in reversed(order):
+            strides[d] = step
+            step *= array.shape[d]
+        return backend_of(array).strided(xp.empty(0, array.dtype), array.dtype, array.shape,
+                                         strides, 0)
     inverse = [order.index(d) for d in range(len(order))]
     # NOTE: a fresh array, even where NumPy would call the transposed view contiguous already
     # (a dim of size 1): torch's channels-last strides are its formula's (2x1x4x5: 20, 1, 5, 1)
@@ -165,12 +176,22 @@ def _sorted_dims(order, verdict):
 
 def empty_preserving(xp, array, dtype):
     """An uninitialised array of `array`'s shape and `dtype` laid out as torch's
-    `preserve_format` copy of it: its strides where it is dense, else dense in its dims' order
-    (an expanded or sliced tensor copies to a dense one)."""
-    if array.ndim < 2 or array.size == 0 or (array.flags.c_contiguous and 1 not in array.shape):
+    `preserve_format` copy of it: its strides where it is non-overlapping and dense (strides of
+    size-1 dims included: arange(4.)[::2][:1] copies with stride 2), else dense in its dims'
+    order (an expanded or sliced tensor copies to a dense one)."""
+    if array.flags.c_contiguous and 1 not in array.shape and array.size or \
+            array.ndim == 1 and array.shape[0] > 1 and array.strides[0] != array.itemsize:
         return xp.empty_like(array, dtype=dtype, order="K")
     item = array.itemsize
-    order = preserved_order(array.shape, tuple(s // item for s in array.strides))
+    strides = tuple(s // item for s in array.strides)
+    if non_overlapping_dense(array) and (array.size or any(strides)):
+        from ._device import backend_of
+        extent = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides)) if array.size else 0
+        return backend_of(array).strided(xp.empty(extent, dtype), np.dtype(dtype), array.shape,
+                                         strides, 0)
+    if array.ndim < 2 or array.size == 0:
+        return xp.empty_like(array, dtype=dtype, order="K")
+    order = preserved_order(array.shape, strides)
     outer = order[::-1]
     block = xp.empty([array.shape[d] for d in outer], dtype=dtype)
     return block.transpose([outer.index(d) for d in range(array.ndim)])
@@ -178,7 +199,7 @@ def empty_preserving(xp, array, dtype):
 
 def copy_preserving(xp, array, dtype=None):
     """A copy of `array` (as `dtype`) laid out as torch's `preserve_format` copy."""
-    if array.ndim < 2 or (array.flags.c_contiguous and 1 not in array.shape):
+    if array.flags.c_contiguous and 1 not in array.shape and array.size or array.ndim == 0:
         return xp.array(array, dtype=dtype, copy=True)
     out = empty_preserving(xp, array, array.dtype if dtype is None else dtype)
     out[...] = array

@@ -11,7 +11,7 @@ from .. import _dtype
 from .._float8 import to_float8
 from .._device import as_device, backend_for, backend_of, device as _device
 from .._pinned import copy_async
-from .._memory_format import check_rank, lay_out, preserve_format, suggested
+from .._memory_format import check_rank, copy_preserving, lay_out, preserve_format, suggested
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
@@ -61,8 +61,10 @@ def _convert(t, dtype, device, copy=False, memory_format=None, non_blocking=Fals
         array = array.astype(target._np, copy=False)
     elif target._np in _dtype.FLOAT8_NP:         # torch's rounding (NOTE [ Float8 dtypes ])
         array = to_float8(src_backend.xp, src, target._np)
-    else:
+    elif 1 not in src.shape:
         array = src.astype(target._np, copy=True)
+    else:       # (NumPy's copy gives size-1 dims strides of its own; torch keeps them)
+        array = copy_preserving(src_backend.xp, src, target._np)
     if memory_format is not None:           # torch's empty_like(memory_format) strides
         array = lay_out(backend_of(array).xp, array, memory_format)
     out = wrap(array)

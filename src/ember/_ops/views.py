@@ -156,8 +156,12 @@ def view(self, *shape, **keyword):
 def _contiguous_view(self, data, shape):
     """`view` of a contiguous tensor, which is always possible.
 
-    NOTE: its strides are the contiguous strides of the new shape, which NumPy's reshape of a
-    contiguous array also produces (see geo.view_strides); so NumPy does the work.
+    NOTE: its strides are mostly the contiguous strides of the new shape, which NumPy's
+    reshape of a contiguous array also produces; so NumPy does the work. Two cases differ,
+    because "contiguous" says nothing of the strides of size-1 dims: torch's rule
+    (geo.view_strides) gives new trailing size-1 dims the stride of an old last dim of size 1
+    (arange(4.)[::2][:1].view(1, 1) has strides (2, 2)), and NumPy keeps the old strides
+    where the shape does not change, which torch recomputes.
     """
     try:
         array = data.reshape(shape)
@@ -169,6 +173,11 @@ def _contiguous_view(self, data, shape):
         # -1 was inferred, or the sizes came as a list; NumPy accepts any negative size as
         # "infer" where torch accepts only -1.
         geo.infer_size(tuple(shape), data.size)
+    if (1 in shape or -1 in shape) and 1 in array.shape and (
+            data.strides[-1:] != (data.itemsize,) or array.shape == data.shape):
+        strides = geo.view_strides(data.shape, self.stride(), array.shape)
+        array = backend_of(data).strided(self._get_storage().array, data.dtype, array.shape,
+                                         strides, self._offset)
     base = self._base
     out = _new(Tensor)._init(array, self._storage or self._get_storage(), self._offset,
                              self if base is None else base)
@@ -194,6 +203,14 @@ def _view_dtype(self, dtype):
             if self.shape[-1] % ratio:
                 raise RuntimeError(f"self.size(-1) must be divisible by {ratio} to {what}, but "
                                    f"got {self.shape[-1]}")
+            # (the new element must start where an old one does, in every dim but the last)
+            if self._offset % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} to "
+                                   f"{what}, but got {self._offset}")
+            for d, stride in enumerate(self.stride()[:-1]):
+                if stride % ratio:
+                    raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} to "
+                                       f"{what}, but got {stride}")
     # NOTE: as in torch, the result shares memory and the version counter, but autograd does
     # not see it as a view (no _base) and it never requires grad.
     return _new(Tensor)._init(self._data.view(dtype._np), self._get_storage(),
@@ -283,13 +300,15 @@ def unflatten(input, dim, sizes):
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     try:
+        if not shape:
+            raise RuntimeError("Dimension specified as 0 but tensor has no dimensions")
         inferred = geo.infer_size(sizes, shape[d])
     except RuntimeError as error:
-        if sizes.count(-1) > 1:
-            # torch reports the inner error under its own first line
+        if "is invalid for input of size" not in str(error):
+            # torch reports any other inner error under its own first line
             raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
         raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't "
-                           f"multiply up to the size of dim {dim} ({shape[d]}) in the input "
+                           f"multiply up to the size of dim {d} ({shape[d]}) in the input "
                            f"tensor") from None
     return view(input, shape[:d] + inferred + shape[d + 1:])
 
