@@ -21,6 +21,7 @@ from ._dispatch import check_inplace, check_overlap, finish_inplace, \
     same_data, warn_expanded
 from ._op import Op, record
 from ._xp_compat import ufunc_at
+from .indexing_layout import torch_layout
 from .elementwise import check_limited
 from .registry import function, method
 from .views import alias_of, select, slice_dim, unsqueeze
@@ -117,6 +118,8 @@ def _apply_basic(self, index, skip_full=True, writing=False):
     ndim = self.ndim
     used = sum(_dims_used(i) for i in index)
     if used > ndim:
+        if ndim == 0 and not skip_full:     # (`x[:]`, a lone slice: getitem passes False)
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         if ndim == 0 and any(_is_int(i) for i in index):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
@@ -198,6 +201,9 @@ def _apply_basic(self, index, skip_full=True, writing=False):
     if len(advanced) > 1:
         _check_broadcast(xp, advanced)
     if bounded:
+        for arr, size, _ in bounded:
+            if not size and arr.size:   # (torch refuses it even where nothing is selected)
+                raise IndexError("index is out of bounds for dimension with size 0")
         if _selects_any(shape, advanced):
             for arr, size, place in bounded:
                 _check_bounds(xp, arr, size, place + _mask_dims_before(masks, place))
@@ -291,7 +297,10 @@ def getitem(self, index):
     gathered = _gather_array(result._data, key, advanced)
     # (a 0-dim index, as from `x[np.array(1.5)]`, gathers a NumPy scalar, which
     # ascontiguousarray would make 1-dim)
-    out = wrap(xp.ascontiguousarray(gathered) if gathered.ndim else xp.asarray(gathered))
+    if gathered.ndim:
+        out = wrap(torch_layout(xp, xp.ascontiguousarray(gathered), result, advanced))
+    else:
+        out = wrap(xp.asarray(gathered))
     if result._requires_grad and _grad_state.enabled:
         record(Index, (result,), (out,), {"self_size": tuple(result._data.shape), "index": key})
     return out
@@ -401,6 +410,8 @@ def setitem(self, index, value):
     """`x[index] = value`: writes through views; `index_put_` for tensor/list/mask indices."""
     if index is False:          # torch writes nothing (a lone False selects no element)
         return
+    if index.__class__ is slice and self._data.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     index = _normalize(index)
     value = _value_tensor(self, value)
     with _no_record_of_views():
