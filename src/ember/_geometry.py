@@ -284,6 +284,8 @@ def movedim(ndim: int, source: Sequence[int], destination: Sequence[int]) -> Tup
         raise RuntimeError(f"movedim: repeated dim in `source` ({_shape_text(source)})")
     if len(set(dst)) != len(dst):
         raise RuntimeError(f"movedim: repeated dim in `destination` ({_shape_text(destination)})")
+    if not ndim:            # (a 0-dim tensor's dim 0 or -1 wraps, and there is nothing to move)
+        return ()
     order = [-1] * ndim
     for s, d in zip(src, dst):
         order[d] = s

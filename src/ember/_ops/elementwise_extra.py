@@ -571,7 +571,8 @@ def view_as_complex(input):
     strides = input.stride()
     if strides[-1] != 1:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
-    if any(s % 2 for s in strides[:-1]):
+    if any(s % 2 for s in strides[:-1]) and \
+            any(s % 2 and n != 1 for s, n in zip(strides[:-1], input.shape)):  # (size 1: any)
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last "
                            "dimension")
     if input._offset % 2:

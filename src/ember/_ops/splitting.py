@@ -100,7 +100,8 @@ def split(tensor, split_size_or_sections, dim=0):
         if sum(sizes) != n or min(sizes, default=0) < 0:
             _check_split_sizes(sizes)
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
-                               f"(input tensor's size at dimension {d}), but got split_sizes="
+                               f"(input tensor's size at dimension {operator.index(dim)}), "
+                               f"but got split_sizes="
                                f"[{', '.join(map(str, sizes))}]")
         op = SplitWithSizes
     pieces, start = [], 0
