@@ -1,0 +1,213 @@
+"""Strides, offsets and sharing of views made by chains of view ops, checked against strides
+worked out by hand from torch's rules (no torch here; tests/oracle/test_snippets_view_chains_oracle.py
+compares the same programs with torch)."""
+import numpy as np
+import pytest
+
+import ember as torch
+
+
+def _shares(a, b):
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+# -- view of a "contiguous" tensor whose size-1 dims have other strides ------------------------
+
+@pytest.mark.parametrize("make, shape, strides", [
+    # last dim of size 1 and stride 2: new trailing size-1 dims take that stride
+    (lambda: torch.arange(4.)[::2][:1], (1, 1), (2, 2)),
+    (lambda: torch.arange(4.)[::2][:1], (), ()),
+    # the stride of an old last dim of size 1 goes to the new trailing size-1 dim only
+    (lambda: torch.arange(4.).view(1, 1, 2, 2, 1).transpose(0, -1), (-1, 2, 1), (2, 1, 4)),
+    # the same shape is recomputed (not kept): size-1 dims get the contiguous stride
+    (lambda: torch.arange(6.).view(2, 1, 3).as_strided((2, 1, 3), (3, 7, 1)), (2, 1, 3),
+     (3, 3, 1)),
+    (lambda: torch.arange(8.).view(2, 4).as_strided((1, 1, 3), (2, 2, 1), 1), (1, 1, 3),
+     (3, 3, 1)),
+    (lambda: torch.arange(6.).view(2, 1, 3).as_strided((2, 1, 3), (3, 7, 1)), (1, 2, 3),
+     (6, 3, 1)),
+    # the ordinary case: contiguous strides of the new shape
+    (lambda: torch.arange(6.).view(2, 3), (3, 2), (2, 1)),
+    (lambda: torch.arange(6.).view(2, 3), (2, 3), (3, 1)),
+])
+def test_view_strides_follow_torchs_rule_for_size_1_dims(make, shape, strides):
+    x = make()
+    for method in ("view", "reshape"):
+        v = getattr(x, method)(shape)
+        assert v.stride() == strides
+        assert _shares(v, x) and v.storage_offset() == x.storage_offset()
+    assert x.reshape(shape).tolist() == np.array(x.tolist()).reshape(shape).tolist()
+
+
+def test_unflatten_and_view_as_use_the_same_rule():
+    x = torch.arange(2)[::2]                # (1,) with stride 2
+    assert x.unflatten(-1, (1, 1, 1)).stride() == (2, 2, 2)
+    assert x.view_as(torch.empty(1, 1)).stride() == (2, 2)
+
+
+# -- copies that preserve the layout keep the strides of size-1 dims ----------------------------
+
+def _dense_with_odd_size_1_strides():
+    return torch.arange(12.).view(2, 1, 6).as_strided((2, 1, 6), (6, 20, 1))
+
+
+@pytest.mark.parametrize("copy", [
+    lambda t: t.clone(), lambda t: torch.empty_like(t), lambda t: torch.zeros_like(t),
+    lambda t: t.double(), lambda t: t.to(torch.int32), lambda t: t.flip(0),
+])
+def test_preserve_format_copies_keep_the_strides_of_a_dense_tensor(copy):
+    t = _dense_with_odd_size_1_strides()
+    c = copy(t)
+    assert c.stride() == (6, 20, 1) and not _shares(c, t)
+    one = torch.arange(4.)[::2][:1]         # (1,) with stride 2: dense too
+    assert copy(one).stride() == (2,)
+
+
+def test_preserve_format_copies_of_dense_tensors_hold_the_values():
+    t = _dense_with_odd_size_1_strides()
+    assert t.clone().tolist() == t.tolist()
+    assert t.to(torch.int64).tolist() == t.tolist()
+    e = torch.arange(3.).view(3, 1)[::2][:1, None].mT[2:5, None, 3:4:2]
+    assert e.shape == (0, 1, 0, 1) and e.stride() == (2, 1, 2, 1)
+    assert e.clone().stride() == (2, 1, 2, 1)
+
+
+def test_copies_of_non_dense_tensors_are_still_dense():
+    c = torch.arange(12.).view(2, 1, 6)[:, :, ::2]
+    assert c.stride() == (6, 6, 2)
+    assert c.clone().stride() == (3, 3, 1)
+    assert torch.empty_like(c).stride() == (3, 3, 1)
+    assert torch.zeros(3).expand(2, 3).clone().stride() == (3, 1)
+    assert torch.arange(3.)[::2].clone().stride() == (1,)
+
+
+# -- advanced indexing lays its result out like the source --------------------------------------
+
+@pytest.mark.parametrize("make, index, shape, strides", [
+    # row-major results: size-1 dims get the row-major stride (NumPy's gather gives others)
+    (lambda: torch.arange(18).view(3, 2, 3), (slice(None), [1]), (3, 1, 3), (3, 3, 1)),
+    (lambda: torch.arange(1).view(1, 1, 1, 1), (slice(None), [0, 0]), (1, 2, 1, 1),
+     (2, 1, 1, 1)),
+    (lambda: torch.arange(48.).view(2, 3, 4, 2), (slice(None), [0]), (2, 1, 4, 2),
+     (8, 8, 2, 1)),
+    # a transposed source gives a transposed result
+    (lambda: torch.arange(8.).view(4, 2).t(), (slice(None), [3]), (2, 1), (1, 1)),
+    (lambda: torch.arange(12.).view(3, 1, 4).transpose(0, -1), ([0],), (1, 1, 3), (3, 1, 1)),
+    (lambda: torch.arange(16.).view(2, 1, 2, 1, 4).mT.split(1, 2)[1], (slice(None), [0, 0]),
+     (2, 2, 1, 4, 1), (8, 4, 4, 1, 4)),
+    (lambda: torch.arange(192.).view(3, 4, 4, 4).transpose(0, -1).expand(2, 4, -1, -1, 3),
+     (slice(None), [1]), (2, 1, 4, 4, 3), (48, 48, 4, 1, 16)),
+    # indexed dims apart: the index shape goes first and the rest keep the source's order
+    (lambda: torch.arange(24.).view(2, 3, 4).permute(2, 0, 1), ([0, 2], slice(None), [1, 0]),
+     (2, 2), (2, 1)),
+    # a transposed index tensor decides the order of the dims it makes
+    (lambda: torch.arange(24.).view(2, 3, 4), ("it",), (2, 3, 3, 4), (12, 24, 4, 1)),
+])
+def test_advanced_indexing_result_strides(make, index, shape, strides):
+    x = make()
+    it = torch.tensor([[0, 1], [1, 0], [0, 0]]).t()
+    index = tuple(it if i == "it" else torch.tensor(i) if isinstance(i, list) else i
+                  for i in index)
+    y = x[index]
+    assert y.shape == shape and y.stride() == strides
+    assert not _shares(y, x)
+    key = tuple(np.array(i.tolist()) if isinstance(i, torch.Tensor) else i for i in index)
+    assert y.tolist() == np.array(x.tolist())[key].tolist()
+    assert y.is_contiguous() == _row_major_ignoring_size_1(shape, strides)
+
+
+def _row_major_ignoring_size_1(shape, strides):
+    step = 1
+    for n, s in reversed(list(zip(shape, strides))):
+        if n != 1:
+            if s != step:
+                return False
+            step *= n
+    return True
+
+
+def test_index_into_an_empty_dim_is_refused_even_when_nothing_is_selected():
+    message = "index is out of bounds for dimension with size 0"
+    with pytest.raises(IndexError, match=message):
+        torch.zeros(0, 3, 0, 2).index_put_((torch.tensor([0]),), torch.tensor(3.))
+    with pytest.raises(IndexError, match=message):
+        torch.zeros(0, 3)[torch.tensor([0])]
+    with pytest.raises(IndexError, match=message):
+        torch.zeros(3, 0)[:, [1, 2]] = 1
+    assert torch.zeros(2, 3, 0, 2)[:, :, torch.tensor([], dtype=torch.long)].shape == (2, 3, 0, 2)
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 3"):
+        torch.zeros(3, 2)[torch.tensor([5])]
+
+
+# -- 0-dim tensors -----------------------------------------------------------------------------
+
+def test_a_lone_slice_of_a_0d_tensor_and_movedim_of_one():
+    x = torch.tensor(1.)
+    for index in (slice(None), slice(None, None, 2)):
+        with pytest.raises(IndexError, match=r"slice\(\) cannot be applied to a 0-dim tensor"):
+            x[index]
+        with pytest.raises(IndexError, match=r"slice\(\) cannot be applied to a 0-dim tensor"):
+            x[index] = 3
+    with pytest.raises(IndexError, match="too many indices for tensor of dimension 0"):
+        x[(slice(None),)]
+    for source, destination in ((0, 0), (-1, -1), ((0,), (-1,))):
+        y = x.movedim(source, destination)
+        assert y.shape == () and y.item() == 1 and _shares(y, x)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        x.movedim(1, 0)
+
+
+# -- views that reinterpret the elements -------------------------------------------------------
+
+def test_view_as_complex_ignores_the_stride_of_a_size_1_dim():
+    x = torch.zeros(2, 1).t()               # (1, 2) with strides (1, 1)
+    assert torch.view_as_complex(x).stride() == (0,)
+    y = torch.zeros(18).view(3, 3, 2, 1).transpose(3, 2).swapaxes(-3, 0)   # strides (2, 6, 1, 1)
+    assert torch.view_as_complex(y).stride() == (1, 3, 0)
+    with pytest.raises(RuntimeError, match="stride divisible by 2 for all but last"):
+        torch.view_as_complex(torch.zeros(8).as_strided((0, 2), (3, 1)))
+    with pytest.raises(RuntimeError, match="stride divisible by 2 for all but last"):
+        torch.view_as_complex(torch.zeros(8).as_strided((2, 2), (3, 1)))
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: torch.zeros(3, 3)[:, :2], r"self.stride\(0\) must be divisible by 2 to view Float "
+                                       r"as ComplexFloat \(different element sizes\), but got 3"),
+    (lambda: torch.zeros(4, 1).t(), r"self.stride\(0\) must be divisible by 2 .* but got 1"),
+    (lambda: torch.zeros(2, 1, 3, 0), r"self.stride\(0\) must be divisible by 2 .* but got 3"),
+    (lambda: torch.zeros(5)[1:], r"self.storage_offset\(\) must be divisible by 2 .* but got 1"),
+])
+def test_view_as_a_wider_dtype_needs_strides_and_offset_in_whole_elements(make, message):
+    with pytest.raises(RuntimeError, match=message):
+        make().view(torch.complex64)
+
+
+def test_view_as_a_wider_dtype_divides_the_strides():
+    x = torch.zeros(3, 4)[:, :2]
+    y = x.view(torch.complex64)
+    assert y.shape == (3, 1) and y.stride() == (2, 1) and _shares(y, x)
+    z = torch.zeros(6)[2:].view(torch.float16)      # narrower: strides and offset multiply
+    assert z.stride() == (1,) and z.storage_offset() == 4
+
+
+# -- error texts that name the dim as given ----------------------------------------------------
+
+def test_split_with_sizes_error_names_the_dim_as_given():
+    with pytest.raises(RuntimeError, match=r"size at dimension -1\), but got split_sizes=\[1, 2\]"):
+        torch.zeros(2, 2).split((1, 2), -1)
+    with pytest.raises(RuntimeError, match=r"size at dimension 1\), but got"):
+        torch.zeros(2, 2).split((1, 2), 1)
+
+
+def test_unflatten_errors():
+    with pytest.raises(RuntimeError, match=r"Provided sizes \[3, 3\] don't multiply up to the "
+                                           r"size of dim 0 \(2\) in the input tensor"):
+        torch.zeros(2, 3).unflatten(-2, (3, 3))
+    with pytest.raises(RuntimeError, match="unflatten got an unexpected error:\nDimension "
+                                           "specified as 0 but tensor has no dimensions"):
+        torch.tensor(1.).unflatten(-1, (1, 2))
+    with pytest.raises(RuntimeError, match="unflatten got an unexpected error:\ncannot reshape "
+                                           "tensor of 0 elements"):
+        torch.zeros(3, 0).unflatten(1, (0, -1))
+    with pytest.raises(RuntimeError, match="unflatten got an unexpected error:\nonly one"):
+        torch.zeros(3, 2).unflatten(1, (-1, -1))
