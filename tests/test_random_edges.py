@@ -187,3 +187,67 @@ def test_rrelu_draws_its_slopes_between_float_bounds():
     want = xs.copy()
     want[negative] = xs[negative] * (u * (upper - lower) + lower).astype(np.float32)
     assert y.tolist() == want.tolist()
+
+
+def test_bernoulli_with_tensor_p_draws_in_the_memory_order_of_self():
+    p = ember.linspace(0, 1, 20).view(4, 5)
+    ember.manual_seed(0)
+    got = ember.empty(4, 5).t().bernoulli_(p.t())
+    ember.manual_seed(0)
+    want = ember.empty(4, 5).bernoulli_(p).t()
+    assert got.tolist() == want.tolist()
+    assert got.stride() == (1, 5)
+
+
+def test_multinomial_draws_its_keys_in_the_memory_order_of_the_probabilities():
+    # without replacement torch draws q = empty_like(probs).exponential_() and takes the
+    # largest probs / q: for transposed probabilities, q is filled column by column
+    import numpy as np
+    p = ember.linspace(0.1, 1.0, 24).view(4, 6)
+    ember.manual_seed(0)
+    q = ember.empty(4, 6).exponential_().t()
+    keys = np.array((p.t() / q).tolist())
+    want = np.argsort(-keys, axis=1, kind="stable")[:, :3]
+    ember.manual_seed(0)
+    assert ember.multinomial(p.t(), 3).tolist() == want.tolist()
+
+
+def test_multinomial_results_have_contiguous_strides():
+    assert ember.multinomial(ember.ones(6, 1), 1).stride() == (1, 1)
+    assert ember.multinomial(ember.ones(1, 6), 2).stride() == (2, 1)
+
+
+def test_random_factories_fill_an_out_of_their_shape_in_place():
+    for make in (lambda b: ember.rand(4, out=b), lambda b: ember.randn(4, out=b),
+                 lambda b: ember.normal(0.0, 1.0, (4,), out=b),
+                 lambda b: ember.normal(ember.zeros(4), 1.0, out=b),
+                 lambda b: ember.bernoulli(ember.full((4,), 0.5), out=b)):
+        b = ember.zeros(4)
+        view = b[:2]
+        assert make(b) is b
+        assert view.tolist() == b[:2].tolist()
+    b = ember.zeros(4, dtype=ember.int64)
+    view = b[:2]
+    ember.randint(1, 5, (4,), out=b)
+    assert view.tolist() == b[:2].tolist() and 0 not in b.tolist()
+    ember.randperm(4, out=b)
+    assert view.tolist() == b[:2].tolist() and sorted(b.tolist()) == [0, 1, 2, 3]
+    ember.multinomial(ember.ones(4), 4, out=b)
+    assert view.tolist() == b[:2].tolist() and sorted(b.tolist()) == [0, 1, 2, 3]
+
+
+def test_random_factories_draw_in_the_memory_order_of_out():
+    ember.manual_seed(0)
+    b = ember.zeros(4, 20).t()
+    ember.randn(20, 4, out=b)
+    after = ember.rand(2).tolist()
+    ember.manual_seed(0)
+    want = ember.empty(4, 20).t().normal_()     # not contiguous: the element-wise normals
+    assert b.stride() == (1, 20)
+    assert b.tolist() == want.tolist()
+    assert ember.rand(2).tolist() == after
+    ember.manual_seed(0)
+    b = ember.zeros(4, 5, dtype=ember.int64).t()
+    ember.randint(0, 9, (5, 4), out=b)
+    ember.manual_seed(0)
+    assert b.tolist() == ember.randint(0, 9, (4, 5)).t().tolist()

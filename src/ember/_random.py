@@ -668,7 +668,12 @@ def _multinomial_by_keys(gen, rows, num_samples):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if np.any(rows.astype(np.float64).sum(axis=1) == 0):
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    q = _exponential_fill(gen, rows.size, rows.dtype, 1.0).reshape(rows.shape)
+    # NOTE: torch fills q = empty_like(probs).exponential_(): in the probabilities' memory
+    # order (column by column for a transposed matrix)
+    if rows.shape[0] > 1 and rows.shape[1] > 1 and rows.strides[0] < rows.strides[1]:
+        q = _exponential_fill(gen, rows.size, rows.dtype, 1.0).reshape(rows.shape[::-1]).T
+    else:
+        q = _exponential_fill(gen, rows.size, rows.dtype, 1.0).reshape(rows.shape)
     with np.errstate(divide="ignore", invalid="ignore"):
         keys = (rows / q).astype(rows.dtype)
     if num_samples == 1:
@@ -727,4 +732,5 @@ def multinomial(gen, probs, num_samples, replacement=False):
         out = _multinomial_by_keys(gen, rows, num_samples)
     else:
         out = _multinomial_with_replacement(gen, rows, num_samples)
-    return np.ascontiguousarray(out.reshape(probs.shape[:-1] + (num_samples,)), np.int64)
+    # (a fresh array: a view of size-1 dims keeps strides that torch's contiguous ones are not)
+    return np.array(out.reshape(probs.shape[:-1] + (num_samples,)), np.int64)

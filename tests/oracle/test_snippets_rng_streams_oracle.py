@@ -325,6 +325,29 @@ _FOUND = [SEED + s for s in [
     'x = torch.randn(1000, dtype=torch.float64); y = torch.nn.functional.rrelu(x, 0.1, 0.3, training=True); print(hash(tuple(y.tolist())))',
     'x = torch.randn(300); y = torch.nn.RReLU(0.1, 0.3)(x); print(hash(tuple(y.tolist())), torch.rand(2))',
     'x = torch.randn(300); torch.rrelu_(x, 0.1, 0.4, True); print(hash(tuple(x.tolist())))',
+    # bernoulli_ with a tensor p and multinomial's keys are drawn in memory order
+    'y = torch.empty(4, 5).t().bernoulli_(torch.linspace(0, 1, 20).view(5, 4)); print(y, torch.rand(2))',
+    'y = torch.empty(2, 3, 4, 5).to(memory_format=torch.channels_last).bernoulli_(torch.linspace(0, 1, 5)); print(hash(tuple(y.flatten().tolist())))',
+    'print(torch.bernoulli(torch.linspace(0, 1, 20).view(4, 5).t()))',
+    'print(torch.multinomial(torch.linspace(0.1, 1, 24).view(4, 6).t(), 3), torch.rand(2))',
+    'print(torch.multinomial(torch.linspace(0.1, 1, 24, dtype=torch.float64).view(4, 6).t(), 1))',
+    'print(torch.multinomial(torch.linspace(0.1, 1, 48).view(6, 8).t()[::2], 3))',
+    'print(torch.multinomial(torch.ones(6, 1), 1).stride(), torch.multinomial(torch.ones(1, 6), 2).stride())',
+    # random factories fill an out= of their shape in place, in its memory order
+    'b = torch.zeros(4); v = b[:2]; torch.rand(4, out=b); print(v, b)',
+    'b = torch.zeros(4, dtype=torch.int64); v = b[:2]; torch.randperm(4, out=b); print(v, b)',
+    'b = torch.zeros(4); v = b[:2]; torch.bernoulli(torch.full((4,), 0.5), out=b); print(v, b)',
+    'b = torch.zeros(4, dtype=torch.int64); v = b[:2]; torch.multinomial(torch.ones(4), 4, out=b); print(v, b)',
+    'b = torch.zeros(4, 5).t(); torch.rand(5, 4, out=b); print(b.stride(), b)',
+    'b = torch.zeros(4, 20).t(); torch.randn(20, 4, out=b); print(b.stride(), b[0, :3], torch.rand(2))',
+    'b = torch.zeros(4, 20).t(); torch.normal(0., 2., (20, 4), out=b); print(b[0, :3], torch.rand(2))',
+    'b = torch.zeros(4, 20).t(); torch.normal(torch.zeros(20, 4), 2., out=b); print(b[0, :3], torch.rand(2))',
+    'b = torch.zeros(4, 20).t(); torch.normal(torch.zeros(20, 4), torch.ones(20, 4), out=b); print(b[0, :3], torch.rand(2))',
+    'b = torch.zeros(4, 5, dtype=torch.int64).t(); torch.randint(9, (5, 4), out=b); print(b.stride(), b)',
+    'b = torch.zeros(40, dtype=torch.int64)[::2]; torch.randperm(20, out=b); print(b.stride(), b)',
+    'b = torch.zeros(4, 5).t(); torch.bernoulli(torch.linspace(0, 1, 20).view(5, 4), out=b); print(b)',
+    'b = torch.zeros(3, 4, dtype=torch.int64).t(); torch.multinomial(torch.ones(4, 6), 3, out=b); print(b.stride(), b)',
+    'b = torch.zeros(6); torch.rand(3, out=b); print(b.shape, torch.rand(2))',
 ]]
 
 SNIPPETS = [_program(*row) for row in _PROGRAMS] + _FOUND

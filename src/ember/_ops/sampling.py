@@ -79,6 +79,14 @@ def _generator(generator, device):
     return generator
 
 
+def _fills(out, shape, device):
+    """Whether a random factory fills `out` in place: as torch's, when it has the result's shape
+    (then it keeps its layout, its views see the samples, and they are drawn in its memory
+    order, as its in-place samplers draw); another `out` takes the new samples' array."""
+    return out is not None and tuple(out.shape) == tuple(shape) and device is None and \
+        not out.is_meta
+
+
 def _float_dtype(dtype, name, empty=False):
     """The dtype of a float sampler's result (torch's kernel dispatch error for others; not for
     an `empty` normal result, which torch returns before it dispatches)."""
@@ -95,6 +103,8 @@ def rand(*args, size=None, generator=None, out=None, dtype=None, layout=None, de
     shape = parse_size(args, "rand", size)
     check_shape(shape, "rand")
     d = _float_dtype(out_dtype(out, dtype, "rand"), "check_uniform_bounds")
+    if _fills(out, shape, device):
+        return out.uniform_(0.0, 1.0, generator=generator)
     gen = _generator(generator, device)
     return _into(out, _place(_draw(gen, device, "uniform", shape, d._np, 0.0, 1.0), device,
                              requires_grad, pin_memory))
@@ -107,6 +117,8 @@ def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, d
     shape = parse_size(args, "randn", size)
     check_shape(shape, "randn")
     d = _float_dtype(out_dtype(out, dtype, "randn"), "normal_kernel_cpu", 0 in shape)
+    if _fills(out, shape, device):
+        return out.normal_(generator=generator)
     gen = _generator(generator, device)
     return _into(out, _place(_draw(gen, device, "normal", shape, d._np), device, requires_grad,
                              pin_memory))
@@ -134,6 +146,8 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
     shape = tuple(shape)
     check_shape(shape, "randint")
     d = out_dtype(out, dtype, "randint") or _dtype.int64
+    if _fills(out, shape, device):
+        return out.random_(int(low), int(high), generator=generator)
     gen = _generator(generator, device)
     return _into(out, _place(_draw(gen, device, "random_", shape, d._np, int(low), int(high)),
                              device, requires_grad, pin_memory))
@@ -153,6 +167,8 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     dev = or_default(device)
     array = MetaArray((int(n),), d._np) if dev is not None and dev.type == "meta" else \
         _random.randperm(gen, int(n), d._np)
+    if _fills(out, array.shape, device):
+        return out.copy_(_place(array, out.device, False))
     return _into(out, _place(array, device, requires_grad, pin_memory))
 
 
@@ -247,6 +263,14 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
                 device is not None or requires_grad or pin_memory:
             raise TypeError("normal(): a tensor mean or std takes no factory arguments")
         if out is not None:
+            shape = np.broadcast_shapes(tuple(getattr(mean, "shape", ())),
+                                        tuple(getattr(std, "shape", ())))
+            if _fills(out, shape, None) and not (isinstance(std, Tensor) and (std < 0).any()):
+                # torch: out.normal_(0, std) + mean for a number std, else
+                # out.normal_(0, 1) * std + mean, filled in out's memory order
+                if isinstance(std, Tensor):
+                    return out.normal_(0.0, 1.0, generator=generator).mul_(std).add_(mean)
+                return out.normal_(0.0, std, generator=generator).add_(mean)
             return _into(out, normal(mean, std, generator=generator).to(out.dtype))
         ref = mean if isinstance(mean, Tensor) else std
         if all(t.is_cuda for t in (mean, std) if isinstance(t, Tensor)):
@@ -270,6 +294,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_random._fmt(std)}")
     d = _float_dtype(out_dtype(out, dtype, "normal"), "normal_kernel_cpu", 0 in tuple(size))
+    if _fills(out, tuple(size), device):
+        return out.normal_(mean, std, generator=generator)
     return _into(out, _place(_draw(_generator(generator, device), device, "normal", tuple(size),
                                    d._np, mean, std), device, requires_grad, pin_memory))
 
@@ -284,6 +310,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     """0/1 samples: 1 with probability `input` (or `p`) per element."""
     if p is not None:
         _random.check_probability(p)
+    elif _fills(out, input.shape, None):
+        return out.bernoulli_(input, generator=generator)
     if input.numel():       # (torch checks nothing more of an empty input)
         check_limited(input, "bernoulli_tensor_cpu_self_" if p is None else
                       "bernoulli_scalar_cpu_")
@@ -295,16 +323,18 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     if arr is None:
         probs = backend_of(input._data).to_numpy(input._data) if p is None else p
         arr = _random.bernoulli(gen, probs, tuple(input.shape), input.dtype._np)
-    return _place(arr, input.device, False)
+    return _into(out, _place(arr, input.device, False))
 
 
 @function()
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """Indices sampled by the (unnormalised) weights in each row of `input`."""
     probs = backend_of(input._data).to_numpy(input._data)
-    return _place(_random.multinomial(_generator(generator, input.device), probs, num_samples,
-                                      replacement),
-                  input.device, False)
+    result = _place(_random.multinomial(_generator(generator, input.device), probs, num_samples,
+                                        replacement), input.device, False)
+    if _fills(out, result.shape, None):
+        return out.copy_(result)
+    return _into(out, result)
 
 
 # -- in-place samplers ------------------------------------------------------------------------
@@ -403,9 +433,17 @@ def bernoulli_(self, p=0.5, *, generator=None):
                          self._data.dtype)
     if arr is None:
         probs = backend_of(p._data).to_numpy(p._data) if isinstance(p, Tensor) else p
-        arr = _random.bernoulli(gen, probs, tuple(self.shape), self._data.dtype)
+        shape, perm = tuple(self.shape), _mf.memory_order(self._data)
+        if perm is not None and isinstance(p, Tensor):
+            # torch draws in self's memory order, reading p at the same elements
+            try:
+                probs = np.broadcast_to(probs, shape).transpose(perm)
+                shape = tuple(shape[d] for d in perm)
+            except ValueError:
+                pass                # (_random.bernoulli raises torch's error)
+        arr = _random.bernoulli(gen, probs, shape, self._data.dtype)
     if isinstance(p, Tensor):
-        return _fill(self, arr, _BernoulliTensorFill, memory_order=False)
+        return _fill(self, arr, _BernoulliTensorFill)
     return _fill(self, arr, _BernoulliFill)
 
 
