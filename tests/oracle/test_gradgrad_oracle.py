@@ -118,8 +118,6 @@ _NODES = {      # entry: (sample, input, ember's node, torch's node)
             "MulBackward0", "MulBackward1"),
     "addr_": ("float64[2, 3], float64[2], float64[3], beta=2, alpha=-1", 1,
              "MulBackward0", "MulBackward1"),
-    "outer": ("float64[3], float64[4]", 0, "SqueezeBackward1", "ViewBackward0"),
-    "ger": ("float64[3], float64[4]", 0, "SqueezeBackward1", "ViewBackward0"),
     "einsum": ("'ij,jk->ik', float64[2, 3], float64[3, 4]", 1,
               "ViewBackward0", "SqueezeBackward1"),
     "cdist": ("float64[3, 4], float64[2, 4]", 0, "SumBackward1", "CdistBackwardBackward0"),

@@ -181,7 +181,9 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
             if target._requires_grad and target._grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                    "in-place operation.")
-        elif base._requires_grad and base._grad_fn is None:
+        elif target._requires_grad and base._grad_fn is None:
+            # (also a view that became a leaf by requires_grad_(): its base, which needs no
+            # grad, is a leaf all the same)
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
     if inputs is not None:

@@ -202,6 +202,12 @@ class Div(_Binary):
         return grad_self, grad_other
 
 
+class DivNoRounding(Div):
+    """`div(input, other, rounding_mode=None)`: true division, which torch records as its
+    rounding overload (DivBackward2) once rounding_mode is given, even as None."""
+    node_name = "DivBackward2"
+
+
 class DivMode(_Binary):
     """Division rounded by `rounding_mode`: 'trunc' or 'floor' (results keep integer dtypes)."""
     node_name = "DivBackward2"
@@ -604,6 +610,16 @@ class LerpTensor(Elementwise):
                 grad * (end - self) if need_weight else None)
 
 
+def _lerp_dtype_error(operands):
+    """torch's lerp takes no type promotion: `end`, and a `weight` tensor that is not 0-d,
+    must have the input's dtype."""
+    input, end, weight = [_dtype._FROM_NUMPY[t._data.dtype] if isinstance(t, Tensor) else None
+                          for t in operands]
+    name, other = ("end", end) if end is not input else ("weight", weight)
+    raise RuntimeError(f"expected dtype {input._cpp_name} for `{name}` but got dtype "
+                       f"{other._cpp_name}")
+
+
 def _export_lerp():
     from .elementwise import as_operand, call
 
@@ -614,7 +630,11 @@ def _export_lerp():
         operands = [as_operand(input, "input", 1, "lerp"), as_operand(end, "end", 2, "lerp"),
                     as_operand(weight, "weight", 3, "lerp")]
         op = LerpTensor if isinstance(operands[2], Tensor) else Lerp
-        op.rule(operands[0]._data.dtype)        # torch checks the input's own dtype
+        dtype = operands[0]._data.dtype
+        if operands[1]._data.dtype != dtype or op is LerpTensor and \
+                operands[2]._data.dtype != dtype and operands[2]._data.ndim:
+            _lerp_dtype_error(operands)
+        op.rule(dtype)        # torch checks the input's own dtype
         return call(op, operands, {}, out, "lerp")
     register("lerp", lerp, inplace=True)
 
@@ -625,12 +645,16 @@ _export_lerp()
 
 _true_divide = function_of(Div, "true_divide", 2)
 _rounded_divide = function_of(DivMode, "div", 2, {"rounding_mode": "trunc"})
+_unrounded_divide = function_of(DivNoRounding, "div", 2)
+_NOT_GIVEN = object()       # (rounding_mode=None, given, is another node than none given)
 
 
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input, other, *, rounding_mode=_NOT_GIVEN, out=None):
     """`input / other`; `rounding_mode` 'trunc' or 'floor' rounds the quotient."""
-    if rounding_mode is None:
+    if rounding_mode is _NOT_GIVEN:
         return _true_divide(input, other, out=out)
+    if rounding_mode is None:
+        return _unrounded_divide(input, other, out=out)
     if rounding_mode not in ("trunc", "floor"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")

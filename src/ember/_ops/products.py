@@ -320,7 +320,7 @@ def outer(input, vec2, *, out=None):
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D"
                            if input.ndim != 1 else
                            f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
-    result = input.unsqueeze(1) * vec2
+    result = input.reshape(input.shape[0], 1) * vec2     # (torch's nodes: a reshape, a mul)
     return result if out is None else _copy_out("outer", out, result)
 
 

@@ -178,6 +178,22 @@ def _subscript_sizes(subs, operands):
     return sizes
 
 
+def _torch_layout(xp, result, subs, out, operands):
+    """`result` (NumPy's layout, which may be transposed) laid out as torch's: of two
+    operands, the output letters both have (a size other than 1: a bmm's batch) outermost,
+    then the others, each group in output order; for more, contiguous."""
+    order = list(range(len(out)))
+    if len(subs) == 2:
+        (left, right), (a, b) = subs, operands
+        batch = [i for i, c in enumerate(out) if c in left and c in right
+                 and a.shape[left.index(c)] != 1 and b.shape[right.index(c)] != 1]
+        order = batch + [i for i in order if i not in batch]
+    moved = result.transpose(order)
+    # (from one dim, so that size-1 dims get torch's strides too)
+    laid = xp.ascontiguousarray(moved).reshape(-1).reshape(moved.shape)
+    return laid.transpose([order.index(i) for i in range(len(order))])
+
+
 @function(method=False)
 def einsum(equation, *operands):
     """Einstein summation: einsum('ij,jk->ik', a, b), einsum('ij,jk', [a, b]), or the sublist
@@ -218,6 +234,8 @@ def einsum(equation, *operands):
         arrays = [a.astype(compute) for a in arrays]
     spec = ",".join(subs) + "->" + out
     result = xp.einsum(spec, *arrays, optimize=len(arrays) > 1)
+    if len(arrays) > 1:
+        result = _torch_layout(xp, result, subs, out, operands)
     result = xp.asarray(result).astype(dtype, copy=False)
     params = {"subs": tuple(subs), "out_sub": out, "sizes": sizes, "operands": operands}
     return _emit(node, operands, result, params, None, "einsum")

@@ -13,6 +13,7 @@ AccumulateGrad nodes run as soon as they are ready.
 import heapq
 
 from .. import _dtype
+from .._memory_format import contiguous_format
 
 from .graph import AccumulateGrad, _Extras, checked_hook_grad, checked_hook_grads, gradient_edge
 from .grad_mode import _state as _grad_state
@@ -367,10 +368,10 @@ def _retain(node, grads):
         g = grads[nr] if nr < len(grads) else None
         if tensor is None or g is None:
             continue
+        # torch's retain_grad hook: a contiguous copy first, then `grad + g` (never in place),
+        # both recorded under create_graph (CloneBackward0, AddBackward0)
         meta = tensor._autograd_meta()
         if meta.grad is None:
-            meta.grad = g if _grad_state.enabled else g.detach().clone()
-        elif _grad_state.enabled:
-            meta.grad = meta.grad + g
+            meta.grad = g.clone(memory_format=contiguous_format)
         else:
-            meta.grad.add_(g)
+            meta.grad = meta.grad + g

@@ -316,8 +316,9 @@ class Node:
                                                                   tensor._output_nr)
         where = ""
         if producer is not None:
-            # the node's name less a final Backward<N> (CopyBackwards keeps its name)
-            name = re.sub(r"Backward\d*$", "", producer.name())
+            # the node's name with a final Backward or Backward0 dropped, Backward<N> shortened
+            # to <N> (PowBackward2 is Pow2); CopyBackwards keeps its name
+            name = re.sub(r"Backward(?:0|(\d+))?$", r"\1", producer.name())
             if out_nr is None and tensor._base is not None:
                 # a view written through since it was made: torch reads its grad_fn, by now
                 # rebuilt as an AsStridedBackward0 node (or refused, for a multi-output view)
@@ -378,7 +379,7 @@ class AccumulateGrad(Node):
             elif grad._base is not None or (
                     (grad._data.strides != leaf._data.strides
                      or grad._data.itemsize != leaf._data.itemsize)
-                    and grad.stride() != leaf.stride()):
+                    and not _obeys_layout_contract(grad, leaf)):
                 # torch's layout contract: .grad has the leaf's strides (when the leaf is
                 # dense), whatever layout the incoming gradient has
                 leaf._set_grad(_copy_like(leaf, grad.detach()))
@@ -406,6 +407,17 @@ def _check_post_accumulate_result(result):
     if isinstance(result, Tensor):
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
     raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+
+
+def _obeys_layout_contract(grad, leaf):
+    """Whether a fresh gradient may become `leaf.grad` as it is (torch's layout contract): it
+    has the leaf's strides, except along dims of size 1 (where any stride but 0 will do), if
+    the leaf is dense; else it is contiguous."""
+    from .. import _geometry as geo
+    shape, strides, own = tuple(leaf._data.shape), leaf.stride(), grad.stride()
+    if geo.storage_extent(shape, strides, 0) != leaf.numel() or 0 in strides:
+        return grad.is_contiguous()
+    return all(g == s if n != 1 else g != 0 for n, g, s in zip(shape, own, strides))
 
 
 def _copy_like(leaf, grad):
