@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import _random
 from .._device import backend_of
-from .._random_arith import _libm
+from .._random_arith import _fma64, _libm
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
@@ -61,7 +61,8 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     _check_kernel(self, "cauchy_cpu", "f")
     gen = _random._gen(_generator(generator, self.device))
     u = _random._uniform53(gen, self.numel())
-    values = median + sigma * _libm(math.tan, math.pi * (u - 0.5))
+    # (one fused multiply-add in torch's kernel)
+    values = _fma64(sigma, _libm(math.tan, math.pi * (u - 0.5)), median)
     return _fill(self, _cast(values, self._data.dtype).reshape(tuple(self.shape)), _CauchyFill)
 
 
