@@ -45,6 +45,18 @@ def run(op, name, inputs, result, params, out, differentiable=True, reads=None):
     return finish(op, inputs, result, params, out, requires_grad)
 
 
+def write_expanded(target, write):
+    """The in-place result of index_put_, index_fill_ or masked_fill_ when `target` is
+    expanded (elements sharing memory), which torch warns of but allows: torch writes into that
+    memory itself, so an element that a written place shares with an unwritten one takes the
+    write, and accumulate adds once per place; writing a whole updated copy back (as `run`
+    does) would let the unwritten places undo it. `write(array)` writes in place, after the
+    checks of an in-place write."""
+    check_inplace(target, target._data.dtype, tuple(target._data.shape))
+    write(target._data)
+    return target._data
+
+
 def _check_reads(target, reads):
     """torch's assert_no_internal_overlap and assert_no_overlap of the written-to tensor."""
     if reads is not None:

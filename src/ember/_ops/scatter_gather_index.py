@@ -2,14 +2,14 @@
 by boolean masks (masked_fill, masked_select, masked_scatter)."""
 from .. import _geometry as geo
 from .._tensor import Tensor, wrap
-from ._dispatch import Inplace, check_overlap, warn_expanded
+from ._dispatch import Inplace, check_overlap, has_internal_overlap, warn_expanded
 from ._op import Op
 from ._xp_compat import ufunc_at
 from .elementwise import check_limited
 from .argument_errors import not_an_element_tensor
 from .registry import function, register
 from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
-                             shape_text, xp_of)
+                             shape_text, write_expanded, xp_of)
 from .._device import MetaArray
 
 
@@ -210,6 +210,10 @@ def index_fill(input, dim, index, value, *, out=None):
     result = result.reshape(input._data.shape)
     if out is not None:     # in place: torch warns of an expanded input, and writes into it
         warn_expanded(input, "index_fill_", "tensor[mask] = scalar")
+        if has_internal_overlap(input):
+            def fill_in(array):
+                as_1d(array)[_dim_key(d, ids)] = fill
+            result = write_expanded(input, fill_in)
     if is_tensor:
         return run(IndexFillTensor, "index_fill", (input, value), result, params, out)
     return run(IndexFill, "index_fill", (input,), result, params, out)
@@ -253,6 +257,13 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
     if out is not None:     # in place: as `input[indices] = values` (see indexing.py)
         warn_expanded(input, "index_put_")
         check_overlap(input, (values, *indices), full=True)
+        if has_internal_overlap(input):
+            def put_in(array):
+                if accumulate:
+                    ufunc_at(xp_of(input), "add", array, key, v)
+                else:
+                    array[key] = v
+            result = write_expanded(input, put_in)
     return run(IndexPut, "index_put", (input, values), result,
                {"index": key, "accumulate": accumulate}, out)
 

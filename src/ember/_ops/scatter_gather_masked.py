@@ -3,12 +3,13 @@ broadcast together; in place, the mask must broadcast to self."""
 from .. import _geometry as geo
 from .._memory_format import row_major
 from .._tensor import Tensor
-from ._dispatch import check_overlap, warn_expanded
+from ._dispatch import check_overlap, has_internal_overlap, warn_expanded
 from ._op import Op
 from .argument_errors import not_a_tensor
 from .elementwise import check_limited
 from .registry import function
-from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, xp_of
+from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, \
+    write_expanded, xp_of
 from .scatter_gather_index import _no_out
 from .._device import MetaArray
 
@@ -70,6 +71,10 @@ def masked_fill(input, mask, value, *, out=None):
     if out is not None:     # torch warns of an expanded input, and refuses a mask sharing it
         warn_expanded(input, "masked_fill_", "tensor[mask] = scalar")
         check_overlap(input, (mask,))
+        if has_internal_overlap(input):
+            def fill_in(array):
+                array[m] = fill
+            result = write_expanded(input, fill_in)
     if is_tensor:
         return run(MaskedFillTensor, "masked_fill", (input, value), result, {"mask": mask}, out)
     return run(MaskedFill, "masked_fill", (input,), result, {"mask": mask}, out)
