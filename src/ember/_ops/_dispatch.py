@@ -53,7 +53,8 @@ def view_ban_error(view, how):
     """torch's refusal to let an output of split/chunk/unbind or of a custom Function (or a view
     of one) be written in place (`how`: "is being modified inplace", or "its base ... has
     been"), with the reason its node keeps."""
-    name = re.sub(r"Backward\d*$", "", view._grad_fn.name())
+    # (torch drops "Backward" and a 0 from the node's name: SqueezeBackward1 is "Squeeze1")
+    name = re.sub(r"Backward0?(\d*)$", r"\1", view._grad_fn.name())
     return RuntimeError(f"Output {view._output_nr} of {name} is a view and {how}. "
                         f"{view._grad_fn._view_ban}")
 

@@ -155,8 +155,10 @@ def _apply_basic(self, index, skip_full=True, writing=False):
             start, stop, step = (_slice_bound(v) for v in (item.start, item.stop, item.step))
             if step == 0:
                 raise ValueError("slice step cannot be zero")
-            if not (skip_full and slice(start, stop, step).indices(result.shape[dim]) ==
-                    (0, result.shape[dim], 1)):
+            # (torch skips a slice whose bounds, as written, cover the dim: `0:` or `:n`,
+            # not `-n:`, which still records a SliceBackward0)
+            if not (skip_full and not start and (stop is None or stop >= result.shape[dim])
+                    and (step is None or step == 1)):
                 result = slice_dim(result, dim, start, stop, 1 if step is None else step)
             dim += 1
         elif _is_bool_scalar(item):

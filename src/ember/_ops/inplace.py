@@ -95,6 +95,21 @@ class AsStridedView(Op):
                                ctx.self_geometry, pairs)
 
 
+class ViewAsRealReplay(AsStridedView):
+    """A view made last by view_as_real, re-derived: torch replays that op (as_strided cannot
+    change the dtype), so the node is named after it. (A view made last by another op is
+    re-derived by as_strided, even where an earlier op of its chain changed the dtype.)"""
+    node_name = "ViewAsRealBackward0"
+
+
+class ViewAsComplexReplay(AsStridedView):
+    node_name = "ViewAsComplexBackward0"
+
+
+_REPLAYS = {"ViewAsRealBackward0": ViewAsRealReplay,
+            "ViewAsComplexBackward0": ViewAsComplexReplay}
+
+
 def _rederive(view):
     """Give `view` a node that computes it from its base's current history."""
     base = view._base
@@ -103,7 +118,9 @@ def _rederive(view):
                 "storage_offset": view._offset}
     if view._data.dtype != base._data.dtype:
         geometry["parts"] = "complex" if view._data.dtype.kind == "c" else "real"
-    node = record(AsStridedView, (base,), (view,), geometry)
+    old = view._grad_fn
+    op = AsStridedView if old is None else _REPLAYS.get(old.name(), AsStridedView)
+    node = record(op, (base,), (view,), geometry)
     node._view_version = view._get_storage().version
 
 

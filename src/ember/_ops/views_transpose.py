@@ -180,7 +180,11 @@ def movedim(input, source, destination):
     source = (source,) if isinstance(source, (int, np.integer)) else tuple(source)
     destination = (destination,) if isinstance(destination, (int, np.integer)) else \
         tuple(destination)
-    return permute(input, geo.movedim(input.ndim, source, destination))
+    order = geo.movedim(input.ndim, source, destination)
+    if not order:           # (a 0-dim tensor: torch answers with an alias)
+        from .views import alias_of
+        return alias_of(input)
+    return permute(input, order)
 
 
 register("moveaxis", movedim, inplace=False)
