@@ -26,10 +26,11 @@ class _Operand:
 def torch_layout(xp, result, view, advanced):
     """`result` (the C-ordered gather of the tensor `view` by `advanced`, a list of (dim of
     `view`, index array)) with the strides torch gives it: itself where they already agree."""
-    if result.ndim < 2 or not result.size:
+    if result.ndim < 2:
         return result
     shape = result.shape
-    if 1 not in shape and view._data.flags.c_contiguous:
+    if 1 not in shape and view._data.flags.c_contiguous and result.size:
+        # (NumPy calls every empty array contiguous, whatever its strides)
         for _, a in advanced:
             if not a.flags.c_contiguous:
                 break
@@ -61,15 +62,18 @@ def torch_layout(xp, result, view, advanced):
         operands.append(_Operand(padded, geo.view_strides(index_shape, expanded, padded)
                                  or (0,) * len(padded)))
     perm = iterator_order(shape, operands)
+    row_major = perm == list(range(len(shape) - 1, -1, -1))
     expected, step = [0] * len(shape), 1
     for d in perm:
         expected[d] = step
-        step *= shape[d]
+        # (in another order the iterator multiplies the sizes as they are: a dim of size 0
+        # makes the strides outside it 0; a row-major result gets contiguous strides)
+        step *= max(shape[d], 1) if row_major else shape[d]
     item = result.itemsize
     if tuple(s * item for s in expected) == result.strides:
         return result
     backend = backend_of(result)
-    if result.flags.c_contiguous and perm == list(range(len(shape) - 1, -1, -1)):
+    if row_major and result.flags.c_contiguous:
         # the same memory in the same order: only size-1 dims' strides differ
         return backend.strided(result.reshape(-1), result.dtype, shape, expected, 0)
     out = backend.strided(xp.empty(result.size, result.dtype), result.dtype, shape, expected, 0)

@@ -195,9 +195,7 @@ def _view_dtype(self, dtype):
         what = f"view {old._scalar_name} as {dtype._scalar_name} (different element sizes)"
         if self.ndim == 0:
             raise RuntimeError(f"self.dim() cannot be 0 to {what}")
-        if self.stride(-1) != 1:
-            raise RuntimeError(f"self.stride(-1) must be 1 to {what}, but got "
-                               f"{self.stride(-1)}")
+        # (torch's order: a wider dtype's size and offset are checked before the last stride)
         if dtype.itemsize > old.itemsize:
             ratio = dtype.itemsize // old.itemsize
             if self.shape[-1] % ratio:
@@ -207,6 +205,10 @@ def _view_dtype(self, dtype):
             if self._offset % ratio:
                 raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} to "
                                    f"{what}, but got {self._offset}")
+        if self.stride(-1) != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 to {what}, but got "
+                               f"{self.stride(-1)}")
+        if dtype.itemsize > old.itemsize:
             for d, stride in enumerate(self.stride()[:-1]):
                 if stride % ratio:
                     raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} to "
@@ -532,7 +534,9 @@ def as_strided(input, size, stride, storage_offset=None):
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     needed = geo.storage_extent(size, stride, offset)
     storage = input._get_storage()
-    available = storage.array.size
+    # (in elements of `input`'s dtype, which a .real or view_as_real view does not share
+    # with its storage)
+    available = storage.array.nbytes // input.element_size()
     if needed > available:
         isz = input.element_size()
         raise RuntimeError(f"setStorage: sizes [{', '.join(map(str, size))}], strides "
