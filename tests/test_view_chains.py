@@ -211,3 +211,160 @@ def test_unflatten_errors():
         torch.zeros(3, 0).unflatten(1, (0, -1))
     with pytest.raises(RuntimeError, match="unflatten got an unexpected error:\nonly one"):
         torch.zeros(3, 2).unflatten(1, (-1, -1))
+
+
+def test_view_as_a_wider_dtype_checks_size_and_offset_before_the_last_stride():
+    x = torch.arange(2, dtype=torch.int32).view(1, 2, 1).transpose(0, -1)   # strides (1, 1, 2)
+    with pytest.raises(RuntimeError, match=r"self.size\(-1\) must be divisible by 2"):
+        x.view(torch.float64)
+    with pytest.raises(RuntimeError, match=r"self.storage_offset\(\) must be divisible by 2"):
+        torch.zeros(9)[1::2].view(torch.float64)
+    with pytest.raises(RuntimeError, match=r"self.stride\(-1\) must be 1 .* but got 2"):
+        torch.zeros(3, 7)[:, :4:2].view(torch.float64)      # (before the odd stride(0))
+    with pytest.raises(RuntimeError, match=r"self.stride\(-1\) must be 1 .* Float as Short"):
+        torch.zeros(4, 4)[:, ::2].view(torch.int16)
+
+
+# -- writes through an expanded tensor ---------------------------------------------------------
+
+def test_index_put_index_fill_and_masked_fill_write_into_expanded_memory():
+    # torch writes each selected place of an expanded tensor into the memory it shares: an
+    # element shared with unselected places still takes the write (a written-back copy would
+    # undo it), and accumulate adds once per selected place
+    root = torch.arange(6.).view(2, 3)
+    with pytest.warns(UserWarning, match="index_put_ on expanded tensors is deprecated"):
+        root.expand(2, 2, 3).index_put_((torch.tensor([0]),), torch.tensor(3.))
+    assert root.tolist() == [[3.] * 3] * 2
+    root = torch.zeros(1)
+    with pytest.warns(UserWarning):
+        root.expand(3, 3).index_put_((torch.tensor([0, 0]),), torch.tensor(1.),
+                                     accumulate=True)
+    assert root.tolist() == [6.]            # 2 places x 3 elements, all one memory location
+    root = torch.arange(3)
+    with pytest.warns(UserWarning):
+        root.expand(2, 3).index_put_((torch.tensor([0, 1]), torch.tensor([0, 0])),
+                                     torch.tensor([5, 7]), accumulate=True)
+    assert root.tolist() == [12, 1, 2]
+    root = torch.arange(3.)
+    y = root.expand(2, 3)
+    with pytest.warns(UserWarning, match="index_fill_ on expanded tensors is deprecated"):
+        y.index_fill_(0, torch.tensor([0]), -1.)
+    assert root.tolist() == [-1., -1., -1.] and y._version == 1
+    root = torch.arange(3.)
+    with pytest.warns(UserWarning, match="masked_fill_ on expanded tensors is deprecated"):
+        root.expand(2, 3).masked_fill_(torch.tensor([[True, False, False],
+                                                     [False, True, False]]), -1.)
+    assert root.tolist() == [-1., -1., 2.]
+    root = torch.arange(3.)
+    with pytest.warns(UserWarning):
+        root.expand(2, 3).index_put_((torch.tensor([True, False]),), torch.tensor(9.))
+    assert root.tolist() == [9., 9., 9.]
+
+
+@pytest.mark.filterwarnings("ignore:Use of index_put_ on expanded tensors")
+def test_writes_into_expanded_memory_keep_their_checks():
+    root = torch.arange(3.)
+    y = root.expand(2, 3)
+    with pytest.raises(RuntimeError, match="shape mismatch"):
+        y.index_put_((torch.tensor([0]),), torch.tensor([1., 2.]))
+    with pytest.raises(IndexError, match="index 5 is out of bounds"):
+        y.index_fill_(1, torch.tensor([5]), 1.)
+    assert root.tolist() == [0., 1., 2.]
+    leaf = torch.arange(3.).requires_grad_()
+    with pytest.raises(RuntimeError, match="a view of a leaf"):
+        leaf.expand(2, 3).index_put_((torch.tensor([0]),), torch.tensor(9.))
+    assert leaf.tolist() == [0., 1., 2.]
+
+
+def test_empty_advanced_indexing_results_are_laid_out_like_torchs():
+    # torch's iterator multiplies the sizes as they are when the order is not row-major
+    # (zeros outside a dim of size 0), and gives a row-major result contiguous strides
+    assert torch.arange(8.).view(2, 4, 1, 1)[torch.tensor([], dtype=torch.long)].stride() == \
+        (1, 0, 0, 0)
+    x = torch.arange(48.).view(3, 2, 4, 2).transpose(0, -1)
+    assert x[torch.tensor([], dtype=torch.long)].stride() == (24, 4, 1, 8)
+    assert torch.zeros(2, 4)[torch.tensor([], dtype=torch.long)].stride() == (4, 1)
+    assert torch.zeros(2, 4)[:, torch.tensor([], dtype=torch.long)].stride() == (1, 1)
+
+
+# -- the graph of views ------------------------------------------------------------------------
+
+def _name(t):
+    return t.grad_fn.name()
+
+
+def test_a_slice_is_skipped_only_when_its_bounds_as_written_cover_the_dim():
+    x = torch.zeros(3, 2, requires_grad=True) * 1
+    for index in ("[:, :]", "[:, 0:]", "[..., :2]", "[..., 0:2:1]", "[:, 0:100]", "[:, :5]"):
+        assert _name(eval("x" + index)) == "AliasBackward0", index
+    for index in ("[..., -3::1]", "[..., -2:]", "[:, -5:5]", "[:, -2:2]", "[:, -9:]",
+                  "[1, -7:]", "[..., None, 0, -3::1]", "[:, 0:2:2]", "[:]", "[-3:]"):
+        assert _name(eval("x" + index)) == "SliceBackward0", index
+    assert x[:, -2:].stride() == (2, 1) and x[:, -2:].shape == (3, 2)
+
+
+def test_movedim_of_a_0d_tensor_is_an_alias():
+    x = torch.zeros(6, requires_grad=True) * 1
+    assert _name(x[0].movedim(0, 0)) == "AliasBackward0"
+    assert _name(x[0].movedim((0,), (-1,))) == "AliasBackward0"
+    assert _name(x.movedim(0, 0)) == "PermuteBackward0"
+    assert _name(x[0].permute(())) == "PermuteBackward0"
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda x: torch.view_as_real(x), "ViewAsRealBackward0"),
+    (lambda x: torch.view_as_real(x.unsqueeze(0)), "ViewAsRealBackward0"),
+    (lambda x: torch.view_as_complex(torch.view_as_real(x)), "ViewAsComplexBackward0"),
+    (lambda x: torch.view_as_real(x)[:, 0], "AsStridedBackward0"),
+    (lambda x: x.real, "AsStridedBackward0"),
+    (lambda x: x.unsqueeze(0).imag, "AsStridedBackward0"),
+    (lambda x: x[1:], "AsStridedBackward0"),
+])
+def test_a_view_written_in_place_is_replayed_by_its_last_op_when_that_changes_the_dtype(
+        make, name):
+    leaf = torch.zeros(3, dtype=torch.complex64, requires_grad=True)
+    y = make(leaf * 1)
+    y.mul_(2)
+    assert _name(y) == name
+    y.mul_(2)
+    assert _name(y) == name
+    z = torch.zeros(6, requires_grad=True) * 1
+    v = torch.view_as_complex(z.view(3, 2))
+    v.mul_(2)
+    z.add_(1)
+    assert _name(v) == "ViewAsComplexBackward0"
+
+
+def test_gradients_through_a_replayed_dtype_view():
+    leaf = torch.arange(3., requires_grad=True)
+    x = leaf.to(torch.complex64) * 1
+    y = torch.view_as_real(x)
+    y.mul_(torch.tensor([2., 3.]))
+    assert _name(y) == "ViewAsRealBackward0"
+    (y * torch.tensor([1., 10.])).sum().backward()
+    assert leaf.grad.tolist() == [2., 2., 2.]
+
+
+def test_a_written_multi_output_view_names_its_node_as_torch_does():
+    x = torch.arange(4., requires_grad=True) * 1
+    for make, name in ((lambda: x.split(3)[0], "Split"),
+                       (lambda: x.split(3)[0].squeeze(0), "Squeeze1"),
+                       (lambda: x.split(3)[0].squeeze(()), "Squeeze2"),
+                       (lambda: x.split(3)[0].squeeze(), "Squeeze"),
+                       (lambda: x.chunk(2)[1].view(2, 1).t(), "T")):
+        with pytest.raises(RuntimeError, match=f"^Output 0 of {name} is a view and is being "
+                                               f"modified inplace"):
+            make().mul_(2)
+
+
+def test_as_strided_of_a_view_of_another_dtype_measures_the_storage_in_its_own_elements():
+    root = torch.arange(12).to(torch.complex64)        # 96 bytes: 24 floats
+    real = root.real
+    assert real.as_strided((3,), (8,), 4).tolist() == [2., 6., 10.]
+    with pytest.raises(RuntimeError, match="requiring a storage size of 148 are out of bounds "
+                                           "for storage of size 96"):
+        real.as_strided((3,), (8,), 20)
+    pairs = torch.view_as_real(root)
+    assert pairs.as_strided((2, 2), (1, 2), 19).tolist() == [[0., 0.], [10., 11.]]
+    with pytest.raises(RuntimeError, match="out of bounds for storage of size 48"):
+        torch.view_as_complex(torch.arange(12.).view(6, 2)).as_strided((2,), (1,), 5)
