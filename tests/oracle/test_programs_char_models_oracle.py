@@ -252,7 +252,7 @@ for t in [logprobs, probs, counts, counts_sum, counts_sum_inv, norm_logits, logi
           embcat, emb]:
     t.retain_grad()
 loss.backward()
-print(f"{loss.item():.6f}")
+print(f"{loss.item():.4f}")
 
 def cmp(s, dt, t):
     ex = torch.all(dt == t.grad).item()

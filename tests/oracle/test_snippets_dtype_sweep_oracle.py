@@ -5,7 +5,7 @@ each snippet prints, including an exception's type and first line, must be ident
 Integer powers (torch refuses a negative int exponent before casting it), the exponents torch
 computes by formula (0.5, -0.5, -1, 2, 3, -2: complex zeros give inf+nanj), complex reciprocal
 as a division, histogram's bins argument, hash_tensor of a 0-dim tensor, printing under a
-float16 or bfloat16 default dtype.
+float16 or bfloat16 default dtype, float32 transcendentals at full precision.
 """
 import pytest
 
@@ -45,6 +45,17 @@ SNIPPETS = [
     "print(torch.hash_tensor(torch.tensor(3.), 1))",
     "print(torch.tensor(3.).hash_tensor((0,)))",
     "print(torch.tensor([3, 5]).hash_tensor(0))",
+] + [
+    # float32 transcendentals at full precision (.item() / .tolist() show every bit). (Not
+    # sums of them, log_softmax, logsigmoid or the losses: summation order and torch's SLEEF
+    # functions' last bits still differ from the correctly rounded values somewhere.)
+    f"print([torch.{f}(torch.tensor(v)).item() for v in (0.5, 1.0, 2.0, 0.1, 3.0, -1.5, 10.0)])"
+    for f in ("exp", "log", "tanh", "sigmoid", "sin", "log1p", "expm1", "log2", "log10", "exp2",
+              "sinh", "asin", "erf")
+] + [
+    "x = torch.linspace(-3, 3, 7); print(torch.nn.functional.softmax(x, 0).tolist())",
+    "x = torch.linspace(-3, 3, 7); print(torch.nn.functional.silu(x).tolist())",
+    "x = torch.linspace(-3, 3, 7); print(torch.nn.functional.elu(x).tolist())",
 ] + [
     f"torch.set_default_dtype(torch.{d})\ntry:\n"
     f"    print(torch.tensor([1.5]), torch.tensor([1.5, 2]).sum(), torch.arange(3.), "

@@ -15,6 +15,7 @@ from .._dtype import float64
 from .._creation import empty_like, zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
+from . import _rounded
 from ._blocked import zero_where
 from ._dispatch import Inplace
 from ._op import Op, record
@@ -97,8 +98,9 @@ class Gelu(Elementwise):
 
     def forward(xp, x, approximate="none"):
         if approximate == "tanh":
-            inner = _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)
-            return 0.5 * x * (1 + xp.tanh(inner))
+            # (torch's order: kappa times the cube, not ((kappa * x) * x) * x)
+            inner = _SQRT_2_OVER_PI * (x + 0.044715 * (x * x * x))
+            return 0.5 * x * (1 + _rounded.tanh(xp, inner))
         from ._special import erf
         return 0.5 * x * (1 + erf(xp, x * _SQRT_HALF))
 
@@ -113,7 +115,7 @@ class Silu(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x):
-        return x / (1 + xp.exp(-x))
+        return x / (1 + _rounded.exp(xp, -x))
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -121,8 +123,9 @@ class Silu(Elementwise):
 
 
 def _softplus_array(xp, x):
-    """log(1 + exp(x)) without overflow."""
-    return xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x)))
+    """log1p(exp(x)), as torch's softplus and mish kernels compute it (exp may overflow to
+    inf, and then so does the result, as torch's)."""
+    return _rounded.log1p(xp, _rounded.exp(xp, x))
 
 
 class Mish(Elementwise):
@@ -131,7 +134,7 @@ class Mish(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x):
-        return x * xp.tanh(_softplus_array(xp, x))
+        return x * _rounded.tanh(xp, _softplus_array(xp, x))
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -146,7 +149,7 @@ class Elu(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
-        neg = alpha * xp.expm1(xp.minimum(x, 0) * input_scale)
+        neg = alpha * _rounded.expm1(xp, xp.minimum(x, 0) * input_scale)
         return scale * xp.where(x > 0, x, neg)
 
     def backward(ctx, grad):
@@ -198,7 +201,7 @@ class LogSigmoid(Elementwise):
     row_major_out = True
 
     def forward(xp, x):
-        return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+        return xp.minimum(x, 0) - _rounded.log1p(xp, _rounded.exp(xp, -xp.abs(x)))
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -445,7 +448,8 @@ class LogSoftmax(Op):
                 and g.dtype.kind == "f" and g.dtype.itemsize >= 4 and g.ndim:
             # NOTE: no graph of the gradients wanted: the same arithmetic on the arrays
             # (one pass each, no op dispatch), as cross_entropy's backward runs it every step.
-            return wrap(g - np.exp(y._data) * np.add.reduce(g, axis=ctx.dim, keepdims=True))
+            return wrap(g - _rounded.exp(np, y._data) * np.add.reduce(g, axis=ctx.dim,
+                                                                     keepdims=True))
         return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
 
 
@@ -456,10 +460,14 @@ def _softmax_arrays(x, dim, log):
         return xp.zeros_like(x) if log else xp.ones_like(x)
     shifted = a - a.max(axis=dim, keepdims=True)
     if log:
-        result = shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
+        result = shifted - _rounded.log(xp, _rounded.exp(xp, shifted).sum(axis=dim,
+                                                                          keepdims=True))
     else:
-        e = xp.exp(shifted)
-        result = e / e.sum(axis=dim, keepdims=True)
+        e = _rounded.exp(xp, shifted)
+        total = e.sum(axis=dim, keepdims=True)
+        # (torch's kernel along the last dim multiplies by the sum's reciprocal; along
+        # another dim it divides)
+        result = e * (1 / total) if dim in (-1, a.ndim - 1) else e / total
     return row_major(xp, result.astype(x.dtype, copy=False))     # torch's is row-major
 
 
@@ -519,7 +527,7 @@ def glu(input, dim=-1):
     x = _float_input(input, "glu_cpu")._data
     xp = backend_of(x).xp
     a, b = xp.split(_compute(x), 2, axis=d)
-    return apply(Glu, (input,), (a / (1 + xp.exp(-b))).astype(x.dtype), {"dim": d})
+    return apply(Glu, (input,), (a / (1 + _rounded.exp(xp, -b))).astype(x.dtype), {"dim": d})
 
 
 class PreluKernel(Op):

@@ -13,6 +13,7 @@ from .. import _dtype, _geometry as geo, return_types
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
+from . import _rounded
 from ._dispatch import check_out, write_out
 from ._op import Op, record
 from .elementwise import check_limited
@@ -287,7 +288,8 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
             result = r(r(xp.log(r(r(xp.exp(r(x - shift))).sum(axis=axis, keepdims=True))))
                        + shift)
         else:
-            result = xp.log(xp.exp(x - shift).sum(axis=axis, keepdims=True)) + shift
+            result = _rounded.log(xp, _rounded.exp(xp, x - shift).sum(axis=axis,
+                                                                    keepdims=True)) + shift
     if not keepdim:
         result = result.reshape(xp.sum(x.real, axis=axis, keepdims=False).shape)
     result = xp.asarray(result).astype(target, copy=False)

@@ -12,6 +12,7 @@ from .._creation import zeros_like
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
+from ._rounded import exp as _exp, rounded_from_float64
 from .elementwise import Elementwise, call, complex_to_real, float_math, int_to_float, \
     limited_kernel, missing_kernel, opmath, refusing, same, to_bool
 from .elementwise_export import export
@@ -25,6 +26,22 @@ def _unary(*names, inplace=True):
     def deco(op):
         return export(op, names, 1, inplace=inplace)
     return deco
+
+
+class _RoundedFromFloat64(Elementwise):
+    """A unary op whose NumPy kernel is `kernel` with float32 computed in float64 and rounded
+    once (NOTE [ float32 transcendentals ] in _rounded.py; log2 and log10 are then exact at
+    powers of their base: log10(100.) is 2., not NumPy's 2.0000002); other array modules' own
+    `kernel`."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "kernel" in cls.__dict__:        # (not for an op's Node class)
+            cls.fast_kernel = staticmethod(rounded_from_float64(getattr(np, cls.kernel)))
+
+    @classmethod
+    def forward(cls, xp, x):
+        return cls.fast_kernel(x) if xp is np else getattr(xp, cls.kernel)(x)
 
 
 # -- sign, magnitude, rounding ----------------------------------------------------------------
@@ -269,7 +286,7 @@ class Reciprocal(Elementwise):
 
 
 @_unary("exp")
-class Exp(Elementwise):
+class Exp(_RoundedFromFloat64):
     """e ** input."""
     kernel = "exp"
     rule = int_to_float
@@ -281,7 +298,7 @@ class Exp(Elementwise):
 
 
 @_unary("exp2")
-class Exp2(Elementwise):
+class Exp2(_RoundedFromFloat64):
     """2 ** input."""
     kernel = "exp2"
     rule = int_to_float
@@ -293,7 +310,7 @@ class Exp2(Elementwise):
 
 
 @_unary("expm1")
-class Expm1(Elementwise):
+class Expm1(_RoundedFromFloat64):
     """exp(input) - 1, accurate near zero."""
     kernel = "expm1"
     rule = int_to_float
@@ -305,7 +322,7 @@ class Expm1(Elementwise):
 
 
 @_unary("log")
-class Log(Elementwise):
+class Log(_RoundedFromFloat64):
     """Natural logarithm."""
     kernel = "log"
     rule = int_to_float
@@ -316,24 +333,12 @@ class Log(Elementwise):
         return grad / x.conj()
 
 
-def _float32_via_float64(xp, kernel, x):
-    """`kernel` of float32 `x` computed in float64 and rounded once. torch's float32 log10 and
-    log2 are exact at powers of their base (log10(100.) is 2.) and nearly always the correctly
-    rounded value; NumPy's float32 loops are off by an ulp for many inputs (log10(100.) is
-    2.0000002)."""
-    if x.dtype == _F32:
-        return getattr(xp, kernel)(x.astype(_F64)).astype(_F32)
-    return getattr(xp, kernel)(x)
-
-
 @_unary("log2")
-class Log2(Elementwise):
+class Log2(_RoundedFromFloat64):
     """Base-2 logarithm."""
+    kernel = "log2"
     rule = int_to_float
     saves = {"self": ("self",)}
-
-    def forward(xp, x):
-        return _float32_via_float64(xp, "log2", x)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -341,13 +346,11 @@ class Log2(Elementwise):
 
 
 @_unary("log10")
-class Log10(Elementwise):
+class Log10(_RoundedFromFloat64):
     """Base-10 logarithm."""
+    kernel = "log10"
     rule = int_to_float
     saves = {"self": ("self",)}
-
-    def forward(xp, x):
-        return _float32_via_float64(xp, "log10", x)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -355,7 +358,7 @@ class Log10(Elementwise):
 
 
 @_unary("log1p")
-class Log1p(Elementwise):
+class Log1p(_RoundedFromFloat64):
     """log(1 + input), accurate near zero."""
     node_name = "Log1PBackward0"
     kernel = "log1p"
@@ -396,7 +399,7 @@ class Rsqrt(Elementwise):
 # -- trigonometric and hyperbolic ----------------------------------------------------------------
 
 @_unary("sin")
-class Sin(Elementwise):
+class Sin(_RoundedFromFloat64):
     """Sine (radians)."""
     kernel = "sin"
     rule = int_to_float
@@ -408,7 +411,7 @@ class Sin(Elementwise):
 
 
 @_unary("cos")
-class Cos(Elementwise):
+class Cos(_RoundedFromFloat64):
     """Cosine (radians)."""
     kernel = "cos"
     rule = int_to_float
@@ -432,7 +435,7 @@ class Tan(Elementwise):
 
 
 @_unary("asin", "arcsin")
-class Asin(Elementwise):
+class Asin(_RoundedFromFloat64):
     """Inverse sine."""
     kernel = "arcsin"
     rule = int_to_float
@@ -444,7 +447,7 @@ class Asin(Elementwise):
 
 
 @_unary("acos", "arccos")
-class Acos(Elementwise):
+class Acos(_RoundedFromFloat64):
     """Inverse cosine."""
     kernel = "arccos"
     rule = int_to_float
@@ -456,7 +459,7 @@ class Acos(Elementwise):
 
 
 @_unary("atan", "arctan")
-class Atan(Elementwise):
+class Atan(_RoundedFromFloat64):
     """Inverse tangent."""
     kernel = "arctan"
     rule = int_to_float
@@ -468,7 +471,7 @@ class Atan(Elementwise):
 
 
 @_unary("sinh")
-class Sinh(Elementwise):
+class Sinh(_RoundedFromFloat64):
     """Hyperbolic sine."""
     kernel = "sinh"
     rule = int_to_float
@@ -480,7 +483,7 @@ class Sinh(Elementwise):
 
 
 @_unary("cosh")
-class Cosh(Elementwise):
+class Cosh(_RoundedFromFloat64):
     """Hyperbolic cosine."""
     kernel = "cosh"
     rule = int_to_float
@@ -492,7 +495,7 @@ class Cosh(Elementwise):
 
 
 @_unary("tanh")
-class Tanh(Elementwise):
+class Tanh(_RoundedFromFloat64):
     """Hyperbolic tangent."""
     kernel = "tanh"
     rule = int_to_float
@@ -554,7 +557,7 @@ class Acosh(Elementwise):
 
 
 @_unary("atanh", "arctanh")
-class Atanh(Elementwise):
+class Atanh(_RoundedFromFloat64):
     """Inverse hyperbolic tangent."""
     kernel = "arctanh"
     rule = int_to_float
@@ -575,7 +578,8 @@ class Sigmoid(Elementwise):
     def forward(xp, x):
         if x.dtype.kind == "c":     # a complex division, as torch's (its zeros' signs)
             return 1 / (1 + xp.exp(-x))
-        return xp.reciprocal(1 + xp.exp(-x))
+        # (exp correctly rounded: NOTE [ float32 transcendentals ])
+        return xp.reciprocal(1 + _exp(xp, -x))
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors

@@ -6,6 +6,7 @@ from .. import _dtype
 from .._device import backend_of
 from .._memory_format import iterator_layout
 from .._tensor import Tensor, wrap
+from .._ops import _rounded
 from .._ops._op import Op, record
 from .._ops.elementwise import Elementwise, call
 from .._ops.activations import LogSoftmax, apply
@@ -179,7 +180,8 @@ def soft_margin_loss(input, target, reduction):
     z = xp.asarray(-(t * x))
     if z.ndim > 1 and not (x.flags.c_contiguous and t.flags.c_contiguous):
         z = iterator_layout(xp, z, (x, t))      # torch's -input * target
-    losses = (xp.maximum(z, 0) + xp.log1p(xp.exp(-xp.abs(z)))).astype(input._data.dtype)
+    losses = (xp.maximum(z, 0) + _rounded.log1p(xp, _rounded.exp(xp, -xp.abs(z)))).astype(
+        input._data.dtype)
     return apply(SoftMarginLoss, (input, target), _reduce(xp, losses, reduction),
                  {"reduction": reduction})
 
@@ -214,9 +216,9 @@ def binary_cross_entropy(input, target, weight, reduction):
     xp = backend_of(x).xp
     if x.size and ((x < 0) | (x > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
-    log_x = xp.maximum(xp.log(x), -100)
-    log_1mx = xp.maximum(xp.log1p(-x), -100)
-    losses = -(t * log_x + (1 - t) * log_1mx)
+    log_x = xp.maximum(_rounded.log(xp, x), -100)
+    log_1mx = xp.maximum(_rounded.log1p(xp, -x), -100)
+    losses = (t - 1) * log_1mx - t * log_x      # (torch's kernel's arithmetic)
     if weight is not None:
         weight = weight.detach().to(input.dtype)
         losses = losses * weight._data
@@ -274,12 +276,14 @@ def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reductio
         dtype = _dtype.promote_types(dtype, out)
         x, t = x.astype(dtype._np, copy=False), t.astype(dtype._np, copy=False)
     xp = backend_of(x).xp
-    softplus = xp.maximum(-x, 0) + xp.log1p(xp.exp(-xp.abs(x)))
+    # (torch's arithmetic, in its order: log1p(exp(-|x|)) first, then max(-x, 0))
+    log1p_exp = _rounded.log1p(xp, _rounded.exp(xp, -xp.abs(x)))
     if pos_weight is not None:
         pos_weight = pos_weight.detach().to(dtype)
-        losses = (1 - t) * x + (1 + (pos_weight._data - 1) * t) * softplus
+        log_weight = (pos_weight._data - 1) * t + 1
+        losses = (1 - t) * x + log_weight * (log1p_exp + xp.maximum(-x, 0))
     else:
-        losses = (1 - t) * x + softplus
+        losses = ((1 - t) * x + log1p_exp) + xp.maximum(-x, 0)
     if weight is not None:
         weight = weight.detach().to(dtype)
         losses = losses * weight._data
@@ -472,7 +476,8 @@ def cross_entropy_2d(input, target, ignore_index, reduction):
     if 0 <= ignore_index < n_classes or not n_classes or t.view(_np.uint64).max() >= n_classes:
         return None
     shifted = x - _np.maximum.reduce(x, axis=1, keepdims=True)
-    logp = wrap(shifted - _np.log(_np.add.reduce(_np.exp(shifted), axis=1, keepdims=True)))
+    logp = wrap(shifted - _rounded.log(_np, _np.add.reduce(_rounded.exp(_np, shifted), axis=1,
+                                                           keepdims=True)))
     if input._requires_grad and _grad_state.enabled:
         record(LogSoftmax, (input,), (logp,), {"dim": 1})
     return _nll_loss_2d(logp, target, logp._data, t, n_classes, reduction)
