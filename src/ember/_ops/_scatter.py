@@ -30,10 +30,28 @@ class AsStridedScatter(Op):
         v_shape, v_strides, v_offset = view_geometry
         flat = xp.zeros((_extent(in_geometry, view_geometry),), grad.dtype)
         ufunc_at(xp, "add", flat, _positions(xp, v_shape, v_strides, v_offset), grad.reshape(-1))
-        return flat[_positions(xp, in_shape, in_strides, in_offset)].reshape(in_shape)
+        read = _positions(xp, in_shape, in_strides, in_offset)
+        if _may_overlap(in_shape, in_strides):
+            # as torch: where the input reads one storage element from several places (an
+            # expanded input), each place gets an equal share of that element's gradient
+            count = xp.zeros(flat.shape, grad.dtype)
+            ufunc_at(xp, "add", count, read, xp.ones(read.shape, grad.dtype))
+            return (flat[read] / count[read]).reshape(in_shape)
+        return flat[read].reshape(in_shape)
 
     def backward(ctx, grad):
         return run_geometry_op(AsStridedGather, grad, ctx.in_geometry, ctx.view_geometry)
+
+
+def _may_overlap(shape, strides):
+    """torch's _maybe_overlapping_memory: by increasing stride, a dim of size > 1 whose stride
+    does not step past all that the smaller dims reach may read an element twice."""
+    reach = 0
+    for stride, size in sorted((s, n) for n, s in zip(shape, strides) if n > 1):
+        if stride <= reach:
+            return True
+        reach += stride * (size - 1)
+    return False
 
 
 class AsStridedGather(Op):
@@ -45,7 +63,12 @@ class AsStridedGather(Op):
         in_shape, in_strides, in_offset = in_geometry
         v_shape, v_strides, v_offset = view_geometry
         flat = xp.zeros((_extent(in_geometry, view_geometry),), grad.dtype)
-        ufunc_at(xp, "add", flat, _positions(xp, in_shape, in_strides, in_offset), grad.reshape(-1))
+        read = _positions(xp, in_shape, in_strides, in_offset)
+        ufunc_at(xp, "add", flat, read, grad.reshape(-1))
+        if _may_overlap(in_shape, in_strides):      # (the scatter's shares, transposed)
+            count = xp.zeros(flat.shape, grad.dtype)
+            ufunc_at(xp, "add", count, read, xp.ones(read.shape, grad.dtype))
+            flat = flat / xp.maximum(count, 1)
         return flat[_positions(xp, v_shape, v_strides, v_offset)].reshape(v_shape)
 
     def backward(ctx, grad):

@@ -81,7 +81,7 @@ def _complex_part(self, index):
     # NOTE: as torch does, `view_as_real(self).select(-1, index)`: a view whose gradient flows
     # back (SelectBackward0, then ViewAsRealBackward0).
     from .elementwise_extra import view_as_real
-    if not self._requires_grad:
+    if not self._requires_grad and self._data.size:     # (NumPy's empty arrays: 0 strides)
         data = self._data.real if index == 0 else self._data.imag
         return alias(self, data, self._offset * 2 + index)
     return view_as_real(self).select(-1, index)
