@@ -368,3 +368,28 @@ def test_as_strided_of_a_view_of_another_dtype_measures_the_storage_in_its_own_e
     assert pairs.as_strided((2, 2), (1, 2), 19).tolist() == [[0., 0.], [10., 11.]]
     with pytest.raises(RuntimeError, match="out of bounds for storage of size 48"):
         torch.view_as_complex(torch.arange(12.).view(6, 2)).as_strided((2,), (1,), 5)
+
+
+# -- gradients of as_strided over an expanded input --------------------------------------------
+
+def test_as_strided_of_an_expanded_input_shares_each_elements_gradient():
+    # torch's as_strided_backward divides the gradient of a storage element by the number of
+    # places the (overlapping) input reads it from; the expand's backward then sums the shares
+    leaf = torch.arange(3., requires_grad=True)
+    leaf.expand(4, 3).as_strided((2, 2), (1, 1)).sum().backward()
+    assert leaf.grad.tolist() == [1., 2., 1.]
+    leaf = torch.arange(3., requires_grad=True)
+    (leaf.expand(4, 3).as_strided((2,), (1,)) * torch.tensor([1., 10.])).sum().backward()
+    assert leaf.grad.tolist() == [1., 10., 0.]
+    leaf = torch.arange(6., requires_grad=True)     # no overlap: plain scatter
+    (leaf.view(2, 3).t().as_strided((2, 2), (2, 1)) * torch.arange(4.).view(2, 2)).sum() \
+        .backward()
+    assert leaf.grad.tolist() == [0., 1., 2., 3., 0., 0.]
+
+
+def test_as_strided_of_an_expanded_input_twice_differentiated():
+    leaf = torch.arange(6., requires_grad=True)
+    g, = torch.autograd.grad(leaf.expand(2, 6).as_strided((3,), (2,)).pow(2).sum(), leaf,
+                             create_graph=True)
+    assert g.tolist() == [0., 0., 4., 0., 8., 0.]
+    assert torch.autograd.grad(g.sum(), leaf)[0].tolist() == [2., 0., 2., 0., 2., 0.]
