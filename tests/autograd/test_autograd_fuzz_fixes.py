@@ -198,3 +198,109 @@ def test_a_fresh_gradient_is_kept_when_it_differs_from_the_leaf_only_along_size_
     t = torch.arange(6.).reshape(2, 3).t().requires_grad_()                 # strides (1, 3)
     (t * 1).sum().backward()
     assert t.grad.stride() == (1, 3)                # dims of size > 1: the leaf's strides
+
+
+# -- tensors torch saves (so writing them in place before backward is an error) ---------------
+
+MODIFIED = "one of the variables needed for gradient computation has been modified by an " \
+           "inplace operation: "
+
+
+def _base_and_copy():
+    x = torch.tensor([[0.3, -0.9, 0.15], [0.5, 0.2, -0.7]], requires_grad=True)
+    return x, x * 1
+
+
+@pytest.mark.parametrize("op", [
+    lambda y: y.gather(1, torch.tensor([[0], [2]])),
+    lambda y: torch.take(y, torch.tensor([0, 4])),
+    lambda y: y.masked_select(y.detach() > 0),
+    lambda y: torch.cummax(y, 1).values,
+    lambda y: torch.cummin(y, 0).values,
+    lambda y: 2 ** y,
+])
+def test_an_input_saved_only_for_its_shape_is_still_checked(op):
+    x, y = _base_and_copy()
+    z = op(y)
+    y.mul_(2)
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor [2, 3]], which is output 0 of "
+                                         "Mul, is at version 1; expected version 0 instead."):
+        z.sum().backward()
+
+
+def test_convolution_saves_its_input_when_only_the_input_needs_grad():
+    x, y = _base_and_copy()
+    z = torch.nn.functional.conv1d(y, torch.ones(1, 2, 2))     # unbatched: a view [1, 2, 3]
+    y.mul_(2)
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor [1, 2, 3]], which is output 0 of "
+                                         "AsStrided, is at version 1;"):
+        z.sum().backward()
+
+
+def test_an_input_not_saved_may_be_written():
+    x, y = _base_and_copy()
+    z = y.index_select(1, torch.tensor([0, 2]))
+    y.mul_(2)
+    z.sum().backward()
+    assert x.grad.tolist() == [[1., 0., 1.], [1., 0., 1.]]
+
+
+def test_aminmax_checks_both_results():
+    x = torch.tensor([0.3, 0.5, -1.], requires_grad=True)
+    low, high = torch.aminmax(x, dim=0)
+    low.sub_(1)
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor []], which is output 0 of Aminmax, "
+                                         "is at version 1; expected version 0 instead."):
+        high.backward()
+    low, high = torch.aminmax(x, dim=0)
+    high.mul_(2)
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor []], which is output 1 of Aminmax"):
+        low.backward()
+    low, high = torch.aminmax(x, dim=0)
+    (low * 2 + high * 3).backward()
+    assert x.grad.tolist() == [0., 3., 2.]
+
+
+def test_einsum_checks_the_operands_other_gradients_read():
+    x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], dtype=torch.float64, requires_grad=True)
+    y = x * 1
+    z = torch.einsum("ij,kj->ik", y, y)
+    y.mul_(2)
+    with raises(RuntimeError, MODIFIED):    # (torch names a view of it that it saved)
+        z.sum().backward()
+    w = torch.ones(3, 4, dtype=torch.float64)
+    z = torch.einsum("ij,jk->ik", x, w)
+    w.mul_(2)
+    with raises(RuntimeError, MODIFIED):
+        z.sum().backward()
+    y = x * 1
+    z = torch.einsum("ij->j", y)                    # a sum: the gradient reads no operand
+    y.mul_(2)
+    z.sum().backward()
+    assert x.grad.tolist() == [[1., 1., 1.], [1., 1., 1.]]
+
+
+# -- tensordot of empty tensors, normalize's nodes -----------------------------------------
+
+def test_tensordot_of_tensors_without_elements():
+    a = torch.zeros(0, 2, 2)
+    assert torch.tensordot(a, a, dims=3).item() == 0.
+    assert torch.tensordot(a, torch.zeros(2, 2, 3), dims=2).shape == (0, 3)
+    b = torch.zeros(2, 0, requires_grad=True)
+    r = torch.tensordot(b, torch.zeros(0, 3), dims=([1], [0]))
+    assert r.tolist() == [[0., 0., 0.], [0., 0., 0.]]
+    r.sum().backward()
+    assert b.grad.shape == (2, 0)
+
+
+def test_normalize_is_a_vector_norm_clamped_from_below():
+    x = torch.tensor([[3., 0.], [4., 0.]], requires_grad=True)
+    y = torch.nn.functional.normalize(x, dim=0)
+    expand = y.grad_fn.next_functions[1][0]
+    clamp = expand.next_functions[0][0]
+    assert [type(n).__name__ for n in (y.grad_fn, expand, clamp,
+                                       clamp.next_functions[0][0])] == \
+        ["DivBackward0", "ExpandBackward0", "ClampMinBackward0", "LinalgVectorNormBackward0"]
+    assert np.allclose(y.tolist(), [[0.6, 0.], [0.8, 0.]])
+    y[0, 0].backward()                              # d(x0 / |x|)/dx = (|x|^2 - x0 x) / |x|^3
+    assert np.allclose(x.grad.numpy(), [[16 / 125, 0.], [-12 / 125, 0.]])

@@ -121,9 +121,70 @@ LEAF_GRAD_LAYOUT = [
     "l = torch.randn(2, 1, 3).requires_grad_(); (l * 2).transpose(0, 1).sum().backward(); print(l.grad.stride())",
 ]
 
-SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT
+X = "x = torch.tensor([[0.3, -0.9, 0.15], [0.5, 0.2, -0.7]], requires_grad=True); y = x * 1\n"
 
-BUGS = []
+SAVED = [X + s for s in [
+    # tensors torch saves although the gradient reads only their shape (or nothing)
+    "z = y.gather(1, torch.tensor([[0], [2]])); y.mul_(2)\nz.sum().backward()",
+    "z = torch.take(y, torch.tensor([0, 4])); y.mul_(2)\nz.sum().backward()",
+    "z = y.masked_select(y.detach() > 0); y.mul_(2)\nz.sum().backward()",
+    "z = torch.cummax(y, 1).values; y.mul_(2)\nz.sum().backward()",
+    "z = torch.cummin(y, 0)[0]; y.mul_(2)\nz.sum().backward()",
+    "z = 2 ** y; y.mul_(2)\nz.sum().backward()",
+    "z = 2 ** y; y.mul_(2); z.add_(1)\nz.sum().backward()",
+    "z = torch.pow(2., y); print(z.grad_fn._saved_exponent, z.grad_fn._saved_self, z.grad_fn._saved_result)",
+    "z = torch.nn.functional.conv1d(y, torch.ones(1, 2, 2)); y.mul_(2)\nz.sum().backward()",
+    "z = torch.nn.functional.conv1d(y.unsqueeze(0), torch.ones(1, 2, 2)); y.mul_(2)\nz.sum().backward()",
+    "w = torch.ones(1, 2, 2, requires_grad=True); z = torch.nn.functional.conv1d(y.detach().unsqueeze(0), w); w.data.mul_(2); print(z.sum())",
+    # saved only where another input's gradient reads it
+    "z = y.index_select(1, torch.tensor([0, 2])); y.mul_(2)\nz.sum().backward(); print(x.grad)",
+    "z = y.flip(0); y.mul_(2)\nz.sum().backward(); print(x.grad)",
+    "z = y.repeat(2, 1); y.mul_(2)\nz.sum().backward(); print(x.grad)",
+    # aminmax saves both results
+    "mn, mx = torch.aminmax(y, dim=0); mn.sub_(1)\nmx.sum().backward()",
+    "mn, mx = torch.aminmax(y, dim=1); mx.mul_(2)\nmn.sum().backward()",
+    "mn = torch.aminmax(y[0], dim=0)[0]; mn.sub_(1)\nmn.backward(); print(x.grad)",
+    "mn, mx = torch.aminmax(y); (mn * 2 + mx * 3).backward(); print(x.grad)",
+    # einsum saves its operands (torch: views of them)
+    "z = torch.einsum('ij->j', y); y.mul_(2)\nz.sum().backward(); print(x.grad)",
+    "w = torch.ones(3, 2); z = torch.einsum('ij,jk->ik', y, w); print(z)\nz.sum().backward(); print(x.grad)",
+    # tensordot without elements, normalize's nodes
+    "a = torch.zeros(0, 2, 2); print(torch.tensordot(a, a.sin(), dims=3), torch.tensordot(a, torch.zeros(2, 2, 3), dims=2).shape)",
+    "a = torch.zeros(2, 0, requires_grad=True); r = torch.tensordot(a, torch.zeros(0, 3), dims=([1], [0])); r.sum().backward(); print(r, a.grad)",
+    "d = torch.nn.functional.normalize(x, dim=0).grad_fn; e = d.next_functions[1][0]; c = e.next_functions[0][0]; print(d, e, c, c.next_functions[0][0])",
+    "d = torch.nn.functional.normalize(x, p=1, dim=1).grad_fn; print(d.next_functions[1][0].next_functions[0][0].next_functions[0][0])",
+    "z = torch.nn.functional.normalize(torch.zeros(2, 3, requires_grad=True), dim=1); z.sum().backward(); print(z)",
+]]
+
+SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED
+
+_BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); torch's graph has "
+                   "the folded mm or the bmm with its views (MmBackward0, ViewBackward0, "
+                   "BmmBackward0, ReshapeAliasBackward0, ExpandBackward0)")
+_EINSUM_VIEWS = ("torch's einsum saves views of its operands (unsqueezed, permuted), which its "
+                 "error names ([1, 3, 2] AsStrided); ember names the operand")
+BUGS = [
+    (_BATCHED_MATMUL, "x = torch.ones(2, 3, 4, requires_grad=True); w = torch.ones(4, 2); y = x @ w; print([type(f).__name__ for f, _ in y.grad_fn.next_functions])"),
+    (_BATCHED_MATMUL, "x = torch.ones(2, 4, 3, requires_grad=True).transpose(1, 2); w = torch.ones(4, 2); y = x @ w; print([type(f).__name__ for f, _ in y.grad_fn.next_functions])"),
+    (_EINSUM_VIEWS, X + "z = torch.einsum('ij,kj->ik', y, y); y.mul_(2)\nz.sum().backward()"),
+    ("torch's einsum result is a view (of its bmm's result): an in-place write on it makes "
+     "AsStridedBackward0; ember's result is no view",
+     "x = torch.ones(2, 2, requires_grad=True); z = torch.einsum('ij,kj->ik', x, x); print(z._base is not None); z.mul_(2); print(type(z.grad_fn).__name__)"),
+    ("torch lays out a contraction of three operands pairwise (here l, i); ember's result is "
+     "contiguous", "a = torch.ones(2, 3); b = torch.ones(3, 4); c = torch.ones(4, 5); print(torch.einsum('ij,jk,kl->li', a, b, c).stride())"),
+    ("torch's einsum of one operand that only permutes returns a view of it; ember's is a copy",
+     "a = torch.ones(2, 3); v = torch.einsum('ij->ji', a); print(v.stride(), v._base is a)"),
+    ("with create_graph, torch's convolution gradient for the input depends on the input "
+     "(requires_grad True, no second derivative); ember's only on the weight and grad",
+     "x = torch.ones(1, 2, 3, requires_grad=True); y = torch.nn.functional.conv1d(x, torch.ones(1, 2, 2)); g, = torch.autograd.grad(y.sum(), x, create_graph=True); print(g.requires_grad)"),
+    ("torch's mm checks its saved mat2 before self, so of two modified views it names mat2 "
+     "(here [3, 2] AsStrided); ember names self",
+     X + "z = y @ y.mT; y.mul_(1.5)\nz.sum().backward()"),
+    ("torch keeps a fresh gradient that arrives as a view (sum_to's reshape) if it obeys the "
+     "layout contract; ember copies any view to the leaf's strides (which differ here only "
+     "along a size-1 dim)",
+     "l = torch.zeros(2)[::2].requires_grad_(); l.expand(2, 1).sum().backward(); print(l.grad.stride())"),
+]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
     SNIPPETS, BUGS, at_least=60)

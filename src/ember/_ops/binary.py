@@ -446,7 +446,9 @@ class PowScalarBase(Pow):
     node_name = "PowBackward2"
     inputs = ("exponent",)
     scalars = ("self",)
-    saves = {"exponent": ("self", "result")}
+    # (torch saves the exponent too, which the gradient does not read: writing it in place
+    # before backward is an error)
+    saves = {"exponent": ("exponent", "self", "result")}
 
     def forward(xp, exponent, base):
         if exponent.dtype.kind in "biu":
@@ -454,7 +456,7 @@ class PowScalarBase(Pow):
         return xp.power(base, exponent)
 
     def backward(ctx, grad):
-        base, result = ctx.saved_tensors
+        _, base, result = ctx.saved_tensors
         if base == 0:
             return zeros_like(grad)
         log_base = cmath.log(base) if isinstance(base, complex) or base < 0 else math.log(base)

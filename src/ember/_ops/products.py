@@ -358,11 +358,16 @@ def tensordot(a, b, dims=2, out=None):
     dims_b = [d % builtins.max(b.ndim, 1) for d in dims_b]
     free_a = [d for d in range(a.ndim) if d not in dims_a]
     free_b = [d for d in range(b.ndim) if d not in dims_b]
-    k = 1
+    k = m = n = 1
     for d in dims_a:
         k *= a.shape[d]
-    left = a.permute(*free_a, *dims_a).reshape(-1, k)
-    right = b.permute(*dims_b, *free_b).reshape(k, -1)
+    for d in free_a:
+        m *= a.shape[d]
+    for d in free_b:
+        n *= b.shape[d]
+    # (sizes spelled out: with no elements, -1 would be ambiguous)
+    left = a.permute(*free_a, *dims_a).reshape(m, k)
+    right = b.permute(*dims_b, *free_b).reshape(k, n)
     shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
     result = left.mm(right).view(shape)
     return result if out is None else _copy_out("tensordot", out, result)

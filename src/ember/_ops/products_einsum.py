@@ -9,6 +9,8 @@ import string
 
 from .._device import backend_of
 from .._tensor import Tensor
+from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.graph import watch
 from ._op import Op
 from .products import _emit
 from .registry import function
@@ -23,6 +25,11 @@ class Einsum(Op):
     def backward(ctx, grad):
         subs, out, sizes = ctx.subs, ctx.out_sub, ctx.sizes
         operands = ctx.operands
+        needs = ctx.needs_input_grad
+        for j, (t, version) in enumerate(zip(operands, ctx.versions)):
+            # (an operand's gradient reads the others, which torch saves, as views)
+            if t._version != version and any(n for k, n in enumerate(needs) if k != j):
+                raise ctx._modified_error(t, version, None)
         grads = []
         for k, needed in enumerate(ctx.needs_input_grad):
             if not needed:
@@ -238,4 +245,6 @@ def einsum(equation, *operands):
         result = _torch_layout(xp, result, subs, out, operands)
     result = xp.asarray(result).astype(dtype, copy=False)
     params = {"subs": tuple(subs), "out_sub": out, "sizes": sizes, "operands": operands}
+    if _grad_state.enabled and any(t._requires_grad for t in operands):
+        params["versions"] = tuple([watch(t) for t in operands])
     return _emit(node, operands, result, params, None, "einsum")

@@ -126,9 +126,13 @@ def cumprod(input, dim, *, dtype=None, out=None):
 # -- cummax / cummin ---------------------------------------------------------------------------
 
 class Cummax(Op):
-    """Each gradient goes to the index its running extreme came from (summed)."""
+    """Each gradient goes to the index its running extreme came from (summed). torch saves
+    the input, which the gradient does not read: writing it in place before backward is an
+    error all the same."""
+    saves = {"self": ("self",)}
 
     def backward(ctx, grad):
+        ctx.saved_tensors               # (checks that the input is as it was)
         if ctx.key is None:
             return grad
         base = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)

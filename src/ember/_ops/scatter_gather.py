@@ -241,8 +241,9 @@ def _check_sizes(name, x_shape, xs, ids, d, src):
 
 
 class Gather(Op):
-    """Elements picked along `dim` by an index of the input's rank."""
-    saves = {"self": ("index",)}
+    """Elements picked along `dim` by an index of the input's rank. torch saves the input too
+    (its gradient reads only the shape), so writing it in place before backward is an error."""
+    saves = {"self": ("self", "index")}
 
     def backward(ctx, grad):
         from .._creation import zeros

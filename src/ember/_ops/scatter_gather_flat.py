@@ -22,8 +22,9 @@ def _flat_index(xp, idx, numel):
 
 
 class Take(Op):
-    """Elements picked by flat positions."""
-    saves = {"self": ("index",)}
+    """Elements picked by flat positions. (torch saves the input too, which its gradient
+    reads only the shape of: writing it in place before backward is an error.)"""
+    saves = {"self": ("self", "index")}
 
     def backward(ctx, grad):
         from .._creation import zeros

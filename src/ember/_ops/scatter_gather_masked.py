@@ -81,8 +81,9 @@ def masked_fill(input, mask, value, *, out=None):
 
 
 class MaskedSelect(Op):
-    """The elements where the mask is set, as a vector."""
-    saves = {"self": ("mask",)}
+    """The elements where the mask is set, as a vector. (torch saves the input too, which
+    its gradient reads only the shape of: writing it in place before backward is an error.)"""
+    saves = {"self": ("self", "mask")}
 
     def backward(ctx, grad):
         from .._creation import zeros

@@ -13,6 +13,7 @@ from .. import _dtype, _geometry as geo, return_types
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.graph import watch
 from . import _rounded
 from ._dispatch import check_out, write_out
 from ._op import Op, record
@@ -43,12 +44,16 @@ def _record_pair(op, input, results, params):
 # -- aminmax ---------------------------------------------------------------------------------
 
 class Aminmax(Op):
-    """(min, max) over a dim or all; ties share each gradient (as amin/amax)."""
+    """(min, max) over a dim or all; ties share each gradient (as amin/amax). torch saves both
+    results: one written in place since is its "modified by an inplace operation" error."""
     saves = {"self": ("self",)}
     num_outputs = 2
 
     def backward(ctx, grad_min, grad_max):
         (x,) = ctx.saved_tensors
+        for nr, (value, version) in enumerate(zip((ctx.lo, ctx.hi), ctx.versions)):
+            if value._version != version:
+                raise ctx._modified_error(value, version, nr)
         total = None
         for grad, value in ((grad_min, ctx.lo), (grad_max, ctx.hi)):
             grad = _restore_dims(grad, ctx.dims, ctx.keepdim, x.ndim)
@@ -82,8 +87,10 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
         axis, keep = None, True
     lo = wrap(xp.asarray(xp.min(data, axis=axis, keepdims=keep)))
     hi = wrap(xp.asarray(xp.max(data, axis=axis, keepdims=keep)))
-    _record_pair(Aminmax, input, (lo, hi), {"dims": dims, "keepdim": keep, "lo": lo.detach(),
-                                           "hi": hi.detach()})
+    if input._requires_grad and _grad_state.enabled:
+        record(Aminmax, (input,), (lo, hi), {"dims": dims, "keepdim": keep, "lo": lo.detach(),
+                                             "hi": hi.detach(), "versions": (watch(lo), watch(hi))},
+               num_outputs=2)
     if out is not None:
         return order_statistics.write_pair("aminmax", out, (lo, hi), input._requires_grad)
     return return_types.aminmax((lo, hi))

@@ -27,7 +27,9 @@ class Convolution(Op):
     groups), as torch's aten::convolution. Backward: the input gradient is the convolution in
     the other direction, the weight gradient a ConvolutionWeight op, the bias gradient a sum."""
     inputs = ("input", "weight", "bias")
-    saves = {"input": ("weight",), "weight": ("input",)}
+    # (torch saves both whichever needs grad: writing either in place before backward is an
+    # error even where that gradient would not read it)
+    saves = {"input": ("input", "weight"), "weight": ("input", "weight")}
 
     def __getattr__(self, name):
         # torch also exposes the arguments: grad_fn._saved_stride, ._saved_transposed, ...

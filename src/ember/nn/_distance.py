@@ -20,7 +20,8 @@ def _norm(x, p, dim, keepdim=False):
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(||input||_p, eps) along `dim`, written into `out` when given (torch's
     torch.div(input, denom, out=out))."""
-    denom = _norm(input, p, dim, keepdim=True).clamp(min=eps).expand_as(input)
+    # (torch's nodes: LinalgVectorNormBackward0, ClampMinBackward0, ExpandBackward0)
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     if out is not None:
         from .._ops.registry import FUNCTIONS
         return FUNCTIONS["div"](input, denom, out=out)
