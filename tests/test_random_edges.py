@@ -254,3 +254,20 @@ def test_random_factories_draw_in_the_memory_order_of_out():
     ember.randint(0, 9, (5, 4), out=b)
     ember.manual_seed(0)
     assert b.tolist() == ember.randint(0, 9, (4, 5)).t().tolist()
+
+
+def test_private_gamma_samplers():
+    x = ember.full((5,), 2.0)
+    ember.manual_seed(1)
+    want = ember._standard_gamma(x).tolist()
+    assert ember._standard_gamma(x, generator=ember.Generator().manual_seed(1)).tolist() == want
+    tiny = float(ember.finfo(ember.float32).tiny)
+    odd = ember._standard_gamma(ember.tensor([-1.0, 0.0, float("nan"), float("inf")]))
+    assert odd.tolist() == [tiny, tiny, tiny, float("inf")]
+    d = ember._sample_dirichlet(ember.full((3, 4), 0.5, dtype=ember.float64))
+    assert d.dtype is ember.float64 and d.shape == (3, 4)
+    assert all(abs(s - 1) < 1e-12 for s in d.sum(-1).tolist())
+    assert ember._sample_dirichlet(ember.zeros(2)).tolist() == [0.5, 0.5]
+    for fn, kernel in ((ember._standard_gamma, "gamma_cpu"), (ember._sample_dirichlet, "dirichlet")):
+        with pytest.raises(NotImplementedError, match=f"\"{kernel}\" not implemented for 'Half'"):
+            fn(ember.ones(2, dtype=ember.float16))

@@ -1,7 +1,7 @@
 """Table entries: the view-copy functions (`permute_copy`, ... `narrow_copy`), the unsafe splits,
 `detach`, `fill`, the deprecated `range`, `resize`, `resize_as` and `frobenius_norm`,
 `gradient`, `igamma`/`igammac`, `nonzero_static`, `empty_permuted`, `histogramdd`, and the
-samplers `poisson` and `binomial`."""
+samplers `poisson`, `binomial`, `_standard_gamma` and `_sample_dirichlet`."""
 import warnings
 
 import numpy as np
@@ -248,6 +248,15 @@ op("poisson", samples=lambda m: [Sample(m((3, 4), 0.5, 20.0)), Sample(m((), 0.0,
                                  Sample(m((0,), 0.0, 2.0))],
    ref=lambda x: np.empty(x.shape), dtypes=FLOATS, random=True, grad=None,
    check=_integral_nonnegative, notes="torch's numbers for a seed: test_view_copies.py")
+op("_standard_gamma", samples=lambda m: [Sample(m((3, 4), 0.1, 5.0)), Sample(m((), 0.5, 2.0)),
+                                         Sample(m((0,), 0.5, 2.0))],
+   ref=lambda x: np.empty(x.shape), dtypes=("float32", "float64"), random=True, grad=None,
+   check=lambda result, args, kwargs: bool(np.all(to_numpy(result) > 0)),
+   notes="torch's numbers for a seed: test_snippets_rng_streams_oracle.py")
+op("_sample_dirichlet", samples=lambda m: [Sample(m((3, 4), 0.1, 5.0)), Sample(m((5,), 0.5, 2.0))],
+   ref=lambda x: np.empty(x.shape), dtypes=("float32", "float64"), random=True, grad=None,
+   check=lambda result, args, kwargs: bool(np.allclose(to_numpy(result).sum(-1), 1, atol=1e-5)),
+   notes="torch's numbers for a seed: test_snippets_rng_streams_oracle.py")
 op("binomial", samples=lambda m: [Sample(m((3, 4), 0.0, 30.0, grid=1.0), m((3, 4), 0.0, 1.0)),
                                   Sample(m((2, 3), 1.0, 5.0, grid=1.0), m((), 0.2, 0.8))],
    ref=lambda n, p: np.empty(np.broadcast_shapes(n.shape, p.shape)),

@@ -350,6 +350,18 @@ _FOUND = [SEED + s for s in [
     'b = torch.zeros(4, 5).t(); torch.bernoulli(torch.linspace(0, 1, 20).view(5, 4), out=b); print(b)',
     'b = torch.zeros(3, 4, dtype=torch.int64).t(); torch.multinomial(torch.ones(4, 6), 3, out=b); print(b.stride(), b)',
     'b = torch.zeros(6); torch.rand(3, out=b); print(b.shape, torch.rand(2))',
+    # torch's private gamma samplers
+    'print(torch._standard_gamma(torch.ones(2, 3).t()), torch.rand(2))',
+    "print(torch._standard_gamma(torch.tensor([-1., 0., float('nan'), float('inf'), 0.5, -0.5, 3.])), torch.rand(2))",
+    'print(torch._standard_gamma(torch.full((7,), 0.3, dtype=torch.float64)), torch.rand(2))',
+    'print(torch._standard_gamma(torch.full((3,), 2.0), generator=torch.Generator().manual_seed(1)), torch.rand(2))',
+    'print(torch._sample_dirichlet(torch.ones(3, 5)), torch.rand(2))',
+    'print(torch._sample_dirichlet(torch.tensor([0.1, 0.2, 5.0], dtype=torch.float64)), torch.rand(2))',
+    'print(torch._sample_dirichlet(torch.tensor([0., 0.])), torch._sample_dirichlet(torch.full((2, 3), 1e-3)))',
+    'print(torch._sample_dirichlet(torch.ones(2), torch.Generator().manual_seed(1)), torch.rand(2))',
+    'print(torch._standard_gamma(torch.ones(2, dtype=torch.float16)))',
+    'print(torch._sample_dirichlet(torch.ones(2, dtype=torch.int64)))',
+    'x = torch.ones(3, requires_grad=True); y = torch._standard_gamma(x); y.sum().backward(); print(y.grad_fn.name(), x.grad)',
 ]]
 
 SNIPPETS = [_program(*row) for row in _PROGRAMS] + _FOUND

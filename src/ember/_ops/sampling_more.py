@@ -105,6 +105,31 @@ def geometric_(self, p, *, generator=None):
                  _GeometricFill)
 
 
+# -- the gamma samplers behind torch's Gamma and Dirichlet distributions --------------------
+
+def _gamma_input(input, kernel):
+    if input._data.dtype not in (np.float32, np.float64):
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+
+
+@function(method=False)
+def _standard_gamma(input, generator=None):
+    """Gamma(input, 1) samples, as torch's private sampler draws them."""
+    _gamma_input(input, "gamma_cpu")
+    from ..distributions._samplers import standard_gamma
+    return standard_gamma(input, generator)
+
+
+@function(method=False)
+def _sample_dirichlet(input, generator=None):
+    """Dirichlet samples of the concentrations `input` (along its last dim), as torch's private
+    sampler draws them."""
+    _gamma_input(input, "dirichlet")
+    from ..distributions._samplers import sample_dirichlet
+    return sample_dirichlet(input.detach(), generator)
+
+
 # -- poisson, binomial ---------------------------------------------------------------------------
 # NOTE: torch's CPU kernels draw element by element, in order, from the generator's double
 # uniforms: Poisson by multiplying uniforms (rate < 10) or Hormann's transformed rejection

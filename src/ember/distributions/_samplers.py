@@ -116,8 +116,8 @@ class _Draws:
     normal is the cached second value of the last Box-Muller pair, else a new pair from two
     uniforms (cos returned, sin cached in the generator)."""
 
-    def __init__(self, count):
-        gen = ember.default_generator
+    def __init__(self, count, generator=None):
+        gen = ember.default_generator if generator is None else generator
         self.cache = gen._normal_cache
         self.gen = gen
         self.uniform = _Uniforms(gen, 4 * count)
@@ -150,7 +150,8 @@ def _gamma_one(alpha, single, draws):
         scale *= (1.0 - draws.uniform()) ** float(real(1.0) / real(alpha))
         alpha = real(alpha) + real(1.0)
     d = float(real(alpha) - real(_THIRD))
-    c = 1.0 / math.sqrt(9.0 * d)
+    with np.errstate(all="ignore"):     # (a negative alpha: NaN, as torch's sampler gives)
+        c = float(1.0 / np.sqrt(np.float64(9.0 * d)))
     while True:
         x = draws.normal()
         y = 1.0 + c * x
@@ -166,26 +167,38 @@ def _gamma_one(alpha, single, draws):
             return scale * d * v
 
 
-def _gamma_draws(a, single):
+def _gamma_draws(a, single, generator=None):
     """torch's standard gamma draws for the float64 array `a` of shapes, in row-major order."""
-    draws = _Draws(a.size)
+    draws = _Draws(a.size, generator)
     values = [_gamma_one(alpha, single, draws) for alpha in a.ravel().tolist()]
     draws.finish()
     return np.array(values, np.float64).reshape(a.shape)
 
 
-def standard_gamma(concentration):
+def standard_gamma(concentration, generator=None):
     """Gamma(concentration, 1) samples, with `concentration`'s shape, dtype and device, drawn
-    from ember's default generator as torch's `_standard_gamma` draws them."""
+    from `generator` (the default one if None) as torch's `_standard_gamma` draws them."""
     a = _host(concentration)
     dtype = concentration.dtype._np
-    x = _gamma_draws(a, dtype == np.float32).astype(dtype)
-    x = np.maximum(x, np.finfo(dtype).tiny)
+    x = _gamma_draws(a, dtype == np.float32, generator).astype(dtype)
+    x = np.fmax(x, np.finfo(dtype).tiny)        # (NaN too becomes tiny, as std::max gives)
     result = _to_device(np.asarray(x), concentration)
     if not (ember.is_grad_enabled() and concentration.requires_grad):
         return result
     sample_grad = _to_device(standard_gamma_grad(a, x.astype(np.float64)), concentration)
     return apply(StandardGamma, (concentration,), result._data, {"sample_grad": sample_grad})
+
+
+def sample_dirichlet(concentration, generator=None):
+    """torch's `_sample_dirichlet`: gamma draws of the concentrations as doubles (at least the
+    smallest normal double), normalised over the last dim, cast back and kept inside (0, 1)."""
+    dtype = concentration.dtype._np
+    gammas = np.fmax(_gamma_draws(_host(concentration), False, generator),
+                     np.finfo(np.float64).tiny)
+    with np.errstate(all="ignore"):
+        ratio = (gammas / gammas.sum(-1, keepdims=True)).astype(dtype)
+    below_one = np.nextafter(dtype.type(1), dtype.type(0))
+    return _to_device(np.minimum(below_one, np.fmax(np.finfo(dtype).tiny, ratio)), concentration)
 
 
 def poisson(rate):
