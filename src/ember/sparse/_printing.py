@@ -1,7 +1,7 @@
 """torch's repr of a sparse tensor: its indices and values as tensors, then size, nnz, dtype
 and layout, the first of them on a new line."""
 from .. import _dtype
-from .._printing import _add_suffixes, format_values, wrap_suffixes
+from .._printing import _add_suffixes, _shows_dtype, format_values, wrap_suffixes
 
 
 def _body(array, dtype, indent):
@@ -25,7 +25,7 @@ def sparse_repr(t, prefix="tensor("):
         lines.append(head + _body(array, dtype, indent + len(head)) + ")")
     text = prefix + (",\n" + " " * indent).join(lines)
     suffixes = [f"size={tuple(rec.shape)}", f"nnz={rec.nnz}"]
-    if t.dtype not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool):
+    if _shows_dtype(t.dtype):      # (the default complex dtype is implied too)
         suffixes.append(f"dtype=torch.{t.dtype._name}")
     if t.device.type != "cpu":
         suffixes.insert(0, f"device='{t.device}'")
