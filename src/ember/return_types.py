@@ -9,7 +9,30 @@ utilities) therefore treats them as plain tuples, in ember as in torch.
 import operator as _operator
 
 
-class _StructSeq(tuple):
+class _StructSeqType(type):
+    """NOTE: CPython's own errors name a type by its C name ("'torch.return_types.max' object
+    has no attribute 'numpy'", "unsupported format string passed to
+    torch.return_types.max.__format__"), which for torch's struct sequences is the dotted
+    name, while `__name__` is its last part. The classes below are made under the dotted name
+    (which their errors then read) and this metaclass answers `__name__` with the last part."""
+
+    @property
+    def __name__(cls):
+        return type.__dict__["__name__"].__get__(cls).rpartition(".")[2]
+
+
+class _Field(property):
+    """An item read by name; assigning to it is torch's error (a struct sequence's fields are
+    read-only members)."""
+    __slots__ = ()
+
+    def __set__(self, instance, value):
+        raise AttributeError("readonly attribute")
+
+    __delete__ = __set__
+
+
+class _StructSeq(tuple, metaclass=_StructSeqType):
     """Base of the result types below: `fields` names the items."""
     __slots__ = ()
     _field_names = ()
@@ -39,12 +62,12 @@ def is_structseq(value):
 
 
 def _structseq(name, fields):
-    namespace = {"__slots__": (), "__module__": __name__, "_field_names": fields,
-                 "__match_args__": fields, "n_fields": len(fields),
+    namespace = {"__slots__": (), "__module__": __name__, "__qualname__": name,
+                 "_field_names": fields, "__match_args__": fields, "n_fields": len(fields),
                  "n_sequence_fields": len(fields), "n_unnamed_fields": 0}
     for i, field in enumerate(fields):
-        namespace[field] = property(_operator.itemgetter(i), doc=f"Item {i}")
-    return type(name, (_StructSeq,), namespace)
+        namespace[field] = _Field(_operator.itemgetter(i), doc=f"Item {i}")
+    return _StructSeqType(f"torch.return_types.{name}", (_StructSeq,), namespace)
 
 
 max = _structseq("max", ("values", "indices"))
