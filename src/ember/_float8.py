@@ -27,10 +27,11 @@ def to_float8(xp, array, target):
     """`array` (any dtype but complex) converted to the float8 NumPy dtype `target`."""
     if array.dtype != _F32:
         array = array.astype(_F32)
+    # (xp.asarray: a ufunc gives a NumPy scalar back for a 0-dim array)
     if target == _E4M3FN:
-        return xp.clip(array, -_E4M3FN_MAX, _E4M3FN_MAX).astype(target)
+        return xp.asarray(xp.clip(array, -_E4M3FN_MAX, _E4M3FN_MAX).astype(target))
     if target == _E8M0:
-        return _to_e8m0(xp, array)
+        return xp.asarray(_to_e8m0(xp, array))
     result = array.astype(target)
     if target == _E5M2:
         nan = xp.isnan(array)
