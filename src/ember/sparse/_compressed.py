@@ -388,8 +388,10 @@ def _check_blocksize(blocksize, shape, name):
     return blocksize
 
 
-def convert(self, layout, blocksize=None, dense_dim=None):
-    """This tensor in the compressed `layout` (torch's to_sparse_csr/csc/bsr/bsc)."""
+def convert(self, layout, blocksize=None, dense_dim=None, node=None):
+    """This tensor in the compressed `layout` (torch's to_sparse_csr/csc/bsr/bsc); `node`
+    replaces the layout's own backward (to_sparse(layout=...) records ToSparseBackward1)."""
+    backward = node or _BACKWARDS[layout]
     cls = RECORDS[layout]
     name = f"to_{layout}"
     data = self._data
@@ -414,7 +416,7 @@ def convert(self, layout, blocksize=None, dense_dim=None):
                                f"layout but got {_layout_name(data)}")
         if not data.blocked and not cls.blocked:
             rec = data.to_coo() if data.by_rows else data.transposed().to_coo().transposed()
-            return run(_BACKWARDS[layout], (self,), from_coo(rec, cls))
+            return run(backward, (self,), from_coo(rec, cls))
         dense = data.to_dense()
     elif data.__class__ is SparseCOO:
         if data.ndim != 2 or data.dense_dim:
@@ -422,7 +424,7 @@ def convert(self, layout, blocksize=None, dense_dim=None):
                                f"{LAYOUT_NAMES[layout]} for input tensors with sparse_dim()!=2 "
                                f"is not supported")
         if not cls.blocked:
-            return run(_BACKWARDS[layout], (self,), from_coo(data, cls))
+            return run(backward, (self,), from_coo(data, cls))
         dense = data.to_dense()
     else:
         dense = data
@@ -440,7 +442,7 @@ def convert(self, layout, blocksize=None, dense_dim=None):
                                       "supported")
     if cls.blocked:
         blocksize = _check_blocksize(blocksize, dense.shape, name)
-    return run(_BACKWARDS[layout], (self,), from_dense(dense, cls, blocksize))
+    return run(backward, (self,), from_dense(dense, cls, blocksize))
 
 
 # -- autograd -------------------------------------------------------------------------------

@@ -90,10 +90,17 @@ class SparseCooTensorWithDimsAndTensors(Op):
 
 
 class ToSparse(Op):
+    """to_sparse() and to_sparse(layout=...), whatever the layout (torch's overload 1)."""
     node_name = "ToSparseBackward1"
 
     def backward(ctx, grad):
-        return wrap(_dense(grad))
+        data = grad._data       # (sparse in any layout, COO or compressed)
+        return wrap(data.to_dense() if getattr(type(data), "layout", None) else data)
+
+
+class ToSparseDim(ToSparse):
+    """to_sparse(sparse_dim) (torch's overload 0)."""
+    node_name = "ToSparseBackward0"
 
 
 class T(Op):
@@ -317,15 +324,16 @@ def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=N
             raise RuntimeError(f"dense_to_sparse: conversion from Strided to "
                                f"{'SparseBsr' if layout.name == 'sparse_bsr' else 'SparseBsc'}"
                                f" without blocksize argument given is not supported")
-        return convert(self, layout.name, blocksize, dense_dim)
+        return convert(self, layout.name, blocksize, dense_dim, node=ToSparse)
     if is_sparse(self):
         return self
+    node = ToSparse if sparse_dim is None else ToSparseDim
     if getattr(type(self._data), "layout", None) is not None:       # compressed to COO
-        return run(ToSparse, (self,), self._data.to_coo())
+        return run(node, (self,), self._data.to_coo())
     if sparse_dim is not None and not 0 <= sparse_dim <= self._data.ndim:
         raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in "
                            f"[0,{self._data.ndim}] range, but {sparse_dim} is given")
-    return run(ToSparse, (self,), dense_to_coo(self._data, sparse_dim))
+    return run(node, (self,), dense_to_coo(self._data, sparse_dim))
 
 
 def to_sparse_coo(self):
