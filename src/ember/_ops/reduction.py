@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _dtype, _geometry as geo, return_types
 from .._creation import arange
-from .._device import backend_of
+from .._device import MetaArray, backend_of
 from .._memory_format import row_major
 from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -444,6 +444,12 @@ def _extreme(name, input, dim, keepdim, other, out):
         index = xp.asarray(arg(data, axis=axis, keepdims=keepdim))
     else:
         index = arg_extreme(data, axis, name == "max")
+        if values.dtype.kind not in "iub" and values.__class__ is not MetaArray \
+                and (values == 0).any():
+            # NOTE: torch's values are the elements at the indices, so of -0. and 0. the
+            # first: max(tensor([-0., 0.]), 0) is -0.
+            at = xp.take_along_axis(data, xp.expand_dims(index, axis), axis)
+            values = row_major(xp, at if keepdim else xp.squeeze(at, axis))
         if keepdim:
             index = xp.expand_dims(index, axis)
     indices = wrap(index.astype("int64", copy=False))
