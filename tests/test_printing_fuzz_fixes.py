@@ -83,3 +83,102 @@ def test_parameter_of_an_integer_subclass_instance_cannot_require_grad():
     with pytest.raises(RuntimeError, match="^only Tensors of floating point dtype can require "
                                            "gradients"):
         nn.Parameter(ember.ones(2, dtype=ember.long).as_subclass(MyT))
+
+
+# -- sparse tensors of the default complex dtype do not name it ----------------------------------
+
+def test_sparse_of_the_default_complex_dtype_prints_no_dtype():
+    # torch names the dtype only when it is not implied (float32, complex64, int64, bool).
+    z = ember.tensor([[1j, 0], [0, 2]], dtype=ember.complex64)
+    assert repr(z.to_sparse()).endswith("size=(2, 2), nnz=2, layout=torch.sparse_coo)")
+    assert "dtype=" not in repr(z.to_sparse_csr())
+    assert "dtype=torch.complex128" in repr(z.to(ember.complex128).to_sparse())
+
+
+# -- the result tuples' errors name them torch.return_types.<name> -------------------------------
+
+def test_return_types_errors_use_the_dotted_name():
+    r = ember.max(ember.tensor([[1., 2.]]), 1)
+    assert type(r).__name__ == "max" and type(r).__qualname__ == "max"
+    with pytest.raises(AttributeError, match="^'torch.return_types.max' object has no "
+                                             "attribute 'flatten'$"):
+        r.flatten()
+    with pytest.raises(TypeError, match="^unsupported format string passed to "
+                                        "torch.return_types.max.__format__$"):
+        f"{r:>5}"
+    with pytest.raises(AttributeError, match="^readonly attribute$"):
+        r.values = 1
+    with pytest.raises(TypeError, match="'torch.return_types.sort' object is not callable"):
+        ember.sort(ember.tensor([2, 1]))()
+    assert r.values.tolist() == [2.] and f"{r}".startswith("torch.return_types.max(\nvalues=")
+
+
+def test_return_types_still_pickle():
+    import pickle
+    r = pickle.loads(pickle.dumps(ember.max(ember.tensor([[1., 2.]]), 1)))
+    assert type(r).__name__ == "max" and r.indices.tolist() == [1]
+
+
+# -- float8 of a 0-dim tensor is a tensor -------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float8_e8m0fnu", "float8_e5m2"])
+def test_0dim_conversion_to_float8_prints(dtype):
+    # 2950336673 saturates to e4m3fn's 448; 3. rounds up to e8m0's 4 and fits e5m2's 3.
+    value = 2950336673 if dtype == "float8_e4m3fn" else 3
+    t = ember.tensor(value, dtype=ember.uint32).to(getattr(ember, dtype))
+    expected = {"float8_e4m3fn": "448.", "float8_e8m0fnu": "4.", "float8_e5m2": "3."}[dtype]
+    assert repr(t) == f"tensor({expected}, dtype=torch.{dtype})"
+
+
+# -- to_sparse's two overloads name two nodes ---------------------------------------------------
+
+@pytest.mark.parametrize("call, node", [
+    (lambda x: x.to_sparse(), "ToSparseBackward1"),
+    (lambda x: x.to_sparse(1), "ToSparseBackward0"),
+    (lambda x: x.to_sparse(sparse_dim=2), "ToSparseBackward0"),
+    (lambda x: x.to_sparse(layout=ember.sparse_csr), "ToSparseBackward1"),
+    (lambda x: x.to_sparse(layout=ember.sparse_bsr, blocksize=(1, 1)), "ToSparseBackward1"),
+    (lambda x: x.to_sparse_csr().to_sparse(2), "ToSparseBackward0"),
+    (lambda x: x.to_sparse_csr(), "ToSparseCsrBackward0"),
+])
+def test_to_sparse_node_names(call, node):
+    x = ember.tensor([[1., 0.], [0., 2.]], requires_grad=True)
+    y = call(x)
+    assert type(y.grad_fn).__name__ == node
+    (y.to_dense() * ember.tensor([[1., 2.], [3., 4.]])).sum().backward()
+    # the gradient is dense, masked to the stored entries where the layout keeps them
+    assert x.grad.layout == ember.strided
+    assert x.grad.tolist() in ([[1., 0.], [0., 4.]], [[1., 2.], [3., 4.]])
+
+
+# -- max/min along a dim give the element at the index ----------------------------------------
+
+def test_max_and_min_along_a_dim_keep_the_sign_of_the_zero_they_point_at():
+    def signs(t):
+        return np.signbit(t.numpy()).tolist()
+    r = ember.max(ember.tensor([-0., 0.]), 0)
+    assert r.indices.item() == 0 and signs(r.values) is True
+    assert signs(ember.max(ember.tensor([0., -0.]), 0).values) is False
+    assert signs(ember.tensor([[0., -0.], [-0., 0.]]).max(0).values) == [False, True]
+    assert signs(ember.tensor([[-0., 0.]], dtype=ember.float16).min(1, keepdim=True).values) \
+        == [[True]]
+    assert repr(ember.min(ember.tensor([-0., 0.]), 0).values) == "tensor(-0.)"
+
+
+# -- flip of the limited unsigned dtypes -----------------------------------------------------
+
+def test_flip_where_nothing_moves_needs_no_kernel():
+    # torch has no flip kernel for uint16/32/64 but copies without one when every flipped dim
+    # has at most one element (or the tensor is empty)
+    t = ember.tensor([[3892629897], [622808430]], dtype=ember.uint32)
+    assert repr(t.flip(-1)) == ("tensor([[3892629897],\n        [ 622808430]], "
+                                "dtype=torch.uint32)")
+    assert ember.ones(0, 2, dtype=ember.uint64).flip(1).shape == (0, 2)
+    with pytest.raises(NotImplementedError, match="\"flip_cpu\" not implemented for 'UInt16'"):
+        ember.tensor([[1], [2]], dtype=ember.uint16).flip(0, 1)
+
+
+def test_flip_of_a_0dim_tensor_and_max_of_a_meta_tensor():
+    assert repr(ember.tensor(3, dtype=ember.uint32).flip(0)) == "tensor(3, dtype=torch.uint32)"
+    v, i = ember.empty(2, 3, device="meta").max(1)
+    assert v.shape == (2,) and i.dtype == ember.int64 and v.is_meta

@@ -122,6 +122,35 @@ SNIPPETS = [
     "p = torch.nn.ParameterList([torch.nn.Parameter(torch.tensor([1e-5, 3.0]))]); print(p); print(p[0])",
     "print(torch.tensor([1.5, float('nan')]).storage()); print(torch.tensor([1, 2], dtype=torch.int16).untyped_storage())",
     "print(torch.tensor([3.0, -1.5], dtype=torch.float16).numpy(), torch.tensor([2**64 - 1], dtype=torch.uint64).numpy())",
+    # sparse tensors of the default complex dtype do not name it
+    "t = torch.tensor([[1.5 + 0j, 0], [0, -2j]], dtype=torch.complex64); print(t.to_sparse()); print(t.conj().to_sparse_csr())",
+    "t = torch.tensor([[1j, 0]], dtype=torch.complex128); print(t.to_sparse(1))\n"
+    "torch.set_default_dtype(torch.float64)\ntry:\n    print(t.to_sparse(), t.to(torch.complex64).to_sparse())\nfinally:\n    " + _RESET,
+    # the result tuples' errors say torch.return_types.<name>
+    "r = torch.max(torch.tensor([[1., 2.]]), 1)\ntry:\n    r.flatten()\nexcept AttributeError as e: print(e)",
+    "r = torch.sort(torch.tensor([3, 1, 2]), 0)\ntry:\n    print(r.tolist())\nexcept AttributeError as e: print(e)",
+    "r = torch.max(torch.tensor([[1., 2.]]), 1)\ntry:\n    print(f'{r:>5}')\nexcept TypeError as e: print(e)",
+    "r = torch.topk(torch.tensor([3., 1.]), 1)\ntry:\n    r.values = 1\nexcept AttributeError as e: print(e)",
+    "r = torch.max(torch.tensor([[1., 2.]]), 1)\ntry:\n    r.foo = 1\nexcept AttributeError as e: print(e)",
+    "r = torch.min(torch.tensor([[1., 2.]]), 1)\nfor f in (lambda: -r, lambda: r(), lambda: float(r), lambda: r < 3):\n"
+    "    try:\n        f()\n    except TypeError as e: print(e)",
+    "r = torch.max(torch.tensor([[1., 2.]]), 1); print(type(r).__name__, type(r).__qualname__, f'{r}', getattr(r, 'x', 5), hasattr(r, 'numpy'))",
+    "import pickle\nr = pickle.loads(pickle.dumps(torch.max(torch.tensor([[1., 2.]]), 1))); print(type(r).__name__, r)",
+    # float8 conversions of a 0-dim tensor
+    "print(torch.tensor(2950336673, dtype=torch.uint32).to(torch.float8_e4m3fn))",
+    "print(torch.tensor(3.).to(torch.float8_e8m0fnu), torch.tensor(-0.3).to(torch.float8_e5m2), torch.tensor(7, dtype=torch.int16).to(torch.float8_e4m3fnuz))",
+    "print(torch.tensor([[1.5, -600.]]).to(torch.float8_e4m3fn).t(), torch.tensor(float('nan')).to(torch.float8_e5m2fnuz))",
+    # to_sparse's overloads name two nodes
+    "x = torch.tensor([[1., 0.], [0., 2.]], requires_grad=True)\nprint(x.to_sparse(1)); print(x.to_sparse()); print(x.to_sparse(layout=torch.sparse_csc))",
+    "x = torch.tensor([[1., 0.], [0., 2.]], requires_grad=True)\nprint(x.to_sparse(layout=torch.sparse_bsr, blocksize=(1, 1)).grad_fn.name(), x.to_sparse_csr().to_sparse(2).grad_fn.name(), x.to_sparse().to_sparse(layout=torch.sparse_csr).grad_fn.name())",
+    "x = torch.tensor([[1., 0.], [0., 2.]], requires_grad=True)\n(x.to_sparse(layout=torch.sparse_csr).to_dense() * torch.tensor([[1., 2.], [3., 4.]])).sum().backward(); print(x.grad)",
+    # flip without a kernel where nothing moves (torch has none for uint16/32/64)
+    "t = torch.tensor([[3892629897], [622808430]], dtype=torch.uint32); print(t.flip(-1), t.t().flip(0), torch.ones(0, 2, dtype=torch.uint64).flip(1))",
+    "for d in (torch.uint16, torch.uint64):\n    try:\n        print(torch.tensor([[1], [2]], dtype=d).flip(0, 1))\n    except NotImplementedError as e: print(e)",
+    # max/min along a dim give the element at the index (the first of -0. and 0.)
+    "print(torch.max(torch.tensor([0., -0., 0.]), 0), torch.max(torch.tensor([-0., 0.]), 0), torch.max(torch.tensor([[-0., 0.]]), 1, keepdim=True))",
+    "print(torch.tensor([[0., -0.], [-0., 0.]]).max(0), torch.tensor([[0., -0.], [-0., 0.]], dtype=torch.float16).min(1))",
+    "print(torch.tensor([-0., 0.], dtype=torch.bfloat16).min(0), torch.tensor([0., -0.]).max(-1).values)",
 ]
 
 BUGS = [
@@ -131,6 +160,22 @@ BUGS = [
     ("torch's vectorized float32 -> bfloat16 cast turns a NaN into 0xFFFF; ember keeps the "
      "quiet NaN 0x7FC0",
      "print(torch.tensor([float('nan')] * 8).to(torch.bfloat16).untyped_storage()[:4])"),
+    ("torch's amax keeps the first of -0. and 0., its full max (vectorized) the +0.; ember "
+     "gives NumPy's",
+     "print(torch.tensor([-0., 0.]).amax(), torch.tensor([0., -0.]).amax(), torch.max(torch.tensor([-0., 0.])))"),
+    ("torch has no sparse kernels for uint16/32/64 (nonzero_count, index_select); ember "
+     "converts them",
+     "t = torch.tensor([[0, 7]], dtype=torch.uint16)\ntry:\n    print(t.to_sparse())\nexcept NotImplementedError as e: print(e)"),
+    ("torch refuses reshape/flatten of a sparse COO tensor; ember reshapes it",
+     "t = torch.tensor([[0., 7.]]).to_sparse()\ntry:\n    print(t.flatten())\nexcept RuntimeError as e: print(e)"),
+    ("an in-place write to a subclass alias regenerates its node as AsStridedBackward0 in "
+     "torch; ember keeps AliasBackward0",
+     _SUB + "u = torch.ones(3).as_subclass(MyT).requires_grad_() * 1\nu[0] = 2\nprint(u)"),
+    ("torch's clone and element-wise results keep a permuted size-1 dim's stride; ember "
+     "gives it the contiguous one",
+     "t = torch.zeros(1, 2).t(); print((t * 1).stride(), t.clone().stride())"),
+    ("torch.from_numpy of an empty array has stride 0; ember keeps NumPy's",
+     "print(torch.from_numpy(np.array([], dtype=np.uint64)).stride())"),
 ]
 
 
