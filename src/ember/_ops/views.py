@@ -532,6 +532,10 @@ def as_strided(input, size, stride, storage_offset=None):
                            f"strides: [{', '.join(map(str, stride))}]")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(s < 0 for s in size):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes="
+                           f"[{', '.join(map(str, size))}] and strides="
+                           f"[{', '.join(map(str, stride))}]")
     needed = geo.storage_extent(size, stride, offset)
     storage = input._get_storage()
     # (in elements of `input`'s dtype, which a .real or view_as_real view does not share

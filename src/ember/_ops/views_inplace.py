@@ -219,11 +219,32 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
     else:
         shape = tuple(size)
         strides = geo.contiguous_strides(shape) if stride is None else tuple(stride)
+        _check_set_geometry(shape, strides, int(storage_offset))
+        # as torch, a window past the end of the storage grows it (as resize_ does)
+        storage = self._storage
+        needed = geo.storage_extent(shape, strides, int(storage_offset)) * self._data.itemsize
+        if needed > storage.array.nbytes:
+            _grow(storage, -(-needed // storage.array.itemsize))
         self._data = views.as_view(source, shape, strides, int(storage_offset))._data
         self._offset = int(storage_offset)
-    self._base = None
+    # (torch leaves _base as it was: a view set to other memory still names its base)
     self._bump_version()
     return self
+
+
+def _check_set_geometry(shape, strides, offset):
+    """torch's refusals of a set_ geometry, in its order."""
+    if len(shape) != len(strides):
+        raise RuntimeError(f"unequal size length ({len(shape)}) and stride length "
+                           f"({len(strides)})")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(s < 0 for s in shape):
+        raise RuntimeError("numel: integer multiplication overflow")
+    if any(s < 0 for s in strides):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes="
+                           f"[{', '.join(map(str, shape))}] and strides="
+                           f"[{', '.join(map(str, strides))}]")
 
 
 register("resize_as_", resize_as_, method=False)
