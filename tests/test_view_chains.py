@@ -1,6 +1,6 @@
 """Strides, offsets and sharing of views made by chains of view ops, checked against strides
-worked out by hand from torch's rules (no torch here; tests/oracle/test_snippets_view_chains_oracle.py
-compares the same programs with torch)."""
+worked out by hand from torch's rules (no torch here; the oracle file
+tests/oracle/test_snippets_view_chains_oracle.py compares the same programs with torch)."""
 import numpy as np
 import pytest
 
@@ -393,3 +393,47 @@ def test_as_strided_of_an_expanded_input_twice_differentiated():
                              create_graph=True)
     assert g.tolist() == [0., 0., 4., 0., 8., 0.]
     assert torch.autograd.grad(g.sum(), leaf)[0].tolist() == [2., 0., 2., 0., 2., 0.]
+
+
+def test_as_strided_refuses_a_negative_size_with_torchs_words():
+    with pytest.raises(RuntimeError, match=r"Storage size calculation overflowed with "
+                                           r"sizes=\[2, -1\] and strides=\[1, 1\]"):
+        torch.zeros(2, 3).as_strided((2, -1), (1, 1))
+    with pytest.raises(RuntimeError, match="Negative strides are not supported"):
+        torch.zeros(2, 3).as_strided((-2, 2), (-1, 1))
+
+
+# -- set_ --------------------------------------------------------------------------------------
+
+def test_set_past_the_end_of_the_storage_grows_it():
+    x = torch.arange(6.)
+    y = torch.empty(0)
+    y.set_(x.untyped_storage(), 5, (2,), (1,))
+    assert y.shape == (2,) and y[0].item() == 5. and y.untyped_storage().nbytes() == 28
+    assert x.tolist() == [0., 1., 2., 3., 4., 5.]
+    z = torch.empty(0, dtype=torch.int16)
+    z.set_(torch.arange(6, dtype=torch.int16).untyped_storage(), 5, (3,), (1,))
+    assert z[0].item() == 5 and z.untyped_storage().nbytes() == 16
+
+
+@pytest.mark.parametrize("args, message", [
+    ((-1, (2, 2), (1,)), r"unequal size length \(2\) and stride length \(1\)"),
+    ((-1, (-2,), (1,)), "Tensor: invalid storage offset -1"),
+    ((0, (-2,), (-1,)), "numel: integer multiplication overflow"),
+    ((0, (2,), (-1,)), r"Storage size calculation overflowed with sizes=\[2\] and "
+                       r"strides=\[-1\]"),
+])
+def test_set_refuses_a_bad_geometry_in_torchs_order(args, message):
+    x = torch.arange(6.)
+    with pytest.raises(RuntimeError, match=message):
+        torch.empty(0).set_(x.untyped_storage(), *args)
+
+
+def test_set_keeps_the_base_of_a_view():
+    x = torch.arange(6.)
+    y = x.view(2, 3)
+    y.set_(x.untyped_storage(), 0, (6,))
+    assert y._base is x and y._is_view() and y.tolist() == x.tolist()
+    z = torch.empty(0)
+    z.set_(x)
+    assert z._base is None and z.is_set_to(x)

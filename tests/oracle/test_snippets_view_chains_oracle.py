@@ -128,6 +128,17 @@ FOUND = [
     'leaf = torch.arange(12.).to(torch.float64).requires_grad_(); root = leaf * 1; y = root.view(1, 3, 4).transpose(0, -1).expand(4, 3, 2).mT.squeeze((0, 2)).as_strided((3, 4, 1), (0, 1, 1), 1); (y * (torch.arange(12.).reshape(3, 4, 1) + 1)).sum().backward(); print(leaf.grad)',
     'leaf = torch.arange(3.).requires_grad_(); root = leaf; root.expand(4, 3).as_strided((2, 2), (1, 1)).sum().backward(); print(leaf.grad)',
     'leaf = torch.arange(6.).requires_grad_(); root = leaf; g, = torch.autograd.grad(leaf.expand(2, 6).as_strided((3,), (2,)).pow(2).sum(), leaf, create_graph=True); print(g, torch.autograd.grad(g.sum(), leaf))',
+    # as_strided and set_: torch's refusals of a geometry, set_ growing the storage
+    'root = torch.zeros(2, 3); root.as_strided((-2, 2), (1, 1))',
+    'root = torch.zeros(2, 3); root.as_strided((2, -1), (1, 1))',
+    'root = torch.arange(6.); y = torch.empty(0); y.set_(root.untyped_storage(), 5, (2,), (1,)); print(y.shape, y[0].item(), root.tolist(), y.untyped_storage().nbytes())',
+    'root = torch.arange(6, dtype=torch.int16); y = torch.empty(0, dtype=torch.int16); y.set_(root.untyped_storage(), 5, (3,), (1,)); print(y[0].item(), y.untyped_storage().nbytes())',
+    'root = torch.arange(6.); torch.empty(0).set_(root.untyped_storage(), -1, (2, 2), (1,))',
+    'root = torch.arange(6.); torch.empty(0).set_(root.untyped_storage(), -1, (2,), (-1,))',
+    'root = torch.arange(6.); torch.empty(0).set_(root.untyped_storage(), 0, (-2,), (-1,))',
+    'root = torch.arange(6.); torch.empty(0).set_(root.untyped_storage(), 0, (2,), (-1,))',
+    'root = torch.arange(6.); y = root.view(2, 3); y.set_(root.untyped_storage(), 0, (7,)); print(y.shape, y._base is root, y._is_view(), y[:6].tolist())',
+    'root = torch.arange(6.); y = root.view(2, 3); y.set_(); show(y)',
 ]
 
 # Programs of the fuzzer that printed the same under both (kept as regression tests).
