@@ -304,3 +304,67 @@ def test_normalize_is_a_vector_norm_clamped_from_below():
     assert np.allclose(y.tolist(), [[0.6, 0.], [0.8, 0.]])
     y[0, 0].backward()                              # d(x0 / |x|)/dx = (|x|^2 - x0 x) / |x|^3
     assert np.allclose(x.grad.numpy(), [[16 / 125, 0.], [-12 / 125, 0.]])
+
+
+# -- which saved tensor the error names, and how ---------------------------------------------
+
+@pytest.mark.parametrize("op", [
+    lambda y: y * y.mT,
+    lambda y: y / y.mT,
+    lambda y: torch.maximum(y, y.mT),
+    lambda y: y @ y.mT,
+])
+def test_of_two_modified_saved_tensors_the_error_names_the_first_by_name(op):
+    x = torch.tensor([[0.3, -0.9], [0.5, 0.2]], requires_grad=True)
+    y = x * 1
+    z = op(y)
+    y.mul_(2)
+    # `other` (or mm's `mat2`), the transposed view, comes before `self` alphabetically
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor [2, 2]], which is output 0 of "
+                                         "AsStrided, is at version 1;"):
+        z.sum().backward()
+
+
+def test_the_error_names_a_complex_or_bfloat16_tensor_by_its_cpp_type():
+    x = torch.tensor([0.3, -0.9], requires_grad=True)
+    z = torch.polar(x.abs(), x)
+    z.mul_(1.5)
+    with raises(RuntimeError, MODIFIED + "[CPUComplexFloatType [2]], which is output 0 of "
+                                         "Polar, is at version 1;"):
+        z.real.sum().backward()
+    y = x.to(torch.bfloat16)
+    z = y * y
+    y.mul_(2)
+    with raises(RuntimeError, MODIFIED + "[CPUBFloat16Type [2]], which is output 0 of Mul,"):
+        z.sum().backward()
+
+
+def test_rrelu_saves_its_input_not_its_result():
+    x = torch.tensor([0.5, -2.], requires_grad=True)
+    y = x * 1
+    z = torch.nn.functional.rrelu(y, training=False)      # slope (1/8 + 1/3) / 2 = 11/48
+    z.mul_(3)                                               # the result may be written
+    z.sum().backward()
+    assert np.allclose(x.grad.numpy(), [3., 3 * 11 / 48])
+    y = x * 1
+    z = torch.nn.functional.rrelu(y, training=False)
+    y.mul_(3)
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor [2]], which is output 0 of Mul,"):
+        z.sum().backward()
+
+
+@pytest.mark.parametrize("op", [torch.index_add, torch.index_copy])
+def test_index_add_and_copy_save_their_source(op):
+    x = torch.tensor([[0.3, -0.9, 0.15], [0.5, 0.2, -0.7]], requires_grad=True)
+    source = torch.ones(2, 1, requires_grad=True) * 1
+    z = op(x * 1, 1, torch.tensor([0]), source)
+    source.mul_(2)
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor [2, 1]], which is output 0 of "
+                                         "Mul, is at version 1;"):
+        z.sum().backward()
+    plain = torch.ones(2, 1)                        # needs no grad: not saved
+    z = op(x * 1, 1, torch.tensor([0]), plain)
+    plain.mul_(2)
+    z.sum().backward()
+    assert x.grad.tolist() == ([[1.] * 3] * 2 if op is torch.index_add else
+                               [[0., 1., 1.], [0., 1., 1.]])

@@ -156,7 +156,34 @@ SAVED = [X + s for s in [
     "z = torch.nn.functional.normalize(torch.zeros(2, 3, requires_grad=True), dim=1); z.sum().backward(); print(z)",
 ]]
 
-SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED
+ORDER = [X + s for s in [
+    # of two saved tensors written in place, torch names the first by name (other, self)
+    "z = y @ y.mT; y.mul_(1.5)\nz.sum().backward()",
+    "z = y.mT @ y; y.mul_(1.5)\nz.sum().backward()",
+    "z = torch.bmm(y.unsqueeze(0), y.mT.unsqueeze(0)); y.mul_(1.5)\nz.sum().backward()",
+    "z = torch.outer(y[0], y[1]); y.mul_(1.5)\nz.sum().backward()",
+    "z = torch.inner(y, y); y.mul_(1.5)\nz.sum().backward()",
+    "z = torch.logdet(y @ y.mT + torch.eye(2)); y.mul_(1.5)\nz.sum().backward()",
+    "y = y[:, :2]; z = y * y.mT; y.mul_(2)\nz.sum().backward()",
+    "y = y[:, :2]; z = y / y.mT; y.mul_(2)\nz.sum().backward()",
+    "y = y[:, :2]; z = torch.atan2(y, y.mT); y.mul_(2)\nz.sum().backward()",
+    "y = y[:, :2]; z = torch.maximum(y, y.mT); y.mul_(2)\nz.sum().backward()",
+    "y = y[:, :2]; z = torch.hypot(y, y.mT); y.mul_(2)\nz.sum().backward()",
+    # the tensor's C++ type where there is no legacy class
+    "z = torch.polar(x.abs(), x); z.mul_(1.5)\nz.real.sum().backward()",
+    "y = x.to(torch.bfloat16); z = y * y; y.mul_(2)\nz.sum().backward()",
+    "y = x.to(torch.complex64); z = y * y; y.mul_(2)\nz.abs().sum().backward()",
+    # rrelu saves its input; index_add/index_copy their source
+    "z = torch.nn.functional.rrelu(y, training=False); y.mul_(1.5)\nz.sum().backward()",
+    "z = torch.nn.functional.rrelu(y, training=False); z.mul_(1.5)\nz.sum().backward(); print(x.grad)",
+    "z = torch.nn.functional.rrelu(y, training=False); g, = torch.autograd.grad(z.sum(), x, create_graph=True); print(g, g.grad_fn); print(torch.autograd.grad(g.sum(), x, allow_unused=True))",
+    "z = torch.index_add(y, 1, torch.tensor([0]), y[:, :1]); y.mul_(1.5)\nz.sum().backward()",
+    "z = torch.index_copy(y, 1, torch.tensor([0]), y[:, 1:2]); y.mul_(1.5)\nz.sum().backward()",
+    "s = torch.ones(2, 1); z = torch.index_add(y, 1, torch.tensor([0]), s); s.mul_(2)\nz.sum().backward(); print(x.grad)",
+    "s = torch.ones(2, 1, requires_grad=True); z = torch.index_add(y, 1, torch.tensor([0]), s * 1, alpha=2); z.sum().backward(); print(x.grad, s.grad)",
+]]
+
+SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED + ORDER
 
 _BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); torch's graph has "
                    "the folded mm or the bmm with its views (MmBackward0, ViewBackward0, "
@@ -177,9 +204,6 @@ BUGS = [
     ("with create_graph, torch's convolution gradient for the input depends on the input "
      "(requires_grad True, no second derivative); ember's only on the weight and grad",
      "x = torch.ones(1, 2, 3, requires_grad=True); y = torch.nn.functional.conv1d(x, torch.ones(1, 2, 2)); g, = torch.autograd.grad(y.sum(), x, create_graph=True); print(g.requires_grad)"),
-    ("torch's mm checks its saved mat2 before self, so of two modified views it names mat2 "
-     "(here [3, 2] AsStrided); ember names self",
-     X + "z = y @ y.mT; y.mul_(1.5)\nz.sum().backward()"),
     ("torch keeps a fresh gradient that arrives as a view (sum_to's reshape) if it obeys the "
      "layout contract; ember copies any view to the leaf's strides (which differ here only "
      "along a size-1 dim)",

@@ -309,19 +309,17 @@ class RreluWithNoise(Elementwise):
     """x for x > 0, else noise * x, where `noise` is the slope each element drew."""
     inputs = ("self", "noise")
     rule = _floating("rrelu_with_noise")
-    saves = {"self": ("noise", "result")}
+    saves = {"self": ("self", "noise")}     # (as torch: the input, not the result)
     row_major_out = True        # torch: row-major whatever the input's layout
 
     def forward(xp, x, noise):
         return x * noise
 
     def backward(ctx, grad):
-        # NOTE: torch's rrelu_with_noise_backward reads the input where ember reads the
-        # result: both only place the zero derivative of the gradient in the input.
-        noise, result = ctx.saved_tensors
+        x, noise = ctx.saved_tensors
         if not _grad_state.enabled:
             return grad * noise, None
-        return call(RreluWithNoiseBackward, (grad, result, noise), {}, None,
+        return call(RreluWithNoiseBackward, (grad, x, noise), {}, None,
                     "rrelu_with_noise_backward"), None
 
 

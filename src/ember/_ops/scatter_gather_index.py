@@ -55,9 +55,11 @@ def _check_source(name, x, d, ids, source, self_ndim):
 # -- index_add, index_copy, index_fill ------------------------------------------------------
 
 class IndexAdd(Op):
-    """`alpha * source` added to the slices along `dim` at `index`."""
+    """`alpha * source` added to the slices along `dim` at `index`. (torch saves `source`
+    for its gradient, which reads only the shape: writing it in place before backward is
+    an error.)"""
     inputs = ("self", "source")
-    saves = {"self": ("index",), "source": ("index",)}
+    saves = {"self": ("index",), "source": ("index", "source")}
 
     def backward(ctx, grad):
         index = checked(ctx, "index")
@@ -100,9 +102,10 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
 
 
 class IndexCopy(Op):
-    """`source` copied into the slices along `dim` at `index`."""
+    """`source` copied into the slices along `dim` at `index`. (torch saves `source` for its
+    gradient, as index_add does.)"""
     inputs = ("self", "source")
-    saves = {"self": ("index",), "source": ("index",)}
+    saves = {"self": ("index",), "source": ("index", "source")}
 
     def backward(ctx, grad):
         index = checked(ctx, "index")

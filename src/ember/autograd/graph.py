@@ -263,7 +263,7 @@ class Node:
                 if value.__class__ is _Packed:
                     packed = True           # unpacked below, in the order they were packed
                 elif value._version != version:
-                    raise self._modified_error(value, version, out_nr)
+                    raise self._first_modified_error()
                 elif out_nr is not None and _grad_state.enabled:
                     value = value._attached_to(self, out_nr)
             out.append(value)
@@ -291,6 +291,15 @@ class Node:
                 value = value._attached_to(self, out_nr)
             out[k] = value
 
+    def _first_modified_error(self):
+        """The error for the first saved tensor written in place since, in the order torch
+        unpacks them (its pack order: of `x * x.mT` both written, it names `other`)."""
+        for k in pack_order(self):
+            value, info = self._saved[k], self._saved_info[k]
+            if info is not None and value.__class__ is not _Packed and \
+                    value._version != info[0]:
+                return self._modified_error(value, info[0], info[1])
+
     def _modified_error(self, tensor, expected, out_nr):
         """torch's error; before it, a warning naming where the last in-place write happened
         and a note on the error naming it (see NOTE [ Where in-place writes happened ])."""
@@ -311,7 +320,7 @@ class Node:
         return error
 
     def _modified_message(self, tensor, expected, out_nr):
-        from .._printing import legacy_type_name
+        from .._printing import cpp_type_name
         producer, nr = (self, out_nr) if out_nr is not None else (tensor._grad_fn,
                                                                   tensor._output_nr)
         where = ""
@@ -330,7 +339,7 @@ class Node:
             where = f", which is output {nr} of {name},"
         shape = ", ".join(str(s) for s in tensor.shape)
         return (f"one of the variables needed for gradient computation has been modified by "
-                f"an inplace operation: [{legacy_type_name(tensor)} [{shape}]]{where} is at "
+                f"an inplace operation: [{cpp_type_name(tensor)} [{shape}]]{where} is at "
                 f"version {tensor._version}; expected version {expected} instead.{_HINT}")
 
 
