@@ -182,3 +182,22 @@ def test_flip_of_a_0dim_tensor_and_max_of_a_meta_tensor():
     assert repr(ember.tensor(3, dtype=ember.uint32).flip(0)) == "tensor(3, dtype=torch.uint32)"
     v, i = ember.empty(2, 3, device="meta").max(1)
     assert v.shape == (2,) and i.dtype == ember.int64 and v.is_meta
+
+
+# -- sparse conversions of a complex tensor that requires grad ---------------------------------
+
+@pytest.mark.parametrize("call, name", [
+    (lambda x: x.to_sparse(), "_to_sparse"),
+    (lambda x: x.to_sparse(1), "_to_sparse"),
+    (lambda x: x.to_sparse(layout=ember.sparse_csr), "_to_sparse"),
+    (lambda x: x.to_sparse_csr(), "_to_sparse_csr"),
+    (lambda x: x.to_sparse_bsr((1, 1)), "_to_sparse_bsr"),
+])
+def test_sparse_conversion_of_a_complex_tensor_that_requires_grad_is_refused(call, name):
+    x = ember.tensor([[1j, 0]], requires_grad=True)
+    with pytest.raises(RuntimeError, match=f"^{name} does not support automatic "
+                                           "differentiation for outputs with complex dtype.$"):
+        call(x)
+    with ember.no_grad():
+        assert call(x).layout != ember.strided
+    assert call(x.detach()).layout != ember.strided

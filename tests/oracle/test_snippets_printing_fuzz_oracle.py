@@ -147,6 +147,9 @@ SNIPPETS = [
     # flip without a kernel where nothing moves (torch has none for uint16/32/64)
     "t = torch.tensor([[3892629897], [622808430]], dtype=torch.uint32); print(t.flip(-1), t.t().flip(0), torch.ones(0, 2, dtype=torch.uint64).flip(1))",
     "for d in (torch.uint16, torch.uint64):\n    try:\n        print(torch.tensor([[1], [2]], dtype=d).flip(0, 1))\n    except NotImplementedError as e: print(e)",
+    # sparse conversions have no complex derivative
+    "x = torch.tensor([[1j, 0]], requires_grad=True)\nfor f in (lambda: x.to_sparse(), lambda: x.to_sparse(1), lambda: x.to_sparse_csr(), lambda: x.to_sparse(layout=torch.sparse_csc)):\n"
+    "    try:\n        print(f())\n    except RuntimeError as e: print(e)\nwith torch.no_grad():\n    print(x.to_sparse())",
     # max/min along a dim give the element at the index (the first of -0. and 0.)
     "print(torch.max(torch.tensor([0., -0., 0.]), 0), torch.max(torch.tensor([-0., 0.]), 0), torch.max(torch.tensor([[-0., 0.]]), 1, keepdim=True))",
     "print(torch.tensor([[0., -0.], [-0., 0.]]).max(0), torch.tensor([[0., -0.], [-0., 0.]], dtype=torch.float16).min(1))",

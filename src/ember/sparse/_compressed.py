@@ -19,7 +19,7 @@ import numpy as np
 from .._tensor import Tensor
 from .._ops._op import Op
 from ._coo import SparseCOO, array_module, not_implemented
-from ._tensor_api import run, wrap
+from ._tensor_api import refuse_complex_grad, run, wrap
 
 
 class SparseCompressed:
@@ -391,9 +391,12 @@ def _check_blocksize(blocksize, shape, name):
 def convert(self, layout, blocksize=None, dense_dim=None, node=None):
     """This tensor in the compressed `layout` (torch's to_sparse_csr/csc/bsr/bsc); `node`
     replaces the layout's own backward (to_sparse(layout=...) records ToSparseBackward1)."""
-    backward = node or _BACKWARDS[layout]
     cls = RECORDS[layout]
     name = f"to_{layout}"
+
+    def emit(rec):
+        refuse_complex_grad(self, "to_sparse" if node else name)
+        return run(node or _BACKWARDS[layout], (self,), rec)
     data = self._data
     if cls.blocked:
         if blocksize is None:
@@ -416,7 +419,7 @@ def convert(self, layout, blocksize=None, dense_dim=None, node=None):
                                f"layout but got {_layout_name(data)}")
         if not data.blocked and not cls.blocked:
             rec = data.to_coo() if data.by_rows else data.transposed().to_coo().transposed()
-            return run(backward, (self,), from_coo(rec, cls))
+            return emit(from_coo(rec, cls))
         dense = data.to_dense()
     elif data.__class__ is SparseCOO:
         if data.ndim != 2 or data.dense_dim:
@@ -424,7 +427,7 @@ def convert(self, layout, blocksize=None, dense_dim=None, node=None):
                                f"{LAYOUT_NAMES[layout]} for input tensors with sparse_dim()!=2 "
                                f"is not supported")
         if not cls.blocked:
-            return run(backward, (self,), from_coo(data, cls))
+            return emit(from_coo(data, cls))
         dense = data.to_dense()
     else:
         dense = data
@@ -442,7 +445,7 @@ def convert(self, layout, blocksize=None, dense_dim=None, node=None):
                                       "supported")
     if cls.blocked:
         blocksize = _check_blocksize(blocksize, dense.shape, name)
-    return run(backward, (self,), from_dense(dense, cls, blocksize))
+    return emit(from_dense(dense, cls, blocksize))
 
 
 # -- autograd -------------------------------------------------------------------------------

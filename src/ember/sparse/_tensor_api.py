@@ -29,6 +29,14 @@ def run(op, inputs, result, params=None):
     return finish(op, inputs, result, params or {}, None, requires_grad)
 
 
+def refuse_complex_grad(t, name):
+    """torch's error for converting a complex tensor that requires grad to a sparse layout:
+    its sparse conversions have no complex derivative (raised once the result is made)."""
+    if t._requires_grad and _grad_state.enabled and t._data.dtype.kind == "c":
+        raise RuntimeError(f"_{name} does not support automatic differentiation for outputs "
+                           f"with complex dtype.")
+
+
 def masked_by(grad, pattern):
     """`grad`'s values at the coalesced entries of the sparse `pattern` (torch's
     sparse_mask), as a sparse gradient for the tensor of that pattern."""
@@ -329,11 +337,14 @@ def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=N
         return self
     node = ToSparse if sparse_dim is None else ToSparseDim
     if getattr(type(self._data), "layout", None) is not None:       # compressed to COO
-        return run(node, (self,), self._data.to_coo())
-    if sparse_dim is not None and not 0 <= sparse_dim <= self._data.ndim:
-        raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in "
-                           f"[0,{self._data.ndim}] range, but {sparse_dim} is given")
-    return run(node, (self,), dense_to_coo(self._data, sparse_dim))
+        result = self._data.to_coo()
+    else:
+        if sparse_dim is not None and not 0 <= sparse_dim <= self._data.ndim:
+            raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in "
+                               f"[0,{self._data.ndim}] range, but {sparse_dim} is given")
+        result = dense_to_coo(self._data, sparse_dim)
+    refuse_complex_grad(self, "to_sparse")
+    return run(node, (self,), result)
 
 
 def to_sparse_coo(self):
