@@ -24,7 +24,8 @@ def rounded_from_float64(ufunc):
     """`ufunc(a, out=None)` (a unary NumPy ufunc) with float32 NumPy arrays computed in
     float64 and rounded once; other arrays as the ufunc computes them."""
     def kernel(a, out=None):
-        if a.dtype != _F32:         # (`a` is a NumPy array or scalar)
+        if a.dtype != _F32 or (a.__class__ is not np.ndarray and
+                               not isinstance(a, np.generic)):      # (sparse data, ...)
             return ufunc(a) if out is None else ufunc(a, out=out)
         if out is None and a.size < _ONE_PASS:
             return ufunc(a, dtype=_F64).astype(_F32)

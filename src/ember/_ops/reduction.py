@@ -15,7 +15,8 @@ from .._device import MetaArray, backend_of
 from .._memory_format import row_major
 from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
-from ._blocked import arg_extreme, sum_last
+from . import _cascade_sum
+from ._blocked import SPLIT, arg_extreme, sum_last
 from ._dispatch import check_out, write_out
 from ._op import Op, record
 from .elementwise import check_limited
@@ -136,6 +137,23 @@ def _out_dtype(name, dim, dtype, out):
     return dtype
 
 
+def _float_sum(data, dims, keepdim):
+    """A float32/float64 NumPy sum over every dim (`dims` None) or the last one, added in
+    torch's order (NOTE [ Summation order ] in _cascade_sum.py), or None for other arrays and
+    dims (NumPy's order). A result as NumPy's reduction gives it."""
+    if data.__class__ is not np.ndarray or data.dtype not in _cascade_sum.LANES or \
+            not data.size:
+        return None
+    if dims is None or len(dims) == data.ndim:
+        total = _cascade_sum.sum_all(data)
+        if total is None or not keepdim:
+            return total
+        return total.reshape((1,) * data.ndim)
+    if dims == (data.ndim - 1,) and data.flags.c_contiguous and data.size < SPLIT:
+        return _cascade_sum.sum_last(data, keepdim)
+    return None
+
+
 @function()
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over `dim` (an int or a tuple); ints and bools sum as int64."""
@@ -144,7 +162,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
             data.__class__ is np.ndarray and \
             data.dtype.kind == "f" and data.dtype.itemsize >= 4:
         # the common whole-tensor sum of float32/64 on the CPU, without the general path
-        t = wrap(np.asarray(np.add.reduce(data, axis=None)))
+        total = _float_sum(data, None, False)
+        t = wrap(np.asarray(np.add.reduce(data, axis=None)) if total is None else total)
         if input._requires_grad and _grad_state.enabled:
             record(Sum, (input,), (t,), {"self_size": data.shape})
         return t
@@ -161,9 +180,10 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
-    if dims is not None and data.ndim > 1 and dims == (data.ndim - 1,):
+    result = _float_sum(data, dims, keepdim) if data.dtype == acc else None
+    if result is None and dims is not None and data.ndim > 1 and dims == (data.ndim - 1,):
         result = sum_last(data.astype(acc, copy=False), None, keepdim)
-    else:
+    elif result is None:
         result = data.astype(acc, copy=False).sum(axis=_axis(dims, data.ndim),
                                                   keepdims=keepdim)
     result = xp.asarray(result).astype(target, copy=False)
@@ -235,10 +255,15 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target._np)
-    result = data.astype(acc, copy=False).mean(axis=_axis(dims, data.ndim), keepdims=keepdim)
-    result = xp.asarray(result).astype(target._np, copy=False)
     count = data.size if dims is None or data.ndim == 0 else \
         geo.numel([data.shape[d] for d in dims])
+    total = _float_sum(data, dims, keepdim) if data.dtype == acc else None
+    if total is not None:           # (torch's mean: the sum divided by the count)
+        result = np.true_divide(total, acc.type(count))
+    else:
+        result = data.astype(acc, copy=False).mean(axis=_axis(dims, data.ndim),
+                                                   keepdims=keepdim)
+    result = xp.asarray(result).astype(target._np, copy=False)
     if dim is None:
         return _run(Mean, input, result, {"self_size": data.shape, "count": count}, out)
     return _run(MeanDim, input, result, {"self_size": data.shape, "dims": dims,

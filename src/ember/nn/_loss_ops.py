@@ -6,7 +6,7 @@ from .. import _dtype
 from .._device import backend_of
 from .._memory_format import iterator_layout
 from .._tensor import Tensor, wrap
-from .._ops import _rounded
+from .._ops import _cascade_sum, _rounded
 from .._ops._op import Op, record
 from .._ops.elementwise import Elementwise, call
 from .._ops.activations import LogSoftmax, apply
@@ -27,7 +27,14 @@ def _reduce(xp, losses, reduction):
     # (half-precision losses are summed in float32 and rounded once, as torch's reductions)
     acc = losses.astype(_np.float32) if losses.dtype.itemsize == 2 and \
         losses.dtype.kind in "fV" else losses
-    total = acc.mean() if reduction == "mean" else acc.sum()
+    # (in torch's order where it is known, NOTE [ Summation order ]; a mean is the sum
+    # divided by the count, as torch's)
+    total = _cascade_sum.sum_all(acc) if acc.__class__ is _np.ndarray and acc.size and \
+        acc.dtype in _cascade_sum.LANES else None
+    if total is None:
+        total = acc.mean() if reduction == "mean" else acc.sum()
+    elif reduction == "mean":
+        total = _np.true_divide(total, acc.dtype.type(acc.size))
     return xp.asarray(total).astype(losses.dtype)
 
 

@@ -1,0 +1,113 @@
+"""Float sums added in torch's CPU order, so that their last bits are torch's.
+
+NOTE [ Summation order ]
+Floating-point addition is not associative: a sum's last bits depend on the order of its
+additions. NumPy adds eight partial sums pairwise; torch's CPU sum kernel (observed on torch
+2.13, whose float reductions run its 256-bit vector code) adds in this order, along a
+contiguous run of n elements:
+
+- with fewer elements than a vector holds (L = 8 float32 or 4 float64), four running sums
+  take every fourth element (elements 4i + k go to sum k), the leftover ones go to sum 0,
+  and then sum 0 += sum 1, += sum 2, += sum 3;
+- otherwise the same on vectors: the first n // L vectors (L lanes each) are summed that way,
+  lane by lane, into one vector; then a scalar starts at 0, adds the leftover elements one by
+  one, and then the vector's lanes one by one.
+
+Within each of the four running sums, rows are added in a cascade: 2**p rows (p = max(4,
+ceil(log2(rows)) // 4)) are added one by one into a block sum, block sums go into a level-1
+sum that is passed up every 2**p blocks, level-1 sums into a level-2 sum passed up every 2**p
+of them, and level-3 keeps the rest; at the end the leftover rows' sum, then levels 1, 2 and 3
+are added in that order.
+
+`contiguous_sum` computes exactly that with NumPy, whose reductions along a leading axis add
+one slice after another (this module only ever reduces that way, never along the last axis,
+where NumPy sums pairwise). A mean is this sum divided by the count, as torch's is. Large
+reductions that torch splits over several threads add in a different order: that order is not
+reproduced (it depends on the thread count).
+"""
+import numpy as np
+
+LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}    # elements per vector
+_ILP = 4            # running sums
+_LEVELS = 4         # block sums, level 1, level 2, level 3
+
+
+def sum_all(data):
+    """The sum of every element of a float32/float64 NumPy array laid out densely (in memory
+    order, as torch walks it), as a 0-dim array; None for other layouts."""
+    if not (data.flags.c_contiguous or data.flags.f_contiguous):
+        return None
+    return contiguous_sum(data.reshape(1, -1) if data.flags.c_contiguous
+                          else data.T.reshape(1, -1)).reshape(())
+
+
+def sum_last(data, keepdims):
+    """Sums along the last dim of a C-contiguous float32/float64 NumPy array (ndim >= 1)."""
+    n = data.shape[-1]
+    rows = data.reshape(-1, n) if n else None
+    if rows is None or not rows.shape[0]:
+        return np.add.reduce(data, axis=-1, keepdims=keepdims)
+    return contiguous_sum(rows).reshape(data.shape[:-1] + ((1,) if keepdims else ()))
+
+
+def contiguous_sum(rows):
+    """Sums of the rows of a C-contiguous float32/float64 (r, n) NumPy array, as (r,), in
+    torch's order (NOTE [ Summation order ])."""
+    lanes = LANES[rows.dtype]
+    r, n = rows.shape
+    if n < lanes:
+        return _row_sum(rows[:, :, None])[:, 0]
+    vectors = n // lanes
+    items = rows[:, :vectors * lanes].reshape(r, vectors, lanes)
+    groups = vectors // _ILP
+    if groups < 16:     # (the common short rows: no cascade, fewer calls)
+        sums = np.add.reduce(items[:, :groups * _ILP].reshape(r, groups, _ILP, lanes), axis=1,
+                             initial=0.0)
+        vector_sum = _in_sequence([sums[:, :1], items[:, groups * _ILP:], sums[:, 1:]])
+    else:
+        vector_sum = _row_sum(items)
+    # from 0: the leftover elements one by one, then the vector's lanes
+    return _in_sequence([np.zeros((r, 1), rows.dtype), rows[:, vectors * lanes:], vector_sum])
+
+
+def _row_sum(items):
+    """(r, m, w) -> (r, w): items summed along m by four running sums (items 4i + k go to sum
+    k, the leftovers to sum 0), then sum 0 + sum 1 + sum 2 + sum 3."""
+    r, m, w = items.shape
+    groups = m // _ILP
+    sums = _cascade(items[:, :groups * _ILP].reshape(r, groups, _ILP * w)).reshape(r, _ILP, w)
+    return _in_sequence([sums[:, :1], items[:, groups * _ILP:], sums[:, 1:]])
+
+
+def _in_sequence(parts):
+    """The parts ((r, k_i, ...) arrays) joined along axis 1 and added one after another."""
+    return np.add.accumulate(np.concatenate(parts, axis=1), axis=1)[:, -1]
+
+
+def _cascade(items):
+    """(r, m, w) -> (r, w): a cascaded sum along m (NOTE [ Summation order ])."""
+    r, m, w = items.shape
+    power = max(4, (int(m - 1).bit_length() if m > 1 else 0) // _LEVELS)
+    step = 1 << power
+    blocks = m // step
+    tail = _in_order(items[:, blocks * step:])
+    if not blocks:
+        return tail
+    level = _in_order(items[:, :blocks * step].reshape(r * blocks, step, w)).reshape(
+        r, blocks, w)
+    # levels 1 and 2 pass their sum up every `step` entries; level 3 keeps everything
+    for _ in range(_LEVELS - 2):
+        full = level.shape[1] // step
+        tail += _in_order(level[:, full * step:])       # (what levels 1, 2 keep, in order)
+        if not full:
+            return tail
+        level = _in_order(level[:, :full * step].reshape(r * full, step, w)).reshape(r, full, w)
+    tail += _in_order(level)
+    return tail
+
+
+def _in_order(items):
+    """(r, m, w) -> (r, w): items added one after another (0 for m == 0)."""
+    # (a reduction along a leading axis: NumPy adds slice after slice, here from +0.0 as
+    # torch's running sums start, so that -0.0 elements sum to +0.0)
+    return np.add.reduce(items, axis=1, initial=0.0)

@@ -1,0 +1,97 @@
+"""Float sums add in torch's CPU order (NOTE [ Summation order ] in
+ember/_ops/_cascade_sum.py), so that sums, means and the mean losses print torch's last bits.
+The reference below is the NOTE's order written as plain loops over NumPy scalars (each
+addition rounds in the array's dtype)."""
+import numpy as np
+import pytest
+
+import ember
+
+
+def _running_sums(items, zero, add):
+    """Four running sums over `items` (each a scalar or a vector), with the cascade: blocks of
+    2**p items, levels passed up every 2**p entries, level 3 keeping the rest."""
+    groups = len(items) // 4
+    power = max(4, (groups - 1).bit_length() // 4 if groups > 1 else 4)
+    step = 1 << power
+    acc = [[zero] * 4 for _ in range(4)]          # acc[level][running sum]
+    i = 0
+    while i + step <= groups:
+        for _ in range(step):
+            for k in range(4):
+                acc[0][k] = add(acc[0][k], items[4 * i + k])
+            i += 1
+        for level in range(1, 4):
+            for k in range(4):
+                acc[level][k] = add(acc[level][k], acc[level - 1][k])
+                acc[level - 1][k] = zero
+            if i & ((step - 1) << (level * power)):
+                break
+    for j in range(i, groups):
+        for k in range(4):
+            acc[0][k] = add(acc[0][k], items[4 * j + k])
+    for level in range(1, 4):
+        for k in range(4):
+            acc[0][k] = add(acc[0][k], acc[level][k])
+    first = acc[0][0]
+    for item in items[4 * groups:]:
+        first = add(first, item)
+    for k in range(1, 4):
+        first = add(first, acc[0][k])
+    return first
+
+
+def reference_sum(x):
+    lanes = 32 // x.itemsize
+    zero = x.dtype.type(0)
+    if len(x) < lanes:
+        return _running_sums(list(x), zero, lambda a, b: a + b)
+    vectors = len(x) // lanes
+    vector = _running_sums([x[j * lanes:(j + 1) * lanes] for j in range(vectors)],
+                           np.zeros(lanes, x.dtype), lambda a, b: a + b)
+    total = zero
+    for v in x[vectors * lanes:]:
+        total += v
+    for v in vector:
+        total += v
+    return total
+
+
+SIZES = [1, 3, 5, 7, 8, 9, 31, 32, 33, 100, 511, 512, 513, 2049, 9000, 70001, 140001]  # (cascades)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", SIZES)
+def test_sum_and_mean_add_in_torchs_order(n, dtype):
+    x = np.random.default_rng(n).standard_normal(n).astype(dtype)
+    expected = reference_sum(x)
+    t = ember.from_numpy(x)
+    assert t.sum().item() == float(expected)
+    assert t.mean().item() == float(dtype(expected) / dtype(n))
+    assert t.reshape(1, n).sum(-1).item() == float(expected)
+
+
+def test_rows_and_layouts():
+    x = np.random.default_rng(0).standard_normal((6, 37)).astype(np.float32)
+    t = ember.from_numpy(x)
+    assert t.sum(1).numpy().tolist() == [float(reference_sum(r)) for r in x]
+    assert t.sum(1, keepdim=True).shape == (6, 1)
+    # a whole sum walks memory in order: a transposed tensor's is its base's
+    assert t.t().sum().item() == float(reference_sum(x.ravel()))
+    assert t.sum((0, 1)).item() == float(reference_sum(x.ravel()))
+
+
+def test_the_losses_mean_the_same_way():
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal(300).astype(np.float32) for _ in range(2))
+    d = (a - b) ** 2
+    got = ember.nn.functional.mse_loss(ember.from_numpy(a), ember.from_numpy(b)).item()
+    assert got == float(reference_sum(d) / np.float32(300))
+
+
+def test_numpys_own_order_differs_and_negative_zeros_sum_to_zero():
+    # (what the tests above guard against: NumPy's pairwise sum gives other last bits)
+    x = np.random.default_rng(2).standard_normal(1000).astype(np.float32)
+    assert np.add.reduce(x) != reference_sum(x)
+    z = ember.tensor([-0.0, -0.0])
+    assert not np.signbit(z.sum().item())       # running sums start at +0.0, as torch's
