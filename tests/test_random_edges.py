@@ -271,3 +271,26 @@ def test_private_gamma_samplers():
     for fn, kernel in ((ember._standard_gamma, "gamma_cpu"), (ember._sample_dirichlet, "dirichlet")):
         with pytest.raises(NotImplementedError, match=f"\"{kernel}\" not implemented for 'Half'"):
             fn(ember.ones(2, dtype=ember.float16))
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_half_precision_rrelu_rounds_the_float_product_once(dtype):
+    import ml_dtypes
+    import numpy as np
+    np_dtype = {"bfloat16": ml_dtypes.bfloat16, "float16": np.float16}[dtype]
+    ember.manual_seed(0)
+    x = ember.randn(1000).to(getattr(ember, dtype))
+    xs = np.array(x.float().tolist(), np.float32)
+    mid = np.float32((1 / 8 + 1 / 3) / 2)
+    want = (xs * np.where(xs > 0, np.float32(1), mid)).astype(np_dtype).astype(np.float32)
+    assert ember.nn.functional.rrelu(x).float().tolist() == want.tolist()
+    if dtype == "bfloat16":         # (torch has no float16 rrelu training kernel)
+        state = ember.get_rng_state()
+        y = ember.nn.functional.rrelu(x, training=True)
+        negative = xs <= 0
+        u = _random._uniform53(ember.Generator().set_state(state), int(negative.sum()))
+        lower, upper = float(np.float32(1 / 8)), float(np.float32(1 / 3))
+        factor = np.ones_like(xs)
+        factor[negative] = (u * (upper - lower) + lower).astype(np.float32)
+        want = (xs * factor).astype(np_dtype).astype(np.float32)
+        assert y.float().tolist() == want.tolist()

@@ -320,6 +320,7 @@ _FOUND = [SEED + s for s in [
     'x = torch.empty(5000, dtype=torch.float64).geometric_(0.01); print(hash(tuple(x.tolist())))',
     'x = torch.empty(2, 512, dtype=torch.float64).cauchy_(1.0, 0.5); print(hash(tuple(x.flatten().tolist())))',
     'x = torch.empty(20, dtype=torch.float64)[::2].log_normal_(); print(x.tolist())',
+    'print(torch.distributions.LogNormal(0.0, 1.0).sample().item())',
     'x = torch.empty(1023, dtype=torch.float64).cauchy_(-2.5, 3.0); print(hash(tuple(x.tolist())))',
     'x = torch.empty(1000).cauchy_(1.0, 0.1); print(hash(tuple(x.tolist())))',
     # rrelu draws each slope between lower and upper cast to the op's math type (float)
@@ -327,6 +328,15 @@ _FOUND = [SEED + s for s in [
     'x = torch.randn(1000, dtype=torch.float64); y = torch.nn.functional.rrelu(x, 0.1, 0.3, training=True); print(hash(tuple(y.tolist())))',
     'x = torch.randn(300); y = torch.nn.RReLU(0.1, 0.3)(x); print(hash(tuple(y.tolist())), torch.rand(2))',
     'x = torch.randn(300); torch.rrelu_(x, 0.1, 0.4, True); print(hash(tuple(x.tolist())))',
+    # half precision rrelu multiplies by the float slope and rounds once
+    'x = torch.randn(1000, dtype=torch.bfloat16); y = torch.nn.functional.rrelu(x, training=True); print(hash(tuple(y.tolist())), torch.rand(2))',
+    'x = torch.randn(1000, dtype=torch.bfloat16); y = torch.nn.functional.rrelu(x); print(hash(tuple(y.tolist())))',
+    'x = torch.randn(1000, dtype=torch.float16); y = torch.nn.functional.rrelu(x); print(hash(tuple(y.tolist())))',
+    'x = torch.randn(100, dtype=torch.bfloat16); torch.nn.functional.rrelu_(x, 0.1, 0.3, training=True); print(hash(tuple(x.tolist())))',
+    'x = torch.randn(100, dtype=torch.bfloat16).view(10, 10).t(); y = torch.nn.functional.rrelu(x, 0.1, 0.3, training=True); print(hash(tuple(y.flatten().tolist())), y.stride())',
+    'x = torch.randn(100, dtype=torch.bfloat16, requires_grad=True); y = torch.nn.functional.rrelu(x, training=True); y.sum().backward(); print(hash(tuple(x.grad.tolist())), y.grad_fn.name())',
+    'x = torch.randn(100, dtype=torch.bfloat16, requires_grad=True); y = torch.nn.functional.rrelu(x); y.sum().backward(); print(hash(tuple(x.grad.tolist())), y.grad_fn.name())',
+    "x = torch.tensor([float('nan'), -1., 0., 2.], dtype=torch.bfloat16); print(torch.nn.functional.rrelu(x), torch.nn.functional.rrelu(x, training=True))",
     # bernoulli_ with a tensor p and multinomial's keys are drawn in memory order
     'y = torch.empty(4, 5).t().bernoulli_(torch.linspace(0, 1, 20).view(5, 4)); print(y, torch.rand(2))',
     'y = torch.empty(2, 3, 4, 5).to(memory_format=torch.channels_last).bernoulli_(torch.linspace(0, 1, 5)); print(hash(tuple(y.flatten().tolist())))',
@@ -378,13 +388,6 @@ BUGS = [
      "ones for some of 1000 samples",
      "torch.manual_seed(1); x = torch.distributions.Gumbel(0.0, 1.0).sample((1000,)); "
      "print(hash(tuple(x.tolist())))"),
-    ("bfloat16 rrelu multiplies by the slope rounded to bfloat16, torch by the float slope "
-     "(then rounds the product)",
-     SEED + "x = torch.randn(1000, dtype=torch.bfloat16); "
-     "y = torch.nn.functional.rrelu(x, training=True); print(hash(tuple(y.tolist())))"),
-    ("bfloat16 rrelu in eval mode rounds the mean slope to bfloat16 before multiplying",
-     SEED + "x = torch.randn(1000, dtype=torch.bfloat16); "
-     "y = torch.nn.functional.rrelu(x); print(hash(tuple(y.tolist())))"),
 ]
 
 

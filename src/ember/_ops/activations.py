@@ -727,6 +727,13 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None, *
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     negative = input.detach() <= 0
+    # NOTE: torch multiplies a half-precision x by the float slope and rounds the product once;
+    # the op multiplies by the slope rounded to x's dtype (which its gradient takes), so for
+    # those dtypes the result is redone from `factor`, the float slopes.
+    factor = None
+    if input._data.dtype.itemsize == 2 and backend_of(input._data).xp is np:
+        x32 = input._data.astype(np.float32)
+        factor = np.ones(x32.shape, np.float32)
     if training:
         # NOTE: torch draws one double per non-positive element, in order (none for the
         # others), and rounds it through float for half-precision inputs.
@@ -739,13 +746,20 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None, *
             slopes = slopes.float()
         noise = input.new_ones(tuple(input.shape))
         noise[negative] = slopes.to(input.dtype)
+        if factor is not None:
+            factor[negative._data] = slopes._data
     else:
         # NOTE: torch's eval mode is leaky_relu, whose gradient takes the slope unless x > 0
         # (a nan input included).
         slope = input.new_full(tuple(input.shape), (lower + upper) / 2)
         noise = _where(input.detach() > 0, 1.0, slope)
+        if factor is not None:
+            factor[~(x32 > 0)] = np.float32((lower + upper) / 2)
     op = _INPLACE_NODES[RreluWithNoise] if _inplace else RreluWithNoise
-    return call(op, (input, noise), {}, Inplace(input) if _inplace else None, "rrelu")
+    result = call(op, (input, noise), {}, Inplace(input) if _inplace else None, "rrelu")
+    if factor is not None:
+        result._data[...] = (x32 * factor).astype(input._data.dtype)
+    return result
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
