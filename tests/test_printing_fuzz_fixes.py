@@ -201,3 +201,26 @@ def test_sparse_conversion_of_a_complex_tensor_that_requires_grad_is_refused(cal
     with ember.no_grad():
         assert call(x).layout != ember.strided
     assert call(x.detach()).layout != ember.strided
+
+
+# -- sparse conversions of the limited dtypes -------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64", "float8_e4m3fn"])
+def test_sparse_conversions_of_dtypes_without_the_kernels(dtype):
+    # dense -> COO counts the nonzeros (no kernel for uint16/32/64 nor float8); dense -> CSR/CSC
+    # gathers with index_select (none for uint16/32/64); BSR/BSC need neither
+    name = {"uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+            "float8_e4m3fn": "Float8_e4m3fn"}[dtype]
+    x = ember.tensor([[0., 1.]]).to(getattr(ember, dtype))
+    for call in (lambda: x.to_sparse(), lambda: x.to_sparse(1), lambda: x[:, :0].to_sparse()):
+        with pytest.raises(NotImplementedError,
+                           match=f"^\"nonzero_count_cpu\" not implemented for '{name}'$"):
+            call()
+    if dtype.startswith("uint"):
+        for call in (lambda: x.to_sparse_csr(), lambda: x.to_sparse(layout=ember.sparse_csc)):
+            with pytest.raises(NotImplementedError,
+                               match=f"^\"index_select\" not implemented for '{name}'$"):
+                call()
+    else:
+        assert x.to_sparse_csr().values().tolist() == [1.]
+    assert x.to_sparse_bsr((1, 1)).layout == ember.sparse_bsr

@@ -150,6 +150,10 @@ SNIPPETS = [
     # sparse conversions have no complex derivative
     "x = torch.tensor([[1j, 0]], requires_grad=True)\nfor f in (lambda: x.to_sparse(), lambda: x.to_sparse(1), lambda: x.to_sparse_csr(), lambda: x.to_sparse(layout=torch.sparse_csc)):\n"
     "    try:\n        print(f())\n    except RuntimeError as e: print(e)\nwith torch.no_grad():\n    print(x.to_sparse())",
+    # sparse conversions of the dtypes without torch's kernels
+    "for d in (torch.uint16, torch.uint32, torch.uint64, torch.float8_e5m2):\n    t = torch.tensor([[0., 7.]]).to(d)\n"
+    "    for f in (lambda: t.to_sparse(), lambda: t.to_sparse_csr(), lambda: t.to_sparse(layout=torch.sparse_csc), lambda: t.to_sparse_bsr((1, 1))):\n"
+    "        try:\n            print(f().layout)\n        except NotImplementedError as e: print(e)",
     # max/min along a dim give the element at the index (the first of -0. and 0.)
     "print(torch.max(torch.tensor([0., -0., 0.]), 0), torch.max(torch.tensor([-0., 0.]), 0), torch.max(torch.tensor([[-0., 0.]]), 1, keepdim=True))",
     "print(torch.tensor([[0., -0.], [-0., 0.]]).max(0), torch.tensor([[0., -0.], [-0., 0.]], dtype=torch.float16).min(1))",
@@ -166,9 +170,6 @@ BUGS = [
     ("torch's amax keeps the first of -0. and 0., its full max (vectorized) the +0.; ember "
      "gives NumPy's",
      "print(torch.tensor([-0., 0.]).amax(), torch.tensor([0., -0.]).amax(), torch.max(torch.tensor([-0., 0.])))"),
-    ("torch has no sparse kernels for uint16/32/64 (nonzero_count, index_select); ember "
-     "converts them",
-     "t = torch.tensor([[0, 7]], dtype=torch.uint16)\ntry:\n    print(t.to_sparse())\nexcept NotImplementedError as e: print(e)"),
     ("torch refuses reshape/flatten of a sparse COO tensor; ember reshapes it",
      "t = torch.tensor([[0., 7.]]).to_sparse()\ntry:\n    print(t.flatten())\nexcept RuntimeError as e: print(e)"),
     ("an in-place write to a subclass alias regenerates its node as AsStridedBackward0 in "

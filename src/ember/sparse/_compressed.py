@@ -443,6 +443,9 @@ def convert(self, layout, blocksize=None, dense_dim=None, node=None):
         if dense.ndim - (dense_dim or 0) != 2:
             raise NotImplementedError("ember: batched sparse compressed tensors are not "
                                       "supported")
+        if not cls.blocked:     # (torch gathers the values with index_select: no uint16/32/64)
+            from .._ops.elementwise import check_limited
+            check_limited(self, "index_select")
     if cls.blocked:
         blocksize = _check_blocksize(blocksize, dense.shape, name)
     return emit(from_dense(dense, cls, blocksize))

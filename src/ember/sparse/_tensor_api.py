@@ -342,6 +342,9 @@ def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=N
         if sparse_dim is not None and not 0 <= sparse_dim <= self._data.ndim:
             raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in "
                                f"[0,{self._data.ndim}] range, but {sparse_dim} is given")
+        # (torch counts the nonzeros first, a kernel uint16/32/64 and float8 do not have)
+        from .._ops.elementwise import check_limited
+        check_limited(self, "nonzero_count_cpu")
         result = dense_to_coo(self._data, sparse_dim)
     refuse_complex_grad(self, "to_sparse")
     return run(node, (self,), result)
