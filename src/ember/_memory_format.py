@@ -184,7 +184,9 @@ def empty_preserving(xp, array, dtype):
         return xp.empty_like(array, dtype=dtype, order="K")
     item = array.itemsize
     strides = tuple(s // item for s in array.strides)
-    if non_overlapping_dense(array) and (array.size or any(strides)):
+    # (torch calls every empty tensor non-overlapping and dense: its copy keeps the strides,
+    # unless they are NumPy's zeros of a fresh empty array, which read as row-major)
+    if non_overlapping_dense(array) and array.size or not array.size and any(strides):
         from ._device import backend_of
         extent = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides)) if array.size else 0
         return backend_of(array).strided(xp.empty(extent, dtype), np.dtype(dtype), array.shape,

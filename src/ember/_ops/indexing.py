@@ -429,10 +429,11 @@ def setitem(self, index, value):
             view._data[...] = _array_like(self, value)
             view._bump_version()
             return
-        # NOTE: torch's copy_to: a 0-dim value is a fill_ (FillBackward3), else copy_
-        # (CopyBackwards); through a view either becomes the base's CopySlices.
+        # NOTE: torch's copy_to: a value of the target's own shape is a copy_ (CopyBackwards),
+        # another 0-dim value a fill_ (FillBackward3), else a copy_; through a view either
+        # becomes the base's CopySlices.
         target = _regrow_view(self, view)
-        if value.ndim == 0:
+        if value.ndim == 0 and view.ndim:
             target.fill_(value)
         else:
             target.copy_(value)
