@@ -437,3 +437,28 @@ def test_set_keeps_the_base_of_a_view():
     z = torch.empty(0)
     z.set_(x)
     assert z._base is None and z.is_set_to(x)
+
+
+def test_copies_of_empty_tensors_keep_their_strides():
+    # torch calls every empty tensor non-overlapping and dense, so its copies keep the strides
+    x = torch.arange(54.).view(3, 3, 3, 2, 1).unfold(-2, 0, 2)
+    assert x.stride() == (18, 6, 2, 2, 1, 1)
+    for copy in (x.clone(), torch.empty_like(x), x.double()):
+        assert copy.stride() == (18, 6, 2, 2, 1, 1)
+    y = torch.arange(9.).view(3, 3)[:, 3:]
+    assert y.clone().stride() == (3, 1)
+    assert y.clone(memory_format=torch.contiguous_format).stride() == (1, 1)
+    assert torch.zeros(2, 0, 3).transpose(0, 2).clone().stride() == (1, 3, 3)
+
+
+def test_assigning_a_value_of_the_targets_shape_is_a_copy():
+    # torch's copy_to: a value of the target's own shape is copied (a 0-dim target too),
+    # another 0-dim value fills
+    y = (torch.arange(3., requires_grad=True) * 1).sum()
+    y[...] = 2
+    assert y.grad_fn.name() == "torch::autograd::CopyBackwards"
+    x = torch.arange(3., requires_grad=True) * 1
+    x[...] = torch.tensor(1.)
+    assert x.grad_fn.name() == "FillBackward3"
+    x[...] = torch.tensor([1., 2., 3.])
+    assert x.grad_fn.name() == "torch::autograd::CopyBackwards"

@@ -139,6 +139,11 @@ FOUND = [
     'root = torch.arange(6.); torch.empty(0).set_(root.untyped_storage(), 0, (2,), (-1,))',
     'root = torch.arange(6.); y = root.view(2, 3); y.set_(root.untyped_storage(), 0, (7,)); print(y.shape, y._base is root, y._is_view(), y[:6].tolist())',
     'root = torch.arange(6.); y = root.view(2, 3); y.set_(); show(y)',
+    # copies of empty tensors keep their strides; assigning a value of the target's shape
+    'root = torch.arange(54.); y = root.view(3, 3, 3, 2, 1).unfold(-2, 0, 2); show(y.clone()); show(torch.empty_like(y)); show(y.double())',
+    'root = torch.arange(9); y = root.view(3, 3).tensor_split((0, 1), 1)[0]; show(y.clone())',
+    'root = torch.zeros(2, 0, 3); show(root.transpose(0, 2).clone())',
+    'leaf = torch.arange(3.).requires_grad_(); root = leaf * 1; y = root.sum(); y[...] = 2; print(y.grad_fn.name()); y[()] = torch.tensor(3.); print(y.grad_fn.name()); root[...] = torch.tensor(1.); print(root.grad_fn.name())',
 ]
 
 # Programs of the fuzzer that printed the same under both (kept as regression tests).
