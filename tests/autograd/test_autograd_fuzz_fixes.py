@@ -368,3 +368,29 @@ def test_index_add_and_copy_save_their_source(op):
     z.sum().backward()
     assert x.grad.tolist() == ([[1.] * 3] * 2 if op is torch.index_add else
                                [[0., 1., 1.], [0., 1., 1.]])
+
+
+# -- an in-place op through a view saves a result that later writes are checked against --------
+
+@pytest.mark.parametrize("write", [
+    lambda view, base: view.mul_(2),
+    lambda view, base: base.mul_(2),
+    lambda view, base: view.masked_fill_(view.detach() < 0, 0.5),
+])
+def test_a_result_saved_by_an_in_place_op_on_a_view_is_checked(write):
+    leaf = torch.tensor([0.3, -0.5], requires_grad=True)
+    base = leaf * 1
+    view = base.view(2)
+    view.tanh_()                                    # saves its result (version 1)
+    write(view, base)
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor [2]], which is output 0 of Tanh, "
+                                         "is at version 2; expected version 1 instead."):
+        view.sum().backward()
+
+
+def test_an_in_place_op_on_a_view_with_no_later_write_differentiates():
+    leaf = torch.tensor([0.3, -0.5], requires_grad=True)
+    base = leaf * 1
+    base[0].exp_()                                  # d exp(x)/dx = exp(x)
+    base.sum().backward()
+    assert np.allclose(leaf.grad.numpy(), [np.exp(0.3), 1.])

@@ -183,7 +183,23 @@ ORDER = [X + s for s in [
     "s = torch.ones(2, 1, requires_grad=True); z = torch.index_add(y, 1, torch.tensor([0]), s * 1, alpha=2); z.sum().backward(); print(x.grad, s.grad)",
 ]]
 
-SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED + ORDER
+L = "l = torch.tensor([0.3, -0.5], requires_grad=True); b = l * 1\n"
+
+THROUGH_VIEWS = [L + s for s in [
+    # an in-place op through a view that saves its result: later writes are checked
+    "v = b.view(2); v.tanh_(); v.mul_(2)\nv.sum().backward(); print(l.grad)",
+    "v = b[0]; v.tanh_(); v.mul_(2)\nv.sum().backward(); print(l.grad)",
+    "v = b.view(2); v.tanh_(); v.mul_(2)\nb.sum().backward(); print(l.grad)",
+    "v = b.view(2); v.exp_(); b.mul_(2)\nv.sum().backward(); print(l.grad)",
+    "v = b.view(2); v.exp_(); v.masked_fill_(v.detach() < 0, 0.5)\nv.sum().backward(); print(l.grad)",
+    "v = b[1:]; v.sigmoid_(); b.sum().backward(); print(l.grad, type(b.grad_fn).__name__, type(v.grad_fn).__name__)",
+    "b[0].exp_(); b.sum().backward(); print(l.grad)",
+    "s = l @ l; v = s.view(()); v.tanh_(); v.masked_fill_(v.detach() < -0.2, 0.5)\nv.backward(); print(l.grad)",
+    "v = b.view(2); v.pow_(2); v.add_(1); v.sum().backward(); print(l.grad)",
+]]
+
+SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED + ORDER + \
+    THROUGH_VIEWS
 
 _BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); torch's graph has "
                    "the folded mm or the bmm with its views (MmBackward0, ViewBackward0, "
@@ -191,6 +207,16 @@ _BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); to
 _EINSUM_VIEWS = ("torch's einsum saves views of its operands (unsqueezed, permuted), which its "
                  "error names ([1, 3, 2] AsStrided); ember names the operand")
 BUGS = [
+    ("a result saved by an in-place op through a view, written since: torch names the "
+     "view's regenerated node (AsStrided) while that node lives (it holds it weakly), else "
+     "the op's own node; ember always names the op's node (Sigmoid)",
+     L + "v = b[1:]; v.sigmoid_(); b[0] = 2.\nb.sum().backward(); print(l.grad)"),
+    ("torch's tensordot contracting everything is a dot of flattened views (DotBackward0, "
+     "and its saved [6]); ember's is an mm of a row and a column",
+     "x = torch.ones(2, 3, requires_grad=True); r = torch.tensordot(x, x.sin(), dims=2); print([type(f).__name__ for f, _ in r.grad_fn.next_functions])"),
+    ("x[i] = v on an output of split/unbind/chunk: torch's error names the select it wrote "
+     "through (Select); ember's internal view is an as_strided (AsStrided)",
+     "l = torch.tensor([[0.5, 1.], [2., 3.]], requires_grad=True); v = l.unbind(0)[1]\nv[0] = 0.5"),
     (_BATCHED_MATMUL, "x = torch.ones(2, 3, 4, requires_grad=True); w = torch.ones(4, 2); y = x @ w; print([type(f).__name__ for f, _ in y.grad_fn.next_functions])"),
     (_BATCHED_MATMUL, "x = torch.ones(2, 4, 3, requires_grad=True).transpose(1, 2); w = torch.ones(4, 2); y = x @ w; print([type(f).__name__ for f, _ in y.grad_fn.next_functions])"),
     (_EINSUM_VIEWS, X + "z = torch.einsum('ij,kj->ik', y, y); y.mul_(2)\nz.sum().backward()"),

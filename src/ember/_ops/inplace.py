@@ -140,7 +140,9 @@ def refresh_view_grad_fn(view):
 def rebase_view(op, inputs, params, view):
     """After in-place `op` wrote through `view`, make the base's node a CopySlices."""
     base = view._base
-    holder = wrap(view._data)
+    # (the op's output shares the view's storage, so a result it saves, tanh_'s, is checked
+    # against later writes through the view or its base)
+    holder = view._detached_alias()
     fn = record(op, inputs, (holder,), params)
     node = CopySlices(base, view, fn)
     base._grad_fn = node
