@@ -173,8 +173,8 @@ def _contiguous_view(self, data, shape):
         # -1 was inferred, or the sizes came as a list; NumPy accepts any negative size as
         # "infer" where torch accepts only -1.
         geo.infer_size(tuple(shape), data.size)
-    if (1 in shape or -1 in shape) and 1 in array.shape and (
-            data.strides[-1:] != (data.itemsize,) or array.shape == data.shape):
+    if 1 in array.shape and (data.strides[-1:] != (data.itemsize,) or
+                             array.shape == data.shape):
         strides = geo.view_strides(data.shape, self.stride(), array.shape)
         array = backend_of(data).strided(self._get_storage().array, data.dtype, array.shape,
                                          strides, self._offset)
