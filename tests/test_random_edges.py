@@ -294,3 +294,24 @@ def test_half_precision_rrelu_rounds_the_float_product_once(dtype):
         factor[negative] = (u * (upper - lower) + lower).astype(np.float32)
         want = (xs * factor).astype(np_dtype).astype(np.float32)
         assert y.float().tolist() == want.tolist()
+
+
+def test_samples_of_tensor_parameters_have_zero_gradients():
+    m = ember.zeros(2, 1, requires_grad=True)
+    s = ember.ones(3, requires_grad=True)
+    y = ember.normal(m, s)
+    assert y.grad_fn.name() == "NormalBackward3"
+    y.sum().backward()
+    assert m.grad.tolist() == [[0.0], [0.0]] and s.grad.tolist() == [0.0, 0.0, 0.0]
+    x = ember.randn(3, requires_grad=True)
+    assert ember.normal(x, 1.0).grad_fn.name() == "NormalBackward1"
+    assert ember.normal(1.0, x.exp()).grad_fn.name() == "NormalBackward2"
+    p = ember.rand(3, requires_grad=True)
+    b = ember.bernoulli(p)
+    assert b.grad_fn.name() == "BernoulliBackward0"
+    (b * 2).sum().backward()
+    assert p.grad.tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(RuntimeError, match="derivative for aten::bernoulli is not implemented"):
+        ember.bernoulli(p, 0.5).sum().backward()
+    with ember.no_grad():
+        assert not ember.normal(x, 1.0).requires_grad

@@ -359,6 +359,12 @@ _FOUND = [SEED + s for s in [
     'b = torch.zeros(4, 5).t(); torch.bernoulli(torch.linspace(0, 1, 20).view(5, 4), out=b); print(b)',
     'b = torch.zeros(3, 4, dtype=torch.int64).t(); torch.multinomial(torch.ones(4, 6), 3, out=b); print(b.stride(), b)',
     'b = torch.zeros(6); torch.rand(3, out=b); print(b.shape, torch.rand(2))',
+    # samples of tensor parameters record torch's nodes, of zero gradient
+    'x = torch.randn(3, requires_grad=True); y = torch.normal(x, 1.0); print(y.grad_fn.name(), y); y.sum().backward(); print(x.grad)',
+    's = torch.ones(3, requires_grad=True); y = torch.normal(0., s); print(y.grad_fn.name(), y); (y * 2).sum().backward(); print(s.grad)',
+    'm = torch.zeros(2, 1, requires_grad=True); s = torch.ones(3, requires_grad=True); y = torch.normal(m, s); print(y.grad_fn.name()); y.sum().backward(); print(m.grad, s.grad)',
+    'x = torch.rand(3, requires_grad=True); y = torch.bernoulli(x); print(y.grad_fn.name(), y); y.sum().backward(); print(x.grad)',
+    'x = torch.rand(3, requires_grad=True); y = torch.bernoulli(x, 0.5); print(y.grad_fn, y.requires_grad); y.sum().backward()',
     # torch's private gamma samplers
     'print(torch._standard_gamma(torch.ones(2, 3).t()), torch.rand(2))',
     "print(torch._standard_gamma(torch.tensor([-1., 0., float('nan'), float('inf'), 0.5, -0.5, 3.])), torch.rand(2))",

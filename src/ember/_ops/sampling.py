@@ -14,7 +14,7 @@ from .._pinned import pin_factory_result
 from .._tensor import Tensor, wrap
 from ._dispatch import check_inplace, finish_inplace
 from . import sampling_cuda
-from ._op import Op
+from ._op import Op, record
 from .elementwise import check_limited
 from .registry import function, method, parser_errors, register
 
@@ -273,6 +273,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
                 return out.normal_(0.0, std, generator=generator).add_(mean)
             return _into(out, normal(mean, std, generator=generator).to(out.dtype))
         ref = mean if isinstance(mean, Tensor) else std
+        tensors = tuple(t for t in (mean, std) if isinstance(t, Tensor))
+        op = _NormalSample[isinstance(mean, Tensor), isinstance(std, Tensor)]
         if all(t.is_cuda for t in (mean, std) if isinstance(t, Tensor)):
             m = mean._data if isinstance(mean, Tensor) else mean
             s = std._data if isinstance(std, Tensor) else std
@@ -280,7 +282,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
             arr = _on_device(_generator(generator, ref.device), ref.device, sampling_cuda.normal,
                              shape, ref.dtype._np, m, s)
             if arr is not None:
-                return _place(arr, ref.device, False)
+                return _with_zero_grad(_place(arr, ref.device, False), op, tensors)
         # (the host samplers: a CUDA mean or std is copied there)
         m = backend_of(mean._data).to_numpy(mean._data) if isinstance(mean, Tensor) else mean
         s = backend_of(std._data).to_numpy(std._data) if isinstance(std, Tensor) else std
@@ -288,7 +290,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         if isinstance(std, Tensor) and (np.asarray(s) < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
         arr = _random.normal(_generator(generator, ref.device), shape, ref.dtype._np, m, s)
-        return _place(arr, ref.device, False)
+        return _with_zero_grad(_place(arr, ref.device, False), op, tensors)
     if size is None:
         raise TypeError("normal(): numbers as mean and std need a size")
     if std < 0:
@@ -303,6 +305,45 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
 # torch's argument-parser errors (normal(0, 1) with no size, a tensor mean with a size, ...):
 # worded from normal's signatures, on the error path only.
 register("normal", parser_errors(normal, "normal", function=True), method=False)
+
+
+class _ZeroGradSample(Op):
+    """A sample drawn with tensor parameters: torch records a node whose gradient in each of
+    them is zero."""
+
+    def backward(ctx, grad):
+        from .._creation import zeros_like
+        zero = zeros_like(grad)
+        return zero if len(ctx.needs_input_grad) == 1 else (zero,) * len(ctx.needs_input_grad)
+
+
+def _zero_grad_node(name, inputs):
+    return type(name, (_ZeroGradSample,), {"node_name": name, "inputs": inputs,
+                                           "__module__": __name__})
+
+
+# torch's nodes of normal(Tensor, float), normal(float, Tensor), normal(Tensor, Tensor) and
+# bernoulli(Tensor)
+_NormalSample = {(True, False): _zero_grad_node("NormalBackward1", ("mean",)),
+                 (False, True): _zero_grad_node("NormalBackward2", ("std",)),
+                 (True, True): _zero_grad_node("NormalBackward3", ("mean", "std"))}
+_BernoulliSample = _zero_grad_node("BernoulliBackward0", ("self",))
+
+
+class _BernoulliP(Op):
+    """bernoulli(input, p) of a number p: torch records a node that cannot differentiate."""
+    node_name = "NotImplemented"
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::bernoulli is not implemented")
+
+
+def _with_zero_grad(result, op, inputs):
+    """`result`, recorded as `op`'s output when one of `inputs` requires grad."""
+    from ..autograd.grad_mode import _state
+    if _state.enabled and any(t._requires_grad for t in inputs):
+        record(op, inputs, (result,), {})
+    return result
 
 
 @function()
@@ -323,7 +364,10 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     if arr is None:
         probs = backend_of(input._data).to_numpy(input._data) if p is None else p
         arr = _random.bernoulli(gen, probs, tuple(input.shape), input.dtype._np)
-    return _into(out, _place(arr, input.device, False))
+    result = _place(arr, input.device, False)
+    if out is None and input._requires_grad:
+        return _with_zero_grad(result, _BernoulliSample if p is None else _BernoulliP, (input,))
+    return _into(out, result)
 
 
 @function()
