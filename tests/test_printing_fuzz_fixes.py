@@ -224,3 +224,30 @@ def test_sparse_conversions_of_dtypes_without_the_kernels(dtype):
     else:
         assert x.to_sparse_csr().values().tolist() == [1.]
     assert x.to_sparse_bsr((1, 1)).layout == ember.sparse_bsr
+
+
+# -- torch._tensor_str and repr's tensor_contents ---------------------------------------------
+
+def test_tensor_str_module_holds_the_print_options():
+    ts = ember._tensor_str
+    assert ts.PRINT_OPTS is ember._printing.PRINT_OPTS
+    assert repr(ts.PRINT_OPTS) == ("__PrinterOptions(precision=4, threshold=1000, edgeitems=3, "
+                                   "linewidth=80, sci_mode=None)")
+    with ts.printoptions(precision=2):
+        assert repr(ember.tensor([1 / 3])) == "tensor([0.33])"
+    assert repr(ember.tensor([1 / 3])) == "tensor([0.3333])"
+    ts.PRINT_OPTS.precision = 1
+    try:
+        assert repr(ember.tensor([1 / 3])) == "tensor([0.3])"
+    finally:
+        ts.set_printoptions(profile="default")
+    assert ts.get_printoptions()["precision"] == 4
+
+
+def test_repr_takes_tensor_contents():
+    assert ember.tensor([1.5, 2.5]).__repr__(tensor_contents="xyz") == "tensor(xyz)"
+    assert ember.zeros(0, 3).__repr__(tensor_contents="E") == "tensor(E, size=(0, 3))"
+    assert ember._tensor_str._str(ember.ones(2, requires_grad=True), tensor_contents="...") \
+        == "tensor(..., requires_grad=True)"
+    assert ember._tensor_str._str(nn.Parameter(ember.ones(1))) == \
+        "tensor([1.], requires_grad=True)"

@@ -34,6 +34,7 @@ from . import random
 from .random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, \
     seed, set_rng_state
 from ._printing import set_printoptions
+from . import _tensor_str        # (torch._tensor_str.PRINT_OPTS & co.)
 from ._parallel import get_num_threads, set_num_threads
 from . import return_types, cuda
 from . import accelerator

@@ -35,6 +35,7 @@ __all__ = ["PrintOptions", "PRINT_OPTS", "set_printoptions", "get_printoptions",
 class PrintOptions:
     """The options `set_printoptions` changes; read at every print."""
 
+    __qualname__ = "__PrinterOptions"       # (torch's name, which the repr shows)
     precision: int = 4
     threshold: float = 1000
     edgeitems: int = 3

@@ -168,8 +168,9 @@ def __repr__(self, *, tensor_contents=None):
     from .nn.parameter import Parameter
     cls = type(self)
     if cls is Tensor or cls is Parameter:
-        return tensor_repr(self)
-    text = tensor_repr(self, prefix=cls.__name__ + "(")     # a subclass prints its name
+        return tensor_repr(self, tensor_contents=tensor_contents)
+    # a subclass prints its name
+    text = tensor_repr(self, tensor_contents=tensor_contents, prefix=cls.__name__ + "(")
     # NOTE: torch wraps a parameter of any class but Parameter itself in "Parameter(...)":
     # `Parameter(t)` of a subclass instance, or an instance of a Parameter subclass.
     return f"Parameter({text})" if isinstance(self, Parameter) else text

@@ -154,6 +154,12 @@ SNIPPETS = [
     "for d in (torch.uint16, torch.uint32, torch.uint64, torch.float8_e5m2):\n    t = torch.tensor([[0., 7.]]).to(d)\n"
     "    for f in (lambda: t.to_sparse(), lambda: t.to_sparse_csr(), lambda: t.to_sparse(layout=torch.sparse_csc), lambda: t.to_sparse_bsr((1, 1))):\n"
     "        try:\n            print(f().layout)\n        except NotImplementedError as e: print(e)",
+    # torch._tensor_str and repr's tensor_contents
+    "print(torch._tensor_str.PRINT_OPTS, torch._tensor_str.get_printoptions())",
+    "with torch._tensor_str.printoptions(precision=2):\n    print(torch.tensor([1/3]))\nprint(torch.tensor([1/3]))",
+    "torch._tensor_str.PRINT_OPTS.precision = 2\ntry:\n    print(torch.tensor([1/3]))\nfinally:\n    " + _RESET,
+    "print(torch.tensor([1.5, 2.5]).__repr__(tensor_contents='xyz'), torch.zeros(0, 3).__repr__(tensor_contents='E'))",
+    "print(torch._tensor_str._str(torch.nn.Parameter(torch.ones(1))), torch._tensor_str._str(torch.ones(2, 2), tensor_contents='...'))",
     # max/min along a dim give the element at the index (the first of -0. and 0.)
     "print(torch.max(torch.tensor([0., -0., 0.]), 0), torch.max(torch.tensor([-0., 0.]), 0), torch.max(torch.tensor([[-0., 0.]]), 1, keepdim=True))",
     "print(torch.tensor([[0., -0.], [-0., 0.]]).max(0), torch.tensor([[0., -0.], [-0., 0.]], dtype=torch.float16).min(1))",
