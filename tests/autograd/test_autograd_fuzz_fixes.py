@@ -394,3 +394,24 @@ def test_an_in_place_op_on_a_view_with_no_later_write_differentiates():
     base[0].exp_()                                  # d exp(x)/dx = exp(x)
     base.sum().backward()
     assert np.allclose(leaf.grad.numpy(), [np.exp(0.3), 1.])
+
+
+@pytest.mark.parametrize("pool", [
+    lambda y: torch.nn.functional.max_pool1d(y, 2),
+    lambda y: torch.nn.functional.avg_pool1d(y, 2),
+    lambda y: torch.nn.functional.adaptive_avg_pool1d(y, 2),
+    lambda y: torch.nn.functional.adaptive_max_pool1d(y, 2),
+])
+def test_pools_save_their_input(pool):
+    x = torch.tensor([[[0.3, -0.9, 0.15, 0.4]]], requires_grad=True)
+    y = x * 1
+    z = pool(y)
+    y.mul_(2)
+    # (a 1-d pool is a 2-d one of an unsqueezed view, which is what torch saves)
+    with raises(RuntimeError, MODIFIED + "[torch.FloatTensor [1, 1, 1, 4]], which is output 0 "
+                                         "of AsStrided, is at version 1;"):
+        z.sum().backward()
+    z = pool(x * 1)
+    z.mul_(2)                                       # the result may be written
+    z.sum().backward()
+    assert x.grad.shape == (1, 1, 4)

@@ -198,8 +198,26 @@ THROUGH_VIEWS = [L + s for s in [
     "v = b.view(2); v.pow_(2); v.add_(1); v.sum().backward(); print(l.grad)",
 ]]
 
+P = "x = torch.tensor([[0.3, -0.9, 0.15], [0.5, 0.2, -0.7]], requires_grad=True); y = x * 1; F = torch.nn.functional\n"
+
+POOLS = [P + s for s in [
+    # pools save their input
+    "z = F.max_pool1d(y.unsqueeze(0), 2); y.mul_(1.5)\nz.sum().backward()",
+    "z = F.avg_pool1d(y.unsqueeze(0), 2); y.mul_(1.5)\nz.sum().backward()",
+    "z = F.max_pool1d(y, 2); y.mul_(1.5)\nz.sum().backward()",
+    "z = F.adaptive_avg_pool1d(y, 2); y.mul_(1.5)\nz.sum().backward()",
+    "z = F.adaptive_max_pool1d(y, 2); y.mul_(1.5)\nz.sum().backward()",
+    "z = F.adaptive_avg_pool1d(y.unsqueeze(0), 1); y.mul_(1.5)\nz.sum().backward(); print(x.grad)",
+    "y = y.reshape(1, 1, 2, 3); z = F.max_pool2d(y, 2); y.mul_(1.5)\nz.sum().backward()",
+    "y = y.reshape(1, 1, 2, 3); z = F.avg_pool2d(y, 2); y.mul_(1.5)\nz.sum().backward()",
+    "y = y.reshape(1, 1, 2, 3); z = F.adaptive_avg_pool2d(y, 1); y.mul_(1.5)\nz.sum().backward(); print(x.grad)",
+    "y = y.reshape(1, 1, 2, 3); z = F.adaptive_avg_pool2d(y, (1, 2)); y.mul_(1.5)\nz.sum().backward()",
+    "y = y.reshape(1, 1, 2, 3); z = F.max_pool2d(y, 2); z.mul_(1.5)\nz.sum().backward(); print(x.grad)",
+    "y = y.reshape(1, 1, 1, 2, 3); z = F.max_pool3d(y, (1, 2, 2)); y.mul_(1.5)\nz.sum().backward()",
+]]
+
 SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED + ORDER + \
-    THROUGH_VIEWS
+    THROUGH_VIEWS + POOLS
 
 _BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); torch's graph has "
                    "the folded mm or the bmm with its views (MmBackward0, ViewBackward0, "

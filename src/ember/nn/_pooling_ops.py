@@ -292,8 +292,10 @@ class _MaxPool(Op):
     indices."""
     abstract = True
     num_outputs = 1
+    saves = {"self": ("self",)}     # (torch saves the input: writing it is an error)
 
     def backward(ctx, grad):
+        ctx.saved_tensors               # (checks that the input is as it was)
         indices, spatial = ctx.indices, ctx.spatial
         lead = tuple(grad.shape[:grad.ndim - len(spatial)])
         flat = (-1,) + tuple(grad.shape[len(lead):])
@@ -384,8 +386,10 @@ class _AvgPoolBackward(Op):
 
 class _AvgPool(Op):
     abstract = True
+    saves = {"self": ("self",)}     # (torch saves the input: writing it is an error)
 
     def backward(ctx, grad):
+        ctx.saved_tensors               # (checks that the input is as it was)
         data = avg_pool_grad(grad._data, *ctx.args)
         (result,) = apply(ctx.Backward, (grad,), (data,), {"args": ctx.args})
         return result
@@ -489,8 +493,10 @@ class _AdaptiveAvgBackward(Op):
 
 class _AdaptiveAvg(Op):
     abstract = True
+    saves = {"self": ("self",)}     # (torch saves the input: writing it is an error)
 
     def backward(ctx, grad):
+        ctx.saved_tensors               # (checks that the input is as it was)
         data = adaptive_avg_pool(grad._data, ctx.spatial, transpose=True)
         out = tuple(grad.shape[-len(ctx.spatial):])
         (result,) = apply(ctx.Backward, (grad,), (data,), {"out": out})
