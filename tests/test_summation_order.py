@@ -95,3 +95,49 @@ def test_numpys_own_order_differs_and_negative_zeros_sum_to_zero():
     assert np.add.reduce(x) != reference_sum(x)
     z = ember.tensor([-0.0, -0.0])
     assert not np.signbit(z.sum().item())       # running sums start at +0.0, as torch's
+
+
+def _cascade_only(items, zero):
+    """One running sum over `items` with the cascade (a column in a run of four vectors)."""
+    n = len(items)
+    power = max(4, (n - 1).bit_length() // 4 if n > 1 else 4)
+    step = 1 << power
+    acc = [zero] * 4
+    i = 0
+    while i + step <= n:
+        for _ in range(step):
+            acc[0] = acc[0] + items[i]
+            i += 1
+        for level in range(1, 4):
+            acc[level] = acc[level] + acc[level - 1]
+            acc[level - 1] = zero
+            if i & ((step - 1) << (level * power)):
+                break
+    for j in range(i, n):
+        acc[0] = acc[0] + items[j]
+    for level in range(1, 4):
+        acc[0] = acc[0] + acc[level]
+    return acc[0]
+
+
+def reference_column_sums(x):
+    lanes = 32 // x.itemsize
+    full = x.shape[1] // (4 * lanes) * 4 * lanes
+    zero = x.dtype.type(0)
+    return [(_cascade_only if j < full else
+             lambda col, z: _running_sums(col, z, lambda a, b: a + b))(list(x[:, j]), zero)
+            for j in range(x.shape[1])]
+
+
+@pytest.mark.parametrize("rows, columns", [(4, 2), (9, 3), (32, 10), (33, 40), (100, 64),
+                                           (300, 70), (5000, 33)])
+def test_sums_down_columns_and_the_bias_gradient(rows, columns):
+    x = np.random.default_rng(rows).standard_normal((rows, columns)).astype(np.float32)
+    expected = [float(v) for v in reference_column_sums(x)]
+    assert ember.from_numpy(x).sum(0).tolist() == expected
+    assert ember.from_numpy(x).reshape(1, rows, columns).sum((0, 1)).tolist() == expected
+    # a Linear layer's bias gradient is the sum of the output gradient's rows
+    layer = ember.nn.Linear(3, columns)
+    out = layer(ember.ones(rows, 3))
+    out.backward(ember.from_numpy(x))
+    assert layer.bias.grad.tolist() == expected

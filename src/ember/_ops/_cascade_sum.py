@@ -19,7 +19,11 @@ sum that is passed up every 2**p blocks, level-1 sums into a level-2 sum passed 
 of them, and level-3 keeps the rest; at the end the leftover rows' sum, then levels 1, 2 and 3
 are added in that order.
 
-`contiguous_sum` computes exactly that with NumPy, whose reductions along a leading axis add
+Down the columns of a row-major table (a sum over leading dims, such as a bias gradient),
+columns in runs of four vectors each add their rows in a cascade as above (one running sum),
+and the remaining columns take four running sums over the rows, as the elements of a row do.
+
+`contiguous_sum` and `column_sums` compute exactly that with NumPy, whose reductions along a leading axis add
 one slice after another (this module only ever reduces that way, never along the last axis,
 where NumPy sums pairwise). A mean is this sum divided by the count, as torch's is. Large
 reductions that torch splits over several threads add in a different order: that order is not
@@ -48,6 +52,42 @@ def sum_last(data, keepdims):
     if rows is None or not rows.shape[0]:
         return np.add.reduce(data, axis=-1, keepdims=keepdims)
     return contiguous_sum(rows).reshape(data.shape[:-1] + ((1,) if keepdims else ()))
+
+
+def sum_leading(data, count, keepdims):
+    """Sums over the first `count` dims of a C-contiguous float32/float64 NumPy array, or None
+    where torch's order for that shape is not known here (4 to 7 float32 columns)."""
+    shape = data.shape
+    rest = shape[count:]
+    columns = int(np.prod(rest, dtype=np.int64))
+    if not columns or not data.size:
+        return None
+    table = data.reshape(-1, columns)
+    if columns == 1:                    # (a contiguous run after all)
+        sums = contiguous_sum(table.reshape(1, -1))
+    else:
+        sums = column_sums(table)
+        if sums is None:
+            return None
+    return sums.reshape(((1,) * count if keepdims else ()) + rest)
+
+
+def column_sums(table):
+    """Sums down the columns of a C-contiguous float32/float64 (n, c) array (c >= 2), in
+    torch's order: columns in runs of four vectors each add their rows one by one (with the
+    cascade), the others by four running sums over the rows, as a row's elements are; None for
+    4 to 7 float32 columns, whose order is not known here."""
+    lanes = LANES[table.dtype]
+    n, c = table.shape
+    if 4 <= c < lanes:
+        return None
+    full = c // (_ILP * lanes) * _ILP * lanes
+    parts = []
+    if full:
+        parts.append(_cascade(table[None, :, :full])[0])
+    if full < c:
+        parts.append(_row_sum(table[None, :, full:])[0])
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def contiguous_sum(rows):

@@ -138,8 +138,8 @@ def _out_dtype(name, dim, dtype, out):
 
 
 def _float_sum(data, dims, keepdim):
-    """A float32/float64 NumPy sum over every dim (`dims` None) or the last one, added in
-    torch's order (NOTE [ Summation order ] in _cascade_sum.py), or None for other arrays and
+    """A float32/float64 NumPy sum over every dim (`dims` None), the last one or leading ones,
+    added in torch's order (NOTE [ Summation order ] in _cascade_sum.py), or None for other arrays and
     dims (NumPy's order). A result as NumPy's reduction gives it."""
     if data.__class__ is not np.ndarray or data.dtype not in _cascade_sum.LANES or \
             not data.size:
@@ -149,8 +149,12 @@ def _float_sum(data, dims, keepdim):
         if total is None or not keepdim:
             return total
         return total.reshape((1,) * data.ndim)
-    if dims == (data.ndim - 1,) and data.flags.c_contiguous and data.size < SPLIT:
+    if not data.flags.c_contiguous or data.size >= SPLIT or not data.ndim:
+        return None
+    if dims == (data.ndim - 1,):
         return _cascade_sum.sum_last(data, keepdim)
+    if dims == tuple(range(len(dims))):             # leading dims, as a bias's gradient
+        return _cascade_sum.sum_leading(data, len(dims), keepdim)
     return None
 
 
