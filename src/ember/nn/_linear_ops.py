@@ -10,7 +10,6 @@ import numpy as np
 from .. import _device
 from .._tensor import Tensor, alias, wrap
 from ..cuda import _backend
-from .._ops import _cascade_sum
 from .._ops._dispatch import finish
 from .._ops.linalg import Mm
 from .._ops.products import Addmm
@@ -54,16 +53,6 @@ def _weight_grad(a, g, column_major, xp=np):
     return xp.matmul(a.T, g)
 
 
-def _bias_grad(g):
-    """The bias's gradient: the sum of g's rows, in torch's order where it is known (NOTE [
-    Summation order ])."""
-    if g.dtype in _cascade_sum.LANES and g.flags.c_contiguous and g.shape[0] and g.shape[1] > 1:
-        sums = _cascade_sum.column_sums(g)
-        if sums is not None:
-            return sums
-    return np.add.reduce(g, axis=0)
-
-
 class LinearAddmm(Addmm):
     """addmm(bias, input, weight.t()) as F.linear records it."""
     node_name = "AddmmBackward0"
@@ -75,7 +64,11 @@ class LinearAddmm(Addmm):
             return Addmm.backward(ctx, grad)
         need_self, need_a, need_b = ctx.needs_input_grad
         g = grad._data
-        return (wrap(_bias_grad(g) if xp is np else g.sum(axis=0)) if need_self else None,
+        # (the bias's gradient in NumPy's order, not torch's (NOTE [ Summation order ]): a
+        # Python-level cascade would cost a training step of a small MLP about a tenth, and the
+        # gradient reaching a Linear layer has a matmul's last bits anyway)
+        return (wrap(xp.add.reduce(g, axis=0) if xp is np else g.sum(axis=0))
+                if need_self else None,
                 wrap(xp.matmul(g, b._data.T)) if need_a else None,
                 wrap(_weight_grad(a._data, g, ctx.column_major, xp)) if need_b else None)
 
