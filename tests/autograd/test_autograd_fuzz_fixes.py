@@ -415,3 +415,12 @@ def test_pools_save_their_input(pool):
     z.mul_(2)                                       # the result may be written
     z.sum().backward()
     assert x.grad.shape == (1, 1, 4)
+
+
+def test_stack_checks_the_dim_before_the_sizes():
+    with pytest.raises(IndexError, match=re.escape("Dimension out of range (expected to be in "
+                                                   "range of [-2, 1], but got 3)")):
+        torch.stack([torch.ones(2), torch.ones(3, 2)], 3)
+    with raises(RuntimeError, "stack expects each tensor to be equal size, but got [2] at "
+                              "entry 0 and [3, 2] at entry 1"):
+        torch.stack([torch.ones(2), torch.ones(3, 2)], 1)

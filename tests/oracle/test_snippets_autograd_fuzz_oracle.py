@@ -217,7 +217,11 @@ POOLS = [P + s for s in [
 ]]
 
 SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED + ORDER + \
-    THROUGH_VIEWS + POOLS
+    THROUGH_VIEWS + POOLS + [
+        "print(torch.stack([torch.ones(2), torch.ones(3, 2)], 3))",
+        "print(torch.stack([torch.ones(2), torch.ones(3)], -3))",
+        "print(torch.stack([torch.ones(2), torch.ones(3)], dim=1))",
+    ]
 
 _BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); torch's graph has "
                    "the folded mm or the bmm with its views (MmBackward0, ViewBackward0, "
@@ -225,6 +229,10 @@ _BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); to
 _EINSUM_VIEWS = ("torch's einsum saves views of its operands (unsqueezed, permuted), which its "
                  "error names ([1, 3, 2] AsStrided); ember names the operand")
 BUGS = [
+    ("double backward through an in-place op on a view (exp_ through b[0]) that another op "
+     "read: ember's re-attached saved result leads to the op's own node, which the second "
+     "backward reaches again after CopySlices freed it; torch's leads to the view's node",
+     "l = torch.tensor([0.3, 0.5], requires_grad=True); b = l * 2; b[0].exp_(); y = (b.abs() + 0.5).reciprocal(); g, = torch.autograd.grad(y.sum(), l, create_graph=True); print(g); print(torch.autograd.grad((g * g).sum(), l))"),
     ("a result saved by an in-place op through a view, written since: torch names the "
      "view's regenerated node (AsStrided) while that node lives (it holds it weakly), else "
      "the op's own node; ember always names the op's node (Sigmoid)",

@@ -156,12 +156,12 @@ def stack(tensors, dim=0, *, out=None):
         from ..sparse import _coo_ops as sparse
         return sparse.stack(tensors, dim)
     first = tensors[0].shape
+    d = geo.wrap_dim(dim, len(first) + 1)       # (torch checks the dim before the sizes)
     for i, t in enumerate(tensors[1:], 1):
         if t.shape != first:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"[{', '.join(map(str, first))}] at entry 0 and "
                                f"[{', '.join(map(str, t.shape))}] at entry {i}")
-    d = geo.wrap_dim(dim, len(first) + 1)
     common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
     xp, arrays = arrays_for(tensors, common)
     result = xp.stack(arrays, axis=d)
