@@ -18,6 +18,8 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import enable_grad
 from ..autograd.graph import add_hook, new_hook_dict
 
+_GRAD = Tensor.grad     # the property (a subclass may have its own)
+
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
 
@@ -309,6 +311,12 @@ class Optimizer:
         """Reset every parameter's gradient: to None (default), or to zeros in place."""
         for group in self.param_groups:
             for p in group["params"]:
+                if set_to_none and p.__class__.grad is _GRAD:
+                    # p.grad = None where it is set, without the property's checks
+                    meta = p._meta
+                    if meta is not None:
+                        meta.grad = None
+                    continue
                 grad = p.grad
                 if grad is None:
                     continue

@@ -160,7 +160,21 @@ class BatchSampler(Sampler):
         self.drop_last = drop_last
 
     def __iter__(self):
-        indices = iter(self.sampler)
+        sampler = self.sampler
+        if sampler.__class__ is SequentialSampler or (
+                sampler.__class__ is RandomSampler and sampler.generator is None
+                and not sampler.replacement):
+            # NOTE: these samplers draw their whole order at their first index (a private
+            # generator's permutation), so it is taken at once and cut into batches: a slice
+            # per batch instead of a generator step per index. (With a generator of the
+            # user's, the next epoch's draw must wait for the end, as torch's does.)
+            order = list(sampler)
+            size = self.batch_size
+            end = len(order) - len(order) % size if self.drop_last else len(order)
+            for start in range(0, end, size):
+                yield order[start:start + size]
+            return
+        indices = iter(sampler)
         while True:
             batch = list(itertools.islice(indices, self.batch_size))
             if not batch or (self.drop_last and len(batch) < self.batch_size):
