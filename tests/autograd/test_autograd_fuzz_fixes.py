@@ -424,3 +424,19 @@ def test_stack_checks_the_dim_before_the_sizes():
     with raises(RuntimeError, "stack expects each tensor to be equal size, but got [2] at "
                               "entry 0 and [3, 2] at entry 1"):
         torch.stack([torch.ones(2), torch.ones(3, 2)], 1)
+
+
+def test_an_inf_or_negative_norm_without_elements_names_the_empty_dim():
+    empty = "the operation does not have an identity"
+    with raises(RuntimeError, "linalg.vector_norm cannot compute the inf norm on the dimension "
+                              "-1because this dimension is empty and " + empty):
+        torch.zeros(0).norm(p=float("inf"), dim=-1)
+    with raises(RuntimeError, "linalg.vector_norm cannot compute the -1 norm on the dimension "
+                              "1because this dimension is empty and " + empty):
+        torch.linalg.vector_norm(torch.zeros(2, 0), -1, dim=(0, 1))
+    with raises(RuntimeError, "linalg.vector_norm cannot compute the inf norm on an empty "
+                              "tensor because " + empty):
+        torch.zeros(0).norm(p=float("inf"))
+    # over a dim that has elements, the result is just empty
+    assert torch.zeros(2, 0).norm(p=-1, dim=0).shape == (0,)
+    assert torch.linalg.vector_norm(torch.zeros(2, 0), float("inf"), dim=0).shape == (0,)

@@ -221,6 +221,12 @@ SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED +
         "print(torch.stack([torch.ones(2), torch.ones(3, 2)], 3))",
         "print(torch.stack([torch.ones(2), torch.ones(3)], -3))",
         "print(torch.stack([torch.ones(2), torch.ones(3)], dim=1))",
+        "print(torch.zeros(0).norm(p=float('inf'), dim=0))",
+        "print(torch.zeros(2, 0).norm(p=float('inf'), dim=(0, 1)))",
+        "print(torch.zeros(2, 0).norm(p=-1, dim=0), torch.zeros(2, 0).norm(p=float('inf'), dim=0))",
+        "print(torch.linalg.vector_norm(torch.zeros(2, 0), float('-inf'), dim=-1))",
+        "print(torch.linalg.vector_norm(torch.zeros(2, 0), -1, dim=0), torch.linalg.vector_norm(torch.zeros(2, 0), -1, dim=[]))",
+        "print(torch.zeros(0).norm(p=float('inf')))",
     ]
 
 _BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); torch's graph has "

@@ -64,6 +64,20 @@ def _vector_norm(a, p, axis, keepdim, xp):
     return (a ** p).sum(axis=axis, keepdims=keepdim) ** (1.0 / p)
 
 
+def check_empty_norm(order, dim, shape):
+    """torch's refusal of an inf or negative norm (`order`, as worded) of a tensor without
+    elements: over all dims, or over a given dim of size 0 (named as given; torch's text has
+    no space before "because")."""
+    if dim is None or isinstance(dim, (tuple, list)) and not dim:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {order} norm on an empty "
+                           f"tensor because the operation does not have an identity")
+    for d in (dim if isinstance(dim, (tuple, list)) else (dim,)):
+        if shape[d] == 0:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {order} norm on the "
+                               f"dimension {d}because this dimension is empty and the "
+                               f"operation does not have an identity")
+
+
 @function()
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """The p-norm of `input` over `dim` (all dims by default): p a number (inf included),
@@ -97,10 +111,8 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         raise RuntimeError(f"linalg.vector_norm: ord must be a number, got {p}")
     p = float(p)
     dims = reduction_dims(input, dim)
-    if p < 0 and data.size == 0 or abs(p) == np.inf and data.size == 0 and (
-            dims is None or any(data.shape[d] == 0 for d in dims)):
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty "
-                           f"tensor because the operation does not have an identity")
+    if data.size == 0 and (p < 0 or p == np.inf):
+        check_empty_norm(f"{p:g}", dim, data.shape)
     xp = backend_of(data).xp
     a = xp.abs(data).astype(_accumulate_dtype(_REAL.get(data.dtype, data.dtype)), copy=False)
     with np.errstate(all="ignore"):

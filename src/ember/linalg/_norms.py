@@ -83,8 +83,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     mag = xp.abs(a).astype(compute, copy=False)
     p = float(ord)
     if mag.size == 0 and (math.isinf(p) and p > 0 or p < 0):
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty "
-                           f"tensor because the operation does not have an identity")
+        from .._ops.statistics_norm import check_empty_norm
+        check_empty_norm(ord, dim, a.shape)
     if p == 2:
         result = xp.sqrt((mag * mag).sum(axes, keepdims=keepdim))
     elif p == 1:
