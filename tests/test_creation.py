@@ -812,3 +812,20 @@ def test_linspace_steps_and_eye_sizes_take_only_ints():
     with pytest.raises(TypeError, match=r"^eye\(\) received an invalid combination of "
                                         r"arguments - got \(int, bool\)"):
         ember.eye(3, True)
+
+
+def test_factories_write_into_an_out_of_the_right_shape_in_place():
+    # views of `out` see the values and a transposed `out` keeps its strides, as torch's
+    base = ember.zeros(2, 3)
+    out = base.t()
+    assert ember.ones(3, 2, out=out) is out
+    assert base.tolist() == [[1.0] * 3] * 2 and out.stride() == (1, 3)
+    flat = ember.empty(6)
+    rows = flat.view(2, 3)
+    ember.arange(6.0, out=flat)
+    assert rows.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    x = ember.zeros(4)
+    ember.linspace(0, 1, 2, out=x[1:3])
+    assert x.tolist() == [0.0, 0.0, 1.0, 0.0]
+    z = ember.empty(3)
+    assert ember.zeros(5, out=z).shape == (5,)      # another shape: out takes it

@@ -163,8 +163,14 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
 
 
 def _into(out, t):
+    """`t` written into a factory's `out=`: in place when the shapes agree (views of `out` see
+    the values and its strides stay, as torch's), else `out` takes the new shape."""
     if out is None:
         return t
+    if out._data.shape == t._data.shape:
+        out._data[...] = t._data
+        out._bump_version()
+        return out
     out._init(t._data)
     return out
 

@@ -46,6 +46,14 @@ SNIPPETS = [
     "print(torch.tensor(3.).hash_tensor((0,)))",
     "print(torch.tensor([3, 5]).hash_tensor(0))",
 ] + [
+    # factories write into an `out=` of the right shape in place
+    "base = torch.zeros(2, 3); out = base.t(); r = torch.ones(3, 2, out=out)\n"
+    "print(r is out, base, out.stride(), out.is_contiguous())",
+    "v = torch.empty(6); w = v.view(2, 3); torch.arange(6., out=v); print(w)\n"
+    "torch.full((6,), 2.5, out=v); print(w)",
+    "x = torch.zeros(4); y = x[1:3]; torch.linspace(0, 1, 2, out=y); print(x)",
+    "z = torch.empty(3); torch.zeros(5, out=z); print(z.shape)",
+] + [
     # float32 transcendentals at full precision (.item() / .tolist() show every bit). (Not
     # sums of them, log_softmax, logsigmoid or the losses: summation order and torch's SLEEF
     # functions' last bits still differ from the correctly rounded values somewhere.)
