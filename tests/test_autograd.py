@@ -1521,3 +1521,13 @@ def test_tanh_and_sigmoid_gradients_round_as_torchs_kernels(dtype):
     sn = s.detach().numpy()
     np.testing.assert_array_equal(x.grad.numpy(), (gn * (1 - sn)) * sn)
     assert (x.grad.numpy() != gn * (sn * (1 - sn))).any()
+
+
+def test_not_implemented_nodes_give_their_cpp_name():
+    # torch's name() of a NotImplemented node is its C++ class's full name; the Python class
+    # (and the repr) keep the short one
+    x = torch.rand(3, requires_grad=True)
+    node = torch.binomial(torch.ones(3) * 5, x).grad_fn
+    assert node.name() == "torch::autograd::NotImplemented"
+    assert type(node).__name__ == "NotImplemented" and repr(node).startswith("<NotImplemented")
+    assert torch.bernoulli(x, 0.5).grad_fn.name() == "torch::autograd::NotImplemented"

@@ -158,6 +158,10 @@ def checked_hook_grads(hook, new, originals):
                  for old, g in zip(originals, new))
 
 
+# Nodes whose name() is their C++ class's full name (type(node).__name__ stays the short one)
+_CPP_NAMES = {"NotImplemented": "torch::autograd::NotImplemented"}
+
+
 class Node:
     """A backward function in the graph; `t.grad_fn` is one.
 
@@ -186,7 +190,8 @@ class Node:
         self.needs_input_grad = ()
 
     def name(self):
-        return type(self).__name__
+        name = type(self).__name__
+        return _CPP_NAMES.get(name, name)
 
     def _sequence_nr(self):
         return self._seq
