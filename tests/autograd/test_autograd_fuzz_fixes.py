@@ -440,3 +440,12 @@ def test_an_inf_or_negative_norm_without_elements_names_the_empty_dim():
     # over a dim that has elements, the result is just empty
     assert torch.zeros(2, 0).norm(p=-1, dim=0).shape == (0,)
     assert torch.linalg.vector_norm(torch.zeros(2, 0), float("inf"), dim=0).shape == (0,)
+
+
+def test_a_number_to_a_tensor_power_is_row_major():
+    x = torch.arange(6.).reshape(3, 2).t().requires_grad_()        # strides (1, 2)
+    y = 2 ** x
+    assert y.stride() == (3, 1) and torch.pow(2.0, x).stride() == (3, 1)
+    assert y.tolist() == [[1., 4., 16.], [2., 8., 32.]]
+    assert (x ** 2).stride() == (1, 2)              # a tensor base keeps its layout
+    assert type(y.reshape(-1).grad_fn).__name__ == "ViewBackward0"

@@ -227,6 +227,9 @@ SNIPPETS = NAMES + INPLACE + RETAIN + LERP + EINSUM + LEAF_GRAD_LAYOUT + SAVED +
         "print(torch.linalg.vector_norm(torch.zeros(2, 0), float('-inf'), dim=-1))",
         "print(torch.linalg.vector_norm(torch.zeros(2, 0), -1, dim=0), torch.linalg.vector_norm(torch.zeros(2, 0), -1, dim=[]))",
         "print(torch.zeros(0).norm(p=float('inf')))",
+        "x = torch.ones(3, 2).t(); print(torch.pow(2.0, x).stride(), (2 ** x).stride(), torch.pow(x, 2).stride(), torch.exp2(x).stride(), torch.float_power(2, x).stride())",
+        "x = torch.ones(3, 2).t(); print(torch.pow(2, x.long()).stride(), torch.pow(2.0, x.double()).stride())",
+        "x = torch.ones(3, 2).t().requires_grad_(); print(type((2 ** x).reshape(-1).grad_fn).__name__)",
     ]
 
 _BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); torch's graph has "

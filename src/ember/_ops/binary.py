@@ -449,6 +449,7 @@ class PowScalarBase(Pow):
     # (torch saves the exponent too, which the gradient does not read: writing it in place
     # before backward is an error)
     saves = {"exponent": ("exponent", "self", "result")}
+    row_major_out = True        # torch: row-major whatever the exponent's layout
 
     def forward(xp, exponent, base):
         if exponent.dtype.kind in "biu":
