@@ -60,7 +60,7 @@ def test_cnn_training_step_makes_one_host_sync(fake_cuda):
 
 
 def test_nll_loss_out_of_range_target_on_cuda_raises(fake_cuda):
-    # NOTE [ nll_loss target range on CUDA ] (ember/nn/_loss_ops.py): torch asserts on the
+    # NOTE [ nll_loss target range on CUDA ] (ember/nn/_nll_ops.py): torch asserts on the
     # device; ember reads the check back (one sync) and raises torch's CPU error.
     x = ember.randn(4, 3, device="cuda", requires_grad=True)
     for bad in (3, -2):

@@ -35,40 +35,21 @@ def rounded_from_float64(ufunc):
     return kernel
 
 
-_exp, _log, _log1p, _expm1, _tanh = (rounded_from_float64(f) for f in
-                                     (np.exp, np.log, np.log1p, np.expm1, np.tanh))
+def _for_array_module(ufunc):
+    """`f(xp, a, out=None)`: `xp`'s own `ufunc` (by name) of `a`, correctly rounded for NumPy's
+    float32."""
+    numpy_kernel = rounded_from_float64(ufunc)
+    name = ufunc.__name__
+
+    def function(xp, a, out=None):
+        if xp is np:
+            return numpy_kernel(a, out)
+        kernel = getattr(xp, name)
+        return kernel(a) if out is None else kernel(a, out=out)
+    function.__name__ = name
+    function.__doc__ = f"xp.{name}(a), correctly rounded for NumPy's float32."
+    return function
 
 
-def exp(xp, a, out=None):
-    """xp.exp(a), correctly rounded for NumPy's float32."""
-    if xp is np:
-        return _exp(a, out)
-    return xp.exp(a) if out is None else xp.exp(a, out=out)
-
-
-def log(xp, a, out=None):
-    """xp.log(a), correctly rounded for NumPy's float32."""
-    if xp is np:
-        return _log(a, out)
-    return xp.log(a) if out is None else xp.log(a, out=out)
-
-
-def log1p(xp, a, out=None):
-    """xp.log1p(a), correctly rounded for NumPy's float32."""
-    if xp is np:
-        return _log1p(a, out)
-    return xp.log1p(a) if out is None else xp.log1p(a, out=out)
-
-
-def expm1(xp, a, out=None):
-    """xp.expm1(a), correctly rounded for NumPy's float32."""
-    if xp is np:
-        return _expm1(a, out)
-    return xp.expm1(a) if out is None else xp.expm1(a, out=out)
-
-
-def tanh(xp, a, out=None):
-    """xp.tanh(a), correctly rounded for NumPy's float32."""
-    if xp is np:
-        return _tanh(a, out)
-    return xp.tanh(a) if out is None else xp.tanh(a, out=out)
+exp, log, log1p, expm1, tanh = (_for_array_module(f) for f in
+                                (np.exp, np.log, np.log1p, np.expm1, np.tanh))

@@ -10,7 +10,7 @@ from .._ops.activations import log_softmax as _log_softmax
 from .._ops.compare import where as _where
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled as _grad_enabled
-from . import _loss_ops
+from . import _loss_ops, _nll_ops
 from ._distance import pairwise_distance
 from ._loss_ops import _shape_text
 from ._loss_ops import check_reduction as _check_reduction
@@ -103,7 +103,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     _check_reduction(reduction)
     if not isinstance(target, Tensor):
         tensors("nll_loss_nd", (1, "self", input, False), (2, "target", target, False))
-    return _loss_ops.nll_loss(input, target, weight, ignore_index, reduction)
+    return _nll_ops.nll_loss(input, target, weight, ignore_index, reduction)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
@@ -116,7 +116,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
     if weight is None and not label_smoothing:
-        loss = _loss_ops.cross_entropy_2d(input, target, ignore_index, reduction)
+        loss = _nll_ops.cross_entropy_2d(input, target, ignore_index, reduction)
         if loss is not None:
             return loss
     for position, (arg, x) in enumerate((("input", input), ("target", target)), 1):
@@ -145,7 +145,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if reduction == "mean":
             return _loss_ops.divide_by_number(losses.sum(), input.numel() // n_classes)
         return _reduce(losses, reduction)
-    nll = _loss_ops.nll_loss(logp, target, weight, ignore_index, reduction)
+    nll = _nll_ops.nll_loss(logp, target, weight, ignore_index, reduction)
     if label_smoothing <= 0:
         return nll
     ignored = target == ignore_index

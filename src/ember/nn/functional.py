@@ -1,6 +1,7 @@
 """ember.nn.functional: torch.nn.functional's activations, linear maps and dropout (here), and
 re-exports of distances (`_distance.py`), losses (`_losses.py`) and padding (`_padding.py`).
-The differentiable kernels are Ops in `_ops/activations.py` and `nn/_loss_ops.py`."""
+The differentiable kernels are Ops in `_ops/activations.py`, `nn/_loss_ops.py` and
+`nn/_nll_ops.py`."""
 import math
 import warnings
 

@@ -1,0 +1,200 @@
+"""nll_loss (NllLossBackward0, NllLoss2DBackward0) and cross_entropy's common case, which
+records torch's two nodes (LogSoftmaxBackward0 under NllLossBackward0) without their dispatch.
+"""
+import numpy as _np
+
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from .._ops import _rounded
+from .._ops._op import Op, record
+from .._ops.activations import LogSoftmax, apply
+from ..autograd.grad_mode import _state as _grad_state
+from ._loss_ops import _kernel_error, _shape_text
+
+
+class NllLoss(Op):
+    """-weight[t] * input[n, t] per sample. The gradient is grad times a constant pattern
+    (-weight[t] at each target class, 0 elsewhere), built only when backward runs."""
+    inputs = ("self", "target")
+    plain_2d = False        # made by _nll_loss_2d
+    counted = None          # which targets are not ignore_index (None: all of them)
+
+    def backward(ctx, grad):
+        if ctx.plain_2d and not _grad_state.enabled and grad._data.__class__ is _np.ndarray:
+            # NOTE: the common case (2-D input, no weight, every target counted, a reduced
+            # loss) with no graph of the gradients: the same arithmetic on the arrays.
+            # every weight is one: -grad at each sample's class, zeros elsewhere (as torch's)
+            g = grad._data
+            if ctx.reduction == "mean":
+                g = g / ctx.total_weight._data
+            classes = ctx.classes
+            result = _np.zeros((len(classes), ctx.n_classes), ctx.weights.dtype)
+            result[_np.arange(len(classes)), classes] = -g
+            return wrap(result), None
+        if ctx.reduction == "none":
+            grad = grad.unsqueeze(ctx.class_dim)
+        xp = backend_of(ctx.weights).xp
+        # torch writes -weight * grad (/ total_weight for 'mean') at each counted target and
+        # leaves zeros elsewhere: an ignored target gets +0 (not -0), and a batch whose
+        # targets are all ignore_index (total weight 0) gets zeros, not 0/0
+        keep = xp.arange(ctx.n_classes) == ctx.classes[..., None]
+        if ctx.counted is not None:
+            keep &= ctx.counted[..., None]
+        pattern = -ctx.weights[..., None]
+        if ctx.reduction == "mean":
+            with _np.errstate(divide="ignore", invalid="ignore"):
+                pattern = pattern / ctx.total_weight._data
+        pattern = xp.where(keep, pattern, 0)
+        pattern = xp.moveaxis(pattern, -1, ctx.class_dim).astype(ctx.weights.dtype)
+        return grad * wrap(pattern), None
+
+
+class NllLoss2d(NllLoss):
+    node_name = "NllLoss2DBackward0"
+
+
+def _check_nll_shapes(input, target, weight):
+    """torch's checks, in its order: nll_loss's for 1-D and 2-D inputs; nll_loss2d's for 4-D
+    ones, which other inputs of more dims are reshaped to after their target's check."""
+    x, t = input._data, target._data
+    ndim = x.ndim
+    if ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
+    if ndim > 1 and t.ndim and x.shape[0] != t.shape[0]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
+                         f"batch_size ({t.shape[0]}).")
+    if ndim <= 2 and t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{t.shape[0]}")
+    if ndim == 4:
+        _check_nll_2d_target(x, t)
+    elif ndim > 2:
+        expected = x.shape[:1] + x.shape[2:]
+        if t.shape != expected:
+            raise RuntimeError(f"Expected target size {_shape_text(expected)}, got "
+                               f"{_shape_text(t.shape)}")
+    if t.dtype.name not in ("int64", "uint8"):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype._scalar_name}")
+    n_classes = x.shape[0 if ndim == 1 else 1]
+    if weight is not None and weight.numel() != n_classes:
+        if ndim > 2:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes "
+                           f"or no classes but got weight tensor of shape: "
+                           f"{_shape_text(weight.shape)}")
+    return n_classes
+
+
+def _check_nll_2d_target(x, t):
+    """nll_loss2d's target checks (a 4-D input: (N, C, H, W) against an (N, H, W) target)."""
+    if t.ndim != 3:
+        raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {t.ndim}")
+    if t.shape != x.shape[:1] + x.shape[2:]:
+        raise RuntimeError(f"size mismatch (got input: {_shape_text(x.shape)} , target: "
+                           f"{_shape_text(t.shape)}")
+
+
+def _check_nll_dtypes(input, weight):
+    """The kernel's dtypes (after the shape checks): a floating input, a weight of its dtype."""
+    if not input.dtype.is_floating_point:
+        raise _kernel_error("nll_loss_out_frame" if input.ndim <= 2
+                            else "nll_loss2d_forward_out_frame", input.dtype)
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found "
+                           f"{weight.dtype._scalar_name}")
+
+
+def nll_loss(input, target, weight, ignore_index, reduction):
+    """The negative log likelihood of class-index targets (input: (N, C, ...) or (C,))."""
+    n_classes = _check_nll_shapes(input, target, weight)
+    x, t = input._data, target._data
+    if weight is None and input.ndim == 2 and x.__class__ is _np.ndarray and t.dtype == _INT64 \
+            and t.ndim == 1 and reduction != "none" and x.dtype in _FLOATS and x.shape[0] \
+            and not 0 <= ignore_index < n_classes \
+            and t.view(_np.uint64).max() < n_classes:
+        return _nll_loss_2d(input, target, x, t, n_classes, reduction)
+    _check_nll_dtypes(input, weight)
+    xp = backend_of(x).xp
+    class_dim = 0 if input.ndim == 1 else 1
+    if input.ndim == 1:
+        t = t.reshape(())       # (a target of one class index, 0-d or of size 1)
+    valid = t != ignore_index
+    classes = xp.where(valid, t, 0)
+    bad = valid & ((t < 0) | (t >= n_classes))
+    # NOTE [ nll_loss target range on CUDA ]: torch's CUDA kernel checks the targets with a
+    # device-side assert (an asynchronous "device-side assert triggered" error). ember has no
+    # device-side assert, so on a GPU this check reads one bool back: the host waits for the
+    # GPU once per loss (the one host sync of a CUDA training step; tests/cuda count them),
+    # which buys torch's clear error instead of a silently wrong or NaN loss.
+    if not input.is_meta and bad.any():
+        raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
+    if input.ndim == 2:
+        picked = x[xp.arange(x.shape[0]), classes]
+    else:
+        last = xp.moveaxis(x, class_dim, -1)
+        picked = xp.take_along_axis(last, classes[..., None], -1)[..., 0]
+    w = (weight.detach()._data.astype(x.dtype)[classes] if weight is not None
+         else xp.ones(classes.shape, x.dtype)) * valid
+    losses = -picked * w
+    total = w.sum()
+    if reduction == "none":
+        result = losses.astype(x.dtype)
+    elif reduction == "sum":
+        result = xp.asarray(losses.sum(), dtype=x.dtype)
+    else:
+        with _np.errstate(invalid="ignore"):    # every target ignored: 0 / 0, quietly NaN
+            result = xp.asarray(losses.sum() / total, dtype=x.dtype)
+    op = NllLoss2d if input.ndim > 2 else NllLoss
+    return apply(op, (input, target), result,
+                 {"reduction": reduction, "class_dim": class_dim, "n_classes": n_classes,
+                  "classes": xp.asarray(classes), "weights": xp.asarray(w, dtype=x.dtype),
+                  "counted": valid, "total_weight": wrap(xp.asarray(total, dtype=x.dtype))})
+
+
+def _nll_loss_2d(input, target, x, t, n_classes, reduction):
+    """nll_loss of a 2-D float input, every target in range and counted, no weight: the
+    general path's arithmetic (weights of one, their count as the total) without its masks."""
+    n = x.shape[0]
+    losses = -x[_np.arange(n), t]
+    total = x.dtype.type(n)
+    result = _np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
+                         dtype=x.dtype)
+    return apply(NllLoss, (input, target), result,
+                 {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
+                  "classes": t.copy(), "weights": _np.ones(n, x.dtype),
+                  "total_weight": wrap(_np.asarray(total)), "plain_2d": True})
+
+
+_INT64 = _np.dtype("int64")
+_FLOATS = (_np.dtype("float32"), _np.dtype("float64"))
+_amp = None     # ember.amp._policy, once cross_entropy_2d has run
+
+
+def cross_entropy_2d(input, target, ignore_index, reduction):
+    """cross_entropy's common case, or None: a float (N, C) input, N class indices all in range
+    and counted, no weight, no label smoothing, a reduced loss. The graph is the general
+    path's (NllLossBackward0 over LogSoftmaxBackward0) and so are the numbers (log_softmax's
+    and _nll_loss_2d's arithmetic); only the checks and dispatch of two ops are skipped."""
+    global _amp
+    if _amp is None:
+        from ..amp import _policy as _amp   # (not at import: ember.amp wraps nn's functions)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        return None
+    x, t = input._data, target._data
+    if x.__class__ is not _np.ndarray or t.__class__ is not _np.ndarray or x.ndim != 2 \
+            or t.ndim != 1 or x.dtype not in _FLOATS or t.dtype != _INT64 or _amp._ACTIVE \
+            or reduction == "none" or not x.shape[0] or x.shape[0] != t.shape[0]:
+        return None
+    n_classes = x.shape[1]
+    if 0 <= ignore_index < n_classes or not n_classes or t.view(_np.uint64).max() >= n_classes:
+        return None
+    shifted = x - _np.maximum.reduce(x, axis=1, keepdims=True)
+    logp = wrap(shifted - _rounded.log(_np, _np.add.reduce(_rounded.exp(_np, shifted), axis=1,
+                                                           keepdims=True)))
+    if input._requires_grad and _grad_state.enabled:
+        record(LogSoftmax, (input,), (logp,), {"dim": 1})
+    return _nll_loss_2d(logp, target, logp._data, t, n_classes, reduction)
