@@ -88,11 +88,15 @@ def test_contiguous_of_a_transposed_tensor(threads):
 
 
 def test_sum_over_the_last_dim_matches_numpy(threads):
+    # (the blocked kernel itself: Tensor.sum adds in torch's order below its size,
+    # NOTE [ Summation order ])
     x = np.random.default_rng(2).standard_normal((2, 700, 500)).astype(np.float32)
-    t = ember.from_numpy(x)
-    np.testing.assert_array_equal(t.sum(-1).numpy(), np.add.reduce(x, axis=-1))
-    np.testing.assert_array_equal(t.sum(2, keepdim=True).numpy(),
+    np.testing.assert_array_equal(_blocked.sum_last(x, None, False), np.add.reduce(x, axis=-1))
+    np.testing.assert_array_equal(_blocked.sum_last(x, None, True),
                                   np.add.reduce(x, axis=2, keepdims=True))
+    big = np.random.default_rng(3).standard_normal((4100, 512)).astype(np.float32)
+    np.testing.assert_array_equal(ember.from_numpy(big).sum(-1).numpy(),
+                                  np.add.reduce(big, axis=-1))
 
 
 def test_a_failing_part_raises_in_the_caller(threads):
