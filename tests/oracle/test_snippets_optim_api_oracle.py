@@ -599,7 +599,8 @@ SCHED_EDITS = [
 ]
 
 SNIPPETS = [*GROUPS, *REPRS, *STATE, *STEPS, *SEQUENCES, *MORE, *CUSTOM, *SCHED_MORE,
-            *OPTIONS, *TENSOR_LR, *SCHED_EDITS, P + "torch.optim.SparseAdam([p])\nprint('ok')"]
+            *OPTIONS, *TENSOR_LR, *SCHED_EDITS, P + "torch.optim.SparseAdam([p])\nprint('ok')",
+            P + "opt = torch.optim.Adam([p], capturable=True)\nopt.step()\nprint(opt.state[p]['step'])"]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
@@ -610,8 +611,6 @@ BUGS = [
     ("a group appended to param_groups by hand lacks the defaults: torch's SGD reads 'fused' "
      "first, ember 'momentum'",
      P + "opt = torch.optim.SGD([p], lr=0.1)\nopt.param_groups.append({'params': [q], 'lr': 0.2})\nopt.step()"),
-    ("ember runs capturable=True as an ordinary step (no CUDA graphs); torch refuses CPU params",
-     P + "opt = torch.optim.Adam([p], capturable=True)\nopt.step()\nprint(opt.state[p]['step'])"),
 ]
 
 

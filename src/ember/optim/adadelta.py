@@ -1,6 +1,7 @@
 """Adadelta: step sizes from running averages of squared gradients and squared updates."""
 import numpy as np
 
+from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
 from .optimizer import refuse_sparse
@@ -38,10 +39,15 @@ class Adadelta(Optimizer):
 
     _scalar_state = ("step",)
 
+    # the AssertionError of capturable=True on the CPU (see check_capturable)
+    _capturable_text = ('params and state_steps', False, 'params and state_steps', False)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
+            if group.get("capturable"):
+                check_capturable(self, group)
             lr, rho, eps = to_scalar(group["lr"]), group["rho"], group["eps"]
             weight_decay, maximize = group["weight_decay"], group["maximize"]
             for p in group["params"]:

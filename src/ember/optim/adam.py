@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
+from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, step_counter,
                         zero_step, zeros_state)
 
@@ -66,10 +67,15 @@ class Adam(Optimizer):
 
     _scalar_state = ("step",)
 
+    # the AssertionError of capturable=True on the CPU (see check_capturable)
+    _capturable_text = ('params and state_steps', True, 'params and state_steps', False)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
+            if group.get("capturable"):
+                check_capturable(self, group)
             lr, eps = to_scalar(group["lr"]), group["eps"]
             beta1, beta2 = (to_scalar(b) for b in group["betas"])
             weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]

@@ -1,6 +1,7 @@
 """Adamax: Adam with the infinity norm in place of the second moment."""
 import numpy as np
 
+from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
 from .optimizer import refuse_sparse
@@ -40,11 +41,17 @@ class Adamax(Optimizer):
 
     _scalar_state = ("step",)
 
+    # the AssertionError of capturable=True on the CPU (see check_capturable)
+    _capturable_text = ('params and state_steps', True, 'params and state_steps', False)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            lr, (beta1, beta2), eps = to_scalar(group["lr"]), group["betas"], group["eps"]
+            if group.get("capturable"):
+                check_capturable(self, group)
+            lr, eps = to_scalar(group["lr"]), group["eps"]
+            beta1, beta2 = (to_scalar(b) for b in group["betas"])     # tensor betas too
             weight_decay, maximize = group["weight_decay"], group["maximize"]
             for p in group["params"]:
                 if p.grad is None:

@@ -2,6 +2,7 @@
 import numpy as np
 
 from .._tensor import wrap
+from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar,
                         zero_step, zeros_state)
 from .optimizer import refuse_sparse
@@ -37,10 +38,16 @@ class ASGD(Optimizer):
 
     _scalar_state = ("step", "eta", "mu")
 
+    # the AssertionError of capturable=True on the CPU (see check_capturable)
+    _capturable_text = ('params, mus, etas, and state_steps', True,
+                        'params, mus, etas, and state_steps', False)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
+            if group.get("capturable"):
+                check_capturable(self, group)
             lr, lambd, alpha = to_scalar(group["lr"]), group["lambd"], group["alpha"]
             t0, weight_decay, maximize = group["t0"], group["weight_decay"], group["maximize"]
             for p in group["params"]:

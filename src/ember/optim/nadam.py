@@ -1,6 +1,7 @@
 """NAdam: Adam with Nesterov momentum and a momentum-decay schedule."""
 import numpy as np
 
+from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar, step_counter,
                         zero_step, zeros_state)
 from .optimizer import refuse_sparse
@@ -48,11 +49,18 @@ class NAdam(Optimizer):
 
     _scalar_state = ("step", "mu_product")
 
+    # the AssertionError of capturable=True on the CPU (see check_capturable)
+    _capturable_text = ('params, mu_products and state_steps', True,
+                        'params, mu_products, and state_steps', False)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            lr, (beta1, beta2), eps = to_scalar(group["lr"]), group["betas"], group["eps"]
+            if group.get("capturable"):
+                check_capturable(self, group)
+            lr, eps = to_scalar(group["lr"]), group["eps"]
+            beta1, beta2 = (to_scalar(b) for b in group["betas"])     # tensor betas too
             weight_decay, momentum_decay = group["weight_decay"], group["momentum_decay"]
             maximize, decoupled = group["maximize"], group["decoupled_weight_decay"]
             for p in group["params"]:

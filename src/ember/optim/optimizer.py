@@ -101,6 +101,21 @@ def check_fused(fused, foreach):
         raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
 
+def check_capturable(optimizer, group):
+    """torch's capturable=True keeps the step counters on the accelerator, and its step refuses
+    parameters (with a gradient) elsewhere with an AssertionError naming the devices that
+    support it. foreach=None means the per-tensor loop on the CPU, whose list names 'xla' for
+    most optimizers; each class says its wording and lists in `_capturable_text`:
+    (what, xla in the loop, what with foreach, xla with foreach)."""
+    if all(p.grad is None or p.device.type == "cuda" for p in group["params"]):
+        return
+    what, xla, what_foreach, xla_foreach = optimizer._capturable_text
+    if group.get("foreach"):
+        what, xla = what_foreach, xla_foreach
+    devices = ["cuda", "xpu", "hpu", "privateuseone"] + (["xla"] if xla else [])
+    raise AssertionError(f"If capturable=True, {what} must be on supported devices: {devices}.")
+
+
 def check_lr_tensor(lr):
     """torch accepts a one-element tensor as learning rate."""
     if isinstance(lr, Tensor) and lr.numel() != 1:

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
 from .optimizer import refuse_sparse
@@ -48,11 +49,17 @@ class RAdam(Optimizer):
 
     _scalar_state = ("step",)
 
+    # the AssertionError of capturable=True on the CPU (see check_capturable)
+    _capturable_text = ('params and state_steps', True, 'params and state_steps', False)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            lr, (beta1, beta2), eps = to_scalar(group["lr"]), group["betas"], group["eps"]
+            if group.get("capturable"):
+                check_capturable(self, group)
+            lr, eps = to_scalar(group["lr"]), group["eps"]
+            beta1, beta2 = (to_scalar(b) for b in group["betas"])     # tensor betas too
             weight_decay, maximize = group["weight_decay"], group["maximize"]
             decoupled = group["decoupled_weight_decay"]
             for p in group["params"]:

@@ -1,6 +1,7 @@
 """RMSprop: divide the gradient by a running root mean square of recent gradients."""
 import numpy as np
 
+from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
 from .optimizer import refuse_sparse
@@ -43,10 +44,15 @@ class RMSprop(Optimizer):
 
     _scalar_state = ("step",)
 
+    # the AssertionError of capturable=True on the CPU (see check_capturable)
+    _capturable_text = ('params and state_steps', True, 'params and state_steps', True)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
+            if group.get("capturable"):
+                check_capturable(self, group)
             lr, alpha, eps = to_scalar(group["lr"]), group["alpha"], group["eps"]
             weight_decay, momentum = group["weight_decay"], group["momentum"]
             centered, maximize = group["centered"], group["maximize"]

@@ -1,6 +1,7 @@
 """Rprop: resilient backpropagation, per-coordinate step sizes adapted from gradient signs."""
 from .._device import backend_of
 
+from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
 from .optimizer import refuse_sparse
@@ -36,10 +37,15 @@ class Rprop(Optimizer):
 
     _scalar_state = ("step",)
 
+    # the AssertionError of capturable=True on the CPU (see check_capturable)
+    _capturable_text = ('params and state_steps', True, 'params and state_steps', True)
+
     def step(self, closure=None):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
+            if group.get("capturable"):
+                check_capturable(self, group)
             eta_minus, eta_plus = group["etas"]
             step_min, step_max = group["step_sizes"]
             maximize = group["maximize"]

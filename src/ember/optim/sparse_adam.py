@@ -2,7 +2,7 @@
 a gradient touches."""
 import math
 
-from .optimizer import Optimizer, to_scalar
+from .optimizer import Optimizer, check_lr_tensor, to_scalar
 
 __all__ = ["SparseAdam"]
 
@@ -17,6 +17,7 @@ class SparseAdam(Optimizer):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
+        check_lr_tensor(lr)
         if not 0.0 < lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 < eps:
@@ -49,7 +50,7 @@ class SparseAdam(Optimizer):
         loss = self._eval_closure(closure)
         for group in self.param_groups:
             lr, eps = to_scalar(group["lr"]), group["eps"]
-            beta1, beta2 = group["betas"]
+            beta1, beta2 = (to_scalar(b) for b in group["betas"])
             for p in group["params"]:
                 if p.grad is None:
                     continue
