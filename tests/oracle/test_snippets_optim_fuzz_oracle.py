@@ -128,7 +128,24 @@ SCHEDULERS = [SGD_M + f"s = {S}{s}\n" + SCHED_RUN for s in [
     "print(sorted(s.state_dict())); print(s.get_last_lr())",
 ]
 
-SNIPPETS = [*TRAINING, *CAPTURABLE, *ERRORS, *SCHEDULERS]
+SP1 = SP[:-1] + f"\nopt = {O}SGD(ps, lr=0.1, momentum=0.9)\n"
+RESUMED = [
+    SP1 + f"s = {S}CosineAnnealingWarmRestarts(opt, 3)\nfor e in [1, 2, 5, 3]:\n"
+    "    s.step(e); print(round(opt.param_groups[0]['lr'], 6), s.last_epoch)",
+    SP1 + f"s = {S}PolynomialLR(opt, 4)\nprint([round(x, 6) for x in s.get_lr()])\n"
+    "opt.step(); s.step(); print([round(x, 6) for x in s.get_lr()], s.get_last_lr())",
+    SP1 + "for g in opt.param_groups: g['initial_lr'] = 0.2\n"
+    f"s = {S}MultiStepLR(opt, [2, 4], last_epoch=3)\nprint(s.last_epoch, s.get_last_lr())\n"
+    "opt.step(); s.step(); print(s.last_epoch, [round(x, 6) for x in s.get_last_lr()])",
+    SP1 + f"s = {S}StepLR(opt, 2, 0.5, last_epoch=3)",
+    SP1 + f"s = {S}OneCycleLR(opt, 1.0, total_steps=30)\nfor i in range(4):\n    opt.step(); s.step()\n"
+    f"sd = s.state_dict(); osd = opt.state_dict()\nopt = {O}SGD(ps, lr=0.1, momentum=0.9)\n"
+    f"opt.load_state_dict(osd)\ns = {S}OneCycleLR(opt, 1.0, total_steps=30)\ns.load_state_dict(sd)\n"
+    "for i in range(3):\n    opt.step(); s.step()\n"
+    "    print(round(s.get_last_lr()[0], 6), opt.param_groups[0]['momentum'], s.last_epoch)",
+]
+
+SNIPPETS = [*TRAINING, *CAPTURABLE, *ERRORS, *SCHEDULERS, *RESUMED]
 
 # Where ember differs from torch today: (reason, minimal reproduction), strict xfails.
 BUGS = [
@@ -136,6 +153,14 @@ BUGS = [
      "the option when the optimizer is made, torch at the in-place step on a leaf",
      P + f"opt = {O}Adam(ps, differentiable=True)\nfor p in ps: p.grad = torch.ones_like(p)\n"
      "opt.step()"),
+    ("torch's foreach Adamax fails on tensor betas (it passes a list of tensors where "
+     "_foreach_addcdiv_ wants numbers); ember steps as with float betas",
+     P + f"opt = {O}Adamax(ps, {TB}, foreach=True)\nfor p in ps: p.grad = torch.ones_like(p)\n"
+     "opt.step(); print(ps[0])"),
+    ("torch's foreach NAdam fails on tensor betas (0-dim tensors where its kernel packs "
+     "1-dim scalars); ember steps as with float betas",
+     P + f"opt = {O}NAdam(ps, {TB}, foreach=True)\nfor p in ps: p.grad = torch.ones_like(p)\n"
+     "opt.step(); print(ps[0])"),
 ]
 
 
