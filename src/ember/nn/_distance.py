@@ -9,7 +9,7 @@ from .._ops._op import Op
 from .._ops.activations import apply
 from .._tensor import Tensor, wrap
 from ._argument_types import check_int, tensors
-from ._loss_ops import vector_norm as _vector_norm
+from ._loss_ops import add_number, vector_norm as _vector_norm
 
 
 def _norm(x, p, dim, keepdim=False):
@@ -54,7 +54,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     if not (isinstance(x1, Tensor) and isinstance(x2, Tensor)):
         tensors("pairwise_distance", (1, "x1", x1, False), (2, "x2", x2, False))
     dim = max(x1.ndim, x2.ndim) - 1
-    return _norm(x1 - x2 + eps, p, max(dim, 0), keepdim)
+    return _norm(add_number(x1 - x2, eps), p, max(dim, 0), keepdim)   # (AddBackward1)
 
 
 # -- pdist -----------------------------------------------------------------------------------

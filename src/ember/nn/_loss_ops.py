@@ -83,6 +83,12 @@ class _PointwiseLoss(Op):
 
     def backward(ctx, grad):
         x, t = ctx.saved_tensors
+        if t.dtype is not x.dtype:
+            if ctx.like_input:      # (huber's backward kernel takes one dtype)
+                raise RuntimeError(f"Found dtype {t.dtype._scalar_name} but expected "
+                                   f"{x.dtype._scalar_name}")
+            if t.dtype is _dtype.bool:  # (torch's kernel promotes it; `-` refuses bool)
+                t = t.to(x.dtype)
         g = _spread(grad, x.shape, ctx.reduction, x.numel()) * ctx.slope(x - t)
         need_x, need_t = ctx.needs_input_grad
         return (g if need_x else None), (-g if need_t else None)
@@ -315,6 +321,40 @@ def divide_by_number(t, divisor):
     return call(DivScalar, (t,), {"divisor": divisor}, None, "div")
 
 
+class MulScalar(Elementwise):
+    """tensor * number, recorded as torch's C++ losses record it (MulBackward1)."""
+    node_name = "MulBackward1"
+
+    def forward(xp, a, factor):
+        return a * factor
+
+    def backward(ctx, grad):
+        return grad * ctx.factor
+
+
+def multiply_by_number(t, factor):
+    return call(MulScalar, (t,), {"factor": factor}, None, "mul")
+
+
+class AddScalar(Elementwise):
+    """tensor + number, recorded as torch's C++ records it (AddBackward1)."""
+    node_name = "AddBackward1"
+
+    def forward(xp, a, number):
+        return a + number
+
+    def backward(ctx, grad):
+        return grad
+
+
+def add_number(t, number):
+    """t + number as torch's C++ composites add a double to a float tensor (AddBackward1);
+    other dtypes take Python's operator (its promotion rules)."""
+    if not t.is_floating_point():
+        return t + number
+    return call(AddScalar, (t,), {"number": number}, None, "add")
+
+
 # -- norms ---------------------------------------------------------------------------------------
 
 class Norm(Op):
@@ -419,7 +459,7 @@ def multi_margin_loss(input, target, p, margin, weight, reduction):
     x = input._data if input.ndim == 2 else input._data.reshape(1, -1)
     t = target._data.reshape(-1)
     n, c = x.shape
-    if t.shape[0] != n or (input.ndim == 2 and target.ndim != 1):
+    if target.ndim > 1 or t.shape[0] != n:      # (a 0-d target serves a batch of one)
         raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to "
                            f"the number of input samples (batch size). Expected target size "
                            f"[{n}], but got [{', '.join(map(str, target.shape))}]. Input has "
@@ -465,7 +505,9 @@ class MultilabelMarginLoss(Op):
 
 def multilabel_margin_loss(input, target, reduction):
     _check_margin_input(input)
-    if tuple(target.shape) != tuple(input.shape):
+    # (a 0-d or 1-D input takes a 0-d or 1-D target of as many entries)
+    if (tuple(target.shape) != tuple(input.shape) if input.ndim == 2 else
+            target.ndim > 1 or target.numel() != max(input.numel(), 1)):
         raise RuntimeError(f"inconsistent target size: [{', '.join(map(str, target.shape))}] "
                            f"for input of size: [{', '.join(map(str, input.shape))}]")
     x = input._data if input.ndim == 2 else input._data.reshape(1, -1)

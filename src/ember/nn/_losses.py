@@ -4,7 +4,7 @@ import math
 import warnings
 
 from .. import _dtype
-from .._creation import zeros_like
+from .._creation import full_like, zeros_like
 from .._ops import activations as _act
 from .._ops.activations import log_softmax as _log_softmax
 from .._ops.compare import where as _where
@@ -54,7 +54,11 @@ def _broadcast_target(input, target, stacklevel=3):
                       stacklevel=stacklevel)
         from .._geometry import broadcast_shapes
         shape = broadcast_shapes(tuple(input.shape), tuple(target.shape))
-        input, target = input.expand(shape), target.expand(shape)
+        # (torch's broadcast_tensors leaves a tensor of the broadcast shape as it is)
+        if tuple(input.shape) != shape:
+            input = input.expand(shape)
+        if tuple(target.shape) != shape:
+            target = target.expand(shape)
     return input, target
 
 
@@ -79,6 +83,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:     # torch's Python hands beta 0 to l1_loss (its graph: AbsBackward0)
+        return l1_loss(input, target, reduction=reduction)
     input, target = _broadcast_target(input, target)
     return _loss_ops.pointwise_loss(_loss_ops.SmoothL1Loss, input, target, reduction,
                                     {"beta": beta})
@@ -141,10 +147,15 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / n_classes
         terms = logp * target if w is None else logp * target * w
-        losses = -terms.sum(class_dim)
-        if reduction == "mean":
-            return _loss_ops.divide_by_number(losses.sum(), input.numel() // n_classes)
-        return _reduce(losses, reduction)
+        # torch negates after summing (NegBackward0 on top, -0.0 for a sum of zeros); an empty
+        # batch's mean is the sum filled with NaN (FillBackward2), not 0 / 0
+        if reduction == "none":
+            return -terms.sum(class_dim)
+        if reduction == "sum":
+            return -terms.sum()
+        if not input.numel():
+            return -terms.sum().fill_(float("nan"))
+        return _loss_ops.divide_by_number(-terms.sum(), input.numel() // n_classes)
     nll = _nll_ops.nll_loss(logp, target, weight, ignore_index, reduction)
     if label_smoothing <= 0:
         return nll
@@ -159,7 +170,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             smooth = smooth.sum() / (weight[safe] * (~ignored)).sum()
     else:
         smooth = _reduce(smooth, reduction)
-    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
+    # (torch's C++ scales both by numbers: MulBackward1 nodes)
+    return (_loss_ops.multiply_by_number(nll, 1 - label_smoothing)
+            + _loss_ops.multiply_by_number(smooth, label_smoothing / n_classes))
 
 
 def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
@@ -336,7 +349,9 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     mag2 = (input2 * input2).sum(dim) + eps
     cos = prod / (mag1 * mag2).sqrt()
     zeros = zeros_like(cos)
-    pos = _where(target == 1, 1 - cos, zeros)
+    # (torch's C++ computes number - tensor as a tensor filled with the number, minus the
+    # tensor: SubBackward0)
+    pos = _where(target == 1, full_like(cos, 1) - cos, zeros)
     neg = _where(target == -1, (cos - margin).clamp_min(0), zeros)
     return _reduce(pos + neg, reduction)
 
@@ -353,7 +368,8 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
                            f"dimension but got sizes: input1: {input1.shape}, input2: "
                            f"{input2.shape}, target: {target.shape} ")
-    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    return _reduce(_loss_ops.add_number(-target * (input1 - input2), margin).clamp_min(0),
+                   reduction)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
@@ -371,7 +387,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
+    return _reduce((_loss_ops.add_number(d_pos, margin) - d_neg).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
@@ -383,7 +399,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     if _integral(input) and input.dtype is not _dtype.bool:
         margin = int(margin)
     zeros = zeros_like(input)
-    below = _where(target != 1, (margin - input).clamp_min(0), zeros)
+    below = _where(target != 1, (full_like(input, margin) - input).clamp_min(0), zeros)
     above = _where(target != -1, input, zeros)
     return _reduce(below + above, reduction)
 

@@ -15,7 +15,7 @@ from ._loss_ops import _kernel_error, _shape_text
 class NllLoss(Op):
     """-weight[t] * input[n, t] per sample. The gradient is grad times a constant pattern
     (-weight[t] at each target class, 0 elsewhere), built only when backward runs."""
-    inputs = ("self", "target")
+    inputs = ("self",)      # (the target is not differentiable: torch lists no edge for it)
     plain_2d = False        # made by _nll_loss_2d
     counted = None          # which targets are not ignore_index (None: all of them)
 
@@ -30,7 +30,7 @@ class NllLoss(Op):
             classes = ctx.classes
             result = _np.zeros((len(classes), ctx.n_classes), ctx.weights.dtype)
             result[_np.arange(len(classes)), classes] = -g
-            return wrap(result), None
+            return wrap(result)
         if ctx.reduction == "none":
             grad = grad.unsqueeze(ctx.class_dim)
         xp = backend_of(ctx.weights).xp
@@ -46,7 +46,7 @@ class NllLoss(Op):
                 pattern = pattern / ctx.total_weight._data
         pattern = xp.where(keep, pattern, 0)
         pattern = xp.moveaxis(pattern, -1, ctx.class_dim).astype(ctx.weights.dtype)
-        return grad * wrap(pattern), None
+        return grad * wrap(pattern)
 
 
 class NllLoss2d(NllLoss):
@@ -60,14 +60,13 @@ def _check_nll_shapes(input, target, weight):
     ndim = x.ndim
     if ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
-    if ndim > 1 and t.ndim and x.shape[0] != t.shape[0]:
+    if ndim > 1 and not t.ndim and not x.shape[0]:    # (torch then asks for its size(0))
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if ndim > 1 and (t.shape[0] if t.ndim else 0) != x.shape[0]:   # (a 0-d target: size 0)
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
-                         f"batch_size ({t.shape[0]}).")
+                         f"batch_size ({t.shape[0] if t.ndim else 0}).")
     if ndim <= 2 and t.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
-        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
-                         f"{t.shape[0]}")
     if ndim == 4:
         _check_nll_2d_target(x, t)
     elif ndim > 2:
@@ -78,6 +77,9 @@ def _check_nll_shapes(input, target, weight):
     if t.dtype.name not in ("int64", "uint8"):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{target.dtype._scalar_name}")
+    if ndim == 1 and t.ndim == 1 and t.shape[0] != 1:     # (checked after the dtype)
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{t.shape[0]}")
     n_classes = x.shape[0 if ndim == 1 else 1]
     if weight is not None and weight.numel() != n_classes:
         if ndim > 2:
@@ -118,6 +120,8 @@ def nll_loss(input, target, weight, ignore_index, reduction):
             and t.view(_np.uint64).max() < n_classes:
         return _nll_loss_2d(input, target, x, t, n_classes, reduction)
     _check_nll_dtypes(input, weight)
+    if input.ndim == 3 or input.ndim > 4:
+        return _nll_loss_nd(input, target, weight, ignore_index, reduction)
     xp = backend_of(x).xp
     class_dim = 0 if input.ndim == 1 else 1
     if input.ndim == 1:
@@ -139,20 +143,33 @@ def nll_loss(input, target, weight, ignore_index, reduction):
         picked = xp.take_along_axis(last, classes[..., None], -1)[..., 0]
     w = (weight.detach()._data.astype(x.dtype)[classes] if weight is not None
          else xp.ones(classes.shape, x.dtype)) * valid
-    losses = -picked * w
+    # (torch's kernel for a 1-D input accumulates from zero: 0 - x*w, so +0 where x*w is 0)
+    losses = 0 - picked * w if input.ndim == 1 else -picked * w
     total = w.sum()
-    if reduction == "none":
-        result = losses.astype(x.dtype)
+    if reduction == "none":     # (an ignored target's loss is +0, not -0 * 0)
+        result = xp.where(valid, losses, 0).astype(x.dtype)
     elif reduction == "sum":
         result = xp.asarray(losses.sum(), dtype=x.dtype)
     else:
         with _np.errstate(invalid="ignore"):    # every target ignored: 0 / 0, quietly NaN
             result = xp.asarray(losses.sum() / total, dtype=x.dtype)
     op = NllLoss2d if input.ndim > 2 else NllLoss
-    return apply(op, (input, target), result,
+    return apply(op, (input,), result,
                  {"reduction": reduction, "class_dim": class_dim, "n_classes": n_classes,
                   "classes": xp.asarray(classes), "weights": xp.asarray(w, dtype=x.dtype),
                   "counted": valid, "total_weight": wrap(xp.asarray(total, dtype=x.dtype))})
+
+
+def _nll_loss_nd(input, target, weight, ignore_index, reduction):
+    """A 3-D or 5-D-and-up input, as torch takes it: viewed as (N, C, 1, -1) (the target as
+    (N, 1, -1)) for the 4-D kernel, and an unreduced loss viewed back to the target's shape
+    (so the graph holds ViewBackward0 on both sides of NllLoss2DBackward0)."""
+    n, c = input.shape[0], input.shape[1]
+    flat = (n, c, 1, -1) if input.numel() else (n, c, 0, 0)
+    flat_target = (n, 1, -1) if target.numel() else (n, 0, 0)
+    out = nll_loss(input.contiguous().view(flat), target.contiguous().view(flat_target),
+                   weight, ignore_index, reduction)
+    return out.view(tuple(target.shape)) if reduction == "none" else out
 
 
 def _nll_loss_2d(input, target, x, t, n_classes, reduction):
@@ -163,7 +180,7 @@ def _nll_loss_2d(input, target, x, t, n_classes, reduction):
     total = x.dtype.type(n)
     result = _np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
                          dtype=x.dtype)
-    return apply(NllLoss, (input, target), result,
+    return apply(NllLoss, (input,), result,
                  {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
                   "classes": t.copy(), "weights": _np.ones(n, x.dtype),
                   "total_weight": wrap(_np.asarray(total)), "plain_2d": True})
