@@ -165,3 +165,59 @@ def test_margin_losses_take_a_0d_target_for_one_sample():
     with pytest.raises(RuntimeError, match="inconsistent target size: \\[\\] for input of "
                                            "size: \\[3\\]"):
         F.multilabel_margin_loss(ember.zeros(3), ember.tensor(1))
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: F.cosine_embedding_loss(x, x, x, reduction="bogus"),
+    lambda x: F.margin_ranking_loss(x, x, x, reduction="bogus"),
+    lambda x: F.hinge_embedding_loss(x, x, reduction="bogus"),
+    lambda x: F.triplet_margin_loss(x, x, x, reduction="bogus"),
+    lambda x: F.poisson_nll_loss(x, x, reduction="bogus"),
+    lambda x: F.l1_loss(x, x, reduction="bogus"),
+])
+def test_reduction_is_checked_before_the_tensors(call):
+    with pytest.raises(ValueError, match="bogus is not a valid value for reduction"):
+        call(ember.tensor([[True, False]]))       # (each would refuse these tensors later)
+
+
+def test_reduction_is_checked_after_broadcasting_or_last():
+    with pytest.raises(RuntimeError, match="The size of tensor a"):
+        F.mse_loss(ember.zeros(2, 3), ember.zeros(2, 0), reduction="bogus")
+    with pytest.raises(ValueError, match="^bogus is not valid$"):
+        F.multilabel_soft_margin_loss(ember.zeros(2, 3), ember.zeros(2, 3), reduction="bogus")
+
+
+def test_multi_margin_loss_weight_must_be_1d():
+    with pytest.raises(ValueError, match="weight must be one-dimensional"):
+        F.multi_margin_loss(ember.zeros(2, 3), ember.tensor([0, 2]), weight=ember.ones(1, 3))
+
+
+def test_probability_cross_entropy_checks_before_log_softmax():
+    with pytest.raises(RuntimeError, match="weight tensor should be defined either for all 3 "
+                                           "classes or no classes but got weight tensor of "
+                                           "shape: \\[1, 3\\]"):
+        F.cross_entropy(ember.zeros(2, 3), ember.zeros(2, 3), weight=ember.ones(1, 3))
+    with pytest.raises(IndexError, match="Dimension specified as 1 but tensor has no "
+                                         "dimensions"):
+        F.cross_entropy(ember.tensor(1, dtype=ember.int32), ember.tensor(1.0))
+    with pytest.raises(RuntimeError, match="class probabilities, got Bool"):
+        F.cross_entropy(ember.tensor(0.5), ember.tensor(True))
+
+
+def test_empty_batch_with_0d_target_checks_the_dtype_first():
+    with pytest.raises(RuntimeError, match="expected target dtype to be Long or Byte"):
+        F.nll_loss(ember.zeros(0, 3), ember.tensor(0.0))
+    with pytest.raises(IndexError, match="Dimension specified as 0"):
+        F.nll_loss(ember.zeros(0, 3), ember.tensor(0))
+
+
+def test_bool_operands_of_margin_losses():
+    x = ember.tensor([0.5, 0.2], requires_grad=True)
+    loss = F.soft_margin_loss(x, ember.tensor([True, False]))
+    # mean of log(1 + exp(-0.5)) and log(2)
+    assert loss.item() == pytest.approx((np.log1p(np.exp(-0.5)) + np.log(2)) / 2, rel=1e-6)
+    with pytest.raises(RuntimeError, match="Negation, the `-` operator, on a bool tensor"):
+        loss.backward()
+    b = ember.tensor([[True, False]])
+    with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool"):
+        F.margin_ranking_loss(b, b, b)

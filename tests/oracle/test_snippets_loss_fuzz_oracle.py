@@ -120,6 +120,34 @@ SNIPPETS = [SETUP + s for s in [
     "x = torch.tensor([0.1, 0.9], requires_grad=True)\nl = F.multilabel_margin_loss(x, torch.tensor([1, -1]))\nshow(l, x)",
     "print(F.multilabel_margin_loss(torch.rand(2, 2), torch.tensor([1, -1])))",
     "print(F.multilabel_margin_loss(torch.tensor(0.4), torch.tensor([0])))",
+    "print(F.nll_loss(torch.rand(0, 3), torch.tensor(0.)))",
+    "print(F.cross_entropy(torch.rand(0, 3), torch.tensor(True)))",
+    # where torch's Python checks the reduction: first, after broadcasting, or last
+    *(f"x = torch.tensor([[True, False]])\nprint(F.{fn}(x, x, {args}reduction={red!r}))"
+      for fn, args in (("cosine_embedding_loss", "x, "), ("margin_ranking_loss", "x, "),
+                       ("hinge_embedding_loss", ""), ("triplet_margin_loss", "x, "),
+                       ("poisson_nll_loss", ""), ("l1_loss", ""))
+      for red in ("bogus", "batchmean")),
+    *(f"print(F.{fn}(torch.rand(2, 3), torch.rand(2, 0), reduction='bogus'))"
+      for fn in ("mse_loss", "smooth_l1_loss", "l1_loss")),
+    "print(F.smooth_l1_loss(torch.rand(2, 3), torch.rand(2, 3), reduction='bogus', beta=-1.0))",
+    "print(F.multilabel_soft_margin_loss(torch.rand(2, 3), torch.rand(2, 3), reduction='bogus'))",
+    "print(F.multilabel_soft_margin_loss(torch.rand(2, 3), torch.rand(2, 3), reduction='batchmean'))",
+    # multi_margin_loss's weight must be 1-D
+    "print(F.multi_margin_loss(torch.rand(2, 3), torch.tensor([0, 2]), weight=torch.ones(1, 3)))",
+    "print(F.multi_margin_loss(torch.rand(2, 3), torch.tensor(1), weight=torch.tensor(1.)))",
+    # cross_entropy with probabilities checks its weight (and a 0-d input) before log_softmax
+    "print(F.cross_entropy(torch.rand(2, 3, dtype=torch.float64), torch.rand(2, 3, dtype=torch.float16), weight=torch.ones(2, dtype=torch.float64)))",
+    "print(F.cross_entropy(torch.rand(2, 3), torch.rand(2, 3), weight=torch.ones(1, 3)))",
+    "print(F.cross_entropy(torch.tensor(1, dtype=torch.int32), torch.tensor(1.)))",
+    "print(F.cross_entropy(torch.tensor(0.5), torch.tensor(True)))",
+    "print(F.cross_entropy(torch.tensor(0.5), torch.tensor(1.)))",
+    "print(F.cross_entropy(torch.tensor([[1, 2]]), torch.tensor([[True, False]])))",
+    # bool operands of soft_margin_loss (its backward negates the target) and margin_ranking_loss
+    "x = torch.tensor([0.5, 0.2], requires_grad=True)\nl = F.soft_margin_loss(x, torch.tensor([True, False]))\nprint(l)\nl.backward()",
+    "print(F.soft_margin_loss(torch.tensor([True, False]), torch.tensor([0.5, 0.2])))",
+    "print(F.soft_margin_loss(torch.tensor([True, False]), torch.tensor([[0.5, 0.2], [1., 2.]])))",
+    "x = torch.tensor([[True, False]])\nprint(F.margin_ranking_loss(x, x, x))",
 ]]
 
 BUGS = []

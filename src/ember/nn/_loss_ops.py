@@ -162,6 +162,8 @@ class SoftMarginLoss(Op):
 
     def backward(ctx, grad):
         x, t = ctx.saved_tensors
+        if t.dtype is _dtype.bool:
+            -t      # (torch's backward negates the target first: its bool error)
         g = _spread(grad, x.shape, ctx.reduction, x.numel()) * (-(t * x)).sigmoid()
         need_x, need_t = ctx.needs_input_grad
         return (-g * t if need_x else None), (-g * x if need_t else None)
@@ -171,6 +173,8 @@ def _check_soft_margin(input, target):
     """torch computes the loss in place in a tensor like the input (-input, times target,
     exp, log1p): the target must broadcast to the input's shape, and an integer input can't
     hold the floats (the product's, or exp's of the default float dtype)."""
+    if input.dtype is _dtype.bool:
+        -input      # (torch negates the input first: its bool error, before any other)
     shape, target_shape = tuple(input.shape), tuple(target.shape)
     if target_shape != shape:
         from .._geometry import broadcast_shapes

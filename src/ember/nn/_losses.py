@@ -65,8 +65,8 @@ def _broadcast_target(input, target, stacklevel=3):
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean squared error."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
     input, target = _broadcast_target(input, target)
+    _check_reduction(reduction)     # (torch's Python broadcasts first)
     return _loss_ops.pointwise_loss(_loss_ops.MseLoss, input, target, reduction)
 
 
@@ -74,18 +74,19 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     """Mean absolute error."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     input, target = _broadcast_target(input, target)
+    _check_reduction(reduction)
     return _reduce((input - target).abs(), reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """Squared error below `beta`, absolute error above it."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target = _broadcast_target(input, target)   # (before the other checks, as torch)
     _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:     # torch's Python hands beta 0 to l1_loss (its graph: AbsBackward0)
-        return l1_loss(input, target, reduction=reduction)
-    input, target = _broadcast_target(input, target)
+        return _reduce((input - target).abs(), reduction)
     return _loss_ops.pointwise_loss(_loss_ops.SmoothL1Loss, input, target, reduction,
                                     {"beta": beta})
 
@@ -131,11 +132,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             raise TypeError(f"cross_entropy_loss(): argument '{arg}' (position {position}) must "
                             f"be Tensor, not {type_name(x)}")
     class_dim = 0 if input.ndim == 1 else 1
-    logp = _log_softmax(input, class_dim)
-    n_classes = input.shape[class_dim]
-    w = None
-    if weight is not None:
-        w = weight.reshape((-1,) + (1,) * (input.ndim - class_dim - 1))
     # NOTE: as in torch, a target of the input's shape holds probabilities, any other holds
     # class indices.
     if tuple(target.shape) == tuple(input.shape):
@@ -144,6 +140,19 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                                "probabilities, got " + target.dtype._scalar_name)
         if ignore_index >= 0:       # (torch lets any negative index through, unused)
             raise RuntimeError("ignore_index is not supported for floating point target")
+        if not input.ndim:          # (torch asks for size(1) before the log_softmax)
+            raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+        n_classes = input.shape[class_dim]
+        if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
+            raise RuntimeError(f"cross_entropy: weight tensor should be defined either for "
+                               f"all {n_classes} classes or no classes but got weight tensor "
+                               f"of shape: {_loss_ops._shape_text(weight.shape)}")
+    logp = _log_softmax(input, class_dim)
+    n_classes = input.shape[class_dim]
+    w = None
+    if weight is not None:
+        w = weight.reshape((-1,) + (1,) * (input.ndim - class_dim - 1))
+    if tuple(target.shape) == tuple(input.shape):
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / n_classes
         terms = logp * target if w is None else logp * target * w
@@ -333,6 +342,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     """1 - cos(x1, x2) where target is 1; max(0, cos(x1, x2) - margin) where it is -1.
     torch takes 1-D inputs with a 0-d target, or 2-D ones with a 1-D target."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)     # (torch's Python checks it first)
     if not (isinstance(input2, Tensor) and isinstance(target, Tensor)):
         tensors("cosine_embedding_loss", (1, "input1", input1, False),
                 (2, "input2", input2, False), (3, "target", target, False))
@@ -360,6 +370,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
                         reduction="mean"):
     """max(0, -target (input1 - input2) + margin)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)     # (torch's Python checks it first)
     if not (isinstance(input2, Tensor) and isinstance(target, Tensor)):
         for value in (input1, input2, target):  # (torch's Python compares their dim() first)
             if not isinstance(value, Tensor):
@@ -368,14 +379,15 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
                            f"dimension but got sizes: input1: {input1.shape}, input2: "
                            f"{input2.shape}, target: {target.shape} ")
-    return _reduce(_loss_ops.add_number(-target * (input1 - input2), margin).clamp_min(0),
-                   reduction)
+    difference = input1 - input2        # (first, as torch: a bool input's error before -target)
+    return _reduce(_loss_ops.add_number(-target * difference, margin).clamp_min(0), reduction)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     """max(0, margin + d(anchor, positive) - d(anchor, negative))."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)     # (torch's Python checks it first)
     if not (isinstance(positive, Tensor) and isinstance(negative, Tensor)):
         tensors("triplet_margin_loss", (1, "anchor", anchor, False),
                 (2, "positive", positive, False), (3, "negative", negative, False))
@@ -396,6 +408,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     margin - input in a tensor like the input, so an integer input truncates the margin (and
     its integer losses have no mean)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)     # (torch's Python checks it first)
     if _integral(input) and input.dtype is not _dtype.bool:
         margin = int(margin)
     zeros = zeros_like(input)
@@ -425,6 +438,8 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
         losses = losses * weight
     class_dim = input.ndim - 1
     losses = losses.sum(class_dim) / input.size(class_dim)
+    if reduction not in ("none", "mean", "sum"):   # (checked last, in torch's own words)
+        raise ValueError(reduction + " is not valid")
     return _reduce(losses, reduction)
 
 
@@ -433,6 +448,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     """Negative log likelihood of `target` under Poisson(rate), rate = exp(input) (log_input)
     or input; `full` adds Stirling's term."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)     # (torch's Python checks it first)
     if not isinstance(target, Tensor):
         tensors("poisson_nll_loss", (1, "input", input, False), (2, "target", target, False))
     if log_input:
@@ -486,6 +502,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     _check_reduction(reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
     if not isinstance(target, Tensor):
         tensors("multi_margin_loss", (1, "input", input, False), (2, "target", target, False))
     return _loss_ops.multi_margin_loss(input, target, p, margin, weight, reduction)

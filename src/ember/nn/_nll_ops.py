@@ -60,8 +60,6 @@ def _check_nll_shapes(input, target, weight):
     ndim = x.ndim
     if ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
-    if ndim > 1 and not t.ndim and not x.shape[0]:    # (torch then asks for its size(0))
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if ndim > 1 and (t.shape[0] if t.ndim else 0) != x.shape[0]:   # (a 0-d target: size 0)
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
                          f"batch_size ({t.shape[0] if t.ndim else 0}).")
@@ -77,6 +75,8 @@ def _check_nll_shapes(input, target, weight):
     if t.dtype.name not in ("int64", "uint8"):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{target.dtype._scalar_name}")
+    if ndim > 1 and not t.ndim:     # (an empty batch: torch then asks for the size(0))
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if ndim == 1 and t.ndim == 1 and t.shape[0] != 1:     # (checked after the dtype)
         raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
                          f"{t.shape[0]}")
