@@ -150,7 +150,17 @@ SNIPPETS = [SETUP + s for s in [
     "x = torch.tensor([[True, False]])\nprint(F.margin_ranking_loss(x, x, x))",
 ]]
 
-BUGS = []
+BUGS = [
+    ("binary_cross_entropy_with_logits: torch refuses an integer input (log_sigmoid's kernel) "
+     "before the broadcast of weight / pos_weight; ember checks the broadcast first",
+     SETUP + "print(F.binary_cross_entropy_with_logits(torch.tensor([[1], [0]], dtype=torch.int32), torch.ones(2, 1), weight=torch.ones(2)))"),
+    ("binary_cross_entropy: torch compares the dtypes before the shapes",
+     SETUP + "print(F.binary_cross_entropy(torch.rand(2, 1), torch.ones(2, 1, dtype=torch.int32), weight=torch.ones(2)))"),
+    ("huber_loss of a bool input and an integer target: torch's cast error comes first",
+     SETUP + "x = torch.tensor([True, False, True])\nprint(F.huber_loss(x, torch.tensor([1, 0, 0]), reduction='sum'))"),
+    ("multilabel_margin_loss of an empty batch accepts a floating target in torch",
+     SETUP + "x = torch.zeros(0, 3, requires_grad=True)\nl = F.multilabel_margin_loss(x, torch.zeros(0, 3, dtype=torch.float64), reduction='none')\nprint(l.shape, l.grad_fn.name())"),
+]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(SNIPPETS, BUGS,
                                                                             at_least=100)
