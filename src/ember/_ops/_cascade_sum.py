@@ -98,14 +98,7 @@ def contiguous_sum(rows):
     if n < lanes:
         return _row_sum(rows[:, :, None])[:, 0]
     vectors = n // lanes
-    items = rows[:, :vectors * lanes].reshape(r, vectors, lanes)
-    groups = vectors // _ILP
-    if groups < 16:     # (the common short rows: no cascade, fewer calls)
-        sums = np.add.reduce(items[:, :groups * _ILP].reshape(r, groups, _ILP, lanes), axis=1,
-                             initial=0.0)
-        vector_sum = _in_sequence([sums[:, :1], items[:, groups * _ILP:], sums[:, 1:]])
-    else:
-        vector_sum = _row_sum(items)
+    vector_sum = _row_sum(rows[:, :vectors * lanes].reshape(r, vectors, lanes))
     # from 0: the leftover elements one by one, then the vector's lanes
     return _in_sequence([np.zeros((r, 1), rows.dtype), rows[:, vectors * lanes:], vector_sum])
 
