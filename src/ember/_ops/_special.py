@@ -45,7 +45,7 @@ def _split(xp, x, fn):
 def erf(xp, x):
     def combine(small, x64, series, tail):
         large = xp.sign(x64) * (1.0 - tail)
-        return xp.where(small, series, large)
+        return xp.copysign(xp.where(small, series, large), x64)    # (odd: erf(-0.) is -0.)
     return _split(xp, x, combine).astype(x.dtype)
 
 
@@ -69,8 +69,8 @@ def erfinv(xp, y):
     for _ in range(4):
         err = erf(xp, x) - y64
         x = x - err / (_TWO_OVER_SQRT_PI * xp.exp(-x * x))
-    x = xp.where(inside, x, xp.where(a == 1, xp.copysign(xp.inf, y64), xp.nan))
-    return x.astype(y.dtype)
+    x = xp.where(inside, xp.copysign(x, y64), xp.where(a == 1, xp.copysign(xp.inf, y64), xp.nan))
+    return x.astype(y.dtype)        # (odd: erfinv(-0.) is -0.)
 
 
 # -- gamma family and i0 (float64 inside, cast back by the caller's rule) --------------------

@@ -149,8 +149,9 @@ class Elu(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
+        # (torch's test is x < 0: a zero keeps its sign, elu(-0.) is -0. whatever alpha)
         neg = alpha * _rounded.expm1(xp, xp.minimum(x, 0) * input_scale)
-        return scale * xp.where(x > 0, x, neg)
+        return scale * xp.where(x < 0, neg, x)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -291,13 +292,34 @@ def _in_dtype(number, array):
     return array.dtype.type(number)
 
 
+def _scalar_lanes(x):
+    """Which elements of NumPy array `x` torch's CPU loop computes one at a time, for the few
+    kernels whose vector and scalar forms differ (in a zero's sign). A dense input runs as one
+    flat loop in memory order, in blocks of two 32-byte vectors, and only the elements after
+    the last whole block go one by one; a strided one goes one by one throughout."""
+    if not (x.flags.c_contiguous or x.flags.f_contiguous):
+        return np.ones(x.shape, bool)
+    block = 64 // x.dtype.itemsize
+    flat = np.zeros(x.size, bool)
+    flat[x.size - x.size % block:] = True
+    order = "C" if x.flags.c_contiguous else "F"
+    return flat.reshape(x.shape, order=order)
+
+
 class Softshrink(Elementwise):
-    """x - lambd above lambd, x + lambd below -lambd, else 0 (nan stays nan)."""
+    """x - lambd above lambd, x + lambd below -lambd, else 0 (nan stays nan).
+
+    NOTE: torch's kernel writes that 0 as +0.0 in its vector loop but as x * 0 (-0.0 for a
+    negative x) in its scalar one, so `softshrink(torch.tensor([-0.3]))` prints `-0.` and the
+    first 16 of 17 such float32 elements print `0.`; _scalar_lanes says which is which."""
     rule = missing_kernel("softshrink_check", "biuc")
     saves = {"self": ("self",)}
 
     def forward(xp, x, lambd=0.5):
-        return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd, xp.where(x != x, x, 0))) \
+        zero = x * 0
+        if xp is np:
+            zero = xp.where(_scalar_lanes(x), zero, xp.abs(zero))
+        return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd, zero)) \
             .astype(x.dtype)
 
     def backward(ctx, grad):

@@ -1,0 +1,90 @@
+"""Signed zeros in activations, as torch's CPU kernels write them (printed as `-0.` or `0.`).
+
+Worked out from the kernels' formulas: relu is `x < 0 ? 0 : x` (a -0.0 input stays -0.0), the
+ELU family takes the linear side for zeros, erf and erfinv are odd, and softshrink writes its
+zero as +0.0 in torch's vector loop but as x * 0 in its scalar one (NOTE in Softshrink).
+"""
+import numpy as np
+import pytest
+
+import ember
+import ember.nn.functional as F
+
+FLOATS = [ember.float32, ember.float64, ember.float16, ember.bfloat16]
+
+
+def signs(t):
+    return ember.signbit(t).tolist()
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [1, 5, 67])      # NumPy's scalar loop, vector loop and its tail
+def test_relu_keeps_negative_zero(dtype, n):
+    x = ember.tensor([-0.0, 0.0, -1.5, 2.5] * n, dtype=dtype)
+    expected = [True, False, False, False] * n
+    assert signs(ember.relu(x)) == expected
+    assert signs(F.relu(x)) == expected
+    assert signs(x.clone().relu_()) == expected
+    assert ember.relu(x).tolist() == [0.0, 0.0, 0.0, 2.5] * n
+
+
+def test_relu_nan_and_gradient():
+    x = ember.tensor([-0.0, float("nan"), -2.0, 3.0], requires_grad=True)
+    y = ember.relu(x)
+    assert signs(y.detach()) == [True, False, False, False]
+    assert np.isnan(y[1].item())
+    y.backward(ember.tensor([1.0, 2.0, 3.0, 4.0]))
+    assert x.grad.tolist() == [0.0, 2.0, 0.0, 4.0]       # (a -0.0 result is <= 0: no gradient)
+    assert signs(x.grad) == [False, False, False, False]
+
+
+def test_relu_integers_unchanged():
+    x = ember.tensor([-3, 0, 4], dtype=ember.int32)
+    assert ember.relu(x).tolist() == [0, 0, 4]
+    assert ember.relu(x).dtype == ember.int32
+
+
+@pytest.mark.parametrize("fn", [F.elu, F.selu, F.celu, lambda t: F.elu(t, 2.0)])
+def test_elu_family_zero_keeps_sign(fn):
+    x = ember.tensor([-0.0, 0.0, -1.0, 1.0])
+    y = fn(x)
+    assert signs(y) == [True, False, True, False]
+    assert y[0].item() == 0.0 and y[1].item() == 0.0
+
+
+def test_elu_negative_alpha_zeros():
+    y = F.elu(ember.tensor([-0.0, 0.0, -1.0]), -0.5)
+    assert signs(y) == [True, False, False]
+    assert y[2].item() == pytest.approx(-0.5 * np.expm1(-1.0))
+
+
+@pytest.mark.parametrize("fn", [ember.erf, ember.erfinv])
+def test_odd_special_functions_keep_negative_zero(fn):
+    y = fn(ember.tensor([-0.0, 0.0]))
+    assert signs(y) == [True, False]
+
+
+@pytest.mark.parametrize("dtype, block", [(ember.float32, 16), (ember.float64, 8),
+                                          (ember.float16, 32), (ember.bfloat16, 32)])
+@pytest.mark.parametrize("extra", [0, 1, 5])
+def test_softshrink_zero_sign_follows_torch_loops(dtype, block, extra):
+    n = 2 * block + extra
+    y = F.softshrink(ember.full((n,), -0.3, dtype=dtype), 0.5)
+    assert y.tolist() == [0.0] * n
+    assert signs(y) == [False] * (2 * block) + [True] * extra   # vector blocks, then the tail
+
+
+def test_softshrink_small_and_strided_inputs_are_scalar_loops():
+    assert signs(F.softshrink(ember.tensor([-0.3, 0.3, -0.0, 0.0]))) == [True, False, True, False]
+    x = ember.full((40,), -0.3)
+    assert signs(F.softshrink(x[::2])) == [True] * 20         # strided: one by one
+    t = ember.full((7, 5), -0.3).t()                          # dense, column-major: memory order
+    expected = np.zeros(35, bool)
+    expected[32:] = True
+    assert signs(F.softshrink(t)) == expected.reshape(5, 7, order="F").tolist()
+
+
+def test_softshrink_values_and_nan():
+    y = F.softshrink(ember.tensor([-2.0, -0.5, 0.5, 2.0, float("nan")]), 0.5)
+    assert y[:4].tolist() == [-1.5, 0.0, 0.0, 1.5]
+    assert np.isnan(y[4].item())
