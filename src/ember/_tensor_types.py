@@ -93,3 +93,10 @@ def typename(obj):
     if module == "ember" or module.startswith("ember."):
         module = "torch" + module[len("ember"):]
     return f"{module}.{qualname}"
+
+
+def class_text(cls):
+    """`str(cls)` as torch shows it in its messages: "<class 'torch.nn.modules.container.
+    Sequential'>" for ember's own classes, "<class 'torch.Tensor'>" for its Tensor."""
+    from ._tensor import Tensor
+    return "<class 'torch.Tensor'>" if cls is Tensor else f"<class '{typename(cls)}'>"

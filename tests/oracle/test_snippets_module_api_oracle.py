@@ -457,10 +457,8 @@ SNIPPETS = [*STATE_DICT, *NAMES_AND_LOOKUPS, *HOOKS, *ATTRIBUTES_AND_REPRS, *CON
 
 # Deliberate differences: (reason, minimal reproduction), run as strict xfails so that a
 # change shows up as XPASS.
-BUGS = [
-    ('errors that name a class show its module path: ember.nn.modules... where torch has torch.nn.modules...',
-     's = torch.nn.Sequential(torch.nn.ReLU())\ns * 0'),
-]
+# (errors that name a class now show torch's module path: none left)
+BUGS = []
 
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

@@ -12,6 +12,7 @@ import warnings
 from collections import OrderedDict, namedtuple
 
 from ..._tensor import Tensor
+from ..._tensor_types import class_text
 from ...autograd.grad_mode import no_grad
 from ...autograd.graph import add_hook
 from ..parameter import Parameter
@@ -115,7 +116,7 @@ def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, miss
         if not isinstance(value, Tensor):
             error_msgs.append(f'While copying the parameter named "{key}", expected '
                               f'torch.Tensor or Tensor-like object from checkpoint but '
-                              f'received {type(value)}')
+                              f'received {class_text(type(value))}')
             continue
         if param.ndim == 0 and tuple(value.shape) == (1,):     # checkpoints of torch 0.3
             value = value[0]

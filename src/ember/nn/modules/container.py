@@ -5,6 +5,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
 from ..._tensor import Tensor
+from ..._tensor_types import class_text
 from ..parameter import Parameter
 from .module import Module, _addindent
 
@@ -74,7 +75,7 @@ class Sequential(Module):
     def __add__(self, other):
         if not isinstance(other, Sequential):
             raise ValueError(f"add operator supports only objects of Sequential class, but "
-                             f"{type(other)} is given.")
+                             f"{class_text(type(other))} is given.")
         result = Sequential()
         for module in list(self) + list(other):
             result.append(module)
@@ -83,14 +84,16 @@ class Sequential(Module):
     def __iadd__(self, other):
         if not isinstance(other, Sequential):
             raise ValueError(f"add operator supports only objects of Sequential class, but "
-                             f"{type(other)} is given.")
+                             f"{class_text(type(other))} is given.")
         return self.extend(other)
 
     def _check_factor(self, other):
         if not isinstance(other, int):
-            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+            raise TypeError(f"unsupported operand type(s) for *: {class_text(type(self))} and "
+                            f"{class_text(type(other))}")
         if other <= 0:
-            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+            raise ValueError(f"Non-positive multiplication factor {other} for "
+                             f"{class_text(type(self))}")
 
     def __mul__(self, other):
         """A new Sequential holding this one's modules `other` times over (the same modules)."""
@@ -107,10 +110,12 @@ class Sequential(Module):
     def __imul__(self, other):
         """Repeat this Sequential's modules in place."""
         self._check_factor(other)
-        modules = list(self)
-        for _ in range(other - 1):
-            for module in modules:
-                self.append(module)
+        # as torch: the copies are looked up by the names '0', '1', ... (a module added under
+        # another name is a KeyError)
+        n = len(self)
+        for copy in range(1, other):
+            for i in range(n):
+                self.add_module(str(copy * n + i), self._modules[str(i)])
         return self
 
     def append(self, module):
@@ -120,7 +125,7 @@ class Sequential(Module):
 
     def insert(self, index, module):
         if not isinstance(module, Module):
-            raise AssertionError(f"module should be of type: {Module}")
+            raise AssertionError(f"module should be of type: {class_text(Module)}")
         n = len(self._modules)
         if not -n <= index <= n:
             raise IndexError(f"Index out of range: {index}")
@@ -222,7 +227,8 @@ class ModuleList(Module):
                 runs[-1][1] = i
             else:
                 runs.append([i, i, text])
-        lines = [_addindent(f"({s}): {t}" if s == e else f"({s}-{e}): {e - s + 1} x {t}", 2)
+        lines = [_addindent(f"({s}): {t}" if s == e else f"({s}-{e}): {e - s + 1} x {t}",
+                            2, pad_blank=True)
                  for s, e, t in runs]
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
@@ -412,6 +418,8 @@ class ParameterDict(Module):
         return v
 
     def popitem(self):
+        if not self._keys:
+            raise KeyError("popitem(): dictionary is empty")
         k = list(self._keys)[-1]
         return k, self.pop(k)
 

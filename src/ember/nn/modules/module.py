@@ -6,7 +6,7 @@ import typing
 
 from ... import _dtype
 from ..._tensor import Tensor
-from ..._tensor_types import typename
+from ..._tensor_types import class_text, typename
 from ...autograd.grad_mode import no_grad
 from ...autograd.graph import new_hook_dict
 from ..parameter import Buffer, Parameter
@@ -35,13 +35,16 @@ __all__ = ["register_module_forward_pre_hook", "register_module_forward_hook",
            "register_module_parameter_registration_hook", "Module"]
 
 
-def _addindent(text, spaces):
-    """Indent every line of `text` but the first."""
+def _addindent(text, spaces, pad_blank=False):
+    """Indent every line of `text` but the first. Blank lines stay empty in Module's repr;
+    ModuleList's (torch's container module has an older copy of this function) pads them
+    too: `pad_blank`."""
     lines = text.split("\n")
     if len(lines) == 1:
         return text
     pad = " " * spaces
-    return lines[0] + "\n" + "\n".join(pad + line for line in lines[1:])
+    return lines[0] + "\n" + "\n".join(pad + line if pad_blank or line.strip() else ""
+                                        for line in lines[1:])
 
 
 class Module:
@@ -68,22 +71,23 @@ class Module:
         if args:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
                             f"but {len(args) + 1} were given")
+        # (in torch's order, which `vars(module)` and `__getstate__` show)
         setattr_ = object.__setattr__
         setattr_(self, "training", True)
         setattr_(self, "_parameters", {})
         setattr_(self, "_buffers", {})
         setattr_(self, "_non_persistent_buffers_set", set())
-        setattr_(self, "_modules", {})
-        setattr_(self, "_forward_pre_hooks", new_hook_dict())
-        setattr_(self, "_forward_pre_hooks_with_kwargs", set())
-        setattr_(self, "_forward_hooks", new_hook_dict())
-        setattr_(self, "_forward_hooks_with_kwargs", set())
+        setattr_(self, "_backward_pre_hooks", new_hook_dict())
         setattr_(self, "_backward_hooks", new_hook_dict())
         setattr_(self, "_is_full_backward_hook", None)      # the kind of the first backward hook
-        setattr_(self, "_backward_pre_hooks", new_hook_dict())
+        setattr_(self, "_forward_hooks", new_hook_dict())
+        setattr_(self, "_forward_hooks_with_kwargs", set())
+        setattr_(self, "_forward_hooks_always_called", set())
+        setattr_(self, "_forward_pre_hooks", new_hook_dict())
+        setattr_(self, "_forward_pre_hooks_with_kwargs", set())
         for name in _LATER_HOOK_DICTS:
             setattr_(self, name, new_hook_dict())
-        setattr_(self, "_forward_hooks_always_called", set())
+        setattr_(self, "_modules", {})
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
@@ -332,7 +336,7 @@ class Module:
         if target == "":
             raise ValueError("Cannot set the submodule without a target name!")
         if not isinstance(module, Module):
-            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+            raise ValueError(f"`module` is not an nn.Module, found {class_text(type(module))}")
         parent_path, _, name = target.rpartition(".")
         parent = self.get_submodule(parent_path)
         if strict and not hasattr(parent, name):
@@ -458,7 +462,15 @@ class Module:
             fmt = memory_format if memory_format is not None and t.dim() in (4, 5) else None
             cast = dtype if dtype is not None and (t.is_floating_point() or t.is_complex()) \
                 else None
-            return t.to(device=device, dtype=cast, memory_format=fmt)
+            try:
+                return t.to(device=device, dtype=cast, memory_format=fmt)
+            except NotImplementedError as e:
+                if str(e) == "Cannot copy out of meta tensor; no data!":
+                    raise NotImplementedError(
+                        f"{e} Please use torch.nn.Module.to_empty() instead of "
+                        f"torch.nn.Module.to() when moving module from meta to a different "
+                        f"device.") from None
+                raise
         return self._apply(convert)
 
     def to_empty(self, *, device, recurse=True):
@@ -476,20 +488,22 @@ class Module:
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))
 
-    def _cast_floats(self, dtype):
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+    def _cast_floats(self, method):
+        # (by the Tensor method of that name, as torch: an uninitialized parameter of a lazy
+        # module allows float(), double() and half() but refuses bfloat16())
+        return self._apply(lambda t: getattr(t, method)() if t.is_floating_point() else t)
 
     def float(self):
-        return self._cast_floats(_dtype.float32)
+        return self._cast_floats("float")
 
     def double(self):
-        return self._cast_floats(_dtype.float64)
+        return self._cast_floats("double")
 
     def half(self):
-        return self._cast_floats(_dtype.float16)
+        return self._cast_floats("half")
 
     def bfloat16(self):
-        return self._cast_floats(_dtype.bfloat16)
+        return self._cast_floats("bfloat16")
 
     # -- state_dict (the protocol is in _state_dict.py) -----------------------------------------
 
@@ -557,6 +571,11 @@ _LATER_HOOK_DICTS = ("_state_dict_hooks", "_state_dict_pre_hooks", "_load_state_
 def _parse_to(args, kwargs):
     """(device, dtype) from Module.to's overloads, which are Tensor.to's (and its errors)."""
     from ..._ops.conversion import _parse_to as parse_tensor_to
-    dtype, device, _, _ = parse_tensor_to(args, {k: v for k, v in kwargs.items()
-                                                 if k != "memory_format"})
+    kwargs = {k: v for k, v in kwargs.items() if k != "memory_format"}
+    dtype, device, _, _ = parse_tensor_to(args, kwargs)
+    # copy is the last of each signature's arguments: (device, dtype, non_blocking, copy),
+    # (dtype, non_blocking, copy), (tensor, non_blocking, copy); Module.to refuses it
+    if "copy" in kwargs or len(args) == 4 or len(args) == 3 and (
+            isinstance(args[0], (Tensor, _dtype.dtype)) or args[0] in (float, int, bool, complex)):
+        raise RuntimeError(".to() does not accept copy argument")
     return device, dtype

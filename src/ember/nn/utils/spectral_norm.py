@@ -5,7 +5,8 @@ from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from ..parameter import Parameter, UninitializedParameter
 
-__all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
+__all__ = ["SpectralNorm", "SpectralNormLoadStateDictPreHook", "SpectralNormStateDictHook",
+           "spectral_norm", "remove_spectral_norm"]
 
 
 class SpectralNorm:
@@ -83,7 +84,63 @@ class SpectralNorm:
         module.register_buffer(fn.name + "_u", u)
         module.register_buffer(fn.name + "_v", v)
         module.register_forward_pre_hook(fn)
+        module._register_state_dict_hook(SpectralNormStateDictHook(fn))
+        module._register_load_state_dict_pre_hook(SpectralNormLoadStateDictPreHook(fn))
         return fn
+
+    def _solve_v_and_rescale(self, weight_mat, u, target_sigma):
+        """The v for which u . (W v) is `target_sigma` (least squares, then rescaled)."""
+        from ... import linalg
+        v = linalg.multi_dot([weight_mat.t().mm(weight_mat).pinverse(), weight_mat.t(),
+                              u.unsqueeze(1)]).squeeze(1)
+        return v.mul_(target_sigma / u.dot(weight_mat.mv(v)))
+
+
+class SpectralNormStateDictHook:
+    """Records the version of the layout in the state dict's metadata:
+    `_metadata[prefix]['spectral_norm'] == {'<name>.version': 1}`."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, module, state_dict, prefix, local_metadata):
+        versions = local_metadata.setdefault("spectral_norm", {})
+        key = self.fn.name + ".version"
+        if key in versions:
+            raise RuntimeError(f"Unexpected key in metadata['spectral_norm']: {key}")
+        versions[key] = self.fn._version
+
+
+class SpectralNormLoadStateDictPreHook:
+    """Reads a state dict without the version (saved before version 1, which held `<name>`,
+    `<name>_orig` and `<name>_u`): `<name>_v` is solved for from them. A state dict of the
+    current layout that lost its metadata passes through."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                 unexpected_keys, error_msgs):
+        fn = self.fn
+        version = local_metadata.get("spectral_norm", {}).get(fn.name + ".version", None)
+        if version is not None and version >= 1:
+            return
+        key = prefix + fn.name
+        if version is None and key not in state_dict and all(
+                key + s in state_dict for s in ("_orig", "_u", "_v")):
+            return
+        missing = [key + s for s in ("_orig", "", "_u") if key + s not in state_dict]
+        if missing:
+            if strict:
+                missing_keys.extend(missing)
+            return
+        with no_grad():
+            weight_orig = state_dict[key + "_orig"]
+            weight = state_dict.pop(key)
+            sigma = (weight_orig / weight).mean()
+            weight_mat = fn.reshape_weight_to_matrix(weight_orig)
+            state_dict[key + "_v"] = fn._solve_v_and_rescale(weight_mat,
+                                                             state_dict[key + "_u"], sigma)
 
 
 def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
@@ -106,5 +163,14 @@ def remove_spectral_norm(module, name="weight"):
         if isinstance(hook, SpectralNorm) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+            break
+    else:
+        raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    for key, hook in module._state_dict_hooks.items():
+        if isinstance(hook, SpectralNormStateDictHook) and hook.fn.name == name:
+            del module._state_dict_hooks[key]
+            break
+    # NOTE: torch means to remove the load pre-hook too, but its search misses it (torch
+    # keeps that hook wrapped), so it stays: a state dict of the plain module then has no
+    # version and is reported as missing `<name>_orig` and `<name>_u`. ember does the same.
+    return module

@@ -1,0 +1,136 @@
+"""nn.Module API corners found by a fuzzer of random module programs against torch (the
+oracle twin is tests/oracle/test_snippets_module_fuzz_oracle.py); expected values here are
+torch's, written out."""
+import pytest
+
+import ember as torch
+from ember import nn
+
+
+def test_container_errors_name_classes_by_torch_path():
+    s = nn.Sequential(nn.ReLU())
+    with pytest.raises(ValueError, match=r"^Non-positive multiplication factor 0 for "
+                       r"<class 'torch\.nn\.modules\.container\.Sequential'>$"):
+        s * 0
+    with pytest.raises(TypeError, match=r"for \*: <class 'torch\.nn\.modules\.container\."
+                       r"Sequential'> and <class 'float'>$"):
+        s * 1.5
+    with pytest.raises(ValueError, match=r"but <class 'torch\.nn\.modules\.container\."
+                       r"ModuleList'> is given\.$"):
+        s + nn.ModuleList()
+    with pytest.raises(AssertionError, match=r"^module should be of type: "
+                       r"<class 'torch\.nn\.modules\.module\.Module'>$"):
+        s.insert(0, 3)
+
+
+def test_load_state_dict_names_the_type_of_a_non_tensor_value():
+    m = nn.Linear(1, 1)
+    with pytest.raises(RuntimeError, match=r"received <class 'list'>"):
+        m.load_state_dict({"weight": [[1.0]], "bias": torch.ones(1)})
+
+
+def test_module_attributes_are_created_in_torchs_order():
+    assert list(vars(nn.Identity())) == [
+        "training", "_parameters", "_buffers", "_non_persistent_buffers_set",
+        "_backward_pre_hooks", "_backward_hooks", "_is_full_backward_hook", "_forward_hooks",
+        "_forward_hooks_with_kwargs", "_forward_hooks_always_called", "_forward_pre_hooks",
+        "_forward_pre_hooks_with_kwargs", "_state_dict_hooks", "_state_dict_pre_hooks",
+        "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks", "_modules"]
+
+
+def test_parameter_dict_popitem_of_an_empty_dict():
+    with pytest.raises(KeyError, match="popitem"):
+        nn.ParameterDict().popitem()
+    d = nn.ParameterDict({"a": torch.ones(1), "b": torch.zeros(2)})
+    key, value = d.popitem()
+    assert key == "b" and value.shape == (2,) and list(d.keys()) == ["a"]
+
+
+class _Lines(nn.Module):
+    def extra_repr(self):
+        return "line1\n"
+
+
+def test_blank_extra_repr_lines_stay_empty_in_a_module_but_are_padded_in_a_module_list():
+    assert repr(nn.Sequential(_Lines())) == "Sequential(\n  (0): _Lines(\n    line1\n\n  )\n)"
+    assert repr(nn.ModuleList([_Lines()])) == \
+        "ModuleList(\n  (0): _Lines(\n    line1\n    \n  )\n)"
+
+
+@pytest.mark.parametrize("args, kwargs", [(("cpu",), {"copy": True}), ((), {"copy": False}),
+                                          ((torch.float64, False, False), {}),
+                                          (("cpu", torch.float64, False, True), {}),
+                                          ((float, False, True), {})])
+def test_module_to_refuses_a_copy_argument(args, kwargs):
+    with pytest.raises(RuntimeError, match=r"^\.to\(\) does not accept copy argument$"):
+        nn.Linear(1, 1).to(*args, **kwargs)
+
+
+def test_module_to_keeps_its_other_positional_forms():
+    m = nn.Linear(1, 1).to("cpu", torch.float64, False)
+    assert m.weight.dtype == torch.float64
+    assert nn.Linear(1, 1).to(torch.float64, False).weight.dtype == torch.float64
+
+
+def test_moving_a_meta_module_points_to_to_empty():
+    m = nn.Linear(1, 1).to("meta")
+    with pytest.raises(NotImplementedError, match=r"no data! Please use "
+                       r"torch\.nn\.Module\.to_empty\(\) instead"):
+        m.to("cpu")
+
+
+def test_sequential_imul_copies_by_numbered_names():
+    s = nn.Sequential(nn.ReLU(), nn.Tanh())
+    s *= 3
+    assert list(s._modules) == [str(i) for i in range(6)] and s[4] is s[0]
+    s = nn.Sequential()
+    s *= 3
+    assert len(s) == 0
+    s = nn.Sequential(nn.ReLU())
+    s.add_module("x", nn.Tanh())
+    with pytest.raises(KeyError, match="'1'"):
+        s *= 2
+
+
+def test_bfloat16_goes_through_the_tensor_method():
+    m = nn.LazyLinear(2)
+    with pytest.raises(ValueError, match="uninitialized parameter"):
+        m.bfloat16()
+    m = nn.LazyLinear(2).double()
+    m(torch.ones(1, 3, dtype=torch.float64))
+    assert m.weight.dtype == torch.float64
+    m = nn.Linear(2, 2)
+    m.register_buffer("i", torch.ones(2, dtype=torch.int64))
+    m.bfloat16()
+    assert (m.weight.dtype, m.i.dtype) == (torch.bfloat16, torch.int64)
+
+
+def test_spectral_norm_records_its_version_in_the_metadata():
+    m = nn.utils.spectral_norm(nn.Linear(2, 3))
+    assert m.state_dict()._metadata[""] == {"version": 1, "spectral_norm": {"weight.version": 1}}
+    s = nn.Sequential(m)
+    assert s.state_dict()._metadata["0"]["spectral_norm"] == {"weight.version": 1}
+    assert str(s.load_state_dict(s.state_dict())) == "<All keys matched successfully>"
+
+
+def test_spectral_norm_reads_a_state_dict_of_before_version_1():
+    torch.manual_seed(0)
+    m = nn.utils.spectral_norm(nn.Linear(2, 3))
+    m.eval()
+    weight = m(torch.eye(2)).t() - m.bias[:, None]         # the normalized weight
+    sd = dict(m.state_dict())
+    v = sd.pop("weight_v")
+    sd["weight"] = weight.detach()
+    m.load_state_dict(sd)
+    # v solved back from weight_orig, u and sigma = mean(weight_orig / weight)
+    assert torch.allclose(m.weight_v, v, atol=1e-4)
+    del sd["weight_u"]
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "weight_u"'):
+        m.load_state_dict(sd)
+
+
+def test_remove_spectral_norm_leaves_the_load_hook_as_torch_does():
+    m = nn.utils.remove_spectral_norm(nn.utils.spectral_norm(nn.Linear(2, 3)))
+    assert "spectral_norm" not in m.state_dict()._metadata[""]
+    with pytest.raises(RuntimeError, match='"weight_orig", "weight_u"'):
+        m.load_state_dict(m.state_dict())
