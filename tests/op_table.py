@@ -178,9 +178,15 @@ class Sample:
         self.kwargs = kwargs
         self.grad = True            # usable for gradient checks (smooth at this point)
         self.variants = True        # also run as in-place, out=, method and strided forms
+        self.out = True             # also run with out= (torch's overload takes one)
 
     def no_grad(self):
         self.grad = False
+        return self
+
+    def no_out(self):
+        """A call form whose torch overload takes no out= (`var(x, True)`, `median(x)`)."""
+        self.out = False
         return self
 
     def only_forward(self):

@@ -322,7 +322,8 @@ def test_out(name):
     entry = TABLE[name]
     for dtype in _check_dtypes(entry):
         for sample in _samples(entry, dtype):
-            if not sample.variants or not entry.is_supported(sample.args, sample.kwargs):
+            if not sample.variants or not sample.out or \
+                    not entry.is_supported(sample.args, sample.kwargs):
                 continue
             where = f"{name}{sample} out="
             _, _, result = _run(entry, sample)

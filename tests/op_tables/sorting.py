@@ -74,7 +74,12 @@ def _argsort(*args, **kwargs):
     return _sort(*args, **kwargs)[1]
 
 
-op("argsort", samples=_sort_samples, ref=_argsort, dtypes=REAL, result=INT64, grad=False,
+def _argsort_samples(m):
+    # (torch's argsort takes out= only in its overload with stable=)
+    return [s if "stable" in s.kwargs else s.no_out() for s in _sort_samples(m)]
+
+
+op("argsort", samples=_argsort_samples, ref=_argsort, dtypes=REAL, result=INT64, grad=False,
    out=True, notes="torch takes out= only with stable= given")
 
 

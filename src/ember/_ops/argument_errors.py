@@ -581,7 +581,7 @@ def _bind(sig, args, kwargs):
             len(positional) == 1 and all(map(_is_int, args)):
         args = (tuple(args),)                       # sizes as varargs: x.view(2, 3)
     if len(args) > len(positional):
-        lo = sum(p.required for p in positional)
+        lo = sig.min_args           # (torch counts required keyword-only ones too: "from 2 to 1")
         hi = len(positional)
         many = f"{hi}" if lo == hi else f"from {lo} to {hi}"
         noun = "argument" if lo == hi == 1 else "arguments"

@@ -157,6 +157,11 @@ def _median(name, input, dim, keepdim, out):
     if dim.__class__ is not int and dim is not None:
         refuse_non_int_dims(dim)
     ignore_nan = name == "nanmedian"
+    if dim is None and (keepdim is not None or out is not None):
+        # (torch's signature without dim takes no keepdim and no out)
+        raise TypeError(f"{name}() takes no keepdim or out without a dim")
+    if keepdim is None:
+        keepdim = False
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     _refuse("median_cpu" if dim is None else "median_out", input)
@@ -164,8 +169,11 @@ def _median(name, input, dim, keepdim, out):
     xp = backend_of(data).xp
     if dim is None:
         flat = data.reshape(-1)
-        if flat.size == 0:          # NaN; integers: the lowest value, as torch gives
-            value = xp.asarray(np.iinfo(data.dtype).min if data.dtype.kind in "iu" else np.nan,
+        if flat.size == 0:
+            # NaN, as torch converts it (x86): the lowest value of a 32 or 64-bit integer
+            # type, 0 in the narrower ones, True
+            value = xp.asarray(np.nan if data.dtype.kind not in "iu" else
+                               np.iinfo(data.dtype).min if data.dtype.itemsize >= 4 else 0,
                                data.dtype)
         else:
             value = _pick(flat, 0, _median_rank(flat, 0, ignore_nan).reshape(1))[0][0]
@@ -205,13 +213,13 @@ def _median_as_torch(arr, d, rank, values, index, ignore_nan):
 
 
 @function()
-def median(input, dim=None, keepdim=False, *, out=None):
+def median(input, dim=None, keepdim=None, *, out=None):
     """The lower median of all elements (NaN if any), or (values, indices) along `dim`."""
     return _median("median", input, dim, keepdim, out)
 
 
 @function()
-def nanmedian(input, dim=None, keepdim=False, *, out=None):
+def nanmedian(input, dim=None, keepdim=None, *, out=None):
     """`median` ignoring NaN (NaN only where every element is NaN)."""
     return _median("nanmedian", input, dim, keepdim, out)
 
@@ -242,11 +250,11 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
         k = int(k)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
-    _refuse("kthvalue_cpu", input, scalar_ok=True)    # torch returns 0-dim inputs early
     data = input._data
     arr, d = _along("kthvalue", input, dim)
     if not 1 <= k <= arr.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _refuse("kthvalue_cpu", input, scalar_ok=True)    # torch returns 0-dim inputs early
     xp = backend_of(data).xp
     rank = xp.full(arr.shape[:d] + (1,) + arr.shape[d + 1:], k - 1, np.int64)
     values, index = _pick(arr, d, rank)
@@ -386,9 +394,12 @@ def _quantile_graph_backward(ctx, grad, need_self, need_q):
     return grad_self, grad_q
 
 
-def _check_q(input, q, interpolation):
+def _check_q(input, q, interpolation, out=None):
     if not isinstance(q, Tensor) and not 0 <= q <= 1:     # (a number is checked first)
         raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+    if interpolation not in _MODES:
+        raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
     if input._data.size == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
     if input._data.dtype.name not in ("float32", "float64"):
@@ -398,14 +409,14 @@ def _check_q(input, q, interpolation):
             raise RuntimeError("quantile() q must be a scalar or 1D tensor")
         if q.dtype is not input.dtype:
             raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if isinstance(out, Tensor) and out.dtype is not input.dtype:
+        raise RuntimeError("quantile() out tensor must be same dtype as the input tensor")
+    if isinstance(q, Tensor):
         qs = q._data.reshape(-1)
         if qs.__class__ is not MetaArray and ((qs < 0) | (qs > 1)).any():
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
     elif not 0 <= q <= 1:
         raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
-    if interpolation not in _MODES:
-        raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, "
-                           f"midpoint or nearest, but got {interpolation}")
 
 
 def _quantile(name, input, q, dim, keepdim, interpolation, out):
@@ -413,7 +424,7 @@ def _quantile(name, input, q, dim, keepdim, interpolation, out):
         refuse_non_int_dims(dim)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
-    _check_q(input, q, interpolation)
+    _check_q(input, q, interpolation, out)
     data = input._data
     xp = backend_of(data).xp
     vector = isinstance(q, Tensor) and q.ndim == 1

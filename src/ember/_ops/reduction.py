@@ -54,6 +54,14 @@ def _accumulate_dtype(np_dtype):
     return _dtype.float32._np if np_dtype.itemsize == 2 and np_dtype.kind in "fV" else np_dtype
 
 
+def _cast_first(data, target, acc):
+    """`data` as a reduction with dtype=`target` reads it: torch casts the input to a
+    half-precision `target` first, then accumulates in float32 (`acc`)."""
+    if acc is not target and data.dtype != target:
+        return data.astype(target)
+    return data
+
+
 def _run(op, input, result, params, out, differentiable=True):
     xp = backend_of(input._data).xp
     if result.__class__ is not xp.ndarray:
@@ -184,6 +192,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
+    data = _cast_first(data, target, acc)
     result = _float_sum(data, dims, keepdim) if data.dtype == acc else None
     if result is None and dims is not None and data.ndim > 1 and dims == (data.ndim - 1,):
         result = sum_last(data.astype(acc, copy=False), None, keepdim)
@@ -362,6 +371,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     target = _sum_dtype(data, dtype, "prod")
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
+    data = _cast_first(data, target, acc)
     if dim is None:
         result = xp.asarray(xp.prod(data.astype(acc, copy=False))).astype(target)
         return _run(Prod, input, result, {}, out)

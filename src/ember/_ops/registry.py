@@ -112,15 +112,30 @@ def _check_tensor_input(fn, name, args):
                         f"{type_name(args[0])}") from None
 
 
+# NOTE [ Arguments checked first ]
+# Operators whose Python signature binds calls that torch's parser refuses, which a failing
+# call never shows: `sort(x, 0, stable=True)` (stable's overload takes dim by keyword only), an
+# `out=` tensor where torch takes a tuple (max(x, 0, out=t)) or where an overload has no out
+# (std(x, True, out=t), argsort(x, out=t) without stable). Their functions check a call with
+# `out=` or `stable=` against torch's signatures before running it (such calls are rare).
+PRECHECKED = {"max", "min", "median", "nanmedian", "mode", "kthvalue", "cummax", "cummin",
+              "aminmax", "sort", "argsort", "topk", "std", "var"}
+
+
 def parser_errors(fn, name, *, function):
     """`fn` with NumPy's names (see numpy_names), raising torch's argument-parser TypeError
     (see argument_errors) when a call fails because its arguments fit none of torch's
     signatures of `name`. The `try` costs a valid call nothing (CPython 3.11+)."""
     numpy_names = _takes_numpy_names(fn, name)
+    precheck = name in PRECHECKED
 
     @functools.wraps(fn)
     def op(*args, **kwargs):
         given = kwargs
+        if precheck and kwargs and ("out" in kwargs or "stable" in kwargs):
+            error = parser_error(name, args, kwargs, True)
+            if error is not None:
+                raise error
         if numpy_names and ("axis" in kwargs or "keepdims" in kwargs):
             kwargs = _rename(name, kwargs)
         try:

@@ -6,7 +6,7 @@ input's dtype); half-precision inputs accumulate in float32 and round once.
 import numpy as np
 
 from .. import _dtype, _geometry as geo, return_types
-from .._creation import zeros
+from .._creation import zeros, zeros_like
 from .._device import backend_of
 from .._memory_format import row_major
 from .._tensor import Tensor, wrap
@@ -69,6 +69,8 @@ def _scan(name, op, input, dim, dtype, out):
     xp = backend_of(data).xp
     x = data.astype(_accumulate_dtype(target), copy=False)
     result = getattr(xp, name)(x.reshape(-1) if axis is None else x, axis=axis or 0)
+    if name == "cumsum" and result.dtype.kind in "fc":
+        result += 0.0       # torch's running sum starts from +0.0, so no -0.0 comes out
     result = xp.asarray(result).reshape(data.shape).astype(target, copy=False)
     params = {"dim": d if data.ndim else None}
     if not inplace:
@@ -156,7 +158,8 @@ def _cumextreme(name, input, dim, out):
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
     check_limited(input, f"{name}_cpu")
-    d, axis = _axis(data, dim)
+    # (torch returns an empty result before it looks at dim)
+    d, axis = _axis(data, dim) if data.size else (None, None)
     xp = backend_of(data).xp
     x = data.reshape(-1) if axis is None else data
     axis = axis or 0
@@ -174,7 +177,7 @@ def _cumextreme(name, input, dim, out):
     index = row_major(xp, index.astype(np.int64).reshape(data.shape))
     v, i = wrap(values), wrap(index)
     if input._requires_grad and _grad_state.enabled:
-        key = _index_key(xp, index, axis) if data.ndim else None
+        key = _index_key(xp, index, axis) if data.ndim and data.size else None
         record(Cummax if name == "cummax" else Cummin, (input,), (v,),
                {"key": key, "self_size": data.shape})
     if out is None:
@@ -258,10 +261,14 @@ def logcumsumexp(input, dim, *, out=None):
     if dim.__class__ is not int:
         dim = int_argument("logcumsumexp", "dim", 1, dim)
     data = input._data
+    # (torch's order: out's dtype, dim, then the kernel's dtypes)
+    if isinstance(out, Tensor) and out._data.dtype != data.dtype:
+        raise RuntimeError(f"expected scalar_type {input.dtype._scalar_name} but found "
+                           f"{out.dtype._scalar_name}")
+    d, axis = _axis(data, dim)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
-    d, axis = _axis(data, dim)
     xp = backend_of(data).xp
     x = data.astype(_accumulate_dtype(data.dtype), copy=False)
     x = x.reshape(-1) if axis is None else x
@@ -291,9 +298,19 @@ def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
         if extra is not None and not isinstance(extra, Tensor):
             raise TypeError(f"diff(): argument 'prepend' must be Tensor, not "
                             f"{type_name(extra)}")
-        if extra is not None and extra.ndim != input.ndim:
-            raise RuntimeError("diff expects prepend or append to be the same dimension as "
-                               "input")
+        if extra is not None:
+            d = geo.wrap_dim(dim, input.ndim)
+            if extra.ndim != input.ndim:
+                raise RuntimeError("diff expects prepend or append to be the same dimension "
+                                   "as input")
+            for i, (a, b) in enumerate(zip(input.shape, extra.shape)):
+                if i != d and a != b:
+                    raise RuntimeError(
+                        f"diff expects the shape of tensor to prepend or append to match that "
+                        f"of input except along the differencing dimension; input.size({i}) = "
+                        f"{a}, but got tensor.size({i}) = {b}")
+    if n == 0 and out is None:      # torch's copy of the input (no dim looked at, nothing added)
+        return zeros_like(input).copy_(input)
     d = geo.wrap_dim(dim, input.ndim)
     parts = [t for t in (prepend, input, append) if t is not None]
     x = FUNCTIONS["cat"](parts, d) if len(parts) > 1 else input

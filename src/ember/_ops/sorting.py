@@ -22,7 +22,7 @@ from .._meta import META_NUMPY
 from .. import _dtype, _geometry as geo, return_types
 from .._device import backend_of
 from .._memory_format import laid_out_like
-from .._tensor import wrap
+from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._libstdcxx_select import sort_positions, topk_arrangement
@@ -200,6 +200,9 @@ def argsort(input, dim=-1, descending=False, *, stable=False, out=None):
     """The indices that sort `input` along `dim`."""
     if descending.__class__ is not bool:
         _refuse_non_bool(descending, "descending")
+    if out is not None and isinstance(out, Tensor) and out.dtype is not _dtype.int64:
+        raise RuntimeError(f"Expected out tensor to have dtype long int, but got "
+                           f"{out.dtype._cpp_name} instead")
     index = _sorted(input, dim, descending, stable)[2]
     if out is not None:
         check_out("argsort", out, index.dtype, False)
@@ -211,6 +214,9 @@ def argsort(input, dim=-1, descending=False, *, stable=False, out=None):
 def msort(input, *, out=None):
     """`sort(input, dim=0).values`."""
     if out is not None:
+        if isinstance(out, Tensor) and out._data.dtype != input._data.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {input.dtype._cpp_name}, "
+                               f"but got {out.dtype._cpp_name} instead")
         check_out("msort", out, input._data.dtype, input._requires_grad)
         return write_out(out, _sorted(input, 0, False, False)[1])
     return sort(input, 0).values
@@ -295,16 +301,16 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if k.__class__ is not int or dim is not None and dim.__class__ is not int:
         check_ints("topk", 1, k=k, dim=-1 if dim is None else dim)
         k = int(k)
-    _refuse("topk", input)
     if largest.__class__ is not bool or sorted.__class__ is not bool:
         _refuse_non_bool(largest if largest.__class__ is not bool else sorted, "largest/sorted")
     data = input._data
     d = geo.wrap_dim(-1 if dim is None else dim, data.ndim)
+    if not 0 <= k <= (data.shape[d] if data.ndim else 1):
+        raise RuntimeError("selected index k out of range")
+    _refuse("topk", input)          # (torch checks the dtype after dim and k)
     a = _last(data, d)
     if a.dtype.kind == "V":                     # bfloat16: NumPy cannot partition it
         a = a.astype(np.float32)
-    if not 0 <= k <= a.shape[-1]:
-        raise RuntimeError("selected index k out of range")
     xp = backend_of(a).xp
     if k:
         index, pool = _select(a, k, largest)

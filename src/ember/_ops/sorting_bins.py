@@ -3,7 +3,10 @@ import numpy as np
 
 from .._meta import META_NUMPY, no_kernel
 
+import ml_dtypes
+
 from .. import _dtype
+from .._dtype import _overflow
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -78,15 +81,15 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     side = _side(right, side)
     seq = sorted_sequence._data
     xp = backend_of(seq).xp
-    if seq.ndim == 0:
-        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
-                           "dimension, but got 0 dimension")
     values = input._data if isinstance(input, Tensor) else None
-    check_limited(sorted_sequence, "searchsorted_out_cpu")
-    if values is None and seq.ndim > 1:
+    if (values is None or values.ndim == 0) and seq.ndim != 1:     # (a number is 0-dim)
         raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when "
                            f"boundaries tensor dimension is 1, but we got boundaries tensor "
                            f"dim({seq.ndim}) and input value's dim(0) numel(1)")
+    if seq.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    check_limited(sorted_sequence, "searchsorted_out_cpu")
     if values is not None and seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]:
         raise RuntimeError(
             f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
@@ -136,14 +139,16 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     if bins.__class__ is not int:
         bins = int_argument("histc", "bins", 1, bins)
     data = input._data
-    if data.dtype.kind not in "fV":
-        kernel = "linspace_cpu" if data.dtype.kind == "b" else "histogram_cpu"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._scalar_name}'")
+    # NOTE: torch's order: bins, then the range (measured in double precision), then the
+    # kernels: linspace's of the bin edges (none for bool; the edges must fit the input's
+    # dtype), then histogram's (none for integers)
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            f"dimension 0")
-    # NOTE: computed in the input's dtype, rounding after each step, as torch's kernel does
-    x = data
+    if data.dtype.kind == "c":         # (the range is measured by aminmax)
+        kernel = "aminmax_cpu" if min == max and data.size else "histogram_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
     xp = backend_of(data).xp
     if xp is META_NUMPY:                # (meta: the range is not looked at)
         result = xp.empty((bins,), data.dtype)
@@ -151,12 +156,10 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
             check_out("histc", out, result.dtype, False)
             return write_out(out, result)
         return wrap(result)
-    lo, hi = x.dtype.type(min), x.dtype.type(max)
-    measured = lo == hi and x.size
+    lo, hi = float(min), float(max)
+    measured = lo == hi and data.size
     if measured:
-        lo, hi = x.min(), x.max()
-        if xp is not np:            # host scalars, as on the CPU
-            lo, hi = x.dtype.type(lo.item()), x.dtype.type(hi.item())
+        lo, hi = float(data.min()), float(data.max())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if not (np.isfinite(lo) and np.isfinite(hi)):
@@ -164,6 +167,20 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
                            f"is not finite")
     if hi < lo:
         raise RuntimeError("torch.histc: max must be larger than min")
+    if data.dtype.kind not in "fV":
+        if data.dtype.kind == "b" or data.dtype.kind == "u" and data.dtype.itemsize > 1:
+            raise NotImplementedError(f"\"linspace_cpu\" not implemented for "
+                                      f"'{input.dtype._scalar_name}'")
+        info = np.iinfo(data.dtype)
+        if not (info.min <= lo <= info.max and info.min <= hi <= info.max):
+            raise _overflow(input.dtype)
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
+    if abs(lo) > _finfo_max(data.dtype) or abs(hi) > _finfo_max(data.dtype):
+        raise _overflow(input.dtype)
+    # NOTE: computed in the input's dtype, rounding after each step, as torch's kernel does
+    x = data
+    lo, hi = x.dtype.type(lo), x.dtype.type(hi)
     x = x.reshape(-1)
     x = x[(x >= lo) & (x <= hi)]
     with np.errstate(all="ignore"):
@@ -174,6 +191,11 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
         check_out("histc", out, result.dtype, False)
         return write_out(out, result)
     return wrap(result)
+
+
+def _finfo_max(np_dtype):
+    return float(np.finfo(np_dtype).max) if np_dtype.char in "efd" else \
+        float(ml_dtypes.finfo(np_dtype).max)
 
 
 def _bincount(xp, x, weights, minlength):
@@ -211,10 +233,12 @@ def bincount(input, weights=None, minlength=0):
     if data.dtype.kind not in "iu":
         raise NotImplementedError(f"\"bincount_cpu\" not implemented for "
                                   f"'{input.dtype._scalar_name}'")
-    if data.ndim != 1 or (data.size and data.min() < 0):
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
+    if data.ndim == 1 and not data.size:    # torch's answer before it looks at the weights
+        return wrap(xp.zeros(minlength, np.int64))
+    if data.ndim != 1 or data.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
         return wrap(_bincount(xp, data, None, minlength).astype(np.int64))
     w = weights._data

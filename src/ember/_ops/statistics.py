@@ -18,8 +18,8 @@ from . import _rounded
 from ._dispatch import check_out, write_out
 from ._op import Op, record
 from .elementwise import check_limited
-from .reduction import (_accumulate_dtype, _axis, _refuse_non_bool, _restore_dims, _run,
-                        _sum_dtype, reduction_dims)
+from .reduction import (_accumulate_dtype, _axis, _cast_first, _refuse_non_bool,
+                        _restore_dims, _run, _sum_dtype, reduction_dims)
 from .registry import FUNCTIONS, function
 from .int_arguments import refuse_non_int_dims
 from . import order_statistics  # registers median, mode, kthvalue, quantile; write_pair
@@ -117,8 +117,10 @@ def _correction(name, dim, unbiased, correction, keepdim):
     return dim, correction
 
 
-def _moments(name, input, dim, correction, keepdim):
-    """(variance array, mean array, dims, count) in the input's dtype (variance real)."""
+def _moments(name, input, dim, correction, keepdim, root=False):
+    """(variance array, mean array, dims, count) in the input's dtype (variance real); with
+    `root`, the standard deviation in place of the variance (its square root taken before a
+    half-precision result is rounded, as torch takes it in float32)."""
     data = input._data
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         what = "std and var" if name in ("std", "var") else name
@@ -143,6 +145,8 @@ def _moments(name, input, dim, correction, keepdim):
                           f"less than the reduction factor (input numel divided by output "
                           f"numel).", UserWarning, stacklevel=4)
         var = xp.asarray(sq.sum(axis=axis, keepdims=keepdim)) / x.real.dtype.type(dof)
+        if root:
+            var = xp.sqrt(var)
     if not keepdim:
         mean = mean.reshape(var.shape)
     real = _REAL.get(data.dtype, data.dtype)
@@ -191,9 +195,7 @@ def _var_std(name, input, dim, unbiased, keepdim, correction, out):
     if dim.__class__ is not int and dim is not None and dim.__class__ is not bool:
         refuse_non_int_dims(dim)        # (a lone bool is `unbiased`: x.std(False))
     dim, correction = _correction(name, dim, unbiased, correction, keepdim)
-    var, _, dims, count = _moments(name, input, dim, correction, keepdim)
-    xp = backend_of(var).xp
-    result = xp.sqrt(var) if name == "std" else var
+    result, _, dims, count = _moments(name, input, dim, correction, keepdim, name == "std")
     params = {"dims": dims, "keepdim": keepdim, "count": count, "correction": correction}
     return _run(Std if name == "std" else Var, input, result, params, out)
 
@@ -233,9 +235,10 @@ class StdMean(VarMean):
 
 def _with_mean(name, input, dim, unbiased, keepdim, correction):
     dim, correction = _correction(name, dim, unbiased, correction, keepdim)
-    var, mean, dims, count = _moments(name, input, dim, correction, keepdim)
-    xp = backend_of(var).xp
-    first = wrap(xp.asarray(xp.sqrt(var) if name == "std_mean" else var))
+    first, mean, dims, count = _moments(name, input, dim, correction, keepdim,
+                                        name == "std_mean")
+    xp = backend_of(first).xp
+    first = wrap(xp.asarray(first))
     second = wrap(mean)
     params = {"dims": dims, "keepdim": keepdim, "count": count, "correction": correction}
     _record_pair(StdMean if name == "std_mean" else VarMean, input, (first, second), params)
@@ -330,7 +333,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     target = _sum_dtype(data, dtype, "nansum")
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
-    result = xp.nansum(data.astype(_accumulate_dtype(target), copy=False),
+    acc = _accumulate_dtype(target)
+    result = xp.nansum(_cast_first(data, target, acc).astype(acc, copy=False),
                        axis=_axis(dims, data.ndim), keepdims=keepdim)
     result = xp.asarray(result).astype(target, copy=False)
     return _run(Nansum, input, result, {"dims": dims, "keepdim": keepdim}, out)
@@ -343,9 +347,27 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         refuse_non_int_dims(dim)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
+    out_given = isinstance(out, Tensor)
+    if out_given and not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError("nanmean(): integral types and 'Bool' are not supported for "
+                           "nanmean, even for empty tensors.")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
                            f"but got {input.dtype._scalar_name}")
+    if dtype is not None:
+        target = _dtype.as_dtype(dtype, "nanmean")
+        if not (target.is_floating_point or target.is_complex):
+            raise RuntimeError(f"nanmean(): could not infer output dtype. Optional dtype must be "
+                               f"either a floating point or complex dtype. Got: "
+                               f"{target._scalar_name}")
+        if out_given and out.dtype is not target:
+            raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
+                               f"{out.dtype._scalar_name} and {target._scalar_name}.")
+    elif out_given:
+        if not out.dtype.is_floating_point:     # (torch sums into out)
+            raise NotImplementedError(f"\"nansum_cpu\" not implemented for "
+                                      f"'{out.dtype._scalar_name}'")
+        dtype = out.dtype
     count = input.isnan().logical_not().sum(dim, keepdim)
     result = nansum(input, dim, keepdim, dtype=dtype) / count
     if out is not None:

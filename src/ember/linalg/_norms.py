@@ -105,16 +105,29 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     """'fro', 'nuc', 1, -1, 2, -2, inf, -inf norms of the matrices in dims `dim`."""
     check_tensor("matrix_norm", A)
+    # (torch's order: ord, then A, then dim)
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    elif abs(ord) not in (1, 2, math.inf):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord:g} not supported.")
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
     check_float("matrix_norm", A)
+    if (ord == "nuc" or ord in (2, -2)) and A.dtype.itemsize == 2 and A.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.matrix_norm: Low precision dtypes not supported. Got "
+                           f"{A.dtype._scalar_name}")      # (its SVD has no such kernel)
     if dtype is not None:
         A = A.to(dtype)
-    dims = _dims(A.ndim, dim)
-    if len(dims) != 2 or dims[0] == dims[1]:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
-                           f"{dim[1]})")
+    given = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(given) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           f"{' '.join(map(str, given))}")
+    dims = _dims(A.ndim, given)
+    if dims[0] == dims[1]:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, "
+                           f"{dims[1]})")
     if ord == "fro":
         result = vector_norm(A, 2, dims, keepdim)
     elif ord == "nuc" or ord in (2, -2):
@@ -142,17 +155,21 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
-    """vector_norm or matrix_norm, chosen by ord and dim as torch.linalg.norm does."""
+    """vector_norm or matrix_norm, chosen by ord and dim as torch.linalg.norm does: a matrix
+    norm for a string ord, or for a numeric one over two dims (given, or a 2-D input's)."""
     check_tensor("norm", A)
     if isinstance(dim, int):
         dim = (dim,)
-    if dim is not None and len(dim) == 2 or (dim is None and ord is not None and A.ndim == 2):
-        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim,
-                           keepdim, dtype=dtype, out=out)
-    if ord is not None and isinstance(ord, str):
+    if dim is not None:
+        dim = tuple(dim)
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got [{', '.join(map(str, dim))}]")
+    elif ord is not None and A.ndim not in (1, 2):
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
                            f"1D or 2D. Got {A.ndim}D.")
-    if dim is None and ord is not None and A.ndim != 1:
-        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
-                           f"1D or 2D. Got {A.ndim}D.")
+    if isinstance(ord, str) or ord is not None and (len(dim) == 2 if dim is not None else
+                                                    A.ndim == 2):
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype,
+                           out=out)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)

@@ -1,0 +1,240 @@
+"""Reductions, scans, sorting and binning at the edges a random fuzzer found against torch
+(tests/oracle/test_snippets_reduction_fuzz_oracle.py), checked here without torch: values
+worked out by hand or with NumPy, torch's texts as read off torch 2.13."""
+import re
+
+import numpy as np
+import pytest
+
+import ember
+
+
+def _raises(exc, text, fn, *args, **kwargs):
+    with pytest.raises(exc, match="^" + re.escape(text) + "$"):
+        fn(*args, **kwargs)
+
+
+# -- dtype=float16: the input is cast first, then summed in float32 --------------------------
+
+def test_half_dtype_casts_the_input_before_accumulating():
+    x = ember.tensor([2.0, 1.0, -3.569])
+    half = np.array([2.0, 1.0, -3.569], np.float32).astype(np.float16).astype(np.float32)
+    expected = float(np.float16(half.sum()))          # -0.56836, not -0.56885
+    assert float(x.sum(dtype=ember.float16)) == expected
+    assert float(ember.sum(x, 0, dtype=ember.float16)) == expected
+    assert float(ember.nansum(x, dtype=ember.float16)) == expected
+    assert float(x.prod(dtype=ember.float16)) == float(np.float16(half.prod()))
+    # mean is torch's exception: the float32 sum of the float32 input, divided, then rounded
+    assert float(x.mean(dtype=ember.float16)) == float(np.float16(np.float32(-0.569) / 3))
+
+
+def test_half_std_rounds_once():
+    x = ember.tensor([-3.373, -2.957, -3.0], dtype=ember.float16)
+    v = x.numpy().astype(np.float32)
+    expected = np.float16(np.sqrt(((v - v.mean()) ** 2).sum() / 3))
+    assert float(x.std(unbiased=False)) == float(expected) == float(np.float16(0.18677))
+    assert float(ember.std_mean(x, correction=0)[0]) == float(expected)
+
+
+# -- nanmean: torch's checks, in its order ----------------------------------------------------
+
+def test_nanmean_dtype_and_out_checks():
+    x = ember.tensor([1., float("nan"), 2.])
+    _raises(RuntimeError, "nanmean(): could not infer output dtype. Optional dtype must be "
+            "either a floating point or complex dtype. Got: Int", ember.nanmean, x,
+            dtype=ember.int32)
+    _raises(RuntimeError, "nanmean(): integral types and 'Bool' are not supported for "
+            "nanmean, even for empty tensors.", ember.nanmean, ember.tensor([1, 2]),
+            out=ember.empty(0))
+    _raises(RuntimeError, "nansum: provided dtype must match dtype of result. Got Double "
+            "and Half.", ember.nanmean, x, dtype=ember.float16,
+            out=ember.empty(0, dtype=ember.float64))
+    _raises(NotImplementedError, "\"nansum_cpu\" not implemented for 'Long'", ember.nanmean,
+            x, out=ember.empty(0, dtype=ember.int64))
+    o = ember.empty(0, dtype=ember.float16)
+    assert ember.nanmean(x, out=o) is o and o.dtype is ember.float16 and float(o) == 1.5
+
+
+# -- diff, bincount, cummax/cummin, cumsum, median ----------------------------------------------
+
+def test_diff_of_order_zero_is_a_copy_of_the_input():
+    x = ember.tensor([[1., 2.]], requires_grad=True)
+    y = ember.diff(x, n=0, prepend=x)             # nothing prepended
+    assert y is not x and y.tolist() == [[1., 2.]] and y.grad_fn.name() == "torch::autograd::CopyBackwards"
+    assert ember.diff(x, n=0, dim=3).shape == (1, 2)        # no dim checked either
+    assert ember.diff(ember.tensor([1, 2]), n=0).dtype is ember.int64
+
+
+def test_diff_checks_the_shape_of_prepend_and_append():
+    x = ember.zeros(1, 4)
+    _raises(RuntimeError, "diff expects the shape of tensor to prepend or append to match "
+            "that of input except along the differencing dimension; input.size(1) = 4, but "
+            "got tensor.size(1) = 1", ember.diff, x, dim=0, append=ember.zeros(1, 1))
+
+
+def test_bincount_of_an_empty_input_is_int64_zeros_even_with_weights():
+    empty = ember.tensor([], dtype=ember.int64)
+    r = ember.bincount(empty, weights=ember.tensor([1.]), minlength=3)
+    assert r.dtype is ember.int64 and r.tolist() == [0, 0, 0]
+    _raises(RuntimeError, "minlength should be >= 0", ember.bincount,
+            ember.tensor([[-1]]), minlength=-1)
+
+
+def test_cummax_cummin_of_an_empty_tensor_take_any_dim():
+    v, i = ember.cummin(ember.zeros(0), 1)
+    assert v.shape == (0,) and i.dtype is ember.int64
+    assert ember.cummax(ember.zeros(2, 0), -3).values.shape == (2, 0)
+    with pytest.raises(IndexError):
+        ember.cummax(ember.zeros(2), 1)
+
+
+def test_cumsum_gives_no_negative_zero():
+    r = ember.cumsum(ember.tensor([-0.0, -0.0]), 0)
+    assert np.signbit(r.numpy()).tolist() == [False, False]
+    assert np.signbit(ember.cumprod(ember.tensor([-0.0]), 0).numpy()).tolist() == [True]
+
+
+def test_median_of_an_empty_integer_tensor_is_nan_converted():
+    assert ember.median(ember.zeros(0, dtype=ember.int16)).item() == 0
+    assert ember.nanmedian(ember.zeros(2, 0, dtype=ember.int32)).item() == -2 ** 31
+    assert ember.median(ember.zeros(0, dtype=ember.int64)).item() == -2 ** 63
+
+
+def test_median_without_dim_takes_no_keepdim_or_out():
+    x = ember.tensor([1., 2.])
+    for kwargs in ({"keepdim": True}, {"keepdim": False}, {"out": ember.empty(0)}):
+        _raises(TypeError, 'median() missing 1 required positional arguments: "dim"',
+                ember.median, x, **kwargs)
+    assert ember.median(x, 0, True).values.tolist() == [1.]
+
+
+# -- histc: bins, then the range, then the dtype ---------------------------------------------
+
+def test_histc_checks_in_torchs_order():
+    u8 = ember.tensor([1, 2, 3], dtype=ember.uint8)
+    _raises(RuntimeError, "torch.histogram(): bins must be > 0, but got 0 for dimension 0",
+            ember.histc, u8, bins=0)
+    _raises(RuntimeError, "torch.histc: max must be larger than min", ember.histc, u8, bins=2,
+            min=3, max=1)
+    _raises(RuntimeError, "value cannot be converted to type uint8_t without overflow",
+            ember.histc, u8, bins=2, min=-1, max=5)
+    _raises(RuntimeError, "value cannot be converted to type uint8_t without overflow",
+            ember.histc, ember.tensor([], dtype=ember.uint8))      # range [-1, 1]
+    _raises(NotImplementedError, "\"histogram_cpu\" not implemented for 'Char'", ember.histc,
+            u8.to(ember.int8), bins=2, min=-1, max=5)
+    _raises(NotImplementedError, "\"linspace_cpu\" not implemented for 'Bool'", ember.histc,
+            ember.tensor([True]), bins=3)
+    _raises(RuntimeError, "value cannot be converted to type c10::Half without overflow",
+            ember.histc, ember.tensor([1.], dtype=ember.float16), bins=2, min=0, max=1e6)
+    _raises(NotImplementedError, "\"aminmax_cpu\" not implemented for 'ComplexFloat'",
+            ember.histc, ember.tensor([0.5j]), bins=4)
+    assert ember.histc(ember.tensor([0.5, 2.5, 1.1]), bins=3, min=0.1, max=2.6).tolist() == \
+        [1., 1., 1.]
+
+
+# -- argument checks before the call (NOTE [ Arguments checked first ]) --------------------
+
+def test_calls_torchs_parser_refuses():
+    x = ember.tensor([3., 1., 2.])
+    with pytest.raises(TypeError, match=r"^sort\(\) received an invalid combination"):
+        ember.sort(x, 0, stable=True)
+    _raises(TypeError, "argsort() takes from 2 to 1 positional arguments but 2 were given",
+            ember.argsort, x, 0, descending=True, stable=True)
+    _raises(TypeError, "topk(): argument 'out' must be tuple of Tensors, not Tensor",
+            ember.topk, x, 2, out=ember.empty(0))
+    _raises(TypeError, "nanmedian(): argument 'out' must be tuple of Tensors, not Tensor",
+            ember.nanmedian, x, 0, out=ember.empty(0))
+    with pytest.raises(TypeError, match=r"^var\(\) received an invalid combination"):
+        ember.var(x, True, out=ember.empty(0))
+    # the calls torch takes still work
+    assert ember.sort(x, dim=0, stable=True).values.tolist() == [1., 2., 3.]
+    v, i = ember.empty(0), ember.empty(0, dtype=ember.int64)
+    assert ember.topk(x, 2, out=(v, i)).values is v and i.tolist() == [0, 2]
+    assert float(ember.var(x, 0, True, out=ember.empty(0))) == 1.
+
+
+def test_sort_outs_need_their_exact_dtypes():
+    x = ember.tensor([3, 1, 2], dtype=ember.int16)
+    _raises(RuntimeError, "Expected out tensor to have dtype long int, but got float instead",
+            ember.argsort, x, stable=True, out=ember.empty(0))
+    _raises(RuntimeError, "Expected out tensor to have dtype short int, but got bool instead",
+            ember.msort, x, out=ember.empty(0, dtype=ember.bool))
+
+
+# -- linalg.norm: torch's choice of vector or matrix norm, and its checks --------------------
+
+def test_linalg_norm_checks_dim_and_ord_as_torch():
+    v = ember.tensor([3., 4.])
+    m = ember.tensor([[1., -2.], [3., 4.]])
+    _raises(RuntimeError, "linalg.matrix_norm: The input tensor A must have at least 2 "
+            "dimensions.", ember.linalg.norm, v, "fro")
+    _raises(RuntimeError, "linalg.norm: If dim is specified, it must be of length 1 or 2. "
+            "Got []", ember.linalg.norm, v, "fro", ())
+    _raises(RuntimeError, "linalg.norm: If dim is specified, it must be of length 1 or 2. "
+            "Got [-1, -1, -2]", ember.linalg.norm, m, 1, [-1, -1, -2])
+    _raises(RuntimeError, "linalg.matrix_norm: dims must be different. Got (1, 1)",
+            ember.linalg.matrix_norm, m, dim=(1, -1))
+    _raises(RuntimeError, "linalg.matrix_norm: dim must be a 2-tuple. Got 0 1 1",
+            ember.linalg.matrix_norm, m, dim=(0, 1, 1))
+    _raises(RuntimeError, "linalg.matrix_norm: Order 3 not supported.", ember.linalg.norm, m,
+            3)
+    _raises(RuntimeError, "linalg.matrix_norm: Low precision dtypes not supported. Got Half",
+            ember.linalg.matrix_norm, m.half(), 2)
+    r = ember.linalg.norm(m.requires_grad_(), dim=(0, 1))      # no ord: a vector norm
+    assert r.grad_fn.name() == "LinalgVectorNormBackward0" and float(r) == pytest.approx(30 ** .5)
+    assert float(ember.linalg.norm(m, 1)) == 6.     # the largest column sum
+
+
+# -- trapezoid, logcumsumexp, quantile, topk, kthvalue, searchsorted: errors in torch's order ---
+
+def test_trapezoid_of_a_0_dim_tensor():
+    y = ember.tensor(1.)
+    _raises(IndexError, "Dimension specified as -1 but tensor has no dimensions",
+            ember.trapezoid, y)
+    _raises(IndexError, "Dimension specified as 0 but tensor has no dimensions",
+            ember.trapezoid, y, ember.tensor([1.]))
+    _raises(IndexError, "slice() cannot be applied to a 0-dim tensor.",
+            ember.cumulative_trapezoid, y)
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but got "
+            "3)", ember.trapezoid, ember.tensor([True]), dim=3)
+
+
+def test_logcumsumexp_checks_out_then_dim_then_dtype():
+    i = ember.tensor([4, 4, -1], dtype=ember.int32)
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but got "
+            "5)", ember.logcumsumexp, i, 5)
+    _raises(RuntimeError, "expected scalar_type Int but found Float", ember.logcumsumexp, i, 0,
+            out=ember.empty(0))
+    _raises(NotImplementedError, "\"logcumsumexp_out_cpu\" not implemented for 'Int'",
+            ember.logcumsumexp, i, 0)
+
+
+def test_quantile_checks_interpolation_first_and_out_dtype():
+    bad = "quantile() interpolation must be one of linear, lower, higher, midpoint or " \
+        "nearest, but got bad"
+    _raises(RuntimeError, bad, ember.quantile, ember.tensor([1]), 0.5, interpolation="bad")
+    _raises(RuntimeError, bad, ember.nanquantile, ember.zeros(2, 0), 1., interpolation="bad")
+    _raises(RuntimeError, "quantile() out tensor must be same dtype as the input tensor",
+            ember.quantile, ember.tensor([1.]), 0.5, out=ember.empty(0, dtype=ember.int64))
+
+
+def test_topk_kthvalue_check_dim_and_k_before_the_dtype():
+    b = ember.tensor([True, False])
+    _raises(RuntimeError, "selected index k out of range", ember.topk, b, 3)
+    _raises(RuntimeError, "topk does not support bool dtypes on CPU", ember.topk, b, 1)
+    _raises(IndexError, "kthvalue(): Expected reduction dim 1 to have non-zero size.",
+            ember.kthvalue, ember.zeros(2, 0, dtype=ember.bool), 1)
+    _raises(RuntimeError, "kthvalue(): selected number k out of range for dimension 0",
+            ember.kthvalue, ember.tensor([1j, 2]), 3)
+
+
+def test_searchsorted_of_a_0_dim_boundary_names_the_scalar_first():
+    text = "torch.searchsorted(): input value can be a scalar only when boundaries tensor " \
+        "dimension is 1, but we got boundaries tensor dim({}) and input value's dim(0) numel(1)"
+    _raises(RuntimeError, text.format(0), ember.searchsorted, ember.tensor(1.), 2)
+    _raises(RuntimeError, text.format(2), ember.searchsorted, ember.tensor([[1., 2.]]),
+            ember.tensor(2.))
+    _raises(RuntimeError, "torch.searchsorted(): boundaries tensor should have positive "
+            "dimension, but got 0 dimension", ember.searchsorted, ember.tensor(1.),
+            ember.tensor([2.]))
+    assert ember.searchsorted(ember.tensor([1., 2.]), ember.tensor(2.)).item() == 1
