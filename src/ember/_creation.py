@@ -283,9 +283,13 @@ def _number(x):
     return x.item() if isinstance(x, (Tensor, np.generic)) else x
 
 
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False, pin_memory=False):
     """Values from `start` (inclusive) to `end` (exclusive) spaced by `step`."""
+    if start is None:
+        if end is None:     # (no bound at all: the export's wrapper words torch's TypeError)
+            raise TypeError("arange() takes an end")
+        start = 0
     dtype = _dtype.as_dtype(out_dtype(out, dtype, "arange"), "arange")
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:

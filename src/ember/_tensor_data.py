@@ -289,7 +289,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(values, requires_grad, pin_memory)
 
 
-def as_tensor(data, dtype=None, device=None):
+def as_tensor(data, *, dtype=None, device=None):
     """`data` as a tensor, sharing memory when it already is one (or a NumPy array, or a GPU
     array exporting `__cuda_array_interface__`) of that dtype and device."""
     dtype = _dtype.as_dtype(dtype, "as_tensor")

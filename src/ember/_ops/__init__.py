@@ -20,5 +20,10 @@ def install(namespace, tensor_class):
     for fn in _creation.NEW_METHODS:
         registry.register(fn.__name__, fn, function=False)
     registry.install(namespace, tensor_class)
+    # the factories of _creation, which the registry does not export: torch's argument-parser
+    # texts for calls that fit none of their signatures (`torch.arange()`)
+    for name in ("arange", "eye", "linspace", "logspace", "full", "empty_strided", "zeros_like",
+                 "ones_like", "empty_like", "full_like", "tensor", "as_tensor"):
+        namespace[name] = registry.parser_errors(getattr(_creation, name), name, function=True)
     operators.install(tensor_class)
     views.install_properties(tensor_class)

@@ -53,6 +53,24 @@ _ALL_ANY = ["(*, Tensor out = None)",
             "(int dim, bool keepdim = False, *, Tensor out = None)"]
 _QUANTILE = [f"({q} q, int? dim = None, bool keepdim = False, *, "
              f'str interpolation = "linear", Tensor out = None)' for q in ("Tensor", "float")]
+# (the options of the factories and of the `_like` factories)
+_MAKE = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+         "bool pin_memory = False, bool requires_grad = False)")
+_OUT = "Tensor out = None, " + _MAKE
+_LIKE = "torch.memory_format memory_format = None, " + _MAKE
+
+
+def _with_generator(first, rest):
+    """A sampler's pair of signatures: with a (required) generator keyword, then without."""
+    return [f"({first}, *, torch.Generator generator, {rest}", f"({first}, *, {rest}"]
+
+
+def _spaces(base):
+    return [f"({a} start, {b} end, int steps, {base}*, {_OUT}"
+            for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                         ("Number", "Number"))]
+
+
 # Each operator's visible signatures, as torch prints them for the function without its
 # `Tensor input` (the method's form leaves out `out` too); one written with its first
 # parameter (`Tensor input`, `Number self`) is the function's only. A `?` after a type (not
@@ -128,6 +146,30 @@ SIGNATURES = {
                "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
                "torch.device device = None, bool pin_memory = False, "
                "bool requires_grad = False)"],
+    # factories (_FACTORIES), whose texts matter mostly for calls without arguments
+    "rand": _with_generator("tuple of ints size", _OUT),
+    "randn": _with_generator("tuple of ints size", _OUT),
+    "randint": (_with_generator("int high, tuple of ints size", _OUT)
+                + _with_generator("int low, int high, tuple of ints size", _OUT)),
+    "rand_like": _with_generator("Tensor input", _LIKE),
+    "randn_like": _with_generator("Tensor input", _LIKE),
+    "randint_like": (_with_generator("Tensor input, int low, int high", _LIKE)
+                     + _with_generator("Tensor input, Tensor high", _LIKE)
+                     + _with_generator("Tensor input, int high", _LIKE)),
+    "arange": [f"(Number end, *, {_OUT}", f"(Number start, Number end, *, {_MAKE}",
+               f"(Number start, Number end, Number step = 1, *, {_OUT}"],
+    "eye": [f"(int n, *, {_OUT}", f"(int n, int m, *, {_OUT}"],
+    "linspace": _spaces(""),
+    "logspace": _spaces("float base = 10.0, "),
+    "full": [f"(tuple of ints size, Number fill_value, *, {_OUT}"],
+    "empty_strided": [f"(tuple of ints size, tuple of ints stride, *, {_MAKE}"],
+    "zeros_like": [f"(Tensor input, *, {_LIKE}"],
+    "ones_like": [f"(Tensor input, *, {_LIKE}"],
+    "empty_like": [f"(Tensor input, *, {_LIKE}"],
+    "full_like": [f"(Tensor input, Number fill_value, *, {_LIKE}"],
+    "tensor": ["(object data, *, torch.dtype dtype = None, torch.device device = None, "
+               "bool pin_memory = False, bool requires_grad = False)"],
+    "as_tensor": ["(object data, *, torch.dtype dtype = None, torch.device device = None)"],
     # the legacy constructor: Tensor(...), FloatTensor(...)
     "new": ["(*, torch.device device = None)", "(torch.Storage storage)", "(Tensor other)",
             "(tuple of ints size, *, torch.device device = None)",
@@ -167,7 +209,9 @@ SIGNATURES = {
 }
 # Operators whose signatures take no `Tensor input` first: the joining operators (their
 # tensors come first) and factories.
-_NO_INPUT = {"cat", "stack", "normal", "new"}
+_FACTORIES = {"rand", "randn", "randint", "arange", "eye", "linspace", "logspace",
+              "full", "empty_strided", "tensor", "as_tensor"}
+_NO_INPUT = {"cat", "stack", "normal", "new"} | _FACTORIES
 # Hot operators that the registry gives no wrapper of its own (NOTE [ Arity errors ]): their
 # signatures serve the wrappers they have anyway (the in-place `op_`, some functions), and
 # `view` calls `parser_error` on its own error path.

@@ -16,6 +16,7 @@ from ._dispatch import check_inplace, finish_inplace
 from . import sampling_cuda
 from ._op import Op, record
 from .elementwise import check_limited
+from .int_arguments import is_int
 from .registry import function, method, parser_errors, register
 
 
@@ -143,6 +144,8 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
         low, high, shape = args
     else:
         raise TypeError("randint() received an invalid combination of arguments")
+    if not (is_int(low) and is_int(high)):      # (the wrapper words torch's TypeError)
+        raise TypeError("randint() takes integer bounds")
     shape = tuple(shape)
     check_shape(shape, "randint")
     d = out_dtype(out, dtype, "randint") or _dtype.int64
@@ -153,11 +156,14 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
                              device, requires_grad, pin_memory))
 
 
+_NO_N = object()        # (randperm called without n)
+
+
 @function(method=False)
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+def randperm(n=_NO_N, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """A random permutation of 0..n-1."""
-    if isinstance(n, (bool, np.bool_)) or not hasattr(n, "__index__"):
+    if n is _NO_N or isinstance(n, (bool, np.bool_)) or not hasattr(n, "__index__"):
         raise TypeError(_randperm_error(n, {"generator": generator, "out": out, "dtype": dtype,
                                             "layout": layout, "device": device,
                                             "requires_grad": requires_grad or None,
@@ -182,14 +188,14 @@ def _randperm_error(n, keywords):
     fits a call without keywords; with keywords, torch lists both of its signatures."""
     from .argument_errors import type_name
     given = sorted((k, v) for k, v in keywords.items() if v is not None)
-    if not given:
+    if not given and n is not _NO_N:
         return f"randperm(): argument 'n' (position 1) must be int, not {type_name(n)}"
     torch_names = {"generator": "torch._C.Generator", "dtype": "torch.dtype",
                    "layout": "torch.layout", "out": "Tensor"}
     if not isinstance(keywords["device"], str):
         torch_names["device"] = "torch.device"
-    got = ", ".join([type_name(n)] + [f"{k}={torch_names.get(k) or type_name(v)}"
-                                      for k, v in given])
+    got = ", ".join(([] if n is _NO_N else [type_name(n)])
+                    + [f"{k}={torch_names.get(k) or type_name(v)}" for k, v in given])
     return (f"randperm() received an invalid combination of arguments - got ({got}), but "
             f"expected one of:\n"
             f" * (int n, *, torch.Generator generator, Tensor {_RANDPERM_SIGNATURE}\n"
@@ -240,11 +246,15 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 
 @function(method=False)
-def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
+def randint_like(input, low=None, high=None, *, dtype=None, layout=None, device=None,
                  requires_grad=False, memory_format=None, generator=None):
     """Random integers in [low, high) with the shape (and layout) of `input`."""
     if high is None:
+        if low is None:     # (no bound: the registry's wrapper words torch's TypeError)
+            raise TypeError("randint_like() takes a high bound")
         low, high = 0, low
+    elif low is None:
+        low = 0
     d, dev = _like("randint_like", input, dtype, device)
     if low < high:
         out = _laid_out_like(input, d, dev, requires_grad, memory_format,
