@@ -208,6 +208,9 @@ def expand(shape: Shape, strides: Strides, target: Sequence[int],
                            f"size={_shape_text(target)}): the number of sizes provided "
                            f"({len(target)}) must be greater or equal to the number of "
                            f"dimensions in the tensor ({len(shape)})")
+    if not shape and any(want < 0 for want in target):
+        # (torch gives a 0-dim tensor the sizes as they are, -1 included, then sizes them)
+        raise RuntimeError("numel: integer multiplication overflow")
     lead = len(target) - len(shape)
     new_shape, new_strides = [0] * len(target), [0] * len(target)
     negative = False
@@ -342,11 +345,11 @@ def slice_dim(shape: Shape, strides: Strides, offset: int, dim: int,
 
 
 def narrow(shape: Shape, strides: Strides, offset: int, dim: int, start: int, length: int):
-    d = wrap_dim(dim, len(shape))
-    if len(shape) == 0:
+    if len(shape) == 0:                 # (torch checks these two before the dim)
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
+    d = wrap_dim(dim, len(shape))
     size = shape[d]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "

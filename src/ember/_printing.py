@@ -344,3 +344,84 @@ def cpp_type_name(t):
     if scalar in _CLASSIC:
         return legacy_type_name(t)
     return f"{'CPU' if t.device.type == 'cpu' else t.device.type.upper()}{scalar}Type"
+
+
+
+def cpp_text(t):
+    """torch's C++ `operator<<` on a tensor of 2 or more dims, as some of torch's error texts
+    print one: each matrix as rows of values as wide as the widest (C++ `setw`), a 3-D or
+    wider tensor matrix by matrix under its 1-based index (the first dim counting fastest),
+    then the type and sizes."""
+    sizes = ",".join(map(str, t.shape))
+    text = ""
+    if t.numel():
+        values = backend_of(t._data).to_numpy(t._data).astype(np.float64)
+        if values.ndim == 2:
+            text = _cpp_matrix(values, 0)
+        else:
+            lead = values.shape[:-2]
+            for k in range(math.prod(lead)):
+                index, rest = [], k
+                for n in lead:          # (dim 0 counts fastest)
+                    index.append(rest % n)
+                    rest //= n
+                text += ("\n" if k else "") + "(" + "".join(f"{i + 1}," for i in index) + \
+                    ".,.) = \n" + _cpp_matrix(values[tuple(index)], 1)
+    return f"{text}[ {cpp_type_name(t)}{{{sizes}}} ]"
+
+
+def _cpp_matrix(values, indent):
+    """One matrix as torch's C++ printer writes it (80 characters a line: more columns go in
+    blocks, "Columns 1 to 20", ...)."""
+    width, scale, fmt = _cpp_format(values.reshape(-1))
+    rows, cols = values.shape
+    per_line = max(1, (80 - indent) // (width + 1))
+    out, first = [], 0
+    while first < cols:
+        last = min(first + per_line, cols) - 1
+        if per_line < cols:
+            out.append(("\n" if first else "") + f"Columns {first + 1} to {last + 1}" +
+                       " " * indent)
+        if scale != 1:
+            out.append(f"{scale:g} *\n" + " " * indent)
+        for r in range(rows):
+            out.append(" ".join(fmt(v / scale).rjust(width) for v in values[r, first:last + 1]))
+            out.append("\n")
+            if r != rows - 1:
+                out.append(" " * indent + (" " if scale != 1 else ""))
+        first = last + 1
+    return "".join(out)
+
+
+def _cpp_format(flat):
+    """(width, scale, formatter) as torch's C++ printer (`__printFormat`) picks them: whole
+    numbers as integers, else 4 decimals (scaled by a power of ten past 5 digits), or
+    scientific notation for values more than 4 decades apart."""
+    finite = np.abs(flat[np.isfinite(flat)])
+    integral = bool(np.all(finite == np.ceil(finite)))
+    exp_min = exp_max = 1
+    if finite.size:
+        low, high = finite.min(), finite.max()
+        exp_min = math.floor(math.log10(low)) + 1 if low else 1
+        exp_max = math.floor(math.log10(high)) + 1 if high else 1
+    scientific = _cpp_number("{:.4e}")
+    if integral:
+        if exp_max > 9:
+            return 11, 1, scientific
+        return exp_max + 1, 1, _cpp_number("{:g}")
+    fixed = _cpp_number("{:.4f}")
+    if exp_max - exp_min > 4:
+        return 11 + (abs(exp_max) > 99 or abs(exp_min) > 99), 1, scientific
+    if exp_max > 5 or exp_max < 0:
+        return 7, 10.0 ** (exp_max - 1), fixed
+    return (7 if exp_max == 0 else exp_max + 6), 1, fixed
+
+
+def _cpp_number(spec):
+    def fmt(v):
+        if v != v:
+            return "nan"
+        if v in (math.inf, -math.inf):
+            return "inf" if v > 0 else "-inf"
+        return spec.format(v)
+    return fmt

@@ -56,6 +56,15 @@ def _tensor_list(tensors, name):
     return tensors
 
 
+def _check_out_autograd(name, tensors, out):
+    """torch refuses autograd through `out=` before it looks at the tensors (their dims,
+    sizes, dtypes)."""
+    if _grad_state.enabled and isinstance(out, Tensor) and (
+            out._requires_grad or any(t._requires_grad for t in tensors)):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                           f"differentiation, but one of the arguments requires grad.")
+
+
 def _finish_join(op, tensors, result, params, out, name):
     requires_grad = any(t._requires_grad for t in tensors)
     if out is not None:
@@ -103,6 +112,8 @@ def concatenate(tensors, dim=0, *, out=None):
 
 def _cat(name, tensors, dim, out):
     tensors = _tensor_list(tensors, name)
+    if out is not None:
+        _check_out_autograd("cat", tensors, out)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     first = tensors[0]._data
@@ -116,8 +127,9 @@ def _cat(name, tensors, dim, out):
                                f"concatenated")
     # NOTE: torch skips 1-D empty tensors whatever the other shapes are (legacy behaviour).
     skipped = tuple(shape == (0,) for shape in shapes)
-    if all(skipped):                    # all empty: the first one stands for them
-        skipped = (False,) + skipped[1:]
+    if all(skipped):                    # all empty: the first one stands for them, and torch
+        skipped = (False,) + skipped[1:]    # checks no dim (a (0,) result whatever `dim`)
+        dim = 0
     real = [t for t, skip in zip(tensors, skipped) if not skip]
     ref = real[0]._data.shape
     ndim = len(ref)
@@ -140,6 +152,8 @@ def _cat(name, tensors, dim, out):
     result = xp.concatenate(arrays, axis=d)
     if ndim > 3 or not all(a.flags.c_contiguous for a in arrays):
         result = _cat_layout(xp, result, arrays)     # (row-major inputs give a row-major result)
+    else:                               # (NumPy may give a dim of size 1 any stride)
+        result = _mf.row_major(xp, result)
     sizes = tuple(0 if skip else shape[d] for shape, skip in zip(shapes, skipped))
     return _finish_join(Cat, tensors, result, {"dim": d, "sizes": sizes, "skipped": skipped},
                         out, "cat")
@@ -149,6 +163,8 @@ def _cat(name, tensors, dim, out):
 def stack(tensors, dim=0, *, out=None):
     """Join equally shaped tensors along a new dim."""
     tensors = _tensor_list(tensors, "stack")
+    if out is not None:
+        _check_out_autograd("stack", tensors, out)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     first = tensors[0]._data
@@ -291,7 +307,9 @@ def block_diag(*tensors):
     if not tensors:
         from .._creation import empty
         return empty((1, 0))
-    common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
+    # (torch's result_type: a 0-dim block only promotes to a higher category)
+    common = _dtype.result_type_of([t.dtype for t in tensors if t.ndim],
+                                   [t.dtype for t in tensors if not t.ndim], [])._np
     xp, arrays = arrays_for(tensors, common)
     result = xp.zeros((sum(r for r, _ in blocks), sum(c for _, c in blocks)), common)
     row = col = 0

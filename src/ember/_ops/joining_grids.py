@@ -58,10 +58,7 @@ def meshgrid(*tensors, indexing=None):
         indexing = "ij"
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
-    for t in tensors:
-        if t.ndim > 1:
-            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
-                               f"but got: {t}")
+    # (torch's order: dtypes, the indexing, then the dims, the first two swapped by 'xy')
     if any(t.dtype != tensors[0].dtype for t in tensors):
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing not in ("ij", "xy"):
@@ -70,6 +67,11 @@ def meshgrid(*tensors, indexing=None):
     swap = indexing == "xy" and len(tensors) >= 2
     if swap:
         tensors = [tensors[1], tensors[0]] + tensors[2:]
+    for t in tensors:
+        if t.ndim > 1:
+            from .._printing import cpp_text
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               f"but got: {cpp_text(t)}")
     shape = tuple(t.numel() for t in tensors)
     grids = []
     for i, t in enumerate(tensors):

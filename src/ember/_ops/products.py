@@ -404,6 +404,7 @@ def kron(input, other, *, out=None):
     """Kronecker product (dims padded on the left to the same count)."""
     _check_tensor("kron", "input", 0, input)
     _check_tensor("kron", "other", 1, other)
+    given = input, other
     if input.dtype != other.dtype:
         from .._dtype import promote_types
         dt = promote_types(input.dtype, other.dtype)
@@ -411,11 +412,17 @@ def kron(input, other, *, out=None):
     n = builtins.max(input.ndim, other.ndim)
     a = input.reshape((1,) * (n - input.ndim) + tuple(input.shape))
     b = other.reshape((1,) * (n - other.ndim) + tuple(other.shape))
-    xp = backend_of(a._data).xp
-    result = xp.kron(a._data, b._data) if n else a._data * b._data
+    # NOTE: torch's composition, for its layout: a as (a0, 1, a1, 1, ...) times b as
+    # (1, b0, 1, b1, ...), then a view of the product as (a0 * b0, a1 * b1, ...). The product
+    # takes its inputs' order, so its view may be refused (a transposed `a` with a row-major b).
+    from ..autograd.grad_mode import no_grad
+    with no_grad():
+        product = _interleave(given[0].reshape(a.shape), n, 1) * \
+            _interleave(given[1].reshape(b.shape), n, 0)
+        shape = tuple(x * y for x, y in zip(a.shape, b.shape))
+        result = (product.view(shape) if out is None else product.reshape(shape))._data
     params = {"ndim": n, "a_shape": tuple(a.shape), "b_shape": tuple(b.shape)}
-    return _emit(Kron, (a, b), result.reshape(tuple(x * y for x, y in zip(a.shape, b.shape))),
-                 params, out, "kron")
+    return _emit(Kron, (a, b), result, params, out, "kron")
 
 
 class Trace(Op):
@@ -518,6 +525,30 @@ _CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
                 "donot_use_mm_for_euclid_dist")
 
 
+def _check_cdist_kernel(x1, x2, p, mode):
+    """The errors of the kernel torch picks: matrix products (p = 2, asked for or more than
+    25 rows) refuse two dtypes in mm's words (bmm's for batches); the direct kernel takes
+    float and double only, then refuses a second dtype."""
+    mm = p == 2 and (mode == "use_mm_for_euclid_dist" or mode == _CDIST_MODES[0] and (
+        x1.shape[-2] > 25 or x2.shape[-2] > 25))
+    if mm and x1.ndim == 2 and x2.ndim == 2:       # (batches go through bmm's check below)
+        if x1.dtype != x2.dtype:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                               f"{_c_type(x1.dtype)} != {_c_type(x2.dtype)}")
+        return
+    if x1._data.dtype.itemsize < 4 and not mm:
+        raise NotImplementedError(f'"cdist" not implemented for \'{x1.dtype._scalar_name}\'')
+    if x1.dtype != x2.dtype:
+        raise RuntimeError(f"expected scalar type {x1.dtype._scalar_name} but found "
+                           f"{x2.dtype._scalar_name}")
+
+
+def _c_type(dtype):
+    """torch's C++ name of a floating dtype, as its matmul errors print it."""
+    return {"Float": "float", "Double": "double", "Half": "c10::Half",
+            "BFloat16": "c10::BFloat16"}.get(dtype._scalar_name, dtype._scalar_name)
+
+
 @function(method=False)
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """p-norm distances between the rows of x1 (..., P, M) and of x2 (..., R, M).
@@ -535,15 +566,21 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")
-    if x1._data.dtype.kind != "f" or x1._data.dtype.itemsize < 4 or \
-            x1._data.dtype != x2._data.dtype:
-        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
-                           f"{x1.dtype._scalar_name}")
+    for i, x in ((1, x1), (2, x2)):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, X{i} got: "
+                               f"{x.dtype._scalar_name}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     xp = backend_of(x1._data).xp
     a, b = x1._data, x2._data
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])       # torch's text on a mismatch
+    if 0 in batch + a.shape[-2:-1] + b.shape[-2:-1] or not a.shape[-1]:
+        # (no distance to compute: torch's kernel never runs, whatever the dtypes)
+        fill = xp.empty if 0 in batch + a.shape[-2:-1] + b.shape[-2:-1] else xp.zeros
+        return _emit(Cdist, (x1, x2), fill(batch + (a.shape[-2], b.shape[-2]), a.dtype),
+                     {"p": p}, None, "cdist")
+    _check_cdist_kernel(x1, x2, p, compute_mode)
     a = xp.broadcast_to(a, batch + a.shape[-2:])
     b = xp.broadcast_to(b, batch + b.shape[-2:])
     if p == 2:

@@ -63,7 +63,7 @@ def _operand_grad(grad, operands, subs, out, sizes, k):
     for j, (s, t) in enumerate(zip(subs, operands)):
         if j != k:
             terms.append(s)
-            tensors.append(t.conj())
+            tensors.append(t.conj().to(grad.dtype))    # (operands may differ in dtype)
     available = set("".join(terms))
     target = []
     for c in subs[k]:
@@ -82,50 +82,121 @@ def _operand_grad(grad, operands, subs, out, sizes, k):
 
 
 def _parse(equation, ndims):
-    """(input subscripts, output subscript): explicit letters, no ellipsis, no spaces."""
-    eq = equation.replace(" ", "")
-    lhs, arrow, rhs = eq.partition("->")
-    terms = lhs.split(",")
+    """(input subscripts, output subscript): explicit letters, no ellipsis, no spaces. The
+    checks are torch's, in its order: the left side character by character, the number of
+    operands, each operand's dims, then the output."""
+    lhs, arrow, rhs = equation.partition("->")
+    terms, ellipsis = [[]], False
+    i = 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == ".":
+            if ellipsis:
+                raise RuntimeError(f"einsum(): found '.' for operand {len(terms) - 1} for "
+                                   f"which an ellipsis was already found")
+            if not lhs.startswith("...", i):
+                raise RuntimeError(f"einsum(): found '.' for operand {len(terms) - 1} that is "
+                                   f"not part of any ellipsis")
+            terms[-1].append("...")
+            ellipsis = True
+            i += 2
+        elif c == ",":
+            terms.append([])
+            if len(terms) > len(ndims):
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
+            ellipsis = False
+        elif c != " ":
+            if c not in string.ascii_letters:
+                raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the "
+                                   f"equation string, subscripts must be in [a-zA-Z]")
+            terms[-1].append(c)
+        i += 1
     if len(terms) != len(ndims):
         raise RuntimeError("einsum(): more operands were provided than specified in the "
-                           "equation" if len(ndims) > len(terms) else
-                           "einsum(): fewer operands were provided than specified in the "
                            "equation")
-    for c in eq:
-        if c not in string.ascii_letters and c not in ".,->":
-            raise RuntimeError(f"einsum(): invalid subscript given at index {eq.index(c)} in "
-                               f"the equation string, subscripts must be in [a-zA-Z]")
-    free = [c for c in string.ascii_letters if c not in eq]
-    n_ell = max([nd - (len(t) - 3) for t, nd in zip(terms, ndims) if "..." in t] or [0])
-    ell = "".join(free[:n_ell])
-    subs = []
+    n_ell = 0
     for i, (term, nd) in enumerate(zip(terms, ndims)):
+        n = len(term) - ("..." in term)
         if "..." in term:
-            k = nd - (len(term) - 3)
-            if k < 0:
-                raise RuntimeError(f"einsum(): the number of subscripts in the equation "
-                                   f"({len(term) - 3}) is more than the number of dimensions "
-                                   f"({nd}) for operand {i}")
-            term = term.replace("...", ell[n_ell - k:])
-        elif len(term) != nd:
-            raise RuntimeError(f"einsum(): the number of subscripts in the equation "
-                               f"({len(term)}) does not match the number of dimensions ({nd}) "
-                               f"for operand {i} and no ellipsis was given")
-        subs.append(term)
+            if n > nd:
+                raise RuntimeError(f"einsum(): the number of subscripts in the equation ({n}) "
+                                   f"is more than the number of dimensions ({nd}) for operand "
+                                   f"{i}")
+            n_ell = max(n_ell, nd - n)
+        elif n != nd:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({n}) does "
+                               f"not match the number of dimensions ({nd}) for operand {i} and "
+                               f"no ellipsis was given")
+    used = set(equation)
+    ell = "".join([c for c in string.ascii_letters if c not in used][:n_ell])
+    subs = []
+    for term, nd in zip(terms, ndims):
+        k = nd - (len(term) - ("..." in term))
+        subs.append("".join(ell[n_ell - k:] if c == "..." else c for c in term))
     if arrow:
-        out = rhs.replace("...", ell)
-        for c in out:
-            if out.count(c) > 1:
-                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in "
-                                   f"the output")
-            if c not in "".join(subs):
-                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the "
-                                   f"equation for any input operand")
+        out = _parse_output(rhs, len(lhs), "".join(subs), ell)
     else:
         joined = "".join(subs)
         out = ell + "".join(sorted(c for c in set(joined) if joined.count(c) == 1
                                    and c not in ell))
     return subs, out
+
+
+def _parse_output(rhs, at, inputs, ell):
+    """The explicit output subscript, checked as torch checks it (`at`: where it starts)."""
+    out, ellipsis = [], False
+    i = 0
+    while i < len(rhs):
+        c = rhs[i]
+        if c == ".":
+            if ellipsis:
+                raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was "
+                                   "already found")
+            if not rhs.startswith("...", i):
+                raise RuntimeError("einsum(): found '.' for output that is not part of any "
+                                   "ellipsis (...)")
+            out.append(ell)
+            ellipsis = True
+            i += 2
+        elif c != " ":
+            if c not in string.ascii_letters:
+                raise RuntimeError(f"einsum(): invalid subscript given at index {at + 2 + i} "
+                                   f"in the equation string, subscripts must be in [a-zA-Z]")
+            if c in out:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in "
+                                   f"the output")
+            if c not in inputs:
+                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the "
+                                   f"equation for any input operand")
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _mixed_dtype(subs, out, operands):
+    """The dtype of an einsum of operands of several dtypes, as torch's pairwise contraction
+    (left to right) finds it: a pair that sums over a letter both operands have (not of size
+    1) is a bmm, which takes one dtype; any other pair is a product, which promotes."""
+    from .. import _dtype
+    dtype, letters = operands[0].dtype, dict(zip(subs[0], operands[0].shape))
+    for j in range(1, len(operands)):
+        t, later = operands[j], set(out).union(*subs[j + 1:])
+        summed = [c for c, n in zip(subs[j], t.shape)
+                  if c in letters and c not in later and n != 1 and letters[c] != 1]
+        if summed:
+            if dtype == _dtype.bool:
+                raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+            if t.dtype != dtype:
+                raise RuntimeError(f"expected scalar type {dtype._scalar_name} but found "
+                                   f"{t.dtype._scalar_name}")
+        else:
+            dtype = _dtype.promote_types(dtype, t.dtype)
+        for c, n in zip(subs[j], t.shape):
+            letters[c] = max(letters.get(c, 1), n)
+        for c in summed:
+            del letters[c]
+    return dtype
 
 
 def _node(subs, out):
@@ -213,19 +284,17 @@ def einsum(equation, *operands):
         if not isinstance(t, Tensor):
             raise TypeError(f"einsum(): argument 'operands' must be tuple of Tensors, but found "
                             f"element of type {type(t).__name__} at pos {i}")
-    if not operands:
-        raise RuntimeError("einsum(): must provide at least one operand")
+    if not operands:        # (torch's Python einsum refuses this before its native op)
+        raise ValueError("einsum(): must specify the equation string and at least one "
+                         "operand, or at least one operand and its subscripts list")
     subs, out = _parse(equation, [t.ndim for t in operands])
     sizes = _subscript_sizes(subs, operands)
-    dtypes = {t._data.dtype for t in operands}
-    if len(dtypes) > 1:
-        other = next(t for t in operands if t._data.dtype != operands[0]._data.dtype)
-        raise RuntimeError(f"expected scalar type {operands[0].dtype._scalar_name} but found "
-                           f"{other.dtype._scalar_name}")
     dtype = operands[0]._data.dtype
+    if any(t._data.dtype != dtype for t in operands):
+        dtype = _mixed_dtype(subs, out, operands)._np
     node = _node(subs, out)
     if dtype.kind == "b" and node is EinsumView:
-        raise RuntimeError("\"bmm\" not implemented for 'Bool'")
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
     xp = backend_of(operands[0]._data).xp
     arrays = []
     for s, t in zip(subs, operands):
@@ -237,7 +306,7 @@ def einsum(equation, *operands):
     compute = "float32" if dtype.itemsize == 2 and dtype.kind in "fV" else dtype
     if node is EinsumSum and dtype.kind in "biu":
         compute = dtype = xp.dtype("int64")    # NOTE: torch sums one operand with sum()
-    if compute != dtype or arrays[0].dtype != compute:
+    if compute != dtype or any(a.dtype != compute for a in arrays):
         arrays = [a.astype(compute) for a in arrays]
     spec = ",".join(subs) + "->" + out
     result = xp.einsum(spec, *arrays, optimize=len(arrays) > 1)

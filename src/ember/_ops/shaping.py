@@ -156,17 +156,23 @@ def roll(input, shifts, dims=None):
     if len(shifts) != len(dims) and not (not dims and len(shifts) == 1):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
-    given, dims = dims, tuple(geo.wrap_dim(d, input.ndim) for d in dims)
     data = input._data
     xp = backend_of(data).xp
-    if data.ndim == 0 or data.size == 0:
-        if given and data.ndim == 0:    # dims 0 and -1 wrap, but a 0-dim tensor has no dim to roll
-            raise IndexError(f"Dimension specified as {given[0]} but tensor has no dimensions")
+    if data.size == 0:
+        # NOTE: torch clones an empty tensor before it looks at `dims` (any dims will do);
+        # rolled flat (no dims), the clone is viewed back row-major
+        result = _mf.copy_preserving(xp, data) if dims else \
+            _mf.row_major(xp, xp.empty(data.shape, data.dtype))
+        return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None})
+    if data.ndim == 0:
+        if dims:    # (torch sizes the first dim without wrapping: any dim fails)
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         result = data.copy()
-    else:
-        # NOTE: torch's result is row-major whatever the input's layout
-        result = _mf.row_major(xp, xp.roll(data, shifts if dims else shifts[0],
-                                           dims if dims else None))
+        return run_copy(Roll, input, result, {"shifts": shifts, "dims": None})
+    dims = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
+    # NOTE: torch's result is row-major whatever the input's layout
+    result = _mf.row_major(xp, xp.roll(data, shifts if dims else shifts[0],
+                                       dims if dims else None))
     return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None})
 
 
@@ -209,8 +215,36 @@ def rot90(input, k=1, dims=(0, 1)):
                            f"and dim1 = {dims[1]}")
     data = input._data
     xp = backend_of(data).xp
-    result = xp.rot90(data, k, (d0, d1)).copy()
+    # NOTE: torch's rot90 is a flip then a transpose of the flipped copy (not contiguous);
+    # k % 4 == 0 is a contiguous clone
+    flipped = {1: (d1,), 2: (d0, d1), 3: (d0,)}.get(k % 4)
+    if not data.size:       # (NumPy's empty arrays have no strides to keep: torch's are set)
+        result = _empty_rotated(input, flipped, k, d0, d1)
+    elif flipped is None:
+        result = xp.empty(data.shape, data.dtype)
+        result[...] = data
+    else:
+        if data.size and any(data.shape[d] > 1 for d in flipped):
+            check_limited(input, "flip_cpu")
+        result = _mf.empty_preserving(xp, data, data.dtype)
+        result[...] = xp.flip(data, flipped)
+        if k % 4 != 2:
+            result = xp.swapaxes(result, d0, d1)
     return run_copy(Rot90, input, result, {"k": k, "dims": (d0, d1)})
+
+
+def _empty_rotated(input, flipped, k, d0, d1):
+    """rot90's empty result: the input's strides (a flip keeps them), a row-major clone's
+    (k % 4 == 0), transposed for odd k."""
+    shape = list(input.shape)
+    strides = list(input.stride() if flipped else geo.contiguous_strides(tuple(shape)))
+    if k % 2:
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        strides[d0], strides[d1] = strides[d1], strides[d0]
+    backend = backend_of(input._data)
+    data = input._data
+    return backend.strided(backend.xp.empty(0, data.dtype), data.dtype, tuple(shape),
+                           tuple(strides), 0)
 
 
 # -- repeat and tile ---------------------------------------------------------------------------
@@ -220,6 +254,8 @@ class Repeat(Op):
 
     def backward(ctx, grad):
         # grad, seen as (r0, s0, r1, s1, ...), summed over the r's
+        if grad.numel() == 0:       # (an empty result: the repeats may be anything)
+            return grad.new_zeros(ctx.self_size)
         shape = ctx.padded_size
         split = tuple(n for r, s in zip(ctx.repeats, shape) for n in (r, s))
         summed = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
@@ -246,6 +282,9 @@ def repeat(self, *sizes, repeats=None):
         raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: "
                            f"[{', '.join(map(str, result_shape))}]")
     xp = backend_of(data).xp
+    if 0 in result_shape:       # (nothing to copy: torch never looks at the other repeats)
+        return run_copy(Repeat, self, xp.empty(result_shape, data.dtype),
+                        {"self_size": data.shape, "repeats": sizes, "padded_size": shape})
     # NOTE: one copy: (1, s0, 1, s1, ...) broadcast into a new (r0, s0, r1, s1, ...) array,
     # whose dims then merge pairwise (a view); assigning is much faster than NumPy's tile
     ones = tuple(n for s in shape for n in (1, s))
@@ -328,13 +367,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if not isinstance(input, Tensor) or input.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
         counts = _repeats_array(input)
-        if (counts < 0).any():
-            raise RuntimeError("repeats can not be negative")
         xp = backend_of(input._data).xp
-        result = _repeat_range(xp, counts.size, counts, input._data.dtype)
-        if output_size is not None and output_size != result.size:
-            raise RuntimeError("allocated size does not match required size")
-        return wrap(result)
+        return wrap(_repeated_indices(xp, counts, output_size, input._data.dtype))
     if isinstance(repeats, Tensor):
         return _repeat_by_tensor(input, repeats, dim, output_size)
     if isinstance(repeats, np.integer):
@@ -346,13 +380,13 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     d = geo.wrap_dim(0 if dim is None else dim, input.ndim)
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
-    if output_size is not None and output_size != x.shape[d] * repeats:
-        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected "
-                           f"{x.shape[d] * repeats} but got {output_size}")
     # NOTE: torch's own composition (so its node is ViewBackward0): one copy, by `clone`
-    y = x.unsqueeze(d + 1)
+    y = x.unsqueeze(d + 1)          # (a 0-dim input with dim=0 fails here, as in torch)
     size = list(y.shape)
     size[d + 1] = repeats
+    if output_size is not None and output_size != size[d] * repeats:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected "
+                           f"{size[d] * repeats} but got {output_size}")
     return y.expand(size).clone(memory_format=contiguous_format).flatten(d, d + 1)
 
 
@@ -371,25 +405,35 @@ def _repeat_by_tensor(input, repeats, dim, output_size):
         x = input if dim is not None else input.flatten()
         return x.index_select(0 if dim is None else dim,
                               empty(output_size, dtype=repeats.dtype, device=x.device))
-    counts = _repeats_array(repeats).reshape(-1)
     x = input if dim is not None else input.flatten()
-    d = geo.wrap_dim(0 if dim is None else dim, x.ndim)
-    n = x.shape[d] if x.ndim else 1
+    given = 0 if dim is None else dim
+    if x.ndim == 0:     # (torch sizes the dim without wrapping a 0-dim tensor's)
+        raise IndexError(f"Dimension specified as {given} but tensor has no dimensions")
+    d = geo.wrap_dim(given, x.ndim)
+    n = x.shape[d]
+    if not (repeats.ndim == 0 or repeats.shape[0] == 1) and repeats.shape[0] != n:
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                           f"repeats.size(0) = {repeats.shape[0]} and input.size({given}) = {n}")
+    counts = _repeats_array(repeats).reshape(-1)
     if counts.size == 1:
         counts = counts.repeat(n)
-    if counts.size != n:
-        raise RuntimeError(f"repeats must have the same size as input along dim, but got "
-                           f"repeats.size(0) = {counts.size} and input.size({d}) = {n}")
-    if (counts < 0).any():
-        raise RuntimeError("repeats can not be negative")
+    xp = backend_of(x._data).xp
+    index = _repeated_indices(xp, counts, output_size, np.int64)
+    return _index_call(IndexSelect, x, d, index, None)
+
+
+def _repeated_indices(xp, counts, output_size, dtype):
+    """0, 1, ..., each repeated by the host array `counts`, checked as torch checks them: no
+    counts, no checks; else the total against `output_size` before the signs."""
+    if counts.size == 0:
+        return xp.zeros(0, dtype)
     if output_size is not None and output_size != int(counts.sum()):
         raise RuntimeError("allocated size does not match required size")
-    xp = backend_of(x._data).xp
+    if (counts < 0).any():
+        raise RuntimeError("repeats can not be negative")
     if xp is np:
-        index = np.asarray(np.repeat(np.arange(n), counts))
-    else:
-        index = _repeat_range(xp, n, counts, np.int64)
-    return _index_call(IndexSelect, x, d, index, None)
+        return np.asarray(np.repeat(np.arange(counts.size, dtype=dtype), counts))
+    return _repeat_range(xp, counts.size, counts, dtype)
 
 
 def _repeat_range(xp, n, counts, dtype):

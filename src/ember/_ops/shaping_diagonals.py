@@ -1,6 +1,6 @@
 """Triangles and diagonals: tril, triu, tril_indices, triu_indices, diag, diag_embed,
 diagflat."""
-from .. import _dtype, _geometry as geo
+from .. import _dtype, _geometry as geo, _memory_format as _mf
 from .._creation import _backend, zeros
 from .._device import backend_of
 from .._tensor import wrap
@@ -35,7 +35,8 @@ def _triangle(op, name, input, diagonal, out):
     check_limited(input, name)
     data = input._data
     xp = backend_of(data).xp
-    result = getattr(xp, name)(data, diagonal)
+    # (torch's result is row-major whatever the input's layout)
+    result = _mf.row_major(xp, getattr(xp, name)(data, diagonal))
     return run_copy(op, input, result, {"diagonal": diagonal}, out, name)
 
 

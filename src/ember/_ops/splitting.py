@@ -70,19 +70,18 @@ def split(tensor, split_size_or_sections, dim=0):
     if split_size_or_sections.__class__ is not int or dim.__class__ is not int:
         _check_split_arguments(split_size_or_sections, dim)
     shape, strides = _shape(tensor), tensor.stride()
+    if not shape:           # (torch checks this, then the size's sign, before the dim)
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if isinstance(split_size_or_sections, int) and split_size_or_sections < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got "
+                           f"split_size={split_size_or_sections}")
     d = geo.wrap_dim(dim, len(shape))
-    try:
-        n = shape[d]
-    except IndexError:      # dims 0 and -1 wrap for a 0-dim tensor, which has none to split
-        raise RuntimeError("split expects at least a 1-dimensional tensor") from None
+    n = shape[d]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
         if size == 0 and n != 0:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {n}")
-        if size < 0:
-            raise RuntimeError(f"split expects split_size be non-negative, but got "
-                               f"split_size={size}")
         # NOTE: an empty dim still gives one (empty) piece.
         sizes = [size] * (n // size) + ([n % size] if n % size else []) if n else [0]
         op = Split
@@ -190,8 +189,9 @@ def chunk(input, chunks, dim=0):
 
 # -- tensor_split and the NumPy-style splits: slices -----------------------------------
 
-def _split_points(arg, n):
-    """tensor_split's argument as the list of split indices along a dim of size `n`."""
+def _split_argument(arg):
+    """tensor_split's argument checked as torch checks a tensor before it looks at the dim:
+    a number of sections or a list of indices."""
     if isinstance(arg, Tensor):
         if arg._data.dtype.kind != "i" or arg._data.dtype.itemsize != 8:
             raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
@@ -204,7 +204,14 @@ def _split_points(arg, n):
     if isinstance(arg, np.integer):
         arg = int(arg)
     if isinstance(arg, int):
-        if arg <= 0:
+        return arg
+    return [int(i) for i in arg]
+
+
+def _split_points(arg, n):
+    """The split indices along a dim of size `n` of a checked tensor_split argument."""
+    if isinstance(arg, int):
+        if arg <= 0:        # (torch checks this after the dim)
             raise RuntimeError(f"number of sections must be larger than 0, got {arg}")
         size, extra = divmod(n, arg)
         points, at = [], 0
@@ -212,7 +219,7 @@ def _split_points(arg, n):
             at += size + (i < extra)
             points.append(at)
         return points
-    return [int(i) for i in arg]
+    return arg
 
 
 @function()
@@ -228,6 +235,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indic
     if input.ndim == 0:
         raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a "
                            f"tensor with {input.ndim} dims")
+    arg = _split_argument(arg)
     d = geo.wrap_dim(dim, input.ndim)
     n = input.shape[d]
     pieces, start = [], 0

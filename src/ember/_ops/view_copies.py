@@ -289,18 +289,41 @@ class NarrowCopy(views.Slice):
     node_name = "NarrowCopyBackward0"
 
 
+def _check_narrow_copy(input, dim, start, length, out):
+    """narrow_copy's own checks, in its kernel's order (not narrow's): a dim past the end is
+    an assertion, and a negative length shows in the bound on start + length."""
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if out is not None and input.dtype != out.dtype:
+        raise RuntimeError("Expected self.dtype() == output.dtype() to be true, but got "
+                           "false.  (Could this error message be improved?  If so, please "
+                           "report an enhancement request to PyTorch.)")
+    dim, start, length = int(dim), int(start), int(length)
+    if dim >= input.ndim:
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                           "but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")
+    size = input.shape[geo.wrap_dim(dim, input.ndim)]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if start < 0:
+        start += size
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
+
+
 @function()
 def narrow_copy(input, dim, start, length, *, out=None):
     """`torch.narrow(input, dim, start, length)` as a fresh tensor."""
     if out is not None:
         _refuse_grad("narrow_copy", input, out)
+        _check_narrow_copy(input, dim, start, length, out)
         with no_grad():
             view = views.narrow(input, dim, start, length)
-        if view.dtype != out.dtype:
-            raise RuntimeError("Expected self.dtype() == output.dtype() to be true, but got "
-                               "false.  (Could this error message be improved?  If so, please "
-                               "report an enhancement request to PyTorch.)")
         return write_out(out, view._data)
+    _check_narrow_copy(input, dim, start, length, None)
     view = views.narrow(input, dim, start, length)
     copy = _fresh(view)
     node = view._grad_fn

@@ -291,7 +291,7 @@ def ravel(input):
     return view(contiguous(input), (-1,))
 
 
-@function()
+@function(method=False)
 def unflatten(input, dim, sizes):
     """Split dim `dim` into `sizes` (one of them may be -1)."""
     shape = _shape(input)
@@ -313,6 +313,14 @@ def unflatten(input, dim, sizes):
                            f"multiply up to the size of dim {d} ({shape[d]}) in the input "
                            f"tensor") from None
     return view(input, shape[:d] + inferred + shape[d + 1:])
+
+
+@method("unflatten")
+def _unflatten_method(self, dim, sizes):
+    # (torch's Python method refuses empty sizes before the native op looks at the dim)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    return unflatten(self, dim, sizes)
 
 
 # -- squeeze / unsqueeze -----------------------------------------------------------------------
@@ -393,6 +401,8 @@ def slice_dim(input, dim, start, stop, step):
 def narrow(input, dim, start, length):
     """`length` elements of dim `dim` from `start`, as a view."""
     if isinstance(start, Tensor):
+        if start.ndim or start.dtype.is_floating_point or start.dtype.is_complex:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
         start = int(start)
     geo.narrow(_shape(input), input.stride(), input._offset, dim, start, length)
     d = geo.wrap_dim(dim, input.ndim)
