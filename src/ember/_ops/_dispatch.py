@@ -9,6 +9,7 @@ import warnings
 
 from .. import _dtype
 from .._device import backend_of
+from .._geometry import broadcast_shapes
 from .._memory_format import non_overlapping_dense
 from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -189,15 +190,16 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
                                "an in-place operation.")
     if inputs is not None:
         check_writes(target, inputs)
+    # (torch's TensorIterator checks the shape before the dtype)
+    if result_shape != target._data.shape:
+        raise RuntimeError(f"output with shape {_shape_text(target._data.shape)} doesn't match "
+                           f"the broadcast shape {_shape_text(result_shape)}")
     target_dtype = target._data.dtype
     if result_dtype != target_dtype:
         res, tgt = _dtype._FROM_NUMPY[result_dtype], _dtype._FROM_NUMPY[target_dtype]
         if not _dtype.can_cast(res, tgt):
             raise RuntimeError(f"result type {res._scalar_name} can't be cast to the desired "
                                f"output type {tgt._scalar_name}")
-    if result_shape != target._data.shape:
-        raise RuntimeError(f"output with shape {_shape_text(target._data.shape)} doesn't match "
-                           f"the broadcast shape {_shape_text(result_shape)}")
 
 
 def check_out(name, out, result_dtype, requires_grad, inputs=None):
@@ -213,8 +215,18 @@ def check_out(name, out, result_dtype, requires_grad, inputs=None):
     if result_dtype != out._data.dtype:
         res, tgt = _dtype._FROM_NUMPY[result_dtype], _dtype._FROM_NUMPY[out._data.dtype]
         if not _dtype.can_cast(res, tgt):
+            if inputs is not None:      # (torch broadcasts the inputs first)
+                check_broadcast(inputs)
             raise RuntimeError(f"result type {res._scalar_name} can't be cast to the desired "
                                f"output type {tgt._scalar_name}")
+
+
+def check_broadcast(operands):
+    """torch's error where the tensors among `operands` do not broadcast together."""
+    shape = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            shape = x._data.shape if shape is None else broadcast_shapes(shape, x._data.shape)
 
 
 def write_out(out, result):

@@ -21,9 +21,12 @@ from .registry import FUNCTIONS, register
 from .._device import MetaArray
 
 
-def _integral_zero_check(xp, b):
-    """torch raises on integer division by zero; NumPy would warn and return 0."""
+def _integral_zero_check(xp, b, a=None):
+    """torch raises on integer division by zero; NumPy would warn and return 0. (torch checks
+    each element it computes: none where the result is empty, `a` given)"""
     if (b == 0).any() if hasattr(b, "any") else b == 0:
+        if a is not None and getattr(a, "size", 1) == 0:
+            return
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -32,8 +35,20 @@ class _Binary(Elementwise):
     inputs = ("self", "other")
 
 
-def _check_alpha(alpha, common):
-    if isinstance(alpha, float) and common.kind in "biu":
+def _check_alpha(xp, alpha, a, b):
+    """torch's checks of add's and sub's alpha against the result dtype (`alpha=True` is
+    not 1 for them: it is a bool), after the broadcast's."""
+    try:
+        _alpha_fits(alpha, a.dtype if hasattr(a, "dtype") else b.dtype)
+    except RuntimeError:
+        xp.broadcast(a, b)      # (NumPy's ValueError becomes torch's error in `call`)
+        raise
+
+
+def _alpha_fits(alpha, common):
+    if alpha.__class__ is bool and common.kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, complex)) and common.kind in "biu":
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
     if isinstance(alpha, complex) and common.kind != "c":
@@ -70,9 +85,10 @@ class Add(_Binary):
     cuda_kernel = "add"
 
     def forward(xp, a, b, alpha=1, out=None):
-        if alpha != 1:
-            _check_alpha(alpha, a.dtype if hasattr(a, "dtype") else b.dtype)
-            return _plus_multiple(xp, a, b, alpha, out)
+        if alpha != 1 or alpha.__class__ is not int:
+            _check_alpha(xp, alpha, a, b)
+            if alpha != 1:
+                return _plus_multiple(xp, a, b, alpha, out)
         return xp.add(a, b) if out is None else xp.add(a, b, out=out)
 
     def backward(ctx, grad):
@@ -101,8 +117,10 @@ class Sub(_Binary):
     cuda_kernel = "subtract"
 
     def forward(xp, a, b, alpha=1, out=None):
-        if alpha != 1:
-            return _plus_multiple(xp, a, b, alpha, out, subtract=True)
+        if alpha != 1 or alpha.__class__ is not int:
+            _check_alpha(xp, alpha, a, b)
+            if alpha != 1:
+                return _plus_multiple(xp, a, b, alpha, out, subtract=True)
         return xp.subtract(a, b) if out is None else xp.subtract(a, b, out=out)
 
     def backward(ctx, grad):
@@ -132,6 +150,8 @@ class Rsub(_Binary):
     rule = limited_kernel("add_stub", _no_bool_sub)
 
     def forward(xp, a, b, alpha=1):
+        if alpha.__class__ is not int:
+            _check_alpha(xp, alpha, a, b)
         return xp.subtract(b, xp.multiply(a, alpha) if alpha != 1 else a)
 
     def backward(ctx, grad):
@@ -214,20 +234,31 @@ class DivMode(_Binary):
     rule = missing_kernel("div_floor_cpu", "bc")
 
     def forward(xp, a, b, rounding_mode):
+        if not hasattr(a, "dtype"):         # `div(number, tensor)`: the number in b's dtype
+            a = xp.asarray(a, dtype=b.dtype)
         if a.dtype.kind in "biu":
             if a.dtype in _dtype.LIMITED_NP:
                 raise NotImplementedError(f'"div_{rounding_mode}_cpu" not implemented for '
                                           f'\'{_dtype._FROM_NUMPY[a.dtype]._scalar_name}\'')
-            _integral_zero_check(xp, b)
+            _integral_zero_check(xp, b, a)
             q = xp.floor_divide(a, b)
             if rounding_mode == "trunc":
                 q = q + ((xp.remainder(a, b) != 0) & ((a < 0) != (b < 0)))
             return q
-        q = xp.true_divide(a, b)
-        return xp.floor(q) if rounding_mode == "floor" else xp.trunc(q)
+        if rounding_mode == "floor":
+            # (as `//`: torch's floor division of 0.8 by -inf is -1 and of inf by 2 NaN, where
+            # the floor of the true quotient would be -0 and inf)
+            return xp.floor_divide(a, b)
+        return xp.trunc(xp.true_divide(a, b))
 
     def backward(ctx, grad):
         return zeros_like(grad), (zeros_like(grad) if ctx.needs_input_grad[1] else None)
+
+
+class DivTrunc(DivMode):
+    """DivMode with rounding_mode='trunc', whose missing kernels torch names so."""
+    node_name = "DivBackward2"
+    rule = missing_kernel("div_trunc_cpu", "bc")
 
 
 class FloorDivide(_Binary):
@@ -239,7 +270,7 @@ class FloorDivide(_Binary):
         if not hasattr(a, "dtype"):         # `number // tensor`: the number in b's dtype
             a = xp.asarray(a, dtype=b.dtype)
         if a.dtype.kind in "biu":
-            _integral_zero_check(xp, b)
+            _integral_zero_check(xp, b, a)
         return xp.floor_divide(a, b)
 
     def backward(ctx, grad):
@@ -277,7 +308,7 @@ class Remainder(_Binary):
 
     def forward(xp, a, b, out=None):
         if a.dtype.kind in "biu":
-            _integral_zero_check(xp, b)
+            _integral_zero_check(xp, b, a)
             return xp.remainder(a, b, out=out)
         return _float_remainder(xp, a, b, out)
 
@@ -307,7 +338,7 @@ class RemainderScalarTensor(_Binary):
 
     def forward(xp, b, a):
         if b.dtype.kind in "biu":
-            _integral_zero_check(xp, b)
+            _integral_zero_check(xp, b, a)
             return xp.remainder(a, b)
         return _float_remainder(xp, a, b)
 
@@ -333,7 +364,7 @@ class Fmod(_Binary):
 
     def forward(xp, a, b, out=None):
         if a.dtype.kind in "biu":
-            _integral_zero_check(xp, b)
+            _integral_zero_check(xp, b, a)
         return xp.fmod(a, b, out=out)
 
     def backward(ctx, grad):
@@ -648,6 +679,7 @@ _export_lerp()
 
 _true_divide = function_of(Div, "true_divide", 2)
 _rounded_divide = function_of(DivMode, "div", 2, {"rounding_mode": "trunc"})
+_truncated_divide = function_of(DivTrunc, "div", 2, {"rounding_mode": "trunc"})
 _unrounded_divide = function_of(DivNoRounding, "div", 2)
 _NOT_GIVEN = object()       # (rounding_mode=None, given, is another node than none given)
 
@@ -661,6 +693,8 @@ def div(input, other, *, rounding_mode=_NOT_GIVEN, out=None):
     if rounding_mode not in ("trunc", "floor"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
+    if rounding_mode == "trunc":
+        return _truncated_divide(input, other, rounding_mode=rounding_mode, out=out)
     return _rounded_divide(input, other, rounding_mode=rounding_mode, out=out)
 
 

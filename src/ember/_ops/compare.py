@@ -16,6 +16,7 @@ class _Comparison(Elementwise):
     inputs = ("self", "other")
     rule = to_bool
     differentiable = False
+    casts_to_out = False        # (the bool result is what is written)
 
 
 def _comparison(kernel, *names, ordered=True):
@@ -159,7 +160,9 @@ class ClampMax(Clamp):
 class ClampTensor(Elementwise):
     """input limited to [min, max] where a bound is a tensor (an absent bound is None)."""
     node_name = "ClampBackward0"
-    rule = _clamp_rule("clamp_cpu")
+    # (a complex input is refused up front, see _clamp: a complex bound makes the common dtype
+    # complex, which torch's kernels lack; two bool bounds of a bool input too)
+    rule = missing_kernel("clamp_cpu", "bcU")
     inputs = ("self", "min", "max")
     saves = {"self": ("self", "min", "max"), "min": ("self", "min", "max"),
              "max": ("self", "min", "max")}
@@ -189,14 +192,26 @@ class ClampTensor(Elementwise):
         return (_masked(grad, inside) if need_x else None), grad_lo, grad_hi
 
 
+class _ClampTensorMin(ClampTensor):
+    """clamp with a tensor min only: torch runs maximum's kernel."""
+    node_name = "ClampBackward0"
+    rule = missing_kernel("maximum_cpu", "cU")
+
+
+class _ClampTensorMax(ClampTensor):
+    """clamp with a tensor max only: torch runs minimum's kernel."""
+    node_name = "ClampBackward0"
+    rule = missing_kernel("minimum_cpu", "cU")
+
+
 class ClampMinTensor(ClampTensor):
     node_name = "ClampMinBackward1"
-    rule = _clamp_rule("maximum_cpu")
+    rule = missing_kernel("maximum_cpu", "cU")
 
 
 class ClampMaxTensor(ClampTensor):
     node_name = "ClampMaxBackward1"
-    rule = _clamp_rule("minimum_cpu")
+    rule = missing_kernel("minimum_cpu", "cU")
 
 
 _TENSOR_BOUNDS = {Clamp: ClampTensor, ClampMin: ClampMinTensor, ClampMax: ClampMaxTensor}
@@ -205,16 +220,29 @@ _TENSOR_BOUNDS = {Clamp: ClampTensor, ClampMin: ClampMinTensor, ClampMax: ClampM
 _NO_BOUND = (bool, type(None))        # (bounds that keep a bool tensor bool)
 
 
-def _clamp(input, min, max, out, name, scalar_op):
+def _clamp(input, min, max, out, name, scalar_op, shown=None):
+    if not isinstance(input, Tensor) and isinstance(input, (bool, int, float, complex)):
+        # (clamp and its kin have a Number overload of their bounds only)
+        bounds = ((min,) if max is None else (min, max)) if name == "clamp" else \
+            (min if name == "clamp_min" else max,)
+        _parser_error(name, (input,) + bounds, out, shown)
     if min is None and max is None:
         raise RuntimeError(f"torch.{name}: At least one of 'min' or 'max' must not be None")
     lo = as_operand(min, "min", 2, name) if min is not None else None
     hi = as_operand(max, "max", 3, name) if max is not None else None
     tensor_bound = isinstance(lo, Tensor) or isinstance(hi, Tensor)
-    if tensor_bound and lo is not None and hi is not None and input.dtype is _dtype.bool:
-        raise NotImplementedError('"clamp_cpu" not implemented for \'Bool\'')
+    if tensor_bound and lo is not None and hi is not None and not (
+            isinstance(lo, Tensor) and isinstance(hi, Tensor)):
+        lo, hi = _number_and_tensor(input, lo, hi, out, shown or name)
+        tensor_bound = False
+    if tensor_bound and scalar_op is Clamp and input._data.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
+    if not tensor_bound and input._data.dtype.kind in "fV" and (
+            lo.__class__ is complex or hi.__class__ is complex):
+        lo, hi = (_real_bound(b) for b in (lo, hi))
     if not tensor_bound:
         _check_scalars_fit(input, [lo, hi])
+        _check_scalar_clamp(input, lo, hi, out)
         if input._data.dtype.kind == "b" and lo.__class__ in _NO_BOUND and hi.__class__ in _NO_BOUND:
             # (number bounds of a bool tensor keep it bool, which torch's kernels refuse)
             kernel = "clamp_max" if lo is None else "clamp_min" if hi is None else "clamp"
@@ -227,7 +255,68 @@ def _clamp(input, min, max, out, name, scalar_op):
         check_limited(input, ("maximum_cpu" if hi is None else "minimum_cpu") if tensor_bound
                       else "clamp_min_scalar_cpu" if hi is None else "clamp_max_scalar_cpu")
     op = _TENSOR_BOUNDS[scalar_op] if tensor_bound else scalar_op
+    if op is ClampTensor and (lo is None or hi is None):
+        op = _ClampTensorMax if lo is None else _ClampTensorMin
     return call(op, [input, lo, hi], {}, out, name)
+
+
+def _check_scalar_clamp(input, lo, hi, out):
+    """torch's clamp with number bounds computes in the result dtype (the input's promoted
+    with the numbers): an out= must have that dtype, and a float bound must fit it
+    (`clamp(int_tensor, max=1e40)` is an error, not inf)."""
+    from .elementwise import common_dtype
+    result = _dtype._FROM_NUMPY[common_dtype([input, lo, hi])]
+    if isinstance(out, Tensor) and out.dtype is not result:
+        raise RuntimeError(f"Found dtype {out.dtype._scalar_name} but expected "
+                           f"{result._scalar_name}")
+    _check_promoted_float_fits(input, [lo, hi], result)
+
+
+def _check_promoted_float_fits(tensor, numbers, result=None):
+    """A number that makes the result of an integer or bool tensor float must fit that
+    dtype: torch converts it to the result dtype with its checked conversion (1e40 is an
+    error for float32, where a float32 tensor's own dtype would take it as inf)."""
+    if result is None:
+        from .elementwise import common_dtype
+        result = _dtype._FROM_NUMPY[common_dtype([tensor, *numbers])]
+    if result is not tensor.dtype and result.is_floating_point:
+        for x in numbers:
+            if x is not None:
+                _dtype.checked_scalar(x, result)
+
+
+def _real_bound(bound):
+    """A complex number bound of a float tensor: torch's kernel reads it as a double, which
+    keeps the tensor's dtype and refuses an imaginary part."""
+    if bound.__class__ is not complex:
+        return bound
+    if bound.imag:
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    return bound.real
+
+
+def _number_and_tensor(input, lo, hi, out, name):
+    """Bounds of which one is a number and the other a tensor: torch's clamp takes either two
+    tensors or two numbers, and a 0-dim tensor passes for a number; else the parser's
+    error."""
+    for b in (lo, hi):
+        if isinstance(b, Tensor) and b.ndim:
+            _parser_error("clamp", (input, lo, hi), out, name)
+    return [b.item() if isinstance(b, Tensor) else b for b in (lo, hi)]
+
+
+def _parser_error(name, args, out, shown=None):
+    """torch's parser error for clamp (or clamp_min, clamp_max) called with `args`, worded as
+    the function's (`x.clamp_(...)`, an in-place method, as the method's)."""
+    from .argument_errors import parser_error
+    shown = shown or name
+    if isinstance(out, Inplace):
+        error = parser_error(name, args, {}, function=False, shown=shown + "_")
+    else:
+        error = parser_error(name, args, {} if out is None else {"out": out}, function=True,
+                             shown=shown)
+    if error is not None:
+        raise error
 
 
 # The C++ names torch's `clamp_` with number bounds gives the integer dtypes it cannot write a
@@ -266,7 +355,12 @@ def clamp(input, min=None, max=None, *, out=None):
     return _clamp(input, min, max, out, "clamp", Clamp)
 
 
-register("clip", clamp, inplace=True)
+def clip(input, min=None, max=None, *, out=None):
+    """Alias of clamp."""
+    return _clamp(input, min, max, out, "clamp", Clamp, shown="clip")
+
+
+register("clip", clip, inplace=True)
 
 
 @function(inplace=True)
@@ -317,7 +411,9 @@ def where(condition, input=None, other=None, *, out=None):
     a = as_operand(input, "input", 2, "where")
     b = as_operand(other, "other", 3, "where")
     if isinstance(a, Tensor) != isinstance(b, Tensor):
-        _check_scalars_fit(a if isinstance(a, Tensor) else b, [a, b], floats=False)
+        tensor, number = (a, b) if isinstance(a, Tensor) else (b, a)
+        _check_scalars_fit(tensor, [number], floats=False)
+        _check_promoted_float_fits(tensor, [number])
     return call(Where, [condition, a, b], {}, out, "where")
 
 

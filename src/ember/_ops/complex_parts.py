@@ -19,6 +19,7 @@ class Conj(Elementwise):
 
 class ConjPhysical(Conj):
     node_name = "ConjPhysicalBackward0"
+    out_like_input = "biufVc"       # (see Elementwise.out_like_input)
 
     def backward(ctx, grad):
         return grad.conj_physical()
@@ -93,8 +94,19 @@ def _register_complex():
     register("resolve_conj", lambda input: input)
     register("resolve_neg", lambda input: input)
     register("conj_physical", _conj_physical, inplace=True)
-    register("real", _real, method=False)
-    register("imag", _imag, method=False)
+    register("real", real, method=False)
+    register("imag", imag, method=False)
+
+
+# (named as torch's functions, whose Python errors name them: `torch.real(x, out=y)`)
+def real(input):
+    """The real part, a view (for real tensors, the tensor itself)."""
+    return _real(input)
+
+
+def imag(input):
+    """The imaginary part of a complex tensor, a view."""
+    return _imag(input)
 
 
 _register_complex()

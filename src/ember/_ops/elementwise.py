@@ -16,8 +16,8 @@ from .._memory_format import iterator_layout, row_major
 from .._tensor import Tensor
 from ..cuda import _backend, _kernels as _cuda_kernels
 from ..autograd.grad_mode import _state as _grad_state
-from ._dispatch import Inplace, check_inplace, check_out, finish, finish_inplace, \
-    prepare_inplace
+from ._dispatch import Inplace, check_inplace, check_out, check_writes, finish, \
+    finish_inplace, prepare_inplace
 from ._blocked import SPLIT, split_elementwise
 from ._op import Op, record
 from .argument_errors import type_name
@@ -183,6 +183,15 @@ class Elementwise(Op):
     row_major_out = False   # torch's kernel allocates a row-major result whatever the layout
     cuda_kernel = None      # a key of ember.cuda._kernels.OPS: ember's own CUDA kernel for it
     condition_first = False     # the first operand is a bool condition (where)
+    # the kinds of input ("b", "iu", "f", "V", "c") for which torch's kernel takes an out= of
+    # the input's dtype only (unary ops built with TensorIterator's check_all_same_dtype:
+    # neg, floor, ...): "Found dtype Long but expected Int", before a missing kernel's error
+    out_like_input = ""
+    out_check = None            # (operands, out, name): torch's own checks of an out=
+    casts_to_out = True         # torch checks that the common dtype can be cast to an out=
+    # the kinds of common dtype whose refusal by `rule` is a check torch makes before its
+    # TensorIterator's (sign of complex numbers): its error comes before theirs
+    refused_first = ""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -255,6 +264,8 @@ def scalar_for(value, dt):
             if kind == "i" and value >= 1 << (bits - 1):
                 value -= 1 << bits
     elif kind == "V":                                 # bfloat16: NumPy would promote a float
+        if value.__class__ is int and not -_INT64_BOUND <= value < _INT64_BOUND:
+            value = float(value)                      # (which ml_dtypes cannot read as int)
         return np.asarray(value, dtype=dt)
     return value
 
@@ -326,16 +337,48 @@ def broadcast_error(operands):
 
 # -- the call paths ---------------------------------------------------------------------------
 
-def _cast_error_first(common, out):
-    """torch checks that the common dtype can be written to the output (`x &= 2.5` on an
-    integer `x`, out=) before it looks for a kernel: its error comes first."""
-    if out is not None:
-        target = out.target if out.__class__ is Inplace else out
-        if isinstance(target, Tensor) and target._data.dtype != common:
-            res, tgt = _dtype._FROM_NUMPY[common], _dtype._FROM_NUMPY[target._data.dtype]
-            if not _dtype.can_cast(res, tgt):
-                raise RuntimeError(f"result type {res._scalar_name} can't be cast to the "
-                                   f"desired output type {tgt._scalar_name}")
+def _checks_before_kernel(op, operands, common, out):
+    """torch's TensorIterator checks its operands before it looks for a kernel, so where the
+    op has none for the common dtype, their errors come first, in their order: the output's
+    memory overlap, the broadcast, an in-place output's shape, then whether the common dtype
+    can be written to the output (`x &= 2.5` on an integer `x`, out=)."""
+    target = out.target if out.__class__ is Inplace else out
+    if not isinstance(target, Tensor):
+        broadcast_error(operands)
+        return
+    if out.__class__ is Inplace:
+        check_inplace(target, target._data.dtype, target._data.shape, operands[1:])
+    else:
+        check_writes(target, operands)
+    shape = broadcast_error(operands)
+    if out.__class__ is Inplace:
+        check_inplace(target, target._data.dtype, shape)
+    elif op.out_like_input:
+        _check_out_like_input(op, operands[0], out)
+    if target._data.dtype != common and op.casts_to_out:
+        res, tgt = _dtype._FROM_NUMPY[common], _dtype._FROM_NUMPY[target._data.dtype]
+        if not _dtype.can_cast(res, tgt):
+            raise RuntimeError(f"result type {res._scalar_name} can't be cast to the "
+                               f"desired output type {tgt._scalar_name}")
+
+
+def _check_out_like_input(op, x, out):
+    """See Elementwise.out_like_input."""
+    if isinstance(out, Tensor) and out._data.dtype != x._data.dtype and \
+            x._data.dtype.kind in op.out_like_input:
+        raise RuntimeError(f"Found dtype {out.dtype._scalar_name} but expected "
+                           f"{x.dtype._scalar_name}")
+
+
+def no_out(operands, out, name):
+    """An `out_check` for the ops whose torch signature has no out= (isnan, isinf, ...)."""
+    raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+
+
+def bool_out(operands, out, name):
+    """An `out_check` for isposinf, isneginf and signbit: bool outputs only."""
+    if isinstance(out, Tensor) and out._data.dtype != _BOOL:
+        raise RuntimeError(f"{name} does not support non-boolean outputs.")
 
 
 def call(op, operands, params, out, name):
@@ -387,7 +430,10 @@ def call(op, operands, params, out, name):
                     x.__class__ is not Tensor and getattr(x, "_requires_grad", False)):
                 requires_grad = True
                 break
-    prepared = _fast_operands(op, operands)
+    try:
+        prepared = _fast_operands(op, operands)
+    except NotImplementedError:
+        prepared = None     # (the general path raises it, after torch's earlier checks)
     if prepared is None:
         try:
             common = common_dtype(operands)
@@ -402,7 +448,8 @@ def call(op, operands, params, out, name):
         try:
             compute, result_dtype = op.rule(common)
         except NotImplementedError:
-            _cast_error_first(common, out)
+            if common.kind not in op.refused_first:
+                _checks_before_kernel(op, operands, common, out)
             raise
         xp, arrays = arrays_for(operands, compute)
     else:
@@ -411,6 +458,10 @@ def call(op, operands, params, out, name):
         if out.__class__ is Inplace:
             return _call_inplace(op, xp, arrays, operands, params, out.target, result_dtype,
                                  requires_grad)
+        if op.out_check is not None:
+            op.out_check(operands, out, name)
+        if op.out_like_input:
+            _check_out_like_input(op, operands[0], out)
         check_out(name, out, result_dtype, requires_grad, operands)
     result = None
     if op.cuda_kernel is not None and xp is not np and _cuda_kernels.ENABLED \
@@ -545,9 +596,14 @@ def _fast_operands(op, operands):
 
 def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requires_grad):
     shape = target._data.shape
-    for x in operands[1:]:
-        if isinstance(x, Tensor) and x._data.shape != shape:
-            shape = broadcast_shapes(shape, tuple(x._data.shape))
+    try:
+        for x in operands[1:]:
+            if isinstance(x, Tensor) and x._data.shape != shape:
+                shape = broadcast_shapes(shape, tuple(x._data.shape))
+    except RuntimeError:
+        # torch's autograd and overlap checks of the target come before the broadcast
+        check_inplace(target, target._data.dtype, target._data.shape, operands[1:])
+        raise
     check_inplace(target, result_dtype, tuple(shape), operands[1:])
     inputs = prepare_inplace(op, operands, requires_grad)
     if op.cuda_kernel is not None and xp is not np and xp is not META_NUMPY and \

@@ -10,6 +10,41 @@ from .elementwise import _PLAIN_NUMBERS, as_operand, call
 from .registry import FUNCTIONS, METHODS, register
 
 
+# NOTE [ A number first ]
+# torch's parser turns a Python number given for a Tensor parameter into a tensor only for a
+# few operators (add, sub, mul, div and their aliases) and where a signature takes a Number
+# first (pow, remainder, bitwise ops, xlogy, float_power). The comparisons, fmod, rsub and
+# clamp_min/max have a Number overload for their second operand only, so a number first fits
+# no signature: the parser's "invalid combination" error. remainder's and the bitwise ops'
+# Number-first signatures have no `out`.
+_TENSOR_OR_NUMBER = ("(Tensor input, Tensor other, *, Tensor out = None)",
+                     "(Tensor input, Number other, *, Tensor out = None)")
+_NUMBER_SELF = (_TENSOR_OR_NUMBER[0], "(Number self, Tensor other)", _TENSOR_OR_NUMBER[1])
+# name -> (refused only with out=, torch's signatures)
+_NUMBER_FIRST_REFUSED = dict.fromkeys(
+    ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+     "not_equal", "fmod", "copysign"], (False, _TENSOR_OR_NUMBER))
+_NUMBER_FIRST_REFUSED["rsub"] = (False, ("(Tensor input, Tensor other, *, Number alpha = 1)",
+                                         "(Tensor input, Number other, Number alpha = 1)"))
+_NUMBER_FIRST_REFUSED.update(dict.fromkeys(
+    ["remainder", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+     "bitwise_right_shift"], (True, _NUMBER_SELF)))
+
+
+def number_first_error(name, args, kwargs, out):
+    """torch's TypeError for `name` called with a number first (see NOTE [ A number first ]),
+    or None where torch takes it."""
+    refused = _NUMBER_FIRST_REFUSED.get(name)
+    if refused is None or refused[0] and out is None:
+        return None
+    from .argument_errors import _got
+    if out is not None:
+        kwargs = dict(kwargs, out=out)
+    return TypeError(f"{name}() received an invalid combination of arguments - got "
+                     f"{_got(args, kwargs)}, but expected one of:\n"
+                     + "".join(f" * {sig}\n" for sig in refused[1]))
+
+
 def _make_function(choose, name, arity, defaults, doc):
     names = ("input", "other", "third")[:arity]
     allowed = frozenset(defaults)
@@ -46,6 +81,10 @@ def _make_function(choose, name, arity, defaults, doc):
             if fixed is not None and input.__class__ is Tensor and not kwargs and (
                     other.__class__ is Tensor or other.__class__ in _PLAIN_NUMBERS):
                 return call(fixed, (input, other), defaults, out, name)
+            if input.__class__ is not Tensor and input.__class__ in _PLAIN_NUMBERS:
+                error = number_first_error(name, (input, other), kwargs, out)
+                if error is not None:
+                    raise error
             op, operands = choose(operands_of((input, other)))
             return call(op, operands, params_of(kwargs), out, name)
     else:

@@ -18,8 +18,8 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_out, write_out
 from ._op import Op, record
 from .binary import _Binary
-from .elementwise import Elementwise, as_operand, call, complex_to_real, int_to_float, \
-    limited_kernel, missing_kernel, refusing
+from .elementwise import Elementwise, as_operand, call, common_dtype, complex_to_real, \
+    int_to_float, limited_kernel, missing_kernel, refusing
 from .elementwise_export import export, tensor_other
 from .registry import FUNCTIONS, register
 from .unary import float_math
@@ -145,7 +145,12 @@ class Logit(Elementwise):
 
     def forward(xp, x, eps=None):
         if eps is not None and eps >= 0:
-            x = xp.clip(x, eps, 1 - eps)
+            # torch's bounds are of x's dtype (eps rounded to it, then 1 - eps rounded again),
+            # and below eps comes first: an eps above 0.5 sends x < eps to eps, the rest to
+            # 1 - eps (NumPy's clip would send all to 1 - eps)
+            lo = x.dtype.type(eps)
+            hi = x.dtype.type(1 - float(lo))
+            x = xp.where(x < lo, lo, xp.where(x > hi, hi, x)).astype(x.dtype, copy=False)
         with np.errstate(all="ignore"):
             return xp.log(x / (1 - x))
 
@@ -382,6 +387,9 @@ def _choose_heaviside(operands):
 
 def heaviside(input, values, *, out=None):
     """0 where input < 0, `values` where input == 0, 1 where input > 0."""
+    if isinstance(out, Tensor) and out.is_complex() and isinstance(input, Tensor) and \
+            isinstance(values, Tensor):
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     op, operands = _choose_heaviside([input, values])
     return call(op, operands, {}, out, "heaviside")
 
@@ -414,6 +422,14 @@ _check_ldexp = _tensors_only("ldexp", Ldexp)
 def ldexp(input, other, *, out=None):
     """input * 2 ** other (both tensors)."""
     _check_ldexp([input, other])
+    if other._data.dtype.kind == "b" and input._data.dtype.kind in "fV":
+        raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
+    if isinstance(out, Inplace) and input._data.dtype.kind in "biu":
+        # torch's ldexp_ of integers checks its result dtype itself, before the product's
+        result = _dtype._FROM_NUMPY[int_to_float(common_dtype([input, other]))[1]]
+        if not _dtype.can_cast(result, input.dtype):
+            raise RuntimeError(f"ldexp can't be cast to the desired output type "
+                               f"{input.dtype._scalar_name}")
     # NOTE: torch computes `input * pow(2., other)`: the power is rounded to other's own
     # floating dtype (the default float for integers) before the product.
     scale = other._data.dtype if other._data.dtype.kind in "fcV" else \

@@ -21,7 +21,7 @@ _VML = ("Exp", "Expm1", "Log", "Log2", "Log10", "Log1p", "Sqrt", "Sin", "Cos", "
 # the others whose name does not follow "<op name in snake case>_cpu"
 _KERNELS = {
     "Add": "add_stub", "Sub": "add_stub", "Rsub": "add_stub", "_AddNumber": "add_stub",
-    "Div": "div_cpu", "DivScalar": "div_cpu_reduced_float", "DivMode": "div_floor_cpu",
+    "Div": "div_cpu", "DivScalar": "div_cpu_reduced_float", "DivMode": "div_floor_cpu", "DivTrunc": "div_trunc_cpu",
     "FloorDivide": "div_floor_cpu", "Mul": "mul_cpu_reduced_float",
     "_MulNumber": "mul_cpu_reduced_float", "Deg2rad": "mul_cpu_reduced_float",
     "Rad2deg": "mul_cpu_reduced_float", "Sigmoid": "sigmoid_cpu_reduced_float",

@@ -11,12 +11,35 @@ from .registry import register
 from .argument_errors import type_name
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+_FLOAT_NAMES = {"float32": "float", "float64": "double", "complex64": "c10::complex<float>",
+                "complex128": "c10::complex<double>"}
+
+
 def _value_for(value, dtype):
-    """torch casts `value` to the result dtype: an integer result truncates a float value,
-    after c10's overflow check (an integer may also be a negative count of the unsigned max)."""
+    """torch casts `value` to the compute dtype (float32 for float16 and bfloat16): an integer
+    result truncates a float value, after c10's overflow check (an integer may also be a
+    negative count of the unsigned max); a real one refuses an imaginary part, and a float32
+    one a finite number beyond its range."""
+    if dtype.kind in "fc":
+        if value.__class__ is complex and dtype.kind == "f":
+            if value.imag:
+                raise RuntimeError(f"value cannot be converted to type "
+                                   f"{_FLOAT_NAMES[dtype.name]} without overflow")
+            value = value.real
+        if dtype.itemsize in (4, 8) and dtype.name in ("float32", "complex64") and \
+                abs(value) != float("inf") and abs(value) > _FLOAT32_MAX:
+            raise RuntimeError(f"value cannot be converted to type {_FLOAT_NAMES[dtype.name]} "
+                               f"without overflow")
+        return value
     if dtype.kind not in "iu":
         return value
     info = np.iinfo(dtype)
+    if value.__class__ is complex:
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_INT_OVERFLOW_NAMES[dtype.name]} without overflow")
+        value = value.real
     if isinstance(value, float):
         overflows = not info.min <= value <= info.max
     elif dtype.kind == "u":
@@ -29,6 +52,15 @@ def _value_for(value, dtype):
     return scalar_for(int(value), dtype)
 
 
+def _checked_value(xp, value, a, t1, t2):
+    """`_value_for` after the broadcast's checks, as in torch."""
+    try:
+        return _value_for(value, a.dtype)
+    except RuntimeError:
+        xp.broadcast(a, t1, t2)     # (NumPy's ValueError becomes torch's error in `call`)
+        raise
+
+
 class Addcmul(Elementwise):
     """`input + value * tensor1 * tensor2`."""
     rule = missing_kernel("addcmul_cpu_out", "bU", opmath(same))
@@ -37,7 +69,7 @@ class Addcmul(Elementwise):
 
     def forward(xp, a, t1, t2, value=1):
         # torch: (value * tensor1) * tensor2 + input, a fused multiply-add
-        return fma(_value_for(value, a.dtype) * t1, t2, a)
+        return fma(_checked_value(xp, value, a, t1, t2) * t1, t2, a)
 
     def backward(ctx, grad):
         t1, t2, value = ctx.saved_tensors
@@ -54,6 +86,7 @@ class Addcdiv(Elementwise):
     saves = {"tensor1": ("tensor2", "value"), "tensor2": ("tensor1", "tensor2", "value")}
 
     def forward(xp, a, t1, t2, value=1):
+        value = _checked_value(xp, value, a, t1, t2)
         return a + value * t1 / t2         # torch's order: (value * tensor1) / tensor2
 
     def backward(ctx, grad):

@@ -9,12 +9,13 @@ import numpy as np
 from . import _special
 from .. import _dtype
 from .._creation import zeros_like
-from .._tensor import wrap
+from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
+from ._dispatch import Inplace
 from ._rounded import exp as _exp, rounded_from_float64
 from .elementwise import Elementwise, call, complex_to_real, float_math, int_to_float, \
-    limited_kernel, missing_kernel, opmath, refusing, same, to_bool
+    bool_out, limited_kernel, missing_kernel, no_out, opmath, refusing, same, to_bool
 from .elementwise_export import export
 from .registry import FUNCTIONS, METHODS
 
@@ -57,6 +58,7 @@ def _no_bool_neg(common):
 @_unary("neg", "negative")
 class Neg(Elementwise):
     """Returns `-input`, element-wise."""
+    out_like_input = "biufVc"       # (see Elementwise.out_like_input)
     kernel = "negative"
     rule = limited_kernel("neg_cpu", _no_bool_neg)
 
@@ -67,6 +69,17 @@ class Neg(Elementwise):
 @_unary("abs", "absolute")
 class Abs(Elementwise):
     """Returns `|input|`, element-wise."""
+    out_like_input = "biufV"        # (see Elementwise.out_like_input)
+
+    @staticmethod
+    def out_check(operands, out, name):
+        # a complex input's real result may go to any castable out=, a complex one only to
+        # the input's dtype
+        x = operands[0]
+        if x._data.dtype.kind == "c" and isinstance(out, Tensor) and out.is_complex() and \
+                out.dtype is not x.dtype:
+            raise RuntimeError(f"Found dtype {out.dtype._scalar_name} but expected "
+                               f"{x.dtype._scalar_name}")
     kernel = "absolute"
     rule = missing_kernel("abs_cpu", "bU", complex_to_real)
     saves = {"self": ("self",)}
@@ -105,6 +118,9 @@ def _real_sign(xp, x):
 @_unary("sign")
 class Sign(Elementwise):
     """Returns -1, 0 or 1 by the sign of each element (bools are their own sign)."""
+    refused_first = "c"
+    out_like_input = "biufV"        # (see Elementwise.out_like_input; a complex input's error
+    # comes first)
     rule = refusing({"c": "Unlike NumPy, torch.sign is not intended to support complex numbers. "
                           "Please use torch.sgn instead.",
                      "U": '"sign_cpu" not implemented for \'{type}\''})
@@ -119,6 +135,7 @@ class Sign(Elementwise):
 @_unary("sgn")
 class Sgn(Elementwise):
     """sign for real inputs; `z / |z|` for complex ones."""
+    out_like_input = "biufVc"       # (see Elementwise.out_like_input)
     rule = limited_kernel("sign_cpu")
     saves = {"self": ("self", "result")}
 
@@ -155,6 +172,9 @@ def _rounding_rule(name):
 @_unary("floor")
 class Floor(_Rounding):
     """Rounds down to the nearest integer."""
+    refused_first = "c"
+    out_like_input = "biufV"        # (see Elementwise.out_like_input; a complex input's error
+    # comes first)
     kernel = "floor"
     rule = _rounding_rule("floor")
 
@@ -162,6 +182,9 @@ class Floor(_Rounding):
 @_unary("ceil")
 class Ceil(_Rounding):
     """Rounds up to the nearest integer."""
+    refused_first = "c"
+    out_like_input = "biufV"        # (see Elementwise.out_like_input; a complex input's error
+    # comes first)
     kernel = "ceil"
     rule = _rounding_rule("ceil")
 
@@ -169,6 +192,9 @@ class Ceil(_Rounding):
 @_unary("trunc", "fix")
 class Trunc(_Rounding):
     """Rounds toward zero."""
+    refused_first = "c"
+    out_like_input = "biufV"        # (see Elementwise.out_like_input; a complex input's error
+    # comes first)
     kernel = "trunc"
     rule = _rounding_rule("trunc")
 
@@ -176,6 +202,7 @@ class Trunc(_Rounding):
 class Round(_Rounding):
     """Rounds half to even; with `decimals`, to that many decimal places. `round()` without
     decimals copies an integer tensor and refuses bool and complex ones."""
+    out_like_input = "biufVc"       # (see Elementwise.out_like_input)
     rule = refusing({"bc": '"round_vml_cpu" not implemented for \'{type}\''})
 
     def forward(xp, x, decimals=0):
@@ -211,6 +238,7 @@ def _round(input, *, decimals=None, out=None):
 @_unary("frac")
 class Frac(Elementwise):
     """The fractional part, `input - trunc(input)`."""
+    out_like_input = "biufVc"       # (see Elementwise.out_like_input)
     rule = missing_kernel("frac_cpu", "biuc")
 
     def forward(xp, x):
@@ -693,18 +721,21 @@ class _Predicate(Elementwise):
 @_unary("isnan", inplace=False)
 class Isnan(_Predicate):
     """True where the element is NaN."""
+    out_check = staticmethod(no_out)
     kernel = "isnan"
 
 
 @_unary("isinf", inplace=False)
 class Isinf(_Predicate):
     """True where the element is +inf or -inf."""
+    out_check = staticmethod(no_out)
     kernel = "isinf"
 
 
 @_unary("isfinite", inplace=False)
 class Isfinite(_Predicate):
     """True where the element is neither NaN nor infinite."""
+    out_check = staticmethod(no_out)
     kernel = "isfinite"
 
     @classmethod
@@ -722,6 +753,7 @@ class Isfinite(_Predicate):
 @_unary("isposinf", inplace=False)
 class Isposinf(_Predicate):
     """True where the element is +inf."""
+    out_check = staticmethod(bool_out)
     kernel = "isposinf"
     rule = refusing({"c": (RuntimeError, "isposinf does not support complex inputs.")}, to_bool)
 
@@ -729,6 +761,7 @@ class Isposinf(_Predicate):
 @_unary("isneginf", inplace=False)
 class Isneginf(_Predicate):
     """True where the element is -inf."""
+    out_check = staticmethod(bool_out)
     kernel = "isneginf"
     rule = refusing({"c": (RuntimeError, "isneginf does not support complex inputs.")}, to_bool)
 
@@ -736,6 +769,8 @@ class Isneginf(_Predicate):
 @_unary("signbit", inplace=False)
 class Signbit(_Predicate):
     """True where the sign bit is set (negative numbers and -0.0)."""
+    refused_first = "c"
+    out_check = staticmethod(bool_out)
     kernel = "signbit"
     rule = refusing({"c": "signbit is not implemented for complex tensors."}, to_bool)
 
@@ -750,6 +785,7 @@ class LogicalNot(_Predicate):
 @_unary("bitwise_not")
 class BitwiseNot(Elementwise):
     """`~input`: bitwise NOT of integers, logical NOT of bools."""
+    out_like_input = "biufVc"       # (see Elementwise.out_like_input)
     rule = missing_kernel("bitwise_not_cpu", "fcVU")
     differentiable = False
 
@@ -757,14 +793,27 @@ class BitwiseNot(Elementwise):
         return xp.logical_not(x) if x.dtype.kind == "b" else xp.invert(x)
 
 
+def _nan_to_num_out(operands, out, name):
+    x = operands[0]
+    if isinstance(out, Tensor) and out.dtype is not x.dtype:
+        raise RuntimeError(f"nan_to_num: dtype of out: {out.dtype._scalar_name} should be same "
+                           f"as input: {x.dtype._scalar_name}")
+
+
 class NanToNum(Elementwise):
     """Replace NaN, +inf and -inf by `nan`, `posinf` and `neginf` (default: 0, the dtype's
     largest and smallest finite values)."""
     saves = {"self": ("self",)}
+    out_check = staticmethod(_nan_to_num_out)
 
     def forward(xp, x, nan=0.0, posinf=None, neginf=None):
         if x.dtype.kind not in "fcV":
             return x.copy()
+        if x.dtype.kind == "c":             # (torch replaces in each part)
+            result = xp.empty_like(x)
+            result.real = NanToNum.forward(xp, x.real, nan, posinf, neginf)
+            result.imag = NanToNum.forward(xp, x.imag, nan, posinf, neginf)
+            return result
         info = _dtype.finfo(_dtype._FROM_NUMPY[x.dtype])
         posinf = info.max if posinf is None else posinf
         neginf = info.min if neginf is None else neginf
@@ -780,6 +829,10 @@ class NanToNum(Elementwise):
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     """Replace NaN, +inf and -inf (default: 0, the dtype's largest and smallest values)."""
     from .elementwise import as_operand
+    if out.__class__ is Inplace and input._data.dtype.kind in "biu":
+        # torch's nan_to_num_ copies an integer tensor onto itself: no element-wise checks
+        input._bump_version()
+        return input
     params = {"nan": nan, "posinf": posinf, "neginf": neginf}
     return call(NanToNum, [as_operand(input, "input", 1, "nan_to_num")], params, out,
                 "nan_to_num")
