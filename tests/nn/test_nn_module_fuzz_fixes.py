@@ -134,3 +134,84 @@ def test_remove_spectral_norm_leaves_the_load_hook_as_torch_does():
     assert "spectral_norm" not in m.state_dict()._metadata[""]
     with pytest.raises(RuntimeError, match='"weight_orig", "weight_u"'):
         m.load_state_dict(m.state_dict())
+
+
+def test_load_state_dict_assign_gives_a_loaded_parameter_the_modules_requires_grad():
+    m = nn.Linear(2, 2)
+    w = nn.Parameter(torch.zeros(2, 2), requires_grad=False)
+    m.load_state_dict({"weight": w, "bias": torch.zeros(2)}, assign=True)
+    assert m.weight is w and w.requires_grad
+    m.weight.requires_grad_(False)
+    w2 = nn.Parameter(torch.ones(2, 2))
+    m.load_state_dict({"weight": w2, "bias": torch.zeros(2)}, assign=True)
+    assert m.weight is w2 and not w2.requires_grad
+
+
+def test_load_state_dict_of_a_tensor_names_torchs_tensor_class():
+    with pytest.raises(TypeError, match=r"^Expected state_dict to be dict-like, got "
+                       r"<class 'torch\.Tensor'>\.$"):
+        nn.Linear(1, 1).load_state_dict(torch.ones(2))
+
+
+def test_other_accelerator_moves_exist_and_fail_as_the_tensors_do():
+    m = nn.ReLU()
+    assert m.ipu() is m and m.xpu() is m and m.mtia() is m      # nothing to move
+    with pytest.raises(RuntimeError, match="not linked with support for ipu"):
+        nn.Linear(1, 1).ipu()
+    with pytest.raises(AssertionError, match="not compiled with XPU"):
+        nn.Linear(1, 1).xpu()
+
+
+def test_dir_keeps_an_instance_attribute_that_shadows_a_method_twice():
+    m = nn.Linear(1, 1)
+    m.forward = lambda x: x
+    assert [k for k in dir(m) if k == "forward"] == ["forward", "forward"]
+    assert "weight" in dir(m) and "in_features" in dir(m)
+
+
+class _Mul(nn.Module):
+    def forward(self, a, b):
+        return a * b
+
+
+@pytest.mark.parametrize("result, error", [
+    (lambda gi: (torch.zeros(3), None), "hook 'hook' has changed the size of value"),
+    (lambda gi: (torch.zeros(2, dtype=torch.float64), None),
+     r"hook 'hook' has changed the type of value \(was torch\.FloatTensor got "
+     r"torch\.DoubleTensor\)"),
+    (lambda gi: (gi[0], torch.zeros(3)), "changed the size"),     # b needs no grad: checked too
+])
+def test_full_backward_hook_results_are_checked(result, error):
+    m = _Mul()
+    m.register_full_backward_hook(lambda mod, gi, go: result(gi))
+    a = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=error):
+        m(a, torch.ones(2)).sum().backward()
+
+
+def test_full_backward_hook_results_for_non_tensor_arguments_are_ignored():
+    m = _Mul()
+    m.register_full_backward_hook(lambda mod, gi, go: (gi[0] * 2, torch.zeros(1)))
+    a = torch.ones(2, requires_grad=True)
+    m(a, 3).sum().backward()
+    assert a.grad.tolist() == [6.0, 6.0]
+    m = _Mul()
+    m.register_full_backward_hook(lambda mod, gi, go: (5, None))
+    with pytest.raises(TypeError, match="expected Variable, but hook returned 'int'"):
+        m(torch.ones(2, requires_grad=True), torch.ones(2)).sum().backward()
+
+
+def test_full_backward_pre_hook_results_are_checked_but_may_fill_a_missing_gradient():
+    m = _Mul()
+    m.register_full_backward_pre_hook(lambda mod, go: (torch.zeros(3),))
+    with pytest.raises(RuntimeError, match="hook 'hook' has changed the size of value"):
+        m(torch.ones(2, requires_grad=True), torch.ones(2)).sum().backward()
+
+    class Two(nn.Module):
+        def forward(self, a):
+            return a * 2, a * 3
+    m = Two()
+    m.register_full_backward_pre_hook(lambda mod, go: (go[0], torch.ones(2)))
+    a = torch.ones(2, requires_grad=True)
+    m(a)[0].sum().backward()            # the second output got no gradient; the hook gives one
+    assert a.grad.tolist() == [5.0, 5.0]

@@ -85,6 +85,51 @@ SPECTRAL = ["torch.manual_seed(0)\nm = torch.nn.Linear(2, 3)\ntorch.nn.utils.spe
     "m2 = torch.nn.Embedding(4, 3)\ntorch.nn.utils.spectral_norm(m2, n_power_iterations=2)\ntorch.nn.utils.remove_spectral_norm(m2)\nprint(m2.load_state_dict(m2.state_dict()))",
 ]]
 
+# load_state_dict(assign=True) of a Parameter takes the module's requires_grad; dir() keeps
+# duplicates; the other accelerators' moves.
+LOADING_AND_NAMES = [
+    "m = torch.nn.Linear(2, 2)\nsd = m.state_dict(); sd['weight'] = torch.nn.Parameter(torch.zeros(2, 2), requires_grad=False)\nm.load_state_dict(sd, assign=True); print(m.weight.requires_grad, m.weight is sd['weight'])",
+    "m = torch.nn.Linear(2, 2)\nm.weight.requires_grad_(False)\nsd = m.state_dict(); sd['weight'] = torch.nn.Parameter(torch.zeros(2, 2))\nm.load_state_dict(sd, assign=True); print(m.weight.requires_grad, sd['weight'].requires_grad)",
+    "m = torch.nn.Linear(2, 2)\nm.load_state_dict(torch.ones(2))",
+    "m = torch.nn.Linear(2, 2)\nm.load_state_dict(None)",
+    "m = torch.nn.Linear(2, 2)\nm.load_state_dict([('weight', torch.ones(2, 2))])",
+    "m = torch.nn.ReLU()\nprint(m.ipu() is m, m.xpu() is m, m.mtia() is m)",
+    "m = torch.nn.Linear(1, 1)\nm.ipu()",
+    "m = torch.nn.Linear(1, 1)\nm.xpu()",
+    "m = torch.nn.Linear(1, 1)\nm.mtia()",
+    "print(sorted(k for k in dir(torch.nn.Linear(1, 1)) if not k.startswith('_')))",
+    "print(sorted(k for k in dir(torch.nn.Sequential(torch.nn.ReLU())) if not k.startswith('_')))",
+    "m = torch.nn.Linear(1, 1)\nm.forward = lambda x: x\nprint([k for k in dir(m) if k == 'forward'])",
+    "m = torch.nn.Sequential(torch.nn.Linear(1, 1))\nprint(len(set(dir(m))) == len(dir(m)), [k for k in dir(m) if k[0].isdigit()])",
+]
+
+# What full backward hooks and pre-hooks return is checked as a node hook's result (the errors
+# name torch's inner function, 'hook'); results for non-tensor arguments are ignored.
+BACKWARD_HOOK_RESULTS = ["class M(torch.nn.Module):\n    def forward(self, a, b):\n        return a * b\nm = M()\n" + s for s in [
+    "m.register_full_backward_hook(lambda mod, gi, go: (torch.zeros(3), None))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward()",
+    "m.register_full_backward_hook(lambda mod, gi, go: (torch.zeros(2, dtype=torch.float64), None))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward()",
+    "m.register_full_backward_hook(lambda mod, gi, go: (gi[0], torch.zeros(3)))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: (gi[0], torch.zeros(2)))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: (gi[0], torch.zeros(1)))\na = torch.ones(2, requires_grad=True)\nm(a, 3).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: (gi[0], 3))\na = torch.ones(2, requires_grad=True)\nm(a, 3).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: (5, None))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward()",
+    "m.register_full_backward_hook(lambda mod, gi, go: (None, None))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: [gi[0] * 2, None])\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: (gi[0].reshape(1, 2), None))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: (torch.zeros(3), None))\na = torch.ones(2)\nm(a, torch.ones(2, requires_grad=True)).sum().backward()",
+    "m.register_full_backward_pre_hook(lambda mod, go: (torch.zeros(3),))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_pre_hook(lambda mod, go: (torch.zeros(2, dtype=torch.float64),))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_pre_hook(lambda mod, go: (3,))\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_pre_hook(lambda mod, go: [go[0] * 2])\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_pre_hook(lambda mod, go: 5)\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: 5)\na = torch.ones(2, requires_grad=True)\nm(a, torch.ones(2)).sum().backward(); print(a.grad)",
+]] + ["class M(torch.nn.Module):\n    def forward(self, a):\n        return a * 2, a * 3\nm = M()\n" + s for s in [
+    "m.register_full_backward_pre_hook(lambda mod, go: (go[0], torch.ones(2)))\na = torch.ones(2, requires_grad=True)\nm(a)[0].sum().backward(); print(a.grad)",
+    "m.register_full_backward_pre_hook(lambda mod, go: (go[0], torch.ones(3)))\na = torch.ones(2, requires_grad=True)\nsum(m(a)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_pre_hook(lambda mod, go: (go[0], None))\na = torch.ones(2, requires_grad=True)\nsum(m(a)).sum().backward(); print(a.grad)",
+    "m.register_full_backward_hook(lambda mod, gi, go: (gi[0] + 1,))\na = torch.ones(2, requires_grad=True)\nm(a)[1].sum().backward(); print(a.grad)",
+]]
+
 # A sample of the fuzzer's programs, one family after another.
 FUZZED = [
     # container_ops
@@ -155,7 +200,8 @@ FUZZED = [
     'import collections\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = torch.nn.Linear(2, 2)\n    def forward(self, x, y=None, scale=1.0):\n        out = self.lin(x) * scale\n        return out if y is None else (out, y * 2)\nm = M()\nlog = []\nm.register_forward_pre_hook(lambda mod, a, k: (a, dict(k, scale=-1)), with_kwargs=True)\ntorch.manual_seed(0); x = torch.randn(1, 2, requires_grad=True)\nout = m(x=x)\no = out[0] if isinstance(out, tuple) else out\nprint(log); print(torch.round(o, decimals=3) + 0.0)',
 ]
 
-SNIPPETS = CONTAINERS + REPRS + CONVERSIONS + SPECTRAL + FUZZED
+SNIPPETS = (CONTAINERS + REPRS + CONVERSIONS + SPECTRAL + LOADING_AND_NAMES +
+            BACKWARD_HOOK_RESULTS + FUZZED)
 
 BUGS = [
     ("torch's in-place ELU saves its output for backward, so a later in-place op on it (the next inplace ReLU/ELU) fails the version check; ember's does not",
@@ -170,6 +216,8 @@ BUGS = [
      "m = torch.nn.LazyLinear(2)\ntorch.zeros_like(m.weight)"),
     ("torch's 1x1 convolution with mismatched dtypes fails in its matmul path ('expected scalar type Float but found BFloat16'); ember gives the general conv text",
      "m = torch.nn.Conv1d(4, 2, 1, padding='valid').to(torch.bfloat16)\nm(torch.randn(2, 4, 6))"),
+    ("torch runs a module's input hook node even when a backward pre-hook left every output gradient None, and the node fills in zeros for the input; ember's engine skips it (the input's grad stays None)",
+     "class M(torch.nn.Module):\n    def forward(self, a):\n        return a * 2\nm = M()\nm.register_full_backward_pre_hook(lambda mod, go: (None,))\na = torch.ones(2, requires_grad=True)\nm(a).sum().backward(); print(a.grad)"),
 ]
 
 

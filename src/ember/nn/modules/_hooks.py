@@ -3,10 +3,11 @@
 the output node runs the pre-hooks on grad_output, the input node runs the hooks on
 (grad_input, grad_output). Also the deprecated non-full global backward hooks, which torch
 puts on the grad_fn of the module's output."""
+import types
 import warnings
 
 from ..._tensor import Tensor, alias
-from ...autograd.graph import CUSTOM_FUNCTION_VIEW, MULTI_OUTPUT_VIEW
+from ...autograd.graph import CUSTOM_FUNCTION_VIEW, MULTI_OUTPUT_VIEW, checked_hook_grad
 from ...autograd.grad_mode import _state as _grad_state
 from ..._ops._op import Op, record
 
@@ -82,6 +83,7 @@ class BackwardHook:
         self.zero_inputs = [(i, a.shape, a.dtype, a.device) for i, a in enumerate(args)
                             if isinstance(a, Tensor) and not a.requires_grad]
         args, self.input_positions = _hook_tensors(args, self._on_input_grads, True)
+        self.tensor_inputs = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         return args
 
     def setup_output(self, result):
@@ -108,7 +110,7 @@ class BackwardHook:
             if len(new) != len(grad_input):
                 raise RuntimeError(f"Backward hook returned an invalid number of grad_input, "
                                    f"got {len(new)}, but expected {len(grad_input)}")
-            grad_input = new
+            grad_input = _checked(new, grad_input, self.tensor_inputs)
         self.grad_outputs = None
         return tuple(grad_input[i] for i in self.input_positions)
 
@@ -121,7 +123,7 @@ class BackwardHook:
             if len(new) != len(self.grad_outputs):
                 raise RuntimeError(f"Backward pre hook returned an invalid number of grad_output, "
                                    f"got {len(new)}, but expected {len(self.grad_outputs)}")
-            self.grad_outputs = new
+            self.grad_outputs = _checked(new, self.grad_outputs, self.output_positions)
         grad_outputs = self.grad_outputs
         if self.input_positions is None:    # no input requires grad: the hooks run now
             warnings.warn(_NO_INPUT_GRAD_WARNING, stacklevel=2)
@@ -135,6 +137,24 @@ class BackwardHook:
                                        "gradients.")
             self.grad_outputs = None
         return tuple(grad_outputs[i] for i in self.output_positions)
+
+
+# torch runs a module's backward hooks inside one hook of its own, named `hook`, on the
+# identity node; the gradients that one returns are checked as any node hook's, so the errors
+# name 'hook'
+_TORCHS_HOOK = types.SimpleNamespace(__name__="hook")
+
+
+def _checked(new, originals, positions):
+    """The gradients a module backward (pre-)hook returned, each at one of `positions` (the
+    tensors') checked against the one it replaces: a tensor of the same type and size, or
+    None; an output that got no gradient may be given one. What it returns for other
+    arguments is never used."""
+    new = tuple(new)
+    for i in positions:
+        if new[i] is not None and originals[i] is not None:
+            checked_hook_grad(_TORCHS_HOOK, originals[i], new[i])
+    return new
 
 
 def add_non_full_backward_hooks(module, hooks, args, result):

@@ -157,6 +157,8 @@ def _assign(self, name, old, value):
     if name in self._parameters:
         if not isinstance(value, Parameter):
             value = Parameter(value, requires_grad=old.requires_grad)
+        else:       # the loaded Parameter itself, taking the module's requires_grad
+            value.requires_grad_(old.requires_grad)
         self._parameters[name] = value
     else:
         self._buffers[name] = value
@@ -165,7 +167,8 @@ def load_state_dict(self, state_dict, strict=True, assign=False):
     """Copy parameters and buffers from `state_dict`; with `strict`, the keys must match
     exactly. Returns (missing_keys, unexpected_keys)."""
     if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
-        raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        raise TypeError(f"Expected state_dict to be dict-like, got "
+                        f"{class_text(type(state_dict))}.")
     missing, unexpected, errors = [], [], []
     metadata = getattr(state_dict, "_metadata", None)
     state_dict = OrderedDict(state_dict)

@@ -245,7 +245,9 @@ class Module:
     def __dir__(self):
         attrs = dir(type(self)) + list(self.__dict__)
         keys = attrs + list(self._parameters) + list(self._modules) + list(self._buffers)
-        return sorted(k for k in set(keys) if not k[:1].isdigit())
+        # (no duplicates removed, as torch: an instance attribute that shadows a method, such
+        # as an assigned `forward`, is listed twice)
+        return sorted(k for k in keys if not k[:1].isdigit())
 
     def __setstate__(self, state):
         self.__dict__.update(state)
@@ -484,6 +486,15 @@ class Module:
 
     def cuda(self, device=None):
         return self._apply(lambda t: t.cuda(device))
+
+    def ipu(self, device=None):
+        return self._apply(lambda t: t.ipu(device))
+
+    def xpu(self, device=None):
+        return self._apply(lambda t: t.xpu(device))
+
+    def mtia(self, device=None):
+        return self._apply(lambda t: t.mtia(device))
 
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))
