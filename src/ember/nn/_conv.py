@@ -8,6 +8,7 @@ import warnings
 from .. import _memory_format as _mf
 from .._device import MetaArray, backend_of
 from .._ops._op import Op
+from .._parallel import get_num_threads
 from .._ops.activations import apply
 from ..autograd.grad_mode import _state as _grad_state
 from . import _conv_kernels as kernels
@@ -51,6 +52,11 @@ class Convolution(Op):
         if need_input:
             if ctx.transposed:
                 grad_input = convolution(grad, weight, None, *params, False, None, ctx.groups)
+                if tuple(grad_input.shape) != ctx._input_shape:
+                    # an output_padding of at least the stride (allowed below the dilation)
+                    # adds output positions past the last window: the input ends before them
+                    for d, size in enumerate(ctx._input_shape[2:], 2):
+                        grad_input = grad_input.narrow(d, 0, size)
             else:
                 extra = _output_padding_for(ctx._input_shape[2:], grad.shape[2:], ctx._kernel,
                                             *params)
@@ -234,11 +240,19 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
     spatial = x_shape[2:]
     _check_zero_dilation(dilation, transposed, _onednn(input, weight, groups))
     if transposed:
-        _check_output_padding(output_padding, stride, dilation)
         out = [(i - 1) * s - 2 * p + d * (kk - 1) + op + 1 for i, kk, s, p, d, op
                in zip(spatial, w[2:], stride, padding, dilation, output_padding)]
-        if any(o <= 0 for o in out):
-            raise RuntimeError("could not construct a memory descriptor using a format tag")
+        if x_shape[0] == 0 and x_shape[1]:
+            # NOTE: torch sends an empty batch to no kernel (no output_padding check): it
+            # views a product of the input as the output's shape, with view's errors (a 1-d
+            # convolution runs as a 2-d one of height 1).
+            if min(out, default=0) < 0:
+                input.view([0, w[1] * groups] + [1] * (k == 1) + out)
+        else:
+            _check_output_padding(output_padding, stride, dilation)
+            if min(out, default=1) <= 0:
+                _check_transposed_size(input, weight, groups, stride, dilation,
+                                       output_padding, spatial, out)
     else:
         padded = [i + 2 * p for i, p in zip(spatial, padding)]
         extent = [d * (kk - 1) + 1 for kk, d in zip(w[2:], dilation)]
@@ -249,6 +263,23 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
                                f"than actual input size")
     _check_dtypes(input, weight, bias, groups)
     return stride, padding, dilation, output_padding
+
+
+def _check_transposed_size(input, weight, groups, stride, dilation, output_padding, spatial,
+                           out):
+    """torch's error for a transposed convolution whose output would be empty: oneDNN makes
+    an empty output and refuses a negative size; torch's own kernels refuse both (and run a
+    1-d convolution as a 2-d one of height 1)."""
+    if _onednn(input, weight, groups, stride, dilation) and all(
+            op < s for op, s in zip(output_padding, stride)):
+        if min(out) < 0:
+            raise RuntimeError("could not construct a memory descriptor using a format tag")
+        return
+    if len(spatial) == 1:
+        spatial, out = (1,) + tuple(spatial), [1] + out
+    raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, spatial))}). "
+                       f"Calculated output size per channel: ({' x '.join(map(str, out))}). "
+                       f"Output size is too small")
 
 
 def _check_zero_dilation(dilation, transposed, onednn):
@@ -304,18 +335,24 @@ def _check_dtypes(input, weight, bias, groups):
         raise NotImplementedError("\"slow_conv2d_cpu\" not implemented for 'Bool'")
 
 
-def _onednn(input, weight, groups):
+def _onednn(input, weight, groups, stride=None, dilation=None):
     """Whether torch runs this convolution through oneDNN (bfloat16 always; float32 by its
     heuristic)."""
     name = input.dtype._scalar_name
-    return name == "BFloat16" or (name == "Float" and _onednn_float(input, weight, groups))
+    return name == "BFloat16" or (name == "Float" and _onednn_float(input, weight, groups,
+                                                                    stride, dilation))
 
 
-def _onednn_float(input, weight, groups):
-    """torch's choice of oneDNN for a float32 convolution on a multi-threaded CPU: grouped,
-    a kernel above 3x3, a batch above one, or a large first image."""
+def _onednn_float(input, weight, groups, stride=None, dilation=None):
+    """torch's choice of oneDNN for a float32 convolution: grouped, a kernel above 3x3, a batch
+    above one, or a large first image; and, on one thread, not for an unstrided, undilated
+    1x1 kernel on a small input (torch views 1-d convolutions as 2-d ones of height 1)."""
     x, w = input.shape, weight.shape
-    return groups > 1 or (w[-1] > 3 and w[-2] > 3) or x[0] > 1 or math.prod(x[:4]) > 20480
+    if stride is not None and get_num_threads() == 1 and math.prod(w[2:]) == 1 and \
+            max(stride) == 1 and max(dilation) == 1 and math.prod(x) < 16384:
+        return False
+    height = w[-2] if len(w) > 3 else 1
+    return groups > 1 or (w[-1] > 3 and height > 3) or x[0] > 1 or math.prod(x[:4]) > 20480
 
 
 def _check_bias_dtype(input, bias):

@@ -245,9 +245,14 @@ def conv_forward(xp, x, w, bias, stride, padding, dilation, groups):
     y = _product(xp, weight, cols, half, out=scratch)
     padded = tuple(i + 2 * p for i, p in zip(x.shape[2:], padding))
     y = y.reshape((n, o, positions[0]) + padded[1:])
-    y = y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])]
-    # the crop's copy adds the bias on the way
-    y = xp.ascontiguousarray(y) if bias is None else xp.add(y, bias)
+    if bias is None and tuple(positions[1:]) == padded[1:]:
+        # nothing to crop: the product is the output, so its buffer stays out of the pool
+        scratch = None
+    else:
+        y = y[(slice(None),) * 3 + tuple(slice(0, p) for p in positions[1:])]
+        # the crop's copy (never a view of the pooled scratch: NumPy calls a crop of the
+        # rows contiguous when the dims before it have size 1) adds the bias on the way
+        y = y.copy() if bias is None else xp.add(y, bias)
     if scratch is not None:
         _pool.release(scratch)
     return (y.astype(x.dtype) if half else y), (full, cols)
@@ -320,11 +325,12 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
 
 
 def _crop(xp, image, padding, size):
-    """The unpadded part of `image`, contiguous (it is what a user sees)."""
+    """The unpadded part of `image`, a new row-major array (it is what a user sees; NumPy
+    calls a crop contiguous when only size-1 dims keep the padded strides)."""
     if not any(padding):
         return image
-    return xp.ascontiguousarray(image[(slice(None), slice(None))
-                                      + tuple(slice(p, p + s) for p, s in zip(padding, size))])
+    return image[(slice(None), slice(None))
+                 + tuple(slice(p, p + s) for p, s in zip(padding, size))].copy()
 
 
 def col2im(xp, cols, out_size, stride, padding, dilation):

@@ -46,6 +46,11 @@ def _im2col(input, kernel_size, dilation, padding, stride):
         cols = kernels.exact_columns(xp, kernels.pad_zeros(xp, x, padding), 1, kernel_size,
                                      blocks, stride, dilation)
     out = cols.reshape(batch + cols.shape[2:])
+    if out.__class__ is not MetaArray and kernel_size == (1, 1):
+        # (a 1x1 kernel's columns can be a view of the image; torch's are a new, contiguous
+        # tensor)
+        out = out.copy() if xp.may_share_memory(out, input._data) else \
+            xp.ascontiguousarray(out)
     params = {"kernel_size": kernel_size, "dilation": dilation, "padding": padding,
               "stride": stride, "_image_size": x.shape[2:]}
     return apply(Im2Col, (input,), out, params)
@@ -88,8 +93,9 @@ def _non_negative_padding(padding):
 
 
 def _blocks(size, kernel, dilation, padding, stride):
-    """torch's (C-truncating) count of sliding blocks along each dim."""
-    return tuple(int((s + 2 * p - (d * (k - 1) + 1)) / st) + 1
+    """torch's count of sliding blocks along each dim (its division rounds down, so a kernel
+    past the padded size counts 0 blocks, not 1)."""
+    return tuple((s + 2 * p - (d * (k - 1) + 1)) // st + 1
                  for s, k, d, p, st in zip(size, kernel, dilation, padding, stride))
 
 
