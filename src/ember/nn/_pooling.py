@@ -82,10 +82,10 @@ def _shape_check(input, nd, kernel, stride, padding, dilation, out, name):
         if nd == 2:
             raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                                f"size for input, but got:{shape}")
-        dim = shape[-nd:].index(0) if 0 in shape[-nd:] else -1
+        # NOTE: where torch's text names the dimension, it prints the size (always 0)
         raise RuntimeError(f"{name}(): Expected input's non-batch dimensions to have positive "
                            f"length, but input has a shape of {shape} and non-batch dimension "
-                           f"{dim} has length zero!")
+                           f"0 has length zero!")
     if any(k // 2 < p for k, p in zip(kernel, padding)):
         if nd == 2:
             raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but "
@@ -316,15 +316,15 @@ def _avg_pool_nd(input, nd, kernel_size, stride, padding, ceil_mode, count_inclu
     if nd == 2 and input.ndim < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-max(input.ndim, 1)}, {max(input.ndim, 1) - 1}], but got -3)")
-    if nd == 3:
-        if input.ndim not in (4, 5):
-            raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-        if any(n < k for n, k in zip(shape[-3:], kernel)) and 0 not in shape[-3:]:
-            raise RuntimeError(f"input image (T: {shape[-3]} H: {shape[-2]} W: {shape[-1]}) "
-                               f"smaller than kernel size (kT: {kernel[0]} kH: {kernel[1]} "
-                               f"kW: {kernel[2]})")
+    if nd == 3 and input.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    # (the output sizes first: they refuse a pad above half the kernel)
     out = [_output_size(n, k, s, p, 1, ceil_mode) for n, k, s, p in
            zip(shape[-nd:], kernel, stride, padding)]
+    if nd == 3 and any(n < k for n, k in zip(shape[-3:], kernel)) and 0 not in shape[-4:]:
+        raise RuntimeError(f"input image (T: {shape[-3]} H: {shape[-2]} W: {shape[-1]}) "
+                           f"smaller than kernel size (kT: {kernel[0]} kH: {kernel[1]} "
+                           f"kW: {kernel[2]})")
     if nd == 2 and input.ndim not in (3, 4):
         raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{shape}")
@@ -587,14 +587,15 @@ def _unpool(input, indices, nd, out):
     idx = indices._data.reshape(x.shape[0], -1)
     size = math.prod(out)
     bad = (idx < 0) | (idx >= size)
-    if bad.any():
+    if size and bad.any():      # (torch's kernel writes nothing into an empty output)
         # torch's kernel goes on past a bad index and reports the last one it met
         flags = bad.ravel()
         last = int(idx.ravel()[flags.size - 1 - int(xp.argmax(flags[::-1]))])
         raise RuntimeError(f"Found an invalid max index: {last} (output volumes are of size "
                            f"{'x'.join(str(o) for o in out)})")
     result = xp.zeros((x.shape[0], size), dtype=x.dtype)
-    result[xp.arange(x.shape[0]).reshape(-1, 1), idx] = x.reshape(x.shape[0], -1)
+    if size:
+        result[xp.arange(x.shape[0]).reshape(-1, 1), idx] = x.reshape(x.shape[0], -1)
     data = result.reshape(lead + tuple(out))
     (t,) = ops.apply(ops.MAX_UNPOOLS[nd], (input,), (ops.laid_like(input, data),),
                      {"indices": indices, "nd": nd})
@@ -632,7 +633,11 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd, pool):
         return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     kernel = _ints(kernel_size, nd, "") if nd > 1 else kernel_size
     out = pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    size = math.prod(kernel) if nd > 1 else (kernel if isinstance(kernel, int) else kernel[0])
+    if nd == 1 and not isinstance(kernel, int):
+        # NOTE: torch's lp_pool1d multiplies by kernel_size itself, which only an int passes
+        raise TypeError(f"mul(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(kernel).__name__}")
+    size = math.prod(kernel) if nd > 1 else kernel
     return (out.sign() * out.abs().relu()).mul(size).pow(1.0 / norm_type)
 
 

@@ -258,7 +258,14 @@ def _scatter_windows(grad, index, spatial, geometry):
             view += zero_where(xp, None, grad[lo:hi], xp.not_equal, index[lo:hi], flat)
     _by_rows(rows, padded)
     crop = (slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, spatial))
-    return xp.ascontiguousarray(padded[crop])
+    return _cropped(xp, padded, crop)
+
+
+def _cropped(xp, padded, crop):
+    """padded[crop] as a new row-major array (NumPy calls a crop contiguous where only
+    size-1 dims keep the padded strides, which torch's result does not have)."""
+    view = padded[crop]
+    return view.copy() if view.shape != padded.shape else xp.ascontiguousarray(view)
 
 
 def _by_rows(rows, result):
@@ -294,8 +301,11 @@ class _MaxPool(Op):
     num_outputs = 1
     saves = {"self": ("self",)}     # (torch saves the input: writing it is an error)
 
+    adaptive_name = None
+
     def backward(ctx, grad):
         ctx.saved_tensors               # (checks that the input is as it was)
+        check_adaptive_grad(ctx.adaptive_name, grad)
         indices, spatial = ctx.indices, ctx.spatial
         lead = tuple(grad.shape[:grad.ndim - len(spatial)])
         flat = (-1,) + tuple(grad.shape[len(lead):])
@@ -313,7 +323,20 @@ for _nd in (2, 3):
         _bw = _named(_MaxPoolBackward, f"{_kind}{_nd}dBackward", _node + "BackwardBackward0")
         MAX_POOLS[_kind, _nd] = type(f"{_kind}{_nd}d", (_MaxPool,),
                                      {"node_name": _node + "Backward0", "Backward": _bw,
-                                      "__module__": __name__})
+                                      "__module__": __name__,
+                                      "adaptive_name": f"adaptive_max_pool{_nd}d_backward"
+                                      if _kind == "AdaptiveMaxPool" else None})
+
+
+def check_adaptive_grad(name, grad):
+    """torch's adaptive pooling backward kernels refuse an empty gradient past dim 0 (an
+    output_size of 0 pools fine, but gives nothing to differentiate)."""
+    if name is None or 0 not in grad.shape[1:]:
+        return
+    dim = grad.shape.index(0, 1)
+    raise RuntimeError(f"{name}(): Expected grad_output to have non-zero size for non-batch "
+                       f"dimensions, but grad_output has sizes {list(grad.shape)} with dimension "
+                       f"{dim} being empty")
 
 
 # -- average pooling -----------------------------------------------------------------------------
@@ -372,7 +395,7 @@ def avg_pool_grad(grad, spatial, kernel, stride, padding, out, count_include_pad
         view = padded[_slices(offsets, ones, stride, out)]
         view += share
     crop = (slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, spatial))
-    return xp.ascontiguousarray(padded[crop]).reshape(lead + tuple(spatial))
+    return _cropped(xp, padded, crop).reshape(lead + tuple(spatial))
 
 
 class _AvgPoolBackward(Op):
@@ -497,6 +520,7 @@ class _AdaptiveAvg(Op):
 
     def backward(ctx, grad):
         ctx.saved_tensors               # (checks that the input is as it was)
+        check_adaptive_grad(f"adaptive_avg_pool{len(ctx.spatial)}d_backward", grad)
         data = adaptive_avg_pool(grad._data, ctx.spatial, transpose=True)
         out = tuple(grad.shape[-len(ctx.spatial):])
         (result,) = apply(ctx.Backward, (grad,), (data,), {"out": out})

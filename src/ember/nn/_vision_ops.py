@@ -28,14 +28,19 @@ def _area_scale(n_in, n_out, scale, align_corners, ftype):
     return ftype(n_in) / ftype(n_out)
 
 
-def taps(mode, n_in, n_out, scale, align_corners, dtype):
-    """[(indices, weights), ...] along one dim: output o = sum_t w[t][o] * x[idx[t][o]]."""
+def taps(mode, n_in, n_out, scale, align_corners, dtype, shortcut=True):
+    """[(indices, weights), ...] along one dim: output o = sum_t w[t][o] * x[idx[t][o]].
+    `shortcut`: 'nearest' copies when the size stays and halves indices when it doubles,
+    whatever the scale given (torch's 2-d kernel, and every nearest backward, do; its 1-d
+    and 3-d forward kernels follow the scale: 2.3 makes two pixels four, three from the
+    first). 'nearest-exact' always follows the scale."""
     ftype = _compute_type(dtype)
     dst = np.arange(n_out)
     if mode in ("nearest", "nearest-exact"):
-        if n_out == n_in:
+        take = scale is None or (shortcut and mode == "nearest")
+        if n_out == n_in and take:
             idx = dst
-        elif n_out == 2 * n_in:
+        elif n_out == 2 * n_in and take:
             idx = dst >> 1
         else:
             s = np.float32(1.0 / scale) if scale is not None and scale > 0 else \
@@ -147,8 +152,9 @@ class _Upsample(Op):
     abstract = True
 
     def backward(ctx, grad):
-        data = resample(grad._data, ctx.plan, transpose=True, sizes=ctx.sizes)
-        (result,) = apply(ctx.Backward, (grad,), (data,), {"plan": ctx.plan, "sizes": ctx.sizes})
+        plan = ctx.__dict__.get("grad_plan", ctx.plan)
+        data = resample(grad._data, plan, transpose=True, sizes=ctx.sizes)
+        (result,) = apply(ctx.Backward, (grad,), (data,), {"plan": plan, "sizes": ctx.sizes})
         return result
 
 
@@ -177,9 +183,16 @@ def upsample(input, mode, out, scales, align_corners, antialias=False):
     rule = antialias_taps if antialias else taps
     plan = tuple(rule(kind, n, o, s, align_corners, input._data.dtype)
                  for n, o, s in zip(spatial, out, scales))
+    params = {"plan": plan, "sizes": spatial}
+    if kind == "nearest" and nd != 2 and any(s is not None for s in scales):
+        # (torch's 1-d and 3-d forward kernels follow the scale; the backward takes the
+        # shortcuts: see taps)
+        params["grad_plan"] = plan
+        params["plan"] = tuple(taps(kind, n, o, s, align_corners, input._data.dtype, False)
+                               for n, o, s in zip(spatial, out, scales))
     op = UPSAMPLES[mode + ("-aa" if antialias else ""), nd]
-    (result,) = apply(op, (input,), (laid_like(input, resample(input._data, plan)),),
-                      {"plan": plan, "sizes": spatial})
+    (result,) = apply(op, (input,), (laid_like(input, resample(input._data, params["plan"])),),
+                      params)
     return result
 
 
