@@ -8,6 +8,7 @@ from .._geometry import broadcast_shapes, wrap_dims
 from .._ops._op import Op
 from .._ops.activations import apply
 from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import no_grad
 from ._argument_types import check_int, tensors
 from ._loss_ops import add_number, vector_norm as _vector_norm
 
@@ -44,8 +45,13 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if x1.shape != x2.shape:
         shape = broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
         x1, x2 = x1.expand(shape), x2.expand(shape)
-    n1 = _norm(x1, 2, dim, keepdim=True).clamp(min=eps)
-    n2 = _norm(x2, 2, dim, keepdim=True).clamp(min=eps)
+    # NOTE: torch clamps the norms in place without recording it, so their gradients flow
+    # as if unclamped while the division uses the clamped values (CloneBackward0 nodes).
+    n1 = _norm(x1, 2, dim, keepdim=True).clone()
+    n2 = _norm(x2, 2, dim, keepdim=True).clone()
+    with no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 

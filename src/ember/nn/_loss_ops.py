@@ -372,6 +372,8 @@ class Norm(Op):
             for d in sorted(ctx.dims):
                 grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
         p = ctx.p
+        if p == 0:      # (torch's norm backward gives no gradient at all: x.grad stays None)
+            return None
         if p == float("inf"):
             hits = (x.abs() == norm)
             slope = x.sign() * hits / (hits.sum(ctx.dims, keepdim=True) if ctx.dims else hits.sum())

@@ -398,6 +398,9 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         _verify_spatial_size(input.size())
     _norm_tensors("instance_norm", input, weight, bias, running_mean, running_var)
     _check_momentum("instance_norm", momentum)
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when "
+                           "use_input_stats is false")
     n, c = input.shape[0], input.shape[1]
     shape = (1, n * c) + tuple(input.shape[2:])
     # NOTE: torch accepts running statistics of another dtype than a float32/float64 input
@@ -445,6 +448,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     n, c = input.shape[0], input.shape[1]
     if num_groups == 0:     # torch's Python wrapper divides by it first
         raise ZeroDivisionError("integer division or modulo by zero")
+    # (torch's Python wrapper checks the batch before its binding and kernel check the rest)
+    _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
     tensors("group_norm", (3, "weight", weight, True), (4, "bias", bias, True))
     if num_groups <= 0 or c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
@@ -455,7 +460,6 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape "
                                f"{_dims(t.shape)} and input of shape {_dims(input.shape)}")
-    _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))
     _same_dtypes(input, weight, bias, kernel="GroupNormKernelImpl")
     view = (n, num_groups, c // num_groups, input.numel() // max(n * c, 1))
     wshape = (1, num_groups, c // num_groups, 1)

@@ -207,7 +207,7 @@ def circular_pad(input, pad):
     from .._creation import empty
     shape = list(input.shape)
     pairs = _pairs(pad, input.ndim)
-    for d, before, after in pairs:
+    for d, before, after in reversed(pairs):        # (torch checks the first padded dim first)
         if before > shape[d] or after > shape[d]:
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if shape[d] + before + after < 0:

@@ -178,13 +178,16 @@ def _offsets_type(input, offsets):
 def _bags(input, offsets, include_last_offset, per_sample_weights, extend_last=False):
     """(flat indices, bag of each element, number of bags, flat per-sample weights).
     `extend_last`: with include_last_offset, the last bag runs to the end of the input
-    (torch's kernel with a padding_idx) rather than to the last offset."""
+    (torch's kernels with a padding_idx, and its max kernel) rather than to the last
+    offset."""
     if input.ndim == 2:
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
                              "is a mini-batch of fixed length sequences. However, found "
                              f"offsets of type {_type_text(offsets)}")
         b, n = input.shape
+        if n == 0:      # (torch's offsets are arange(0, numel, n))
+            raise RuntimeError("step must be nonzero")
         psw = None if per_sample_weights is None else per_sample_weights.reshape(-1)
         return input.reshape(-1), np.repeat(np.arange(b), n), b, psw
     if input.ndim != 1:
@@ -245,7 +248,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"(got mode='{mode}'). Please open a feature request on "
                                   f"GitHub.")
     flat, bag, count, psw = _bags(input, offsets, include_last_offset, per_sample_weights,
-                                  extend_last=padding_idx is not None)
+                                  extend_last=padding_idx is not None or mode == "max")
     _check_indices(flat, "embedding_bag")
     if psw is not None and psw.dtype != weight.dtype:
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as "

@@ -329,8 +329,16 @@ def _channel_dropout(input, p, training, inplace, name, spatial):
                            f"inputs).")
     if input.ndim == batched:
         return _dropout(input, p, training, inplace, feature=True)
-    out = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
-    return input if inplace else out.squeeze(0)
+    return _unbatched_dropout(input, p, training, inplace)
+
+
+def _unbatched_dropout(input, p, training, inplace):
+    """Channel dropout of an input without its batch dim, as torch's functions do it: in
+    place, the input itself gains and loses the batch dim (UnsqueezeBackward1 and
+    SqueezeBackward4 nodes, whether or not dropout ran)."""
+    if inplace:
+        return _dropout(input.unsqueeze_(0), p, training, True, feature=True).squeeze_(0)
+    return _dropout(input.unsqueeze(0), p, training, False, feature=True).squeeze(0)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
@@ -359,8 +367,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     _warn_dims(input, "dropout3d", 3)
     if input.ndim == 5:
         return _dropout(input, p, training, inplace, feature=True)
-    out = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
-    return input if inplace else out.squeeze(0)
+    return _unbatched_dropout(input, p, training, inplace)
 
 
 def _warn_dims(input, name, spatial):
