@@ -282,6 +282,18 @@ def test_pooling_gradients_cropped_from_padding_are_row_major():
     np.testing.assert_allclose(x.grad.numpy(), np.ones((1, 1, 4)))
 
 
+def test_pooling_a_permuted_input_gives_a_row_major_result():
+    # a kernel of 1 keeps the input's layout in NumPy; torch lays out what is not
+    # channels-last row-major
+    x = ember.randn(1, 3, 2, 2, 4, dtype=ember.float64).transpose(-1, -2).contiguous() \
+        .transpose(-1, -2)
+    out = F.avg_pool3d(x, 1, divisor_override=3)
+    assert out.stride() == (48, 16, 8, 4, 1)
+    np.testing.assert_allclose(out.numpy(), x.numpy() / 3)
+    z = ember.randn(2, 3, 4, 5).transpose(0, 1)
+    assert F.max_pool2d(z, 1).stride() == (40, 20, 5, 1)
+
+
 def test_lp_pool1d_takes_an_int_kernel_only():
     _raises("mul(): argument 'other' (position 1) must be Tensor, not list", F.lp_pool1d,
             ember.rand(1, 2, 3), 2, [2], kind=TypeError)
@@ -295,6 +307,18 @@ def test_max_unpool_into_an_empty_output():
     values = ember.ones(1, 1, 2, 1, requires_grad=True)
     out = F.max_unpool2d(values, ember.tensor([[[[0], [5]]]]), 2, stride=(2, 3), padding=1)
     assert out.shape == (1, 1, 2, 0)
+
+
+# -- attention -----------------------------------------------------------------------------------
+
+def test_flash_attention_gradients_keep_the_kernels_layout_for_one_head():
+    # written (B, L, H, E) and transposed: with H = 1 the head dim's stride is E, not L * E
+    q, k, v = (ember.randn(1, 1, 4, 3, requires_grad=True) for _ in range(3))
+    F.scaled_dot_product_attention(q, k, v).sum().backward()
+    assert q.grad.stride() == (12, 3, 3, 1) and v.grad.stride() == (12, 3, 3, 1)
+    q, k, v = (ember.randn(2, 2, 3, 4, requires_grad=True) for _ in range(3))
+    F.scaled_dot_product_attention(q, k, v).sum().backward()
+    assert k.grad.stride() == (24, 12, 4, 1)
 
 
 # -- dropout -------------------------------------------------------------------------------------

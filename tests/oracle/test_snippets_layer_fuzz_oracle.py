@@ -137,6 +137,14 @@ FIXED = [
     "x = torch.randn([3, 2, 2], requires_grad=True) * 1\nout = F.dropout3d(x, p=0.0, training=True, inplace=True)\nprint(out.shape, out.grad_fn.name())",
     "x = torch.randn([2, 3, 2, 2], requires_grad=True) * 1\nout = F.dropout3d(x, p=1.0, inplace=True)\nprint(out.shape, out.grad_fn.name(), out.sum())",
     "x = torch.randn([2, 3])\nout = F.dropout1d(x, p=1.0, inplace=True)\nprint(out is x, x)",
+    # what is not channels-last comes out row-major, whatever layout a kernel kept
+    "x = torch.randn([1, 3, 2, 2, 4], dtype=torch.float64).transpose(-1, -2).contiguous().transpose(-1, -2)\nprint(F.avg_pool3d(x, 1, divisor_override=3).stride(), F.max_pool3d(x, 1).stride())\nprint(F.pad(x, (1, 1, 0, 0, 0, 0), mode='replicate').stride(), F.interpolate(x, scale_factor=1.0).stride())",
+    "z = torch.randn(2, 3, 4, 5).transpose(0, 1)\nprint(F.avg_pool2d(z, 1).stride(), F.max_pool2d(z, 1).stride(), F.pad(z, (1, 1)).stride())\ny = torch.randn(2, 3, 4, 5).permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)\nprint(F.avg_pool2d(y, 1).stride(), F.max_pool2d(y, 2).stride())",
+    # torch's flash kernel returns its (B, L, H, E) gradients transposed, a copy unless H or
+    # L is 1
+    "for shape in [(2, 2, 3, 4), (1, 1, 4, 3), (2, 2, 1, 4), (2, 1, 1, 3)]:\n    q, k, v = (torch.randn(shape, requires_grad=True) for _ in range(3))\n    out = F.scaled_dot_product_attention(q, k, v)\n    out.sum().backward()\n    print(shape, out.stride(), q.grad.stride(), k.grad.stride(), v.grad.stride())",
+    "q = torch.randn([1, 4, 2, 3], dtype=torch.float64, requires_grad=True)\nk = torch.randn([1, 2, 3, 3], dtype=torch.float64, requires_grad=True)\nv = torch.randn([1, 2, 3, 2], dtype=torch.float64, requires_grad=True)\nout = F.scaled_dot_product_attention(q, k, v, enable_gqa=True)\nbackward(out, q, k, v)",
+    "q = torch.randn([1, 1, 2, 3], requires_grad=True)\nk = torch.randn([1, 1, 2, 3], requires_grad=True)\nv = torch.randn([1, 1, 2, 3], requires_grad=True)\nout = F.scaled_dot_product_attention(q, k, v)\ng, = torch.autograd.grad(out.sum(), q, create_graph=True)\nprint(g.stride(), g.grad_fn is not None)",
     # lp_pool1d multiplies by kernel_size itself: only an int passes
     "F.lp_pool1d(torch.rand(1, 2, 3), 2, [2], stride=3)",
     "F.lp_pool1d(torch.rand(1, 2, 3), 2, (2,))",
@@ -209,8 +217,8 @@ NET = [
 SNIPPETS = [SHOW + s for s in FIXED + NET]
 
 BUGS = [
-    ("torch's CPU scaled_dot_product_attention gives gradients whose size-1 dims carry the "
-     "strides of its flash kernel's layout; ember's are row-major",
+    ("torch's math attention kernel (3-D inputs) gives the key a gradient transposed from "
+     "the product's, which keeps its strides where a dim has size 1; ember's is row-major",
      SHOW + "q = torch.randn([1, 2, 1], requires_grad=True)\nk = torch.randn([1, 4, 1], requires_grad=True)\nv = torch.randn([1, 4, 4], requires_grad=True)\nout = F.scaled_dot_product_attention(q, k, v)\nout.sum().backward()\nprint(k.grad.stride(), v.grad.stride())"),
     ("torch.cdist's matrix-product path for p=2 (forced, or past 25 rows) returns a view "
      "(ViewBackward0); ember computes exact differences in every mode (CdistBackward0)",
@@ -218,6 +226,10 @@ BUGS = [
     ("torch's CPU antialiased bilinear/bicubic resize with an output width of 1 repeats the "
      "first output row down the height; ember interpolates each row",
      SHOW + "x = torch.randn([1, 1, 2, 1], dtype=torch.float64)\nshow(F.interpolate(x, size=[5, 1], mode='bilinear', antialias=True))"),
+    ("a sum over the last dim of a (1, n) float tensor keeps a strided view of ember's "
+     "running sums (stride n + 1 for the size-1 dim); torch's result is row-major "
+     "(a reduction, seen through cosine_similarity)",
+     SHOW + "x = torch.randn([1, 4], dtype=torch.float64)\ny = torch.randn([1, 4], dtype=torch.float64)\nprint(F.cosine_similarity(x, y, dim=1).stride(), x.sum(1).stride())"),
     ("torch's convolution of an empty batch views a broadcast product, whose size-1 dims "
      "have stride 0; ember's empty result is row-major",
      SHOW + "x = torch.randn([0, 1, 3])\nw = torch.randn([1, 1, 1])\nprint(F.conv_transpose1d(x, w, stride=2, padding=1).stride())"),

@@ -7,6 +7,7 @@ import warnings
 
 from .. import _dtype
 from .._creation import ones, zeros, zeros_like
+from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._memory_format import laid_out_like
 from .._ops._op import Op
@@ -14,7 +15,7 @@ from .._ops.activations import apply
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
 from ..autograd.grad_mode import is_grad_enabled, no_grad
 from . import functional as F
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ._argument_types import tensors
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
@@ -124,6 +125,24 @@ def _group_sum(grad, heads):
     return grad.unflatten(-3, (heads, grad.shape[-3] // heads)).sum(-3)
 
 
+def _flash_layout(grad):
+    """torch's CPU flash kernel writes each gradient as (B, L, H, E) and returns it transposed
+    and made contiguous: a copy, unless H or L is 1, when torch calls the transposed tensor
+    contiguous already and keeps its strides (which differ only in the size-1 dim)."""
+    if grad is None or (grad.shape[1] != 1 and grad.shape[2] != 1) or \
+            not grad.is_contiguous():
+        return grad
+    b, h, n, e = grad.shape
+    if is_grad_enabled():       # (create_graph: a differentiable view)
+        return grad.as_strided(grad.shape, (n * h * e, e, h * e, 1))
+    data = grad._data
+    size = data.itemsize
+    xp = backend_of(data).xp
+    # (a fresh tensor, not a view: .grad keeps it as it is)
+    return wrap(xp.lib.stride_tricks.as_strided(
+        data, data.shape, (n * h * e * size, e * size, h * e * size, size)))
+
+
 class ScaledDotProductFlashAttentionForCpu(Op):
     """Attention without dropout, one node as in torch. Under create_graph the backward
     recomputes the weights from the saved inputs with ember's ops, so that it is itself
@@ -150,7 +169,7 @@ class ScaledDotProductFlashAttentionForCpu(Op):
                 gk = _group_sum(ds.transpose(-2, -1).matmul(q) * ctx.scale, k.shape[-3])
             if need_mask:
                 gmask = ds
-        return gq, gk, gv, gmask
+        return _flash_layout(gq), _flash_layout(gk), _flash_layout(gv), gmask
 
     def release(self):
         super().release()

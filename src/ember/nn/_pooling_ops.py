@@ -28,8 +28,14 @@ def laid_like(input, *arrays):
     if x.ndim < 4 or x.flags.c_contiguous and 1 not in x.shape[1:2]:
         return arrays if len(arrays) > 1 else arrays[0]     # (the common case, quickly)
     xp = backend_of(x).xp
-    laid = tuple(_mf.follow(xp, a, x) if a.ndim == x.ndim else a for a in arrays)
+    # (otherwise row-major, whatever layout a kernel kept from a permuted input)
+    laid = tuple(_row_major(xp, _mf.follow(xp, a, x)) if a.ndim == x.ndim else a
+                 for a in arrays)
     return laid if len(laid) > 1 else laid[0]
+
+
+def _row_major(xp, a):
+    return a if _mf.suggested(a) is not _mf.contiguous_format else xp.ascontiguousarray(a)
 
 
 def apply(op, inputs, outputs, params):
