@@ -313,3 +313,31 @@ def test_einsum_of_mixed_dtypes_has_gradients_of_each_dtype():
     ember.einsum("i,j->ij", a, b).sum().backward()
     assert a.grad.dtype == ember.float32 and a.grad.tolist() == [3., 3.]
     assert b.grad.dtype == ember.float64 and b.grad.tolist() == [2., 2., 2.]
+
+
+def test_flip_wraps_its_dims_one_by_one():
+    _raises(RuntimeError, "dim 0 appears multiple times in the list of dims",
+            ember.tensor(1.).flip, -1, 0, 1)
+    _raises(RuntimeError, "dim 0 appears multiple times in the list of dims",
+            ember.flip, ember.ones(2, 3), (0, 0, 5))
+    with pytest.raises(IndexError):
+        ember.flip(ember.ones(2, 3), (0, 5, 0))
+
+
+def test_flip_dims_with_a_later_element_that_is_no_int():
+    x = ember.ones(2, 3, 4)
+    _raises(TypeError, "flip(): argument 'dims' failed to unpack the object at pos 3 with "
+            "error \"type must be tuple of ints,but got float\"", x.flip, (0, 1, 1.5))
+    _raises(TypeError, "flip(): argument 'dims' failed to unpack the object at pos 2 with "
+            "error \"type must be tuple of ints,but got str\"", ember.flip, x, [0, "a"])
+    _raises(TypeError, "flip(): argument 'dims' must be tuple of ints, not list",
+            x.flip, dims=[1.5, 0])
+
+
+def test_squeeze_wraps_its_dims_one_by_one():
+    _raises(RuntimeError, "dim 0 appears multiple times in the list of dims",
+            ember.tensor(1.).squeeze, (0, 0, 1))
+    x = ember.ones(1, 2, 1)
+    assert x.squeeze((0, -1)).shape == (2,) and x.squeeze([2, 1]).shape == (1, 2)
+    with pytest.raises(IndexError):
+        x.squeeze((0, 5, 0))

@@ -63,6 +63,18 @@ def wrap_dims(dims: Sequence[int], ndim: int) -> Tuple[int, ...]:
     return out
 
 
+def wrap_dims_in_turn(dims: Sequence[int], ndim: int) -> Tuple[int, ...]:
+    """Wrap several dims as torch's dim_list_to_bitset does (flip, squeeze): each in turn, so
+    that a repeat is found before a later dim out of range (reductions wrap them all first)."""
+    out = []
+    for d in listed_ints(dims):
+        d = wrap_dim(d, ndim)
+        if d in out:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        out.append(d)
+    return tuple(out)
+
+
 def listed_ints(values):
     """The elements of a tuple of ints as torch's parser reads them: it checks the type of the
     first only and takes a later bool for 0 or 1 (NOTE [ Elements of a tuple of ints ] in
@@ -308,7 +320,7 @@ def squeeze(shape: Shape, strides: Strides, dims: Optional[Sequence[int]] = None
     if dims is None:
         keep = [i for i, s in enumerate(shape) if s != 1]
     else:
-        wrapped = set(wrap_dims(dims, len(shape)))
+        wrapped = set(wrap_dims_in_turn(dims, len(shape)))
         keep = [i for i, s in enumerate(shape) if not (i in wrapped and s == 1)]
     return tuple(shape[i] for i in keep), tuple(strides[i] for i in keep)
 

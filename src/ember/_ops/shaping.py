@@ -64,7 +64,7 @@ def flip(input, dims):
     if isinstance(dims, int):
         raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not int")
     try:
-        dims = geo.wrap_dims(tuple(dims), input.ndim)
+        dims = geo.wrap_dims_in_turn(tuple(dims), input.ndim)
     except TypeError:
         _raise_dims_error(dims, 2)
         raise
@@ -114,6 +114,12 @@ def _raise_dims_error(dims, position):
     if not isinstance(dims, (tuple, list)):
         raise TypeError(f"{where}, not {type_name(dims)}") from None
     for i, d in enumerate(dims):
+        if not _is_int(d) and i:        # (torch's parser checks the first element's type only)
+            raise TypeError(f"flip(): argument 'dims' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got "
+                            f"{type_name(d)}\"") from None
+        if not _is_int(d) and position is None:     # (a keyword: the sequence is named)
+            raise TypeError(f"{where}, not {type_name(dims)}") from None
         if not _is_int(d):
             raise TypeError(f"{where}, but found element of type {type_name(d)} at pos {i}") \
                 from None
