@@ -813,3 +813,146 @@ def test_index_dtypes_are_checked_after_the_views():
     # an assignment whose first index tensor is a mask checks that mask first
     assert _index_error(x, (ember.tensor([True, False, True]), floats), -1.0).startswith(
         "The shape of the mask [3] at index 0")
+
+
+# -- found by an indexing fuzzer ---------------------------------------------------------------
+
+def test_a_lone_int_on_a_0_dim_tensor():
+    x = ember.tensor(5.)
+    assert _index_error(x, 0).startswith("invalid index of a 0-dim tensor")
+    assert _index_error(x, -1) == "index -1 is out of bounds for dimension 0 with size 0"
+    assert _index_error(x, np.int64(2)) == "index 2 is out of bounds for dimension 0 with size 0"
+    assert _index_error(x, 1, 3.) == "index 1 is out of bounds for dimension 0 with size 0"
+    # in a tuple, an int is one index too many
+    assert _index_error(x, (0,)) == "too many indices for tensor of dimension 0"
+    assert _index_error(x, (1,), 3.) == "too many indices for tensor of dimension 0"
+
+
+def test_a_lone_slice_on_a_0_dim_tensor_is_checked_first():
+    x = ember.tensor(5.)
+    with pytest.raises(ValueError, match="^step must be greater than zero$"):
+        x[::-1]
+    with pytest.raises(ValueError, match="^slice step cannot be zero$"):
+        x[::0] = 1.
+    with pytest.raises(IndexError, match=r"^slice\(\) cannot be applied"):
+        x[1:]
+    # the value is converted before the slice is looked at
+    with pytest.raises(RuntimeError, match="^value cannot be converted to type int"):
+        ember.tensor(1, dtype=ember.int32)[-1:] = 1j
+
+
+def test_a_0_dim_uint8_tensor_is_a_bool_scalar():
+    x = ember.arange(6.).reshape(2, 3)
+    assert x[ember.tensor(7, dtype=ember.uint8)].shape == (1, 2, 3)
+    assert x[None, ember.tensor(0, dtype=ember.uint8)].shape == (1, 0, 2, 3)
+    # a uint8 mask covers as many dims as it has (here 2, so `...` covers none)
+    y = ember.arange(24.).reshape(3, 4, 2)
+    mask = ember.tensor([[1], [2]], dtype=ember.uint8)
+    assert _index_error(y, (mask, Ellipsis, None)) == (
+        "The shape of the mask [2, 1] at index 0 does not match the shape of the indexed "
+        "tensor [3, 4, 2, 1] at index 0")
+
+
+def test_empty_advanced_results_of_size_1_dims_are_contiguous():
+    x = ember.zeros(2, 1)
+    assert x[[]].stride() == (1, 1)
+    y = ember.zeros(3, 1, 1)
+    assert y[ember.tensor([[2], [0]]), ember.tensor([False])].stride() == (1, 1, 1)
+    # other empty results keep the source's order
+    z = ember.zeros(4, 0, 3).transpose(0, 2)
+    assert z[:, :, [0, 1]].stride() == (2, 6, 1)
+
+
+def test_empty_storages_are_at_address_0():
+    assert ember.zeros(0).untyped_storage().data_ptr() == 0
+    assert ember.zeros(2, 0).data_ptr() == 0
+    x = ember.arange(3.)
+    assert x[3:].untyped_storage().data_ptr() == x.untyped_storage().data_ptr() != 0
+
+
+def test_the_first_index_out_of_range_is_reported():
+    x = ember.arange(36.).reshape(3, 3, 4)
+    assert _index_error(x, (slice(-3, None), ember.tensor([-4, 6]), [0, 3])) == \
+        "index -4 is out of bounds for dimension 0 with size 3"
+    # element by element, each index tensor in turn
+    y = ember.zeros(3, 3)
+    assert _index_error(y, (ember.tensor([0, 9]), ember.tensor([9, 0]))) == \
+        "index 9 is out of bounds for dimension 1 with size 3"
+    assert _index_error(y, (ember.tensor([[0], [9]]), ember.tensor([[-7, 0]]))) == \
+        "index -7 is out of bounds for dimension 1 with size 3"
+
+
+def _assign_error(x, index, value, kind=RuntimeError):
+    with pytest.raises(kind) as info:
+        x[index] = value
+    return str(info.value)
+
+
+def test_assignment_checks_the_value_before_the_index_values():
+    x = ember.arange(4, dtype=ember.uint8)
+    assert _assign_error(x, (None, [4, -3, -4]), ember.zeros(4, dtype=ember.float64)) == (
+        "shape mismatch: value tensor of shape [4] cannot be broadcast to indexing result "
+        "of shape [1, 3]")
+    y = ember.zeros(1, 2, 4)
+    assert _assign_error(y, (0, 1, [-5]), ember.zeros(1, 1, dtype=ember.uint8)) == (
+        "Index put requires the source and destination dtypes match, got Float for the "
+        "destination and Byte for the source.")
+    assert _assign_error(y, (0, 1, [-5]), 2., IndexError) == \
+        "index -5 is out of bounds for dimension 0 with size 4"
+
+
+def test_assignment_names_the_value_without_its_leading_ones():
+    x = ember.zeros(3, 3)
+    assert _assign_error(x, (slice(None), [0]), ember.zeros(1, 2)) == (
+        "shape mismatch: value tensor of shape [2] cannot be broadcast to indexing result "
+        "of shape [3, 1]")
+    assert _assign_error(x, Ellipsis, ember.zeros(1, 2)).endswith(
+        "Target sizes: [3, 3].  Tensor sizes: [2]")
+    assert _assign_error(ember.tensor(True), Ellipsis, ember.ones(1, 3, dtype=ember.bool)) == (
+        "expand(CPUBoolType{[3]}, size=[]): the number of sizes provided (0) must be greater "
+        "or equal to the number of dimensions in the tensor (1)")
+    assert _assign_error(ember.zeros(3), 0, ember.zeros(2, 2)).startswith(
+        "expand(torch.FloatTensor{[2, 2]}, size=[])")
+
+
+def test_a_lone_true_assigns_through_a_new_dim():
+    x = ember.zeros(3, 4)
+    x[True] = ember.arange(4.)
+    assert x.tolist() == [[0., 1., 2., 3.]] * 3
+    assert _assign_error(x, True, ember.zeros(2)).startswith(
+        "The expanded size of the tensor (4) must match the existing size (2)")
+    # a lone False writes nothing, but the value is converted first
+    with pytest.raises(RuntimeError, match="^value cannot be converted to type uint8_t"):
+        ember.zeros(2, dtype=ember.uint8)[False] = 1j
+
+
+def test_complex_into_a_16_bit_float_names_double():
+    for dtype in (ember.float16, ember.bfloat16):
+        with pytest.raises(RuntimeError, match="^value cannot be converted to type double "):
+            ember.zeros(3, dtype=dtype)[1:] = 1j
+
+
+def test_a_0_dim_integer_index_tensor_leaves_one_mask_a_masked_fill():
+    x = ember.arange(2.).reshape(2, 1).t()
+    x[ember.tensor([False]), ember.tensor(-1, dtype=ember.int16), None] = \
+        ember.full((1, 1), 9, dtype=ember.int64)
+    assert x.tolist() == [[0., 1.]]
+
+
+def test_one_element_index_put_checks_a_leading_mask_first():
+    x = ember.zeros(3, 4)
+    floats = ember.tensor([0.])
+    assert _assign_error(x, (ember.tensor([True, False]), floats), 1., IndexError).startswith(
+        "The shape of the mask [2] at index 0")
+    # a value of more elements, or another index first, checks the dtypes first
+    for index, value in (((ember.tensor([True, False]), floats), ember.zeros(2)),
+                         ((True, ember.tensor([True, False]), floats), 1.)):
+        assert _assign_error(x, index, value, IndexError) == \
+            "tensors used as indices must be long, int, byte or bool tensors"
+
+
+def test_indices_broadcasting_to_nothing_pass_a_dim_of_size_0():
+    x = ember.zeros(0, 0, dtype=ember.int16)
+    x[ember.tensor([0]), ember.tensor([], dtype=ember.int32)] = 7
+    assert _index_error(x, ember.tensor([0]), 7) == \
+        "index is out of bounds for dimension with size 0"

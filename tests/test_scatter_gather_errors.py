@@ -281,3 +281,121 @@ def test_put_source_must_be_a_tensor():
             lambda: ember.arange(3.).put_(L([1]), 5.0))
     _raises(TypeError, "put(): argument 'source' (position 2) must be Tensor, not list",
             lambda: ember.arange(3.).put(L([1]), [5.0]))
+
+
+# -- found by an indexing fuzzer -----------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.int16, ember.uint8])
+def test_an_empty_index_of_any_dtype_reads_and_writes_nothing(dtype):
+    x = ember.arange(6.).reshape(3, 2)
+    for shape in ((0,), (3, 0), (0, 5)):
+        i = ember.zeros(shape, dtype=dtype)
+        r = ember.gather(x, -1, i)
+        assert r.shape == shape and r.dtype == ember.float32
+        # (nor is the value converted)
+        assert x.scatter(0, i, 1j, reduce="add").tolist() == x.tolist()
+        assert ember.scatter_add(x, 1, i, x).tolist() == x.tolist()
+        assert ember.scatter_reduce(x, 0, i, x, "prod", include_self=False).tolist() == \
+            x.tolist()
+    y = ember.arange(3.)
+    assert y.scatter_(0, L([], dtype=ember.int64), L(3.), reduce="multiply") is y
+    assert y.tolist() == [0., 1., 2.]
+    # self's and src's dtypes are compared all the same
+    _raises(RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype",
+            lambda: ember.scatter(ember.zeros(3, 2, dtype=ember.float64), 0,
+                                  ember.zeros(0, 2, dtype=ember.int64), ember.zeros(0, 2)))
+
+
+def test_gather_and_scatter_check_dim_then_index_dtype_then_src_dtype():
+    x = ember.arange(9.).reshape(3, 3)
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+            lambda: ember.gather(x, 2, L([[0]], dtype=ember.int16)))
+    _raises(RuntimeError, "scatter(): Expected dtype int32/int64 for index",
+            lambda: ember.scatter_reduce(ember.arange(3.), -1, L([0.]), ember.arange(5), "amax"))
+    _raises(RuntimeError, "scatter(): Expected dtype int32/int64 for index",
+            lambda: XI.clone().scatter_(1, L([[1]], dtype=ember.int16), L(3.)))
+
+
+def test_scatter_converts_its_value_at_the_first_write():
+    # the first index in range: the conversion fails first; out of range: the index
+    _raises(RuntimeError, "value cannot be converted to type int64_t without overflow",
+            lambda: ember.scatter(ember.arange(2), -1, L([1, -1]), 1j))
+    _raises(RuntimeError, "index -2 is out of bounds for dimension 0 with size 1",
+            lambda: ember.scatter(ember.zeros(1, 4), 0, L([[-2]]), 1j))
+    # the legacy reduce is checked before the index values
+    _raises(RuntimeError, "reduce argument must be either add or multiply.",
+            lambda: ember.arange(4.).scatter(0, L([3, -5]), ember.arange(2.), reduce="mean"))
+
+
+def test_scatter_reduce_kernels_torch_lacks():
+    b = L([True, False])
+    _raises(NotImplementedError,
+            "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
+            lambda: ember.scatter_reduce(b, 0, L([0, 1]), b.clone(), "mean"))
+    # an empty index still divides
+    _raises(NotImplementedError, "\"div_floor_cpu\" not implemented for 'Bool'",
+            lambda: ember.scatter_reduce(b, 0, L([], dtype=ember.int64), b[:0], "mean"))
+    c = ember.zeros((), dtype=ember.complex64)
+    src = ember.zeros(3, dtype=ember.complex64)
+    _raises(NotImplementedError,
+            "\"scatter_gather_tensor_cpu_reduce_amax\" not implemented for 'ComplexFloat'",
+            lambda: ember.scatter_reduce(c, 0, L([-2, -1]), src, "max"))
+    # include_self=False scatters the identity first, which checks the index values
+    _raises(RuntimeError, "index -2 is out of bounds for dimension 0 with size 1",
+            lambda: ember.scatter_reduce(c, 0, L([-2, -1]), src, "max", include_self=False))
+    assert ember.zeros(1, 4, dtype=ember.complex64).scatter_reduce_(
+        0, ember.zeros(0, 4, dtype=ember.int64), src[:0].reshape(0, 4), "amin").shape == (1, 4)
+
+
+def test_scatter_reduce_old_names_have_no_derivative():
+    x = ember.arange(3.).reshape(1, 3).requires_grad_()
+    r = ember.scatter_reduce(x, 1, L([[1, 2, 2]]), x.detach().clone(), "max",
+                             include_self=False)
+    assert r.tolist() == [[0., 0., 2.]]
+    _raises(RuntimeError, "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                          "'amin' but got max.", lambda: r.sum().backward())
+
+
+def test_the_in_place_legacy_reduce_names_scatter_():
+    x = ember.ones(2, requires_grad=True)
+    y = x.clone()
+    y.scatter_(0, L([1]), 2.5, reduce="add")
+    _raises(RuntimeError, "derivative for aten::scatter_ is not implemented",
+            lambda: y.sum().backward())
+    z = x.scatter(0, L([1]), 2.5, reduce="add")
+    _raises(RuntimeError, "derivative for aten::scatter is not implemented",
+            lambda: z.sum().backward())
+
+
+def test_take_along_dim_takes_indices_modulo_the_size():
+    a = ember.arange(6).reshape(2, 3)
+    assert ember.take_along_dim(a, L([[3], [4]]), dim=1).tolist() == [[0], [4]]
+    assert ember.take_along_dim(a, L([[-1], [-4]]), dim=1).tolist() == [[2], [5]]
+    assert ember.take_along_dim(a, L([[-7], [5]]), dim=-1).tolist() == [[2], [5]]
+    _raises(RuntimeError, "ZeroDivisionError",
+            lambda: ember.take_along_dim(ember.zeros(2, 0), L([[0]]), dim=1))
+    assert ember.take_along_dim(ember.zeros(2, 0), L([[]]).long(), dim=1).shape == (2, 0)
+    x = ember.arange(6.).reshape(2, 3).requires_grad_()
+    r = ember.take_along_dim(x, L([[-1, 4], [0, 0]]), dim=1)
+    r.sum().backward()
+    assert r.tolist() == [[2., 1.], [3., 3.]]
+    assert x.grad.tolist() == [[0., 1., 1.], [2., 0., 0.]]
+
+
+def test_take_along_dim_without_a_dim_is_gather_of_the_flat_views():
+    a = ember.arange(6).reshape(2, 3)
+    # int32 indices are fine, negative ones are not wrapped, floats are gather's error
+    assert ember.take_along_dim(a, L([1], dtype=ember.int32)).tolist() == [1]
+    _raises(RuntimeError, "index -1 is out of bounds for dimension 0 with size 6",
+            lambda: ember.take_along_dim(a, L([5, -1])))
+    _raises(RuntimeError, "gather(): Expected dtype int32/int64 for index",
+            lambda: ember.take_along_dim(a, L([[1.]])))
+    with pytest.raises(RuntimeError, match="^view size is not compatible"):
+        ember.take_along_dim(a.t(), L([0]))
+    # with a dim: the ranks first, then the dtype (Long only); a 0-dim input has no dim
+    _raises(RuntimeError, "torch.take_along_dim(): input and indices should have the same "
+                          "number of dimensions, but got 2 dimensions for input, and 1 "
+                          "dimensions for indices",
+            lambda: ember.take_along_dim(a, L([0], dtype=ember.int32), dim=3))
+    _raises(IndexError, "Dimension specified as 0 but tensor has no dimensions",
+            lambda: ember.take_along_dim(L(5.), L(0), dim=-1))

@@ -48,7 +48,9 @@ class Storage:
         return self.array.nbytes
 
     def data_ptr(self):
-        return backend_of(self.array).data_ptr(self.array)
+        array = self.array
+        # (torch allocates nothing for an empty storage: its address is 0)
+        return backend_of(array).data_ptr(array) if array.nbytes else 0
 
     def is_shared(self):
         """Whether the memory is shared memory (`_shared_memory.py`)."""

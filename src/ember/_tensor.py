@@ -226,6 +226,8 @@ class Tensor:
         data = self._data
         if data.__class__ is not np.ndarray and getattr(type(data), "layout", None):
             raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
+        if not data.size and not self._get_storage().nbytes():
+            return 0                    # (torch allocates nothing for an empty storage)
         return backend_of(data).data_ptr(data)
 
     @property

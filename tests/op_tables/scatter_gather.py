@@ -98,7 +98,8 @@ def _take_along_dim_samples(m):
 
 
 op("take_along_dim", samples=_take_along_dim_samples, ref=_take_along_dim, dtypes=ALL,
-   out=True)
+   out=True, noncontig=False,
+   notes="without a dim torch gathers from input.view(-1), which a transposed input refuses")
 
 
 # -- scatter, scatter_add, scatter_reduce -------------------------------------------------------

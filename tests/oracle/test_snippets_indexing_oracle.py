@@ -624,6 +624,8 @@ WRITES_AND_ERRORS = [
     'x = torch.arange(6.).reshape(2, 3)\nprint(x[[torch.tensor(0), 1]], x[[0, slice(None)]], x[[None, 0]].shape)',
     'x = torch.arange(6.).reshape(2, 3)\nprint(x[[[0, 1]]].shape, x[[[0, 1], [1, 2]]])',
     'x = torch.arange(6.).reshape(2, 3)\nprint(x[([0, 1], [1, 2])], x[[0, 1], [1, 2]])',
+    # torch 2.13's take_along_dim takes the indices modulo the dim's size
+    'a = torch.arange(6).reshape(2, 3)\nprint(torch.take_along_dim(a, torch.tensor([[3]]), dim=1))',
 ]
 
 SNIPPETS = [*READS, *READ_ERRORS, *SETS, *AUTOGRAD, *METHODS, *VIEWS, *PATTERNS,
@@ -631,11 +633,7 @@ SNIPPETS = [*READS, *READ_ERRORS, *SETS, *AUTOGRAD, *METHODS, *VIEWS, *PATTERNS,
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
-BUGS = [
-    ("torch's CPU take_along_dim does not check its indices and reads past the row (here the "
-     "next row's first element); ember raises gather's out-of-bounds error instead",
-     'a = torch.arange(6).reshape(2, 3)\nprint(torch.take_along_dim(a, torch.tensor([[3]]), dim=1))'),
-]
+BUGS = []
 
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

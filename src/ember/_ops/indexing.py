@@ -4,6 +4,7 @@ Ints, slices, None and Ellipsis give views (select, slice, unsqueeze); integer t
 and boolean masks index by copy (IndexBackward0), placed as NumPy places advanced indices.
 Assignment writes through the view part and then `index_put_`s the advanced part.
 """
+import math
 import operator
 
 import numpy as np
@@ -39,7 +40,9 @@ def _is_int_like(x):
     if _is_int(x):
         return True
     data = x._data if isinstance(x, Tensor) else x if isinstance(x, np.ndarray) else None
-    return data is not None and data.ndim == 0 and data.dtype.kind in "iu"
+    # (a 0-dim uint8 tensor is a bool scalar: a mask)
+    return data is not None and data.ndim == 0 and data.dtype.kind in "iu" and not (
+        data.dtype == np.uint8 and isinstance(x, Tensor))
 
 
 _INDEX_DTYPES = ("int64", "int32", "uint8", "bool")
@@ -76,15 +79,16 @@ _INDEX_DTYPE_ERROR = "tensors used as indices must be long, int, byte or bool te
 def _dims_used(item):
     if item is None or item is Ellipsis or _is_bool_scalar(item):
         return 0
-    if isinstance(item, Tensor) and item._data.dtype.kind == "b":
+    if isinstance(item, Tensor) and item._data.dtype.name in ("bool", "uint8"):
         return item.ndim
     return 1
 
 
 def _is_bool_scalar(item):
-    # (a NumPy bool_ is no index to torch: "got numpy.bool")
+    # (a NumPy bool_ is no index to torch: "got numpy.bool"; a 0-dim uint8 tensor is a
+    # 0-dim mask, as a bool one)
     return isinstance(item, bool) or (
-        isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype.kind == "b")
+        isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype.name in ("bool", "uint8"))
 
 
 def _normalize(index):
@@ -97,20 +101,37 @@ def _normalize(index):
     return (index,)
 
 
-def _check_bounds(xp, arr, size, dim):
-    if arr.size == 0 or xp is META_NUMPY:       # (meta: no values to check)
+def _check_bounds(xp, bounded, masks):
+    """The values of the integer index tensors `bounded` (index array, size of its dim, its
+    place among the advanced indices) against their dims' sizes."""
+    if xp is META_NUMPY:                        # (meta: no values to check)
         return
-    lo, hi = int(arr.min()), int(arr.max())
-    if hi >= size:
-        raise IndexError(f"index {hi} is out of bounds for dimension {dim} with size {size}")
-    if lo < -size:
-        raise IndexError(f"index {lo} is out of bounds for dimension {dim} with size {size}")
+    for arr, size, _ in bounded:
+        if arr.size and not (int(arr.min()) >= -size and int(arr.max()) < size):
+            _refuse_bounds(xp, bounded, masks)
 
 
-def _apply_basic(self, index, skip_full=True, writing=False):
+def _refuse_bounds(xp, bounded, masks):
+    """torch's error for the first index out of range: its kernel walks the broadcast index
+    tensors element by element, checking each tensor in turn at each element."""
+    arrays = xp.broadcast_arrays(*[arr for arr, _, _ in bounded])
+    bad = [(arr < -size) | (arr >= size) for arr, (_, size, _) in zip(arrays, bounded)]
+    first = int(xp.argmax(xp.logical_or.reduce(xp.stack(bad)).reshape(-1)))
+    for arr, wrong, (_, size, place) in zip(arrays, bad, bounded):
+        if wrong.reshape(-1)[first]:
+            dim = place + _mask_dims_before(masks, place)
+            raise IndexError(f"index {int(arr.reshape(-1)[first])} is out of bounds for "
+                             f"dimension {dim} with size {size}")
+
+
+def _apply_basic(self, index, skip_full=True, writing=False, whole=None, pending=None):
     """Apply the view part of `index`; return (view, advanced) where advanced lists
-    (dim of view, index array) for the remaining tensor indices. `writing`: for index_put_
-    (assignment), which looks at the masks before the index tensors' dtypes.
+    (dim of view, index array) for the remaining tensor indices. `writing`: for an index_put_
+    of a one-element value (torch first looks whether it can be a masked_fill_: a first
+    index tensor that is a mask has its shape checked before the index tensors' dtypes). `whole`: the
+    index as written (a lone int on a 0-dim tensor has errors of its own). `pending`: a list
+    to leave the check of the index values in (as `_check_bounds`'s arguments), for
+    assignment, which checks the value first.
 
     NOTE: as in torch, a slice spanning a whole dim (0:len:1) makes no view (`skip_full`),
     except for `x[slice]` alone, which torch always answers with a slice view.
@@ -119,8 +140,12 @@ def _apply_basic(self, index, skip_full=True, writing=False):
     used = sum(_dims_used(i) for i in index)
     if used > ndim:
         if ndim == 0 and not skip_full:     # (`x[:]`, a lone slice: getitem passes False)
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-        if ndim == 0 and any(_is_int(i) for i in index):
+            _refuse_lone_slice(index[0])
+        if ndim == 0 and _is_int(whole):
+            # (torch's select of a lone int: `x[0]` has a message of its own, any other int
+            # is out of range of a dim of size 0; in a tuple, it is one index too many)
+            if whole:
+                raise IndexError(f"index {whole} is out of bounds for dimension 0 with size 0")
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
@@ -166,6 +191,7 @@ def _apply_basic(self, index, skip_full=True, writing=False):
             # by advanced indexing (a copy), placed among other advanced indices.
             result = unsqueeze(result, dim)
             advanced.append((dim, xp.arange(1 if bool(item) else 0, dtype="int64")))
+            tensors.append("int")
             dim += 1
         elif isinstance(item, (Tensor, list, tuple, range, np.ndarray)):
             arr = _as_index_array(item, xp)
@@ -192,7 +218,7 @@ def _apply_basic(self, index, skip_full=True, writing=False):
     shape = tuple(result.shape)
     if None in tensors:
         # every index tensor's dtype is checked before the masks' shapes, except that an
-        # assignment whose first index tensor is a mask checks that mask first (as torch)
+        # index_put_ of one element whose first index tensor is a mask checks that mask first
         if writing and tensors[0] not in (None, "int"):
             _check_mask(shape, tensors[0])
         raise IndexError(_INDEX_DTYPE_ERROR)
@@ -204,14 +230,29 @@ def _apply_basic(self, index, skip_full=True, writing=False):
         _check_broadcast(xp, advanced)
     if bounded:
         for arr, size, _ in bounded:
-            if not size and arr.size:   # (torch refuses it even where nothing is selected)
+            # (torch refuses it even where nothing is selected, unless the index tensors
+            # broadcast together to nothing)
+            if not size and arr.size and \
+                    math.prod(np.broadcast_shapes(*[a.shape for _, a in advanced])):
                 raise IndexError("index is out of bounds for dimension with size 0")
         if _selects_any(shape, advanced):
-            for arr, size, place in bounded:
-                _check_bounds(xp, arr, size, place + _mask_dims_before(masks, place))
+            if pending is None:
+                _check_bounds(xp, bounded, masks)
+            else:
+                pending.append((xp, bounded, masks))
         else:   # nothing is read or written: torch checks no index values (any will do)
             advanced = [(d, xp.zeros_like(a) if shape[d] else a) for d, a in advanced]
     return result, advanced
+
+
+def _refuse_lone_slice(item):
+    """torch's error for `x[slice]` on a 0-dim tensor, once the slice itself is checked."""
+    step = [_slice_bound(v) for v in (item.start, item.stop, item.step)][2]
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step is not None and step < 0:
+        raise ValueError("step must be greater than zero")
+    raise IndexError("slice() cannot be applied to a 0-dim tensor.")
 
 
 def _check_mask(shape, entry):
@@ -222,6 +263,18 @@ def _check_mask(shape, entry):
             raise IndexError(f"The shape of the mask [{', '.join(map(str, mask.shape))}]"
                              f" at index {k} does not match the shape of the indexed "
                              f"tensor [{', '.join(map(str, shape))}] at index {dim + k}")
+
+
+def _index_result_shape(shape, advanced):
+    """The shape of `view[key]` for a view of `shape` (without gathering, so without
+    checking the index values): the broadcast index shape in place of the indexed dims, or
+    in front where they are not next to each other."""
+    dims = [d for d, _ in advanced]
+    index_shape = np.broadcast_shapes(*[tuple(a.shape) for _, a in advanced])
+    rest = tuple(n for d, n in enumerate(shape) if d not in dims)
+    if dims == list(range(dims[0], dims[0] + len(dims))):
+        return rest[:dims[0]] + index_shape + rest[dims[0]:]
+    return index_shape + rest
 
 
 def _selects_any(shape, advanced):
@@ -291,7 +344,8 @@ class Index(Op):
 @method("__getitem__")
 def getitem(self, index):
     """`x[index]`: views for ints, slices, None and `...`; copies for tensor/list/mask indices."""
-    result, advanced = _apply_basic(self, _normalize(index), not isinstance(index, slice))
+    result, advanced = _apply_basic(self, _normalize(index), not isinstance(index, slice),
+                                    whole=index)
     if not advanced:
         return alias_of(self) if result is self else result
     key = _numpy_index(result.ndim, advanced)
@@ -382,6 +436,10 @@ def _value_tensor(self, value):
     if isinstance(value, int) and not -2**63 <= value < 2**63:
         # torch reads an assigned Python int as a C long long first, whatever self's dtype
         raise ValueError("Overflow when unpacking long long")
+    if isinstance(value, complex) and value.imag and self.dtype.itemsize <= 2 and \
+            self.dtype.is_floating_point:
+        # (torch converts to a 16-bit float through double: the error names that)
+        raise RuntimeError("value cannot be converted to type double without overflow")
     return tensor(checked_scalar(value, self.dtype, half_range=False), dtype=self.dtype,
                   device=self.device)
 
@@ -390,34 +448,40 @@ def _fit_value(value, shape):
     """torch's copy_to: drop the value's leading size-1 dims beyond the target's, then it must
     expand to the target shape (with expand's error)."""
     from .. import _geometry as geo
-    from .._printing import legacy_type_name
+    from .._printing import cpp_type_name
     vshape = tuple(value._data.shape)
+    if vshape != shape:
+        # (torch views the value without its leading 1s, then expands it: errors name that)
+        stripped = _without_leading_ones(vshape)
+        if len(stripped) > len(shape):
+            sizes, target = ', '.join(map(str, stripped)), ', '.join(map(str, shape))
+            raise RuntimeError(f"expand({cpp_type_name(value)}{{[{sizes}]}}, size=[{target}]): "
+                               f"the number of sizes provided ({len(shape)}) must be greater "
+                               f"or equal to the number of dimensions in the tensor "
+                               f"({len(stripped)})")
+        geo.expand(stripped, (0,) * len(stripped), shape)
     while len(vshape) > len(shape) and vshape[0] == 1:
         vshape = vshape[1:]
     if vshape != tuple(value._data.shape):
         value = value.reshape(vshape)
-    if vshape != shape:
-        if len(vshape) > len(shape):
-            sizes, target = ', '.join(map(str, vshape)), ', '.join(map(str, shape))
-            raise RuntimeError(f"expand({legacy_type_name(value)}{{[{sizes}]}}, size=[{target}]): "
-                               f"the number of sizes provided ({len(shape)}) must be greater "
-                               f"or equal to the number of dimensions in the tensor "
-                               f"({len(vshape)})")
-        geo.expand(vshape, (0,) * len(vshape), shape)
     return value
 
 
 @method("__setitem__")
 def setitem(self, index, value):
     """`x[index] = value`: writes through views; `index_put_` for tensor/list/mask indices."""
+    value = _value_tensor(self, value)
     if index is False:          # torch writes nothing (a lone False selects no element)
         return
+    if index is True:           # (a lone True is `x[None] = value`: a view, no index_put)
+        index = None
     if index.__class__ is slice and self._data.ndim == 0:
-        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-    index = _normalize(index)
-    value = _value_tensor(self, value)
+        _refuse_lone_slice(index)
+    whole, index = index, _normalize(index)
+    pending = []                # (the index values are checked after the value)
     with _no_record_of_views():
-        view, advanced = _apply_basic(self, index, writing=True)
+        view, advanced = _apply_basic(self, index, writing=value.numel() == 1, whole=whole,
+                                      pending=pending)
     tracked = _grad_state.enabled and (self._requires_grad or value._requires_grad)
     if not advanced:
         value = _fit_value(value, tuple(view._data.shape))
@@ -444,7 +508,8 @@ def setitem(self, index, value):
         masks = [i for i in index if _is_advanced(i)]
         one_mask = value.numel() == 1 and len(masks) == 1 and _is_mask(masks[0])
         check_limited(self, "masked_fill" if one_mask else "index_put")
-    value = put_value(view, index, key, advanced, value, accumulate=False, strip_ones=True)
+    value = put_value(view, index, key, advanced, value, accumulate=False, strip_ones=True,
+                      pending=pending)
     target = view if view is self else _regrow_view(self, view)
     check_inplace(target, target._data.dtype, tuple(target._data.shape))
     try:
@@ -452,7 +517,8 @@ def setitem(self, index, value):
     except ValueError:
         result_shape = _gather_array(target._data, key, advanced).shape
         raise RuntimeError(f"shape mismatch: value tensor of shape "
-                           f"[{', '.join(map(str, value.shape))}] cannot be broadcast to "
+                           f"[{', '.join(map(str, _without_leading_ones(value.shape)))}] "
+                           f"cannot be broadcast to "
                            f"indexing result of shape [{', '.join(map(str, result_shape))}]") \
             from None
     finish_inplace(IndexPut, (target, value), {"index": key, "accumulate": False}, target,
@@ -476,16 +542,19 @@ def _is_mask(item):
 
 
 def _is_advanced(item):
-    return _is_bool_scalar(item) or isinstance(item, (Tensor, list, tuple, np.ndarray))
+    # (a 0-dim integer tensor selects, as an int)
+    return _is_bool_scalar(item) or (isinstance(item, (Tensor, list, tuple, np.ndarray))
+                                     and not _is_int_like(item))
 
 
-def put_value(target, index, key, advanced, value, accumulate, strip_ones):
+def put_value(target, index, key, advanced, value, accumulate, strip_ones, pending=()):
     """The value index_put_ writes into `target[key]`.
 
     As torch's index_put_: a one-element value written through a single boolean mask is a
     masked_fill_ of its number (any dtype, converted with the checked conversion); otherwise
     the value must broadcast to the indexed shape (checked first) and have target's dtype.
-    `strip_ones`: the value's leading size-1 dims are dropped first (as `x[i] = v` does)."""
+    `strip_ones`: the value's leading size-1 dims are dropped first (as `x[i] = v` does).
+    `pending`: the index values' check that `_apply_basic` left, run once the value passes."""
     one_mask = None
     if not accumulate and value.numel() == 1:
         advanced_items = [i for i in index if _is_advanced(i)]
@@ -498,25 +567,40 @@ def put_value(target, index, key, advanced, value, accumulate, strip_ones):
             if mask.dtype == np.uint8:
                 raise RuntimeError("masked_fill_ only supports boolean masks, but got mask "
                                    "with dtype unsigned char")
-    if value.dtype is target.dtype:
+    if value.dtype is target.dtype and not pending:
         return value
     if one_mask is not None:
         number = checked_scalar(value.item(), target.dtype)
         return value.to(target.dtype) if value._requires_grad else \
             _value_tensor(target, number)
-    shape = tuple(_gather_array(target._data, key, advanced).shape)
-    vshape = tuple(value.shape)
-    while strip_ones and len(vshape) > len(shape) and vshape[0] == 1:
-        vshape = vshape[1:]
+    # (torch checks the value's shape, then its dtype; its kernel checks the index values)
+    _check_value_fits(_index_result_shape(tuple(target.shape), advanced), value, strip_ones)
+    if value.dtype is target.dtype:
+        for check in pending:
+            _check_bounds(*check)
+        return value
+    raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                       f"{target.dtype._scalar_name} for the destination and "
+                       f"{value.dtype._scalar_name} for the source.")
+
+
+def _without_leading_ones(shape):
+    shape = tuple(shape)
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    return shape
+
+
+def _check_value_fits(shape, value, strip_ones):
+    """index_put_'s error for a value that does not broadcast to the indexed shape (an
+    assignment, `strip_ones`, names the value by its shape without leading 1s)."""
+    vshape = _without_leading_ones(value.shape) if strip_ones else tuple(value.shape)
     fits = len(vshape) <= len(shape) and all(
         v in (1, s) for v, s in zip(vshape[::-1], shape[::-1]))
     if not fits:
         raise RuntimeError(f"shape mismatch: value tensor of shape "
-                           f"[{', '.join(map(str, value.shape))}] cannot be broadcast to "
+                           f"[{', '.join(map(str, vshape))}] cannot be broadcast to "
                            f"indexing result of shape [{', '.join(map(str, shape))}]")
-    raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
-                       f"{target.dtype._scalar_name} for the destination and "
-                       f"{value.dtype._scalar_name} for the source.")
 
 
 def _array_like(self, value):

@@ -50,18 +50,12 @@ def torch_layout(xp, result, view, advanced):
     if len(source) != len(shape):
         return result
     after = len(shape) - before - len(index_shape)
-    operands = [_Operand(shape, source)]
-    padded = (1,) * before + index_shape + (1,) * after
-    for a in arrays:
-        # the index expanded to the index shape (stride 0 where it broadcasts), then viewed
-        # with the size-1 dims of the dims around the indexed ones
-        lead = len(index_shape) - a.ndim
-        expanded = (0,) * lead + tuple(
-            s // a.itemsize if n == index_shape[lead + k] else 0
-            for k, (n, s) in enumerate(zip(a.shape, a.strides)))
-        operands.append(_Operand(padded, geo.view_strides(index_shape, expanded, padded)
-                                 or (0,) * len(padded)))
-    perm = iterator_order(shape, operands)
+    if not result.size and all(view.shape[d] == 1 for d in range(view.ndim) if d not in dims):
+        # (every operand then has the result's shape: the empty ones are all contiguous, and
+        # the iterator's fast path allocates a contiguous result)
+        perm = list(range(len(shape) - 1, -1, -1))
+    else:
+        perm = _order(shape, source, arrays, index_shape, before, after)
     row_major = perm == list(range(len(shape) - 1, -1, -1))
     expected, step = [0] * len(shape), 1
     for d in perm:
@@ -79,3 +73,20 @@ def torch_layout(xp, result, view, advanced):
     out = backend.strided(xp.empty(result.size, result.dtype), result.dtype, shape, expected, 0)
     out[...] = result
     return out
+
+
+def _order(shape, source, arrays, index_shape, before, after):
+    """The iterator's order of the result's dims (innermost first) from its operands: the
+    source re-strided to the result's shape and the index tensors."""
+    operands = [_Operand(shape, source)]
+    padded = (1,) * before + index_shape + (1,) * after
+    for a in arrays:
+        # the index expanded to the index shape (stride 0 where it broadcasts), then viewed
+        # with the size-1 dims of the dims around the indexed ones
+        lead = len(index_shape) - a.ndim
+        expanded = (0,) * lead + tuple(
+            s // a.itemsize if n == index_shape[lead + k] else 0
+            for k, (n, s) in enumerate(zip(a.shape, a.strides)))
+        operands.append(_Operand(padded, geo.view_strides(index_shape, expanded, padded)
+                                 or (0,) * len(padded)))
+    return iterator_order(shape, operands)

@@ -188,8 +188,9 @@ def coords(xp, idx, dim):
                  for d, s in enumerate(idx.shape))
 
 
-def _check_index(xp, idx, dim, size):
+def check_index(input, idx, dim, xs):
     """torch's bound check of gather/scatter indices (negative ones are errors too)."""
+    xp, size = xp_of(input), xs.shape[dim]
     if idx.size == 0 or xp is META_NUMPY:       # (meta: no values to check)
         return
     bad = (idx < 0) | (idx >= size)
@@ -199,12 +200,22 @@ def _check_index(xp, idx, dim, size):
                            f"{size}")
 
 
-def prepare(input, dim, index, src, name):
-    """Checked (x, d, idx, src) arrays for gather/scatter (0-dim ones as 1-element vectors)."""
-    idx = index_of(index, ("int32", "int64"),
-                   f"{name}(): Expected dtype int32/int64 for index", who=(name, "index", 2))
+def prepare(input, dim, index, src, name, check_values=True):
+    """Checked (x, d, idx, src) arrays for gather/scatter (0-dim ones as 1-element vectors).
+
+    In torch's order: the dim, the index's dtype (any will do for an empty index), self's
+    and src's dtypes, then the shapes and values (none of them for an empty index, which
+    reads and writes nothing). `check_values=False` leaves the index values to the caller
+    (`check_index`), for checks that torch makes before them."""
+    if not isinstance(index, Tensor):
+        index_of(index, (), "", who=(name, "index", 2))
     x = input._data
     d = geo.wrap_dim(dim, x.ndim)
+    idx = index._data
+    if idx.size:
+        index_of(index, ("int32", "int64"), f"{name}(): Expected dtype int32/int64 for index")
+    if src is not None:
+        same_dtype(input, src, f"{name}(): Expected self.dtype to be equal to src.dtype")
     xs, ids = as_1d(x), as_1d(idx)
     what = "input" if name == "gather" else "self"
     if ids.ndim != xs.ndim and idx.size:
@@ -218,8 +229,9 @@ def prepare(input, dim, index, src, name):
                                "tensor")
     if idx.size:
         _check_sizes(name, x.shape, xs.shape, ids.shape, d, None if src is None else s.shape)
-        _check_index(xp_of(input), ids, d, xs.shape[d])
-    if s is not None:
+        if check_values:
+            check_index(input, ids, d, xs)
+    if s is not None and idx.size:
         s = s[tuple(slice(0, n) for n in ids.shape)]
     return xs, d, ids, s
 
@@ -259,7 +271,10 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
         dim = int_argument("gather", "dim", 1, dim)
     xs, d, ids, _ = prepare(input, dim, index, None, "gather")
     check_limited(input, "scatter_gather_tensor_cpu")
-    result = xs[coords(xp_of(input), ids, d)].reshape(index.shape)
+    if ids.size:
+        result = xs[coords(xp_of(input), ids, d)].reshape(index.shape)
+    else:
+        result = xp_of(input).empty(index.shape, xs.dtype)
     return run(Gather, "gather", (input,), result,
                {"self_size": input._data.shape, "dim": d, "index": index}, out,
                reads=(input, index))
@@ -269,6 +284,8 @@ def _scatter_into(xp, x, d, ids, src, how):
     """A copy of `x` with `src` written (how=None) or combined by the ufunc named `how` at
     the scattered positions."""
     out = x.copy()
+    if not ids.size:
+        return out
     key = coords(xp, ids, d)
     if how is None:
         out[key] = src
@@ -305,7 +322,8 @@ class ScatterReduceLegacy(Op):
     node_name = "NotImplemented"
 
     def backward(ctx, grad):
-        raise RuntimeError("derivative for aten::scatter is not implemented")
+        name = "scatter_" if ctx.inplace else "scatter"
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
 
 _LEGACY = {"add": "add", "multiply": "multiply"}
@@ -321,12 +339,9 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
         raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
     xp = xp_of(input)
     is_tensor = isinstance(src, Tensor)
-    if is_tensor:
-        same_dtype(input, src, "scatter(): Expected self.dtype to be equal to src.dtype")
-    xs, d, ids, s = prepare(input, dim, index, src if is_tensor else None, "scatter")
+    xs, d, ids, s = prepare(input, dim, index, src if is_tensor else None, "scatter",
+                            check_values=False)
     check_limited(input, "scatter_gather_tensor_cpu" if is_tensor else "scatter_fill_cpu")
-    if not is_tensor:
-        s = scalar_value(input, src)
     how = None
     if reduce is not None:
         if not isinstance(reduce, str):     # (the operator's wrapper words torch's error)
@@ -340,9 +355,17 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
                           "torch.scatter_reduce instead for more reduction options.",
                           UserWarning, stacklevel=2)
         how = _LEGACY[reduce]
+    if not is_tensor and ids.size:
+        # (torch's kernel converts the value at its first write: a first index out of range
+        # is reported before, any other after; an empty index converts nothing)
+        if not input.is_meta and not 0 <= int(ids.reshape(-1)[0]) < xs.shape[d]:
+            check_index(input, ids, d, xs)
+        s = scalar_value(input, src)
+    check_index(input, ids, d, xs)
     result = _scatter_into(xp, xs, d, ids, s, how).reshape(input._data.shape)
     params = {"dim": d, "index": index}
     if reduce is not None:
+        params["inplace"] = out.__class__ is Inplace
         return run(ScatterReduceLegacy, "scatter", (input, src if is_tensor else None), result,
                    params, out, reads=(index, src))
     if is_tensor:
@@ -365,7 +388,6 @@ class ScatterAdd(Op):
 @function(inplace=True)
 def scatter_add(input, dim, index, src, *, out=None):
     """A copy of `input` with `src` added at `index` along `dim` (duplicates accumulate)."""
-    same_dtype(input, src, "scatter(): Expected self.dtype to be equal to src.dtype")
     xs, d, ids, s = prepare(input, dim, index, src, "scatter")
     result = _scatter_into(xp_of(input), xs, d, ids, s, "add").reshape(input._data.shape)
     return run(ScatterAdd, "scatter_add", (input, src), result, {"dim": d, "index": index}, out,

@@ -99,22 +99,35 @@ def put(input, index, source, accumulate=False, *, out=None):
 @function()
 def take_along_dim(input, indices, dim=None, *, out=None):
     """`gather` along `dim` after broadcasting input and indices (all but `dim`); with no
-    `dim`, over the flattened input."""
-    index_of(indices, ("int64",), "torch.take_along_dim(): dtype of indices should be Long but "
-                                  "got {}", who=("take_along_dim", "indices", 1))
+    `dim`, over the flattened input.
+
+    NOTE: as torch 2.13: with a dim, the indices are taken modulo the dim's size (-1 is the
+    last, and so is size - 1 + size; a dim of size 0 divides by zero); without one, torch
+    gathers from `input.view(-1)` by `indices.view(-1)` (gather's checks, and view's error
+    for a tensor that cannot be flattened in place)."""
+    if not isinstance(indices, Tensor):
+        index_of(indices, (), "", who=("take_along_dim", "indices", 1))
     if dim is None:
-        return gather(input.reshape(-1), 0, indices.reshape(-1), out=out)
+        return gather(input.view(-1), 0, indices.view(-1), out=out)
     if input.ndim != indices.ndim:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {input.ndim} dimensions for input, "
                            f"and {indices.ndim} dimensions for indices")
+    index_of(indices, ("int64",), "torch.take_along_dim(): dtype of indices should be Long but "
+                                  "got {}")
     d = geo.wrap_dim(dim, input.ndim)
+    if not input.ndim:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     in_shape, idx_shape = list(input.shape), list(indices.shape)
     in_shape[d] = idx_shape[d] = 1
     common = list(geo.broadcast_shapes(tuple(in_shape), tuple(idx_shape)))
-    if input.ndim:
-        common[d] = input.shape[d]
-        input = input.expand(tuple(common))
-        common[d] = indices.shape[d]
-        indices = indices.expand(tuple(common))
+    common[d] = input.shape[d]
+    input = input.expand(tuple(common))
+    common[d] = indices.shape[d]
+    indices = indices.expand(tuple(common))
+    if indices.numel():
+        size = input.shape[d]
+        if not size:
+            raise RuntimeError("ZeroDivisionError")
+        indices = indices.remainder(size)
     return gather(input, d, indices, out=out)

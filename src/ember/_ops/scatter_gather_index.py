@@ -244,7 +244,8 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
     used = sum(t.ndim if t._data.dtype.kind == "b" else 1 for t in indices)
     if used > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
-    _, advanced = _apply_basic(input, tuple(indices), writing=True)
+    _, advanced = _apply_basic(input, tuple(indices),
+                               writing=not accumulate and values.numel() == 1)
     key = _numpy_index(input.ndim, advanced)
     check_limited(input, "index_put")
     values = put_value(input, indices, key, advanced, values, accumulate, strip_ones=False)

@@ -5,7 +5,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op
 from ._xp_compat import ufunc_at
 from .registry import function
-from .scatter_gather import coords, prepare, fitted, run, same_dtype, xp_of
+from .scatter_gather import check_index, coords, prepare, fitted, run, xp_of
 
 
 _REDUCE = {"sum": "add", "prod": "multiply", "mean": "add", "amax": "maximum",
@@ -30,6 +30,8 @@ def _identity(reduce, dtype):
 
 def _scatter_reduce(xp, xs, d, ids, s, reduce, include_self):
     out = xs.copy()
+    if not ids.size:
+        return out
     key = coords(xp, ids, d)
     if not include_self:
         out[key] = _identity(reduce, xs.dtype)
@@ -54,6 +56,9 @@ class ScatterReduce(Op):
     def backward(ctx, grad):
         from .._creation import ones_like, zeros_like
         from .compare import where
+        if ctx.alias is not None:     # (torch's derivative knows only the new names)
+            raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                               f"'amin' but got {ctx.alias}.")
         self, src, result, index = ctx.saved_tensors
         dim, reduce = ctx.dim, ctx.reduce
         if reduce == "sum":
@@ -87,24 +92,39 @@ class ScatterReduce(Op):
         return fitted(ctx, grad.shape, grad_self, grad_src)
 
 
+def _not_implemented(input, reduce):
+    raise NotImplementedError(f'"scatter_gather_tensor_cpu_reduce_{reduce}" not implemented '
+                              f"for '{input.dtype._scalar_name}'")
+
+
 @function(inplace=True)
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
     """A copy of `input` with `src` reduced into it at `index` along `dim` ('sum', 'prod',
     'mean', 'amax' or 'amin'); `include_self=False` leaves self's values out of it."""
+    alias = reduce if reduce in _ALIASES else None
     reduce = _ALIASES.get(reduce, reduce)
     if reduce not in _REDUCE:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
-    same_dtype(input, src, "scatter(): Expected self.dtype to be equal to src.dtype")
-    xs, d, ids, s = prepare(input, dim, index, src, "scatter")
+    xs, d, ids, s = prepare(input, dim, index, src, "scatter", check_values=False)
     kind = xs.dtype.kind
-    if (reduce == "mean" and kind == "b") or (reduce in ("amax", "amin") and kind == "c"):
-        raise RuntimeError(f'"scatter_gather_tensor_cpu_reduce_{reduce}" not implemented for '
-                           f"'{input.dtype._scalar_name}'")
+    # (torch's kernel does not run for an empty index, but the division of a mean does; it
+    # fails before the index values are looked at, unless `include_self=False` first
+    # scatters the reduction's identity, which checks them)
+    unsupported = (reduce == "mean" and kind == "b") or (reduce in ("amax", "amin") and
+                                                         kind == "c")
+    if unsupported and not ids.size and reduce == "mean":
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    if unsupported and ids.size and include_self:
+        _not_implemented(input, reduce)
+    check_index(input, ids, d, xs)
+    if unsupported and ids.size:
+        _not_implemented(input, reduce)
     if kind == "c" and _grad_state.enabled and (input._requires_grad or src._requires_grad):
         raise RuntimeError("scatter_reduce does not support automatic differentiation for "
                            "outputs with complex dtype.")
     result = _scatter_reduce(xp_of(input), xs, d, ids, s, reduce, include_self)
     return run(ScatterReduce, "scatter_reduce", (input, src), result.reshape(input._data.shape),
-               {"dim": d, "index": index, "reduce": reduce, "include_self": include_self}, out,
+               {"dim": d, "index": index, "reduce": reduce, "include_self": include_self,
+                "alias": alias}, out,
                reads=(index, src))
