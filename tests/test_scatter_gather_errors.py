@@ -399,3 +399,179 @@ def test_take_along_dim_without_a_dim_is_gather_of_the_flat_views():
             lambda: ember.take_along_dim(a, L([0], dtype=ember.int32), dim=3))
     _raises(IndexError, "Dimension specified as 0 but tensor has no dimensions",
             lambda: ember.take_along_dim(L(5.), L(0), dim=-1))
+
+
+def test_index_add_checks_in_torchs_order():
+    # the dim, then the index's rank, then its dtype
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 3)",
+            lambda: ember.zeros(3, 3).index_add(3, L([0., 1.]), ember.ones(2, 3)))
+    _raises(IndexError, "index_add_(): Index is supposed to be a vector, but got dim: 2 with "
+                        "type: Float and size: [0, 1]",
+            lambda: ember.zeros(2).index_add(-1, ember.zeros(0, 1), ember.zeros(0).bool()))
+    # a 0-dim source takes one index: torch's message reads its size
+    _raises(IndexError, "Dimension specified as 0 but tensor has no dimensions",
+            lambda: ember.zeros(2).index_add(0, L([1, 0]), L(2.)))
+
+
+@pytest.mark.parametrize("shape,dim,src,dtype,alpha,named", [
+    ((3,), 0, (2,), ember.int64, 1, False),
+    ((3, 2), 0, (2, 2), ember.int64, 1, True),
+    ((3, 2), 1, (3, 2), ember.int64, 1, True),
+    ((2, 3, 2), 1, (2, 2, 2), ember.int64, 1, False),
+    ((2, 3, 2), 2, (2, 3, 2), ember.int64, 1, True),
+    ((3, 2), 0, (2, 2), ember.int32, 1, False),
+    ((3, 2), 0, (2, 2), ember.int64, 2, False)])
+def test_index_add_out_of_range_by_its_kernel(shape, dim, src, dtype, alpha, named):
+    # torch scatter_adds a long index along the first or last dim when alpha is 1 (naming the
+    # index); otherwise its loop says "index out of range in self"
+    x = ember.zeros(shape)
+    index = L([0, 7], dtype=dtype)
+    if named:
+        _raises(RuntimeError, f"index 7 is out of bounds for dimension {dim} with size "
+                              f"{shape[dim]}", lambda: x.index_add(dim, index, ember.ones(src),
+                                                                  alpha=alpha))
+    else:
+        _raises(IndexError, "index out of range in self",
+                lambda: x.index_add(dim, index, ember.ones(src), alpha=alpha))
+
+
+def test_index_add_and_copy_of_an_empty_self():
+    assert ember.zeros(0, 4).index_add(0, L([0, 0]), ember.ones(2, 4)).shape == (0, 4)
+    _raises(IndexError, "index out of range in self",
+            lambda: ember.zeros(0).index_add(0, L([0, 0]), ember.ones(2)))
+    _raises(RuntimeError, "setStorage: sizes [2, 4], strides [0, 1], storage offset 0, and "
+                          "itemsize 4 requiring a storage size of 16 are out of bounds for "
+                          "storage of size 0",
+            lambda: ember.zeros(0, 4).index_copy(0, L([0, 0]), ember.ones(2, 4)))
+    _raises(RuntimeError, "setStorage: sizes [2, 4], strides [0, 1], storage offset 0, and "
+                          "itemsize 4 requiring a storage size of 16 are out of bounds for "
+                          "storage of size 0",
+            lambda: ember.zeros(0, 4).index_fill(0, L([0, 0]), 1.))
+    assert ember.zeros(0, 3).index_copy(1, L([1, -4]), ember.zeros(0, 2)).shape == (0, 3)
+    assert ember.zeros(2, 0, 4).index_fill_(2, L([6]), True).shape == (2, 0, 4)
+
+
+def test_index_reduce_checks_and_bounds():
+    x = ember.zeros(3)
+    # the old name of the in-place form, whichever is called
+    _raises(RuntimeError, "index_reduce_(): self (Float) and source (Half) must have the same "
+                          "scalar type",
+            lambda: ember.zeros(3, 2, 2).index_reduce(1, L([], dtype=ember.int64),
+                                                      ember.zeros(3, 0, 2).half(), "amax"))
+    _raises(RuntimeError, "index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                          "amin but got sum.",
+            lambda: ember.zeros(2, 3).index_reduce_(-3, L([[0]]), ember.zeros(1, 3), "sum"))
+    # without self the slices are first filled (negative indices in range pass that)
+    for bad, include_self, message in ((5, True, "index out of range in self"),
+                                       (-1, False, "index out of range in self"),
+                                       (5, False, "index 5 is out of bounds for dimension 0 "
+                                                  "with size 3"),
+                                       (-5, False, "index -5 is out of bounds for dimension 0 "
+                                                   "with size 3")):
+        _raises(IndexError, message, lambda: x.index_reduce(
+            0, L([0, bad]), ember.ones(2), "amax", include_self=include_self))
+    assert ember.tensor(2.).index_reduce(0, L([0]), L(1.), "amax",
+                                         include_self=False).tolist() == 1.
+
+
+def test_index_reduce_kernels_torch_lacks():
+    _raises(NotImplementedError, "\"index_func_\" not implemented for 'Bool'",
+            lambda: ember.zeros(3).bool().index_reduce(0, L([0]), ember.ones(1).bool(), "amax"))
+    _raises(NotImplementedError,
+            "\"index_reduce_func_exclude_input_init\" not implemented for 'Bool'",
+            lambda: ember.zeros(3).bool().index_reduce(0, L([0]), ember.ones(1).bool(), "amax",
+                                                       include_self=False))
+    # more dims take bools (but no bool mean) and complex numbers (but no amax / amin)
+    r = ember.zeros(2, 4).bool().index_reduce(-1, L(3), ember.ones(2, 1).bool(), "amax")
+    assert r.tolist() == [[False, False, False, True]] * 2
+    _raises(NotImplementedError, "\"div_floor_cpu\" not implemented for 'Bool'",
+            lambda: ember.zeros(3, 4).bool().index_reduce(0, L([1, 0]),
+                                                          ember.ones(2, 4).bool(), "mean"))
+    _raises(NotImplementedError, "\"minimum_cpu\" not implemented for 'ComplexFloat'",
+            lambda: ember.zeros(1, 1).cfloat().index_reduce(-2, L([0, 0]),
+                                                            ember.ones(2, 1).cfloat(), "amin"))
+
+
+def test_index_copy_checks_in_torchs_order():
+    _raises(IndexError, "index_copy_(): When source is scalar, index should have one element "
+                        "(got 2)", lambda: L(1).index_copy(0, L([0., 0.]), L(1)))
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+            lambda: ember.zeros(1, 1).index_copy(2, L([0.]), ember.ones(1, 1)))
+    # the slices, named whole, before the number of indices
+    _raises(RuntimeError, "index_copy_(): Source/destination tensor must have same slice "
+                          "shapes. Destination slice shape: 2 3 at dimension 1 and source "
+                          "slice shape: 3 2 at dimension 0.",
+            lambda: ember.zeros(2, 3, 3).index_copy(1, L([], dtype=ember.int64),
+                                                    ember.zeros(3, 0, 2)))
+    _raises(RuntimeError, "index_copy_(): Source/destination tensor must have same slice "
+                          "shapes. Destination slice shape: 2 at dimension 0 and source slice "
+                          "shape:  at dimension 0.",
+            lambda: ember.zeros(3, 2).index_copy(0, L([0]), L(1.)))
+
+
+def test_index_fill_checks_in_torchs_order():
+    _raises(RuntimeError, "index_fill_ only supports a 0-dimensional value tensor, but got "
+                          "tensor with 1 dimension(s).",
+            lambda: ember.zeros(3).index_fill(0, L([0.]), L([3.])))
+    for value in (1j, 0j, L(1j)):
+        _raises(RuntimeError, "index_fill_(): Converting complex Scalar to non-complex type "
+                              "is not supported",
+                lambda: ember.zeros(2).index_fill(0, L([], dtype=ember.int64), value))
+    assert ember.zeros(2).cfloat().index_fill(0, L([1]), 1j).tolist() == [0j, 1j]
+    # out of place it fills a clone, which keeps a transposed layout
+    x = ember.arange(12, dtype=ember.int32).reshape(3, 4).t()
+    r = x.index_fill(0, L([3]), -1)
+    assert r.stride() == (1, 4)
+    assert r.tolist() == [[0, 4, 8], [1, 5, 9], [2, 6, 10], [-1, -1, -1]]
+
+
+def test_index_select_checks_in_torchs_order():
+    _raises(IndexError, "index_select(): Index is supposed to be a vector",
+            lambda: ember.index_select(ember.zeros(3, 1), 0, L([[0., 1.]])))
+    _raises(RuntimeError, "index_select(): Index to scalar can have only 1 value, got 2 "
+                          "value(s)", lambda: ember.index_select(L(1.), 0, L([0., 0.])))
+
+
+def test_nonzero_is_the_transpose_of_one_row_per_dim():
+    x = ember.arange(6).reshape(3, 2).t()
+    for fn in (ember.nonzero, ember.argwhere):
+        r = fn(x)
+        assert r.stride() == (1, 5)
+        assert r.tolist() == [[0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]
+    assert ember.nonzero(ember.zeros(1, 1)).stride() == (1, 0)
+    assert ember.nonzero(L(3.)).shape == (1, 0)
+
+
+def test_masked_scatter_checks_the_mask_dtype_last():
+    _raises(RuntimeError, "masked_scatter: expected self and source to have same dtypes but "
+                          "gotBool and Float",
+            lambda: ember.zeros(4).bool().masked_scatter(L([1]), ember.zeros(9)))
+    x = ember.arange(4, dtype=ember.int32).reshape(2, 2)
+    with pytest.raises(RuntimeError, match=r"^The expanded size of the tensor \(2\) must match"):
+        x.masked_scatter_(ember.ones(2, 3), ember.zeros(1, dtype=ember.int32))
+
+
+def test_masked_fill_checks_in_torchs_order():
+    _raises(RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got "
+                          "tensor with 1 dimension(s).",
+            lambda: ember.zeros(3).masked_fill(L([0.]), L([3.])))
+    _raises(RuntimeError, "output with shape [4] doesn't match the broadcast shape [2, 4]",
+            lambda: ember.zeros(4).long().masked_fill_(ember.zeros(2, 4).bool(),
+                                                       float("nan")))
+
+
+def test_take_and_put_of_an_empty_tensor():
+    _raises(IndexError, "take(): tried to take from an empty tensor",
+            lambda: ember.take(ember.zeros(0, 2), L([[0, 0]])))
+    assert ember.take(ember.zeros(0, 2), L([], dtype=ember.int64)).shape == (0,)
+    _raises(IndexError, "put_(): Tried to put elements into an empty tensor",
+            lambda: ember.zeros(2, 0).put_(L([0, 0, 0]), ember.arange(3.)))
+    # put fills a clone, which keeps a transposed layout
+    r = ember.put(ember.arange(9.).reshape(3, 3).t(), L(6), L(0.))
+    assert r.stride() == (1, 3) and r[2].tolist() == [0., 5., 8.]
+
+
+def test_slice_scatter_of_a_0_dim_tensor():
+    for dim in (0, 1):
+        _raises(IndexError, "slice() cannot be applied to a 0-dim tensor.",
+                lambda: ember.slice_scatter(L(1.), L(2.), dim, 0, 1, 1))

@@ -159,9 +159,113 @@ GATHER_SCATTER = [OUT + s for s in [
     "x = torch.arange(6.).reshape(2, 3).requires_grad_()\nr = torch.take_along_dim(x, torch.tensor([[-1, 4], [0, 0]]), dim=1)\nout(r)\nr.sum().backward()\nprint(r.grad_fn.name(), x.grad)",
 ]]
 
-SNIPPETS = GETS + SETS + GATHER_SCATTER
+INDEX_FUNCTIONS = [OUT + s for s in [
+    # index_add / index_reduce: the dim, the index's rank and dtype, the dtypes, the shapes
+    "x = torch.zeros(2)\nout(x.index_add(-1, torch.zeros(0, 1), torch.zeros(0).bool()))",
+    "x = torch.zeros(3, 3)\nout(x.index_add(3, torch.tensor([0., 1.]), torch.ones(2, 3)))",
+    "x = torch.tensor(1.)\nout(x.index_add(-1, torch.tensor([0, 0], dtype=torch.int32), torch.tensor(2.)))",
+    "x = torch.zeros(2)\nout(x.index_add(0, torch.tensor([1, 0]), torch.tensor(2.)))",
+    "x = torch.zeros(3, 2, 2)\nout(x.index_reduce(1, torch.tensor([], dtype=torch.int64), torch.zeros(3, 0, 2).half(), 'amax'))",
+    "x = torch.zeros(4, 2).t()\nx.index_reduce_(1, torch.tensor([[0, 1]]), torch.zeros(4, 1), 'prod')",
+    "x = torch.zeros(2, 3)\nx.index_reduce_(-3, torch.tensor([[0, 2, 2]], dtype=torch.int32), torch.zeros(3, 4), 'sum')",
+    "x = torch.zeros(1, 2)\nout(x.index_reduce(-2, torch.tensor([1], dtype=torch.int64).reshape(()), torch.zeros(2, 2), 'amin'))",
+    # index_add's out-of-range errors: by its kernel
+    *(f"x = torch.zeros({shape})\nx.index_add_({d}, torch.tensor([0, {bad}]{dt}), torch.ones({src}){alpha})"
+      for shape, d, src in (("3", 0, "2"), ("3, 2", 0, "2, 2"), ("3, 2", 1, "3, 2"), ("2, 3, 2", 1, "2, 2, 2"), ("2, 3, 2", 2, "2, 3, 2"))
+      for bad in (-1, 7) for dt, alpha in (("", ""), (", dtype=torch.int32", ""), ("", ", alpha=2"))),
+    "x = torch.zeros(0, 4)\nout(x.index_add(0, torch.tensor([0, 0]), torch.ones(2, 4)))",
+    "x = torch.zeros(0)\nout(x.index_add(0, torch.tensor([0, 0]), torch.ones(2)))",
+    # index_reduce: bounds by include_self, kernels torch lacks, a 0-dim self
+    *(f"x = torch.zeros({shape})\nout(x.index_reduce({d}, torch.tensor([0, {bad}]), torch.ones({src}), 'amax', include_self={inc}))"
+      for shape, d, src in (("3", 0, "2"), ("3, 2", 1, "3, 2")) for bad in (-1, -5, 5) for inc in (True, False)),
+    "x = torch.zeros(3).bool()\nout(x.index_reduce(0, torch.tensor([0]), torch.ones(1).bool(), 'amax'))",
+    "x = torch.zeros(3).cfloat()\nout(x.index_reduce(0, torch.tensor([0]), torch.ones(1).cfloat(), 'amax'))",
+    "x = torch.zeros(3).bool()\nout(x.index_reduce(0, torch.tensor([0]), torch.ones(1).bool(), 'amax', include_self=False))",
+    "x = torch.zeros(2, 4).bool()\nout(x.index_reduce(-1, torch.tensor(3, dtype=torch.int32), torch.ones(2, 1).bool(), 'amax'))",
+    "x = torch.zeros(3, 4).bool()\nout(x.index_reduce(0, torch.tensor([1, 0]), torch.ones(2, 4).bool(), 'mean'))",
+    "x = torch.zeros(1, 1).cfloat()\nout(x.index_reduce(-2, torch.tensor([0, 0]), torch.ones(2, 1).cfloat(), 'amin'))",
+    "x = torch.zeros(1, 3, 2).cfloat()\nout(x.index_reduce(-3, torch.tensor([], dtype=torch.int64), torch.zeros(0, 3, 2).cfloat(), 'amax'))",
+    "x = torch.tensor(2.)\nout(x.index_reduce(0, torch.tensor([0]), torch.tensor(1.), 'amax', include_self=False))",
+    "x = torch.zeros(2, 0, dtype=torch.int64)\nout(x.index_reduce(-1, torch.tensor([0]), torch.ones(2, 1, dtype=torch.int64), 'prod', include_self=False))",
+    "x = torch.arange(4.).requires_grad_()\nout(x.index_reduce(0, torch.tensor([1], dtype=torch.int32), torch.ones(1), 'amin', include_self=False))",
+    "x = torch.zeros(0, 2).half()\nx.index_reduce_(-2, torch.tensor([0, 0, 0, 0]), torch.zeros(4, 2).half(), 'prod', include_self=False)",
+    "x = torch.arange(8.).reshape(4, 2).requires_grad_()\nout(x.index_reduce(0, torch.tensor([1, 2, 0], dtype=torch.int32), torch.ones(3, 2), 'mean', include_self=False))",
+    # index_copy: the dim, the index's rank, the ranks, the dtypes, the slices, the count
+    "x = torch.tensor(1)\nout(x.index_copy(0, torch.tensor([0., 0.]), torch.tensor(1)))",
+    "x = torch.zeros(1, 1)\nout(x.index_copy(2, torch.tensor([0.]), torch.ones(1, 1)))",
+    "x = torch.tensor(1.)\nout(x.index_copy(0, torch.tensor([], dtype=torch.int64), torch.tensor(1, dtype=torch.uint8)))",
+    "x = torch.zeros(3, 4, dtype=torch.int32)\nx.index_copy_(0, torch.tensor([], dtype=torch.int64), torch.zeros(4, 0, dtype=torch.int32))",
+    "x = torch.zeros(0, 3, 2)\nx.index_copy_(-3, torch.tensor([], dtype=torch.int64), torch.zeros(3, 0, 2))",
+    "x = torch.zeros(2, 3, 3)\nout(x.index_copy(1, torch.tensor([], dtype=torch.int64), torch.zeros(3, 0, 2)))",
+    "x = torch.zeros(3, 2)\nout(x.index_copy(0, torch.tensor([0]), torch.tensor(1.)))",
+    "x = torch.zeros(0, 4)\nout(x.index_copy(0, torch.tensor([0, 0]), torch.ones(2, 4)))",
+    "x = torch.zeros(0)\nout(x.index_copy(0, torch.tensor([0, 0]), torch.ones(2)))",
+    "x = torch.zeros(0, 3)\nout(x.index_copy(1, torch.tensor([1, -4]), torch.zeros(0, 2)))",
+    # index_fill: a value tensor's rank, the index dtype, a complex value, the dim, the rank
+    "x = torch.zeros(3)\nout(x.index_fill(0, torch.tensor([0.]), torch.tensor([3.])))",
+    "x = torch.zeros(2, 2)\nout(x.index_fill(-2, torch.tensor([[0, 1]]), torch.tensor([3.])))",
+    "x = torch.zeros(2, 2)\nout(x.index_fill(-2, torch.tensor([[0, 1]]), 3))",
+    "x = torch.zeros(3, 5)\nx.index_fill_(0, torch.tensor([5]), torch.tensor([3.]))",
+    "x = torch.zeros(2, dtype=torch.int32)\nout(x.index_fill(0, torch.tensor([0]), 1j))",
+    "x = torch.zeros(2)\nout(x.index_fill(0, torch.tensor([], dtype=torch.int64), 0j))",
+    "x = torch.zeros(2)\nout(x.index_fill(0, torch.tensor([1]), torch.tensor(1j)))",
+    "x = torch.zeros(2).cfloat()\nout(x.index_fill(0, torch.tensor([1]), 1j))",
+    "x = torch.zeros(0, 4)\nout(x.index_fill(0, torch.tensor([0, 0]), 1.))",
+    "x = torch.zeros(2, 0, 4)\nout(x.index_fill_(2, torch.tensor([6]), True))",
+    "x = torch.zeros(1, 0).cfloat()\nout(x.index_fill_(-2, torch.tensor([1]), 2.5))",
+    # index_fill keeps the layout of a transposed input (a clone)
+    "x = torch.arange(12, dtype=torch.int32).reshape(3, 4).t()\nout(x.index_fill(0, torch.tensor([3]), -1))",
+    "x = torch.arange(12).reshape(4, 3).t()\nout(x.index_fill(0, torch.tensor([1, 1, 0]), True))",
+    # index_select: the dim, the index's rank, a 0-dim input's count, the dtype
+    "x = torch.zeros(3, 1)\nout(torch.index_select(x, 0, torch.tensor([[0., 1.]])))",
+    "x = torch.tensor(1.)\nout(torch.index_select(x, 0, torch.tensor([0., 0.])))",
+    "x = torch.zeros(3)\nout(torch.index_select(x, 2, torch.tensor([0.])))",
+]]
 
-BUGS = []
+MASKED = [OUT + s for s in [
+    # nonzero / argwhere: torch answers the transpose of one row per dim
+    *(f"x = {x}\nout(torch.{fn}(x))" for fn in ("nonzero", "argwhere") for x in (
+        "torch.tensor(0)", "torch.tensor(3.)", "torch.zeros(1)", "torch.arange(3)", "torch.zeros(1, 1)",
+        "torch.arange(4.).reshape(2, 2)", "torch.arange(6).reshape(3, 2).t()", "torch.arange(12).reshape(1, 4, 3)",
+        "torch.zeros(0, 3)", "torch.ones(2, 0, 2)")),
+    "x = torch.arange(6).reshape(2, 3)\nprint([tuple(t.stride()) for t in torch.nonzero(x, as_tuple=True)])",
+    # masked_scatter: the shapes, the dtypes, then the mask's dtype
+    "x = torch.arange(4, dtype=torch.int32).reshape(2, 2)\nx.masked_scatter_(torch.ones(2, 3), torch.zeros(1, dtype=torch.int32))",
+    "x = torch.zeros(4).bool()\nout(x.masked_scatter(torch.tensor([1]), torch.zeros(9)))",
+    "x = torch.zeros(3).half()\nout(x.masked_scatter(torch.ones(2, 3, dtype=torch.int64), torch.zeros(9, dtype=torch.float64)))",
+    "x = torch.zeros(3)\nout(x.masked_scatter(torch.ones(2, 4).bool(), torch.zeros(9)))",
+    "x = torch.zeros(3)\nout(x.masked_scatter(torch.ones(3, dtype=torch.uint8), torch.zeros(9)))",
+    "x = torch.zeros(2, 3)\nout(x.masked_scatter_(torch.tensor(True), torch.arange(9.)))",
+    # masked_fill: a value tensor's rank before the mask's dtype; in place the shape first
+    "x = torch.zeros(3)\nout(x.masked_fill(torch.tensor([0.]), torch.tensor([3.])))",
+    "x = torch.zeros(2, 4).cfloat()\nx.masked_fill_(torch.ones(2, 4, dtype=torch.uint8), torch.tensor([3.]))",
+    "x = torch.zeros(4).long()\nx.masked_fill_(torch.zeros(2, 4).bool(), float('nan'))",
+    "x = torch.zeros(4).long()\nx.masked_fill_(torch.zeros(2, 4).bool(), 2)",
+    "x = torch.zeros(4)\nout(x.masked_fill(torch.zeros(2, 3).bool(), 2))",
+    # take / put_ of an empty tensor; put keeps a transposed input's layout
+    "x = torch.zeros(0, 2)\nout(torch.take(x, torch.tensor([[0, 0], [0, 0]])))",
+    "x = torch.zeros(0, 2)\nout(torch.take(x, torch.tensor([], dtype=torch.int64)))",
+    "x = torch.zeros(2, 0)\nx.put_(torch.tensor([0, 0, 0]), torch.arange(3.))",
+    "x = torch.zeros(2, 0)\nx.put_(torch.tensor([0, 0, 0]), torch.arange(3.), accumulate=True)",
+    "x = torch.arange(9.).reshape(3, 3).t()\nout(torch.put(x, torch.tensor(6), torch.tensor(0.)))",
+    # slice_scatter of a 0-dim tensor
+    "x = torch.tensor(1.)\nout(torch.slice_scatter(x, torch.tensor(2.), 0, 0, 1, 1))",
+    "x = torch.tensor(1.)\nout(torch.slice_scatter(x, torch.tensor(2.), 1, 0, 2, 2))",
+]]
+
+SNIPPETS = GETS + SETS + GATHER_SCATTER + INDEX_FUNCTIONS + MASKED
+
+BUGS = [
+    ("nonzero(out=): torch resizes `out` to the transposed layout of its result, strides "
+     "(1, n); ember's out is row-major",
+     OUT + "x = torch.arange(6).reshape(2, 3)\nr = torch.zeros(0, dtype=torch.int64)\ntorch.nonzero(x, out=r)\nout(r)"),
+    ("an empty result of index_fill / index_add_ of a transposed or empty input: torch keeps "
+     "strides of the clone that ember lays out row-major",
+     OUT + "x = torch.zeros(0, 3).t()\nout(x.index_fill(-2, torch.tensor([], dtype=torch.int64), True))"),
+    ("put_ with duplicate indices and a transposed source: torch writes in memory order (the "
+     "result is unspecified for duplicates); ember in logical order",
+     OUT + "x = torch.zeros(4).half()\nout(x.put_(torch.tensor([[0, 2], [2, 0]]), torch.arange(4).half().reshape(2, 2).t()))"),
+]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(SNIPPETS, BUGS,
                                                                             at_least=60)

@@ -21,6 +21,8 @@ _warned = []
 
 
 def _spread(index, source, dim):
+    if not source.ndim:                 # (a 0-dim source takes a one-element index)
+        return index.long().reshape(())
     shape = [1] * source.ndim
     shape[dim] = -1
     return index.long().view(shape).expand(tuple(source.shape))
@@ -49,25 +51,37 @@ class IndexReduce(Op):
         return (gx if need_x else None), (gs if need_s else None)
 
 
-def _check(name, input, dim, index, source, reduce):
-    if reduce not in _REDUCTIONS:
-        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
-                           f"amin but got {reduce}.")
-    if index._data.dtype.kind not in "iu" or index._data.dtype.itemsize < 4:
-        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: "
-                           f"{index.dtype._scalar_name}")
-    count = index.numel()
-    if source.ndim and count != source.shape[dim]:
-        raise RuntimeError(f"{name}(): Number of indices ({count}) should be equal to "
-                           f"source.size(dim): ({source.shape[dim]}), for dim: {dim}")
-    if input._data.dtype != source._data.dtype:
-        raise RuntimeError(f"{name}(): self ({input.dtype._scalar_name}) and source "
-                           f"({source.dtype._scalar_name}) must have the same scalar type")
+def _check(input, dim, index, source, reduce, include_self):
+    from .scatter_gather_index import check_index_func
+    # (torch names the in-place form, whichever is called)
+    check_index_func("index_reduce_", input, dim, index, source)
+    # (torch's kernel for a vector takes no bool or complex; the one for more dims takes
+    # them, but its first fill of the slices without self does not)
+    if input._data.dtype.kind in "bc" and (input.ndim <= 1 or not include_self):
+        kernel = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    if input._data.dtype.kind == "b" and reduce == "mean":
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    if not include_self:
+        from .scatter_gather_index import _check_restride
+        _check_restride(input, dim, index.numel())
+    if input._data.dtype.kind == "c" and reduce in ("amax", "amin") and index.numel():
+        kernel = "maximum_cpu" if reduce == "amax" else "minimum_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
     size = input.shape[dim] if input.ndim else 1
     values = index._data
     if values.size and values.__class__ is not MetaArray and (int(values.min()) < 0 or
                                                               int(values.max()) >= size):
-        raise IndexError("index out of range in self")       # NOTE: no negative indices
+        # NOTE: no negative indices; without self, torch first fills the indexed slices
+        # (an index_fill_, which takes negative ones and names a positive one)
+        wrong = (values < -size) | (values >= size)
+        if not include_self and wrong.any():
+            bad = int(values[wrong].reshape(-1)[0])
+            raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size "
+                             f"{size}")
+        raise IndexError("index out of range in self")
 
 
 @function(inplace=True)
@@ -82,12 +96,12 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
         if not isinstance(x, Tensor):
             raise TypeError(f"index_reduce(): argument '{arg}' must be Tensor, not "
                             f"{type_name(x)}")
+    if reduce not in _REDUCTIONS:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
     dim = geo.wrap_dim(dim, max(input.ndim, 1))
     inplace = out.__class__ is Inplace
-    _check("index_reduce_" if inplace else "index_reduce", input, dim, index, source, reduce)
-    if not include_self and input._data.dtype.kind in "bc":
-        raise NotImplementedError(f'"index_reduce_func_exclude_input_init" not implemented for '
-                                  f"'{input.dtype._scalar_name}'")
+    _check(input, dim, index, source, reduce, include_self)
     wrapped = index
     with no_grad():
         result = _reduce(input.detach(), source.detach(), dim, wrapped, reduce, include_self)

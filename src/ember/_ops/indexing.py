@@ -646,12 +646,17 @@ def nonzero(input, *, out=None, as_tuple=False):
         found = bool(data)
         if as_tuple:
             return (wrap(xp.zeros((1 if found else 0,), "int64")),)
-        result = xp.zeros((1 if found else 0, 0), "int64")
+        coords = ()
+        n = 1 if found else 0
     else:
         coords = xp.nonzero(data)
         if as_tuple:
             return tuple(wrap(c.astype("int64")) for c in coords)
-        result = xp.stack(coords, axis=1).astype("int64")
+        n = coords[0].size
+    # torch's CPU kernel fills one row per dim and answers its transpose: strides (1, n)
+    flat = xp.concatenate([c.astype("int64") for c in coords]) if coords else \
+        xp.zeros(0, "int64")
+    result = backend_of(data).strided(flat, flat.dtype, (n, len(coords)), (1, n), 0)
     if out is not None:
         from ._dispatch import write_out
         return write_out(out, result)

@@ -147,17 +147,19 @@ def index_select(input, dim, index, *, out=None):
     if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
         from ..sparse import _coo_ops as sparse
         return sparse.index_select(input, dim, index)
-    idx = index_of(index, ("int32", "int64"),
-                   "index_select(): Expected dtype int32 or int64 for index",
-                   who=("index_select", "index", 2))
-    if idx.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    check_limited(input, "index_select")
+    # (torch's order: the dim, the index's rank, its size for a 0-dim input, its dtype)
+    if not isinstance(index, Tensor):
+        index_of(index, (), "", who=("index_select", "index", 2))
     x = input._data
     d = geo.wrap_dim(dim, x.ndim)
+    idx = index._data
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
     if x.ndim == 0 and idx.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{idx.size} value(s)")
+    index_of(index, ("int32", "int64"), "index_select(): Expected dtype int32 or int64 for index")
+    check_limited(input, "index_select")
     xs, ids = as_1d(x), as_1d(idx)
     size = xs.shape[d]
     if ids.size and x.ndim > 1 and size == 0:

@@ -8,6 +8,7 @@ from .elementwise import check_limited
 from .registry import function
 from .scatter_gather import checked, gather, index_of, run, same_dtype, xp_of
 from .._device import MetaArray
+from .._memory_format import laid_out_like
 
 
 def _flat_index(xp, idx, numel):
@@ -40,6 +41,8 @@ def take(input, index, *, out=None):
                    who=("take", "index", 1))
     check_limited(input, "take_cpu")
     x = input._data
+    if not x.size and idx.size:
+        raise IndexError("take(): tried to take from an empty tensor")
     flat = _flat_index(xp_of(input), idx, x.size)
     result = x.reshape(-1)[flat].reshape(idx.shape)
     return run(Take, "take", (input,), result, {"self_size": x.shape, "index": index}, out,
@@ -84,6 +87,8 @@ def put(input, index, source, accumulate=False, *, out=None):
                          f"index.numel() = {idx.size}")
     xp = xp_of(input)
     x = input._data
+    if not x.size and idx.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     flat = _flat_index(xp, idx, x.size)
     result = x.reshape(-1).copy()
     values = source._data.reshape(-1)
@@ -91,7 +96,10 @@ def put(input, index, source, accumulate=False, *, out=None):
         ufunc_at(xp, "add", result, flat, values)
     else:
         result[flat] = values
-    return run(Put, "put", (input, source), result.reshape(x.shape),
+    result = result.reshape(x.shape)
+    if out is None:     # (torch writes into a clone, which keeps a dense input's layout)
+        result = laid_out_like(result, x)
+    return run(Put, "put", (input, source), result,
                {"index": index, "accumulate": accumulate, "source_size": source._data.shape},
                out, reads=(index, source))
 

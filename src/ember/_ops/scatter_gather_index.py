@@ -11,6 +11,7 @@ from .registry import function, register
 from .scatter_gather import (as_1d, checked, index_of, run, same_dtype, scalar_value,
                              shape_text, write_expanded, xp_of)
 from .._device import MetaArray
+from .._memory_format import laid_out_like
 
 
 def _no_out(name, out):
@@ -34,12 +35,28 @@ def _type_name(arr):
     return _dtype._FROM_NUMPY[arr.dtype]._scalar_name
 
 
+def check_index_func(name, input, d, index, source):
+    """torch's checks of index_add and index_reduce, in its order (after the dim's): the
+    index is a vector of int32 or int64, source has self's dtype, then the shapes."""
+    idx = index._data
+    _check_vector(idx, name)
+    if idx.dtype.name not in ("int32", "int64"):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: "
+                           f"{index.dtype._scalar_name}")
+    same_dtype(input, source, name + "(): self ({self}) and source ({other}) must have the "
+                                     "same scalar type")
+    return _check_source(name, as_1d(input._data), d, idx.reshape(-1), source, input.ndim)
+
+
 def _check_source(name, x, d, ids, source, self_ndim):
     """`source` has self's shape but len(index) along `dim` (0-dim tensors as vectors)."""
     src = as_1d(source._data)
     if source._data.ndim and d >= source._data.ndim:
         raise RuntimeError(f"{name}(): Indexing dim {d} is out of bounds of the source tensor "
                            f"with dim {source._data.ndim}")
+    if source._data.ndim == 0 and ids.size != 1:
+        # (torch's message reads source.size(dim) of the 0-dim source)
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     if source._data.ndim and src.shape[d] != ids.size:
         raise RuntimeError(f"{name}(): Number of indices ({ids.size}) should be equal to "
                            f"source.size(dim): ({src.shape[d]}), for dim: {d}")
@@ -50,6 +67,27 @@ def _check_source(name, x, d, ids, source, self_ndim):
                            f"{shape_text(x.shape)} source.shape = "
                            f"{shape_text(source._data.shape)}")
     return src
+
+
+def _check_restride(input, d, count):
+    """torch's index_copy / index_fill kernels view self with `count` slices along `d` (stride
+    0): an error where that view reaches past self's memory (an empty self)."""
+    if not count or input.numel() or input.is_meta:
+        return
+    sizes = list(input.shape) or [1]
+    sizes[d] = count
+    strides = list(input.stride()) or [1]
+    strides[d] = 0
+    if 0 in sizes:
+        return
+    item = input.element_size()
+    needed = (1 + sum((n - 1) * st for n, st in zip(sizes, strides))) * item
+    have = input._get_storage().nbytes()
+    if needed > have - input.storage_offset() * item:
+        raise RuntimeError(f"setStorage: sizes {shape_text(sizes)}, strides "
+                           f"{shape_text(strides)}, storage offset {input.storage_offset()}, "
+                           f"and itemsize {item} requiring a storage size of {needed} are out "
+                           f"of bounds for storage of size {have}")
 
 
 # -- index_add, index_copy, index_fill ------------------------------------------------------
@@ -76,26 +114,30 @@ class IndexAdd(Op):
 def index_add(input, dim, index, source, *, alpha=1, out=None):
     """A copy of `input` with `alpha * source` added at `index` along `dim` (repeated indices
     add up)."""
-    idx = index_of(index, ("int32", "int64"),
-                   "index_add_(): Expected dtype int32/int64 for index but got: {}",
-                   who=("index_add", "index", 2))
-    _check_vector(idx, "index_add_")
-    same_dtype(input, source, "index_add_(): self ({self}) and source ({other}) must have the "
-                              "same scalar type")
+    if not isinstance(index, Tensor):
+        index_of(index, (), "", who=("index_add", "index", 2))
+    d = geo.wrap_dim(dim, input.ndim)
+    src = check_index_func("index_add_", input, d, index, source)
     check_limited(input, "index_add_")
     x = as_1d(input._data)
-    d = geo.wrap_dim(dim, input.ndim)
-    ids = idx.reshape(-1)
-    src = _check_source("index_add_", x, d, ids, source, input.ndim)
-    if ids.size and not input.is_meta and (ids.min() < 0 or ids.max() >= x.shape[d]):
-        bad = ids[(ids < 0) | (ids >= x.shape[d])][0]
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size "
-                           f"{x.shape[d]}")
+    ids = index._data.reshape(-1)
+    # (torch's CPU kernel does nothing at all to an empty self of more than one dim)
+    if ids.size and (input.numel() or input.ndim <= 1) and not input.is_meta and (ids.min() < 0 or
+                                                             ids.max() >= x.shape[d]):
+        if input.ndim > 1 and d in (0, input.ndim - 1) and alpha == 1 and \
+                ids.dtype.name == "int64":
+            # NOTE: torch's CPU kernel scatter_adds a long index along the first or the last
+            # dim when alpha is 1 (naming the index), and loops over the slices otherwise
+            bad = ids[(ids < 0) | (ids >= x.shape[d])][0]
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size "
+                               f"{x.shape[d]}")
+        raise IndexError("index out of range in self")
     xp = xp_of(input)
     if alpha != 1:
         src = src * xp.asarray(alpha).astype(x.dtype)
     result = x.copy()
-    ufunc_at(xp, "add", result, _dim_key(d, ids), src)
+    if input.numel():
+        ufunc_at(xp, "add", result, _dim_key(d, ids), src)
     return run(IndexAdd, "index_add", (input, source), result.reshape(input._data.shape),
                {"dim": d, "index": index.reshape(-1), "alpha": alpha,
                 "source_size": source._data.shape}, out, reads=(index, source))
@@ -118,37 +160,47 @@ class IndexCopy(Op):
 @function(inplace=True)
 def index_copy(input, dim, index, source, *, out=None):
     """A copy of `input` with the slices along `dim` at `index` replaced by `source`'s."""
-    idx = index_of(index, ("int64",), "index_copy_(): Expected a long tensor for index, but "
-                                      "got {}", who=("index_copy", "index", 2))
-    same_dtype(input, source, "index_copy_(): self and source expected to have the same dtype, "
-                              "but got (self) {self} and (source) {other}")
+    # (torch's order: the dim, the index's rank, the ranks, the index's dtype, the dtypes,
+    # the slices' shapes, then the number of indices)
+    if not isinstance(index, Tensor):
+        index_of(index, (), "", who=("index_copy", "index", 2))
+    d = geo.wrap_dim(dim, input.ndim)
+    idx = index._data
     if idx.ndim > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
-    check_limited(input, "index_copy_cpu")
+    if source.ndim == 0 and idx.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {idx.size})")
     if source.ndim and input.ndim and source.ndim != input.ndim:
         raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
                          f"dimensionality must match. Source dimensionality ({source.ndim}), "
                          f"destination dimensionality ({input.ndim})")
+    index_of(index, ("int64",), "index_copy_(): Expected a long tensor for index, but got {}")
+    same_dtype(input, source, "index_copy_(): self and source expected to have the same dtype, "
+                              "but got (self) {self} and (source) {other}")
+    check_limited(input, "index_copy_cpu")
     x = as_1d(input._data)
-    d = geo.wrap_dim(dim, input.ndim)
     ids = idx.reshape(-1)
     src = as_1d(source._data)
+    sliced = [list(t.shape[:d]) + list(t.shape[d + 1:]) if t.ndim else []
+              for t in (input, source)]
+    if sliced[0] != sliced[1]:
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {' '.join(map(str, sliced[0]))} "
+                           f"at dimension {d} and source slice shape: "
+                           f"{' '.join(map(str, sliced[1]))} at dimension 0.")
     if source._data.ndim and src.shape[d] != ids.size:
         raise IndexError(f"index_copy_(): Number of indices ({ids.size}) should be equal to "
-                           f"source.size(dim) ({src.shape[d]})")
-    for k in range(x.ndim):     # torch counts the dims of a slice (dim `d` left out)
-        if k != d and x.shape[k] != src.shape[k]:
-            j = k - (k > d)
-            raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
-                               f"shapes. Destination slice shape: {x.shape[k]} at dimension "
-                               f"{j} and source slice shape: {src.shape[k]} at dimension {j}.")
-    if ids.size and ids.__class__ is not MetaArray and (ids.min() < 0 or
-                                                        ids.max() >= x.shape[d]):
+                         f"source.size(dim) ({src.shape[d]})")
+    _check_restride(input, d, ids.size)
+    if ids.size and input.numel() and ids.__class__ is not MetaArray and (
+            ids.min() < 0 or ids.max() >= x.shape[d]):
         bad = ids[(ids < 0) | (ids >= x.shape[d])][0]
         raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {d} with "
                          f"size {x.shape[d]}")
     result = x.copy()
-    result[_dim_key(d, ids)] = src.reshape(x.shape[:d] + (ids.size,) + x.shape[d + 1:])
+    if input.numel():       # (an empty self takes nothing, whatever the index says)
+        result[_dim_key(d, ids)] = src.reshape(x.shape[:d] + (ids.size,) + x.shape[d + 1:])
     return run(IndexCopy, "index_copy", (input, source), result.reshape(input._data.shape),
                {"dim": d, "index": index.reshape(-1), "source_size": source._data.shape}, out,
                reads=(index, source))
@@ -189,33 +241,46 @@ def index_fill(input, dim, index, value, *, out=None):
     """A copy of `input` with the slices along `dim` at `index` set to `value` (a number or a
     0-dim tensor); negative indices count from the end."""
     _no_out("index_fill", out)
-    idx = index_of(index, ("int64",), "index_fill_(): Expected dtype int64 for index.",
-                   IndexError, who=("index_fill", "index", 2))
-    if idx.ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
-    check_limited(input, "index_fill_cpu")
-    x = as_1d(input._data)
-    d = geo.wrap_dim(dim, input.ndim)
-    ids = idx.reshape(-1)
-    size = x.shape[d]
-    if ids.size and ids.__class__ is not MetaArray and (ids.min() < -size or
-                                                        ids.max() >= size):
-        bad = ids[(ids < -size) | (ids >= size)][0]
-        raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+    if not isinstance(index, Tensor):
+        index_of(index, (), "", who=("index_fill", "index", 2))
+    # (torch's order: a value tensor's rank, the index's dtype, a complex value, the dim,
+    # the index's rank, then the index values)
     is_tensor = isinstance(value, Tensor)
     if is_tensor and value.ndim:
         raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
+    idx = index_of(index, ("int64",), "index_fill_(): Expected dtype int64 for index.",
+                   IndexError)
+    if not input.is_complex() and (
+            value.is_complex() if is_tensor else isinstance(value, complex)):
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
+                           "not supported")
+    d = geo.wrap_dim(dim, input.ndim)
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    check_limited(input, "index_fill_cpu")
+    _check_restride(input, d, idx.size)
+    x = as_1d(input._data)
+    ids = idx.reshape(-1)
+    size = x.shape[d]
+    if ids.size and input.numel() and ids.__class__ is not MetaArray and (
+            ids.min() < -size or ids.max() >= size):
+        bad = ids[(ids < -size) | (ids >= size)][0]
+        raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {size}")
     fill = scalar_value(input, value)
     result = x.copy()
-    result[_dim_key(d, ids)] = fill
+    if input.numel():
+        result[_dim_key(d, ids)] = fill
     params = {"dim": d, "index": index.reshape(-1)}
     result = result.reshape(input._data.shape)
+    if out is None:     # (torch fills a clone, which keeps a dense input's layout)
+        result = laid_out_like(result, input._data)
     if out is not None:     # in place: torch warns of an expanded input, and writes into it
         warn_expanded(input, "index_fill_", "tensor[mask] = scalar")
         if has_internal_overlap(input):
             def fill_in(array):
-                as_1d(array)[_dim_key(d, ids)] = fill
+                if array.size:
+                    as_1d(array)[_dim_key(d, ids)] = fill
             result = write_expanded(input, fill_in)
     if is_tensor:
         return run(IndexFillTensor, "index_fill", (input, value), result, params, out)

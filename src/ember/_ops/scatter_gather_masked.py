@@ -8,7 +8,7 @@ from ._op import Op
 from .argument_errors import not_a_tensor
 from .elementwise import check_limited
 from .registry import function
-from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, \
+from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, shape_text, \
     write_expanded, xp_of
 from .scatter_gather_index import _no_out
 from .._device import MetaArray
@@ -56,12 +56,23 @@ class MaskedFillTensor(Op):
 def masked_fill(input, mask, value, *, out=None):
     """A copy of `input` with `value` (a number or a 0-dim tensor) where `mask` is True."""
     _no_out("masked_fill", out)
-    m = _mask_of(mask, "masked_fill_ only supports boolean masks, but got mask with dtype {cpp}",
-                 "masked_fill")
+    # (torch's order: out of place, the shapes broadcast; then a value tensor's rank, the
+    # mask's dtype, in place the shape of the broadcast, and last the value's conversion)
+    if not isinstance(mask, Tensor):
+        _mask_of(mask, "", "masked_fill")
+    if out is None:
+        geo.broadcast_shapes(tuple(mask.shape), tuple(input.shape))
     is_tensor = isinstance(value, Tensor)
     if is_tensor and value.ndim:
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
+    m = _mask_of(mask, "masked_fill_ only supports boolean masks, but got mask with dtype {cpp}",
+                 "masked_fill")
+    if out is not None and tuple(mask.shape) != tuple(input.shape):
+        shape = geo.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
+        if shape != tuple(input.shape):
+            raise RuntimeError(f"output with shape {shape_text(input.shape)} doesn't match the "
+                               f"broadcast shape {shape_text(shape)}")
     fill = scalar_value(input, value)
     check_limited(input, "masked_fill")
     xp = xp_of(input)
@@ -129,13 +140,20 @@ def masked_scatter(input, mask, source, *, out=None):
     """A copy of `input` with `source`'s elements (read flat, in order) where `mask` is
     True."""
     _no_out("masked_scatter", out)
-    m = _mask_of(mask, "masked_scatter_ only supports boolean masks, but got mask with dtype "
-                       "{scalar}", "masked_scatter")
+    # (torch's order: the shapes broadcast (out of place), the dtypes, the mask expands to
+    # self (in place), and only then is it a bool mask)
+    if not isinstance(mask, Tensor):
+        _mask_of(mask, "", "masked_scatter")
+    if out is None:
+        geo.broadcast_shapes(tuple(mask.shape), tuple(input.shape))
     same_dtype(input, source, "masked_scatter: expected self and source to have same dtypes "
                               "but got{self} and {other}")
-    if out is not None and m.shape != input._data.shape:    # in place: the mask is expanded
-        geo.expand(tuple(m.shape), (0,) * m.ndim, tuple(input._data.shape),
+    if out is not None and tuple(mask.shape) != input._data.shape:   # in place: expanded
+        shape = tuple(mask.shape) or (1,)
+        geo.expand(shape, (0,) * len(shape), tuple(input._data.shape),
                    f"{mask.device.type.upper()}{mask.dtype._scalar_name}Type")
+    m = _mask_of(mask, "masked_scatter_ only supports boolean masks, but got mask with dtype "
+                       "{scalar}", "masked_scatter")
     check_limited(input, "masked_scatter")
     x, m = _broadcast(xp_of(input), input._data, m, False)
     result = x.copy()

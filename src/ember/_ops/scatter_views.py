@@ -89,6 +89,8 @@ def select_scatter(input, src, dim, index):
 @function()
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1, *, out=None):
     """A copy of input with src written into input[..., start:end:step, ...] along `dim`."""
+    if not input.ndim:      # (torch's slice comes first, whatever the dim)
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     dim = geo.wrap_dim(dim, input.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
