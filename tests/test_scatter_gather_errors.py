@@ -575,3 +575,53 @@ def test_slice_scatter_of_a_0_dim_tensor():
     for dim in (0, 1):
         _raises(IndexError, "slice() cannot be applied to a 0-dim tensor.",
                 lambda: ember.slice_scatter(L(1.), L(2.), dim, 0, 1, 1))
+
+
+def test_index_put_checks_its_indices_in_torchs_order():
+    _raises(IndexError, "too many indices for tensor of dimension 0 (got 1)",
+            lambda: L(1.).index_put((L([True]),), ember.ones(3)))
+    _raises(IndexError, "The shape of the mask [2, 1] at index 1 does not match the shape of "
+                        "the indexed tensor [2, 2] at index 1",
+            lambda: ember.zeros(2, 2).index_put((L([[0], [1]], dtype=ember.uint8),
+                                                 L([-2, -2])), ember.ones(2, 1)))
+    # a mask past the last dim, each of its dims in turn
+    _raises(IndexError, "The shape of the mask [1, 2] at index 0 does not match the shape of "
+                        "the indexed tensor [3, 1, 1, 2] at index 3",
+            lambda: ember.zeros(3, 1, 1, 2).index_put(
+                (L([], dtype=ember.int64), L([[False]]), L([[True, True]])), L(1.)))
+    _raises(IndexError, "shape mismatch: indexing tensors could not be broadcast together with "
+                        "shapes [9], [9], [3], [3]",
+            lambda: ember.zeros(3, 3, 3).index_put(
+                (ember.ones(3, 3).bool(), L([2, -2, -2]), L([-2, -1, 0])), ember.ones(2, 1),
+                accumulate=True))
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+            lambda: ember.zeros(4, 4).index_put_((ember.ones(4, 4).bool(), L(-4)),
+                                                 ember.ones(2, 3)))
+
+
+def test_index_put_checks_the_value_strictly_then_the_index_values():
+    _raises(RuntimeError, "shape mismatch: value tensor of shape [1, 3] cannot be broadcast to "
+                          "indexing result of shape [3]",
+            lambda: ember.zeros(4).index_put_((L([2, -3, -1]),), ember.ones(1, 3)))
+    _raises(RuntimeError, "Index put requires the source and destination dtypes match, got "
+                          "Int for the destination and Long for the source.",
+            lambda: ember.zeros(3, dtype=ember.int32).index_put((L([3, -1, -1]),), L(0),
+                                                                accumulate=True))
+    _raises(IndexError, "index 9 is out of bounds for dimension 0 with size 4",
+            lambda: ember.zeros(4).index_put((L([2, 9]),), ember.ones(2)))
+    # a 0-dim integer index is an advanced one (the indexed shape drops its dim)
+    _raises(RuntimeError, "shape mismatch: value tensor of shape [2, 3] cannot be broadcast to "
+                          "indexing result of shape [3]",
+            lambda: ember.zeros(2, 3).index_put((L(-2),), ember.ones(2, 3).short()))
+    _raises(RuntimeError, "shape mismatch: value tensor of shape [3] cannot be broadcast to "
+                          "indexing result of shape [1]",
+            lambda: ember.zeros(2, 3, dtype=ember.int64).index_put(
+                (L(-4, dtype=ember.int32), L([True, False, False])), ember.ones(3)))
+
+
+def test_index_put_out_of_place_keeps_a_transposed_layout():
+    a = ember.arange(12.).reshape(3, 4).t()
+    r = a.index_put((L([[-3], [0]], dtype=ember.int32), L([True, True, False])),
+                    ember.full((2,), 9.))
+    assert r.stride() == (1, 4)
+    assert r.tolist() == [[9., 9., 8.], [9., 9., 9.], [2., 6., 10.], [3., 7., 11.]]

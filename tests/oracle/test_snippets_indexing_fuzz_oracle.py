@@ -253,7 +253,37 @@ MASKED = [OUT + s for s in [
     "x = torch.tensor(1.)\nout(torch.slice_scatter(x, torch.tensor(2.), 1, 0, 2, 2))",
 ]]
 
-SNIPPETS = GETS + SETS + GATHER_SCATTER + INDEX_FUNCTIONS + MASKED
+INDEX_PUT = [s + "\nprint(r.tolist(), r.dtype, r.stride())" for s in [
+    # the number of index tensors, the dtypes, each mask's dims, broadcasting, the dims covered
+    "a = torch.tensor(1.)\nr = a.index_put((torch.tensor([True]),), torch.ones(3))",
+    "a = torch.tensor(1.)\nr = a.index_put((torch.tensor([[2], [5]], dtype=torch.int16),), torch.ones(1, 3))",
+    "a = torch.zeros(2, 2)\nr = a.index_put((torch.tensor([[0], [-1]], dtype=torch.uint8), torch.tensor([-2, -2])), torch.ones(2, 1))",
+    "a = torch.zeros(4, 1)\nr = a.index_put((torch.tensor([[False], [True], [False], [False], [True]]), torch.tensor([[0], [0]])), torch.tensor(9.), accumulate=True)",
+    "a = torch.zeros(2, 4)\nr = a.index_put((torch.ones(3, 4).bool(), torch.tensor([False, False, False, True, True])), torch.tensor(0.))",
+    "a = torch.zeros(3, 3, 3)\nr = a.index_put((torch.ones(3, 3).bool(), torch.tensor([2, -2, -2]), torch.tensor([-2, -1, 0])), torch.ones(2, 1), accumulate=True)",
+    "a = torch.zeros(4, 4)\nr = a.index_put_((torch.ones(4, 4).bool(), torch.tensor(-4)), torch.ones(2, 3))",
+    "a = torch.zeros(2, 2, 4)\nr = a.index_put_((torch.tensor([-2, 0]), torch.ones(2, 4).bool(), torch.tensor([], dtype=torch.float32)), torch.tensor(0.), accumulate=True)",
+    "a = torch.zeros(3, 1, 1, 2).bool()\nr = a.index_put((torch.tensor([], dtype=torch.int64), torch.tensor([[False]]), torch.tensor([[True, True]])), torch.tensor(True))",
+    "a = torch.zeros(3, 4)\nr = a.index_put((torch.tensor([True, False]), torch.tensor([0.])), torch.tensor(1.))",
+    # the value broadcasts to the indexed shape as it is (no leading 1s dropped), before the
+    # dtypes; the index values come last
+    "a = torch.zeros(4)\nr = a.index_put_((torch.tensor([2, -3, -1]),), torch.ones(1, 3))",
+    "a = torch.zeros(2, 3, dtype=torch.int64)\nr = torch.index_put(a, (torch.tensor([0, 1, 0], dtype=torch.int32), torch.tensor(2)), torch.ones(1, 3, dtype=torch.int64))",
+    "a = torch.zeros(3, dtype=torch.int32)\nr = torch.index_put(a, (torch.tensor([3, -1, -1]),), torch.tensor(0), accumulate=True)",
+    "a = torch.zeros(2, 4, 2)\nr = a.index_put_((torch.tensor([-1, -2, 1]), torch.tensor([0, 3, -5]), torch.tensor([False, True])), torch.tensor(2.5), accumulate=True)",
+    "a = torch.zeros(4)\nr = a.index_put((torch.tensor([2, -3]),), torch.ones(1, 1))",
+    "a = torch.zeros(4)\nr = a.index_put((torch.tensor([2, 9]),), torch.ones(2))",
+    # a 0-dim integer index is an advanced index here (not a select)
+    "a = torch.zeros(3, dtype=torch.int64)\nr = a.index_put((torch.tensor(-4, dtype=torch.int32), torch.tensor([True, False, False])), torch.ones(3))",
+    "a = torch.zeros(2, 3)\nr = a.index_put((torch.tensor(-2),), torch.ones(2, 3).short())",
+    "a = torch.zeros(4, 3)\nr = a.index_put((torch.tensor(4, dtype=torch.int32),), torch.ones(2, 3).cfloat())",
+    # out of place it writes into a clone, which keeps a transposed layout
+    "a = torch.arange(12.).reshape(3, 4).t()\nr = a.index_put((torch.tensor([[-3], [0]], dtype=torch.int32), torch.tensor([True, True, False])), torch.full((2,), 9.))",
+    "a = torch.arange(4.).reshape(1, 4).t()\nr = a.index_put((torch.tensor([1], dtype=torch.int32), torch.tensor([True])), torch.tensor(7.))",
+    "a = torch.arange(4.).reshape(2, 2).t()\nr = a.index_put((torch.tensor([True, True]),), torch.ones(1), accumulate=True)",
+]]
+
+SNIPPETS = GETS + SETS + GATHER_SCATTER + INDEX_FUNCTIONS + MASKED + INDEX_PUT
 
 BUGS = [
     ("nonzero(out=): torch resizes `out` to the transposed layout of its result, strides "
@@ -262,6 +292,13 @@ BUGS = [
     ("an empty result of index_fill / index_add_ of a transposed or empty input: torch keeps "
      "strides of the clone that ember lays out row-major",
      OUT + "x = torch.zeros(0, 3).t()\nout(x.index_fill(-2, torch.tensor([], dtype=torch.int64), True))"),
+    ("index_put_ with a 0-dim bool or uint8 index: torch's expansion of a 0-dim mask gives no "
+     "index tensor at all (and a uint8 one is refused by the masked_fill_ path); ember "
+     "indexes a new dim of size 1 or 0",
+     "a = torch.arange(4)\nr = torch.index_put(a, (torch.tensor(3, dtype=torch.uint8),), torch.tensor(9))\nprint(r)"),
+    ("out-of-place index_put of a one-element view with a stride: torch's clone keeps the "
+     "stride (a single element is dense), ember's copy has stride 1",
+     "a = torch.arange(4.)[::2][:1]\nr = a.index_put((torch.tensor([0]),), torch.tensor(9.))\nprint(r.stride())"),
     ("put_ with duplicate indices and a transposed source: torch writes in memory order (the "
      "result is unspecified for duplicates); ember in logical order",
      OUT + "x = torch.zeros(4).half()\nout(x.put_(torch.tensor([[0, 2], [2, 0]]), torch.arange(4).half().reshape(2, 2).t()))"),

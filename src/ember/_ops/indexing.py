@@ -124,14 +124,16 @@ def _refuse_bounds(xp, bounded, masks):
                              f"dimension {dim} with size {size}")
 
 
-def _apply_basic(self, index, skip_full=True, writing=False, whole=None, pending=None):
+def _apply_basic(self, index, skip_full=True, writing=False, whole=None, pending=None,
+                 selects=True):
     """Apply the view part of `index`; return (view, advanced) where advanced lists
     (dim of view, index array) for the remaining tensor indices. `writing`: for an index_put_
     of a one-element value (torch first looks whether it can be a masked_fill_: a first
     index tensor that is a mask has its shape checked before the index tensors' dtypes). `whole`: the
     index as written (a lone int on a 0-dim tensor has errors of its own). `pending`: a list
     to leave the check of the index values in (as `_check_bounds`'s arguments), for
-    assignment, which checks the value first.
+    assignment, which checks the value first. `selects=False` (index_put_'s tuple of
+    tensors): a 0-dim integer tensor is an advanced index like any other, not a select.
 
     NOTE: as in torch, a slice spanning a whole dim (0:len:1) makes no view (`skip_full`),
     except for `x[slice]` alone, which torch always answers with a slice view.
@@ -169,7 +171,7 @@ def _apply_basic(self, index, skip_full=True, writing=False, whole=None, pending
             dim += ndim - used          # a second `...` (torch allows it) spans no dims
             used = ndim
             continue
-        if _is_int_like(item):
+        if _is_int_like(item) and (selects or not isinstance(item, Tensor)):
             i = int(item)
             size = result.shape[dim]
             if not -size <= i < size:
@@ -541,23 +543,26 @@ def _is_mask(item):
     return False
 
 
-def _is_advanced(item):
-    # (a 0-dim integer tensor selects, as an int)
+def _is_advanced(item, selects=True):
+    # (a 0-dim integer tensor selects, as an int, except among index_put_'s indices)
     return _is_bool_scalar(item) or (isinstance(item, (Tensor, list, tuple, np.ndarray))
-                                     and not _is_int_like(item))
+                                     and not (selects and _is_int_like(item)))
 
 
-def put_value(target, index, key, advanced, value, accumulate, strip_ones, pending=()):
+def put_value(target, index, key, advanced, value, accumulate, strip_ones, pending=(),
+              strict=False, selects=True):
     """The value index_put_ writes into `target[key]`.
 
     As torch's index_put_: a one-element value written through a single boolean mask is a
     masked_fill_ of its number (any dtype, converted with the checked conversion); otherwise
     the value must broadcast to the indexed shape (checked first) and have target's dtype.
     `strip_ones`: the value's leading size-1 dims are dropped first (as `x[i] = v` does).
-    `pending`: the index values' check that `_apply_basic` left, run once the value passes."""
+    `pending`: the index values' check that `_apply_basic` left, run once the value passes.
+    `strict` (index_put_ itself): the value must broadcast to the indexed shape whatever its
+    dtype, without the leading 1s beyond it that an assignment drops."""
     one_mask = None
     if not accumulate and value.numel() == 1:
-        advanced_items = [i for i in index if _is_advanced(i)]
+        advanced_items = [i for i in index if _is_advanced(i, selects)]
         if len(advanced_items) == 1 and _is_mask(advanced_items[0]):
             one_mask = advanced_items[0]
             # torch's masked_fill_ path refuses the (deprecated) uint8 masks that indexing
@@ -567,7 +572,7 @@ def put_value(target, index, key, advanced, value, accumulate, strip_ones, pendi
             if mask.dtype == np.uint8:
                 raise RuntimeError("masked_fill_ only supports boolean masks, but got mask "
                                    "with dtype unsigned char")
-    if value.dtype is target.dtype and not pending:
+    if value.dtype is target.dtype and not pending and not strict:
         return value
     if one_mask is not None:
         number = checked_scalar(value.item(), target.dtype)

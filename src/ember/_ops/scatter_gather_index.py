@@ -1,5 +1,7 @@
 """Writes along a dim (index_add, index_copy, index_fill), by advanced indices (index_put) and
 by boolean masks (masked_fill, masked_select, masked_scatter)."""
+import numpy as np
+
 from .. import _geometry as geo
 from .._tensor import Tensor, wrap
 from ._dispatch import Inplace, check_overlap, has_internal_overlap, warn_expanded
@@ -289,6 +291,43 @@ def index_fill(input, dim, index, value, *, out=None):
 
 # -- index_put --------------------------------------------------------------------------------
 
+def _check_index_put_indices(input, indices, one_value):
+    """torch's index_put_ checks of its index tensors, in its order: their number, (for one
+    value, whether a leading mask makes it a masked_fill_: that mask's shape), the dtypes,
+    each mask's shape against the dims it covers, the index shapes broadcasting together,
+    then the number of dims they cover."""
+    from .indexing import _INDEX_DTYPE_ERROR, _check_broadcast, _check_mask
+    shape, ndim = tuple(input.shape), input.ndim
+    if len(indices) > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim} (got {len(indices)})")
+    masks = [t._data.dtype.name in ("bool", "uint8") for t in indices]
+    if one_value and indices and masks[0] and indices[0].ndim <= ndim:
+        _check_mask(shape, (0, 0, indices[0]._data))
+    if any(t._data.dtype.name not in ("bool", "uint8", "int32", "int64") for t in indices):
+        raise IndexError(_INDEX_DTYPE_ERROR)
+    dim, arrays = 0, []
+    for t, is_mask in zip(indices, masks):
+        if is_mask:
+            for j, n in enumerate(t.shape):     # (each dim in turn: its size, or no such dim)
+                if dim + j >= ndim:
+                    raise IndexError(f"Dimension out of range (expected to be in range of "
+                                     f"[{-max(ndim, 1)}, {max(ndim, 1) - 1}], but got "
+                                     f"{dim + j})")
+                if shape[dim + j] != n:
+                    _check_mask(shape, (0, dim, t._data))
+            count = int((t._data != 0).sum()) if not input.is_meta else 0
+            arrays += [(None, np.empty(count, "int64"))] * t.ndim
+            dim += t.ndim
+        else:
+            arrays.append((None, np.empty(t.shape, "int64")))
+            dim += 1
+    if len(arrays) > 1:
+        _check_broadcast(np, arrays)
+    if dim > ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(ndim, 1)}, {max(ndim, 1) - 1}], but got {ndim})")
+
+
 @function(inplace=True)
 def index_put(input, indices, values, accumulate=False, *, out=None):
     """A copy of `input` with `values` written (or, with `accumulate`, added) at the
@@ -306,14 +345,15 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
             raise not_an_element_tensor(1, i, t)
-    used = sum(t.ndim if t._data.dtype.kind == "b" else 1 for t in indices)
-    if used > input.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
+    _check_index_put_indices(input, indices, not accumulate and values.numel() == 1)
+    pending = []        # (the index values are checked after the value's shape and dtype)
     _, advanced = _apply_basic(input, tuple(indices),
-                               writing=not accumulate and values.numel() == 1)
+                               writing=not accumulate and values.numel() == 1, pending=pending,
+                               selects=False)
     key = _numpy_index(input.ndim, advanced)
     check_limited(input, "index_put")
-    values = put_value(input, indices, key, advanced, values, accumulate, strip_ones=False)
+    values = put_value(input, indices, key, advanced, values, accumulate, strip_ones=False,
+                       pending=pending, strict=True, selects=False)
     x = input._data
     v = values._data.astype(x.dtype, copy=False)
     try:
@@ -323,6 +363,8 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
         raise RuntimeError(f"shape mismatch: value tensor of shape {shape_text(values.shape)} "
                            f"cannot be broadcast to indexing result of shape "
                            f"{shape_text(shape)}") from None
+    if out is None:     # (torch writes into a clone, which keeps a dense input's layout)
+        result = laid_out_like(result, x)
     if out is not None:     # in place: as `input[indices] = values` (see indexing.py)
         warn_expanded(input, "index_put_")
         check_overlap(input, (values, *indices), full=True)
