@@ -163,6 +163,8 @@ def test_repeat_interleave_checks_in_torchs_order():
             ember.repeat_interleave, counts, output_size=3)
     _raises(RuntimeError, "repeats can not be negative",
             ember.repeat_interleave, counts, output_size=2)
+    _raises(RuntimeError, "Trying to create tensor with negative dimension -1: [-1]",
+            ember.repeat_interleave, ember.ones(2, 2), ember.tensor([-1]), output_size=-1)
 
 
 def test_repeat_interleave_with_no_counts_skips_output_size():
@@ -341,3 +343,31 @@ def test_squeeze_wraps_its_dims_one_by_one():
     assert x.squeeze((0, -1)).shape == (2,) and x.squeeze([2, 1]).shape == (1, 2)
     with pytest.raises(IndexError):
         x.squeeze((0, 5, 0))
+
+
+def test_tril_and_triu_out_takes_only_the_inputs_dtype():
+    a = ember.arange(8.).reshape(2, 4)
+    _raises(RuntimeError, "Expected out tensor to have dtype float, but got "
+            "c10::complex<float> instead", ember.tril, a, out=ember.empty(0, dtype=ember.complex64))
+    _raises(RuntimeError, "Expected out tensor to have dtype long int, but got short int instead",
+            ember.triu, a.long(), out=ember.empty(0, dtype=ember.int16))
+    _raises(RuntimeError, "triu(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.",
+            ember.triu, a.clone().requires_grad_(), out=ember.empty(0, dtype=ember.int16))
+    o = ember.empty(0)
+    assert ember.triu(a, out=o) is o and o.tolist() == [[0, 1, 2, 3], [0, 5, 6, 7]]
+
+
+def test_cdist_gradient_is_zero_where_a_coordinate_difference_is_for_p_below_one():
+    x = ember.tensor([[0., 1.], [2., 2.]], requires_grad=True)
+    y = ember.tensor([[0., 0.]])
+    ember.cdist(x, y, p=0.5).sum().backward()
+    # row 0: only the second coordinate differs, d = 1: d/dx1 = sign * |1|^-0.5 / d^-0.5 = 1
+    # row 1: d = (2^0.5 + 2^0.5)^2 = 8: each coordinate 2^-0.5 / 8^-0.5 = 2
+    np.testing.assert_allclose(x.grad.numpy(), [[0., 1.], [2., 2.]])
+    assert not np.isnan(x.grad.numpy()).any()
+
+
+def test_cdist_result_is_row_major():
+    x = ember.arange(6.).reshape(3, 2).t()
+    assert ember.cdist(x, ember.ones(4, 3)).stride() == (4, 1)

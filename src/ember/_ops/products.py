@@ -11,6 +11,7 @@ import warnings
 from .. import _dtype
 from .._device import MetaArray, backend_of
 from .._geometry import broadcast_shapes
+from .._memory_format import row_major
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op
@@ -514,8 +515,12 @@ class Cdist(Op):
         elif p == float("inf"):
             inner = diff.sign() * (diff.abs() == d)
         else:
-            scaled = diff.sign() * diff.abs() ** (p - 1) / d ** (p - 1)
-            inner = where(d == 0, diff * 0, scaled)
+            # (torch's kernel: no gradient where the distance is 0, nor, for p < 1, where a
+            # coordinate's difference is; ones stand in there, so that no power divides by 0)
+            zero = (d == 0) | (diff == 0) if p < 1 else d == 0
+            size = where(zero, diff.abs() * 0 + 1, diff.abs())
+            scaled = diff.sign() * size ** (p - 1) / where(d == 0, d * 0 + 1, d) ** (p - 1)
+            inner = where(zero, diff * 0, scaled)
         term = g * inner
         need_1, need_2 = ctx.needs_input_grad
         return (term.sum(-2) if need_1 else None, -term.sum(-3) if need_2 else None)
@@ -534,19 +539,13 @@ def _check_cdist_kernel(x1, x2, p, mode):
     if mm and x1.ndim == 2 and x2.ndim == 2:       # (batches go through bmm's check below)
         if x1.dtype != x2.dtype:
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                               f"{_c_type(x1.dtype)} != {_c_type(x2.dtype)}")
+                               f"{x1.dtype._cpp_name} != {x2.dtype._cpp_name}")
         return
     if x1._data.dtype.itemsize < 4 and not mm:
         raise NotImplementedError(f'"cdist" not implemented for \'{x1.dtype._scalar_name}\'')
     if x1.dtype != x2.dtype:
         raise RuntimeError(f"expected scalar type {x1.dtype._scalar_name} but found "
                            f"{x2.dtype._scalar_name}")
-
-
-def _c_type(dtype):
-    """torch's C++ name of a floating dtype, as its matmul errors print it."""
-    return {"Float": "float", "Double": "double", "Half": "c10::Half",
-            "BFloat16": "c10::BFloat16"}.get(dtype._scalar_name, dtype._scalar_name)
 
 
 @function(method=False)
@@ -597,7 +596,9 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
             result = diff.sum(-1)
         else:
             result = (diff ** p).sum(-1) ** (1.0 / p)
-    return _emit(Cdist, (x1, x2), result.astype(a.dtype, copy=False), {"p": p}, None, "cdist")
+    # (row-major whatever the inputs' layouts, as torch's kernel writes it)
+    result = row_major(xp, result.astype(a.dtype, copy=False))
+    return _emit(Cdist, (x1, x2), result, {"p": p}, None, "cdist")
 
 
 def _check_cov_weights(name, w, n):

@@ -433,6 +433,9 @@ def _repeated_indices(xp, counts, output_size, dtype):
     counts, no checks; else the total against `output_size` before the signs."""
     if counts.size == 0:
         return xp.zeros(0, dtype)
+    if output_size is not None and output_size < 0:     # (torch allocates it first)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {output_size}: "
+                           f"[{output_size}]")
     if output_size is not None and output_size != int(counts.sum()):
         raise RuntimeError("allocated size does not match required size")
     if (counts < 0).any():

@@ -3,7 +3,8 @@ diagflat."""
 from .. import _dtype, _geometry as geo, _memory_format as _mf
 from .._creation import _backend, zeros
 from .._device import backend_of
-from .._tensor import wrap
+from .._tensor import Tensor, wrap
+from ._dispatch import Inplace, check_out
 from ._op import Op
 from .elementwise import check_limited
 from .int_arguments import check_ints, int_argument
@@ -33,6 +34,11 @@ def _triangle(op, name, input, diagonal, out):
     if input.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     check_limited(input, name)
+    if out is not None and out.__class__ is not Inplace and isinstance(out, Tensor) and \
+            out.dtype != input.dtype:
+        check_out(name, out, out._data.dtype, input._requires_grad)   # (autograd is refused first)
+        raise RuntimeError(f"Expected out tensor to have dtype {input.dtype._cpp_name}, but got "
+                           f"{out.dtype._cpp_name} instead")
     data = input._data
     xp = backend_of(data).xp
     # (torch's result is row-major whatever the input's layout)
