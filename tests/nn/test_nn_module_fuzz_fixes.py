@@ -215,3 +215,36 @@ def test_full_backward_pre_hook_results_are_checked_but_may_fill_a_missing_gradi
     a = torch.ones(2, requires_grad=True)
     m(a)[0].sum().backward()            # the second output got no gradient; the hook gives one
     assert a.grad.tolist() == [5.0, 5.0]
+
+
+def test_backward_hook_results_are_checked_once_all_hooks_ran():
+    m = _Mul()
+    m.register_full_backward_hook(lambda mod, gi, go: (torch.zeros(3), None))
+    m.register_full_backward_hook(lambda mod, gi, go: (torch.zeros(2), None))
+    a = torch.ones(2, requires_grad=True)
+    m(a, torch.ones(2)).sum().backward()        # the second hook mends the first's result
+    assert a.grad.tolist() == [0.0, 0.0]
+    m = _Mul()
+    m.register_full_backward_hook(lambda mod, gi, go: (None, None))
+    m.register_full_backward_hook(lambda mod, gi, go: (torch.zeros(3), None))
+    with pytest.raises(RuntimeError, match="changed the size"):   # against the first gradient
+        m(torch.ones(2, requires_grad=True), torch.ones(2)).sum().backward()
+
+
+def test_embedding_padding_idx_checks():
+    with pytest.raises(AssertionError, match="^Padding_idx must be within num_embeddings$"):
+        nn.Embedding(4, 3, padding_idx=4)
+    with pytest.raises(AssertionError, match="^padding_idx must be within num_embeddings$"):
+        nn.EmbeddingBag(4, 3, padding_idx=-5)
+    assert nn.EmbeddingBag(4, 3, padding_idx=-4).padding_idx == 0
+    with pytest.raises(TypeError, match="'>' not supported"):       # compared with 0 first
+        nn.Embedding(4, 3, padding_idx="3")
+    with pytest.raises(RuntimeError, match="^padding_idx must be within the number of "
+                       "embeddings, -4 through 3, but got 9$"):
+        nn.functional.embedding_bag(torch.tensor([[0, 1]]), torch.ones(4, 3), padding_idx=9)
+
+
+@pytest.mark.parametrize("dropout", [None, []])
+def test_rnn_dropout_is_converted_to_float_first(dropout):
+    with pytest.raises(TypeError, match=r"^float\(\) argument must be"):
+        nn.GRU(3, 4, dropout=dropout)

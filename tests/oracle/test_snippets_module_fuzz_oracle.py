@@ -130,6 +130,33 @@ BACKWARD_HOOK_RESULTS = ["class M(torch.nn.Module):\n    def forward(self, a, b)
     "m.register_full_backward_hook(lambda mod, gi, go: (gi[0] + 1,))\na = torch.ones(2, requires_grad=True)\nm(a)[1].sum().backward(); print(a.grad)",
 ]]
 
+BACKWARD_HOOK_RESULTS += ["class M(torch.nn.Module):\n    def forward(self, a, b=None):\n        return a * 2\nm = M()\n" + s for s in [
+    "m.register_full_backward_hook(lambda mod, gi, go: (None,) * len(gi))\nm.register_full_backward_hook(lambda mod, gi, go: tuple(torch.zeros(3) for g in gi))\na = torch.ones(2, requires_grad=True)\nm(a, b=torch.ones(2)).sum().backward()",
+    "m.register_full_backward_hook(lambda mod, gi, go: (torch.zeros(3),))\nm.register_full_backward_hook(lambda mod, gi, go: print('second', gi[0].shape) or (torch.zeros(2),))\na = torch.ones(2, requires_grad=True)\nm(a).sum().backward(); print(a.grad)",
+    "m.register_full_backward_pre_hook(lambda mod, go: (torch.zeros(3),))\nm.register_full_backward_pre_hook(lambda mod, go: print('second', go[0].shape) or (torch.ones(2),))\na = torch.ones(2, requires_grad=True)\nm(a).sum().backward(); print(a.grad)",
+]]
+
+# Layer constructors given odd arguments: the padding_idx checks of Embedding, EmbeddingBag and
+# F.embedding_bag, RNN's dropout converted to float first.
+CONSTRUCTORS = [
+    "torch.nn.EmbeddingBag(4, 3, padding_idx=9)",
+    "torch.nn.EmbeddingBag(4, 3, padding_idx=-9)",
+    "print(torch.nn.EmbeddingBag(4, 3, padding_idx=-4).padding_idx)",
+    "torch.nn.Embedding(4, 3, padding_idx=4)",
+    "print(torch.nn.Embedding(4, 3, padding_idx=-4).padding_idx, torch.nn.Embedding(4, 3, padding_idx=0).padding_idx)",
+    "torch.nn.Embedding(4, 3, padding_idx=-9)",
+    "torch.nn.Embedding(4, 3, padding_idx='3')",
+    "torch.nn.functional.embedding_bag(torch.tensor([[0, 1]]), torch.ones(4, 3), padding_idx=9)",
+    "torch.nn.functional.embedding_bag(torch.tensor([[0, 1]]), torch.ones(4, 3), padding_idx=-9)",
+    "print(torch.nn.functional.embedding_bag(torch.tensor([[0, 1]]), torch.ones(4, 3), padding_idx=-4))",
+    "torch.nn.functional.embedding(torch.tensor([[0, 1]]), torch.ones(4, 3), padding_idx=-9)",
+    "torch.nn.GRU(3, 4, dropout=[])",
+    "torch.nn.LSTM(3, 4, dropout=None)",
+    "torch.nn.RNN(3, 4, dropout='0.5')",
+    "torch.nn.GRU(3, 4, dropout=True)",
+    "torch.nn.GRU(3, 4, dropout=2)",
+]
+
 # A sample of the fuzzer's programs, one family after another.
 FUZZED = [
     # container_ops
@@ -200,8 +227,11 @@ FUZZED = [
     'import collections\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = torch.nn.Linear(2, 2)\n    def forward(self, x, y=None, scale=1.0):\n        out = self.lin(x) * scale\n        return out if y is None else (out, y * 2)\nm = M()\nlog = []\nm.register_forward_pre_hook(lambda mod, a, k: (a, dict(k, scale=-1)), with_kwargs=True)\ntorch.manual_seed(0); x = torch.randn(1, 2, requires_grad=True)\nout = m(x=x)\no = out[0] if isinstance(out, tuple) else out\nprint(log); print(torch.round(o, decimals=3) + 0.0)',
 ]
 
+# (each seeded first: the layers' initial values must not depend on what ran before)
+FUZZED = ["torch.manual_seed(0)\n" + s for s in FUZZED]
+
 SNIPPETS = (CONTAINERS + REPRS + CONVERSIONS + SPECTRAL + LOADING_AND_NAMES +
-            BACKWARD_HOOK_RESULTS + FUZZED)
+            BACKWARD_HOOK_RESULTS + CONSTRUCTORS + FUZZED)
 
 BUGS = [
     ("torch's in-place ELU saves its output for backward, so a later in-place op on it (the next inplace ReLU/ELU) fails the version check; ember's does not",

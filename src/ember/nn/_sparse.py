@@ -61,12 +61,18 @@ def _host(t):
     return backend_of(t._data).to_numpy(t._data)
 
 
-def _padding_index(padding_idx, num_weights):
+def _padding_index(padding_idx, num_weights, text="Padding_idx must be within num_embeddings"):
+    """padding_idx counted from 0 (-1 for None), checked in torch's order of comparisons."""
     if padding_idx is None:
         return -1
-    if not -num_weights <= padding_idx < num_weights:
-        raise AssertionError("Padding_idx must be within num_embeddings")
-    return padding_idx + num_weights if padding_idx < 0 else padding_idx
+    if padding_idx > 0:
+        if not padding_idx < num_weights:
+            raise AssertionError(text)
+    elif padding_idx < 0:
+        if not padding_idx >= -num_weights:
+            raise AssertionError(text)
+        return padding_idx + num_weights
+    return padding_idx
 
 
 def _renorm_(weight, indices, max_norm, norm_type):
@@ -265,6 +271,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                            f"the valid range [0, {num})")
     if max_norm is not None:
         _renorm_(weight, flat, max_norm, norm_type)
+    if padding_idx is not None and not -num <= padding_idx < num:
+        raise RuntimeError(f"padding_idx must be within the number of embeddings, -{num} "
+                           f"through {num - 1}, but got {padding_idx}")
     padding = _padding_index(padding_idx, num)
     keep = (bag >= 0) & (idx != padding)
     xp = backend_of(weight._data).xp

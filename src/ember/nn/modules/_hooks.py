@@ -103,6 +103,7 @@ class BackwardHook:
             for i, shape, dtype, device in self.zero_inputs:
                 grad_input[i] = zeros(shape, dtype=dtype, device=device)
             grad_input = tuple(grad_input)
+        given = grad_input
         for hook in self.hooks:
             new = hook(self.module, grad_input, self.grad_outputs)
             if new is None:
@@ -110,12 +111,14 @@ class BackwardHook:
             if len(new) != len(grad_input):
                 raise RuntimeError(f"Backward hook returned an invalid number of grad_input, "
                                    f"got {len(new)}, but expected {len(grad_input)}")
-            grad_input = _checked(new, grad_input, self.tensor_inputs)
+            grad_input = new
+        if grad_input is not given:
+            grad_input = _checked(grad_input, given, self.tensor_inputs)
         self.grad_outputs = None
         return tuple(grad_input[i] for i in self.input_positions)
 
     def _on_output_grads(self, grads):
-        self.grad_outputs = _pack(self.output_positions, grads, self.n_outputs)
+        self.grad_outputs = given = _pack(self.output_positions, grads, self.n_outputs)
         for hook in self.pre_hooks:
             new = hook(self.module, self.grad_outputs)
             if new is None:
@@ -123,7 +126,9 @@ class BackwardHook:
             if len(new) != len(self.grad_outputs):
                 raise RuntimeError(f"Backward pre hook returned an invalid number of grad_output, "
                                    f"got {len(new)}, but expected {len(self.grad_outputs)}")
-            self.grad_outputs = _checked(new, self.grad_outputs, self.output_positions)
+            self.grad_outputs = new
+        if self.grad_outputs is not given:
+            self.grad_outputs = _checked(self.grad_outputs, given, self.output_positions)
         grad_outputs = self.grad_outputs
         if self.input_positions is None:    # no input requires grad: the hooks run now
             warnings.warn(_NO_INPUT_GRAD_WARNING, stacklevel=2)
@@ -146,10 +151,10 @@ _TORCHS_HOOK = types.SimpleNamespace(__name__="hook")
 
 
 def _checked(new, originals, positions):
-    """The gradients a module backward (pre-)hook returned, each at one of `positions` (the
-    tensors') checked against the one it replaces: a tensor of the same type and size, or
-    None; an output that got no gradient may be given one. What it returns for other
-    arguments is never used."""
+    """The gradients module backward (pre-)hooks returned in place of `originals`, each at
+    one of `positions` (the tensors') checked (once all the hooks ran, as torch) against the
+    one it replaces: a tensor of the same type and size, or None; an output that got no
+    gradient may be given one. What they return for other arguments is never used."""
     new = tuple(new)
     for i in positions:
         if new[i] is not None and originals[i] is not None:

@@ -259,6 +259,7 @@ def _any_autocast():
 
 
 def _check_args(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size):
+    float(dropout)      # (torch converts it first: None or a list is float()'s TypeError)
     if not isinstance(dropout, numbers.Number) or isinstance(dropout, bool) or \
             not 0 <= dropout <= 1:
         raise ValueError("dropout should be a number in range [0, 1] representing the "

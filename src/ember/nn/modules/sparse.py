@@ -96,8 +96,9 @@ class EmbeddingBag(Module):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None:
-            padding_idx = _padding_index(padding_idx, num_embeddings)
+        if padding_idx is not None:       # (EmbeddingBag's text starts in lower case)
+            padding_idx = _padding_index(padding_idx, num_embeddings,
+                                         "padding_idx must be within num_embeddings")
         self.padding_idx = padding_idx
         self.weight, fresh = _table(num_embeddings, embedding_dim, _weight, False, device,
                                     dtype)
