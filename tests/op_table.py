@@ -964,7 +964,7 @@ def _sum(x, dim=None, keepdim=False, dtype=None):
                   keepdims=keepdim)
 
 
-def _reduce_samples(m, low=-3.0, high=3.0, dtype_arg=None, multi_dim=True):
+def _reduce_samples(m, low=-3.0, high=3.0, dtype_arg=None, multi_dim=True, out_needs_dim=False):
     def r(s):
         return m(s, low, high)
     out = [Sample(r((3, 4))), Sample(r((3, 4)), 1), Sample(r((3, 4)), -1, True),
@@ -974,10 +974,15 @@ def _reduce_samples(m, low=-3.0, high=3.0, dtype_arg=None, multi_dim=True):
         out += [Sample(r((2, 3, 2)), (0, 2), True), Sample(r((2, 3, 2)), [-1, 1])]
     if dtype_arg:
         out.append(Sample(r((3, 4)), dtype=D(dtype_arg)))
+    if out_needs_dim:       # (torch's overload without dim takes no out=)
+        for s in out:
+            if len(s.args) == 1 and "dim" not in s.kwargs:
+                s.no_out()
     return out
 
 
-op("sum", samples=lambda m: _reduce_samples(m, dtype_arg="float64"), ref=_sum, dtypes=ALL,
+op("sum", samples=lambda m: _reduce_samples(m, dtype_arg="float64", out_needs_dim=True),
+   ref=_sum, dtypes=ALL,
    result=ACCUMULATE, out="casts", gradgrad=True,
    notes="out= only with a dim (torch's sum.IntList_out)")
 
@@ -997,13 +1002,15 @@ def _prod(x, dim=None, keepdim=False, dtype=None):
 
 
 def _prod_samples(m):
-    out = _reduce_samples(m, -2.0, 2.0, dtype_arg="float64", multi_dim=False)
+    out = _reduce_samples(m, -2.0, 2.0, dtype_arg="float64", multi_dim=False,
+                          out_needs_dim=True)
     if m.kind == "float":
         one_zero = m((3, 4), -2, 2)
         one_zero[1, 2] = 0
         two_zeros = m((3, 4), -2, 2)
         two_zeros[0, 1] = two_zeros[2, 1] = 0
-        out += [Sample(one_zero), Sample(one_zero, 0), Sample(two_zeros), Sample(two_zeros, 0)]
+        out += [Sample(one_zero).no_out(), Sample(one_zero, 0), Sample(two_zeros).no_out(),
+                Sample(two_zeros, 0)]
     return out
 
 

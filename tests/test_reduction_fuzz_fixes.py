@@ -238,3 +238,184 @@ def test_searchsorted_of_a_0_dim_boundary_names_the_scalar_first():
             "dimension, but got 0 dimension", ember.searchsorted, ember.tensor(1.),
             ember.tensor([2.]))
     assert ember.searchsorted(ember.tensor([1., 2.]), ember.tensor(2.)).item() == 1
+
+
+# -- torch.norm is linalg.vector_norm / matrix_norm, as torch's Python code calls them ---------
+
+def test_norm_hands_nuc_and_long_fro_to_matrix_norm():
+    _raises(RuntimeError, "linalg.matrix_norm: dim must be a 2-tuple. Got 0 1 2", ember.norm,
+            ember.ones(1, 1, 3), p="nuc")
+    _raises(RuntimeError, "linalg.matrix_norm: The input tensor A must have at least 2 "
+            "dimensions.", ember.norm, ember.ones(3), p="nuc")
+    _raises(RuntimeError, "linalg.matrix_norm: dim must be a 2-tuple. Got 0 0 1", ember.norm,
+            ember.ones(2, 3), p="fro", dim=[0, 0, 1])
+    _raises(RuntimeError, "dim 0 appears multiple times in the list of dims", ember.norm,
+            ember.ones(2, 3), p=2, dim=[0, 0])
+    _raises(RuntimeError, "linalg.vector_norm cannot compute the inf norm on the dimension "
+            "1because this dimension is empty and the operation does not have an identity",
+            ember.norm, ember.zeros(2, 0), p=float("inf"), dim=[-2, -2, 1])
+    assert float(ember.norm(ember.tensor([[3., 4.]]), p="nuc")) == 5.
+
+
+def test_vector_norm_checks_dtype_and_out():
+    x = ember.tensor([3., 4.], dtype=ember.float64)
+    _raises(RuntimeError, "linalg.vector_norm: the dtype of the input (Double) should be "
+            "convertible without narrowing to the specified dtype (Float)",
+            ember.linalg.vector_norm, x, dtype=ember.float32)
+    _raises(RuntimeError, "Expected out tensor to have dtype double, but got float instead",
+            ember.linalg.vector_norm, x, out=ember.empty(0))
+    _raises(RuntimeError, "linalg.norm expected out tensor dtype Double but got: Float",
+            ember.linalg.norm, x, out=ember.empty(0))
+    _raises(RuntimeError, "dim 0 appears multiple times in the list of dims",
+            ember.linalg.vector_norm, ember.tensor(2.), dim=[0, -1])
+
+
+# -- out= of the sums and scans ----------------------------------------------------------------
+
+def test_nansum_mean_cumsum_out_checks():
+    f = ember.tensor([1., 2.])
+    _raises(RuntimeError, "nansum: provided dtype must match dtype of result. Got Double and "
+            "Float.", ember.nansum, f, dtype=ember.float32,
+            out=ember.empty(0, dtype=ember.float64))
+    _raises(RuntimeError, "Expected out tensor to have dtype int, but got long int instead",
+            ember.nansum, f, dtype=ember.int32, out=ember.empty(0, dtype=ember.int64))
+    _raises(NotImplementedError, "\"nansum_cpu\" not implemented for 'Long'", ember.nansum, f,
+            out=ember.empty(0, dtype=ember.int64))
+    o = ember.empty(0, dtype=ember.bool)      # integers sum (no NaN), into out's dtype
+    assert ember.nansum(ember.tensor([2, -2, 3], dtype=ember.int16), out=o) is o and o.item()
+    _raises(RuntimeError, "Expected out tensor to have dtype float, but got double instead",
+            ember.mean, f, 0, dtype=ember.float32, out=ember.empty(0, dtype=ember.float64))
+    _raises(RuntimeError, "mean.dtype_out(): input types can't be cast to the desired output "
+            "type Long", ember.mean, f, out=ember.empty(0, dtype=ember.int64))
+    _raises(RuntimeError, "Expected out tensor to have dtype float, but got double instead",
+            ember.cumsum, f, 0, dtype=ember.float32, out=ember.empty(0, dtype=ember.float64))
+    _raises(RuntimeError, "dim 0 appears multiple times in the list of dims", ember.sum,
+            f.reshape(1, 2), (0, -2), dtype=ember.float64, out=ember.empty(0, dtype=ember.int64))
+    with pytest.raises(TypeError, match=r'^sum\(\) missing 1 required positional arguments'):
+        ember.sum(f, dtype=ember.float32, out=ember.empty(0))
+
+
+def test_scans_into_bool_without_a_kernel():
+    assert ember.cumsum(ember.zeros(0, 3), 0, dtype=ember.bool).shape == (0, 3)
+    r = ember.cumprod(ember.tensor(3, dtype=ember.int32), 0, dtype=ember.bool)
+    assert r.dtype is ember.bool and r.item() is True
+    _raises(NotImplementedError, "\"cumprod_out_cpu\" not implemented for 'Bool'",
+            ember.cumprod, ember.ones(2), 0, dtype=ember.bool)
+
+
+def test_amax_and_all_check_out_first():
+    _raises(RuntimeError, "Expected the dtype for input and out to match, but got Char for "
+            "input's dtype and Double for out's dtype.", ember.amin,
+            ember.zeros(2, 3, dtype=ember.int8), [0, 0], out=ember.empty(0, dtype=ember.float64))
+    _raises(RuntimeError, "any only supports bool tensor for result, got: Float", ember.any,
+            ember.tensor([1., 2.]), [0, 0], out=ember.empty(0))
+
+
+def test_half_prod_rounds_each_product():
+    a = np.array([0.189, -2.691, 0.286], np.float16)
+    expected = np.float16(np.float16(a[0] * a[1]) * a[2])
+    assert expected != np.float16(a.astype(np.float32).prod())       # (the test can fail)
+    x = ember.tensor(a)
+    assert float(x.prod()) == float(x.prod(0)) == float(expected)
+
+
+def test_cummax_of_a_0_dim_tensor_takes_dims_0_and_minus_1():
+    _raises(IndexError, "cummax(): Expected reduction dim -1 or 0 for scalar but got 5",
+            ember.cummax, ember.tensor(1.), 5)
+    assert ember.cummin(ember.tensor(2.), -1).values.item() == 2.
+
+
+def test_median_of_bool_is_refused_only_where_there_is_work():
+    _raises(NotImplementedError, "\"median_cpu\" not implemented for 'Bool'", ember.median,
+            ember.tensor([True, False]))
+    assert ember.median(ember.zeros(0, dtype=ember.bool)).item() is True
+    _raises(IndexError, "median(): Expected reduction dim 1 to have non-zero size.",
+            ember.median, ember.zeros(2, 0, dtype=ember.bool), 1)
+
+
+def test_unique_refuses_unknown_keywords_in_torchs_inner_names():
+    x = ember.tensor([1, 2, 2])
+    _raises(TypeError, "_return_output() got an unexpected keyword argument 'out'",
+            ember.unique, x, out=ember.empty(0))
+    _raises(TypeError, "_return_inverse_and_counts() got an unexpected keyword argument 'out'",
+            ember.unique, x, True, True, True, out=ember.empty(0))
+    _raises(TypeError, "_consecutive_return_inverse() got an unexpected keyword argument "
+            "'out'", ember.unique_consecutive, x, False, True, out=ember.empty(0))
+
+
+def test_logsumexp_over_no_dims_fails_as_torch():
+    _raises(RuntimeError, "output with shape [] doesn't match the broadcast shape [1, 1]",
+            ember.logsumexp, ember.ones(2, 3), ())
+    r = ember.logsumexp(ember.ones(2, 3), (), keepdim=True)
+    assert r.shape == (1, 1) and float(r) == pytest.approx(1 + np.log(6))
+    assert float(ember.logsumexp(ember.ones(0, 2), ())) == -np.inf
+
+
+def test_quantile_picks_infinities_without_interpolating():
+    x = ember.tensor([-float("inf"), 1.0, -2.0, 3.25])
+    assert float(ember.nanquantile(x, 0., interpolation="nearest")) == -np.inf
+    assert float(ember.quantile(x, 0., interpolation="higher")) == -np.inf
+    assert float(ember.quantile(x.neg(), 1., interpolation="lower")) == np.inf
+
+
+def test_half_scans_cast_the_input_first():
+    x = ember.tensor([-2.734, 3.0])
+    expected = np.float16(np.float32(np.float16(-2.734)) + np.float32(3.0))   # 0.26562
+    assert float(ember.cumsum(x, 0, dtype=ember.float16)[1]) == float(expected)
+
+
+def test_logsumexp_out_checks_first_and_computes_in_outs_dtype():
+    i = ember.tensor([[1, -1], [2, 0]], dtype=ember.int32)
+    _raises(RuntimeError, "logsumexp(): Expected floating point type for result tensor, but "
+            "got: Long", ember.logsumexp, i, 2, out=ember.empty(0, dtype=ember.int64))
+    o = ember.empty(0, dtype=ember.float64)
+    assert ember.logsumexp(i, 1, out=o) is o and o.dtype is ember.float64
+    assert o.tolist() == pytest.approx(np.log(np.exp([[1., -1.], [2., 0.]]).sum(1)).tolist())
+
+
+def test_linalg_norm_checks_out_after_its_arguments():
+    _raises(RuntimeError, "linalg.norm: If dim is not specified but ord is, the input must be "
+            "1D or 2D. Got 3D.", ember.linalg.norm, ember.ones(2, 2, 2, dtype=ember.uint8),
+            float("inf"), out=ember.empty(0, dtype=ember.float64))
+    _raises(RuntimeError, "linalg.norm expected out tensor dtype Half but got: Float",
+            ember.linalg.norm, ember.ones(3, dtype=ember.float16), out=ember.empty(0))
+
+
+def test_trapezoid_of_an_empty_bool_tensor_is_false():
+    r = ember.trapezoid(ember.tensor([], dtype=ember.bool), x=ember.arange(0.))
+    assert r.dtype is ember.bool and r.item() is False
+    with pytest.raises(TypeError, match=r"^trapz\(\) received an invalid combination"):
+        ember.trapz(ember.ones(3), out=ember.empty(0))
+
+
+def test_nansum_and_std_name_a_repeated_dim_before_a_later_bad_one():
+    x = ember.tensor([1., 2.])
+    for fn in (ember.nansum, ember.std, ember.var_mean):
+        _raises(RuntimeError, "dim 0 appears multiple times in the list of dims", fn, x,
+                [0, 0, 1])
+    for fn in (ember.sum, ember.amax, ember.nanmean):       # these wrap every dim first
+        _raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but "
+                "got 1)", fn, x, [0, 0, 1])
+
+
+def test_max_min_of_everything_into_out():
+    _raises(RuntimeError, "Expected canCast( typeMetaToScalarType(self.dtype()), "
+            "typeMetaToScalarType(out.dtype())) to be true, but got false.  (Could this error "
+            "message be improved?  If so, please report an enhancement request to PyTorch.)",
+            ember.min, ember.tensor([1.5]), out=ember.empty(0, dtype=ember.int64))
+    o = ember.empty(0, dtype=ember.float64)
+    assert ember.max(ember.zeros(0, 3, dtype=ember.float64), out=o) is o
+    assert o.item() == -np.inf
+    assert ember.min(ember.zeros(0, dtype=ember.int32),
+                     out=ember.empty(0, dtype=ember.int32)).item() == 2 ** 31 - 1
+
+
+def test_diff_of_order_zero_into_out_and_histc_out():
+    x = ember.tensor([2, -2], dtype=ember.int8)
+    _raises(RuntimeError, "expected scalar_type Char but found Long", ember.diff, x, n=0,
+            prepend=x, out=ember.empty(0, dtype=ember.int64))
+    o = ember.empty(0, dtype=ember.int8)
+    assert ember.diff(x, n=0, prepend=x, out=o) is o and o.tolist() == [2, -2]
+    _raises(RuntimeError, "torch.histogram: input tensor and hist tensor should have the same "
+            "dtype, but got input double and hist float", ember.histc,
+            ember.zeros(2, dtype=ember.float64), bins=0, out=ember.empty(0))

@@ -170,6 +170,13 @@ SIGNATURES = {
     "tensor": ["(object data, *, torch.dtype dtype = None, torch.device device = None, "
                "bool pin_memory = False, bool requires_grad = False)"],
     "as_tensor": ["(object data, *, torch.dtype dtype = None, torch.device device = None)"],
+    # the trapezoidal rule: y first (see _NO_INPUT)
+    "trapezoid": ["(Tensor y, Tensor x, *, int dim = -1)",
+                  "(Tensor y, *, Number dx = 1, int dim = -1)"],
+    "cumulative_trapezoid": ["(Tensor y, Tensor x, *, int dim = -1)",
+                             "(Tensor y, *, Number dx = 1, int dim = -1)"],
+    "trapz": ["(Tensor y, *, float dx = 1, int dim = -1)",
+              "(Tensor y, Tensor x, *, int dim = -1)"],
     # the legacy constructor: Tensor(...), FloatTensor(...)
     "new": ["(*, torch.device device = None)", "(torch.Storage storage)", "(Tensor other)",
             "(tuple of ints size, *, torch.device device = None)",
@@ -208,10 +215,11 @@ SIGNATURES = {
                   "bool right = False)"],
 }
 # Operators whose signatures take no `Tensor input` first: the joining operators (their
-# tensors come first) and factories.
+# tensors come first), factories, and the trapezoidal rule's (`Tensor y`).
 _FACTORIES = {"rand", "randn", "randint", "arange", "eye", "linspace", "logspace",
               "full", "empty_strided", "tensor", "as_tensor"}
-_NO_INPUT = {"cat", "stack", "normal", "new"} | _FACTORIES
+_NO_INPUT = {"cat", "stack", "normal", "new", "trapezoid", "cumulative_trapezoid",
+             "trapz"} | _FACTORIES
 # Hot operators that the registry gives no wrapper of its own (NOTE [ Arity errors ]): their
 # signatures serve the wrappers they have anyway (the in-place `op_`, some functions), and
 # `view` calls `parser_error` on its own error path.
@@ -698,8 +706,34 @@ def call_error(exc, fn, name, args, kwargs, method):
     if exc.__class__ is not TypeError:
         return None
     if name in PYTHON_IN_TORCH:         # (Python's own arity texts, as in torch)
+        if name in _DISPATCHED and not method and "unexpected keyword" in str(exc):
+            return TypeError(str(exc).replace(f"{name}()", _DISPATCHED[name](args, kwargs) +
+                                              "()", 1))
         return reworded(exc, name, kwargs, method)
     return reworded(exc, name, kwargs, method) or arity_error(fn, name, args, kwargs, method)
+
+
+def _flag(args, kwargs, name, index):
+    """An argument as torch's boolean_dispatch reads it: by keyword, else at `index`."""
+    return bool(kwargs[name] if name in kwargs else args[index] if index < len(args) else False)
+
+
+def _unique_target(prefix, inverse_index, counts_index):
+    """The name of the function torch.unique (unique_consecutive) hands a call to, by its
+    return_inverse and return_counts flags (torch's boolean_dispatch, its indices as given)."""
+    def target(args, kwargs):
+        inverse = _flag(args, kwargs, "return_inverse", inverse_index)
+        counts = _flag(args, kwargs, "return_counts", counts_index)
+        return prefix + ("return_inverse_and_counts" if inverse and counts else
+                         "return_inverse" if inverse else
+                         "return_counts" if counts else "return_output")
+    return target
+
+
+# torch functions in Python that hand a call to another by boolean flags: an unknown keyword
+# is refused in that one's name (`_return_inverse() got an unexpected keyword argument`)
+_DISPATCHED = {"unique": _unique_target("_", 2, 3),
+               "unique_consecutive": _unique_target("_consecutive_", 2, 1)}
 
 
 def arity_error(fn, name, args, kwargs, method):

@@ -11,10 +11,12 @@ def _check_spacing(name, y, x, dx, dim=-1):
         raise TypeError(f"{name}() received an invalid combination of arguments - got "
                         f"({given}), but expected one of:\n * (Tensor y, Tensor x, *, int dim "
                         f"= -1)\n * (Tensor y, *, Number dx = 1, int dim = -1)\n")
-    if x is not None and (y._data.dtype.kind == "b" or x._data.dtype.kind == "b"):
+    empty = name == "trapezoid" and y.ndim and not y.shape[dim]    # (answered before)
+    if x is not None and not empty and (y._data.dtype.kind == "b" or
+                                        x._data.dtype.kind == "b"):
         raise RuntimeError(f"{name}: received a bool input for `x` or `y`, but bool is not "
                            f"supported")
-    if y._data.dtype.kind == "b" and (name != "trapezoid" or y.ndim == 0 or y.shape[dim]):
+    if y._data.dtype.kind == "b" and not empty:
         raise RuntimeError(f"{name}: received a bool input for `y`, but bool is not supported")
 
 

@@ -164,11 +164,12 @@ def _median(name, input, dim, keepdim, out):
         keepdim = False
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
-    _refuse("median_cpu" if dim is None else "median_out", input)
     data = input._data
     xp = backend_of(data).xp
     if dim is None:
         flat = data.reshape(-1)
+        if flat.size:           # (torch checks the dtype where its kernel runs)
+            _refuse("median_cpu", input)
         if flat.size == 0:
             # NaN, as torch converts it (x86): the lowest value of a 32 or 64-bit integer
             # type, 0 in the narrower ones, True
@@ -180,6 +181,7 @@ def _median(name, input, dim, keepdim, out):
         return _run(NanmedianAll if ignore_nan else MedianAll, input, xp.asarray(value), {},
                     out)
     arr, d = _along("median", input, dim)     # (torch's nanmedian names it median too)
+    _refuse("median_out", input)
     rank = _median_rank(arr, d, ignore_nan)
     values, index = _pick(arr, d, rank)
     if arr.__class__ is np.ndarray:
@@ -459,9 +461,12 @@ def _quantile(name, input, q, dim, keepdim, interpolation, out):
     s3 = xp.broadcast_to(s, (len(qs),) + s.shape)
     v_lo = xp.take_along_axis(s3, below, axis=-1)
     v_hi = xp.take_along_axis(s3, above, axis=-1)
-    with np.errstate(all="ignore"):
-        result = xp.where(weight < 0.5, v_lo + weight * (v_hi - v_lo),
-                          v_hi - (v_hi - v_lo) * (1 - weight))[..., 0]     # (Q, R)
+    if interpolation in ("lower", "higher", "nearest"):     # the element itself (no lerp:
+        result = v_lo[..., 0]                               # inf stays inf)
+    else:
+        with np.errstate(all="ignore"):
+            result = xp.where(weight < 0.5, v_lo + weight * (v_hi - v_lo),
+                              v_hi - (v_hi - v_lo) * (1 - weight))[..., 0]     # (Q, R)
     if name == "nanquantile":
         result = xp.where(valid[:, 0] == 0, data.dtype.type(np.nan), result)
     kept = list(moved_shape[:-1])

@@ -7,6 +7,7 @@ and `any`; Python's builtins of those names are reached as `builtins.<name>`.)
 """
 import builtins
 
+import ml_dtypes
 import numpy as np
 
 from .. import _dtype, _geometry as geo, return_types
@@ -24,13 +25,23 @@ from .registry import function, method
 from .int_arguments import check_int_varargs, is_int, refuse_non_int_dims
 
 
-def reduction_dims(input, dim):
-    """The dims to reduce as a tuple (None: all of them)."""
+def reduction_dims(input, dim, in_order=False):
+    """The dims to reduce as a tuple (None: all of them). Most reductions wrap every dim, then
+    look for a repeat; `in_order` (nansum, std/var) wraps and checks one dim after the other,
+    so that a repeat is named before a later dim out of range."""
     if dim is None:
         return None
     if isinstance(dim, (tuple, list)):
         if len(dim) == 0:
             return None
+        if in_order:
+            dims = []
+            for d in dim:
+                d = geo.wrap_dim(d, input.ndim)
+                if d in dims:
+                    raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+                dims.append(d)
+            return tuple(dims)
         return geo.wrap_dims(dim, input.ndim)
     if dim.__class__ is bool:       # an int to Python, not to torch's parser (argument_errors)
         raise TypeError("dim must be int, not bool")
@@ -186,10 +197,10 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         dim, dtype = None, dim
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
+    dims = reduction_dims(input, dim)       # (torch checks the dims before out's dtype)
     if out is not None:
         dtype = _out_dtype("sum", dim, dtype, out)
     target = _sum_dtype(data, dtype, "sum")
-    dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
     data = _cast_first(data, target, acc)
@@ -266,6 +277,13 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either "
                            f"a floating point or complex dtype. Got: {target._scalar_name}")
     dims = reduction_dims(input, dim)
+    if isinstance(out, Tensor) and out.dtype is not target:
+        if dtype is not None:
+            raise RuntimeError(f"Expected out tensor to have dtype {target._cpp_name}, but got "
+                               f"{out.dtype._cpp_name} instead")
+        if dim is None and not (out.dtype.is_floating_point or out.dtype.is_complex):
+            raise RuntimeError(f"mean.dtype_out(): input types can't be cast to the desired "
+                               f"output type {out.dtype._scalar_name}")
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target._np)
     count = data.size if dims is None or data.ndim == 0 else \
@@ -358,6 +376,22 @@ class ProdDim(Op):
         return _prod_grad(grad, x, result, ctx.dim if x.ndim else None)
 
 
+def _product(xp, data, axis, keepdims):
+    """The product over `axis` (None: all). NOTE: torch multiplies half precision in that
+    precision, each product rounded, where NumPy's reduce keeps a float32 product: a running
+    product's last element."""
+    if data.dtype.itemsize != 2 or data.dtype.kind not in "fV":
+        return xp.prod(data, axis=axis, keepdims=keepdims)
+    flat = axis is None
+    a, ax = (data.reshape(-1), 0) if flat else (data, axis)
+    if a.shape[ax] == 0:
+        return xp.prod(data, axis=axis, keepdims=keepdims)
+    last = xp.take(xp.cumprod(a, axis=ax), [-1], axis=ax)
+    if flat:
+        return last.reshape((1,) * data.ndim if keepdims else ())
+    return last if keepdims else last.squeeze(ax)
+
+
 @function()
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Product of all elements, or along one dim; ints and bools multiply as int64."""
@@ -365,19 +399,19 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         dim, dtype = None, dim
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
+    data = input._data
+    if dim is not None:         # (torch checks the dim before out's dtype)
+        geo.wrap_dim(dim, data.ndim)
     if out is not None:
         dtype = _out_dtype("prod", dim, dtype, out)
-    data = input._data
     target = _sum_dtype(data, dtype, "prod")
     xp = backend_of(data).xp
-    acc = _accumulate_dtype(target)
-    data = _cast_first(data, target, acc)
+    data = data.astype(target, copy=False)
     if dim is None:
-        result = xp.asarray(xp.prod(data.astype(acc, copy=False))).astype(target)
+        result = xp.asarray(_product(xp, data, None, False)).astype(target)
         return _run(Prod, input, result, {}, out)
     d = geo.wrap_dim(dim, data.ndim)
-    result = xp.prod(data.astype(acc, copy=False), axis=d if data.ndim else None,
-                     keepdims=keepdim)
+    result = _product(xp, data, d if data.ndim else None, keepdim)
     result = xp.asarray(result).astype(target, copy=False)
     return _run(ProdDim, input, result, {"dim": d, "keepdim": keepdim}, out)
 
@@ -457,6 +491,19 @@ def _refuse_complex(name, input, kernel=None):
                                   f"'{input.dtype._scalar_name}'")
 
 
+def _identity(np_dtype, name):
+    """max's identity (the lowest value) or min's (the highest) in `np_dtype`."""
+    if np_dtype.kind == "b":
+        return np.asarray(name == "min")
+    info = np.iinfo(np_dtype) if np_dtype.kind in "iu" else ml_dtypes.finfo(np_dtype) \
+        if np_dtype.kind == "V" else None
+    if info is None:
+        return np.asarray(-np.inf if name == "max" else np.inf, np_dtype)
+    if np_dtype.kind == "V":
+        return np.asarray(-np.inf if name == "max" else np.inf).astype(np_dtype)
+    return np.asarray(info.min if name == "max" else info.max, np_dtype)
+
+
 def _extreme(name, input, dim, keepdim, other, out):
     if isinstance(dim, Tensor):
         dim, other = None, dim
@@ -470,6 +517,15 @@ def _extreme(name, input, dim, keepdim, other, out):
     reduce = xp.max if name == "max" else xp.min
     arg = xp.argmax if name == "max" else xp.argmin
     if dim is None:
+        if isinstance(out, Tensor):     # (torch's max(x, out=t): a cast check, an identity)
+            if not _dtype.can_cast(input.dtype, out.dtype):
+                raise RuntimeError(
+                    "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType("
+                    "out.dtype())) to be true, but got false.  (Could this error message be "
+                    "improved?  If so, please report an enhancement request to PyTorch.)")
+            if not data.size:
+                return _run(MaxAll if name == "max" else MinAll, input,
+                            xp.asarray(_identity(data.dtype, name)), {}, out)
         _check_nonempty(name, input, None)
         return _run(MaxAll if name == "max" else MinAll, input, xp.asarray(reduce(data)), {},
                     out)
@@ -543,6 +599,10 @@ class Amin(Amax):
 
 
 def _amax(name, op, input, dim, keepdim, out):
+    if isinstance(out, Tensor) and out.dtype is not input.dtype:      # (checked first)
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got "
+                           f"{input.dtype._scalar_name} for input's dtype and "
+                           f"{out.dtype._scalar_name} for out's dtype.")
     if input.numel():           # torch checks the dtype only where a kernel runs
         _refuse_complex(name, input, f"{name[1:]}_values_cpu")
         check_limited(input, f"{name[1:]}_values_cpu")
@@ -557,10 +617,6 @@ def _amax(name, op, input, dim, keepdim, out):
     xp = backend_of(data).xp
     reduce = xp.max if name == "amax" else xp.min
     result = xp.asarray(reduce(data, axis=_axis(dims, data.ndim), keepdims=keepdim))
-    if out is not None and isinstance(out, Tensor) and out.dtype is not input.dtype:
-        raise RuntimeError(f"Expected the dtype for input and out to match, but got "
-                           f"{input.dtype._scalar_name} for input's dtype and "
-                           f"{out.dtype._scalar_name} for out's dtype.")
     return _run(op, input, result, {"dims": dims, "keepdim": keepdim}, out)
 
 
@@ -632,6 +688,10 @@ def argmin(input, dim=None, keepdim=False, *, out=None):
 def _truth(name, input, dim, keepdim, out):
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
+    if isinstance(out, Tensor) and out.dtype is not _dtype.bool and \
+            out.dtype is not _dtype.uint8:          # (checked before the dims)
+        raise RuntimeError(f"{name} only supports bool tensor for result, got: "
+                           f"{out.dtype._scalar_name}")
     data = input._data
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
@@ -644,9 +704,6 @@ def _truth(name, input, dim, keepdim, out):
     if data.dtype == "uint8":          # torch keeps uint8 for uint8 inputs
         result = result.astype("uint8")
     if out is not None:
-        if out.dtype is not _dtype.bool and out.dtype is not _dtype.uint8:
-            raise RuntimeError(f"{name} only supports bool tensor for result, got: "
-                               f"{out.dtype._scalar_name}")
         return write_out(out, result)
     return wrap(result)
 

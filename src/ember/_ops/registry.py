@@ -116,10 +116,11 @@ def _check_tensor_input(fn, name, args):
 # Operators whose Python signature binds calls that torch's parser refuses, which a failing
 # call never shows: `sort(x, 0, stable=True)` (stable's overload takes dim by keyword only), an
 # `out=` tensor where torch takes a tuple (max(x, 0, out=t)) or where an overload has no out
-# (std(x, True, out=t), argsort(x, out=t) without stable). Their functions check a call with
-# `out=` or `stable=` against torch's signatures before running it (such calls are rare).
+# (std(x, True, out=t), argsort(x, out=t) without stable, sum(x, out=t) without dim). Their
+# functions check a call with `out=` or `stable=` against torch's signatures before running
+# it (such calls are rare).
 PRECHECKED = {"max", "min", "median", "nanmedian", "mode", "kthvalue", "cummax", "cummin",
-              "aminmax", "sort", "argsort", "topk", "std", "var"}
+              "aminmax", "sort", "argsort", "topk", "std", "var", "sum", "prod"}
 
 
 def parser_errors(fn, name, *, function):

@@ -18,7 +18,7 @@ from ._xp_compat import accumulate
 from .elementwise import check_limited
 from .indexing import _index_put
 from .order_statistics import write_pair
-from .reduction import _accumulate_dtype, _run, _sum_dtype
+from .reduction import _accumulate_dtype, _cast_first, _run, _sum_dtype
 from .registry import FUNCTIONS, function
 from .argument_errors import type_name
 from .int_arguments import check_ints, int_argument
@@ -58,6 +58,13 @@ def _scan(name, op, input, dim, dtype, out):
         dtype = out.dtype           # torch casts the input to out's dtype first
     if dtype is not None:
         dtype = _dtype.as_dtype(dtype, name)    # Python's number types too: dtype=float
+        if isinstance(out, Tensor) and not inplace and out.dtype is not dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {dtype._cpp_name}, but got "
+                               f"{out.dtype._cpp_name} instead")
+        if dtype is _dtype.bool and (data.size == 0 or data.ndim == 0) and not inplace:
+            # (no kernel runs: a 0-dim input is copied)
+            return _run(op, input, data.astype(np.bool_), {"dim": d if data.ndim else None},
+                        out, False)
         if dtype is _dtype.bool:
             raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if inplace and data.dtype.kind == "b":
@@ -67,7 +74,8 @@ def _scan(name, op, input, dim, dtype, out):
                            f"output tensor dtype {dtype._cpp_name} should match")
     target = data.dtype if inplace else _sum_dtype(data, dtype, name)
     xp = backend_of(data).xp
-    x = data.astype(_accumulate_dtype(target), copy=False)
+    x = _cast_first(data, target, _accumulate_dtype(target)).astype(_accumulate_dtype(target),
+                                                                    copy=False)
     result = getattr(xp, name)(x.reshape(-1) if axis is None else x, axis=axis or 0)
     if name == "cumsum" and result.dtype.kind in "fc":
         result += 0.0       # torch's running sum starts from +0.0, so no -0.0 comes out
@@ -159,6 +167,8 @@ def _cumextreme(name, input, dim, out):
                                   f"'{input.dtype._scalar_name}'")
     check_limited(input, f"{name}_cpu")
     # (torch returns an empty result before it looks at dim)
+    if data.ndim == 0 and dim not in (0, -1):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     d, axis = _axis(data, dim) if data.size else (None, None)
     xp = backend_of(data).xp
     x = data.reshape(-1) if axis is None else data
@@ -309,8 +319,14 @@ def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
                         f"diff expects the shape of tensor to prepend or append to match that "
                         f"of input except along the differencing dimension; input.size({i}) = "
                         f"{a}, but got tensor.size({i}) = {b}")
-    if n == 0 and out is None:      # torch's copy of the input (no dim looked at, nothing added)
-        return zeros_like(input).copy_(input)
+    if n == 0:          # torch's copy of the input (no dim looked at, nothing added)
+        if out is None:
+            return zeros_like(input).copy_(input)
+        if isinstance(out, Tensor) and out.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar_type {input.dtype._scalar_name} but found "
+                               f"{out.dtype._scalar_name}")
+        check_out("diff", out, input._data.dtype, input.requires_grad)
+        return write_out(out, input._data)
     d = geo.wrap_dim(dim, input.ndim)
     parts = [t for t in (prepend, input, append) if t is not None]
     x = FUNCTIONS["cat"](parts, d) if len(parts) > 1 else input

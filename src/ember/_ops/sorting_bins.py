@@ -139,7 +139,11 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     if bins.__class__ is not int:
         bins = int_argument("histc", "bins", 1, bins)
     data = input._data
-    # NOTE: torch's order: bins, then the range (measured in double precision), then the
+    if isinstance(out, Tensor) and out.dtype is not input.dtype:
+        raise RuntimeError(f"torch.histogram: input tensor and hist tensor should have the same "
+                           f"dtype, but got input {input.dtype._cpp_name} and hist "
+                           f"{out.dtype._cpp_name}")
+    # NOTE: torch's order: out's dtype, bins, then the range (measured in double precision), then the
     # kernels: linspace's of the bin edges (none for bool; the edges must fit the input's
     # dtype), then histogram's (none for integers)
     if bins <= 0:

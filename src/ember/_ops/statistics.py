@@ -129,7 +129,7 @@ def _moments(name, input, dim, correction, keepdim, root=False):
         if dim is None and name in ("std", "var"):
             raise RuntimeError(f"std_var_all: Unsupported dtype {input.dtype._scalar_name}")
         raise NotImplementedError(f"\"std_cpu\" not implemented for '{input.dtype._scalar_name}'")
-    dims = reduction_dims(input, dim)
+    dims = reduction_dims(input, dim, in_order=True)
     xp = backend_of(data).xp
     axis = _axis(dims, data.ndim)
     x = data.astype(_accumulate_dtype(data.dtype), copy=False)
@@ -274,11 +274,23 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     """log(sum(exp(x))) over `dim`, computed stably; integers give float32."""
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
+    if isinstance(out, Tensor):     # (checked first; the input is taken in out's dtype)
+        if not (out.dtype.is_floating_point or out.dtype.is_complex):
+            raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, "
+                               f"but got: {out.dtype._scalar_name}")
+        if out.dtype is not input.dtype:
+            input = input.to(out.dtype)
     data = input._data
     if data.dtype in _dtype.FLOAT8_NP:          # (NOTE [ Float8 dtypes ]: its amax is missing)
         raise NotImplementedError(f"\"max_values_cpu\" not implemented for "
                                   f"'{input.dtype._scalar_name}'")
     dims = reduction_dims(input, dim)
+    if dim is not None and dim.__class__ in (tuple, list) and not dim and not keepdim and \
+            data.ndim and data.size:
+        # NOTE: torch's logsumexp over no dims sums over all of them but adds back a maximum
+        # kept over all of them with their dims, which fails
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                           f"[{', '.join(['1'] * data.ndim)}]")
     xp = backend_of(data).xp
     floating = input.dtype.is_floating_point or input.dtype.is_complex
     target = data.dtype if floating else _dtype.float32._np
@@ -303,10 +315,6 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     if not keepdim:
         result = result.reshape(xp.sum(x.real, axis=axis, keepdims=False).shape)
     result = xp.asarray(result).astype(target, copy=False)
-    if out is not None and isinstance(out, Tensor) and not (
-            out.dtype.is_floating_point or out.dtype.is_complex):
-        raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, but "
-                           f"got: {out.dtype._scalar_name}")
     return _run(Logsumexp, input, result, {"dims": dims, "keepdim": keepdim}, out)
 
 
@@ -328,10 +336,25 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     data = input._data
+    dims = reduction_dims(input, dim, in_order=True)
+    if data.dtype.kind in "biu":        # (no NaN: torch sums, into out= of any dtype)
+        return FUNCTIONS["sum"](input, dim, keepdim, dtype=dtype, out=out)
     if data.dtype.kind == "c":
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if isinstance(out, Tensor):         # torch sums into out's dtype
+        given = None if dtype is None else _dtype.as_dtype(dtype, "nansum")
+        if given is None:
+            if not out.dtype.is_floating_point:
+                raise NotImplementedError(f"\"nansum_cpu\" not implemented for "
+                                          f"'{out.dtype._scalar_name}'")
+            dtype = out.dtype
+        elif given is not out.dtype:
+            if not (given.is_floating_point or given.is_complex):
+                raise RuntimeError(f"Expected out tensor to have dtype {given._cpp_name}, but "
+                                   f"got {out.dtype._cpp_name} instead")
+            raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
+                               f"{out.dtype._scalar_name} and {given._scalar_name}.")
     target = _sum_dtype(data, dtype, "nansum")
-    dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
     result = xp.nansum(_cast_first(data, target, acc).astype(acc, copy=False),

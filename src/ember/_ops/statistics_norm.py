@@ -5,13 +5,7 @@ import warnings
 import numpy as np
 
 from .._device import backend_of
-from .. import _dtype
-from .._dtype import _FROM_NUMPY
-from .._tensor import Tensor, wrap
-from ..autograd.grad_mode import _state as _grad_state
-from ._dispatch import check_out, write_out
 from ._op import Op
-from .argument_errors import type_name
 from .reduction import _accumulate_dtype, _axis, _restore_dims, _run, reduction_dims
 from .registry import function
 from .statistics import _REAL, _where
@@ -81,75 +75,22 @@ def check_empty_norm(order, dim, shape):
 @function()
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """The p-norm of `input` over `dim` (all dims by default): p a number (inf included),
-    'fro' (2-norm) or 'nuc' (sum of singular values of matrices)."""
-    data = input._data
-    # torch.norm hands 'fro' over more than two dims to matrix_norm, which refuses them
-    matrix = p == "nuc" or p == "fro" and dim.__class__ in (tuple, list) and len(dim) > 2
-    name = "matrix_norm" if matrix else "vector_norm"
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as "
-                           f"input. Got {input.dtype._scalar_name}")
-    if dtype is not None and dtype is not input.dtype:
-        if input.dtype.is_complex and not dtype.is_complex:
-            raise RuntimeError(f"linalg.{name}: dtype should be complex for complex inputs, but "
-                               f"got {dtype._scalar_name}")
-        input = input.to(dtype)
-        data = input._data
-    if data.dtype in _dtype.FLOAT8_NP:          # (NOTE [ Float8 dtypes ])
-        raise NotImplementedError(f"\"norm_cpu\" not implemented for '{input.dtype._scalar_name}'")
-    if keepdim.__class__ is not bool:       # torch.norm passes it on to linalg.vector_norm
+    'fro' (2-norm) or 'nuc' (sum of singular values of matrices). As torch's Python code: a
+    call of linalg.vector_norm, or of linalg.matrix_norm for 'nuc' (and for 'fro' over more
+    than two dims, which it refuses), over all the dims when none are given."""
+    from ..linalg import _norms
+    if keepdim.__class__ is not bool:       # (torch passes it on by position)
         raise TypeError(f"linalg_vector_norm(): argument 'keepdim' (position 4) must be bool, "
-                        f"not {type_name(keepdim)}")
-    if p == "nuc":
-        return _nuclear_norm(input, dim, keepdim, out)
-    if p == "fro":
-        if matrix:
-            raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
-                               + " ".join(map(str, dim)))
-        p = 2
+                        f"not {type(keepdim).__name__}")
+    dims = [dim] if isinstance(dim, int) else dim
     if isinstance(p, str):
-        raise RuntimeError(f"linalg.vector_norm: ord must be a number, got {p}")
-    p = float(p)
-    dims = reduction_dims(input, dim)
-    if data.size == 0 and (p < 0 or p == np.inf):
-        check_empty_norm(f"{p:g}", dim, data.shape)
-    xp = backend_of(data).xp
-    a = xp.abs(data).astype(_accumulate_dtype(_REAL.get(data.dtype, data.dtype)), copy=False)
-    with np.errstate(all="ignore"):
-        result = xp.asarray(_vector_norm(a, p, _axis(dims, data.ndim), keepdim, xp))
-    result = result.astype(_REAL.get(data.dtype, data.dtype), copy=False)
-    if out is not None and isinstance(out, Tensor) and out._data.dtype != result.dtype:
-        raise RuntimeError(f"Expected out tensor to have dtype "
-                           f"{_FROM_NUMPY[result.dtype]._cpp_name}, but got "
-                           f"{out.dtype._cpp_name} instead")
-    return _run(LinalgVectorNorm, input, result, {"p": p, "dims": dims, "keepdim": keepdim},
-                out)
-
-
-def _nuclear_norm(input, dim, keepdim, out):
-    if input.dtype.itemsize == 2:
-        raise RuntimeError(f"linalg.matrix_norm: Low precision dtypes not supported. "
-                           f"Got {input.dtype._scalar_name}")
-    dims = reduction_dims(input, dim if dim is not None else (-2, -1))
-    if len(dims) != 2:
-        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
-                           + " ".join(map(str, dims)))
-    moved = input.movedim(dims, (-2, -1))
-    if moved._requires_grad and _grad_state.enabled:
-        from ..linalg import svdvals
-        values = svdvals(moved)     # its gradient is differentiable again
-    else:
-        xp = backend_of(moved._data).xp
-        s = xp.linalg.svd(moved._data, compute_uv=False)
-        values = wrap(xp.asarray(s).astype(_REAL.get(s.dtype, s.dtype), copy=False))
-    result = values.sum(-1)
-    if keepdim:
-        for d in sorted(dims):
-            result = result.unsqueeze(d)
-    if out is not None:
-        check_out("norm", out, result._data.dtype, result.requires_grad)
-        return write_out(out, result._data)
-    return result
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return _norms.vector_norm(input, 2, dims, keepdim, dtype=dtype, out=out)
+        if dims is None:
+            dims = list(range(input.ndim))
+        return _norms.matrix_norm(input, p, dims, keepdim, dtype=dtype, out=out)
+    return _norms.vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype,
+                              out=out)
 
 
 # -- frobenius_norm (deprecated, kept for JIT compatibility) -----------------------------------

@@ -4,10 +4,13 @@ import math
 
 from .. import _dtype
 from .._ops._op import Op
+from .._tensor import Tensor
 from ._common import check_float, check_tensor, emit, xp_of
 
 
-def _dims(ndim, dim):
+def _dims(ndim, dim, once=False):
+    """The wrapped dims (all for None or none given); with `once`, a repeated one is refused
+    as torch's reductions refuse it."""
     if dim is None:
         return tuple(range(ndim))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -19,8 +22,28 @@ def _dims(ndim, dim):
             raise IndexError(f"Dimension out of range (expected to be in range of "
                              f"[{-builtins.max(ndim, 1)}, {builtins.max(ndim, 1) - 1}], but "
                              f"got {d})")
-        wrapped.append(d % ndim if ndim else 0)
+        w = d % ndim if ndim else 0
+        if once and w in wrapped:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        wrapped.append(w)
     return tuple(wrapped)
+
+
+def _check_norm_dtype(name, x, dtype):
+    """torch's check of a norm's dtype= against the input's (check_linalg_norm_dtype)."""
+    dtype = _dtype.as_dtype(dtype, name)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(f"linalg.{name}: dtype should be floating point or complex, but got "
+                           f"{dtype._scalar_name}")
+    if x.dtype.is_complex != dtype.is_complex:
+        kind = "complex" if x.dtype.is_complex else "real"
+        raise RuntimeError(f"linalg.{name}: dtype should be {kind} for {kind} inputs, but got "
+                           f"{dtype._scalar_name}")
+    if _dtype.promote_types(x.dtype, dtype) is not dtype:
+        raise RuntimeError(f"linalg.{name}: the dtype of the input ({x.dtype._scalar_name}) "
+                           f"should be convertible without narrowing to the specified dtype "
+                           f"({dtype._scalar_name})")
+    return dtype
 
 
 class LinalgVectorNorm(Op):
@@ -73,18 +96,19 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         raise NotImplementedError(f"\"norm_cpu\" not implemented for '{x.dtype._scalar_name}'")
     check_float("vector_norm", x)
     if dtype is not None:
-        x = x.to(dtype)
+        x = x.to(_check_norm_dtype("vector_norm", x, dtype))
     xp = xp_of(x)
     a = x._data
-    dims = _dims(a.ndim, dim)
+    p = float(ord)
+    if a.size == 0 and (math.isinf(p) and p > 0 or p < 0):
+        from .._ops.statistics_norm import check_empty_norm
+        _dims(a.ndim, dim)
+        check_empty_norm(ord, dim, a.shape)     # (before torch looks for repeated dims)
+    dims = _dims(a.ndim, dim, once=True)
     axes = dims if a.ndim else None
     real = a.real.dtype if a.dtype.kind == "c" else a.dtype
     compute = "float32" if real.itemsize == 2 else real
     mag = xp.abs(a).astype(compute, copy=False)
-    p = float(ord)
-    if mag.size == 0 and (math.isinf(p) and p > 0 or p < 0):
-        from .._ops.statistics_norm import check_empty_norm
-        check_empty_norm(ord, dim, a.shape)
     if p == 2:
         result = xp.sqrt((mag * mag).sum(axes, keepdims=keepdim))
     elif p == 1:
@@ -98,6 +122,10 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     else:
         result = (mag ** p).sum(axes, keepdims=keepdim) ** (1.0 / p)
     result = xp.asarray(result).astype(real, copy=False)
+    if isinstance(out, Tensor) and out._data.dtype != result.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype "
+                           f"{_dtype._FROM_NUMPY[result.dtype]._cpp_name}, but got "
+                           f"{out.dtype._cpp_name} instead")
     return emit(LinalgVectorNorm, (x,), result, {"ord": p, "dims": dims, "keepdim": keepdim},
                 out, "vector_norm")
 
@@ -119,7 +147,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         raise RuntimeError(f"linalg.matrix_norm: Low precision dtypes not supported. Got "
                            f"{A.dtype._scalar_name}")      # (its SVD has no such kernel)
     if dtype is not None:
-        A = A.to(dtype)
+        A = A.to(_check_norm_dtype("matrix_norm", A, dtype))
     given = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(given) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -158,6 +186,14 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     """vector_norm or matrix_norm, chosen by ord and dim as torch.linalg.norm does: a matrix
     norm for a string ord, or for a numeric one over two dims (given, or a 2-D input's)."""
     check_tensor("norm", A)
+    if out is not None:     # (torch computes the norm, then checks out's dtype)
+        from .._ops._dispatch import check_out, write_out
+        result = norm(A, ord, dim, keepdim, dtype=dtype)
+        if isinstance(out, Tensor) and out.dtype is not result.dtype:
+            raise RuntimeError(f"linalg.norm expected out tensor dtype "
+                               f"{result.dtype._scalar_name} but got: {out.dtype._scalar_name}")
+        check_out("linalg_norm", out, result._data.dtype, result.requires_grad)
+        return write_out(out, result._data)
     if isinstance(dim, int):
         dim = (dim,)
     if dim is not None:
