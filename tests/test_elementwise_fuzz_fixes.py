@@ -322,3 +322,54 @@ def test_logit_eps_bounds_are_of_the_input_dtype_and_below_eps_comes_first():
     x = ember.tensor([0.9, 0.2, 0.6], dtype=ember.float64)
     expected = [math.log(0.3 / 0.7), math.log(0.7 / 0.3), math.log(0.7 / 0.3)]
     assert ember.logit(x, eps=0.7).tolist() == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_resized_out_takes_the_layout_of_a_fresh_result():
+    x = ember.arange(6.0).reshape(3, 2).t()
+    with pytest.warns(UserWarning, match="was resized"):
+        o = ember.empty(3, 4)
+        r = ember.add(x, 2.0, out=o)
+    assert r is o and o.shape == (2, 3) and o.stride() == (1, 2)
+    assert o.tolist() == (np.arange(6.0).reshape(3, 2).T + 2).tolist()
+    o = ember.empty(2, 3)           # the right shape: its own strides stay
+    ember.add(x, 2.0, out=o)
+    assert o.stride() == (3, 1)
+
+
+def test_heaviside_out_and_division_by_zero_after_the_broadcast():
+    _raises(RuntimeError, "heaviside is not yet implemented for tensors with different dtypes.",
+            lambda: ember.heaviside(f, f, out=ember.empty(3, dtype=ember.float64)))
+    _raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) at "
+            "non-singleton dimension 0",
+            lambda: ember.remainder(ember.ones(2, dtype=ember.int64),
+                                    ember.zeros(3, dtype=ember.int64)))
+
+
+def test_a_number_exponent_must_fit_an_integer_or_half_tensor():
+    _raises(RuntimeError, "value cannot be converted to type c10::Half without overflow",
+            lambda: ember.ones(2, dtype=ember.float16) ** 70000.0)
+    _raises(RuntimeError, "value cannot be converted to type c10::BFloat16 without overflow",
+            lambda: ember.ones(2, dtype=ember.bfloat16).pow_(1e40))
+    _raises(RuntimeError, "value cannot be converted to type int without overflow",
+            lambda: ember.ones(2, dtype=ember.int32) ** 2**40)
+    assert (ember.ones(2) * 2).pow(1e40).tolist() == [math.inf, math.inf]
+
+
+def test_an_in_place_power_of_0_dim_integers_wraps_around():
+    x = ember.tensor(5, dtype=ember.int8)
+    x **= ember.tensor(4, dtype=ember.uint8)        # 625 in int16, 113 in int8
+    assert x.item() == 113
+
+
+def test_where_converts_its_number_before_checking_the_condition():
+    _raises(RuntimeError, "value cannot be converted to type float without overflow",
+            lambda: ember.where(ember.tensor([1.5, 0.0]), ember.tensor([1, 2]), 1e40))
+    _raises(RuntimeError, "where expected condition to be a boolean tensor, but got a tensor "
+            "with dtype Float",
+            lambda: ember.where(ember.tensor([1.5, 0.0]), ember.tensor([1, 2]), 2.5))
+
+
+def test_sign_of_negative_zero_is_zero():
+    for dt in (ember.bfloat16, ember.float16, ember.float32):
+        r = ember.sign(ember.tensor([-0.0, math.nan, -2.0], dtype=dt)).tolist()
+        assert r == [0.0, 0.0, -1.0] and math.copysign(1, r[0]) == 1

@@ -178,6 +178,33 @@ SNIPPETS = [SETUP + s for s in [
     *(f"x = torch.tensor([8.0, 0.95, 0.05, 0.5, -1.0, 0.3333, 0.9, 0.1, float('nan')], dtype=torch.{dt})\n"
       f"show(torch.logit(x, eps={eps}))"
       for dt in ("bfloat16", "float16", "float64") for eps in (0.1, 0.333, 0.7, 0.5, -1.0)),
+    # an out= of another shape is resized to the layout of a fresh result
+    *(f"import warnings\nwarnings.simplefilter('ignore')\nx = torch.arange(6.).reshape(3, 2).t()\n"
+      f"o = {o}\nr = torch.{fn}(x, {y}, out=o)\nprint(r is o, tuple(o.shape), o.stride(), o)"
+      for fn, y in (("add", "2.0"), ("mul", "torch.arange(6.).reshape(2, 3)"), ("eq", "x"),
+                    ("remainder", "torch.ones(3)"), ("lerp", "x, 0.5"))
+      for o in ("torch.empty(0)", "torch.empty(3, 4)", "torch.empty(2, 3).t()",
+                "torch.empty(2, 3)", "torch.empty(0, dtype=torch.float64)")),
+    "x = torch.arange(6.).reshape(3, 2).t()\no = torch.empty(0)\ntorch.neg(x, out=o)\nprint(o.stride())",
+    # heaviside's out= must have the input's dtype; the broadcast before integer division by zero
+    "show(torch.heaviside(torch.tensor(7.0, dtype=torch.float64), d, out=torch.empty(3, dtype=torch.uint8)))",
+    "show(torch.heaviside(f, f, out=torch.empty(3, dtype=torch.float64)))",
+    "show(torch.floor_divide(torch.zeros(2, 2, dtype=torch.bool), torch.tensor([9, 0, 35], dtype=torch.uint8)))",
+    "show(torch.remainder(torch.ones(2, dtype=torch.int64), torch.zeros(3, dtype=torch.int64)))",
+    # a number exponent converted to an integer or half tensor's dtype, checked
+    *(f"x = torch.tensor([1.5, 2.0], dtype=torch.{dt})\nshow(x ** {e})\nshow(x.clone().pow_({e}))"
+      for dt in ("bfloat16", "float16", "float32", "int32", "int8", "uint8")
+      for e in ("1e40", "70000.0", "2**40", "300", "2.5")),
+    "x = torch.tensor(5, dtype=torch.int8)\nx **= torch.tensor(4, dtype=torch.uint8)\nshow(x)",
+    "x = torch.tensor([5], dtype=torch.int8)\nx *= torch.tensor(100, dtype=torch.int16)\nshow(x)",
+    # where converts its number before it checks the condition
+    *(f"show(torch.where(torch.tensor([1.5, 0.0]), {x}, {n}))" for x, n in (
+        ("torch.tensor([1, 2])", "1e40"), ("torch.tensor([1, 2])", "2.5"),
+        ("torch.tensor([1, 2], dtype=torch.int32)", "-2**63"),
+        ("torch.tensor([1.0, 2.0])", "torch.tensor([1, 2])"))),
+    *(f"x = torch.tensor([-0.0, 0.0, float('nan'), -2.0], dtype=torch.{dt})\n"
+      f"show(torch.sign(x))\nshow(x.clone().sign_())\nshow(torch.sgn(x))"
+      for dt in ("bfloat16", "float16", "float32")),
     # messages: mvlgamma and heaviside
     "show(torch.mvlgamma(c, 1))",
     "show(torch.heaviside(torch.tensor(0.2), torch.ones(3, dtype=torch.int16), out=torch.empty(3, dtype=torch.complex64)))",
@@ -189,6 +216,17 @@ SNIPPETS = [SETUP + s for s in [
 ]]
 
 BUGS = [
+    ("addcdiv / addcmul of float16 with a 0-dim tensor of another float dtype: torch rounds it "
+     "to float16 before its float32 arithmetic, ember computes from its unrounded value",
+     SETUP + "show(torch.addcdiv(i, torch.tensor([-float('inf'), 10.0, float('inf')], "
+     "dtype=torch.float16), torch.tensor(1e30, dtype=torch.bfloat16)))"),
+    ("minimum of 0. and -0.: torch answers its first operand, NumPy the negative zero",
+     SETUP + "show(torch.minimum(torch.tensor([0.0, -0.0]), torch.tensor([-0.0, 0.0])))"),
+    ("strides of size-1 dims of an element-wise result of transposed inputs",
+     SETUP + "x = torch.arange(3.).reshape(3, 1).t()\nprint((x + 1).stride())"),
+    ("where of two numbers that do not fit the default float: torch's conversion error comes "
+     "before the condition's",
+     SETUP + "show(torch.where(torch.tensor([1.5, 0.0]), 1e40, 2.0))"),
     ("ember has no complex32: torch promotes float16 with a complex number to ComplexHalf",
      SETUP + "show(torch.add(h, 2-1j))"),
     ("ember has no complex32: torch's ComplexHalf has fewer kernels",

@@ -232,21 +232,29 @@ def check_broadcast(operands):
 def write_out(out, result):
     """Copy `result` into `out`, resizing `out` (with torch's warning) if its shape differs."""
     if out._data.shape != result.shape:
-        if out._data.size != 0:
-            warnings.warn(
-                f"An output with one or more elements was resized since it had shape "
-                f"{_shape_text(out._data.shape)}, which does not match the required output shape "
-                f"{_shape_text(result.shape)}. This behavior is deprecated, and in a future "
-                f"PyTorch release outputs will not be resized unless they have zero elements. "
-                f"You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
-                f"elements with t.resize_(0).", UserWarning, stacklevel=4)
-        xp = backend_of(result).xp
-        keep = out._requires_grad, out._grad_fn, out._output_nr, out._meta
-        out._init(xp.empty(result.shape, out._data.dtype))
-        out._requires_grad, out._grad_fn, out._output_nr, out._meta = keep
+        resize_out(out, result, like=False, stacklevel=5)
     out._data[...] = result
     out._bump_version()
     return out
+
+
+def resize_out(out, result, like=True, stacklevel=6):
+    """Give `out` `result`'s shape (with torch's warning where it had elements): with
+    `result`'s strides where `like` (element-wise ops lay a resized output out as a fresh
+    result), else row-major."""
+    if out._data.size != 0:
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape "
+            f"{_shape_text(out._data.shape)}, which does not match the required output shape "
+            f"{_shape_text(result.shape)}. This behavior is deprecated, and in a future "
+            f"PyTorch release outputs will not be resized unless they have zero elements. "
+            f"You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+            f"elements with t.resize_(0).", UserWarning, stacklevel=stacklevel)
+    xp = backend_of(result).xp
+    keep = out._requires_grad, out._grad_fn, out._output_nr, out._meta
+    out._init(xp.empty_like(result, dtype=out._data.dtype) if like else
+              xp.empty(result.shape, out._data.dtype))
+    out._requires_grad, out._grad_fn, out._output_nr, out._meta = keep
 
 
 def finish(op, inputs, result, params, out, requires_grad):

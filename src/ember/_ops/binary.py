@@ -25,8 +25,10 @@ def _integral_zero_check(xp, b, a=None):
     """torch raises on integer division by zero; NumPy would warn and return 0. (torch checks
     each element it computes: none where the result is empty, `a` given)"""
     if (b == 0).any() if hasattr(b, "any") else b == 0:
-        if a is not None and getattr(a, "size", 1) == 0:
-            return
+        if a is not None:
+            if getattr(a, "size", 1) == 0:
+                return
+            xp.broadcast(a, b)      # (the broadcast's error comes first: `call` words it)
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -504,6 +506,11 @@ def _choose_pow(operands):
     if b.__class__ is int and b < 0 and a._data.dtype.kind in "biu":
         # (checked before the number is cast to the tensor's dtype: -1 as uint8 is 255)
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    dt = a._data.dtype
+    if dt.kind in "iu" and b.__class__ is int or dt.itemsize == 2 and dt.kind in "fV" and \
+            b.__class__ in (int, float):
+        # torch converts the exponent to an integer or half tensor's dtype, checked
+        _dtype.checked_scalar(b, a.dtype)
     return PowScalar, operands
 
 

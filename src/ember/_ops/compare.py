@@ -405,15 +405,16 @@ def where(condition, input=None, other=None, *, out=None):
     if not isinstance(condition, Tensor):
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{type_name(condition)}")
-    if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {condition.dtype._scalar_name}")
     a = as_operand(input, "input", 2, "where")
     b = as_operand(other, "other", 3, "where")
     if isinstance(a, Tensor) != isinstance(b, Tensor):
+        # (torch converts the number before it looks at the condition)
         tensor, number = (a, b) if isinstance(a, Tensor) else (b, a)
         _check_scalars_fit(tensor, [number], floats=False)
         _check_promoted_float_fits(tensor, [number])
+    if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {condition.dtype._scalar_name}")
     return call(Where, [condition, a, b], {}, out, "where")
 
 

@@ -17,7 +17,7 @@ from .._tensor import Tensor
 from ..cuda import _backend, _kernels as _cuda_kernels
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, check_writes, finish, \
-    finish_inplace, prepare_inplace
+    finish_inplace, prepare_inplace, resize_out
 from ._blocked import SPLIT, split_elementwise
 from ._op import Op, record
 from .argument_errors import type_name
@@ -486,6 +486,11 @@ def call(op, operands, params, out, name):
     if out is None and result.ndim > 1:
         result = row_major(xp, result) if op.row_major_out else \
             _torch_layout(xp, result, operands)
+    elif out is not None and out.__class__ is not Inplace and out._data.shape != result.shape:
+        # torch resizes an out= of another shape to its result's layout, as a fresh result's
+        if result.ndim > 1 and not op.row_major_out:
+            result = _torch_layout(xp, result, operands)
+        resize_out(out, result)
     return finish(op, operands, result, params, out, requires_grad)
 
 
@@ -614,5 +619,7 @@ def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requir
             op.opmath and result_dtype in _REDUCED):
         op.forward(xp, *arrays, out=target._data, **params)
     else:
-        target._data[...] = op.forward(xp, *arrays, **params)
+        # (xp.asarray: a forward may answer 0-dim operands with a Python number, which NumPy
+        # would not wrap around into a narrower target)
+        target._data[...] = xp.asarray(op.forward(xp, *arrays, **params))
     return finish_inplace(op, inputs, params, target, requires_grad)

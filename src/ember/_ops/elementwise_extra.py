@@ -391,6 +391,9 @@ def heaviside(input, values, *, out=None):
             isinstance(values, Tensor):
         raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     op, operands = _choose_heaviside([input, values])
+    if isinstance(out, Tensor) and out.dtype is not input.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
     return call(op, operands, {}, out, "heaviside")
 
 

@@ -108,11 +108,12 @@ del _table, _name
 
 
 def _real_sign(xp, x):
-    """-1, 0 or 1; torch's sign of NaN is 0 (NumPy's is NaN)."""
+    """-1, 0 or 1; torch's sign of NaN is 0 (NumPy's is NaN), and of -0. is 0. (ml_dtypes'
+    bfloat16 sign keeps -0.)."""
     s = xp.sign(x)
     if x.dtype.kind in "iub":
         return s
-    return xp.where(xp.isnan(x), xp.zeros((), s.dtype), s)
+    return xp.where(xp.isnan(x) | (x == 0), xp.zeros((), s.dtype), s)
 
 
 @_unary("sign")
