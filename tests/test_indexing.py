@@ -956,3 +956,20 @@ def test_indices_broadcasting_to_nothing_pass_a_dim_of_size_0():
     x[ember.tensor([0]), ember.tensor([], dtype=ember.int32)] = 7
     assert _index_error(x, ember.tensor([0]), 7) == \
         "index is out of bounds for dimension with size 0"
+
+
+def test_a_range_is_an_advanced_index_when_assigning():
+    # two advanced indices: no masked_fill_, so the value's dtype must match
+    x = ember.arange(27).reshape(3, 3, 3)
+    with pytest.raises(RuntimeError, match="^Index put requires the source and destination "
+                                           "dtypes match, got Long"):
+        x[[True, True, False], range(1, 3), 2:] = ember.tensor(9j)
+
+
+def test_an_empty_uint8_array_is_a_mask_when_assigning():
+    x = ember.zeros(0, dtype=ember.uint8)
+    with pytest.raises(RuntimeError, match="^masked_fill_ only supports boolean masks"):
+        x[np.array([], dtype=np.uint8)] = ember.tensor(9, dtype=ember.uint8)
+    y = ember.arange(3.)
+    y[np.array([], dtype=np.int64)] = ember.tensor(9.)
+    assert y.tolist() == [0., 1., 2.]

@@ -625,3 +625,13 @@ def test_index_put_out_of_place_keeps_a_transposed_layout():
                     ember.full((2,), 9.))
     assert r.stride() == (1, 4)
     assert r.tolist() == [[9., 9., 8.], [9., 9., 9.], [2., 6., 10.], [3., 7., 11.]]
+
+
+def test_masked_scatter_names_the_mask_type_as_cpp_does():
+    x = ember.zeros(0, dtype=ember.int32)
+    for mask, name in ((ember.zeros(2, 0), "torch.FloatTensor"),
+                       (ember.zeros(2, 0).bool(), "CPUBoolType")):
+        _raises(RuntimeError, f"expand({name}{{[2, 0]}}, size=[0]): the number of sizes "
+                              f"provided (1) must be greater or equal to the number of "
+                              f"dimensions in the tensor (2)",
+                lambda: x.masked_scatter_(mask, ember.zeros(0, dtype=ember.int32)))

@@ -283,7 +283,22 @@ INDEX_PUT = [s + "\nprint(r.tolist(), r.dtype, r.stride())" for s in [
     "a = torch.arange(4.).reshape(2, 2).t()\nr = a.index_put((torch.tensor([True, True]),), torch.ones(1), accumulate=True)",
 ]]
 
-SNIPPETS = GETS + SETS + GATHER_SCATTER + INDEX_FUNCTIONS + MASKED + INDEX_PUT
+MORE_SETS = [s + "\nprint(a.tolist())" for s in [
+    # a range is an advanced index too (one mask left is no masked_fill_)
+    "a = torch.arange(27).reshape(3, 3, 3)\na[[True, True, False], range(1, 3), 2::1] = torch.tensor(9j)",
+    "a = torch.arange(6).reshape(2, 3)\na[[True, False], range(1, 3)] = torch.tensor(9.)",
+    # an empty uint8 array is a mask (refused by the masked_fill_ path)
+    "a = torch.arange(3, dtype=torch.uint8)\na[np.array([], dtype=np.uint8)] = torch.tensor(9, dtype=torch.uint8)",
+    "a = torch.zeros(0, dtype=torch.uint8)\na[np.array([], dtype=np.uint8)] = torch.tensor(9, dtype=torch.uint8)",
+    "a = torch.zeros(0)\na[np.array([], dtype=np.uint8)] = torch.ones(1, 1)",
+    "a = torch.arange(3.)\na[np.array([], dtype=np.uint8)] = torch.ones(1, 1)",
+    "a = torch.arange(3.)\na[np.array([], dtype=np.int64)] = torch.tensor(9.)",
+    # masked_scatter_'s expand error names the mask's type as torch's C++ does
+    "a = torch.zeros(0, dtype=torch.int32)\na.masked_scatter_(torch.zeros(2, 0), torch.zeros(0, dtype=torch.int32))",
+    "a = torch.zeros(0, dtype=torch.int32)\na.masked_scatter_(torch.zeros(2, 0).bool(), torch.zeros(0, dtype=torch.int32))",
+]]
+
+SNIPPETS = GETS + SETS + GATHER_SCATTER + INDEX_FUNCTIONS + MASKED + INDEX_PUT + MORE_SETS
 
 BUGS = [
     ("nonzero(out=): torch resizes `out` to the transposed layout of its result, strides "
@@ -299,6 +314,9 @@ BUGS = [
     ("out-of-place index_put of a one-element view with a stride: torch's clone keeps the "
      "stride (a single element is dense), ember's copy has stride 1",
      "a = torch.arange(4.)[::2][:1]\nr = a.index_put((torch.tensor([0]),), torch.tensor(9.))\nprint(r.stride())"),
+    ("two Ellipses: torch lets each span the dims left over (the index after them lands past "
+     "the last dim); ember lets the second span none",
+     "a = torch.arange(12).reshape(3, 4)\nprint(a[..., ..., torch.tensor([0])])"),
     ("put_ with duplicate indices and a transposed source: torch writes in memory order (the "
      "result is unspecified for duplicates); ember in logical order",
      OUT + "x = torch.zeros(4).half()\nout(x.put_(torch.tensor([[0, 2], [2, 0]]), torch.arange(4).half().reshape(2, 2).t()))"),

@@ -536,16 +536,17 @@ def _check_index_put_overlap(target, index, value):
 
 def _is_mask(item):
     """A boolean (or uint8) tensor index, or a list of bools."""
-    if isinstance(item, Tensor):
-        return item.ndim > 0 and item._data.dtype.name in ("bool", "uint8")
-    if isinstance(item, (list, tuple, np.ndarray)) and len(item):
+    if isinstance(item, (Tensor, np.ndarray)):
+        data = item._data if isinstance(item, Tensor) else item
+        return item.ndim > 0 and data.dtype.name in ("bool", "uint8")
+    if isinstance(item, (list, tuple)) and len(item):
         return _as_index_array(item, np).dtype.name in ("bool", "uint8")
     return False
 
 
 def _is_advanced(item, selects=True):
     # (a 0-dim integer tensor selects, as an int, except among index_put_'s indices)
-    return _is_bool_scalar(item) or (isinstance(item, (Tensor, list, tuple, np.ndarray))
+    return _is_bool_scalar(item) or (isinstance(item, (Tensor, list, tuple, range, np.ndarray))
                                      and not (selects and _is_int_like(item)))
 
 

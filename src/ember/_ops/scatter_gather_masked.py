@@ -2,6 +2,7 @@
 broadcast together; in place, the mask must broadcast to self."""
 from .. import _geometry as geo
 from .._memory_format import row_major
+from .._printing import cpp_type_name
 from .._tensor import Tensor
 from ._dispatch import check_overlap, has_internal_overlap, warn_expanded
 from ._op import Op
@@ -151,7 +152,7 @@ def masked_scatter(input, mask, source, *, out=None):
     if out is not None and tuple(mask.shape) != input._data.shape:   # in place: expanded
         shape = tuple(mask.shape) or (1,)
         geo.expand(shape, (0,) * len(shape), tuple(input._data.shape),
-                   f"{mask.device.type.upper()}{mask.dtype._scalar_name}Type")
+                   cpp_type_name(mask))
     m = _mask_of(mask, "masked_scatter_ only supports boolean masks, but got mask with dtype "
                        "{scalar}", "masked_scatter")
     check_limited(input, "masked_scatter")
