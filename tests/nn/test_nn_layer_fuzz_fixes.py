@@ -119,6 +119,37 @@ def test_cropped_transposed_results_are_row_major():
     assert out.shape == (1, 1) and out.stride() == (1, 1)
 
 
+def test_convolution_checks_the_weight_dims_and_groups_first():
+    _raises("weight should have at least three dimensions", F.conv2d, ember.randn(1, 3, 4),
+            ember.randn(3), stride=(1, 2, 3))
+    _raises("weight should have at least three dimensions", F.conv1d, ember.randn(1, 3, 4),
+            ember.randn(1, 3), padding="same")
+    _raises("non-positive groups is not supported", F.conv2d, ember.randn(1, 4, 4),
+            ember.randn(1, 1, 1, 1), groups=0, stride=(1, 2, 3))
+    # 'same' words the dims check without a space, and checks the stride's length itself
+    _raises("Expected 4-dimensional input for 4-dimensional weight[2, 1, 1, 3], but got "
+            "3-dimensional input of size [1, 3, 4] instead", F.conv1d, ember.randn(1, 3, 4),
+            ember.randn(2, 1, 1, 3), padding="same")
+    _raises("stride cannot broadcast to 2 dimensions", F.conv2d, ember.randn(1, 3, 4, 5),
+            ember.randn(2, 3, 1, 3), padding="same", stride=(1, 1, 1))
+
+
+def test_convolution_of_an_empty_image_reaches_no_kernel():
+    _raises("Only zero batch or zero channel inputs are supported, but got input shape: "
+            "[1, 2, 0, 3]", F.conv2d, ember.randn(1, 2, 0, 3), ember.randn(1, 2, 1, 1),
+            padding=1, dilation=0)
+    _raises("Only zero batch or zero channel inputs are supported, but got input shape: "
+            "[1, 2, 2, 0]", F.conv_transpose2d, ember.randn(1, 2, 2, 0),
+            ember.randn(2, 2, 3, 1), output_padding=3)
+    # the kernel size is checked before (not for a transposed convolution)
+    _raises("Calculated padded input size per channel: (0 x 3). Kernel size: (1 x 1). Kernel "
+            "size can't be greater than actual input size", F.conv2d, ember.randn(1, 2, 0, 3),
+            ember.randn(1, 2, 1, 1))
+    # an empty batch: no kernel, so no dilation check (a kernel spanning 0 * 1 + 1)
+    assert F.conv2d(ember.randn(0, 2, 3, 3), ember.randn(1, 2, 2, 2), dilation=0).shape == \
+        (0, 1, 3, 3)
+
+
 # -- unfold / fold -------------------------------------------------------------------------------
 
 def test_unfold_counts_blocks_rounding_down():
@@ -292,6 +323,46 @@ def test_pooling_a_permuted_input_gives_a_row_major_result():
     np.testing.assert_allclose(out.numpy(), x.numpy() / 3)
     z = ember.randn(2, 3, 4, 5).transpose(0, 1)
     assert F.max_pool2d(z, 1).stride() == (40, 20, 5, 1)
+
+
+def test_pooling_lets_a_negative_kernel_reach_the_kernel_size_check():
+    # the padding check divides (k - 1) * d + 1 by 2 toward zero: 0 <= 0 for k = -1
+    _raises("kernel size should be greater than zero, but got kH: -1 kW: -1", F.avg_pool2d,
+            ember.randn(1, 2, 4, 4), -1)
+    _raises("pad should be at most half of effective kernel size, but got pad=0, "
+            "kernel_size=-2 and dilation=1", F.avg_pool2d, ember.randn(1, 2, 4, 4), -2)
+    _raises("kernel size should be greater than zero, but got kT: -1 kH: -1 kW: -1",
+            F.avg_pool3d, ember.randn(1, 2, 4, 4, 4), -1)
+    # avg_pool2d checks the kernel before the input's dims
+    _raises("kernel size should be greater than zero, but got kH: -1 kW: -1", F.avg_pool2d,
+            ember.randn(2, 2, 4, 3, 1), -1)
+
+
+def test_lp_pool_unpacks_its_kernel_size():
+    with pytest.raises(ValueError, match="not enough values to unpack"):
+        F.lp_pool2d(ember.randn(1, 2, 4, 4), 2, [])
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        F.lp_pool2d(ember.randn(1, 2, 4, 4), 2, (1, 2, 3))
+    with pytest.raises(ValueError, match="not enough values to unpack"):
+        F.lp_pool3d(ember.randn(1, 2, 4, 4, 4), 2, [2])
+
+
+def test_adaptive_pools_need_more_dims_than_sizes():
+    _raises("Input dimension should be at least 3", F.adaptive_avg_pool2d, ember.randn(3),
+            (2, 2), kind=ValueError)
+    _raises("Input dimension should be at least 4", F.adaptive_max_pool3d, ember.randn(3, 3),
+            [2, 2, None], kind=ValueError)
+    # the 1-d kernels check the input's dims before the output size's length
+    _raises("Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' "
+            "(while checking arguments for adaptive_max_pool1d)", F.adaptive_max_pool1d,
+            ember.randn(2, 1, 0, 4), [])
+
+
+def test_pixel_unshuffle_of_an_empty_input_is_a_copy():
+    x = ember.randn(0, 1, 4, 2)
+    out = F.pixel_unshuffle(x, 2)
+    assert out.shape == (0, 1, 4, 2) and out is not x
+    assert F.pixel_shuffle(ember.randn(0, 4, 1, 2), 2).shape == (0, 1, 2, 4)
 
 
 def test_lp_pool1d_takes_an_int_kernel_only():

@@ -838,8 +838,6 @@ KNOWN_DERIVED = {
                                      "(IndexError 'select(): index 0 out of range ...', a torch "
                                      "bug); ember returns the empty result",
     "InstanceNorm2d-empty-batch": "the same",
-    "PixelUnshuffle-empty-batch": "vision (other work): torch returns an empty input unchanged "
-                                  "(shape (0, 2, 4, 6)); ember reshapes it to (0, 8, 2, 3)",
 }
 
 

@@ -199,6 +199,7 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
     tuples over the weight's spatial dims."""
     x_shape, w = input._data.shape, list(weight._data.shape)
     k = len(w) - 2
+    _check_weight_dims_and_groups(w, groups)
     stride = _expand(stride, k, "stride")
     padding = _expand(padding, k, "padding")
     dilation = _expand(dilation, k, "dilation")
@@ -211,10 +212,6 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
         raise RuntimeError("non-positive stride is not supported")
     if min(dilation, default=1) < 0:
         raise RuntimeError("dilation should be greater than zero")
-    if min(dilation, default=1) == 0 and not transposed and _onednn(input, weight, groups):
-        raise RuntimeError("non-positive dilation is not supported")
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
     if len(x_shape) != len(w):
         raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-"
                            f"dimensional weight {_sizes(w)}, but got {input.ndim}-dimensional "
@@ -238,22 +235,9 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
                            f"1-dimensional with {out_channels} elements, but got bias of size "
                            f"{_sizes(bias.shape)} instead")
     spatial = x_shape[2:]
-    _check_zero_dilation(dilation, transposed, _onednn(input, weight, groups))
-    if transposed:
-        out = [(i - 1) * s - 2 * p + d * (kk - 1) + op + 1 for i, kk, s, p, d, op
-               in zip(spatial, w[2:], stride, padding, dilation, output_padding)]
-        if x_shape[0] == 0 and x_shape[1]:
-            # NOTE: torch sends an empty batch to no kernel (no output_padding check): it
-            # views a product of the input as the output's shape, with view's errors (a 1-d
-            # convolution runs as a 2-d one of height 1).
-            if min(out, default=0) < 0:
-                input.view([0, w[1] * groups] + [1] * (k == 1) + out)
-        else:
-            _check_output_padding(output_padding, stride, dilation)
-            if min(out, default=1) <= 0:
-                _check_transposed_size(input, weight, groups, stride, dilation,
-                                       output_padding, spatial, out)
-    else:
+    out = [(i - 1) * s - 2 * p + d * (kk - 1) + op + 1 for i, kk, s, p, d, op
+           in zip(spatial, w[2:], stride, padding, dilation, output_padding)]
+    if not transposed:
         padded = [i + 2 * p for i, p in zip(spatial, padding)]
         extent = [d * (kk - 1) + 1 for kk, d in zip(w[2:], dilation)]
         if any(p < e for p, e in zip(padded, extent)):
@@ -261,8 +245,36 @@ def _check(input, weight, bias, stride, padding, dilation, transposed, output_pa
                                f"({' x '.join(map(str, padded))}). Kernel size: "
                                f"({' x '.join(map(str, extent))}). Kernel size can't be greater "
                                f"than actual input size")
+    # NOTE: then torch picks a kernel. An empty batch (or no channels) goes to none (no
+    # dilation or output_padding checks): it views a product of the input as the output's
+    # shape, with view's errors (a 1-d convolution runs as a 2-d one of height 1); other
+    # empty inputs are refused; the kernels check the rest.
+    if x_shape[0] == 0 or x_shape[1] == 0:
+        if transposed and x_shape[1] and min(out, default=0) < 0:
+            input.view([0, w[1] * groups] + [1] * (k == 1) + out)
+    elif 0 in spatial:
+        raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got "
+                           f"input shape: {_sizes(x_shape)}")
+    else:
+        onednn = _onednn(input, weight, groups)
+        if min(dilation, default=1) == 0 and not transposed and onednn:
+            raise RuntimeError("non-positive dilation is not supported")
+        _check_zero_dilation(dilation, transposed, onednn)
+        if transposed:
+            _check_output_padding(output_padding, stride, dilation)
+            if min(out, default=1) <= 0:
+                _check_transposed_size(input, weight, groups, stride, dilation,
+                                       output_padding, spatial, out)
     _check_dtypes(input, weight, bias, groups)
     return stride, padding, dilation, output_padding
+
+
+def _check_weight_dims_and_groups(w, groups):
+    """torch's first checks of a convolution (and of a 'same' one)."""
+    if len(w) < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
 
 
 def _check_transposed_size(input, weight, groups, stride, dilation, output_padding, spatial,
@@ -383,7 +395,7 @@ def _conv(name, k, input, weight, bias, stride, padding, dilation, groups):
     if not batched:
         input = input.unsqueeze(0)
     if not numeric:
-        input, padding = _string_padding(input, weight, padding, stride, dilation, k)
+        input, padding = _string_padding(input, weight, padding, stride, dilation, groups)
     # NOTE: as torch's bindings do, ints become k-lists for the function's k (conv2d: 2);
     # the core then checks them against the weight's dims.
     stride, padding, dilation = _ints(stride, k), _ints(padding, k), _ints(dilation, k)
@@ -396,14 +408,26 @@ def _ints(value, k):
     return (value,) * k if isinstance(value, int) else value
 
 
-def _string_padding(input, weight, padding, stride, dilation, k):
+def _string_padding(input, weight, padding, stride, dilation, groups):
     """'valid' is no padding; 'same' pads (dilation * (kernel - 1)) in total per dim, the odd
-    one on the right by padding the input itself first."""
+    one on the right by padding the input itself first (after torch's own checks of a 'same'
+    convolution, whose texts differ from the others')."""
     if padding not in ("same", "valid"):
         raise RuntimeError(f"Invalid padding string: '{padding}'")
     if padding == "valid":
         return input, 0
-    if any(s != 1 for s in _expand(stride, k, "stride")):
+    w = list(weight.shape)
+    _check_weight_dims_and_groups(w, groups)
+    k = len(w) - 2
+    if input.ndim != len(w):
+        raise RuntimeError(f"Expected {len(w)}-dimensional input for {len(w)}-dimensional "
+                           f"weight{_sizes(w)}, but got {input.ndim}-dimensional input of size "
+                           f"{_sizes(input.shape)} instead")
+    stride, dilation = _ints(stride, k), _ints(dilation, k)
+    for name, value in (("stride", stride), ("dilation", dilation)):
+        if len(value) not in (1, k):
+            raise RuntimeError(f"{name} cannot broadcast to {k} dimensions")
+    if any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     dilation = _expand(dilation, k, "dilation")
     kernel = weight.shape[2:]

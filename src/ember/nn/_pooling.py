@@ -54,7 +54,7 @@ def _output_size(n, k, s, p, d, ceil_mode):
         raise RuntimeError("stride should not be zero")
     if p < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-    if p > ((k - 1) * d + 1) // 2:
+    if p > int(((k - 1) * d + 1) / 2):     # (C division: toward zero)
         raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
                            f"pad={p}, kernel_size={k} and dilation={d}")
     out = (n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
@@ -78,7 +78,7 @@ def _shape_check(input, nd, kernel, stride, padding, dilation, out, name):
     if min(dilation) <= 0:
         raise RuntimeError(f"dilation should be greater than zero, but got "
                            f"{listed('dilation', dilation)}")
-    if 0 in shape[-nd - 1:]:
+    if 0 in shape[-nd - 1:] or (nd == 2 and input.ndim not in (3, 4)):
         if nd == 2:
             raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                                f"size for input, but got:{shape}")
@@ -325,9 +325,6 @@ def _avg_pool_nd(input, nd, kernel_size, stride, padding, ceil_mode, count_inclu
         raise RuntimeError(f"input image (T: {shape[-3]} H: {shape[-2]} W: {shape[-1]}) "
                            f"smaller than kernel size (kT: {kernel[0]} kH: {kernel[1]} "
                            f"kW: {kernel[2]})")
-    if nd == 2 and input.ndim not in (3, 4):
-        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
-                           f"size for input, but got:{shape}")
     _shape_check(input, nd, kernel, stride, padding, (1,) * nd, out, name)
     if nd == 3 and input.dtype in (_dtype.float16, _dtype.bfloat16):
         raise NotImplementedError(f'"avg_pool3d_out_frame" not implemented for '
@@ -394,6 +391,8 @@ def _with_default(output_size, input, nd):
     if isinstance(output_size, int):
         return (output_size,) * nd
     sizes = tuple(output_size)
+    if input.ndim <= len(sizes):
+        raise ValueError(f"Input dimension should be at least {len(sizes) + 1}")
     return tuple(input.shape[input.ndim - len(sizes) + i] if v is None else v
                  for i, v in enumerate(sizes))
 
@@ -470,13 +469,17 @@ def _adaptive_max_nd(input, nd, output_size):
     return result, index
 
 
-def _one_size(output_size, name):
+def _one_size(output_size, name, check_length=True):
+    """The one output size of a 1-d adaptive pool: the binding refuses None, torch's kernel
+    (after its input dims check) another length than one."""
     if isinstance(output_size, int):
         return output_size
     if output_size is None:
         raise TypeError(f"{name}(): argument 'output_size' (position 2) must be tuple of ints, "
                         f"not NoneType")
     sizes = tuple(output_size)
+    if not check_length:
+        return None
     if len(sizes) != 1:
         raise RuntimeError(f"{name}() argument 'output_size' should contain one int "
                            f"(got {len(sizes)})")
@@ -485,8 +488,9 @@ def _one_size(output_size, name):
 
 def adaptive_avg_pool1d(input, output_size):
     """Averages over output_size windows spanning L of (N, C, L) or (C, L)."""
-    size = _one_size(output_size, "adaptive_avg_pool1d")
+    _one_size(output_size, "adaptive_avg_pool1d", check_length=False)
     _check_1d_dims(input, "adaptive_avg_pool1d")
+    size = _one_size(output_size, "adaptive_avg_pool1d")
     return _adaptive_avg_nd(input.unsqueeze(-2), 2, (1, size)).squeeze(-2)
 
 
@@ -502,8 +506,9 @@ def adaptive_avg_pool3d(input, output_size):
 
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
-    size = _one_size(output_size, "adaptive_max_pool1d")
+    _one_size(output_size, "adaptive_max_pool1d", check_length=False)
     _check_1d_dims(input, "adaptive_max_pool1d")
+    size = _one_size(output_size, "adaptive_max_pool1d")
     _adaptive_checks(input, 1, "adaptive_max_pool1d", got_colon=True)
     values, indices = _adaptive_max_nd(input.unsqueeze(-2), 2, (1, size))
     return values.squeeze(-2), indices.squeeze(-2)
@@ -625,6 +630,13 @@ def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_siz
 # -- power-average pooling -----------------------------------------------------------------------
 
 def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd, pool):
+    if nd > 1 and not isinstance(kernel_size, int):
+        # torch's lp_pool2d/3d unpack kernel_size first (kw, kh = _pair(kernel_size)):
+        # Python's ValueError for another length
+        if nd == 2:
+            _, _ = tuple(kernel_size)
+        else:
+            _, _, _ = tuple(kernel_size)
     if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
         # torch's limits: p = inf is the largest |x| of each window, p = -inf the smallest.
         max_pool = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]

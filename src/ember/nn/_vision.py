@@ -197,6 +197,8 @@ def pixel_unshuffle(input, downscale_factor):
     if w % r:
         raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, "
                            f"but input.size(-1)={w} is not divisible by {r}")
+    if input.numel() == 0:      # NOTE: torch's kernel returns a copy, its shape unchanged
+        return ops.run_shuffle(input, r, ops.PixelUnshuffle, lambda x, _: x.copy())
     return ops.run_shuffle(input, r, ops.PixelUnshuffle, ops.unshuffle)
 
 
