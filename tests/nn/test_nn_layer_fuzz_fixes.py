@@ -172,6 +172,13 @@ def test_unfold_with_a_1x1_kernel_is_a_new_contiguous_tensor():
     out = F.unfold(x, 1)
     out[0, 0, 0] = 100.
     assert x[0, 0, 0, 0].item() == 0.
+    # a (2, 1) kernel's columns of an unbatched image, too
+    x = ember.arange(12.).view(2, 2, 3)
+    out = F.unfold(x, (2, 1), dilation=(2, 1), padding=(1, 1), stride=2)
+    assert out.shape == (4, 3) and out.stride() == (3, 1)
+    padded = np.pad(x.numpy(), ((0, 0), (1, 1), (1, 1)))
+    expected = np.stack([padded[c, i * 2:i * 2 + 1, ::2][0] for c in range(2) for i in range(2)])
+    np.testing.assert_array_equal(out.numpy(), expected)
 
 
 # -- padding and normalization -------------------------------------------------------------------

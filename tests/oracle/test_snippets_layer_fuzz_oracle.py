@@ -89,6 +89,8 @@ FIXED = [
     "F.fold(torch.randn(1, 18, 1), [4, 2], (3, 3), stride=(2, 2))",
     "x = torch.randn([2, 2, 2, 3], requires_grad=True)\nout = F.unfold(x, 1, stride=(2, 1))\nshow(out)\nbackward(out, x)",
     "x = torch.randn([1, 2, 5, 4])\nout = F.unfold(x, (1, 1), dilation=2, stride=(1, 2))\nshow(out)\nout[0, 0, 0] = 7\nprint(x[0, 0, 0, 0] == 7)",
+    "x = torch.randn([2, 2, 3], requires_grad=True)\nout = F.unfold(x, (2, 1), dilation=(2, 1), padding=(1, 1), stride=2)\nshow(out)\nbackward(out, x)",
+    "for k in [(1, 1), (2, 1), (1, 2)]:\n    for st in [1, 2]:\n        y = torch.randn(1, 1, 3, 4)\n        o = F.unfold(y, k, stride=st)\n        o[0, 0, 0] = 99\n        print(o.shape, o.stride(), (y == 99).any().item())",
     # circular padding checks the first padded dim first
     "F.pad(torch.randn(2, 4, 2, 1), (1, 3, -1, -2), mode='circular')",
     "F.pad(torch.randn(2, 4, 1, 2), (-1, -2, 1, 3), mode='circular')",

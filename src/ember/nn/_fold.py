@@ -46,14 +46,22 @@ def _im2col(input, kernel_size, dilation, padding, stride):
         cols = kernels.exact_columns(xp, kernels.pad_zeros(xp, x, padding), 1, kernel_size,
                                      blocks, stride, dilation)
     out = cols.reshape(batch + cols.shape[2:])
-    if out.__class__ is not MetaArray and kernel_size == (1, 1):
-        # (a 1x1 kernel's columns can be a view of the image; torch's are a new, contiguous
+    if out.__class__ is not MetaArray and (out.strides != _row_major_strides(out) or
+                                           xp.may_share_memory(out, input._data)):
+        # (the columns can be a strided view of the image; torch's are a new row-major
         # tensor)
-        out = out.copy() if xp.may_share_memory(out, input._data) else \
-            xp.ascontiguousarray(out)
+        out = out.copy()
     params = {"kernel_size": kernel_size, "dilation": dilation, "padding": padding,
               "stride": stride, "_image_size": x.shape[2:]}
     return apply(Im2Col, (input,), out, params)
+
+
+def _row_major_strides(a):
+    strides, step = [], a.itemsize
+    for n in reversed(a.shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
 
 
 def _col2im(input, output_size, kernel_size, dilation, padding, stride):
