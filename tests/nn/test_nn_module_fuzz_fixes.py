@@ -248,3 +248,29 @@ def test_embedding_padding_idx_checks():
 def test_rnn_dropout_is_converted_to_float_first(dropout):
     with pytest.raises(TypeError, match=r"^float\(\) argument must be"):
         nn.GRU(3, 4, dropout=dropout)
+
+
+def test_equal_names_a_non_tensor_input_first():
+    with pytest.raises(TypeError, match=r"^equal\(\): argument 'input' \(position 1\) must be "
+                       r"Tensor, not NoneType$"):
+        torch.equal(None, None)
+
+
+class _ToDouble(nn.Module):
+    def forward(self, x):
+        return x.double()
+
+
+def test_remove_parametrizations_that_changed_a_parameters_dtype():
+    P = nn.utils.parametrize
+    m = nn.Linear(2, 2)
+    P.register_parametrization(m, "weight", _ToDouble(), unsafe=True)
+    with pytest.raises(RuntimeError, match="^Calling remove_parametrizations\\(\\) with "
+                       "leave_parametrized=True for a parameter that is an instance of a "
+                       "tensor subclass"):
+        P.remove_parametrizations(m, "weight")
+    m = nn.Linear(2, 2)
+    m.register_buffer("b", torch.ones(2))
+    P.register_parametrization(m, "b", _ToDouble(), unsafe=True)
+    with pytest.raises(RuntimeError, match="^Could not set tensor of type double"):
+        P.remove_parametrizations(m, "b")       # a plain tensor: set_'s own error

@@ -155,7 +155,22 @@ CONSTRUCTORS = [
     "torch.nn.RNN(3, 4, dropout='0.5')",
     "torch.nn.GRU(3, 4, dropout=True)",
     "torch.nn.GRU(3, 4, dropout=2)",
+    "m = torch.nn.LPPool1d(2, (2,))\nprint(m(torch.ones(1, 2, 4)))",
 ]
+
+# torch.equal names a non-tensor input first; remove_parametrizations of a parametrization
+# that changed a Parameter's dtype (torch's text for tensor subclasses) or a buffer's.
+EQUAL_AND_PARAMETRIZE = [
+    "torch.equal(None, None)",
+    "torch.equal([1], [1])",
+    "torch.equal(torch.ones(1), None)",
+    "print(torch.equal(torch.ones(1), torch.ones(1)))",
+] + ["class Dt(torch.nn.Module):\n    def forward(self, X):\n        return X.double()\nP = torch.nn.utils.parametrize\n" + s for s in [
+    "m = torch.nn.Linear(2, 2)\nP.register_parametrization(m, 'weight', Dt(), unsafe=True)\nprint(m.weight.dtype)\nP.remove_parametrizations(m, 'weight')",
+    "m = torch.nn.Linear(2, 2)\nm.register_buffer('b', torch.ones(2))\nP.register_parametrization(m, 'b', Dt(), unsafe=True)\nP.remove_parametrizations(m, 'b')",
+    "m = torch.nn.Linear(2, 2)\nP.register_parametrization(m, 'weight', Dt(), unsafe=True)\nP.remove_parametrizations(m, 'weight', leave_parametrized=False)\nprint(m.weight.dtype)",
+    "m = torch.nn.Linear(2, 2)\nP.register_parametrization(m, 'weight', Dt())",
+]]
 
 # A sample of the fuzzer's programs, one family after another.
 FUZZED = [
@@ -231,15 +246,14 @@ FUZZED = [
 FUZZED = ["torch.manual_seed(0)\n" + s for s in FUZZED]
 
 SNIPPETS = (CONTAINERS + REPRS + CONVERSIONS + SPECTRAL + LOADING_AND_NAMES +
-            BACKWARD_HOOK_RESULTS + CONSTRUCTORS + FUZZED)
+            BACKWARD_HOOK_RESULTS + CONSTRUCTORS +
+            EQUAL_AND_PARAMETRIZE + FUZZED)
 
 BUGS = [
     ("torch's in-place ELU saves its output for backward, so a later in-place op on it (the next inplace ReLU/ELU) fails the version check; ember's does not",
      "torch.manual_seed(0)\nm = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ELU(inplace=True), torch.nn.ReLU(inplace=True))\nm(torch.randn(2, 3)).sum().backward()\nprint(m[0].weight.grad)"),
     ("each of torch's LazyConvNd has its own __init__, named in a missing-argument error; ember's share _LazyConv.__init__",
      "torch.nn.LazyConv2d(3)"),
-    ("torch's LPPool1d multiplies by kernel_size as given, so a tuple kernel fails (mul() of a tuple); ember's takes it",
-     "m = torch.nn.LPPool1d(2, (2,))\nprint(m(torch.ones(1, 2, 4)))"),
     ("torch's layer_norm refuses eps=None in its argument parser; ember fails later, adding None",
      "m = torch.nn.LayerNorm(3, eps=None)\nm(torch.randn(2, 3))"),
     ("torch names the torch function an uninitialized parameter reached (<built-in method zeros_like ...>); ember says 'a torch function'",
@@ -248,6 +262,10 @@ BUGS = [
      "m = torch.nn.Conv1d(4, 2, 1, padding='valid').to(torch.bfloat16)\nm(torch.randn(2, 4, 6))"),
     ("torch runs a module's input hook node even when a backward pre-hook left every output gradient None, and the node fills in zeros for the input; ember's engine skips it (the input's grad stays None)",
      "class M(torch.nn.Module):\n    def forward(self, a):\n        return a * 2\nm = M()\nm.register_full_backward_pre_hook(lambda mod, go: (None,))\na = torch.ones(2, requires_grad=True)\nm(a).sum().backward(); print(a.grad)"),
+    ("torch's activations each define __init__, so a wrong argument count names the class (ReLU.__init__()); ember's in-place activations share _Inplace.__init__",
+     "torch.nn.ReLU(True, 2)"),
+    ("torch's conv checks the weight's rank before the input's ('weight should have at least three dimensions'); ember checks the input against the weight first",
+     "m = torch.nn.Conv1d(3, 3, 1)\nm.weight = torch.nn.Parameter(torch.ones(3, 3))\nm(torch.randn(2, 3, 1))"),
 ]
 
 

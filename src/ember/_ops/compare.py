@@ -472,6 +472,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 @function()
 def equal(input, other):
     """True if both tensors have the same shape and elements."""
+    if not isinstance(input, Tensor):       # (torch.equal(None, None) names the input)
+        raise not_a_tensor("equal", "input", 0, input)
     _need_tensor("equal", other)
     if input.is_meta or other.is_meta:
         from .._meta import no_kernel

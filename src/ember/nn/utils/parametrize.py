@@ -328,7 +328,21 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
         if leave_parametrized:
             with no_grad():
                 value = getattr(module, tensor_name)
-                _maybe_set(original, value)
+                try:
+                    _maybe_set(original, value)
+                except RuntimeError as e:
+                    if type(original) is Tensor:
+                        raise
+                    # (torch's text for a tensor subclass, a Parameter included, as printed:
+                    # some sentences run together)
+                    raise RuntimeError(
+                        "Calling remove_parametrizations() with leave_parametrized=True for a "
+                        "parameter that is an instance of a tensor subclass requires set_() to "
+                        "be implemented correctly for the tensor subclass.Alternatively, one "
+                        "can opt into the swap_tensors pathEither set leave_parametrized=False "
+                        "or provide a working implementationfor set_() in the tensor subclass "
+                        "or set torch.__future__.set_swap_module_params_on_conversion(True)."
+                    ) from e
     elif leave_parametrized:
         value = getattr(module, tensor_name)
         original = Parameter(value) if value.requires_grad else value
