@@ -371,3 +371,33 @@ def test_cdist_gradient_is_zero_where_a_coordinate_difference_is_for_p_below_one
 def test_cdist_result_is_row_major():
     x = ember.arange(6.).reshape(3, 2).t()
     assert ember.cdist(x, ember.ones(4, 3)).stride() == (4, 1)
+
+
+def test_broadcast_shapes_compares_sizes_as_given():
+    assert ember.broadcast_shapes(None, (2,), None) == (2,)
+    assert ember.broadcast_shapes() == ()
+    assert ember.broadcast_shapes(ember.Size([2, 1]), [1, 3], 3) == (2, 3)
+    with pytest.raises(TypeError):          # (torch.Size refuses the float it kept)
+        ember.broadcast_shapes((2.5,))
+    _raises(TypeError, "'<' not supported between instances of 'str' and 'int'",
+            ember.broadcast_shapes, "ab")
+    _raises(RuntimeError, "Input shapes should be of type ints, a tuple of ints, or a list of "
+            "ints, got 3", ember.broadcast_shapes, ember.tensor(3))
+    _raises(ValueError, "Attempting to broadcast a dimension with negative length!",
+            ember.broadcast_shapes, (1, -1), (3, 1))
+
+
+def test_broadcast_to_function_takes_a_sequence_only():
+    _raises(TypeError, "broadcast_to(): argument 'size' (position 2) must be tuple of ints, "
+            "not int", ember.broadcast_to, ember.ones(2, 3), 3)
+    assert ember.ones(3).broadcast_to(3).shape == (3,)
+
+
+def test_einsum_words_an_ellipsis_mismatch_by_the_operands_dim():
+    _raises(RuntimeError, "einsum(): dimension 1 covered by ellipsis in operand 1has size 3 "
+            "which does not broadcast with previously seen ellipsis with size 4 for the "
+            "respective dimension", ember.einsum, "...i,...i->...", ember.ones(2, 4, 1),
+            ember.ones(1, 3, 2))
+    _raises(RuntimeError, "einsum(): subscript j has size 3 for operand 1 which does not "
+            "broadcast with previously seen size 4", ember.einsum, "ij,ij", ember.ones(2, 4),
+            ember.ones(2, 3))

@@ -2,6 +2,7 @@
 combinations."""
 import itertools
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -24,21 +25,28 @@ def broadcast_tensors(*tensors):
 
 @function(method=False)
 def broadcast_shapes(*shapes):
-    """The shape that tensors of all the given shapes broadcast to (no tensors made)."""
-    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    """The shape that tensors of all the given shapes broadcast to (no tensors made). As
+    torch's Python version: None is skipped, an int is a 1-D shape, any other sequence's
+    elements are compared as they are (a float or a str fails where torch's does)."""
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in shapes:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list "
+                               f"of ints, got {shape}")
     result = [1] * max((len(s) for s in shapes), default=0)
     for k, shape in enumerate(shapes):
         for i in range(-1, -1 - len(shape), -1):
-            size = int(shape[i])
-            if size < 0:
-                raise ValueError("Attempting to broadcast a dimension with negative length!")
-            if size == 1 or size == result[i]:
+            size = shape[i]
+            if size == result[i]:
                 continue
-            if result[i] != 1:
+            if result[i] == 1:
+                if size < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                result[i] = size
+            if size != 1 and result[i] != size:
                 raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at "
                                    f"{i}! Mismatching argument at index {k} had {shape}; but "
                                    f"expected shape should be broadcastable to {result}")
-            result[i] = size
     return Size(result)
 
 

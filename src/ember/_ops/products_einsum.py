@@ -235,9 +235,10 @@ def _sublist_equation(args):
     return equation, operands
 
 
-def _subscript_sizes(subs, operands):
+def _subscript_sizes(subs, operands, ell=""):
     """Each subscript's size, after torch's checks: a subscript repeated within an operand has
-    one size there, and across operands sizes broadcast (1 against n)."""
+    one size there, and across operands sizes broadcast (1 against n). `ell`: the letters
+    that stand for ellipsis dims (torch words their mismatch by the operand's dim)."""
     for i, (s, t) in enumerate(zip(subs, operands)):
         first = {}
         for c, n in zip(s, t.shape):
@@ -251,6 +252,11 @@ def _subscript_sizes(subs, operands):
             if prev is None or prev == 1:
                 sizes[c] = n
             elif n != 1 and n != prev:
+                if c in ell:
+                    raise RuntimeError(f"einsum(): dimension {s.index(c)} covered by ellipsis in "
+                                       f"operand {i}has size {n} which does not broadcast with "
+                                       f"previously seen ellipsis with size {prev} for the "
+                                       f"respective dimension")
                 raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {i} which "
                                    f"does not broadcast with previously seen size {prev}")
     return sizes
@@ -288,7 +294,7 @@ def einsum(equation, *operands):
         raise ValueError("einsum(): must specify the equation string and at least one "
                          "operand, or at least one operand and its subscripts list")
     subs, out = _parse(equation, [t.ndim for t in operands])
-    sizes = _subscript_sizes(subs, operands)
+    sizes = _subscript_sizes(subs, operands, set("".join(subs)) - set(equation))
     dtype = operands[0]._data.dtype
     if any(t._data.dtype != dtype for t in operands):
         dtype = _mixed_dtype(subs, out, operands)._np

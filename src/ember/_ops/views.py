@@ -502,6 +502,9 @@ def expand_as(self, other):
 @function(method=False)
 def broadcast_to(input, size):
     """`input` expanded to `size` (torch's broadcasting rules)."""
+    if is_int(size):        # (the function's size is a sequence; the method's may be varargs)
+        raise TypeError(f"broadcast_to(): argument 'size' (position 2) must be tuple of ints, "
+                        f"not {type_name(size)}")
     try:
         return expand(input, tuple(size))
     except TypeError:
