@@ -373,3 +373,23 @@ def test_sign_of_negative_zero_is_zero():
     for dt in (ember.bfloat16, ember.float16, ember.float32):
         r = ember.sign(ember.tensor([-0.0, math.nan, -2.0], dtype=dt)).tolist()
         assert r == [0.0, 0.0, -1.0] and math.copysign(1, r[0]) == 1
+
+
+def test_where_condition_takes_no_part_in_promotion():
+    u = ember.tensor([1, 0], dtype=ember.uint8)
+    with pytest.warns(UserWarning):
+        r = ember.where(u, ember.tensor([True, False]), -1)
+    assert r.dtype is ember.int64 and r.tolist() == [1, -1]
+
+
+def test_integer_exponents_beyond_int64():
+    _raises(RuntimeError, "value cannot be converted to type int64_t without overflow",
+            lambda: ember.tensor([5], dtype=ember.uint8) ** 2**63)
+    _raises(OverflowError, "int too big to convert",
+            lambda: ember.tensor([5], dtype=ember.int64) ** 2**64)
+
+
+def test_a_number_in_add_with_alpha_of_a_half_tensor_is_rounded_to_it():
+    h = ember.tensor([-math.inf, 1.0], dtype=ember.float16)
+    r = ember.add(70000, h, alpha=2).tolist()       # 70000 is inf in float16: inf - inf
+    assert math.isnan(r[0]) and r[1] == math.inf

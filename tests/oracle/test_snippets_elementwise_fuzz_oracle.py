@@ -205,6 +205,20 @@ SNIPPETS = [SETUP + s for s in [
     *(f"x = torch.tensor([-0.0, 0.0, float('nan'), -2.0], dtype=torch.{dt})\n"
       f"show(torch.sign(x))\nshow(x.clone().sign_())\nshow(torch.sgn(x))"
       for dt in ("bfloat16", "float16", "float32")),
+    # where's condition takes no part in the promotion
+    *(f"import warnings\nwarnings.simplefilter('ignore')\nu = torch.tensor([1, 0], dtype=torch.uint8)\n"
+      f"show(torch.where(u, {x}, {y}))" for x, y in (
+          ("torch.tensor([True, False])", "-1"), ("torch.tensor([True, False])", "2.5"),
+          ("torch.tensor([1, 2], dtype=torch.int8)", "torch.tensor(3)"), ("1.5", "2"),
+          ("torch.empty(0, dtype=torch.bool)", "-1"))),
+    # integer exponents beyond int64 and uint64
+    *(f"show(torch.tensor([5], dtype=torch.{dt}) ** {e})" for dt in ("uint8", "int8", "int64", "float32")
+      for e in ("2**63", "2**64", "-2**64", "-2**63")),
+    # a Python number in add/sub with alpha of a half tensor is rounded to it first
+    *(f"h = torch.tensor([-float('inf'), 1.0, 2.0], dtype=torch.{dt})\n"
+      f"show(torch.sub(2**31, h, alpha=-1.5))\nshow(torch.add(70000, h, alpha=2))\n"
+      f"show(torch.add(h, 70000, alpha=2))\nshow(torch.sub(h, 70000.0, alpha=0.5))"
+      for dt in ("float16", "bfloat16")),
     # messages: mvlgamma and heaviside
     "show(torch.mvlgamma(c, 1))",
     "show(torch.heaviside(torch.tensor(0.2), torch.ones(3, dtype=torch.int16), out=torch.empty(3, dtype=torch.complex64)))",

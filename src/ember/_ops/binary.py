@@ -71,8 +71,10 @@ def _plus_multiple(xp, a, b, alpha, out, subtract=False):
         return ufunc(a, b) if out is None else ufunc(a, b, out=out)
     alpha = dtype.type(-alpha if subtract else alpha)
     if dtype.itemsize == 2:
-        a, b, alpha = (x.astype(np.float32) if hasattr(x, "astype") else np.float32(x)
-                       for x in (a, b, alpha))
+        # (a Python number operand is first rounded to the half dtype, as torch's tensor of it:
+        # 70000 is inf in float16)
+        a, b, alpha = (x.astype(np.float32) if hasattr(x, "astype") else
+                       np.float32(dtype.type(x)) for x in (a, b, alpha))
     result = fma(b, alpha, a)
     if out is None:
         return result
@@ -503,13 +505,18 @@ def _choose_pow(operands):
         return PowScalarBase, [b, a]
     if isinstance(b, Tensor):
         return Pow, operands
+    if b.__class__ is int and not -2**63 <= b < 2**64:
+        _dtype.check_python_int(b)          # (the parser's OverflowError comes first)
     if b.__class__ is int and b < 0 and a._data.dtype.kind in "biu":
         # (checked before the number is cast to the tensor's dtype: -1 as uint8 is 255)
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     dt = a._data.dtype
     if dt.kind in "iu" and b.__class__ is int or dt.itemsize == 2 and dt.kind in "fV" and \
             b.__class__ in (int, float):
-        # torch converts the exponent to an integer or half tensor's dtype, checked
+        # torch converts the exponent to an integer or half tensor's dtype, checked (an
+        # integer beyond int64 first fails as an int64)
+        if dt.kind in "iu" and not -2**63 <= b < 2**63:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         _dtype.checked_scalar(b, a.dtype)
     return PowScalar, operands
 

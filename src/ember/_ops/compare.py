@@ -412,9 +412,14 @@ def where(condition, input=None, other=None, *, out=None):
         tensor, number = (a, b) if isinstance(a, Tensor) else (b, a)
         _check_scalars_fit(tensor, [number], floats=False)
         _check_promoted_float_fits(tensor, [number])
-    if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {condition.dtype._scalar_name}")
+    if condition.dtype is not _dtype.bool:
+        if condition.dtype is not _dtype.uint8:
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {condition.dtype._scalar_name}")
+        import warnings
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
+                      "will be removed in a future version of PyTorch. Use a boolean condition "
+                      "instead.", UserWarning, stacklevel=2)
     return call(Where, [condition, a, b], {}, out, "where")
 
 

@@ -435,14 +435,8 @@ def call(op, operands, params, out, name):
     except NotImplementedError:
         prepared = None     # (the general path raises it, after torch's earlier checks)
     if prepared is None:
-        try:
-            common = common_dtype(operands)
-        except RuntimeError:
-            # a limited dtype meets a bool condition (NOTE [ Limited dtypes ]): the
-            # condition takes no part in torch's promotion
-            if not op.condition_first:
-                raise
-            common = common_dtype(operands[1:])
+        # (where's condition takes no part in torch's promotion: a uint8 condition neither)
+        common = common_dtype(operands[1:] if op.condition_first else operands)
         if common in _FLOAT8_NP:
             _float8.check(op, common, operands)
         try:
