@@ -274,3 +274,25 @@ def test_remove_parametrizations_that_changed_a_parameters_dtype():
     P.register_parametrization(m, "b", _ToDouble(), unsafe=True)
     with pytest.raises(RuntimeError, match="^Could not set tensor of type double"):
         P.remove_parametrizations(m, "b")       # a plain tensor: set_'s own error
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: nn.Conv2d(1), "Conv2d.__init__() missing 2 required positional arguments"),
+    (lambda: nn.LazyConvTranspose1d(), "LazyConvTranspose1d.__init__() missing"),
+    (lambda: nn.ReLU(True, 2), "ReLU.__init__() takes from 1 to 2 positional arguments"),
+    (lambda: nn.CELU(bogus=1), "CELU.__init__() got an unexpected keyword argument 'bogus'"),
+    (lambda: nn.BatchNorm2d(), "_BatchNorm.__init__() missing 1 required positional"),
+    (lambda: nn.ReflectionPad2d(), "ReflectionPad2d.__init__() missing"),
+    (lambda: nn.Softmin(1, 2), "Softmin.__init__() takes"),
+    (lambda: nn.MaxUnpool3d(), "MaxUnpool3d.__init__() missing"),
+])
+def test_argument_errors_name_the_layers_own_init(make, name):
+    with pytest.raises(TypeError, match="^" + name.replace("(", r"\(").replace(")", r"\)")):
+        make()
+
+
+def test_a_named_init_copy_still_builds_the_layer():
+    m = nn.Conv2d(2, 4, 3, padding=1, bias=False)
+    assert m.weight.shape == (4, 2, 3, 3) and m.bias is None and m.padding == (1, 1)
+    assert nn.ReLU(inplace=True).inplace and nn.BatchNorm1d(3, affine=False).weight is None
+    assert nn.Softmax(dim=1).dim == 1

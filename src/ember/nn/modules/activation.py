@@ -5,6 +5,7 @@ from ..._creation import empty
 from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
+from ._named_init import own_init
 
 
 def _inplace_suffix(inplace):
@@ -327,3 +328,8 @@ class Softmax2d(Module):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.ndim}D "
                              f"instead")
         return F.softmax(input, -3, _stacklevel=5)
+
+
+# (argument errors name each layer's own __init__, as torch's: see _named_init.py)
+own_init(CELU, Hardshrink, Softshrink, Hardsigmoid, Hardswish, Mish, ReLU, SELU, SiLU, LogSoftmax,
+         Softmax, Softmin)

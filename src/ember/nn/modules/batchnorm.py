@@ -7,6 +7,7 @@ from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
+from ._named_init import own_init
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LazyBatchNorm1d",
            "LazyBatchNorm2d", "LazyBatchNorm3d"]
@@ -221,3 +222,7 @@ class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
     """A BatchNorm3d whose num_features is inferred from its first input."""
     cls_to_become = BatchNorm3d
     _check_input_dim = BatchNorm3d._check_input_dim
+
+
+# (argument errors name each layer's own __init__, as torch's: see _named_init.py)
+own_init(BatchNorm1d, BatchNorm2d, BatchNorm3d, owner="_BatchNorm")

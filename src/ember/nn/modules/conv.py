@@ -10,6 +10,7 @@ from ..parameter import Parameter, UninitializedParameter
 from .fold import Fold, Unfold
 from .lazy import LazyModuleMixin
 from .module import Module
+from ._named_init import own_init
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
            "ConvTranspose3d", "Fold", "Unfold", "LazyConv1d", "LazyConv2d", "LazyConv3d",
@@ -322,3 +323,8 @@ class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
 class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
     """A ConvTranspose3d whose in_channels is inferred from its first input."""
     cls_to_become = ConvTranspose3d
+
+
+# (argument errors name each layer's own __init__, as torch's: see _named_init.py)
+own_init(Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, LazyConv1d,
+         LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d)

@@ -5,6 +5,7 @@ from collections.abc import Iterable
 
 from .. import functional as F
 from .module import Module
+from ._named_init import own_init
 
 __all__ = ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
@@ -217,3 +218,8 @@ class ReplicationPad3d(_ReplicationPadNd):
     """Replication padding of the last 3 dims; padding is an int or
     (left, right, top, bottom, front, back)."""
     _dims = 3
+
+
+# (argument errors name each layer's own __init__, as torch's: see _named_init.py)
+own_init(CircularPad1d, CircularPad2d, CircularPad3d, ReflectionPad1d, ReflectionPad2d,
+         ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d)

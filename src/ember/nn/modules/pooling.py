@@ -2,6 +2,7 @@
 pools."""
 from .. import functional as F
 from .module import Module
+from ._named_init import own_init
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
@@ -270,3 +271,7 @@ class FractionalMaxPool3d(_FractionalMaxPoolNd):
             raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
         super().__init__(kernel_size, output_size, output_ratio, return_indices,
                          _random_samples)
+
+
+# (argument errors name each layer's own __init__, as torch's: see _named_init.py)
+own_init(AvgPool2d, AvgPool3d, FractionalMaxPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
