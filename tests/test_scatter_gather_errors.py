@@ -635,3 +635,36 @@ def test_masked_scatter_names_the_mask_type_as_cpp_does():
                               f"provided (1) must be greater or equal to the number of "
                               f"dimensions in the tensor (2)",
                 lambda: x.masked_scatter_(mask, ember.zeros(0, dtype=ember.int32)))
+
+
+def test_out_takes_the_results_own_dtype():
+    x = ember.arange(4.)
+    _raises(RuntimeError, "take(): self and out expected to have the same dtype, but got "
+                          "self.dtype = Float and out.dtype = Double",
+            lambda: ember.take(x, L([0, 1]), out=ember.zeros(2, dtype=ember.float64)))
+    # (before the index values)
+    _raises(RuntimeError, "index_select(): self and result must have the same scalar type",
+            lambda: ember.index_select(x, 0, L([0, 9]), out=ember.zeros(2, dtype=ember.uint8)))
+    _raises(RuntimeError, "masked_select(): self and result must have the same scalar type",
+            lambda: ember.masked_select(x, x > 1, out=ember.zeros(2, dtype=ember.bool)))
+    y = ember.arange(6).reshape(2, 3)
+    _raises(RuntimeError, "Expected out tensor to have dtype long int, but got c10::Half "
+                          "instead",
+            lambda: ember.gather(y, 1, L([[0], [1]]), out=ember.zeros(2, 1).half()))
+    # (before the index's rank)
+    _raises(RuntimeError, "Expected out tensor to have dtype float, but got long int instead",
+            lambda: ember.gather(y.float(), 1, L([0, 1]), out=ember.zeros(2, dtype=ember.int64)))
+
+
+def test_nonzero_out_is_long_and_resized_to_torchs_layout():
+    _raises(RuntimeError, "nonzero: Expected out tensor to have scalar type Long but got "
+                          "scalar typeFloat",
+            lambda: ember.nonzero(ember.arange(4.), out=ember.zeros(2)))
+    y = ember.arange(6).reshape(2, 3)
+    o = ember.zeros(0, dtype=ember.int64)
+    assert ember.nonzero(y, out=o) is o
+    assert o.stride() == (1, 5) and o.tolist() == [[0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]
+    # an out of the right shape keeps its own layout
+    o = ember.zeros(5, 2, dtype=ember.int64)
+    ember.nonzero(y, out=o)
+    assert o.stride() == (2, 1) and o.tolist() == [[0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]

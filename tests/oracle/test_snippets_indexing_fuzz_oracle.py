@@ -298,12 +298,28 @@ MORE_SETS = [s + "\nprint(a.tolist())" for s in [
     "a = torch.zeros(0, dtype=torch.int32)\na.masked_scatter_(torch.zeros(2, 0).bool(), torch.zeros(0, dtype=torch.int32))",
 ]]
 
-SNIPPETS = GETS + SETS + GATHER_SCATTER + INDEX_FUNCTIONS + MASKED + INDEX_PUT + MORE_SETS
+OUTS = [OUT + s + "\nprint(r is o)\nout(o)" for s in [
+    # out= takes the result's own dtype only, each op with its own words
+    "x = torch.arange(4.)\no = torch.zeros(2, dtype=torch.float64)\nr = torch.take(x, torch.tensor([0, 1]), out=o)",
+    "x = torch.arange(4.)\no = torch.zeros(2, dtype=torch.int64)\nr = torch.take(x, torch.tensor([0, 9]), out=o)",
+    "x = torch.arange(4.)\no = torch.zeros(2, dtype=torch.uint8)\nr = torch.index_select(x, 0, torch.tensor([0, 9]), out=o)",
+    "x = torch.arange(4.)\no = torch.zeros(2, dtype=torch.float64)\nr = torch.masked_select(x, x > 1, out=o)",
+    "x = torch.arange(4.)\no = torch.zeros(2, dtype=torch.bool)\nr = torch.masked_select(x, x > 1, out=o)",
+    "x = torch.arange(6).reshape(2, 3)\no = torch.zeros(2, 1).half()\nr = torch.gather(x, 1, torch.tensor([[0], [1]]), out=o)",
+    "x = torch.arange(6.).reshape(2, 3)\no = torch.zeros(2, dtype=torch.int64)\nr = torch.gather(x, 1, torch.tensor([0, 1]), out=o)",
+    "x = torch.arange(6.).reshape(2, 3)\no = torch.zeros(2, 1).double()\nr = torch.gather(x, 5, torch.tensor([[0], [1]]), out=o)",
+    "x = torch.arange(6.).reshape(2, 3)\no = torch.zeros(2, 1).cfloat()\nr = torch.take_along_dim(x, torch.tensor([[0], [1]]), 1, out=o)",
+    "x = torch.arange(6.).reshape(2, 3)\no = torch.zeros(2, 1)\nr = torch.take_along_dim(x, torch.tensor([[0], [4]]), 1, out=o)",
+    # nonzero's out: Long only; resized, it takes torch's transposed layout
+    "x = torch.arange(4.)\no = torch.zeros(2)\nr = torch.nonzero(x, out=o)",
+    "x = torch.arange(4)\no = torch.zeros(0, dtype=torch.int64)\nr = torch.nonzero(x, out=o)",
+    "x = torch.arange(6).reshape(2, 3)\no = torch.zeros(0, dtype=torch.int64)\nr = torch.nonzero(x, out=o)",
+    "x = torch.arange(6).reshape(2, 3)\no = torch.zeros(5, 2, dtype=torch.int64)\nr = torch.nonzero(x, out=o)",
+]]
+
+SNIPPETS = GETS + SETS + GATHER_SCATTER + INDEX_FUNCTIONS + MASKED + INDEX_PUT + MORE_SETS + OUTS
 
 BUGS = [
-    ("nonzero(out=): torch resizes `out` to the transposed layout of its result, strides "
-     "(1, n); ember's out is row-major",
-     OUT + "x = torch.arange(6).reshape(2, 3)\nr = torch.zeros(0, dtype=torch.int64)\ntorch.nonzero(x, out=r)\nout(r)"),
     ("an empty result of index_fill / index_add_ of a transposed or empty input: torch keeps "
      "strides of the clone that ember lays out row-major",
      OUT + "x = torch.zeros(0, 3).t()\nout(x.index_fill(-2, torch.tensor([], dtype=torch.int64), True))"),

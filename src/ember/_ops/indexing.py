@@ -647,6 +647,9 @@ def nonzero(input, *, out=None, as_tuple=False):
     xp = backend_of(data).xp
     if out is not None and as_tuple:
         raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+    if out is not None and out._data.dtype != np.int64:
+        raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got "
+                           f"scalar type{out.dtype._scalar_name}")
     check_limited(input, "nonzero_count_cpu")
     if data.ndim == 0:
         found = bool(data)
@@ -665,6 +668,11 @@ def nonzero(input, *, out=None, as_tuple=False):
     result = backend_of(data).strided(flat, flat.dtype, (n, len(coords)), (1, n), 0)
     if out is not None:
         from ._dispatch import write_out
+        if tuple(out.shape) != result.shape:
+            # (torch resizes `out` (with its warning) to its own transposed layout)
+            write_out(out, result)
+            out._init(backend_of(data).strided(flat.copy(), flat.dtype, result.shape, (1, n), 0))
+            return out
         return write_out(out, result)
     return wrap(result)
 

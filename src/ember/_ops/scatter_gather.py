@@ -98,6 +98,15 @@ def index_of(index, allowed, message, error=RuntimeError, who=None):
     return index._data
 
 
+def out_dtype(out, dtype, message):
+    """torch's check that `out=` has the result's own dtype (these ops cast nothing):
+    `message` with {out} and {cpp} (its dtype's C++ name) and {scalar} (its scalar name)."""
+    if out is not None and out.__class__ is not Inplace and out._data.dtype != dtype._np:
+        raise RuntimeError(message.format(out=out.dtype, cpp=out.dtype._cpp_name,
+                                          scalar=out.dtype._scalar_name,
+                                          want_cpp=dtype._cpp_name))
+
+
 def same_dtype(self, other, message):
     if other._data.dtype != self._data.dtype:
         raise RuntimeError(message.format(self=self.dtype._scalar_name,
@@ -159,6 +168,7 @@ def index_select(input, dim, index, *, out=None):
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{idx.size} value(s)")
     index_of(index, ("int32", "int64"), "index_select(): Expected dtype int32 or int64 for index")
+    out_dtype(out, input.dtype, "index_select(): self and result must have the same scalar type")
     check_limited(input, "index_select")
     xs, ids = as_1d(x), as_1d(idx)
     size = xs.shape[d]
@@ -271,6 +281,10 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     """`out[i][j] = input[index[i][j]][j]` (for dim 0); `sparse_grad` is ignored."""
     if dim.__class__ is not int:
         dim = int_argument("gather", "dim", 1, dim)
+    if out is not None and isinstance(index, Tensor):   # (after the dim, before the index)
+        geo.wrap_dim(dim, input.ndim)
+        out_dtype(out, input.dtype, "Expected out tensor to have dtype {want_cpp}, but got "
+                                    "{cpp} instead")
     xs, d, ids, _ = prepare(input, dim, index, None, "gather")
     check_limited(input, "scatter_gather_tensor_cpu")
     if ids.size:

@@ -6,7 +6,7 @@ from ._op import Op
 from ._xp_compat import ufunc_at
 from .elementwise import check_limited
 from .registry import function
-from .scatter_gather import checked, gather, index_of, run, same_dtype, xp_of
+from .scatter_gather import checked, gather, index_of, out_dtype, run, same_dtype, xp_of
 from .._device import MetaArray
 from .._memory_format import laid_out_like
 
@@ -40,6 +40,9 @@ def take(input, index, *, out=None):
     idx = index_of(index, ("int64",), "take(): Expected a long tensor for index, but got {}",
                    who=("take", "index", 1))
     check_limited(input, "take_cpu")
+    out_dtype(out, input.dtype, "take(): self and out expected to have the same dtype, but got "
+                                f"self.dtype = {input.dtype._scalar_name} and out.dtype = "
+                                "{scalar}")
     x = input._data
     if not x.size and idx.size:
         raise IndexError("take(): tried to take from an empty tensor")

@@ -9,7 +9,7 @@ from ._op import Op
 from .argument_errors import not_a_tensor
 from .elementwise import check_limited
 from .registry import function
-from .scatter_gather import checked, fitted, run, same_dtype, scalar_value, shape_text, \
+from .scatter_gather import checked, fitted, out_dtype, run, same_dtype, scalar_value, shape_text, \
     write_expanded, xp_of
 from .scatter_gather_index import _no_out
 from .._device import MetaArray
@@ -114,6 +114,8 @@ def masked_select(input, mask, *, out=None):
         from .._meta import no_kernel
         raise no_kernel("masked_select")
     geo.broadcast_shapes(tuple(m.shape), tuple(input.shape))   # torch's error: mask is "a"
+    out_dtype(out, input.dtype, "masked_select(): self and result must have the same scalar "
+                                "type")
     x, m = _broadcast(xp_of(input), input._data, m, False)
     return run(MaskedSelect, "masked_select", (input,), x[m],
                {"mask": mask, "shape": x.shape}, out)
