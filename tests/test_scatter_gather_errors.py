@@ -668,3 +668,11 @@ def test_nonzero_out_is_long_and_resized_to_torchs_layout():
     o = ember.zeros(5, 2, dtype=ember.int64)
     ember.nonzero(y, out=o)
     assert o.stride() == (2, 1) and o.tolist() == [[0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]
+
+
+def test_index_reduce_into_a_dim_of_size_0_selects_its_first_slice():
+    _raises(IndexError, "select(): index 0 out of range for tensor of size [2, 0, 3] at "
+                        "dimension 1",
+            lambda: ember.zeros(2, 0, 3).index_reduce(1, L([1, 0]), ember.ones(2, 2, 3), "mean"))
+    _raises(IndexError, "index out of range in self",
+            lambda: ember.zeros(0).index_reduce(0, L([0, 0]), ember.ones(2), "mean"))

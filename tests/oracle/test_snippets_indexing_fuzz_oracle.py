@@ -187,6 +187,9 @@ INDEX_FUNCTIONS = [OUT + s for s in [
     "x = torch.zeros(1, 3, 2).cfloat()\nout(x.index_reduce(-3, torch.tensor([], dtype=torch.int64), torch.zeros(0, 3, 2).cfloat(), 'amax'))",
     "x = torch.tensor(2.)\nout(x.index_reduce(0, torch.tensor([0]), torch.tensor(1.), 'amax', include_self=False))",
     "x = torch.zeros(2, 0, dtype=torch.int64)\nout(x.index_reduce(-1, torch.tensor([0]), torch.ones(2, 1, dtype=torch.int64), 'prod', include_self=False))",
+    *(f"x = torch.zeros{sh}\nout(x.index_reduce({d}, torch.tensor({i}), torch.ones{ss}, 'mean'))"
+      for sh, d, i, ss in (((4, 0), 1, [0], (4, 1)), ((0, 2), 0, [0], (1, 2)), ((2, 0, 3), 1, [1, 0], (2, 2, 3)),
+                           ((0,), 0, [0, 0], (2,)))),
     "x = torch.arange(4.).requires_grad_()\nout(x.index_reduce(0, torch.tensor([1], dtype=torch.int32), torch.ones(1), 'amin', include_self=False))",
     "x = torch.zeros(0, 2).half()\nx.index_reduce_(-2, torch.tensor([0, 0, 0, 0]), torch.zeros(4, 2).half(), 'prod', include_self=False)",
     "x = torch.arange(8.).reshape(4, 2).requires_grad_()\nout(x.index_reduce(0, torch.tensor([1, 2, 0], dtype=torch.int32), torch.ones(3, 2), 'mean', include_self=False))",

@@ -81,6 +81,9 @@ def _check(input, dim, index, source, reduce, include_self):
             bad = int(values[wrong].reshape(-1)[0])
             raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size "
                              f"{size}")
+        if not size and input.ndim > 1:     # (torch's kernel selects the first slice)
+            raise IndexError(f"select(): index 0 out of range for tensor of size "
+                             f"{list(input.shape)} at dimension {dim}")
         raise IndexError("index out of range in self")
 
 
