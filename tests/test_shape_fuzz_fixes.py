@@ -401,3 +401,28 @@ def test_einsum_words_an_ellipsis_mismatch_by_the_operands_dim():
     _raises(RuntimeError, "einsum(): subscript j has size 3 for operand 1 which does not "
             "broadcast with previously seen size 4", ember.einsum, "ij,ij", ember.ones(2, 4),
             ember.ones(2, 3))
+
+
+def test_an_empty_tensor_viewed_with_its_shape_keeps_its_strides():
+    x = ember.arange(0.)[::2]
+    assert x.stride() == (2,)
+    assert x.view(-1).stride() == (2,) and ember.reshape(x, [-1]).stride() == (2,)
+    assert x.view(0, 1).stride() == (1, 1)           # another shape: row-major strides
+    y = ember.zeros(3, 0, 2).transpose(0, 2)
+    assert y.view(2, 0, 3).stride() == y.stride()
+
+
+def test_split_arguments_of_no_accepted_type_get_torchs_parser_text():
+    with pytest.raises(TypeError) as info:
+        ember.hsplit(ember.ones(2, 6), ember.tensor([1, 2]))
+    assert str(info.value).startswith(
+        "hsplit() received an invalid combination of arguments - got (Tensor, Tensor), but "
+        "expected one of:\n * (Tensor input, int sections)\n")
+    with pytest.raises(TypeError) as info:
+        ember.tensor_split(ember.ones(6), 2.5)
+    assert str(info.value) == (
+        "tensor_split() received an invalid combination of arguments - got (Tensor, float), but "
+        "expected one of:\n * (Tensor input, tuple of ints indices, int dim = 0)\n"
+        " * (Tensor input, Tensor tensor_indices_or_sections, int dim = 0)\n"
+        " * (Tensor input, int sections, int dim = 0)\n")
+    assert [t.shape for t in ember.hsplit(ember.ones(2, 6), ember.tensor(2))] == [(2, 3)] * 2

@@ -408,6 +408,7 @@ SNIPPETS = [
     'x = torch.arange(6).reshape(2, 3)\nprint(torch.tensor_split(x, 2, dim=1), torch.tensor_split(x, [1], 0))',
     'x = torch.arange(6).reshape(2, 3)\nprint(torch.tensor_split(x, 2, dim=2))',
     'x = torch.arange(10)\nprint(torch.tensor_split(x, torch.tensor([[1]])))',
+    'x = torch.arange(6).reshape(2, 3)\nprint(torch.tensor_split(x, 1.5))',
     'x = torch.arange(10)\nprint(torch.tensor_split(x, torch.tensor([1.])))',
     'x = torch.tensor(3)\nprint(torch.tensor_split(x, 2))',
     'x = torch.arange(12).reshape(3, 4)\nprint(torch.hsplit(x, 2), torch.vsplit(x, [1]))',
@@ -986,8 +987,6 @@ BUGS = [
     ("movedim's argument-count error is Python's: one function serves Tensor.movedim and "
      'torch.movedim',
      'x = torch.arange(6).reshape(2, 3)\nprint(x.movedim(0, 1, 2))'),
-    ("the argument-type errors of tensor_split are Python's (no parser signatures for it yet)",
-     'x = torch.arange(6).reshape(2, 3)\nprint(torch.tensor_split(x, 1.5))'),
     ("the argument-type errors of unflatten are Python's (no parser signatures for it yet)",
      'x = torch.arange(6).reshape(2, 3)\nprint(x.unflatten(1, 3))'),
     ('narrow takes a float start (no parser signatures for it yet)',

@@ -198,6 +198,12 @@ SIGNATURES = {
     "narrow": ["(int dim, Tensor start, int length)", "(int dim, int start, int length)"],
     "movedim": ["(int source, int destination)",
                 "(tuple of ints source, tuple of ints destination)"],
+    "tensor_split": ["(tuple of ints indices, int dim = 0)",
+                     "(Tensor tensor_indices_or_sections, int dim = 0)",
+                     "(int sections, int dim = 0)"],
+    "hsplit": ["(int sections)", "(tuple of ints indices)"],
+    "vsplit": ["(int sections)", "(tuple of ints indices)"],
+    "dsplit": ["(int sections)", "(tuple of ints indices)"],
     # operators with a Tensor and a Number overload of one argument
     "scatter": ["(int dim, Tensor index, Tensor src, *, Tensor out = None)",
                 "(int dim, Tensor index, Tensor src, *, str reduce, Tensor out = None)",

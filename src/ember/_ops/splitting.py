@@ -12,7 +12,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
-from .argument_errors import not_a_tensor, type_name, unpack_error
+from .argument_errors import not_a_tensor, parser_error, type_name, unpack_error
 from .int_arguments import check_int_list, check_ints, int_argument, is_int
 from .registry import function, register
 from .views import _shape, as_view, slice_dim
@@ -232,6 +232,8 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indic
     if len(given) != 1:
         raise TypeError("tensor_split() received an invalid combination of arguments")
     arg = given[0]
+    if not isinstance(arg, (Tensor, list, tuple)) and not is_int(arg):
+        _raise_parser_error("tensor_split", input, arg, *(() if dim == 0 else (dim,)))
     if input.ndim == 0:
         raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a "
                            f"tensor with {input.ndim} dims")
@@ -246,7 +248,17 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indic
     return tuple(pieces)
 
 
+def _raise_parser_error(name, *args):
+    """torch's parser TypeError for a split argument of no accepted type (if it knows one)."""
+    error = parser_error(name, args, {}, True)
+    if error is not None:
+        raise error
+
+
 def _numpy_split(name, input, indices_or_sections, dim, min_dims):
+    if not isinstance(indices_or_sections, (list, tuple)) and not is_int(indices_or_sections) \
+            or isinstance(indices_or_sections, Tensor) and indices_or_sections.ndim:
+        _raise_parser_error(name, input, indices_or_sections)
     if input.ndim < min_dims:
         raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dims} dimension, "
                            f"but got a tensor with {input.ndim} dimensions!")

@@ -158,7 +158,8 @@ def _contiguous_view(self, data, shape):
 
     NOTE: its strides are mostly the contiguous strides of the new shape, which NumPy's
     reshape of a contiguous array also produces; so NumPy does the work. Two cases differ,
-    because "contiguous" says nothing of the strides of size-1 dims: torch's rule
+    because "contiguous" says nothing of the strides of size-1 dims (nor of an empty tensor's
+    dims): torch's rule
     (geo.view_strides) gives new trailing size-1 dims the stride of an old last dim of size 1
     (arange(4.)[::2][:1].view(1, 1) has strides (2, 2)), and NumPy keeps the old strides
     where the shape does not change, which torch recomputes.
@@ -173,8 +174,9 @@ def _contiguous_view(self, data, shape):
         # -1 was inferred, or the sizes came as a list; NumPy accepts any negative size as
         # "infer" where torch accepts only -1.
         geo.infer_size(tuple(shape), data.size)
-    if 1 in array.shape and (data.strides[-1:] != (data.itemsize,) or
-                             array.shape == data.shape):
+    # (an empty tensor viewed with its own shape keeps its strides, whatever they are)
+    if (1 in array.shape or not array.size) and (data.strides[-1:] != (data.itemsize,) or
+                                                 array.shape == data.shape):
         strides = geo.view_strides(data.shape, self.stride(), array.shape)
         array = backend_of(data).strided(self._get_storage().array, data.dtype, array.shape,
                                          strides, self._offset)
