@@ -393,3 +393,23 @@ def test_a_number_in_add_with_alpha_of_a_half_tensor_is_rounded_to_it():
     h = ember.tensor([-math.inf, 1.0], dtype=ember.float16)
     r = ember.add(70000, h, alpha=2).tolist()       # 70000 is inf in float16: inf - inf
     assert math.isnan(r[0]) and r[1] == math.inf
+
+
+def test_igamma_special_cases_come_before_nan():
+    nan, inf = math.nan, math.inf
+    a = ember.tensor([inf, nan, nan, nan], dtype=ember.float64)
+    x = ember.tensor([nan, 0.0, inf, 0.5], dtype=ember.float64)
+    p = ember.igamma(a, x).tolist()
+    assert p[:3] == [0.0, 0.0, 1.0] and math.isnan(p[3])
+    q = ember.igammac(a, x).tolist()
+    assert q[:3] == [1.0, 1.0, 0.0] and math.isnan(q[3])
+
+
+def test_zeta_at_infinities_and_poles():
+    nan, inf = math.nan, math.inf
+    q = ember.tensor([1.0, 0.5, 2.0, -2.5, -inf], dtype=ember.float64)
+    r = ember.special.zeta(ember.full_like(q, inf), q).tolist()
+    assert r[0] == 1.0 and r[1] == inf and math.isnan(r[2]) and r[3] == inf and r[4] == inf
+    r = ember.special.zeta(ember.full_like(q, nan), q).tolist()
+    assert [math.isnan(v) for v in r] == [True, True, True, True, False] and r[4] == inf
+    assert ember.special.zeta(ember.tensor([3.0]), ember.tensor([-inf])).tolist() == [inf]

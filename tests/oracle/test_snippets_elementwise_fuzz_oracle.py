@@ -219,6 +219,14 @@ SNIPPETS = [SETUP + s for s in [
       f"show(torch.sub(2**31, h, alpha=-1.5))\nshow(torch.add(70000, h, alpha=2))\n"
       f"show(torch.add(h, 70000, alpha=2))\nshow(torch.sub(h, 70000.0, alpha=0.5))"
       for dt in ("float16", "bfloat16")),
+    # igamma / igammac / zeta at infinities and NaN: torch's special cases come first
+    *(f"v = torch.tensor([0.0, 0.5, 1.0, 3.0, float('inf'), float('nan'), -1.0], dtype=torch.{dt})\n"
+      f"a, x = v.repeat_interleave(7), v.repeat(7)\n"
+      f"print(np.round(torch.{fn}(a, x).double().numpy(), 4).tolist())"
+      for dt in ("float32", "float64") for fn in ("igamma", "igammac", "special.zeta")),
+    "q = torch.tensor([1.0, 0.5, 2.0, -2.5, -2.0, 0.0, -float('inf'), float('inf'), float('nan')], dtype=torch.float64)\n"
+    "for s in (float('inf'), float('nan'), 3.0, 1.0, 0.5):\n"
+    "    print(np.round(torch.special.zeta(torch.full_like(q, s), q).numpy(), 6).tolist())",
     # messages: mvlgamma and heaviside
     "show(torch.mvlgamma(c, 1))",
     "show(torch.heaviside(torch.tensor(0.2), torch.ones(3, dtype=torch.int16), out=torch.empty(3, dtype=torch.complex64)))",

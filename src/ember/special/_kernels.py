@@ -147,11 +147,15 @@ def zeta(xp, s, q):
             tail = tail + b * rising * power
             rising = rising * (ss + 2 * j + 1) * (ss + 2 * j + 2)
             power = power * w
-        out = total + tail
-        pole = (qq <= 0) & (qq == xp.floor(qq))
-        out = xp.where(pole, xp.inf, out)
-        out = xp.where(s == 1, xp.inf, out)
-        return xp.where(ok | (s == 1), out, xp.nan)
+        out = xp.where(ok, total + tail, xp.nan)
+        # torch's special cases, last first: s = inf sums the terms (q + k)^-inf (1 for q = 1,
+        # inf for q < 1, NaN above); a pole q (0, -1, ..., -inf) is inf for any s not below 1
+        # (NaN included); s = 1 is inf and s < 1 NaN
+        out = xp.where(xp.isposinf(s), xp.where(q == 1, 1.0, xp.where(q < 1, xp.inf, xp.nan)),
+                       out)
+        pole = (q <= 0) & (q == xp.floor(q))
+        out = xp.where(pole & ~(s < 1), xp.inf, out)
+        return xp.where(s == 1, xp.inf, xp.where(s < 1, xp.nan, out))
 
 
 def gammainc(xp, a, x):
@@ -159,8 +163,10 @@ def gammainc(xp, a, x):
     1 - Q(a, x) by Lentz's continued fraction above."""
     with quiet():
         a, x = xp.broadcast_arrays(a, x)
-        valid = (a >= 0) & (x >= 0)
-        aa = xp.where(valid & (a > 0), a, 1.0)
+        # (NaN is valid here: torch's special cases come first, so igamma(nan, 0) is 0,
+        # igamma(inf, nan) 0 and igamma(nan, inf) 1; the series gives NaN otherwise)
+        valid = ~((a < 0) | (x < 0))
+        aa = xp.where(valid & ~(a <= 0), a, 1.0)      # (a NaN a stays NaN)
         xx = xp.where(valid, x, 1.0)
         log_front = aa * xp.log(xp.where(xx > 0, xx, 1.0)) - xx - _special.lgamma(xp, aa)
         # series: x^a e^-x / Gamma(a + 1) * sum x^n / ((a+1)...(a+n))
@@ -192,7 +198,9 @@ def gammainc(xp, a, x):
         out = xp.where(xp.isinf(x) & valid, 1.0, out)
         # NOTE: as torch, an infinite a gives 0 for finite x and nan for infinite x
         out = xp.where(xp.isinf(a) & valid, xp.where(xp.isinf(x), xp.nan, 0.0), out)
-        return xp.where(valid & ~xp.isnan(a), out, xp.nan)
+        out = xp.where(x == 0, 0.0, out)          # (before an infinite or NaN a, as torch)
+        out = xp.where(valid & (a == 0), xp.where(x > 0, 1.0, xp.nan), out)
+        return xp.where(valid, out, xp.nan)
 
 
 def gammaincc(xp, a, x):
