@@ -88,3 +88,29 @@ def test_softshrink_values_and_nan():
     y = F.softshrink(ember.tensor([-2.0, -0.5, 0.5, 2.0, float("nan")]), 0.5)
     assert y[:4].tolist() == [-1.5, 0.0, 0.0, 1.5]
     assert np.isnan(y[4].item())
+
+
+# -- clamp with number bounds keeps the input on a tie (x < lo ? lo : x) --------------------------
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [1, 67])
+def test_clamp_tie_keeps_input(dtype, n):
+    x = ember.tensor([-0.0, 0.0, -1.0, 2.0] * n, dtype=dtype)
+    assert signs(x.clamp(min=0)) == [True, False, False, False] * n
+    assert signs(x.clamp(max=0)) == [True, False, True, False] * n
+    assert signs(x.clamp(min=-0.0, max=0.0)) == [True, False, True, False] * n
+    assert signs(ember.clamp(x, 0, 1)) == [True, False, False, False] * n
+    assert x.clamp(0, 1).tolist() == [0.0, 0.0, 0.0, 1.0] * n
+
+
+def test_clamp_out_inplace_nan_and_integers():
+    x = ember.tensor([-0.0, float("nan"), -3.0, 5.0])
+    out = ember.empty(4)
+    ember.clamp(x, min=0, max=4, out=out)
+    assert signs(out) == [True, False, False, False]
+    assert np.isnan(out[1].item()) and out[2:].tolist() == [0.0, 4.0]
+    y = x.clone()
+    y.clamp_(min=0)
+    assert signs(y) == [True, False, False, False]
+    assert ember.tensor([-3, 0, 9]).clamp(0, 5).tolist() == [0, 0, 5]
+    assert x.clamp(min=2, max=1)[2:].tolist() == [1.0, 1.0]        # (min > max: max)

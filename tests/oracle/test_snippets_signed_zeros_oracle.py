@@ -21,6 +21,8 @@ ZEROS = "x = torch.tensor([-0.0, 0.0, -0.3, 0.3, -1.5, 2.5, float('nan')])\n"
 
 SNIPPETS = [F + ZEROS + s for s in [
     "print(torch.relu(x), F.relu(x), x.clone().relu_(), torch.nn.ReLU()(x))",
+    "print(x.clamp(min=0), x.clamp(max=0), torch.clamp(x, -0.1, 0.1), x.clone().clamp_(min=0.0))",
+    "print(x.half().clamp(min=0), x.bfloat16().clamp(max=0), torch.clamp(x.double(), min=-0.0))",
     "print(torch.signbit(torch.relu(x.double())), torch.signbit(torch.relu(x.half())))",
     "print(torch.relu(torch.full((40,), -0.0)).signbit().all())",
     "print(F.elu(x), F.selu(x), F.celu(x, 0.5), F.elu(x, 2.0))",

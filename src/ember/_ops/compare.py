@@ -1,12 +1,15 @@
 """Comparisons and selections: eq/ne/lt/le/gt/ge, maximum/minimum, fmax/fmin, clamp, where,
 isclose/allclose/equal.
 """
+import numpy as np
+
 from .. import _dtype
 from .._tensor import Tensor
 from .elementwise import Elementwise, as_operand, call, check_limited, missing_kernel, refusing, \
     to_bool
 from .elementwise_export import export, tensor_other
 from ._dispatch import Inplace
+from ._ties import bounded
 from .argument_errors import not_a_tensor, type_name
 from .registry import FUNCTIONS, function, register
 
@@ -134,7 +137,14 @@ class Clamp(Elementwise):
     saves = {"self": ("self", "min", "max")}
 
     def forward(xp, x, lo, hi, out=None):
-        return xp.clip(x, lo, hi, out=out)
+        if xp is not np or x.dtype.kind not in "fV":
+            return xp.clip(x, lo, hi, out=out)
+        # (a bound that ties keeps the input: clamp(-0., min=0) is -0., see _ties.py)
+        if lo is not None:
+            x = bounded(np.maximum, x.dtype)(x, lo, out=out if hi is None else None)
+        if hi is not None:
+            x = bounded(np.minimum, x.dtype)(x, hi, out=out)
+        return x
 
     def backward(ctx, grad):
         # NOTE: where, not a product with the mask: a clamped element passes no gradient at

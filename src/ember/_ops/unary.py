@@ -12,6 +12,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import zero_where
+from ._ties import bounded
 from ._dispatch import Inplace
 from ._rounded import exp as _exp, rounded_from_float64
 from .elementwise import Elementwise, call, complex_to_real, float_math, int_to_float, \
@@ -249,33 +250,6 @@ class Frac(Elementwise):
         return grad
 
 
-def _relu_kernel(dtype):
-    """`f(a, out=None)`: max(a, 0) for NumPy arrays of `dtype`, as torch's clamp_min computes it
-    (`a < 0 ? 0 : a`): -0.0 and nan stay as they are (`relu(-0.)` prints `-0.`)."""
-    kernel = _RELU_KERNELS.get(dtype)
-    if kernel is None:
-        kernel = _RELU_KERNELS[dtype] = _probe_relu_kernel(dtype)
-    return kernel
-
-
-def _probe_relu_kernel(dtype):
-    # NOTE: on a tie (-0.0 against 0) NumPy's maximum returns one operand or the other
-    # depending on the dtype's loop (float32/float64 vector loops return the second, the
-    # float16 loop the first), so which order keeps the input is tried once per dtype, over
-    # enough elements to take the vector loop and its tail.
-    if dtype.kind in "biu":
-        return lambda a, out=None: np.maximum(a, 0, out=out)
-    zeros = np.full(67, -0.0, dtype)
-    if np.signbit(np.maximum(0, zeros)).all():
-        return lambda a, out=None: np.maximum(0, a, out=out)
-    if np.signbit(np.maximum(zeros, 0)).all():
-        return lambda a, out=None: np.maximum(a, 0, out=out)
-    return lambda a, out=None: zero_where(np, out, a, np.less, a, 0)
-
-
-_RELU_KERNELS = {}
-
-
 @_unary("relu")
 class Relu(Elementwise):
     """max(input, 0), element-wise."""
@@ -286,13 +260,13 @@ class Relu(Elementwise):
     cuda_kernel = "relu"
 
     def forward(xp, x):
-        if xp is np:
-            return _relu_kernel(x.dtype)(x)
+        if xp is np:        # (max(x, 0) keeping a -0.0 input, as torch's: _ops/_ties.py)
+            return bounded(np.maximum, x.dtype)(x, 0)
         return xp.maximum(x, 0)
 
     @staticmethod
     def fast_kernel(a, out=None):   # NOTE [ The float fast path ]: forward's one ufunc
-        return _relu_kernel(a.dtype)(a, out)
+        return bounded(np.maximum, a.dtype)(a, 0, out)
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
