@@ -296,3 +296,11 @@ def test_a_named_init_copy_still_builds_the_layer():
     assert m.weight.shape == (4, 2, 3, 3) and m.bias is None and m.padding == (1, 1)
     assert nn.ReLU(inplace=True).inplace and nn.BatchNorm1d(3, affine=False).weight is None
     assert nn.Softmax(dim=1).dim == 1
+
+
+def test_getstate_is_a_copy_of_the_instance_dict():
+    m = nn.Linear(2, 2)
+    state = m.__getstate__()
+    assert state is not m.__dict__ and state == m.__dict__
+    state["x"] = 1
+    assert "x" not in m.__dict__

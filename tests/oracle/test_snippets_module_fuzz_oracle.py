@@ -101,6 +101,9 @@ LOADING_AND_NAMES = [
     "print(sorted(k for k in dir(torch.nn.Sequential(torch.nn.ReLU())) if not k.startswith('_')))",
     "m = torch.nn.Linear(1, 1)\nm.forward = lambda x: x\nprint([k for k in dir(m) if k == 'forward'])",
     "m = torch.nn.Sequential(torch.nn.Linear(1, 1))\nprint(len(set(dir(m))) == len(dir(m)), [k for k in dir(m) if k[0].isdigit()])",
+    "m = torch.nn.Linear(2, 2)\nprint(m.__getstate__() is m.__dict__, sorted(m.__getstate__())[:3], m.__getstate__() == m.__dict__)",
+    "import pickle\nm = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2))\nc = pickle.loads(pickle.dumps(m))\nprint(c, c[1].num_batches_tracked, list(vars(c))[:5])",
+    "import copy\nm = torch.nn.Linear(2, 2)\nm.other = m\nc = copy.deepcopy(m)\nprint(c.other is c)",
 ]
 
 # What full backward hooks and pre-hooks return is checked as a node hook's result (the errors

@@ -249,6 +249,9 @@ class Module:
         # as an assigned `forward`, is listed twice)
         return sorted(k for k in keys if not k[:1].isdigit())
 
+    def __getstate__(self):
+        return self.__dict__.copy()         # (a copy, as torch's)
+
     def __setstate__(self, state):
         self.__dict__.update(state)
         for name in _LATER_HOOK_DICTS:        # modules pickled before these existed
