@@ -676,3 +676,27 @@ def test_index_reduce_into_a_dim_of_size_0_selects_its_first_slice():
             lambda: ember.zeros(2, 0, 3).index_reduce(1, L([1, 0]), ember.ones(2, 2, 3), "mean"))
     _raises(IndexError, "index out of range in self",
             lambda: ember.zeros(0).index_reduce(0, L([0, 0]), ember.ones(2), "mean"))
+
+
+def test_the_index_out_of_range_named_is_the_first_torchs_loop_meets():
+    # along a dim that is not the last: each step along it over a run of the other dims
+    x = ember.arange(48.).reshape(4, 4, 3)
+    i = L([2, 0, 3, 3, 2, 0, 1, -2, 1, 2, 2, 1, 2, 2, 2, 1,
+           -3, 1, 1, 1, 0, 2, 2, 3, 3, -3, 0, 1, 2, 0, 0, 3]).reshape(4, 4, 2)
+    # (x's rows of 3 and the index's of 2 make runs of 2: -3 at [2, 0, 0] comes before -2
+    # at [0, 3, 1])
+    _raises(RuntimeError, "index -3 is out of bounds for dimension 0 with size 4",
+            lambda: ember.gather(x, 0, i))
+    y = ember.arange(48, dtype=ember.int32).reshape(4, 4, 3).transpose(0, 1)
+    j = L([2, 1, -1, 1, 1, 1, 3, 3, -4, 2, 0, 0, 0, 1, 3, 0]).reshape(4, 4, 1)
+    _raises(RuntimeError, "index -4 is out of bounds for dimension 1 with size 4",
+            lambda: y.scatter_add_(1, j, ember.ones(4, 4, 1, dtype=ember.int32)))
+    # along the last dim: the dim inside each element, in the flat order
+    _raises(RuntimeError, "index 5 is out of bounds for dimension 1 with size 4",
+            lambda: ember.gather(ember.zeros(3, 4), 1, L([[0, 5, 0, 0], [-1, 0, 0, 0]])))
+
+
+def test_a_0_dim_src_is_named_by_its_shape():
+    _raises(RuntimeError, "Expected index [5] to be no larger than self [4] apart from "
+                          "dimension 0 and to be no larger size than src []",
+            lambda: ember.arange(4.).scatter(0, L([0, 3, 2, 2, 0]), L(3.), reduce="multiply"))

@@ -142,6 +142,16 @@ GATHER_SCATTER = [OUT + s for s in [
     "x = torch.ones(1, requires_grad=True)\ny = x.clone()\ny.scatter_(-1, torch.tensor([], dtype=torch.int32), torch.zeros(0), reduce='multiply')\ny.sum().backward()",
     "x = torch.ones(2, requires_grad=True)\ny = x.clone()\ny.scatter_(0, torch.tensor([1]), 2.5, reduce='add')\ny.sum().backward()",
     "x = torch.ones(2, requires_grad=True)\ny = x.scatter(0, torch.tensor([1]), 2.5, reduce='add')\ny.sum().backward()",
+    # which index out of range is named: the order torch's loop walks them in
+    "x = torch.arange(48, dtype=torch.int32).reshape(4, 4, 3).transpose(0, 1)\ni = torch.tensor([2, 1, -1, 1, 1, 1, 3, 3, -4, 2, 0, 0, 0, 1, 3, 0]).reshape(4, 4, 1)\nx.scatter_add_(1, i, torch.ones(4, 4, 1, dtype=torch.int32))",
+    "x = torch.arange(48.).reshape(4, 4, 3)\ni = torch.tensor([2, 0, 3, 3, 2, 0, 1, -2, 1, 2, 2, 1, 2, 2, 2, 1, -3, 1, 1, 1, 0, 2, 2, 3, 3, -3, 0, 1, 2, 0, 0, 3]).reshape(4, 4, 2)\nout(torch.gather(x, 0, i))",
+    "x = torch.arange(12.).reshape(3, 4)\nout(torch.gather(x, 0, torch.tensor([[0, 5, 0, 0], [-1, 0, 0, 0]])))",
+    "x = torch.arange(12.).reshape(3, 4)\nout(torch.gather(x, 1, torch.tensor([[0, 5, 0, 0], [-1, 0, 0, 0]])))",
+    "x = torch.arange(12.).reshape(4, 3).t()\nout(torch.gather(x, 0, torch.tensor([[0, 5, 0, 0], [-1, 0, 0, 0]])))",
+    "x = torch.zeros(3, 4)\nout(x.scatter(0, torch.tensor([[0, 5, 0, 0], [-1, 0, 0, 0]]), torch.ones(2, 4)))",
+    "x = torch.zeros(4, 3).t()\nout(x.scatter(1, torch.tensor([[0, 5, 0, 0], [-1, 0, 0, 0]]), torch.ones(2, 4)))",
+    # a 0-dim src is named by its own shape
+    "x = torch.arange(4.)\nout(x.scatter(0, torch.tensor([0, 3, 2, 2, 0]), torch.tensor(3.), reduce='multiply'))",
     # take_along_dim: the indices modulo the dim's size; no dim: gather over view(-1)
     *(f"a = torch.arange(6).reshape(2, 3)\nout(torch.take_along_dim(a, {i}{d}))" for i, d in (
         ("torch.tensor([[3], [4]])", ", dim=1"), ("torch.tensor([[-1], [-4]])", ", dim=1"),

@@ -200,16 +200,52 @@ def coords(xp, idx, dim):
                  for d, s in enumerate(idx.shape))
 
 
-def check_index(input, idx, dim, xs):
-    """torch's bound check of gather/scatter indices (negative ones are errors too)."""
+def check_index(input, idx, dim, xs, src=None, gather=False):
+    """torch's bound check of gather/scatter indices (negative ones are errors too); `src`
+    (scatter's source array) and `gather` say which operands torch's loop walks."""
     xp, size = xp_of(input), xs.shape[dim]
     if idx.size == 0 or xp is META_NUMPY:       # (meta: no values to check)
         return
     bad = (idx < 0) | (idx >= size)
     if bad.any():
-        value = int(idx.reshape(-1)[int(xp.argmax(bad.reshape(-1)))])
+        axes = _walk_order(idx, dim, xs, src, gather)
+        first = int(xp.argmax(bad.transpose(axes).reshape(-1)))
+        value = int(idx.transpose(axes).reshape(-1)[first])
         raise RuntimeError(f"index {value} is out of bounds for dimension {dim} with size "
                            f"{size}")
+
+
+def _walk_order(idx, dim, xs, src, gather):
+    """The axes of `idx` from the outermost to the innermost in the order torch's CPU kernel
+    checks its elements (the first out of range is the one named).
+
+    NOTE: torch's TensorIterator runs over the index's shape with `dim` squashed: it orders
+    the other dims by the operands' strides (output first: gather's fresh result, or
+    scatter's self), merges the innermost ones that are contiguous in every operand into
+    one run, and for each run loops over `dim` inside each element when `dim` is the last
+    dim, else over the run inside each step along `dim`."""
+    from .._memory_format import iterator_order
+    from .indexing_layout import _Operand
+    shape = list(idx.shape)
+    shape[dim] = 1
+    strides = [[s // a.itemsize for s in a.strides]
+               for a in [xs] + ([src] if src is not None else []) + [idx]]
+    if gather:      # (a fresh row-major result comes first)
+        strides.insert(0, [int(np.prod(idx.shape[d + 1:])) for d in range(idx.ndim)])
+    for st in strides:
+        st[dim] = 0
+    perm = [d for d in iterator_order(tuple(shape), [_Operand(shape, st) for st in strides])
+            if shape[d] != 1]
+    run = perm[:1]
+    for d in perm[1:]:
+        if all(st[d] == st[run[-1]] * shape[run[-1]] for st in strides):
+            run.append(d)
+        else:
+            break
+    outer = [d for d in perm if d not in run][::-1]
+    inner = outer + ([*run[::-1], dim] if dim == idx.ndim - 1 else [dim, *run[::-1]])
+    return [d for d in range(idx.ndim) if d not in inner] + inner
+
 
 
 def prepare(input, dim, index, src, name, check_values=True):
@@ -240,15 +276,17 @@ def prepare(input, dim, index, src, name, check_values=True):
             raise RuntimeError("Index tensor must have the same number of dimensions as src "
                                "tensor")
     if idx.size:
-        _check_sizes(name, x.shape, xs.shape, ids.shape, d, None if src is None else s.shape)
+        _check_sizes(name, x.shape, xs.shape, ids.shape, d, None if src is None else s.shape,
+                     None if src is None else src._data.shape)
         if check_values:
-            check_index(input, ids, d, xs)
+            check_index(input, ids, d, xs, None if s is None else s[tuple(
+                slice(0, n) for n in ids.shape)], gather=name == "gather")
     if s is not None and idx.size:
         s = s[tuple(slice(0, n) for n in ids.shape)]
     return xs, d, ids, s
 
 
-def _check_sizes(name, x_shape, xs, ids, d, src):
+def _check_sizes(name, x_shape, xs, ids, d, src, src_shape=None):
     """Index sizes may not exceed self's (apart from `dim`) nor src's."""
     bigger = [k for k in range(len(ids)) if k != d and ids[k] > xs[k]]
     if name == "gather" and bigger:
@@ -258,7 +296,7 @@ def _check_sizes(name, x_shape, xs, ids, d, src):
     if src is not None and (bigger or any(a > b for a, b in zip(ids, src))):
         raise RuntimeError(f"Expected index {shape_text(ids)} to be no larger than self "
                            f"{shape_text(x_shape)} apart from dimension {d} and to be no "
-                           f"larger size than src {shape_text(src)}")
+                           f"larger size than src {shape_text(src_shape)}")
     if src is None and bigger:
         raise RuntimeError(f"Expected index {shape_text(ids)} to be no larger than self "
                            f"{shape_text(x_shape)} apart from dimension {d}")
@@ -377,7 +415,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
         if not input.is_meta and not 0 <= int(ids.reshape(-1)[0]) < xs.shape[d]:
             check_index(input, ids, d, xs)
         s = scalar_value(input, src)
-    check_index(input, ids, d, xs)
+    check_index(input, ids, d, xs, s if is_tensor else None)
     result = _scatter_into(xp, xs, d, ids, s, how).reshape(input._data.shape)
     params = {"dim": d, "index": index}
     if reduce is not None:

@@ -117,7 +117,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     if unsupported and ids.size and include_self:
         _not_implemented(input, reduce)
-    check_index(input, ids, d, xs)
+    check_index(input, ids, d, xs, s)
     if unsupported and ids.size:
         _not_implemented(input, reduce)
     if kind == "c" and _grad_state.enabled and (input._requires_grad or src._requires_grad):
