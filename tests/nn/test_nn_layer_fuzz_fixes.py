@@ -195,6 +195,30 @@ def test_instance_norm_without_input_stats_needs_running_stats():
             F.instance_norm, ember.randn(2, 4, 3), ember.zeros(4), None, use_input_stats=False)
 
 
+def test_batch_norm_below_two_dims_counts_no_channels():
+    _raises("running_mean should contain 0 elements not 3", F.batch_norm, ember.randn(3),
+            ember.zeros(3), ember.ones(3))
+    _raises("running_mean must be defined in evaluation mode", F.batch_norm, ember.randn(2),
+            None, None)
+    _raises("Dimension out of range (expected to be in range of [-1, 0], but got 1)",
+            F.batch_norm, ember.randn(3), None, None, training=True, kind=IndexError)
+
+
+def test_grid_sample_and_unfold_read_sizes_as_torch():
+    _raises("Dimension specified as 0 but tensor has no dimensions", F.grid_sample,
+            ember.randn(()), ember.rand(1, 2, 2, 2), align_corners=False, kind=IndexError)
+    _raises("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other "
+            "non-zero dimensions for input, but got: [1, 0]", F.unfold, ember.randn(1, 0), 2)
+
+
+def test_attention_with_an_empty_head_dim():
+    # the scores are 0: every query averages the values
+    v = ember.randn(2, 3, 4)
+    out = F.scaled_dot_product_attention(ember.randn(2, 3, 0), ember.randn(2, 3, 0), v)
+    np.testing.assert_allclose(out.numpy(), np.broadcast_to(v.numpy().mean(1, keepdims=True),
+                                                            (2, 3, 4)), rtol=1e-6)
+
+
 def test_group_norm_checks_the_batch_first():
     # 2 * 3 // 4 = 1 sample of 4 groups: one value per group
     _raises("Expected more than 1 value per channel when training, got input size [1, 4]",

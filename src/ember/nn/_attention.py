@@ -200,7 +200,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     _check_sdpa_inputs(query, key, value, attn_mask, dropout_p, is_causal and not flash,
                        enable_gqa)
     if scale is None:
-        scale = 1.0 / math.sqrt(query.shape[-1])
+        # (an empty head dim: torch's 1 / sqrt(0) is inf, not an error, and it scales the
+        # empty query and key, so the scores are 0 whatever the scale)
+        scale = 1.0 / math.sqrt(query.shape[-1]) if query.shape[-1] else 1.0
     if flash:
         # NOTE: like torch's CPU flash kernel, a causal flag and an explicit mask combine.
         with no_grad():

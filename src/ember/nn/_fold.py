@@ -125,7 +125,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     _positive(stride, "stride", "stride")
     if input.ndim == 0:
         raise IndexError("Dimension specified as 1 but tensor has no dimensions")
-    if input.ndim < 3:
+    if input.ndim < 3 and not (input.ndim == 2 and input.shape[1] == 0):
+        # (torch reads size(1), then size(2) only when size(1) is not 0)
         n = input.ndim
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {n})")

@@ -344,12 +344,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if bias is not None:
             out = out + bias[0]
         return out
-    if input.ndim < 2:
-        raise RuntimeError(f"batch_norm: expected at least 2D input (got {input.ndim}D input)")
-    channels = input.shape[1]
+    # (torch counts no channels below two dims, and its kernel then indexes dim 1)
+    channels = input.shape[1] if input.ndim > 1 else 0
     for name, t in (("running_mean", running_mean), ("running_var", running_var),
                     ("weight", weight), ("bias", bias)):
         _check_channels(name, t, channels)
+    if input.ndim < 2:
+        if not training and (running_mean is None or running_var is None):
+            missing = "running_mean" if running_mean is None else "running_var"
+            raise RuntimeError(f"{missing} must be defined in evaluation mode")
+        n = input.ndim
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(n, 1)}, {max(n, 1) - 1}], but got 1)")
     _float_kernel(input, "batch_norm")
     _same_dtypes(input, weight, bias, running_mean, running_var)
     n = input.shape[0]

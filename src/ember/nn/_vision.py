@@ -248,6 +248,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if not (isinstance(input, Tensor) and isinstance(grid, Tensor)):
         tensors("grid_sampler", (1, "input", input, False), (2, "grid", grid, False))
     shape, grid_shape = list(input.shape), list(grid.shape)
+    if not shape or not grid_shape:     # (torch reads size(0) of both first)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if shape[0] != grid_shape[0]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
                            f"but got input with sizes {shape} and grid with sizes {grid_shape}")
