@@ -190,6 +190,19 @@ def test_circular_pad_checks_the_first_padded_dim_first():
             ember.randn(2, 4, 1, 2), (-1, -2, 1, 3), mode="circular")
 
 
+def test_circular_pad_past_what_is_kept_repeats_it():
+    # (-2, 3) keeps x[2] and copies 3 values from position 0 on, in order: x[2] four times;
+    # the gradient is a plain copy's: out[1:4] comes from out[0:3], out[0] from x[2]
+    x = ember.arange(6.).view(2, 3).requires_grad_()
+    out = F.pad(x, (-2, 3), mode="circular")
+    assert out.tolist() == [[2.] * 4, [5.] * 4]
+    out.backward(ember.arange(8.).view(2, 4))
+    assert x.grad.tolist() == [[0., 0., 1.], [0., 0., 9.]]
+    _raises("unsupported operation: some elements of the input tensor and the written-to "
+            "tensor refer to a single memory location. Please clone() the tensor before "
+            "performing the operation.", F.pad, ember.randn(1, 1, 3), (-2, 3), mode="circular")
+
+
 def test_instance_norm_without_input_stats_needs_running_stats():
     _raises("Expected running_mean and running_var to be defined when use_input_stats is false",
             F.instance_norm, ember.randn(2, 4, 3), ember.zeros(4), None, use_input_stats=False)

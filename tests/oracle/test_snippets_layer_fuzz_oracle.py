@@ -94,6 +94,10 @@ FIXED = [
     # circular padding checks the first padded dim first
     "F.pad(torch.randn(2, 4, 2, 1), (1, 3, -1, -2), mode='circular')",
     "F.pad(torch.randn(2, 4, 1, 2), (-1, -2, 1, 3), mode='circular')",
+    # a right pad longer than what is kept: torch copies in order, repeating the kept
+    # values (its gradient a plain copy's); contiguous blocks are refused
+    "for shape, pad in [([1, 4, 3, 3], (-2, 3, 0, 2)), ([2, 3], (-2, 3)), ([2, 1, 3], (-2, 3)), ([2, 3, 2], (0, 0, -1, 2))]:\n    x = torch.arange(float(np.prod(shape))).view(shape).requires_grad_()\n    out = F.pad(x, pad, mode='circular')\n    print(out.tolist())\n    out.backward(torch.arange(float(out.numel())).view(out.shape))\n    print(x.grad.tolist())",
+    "F.pad(torch.randn(1, 1, 3), (-2, 3), mode='circular')",
     # instance_norm without input statistics needs both running statistics
     "F.instance_norm(torch.randn(2, 4, 3, dtype=torch.float64), use_input_stats=False)",
     "F.instance_norm(torch.randn(2, 4, 3), torch.zeros(4), None, use_input_stats=False)",

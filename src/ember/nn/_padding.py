@@ -226,19 +226,29 @@ def circular_pad(input, pad):
     for d, before, after in pairs:
         size = out_shape[d]
         kept = size - max(before, 0) - max(after, 0)
-        if 0 < kept < max(before, after):
-            # NOTE: the end to copy overlaps the slice it is copied from; torch refuses.
+        overlapping = 0 < kept < max(before, after)
+        if overlapping and all(n == 1 for n in out_shape[:d]):
+            # NOTE: the end to copy overlaps the slice it is copied from; where both are
+            # contiguous blocks torch's overlap check sees it and refuses.
             raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                                "written-to tensor refer to a single memory location. Please "
                                "clone() the tensor before performing the operation.")
         if size == 0:
             continue
-        if before > 0:
+        if before > 0:      # (its source lies after it: a copy in order reads no new value)
             end = size - max(after, 0)
             out.narrow(d, 0, before).copy_(out.narrow(d, end - before, before))
         if after > 0:
             start = max(before, 0)
             out.narrow(d, size - after, after).copy_(out.narrow(d, start, after))
+            if overlapping:
+                # NOTE: torch's copy runs in order, each position reading one it has just
+                # written, so the kept values repeat (its gradient is a plain copy's, as
+                # recorded above)
+                data = out._data
+                for j in range(after):
+                    data[(slice(None),) * d + (size - after + j,)] = \
+                        data[(slice(None),) * d + (start + j,)]
     return out
 
 
