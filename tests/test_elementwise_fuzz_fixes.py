@@ -413,3 +413,12 @@ def test_zeta_at_infinities_and_poles():
     r = ember.special.zeta(ember.full_like(q, nan), q).tolist()
     assert [math.isnan(v) for v in r] == [True, True, True, True, False] and r[4] == inf
     assert ember.special.zeta(ember.tensor([3.0]), ember.tensor([-inf])).tolist() == [inf]
+
+
+def test_isclose_allclose_equal_check_tensors_before_unknown_keywords():
+    for name in ("isclose", "allclose", "equal"):
+        fn = getattr(ember, name)
+        _raises(TypeError, f"{name}(): argument 'other' (position 2) must be Tensor, not int",
+                lambda: fn(f, 2, out=f))
+        _raises(TypeError, f"{name}() got an unexpected keyword argument 'out'",
+                lambda: fn(f, f, out=f))

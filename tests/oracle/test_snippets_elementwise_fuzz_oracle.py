@@ -227,6 +227,10 @@ SNIPPETS = [SETUP + s for s in [
     "q = torch.tensor([1.0, 0.5, 2.0, -2.5, -2.0, 0.0, -float('inf'), float('inf'), float('nan')], dtype=torch.float64)\n"
     "for s in (float('inf'), float('nan'), 3.0, 1.0, 0.5):\n"
     "    print(np.round(torch.special.zeta(torch.full_like(q, s), q).numpy(), 6).tolist())",
+    # isclose / allclose / equal: the tensors are checked before an unknown keyword
+    *(f"print(torch.{fn}({a}, {b}, out=f))" for fn in ("isclose", "allclose", "equal")
+      for a, b in (("f", "f"), ("f", "2"), ("2", "f"), ("f", "None"))),
+    "print(f.isclose(f, out=f))", "print(f.allclose(2, out=f))", "print(torch.equal(None, None, out=1))",
     # messages: mvlgamma and heaviside
     "show(torch.mvlgamma(c, 1))",
     "show(torch.heaviside(torch.tensor(0.2), torch.ones(3, dtype=torch.int16), out=torch.empty(3, dtype=torch.complex64)))",
@@ -253,9 +257,6 @@ BUGS = [
      SETUP + "show(torch.add(h, 2-1j))"),
     ("ember has no complex32: torch's ComplexHalf has fewer kernels",
      SETUP + "show(torch.gt(h, 1j))"),
-    ("torch.isclose / allclose / equal with a number and out=: torch's parser reports the "
-     "number first, ember the keyword",
-     SETUP + "print(torch.isclose(f, 2, out=f))"),
     ("a method's parser error lists the method's signatures in torch; ember words clamp's "
      "as the function's (only the in-place method is told apart)",
      SETUP + "show(f.clamp(1, torch.tensor([2.0, 3.0, 4.0])))"),

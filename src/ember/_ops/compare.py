@@ -449,9 +449,19 @@ def _need_tensor(fn_name, other):
         raise not_a_tensor(fn_name, "other", 1, other)
 
 
+def _unknown_keywords(name, input, other, unknown):
+    """torch's parser checks the tensors before it names an unknown keyword (`out=`)."""
+    if not isinstance(input, Tensor):
+        raise not_a_tensor(name, "input", 0, input)
+    _need_tensor(name, other)
+    raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(unknown))}'")
+
+
 @function()
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, **unknown):
     """|input - other| <= atol + rtol * |other|, element-wise (NaNs equal if `equal_nan`)."""
+    if unknown:
+        _unknown_keywords("isclose", input, other, unknown)
     return _isclose(input, other, rtol, atol, equal_nan)
 
 
@@ -479,14 +489,18 @@ def _isclose(input, other, rtol, atol, equal_nan, name="isclose"):
 
 
 @function()
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, **unknown):
     """Whether every element is close (see `isclose`); a Python bool."""
+    if unknown:
+        _unknown_keywords("allclose", input, other, unknown)
     return bool(_isclose(input, other, rtol, atol, equal_nan, "allclose").all())
 
 
 @function()
-def equal(input, other):
+def equal(input, other, **unknown):
     """True if both tensors have the same shape and elements."""
+    if unknown:
+        _unknown_keywords("equal", input, other, unknown)
     if not isinstance(input, Tensor):       # (torch.equal(None, None) names the input)
         raise not_a_tensor("equal", "input", 0, input)
     _need_tensor("equal", other)
