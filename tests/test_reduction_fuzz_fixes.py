@@ -419,3 +419,67 @@ def test_diff_of_order_zero_into_out_and_histc_out():
     _raises(RuntimeError, "torch.histogram: input tensor and hist tensor should have the same "
             "dtype, but got input double and hist float", ember.histc,
             ember.zeros(2, dtype=ember.float64), bins=0, out=ember.empty(0))
+
+
+def test_sort_methods_with_stable_and_a_positional_dim():
+    x = ember.tensor([3, 1, 2])
+    _raises(TypeError, "sort() takes from 1 to 0 positional arguments but 1 were given",
+            x.sort, 0, descending=False, stable=False)
+    with pytest.raises(TypeError, match=r"^sort\(\) received an invalid combination"):
+        x.sort(5, stable=True)
+    assert x.sort(stable=True, dim=0).indices.tolist() == [1, 2, 0]
+
+
+def test_inf_norm_gradient_goes_to_the_nans():
+    x = ember.tensor([-2., -0.5, float("nan")], requires_grad=True)
+    ember.linalg.vector_norm(x, ord=float("inf")).backward()
+    g = x.grad.numpy()
+    assert g.tolist() == [0., 0., 0.] and np.signbit(g).tolist() == [True, True, False]
+    y = ember.tensor([1., -3., 3.], requires_grad=True)
+    ember.linalg.vector_norm(y, ord=float("inf")).backward()
+    assert y.grad.tolist() == [0., -0.5, 0.5]
+
+
+def test_amin_of_an_empty_tensor_checks_dims_in_order():
+    _raises(IndexError, "amin(): Expected reduction dim -1 to have non-zero size.", ember.amin,
+            ember.zeros(2, 0), (-1, 2, 0))
+    _raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got "
+            "5)", ember.amin, ember.zeros(2, 0), (0, 5))
+
+
+def test_nansum_of_an_empty_input_into_any_out():
+    o = ember.empty(0, dtype=ember.int64)
+    assert ember.nansum(ember.zeros(2, 0), -1, out=o) is o and o.tolist() == [0, 0]
+    _raises(RuntimeError, "result type Float can't be cast to the desired output type Bool",
+            ember.mean, ember.tensor(1., dtype=ember.float16), out=ember.empty(0, dtype=ember.bool))
+
+
+def test_mode_of_short_rows_with_nan_follows_torchs_insertion_sort():
+    # std::sort's insertion sort with `<`: NaN is never moved past, and ends every run
+    x = ember.tensor([[float("nan"), 1.355], [-0.627, 2.351], [float("nan"), float("inf")]])
+    values, indices = ember.mode(x)
+    assert np.isnan(values[0].item()) and values[1].item() == pytest.approx(-0.627)
+    assert np.isnan(values[2].item()) and indices.tolist() == [0, 0, 0]
+    # sorted so: (1, 3), (2, 0), (nan, 1), (2, 2): no run longer than one, the first wins
+    v, i = ember.mode(ember.tensor([[2., float("nan"), 2., 1.]]))
+    assert v.item() == 1. and i.item() == 3
+
+
+def test_matrix_norm_of_an_empty_matrix():
+    e = ember.zeros(0, 3, requires_grad=True)
+    r = ember.linalg.matrix_norm(e, float("inf"))
+    assert r.item() == 0. and r.grad_fn is None
+    assert ember.linalg.matrix_norm(e, 2).item() == 0.
+    _raises(IndexError, "amin(): Expected reduction dim 0 to have non-zero size.",
+            ember.linalg.matrix_norm, ember.zeros(0, 3), -float("inf"))
+
+
+def test_more_orders_of_checks():
+    _raises(RuntimeError, "cumulative_trapezoid: received a bool input for `y`, but bool is not "
+            "supported", ember.cumulative_trapezoid, ember.tensor([[False, True]]), dim=2)
+    _raises(RuntimeError, "nansum: provided dtype must match dtype of result. Got Bool and "
+            "Half.", ember.nansum, ember.zeros(0, 3), 5, dtype=ember.float16,
+            out=ember.empty(0, dtype=ember.bool))
+    _raises(RuntimeError, "result type Float can't be cast to the desired output type Long",
+            ember.mean, ember.ones(3, dtype=ember.float64), 0,
+            out=ember.empty(0, dtype=ember.int64))

@@ -643,7 +643,7 @@ def _bind(sig, args, kwargs):
         hi = len(positional)
         many = f"{hi}" if lo == hi else f"from {lo} to {hi}"
         noun = "argument" if lo == hi == 1 else "arguments"
-        were = "was" if len(args) == 1 else "were"
+        were = "was" if len(args) == 1 and lo == hi else "were"    # ("from 1 to 0 ... were")
         return TypeError(f"takes {many} positional {noun} but {len(args)} {were} given")
     # then parameter by parameter, in order, as torch does; keywords it did not use last
     aliases = set()         # NumPy's names taken for parameters not given otherwise

@@ -76,9 +76,9 @@ def trapz(y, x=None, *, dx=None, dim=-1):
 @function(method=False)
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     """The running trapezoidal integral of y along `dim` (one fewer element than y)."""
+    _check_spacing("cumulative_trapezoid", y, x, dx, dim)     # (bool before the dim)
     if y.ndim == 0 or not -y.ndim <= dim < y.ndim:
         _check_dim("cumulative_trapezoid", y, x, dim)
-    _check_spacing("cumulative_trapezoid", y, x, dx, dim)
     dim = dim % y.ndim if y.ndim else dim
     upper, lower = _parts(y, dim) if y.shape[dim] else (y, y)
     if isinstance(x, Tensor):

@@ -292,6 +292,39 @@ def _mode_as_torch(x, s, values, same, index):
     return index
 
 
+def _mode_of_nan_rows(x, values, index):
+    """torch's mode of the short rows (at most 16) holding NaN: std::sort's insertion sort of
+    (value, index) pairs with `<`, which no NaN satisfies, then runs of values that are not
+    `!=` (a NaN ends its run), the first longest run's last element."""
+    rows = x.reshape(-1, x.shape[-1])
+    nan_rows = np.flatnonzero(np.isnan(_sortable(rows)).any(axis=-1))
+    if not nan_rows.size:
+        return values, index
+    values, index = np.array(values), np.array(index, np.int64)
+    flat_values, flat_index = values.reshape(-1), index.reshape(-1)
+    for r in nan_rows.tolist():
+        pairs = [(v, i) for i, v in enumerate(_sortable(rows[r]).tolist())]
+        for k in range(1, len(pairs)):          # libstdc++'s __insertion_sort
+            p = pairs[k]
+            if p[0] < pairs[0][0]:
+                pairs[1:k + 1] = pairs[:k]
+                pairs[0] = p
+            else:
+                j = k
+                while p[0] < pairs[j - 1][0]:
+                    pairs[j] = pairs[j - 1]
+                    j -= 1
+                pairs[j] = p
+        best, run = 0, 0
+        for k, (v, i) in enumerate(pairs):
+            run += 1
+            if k == len(pairs) - 1 or v != pairs[k + 1][0]:
+                if run > best:
+                    best, flat_values[r], flat_index[r] = run, v, i
+                run = 0
+    return values, index
+
+
 @function()
 def mode(input, dim=-1, keepdim=False, *, out=None):
     """(values, indices) of the most frequent value along `dim` (the smallest on ties); the
@@ -327,6 +360,8 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
         index = n - 1 - xp.argmax(same[..., ::-1], axis=-1)
         if x.__class__ is np.ndarray and n > _INSERTION_ONLY:
             index = _mode_as_torch(x, s, values, same, index)
+        elif x.__class__ is np.ndarray and x.dtype.kind in "fV":
+            values, index = _mode_of_nan_rows(x, values, index)
         values = values[..., 0]
     values, index = xp.expand_dims(values, d), xp.expand_dims(index, d)
     if not data.ndim:

@@ -35,13 +35,7 @@ def reduction_dims(input, dim, in_order=False):
         if len(dim) == 0:
             return None
         if in_order:
-            dims = []
-            for d in dim:
-                d = geo.wrap_dim(d, input.ndim)
-                if d in dims:
-                    raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-                dims.append(d)
-            return tuple(dims)
+            return geo.wrap_dims_in_turn(dim, input.ndim)
         return geo.wrap_dims(dim, input.ndim)
     if dim.__class__ is bool:       # an int to Python, not to torch's parser (argument_errors)
         raise TypeError("dim must be int, not bool")
@@ -281,9 +275,15 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         if dtype is not None:
             raise RuntimeError(f"Expected out tensor to have dtype {target._cpp_name}, but got "
                                f"{out.dtype._cpp_name} instead")
-        if dim is None and not (out.dtype.is_floating_point or out.dtype.is_complex):
-            raise RuntimeError(f"mean.dtype_out(): input types can't be cast to the desired "
-                               f"output type {out.dtype._scalar_name}")
+        if not (out.dtype.is_floating_point or out.dtype.is_complex):
+            # (torch's overload without dim words it so; with a dim, or for half precision,
+            # its cast check names Float whatever the input's dtype)
+            if dim is None and not (input.dtype.itemsize == 2 and
+                                    input.dtype.is_floating_point):
+                raise RuntimeError(f"mean.dtype_out(): input types can't be cast to the "
+                                   f"desired output type {out.dtype._scalar_name}")
+            raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                               f"{out.dtype._scalar_name}")
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target._np)
     count = data.size if dims is None or data.ndim == 0 else \
@@ -471,15 +471,17 @@ def _check_nonempty(name, input, dims):
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def _given_dims(dim, ndim):
-    """`dim` of amax/amin as the caller wrote it (an int or a sequence), each checked against
-    `ndim` but not wrapped, for torch's empty-dim message; None for all dims (() or None)."""
+def _check_given_dims(name, input, dim):
+    """amax/amin of an empty (or 0-dim) tensor: `dim` as the caller wrote it (an int or a
+    sequence; () or None for all dims), each dim checked against the input's dims, then for
+    size 0 (named as given), one after the other as torch does."""
+    data = input._data
     if dim is None or (not isinstance(dim, int) and len(dim) == 0):
-        return None
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    for d in dims:
-        geo.wrap_dim(d, ndim)
-    return dims
+        return _check_nonempty(name, input, None)
+    for d in (dim,) if isinstance(dim, int) else tuple(dim):
+        w = geo.wrap_dim(d, data.ndim)
+        if data.size == 0 and data.ndim and data.shape[w] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 def _refuse_complex(name, input, kernel=None):
@@ -612,7 +614,7 @@ def _amax(name, op, input, dim, keepdim, out):
     if data.size and data.ndim:
         dims = reduction_dims(input, dim)
     else:   # (torch names an empty dim as given, before looking for repeated dims)
-        _check_nonempty(name, input, _given_dims(dim, data.ndim))
+        _check_given_dims(name, input, dim)
         dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     reduce = xp.max if name == "amax" else xp.min

@@ -152,6 +152,10 @@ def parser_errors(fn, name, *, function):
         if "out" in kwargs:     # torch's methods take no out= (NumPy's np.mean(t) passes one)
             raise parser_error(name, args, kwargs, False) or \
                 TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        if precheck and "stable" in kwargs:
+            error = parser_error(name, args, kwargs, False)
+            if error is not None:
+                raise error
         given = kwargs
         if numpy_names and ("axis" in kwargs or "keepdims" in kwargs):
             kwargs = _rename(name, kwargs)

@@ -336,15 +336,15 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     data = input._data
-    dims = reduction_dims(input, dim, in_order=True)
     if data.dtype.kind in "biu":        # (no NaN: torch sums, into out= of any dtype)
+        reduction_dims(input, dim, in_order=True)
         return FUNCTIONS["sum"](input, dim, keepdim, dtype=dtype, out=out)
     if data.dtype.kind == "c":
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    if isinstance(out, Tensor):         # torch sums into out's dtype
+    if isinstance(out, Tensor):         # torch sums into out's dtype (checked before the dims)
         given = None if dtype is None else _dtype.as_dtype(dtype, "nansum")
         if given is None:
-            if not out.dtype.is_floating_point:
+            if not out.dtype.is_floating_point and data.size:    # (no kernel: no refusal)
                 raise NotImplementedError(f"\"nansum_cpu\" not implemented for "
                                           f"'{out.dtype._scalar_name}'")
             dtype = out.dtype
@@ -354,6 +354,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
                                    f"got {out.dtype._cpp_name} instead")
             raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
                                f"{out.dtype._scalar_name} and {given._scalar_name}.")
+    dims = reduction_dims(input, dim, in_order=True)
     target = _sum_dtype(data, dtype, "nansum")
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)

@@ -62,9 +62,11 @@ class LinalgVectorNorm(Op):
         if p == 1:
             return x.sgn() * grad
         if math.isinf(p):
-            mask = (x.abs() == norm).to(grad.dtype)
+            # torch's: the elements that attain the norm, or NaN (a NaN norm's gradient goes
+            # to its NaNs, whose sign is 0)
+            mask = ((x.abs() == norm) | x.isnan()).to(grad.dtype)
             count = mask.sum(ctx.dims, keepdim=True) if x.ndim else mask
-            return x.sgn() * mask / count * grad
+            return x.sgn() * (grad / count * mask)
         if p == 2:
             scaled = x / norm
         elif p < 1:
@@ -160,8 +162,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         result = vector_norm(A, 2, dims, keepdim)
     elif ord == "nuc" or ord in (2, -2):
         from ._decompositions import svdvals
-        s = svdvals(A.movedim(dims, (-2, -1)))
-        reduce = s.sum if ord == "nuc" else s.amax if ord == 2 else s.amin
+        s = svdvals(A.movedim(dims, (-2, -1)))      # (the largest of none: 0, no graph)
+        reduce = s.detach().sum if ord == 2 and not s.shape[-1] else s.sum if ord == "nuc" \
+            else s.amax if ord == 2 else s.amin
         if keepdim:     # as torch: the two kept dims are made at the end and moved back
             result = reduce(-1, keepdim=True).unsqueeze(-1).movedim((-2, -1), dims)
         else:
@@ -171,12 +174,18 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         sums = A.abs().sum(summed, keepdim=keepdim)
         if not keepdim and summed < reduced:
             reduced -= 1
-        result = sums.amax(reduced, keepdim=keepdim) if ord > 0 else \
+        # (the largest of no sums is 0 in torch, with no graph; the smallest an error)
+        result = sums.detach().sum(reduced, keepdim=keepdim) \
+            if ord > 0 and not sums.shape[reduced] \
+            else sums.amax(reduced, keepdim=keepdim) if ord > 0 else \
             sums.amin(reduced, keepdim=keepdim)
     else:
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if out is not None:
         from .._ops._dispatch import check_out, write_out
+        if isinstance(out, Tensor) and out.dtype is not result.dtype:
+            raise RuntimeError(f"linalg.matrix_norm expected out tensor dtype "
+                               f"{result.dtype._scalar_name} but got: {out.dtype._scalar_name}")
         check_out("linalg_matrix_norm", out, result._data.dtype, result.requires_grad)
         return write_out(out, result._data)
     return result
