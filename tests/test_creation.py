@@ -257,8 +257,8 @@ def test_from_numpy_errors():
         ember.from_numpy(np.array(["a"]))
     a = np.arange(4.)
     a.flags.writeable = False
-    from ember import _tensor_data
-    _tensor_data._warned.clear()        # (torch gives this warning once per process)
+    from ember import _config
+    _config._warned.clear()        # (torch gives this warning once per process)
     with pytest.warns(UserWarning, match="The given NumPy array is not writable"):
         ember.from_numpy(a)
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import ember
-from ember import _tensor_data
+from ember import _config
 
 F = ember.nn.functional
 
@@ -58,9 +58,9 @@ def test_non_native_byte_order_is_refused(convert):
 
 @pytest.fixture
 def fresh_warnings():
-    _tensor_data._warned.clear()
+    _config._warned.clear()
     yield
-    _tensor_data._warned.clear()
+    _config._warned.clear()
 
 
 def _messages(fn):

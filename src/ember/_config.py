@@ -70,6 +70,19 @@ def is_warn_always_enabled():
     return _state["warn_always"]
 
 
+_warned = set()     # the messages already given: torch warns these once per process
+
+
+def warn_once(message, category=UserWarning, stacklevel=1):
+    """A warning the first time only, as torch's TORCH_WARN_ONCE (every time under
+    `set_warn_always(True)`); `stacklevel` counts from the caller of warn_once."""
+    if not _state["warn_always"]:       # (warnings given then do not use up the once)
+        if message in _warned:
+            return
+        _warned.add(message)
+    warnings.warn(message, category, stacklevel=stacklevel + 1)
+
+
 def set_num_interop_threads(n):
     """Threads for inter-op parallelism (ember runs ops one after another)."""
     if int(n) < 1:

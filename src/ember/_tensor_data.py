@@ -11,6 +11,7 @@ from ._creation import _backend, _finish, _is_int, _new, _requires_grad_error, e
 from ._float8 import to_float8
 from ._device import CPU, as_device, backend_for, backend_of
 from ._pinned import pin_factory_result
+from ._config import warn_once
 from ._storage import BorrowedStorage
 from ._tensor import Tensor, wrap
 
@@ -35,18 +36,6 @@ _LIST_OF_ARRAYS_WARNING = (
     "tensor.")
 
 
-_warned = set()     # the messages already given: torch warns these once per process
-
-
-def _warn_once(message, stacklevel):
-    """A UserWarning the first time only, as torch's TORCH_WARN_ONCE (every time under
-    `set_warn_always(True)`)."""
-    from ._config import is_warn_always_enabled
-    if not is_warn_always_enabled():        # (warnings given then do not use up the once)
-        if message in _warned:
-            return
-        _warned.add(message)
-    warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
 
 
 def _walk(data):
@@ -126,7 +115,7 @@ def _walk(data):
     shape = []
     visit(data, 0, shape)
     if flat and any(arrays_inside):      # (torch warns while it copies the elements)
-        _warn_once(_LIST_OF_ARRAYS_WARNING, stacklevel=4)
+        warn_once(_LIST_OF_ARRAYS_WARNING, stacklevel=4)
     return tuple(shape), flat, inferred, numpy_leaves, not_scalar
 
 
@@ -362,7 +351,7 @@ def from_numpy(ndarray):
         raise ValueError("given numpy array strides not a multiple of the element byte size. "
                          "Copy the numpy array to reallocate the memory.")
     if not ndarray.flags.writeable:
-        _warn_once(_NOT_WRITABLE_WARNING, stacklevel=2)
+        warn_once(_NOT_WRITABLE_WARNING, stacklevel=2)
     t = wrap(ndarray.view())
     if t._storage is None:                  # (an inference tensor has its InferenceStorage)
         t._storage = BorrowedStorage(t._data)

@@ -4,9 +4,8 @@ warning), lu_unpack, lu_solve (deprecated), geqrf, orgqr and ormqr, as functions
 The work is ember.linalg's (`linalg/_lu.py`, `linalg/_householder.py`); lu_unpack's node is
 here, as torch names it.
 """
-import warnings
-
 from .. import return_types
+from .._config import warn_once
 from .._device import MetaArray
 from .._tensor import Tensor, wrap
 from ..linalg import _householder, _lu
@@ -26,21 +25,13 @@ _LU_SOLVE_WARNING = (
     "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
     "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
     "X = torch.linalg.lu_solve(LU, pivots, B)")
-_warned = set()
-
-
-def _warn_once(message):
-    """torch warns once per process for these deprecations (TORCH_WARN_ONCE)."""
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 @function()
 def lu(A, pivot=True, get_infos=False, out=None):
     """(LU, pivots), or (LU, pivots, infos) with get_infos: linalg.lu_factor_ex's results
     (deprecated in torch, which warns once)."""
-    _warn_once(_LU_WARNING)
+    warn_once(_LU_WARNING, stacklevel=2)     # (once per process, as torch)
     check_bool("_lu_with_info", "pivot", None, pivot)
     from ..linalg import lu_factor_ex
     result = lu_factor_ex(A, pivot=pivot)
@@ -119,7 +110,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
 def lu_solve(b, LU_data, LU_pivots, *, out=None):
     """X with A X = b from A's LU factorization (deprecated in torch, which warns once; see
     linalg.lu_solve, whose arguments come in the other order)."""
-    _warn_once(_LU_SOLVE_WARNING)
+    warn_once(_LU_SOLVE_WARNING, stacklevel=2)
     from ..linalg import lu_solve as _lu_solve
     return _lu_solve(LU_data, LU_pivots, b, out=out)
 

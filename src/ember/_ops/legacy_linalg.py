@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from .. import return_types
+from .._config import warn_once
 from .._device import MetaArray
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_out, finish, write_out
@@ -136,9 +137,22 @@ def matrix_power(input, n, *, out=None):
     return _linalg().matrix_power(input, n, out=out)
 
 
+_CHAIN_MATMUL_WARNING = (
+    "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+    "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+    "multiple parameters.")
+_CHOLESKY_WARNING = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+    "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+    "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
+    "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for "
+    "all valid (symmetric positive definite) inputs.")
+
+
 @function(method=False)
 def chain_matmul(*matrices, out=None):
     """The product of a chain of 2-D matrices (torch.linalg.multi_dot on a tuple)."""
+    warn_once(_CHAIN_MATMUL_WARNING, stacklevel=2)      # (deprecated: once per process)
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
     if len(matrices) == 0:
@@ -180,6 +194,7 @@ class Cholesky(LinalgCholeskyEx):
 @function()
 def cholesky(input, upper=False, *, out=None):
     """L with input = L L^H (U = L^H when upper); the lower triangle of input is read."""
+    warn_once(_CHOLESKY_WARNING, stacklevel=3)          # (deprecated: once per process)
     check_bool("cholesky", "upper", 1, upper)
     if input.numel() == 0:      # (torch returns before checking the shape)
         result = _common().xp_of(input).zeros(tuple(input.shape), input._data.dtype)

@@ -179,8 +179,8 @@ def tanh(input):
     return input.tanh()
 
 
-def _softmax_dim(ndim):
-    warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call "
+def _softmax_dim(name, ndim):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=3)
     return 0 if ndim in (0, 1, 3) else 1
 
@@ -188,7 +188,7 @@ def _softmax_dim(ndim):
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(input) / sum(exp(input)) along `dim`."""
     if dim is None:
-        dim = _softmax_dim(input.ndim)
+        dim = _softmax_dim("softmax", input.ndim)
     if not isinstance(input, Tensor):     # torch calls input.softmax(dim): AttributeError
         return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
     return _softmax(input, dim, dtype)
@@ -197,14 +197,14 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     """softmax(-input) along `dim`."""
     if dim is None:
-        dim = _softmax_dim(input.ndim)
+        dim = _softmax_dim("softmin", input.ndim)
     return _softmax(-input if dtype is None else -input.to(dtype), dim)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """log(softmax(input)) along `dim`, computed stably."""
     if dim is None:
-        dim = _softmax_dim(input.ndim)
+        dim = _softmax_dim("log_softmax", input.ndim)
     if not isinstance(input, Tensor):     # torch calls input.log_softmax(dim): AttributeError
         return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
     return _log_softmax(input, dim, dtype)
