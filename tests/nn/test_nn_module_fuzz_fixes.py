@@ -304,3 +304,17 @@ def test_getstate_is_a_copy_of_the_instance_dict():
     assert state is not m.__dict__ and state == m.__dict__
     state["x"] = 1
     assert "x" not in m.__dict__
+
+
+def test_layer_norm_eps_is_parsed_as_a_float_first():
+    with pytest.raises(TypeError, match=r"^layer_norm\(\): argument 'eps' \(position 5\) must "
+                       r"be float, not NoneType$"):
+        nn.LayerNorm(3, eps=None)(torch.randn(2, 3))
+    with pytest.raises(TypeError, match="must be float, not NoneType"):    # before the shapes
+        nn.functional.layer_norm(torch.ones(2, 3), (4,), eps=None)
+    with pytest.raises(TypeError, match="must be float, not Tensor"):
+        nn.functional.layer_norm(torch.ones(2, 3), (3,), eps=torch.tensor([0.5]))
+    x = torch.tensor([[0.0, 1.0, 2.0]])
+    out = nn.functional.layer_norm(x, (3,), eps=torch.tensor(0.5))       # var 2/3, + 0.5
+    expected = (x - 1) / (2 / 3 + 0.5) ** 0.5
+    assert torch.allclose(out, expected)

@@ -140,7 +140,7 @@ BACKWARD_HOOK_RESULTS += ["class M(torch.nn.Module):\n    def forward(self, a, b
 ]]
 
 # Layer constructors given odd arguments: the padding_idx checks of Embedding, EmbeddingBag and
-# F.embedding_bag, RNN's dropout converted to float first.
+# F.embedding_bag, RNN's dropout converted to float first, layer_norm's eps parsed as a float.
 CONSTRUCTORS = [
     "torch.nn.EmbeddingBag(4, 3, padding_idx=9)",
     "torch.nn.EmbeddingBag(4, 3, padding_idx=-9)",
@@ -159,6 +159,13 @@ CONSTRUCTORS = [
     "torch.nn.GRU(3, 4, dropout=True)",
     "torch.nn.GRU(3, 4, dropout=2)",
     "m = torch.nn.LPPool1d(2, (2,))\nprint(m(torch.ones(1, 2, 4)))",
+    "m = torch.nn.LayerNorm(3, eps=None)\nm(torch.randn(2, 3))",
+    "m = torch.nn.LayerNorm(3, eps=None, elementwise_affine=False)\nm(torch.randn(2, 3))",
+    "print(torch.nn.functional.layer_norm(torch.ones(2, 3), (4,), eps=None))",
+    "print(torch.nn.functional.layer_norm(torch.ones(2, 3), (3,), eps='x'))",
+    "print(torch.nn.functional.layer_norm(torch.ones(2, 3), (3,), eps=torch.tensor([1e-3])))",
+    "print(torch.nn.functional.layer_norm(torch.arange(6.).reshape(2, 3), (3,), eps=torch.tensor(0.5)))",
+    "print(torch.nn.functional.layer_norm(torch.arange(6.).reshape(2, 3), (3,), eps=True))",
     "m = torch.nn.Conv1d(3, 3, 1)\nm.weight = torch.nn.Parameter(torch.ones(3, 3))\nm(torch.randn(2, 3, 1))",
 ]
 
@@ -265,8 +272,6 @@ SNIPPETS = (CONTAINERS + REPRS + CONVERSIONS + SPECTRAL + LOADING_AND_NAMES +
 BUGS = [
     ("torch's in-place ELU saves its output for backward, so a later in-place op on it (the next inplace ReLU/ELU) fails the version check; ember's does not",
      "torch.manual_seed(0)\nm = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ELU(inplace=True), torch.nn.ReLU(inplace=True))\nm(torch.randn(2, 3)).sum().backward()\nprint(m[0].weight.grad)"),
-    ("torch's layer_norm refuses eps=None in its argument parser; ember fails later, adding None",
-     "m = torch.nn.LayerNorm(3, eps=None)\nm(torch.randn(2, 3))"),
     ("torch names the torch function an uninitialized parameter reached (<built-in method zeros_like ...>); ember says 'a torch function'",
      "m = torch.nn.LazyLinear(2)\ntorch.zeros_like(m.weight)"),
     ("torch's 1x1 convolution with mismatched dtypes fails in its matmul path ('expected scalar type Float but found BFloat16'); ember gives the general conv text",

@@ -255,6 +255,8 @@ def _normalized_shape(normalized_shape, fn):
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalize over the last len(normalized_shape) dims, then scale by `weight` and shift by
     `bias` (both of shape `normalized_shape`)."""
+    if eps.__class__ is not float:
+        eps = _float_argument(eps, "layer_norm", "eps", 5)
     shape = _normalized_shape(normalized_shape, "layer_norm")
     if not shape:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
@@ -379,6 +381,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         _move_toward(running_mean, mean.reshape(channels), momentum)
         _move_toward(running_var, var.reshape(channels) * (count / max(count - 1, 1)), momentum)
     return out
+
+
+def _float_argument(value, fn, name, position):
+    """`value` as torch's parser takes a float argument: a real number or a one-element
+    tensor of no dimensions."""
+    if isinstance(value, Tensor) and value.dim() == 0:
+        return value.item()
+    if isinstance(value, (int, float)) or hasattr(value, "__float__") and \
+            not isinstance(value, (complex, Tensor)):
+        return value
+    raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be float, not "
+                    f"{type(value).__name__}")
 
 
 def _check_momentum(fn, momentum):
