@@ -426,3 +426,43 @@ def test_split_arguments_of_no_accepted_type_get_torchs_parser_text():
         " * (Tensor input, Tensor tensor_indices_or_sections, int dim = 0)\n"
         " * (Tensor input, int sections, int dim = 0)\n")
     assert [t.shape for t in ember.hsplit(ember.ones(2, 6), ember.tensor(2))] == [(2, 3)] * 2
+
+
+# -- channels-last inputs of cat, stack, roll -----------------------------------------------------
+
+def _cl(*shape):
+    return ember.arange(float(np.prod(shape))).reshape(shape).to(
+        memory_format=ember.channels_last)
+
+
+def test_cat_of_channels_last_inputs_has_the_layouts_strides_on_size_one_dims():
+    y = ember.cat([_cl(3, 2, 1, 2), _cl(3, 2, 1, 2)], -1)
+    # channels-last strides of (3, 2, 1, 4): C 1, W 2, H 2 * 4, N 8 * 1
+    assert y.stride() == (8, 1, 8, 2)
+
+
+def test_stack_below_the_last_dim_is_a_view_of_a_cat():
+    a, b = _cl(3, 3, 3, 3), _cl(3, 3, 3, 3) + 100
+    y = ember.stack([a, b], 1)
+    # the channels-last cat (3, 6, 3, 3) has strides (54, 1, 18, 6); dim 1 split in (2, 3)
+    assert y.stride() == (54, 3, 1, 18, 6)
+    np.testing.assert_array_equal(y.numpy(), np.stack([a.numpy(), b.numpy()], 1))
+
+
+def test_stack_at_the_end_is_a_cat_of_unsqueezed_inputs():
+    y = ember.stack([_cl(1, 3, 3, 3), _cl(1, 3, 3, 3)], -1)
+    assert y.is_contiguous() and y.stride() == (54, 18, 6, 2, 1)
+    # unsqueezed at dim -3, channels-last inputs suggest channels_last_3d
+    y = ember.stack([_cl(3, 2, 3, 3), _cl(3, 2, 3, 3)], -3)
+    assert y.stride() == (36, 1, 18, 6, 2)
+
+
+def test_roll_is_a_cat_of_two_pieces():
+    x = _cl(1, 2, 2, 2)
+    y = x.roll(-1, 3)
+    assert y.stride() == (8, 1, 4, 2)
+    np.testing.assert_array_equal(y.numpy(), np.roll(x.numpy(), -1, 3))
+    # a whole turn: one piece is empty, which suggests row-major
+    assert x.roll(2, 3).stride() == (8, 4, 2, 1)
+    t = ember.arange(6.).reshape(2, 3).t()
+    assert t.roll(1, 0).stride() == (2, 1)

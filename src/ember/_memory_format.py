@@ -91,6 +91,33 @@ def lay_out(xp, array, fmt):
     return out.transpose(inverse)
 
 
+def format_strides(shape, fmt):
+    """torch's (element) strides of a dense tensor of `shape` in layout `fmt`."""
+    order = _ORDER.get(fmt)
+    if order is None:
+        from ._geometry import contiguous_strides
+        return tuple(contiguous_strides(tuple(shape)))
+    strides, step = [0] * len(shape), 1
+    for d in reversed(order):
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
+def laid_out_exactly(xp, array, fmt):
+    """`array` if it has exactly torch's strides of layout `fmt` (those of size-1 dims
+    included), else a copy that has them."""
+    order = _ORDER.get(fmt)
+    if order is None:
+        return row_major(xp, array)
+    step = array.itemsize
+    for d in reversed(order):
+        if array.strides[d] != step:
+            return lay_out(xp, array, fmt)
+        step *= array.shape[d]
+    return array
+
+
 def row_major(xp, array):
     """`array` if it is row-major with torch's strides, else a row-major copy: the layout of
     the results that torch's kernels allocate contiguous whatever their input's layout
@@ -115,11 +142,17 @@ def suggested(array):
     the strides grow from the channel dim outwards as that layout's do (torch's
     `is_channels_last_strides_2d`/`_3d`, which ambiguous cases such as one channel, or N x 1 x 1
     x 1, leave row-major), else row-major."""
-    fmt = {4: channels_last, 5: channels_last_3d}.get(array.ndim)
+    if array.ndim not in (4, 5):
+        return contiguous_format
+    item = array.itemsize
+    return suggested_by(array.shape, [s // item for s in array.strides])
+
+
+def suggested_by(shape, strides):
+    """`suggested` for a tensor of `shape` and (element) `strides`."""
+    fmt = {4: channels_last, 5: channels_last_3d}.get(len(shape))
     if fmt is None:
         return contiguous_format
-    shape, item = array.shape, array.itemsize
-    strides = [s // item for s in array.strides]
     if strides[1] == 0:
         return contiguous_format
     smallest = 0

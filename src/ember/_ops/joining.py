@@ -5,6 +5,7 @@ combinations) live in `joining_grids`; splitting (split, chunk, tensor_split, ..
 import numpy as np
 
 from .. import _dtype, _geometry as geo, _memory_format as _mf
+from .._device import backend_of
 from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_internal_overlap, check_out, check_overlap, write_out
@@ -87,9 +88,7 @@ def _cat_layout(xp, result, arrays):
     else row-major (NumPy would keep, say, transposed inputs' column-major order)."""
     formats = {_mf.suggested(a) for a in arrays}
     fmt = formats.pop() if len(formats) == 1 else _mf.contiguous_format
-    if fmt is _mf.contiguous_format:
-        return _mf.row_major(xp, result)
-    return result if _mf.is_laid_out(result, fmt) else _mf.lay_out(xp, result, fmt)
+    return _mf.laid_out_exactly(xp, result, fmt)    # (size-1 dims get the layout's strides)
 
 
 @function(method=False)
@@ -159,6 +158,33 @@ def _cat(name, tensors, dim, out):
                         out, "cat")
 
 
+def _stacked_layout(xp, tensors, arrays, d):
+    """The stack of `arrays` along a new dim `d`, laid out as torch's: below the last dim, a
+    cat along dim `d` (laid out as cat's inputs suggest) seen through a view that splits it;
+    at the end, a cat of the inputs unsqueezed there. Either is row-major unless 4-D or 5-D
+    inputs suggest channels-last (NumPy would keep, say, transposed inputs' order)."""
+    ndim = arrays[0].ndim
+    if d < ndim and arrays[0].size:
+        formats = {_mf.suggested(t._data) for t in tensors} if ndim in (4, 5) else ()
+        fmt = formats.pop() if len(formats) == 1 else _mf.contiguous_format
+        if fmt is _mf.contiguous_format:        # (a row-major cat splits into row-major)
+            return _mf.row_major(xp, xp.stack(arrays, axis=d))
+        size = arrays[0].shape
+        joined = size[:d] + (size[d] * len(arrays),) + size[d + 1:]
+        shape = size[:d] + (len(arrays),) + size[d:]
+        strides = geo.view_strides(joined, _mf.format_strides(joined, fmt), shape)
+        dtype = arrays[0].dtype
+        result = backend_of(arrays[0]).strided(xp.empty(geo.numel(shape), dtype), dtype, shape,
+                                               strides, 0)
+        result[...] = xp.stack(arrays, axis=d)
+        return result
+    result = xp.stack(arrays, axis=d)
+    formats = {_mf.suggested_by(*geo.unsqueeze(tuple(t.shape), t.stride(), d))
+               for t in tensors} if result.ndim in (4, 5) else ()
+    fmt = formats.pop() if len(formats) == 1 else _mf.contiguous_format
+    return _mf.laid_out_exactly(xp, result, fmt)
+
+
 @function(method=False)
 def stack(tensors, dim=0, *, out=None):
     """Join equally shaped tensors along a new dim."""
@@ -180,12 +206,7 @@ def stack(tensors, dim=0, *, out=None):
                                f"[{', '.join(map(str, t.shape))}] at entry {i}")
     common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
     xp, arrays = arrays_for(tensors, common)
-    result = xp.stack(arrays, axis=d)
-    if not result.flags.c_contiguous and all(_mf.suggested(a) is _mf.contiguous_format
-                                             for a in arrays):
-        # torch's result is row-major where no input is channels-last (NumPy would keep,
-        # say, transposed inputs' order)
-        result = _mf.row_major(xp, result)
+    result = _stacked_layout(xp, tensors, arrays, d)
     return _finish_join(Stack, tensors, result, {"dim": d}, out, "stack")
 
 

@@ -176,10 +176,24 @@ def roll(input, shifts, dims=None):
         result = data.copy()
         return run_copy(Roll, input, result, {"shifts": shifts, "dims": None})
     dims = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
-    # NOTE: torch's result is row-major whatever the input's layout
-    result = _mf.row_major(xp, xp.roll(data, shifts if dims else shifts[0],
-                                       dims if dims else None))
+    if not dims:        # (torch rolls a row-major flattened copy)
+        result = _mf.row_major(xp, xp.roll(data, shifts[0], None))
+    else:
+        result = data
+        for shift, d in zip(shifts, dims):
+            result = _roll_dim(xp, result, shift, d)
     return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None})
+
+
+def _roll_dim(xp, array, shift, d):
+    """One dim rolled as torch rolls it: the cat of two narrowed pieces, so the result is laid
+    out as cat lays out the pieces (channels-last where both suggest it, else row-major)."""
+    from .joining import _cat_layout
+    size = array.shape[d]
+    start = (size - shift) % size
+    before = (slice(None),) * d
+    pieces = [array[before + (slice(start, size),)], array[before + (slice(0, start),)]]
+    return _cat_layout(xp, xp.concatenate(pieces, axis=d), pieces)
 
 
 @method("roll")
