@@ -382,6 +382,19 @@ def test_pooling_lets_a_negative_kernel_reach_the_kernel_size_check():
             ember.randn(2, 2, 4, 3, 1), -1)
 
 
+def test_3d_pools_without_a_channels_last_kernel_give_row_major_results():
+    x = ember.randn(2, 3, 4, 4, 4).contiguous(memory_format=ember.channels_last_3d)
+    assert F.avg_pool3d(x, 2).stride() == (24, 8, 4, 2, 1)
+    assert F.adaptive_avg_pool3d(x, 2).stride() == (24, 8, 4, 2, 1)
+    assert F.adaptive_max_pool3d(x, 2).stride() == (24, 8, 4, 2, 1)
+    assert F.max_pool3d(x, 2).stride() == (24, 1, 12, 6, 3)      # (this one has it)
+    # torch's own 3-d convolution (one small sample, float64) is row-major too
+    x = ember.randn(1, 2, 3, 2, 3, dtype=ember.float64) \
+        .contiguous(memory_format=ember.channels_last_3d)
+    out = F.conv3d(x, ember.randn(2, 2, 1, 1, 1, dtype=ember.float64))
+    assert out.stride() == (36, 18, 6, 3, 1)
+
+
 def test_lp_pool_unpacks_its_kernel_size():
     with pytest.raises(ValueError, match="not enough values to unpack"):
         F.lp_pool2d(ember.randn(1, 2, 4, 4), 2, [])

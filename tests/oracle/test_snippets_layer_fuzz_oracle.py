@@ -146,6 +146,10 @@ FIXED = [
     # what is not channels-last comes out row-major, whatever layout a kernel kept
     "x = torch.randn([1, 3, 2, 2, 4], dtype=torch.float64).transpose(-1, -2).contiguous().transpose(-1, -2)\nprint(F.avg_pool3d(x, 1, divisor_override=3).stride(), F.max_pool3d(x, 1).stride())\nprint(F.pad(x, (1, 1, 0, 0, 0, 0), mode='replicate').stride(), F.interpolate(x, scale_factor=1.0).stride())",
     "z = torch.randn(2, 3, 4, 5).transpose(0, 1)\nprint(F.avg_pool2d(z, 1).stride(), F.max_pool2d(z, 1).stride(), F.pad(z, (1, 1)).stride())\ny = torch.randn(2, 3, 4, 5).permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)\nprint(F.avg_pool2d(y, 1).stride(), F.max_pool2d(y, 2).stride())",
+    # torch's CPU avg_pool3d and adaptive 3-d pools have no channels-last form, nor its own
+    # 3-d convolution kernels (oneDNN's results follow the input)
+    "for shape in [(2, 3, 4, 4, 4), (1, 2, 3, 2, 3)]:\n    x = torch.randn(shape).contiguous(memory_format=torch.channels_last_3d)\n    print(F.avg_pool3d(x, 2).stride(), F.max_pool3d(x, 2).stride(), F.adaptive_avg_pool3d(x, 2).stride(), F.adaptive_max_pool3d(x, 2).stride())\n    print(F.conv3d(x, torch.randn(2, shape[1], 2, 1, 2)).stride(), F.conv3d(x.double(), torch.randn(2, shape[1], 2, 2, 2, dtype=torch.float64), padding=1).stride())\n    print(F.conv_transpose3d(x, torch.randn(shape[1], 2, 2, 2, 2), stride=2).stride(), F.interpolate(x, scale_factor=2).stride())",
+    "x = torch.randn(1, 2, 3, 2, 3).contiguous(memory_format=torch.channels_last_3d).requires_grad_()\nout = F.avg_pool3d(x, 2)\nout.sum().backward()\nprint(out.stride(), x.grad.stride())",
     # torch's flash kernel returns its (B, L, H, E) gradients transposed, a copy unless H or
     # L is 1
     "for shape in [(2, 2, 3, 4), (1, 1, 4, 3), (2, 2, 1, 4), (2, 1, 1, 3)]:\n    q, k, v = (torch.randn(shape, requires_grad=True) for _ in range(3))\n    out = F.scaled_dot_product_attention(q, k, v)\n    out.sum().backward()\n    print(shape, out.stride(), q.grad.stride(), k.grad.stride(), v.grad.stride())",

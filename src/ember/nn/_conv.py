@@ -129,8 +129,11 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         params["_columns"] = columns
     else:
         kernels.release_columns(columns)
-    if out.__class__ is not MetaArray:      # (torch's meta convolution is row-major)
-        out = _mf.follow(xp, out, x, w)   # a channels-last input gives a channels-last output
+    if out.__class__ is not MetaArray and (x.ndim < 5 or _onednn(input, weight, groups,
+                                                                 stride, dilation)):
+        # a channels-last input gives a channels-last output (torch's meta convolution is
+        # row-major, and so are its own 3-d kernels' results; oneDNN's follow the input)
+        out = _mf.follow(xp, out, x, w)
     return apply(Convolution, (input, weight, bias), out, params)
 
 

@@ -436,7 +436,7 @@ def _adaptive_avg_nd(input, nd, output_size):
     else:
         data = ops.adaptive_avg_pool(input._data, out)
     (result,) = ops.apply(ops.AVG_POOLS["AdaptiveAvgPool", nd], (input,),
-                          (ops.laid_like(input, data),),
+                          (ops.laid_like(input, data, channels_last_3d=nd < 3),),
                           {"spatial": tuple(input.shape[-nd:])})
     return result
 
@@ -462,7 +462,8 @@ def _adaptive_max_nd(input, nd, output_size):
     shape = lead + tuple(out)
     params = {"spatial": tuple(x.shape[1:]), "geometry": None}
     result, index = ops.apply(_max_pool_op(ops.MAX_POOLS["AdaptiveMaxPool", nd], x), (input,),
-                              ops.laid_like(input, values.reshape(shape), indices.reshape(shape)),
+                              ops.laid_like(input, values.reshape(shape), indices.reshape(shape),
+                                            channels_last_3d=nd < 3),
                               params)
     if result._grad_fn is not None:
         result._grad_fn.indices = index

@@ -20,14 +20,19 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 
 
-def laid_like(input, *arrays):
+def laid_like(input, *arrays, channels_last_3d=True):
     """`arrays` (results of the shape family of `input`) laid out channels-last where torch
     would suggest that for `input` (pooling, resampling, shuffles and padding keep a
-    channels-last input's layout; see `_memory_format.suggested`)."""
+    channels-last input's layout; see `_memory_format.suggested`). `channels_last_3d=False`:
+    the op's CPU kernel has no channels-last 3-d form (avg_pool3d, the adaptive 3-d pools),
+    so a 5-D result is row-major."""
     x = input._data
     if x.ndim < 4 or x.flags.c_contiguous and 1 not in x.shape[1:2]:
         return arrays if len(arrays) > 1 else arrays[0]     # (the common case, quickly)
     xp = backend_of(x).xp
+    if not channels_last_3d and x.ndim == 5:
+        laid = tuple(xp.ascontiguousarray(a) for a in arrays)
+        return laid if len(laid) > 1 else laid[0]
     # (otherwise row-major, whatever layout a kernel kept from a permuted input)
     laid = tuple(_row_major(xp, _mf.follow(xp, a, x)) if a.ndim == x.ndim else a
                  for a in arrays)
@@ -431,7 +436,8 @@ def run_avg_pool(input, args, op):
     x = input._data
     lead = x.shape[:x.ndim - len(spatial)]
     data = avg_pool(x.reshape((-1,) + tuple(spatial)), *args[1:])
-    data = laid_like(input, data.reshape(lead + data.shape[1:]))
+    data = laid_like(input, data.reshape(lead + data.shape[1:]),
+                     channels_last_3d=len(spatial) < 3)
     (result,) = apply(op, (input,), (data,), {"args": args})
     return result
 
