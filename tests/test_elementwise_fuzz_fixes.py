@@ -422,3 +422,18 @@ def test_isclose_allclose_equal_check_tensors_before_unknown_keywords():
                 lambda: fn(f, 2, out=f))
         _raises(TypeError, f"{name}() got an unexpected keyword argument 'out'",
                 lambda: fn(f, f, out=f))
+
+
+def test_lerp_weight_where_number_and_ldexp_out_checks():
+    x = ember.ones(2, dtype=ember.float16)
+    _raises(RuntimeError, "value cannot be converted to type float without overflow",
+            lambda: ember.lerp(x, x * 2, 1j))
+    _raises(RuntimeError, "value cannot be converted to type float without overflow",
+            lambda: ember.lerp(x, x * 2, 1e40))
+    assert ember.lerp(x, x * 2, 0.5 + 0j).tolist() == [1.5, 1.5]
+    cond = ember.tensor([False, True])
+    _raises(RuntimeError, "value cannot be converted to type float without overflow",
+            lambda: ember.where(cond, 1e40, ember.tensor(-2.0)))
+    assert ember.where(cond, x, 1e6).tolist() == [math.inf, 1.0]
+    _raises(RuntimeError, "ldexp can't be cast to the desired output type Byte",
+            lambda: ember.ldexp(f, i, out=ember.empty(3, dtype=ember.uint8)))

@@ -231,6 +231,14 @@ SNIPPETS = [SETUP + s for s in [
     *(f"print(torch.{fn}({a}, {b}, out=f))" for fn in ("isclose", "allclose", "equal")
       for a, b in (("f", "f"), ("f", "2"), ("2", "f"), ("f", "None"))),
     "print(f.isclose(f, out=f))", "print(f.allclose(2, out=f))", "print(torch.equal(None, None, out=1))",
+    # lerp's number weight converted as addcmul's value; where's number checked for float32 and
+    # float64 results; ldexp into an integer out=
+    *(f"x = torch.ones(2, dtype=torch.{dt})\nshow(torch.lerp(x, x * 2, {w}))"
+      for dt in ("float16", "bfloat16", "float32", "float64") for w in ("1j", "0.5+0j", "1e40", "0.3")),
+    *(f"show(torch.where(torch.tensor([False, True]), {a}, {b}))" for a, b in (
+        ("1e40", "torch.tensor(-2.0)"), ("h[:2]", "1e6"), ("bf[:2]", "1e40"), ("d[:2]", "1e300"),
+        ("f[:2]", "1e39"), ("torch.tensor(2.0)", "1e40"))),
+    *(f"show(torch.ldexp(f, i, out=torch.empty(3, dtype=torch.{o})))" for o in ("uint8", "bool", "int64")),
     # messages: mvlgamma and heaviside
     "show(torch.mvlgamma(c, 1))",
     "show(torch.heaviside(torch.tensor(0.2), torch.ones(3, dtype=torch.int16), out=torch.empty(3, dtype=torch.complex64)))",

@@ -683,6 +683,11 @@ def _export_lerp():
                 operands[2]._data.dtype != dtype and operands[2]._data.ndim:
             _lerp_dtype_error(operands)
         op.rule(dtype)        # torch checks the input's own dtype
+        if op is Lerp and dtype.kind in "fV" and operands[2].__class__ in (float, complex):
+            # a number weight is converted to the compute dtype, checked, as addcmul's value
+            from .ternary import _value_for
+            compute = np.dtype(np.float32) if dtype.itemsize == 2 else dtype
+            operands[2] = _value_for(operands[2], compute)
         return call(op, operands, {}, out, "lerp")
     register("lerp", lerp, inplace=True)
 

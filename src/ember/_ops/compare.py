@@ -282,17 +282,18 @@ def _check_scalar_clamp(input, lo, hi, out):
     _check_promoted_float_fits(input, [lo, hi], result)
 
 
-def _check_promoted_float_fits(tensor, numbers, result=None):
+def _check_promoted_float_fits(tensor, numbers, result=None, half_range=None):
     """A number that makes the result of an integer or bool tensor float must fit that
     dtype: torch converts it to the result dtype with its checked conversion (1e40 is an
-    error for float32, where a float32 tensor's own dtype would take it as inf)."""
+    error for float32, where a float32 tensor's own dtype would take it as inf). where
+    (`half_range=False`) checks a float result of any tensor, float16 and bfloat16 aside."""
     if result is None:
         from .elementwise import common_dtype
         result = _dtype._FROM_NUMPY[common_dtype([tensor, *numbers])]
-    if result is not tensor.dtype and result.is_floating_point:
+    if result.is_floating_point and (result is not tensor.dtype or half_range is False):
         for x in numbers:
             if x is not None:
-                _dtype.checked_scalar(x, result)
+                _dtype.checked_scalar(x, result, half_range=half_range is not False)
 
 
 def _real_bound(bound):
@@ -421,7 +422,7 @@ def where(condition, input=None, other=None, *, out=None):
         # (torch converts the number before it looks at the condition)
         tensor, number = (a, b) if isinstance(a, Tensor) else (b, a)
         _check_scalars_fit(tensor, [number], floats=False)
-        _check_promoted_float_fits(tensor, [number])
+        _check_promoted_float_fits(tensor, [number], half_range=False)
     if condition.dtype is not _dtype.bool:
         if condition.dtype is not _dtype.uint8:
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "

@@ -427,12 +427,13 @@ def ldexp(input, other, *, out=None):
     _check_ldexp([input, other])
     if other._data.dtype.kind == "b" and input._data.dtype.kind in "fV":
         raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
-    if isinstance(out, Inplace) and input._data.dtype.kind in "biu":
-        # torch's ldexp_ of integers checks its result dtype itself, before the product's
+    target = out.target if isinstance(out, Inplace) else out
+    if isinstance(target, Tensor) and target._data.dtype.kind in "biu":
+        # torch's ldexp into integers checks its result dtype itself, before the product's
         result = _dtype._FROM_NUMPY[int_to_float(common_dtype([input, other]))[1]]
-        if not _dtype.can_cast(result, input.dtype):
+        if not _dtype.can_cast(result, target.dtype):
             raise RuntimeError(f"ldexp can't be cast to the desired output type "
-                               f"{input.dtype._scalar_name}")
+                               f"{target.dtype._scalar_name}")
     # NOTE: torch computes `input * pow(2., other)`: the power is rounded to other's own
     # floating dtype (the default float for integers) before the product.
     scale = other._data.dtype if other._data.dtype.kind in "fcV" else \
