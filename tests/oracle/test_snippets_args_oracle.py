@@ -497,6 +497,9 @@ SNIPPETS = [
     'x = torch.arange(6.)\nx.split([2, 2.0])',
     'try:\n    print(torch.ones(2,2).mm(mat2=None))\nexcept TypeError as e: print(e)',
     'try:\n    print(torch.ones(2,2).matmul(other=[1]))\nexcept TypeError as e: print(e)',
+    # (parser texts of factories, once known differences)
+    'torch.linspace(0, 1)',
+    'torch.randint(0, 5)',
 ]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
@@ -518,10 +521,6 @@ BUGS = [
      'x = torch.arange(6.)\nx.add(1, 2)'),
     ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
      'x = torch.arange(6.)\nx.eq("a")'),
-    ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
-     'torch.linspace(0, 1)'),
-    ('argument-parser text: torch\'s parser words this TypeError its own way (signatures, positions, \'arguments: "dim"\'); ember raises a TypeError (or other error) with different text',
-     'torch.randint(0, 5)'),
     ("ember accepts an argument form torch's parser refuses (not fixed yet)",
      'x = torch.arange(6.)\ntorch.reshape(x, 3, 2)'),
     ('ember accepts keepdim without dim for max/mean; torch refuses it (not fixed yet)',
