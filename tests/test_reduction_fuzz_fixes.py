@@ -483,3 +483,11 @@ def test_more_orders_of_checks():
     _raises(RuntimeError, "result type Float can't be cast to the desired output type Long",
             ember.mean, ember.ones(3, dtype=ember.float64), 0,
             out=ember.empty(0, dtype=ember.int64))
+
+
+def test_std_mean_takes_the_mean_by_welfords_update():
+    # an infinity before the last element makes the running mean NaN (inf - inf)
+    s, m = ember.var_mean(ember.tensor([[float("inf"), 1.], [2., float("inf")]]), 1)
+    assert np.isnan(s.numpy()).all()
+    assert np.isnan(m[0].item()) and m[1].item() == np.inf
+    assert ember.std_mean(ember.tensor([1., 3.]))[1].item() == 2.

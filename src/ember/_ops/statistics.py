@@ -233,11 +233,30 @@ class StdMean(VarMean):
             _restore_dims(grad_mean, ctx.dims, ctx.keepdim, x.ndim).expand(x.shape) / ctx.count
 
 
+def _welford_mean(xp, data, dims, mean):
+    """The mean as torch's std_mean/var_mean computes it, by Welford's running update: once
+    the running mean is infinite, the next element makes it NaN (inf - inf), so an infinity
+    anywhere but last leaves NaN."""
+    if data.dtype.kind == "c" or not data.size or mean.__class__ is not np.ndarray or \
+            not np.isinf(mean).any():
+        return mean
+    axes = tuple(range(data.ndim)) if dims is None or not data.ndim else dims
+    rows = np.moveaxis(data, axes, tuple(range(data.ndim - len(axes), data.ndim)))
+    rows = rows.reshape(rows.shape[:data.ndim - len(axes)] + (-1,))
+    early = np.isinf(_sortable_float(rows[..., :-1])).any(axis=-1).reshape(mean.shape)
+    return np.where(early & np.isinf(mean), mean.dtype.type(np.nan), mean)
+
+
+def _sortable_float(a):
+    return a.astype(np.float32) if a.dtype.kind == "V" else a
+
+
 def _with_mean(name, input, dim, unbiased, keepdim, correction):
     dim, correction = _correction(name, dim, unbiased, correction, keepdim)
     first, mean, dims, count = _moments(name, input, dim, correction, keepdim,
                                         name == "std_mean")
     xp = backend_of(first).xp
+    mean = _welford_mean(xp, input._data, dims, mean)
     first = wrap(xp.asarray(first))
     second = wrap(mean)
     params = {"dims": dims, "keepdim": keepdim, "count": count, "correction": correction}
