@@ -232,6 +232,14 @@ def test_attention_with_an_empty_head_dim():
                                                             (2, 3, 4)), rtol=1e-6)
 
 
+def test_normalizing_a_permuted_input_gives_a_row_major_result():
+    x = ember.randn(2, 4, 3).transpose(1, 2)
+    out = F.batch_norm(x, None, None, training=True)
+    assert out.stride() == (12, 4, 1)
+    np.testing.assert_allclose(out.numpy().mean((0, 2)), 0, atol=1e-6)
+    assert F.group_norm(ember.randn(3, 2).t(), 1).stride() == (3, 1)
+
+
 def test_group_norm_checks_the_batch_first():
     # 2 * 3 // 4 = 1 sample of 4 groups: one value per group
     _raises("Expected more than 1 value per channel when training, got input size [1, 4]",

@@ -7,7 +7,7 @@ import warnings
 
 from .. import _dtype
 from .._device import backend_of
-from .._memory_format import follow, row_major
+from .._memory_format import contiguous_format, follow, row_major, suggested
 from .._tensor import Tensor, wrap
 from ._argument_types import check_ints, is_int, tensors
 from .._ops._op import Op
@@ -200,10 +200,12 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
     result = out.reshape(x.shape).astype(x.dtype, copy=False)
     if row_major_out:
         result = row_major(xp, result)
-    elif x.ndim >= 4 and 1 in x.shape and not x.flags.c_contiguous:
-        # NOTE: NumPy gives a dim of size 1 a stride of its own choosing; torch allocates a
-        # channels-last result with its formula's strides (1x2x3x3: 18, 1, 6, 2).
-        result = follow(xp, result, x)
+    elif not x.flags.c_contiguous:
+        # NOTE: NumPy keeps a permuted input's layout (and gives a dim of size 1 a stride of
+        # its own choosing); torch allocates its suggested format: channels-last with its
+        # formula's strides (1x2x3x3: 18, 1, 6, 2), otherwise row-major.
+        result = row_major(xp, result) if suggested(x) is contiguous_format else \
+            follow(xp, result, x)
     bias_shape, bias_dtype = (None, None) if bias is None else (bias._data.shape,
                                                                  bias._data.dtype)
     params = {"shape": shape, "axes": axes, "wshape": wshape, "waxes": waxes, "eps": eps,
