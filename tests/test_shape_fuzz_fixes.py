@@ -466,3 +466,13 @@ def test_roll_is_a_cat_of_two_pieces():
     assert x.roll(2, 3).stride() == (8, 4, 2, 1)
     t = ember.arange(6.).reshape(2, 3).t()
     assert t.roll(1, 0).stride() == (2, 1)
+
+
+def test_einsum_of_bool_operands_over_letters_of_size_one_needs_no_bmm():
+    y = ember.einsum("i...,i...->...", ember.ones(1, 1, dtype=ember.bool),
+                     ember.ones(1, 1, dtype=ember.bool))
+    assert y.dtype == ember.bool and y.tolist() == [True]
+    assert ember.einsum("ij,jk", ember.tensor([[True], [False]]),
+                        ember.tensor([[True, True]])).tolist() == [[True, True], [False, False]]
+    with pytest.raises(NotImplementedError, match="^\"bmm\" not implemented for 'Bool'$"):
+        ember.einsum("ij,jk", ember.ones(2, 3, dtype=ember.bool), ember.ones(3, 2, dtype=ember.bool))

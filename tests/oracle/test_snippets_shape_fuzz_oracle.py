@@ -213,6 +213,8 @@ SNIPPETS = [
     "print(torch.einsum('i...,i...->...', torch.ones(1, dtype=torch.bool), torch.arange(24.).reshape(3, 4, 2).double()))",
     "torch.einsum('i...,i...->...', torch.ones(3, dtype=torch.bool), torch.ones(3, 4, 2, dtype=torch.float64))",
     "torch.einsum('ij,jk', torch.ones(2, 3, dtype=torch.bool), torch.ones(3, 2, dtype=torch.bool))",
+    "y = torch.einsum('i...,i...->...', torch.ones(1, 1, dtype=torch.bool), torch.ones(1, 1, dtype=torch.bool)); print(y, y.dtype)",
+    "print(torch.einsum('ij,jk', torch.tensor([[True], [False]]), torch.tensor([[True, True]])), torch.einsum('i,i', torch.tensor([True]), torch.tensor([False])))",
     "print(torch.einsum('ij,ij->ij', torch.ones(2, 3), torch.ones(2, 3, dtype=torch.int64)).dtype, torch.einsum('ij,j->i', torch.ones(1, 3), torch.ones(1, dtype=torch.float64)))",
     "a = torch.ones(2, requires_grad=True); b = torch.arange(3., dtype=torch.float64, requires_grad=True)\ny = torch.einsum('i,j->ij', a, b); y.sum().backward(); print(y.grad_fn.name(), a.grad, b.grad)",
 ]

@@ -300,7 +300,7 @@ def einsum(equation, *operands):
         dtype = _mixed_dtype(subs, out, operands)._np
     node = _node(subs, out)
     if dtype.kind == "b" and node is EinsumView:
-        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+        _mixed_dtype(subs, out, operands)       # (refuses a bool bmm: letters of size 1 need none)
     xp = backend_of(operands[0]._data).xp
     arrays = []
     for s, t in zip(subs, operands):
