@@ -140,3 +140,13 @@ def test_sums_down_columns_and_broadcast_gradients(rows, columns):
     b = ember.zeros(columns, requires_grad=True)
     (b + ember.zeros(rows, columns)).backward(ember.from_numpy(x))
     assert b.grad.tolist() == expected
+
+
+@pytest.mark.parametrize("n", [3, 5, 40, 1000])
+def test_one_row_sum_has_fresh_strides(n):
+    # the cascade's result is a column of a scratch table: a single row must still come out
+    # with a fresh tensor's strides (torch: (1,)), not the table's row stride
+    x = ember.arange(float(n)).reshape(1, n)
+    assert x.sum(1).stride() == (1,) and x.mean(-1).stride() == (1,)
+    assert x.sum(1).item() == n * (n - 1) / 2
+    assert ember.arange(float(n)).reshape(1, 1, n).sum(2).stride() == (1, 1)

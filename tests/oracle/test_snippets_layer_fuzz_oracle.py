@@ -279,6 +279,8 @@ NET = [
     "x = torch.randn([2, 3, 2], requires_grad=True)\nout = F.dropout2d(x, p=1.0)\nshow(out)\nbackward(out, x)",
     "F.dropout(torch.randn(2), p=1.5)",
     "x = torch.randn([2, 3], requires_grad=True)\nout = F.alpha_dropout(x, p=0.0, training=True)\nshow(out)",
+    # (a one-row sum over the last dim: fresh strides, seen through cosine_similarity)
+    "x = torch.randn([1, 4], dtype=torch.float64)\ny = torch.randn([1, 4], dtype=torch.float64)\nprint(F.cosine_similarity(x, y, dim=1).stride(), x.sum(1).stride())",
 ]
 
 SNIPPETS = [SHOW + s for s in FIXED + NET]
@@ -293,10 +295,6 @@ BUGS = [
     ("torch's CPU antialiased bilinear/bicubic resize with an output width of 1 repeats the "
      "first output row down the height; ember interpolates each row",
      SHOW + "x = torch.randn([1, 1, 2, 1], dtype=torch.float64)\nshow(F.interpolate(x, size=[5, 1], mode='bilinear', antialias=True))"),
-    ("a sum over the last dim of a (1, n) float tensor keeps a strided view of ember's "
-     "running sums (stride n + 1 for the size-1 dim); torch's result is row-major "
-     "(a reduction, seen through cosine_similarity)",
-     SHOW + "x = torch.randn([1, 4], dtype=torch.float64)\ny = torch.randn([1, 4], dtype=torch.float64)\nprint(F.cosine_similarity(x, y, dim=1).stride(), x.sum(1).stride())"),
     ("torch's convolution of an empty batch views a broadcast product, whose size-1 dims "
      "have stride 0; ember's empty result is row-major",
      SHOW + "x = torch.randn([0, 1, 3])\nw = torch.randn([1, 1, 1])\nprint(F.conv_transpose1d(x, w, stride=2, padding=1).stride())"),

@@ -96,11 +96,16 @@ def contiguous_sum(rows):
     lanes = LANES[rows.dtype]
     r, n = rows.shape
     if n < lanes:
-        return _row_sum(rows[:, :, None])[:, 0]
-    vectors = n // lanes
-    vector_sum = _row_sum(rows[:, :vectors * lanes].reshape(r, vectors, lanes))
-    # from 0: the leftover elements one by one, then the vector's lanes
-    return _in_sequence([np.zeros((r, 1), rows.dtype), rows[:, vectors * lanes:], vector_sum])
+        sums = _row_sum(rows[:, :, None])[:, 0]
+    else:
+        vectors = n // lanes
+        vector_sum = _row_sum(rows[:, :vectors * lanes].reshape(r, vectors, lanes))
+        # from 0: the leftover elements one by one, then the vector's lanes
+        sums = _in_sequence([np.zeros((r, 1), rows.dtype), rows[:, vectors * lanes:],
+                             vector_sum])
+    # (a column of a scratch table: copied to a result of its own, with a fresh tensor's
+    # strides even for one row, where NumPy calls the column contiguous)
+    return sums.copy()
 
 
 def _row_sum(items):
