@@ -398,6 +398,8 @@ def call(op, operands, params, out, name):
                 if len(operands) == 1:
                     result = fast(a) if a.size < SPLIT else \
                         split_elementwise(fast, (a,), a.dtype)
+                    if not a.flags.c_contiguous and result.ndim > 1:
+                        result = iterator_layout(np, result, (a,))
                     return _finish_fast(op, operands, result, params)
                 second = operands[1]
                 cls = second.__class__

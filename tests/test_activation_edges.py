@@ -1,4 +1,5 @@
-"""Signed zeros in activations, as torch's CPU kernels write them (printed as `-0.` or `0.`).
+"""Activations and clamp at their edges, as torch's CPU kernels compute them: signed zeros
+(printed as `-0.` or `0.`) and the layout of results of permuted inputs.
 
 Worked out from the kernels' formulas: relu is `x < 0 ? 0 : x` (a -0.0 input stays -0.0), the
 ELU family takes the linear side for zeros, erf and erfinv are odd, and softshrink writes its
@@ -114,3 +115,16 @@ def test_clamp_out_inplace_nan_and_integers():
     assert signs(y) == [True, False, False, False]
     assert ember.tensor([-3, 0, 9]).clamp(0, 5).tolist() == [0, 0, 5]
     assert x.clamp(min=2, max=1)[2:].tolist() == [1.0, 1.0]        # (min > max: max)
+
+
+# -- layouts: the float fast path lays out a unary result of a permuted input as torch does ----
+
+@pytest.mark.parametrize("shape, perm, strides", [     # (torch 2.13's strides, recorded)
+    ((1, 3, 4), (0, 2, 1), (12, 1, 4)), ((1, 3, 4), (1, 0, 2), (4, 4, 1)),
+    ((1, 3, 4), (2, 0, 1), (1, 12, 4)), ((2, 1, 4), (1, 2, 0), (4, 1, 4)),
+    ((2, 1, 4), (2, 0, 1), (1, 4, 4)), ((2, 3, 4), (2, 0, 1), (1, 12, 4))])
+def test_unary_fast_path_layout_of_permuted_inputs(shape, perm, strides):
+    x = ember.randn(shape).permute(perm)
+    for y in (ember.relu(x), F.relu(x), x.relu(), x.abs(), ember.neg(x), ember.sigmoid(x)):
+        assert y.stride() == strides
+    assert ember.equal(ember.relu(x), ember.relu(x.contiguous()))
