@@ -32,6 +32,42 @@ def _xp(x):
     return backend_of(x._data).xp
 
 
+# NOTE: torch's CPU kernels (MKL) lay a transform's result out in memory with the untouched
+# (batch) dims outermost, in the input's stride order, and the transformed dims innermost in
+# the order they are transformed: the dims sorted by the input's strides, largest first (a
+# real<->complex transform keeps its one-sided dim last). So fft(x, dim=0) of a contiguous
+# (3, 4) x has strides (1, 3). Only the layout differs from NumPy's contiguous result.
+
+def _order(strides, dim, keep_last):
+    """The memory order (outermost first) of a transform's result over `dim`, as torch's."""
+    key = lambda d: -strides[d]  # noqa: E731 - a stable sort by stride, largest first
+    dim = sorted(dim[:-1], key=key) + list(dim[-1:]) if keep_last else sorted(dim, key=key)
+    batch = sorted((d for d in range(len(strides)) if d not in dim), key=key)
+    return batch + dim
+
+
+def _strides_of(shape, order):
+    """The strides of a tensor of `shape` stored contiguously in the dim order `order`."""
+    strides, step = [0] * len(shape), 1
+    for d in reversed(order):
+        strides[d] = step
+        step *= max(shape[d], 1)
+    return strides
+
+
+def _laid_out(xp, array, order):
+    """`array` stored in the dim order `order`, with the same shape (and the strides torch
+    gives dims of size 1: a fresh array's, not whatever ascontiguousarray would keep)."""
+    if order == sorted(order) and array.flags.c_contiguous:
+        return array
+    stored = xp.empty([array.shape[d] for d in order], dtype=array.dtype)
+    stored[...] = array.transpose(order)
+    inverse = [0] * len(order)
+    for i, d in enumerate(order):
+        inverse[d] = i
+    return stored.transpose(inverse)
+
+
 class FftC2C(Op):
     """y = DFT of a complex x over `dim` (forward: exp(-2 pi i jk/n); else exp(+...))."""
 
@@ -79,6 +115,8 @@ def fft_c2c(x, dim, normalization, forward):
     fn = xp.fft.fftn if forward else xp.fft.ifftn
     array = fn(x._data, axes=dim, norm=norm) if dim else x._data.copy()
     array = array.astype(x._data.dtype, copy=False)
+    if dim:
+        array = _laid_out(xp, array, _order(x.stride(), dim, False))
     return _emit(FftC2C, x, array, {"dim": tuple(dim), "normalization": normalization,
                                     "forward": forward})
 
@@ -96,6 +134,8 @@ def fft_r2c(x, dim, normalization, onesided):
         if not onesided:
             array = _conjugate_fill(xp, array, dim, x.shape[dim[-1]])
     array = array.astype(complex_dtype, copy=False)
+    if dim:
+        array = _laid_out(xp, array, _order(x.stride(), dim, True))
     return _emit(FftR2C, x, array, {"dim": tuple(dim), "normalization": normalization,
                                     "onesided": onesided, "full_size": x.shape[dim[-1]]
                                     if dim else 0})
@@ -122,5 +162,10 @@ def fft_c2r(x, dim, normalization, last_dim_size):
     sizes = [x.shape[d] for d in dim[:-1]] + [last_dim_size]
     array = xp.fft.irfftn(x._data, s=sizes, axes=dim, norm=norm)
     array = array.astype(x._data.real.dtype, copy=False)
+    strides = x.stride()
+    if len(dim) > 1:
+        # torch: the other dims' c2c transform first, then the last dim's c2r on its result
+        strides = _strides_of(x.shape, _order(strides, dim[:-1], False))
+    array = _laid_out(xp, array, _order(strides, dim[-1:], True))
     return _emit(FftC2R, x, array, {"dim": tuple(dim), "normalization": normalization,
                                     "last_dim_size": last_dim_size})

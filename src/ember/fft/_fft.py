@@ -24,13 +24,21 @@ def _mode(norm, forward):
     raise RuntimeError(f'Invalid normalization mode: "{norm}"')
 
 
-def _input(name, x, real=False, complex=False):
-    """x in a dtype the kernels take: ints to the default float; halves refused."""
+def _tensor(name, x):
     if not isinstance(x, Tensor):
         raise TypeError(f"fft_{name}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type_name(x)}")
+    return x
+
+
+def _input(name, x, real=False, complex=False):
+    """x in a dtype the kernels take: ints to the default float; halves refused. `real`: refuse
+    a complex x (a string: torch's text for it, followed by the dtype)."""
+    _tensor(name, x)
     d = x.dtype
     if d.is_complex:
+        if isinstance(real, str):
+            raise RuntimeError(real + d._scalar_name)
         if real:
             raise RuntimeError(f"{name} expects a real input tensor, but got {d._scalar_name}")
         return x
@@ -64,8 +72,14 @@ def _one_dim(name, x, dim):
     return wrap_dim(dim, x.ndim)
 
 
-def _dims(name, x, s, dim):
-    """(dims, sizes) of an n-dim transform, as torch resolves s and dim (-1 in s: keep)."""
+def _dims(name, x, s, dim, two_dim=False):
+    """(dims, sizes) of an n-dim transform, as torch resolves s and dim (-1 in s: keep).
+
+    NOTE: as torch, the n-dim transforms resolve s and dim (and check every size) before
+    they look at the input's dtype; the 1-dim ones look at the dtype first."""
+    _tensor(name, x)
+    if dim is None and two_dim:
+        raise TypeError(f"fft_{name}(): argument 'dim' must be tuple of ints, not NoneType")
     if isinstance(dim, int):
         dim = (dim,)
     if isinstance(s, int):
@@ -88,6 +102,10 @@ def _dims(name, x, s, dim):
     else:
         sizes = [x.shape[d] if _int(name, "s", n) == -1 else _int(name, "s", n)
                  for d, n in zip(dims, s)]
+    for n in sizes:
+        _points(n)
+    if not dims and name[:2] in ("rf", "ih", "ir", "hf"):
+        raise RuntimeError(f"{name} must transform at least one axis")
     return dims, sizes
 
 
@@ -161,29 +179,29 @@ def ifft(input, n=None, dim=-1, norm=None, *, out=None):
 
 def fftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional DFT over `dim` (default: the last len(s) dims, or all)."""
+    dims, sizes = _dims("fftn", input, s, dim)
     x = _input("fftn", input)
-    dims, sizes = _dims("fftn", x, s, dim)
     return _c2c("fftn", x, dims, sizes, norm, True, out)
 
 
 def ifftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional inverse DFT over `dim`."""
+    dims, sizes = _dims("ifftn", input, s, dim)
     x = _input("ifftn", input)
-    dims, sizes = _dims("ifftn", x, s, dim)
     return _c2c("ifftn", x, dims, sizes, norm, False, out)
 
 
 def fft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The 2-D DFT over `dim` (the last two dims)."""
+    dims, sizes = _dims("fft2", input, s, dim, two_dim=True)
     x = _input("fft2", input)
-    dims, sizes = _dims("fft2", x, s, dim)
     return _c2c("fft2", x, dims, sizes, norm, True, out)
 
 
 def ifft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The 2-D inverse DFT over `dim` (the last two dims)."""
+    dims, sizes = _dims("ifft2", input, s, dim, two_dim=True)
     x = _input("ifft2", input)
-    dims, sizes = _dims("ifft2", x, s, dim)
     return _c2c("ifft2", x, dims, sizes, norm, False, out)
 
 
@@ -204,6 +222,16 @@ def _r2c(name, x, dims, sizes, norm, forward, out):
     return _finish(result, out, name, "_fft_c2c")
 
 
+def _real_valued(x, name="rfftn", dim=()):
+    """rfftn and rfft2 refuse a complex input before they look at s and dim (torch's text
+    names rfftn for both), after rfft2's argument parser refuses dim=None."""
+    if dim is None:
+        raise TypeError(f"fft_{name}(): argument 'dim' must be tuple of ints, not NoneType")
+    if isinstance(x, Tensor) and x.is_complex():
+        raise RuntimeError(f"rfftn expects a real-valued input tensor, but got "
+                           f"{x.dtype._scalar_name}")
+
+
 def rfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The DFT of a real signal: bins 0..n//2 (the rest are their conjugates)."""
     x = _input("rfft", input, real=True)
@@ -222,29 +250,31 @@ def ihfft(input, n=None, dim=-1, norm=None, *, out=None):
 
 def rfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional DFT of a real signal, one-sided along the last of `dim`."""
+    _real_valued(input)
+    dims, sizes = _dims("rfftn", input, s, dim)
     x = _input("rfftn", input, real=True)
-    dims, sizes = _dims("rfftn", x, s, dim)
     return _r2c("rfftn", x, dims, sizes, norm, True, out)
 
 
 def rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The 2-D DFT of a real signal, one-sided along the last dim."""
+    _real_valued(input, "rfft2", dim)
+    dims, sizes = _dims("rfft2", input, s, dim, two_dim=True)
     x = _input("rfft2", input, real=True)
-    dims, sizes = _dims("rfft2", x, s, dim)
     return _r2c("rfft2", x, dims, sizes, norm, True, out)
 
 
 def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional inverse of hfftn."""
-    x = _input("ihfftn", input, real=True)
-    dims, sizes = _dims("ihfftn", x, s, dim)
+    dims, sizes = _dims("ihfftn", input, s, dim)
+    x = _input("ihfftn", input, real="Only supports floating-point dtypes, but found: ")
     return _r2c("ihfftn", x, dims, sizes, norm, False, out)
 
 
 def ihfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The 2-D inverse of hfft2."""
-    x = _input("ihfft2", input, real=True)
-    dims, sizes = _dims("ihfft2", x, s, dim)
+    dims, sizes = _dims("ihfft2", input, s, dim, two_dim=True)
+    x = _input("ihfft2", input, real="Only supports floating-point dtypes, but found: ")
     return _r2c("ihfft2", x, dims, sizes, norm, False, out)
 
 
@@ -271,12 +301,11 @@ def _c2r(name, x, dims, sizes, last_size, norm, forward, out):
     return _finish(fft_c2r(x, dims, mode, last_size), out, name, "_fft_c2r")
 
 
-def _last_size(name, s, dim, x):
-    """The real output's last size given in `s` (None when s is absent or says -1)."""
-    if s is None:
-        return None
-    n = _int(name, "s", s[-1] if not isinstance(s, int) else s)
-    return None if n == -1 else n
+def _last_size(name, s, dims, x):
+    """The real output's size along dims[-1]: given in `s`, else (absent or -1)
+    2 * (m - 1); checked, as torch, before the input's dtype."""
+    n = -1 if s is None else _int(name, "s", s[-1] if not isinstance(s, int) else s)
+    return _points(2 * (x.shape[dims[-1]] - 1) if n == -1 else n)
 
 
 def irfft(input, n=None, dim=-1, norm=None, *, out=None):
@@ -297,27 +326,31 @@ def hfft(input, n=None, dim=-1, norm=None, *, out=None):
 
 def irfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The inverse of rfftn."""
+    dims, sizes = _dims("irfftn", input, s, dim)
+    last = _last_size("irfftn", s, dims, input)
     x = _input("irfftn", input, complex=True)
-    dims, sizes = _dims("irfftn", x, s, dim)
-    return _c2r("irfftn", x, dims, sizes, _last_size("irfftn", s, dim, x), norm, False, out)
+    return _c2r("irfftn", x, dims, sizes, last, norm, False, out)
 
 
 def irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The inverse of rfft2."""
+    dims, sizes = _dims("irfft2", input, s, dim, two_dim=True)
+    last = _last_size("irfft2", s, dims, input)
     x = _input("irfft2", input, complex=True)
-    dims, sizes = _dims("irfft2", x, s, dim)
-    return _c2r("irfft2", x, dims, sizes, _last_size("irfft2", s, dim, x), norm, False, out)
+    return _c2r("irfft2", x, dims, sizes, last, norm, False, out)
 
 
 def hfftn(input, s=None, dim=None, norm=None, *, out=None):
     """The n-dimensional DFT of a Hermitian-symmetric signal given by its half: real."""
+    dims, sizes = _dims("hfftn", input, s, dim)
+    last = _last_size("hfftn", s, dims, input)
     x = _input("hfftn", input, complex=True)
-    dims, sizes = _dims("hfftn", x, s, dim)
-    return _c2r("hfftn", x, dims, sizes, _last_size("hfftn", s, dim, x), norm, True, out)
+    return _c2r("hfftn", x, dims, sizes, last, norm, True, out)
 
 
 def hfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
     """The 2-D DFT of a Hermitian-symmetric signal given by its half: real."""
+    dims, sizes = _dims("hfft2", input, s, dim, two_dim=True)
+    last = _last_size("hfft2", s, dims, input)
     x = _input("hfft2", input, complex=True)
-    dims, sizes = _dims("hfft2", x, s, dim)
-    return _c2r("hfft2", x, dims, sizes, _last_size("hfft2", s, dim, x), norm, True, out)
+    return _c2r("hfft2", x, dims, sizes, last, norm, True, out)
