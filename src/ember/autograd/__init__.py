@@ -190,7 +190,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                      accumulate=False)
     if materialize_grads:
         from .._creation import zeros_like
-        grads = [zeros_like(t) if g is None else g for t, g in zip(inputs, grads)]
+        # (with create_graph the zeros require grad, like every other result would)
+        grads = [zeros_like(t, requires_grad=create_graph) if g is None else g
+                 for t, g in zip(inputs, grads)]
     return tuple(grads)
 
 

@@ -91,8 +91,9 @@ def _fill_zeros(grads, refs, strict, create_graph, stage):
             if strict:
                 raise RuntimeError(_strict_message(stage, i))
             g = zeros_like(ref)
-        elif strict and create_graph and not g.requires_grad and stage != "double_back":
-            raise RuntimeError(f"The jacobian of the user-provided function is independent of "
+        elif strict and create_graph and not g.requires_grad:
+            what = "hessian" if stage.startswith("double_back") else "jacobian"
+            raise RuntimeError(f"The {what} of the user-provided function is independent of "
                                f"input {i}. This is not allowed in strict mode when "
                                f"create_graph=True.")
         out.append(g)
@@ -358,7 +359,9 @@ def _second_order(func, inputs, v, create_graph, strict, fn_name):
         _check_jacobian_requires_grad(jac, strict)
         jac = _fill_zeros(jac, inputs, False, create_graph, "double_back")
         kept = [(g, vi) for g, vi in zip(jac, v) if g.requires_grad]
-        if kept:
+        if fn_name == "hvp" and strict:
+            res = _double_back_trick(jac, inputs, v, create_graph)
+        elif kept:
             from . import grad as autograd_grad
             res = autograd_grad([g for g, _ in kept], inputs, [vi for _, vi in kept],
                                 create_graph=create_graph, allow_unused=True)
@@ -370,6 +373,25 @@ def _second_order(func, inputs, v, create_graph, strict, fn_name):
     res = _finish(res, create_graph)
     return (_tuple_postprocess(outputs, is_outputs_tuple),
             _tuple_postprocess(res, is_inputs_tuple))
+
+
+def _double_back_trick(jac, inputs, v, create_graph):
+    """H v as torch's hvp computes it: d/du <d/dx <jac, u>, v> for a dummy u. In strict mode
+    an entry of the result that does not depend on u is torch's error, so hvp takes this
+    route there (elsewhere H v = v^T H, one backward less)."""
+    from . import grad as autograd_grad
+    from .._creation import zeros_like
+    u = tuple(zeros_like(t, requires_grad=True) for t in inputs)
+    pairs = [(g, ui) for g, ui in zip(jac, u) if g.requires_grad]
+    if not pairs:
+        return (None,) * len(inputs)
+    double_back = autograd_grad([g for g, _ in pairs], inputs, [ui for _, ui in pairs],
+                                create_graph=True, allow_unused=True)
+    kept = [(d, vi) for d, vi in zip(double_back, v) if d is not None and d.requires_grad]
+    if not kept:
+        return (None,) * len(inputs)
+    return autograd_grad([d for d, _ in kept], u, [vi for _, vi in kept],
+                         create_graph=create_graph, allow_unused=True)
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):

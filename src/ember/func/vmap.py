@@ -77,23 +77,24 @@ def _rng_state():
 
 
 def _out_dims_for(func, out_dims, output):
+    """The out dim of each leaf of `output`: `out_dims` is a prefix of its structure (a list
+    and a tuple differ), except that one tensor also takes a 1-tuple."""
     if isinstance(out_dims, bool) or not (out_dims is None or isinstance(out_dims, (int, tuple,
-                                                                                   list))):
+                                                                                   list, dict))):
         raise ValueError(f"vmap({_name(func)}, ..., out_dims={out_dims}): `out_dims` must be an "
                          f"int, None or a python collection of ints representing where in the "
                          f"outputs the vmapped dimension should appear.")
-    if isinstance(out_dims, (tuple, list)):
-        dims = broadcast_prefix(tuple(out_dims), output if isinstance(output, tuple)
-                                else (output,)) if not isinstance(output, (tuple, list)) \
-            or len(out_dims) == len(output) else None
-        if dims is None:
-            raise ValueError(
-                f"vmap({_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not "
-                f"compatible with the structure of `outputs`. out_dims has structure "
-                f"{spec_repr(tree_flatten(tuple(out_dims))[1])} but outputs has structure "
-                f"{spec_repr(tree_flatten(output)[1])}.")
-        return dims
-    return broadcast_prefix(out_dims, output)
+    if isinstance(output, Tensor) and isinstance(out_dims, tuple) and len(out_dims) == 1 \
+            and not isinstance(out_dims[0], (tuple, list, dict)):
+        return list(out_dims)
+    dims = broadcast_prefix(out_dims, output)
+    if dims is None:
+        raise ValueError(
+            f"vmap({_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not "
+            f"compatible with the structure of `outputs`. out_dims has structure "
+            f"{spec_repr(tree_flatten(out_dims)[1])} but outputs has structure "
+            f"{spec_repr(tree_flatten(output)[1])}.")
+    return dims
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
@@ -147,6 +148,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             if size == 0:
                 out = out.narrow(d % out.dim(), 0, 0)
             stacked.append(out)
+        if chunk_size is not None and isinstance(out_dims, tuple) and isinstance(results[0],
+                                                                                 Tensor):
+            # (torch's chunked path checks the 1-tuple against one tensor again, without the
+            # exception for it)
+            raise AssertionError("flat_out_dims must not be None")
         return tree_unflatten(stacked, out_spec)
     return wrapper
 
