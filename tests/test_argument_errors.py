@@ -176,3 +176,21 @@ def test_products_name_a_non_tensor_operand_as_torch(call, text):
     with pytest.raises(TypeError) as info:
         call()
     assert str(info.value) == text
+
+
+@pytest.mark.parametrize("call, text", [
+    (lambda: ember.isclose(ember.ones(2)),
+     'isclose() missing 1 required positional arguments: "other"'),
+    (lambda: ember.allclose(ember.ones(2)),
+     'allclose() missing 1 required positional arguments: "other"'),
+    (lambda: ember.equal(ember.ones(2)),
+     'equal() missing 1 required positional arguments: "other"'),
+    (lambda: ember.clamp(np.ones(2), 0, 1), "clamp() received an invalid combination of arguments - "
+                                            "got (numpy.ndarray, int, int), but expected one of:"),
+    (lambda: ember.clamp([1.0], 0, 1), "clamp() received an invalid combination of arguments - got "
+                                       "(list, int, int), but expected one of:"),
+])
+def test_operators_with_keyword_catchalls_and_non_tensor_inputs(call, text):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value).split("\n")[0] == text

@@ -390,3 +390,17 @@ def test_memory_format_and_nbytes_refused():
     with pytest.raises(RuntimeError, match="nbytes is not defined for sparse tensors"):
         s.nbytes
     assert s.clone().is_sparse and s.element_size() == 4
+
+
+def test_norm_of_a_sparse_tensor_is_its_values_norm():
+    import ember
+    s = ember.sparse_coo_tensor(ember.tensor([[0, 1, 1], [2, 0, 2]]), ember.tensor([3., 4., 5.]),
+                                (2, 3))
+    assert abs(s.norm().item() - 50 ** 0.5) < 1e-6
+    assert ember.norm(s, p=1).item() == 12.0
+    assert ember.norm(s, p=float("inf")).item() == 5.0
+    assert abs(s.norm(dim=(0, 1)).item() - 50 ** 0.5) < 1e-6
+    with pytest.raises(RuntimeError, match="^norm_sparse currently only supports full reductions"):
+        s.norm(dim=1)
+    with pytest.raises(RuntimeError, match="^norm_sparse currently does not support keepdim=True"):
+        s.norm(dim=(0, 1), keepdim=True)

@@ -661,6 +661,8 @@ FIXED = [
     "            print(e)",
     'torch.ones(2, 3).softmax()',
     "torch.nn.EmbeddingBag(10, 3)(torch.tensor([[1, 2]]), torch.tensor([0]))",
+    # (torch's parser lists every linspace overload: now ember's too)
+    "torch.linspace(0, 1)",
 ]
 
 SNIPPETS = [*LAYERS, *RNN_ATTENTION_LOSSES, *POOLS_VIEWS_PRODUCTS, *INDEXING_AUTOGRAD_CREATION,
@@ -669,9 +671,6 @@ SNIPPETS = [*LAYERS, *RNN_ATTENTION_LOSSES, *POOLS_VIEWS_PRODUCTS, *INDEXING_AUT
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
 BUGS = [
-    ("torch's argument parser lists every linspace overload in its TypeError; ember raises "
-     "Python's missing-argument TypeError",
-     "torch.linspace(0, 1)"),
     ("torch packs lengths longer than the padded input without a check (reading past it); "
      "ember refuses them with its own RuntimeError",
      "print(torch.nn.utils.rnn.pack_padded_sequence(torch.ones(3, 2, 4), torch.tensor([4, 3]))"

@@ -752,7 +752,11 @@ def arity_error(fn, name, args, kwargs, method):
         return None
     if method:
         args, params = args[1:], [p for p in params[1:] if p.name != "out"]
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        # (a `**unknown` that the operator words itself: Python failed on the named ones)
+        params = [p for p in params if p.kind is not p.VAR_KEYWORD]
+        kwargs = {k: v for k, v in kwargs.items() if any(p.name == k for p in params)}
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
         return None
     parts = []
     for p in params:

@@ -137,7 +137,7 @@ class Clamp(Elementwise):
     saves = {"self": ("self", "min", "max")}
 
     def forward(xp, x, lo, hi, out=None):
-        if xp is not np or x.dtype.kind not in "fV":
+        if x.__class__ is not np.ndarray or x.dtype.kind not in "fV":
             return xp.clip(x, lo, hi, out=out)
         # (a bound that ties keeps the input: clamp(-0., min=0) is -0., see _ties.py)
         if lo is not None:
@@ -231,8 +231,8 @@ _NO_BOUND = (bool, type(None))        # (bounds that keep a bool tensor bool)
 
 
 def _clamp(input, min, max, out, name, scalar_op, shown=None):
-    if not isinstance(input, Tensor) and isinstance(input, (bool, int, float, complex)):
-        # (clamp and its kin have a Number overload of their bounds only)
+    if not isinstance(input, Tensor):
+        # (clamp and its kin take a tensor input only: their two overloads are listed)
         bounds = ((min,) if max is None else (min, max)) if name == "clamp" else \
             (min if name == "clamp_min" else max,)
         _parser_error(name, (input,) + bounds, out, shown)

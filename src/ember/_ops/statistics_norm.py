@@ -83,6 +83,8 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         raise TypeError(f"linalg_vector_norm(): argument 'keepdim' (position 4) must be bool, "
                         f"not {type(keepdim).__name__}")
     dims = [dim] if isinstance(dim, int) else dim
+    if input.is_sparse:     # (torch's Python code hands sparse tensors to aten::norm)
+        return _sparse_norm(input, p, dims, keepdim, dtype)
     if isinstance(p, str):
         if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
             return _norms.vector_norm(input, 2, dims, keepdim, dtype=dtype, out=out)
@@ -91,6 +93,19 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         return _norms.matrix_norm(input, p, dims, keepdim, dtype=dtype, out=out)
     return _norms.vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype,
                               out=out)
+
+
+def _sparse_norm(input, p, dims, keepdim, dtype):
+    """aten::norm of a sparse COO tensor: a full reduction only, the norm of its values."""
+    from ..linalg import _norms
+    if dims is not None and len(dims) and sorted(d % input.ndim for d in dims) != \
+            list(range(input.ndim)):
+        raise RuntimeError("norm_sparse currently only supports full reductions, so 'dim' must "
+                           "either be empty or contain all dimensions of the input")
+    if keepdim:
+        raise RuntimeError("norm_sparse currently does not support keepdim=True")
+    order = 2 if p is None or p == "fro" else p
+    return _norms.vector_norm(input.coalesce().values(), order, None, False, dtype=dtype)
 
 
 # -- frobenius_norm (deprecated, kept for JIT compatibility) -----------------------------------

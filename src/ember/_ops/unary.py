@@ -260,7 +260,7 @@ class Relu(Elementwise):
     cuda_kernel = "relu"
 
     def forward(xp, x):
-        if xp is np:        # (max(x, 0) keeping a -0.0 input, as torch's: _ops/_ties.py)
+        if x.__class__ is np.ndarray:   # (max(x, 0) keeping a -0.0 input: _ops/_ties.py)
             return bounded(np.maximum, x.dtype)(x, 0)
         return xp.maximum(x, 0)
 
