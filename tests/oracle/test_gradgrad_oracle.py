@@ -122,7 +122,6 @@ _NODES = {      # entry: (sample, input, ember's node, torch's node)
               "ViewBackward0", "SqueezeBackward1"),
     "cdist": ("float64[3, 4], float64[2, 4]", 0, "SumBackward1", "CdistBackwardBackward0"),
     "cumprod": ("float64[3, 4], 0", 0, "WhereBackward0", "DivBackward0"),
-    "norm": ("float64[3, 4], inf, 0", 0, "DivBackward0", "MulBackward0"),
     "quantile": ("float64[3, 4], float64[3], 1", 0, "ViewBackward0", "ScatterBackward0"),
     "nanquantile": ("float64[3, 4], float64[3], 1", 0, "ViewBackward0", "ScatterBackward0"),
     "special.exp2": ("float64[3, 4]", 0, "MulBackward0", "MulBackward1"),
