@@ -53,6 +53,11 @@ _MINIZ_HINT = (" This is an internal miniz error. If you are seeing this error, 
                "modified after saving.")
 
 
+# what Python's zipfile raises on a damaged archive (a corrupt offset seeks before the start
+# of the file or past what a C integer holds)
+_ZIP_ERRORS = (EOFError, OSError, ValueError, OverflowError, zlib.error, struct.error)
+
+
 def _corrupt(message):
     return RuntimeError(f"PytorchStreamReader failed {message}.{_MINIZ_HINT}")
 
@@ -170,7 +175,7 @@ class _Reader:
         info = self.info(name)
         try:
             return self.zip.read(info)
-        except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as e:
+        except (zipfile.BadZipFile,) + _ZIP_ERRORS as e:
             raise _corrupt(f"reading file {name}: {e}") from None
 
     def _read_array(self, name, nbytes):
@@ -198,7 +203,7 @@ class _Reader:
             else:
                 with self.zip.open(info) as src:
                     got = src.readinto(memoryview(array))
-        except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as e:
+        except (zipfile.BadZipFile,) + _ZIP_ERRORS as e:
             raise _corrupt(f"reading file {name}: {e}") from None
         if got != nbytes:
             raise _corrupt(f"reading file {name}: file read failed")
@@ -223,9 +228,7 @@ class _Reader:
                 flat = raw.view(np_dtype)
             storage = self.restore(_LoadedStorage(Storage(flat), dtype), location)
             self.storages[key] = storage
-        # NOTE: as torch's loader, a TypedStorage (of uint8 for bytes saved untyped)
-        return TypedStorage(wrap_storage=_LoadedStorage(storage._storage, dtype),
-                            dtype=dtype or _dtype.uint8, _internal=True)
+        return _typed(storage, dtype)
 
 
 def _read_into(fp, start, array):
@@ -296,31 +299,142 @@ def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pick
                 "your checkpoint with this option in order to use mmap.")
         if _remaining(file) == 0:
             raise EOFError()        # torch's legacy unpickler on an empty file
-        raise RuntimeError("Invalid magic number; corrupt file?\nember.load reads the zip "
-                           "format that torch.save writes by default (torch >= 1.6); this file "
-                           "is not one (empty, truncated at its start, or a legacy checkpoint)")
+        return _load_legacy(file, map_location, pickle_module, weights_only, pickle_load_args)
     if mmap and path is None:
         raise ValueError("f must be a file path in order to use the mmap argument")
     if _remaining(file) < _END_RECORD_SIZE:
         raise _corrupt("reading zip archive: not a ZIP archive")
     try:
         archive = zipfile.ZipFile(file)
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, struct.error):
+    except (zipfile.BadZipFile,) + _ZIP_ERRORS:
         raise _corrupt("reading zip archive: failed finding central directory") from None
     with archive:
         reader = _Reader(archive, path, map_location, mmap)
         data = io.BytesIO(reader.read("data.pkl"))
-        base = getattr(pickle_module, "Unpickler", pickle.Unpickler)
-        unpickler = _unpickler_class(base)(data, torch_globals(), counterpart, weights_only,
-                                           reader.persistent_load, **pickle_load_args)
         try:
-            return unpickler.load()
-        except pickle.UnpicklingError as e:
-            if weights_only:
-                raise pickle.UnpicklingError(weights_only_message(str(e))) from None
-            raise
+            return _unpickle(data, pickle_module, weights_only, reader.persistent_load,
+                             pickle_load_args)
         except EOFError:
             raise _corrupt("reading file data.pkl: the pickle ends early") from None
+
+
+def _unpickle(file, pickle_module, weights_only, persistent_load, pickle_load_args):
+    """One pickle from `file`, with torch's wording around a weights-only refusal."""
+    base = getattr(pickle_module, "Unpickler", pickle.Unpickler)
+    unpickler = _unpickler_class(base)(file, torch_globals(), counterpart, weights_only,
+                                       persistent_load, **pickle_load_args)
+    try:
+        return unpickler.load()
+    except pickle.UnpicklingError as e:
+        if weights_only:
+            raise pickle.UnpicklingError(weights_only_message(str(e))) from None
+        raise
+
+
+_LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+_LEGACY_PROTOCOL = 1001
+
+
+def _no_persistent_id(saved_id):
+    raise pickle.UnpicklingError("A load persistent id instruction was encountered, but no "
+                                 "persistent_load function was specified.")
+
+
+def _load_legacy(file, map_location, pickle_module, weights_only, pickle_load_args):
+    """torch's format before 1.6 (what `torch.save(..., _use_new_zipfile_serialization=False)`
+    still writes): pickles one after another (a magic number, the protocol version 1001, a dict
+    of system info, the object, the sorted list of storage keys), then each storage in that
+    key order as its element count (int64) followed by its raw bytes. In the object a storage
+    is the persistent id `('storage', torch.FloatStorage, key, location, numel, None)`.
+
+    The storages' bytes come after the object that uses them, so the object is first built
+    over empty CPU storages that are filled afterwards; when `map_location` (or the saved
+    location) moves a storage elsewhere, the object is unpickled a second time over the moved
+    storages."""
+    def load(persistent_load=_no_persistent_id):
+        try:
+            return _unpickle(file, pickle_module, weights_only, persistent_load,
+                             pickle_load_args)
+        except EOFError:
+            raise RuntimeError(_ENDS_EARLY) from None
+        except pickle.UnpicklingError as e:
+            if "pickle data was truncated" in str(e):
+                raise RuntimeError(_ENDS_EARLY) from None
+            raise
+
+    try:
+        magic = load()
+    except Exception:
+        magic = None
+    if magic != _LEGACY_MAGIC:
+        # (torch lets the unpickler's own error through when the start is not a pickle)
+        raise RuntimeError("Invalid magic number; corrupt file?\nthis file is neither a zip "
+                           "checkpoint nor one in torch's legacy format (it may be truncated "
+                           "at its start or not a checkpoint at all)")
+    version = load()
+    if version != _LEGACY_PROTOCOL:
+        raise RuntimeError(f"Invalid protocol version: {version}")
+    sys_info = load()
+    start = file.tell()
+    read = {}       # key -> (the CPU storage, its location)
+
+    def placeholder(saved_id):
+        if not isinstance(saved_id, tuple) or len(saved_id) != 6 or saved_id[0] != "storage":
+            raise RuntimeError(f"Unknown saved id type: "
+                               f"{saved_id[0] if isinstance(saved_id, tuple) else saved_id}")
+        _, storage_type, key, location, numel, view_metadata = saved_id
+        if not isinstance(storage_type, StorageType):
+            raise pickle.UnpicklingError(f"expected a storage class, got {storage_type!r}")
+        if view_metadata is not None:
+            raise RuntimeError("ember.load does not read storage views of checkpoints "
+                               "written before torch 0.4")
+        dtype = storage_type.dtype
+        if key not in read:
+            flat = np.empty(numel, np.uint8 if dtype is None else dtype._np)
+            read[key] = (_LoadedStorage(Storage(flat), dtype), location)
+        return _typed(read[key][0], dtype)
+
+    obj = load(placeholder)
+    little = sys_info.get("little_endian", True) if isinstance(sys_info, dict) else True
+    swap = little != (sys.byteorder == "little")
+    keys = load()
+    if not isinstance(keys, list) or sorted(map(repr, keys)) != sorted(map(repr, read)):
+        raise RuntimeError("the legacy checkpoint is corrupt: its list of storage keys does "
+                           "not match the storages its object uses")
+    for key in keys:
+        storage, _ = read[key]
+        array = storage._storage.array
+        head = np.empty(8, np.uint8)
+        _read_exactly(file, head)
+        count = int(head.view("<i8")[0])
+        if count != array.size:
+            raise RuntimeError(f"the legacy checkpoint is corrupt: storage {key} holds "
+                               f"{array.size} elements, the file says {count}")
+        _read_exactly(file, array.view(np.uint8))
+        if swap and array.itemsize > 1:
+            array.byteswap(inplace=True)
+    restore = _restorer(map_location)
+    moved = {key: restore(storage, location) for key, (storage, location) in read.items()}
+    if all(moved[key] is storage for key, (storage, _) in read.items()):
+        return obj
+    file.seek(start)
+    return load(lambda saved_id: _typed(moved[saved_id[2]], saved_id[1].dtype))
+
+
+_ENDS_EARLY = "the legacy checkpoint ends early: the file is truncated or corrupt"
+
+
+def _read_exactly(file, array):
+    got = _read_into(file, file.tell(), array)
+    if got != array.size:
+        raise RuntimeError(f"unexpected EOF, expected {array.size - got} more bytes. The file "
+                           f"might be corrupted.")
+
+
+def _typed(storage, dtype):
+    # NOTE: as torch's loader, a TypedStorage (of uint8 for bytes saved untyped)
+    return TypedStorage(wrap_storage=_LoadedStorage(storage._storage, dtype),
+                        dtype=dtype or _dtype.uint8, _internal=True)
 
 
 def _globals_in_pickle(data):

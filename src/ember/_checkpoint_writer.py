@@ -40,8 +40,9 @@ def _location(dev):
 class _StorageTable:
     """The storages one save writes, each under one key, in the order data.pkl meets them."""
 
-    def __init__(self):
+    def __init__(self, legacy=False):
         self.entries = {}      # identity of the memory -> (key, storage, dtype)
+        self.legacy = legacy   # the format before torch 1.6: ids end with a view slot (None)
 
     def persistent_id(self, ref):
         array = ref.storage.array
@@ -60,7 +61,8 @@ class _StorageTable:
         cls = _g("torch.storage", "UntypedStorage") if ref.dtype is None else \
             _g("torch", STORAGE_NAMES[ref.dtype])
         itemsize = 1 if ref.dtype is None else ref.dtype.itemsize
-        return ("storage", cls, entry[0], _location(ref.device), nbytes // itemsize)
+        saved_id = ("storage", cls, entry[0], _location(ref.device), nbytes // itemsize)
+        return saved_id + (None,) if self.legacy else saved_id
 
 
 def _plain(t):
@@ -113,6 +115,19 @@ def _reduce_sparse(t, layout):
     else:
         data = (wrap(rec.compressed), wrap(rec.plain), wrap(rec.values), Size(rec.shape))
     return (_g("torch._utils", "_rebuild_sparse_tensor"), (t.layout, data))
+
+
+# NOTE: torch.save refuses these objects (pickle itself could name them): a memory format
+# fails as "cannot pickle 'module' object" in torch's pickler, finfo and iinfo have no reduce.
+_UNSAVABLE = ("ember._memory_format", "ember._dtype")
+
+
+def _refuse(obj):
+    name = type(obj).__name__
+    if name == "memory_format":
+        raise TypeError("cannot pickle 'module' object")
+    if name in ("finfo", "iinfo"):
+        raise TypeError(f"cannot pickle 'torch.{name}' object")
 
 
 def _save_torch_global(pickler, obj):
@@ -183,6 +198,8 @@ def _pickler_class(base):
                         (obj.type,) if obj.index is None else (obj.type, obj.index))
             if cls.__name__ == "layout" and cls.__module__ == "ember":
                 return (_g("torch.serialization", "_get_layout"), (f"torch.{obj.name}",))
+            if cls.__module__ in _UNSAVABLE:
+                _refuse(obj)
             return NotImplemented
 
     Pickler.dispatch[types.FunctionType] = Pickler.save_global     # base's entry skips ours
@@ -233,13 +250,44 @@ def _storage_bytes(storage):
     return array.reshape(-1).view(np.uint8)
 
 
-def _write_checkpoint(obj, file, archive, pickle_module, pickle_protocol):
-    storages = _StorageTable()
-    data = io.BytesIO()
+def _pickle(obj, file, pickle_module, pickle_protocol, storages):
     base = getattr(pickle_module, "Pickler", None)
     if not (isinstance(base, type) and issubclass(base, pickle._Pickler)):
         base = pickle._Pickler      # NOTE: only a pure-Python pickler can write torch's names
-    _pickler_class(base)(data, pickle_protocol, storages).dump(obj)
+    _pickler_class(base)(file, pickle_protocol, storages).dump(obj)
+
+
+def _write_legacy(obj, file, pickle_module, pickle_protocol):
+    """torch's format before 1.6 (`_use_new_zipfile_serialization=False`), as
+    `_load_legacy` in _checkpoint_reader.py reads it: pickles of a magic number, the protocol
+    version, the system info, the object and the sorted storage keys, then each storage's
+    element count (int64) and bytes."""
+    from ._checkpoint_reader import _LEGACY_MAGIC, _LEGACY_PROTOCOL
+    storages = _StorageTable(legacy=True)
+    data = io.BytesIO()
+    _pickle(obj, data, pickle_module, pickle_protocol, storages)
+    sys_info = {"protocol_version": _LEGACY_PROTOCOL,
+                "little_endian": sys.byteorder == "little",
+                "type_sizes": {"short": 2, "int": 4, "long": 4}}
+    for header in (_LEGACY_MAGIC, _LEGACY_PROTOCOL, sys_info):
+        pickle.dump(header, file, protocol=pickle_protocol)
+    file.write(data.getbuffer())
+    keyed = {key: (storage, dtype) for key, storage, dtype in storages.entries.values()}
+    keys = sorted(keyed)
+    pickle.dump(keys, file, protocol=pickle_protocol)
+    for key in keys:
+        storage, dtype = keyed[key]
+        raw = _storage_bytes(storage)
+        itemsize = 1 if dtype is None else dtype.itemsize
+        file.write(struct.pack("<q" if sys.byteorder == "little" else ">q",
+                               raw.nbytes // itemsize))
+        file.write(raw.data)
+
+
+def _write_checkpoint(obj, file, archive, pickle_module, pickle_protocol):
+    storages = _StorageTable()
+    data = io.BytesIO()
+    _pickle(obj, data, pickle_module, pickle_protocol, storages)
     writer = _ZipWriter(file, archive)
     writer.write("data.pkl", data.getbuffer())
     writer.write(".format_version", b"1")

@@ -19,6 +19,8 @@ uint64) are `torch._utils._rebuild_tensor_v3(..., OrderedDict(), dtype)` over th
 (`torch.storage.UntypedStorage`, `numel` counting bytes). A Parameter is
 `torch._utils._rebuild_parameter(tensor, requires_grad, OrderedDict())`. ember writes torch's
 global names, and maps them back to its own classes on loading (_torch_globals.py).
+The format torch wrote before 1.6 (`_use_new_zipfile_serialization=False`) is read and written
+too: `_load_legacy` in _checkpoint_reader.py describes it.
 """
 import functools
 import os
@@ -28,7 +30,7 @@ import warnings
 from ._checkpoint_reader import (LoadEndianness, _Reader, _check_seekable,
                                  _globals_in_pickle, _is_zipfile, _load_file, _load_safetensors,
                                  get_default_load_endianness, set_default_load_endianness)
-from ._checkpoint_writer import _write_checkpoint
+from ._checkpoint_writer import _write_checkpoint, _write_legacy
 from ._torch_globals import torch_globals
 from ._weights_only import (add_safe_globals, clear_safe_globals, get_safe_globals,  # noqa: F401
                             safe_globals)
@@ -57,20 +59,22 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
 
         >>> ember.save({"w": ember.ones(2)}, "ckpt.pt")
     """
-    if not _use_new_zipfile_serialization:
-        raise NotImplementedError("ember.save writes only the zip format (torch >= 1.6); "
-                                  "_use_new_zipfile_serialization=False is not supported")
+    if not _is_path(f) and not hasattr(f, "write"):
+        raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
+                             "'write' attribute")
+    archive = "archive" if not _is_path(f) else \
+        os.path.splitext(os.path.basename(os.fspath(f)))[0]
+    if _use_new_zipfile_serialization:
+        def write(file):
+            _write_checkpoint(obj, file, archive, pickle_module, pickle_protocol)
+    else:       # torch's format before 1.6 (read back by `load` too)
+        def write(file):
+            _write_legacy(obj, file, pickle_module, pickle_protocol)
     if not _is_path(f):
-        if not hasattr(f, "write"):
-            raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
-                                 "'write' attribute")
-        _write_checkpoint(obj, f, "archive", pickle_module, pickle_protocol)
+        write(f)
         return
     from ._atomic import atomic_write
-    path = os.fspath(f)
-    archive = os.path.splitext(os.path.basename(path))[0]
-    atomic_write(path, lambda file: _write_checkpoint(obj, file, archive, pickle_module,
-                                                      pickle_protocol))
+    atomic_write(os.fspath(f), write)
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
