@@ -1,6 +1,8 @@
 """torch.fft's result layouts and the order of its argument checks (found by a fuzzer against
 torch): the transformed dims are innermost in memory, and the n-dim transforms check s and
-dim before the input's dtype. Values are checked against NumPy."""
+dim before the input's dtype; an element-wise operand cast to the common dtype takes part in
+the result's layout as torch's cast copy (complex gradients). Values are checked against
+NumPy."""
 import numpy as np
 import pytest
 
@@ -101,3 +103,23 @@ def test_two_dim_transforms_refuse_dim_none():
         TypeError, "fft_rfft2(): argument 'dim' must be tuple of ints, not NoneType")
     assert _error(F.hfft2, ember.zeros(2, 3), dim=None) == (
         TypeError, "fft_hfft2(): argument 'dim' must be tuple of ints, not NoneType")
+
+
+def test_an_operand_cast_to_the_common_dtype_takes_part_with_the_cast_copys_layout():
+    # torch casts an expanded operand with .to(): a row-major copy, which then decides the
+    # layout of a result against a permuted operand of the common dtype
+    a = ember.ones(1).expand(3, 4, 2)
+    b = ember.randn(2, 4, 3, dtype=ember.complex64).permute(2, 1, 0)
+    assert (a * b).stride() == (8, 2, 1)
+    np.testing.assert_allclose((a * b).numpy(), b.numpy())
+    # a dense operand of another dtype keeps its own order (as before)
+    c = ember.randn(2, 4, 3).permute(2, 1, 0)
+    assert (c * b).stride() == (1, 3, 12)
+
+
+def test_gradient_of_abs_of_a_permuted_complex_tensor_is_row_major():
+    x = ember.randn(3, 4, 2, dtype=ember.complex64).transpose(0, -1).requires_grad_()
+    g, = ember.autograd.grad(x.abs().sum(), x)
+    assert g.stride() == (12, 3, 1)
+    np.testing.assert_allclose(g.numpy(), x.detach().numpy() / np.abs(x.detach().numpy()),
+                               rtol=1e-6)

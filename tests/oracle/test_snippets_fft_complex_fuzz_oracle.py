@@ -92,7 +92,8 @@ SNIPPETS = [P + s for s in _ORDER + _LAYOUT + [
     "print(torch.view_as_complex(torch.randn(4, 2)[::2]))",
     "print(torch.view_as_complex(torch.randn(2, 4).t()))",
     "print(torch.view_as_complex(torch.randn(4, 2, dtype=torch.float64)).dtype)",
-    "z = torch.randn(3, dtype=torch.complex64); print((z + torch.ones((), dtype=torch.float64)).dtype, "
+    "z = torch.randn(3, dtype=torch.complex64); "
+    "print((z + torch.ones((), dtype=torch.float64)).dtype, "
     "(z * torch.ones(1, dtype=torch.float64)).dtype)",
     "print(torch.result_type(torch.zeros(1, dtype=torch.complex64), 1.5), "
     "torch.promote_types(torch.complex64, torch.float64))",
@@ -120,6 +121,19 @@ SNIPPETS = [P + s for s in _ORDER + _LAYOUT + [
     "print(z.grad)",
     "a = torch.randn(3, requires_grad=True); z = a * (1+2j); z.prod().real.backward(); "
     "print(a.grad)",
+    # the layout of complex gradients: a real expanded gradient cast to complex is row-major
+    "x = torch.randn(3, 4, 2, dtype=torch.complex64).transpose(0, -1).requires_grad_(); "
+    "g, = torch.autograd.grad(x.abs().sum(), x); print(g.stride())",
+    "x = torch.randn(3, 4, 2, dtype=torch.complex64).transpose(0, -1).requires_grad_(); "
+    "y = torch.fft.fftn(x); g, = torch.autograd.grad(y.abs().sum(), x); print(g.stride())",
+    "x = torch.randn(3, 4, 2, dtype=torch.complex64).transpose(0, -1).requires_grad_(); "
+    "g, = torch.autograd.grad(x.exp().real.sum(), x); print(g.stride())",
+    "b = torch.randn(2, 4, 3, dtype=torch.complex64).permute(2, 1, 0); "
+    "print((torch.ones(1).expand(3, 4, 2) * b).stride(), "
+    "(torch.ones(3, 4, 2)[:, ::2] + b[:, ::2]).stride())",
+    "b = torch.randn(2, 4, 3).permute(2, 1, 0); "
+    "print((torch.ones(1).expand(3, 4, 2).double() * b).stride(), "
+    "(b * torch.ones(3, 4, 2, dtype=torch.float64)).stride())",
 ]]
 
 BUGS = [
@@ -128,6 +142,9 @@ BUGS = [
     ("conj() is a copy: ifft of a real input gets the copy's stride for a size-1 dim",
      P + "p(torch.fft.ifft(torch.randn(3, 1, 4), dim=1))"),
     ("complex32 is missing", "print(torch.tensor(1.5, dtype=torch.float16) * 1j)"),
+    ("sgn's complex gradient of a permuted input keeps its layout (torch's is row-major)",
+     "x = torch.randn(3, 4, 2, dtype=torch.complex64).transpose(0, -1).requires_grad_(); "
+     "g, = torch.autograd.grad(x.sgn().real.sum(), x); print(g.stride())"),
     ("irfft's gradient has +0 where torch's r2c kernel gives -0",
      "x = torch.randn(4, requires_grad=True); torch.fft.irfft(x, n=5).sum().backward(); "
      "print(x.grad)"),

@@ -12,7 +12,8 @@ from . import float8 as _float8
 from .._device import backend_of, cuda_backend
 from .._meta import META_NUMPY
 from .._geometry import broadcast_shapes
-from .._memory_format import iterator_layout, row_major
+from .._memory_format import iterator_layout, iterator_order, non_overlapping_dense, \
+    row_major
 from .._tensor import Tensor
 from ..cuda import _backend, _kernels as _cuda_kernels
 from ..autograd.grad_mode import _state as _grad_state
@@ -450,6 +451,7 @@ def call(op, operands, params, out, name):
         xp, arrays = arrays_for(operands, compute)
     else:
         xp, arrays, result_dtype = prepared
+        common = None                   # (one dtype: nothing is cast)
     if out is not None:
         if out.__class__ is Inplace:
             return _call_inplace(op, xp, arrays, operands, params, out.target, result_dtype,
@@ -481,23 +483,45 @@ def call(op, operands, params, out, name):
         result = result.astype(result_dtype)
     if out is None and result.ndim > 1:
         result = row_major(xp, result) if op.row_major_out else \
-            _torch_layout(xp, result, operands)
+            _torch_layout(xp, result, operands, common, op)
     elif out is not None and out.__class__ is not Inplace and out._data.shape != result.shape:
         # torch resizes an out= of another shape to its result's layout, as a fresh result's
         if result.ndim > 1 and not op.row_major_out:
-            result = _torch_layout(xp, result, operands)
+            result = _torch_layout(xp, result, operands, common, op)
         resize_out(out, result)
     return finish(op, operands, result, params, out, requires_grad)
 
 
-def _torch_layout(xp, result, operands):
+def _torch_layout(xp, result, operands, common=None, op=None):
     """`result` laid out as torch's element-wise kernels lay it out where some tensor operand
     is not row-major (see `_memory_format.iterator_layout`): NumPy answers row-major where its
-    operands disagree, and a forward of several NumPy calls may lose a lone operand's order."""
+    operands disagree, and a forward of several NumPy calls may lose a lone operand's order.
+
+    NOTE: torch's CPU iterator first casts an operand of another dtype than the common one
+    with `.to()`, which keeps a non-overlapping dense layout and makes anything else (an
+    expanded gradient, a slice) row-major: that copy's order is what takes part. So a real
+    expanded gradient times a permuted complex tensor (abs's backward) comes out row-major."""
     arrays = [x._data for x in operands if isinstance(x, Tensor)]
     if all(a.flags.c_contiguous for a in arrays):
         return result
+    if common is not None:
+        skip = operands[0] if op.condition_first else None
+        arrays = [_as_cast(x._data) if x._data.dtype != common and x is not skip else x._data
+                  for x in operands if isinstance(x, Tensor)]
     return iterator_layout(xp, result, arrays)
+
+
+def _as_cast(array):
+    """A stand-in with the strides of `array.to(another dtype)` (only its strides are read):
+    torch's preserve_format keeps a non-overlapping dense layout, else makes dense strides in
+    the order the iterator would give `array` alone (broadcast dims undecided: row-major)."""
+    if array.ndim < 2 or array.flags.c_contiguous or non_overlapping_dense(array):
+        return array
+    strides, step = [0] * array.ndim, array.itemsize
+    for d in iterator_order(array.shape, [array]):
+        strides[d] = step
+        step *= max(array.shape[d], 1)
+    return np.lib.stride_tricks.as_strided(np.empty(1, array.dtype), array.shape, strides)
 
 
 def _cuda_fast(op, operands, a):
