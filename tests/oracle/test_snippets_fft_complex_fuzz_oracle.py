@@ -145,6 +145,17 @@ BUGS = [
     ("sgn's complex gradient of a permuted input keeps its layout (torch's is row-major)",
      "x = torch.randn(3, 4, 2, dtype=torch.complex64).transpose(0, -1).requires_grad_(); "
      "g, = torch.autograd.grad(x.sgn().real.sum(), x); print(g.stride())"),
+    ("narrow's double backward records CopySlices, torch's SliceBackwardBackward0 (here: "
+     "fft's cut to n)",
+     "x = torch.randn(4, 5, dtype=torch.complex64, requires_grad=True); "
+     "y = torch.fft.ifft(x, n=3); g, = torch.autograd.grad(y.abs().sum(), x, create_graph=True); "
+     "print(g.grad_fn.name())"),
+    ("a size-1 dim's stride after the cast to complex (ember's .to and conj are fresh copies)",
+     "x = torch.randn(3, 4, 2)[..., ::2]; print(torch.fft.hfft(x, dim=0).stride())"),
+    ("hfft2's gradient of a sliced input with create_graph: torch's comes out transposed",
+     "x = torch.randn(4, 5, dtype=torch.complex128)[1:].requires_grad_(); "
+     "y = torch.fft.hfft2(x, s=(5, -1)); "
+     "g, = torch.autograd.grad(y.abs().sum(), x, create_graph=True); print(g.stride())"),
     ("irfft's gradient has +0 where torch's r2c kernel gives -0",
      "x = torch.randn(4, requires_grad=True); torch.fft.irfft(x, n=5).sum().backward(); "
      "print(x.grad)"),
