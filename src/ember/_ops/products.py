@@ -464,6 +464,18 @@ def _cross(a, b, dim):
     return cross(a, b, dim=dim)
 
 
+def _check_cross_dim(input, other, dim):
+    ndim = input.ndim
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if not -ndim <= dim < ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-ndim}, {ndim - 1}], but got {dim})")
+    if input.shape[dim] != 3 or other.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{input.shape[dim]} and {other.shape[dim]}")
+
+
 @function()
 def cross(input, other, dim=None, *, out=None):
     """Cross product of 3-vectors along `dim` (default: the first dim of size 3)."""
@@ -472,22 +484,18 @@ def cross(input, other, dim=None, *, out=None):
         raise not_a_tensor("cross", "other", 1, other)
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    shape = broadcast_shapes(tuple(input.shape), tuple(other.shape))
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
                       "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
                       "default value of dim will change to agree with that of linalg.cross in a "
                       "future release.", UserWarning, stacklevel=2)
-        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        # (the first dim of size 3 in input's own shape: torch picks it before broadcasting)
+        dim = next((i for i, s in enumerate(input.shape) if s == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
-    if not -len(shape) <= dim < builtins.max(len(shape), 1):
-        raise IndexError(f"Dimension out of range (expected to be in range of "
-                         f"[{-len(shape)}, {len(shape) - 1}], but got {dim})")
-    given, dim = dim, dim % len(shape)
-    if input.shape[dim] != 3 or other.shape[dim] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {given} must have length 3. Got "
-                           f"{input.shape[dim]} and {other.shape[dim]}")
+    _check_cross_dim(input, other, dim)     # (torch checks the lengths before broadcasting)
+    shape = broadcast_shapes(tuple(input.shape), tuple(other.shape))
+    dim = dim % len(shape)
     _same_dtype("linalg.cross", input, other)
     _no_bool("cross", input)
     xp = backend_of(input._data).xp

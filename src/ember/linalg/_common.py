@@ -23,10 +23,18 @@ LinAlgError = _LinAlgError
 _LinAlgError.__module__ = "ember._C"
 
 
-def check_tensor(name, x, arg="A"):
+# torch's schemas name the first argument `self` (printed "input") for these functions, `A`
+# for the rest.
+_INPUT_NAMED = frozenset({"cholesky", "cholesky_ex", "eigh", "eigvalsh", "eig", "eigvals",
+                          "matrix_norm", "vector_norm", "norm", "matrix_power", "lstsq"})
+
+
+def check_tensor(name, x, arg=None, position=1):
     if not isinstance(x, Tensor):
-        raise TypeError(f"linalg.{name}(): argument '{arg}' (position 1) must be Tensor, not "
-                        f"{type_name(x)}")
+        if arg is None:
+            arg = "input" if name in _INPUT_NAMED else "A"
+        raise TypeError(f"linalg_{name}(): argument '{arg}' (position {position}) must be "
+                        f"Tensor, not {type_name(x)}")
 
 
 def check_float(name, x, complex_ok=True):
@@ -118,6 +126,41 @@ def xp_of(x):
     return backend_of(x._data).xp
 
 
+# torch's out= dtype rules differ by function: its linalg kernels want `out` of the result's
+# dtype exactly, while functions composed of other ops (and eigvals) first check only that the
+# result casts safely ("same kind") to it. Keyed by the name after "linalg_".
+_EXACT_OUT = "Expected out tensor to have dtype {rc}, but got {gc} instead"
+_OUT_DTYPE_RULES = {
+    **dict.fromkeys(("inv", "inv_ex", "det", "slogdet", "eigvalsh", "svdvals", "cholesky",
+                     "solve", "solve_ex", "lu_solve", "cross", "matrix_power"), _EXACT_OUT),
+    "solve_triangular": "expected scalar type {r} but found {g}",
+    "vecdot": "linalg.vecdot: Expected out of dtype{r} but found {g}",
+    "multi_dot": "multi_dot(): expected out tensor to have dtype {rc} but got {gc}",
+}
+_CASTABLE_OUT = {"cond": "linalg.cond", "pinv": "linalg.pinv", "matrix_power": "matrix_power",
+                 "householder_product": "torch.linalg.householder_product",
+                 "tensorinv": "tensorinv", "tensorsolve": "tensorsolve",
+                 "eigvals": "torch.linalg.eigvals"}
+
+
+def check_linalg_out(name, out, dtype, requires_grad):
+    """check_out for linalg's `out=` with torch's dtype rule for `name` (see above); `dtype`
+    is the result's array dtype."""
+    if (isinstance(out, Tensor) and out._data.dtype != dtype
+            and not ((requires_grad or out._requires_grad) and _grad_state.enabled)):
+        from .. import _dtype
+        res, got = _dtype._FROM_NUMPY[dtype], _dtype._FROM_NUMPY[out._data.dtype]
+        if name in _CASTABLE_OUT and not _dtype.can_cast(res, got):
+            what = "eigenvalues" if name == "eigvals" else "result"
+            raise RuntimeError(f"{_CASTABLE_OUT[name]}: Expected {what} to be safely castable "
+                               f"from {res._scalar_name} dtype, but got {what} with dtype "
+                               f"{got._scalar_name}")
+        if name in _OUT_DTYPE_RULES:
+            raise RuntimeError(_OUT_DTYPE_RULES[name].format(
+                r=res._scalar_name, g=got._scalar_name, rc=res._cpp_name, gc=got._cpp_name))
+    check_out(f"linalg_{name}", out, dtype, requires_grad)
+
+
 def emit(op, inputs, results, params, out=None, name="", grad_outputs=1):
     """Kernel arrays `results` (one, or a tuple) as tensors; the first `grad_outputs` of them
     carry `op`'s node when an input requires grad. `out=` takes a tensor or a tuple."""
@@ -129,7 +172,7 @@ def emit(op, inputs, results, params, out=None, name="", grad_outputs=1):
     if out is not None:
         outs = (out,) if single else tuple(out)
         for o, a in zip(outs, arrays):
-            check_out(f"linalg_{name}", o, a.dtype, requires_grad)
+            check_linalg_out(name, o, a.dtype, requires_grad)
         written = tuple(write_out(o, a) for o, a in zip(outs, arrays))
         return written[0] if single else written
     tensors = tuple(wrap(a) for a in arrays)

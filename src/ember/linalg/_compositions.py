@@ -12,8 +12,9 @@ from .._ops.argument_errors import type_name
 def _write_out(name, result, out):
     if out is None:
         return result
-    from .._ops._dispatch import check_out, write_out
-    check_out(f"linalg_{name}", out, result._data.dtype, result.requires_grad)
+    from .._ops._dispatch import write_out
+    from ._common import check_linalg_out
+    check_linalg_out(name, out, result._data.dtype, result.requires_grad)
     return write_out(out, result._data)
 
 
@@ -43,7 +44,7 @@ def cond(A, p=None, *, out=None):
 
     >>> ember.linalg.cond(ember.tensor([[1., 0.], [0., 4.]]))   # tensor(4.)
     """
-    _check_tensor("linalg_cond", A, "A", 1)
+    _check_tensor("linalg_cond", A, "input", 1)
     if A.ndim < 2:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     if not (p in _SVD_ORDS or p in _NORM_ORDS) or isinstance(p, bool):

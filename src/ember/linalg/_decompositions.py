@@ -99,6 +99,7 @@ def cholesky(A, *, upper=False, out=None):
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     """(L, info): info > 0 marks a matrix that is not positive-definite (no error unless
     check_errors)."""
+    check_tensor("cholesky_ex", A)
     result, info = _cholesky(A, upper, check_errors)
     outs = emit(LinalgCholeskyEx, (A,), (result, info), {"upper": upper}, out, "cholesky_ex")
     return return_types.linalg_cholesky_ex(outs)

@@ -93,7 +93,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """The ord-norm of x over dim (all dims when None): sum(|x|^ord)^(1/ord), max/min |x| for
     ord = inf/-inf, the count of non-zeros for ord = 0."""
     _check_vector_ord(ord)
-    check_tensor("vector_norm", x, "x")
+    check_tensor("vector_norm", x)
     if dtype is None and x._data.dtype in _dtype.FLOAT8_NP:     # (NOTE [ Float8 dtypes ])
         raise NotImplementedError(f"\"norm_cpu\" not implemented for '{x.dtype._scalar_name}'")
     check_float("vector_norm", x)

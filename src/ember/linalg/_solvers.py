@@ -57,6 +57,8 @@ def _raise_singular(name, info, message):
     if info.__class__ is MetaArray:         # (meta: no values to check)
         return
     flat = info.reshape(-1)
+    if flat.size == 0:                      # (an empty batch has no singular element)
+        return
     bad = int((flat != 0).argmax())
     if flat[bad]:
         where = f"(Batch element {bad}): " if info.ndim else ""
@@ -106,8 +108,9 @@ def inv(A, *, out=None):
     inverse, info = inv_ex(A)
     _raise_singular("linalg.inv", info._data, _INV_SINGULAR)
     if out is not None:
-        from .._ops._dispatch import check_out, write_out
-        check_out("linalg_inv", out, inverse._data.dtype, inverse.requires_grad)
+        from .._ops._dispatch import write_out
+        from ._common import check_linalg_out
+        check_linalg_out("inv", out, inverse._data.dtype, inverse.requires_grad)
         return write_out(out, inverse._data)
     return inverse
 
@@ -219,14 +222,14 @@ def _check_solve_shapes(a, bm, left):
 def solve(A, B, *, left=True, out=None):
     """X with A @ X = B (or X @ A = B when left=False); B may be a (batch of) vectors."""
     check_tensor("solve", A)
-    check_tensor("solve", B, "B")
-    check_matrix("solve", A)
-    check_square("solve", A)
+    check_tensor("solve", B, "B", 2)
     check_float("solve", A)
-    if A._data.dtype != B._data.dtype:
+    if A._data.dtype != B._data.dtype:     # (checked before the shapes, as torch does)
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found "
                            f"A of type {A.dtype._scalar_name} and B of type "
                            f"{B.dtype._scalar_name} instead")
+    check_matrix("solve", A)
+    check_square("solve", A)
     xp = xp_of(A)
     a, b = A._data, B._data
     vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
@@ -274,8 +277,9 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
         # NOTE: the broadcast shape of a singular system's result is that of B here
         result = full(tuple(B.shape), float("nan"), dtype=B.dtype)
     if out is not None:
-        from .._ops._dispatch import check_out, write_out
-        check_out("linalg_solve_ex", out[0], result._data.dtype, result.requires_grad)
+        from .._ops._dispatch import write_out
+        from ._common import check_linalg_out
+        check_linalg_out("solve_ex", out[0], result._data.dtype, result.requires_grad)
         return return_types.linalg_solve_ex((write_out(out[0], result._data),
                                              write_out(out[1], info)))
     return return_types.linalg_solve_ex((result, _wrap(info)))
@@ -380,7 +384,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     residuals for gelsd/gelss/gels when m > n and A has full rank; singular values for
     gelsd/gelss)."""
     check_tensor("lstsq", A)
-    check_tensor("lstsq", B, "B")
+    check_tensor("lstsq", B, "b", 2)
     _check_lstsq_args(A, B, driver)
     if A.is_meta:                           # (torch has no meta kernel for it)
         from .._meta import no_kernel
@@ -398,7 +402,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
         rcond = float(xp.finfo(real).eps) * builtins.max(m, n)
     p = _pinv_array(xp, a, None, rcond, False)
     x = xp.matmul(p, bm)
-    s = xp.linalg.svd(a, compute_uv=False) if a.size else xp.zeros(a.shape[:-2] + (0,), real)
+    if a.size:
+        s = xp.linalg.svd(a, compute_uv=False)
+    else:                                   # (min(m, n) zero values per matrix)
+        s = xp.zeros(a.shape[:-2] + (builtins.min(a.shape[-2:]),), real)
     smax = s[..., :1] if s.shape[-1] else s
     rank = (s > rcond * smax).sum(-1).astype("int64")
     empty = xp.zeros((0,), dtype=real)
@@ -439,8 +446,9 @@ def matrix_power(A, n, *, out=None):
         if result is A:
             result = A.clone()
     if out is not None:
-        from .._ops._dispatch import check_out, write_out
-        check_out("linalg_matrix_power", out, result._data.dtype, result.requires_grad)
+        from .._ops._dispatch import write_out
+        from ._common import check_linalg_out
+        check_linalg_out("matrix_power", out, result._data.dtype, result.requires_grad)
         return write_out(out, result._data)
     return result
 
@@ -471,6 +479,9 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
 
 def multi_dot(tensors, *, out=None):
     """The product of a chain of matrices (the first and last may be vectors)."""
+    if isinstance(tensors, Tensor):
+        raise TypeError("linalg_multi_dot(): argument 'tensors' (position 1) must be tuple of "
+                        "Tensors, not Tensor")
     tensors = list(tensors)
     if len(tensors) < 2:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
@@ -498,8 +509,9 @@ def multi_dot(tensors, *, out=None):
     shape = ([result.shape[0]] if first == 2 else []) + ([result.shape[1]] if last == 2 else [])
     result = result.view(shape)
     if out is not None:
-        from .._ops._dispatch import check_out, write_out
-        check_out("linalg_multi_dot", out, result._data.dtype, result.requires_grad)
+        from .._ops._dispatch import write_out
+        from ._common import check_linalg_out
+        check_linalg_out("multi_dot", out, result._data.dtype, result.requires_grad)
         return write_out(out, result._data)
     return result
 
@@ -548,8 +560,9 @@ def vecdot(x, y, *, dim=-1, out=None):
                            f"{x.numel()} and {y.numel()} elements respectively")
     result = (x.conj() * y).sum(dim)
     if out is not None:
-        from .._ops._dispatch import check_out, write_out
-        check_out("linalg_vecdot", out, result._data.dtype, result.requires_grad)
+        from .._ops._dispatch import write_out
+        from ._common import check_linalg_out
+        check_linalg_out("vecdot", out, result._data.dtype, result.requires_grad)
         return write_out(out, result._data)
     return result
 
@@ -560,5 +573,11 @@ def cross(input, other, *, dim=-1, out=None):
     if not isinstance(other, Tensor):
         raise TypeError(f"linalg_cross(): argument 'other' (position 2) must be Tensor, not "
                         f"{type(other).__name__}")
-    return _cross(input, other, dim, out=out)
+    if out is None:
+        return _cross(input, other, dim)
+    result = _cross(input, other, dim)      # (linalg.cross wants out's dtype exactly)
+    from .._ops._dispatch import write_out
+    from ._common import check_linalg_out
+    check_linalg_out("cross", out, result._data.dtype, result.requires_grad)
+    return write_out(out, result._data)
 
