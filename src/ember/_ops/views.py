@@ -381,8 +381,45 @@ class Slice(Op):
 
     def backward(ctx, grad):
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
+        if grad._requires_grad and _grad_state.enabled:
+            return _into_zeros(SliceBackward, grad, result, ctx)
         result.as_strided(grad.shape, ctx.region_strides, ctx.region_offset).copy_(grad)
         return result
+
+
+# NOTE: with create_graph, torch records the gradient of a slice or select as an op of its
+# own (slice_backward / select_backward: nodes SliceBackwardBackward0 and
+# SelectBackwardBackward0), whose gradient is the same view of the incoming one; a copy into
+# a view of zeros would record CopySlices.
+
+class SliceBackward(Op):
+    """Slice's gradient: `grad` written into zeros of the input's size."""
+
+    def backward(ctx, grad):
+        grad = grad.contiguous()    # (the region is of a row-major tensor of grad's size)
+        return grad.as_strided(ctx.view_size, ctx.region_strides,
+                               grad.storage_offset() + ctx.region_offset)
+
+
+class SelectBackward(Op):
+    """Select's gradient: `grad` written into zeros of the input's size."""
+
+    def backward(ctx, grad):
+        return grad.select(ctx.dim, ctx.index)
+
+
+def _into_zeros(op, grad, result, ctx):
+    from ..autograd.grad_mode import no_grad
+    with no_grad():
+        if op is SliceBackward:
+            result.as_strided(grad.shape, ctx.region_strides, ctx.region_offset).copy_(grad)
+            params = {"view_size": tuple(grad.shape), "region_strides": ctx.region_strides,
+                      "region_offset": ctx.region_offset}
+        else:
+            result.select(ctx.dim, ctx.index).copy_(grad)
+            params = {"dim": ctx.dim, "index": ctx.index}
+    record(op, (grad,), (result,), params)
+    return result
 
 
 def slice_dim(input, dim, start, stop, step):
@@ -418,6 +455,8 @@ class Select(Op):
 
     def backward(ctx, grad):
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
+        if grad._requires_grad and _grad_state.enabled:
+            return _into_zeros(SelectBackward, grad, result, ctx)
         result.select(ctx.dim, ctx.index).copy_(grad)
         return result
 
