@@ -52,6 +52,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _disable_byteorder_record=False):
     """Save `obj` (tensors, state_dicts, containers) to `f`, a path or a writable binary file,
     in PyTorch's zip format: `torch.load(f, weights_only=True)` reads it.
+    `_use_new_zipfile_serialization=False` writes torch's format before 1.6 instead.
 
     Saving to a path is atomic: the checkpoint is written to a temporary file in the same
     folder, flushed to disk and then renamed over `f`, so a save that fails or is killed
@@ -79,8 +80,8 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
-    """Load an object saved with `ember.save` or `torch.save` (zip format) from `f`, a path or
-    a readable binary file.
+    """Load an object saved with `ember.save` or `torch.save` (the zip format, or the legacy
+    one of `_use_new_zipfile_serialization=False`) from `f`, a path or a readable binary file.
 
     `weights_only` (the default unless `pickle_module` is given) unpickles only tensors,
     dtypes, devices, plain containers and numbers, and the globals allowed with

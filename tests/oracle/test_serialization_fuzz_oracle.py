@@ -181,6 +181,14 @@ SNIPPETS = [SETUP + s for s in [
     "d = torch.load(rt(torch.ones(2, requires_grad=True), _use_new_zipfile_serialization=False)); print(d, d.is_leaf)",
     "m = torch.nn.Linear(2, 1); torch.nn.init.constant_(m.weight, 0.5); torch.nn.init.constant_(m.bias, -1.0); d = torch.load(rt(m.state_dict(), _use_new_zipfile_serialization=False)); print(d)",
     "b = rt(torch.ones(2), _use_new_zipfile_serialization=False)\ntry:\n    torch.load(b, mmap=True)\nexcept RuntimeError as e: print(str(e)[:60])",
+    "import fractions\nb = rt({'f': fractions.Fraction(1, 3)}, _use_new_zipfile_serialization=False)\ntry:\n    torch.load(b)\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[-3][:100])\nb.seek(0)\nwith torch.serialization.safe_globals([fractions.Fraction]):\n    print(torch.load(b))",
+    "print(torch.load(rt(torch.tensor([[0., 1.], [2., 0.]]).to_sparse(), _use_new_zipfile_serialization=False)))",
+    "p = torch.nn.Parameter(torch.ones(2)); d = torch.load(rt([p, p, p.data[1:]], _use_new_zipfile_serialization=False)); d[2][0] = 5; print(d[0] is d[1], type(d[0]).__name__, d[0])",
+    "print(torch.load(rt(torch.ones(2), _use_new_zipfile_serialization=False), map_location={'cpu': 'meta'}).device)",
+    "print(torch.load(rt(torch.ones(2, device='meta'), _use_new_zipfile_serialization=False)))",
+    "m = torch.nn.Linear(2, 1).eval(); m2 = torch.load(rt(m, _use_new_zipfile_serialization=False), weights_only=False); print(m2, m2.training)",
+    "print(torch.load(rt({'a': torch.ones(2)}, _use_new_zipfile_serialization=False, pickle_protocol=1), weights_only=False))",
+    "print(torch.load(rt(torch.arange(6.).bfloat16()[1::2], _use_new_zipfile_serialization=False)))",
     # objects torch.save refuses
     "try:\n    torch.save(torch.channels_last, io.BytesIO())\nexcept TypeError as e: print(e)",
     "try:\n    torch.save([torch.contiguous_format], io.BytesIO())\nexcept TypeError as e: print(e)",
@@ -217,6 +225,11 @@ BUGS = [
      SETUP + "data = bytearray(rt(torch.arange(8.)).getvalue()); data[-30] ^= 255\ntry:\n"
              "    print(torch.load(io.BytesIO(bytes(data))))\nexcept Exception as e: "
              "print(type(e).__name__, str(e)[:60])"),
+    ("torch's weights-only unpickler lets SETITEM(S) fill only dict, OrderedDict and Counter; "
+     "ember's fills an allowlisted dict subclass",
+     SETUP + "d = collections.defaultdict(list); d['a'].append(1); b = rt(d)\n"
+             "with torch.serialization.safe_globals([collections.defaultdict, list]):\n    try:\n"
+             "        print(torch.load(b))\n    except Exception as e: print(type(e).__name__)"),
     ("a legacy file cut inside its pickles: torch's unpickler lets an IndexError through, "
      "ember says the checkpoint ends early",
      SETUP + "data = rt({'a': torch.arange(8.)}, _use_new_zipfile_serialization=False).getvalue()"
