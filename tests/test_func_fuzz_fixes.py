@@ -70,3 +70,29 @@ def test_vmap_takes_a_dict_out_dims():
     assert np.allclose(r["k"].numpy(), [0, 3])
     with pytest.raises(ValueError, match="out_dims is not compatible"):
         vmap(lambda a: a, out_dims={"k": 0})(ember.arange(2.))
+
+
+def test_vmap_stacks_an_op_result_tuple_and_keeps_its_class():
+    x = ember.tensor([[1., 5., 2.], [7., 0., 3.]])
+    r = vmap(lambda a: a.max(0))(x)
+    assert type(r) is ember.return_types.max
+    assert r.values.tolist() == [5., 7.] and r.indices.tolist() == [1, 0]
+
+
+def test_a_plain_tuple_is_no_prefix_of_a_namedtuple_or_result_tuple():
+    import collections
+    P = collections.namedtuple("P", "a b")
+    x = ember.ones(2, 3)
+    with pytest.raises(ValueError, match="out_dims is not compatible"):
+        vmap(lambda a: a.sort(), out_dims=(0, 1))(x)
+    with pytest.raises(ValueError, match="in_dims is not compatible"):
+        vmap(lambda p: p.a + p.b, in_dims=((0, 0),))(P(x, x))
+    assert vmap(lambda p: p.a + p.b, in_dims=(P(0, None),))(P(x, ember.ones(3))).shape == (2, 3)
+
+
+def test_result_tuples_are_pytree_nodes():
+    from ember.utils._pytree import tree_flatten, tree_unflatten
+    r = ember.tensor([[1., 5.], [7., 0.]]).max(0)
+    leaves, spec = tree_flatten(r)
+    assert len(leaves) == 2 and repr(spec).startswith("TreeSpec(max, None")
+    assert type(tree_unflatten(leaves, spec)) is ember.return_types.max

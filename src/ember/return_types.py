@@ -3,8 +3,9 @@
 torch makes them with CPython's "struct sequence" (the kind of `os.stat_result`): a tuple
 subclass whose items also have names (`r.values`, `r.indices`), built from one sequence
 (`torch.return_types.max((v, i))`), with `n_fields` on the class and none of namedtuple's
-`_fields`/`_asdict`/`_make`. Code that tells a namedtuple by `_fields` (default_collate, tree
-utilities) therefore treats them as plain tuples, in ember as in torch.
+`_fields`/`_asdict`/`_make`. Code that tells a namedtuple by `_fields` (default_collate)
+therefore treats them as plain tuples, in ember as in torch; the pytree utilities know each
+class as a node type of its own (utils/_pytree.py), as torch registers them.
 """
 import operator as _operator
 

@@ -28,7 +28,8 @@ def _broadcast(prefix, tree, out):
         if not isinstance(tree, dict) or set(prefix) != set(tree):
             return False
         return all(_broadcast(prefix[k], tree[k], out) for k in tree)
-    if not isinstance(tree, (list, tuple)) or type(prefix) is not type(tree) and not (
-            isinstance(prefix, tuple) and isinstance(tree, tuple)) or len(prefix) != len(tree):
+    # (the node types must be the same: a plain tuple is no prefix of a namedtuple or of an
+    # op's result tuple such as torch.return_types.sort)
+    if type(prefix) is not type(tree) or len(prefix) != len(tree):
         return False
     return all(_broadcast(p, t, out) for p, t in zip(prefix, tree))

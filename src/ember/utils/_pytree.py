@@ -54,6 +54,19 @@ register_pytree_node(collections.deque, lambda d: (list(d), d.maxlen),
 _NAMEDTUPLE = collections.namedtuple
 register_pytree_node(_NAMEDTUPLE, lambda t: (list(t), type(t)), lambda ch, ctx: ctx(*ch))
 
+# the result tuples of ops (torch.return_types.max & co.): each its own node type, as in torch
+# (a spec reads "TreeSpec(max, None, [...])" and unflattening rebuilds the same class)
+def _register_return_types():
+    from .. import return_types
+    for cls in vars(return_types).values():
+        if isinstance(cls, type) and issubclass(cls, return_types._StructSeq) \
+                and cls is not return_types._StructSeq:
+            register_pytree_node(cls, lambda t: (list(t), None),
+                                 lambda ch, ctx, cls=cls: cls(ch))
+
+
+_register_return_types()
+
 
 def _node_type(obj):
     if _is_namedtuple(obj):
