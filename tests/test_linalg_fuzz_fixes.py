@@ -129,3 +129,26 @@ def test_cross_default_dim_comes_from_inputs_own_shape():
     with pytest.raises(IndexError, match="^Dimension specified as -1 but tensor has no "
                                          "dimensions$"):
         LA.cross(ember.ones(()), ember.ones(()))
+
+
+def test_eigvalsh_shape_errors_are_eighs():
+    with pytest.raises(RuntimeError, match="^linalg.eigh: A must be batches of square matrices, "
+                                           "but they are 2 by 3 matrices$"):
+        LA.eigvalsh(ember.ones(2, 3))
+
+
+def test_vecdot_checks_xs_kind_then_the_dtypes():
+    with pytest.raises(RuntimeError, match="^linalg.vecdot: Expected x and y to have the same "
+                                           "dtype, but found x of type Half and y of type Int"):
+        LA.vecdot(ember.ones(1, dtype=ember.float16), ember.ones(1, dtype=ember.int32))
+    with pytest.raises(RuntimeError, match="floating point or complex tensor as input. Got Long"):
+        LA.vecdot(ember.ones(2, dtype=ember.int64), ember.ones(2))
+
+
+def test_matrix_power_takes_an_integer_like_n():
+    for n in ("fro", 1.5, True, None):
+        with pytest.raises(TypeError, match="^linalg_matrix_power\\(\\): argument 'n' "
+                                            "\\(position 2\\) must be int, not "):
+            LA.matrix_power(t(A), n)
+    np.testing.assert_allclose(LA.matrix_power(t(A), np.int64(2)).numpy(), A @ A)
+    np.testing.assert_allclose(LA.matrix_power(t(A), ember.tensor(3)).numpy(), A @ A @ A)

@@ -190,8 +190,8 @@ class LinalgEigh(Op):
 
 def _eigh(name, A, UPLO):
     check_tensor(name, A)
-    check_matrix(name, A)
-    check_square(name, A)
+    check_matrix("eigh", A)                 # (eigvalsh's shape errors are eigh's)
+    check_square("eigh", A)
     check_float(name, A)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")

@@ -429,6 +429,11 @@ def lstsq(A, B, rcond=None, *, driver=None):
 def matrix_power(A, n, *, out=None):
     """A multiplied by itself n times (n < 0: the inverse's power; n == 0: the identity)."""
     check_tensor("matrix_power", A)
+    if n.__class__ is not int:              # (an integer-like n, not a bool)
+        if isinstance(n, bool) or not hasattr(n, "__index__"):
+            raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, "
+                            f"not {type(n).__name__}")
+        n = n.__index__()
     check_matrix("matrix_power", A)
     check_square("matrix_power", A)
     if n == 0:
@@ -546,10 +551,9 @@ def vecdot(x, y, *, dim=-1, out=None):
         if not isinstance(t, Tensor):
             raise TypeError(f"linalg_vecdot(): argument '{arg}' (position {position}) must be "
                             f"Tensor, not {type(t).__name__}")
-    for t in (x, y):
-        if t._data.dtype.kind not in "fcV":
-            raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
-                               f"input. Got {t.dtype._scalar_name}")
+    if x._data.dtype.kind not in "fcV":     # (x's kind first, then the dtypes' match)
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
+                           f"input. Got {x.dtype._scalar_name}")
     if x._data.dtype != y._data.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {x.dtype._scalar_name} and y of type "
