@@ -123,3 +123,13 @@ def test_gradient_of_abs_of_a_permuted_complex_tensor_is_row_major():
     assert g.stride() == (12, 3, 1)
     np.testing.assert_allclose(g.numpy(), x.detach().numpy() / np.abs(x.detach().numpy()),
                                rtol=1e-6)
+
+
+def test_max_of_an_empty_complex_tensor_refuses_the_missing_dim_first():
+    z = ember.zeros(2, 0, dtype=ember.complex64)
+    assert _error(z.max) == (
+        RuntimeError, "max(): Expected reduction dim to be specified for input.numel() == 0. "
+        "Specify the reduction dim with the 'dim' argument.")
+    assert _error(z.min, 1) == (
+        IndexError, "min(): Expected reduction dim 1 to have non-zero size.")
+    assert _error(z.max, 0) == (RuntimeError, "max(): does not support complex input")

@@ -512,6 +512,10 @@ def _extreme(name, input, dim, keepdim, other, out):
     if other is not None:
         from .registry import FUNCTIONS
         return FUNCTIONS["maximum" if name == "max" else "minimum"](input, other, out=out)
+    if not input._data.size and out is None and (dim is None or isinstance(dim, int)):
+        # (torch: an empty input's missing reduction dim is refused before a complex dtype)
+        _check_nonempty(name, input, None if dim is None else
+                        (geo.wrap_dim(dim, input._data.ndim),))
     _refuse_complex(name, input, f"{name}_all" if dim is None else None)
     check_limited(input, f"{name}_all" if dim is None else f"{name}_cpu")
     data = input._data
