@@ -152,3 +152,16 @@ def test_matrix_power_takes_an_integer_like_n():
             LA.matrix_power(t(A), n)
     np.testing.assert_allclose(LA.matrix_power(t(A), np.int64(2)).numpy(), A @ A)
     np.testing.assert_allclose(LA.matrix_power(t(A), ember.tensor(3)).numpy(), A @ A @ A)
+
+
+def test_factorizations_want_exact_out_dtypes_and_legacy_cholesky_a_castable_one():
+    with pytest.raises(RuntimeError, match="^Expected out tensor to have dtype int, but got long "
+                                           "int instead$"):
+        LA.lu_factor(t(A), out=(out(ember.float64), out(ember.int64)))
+    with pytest.raises(RuntimeError, match="dtype double, but got float instead"):
+        LA.eigh(t(A), out=(out(ember.float32), out(ember.float64)))
+    o = out(ember.float32)        # torch.cholesky (not linalg's) takes a castable out
+    assert ember.cholesky(t(A), out=o) is o
+    np.testing.assert_allclose(o.numpy(), np.linalg.cholesky(A), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="^cholesky: Expected result to be safely castable"):
+        ember.cholesky(t(A), out=out(ember.int64))

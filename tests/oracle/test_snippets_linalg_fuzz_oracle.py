@@ -35,7 +35,11 @@ _OUT_CALLS = [
     "LA.householder_product(A, B[:, 0], out=o)", "LA.tensorinv(A, ind=1, out=o)",
     "LA.tensorsolve(A, B[:, 0], out=o)", "LA.solve_triangular(A, B, upper=True, out=o)",
     "LA.vecdot(A, A, out=o)", "LA.multi_dot([A, A], out=o)", "LA.matrix_norm(A, out=o)",
-    "LA.vector_norm(A, out=o)",
+    "LA.vector_norm(A, out=o)", "LA.eigh(A, out=(o, out('float64')))",
+    "LA.svd(A, out=(out('float64'), o, out('float64')))", "LA.qr(A, out=(o, out('float64')))",
+    "LA.lu_factor(A, out=(out('float64'), o))", "LA.lu(A, out=(o, out('float64'), out('float64')))",
+    "LA.cholesky_ex(A, out=(out('float64'), o))", "LA.ldl_factor(A, out=(o, out('int32')))",
+    "torch.cholesky(A, out=o)", "torch.cholesky_inverse(A, out=o)",
 ]
 OUT_SNIPPETS = [_try(f"o = out({dt!r}); r = {call}; print(o.dtype, o.shape)")
                 for call in _OUT_CALLS for dt in ("float32", "complex128", "int64")]
@@ -123,6 +127,10 @@ BUGS = [
      _try("LA.cond(A, 1, dim=0)")),
     ("inv_ex of a singular matrix: torch's LAPACK solve leaves infinities, ember NaNs",
      SETUP + 'print(LA.inv_ex(torch.tensor([[1., 2.], [2., 4.]])).inverse)'),
+    ("eig's out= dtype rule (eigenvalues safely castable from ComplexDouble)",
+     _try("LA.eig(A, out=(out('float64'), out('complex128')))")),
+    ("lstsq takes out= in torch", _try("LA.lstsq(A, B, out=(out('float64'), out('float64'), "
+                                       "out('int64'), out('float64')))")),
     ("matrix_exp takes no out=: torch names the native function",
      _try("LA.matrix_exp(A, out=A)")),
 ]

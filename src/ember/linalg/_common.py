@@ -132,7 +132,9 @@ def xp_of(x):
 _EXACT_OUT = "Expected out tensor to have dtype {rc}, but got {gc} instead"
 _OUT_DTYPE_RULES = {
     **dict.fromkeys(("inv", "inv_ex", "det", "slogdet", "eigvalsh", "svdvals", "cholesky",
-                     "solve", "solve_ex", "lu_solve", "cross", "matrix_power"), _EXACT_OUT),
+                     "solve", "solve_ex", "lu_solve", "cross", "matrix_power", "eigh", "svd",
+                     "qr", "lu", "lu_factor", "lu_factor_ex", "cholesky_ex", "ldl_factor",
+                     "ldl_factor_ex"), _EXACT_OUT),
     "solve_triangular": "expected scalar type {r} but found {g}",
     "vecdot": "linalg.vecdot: Expected out of dtype{r} but found {g}",
     "multi_dot": "multi_dot(): expected out tensor to have dtype {rc} but got {gc}",
@@ -141,21 +143,24 @@ _CASTABLE_OUT = {"cond": "linalg.cond", "pinv": "linalg.pinv", "matrix_power": "
                  "householder_product": "torch.linalg.householder_product",
                  "tensorinv": "tensorinv", "tensorsolve": "tensorsolve",
                  "eigvals": "torch.linalg.eigvals"}
+# the older top-level functions (torch.cholesky, torch.cholesky_inverse) only check castability
+_LEGACY_CASTABLE_OUT = {"cholesky": "cholesky", "cholesky_inverse": "cholesky_inverse"}
 
 
-def check_linalg_out(name, out, dtype, requires_grad):
+def check_linalg_out(name, out, dtype, requires_grad, legacy=False):
     """check_out for linalg's `out=` with torch's dtype rule for `name` (see above); `dtype`
-    is the result's array dtype."""
+    is the result's array dtype; `legacy` for the older top-level functions."""
     if (isinstance(out, Tensor) and out._data.dtype != dtype
             and not ((requires_grad or out._requires_grad) and _grad_state.enabled)):
         from .. import _dtype
         res, got = _dtype._FROM_NUMPY[dtype], _dtype._FROM_NUMPY[out._data.dtype]
-        if name in _CASTABLE_OUT and not _dtype.can_cast(res, got):
+        castable = _LEGACY_CASTABLE_OUT if legacy else _CASTABLE_OUT
+        if name in castable and not _dtype.can_cast(res, got):
             what = "eigenvalues" if name == "eigvals" else "result"
-            raise RuntimeError(f"{_CASTABLE_OUT[name]}: Expected {what} to be safely castable "
+            raise RuntimeError(f"{castable[name]}: Expected {what} to be safely castable "
                                f"from {res._scalar_name} dtype, but got {what} with dtype "
                                f"{got._scalar_name}")
-        if name in _OUT_DTYPE_RULES:
+        if name in _OUT_DTYPE_RULES and not legacy:
             raise RuntimeError(_OUT_DTYPE_RULES[name].format(
                 r=res._scalar_name, g=got._scalar_name, rc=res._cpp_name, gc=got._cpp_name))
     check_out(f"linalg_{name}", out, dtype, requires_grad)
@@ -171,8 +176,9 @@ def emit(op, inputs, results, params, out=None, name="", grad_outputs=1):
     requires_grad = builtins.any(t._requires_grad for t in inputs)
     if out is not None:
         outs = (out,) if single else tuple(out)
+        legacy = op is not None and not op.__name__.startswith("Linalg")
         for o, a in zip(outs, arrays):
-            check_linalg_out(name, o, a.dtype, requires_grad)
+            check_linalg_out(name, o, a.dtype, requires_grad, legacy)
         written = tuple(write_out(o, a) for o, a in zip(outs, arrays))
         return written[0] if single else written
     tensors = tuple(wrap(a) for a in arrays)
