@@ -96,3 +96,34 @@ def test_result_tuples_are_pytree_nodes():
     leaves, spec = tree_flatten(r)
     assert len(leaves) == 2 and repr(spec).startswith("TreeSpec(max, None")
     assert type(tree_unflatten(leaves, spec)) is ember.return_types.max
+
+
+def test_jacfwd_refuses_random_ops_unless_told():
+    from ember.func import jacfwd, hessian
+    x = ember.tensor([1., 2.])
+    with pytest.raises(RuntimeError, match="vmap: called random operation while in "
+                                           "randomness error mode"):
+        jacfwd(lambda a: a + ember.rand(2))(x)
+    with pytest.raises(RuntimeError, match="randomness error mode"):
+        hessian(lambda a: (a * ember.rand(2)).sum())(x)
+    assert np.allclose(jacfwd(lambda a: a + ember.rand(2), randomness="same")(x).numpy(),
+                       np.eye(2))
+
+
+@pytest.mark.parametrize("f", [lambda a: a.long(), lambda a: (a, a > 0)])
+def test_reverse_mode_refuses_integer_outputs(f):
+    from ember.func import jacrev, vjp
+    x = ember.tensor([1., 2.])
+    for call in (lambda: vjp(f, x), lambda: jacrev(f)(x)):
+        with pytest.raises(RuntimeError, match="vjp\\(f, ...\\): All outputs of f must be "
+                                               "floating-point or complex Tensors, got Tensor "
+                                               "with dtype torch.(int64|bool)"):
+            call()
+
+
+def test_functional_call_wants_dicts_in_a_list():
+    from ember.func import functional_call
+    m = ember.nn.Linear(3, 2)
+    with pytest.raises(ValueError, match="Expected all elements of parameter_and_buffer_dicts "
+                                         "to be dictionaries"):
+        functional_call(m, [ember.ones(2, 3)], (ember.ones(3),))

@@ -112,6 +112,26 @@ for m, pd in [("nn.Linear(3, 2)", "{'weight': torch.ones(2, 3)}"),
     for opt in ("", ", strict=True", ", tie_weights=False"):
         RAW.append(f"m = {m}\n" + T(f"show(F.functional_call(m, {pd}, (torch.ones(4, 3),){opt}))\nshow(dict(m.named_buffers()))"))
 
+# jacfwd's randomness (it runs on vmap), reverse mode over integer outputs, functional_call's
+# dict checks
+RAW += [T(s) for s in [
+ "print(F.jacfwd(lambda a: a + torch.rand(3))(x).shape)",
+ "print(F.jacfwd(lambda a: a + torch.rand(3), randomness='same')(x).shape)",
+ "print(F.jacfwd(lambda a: torch.nn.functional.dropout(a, 0.5))(x).shape)",
+ "print(F.hessian(lambda a: (a * torch.rand(3)).sum())(x).shape)",
+ "print(F.jacrev(lambda a: a + torch.rand(3))(x).shape)",
+ "print(F.vjp(lambda a: a.long(), x)[0])",
+ "print(F.vjp(lambda a: (a, a.long()), x)[0])",
+ "print(F.jacrev(lambda a: a.long())(x))",
+ "print(F.jacrev(lambda a: (a, a > 0))(x))",
+ "print(F.grad(lambda a: a.sum().long())(x))",
+ "print(F.jacfwd(lambda a: a.long())(x))",
+ "print(F.vjp(lambda a: a.to(torch.complex64), x)[1](torch.ones(3, dtype=torch.complex64)))",
+ "print(F.functional_call(torch.nn.Linear(3, 2), [torch.ones(2, 3)], (x.float(),)))",
+ "print(F.functional_call(torch.nn.Linear(3, 2), ({'weight': torch.ones(2, 3)}, 5), (x.float(),)))",
+ "print(F.functional_call(torch.nn.Linear(3, 2), 5, (x.float(),)))",
+]]
+
 # seeded programs of the fuzzer as it generated them: a random function composed from a table
 # of ops (elementwise, reductions with dim, softmax, cumsum, flip, where, ...) on random
 # float64 shapes, under a random transform and options

@@ -194,6 +194,11 @@ def _only_tensors(output, api):
         if not isinstance(t, Tensor):
             raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got "
                                f"unsupported type {type(t)}")
+    if api.startswith("vjp"):       # (reverse mode: an integer output has no cotangent)
+        for t in leaves:
+            if not (t.is_floating_point() or t.is_complex()):
+                raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or "
+                                   f"complex Tensors, got Tensor with dtype {t.dtype}")
     return leaves, spec
 
 
@@ -316,7 +321,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-def _jacobian(func, argnums, has_aux, forward):
+def _jacobian(func, argnums, has_aux, forward, randomness="different"):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         from .._ops.joining import stack
@@ -325,7 +330,10 @@ def _jacobian(func, argnums, has_aux, forward):
         with _level(forward=forward, batched=forward):
             new_args, stand, in_spec = _differentiable(args, argnums)
             keep = _watched(args, kwargs)
+            start = _rng_state() if randomness == "error" else None
             output = func(*new_args, **kwargs)
+            if start is not None and not _rng_state().equal(start):
+                raise RuntimeError(_RANDOM_IN_VMAP)     # (torch's jacfwd runs on vmap)
             # torch's jacfwd runs through jvp and words its errors as jvp's
             api = "jvp(f, primals, tangents)" if forward else "vjp(f, *primals)"
             output, aux = _split_aux(output, has_aux, api)
@@ -373,6 +381,16 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     return _jacobian(func, argnums, has_aux, forward=False)
 
 
+_RANDOM_IN_VMAP = ("vmap: called random operation while in randomness error mode. Please "
+                   "either use the 'same' or 'different' randomness flags on vmap or perform "
+                   "the randomness operation out of vmap")
+
+
+def _rng_state():
+    from ..random import get_rng_state
+    return get_rng_state()
+
+
 def _check_randomness(randomness):
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
@@ -383,7 +401,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of `func` with respect to `argnums`, by forward mode: one jvp per input
     element (each a double vjp on ember's tape). Same layout as `jacrev`."""
     _check_randomness(randomness)
-    return _jacobian(func, argnums, has_aux, forward=True)
+    return _jacobian(func, argnums, has_aux, forward=True, randomness=randomness)
 
 
 def hessian(func, argnums=0):

@@ -13,6 +13,9 @@ def _merge(parameter_and_buffer_dicts):
     if isinstance(parameter_and_buffer_dicts, dict):
         return dict(parameter_and_buffer_dicts)
     if isinstance(parameter_and_buffer_dicts, (list, tuple)):
+        if not all(isinstance(d, dict) for d in parameter_and_buffer_dicts):
+            raise ValueError("Expected all elements of parameter_and_buffer_dicts to be "
+                             "dictionaries")
         seen, repeated = set(), []
         for d in parameter_and_buffer_dicts:
             for k in d:

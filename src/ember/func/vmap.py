@@ -16,7 +16,7 @@ import functools
 from .._tensor import Tensor
 from ._pytree import broadcast_prefix, spec_repr, tree_flatten, tree_unflatten
 from ..autograd.function import _Transforms
-from .eager_transforms import _check_randomness
+from .eager_transforms import _RANDOM_IN_VMAP, _check_randomness
 
 __all__ = ["vmap"]
 
@@ -171,7 +171,4 @@ def _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, 
         results.append(func(*tree_unflatten(per, spec), **kwargs))
         if randomness == "error" and not _rng_state().equal(start):
             set_rng_state(start)
-            raise RuntimeError("vmap: called random operation while in randomness error "
-                               "mode. Please either use the 'same' or 'different' "
-                               "randomness flags on vmap or perform the randomness "
-                               "operation out of vmap")
+            raise RuntimeError(_RANDOM_IN_VMAP)
