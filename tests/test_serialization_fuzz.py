@@ -142,3 +142,17 @@ def test_damaged_zip64_end_record_is_a_runtime_error():
     for shift in (1 << 40, 1 << 62):    # zipfile then seeks before the file's start
         with pytest.raises(RuntimeError, match="^PytorchStreamReader failed reading file"):
             ember.load(io.BytesIO(_with_zip64_end(buf.getvalue(), shift)))
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_views_of_storageless_dtypes_share_one_storage_after_loading(legacy):
+    # uint16/32/64 and float8 are saved over untyped bytes and reinterpreted on loading: once
+    # per storage, so the views share a storage as the typed dtypes' views do
+    base = ember.arange(6).to(ember.uint32)
+    buf = io.BytesIO()
+    ember.save([base, base[2:], ember.ones(2, dtype=ember.uint64)], buf,
+               _use_new_zipfile_serialization=not legacy)
+    a, b, c = ember.load(io.BytesIO(buf.getvalue()))
+    assert a._get_storage() is b._get_storage() is not c._get_storage()
+    a[3] = 7
+    assert b.tolist() == [2, 7, 4, 5]

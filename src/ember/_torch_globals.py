@@ -5,6 +5,7 @@ Loading never imports torch."""
 import collections
 import functools
 import pickle
+import weakref
 
 from . import _dtype
 from ._device import backend_of, device
@@ -106,6 +107,21 @@ class _Typed(UntypedStorage):
         self.dtype = dtype
 
 
+_REINTERPRETED = weakref.WeakKeyDictionary()     # storage of bytes -> {dtype: Storage}
+
+
+def _reinterpreted(raw, dtype):
+    """`raw`'s bytes as a Storage of `dtype`, one per (storage, dtype): the tensors that shared
+    bytes in the file share one storage after loading, as the typed ones do."""
+    views = _REINTERPRETED.setdefault(raw, {})
+    typed = views.get(dtype)
+    if typed is None:
+        array = raw.array
+        array = array[:array.nbytes // dtype.itemsize * dtype.itemsize].view(dtype._np)
+        typed = views[dtype] = Storage(array)
+    return typed
+
+
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
                        dtype, metadata=None):
     """torch's form for dtypes without a storage class (uint16, uint32, uint64): the storage
@@ -114,9 +130,7 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
     if not isinstance(storage, UntypedStorage) or not isinstance(dtype, _dtype.dtype):
         raise pickle.UnpicklingError("_rebuild_tensor_v3 expects an untyped storage and a dtype")
     if getattr(storage, "dtype", None) is None:
-        array = storage._storage.array
-        array = array[:array.nbytes // dtype.itemsize * dtype.itemsize].view(dtype._np)
-        storage = _Typed(Storage(array), dtype)
+        storage = _Typed(_reinterpreted(storage._storage, dtype), dtype)
     return _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
                               backward_hooks, metadata)
 
