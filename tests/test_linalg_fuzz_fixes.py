@@ -165,3 +165,15 @@ def test_factorizations_want_exact_out_dtypes_and_legacy_cholesky_a_castable_one
     np.testing.assert_allclose(o.numpy(), np.linalg.cholesky(A), rtol=1e-6)
     with pytest.raises(RuntimeError, match="^cholesky: Expected result to be safely castable"):
         ember.cholesky(t(A), out=out(ember.int64))
+
+
+def test_eig_takes_safely_castable_outs():
+    with pytest.raises(RuntimeError, match="^torch.linalg.eig: Expected eigenvectors to be "
+                                           "safely castable from ComplexDouble dtype, but got "
+                                           "eigenvectors with dtype Double$"):
+        LA.eig(t(A), out=(out(ember.complex128), out(ember.float64)))
+    with pytest.raises(RuntimeError, match="^torch.linalg.eig: Expected eigenvalues to be"):
+        LA.eig(t(A), out=(out(ember.float64), out(ember.complex128)))
+    w = out(ember.complex64)
+    LA.eig(t(A), out=(w, out(ember.complex128)))
+    np.testing.assert_allclose(np.sort(w.numpy().real), np.linalg.eigvalsh(A), rtol=1e-5)

@@ -40,6 +40,7 @@ _OUT_CALLS = [
     "LA.lu_factor(A, out=(out('float64'), o))", "LA.lu(A, out=(o, out('float64'), out('float64')))",
     "LA.cholesky_ex(A, out=(out('float64'), o))", "LA.ldl_factor(A, out=(o, out('int32')))",
     "torch.cholesky(A, out=o)", "torch.cholesky_inverse(A, out=o)",
+    "LA.eig(A, out=(o, out('complex128')))", "LA.eig(A, out=(out('complex128'), o))",
 ]
 OUT_SNIPPETS = [_try(f"o = out({dt!r}); r = {call}; print(o.dtype, o.shape)")
                 for call in _OUT_CALLS for dt in ("float32", "complex128", "int64")]
@@ -127,8 +128,6 @@ BUGS = [
      _try("LA.cond(A, 1, dim=0)")),
     ("inv_ex of a singular matrix: torch's LAPACK solve leaves infinities, ember NaNs",
      SETUP + 'print(LA.inv_ex(torch.tensor([[1., 2.], [2., 4.]])).inverse)'),
-    ("eig's out= dtype rule (eigenvalues safely castable from ComplexDouble)",
-     _try("LA.eig(A, out=(out('float64'), out('complex128')))")),
     ("lstsq takes out= in torch", _try("LA.lstsq(A, B, out=(out('float64'), out('float64'), "
                                        "out('int64'), out('float64')))")),
     ("matrix_exp takes no out=: torch names the native function",

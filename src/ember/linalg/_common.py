@@ -142,21 +142,23 @@ _OUT_DTYPE_RULES = {
 _CASTABLE_OUT = {"cond": "linalg.cond", "pinv": "linalg.pinv", "matrix_power": "matrix_power",
                  "householder_product": "torch.linalg.householder_product",
                  "tensorinv": "tensorinv", "tensorsolve": "tensorsolve",
-                 "eigvals": "torch.linalg.eigvals"}
+                 "eigvals": "torch.linalg.eigvals", "eig": "torch.linalg.eig"}
 # the older top-level functions (torch.cholesky, torch.cholesky_inverse) only check castability
 _LEGACY_CASTABLE_OUT = {"cholesky": "cholesky", "cholesky_inverse": "cholesky_inverse"}
 
 
-def check_linalg_out(name, out, dtype, requires_grad, legacy=False):
+def check_linalg_out(name, out, dtype, requires_grad, legacy=False, index=0):
     """check_out for linalg's `out=` with torch's dtype rule for `name` (see above); `dtype`
-    is the result's array dtype; `legacy` for the older top-level functions."""
+    is the result's array dtype; `legacy` for the older top-level functions; `index`: which
+    of the function's outputs `out` is."""
     if (isinstance(out, Tensor) and out._data.dtype != dtype
             and not ((requires_grad or out._requires_grad) and _grad_state.enabled)):
         from .. import _dtype
         res, got = _dtype._FROM_NUMPY[dtype], _dtype._FROM_NUMPY[out._data.dtype]
         castable = _LEGACY_CASTABLE_OUT if legacy else _CASTABLE_OUT
         if name in castable and not _dtype.can_cast(res, got):
-            what = "eigenvalues" if name == "eigvals" else "result"
+            what = ("result" if not name.startswith("eig") else
+                    "eigenvectors" if index else "eigenvalues")
             raise RuntimeError(f"{castable[name]}: Expected {what} to be safely castable "
                                f"from {res._scalar_name} dtype, but got {what} with dtype "
                                f"{got._scalar_name}")
@@ -177,8 +179,8 @@ def emit(op, inputs, results, params, out=None, name="", grad_outputs=1):
     if out is not None:
         outs = (out,) if single else tuple(out)
         legacy = op is not None and not op.__name__.startswith("Linalg")
-        for o, a in zip(outs, arrays):
-            check_linalg_out(name, o, a.dtype, requires_grad, legacy)
+        for i, (o, a) in enumerate(zip(outs, arrays)):
+            check_linalg_out(name, o, a.dtype, requires_grad, legacy, i)
         written = tuple(write_out(o, a) for o, a in zip(outs, arrays))
         return written[0] if single else written
     tensors = tuple(wrap(a) for a in arrays)
