@@ -127,3 +127,18 @@ def test_functional_call_wants_dicts_in_a_list():
     with pytest.raises(ValueError, match="Expected all elements of parameter_and_buffer_dicts "
                                          "to be dictionaries"):
         functional_call(m, [ember.ones(2, 3)], (ember.ones(3),))
+
+
+def test_linearize_checks_tangents_against_primals():
+    from ember.func import linearize
+    x, y = ember.ones(3), ember.ones(2)
+    _, fn = linearize(lambda a, b: (a * 2).sum() + b.sum(), x, y)
+    assert float(fn(ember.ones(3), ember.ones(2))) == 8.0
+    with pytest.raises(RuntimeError, match=r"tangent:1 with shape torch.Size\(\[3\]\) in "
+                                           r"flattened pytree doesn't match the shape "
+                                           r"torch.Size\(\[2\]\)"):
+        fn(ember.ones(3), ember.ones(3))
+    with pytest.raises(RuntimeError, match="Expected the tangents TreeSpec"):
+        fn(ember.ones(3))
+    with pytest.raises(RuntimeError, match="tangent:0 with dtype"):
+        fn(ember.ones(3, dtype=ember.float64), ember.ones(2))

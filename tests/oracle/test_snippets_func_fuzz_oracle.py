@@ -132,6 +132,20 @@ RAW += [T(s) for s in [
  "print(F.functional_call(torch.nn.Linear(3, 2), 5, (x.float(),)))",
 ]]
 
+# linearize's jvp_fn checks the tangents against the primals
+RAW += ["z = torch.ones(3); w = torch.ones(2)\n" + T(s) for s in [
+ "print(F.linearize(lambda a: a.sin(), z)[1](torch.ones(4)))",
+ "print(F.linearize(lambda a, b: a.sum() + b.sum(), z, w)[1](torch.ones(3), torch.ones(3)))",
+ "print(F.linearize(lambda a, b: a.sum() + b.sum(), z, w)[1](torch.ones(3)))",
+ "print(F.linearize(lambda a: a.sin(), z)[1](torch.ones(3, dtype=torch.float64)))",
+ "print(F.linearize(lambda a: a.sin(), z)[1]((torch.ones(3),)))",
+ "print(F.linearize(lambda a: a.sin(), z)[1](5))",
+ "print(F.linearize(lambda a: a.sin(), z)[1](torch.ones(3)))",
+ "print(F.linearize(lambda d: d['k'].sin(), {'k': z})[1]({'k': torch.ones(2)}))",
+ "print(F.linearize(lambda d: d['k'].sin(), {'k': z})[1]({'j': torch.ones(3)}))",
+ "print(F.linearize(lambda a, b: (a * b).sum(), z, w[:1])[1](torch.ones(3), torch.ones(1)))",
+]]
+
 # seeded programs of the fuzzer as it generated them: a random function composed from a table
 # of ops (elementwise, reductions with dim, softmax, cumsum, flip, where, ...) on random
 # float64 shapes, under a random transform and options

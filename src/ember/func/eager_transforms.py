@@ -317,6 +317,18 @@ def linearize(func, *primals):
     output = func(*primals)
 
     def jvp_fn(*tangents):
+        # (torch's jvp_fn checks the tangents against the primals in its own words)
+        t_leaves, t_spec = tree_flatten(tangents)
+        p_leaves, p_spec = tree_flatten(primals)
+        if t_spec != p_spec:
+            raise RuntimeError(f"Expected the tangents {t_spec!r} to have the same argspec as "
+                               f"the primals {p_spec!r}")
+        for i, (t, p) in enumerate(zip(t_leaves, p_leaves)):
+            for what in ("shape", "dtype"):
+                if getattr(t, what) != getattr(p, what):
+                    raise RuntimeError(f"tangent:{i} with {what} {getattr(t, what)} in flattened "
+                                       f"pytree doesn't match the {what} {getattr(p, what)} of "
+                                       f"the corresponding primal.")
         return jvp(func, primals, tangents)[1]
     return output, jvp_fn
 
