@@ -94,7 +94,7 @@ def _check_unpacked(name, arg, values):
 def refuse_non_int_dims(dim):
     """A TypeError for `dim` that is no int, tuple of ints or None. torch's parser checks the
     arguments before the operator checks anything else (`argmax(True)` of a bool tensor is
-    this TypeError, not the dtype's error); the operators listed in argument_errors.SIGNATURES
+    this TypeError, not the dtype's error); the operators listed in signatures.SIGNATURES
     call this first (where `dim.__class__ is not int`), and their wrapper words the error."""
     if dim is None or is_int(dim) or isinstance(dim, (tuple, list)) and \
             (not dim or is_int(dim[0])):

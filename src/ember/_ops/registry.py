@@ -6,7 +6,8 @@ Tests read `FUNCTIONS` and `METHODS` to check that every operator has a test ent
 import functools
 
 from ._dispatch import inplace_variant
-from .argument_errors import NO_WRAPPER, PYTHON_IN_TORCH, SIGNATURES, call_error, parser_error
+from .argument_errors import call_error, parser_error
+from .signatures import NO_WRAPPER, PYTHON_IN_TORCH, SIGNATURES
 
 FUNCTIONS = {}      # name -> function, exported as ember.<name>
 METHODS = {}        # name -> function taking the tensor first, installed as Tensor.<name>

@@ -11,7 +11,8 @@ on the failing path only.
 """
 import numpy as np
 
-from .._ops.argument_errors import SIGNATURES, not_a_tensor, parser_error, type_name
+from .._ops.argument_errors import not_a_tensor, parser_error, type_name
+from .._ops.signatures import SIGNATURES
 from .._tensor import Tensor
 
 # The native operators with several overloads, whose refusal lists them (see
