@@ -1,7 +1,7 @@
 """The element-wise family: how operands meet (promotion, Python scalars, broadcasting, devices)
 and how each declared op becomes `ember.fn`, `Tensor.fn`, `Tensor.fn_` and `fn(..., out=)`.
 
-The ops themselves are declared in `unary.py` and `binary.py`.
+The ops themselves are declared in `unary.py`, `unary_trig.py` and `binary.py`.
 """
 import inspect
 
