@@ -6,7 +6,8 @@ from . import (activations, binary, compare, complex_parts, conversion,  # noqa:
                reduction, sampling, scans, scatter_gather, scatter_views, shaping, sorting,
                splitting, statistics, ternary, unary, views, views_inplace,
                views_transpose)
-from . import unary_trig  # noqa: F401  (after unary, whose helpers it shares)
+# (after the modules whose helpers they share)
+from . import reduction_extremes, unary_trig  # noqa: F401
 from . import spectral_stft, spectral_windows  # noqa: F401
 from . import histograms, index_reduce, sampling_more  # noqa: F401
 from . import legacy_factorizations  # noqa: F401

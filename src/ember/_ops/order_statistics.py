@@ -21,7 +21,8 @@ from ._op import Op, record
 from ._xp_compat import accumulate
 from .indexing import _index_put
 from .int_arguments import check_ints, refuse_non_int_dims
-from .reduction import _evenly, _refuse_non_bool, _restore_dims, _run
+from .reduction import _refuse_non_bool, _restore_dims, _run
+from .reduction_extremes import _evenly
 from .registry import function
 
 
