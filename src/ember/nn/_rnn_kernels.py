@@ -1,5 +1,6 @@
-"""The recurrences of RNN, LSTM and GRU layers on raw arrays: one layer, one direction, every
-time step, forward and backward.
+"""The recurrences of RNN and GRU layers on raw arrays: one layer, one direction, every time
+step, forward and backward; and what LSTM layers (`_lstm_kernels.py`) share with them: the
+step layout, the workspace pool, the weights in kernel order.
 
 NOTE [ Recurrence layout ]
 A layer's input is a 2-D array of rows (N, input_size) plus a list of steps, each (first row,
@@ -16,7 +17,8 @@ floating point), so one tanh call activates every gate of a step. LSTM gates run
 in the order (o, i, f, g): the sigmoid gates are contiguous for the forward pass and the gates
 driven by the cell's gradient (i, f, g) for the backward one; gradients are put back into
 torch's order (i, f, g, o). The backward pass computes every activation derivative for all
-steps at once, leaving a handful of calls per step.
+steps at once, leaving a handful of calls per step. (LSTM steps keep their gates transposed,
+gate-major: NOTE [ Gate-major steps ] in `_lstm_kernels.py`.)
 """
 import functools
 
@@ -139,12 +141,12 @@ def _prepared(mode, w_ih, w_hh, b_ih, b_hh, hidden):
 
 
 def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, reverse, keep):
-    """Run one layer. Returns (output rows, last h, last c or None, cache for backward).
+    """Run one RNN or GRU layer. Returns (output rows, last h, None, cache for backward).
 
-    `x` is (N, input_size); `h0`/`c0` are (B, hidden) arrays or None (zeros).
+    `x` is (N, input_size); `h0` is a (B, hidden) array or None (zeros); `c0` and `w_hr` are
+    None (the signature is the LSTM's, `_lstm_kernels.forward`).
     """
-    hidden = w_hh.shape[1] if w_hr is None else w_hr.shape[1]
-    out_size = w_hh.shape[1]
+    hidden = out_size = w_hh.shape[1]
     batch = steps[0][1]                 # the first step has the most sequences
     dtype = x.dtype
     xp = xp_of(x)
@@ -154,7 +156,6 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
     if bias is not None:
         gates += bias
     h = _state(xp, h0, batch, out_size, dtype, uniform)
-    c = _state(xp, c0, batch, hidden, dtype, uniform) if mode == "LSTM" else None
     out = xp.empty((n, out_size), dtype)
     # NOTE: with every step at full batch the previous states are the outputs shifted by
     # one step (backward rebuilds them); packed steps keep copies as they go.
@@ -165,45 +166,6 @@ def forward(mode, x, steps, uniform, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, rever
              "hidden": hidden}
     order = reversed(steps) if reverse else steps
     whT = xp.ascontiguousarray(wh.T)
-    if mode == "LSTM":
-        cprev = _take((n, hidden), dtype, xp) if copies else None
-        c_all = _take((n, hidden), dtype, xp)
-        tanh_c = _take((n, hidden), dtype, xp)
-        hpre = _take((n, hidden), dtype, xp) if w_hr is not None else None
-        w_hrT = None if w_hr is None else w_hr.T
-        H = hidden
-        # column views of every step at once: one slicing per use in the loop
-        sig_all, o_all, i_all = gates[:, :3 * H], gates[:, :H], gates[:, H:2 * H]
-        f_all, g_all = gates[:, 2 * H:3 * H], gates[:, 3 * H:]
-        for row, bs in order:
-            rows = slice(row, row + bs)
-            hp = h[:bs] if bs != batch else h
-            cp = c[:bs] if bs != batch else c
-            if copies:
-                hprev[rows] = hp
-                cprev[rows] = cp
-            g = gates[rows]
-            g += hp @ whT
-            xp.tanh(g, out=g)
-            sig = sig_all[rows]
-            sig *= 0.5
-            sig += 0.5
-            c_new = xp.multiply(f_all[rows], cp, out=c_all[rows])
-            c_new += i_all[rows] * g_all[rows]
-            tc = tanh_c[rows]
-            xp.tanh(c_new, out=tc)
-            if w_hr is None:
-                h_new = xp.multiply(o_all[rows], tc, out=out[rows])
-            else:
-                hp_ = xp.multiply(o_all[rows], tc, out=hpre[rows])
-                h_new = xp.matmul(hp_, w_hrT, out=out[rows])
-            if uniform:
-                h, c = h_new, c_new
-            else:
-                h[:bs] = h_new
-                c[:bs] = c_new
-        cache.update(cprev=cprev, c_all=c_all, tanh_c=tanh_c, hpre=hpre)
-        return _finish(out, xp.array(h, copy=uniform), xp.array(c, copy=uniform), cache, keep)
     if mode == "GRU":
         hh_all = _take((n, 3 * hidden), dtype, xp)
         s2 = 2 * hidden
@@ -267,27 +229,6 @@ def _state(xp, initial, batch, size, dtype, uniform):
     return xp.array(initial, dtype, copy=not uniform)
 
 
-def _times_previous(cache, values, out, kept_name, states_name, initial_name):
-    """out = values * (the state before each step), without building that (N, size) array
-    when it is the per-step states shifted by one step."""
-    kept = cache[kept_name]
-    xp = xp_of(values)
-    if kept is not None:
-        xp.multiply(values, kept, out=out)
-        return
-    states, initial = cache[states_name], cache[initial_name]
-    batch = cache["steps"][0][1]
-    n = states.shape[0]
-    first, rest = (slice(n - batch, n), slice(0, n - batch)) if cache["reverse"] else \
-        (slice(0, batch), slice(batch, n))
-    shifted = slice(batch, n) if cache["reverse"] else slice(0, n - batch)
-    xp.multiply(values[rest], states[shifted], out=out[rest])
-    if initial is None:
-        out[first] = 0
-    else:
-        xp.multiply(values[first], initial, out=out[first])
-
-
 def _times_previous_h(cache, d):
     """d^T @ (the hidden state before each step), as two products when the previous states
     are the outputs shifted by one step."""
@@ -323,8 +264,8 @@ def previous(cache, name, states, initial):
 
 
 def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
-    """Gradients (input, w_ih, w_hh, b_ih, b_hh, h0, c0, w_hr) of one layer, as arrays in
-    torch's layout (None where `need`, in that order, says no), from the forward's cache and
+    """Gradients (input, w_ih, w_hh, b_ih, b_hh, h0, c0, w_hr) of one RNN or GRU layer (the
+    last two None), as arrays in torch's layout (None where `need`, in that order, says no), from the forward's cache and
     the gradients of its three outputs."""
     steps, uniform, reverse = cache["steps"], cache["uniform"], cache["reverse"]
     hidden = cache["hidden"]
@@ -332,14 +273,7 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
     batch = grad_h.shape[0]
     xp = xp_of(grad_h)
     dh_state = xp.array(grad_h, copy=True)
-    d_c0 = d_hr = undo = None
-    if mode == "LSTM":
-        rows, undo = (_device_rows(xp, r) for r in _gate_rows(_LSTM_ORDER, hidden))
-        w_ih = w_ih[rows] if need[0] else None
-        d_in, d_h0, d_c0, d_hr = _lstm_backward(cache, grad_out, dh_state, grad_c, order,
-                                                batch, uniform, hidden, w_hh[rows])
-        d_rec = d_in
-    elif mode == "GRU":
+    if mode == "GRU":
         d_in, d_rec, d_h0 = _gru_backward(cache, grad_out, dh_state, order, batch, uniform,
                                           hidden, w_hh)
     else:
@@ -347,14 +281,13 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
                                      hidden, w_hh, mode)
         d_rec = d_in
     x = cache["x"]
-    put_back = (lambda a: a) if undo is None else (lambda a: a[undo])
     d_x = d_in @ w_ih if need[0] else None
-    dw_ih = put_back(d_in.T @ x) if need[1] else None
-    dw_hh = put_back(_times_previous_h(cache, d_rec)) if need[2] else None
-    db_ih = put_back(d_in.sum(0)) if need[3] else None
-    db_hh = put_back(d_rec.sum(0)) if need[4] else None
+    dw_ih = d_in.T @ x if need[1] else None
+    dw_hh = _times_previous_h(cache, d_rec) if need[2] else None
+    db_ih = d_in.sum(0) if need[3] else None
+    db_hh = d_rec.sum(0) if need[4] else None
     _give(d_in, d_rec if d_rec is not d_in else None)
-    return d_x, dw_ih, dw_hh, db_ih, db_hh, d_h0, d_c0, d_hr
+    return d_x, dw_ih, dw_hh, db_ih, db_hh, d_h0, None, None
 
 
 def _elman_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh, mode):
@@ -377,62 +310,6 @@ def _elman_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_
             dh_state[:bs] = dz @ w_hh
     _give(slope)
     return d_pre, dh_state
-
-
-def _lstm_backward(cache, grad_out, dh_state, grad_c, order, batch, uniform, hidden, w_hh):
-    """d(loss)/d(pre-activations) in our gate order (N, 4H), and the gradients of h0, c0
-    and weight_hr. `w_hh` is in our gate order, unscaled."""
-    xp = xp_of(grad_out)
-    gates, tanh_c, hpre = cache["gates"], cache["tanh_c"], cache["hpre"]
-    w_hr = cache["w_hr"]
-    H = hidden
-    o, i, f, g = (gates[:, k * H:(k + 1) * H] for k in range(4))
-    n = gates.shape[0]
-    # d(loss)/d(pre-activation) is d(loss)/d(h) * coef for o and d(loss)/d(c) * coef for
-    # i, f, g: every coefficient at once, for all steps.
-    coef = _take(gates.shape, gates.dtype, xp)
-    tmp = _take(tanh_c.shape, tanh_c.dtype, xp)
-    for gate, factor, k in ((o, tanh_c, 0), (i, g, 1), (f, None, 2)):
-        xp.subtract(1, gate, out=tmp)
-        tmp *= gate
-        if factor is not None:
-            xp.multiply(tmp, factor, out=coef[:, k * H:(k + 1) * H])
-    _times_previous(cache, tmp, coef[:, 2 * H:3 * H], "cprev", "c_all", "c0")
-    xp.multiply(g, g, out=tmp)
-    xp.subtract(1, tmp, out=tmp)
-    xp.multiply(tmp, i, out=coef[:, 3 * H:])
-    xp.multiply(tanh_c, tanh_c, out=tmp)
-    xp.subtract(1, tmp, out=tmp)
-    dc_from_h = xp.multiply(tmp, o, out=tmp)
-    d_pre = _take(gates.shape, gates.dtype, xp)
-    dc_state = xp.array(grad_c, copy=True)
-    dh_all = _take((n, w_hr.shape[0]), gates.dtype, xp) if w_hr is not None else None
-    coef_cols = [coef[:, k * H:(k + 1) * H] for k in range(4)]
-    d_pre_cols = [d_pre[:, k * H:(k + 1) * H] for k in range(4)]
-    for row, bs in order:
-        rows = slice(row, row + bs)
-        full = bs == batch
-        dh = grad_out[rows] + (dh_state if full else dh_state[:bs])
-        if w_hr is not None:
-            dh_all[rows] = dh
-            dh = dh @ w_hr
-        dc = dh * dc_from_h[rows]
-        dc += dc_state if full else dc_state[:bs]
-        # NOTE: four 2-D products beat broadcasting dc over the three gates it drives
-        xp.multiply(dh, coef_cols[0][rows], out=d_pre_cols[0][rows])
-        xp.multiply(dc, coef_cols[1][rows], out=d_pre_cols[1][rows])
-        xp.multiply(dc, coef_cols[2][rows], out=d_pre_cols[2][rows])
-        xp.multiply(dc, coef_cols[3][rows], out=d_pre_cols[3][rows])
-        dc *= f[rows]
-        dh_new = d_pre[rows] @ w_hh
-        if uniform:
-            dh_state, dc_state = dh_new, dc
-        else:
-            dh_state[:bs] = dh_new
-            dc_state[:bs] = dc
-    d_hr = None if w_hr is None else dh_all.T @ hpre
-    _give(coef, tmp, dh_all)
-    return d_pre, dh_state, dc_state, d_hr
 
 
 def _gru_backward(cache, grad_out, dh_state, order, batch, uniform, hidden, w_hh):

@@ -1,5 +1,5 @@
 """Recurrent layers as graph nodes: one node per layer and direction for a whole sequence
-(kernels in `_rnn_kernels.py`), the stacking of layers and directions, and the single-step
+(kernels in `_lstm_kernels.py` and `_rnn_kernels.py`), the stacking of layers and directions, and the single-step
 cells written with ember's ops (what RNNCell, LSTMCell and GRUCell run).
 
 The nodes carry torch's names for the node a user sees on the output: a float32 LSTM layer
@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from .._ops._op import Op, record
-from . import _rnn_kernels as kernels
+from . import _lstm_kernels, _rnn_kernels as kernels
 
 # torch's order for mkldnn_rnn_layer (input, weights, hx, cx), then the projection
 _INPUTS = ("input", "weight_ih", "weight_hh", "bias_ih", "bias_hh", "hx", "cx", "weight_hr")
@@ -44,7 +44,7 @@ class _Layer(Op):
         need = ctx.needs_input_grad
         count = len(need)
         need = need + (False,) * (len(_INPUTS) - count)
-        grads = kernels.backward(mode, cache, g_out, grad_h._data, g_c, w_ih, w_hh, need)
+        grads = _kernels(mode).backward(mode, cache, g_out, grad_h._data, g_c, w_ih, w_hh, need)
         result = []
         for k, (g, t) in enumerate(zip(grads[:count], saved)):
             if not need[k] or g is None:
@@ -62,6 +62,11 @@ class _Layer(Op):
         if cache is not None:
             self.cache = None
             kernels.release(cache)      # see NOTE [ Workspace reuse ] in _rnn_kernels.py
+
+
+def _kernels(mode):
+    """The module holding the recurrence of `mode` ("LSTM", "GRU", "RNN_TANH", "RNN_RELU")."""
+    return _lstm_kernels if mode == "LSTM" else kernels
 
 
 def _rows(grad, n):
@@ -154,7 +159,7 @@ def run_layer(mode, x, hx, cx, weights, batch_sizes, reverse, packed):
     args = (x, w_ih, w_hh, b_ih, b_hh, hx, cx, w_hr)
     needs = _grad_state.enabled and any(
         isinstance(t, Tensor) and t._requires_grad for t in args)
-    out, h, c, cache = kernels.forward(
+    out, h, c, cache = _kernels(mode).forward(
         mode, rows, steps, uniform, _raw(hx), _raw(cx), w_ih._data, w_hh._data, _raw(b_ih),
         _raw(b_hh), _raw(w_hr), reverse, needs)
     if not packed:
