@@ -23,15 +23,23 @@ except ImportError:
     torch = None
 
 
-def interleaved(fns, number, rounds):
+def interleaved(fns, number, rounds, settle=0.0):
     """Time each callable in `fns` (a dict) in alternating blocks of `number` calls.
 
     Returns {name: [seconds per call, one per round]}. Alternating makes the libraries share
     whatever else the machine is doing, so per-round ratios are steadier than raw times.
+
+    `settle` seconds of sleep before each block let the previous library's worker threads go
+    to sleep first: after a threaded product OpenBLAS's workers spin for about 0.1 s and
+    torch's OpenMP workers for a while too, and on a 2-core machine a block that starts while
+    the other library's workers still spin runs on what they leave (nn.LSTM steps measured
+    2-3x slower in both libraries that way).
     """
     times = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
+            if settle:
+                time.sleep(settle)
             start = time.perf_counter()
             for _ in range(number):
                 fn()

@@ -10,7 +10,9 @@ Prints median times per step and the median of the per-round ember/torch time ra
 libraries get the same number of threads (default 1: torch.set_num_threads and
 ember.set_num_threads, and OpenBLAS's variable for NumPy's matmuls, set before NumPy loads
 unless already set); on a shared machine
-two-thread BLAS runs were several times slower than one-thread ones, for both libraries.
+two-thread BLAS runs were several times slower than one-thread ones, for both libraries,
+until each block started after the other library's worker threads had gone to sleep
+(`--settle`, on by default with more than one thread).
 """
 import argparse
 import os
@@ -20,6 +22,9 @@ import sys
 PARSER = argparse.ArgumentParser()
 PARSER.add_argument("--quick", action="store_true")
 PARSER.add_argument("--threads", type=int, default=1, help="BLAS and torch threads")
+PARSER.add_argument("--settle", type=float, default=None,
+                    help="seconds of sleep before each library's block (default: 0.3 with "
+                         "more than one thread, else 0; see bench_core.interleaved)")
 ARGS = PARSER.parse_args()
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, str(ARGS.threads))
@@ -68,6 +73,12 @@ def _step(lib, layers, inputs, labels):
     return step
 
 
+def _settle():
+    if ARGS.settle is not None:
+        return ARGS.settle
+    return 0.3 if ARGS.threads > 1 else 0.0
+
+
 def main():
     ember.set_num_threads(ARGS.threads)
     if torch is not None:
@@ -87,7 +98,7 @@ def main():
         for fn in fns.values():
             for _ in range(5):
                 fn()
-        times = interleaved(fns, 10, rounds)
+        times = interleaved(fns, 10, rounds, settle=_settle())
         cells = [f"{statistics.median(times[lib]) * 1e3:7.2f}ms" if lib in times
                  else f"{'-':>9s}" for lib in ("ember", "torch")]
         ratio = ""
@@ -98,7 +109,8 @@ def main():
                  "mlp": "mlp 784-256-128-10, batch 128"}[name]
         print(f"{label:44s} {' '.join(cells)}   {ratio}")
     torch_threads = torch.get_num_threads() if torch else "-"
-    print(f"(medians of {rounds} interleaved rounds of 10 steps; threads: torch {torch_threads}, "
+    print(f"(medians of {rounds} interleaved rounds of 10 steps, {_settle()} s settling before "
+          f"each; threads: torch {torch_threads}, "
           f"OpenBLAS "
           f"{os.environ['OPENBLAS_NUM_THREADS']}; python {sys.version.split()[0]}, numpy "
           f"{np.__version__})")

@@ -6,7 +6,9 @@
 nn.LSTM(32, 64) and nn.GRU(32, 64) (and RNN) over a (20, 32, 32) float32 input: forward,
 sum of the output, backward. Prints each library's median time and the median per-round
 ratio ember/torch (target for LSTM: <= 1.5x). `--threads` sets torch's thread count; NumPy's
-BLAS takes its own from OPENBLAS_NUM_THREADS, which must be set before Python starts.
+BLAS takes its own from OPENBLAS_NUM_THREADS, which must be set before Python starts. Each
+block of calls starts after `--settle` seconds of sleep (default 0.3), once the other
+library's worker threads have stopped spinning (see bench_core.interleaved).
 """
 import argparse
 import statistics
@@ -47,6 +49,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--settle", type=float, default=0.3,
+                        help="seconds of sleep before each library's block (0: none; see "
+                             "bench_core.interleaved)")
     args = parser.parse_args()
     if args.threads and torch is not None:
         torch.set_num_threads(args.threads)
@@ -61,7 +66,7 @@ def main():
         fns = {lib: table[name] for lib, table in libs.items()}
         for fn in fns.values():
             fn()
-        times = interleaved(fns, 5, rounds)
+        times = interleaved(fns, 5, rounds, settle=args.settle)
         cells = [f"{statistics.median(times[lib]) * 1e3:8.3f}ms" if lib in times
                  else f"{'-':>10s}" for lib in ("ember", "torch")]
         text = ""
@@ -69,7 +74,8 @@ def main():
             ratio = statistics.median(e / t for e, t in zip(times["ember"], times["torch"]))
             text = f"{ratio:.2f}x"
         print(f"{name:48s} {' '.join(cells)}   {text}")
-    print(f"(medians of {rounds} interleaved rounds; torch threads: "
+    print(f"(medians of {rounds} interleaved rounds, {args.settle} s settling before each; "
+          f"torch threads: "
           f"{torch.get_num_threads() if torch else '-'})")
 
 
