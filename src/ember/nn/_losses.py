@@ -6,7 +6,7 @@ import warnings
 from .. import _dtype
 from .._creation import full_like, zeros_like
 from .._ops import activations as _act
-from .._ops.activations import log_softmax as _log_softmax
+from .._ops.dim_activations import log_softmax as _log_softmax
 from .._ops.compare import where as _where
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled as _grad_enabled

@@ -7,7 +7,8 @@ from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .._ops import _rounded
 from .._ops._op import Op, record
-from .._ops.activations import LogSoftmax, apply
+from .._ops.activations import apply
+from .._ops.dim_activations import LogSoftmax
 from ..autograd.grad_mode import _state as _grad_state
 from ._loss_ops import _kernel_error, _shape_text
 

@@ -1,14 +1,14 @@
 """ember.nn.functional: torch.nn.functional's activations, linear maps and dropout (here), and
 re-exports of distances (`_distance.py`), losses (`_losses.py`) and padding (`_padding.py`).
-The differentiable kernels are Ops in `_ops/activations.py`, `nn/_loss_ops.py` and
-`nn/_nll_ops.py`."""
+The differentiable kernels are Ops in `_ops/activations.py`, `_ops/dim_activations.py`,
+`nn/_loss_ops.py` and `nn/_nll_ops.py`."""
 import math
 import warnings
 
 from .. import _dtype
 from .._ops import activations as _act
-from .._ops.activations import celu as _celu_op, glu, hardshrink
-from .._ops.activations import log_softmax as _log_softmax, softmax as _softmax
+from .._ops.activations import celu as _celu_op, hardshrink
+from .._ops.dim_activations import glu, log_softmax as _log_softmax, softmax as _softmax
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
 from .._tensor import Tensor
 from ._distance import cosine_similarity, normalize, pairwise_distance, pdist

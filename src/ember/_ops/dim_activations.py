@@ -1,0 +1,240 @@
+"""Activations computed along a dim or per channel, which torch records as their own nodes:
+softmax and log_softmax (SoftmaxBackward0, LogSoftmaxBackward0), glu (GluBackward0) and prelu
+(PreluKernelBackward0 and its gradients' nodes). The element-wise activations are in
+`activations.py`.
+"""
+import numpy as np
+
+from .._device import backend_of
+from .._memory_format import row_major
+from .. import _dtype
+from .._creation import zeros_like
+from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import _state as _grad_state
+from . import _rounded
+from ._op import Op
+from .activations import _where, apply
+from .argument_errors import not_a_tensor
+from .elementwise import Elementwise, call
+from .registry import register
+
+
+def _float_input(input, name, dtype=None):
+    """`input` cast to `dtype` (when given); integer inputs are refused like torch's kernels."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if input._data.dtype.kind not in "fV":
+        raise NotImplementedError(f'"{name}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    return input
+
+
+def _compute(array):
+    """Half-precision arrays compute in float32 (then round once), as torch's kernels do."""
+    return array.astype("float32") if array.dtype.itemsize == 2 else array
+
+
+class Softmax(Op):
+    """exp(x) / sum(exp(x)) along `dim`."""
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        if y.dtype.itemsize == 2 and y.dtype.is_floating_point:
+            # (torch's kernel computes half precision in float32 and rounds once)
+            g, yf = grad.float(), y.float()
+            return (yf * (g - (g * yf).sum(ctx.dim, keepdim=True))).to(y.dtype)
+        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
+
+
+class LogSoftmax(Op):
+    """x - logsumexp(x) along `dim`."""
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        g = grad._data
+        if not _grad_state.enabled and g.__class__ is np.ndarray and g.dtype == y._data.dtype \
+                and g.dtype.kind == "f" and g.dtype.itemsize >= 4 and g.ndim:
+            # NOTE: no graph of the gradients wanted: the same arithmetic on the arrays
+            # (one pass each, no op dispatch), as cross_entropy's backward runs it every step.
+            return wrap(g - _rounded.exp(np, y._data) * np.add.reduce(g, axis=ctx.dim,
+                                                                     keepdims=True))
+        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
+
+
+def _softmax_arrays(x, dim, log):
+    xp = backend_of(x).xp
+    a = _compute(x)
+    if a.ndim == 0:
+        return xp.zeros_like(x) if log else xp.ones_like(x)
+    shifted = a - a.max(axis=dim, keepdims=True)
+    if log:
+        result = shifted - _rounded.log(xp, _rounded.exp(xp, shifted).sum(axis=dim,
+                                                                          keepdims=True))
+    else:
+        e = _rounded.exp(xp, shifted)
+        total = e.sum(axis=dim, keepdims=True)
+        # (torch's kernel along the last dim multiplies by the sum's reciprocal; along
+        # another dim it divides)
+        result = e * (1 / total) if dim in (-1, a.ndim - 1) else e / total
+    return row_major(xp, result.astype(x.dtype, copy=False))     # torch's is row-major
+
+
+def _dim_softmax(input, dim, dtype, log, out=None):
+    from .. import _geometry as geo
+    d = geo.wrap_dim(dim, max(input.ndim, 1))
+    # NOTE: torch's kernel (and error) differs for the last dim and the others
+    name = ("log_softmax" if log else "softmax") + \
+        ("_lastdim_kernel_impl" if d >= input.ndim - 1 else "_kernel_impl")
+    if input._data.size == 0:          # torch checks the dtype only where it computes
+        input = input if dtype is None else input.to(dtype)
+        result = input._data.copy()
+    else:
+        input = _float_input(input, name, dtype)
+        if input._data.dtype in _dtype.FLOAT8_NP:      # (NOTE [ Float8 dtypes ])
+            raise NotImplementedError(f"\"{name}\" not implemented for "
+                                      f"'{input.dtype._scalar_name}'")
+        result = _softmax_arrays(input._data, d if input.ndim else None, log)
+    if out is not None:
+        from ._dispatch import check_out, write_out
+        check_out("softmax", out, result.dtype, input._requires_grad)
+        return write_out(out, result)
+    return apply(LogSoftmax if log else Softmax, (input,), result, {"dim": d})
+
+
+def softmax(input, dim, dtype=None, *, out=None):
+    """exp(x) / sum(exp(x)) along `dim` (computed in `dtype` when given)."""
+    return _dim_softmax(input, dim, dtype, False, out)
+
+
+def log_softmax(input, dim, dtype=None, *, out=None):
+    """log(softmax(x)) along `dim`, computed stably."""
+    return _dim_softmax(input, dim, dtype, True, out)
+
+
+class Glu(Op):
+    """a * sigmoid(b), where a and b are the halves of the input along `dim`."""
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        from .joining import cat
+        a, b = x.chunk(2, ctx.dim)
+        s = b.sigmoid()
+        return cat([grad * s, grad * a * s * (1 - s)], ctx.dim)
+
+
+def glu(input, dim=-1):
+    """The gated linear unit: first half times the sigmoid of the second half along `dim`."""
+    from .. import _geometry as geo
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = geo.wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
+    x = _float_input(input, "glu_cpu")._data
+    xp = backend_of(x).xp
+    a, b = xp.split(_compute(x), 2, axis=d)
+    return apply(Glu, (input,), (a / (1 + _rounded.exp(xp, -b))).astype(x.dtype), {"dim": d})
+
+
+class PreluKernel(Op):
+    """x for x > 0, else weight * x, with one weight per channel (dim 1)."""
+    inputs = ("self", "weight")
+    saves = {"self": ("self", "weight"), "weight": ("self", "weight")}
+
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        wb = _channel_view(w, x.ndim)
+        need_x, need_w = ctx.needs_input_grad
+        gx = call(PreluKernelBackward, (grad, x, wb), {}, None, "_prelu_kernel_backward") \
+            if need_x else None
+        gw = None
+        if need_w:
+            gw = call(PreluWeightBackward, (grad, x, wb), {}, None, "_prelu_kernel_backward")
+            gw = gw.sum_to_size(wb.shape).reshape(w.shape)
+        return gx, gw
+
+
+class PreluKernelBackward(Elementwise):
+    """prelu's input gradient: grad where x > 0, else grad * weight (torch's
+    _prelu_kernel_backward). Differentiable again: in grad by the same kernel, in x with a
+    zero derivative, in weight by grad where x <= 0."""
+    node_name = "PreluKernelBackwardBackward0"
+    inputs = ("grad_output", "self", "weight")
+    saves = {"grad_output": ("self", "weight"), "self": ("self",),
+             "weight": ("grad_output", "self")}
+
+    def forward(xp, g, x, w):
+        return xp.where(x > 0, g, g * w)
+
+    def backward(ctx, grad):
+        g, x, w = ctx.saved_tensors
+        need_g, need_x, need_w = ctx.needs_input_grad
+        return (call(PreluKernelBackward, (grad, x, w), {}, None, "_prelu_kernel_backward")
+                if need_g else None,
+                zeros_like(x) if need_x else None,
+                _where(x > 0, 0.0, grad * g) if need_w else None)
+
+
+class PreluWeightBackward(Elementwise):
+    """prelu's weight gradient before the sum over the other dims: 0 where x > 0, else
+    grad * x (the other output of torch's _prelu_kernel_backward, whose derivative in the
+    weight is zero)."""
+    node_name = "PreluKernelBackwardBackward0"
+    inputs = ("grad_output", "self", "weight")
+    saves = {"grad_output": ("self",), "self": ("grad_output", "self"), "weight": ("weight",)}
+
+    def forward(xp, g, x, w):
+        return xp.where(x > 0, 0, g * x).astype(g.dtype)
+
+    def backward(ctx, grad):
+        g, x, w = ctx.saved_tensors
+        need_g, need_x, need_w = ctx.needs_input_grad
+        return (_where(x > 0, 0.0, grad * x) if need_g else None,
+                _where(x > 0, 0.0, grad * g) if need_x else None,
+                zeros_like(w) if need_w else None)
+
+
+def _channel_view(w, ndim):
+    """The weight shaped to broadcast along dim 1 of an `ndim`-dim input (one shared weight
+    becomes 0-dim)."""
+    if w.numel() == 1:
+        return w.reshape(())
+    return w.reshape((-1,) + (1,) * (ndim - 2))
+
+
+def prelu(input, weight):
+    """x for x > 0, else weight * x; weight has one element or one per channel (dim 1)."""
+    if not isinstance(weight, Tensor):
+        raise not_a_tensor("prelu", "weight", 1, weight)
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{input.dtype._scalar_name} and {weight.dtype._scalar_name}")
+    if weight.numel() != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim >= 2 else 1
+        if weight.ndim != 1 or weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {weight.numel()} and channel size = "
+                               f"{channels}.")
+    if input._data.dtype.kind not in "fV":
+        raise NotImplementedError(f'"prelu_cpu" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+    x = input._data
+    w = _channel_view(weight, x.ndim)._data
+    xp = backend_of(x).xp
+    result = xp.asarray(xp.where(x > 0, x, w * x), dtype=x.dtype)
+    return apply(PreluKernel, (input, weight), result, {})
+
+
+def _register():
+    register("softmax", softmax)
+    register("log_softmax", log_softmax)
+    register("prelu", prelu)
+
+
+_register()
