@@ -181,9 +181,12 @@ def _pickler_class(base):
         def save_global(self, obj, name=None):
             try:
                 super().save_global(obj, name)
-            except (pickle.PicklingError, AttributeError):
+            except Exception:
                 # torch pickles with Python's C pickler, whose messages differ from this
-                # pure-Python one's: raise what the C pickler says of the same global
+                # pure-Python one's: raise what the C pickler says of the same global. (The
+                # pure-Python pickler looks a module-less function up in every module of
+                # sys.modules before it sees that the function is local, and a module whose
+                # __getattr__ raises something other than AttributeError escapes that search.)
                 _c_pickler_error(obj, self.proto)
                 raise
 

@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
+from .parameter import UninitializedTensorMixin, _uninitialized_error
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -56,14 +57,25 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
+def _refuse_uninitialized(tensor, function):
+    """torch's uniform_, normal_, constant_ and kaiming_uniform_ dispatch through
+    __torch_function__ first: given an uninitialized (lazy) parameter, the error names the
+    init function itself, before anything reads the tensor's shape."""
+    if isinstance(tensor, UninitializedTensorMixin):
+        raise _uninitialized_error(type(tensor).__name__,
+                                   f"<function {function.__name__} at {hex(id(function))}>")
+
+
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
     """Fill with samples of U(a, b)."""
+    _refuse_uninitialized(tensor, uniform_)
     with no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
     """Fill with samples of N(mean, std**2)."""
+    _refuse_uninitialized(tensor, normal_)
     with no_grad():
         return tensor.normal_(mean, std, generator=generator)
 
@@ -130,12 +142,14 @@ def _truncate_by_uniform_proposals(tensor, mean, std, a, b, generator):
 
 def constant_(tensor, val):
     """Fill with `val`."""
+    _refuse_uninitialized(tensor, constant_)
     with no_grad():
         return tensor.fill_(val)
 
 
 def ones_(tensor):
-    return constant_(tensor, 1.0)
+    with no_grad():
+        return tensor.fill_(1.0)
 
 
 def zeros_(tensor):
@@ -145,7 +159,7 @@ def zeros_(tensor):
 
 def eye_(tensor):
     """The identity matrix (2-D tensors only)."""
-    if tensor.ndim != 2:
+    if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     if tensor.is_meta:
         return tensor
@@ -157,7 +171,7 @@ def eye_(tensor):
 
 def dirac_(tensor, groups=1):
     """The Dirac delta (identity of a convolution) in a 3-, 4- or 5-D weight, per group."""
-    dims = tensor.ndim
+    dims = tensor.ndimension()
     if dims not in (3, 4, 5):
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
     sizes = tensor.shape
@@ -201,6 +215,7 @@ def _kaiming_std(tensor, a, mode, nonlinearity):
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al., 2015)."""
+    _refuse_uninitialized(tensor, kaiming_uniform_)
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op")
         return tensor
@@ -219,7 +234,7 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 def orthogonal_(tensor, gain=1, generator=None):
     """A (semi-)orthogonal matrix from the QR decomposition of a normal sample, scaled by
     `gain`; dims after the first are flattened."""
-    if tensor.ndim < 2:
+    if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0 or tensor.is_meta:
         return tensor

@@ -237,6 +237,7 @@ class UninitializedTensorMixin:
     nbytes = property(lambda self: self._like.nbytes)
     is_cuda = property(lambda self: self._like.is_cuda)
     is_cpu = property(lambda self: self._like.is_cpu)
+    is_meta = property(lambda self: self._like.is_meta)
 
     @property
     def data(self):

@@ -71,5 +71,14 @@ class SGD(Optimizer):
 
 
 def _clone(grad, g):
+    """The first momentum buffer: a copy of the (decayed, negated) gradient `g`. `g` is a
+    NumPy scalar, not an array, when the parameter is 0-d and was decayed or negated: copied
+    into an array of the gradient's kind, so that the buffer saves and loads like any tensor."""
     from .._tensor import wrap
-    return wrap(g.copy() if g is grad._data else g)
+    if g is grad._data:
+        return wrap(g.copy())
+    if g.shape == () and type(g) is not type(grad._data):
+        buf = grad._data.copy()
+        buf[...] = g
+        return wrap(buf)
+    return wrap(g)
