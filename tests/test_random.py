@@ -147,7 +147,7 @@ def test_same_seed_same_numbers():
 def test_state_save_and_restore_includes_normal_cache():
     g = gen(3)
     R.normal(g, (3,), f64)                # odd count: second Box-Muller value is cached
-    state = g._state_bytes()
+    state = g.get_state()
     first = [R.normal(g, (5,), f64), R.uniform(g, (700,), f32), R.randperm(g, 50, i64)]
     g.set_state(state)
     second = [R.normal(g, (5,), f64), R.uniform(g, (700,), f32), R.randperm(g, 50, i64)]
@@ -226,14 +226,22 @@ def test_generator_manual_seed_errors(bad, exc, text):
 
 
 def test_set_state_errors():
+    import ember
     g = R.Generator()
     with pytest.raises(RuntimeError, match="^Expected a CPUGeneratorImplState of size 5056 but "
                                            "found the input RNG state size to be 10$"):
-        g.set_state(np.zeros(10, np.uint8))
+        g.set_state(ember.zeros(10, dtype=ember.uint8))
     with pytest.raises(TypeError, match="^RNG state must be a torch.ByteTensor$"):
-        g.set_state(np.zeros(5056, np.int64))
+        g.set_state(ember.zeros(5056, dtype=ember.int64))
     with pytest.raises(RuntimeError, match="^Invalid mt19937 state$"):
-        g.set_state(np.zeros(5056, np.uint8))
+        g.set_state(ember.zeros(5056, dtype=ember.uint8))
+    # as torch, only a tensor: not a list, nor a NumPy array of the right bytes
+    for state, name in ((g.get_state().tolist(), "list"),
+                        (g.get_state().numpy(), "numpy.ndarray")):
+        with pytest.raises(TypeError, match=f"^expected a torch.ByteTensor, but got {name}$"):
+            g.set_state(state)
+        with pytest.raises(TypeError, match=f"^expected a torch.ByteTensor, but got {name}$"):
+            ember.set_rng_state(state)
 
 
 # -- statistics -------------------------------------------------------------------------------

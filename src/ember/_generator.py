@@ -79,6 +79,10 @@ class Generator:
         from ._device import device
         return device("cpu")
 
+    def __repr__(self):
+        # (as torch's, a C type's default repr: printing torch.manual_seed(0) shows it)
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
     def _set_seed(self, seed):
         # NOTE: MT19937 is seeded with the low 32 bits, exactly like NumPy's legacy seeding
         # (which leaves the position at the end of the key, as torch's); initial_seed still
@@ -132,7 +136,11 @@ class Generator:
 
     def set_state(self, new_state):
         """Restore a state made by `get_state` (or by torch); returns the generator."""
-        new_state = np.asarray(new_state)
+        check_state_type(new_state)
+        return self._restore(np.asarray(new_state))
+
+    def _restore(self, new_state):
+        """`set_state` of a state as a NumPy array."""
         if new_state.dtype != np.uint8:
             raise TypeError("RNG state must be a torch.ByteTensor")
         if new_state.size != _STATE_SIZE:
@@ -188,6 +196,14 @@ class Generator:
         return (words[0::2] << np.uint64(32)) | words[1::2]
 
 
+def check_state_type(state):
+    """torch's TypeError for a state that is no tensor (a list, a NumPy array)."""
+    from ._tensor import Tensor
+    if not isinstance(state, Tensor):
+        from ._ops.argument_errors import type_name
+        raise TypeError(f"expected a torch.ByteTensor, but got {type_name(state)}")
+
+
 def _default_generator():
     gen = Generator()
     gen.seed()   # like torch, the process-wide generator starts from a non-deterministic seed
@@ -219,4 +235,4 @@ def get_rng_state():
 
 def set_rng_state(new_state):
     """Restore the default generator's state from a uint8 array."""
-    default_generator.set_state(new_state)
+    default_generator._restore(np.asarray(new_state))

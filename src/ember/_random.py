@@ -138,7 +138,15 @@ def _cast(values, dtype):
         return values != 0
     if dtype in (_F16, _BF16):
         return values.astype(_F32).astype(dtype)
+    if dtype in _NARROW_INTS and values.dtype.kind == "f":
+        # x86's static_cast of a double to a narrow integer converts to int32 (INT_MIN where
+        # that overflows or for NaN) and keeps the low bits; NumPy's cast differs out of range
+        inside = (values >= -2.0 ** 31) & (values < 2.0 ** 31)
+        return np.where(inside, values, -2.0 ** 31).astype(np.int32).astype(dtype)
     return values.astype(dtype)
+
+
+_NARROW_INTS = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16))
 
 
 def _quiet(sampler):
@@ -456,7 +464,7 @@ def random_(gen, shape, dtype, low=None, high=None):
         _check_from_to_in_range(low, high - 1, dtype)
         span = (high - low) & _MASK64
     elif low != _INT64_MIN:
-        _check_random_dtype(dtype, "random_from_to_range_calc")
+        _check_random_dtype(dtype, "random_from_to_range_calc", "random_from_to_impl")
         if _is_float(dtype):
             high_inclusive = 1 << _MANTISSA_DIGITS[dtype]
             low = _representable_from(low, dtype)
@@ -471,7 +479,7 @@ def random_(gen, shape, dtype, low=None, high=None):
     else:
         if n == 0:
             return np.empty(shape, dtype)
-        if dtype in (np.dtype(np.bool_), _F16):
+        if dtype in (np.dtype(np.bool_), _F16) or dtype in _REAL_OF:
             raise NotImplementedError("\"random_full_64_bits_range_kernel_cpu\" not "
                                       f"implemented for '{_scalar_name(dtype)}'")
         if dtype not in (np.dtype(np.int64), _F64, _F32, _BF16):
@@ -484,14 +492,14 @@ def random_(gen, shape, dtype, low=None, high=None):
     return _cast(values, dtype).reshape(shape)
 
 
-def _check_random_dtype(dtype, kernel):
+def _check_random_dtype(dtype, kernel, checker="check_random_bounds"):
     """random_(from[, to])'s dtype errors: float8's missing kernel, then a dtype that is neither
-    a float, an integer nor bool."""
+    a float, an integer nor bool (named by the function of torch that checks it)."""
     if dtype in _FLOAT8_NAMES:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_scalar_name(dtype)}'")
     if dtype not in _NAMES or dtype in _REAL_OF:
         raise RuntimeError(
-            "check_random_bounds handles only integral, floating-point and boolean types")
+            f"{checker} handles only integral, floating-point and boolean types")
 
 
 def randint(gen, shape, dtype, low, high):
@@ -509,10 +517,10 @@ _RANDPERM_64BIT_FROM = (2 ** 32 - 1) // 20
 
 
 def _check_randperm(n, dtype):
+    if n < 0:       # (torch makes the result first, then dispatches on its dtype)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     if dtype == np.bool_ or dtype in _REAL_OF or dtype not in _NAMES or dtype in _LIMITED:
         raise NotImplementedError(f"\"randperm\" not implemented for '{_scalar_name(dtype)}'")
-    if n < 0:
-        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     if dtype == _F16 and n > (1 << 11) + 1:
         raise RuntimeError("n cannot be greater than 2049 for Half type.")
     if dtype == _F32 and n > (1 << 24) + 1:

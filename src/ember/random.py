@@ -23,6 +23,8 @@ def get_rng_state():
 
 def set_rng_state(new_state):
     """Restore a state from `get_rng_state()`."""
+    from ._generator import check_state_type
+    check_state_type(new_state)
     _random.set_rng_state(new_state.numpy() if hasattr(new_state, "numpy") else new_state)
 
 

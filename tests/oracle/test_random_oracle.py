@@ -90,7 +90,7 @@ def test_state_round_trips_between_torch_and_ember():
     torch.manual_seed(5)
     torch.randn(3, dtype=torch.float64)          # leaves a cached Box-Muller value
     torch.rand(700)                              # crosses a twist of the Mersenne Twister
-    gen = R.Generator().set_state(torch.get_rng_state().numpy())
+    gen = R.Generator()._restore(torch.get_rng_state().numpy())     # (a NumPy array)
     assert gen.initial_seed() == 5
     assert_same(torch.randn(5, dtype=torch.float64), R.normal(gen, (5,), np.float64), gen)
     torch.set_rng_state(torch.from_numpy(gen._state_bytes()))

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _dtype, _memory_format as _mf, _random
 from .._creation import _into, check_shape, out_dtype, parse_size
+from .._geometry import broadcast_shapes
 from .._device import MetaArray, backend_for, backend_of, cuda_current_index, or_default
 from .._pinned import pin_factory_result
 from .._tensor import Tensor, wrap
@@ -272,9 +273,11 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         if size is not None or dtype is not None or layout is not None or \
                 device is not None or requires_grad or pin_memory:
             raise TypeError("normal(): a tensor mean or std takes no factory arguments")
+        if isinstance(std, Tensor) and std.is_complex():
+            raise RuntimeError("normal expects standard deviation to be non-complex")
         if out is not None:
-            shape = np.broadcast_shapes(tuple(getattr(mean, "shape", ())),
-                                        tuple(getattr(std, "shape", ())))
+            shape = broadcast_shapes(tuple(getattr(mean, "shape", ())),
+                                     tuple(getattr(std, "shape", ())))
             if _fills(out, shape, None) and not (isinstance(std, Tensor) and (std < 0).any()):
                 # torch: out.normal_(0, std) + mean for a number std, else
                 # out.normal_(0, 1) * std + mean, filled in out's memory order
@@ -288,7 +291,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         if all(t.is_cuda for t in (mean, std) if isinstance(t, Tensor)):
             m = mean._data if isinstance(mean, Tensor) else mean
             s = std._data if isinstance(std, Tensor) else std
-            shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+            shape = broadcast_shapes(np.shape(m), np.shape(s))
             arr = _on_device(_generator(generator, ref.device), ref.device, sampling_cuda.normal,
                              shape, ref.dtype._np, m, s)
             if arr is not None:
@@ -296,7 +299,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         # (the host samplers: a CUDA mean or std is copied there)
         m = backend_of(mean._data).to_numpy(mean._data) if isinstance(mean, Tensor) else mean
         s = backend_of(std._data).to_numpy(std._data) if isinstance(std, Tensor) else std
-        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+        shape = broadcast_shapes(np.shape(m), np.shape(s))
         if isinstance(std, Tensor) and (np.asarray(s) < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
         arr = _random.normal(_generator(generator, ref.device), shape, ref.dtype._np, m, s)
@@ -360,6 +363,8 @@ def _with_zero_grad(result, op, inputs):
 def bernoulli(input, p=None, *, generator=None, out=None):
     """0/1 samples: 1 with probability `input` (or `p`) per element."""
     if p is not None:
+        if out is not None or isinstance(p, Tensor) and p.ndim:   # (p is a float, no out=)
+            raise TypeError("bernoulli(): no overload fits")   # (the registry words torch's)
         _random.check_probability(p)
     elif _fills(out, input.shape, None):
         return out.bernoulli_(input, generator=generator)
@@ -453,15 +458,27 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     return _fill(self, arr, _NormalFill)
 
 
+_UNSET = object()     # (random_(from, None) is another overload than random_(from))
+
+
 @method()
-def random_(self, from_=None, to=None, *, generator=None, **kwargs):
-    """Fill with integers: [0, 2**mantissa) by default, [0, to) or [from, to)."""
-    from_ = kwargs.pop("from", from_)
-    node = _RandomFill[(from_ is None) + (to is None)]
-    if from_ is not None and to is None:
-        from_, to = 0, from_
-    elif from_ is None and to is not None:      # random_(to=n)
-        from_ = 0
+def random_(self, from_=_UNSET, to=_UNSET, *, generator=None, **kwargs):
+    """Fill with integers: [0, 2**mantissa) by default, [0, to), [from, to), or from `from`
+    up to the dtype's largest integer when `to` is given as None."""
+    # torch's overloads: random_(), random_(int to), random_(int from, int? to) (`to` required)
+    by_keyword = "from" in kwargs
+    if by_keyword:
+        from_ = kwargs.pop("from")
+    if kwargs or from_ is None or from_ is _UNSET and to is None or by_keyword and to is _UNSET:
+        raise TypeError("random_(): no overload fits")     # (the registry words torch's text)
+    if from_ is _UNSET:
+        node, from_, to = (_RandomFill[2], None, None) if to is _UNSET else (_RandomFill[1], 0, to)
+    elif to is _UNSET:
+        node, from_, to = _RandomFill[1], 0, from_
+    else:
+        node = _RandomFill[0]
+    if not (from_ is None or is_int(from_)) or not (to is None or is_int(to)):
+        raise TypeError("random_(): 'from' and 'to' take integers")
     arr = _draw(_generator(generator, self.device), self.device, "random_", tuple(self.shape),
                 self._data.dtype, from_, to)
     return _fill(self, arr, node)

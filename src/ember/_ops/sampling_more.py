@@ -36,9 +36,9 @@ def _check_kernel(self, kernel, kinds):
 
 
 def _cast(values, dtype):
+    """Doubles cast as torch's kernels do (float16 and bfloat16 through float32)."""
     with np.errstate(all="ignore"):
-        return values.astype(np.float32).astype(dtype) if dtype.itemsize == 2 else \
-            values.astype(dtype)
+        return _random._cast(values, dtype)
 
 
 def _log(u):
@@ -157,7 +157,7 @@ class _Uniforms:
         return self.block[self.i - 1]
 
     def finish(self):
-        self.gen.set_state(self.state)
+        self.gen._restore(self.state)
         _random._uniform53(self.gen, self.used + self.i)
 
 

@@ -106,6 +106,12 @@ SIGNATURES = {
                "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
                "torch.device device = None, bool pin_memory = False, "
                "bool requires_grad = False)"],
+    # the samplers whose overloads Python's signature cannot tell apart
+    "random_": ["(*, torch.Generator generator = None)",
+                "(int from, int? to, *, torch.Generator generator = None)",
+                "(int to, *, torch.Generator generator = None)"],
+    "bernoulli": ["(*, torch.Generator generator = None, Tensor out = None)",
+                  "(float p, *, torch.Generator generator = None)"],
     # factories (_FACTORIES), whose texts matter mostly for calls without arguments
     "rand": _with_generator("tuple of ints size", _OUT),
     "randn": _with_generator("tuple of ints size", _OUT),

@@ -85,6 +85,8 @@ class CudaGenerator(Generator):
         self._set(seed, offset)
         return self
 
+    _restore = set_state        # (the CPU generator's set_state of a NumPy array)
+
     def _device_words32(self, n):
         """The next `n` 32-bit cuRAND words of this device, as a uint64 CuPy array on it (the
         device samplers of `_ops/sampling_cuda.py` turn them into values there)."""

@@ -1,0 +1,145 @@
+"""Random streams and their argument forms, as a fuzzer over torch's samplers found them to
+differ: expected values come from NumPy's legacy Mersenne Twister (whose 32-bit words torch's
+CPU generator draws), the bounds of each dtype, and torch's documented texts."""
+import numpy as np
+import pytest
+
+import ember
+
+
+def words(seed, n):
+    """The first `n` 32-bit words of torch's CPU generator after manual_seed(seed): NumPy's
+    legacy-seeded MT19937 (a full-range uint32 randint returns its raw words)."""
+    return np.random.RandomState(seed).randint(0, 2 ** 32, n, dtype=np.uint32).astype(np.uint64)
+
+
+# -- random_(from, None): from `from` up to the dtype's largest integer ---------------------------
+
+@pytest.mark.parametrize("dtype,top", [("int8", 127), ("uint8", 255), ("int16", 32767),
+                                       ("float32", 2 ** 24), ("float16", 2 ** 11)])
+def test_random_from_to_none_draws_up_to_the_dtypes_largest_integer(dtype, top):
+    ember.manual_seed(3)
+    x = ember.empty(50, dtype=getattr(ember, dtype)).random_(5, None)
+    span = top - 5 + 1                      # [from, top], one word per value (span < 2**28)
+    assert x.tolist() == (words(3, 50) % np.uint64(span) + 5).tolist()
+    ember.manual_seed(3)                    # the keyword form is the same overload
+    y = ember.empty(50, dtype=getattr(ember, dtype)).random_(**{"from": 5, "to": None})
+    assert ember.equal(x, y)
+
+
+def test_random_one_argument_is_to_and_the_nodes_follow_the_overloads():
+    ember.manual_seed(0)
+    assert ember.empty(20, dtype=ember.int64).random_(7).tolist() == (words(0, 20) % 7).tolist()
+    base = ember.zeros(3, requires_grad=True).clone()
+    names = [base.clone().random_(3, None).grad_fn.name(), base.clone().random_(3).grad_fn.name(),
+             base.clone().random_(to=3).grad_fn.name(), base.clone().random_().grad_fn.name()]
+    assert names == ["RandomBackward0", "RandomBackward1", "RandomBackward1", "RandomBackward2"]
+
+
+def test_random_full_64_bit_range_with_to_none():
+    ember.manual_seed(1)
+    x = ember.empty(4, dtype=ember.int64).random_(-2 ** 63, None)
+    w = words(1, 8)
+    expected = ((w[0::2] << np.uint64(32)) | w[1::2]).view(np.int64)   # high word first
+    assert x.tolist() == expected.tolist()
+
+
+RANDOM_HEADER = "random_() received an invalid combination of arguments - got "
+
+
+@pytest.mark.parametrize("call,got", [
+    (lambda x: x.random_(None), "(NoneType)"),
+    (lambda x: x.random_(to=None), "(to=NoneType, )"),
+    (lambda x: x.random_(**{"from": 3}), "(from=int, )"),
+    (lambda x: x.random_(1.5), "(float)"),
+    (lambda x: x.random_(None, 5), "(NoneType, int)"),
+])
+def test_random_arguments_that_fit_no_overload(call, got):
+    with pytest.raises(TypeError) as info:
+        call(ember.empty(3))
+    lines = str(info.value).splitlines()
+    assert lines[0] == RANDOM_HEADER + got + ", but expected one of:"
+    assert " * (int from, int to, *, torch.Generator generator = None)" in lines
+
+
+def test_random_errors_of_complex_dtypes_name_torchs_checks():
+    x = ember.empty(3, dtype=ember.complex64)
+    with pytest.raises(RuntimeError, match="^random_from_to_impl handles only integral"):
+        x.random_(1, None)
+    with pytest.raises(RuntimeError, match="^check_random_bounds handles only integral"):
+        x.random_(1, 5)
+    with pytest.raises(NotImplementedError, match="\"random_full_64_bits_range_kernel_cpu\" "
+                                                  "not implemented for 'ComplexFloat'"):
+        x.random_(-2 ** 63, None)
+    assert ember.empty(0, dtype=ember.complex64).random_(-2 ** 63, None).shape == (0,)
+
+
+# -- bernoulli: p is a float (a 0-dim tensor passes as one) ----------------------------------------
+
+def test_bernoulli_refuses_a_tensor_p_and_out_with_p():
+    x = ember.rand(3)
+    with pytest.raises(TypeError, match=r"^bernoulli\(\) received an invalid combination of "
+                                        r"arguments - got \(Tensor, p=Tensor\), but"):
+        ember.bernoulli(x, p=ember.rand(3))
+    with pytest.raises(TypeError, match=r"got \(Tensor\), but expected one of:\n"
+                                        r" \* \(\*, torch.Generator generator = None\)"):
+        x.bernoulli(ember.rand(3))
+    with pytest.raises(TypeError, match=r"got \(Tensor, float, out=Tensor\)"):
+        ember.bernoulli(x, 0.5, out=ember.empty(3))
+    ember.manual_seed(4)
+    a = ember.bernoulli(x, ember.tensor(0.25))
+    ember.manual_seed(4)
+    assert ember.equal(a, ember.bernoulli(x, 0.25))
+
+
+# -- normal, randperm, generator states ------------------------------------------------------------
+
+def test_normal_of_shapes_that_do_not_broadcast_says_so_as_torch():
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(6\) must match the size of "
+                                           r"tensor b \(3\) at non-singleton dimension 1$"):
+        ember.normal(ember.zeros(6), ember.ones(2, 3))
+    assert ember.normal(ember.zeros(2, 1), ember.ones(3)).shape == (2, 3)
+
+
+def test_normal_refuses_a_complex_std_but_takes_a_complex_mean():
+    for call in (lambda: ember.normal(ember.zeros(3), ember.ones(3, dtype=ember.complex64)),
+                 lambda: ember.normal(1.0, ember.ones(3, dtype=ember.complex64))):
+        with pytest.raises(RuntimeError, match="^normal expects standard deviation to be "
+                                               "non-complex$"):
+            call()
+    assert ember.normal(ember.zeros(3, dtype=ember.complex64), ember.ones(3)).is_complex()
+
+
+def test_randperm_checks_a_negative_n_before_its_dtype():
+    for dtype in (ember.complex64, ember.bool):
+        with pytest.raises(RuntimeError, match=r"^Trying to create tensor with negative "
+                                               r"dimension -1: \[-1\]$"):
+            ember.randperm(-1, dtype=dtype)
+
+
+def test_set_state_takes_only_a_tensor():
+    g = ember.Generator().manual_seed(2)
+    state = g.get_state()
+    first = ember.rand(3, generator=g)
+    with pytest.raises(TypeError, match="^expected a torch.ByteTensor, but got list$"):
+        g.set_state(state.tolist())
+    with pytest.raises(TypeError, match="^expected a torch.ByteTensor, but got numpy.ndarray$"):
+        ember.set_rng_state(state.numpy())
+    assert ember.equal(ember.rand(3, generator=g.set_state(state)), first)
+
+
+def test_geometric_of_narrow_integers_keeps_the_low_bits_of_the_int32_value():
+    # values past the dtype's range: C's cast goes through int32 (then keeps the low bits)
+    ember.manual_seed(0)
+    wide = np.array(ember.empty(64, dtype=ember.int32).geometric_(1e-9).tolist(), np.int64)
+    assert (wide > 2 ** 24).any()           # (past float32's integers)
+    for dtype in ("int16", "int8", "uint8"):
+        ember.manual_seed(0)
+        narrow = ember.empty(64, dtype=getattr(ember, dtype)).geometric_(1e-9)
+        assert narrow.tolist() == wide.astype(np.int32).astype(dtype).tolist()
+    ember.manual_seed(0)                    # past int32 too: INT_MIN, whose low bits are 0
+    assert ember.empty(8, dtype=ember.int16).geometric_(1e-18).tolist() == [0] * 8
+
+
+def test_a_generator_prints_as_torchs():
+    assert repr(ember.manual_seed(0)).startswith("<torch._C.Generator object at 0x")
