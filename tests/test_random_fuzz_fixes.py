@@ -143,3 +143,49 @@ def test_geometric_of_narrow_integers_keeps_the_low_bits_of_the_int32_value():
 
 def test_a_generator_prints_as_torchs():
     assert repr(ember.manual_seed(0)).startswith("<torch._C.Generator object at 0x")
+
+
+# -- consumers and argument forms ---------------------------------------------------------------
+
+def test_sobol_scrambled_without_a_seed_draws_from_the_default_generator():
+    ember.manual_seed(5)
+    ember.quasirandom.SobolEngine(3, scramble=True)
+    after = ember.rand(2)
+    ember.manual_seed(5)                    # torch.randint(2, (3, 30)), then (3, 30, 30)
+    ember.randint(2, (3, 30))
+    ember.randint(2, (3, 30, 30))
+    assert ember.equal(after, ember.rand(2))
+    ember.manual_seed(5)
+    a = ember.quasirandom.SobolEngine(3, scramble=True).draw(4)
+    ember.manual_seed(5)
+    assert ember.equal(a, ember.quasirandom.SobolEngine(3, scramble=True).draw(4))
+    ember.manual_seed(5)                    # with a seed, a generator of its own
+    ember.quasirandom.SobolEngine(3, scramble=True, seed=1)
+    first = ember.rand(2)
+    ember.manual_seed(5)
+    assert ember.equal(first, ember.rand(2))
+
+
+@pytest.mark.parametrize("call,pos,got", [
+    (lambda: ember.rand(2, None), 2, "NoneType"),
+    (lambda: ember.randn(2, 3, None), 3, "NoneType"),
+    (lambda: ember.randn(2, (3,)), 2, "tuple"),
+    (lambda: ember.rand(2, ember.tensor(3.0)), 2, "Tensor"),
+    (lambda: ember.rand(2, 3.0, generator=ember.Generator()), 2, "float"),
+])
+def test_sampler_sizes_as_varargs_fail_in_the_unpacking(call, pos, got):
+    with pytest.raises(TypeError, match=f"argument 'size' failed to unpack the object at pos "
+                                        f"{pos} with error \"type must be tuple of ints,but got "
+                                        f"{got}\"$"):
+        call()
+
+
+def test_randint_low_by_keyword_takes_no_positional_argument_before_it():
+    with pytest.raises(TypeError, match=r"^randint\(\) received an invalid combination of "
+                                        r"arguments - got \(int, low=int, size=tuple\)"):
+        ember.randint(2, size=(3,), low=1)
+    ember.manual_seed(0)
+    a = ember.randint(1, high=5, size=(30,))
+    ember.manual_seed(0)
+    assert ember.equal(a, ember.randint(low=1, high=5, size=(30,)))
+    assert a.tolist() == (words(0, 30) % 4 + 1).tolist()

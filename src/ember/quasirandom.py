@@ -142,11 +142,8 @@ class SobolEngine:
         self.dimension = dimension
         state = _direction_numbers(dimension)
         if scramble:
-            g = ember.Generator()
-            if seed is not None:
-                g.manual_seed(seed)
-            else:
-                g.seed()
+            # (as torch: without a seed, the draws come from the default generator)
+            g = ember.Generator().manual_seed(seed) if seed is not None else None
             shift_bits = ember.randint(2, (dimension, _MAXBIT), generator=g)._data
             self.shift = ember.tensor(shift_bits @ (np.int64(1) << np.arange(_MAXBIT)))
             ltm = ember.randint(2, (dimension, _MAXBIT, _MAXBIT), generator=g)._data

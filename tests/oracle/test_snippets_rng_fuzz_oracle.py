@@ -1002,6 +1002,26 @@ _FOUND = [
     SEED + "print(torch.empty(8, dtype=torch.int16).geometric_(1e-9), torch.empty(8, dtype=torch.int8).geometric_(1e-9), torch.empty(8, dtype=torch.uint8).geometric_(1e-9))",
     SEED + "print(torch.empty(8, dtype=torch.int32).geometric_(1e-12), torch.empty(8, dtype=torch.int16).geometric_(1e-18))",
     SEED + "print(torch.empty(1000, dtype=torch.int16).geometric_(1e-6).sum(), torch.empty(1000, dtype=torch.uint8).geometric_(1e-7).sum())",
+    # a scrambled SobolEngine without a seed draws from the default generator
+    "torch.manual_seed(1); print(torch.quasirandom.SobolEngine(3, scramble=True).draw(4), torch.rand(3))",
+    "torch.manual_seed(1); print(torch.quasirandom.SobolEngine(1, scramble=True).draw(2), torch.quasirandom.SobolEngine(2, scramble=True, seed=5).draw(2), torch.rand(3))",
+    # sizes as varargs fail in the unpacking; randint's low by keyword comes first
+    "torch.rand(2, None)",
+    "torch.randn(2, 3, None)",
+    "torch.randn(2, (3,))",
+    "torch.rand(2, torch.tensor(3.0))",
+    "torch.rand(2, [3])",
+    "torch.rand(2, None, generator=torch.Generator())",
+    "torch.rand(2, 3.0, out=torch.empty(2))",
+    "torch.rand(None, 2)",
+    "torch.randint(2, size=(3,), low=1)",
+    "torch.randint(2, 5, size=(3,), low=1)",
+    SEED + "print(torch.randint(1, high=5, size=(3,)), torch.randint(low=1, high=5, size=(3,)), torch.randint(high=5, size=(3,)))",
+    # dropout inside layers and attention draws torch's masks
+    SEED + "y = torch.nn.functional.scaled_dot_product_attention(torch.randn(2, 3, 4), torch.randn(2, 5, 4), torch.randn(2, 5, 4), dropout_p=0.3); print([round(v, 3) for v in y.flatten().tolist()], torch.rand(2))",
+    SEED + "y = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.5)(torch.randn(3, 2, 8)); print([round(v, 3) for v in y.flatten().tolist()], torch.rand(2))",
+    SEED + "y = torch.nn.MultiheadAttention(8, 2, dropout=0.5)(torch.randn(3, 2, 8), torch.randn(4, 2, 8), torch.randn(4, 2, 8)); print([round(v, 3) for v in y[0].flatten().tolist()], [round(v, 3) for v in y[1].flatten().tolist()], torch.rand(2))",
+    SEED + "y = torch.nn.LSTM(3, 4, num_layers=2, dropout=0.5)(torch.randn(5, 2, 3))[0]; print([round(v, 3) for v in y.flatten().tolist()], torch.rand(2))",
 ]
 
 SNIPPETS = [_program(*row) for row in _PROGRAMS] + _FOUND

@@ -377,6 +377,12 @@ def parser_error(name, args, kwargs, function, shown=None):
     for sig in sigs:
         if _bind(sig, args, kwargs) is None:
             return None
+    # sizes as varargs (rand(2, None)) fail in the unpacking, whatever the overloads
+    if len(args) > 1 and all(len(s.positional) == 1 and s.positional[0].kind == "tuple of ints"
+                             for s in sigs):
+        error = unpack_error(name, sigs[0].positional[0].name, args)
+        if error is not None:
+            return error
     count = len(args) + len(kwargs)
     plausible = [s for s in sigs
                  if s.min_args <= count <= len(s.params)]

@@ -131,9 +131,9 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
             layout=None, device=None, requires_grad=False, pin_memory=False):
     """Integers in [low, high): `randint(high, size)` or `randint(low, high, size)`; each may
     also be given by keyword."""
-    if low is not None:
-        args = (low,) + args
-    if high is not None:
+    if low is not None:     # (low is the first parameter: no positional one may precede it)
+        args = None if args else (low,)
+    if high is not None and args is not None:
         args = args + (high,) if len(args) <= 1 else None
     if args is not None and size is not None:
         args = args + (size,)
