@@ -189,3 +189,23 @@ def test_randint_low_by_keyword_takes_no_positional_argument_before_it():
     ember.manual_seed(0)
     assert ember.equal(a, ember.randint(low=1, high=5, size=(30,)))
     assert a.tolist() == (words(0, 30) % 4 + 1).tolist()
+
+
+@pytest.mark.parametrize("device,error,text", [
+    ("meta", RuntimeError, "META device type not an accelerator."),
+    ("mps", RuntimeError, r"Cannot execute getNewGenerator\(\) without MPS backend."),
+    ("xpu", RuntimeError, "Cannot get XPU generator without ATen_xpu library."),
+    (1.5, TypeError, r"Generator\(\): argument 'device' \(position 1\) must be torch.device, "
+                     r"not float"),
+])
+def test_generator_devices_without_a_generator_here(device, error, text):
+    with pytest.raises(error, match=f"^{text}$"):
+        ember.Generator(device)
+
+
+def test_generator_of_the_cpu_by_any_name():
+    for device in (None, "cpu", "cpu:0", ember.device("cpu")):
+        assert ember.Generator(device).device == ember.device("cpu")
+    with pytest.raises(TypeError, match=r"^Generator\(\) got an unexpected keyword argument "
+                                        r"'foo'$"):
+        ember.Generator(device="cpu", foo=1)

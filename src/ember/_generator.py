@@ -53,6 +53,39 @@ def _unpack_seed(seed):
     return seed & _MASK64
 
 
+def _is_index(device):
+    return isinstance(device, int) and not isinstance(device, bool)
+
+
+def _index_device(index):
+    """The accelerator of `Generator(index)`: CUDA's, or torch's error without one."""
+    from . import cuda
+    if not cuda.is_available():
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return True
+
+
+# torch's errors for generators of the device types it knows but has no backend for here
+_NO_GENERATOR = {"meta": "META device type not an accelerator.",
+                 "mps": "Cannot execute getNewGenerator() without MPS backend.",
+                 "xpu": "Cannot get XPU generator without ATen_xpu library."}
+
+
+def _check_cpu_device(device):
+    """torch's error for a CPU generator's `device` that is not the CPU (an error path)."""
+    from ._device import device as device_class
+    if not isinstance(device, (str, device_class)):
+        from ._ops.argument_errors import type_name
+        raise TypeError(f"Generator(): argument 'device' (position 1) must be torch.device, "
+                        f"not {type_name(device)}")
+    kind = device_class(device).type        # (torch's error for an unknown type)
+    if kind in _NO_GENERATOR:
+        raise RuntimeError(_NO_GENERATOR[kind])
+    if kind != "cpu":
+        raise RuntimeError(f"ember.Generator supports only the 'cpu' and 'cuda' devices, "
+                           f"got '{device}'")
+
+
 class Generator:
     """A CPU random number generator, compatible with `torch.Generator` stream for stream.
 
@@ -62,15 +95,18 @@ class Generator:
     """
 
     def __new__(cls, device="cpu", *args, **kwargs):
-        if cls is Generator and str(device).startswith("cuda"):
+        if cls is Generator and (str(device).startswith("cuda") or
+                                 _is_index(device) and _index_device(device)):
             from .cuda.random import CudaGenerator      # a generator of a GPU
             return object.__new__(CudaGenerator)
         return object.__new__(cls)
 
-    def __init__(self, device="cpu"):
-        if str(device) != "cpu":
-            raise RuntimeError(f"ember.Generator supports only the 'cpu' and 'cuda' devices, "
-                               f"got '{device}'")
+    def __init__(self, device="cpu", **kwargs):
+        if kwargs:
+            raise TypeError(f"Generator() got an unexpected keyword argument "
+                            f"'{next(iter(kwargs))}'")
+        if device != "cpu" and device is not None:
+            _check_cpu_device(device)
         self._bits = _new_bits()
         self._set_seed(_DEFAULT_SEED)
 
