@@ -501,8 +501,8 @@ def new_zeros(self, *args, size=None, dtype=None, device=None, requires_grad=Fal
     """Zeros of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
     try:
-        return zeros(*args, size=size, dtype=dtype, device=device,
-                     requires_grad=requires_grad, pin_memory=pin_memory)
+        return _in_layout_of(self, zeros(*args, size=size, dtype=dtype, device=device,
+                                         requires_grad=requires_grad, pin_memory=pin_memory))
     except TypeError as error:
         raise _renamed(error, "zeros", "new_zeros") from None
     except RuntimeError:
@@ -515,6 +515,7 @@ def new_ones(self, *args, size=None, dtype=None, device=None, requires_grad=Fals
              layout=None, pin_memory=False):
     """Ones of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
+    _refuse_sparse_fill(self)
     try:
         return ones(*args, size=size, dtype=dtype, device=device,
                     requires_grad=requires_grad, pin_memory=pin_memory)
@@ -527,6 +528,9 @@ def new_empty(self, *args, size=None, dtype=None, device=None, requires_grad=Fal
     """Uninitialised, of `size`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
     try:
+        if self._data.__class__ is not np.ndarray and is_sparse_data(self._data):
+            return _in_layout_of(self, zeros(*args, size=size, dtype=dtype, device=device,
+                                             requires_grad=requires_grad))
         return empty(*args, size=size, dtype=dtype, device=device,
                      requires_grad=requires_grad, pin_memory=pin_memory)
     except TypeError as error:
@@ -540,6 +544,7 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
         raise TypeError(f"new_full(): argument 'size' (position 1) must be tuple of ints, not "
                         f"{type(size).__name__}")
     dtype, device = _new_defaults(self, dtype, device)
+    _refuse_sparse_fill(self)
     try:
         return full(size, fill_value, dtype=dtype, device=device,
                     requires_grad=requires_grad, pin_memory=pin_memory)
@@ -552,6 +557,26 @@ def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_g
     dtype, device = _new_defaults(self, dtype, device)
     return empty_strided(size, stride, dtype=dtype, device=device, requires_grad=requires_grad,
                          pin_memory=pin_memory)
+
+
+def _in_layout_of(self, result):
+    """A new_* factory's zeros `result`, sparse (no entries, every dim sparse) where `self` is
+    a sparse COO tensor, as torch's."""
+    if self._data.__class__ is np.ndarray or not is_sparse_data(self._data) or \
+            self._data.layout != "sparse_coo":      # NOTE [ Sparse tensors ]
+        return result
+    from .autograd.grad_mode import no_grad
+    with no_grad():
+        sparse = result.to_sparse()
+    return sparse.requires_grad_() if result.requires_grad else sparse
+
+
+def _refuse_sparse_fill(self):
+    """new_ones and new_full of a sparse tensor: torch fills a sparse tensor, which it cannot."""
+    if self._data.__class__ is not np.ndarray and is_sparse_data(self._data) and \
+            self._data.layout == "sparse_coo":
+        from .sparse._coo import not_implemented
+        raise not_implemented("fill_.Scalar")
 
 
 NEW_METHODS = (new_tensor, new_zeros, new_ones, new_empty, new_full, new_empty_strided)

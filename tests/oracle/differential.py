@@ -32,7 +32,9 @@ def run(snippet, module):
 
 def _first_line(exc):
     text = str(exc)
-    # torch appends "(Triggered internally at ...)" and C++ traces to some messages.
+    # torch appends "(Triggered internally at ...)" and C++ traces to some messages, and to a
+    # missing kernel's error its dispatcher's registrations (file paths of torch's build).
+    text = re.split(r"\n\n\w+: registered at ", text)[0]
     return text.split("\nException raised from")[0].split(" (Triggered internally")[0]
 
 

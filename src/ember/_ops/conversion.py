@@ -222,17 +222,19 @@ def numpy(self, *args, force=False):
     if args:
         raise TypeError(f"numpy() takes 0 positional arguments but {len(args)} "
                         f"{'was' if len(args) == 1 else 'were'} given")
-    if not force:
-        if self._requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                               "tensor.detach().numpy() instead.")
-        if self._data.__class__ is not np.ndarray:
-            if getattr(type(self._data), "layout", None):
-                from ..sparse._compressed import _layout_name
-                raise TypeError(f"can't convert {_layout_name(self._data)} layout tensor to "
-                                f"numpy. Use Tensor.to_dense() first.")
+    # (torch's order: the device, then the layout, then grad, which only grad mode minds;
+    # `force` copies to the CPU and detaches first)
+    if self._data.__class__ is not np.ndarray:
+        if getattr(type(self._data), "layout", None):
+            from ..sparse._compressed import _layout_name
+            raise TypeError(f"can't convert {_layout_name(self._data)} layout tensor to "
+                            f"numpy. Use Tensor.to_dense() first.")
+        if not force:
             raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
                             f"Use Tensor.cpu() to copy the tensor to host memory first.")
+    if not force and self._requires_grad and _grad_state.enabled:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                           "tensor.detach().numpy() instead.")
     if self._data.dtype == _dtype.bfloat16._np or self._data.dtype in _dtype.FLOAT8_NP:
         raise TypeError(f"Got unsupported ScalarType {self.dtype._scalar_name}")
     return backend_of(self._data).to_numpy(self._data).view() if force else \

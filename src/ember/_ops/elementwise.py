@@ -455,7 +455,7 @@ def call(op, operands, params, out, name):
     if out is not None:
         if out.__class__ is Inplace:
             return _call_inplace(op, xp, arrays, operands, params, out.target, result_dtype,
-                                 requires_grad)
+                                 requires_grad, name)
         if op.out_check is not None:
             op.out_check(operands, out, name)
         if op.out_like_input:
@@ -467,7 +467,12 @@ def call(op, operands, params, out, name):
         result = _cuda_kernels.run(xp, op.cuda_kernel, arrays, params)
     try:
         if result is None:
-            result = op.forward(xp, *arrays, **params)
+            if arrays[0].__class__ is not xp.ndarray and len(arrays) == 1 and \
+                    getattr(type(arrays[0]), "layout", None) == "sparse_coo":
+                from ..sparse._kernels import elementwise as sparse_elementwise
+                result = sparse_elementwise(op, arrays[0], params, name, False)
+            if result is None:
+                result = op.forward(xp, *arrays, **params)
     except ValueError:
         broadcast_error(operands)
         raise
@@ -619,7 +624,7 @@ def _fast_operands(op, operands):
     return None
 
 
-def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requires_grad):
+def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requires_grad, name):
     shape = target._data.shape
     try:
         for x in operands[1:]:
@@ -631,6 +636,14 @@ def _call_inplace(op, xp, arrays, operands, params, target, result_dtype, requir
         raise
     check_inplace(target, result_dtype, tuple(shape), operands[1:])
     inputs = prepare_inplace(op, operands, requires_grad)
+    data = target._data
+    if data.__class__ is not xp.ndarray and getattr(type(data), "layout", None) == "sparse_coo" \
+            and len(arrays) == 1:       # NOTE [ Sparse tensors ]
+        from ..sparse._kernels import elementwise as sparse_elementwise
+        result = sparse_elementwise(op, data, params, name, True)
+        if result is not None:
+            data[...] = result
+            return finish_inplace(op, inputs, params, target, requires_grad)
     if op.cuda_kernel is not None and xp is not np and xp is not META_NUMPY and \
             _cuda_kernels.ENABLED and \
             _cuda_kernels.run(xp, op.cuda_kernel, arrays, params, out=target._data) is not None:

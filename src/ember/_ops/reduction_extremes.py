@@ -10,7 +10,7 @@ from .. import _dtype, _geometry as geo, return_types
 from .._creation import arange
 from .._device import MetaArray, backend_of
 from .._memory_format import row_major
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import arg_extreme
 from ._dispatch import write_out
@@ -303,6 +303,11 @@ def _truth(name, input, dim, keepdim, out):
         raise RuntimeError(f"{name} only supports bool tensor for result, got: "
                            f"{out.dtype._scalar_name}")
     data = input._data
+    if data.__class__ is not np.ndarray and is_sparse_data(data):     # NOTE [ Sparse tensors ]
+        from ..sparse._coo import not_implemented
+        if name == "all" or dim is not None or data.layout != "sparse_coo":
+            raise not_implemented(name if dim is None else f"{name}.dim")
+        return wrap(np.asarray(data.values.any()))     # (its zeros are not "some element")
     dims = reduction_dims(input, dim)
     xp = backend_of(data).xp
     if dims is None and dim is not None:

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _geometry as geo, _memory_format as _mf
 from .._device import backend_of
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op, record
@@ -163,6 +163,9 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
     data = input._data
+    if data.__class__ is not np.ndarray and is_sparse_data(data):   # NOTE [ Sparse tensors ]
+        from ..sparse._coo_ops import refused_view
+        raise refused_view(input, "roll")
     xp = backend_of(data).xp
     if data.size == 0:
         # NOTE: torch clones an empty tensor before it looks at `dims` (any dims will do);
@@ -295,6 +298,9 @@ def repeat(self, *sizes, repeats=None):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
     data = self._data
+    if data.__class__ is not np.ndarray and is_sparse_data(data):   # NOTE [ Sparse tensors ]
+        from ..sparse._coo_ops import refused_view
+        raise refused_view(self, "expand")       # (torch's repeat expands)
     shape = (1,) * (len(sizes) - data.ndim) + data.shape
     result_shape = tuple(r * s for r, s in zip(sizes, shape))
     if any(n < 0 for n in result_shape):

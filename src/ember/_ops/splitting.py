@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from .. import _geometry as geo
-from .._tensor import Tensor
+from .._tensor import Tensor, is_sparse_data
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
@@ -56,6 +56,9 @@ def unbind(input, dim=0):
     """A tuple of views, one per index of `dim`."""
     if dim.__class__ is not int:
         dim = int_argument("unbind", "dim", 1, dim)
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _coo_ops as sparse
+        return sparse.unbind(input, dim)
     shape, strides = _shape(input), input.stride()
     d = geo.wrap_dim(dim, len(shape))
     if not shape:       # (dim 0 or -1 wraps for a 0-dim tensor, but there is nothing to unbind)

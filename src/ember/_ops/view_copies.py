@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _dtype, _geometry as geo
 from .._device import backend_of
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.grad_mode import no_grad
 from ._blocked import contiguous_copy
@@ -317,6 +317,9 @@ def _check_narrow_copy(input, dim, start, length, out):
 @function()
 def narrow_copy(input, dim, start, length, *, out=None):
     """`torch.narrow(input, dim, start, length)` as a fresh tensor."""
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data) and out is None:
+        from ..sparse import _coo_ops as sparse     # NOTE [ Sparse tensors ]
+        return sparse.narrow_copy(input, int(dim), int(start), int(length))
     if out is not None:
         _refuse_grad("narrow_copy", input, out)
         _check_narrow_copy(input, dim, start, length, out)

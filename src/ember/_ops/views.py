@@ -27,6 +27,9 @@ from .registry import function, method
 
 def as_view(base, shape, strides, offset):
     """A view of `base` with the given element geometry over its storage."""
+    if base._data.__class__ is not np.ndarray and is_sparse_data(base._data):
+        from ..sparse._coo_ops import refused_view      # NOTE [ Sparse tensors ]
+        raise refused_view(base, "as_strided")
     storage = base._get_storage()
     array = backend_of(base._data).strided(storage.array, base._data.dtype, shape,
                                             strides, offset)
@@ -143,6 +146,9 @@ def view(self, *shape, **keyword):
         raise error from exc
     if not all(s.__class__ is int for s in shape):
         shape = ints("view", "size", tuple(keyword.values()) or given, shape)
+    if data.__class__ is not np.ndarray and is_sparse_data(data):   # NOTE [ Sparse tensors ]
+        from ..sparse._coo_ops import refused_view
+        raise refused_view(self, "view")
     new_shape = geo.infer_size(shape, data.size)
     strides = geo.view_strides(_shape(self), self.stride(), new_shape)
     if strides is None:
@@ -248,6 +254,9 @@ def reshape(input, *shape, **keyword):
             return reshape(input, _int_sizes("reshape", "shape", given, shape, keyword))
     if not all(s.__class__ is int for s in shape):
         shape = _int_sizes("reshape", "shape", given, shape, keyword)
+    if data.__class__ is not np.ndarray and is_sparse_data(data):   # NOTE [ Sparse tensors ]
+        from ..sparse._coo_ops import refused_view
+        raise refused_view(input, "reshape")
     new_shape = geo.infer_size(shape, data.size)
     strides = geo.view_strides(_shape(input), input.stride(), new_shape)
     if strides is not None:
@@ -529,6 +538,9 @@ def expand(self, *sizes, **keyword):
     if not all(s.__class__ is int for s in sizes):
         sizes = _int_sizes("expand", "size", given, sizes, keyword)
     old = self._data.shape
+    if self._data.__class__ is not np.ndarray and is_sparse_data(self._data):   # NOTE [ Sparse tensors ]
+        from ..sparse._coo_ops import refused_view
+        raise refused_view(self, "expand")
     if len(sizes) < len(old):
         geo.expand(old, self.stride(), sizes, legacy_type_name(self))    # raises
     shape, strides = geo.expand(old, self.stride(), sizes)
@@ -577,6 +589,9 @@ class AsStrided(Op):
 @function()
 def as_strided(input, size, stride, storage_offset=None):
     """A view with explicit size, strides and storage offset (in elements)."""
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):
+        from ..sparse._coo_ops import refused_view      # NOTE [ Sparse tensors ]
+        raise refused_view(input, "as_strided")
     offset = input._offset if storage_offset is None else int(storage_offset)
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     if len(size) != len(stride):
@@ -620,6 +635,9 @@ def unfold(self, dimension, size, step):
     if dimension.__class__ is not int or size.__class__ is not int or step.__class__ is not int:
         check_ints("unfold", 1, dimension=dimension, size=size, step=step)
         size, step = int(size), int(step)
+    if self._data.__class__ is not np.ndarray and is_sparse_data(self._data):   # NOTE [ Sparse tensors ]
+        from ..sparse._coo_ops import refused_view
+        raise refused_view(self, "unfold")
     shape, strides = geo.unfold(_shape(self), self.stride(), dimension, size, step)
     d = geo.wrap_dim(dimension, self.ndim) if self.ndim else 0
     return _view_op(Unfold, self, shape, strides, self._offset,

@@ -33,6 +33,9 @@ def permute(input, *dims, **keyword):
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     given, dims = dims, _sizes(dims, "permute", "dims")
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+        from ..sparse import _coo_ops as sparse
+        return sparse.permute(input, _int_sizes("permute", "dims", given, dims, keyword))
     try:
         shape, strides = geo.permute(_shape(input), input.stride(), dims)
         wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)

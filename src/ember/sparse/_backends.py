@@ -33,14 +33,17 @@ _LISTS = {
     "coo_only": f"Meta, SparseCPU, SparseMeta, {_TAIL}",
     "coo_cpu": f"Meta, SparseCPU, {_TAIL}",
     "mask": f"Meta, SparseCPU, SparseCsrCPU, SparseCsrMeta, {_TAIL}",
+    "cpu_csr": f"CPU, Meta, SparseCsrCPU, SparseCsrMeta, {_TAIL}",
 }
 _KIND = {"max": "cpu_quantized", "min": "cpu_quantized", "flip": "cpu_quantized",
-         "std.correction": "cpu_quantized", "var.correction": "cpu_quantized",
+         "std.correction": "cpu_quantized",
          "prod": "cpu", "nonzero": "cpu", "view": "view", "fill_.Scalar": "fill",
          "_softmax": "nested", "_log_softmax": "nested", "_nnz": "sparse_only",
          "sparse_mask": "mask", "sparse_resize_": "coo_only", "_values": "coo_only",
          "sparse_resize_and_clear_": "coo_only", "resize_as_sparse_": "coo_only",
-         "hspmm": "coo_cpu", "as_strided": "cpu_quantized", "_indices": "coo_only"}
+         "hspmm": "coo_cpu", "as_strided": "cpu_quantized", "_indices": "coo_only",
+         "unfold": "cpu_quantized", "roll": "cpu", "trace": "cpu", "median": "cpu",
+         "kthvalue.values": "cpu", "var.correction": "cpu", "angle": "cpu_csr"}
 
 
 def backends_text(name):

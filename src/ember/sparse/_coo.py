@@ -166,6 +166,8 @@ class SparseCOO:
         """`record[...] = other`: an in-place op's result becomes this tensor's content."""
         if key is not Ellipsis or not isinstance(other, SparseCOO):
             from ._kernels import unsupported
+            if isinstance(other, (int, float, complex, np.generic)):
+                raise unsupported("fill_.Scalar")       # (fill_ writes a number)
             raise unsupported("copy_")
         self.indices, self.values = other.indices, other.values.astype(self.values.dtype)
         self.coalesced = other.coalesced
@@ -212,6 +214,29 @@ class SparseCOO:
 
     def __matmul__(self, other):
         return np.matmul(self, other)
+
+    # (comparisons and bitwise operators a dense forward applies: the ufuncs, which refuse a
+    # sparse operand in torch's words, renamed to the op's)
+    def __lt__(self, other):
+        return np.less(self, other)
+
+    def __le__(self, other):
+        return np.less_equal(self, other)
+
+    def __gt__(self, other):
+        return np.greater(self, other)
+
+    def __ge__(self, other):
+        return np.greater_equal(self, other)
+
+    def __and__(self, other):
+        return np.bitwise_and(self, other)
+
+    def __or__(self, other):
+        return np.bitwise_or(self, other)
+
+    def __invert__(self):
+        return np.invert(self)
 
     def __rmatmul__(self, other):
         return np.matmul(other, self)

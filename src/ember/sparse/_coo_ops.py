@@ -1,5 +1,6 @@
 """Shape operations and the legacy products of sparse COO tensors: select (and so integer
-indexing), index_select, unsqueeze, cat, stack, sparse_mask, the sparse_resize family, and
+indexing), index_select, unsqueeze, permute, unbind, narrow_copy (the views that need strides
+refuse, `refused_view`), cat, stack, sparse_mask, the sparse_resize family, and
 smm / hspmm / sspaddmm / saddmm / dsmm (spmm is mm under another name). The dense operators
 hand a sparse input here after one class test of `_data` (NOTE [ Sparse tensors ] in
 _coo.py). They are recorded under torch's node names; as in torch, most of those nodes have
@@ -137,6 +138,116 @@ def unsqueeze(input, dim):
     return _recorded(UnsqueezeOp, (input,), SparseCOO(rec.indices, values, shape, False))
 
 
+class PermuteOp(Op):
+    """A sparse tensor's dims reordered: the gradient goes back reordered the other way."""
+    node_name = "PermuteBackward0"
+
+    def backward(ctx, grad):
+        inverse = [0] * len(ctx.dims)
+        for i, d in enumerate(ctx.dims):
+            inverse[d] = i
+        return grad.permute(inverse)
+
+
+def permute(input, dims):
+    """Sparse dims reordered among themselves (the rows of the indices) and dense dims among
+    themselves (the values' dims); uncoalesced unless nothing moves, as torch's."""
+    rec = input._data
+    _refuse_compressed(rec, "strides")
+    n = rec.ndim
+    if len(dims) != n:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {n} is not equal to len(dims) = {len(dims)}")
+    dims = [wrap_dim(d, n) for d in dims]
+    if len(set(dims)) != n:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    sd = rec.sparse_dim
+    if sorted(dims[:sd]) != list(range(sd)):
+        raise RuntimeError("permute(sparse_coo): transpositions between sparse and dense "
+                           "dimensions are not allowed.Only transpositions within sparse and "
+                           "dense dimensions are supported.")
+    indices = rec.indices[dims[:sd]]
+    values = rec.values.transpose((0,) + tuple(d - sd + 1 for d in dims[sd:]))
+    shape = tuple(rec.shape[d] for d in dims)
+    unmoved = dims == list(range(n))
+    return _recorded(PermuteOp, (input,), SparseCOO(indices, values, shape,
+                                                    unmoved and rec.coalesced),
+                     {"dims": tuple(dims)})
+
+
+class UnbindOp(Op):
+    """unbind of a sparse tensor: torch's backward stacks the pieces' gradients, which it
+    cannot do for sparse ones."""
+    node_name = "UnbindBackward0"
+
+    def backward(ctx, *grads):
+        raise RuntimeError("expand is unsupported for Sparse tensors")
+
+
+def unbind(input, dim):
+    """The slices along `dim`, as `select` gives each (dense once no sparse dim is left)."""
+    rec = input._data
+    if rec.__class__ is not SparseCOO:
+        rec = rec.to_coo()
+    d = wrap_dim(dim, rec.ndim)
+    with _no_grad():
+        pieces = tuple(select(input, d, i) for i in range(rec.shape[d]))
+    if _grad_state.enabled and input._requires_grad and pieces:
+        record(UnbindOp, (input,), pieces, {"dim": d}, len(pieces))
+    return pieces
+
+
+NarrowCopyOp = _no_sparse_backward("NarrowCopyOp", "NarrowCopyBackward0", "as_strided")
+
+
+def narrow_copy(input, dim, start, length):
+    """`length` slices of `dim` from `start`, copied: the entries there, their index moved
+    back by `start` (a sparse dim), or their values' slices (a dense dim)."""
+    rec = input._data
+    _refuse_compressed(rec, "strides")
+    n = rec.ndim
+    if not -n <= dim < n:
+        raise RuntimeError(f"Dimension {dim} out of range. Expecting 0 <= dim < {n}.")
+    d = dim % n
+    size = rec.shape[d]
+    if start < 0 or length < 0 or start + length > size:     # (no negative start, as torch's)
+        raise RuntimeError(f"Invalid range to narrow. range(start, start+length) must be a "
+                           f"subset of range(0, {size}).")
+    shape = rec.shape[:d] + (length,) + rec.shape[d + 1:]
+    sd = rec.sparse_dim
+    if d < sd:
+        keep = (rec.indices[d] >= start) & (rec.indices[d] < start + length)
+        indices = rec.indices[:, keep]
+        indices[d] -= start
+        values = rec.values[keep]
+    else:
+        indices = rec.indices.copy()
+        axis = d - sd + 1
+        values = rec.values[(slice(None),) * axis + (slice(start, start + length),)].copy()
+    return _recorded(NarrowCopyOp, (input,), SparseCOO(indices, values, shape, rec.coalesced))
+
+
+def refused_view(input, name):
+    """torch's error for a view op (`name`) of a sparse tensor, which has no strides."""
+    rec = input._data
+    if name == "reshape":
+        if rec.__class__ is not SparseCOO:
+            raise RuntimeError(f"Sparse {rec.short} tensors do not have is_contiguous")
+        return RuntimeError("reshape is not implemented for sparse tensors")
+    if name == "expand":
+        kind = "Sparse" if rec.__class__ is SparseCOO else "SparseCsr"
+        return RuntimeError(f"expand is unsupported for {kind} tensors")
+    if name == "as_strided" and rec.__class__ is not SparseCOO:
+        return RuntimeError(f"Sparse {rec.short} tensors do not have strides")
+    return not_implemented(name, "SparseCPU" if rec.__class__ is SparseCOO else "SparseCsrCPU")
+
+
+def _no_grad():
+    from ..autograd.grad_mode import no_grad
+    return no_grad()
+
+
 def _refuse_compressed(rec, what):
     """torch's error for a compressed tensor reaching an op that reads its strides or
     contiguity."""
@@ -223,10 +334,18 @@ def _require(self, name):
         raise not_implemented(name, "CPU")
 
 
+def check_leaf(self):
+    """torch's refusal of an in-place op on a leaf that requires grad."""
+    if _grad_state.enabled and self._requires_grad and self._grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                           "operation.")
+
+
 def sparse_resize_(self, size, sparse_dim, dense_dim):
     """Give the tensor the shape `size` with `sparse_dim` sparse and `dense_dim` dense dims,
     keeping its entries (torch refuses what would drop some)."""
     _require(self, "sparse_resize_")
+    check_leaf(self)
     rec = self._data
     size = tuple(int(n) for n in size)
     if len(size) != sparse_dim + dense_dim:

@@ -69,6 +69,8 @@ def mm(input, other, name):
 
 def zero_(input):
     """Empty the tensor (torch's zero_ of a sparse tensor: no entries, coalesced)."""
+    from ._coo_ops import check_leaf
+    check_leaf(input)
     rec = input._data
     if rec.__class__ is not SparseCOO:          # a compressed one
         from ._compressed import empty_like

@@ -40,6 +40,29 @@ def unsupported(name):
     return SparseUnsupported(ATEN_NAMES.get(name, name))
 
 
+# Element-wise ops of one tensor (by torch's name) whose forward is more than one NumPy ufunc
+# and which torch's sparse kernels run on the values of the coalesced tensor: they keep zero
+# at zero.
+_ZERO_TO_ZERO_OPS = {"sign", "sgn", "round", "nan_to_num", "erf", "erfinv", "isposinf",
+                     "isneginf", "frac", "trunc", "signbit", "tanh", "sin", "sinh", "tan",
+                     "asin", "asinh", "atan", "atanh", "expm1", "log1p", "sqrt", "square",
+                     "deg2rad", "rad2deg", "ceil", "floor", "abs", "isnan", "isinf"}
+
+
+def elementwise(op, x, params, name, inplace):
+    """op (an element-wise op class of one tensor, torch's `name`) on the sparse record `x`:
+    the op's own forward on the coalesced values, a new record; None where the op has no
+    such sparse form (its forward then meets the record and raises torch's error)."""
+    if name not in _ZERO_TO_ZERO_OPS or params.get("decimals"):
+        if name == "round":
+            raise not_implemented("round_" if inplace else "round.decimals")
+        return None
+    if inplace and not x.coalesced:
+        raise RuntimeError(f"{name}_ requires coalesced input")
+    x = x.coalesce()
+    return x.with_values(np.asarray(op.forward(array_module(x.values), x.values, **params)))
+
+
 def _is_number(x):
     return not isinstance(x, (SparseCOO, np.ndarray)) or (
         isinstance(x, np.ndarray) and x.ndim == 0)
