@@ -37,7 +37,7 @@ from ._printing import set_printoptions
 from . import _tensor_str        # (torch._tensor_str.PRINT_OPTS & co.)
 from ._parallel import get_num_threads, set_num_threads
 from . import return_types, cuda
-from . import accelerator
+from . import accelerator, mps, xpu  # noqa: F401
 from .cuda.memory import OutOfMemoryError
 from . import _ops
 from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, \
