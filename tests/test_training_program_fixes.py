@@ -109,3 +109,131 @@ def test_saving_a_local_function_is_refused_as_the_c_pickler_refuses_it(monkeypa
     scheduler = torch.optim.lr_scheduler.LambdaLR(opt, env["f"])
     with pytest.raises(AttributeError, match=r"Can't pickle local object 'make.<locals>.<lambda>'"):
         torch.save(scheduler, io.BytesIO())
+
+
+# -- mistakes around clipping and optimizers --------------------------------------------------
+
+def test_clip_grad_value_without_any_gradient_raises_torchs_grouping_error():
+    model = nn.Linear(2, 2)
+    with pytest.raises(RuntimeError, match=r"^Expected !nested_tensorlist\[0\]\.empty\(\) to "
+                                           r"be true, but got false\.  \(Could this error"):
+        nn.utils.clip_grad_value_(model.parameters(), 1.0)
+    model.weight.grad = torch.tensor([[2.0, -3.0], [0.5, 0.0]])
+    assert nn.utils.clip_grad_value_(model.parameters(), 1.0) is None   # (bias has none)
+    assert model.weight.grad.tolist() == [[1.0, -1.0], [0.5, 0.0]]
+
+
+def test_clip_grad_norm_of_a_used_up_generator_warns_and_returns_zero():
+    model = nn.Linear(2, 1)
+    params = model.parameters()
+    torch.optim.SGD(params, lr=0.1)                 # consumes the generator
+    model(torch.ones(1, 2)).sum().backward()
+    with pytest.warns(UserWarning, match="^`parameters` is an empty generator, no gradient "
+                                         "clipping will occur.$"):
+        total = nn.utils.clip_grad_norm_(params, 1.0)
+    assert total.item() == 0.0
+    assert model.weight.grad.tolist() == [[1.0, 1.0]]      # untouched
+    # a list (or a fresh generator) clips: norm sqrt(1 + 1 + 1), scaled to 1
+    total = nn.utils.clip_grad_norm_(list(model.parameters()), 1.0)
+    assert total.item() == pytest.approx(3 ** 0.5)
+    assert model.weight.grad[0, 0].item() == pytest.approx(1 / (3 ** 0.5 + 1e-6))
+
+
+def test_clip_grad_norm_of_an_empty_list_does_not_warn(recwarn):
+    assert nn.utils.clip_grad_norm_([], 1.0).item() == 0.0
+    assert not recwarn.list
+
+
+def test_optimizer_refusing_a_module_names_its_class_as_torch():
+    with pytest.raises(TypeError, match=r"^optimizer can only optimize Tensors, but one of the "
+                                        r"params is torch\.nn\.modules\.linear\.Linear$"):
+        torch.optim.Adam([nn.Linear(1, 1)], lr=0.1)
+
+    class Mine:
+        pass
+    with pytest.raises(TypeError, match=r"params is .*Mine$"):
+        torch.optim.SGD([Mine()], lr=0.1)
+    with pytest.raises(TypeError, match=r"params is int$"):
+        torch.optim.SGD([3], lr=0.1)
+
+
+# -- float() of a tensor that requires grad -----------------------------------------------------
+
+@pytest.fixture
+def warn_always():
+    torch.set_warn_always(True)
+    yield
+    torch.set_warn_always(False)
+
+
+def test_float_of_a_tensor_that_requires_grad_warns(warn_always, recwarn):
+    loss = torch.tensor(1.5, requires_grad=True) * 2
+    assert float(loss) == 3.0
+    assert complex(loss) == 3.0
+    assert int(loss) == 3 and loss.item() == 3.0 and float(loss.detach()) == 3.0
+    messages = [str(w.message) for w in recwarn.list]
+    assert messages == ["Converting a tensor with requires_grad=True to a scalar may lead to "
+                        "unexpected behavior.\nConsider using tensor.detach() first."] * 2
+
+
+def test_float_warning_is_given_once_per_process(recwarn):
+    from ember import _config
+    _config._warned.discard(
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+        "behavior.\nConsider using tensor.detach() first.")
+    x = torch.ones((), requires_grad=True)
+    float(x)
+    float(x)
+    assert len([w for w in recwarn.list if "Converting a tensor" in str(w.message)]) == 1
+
+
+def test_float_warning_is_not_given_without_grad_mode_nor_by_lbfgs(warn_always, recwarn):
+    loss = torch.tensor(1.5, requires_grad=True) * 2
+    with torch.no_grad():
+        assert float(loss) == 3.0
+    w = nn.Parameter(torch.tensor([1.0, -2.0]))
+    opt = torch.optim.LBFGS([w], lr=1, max_iter=3, line_search_fn="strong_wolfe")
+
+    def closure():
+        opt.zero_grad()
+        f = ((w - 3) ** 2).sum()        # minimum at (3, 3)
+        f.backward()
+        return f
+    first = opt.step(closure)
+    assert first.item() == 4 + 25 and first.requires_grad
+    assert w.tolist() == pytest.approx([3.0, 3.0])
+    assert not [x for x in recwarn.list if "Converting a tensor" in str(x.message)]
+
+
+def test_module_to_a_complex_dtype_warns_as_torch():
+    m = nn.Linear(2, 1)
+    with pytest.warns(UserWarning, match=r"^Complex modules are a new feature under active "
+                                         r"development whose design may change"):
+        m.to(torch.complex64)
+    assert m.weight.dtype == torch.complex64
+
+
+def test_module_to_a_real_dtype_does_not_warn(recwarn):
+    nn.Linear(2, 1).to(torch.float64).to("cpu", torch.float32)
+    assert not recwarn.list
+
+
+# -- pad_sequence's refusals --------------------------------------------------------------------
+
+def test_pad_sequence_refuses_lists_and_trailing_shapes_that_do_not_match():
+    pad = nn.utils.rnn.pad_sequence
+    with pytest.raises(TypeError, match=r"^expected Tensor as element 1 in argument 0, but got "
+                                        r"list$"):
+        pad([torch.ones(2), [3.0]])
+    with pytest.raises(RuntimeError, match=r"^output with shape \[3\] doesn't match the "
+                                           r"broadcast shape \[3, 3\]$"):
+        pad([torch.ones(2), torch.ones(3, 1)])
+    with pytest.raises(RuntimeError, match=r"^output with shape \[3, 4, 1\] doesn't match the "
+                                           r"broadcast shape \[3, 4, 2\]$"):
+        pad([torch.ones(2, 4, 1), torch.ones(3, 4, 2)], batch_first=True)
+    with pytest.raises(RuntimeError, match=r"^ArrayRef: invalid slice, N = 1; size = 0$"):
+        pad([torch.ones(())])
+    # a sequence that broadcasts into its slot is copied
+    out = pad([torch.ones(2, 3), torch.tensor([[5.0], [6.0], [7.0]]).t().expand(1, 3)])
+    assert out.shape == (2, 2, 3)
+    assert out[:, 1].tolist() == [[5.0, 6.0, 7.0], [0.0, 0.0, 0.0]]

@@ -8,8 +8,10 @@ members in other files ] there).
 import numpy as np
 
 from . import _dtype
+from ._config import warn_once
 from ._device import MetaArray, backend_of
 from ._tensor import Tensor
+from .autograd.grad_mode import _state as _grad_mode
 
 
 # -- conversion to Python and NumPy ----------------------------------------------------------
@@ -138,7 +140,15 @@ def _one_scalar(self):
     return _to_python(self._data.reshape(()))
 
 
+_SCALAR_OF_GRAD_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+    "behavior.\nConsider using tensor.detach() first.")
+
+
 def __float__(self):
+    # `float(loss)` in grad mode: torch warns (once per process); int() and item() do not
+    if self._requires_grad and _grad_mode.enabled:
+        warn_once(_SCALAR_OF_GRAD_WARNING, stacklevel=2)
     return float(_real_part(self._one_scalar(), "double"))
 
 
@@ -147,6 +157,8 @@ def __int__(self):
 
 
 def __complex__(self):
+    if self._requires_grad and _grad_mode.enabled:
+        warn_once(_SCALAR_OF_GRAD_WARNING, stacklevel=2)
     return complex(self._one_scalar())
 
 

@@ -26,6 +26,70 @@ from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
 pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
 
 PROGRAMS = {
+    # clip_grad_value_ before any backward raises torch's error of an empty gradient list;
+    # clip_grad_norm_ of a generator the optimizer used up warns; an optimizer refusing a
+    # Module names its class as torch.nn.modules....
+    'clip_mistakes': r'''\
+import warnings
+nn = torch.nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+params = model.parameters()
+opt = torch.optim.SGD(params, lr=0.1)       # (the generator is used up here)
+X, Y = torch.randn(6, 3), torch.randint(0, 2, (6,))
+try:
+    nn.utils.clip_grad_value_(model.parameters(), 0.5)
+except RuntimeError as e:
+    print("before backward:", type(e).__name__, e)
+for step in range(2):
+    opt.zero_grad()
+    loss = nn.functional.cross_entropy(model(X), Y)
+    loss.backward()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        total = nn.utils.clip_grad_norm_(params, 0.1)
+    print(step, total, [str(w.message) for w in caught])
+    print(f"{nn.utils.clip_grad_norm_(model.parameters(), 0.1).item():.4f}")
+    nn.utils.clip_grad_value_(model.parameters(), 0.01)
+    print(f"{max(p.grad.abs().max().item() for p in model.parameters()):.4f}")
+    opt.step()
+try:
+    torch.optim.Adam(model, lr=0.1)
+except TypeError as e:
+    print(e)
+try:
+    torch.optim.SGD([model[0], model[2]], lr=0.1)
+except TypeError as e:
+    print(e)
+''',
+    # float() (and complex()) of a tensor that requires grad: torch warns (once per process;
+    # every time under set_warn_always(True)); int() and item() do not
+    'float_loss_warning': r'''\
+import warnings
+nn = torch.nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+X, Y = torch.randn(8, 3), torch.randn(8, 1)
+torch.set_warn_always(True)     # (torch warns once per process otherwise)
+try:
+    history = []
+    for step in range(3):
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(X), Y)
+        loss.backward()
+        opt.step()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            history.append(round(float(loss), 4))
+            steps = int(torch.tensor(step + 1.0, requires_grad=True))
+        print(step, history[-1], steps, [str(w.message).split("\n")[0] for w in caught])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        print(round(float(loss.detach()), 4), round(loss.item(), 4), len(caught))
+finally:
+    torch.set_warn_always(False)
+''',
     # saving a scheduler holding a local function: the pure-Python pickler's module search
     # met torch._classes' raising __getattr__ before it saw a local object
     'lambda_save': r'''\
@@ -77,6 +141,35 @@ def init(m):
 model.apply(init)
 print(model)
 print(model[0].weight.shape, f"{model[0].weight.abs().max().item():.4f}")
+''',
+    # LBFGS takes float() of the closure's loss inside its no_grad step: no warning
+    'lbfgs_no_warning': r'''\
+import warnings
+nn = torch.nn
+torch.manual_seed(3)
+model = nn.Linear(3, 1)
+X, Y = torch.randn(10, 3), torch.randn(10, 1)
+opt = torch.optim.LBFGS(model.parameters(), lr=1, max_iter=4, history_size=3,
+                        line_search_fn="strong_wolfe")
+evals = []
+def closure():
+    opt.zero_grad()
+    loss = nn.functional.mse_loss(model(X), Y)
+    loss.backward()
+    evals.append(round(loss.item(), 4))
+    return loss
+torch.set_warn_always(True)
+try:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for step in range(2):
+            loss = opt.step(closure)
+            print(step, round(loss.item(), 4), loss.requires_grad)
+    print(len(evals), evals[:3], [str(w.message).split("\n")[0] for w in caught])
+    state = opt.state[next(iter(opt.state))]
+    print(state["func_evals"], state["n_iter"])
+finally:
+    torch.set_warn_always(False)
 ''',
     # SGD with momentum and weight decay kept a NumPy scalar as the momentum buffer of a
     # 0-d parameter: saving the optimizer's state failed (AssertionError about CUDA)

@@ -4,6 +4,7 @@ import numpy as np
 
 from .._device import backend_of
 from .._tensor import wrap
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer, check_lr_tensor, to_scalar
 
 __all__ = ["LBFGS"]
@@ -168,7 +169,7 @@ class LBFGS(Optimizer):
 
     def _directional_evaluate(self, closure, x, t, d):
         self._add_grad(t, d)
-        loss = float(closure())
+        loss = _to_float(closure())
         flat_grad = self._gather_flat_grad()
         self._set_param(x)
         return loss, flat_grad
@@ -190,7 +191,7 @@ class LBFGS(Optimizer):
         state.setdefault("func_evals", 0)
         state.setdefault("n_iter", 0)
         orig_loss = evaluate()
-        loss = float(orig_loss)
+        loss = _to_float(orig_loss)
         current_evals = 1
         state["func_evals"] += 1
         flat_grad = self._gather_flat_grad()
@@ -271,7 +272,7 @@ class LBFGS(Optimizer):
                 if n_iter != max_iter:
                     # NOTE: no re-evaluation after the last iteration: the next step's first
                     # closure call provides it.
-                    loss = float(evaluate())
+                    loss = _to_float(evaluate())
                     flat_grad = self._gather_flat_grad()
                     opt_cond = abs(flat_grad).max() <= tolerance_grad
                     evals = 1
@@ -309,3 +310,10 @@ def _as_state_scalar(value):
     if isinstance(value, (np.generic, np.ndarray)) or hasattr(value, "__cuda_array_interface__"):
         return _as_tensor(value)
     return value
+
+
+def _to_float(loss):
+    """float(loss), as torch takes it inside its step's no_grad (so without the warning of a
+    float() of a tensor that requires grad)."""
+    with no_grad():
+        return float(loss)

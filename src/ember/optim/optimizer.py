@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtype
 from .._device import backend_of
 from .._tensor import Tensor, wrap
+from .._tensor_types import typename
 from ..autograd.grad_mode import enable_grad
 from ..autograd.graph import add_hook, new_hook_dict
 
@@ -83,14 +84,6 @@ def _with_step_hooks(step):
     wrapper.__wrapped__ = step
     wrapper._runs_step_hooks = True
     return wrapper
-
-
-def _typename(obj):
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = type(obj).__module__
-    name = type(obj).__qualname__
-    return name if module in ("builtins", None) else f"{module}.{name}"
 
 
 def check_fused(fused, foreach):
@@ -294,7 +287,7 @@ class Optimizer:
         for param in tensors:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                + _typename(param))
+                                + typename(param))
             if not self.defaults.get("differentiable", None) and not (
                     param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")

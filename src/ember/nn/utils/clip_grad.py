@@ -1,5 +1,7 @@
 """Gradient clipping: by the total norm of all gradients, or by value."""
 import math
+import types
+import warnings
 
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
@@ -52,7 +54,15 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
         total = nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     """
-    parameters = _as_list(parameters)
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    else:
+        is_generator = isinstance(parameters, types.GeneratorType)
+        parameters = list(parameters)
+        # (a generator already consumed, by the optimizer's constructor say, is empty)
+        if is_generator and not parameters:
+            warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.",
+                          stacklevel=2)
     grads = [p.grad for p in parameters if p.grad is not None]
     total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total, foreach)
@@ -62,7 +72,6 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
                    foreach=None):
     """Deprecated alias of `clip_grad_norm_`."""
-    import warnings
     warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
                   "`torch.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
@@ -71,10 +80,16 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False
 def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamp every gradient to [-clip_value, clip_value], in place."""
     clip_value = float(clip_value)
+    grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
+    if not grads:
+        # torch groups the gradients by device and dtype first, which refuses an empty list
+        # (no gradients yet: called before backward, or after zero_grad())
+        raise RuntimeError("Expected !nested_tensorlist[0].empty() to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
     with no_grad():
-        for p in _as_list(parameters):
-            if p.grad is not None:
-                p.grad.clamp_(min=-clip_value, max=clip_value)
+        for g in grads:
+            g.clamp_(min=-clip_value, max=clip_value)
 
 
 del math

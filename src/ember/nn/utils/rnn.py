@@ -220,7 +220,13 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
                            f"{padding_side}.")
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
+    for i, seq in enumerate(sequences):
+        if not isinstance(seq, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(seq).__name__}")
     first = sequences[0]
+    if first.dim() == 0:
+        raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
     max_len = max(s.size(0) for s in sequences)
     shape = (len(sequences), max_len) if batch_first else (max_len, len(sequences))
     out = _creation.full(shape + tuple(first.shape[1:]), padding_value, dtype=first.dtype,
@@ -228,8 +234,13 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     for i, seq in enumerate(sequences):
         n = seq.size(0)
         steps = slice(0, n) if padding_side == "right" else slice(max_len - n, max_len)
-        # torch copies each sequence into its slot, broadcasting: sizes must agree
-        broadcast_shapes((n,) + tuple(first.shape[1:]), tuple(seq.shape))
+        # torch copies each sequence into its slot, broadcasting: sizes must agree, and the
+        # broadcast shape must be the slot's
+        slot = (n,) + tuple(first.shape[1:])
+        shape = tuple(broadcast_shapes(slot, tuple(seq.shape)))
+        if shape != slot:
+            raise RuntimeError(f"output with shape {list(slot)} doesn't match the broadcast "
+                               f"shape {list(shape)}")
         if batch_first:
             out[i, steps] = seq
         else:
