@@ -171,6 +171,66 @@ try:
 finally:
     torch.set_warn_always(False)
 ''',
+    # layers kept in a plain list and a tensor attribute are not registered; Module.to(a
+    # complex dtype) warns that complex modules are a new feature
+    'module_mistakes': r'''\
+import warnings
+nn = torch.nn
+torch.manual_seed(0)
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = [nn.Linear(3, 4), nn.Linear(4, 2)]    # a list: not registered
+        self.w = torch.randn(2, 2, requires_grad=True)      # a tensor: not a parameter
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x @ self.w
+
+m = Net()
+print(m)
+print(len(list(m.parameters())), list(m.state_dict()))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    c = nn.Sequential(nn.Linear(3, 2)).to(torch.complex64)
+    print(c[0].weight.dtype, [str(w.message)[:60] for w in caught])
+try:
+    nn.Sequential(nn.Linear(3, 2)).to(torch.int64)
+except TypeError as e:
+    print(e)
+''',
+    # pad_sequence of Python lists, and of sequences whose trailing shapes do not match
+    'pad_sequence_mistakes': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+sentences = [[3, 1, 4], [1, 5], [9, 2, 6, 5]]
+try:
+    nn.utils.rnn.pad_sequence(sentences, batch_first=True)
+except TypeError as e:
+    print(type(e).__name__, e)
+seqs = [torch.tensor(s) for s in sentences]
+batch = nn.utils.rnn.pad_sequence(seqs, batch_first=True, padding_value=0)
+print(batch)
+features = [torch.randn(len(s), 4) for s in sentences]
+features[1] = torch.randn(2, 4, 1)          # one sequence with an extra dim
+for batch_first in (True, False):
+    try:
+        nn.utils.rnn.pad_sequence(features, batch_first=batch_first)
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+try:
+    nn.utils.rnn.pad_sequence([torch.ones(2), torch.ones(3, 1)])
+except RuntimeError as e:
+    print(type(e).__name__, e)
+lengths = torch.tensor([len(s) for s in sentences])
+emb = nn.Embedding(10, 3, padding_idx=0)
+packed = nn.utils.rnn.pack_padded_sequence(emb(batch), lengths, batch_first=True,
+                                           enforce_sorted=False)
+out, h = nn.GRU(3, 2, batch_first=True)(packed)
+print(packed.batch_sizes, h.shape)
+''',
     # SGD with momentum and weight decay kept a NumPy scalar as the momentum buffer of a
     # 0-d parameter: saving the optimizer's state failed (AssertionError about CUDA)
     'sgd_scalar': r'''\
