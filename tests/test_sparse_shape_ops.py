@@ -98,6 +98,14 @@ def test_unbind_and_narrow_copy_nodes_and_errors():
     (lambda s: s.clone().fill_(1), NotImplementedError, "'aten::fill_.Scalar'"),
     (lambda s: s.round(decimals=1), NotImplementedError, "'aten::round.decimals'"),
     (lambda s: s.angle(), NotImplementedError, "'aten::angle'"),
+    (lambda s: s.sort(), NotImplementedError, "'aten::sort.stable'"),
+    (lambda s: s.topk(1), NotImplementedError, "'aten::topk'"),
+    (lambda s: s.argmax(), NotImplementedError, "'aten::argmax'"),
+    (lambda s: s.argmin(), NotImplementedError, "'aten::argmin'"),
+    (lambda s: s.softmax(0), NotImplementedError, "'aten::_softmax'"),
+    (lambda s: s.log_softmax(0), NotImplementedError, "'aten::_log_softmax'"),
+    (lambda s: s.masked_fill(ember.ones(2, 2, 2, dtype=ember.bool), 3), RuntimeError,
+     "unsupported memory format option Contiguous"),
 ])
 def test_strided_and_unsupported_ops_refuse_in_torch_words(call, error, text):
     with pytest.raises(error) as info:

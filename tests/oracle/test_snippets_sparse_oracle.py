@@ -377,13 +377,12 @@ SNIPPETS = [SETUP + s for s in [
     'E(lambda: s.sign())',
     'E(lambda: s.view(6))',
     'E(lambda: s.reshape(6))',
+    'E(lambda: s.argmax())',
 ]]
 
 BUGS = [(reason, SETUP + s) for reason, s in [
     ("amax on a sparse tensor reaches NumPy's max: the error names aten::max, not aten::amax",
      'E(lambda: s.amax())'),
-    ('argmax on a sparse tensor fails in a reshape first: the error names aten::reshape',
-     'E(lambda: s.argmax())'),
     ('batched (3-D) CSR tensors are not implemented',
      'E(lambda: torch.ones(2, 2, 2).to_sparse_csr())'),
     ('contiguous(channels_last) checks the rank before refusing the sparse layout',

@@ -237,6 +237,10 @@ SNIPPETS = [SETUP + s for s in [
     'print(torch.sparse_coo_tensor(torch.zeros(2, 0, dtype=torch.long), torch.zeros(0), (2, 2)).any())',
     'x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    print(x.numpy())\nE(lambda: x.numpy())\nprint(x.numpy(force=True))',
     'E(lambda: s.numpy(force=True))\nE(lambda: s.detach().numpy())',
+    'E(lambda: s.sort())',
+    'E(lambda: s.topk(1))',
+    'E(lambda: s.softmax(0))',
+    'E(lambda: s.masked_fill(s.to_dense()>0, 3))',
 ]]
 
 BUGS = [(reason, SETUP + s) for reason, s in [
@@ -250,14 +254,6 @@ BUGS = [(reason, SETUP + s) for reason, s in [
      'E(lambda: s.norm())'),
     ('s.sum(dim) of a sparse tensor that requires grad records no node (torch: SumBackward1, whose backward then refuses to expand)',
      'E(lambda: s.sum(0))'),
-    ("masked_fill of a sparse tensor fails in broadcast_to; torch's error is about the contiguous memory format",
-     'E(lambda: s.masked_fill(s.to_dense()>0, 3))'),
-    ("sort of a sparse tensor fails in NumPy's moveaxis: the error names aten::moveaxis, not aten::sort.stable",
-     'E(lambda: s.sort())'),
-    ("topk of a sparse tensor fails in NumPy's moveaxis: the error names aten::moveaxis, not aten::topk",
-     'E(lambda: s.topk(1))'),
-    ('softmax of a sparse tensor (not torch.sparse.softmax) fails in its max: the error names aten::max, not aten::_softmax',
-     'E(lambda: s.softmax(0))'),
 ]]
 
 

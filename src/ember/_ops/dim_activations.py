@@ -9,7 +9,7 @@ from .._device import backend_of
 from .._memory_format import row_major
 from .. import _dtype
 from .._creation import zeros_like
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from . import _rounded
 from ._op import Op
@@ -87,6 +87,9 @@ def _dim_softmax(input, dim, dtype, log, out=None):
     # NOTE: torch's kernel (and error) differs for the last dim and the others
     name = ("log_softmax" if log else "softmax") + \
         ("_lastdim_kernel_impl" if d >= input.ndim - 1 else "_kernel_impl")
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):
+        from ..sparse._coo import not_implemented      # NOTE [ Sparse tensors ]
+        raise not_implemented("_log_softmax" if log else "_softmax")
     if input._data.size == 0:          # torch checks the dtype only where it computes
         input = input if dtype is None else input.to(dtype)
         result = input._data.copy()

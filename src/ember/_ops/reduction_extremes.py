@@ -247,6 +247,9 @@ def _arg(name, input, dim, keepdim, out):
         refuse_non_int_dims(dim)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):
+        from ..sparse._coo import not_implemented      # NOTE [ Sparse tensors ]
+        raise not_implemented(name)
     kind = input._data.dtype.kind
     if kind in "bc":
         raise RuntimeError(f"{name}(): does not support {'bool' if kind == 'b' else 'complex'} "

@@ -1,9 +1,11 @@
 """Boolean-mask ops: masked_fill, masked_select, masked_scatter. Out of place, input and mask
 broadcast together; in place, the mask must broadcast to self."""
+import numpy as np
+
 from .. import _geometry as geo
 from .._memory_format import row_major
 from .._printing import cpp_type_name
-from .._tensor import Tensor
+from .._tensor import Tensor, is_sparse_data
 from ._dispatch import check_overlap, has_internal_overlap, warn_expanded
 from ._op import Op
 from .argument_errors import not_a_tensor
@@ -63,6 +65,9 @@ def masked_fill(input, mask, value, *, out=None):
         _mask_of(mask, "", "masked_fill")
     if out is None:
         geo.broadcast_shapes(tuple(mask.shape), tuple(input.shape))
+        if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
+            # (torch's out-of-place masked_fill starts with a contiguous clone)
+            raise RuntimeError("unsupported memory format option Contiguous")
     is_tensor = isinstance(value, Tensor)
     if is_tensor and value.ndim:
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "

@@ -22,7 +22,7 @@ from .._meta import META_NUMPY
 from .. import _dtype, _geometry as geo, return_types
 from .._device import backend_of
 from .._memory_format import laid_out_like
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._libstdcxx_select import sort_positions, topk_arrangement
@@ -39,6 +39,9 @@ _REPLAY_LONGEST = 100_000   # longer rows with ties keep the stable order (repla
 
 
 def _refuse(name, input):
+    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):
+        from ..sparse._coo import not_implemented      # NOTE [ Sparse tensors ]
+        raise not_implemented("sort.stable" if name == "sort" else name)
     kind = input._data.dtype.kind
     if kind == "c":
         # (torch's texts start with a space)
