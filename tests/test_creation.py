@@ -3,6 +3,7 @@ the legacy `Tensor(...)`, filled factories with their `_like` and `new_*` forms,
 
 Expected values are torch 2.13's, written out by hand (NumPy where it agrees).
 """
+import collections
 import math
 import re
 
@@ -145,6 +146,52 @@ def test_tensor_rejects_ragged_nesting(data, error):
 def test_tensor_errors_where_ember_differs(make, dtype, error, message):
     with pytest.raises(error, match=exact(message)):
         ember.tensor(make(), dtype=dtype)
+
+
+class _Named(dict):
+    pass
+
+
+_UNSUPPORTED = ("can't convert np.ndarray of type numpy.{}. The only supported types are: "
+                "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+                "uint64, uint32, uint16, uint8, and bool.")
+
+
+@pytest.mark.parametrize("data, dtype, error, message", [
+    # a type is named as CPython's tp_name: module too for a built-in outside builtins
+    (collections.OrderedDict(), None, RuntimeError,
+     "Could not infer dtype of collections.OrderedDict"),
+    ([1, collections.defaultdict(int)], None, RuntimeError,
+     "Could not infer dtype of collections.defaultdict"),
+    (_Named(), None, RuntimeError, "Could not infer dtype of _Named"),
+    (np.bytes_(b"z"), None, TypeError, "new(): invalid data type 'numpy.bytes_'"),
+    (np.str_("z"), None, TypeError, "new(): invalid data type 'numpy.str_'"),
+    ([np.str_("z")], None, ValueError, "too many dimensions 'str'"),
+    # NumPy scalars of other kinds are refused as arrays of their dtype
+    ([1, np.bytes_(b"z")], None, TypeError, _UNSUPPORTED.format("bytes_")),
+    (np.datetime64("2020-01-01"), None, TypeError, _UNSUPPORTED.format("datetime64")),
+    # every leaf's dtype is inferred before a sequence where a number belongs is refused, in
+    # the words of the dtype it would be read as
+    ([2, (None, 1)], None, RuntimeError, "Could not infer dtype of NoneType"),
+    ([1, (1.5,)], None, TypeError, "must be real number, not tuple"),
+    ([np.int64(3), []], None, TypeError, "must be real number, not list"),   # [] is float
+    ([1, [2]], None, TypeError, "'list' object cannot be interpreted as an integer"),
+    ([1.5, [2]], ember.int32, TypeError, "'list' object cannot be interpreted as an integer"),
+    ([2 ** 64, 1], None, ValueError, "Overflow when unpacking long long"),
+    ([2 ** 70], ember.int32, ValueError, "Overflow when unpacking long long"),
+])
+def test_tensor_errors_follow_torchs_inference(data, dtype, error, message):
+    with pytest.raises(error, match=exact(message)):
+        ember.tensor(data, dtype=dtype)
+
+
+def test_tensor_reads_huge_ints_as_doubles_for_float_results():
+    # torch reads a Python int as a double where the result is floating (or bool)
+    assert ember.tensor([2 ** 64, -1.25]).tolist() == [2.0 ** 64, -1.25]
+    assert ember.tensor([2 ** 70], dtype=ember.float64).tolist() == [2.0 ** 70]
+    assert ember.tensor([-2 ** 63 - 1, 1.5], dtype=ember.float64).tolist() == [-2.0 ** 63, 1.5]
+    assert ember.tensor([2 ** 63], dtype=ember.float32).item() == 2.0 ** 63
+    assert ember.tensor([2 ** 70], dtype=ember.bool).tolist() == [True]
 
 
 def test_tensor_wraps_negative_ints_into_uint8():

@@ -27,7 +27,22 @@ def _leaf_dtype(x):
         return _dtype.from_numpy_dtype(x.dtype)
     if isinstance(x, (bool, int, float, complex)):
         return _dtype.scalar_dtype(x)
-    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+    if isinstance(x, np.generic):       # a NumPy string, bytes, datetime...: its array dtype
+        raise TypeError(_dtype.unsupported_numpy_type(x.dtype))
+    raise RuntimeError(f"Could not infer dtype of {_type_name(x)}")
+
+
+def _type_name(x):
+    """The name torch gives `x`'s type (its C `tp_name`): a type defined in Python is named
+    by its bare name, a built-in one outside `builtins` by its module too
+    (`collections.OrderedDict`)."""
+    cls = type(x)
+    if cls.__flags__ & _HEAP_TYPE or cls.__module__ == "builtins":
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+_HEAP_TYPE = 1 << 9        # Py_TPFLAGS_HEAPTYPE: a class made by a `class` statement
 
 
 _LIST_OF_ARRAYS_WARNING = (
@@ -38,7 +53,7 @@ _LIST_OF_ARRAYS_WARNING = (
 
 
 
-def _walk(data):
+def _walk(data, dtype=None):
     """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
     flat = []
     inferred = None
@@ -64,9 +79,11 @@ def _walk(data):
             if item.ndim == 0 and depth == len(shape) > 0 and not flat:
                 # torch measures the first element of each level with len()
                 raise TypeError("len() of unsized object")
-            if item.ndim and depth == len(shape) and flat:
-                # where a number belongs, torch asks NumPy for a Python scalar
-                raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+            if item.ndim and depth == len(shape):
+                if flat:        # where a number belongs: read as one (see _array_for_number)
+                    raise _array_for_number(data, dtype)
+                if item.dtype.kind == "U":      # torch's sizes reach a string element
+                    raise ValueError("too many dimensions 'str'")
             arrays_inside.append(item.ndim > 0 and depth > 0)
             inferred = _promote(inferred, _dtype.from_numpy_dtype(item.dtype))
             typed = True            # its elements add nothing to dtype inference
@@ -77,17 +94,20 @@ def _walk(data):
                 return
         if isinstance(item, (str, bytes)):
             if depth == 0:
-                raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
-            if depth == len(shape) and not flat:
-                raise ValueError(f"too many dimensions '{type(item).__name__}'")
-            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+                raise TypeError(f"new(): invalid data type '{_type_name(item)}'")
+            if depth == len(shape) and not flat and isinstance(item, str):
+                raise ValueError("too many dimensions 'str'")
+            if isinstance(item, np.generic):    # NumPy's str_ and bytes_ inside the data
+                raise TypeError(_dtype.unsupported_numpy_type(item.dtype))
+            if dtype is not None and depth == len(shape) and flat:  # (no inference refuses it)
+                raise _sequence_for_number(data, item, dtype)
+            raise TypeError(f"new(): invalid data type '{_type_name(item)}'")
         if isinstance(item, (list, tuple)) or (hasattr(item, "__len__") and hasattr(
                 item, "__getitem__") and not isinstance(item, dict)):
             n = len(item)
             if depth == len(shape):
                 if flat:
-                    raise TypeError(f"'{type(item).__name__}' object cannot be interpreted as "
-                                    f"an integer")
+                    raise _sequence_for_number(data, item, dtype)
                 shape.append(n)
             elif shape[depth] != n:
                 raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} "
@@ -113,10 +133,57 @@ def _walk(data):
         flat.append(item)
 
     shape = []
-    visit(data, 0, shape)
+    try:
+        visit(data, 0, shape)
+    except (TypeError, ValueError) as exc:
+        # torch measures the sizes along the first elements, then infers the dtype of all the
+        # leaves, then copies them: an inference error comes before a copying one
+        if dtype is None and not str(exc).startswith("too many dimensions") and \
+                not isinstance(data, (str, bytes)):
+            _infer_all(data)
+        raise
     if flat and any(arrays_inside):      # (torch warns while it copies the elements)
         warn_once(_LIST_OF_ARRAYS_WARNING, stacklevel=4)
     return tuple(shape), flat, inferred, numpy_leaves, not_scalar
+
+
+def _sequence_for_number(data, item, dtype):
+    """torch's error for a sequence `item` where a number belongs: torch infers the dtype of
+    all of `data` first unless `dtype` is given (its errors come first), then fails to read
+    `item` as that dtype's number."""
+    inferred = dtype or _infer_all(data)
+    if inferred.is_floating_point or inferred.is_complex:
+        return TypeError(f"must be real number, not {type(item).__name__}")
+    return TypeError(f"'{type(item).__name__}' object cannot be interpreted as an integer")
+
+
+def _array_for_number(data, dtype):
+    """torch's error for an array of one or more dims where a number belongs: NumPy's, as the
+    array is read as an index for an integer or bool result, as a float otherwise."""
+    inferred = dtype or _infer_all(data)
+    if inferred.is_floating_point or inferred.is_complex:
+        return TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    return TypeError("only integer scalar arrays can be converted to a scalar index")
+
+
+def _infer_all(data):
+    """The dtype torch infers from every leaf of nested `data` (an empty sequence counts as
+    the default dtype)."""
+    if isinstance(data, Tensor):
+        return data.dtype
+    if isinstance(data, np.ndarray):
+        return _dtype.from_numpy_dtype(data.dtype)
+    if isinstance(data, (str, bytes)) and not isinstance(data, np.generic):
+        raise TypeError(f"new(): invalid data type '{_type_name(data)}'")
+    if isinstance(data, (list, tuple)) or (hasattr(data, "__len__") and hasattr(
+            data, "__getitem__") and not isinstance(data, (dict, np.generic))):
+        inferred = None if len(data) else _dtype.get_default_dtype()    # (as NumPy's)
+        for sub in data:
+            inferred = _promote(inferred, _infer_all(sub))
+            if inferred is _dtype.complex128:       # (torch stops looking there)
+                break
+        return inferred
+    return _leaf_dtype(data)
 
 
 def _not_a_scalar(target):
@@ -199,8 +266,8 @@ def _array_from_data(data, dtype):
         d = dtype or _dtype.from_numpy_dtype(data.dtype)
         return _mf.copy_preserving(np, data), d
     if isinstance(data, dict):
-        raise RuntimeError("Could not infer dtype of dict")
-    shape, flat, inferred, numpy_leaves, not_scalar = _walk(data)
+        raise RuntimeError(f"Could not infer dtype of {_type_name(data)}")
+    shape, flat, inferred, numpy_leaves, not_scalar = _walk(data, dtype)
     if inferred is None:
         inferred = _dtype.get_default_dtype()
     target = dtype or inferred
@@ -210,9 +277,14 @@ def _array_from_data(data, dtype):
         _check_numpy_leaves(flat, numpy_leaves, target)
     if target is _dtype.uint64:
         _check_uint64(flat)
+    natural = np.uint64 if target is _dtype.uint64 else _natural(inferred)
+    integral = target._category == 1 and target is not _dtype.bool
     for v in flat:
-        if isinstance(v, int) and not isinstance(v, bool) and not -2 ** 63 <= v < 2 ** 64:
-            raise ValueError("Overflow when unpacking long long")
+        if isinstance(v, int) and not isinstance(v, bool) and not -2 ** 63 <= v < 2 ** 63:
+            if integral and not v < 2 ** 64:
+                raise ValueError("Overflow when unpacking long long")
+            if not integral and natural is np.int64:
+                natural = np.float64    # (torch reads it as a double for a float or bool)
     if dtype is not None:
         if not target.is_complex and target is not _dtype.bool and any(
                 isinstance(v, complex) for v in flat):
@@ -223,8 +295,7 @@ def _array_from_data(data, dtype):
         for v in flat:
             if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
                 raise ValueError("Overflow when unpacking long long")
-    natural = np.array(flat, dtype=np.uint64 if target is _dtype.uint64 else
-                       _natural(inferred)).reshape(shape)
+    natural = np.array(flat, dtype=natural).reshape(shape)
     if natural.dtype.kind in "iu" and target._category == 1 and target is not _dtype.bool:
         natural = natural.astype(target._np)       # wraps like torch's integer conversion
     return natural, target
