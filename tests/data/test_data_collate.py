@@ -109,3 +109,13 @@ def test_collate_of_a_tensor_as_the_batch_is_stack_s_error():
     with pytest.raises(TypeError, match=r"^stack\(\): argument 'tensors' \(position 1\) must be "
                                         r"tuple of Tensors, not Tensor$"):
         default_collate(ember.ones(3))
+
+
+def test_collate_refuses_sparse_tensors():
+    sparse = ember.sparse_coo_tensor([[0]], [1.], (2,))
+    for batch in ([sparse, sparse], [ember.ones(2, 2).to_sparse_csr()] * 2):
+        with pytest.raises(RuntimeError, match=r"^Batches of sparse tensors are not currently "
+                                               r"supported by the default collate_fn; please "
+                                               r"provide a custom collate_fn to handle them "
+                                               r"appropriately\.$"):
+            default_collate(batch)

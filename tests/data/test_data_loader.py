@@ -106,6 +106,21 @@ def test_argument_errors():
         pickle.dumps(iter(dl))
 
 
+def test_iterator_refuses_what_the_loader_accepted():
+    # DataLoader takes timeout > 0 without workers and prefetch_factor=0 with them; each
+    # epoch's iterator refuses them, as torch's do (after drawing the epoch's base seed)
+    dl = DataLoader(range(3), timeout=2.5)
+    for _ in range(2):
+        with pytest.raises(AssertionError,
+                           match=r"^_SingleProcessDataLoaderIter requires timeout == 0$"):
+            iter(dl)
+    dl = DataLoader(range(3), num_workers=1, prefetch_factor=0)
+    assert dl.prefetch_factor == 0
+    with pytest.raises(AssertionError, match=r"^prefetch_factor must be greater than 0 for "
+                                             r"MultiProcessingDataLoaderIter$"):
+        iter(dl)
+
+
 def test_worker_error_in_main_process_is_plain():
     class Bad(TensorDataset):
         def __getitem__(self, i):

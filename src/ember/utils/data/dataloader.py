@@ -310,6 +310,8 @@ class _BaseDataLoaderIter:
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     def __init__(self, loader):
         super().__init__(loader)
+        if self._timeout != 0:      # (torch checks it here, each epoch, after the seed draw)
+            raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
         self._fetcher = _utils.fetch.make_fetcher(
             self._dataset_kind == _DatasetKind.Iterable, self._dataset, self._auto_collation,
             self._collate_fn, self._drop_last)
@@ -332,6 +334,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
 
     def __init__(self, loader):
         super().__init__(loader)
+        if self._prefetch_factor <= 0:      # (accepted by DataLoader, refused here as torch does)
+            raise AssertionError("prefetch_factor must be greater than 0 for "
+                                 "MultiProcessingDataLoaderIter")
         self._shutdown = True                   # until the workers exist
         ctx = loader.multiprocessing_context or multiprocessing.get_context()
         self._workers, self._socks = [], []
@@ -373,7 +378,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         if not first_iter:
             for worker_id in range(self._num_workers):
                 self._send(worker_id, ("resume", self._epoch))
-        for _ in range(max(1, self._prefetch_factor) * self._num_workers):
+        for _ in range(self._prefetch_factor * self._num_workers):
             self._try_put_index()
 
     def _send(self, worker_id, message):
@@ -384,7 +389,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             raise
 
     def _try_put_index(self):
-        limit = max(1, self._prefetch_factor) * self._num_workers
+        limit = self._prefetch_factor * self._num_workers
         if self._sampler_done or len(self._task_info) >= limit or not any(self._active):
             return
         try:

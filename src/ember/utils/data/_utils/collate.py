@@ -75,11 +75,27 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
     elem = batch[0]
     # A tensor given as the batch itself goes to stack too, which rejects it as torch's does.
     if isinstance(batch, ember.Tensor) or not _same_plain_cpu(batch):
+        _check_strided(elem)
         return ember.stack(batch, 0)     # grad, mixed dtypes or shapes, CUDA: the full op
     # NOTE: NumPy stacks directly when no graph is needed and nothing needs promoting, into
     # a C-contiguous result as torch's (shared memory in a worker: sending it copies nothing).
     out = batch_array((len(batch),) + elem._data.shape, elem._data.dtype)
     return wrap(np.stack([t._data for t in batch], out=out))
+
+
+def _check_strided(elem):
+    """torch's refusal of a batch whose first tensor is nested or sparse."""
+    if not isinstance(elem, ember.Tensor):
+        return
+    if elem.is_nested:
+        kind = "nested"
+    elif elem.layout is not ember.strided:
+        kind = "sparse"
+    else:
+        return
+    raise RuntimeError(f"Batches of {kind} tensors are not currently supported by the default "
+                       "collate_fn; please provide a custom collate_fn to handle them "
+                       "appropriately.")
 
 
 def batch_array(shape, dtype):

@@ -1,0 +1,239 @@
+"""torch.utils.data under random use, minimized from a fuzzer's programs: run under real torch
+and under ember (`import ember as torch`), each snippet must print the same (values, dtypes,
+shapes, warnings and exceptions).
+
+Families: default_collate / default_convert of mixed and odd samples (what torch.tensor makes of
+them, and its errors), DataLoader arguments that are accepted but refused by the iterator
+(timeout without workers, prefetch_factor=0), warnings (pin_memory without an accelerator, an
+IterableDataset's wrong length), worker seeding and sharding, samplers and random_split.
+`tests/oracle/differential.py` runs each snippet (with `torch` and `np` bound); `W(f)` calls `f`
+and prints the warnings it raised and its exception's first line, if any (`E(f)`: the
+exception only, where torch's C++ side warns on its own).
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+HEAD = ("import collections, random, warnings\nD = torch.utils.data\n"
+        "P = collections.namedtuple('P', ['x', 'y'])\n"
+        "def W(f):\n"
+        "    with warnings.catch_warnings(record=True) as ws:\n"
+        "        warnings.simplefilter('always')\n"
+        "        try:\n"
+        "            r = f()\n"
+        "        except Exception as e:\n"
+        "            r = '!! %s: %s' % (type(e).__name__, str(e).split(chr(10))[0])\n"
+        "    for w in ws: print('W', w.category.__name__, str(w.message)[:200])\n"
+        "    return r\n"
+        "def E(f):\n"
+        "    try:\n"
+        "        return f()\n"
+        "    except Exception as e:\n"
+        "        return '!! %s: %s' % (type(e).__name__, str(e).split(chr(10))[0])\n"
+        "def S(b):\n"
+        "    if isinstance(b, torch.Tensor): return (str(b.dtype), tuple(b.shape), b.tolist())\n"
+        "    if isinstance(b, dict): return (type(b).__name__, {k: S(v) for k, v in b.items()})\n"
+        "    if isinstance(b, (list, tuple)): return (type(b).__name__, [S(v) for v in b])\n"
+        "    return b\n")
+
+STREAM = ("class It(D.IterableDataset):\n"
+          "    def __init__(self, n, ln=None): self.n, self.ln = n, ln\n"
+          "    def __iter__(self):\n"
+          "        w = D.get_worker_info()\n"
+          "        if w is None: return iter(range(self.n))\n"
+          "        return iter(range(w.id, self.n, w.num_workers))\n"
+          "    def __len__(self):\n"
+          "        if self.ln is None: raise TypeError('no len')\n"
+          "        return self.ln\n")
+
+
+def snippets(*bodies):
+    return [HEAD + b for b in bodies]
+
+
+# default_collate and default_convert hand odd samples to torch.tensor: its inference of every
+# leaf comes before its copying errors, and it names types as CPython does
+COLLATE = snippets(*[f"print(E(lambda: D.default_collate({b})))" for b in [
+    "[np.ones(2), collections.OrderedDict(b=6, a=2.0)]",
+    "[np.ones(2), collections.defaultdict(int)]",
+    "[2**64, -1.25]", "[-1.25, 2**70]", "[2**63, 1]", "[2**64, 1]", "[1, 2**63]",
+    "[False, np.ones(2, dtype=np.uint8)]", "[7, np.ones(0, dtype=np.uint8)]", "[1.5, np.ones(2)]",
+    "[torch.sparse_coo_tensor([[0]], [1.], (2,))] * 2", "[torch.ones(2, 2).to_sparse_csr()] * 2",
+    "[float('nan'), 'bc']", "[False, (np.float32(0),)]", "[np.int64(3), []]",
+    "[np.int32(3), ()]", "[2, (None, 1)]", "[np.int32(0), [{'k0': [2, 5, None]}, 1]]",
+    "[1, [2]]", "[1.5, [2]]", "[True, [2]]", "[2.0, b'xy']", "[1, b'xy']",
+    "[np.ones(0, dtype=bool), (np.array(['a', 'b']), 0.5)]",
+    "[np.ones(2), P(torch.arange(6.)[::2], np.bytes_(b'z'))]",
+    "[np.bytes_(b'a'), np.bytes_(b'b')]", "[np.str_('a'), np.str_('b')]",
+    "[np.datetime64('2020'), np.datetime64('2021')]",
+    "[np.array([np.datetime64('2020')])] * 2", "[np.array(['a'])] * 2",
+    "[np.array([1, 2], dtype=object)] * 2", "[np.ones(2, dtype='>f4')] * 2",
+    "[np.ones(4)[::-1], np.ones(4)]", "[np.uint64(2**63)] * 2", "[np.ones(2, dtype=np.uint16)] * 2",
+    "[torch.ones(2, dtype=torch.int8), torch.ones(2, dtype=torch.uint8)]",
+    "[torch.ones(()), torch.ones(1)]", "[torch.ones(0), torch.ones(0)]",
+    "[{'a': 1}, {'a': 1, 'b': 2}]", "[{'a': 1, 'b': 2}, {'a': 1}]", "[P(1, 2), P(1, [2])]",
+    "[P(1, 2), {'x': 1}]", "[(1, 2), P(3, 4)]", "[[1, 2], 'ab']", "['ab', [1, 2]]",
+    "[b'ab', [1, 2]]", "[{'a': 1}, 'ab']", "[1j, 2j]", "[1, 2j]", "[np.bool_(True), 1]",
+    "[1, np.bool_(True)]", "[1.5, True]", "[None]", "[[None, 1]]", "range(3)", "'ab'",
+    "np.arange(3)", "{'a': 1}",
+]])
+
+
+CONVERT = snippets(*[f"print(E(lambda: D.default_convert({d})))" for d in [
+    "np.bytes_(b'z')", "np.str_('q')", "np.datetime64('2020-01-01')", "np.array(['a'])",
+    "[np.str_('a'), np.bytes_(b'b')]", "np.ones(2, dtype='>f4')", "np.ones(4)[::-1]",
+    "np.ones(2, dtype=[('a', 'f4')])", "collections.OrderedDict(b=np.bytes_(b'z'), a=5)",
+    "P(collections.OrderedDict(b=np.bytes_(b'z')), [1])", "collections.defaultdict(list, a=np.ones(1))",
+    "{'a': (np.ones(1), 'x')}", "P(1, np.ones(1))",
+]])
+
+# what torch.tensor itself says of the same data (the collate functions call it)
+TENSOR = snippets(*[f"print(E(lambda: torch.tensor({d})))" for d in [
+    "collections.OrderedDict()", "collections.Counter()", "[1, collections.defaultdict(int)]",
+    "np.bytes_(b'z')", "[np.bytes_(b'z')]", "[1, np.str_('a')]", "[np.str_('a')]",
+    "[np.array(['a'])]", "[1, np.array(['a'])]", "np.datetime64('2020-01-01')",
+    "[2**70, 1.5]", "[2**64, 1j]", "[2**64, True]", "[1.5, [2, None]]", "[b'ab', 1]",
+    "[True, np.ones(2, dtype=bool)]", "[1, np.ones(1)]",
+]] + [f"print(E(lambda: torch.tensor({d}, dtype=torch.{t})))" for d, t in [
+    ("[2**70]", "bool"), ("[2**70]", "float32"), ("[-2**70]", "complex64"), ("2**70", "float64"),
+    ("[2**63]", "float32"), ("[-2**63 - 1, 1.5]", "float64"), ("[2**64, 1.5]", "int32"),
+    ("[1.5, [2]]", "int32"), ("[1, (1.5,)]", "float32"), ("[1.5, [2, None]]", "float32"),
+    ("[2.0, b'xy']", "float64"),
+]])
+
+LOADER = snippets(
+    # accepted by DataLoader, refused by each epoch's iterator (after the base seed's draw)
+    "l = D.DataLoader(range(3), timeout=2.5)\nprint(l.timeout, len(l))\nprint(W(lambda: list(l)))\nprint(W(lambda: list(l)))",
+    "torch.manual_seed(0)\nl = D.DataLoader(range(3), timeout=5, shuffle=True)\nprint(W(lambda: iter(l)))\nprint(torch.randint(0, 100, (3,)))",
+    "l = D.DataLoader(range(2), timeout=1, pin_memory=True)\nprint(W(lambda: next(iter(l))))",
+    "l = D.DataLoader(range(3), num_workers=1, prefetch_factor=0)\nprint(l.prefetch_factor, len(l))\nprint(W(lambda: list(l)))",
+    STREAM + "l = D.DataLoader(It(7, 7), num_workers=1, prefetch_factor=0, batch_size=3)\nprint(W(lambda: len(l)), W(lambda: list(l)))",
+    "print(W(lambda: D.DataLoader(range(3), prefetch_factor=0)))",
+    "print(W(lambda: D.DataLoader(range(3), num_workers=1, prefetch_factor=-1)))",
+    "print(W(lambda: D.DataLoader(range(3), timeout=-1)))",
+    # pin_memory without an accelerator: a warning, plain batches
+    "l = D.DataLoader(D.StackDataset(a=range(2), b=torch.arange(2)), pin_memory=True, batch_size=2)\nb = W(lambda: next(iter(l)))\nprint(b, b['b'].is_pinned())",
+    "l = D.DataLoader(range(4), pin_memory=True, num_workers=1, batch_size=2)\nprint(W(lambda: list(l)))",
+    # an IterableDataset's length: len(loader), then a warning once more items come
+    STREAM + "l = D.DataLoader(It(5, 3), batch_size=None)\nprint(W(lambda: len(l)), l._IterableDataset_len_called)\nprint(W(lambda: list(l)))",
+    STREAM + "l = D.DataLoader(It(5, 3), batch_size=2)\nprint(W(lambda: len(l)), l._IterableDataset_len_called)\nprint(W(lambda: [b.tolist() for b in l]))",
+    STREAM + "l = D.DataLoader(It(5, 1), batch_size=2, drop_last=True)\nprint(W(lambda: len(l)))\nprint(W(lambda: [b.tolist() for b in l]))",
+    STREAM + "l = D.DataLoader(It(5, 5), batch_size=2)\nprint(W(lambda: [b.tolist() for b in l]), l._IterableDataset_len_called)",
+    STREAM + "l = D.DataLoader(It(4, 2), batch_size=None, num_workers=2)\nprint(W(lambda: len(l)))\nprint(W(lambda: sorted(b.item() for b in l)))",
+    STREAM + "l = D.DataLoader(It(4), batch_size=None)\nprint(W(lambda: len(l)), l._IterableDataset_len_called)",
+    # iterating twice, worker sharding, persistent workers
+    STREAM + "l = D.DataLoader(It(7), batch_size=2, num_workers=2)\nfor _ in range(2): print([b.tolist() for b in l])",
+    STREAM + "l = D.DataLoader(It(7), batch_size=3, num_workers=2, drop_last=True, persistent_workers=True)\nfor _ in range(2): print([b.tolist() for b in l])",
+    STREAM + "l = D.DataLoader(D.ChainDataset([It(3), It(2)]), batch_size=2, num_workers=2)\nprint([b.tolist() for b in l])",
+    "l = D.DataLoader(range(7), batch_size=2, num_workers=2, persistent_workers=True, prefetch_factor=1)\nit = iter(l)\nprint(it is iter(l), [b.tolist() for b in it], [b.tolist() for b in l])",
+    "g = torch.Generator().manual_seed(4)\nl = D.DataLoader(range(6), batch_size=4, shuffle=True, generator=g, num_workers=1)\nfor _ in range(2): print([b.tolist() for b in l])",
+    # the worker's seeds: base seed (from the loader's generator or the global one) + id
+    "class M(D.Dataset):\n    def __len__(self): return 4\n    def __getitem__(self, i):\n        w = D.get_worker_info()\n        return (i, w.id, w.seed, torch.initial_seed(), torch.rand(1).item(), random.random(), float(np.random.rand()))\ntorch.manual_seed(7)\nl = D.DataLoader(M(), batch_size=None, num_workers=2)\nfor b in l: print(b)\nprint(torch.rand(1).item())",
+    "class M(D.Dataset):\n    def __len__(self): return 2\n    def __getitem__(self, i):\n        w = D.get_worker_info()\n        return (w.seed, torch.rand(1).item())\nl = D.DataLoader(M(), num_workers=1, generator=torch.Generator().manual_seed(3), persistent_workers=True)\nfor _ in range(2): print([[x.tolist() for x in b] for b in l])",
+    # worker errors keep their type; the first line names the worker
+    "class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i):\n        if i == 1: raise KeyError('k')\n        return i\nprint(W(lambda: list(D.DataLoader(M(), num_workers=1))))",
+    "class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i):\n        if i == 2: raise ValueError('bad\\nline')\n        return i\nprint(W(lambda: list(D.DataLoader(M(), num_workers=2, batch_size=2))))",
+    "def init(i):\n    raise RuntimeError('init %d' % i)\nprint(W(lambda: list(D.DataLoader(range(2), num_workers=1, worker_init_fn=init))))",
+    # batch samplers of odd indices on the gathered TensorDataset path
+    "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[[0, 5]]))))",
+    "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[[-1, 0]]))))",
+    "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[[0.5]]))))",
+    "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[[]]))))",
+    "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[[True, False]]))))",
+    "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[np.array([0, 1])]))))",
+    "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[torch.tensor([0, 1])]))))",
+    "print(W(lambda: list(D.DataLoader(D.Subset(D.TensorDataset(torch.arange(3)), [2, 1]), batch_sampler=[[0, 5]]))))",
+    "print(W(lambda: [b[0].stride() for b in D.DataLoader(D.TensorDataset(torch.ones(4, 3).t()), batch_size=2)]))",
+    "x = torch.arange(4.)\nb = next(iter(D.DataLoader(D.TensorDataset(x), batch_size=2)))[0]\nb[0] = 100\nprint(x)",
+    "x = torch.arange(4.)\nb = next(iter(D.DataLoader(D.TensorDataset(x), batch_size=None)))[0]\nb += 100\nprint(x)",
+    "x = np.arange(4.)\nb = next(iter(D.DataLoader([x], batch_size=None)))\nb += 100\nprint(x, type(b).__name__)",
+    "l = D.DataLoader(range(5), batch_size=2)\nit = iter(l)\nprint(len(it), next(it), len(it))",
+    "l = D.DataLoader(range(3))\nprint(W(lambda: setattr(l, 'drop_last', True)), W(lambda: setattr(l, 'persistent_workers', True)), W(lambda: setattr(l, 'num_workers', 2)), l.num_workers)",
+    "print(W(lambda: D.DataLoader(range(3), sampler=D.SequentialSampler(range(3)), batch_sampler=D.BatchSampler(range(3), 1, False))))",
+    "print(W(lambda: list(D.DataLoader(range(3), batch_size=2.5))))",
+    "print(W(lambda: D.DataLoader(range(3), batch_size='2')))",
+    "print(W(lambda: list(D.DataLoader(5))))",
+    "print(W(lambda: list(D.DataLoader(range(3), sampler=[5], batch_size=None))))",
+    "print(W(lambda: list(D.DataLoader(range(3), shuffle=True, generator=3))))",
+)
+
+# a grid of datasets and loader arguments (what the fuzzer drew most): each epoch's batches
+_DATASETS = ["range(5)", "D.TensorDataset(torch.arange(5.), torch.arange(5) * 2)",
+             "[{'x': i, 'y': float(i), 's': str(i)} for i in range(5)]",
+             "D.Subset(range(10, 20), [4, 3, 2, 1, 0])", "D.ConcatDataset([range(3), range(100, 102)])",
+             "D.StackDataset(a=range(5), b=torch.arange(5))",
+             "[np.full(2, i, dtype=np.float32) for i in range(5)]"]
+_ARGS = ["batch_size=2", "batch_size=None", "batch_size=3, drop_last=True",
+         "batch_size=2, shuffle=True, generator=torch.Generator().manual_seed(1)",
+         "batch_size=2, collate_fn=D.default_convert", "sampler=[4, 0, 2], batch_size=2",
+         "batch_sampler=[[0, 1], [4]]", "batch_size=2, num_workers=1, worker_init_fn=lambda i: None"]
+GRID = snippets(*[f"l = W(lambda: D.DataLoader({d}, {a}))\n"
+                  "print(len(l), S(list(l)))\nprint(S(list(l)))"
+                  for i, d in enumerate(_DATASETS) for j, a in enumerate(_ARGS)
+                  if "num_workers" not in a or (i + j) % 3 == 0])
+
+SAMPLERS = snippets(
+    "g = torch.Generator().manual_seed(2)\ns = D.RandomSampler(range(4), replacement=True, num_samples=40, generator=g)\nprint(list(s), len(s))",
+    "torch.manual_seed(5)\ns = D.RandomSampler(range(3), num_samples=7)\nprint(list(s), list(s))",
+    "print(W(lambda: D.RandomSampler(range(3), replacement=None)))",
+    "print(W(lambda: len(D.RandomSampler(range(3), num_samples=True))))",
+    "print(W(lambda: list(D.RandomSampler([], replacement=True, num_samples=2))))",
+    "g = torch.Generator().manual_seed(1)\ns = D.SubsetRandomSampler(np.array([1, 2, 9]), generator=g)\nprint(list(s), list(s))",
+    "print(W(lambda: list(D.WeightedRandomSampler([0., 0.], 2))))",
+    "print(W(lambda: list(D.WeightedRandomSampler([-1., 2.], 2))))",
+    "print(W(lambda: list(D.WeightedRandomSampler([1., float('inf')], 2))))",
+    "print(W(lambda: list(D.WeightedRandomSampler([[1., 2.]], 2))))",
+    "print(W(lambda: list(D.WeightedRandomSampler([], 2))))",
+    "print(W(lambda: D.WeightedRandomSampler([1., 2.], np.int64(2))))",
+    "print(W(lambda: D.WeightedRandomSampler([1., 2.], True)))",
+    "print(W(lambda: D.BatchSampler(range(3), np.int64(2), False)))",
+    "print(W(lambda: D.BatchSampler(range(3), 2, 1)))",
+    "g = torch.Generator().manual_seed(3)\nb = D.BatchSampler(D.RandomSampler(range(5), generator=g), 2, True)\nprint(list(b), len(b), list(b))",
+    "print(W(lambda: list(D.Sampler())))",
+)
+
+SPLITS = snippets(
+    *[f"g = torch.Generator().manual_seed({s})\nparts = W(lambda: D.random_split({ds}, {lens}, generator=g))\nprint(parts if isinstance(parts, str) else [p.indices for p in parts])"
+      for s, ds, lens in [
+          (0, "range(7)", "[0.3, 0.3, 0.4]"), (1, "range(11)", "[1/3, 1/3, 1/3]"),
+          (2, "range(3)", "[0.1, 0.1, 0.8]"), (3, "torch.arange(5)", "(0.5, 0.5)"),
+          (4, "range(4)", "[0.5, 0.5, 0.0]"), (5, "range(6)", "torch.tensor([2, 4])"),
+          (6, "range(6)", "np.array([3, 3])"), (7, "range(5)", "[0.7, 0.2]"),
+          (8, "range(5)", "[]"), (9, "range(4)", "[2.0, 2.0]"), (0, "range(0)", "[0, 0]"),
+          (1, "range(0)", "[0.5, 0.5]"), (2, "list('abcde')", "[0.2, 0.8]"),
+          (3, "range(10)", "[0.25, 0.25, 0.25, 0.25]"),
+      ]],
+    "print(W(lambda: D.random_split(range(4), 2)))",
+)
+
+DATASETS = snippets(
+    "print(W(lambda: D.TensorDataset(torch.tensor(1))))",
+    "print(W(lambda: D.TensorDataset(torch.arange(2), torch.zeros(3, 2))))",
+    "t = D.TensorDataset(torch.arange(3), torch.zeros(3, 2))\nprint(W(lambda: t[torch.tensor(1)]), W(lambda: t[np.int64(0)]), W(lambda: t[True]))",
+    "c = D.ConcatDataset([range(2), range(3)])\nprint(W(lambda: c[torch.tensor(1)]), W(lambda: c[np.int64(3)]), W(lambda: c[1.0]), W(lambda: c[slice(0, 2)]))",
+    "print(W(lambda: D.ConcatDataset(range(3))), W(lambda: D.ConcatDataset([[1], 5])))",
+    "s = D.Subset(list('abcde'), torch.tensor([1, 2, 0]))\nprint(len(s), s[0], W(lambda: s[[0, 1]]), W(lambda: s.__getitems__([0, 2])))",
+    "s = D.Subset(list('abcde'), np.array([0, 2, 1]))\nprint(W(lambda: s[slice(0, 2)]), W(lambda: s[3]))",
+    "print(W(lambda: D.StackDataset([1], 2)), W(lambda: len(D.StackDataset(a=[]))))",
+    "s = D.StackDataset(torch.arange(3), torch.zeros(3, 2))\nprint(s[1], s.__getitems__([0, 2]))",
+    STREAM + "print(W(lambda: list(D.ChainDataset([It(1), range(2)]))), W(lambda: len(D.ChainDataset([It(2, 2), It(3, 3)]))))",
+    STREAM + "print(W(lambda: type(It(2) + range(3)).__name__), W(lambda: list(D.ChainDataset([]))))",
+    "print(W(lambda: D.Dataset() + D.Dataset()), W(lambda: len(D.TensorDataset(torch.arange(2)) + [1, 2, 3])))",
+)
+
+SNIPPETS = [*COLLATE, *CONVERT, *TENSOR, *LOADER, *GRID, *SAMPLERS, *SPLITS, *DATASETS]
+
+# Where ember differs from torch today: (reason, minimal reproduction), strict xfails.
+BUGS = [
+    ("a generator of the wrong type: randperm's argument-parser error",
+     HEAD + "print(W(lambda: D.random_split(range(4), [2, 2], generator=3)))"),
+    ("bytes given with a dtype are a sequence of ints to torch",
+     HEAD + "print(E(lambda: torch.tensor([b'a'], dtype=torch.float32)))"),
+]
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
+    SNIPPETS, BUGS, at_least=200)
