@@ -209,3 +209,17 @@ def test_generator_of_the_cpu_by_any_name():
     with pytest.raises(TypeError, match=r"^Generator\(\) got an unexpected keyword argument "
                                         r"'foo'$"):
         ember.Generator(device="cpu", foo=1)
+
+
+def test_wishart_samples_a_batch_of_no_matrices_without_drawing():
+    ember.manual_seed(0)
+    d = ember.distributions.Wishart(ember.tensor(5.0), ember.eye(3))
+    assert d.sample((0,)).shape == (0, 3, 3)
+    # nothing drawn: the next floats are the generator's first words' 24 low bits
+    expected = (words(0, 2) & np.uint64(0xFFFFFF)).astype(np.float64) * 2.0 ** -24
+    assert ember.rand(2).tolist() == expected.tolist()
+    c = ember.distributions.constraints
+    assert c.symmetric.check(ember.zeros(0, 2, 2)).shape == (0,)
+    with pytest.raises(RuntimeError, match=r"^cannot reshape tensor of 0 elements into shape "
+                                           r"\[0, -1\]"):       # (as torch's, a view)
+        c.lower_triangular.check(ember.zeros(0, 3, 3))

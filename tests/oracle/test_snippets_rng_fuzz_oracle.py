@@ -1036,6 +1036,13 @@ _FOUND = [
     "torch.manual_seed(0); s = list(torch.utils.data.DistributedSampler(list(range(10)), num_replicas=3, rank=1, shuffle=True, seed=4)); print(s, torch.rand(2))",
     "torch.manual_seed(0); g = torch.Generator().manual_seed(1); print(torch.nn.init.normal_(torch.empty(3), generator=g), torch.nn.init.xavier_uniform_(torch.empty(2, 2), generator=g), torch.rand(1, generator=g))",
     "torch.manual_seed(0); print(torch.nn.init.sparse_(torch.empty(4, 2), 0.5, generator=torch.Generator().manual_seed(1)), torch.rand(2))",
+    # distributions: a batch of no matrices, the constraints' checks of empty batches
+    "torch.manual_seed(0); d = torch.distributions.Wishart(torch.tensor(5.0), torch.eye(3)); print(d.sample((0,)).shape, torch.rand(2))",
+    "torch.manual_seed(0); d = torch.distributions.Wishart(torch.tensor([5.0, 3.0]), torch.eye(2)); print(d.sample((0, 2)).shape, d.sample((2,)), torch.rand(2))",
+    "c = torch.distributions.constraints; print(c.positive_definite.check(torch.zeros(0, 2, 2)), c.positive_semidefinite.check(torch.zeros(0, 2, 2)), c.symmetric.check(torch.zeros(0, 2, 2)), c.square.check(torch.zeros(0, 2, 2)), c.symmetric.check(torch.zeros(2, 3)))",
+    "c = torch.distributions.constraints; print(c.lower_triangular.check(torch.zeros(0, 3, 3)))",
+    "c = torch.distributions.constraints; print(c.lower_cholesky.check(torch.zeros(2, 0, 3, 3)))",
+    "c = torch.distributions.constraints; print(c.corr_cholesky.check(torch.zeros(0, 2, 2)))",
     # dropout inside layers and attention draws torch's masks
     SEED + "y = torch.nn.functional.scaled_dot_product_attention(torch.randn(2, 3, 4), torch.randn(2, 5, 4), torch.randn(2, 5, 4), dropout_p=0.3); print([round(v, 3) for v in y.flatten().tolist()], torch.rand(2))",
     SEED + "y = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.5)(torch.randn(3, 2, 8)); print([round(v, 3) for v in y.flatten().tolist()], torch.rand(2))",
@@ -1055,6 +1062,10 @@ BUGS = [
      "samples, not the stream",
      "torch.manual_seed(0); x = torch.distributions.LKJCholesky(3, 0.5).sample((1000,)); "
      "print(hash(tuple(x.flatten().tolist())))"),
+    ("ContinuousBernoulli's float32 icdf (log1p, log) differs from torch's vectorised "
+     "functions in the last bits, not the stream",
+     "torch.manual_seed(0); x = torch.distributions.ContinuousBernoulli(torch.rand(3) * 0.9 + 0.05)"
+     ".sample((300,)); print(hash(tuple(x.flatten().tolist())))"),
     ("float32 log differs from torch's vectorised one in the last bits "
      "(gumbel_softmax's -log(exponential)), not the stream",
      "torch.manual_seed(0); x = torch.nn.functional.gumbel_softmax(torch.zeros(1000)); "

@@ -237,6 +237,7 @@ class _Multinomial(Constraint):
 
 
 def _all_last2(x):
+    # (as torch, a reshape to (..., -1), which a batch of no matrices cannot take)
     return x.reshape(tuple(x.shape[:-2]) + (-1,)).all(-1)
 
 
@@ -279,7 +280,7 @@ class _Symmetric(_Square):
         square_check = super().check(value)
         if not bool(square_check.all()):
             return square_check
-        return _all_last2(ember.isclose(value, value.mT, atol=1e-6))
+        return ember.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
 
 
 class _PositiveSemidefinite(_Symmetric):
