@@ -223,3 +223,29 @@ def test_wishart_samples_a_batch_of_no_matrices_without_drawing():
     with pytest.raises(RuntimeError, match=r"^cannot reshape tensor of 0 elements into shape "
                                            r"\[0, -1\]"):       # (as torch's, a view)
         c.lower_triangular.check(ember.zeros(0, 3, 3))
+
+
+@pytest.mark.parametrize("make,kernel", [
+    (lambda c: ember.distributions.Gamma(c, 2.0), "gamma_cpu"),
+    (lambda c: ember.distributions.StudentT(c), "gamma_cpu"),
+    (lambda c: ember.distributions.Dirichlet(c), "dirichlet"),
+    (lambda c: ember.distributions.Beta(c, 2.0), "dirichlet"),
+])
+@pytest.mark.parametrize("dtype,name", [("float16", "Half"), ("bfloat16", "BFloat16")])
+def test_gamma_samplers_have_no_half_kernels(make, kernel, dtype, name):
+    ember.manual_seed(0)
+    d = make(ember.ones(3, dtype=getattr(ember, dtype)))
+    with pytest.raises(NotImplementedError, match=f"^\"{kernel}\" not implemented for '{name}'$"):
+        d.sample()
+
+
+def test_sobol_draws_float32_and_float64_only_and_counts_negative_sizes():
+    e = ember.quasirandom.SobolEngine(2)
+    assert e.draw(1, dtype=ember.float16).tolist() == [[0.0, 0.0]]     # the first point: a cast
+    with pytest.raises(NotImplementedError, match="^\"_sobol_engine_draw\" not implemented for "
+                                                  "'Half'$"):
+        e.draw(2, dtype=ember.float16)
+    with pytest.raises(RuntimeError, match=r"^Trying to create tensor with negative dimension "
+                                           r"-1: \[-1, 2\]$"):
+        ember.quasirandom.SobolEngine(2).draw(0)       # (n - 1 points after the first)
+    assert e.draw(2, dtype=ember.float64).tolist() == [[0.5, 0.5], [0.75, 0.25]]

@@ -158,6 +158,14 @@ class SobolEngine:
     def _advance(self, n, start, dtype=None):
         """XOR `n` direction numbers into the state from point `start` on; the points (of
         `dtype`) if asked."""
+        import ember
+        if dtype is not None and n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"[{n}, {self.dimension}]")
+        if dtype is not None and dtype not in (ember.float32, ember.float64):
+            # (torch's kernel has only these; a first point alone is a cast, see draw)
+            raise NotImplementedError(f'"_sobol_engine_draw" not implemented for '
+                                      f"'{dtype._scalar_name}'")
         quasi = self.quasi._data.copy()
         state = self.sobolstate._data
         points = None if dtype is None else np.empty((n, self.dimension), np.float64)

@@ -178,8 +178,11 @@ def _gamma_draws(a, single, generator=None):
 def standard_gamma(concentration, generator=None):
     """Gamma(concentration, 1) samples, with `concentration`'s shape, dtype and device, drawn
     from `generator` (the default one if None) as torch's `_standard_gamma` draws them."""
-    a = _host(concentration)
     dtype = concentration.dtype._np
+    if dtype not in (np.float32, np.float64):      # (float16, bfloat16: no kernel in torch)
+        raise NotImplementedError(f'"gamma_cpu" not implemented for '
+                                  f"'{concentration.dtype._scalar_name}'")
+    a = _host(concentration)
     x = _gamma_draws(a, dtype == np.float32, generator).astype(dtype)
     x = np.fmax(x, np.finfo(dtype).tiny)        # (NaN too becomes tiny, as std::max gives)
     result = _to_device(np.asarray(x), concentration)

@@ -39,6 +39,9 @@ class Dirichlet(ExponentialFamily):
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
         concentration = self.concentration.expand(shape)
+        if concentration.dtype not in (ember.float32, ember.float64):
+            raise NotImplementedError(f'"dirichlet" not implemented for '
+                                      f"'{concentration.dtype._scalar_name}'")
         # NOTE: as torch's _sample_dirichlet: the gammas are drawn and normalised in float64,
         # and the draw is kept inside (0, 1) (tiny up to the float below 1), so log_prob
         # stays finite.
