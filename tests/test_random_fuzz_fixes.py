@@ -249,3 +249,14 @@ def test_sobol_draws_float32_and_float64_only_and_counts_negative_sizes():
                                            r"-1: \[-1, 2\]$"):
         ember.quasirandom.SobolEngine(2).draw(0)       # (n - 1 points after the first)
     assert e.draw(2, dtype=ember.float64).tolist() == [[0.5, 0.5], [0.75, 0.25]]
+
+
+def test_missing_arguments_are_listed_from_the_first_missing_one_keywords_included():
+    # torch's parser names every required parameter from the first one missing on, even those
+    # given by keyword ("argument" for several is torch's text)
+    with pytest.raises(TypeError, match=r'^randint\(\) missing 2 required positional argument: '
+                                        r'"high", "size"$'):
+        ember.randint(low=2, size=(3,))
+    with pytest.raises(TypeError, match=r'^randint\(\) missing 1 required positional arguments: '
+                                        r'"size"$'):
+        ember.randint(low=1, high=5)

@@ -1015,6 +1015,10 @@ _FOUND = [
     "torch.rand(2, 3.0, out=torch.empty(2))",
     "torch.rand(None, 2)",
     "torch.randint(2, size=(3,), low=1)",
+    "torch.randint(low=2, size=(3,))",
+    "torch.randint(low=1, high=5)",
+    "torch.full(fill_value=1)",
+    "torch.rand(3).index_select(index=torch.tensor([0]))",
     "torch.randint(2, 5, size=(3,), low=1)",
     SEED + "print(torch.randint(1, high=5, size=(3,)), torch.randint(low=1, high=5, size=(3,)), torch.randint(high=5, size=(3,)))",
     # generators: devices, copies, fresh states, forks

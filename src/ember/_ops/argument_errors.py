@@ -464,7 +464,7 @@ def _bind(sig, args, kwargs):
             aliases.add(_NUMPY_ALIAS[param.name])
             where, value = "", kwargs[_NUMPY_ALIAS[param.name]]
         elif param.required:
-            missing = [p.name for p in sig.params[i:] if p.required and p.name not in kwargs]
+            missing = [p.name for p in sig.params[i:] if p.required]   # (keywords too)
             # torch's text says "arguments" for one and "argument" for several
             return TypeError(f"missing {len(missing)} required positional argument"
                              f"{'s' if len(missing) == 1 else ''}: "
