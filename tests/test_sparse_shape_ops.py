@@ -166,3 +166,80 @@ def test_numpy_of_a_tensor_that_requires_grad_under_no_grad():
     for call in (lambda: s.numpy(), lambda: s.numpy(force=True)):
         with pytest.raises(TypeError, match="can't convert Sparse layout tensor to numpy"):
             call()
+
+
+# -- gradients of sums and softmax over dims ------------------------------------------------
+
+FULL = np.array([[[0.5, 1.], [2, -1]], [[3, 0.25], [-2, 1.5]]])     # every entry specified
+
+
+@pytest.mark.parametrize("sparse_dim", [3, 2])
+@pytest.mark.parametrize("dims", [0, 1, 2, (0, 2), (1, 2)])
+def test_sparse_sum_gradient_matches_the_dense_one(sparse_dim, dims):
+    weights = np.random.default_rng(0).standard_normal(np.sum(FULL, axis=dims).shape)
+    s = ember.tensor(FULL).to_sparse(sparse_dim).requires_grad_()
+    out = ember.sparse.sum(s, dims)
+    assert out.grad_fn.name() == "SparseSumBackward0"
+    dense_out = out.to_dense() if out.layout == ember.sparse_coo else out
+    (dense_out * ember.tensor(weights)).sum().backward()
+    d = ember.tensor(FULL, requires_grad=True)
+    (d.sum(dims) * ember.tensor(weights)).sum().backward()
+    assert s.grad.layout == ember.sparse_coo
+    np.testing.assert_allclose(s.grad.to_dense().numpy(), d.grad.numpy(), rtol=1e-12)
+
+
+def test_tensor_sum_over_dims_records_sumbackward1():
+    s1 = ember.tensor([1., 0, 2]).to_sparse().requires_grad_()
+    out = s1.sum(0)
+    assert out.grad_fn.name() == "SumBackward1"
+    out.backward()
+    np.testing.assert_array_equal(s1.grad.numpy(), [1., 1., 1.])      # dense, as torch's
+    s = ember.tensor([[0, 1.], [2, 3]]).to_sparse().requires_grad_()
+    with pytest.raises(RuntimeError, match="expand is unsupported for Sparse tensors"):
+        s.sum(0).to_dense().sum().backward()
+
+
+@pytest.mark.parametrize("log", [False, True])
+@pytest.mark.parametrize("sparse_dim, dim", [(3, 0), (3, 2), (2, 1), (2, 2), (1, 2)])
+def test_sparse_softmax_gradient_matches_the_dense_one_on_a_full_pattern(log, sparse_dim, dim):
+    weights = ember.tensor(np.random.default_rng(1).standard_normal(FULL.shape))
+    fn = ember.sparse.log_softmax if log else ember.sparse.softmax
+    s = ember.tensor(FULL).to_sparse(sparse_dim).requires_grad_()
+    out = fn(s, dim)
+    assert out.grad_fn.name() == ("SparseLogSoftmaxBackward0" if log else
+                                  "SparseSoftmaxBackward0")
+    (out.to_dense() * weights).sum().backward()
+    d = ember.tensor(FULL, requires_grad=True)
+    dense_fn = ember.log_softmax if log else ember.softmax
+    (dense_fn(d, dim) * weights).sum().backward()
+    np.testing.assert_allclose(s.grad.to_dense().numpy(), d.grad.numpy(), rtol=1e-10,
+                               atol=1e-14)
+
+
+def test_sparse_softmax_gradient_by_finite_differences_on_a_partial_pattern():
+    # entries (0, 1), (1, 0), (1, 1): softmax along dim 1 among the specified ones only
+    indices = np.array([[0, 1, 1], [1, 0, 1]])
+    values = np.array([0.3, -0.7, 1.1])
+    weights = np.array([[1., 2], [3, 4]])
+
+    def loss(v):
+        t = ember.sparse_coo_tensor(ember.tensor(indices), ember.tensor(v), (2, 2))
+        return float((ember.sparse.softmax(t, 1).to_dense() * ember.tensor(weights)).sum())
+
+    leaf = ember.sparse_coo_tensor(ember.tensor(indices), ember.tensor(values), (2, 2),
+                                   requires_grad=True)
+    (ember.sparse.softmax(leaf, 1).to_dense() * ember.tensor(weights)).sum().backward()
+    got = leaf.grad.coalesce().values().numpy()
+    eps = 1e-6
+    numeric = [(loss(values + eps * np.eye(3)[k]) - loss(values - eps * np.eye(3)[k])) / (2 * eps)
+               for k in range(3)]
+    np.testing.assert_allclose(got, numeric, rtol=1e-6, atol=1e-9)
+    assert got[0] == 0          # a lone entry in its row: softmax 1 whatever its value
+
+
+def test_sparse_norm_records_normbackward1_which_torch_cannot_run():
+    s = ember.tensor([[0, 3.], [4, 0]]).to_sparse().requires_grad_()
+    out = s.norm()
+    assert float(out) == 5.0 and out.grad_fn.name() == "NormBackward1"
+    with pytest.raises(NotImplementedError, match="'aten::masked_fill_.Scalar'"):
+        out.backward()

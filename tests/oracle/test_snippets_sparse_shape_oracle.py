@@ -6,7 +6,8 @@ permute (and T, movedim), unbind and narrow_copy have sparse forms; the views th
 strides refuse in torch's words (view: aten::view; reshape/flatten: RuntimeError; expand,
 repeat, tile: "expand is unsupported"; narrow, squeeze, slicing, chunk, split, diagonal,
 as_strided: aten::as_strided); element-wise ops that keep zero at zero (sign, round,
-nan_to_num, erf, isposinf, ...) run on the values; new_zeros/new_empty are sparse. Also
+nan_to_num, erf, isposinf, ...) run on the values; new_zeros/new_empty are sparse; sum over
+dims, torch.sparse.sum, sparse softmax and norm record torch's nodes. Also
 numpy() of a tensor that requires grad, which torch allows under no_grad.
 """
 import pytest
@@ -27,6 +28,12 @@ SETUP = """def E(f):
 s = torch.tensor([[0, 1.], [2, 0]]).to_sparse().requires_grad_()
 s3 = torch.tensor([[[0, 1.], [2, 0]], [[3, 0], [0, 0]]]).to_sparse()
 h = torch.tensor([[[0, 1.], [2, 0]], [[3, 0], [0, 0]]]).to_sparse(2)
+"""
+
+GRADS = """s = torch.tensor([[0, 1.], [2, 3]]).to_sparse().requires_grad_()
+h = torch.tensor([[[0, 1.], [2, 0]], [[3, 0], [0, 0]]]).to_sparse(2).requires_grad_()
+s1 = torch.tensor([1., 0, 2]).to_sparse().requires_grad_()
+W = torch.tensor([[1., 2], [3, 4]])
 """
 
 SNIPPETS = [SETUP + s for s in [
@@ -241,19 +248,34 @@ SNIPPETS = [SETUP + s for s in [
     'E(lambda: s.topk(1))',
     'E(lambda: s.softmax(0))',
     'E(lambda: s.masked_fill(s.to_dense()>0, 3))',
+    'E(lambda: torch.sparse.softmax(s,0))',
+    'E(lambda: torch.sparse.sum(s, 0))',
+    'E(lambda: s.norm())',
+    'E(lambda: s.sum(0))',
+]]
+
+SNIPPETS += [GRADS + s for s in [
+    'r = s1.sum(0); print(r, r.grad_fn.name()); r.backward(); print(s1.grad)',
+    'r = s.sum(0); print(r.grad_fn.name())\ntry:\n    r.to_dense().sum().backward()\nexcept Exception as e: print(type(e).__name__, e)',
+    'r = s.sum(1, keepdim=True); print(r.grad_fn.name(), r.shape)',
+    'r = torch.sparse.sum(s, 1); print(r.grad_fn.name()); (r.to_dense() * torch.tensor([5., 7.])).sum().backward(); print(s.grad)',
+    'r = torch.sparse.sum(s, (0, 1)); print(r, r.grad_fn.name()); r.backward(); print(s.grad)',
+    'r = torch.sparse.sum(h, 2); print(r.grad_fn.name(), r.layout); (r.to_dense() * W).sum().backward(); print(h.grad)',
+    'r = torch.sparse.sum(h, 0); (r.to_dense() * W).sum().backward(); print(h.grad)',
+    'r = torch.sparse.sum(h, (0, 2)); print(r); (r.to_dense() * torch.tensor([2., 3.])).sum().backward(); print(h.grad)',
+    'r = torch.sparse.sum(h, (0, 1)); print(r); (r * torch.tensor([2., 3.])).sum().backward(); print(h.grad)',
+    'r = torch.sparse.softmax(s, 1); print(r.grad_fn.name()); (r.to_dense() * W).sum().backward(); print(s.grad)',
+    'r = torch.sparse.softmax(s, 0); (r.to_dense() * W).sum().backward(); print(s.grad)',
+    'r = torch.sparse.log_softmax(s, 1); print(r.grad_fn.name()); (r.to_dense() * W).sum().backward(); print(s.grad)',
+    'r = torch.sparse.softmax(h, 2); print(r.grad_fn.name()); (r.to_dense() * torch.arange(8.).reshape(2,2,2)).sum().backward(); print(h.grad)',
+    'r = torch.sparse.log_softmax(h, 0); (r.to_dense() * torch.arange(8.).reshape(2,2,2)).sum().backward(); print(h.grad)',
+    'r = s.norm(); print(r, r.grad_fn.name())\ntry:\n    r.backward()\nexcept Exception as e: print(type(e).__name__, str(e)[:90])',
+    'r = torch.sparse.softmax(s, 1); r2 = torch.sparse.softmax(s, 1); (r.to_dense() * W).sum().backward(); print(s.grad)',
 ]]
 
 BUGS = [(reason, SETUP + s) for reason, s in [
     ('view of a CSR tensor reads its contiguity first: torch names aten::view',
      'c = s.to_sparse_csr()\nE(lambda: c.view(4))\nE(lambda: c.reshape(4))\nE(lambda: c[0:1])\nE(lambda: c.expand(2, 2))\nprint(c.unbind(0))'),
-    ('torch.sparse.softmax records no node (torch: SparseSoftmaxBackward0)',
-     'E(lambda: torch.sparse.softmax(s,0))'),
-    ('torch.sparse.sum over a dim records no node (torch: SparseSumBackward0, with a sparse gradient)',
-     'E(lambda: torch.sparse.sum(s, 0))'),
-    ('norm of a sparse tensor records LinalgVectorNormBackward0 (torch: NormBackward1, the legacy norm)',
-     'E(lambda: s.norm())'),
-    ('s.sum(dim) of a sparse tensor that requires grad records no node (torch: SumBackward1, whose backward then refuses to expand)',
-     'E(lambda: s.sum(0))'),
 ]]
 
 

@@ -105,7 +105,21 @@ def _sparse_norm(input, p, dims, keepdim, dtype):
     if keepdim:
         raise RuntimeError("norm_sparse currently does not support keepdim=True")
     order = 2 if p is None or p == "fro" else p
-    return _norms.vector_norm(input.coalesce().values(), order, None, False, dtype=dtype)
+    from ..autograd.grad_mode import no_grad
+    with no_grad():
+        result = _norms.vector_norm(input.coalesce().values(), order, None, False, dtype=dtype)
+    from ..sparse._tensor_api import run
+    return run(SparseNorm, (input,), result._data)
+
+
+class SparseNorm(Op):
+    """aten::norm of a sparse tensor (NormBackward1), whose backward torch cannot run: it
+    fills the sparse input in place."""
+    node_name = "NormBackward1"
+
+    def backward(ctx, grad):
+        from ..sparse._coo import not_implemented
+        raise not_implemented("masked_fill_.Scalar")
 
 
 # -- frobenius_norm (deprecated, kept for JIT compatibility) -----------------------------------

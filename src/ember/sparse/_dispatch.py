@@ -15,13 +15,18 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     if input._data.__class__ is not SparseCOO:
         from ._compressed import summed
         return summed(input, dim, keepdim, dtype)
-    from ._functions import sum as sparse_sum
-    result = sparse_sum(input, dim, dtype)
+    from ._functions import summed
+    result = summed(input, dim, dtype)
+    dims = tuple(sorted({wrap_dim(d, input.dim()) for d in ([dim] if isinstance(dim, int)
+                                                          else dim)}))
     if keepdim:
-        dims = [dim] if isinstance(dim, int) else list(dim)
-        for d in sorted(wrap_dim(d, input.dim()) for d in dims):
+        for d in dims:
             result = api.unsqueezed(result, d)
-    return result
+    # (recorded as the dense sum over dims: its backward expands the gradient, which a
+    # sparse gradient refuses in torch's words)
+    from .._ops.reduction import SumDim
+    return api.run(SumDim, (input,), result._data,
+                   {"dims": dims, "keepdim": keepdim, "self_size": tuple(input.shape)})
 
 
 _FORMAT_NAMES = {"contiguous_format": "Contiguous", "preserve_format": "Preserve",

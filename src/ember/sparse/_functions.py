@@ -2,6 +2,7 @@
 import numpy as np
 
 from .._tensor import Tensor
+from .._ops._op import Op
 from ._coo import SparseCOO, array_module
 from ._tensor_api import SparseAddmm, is_sparse, run, wrap
 
@@ -62,9 +63,46 @@ def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     return run(SparseAddmm, (mat, mat1, mat2), result, params)
 
 
+class SparseSumDim(Op):
+    """torch.sparse.sum over dims: each entry's gradient is the incoming gradient where its
+    remaining indices point (a sparse gradient with the input's coalesced pattern)."""
+    node_name = "SparseSumBackward0"
+    saves = {"self": ("self",)}
+
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        rec = x._data.coalesce()
+        g = _dense_array(grad._data)
+        sd = rec.sparse_dim
+        keep = [d for d in range(sd) if d not in ctx.dims]
+        xp = array_module(rec.values)
+        # the gradient of every entry's values, the summed dense dims missing
+        per_entry = g[tuple(rec.indices[keep])] if keep else \
+            xp.broadcast_to(g, (rec.nnz,) + g.shape)
+        for d in ctx.dims:
+            if d >= sd:
+                per_entry = xp.expand_dims(per_entry, d - sd + 1)
+        values = xp.broadcast_to(per_entry, rec.values.shape).astype(rec.values.dtype)
+        return wrap(SparseCOO(rec.indices, values, rec.shape, True))
+
+
+def _dense_array(data):
+    return data.to_dense() if data.__class__ is SparseCOO else data
+
+
 def sum(input, dim=None, dtype=None):
+    """torch.sparse.sum: a dense scalar, or over `dim` (a sparse tensor while some sparse dim
+    is left, else dense), recorded as SparseSumBackward0."""
+    result = summed(input, dim, dtype)
+    if dim is not None:
+        dims = sorted({d % input.ndim for d in ([dim] if isinstance(dim, int) else dim)})
+        result = run(SparseSumDim, (input,), result._data, {"dims": tuple(dims)})
+    return result
+
+
+def summed(input, dim=None, dtype=None):
     """The sum of a sparse tensor: a dense scalar, or over `dim` (a sparse tensor while some
-    sparse dim is left, else dense)."""
+    sparse dim is left, else dense; not recorded)."""
     if input._data.__class__ is not SparseCOO:
         from ._compressed import _layout_name
         if dim is not None:
@@ -91,18 +129,56 @@ def sum(input, dim=None, dtype=None):
     return wrap(partial.coalesce() if sparse_dims else partial.with_values(values, True))
 
 
+class SparseSoftmax(Op):
+    """torch.sparse.softmax / log_softmax along a dim, among the specified entries: the
+    gradient has the output's pattern."""
+    node_name = "SparseSoftmaxBackward0"
+    saves = {"self": ("result",)}
+
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        rec = y._data
+        g = _dense_array(grad._data)[tuple(rec.indices)] \
+            if grad._data.__class__ is not SparseCOO or grad._data.indices.shape != \
+            rec.indices.shape or (grad._data.indices != rec.indices).any() \
+            else grad._data.values
+        out = rec.values
+        if ctx.log:             # g - exp(y) * (sum of g over the group)
+            values = g - np.exp(out) * _group_sum(g, ctx.group, ctx.axis)
+        else:                   # y * (g - (sum of g * y over the group))
+            values = out * (g - _group_sum(g * out, ctx.group, ctx.axis))
+        return wrap(rec.with_values(values.astype(out.dtype), True))
+
+
+class SparseLogSoftmax(SparseSoftmax):
+    node_name = "SparseLogSoftmaxBackward0"
+
+
+def _group_sum(values, group, axis):
+    """Each entry's sum over its group (a sparse dim's softmax) or along `axis` of its own
+    values (a dense dim's)."""
+    if group is None:
+        return values.sum(axis=axis, keepdims=True)
+    total = np.zeros((int(group.max()) + 1 if group.size else 0,) + values.shape[1:],
+                     values.dtype)
+    np.add.at(total, group, values)
+    return total[group]
+
+
 def _softmax(input, dim, dtype, log):
     rec = input._data.coalesce()
     if dtype is not None:
         rec = rec.astype(dtype._np)
     dim = dim % rec.ndim
     values = rec.values.copy()
+    op = SparseLogSoftmax if log else SparseSoftmax
     if dim >= rec.sparse_dim:        # along a dense dim: each entry's values on their own
         axis = dim - rec.sparse_dim + 1
         shifted = values - values.max(axis=axis, keepdims=True)
         out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)) if log else \
             np.exp(shifted) / np.exp(shifted).sum(axis=axis, keepdims=True)
-        return wrap(rec.with_values(out, True))
+        return run(op, (input,), rec.with_values(out, True),
+                   {"log": log, "group": None, "axis": axis})
     # along a sparse dim: the entries that agree on every other sparse index form a group
     others = [d for d in range(rec.sparse_dim) if d != dim]
     keys = rec.indices[others].T if others else np.zeros((rec.nnz, 1), np.int64)
@@ -115,7 +191,8 @@ def _softmax(input, dim, dtype, log):
     total = np.zeros_like(top)
     np.add.at(total, group, np.exp(shifted))
     out = shifted - np.log(total[group]) if log else np.exp(shifted) / total[group]
-    return wrap(rec.with_values(out.astype(values.dtype), True))
+    return run(op, (input,), rec.with_values(out.astype(values.dtype), True),
+               {"log": log, "group": group, "axis": None})
 
 
 def softmax(input, dim, dtype=None):
