@@ -141,6 +141,17 @@ def test_inplace_zero_keeping_ops_need_coalesced_input():
     np.testing.assert_array_equal(c.to_dense().numpy(), [[0, -1.], [1., 0]])
 
 
+def test_compressed_tensors_refuse_views_in_torch_words():
+    c = ember.tensor([[0, 1.], [2, 0]]).to_sparse_csr()
+    with pytest.raises(NotImplementedError, match="'aten::view' with arguments from the "
+                                                  "'SparseCsrCPU' backend"):
+        c.view(4)
+    with pytest.raises(RuntimeError, match="^Sparse CSR tensors do not have is_contiguous$"):
+        c.reshape(4)
+    with pytest.raises(RuntimeError, match="^expand is unsupported for SparseCsr tensors$"):
+        c.expand(2, 2)
+
+
 def test_any_new_zeros_and_leaf_checks():
     s = _sparse()
     assert s.any().layout == ember.strided and bool(s.any())

@@ -132,6 +132,11 @@ def view(self, *shape, **keyword):
         data = self._data
         if data.flags.c_contiguous:
             return _contiguous_view(self, data, shape)
+    except RuntimeError:
+        if self._data.__class__ is not np.ndarray and is_sparse_data(self._data):
+            from ..sparse._coo_ops import refused_view      # (a compressed tensor's flags)
+            raise refused_view(self, "view") from None
+        raise
     except (TypeError, ValueError) as exc:
         if len(given) > 1 and is_int(given[0]) and not keyword:
             check_int_varargs("view", "size", given)        # (a later size that is no int)
