@@ -2,7 +2,7 @@
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
-from . import common_types, functional, init, parallel, utils  # noqa: F401
+from . import common_types, functional, grad, init, parallel, utils  # noqa: F401
 # NOTE: the star import above binds `attention` to nn.modules.attention (the layers' file);
 # torch.nn.attention is the kernel-choice module, so it is imported by its full name.
 attention = __import__("importlib").import_module(__name__ + ".attention")

@@ -454,3 +454,12 @@ def _export_families():
 
 
 _export_families()
+
+
+def __getattr__(name):
+    # torch.nn.functional.grad is torch.nn.grad (imported there); here on first use, as
+    # nn.grad imports this module
+    if name == "grad":
+        from . import grad
+        return grad
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
