@@ -320,18 +320,19 @@ def alias(base, array, offset):
     """A view of `base` over the same storage: `array` is its window, `offset` its offset."""
     root = base._base if base._base is not None else base
     view = _new(Tensor)._init(array, base._get_storage(), offset, root)
-    if base._requires_grad and not _grad_mode.enabled:
+    if base._requires_grad and not _grad_mode.enabled and root._requires_grad:
         mark_no_grad_view(view)
     return view
 
 
 # NOTE [ Views made without grad ]
 # As in torch, a view of a tensor that requires grad, made in no-grad mode, requires grad too
-# (it prints `requires_grad=True`) but has no grad_fn and no gradient edge: an op in grad mode
-# records a node with no edge to it, and backward gives it nothing. Writing into it in place
-# in grad mode is refused, and so is using it (or reading its grad_fn) in grad mode once it or
-# its base was written in place after it was made: torch cannot tell what the view's history
-# should have been.
+# when its base does (its base: not a leaf that is itself a view of a tensor needing no grad,
+# but that tensor). It prints `requires_grad=True`, but has no grad_fn and no gradient edge:
+# an op in grad mode records a node with no edge to it, and backward gives it nothing.
+# Writing into it in place in grad mode is refused, and so is using it (or reading its
+# grad_fn) in grad mode once it or its base was written in place after it was made: torch
+# cannot tell what the view's history should have been.
 
 NO_GRAD_VIEW_INPLACE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "

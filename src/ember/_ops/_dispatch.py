@@ -11,7 +11,7 @@ from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._memory_format import non_overlapping_dense
-from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, wrap
+from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
 from .argument_errors import type_name
@@ -34,6 +34,9 @@ def inplace_variant(fn, name):
     def method(self, *args, **kwargs):
         try:
             return fn(self, *args, out=Inplace(self), **kwargs)
+        except RuntimeError:
+            refuse_inplace_first(self)
+            raise
         except (TypeError, ValueError) as exc:      # torch's parser errors (call_error)
             from .argument_errors import call_error
             new = call_error(exc, fn, name, (self,) + args, kwargs, method=True)
@@ -46,18 +49,44 @@ def inplace_variant(fn, name):
     return method
 
 
+def refuse_inplace_first(target):
+    """On an in-place op's error path: torch's autograd refuses the write (into a leaf that
+    requires grad, a view of one, ...) before the op checks its own arguments, so that
+    refusal is the error to raise, if there is one."""
+    if target.__class__ is Tensor and target._requires_grad and _grad_state.enabled \
+            and not is_sparse_data(target._data):
+        check_inplace(target, target._data.dtype, tuple(target._data.shape))
+
+
 def _shape_text(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def view_ban_error(view, how):
+# A node's `_view_ban` for a view made in grad mode from a view made without grad (NOTE [ Views
+# made without grad ]): torch refuses to write it in place as it refuses its base view.
+NO_GRAD_NESTED = "no_grad"
+INFERENCE_NESTED = "inference"
+
+
+def view_ban_error(view, how, node_name=None, reason=None):
     """torch's refusal to let an output of split/chunk/unbind or of a custom Function (or a view
-    of one) be written in place (`how`: "is being modified inplace", or "its base ... has
-    been"), with the reason its node keeps."""
+    of one, or a view of a view made without grad) be written in place (`how`: "is being
+    modified inplace", or "its base ... has been"), with the reason its node keeps.
+    `node_name`: the node of the view actually written, where that is a view of `view`;
+    `reason`: in place of the node's (for a view made without grad, which has no node)."""
     # (torch drops "Backward" and a 0 from the node's name: SqueezeBackward1 is "Squeeze1")
-    name = re.sub(r"Backward0?(\d*)$", r"\1", view._grad_fn.name())
-    return RuntimeError(f"Output {view._output_nr} of {name} is a view and {how}. "
-                        f"{view._grad_fn._view_ban}")
+    name = re.sub(r"Backward0?(\d*)$", r"\1", node_name or view._grad_fn.name())
+    reason = reason or view._grad_fn._view_ban
+    nr = 0 if node_name else view._output_nr
+    if reason in (NO_GRAD_NESTED, INFERENCE_NESTED):
+        from .._tensor import INFERENCE_VIEW_MODIFIED, NO_GRAD_VIEW_MODIFIED
+        inplace = how == "is being modified inplace"
+        text = (INFERENCE_VIEW_INPLACE if inplace else INFERENCE_VIEW_MODIFIED) \
+            if reason == INFERENCE_NESTED else \
+            (NO_GRAD_VIEW_INPLACE if inplace else NO_GRAD_VIEW_MODIFIED)
+        return RuntimeError(text.replace("A view was created in", f"Output {nr} of {name} is "
+                                         f"a view of a view which was created in"))
+    return RuntimeError(f"Output {nr} of {name} is a view and {how}. {reason}")
 
 
 # -- memory overlap ---------------------------------------------------------------------------
@@ -286,19 +315,28 @@ def prepare_inplace(op, inputs, requires_grad):
 def finish_inplace(op, inputs, params, target, requires_grad):
     """Bump the version of `target` (already holding the result) and rebase its graph.
 
-    NOTE: an operand that is `target` itself (`y.mul_(y)`) is recorded before the bump, as
-    torch saves it before writing: its backward then reports the in-place modification
-    instead of using the new values as if they were the old ones.
+    NOTE: an operand that is `target` itself (`y.mul_(y)`), or another view of its memory
+    (`y.mul_(y.view_as(y))`: the same version counter), is recorded before the bump, as torch
+    saves it before writing: its backward then reports the in-place modification instead of
+    using the new values as if they were the old ones.
     """
     aliased = any(x is target for x in inputs[1:])
+    if not aliased and requires_grad and target._storage is not None and len(inputs) > 1:
+        storage = target._storage
+        aliased = any(isinstance(x, Tensor) and x._storage is storage for x in inputs[1:])
+    before = None if target._base is None else target._storage.version     # (a view's)
     if not aliased:
         target._bump_version()
     if requires_grad and _grad_state.enabled:
         if target._base is None:
+            old, old_nr = target._grad_fn, target._output_nr
             record(op, inputs, (target,), params)
+            if target._meta is not None and target._meta.retains_grad:
+                from .inplace import carry_retained
+                carry_retained(target, old, old_nr)
         else:
             from .inplace import rebase_view
-            rebase_view(op, inputs, params, target)
+            rebase_view(op, inputs, params, target, before)
     if aliased:
         target._bump_version()
     return target

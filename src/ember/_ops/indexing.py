@@ -16,10 +16,10 @@ from .._device import backend_of
 from .. import _dtype
 from .._float8 import cast
 from .._dtype import checked_scalar
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, check_no_grad_view, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_inplace, check_overlap, finish_inplace, \
-    same_data, warn_expanded
+    refuse_inplace_first, same_data, warn_expanded
 from ._op import Op, record
 from ._xp_compat import ufunc_at
 from .indexing_layout import torch_layout
@@ -485,6 +485,10 @@ def setitem(self, index, value):
         view, advanced = _apply_basic(self, index, writing=value.numel() == 1, whole=whole,
                                       pending=pending)
     tracked = _grad_state.enabled and (self._requires_grad or value._requires_grad)
+    if tracked and self._base is not None and (
+            (self._grad_fn is not None and self._grad_fn._view_ban is not None)
+            or (self._meta is not None and self._meta.no_grad_view)):
+        _refuse_view_write(self, index)
     if not advanced:
         value = _fit_value(value, tuple(view._data.shape))
         if not tracked:
@@ -510,8 +514,12 @@ def setitem(self, index, value):
         masks = [i for i in index if _is_advanced(i)]
         one_mask = value.numel() == 1 and len(masks) == 1 and _is_mask(masks[0])
         check_limited(self, "masked_fill" if one_mask else "index_put")
-    value = put_value(view, index, key, advanced, value, accumulate=False, strip_ones=True,
-                      pending=pending)
+    try:
+        value = put_value(view, index, key, advanced, value, accumulate=False,
+                          strip_ones=True, pending=pending)
+    except RuntimeError:        # (torch's autograd refuses writing into a leaf before that)
+        refuse_inplace_first(view if view is self else _regrow_view(self, view))
+        raise
     target = view if view is self else _regrow_view(self, view)
     check_inplace(target, target._data.dtype, tuple(target._data.shape))
     try:
@@ -525,6 +533,57 @@ def setitem(self, index, value):
             from None
     finish_inplace(IndexPut, (target, value), {"index": key, "accumulate": False}, target,
                    tracked)
+
+
+def _refuse_view_write(self, index):
+    """torch's refusal to write into `self`, a view that may not be written in place (an
+    output of unbind, a view made without grad, ...), through `self[index]`: before any check
+    of the value, naming the view its basic indexing makes (a view of a view)."""
+    from ._dispatch import INFERENCE_NESTED, NO_GRAD_NESTED, view_ban_error
+    name, how = _last_view_node(self, index), "is being modified inplace"
+    if name is not None:
+        # (making that view reads self's node first: refused if its memory was written since)
+        if self._grad_fn is not None:
+            from .inplace import refresh_view_grad_fn
+            refresh_view_grad_fn(self)
+        else:
+            check_no_grad_view(self)
+    if self._grad_fn is not None:
+        raise view_ban_error(self, how, name)
+    if name is None:
+        check_inplace(self, self._data.dtype, tuple(self._data.shape))  # (raises)
+    raise view_ban_error(self, how, name, INFERENCE_NESTED if self._meta.no_grad_view ==
+                         "inference" else NO_GRAD_NESTED)
+
+
+def _last_view_node(self, index):
+    """The name of the node of the last view torch's basic indexing of `self` by `index`
+    (normalized) makes, for an error naming the view written; None where it makes no view
+    (tensor indices and Ellipsis make none, nor does a slice over a whole dim)."""
+    def consumed(item):
+        if item is None or item is Ellipsis or item.__class__ is bool:
+            return 0
+        if isinstance(item, Tensor) and item._data.dtype.name in ("bool", "uint8"):
+            return item.ndim        # (a mask covers as many dims as it has)
+        return 1
+    spread = self.ndim - sum(consumed(item) for item in index)     # the dims Ellipsis covers
+    name, dim = None, 0
+    for item in index:
+        if item is Ellipsis:
+            dim += spread
+        elif item is None or item.__class__ is bool or (
+                isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype.name == "bool"):
+            name = "UnsqueezeBackward0"
+        elif item.__class__ is slice:
+            if dim < self.ndim and item.indices(self.shape[dim]) != (0, self.shape[dim], 1):
+                name = "SliceBackward0"
+            dim += 1
+        elif isinstance(item, (int, np.integer)) or (isinstance(item, Tensor) and item.ndim == 0):
+            name = "SelectBackward0"
+            dim += 1
+        else:
+            dim += consumed(item)
+    return name
 
 
 def _check_index_put_overlap(target, index, value):

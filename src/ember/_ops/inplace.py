@@ -11,6 +11,7 @@ no longer describes how its values were made. Views notice that by comparing the
 version with the one their node was made at.
 """
 import warnings
+import weakref
 
 import numpy as np
 
@@ -48,6 +49,9 @@ class CopySlices(Node):
     def apply(self, grad_outputs):
         from .._creation import empty_strided
         from ..autograd._engine import fit_gradient
+        if self.fn is None:
+            from ..autograd.graph import FREED_ERROR
+            raise RuntimeError(FREED_ERROR)
         grad = grad_outputs[0]
         shape, strides, offset = self.base_geometry
         result = empty_strided(shape, strides, dtype=grad.dtype, device=grad.device)
@@ -71,7 +75,10 @@ class CopySlices(Node):
         return (result,) + tuple(grads[1:])
 
     def release(self):
-        self.fn.release()
+        # torch lets go of the op's node (which a double-backward graph may still run, with
+        # what it saved): running this node again is refused, and the op's first edge, to the
+        # view's node from before the write, no longer keeps that node alive (see rebase_view)
+        self.fn = None
 
 
 class AsStridedView(Op):
@@ -110,6 +117,18 @@ _REPLAYS = {"ViewAsRealBackward0": ViewAsRealReplay,
             "ViewAsComplexBackward0": ViewAsComplexReplay}
 
 
+def carry_retained(t, old, old_nr):
+    """torch moves retain_grad's hook to the new node of `t` when an in-place op (or the
+    re-deriving of a view) replaces its node `old` (its output `old_nr`); hooks registered
+    with register_hook stay with the old node."""
+    if old is not None and old._retained is not None:
+        old._retained.pop(old_nr, None)
+    node = t._grad_fn
+    if node._retained is None:
+        node._retained = {}
+    node._retained[t._output_nr] = weakref.ref(t)
+
+
 def _rederive(view):
     """Give `view` a node that computes it from its base's current history."""
     base = view._base
@@ -118,18 +137,22 @@ def _rederive(view):
                 "storage_offset": view._offset}
     if view._data.dtype != base._data.dtype:
         geometry["parts"] = "complex" if view._data.dtype.kind == "c" else "real"
-    old = view._grad_fn
+    old, old_nr = view._grad_fn, view._output_nr
     op = AsStridedView if old is None else _REPLAYS.get(old.name(), AsStridedView)
     node = record(op, (base,), (view,), geometry)
     node._view_version = view._get_storage().version
+    if view._meta is not None and view._meta.retains_grad:
+        carry_retained(view, old, old_nr)
 
 
 def refresh_view_grad_fn(view):
     """Called when a view's grad_fn is read: re-derive it if its base changed in place."""
     node = view._grad_fn
     made_at = getattr(node, "_view_version", None)
-    if made_at is None or made_at == view._get_storage().version or not view._base._requires_grad:
+    if made_at is None or made_at == view._get_storage().version:
         return
+    # (a view with a node is re-derived even from a base that needs no grad, as a view of a
+    # leaf that is itself a view: the new node has no edge, and gradients stop there)
     if node._view_ban is not None:
         from ._dispatch import view_ban_error
         raise view_ban_error(view, "its base or another view of its base has been "
@@ -137,18 +160,31 @@ def refresh_view_grad_fn(view):
     _rederive(view)
 
 
-def rebase_view(op, inputs, params, view):
-    """After in-place `op` wrote through `view`, make the base's node a CopySlices."""
+def rebase_view(op, inputs, params, view, before):
+    """After in-place `op` wrote through `view`, make the base's node a CopySlices. `before`:
+    the storage version before the write."""
     base = view._base
+    prior = view._grad_fn
     # (the op's output shares the view's storage, so a result it saves, tanh_'s, is checked
     # against later writes through the view or its base)
     holder = view._detached_alias()
     fn = record(op, inputs, (holder,), params)
+    if prior is not None and getattr(prior, "_view_version", None) == before and \
+            fn.next_functions[0][0] is not None:
+        # torch links the op to the view's node from before the write (if that was up to
+        # date), not to one re-derived after it: a double-backward graph runs through it
+        fn.next_functions = ((prior, view._output_nr),) + fn.next_functions[1:]
     node = CopySlices(base, view, fn)
+    old, old_nr = base._grad_fn, base._output_nr
     base._grad_fn = node
     base._output_nr = 0
+    if base._meta is not None and base._meta.retains_grad:
+        carry_retained(base, old, old_nr)
     base._requires_grad = True
     _rederive(view)
+    # (the "modified by an inplace operation" error names the view's new node as the one that
+    # made a saved result of the op while that node lives, else the op's own node)
+    fn._view_node = weakref.ref(view._grad_fn)
 
 
 # -- copy_, fill_, zero_ -----------------------------------------------------------------------

@@ -4,7 +4,8 @@ import numpy as np
 
 from .. import _geometry as geo
 from .._tensor import Tensor, wrap
-from ._dispatch import Inplace, check_overlap, has_internal_overlap, warn_expanded
+from ._dispatch import Inplace, check_overlap, has_internal_overlap, refuse_inplace_first, \
+    warn_expanded
 from ._op import Op
 from ._xp_compat import ufunc_at
 from .elementwise import check_limited
@@ -384,7 +385,11 @@ from . import scatter_gather_masked  # noqa: E402,F401
 
 def index_put_(input, indices, values, accumulate=False):
     """`input[indices] = values` (or `+=` with `accumulate`) in place; returns `input`."""
-    return index_put(input, indices, values, accumulate, out=Inplace(input))
+    try:
+        return index_put(input, indices, values, accumulate, out=Inplace(input))
+    except RuntimeError:
+        refuse_inplace_first(input)
+        raise
 
 
 register("index_put_", index_put_, method=False)

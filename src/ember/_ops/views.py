@@ -18,6 +18,7 @@ from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
+from ._dispatch import INFERENCE_NESTED, NO_GRAD_NESTED
 from .argument_errors import ints, keyword_memory_format, not_a_tensor, parser_error, \
     type_name, unpack_error
 from .int_arguments import check_int_list, check_int_varargs, check_ints, int_argument, \
@@ -41,9 +42,14 @@ def record_view(op, base, out, params):
     if base._requires_grad and _grad_state.enabled:
         node = record(op, (base,), (out,), params)
         node._view_version = base._get_storage().version
-        if base._base is not None and base._grad_fn is not None \
-                and base._grad_fn._view_ban is not None:
-            node._view_ban = base._grad_fn._view_ban    # a view of such a view inherits it
+        if base._base is not None:
+            if base._grad_fn is not None:
+                if base._grad_fn._view_ban is not None:     # a view of such a view inherits it
+                    node._view_ban = base._grad_fn._view_ban
+            elif base._meta is not None and base._meta.no_grad_view:
+                # a view of a view made without grad: written in place, refused as that one
+                node._view_ban = INFERENCE_NESTED if base._meta.no_grad_view == "inference" \
+                    else NO_GRAD_NESTED
     return out
 
 
@@ -197,7 +203,7 @@ def _contiguous_view(self, data, shape):
     if self._requires_grad:
         if _grad_state.enabled:
             record_view(View, self, out, {"self_size": data.shape})
-        else:
+        elif out._base._requires_grad:      # (see NOTE [ Views made without grad ])
             mark_no_grad_view(out)
     return out
 

@@ -341,6 +341,11 @@ class Node:
                     raise view_ban_error(tensor, "its base or another view of its base has "
                                                  "been modified inplace")
                 name, nr = "AsStrided", 0
+            elif out_nr is not None and getattr(self, "_view_node", None) is not None \
+                    and self._view_node() is not None:
+                # the output of an in-place op on a view: torch names the view's node made
+                # right after the op (see rebase_view) while that node lives
+                name, nr = "AsStrided", 0
             where = f", which is output {nr} of {name},"
         shape = ", ".join(str(s) for s in tensor.shape)
         return (f"one of the variables needed for gradient computation has been modified by "
@@ -383,7 +388,9 @@ class AccumulateGrad(Node):
                 if new is not None:
                     grad = checked_hook_grad(hook, grad, new)
         old = leaf.grad_if_set()
-        if old is None:
+        if not leaf._requires_grad:
+            pass    # set to requires_grad_(False) since the forward pass: torch adds nothing
+        elif old is None:
             # NOTE: the leaf keeps its own dense copy unless this gradient is a fresh tensor
             # that nothing else refers to. The engine hands over shared gradients (passed
             # through a node unchanged, or given by the caller) as views, so views and
