@@ -260,3 +260,31 @@ def test_missing_arguments_are_listed_from_the_first_missing_one_keywords_includ
     with pytest.raises(TypeError, match=r'^randint\(\) missing 1 required positional arguments: '
                                         r'"size"$'):
         ember.randint(low=1, high=5)
+
+
+@pytest.mark.parametrize("call,text", [
+    (lambda x: x.uniform_(a=1), r"^uniform_\(\) got an unexpected keyword argument 'a'$"),
+    (lambda x: x.normal_(1, 2, 3),
+     r"^normal_\(\) takes from 0 to 2 positional arguments but 3 were given$"),
+    (lambda x: x.geometric_(), r'^geometric_\(\) missing 1 required positional arguments: "p"$'),
+    (lambda x: x.normal_(ember.ones(3)),
+     r"^normal_\(\): argument 'mean' \(position 1\) must be float, not Tensor$"),
+    (lambda x: x.uniform_(generator=3),
+     r"^uniform_\(\): argument 'generator' must be torch.Generator, not int$"),
+    (lambda x: x.bernoulli_(0.5, 1), r"^bernoulli_\(\) received an invalid combination of "
+                                     r"arguments - got \(float, int\), but expected one of:"),
+])
+def test_in_place_samplers_argument_errors_are_torchs(call, text):
+    with pytest.raises(TypeError, match=text):
+        call(ember.empty(3))
+
+
+def test_in_place_samplers_take_torchs_keywords():
+    ember.manual_seed(0)
+    x = ember.empty(3).uniform_(**{"from": 1, "to": 2})
+    assert x.tolist() == (1 + (words(0, 3) & np.uint64(0xFFFFFF)).astype(np.float64)
+                          * 2.0 ** -24).astype(np.float32).tolist()
+    for fill in (lambda t: t.normal_(mean=1, std=2), lambda t: t.exponential_(lambd=2),
+                 lambda t: t.geometric_(p=0.5), lambda t: t.cauchy_(median=1, sigma=2),
+                 lambda t: t.log_normal_(mean=1, std=0.5), lambda t: t.bernoulli_(p=0.3)):
+        assert fill(ember.empty(3)).shape == (3,)

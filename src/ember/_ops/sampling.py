@@ -443,6 +443,8 @@ _ExponentialFill = _sampler_node("Exponential")
 def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
     """Fill with uniform samples on [from, to)."""
     from_ = kwargs.pop("from", from_)
+    if kwargs:          # (the registry words torch's TypeError)
+        raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
     arr = _draw(_generator(generator, self.device), self.device, "uniform", tuple(self.shape),
                 self._data.dtype, from_, to)
     return _fill(self, arr, _UniformFill)
