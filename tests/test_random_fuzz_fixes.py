@@ -288,3 +288,21 @@ def test_in_place_samplers_take_torchs_keywords():
                  lambda t: t.geometric_(p=0.5), lambda t: t.cauchy_(median=1, sigma=2),
                  lambda t: t.log_normal_(mean=1, std=0.5), lambda t: t.bernoulli_(p=0.3)):
         assert fill(ember.empty(3)).shape == (3,)
+
+
+@pytest.mark.parametrize("call,text", [
+    (lambda x: ember.nn.functional.dropout(x, 0.5, training=1),
+     "dropout(): argument 'train' (position 3) must be bool, not int"),
+    (lambda x: ember.nn.functional.dropout(x, 0.5, None, True),
+     "dropout_(): argument 'train' (position 3) must be bool, not NoneType"),
+    (lambda x: ember.nn.functional.dropout2d(x, 0.5, "yes"),
+     "feature_dropout(): argument 'train' (position 3) must be bool, not str"),
+    (lambda x: ember.nn.functional.feature_alpha_dropout(x, 0.5, np.bool_(True)),
+     "feature_alpha_dropout(): argument 'train' (position 3) must be bool, not numpy.bool"),
+])
+def test_dropout_takes_only_a_bool_train(call, text):
+    with pytest.raises(TypeError) as info:
+        call(ember.ones(3, 3))
+    assert str(info.value) == text
+    ember.manual_seed(0)            # and nothing was drawn
+    assert ember.rand(1).item() == float(words(0, 1)[0] & np.uint64(0xFFFFFF)) * 2.0 ** -24

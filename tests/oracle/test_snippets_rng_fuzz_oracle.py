@@ -1040,6 +1040,18 @@ _FOUND = [
     "torch.empty(3).uniform_(None)",
     SEED + "print(torch.empty(3).normal_(torch.tensor(1.0), torch.tensor(2.0)), torch.empty(3).bernoulli_(torch.tensor(0.5)), torch.empty(3).bernoulli_(), torch.empty(3).bernoulli_(p=torch.rand(3)))",
     SEED + "x = torch.zeros(3, requires_grad=True).clone(); print(x.uniform_().grad_fn.name(), x.normal_().grad_fn.name(), x.exponential_().grad_fn.name(), x.bernoulli_(0.5).grad_fn.name(), x.bernoulli_(torch.rand(3)).grad_fn.name())",
+    # dropout's train is a bool (torch's parser names the function F.dropout calls)
+    "torch.nn.functional.dropout(torch.ones(3), p=0.5, training=1)",
+    "torch.nn.functional.dropout(torch.ones(3), p=0.5, training=np.bool_(True))",
+    "torch.nn.functional.dropout(torch.ones(3), p=0.5, training='', inplace=True)",
+    "torch.nn.functional.dropout2d(torch.ones(3, 3), p=0.5, training='yes', inplace=True)",
+    "torch.nn.functional.dropout1d(torch.ones(3, 3), p=0.5, training='yes')",
+    "torch.nn.functional.alpha_dropout(torch.ones(3, 3), p=0.5, training='yes')",
+    "torch.nn.functional.feature_alpha_dropout(torch.ones(3, 3), p=0.5, training='yes', inplace=True)",
+    "torch.nn.functional.dropout(torch.ones(0), p=0.5, training=None)",
+    "torch.nn.functional.dropout(torch.ones(3), p=2.0, training=None)",
+    "torch.dropout_(torch.ones(3), 0.5, 'yes')",
+    "m = torch.nn.Dropout(); m.training = 1; print(m(torch.ones(3)))",
     # generators: devices, copies, fresh states, forks
     "torch.Generator('mps')",
     "torch.Generator('xpu')",

@@ -435,6 +435,8 @@ def dropout_impl(input, p, train, inplace=False, feature=False, alpha=False):
     """Dropout of elements (or of whole channels, `feature`), drawing keep-masks with
     bernoulli_(1 - p) as torch does (so a seed gives torch's masks). Alpha dropout sets dropped
     values to SELU's negative saturation and rescales to keep mean and variance."""
+    if train.__class__ is not bool:
+        _train_error(train, inplace, feature, alpha)
     if not train or p == 0 or input.numel() == 0:
         return input                # NOTE: before torch's dims check, as in torch
     if p == 1:          # every variant zeroes everything, before the dims check, drawing nothing
@@ -454,6 +456,16 @@ def dropout_impl(input, p, train, inplace=False, feature=False, alpha=False):
     shift = (noise - 1) * (_SELU_ALPHA_PRIME * a) + _SELU_ALPHA_PRIME * a * p
     noise.mul_(a)
     return input.mul_(noise).add_(shift) if inplace else input * noise + shift
+
+
+def _train_error(train, inplace, feature, alpha):
+    """torch's parser error for a `train` that is no bool (1, None, numpy.bool), naming the
+    function F.dropout and its kin call."""
+    from .argument_errors import type_name
+    name = ("feature_" if feature else "") + ("alpha_" if alpha else "") + "dropout" + \
+        ("_" if inplace else "")
+    raise TypeError(f"{name}(): argument 'train' (position 3) must be bool, not "
+                    f"{type_name(train)}")
 
 
 def _dropout_functions(name, feature, alpha):
