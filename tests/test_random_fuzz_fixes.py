@@ -306,3 +306,30 @@ def test_dropout_takes_only_a_bool_train(call, text):
     assert str(info.value) == text
     ember.manual_seed(0)            # and nothing was drawn
     assert ember.rand(1).item() == float(words(0, 1)[0] & np.uint64(0xFFFFFF)) * 2.0 ** -24
+
+
+def test_factories_make_their_out_require_grad_when_asked():
+    ember.manual_seed(0)
+    for out in (ember.empty(3), ember.empty(2)):        # filled in place, or resized
+        assert ember.rand(3, out=out, requires_grad=True).requires_grad and out.requires_grad
+    assert ember.randn(3, out=ember.empty(3), requires_grad=True).requires_grad
+    assert ember.normal(0., 1., (3,), out=ember.empty(3), requires_grad=True).requires_grad
+    assert ember.randperm(3, out=ember.empty(3), requires_grad=True).requires_grad
+    with pytest.raises(RuntimeError, match="^Only Tensors of floating point and complex dtype "
+                                           "can require gradients$"):
+        ember.randint(3, (3,), out=ember.empty(3, dtype=ember.int64), requires_grad=True)
+    assert not ember.rand(3, out=ember.empty(3)).requires_grad
+
+
+def test_normal_of_a_tensor_mean_and_a_number_std_broadcasts_mean_with_out():
+    ember.manual_seed(0)
+    z = ember.randn(2, 3)
+    ember.manual_seed(0)
+    out = ember.empty(2, 3)
+    ember.normal(ember.tensor([10.0, 20.0, 30.0]), 1.0, out=out)      # six draws, not three
+    assert ember.allclose(out, z + ember.tensor([10.0, 20.0, 30.0]))
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(3\) must match the size of "
+                                           r"tensor b \(5\) at non-singleton dimension 0$"):
+        ember.normal(ember.zeros(3), 1.0, out=ember.empty(5))
+    with pytest.raises(RuntimeError, match="^multinomial expects Long tensor out, got: Float$"):
+        ember.multinomial(ember.rand(4), 3, out=ember.empty(3))

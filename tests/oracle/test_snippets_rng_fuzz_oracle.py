@@ -1052,6 +1052,18 @@ _FOUND = [
     "torch.nn.functional.dropout(torch.ones(3), p=2.0, training=None)",
     "torch.dropout_(torch.ones(3), 0.5, 'yes')",
     "m = torch.nn.Dropout(); m.training = 1; print(m(torch.ones(3)))",
+    # out= of the samplers: its dtype, its shape with a tensor mean, requires_grad
+    "torch.manual_seed(0); o = torch.empty(3, dtype=torch.float32)\ntry:\n    torch.multinomial(torch.rand(4), 3, out=o)\nexcept Exception as e:\n    print(e)\nprint(torch.rand(1))",
+    SEED + "o = torch.empty(5); print(torch.normal(torch.zeros(3), torch.ones(3), out=o), torch.rand(1))",
+    SEED + "o = torch.empty(2, 3); print(torch.normal(torch.zeros(3), 1.0, out=o), torch.rand(1))",
+    SEED + "o = torch.empty(0); print(torch.normal(torch.zeros(3), 1.0, out=o), torch.rand(1))",
+    SEED + "o = torch.empty(5); print(torch.normal(torch.zeros(3), 1.0, out=o), torch.rand(1))",
+    SEED + "o = torch.empty(1); print(torch.normal(torch.zeros(3), 1.0, out=o), torch.rand(1))",
+    SEED + "o = torch.empty(3, 1); print(torch.normal(torch.zeros(1, 2), 2.0, out=o), torch.rand(1))",
+    SEED + "o = torch.empty(2, 3).t(); print(torch.normal(torch.arange(2.0), 1.0, out=o), o.stride(), torch.rand(1))",
+    SEED + "o = torch.empty(3); print(torch.randn(3, out=o, requires_grad=True), torch.randperm(3, out=torch.empty(3), requires_grad=True))",
+    SEED + "o = torch.empty(3, dtype=torch.int64); print(torch.randint(3, (3,), out=o, requires_grad=True))",
+    SEED + "o = torch.empty(3); print(torch.normal(0., 1., (3,), out=o, requires_grad=True), torch.rand(3, out=torch.empty(2), requires_grad=True))",
     # generators: devices, copies, fresh states, forks
     "torch.Generator('mps')",
     "torch.Generator('xpu')",

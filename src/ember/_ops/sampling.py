@@ -57,6 +57,11 @@ def _place(array, device, requires_grad, pin_memory=False):
     return _requiring_grad(t) if requires_grad else t
 
 
+def _out_grad(t, out, requires_grad):
+    """A factory's result; an `out=` requires grad after the draw when asked, as torch's."""
+    return _requiring_grad(t) if requires_grad and out is not None else t
+
+
 def _requiring_grad(t):
     """A factory's result with requires_grad=True (refused for integer dtypes, in the text
     torch's factories use)."""
@@ -106,10 +111,10 @@ def rand(*args, size=None, generator=None, out=None, dtype=None, layout=None, de
     check_shape(shape, "rand")
     d = _float_dtype(out_dtype(out, dtype, "rand"), "check_uniform_bounds")
     if _fills(out, shape, device):
-        return out.uniform_(0.0, 1.0, generator=generator)
+        return _out_grad(out.uniform_(0.0, 1.0, generator=generator), out, requires_grad)
     gen = _generator(generator, device)
-    return _into(out, _place(_draw(gen, device, "uniform", shape, d._np, 0.0, 1.0), device,
-                             requires_grad, pin_memory))
+    return _out_grad(_into(out, _place(_draw(gen, device, "uniform", shape, d._np, 0.0, 1.0),
+                                       device, requires_grad, pin_memory)), out, requires_grad)
 
 
 @function(method=False)
@@ -120,10 +125,10 @@ def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, d
     check_shape(shape, "randn")
     d = _float_dtype(out_dtype(out, dtype, "randn"), "normal_kernel_cpu", 0 in shape)
     if _fills(out, shape, device):
-        return out.normal_(generator=generator)
+        return _out_grad(out.normal_(generator=generator), out, requires_grad)
     gen = _generator(generator, device)
-    return _into(out, _place(_draw(gen, device, "normal", shape, d._np), device, requires_grad,
-                             pin_memory))
+    return _out_grad(_into(out, _place(_draw(gen, device, "normal", shape, d._np), device,
+                                       requires_grad, pin_memory)), out, requires_grad)
 
 
 @function(method=False)
@@ -151,10 +156,11 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
     check_shape(shape, "randint")
     d = out_dtype(out, dtype, "randint") or _dtype.int64
     if _fills(out, shape, device):
-        return out.random_(int(low), int(high), generator=generator)
+        return _out_grad(out.random_(int(low), int(high), generator=generator), out, requires_grad)
     gen = _generator(generator, device)
-    return _into(out, _place(_draw(gen, device, "random_", shape, d._np, int(low), int(high)),
-                             device, requires_grad, pin_memory))
+    return _out_grad(_into(out, _place(_draw(gen, device, "random_", shape, d._np, int(low),
+                                             int(high)), device, requires_grad, pin_memory)),
+                     out, requires_grad)
 
 
 _NO_N = object()        # (randperm called without n)
@@ -175,8 +181,9 @@ def randperm(n=_NO_N, *, generator=None, out=None, dtype=None, layout=None, devi
     array = MetaArray((int(n),), d._np) if dev is not None and dev.type == "meta" else \
         _random.randperm(gen, int(n), d._np)
     if _fills(out, array.shape, device):
-        return out.copy_(_place(array, out.device, False))
-    return _into(out, _place(array, device, requires_grad, pin_memory))
+        return _out_grad(out.copy_(_place(array, out.device, False)), out, requires_grad)
+    return _out_grad(_into(out, _place(array, device, requires_grad, pin_memory)),
+                     out, requires_grad)
 
 
 _RANDPERM_SIGNATURE = ("out = None, torch.dtype dtype = None, torch.layout layout = None, "
@@ -276,6 +283,10 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         if isinstance(std, Tensor) and std.is_complex():
             raise RuntimeError("normal expects standard deviation to be non-complex")
         if out is not None:
+            if not isinstance(std, Tensor):
+                # torch: the result has the shape of mean broadcast with out's own
+                shape = broadcast_shapes(tuple(mean.shape), tuple(out.shape))
+                mean = mean if tuple(mean.shape) == shape else mean.expand(shape)
             shape = broadcast_shapes(tuple(getattr(mean, "shape", ())),
                                      tuple(getattr(std, "shape", ())))
             if _fills(out, shape, None) and not (isinstance(std, Tensor) and (std < 0).any()):
@@ -310,9 +321,10 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_random._fmt(std)}")
     d = _float_dtype(out_dtype(out, dtype, "normal"), "normal_kernel_cpu", 0 in tuple(size))
     if _fills(out, tuple(size), device):
-        return out.normal_(mean, std, generator=generator)
-    return _into(out, _place(_draw(_generator(generator, device), device, "normal", tuple(size),
-                                   d._np, mean, std), device, requires_grad, pin_memory))
+        return _out_grad(out.normal_(mean, std, generator=generator), out, requires_grad)
+    return _out_grad(_into(out, _place(_draw(_generator(generator, device), device, "normal",
+                                             tuple(size), d._np, mean, std), device,
+                                       requires_grad, pin_memory)), out, requires_grad)
 
 
 # torch's argument-parser errors (normal(0, 1) with no size, a tensor mean with a size, ...):
@@ -388,6 +400,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
 @function()
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """Indices sampled by the (unnormalised) weights in each row of `input`."""
+    if out is not None and out.dtype != _dtype.int64:
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {out.dtype._scalar_name}")
     probs = backend_of(input._data).to_numpy(input._data)
     result = _place(_random.multinomial(_generator(generator, input.device), probs, num_samples,
                                         replacement), input.device, False)
