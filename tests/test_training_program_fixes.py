@@ -1,5 +1,6 @@
 """Fixes found by fuzzing whole training programs against torch (values worked out by hand)."""
 import io
+import pickle
 import sys
 import types
 
@@ -237,3 +238,49 @@ def test_pad_sequence_refuses_lists_and_trailing_shapes_that_do_not_match():
     out = pad([torch.ones(2, 3), torch.tensor([[5.0], [6.0], [7.0]]).t().expand(1, 3)])
     assert out.shape == (2, 2, 3)
     assert out[:, 1].tolist() == [[5.0, 6.0, 7.0], [0.0, 0.0, 0.0]]
+
+
+# -- torch.load of a file that is no pickle at all ----------------------------------------------
+
+@pytest.mark.parametrize("data, error, text", [
+    # Python's unpickler's own errors, as torch lets them through under weights_only=False
+    (b"epoch 3, loss 0.25\n", pickle.UnpicklingError, "could not find MARK"),
+    (b"<html>", pickle.UnpicklingError, "invalid load key, '<'."),
+    (b"hello world\n", pickle.UnpicklingError, "Memo value not found at index 101"),
+    (b"(", EOFError, "Ran out of input"),
+])
+def test_load_of_a_non_pickle_raises_the_unpicklers_error(data, error, text):
+    with pytest.raises(error) as info:
+        torch.load(io.BytesIO(data), weights_only=False)
+    assert str(info.value) == text
+
+
+@pytest.mark.parametrize("data, error, text", [
+    # torch's weights-only unpickler: an unknown opcode, an empty mark stack, a memo miss
+    (b"<html>", pickle.UnpicklingError, "Unsupported operand 60"),
+    (b"\n", pickle.UnpicklingError, "Unsupported operand 10"),
+    (b"\x80\x04\x95\x05", pickle.UnpicklingError, "Unsupported operand 149"),   # a frame
+    (b"epoch 3, loss 0.25\n", IndexError, "pop from empty list"),
+    (b"hello world\n", KeyError, "101"),
+    (b"(", EOFError, ""),
+])
+def test_weights_only_load_of_a_non_pickle_raises_torchs_unpicklers_error(data, error, text):
+    with pytest.raises(error) as info:
+        torch.load(io.BytesIO(data))
+    message = str(info.value)
+    if error is pickle.UnpicklingError:
+        assert message.startswith("Weights only load failed. In PyTorch 2.6, we changed the "
+                                  "default value of the `weights_only` argument")
+        assert f"\n\n{text}\n" in message
+    else:
+        assert message == text
+
+
+def test_load_of_a_pickle_that_is_no_checkpoint_names_the_magic_number():
+    for weights_only in (True, False):
+        with pytest.raises(RuntimeError) as info:
+            torch.load(io.BytesIO(pickle.dumps([1, 2], protocol=2)), weights_only=weights_only)
+        assert str(info.value).splitlines()[0] == "Invalid magic number; corrupt file?"
+    with pytest.raises(EOFError) as info:
+        torch.load(io.BytesIO(b""), weights_only=False)
+    assert str(info.value) == "Ran out of input"

@@ -6,6 +6,7 @@ serialization.py).
 import enum
 import io
 import pickle
+import re
 import struct
 import sys
 import zlib
@@ -298,7 +299,8 @@ def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pick
                 f"`torch.save({name}_use_new_zipfile_serialization=True), please torch.save "
                 "your checkpoint with this option in order to use mmap.")
         if _remaining(file) == 0:
-            raise EOFError()        # torch's legacy unpickler on an empty file
+            # torch's legacy unpickler on an empty file (Python's says "Ran out of input")
+            raise EOFError() if weights_only else EOFError("Ran out of input")
         return _load_legacy(file, map_location, pickle_module, weights_only, pickle_load_args)
     if mmap and path is None:
         raise ValueError("f must be a file path in order to use the mmap argument")
@@ -332,6 +334,52 @@ def _unpickle(file, pickle_module, weights_only, persistent_load, pickle_load_ar
 
 
 _LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+_FRAME = 0x95       # the pickle opcode of protocol 4's frames, which torch's weights-only
+                    # unpickler does not know
+
+
+def _legacy_magic(file, pickle_module, weights_only, pickle_load_args):
+    """The first pickle of a file that is not a zip archive: the legacy format's magic number.
+    A file that is no pickle at all (a text file, a web page) fails here, and torch lets its
+    unpickler's own error through: Python's unpickler's (the one ember uses) under
+    weights_only=False; under weights_only=True, that of torch's own unpickler, whose errors
+    for the common cases are rebuilt from Python's (an unknown opcode is an "Unsupported
+    operand" inside the weights-only message; a missing memo entry a KeyError; a missing mark
+    an IndexError)."""
+    start = file.tell()
+    head = file.read(3)
+    file.seek(start)
+    if weights_only and len(head) == 3 and head[0] == pickle.PROTO[0] and head[1] >= 4 \
+            and head[2] == _FRAME:
+        raise pickle.UnpicklingError(weights_only_message(f"Unsupported operand {_FRAME}"))
+    base = getattr(pickle_module, "Unpickler", pickle.Unpickler)
+    unpickler = _unpickler_class(base)(file, torch_globals(), counterpart, weights_only,
+                                       _no_persistent_id, **pickle_load_args)
+    try:
+        return unpickler.load()
+    except pickle.UnpicklingError as e:
+        if not weights_only:
+            raise
+        raise _weights_only_error(str(e)) from None
+    except EOFError:
+        if not weights_only:
+            raise
+        raise EOFError() from None      # (torch's unpickler gives no message)
+
+
+def _weights_only_error(message):
+    """torch's weights-only unpickler's error where Python's unpickler says `message`."""
+    key = re.fullmatch(r"invalid load key, '(.+)'\.", message)
+    if key:
+        text = key.group(1)
+        code = int(text[2:], 16) if text.startswith("\\x") else ord(text)
+        return pickle.UnpicklingError(weights_only_message(f"Unsupported operand {code}"))
+    memo = re.fullmatch(r"Memo value not found at index (\d+)", message)
+    if memo:
+        return KeyError(int(memo.group(1)))
+    if message == "could not find MARK":
+        return IndexError("pop from empty list")
+    return pickle.UnpicklingError(weights_only_message(message))
 _LEGACY_PROTOCOL = 1001
 
 
@@ -362,12 +410,8 @@ def _load_legacy(file, map_location, pickle_module, weights_only, pickle_load_ar
                 raise RuntimeError(_ENDS_EARLY) from None
             raise
 
-    try:
-        magic = load()
-    except Exception:
-        magic = None
+    magic = _legacy_magic(file, pickle_module, weights_only, pickle_load_args)
     if magic != _LEGACY_MAGIC:
-        # (torch lets the unpickler's own error through when the start is not a pickle)
         raise RuntimeError("Invalid magic number; corrupt file?\nthis file is neither a zip "
                            "checkpoint nor one in torch's legacy format (it may be truncated "
                            "at its start or not a checkpoint at all)")
