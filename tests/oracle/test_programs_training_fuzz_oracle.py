@@ -8,14 +8,19 @@ EmbeddingBag, LSTM/GRU/RNN, MultiheadAttention, Transformer encoders, pooling, r
 shared and tied weights, buffers, parametrizations, hooks), data from randn/randint or a
 TensorDataset and DataLoader, a loss, an optimizer with param groups or frozen parameters, a
 scheduler, clipping, gradient accumulation, train/eval switches, accuracy under no_grad, EMA
-copies, state_dict and optimizer round trips through BytesIO; and user mistakes (shape and dtype
-errors, bad optimizer and scheduler arguments, state_dict mismatches) with their exceptions and
-warnings. Floats print rounded to 4 significant digits. In about 5000 programs every difference
-that survived rounding was either rounding noise that an optimizer amplifies (a bias in front
-of a BatchNorm has a zero gradient in exact arithmetic; Adam, RMSprop and Rprop turn torch's and
-ember's different last bits into steps of the learning rate; GroupNorm of one element divides
-torch's rounding residue by sqrt(eps)), which vanishes when the same program runs in float64,
-or one of the bugs below (the first programs, fixed).
+copies, state_dict and optimizer round trips through BytesIO; recipes (GAN, WGAN-GP, VAE,
+contrastive, distillation, mixup, char-RNN sampling, negative sampling, packed sequences,
+seq2seq with attention, transformer generation with top-k/top-p, beam search, autoencoders,
+SWA, LBFGS, sparse embeddings, autocast); and user mistakes (shape and dtype errors, bad
+optimizer and scheduler arguments, state_dict mismatches) with their exceptions and warnings.
+
+Floats print rounded to 4 significant digits. In about 12000 programs every difference that
+survived rounding was rounding noise that training amplifies, or one of the bugs below (the
+first programs, fixed). The noise: a bias in front of a BatchNorm has a zero gradient in exact
+arithmetic, and Adam, RMSprop and Rprop turn torch's and ember's different last bits into
+steps of the learning rate; GroupNorm of one element divides torch's rounding residue by
+sqrt(eps); these vanish when the program runs in float64. Weights initialised to one constant
+make ties whose breaking (Rprop's signs) differs even in float64.
 """
 import pytest
 
@@ -1800,6 +1805,570 @@ attempt(2, lambda: torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode='min', f
 attempt(3, lambda: torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=0))
 attempt(4, lambda: model.load_state_dict({k: v.double() for k, v in model.state_dict().items()}) or next(model.parameters()).dtype)
 attempt(5, lambda: nn.GroupNorm(2, 4)(torch.randn(2, 6)))
+''',
+    'fuzz_d5000': r'''\
+torch.manual_seed(5000)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 4, 5, 3
+model = nn.Sequential(nn.Linear(D, 4), nn.Tanh(), nn.Linear(4, C))
+vec = nn.utils.parameters_to_vector(model.parameters())
+print(vec.shape, r(vec.norm()))
+nn.utils.vector_to_parameters(vec * 0.5, model.parameters())
+print(r(model[0].weight.norm()))
+X = torch.randn(B, D)
+model(X).sum().backward()
+g = torch.cat([p.grad.flatten() for p in model.parameters()])
+print(g.shape, r(g.norm()))
+print(r(nn.utils.clip_grad_norm_(model.parameters(), 0.1, norm_type=3.0)))
+print(r(torch.cat([p.grad.flatten() for p in model.parameters()]).norm()))
+print(r(nn.utils.get_total_norm([p.grad for p in model.parameters()])))
+
+''',
+    'fuzz_d5001': r'''\
+torch.manual_seed(5001)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 6, 5, 2
+model = nn.Sequential(nn.Linear(D, 8), nn.GELU(), nn.Linear(8, C))
+opt = torch.optim.AdamW(model.parameters(), lr=0.01)
+X, Y = torch.randn(B, D), torch.randint(0, C, (B,))
+for step in range(3):
+    opt.zero_grad()
+    with torch.autocast('cpu', dtype=torch.bfloat16):
+        out = model(X)
+        loss = F.cross_entropy(out, Y)
+    print(out.dtype, loss.dtype)
+    loss.backward()
+    print(model[0].weight.grad.dtype)
+    opt.step()
+    print(step, round(loss.item(), 2))
+
+''',
+    'fuzz_d5002': r'''\
+torch.manual_seed(5002)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 6, 3, 2
+emb = nn.Embedding(10, 4, sparse=True)
+head = nn.Linear(4, C)
+opt1 = torch.optim.SparseAdam(list(emb.parameters()), lr=0.05)
+opt2 = torch.optim.SGD(head.parameters(), lr=0.05)
+X, Y = torch.randint(0, 10, (B, 3)), torch.randint(0, C, (B,))
+for step in range(3):
+    opt1.zero_grad(); opt2.zero_grad()
+    loss = F.cross_entropy(head(emb(X).mean(1)), Y)
+    loss.backward()
+    print(emb.weight.grad.is_sparse, emb.weight.grad.layout, r(emb.weight.grad.to_dense().abs().sum()))
+    opt1.step(); opt2.step()
+    print(step, r(loss.item()))
+print(r(emb.weight[:2]))
+
+''',
+    'fuzz_d5003': r'''\
+torch.manual_seed(5003)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 4, 5, 3
+emb = nn.Embedding(8, 3, sparse=True, padding_idx=0)
+opt = torch.optim.Adagrad(emb.parameters(), lr=0.1)
+X = torch.randint(0, 8, (B, 2))
+for step in range(3):
+    opt.zero_grad()
+    loss = emb(X).pow(2).sum()
+    loss.backward()
+    opt.step()
+    print(step, r(loss.item()))
+print(r(emb.weight))
+
+''',
+    'fuzz_d5005': r'''\
+torch.manual_seed(5005)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 4, 3, 2
+model = nn.Sequential(nn.Linear(D, 4), nn.Softplus(), nn.Dropout(0.5), nn.Linear(4, C))
+log = []
+for name, m in model.named_modules():
+    if name:
+        m.register_forward_pre_hook(lambda m, inp, name=name: log.append((name, tuple(inp[0].shape))))
+X = torch.randn(B, D)
+out = model(X)
+print(log)
+print([n for n, _ in model.named_modules()], [n for n, _ in model.named_parameters()])
+print(r(out))
+model.eval()
+print(r(model(X)))
+print(model.training, [m.training for m in model])
+print(model.extra_repr(), model[0].extra_repr(), model[2].extra_repr())
+
+''',
+    'fuzz_d5006': r'''\
+torch.manual_seed(5006)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 4, 3, 2
+emb = nn.Embedding(8, 3, sparse=True)
+opt = torch.optim.SGD(emb.parameters(), lr=0.1)
+X = torch.randint(0, 8, (B, 2))
+for step in range(3):
+    opt.zero_grad()
+    loss = emb(X).pow(2).sum()
+    loss.backward()
+    opt.step()
+    print(step, r(loss.item()))
+print(r(emb.weight))
+
+''',
+    'fuzz_e6000': r'''\
+torch.manual_seed(6000)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 4, 5, 2
+teacher = nn.Sequential(nn.Linear(D, 8), nn.ReLU(), nn.Linear(8, C)).eval()
+student = nn.Sequential(nn.Linear(D, 4), nn.ELU(), nn.Linear(4, C))
+opt = torch.optim.Adam(student.parameters(), lr=1e-2)
+X, Y = torch.randn(B, D), torch.randint(0, C, (B,))
+T = 2.0
+for step in range(3):
+    with torch.no_grad():
+        t_logits = teacher(X)
+    s_logits = student(X)
+    soft = F.kl_div(F.log_softmax(s_logits / T, dim=1), F.softmax(t_logits / T, dim=1), reduction='batchmean') * T * T
+    hard = F.cross_entropy(s_logits, Y)
+    loss = 0.7 * soft + 0.3 * hard
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, r(soft.item()), r(hard.item()))
+
+''',
+    'fuzz_e6001': r'''\
+torch.manual_seed(6001)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 6, 3, 2
+class VAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(D, 8)
+        self.mu = nn.Linear(8, 2)
+        self.logvar = nn.Linear(8, 2)
+        self.dec = nn.Sequential(nn.Linear(2, 8), nn.PReLU(), nn.Linear(8, D))
+    def forward(self, x):
+        h = F.relu(self.enc(x))
+        mu, logvar = self.mu(h), self.logvar(h)
+        std = torch.exp(0.5 * logvar)
+        z = mu + torch.randn_like(std) * std
+        return self.dec(z), mu, logvar
+model = VAE()
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+X = torch.rand(B, D)
+for step in range(3):
+    recon, mu, logvar = model(X)
+    rec = F.binary_cross_entropy_with_logits(recon, X, reduction='sum')
+    kld = -0.5 * torch.sum(1 + logvar - mu.pow(2) - logvar.exp())
+    loss = (rec + kld) / B
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, r(rec.item()), r(kld.item()))
+model.eval()
+with torch.no_grad():
+    print(r(model.dec(torch.randn(2, 2))))
+
+''',
+    'fuzz_e6002': r'''\
+torch.manual_seed(6002)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 4, 3, 2
+V, E = 12, 4
+counts = torch.randint(1, 10, (V,)).float()
+noise = counts.pow(0.75)
+noise /= noise.sum()
+inp = nn.Embedding(V, E)
+outp = nn.Embedding(V, E)
+opt = torch.optim.Adam(list(inp.parameters()) + list(outp.parameters()), lr=0.05)
+for step in range(3):
+    center = torch.randint(0, V, (B,))
+    ctx = torch.randint(0, V, (B,))
+    neg = torch.multinomial(noise, B * 3, replacement=True).view(B, 3)
+    c = inp(center)
+    pos = F.logsigmoid((c * outp(ctx)).sum(1))
+    negs = F.logsigmoid(-torch.bmm(outp(neg), c.unsqueeze(2)).squeeze(2)).sum(1)
+    loss = -(pos + negs).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, neg[0].tolist(), r(loss.item()))
+
+''',
+    'fuzz_e6003': r'''\
+torch.manual_seed(6003)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 6, 5, 3
+G = nn.Sequential(nn.Linear(2, 8), nn.SiLU(), nn.Linear(8, D))
+Dn = nn.Sequential(nn.Linear(D, 8), nn.LeakyReLU(0.2), nn.Linear(8, 1))
+optG = torch.optim.Adam(G.parameters(), lr=2e-3, betas=(0.5, 0.999))
+optD = torch.optim.Adam(Dn.parameters(), lr=2e-3, betas=(0.5, 0.999))
+crit = nn.BCEWithLogitsLoss()
+real = torch.randn(B, D) * 0.5 + 1.0
+for step in range(3):
+    z = torch.randn(B, 2)
+    fake = G(z)
+    optD.zero_grad()
+    lossD = crit(Dn(real), torch.ones(B, 1)) + crit(Dn(fake.detach()), torch.zeros(B, 1))
+    lossD.backward()
+    optD.step()
+    optG.zero_grad()
+    lossG = crit(Dn(fake), torch.ones(B, 1))
+    lossG.backward()
+    optG.step()
+    print(step, r(lossD.item()), r(lossG.item()), r(sum(p.grad.norm() for p in Dn.parameters())))
+
+''',
+    'fuzz_e6005': r'''\
+torch.manual_seed(6005)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 4, 5, 3
+N = 10
+X, Y = torch.randn(N, D), torch.randn(N, 1)
+model = nn.Sequential(nn.Linear(D, 4), nn.Hardtanh(), nn.Linear(4, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+bs = 5
+for epoch in range(2):
+    perm = torch.randperm(N)
+    total = 0.0
+    for i in range(0, N, bs):
+        idx = perm[i:i + bs]
+        loss = F.l1_loss(model(X[idx]), Y[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item() * len(idx)
+    print(epoch, perm[:4].tolist(), r(total / N))
+
+''',
+    'fuzz_e6007': r'''\
+torch.manual_seed(6007)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 6, 5, 3
+lengths = torch.tensor(sorted([int(v) for v in torch.randint(1, 6, (B,))], reverse=True))
+X = torch.randn(B, int(lengths.max()), D)
+Y = torch.randint(0, C, (B,))
+rnn = nn.GRU(D, 5, batch_first=True, bidirectional=False)
+head = nn.Linear(5 * (2 if rnn.bidirectional else 1), C)
+opt = torch.optim.Adam(list(rnn.parameters()) + list(head.parameters()), lr=0.01)
+for step in range(3):
+    packed = nn.utils.rnn.pack_padded_sequence(X, lengths, batch_first=True, enforce_sorted=False)
+    out, h = rnn(packed)
+    h = h[0] if isinstance(h, tuple) else h
+    feat = torch.cat([h[-2], h[-1]], 1) if rnn.bidirectional else h[-1]
+    padded, lens = nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
+    loss = F.cross_entropy(head(feat), Y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, lens.tolist(), padded.shape, r(loss.item()))
+
+''',
+    'fuzz_e6008': r'''\
+torch.manual_seed(6008)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 4, 5, 3
+model = nn.Sequential(nn.Linear(D, 8), nn.PReLU(), nn.Linear(8, C))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+X, Y = torch.randn(B, D), torch.randint(0, C, (B,))
+beta = torch.distributions.Beta(torch.tensor(0.4), torch.tensor(0.4))
+for step in range(3):
+    lam = beta.sample()
+    perm = torch.randperm(B)
+    xm = lam * X + (1 - lam) * X[perm]
+    out = model(xm)
+    loss = lam * F.cross_entropy(out, Y) + (1 - lam) * F.cross_entropy(out, Y[perm])
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, r(lam.item()), perm.tolist(), r(loss.item()))
+
+''',
+    'fuzz_e6010': r'''\
+torch.manual_seed(6010)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B, D, C = 6, 3, 2
+enc = nn.Sequential(nn.Linear(D, 8), nn.Sigmoid(), nn.Linear(8, 4))
+opt = torch.optim.SGD(enc.parameters(), lr=0.1, momentum=0.9)
+X = torch.randn(B, D)
+for step in range(3):
+    a = F.normalize(enc(X + 0.1 * torch.randn_like(X)), dim=1)
+    b = F.normalize(enc(X + 0.1 * torch.randn_like(X)), dim=1)
+    logits = a @ b.t() / 0.5
+    labels = torch.arange(B)
+    loss = (F.cross_entropy(logits, labels) + F.cross_entropy(logits.t(), labels)) / 2
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, r(loss.item()), (logits.argmax(1) == labels).float().mean().item())
+print(r(F.cosine_similarity(a, b).mean()))
+
+''',
+    'fuzz_f7000': r'''\
+torch.manual_seed(7000)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+class AE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Sequential(nn.Conv2d(2, 2, 1, padding=0, padding_mode='zeros'), nn.GroupNorm(2, 2), nn.SELU())
+        self.pool = nn.MaxPool2d(2, return_indices=True)
+        self.mid = nn.Sequential(nn.Conv2d(2, 2, 1), nn.Dropout2d(0.2))
+        self.up = nn.MaxUnpool2d(2)
+        self.dec = nn.Conv2d(4, 2, 1)
+    def forward(self, x):
+        e = self.enc(x)
+        d, idx = self.pool(e)
+        d = self.mid(d)
+        u = self.up(d, idx, output_size=e.shape)
+        u = torch.cat([u, e], dim=1)
+        return self.dec(u)
+model = AE()
+X = torch.rand(3, 2, 4, 4)
+X = X.contiguous(memory_format=torch.channels_last)
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+shapes = []
+hooks = [m.register_forward_hook(lambda m, i, o: shapes.append((type(m).__name__, tuple(o[0].shape if isinstance(o, tuple) else o.shape)))) for m in model.children()]
+for step in range(2):
+    opt.zero_grad()
+    loss = F.smooth_l1_loss(model(X), X)
+    loss.backward()
+    opt.step()
+    print(step, r(loss.item()), r(model.enc[0].weight.grad.norm()))
+for h in hooks:
+    h.remove()
+print(shapes[:5])
+model.eval()
+with torch.no_grad():
+    y = model(X)
+print(y.shape, y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last), r(y[0, 0, 0]))
+print(model.enc[0].weight.is_contiguous(), model.enc[0].weight.stride())
+''',
+    'fuzz_g8000': r'''\
+torch.manual_seed(8000)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B = 4
+V, D, T = 11, 8, 5
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tok = nn.Embedding(V, D)
+        self.pos = nn.Parameter(torch.zeros(1, 16, D))
+        self.block = nn.TransformerEncoderLayer(D, 2, 16, dropout=0.0, batch_first=True, norm_first=False)
+        self.ln = nn.LayerNorm(D)
+        self.head = nn.Linear(D, V, bias=False)
+        self.head.weight = self.tok.weight
+    def forward(self, x):
+        n = x.shape[1]
+        mask = torch.triu(torch.full((n, n), float('-inf')), 1)
+        h = self.block(self.tok(x) + self.pos[:, :n], src_mask=mask)
+        return self.head(self.ln(h))
+model = LM()
+print(sum(p.numel() for p in model.parameters()))
+opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.1)
+data = torch.randint(0, V, (B, T + 1))
+for step in range(3):
+    logits = model(data[:, :-1])
+    loss = F.cross_entropy(logits.reshape(-1, V), data[:, 1:].reshape(-1))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, r(loss.item()))
+model.eval()
+@torch.no_grad()
+def generate(idx, n, temperature=1.0, top_k=None, top_p=None):
+    for _ in range(n):
+        logits = model(idx)[:, -1, :] / temperature
+        if top_k is not None:
+            v, _ = torch.topk(logits, top_k)
+            logits[logits < v[:, [-1]]] = -float('inf')
+        if top_p is not None:
+            sl, si = torch.sort(logits, descending=True)
+            cp = torch.cumsum(F.softmax(sl, dim=-1), dim=-1)
+            remove = cp > top_p
+            remove[:, 1:] = remove[:, :-1].clone()
+            remove[:, 0] = False
+            logits = logits.masked_fill(remove.scatter(1, si, remove), -float('inf'))
+        probs = F.softmax(logits, dim=-1)
+        nxt = torch.multinomial(probs, 1)
+        idx = torch.cat([idx, nxt], 1)
+    return idx
+print(generate(torch.zeros(2, 1, dtype=torch.long), 6, temperature=1.0, top_k=3, top_p=None).tolist())
+
+''',
+    'fuzz_g8001': r'''\
+torch.manual_seed(8001)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B = 4
+V, E, Hd, T = 9, 6, 8, 4
+class Enc(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(V, E, padding_idx=0)
+        self.rnn = nn.LSTM(E, Hd, batch_first=True)
+    def forward(self, x):
+        out, h = self.rnn(self.emb(x))
+        return out, h
+class Dec(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(V, E)
+        self.rnn = nn.LSTM(E + Hd, Hd, batch_first=True)
+        self.attn = nn.Linear(Hd, Hd, bias=False)
+        self.out = nn.Linear(2 * Hd, V)
+    def forward(self, tok, h, enc_out, mask):
+        top = (h[0] if isinstance(h, tuple) else h)[-1]
+        scores = torch.bmm(enc_out, self.attn(top).unsqueeze(2)).squeeze(2)
+        scores = scores.masked_fill(~mask, float('-inf'))
+        w = F.softmax(scores, dim=1)
+        ctx = torch.bmm(w.unsqueeze(1), enc_out)
+        out, h = self.rnn(torch.cat([self.emb(tok).unsqueeze(1), ctx], 2), h)
+        return self.out(torch.cat([out.squeeze(1), ctx.squeeze(1)], 1)), h, w
+enc, dec = Enc(), Dec()
+params = list(enc.parameters()) + list(dec.parameters())
+opt = torch.optim.Adam(params, lr=0.01)
+src = torch.randint(1, V, (B, T))
+src[0, -1] = 0
+tgt = torch.randint(1, V, (B, T))
+mask = src != 0
+for step in range(3):
+    enc_out, h = enc(src)
+    tok = torch.zeros(B, dtype=torch.long)
+    loss = 0
+    for t in range(T):
+        logits, h, w = dec(tok, h, enc_out, mask)
+        loss = loss + F.cross_entropy(logits, tgt[:, t], ignore_index=0)
+        teacher = torch.rand(1).item() < 1.0
+        tok = tgt[:, t] if teacher else logits.argmax(1)
+    opt.zero_grad()
+    (loss / T).backward()
+    nn.utils.clip_grad_norm_(params, 1.0)
+    opt.step()
+    print(step, r(loss.item() / T), r(w[0]))
+with torch.no_grad():
+    enc_out, h = enc(src[:1])
+    tok = torch.zeros(1, dtype=torch.long)
+    outs = []
+    for t in range(T):
+        logits, h, w = dec(tok, h, enc_out, mask[:1])
+        tok = logits.argmax(1)
+        outs.append(tok.item())
+print(outs)
+
+''',
+    'fuzz_g8002': r'''\
+torch.manual_seed(8002)
+nn = torch.nn
+F = torch.nn.functional
+def r(t):
+    if isinstance(t, (int, float)):
+        return f"{t:.4g}"
+    return [f"{v:.4g}" for v in t.detach().double().flatten().tolist()]
+B = 4
+V, Hd = 7, 6
+emb = nn.Embedding(V, Hd)
+cell = nn.GRUCell(Hd, Hd)
+out = nn.Linear(Hd, V)
+K = 3
+h = torch.zeros(1, Hd)
+beams = [(0.0, [0], h)]
+with torch.no_grad():
+    for t in range(4):
+        cand = []
+        for score, seq, hh in beams:
+            h2 = cell(emb(torch.tensor([seq[-1]])), hh)
+            lp = F.log_softmax(out(h2), -1)[0]
+            top = torch.topk(lp, K)
+            for v, i in zip(top.values.tolist(), top.indices.tolist()):
+                cand.append((score + v, seq + [i], h2))
+        cand.sort(key=lambda c: -c[0])
+        beams = cand[:K]
+        print(t, [(round(s, 3), q) for s, q, _ in beams])
+
 ''',
 }
 
