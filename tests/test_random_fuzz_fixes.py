@@ -333,3 +333,22 @@ def test_normal_of_a_tensor_mean_and_a_number_std_broadcasts_mean_with_out():
         ember.normal(ember.zeros(3), 1.0, out=ember.empty(5))
     with pytest.raises(RuntimeError, match="^multinomial expects Long tensor out, got: Float$"):
         ember.multinomial(ember.rand(4), 3, out=ember.empty(3))
+
+
+@pytest.mark.parametrize("dtype,error,text", [
+    ("float16", NotImplementedError, "\"geqrf_cpu\" not implemented for 'Half'"),
+    ("bfloat16", NotImplementedError, "\"geqrf_cpu\" not implemented for 'BFloat16'"),
+    ("complex64", NotImplementedError, "Unlike NumPy, torch.sign is not intended to support "
+                                       "complex numbers. Please use torch.sgn instead."),
+])
+def test_orthogonal_init_refuses_what_torchs_qr_and_sign_refuse_after_drawing(dtype, error, text):
+    ember.manual_seed(0)
+    with pytest.raises(error) as info:
+        ember.nn.init.orthogonal_(ember.empty(3, 4, dtype=getattr(ember, dtype)))
+    assert str(info.value) == text
+    after = ember.rand(1)                   # the normal sample was drawn first
+    ember.manual_seed(0)
+    ember.empty(3, 4, dtype=getattr(ember, dtype)).normal_()
+    assert ember.equal(after, ember.rand(1))
+    ember.manual_seed(0)
+    assert not ember.equal(after, ember.rand(1))

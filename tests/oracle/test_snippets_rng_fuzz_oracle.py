@@ -1064,6 +1064,16 @@ _FOUND = [
     SEED + "o = torch.empty(3); print(torch.randn(3, out=o, requires_grad=True), torch.randperm(3, out=torch.empty(3), requires_grad=True))",
     SEED + "o = torch.empty(3, dtype=torch.int64); print(torch.randint(3, (3,), out=o, requires_grad=True))",
     SEED + "o = torch.empty(3); print(torch.normal(0., 1., (3,), out=o, requires_grad=True), torch.rand(3, out=torch.empty(2), requires_grad=True))",
+    # nn.init of every float dtype; orthogonal_ draws, then torch's QR and sign refuse
+    SEED + "print([f(torch.empty(3, 4, dtype=torch.float16)) for f in (torch.nn.init.uniform_, torch.nn.init.normal_, torch.nn.init.xavier_uniform_, torch.nn.init.xavier_normal_, torch.nn.init.kaiming_uniform_, torch.nn.init.kaiming_normal_, torch.nn.init.trunc_normal_)], torch.rand(1))",
+    SEED + "print([f(torch.empty(3, 4, dtype=torch.bfloat16)) for f in (torch.nn.init.uniform_, torch.nn.init.normal_, torch.nn.init.xavier_uniform_, torch.nn.init.xavier_normal_, torch.nn.init.kaiming_uniform_, torch.nn.init.kaiming_normal_, torch.nn.init.trunc_normal_)], torch.rand(1))",
+    SEED + "print(torch.nn.init.normal_(torch.empty(3, 4, dtype=torch.complex64)), torch.nn.init.uniform_(torch.empty(2, dtype=torch.complex64)), torch.nn.init.xavier_normal_(torch.empty(3, 4, dtype=torch.complex64)), torch.rand(1))",
+    SEED + "print(torch.nn.init.sparse_(torch.empty(4, 3, dtype=torch.float16), 0.5), torch.rand(1))",
+    SEED + "print(torch.nn.init.trunc_normal_(torch.empty(40, dtype=torch.float32), mean=10.0, std=1.0, a=-2, b=2), torch.rand(1))",
+    SEED + "print(torch.nn.init.orthogonal_(torch.empty(3, 4, dtype=torch.float64)), torch.rand(1))",
+    "torch.manual_seed(0); w = torch.empty(3, 4, dtype=torch.bfloat16)\ntry:\n    torch.nn.init.orthogonal_(w)\nexcept Exception as e:\n    print(e)\nprint(torch.rand(1))",
+    "torch.manual_seed(0); w = torch.empty(3, 4, dtype=torch.float16)\ntry:\n    torch.nn.init.orthogonal_(w)\nexcept Exception as e:\n    print(e)\nprint(torch.rand(1))",
+    "torch.manual_seed(0); w = torch.empty(3, 4, dtype=torch.complex64)\ntry:\n    torch.nn.init.orthogonal_(w)\nexcept Exception as e:\n    print(type(e).__name__, e)\nprint(torch.rand(1))",
     # generators: devices, copies, fresh states, forks
     "torch.Generator('mps')",
     "torch.Generator('xpu')",

@@ -242,6 +242,11 @@ def orthogonal_(tensor, gain=1, generator=None):
     rows = tensor.size(0)
     cols = tensor.numel() // rows
     flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+    if flat.dtype._np.itemsize == 2:        # float16, bfloat16: torch's QR has no kernel
+        raise NotImplementedError(f"\"geqrf_cpu\" not implemented for '{flat.dtype._scalar_name}'")
+    if flat.is_complex():       # (torch's sign(diag(R)) after the QR refuses complex)
+        from .. import sign
+        sign(flat)
     a = flat.cpu().numpy().astype(np.float64)      # QR on the host; copied back below
     if rows < cols:
         a = a.T
