@@ -284,3 +284,50 @@ def test_load_of_a_pickle_that_is_no_checkpoint_names_the_magic_number():
     with pytest.raises(EOFError) as info:
         torch.load(io.BytesIO(b""), weights_only=False)
     assert str(info.value) == "Ran out of input"
+
+
+# -- value-selecting reductions: an infinite gradient stays at the chosen elements ---------------
+
+X_PICK = [[1.0, 5.0, 3.0], [4.0, 2.0, 4.0]]
+INF, NAN = float("inf"), float("nan")
+
+
+@pytest.mark.parametrize("pick, expected", [
+    (lambda x: x.max(), [[0, INF, 0], [0, 0, 0]]),
+    (lambda x: x.min(), [[INF, 0, 0], [0, 0, 0]]),
+    (lambda x: x.median(), [[0, 0, INF], [0, 0, 0]]),
+    (lambda x: x.nanmedian(), [[0, 0, INF], [0, 0, 0]]),
+    (lambda x: x.max(0).values, [[0, INF, 0], [INF, 0, INF]]),
+    (lambda x: x.min(1, keepdim=True).values, [[INF, 0, 0], [0, INF, 0]]),
+    (lambda x: x.median(1).values, [[0, 0, INF], [INF, 0, 0]]),
+    (lambda x: x.kthvalue(2, 1).values, [[0, 0, INF], [INF, 0, 0]]),
+])
+def test_picking_reductions_route_an_infinite_gradient_to_the_picked_elements(pick, expected):
+    x = torch.tensor(X_PICK, requires_grad=True)
+    y = pick(x)
+    y.backward(torch.full_like(y, INF))
+    assert x.grad.tolist() == expected          # (a product with a mask gave NaN: 0 * inf)
+
+
+def test_whole_max_shares_a_nan_gradient_among_ties_only():
+    x = torch.tensor([2.0, 7.0, 7.0, 1.0], requires_grad=True)
+    x.max().backward(torch.tensor(NAN))
+    g = x.grad.tolist()
+    assert g[0] == 0 and g[3] == 0 and np.isnan(g[1]) and np.isnan(g[2])
+    x.grad = None
+    x.max().backward(torch.tensor(4.0))
+    assert x.grad.tolist() == [0.0, 2.0, 2.0, 0.0]
+
+
+@pytest.mark.parametrize("pick, node", [
+    (lambda x: x.max(), "MaskedFillBackward1"), (lambda x: x.median(), "MaskedFillBackward1"),
+    (lambda x: x.max(1).values, "ScatterBackward0"), (lambda x: x.mode(1).values,
+                                                      "ScatterBackward0")])
+def test_picking_reductions_double_backward_through_torchs_nodes(pick, node):
+    x = torch.tensor(X_PICK, requires_grad=True)
+    y = pick(x)
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert g.grad_fn.name() == node
+    gg, = torch.autograd.grad(g.sum(), x)
+    # d/dx of 2 y at the picked elements is 2 there, 0 elsewhere
+    assert gg.tolist() == (g != 0).double().mul(2).tolist()

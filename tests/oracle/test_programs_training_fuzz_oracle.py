@@ -95,6 +95,35 @@ try:
 finally:
     torch.set_warn_always(False)
 ''',
+    # max/min/median/kthvalue/mode sent gradient * mask to their input: an infinite
+    # gradient made NaN (0 * inf) everywhere; torch scatters it into zeros
+    'inf_grad_through_max': r'''\
+import warnings
+nn = torch.nn
+F = nn.functional
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+x = torch.randn(5, 3)
+# a careless loss: log(out - out.max()) is -inf at the max and NaN elsewhere
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    try:
+        with torch.autograd.detect_anomaly():
+            out = model(x)
+            torch.log(out - out.max()).sum().backward()
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+# the gradient of a picked value goes to the picked elements only, even when it is infinite
+w = torch.tensor([[1., 5., 3.], [4., 2., 4.]], requires_grad=True)
+for pick in (lambda t: t.max(), lambda t: t.min(1).values, lambda t: t.median(),
+             lambda t: t.kthvalue(2, 0).values, lambda t: t.mode(1).values):
+    w.grad = None
+    y = pick(w)
+    y.backward(torch.full_like(y, float("inf")))
+    print(w.grad)
+g, = torch.autograd.grad(w.max(1).values.pow(2).sum(), w, create_graph=True)
+print(g, g.grad_fn.name())
+''',
     # saving a scheduler holding a local function: the pure-Python pickler's module search
     # met torch._classes' raising __getattr__ before it saw a local object
     'lambda_save': r'''\

@@ -11,7 +11,7 @@ chosen indices.
 import numpy as np
 
 from .. import _dtype, _geometry as geo, return_types
-from .._creation import arange, zeros
+from .._creation import zeros
 from .._device import MetaArray, backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -21,16 +21,9 @@ from ._op import Op, record
 from ._xp_compat import accumulate
 from .indexing import _index_put
 from .int_arguments import check_ints, refuse_non_int_dims
-from .reduction import _refuse_non_bool, _restore_dims, _run
-from .reduction_extremes import _evenly
+from .reduction import _refuse_non_bool, _run
+from .reduction_extremes import _evenly, to_index
 from .registry import function
-
-
-def _one_hot(index, dim, size, device):
-    """positions == index along `dim` (index has size 1 there)."""
-    shape = [1] * index.ndim
-    shape[dim] = size
-    return arange(size, device=device).view(shape) == index
 
 
 class MedianAll(Op):
@@ -52,12 +45,7 @@ class MedianDim(Op):
     node_name = "MedianBackward1"
 
     def backward(ctx, grad):
-        ndim = len(ctx.self_size)
-        grad = _restore_dims(grad, (ctx.dim,), ctx.keepdim, ndim)
-        if not ndim:
-            return grad
-        index = _restore_dims(ctx.indices, (ctx.dim,), ctx.keepdim, ndim)
-        return grad * _one_hot(index, ctx.dim, ctx.self_size[ctx.dim], grad.device)
+        return to_index(grad, ctx.dim, ctx.indices, ctx.keepdim, ctx.self_size)
 
 
 class NanmedianDim(MedianDim):

@@ -7,7 +7,7 @@ import ml_dtypes
 import numpy as np
 
 from .. import _dtype, _geometry as geo, return_types
-from .._creation import arange
+from .._creation import zeros, zeros_like
 from .._device import MetaArray, backend_of
 from .._memory_format import row_major
 from .._tensor import Tensor, is_sparse_data, wrap
@@ -23,9 +23,23 @@ from .reduction import _axis, _refuse_non_bool, _restore_dims, _run, reduction_d
 # -- max / min -------------------------------------------------------------------------------
 
 def _evenly(grad, x, result):
-    """Gradient of a whole-tensor max/min: shared evenly among the elements that attain it."""
+    """Gradient of a whole-tensor max/min: shared evenly among the elements that attain it.
+    As torch, written into zeros (masked_fill): an infinite or NaN gradient stays with those
+    elements (a product with the mask would make the others 0 * inf = NaN)."""
     mask = (x == result) if not result.isnan().item() else x.isnan()
-    return grad * mask / mask.sum()
+    return zeros_like(x, dtype=grad.dtype).masked_fill(mask, grad / mask.sum())
+
+
+def to_index(grad, dim, indices, keepdim, self_size):
+    """Gradient of a value picked along `dim` (max, min, median, kthvalue, mode): scattered
+    into zeros at its index, as torch does (so an infinite gradient leaves the other
+    elements 0)."""
+    ndim = len(self_size)
+    grad = _restore_dims(grad, (dim,), keepdim, ndim)
+    if not ndim:
+        return grad
+    index = _restore_dims(indices, (dim,), keepdim, ndim)
+    return zeros(self_size, dtype=grad.dtype, device=grad.device).scatter(dim, index, grad)
 
 
 class MaxAll(Op):
@@ -49,14 +63,7 @@ class MaxDim(Op):
     node_name = "MaxBackward0"
 
     def backward(ctx, grad):
-        grad = _restore_dims(grad, (ctx.dim,), ctx.keepdim, len(ctx.self_size))
-        index = _restore_dims(ctx.indices, (ctx.dim,), ctx.keepdim, len(ctx.self_size))
-        if not ctx.self_size:
-            return grad
-        shape = [1] * len(ctx.self_size)
-        shape[ctx.dim] = ctx.self_size[ctx.dim]
-        positions = arange(ctx.self_size[ctx.dim], device=grad.device).view(shape)
-        return grad * (positions == index)
+        return to_index(grad, ctx.dim, ctx.indices, ctx.keepdim, ctx.self_size)
 
 
 class MinDim(MaxDim):
