@@ -353,3 +353,99 @@ def test_name_of_a_saved_result_follows_the_life_of_the_views_node(later, name):
                               f"which is output 0 of {name}, is at version 2; expected version "
                               f"1 instead."):
         (base if later.startswith("base") else view).sum().backward()
+
+
+def test_double_backward_through_an_inplace_write_into_imag():
+    v = torch.tensor([-0.32 + 0.8j, 1.12 - 0.23j], requires_grad=True)
+    i = (v * 1).imag
+    i.mul_(2)                   # i = 2 b; L = sum(i^2) = 4 b^2; dL/dv = 8b (imaginary part)
+    g, = torch.autograd.grad((i * i).sum(), v, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), [6.4j, -1.84j], rtol=1e-6)
+    g2, = torch.autograd.grad(g.imag.sum(), v)
+    np.testing.assert_allclose(g2.numpy(), [8j, 8j])
+
+
+def test_double_backward_through_an_inplace_write_into_real():
+    v = torch.tensor([-0.32 + 0.8j, 1.12 - 0.23j], requires_grad=True)
+    w = torch.tensor([1., 2.], requires_grad=True)
+    y = v * 1
+    y.real.mul_(w)              # real part a w: L = sum(a^2 w^2 + b^2); dL/dw = 2 a^2 w
+    g, = torch.autograd.grad((y.abs() ** 2).sum(), [w], create_graph=True)
+    a = np.array([-0.32, 1.12])
+    np.testing.assert_allclose(g.detach().numpy(), 2 * a ** 2 * [1., 2.], rtol=1e-5)
+    gv, gw = torch.autograd.grad(g.sum(), [v, w])
+    np.testing.assert_allclose(gw.numpy(), 2 * a ** 2, rtol=1e-5)
+    np.testing.assert_allclose(gv.numpy().real, 4 * a * [1., 2.], rtol=1e-5)
+    np.testing.assert_allclose(gv.numpy().imag, 0., atol=1e-6)
+
+
+def test_double_backward_through_an_inplace_write_into_view_as_complex():
+    x = torch.tensor([0.5, -1., 2., 0.3], requires_grad=True)
+    y = x * 1
+    c = torch.view_as_complex(y[2:].view(1, 2))
+    c.mul_(2j)                  # (2 + 0.3i) * 2i = -0.6 + 4i
+    assert y.detach().tolist() == pytest.approx([0.5, -1., -0.6, 4.])
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    # y2 = -2 x3, y3 = 2 x2: L = x0^2 + x1^2 + 4 x3^2 + 4 x2^2
+    np.testing.assert_allclose(g.detach().numpy(), [1., -2., 16., 2.4], rtol=1e-6)
+    g2, = torch.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(g2.numpy(), [2., 2., 8., 8.])
+
+
+@pytest.mark.parametrize("mode,nested", [(torch.no_grad, False), (torch.inference_mode, True)])
+def test_split_of_a_view_made_without_grad(mode, nested):
+    y = torch.ones(3, 3, requires_grad=True) * 1
+    with mode():
+        v = y[0]
+    w = v.split(1)[0]
+    # torch: an output of split is refused as such, unless the view it splits was made in
+    # inference mode (that reason wins)
+    text = ("Output 0 of Split is a view of a view which was created in inference mode and is "
+            "being modified inplace in normal mode.") if nested else \
+        f"Output 0 of Split is a view and is being modified inplace. {MULTI}"
+    with raises(RuntimeError, text):
+        w.mul_(2)
+
+
+def test_refusal_in_place_of_an_ops_error_is_not_chained_to_it():
+    x = torch.ones(2, 3, requires_grad=True)
+    with pytest.raises(RuntimeError) as info:
+        x.scatter_(0, torch.zeros(1, 3, dtype=torch.long), torch.ones(1, 3, dtype=torch.float64))
+    assert str(info.value) == LEAF and info.value.__suppress_context__
+
+
+# -- the nodes of a view's gradient under create_graph -----------------------------------------
+
+def test_gradient_of_a_diagonal_under_create_graph_is_torchs_node():
+    x = torch.tensor([[0.5, -1., 2.], [0.3, 0.7, -0.2]], requires_grad=True)
+    g, = torch.autograd.grad((x.diagonal(1) ** 3).sum(), x, create_graph=True)
+    assert node(g) == "DiagonalBackwardBackward0"
+    # the diagonal (offset 1) holds x[0, 1], x[1, 2]: d/dx of x^3 there is 3 x^2
+    np.testing.assert_allclose(g.detach().numpy(), [[0., 3., 0.], [0., 0., 0.12]], rtol=1e-6)
+    g2, = torch.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(g2.numpy(), [[0., -6., 0.], [0., 0., -1.2]], rtol=1e-6)
+
+
+@pytest.mark.parametrize("view,name", [
+    (lambda y: y.unfold(0, 2, 1), "UnfoldBackwardBackward0"),
+    (lambda y: y.as_strided((3, 2), (1, 1)), "AsStridedBackward0")])
+def test_gradient_of_a_strided_view_under_create_graph_is_torchs_node(view, name):
+    y = torch.tensor([0.5, -1., 2., 0.3], requires_grad=True)
+    g, = torch.autograd.grad((view(y) ** 2).sum(), y, create_graph=True)
+    assert node(g) == name
+    # windows [0,1], [1,2], [2,3]: the middle elements are read twice
+    np.testing.assert_allclose(g.detach().numpy(), [1., -4., 8., 0.6], rtol=1e-6)
+    g2, = torch.autograd.grad(g.sum(), y)
+    np.testing.assert_allclose(g2.numpy(), [2., 4., 4., 2.])
+
+
+def test_gradient_of_squeeze_under_create_graph_unsqueezes():
+    x = torch.ones(3, 3, requires_grad=True)
+    y = x.squeeze()             # squeezes nothing: torch passes the gradient on as it is
+    g, = torch.autograd.grad((y.sigmoid() ** 2).sum(), x, create_graph=True)
+    assert node(g) == "SigmoidBackwardBackward0"
+    x = torch.ones(2, 1, 3, 1, requires_grad=True)
+    y = x.squeeze()
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert node(g) == "UnsqueezeBackward0" and g.shape == (2, 1, 3, 1)
+    assert g.detach().numpy().tolist() == np.full((2, 1, 3, 1), 2.).tolist()

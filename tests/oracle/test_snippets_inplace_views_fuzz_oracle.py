@@ -147,6 +147,19 @@ FOUND = [FN + s for s in [
     "x = torch.tensor([0.5, -1., 2.], requires_grad=True); y = x * 1; y[1:].tanh_(); g, = torch.autograd.grad(y.sum(), x, create_graph=True); print(g)\nprint(torch.autograd.grad(g.sum(), x))",
     "x = torch.ones(3, requires_grad=True); y = x.clone(); y[1:].add_(2); y.sum().backward()\ny.sum().backward()",
     "x = torch.ones(3, requires_grad=True); y = x * 1; y[1:].add_(2); y.sum().backward(retain_graph=True); y.sum().backward(); print(x.grad)",
+    # double backward through an in-place write into a view of another dtype
+    "v = torch.tensor([-0.32+0.8j, 1.12-0.23j], requires_grad=True); y = v * 1; i = y.imag; i.mul_(2); g, = torch.autograd.grad((i * i).sum(), v, create_graph=True); print(g, torch.autograd.grad(g.imag.sum(), v))",
+    "v = torch.tensor([-0.32+0.8j, 1.12-0.23j], requires_grad=True); w = torch.tensor([1., 2.], requires_grad=True); y = v * 1; y.real.mul_(w); g, = torch.autograd.grad((y.abs() ** 2).sum(), [w], create_graph=True); print(g, torch.autograd.grad(g.sum(), [w]))",
+    "x = torch.tensor([0.5, -1., 2., 0.3, 0.7, -0.2], requires_grad=True); w = torch.tensor(1.5, requires_grad=True); y = x * 1; c = torch.view_as_complex(y[2:].view(2, 2)); c.mul_(w * (1 + 1j)); g = torch.autograd.grad((y * y).sum(), [x, w], create_graph=True); print(g[0]); print(torch.autograd.grad(g[0].sum() + g[1], [x, w]))",
+    "v = torch.tensor([-0.32+0.8j, 1.12-0.23j, 0.5+0.5j], requires_grad=True); w = torch.tensor(1.5, requires_grad=True); y = v * 1; i = y[1:].imag; i.mul_(w); g = torch.autograd.grad((y.abs() ** 2).sum(), [v, w], create_graph=True); print(g); print(torch.autograd.grad(g[0].abs().sum() + g[1], [v, w]))",
+    # the nodes of a view's gradient under create_graph
+    "x = torch.tensor([[0.5, -1., 2.], [0.3, 0.7, -0.2]], requires_grad=True); g, = torch.autograd.grad((x.diagonal(1) ** 3).sum(), x, create_graph=True); print(g); g2, = torch.autograd.grad((g ** 2).sum(), x, create_graph=True); print(g2); print(torch.autograd.grad(g2.sum(), x))",
+    "y = torch.tensor([0.5, -1., 2., 0.3], requires_grad=True); g, = torch.autograd.grad((y.unfold(0, 2, 1) ** 3).sum(), y, create_graph=True); print(g); g2, = torch.autograd.grad((g ** 2).sum(), y, create_graph=True); print(g2)",
+    "y = torch.tensor([0.5, -1., 2., 0.3], requires_grad=True); g, = torch.autograd.grad((y.as_strided((2, 2), (1, 1)) ** 3).sum(), y, create_graph=True); print(g); g2, = torch.autograd.grad((g ** 2).sum(), y, create_graph=True); print(g2)",
+    "x = torch.ones(3, 3, requires_grad=True); s = x.sigmoid(); g, = torch.autograd.grad((s * s).sum() + (s.view(-1, 3).mT ** 2).sum(), x, create_graph=True); print(g)",
+    "x = torch.ones(3, 3, requires_grad=True); s = x.squeeze().sigmoid(); g, = torch.autograd.grad((s * s).sum(), x, create_graph=True); print(type(g.grad_fn).__name__)",
+    "x = torch.ones(2, 1, 3, 1, requires_grad=True); y = x.squeeze(); g, = torch.autograd.grad((y * y).sum(), x, create_graph=True); print(type(g.grad_fn).__name__, g.shape)",
+    "x = torch.ones(2, 1, 3, 1, requires_grad=True); y = (x * 1).squeeze_(); g, = torch.autograd.grad((y * y).sum(), x, create_graph=True); print(g.grad_fn.next_functions)",
     # retain_grad follows in-place writes; hooks stay with the node they were registered on
     "x = torch.ones(3, requires_grad=True); y = x * 1; y.retain_grad(); y.mul_(2); (y * 3).sum().backward(); print(y.grad, x.grad)",
     "x = torch.ones(3, requires_grad=True); y = x * 1; y.retain_grad(); y[1:].mul_(2); (y * 3).sum().backward(); print(y.grad, x.grad)",
@@ -160,6 +173,12 @@ FOUND = [FN + s for s in [
     "x = torch.ones(2, 3, 4, requires_grad=True); y = x * 1\nwith torch.no_grad():\n    v = y[0]\nv[1:, torch.tensor([0])] = 0.",
     "x = torch.ones(2, 3, 4, requires_grad=True); y = x * 1\nwith torch.no_grad():\n    v = y[0]\nv[torch.tensor([0])] = torch.ones(1, dtype=torch.float64)",
     "x = torch.ones(3, requires_grad=True); y = x * 2\nwith torch.inference_mode():\n    v = y.movedim(0, -1)\nwith torch.no_grad():\n    v.div_(2)\nv[0] = 1.5",
+    # an output of split of a view made without grad: refused as such, unless the view was
+    # made in inference mode
+    "x = torch.ones(3, 3, requires_grad=True); y = x * 1\nwith torch.no_grad():\n    v = y[0]\nw = v.split(1)[0]\nw.mul_(2)",
+    "x = torch.ones(3, 3, requires_grad=True); y = x * 1\nwith torch.inference_mode():\n    v = y[0]\nw = v.chunk(3)[1]\nw.mul_(2)",
+    "x = torch.ones(3, 3, requires_grad=True); y = x * 1\nwith torch.inference_mode():\n    v = y[0]\nw = v.unbind()[0]; y.add_(0)\nw.grad_fn",
+    "x = torch.ones(3, 3).t().requires_grad_(); y = x.exp()\nwith torch.inference_mode():\n    v = y.diagonal()\nw = v.split(1, 0)[0]; y[0] += 1\nw.grad_fn",
     # assignments into an output of unbind/split name the view they write
     "x = torch.ones(2, 3, 4, requires_grad=True); v = (x * 1).unbind(0)[0]\nv[1:] = 0",
     "x = torch.ones(2, 3, 4, requires_grad=True); v = (x * 1).unbind(0)[0]\nv[:] = 0",
@@ -344,14 +363,17 @@ BUGS = [
      "x = torch.ones(2, 3, requires_grad=True); y = x * 2\nwith torch.inference_mode():\n    v = y.t()\ny.detach_(); print(v.requires_grad)\nv.add_(1); print(v._version)"),
     ("requires_grad_(False) on a view made without grad: torch's view still requires grad",
      "x = torch.ones(2, 3).t().requires_grad_(); y = x.sin()\nwith torch.no_grad():\n    v = y[:, 1]\nv.requires_grad_(False); print(v.requires_grad)"),
-    ("double backward through an in-place write into .imag/.real of a complex tensor",
-     "v = torch.tensor([-0.32+0.8j, 1.12-0.23j], requires_grad=True); y = v * 1; i = y.imag; i.mul_(2); g, = torch.autograd.grad((i * i).sum(), v, create_graph=True); print(g, torch.autograd.grad(g.imag.sum(), v))"),
-    ("double backward through an in-place write into .imag/.real of a complex tensor",
-     "v = torch.tensor([-0.32+0.8j, 1.12-0.23j], requires_grad=True); w = torch.tensor([1., 2.], requires_grad=True); y = v * 1; y.real.mul_(w); g, = torch.autograd.grad((y.abs() ** 2).sum(), [w], create_graph=True); print(g, torch.autograd.grad(g.sum(), [v, w]))"),
     ("a leaf set to need no grad and then written in place: torch refuses it in backward",
      "x = torch.tensor([0.5, -1., 2.]).requires_grad_(); y = x * 2; x.requires_grad_(False); x *= y; (x * x).sum().backward(); print(x.grad)"),
     ("a saved tensor detached in place: torch refuses to use it",
      "x = torch.tensor([1., -2., 3., -4.]).reshape(2, 2).requires_grad_(); y = x * 1; z = y.abs()\nwith torch.no_grad():\n    y.detach_()\nprint(torch.autograd.grad(z.sum(), [x]))"),
+    ("a view made without grad of a tensor that needs no grad, written with an operand that "
+     "requires grad: torch refuses it (every view keeps the mode it was made in); ember marks "
+     "only the views of tensors that require grad",
+     "x = torch.ones(3)\nwith torch.no_grad():\n    v = x[1:]\nv.mul_(torch.ones(2, requires_grad=True)); print(type(v.grad_fn).__name__)"),
+    ("the gradient of squeeze(dim) under create_graph: torch unsqueezes (UnsqueezeBackward0), "
+     "ember reshapes (ViewBackward0) where other size-1 dims stayed",
+     "x = torch.ones(2, 1, 3, 1, requires_grad=True); y = x.squeeze(1); g, = torch.autograd.grad((y * y).sum(), x, create_graph=True); print(type(g.grad_fn).__name__)"),
     ("an out-of-range tensor index into a leaf: torch refuses the leaf first",
      "x = torch.ones(2, 3, requires_grad=True)\nx[torch.tensor([5])] = 1"),
 ]

@@ -55,7 +55,10 @@ def refuse_inplace_first(target):
     refusal is the error to raise, if there is one."""
     if target.__class__ is Tensor and target._requires_grad and _grad_state.enabled \
             and not is_sparse_data(target._data):
-        check_inplace(target, target._data.dtype, tuple(target._data.shape))
+        try:
+            check_inplace(target, target._data.dtype, tuple(target._data.shape))
+        except RuntimeError as refusal:
+            raise refusal from None     # (in place of the op's error, not chained to it)
 
 
 def _shape_text(shape):

@@ -22,7 +22,10 @@ def _positions(xp, shape, strides, offset):
 
 
 class AsStridedScatter(Op):
-    """Gradient of a strided view, scattered back onto its input's geometry."""
+    """Gradient of a strided view, scattered back onto its input's geometry. (torch's
+    as_strided_backward ends with an as_strided of what it scattered: the node its result
+    has under create_graph is an AsStridedBackward0.)"""
+    node_name = "AsStridedBackward0"
     inputs = ("grad",)
 
     def forward(xp, grad, in_geometry, view_geometry):
@@ -41,6 +44,11 @@ class AsStridedScatter(Op):
 
     def backward(ctx, grad):
         return run_geometry_op(AsStridedGather, grad, ctx.in_geometry, ctx.view_geometry)
+
+
+class UnfoldScatter(AsStridedScatter):
+    """Gradient of an unfold view (torch's unfold_backward, an op of its own)."""
+    node_name = "UnfoldBackwardBackward0"
 
 
 def _may_overlap(shape, strides):

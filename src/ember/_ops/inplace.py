@@ -60,10 +60,16 @@ class CopySlices(Node):
         if self.view_dtype is None:
             region = result.as_strided(vshape, vstrides, voffset - offset + result._offset)
         else:
-            from .elementwise_extra import _strided_as
+            # a view of another dtype, made of differentiable views of `result` (its real
+            # numbers, or its pairs as complex ones), so that create_graph records the write
+            from .elementwise_extra import view_as_complex, view_as_real
             shift = (result._offset - offset) * result._data.dtype.itemsize   # in bytes
-            region = _strided_as(result, self.view_dtype, vshape, vstrides,
-                                 voffset + shift // self.view_dtype.itemsize)
+            start = voffset + shift // self.view_dtype.itemsize     # in the view's elements
+            if self.view_dtype.kind == "c":
+                region = view_as_complex(result.as_strided(
+                    vshape + (2,), tuple(2 * s for s in vstrides) + (1,), 2 * start))
+            else:
+                region = view_as_real(result).as_strided(vshape, vstrides, start)
         grads = self.fn.apply((region.clone(),))
         first = grads[0]
         if first is None:

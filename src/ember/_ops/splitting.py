@@ -15,7 +15,8 @@ from ._op import Op, record
 from .argument_errors import not_a_tensor, parser_error, type_name, unpack_error
 from .int_arguments import check_int_list, check_ints, int_argument, is_int
 from .registry import function, register
-from .views import _shape, as_view, slice_dim
+from ._dispatch import INFERENCE_NESTED
+from .views import _shape, as_view, inherited_view_ban, slice_dim
 
 
 # -- unbind, split, chunk: one node for all the pieces ------------------------------------------
@@ -47,7 +48,10 @@ def _multi_view(op, input, pieces, params):
     if input._requires_grad and _grad_state.enabled and outs:
         node = record(op, (input,), outs, params, num_outputs=len(outs))
         node._view_version = input._version
-        node._view_ban = MULTI_OUTPUT_VIEW      # torch forbids writing into these in place
+        # torch forbids writing into these in place (as it does views of a view made in
+        # inference mode, a reason that wins)
+        ban = inherited_view_ban(input) if input._base is not None else None
+        node._view_ban = INFERENCE_NESTED if ban == INFERENCE_NESTED else MULTI_OUTPUT_VIEW
     return outs
 
 

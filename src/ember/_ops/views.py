@@ -43,14 +43,18 @@ def record_view(op, base, out, params):
         node = record(op, (base,), (out,), params)
         node._view_version = base._get_storage().version
         if base._base is not None:
-            if base._grad_fn is not None:
-                if base._grad_fn._view_ban is not None:     # a view of such a view inherits it
-                    node._view_ban = base._grad_fn._view_ban
-            elif base._meta is not None and base._meta.no_grad_view:
-                # a view of a view made without grad: written in place, refused as that one
-                node._view_ban = INFERENCE_NESTED if base._meta.no_grad_view == "inference" \
-                    else NO_GRAD_NESTED
+            node._view_ban = inherited_view_ban(base)
     return out
+
+
+def inherited_view_ban(base):
+    """Why a view of `base`, itself a view, may not be written in place: as `base` (an output
+    of split, ...), or, for a view of a view made without grad, as that one (None if it may)."""
+    if base._grad_fn is not None:
+        return base._grad_fn._view_ban
+    if base._meta is not None and base._meta.no_grad_view:
+        return INFERENCE_NESTED if base._meta.no_grad_view == "inference" else NO_GRAD_NESTED
+    return None
 
 
 def _view_op(op, base, shape, strides, offset, params):
@@ -351,7 +355,15 @@ class Squeeze(Op):
     """Size-1 dims removed (all of them)."""
 
     def backward(ctx, grad):
-        return grad.reshape(ctx.self_size)
+        size = tuple(ctx.self_size)
+        if tuple(grad.shape) == size:
+            return grad     # nothing was squeezed: torch passes the gradient on as it is
+        ones = [d for d, n in enumerate(size) if n == 1]
+        if len(ones) != len(size) - grad.ndim:
+            return grad.reshape(size)   # (some size-1 dims stayed: which went is not kept)
+        for d in ones:      # torch's unsqueeze_to: an unsqueeze per dim squeezed
+            grad = grad.unsqueeze(d)
+        return grad
 
 
 class SqueezeDim(Squeeze):
@@ -407,10 +419,10 @@ class Slice(Op):
         return result
 
 
-# NOTE: with create_graph, torch records the gradient of a slice or select as an op of its
-# own (slice_backward / select_backward: nodes SliceBackwardBackward0 and
-# SelectBackwardBackward0), whose gradient is the same view of the incoming one; a copy into
-# a view of zeros would record CopySlices.
+# NOTE: with create_graph, torch records the gradient of a slice, select or diagonal as an op
+# of its own (slice_backward / select_backward / diagonal_backward: nodes
+# SliceBackwardBackward0, ...), whose gradient is the same view of the incoming one; a copy
+# into a view of zeros would record CopySlices.
 
 class SliceBackward(Op):
     """Slice's gradient: `grad` written into zeros of the input's size."""
@@ -435,6 +447,9 @@ def _into_zeros(op, grad, result, ctx):
             result.as_strided(grad.shape, ctx.region_strides, ctx.region_offset).copy_(grad)
             params = {"view_size": tuple(grad.shape), "region_strides": ctx.region_strides,
                       "region_offset": ctx.region_offset}
+        elif op is DiagonalBackward:
+            result.diagonal(ctx.offset, ctx.dim1, ctx.dim2).copy_(grad)
+            params = {"offset": ctx.offset, "dim1": ctx.dim1, "dim2": ctx.dim2}
         else:
             result.select(ctx.dim, ctx.index).copy_(grad)
             params = {"dim": ctx.dim, "index": ctx.index}
@@ -513,8 +528,18 @@ class Diagonal(Op):
 
     def backward(ctx, grad):
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
+        if grad._requires_grad and _grad_state.enabled:
+            return _into_zeros(DiagonalBackward, grad, result, ctx)
         result.diagonal(ctx.offset, ctx.dim1, ctx.dim2).copy_(grad)
         return result
+
+
+class DiagonalBackward(Op):
+    """Diagonal's gradient: `grad` written into zeros of the input's size (see the NOTE on
+    SliceBackward)."""
+
+    def backward(ctx, grad):
+        return grad.diagonal(ctx.offset, ctx.dim1, ctx.dim2)
 
 
 @function()
@@ -636,8 +661,8 @@ class Unfold(Op):
     """Sliding windows along a dim, as a new last dim."""
 
     def backward(ctx, grad):
-        from ._scatter import AsStridedScatter, call_scatter
-        return call_scatter(AsStridedScatter, grad, ctx)
+        from ._scatter import UnfoldScatter, call_scatter
+        return call_scatter(UnfoldScatter, grad, ctx)
 
 
 @method()
