@@ -352,3 +352,30 @@ def test_orthogonal_init_refuses_what_torchs_qr_and_sign_refuse_after_drawing(dt
     assert ember.equal(after, ember.rand(1))
     ember.manual_seed(0)
     assert not ember.equal(after, ember.rand(1))
+
+
+@pytest.mark.parametrize("call,text", [
+    (lambda g: g.manual_seed(), "Generator.manual_seed() takes exactly one argument (0 given)"),
+    (lambda g: g.manual_seed(seed=3), "Generator.manual_seed() takes no keyword arguments"),
+    (lambda g: g.seed(1), "Generator.seed() takes no arguments (1 given)"),
+    (lambda g: g.set_state(new_state=g.get_state()),
+     "Generator.set_state() takes no keyword arguments"),
+    (lambda g: g.clone_state(1), "Generator.clone_state() takes no arguments (1 given)"),
+])
+def test_generator_methods_take_arguments_as_torchs_c_methods(call, text):
+    with pytest.raises(TypeError) as info:
+        call(ember.Generator())
+    assert str(info.value) == text
+
+
+def test_fork_rng_of_device_types():
+    ember.manual_seed(0)
+    with ember.random.fork_rng(device_type="meta"):     # forks nothing, as torch
+        ember.rand(3)
+    assert ember.rand(1).item() == float(words(0, 4)[3] & np.uint64(0xFFFFFF)) * 2.0 ** -24
+    with pytest.raises(AttributeError, match="get_rng_state"):     # (torch.cpu has none)
+        with ember.random.fork_rng(device_type="cpu"):
+            pass
+    with pytest.raises(TypeError, match="unexpected keyword argument 'foo'"):
+        with ember.random.fork_rng(foo=1):
+            pass

@@ -4,6 +4,7 @@
 seeding) and saves and restores torch's exact 5056-byte state, including the cached second
 Box-Muller value. The samplers that turn words into values are in `_random.py`.
 """
+import functools
 import os
 
 import numpy as np
@@ -51,6 +52,24 @@ def _unpack_seed(seed):
     if not _INT64_MIN <= seed <= _UINT64_MAX:
         raise ValueError("Overflow when unpacking long long")
     return seed & _MASK64
+
+
+def _c_method(arguments):
+    """A method of torch's C Generator that takes no (`arguments` 0) or exactly one argument,
+    and no keywords: other calls get CPython's texts for C methods (a Python method's would
+    name its parameters and count self)."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def method(self, *args, **kwargs):
+            if kwargs or len(args) != arguments:
+                name = f"Generator.{fn.__name__}()"
+                if kwargs:
+                    raise TypeError(f"{name} takes no keyword arguments")
+                count = "exactly one argument" if arguments else "no arguments"
+                raise TypeError(f"{name} takes {count} ({len(args)} given)")
+            return fn(self, *args)
+        return method
+    return deco
 
 
 def _is_index(device):
@@ -133,21 +152,25 @@ class Generator:
         self._normal_cache = None        # the second value of the last scalar Box-Muller pair
         self._float_cache = (0.0, False)
 
+    @_c_method(1)
     def manual_seed(self, seed):
         """Seed the generator with an integer in [-2**63, 2**64); returns the generator."""
         self._set_seed(_unpack_seed(seed))
         return self
 
+    @_c_method(0)
     def seed(self):
         """Seed from the operating system's entropy; returns the 64-bit seed used."""
         value = int.from_bytes(os.urandom(8), "little")
         self._set_seed(value)
         return value
 
+    @_c_method(0)
     def initial_seed(self):
         """The seed this generator was last seeded with, as an unsigned 64-bit int."""
         return self._initial_seed
 
+    @_c_method(0)
     def get_state(self):
         """The state as a uint8 tensor (torch's ByteTensor), to give back to `set_state`."""
         from ._tensor import wrap
@@ -170,6 +193,7 @@ class Generator:
             state["float_normal_is_valid"] = 1
         return np.frombuffer(state.tobytes(), np.uint8).copy()
 
+    @_c_method(1)
     def set_state(self, new_state):
         """Restore a state made by `get_state` (or by torch); returns the generator."""
         check_state_type(new_state)
@@ -197,6 +221,7 @@ class Generator:
         self._float_cache = (float(state["float_normal"]) if valid else 0.0, valid)
         return self
 
+    @_c_method(0)
     def clone_state(self):
         """A new generator of this device in a copy of this one's state."""
         twin = Generator(self.device)

@@ -355,3 +355,20 @@ def test_default_generators_are_each_devices_generator(gpu):
 @pytest.mark.skipif(ember.cuda.is_available(), reason="checks the CPU-only answer")
 def test_default_generators_without_cuda_is_empty():
     assert ember.cuda.default_generators == ()
+
+
+def test_fork_rng_restores_the_cuda_generators_too(gpu):
+    # torch's fork_rng saves and restores every device of its device_type ("cuda") as well:
+    # draws inside the block change nothing after it (reading a CUDA state starts a fresh
+    # offset, NOTE [ CUDA generator state ], so both runs fork)
+    def run(draw_inside, devices=None):
+        ember.manual_seed(4)
+        cuda.manual_seed_all(4)
+        with ember.random.fork_rng(devices=devices):
+            if draw_inside:
+                ember.rand(3)
+                ember.rand(3, device="cuda")
+        return ember.rand(2).tolist(), _values(ember.rand(2, device="cuda"))
+    assert run(True) == run(False)
+    cpu, gpu_values = run(True, devices=[])         # the CPU's generator only
+    assert (cpu, gpu_values) != run(False, devices=[]) and cpu == run(False, devices=[])[0]
