@@ -331,3 +331,17 @@ def test_picking_reductions_double_backward_through_torchs_nodes(pick, node):
     gg, = torch.autograd.grad(g.sum(), x)
     # d/dx of 2 y at the picked elements is 2 there, 0 elsewhere
     assert gg.tolist() == (g != 0).double().mul(2).tolist()
+
+
+def test_hardswish_and_hardsigmoid_write_zero_outside_their_ramp():
+    x = torch.tensor([-4.0, -3.0, 0.0, 3.0, 5.0], requires_grad=True)
+    nn.functional.hardsigmoid(x).backward(torch.full((5,), INF))
+    assert x.grad.tolist() == [0.0, 0.0, INF, 0.0, 0.0]
+    x.grad = None
+    nn.functional.hardswish(x).backward(torch.full((5,), INF))
+    assert x.grad.tolist() == [0.0, 0.0, INF, INF, INF]
+    x.grad = None
+    # ordinary gradients: hardswish' = x / 3 + 0.5 inside (-3, 3), 1 from 3 on
+    nn.functional.hardswish(x).backward(torch.full((5,), -2.0))
+    assert x.grad.tolist() == [0.0, 0.0, -1.0, -2.0, -2.0]
+    assert str(x.grad[0].item()) == "0.0"           # not -0.0 (a product 0 * -2 was)

@@ -95,6 +95,25 @@ try:
 finally:
     torch.set_warn_always(False)
 ''',
+    # hardswish/hardsigmoid multiplied the gradient by a zero slope outside their ramp:
+    # NaN for an infinite gradient, -0.0 for a negative one
+    'hard_activations_inf_grad': r'''\
+nn = torch.nn
+torch.manual_seed(0)
+# a MobileNetV3-style squeeze-excitation gate: hardsigmoid(fc(hardswish(x)))
+block = nn.Sequential(nn.Linear(4, 4), nn.Hardswish(), nn.Linear(4, 4), nn.Hardsigmoid())
+x = torch.randn(3, 4) * 4
+gate = block(x)
+print(gate)
+gate.backward(torch.full_like(gate, float("inf")))      # an overflowed upstream gradient
+print(block[0].weight.grad)
+print(block[2].bias.grad)
+z = torch.tensor([-5.0, -3.0, -1.0, 0.0, 3.0, 6.0], requires_grad=True)
+for f in (nn.functional.hardswish, nn.functional.hardsigmoid):
+    z.grad = None
+    f(z).backward(torch.full((6,), -2.0))
+    print(z.grad)
+''',
     # max/min/median/kthvalue/mode sent gradient * mask to their input: an infinite
     # gradient made NaN (0 * inf) everywhere; torch scatters it into zeros
     'inf_grad_through_max': r'''\

@@ -235,9 +235,10 @@ class Hardswish(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        # NOTE: torch's kernel gives 0 at exactly -3 and 1 at exactly 3
-        return _in_float(grad, x, lambda x: _where(x <= -3, 0.0,
-                                                   _where(x < 3, x / 3 + 0.5, 1.0)))
+        # NOTE: torch's kernel gives 0 at exactly -3 and 1 at exactly 3; at and below -3
+        # it writes 0 rather than multiplying (an infinite gradient stays out of it)
+        return _where(x <= -3, 0.0, _in_float(grad, x, lambda x: _where(x < 3, x / 3 + 0.5,
+                                                                         1.0)))
 
 
 class Hardsigmoid(Elementwise):
@@ -250,8 +251,9 @@ class Hardsigmoid(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        # NOTE: torch's kernel multiplies by 1/6 rounded to float32, in every dtype.
-        return grad * ((x > -3) & (x < 3)) * _ONE_SIXTH_FLOAT32
+        # NOTE: torch's kernel multiplies by 1/6 rounded to float32, in every dtype, inside
+        # (-3, 3), and writes 0 outside (an infinite gradient stays out of it).
+        return _where((x > -3) & (x < 3), grad * _ONE_SIXTH_FLOAT32, 0.0)
 
 
 class Threshold(Elementwise):
