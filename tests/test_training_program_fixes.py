@@ -345,3 +345,23 @@ def test_hardswish_and_hardsigmoid_write_zero_outside_their_ramp():
     nn.functional.hardswish(x).backward(torch.full((5,), -2.0))
     assert x.grad.tolist() == [0.0, 0.0, -1.0, -2.0, -2.0]
     assert str(x.grad[0].item()) == "0.0"           # not -0.0 (a product 0 * -2 was)
+
+
+def test_atan2_has_a_zero_gradient_at_the_origin():
+    a = torch.tensor([0.0, 0.0, 1.0, 3.0], requires_grad=True)
+    b = torch.tensor([0.0, -0.0, 0.0, 4.0], requires_grad=True)
+    torch.atan2(a, b).backward(torch.ones(4))
+    # d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2); at the origin torch gives (signed) 0
+    assert a.grad.tolist() == [0.0, 0.0, 0.0, pytest.approx(4 / 25)]
+    assert str(a.grad[1].item()) == "-0.0"
+    assert b.grad.tolist() == [0.0, 0.0, -1.0, pytest.approx(-3 / 25)]
+
+
+@pytest.mark.parametrize("loss", ["mse_loss", "smooth_l1_loss", "huber_loss"])
+def test_pointwise_losses_give_the_target_the_slope_at_target_minus_input(loss):
+    a = torch.tensor([1.0, 2.0, 0.0], requires_grad=True)
+    b = torch.tensor([1.0, 2.5, -0.5], requires_grad=True)
+    getattr(nn.functional, loss)(a, b, reduction="sum").backward()
+    # equal values: +0 for both (minus the input's +0 gave the target -0)
+    assert [str(v) for v in b.grad.tolist()][0] == "0.0"
+    assert b.grad.tolist() == [-v for v in a.grad.tolist()]

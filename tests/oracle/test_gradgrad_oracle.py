@@ -54,8 +54,6 @@ XFAIL = {
 # differs is named.
 _NODES = {      # entry: (sample, input, ember's node, torch's node)
     "exp2": ("float64[3, 4]", 0, "MulBackward0", "MulBackward1"),
-    "atan2": ("float64[3, 4], float64[3, 4]", 0, "DivBackward0", "MulBackward0"),
-    "arctan2": ("float64[3, 4], float64[3, 4]", 0, "DivBackward0", "MulBackward0"),
     "prod": ("float64[3, 4]", 0, "MulBackward0", "ViewBackward0"),
     "matmul": ("float64[3], float64[3, 4]", 0, "MvBackward0", "SqueezeBackward1"),
     "mm": ("float64[1, 1], float64[1, 1]", 0, "MmBackward0", "TBackward0"),

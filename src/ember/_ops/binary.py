@@ -549,10 +549,13 @@ class Atan2(_Binary):
 
     def backward(ctx, grad):
         self, other = ctx.saved_tensors
-        denom = self * self + other * other
+        # torch's formula: 1 / (x^2 + y^2) with its infinity at the origin replaced by 0, so
+        # that atan2(0, 0) has a zero gradient (a division gave 0 / 0 = NaN)
+        recip = (self * self + other * other).reciprocal()
+        recip = recip.masked_fill(recip.isinf(), 0)
         need_self, need_other = ctx.needs_input_grad
-        return (grad * other / denom if need_self else None,
-                grad * -self / denom if need_other else None)
+        return (grad * other * recip if need_self else None,
+                grad * -self * recip if need_other else None)
 
 
 export(Atan2, ["atan2", "arctan2"], 2)

@@ -89,9 +89,12 @@ class _PointwiseLoss(Op):
                                    f"{x.dtype._scalar_name}")
             if t.dtype is _dtype.bool:  # (torch's kernel promotes it; `-` refuses bool)
                 t = t.to(x.dtype)
-        g = _spread(grad, x.shape, ctx.reduction, x.numel()) * ctx.slope(x - t)
+        spread = _spread(grad, x.shape, ctx.reduction, x.numel())
         need_x, need_t = ctx.needs_input_grad
-        return (g if need_x else None), (-g if need_t else None)
+        # the target's gradient is the slope at t - x (torch's backward with the two swapped),
+        # not minus the input's: equal values give +0, as in torch, not -0
+        return (spread * ctx.slope(x - t) if need_x else None,
+                spread * ctx.slope(t - x) if need_t else None)
 
 
 def pointwise_loss(op, input, target, reduction, params=None):
