@@ -379,3 +379,14 @@ def test_fork_rng_of_device_types():
     with pytest.raises(TypeError, match="unexpected keyword argument 'foo'"):
         with ember.random.fork_rng(foo=1):
             pass
+
+
+def test_randperm_refuses_a_generator_of_another_type_in_the_parsers_words():
+    with pytest.raises(TypeError, match=r"^randperm\(\) received an invalid combination of "
+                                        r"arguments - got \(int, generator=int\), but"):
+        ember.randperm(5, generator=3)
+    with pytest.raises(TypeError, match=r"^randperm\(\) missing 1 required positional "
+                                        r"arguments: \"n\"$"):
+        ember.randperm(dtype=ember.int64)
+    with pytest.raises(TypeError, match=r"got \(float, generator=torch._C.Generator\)"):
+        ember.randperm(2.5, generator=ember.Generator())

@@ -229,8 +229,6 @@ SNIPPETS = [*COLLATE, *CONVERT, *TENSOR, *LOADER, *GRID, *SAMPLERS, *SPLITS, *DA
 
 # Where ember differs from torch today: (reason, minimal reproduction), strict xfails.
 BUGS = [
-    ("a generator of the wrong type: randperm's argument-parser error",
-     HEAD + "print(W(lambda: D.random_split(range(4), [2, 2], generator=3)))"),
     ("bytes given with a dtype are a sequence of ints to torch",
      HEAD + "print(E(lambda: torch.tensor([b'a'], dtype=torch.float32)))"),
 ]

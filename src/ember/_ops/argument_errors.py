@@ -286,6 +286,14 @@ def _short_name(value):
         return "Tensor"
     if isinstance(value, dtype):
         return "torch.dtype"
+    import ember
+    from .._device import device
+    from .._generator import Generator
+    # (torch's C types, named by their module)
+    if isinstance(value, Generator):
+        return "torch._C.Generator"
+    if isinstance(value, (device, ember.layout)):
+        return f"torch.{type(value).__name__}"
     return type_name(value)
 
 

@@ -170,11 +170,9 @@ _NO_N = object()        # (randperm called without n)
 def randperm(n=_NO_N, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """A random permutation of 0..n-1."""
-    if n is _NO_N or isinstance(n, (bool, np.bool_)) or not hasattr(n, "__index__"):
-        raise TypeError(_randperm_error(n, {"generator": generator, "out": out, "dtype": dtype,
-                                            "layout": layout, "device": device,
-                                            "requires_grad": requires_grad or None,
-                                            "pin_memory": pin_memory or None}))
+    if n is _NO_N or not is_int(n) or \
+            generator is not None and not isinstance(generator, _random.Generator):
+        raise TypeError("randperm(): no overload fits")   # (the registry words torch's text)
     d = out_dtype(out, dtype, "randperm") or _dtype.int64
     gen = _generator(generator, device)
     dev = or_default(device)
@@ -184,30 +182,6 @@ def randperm(n=_NO_N, *, generator=None, out=None, dtype=None, layout=None, devi
         return _out_grad(out.copy_(_place(array, out.device, False)), out, requires_grad)
     return _out_grad(_into(out, _place(array, device, requires_grad, pin_memory)),
                      out, requires_grad)
-
-
-_RANDPERM_SIGNATURE = ("out = None, torch.dtype dtype = None, torch.layout layout = None, "
-                       "torch.device device = None, bool pin_memory = False, "
-                       "bool requires_grad = False)")
-
-
-def _randperm_error(n, keywords):
-    """torch's argument-parser text for a randperm `n` that is not an int: one signature
-    fits a call without keywords; with keywords, torch lists both of its signatures."""
-    from .argument_errors import type_name
-    given = sorted((k, v) for k, v in keywords.items() if v is not None)
-    if not given and n is not _NO_N:
-        return f"randperm(): argument 'n' (position 1) must be int, not {type_name(n)}"
-    torch_names = {"generator": "torch._C.Generator", "dtype": "torch.dtype",
-                   "layout": "torch.layout", "out": "Tensor"}
-    if not isinstance(keywords["device"], str):
-        torch_names["device"] = "torch.device"
-    got = ", ".join(([] if n is _NO_N else [type_name(n)])
-                    + [f"{k}={torch_names.get(k) or type_name(v)}" for k, v in given])
-    return (f"randperm() received an invalid combination of arguments - got ({got}), but "
-            f"expected one of:\n"
-            f" * (int n, *, torch.Generator generator, Tensor {_RANDPERM_SIGNATURE}\n"
-            f" * (int n, *, Tensor {_RANDPERM_SIGNATURE}\n")
 
 
 def _like(name, input, dtype, device):

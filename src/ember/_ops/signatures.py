@@ -123,6 +123,7 @@ SIGNATURES = {
     # factories (_FACTORIES), whose texts matter mostly for calls without arguments
     "rand": _with_generator("tuple of ints size", _OUT),
     "randn": _with_generator("tuple of ints size", _OUT),
+    "randperm": _with_generator("int n", _OUT),
     "randint": (_with_generator("int high, tuple of ints size", _OUT)
                 + _with_generator("int low, int high, tuple of ints size", _OUT)),
     "rand_like": _with_generator("Tensor input", _LIKE),
@@ -196,7 +197,7 @@ SIGNATURES = {
 }
 # Operators whose signatures take no `Tensor input` first: the joining operators (their
 # tensors come first), factories, and the trapezoidal rule's (`Tensor y`).
-_FACTORIES = {"rand", "randn", "randint", "arange", "eye", "linspace", "logspace",
+_FACTORIES = {"rand", "randn", "randint", "randperm", "arange", "eye", "linspace", "logspace",
               "full", "empty_strided", "tensor", "as_tensor"}
 _NO_INPUT = {"cat", "stack", "normal", "new", "trapezoid", "cumulative_trapezoid",
              "trapz"} | _FACTORIES
