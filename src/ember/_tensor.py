@@ -318,10 +318,13 @@ def is_sparse_data(data):
 
 def alias(base, array, offset):
     """A view of `base` over the same storage: `array` is its window, `offset` its offset."""
-    root = base._base if base._base is not None else base
-    view = _new(Tensor)._init(array, base._get_storage(), offset, root)
-    if base._requires_grad and not _grad_mode.enabled and root._requires_grad:
-        mark_no_grad_view(view)
+    storage = base._get_storage()
+    # (torch's view of an inference tensor is no view: no _base, _is_view() False)
+    root = None if storage.inference else base._base if base._base is not None else base
+    view = _new(Tensor)._init(array, storage, offset, root)
+    if base._requires_grad and not _grad_mode.enabled and root is not None \
+            and root._requires_grad:
+        mark_no_grad_view(view, base)
     return view
 
 
@@ -361,11 +364,15 @@ INFERENCE_VIEW_MODIFIED = (
     "tracked) or both outside (if you want the inplace to be tracked).")
 
 
-def mark_no_grad_view(view):
-    """Make `view` a view made without grad (NOTE [ Views made without grad ])."""
+def mark_no_grad_view(view, parent):
+    """Make `view`, a view of `parent`, a view made without grad (NOTE [ Views made without
+    grad ]). As torch, once made in inference mode, a view of a view keeps saying so."""
     view._requires_grad = True
     meta = view._autograd_meta()
-    meta.no_grad_view = "inference" if _grad_mode.inference else True
+    pmeta, pnode = parent._meta, parent._grad_fn
+    meta.no_grad_view = "inference" if _grad_mode.inference or (
+        pmeta is not None and pmeta.no_grad_view == "inference") or (
+        pnode is not None and pnode._view_ban == "inference") else True
     meta.view_version = view._get_storage().version
 
 

@@ -445,7 +445,55 @@ def test_gradient_of_squeeze_under_create_graph_unsqueezes():
     g, = torch.autograd.grad((y.sigmoid() ** 2).sum(), x, create_graph=True)
     assert node(g) == "SigmoidBackwardBackward0"
     x = torch.ones(2, 1, 3, 1, requires_grad=True)
-    y = x.squeeze()
+    for y in (x.squeeze(), x.squeeze(1), x.squeeze(-1)):
+        g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+        assert node(g) == "UnsqueezeBackward0" and g.shape == (2, 1, 3, 1)
+        assert g.detach().numpy().tolist() == np.full((2, 1, 3, 1), 2.).tolist()
+    y = x.squeeze((0, 1))       # (dim 0 has size 2: only dim 1 goes)
+    assert y.shape == (2, 3, 1)
     g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
     assert node(g) == "UnsqueezeBackward0" and g.shape == (2, 1, 3, 1)
-    assert g.detach().numpy().tolist() == np.full((2, 1, 3, 1), 2.).tolist()
+
+
+# -- views of inference tensors ----------------------------------------------------------------
+
+@pytest.mark.parametrize("make", [lambda b: b[1:], lambda b: b.t(), lambda b: b.view(6),
+                                  lambda b: b.reshape(-1), lambda b: b.unfold(0, 1, 1),
+                                  lambda b: b.unbind()[0], lambda b: b.diagonal()])
+def test_view_of_an_inference_tensor_is_no_view(make):
+    with torch.inference_mode():
+        b = torch.ones(3, 2) * 0.5
+        inside = make(b)
+    outside = make(b)
+    for v in (inside, outside):     # torch: no _base, whichever mode it is made in
+        assert v._base is None and not v._is_view() and v.is_inference()
+    with raises(RuntimeError, "Inference tensors do not track version counter."):
+        outside._version
+    with raises(RuntimeError, "Inplace update to inference tensor outside InferenceMode is not "
+                              "allowed."):
+        outside.add_(1)
+    with torch.inference_mode():
+        outside.add_(1)
+    assert b.sum().item() != 3.0     # (the memory is still shared)
+
+
+def test_view_of_a_normal_tensor_in_inference_mode_is_a_view():
+    a = torch.ones(3, 2)
+    with torch.inference_mode():
+        v = a[1:]
+    assert v._base is a and v._is_view() and not v.is_inference()
+
+
+def test_a_view_made_without_grad_of_an_inference_mode_view_keeps_saying_inference():
+    y = torch.ones(3, 3, requires_grad=True) * 1
+    with torch.inference_mode():
+        v = y[0]
+    with torch.no_grad():
+        w = v[1:]
+    u = v.unsqueeze(0)
+    with torch.no_grad():
+        u0 = u[0]
+    for t in (w, u0):
+        with raises(RuntimeError, "A view was created in inference mode and is being modified "
+                                  "inplace in normal mode."):
+            t.mul_(2)

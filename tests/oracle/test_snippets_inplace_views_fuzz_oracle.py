@@ -160,6 +160,8 @@ FOUND = [FN + s for s in [
     "x = torch.ones(3, 3, requires_grad=True); s = x.squeeze().sigmoid(); g, = torch.autograd.grad((s * s).sum(), x, create_graph=True); print(type(g.grad_fn).__name__)",
     "x = torch.ones(2, 1, 3, 1, requires_grad=True); y = x.squeeze(); g, = torch.autograd.grad((y * y).sum(), x, create_graph=True); print(type(g.grad_fn).__name__, g.shape)",
     "x = torch.ones(2, 1, 3, 1, requires_grad=True); y = (x * 1).squeeze_(); g, = torch.autograd.grad((y * y).sum(), x, create_graph=True); print(g.grad_fn.next_functions)",
+    "x = torch.ones(2, 1, 3, 1, requires_grad=True); y = x.squeeze(1); g, = torch.autograd.grad((y * y).sum(), x, create_graph=True); print(type(g.grad_fn).__name__)",
+    "x = torch.ones(2, 1, 3, 1, requires_grad=True); y = (x * 1).squeeze_((3, 1)); g, = torch.autograd.grad((y * y).sum(), x, create_graph=True); print(type(g.grad_fn).__name__, g.grad_fn.next_functions[0][0].next_functions, g.shape)",
     # retain_grad follows in-place writes; hooks stay with the node they were registered on
     "x = torch.ones(3, requires_grad=True); y = x * 1; y.retain_grad(); y.mul_(2); (y * 3).sum().backward(); print(y.grad, x.grad)",
     "x = torch.ones(3, requires_grad=True); y = x * 1; y.retain_grad(); y[1:].mul_(2); (y * 3).sum().backward(); print(y.grad, x.grad)",
@@ -179,6 +181,10 @@ FOUND = [FN + s for s in [
     "x = torch.ones(3, 3, requires_grad=True); y = x * 1\nwith torch.inference_mode():\n    v = y[0]\nw = v.chunk(3)[1]\nw.mul_(2)",
     "x = torch.ones(3, 3, requires_grad=True); y = x * 1\nwith torch.inference_mode():\n    v = y[0]\nw = v.unbind()[0]; y.add_(0)\nw.grad_fn",
     "x = torch.ones(3, 3).t().requires_grad_(); y = x.exp()\nwith torch.inference_mode():\n    v = y.diagonal()\nw = v.split(1, 0)[0]; y[0] += 1\nw.grad_fn",
+    # once made in inference mode, a view of a view keeps saying so
+    "x = torch.ones(3, 3, requires_grad=True); y = x * 1\nwith torch.inference_mode():\n    v = y[0]\nwith torch.no_grad():\n    w = v[1:]\nw.mul_(2)",
+    "x = torch.ones(3, 3, requires_grad=True); y = x * 1\nwith torch.inference_mode():\n    v = y[0]\nu = v.unsqueeze(0)\nwith torch.no_grad():\n    w = u[0]\nw.mul_(2)",
+    "x = torch.ones(3, requires_grad=True); y = x + 0.5\nwith torch.inference_mode():\n    v = y.unfold(0, 1, 1)\nwith torch.no_grad():\n    w = v.view_as(v)\nz = w.movedim(0, -1)\nz[torch.tensor([0])] = 2.",
     # assignments into an output of unbind/split name the view they write
     "x = torch.ones(2, 3, 4, requires_grad=True); v = (x * 1).unbind(0)[0]\nv[1:] = 0",
     "x = torch.ones(2, 3, 4, requires_grad=True); v = (x * 1).unbind(0)[0]\nv[:] = 0",
@@ -187,6 +193,11 @@ FOUND = [FN + s for s in [
     "x = torch.ones(2, 3, 4, requires_grad=True); v = (x * 1).unbind(0)[0]\nv[torch.tensor([0])] = torch.ones(1, dtype=torch.float64)",
     "x = torch.ones(2, 3, requires_grad=True); v = (x * 1).unbind(0)[0]; v[False] = 0.; print(fn(v))",
     "x = torch.ones(3, 2, requires_grad=True); v = x.split([1, 2])[1].select(0, -1)\nwith torch.no_grad():\n    v.sub_(0.25)\nv[1:] = 0",
+    # a view of an inference tensor is no view, in inference mode or not
+    "with torch.inference_mode():\n    b = torch.ones(3, 2) * 0.5\n    w = b[1:]\n    print(w._base is b, w._is_view())\nfor v in (b[1:], b.unfold(0, 1, 1), b.t(), b.view(6), b.reshape(-1), b.unbind()[0], b.diagonal(), b.detach()):\n    print(v._base is None, v._is_view(), v.is_inference())",
+    "with torch.inference_mode():\n    b = torch.ones(3, 2) * 0.5\nv = b.view(6)\nv._version",
+    "with torch.inference_mode():\n    b = torch.ones(3, 2) * 0.5\nb.t().add_(1)",
+    "a = torch.ones(3, 2)\nwith torch.inference_mode():\n    v = a[1:]\n    print(v._base is a, v._is_view(), v.is_inference())\nv.add_(1)",
     # torch's autograd refuses writing into a leaf before the op checks its arguments
     "x = torch.tensor([1.4, 1.3, 0.4], dtype=torch.float64).reshape(3,).requires_grad_()\nx.index_put_((torch.tensor([2, 0]),), torch.tensor(3.))",
     "x = torch.ones(2, 3, requires_grad=True)\nx.index_put_((torch.tensor([0]),), torch.ones(1, dtype=torch.float64))",
@@ -371,9 +382,16 @@ BUGS = [
      "requires grad: torch refuses it (every view keeps the mode it was made in); ember marks "
      "only the views of tensors that require grad",
      "x = torch.ones(3)\nwith torch.no_grad():\n    v = x[1:]\nv.mul_(torch.ones(2, requires_grad=True)); print(type(v.grad_fn).__name__)"),
-    ("the gradient of squeeze(dim) under create_graph: torch unsqueezes (UnsqueezeBackward0), "
-     "ember reshapes (ViewBackward0) where other size-1 dims stayed",
-     "x = torch.ones(2, 1, 3, 1, requires_grad=True); y = x.squeeze(1); g, = torch.autograd.grad((y * y).sum(), x, create_graph=True); print(type(g.grad_fn).__name__)"),
+    ("an in-place op that saves an inference tensor operand: torch refuses it before writing "
+     "(ember after, so the target was written and its version bumped)",
+     "x = torch.tensor([0.5, 2.], requires_grad=True); y = x * 1\nwith torch.inference_mode():\n    t = torch.ones(2) * 0.5\ntry:\n    y.mul_(t)\nexcept RuntimeError as e:\n    print(str(e)[:40])\nprint(y, y._version)"),
+    ("a view of an inference tensor's detach (made outside inference mode): torch's has no "
+     "version counter, ember's detach got one of its own, which its views share",
+     "with torch.inference_mode():\n    t = torch.ones(4) * 0.5\nd = t.detach(); print(d._version)\nd[1:]._version"),
+    ("an op whose input that requires grad has no gradient edge (a view made in inference "
+     "mode): torch saves nothing for it, so an inference tensor operand is no error; ember "
+     "saves it and refuses",
+     "a = torch.tensor([1., 2., 3.], requires_grad=True)\nwith torch.inference_mode():\n    v = a.expand(2, 3)\n    t = torch.ones(2, 3)\nr = v * t; print(r.requires_grad, type(r.grad_fn).__name__)"),
     ("an out-of-range tensor index into a leaf: torch refuses the leaf first",
      "x = torch.ones(2, 3, requires_grad=True)\nx[torch.tensor([5])] = 1"),
 ]

@@ -202,13 +202,14 @@ def _contiguous_view(self, data, shape):
         array = backend_of(data).strided(self._get_storage().array, data.dtype, array.shape,
                                          strides, self._offset)
     base = self._base
-    out = _new(Tensor)._init(array, self._storage or self._get_storage(), self._offset,
-                             self if base is None else base)
+    storage = self._storage or self._get_storage()
+    out = _new(Tensor)._init(array, storage, self._offset, None if storage.inference else
+                             self if base is None else base)   # (as alias())
     if self._requires_grad:
         if _grad_state.enabled:
             record_view(View, self, out, {"self_size": data.shape})
-        elif out._base._requires_grad:      # (see NOTE [ Views made without grad ])
-            mark_no_grad_view(out)
+        elif out._base is not None and out._base._requires_grad:
+            mark_no_grad_view(out, self)    # (see NOTE [ Views made without grad ])
     return out
 
 
@@ -358,12 +359,19 @@ class Squeeze(Op):
         size = tuple(ctx.self_size)
         if tuple(grad.shape) == size:
             return grad     # nothing was squeezed: torch passes the gradient on as it is
-        ones = [d for d, n in enumerate(size) if n == 1]
-        if len(ones) != len(size) - grad.ndim:
-            return grad.reshape(size)   # (some size-1 dims stayed: which went is not kept)
-        for d in ones:      # torch's unsqueeze_to: an unsqueeze per dim squeezed
-            grad = grad.unsqueeze(d)
+        gone = getattr(ctx, "squeezed", None)   # (the dims squeeze(dim) removed)
+        for d in gone or [d for d, n in enumerate(size) if n == 1]:
+            grad = grad.unsqueeze(d)    # torch's unsqueeze_to: an unsqueeze per dim squeezed
         return grad
+
+
+def squeeze_params(shape, dims):
+    """The params of a squeeze node: the input's size and, for squeeze(dim), the dims it
+    removed (in increasing order)."""
+    if dims is None or not shape:
+        return {"self_size": shape}
+    wrapped = {geo.wrap_dim(d, len(shape)) for d in dims}
+    return {"self_size": shape, "squeezed": sorted(d for d in wrapped if shape[d] == 1)}
 
 
 class SqueezeDim(Squeeze):
@@ -385,7 +393,8 @@ def squeeze(input, dim=None):
     else:
         op, dims = SqueezeDim, (dim,)
     new_shape, new_strides = geo.squeeze(shape, strides, dims)
-    return _view_op(op, input, new_shape, new_strides, input._offset, {"self_size": shape})
+    return _view_op(op, input, new_shape, new_strides, input._offset,
+                    squeeze_params(shape, dims))
 
 
 class Unsqueeze(Op):

@@ -86,7 +86,9 @@ def squeeze_(self, dim=None):
     else:
         op = SqueezeDimsInplace if isinstance(dim, (tuple, list)) else SqueezeDimInplace
     view = _geometry_of(views.squeeze, self, dim)
-    return _restride(self, op, view, {"self_size": tuple(self._data.shape)})
+    return _restride(self, op, view, views.squeeze_params(
+        tuple(self._data.shape), None if dim is None else
+        tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)))
 
 
 @method()
