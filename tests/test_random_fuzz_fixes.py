@@ -390,3 +390,33 @@ def test_randperm_refuses_a_generator_of_another_type_in_the_parsers_words():
         ember.randperm(dtype=ember.int64)
     with pytest.raises(TypeError, match=r"got \(float, generator=torch._C.Generator\)"):
         ember.randperm(2.5, generator=ember.Generator())
+
+
+@pytest.mark.parametrize("call,text", [
+    (lambda: ember.poisson(ember.ones(3), generator=3),
+     "poisson(): argument 'generator' must be torch.Generator, not int"),
+    (lambda: ember.multinomial(ember.ones(3), 2, generator=3),
+     "multinomial(): argument 'generator' must be torch.Generator, not int"),
+    (lambda: ember.binomial(ember.ones(3), ember.rand(3), generator=3),
+     "binomial(): argument 'generator' must be torch.Generator, not int"),
+    (lambda: ember._standard_gamma(ember.ones(3), generator=3),
+     "_standard_gamma(): argument 'generator' must be torch.Generator, not int"),
+    (lambda: ember.multinomial(ember.ones(3), 2, 1),
+     "multinomial(): argument 'replacement' (position 3) must be bool, not int"),
+    (lambda: list(ember.utils.data.WeightedRandomSampler([1.0, 2.0], 2, generator=3)),
+     "multinomial(): argument 'generator' must be torch.Generator, not int"),
+])
+def test_samplers_refuse_a_generator_of_another_type_in_the_parsers_words(call, text):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value) == text
+
+
+def test_random_sampler_given_a_wrong_generator_fails_in_randperm():
+    with pytest.raises(TypeError, match=r"^randperm\(\) received an invalid combination of "
+                                        r"arguments - got \(int, generator=int\)"):
+        list(ember.utils.data.RandomSampler(range(3), generator=3))
+    with pytest.raises(TypeError, match=r"^randint\(\) received an invalid combination of "
+                                        r"arguments - got \(generator=str, dtype=torch.dtype, "
+                                        r"size=tuple, high=int, \)"):
+        list(ember.utils.data.RandomSampler(range(3), generator="g", replacement=True))

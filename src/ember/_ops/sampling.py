@@ -374,6 +374,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
 @function()
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     """Indices sampled by the (unnormalised) weights in each row of `input`."""
+    if replacement.__class__ is not bool:
+        raise TypeError("multinomial(): replacement is a bool")    # (the registry words it)
     if out is not None and out.dtype != _dtype.int64:
         raise RuntimeError(f"multinomial expects Long tensor out, got: {out.dtype._scalar_name}")
     probs = backend_of(input._data).to_numpy(input._data)

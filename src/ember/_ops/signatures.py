@@ -114,6 +114,12 @@ SIGNATURES = {
                   "(float p, *, torch.Generator generator = None)"],
     "bernoulli_": ["(Tensor p, *, torch.Generator generator = None)",
                    "(float p = 0.5, *, torch.Generator generator = None)"],
+    "multinomial": ["(int num_samples, bool replacement = False, *, "
+                    "torch.Generator generator = None, Tensor out = None)"],
+    "poisson": ["(torch.Generator generator = None)"],
+    "binomial": ["(Tensor count, Tensor prob, torch.Generator generator = None)"],
+    "_standard_gamma": ["(torch.Generator generator = None)"],
+    "_sample_dirichlet": ["(torch.Generator generator = None)"],
     "uniform_": ["(float from = 0, float to = 1, *, torch.Generator generator = None)"],
     "normal_": ["(float mean = 0, float std = 1, *, torch.Generator generator = None)"],
     "exponential_": ["(float lambd = 1, *, torch.Generator generator = None)"],
@@ -200,7 +206,7 @@ SIGNATURES = {
 _FACTORIES = {"rand", "randn", "randint", "randperm", "arange", "eye", "linspace", "logspace",
               "full", "empty_strided", "tensor", "as_tensor"}
 _NO_INPUT = {"cat", "stack", "normal", "new", "trapezoid", "cumulative_trapezoid",
-             "trapz"} | _FACTORIES
+             "trapz", "binomial"} | _FACTORIES
 # Hot operators that the registry gives no wrapper of its own (NOTE [ Arity errors ]): their
 # signatures serve the wrappers they have anyway (the in-place `op_`, some functions), and
 # `view` calls `parser_error` on its own error path.

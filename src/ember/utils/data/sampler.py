@@ -40,7 +40,8 @@ class SequentialSampler(Sampler):
 def _permutation(n, gen):
     """`torch.randperm(n, generator=gen).tolist()`: drawn straight into a list where the draw
     is a plain CPU one (no default device set, a CPU generator)."""
-    if or_default(None) is None and str(gen.device) == "cpu":
+    if or_default(None) is None and str(getattr(gen, "device", None)) == "cpu":   # (else
+        # randperm's own errors for a generator of another type)
         return _random.randperm_list(gen, n)
     return ember.randperm(n, generator=gen).tolist()
 
@@ -81,8 +82,8 @@ class RandomSampler(Sampler):
         wanted = self.num_samples
         if self.replacement:
             for size in [32] * (wanted // 32) + [wanted % 32]:
-                yield from ember.randint(0, n, (size,), dtype=ember.int64,
-                                         generator=gen).tolist()
+                yield from ember.randint(high=n, size=(size,), dtype=ember.int64,   # (torch's
+                                         generator=gen).tolist()                # call, errors too)
             return
         for _ in range(wanted // n):
             yield from _permutation(n, gen)
