@@ -365,3 +365,28 @@ def test_pointwise_losses_give_the_target_the_slope_at_target_minus_input(loss):
     # equal values: +0 for both (minus the input's +0 gave the target -0)
     assert [str(v) for v in b.grad.tolist()][0] == "0.0"
     assert b.grad.tolist() == [-v for v in a.grad.tolist()]
+
+
+def test_binary_cross_entropy_gives_the_target_minus_logit_of_the_input_unclamped():
+    x = torch.tensor([0.0, 0.5, 0.8, 1.0], dtype=torch.float64, requires_grad=True)
+    t = torch.tensor([0.0, 0.3, 0.5, 1.0], dtype=torch.float64, requires_grad=True)
+    nn.functional.binary_cross_entropy(x, t, reduction="sum").backward()
+    # d/dt of -(t log x + (1 - t) log(1 - x)) = log(1 - x) - log(x) = -logit(x)
+    assert t.grad.tolist() == [INF, 0.0, pytest.approx(-np.log(4.0)), -INF]
+
+
+def test_det_backward_of_a_singular_matrix_is_zero_not_an_error():
+    A = torch.tensor([[[1.0, 2.0], [3.0, 4.0]], [[1.0, 1.0], [1.0, 1.0]]], requires_grad=True)
+    torch.linalg.det(A).sum().backward()
+    # d det / dA = det(A) A^-T = [[4, -3], [-2, 1]] for the first; torch gives 0 where det is 0
+    assert A.grad[0].tolist() == [[4.0, -3.0], [-2.0, 1.0]]
+    assert A.grad[1].abs().sum().item() == 0.0
+
+
+def test_dist_with_p_below_one_has_a_zero_gradient_where_the_difference_is_zero():
+    a = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([1.0, 1.0, 3.0], dtype=torch.float64, requires_grad=True)
+    torch.dist(a, b, 0.5).backward()
+    # ||d||_0.5 = (sum |d_i|^0.5)^2 with d = (0, 1, 0): d/dd_1 = 1, nothing where d_i = 0
+    assert a.grad.tolist() == [0.0, 1.0, 0.0]
+    assert b.grad.tolist() == [0.0, -1.0, 0.0]

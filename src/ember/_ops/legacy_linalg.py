@@ -520,6 +520,9 @@ def _norm_grad(d, norm, p, grad):
         g = d / safe
     elif p == 1:
         g = d.sgn()
+    elif p < 1:
+        # NOTE: torch's norm_backward zeroes |d|^(p-1) where d == 0 (no 0 * inf = nan)
+        g = d.sgn() * d.abs().pow(p - 1).where(d != 0, 0.0) * norm.pow(1 - p)
     else:
         g = d.sgn() * d.abs().pow(p - 1) / safe.pow(p - 1)
     return (grad * g).where(norm != 0, 0.0)

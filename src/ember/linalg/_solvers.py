@@ -8,6 +8,7 @@ import builtins
 
 from .. import return_types
 from .._device import MetaArray
+from .._creation import zeros_like
 from .._tensor import Tensor
 from .._ops._op import Op
 from ._common import (LinAlgError, check_float, check_matrix, check_square, check_tensor,
@@ -124,7 +125,14 @@ class LinalgDet(Op):
     def backward(ctx, grad):
         A, det = ctx.saved_tensors
         scale = (grad * det.conj()).unsqueeze(-1).unsqueeze(-1)
-        return scale * inv(A).mH
+        inverse, info = inv_ex(A)
+        if not info._data.any():
+            return scale * inverse.mH
+        # NOTE: where det(A) is exactly 0 torch's CPU gradient is 0 (its LU solve of
+        # det * I): ember gives those matrices zeros (signed as det * grad) instead of failing
+        # to invert them
+        singular = (info != 0).unsqueeze(-1).unsqueeze(-1)
+        return (scale * inverse.mH).where(~singular, scale * zeros_like(A))
 
 
 def det(A, *, out=None):

@@ -221,7 +221,8 @@ class BinaryCrossEntropy(Op):
         if need_x:
             gx = g * (x - t) / ((1 - x) * x).clamp(min=1e-12)
         if need_t:
-            gt = g * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
+            # torch's target gradient is -logit(x), unclamped: infinite at x = 0 or 1
+            gt = g * x.logit().neg()
         return gx, gt
 
 
