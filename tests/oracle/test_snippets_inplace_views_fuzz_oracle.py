@@ -392,6 +392,13 @@ BUGS = [
      "mode): torch saves nothing for it, so an inference tensor operand is no error; ember "
      "saves it and refuses",
      "a = torch.tensor([1., 2., 3.], requires_grad=True)\nwith torch.inference_mode():\n    v = a.expand(2, 3)\n    t = torch.ones(2, 3)\nr = v * t; print(r.requires_grad, type(r.grad_fn).__name__)"),
+    ("an output of unbind of a tensor that needs no grad, written with an operand that "
+     "requires grad: torch refuses it (its views keep the function that made them); ember "
+     "bans only outputs of a node",
+     "x = torch.ones(2, 1, 3); w = torch.ones(1, 3, requires_grad=True); v = x.unbind(0)[1]\nv.copy_(w); print(type(x.grad_fn).__name__)"),
+    ("a leaf reshaped in place (transpose_, squeeze_) under no_grad after the forward pass: "
+     "torch refuses the gradient of its old shape",
+     "x = torch.arange(12.).reshape(2, 3, 2).requires_grad_(); y = (x * 1).cos()\nwith torch.no_grad():\n    x.transpose_(0, 1)\n(x.exp().sum() + y.sum()).backward(); print(x.grad.shape)"),
     ("an out-of-range tensor index into a leaf: torch refuses the leaf first",
      "x = torch.ones(2, 3, requires_grad=True)\nx[torch.tensor([5])] = 1"),
 ]

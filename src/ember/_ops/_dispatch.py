@@ -323,10 +323,14 @@ def finish_inplace(op, inputs, params, target, requires_grad):
     saves it before writing: its backward then reports the in-place modification instead of
     using the new values as if they were the old ones.
     """
-    aliased = any(x is target for x in inputs[1:])
-    if not aliased and requires_grad and target._storage is not None and len(inputs) > 1:
-        storage = target._storage
-        aliased = any(isinstance(x, Tensor) and x._storage is storage for x in inputs[1:])
+    aliased = False
+    if len(inputs) > 1:
+        storage = target._storage if requires_grad else None
+        for x in inputs[1:]:
+            if x is target or storage is not None and (
+                    x.__class__ is Tensor or isinstance(x, Tensor)) and x._storage is storage:
+                aliased = True
+                break
     before = None if target._base is None else target._storage.version     # (a view's)
     if not aliased:
         target._bump_version()
