@@ -390,3 +390,22 @@ def test_dist_with_p_below_one_has_a_zero_gradient_where_the_difference_is_zero(
     # ||d||_0.5 = (sum |d_i|^0.5)^2 with d = (0, 1, 0): d/dd_1 = 1, nothing where d_i = 0
     assert a.grad.tolist() == [0.0, 1.0, 0.0]
     assert b.grad.tolist() == [0.0, -1.0, 0.0]
+
+
+def test_clamp_with_tensor_bounds_that_meet_or_cross_routes_the_gradient_as_torch():
+    x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+    lo = torch.tensor([0.0, 1.0, 1.0], requires_grad=True)
+    hi = torch.tensor([0.0, 0.5, 1.0], requires_grad=True)
+    torch.clamp(x, lo, hi).backward(torch.tensor([1.0, 2.0, 3.0]))
+    # [0]: lo == hi, x below: nobody; [1]: lo > hi, the result is hi: hi; [2]: x above: hi
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+    assert lo.grad.tolist() == [0.0, 0.0, 0.0]
+    assert hi.grad.tolist() == [0.0, 2.0, 3.0]
+
+
+def test_xlog1py_gradient_is_log1p_of_other_also_where_input_is_zero():
+    x = torch.tensor([0.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([1.0, -1.0, 3.0], dtype=torch.float64)
+    torch.special.xlog1py(x, y).sum().backward()
+    # log1p(1) at input 0; 0 (not -inf) where other is -1 and input is 0
+    assert x.grad.tolist() == [pytest.approx(np.log(2.0)), 0.0, pytest.approx(np.log(4.0))]

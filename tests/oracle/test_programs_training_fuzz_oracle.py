@@ -95,6 +95,37 @@ try:
 finally:
     torch.set_warn_always(False)
 ''',
+    # det of a singular matrix raised LinAlgError in backward; BCE's target gradient was
+    # clamped; dist with p < 1 gave NaN where the difference is 0
+    'gradients_at_special_points': r'''\
+nn = torch.nn
+F = nn.functional
+torch.manual_seed(0)
+# a volume term on a batch of 2x2 maps, one of them degenerate
+maps = torch.tensor([[[1., 2.], [3., 4.]], [[1., 1.], [1., 1.]], [[0., 0.], [0., 0.]]],
+                    requires_grad=True)
+torch.linalg.det(maps).abs().sum().backward()
+print(maps.grad)
+# distillation with a learnable soft target: BCE's gradient reaches the target
+student = torch.tensor([0.0, 0.25, 0.5, 1.0], dtype=torch.float64, requires_grad=True)
+teacher = torch.tensor([0.1, 0.25, 0.9, 1.0], dtype=torch.float64, requires_grad=True)
+F.binary_cross_entropy(student, teacher).backward()
+print(student.grad, teacher.grad)
+# a sparsity penalty with a p < 1 distance between nearly equal embeddings
+u = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+v = torch.tensor([1.0, 2.5, 3.0, 3.0], requires_grad=True)
+torch.dist(u, v, 0.5).backward()
+print(u.grad, v.grad)
+# clamp to learnable bounds that meet, and xlog1py at zero inputs
+x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+lo = torch.tensor([0.0, 1.0, 1.0], requires_grad=True)
+hi = torch.tensor([0.0, 0.5, 1.0], requires_grad=True)
+torch.clamp(x, lo, hi).backward(torch.tensor([1.0, 2.0, 3.0]))
+print(x.grad, lo.grad, hi.grad)
+p = torch.tensor([0.0, 0.0, 2.0], requires_grad=True)
+torch.special.xlog1py(p, torch.tensor([1.0, -1.0, 3.0])).sum().backward()
+print(p.grad)
+''',
     # hardswish/hardsigmoid multiplied the gradient by a zero slope outside their ramp:
     # NaN for an infinite gradient, -0.0 for a negative one
     'hard_activations_inf_grad': r'''\

@@ -193,12 +193,15 @@ class ClampTensor(Elementwise):
         if hi is not None:
             inside = inside & (x <= hi)
         grad_lo = grad_hi = None
+        # torch's rule where the bounds meet or cross: the result is max there, so min gets
+        # its gradient only where min < max, and max everywhere min > max (where min == max,
+        # an element below them gives its gradient to neither)
         if need_lo:
             grad_lo = _masked(grad, x < lo)
             if hi is not None:
-                grad_lo = _masked(grad_lo, lo <= hi)
+                grad_lo = _masked(grad_lo, lo < hi)
         if need_hi:
-            grad_hi = _masked(grad, x > hi)
+            grad_hi = _masked(grad, x > hi if lo is None else (x > hi) | (hi < lo))
         return (_masked(grad, inside) if need_x else None), grad_lo, grad_hi
 
 

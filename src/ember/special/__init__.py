@@ -334,8 +334,10 @@ class SpecialXlog1py(Elementwise):
         x, y = ctx.saved_tensors
         gx = gy = None
         if ctx.needs_input_grad[0]:
-            log1p = y.to(grad.dtype).log1p() if isinstance(y, Tensor) else math.log1p(y)
-            gx = grad * (x != 0).to(grad.dtype) * log1p
+            # torch's: xlog1py(grad, other), 0 where input is 0 and other <= -1 (where log1p
+            # is -inf or NaN); where input is 0 and other > -1 it is log1p(other), not 0
+            other = y.to(grad.dtype) if isinstance(y, Tensor) else y
+            gx = xlog1py(grad, other).masked_fill((x == 0) & (other <= -1), 0.0)
         if ctx.needs_input_grad[1]:
             gy = grad * x / (y + 1)
         return gx, gy
