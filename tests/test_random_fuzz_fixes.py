@@ -420,3 +420,17 @@ def test_random_sampler_given_a_wrong_generator_fails_in_randperm():
                                         r"arguments - got \(generator=str, dtype=torch.dtype, "
                                         r"size=tuple, high=int, \)"):
         list(ember.utils.data.RandomSampler(range(3), generator="g", replacement=True))
+
+
+def test_samplers_of_meta_tensors_draw_nothing():
+    ember.manual_seed(0)
+    x = ember.empty(2, 3, device="meta")
+    results = [ember.bernoulli(x), ember.multinomial(x, 5, True), ember.poisson(x),
+               ember.normal(x, 1.0), ember.normal(1.0, x), x.geometric_(0.5), x.cauchy_(),
+               x.log_normal_()]
+    assert all(r.is_meta for r in results)
+    assert [tuple(r.shape) for r in results[:2]] == [(2, 3), (2, 5)]
+    assert results[1].dtype == ember.int64
+    assert ember.rand(1).item() == float(words(0, 1)[0] & np.uint64(0xFFFFFF)) * 2.0 ** -24
+    y = ember.empty(3, device="meta", requires_grad=True)
+    assert ember.normal(y, 1.0).grad_fn.name() == "NormalBackward1"

@@ -1178,6 +1178,11 @@ _FOUND = [
     "list(torch.utils.data.WeightedRandomSampler([1.0, 2.0], 2, generator=3))",
     "list(torch.utils.data.DataLoader(range(3), shuffle=True, generator=3))",
     SEED + "g = torch.Generator().manual_seed(3); print(list(torch.utils.data.RandomSampler(range(30), replacement=True, num_samples=33, generator=g)), torch.rand(1, generator=g), torch.rand(1))",
+    # samplers of meta tensors: no values, no draws
+    SEED + "x = torch.empty(3, device='meta'); print(torch.bernoulli(x), torch.multinomial(x, 2), torch.poisson(x), torch.normal(x, 1.0), torch.normal(x, x), x.geometric_(0.5), x.cauchy_(), x.log_normal_(), torch.rand(1))",
+    SEED + "x = torch.empty(2, 3, device='meta'); print(torch.multinomial(x, 5, True), torch.multinomial(x, 4), torch.normal(x, torch.ones(3, device='meta')), torch.normal(1.0, x), torch.bernoulli(x, 0.5), torch.bernoulli(x, out=torch.empty(2, 3, device='meta')))",
+    SEED + "x = torch.empty(3, device='meta', dtype=torch.int64); print(torch.bernoulli(x), torch.poisson(x), torch.multinomial(x, 2))",
+    SEED + "x = torch.empty(2, 3, device='meta', requires_grad=True); y = torch.normal(x, 1.0); z = torch.bernoulli(x); print(y.requires_grad, z.requires_grad, y.grad_fn.name(), z.grad_fn.name(), torch.normal(1.0, x).grad_fn.name())",
     # Generator's methods are C methods; fork_rng of other device types
     "g = torch.Generator(); g.manual_seed()",
     "g = torch.Generator(); g.manual_seed(1, 2)",

@@ -273,6 +273,11 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         ref = mean if isinstance(mean, Tensor) else std
         tensors = tuple(t for t in (mean, std) if isinstance(t, Tensor))
         op = _NormalSample[isinstance(mean, Tensor), isinstance(std, Tensor)]
+        if any(t.is_meta for t in tensors):     # (no values, no draws)
+            shape = broadcast_shapes(tuple(getattr(mean, "shape", ())),
+                                     tuple(getattr(std, "shape", ())))
+            return _with_zero_grad(_place(MetaArray(shape, ref._data.dtype), ref.device, False),
+                                   op, tensors)
         if all(t.is_cuda for t in (mean, std) if isinstance(t, Tensor)):
             m = mean._data if isinstance(mean, Tensor) else mean
             s = std._data if isinstance(std, Tensor) else std
@@ -354,6 +359,12 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         _random.check_probability(p)
     elif _fills(out, input.shape, None):
         return out.bernoulli_(input, generator=generator)
+    if input.is_meta:       # (no values, no draws)
+        result = _place(MetaArray(tuple(input.shape), input._data.dtype), input.device, False)
+        if out is None and input._requires_grad:
+            return _with_zero_grad(result, _BernoulliSample if p is None else _BernoulliP,
+                                   (input,))
+        return _into(out, result)
     if input.numel():       # (torch checks nothing more of an empty input)
         check_limited(input, "bernoulli_tensor_cpu_self_" if p is None else
                       "bernoulli_scalar_cpu_")
@@ -378,6 +389,9 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         raise TypeError("multinomial(): replacement is a bool")    # (the registry words it)
     if out is not None and out.dtype != _dtype.int64:
         raise RuntimeError(f"multinomial expects Long tensor out, got: {out.dtype._scalar_name}")
+    if input.is_meta:       # (no values, no draws; torch's meta kernel checks no more)
+        return _into(out, _place(MetaArray(tuple(input.shape[:-1]) + (num_samples,),
+                                           np.dtype(np.int64)), input.device, False))
     probs = backend_of(input._data).to_numpy(input._data)
     result = _place(_random.multinomial(_generator(generator, input.device), probs, num_samples,
                                         replacement), input.device, False)

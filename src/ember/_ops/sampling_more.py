@@ -6,14 +6,14 @@ import math
 import numpy as np
 
 from .. import _random
-from .._device import backend_of
+from .._device import MetaArray, backend_of
 from .._random_arith import _fma64, _libm
 from .._tensor import wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
 from .elementwise import check_limited
 from .registry import function, method
-from .sampling import _fill, _generator, _sampler_node
+from .sampling import _fill, _generator, _place, _sampler_node
 
 _CauchyFill = _sampler_node("Cauchy")
 _LogNormalFill = _sampler_node("LogNormal")
@@ -59,6 +59,8 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     if self.numel() == 0:
         return _fill(self, self._data, _CauchyFill)
     _check_kernel(self, "cauchy_cpu", "f")
+    if self.is_meta:        # (no values, no draws)
+        return _fill(self, self._data, _CauchyFill)
     gen = _random._gen(_generator(generator, self.device))
     u = _random._uniform53(gen, self.numel())
     # (one fused multiply-add in torch's kernel)
@@ -74,6 +76,8 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     if self.numel() == 0:
         return _fill(self, self._data, _LogNormalFill)
     _check_kernel(self, "log_normal_cpu", "f")
+    if self.is_meta:        # (no values, no draws)
+        return _fill(self, self._data, _LogNormalFill)
     gen = _random._gen(_generator(generator, self.device))
     z = _random._normal_scalar(gen, self.numel(), float(mean), float(std))
     values = _libm(_exp, z)
@@ -97,6 +101,8 @@ def geometric_(self, p, *, generator=None):
     if self.numel() == 0:
         return _fill(self, self._data, _GeometricFill)
     _check_kernel(self, "geometric_cpu", "fiu")
+    if self.is_meta:        # (no values, no draws)
+        return _fill(self, self._data, _GeometricFill)
     gen = _random._gen(_generator(generator, self.device))
     u = _random._uniform53(gen, self.numel())
     with np.errstate(all="ignore"):
@@ -301,6 +307,8 @@ def _sampled(op, inputs, values, like):
 @function(method=False)
 def poisson(input, generator=None):
     """Poisson counts with rates `input` (a float tensor), drawn from torch's CPU stream."""
+    if input.is_meta:       # (no values, no draws; torch's meta kernel takes any dtype)
+        return _place(MetaArray(tuple(input.shape), input._data.dtype), input.device, False)
     if input._data.dtype.kind not in "fV":
         raise NotImplementedError(f'"poisson_cpu" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
