@@ -497,3 +497,32 @@ def test_a_view_made_without_grad_of_an_inference_mode_view_keeps_saying_inferen
         with raises(RuntimeError, "A view was created in inference mode and is being modified "
                                   "inplace in normal mode."):
             t.mul_(2)
+
+
+# -- writing a value that requires grad through a view of a tensor that needs none -------------
+
+@pytest.mark.parametrize("write,expected", [
+    ("out[0] = x * 2", [8., 16., 24.]), ("out[torch.tensor([0])] = x * 2", [8., 16., 24.]),
+    ("out[0, 1:] = x[1:] * 2", [0., 16., 24.])])
+def test_assignment_into_a_view_of_a_tensor_needing_no_grad_joins_the_graph(write, expected):
+    x = torch.tensor([1., 2., 3.], requires_grad=True)
+    out = torch.zeros(6).view(2, 3)         # a view of a tensor that needs no grad
+    exec(write, {"out": out, "x": x, "torch": torch})
+    assert out.requires_grad and node(out) == "AsStridedBackward0"
+    (out * out).sum().backward()
+    # out[0][i] = 2 x_i: d/dx of (2 x_i)^2 is 8 x_i where x_i was written
+    np.testing.assert_allclose(x.grad.numpy(), expected)
+
+
+# -- addcmul / addcdiv of complex tensors --------------------------------------------------------
+
+def test_addcmul_and_addcdiv_gradients_conjugate_the_other_factor():
+    t1 = torch.tensor([1 + 2j], requires_grad=True)
+    t2 = torch.tensor([3 - 1j], requires_grad=True)
+    base = torch.zeros(1, dtype=torch.complex64)
+    for fn, d1, d2 in [(torch.addcmul, (3 - 1j) * 0.5, (1 + 2j) * 0.5),
+                       (torch.addcdiv, 0.5 / (3 - 1j), -0.5 * (1 + 2j) / (3 - 1j) ** 2)]:
+        # a holomorphic f(t1, t2): with grad_output 1, torch's gradients are conj(df/dt)
+        g1, g2 = torch.autograd.grad(fn(base, t1, t2, value=0.5).real.sum(), [t1, t2])
+        np.testing.assert_allclose(g1.numpy(), [np.conj(d1)], rtol=1e-6)
+        np.testing.assert_allclose(g2.numpy(), [np.conj(d2)], rtol=1e-6)

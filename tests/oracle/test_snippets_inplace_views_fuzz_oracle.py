@@ -198,6 +198,13 @@ FOUND = [FN + s for s in [
     "with torch.inference_mode():\n    b = torch.ones(3, 2) * 0.5\nv = b.view(6)\nv._version",
     "with torch.inference_mode():\n    b = torch.ones(3, 2) * 0.5\nb.t().add_(1)",
     "a = torch.ones(3, 2)\nwith torch.inference_mode():\n    v = a[1:]\n    print(v._base is a, v._is_view(), v.is_inference())\nv.add_(1)",
+    # a value that requires grad assigned into a view of a tensor that needs none
+    "x = torch.ones(3, requires_grad=True); out = torch.zeros(6).view(2, 3); out[0] = x * 2; print(out.requires_grad, fn(out)); out.sum().backward(); print(x.grad)",
+    "x = torch.ones(3, requires_grad=True); out = torch.zeros(6).view(2, 3); out[torch.tensor([1])] = x.exp(); print(fn(out)); (out * out).sum().backward(); print(x.grad)",
+    "v1 = torch.arange(12.).reshape(2, 3, 2); v2 = torch.tensor([-1.04, 1.15, -0.67, -0.03, -1.34, -1.18]).reshape(3, 2).requires_grad_(); v1[0] = v2 + 0.5; print(torch.autograd.grad(v1.exp().sum() + (v2.sigmoid() ** 2).sum(), [v2]))",
+    # addcmul_/addcdiv of complex tensors: the gradient conjugates the other factor
+    "v1 = torch.tensor([-0.41-1.2j, -1.44+0.66j]).requires_grad_(); v2 = v1 * 1; v2.addcmul_(v1, v1, value=0.5); print(torch.autograd.grad((v2.abs() ** 2).sum(), [v1]))",
+    "v1 = torch.tensor([-0.41-1.2j, -1.44+0.66j]).requires_grad_(); print(torch.autograd.grad((torch.addcdiv(v1 * 1, v1.detach(), v1, value=0.5).abs() ** 2).sum(), [v1])); print(torch.autograd.grad((torch.addcdiv(v1 * 1, v1, v1.detach() + 1, value=0.5).abs() ** 2).sum(), [v1]))",
     # torch's autograd refuses writing into a leaf before the op checks its arguments
     "x = torch.tensor([1.4, 1.3, 0.4], dtype=torch.float64).reshape(3,).requires_grad_()\nx.index_put_((torch.tensor([2, 0]),), torch.tensor(3.))",
     "x = torch.ones(2, 3, requires_grad=True)\nx.index_put_((torch.tensor([0]),), torch.ones(1, dtype=torch.float64))",
@@ -399,6 +406,12 @@ BUGS = [
     ("a leaf reshaped in place (transpose_, squeeze_) under no_grad after the forward pass: "
      "torch refuses the gradient of its old shape",
      "x = torch.arange(12.).reshape(2, 3, 2).requires_grad_(); y = (x * 1).cos()\nwith torch.no_grad():\n    x.transpose_(0, 1)\n(x.exp().sum() + y.sum()).backward(); print(x.grad.shape)"),
+    ("a hook on a tensor whose node autograd.grad does not need: torch runs neither the node "
+     "nor the hook; ember calls the hook with None",
+     "y = torch.ones(3, requires_grad=True); z = y.exp()\nwith torch.no_grad():\n    v = z[1:]\nw = v.t(); w.register_hook(lambda g: print('hook w', g))\nprint(torch.autograd.grad(z.sum() + (w * w).sum(), [y]))"),
+    ("a view written through another view of its base: torch's view asks its base whether "
+     "it requires grad each time; ember's joins the graph only when written itself",
+     "x = torch.ones(3, requires_grad=True); out = torch.zeros(6).view(2, 3); out[0].copy_(x * 2); print(out.requires_grad)"),
     ("an out-of-range tensor index into a leaf: torch refuses the leaf first",
      "x = torch.ones(2, 3, requires_grad=True)\nx[torch.tensor([5])] = 1"),
 ]

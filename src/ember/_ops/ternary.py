@@ -74,9 +74,10 @@ class Addcmul(Elementwise):
     def backward(ctx, grad):
         t1, t2, value = ctx.saved_tensors
         need_self, need_t1, need_t2 = ctx.needs_input_grad
+        # torch's formulas: grad * conj(tensor2 * value), grad * conj(tensor1 * value)
         return (grad if need_self else None,
-                grad * t2 * value if need_t1 else None,
-                grad * t1 * value if need_t2 else None)
+                grad * _conj(t2 * value) if need_t1 else None,
+                grad * _conj(t1 * value) if need_t2 else None)
 
 
 class Addcdiv(Elementwise):
@@ -92,9 +93,17 @@ class Addcdiv(Elementwise):
     def backward(ctx, grad):
         t1, t2, value = ctx.saved_tensors
         need_self, need_t1, need_t2 = ctx.needs_input_grad
+        # torch's formulas: grad * conj(value / tensor2),
+        # -grad * conj(value * tensor1 / (tensor2 * tensor2))
         return (grad if need_self else None,
-                grad * value / t2 if need_t1 else None,
-                -grad * value * t1 / (t2 * t2) if need_t2 else None)
+                grad * _conj(value / t2) if need_t1 else None,
+                -grad * _conj(value * t1 / (t2 * t2)) if need_t2 else None)
+
+
+def _conj(t):
+    """The complex conjugate of a complex tensor (a real one as it is): a gradient of a
+    product goes through the conjugate of the other factors (Wirtinger calculus)."""
+    return t.conj() if t.is_complex() else t
 
 
 _INTEGER_DIVISION = (
