@@ -409,3 +409,13 @@ def test_xlog1py_gradient_is_log1p_of_other_also_where_input_is_zero():
     torch.special.xlog1py(x, y).sum().backward()
     # log1p(1) at input 0; 0 (not -inf) where other is -1 and input is 0
     assert x.grad.tolist() == [pytest.approx(np.log(2.0)), 0.0, pytest.approx(np.log(4.0))]
+
+
+def test_xlogy_gradient_keeps_a_nan_other_and_zeroes_only_zero_input_with_nonpositive_other():
+    x = torch.tensor([0.0, 0.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([-1.0, NAN, 3.0, 3.0], dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(torch.xlogy(x, y).sum(), x, create_graph=True)
+    assert g.grad_fn.name() == "MaskedFillBackward0"
+    values = g.tolist()
+    assert values[0] == 0.0 and np.isnan(values[1])
+    assert values[2:] == [pytest.approx(np.log(3.0))] * 2

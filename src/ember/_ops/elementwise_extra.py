@@ -262,7 +262,8 @@ class Xlogy(_Binary):
         need_self, need_other = ctx.needs_input_grad
         grad_self = grad_other = None
         if need_self:
-            grad_self = xlogy(grad, other).where((self != 0) | (other > 0), 0.0)
+            # (torch's masked_fill, so the first gradient ends in MaskedFillBackward0)
+            grad_self = xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0.0)
         if need_other:
             grad_other = grad * self / other
         return grad_self, grad_other
@@ -293,7 +294,7 @@ class XlogyScalarOther(Xlogy):
     def backward(ctx, grad):
         self, other = ctx.saved_tensors
         grad_self = xlogy(grad, other)
-        return grad_self if other > 0 else grad_self.where(self != 0, 0.0)
+        return grad_self if other > 0 else grad_self.masked_fill(self == 0, 0.0)
 
 
 def _choose_xlogy(operands):
