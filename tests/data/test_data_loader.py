@@ -138,6 +138,20 @@ def test_pin_memory_warns_without_accelerator():
                str(w.message) for w in caught)
 
 
+def test_pin_memory_device_is_deprecated():
+    # torch 2.13 pins for the current accelerator, warning that pin_memory_device is ignored
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert [b.tolist() for b in DataLoader(range(2), pin_memory=True,
+                                               pin_memory_device="cuda")] == [[0], [1]]
+    assert any(str(w.message) == "pin_memory_device is deprecated, the current accelerator "
+               "will be used as the device,ignore pin_memory_device='cuda'." for w in caught)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        list(DataLoader(range(2), pin_memory_device="cuda"))      # (not pinning: no warning)
+    assert not caught
+
+
 def test_sampler_default_seed_from_global_generator():
     ember.manual_seed(7)
     first = [b.tolist() for b in DataLoader(range(8), batch_size=8, shuffle=True)]

@@ -338,3 +338,38 @@ def test_ctrl_c_interrupts_the_main_process_only():
     lines = out.stdout.split("\n")
     assert lines[1] == "KeyboardInterrupt", out.stderr
     assert all(gone(int(p)) for p in lines[0].split())
+
+
+class Samples(Dataset):
+    """The given samples, made afresh in the process that asks (a graph cannot be pickled)."""
+
+    def __init__(self, make):
+        self.make = make
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return self.make()[i]
+
+
+def test_worker_stacks_into_the_first_sample_s_dtype():
+    # torch's worker stacks into a result of the first sample's dtype and shape (stack's out=):
+    # a batch needing a graph or a narrower dtype is refused in stack's words
+    def first(make):
+        return next(iter(DataLoader(Samples(make), batch_size=2, num_workers=1)))
+    got = first(lambda: [ember.ones(2, dtype=ember.float64), ember.ones(2)])
+    assert got.dtype is ember.float64 and got.tolist() == [[1., 1.], [1., 1.]]
+    got = first(lambda: [ember.ones(2, 3).t(), ember.zeros(3, 2)])
+    assert got.stride() == (6, 2, 1) and got[1].tolist() == [[0., 0.]] * 3
+    with pytest.raises(TypeError, match=r"(?s)^Caught TypeError in DataLoader worker process 0"
+                                        r".*input types can't be cast to the desired output "
+                                        r"type Long"):
+        first(lambda: [ember.tensor([1]), ember.tensor([2.5])])
+    with pytest.raises(RuntimeError, match=r"(?s)functions with out=\.\.\. arguments don't "
+                                           r"support automatic differentiation"):
+        first(lambda: [ember.ones(2), ember.ones(2, requires_grad=True)])
+    # in the main process the same batches are stacked as they are
+    main = next(iter(DataLoader(Samples(lambda: [ember.tensor([1]), ember.tensor([2.5])]),
+                                batch_size=2)))
+    assert main.dtype is ember.float32 and main.tolist() == [[1.], [2.5]]

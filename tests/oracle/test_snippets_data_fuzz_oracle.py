@@ -138,6 +138,19 @@ LOADER = snippets(
     "class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i):\n        if i == 1: raise KeyError('k')\n        return i\nprint(W(lambda: list(D.DataLoader(M(), num_workers=1))))",
     "class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i):\n        if i == 2: raise ValueError('bad\\nline')\n        return i\nprint(W(lambda: list(D.DataLoader(M(), num_workers=2, batch_size=2))))",
     "def init(i):\n    raise RuntimeError('init %d' % i)\nprint(W(lambda: list(D.DataLoader(range(2), num_workers=1, worker_init_fn=init))))",
+    # a worker stacks into the first sample's dtype (stack's out=): the error's last line
+    *["class M(D.Dataset):\n    def __len__(self): return 2\n"
+      f"    def __getitem__(self, i): return [{pair}][i]\n"
+      "try:\n    b = next(iter(D.DataLoader(M(), batch_size=2, num_workers=1)))\n"
+      "    print(b.dtype, b.stride(), b.requires_grad, b.tolist())\n"
+      "except Exception as e:\n"
+      "    print(type(e).__name__, [x for x in str(e).split(chr(10)) if x and x[0] != ' '][-1])"
+      for pair in ["torch.tensor([1]), torch.tensor([2.5])", "torch.tensor([1.5]), torch.tensor([2])",
+                   "torch.ones(2, requires_grad=True), torch.ones(2)",
+                   "torch.ones(2), torch.ones(2, requires_grad=True)",
+                   "torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.uint8)",
+                   "torch.ones(2, dtype=torch.float64), torch.ones(2)", "torch.ones(2), torch.ones(3)",
+                   "torch.ones(2, 3).t(), torch.ones(3, 2)"]],
     # batch samplers of odd indices on the gathered TensorDataset path
     "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[[0, 5]]))))",
     "print(W(lambda: list(D.DataLoader(D.TensorDataset(torch.arange(3)), batch_sampler=[[-1, 0]]))))",
@@ -159,6 +172,7 @@ LOADER = snippets(
     "print(W(lambda: list(D.DataLoader(5))))",
     "print(W(lambda: list(D.DataLoader(range(3), sampler=[5], batch_size=None))))",
     "print(W(lambda: list(D.DataLoader(range(3), shuffle=True, generator=3))))",
+    "print(W(lambda: D.random_split(range(4), [2, 2], generator=3)))",
 )
 
 # a grid of datasets and loader arguments (what the fuzzer drew most): each epoch's batches
@@ -225,10 +239,129 @@ DATASETS = snippets(
     "print(W(lambda: D.Dataset() + D.Dataset()), W(lambda: len(D.TensorDataset(torch.arange(2)) + [1, 2, 3])))",
 )
 
-SNIPPETS = [*COLLATE, *CONVERT, *TENSOR, *LOADER, *GRID, *SAMPLERS, *SPLITS, *DATASETS]
+# worker info seen in a worker, the fetch paths of __getitems__, the draws each sampler
+# and split makes from the global generator, fraction splits, errors of iterable datasets
+_INFO = ("class M(D.Dataset):\n    def __len__(self): return 2\n"
+         "    def __getitem__(self, i):\n        w = D.get_worker_info()\n        return {}\n"
+         "torch.manual_seed(1)\n"
+         "print(list(D.DataLoader(M(), num_workers=1, batch_size=None, collate_fn=lambda x: x)))")
+MORE = snippets(*[_INFO.format(e) for e in [
+    "repr(w).replace(str(w.seed), 'SEED').split('dataset=')[0]",
+    "sorted(k for k in dir(w) if not k.startswith('__'))",
+    'str(type(w).__name__)',
+    "W(lambda: setattr(w, 'id', 3))",
+    '(w.id, w.num_workers)',
+    'w.seed - torch.initial_seed()',
+    'D.get_worker_info() is w',
+    'type(w.dataset).__name__',
+    "getattr(w, 'rng', 'none')",
+    "getattr(w, 'worker_method', 'none')",
+]], *[
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): return i\n    def __getitems__(self, idx): return [1]\nprint(W(lambda: list(D.DataLoader(M(), batch_size=2))))',
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): return i\n    def __getitems__(self, idx): return [1]\nprint(W(lambda: D.StackDataset(M(), M()).__getitems__([0, 1])))',
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): return i\n    def __getitems__(self, idx): return [i * 10 for i in idx]\nprint(W(lambda: D.StackDataset(a=M(), b=range(3)).__getitems__([0, 2])))',
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): return i\n    def __getitems__(self, idx): return [i * 10 for i in idx]\nprint(W(lambda: list(D.DataLoader(D.Subset(M(), [2, 1]), batch_size=2))))',
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): return i\n    def __getitems__(self, idx): return [i * 10 for i in idx]\nprint(W(lambda: list(D.DataLoader(D.ConcatDataset([M(), M()]), batch_size=4))))',
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): return i\n    def __getitems__(self, idx): return [i * 10 for i in idx]\nprint(W(lambda: list(D.DataLoader(M(), batch_size=None))))',
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): return i\n    __getitems__ = None\nprint(W(lambda: list(D.DataLoader(M(), batch_size=2))))',
+    'class S(D.Subset):\n    def __getitem__(self, i): return 0\nprint(W(lambda: S(range(3), [0])))',
+    'class S(D.Subset):\n    def __getitem__(self, i): return 0\n    def __getitems__(self, idx): return [0] * len(idx)\nprint(W(lambda: list(D.DataLoader(S(range(3), [0, 1]), batch_size=2))))',
+    'class T(D.TensorDataset):\n    def __getitem__(self, i): return (self.tensors[0][i] * 10,)\nprint(W(lambda: list(D.DataLoader(T(torch.arange(3)), batch_size=2))))',
+    'print(W(lambda: D.Subset(range(3), [0, 1]).__getitems__([1, 0])))',
+    'print(W(lambda: D.Subset(D.TensorDataset(torch.arange(5)), [4, 3]).__getitems__([1, 0])))',
+    'print(W(lambda: D.ConcatDataset([range(2), range(3)]).__getitems__([1, 0])))',
+    "print(W(lambda: hasattr(D.ConcatDataset([range(2)]), '__getitems__'), hasattr(D.Subset(range(2), [0]), '__getitems__'), hasattr(D.TensorDataset(torch.ones(1)), '__getitems__'), hasattr(D.StackDataset([1]), '__getitems__')))",
+    'print(W(lambda: D.ConcatDataset([range(2), range(3)]).cummulative_sizes))',
+    'print(W(lambda: D.ConcatDataset.cumsum([range(2), [1, 2, 3]])))',
+    'print(W(lambda: D.ConcatDataset([range(2), range(3)])[torch.tensor(-1)]))',
+    'print(W(lambda: D.ConcatDataset([range(2), range(3)])[np.int64(-5)]))',
+    'print(W(lambda: D.ConcatDataset([[], []])[0]))',
+    'print(W(lambda: D.ConcatDataset([[], []])[-1]))',
+    'print(W(lambda: len(D.ConcatDataset([[], []]))))',
+    'g = torch.Generator().manual_seed(0)\ns = D.RandomSampler(range(3), generator=g)\nit = iter(s)\nprint(next(it), list(s), list(it))',
+    'g = torch.Generator().manual_seed(0)\ns = D.RandomSampler(range(40), replacement=True, num_samples=70, generator=g)\nit = iter(s)\nprint(next(it), list(s)[:5], len(list(it)))',
+    'torch.manual_seed(0)\ns = D.RandomSampler(range(3))\nit = iter(s)\nprint(torch.rand(1).item(), list(it), torch.rand(1).item())',
+    'torch.manual_seed(0)\nl = D.DataLoader(range(6), shuffle=True, batch_size=2)\nit = iter(l)\nprint(torch.rand(1).item(), [b.tolist() for b in it], torch.rand(1).item())',
+    'torch.manual_seed(0)\nl = D.DataLoader(range(6), batch_size=2)\nit = iter(l)\nprint(torch.rand(1).item())',
+    'torch.manual_seed(0)\nl = D.DataLoader(range(6), sampler=D.RandomSampler(range(6), replacement=True), batch_size=4)\nprint([b.tolist() for b in l], torch.rand(1).item())',
+    'torch.manual_seed(0)\nl = D.DataLoader(range(6), sampler=D.SubsetRandomSampler([1, 3, 5]), batch_size=2)\nprint([b.tolist() for b in l], torch.rand(1).item())',
+    'torch.manual_seed(0)\nl = D.DataLoader(range(6), sampler=D.WeightedRandomSampler([1.] * 6, 5), batch_size=2)\nprint([b.tolist() for b in l], torch.rand(1).item())',
+    'torch.manual_seed(0)\nparts = D.random_split(range(5), [2, 3])\nprint([p.indices for p in parts], torch.rand(1).item())',
+    'torch.manual_seed(0)\nb = D.BatchSampler(D.RandomSampler(range(7)), 3, False)\nit = iter(b)\nprint(next(it), torch.rand(1).item(), list(it))',
+    'torch.manual_seed(0)\nb = D.BatchSampler(D.RandomSampler(range(7)), 3, False)\nprint(list(b), list(b), torch.rand(1).item())',
+    'g = torch.Generator().manual_seed(0)\nb = D.BatchSampler(D.RandomSampler(range(7), generator=g), 3, True)\nit = iter(b)\nprint(next(it), g.initial_seed(), list(it), list(b))',
+    's = D.SequentialSampler(range(3))\nb = D.BatchSampler(s, 2, False)\nit = iter(b)\nprint(next(it), list(b), list(it))',
+    'print(W(lambda: D.BatchSampler(D.SequentialSampler(range(3)), 2, False).sampler.data_source))',
+    'print(W(lambda: list(D.BatchSampler(iter(range(5)), 2, False))))',
+    'print(W(lambda: len(D.BatchSampler(iter(range(5)), 2, False))))',
+    'print(W(lambda: list(D.SubsetRandomSampler(torch.tensor([5, 6]), generator=torch.Generator().manual_seed(0)))))',
+    'print(W(lambda: [type(x).__name__ for x in D.SubsetRandomSampler(torch.tensor([5, 6]))]))',
+    'print(W(lambda: [type(x).__name__ for x in D.SubsetRandomSampler(np.array([5, 6]))]))',
+    'print(W(lambda: [type(x).__name__ for x in D.RandomSampler(range(2))]))',
+    'print(W(lambda: [type(x).__name__ for x in D.WeightedRandomSampler([1., 1.], 2)]))',
+    'print(W(lambda: [type(x).__name__ for x in D.Subset(range(3), torch.tensor([0, 1]))]))',
+    'print(W(lambda: D.Subset(range(3), torch.tensor([0, 1])).__getitems__([0])))',
+    'print(W(lambda: [p.indices for p in D.random_split(range(4), [0.5, 0.5], generator=torch.Generator().manual_seed(0))]))',
+    'print(W(lambda: [type(p.indices).__name__ for p in D.random_split(range(4), [2, 2])]))',
+    'print(W(lambda: [type(p.indices[0]).__name__ for p in D.random_split(range(4), [2, 2])]))',
+    'print(W(lambda: D.random_split(range(4), [2, 2], generator=torch.Generator().manual_seed(0))[0].dataset))',
+    'print(W(lambda: D.random_split(range(4), [0.5, 0.5000001])))',
+    'print(W(lambda: D.random_split(range(4), [0.5, 0.4999999])))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(4), [0.5, 0.49999999999])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(4), [1, 0.0, 3])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(4), [True, 3])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(4), [1.0])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(4), [4.0])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(4), [np.float64(0.5), 0.5])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(4), [torch.tensor(0.5), 0.5])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(4), [-1, 5])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(10), [0.1] * 10)]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(7), [0.1] * 10)]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(7), [0.3, 0.3, 0.3, 0.1])]))',
+    'print(W(lambda: [len(p) for p in D.random_split(range(3), [0.9, 0.05, 0.05])]))',
+    'print(W(lambda: [len(p) for p in D.random_split([1, 2, 3], [1.5, -0.5])]))',
+    'print(W(lambda: D.DataLoader(range(3), batch_size=1).__len__()))',
+    'class M(D.Dataset):\n    def __getitem__(self, i): return i\nprint(W(lambda: len(D.DataLoader(M()))), W(lambda: list(D.DataLoader(M()))))',
+    'class M(D.Dataset):\n    def __getitem__(self, i):\n        if i > 2: raise IndexError\n        return i\nprint(W(lambda: list(D.DataLoader(M(), sampler=[0, 1]))))',
+    'class M(D.Dataset):\n    def __len__(self): return 2\n    def __getitem__(self, i): return torch.ones(2, requires_grad=True) * i\nb = next(iter(D.DataLoader(M(), batch_size=2)))\nprint(b.requires_grad, b.grad_fn.name())',
+    'class M(D.Dataset):\n    def __len__(self): return 2\n    def __getitem__(self, i): return torch.ones(2, requires_grad=True)\nprint(W(lambda: next(iter(D.DataLoader(M(), batch_size=None, num_workers=1))).requires_grad))',
+    'class M(D.Dataset):\n    def __len__(self): return 2\n    def __getitem__(self, i): return torch.ones(2).t()\nb = next(iter(D.DataLoader(M(), batch_size=2, num_workers=1)))\nprint(b.is_shared(), b.stride(), b.dtype)',
+    'b = next(iter(D.DataLoader(D.TensorDataset(torch.ones(4, 3)), batch_size=2, num_workers=1)))\nprint(b[0].is_shared(), b[0].stride())',
+    'b = next(iter(D.DataLoader(D.TensorDataset(torch.ones(4, 3)), batch_size=2)))\nprint(b[0].is_shared(), b[0].stride())',
+    'b = next(iter(D.DataLoader(range(4), batch_size=None, num_workers=1)))\nprint(type(b).__name__, b)',
+    "b = next(iter(D.DataLoader(['a', 'b'], batch_size=2, num_workers=1)))\nprint(type(b).__name__, b)",
+    'b = next(iter(D.DataLoader([np.ones(2)], batch_size=None, num_workers=1)))\nprint(type(b).__name__, b.is_shared(), b.dtype)',
+    'b = next(iter(D.DataLoader([np.ones(2)], batch_size=None)))\nprint(type(b).__name__, b.is_shared(), b.dtype)',
+    "b = next(iter(D.DataLoader([{'a': torch.ones(2)}], batch_size=1, num_workers=1)))\nprint(type(b).__name__, b['a'].is_shared())",
+    'class M(D.Dataset):\n    def __len__(self): return 2\n    def __getitem__(self, i): return object()\nprint(W(lambda: [type(x).__name__ for x in D.DataLoader(M(), batch_size=None, num_workers=1)]))',
+    'print(W(lambda: list(D.DataLoader(range(3), num_workers=1, timeout=5))))',
+    'print(W(lambda: list(D.DataLoader(range(3), num_workers=1, in_order=False, batch_size=2))))',
+    'print(W(lambda: list(D.DataLoader(range(3), in_order=False, batch_size=2))))',
+    "print(W(lambda: list(D.DataLoader(range(3), pin_memory_device='cuda', pin_memory=True))))",
+    "print(W(lambda: list(D.DataLoader(range(3), pin_memory_device='cuda'))))",
+    "class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i):\n        if i == 1: raise KeyError('k')\n        return i\ntry:\n    list(D.DataLoader(M(), num_workers=1))\nexcept KeyError as e:\n    print(str(e).split(chr(10))[:2], str(e).split(chr(10))[-2:])",
+    "class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i):\n        if i == 1: raise ValueError('v')\n        return i\ntry:\n    list(D.DataLoader(M(), num_workers=1))\nexcept ValueError as e:\n    print(str(e).split(chr(10))[:2], str(e).split(chr(10))[-2:], e.args[0][:30])",
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): raise StopIteration\nprint(W(lambda: list(D.DataLoader(M(), num_workers=1))))',
+    'class M(D.Dataset):\n    def __len__(self): return 3\n    def __getitem__(self, i): raise StopIteration\nprint(W(lambda: list(D.DataLoader(M()))))',
+    "class It(D.IterableDataset):\n    def __iter__(self): raise ValueError('it')\nprint(W(lambda: list(D.DataLoader(It(), num_workers=1))))",
+    "class It(D.IterableDataset):\n    def __iter__(self): raise ValueError('it')\nprint(W(lambda: list(D.DataLoader(It()))))",
+    'class It(D.IterableDataset):\n    def __iter__(self): return 5\nprint(W(lambda: list(D.DataLoader(It()))))',
+    'class It(D.IterableDataset):\n    def __iter__(self): return iter([1, 2, 3])\nl = D.DataLoader(It(), batch_size=2, num_workers=2)\nprint(W(lambda: [b.tolist() for b in l]))',
+    'class It(D.IterableDataset):\n    def __iter__(self): return iter([1, 2, 3])\nl = D.DataLoader(It(), batch_size=2, num_workers=2, drop_last=True)\nprint(W(lambda: [b.tolist() for b in l]))',
+    'class It(D.IterableDataset):\n    def __iter__(self): return iter([1, 2, 3])\n    def __len__(self): return 3\nl = D.DataLoader(It(), batch_size=2, num_workers=2)\nprint(W(lambda: len(l)), W(lambda: [b.tolist() for b in l]))',
+    'class It(D.IterableDataset):\n    def __iter__(self): return iter([1, 2, 3])\n    def __len__(self): return 3\nl = D.DataLoader(It(), batch_size=None, num_workers=2)\nprint(W(lambda: len(l)), W(lambda: [b.tolist() for b in l]))',
+    'class It(D.IterableDataset):\n    def __iter__(self): return iter([1, 2, 3])\nprint(W(lambda: list(D.DataLoader(It(), batch_size=2, collate_fn=lambda b: b))))',
+    'class It(D.IterableDataset):\n    def __iter__(self): return iter([])\nprint(W(lambda: list(D.DataLoader(It(), batch_size=2))))',
+    "class It(D.IterableDataset):\n    def __iter__(self):\n        yield 1\n        raise RuntimeError('mid')\nprint(W(lambda: list(D.DataLoader(It(), batch_size=None))))",
+    "class It(D.IterableDataset):\n    def __iter__(self):\n        yield 1\n        raise RuntimeError('mid')\nprint(W(lambda: list(D.DataLoader(It(), batch_size=None, num_workers=1))))",
+])
+
+SNIPPETS = [*COLLATE, *CONVERT, *TENSOR, *LOADER, *GRID, *SAMPLERS, *SPLITS, *DATASETS, *MORE]
 
 # Where ember differs from torch today: (reason, minimal reproduction), strict xfails.
 BUGS = [
+    ("ember's TensorDataset has a __getitems__ (one gather for a batch); torch's has none",
+     HEAD + "print(W(lambda: D.TensorDataset(torch.arange(5)).__getitems__([1, 0])))"),
     ("bytes given with a dtype are a sequence of ints to torch",
      HEAD + "print(E(lambda: torch.tensor([b'a'], dtype=torch.float32)))"),
 ]

@@ -253,12 +253,17 @@ class _BaseDataLoaderIter:
         self._timeout = loader.timeout
         self._collate_fn = loader.collate_fn
         self._in_order = loader.in_order
+        if loader.pin_memory and loader.pin_memory_device:
+            warnings.warn("pin_memory_device is deprecated, the current accelerator will be used "
+                          f"as the device,ignore pin_memory_device='{loader.pin_memory_device}'.",
+                          stacklevel=3)
         if loader.pin_memory and not ember.cuda.is_available():
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
                           "then device pinned memory won't be used.", stacklevel=3)
-        # batches are pinned only where there is a GPU to copy them to (_utils/pin_memory.py)
+        # batches are pinned only where there is a GPU to copy them to (_utils/pin_memory.py),
+        # for the current accelerator whatever pin_memory_device says (as torch 2.13)
         self._pin_memory = loader.pin_memory and ember.cuda.is_available()
-        self._pin_memory_device = loader.pin_memory_device or None
+        self._pin_memory_device = "cuda" if self._pin_memory else None
         self._sampler_iter = iter(self._index_sampler)
         # NOTE: drawn after the sampler's iterator is made but before it draws, as torch does,
         # so that one seeded generator gives torch's worker seeds and torch's order.

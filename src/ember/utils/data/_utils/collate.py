@@ -76,7 +76,16 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
     # A tensor given as the batch itself goes to stack too, which rejects it as torch's does.
     if isinstance(batch, ember.Tensor) or not _same_plain_cpu(batch):
         _check_strided(elem)
-        return ember.stack(batch, 0)     # grad, mixed dtypes or shapes, CUDA: the full op
+        if isinstance(batch, ember.Tensor) or worker.get_worker_info() is None:
+            return ember.stack(batch, 0)     # grad, mixed dtypes or shapes, CUDA: the full op
+        # NOTE: in a worker torch stacks into a result of the first sample's dtype (`out=`),
+        # so that a batch that needs a graph or another dtype is refused there, in stack's
+        # words ("functions with out=... arguments don't support automatic differentiation",
+        # "input types can't be cast to the desired output type Long").
+        shape = (len(batch),) + tuple(elem.shape)
+        out = wrap(batch_array(shape, elem._data.dtype)) if isinstance(elem._data, np.ndarray) \
+            else ember.empty(shape, dtype=elem.dtype, device=elem.device)
+        return ember.stack(batch, 0, out=out)
     # NOTE: NumPy stacks directly when no graph is needed and nothing needs promoting, into
     # a C-contiguous result as torch's (shared memory in a worker: sending it copies nothing).
     out = batch_array((len(batch),) + elem._data.shape, elem._data.dtype)
