@@ -64,7 +64,6 @@ _NODES = {      # entry: (sample, input, ember's node, torch's node)
     "celu": ("float64[3, 4]", 0, "MulBackward0", "EluBackwardBackward0"),
     "prelu": ("float64[5], float64[1]", 1, "ViewBackward0", "SumBackward1"),
     "ldexp": ("float64[3, 4], float64[3, 4]", 1, "MulBackward0", "MulBackward1"),
-    "addcdiv": ("float64[3, 4], float64[3, 4], float64[3, 4]", 1, "DivBackward0", "MulBackward0"),
     "linalg.det": ("float64[3, 3]", 0, "MulBackward0", "LinalgSolveExBackward0"),
     "linalg.slogdet": ("float64[3, 3]", 0, "MulBackward0", "LinalgSolveExBackward0"),
     "linalg.solve": ("float64[3, 3], float64[3]", 1, "LinalgSolveExBackward0", "SqueezeBackward1"),
