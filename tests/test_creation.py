@@ -178,6 +178,11 @@ _UNSUPPORTED = ("can't convert np.ndarray of type numpy.{}. The only supported t
     ([1, [2]], None, TypeError, "'list' object cannot be interpreted as an integer"),
     ([1.5, [2]], ember.int32, TypeError, "'list' object cannot be interpreted as an integer"),
     ([2 ** 64, 1], None, ValueError, "Overflow when unpacking long long"),
+    # the leaves are copied in order: a NumPy scalar refused before a tensor of many elements
+    ([np.bool_(2), ember.ones(0, dtype=ember.int32)], None, TypeError,
+     "'numpy.bool' object cannot be interpreted as an integer"),
+    ([ember.ones(0, dtype=ember.int32), np.bool_(2)], None, TypeError,
+     "only integer tensors of a single element can be converted to an index"),
     ([2 ** 70], ember.int32, ValueError, "Overflow when unpacking long long"),
 ])
 def test_tensor_errors_follow_torchs_inference(data, dtype, error, message):

@@ -57,7 +57,8 @@ def _walk(data, dtype=None):
     """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
     flat = []
     inferred = None
-    not_scalar = []         # tensors of several elements (or none) where a number belongs
+    not_scalar = []         # positions of tensors of several elements (or none) where a
+    #                         number belongs
     arrays_inside = []
     numpy_leaves = []       # (position, scalar) of NumPy scalars other than float64
 
@@ -70,7 +71,7 @@ def _walk(data, dtype=None):
             if item.numel() != 1:
                 # torch first infers the dtype of all leaves; the conversion to it then fails
                 # (see _not_a_scalar)
-                not_scalar.append(item)
+                not_scalar.append(len(flat))
                 flat.append(0)
                 return
             flat.append(item.item())
@@ -272,6 +273,10 @@ def _array_from_data(data, dtype):
         inferred = _dtype.get_default_dtype()
     target = dtype or inferred
     if not_scalar:
+        # (torch copies the leaves in order: a NumPy scalar it refuses may come first)
+        first = [leaf for leaf in numpy_leaves if leaf[0] < not_scalar[0]]
+        if first:
+            _check_numpy_leaves(flat, first, target)
         raise _not_a_scalar(target)
     if numpy_leaves:
         _check_numpy_leaves(flat, numpy_leaves, target)
