@@ -119,3 +119,14 @@ def test_collate_refuses_sparse_tensors():
                                                r"provide a custom collate_fn to handle them "
                                                r"appropriately\.$"):
             default_collate(batch)
+
+
+def test_collate_of_mappings_goes_key_by_key():
+    # torch collates the first sample's keys in order: an error in an earlier field comes
+    # before a later key missing from another sample
+    with pytest.raises(TypeError, match=r"found <class 'NoneType'>$"):
+        default_collate([{"a": {"x": None}, "b": 1}, {"a": {"x": None}, "c": 2}])
+    with pytest.raises(KeyError, match="'b'"):
+        default_collate([{"a": 1, "b": 2}, {"a": 3}])
+    out = default_collate([{"a": 1, "b": 2.5}, {"a": 3, "b": 0.5, "c": "extra"}])
+    assert list(out) == ["a", "b"] and out["a"].tolist() == [1, 3]

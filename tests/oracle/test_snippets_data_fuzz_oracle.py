@@ -76,6 +76,8 @@ COLLATE = snippets(*[f"print(E(lambda: D.default_collate({b})))" for b in [
     "[torch.ones(2, dtype=torch.int8), torch.ones(2, dtype=torch.uint8)]",
     "[torch.ones(()), torch.ones(1)]", "[torch.ones(0), torch.ones(0)]",
     "[{'a': 1}, {'a': 1, 'b': 2}]", "[{'a': 1, 'b': 2}, {'a': 1}]", "[P(1, 2), P(1, [2])]",
+    "[{'k0': collections.OrderedDict(b=None), 'k1': -1.25}, {'k0': collections.OrderedDict(b=None), 'k2': 1.0}]",
+    "[{'a': 1, 'b': 2.5}, {'a': 3, 'b': 0.5, 'c': 'extra'}]",
     "[P(1, 2), {'x': 1}]", "[(1, 2), P(3, 4)]", "[[1, 2], 'ab']", "['ab', [1, 2]]",
     "[b'ab', [1, 2]]", "[{'a': 1}, 'ab']", "[1j, 2j]", "[1, 2j]", "[np.bool_(True), 1]",
     "[1, np.bool_(True)]", "[1.5, True]", "[None]", "[[None, 1]]", "range(3)", "'ab'",

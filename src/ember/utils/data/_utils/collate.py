@@ -26,14 +26,16 @@ def _rebuild_like(data, items, convert):
     """`data` (a mapping or sequence) rebuilt with converted items, in `data`'s own type where
     that type allows, else as a plain dict or list (as torch does)."""
     if isinstance(data, collections.abc.Mapping):
+        # (key by key, in order: a field's error comes before a later key is looked up)
+        converted = {k: convert(v) for k, v in items}
         try:
             if isinstance(data, collections.abc.MutableMapping):
                 clone = copy.copy(data)
-                clone.update({k: convert(v) for k, v in items})
+                clone.update(converted)
                 return clone
-            return type(data)({k: convert(v) for k, v in items})
+            return type(data)(converted)
         except TypeError:
-            return {k: convert(v) for k, v in items}
+            return converted
     try:
         if isinstance(data, collections.abc.MutableSequence):
             clone = copy.copy(data)
@@ -178,7 +180,7 @@ def collate(batch, *, collate_fn_map=None):
         return collate(samples, collate_fn_map=collate_fn_map)
 
     if isinstance(elem, collections.abc.Mapping):
-        return _rebuild_like(elem, [(k, [d[k] for d in batch]) for k in elem], again)
+        return _rebuild_like(elem, ((k, [d[k] for d in batch]) for k in elem), again)
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
         return cls(*(again(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
