@@ -178,6 +178,10 @@ _UNSUPPORTED = ("can't convert np.ndarray of type numpy.{}. The only supported t
     ([1, [2]], None, TypeError, "'list' object cannot be interpreted as an integer"),
     ([1.5, [2]], ember.int32, TypeError, "'list' object cannot be interpreted as an integer"),
     ([2 ** 64, 1], None, ValueError, "Overflow when unpacking long long"),
+    # with a dtype given nothing is inferred: a leaf that is no number fails to be read as one
+    ([1.5, None], ember.float32, TypeError, "must be real number, not NoneType"),
+    ([1, {}], ember.int64, TypeError, "'dict' object cannot be interpreted as an integer"),
+    ([[None]], ember.bool, TypeError, "'NoneType' object cannot be interpreted as an integer"),
     # the leaves are copied in order: a NumPy scalar refused before a tensor of many elements
     ([np.bool_(2), ember.ones(0, dtype=ember.int32)], None, TypeError,
      "'numpy.bool' object cannot be interpreted as an integer"),

@@ -126,7 +126,12 @@ def _walk(data, dtype=None):
                 _leaf_dtype(item)
             raise TypeError("not a sequence")
         if not typed:
-            inferred = _promote(inferred, _leaf_dtype(item))
+            try:
+                inferred = _promote(inferred, _leaf_dtype(item))
+            except RuntimeError:        # not a number: with a dtype given torch infers
+                if dtype is None:       # nothing, and fails to read it as that dtype's number
+                    raise
+                raise _sequence_for_number(data, item, dtype) from None
         if isinstance(item, (np.number, np.bool_)):
             if item.__class__ is not np.float64:
                 numpy_leaves.append((len(flat), item))
@@ -149,7 +154,7 @@ def _walk(data, dtype=None):
 
 
 def _sequence_for_number(data, item, dtype):
-    """torch's error for a sequence `item` where a number belongs: torch infers the dtype of
+    """torch's error for a sequence (or other non-number) `item` where a number belongs: torch infers the dtype of
     all of `data` first unless `dtype` is given (its errors come first), then fails to read
     `item` as that dtype's number."""
     inferred = dtype or _infer_all(data)

@@ -78,6 +78,7 @@ COLLATE = snippets(*[f"print(E(lambda: D.default_collate({b})))" for b in [
     "[{'a': 1}, {'a': 1, 'b': 2}]", "[{'a': 1, 'b': 2}, {'a': 1}]", "[P(1, 2), P(1, [2])]",
     "[{'k0': collections.OrderedDict(b=None), 'k1': -1.25}, {'k0': collections.OrderedDict(b=None), 'k2': 1.0}]",
     "[{'a': 1, 'b': 2.5}, {'a': 3, 'b': 0.5, 'c': 'extra'}]",
+    "[{'k0': float('nan'), 'k1': []}, {'k0': None}]", "[1, None]", "[1.5, object()]",
     "[P(1, 2), {'x': 1}]", "[(1, 2), P(3, 4)]", "[[1, 2], 'ab']", "['ab', [1, 2]]",
     "[b'ab', [1, 2]]", "[{'a': 1}, 'ab']", "[1j, 2j]", "[1, 2j]", "[np.bool_(True), 1]",
     "[1, np.bool_(True)]", "[1.5, True]", "[None]", "[[None, 1]]", "range(3)", "'ab'",
@@ -107,6 +108,7 @@ TENSOR = snippets(*[f"print(E(lambda: torch.tensor({d})))" for d in [
     ("[2**63]", "float32"), ("[-2**63 - 1, 1.5]", "float64"), ("[2**64, 1.5]", "int32"),
     ("[1.5, [2]]", "int32"), ("[1, (1.5,)]", "float32"), ("[1.5, [2, None]]", "float32"),
     ("[2.0, b'xy']", "float64"),
+    ("[1.5, None]", "float32"), ("[1, {}]", "int64"), ("[[None]]", "bool"), ("[1, set()]", "complex64"),
 ]])
 
 LOADER = snippets(
