@@ -182,6 +182,8 @@ _UNSUPPORTED = ("can't convert np.ndarray of type numpy.{}. The only supported t
     ([1.5, None], ember.float32, TypeError, "must be real number, not NoneType"),
     ([1, {}], ember.int64, TypeError, "'dict' object cannot be interpreted as an integer"),
     ([[None]], ember.bool, TypeError, "'NoneType' object cannot be interpreted as an integer"),
+    ([0.5, collections.OrderedDict(a=1)], ember.float64, TypeError,
+     "must be real number, not collections.OrderedDict"),
     # the leaves are copied in order: a NumPy scalar refused before a tensor of many elements
     ([np.bool_(2), ember.ones(0, dtype=ember.int32)], None, TypeError,
      "'numpy.bool' object cannot be interpreted as an integer"),

@@ -159,8 +159,8 @@ def _sequence_for_number(data, item, dtype):
     `item` as that dtype's number."""
     inferred = dtype or _infer_all(data)
     if inferred.is_floating_point or inferred.is_complex:
-        return TypeError(f"must be real number, not {type(item).__name__}")
-    return TypeError(f"'{type(item).__name__}' object cannot be interpreted as an integer")
+        return TypeError(f"must be real number, not {_type_name(item)}")
+    return TypeError(f"'{_type_name(item)}' object cannot be interpreted as an integer")
 
 
 def _array_for_number(data, dtype):

@@ -79,6 +79,7 @@ COLLATE = snippets(*[f"print(E(lambda: D.default_collate({b})))" for b in [
     "[{'k0': collections.OrderedDict(b=None), 'k1': -1.25}, {'k0': collections.OrderedDict(b=None), 'k2': 1.0}]",
     "[{'a': 1, 'b': 2.5}, {'a': 3, 'b': 0.5, 'c': 'extra'}]",
     "[{'k0': float('nan'), 'k1': []}, {'k0': None}]", "[1, None]", "[1.5, object()]",
+    "[0.5, collections.OrderedDict(b=0.5)]", "[1, collections.defaultdict(int)]",
     "[P(1, 2), {'x': 1}]", "[(1, 2), P(3, 4)]", "[[1, 2], 'ab']", "['ab', [1, 2]]",
     "[b'ab', [1, 2]]", "[{'a': 1}, 'ab']", "[1j, 2j]", "[1, 2j]", "[np.bool_(True), 1]",
     "[1, np.bool_(True)]", "[1.5, True]", "[None]", "[[None, 1]]", "range(3)", "'ab'",
