@@ -2,7 +2,8 @@
 
 Geometry (and torch's verdict on whether a view is possible) comes from `_geometry`; this
 module materialises the view over the shared storage and records the backward node.
-`reshape` and `contiguous` copy only when no view can express the result.
+`reshape` copies only when no view can express the result (clone and contiguous:
+`copies.py`).
 """
 import numpy as np
 
@@ -10,20 +11,18 @@ from .. import _dtype, _geometry as geo
 from .._creation import zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
-from ._blocked import contiguous_copy
-from .. import _memory_format as _mf
-from .._memory_format import contiguous_format, preserve_format
+from .._memory_format import contiguous_format
 from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
 from ._dispatch import INFERENCE_NESTED, NO_GRAD_NESTED
-from .argument_errors import ints, keyword_memory_format, not_a_tensor, parser_error, \
-    type_name, unpack_error
+from .argument_errors import ints, not_a_tensor, parser_error, type_name, unpack_error
 from .int_arguments import check_int_list, check_int_varargs, check_ints, int_argument, \
     is_int
 from .registry import function, method
+from .copies import clone, contiguous
 
 
 def as_view(base, shape, strides, offset):
@@ -687,54 +686,6 @@ def unfold(self, dimension, size, step):
     d = geo.wrap_dim(dimension, self.ndim) if self.ndim else 0
     return _view_op(Unfold, self, shape, strides, self._offset,
                     {"self_size": _shape(self), "dim": d, "size": size, "step": step})
-
-
-# -- copies ------------------------------------------------------------------------------------
-
-class Clone(Op):
-    """A copy with its own memory."""
-
-    def backward(ctx, grad):
-        return grad
-
-
-@function()
-def clone(input, *, memory_format=None):
-    """A copy of `input`: with its strides where it is dense, else contiguous
-    (`preserve_format`, the default), or in the layout asked for."""
-    if input._data.__class__ is not np.ndarray and is_sparse_data(input._data):   # NOTE [ Sparse tensors ]
-        from ..sparse import _dispatch as sparse
-        return sparse.clone(input, memory_format)
-    xp = backend_of(input._data).xp
-    data = input._data
-    if memory_format is contiguous_format:
-        array = contiguous_copy(data) if xp is np else xp.array(data, order="C", copy=True)
-    elif memory_format is None or memory_format is preserve_format:
-        array = _mf.copy_preserving(xp, data)
-    else:
-        _mf.check_rank(memory_format, data.ndim)
-        array = _mf.lay_out(xp, data, memory_format)
-    from .._tensor import wrap
-    out = wrap(array)
-    if input._requires_grad and _grad_state.enabled:
-        record(Clone, (input,), (out,), {})
-    return out
-
-
-@method()
-def contiguous(self, *args, memory_format=None):
-    """This tensor if it is already contiguous (in `memory_format`, default row-major), else
-    a copy that is."""
-    if args or memory_format is not None and memory_format.__class__ is not _mf.memory_format:
-        keyword_memory_format("contiguous", args, memory_format)
-    if memory_format is None or memory_format is preserve_format:
-        if self._data.flags.c_contiguous:
-            return self
-        memory_format = contiguous_format
-    _mf.check_rank(memory_format, self._data.ndim)
-    if _mf.is_laid_out(self._data, memory_format):
-        return self
-    return clone(self, memory_format=memory_format)
 
 
 def install_properties(tensor_class):

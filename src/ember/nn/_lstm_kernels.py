@@ -19,7 +19,7 @@ first b columns (views, so slower, but the same code), and its per-step arrays k
 columns, zero past b.
 """
 from ._rnn_kernels import (_LSTM_ORDER, _device_rows, _gate_rows, _give, _prepared, _take,
-                           release, xp_of)
+                           _times_previous_h, release, xp_of)
 
 __all__ = ["forward", "backward", "release"]
 
@@ -182,7 +182,7 @@ def backward(mode, cache, grad_out, grad_h, grad_c, w_ih, w_hh, need):
     x = cache["x"]
     d_x = d_all.T @ w_ih[rows] if need[0] else None
     dw_ih = (d_all @ x)[undo] if need[1] else None
-    dw_hh = _times_previous_h(cache, d_all)[undo] if need[2] else None
+    dw_hh = _times_previous_h(cache, d_all.T)[undo] if need[2] else None     # (d_all.T: rows)
     db = d_all.sum(1)[undo] if need[3] or need[4] else None
     db_ih = db if need[3] else None
     db_hh = (db.copy() if need[3] else db) if need[4] else None
@@ -229,22 +229,3 @@ def _times_previous_c(cache, values, out, xp):
         out[first] = 0
     else:
         xp.multiply(values[first], initial.T, out=out[first])
-
-
-def _times_previous_h(cache, d_all):
-    """d_all @ (the hidden state before each step, as rows): kept copies, or two products
-    when the previous states are the output rows shifted by one step."""
-    kept = cache["hprev"]
-    if kept is not None:
-        return d_all @ kept
-    out, initial = cache["out"], cache["h0"]
-    batch = cache["steps"][0][1]
-    n = out.shape[0]
-    if cache["reverse"]:
-        first, rest, shifted = slice(n - batch, n), slice(0, n - batch), slice(batch, n)
-    else:
-        first, rest, shifted = slice(0, batch), slice(batch, n), slice(0, n - batch)
-    result = d_all[:, rest] @ out[shifted]
-    if initial is not None:
-        result += d_all[:, first] @ initial
-    return result
