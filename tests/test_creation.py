@@ -707,6 +707,8 @@ def test_linspace_half_precision():
     (ember.int32, 2 ** 40, "int"), (ember.int32, float("nan"), "int"),
     (ember.int64, float("inf"), "int64_t"), (ember.float16, 1e6, "c10::Half"),
     (ember.float32, 1e300, "float"), (ember.float64, 1 + 1j, "double"),
+    # only integers wrap into unsigned types: a negative floating number does not fit
+    (ember.uint8, -0.5, "uint8_t"), (ember.uint8, -1.0, "uint8_t"), (ember.uint16, -3.0, "uint16_t"),
 ])
 def test_numbers_that_do_not_fit_are_refused(dtype, value, name):
     message = f"^value cannot be converted to type {re.escape(name)} without overflow$"
@@ -721,6 +723,7 @@ def test_numbers_that_do_not_fit_are_refused(dtype, value, name):
 def test_numbers_that_fit_are_converted():
     # unsigned types wrap negatives down to -max; a complex with no imaginary part is real
     assert ember.full((2,), -1, dtype=ember.uint8).tolist() == [255, 255]
+    assert ember.full((2,), -0.0, dtype=ember.uint8).tolist() == [0, 0]
     assert ember.zeros(2, dtype=ember.uint8).fill_(-255).tolist() == [1, 1]
     assert ember.full((2,), 2 + 0j, dtype=ember.float32).tolist() == [2., 2.]
     assert ember.zeros(2).fill_(3 + 0j).tolist() == [3., 3.]

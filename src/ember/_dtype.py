@@ -479,7 +479,7 @@ def checked_scalar(value, d, half_range=True):
 
     torch raises "value cannot be converted to type T without overflow" where an integer
     type cannot hold the number (NaN and infinities included; unsigned types also take
-    negatives down to -max, which wrap), where a finite number is beyond a floating type's
+    integers down to -max, which wrap, but no negative floating number), where a finite number is beyond a floating type's
     range, and where a complex number with a nonzero imaginary part goes to a real type (a
     zero imaginary part is dropped). Any number goes into bool.
 
@@ -510,10 +510,12 @@ def checked_scalar(value, d, half_range=True):
         if math.isfinite(value) and abs(value) > _builtin_float(info.max):
             raise _overflow(d)
         return value
-    if isinstance(value, (_builtin_float, np.floating)) and not math.isfinite(value):
+    floating = isinstance(value, (_builtin_float, np.floating))
+    if floating and not math.isfinite(value):
         raise _overflow(d)
     info = np.iinfo(d._np)
-    low = -info.max if info.min == 0 else info.min
+    # (only integers wrap into an unsigned type; a floating number must be in its range)
+    low = -info.max if info.min == 0 and not floating else info.min
     if not low <= value <= info.max:
         raise _overflow(d)
     value = _builtin_int(value)

@@ -83,5 +83,16 @@ SNIPPETS = [
     "print(torch.tensor(np.array([1, 2], dtype=np.uint16)).dtype if hasattr(torch, 'uint16') else 0)",
 ]
 
+# only integers wrap into unsigned types: a negative floating number overflows
+SNIPPETS += [
+    "for v in (-0.5, -1.0, -0.0, -1, 255.5, -255):\n"
+    "    try:\n        print(torch.full((2,), v, dtype=torch.uint8))\n"
+    "    except RuntimeError as e:\n        print(e)",
+    "x = torch.zeros(3, dtype=torch.uint8)\n"
+    "for f in (lambda: x.fill_(-0.5), lambda: x.masked_fill_(x == 0, -2.0), "
+    "lambda: x.__setitem__(0, -1.0), lambda: torch.full_like(x, -1.0)):\n"
+    "    try:\n        print(f())\n    except RuntimeError as e:\n        print(e)",
+]
+
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
     SNIPPETS, at_least=60)
