@@ -19,7 +19,9 @@ SparseUnsupported.__name__ = SparseUnsupported.__qualname__ = "NotImplementedErr
 
 
 # Unary ufuncs that keep zero at zero, which torch runs on the values of the coalesced
-# tensor; the linear ones (neg) need not coalesce.
+# tensor; the linear ones (neg) need not coalesce. (By NumPy's names, for kernels that reach
+# a record through NumPy's protocol; element-wise ops called through `call` are matched by
+# torch's names first, in _ZERO_TO_ZERO_OPS below.)
 _ZERO_PRESERVING = {"absolute", "sin", "sinh", "tan", "tanh", "arcsin", "arcsinh", "arctan",
                     "arctanh", "sqrt", "expm1", "log1p", "ceil", "floor", "rint", "trunc",
                     "sign", "square", "rad2deg", "deg2rad", "isnan", "isinf", "signbit",
@@ -40,9 +42,10 @@ def unsupported(name):
     return SparseUnsupported(ATEN_NAMES.get(name, name))
 
 
-# Element-wise ops of one tensor (by torch's name) whose forward is more than one NumPy ufunc
-# and which torch's sparse kernels run on the values of the coalesced tensor: they keep zero
-# at zero.
+# Element-wise ops of one tensor (by torch's name) that torch's sparse kernels run on the
+# values of the coalesced tensor (they keep zero at zero): the op's own forward runs on the
+# values, so forwards of more than one ufunc (sign, round, erf, ...) and the in-place forms
+# work too. The linear ones (neg, positive, conj) stay with _ZERO_PRESERVING: no coalescing.
 _ZERO_TO_ZERO_OPS = {"sign", "sgn", "round", "nan_to_num", "erf", "erfinv", "isposinf",
                      "isneginf", "frac", "trunc", "signbit", "tanh", "sin", "sinh", "tan",
                      "asin", "asinh", "atan", "atanh", "expm1", "log1p", "sqrt", "square",
