@@ -5,10 +5,21 @@ NOTE: on a tie (-0.0 against 0) NumPy's maximum and minimum return one operand o
 depending on the dtype's loop (float32/float64 vector loops return the second, the float16
 loop the first), so which order keeps the input is tried once per ufunc and dtype, over enough
 elements to take the vector loop and its tail; a where() is the fallback.
+
+NOTE [ A bound as an array ]
+NumPy's float32/float64 maximum and minimum take their vector loops only when both operands
+are arrays: against a scalar (a stride-0 operand) they run an element-at-a-time loop, about 3x
+slower (relu of 346,112 float32 elements: 128 us against a number, 46 us against an array of
+zeros; a multiply by a number takes 31 us). So a contiguous input meets its bound as a cached,
+read-only array of the bound, one block of _BLOCK elements at a time. The values are those of
+the scalar call: the bound is converted to the input's dtype either way.
 """
 import numpy as np
 
 _KERNELS = {}
+_BLOCK = 1 << 16            # elements per call against the bound's array (256 KiB of float32)
+_ARRAY_FROM = 4096          # elements from which the bound's array pays for itself
+_BOUNDS = {}                # (dtype, repr(bound)) -> _BLOCK copies of bound, read-only
 
 
 def bounded(ufunc, dtype):
@@ -25,6 +36,8 @@ def _probe(ufunc, dtype):
         return lambda x, bound, out=None: ufunc(x, bound, out=out)
     zeros = np.full(67, -0.0, dtype)
     if np.signbit(ufunc(0, zeros)).all():
+        if dtype.kind == "f" and dtype.itemsize in (4, 8):
+            return lambda x, bound, out=None: _against_block(ufunc, x, bound, out)
         return lambda x, bound, out=None: ufunc(bound, x, out=out)
     if np.signbit(ufunc(zeros, 0)).all():
         return lambda x, bound, out=None: ufunc(x, bound, out=out)
@@ -37,3 +50,28 @@ def _probe(ufunc, dtype):
         out[...] = result
         return out
     return kernel
+
+
+def _against_block(ufunc, x, bound, out):
+    """ufunc(bound, x, out=out) where x keeps its value on a tie, with the bound as an array
+    operand for a large contiguous x (NOTE [ A bound as an array ])."""
+    if x.size < _ARRAY_FROM or bound.__class__ not in (int, float) or \
+            not x.flags.c_contiguous or (out is not None and not out.flags.c_contiguous):
+        return ufunc(bound, x, out=out)
+    key = (x.dtype, repr(bound))        # (repr tells -0.0 from 0.0, and nan is one key)
+    block = _BOUNDS.get(key)
+    if block is None:
+        if len(_BOUNDS) >= 32:
+            _BOUNDS.clear()
+        block = _BOUNDS[key] = np.full(_BLOCK, bound, x.dtype)
+        block.flags.writeable = False
+    result = np.empty(x.shape, x.dtype) if out is None else out
+    source, target = x.reshape(-1), result.reshape(-1)
+    size = source.size
+    if size <= _BLOCK:
+        ufunc(block[:size], source, out=target)
+        return result
+    for start in range(0, size, _BLOCK):
+        stop = min(start + _BLOCK, size)
+        ufunc(block[:stop - start], source[start:stop], out=target[start:stop])
+    return result
