@@ -17,6 +17,7 @@ from .._ops._op import Op, record
 from .._ops._xp_compat import ufunc_at
 from .._parallel import run_parts
 from .._tensor import Tensor, wrap
+from . import _pooling_tiles as tiles
 from ..autograd.grad_mode import _state as _grad_state
 
 
@@ -167,6 +168,10 @@ def max_pool(x, kernel, stride, padding, dilation, out):
 def _max_pool(x, kernel, stride, padding, dilation, out):
     xp = backend_of(x).xp
     spatial = x.shape[1:]
+    if xp is np and tiles.tiled(kernel, stride, padding, dilation, out, spatial):
+        pooled = tiles.max_pool(x, kernel, out)       # (NOTE [ Tiled max pools ])
+        if pooled is not None:
+            return pooled
     padded = _pad(xp, x, padding, kernel, dilation, stride, out, _lowest(xp, x.dtype))
     table = list(_offset_table(kernel, dilation, stride, out, spatial, padding, xp))
     views = [padded[where] for where, _, _ in table]
@@ -244,12 +249,15 @@ def _scatter_windows(grad, index, spatial, geometry):
     xp = backend_of(grad).xp
     batch = grad.shape[0]
     kernel, stride, padding, dilation, out = geometry
+    if xp is np and tiles.tiled(kernel, stride, padding, dilation, out, spatial):
+        return tiles.scatter_grad(grad, index, spatial)     # (NOTE [ Tiled max pools ])
     table = list(_offset_table(kernel, dilation, stride, out, spatial, padding, xp))
     result = xp.zeros((batch,) + tuple(spatial), dtype=grad.dtype)
     if (stride == kernel and not any(padding) and set(dilation) == {1}
             and all(o * k <= n for o, k, n in zip(out, kernel, spatial))):
-        # NOTE: windows tile the input without overlap, so each kernel offset owns a disjoint
-        # strided slice: one masked copy per offset, written in place, no scatter. (A copy,
+        # NOTE: (CuPy arrays; NumPy's take tiles.scatter_grad above) windows tile the input
+        # without overlap, so each kernel offset owns a disjoint strided slice: one masked
+        # copy per offset, written in place, no scatter. (A copy,
         # not a product with the mask: elements that were not the maximum keep +0.0, as in
         # torch, rather than -0.0 or nan for a negative or infinite gradient.)
         def rows(lo, hi):
