@@ -170,6 +170,9 @@ TRANSPOSED_CASES = [
                                       groups=2, dilation=(1, 2))),
     (2, 2, 2, 3, (3, 3), (2, 2), dict(stride=2, output_padding=1)),
     (3, 1, 2, 2, (2, 3, 2), (2, 2, 3), dict(stride=(2, 1, 1), padding=(0, 1, 1))),
+    # stride 1, one group: whole planes (NOTE [ Whole planes ])
+    (2, 2, 3, 4, (5, 6), (3, 2), dict(padding=(1, 0), dilation=(1, 2))),
+    (3, 2, 2, 3, (3, 4, 3), (2, 3, 2), dict(padding=(1, 1, 0))),
 ]
 
 

@@ -297,6 +297,9 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
     out_size = tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, k, s, p, d, op
                      in zip(in_size, kernel, stride, padding, dilation, output_padding))
     padded = tuple(o + 2 * p for o, p in zip(out_size, padding))
+    if groups == 1 and all(s == 1 for s in stride) and \
+            _full_rows(n, c, cin, kernel, in_size, padded, stride[1:]):
+        return _transpose_by_planes(xp, x, w, padded, padding, dilation, out_size)
     weight = w.reshape(groups, cin // groups, w.shape[1] * math.prod(kernel))
     weight = xp.ascontiguousarray(weight.transpose(0, 2, 1))
     if not _full_rows(n, c, cin, kernel, in_size, padded, stride[1:]):
@@ -321,6 +324,43 @@ def conv_transpose(xp, x, w, stride, padding, dilation, groups, output_padding):
         targets[offset] += cols[:, :, index].reshape(n, c, in_size[0], row)
     _pool.release(scratch)
     image = buf[:n * c * plane].reshape((n, c) + padded)
+    return _crop(xp, image, padding, out_size)
+
+
+def _transpose_by_planes(xp, x, w, padded, padding, dilation, out_size):
+    """conv_transpose for stride 1 and one group, by whole planes.
+
+    NOTE [ Whole planes ]: with stride 1, kernel offset j adds weight_j^T @ x at a fixed flat
+    shift of the padded image (its offset's place in a plane), for every position at once.
+    So x is zero-filled to whole padded planes (N, Cin, plane), the product is laid out
+    offset-major, (N, K, C * plane), and each offset is one add of long contiguous runs into
+    the flat image buffer. (Row by row, each add is N * C runs of a few rows, and NumPy's
+    per-run cost made the adds of a small CNN's input gradient take longer than its product.)
+    Positions past the valid ones (the zero-filled rest of each plane) have a zero x, so
+    their products add nothing there, unless the weight holds an inf or nan (0 * inf is nan),
+    as in the full-rows layout (NOTE [ Convolution kernels ])."""
+    n, cin = x.shape[:2]
+    c, kernel = w.shape[1], w.shape[2:]
+    count, plane = math.prod(kernel), math.prod(padded)
+    planes = _pool.zeros(xp, (n, cin) + tuple(padded), x.dtype)
+    planes[(slice(None),) * 2 + tuple(slice(0, i) for i in x.shape[2:])] = x
+    # rows of the weight ordered (offset, out channel): (K * C, Cin)
+    weight = xp.ascontiguousarray(w.reshape(cin, c, count).transpose(2, 1, 0)).reshape(
+        count * c, cin)
+    cols = _pool.empty(xp, (n, count * c, plane), x.dtype)
+    cols = matmul(xp, weight, planes.reshape(n, cin, plane), out=cols)
+    _pool.release(planes)
+    steps = _element_strides(padded)
+    shifts = [sum(j * d * s for j, d, s in zip(offset, dilation, steps))
+              for offset in _offsets(kernel)]
+    size = n * c * plane
+    buf = xp.zeros(size + max(shifts), x.dtype)
+    by_offset = cols.reshape(n, count, c * plane)
+    for index, shift in enumerate(shifts):
+        target = buf[shift:shift + size].reshape(n, c * plane)
+        target += by_offset[:, index]
+    _pool.release(cols)
+    image = buf[:size].reshape((n, c) + tuple(padded))
     return _crop(xp, image, padding, out_size)
 
 
