@@ -234,3 +234,59 @@ def test_a_forked_worker_splits_kernels_with_its_own_threads():
     got = [float(s) for s in loader]
     want = [float(ember.relu(data[i][0]).sum()) for i in (0, 2)]
     assert got == pytest.approx(want, rel=1e-6)
+
+
+# -- select: where() by bits -------------------------------------------------------------------
+
+_OPERANDS = st.sampled_from(["full", "row", "column", "number", "negative zero", "nan",
+                             "float64 number", "int"])
+
+
+def _operand(kind, shape, dtype, rng):
+    if kind == "full":
+        x = rng.standard_normal(shape).astype(dtype)
+        x.flat[::7] = -0.0
+        x.flat[::11] = np.nan
+        return x
+    if kind == "row":
+        return rng.standard_normal(shape[-1:]).astype(dtype)
+    if kind == "column":
+        return rng.standard_normal(shape[:1] + (1,)).astype(dtype)
+    return {"number": 1.5, "negative zero": -0.0, "nan": float("nan"),
+            "float64 number": np.float64(2.25), "int": 3}[kind]
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 90), cols=st.integers(1, 90), dtype=st.sampled_from(
+    [np.float32, np.float64]), kind_a=_OPERANDS, kind_b=_OPERANDS,
+    cond_kind=st.sampled_from(["full", "row", "column"]), seed=st.integers(0, 2 ** 16))
+def test_select_picks_the_same_bits_as_np_where(rows, cols, dtype, kind_a, kind_b, cond_kind,
+                                                seed):
+    rng = np.random.default_rng(seed)
+    shape = (rows, cols)
+    a, b = _operand(kind_a, shape, dtype, rng), _operand(kind_b, shape, dtype, rng)
+    cond_shape = {"full": shape, "row": (cols,), "column": (rows, 1)}[cond_kind]
+    cond = rng.random(cond_shape) < 0.5
+    before = _blocked._SELECT_FROM
+    _blocked._SELECT_FROM = 1           # the bit path for every size
+    try:
+        got = _blocked.select(np, cond, a, b)
+    finally:
+        _blocked._SELECT_FROM = before
+    want = np.where(cond, a, b)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes()
+
+
+def test_where_and_leaky_relu_on_large_tensors_keep_torchs_values():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((70, 80)).astype(np.float32)
+    x[0, :3] = [-0.0, np.nan, -np.inf]
+    t = ember.from_numpy(x)
+    np.testing.assert_array_equal(ember.where(t > 0, t, t * 2).numpy(),
+                                  np.where(x > 0, x, x * np.float32(2)))
+    got = ember.nn.functional.leaky_relu(t, 0.1).numpy()
+    assert got.tobytes() == np.where(x > 0, x, x * np.float32(0.1)).tobytes()
+    assert np.signbit(got[0, 0]) and np.isnan(got[0, 1])
+    got = ember.nn.functional.threshold(t, 0.5, -7.0).numpy()
+    assert got.tobytes() == np.where(x <= 0.5, np.float32(-7), x).tobytes()

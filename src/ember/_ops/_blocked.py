@@ -12,6 +12,9 @@ order the data lies in:
 - `sum` along the last dim is split over threads by row blocks (`sum_last`).
 - Element-wise kernels of large row-major arrays are split over threads by blocks of their
   leading dim (`split_elementwise`, `zero_where`): NumPy's ufuncs run on one core.
+- `where` over a random condition is branchy (a mispredicted branch per element or two):
+  `zero_where` and `select` pick float32/float64 values by their bits instead, with masks of
+  all-ones or all-zeros words (np.where of 346,112 float32: 1.2 ms; select: 0.15 ms).
 Small or unusual inputs take the plain NumPy call; every kernel returns exactly what it would.
 """
 import math
@@ -210,3 +213,30 @@ def _masked_bits(out, values, test, a, b, unsigned):
         return np.bitwise_and(values.view(unsigned), mask, out=mask).view(values.dtype)
     np.bitwise_and(values.view(unsigned), mask, out=out.view(unsigned))
     return out
+
+
+_SELECT_FROM = 4096      # elements from which select's bit masks beat np.where
+
+
+def select(xp, cond, a, b):
+    """`xp.where(cond, a, b)`, the same values bit for bit; for NumPy float32/float64
+    results of at least _SELECT_FROM elements, picked by bits (NOTE [ Why blocked kernels ]):
+    b ^ ((a ^ b) & mask), the mask all-ones where `cond` holds. `a` and `b` may be arrays or
+    numbers, broadcast against `cond` as np.where does."""
+    if xp is not np or cond.__class__ is not np.ndarray or cond.dtype != np.bool_:
+        return xp.where(cond, a, b)
+    dtype = np.result_type(a, b)
+    unsigned = _SAME_SIZE_UINT.get(dtype)
+    if unsigned is None:
+        return xp.where(cond, a, b)
+    shape = np.broadcast_shapes(cond.shape, np.shape(a), np.shape(b))
+    if math.prod(shape) < _SELECT_FROM:
+        return xp.where(cond, a, b)
+    mask = np.empty(shape, unsigned)
+    # (a bool viewed as int8 and negated is 0 or -1; widened to the word, all-ones for -1)
+    signed = mask.view(unsigned.str.replace("u", "i"))
+    np.negative(np.ascontiguousarray(cond).view(np.int8), out=signed, casting="unsafe")
+    bits_a, bits_b = (np.asarray(v, dtype).view(unsigned) for v in (a, b))
+    np.bitwise_and(np.bitwise_xor(bits_a, bits_b), mask, out=mask)
+    np.bitwise_xor(mask, bits_b, out=mask)
+    return mask.view(dtype)

@@ -16,7 +16,7 @@ from .._creation import empty_like, zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from . import _rounded
-from ._blocked import zero_where
+from ._blocked import select, zero_where
 from ._dispatch import Inplace
 from ._op import record
 from .elementwise import Elementwise, call, missing_kernel, refusing, scalar_for
@@ -150,7 +150,7 @@ class Elu(Elementwise):
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
         # (torch's test is x < 0: a zero keeps its sign, elu(-0.) is -0. whatever alpha)
         neg = alpha * _rounded.expm1(xp, xp.minimum(x, 0) * input_scale)
-        return scale * xp.where(x < 0, neg, x)
+        return scale * select(xp, x < 0, neg, x)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -171,7 +171,7 @@ class LeakyRelu(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x, negative_slope=0.01):
-        return xp.where(x > 0, x, x * negative_slope)
+        return select(xp, x > 0, x, x * negative_slope)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -185,7 +185,7 @@ class Softplus(Elementwise):
 
     def forward(xp, x, beta=1.0, threshold=20.0):
         z = x * beta
-        return xp.where(z > threshold, x, _softplus_array(xp, z) / beta)
+        return select(xp, z > threshold, x, _softplus_array(xp, z) / beta)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -266,7 +266,7 @@ class Threshold(Elementwise):
         if x.dtype.kind in "iu":
             threshold, value = scalar_for(int(threshold), x.dtype), scalar_for(int(value), x.dtype)
             threshold, value = x.dtype.type(threshold), x.dtype.type(value)
-        return xp.where(x <= threshold, value, x).astype(x.dtype)     # nan stays nan
+        return select(xp, x <= threshold, value, x).astype(x.dtype)     # nan stays nan
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -280,7 +280,7 @@ class Hardshrink(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x, lambd=0.5):
-        return xp.where(xp.abs(x) <= _in_dtype(lambd, x), 0, x).astype(x.dtype)
+        return select(xp, xp.abs(x) <= _in_dtype(lambd, x), 0, x).astype(x.dtype)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -404,7 +404,7 @@ class LeakyReluBackward(_GradientKernel):
     param_names = ("negative_slope",)
 
     def forward(xp, g, x, negative_slope):
-        return xp.where(x > 0, g, g * negative_slope).astype(g.dtype)
+        return select(xp, x > 0, g, g * negative_slope).astype(g.dtype)
 
 
 for _kernel in (HardshrinkBackward, SoftshrinkBackward, HardtanhBackward, LeakyReluBackward):

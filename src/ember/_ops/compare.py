@@ -9,6 +9,7 @@ from .elementwise import Elementwise, as_operand, call, check_limited, missing_k
     to_bool
 from .elementwise_export import export, tensor_other
 from ._dispatch import Inplace
+from ._blocked import select
 from ._ties import bounded
 from .argument_errors import not_a_tensor, type_name
 from .registry import FUNCTIONS, function, register
@@ -401,7 +402,7 @@ class Where(Elementwise):
         return common, common
 
     def forward(xp, cond, a, b):
-        return xp.where(cond, a, b)
+        return select(xp, cond, a, b)
 
     def backward(ctx, grad):
         (cond,) = ctx.saved_tensors

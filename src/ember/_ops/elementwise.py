@@ -300,8 +300,9 @@ def _to_device_of(x, like):
     return backend_of(like).xp.asarray(backend_of(x).to_numpy(x))
 
 
-def arrays_for(operands, compute):
-    """Each operand as an array (or scalar) of the compute dtype, on one device."""
+def arrays_for(operands, compute, keep_first=False):
+    """Each operand as an array (or scalar) of the compute dtype, on one device (with
+    `keep_first`, the first in its own dtype: where's bool condition)."""
     arrays = []
     lead = None
     for x in operands:
@@ -316,7 +317,7 @@ def arrays_for(operands, compute):
             if lead is not None and arr.__class__ is not lead._data.__class__ and \
                     x.device != lead.device:
                 arr = _to_device_of(arr, lead._data)
-            if arr.dtype != compute:
+            if arr.dtype != compute and not (keep_first and not arrays):
                 arr = arr.astype(compute)
             arrays.append(arr)
         else:
@@ -448,7 +449,7 @@ def call(op, operands, params, out, name):
             if common.kind not in op.refused_first:
                 _checks_before_kernel(op, operands, common, out)
             raise
-        xp, arrays = arrays_for(operands, compute)
+        xp, arrays = arrays_for(operands, compute, op.condition_first)
     else:
         xp, arrays, result_dtype = prepared
         common = None                   # (one dtype: nothing is cast)
