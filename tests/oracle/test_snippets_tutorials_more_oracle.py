@@ -1,0 +1,3936 @@
+"""More of PyTorch's official tutorials as users type them, run under real torch and under ember
+(`import ember as torch`): what each snippet prints, including an exception's type and first
+line, must be identical.
+
+Spatial transformer networks, adversarial examples (FGSM), the nn.Transformer language model,
+knowledge distillation, word embeddings (N-gram, CBOW), LSTM part-of-speech tagging, the
+BiLSTM-CRF, NLP from scratch (generating names, translation with attention), model ensembling
+and per-sample gradients, Jacobians/Hessians/hvp/vhp, forward-mode AD, double backward with
+custom Functions, fusing convolution and batch norm, extending PyTorch, parametrizations,
+pruning, channels-last memory format, the optimizer and learning-rate scheduler recipes, saving
+several models in one file, TorchScript as users write it (ember's trace and script give back
+what they are given, which computes the same results) and torch.compile (backend="eager" keeps
+the snippets fast; one uses the default backend). Made-up data, loops shortened to about a
+second per snippet. Complements test_snippets_tutorials_oracle.py.
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+SETUP = "torch.manual_seed(0); nn = torch.nn; F = torch.nn.functional\n"
+
+
+# Spatial Transformer Networks: a localisation net that regresses an affine theta, trained a few steps.
+STN = [
+    r"""
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.conv1 = nn.Conv2d(1, 4, kernel_size=3)
+        self.conv2 = nn.Conv2d(4, 6, kernel_size=3)
+        self.conv2_drop = nn.Dropout2d()
+        self.fc1 = nn.Linear(6 * 2 * 2, 10)
+        self.fc2 = nn.Linear(10, 3)
+        self.localization = nn.Sequential(nn.Conv2d(1, 4, kernel_size=3), nn.MaxPool2d(2, stride=2), nn.ReLU(True), nn.Conv2d(4, 5, kernel_size=3), nn.MaxPool2d(2, stride=2), nn.ReLU(True))
+        self.fc_loc = nn.Sequential(nn.Linear(5 * 1 * 1, 8), nn.ReLU(True), nn.Linear(8, 3 * 2))
+        self.fc_loc[2].weight.data.zero_()
+        self.fc_loc[2].bias.data.copy_(torch.tensor([1, 0, 0, 0, 1, 0], dtype=torch.float))
+    def stn(self, x):
+        xs = self.localization(x)
+        xs = xs.view(-1, 5 * 1 * 1)
+        theta = self.fc_loc(xs)
+        theta = theta.view(-1, 2, 3)
+        grid = F.affine_grid(theta, x.size(), align_corners=False)
+        return F.grid_sample(x, grid, align_corners=False)
+    def forward(self, x):
+        x = self.stn(x)
+        x = F.relu(F.max_pool2d(self.conv1(x), 2))
+        x = F.relu(F.max_pool2d(self.conv2_drop(self.conv2(x)), 2))
+        x = x.view(-1, 6 * 2 * 2)
+        x = F.relu(self.fc1(x))
+        x = F.dropout(x, training=self.training)
+        x = self.fc2(x)
+        return F.log_softmax(x, dim=1)
+model = Net()
+print(model)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+data = torch.rand(8, 1, 14, 14); target = torch.randint(0, 3, (8,))
+for epoch in range(3):
+    model.train()
+    optimizer.zero_grad()
+    output = model(data)
+    loss = F.nll_loss(output, target)
+    loss.backward()
+    optimizer.step()
+    print('Train Epoch: {} Loss: {:.6f}'.format(epoch, loss.item()))
+model.eval()
+with torch.no_grad():
+    output = model(data)
+    test_loss = F.nll_loss(output, target, reduction='sum').item()
+    pred = output.max(1, keepdim=True)[1]
+    correct = pred.eq(target.view_as(pred)).sum().item()
+print('Test set: Average loss: {:.4f}, Accuracy: {}/{}'.format(test_loss / 8, correct, 8))
+print(model.fc_loc[2].bias.data)
+""",
+    r"""
+theta = torch.tensor([[[1., 0., 0.], [0., 1., 0.]]])
+grid = F.affine_grid(theta, (1, 1, 3, 3), align_corners=False)
+print(grid.shape, grid[0, 0])
+x = torch.arange(9.).view(1, 1, 3, 3)
+print(F.grid_sample(x, grid, align_corners=False))
+""",
+    r"""
+theta = torch.tensor([[[0., -1., 0.], [1., 0., 0.]]])
+x = torch.arange(16.).view(1, 1, 4, 4)
+grid = F.affine_grid(theta, x.size(), align_corners=True)
+print(F.grid_sample(x, grid, align_corners=True))
+""",
+    r"""
+theta = torch.tensor([[[2., 0., 0.], [0., 2., 0.]]])
+x = torch.arange(1., 17.).view(1, 1, 4, 4)
+grid = F.affine_grid(theta, x.size(), align_corners=False)
+for pm in ['zeros', 'border', 'reflection']:
+    print(pm, F.grid_sample(x, grid, padding_mode=pm, align_corners=False))
+""",
+    r"""
+theta = torch.randn(2, 2, 3, requires_grad=True)
+x = torch.rand(2, 3, 5, 5, requires_grad=True)
+grid = F.affine_grid(theta, x.size(), align_corners=False)
+out = F.grid_sample(x, grid, mode='bilinear', padding_mode='zeros', align_corners=False)
+out.sum().backward()
+print(out.shape, grid.grad_fn.name(), out.grad_fn.name())
+print(theta.grad.round(decimals=3), x.grad.sum().round(decimals=3))
+""",
+    r"""
+theta = torch.tensor([[[0.8, 0.1, 0.05], [-0.1, 0.9, 0.0]]], dtype=torch.float64)
+x = torch.rand(1, 1, 4, 5, dtype=torch.float64)
+print(F.grid_sample(x, F.affine_grid(theta, x.size(), align_corners=False), mode='nearest', align_corners=False))
+""",
+    r"""
+try:
+    F.affine_grid(torch.zeros(1, 3, 3), (1, 1, 4, 4), align_corners=False)
+except ValueError as e:
+    print(e)
+try:
+    F.affine_grid(torch.zeros(1, 2, 3), (1, 1, 4), align_corners=False)
+except (ValueError, NotImplementedError) as e:
+    print(type(e).__name__, e)
+""",
+    r"""
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    g = F.affine_grid(torch.eye(2, 3).unsqueeze(0), (1, 1, 2, 2))
+    F.grid_sample(torch.ones(1, 1, 2, 2), g)
+print(len(w), g)
+""",
+    r"""
+theta = torch.eye(3, 4).unsqueeze(0)
+g = F.affine_grid(theta, (1, 1, 2, 2, 3), align_corners=False)
+print(g.shape, g[0, 0, 0])
+x = torch.arange(12.).view(1, 1, 2, 2, 3)
+print(torch.allclose(F.grid_sample(x, g, align_corners=False), x))
+""",
+    r"""
+def convert_image_np(inp):
+    inp = inp.numpy().transpose((1, 2, 0))
+    mean = np.array([0.485, 0.456, 0.406])
+    std = np.array([0.229, 0.224, 0.225])
+    inp = std * inp + mean
+    inp = np.clip(inp, 0, 1)
+    return inp
+img = torch.rand(3, 4, 4)
+out = convert_image_np(img)
+print(out.shape, out.dtype, round(float(out.max()), 4))
+""",
+    r"""
+x = torch.rand(2, 1, 6, 6)
+theta = torch.tensor([[1, 0, 0, 0, 1, 0]], dtype=torch.float).repeat(2, 1).view(-1, 2, 3)
+print(theta.shape, theta.is_contiguous(), theta.stride())
+grid = F.affine_grid(theta, x.size(), align_corners=False)
+print(torch.allclose(F.grid_sample(x, grid, align_corners=False), x, atol=1e-6))
+""",
+]
+
+# Adversarial Example Generation: FGSM on a small trained classifier.
+FGSM = [
+    r"""
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, 1)
+        self.conv2 = nn.Conv2d(4, 8, 3, 1)
+        self.dropout1 = nn.Dropout(0.25)
+        self.dropout2 = nn.Dropout(0.5)
+        self.fc1 = nn.Linear(8 * 2 * 2, 16)
+        self.fc2 = nn.Linear(16, 3)
+    def forward(self, x):
+        x = F.relu(self.conv1(x))
+        x = F.relu(self.conv2(x))
+        x = F.max_pool2d(x, 2)
+        x = self.dropout1(x)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = self.dropout2(x)
+        x = self.fc2(x)
+        return F.log_softmax(x, dim=1)
+model = Net()
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+data = torch.rand(16, 1, 8, 8); target = torch.randint(0, 3, (16,))
+for _ in range(5):
+    opt.zero_grad(); loss = F.nll_loss(model(data), target); loss.backward(); opt.step()
+print(f"{loss.item():.5f}")
+model.eval()
+def fgsm_attack(image, epsilon, data_grad):
+    sign_data_grad = data_grad.sign()
+    perturbed_image = image + epsilon * sign_data_grad
+    return torch.clamp(perturbed_image, 0, 1)
+def test(model, epsilon):
+    correct = 0
+    adv_examples = []
+    for i in range(16):
+        d, t = data[i:i + 1].clone(), target[i:i + 1]
+        d.requires_grad = True
+        output = model(d)
+        init_pred = output.max(1, keepdim=True)[1]
+        if init_pred.item() != t.item():
+            continue
+        loss = F.nll_loss(output, t)
+        model.zero_grad()
+        loss.backward()
+        data_grad = d.grad.data
+        perturbed_data = fgsm_attack(d, epsilon, data_grad)
+        output = model(perturbed_data)
+        final_pred = output.max(1, keepdim=True)[1]
+        if final_pred.item() == t.item():
+            correct += 1
+        elif len(adv_examples) < 2:
+            adv_ex = perturbed_data.squeeze().detach().cpu().numpy()
+            adv_examples.append((init_pred.item(), final_pred.item(), adv_ex.shape))
+    final_acc = correct / float(16)
+    print(f"Epsilon: {epsilon}\tTest Accuracy = {correct} / 16 = {final_acc}")
+    return final_acc, adv_examples
+accuracies = []
+for eps in [0, .1, .3]:
+    acc, ex = test(model, eps)
+    accuracies.append(acc)
+    print(ex)
+""",
+    r"""
+x = torch.tensor([0.2, 0.5, 0.95], requires_grad=True)
+loss = (x * torch.tensor([1., -2., 0.])).sum()
+loss.backward()
+print(x.grad, x.grad.sign(), x.grad.data.sign().dtype)
+adv = torch.clamp(x + 0.1 * x.grad.sign(), 0, 1)
+print(adv, adv.requires_grad, adv.grad_fn.name())
+""",
+    r"""
+x = torch.rand(1, 1, 3, 3, requires_grad=True)
+y = (x ** 2).sum()
+g, = torch.autograd.grad(y, x)
+print(torch.equal(g, 2 * x.detach()), g.sign().unique())
+print(torch.clamp(x.detach() - 0.5 * g.sign(), min=0, max=1).min() >= 0)
+""",
+    r"""
+x = torch.tensor([-0.5, 0.0, 0.3, 1.7])
+print(x.sign(), torch.sign(torch.tensor([-0.0, 0.0])), x.clamp(0, 1), x.clamp(min=0), x.clamp(max=1.0))
+print(torch.clamp(x, torch.tensor(0.), torch.tensor(1.)))
+print(x.clamp_(0, 1), x)
+""",
+    r"""
+def denorm(batch, mean=[0.1307], std=[0.3081]):
+    if isinstance(mean, list):
+        mean = torch.tensor(mean)
+    if isinstance(std, list):
+        std = torch.tensor(std)
+    return batch * std.view(1, -1, 1, 1) + mean.view(1, -1, 1, 1)
+b = torch.zeros(2, 1, 2, 2)
+print(denorm(b)[0, 0], denorm(torch.ones(1, 3, 1, 1), [0.1, 0.2, 0.3], [1., 2., 3.]).flatten())
+""",
+    r"""
+model = nn.Sequential(nn.Linear(4, 3))
+model.eval()
+d = torch.rand(1, 4)
+d.requires_grad = True
+out = model(d)
+loss = F.nll_loss(F.log_softmax(out, 1), torch.tensor([1]))
+model.zero_grad()
+loss.backward()
+print(model[0].weight.grad is not None, d.grad.shape, d.is_leaf)
+try:
+    d.grad.data.sign().numpy()[0, 0] = 5
+    print('ok')
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+x = torch.rand(4)
+try:
+    x.requires_grad = 1
+except Exception as e:
+    print(type(e).__name__, e)
+y = torch.arange(4)
+try:
+    y.requires_grad = True
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+import matplotlib
+""".replace("import matplotlib", "epsilons = [0, .05, .1]\naccuracies = [0.9, 0.6, 0.3]\nprint(np.arange(0, .35, step=0.05), list(zip(epsilons, accuracies)))"),
+]
+
+# The nn.Transformer language-model tutorial: batchify/get_batch over a made-up token stream,
+# a TransformerEncoder with a positional-encoding buffer, a few training steps.
+TRANSFORMER_LM = [
+    r"""
+def batchify(data, bsz):
+    seq_len = data.size(0) // bsz
+    data = data[:seq_len * bsz]
+    data = data.view(bsz, seq_len).t().contiguous()
+    return data
+train_data = batchify(torch.arange(26), 4)
+print(train_data, train_data.shape, train_data.is_contiguous())
+bptt = 3
+def get_batch(source, i):
+    seq_len = min(bptt, len(source) - 1 - i)
+    data = source[i:i+seq_len]
+    target = source[i+1:i+1+seq_len].reshape(-1)
+    return data, target
+for i in range(0, train_data.size(0) - 1, bptt):
+    d, t = get_batch(train_data, i)
+    print(i, d.tolist(), t.tolist())
+""",
+    r"""
+raw = ['the cat sat', 'on the mat', '', 'the dog']
+vocab = {}
+for line in raw:
+    for w in line.split():
+        vocab.setdefault(w, len(vocab))
+def data_process(raw_text_iter):
+    data = [torch.tensor([vocab[w] for w in item.split()], dtype=torch.long) for item in raw_text_iter]
+    return torch.cat(tuple(filter(lambda t: t.numel() > 0, data)))
+d = data_process(raw)
+print(d, d.dtype, len(vocab))
+print(torch.tensor([], dtype=torch.long).numel(), torch.cat([torch.tensor([1]), torch.tensor([], dtype=torch.long)]))
+""",
+    r"""
+print(nn.Transformer.generate_square_subsequent_mask(4))
+print(nn.Transformer.generate_square_subsequent_mask(3, dtype=torch.float64).dtype)
+m = torch.triu(torch.ones(3, 3) * float('-inf'), diagonal=1)
+print(m, torch.equal(m, nn.Transformer.generate_square_subsequent_mask(3)))
+""",
+    r"""
+mask = (torch.triu(torch.ones(4, 4)) == 1).transpose(0, 1)
+print(mask)
+mask = mask.float().masked_fill(mask == 0, float('-inf')).masked_fill(mask == 1, float(0.0))
+print(mask)
+""",
+    r"""
+import math
+class PositionalEncoding(nn.Module):
+    def __init__(self, d_model, dropout=0.1, max_len=5000):
+        super().__init__()
+        self.dropout = nn.Dropout(p=dropout)
+        position = torch.arange(max_len).unsqueeze(1)
+        div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+        pe = torch.zeros(max_len, 1, d_model)
+        pe[:, 0, 0::2] = torch.sin(position * div_term)
+        pe[:, 0, 1::2] = torch.cos(position * div_term)
+        self.register_buffer('pe', pe)
+    def forward(self, x):
+        x = x + self.pe[:x.size(0)]
+        return self.dropout(x)
+class TransformerModel(nn.Module):
+    def __init__(self, ntoken, d_model, nhead, d_hid, nlayers, dropout=0.5):
+        super().__init__()
+        self.model_type = 'Transformer'
+        self.pos_encoder = PositionalEncoding(d_model, dropout, max_len=64)
+        encoder_layers = nn.TransformerEncoderLayer(d_model, nhead, d_hid, dropout)
+        self.transformer_encoder = nn.TransformerEncoder(encoder_layers, nlayers, enable_nested_tensor=False)
+        self.embedding = nn.Embedding(ntoken, d_model)
+        self.d_model = d_model
+        self.linear = nn.Linear(d_model, ntoken)
+        self.init_weights()
+    def init_weights(self):
+        initrange = 0.1
+        self.embedding.weight.data.uniform_(-initrange, initrange)
+        self.linear.bias.data.zero_()
+        self.linear.weight.data.uniform_(-initrange, initrange)
+    def forward(self, src, src_mask=None):
+        src = self.embedding(src) * math.sqrt(self.d_model)
+        src = self.pos_encoder(src)
+        output = self.transformer_encoder(src, src_mask)
+        return self.linear(output)
+ntokens = 12
+model = TransformerModel(ntokens, 8, 2, 16, 2, 0.2)
+criterion = nn.CrossEntropyLoss()
+lr = 5.0
+optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 1.0, gamma=0.95)
+train_data = torch.randint(0, ntokens, (40,)).view(4, 10).t().contiguous()
+bptt = 4
+def get_batch(source, i):
+    seq_len = min(bptt, len(source) - 1 - i)
+    return source[i:i+seq_len], source[i+1:i+1+seq_len].reshape(-1)
+for epoch in range(1, 3):
+    model.train()
+    total_loss = 0.
+    for batch, i in enumerate(range(0, train_data.size(0) - 1, bptt)):
+        data, targets = get_batch(train_data, i)
+        src_mask = nn.Transformer.generate_square_subsequent_mask(data.size(0))
+        output = model(data, src_mask)
+        output_flat = output.view(-1, ntokens)
+        loss = criterion(output_flat, targets)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+        optimizer.step()
+        total_loss += loss.item()
+    lr = scheduler.get_last_lr()[0]
+    print(f'| epoch {epoch:3d} | lr {lr:02.2f} | loss {total_loss / (batch + 1):5.2f} | ppl {math.exp(total_loss / (batch + 1)):8.2f}')
+    scheduler.step()
+model.eval()
+total_loss = 0.
+with torch.no_grad():
+    for i in range(0, train_data.size(0) - 1, bptt):
+        data, targets = get_batch(train_data, i)
+        seq_len = data.size(0)
+        output = model(data, nn.Transformer.generate_square_subsequent_mask(seq_len))
+        total_loss += seq_len * criterion(output.view(-1, ntokens), targets).item()
+print(f'{total_loss / (len(train_data) - 1):.4f}')
+""",
+    r"""
+layer = nn.TransformerEncoderLayer(8, 2, 16, 0.1)
+enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+print(enc)
+print([n for n, _ in enc.named_parameters()][:8])
+print(enc.layers[0] is layer, enc.layers[0].self_attn.in_proj_weight.shape, enc.num_layers)
+""",
+    r"""
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2), 2)
+print([str(x.message) for x in w])
+""",
+    r"""
+layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+enc = nn.TransformerEncoder(layer, 1, enable_nested_tensor=False)
+src = torch.randn(5, 2, 8)
+mask = nn.Transformer.generate_square_subsequent_mask(5)
+out_causal = enc(src, mask)
+out_bool = enc(src, mask=torch.triu(torch.ones(5, 5, dtype=torch.bool), 1))
+out_flag = enc(src, mask, is_causal=True)
+print(torch.allclose(out_causal, out_bool, atol=1e-6), torch.allclose(out_causal, out_flag, atol=1e-6))
+print(torch.allclose(enc(src[:1], mask[:1, :1])[0], out_causal[0], atol=1e-5))
+""",
+    r"""
+layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=True, activation="gelu")
+print(layer.norm_first, layer.activation_relu_or_gelu, layer)
+src = torch.randn(3, 2, 8)
+pad = torch.tensor([[False, False, True], [False, False, False]])
+out = layer(src, src_key_padding_mask=pad)
+print(out.shape, out[0, 0].round(decimals=4))
+""",
+    r"""
+emb = nn.Embedding(12, 8)
+import math
+src = torch.randint(0, 12, (4, 2))
+x = emb(src) * math.sqrt(8)
+print(x.shape, x.dtype, emb.weight.shape)
+try:
+    emb(torch.tensor([12]))
+except IndexError as e:
+    print(e)
+try:
+    emb(torch.tensor([1.0]))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+model = nn.Linear(4, 4)
+optimizer = torch.optim.SGD(model.parameters(), lr=5.0)
+scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 1.0, gamma=0.95)
+lrs = []
+for epoch in range(4):
+    optimizer.step()
+    lrs.append(scheduler.get_last_lr()[0])
+    scheduler.step()
+print([round(l, 5) for l in lrs], scheduler.last_epoch, scheduler.state_dict())
+""",
+    r"""
+model = nn.Linear(3, 3)
+x = torch.randn(2, 3)
+model(x).pow(2).sum().mul(100).backward()
+norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+total = torch.sqrt(sum(p.grad.pow(2).sum() for p in model.parameters()))
+print(norm > 0.5, round(total.item(), 4))
+""",
+    r"""
+import copy, time, math
+best_val_loss = float('inf')
+model = nn.Linear(2, 2)
+best_model = None
+for epoch, val_loss in enumerate([2.0, 1.5, 1.7]):
+    epoch_start_time = time.time()
+    print('-' * 20)
+    print(f'| end of epoch {epoch:3d} | valid loss {val_loss:5.2f} | valid ppl {math.exp(val_loss):8.2f}')
+    if val_loss < best_val_loss:
+        best_val_loss = val_loss
+        best_model = copy.deepcopy(model)
+print(best_val_loss, type(best_model).__name__, best_model is model, torch.equal(best_model.weight, model.weight))
+""",
+    r"""
+t = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16, dropout=0.0)
+src = torch.rand(5, 2, 8); tgt = torch.rand(4, 2, 8)
+out = t(src, tgt, tgt_mask=t.generate_square_subsequent_mask(4))
+print(out.shape, out.mean().round(decimals=4))
+print(sum(p.numel() for p in t.parameters()), [n for n, _ in t.named_children()])
+""",
+    r"""
+try:
+    nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1)(torch.rand(5, 2, 8), torch.rand(4, 3, 8))
+except RuntimeError as e:
+    print(e)
+try:
+    nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1)(torch.rand(5, 2, 8), torch.rand(4, 2, 6))
+except RuntimeError as e:
+    print(e)
+""",
+]
+
+# Knowledge distillation: a teacher and a student, soft targets with temperature, cosine loss on
+# hidden representations, an MSE regressor on feature maps.
+KD = [
+    r"""
+class DeepNN(nn.Module):
+    def __init__(self, num_classes=3):
+        super(DeepNN, self).__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 8, kernel_size=3, padding=1), nn.ReLU(), nn.Conv2d(8, 4, kernel_size=3, padding=1), nn.ReLU(), nn.MaxPool2d(kernel_size=2, stride=2))
+        self.classifier = nn.Sequential(nn.Linear(4 * 2 * 2, 16), nn.ReLU(), nn.Dropout(0.1), nn.Linear(16, num_classes))
+    def forward(self, x):
+        x = self.features(x)
+        x = torch.flatten(x, 1)
+        return self.classifier(x)
+class LightNN(nn.Module):
+    def __init__(self, num_classes=3):
+        super(LightNN, self).__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 4, kernel_size=3, padding=1), nn.ReLU(), nn.MaxPool2d(kernel_size=2, stride=2))
+        self.classifier = nn.Sequential(nn.Linear(4 * 2 * 2, 8), nn.ReLU(), nn.Dropout(0.1), nn.Linear(8, num_classes))
+    def forward(self, x):
+        x = self.features(x)
+        x = torch.flatten(x, 1)
+        return self.classifier(x)
+teacher = DeepNN(); student = LightNN()
+total_params_deep = "{:,}".format(sum(p.numel() for p in teacher.parameters()))
+print(f"DeepNN parameters: {total_params_deep}")
+print(f"LightNN parameters: {sum(p.numel() for p in student.parameters()):,}")
+images = torch.rand(6, 3, 4, 4); labels = torch.randint(0, 3, (6,))
+def train_knowledge_distillation(teacher, student, epochs, T, soft_target_loss_weight, ce_loss_weight):
+    ce_loss = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(student.parameters(), lr=0.01)
+    teacher.eval()
+    student.train()
+    for epoch in range(epochs):
+        optimizer.zero_grad()
+        with torch.no_grad():
+            teacher_logits = teacher(images)
+        student_logits = student(images)
+        soft_targets = nn.functional.softmax(teacher_logits / T, dim=-1)
+        soft_prob = nn.functional.log_softmax(student_logits / T, dim=-1)
+        soft_targets_loss = torch.sum(soft_targets * (soft_targets.log() - soft_prob)) / soft_prob.size()[0] * (T**2)
+        label_loss = ce_loss(student_logits, labels)
+        loss = soft_target_loss_weight * soft_targets_loss + ce_loss_weight * label_loss
+        loss.backward()
+        optimizer.step()
+        print(f"Epoch {epoch+1}/{epochs}, Loss: {loss.item():.6f}")
+train_knowledge_distillation(teacher, student, epochs=3, T=2, soft_target_loss_weight=0.25, ce_loss_weight=0.75)
+student.eval()
+with torch.no_grad():
+    _, predicted = torch.max(student(images).data, 1)
+print(predicted, (predicted == labels).sum().item())
+""",
+    r"""
+class ModifiedDeepNNCosine(nn.Module):
+    def __init__(self, num_classes=3):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2, 2))
+        self.classifier = nn.Sequential(nn.Linear(16, 8), nn.ReLU(), nn.Linear(8, num_classes))
+    def forward(self, x):
+        x = self.features(x)
+        flattened_conv_output = torch.flatten(x, 1)
+        x = self.classifier(flattened_conv_output)
+        flattened_conv_output_after_pooling = torch.nn.functional.avg_pool1d(flattened_conv_output, 2)
+        return x, flattened_conv_output_after_pooling
+class ModifiedLightNNCosine(nn.Module):
+    def __init__(self, num_classes=3):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 2, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2, 2))
+        self.classifier = nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, num_classes))
+    def forward(self, x):
+        x = self.features(x)
+        flattened_conv_output = torch.flatten(x, 1)
+        return self.classifier(flattened_conv_output), flattened_conv_output
+teacher = ModifiedDeepNNCosine(); student = ModifiedLightNNCosine()
+images = torch.rand(4, 3, 4, 4); labels = torch.tensor([0, 1, 2, 1])
+ce_loss = nn.CrossEntropyLoss(); cosine_loss = nn.CosineEmbeddingLoss()
+optimizer = torch.optim.Adam(student.parameters(), lr=0.01)
+teacher.eval(); student.train()
+for epoch in range(3):
+    optimizer.zero_grad()
+    with torch.no_grad():
+        _, teacher_hidden_representation = teacher(images)
+    student_logits, student_hidden_representation = student(images)
+    hidden_rep_loss = cosine_loss(student_hidden_representation, teacher_hidden_representation, target=torch.ones(images.size(0)))
+    label_loss = ce_loss(student_logits, labels)
+    loss = 0.25 * hidden_rep_loss + 0.75 * label_loss
+    loss.backward()
+    optimizer.step()
+    print(f"Epoch {epoch+1}, Loss: {loss.item():.6f}", teacher_hidden_representation.shape)
+""",
+    r"""
+x = torch.arange(8.).view(1, 8)
+print(F.avg_pool1d(x, 2), F.avg_pool1d(torch.arange(12.).view(2, 6), 2))
+try:
+    F.avg_pool1d(torch.ones(8), 2)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+a = torch.randn(3, 5); b = torch.randn(3, 5)
+print(F.cosine_similarity(a, b).round(decimals=4), nn.CosineEmbeddingLoss()(a, b, torch.ones(3)).round(decimals=4))
+print(nn.CosineEmbeddingLoss(margin=0.2, reduction='none')(a, b, torch.tensor([1, -1, -1])).round(decimals=4))
+print(torch.allclose(nn.CosineEmbeddingLoss()(a, b, torch.ones(3)), (1 - F.cosine_similarity(a, b)).mean()))
+""",
+    r"""
+class ModifiedDeepNNRegressor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2, 2))
+        self.classifier = nn.Linear(16, 3)
+    def forward(self, x):
+        x = self.features(x)
+        conv_feature_map = x
+        x = torch.flatten(x, 1)
+        return self.classifier(x), conv_feature_map
+class ModifiedLightNNRegressor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 2, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2, 2))
+        self.regressor = nn.Sequential(nn.Conv2d(2, 4, kernel_size=3, padding=1))
+        self.classifier = nn.Linear(8, 3)
+    def forward(self, x):
+        x = self.features(x)
+        regressor_output = self.regressor(x)
+        x = torch.flatten(x, 1)
+        return self.classifier(x), regressor_output
+teacher = ModifiedDeepNNRegressor(); student = ModifiedLightNNRegressor()
+images = torch.rand(4, 3, 4, 4); labels = torch.tensor([0, 1, 2, 1])
+mse_loss = nn.MSELoss(); ce_loss = nn.CrossEntropyLoss()
+optimizer = torch.optim.Adam(student.parameters(), lr=0.01)
+for epoch in range(3):
+    optimizer.zero_grad()
+    with torch.no_grad():
+        _, teacher_feature_map = teacher(images)
+    student_logits, regressor_feature_map = student(images)
+    hidden_rep_loss = mse_loss(regressor_feature_map, teacher_feature_map)
+    loss = 0.25 * hidden_rep_loss + 0.75 * ce_loss(student_logits, labels)
+    loss.backward()
+    optimizer.step()
+    print(f"{loss.item():.6f}", regressor_feature_map.shape == teacher_feature_map.shape)
+""",
+    r"""
+t = torch.randn(2, 4); s = torch.randn(2, 4, requires_grad=True)
+T = 4.0
+kd = F.kl_div(F.log_softmax(s / T, dim=1), F.softmax(t / T, dim=1), reduction='batchmean') * T * T
+kd_log = F.kl_div(F.log_softmax(s / T, dim=1), F.log_softmax(t / T, dim=1), reduction='batchmean', log_target=True) * T * T
+print(f"{kd.item():.6f}", torch.allclose(kd, kd_log))
+kd.backward()
+print(s.grad.sum(1).abs().max() < 1e-6, s.grad.shape)
+for red in ['none', 'sum', 'mean']:
+    print(red, F.kl_div(F.log_softmax(s, 1), F.softmax(t, 1), reduction=red).detach().round(decimals=4))
+""",
+    r"""
+try:
+    F.kl_div(torch.randn(2, 3), torch.rand(2, 3), reduction='avg')
+except ValueError as e:
+    print(e)
+print(nn.KLDivLoss(reduction='batchmean', log_target=True))
+""",
+    r"""
+teacher = nn.Linear(4, 3); student = nn.Linear(4, 3)
+teacher.requires_grad_(False)
+print([p.requires_grad for p in teacher.parameters()], [p.requires_grad for p in student.parameters()])
+x = torch.randn(5, 4)
+with torch.no_grad():
+    tl = teacher(x)
+print(tl.requires_grad, tl.grad_fn, teacher(x).requires_grad)
+""",
+]
+
+# Word Embeddings: an N-gram language model and CBOW on a made-up sentence.
+WORD_EMBEDDINGS = [
+    r"""
+word_to_ix = {"hello": 0, "world": 1}
+embeds = nn.Embedding(2, 5)
+lookup_tensor = torch.tensor([word_to_ix["hello"]], dtype=torch.long)
+hello_embed = embeds(lookup_tensor)
+print(hello_embed)
+""",
+    r"""
+CONTEXT_SIZE = 2
+EMBEDDING_DIM = 6
+test_sentence = "When forty winters shall besiege thy brow And dig deep trenches in thy beauty's field".split()
+ngrams = [([test_sentence[i - j - 1] for j in range(CONTEXT_SIZE)], test_sentence[i]) for i in range(CONTEXT_SIZE, len(test_sentence))]
+print(ngrams[:3])
+vocab = set(test_sentence)
+word_to_ix = {word: i for i, word in enumerate(sorted(vocab))}
+class NGramLanguageModeler(nn.Module):
+    def __init__(self, vocab_size, embedding_dim, context_size):
+        super(NGramLanguageModeler, self).__init__()
+        self.embeddings = nn.Embedding(vocab_size, embedding_dim)
+        self.linear1 = nn.Linear(context_size * embedding_dim, 16)
+        self.linear2 = nn.Linear(16, vocab_size)
+    def forward(self, inputs):
+        embeds = self.embeddings(inputs).view((1, -1))
+        out = F.relu(self.linear1(embeds))
+        out = self.linear2(out)
+        log_probs = F.log_softmax(out, dim=1)
+        return log_probs
+losses = []
+loss_function = nn.NLLLoss()
+model = NGramLanguageModeler(len(vocab), EMBEDDING_DIM, CONTEXT_SIZE)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.001)
+for epoch in range(3):
+    total_loss = 0
+    for context, target in ngrams:
+        context_idxs = torch.tensor([word_to_ix[w] for w in context], dtype=torch.long)
+        model.zero_grad()
+        log_probs = model(context_idxs)
+        loss = loss_function(log_probs, torch.tensor([word_to_ix[target]], dtype=torch.long))
+        loss.backward()
+        optimizer.step()
+        total_loss += loss.item()
+    losses.append(total_loss)
+print([round(l, 4) for l in losses])
+print(model.embeddings.weight[word_to_ix["beauty's"]])
+""",
+    r"""
+CONTEXT_SIZE = 2
+raw_text = "We are about to study the idea of a computational process. Computational processes are abstract beings that inhabit computers.".split()
+vocab = set(raw_text)
+vocab_size = len(vocab)
+word_to_ix = {word: i for i, word in enumerate(sorted(vocab))}
+data = []
+for i in range(CONTEXT_SIZE, len(raw_text) - CONTEXT_SIZE):
+    context = ([raw_text[i - j - 1] for j in range(CONTEXT_SIZE)] + [raw_text[i + j + 1] for j in range(CONTEXT_SIZE)])
+    target = raw_text[i]
+    data.append((context, target))
+print(data[:2], vocab_size)
+class CBOW(nn.Module):
+    def __init__(self, vocab_size, embedding_dim):
+        super().__init__()
+        self.embeddings = nn.Embedding(vocab_size, embedding_dim)
+        self.linear = nn.Linear(embedding_dim, vocab_size)
+    def forward(self, inputs):
+        embeds = self.embeddings(inputs).sum(dim=0, keepdim=True)
+        return F.log_softmax(self.linear(embeds), dim=1)
+def make_context_vector(context, word_to_ix):
+    idxs = [word_to_ix[w] for w in context]
+    return torch.tensor(idxs, dtype=torch.long)
+print(make_context_vector(data[0][0], word_to_ix))
+model = CBOW(vocab_size, 5)
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+for epoch in range(3):
+    total = 0.
+    for context, target in data:
+        model.zero_grad()
+        loss = F.nll_loss(model(make_context_vector(context, word_to_ix)), torch.tensor([word_to_ix[target]]))
+        loss.backward(); opt.step(); total += loss.item()
+    print(epoch, round(total, 4))
+""",
+    r"""
+emb = nn.Embedding(5, 3, padding_idx=0)
+print(emb.weight[0], emb)
+out = emb(torch.tensor([[0, 2], [4, 0]]))
+out.sum().backward()
+print(emb.weight.grad)
+""",
+    r"""
+emb = nn.Embedding.from_pretrained(torch.tensor([[1., 2.], [3., 4.], [5., 6.]]))
+print(emb, emb.weight.requires_grad, emb(torch.tensor([2, 0])))
+emb2 = nn.Embedding.from_pretrained(torch.eye(3), freeze=False, max_norm=0.5)
+print(emb2.weight.requires_grad, emb2(torch.tensor([1])), emb2.weight[1])
+""",
+    r"""
+emb = nn.Embedding(4, 3, sparse=True)
+emb(torch.tensor([1, 1, 3])).sum().backward()
+g = emb.weight.grad
+print(g.is_sparse, g.layout, g.coalesce().indices(), g.to_dense())
+opt = torch.optim.SGD(emb.parameters(), lr=0.1)
+before = emb.weight.detach().clone()
+opt.step()
+print((emb.weight - before).abs().sum(1).round(decimals=4))
+""",
+    r"""
+word_to_ix = {'a': 0, 'b': 1}
+embeds = nn.Embedding(2, 3)
+try:
+    embeds(torch.tensor(word_to_ix['b']))
+    print(embeds(torch.tensor(word_to_ix['b'])).shape)
+    embeds(word_to_ix['b'])
+except TypeError as e:
+    print(e)
+""",
+    r"""
+emb = nn.Embedding(10, 4)
+w = emb.weight.detach()
+sims = F.cosine_similarity(w[3].unsqueeze(0), w, dim=1)
+print(sims.shape, sims[3].round(decimals=4), sims.topk(3).indices)
+print(torch.nn.functional.normalize(w, dim=1).norm(dim=1).round(decimals=4))
+""",
+]
+
+# Sequence Models and LSTMs: an LSTM step by step, and an LSTM part-of-speech tagger.
+SEQUENCE_MODELS = [
+    r"""
+lstm = nn.LSTM(3, 3)
+inputs = [torch.randn(1, 3) for _ in range(5)]
+hidden = (torch.randn(1, 1, 3), torch.randn(1, 1, 3))
+for i in inputs:
+    out, hidden = lstm(i.view(1, 1, -1), hidden)
+print(out, hidden)
+inputs = torch.cat(inputs).view(len(inputs), 1, -1)
+hidden = (torch.randn(1, 1, 3), torch.randn(1, 1, 3))
+out, hidden = lstm(inputs, hidden)
+print(out.shape, hidden[0].shape, torch.equal(out[-1], hidden[0][0]))
+""",
+    r"""
+def prepare_sequence(seq, to_ix):
+    idxs = [to_ix[w] for w in seq]
+    return torch.tensor(idxs, dtype=torch.long)
+training_data = [("The dog ate the apple".split(), ["DET", "NN", "V", "DET", "NN"]), ("Everybody read that book".split(), ["NN", "V", "DET", "NN"])]
+word_to_ix = {}
+for sent, tags in training_data:
+    for word in sent:
+        if word not in word_to_ix:
+            word_to_ix[word] = len(word_to_ix)
+print(word_to_ix)
+tag_to_ix = {"DET": 0, "NN": 1, "V": 2}
+EMBEDDING_DIM = 6
+HIDDEN_DIM = 6
+class LSTMTagger(nn.Module):
+    def __init__(self, embedding_dim, hidden_dim, vocab_size, tagset_size):
+        super(LSTMTagger, self).__init__()
+        self.hidden_dim = hidden_dim
+        self.word_embeddings = nn.Embedding(vocab_size, embedding_dim)
+        self.lstm = nn.LSTM(embedding_dim, hidden_dim)
+        self.hidden2tag = nn.Linear(hidden_dim, tagset_size)
+    def forward(self, sentence):
+        embeds = self.word_embeddings(sentence)
+        lstm_out, _ = self.lstm(embeds.view(len(sentence), 1, -1))
+        tag_space = self.hidden2tag(lstm_out.view(len(sentence), -1))
+        tag_scores = F.log_softmax(tag_space, dim=1)
+        return tag_scores
+model = LSTMTagger(EMBEDDING_DIM, HIDDEN_DIM, len(word_to_ix), len(tag_to_ix))
+print(model)
+loss_function = nn.NLLLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+with torch.no_grad():
+    inputs = prepare_sequence(training_data[0][0], word_to_ix)
+    tag_scores = model(inputs)
+    print(tag_scores)
+for epoch in range(30):
+    for sentence, tags in training_data:
+        model.zero_grad()
+        sentence_in = prepare_sequence(sentence, word_to_ix)
+        targets = prepare_sequence(tags, tag_to_ix)
+        tag_scores = model(sentence_in)
+        loss = loss_function(tag_scores, targets)
+        loss.backward()
+        optimizer.step()
+with torch.no_grad():
+    inputs = prepare_sequence(training_data[0][0], word_to_ix)
+    tag_scores = model(inputs)
+    print(tag_scores, tag_scores.argmax(1))
+""",
+    r"""
+class CharWordTagger(nn.Module):
+    def __init__(self, n_words, n_chars, n_tags):
+        super().__init__()
+        self.char_emb = nn.Embedding(n_chars, 3)
+        self.char_lstm = nn.LSTM(3, 2)
+        self.word_emb = nn.Embedding(n_words, 4)
+        self.lstm = nn.LSTM(6, 5)
+        self.out = nn.Linear(5, n_tags)
+    def forward(self, words, chars):
+        reps = []
+        for c in chars:
+            _, (h, _) = self.char_lstm(self.char_emb(c).view(len(c), 1, -1))
+            reps.append(h.view(-1))
+        x = torch.cat([self.word_emb(words), torch.stack(reps)], dim=1)
+        out, _ = self.lstm(x.view(len(words), 1, -1))
+        return F.log_softmax(self.out(out.view(len(words), -1)), dim=1)
+m = CharWordTagger(5, 7, 3)
+words = torch.tensor([0, 3, 4]); chars = [torch.tensor([1, 2]), torch.tensor([3, 4, 5]), torch.tensor([6])]
+s = m(words, chars)
+print(s.shape, s.exp().sum(1).round(decimals=4))
+loss = F.nll_loss(s, torch.tensor([0, 1, 2])); loss.backward()
+print(f"{loss.item():.5f}", m.char_emb.weight.grad.abs().sum(1).gt(0).tolist())
+""",
+    r"""
+lstm = nn.LSTM(3, 4)
+print([(n, tuple(p.shape)) for n, p in lstm.named_parameters()])
+print(lstm.weight_ih_l0.shape[0] == 4 * lstm.hidden_size, lstm.num_layers, lstm.bidirectional, lstm.batch_first)
+""",
+    r"""
+lstm = nn.LSTM(3, 3)
+try:
+    lstm(torch.randn(5, 3))
+    print('unbatched ok', lstm(torch.randn(5, 3))[0].shape)
+    lstm(torch.randn(5, 1, 4))
+except RuntimeError as e:
+    print(e)
+try:
+    lstm(torch.randn(5, 1, 3), (torch.randn(1, 2, 3), torch.randn(1, 1, 3)))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+lstm = nn.LSTM(2, 3, num_layers=2, batch_first=True, bidirectional=True)
+x = torch.randn(4, 5, 2)
+out, (h, c) = lstm(x)
+print(out.shape, h.shape, c.shape)
+print(torch.allclose(out[:, -1, :3], h[2]), torch.allclose(out[:, 0, 3:], h[3]))
+""",
+    r"""
+gru = nn.GRU(3, 4)
+x = torch.randn(6, 2, 3)
+out, h = gru(x)
+print(out.shape, h.shape, torch.equal(out[-1], h[0]))
+cell = nn.GRUCell(3, 4)
+hx = torch.zeros(2, 4)
+for t in range(6):
+    hx = cell(x[t], hx)
+print(hx.shape, cell)
+""",
+]
+
+# Advanced: making dynamic decisions and the BiLSTM-CRF (log_sum_exp, the forward algorithm,
+# viterbi decoding) on two made-up sentences.
+BILSTM_CRF = [
+    r"""
+def argmax(vec):
+    _, idx = torch.max(vec, 1)
+    return idx.item()
+def log_sum_exp(vec):
+    max_score = vec[0, argmax(vec)]
+    max_score_broadcast = max_score.view(1, -1).expand(1, vec.size()[1])
+    return max_score + torch.log(torch.sum(torch.exp(vec - max_score_broadcast)))
+v = torch.tensor([[1.0, 2.0, 3.0]])
+print(argmax(v), log_sum_exp(v), torch.logsumexp(v, 1))
+v = torch.tensor([[1000.0, 1000.0, -5.0]])
+print(log_sum_exp(v), torch.log(torch.sum(torch.exp(v))))
+""",
+    r"""
+START_TAG = "<START>"
+STOP_TAG = "<STOP>"
+EMBEDDING_DIM = 5
+HIDDEN_DIM = 4
+def argmax(vec):
+    _, idx = torch.max(vec, 1)
+    return idx.item()
+def prepare_sequence(seq, to_ix):
+    idxs = [to_ix[w] for w in seq]
+    return torch.tensor(idxs, dtype=torch.long)
+def log_sum_exp(vec):
+    max_score = vec[0, argmax(vec)]
+    max_score_broadcast = max_score.view(1, -1).expand(1, vec.size()[1])
+    return max_score + torch.log(torch.sum(torch.exp(vec - max_score_broadcast)))
+class BiLSTM_CRF(nn.Module):
+    def __init__(self, vocab_size, tag_to_ix, embedding_dim, hidden_dim):
+        super(BiLSTM_CRF, self).__init__()
+        self.embedding_dim = embedding_dim
+        self.hidden_dim = hidden_dim
+        self.vocab_size = vocab_size
+        self.tag_to_ix = tag_to_ix
+        self.tagset_size = len(tag_to_ix)
+        self.word_embeds = nn.Embedding(vocab_size, embedding_dim)
+        self.lstm = nn.LSTM(embedding_dim, hidden_dim // 2, num_layers=1, bidirectional=True)
+        self.hidden2tag = nn.Linear(hidden_dim, self.tagset_size)
+        self.transitions = nn.Parameter(torch.randn(self.tagset_size, self.tagset_size))
+        self.transitions.data[tag_to_ix[START_TAG], :] = -10000
+        self.transitions.data[:, tag_to_ix[STOP_TAG]] = -10000
+        self.hidden = self.init_hidden()
+    def init_hidden(self):
+        return (torch.randn(2, 1, self.hidden_dim // 2), torch.randn(2, 1, self.hidden_dim // 2))
+    def _forward_alg(self, feats):
+        init_alphas = torch.full((1, self.tagset_size), -10000.)
+        init_alphas[0][self.tag_to_ix[START_TAG]] = 0.
+        forward_var = init_alphas
+        for feat in feats:
+            alphas_t = []
+            for next_tag in range(self.tagset_size):
+                emit_score = feat[next_tag].view(1, -1).expand(1, self.tagset_size)
+                trans_score = self.transitions[next_tag].view(1, -1)
+                next_tag_var = forward_var + trans_score + emit_score
+                alphas_t.append(log_sum_exp(next_tag_var).view(1))
+            forward_var = torch.cat(alphas_t).view(1, -1)
+        terminal_var = forward_var + self.transitions[self.tag_to_ix[STOP_TAG]]
+        alpha = log_sum_exp(terminal_var)
+        return alpha
+    def _get_lstm_features(self, sentence):
+        self.hidden = self.init_hidden()
+        embeds = self.word_embeds(sentence).view(len(sentence), 1, -1)
+        lstm_out, self.hidden = self.lstm(embeds, self.hidden)
+        lstm_out = lstm_out.view(len(sentence), self.hidden_dim)
+        lstm_feats = self.hidden2tag(lstm_out)
+        return lstm_feats
+    def _score_sentence(self, feats, tags):
+        score = torch.zeros(1)
+        tags = torch.cat([torch.tensor([self.tag_to_ix[START_TAG]], dtype=torch.long), tags])
+        for i, feat in enumerate(feats):
+            score = score + self.transitions[tags[i + 1], tags[i]] + feat[tags[i + 1]]
+        score = score + self.transitions[self.tag_to_ix[STOP_TAG], tags[-1]]
+        return score
+    def _viterbi_decode(self, feats):
+        backpointers = []
+        init_vvars = torch.full((1, self.tagset_size), -10000.)
+        init_vvars[0][self.tag_to_ix[START_TAG]] = 0
+        forward_var = init_vvars
+        for feat in feats:
+            bptrs_t = []
+            viterbivars_t = []
+            for next_tag in range(self.tagset_size):
+                next_tag_var = forward_var + self.transitions[next_tag]
+                best_tag_id = argmax(next_tag_var)
+                bptrs_t.append(best_tag_id)
+                viterbivars_t.append(next_tag_var[0][best_tag_id].view(1))
+            forward_var = (torch.cat(viterbivars_t) + feat).view(1, -1)
+            backpointers.append(bptrs_t)
+        terminal_var = forward_var + self.transitions[self.tag_to_ix[STOP_TAG]]
+        best_tag_id = argmax(terminal_var)
+        path_score = terminal_var[0][best_tag_id]
+        best_path = [best_tag_id]
+        for bptrs_t in reversed(backpointers):
+            best_tag_id = bptrs_t[best_tag_id]
+            best_path.append(best_tag_id)
+        start = best_path.pop()
+        assert start == self.tag_to_ix[START_TAG]
+        best_path.reverse()
+        return path_score, best_path
+    def neg_log_likelihood(self, sentence, tags):
+        feats = self._get_lstm_features(sentence)
+        forward_score = self._forward_alg(feats)
+        gold_score = self._score_sentence(feats, tags)
+        return forward_score - gold_score
+    def forward(self, sentence):
+        lstm_feats = self._get_lstm_features(sentence)
+        score, tag_seq = self._viterbi_decode(lstm_feats)
+        return score, tag_seq
+training_data = [("the wall street journal reported today that apple corporation made money".split(), "B I I I O O O B I O O".split()), ("georgia tech is a university in georgia".split(), "B I O O O O B".split())]
+word_to_ix = {}
+for sentence, tags in training_data:
+    for word in sentence:
+        if word not in word_to_ix:
+            word_to_ix[word] = len(word_to_ix)
+tag_to_ix = {"B": 0, "I": 1, "O": 2, START_TAG: 3, STOP_TAG: 4}
+model = BiLSTM_CRF(len(word_to_ix), tag_to_ix, EMBEDDING_DIM, HIDDEN_DIM)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01, weight_decay=1e-4)
+with torch.no_grad():
+    precheck_sent = prepare_sequence(training_data[0][0], word_to_ix)
+    precheck_tags = torch.tensor([tag_to_ix[t] for t in training_data[0][1]], dtype=torch.long)
+    print(model(precheck_sent))
+for epoch in range(3):
+    for sentence, tags in training_data:
+        model.zero_grad()
+        sentence_in = prepare_sequence(sentence, word_to_ix)
+        targets = torch.tensor([tag_to_ix[t] for t in tags], dtype=torch.long)
+        loss = model.neg_log_likelihood(sentence_in, targets)
+        loss.backward()
+        optimizer.step()
+    print(epoch, loss)
+with torch.no_grad():
+    precheck_sent = prepare_sequence(training_data[0][0], word_to_ix)
+    print(model(precheck_sent))
+""",
+    r"""
+transitions = torch.randn(4, 4)
+tags = torch.tensor([3, 0, 1, 2])
+score = torch.zeros(1)
+for i in range(3):
+    score = score + transitions[tags[i + 1], tags[i]]
+print(score, transitions[tags[1], tags[0]].shape, transitions[tags[1:], tags[:-1]].sum())
+""",
+    r"""
+init_alphas = torch.full((1, 5), -10000.)
+init_alphas[0][3] = 0.
+print(init_alphas, init_alphas[0][3].item(), init_alphas.dtype)
+print(torch.full((2,), 7).dtype, torch.full((2,), True).dtype, torch.full((1, 2), -1.5, dtype=torch.float64))
+""",
+    r"""
+fv = torch.tensor([[0.5, -1.0, 2.0]])
+trans = torch.tensor([[0.1, 0.2, 0.3], [0.0, -0.5, 1.0], [2.0, 0.0, -1.0]])
+feat = torch.tensor([1.0, 0.0, -1.0])
+alphas = torch.stack([torch.logsumexp(fv + trans[j] + feat[j], dim=1) for j in range(3)]).view(1, -1)
+vec = (fv.unsqueeze(1) + trans.unsqueeze(0)).squeeze(0)
+print(alphas, torch.logsumexp(fv + trans + feat.view(-1, 1), dim=1))
+best = (fv + trans).max(dim=1)
+print(best.values, best.indices, (best.values + feat).view(1, -1))
+""",
+    r"""
+path = [2, 0, 1, 1]
+bp = [[0, 1, 2], [2, 2, 0], [1, 1, 1]]
+best = 1
+best_path = [best]
+for b in reversed(bp):
+    best = b[best]
+    best_path.append(best)
+best_path.reverse()
+print(best_path, torch.tensor(best_path), torch.tensor(bp)[torch.arange(3), torch.tensor([0, 1, 2])])
+""",
+    r"""
+x = torch.tensor([[1., 5., 5., 2.]])
+print(torch.max(x, 1), x.argmax(1), torch.argmax(x), torch.max(x))
+print(torch.max(torch.tensor([[3, 3], [1, 4]]), dim=0))
+""",
+]
+
+# NLP from scratch: generating names with a char-level RNN (category + input + hidden), sampling
+# under a seed; translation with an attention decoder (a few training steps on made-up pairs).
+NLP_GENERATION = [
+    r"""
+import string
+all_letters = string.ascii_letters + " .,;'-"
+n_letters = len(all_letters) + 1
+all_categories = ['English', 'French', 'Greek']
+n_categories = len(all_categories)
+category_lines = {'English': ['Abbot', 'Baker', 'Cole'], 'French': ['Abel', 'Babin'], 'Greek': ['Adamos', 'Bakos']}
+class RNN(nn.Module):
+    def __init__(self, input_size, hidden_size, output_size):
+        super(RNN, self).__init__()
+        self.hidden_size = hidden_size
+        self.i2h = nn.Linear(n_categories + input_size + hidden_size, hidden_size)
+        self.i2o = nn.Linear(n_categories + input_size + hidden_size, output_size)
+        self.o2o = nn.Linear(hidden_size + output_size, output_size)
+        self.dropout = nn.Dropout(0.1)
+        self.softmax = nn.LogSoftmax(dim=1)
+    def forward(self, category, input, hidden):
+        input_combined = torch.cat((category, input, hidden), 1)
+        hidden = self.i2h(input_combined)
+        output = self.i2o(input_combined)
+        output_combined = torch.cat((hidden, output), 1)
+        output = self.o2o(output_combined)
+        output = self.dropout(output)
+        output = self.softmax(output)
+        return output, hidden
+    def initHidden(self):
+        return torch.zeros(1, self.hidden_size)
+def categoryTensor(category):
+    li = all_categories.index(category)
+    tensor = torch.zeros(1, n_categories)
+    tensor[0][li] = 1
+    return tensor
+def inputTensor(line):
+    tensor = torch.zeros(len(line), 1, n_letters)
+    for li in range(len(line)):
+        letter = line[li]
+        tensor[li][0][all_letters.find(letter)] = 1
+    return tensor
+def targetTensor(line):
+    letter_indexes = [all_letters.find(line[li]) for li in range(1, len(line))]
+    letter_indexes.append(n_letters - 1)
+    return torch.LongTensor(letter_indexes)
+print(targetTensor('Abel'), inputTensor('ab').nonzero())
+rnn = RNN(n_letters, 16, n_letters)
+criterion = nn.NLLLoss()
+learning_rate = 0.0005
+def train(category_tensor, input_line_tensor, target_line_tensor):
+    target_line_tensor.unsqueeze_(-1)
+    hidden = rnn.initHidden()
+    rnn.zero_grad()
+    loss = torch.Tensor([0])
+    for i in range(input_line_tensor.size(0)):
+        output, hidden = rnn(category_tensor, input_line_tensor[i], hidden)
+        l = criterion(output, target_line_tensor[i])
+        loss += l
+    loss.backward()
+    for p in rnn.parameters():
+        p.data.add_(p.grad.data, alpha=-learning_rate)
+    return output, loss.item() / input_line_tensor.size(0)
+for cat in all_categories:
+    for line in category_lines[cat]:
+        output, loss = train(categoryTensor(cat), inputTensor(line), targetTensor(line))
+        print(cat, line, round(loss, 5))
+max_length = 6
+def sample(category, start_letter='A'):
+    with torch.no_grad():
+        category_tensor = categoryTensor(category)
+        input = inputTensor(start_letter)
+        hidden = rnn.initHidden()
+        output_name = start_letter
+        for i in range(max_length):
+            output, hidden = rnn(category_tensor, input[0], hidden)
+            topv, topi = output.topk(1)
+            topi = topi[0][0]
+            if topi == n_letters - 1:
+                break
+            else:
+                letter = all_letters[topi]
+                output_name += letter
+            input = inputTensor(letter)
+        return output_name
+rnn.eval()
+print(sample('English', 'A'), sample('Greek', 'B'))
+""",
+    r"""
+probs = torch.tensor([0.1, 0.2, 0.7])
+g = torch.Generator().manual_seed(3)
+print(torch.multinomial(probs, 5, replacement=True, generator=g))
+torch.manual_seed(1)
+print(torch.multinomial(probs, 2), torch.multinomial(torch.tensor([[0.5, 0.5], [0.0, 1.0]]), 1))
+""",
+    r"""
+logits = torch.tensor([[1.0, 2.0, 0.5, -1.0]])
+for temperature in [0.5, 1.0, 2.0]:
+    torch.manual_seed(0)
+    p = F.softmax(logits / temperature, dim=1)
+    print(temperature, p.round(decimals=4), torch.multinomial(p, 6, replacement=True).tolist())
+""",
+    r"""
+torch.manual_seed(7)
+d = torch.distributions.Categorical(logits=torch.tensor([0.2, 1.0, -0.5]))
+s = d.sample((6,))
+print(s, d.log_prob(s).round(decimals=4), d.entropy().round(decimals=4))
+""",
+    r"""
+out = torch.log_softmax(torch.tensor([[0.1, 0.9, 0.3]]), dim=1)
+topv, topi = out.topk(1)
+print(topv, topi, topi[0][0], type(topi[0][0].item()), 'abc'[topi[0][0]])
+print(topi.squeeze().detach(), out.topk(2, largest=False))
+""",
+    r"""
+try:
+    torch.multinomial(torch.tensor([0.0, 0.0]), 1)
+except RuntimeError as e:
+    print(e)
+try:
+    torch.multinomial(torch.tensor([0.5, 0.5]), 3)
+except RuntimeError as e:
+    print(e)
+try:
+    torch.multinomial(torch.tensor([-0.5, 1.5]), 1)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+x = torch.Tensor([0])
+print(x, x.dtype, torch.LongTensor([1, 2]).dtype, torch.Tensor(2, 3).shape, torch.FloatTensor([[1]]).shape)
+x += torch.tensor(2.5)
+print(x)
+t = torch.LongTensor([4, 5])
+t.unsqueeze_(-1)
+print(t, t.shape)
+""",
+]
+
+NLP_TRANSLATION = [
+    r"""
+SOS_token = 0
+EOS_token = 1
+class Lang:
+    def __init__(self, name):
+        self.name = name
+        self.word2index = {}
+        self.word2count = {}
+        self.index2word = {0: "SOS", 1: "EOS"}
+        self.n_words = 2
+    def addSentence(self, sentence):
+        for word in sentence.split(' '):
+            self.addWord(word)
+    def addWord(self, word):
+        if word not in self.word2index:
+            self.word2index[word] = self.n_words
+            self.word2count[word] = 1
+            self.index2word[self.n_words] = word
+            self.n_words += 1
+        else:
+            self.word2count[word] += 1
+pairs = [["je suis grand", "i am tall"], ["tu es petit", "you are small"], ["il est grand", "he is tall"]]
+input_lang = Lang('fra'); output_lang = Lang('eng')
+for p in pairs:
+    input_lang.addSentence(p[0]); output_lang.addSentence(p[1])
+print(input_lang.n_words, output_lang.n_words, output_lang.word2count)
+MAX_LENGTH = 5
+def indexesFromSentence(lang, sentence):
+    return [lang.word2index[word] for word in sentence.split(' ')]
+def tensorFromSentence(lang, sentence):
+    indexes = indexesFromSentence(lang, sentence)
+    indexes.append(EOS_token)
+    return torch.tensor(indexes, dtype=torch.long).view(1, -1)
+n = len(pairs)
+input_ids = np.zeros((n, MAX_LENGTH), dtype=np.int32)
+target_ids = np.zeros((n, MAX_LENGTH), dtype=np.int32)
+for idx, (inp, tgt) in enumerate(pairs):
+    inp_ids = indexesFromSentence(input_lang, inp); tgt_ids = indexesFromSentence(output_lang, tgt)
+    inp_ids.append(EOS_token); tgt_ids.append(EOS_token)
+    input_ids[idx, :len(inp_ids)] = inp_ids
+    target_ids[idx, :len(tgt_ids)] = tgt_ids
+train_data = torch.utils.data.TensorDataset(torch.LongTensor(input_ids), torch.LongTensor(target_ids))
+train_dataloader = torch.utils.data.DataLoader(train_data, sampler=torch.utils.data.RandomSampler(train_data), batch_size=2)
+print(tensorFromSentence(input_lang, 'tu es grand'), train_data[0])
+for a, b in train_dataloader:
+    print(a.dtype, a.shape, b.shape)
+""",
+    r"""
+SOS_token = 0
+MAX_LENGTH = 4
+class EncoderRNN(nn.Module):
+    def __init__(self, input_size, hidden_size, dropout_p=0.1):
+        super(EncoderRNN, self).__init__()
+        self.hidden_size = hidden_size
+        self.embedding = nn.Embedding(input_size, hidden_size)
+        self.gru = nn.GRU(hidden_size, hidden_size, batch_first=True)
+        self.dropout = nn.Dropout(dropout_p)
+    def forward(self, input):
+        embedded = self.dropout(self.embedding(input))
+        output, hidden = self.gru(embedded)
+        return output, hidden
+class BahdanauAttention(nn.Module):
+    def __init__(self, hidden_size):
+        super(BahdanauAttention, self).__init__()
+        self.Wa = nn.Linear(hidden_size, hidden_size)
+        self.Ua = nn.Linear(hidden_size, hidden_size)
+        self.Va = nn.Linear(hidden_size, 1)
+    def forward(self, query, keys):
+        scores = self.Va(torch.tanh(self.Wa(query) + self.Ua(keys)))
+        scores = scores.squeeze(2).unsqueeze(1)
+        weights = F.softmax(scores, dim=-1)
+        context = torch.bmm(weights, keys)
+        return context, weights
+class AttnDecoderRNN(nn.Module):
+    def __init__(self, hidden_size, output_size, dropout_p=0.1):
+        super(AttnDecoderRNN, self).__init__()
+        self.embedding = nn.Embedding(output_size, hidden_size)
+        self.attention = BahdanauAttention(hidden_size)
+        self.gru = nn.GRU(2 * hidden_size, hidden_size, batch_first=True)
+        self.out = nn.Linear(hidden_size, output_size)
+        self.dropout = nn.Dropout(dropout_p)
+    def forward(self, encoder_outputs, encoder_hidden, target_tensor=None):
+        batch_size = encoder_outputs.size(0)
+        decoder_input = torch.empty(batch_size, 1, dtype=torch.long).fill_(SOS_token)
+        decoder_hidden = encoder_hidden
+        decoder_outputs = []
+        attentions = []
+        for i in range(MAX_LENGTH):
+            decoder_output, decoder_hidden, attn_weights = self.forward_step(decoder_input, decoder_hidden, encoder_outputs)
+            decoder_outputs.append(decoder_output)
+            attentions.append(attn_weights)
+            if target_tensor is not None:
+                decoder_input = target_tensor[:, i].unsqueeze(1)
+            else:
+                _, topi = decoder_output.topk(1)
+                decoder_input = topi.squeeze(-1).detach()
+        decoder_outputs = torch.cat(decoder_outputs, dim=1)
+        decoder_outputs = F.log_softmax(decoder_outputs, dim=-1)
+        attentions = torch.cat(attentions, dim=1)
+        return decoder_outputs, decoder_hidden, attentions
+    def forward_step(self, input, hidden, encoder_outputs):
+        embedded = self.dropout(self.embedding(input))
+        query = hidden.permute(1, 0, 2)
+        context, attn_weights = self.attention(query, encoder_outputs)
+        input_gru = torch.cat((embedded, context), dim=2)
+        output, hidden = self.gru(input_gru, hidden)
+        output = self.out(output)
+        return output, hidden, attn_weights
+encoder = EncoderRNN(7, 8); decoder = AttnDecoderRNN(8, 6)
+input_tensor = torch.tensor([[2, 3, 4, 1], [5, 6, 1, 0], [2, 6, 4, 1]])
+target_tensor = torch.tensor([[2, 3, 4, 1], [5, 3, 1, 0], [2, 3, 4, 1]])
+encoder_optimizer = torch.optim.Adam(encoder.parameters(), lr=0.01)
+decoder_optimizer = torch.optim.Adam(decoder.parameters(), lr=0.01)
+criterion = nn.NLLLoss()
+for epoch in range(4):
+    encoder_optimizer.zero_grad()
+    decoder_optimizer.zero_grad()
+    encoder_outputs, encoder_hidden = encoder(input_tensor)
+    decoder_outputs, _, _ = decoder(encoder_outputs, encoder_hidden, target_tensor)
+    loss = criterion(decoder_outputs.view(-1, decoder_outputs.size(-1)), target_tensor.view(-1))
+    loss.backward()
+    encoder_optimizer.step()
+    decoder_optimizer.step()
+    print(epoch, f"{loss.item():.5f}")
+encoder.eval(); decoder.eval()
+with torch.no_grad():
+    encoder_outputs, encoder_hidden = encoder(input_tensor[:1])
+    decoder_outputs, decoder_hidden, decoder_attn = decoder(encoder_outputs, encoder_hidden)
+    _, topi = decoder_outputs.topk(1)
+    decoded_ids = topi.squeeze()
+print(decoded_ids, decoder_attn.shape, decoder_attn.sum(-1).round(decimals=4))
+""",
+    r"""
+import time, math
+def asMinutes(s):
+    m = math.floor(s / 60)
+    s -= m * 60
+    return '%dm %ds' % (m, s)
+def timeSince(since, percent):
+    now = since + 130
+    s = now - since
+    es = s / (percent)
+    rs = es - s
+    return '%s (- %s)' % (asMinutes(s), asMinutes(rs))
+print(timeSince(1000.0, 0.25))
+print_loss_total = torch.tensor(3.5).item() + 2.25
+print('%s (%d %d%%) %.4f' % (timeSince(0, 0.5), 5, 5 / 10 * 100, print_loss_total / 2))
+""",
+    r"""
+import unicodedata, re
+def unicodeToAscii(s):
+    return ''.join(c for c in unicodedata.normalize('NFD', s) if unicodedata.category(c) != 'Mn')
+def normalizeString(s):
+    s = unicodeToAscii(s.lower().strip())
+    s = re.sub(r"([.!?])", r" \1", s)
+    s = re.sub(r"[^a-zA-Z!?]+", r" ", s)
+    return s.strip()
+print(normalizeString("Je suis très fatigué!"))
+lengths = torch.tensor([len(normalizeString(x).split(' ')) for x in ["Il est là.", "Ça va?"]])
+print(lengths, lengths.max(), lengths.float().mean())
+""",
+    r"""
+q = torch.randn(2, 1, 4); keys = torch.randn(2, 3, 4)
+Wa = nn.Linear(4, 4); Ua = nn.Linear(4, 4); Va = nn.Linear(4, 1)
+s = Va(torch.tanh(Wa(q) + Ua(keys)))
+print(s.shape, s.squeeze(2).unsqueeze(1).shape)
+w = F.softmax(s.squeeze(2).unsqueeze(1), dim=-1)
+ctx = torch.bmm(w, keys)
+print(ctx.shape, torch.allclose(ctx, (w.transpose(1, 2) * keys).sum(1, keepdim=True), atol=1e-6))
+try:
+    torch.bmm(w, keys.transpose(1, 2))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+h = torch.randn(1, 3, 5)
+print(h.permute(1, 0, 2).shape, h.permute(1, 0, 2).is_contiguous(), h.permute(1, 0, 2).stride())
+try:
+    h.permute(1, 0)
+except RuntimeError as e:
+    print(e)
+print(torch.empty(3, 1, dtype=torch.long).fill_(0), torch.empty(2, 1, dtype=torch.long).fill_(5).squeeze(-1))
+""",
+    r"""
+decoder_outputs = torch.randn(2, 3, 5).log_softmax(-1)
+target = torch.tensor([[1, 2, 0], [4, 0, 0]])
+print(F.nll_loss(decoder_outputs.view(-1, 5), target.view(-1)))
+print(F.nll_loss(decoder_outputs.view(-1, 5), target.view(-1), ignore_index=0))
+print(F.nll_loss(decoder_outputs.transpose(1, 2), target, reduction='none').shape)
+try:
+    F.nll_loss(decoder_outputs, target)
+except (RuntimeError, ValueError) as e:
+    print(type(e).__name__, e)
+""",
+]
+
+# Model ensembling and per-sample gradients with torch.func.
+FUNC_ENSEMBLE = [
+    r"""
+class SimpleMLP(nn.Module):
+    def __init__(self):
+        super(SimpleMLP, self).__init__()
+        self.fc1 = nn.Linear(6, 8)
+        self.fc2 = nn.Linear(8, 4)
+        self.fc3 = nn.Linear(4, 3)
+    def forward(self, x):
+        x = x.flatten(1)
+        x = self.fc1(x)
+        x = F.relu(x)
+        x = self.fc2(x)
+        x = F.relu(x)
+        return self.fc3(x)
+num_models = 4
+data = torch.randn(5, 4, 6)
+targets = torch.randint(3, (24,))
+models = [SimpleMLP() for _ in range(num_models)]
+minibatches = data[:num_models]
+predictions_diff_minibatch_loop = [model(minibatch) for model, minibatch in zip(models, minibatches)]
+minibatch = data[0]
+predictions2 = [model(minibatch) for model in models]
+params, buffers = torch.func.stack_module_state(models)
+print({k: v.shape for k, v in params.items()}, buffers)
+print(params['fc1.weight'].requires_grad, params['fc1.weight'].is_leaf)
+import copy
+base_model = copy.deepcopy(models[0])
+base_model = base_model.to('meta')
+def fmodel(params, buffers, x):
+    return torch.func.functional_call(base_model, (params, buffers), (x,))
+print([p.size(0) for p in params.values()])
+predictions1_vmap = torch.func.vmap(fmodel)(params, buffers, minibatches)
+print(torch.allclose(predictions1_vmap, torch.stack(predictions_diff_minibatch_loop), atol=1e-3, rtol=1e-5))
+predictions2_vmap = torch.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch)
+print(torch.allclose(predictions2_vmap, torch.stack(predictions2), atol=1e-3, rtol=1e-5))
+print(predictions2_vmap.shape, predictions2_vmap.requires_grad)
+""",
+    r"""
+models = [nn.Linear(2, 2) for _ in range(2)]
+params, buffers = torch.func.stack_module_state(models)
+loss = params['weight'].sum()
+loss.backward()
+print(params['weight'].grad, models[0].weight.grad)
+""",
+    r"""
+try:
+    torch.func.stack_module_state([nn.Linear(2, 2), nn.Linear(2, 3)])
+except Exception as e:
+    print(type(e).__name__, str(e)[:80])
+try:
+    torch.func.stack_module_state([])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.func.stack_module_state([nn.Linear(2, 2), nn.Conv1d(2, 2, 1)])
+except Exception as e:
+    print(type(e).__name__, e)
+""",
+    r"""
+m = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3))
+models = [copy_m for copy_m in [m, nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3))]]
+params, buffers = torch.func.stack_module_state(models)
+print(sorted(buffers), buffers['1.running_var'].shape, buffers['1.num_batches_tracked'])
+""",
+    r"""
+class SimpleCNN(nn.Module):
+    def __init__(self):
+        super(SimpleCNN, self).__init__()
+        self.conv1 = nn.Conv2d(1, 2, 3, 1)
+        self.fc1 = nn.Linear(2 * 2 * 2, 3)
+    def forward(self, x):
+        x = self.conv1(x)
+        x = F.relu(x)
+        x = F.max_pool2d(x, 2)
+        x = torch.flatten(x, 1)
+        x = self.fc1(x)
+        output = F.log_softmax(x, dim=1)
+        return output
+def loss_fn(predictions, targets):
+    return F.nll_loss(predictions, targets)
+batch_size = 4
+data = torch.randn(batch_size, 1, 6, 6)
+targets = torch.randint(3, (batch_size,))
+model = SimpleCNN()
+def compute_grad(sample, target):
+    sample = sample.unsqueeze(0)
+    target = target.unsqueeze(0)
+    prediction = model(sample)
+    loss = loss_fn(prediction, target)
+    return torch.autograd.grad(loss, list(model.parameters()))
+def compute_sample_grads(data, targets):
+    sample_grads = [compute_grad(data[i], targets[i]) for i in range(batch_size)]
+    sample_grads = zip(*sample_grads)
+    sample_grads = [torch.stack(shards) for shards in sample_grads]
+    return sample_grads
+per_sample_grads = compute_sample_grads(data, targets)
+print(per_sample_grads[1].shape)
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+def compute_loss(params, buffers, sample, target):
+    batch = sample.unsqueeze(0)
+    targets = target.unsqueeze(0)
+    predictions = torch.func.functional_call(model, (params, buffers), (batch,))
+    return loss_fn(predictions, targets)
+ft_compute_grad = torch.func.grad(compute_loss)
+ft_compute_sample_grad = torch.func.vmap(ft_compute_grad, in_dims=(None, None, 0, 0))
+ft_per_sample_grads = ft_compute_sample_grad(params, buffers, data, targets)
+for per_sample_grad, ft_per_sample_grad in zip(per_sample_grads, ft_per_sample_grads.values()):
+    assert torch.allclose(per_sample_grad, ft_per_sample_grad, atol=3e-3, rtol=1e-5)
+print(list(ft_per_sample_grads), [tuple(g.shape) for g in ft_per_sample_grads.values()])
+print(torch.allclose(torch.stack(per_sample_grads[0:1])[0].mean(0), torch.autograd.grad(loss_fn(model(data), targets), model.conv1.weight)[0], atol=1e-5))
+""",
+    r"""
+model = nn.Linear(3, 1)
+params = dict(model.named_parameters())
+x = torch.randn(3)
+out = torch.func.functional_call(model, params, (x,))
+print(out.shape, torch.equal(out, model(x)))
+new = {'weight': torch.ones(1, 3), 'bias': torch.zeros(1)}
+print(torch.func.functional_call(model, new, x), model.weight.shape)
+try:
+    torch.func.functional_call(model, {'weight': torch.ones(1, 3), 'bogus': torch.zeros(1)}, (x,), strict=True)
+except RuntimeError as e:
+    print(str(e).splitlines()[0])
+""",
+    r"""
+def f(x):
+    return (x ** 2).sum()
+x = torch.randn(4, 3)
+print(torch.func.vmap(torch.func.grad(f))(x).shape, torch.allclose(torch.func.vmap(torch.func.grad(f))(x), 2 * x))
+gv = torch.func.grad_and_value(f)(x[0])
+print(type(gv).__name__, len(gv), torch.allclose(gv[1], f(x[0])))
+""",
+    r"""
+def loss_with_aux(w, x):
+    y = x @ w
+    return y.sum(), {'y': y}
+w = torch.ones(3); x = torch.randn(2, 3)
+g, aux = torch.func.grad(loss_with_aux, has_aux=True)(w, x)
+print(torch.allclose(g, x.sum(0)), aux['y'].shape)
+try:
+    torch.func.grad(lambda w: w * 2)(w)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+try:
+    torch.func.vmap(lambda x: x.sum())(torch.ones(3), torch.ones(3))
+except TypeError as e:
+    print(e)
+try:
+    torch.func.vmap(lambda x, y: x + y)(torch.ones(3), torch.ones(4))
+except ValueError as e:
+    print(e)
+""",
+    r"""
+x = torch.randn(3, 4)
+print(torch.func.vmap(lambda r: r.dot(r))(x).shape, torch.func.vmap(torch.outer)(x, x).shape)
+print(torch.func.vmap(torch.func.vmap(lambda a: a * 2))(x).shape)
+print(torch.func.vmap(lambda a: a.unsqueeze(0), out_dims=1)(x).shape)
+""",
+    r"""
+model = nn.Sequential(nn.Linear(2, 4), nn.Dropout(0.5), nn.Linear(4, 1))
+params = {k: v.detach() for k, v in model.named_parameters()}
+def f(params, x):
+    return torch.func.functional_call(model, params, (x,)).sum()
+try:
+    torch.func.vmap(torch.func.grad(f), in_dims=(None, 0))(params, torch.randn(3, 2))
+except RuntimeError as e:
+    print(str(e)[:120])
+print(torch.func.vmap(torch.func.grad(f), in_dims=(None, 0), randomness='different')(params, torch.randn(3, 2))['0.weight'].shape)
+model.eval()
+print(torch.func.vmap(torch.func.grad(f), in_dims=(None, 0))(params, torch.randn(3, 2))['2.bias'].shape)
+""",
+]
+
+# Jacobians, Hessians, hvp, vhp: torch.func and torch.autograd.functional.
+JACOBIANS = [
+    r"""
+def predict(weight, bias, x):
+    return F.linear(x, weight, bias).tanh()
+D = 4
+weight = torch.randn(D, D)
+bias = torch.randn(D)
+x = torch.randn(D)
+xp = x.clone().requires_grad_()
+unit_vectors = torch.eye(D)
+def compute_jac(xp):
+    jacobian_rows = [torch.autograd.grad(predict(weight, bias, xp), xp, vec)[0] for vec in unit_vectors]
+    return torch.stack(jacobian_rows)
+jacobian = compute_jac(xp)
+print(jacobian.shape, jacobian[0])
+ft_jacobian = torch.func.jacrev(predict, argnums=2)(weight, bias, x)
+print(torch.allclose(ft_jacobian, jacobian))
+import functools
+_, vjp_fn = torch.func.vjp(functools.partial(predict, weight, bias), x)
+ft_jacobian2, = torch.func.vmap(vjp_fn)(unit_vectors)
+print(torch.allclose(ft_jacobian2, jacobian))
+""",
+    r"""
+import functools
+def predict(weight, bias, x):
+    return F.linear(x, weight, bias).tanh()
+weight = torch.randn(3, 2); bias = torch.randn(3); x = torch.randn(2)
+_, vjp_fn = torch.func.vjp(functools.partial(predict, weight, bias), x)
+print(vjp_fn(torch.ones(3))[0].shape)
+jf = torch.func.jacfwd(predict, argnums=2)(weight, bias, x)
+jr = torch.func.jacrev(predict, argnums=2)(weight, bias, x)
+print(jf.shape, torch.allclose(jf, jr, atol=1e-6))
+print(callable(vjp_fn), type(vjp_fn).__name__)
+""",
+    r"""
+def predict(weight, bias, x):
+    return F.linear(x, weight, bias).tanh()
+Din, Dout = 3, 5
+weight = torch.randn(Dout, Din); bias = torch.randn(Dout); x = torch.randn(Din)
+print(torch.func.jacfwd(predict, argnums=2)(weight, bias, x).shape)
+jw, jb = torch.func.jacrev(predict, argnums=(0, 1))(weight, bias, x)
+print(jw.shape, jb.shape, torch.allclose(jb, torch.diag(1 - predict(weight, bias, x) ** 2), atol=1e-6))
+""",
+    r"""
+def predict(weight, bias, x):
+    return F.linear(x, weight, bias).tanh()
+weight = torch.randn(3, 3); bias = torch.randn(3); x = torch.randn(3)
+hess_api = torch.func.hessian(predict, argnums=2)(weight, bias, x)
+hess_fwdfwd = torch.func.jacfwd(torch.func.jacfwd(predict, argnums=2), argnums=2)(weight, bias, x)
+hess_revrev = torch.func.jacrev(torch.func.jacrev(predict, argnums=2), argnums=2)(weight, bias, x)
+print(hess_api.shape, torch.allclose(hess_api, hess_fwdfwd, atol=1e-6), torch.allclose(hess_api, hess_revrev, atol=1e-6))
+""",
+    r"""
+def predict(weight, bias, x):
+    return F.linear(x, weight, bias).tanh()
+batch_size = 4
+weight = torch.randn(3, 2); bias = torch.randn(3)
+x = torch.randn(batch_size, 2)
+compute_batch_jacobian = torch.func.vmap(torch.func.jacrev(predict, argnums=2), in_dims=(None, None, 0))
+batch_jacobian0 = compute_batch_jacobian(weight, bias, x)
+print(batch_jacobian0.shape)
+def predict_with_output_summed(weight, bias, x):
+    return predict(weight, bias, x).sum(0)
+batch_jacobian1 = torch.func.jacrev(predict_with_output_summed, argnums=2)(weight, bias, x).movedim(1, 0)
+print(torch.allclose(batch_jacobian0, batch_jacobian1, atol=1e-6))
+compute_batch_hessian = torch.func.vmap(torch.func.hessian(predict, argnums=2), in_dims=(None, None, 0))
+print(compute_batch_hessian(weight, bias, x).shape)
+""",
+    r"""
+def hvp(f, primals, tangents):
+    return torch.func.jvp(torch.func.grad(f), primals, tangents)[1]
+def f(x):
+    return x.sin().sum()
+x = torch.randn(4)
+tangent = torch.randn(4)
+result = hvp(f, (x,), (tangent,))
+print(torch.allclose(result, -x.sin() * tangent, atol=1e-6))
+""",
+    r"""
+def f(x):
+    return (x ** 3).sum()
+x = torch.tensor([1., 2., 3.])
+v = torch.tensor([1., 0., 1.])
+out, hv = torch.autograd.functional.hvp(f, x, v)
+out2, vh = torch.autograd.functional.vhp(f, x, v)
+print(out, hv, vh)
+print(torch.autograd.functional.hessian(f, x))
+""",
+    r"""
+def exp_reducer(x):
+    return x.exp().sum(dim=1)
+inputs = torch.rand(2, 2)
+print(torch.autograd.functional.jacobian(exp_reducer, inputs))
+print(torch.autograd.functional.jacobian(exp_reducer, inputs, create_graph=True).requires_grad)
+def exp_adder(x, y):
+    return 2 * x.exp() + 3 * y
+print(torch.autograd.functional.jacobian(exp_adder, (torch.rand(2), torch.rand(2))))
+""",
+    r"""
+def pow_reducer(x):
+    return x.pow(3).sum()
+inputs = torch.rand(2, 2)
+print(torch.autograd.functional.hessian(pow_reducer, inputs).shape)
+def pow_adder_reducer(x, y):
+    return (2 * x.pow(2) + 3 * y.pow(2)).sum()
+h = torch.autograd.functional.hessian(pow_adder_reducer, (torch.rand(2), torch.rand(2)))
+print(type(h).__name__, len(h), h[0][0], h[1][1], h[0][1])
+""",
+    r"""
+def f(x):
+    return x ** 2
+x = torch.tensor([1., 2.])
+out, vjp = torch.autograd.functional.vjp(f, x, torch.ones(2))
+out2, jvp = torch.autograd.functional.jvp(f, x, torch.tensor([1., 0.]))
+print(out, vjp, jvp)
+try:
+    torch.autograd.functional.vjp(f, x)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+def f(x):
+    return torch.ones(2)
+try:
+    torch.autograd.functional.jacobian(f, torch.ones(2), strict=True)
+except RuntimeError as e:
+    print(e)
+print(torch.autograd.functional.jacobian(f, torch.ones(2)))
+""",
+    r"""
+def f(x, y):
+    return x * y.sin()
+x = torch.randn(3); y = torch.randn(3)
+j1 = torch.autograd.functional.jacobian(f, (x, y), vectorize=True)
+j2 = torch.autograd.functional.jacobian(f, (x, y))
+print(all(torch.allclose(a, b) for a, b in zip(j1, j2)))
+j3 = torch.autograd.functional.jacobian(f, (x, y), vectorize=True, strategy='forward-mode')
+print(all(torch.allclose(a, b) for a, b in zip(j1, j3)))
+""",
+    r"""
+f = lambda x: x.sin()
+x = torch.randn(3)
+print(torch.allclose(torch.func.jacrev(torch.func.jacrev(f))(x), torch.func.hessian(f)(x)))
+print(torch.func.hessian(f)(x).shape, torch.func.jacrev(f, has_aux=False)(x).shape)
+def g(x):
+    return x.sin(), {'c': x.cos()}
+j, aux = torch.func.jacrev(g, has_aux=True)(x)
+print(j.shape, sorted(aux))
+""",
+    r"""
+x = torch.randn(2, 3)
+j = torch.func.jacrev(lambda t: t.sum(1))(x)
+print(j.shape, j)
+print(torch.func.jacfwd(lambda t: {'a': t * 2})(torch.ones(2)))
+try:
+    torch.func.jacrev(lambda t: t, argnums=1)(x)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+def f(x):
+    return x.sum()
+try:
+    torch.func.jacrev(f)(torch.tensor([1, 2]))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.func.grad(f)(torch.tensor([1, 2]))
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+x = torch.randn(3, requires_grad=True)
+y = (x ** 2).sum()
+g, = torch.autograd.grad(y, x, create_graph=True)
+H = torch.stack([torch.autograd.grad(g[i], x, retain_graph=True)[0] for i in range(3)])
+print(H)
+v = torch.tensor([1., 2., 3.])
+hv, = torch.autograd.grad(g, x, v)
+print(hv)
+""",
+]
+
+FUNC_GAPS = [
+    ("ember's vmap calls the function once per element (no batched tensors), so .item() on a "
+     "mapped tensor returns that element's number instead of torch's RuntimeError",
+     r"""
+try:
+    torch.func.vmap(lambda x: x.item())(torch.ones(3))
+except RuntimeError as e:
+    print(str(e)[:120])
+"""),
+    ("ember's vmap calls the function once per element, so data-dependent Python control flow "
+     "on a mapped tensor runs per element instead of raising torch's RuntimeError",
+     r"""
+def f(x):
+    if x.sum() > 0:
+        return x
+    return -x
+try:
+    torch.func.vmap(f)(torch.randn(3, 2))
+except RuntimeError as e:
+    print(str(e)[:150])
+"""),
+]
+
+# Forward-mode AD: dual numbers, unpack_dual, custom Functions with jvp, modules through
+# functional_call, and torch.func.jvp.
+FORWARD_AD = [
+    r"""
+fwAD = torch.autograd.forward_ad
+primal = torch.randn(3, 3)
+tangent = torch.randn(3, 3)
+def fn(x, y):
+    return x ** 2 + y ** 2
+with fwAD.dual_level():
+    dual_input = fwAD.make_dual(primal, tangent)
+    assert fwAD.unpack_dual(dual_input).tangent is tangent
+    dual_input_alt = fwAD.make_dual(primal, tangent.T)
+    assert fwAD.unpack_dual(dual_input_alt).tangent is not tangent
+    plain_tensor = torch.randn(3, 3)
+    dual_output = fn(dual_input, plain_tensor)
+    jvp = fwAD.unpack_dual(dual_output).tangent
+print(torch.allclose(jvp, 2 * primal * tangent), fwAD.unpack_dual(dual_output).primal.shape)
+print(fwAD.unpack_dual(dual_output).tangent is None, type(fwAD.unpack_dual(dual_output)).__name__)
+""",
+    r"""
+fwAD = torch.autograd.forward_ad
+primal = torch.randn(2)
+tangent = torch.randn(2)
+with fwAD.dual_level():
+    d = fwAD.make_dual(primal, tangent)
+    p, t = fwAD.unpack_dual(d)
+    print(p is primal, t is tangent, torch.equal(p, primal))
+    print(fwAD.unpack_dual(d)._fields if hasattr(fwAD.unpack_dual(d), '_fields') else None)
+out = fwAD.unpack_dual(d)
+print(out.tangent)
+""",
+    r"""
+fwAD = torch.autograd.forward_ad
+model = nn.Linear(5, 5)
+input = torch.randn(16, 5)
+params = {name: p for name, p in model.named_parameters()}
+tangents = {name: torch.rand_like(p) for name, p in params.items()}
+with fwAD.dual_level():
+    for name, p in params.items():
+        delattr(model, name)
+        setattr(model, name, fwAD.make_dual(p, tangents[name]))
+    out = model(input)
+    jvp = fwAD.unpack_dual(out).tangent
+print(jvp.shape, torch.allclose(jvp, input @ tangents['weight'].T + tangents['bias'], atol=1e-5))
+""",
+    r"""
+fwAD = torch.autograd.forward_ad
+model = nn.Linear(5, 5)
+input = torch.randn(4, 5)
+params = {name: p for name, p in model.named_parameters()}
+tangents = {name: torch.rand_like(p) for name, p in params.items()}
+with fwAD.dual_level():
+    dual_params = {}
+    for name, p in params.items():
+        dual_params[name] = fwAD.make_dual(p, tangents[name])
+    out = torch.func.functional_call(model, dual_params, input)
+    jvp = fwAD.unpack_dual(out).tangent
+print(jvp.shape, torch.allclose(jvp, input @ tangents['weight'].T + tangents['bias'], atol=1e-5))
+""",
+    r"""
+fwAD = torch.autograd.forward_ad
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        result = torch.exp(foo)
+        ctx.result = result
+        return result
+    @staticmethod
+    def jvp(ctx, gI):
+        gO = gI * ctx.result
+        del ctx.result
+        return gO
+fn = Fn.apply
+primal = torch.randn(4, dtype=torch.double, requires_grad=True)
+tangent = torch.randn(4, dtype=torch.double)
+with fwAD.dual_level():
+    dual_input = fwAD.make_dual(primal, tangent)
+    dual_output = fn(dual_input)
+    jvp = fwAD.unpack_dual(dual_output).tangent
+print(torch.allclose(jvp, tangent * primal.exp()))
+print(torch.autograd.gradcheck(Fn.apply, (primal,), check_forward_ad=True, check_backward_ad=False, check_undefined_grad=False, check_batched_grad=False))
+""",
+    r"""
+primal = torch.randn(3)
+tangent = torch.randn(3)
+def fn(x, y):
+    return x ** 2 + y ** 2
+y = torch.randn(3)
+primal_out, tangent_out = torch.func.jvp(lambda x: fn(x, y), (primal,), (tangent,))
+print(torch.allclose(primal_out, fn(primal, y)), torch.allclose(tangent_out, 2 * primal * tangent))
+""",
+    r"""
+model = nn.Linear(5, 5)
+input = torch.randn(4, 5)
+func, params = torch.func.functional_call, dict(model.named_parameters())
+def func_params_only(p):
+    return func(model, p, input)
+params = {k: v.detach() for k, v in params.items()}
+tangents = {k: torch.ones_like(v) for k, v in params.items()}
+model_output, jvp_out = torch.func.jvp(func_params_only, (params,), (tangents,))
+print(model_output.shape, jvp_out[0], torch.allclose(jvp_out, input.sum(1, keepdim=True).expand(4, 5) + 1, atol=1e-5))
+""",
+    r"""
+fwAD = torch.autograd.forward_ad
+x = torch.tensor([1., 2.])
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.tensor([1., 0.]))
+    print(d)
+    y = d.sin()
+    print(fwAD.unpack_dual(y).tangent, y.grad_fn)
+""",
+    r"""
+fwAD = torch.autograd.forward_ad
+try:
+    fwAD.make_dual(torch.ones(2), torch.ones(2))
+except RuntimeError as e:
+    print(e)
+with fwAD.dual_level():
+    try:
+        fwAD.make_dual(torch.ones(2), torch.ones(3))
+    except RuntimeError as e:
+        print(e)
+    try:
+        fwAD.make_dual(torch.ones(2), torch.ones(2, dtype=torch.float64))
+        print('ok')
+    except RuntimeError as e:
+        print(e)
+    try:
+        fwAD.make_dual(torch.arange(2), torch.arange(2))
+    except (RuntimeError, ValueError) as e:
+        print(type(e).__name__, e)
+""",
+    r"""
+fwAD = torch.autograd.forward_ad
+with fwAD.dual_level():
+    d = fwAD.make_dual(torch.ones(3), torch.full((3,), 2.0))
+    e = d * d
+    d2 = d.clone()
+    print(fwAD.unpack_dual(e).tangent, fwAD.unpack_dual(d2).tangent)
+    print(fwAD.unpack_dual(d.detach()).tangent, fwAD.unpack_dual(torch.ones(1)).tangent)
+    print(fwAD.unpack_dual(d.sum()).tangent, fwAD.unpack_dual(d.view(3, 1)).tangent.shape)
+""",
+    r"""
+fwAD = torch.autograd.forward_ad
+x = torch.randn(3, requires_grad=True)
+t = torch.randn(3)
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, t)
+    y = (d ** 2).sum()
+    jvp = fwAD.unpack_dual(y).tangent
+    y.backward()
+print(torch.allclose(jvp, (2 * x * t).sum()), torch.allclose(x.grad, 2 * x))
+""",
+    r"""
+def f(x):
+    return x.exp().sum(), x.sin()
+x = torch.randn(3); t = torch.ones(3)
+(o1, o2), (t1, t2) = torch.func.jvp(f, (x,), (t,))
+print(torch.allclose(t1, x.exp().sum()), torch.allclose(t2, x.cos()))
+out, jvp_fn = torch.func.linearize(torch.sin, x)
+print(torch.allclose(jvp_fn(t), x.cos()))
+try:
+    torch.func.jvp(torch.sin, x, t)
+except RuntimeError as e:
+    print(e)
+try:
+    torch.func.jvp(torch.sin, (x,), (torch.ones(4),))
+except RuntimeError as e:
+    print(e)
+""",
+]
+
+# Double backward with custom Functions: save_for_backward of inputs and of outputs, saving
+# intermediate results, gradcheck/gradgradcheck.
+DOUBLE_BACKWARD = [
+    r"""
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x**2
+    @staticmethod
+    def backward(ctx, grad_out):
+        x, = ctx.saved_tensors
+        return grad_out * 2 * x
+x = torch.rand(3, 3, requires_grad=True, dtype=torch.double)
+print(torch.autograd.gradcheck(Square.apply, x), torch.autograd.gradgradcheck(Square.apply, x))
+y = Square.apply(x)
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+print(g.grad_fn is not None, torch.allclose(torch.autograd.grad(g.sum(), x)[0], torch.full((3, 3), 2., dtype=torch.double)))
+""",
+    r"""
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        result = torch.exp(x)
+        ctx.save_for_backward(result)
+        return result
+    @staticmethod
+    def backward(ctx, grad_out):
+        result, = ctx.saved_tensors
+        return result * grad_out
+x = torch.tensor(1., requires_grad=True, dtype=torch.double).clone()
+print(torch.autograd.gradcheck(Exp.apply, x), torch.autograd.gradgradcheck(Exp.apply, x))
+y = Exp.apply(x)
+print(y.grad_fn.name(), [type(n[0]).__name__ for n in y.grad_fn.next_functions])
+""",
+    r"""
+class Sinh(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        expx = torch.exp(x)
+        expnegx = torch.exp(-x)
+        ctx.save_for_backward(expx, expnegx)
+        return (expx - expnegx) / 2, expx, expnegx
+    @staticmethod
+    def backward(ctx, grad_out, _grad_out_exp, _grad_out_negexp):
+        expx, expnegx = ctx.saved_tensors
+        grad_input = grad_out * (expx + expnegx) / 2
+        grad_input += _grad_out_exp * expx
+        grad_input -= _grad_out_negexp * expnegx
+        return grad_input
+def sinh(x):
+    return Sinh.apply(x)[0]
+x = torch.rand(3, 3, requires_grad=True, dtype=torch.double)
+print(torch.autograd.gradcheck(sinh, x), torch.autograd.gradgradcheck(sinh, x))
+""",
+    r"""
+class SinhBad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        expx = torch.exp(x)
+        expnegx = torch.exp(-x)
+        ctx.expx = expx
+        ctx.expnegx = expnegx
+        return (expx - expnegx) / 2
+    @staticmethod
+    def backward(ctx, grad_out):
+        expx = ctx.expx
+        expnegx = ctx.expnegx
+        grad_input = grad_out * (expx + expnegx) / 2
+        return grad_input
+x = torch.rand(3, 3, requires_grad=True, dtype=torch.double)
+print(torch.autograd.gradcheck(SinhBad.apply, x))
+try:
+    torch.autograd.gradgradcheck(SinhBad.apply, x)
+except RuntimeError as e:
+    print(str(e).splitlines()[0])
+print(torch.autograd.gradgradcheck(SinhBad.apply, x, raise_exception=False))
+""",
+    r"""
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+    @staticmethod
+    def backward(ctx, grad_out):
+        x, = ctx.saved_tensors
+        return CubeBackward.apply(grad_out, x)
+class CubeBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, grad_out, x):
+        ctx.save_for_backward(x, grad_out)
+        return grad_out * 3 * x ** 2
+    @staticmethod
+    def backward(ctx, grad_out):
+        x, grad_out_prev = ctx.saved_tensors
+        dx = grad_out * grad_out_prev * 6 * x
+        dgrad_out = grad_out * 3 * x ** 2
+        return dgrad_out, dx
+x = torch.tensor(2., requires_grad=True, dtype=torch.double)
+print(torch.autograd.gradcheck(Cube.apply, x), torch.autograd.gradgradcheck(Cube.apply, x))
+y = Cube.apply(x)
+g, = torch.autograd.grad(y, x, create_graph=True)
+gg, = torch.autograd.grad(g, x)
+print(g, gg, g.grad_fn.name())
+""",
+    r"""
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, grad_out):
+        x, = ctx.saved_tensors
+        return grad_out * 2 * x
+x = torch.tensor([3.], requires_grad=True)
+g, = torch.autograd.grad(Square.apply(x), x, create_graph=True)
+print(g, g.requires_grad)
+try:
+    g.backward()
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+x = torch.tensor([1.5], requires_grad=True)
+y = x.pow(3)
+print(y.grad_fn, y.grad_fn._saved_self is x if hasattr(y.grad_fn, '_saved_self') else None)
+g, = torch.autograd.grad(y, x, create_graph=True)
+print(g, g.grad_fn.name())
+gg, = torch.autograd.grad(g, x)
+print(gg)
+y = x.exp()
+print(y.grad_fn._saved_result.equal(y), y.grad_fn._saved_result is y)
+""",
+    r"""
+class Bad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 3
+x = torch.randn(3, dtype=torch.double, requires_grad=True)
+try:
+    torch.autograd.gradcheck(Bad.apply, x)
+except Exception as e:
+    print(type(e).__name__, str(e).splitlines()[0])
+print(torch.autograd.gradcheck(Bad.apply, x, raise_exception=False))
+try:
+    torch.autograd.gradcheck(Bad.apply, x.float().detach().requires_grad_())
+except Exception as e:
+    print(type(e).__name__, str(e).splitlines()[0][:90])
+""",
+]
+
+# Fusing convolution and batch norm with a custom Function (saving memory in training).
+FUSED_CONV_BN = [
+    r"""
+def convolution_backward(grad_out, X, weight):
+    grad_input = F.conv2d(X.transpose(0, 1), grad_out.transpose(0, 1)).transpose(0, 1)
+    grad_X = torch.nn.functional.conv_transpose2d(grad_out, weight)
+    return grad_X, grad_input
+class Conv2D(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, X, weight):
+        ctx.save_for_backward(X, weight)
+        return F.conv2d(X, weight)
+    @staticmethod
+    def backward(ctx, grad_out):
+        X, weight = ctx.saved_tensors
+        return convolution_backward(grad_out, X, weight)
+weight = torch.rand(5, 3, 3, 3, requires_grad=True, dtype=torch.double)
+X = torch.rand(10, 3, 7, 7, requires_grad=True, dtype=torch.double)
+print(torch.autograd.gradcheck(Conv2D.apply, (X, weight)))
+""",
+    r"""
+def unsqueeze_all(t):
+    return t[None, :, None, None]
+def batch_norm_backward(grad_out, X, sum, sqrt_var, N, eps):
+    tmp = ((X - unsqueeze_all(sum) / N) * grad_out).sum(dim=(0, 2, 3))
+    tmp *= -1
+    d_denom = tmp / (sqrt_var + eps)**2
+    d_var = d_denom / (2 * sqrt_var)
+    d_var *= 2 / (N - 1)
+    d_var = unsqueeze_all(d_var)
+    d_mean_dx = grad_out / unsqueeze_all(sqrt_var + eps)
+    d_mean_dx = unsqueeze_all(-d_mean_dx.sum(dim=(0, 2, 3)) / N)
+    grad_input = X * d_var
+    grad_input += d_mean_dx
+    grad_input *= 2
+    grad_input += -d_var * unsqueeze_all(sum) * 2 / N + grad_out / unsqueeze_all(sqrt_var + eps)
+    return grad_input
+class BatchNorm(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, X, eps=1e-3):
+        sum = X.sum(dim=(0, 2, 3))
+        var = X.var(unbiased=True, dim=(0, 2, 3))
+        N = X.numel() / X.size(1)
+        sqrt_var = torch.sqrt(var)
+        ctx.save_for_backward(X)
+        ctx.eps = eps
+        ctx.sum = sum
+        ctx.N = N
+        ctx.sqrt_var = sqrt_var
+        mean = sum / N
+        denom = sqrt_var + eps
+        out = X - unsqueeze_all(mean)
+        out /= unsqueeze_all(denom)
+        return out
+    @staticmethod
+    def backward(ctx, grad_out):
+        X, = ctx.saved_tensors
+        return batch_norm_backward(grad_out, X, ctx.sum, ctx.sqrt_var, ctx.N, ctx.eps)
+a = torch.rand(1, 2, 3, 4, requires_grad=True, dtype=torch.double)
+print(torch.autograd.gradcheck(BatchNorm.apply, (a,), fast_mode=False))
+print(BatchNorm.apply(a).mean(dim=(0, 2, 3)).abs().max() < 1e-12)
+""",
+    r"""
+import math
+def unsqueeze_all(t):
+    return t[None, :, None, None]
+class FusedConvBN2DFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, X, conv_weight, eps=1e-3):
+        assert X.ndim == 4
+        ctx.save_for_backward(X, conv_weight)
+        X = F.conv2d(X, conv_weight)
+        sum = X.sum(dim=(0, 2, 3))
+        var = X.var(unbiased=True, dim=(0, 2, 3))
+        N = X.numel() / X.size(1)
+        sqrt_var = torch.sqrt(var)
+        ctx.eps = eps
+        ctx.sum = sum
+        ctx.N = N
+        ctx.sqrt_var = sqrt_var
+        mean = sum / N
+        denom = sqrt_var + eps
+        out = X - unsqueeze_all(mean)
+        out /= unsqueeze_all(denom)
+        return out
+    @staticmethod
+    def backward(ctx, grad_out):
+        X, conv_weight, = ctx.saved_tensors
+        X_conv_out = F.conv2d(X, conv_weight)
+        sum, sqrt_var, N, eps = ctx.sum, ctx.sqrt_var, ctx.N, ctx.eps
+        tmp = ((X_conv_out - unsqueeze_all(sum) / N) * grad_out).sum(dim=(0, 2, 3))
+        d_var = unsqueeze_all(-tmp / (sqrt_var + eps) ** 2 / (2 * sqrt_var) * 2 / (N - 1))
+        d_mean_dx = unsqueeze_all(-(grad_out / unsqueeze_all(sqrt_var + eps)).sum(dim=(0, 2, 3)) / N)
+        grad_out = (X_conv_out * d_var + d_mean_dx) * 2 - d_var * unsqueeze_all(sum) * 2 / N + grad_out / unsqueeze_all(sqrt_var + eps)
+        grad_input = F.conv2d(X.transpose(0, 1), grad_out.transpose(0, 1)).transpose(0, 1)
+        grad_X = F.conv_transpose2d(grad_out, conv_weight)
+        return grad_X, grad_input, None, None, None, None, None
+class FusedConvBN(nn.Module):
+    def __init__(self, in_channels, out_channels, kernel_size, exp_avg_factor=0.1, eps=1e-3, device=None, dtype=None):
+        super(FusedConvBN, self).__init__()
+        factory_kwargs = {'device': device, 'dtype': dtype}
+        weight_shape = (out_channels, in_channels, kernel_size, kernel_size)
+        self.conv_weight = nn.Parameter(torch.empty(*weight_shape, **factory_kwargs))
+        self.eps = eps
+        self.reset_parameters()
+    def forward(self, X):
+        return FusedConvBN2DFunction.apply(X, self.conv_weight, self.eps)
+    def reset_parameters(self) -> None:
+        torch.nn.init.kaiming_uniform_(self.conv_weight, a=math.sqrt(5))
+weight = torch.rand(5, 3, 3, 3, requires_grad=True, dtype=torch.double)
+X = torch.rand(2, 3, 4, 4, requires_grad=True, dtype=torch.double)
+print(torch.autograd.gradcheck(FusedConvBN2DFunction.apply, (X, weight)))
+m = FusedConvBN(3, 4, 3, dtype=torch.double)
+print(m, m.conv_weight.shape, m.conv_weight.dtype)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+for _ in range(2):
+    opt.zero_grad(); out = m(X); loss = out.pow(3).mean(); loss.backward(); opt.step()
+    print(f"{loss.item():.6f}")
+""",
+    r"""
+x = torch.rand(2, 3, 5, 5, dtype=torch.double)
+w = torch.rand(4, 3, 3, 3, dtype=torch.double)
+go = torch.rand(2, 4, 3, 3, dtype=torch.double)
+gw = F.conv2d(x.transpose(0, 1), go.transpose(0, 1)).transpose(0, 1)
+gx = F.conv_transpose2d(go, w)
+xr = x.clone().requires_grad_(); wr = w.clone().requires_grad_()
+F.conv2d(xr, wr).backward(go)
+print(gw.shape, gx.shape, torch.allclose(gw, wr.grad), torch.allclose(gx, xr.grad))
+print(torch.nn.grad.conv2d_weight(x, w.shape, go).shape, torch.allclose(torch.nn.grad.conv2d_input(x.shape, w, go), gx))
+""",
+    r"""
+x = torch.rand(2, 3, 4, 4)
+print(x.var(unbiased=True, dim=(0, 2, 3)).shape, torch.allclose(x.var(dim=(0, 2, 3), correction=0), x.var(unbiased=False, dim=(0, 2, 3))))
+print(x[None, :, None, None].shape if x.dim() == 1 else x.sum(dim=(0, 2, 3))[None, :, None, None].shape)
+print(x.numel() / x.size(1), type(x.numel() / x.size(1)).__name__)
+""",
+    r"""
+conv = nn.Conv2d(3, 4, 3, bias=False); bn = nn.BatchNorm2d(4)
+x = torch.randn(2, 3, 6, 6)
+bn.train(); bn(conv(x))
+conv.eval(); bn.eval()
+fused = torch.nn.utils.fuse_conv_bn_eval(conv, bn)
+print(fused, fused.bias is not None, torch.allclose(fused(x), bn(conv(x)), atol=1e-5))
+w, b = torch.nn.utils.fuse_conv_bn_weights(conv.weight, conv.bias, bn.running_mean, bn.running_var, bn.eps, bn.weight, bn.bias)
+print(type(w).__name__, w.shape, b.shape)
+""",
+]
+
+# Extending PyTorch: custom Functions with ctx.save_for_backward, mark_dirty,
+# mark_non_differentiable, set_materialize_grads, once_differentiable, and Tensor subclasses
+# with __torch_function__.
+EXTENDING_MORE = [
+    r"""
+class MyReLU(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return input.clamp(min=0)
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        grad_input = grad_output.clone()
+        grad_input[input < 0] = 0
+        return grad_input
+x = torch.tensor([-1., 0.5, 2.], requires_grad=True)
+y = MyReLU.apply(x)
+y.backward(torch.ones(3))
+print(y, x.grad, y.grad_fn)
+""".replace("y.grad_fn)", "type(y.grad_fn).__name__)"),
+    r"""
+class AddOne_(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+a = torch.tensor([1., 2.], requires_grad=True)
+b = a.clone()
+c = AddOne_.apply(b)
+print(c is b, c, b._version, type(c.grad_fn).__name__)
+c.sum().backward()
+print(a.grad)
+try:
+    AddOne_.apply(a)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+class NoDirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+a = torch.tensor([1., 2.], requires_grad=True)
+try:
+    NoDirty.apply(a.clone()).sum().backward()
+    print(a.grad)
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+class Sort(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        vals, idx = x.sort()
+        ctx.mark_non_differentiable(idx)
+        ctx.save_for_backward(x, idx)
+        return vals, idx
+    @staticmethod
+    def backward(ctx, g1, g2):
+        x, idx = ctx.saved_tensors
+        grad_input = torch.zeros_like(x)
+        grad_input.index_add_(0, idx, g1)
+        return grad_input
+x = torch.tensor([3., 1., 2.], requires_grad=True)
+v, i = Sort.apply(x)
+print(v.requires_grad, i.requires_grad, i)
+(v * torch.tensor([1., 10., 100.])).sum().backward()
+print(x.grad)
+""",
+    r"""
+class SimpleFunc(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x.clone(), x.clone()
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print('g2 is None:', g2 is None)
+        x = torch.zeros(2)
+        if g1 is not None:
+            x = x + g1
+        if g2 is not None:
+            x = x + g2
+        return x
+a = torch.ones(2, requires_grad=True)
+out1, out2 = SimpleFunc.apply(a)
+out1.sum().backward()
+print(a.grad)
+""",
+    r"""
+class Mat(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone(), x.clone()
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print(g2)
+        return g1 + g2
+a = torch.ones(2, requires_grad=True)
+o1, o2 = Mat.apply(a)
+o1.sum().backward()
+print(a.grad)
+""",
+    r"""
+class MulConstant(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, tensor, constant):
+        ctx.constant = constant
+        return tensor * constant
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.constant, None
+x = torch.ones(2, requires_grad=True)
+MulConstant.apply(x, 4).sum().backward()
+print(x.grad)
+class WrongCount(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, tensor, constant):
+        return tensor * constant
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+try:
+    WrongCount.apply(torch.ones(2, requires_grad=True), 3.0).sum().backward()
+    print('accepted')
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+class TooMany(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g, g
+try:
+    TooMany.apply(torch.ones(2, requires_grad=True)).sum().backward()
+except RuntimeError as e:
+    print(e)
+class WrongShape(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return torch.ones(3)
+try:
+    WrongShape.apply(torch.ones(2, requires_grad=True)).sum().backward()
+except RuntimeError as e:
+    print(e)
+""",
+    r"""
+class F1(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * 2
+x = torch.ones(2, requires_grad=True)
+y = F1.apply(x)
+y.sum().backward(retain_graph=False)
+try:
+    y.sum().backward()
+except RuntimeError as e:
+    print(str(e)[:110])
+try:
+    F1()
+    F1.forward(None, x)
+except Exception as e:
+    print(type(e).__name__, e)
+""",
+    r"""
+class Legacy(torch.autograd.Function):
+    def forward(self, x):
+        return x * 2
+try:
+    Legacy.apply(torch.ones(1, requires_grad=True))
+except RuntimeError as e:
+    print(e)
+try:
+    Legacy()(torch.ones(1))
+except RuntimeError as e:
+    print(str(e)[:100])
+""",
+    r"""
+class Noisy(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x + 1
+    @staticmethod
+    def backward(ctx, g):
+        return g
+x = torch.ones(2)
+y = Noisy.apply(x)
+print(y.requires_grad, y.grad_fn)
+with torch.no_grad():
+    z = Noisy.apply(torch.ones(2, requires_grad=True))
+print(z.requires_grad)
+""",
+    r"""
+class ScaledTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if kwargs is None:
+            kwargs = {}
+        if func is torch.add:
+            print('add intercepted')
+        return super().__torch_function__(func, types, args, kwargs)
+t = torch.ones(2).as_subclass(ScaledTensor)
+r = torch.add(t, 1)
+print(type(r).__name__, r)
+print(type(t.sum()).__name__, type(t[0]).__name__, type(torch.ones(2) + t).__name__)
+print(isinstance(t, torch.Tensor), type(t.detach()).__name__, type(t.clone()).__name__)
+""",
+    r"""
+class Tagged(torch.Tensor):
+    @staticmethod
+    def __new__(cls, data, tag=None):
+        t = torch.Tensor._make_subclass(cls, data)
+        t.tag = tag
+        return t
+t = Tagged(torch.ones(2), tag='x')
+print(type(t).__name__, t.tag, t.requires_grad)
+u = t * 2
+print(type(u).__name__, getattr(u, 'tag', 'missing'))
+print(repr(t))
+""",
+    r"""
+class NoSubclassResults(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        with torch._C.DisableTorchFunctionSubclass():
+            return func(*args, **(kwargs or {}))
+t = torch.ones(2).as_subclass(NoSubclassResults)
+print(type(t + 1).__name__, type(t.sum()).__name__)
+with torch._C.DisableTorchFunctionSubclass():
+    print(type(t + 1).__name__)
+print(type(torch.Tensor._disable_torch_function_impl) if hasattr(torch.Tensor, '_disable_torch_function_impl') else None)
+""",
+    r"""
+import functools
+HANDLED_FUNCTIONS = {}
+def implements(torch_function):
+    def decorator(func):
+        functools.update_wrapper(func, torch_function)
+        HANDLED_FUNCTIONS[torch_function] = func
+        return func
+    return decorator
+class DiagonalTensor(object):
+    def __init__(self, N, value):
+        self._N = N
+        self._i = value
+    def __repr__(self):
+        return "DiagonalTensor(N={}, value={})".format(self._N, self._i)
+    def tensor(self):
+        return self._i * torch.eye(self._N)
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if kwargs is None:
+            kwargs = {}
+        if func not in HANDLED_FUNCTIONS:
+            return NotImplemented
+        return HANDLED_FUNCTIONS[func](*args, **kwargs)
+@implements(torch.sum)
+def diag_sum(input):
+    return input._N * input._i
+d = DiagonalTensor(3, 2)
+print(d, d.tensor())
+print(HANDLED_FUNCTIONS[torch.sum](d))
+""",
+    r"""
+class MyFunc(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        return x * y
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        print(ctx.needs_input_grad)
+        return g * y, g * x
+x = torch.ones(2, requires_grad=True); y = torch.full((2,), 3.)
+MyFunc.apply(x, y).sum().backward()
+print(x.grad, y.grad)
+""",
+    r"""
+class SaveNonTensor(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x, None)
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        x, n = ctx.saved_tensors
+        print(n)
+        return g * 2
+x = torch.ones(2, requires_grad=True)
+SaveNonTensor.apply(x).sum().backward()
+print(x.grad)
+class SaveInt(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x, 3)
+        return x
+    @staticmethod
+    def backward(ctx, g):
+        return g
+try:
+    SaveInt.apply(x)
+except TypeError as e:
+    print(e)
+""",
+    r"""
+class ModifiedAfterSave(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * x
+a = torch.ones(2, requires_grad=True)
+b = a * 1
+y = ModifiedAfterSave.apply(b)
+b.add_(1)
+try:
+    y.sum().backward()
+except RuntimeError as e:
+    print(str(e)[:160])
+""",
+]
+
+# Parametrizations: a custom parametrization (symmetric, with right_inverse), orthogonal,
+# weight_norm and spectral_norm in the parametrize form, caching and removal.
+PARAMETRIZATIONS = [
+    r"""
+P = torch.nn.utils.parametrize
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+layer = nn.Linear(3, 3)
+P.register_parametrization(layer, "weight", Symmetric())
+A = layer.weight
+print(torch.dist(A, A.T), A.shape)
+print(layer)
+print(layer.parametrizations.weight.original.shape, [n for n, _ in layer.named_parameters()])
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+layer = nn.Linear(3, 3)
+P.register_parametrization(layer, "weight", Symmetric())
+print(P.is_parametrized(layer), P.is_parametrized(layer, "weight"), P.is_parametrized(layer, "bias"))
+print(type(layer).__name__, type(layer).__mro__[1].__name__, layer.__class__.__name__)
+print(list(layer.state_dict()))
+print(layer.parametrizations)
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class Skew(nn.Module):
+    def forward(self, X):
+        A = X.triu(1)
+        return A - A.transpose(-1, -2)
+class MatrixExponential(nn.Module):
+    def forward(self, X):
+        return torch.matrix_exp(X)
+layer_orthogonal = nn.Linear(3, 3)
+P.register_parametrization(layer_orthogonal, "weight", Skew())
+P.register_parametrization(layer_orthogonal, "weight", MatrixExponential())
+X = layer_orthogonal.weight
+print(torch.dist(X.T @ X, torch.eye(3)) < 1e-5, len(layer_orthogonal.parametrizations.weight))
+print(layer_orthogonal.parametrizations.weight)
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+layer = nn.Linear(4, 4)
+P.register_parametrization(layer, "weight", Symmetric())
+with P.cached():
+    foo = layer.weight
+    bar = layer.weight
+    print(foo is bar)
+print(layer.weight is layer.weight)
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+layer = nn.Linear(3, 3)
+P.register_parametrization(layer, "weight", Symmetric())
+X = torch.rand(3, 3)
+X = X + X.T
+try:
+    layer.weight = X
+except NotImplementedError as e:
+    print(e)
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+    def right_inverse(self, A):
+        return A.triu()
+layer = nn.Linear(3, 3)
+P.register_parametrization(layer, "weight", Symmetric())
+X = torch.rand(3, 3)
+X = X + X.T
+layer.weight = X
+print(torch.dist(layer.weight, X) < 1e-6, torch.equal(layer.parametrizations.weight.original, X.triu()))
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class NoisyParametrization(nn.Module):
+    def forward(self, X):
+        return X
+    def right_inverse(self, A):
+        print("right_inverse called")
+        return A
+m = nn.Linear(2, 2)
+P.register_parametrization(m, "weight", NoisyParametrization())
+P.register_parametrization(m, "weight", NoisyParametrization(), unsafe=True)
+print(len(m.parametrizations.weight))
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+layer = nn.Linear(3, 3)
+P.register_parametrization(layer, "weight", Symmetric())
+print(type(layer).__name__)
+P.remove_parametrizations(layer, "weight")
+print(type(layer).__name__, [n for n, _ in layer.named_parameters()], torch.equal(layer.weight, layer.weight.T))
+layer2 = nn.Linear(3, 3)
+w0 = layer2.weight.detach().clone()
+P.register_parametrization(layer2, "weight", Symmetric())
+P.remove_parametrizations(layer2, "weight", leave_parametrized=False)
+print(torch.equal(layer2.weight, w0))
+try:
+    P.remove_parametrizations(layer2, "weight")
+except ValueError as e:
+    print(e)
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class PruningParametrization(nn.Module):
+    def __init__(self, X, p_drop=0.2):
+        super().__init__()
+        mask = torch.full_like(X, 1.0 - p_drop)
+        self.mask = torch.bernoulli(mask)
+    def forward(self, X):
+        return X * self.mask
+    def right_inverse(self, A):
+        return A
+layer = nn.Linear(3, 4)
+X = layer.weight
+print(layer.weight)
+P.register_parametrization(layer, "weight", PruningParametrization(X, p_drop=0.5))
+print(layer.weight)
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class MatrixSplit(nn.Module):
+    def forward(self, A, B):
+        return A + B
+    def right_inverse(self, X):
+        return X / 2, X / 2
+m = nn.Linear(2, 2)
+w = m.weight.detach().clone()
+P.register_parametrization(m, "weight", MatrixSplit())
+print(sorted(n for n, _ in m.named_parameters()), torch.allclose(m.weight, w))
+print(m.parametrizations.weight.original0.shape, m.parametrizations.weight.ntensors)
+""",
+    r"""
+orth = torch.nn.utils.parametrizations.orthogonal
+m = orth(nn.Linear(4, 3))
+W = m.weight
+print(W.shape, torch.allclose(W @ W.T, torch.eye(3), atol=1e-5))
+print([n for n, _ in m.named_parameters()], m.parametrizations.weight[0])
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+m(torch.randn(2, 4)).sum().backward(); opt.step()
+print(torch.allclose(m.weight @ m.weight.T, torch.eye(3), atol=1e-5))
+""",
+    r"""
+orth = torch.nn.utils.parametrizations.orthogonal
+for mp in ['matrix_exp', 'cayley', 'householder']:
+    m = orth(nn.Linear(3, 3), orthogonal_map=mp)
+    W = m.weight
+    print(mp, torch.allclose(W.T @ W, torch.eye(3), atol=1e-5), m.parametrizations.weight[0].orthogonal_map)
+try:
+    orth(nn.Linear(3, 3), orthogonal_map='bogus')
+except ValueError as e:
+    print(e)
+""",
+    r"""
+wn = torch.nn.utils.parametrizations.weight_norm
+m = wn(nn.Linear(5, 3), name='weight')
+print(m)
+print([(n, tuple(p.shape)) for n, p in m.named_parameters()])
+print(torch.allclose(m.parametrizations.weight.original0.squeeze(), m.weight.norm(dim=1)))
+m2 = wn(nn.Linear(5, 3), dim=None)
+print(m2.parametrizations.weight.original0.shape)
+""",
+    r"""
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    m = torch.nn.utils.weight_norm(nn.Linear(5, 3))
+print([str(x.message)[:70] for x in w])
+print(sorted(n for n, _ in m.named_parameters()), m.weight_g.shape, m.weight_v.shape)
+torch.nn.utils.remove_weight_norm(m)
+print(sorted(n for n, _ in m.named_parameters()))
+""",
+    r"""
+sn = torch.nn.utils.parametrizations.spectral_norm
+m = sn(nn.Linear(4, 3))
+print(m.parametrizations.weight[0], sorted(n for n, _ in m.named_buffers()))
+for _ in range(20):
+    m(torch.randn(2, 4))
+print(round(torch.linalg.matrix_norm(m.weight, 2).item(), 3))
+m.eval()
+w1 = m.weight; w2 = m.weight
+print(torch.equal(w1, w2))
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class Double(nn.Module):
+    def forward(self, X):
+        return X * 2
+m = nn.Linear(2, 2)
+P.register_parametrization(m, "bias", Double())
+sd = m.state_dict()
+print(list(sd))
+m2 = nn.Linear(2, 2)
+P.register_parametrization(m2, "bias", Double())
+m2.load_state_dict(sd)
+print(torch.equal(m2.bias, m.bias))
+try:
+    nn.Linear(2, 2).load_state_dict(sd)
+except RuntimeError as e:
+    print(str(e).splitlines()[0], len(str(e).splitlines()))
+""",
+    r"""
+P = torch.nn.utils.parametrize
+class Shape(nn.Module):
+    def forward(self, X):
+        return X.sum(0)
+m = nn.Linear(2, 2)
+try:
+    P.register_parametrization(m, "weight", Shape())
+except ValueError as e:
+    print(str(e).splitlines()[0])
+try:
+    P.register_parametrization(m, "nonexistent", Shape())
+except ValueError as e:
+    print(e)
+""",
+    r"""
+P = torch.nn.utils.parametrize
+import copy
+class Double(nn.Module):
+    def forward(self, X):
+        return X * 2
+m = nn.Linear(2, 2)
+P.register_parametrization(m, "weight", Double())
+m2 = copy.deepcopy(m)
+print(type(m2).__name__, torch.equal(m2.weight, m.weight), m2.parametrizations.weight.original is m.parametrizations.weight.original)
+""",
+]
+
+# Pruning: l1_unstructured / random_structured / global_unstructured, the mask buffers and the
+# forward pre-hooks, iterative pruning, remove, a custom pruning method and state_dict keys.
+PRUNING = [
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+class LeNet(nn.Module):
+    def __init__(self):
+        super(LeNet, self).__init__()
+        self.conv1 = nn.Conv2d(1, 3, 3)
+        self.conv2 = nn.Conv2d(3, 4, 3)
+        self.fc1 = nn.Linear(4 * 5 * 5, 12)
+        self.fc2 = nn.Linear(12, 8)
+        self.fc3 = nn.Linear(8, 10)
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = x.view(-1, int(x.nelement() / x.shape[0]))
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+model = LeNet()
+module = model.conv1
+print(list(module.named_parameters()))
+print(list(module.named_buffers()))
+prune.random_unstructured(module, name="weight", amount=0.3)
+print(list(module.named_parameters())[0][0], list(module.named_buffers())[0][0])
+print(module.weight)
+print(module._forward_pre_hooks)
+""".replace("print(module._forward_pre_hooks)", "print(len(module._forward_pre_hooks), model(torch.rand(1, 1, 26, 26)).shape)"),
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+module = nn.Conv2d(1, 3, 3)
+prune.l1_unstructured(module, name="bias", amount=3)
+print(list(module.named_parameters())[1][0] if len(list(module.named_parameters())) > 1 else list(module.named_parameters()))
+print(module.bias_mask, module.bias)
+print(list(module._forward_pre_hooks.values())[0].__class__.__name__, list(module._forward_pre_hooks.values())[0]._tensor_name)
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+module = nn.Conv2d(2, 4, 3)
+prune.random_unstructured(module, name="weight", amount=0.3)
+prune.ln_structured(module, name="weight", amount=0.5, n=2, dim=0)
+print(module.weight.abs().sum(dim=(1, 2, 3)).eq(0).sum())
+for hook in module._forward_pre_hooks.values():
+    if hook._tensor_name == "weight":
+        break
+print([type(h).__name__ for h in hook])
+print([type(h).__name__ for h in hook._pruning_methods], hook.__class__.__name__)
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+class LeNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 2, 3)
+        self.fc1 = nn.Linear(4, 3)
+model = LeNet()
+print(model.state_dict().keys())
+prune.l1_unstructured(model.conv1, name="weight", amount=0.5)
+print(model.state_dict().keys())
+prune.remove(model.conv1, 'weight')
+print(model.state_dict().keys(), list(model.conv1._forward_pre_hooks))
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+new_model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.Linear(4, 3))
+for name, module in new_model.named_modules():
+    if isinstance(module, torch.nn.Conv2d):
+        prune.l1_unstructured(module, name='weight', amount=0.2)
+    elif isinstance(module, torch.nn.Linear):
+        prune.l1_unstructured(module, name='weight', amount=0.4)
+print(dict(new_model.named_buffers()).keys())
+print(int(new_model[1].weight_mask.sum()), int(new_model[0].weight_mask.sum()))
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+model = nn.Sequential(nn.Conv2d(1, 3, 3), nn.Conv2d(3, 2, 3), nn.Linear(6, 4), nn.Linear(4, 2))
+parameters_to_prune = ((model[0], 'weight'), (model[1], 'weight'), (model[2], 'weight'), (model[3], 'weight'))
+prune.global_unstructured(parameters_to_prune, pruning_method=prune.L1Unstructured, amount=0.2)
+for i in range(4):
+    print("Sparsity in [{}].weight: {:.2f}%".format(i, 100. * float(torch.sum(model[i].weight == 0)) / float(model[i].weight.nelement())))
+total = sum(float(torch.sum(m.weight == 0)) for m, _ in parameters_to_prune)
+n = sum(float(m.weight.nelement()) for m, _ in parameters_to_prune)
+print("Global sparsity: {:.2f}%".format(100. * total / n))
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+class FooBarPruningMethod(prune.BasePruningMethod):
+    PRUNING_TYPE = 'unstructured'
+    def compute_mask(self, t, default_mask):
+        mask = default_mask.clone()
+        mask.view(-1)[::2] = 0
+        return mask
+def foobar_unstructured(module, name):
+    FooBarPruningMethod.apply(module, name)
+    return module
+model = nn.Linear(3, 2)
+foobar_unstructured(model, name='bias')
+print(model.bias_mask, model.bias)
+foobar_unstructured(model, name='weight')
+print(model.weight_mask)
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+m = nn.Linear(4, 3)
+prune.identity(m, 'weight')
+print(m.weight_mask, prune.is_pruned(m), prune.is_pruned(nn.Linear(2, 2)))
+prune.random_structured(m, 'weight', amount=1, dim=1)
+print(m.weight_mask.sum(0))
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+m = nn.Linear(4, 3)
+try:
+    prune.l1_unstructured(m, 'weight', amount=1.5)
+except ValueError as e:
+    print(e)
+try:
+    prune.l1_unstructured(m, 'weight', amount=20)
+except ValueError as e:
+    print(e)
+try:
+    prune.l1_unstructured(m, 'weight', amount=-1)
+except ValueError as e:
+    print(e)
+try:
+    prune.remove(m, 'weight')
+except ValueError as e:
+    print(e)
+try:
+    prune.l1_unstructured(m, 'nope', amount=0.5)
+except AttributeError as e:
+    print(e)
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+m = nn.Linear(4, 3)
+prune.l1_unstructured(m, 'weight', amount=0.5)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+m(torch.randn(2, 4)).sum().backward()
+print(m.weight_orig.grad * (1 - m.weight_mask))
+opt.step()
+print((m.weight == 0).sum().item(), m.weight.grad_fn.name() if m.weight.grad_fn else None)
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+m = nn.Linear(5, 2)
+prune.l1_unstructured(m, 'weight', amount=0.2)
+prune.l1_unstructured(m, 'weight', amount=0.2)
+print(int((m.weight_mask == 0).sum()), m.weight.numel())
+prune.l1_unstructured(m, 'weight', amount=2)
+print(int((m.weight_mask == 0).sum()))
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+m = nn.Linear(3, 2)
+prune.random_unstructured(m, 'weight', amount=0.5)
+import io
+buf = io.BytesIO()
+torch.save(m.state_dict(), buf)
+buf.seek(0)
+sd = torch.load(buf)
+print(sorted(sd))
+m2 = nn.Linear(3, 2)
+try:
+    m2.load_state_dict(sd)
+except RuntimeError as e:
+    print(str(e).splitlines()[0])
+prune.identity(m2, 'weight')
+m2.load_state_dict(sd)
+print(torch.equal(m2.weight, m.weight))
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+m = nn.Linear(3, 4)
+prune.ln_structured(m, 'weight', amount=0.5, n=float('inf'), dim=0)
+print(m.weight_mask.sum(1))
+prune.ln_structured(m, 'bias', amount=1, n=1, dim=-1)
+print(m.bias_mask)
+try:
+    prune.ln_structured(nn.Linear(2, 2), 'weight', amount=0.5, n=2, dim=3)
+except IndexError as e:
+    print(e)
+""",
+    r"""
+import importlib; prune = importlib.import_module(torch.__name__ + '.nn.utils.prune')
+c = prune.PruningContainer()
+print(type(c).__name__, len(c._pruning_methods))
+u = prune.L1Unstructured(amount=0.5)
+t = torch.tensor([0.1, -3., 0.2, 4.])
+print(u.compute_mask(t, torch.ones(4)), u.prune(t))
+r = prune.RandomStructured(amount=1, dim=0)
+print(r.compute_mask(torch.ones(3, 2), torch.ones(3, 2)).sum(1))
+""",
+]
+
+# Channels Last memory format: strides, contiguity checks, conversions and a model in NHWC.
+CHANNELS_LAST = [
+    'N, C, H, W = 10, 3, 32, 32\nx = torch.empty(N, C, H, W)\nprint(x.stride())\nx = x.to(memory_format=torch.channels_last)\nprint(x.shape, x.stride())\nx = x.to(memory_format=torch.contiguous_format)\nprint(x.stride())',
+    'x = torch.empty(10, 3, 32, 32); x = x.contiguous(memory_format=torch.channels_last); print(x.stride(), x.is_contiguous(), x.is_contiguous(memory_format=torch.channels_last))',
+    'x = torch.empty(10, 3, 32, 32); x = x.permute(0, 2, 3, 1); print(x.stride(), x.is_contiguous())',
+    'x = torch.empty(10, 3, 32, 32); x = x.to(memory_format=torch.channels_last); print(x.is_contiguous(memory_format=torch.channels_last))',
+    'x = torch.empty(10, 3, 32, 32, memory_format=torch.channels_last); print(x.stride())',
+    'x = torch.empty(10, 3, 32, 32, memory_format=torch.channels_last); y = x.clone(); z = x.clone(memory_format=torch.contiguous_format); print(y.stride(), z.stride())',
+    'x = torch.empty(10, 3, 32, 32, memory_format=torch.channels_last); print(x.to(memory_format=torch.preserve_format).stride(), x.float().stride(), (x + 1).stride(), torch.empty_like(x).stride())',
+    'x = torch.randn(2, 3, 4, 5).to(memory_format=torch.channels_last); print(x.relu().stride(), x.abs().stride(), (x * 2).is_contiguous(memory_format=torch.channels_last))',
+    'special_x = torch.empty(4, 1, 4, 4)\nprint(special_x.is_contiguous(memory_format=torch.channels_last), special_x.is_contiguous(memory_format=torch.contiguous_format))',
+    'x = torch.empty(4, 3, 1, 1)\nprint(x.is_contiguous(memory_format=torch.channels_last), x.is_contiguous())\ny = torch.empty(4, 3, 4, 4).to(memory_format=torch.channels_last)\nprint(y.is_contiguous())',
+    'x = torch.randn(2, 3, 4, 4); y = x.contiguous(memory_format=torch.channels_last); print(torch.equal(x, y), y.view(2, 3, 16).shape if y.is_contiguous() else y.reshape(2, 3, 16).stride())',
+    'y = torch.randn(2, 3, 4, 4).contiguous(memory_format=torch.channels_last)\ntry:\n    y.view(2, 48)\nexcept RuntimeError as e:\n    print(e)',
+    'model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU())\nmodel = model.to(memory_format=torch.channels_last)\nprint(model[0].weight.stride(), model[1].weight.stride(), model[0].weight.is_contiguous(memory_format=torch.channels_last))\ninput = torch.randn(2, 3, 8, 8).to(memory_format=torch.channels_last)\nout = model(input)\nprint(out.shape, out.is_contiguous(memory_format=torch.channels_last))',
+    'conv = nn.Conv2d(3, 4, 3)\nx = torch.randn(2, 3, 6, 6)\nref = conv(x)\nconv = conv.to(memory_format=torch.channels_last)\nout = conv(x.to(memory_format=torch.channels_last))\nprint(torch.allclose(ref, out, atol=1e-6), out.stride())',
+    'x = torch.randn(2, 3, 4, 5, 6)\ntry:\n    x.to(memory_format=torch.channels_last)\nexcept RuntimeError as e:\n    print(e)\nprint(x.to(memory_format=torch.channels_last_3d).stride())',
+    'x = torch.randn(3, 4, 5)\ntry:\n    x.contiguous(memory_format=torch.channels_last)\nexcept RuntimeError as e:\n    print(e)',
+    'print(torch.channels_last, torch.contiguous_format, torch.preserve_format, torch.channels_last_3d, type(torch.channels_last).__name__)',
+    'x = torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)\nm = nn.MaxPool2d(2)\nprint(m(x).stride(), F.avg_pool2d(x, 2).stride(), F.interpolate(x, scale_factor=2).stride())',
+    'x = torch.randn(1, 2, 3, 3).to(memory_format=torch.channels_last)\nprint(x.numpy().strides, x.contiguous().stride(), x.reshape(1, 2, 9).stride())',
+    'x = torch.randn(2, 3, 4, 4, requires_grad=True)\ny = x.to(memory_format=torch.channels_last)\ny.sum().backward()\nprint(y.grad_fn.name(), x.grad.stride(), x.grad.shape)',
+    'model = nn.Linear(3, 3)\nprint(model.to(memory_format=torch.channels_last).weight.stride())\nm2 = nn.Conv1d(2, 2, 3)\ntry:\n    m2.to(memory_format=torch.channels_last)\nexcept RuntimeError as e:\n    print(e)',
+    'x = torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)\nprint(torch.cat([x, x], 1).stride(), torch.stack([x, x]).shape, x.permute(0, 2, 3, 1).is_contiguous())',
+    'import copy\nx = torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)\nprint(copy.deepcopy(x).stride(), torch.zeros_like(x).stride(), torch.randn_like(x).stride(), torch.ones_like(x, memory_format=torch.contiguous_format).stride())',
+    'x = torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)\nbn = nn.BatchNorm2d(3)\nout = bn(x)\nprint(out.stride(), torch.allclose(out, bn(x.contiguous()), atol=1e-6))',
+]
+
+# Optimizer and learning-rate scheduler recipes: param groups, per-layer learning rates,
+# add_param_group, state_dict round trips, schedulers chained and sequential.
+OPTIM_RECIPES = [
+    r"""
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+optimizer = torch.optim.SGD([{'params': model[0].parameters()}, {'params': model[2].parameters(), 'lr': 1e-3}], lr=1e-2, momentum=0.9)
+print(optimizer)
+print([g['lr'] for g in optimizer.param_groups], [len(g['params']) for g in optimizer.param_groups])
+""",
+    r"""
+model = nn.Sequential(nn.Linear(3, 4), nn.Linear(4, 2))
+opt = torch.optim.Adam(model[0].parameters(), lr=0.1)
+opt.add_param_group({'params': model[1].parameters(), 'lr': 0.01, 'betas': (0.5, 0.9)})
+print(len(opt.param_groups), opt.param_groups[1]['lr'], opt.param_groups[1]['betas'], opt.param_groups[1]['eps'])
+try:
+    opt.add_param_group({'params': model[1].parameters()})
+except ValueError as e:
+    print(e)
+""",
+    r"""
+model = nn.Linear(3, 2)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+for _ in range(2):
+    opt.zero_grad(); model(torch.randn(4, 3)).pow(2).mean().backward(); opt.step()
+sd = opt.state_dict()
+print(sorted(sd), sd['param_groups'])
+print(sorted(sd['state']), sorted(sd['state'][0]), sd['state'][0]['step'])
+""",
+    r"""
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+x = torch.randn(4, 3)
+for _ in range(2):
+    opt.zero_grad(); model(x).pow(2).mean().backward(); opt.step()
+import copy
+sd = copy.deepcopy(opt.state_dict())
+model2 = copy.deepcopy(model)
+opt2 = torch.optim.SGD(model2.parameters(), lr=0.5)
+opt2.load_state_dict(sd)
+print(opt2.param_groups[0]['lr'], opt2.param_groups[0]['momentum'])
+for o, m in [(opt, model), (opt2, model2)]:
+    o.zero_grad(); m(x).pow(2).mean().backward(); o.step()
+print(torch.equal(model.weight, model2.weight))
+""",
+    r"""
+opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)
+bad = {'state': {}, 'param_groups': [{'lr': 0.1, 'params': [0]}]}
+try:
+    opt.load_state_dict(bad)
+except ValueError as e:
+    print(e)
+opt2 = torch.optim.SGD([{'params': nn.Linear(2, 2).parameters()}, {'params': nn.Linear(2, 2).parameters()}], lr=0.1)
+try:
+    opt2.load_state_dict(opt.state_dict())
+except ValueError as e:
+    print(e)
+""",
+    r"""
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=1.0)
+for g in opt.param_groups:
+    g['lr'] = 0.05
+print(opt.param_groups[0]['lr'], opt.defaults['lr'])
+sch = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)
+print(sch.base_lrs, opt.param_groups[0]['initial_lr'])
+for _ in range(3):
+    opt.step(); sch.step()
+print([round(l, 6) for l in sch.get_last_lr()])
+""",
+    r"""
+model = nn.Linear(2, 2)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+scheduler1 = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.9)
+scheduler2 = torch.optim.lr_scheduler.MultiStepLR(optimizer, milestones=[3, 5], gamma=0.1)
+lrs = []
+for epoch in range(7):
+    optimizer.step()
+    scheduler1.step()
+    scheduler2.step()
+    lrs.append(round(optimizer.param_groups[0]['lr'], 8))
+print(lrs)
+""",
+    r"""
+model = nn.Linear(2, 2)
+optimizer = torch.optim.SGD(model.parameters(), lr=1.0)
+s1 = torch.optim.lr_scheduler.ConstantLR(optimizer, factor=0.1, total_iters=2)
+s2 = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.9)
+scheduler = torch.optim.lr_scheduler.SequentialLR(optimizer, schedulers=[s1, s2], milestones=[2])
+lrs = []
+for epoch in range(6):
+    lrs.append(round(scheduler.get_last_lr()[0], 6))
+    optimizer.step()
+    scheduler.step()
+print(lrs)
+""",
+    r"""
+model = nn.Linear(2, 2)
+optimizer = torch.optim.SGD(model.parameters(), lr=1.0)
+s1 = torch.optim.lr_scheduler.ConstantLR(optimizer, factor=0.1, total_iters=2)
+s2 = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.9)
+scheduler = torch.optim.lr_scheduler.ChainedScheduler([s1, s2])
+lrs = []
+for epoch in range(5):
+    lrs.append(round(optimizer.param_groups[0]['lr'], 6))
+    optimizer.step()
+    scheduler.step()
+print(lrs)
+""",
+    r"""
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+lambda1 = lambda epoch: 0.65 ** epoch
+scheduler = torch.optim.lr_scheduler.LambdaLR(opt, lr_lambda=lambda1)
+lrs = []
+for _ in range(4):
+    opt.step(); scheduler.step(); lrs.append(round(scheduler.get_last_lr()[0], 6))
+print(lrs, sorted(scheduler.state_dict()))
+""",
+    r"""
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sch = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.5, total_iters=4)
+print([round(x, 6) for x in sch.get_last_lr()])
+for _ in range(5):
+    opt.step(); sch.step()
+print([round(x, 6) for x in sch.get_last_lr()])
+sd = sch.state_dict()
+print(sorted(sd), sd['last_epoch'], sd['_step_count'])
+""",
+    r"""
+import warnings
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sch = torch.optim.lr_scheduler.StepLR(opt, step_size=2)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    sch.step()
+    opt.step()
+print([str(x.message)[:60] for x in w])
+""",
+    r"""
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sch = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+for _ in range(3):
+    opt.step(); sch.step()
+sd = sch.state_dict()
+opt2 = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)
+sch2 = torch.optim.lr_scheduler.StepLR(opt2, step_size=2, gamma=0.5)
+sch2.load_state_dict(sd)
+print(sch2.last_epoch, sch2.get_last_lr(), opt2.param_groups[0]['lr'])
+""",
+    r"""
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sch = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.001)
+lrs = []
+for epoch in range(10):
+    opt.step(); sch.step(); lrs.append(round(sch.get_last_lr()[0], 6))
+print(lrs)
+""",
+    r"""
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sch = torch.optim.lr_scheduler.CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=2)
+lrs = []
+for _ in range(6):
+    opt.step(); sch.step(); lrs.append(round(sch.get_last_lr()[0], 6))
+print(lrs, opt.param_groups[0]['momentum'])
+""",
+    r"""
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sch = torch.optim.lr_scheduler.PolynomialLR(opt, total_iters=4, power=2.0)
+lrs = []
+for _ in range(5):
+    opt.step(); sch.step(); lrs.append(round(sch.get_last_lr()[0], 6))
+print(lrs)
+sch = torch.optim.lr_scheduler.MultiplicativeLR(opt, lr_lambda=lambda e: 0.95)
+opt.step(); sch.step()
+print(round(sch.get_last_lr()[0], 8))
+""",
+    r"""
+model = nn.Sequential(nn.Linear(3, 4), nn.Linear(4, 2))
+base_params = [p for n, p in model.named_parameters() if not n.startswith('1.')]
+opt = torch.optim.SGD([{'params': base_params}, {'params': model[1].parameters(), 'lr': 0.1}], lr=0.01)
+sch = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.1)
+opt.step(); sch.step()
+print([round(l, 8) for l in sch.get_last_lr()], [g['initial_lr'] for g in opt.param_groups])
+""",
+    r"""
+model = nn.Linear(3, 1)
+no_decay = ['bias']
+grouped = [{'params': [p for n, p in model.named_parameters() if not any(nd in n for nd in no_decay)], 'weight_decay': 0.01},
+           {'params': [p for n, p in model.named_parameters() if any(nd in n for nd in no_decay)], 'weight_decay': 0.0}]
+opt = torch.optim.AdamW(grouped, lr=0.1)
+print(opt)
+model(torch.randn(2, 3)).sum().backward(); opt.step()
+print(model.bias.shape, [g['weight_decay'] for g in opt.param_groups])
+""",
+    r"""
+try:
+    torch.optim.SGD([], lr=0.1)
+except ValueError as e:
+    print(e)
+try:
+    torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=-1)
+except ValueError as e:
+    print(e)
+try:
+    torch.optim.Adam(nn.Linear(2, 2).parameters(), betas=(1.5, 0.9))
+except ValueError as e:
+    print(e)
+p = nn.Parameter(torch.ones(1))
+try:
+    torch.optim.SGD([p, p], lr=0.1)
+except Exception as e:
+    print(type(e).__name__, e)
+""",
+    r"""
+try:
+    torch.optim.SGD(torch.ones(2, requires_grad=True), lr=0.1)
+except TypeError as e:
+    print(e)
+try:
+    torch.optim.SGD([torch.ones(2)], lr=0.1).step()
+    print('ok')
+    torch.optim.SGD([torch.ones(2, requires_grad=True) * 2], lr=0.1)
+except ValueError as e:
+    print(e)
+""",
+    r"""
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(1, 2)).sum().backward()
+opt.zero_grad(set_to_none=False)
+print(model.weight.grad)
+model(torch.ones(1, 2)).sum().backward()
+opt.zero_grad()
+print(model.weight.grad)
+""",
+    r"""
+model = nn.Linear(2, 1)
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+hits = []
+h1 = opt.register_step_pre_hook(lambda o, a, k: hits.append('pre'))
+h2 = opt.register_step_post_hook(lambda o, a, k: hits.append('post'))
+model(torch.ones(1, 2)).sum().backward()
+opt.step()
+h1.remove()
+opt.step()
+print(hits)
+""",
+    r"""
+model = nn.Linear(2, 1)
+x = torch.randn(5, 2); y = torch.randn(5, 1)
+results = {}
+for name, cls, kw in [('SGD', torch.optim.SGD, dict(lr=0.1, momentum=0.9, nesterov=True)), ('Adam', torch.optim.Adam, dict(lr=0.1, amsgrad=True)), ('RMSprop', torch.optim.RMSprop, dict(lr=0.01, centered=True)), ('Adagrad', torch.optim.Adagrad, dict(lr=0.1)), ('Adadelta', torch.optim.Adadelta, dict()), ('NAdam', torch.optim.NAdam, dict(lr=0.1)), ('RAdam', torch.optim.RAdam, dict(lr=0.1)), ('Adamax', torch.optim.Adamax, dict(lr=0.1)), ('ASGD', torch.optim.ASGD, dict(lr=0.1)), ('Rprop', torch.optim.Rprop, dict(lr=0.1))]:
+    torch.manual_seed(0)
+    m = nn.Linear(2, 1)
+    opt = cls(m.parameters(), **kw)
+    for _ in range(3):
+        opt.zero_grad(); loss = F.mse_loss(m(x), y); loss.backward(); opt.step()
+    results[name] = round(F.mse_loss(m(x), y).item(), 5)
+print(results)
+""",
+    r"""
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sch = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode='max', factor=0.5, patience=0, threshold=0.1)
+for acc in [0.5, 0.52, 0.7, 0.71]:
+    sch.step(acc)
+    print(acc, opt.param_groups[0]['lr'], sch.best, sch.num_bad_epochs)
+print(sorted(sch.state_dict())[:5])
+""",
+]
+
+# Saving and loading several models (and optimizers) in one file.
+SAVE_MULTIPLE = [
+    r"""
+import io
+class Net(nn.Module):
+    def __init__(self):
+        super(Net, self).__init__()
+        self.conv1 = nn.Conv2d(3, 2, 3)
+        self.fc1 = nn.Linear(8, 3)
+    def forward(self, x):
+        return self.fc1(torch.flatten(F.relu(self.conv1(x)), 1))
+netA = Net(); netB = Net()
+optimizerA = torch.optim.SGD(netA.parameters(), lr=0.001, momentum=0.9)
+optimizerB = torch.optim.SGD(netB.parameters(), lr=0.001, momentum=0.9)
+x = torch.rand(2, 3, 4, 4)
+for net, opt in [(netA, optimizerA), (netB, optimizerB)]:
+    opt.zero_grad(); net(x).sum().backward(); opt.step()
+buf = io.BytesIO()
+torch.save({'modelA_state_dict': netA.state_dict(), 'modelB_state_dict': netB.state_dict(), 'optimizerA_state_dict': optimizerA.state_dict(), 'optimizerB_state_dict': optimizerB.state_dict()}, buf)
+buf.seek(0)
+modelA = Net(); modelB = Net()
+optimModelA = torch.optim.SGD(modelA.parameters(), lr=0.001, momentum=0.9)
+optimModelB = torch.optim.SGD(modelB.parameters(), lr=0.001, momentum=0.9)
+checkpoint = torch.load(buf, weights_only=True)
+print(sorted(checkpoint))
+print(modelA.load_state_dict(checkpoint['modelA_state_dict']))
+modelB.load_state_dict(checkpoint['modelB_state_dict'])
+optimModelA.load_state_dict(checkpoint['optimizerA_state_dict'])
+optimModelB.load_state_dict(checkpoint['optimizerB_state_dict'])
+modelA.eval(); modelB.train()
+print(torch.equal(modelA(x), netA(x)), torch.equal(modelB.fc1.bias, netB.fc1.bias))
+print(sorted(optimModelA.state_dict()['state'][0]), torch.equal(optimModelA.state_dict()['state'][0]['momentum_buffer'], optimizerA.state_dict()['state'][0]['momentum_buffer']))
+""",
+    r"""
+import io
+nets = nn.ModuleDict({'a': nn.Linear(2, 2), 'b': nn.Linear(2, 3)})
+buf = io.BytesIO()
+torch.save({k: m.state_dict() for k, m in nets.items()}, buf)
+buf.seek(0)
+ck = torch.load(buf)
+print({k: list(v) for k, v in ck.items()}, type(ck['a']).__name__)
+print(nets['b'].load_state_dict(ck['b'], strict=True))
+try:
+    nets['a'].load_state_dict(ck['b'])
+except RuntimeError as e:
+    print(str(e).splitlines()[0])
+    print(str(e).splitlines()[1].strip()[:90])
+""",
+    r"""
+import io
+m = nn.Linear(2, 2)
+buf = io.BytesIO()
+torch.save({'model': m.state_dict(), 'epoch': 5, 'loss': torch.tensor(0.25), 'name': 'run1', 'hist': [1.0, 0.5]}, buf)
+buf.seek(0)
+ck = torch.load(buf, weights_only=True)
+print(ck['epoch'], ck['loss'], ck['name'], ck['hist'], type(ck['model']).__name__)
+""",
+    r"""
+import io
+class Custom:
+    pass
+buf = io.BytesIO()
+torch.save({'obj': Custom()}, buf)
+buf.seek(0)
+try:
+    torch.load(buf, weights_only=True)
+except Exception as e:
+    print(type(e).__name__, str(e).splitlines()[0][:60])
+buf.seek(0)
+print(type(torch.load(buf, weights_only=False)['obj']).__name__)
+""",
+    r"""
+import io
+a = nn.Linear(2, 2); b = nn.Linear(2, 2)
+b.weight = a.weight
+buf = io.BytesIO()
+torch.save({'a': a.state_dict(), 'b': b.state_dict()}, buf)
+buf.seek(0)
+ck = torch.load(buf)
+print(ck['a']['weight'] is ck['b']['weight'], ck['a']['weight'].data_ptr() == ck['b']['weight'].data_ptr())
+""",
+    r"""
+import io
+m = nn.Linear(3, 2)
+buf = io.BytesIO()
+torch.save(m.state_dict(), buf)
+buf.seek(0)
+sd = torch.load(buf, map_location=torch.device('cpu'))
+print(sd['weight'].device, sd['weight'].requires_grad, type(sd).__name__)
+buf.seek(0)
+sd = torch.load(buf, map_location='cpu', mmap=False)
+print(list(sd))
+""",
+    r"""
+import io
+m1 = nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1))
+m2 = nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1), nn.Linear(1, 1))
+r = m2.load_state_dict(m1.state_dict(), strict=False)
+print(r.missing_keys, r.unexpected_keys)
+try:
+    m2.load_state_dict(m1.state_dict())
+except RuntimeError as e:
+    print(str(e).splitlines()[0])
+""",
+]
+
+# TorchScript introduction as users write it: trace and script small modules. ember has no
+# TorchScript: trace and script give back the module or function itself, which computes the
+# same results (its repr, .graph and .code differ and are not compared here).
+TORCHSCRIPT = [
+    r"""
+class MyCell(torch.nn.Module):
+    def __init__(self):
+        super(MyCell, self).__init__()
+        self.linear = torch.nn.Linear(4, 4)
+    def forward(self, x, h):
+        new_h = torch.tanh(self.linear(x) + h)
+        return new_h, new_h
+my_cell = MyCell()
+x, h = torch.rand(3, 4), torch.rand(3, 4)
+traced_cell = torch.jit.trace(my_cell, (x, h))
+out = traced_cell(x, h)
+print(out[0].shape, torch.equal(out[0], my_cell(x, h)[0]))
+print(traced_cell.linear.weight.shape)
+""",
+    r"""
+m = nn.Sequential(nn.Linear(3, 2), nn.ReLU())
+t = torch.jit.trace(m, torch.randn(1, 3))
+x = torch.randn(4, 3)
+print(torch.equal(t(x), m(x)), t(x).shape, [n for n, _ in t.named_parameters()])
+print(list(t.state_dict()))
+""",
+    r"""
+m = nn.Linear(2, 2)
+s = torch.jit.script(m)
+s.eval()
+print(s.training, s.weight.shape, isinstance(s, nn.Module))
+opt = torch.optim.SGD(s.parameters(), lr=0.1)
+s(torch.ones(1, 2)).sum().backward(); opt.step()
+print(m.weight.grad is not None or s.weight.grad is not None)
+""",
+    r"""
+print(torch.jit.is_scripting(), torch.jit.is_tracing())
+x = torch.jit.annotate(list, [])
+print(x, type(x).__name__)
+def f(x):
+    return torch.jit.is_scripting()
+print(f(torch.ones(1)))
+""",
+    r"""
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    torch.jit.script(nn.Linear(2, 2))
+print(sorted(set(x.category.__name__ for x in w)))
+""",
+    r"""
+import io
+m = nn.Linear(2, 2)
+buf = io.BytesIO()
+torch.save(m.state_dict(), buf)
+buf.seek(0)
+m2 = nn.Linear(2, 2)
+m2.load_state_dict(torch.load(buf))
+traced = torch.jit.trace(m2, torch.ones(1, 2))
+print(torch.equal(traced(torch.ones(1, 2)), m(torch.ones(1, 2))))
+""",
+    r"""
+def f(x):
+    return x.sum()
+try:
+    torch.jit.trace(f, None)
+except Exception as e:
+    print(type(e).__name__, e)
+""",
+    r"""
+class Loop(nn.Module):
+    def forward(self, x):
+        for i in range(x.size(0)):
+            x = x * 2
+        return x
+t = torch.jit.trace(Loop(), torch.ones(2))
+print(t(torch.ones(2)))
+""",
+    r"""
+x = torch.ones(3)
+fut = torch.jit.fork(torch.add, x, 1)
+print(torch.jit.wait(fut))
+print(torch.jit.Future if hasattr(torch.jit, 'Future') else None) if False else print(type(fut).__name__ in ('Future',))
+""",
+    r"""
+m = nn.Sequential(nn.Conv2d(1, 2, 3), nn.Flatten(), nn.Linear(2 * 2 * 2, 1))
+traced = torch.jit.trace(m, torch.rand(1, 1, 4, 4))
+frozen = traced.eval()
+print(frozen(torch.rand(3, 1, 4, 4)).shape, frozen.training)
+""",
+]
+
+# torch.compile's introduction as users write it: a compiled function and module must give the
+# same results as eager (backend="eager" keeps each snippet fast).
+COMPILE = [
+    r"""
+def foo(x, y):
+    a = torch.sin(x)
+    b = torch.cos(y)
+    return a + b
+opt_foo1 = torch.compile(foo, backend="eager")
+x, y = torch.randn(10, 10), torch.randn(10, 10)
+print(torch.allclose(opt_foo1(x, y), foo(x, y)))
+""",
+    r"""
+@torch.compile(backend="eager")
+def opt_foo2(x, y):
+    a = torch.sin(x)
+    b = torch.cos(y)
+    return a + b
+x = torch.tensor([0., 1.]); y = torch.tensor([0., 2.])
+print(opt_foo2(x, y), opt_foo2.__name__)
+""",
+    r"""
+class MyModule(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(100, 10)
+    def forward(self, x):
+        return torch.nn.functional.relu(self.lin(x))
+mod = MyModule()
+opt_mod = torch.compile(mod, backend="eager")
+t = torch.randn(10, 100)
+print(torch.equal(opt_mod(t), mod(t)), type(opt_mod).__name__)
+print(list(opt_mod.state_dict())[:2], opt_mod._orig_mod is mod, opt_mod.lin is mod.lin)
+""",
+    r"""
+mod = nn.Linear(3, 2)
+mod.compile(backend="eager")
+print(type(mod).__name__, list(mod.state_dict()), mod(torch.ones(1, 3)).shape)
+""",
+    r"""
+def f1(x):
+    if x.sum() > 0:
+        return x.cos()
+    return x.sin()
+cf = torch.compile(f1, backend="eager")
+print(cf(torch.ones(2)), cf(-torch.ones(2)))
+""",
+    r"""
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+cm = torch.compile(model, backend="eager")
+x = torch.randn(6, 4); y = torch.randint(0, 2, (6,))
+for i in range(3):
+    opt.zero_grad()
+    loss = F.cross_entropy(cm(x), y)
+    loss.backward()
+    opt.step()
+    print(i, f"{loss.item():.5f}")
+print(list(cm.state_dict())[0], list(model.state_dict())[0])
+""",
+    r"""
+try:
+    torch.compile(5)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.compile(lambda x: x, mode="fastest")
+except Exception as e:
+    print(type(e).__name__, str(e)[:80])
+""",
+    r"""
+torch._dynamo.reset() if hasattr(torch, '_dynamo') else None
+def f(x):
+    return x * 2
+print(torch.compile(f, backend='eager', fullgraph=True, dynamic=False)(torch.arange(3)))
+print(torch.compiler.is_compiling(), torch.compiler.is_dynamo_compiling())
+""".replace("torch._dynamo.reset() if hasattr(torch, '_dynamo') else None\n", ""),
+    r"""
+@torch.compile(backend="eager")
+def g(x, n: int):
+    for _ in range(n):
+        x = x + 1
+    return x
+print(g(torch.zeros(2), 3), g(torch.zeros(2, dtype=torch.int64), 1))
+""",
+    r"""
+@torch.compiler.disable
+def not_compiled(x):
+    return x - 1
+@torch.compile(backend="eager")
+def h(x):
+    return not_compiled(x) * 2
+print(h(torch.ones(2)))
+""",
+    r"""
+def foo(x, y):
+    a = torch.sin(x)
+    b = torch.cos(y)
+    return a + b
+opt_foo1 = torch.compile(foo)
+x, y = torch.randn(4, 4), torch.randn(4, 4)
+print(torch.allclose(opt_foo1(x, y), foo(x, y), atol=1e-6))
+""",
+    r"""
+mod = nn.Sequential(nn.Linear(3, 3), nn.GELU())
+opt_mod = torch.compile(mod, mode="reduce-overhead", backend="eager")
+x = torch.randn(2, 3)
+print(torch.allclose(opt_mod(x), mod(x)), opt_mod.training, opt_mod.eval().training, mod.training)
+""",
+    r"""
+x = torch.randn(3, requires_grad=True)
+f = torch.compile(lambda t: (t ** 2).sum(), backend="eager")
+y = f(x)
+y.backward()
+print(torch.allclose(x.grad, 2 * x), y.grad_fn is not None)
+""",
+]
+
+# (TorchScript compiles from source: a snippet's module is compiled under a file name that
+# linecache knows, in a namespace with a module name, so that torch finds the source.)
+JIT_LOAD = r'''
+import linecache, hashlib
+def load(src):
+    name = 'tut_' + hashlib.md5(src.encode()).hexdigest()[:10]
+    fn = '<' + name + '>'
+    linecache.cache[fn] = (len(src), None, src.splitlines(True), fn)
+    g = {'torch': torch, 'nn': torch.nn, 'F': torch.nn.functional, '__name__': name}
+    exec(compile(src, fn, 'exec'), g)
+    return g
+'''
+TORCHSCRIPT_SRC = [
+    r"""
+g = load('''
+class MyDecisionGate(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x
+        else:
+            return -x
+class MyCell(torch.nn.Module):
+    def __init__(self, dg):
+        super(MyCell, self).__init__()
+        self.dg = dg
+        self.linear = torch.nn.Linear(4, 4)
+    def forward(self, x, h):
+        new_h = torch.tanh(self.dg(self.linear(x)) + h)
+        return new_h, new_h
+''')
+scripted_gate = torch.jit.script(g['MyDecisionGate']())
+my_cell = g['MyCell'](scripted_gate)
+scripted_cell = torch.jit.script(my_cell)
+x, h = torch.rand(3, 4), torch.rand(3, 4)
+print(torch.equal(scripted_cell(x, h)[0], my_cell(x, h)[0]), scripted_gate(-torch.ones(2)), scripted_gate(torch.ones(2)))
+print(scripted_cell(x, h)[0].detach())
+""",
+    r"""
+g = load('''
+@torch.jit.script
+def foo(x, y):
+    if x.max() > y.max():
+        r = x
+    else:
+        r = y
+    return r
+''')
+foo = g['foo']
+print(foo(torch.ones(2), torch.zeros(2)), foo(torch.zeros(2), torch.full((2,), 3.)))
+""",
+    r"""
+g = load('''
+def bar(x):
+    return x * 2 + 1
+''')
+traced_bar = torch.jit.trace(g['bar'], torch.rand(3))
+print(traced_bar(torch.tensor([1., 2.])))
+print(torch.jit.trace(g['bar'], (torch.rand(3),))(torch.ones(1)))
+""",
+    r"""
+g = load('''
+class MyModule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(2, 2)
+    @torch.jit.export
+    def helper(self, x):
+        return x + 1
+    @torch.jit.ignore
+    def python_only(self, x):
+        return x.numpy().sum()
+    def forward(self, x):
+        return self.helper(self.l(x))
+''')
+m = torch.jit.script(g['MyModule']())
+print(m(torch.zeros(1, 2)).shape, m.helper(torch.zeros(1)), m.python_only(torch.ones(2)))
+""",
+    r"""
+g = load('''
+class MyRNNLoop(torch.nn.Module):
+    def __init__(self):
+        super(MyRNNLoop, self).__init__()
+        self.cell = torch.nn.Linear(4, 4)
+    def forward(self, xs):
+        h, y = torch.zeros(3, 4), torch.zeros(3, 4)
+        for i in range(xs.size(0)):
+            y = torch.tanh(self.cell(xs[i]) + h)
+            h = y
+        return y, h
+class WrapRNN(torch.nn.Module):
+    def __init__(self):
+        super(WrapRNN, self).__init__()
+        self.loop = torch.jit.script(MyRNNLoop())
+    def forward(self, xs):
+        y, h = self.loop(xs)
+        return torch.relu(y)
+''')
+xs = torch.rand(5, 3, 4)
+m = g['WrapRNN']()
+traced = torch.jit.trace(m, (xs,))
+print(torch.equal(traced(xs), m(xs)), traced(xs).shape, traced(torch.rand(2, 3, 4)).shape)
+""",
+    r"""
+g = load('''
+def f(x: torch.Tensor, n: int) -> torch.Tensor:
+    for _ in range(n):
+        x = x * 2
+    return x
+''')
+s = torch.jit.script(g['f'])
+print(s(torch.ones(2), 3), s(torch.ones(1), 0))
+""",
+    r"""
+g = load('''
+from typing import List
+def total(xs: List[torch.Tensor]) -> torch.Tensor:
+    out = torch.zeros(1)
+    for x in xs:
+        out = out + x.sum()
+    return out
+''')
+s = torch.jit.script(g['total'])
+print(s([torch.ones(2), torch.ones(3)]))
+""",
+    r"""
+g = load('''
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+''')
+x = torch.ones(2)
+import warnings
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    traced = torch.jit.trace(g['Gate'](), (x,))
+print(traced(x))
+""",
+]
+
+# TorchScript results that ember cannot reproduce: a trace bakes in one branch, the printed
+# ScriptModule, .code/.graph, and jit.save/load.
+TORCHSCRIPT_GAPS = [
+    ("torch.jit.trace records the branch taken on the example input (the tutorial's point about "
+     "tracing control flow); ember's trace returns the module, which still branches",
+     r"""
+g = load('''
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+''')
+import warnings
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    traced = torch.jit.trace(g['Gate'](), (torch.ones(2),))
+print(traced(-torch.ones(2)))
+"""),
+    ("ember's trace returns the module itself: it prints as the module, not as torch's "
+     "ScriptModule repr with original_name",
+     r"""
+g = load('''
+class MyCell(torch.nn.Module):
+    def __init__(self):
+        super(MyCell, self).__init__()
+        self.linear = torch.nn.Linear(4, 4)
+    def forward(self, x, h):
+        new_h = torch.tanh(self.linear(x) + h)
+        return new_h, new_h
+''')
+traced_cell = torch.jit.trace(g['MyCell'](), (torch.rand(3, 4), torch.rand(3, 4)))
+print(traced_cell)
+"""),
+    ("ember has no TorchScript: a traced module has no .code (nor .graph); AttributeError",
+     r"""
+g = load('''
+class MyCell(torch.nn.Module):
+    def __init__(self):
+        super(MyCell, self).__init__()
+        self.linear = torch.nn.Linear(4, 4)
+    def forward(self, x, h):
+        new_h = torch.tanh(self.linear(x) + h)
+        return new_h, new_h
+''')
+traced_cell = torch.jit.trace(g['MyCell'](), (torch.rand(3, 4), torch.rand(3, 4)))
+print(type(traced_cell.code).__name__, 'tanh' in traced_cell.code)
+"""),
+    ("ember has no TorchScript archive: jit.save raises NotImplementedError (save a "
+     "state_dict instead)",
+     r"""
+import io
+m = torch.jit.script(nn.Linear(2, 2))
+buf = io.BytesIO()
+torch.jit.save(m, buf)
+buf.seek(0)
+m2 = torch.jit.load(buf)
+print(torch.equal(m2(torch.ones(1, 2)), m(torch.ones(1, 2))))
+"""),
+    ("torch.jit.script refuses code TorchScript cannot type (here a numpy call); ember "
+     "returns the function, which runs",
+     r"""
+g = load('''
+def f(x):
+    return torch.tensor(x.numpy().sum())
+''')
+try:
+    torch.jit.script(g['f'])
+    print('scripted')
+except Exception as e:
+    print(type(e).__name__)
+"""),
+]
+
+SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
+                                + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
+                                + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
+                                + DOUBLE_BACKWARD + FUSED_CONV_BN + EXTENDING_MORE
+                                + PARAMETRIZATIONS + PRUNING + CHANNELS_LAST + OPTIM_RECIPES
+                                + SAVE_MULTIPLE + TORCHSCRIPT + COMPILE)]
+SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC]
+
+BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS]
+BUGS += [(reason, SETUP + JIT_LOAD + s) for reason, s in TORCHSCRIPT_GAPS]
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
+    SNIPPETS, BUGS, at_least=250)
