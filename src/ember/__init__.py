@@ -85,6 +85,7 @@ globals().update(_LEGACY_STORAGES)
 from .func import vmap  # noqa: E402
 from .nn.utils.weight_norm import _weight_norm, norm_except_dim  # noqa: E402
 from . import backends, compiler, distributed, hub, jit, multiprocessing, storage  # noqa: E402
+from . import _dynamo  # noqa: E402,F401 - torch._dynamo, reached as an attribute
 from . import version  # noqa: E402
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 from ._lobpcg import lobpcg  # noqa: E402

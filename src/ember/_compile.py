@@ -48,6 +48,11 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=Non
                                  disable=disable, recompile_limit=recompile_limit,
                                  isolate_recompiles=isolate_recompiles,
                                  shapes_spec=shapes_spec)
+    if isinstance(backend, str):
+        from .compiler import _BACKENDS
+        if backend not in _BACKENDS:
+            from ._dynamo.exc import InvalidBackend
+            raise InvalidBackend(backend)
     if not callable(model):
         raise AssertionError(f"A callable function is expected, but {type(model)} is provided.")
     if isinstance(model, Module):

@@ -9,9 +9,11 @@ and per-sample gradients, Jacobians/Hessians/hvp/vhp, forward-mode AD, double ba
 custom Functions, fusing convolution and batch norm, extending PyTorch, parametrizations,
 pruning, channels-last memory format, the optimizer and learning-rate scheduler recipes, saving
 several models in one file, TorchScript as users write it (ember's trace and script give back
-what they are given, which computes the same results) and torch.compile (backend="eager" keeps
-the snippets fast; one uses the default backend). Made-up data, loops shortened to about a
-second per snippet. Complements test_snippets_tutorials_oracle.py.
+what they are given, which computes the same results; trace_module, freeze, the tracer's
+warnings) and torch.compile with the torch._dynamo calls around it (backend="eager" keeps the
+snippets fast; one uses the default backend), and details the tutorials meet along the way.
+Made-up data, loops shortened to about a second per snippet. Complements
+test_snippets_tutorials_oracle.py.
 """
 import pytest
 
@@ -3706,6 +3708,153 @@ print(torch.allclose(x.grad, 2 * x), y.grad_fn is not None)
 """,
 ]
 
+# Details the tutorials above meet along the way: grid sampling arguments and errors, clamp and
+# sign, attention modules, the KD losses, embeddings, recurrent layers and sampling.
+TUTORIAL_DETAILS = [
+    # STN / grid
+    'print(F.affine_grid(torch.eye(2, 3).unsqueeze(0).double(), (1, 1, 2, 2), align_corners=True))',
+    'try:\n    F.affine_grid(torch.eye(2, 3).unsqueeze(0), (2, 1, 2, 2), align_corners=False)\nexcept ValueError as e:\n    print(e)',
+    'try:\n    F.affine_grid(torch.eye(2, 3).unsqueeze(0).int(), (1, 1, 2, 2), align_corners=False)\nexcept Exception as e:\n    print(type(e).__name__, e)',
+    'try:\n    F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(1, 2, 2, 3), align_corners=False)\nexcept RuntimeError as e:\n    print(e)',
+    'try:\n    F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(2, 2, 2, 2), align_corners=False)\nexcept RuntimeError as e:\n    print(e)',
+    'try:\n    F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(1, 2, 2, 2), mode="cubic", align_corners=False)\nexcept ValueError as e:\n    print(e)',
+    'try:\n    F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(1, 2, 2, 2), padding_mode="wrap", align_corners=False)\nexcept ValueError as e:\n    print(e)',
+    'g = torch.zeros(1, 2, 2, 2, requires_grad=True); out = F.grid_sample(torch.arange(4.).view(1, 1, 2, 2), g, align_corners=False); out.sum().backward(); print(out, g.grad)',
+    'print(F.grid_sample(torch.arange(4.).view(1, 1, 2, 2), torch.tensor([[[[-1., -1.], [1., 1.]]]]), mode="bicubic", align_corners=True))',
+    'x = torch.arange(4.).view(1, 1, 2, 2); print(F.grid_sample(x, torch.tensor([[[[1.5, 0.], [-3., 0.2]]]]), padding_mode="reflection", align_corners=False))',
+    'x = torch.arange(4.).view(1, 1, 2, 2).half(); print(F.grid_sample(x.float(), torch.zeros(1, 1, 1, 2), align_corners=False).dtype)',
+    'theta = torch.zeros(1, 2, 3, requires_grad=True); g = F.affine_grid(theta, (1, 1, 2, 2), align_corners=False); g.sum().backward(); print(theta.grad, g.grad_fn.name())',
+    # FGSM
+    'x = torch.tensor([0.5, 1.2, -0.3]); print(torch.clamp(x, 0, 1).grad_fn, x.clamp(min=torch.tensor([0., 1., 0.])), torch.clip(x, 0, 1))',
+    'try:\n    torch.clamp(torch.ones(2))\nexcept RuntimeError as e:\n    print(e)',
+    'x = torch.tensor([1, 5, -3]); print(torch.clamp(x, 0, 1.5), torch.clamp(x, 0, 1.5).dtype, x.clamp(0.5).dtype)',
+    'x = torch.tensor([0.5, float("nan")]); print(x.sign(), x.clamp(0, 0.2), torch.sgn(torch.tensor([3+4j])))',
+    'x = torch.ones(2, requires_grad=True); y = (x * 2).sum(); y.backward(); print(x.grad.data.sign(), x.data.requires_grad, x.grad.requires_grad)',
+    'x = torch.tensor([0.5, 0.2], requires_grad=True); y = x.clamp(0.3, 1); y.sum().backward(); print(x.grad)',
+    'x = torch.tensor([0.3, 1.0], requires_grad=True); y = x.clamp(0.3, 1); y.sum().backward(); print(x.grad)',
+    # Transformer LM
+    'print(nn.Transformer.generate_square_subsequent_mask(0), nn.Transformer.generate_square_subsequent_mask(1))',
+    'print(nn.Transformer.generate_square_subsequent_mask(2, device="cpu", dtype=torch.float16))',
+    'l = nn.TransformerEncoderLayer(4, 2, 8, 0.0); print(l.self_attn, l.linear1, l.dropout, l.activation)',
+    'l = nn.TransformerDecoderLayer(4, 2, 8, 0.0); print(l)',
+    'm = nn.MultiheadAttention(4, 2); print([n for n, _ in m.named_parameters()], m.out_proj)',
+    'm = nn.MultiheadAttention(4, 2, kdim=3, vdim=5); print([(n, tuple(p.shape)) for n, p in m.named_parameters()])',
+    'try:\n    nn.MultiheadAttention(5, 2)\nexcept AssertionError as e:\n    print(e)',
+    'm = nn.MultiheadAttention(4, 2, batch_first=True); q = torch.randn(1, 3, 4); o, w = m(q, q, q, need_weights=False); print(o.shape, w)',
+    'm = nn.MultiheadAttention(4, 2); q = torch.randn(3, 1, 4); o, w = m(q, q, q, average_attn_weights=False); print(o.shape, w.shape)',
+    'm = nn.MultiheadAttention(4, 2); q = torch.randn(3, 1, 4)\ntry:\n    m(q, q, q, attn_mask=torch.zeros(2, 2))\nexcept RuntimeError as e:\n    print(e)',
+    'm = nn.MultiheadAttention(4, 1); q = torch.randn(3, 4); o, w = m(q, q, q); print(o.shape, w.shape)',
+    'enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8, 0.0), 2, norm=nn.LayerNorm(4), enable_nested_tensor=False); print(enc.norm, enc(torch.randn(3, 2, 4)).shape)',
+    'l = nn.TransformerEncoderLayer(4, 2, 8, 0.0, batch_first=True); x = torch.randn(2, 3, 4); m = torch.zeros(3, 3, dtype=torch.bool); print(torch.allclose(l(x, src_mask=m), l(x), atol=1e-6))',
+    'l = nn.TransformerEncoderLayer(4, 2, 8, 0.0)\ntry:\n    l(torch.randn(3, 2, 5))\nexcept (RuntimeError, AssertionError) as e:\n    print(type(e).__name__, e)',
+    'print(F.scaled_dot_product_attention(torch.ones(1, 2, 4), torch.ones(1, 2, 4), torch.arange(8.).view(1, 2, 4), is_causal=True))',
+    'import math\nd_model = 6\ndiv_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model)); print(div_term, torch.arange(0, d_model, 2).dtype)',
+    'pe = torch.zeros(3, 1, 4); pe[:, 0, 0::2] = torch.ones(3, 2); pe[:, 0, 1::2] = 2 * torch.ones(3, 2); print(pe.squeeze(1))',
+    'try:\n    pe = torch.zeros(3, 1, 4); pe[:, 0, 0::2] = torch.ones(3, 3)\nexcept RuntimeError as e:\n    print(e)',
+    'src = torch.randint(0, 5, (3, 2)); e = nn.Embedding(5, 4); print(e(src).shape, e(src).dtype, e(src.int()).shape)',
+    'x = torch.arange(10); print(x[:10 // 3 * 3].view(3, -1).t().contiguous(), x.narrow(0, 2, 3))',
+    # KD
+    'print(F.softmax(torch.tensor([[1., 2., 3.]]) / 2.0, dim=-1), F.log_softmax(torch.tensor([[1., 2., 3.]]), -1).exp().sum())',
+    'print(nn.KLDivLoss(reduction="batchmean")(torch.zeros(2, 2), torch.full((2, 2), 0.5)))',
+    'print(F.kl_div(torch.tensor([-1.0]), torch.tensor([0.0])), F.kl_div(torch.tensor([-1.0]), torch.tensor([-2.0]), log_target=True))',
+    'print(F.cosine_similarity(torch.zeros(1, 3), torch.ones(1, 3)), F.cosine_similarity(torch.ones(3), torch.ones(3), dim=0))',
+    'try:\n    nn.CosineEmbeddingLoss()(torch.randn(2, 3), torch.randn(2, 3), torch.ones(3))\nexcept RuntimeError as e:\n    print(e)',
+    'print(nn.MSELoss()(torch.ones(2, 3), torch.zeros(2, 3)), nn.MSELoss(reduction="sum")(torch.ones(2), torch.zeros(2)))',
+    'import warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    nn.MSELoss()(torch.ones(2, 1), torch.zeros(2))\nprint([str(x.message) for x in w])',
+    'print(F.avg_pool1d(torch.arange(6.).view(1, 1, 6), 3, stride=2, padding=1), F.avg_pool1d(torch.arange(6.).view(1, 1, 6), 3, ceil_mode=True, count_include_pad=False))',
+    # word embeddings
+    'e = nn.Embedding(3, 2, max_norm=1.0); w0 = e.weight.detach().clone(); e(torch.tensor([0])); print(e.weight.norm(dim=1).round(decimals=4), torch.equal(e.weight[1], w0[1]))',
+    'e = nn.Embedding(4, 2, scale_grad_by_freq=True); e(torch.tensor([1, 1, 2])).sum().backward(); print(e.weight.grad)',
+    'try:\n    nn.Embedding(4, 2, padding_idx=5)\nexcept AssertionError as e:\n    print(e)',
+    'print(nn.Embedding(4, 2, padding_idx=-1).padding_idx, nn.Embedding(4, 2, max_norm=2, sparse=True))',
+    'try:\n    nn.Embedding.from_pretrained(torch.ones(3))\nexcept AssertionError as e:\n    print(e)',
+    'print(F.embedding(torch.tensor([1, 0]), torch.arange(6.).view(3, 2)), F.one_hot(torch.tensor([1, 0]), 3))',
+    'print(F.one_hot(torch.tensor([[0, 2]])), F.one_hot(torch.tensor([1]), num_classes=-1).dtype)\ntry:\n    F.one_hot(torch.tensor([3]), 2)\nexcept RuntimeError as e:\n    print(e)',
+    'e = nn.EmbeddingBag(5, 2, mode="mean"); print(e(torch.tensor([[0, 1], [2, 3]])).shape, e(torch.tensor([0, 1, 2]), torch.tensor([0, 2]), per_sample_weights=None).shape)',
+    # LSTM tagger
+    'lstm = nn.LSTM(3, 2, proj_size=1); print(lstm, [tuple(p.shape) for p in lstm.parameters()])',
+    'lstm = nn.LSTM(3, 2, dropout=0.5, num_layers=1)',
+    'import warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    nn.LSTM(3, 2, dropout=0.5, num_layers=1)\nprint([str(x.message) for x in w])',
+    'rnn = nn.RNN(2, 3, nonlinearity="relu"); print(rnn, rnn(torch.randn(4, 1, 2))[1].shape)',
+    'try:\n    nn.RNN(2, 3, nonlinearity="gelu")\nexcept ValueError as e:\n    print(e)',
+    'cell = nn.LSTMCell(3, 2); h, c = cell(torch.randn(4, 3)); print(h.shape, c.shape, cell)',
+    'cell = nn.LSTMCell(3, 2)\ntry:\n    cell(torch.randn(4, 3), (torch.zeros(3, 2), torch.zeros(4, 2)))\nexcept RuntimeError as e:\n    print(e)',
+    'lstm = nn.LSTM(3, 2); print(lstm.all_weights[0][0].shape, lstm._flat_weights_names)',
+    'lstm = nn.LSTM(2, 2)\nseqs = [torch.randn(3, 2), torch.randn(1, 2)]\npacked = nn.utils.rnn.pack_sequence(seqs)\nout, (h, c) = lstm(packed)\nprint(type(out).__name__, out.batch_sizes, h.shape)\nunpacked, lens = nn.utils.rnn.pad_packed_sequence(out)\nprint(unpacked.shape, lens)',
+    'lstm = nn.LSTM(2, 3, batch_first=True)\ntry:\n    lstm(torch.randn(2, 3, 2), torch.zeros(1, 2, 3))\nexcept (RuntimeError, ValueError, TypeError) as e:\n    print(type(e).__name__, e)',
+    # BiLSTM-CRF bits
+    'v = torch.tensor([[-10000., -10000., 0.]]); print(torch.logsumexp(v, 1), v.max(1))',
+    't = torch.randn(3, 3); tags = torch.tensor([0, 2, 1]); print(t[tags[1], tags[0]], t[tags[1:], tags[:-1]])',
+    'x = torch.zeros(1); x = x + torch.tensor(2.5); print(x, x.shape, torch.cat([torch.tensor([3]), torch.tensor([1, 2])]))',
+    'v = torch.tensor([[1., 3., 3.]]); print(torch.max(v, 1)[1].item(), v.argmax(), v[0, v.argmax()])',
+    'l = [torch.tensor([1.]).view(1), torch.tensor(2.).view(1)]; print(torch.cat(l).view(1, -1), torch.stack(l).shape)',
+    'p = nn.Parameter(torch.zeros(3, 3)); p.data[1, :] = -10000; p.data[:, 2] = -10000; print(p)',
+    # NLP generation
+    'import string\nall_letters = string.ascii_letters + " .,;\'"\nprint(len(all_letters), all_letters.find("z"), all_letters.find("\\u00e9"))',
+    't = torch.zeros(2, 1, 5); t[1][0][3] = 1; print(t.nonzero(), t.argmax(2).squeeze())',
+    'try:\n    torch.multinomial(torch.tensor([0.2, 0.8]), 1, replacement=True, generator=5)\nexcept TypeError as e:\n    print(e)',
+    'torch.manual_seed(2); p = torch.softmax(torch.randn(5), 0); print(torch.multinomial(p, 3), torch.multinomial(p, 10, replacement=True))',
+    'torch.manual_seed(2); print(torch.multinomial(torch.tensor([[0.1, 0.9], [0.9, 0.1]]), 4, replacement=True))',
+    'torch.manual_seed(2); print(torch.distributions.Categorical(probs=torch.tensor([0.3, 0.7])).sample((5,)), torch.bernoulli(torch.full((4,), 0.5)))',
+    'hidden = torch.zeros(1, 4); print(torch.cat((torch.zeros(1, 2), torch.ones(1, 3), hidden), 1).shape)\ntry:\n    torch.cat((torch.zeros(1, 2), torch.ones(2, 3)), 1)\nexcept RuntimeError as e:\n    print(e)',
+    # translation
+    'print(torch.LongTensor(np.zeros((2, 3), dtype=np.int32)).dtype, torch.LongTensor([[1, 2]]).shape)',
+    'print(torch.tensor(np.zeros((2, 3), dtype=np.int32)).dtype, torch.from_numpy(np.zeros(2, dtype=np.int32)).long().dtype)',
+    'ds = torch.utils.data.TensorDataset(torch.arange(4), torch.arange(4) * 2); s = torch.utils.data.RandomSampler(ds, generator=torch.Generator().manual_seed(0)); print(list(s), len(s))',
+    'ds = torch.utils.data.TensorDataset(torch.arange(4))\ntry:\n    torch.utils.data.TensorDataset(torch.arange(4), torch.arange(3))\nexcept AssertionError as e:\n    print(e)',
+    'gru = nn.GRU(4, 4, batch_first=True); x = torch.randn(2, 3, 4); out, h = gru(x); print(out.shape, h.shape, torch.allclose(out[:, -1], h[0]))',
+    'd = torch.randn(2, 1, 5); topv, topi = d.topk(1); print(topi.shape, topi.squeeze(-1).shape, topi.squeeze(-1).detach().requires_grad)',
+    'x = torch.randn(2, 3, 4); print(x.view(-1, x.size(-1)).shape)\ntry:\n    x.transpose(0, 1).view(-1, 4)\nexcept RuntimeError as e:\n    print(e)',
+]
+
+# Recipe details: benchmark timers, optimizer state_dict hooks, SWA and EMA averaging, scheduler
+# arguments and errors, optimizer reprs and param groups.
+RECIPE_DETAILS = [
+    'import importlib\nTimer = importlib.import_module(torch.__name__ + ".utils.benchmark").Timer\nt = Timer(stmt="x * 2", globals={"x": torch.ones(3)})\nm = t.timeit(5)\nprint(type(m).__name__, len(m.times) > 0, m.number_per_run if hasattr(m, "number_per_run") else None)',
+    'import importlib\nTimer = importlib.import_module(torch.__name__ + ".utils.benchmark").Timer\nt = Timer(stmt="f(x)", setup="y = 1", globals={"f": torch.sin, "x": torch.ones(3)}, label="sin", description="d")\nm = t.timeit(3)\nprint(m.stmt, m.label, m.description, type(m.mean).__name__, type(m.median).__name__)',
+    'print(type(torch._dynamo).__name__)\ntorch._dynamo.reset()\nprint("reset ok")',
+    'torch.compiler.reset(); print("ok")',
+    'f = torch.compile(lambda x: x + 1, backend="eager"); print(f(torch.ones(1)))\nprint(torch._dynamo.config.cache_size_limit > 0 if hasattr(torch._dynamo, "config") else None)',
+    'print(torch.compiler.list_backends()[:3] if hasattr(torch.compiler, "list_backends") else None)',
+    'm = nn.Linear(2, 2)\nt = torch.jit.trace_module(m, {"forward": torch.ones(1, 2)})\nprint(torch.equal(t(torch.ones(1, 2)), m(torch.ones(1, 2))))',
+    # optimizer state_dict hooks recipe
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ndef post(optimizer, sd):\n    sd["extra"] = 1\n    return sd\nopt.register_state_dict_post_hook(post)\nprint(sorted(opt.state_dict()))',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ndef pre(optimizer, sd):\n    sd = dict(sd); sd["param_groups"][0]["lr"] = 0.5\n    return sd\nopt.register_load_state_dict_pre_hook(pre)\nopt.load_state_dict(opt.state_dict())\nprint(opt.param_groups[0]["lr"])',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\nseen = []\nopt.register_load_state_dict_post_hook(lambda o: seen.append(type(o).__name__))\nopt.register_state_dict_pre_hook(lambda o: seen.append("pre"))\nopt.load_state_dict(opt.state_dict())\nprint(seen)',
+    # swa utils
+    'model = nn.Linear(2, 1)\nswa = torch.optim.swa_utils.AveragedModel(model)\nprint(swa, swa.n_averaged)\nfor _ in range(3):\n    with torch.no_grad():\n        model.weight.add_(1)\n    swa.update_parameters(model)\nprint(swa.module.weight, swa.n_averaged)',
+    'model = nn.Linear(2, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.5)\nsch = torch.optim.swa_utils.SWALR(opt, swa_lr=0.05, anneal_epochs=3)\nlrs = []\nfor _ in range(5):\n    opt.step(); sch.step(); lrs.append(round(opt.param_groups[0]["lr"], 6))\nprint(lrs)',
+    'model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))\nswa = torch.optim.swa_utils.AveragedModel(model)\nloader = torch.utils.data.DataLoader(torch.randn(8, 2), batch_size=4)\ntorch.optim.swa_utils.update_bn(loader, swa)\nprint(swa.module[1].running_mean.shape, swa.module[1].num_batches_tracked)',
+    'ema = torch.optim.swa_utils.AveragedModel(nn.Linear(2, 1), multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(0.9))\nprint(type(ema).__name__, ema.n_averaged)',
+    # scheduler details
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\nsch = torch.optim.lr_scheduler.StepLR(opt, step_size=1)\nprint(type(sch).__mro__[1].__name__, sch.get_last_lr(), sch.last_epoch, sch._step_count)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ntry:\n    torch.optim.lr_scheduler.StepLR(opt, step_size=1, last_epoch=3)\nexcept KeyError as e:\n    print(e)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ntry:\n    torch.optim.lr_scheduler.StepLR(opt, 1, verbose=True)\n    print("ok")\nexcept TypeError as e:\n    print(e)',
+    'try:\n    torch.optim.lr_scheduler.StepLR(nn.Linear(2, 2), 1)\nexcept TypeError as e:\n    print(e)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 2, 4], gamma=0.5)\nl = []\nfor _ in range(5):\n    opt.step(); s.step(); l.append(round(s.get_last_lr()[0], 6))\nprint(l, s.milestones)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1, momentum=0.9)\ns = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, steps_per_epoch=2, epochs=2, anneal_strategy="linear")\nl = []\nfor _ in range(4):\n    opt.step(); s.step(); l.append((round(s.get_last_lr()[0], 5), round(opt.param_groups[0]["momentum"], 5)))\nprint(l)',
+    'opt = torch.optim.Adam(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=3)\nprint(opt.param_groups[0]["betas"], round(opt.param_groups[0]["lr"], 6))',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=2)\ntry:\n    for _ in range(4):\n        opt.step(); s.step()\nexcept ValueError as e:\n    print(e)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ntry:\n    torch.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, mode="weird")\nexcept ValueError as e:\n    print(e)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.ReduceLROnPlateau(opt)\nprint(s.mode, s.factor, s.patience, s.threshold, s.threshold_mode, s.cooldown, s.min_lrs, s.eps)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ntry:\n    torch.optim.lr_scheduler.ReduceLROnPlateau(opt, factor=1.0)\nexcept ValueError as e:\n    print(e)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns1 = torch.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=1)\ntry:\n    torch.optim.lr_scheduler.SequentialLR(opt, [s1], milestones=[1])\nexcept ValueError as e:\n    print(e)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.ConstantLR(opt)\nprint(s.factor, s.total_iters, s.get_last_lr())\ntry:\n    torch.optim.lr_scheduler.ConstantLR(opt, factor=2)\nexcept ValueError as e:\n    print(e)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.LambdaLR(opt, [lambda e: 0.5])\nprint(s.get_last_lr())\ntry:\n    torch.optim.lr_scheduler.LambdaLR(opt, [lambda e: 1, lambda e: 2])\nexcept ValueError as e:\n    print(e)',
+    'opt = torch.optim.SGD([{"params": [nn.Parameter(torch.ones(1))]}, {"params": [nn.Parameter(torch.ones(1))], "lr": 1.0}], lr=0.1)\ns = torch.optim.lr_scheduler.LambdaLR(opt, [lambda e: 0.5 ** e, lambda e: 1.0 / (e + 1)])\nfor _ in range(2):\n    opt.step(); s.step()\nprint(s.get_last_lr(), s.state_dict()["lr_lambdas"])',
+    # optimizer printing / param groups
+    'opt = torch.optim.Adam([{"params": [nn.Parameter(torch.ones(1))]}, {"params": [nn.Parameter(torch.ones(2))], "lr": 0.5, "weight_decay": 0.1}], lr=0.01)\nprint(opt)',
+    'opt = torch.optim.AdamW(nn.Linear(2, 2).parameters())\nprint(opt.defaults)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\nprint(opt.state, type(opt.state).__name__, len(opt.param_groups[0]["params"]))',
+    'p = nn.Parameter(torch.ones(2))\nopt = torch.optim.SGD([p], lr=torch.tensor(0.1))\nprint(opt.param_groups[0]["lr"])\np.grad = torch.ones(2); opt.step(); print(p)',
+    'p = nn.Parameter(torch.ones(2))\nopt = torch.optim.Adam([p], lr=0.1, foreach=False, maximize=True)\np.grad = torch.ones(2); opt.step(); print(p, opt.state[p]["step"])',
+    'p = nn.Parameter(torch.ones(2))\nopt = torch.optim.SGD([p], lr=0.1)\ntry:\n    opt.add_param_group({"params": [p]})\nexcept ValueError as e:\n    print(e)\ntry:\n    opt.add_param_group([p])\nexcept TypeError as e:\n    print(e)',
+    'p = nn.Parameter(torch.ones(2)); q = nn.Parameter(torch.ones(2))\nopt = torch.optim.SGD([{"params": p}, {"params": q, "lr": 0.5}], lr=0.1)\nprint([len(g["params"]) for g in opt.param_groups], opt.state_dict()["param_groups"])',
+    'p = nn.Parameter(torch.ones(2))\nopt = torch.optim.SGD([p], lr=0.1, momentum=0.9)\np.grad = torch.ones(2)\nopt.step(); opt.step()\nsd = opt.state_dict()\nprint(sd["state"][0]["momentum_buffer"], sd["param_groups"][0]["params"])',
+    'named = list(nn.Linear(2, 1).named_parameters())\nopt = torch.optim.SGD(named, lr=0.1)\nprint(opt.param_groups[0].get("param_names"), opt.state_dict()["param_groups"][0].get("param_names"))',
+    'p = nn.Parameter(torch.ones(1))\nopt = torch.optim.LBFGS([p], lr=1)\ndef closure():\n    opt.zero_grad(); l = ((p - 3) ** 2).sum(); l.backward(); return l\nfor _ in range(2):\n    print(opt.step(closure))\nprint(p)',
+]
+
 # (TorchScript compiles from source: a snippet's module is compiled under a file name that
 # linecache knows, in a namespace with a module name, so that torch finds the source.)
 JIT_LOAD = r'''
@@ -3851,7 +4000,8 @@ print(traced(x))
 # ScriptModule, .code/.graph, and jit.save/load.
 TORCHSCRIPT_GAPS = [
     ("torch.jit.trace records the branch taken on the example input (the tutorial's point about "
-     "tracing control flow); ember's trace returns the module, which still branches",
+     "tracing control flow); ember's trace returns the module, which still branches (both warn "
+     "with TracerWarning while tracing)",
      r"""
 g = load('''
 class Gate(torch.nn.Module):
@@ -3881,7 +4031,8 @@ class MyCell(torch.nn.Module):
 traced_cell = torch.jit.trace(g['MyCell'](), (torch.rand(3, 4), torch.rand(3, 4)))
 print(traced_cell)
 """),
-    ("ember has no TorchScript: a traced module has no .code (nor .graph); AttributeError",
+    ("ember has no TorchScript: a traced module has no .code (nor .graph); the AttributeError "
+     "says so",
      r"""
 g = load('''
 class MyCell(torch.nn.Module):
@@ -3921,13 +4072,73 @@ except Exception as e:
 """),
 ]
 
+# TorchScript's other entry points (trace_module, freeze, optimize_for_inference, the
+# ScriptModule and ScriptFunction types) and the tracer's warnings.
+JIT_MORE = [
+    'import warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    m = nn.Linear(2, 2)\n    t = torch.jit.trace_module(m, {"forward": torch.ones(1, 2)})\nprint(torch.equal(t(torch.ones(1, 2)), m(torch.ones(1, 2))), [str(x.message) for x in w])',
+    'import warnings\nwarnings.simplefilter("ignore")\nm = nn.Linear(2, 2)\ntry:\n    torch.jit.trace_module(m, torch.ones(1, 2))\nexcept AttributeError as e:\n    print(e)\ntry:\n    torch.jit.trace_module(lambda x: x, {"forward": torch.ones(1, 2)})\nexcept AttributeError as e:\n    print(e)\ntry:\n    torch.jit.trace_module(m, {"nope": torch.ones(1, 2)})\nexcept AttributeError as e:\n    print(e)',
+    'print(issubclass(torch.jit.ScriptModule, nn.Module), torch.jit.ScriptModule.__name__, torch.jit.ScriptFunction.__name__)\nprint(isinstance(torch.jit.script(nn.Linear(2, 2)), torch.jit.ScriptModule), isinstance(nn.Linear(2, 2), torch.jit.ScriptModule))\nprint(isinstance(torch.jit.trace(nn.Linear(2, 2), torch.ones(1, 2)), torch.jit.ScriptModule), isinstance(torch.ones(1), torch.jit.ScriptFunction))',
+    'print(torch.jit.TracerWarning.__name__, issubclass(torch.jit.TracerWarning, Warning), torch.jit.TracerWarning.__mro__[1].__name__)',
+    'm = nn.Linear(2, 2)\nfrozen = torch.jit.freeze(torch.jit.script(m).eval())\nprint(torch.equal(frozen(torch.ones(1, 2)), m(torch.ones(1, 2))))',
+    'm = nn.Linear(2, 2)\ntry:\n    torch.jit.freeze(m)\nexcept RuntimeError as e:\n    print(e)\ntry:\n    torch.jit.freeze(torch.jit.script(nn.Linear(2, 2)))\nexcept RuntimeError as e:\n    print(e)',
+    'm = torch.jit.optimize_for_inference(torch.jit.script(nn.Linear(2, 2)))\nprint(m(torch.ones(1, 2)).shape)\ntry:\n    torch.jit.optimize_for_inference(nn.Linear(2, 2))\nexcept RuntimeError as e:\n    print(e)',
+    'm = torch.jit.script(nn.Linear(2, 2))\nprint(hasattr(m, "code"), hasattr(m, "graph"), hasattr(m, "save"))'.replace('print(hasattr(m, "code"), hasattr(m, "graph"), hasattr(m, "save"))', 'print(hasattr(m, "weight"), hasattr(m, "forward"), hasattr(m, "bogus"))'),
+    'class Gate(nn.Module):\n    def forward(self, x):\n        if x.sum() > 0:\n            return x\n        return -x\nimport warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    torch.jit.trace(Gate(), torch.ones(2))\nprint(sorted(set((x.category.__name__, str(x.message)) for x in w)))',
+    'class Scale(nn.Module):\n    def forward(self, x):\n        return x * x.sum().item() * int(x.max()) * float(x.min()) + len(x.tolist()) + x.numpy().sum()\nimport warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    t = torch.jit.trace(Scale(), torch.ones(2))\nprint(sorted(set(str(x.message)[:45] for x in w if x.category is torch.jit.TracerWarning)))\nprint(t(torch.ones(2)))',
+    'import warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    m = nn.Sequential(nn.Linear(3, 3), nn.Dropout(0.5), nn.LayerNorm(3), nn.MultiheadAttention(3, 1) if False else nn.ReLU())\n    torch.jit.trace(m.eval(), torch.ones(2, 3))\nprint([x.category.__name__ for x in w])',
+    'class Gate(nn.Module):\n    def forward(self, x):\n        return x if x.sum() > 0 else -x\nx = torch.ones(2)\nprint(bool(x.sum() > 0), x.sum().item(), int(x.sum()))\nimport warnings\nwith warnings.catch_warnings():\n    warnings.simplefilter("ignore")\n    torch.jit.trace(Gate(), x)\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    print(bool(x.sum() > 0), x.tolist(), float(x[0]))\nprint(len(w))',
+]
+# torch._dynamo as the compile tutorial and its users call it; compile's check of the backend.
+DYNAMO = [
+    'torch._dynamo.reset(); print("reset ok", torch._dynamo.is_compiling(), torch._dynamo.list_backends())',
+    'print(torch._dynamo.config.cache_size_limit, torch._dynamo.config.recompile_limit, torch._dynamo.config.suppress_errors, torch._dynamo.config.verbose)\ntorch._dynamo.config.cache_size_limit = 3\nprint(torch._dynamo.config.recompile_limit, torch.compiler.config.recompile_limit)\ntorch._dynamo.config.cache_size_limit = 8\nprint(torch.compiler.config.recompile_limit)',
+    'try:\n    torch._dynamo.config.bogus = 1\nexcept AttributeError as e:\n    print(e)\ntry:\n    torch._dynamo.config.bogus\nexcept AttributeError as e:\n    print(e)',
+    'torch._dynamo.config.suppress_errors = True\nprint(torch._dynamo.config.suppress_errors)\ntorch._dynamo.config.suppress_errors = False\nprint(torch._dynamo.config.specialize_int, torch._dynamo.config.optimize_ddp, torch._dynamo.config.guard_nn_modules)',
+    't = torch.ones(4, 3)\ntorch._dynamo.mark_dynamic(t, 0)\ntorch._dynamo.mark_dynamic(t, [1])\nprint(t._dynamo_dynamic_indices)\ntry:\n    torch._dynamo.mark_dynamic(5, 0)\nexcept AttributeError as e:\n    print(e)\nf = torch.compile(lambda x: x.sum(0), backend="eager")\nprint(f(t))',
+    'x = torch.ones(2)\ntorch._dynamo.mark_static(x, 0)\ntorch._dynamo.maybe_mark_dynamic(x, 0)\nprint(x._dynamo_static_indices, x._dynamo_weak_dynamic_indices)',
+    '@torch.compile(backend="eager")\ndef f(x):\n    x = x + 1\n    torch._dynamo.graph_break()\n    return x * 2\nprint(f(torch.ones(2)))',
+    '@torch._dynamo.disable\ndef g(x):\n    return x - 1\nprint(g(torch.ones(2)), torch.compile(lambda x: g(x) * 3, backend="eager")(torch.ones(2)))',
+    'try:\n    torch.compile(lambda x: x, backend="nonexistent")\nexcept RuntimeError as e:\n    print(type(e).__name__, e)\ntry:\n    torch.compile(5, backend="nonexistent")\nexcept RuntimeError as e:\n    print(type(e).__name__, e)\ntry:\n    nn.Linear(2, 2).compile(backend="nope")\nexcept RuntimeError as e:\n    print(type(e).__name__, e)',
+    'print(issubclass(torch._dynamo.exc.InvalidBackend, RuntimeError), torch._dynamo.exc.TorchDynamoException.__mro__[1].__name__)\nd = torch.compile(backend="nonexistent")\nprint(callable(d))',
+    'for b in ["eager", "aot_eager", "inductor"]:\n    print(b, torch.compile(lambda x: x.sin().sum(), backend=b)(torch.zeros(3)))',
+    'torch._dynamo.reset()\nm = nn.Linear(3, 2)\ncm = torch.compile(m, backend="eager")\nprint(isinstance(cm, torch._dynamo.OptimizedModule), type(cm).__name__, cm._orig_mod is m)',
+]
+
+# (the old ScriptModule subclassing API and scripted functions, compiled from source as above)
+JIT_MORE_SRC = [
+    r"""
+g = load('''
+class Old(torch.jit.ScriptModule):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(2, 2)
+    @torch.jit.script_method
+    def forward(self, x):
+        return self.l(x)
+''')
+m = g['Old']()
+print(m(torch.ones(1, 2)).shape, isinstance(m, torch.jit.ScriptModule), isinstance(m, nn.Module), [n for n, _ in m.named_parameters()])
+""",
+    r"""
+g = load('''
+def f(x):
+    return x * 2
+''')
+s = torch.jit.script(g['f'])
+t = torch.jit.trace(g['f'], torch.ones(2))
+print(isinstance(s, torch.jit.ScriptFunction), isinstance(t, torch.jit.ScriptFunction), isinstance(g['f'], torch.jit.ScriptModule))
+print(s(torch.ones(2)), t(torch.arange(3.)))
+""",
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
                                 + DOUBLE_BACKWARD + FUSED_CONV_BN + EXTENDING_MORE
                                 + PARAMETRIZATIONS + PRUNING + CHANNELS_LAST + OPTIM_RECIPES
-                                + SAVE_MULTIPLE + TORCHSCRIPT + COMPILE)]
-SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC]
+                                + SAVE_MULTIPLE + TORCHSCRIPT + COMPILE + TUTORIAL_DETAILS
+                                + RECIPE_DETAILS + JIT_MORE + DYNAMO)]
+SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS]
 BUGS += [(reason, SETUP + JIT_LOAD + s) for reason, s in TORCHSCRIPT_GAPS]

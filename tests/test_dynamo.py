@@ -1,0 +1,62 @@
+"""ember._dynamo: the torch._dynamo functions and settings programs call around torch.compile,
+and compile's check of a backend's name (values and texts from torch 2.13)."""
+import pytest
+
+import ember
+from ember import _dynamo
+
+
+def test_reset_and_queries():
+    assert ember._dynamo is _dynamo
+    assert _dynamo.reset() is None and _dynamo.is_compiling() is False
+    assert _dynamo.list_backends() == ["cudagraphs", "inductor", "openxla", "tvm"]
+    assert _dynamo.graph_break() is None
+    assert _dynamo.OptimizedModule is type(ember.compile(ember.nn.Linear(1, 1)))
+
+
+def test_config_shares_compiler_settings_and_refuses_unknown_names():
+    c = _dynamo.config
+    assert (c.cache_size_limit, c.recompile_limit, c.accumulated_cache_size_limit) == (8, 8, 256)
+    assert (c.suppress_errors, c.verbose, c.specialize_int, c.optimize_ddp) == \
+        (False, False, False, True)
+    try:
+        c.cache_size_limit = 3
+        assert c.recompile_limit == 3 and ember.compiler.config.recompile_limit == 3
+        c.suppress_errors = True
+        assert c.suppress_errors is True
+    finally:
+        c.cache_size_limit = 8
+        c.suppress_errors = False
+    assert ember.compiler.config.recompile_limit == 8
+    with pytest.raises(AttributeError, match=r"^torch._dynamo.config.bogus does not exist$"):
+        c.bogus = 1
+    with pytest.raises(AttributeError, match=r"^torch._dynamo.config.bogus does not exist$"):
+        c.bogus
+
+
+def test_marks_are_kept_on_the_tensor():
+    t = ember.ones(4, 3)
+    _dynamo.mark_dynamic(t, 0)
+    _dynamo.mark_dynamic(t, [1])
+    assert t._dynamo_dynamic_indices == {0, 1}
+    _dynamo.maybe_mark_dynamic(t, (1,))
+    _dynamo.mark_static(t, 0)
+    assert t._dynamo_weak_dynamic_indices == {1} and t._dynamo_static_indices == {0}
+    with pytest.raises(AttributeError, match="^'int' object has no attribute "
+                                             "'_dynamo_dynamic_indices'$"):
+        _dynamo.mark_dynamic(5, 0)
+
+
+def test_compile_refuses_an_unknown_backend_name_first():
+    text = (r"^Invalid backend: 'nope', see `torch._dynamo.list_backends\(\)` for available "
+            r"backends.$")
+    with pytest.raises(_dynamo.exc.InvalidBackend, match=text):
+        ember.compile(lambda x: x, backend="nope")
+    with pytest.raises(_dynamo.exc.InvalidBackend, match=text):
+        ember.compile(5, backend="nope")           # before the callable check, as torch
+    with pytest.raises(_dynamo.exc.InvalidBackend, match=text):
+        ember.nn.Linear(2, 2).compile(backend="nope")
+    assert issubclass(_dynamo.exc.InvalidBackend, RuntimeError)
+    for name in ("eager", "aot_eager", "inductor"):
+        assert ember.compile(lambda x: x + 1, backend=name)(1) == 2
+    assert ember.compile(lambda x: x, backend=lambda gm, inputs: gm)(3) == 3
