@@ -6,6 +6,8 @@ strides, storage, device) and views; the autograd-facing members are in _tensor_
 the Python protocols and conversions in _tensor_protocols.py (NOTE [ Tensor's members in other
 files ]), and every operator is installed from the op registry (`_ops`).
 """
+from weakref import ref as _weakref
+
 import numpy as np
 
 from . import _dtype
@@ -322,10 +324,82 @@ def alias(base, array, offset):
     # (torch's view of an inference tensor is no view: no _base, _is_view() False)
     root = None if storage.inference else base._base if base._base is not None else base
     view = _new(Tensor)._init(array, storage, offset, root)
-    if base._requires_grad and not _grad_mode.enabled and root is not None \
-            and root._requires_grad:
-        mark_no_grad_view(view, base)
+    if base._requires_grad:
+        if not _grad_mode.enabled and root is not None and root._requires_grad:
+            mark_no_grad_view(view, base)
+    elif root is not None and _grad_mode.enabled:
+        note_view(root, view, storage.version)      # NOTE [ Views follow their base ]
     return view
+
+
+# NOTE [ Views follow their base ]
+# In torch a view requires grad when it has a node, when it was set to (requires_grad_()), or
+# when its base requires grad *now*: after `v = a[:2]; a.requires_grad_()`, v requires grad,
+# though it has no grad_fn and no gradient edge (backward gives it nothing). And a view whose
+# memory was written in place since it (or its node) was made gets, when its grad_fn is next
+# read or it is next used, a node re-derived from its base's current history (NOTE [ In-place
+# ops on views ]): `v = b[:2]; b[1:].copy_(x)` gives v an AsStridedBackward0 reaching x.
+# ember's ops read `_requires_grad` directly when deciding whether to record, so a view's flag
+# is updated when its base's changes rather than asked for each time: a tensor that needs no
+# grad remembers, weakly in `_meta.views`, the views made of it in grad mode (with the version
+# of their storage then), and when it comes to require grad (requires_grad_(), or an in-place
+# op that gives it a node) or stops (requires_grad_(False), detach_()), `views_follow` updates
+# those with no node of their own. Such a view is `through_base`: it has no edge until its
+# memory is written; then its grad_fn is re-derived from the base. Views made without grad of
+# a tensor requiring grad (NOTE [ Views made without grad ]) are remembered too. Not
+# remembered, as that would cost every backward pass: views made without grad of a tensor
+# that needs no grad (torch's follow it too).
+
+class _Views(list):
+    """A tensor's remembered views: (weak reference, storage version when made) pairs; dead
+    ones are dropped whenever the list doubles."""
+    __slots__ = ("limit",)
+
+    def __init__(self):
+        super().__init__()
+        self.limit = 64
+
+    def prune(self):
+        self[:] = [entry for entry in self if entry[0]() is not None]
+        self.limit = max(64, 2 * len(self))
+
+
+def note_view(root, view, version):
+    """Remember `view`, made of `root` at storage version `version`, so that it follows root's
+    requires_grad (NOTE [ Views follow their base ])."""
+    meta = root._meta
+    views = None if meta is None else meta.views
+    if views is None:
+        if root._data.dtype.kind not in "fcV":
+            return                  # (it can never require grad)
+        views = root._autograd_meta().views = _Views()
+    views.append((_weakref(view), version))
+    if len(views) > views.limit:
+        views.prune()
+
+
+def views_follow(root):
+    """`root`'s requires_grad just changed: its remembered views that have no node of their
+    own now require grad through it, or no longer (NOTE [ Views follow their base ])."""
+    meta = root._meta
+    views = None if meta is None else meta.views
+    if not views:
+        return
+    on = root._requires_grad
+    for ref, version in views:
+        view = ref()
+        if view is None or view._grad_fn is not None or view._base is not root:
+            continue
+        vmeta = view._meta
+        if on:
+            if not view._requires_grad:
+                vmeta = view._autograd_meta()
+                vmeta.through_base = True
+                vmeta.view_version = version
+                view._requires_grad = True
+        elif vmeta is not None and vmeta.through_base:
+            vmeta.through_base = False
+            view._requires_grad = False
 
 
 # NOTE [ Views made without grad ]
@@ -373,7 +447,9 @@ def mark_no_grad_view(view, parent):
     meta.no_grad_view = "inference" if _grad_mode.inference or (
         pmeta is not None and pmeta.no_grad_view == "inference") or (
         pnode is not None and pnode._view_ban == "inference") else True
-    meta.view_version = view._get_storage().version
+    meta.through_base = True        # (and it follows its base: NOTE [ Views follow their base ])
+    meta.view_version = version = view._get_storage().version
+    note_view(view._base, view, version)
 
 
 def check_no_grad_view(view):

@@ -10,7 +10,7 @@ import weakref
 
 from . import autograd as _autograd
 from ._storage import InferenceStorage
-from ._tensor import Tensor, alias, check_no_grad_view
+from ._tensor import Tensor, alias, check_no_grad_view, views_follow
 from .autograd.grad_mode import _state as _grad_mode
 from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
 
@@ -28,7 +28,8 @@ class AutogradMeta:
     """Autograd state most tensors never need, allocated on first use (as in torch)."""
 
     __slots__ = ("grad", "retains_grad", "hooks", "post_accumulate_hooks", "accumulator",
-                 "view_version", "name", "no_grad_view", "grad_dtype")
+                 "view_version", "name", "no_grad_view", "grad_dtype", "views", "through_base",
+                 "replay")
     # (grad_dtype is set only by `Tensor.grad_dtype = ...`; unset means the tensor's dtype)
 
     def __init__(self):
@@ -41,6 +42,11 @@ class AutogradMeta:
         self.name = None
         self.no_grad_view = False            # a view of a tensor requiring grad, made in
         #                                      no-grad mode (NOTE [ Views made without grad ])
+        # NOTE [ Views follow their base ] (_tensor.py):
+        self.views = None                    # views of this tensor that follow it
+        self.through_base = False            # a view requiring grad only as its base does
+        self.replay = None                   # node name of the op that made a view of another
+        #                                      dtype with no node (view_as_real/_complex)
 
 
 def _autograd_meta(self):
@@ -51,7 +57,8 @@ def _autograd_meta(self):
 
 
 def is_leaf(self):
-    return self._grad_fn is None
+    # (a view's grad_fn is read, as torch's is_leaf does: it may be re-derived from its base)
+    return self._grad_fn is None and (self._base is None or grad_fn(self) is None)
 
 
 def requires_grad(self):
@@ -93,15 +100,36 @@ def _set_requires_grad(self, flag, dtype_error):
             and not _grad_mode.inference:
         raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                            "InferenceMode is not allowed.")
+    meta = self._meta
+    if meta is not None:
+        if meta.through_base:       # NOTE [ Views follow their base ]
+            if not flag:
+                return              # (it still requires grad, through its base)
+            meta.through_base = False       # a flag of its own: a leaf of its own
+        self._requires_grad = bool(flag)
+        if meta.views:
+            views_follow(self)
+        return
     self._requires_grad = bool(flag)
 
 
 def grad_fn(self):
     """The node that made this tensor (None for leaves)."""
     node = self._grad_fn
-    if node is None and self._base is not None and self._requires_grad:
-        check_no_grad_view(self)
-    if node is not None and self._base is not None:
+    if node is None:
+        if self._base is not None and self._requires_grad:
+            meta = self._meta
+            if meta is not None and meta.through_base and \
+                    meta.view_version != self._get_storage().version:
+                # written since it was made: refused for a view made without grad, else
+                # re-derived from its base (NOTE [ Views follow their base ])
+                check_no_grad_view(self)
+                from ._ops.inplace import rederive_view
+                meta.through_base = False
+                rederive_view(self)
+                return self._grad_fn
+        return None
+    if self._base is not None:
         made_at = getattr(node, "_view_version", None)
         if made_at is not None and made_at != self._get_storage().version:
             from ._ops.inplace import refresh_view_grad_fn
@@ -274,6 +302,8 @@ def detach_(self):
                            "the solution.")
     self._grad_fn = None
     self._requires_grad = False
+    if self._meta is not None and self._meta.views:
+        views_follow(self)
     return self
 
 

@@ -11,7 +11,8 @@ from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._memory_format import non_overlapping_dense
-from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, is_sparse_data, wrap
+from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, is_sparse_data, \
+    views_follow, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
 from .argument_errors import type_name
@@ -208,7 +209,8 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
         if base is not None and target._grad_fn is not None \
                 and target._grad_fn._view_ban is not None:
             raise view_ban_error(target, "is being modified inplace")
-        if base is not None and target._meta is not None and target._meta.no_grad_view:
+        if base is not None and target._meta is not None and target._meta.no_grad_view \
+                and target._requires_grad:
             raise RuntimeError(INFERENCE_VIEW_INPLACE if target._meta.no_grad_view == "inference"
                                else NO_GRAD_VIEW_INPLACE)
         if base is None:
@@ -220,6 +222,11 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
             # grad, is a leaf all the same)
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
+        elif target._requires_grad and target._grad_fn is None:
+            # a view requiring grad through its base, whose grad_fn was not re-derived yet
+            # (NOTE [ Views follow their base ]): torch's check reads the node it has now
+            raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
     if inputs is not None:
         check_writes(target, inputs)
     # (torch's TensorIterator checks the shape before the dtype)
@@ -336,11 +343,15 @@ def finish_inplace(op, inputs, params, target, requires_grad):
         target._bump_version()
     if requires_grad and _grad_state.enabled:
         if target._base is None:
-            old, old_nr = target._grad_fn, target._output_nr
+            old, old_nr, had = target._grad_fn, target._output_nr, target._requires_grad
             record(op, inputs, (target,), params)
-            if target._meta is not None and target._meta.retains_grad:
-                from .inplace import carry_retained
-                carry_retained(target, old, old_nr)
+            meta = target._meta
+            if meta is not None:
+                if meta.retains_grad:
+                    from .inplace import carry_retained
+                    carry_retained(target, old, old_nr)
+                if meta.views and not had:
+                    views_follow(target)    # NOTE [ Views follow their base ]
         else:
             from .inplace import rebase_view
             rebase_view(op, inputs, params, target, before)

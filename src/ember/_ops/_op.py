@@ -12,7 +12,7 @@ An op's instances are the nodes of the backward graph. Each op class gets a node
 named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` prints and
 `type(y.grad_fn).__name__` reads exactly as in torch.
 """
-from .._tensor import INFERENCE_SAVED, Tensor, check_no_grad_view
+from .._tensor import INFERENCE_SAVED, Tensor
 from ..autograd._engine import _running
 from ..autograd.graph import _FREED, Node, _Extras, _sequence, accumulator_of, gradient_edge, \
     on_record
@@ -142,11 +142,12 @@ def record(op, args, outputs, params, num_outputs=None):
             fn = t._grad_fn
             if fn is None:
                 meta = t._meta
-                if meta is None or not meta.no_grad_view:
+                if meta is None or not meta.through_base:
                     edges.append((accumulator_of(t), 0))
-                else:       # a view made without grad: no edge (NOTE [ Views made without grad ])
-                    check_no_grad_view(t)
-                    edges.append(_NO_EDGE)
+                else:
+                    # a view requiring grad only through its base: no edge unless written
+                    # since it was made (NOTE [ Views follow their base ])
+                    edges.append(gradient_edge(t))
             elif t._base is None:
                 edges.append((fn, t._output_nr))
             else:

@@ -557,6 +557,10 @@ def _record_view(op, base, out):
     if base._requires_grad and _grad_state.enabled:
         from .views import record_view
         record_view(op, base, out, {})
+    elif out._base is not None and _grad_state.enabled:
+        # (re-derived later, this view's node is named after this op, as torch replays it:
+        # NOTE [ Views follow their base ])
+        out._autograd_meta().replay = op.Node.__name__
     return out
 
 

@@ -507,8 +507,6 @@ def setitem(self, index, value):
             target.fill_(value)
         else:
             target.copy_(value)
-        if target is not self and self._base is not None and not self._requires_grad:
-            _joined_graph(self)
         return
     key = _numpy_index(view.ndim, advanced)
     _check_index_put_overlap(view, index, value)
@@ -535,18 +533,6 @@ def setitem(self, index, value):
             from None
     finish_inplace(IndexPut, (target, value), {"index": key, "accumulate": False}, target,
                    tracked)
-    if tracked and target is not self and self._base is not None and not self._requires_grad:
-        _joined_graph(self)
-
-
-def _joined_graph(self):
-    """`self`, a view of a tensor that needed no grad, was written through a view of its own
-    with a value that requires grad: its base now does. torch asks a view's base whether it
-    requires grad each time (and then gives the view a node from the base); ember gives the
-    written view its node now, the one torch's would get when next used."""
-    if self._base._requires_grad and _grad_state.enabled:
-        from .inplace import _rederive
-        _rederive(self)
 
 
 def _refuse_view_write(self, index):

@@ -20,7 +20,7 @@ from .._dtype import check_python_int, checked_scalar
 from .._float8 import FLOAT8_NP, cast, value as float8_value
 from .._geometry import broadcast_shapes
 from .._creation import zeros_like
-from .._tensor import Tensor, is_sparse_data, wrap
+from .._tensor import Tensor, is_sparse_data, views_follow, wrap
 from ..autograd.graph import Node, gradient_edge
 from ._dispatch import check_inplace, finish_inplace, same_data
 from ._op import Op, record
@@ -135,7 +135,7 @@ def carry_retained(t, old, old_nr):
     node._retained[t._output_nr] = weakref.ref(t)
 
 
-def _rederive(view):
+def rederive_view(view):
     """Give `view` a node that computes it from its base's current history."""
     base = view._base
     geometry = {"self_geometry": (tuple(base._data.shape), base.stride(), base._offset),
@@ -144,7 +144,9 @@ def _rederive(view):
     if view._data.dtype != base._data.dtype:
         geometry["parts"] = "complex" if view._data.dtype.kind == "c" else "real"
     old, old_nr = view._grad_fn, view._output_nr
-    op = AsStridedView if old is None else _REPLAYS.get(old.name(), AsStridedView)
+    # (a view with no node names the op that made it where that matters: view_as_real's)
+    made_by = old.name() if old is not None else view._meta and view._meta.replay
+    op = _REPLAYS.get(made_by, AsStridedView)
     node = record(op, (base,), (view,), geometry)
     node._view_version = view._get_storage().version
     if view._meta is not None and view._meta.retains_grad:
@@ -163,7 +165,7 @@ def refresh_view_grad_fn(view):
         from ._dispatch import view_ban_error
         raise view_ban_error(view, "its base or another view of its base has been "
                                             "modified inplace")
-    _rederive(view)
+    rederive_view(view)
 
 
 def rebase_view(op, inputs, params, view, before):
@@ -186,8 +188,10 @@ def rebase_view(op, inputs, params, view, before):
     base._output_nr = 0
     if base._meta is not None and base._meta.retains_grad:
         carry_retained(base, old, old_nr)
-    base._requires_grad = True
-    _rederive(view)
+    if not base._requires_grad:
+        base._requires_grad = True
+        views_follow(base)          # NOTE [ Views follow their base ]
+    rederive_view(view)
     # (the "modified by an inplace operation" error names the view's new node as the one that
     # made a saved result of the op while that node lives, else the op's own node)
     fn._view_node = weakref.ref(view._grad_fn)

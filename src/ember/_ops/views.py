@@ -12,7 +12,7 @@ from .._creation import zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
 from .._memory_format import contiguous_format
-from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view
+from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, note_view
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
@@ -209,6 +209,8 @@ def _contiguous_view(self, data, shape):
             record_view(View, self, out, {"self_size": data.shape})
         elif out._base is not None and out._base._requires_grad:
             mark_no_grad_view(out, self)    # (see NOTE [ Views made without grad ])
+    elif out._base is not None and _grad_state.enabled:
+        note_view(out._base, out, storage.version)     # NOTE [ Views follow their base ]
     return out
 
 

@@ -370,7 +370,7 @@ class InplaceFunction(Function):
 
 def _attach(ctx, args, positions, outputs):
     """Link `ctx` to the inputs and make it the grad_fn of the differentiable outputs."""
-    from .._tensor import alias
+    from .._tensor import alias, views_follow
     Tensor = _tensor_class()
     edges = []
     metas = []
@@ -409,12 +409,15 @@ def _attach(ctx, args, positions, outputs):
             # (an integer or bool output carries no gradient, as if marked non-differentiable)
             out._requires_grad = False
         else:
+            had = out._requires_grad
             out._grad_fn = ctx
             out._output_nr = nr
             out._requires_grad = True
             if out._base is not None and dirty and len(outputs) == 1 \
                     and args[positions[0]] is out:
                 _rebase_dirty_view(ctx, out)
+            elif not had and out._meta is not None and out._meta.views:
+                views_follow(out)       # (a dirty input: NOTE [ Views follow their base ])
         result.append(out)
     ctx.num_outputs = len(result)
     _ban_views(ctx, result, dirty, non_diff)
@@ -434,12 +437,15 @@ def _rebase_dirty_view(ctx, view):
     node becomes a CopySlices running `ctx`'s backward on the view's region, and the view is
     re-derived from the base. (Done for a Function of one output whose first tensor input is
     the view; in other cases the view alone carries `ctx`.)"""
-    from .._ops.inplace import CopySlices, _rederive
+    from .._ops.inplace import CopySlices, rederive_view
+    from .._tensor import views_follow
     base = view._base
     base._grad_fn = CopySlices(base, view, ctx)
     base._output_nr = 0
-    base._requires_grad = True
-    _rederive(view)
+    if not base._requires_grad:
+        base._requires_grad = True
+        views_follow(base)      # NOTE [ Views follow their base ] (_tensor.py)
+    rederive_view(view)
 
 
 def _differentiable_dtype(t):

@@ -474,9 +474,12 @@ def gradient_edge(tensor):
     node = tensor._grad_fn
     if node is None:
         meta = tensor._meta
-        if meta is not None and meta.no_grad_view:      # NOTE [ Views made without grad ]
-            tensor.grad_fn          # (torch's error where it was written since)
-            return (None, 0)
+        if meta is not None and meta.through_base:
+            # a view requiring grad only through its base (NOTE [ Views follow their base ]):
+            # no edge, unless written since it was made, when its grad_fn is re-derived (or,
+            # for a view made without grad, torch's error is raised)
+            node = tensor.grad_fn
+            return (None, 0) if node is None else (node, tensor._output_nr)
         return (accumulator_of(tensor), 0)
     if tensor._base is not None:
         node = tensor.grad_fn   # a view whose base was changed in place gets a fresh node
@@ -606,6 +609,8 @@ def get_gradient_edge(tensor):
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
                            "not require gradients")
     node, nr = gradient_edge(tensor)
+    if node is None:        # (a view requiring grad only through its base has no edge)
+        raise AssertionError("Expected gradient function to be set")
     return GradientEdge(node, nr)
 
 

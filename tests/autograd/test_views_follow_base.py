@@ -1,0 +1,224 @@
+"""A view's requires_grad and grad_fn follow its base, as torch's do (NOTE [ Views follow their
+base ] in _tensor.py): a view made before its base came to require grad requires grad too
+(with no gradient edge), and a view whose memory was written through another view of its base
+gets a node re-derived from the base (AsStridedBackward0). Expected values are worked out by
+hand (torch 2.13's texts and node names)."""
+import gc
+import re
+
+import numpy as np
+import pytest
+
+import ember as torch
+
+
+def raises(exc, text):
+    return pytest.raises(exc, match=f"^{re.escape(text)}")
+
+
+def node(t):
+    return None if t.grad_fn is None else type(t.grad_fn).__name__
+
+
+def values(t):
+    return t.detach().numpy().tolist()
+
+
+def test_a_view_requires_grad_when_its_base_comes_to():
+    a = torch.zeros(3)
+    v = a[:2]
+    w = v[1:]
+    assert not v.requires_grad
+    a.requires_grad_()
+    assert v.requires_grad and w.requires_grad
+    assert v.grad_fn is None and v.is_leaf
+    a.requires_grad_(False)
+    assert not v.requires_grad and not w.requires_grad
+    a.requires_grad = True
+    assert v.requires_grad
+
+
+def test_such_a_view_has_no_gradient_edge():
+    a = torch.zeros(3)
+    v = a[:2]
+    a.requires_grad_()
+    loss = (v * 2).sum()
+    assert loss.requires_grad and node(loss) == "SumBackward0"
+    assert loss.grad_fn.next_functions[0][0].next_functions == ((None, 0), (None, 0))
+    loss.backward()
+    assert a.grad is None
+    w = v[1:]                       # a view of it records a node with no edge either
+    assert node(w) == "SliceBackward0" and w.grad_fn.next_functions == ((None, 0),)
+    with raises(AssertionError, "Expected gradient function to be set"):
+        torch.autograd.graph.get_gradient_edge(v)
+
+
+def test_a_base_written_before_it_required_grad_gives_its_view_a_node():
+    # the view was made at version 0; a write since makes its grad_fn re-derived from the base
+    a = torch.zeros(3)
+    v = a[:2]
+    a.add_(1)
+    a.requires_grad_()
+    assert node(v) == "AsStridedBackward0" and not v.is_leaf
+    v.sum().backward()
+    assert values(a.grad) == [1, 1, 0]
+
+
+def test_a_write_through_another_view_reaches_every_view_of_the_base():
+    b = torch.zeros(3)
+    v, w = b[:2], b[1:]
+    x = torch.ones(2, requires_grad=True)
+    w.copy_(x * 2)                  # b = [0, 2, 2]; v = [b0, b1] = [0, 2 x0]
+    assert v.requires_grad
+    assert node(v) == "AsStridedBackward0" and node(w) == "AsStridedBackward0"
+    assert v.grad_fn.next_functions[0][0].name() == "torch::autograd::CopySlices"
+    assert v.grad_fn is v.grad_fn
+    v.sum().backward()
+    assert values(x.grad) == [2, 0]
+
+
+def test_a_strided_view_is_re_derived_with_its_own_geometry():
+    b = torch.zeros(2, 3)
+    v = b.t()[1:]                   # v[i][j] = b[j][1 + i]
+    x = torch.ones(3, requires_grad=True)
+    b[1].copy_(x * 2)
+    assert node(v) == "AsStridedBackward0"
+    # loss = sum W[i][j] b[j][1 + i]; row 1 is 2x: d/dx[1 + i] = 2 W[i][1] = 2 * (1, 3)
+    (v * torch.arange(4.).view(2, 2)).sum().backward()
+    assert values(x.grad) == [0, 2, 6]
+
+
+def test_a_view_of_a_view_and_an_expanded_view_follow_too():
+    b = torch.zeros(3)
+    w = b[:2][1:]
+    e = b.expand(2, 3)
+    x = torch.ones(2, requires_grad=True)
+    b[1:].copy_(x)
+    assert node(w) == "AsStridedBackward0" and node(e) == "AsStridedBackward0"
+    (w.sum() + e.sum()).backward()      # w = [x0]; e sums each of b twice
+    assert values(x.grad) == [3, 2]
+
+
+def test_an_in_place_op_on_the_base_reaches_its_views():
+    b = torch.zeros(3)
+    v = b[:2]
+    x = torch.tensor([1., 2., 3.], requires_grad=True)
+    b.add_(x)
+    assert node(v) == "AsStridedBackward0"
+    (v * 3).sum().backward()
+    assert values(x.grad) == [3, 3, 0]
+
+
+def test_views_of_another_dtype_are_named_as_torch_replays_them():
+    b = torch.zeros(3, dtype=torch.complex64)
+    r, vr = b.real, torch.view_as_real(b)
+    x = torch.ones(3, requires_grad=True)
+    b.imag.copy_(x)
+    assert node(r) == "AsStridedBackward0" and node(vr) == "ViewAsRealBackward0"
+    vr.sum().backward()             # the imaginary parts are x
+    assert values(x.grad) == [1, 1, 1]
+    a = torch.zeros(4)
+    c = torch.view_as_complex(a.view(2, 2))
+    a[:2].copy_(torch.ones(2, requires_grad=True))
+    assert node(c) == "ViewAsComplexBackward0"
+
+
+def test_double_backward_through_a_re_derived_view():
+    b = torch.zeros(3)
+    v, w = b[:2], b[1:]
+    x = torch.ones(2, requires_grad=True)
+    w.copy_(x * x)                  # v = [0, x0^2]; sum(v^2) = x0^4
+    g, = torch.autograd.grad((v ** 2).sum(), x, create_graph=True)
+    assert values(g) == [4, 0]      # 4 x0^3
+    g.sum().backward()
+    assert values(x.grad) == [12, 0]    # 12 x0^2
+
+
+def test_retain_grad_and_hooks_on_a_re_derived_view():
+    b = torch.zeros(4)
+    v = b[1:]
+    x = torch.ones(3, requires_grad=True)
+    b[1:].copy_(x)
+    assert not v.is_leaf            # (reading is_leaf re-derives its node)
+    v.retain_grad()
+    v.register_hook(lambda g: g * 10)   # (retain_grad keeps what the hooks return)
+    (v * 2).sum().backward()
+    assert values(v.grad) == [20, 20, 20] and values(x.grad) == [20, 20, 20]
+
+
+def test_writing_into_such_a_view():
+    a = torch.zeros(3)
+    v = a[:2]
+    a.requires_grad_()
+    with raises(RuntimeError, "a view of a leaf Variable that requires grad is being used in "
+                              "an in-place operation."):
+        v.mul_(2)
+    b = torch.zeros(4)
+    v = b[1:]
+    x = torch.ones(3, requires_grad=True)
+    b[1:].copy_(x)
+    # torch's check reads the node the view has now: none, until its grad_fn is read
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an "
+                              "in-place operation."):
+        v.mul_(2)
+    assert node(v) == "AsStridedBackward0"
+    v.mul_(2)
+    b.sum().backward()
+    assert values(x.grad) == [2, 2, 2]
+
+
+def test_requires_grad_of_such_a_view():
+    a = torch.zeros(3)
+    v = a[:2]
+    a.requires_grad_()
+    v.requires_grad_(False)         # it still requires grad, through its base
+    assert v.requires_grad
+    v.requires_grad_()              # a flag of its own: a leaf with its own gradient
+    (v * 2).sum().backward()
+    assert values(v.grad) == [2, 2] and a.grad is None
+
+
+def test_views_made_without_grad_stop_requiring_grad_with_their_base():
+    x = torch.ones(3, requires_grad=True)
+    y = x * 1
+    with torch.no_grad():
+        v = y[:2]
+    with torch.inference_mode():
+        u = y[1:]
+    assert v.requires_grad and u.requires_grad
+    y.detach_()
+    assert not v.requires_grad and not u.requires_grad
+    u.add_(1)                       # no longer refused: it needs no grad
+    assert values(y) == [1, 2, 2]
+    z = torch.ones(2, 3).t().requires_grad_().sin()
+    with torch.no_grad():
+        w = z[:, 1]
+    w.requires_grad_(False)
+    assert w.requires_grad
+
+
+def test_a_view_written_through_its_own_view_requires_grad():
+    out = torch.zeros(6).view(2, 3)
+    x = torch.ones(3, requires_grad=True)
+    out[0] = x * 2
+    assert out.requires_grad and node(out) == "AsStridedBackward0"
+    (out * out).sum().backward()    # 4 x^2 summed
+    assert values(x.grad) == [8, 8, 8]
+
+
+def test_dead_views_are_forgotten():
+    a = torch.zeros(3)
+    for _ in range(1000):
+        a[1:]
+    gc.collect()
+    assert len(a._meta.views) <= 128
+    keep = [a[1:] for _ in range(200)]
+    a.requires_grad_()
+    assert all(v.requires_grad for v in keep)
+
+
+def test_integer_tensors_remember_no_views():
+    a = torch.zeros(3, dtype=torch.long)
+    a[1:]
+    assert a._meta is None
+    np.testing.assert_array_equal(a.numpy(), [0, 0, 0])
