@@ -179,3 +179,26 @@ def test_grad_of_only_the_differentiable_input_of_igamma():
     with pytest.raises(NotImplementedError, match="the derivative for 'igamma: input' is not "
                                                   "implemented."):
         ember.igamma(a, x).sum().backward()
+
+
+def test_float32_erf_by_polynomials_is_correctly_rounded():
+    # NOTE [ erf by polynomials ]: both pieces, their boundaries at 1 and 6, and the tails
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.standard_normal(20000) * 2, np.linspace(-7, 7, 14001),
+                        np.nextafter(np.float32([1, 6, -1, -6]), 0),
+                        np.nextafter(np.float32([1, 6, -1, -6]), 10)]).astype(np.float32)
+    got = ember.erf(ember.from_numpy(x)).numpy()
+    want = np.array([math.erf(v) for v in x.astype(np.float64)]).astype(np.float32)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, want)
+
+
+def test_float32_erf_special_values_and_layouts():
+    x = np.float32([[0.0, -0.0, np.inf], [-np.inf, np.nan, 30.0]])
+    got = ember.erf(ember.from_numpy(x).t()).numpy()
+    assert np.signbit(got[1, 0]) and not np.signbit(got[0, 0])
+    np.testing.assert_array_equal(got, np.float32([[0, -1], [-0.0, np.nan], [1, 1]]))
+    assert ember.erf(ember.tensor(0.5)).shape == ()
+    half = ember.erf(ember.tensor([0.5, -2.0], dtype=ember.float16))
+    assert half.dtype is ember.float16
+    np.testing.assert_array_equal(half.numpy(), np.float16([math.erf(0.5), math.erf(-2.0)]))

@@ -42,7 +42,61 @@ def _split(xp, x, fn):
     return fn(small, x64, _series_erf(xp, safe_small), _fraction_erfc(xp, safe_large))
 
 
+# NOTE [ erf by polynomials ]
+# On NumPy float32 (and half-precision) arrays erf is two polynomials, summed by Horner's rule in float64 (about 30 array
+# operations where the series and continued fraction above take some 350: GELU of 346,112
+# float32 elements 48 ms -> 2.4 ms): erf(x) = x * P(x * x) for |x| <= 1, and
+# erf(x) = 1 - exp(-x * x) * Q(y) for 1 < |x| < 6, y = (1 / (1 + |x|) - ERFC_MID) / ERFC_HALF
+# (beyond 6, erfc(x) < 2e-17: erf is +-1 in float64). Both are Chebyshev interpolants of
+# math.erf and math.erfc, written in powers of their own variable; `scripts/fit_erf.py` makes
+# them (relative errors 1.4e-15 and 6.6e-15, a few units in float64's last place: float32
+# results, rounded once from float64, are nearly always the correctly rounded ones; float64
+# inputs keep the series and continued fraction, good to the last place or so).
+_ERF_SMALL = (1.1283791670955126, -0.3761263890317501, 0.11283791670601762,
+              -0.026866170589594587, 0.005223977177010666, -0.0008548305819771488,
+              0.00012054705207478647, -1.491364832019476e-05, 1.6313446743591587e-06,
+              -1.5203361265761946e-07, 9.459680801013815e-09)
+_ERFC_MID, _ERFC_HALF = 0.3214285714285714, 0.17857142857142858
+_ERFC_TAIL = (0.24402507744132426, 0.16947097195130328, 0.01646620280037372,
+              -0.002170378160975592, -0.00030971232532480775, 0.0001077660131910645,
+              -2.623660228804408e-06, -4.878956249475784e-06, 1.2089401654710847e-06,
+              1.156879973714961e-09, -8.03301733121778e-08, 2.365062880400273e-08,
+              -1.4995131083820553e-09, -1.4031491684933884e-09, 6.515402691093153e-10,
+              -8.4842729820126e-11, -4.2937096845889124e-11, 1.0848083324386511e-11,
+              2.94633661348324e-12)
+
+
+def _horner(coefficients, v):
+    """sum(c_j * v**j) for NumPy array v, in place in one result array."""
+    total = np.full_like(v, coefficients[-1])
+    for c in coefficients[-2::-1]:
+        total *= v
+        total += c
+    return total
+
+
+def _erf_numpy(x):
+    """erf of a NumPy float array by NOTE [ erf by polynomials ], in x's dtype."""
+    x64 = np.array(x, dtype=np.float64, order="C")     # (flat indices below: row-major)
+    result = _horner(_ERF_SMALL, x64 * x64)
+    result *= x64                   # (right where |x| <= 1; erf(-0.) is -0., nan stays nan)
+    far = np.flatnonzero(np.abs(x64) > 1)
+    if far.size:
+        v = x64.reshape(-1)[far]
+        a = np.abs(v)
+        y = 1 / (1 + np.minimum(a, 6.0))
+        y -= _ERFC_MID
+        y /= _ERFC_HALF
+        erfc = _horner(_ERFC_TAIL, y)
+        erfc *= np.exp(-(a * a))        # (0 at inf: erf(+-inf) is +-1)
+        result.reshape(-1)[far] = np.copysign(1 - erfc, v)
+    return result.astype(x.dtype, copy=False)
+
+
 def erf(xp, x):
+    if xp is np and x.dtype.kind == "f" and x.dtype.itemsize < 8:
+        return _erf_numpy(x)
+
     def combine(small, x64, series, tail):
         large = xp.sign(x64) * (1.0 - tail)
         return xp.copysign(xp.where(small, series, large), x64)    # (odd: erf(-0.) is -0.)
