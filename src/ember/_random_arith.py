@@ -8,6 +8,8 @@ the float32 polynomials of torch's vectorised normal kernel.
 """
 import numpy as np
 
+from ._ops._blocked import select
+
 
 def _two_sum(a, b):
     """s, t with s = fl(a + b) and s + t == a + b exactly."""
@@ -23,8 +25,10 @@ def _round_to_odd(value, error, xp=np):
     magnitude when the error has the value's sign, down otherwise.
     """
     bits = value.view(np.int64)
-    fix = ((error != 0) & ((bits & 1) == 0)).astype(np.int64)
-    step = xp.where(xp.signbit(error) == xp.signbit(value), 1, -1).astype(np.int64)
+    # (no where(): a branch per element on random signs costs more than all the arithmetic;
+    # an infinite value, whose error is nan, stays as it is)
+    fix = (error != 0) & ((bits & 1) == 0) & xp.isfinite(value)
+    step = (xp.signbit(error) == xp.signbit(value)).astype(np.int64) * 2 - 1
     return (bits + fix * step).view(np.float64)
 
 
@@ -68,14 +72,36 @@ def _fma64(a, b, c):
     return np.where(np.isfinite(result) & np.isfinite(plain), result, plain)
 
 
+_MIDPOINT_BITS = np.int64((1 << 29) - 1)     # float64 mantissa bits below float32's last
+_MIDPOINT = np.int64(1 << 28)                # ... when they hold exactly half a float32 ulp
+_FLOAT32_TINY = 2.0 ** -126
+
+
 def _fma32(a, b, c, xp=np):
-    """a * b + c with one rounding to float32 (the product is exact in float64). `xp`: the
-    array module of the array operands (CuPy's draws run this on the GPU)."""
+    """a * b + c with one rounding to float32. `xp`: the array module of the array operands
+    (CuPy's draws run this on the GPU).
+
+    The product of two float32 values is exact in float64, so only the sum rounds twice: to
+    float64, then to float32. That double rounding differs from one rounding only where the
+    float64 sum lands exactly on a float32 midpoint (a float32 rounding boundary; an inexact
+    sum strictly on one side of it stays on that side), or in float32's subnormal range, where
+    its boundaries lie elsewhere. Those few elements are redone exactly (error-free sum, then
+    round-to-odd, which makes the second rounding correct)."""
     a, b, c = (_widen(v, xp) for v in (a, b, c))
     with np.errstate(all="ignore"):
-        s, t = _two_sum(a * b, c)
-        exact = xp.where(xp.isfinite(s), _round_to_odd(s, t, xp), s)
-        return exact.astype(np.float32)
+        p = a * b
+        s = p + c
+        low = s.view(np.int64) & _MIDPOINT_BITS
+        suspect = (low == _MIDPOINT) | (xp.abs(s) < _FLOAT32_TINY)
+        if suspect.any():
+            shape = s.shape
+            where = xp.nonzero(suspect.reshape(-1))[0]
+            exact, error = _two_sum(xp.broadcast_to(p, shape).reshape(-1)[where],
+                                    xp.broadcast_to(c, shape).reshape(-1)[where])
+            s = s.reshape(-1)               # (p + c is a new array: s is ours to write)
+            s[where] = _round_to_odd(exact, error, xp)
+            s = s.reshape(shape)
+        return s.astype(np.float32)
 
 
 def _widen(v, xp):
@@ -122,7 +148,7 @@ def _log_f32(x, xp=np):
     mant = ((bits & np.uint32(0x807FFFFF)) | np.uint32(0x3F000000)).view(np.float32)
     small = mant < _SQRT_HALF          # mantissa in [0.5, sqrt(0.5)): use 2 * mant instead
     exponent = exponent - small.astype(np.float32)
-    m = (mant - _ONE) + xp.where(small, mant, np.float32(0))
+    m = (mant - _ONE) + select(xp, small, mant, np.float32(0))
     z = m * m
     y = xp.full_like(m, _LOG_POLY[0])
     for coef in _LOG_POLY[1:]:
@@ -147,8 +173,8 @@ def _sincos_f32(x, xp=np):
     sin_poly = _fma32(_fma32(_SIN_POLY[0], z, _SIN_POLY[1], xp), z, _SIN_POLY[2], xp)
     sin_poly = _fma32(sin_poly * z, x, x, xp)
     swap = (octant & 2) != 0
-    sin = xp.where(swap, cos_poly, sin_poly)
-    cos = xp.where(swap, sin_poly, cos_poly)
-    sin = xp.where(negative ^ ((octant & 4) != 0), -sin, sin)
-    cos = xp.where(((octant - 2) & 4) != 0, cos, -cos)
+    sin = select(xp, swap, cos_poly, sin_poly)
+    cos = select(xp, swap, sin_poly, cos_poly)
+    sin = select(xp, negative ^ ((octant & 4) != 0), -sin, sin)
+    cos = select(xp, ((octant - 2) & 4) != 0, cos, -cos)
     return sin, cos
