@@ -319,8 +319,8 @@ class Softshrink(Elementwise):
     def forward(xp, x, lambd=0.5):
         zero = x * 0
         if xp is np:
-            zero = xp.where(_scalar_lanes(x), zero, xp.abs(zero))
-        return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd, zero)) \
+            zero = select(xp, _scalar_lanes(x), zero, xp.abs(zero))
+        return select(xp, x > lambd, x - lambd, select(xp, x < -lambd, x + lambd, zero)) \
             .astype(x.dtype)
 
     def backward(ctx, grad):

@@ -8,6 +8,7 @@ from .._device import backend_of
 from .._memory_format import iterator_layout
 from .._tensor import wrap
 from .._ops import _cascade_sum, _rounded
+from .._ops._blocked import select
 from .._ops._op import Op
 from .._ops.elementwise import Elementwise, call
 from .._ops.activations import apply
@@ -137,7 +138,7 @@ class SmoothL1Loss(_PointwiseLoss):
         a = xp.abs(d)
         if beta == 0:
             return a
-        return xp.where(a < beta, 0.5 * d * d / beta, a - 0.5 * beta)
+        return select(xp, a < beta, 0.5 * d * d / beta, a - 0.5 * beta)
 
     def slope(ctx, d):
         if ctx.beta == 0:
@@ -152,7 +153,7 @@ class HuberLoss(_PointwiseLoss):
 
     def losses(xp, d, delta):
         a = xp.abs(d)
-        return xp.where(a < delta, 0.5 * d * d, delta * (a - 0.5 * delta))
+        return select(xp, a < delta, 0.5 * d * d, delta * (a - 0.5 * delta))
 
     def slope(ctx, d):
         return d.clamp(-ctx.delta, ctx.delta)
