@@ -298,3 +298,27 @@ def test_leaving_the_level_puts_the_operators_back():
         assert torch.Tensor.__mul__ is not originals[0]
     assert (torch.Tensor.__mul__, torch.Tensor.__dict__["T"], torch.exp, F.relu,
             torch.nn.Conv2d.__dict__["_function"]) == originals
+
+
+def test_logcumsumexp_tangent_is_finite():
+    # The backward works in log space through log|grad|; forward AD differentiates it with
+    # respect to a zero cotangent, where that form has an infinite derivative (it gave NaN).
+    # d out_i = sum over k <= i of exp(x_k - out_i) t_k.
+    x = np.array([[0.3, -1.2, 2.0, 0.5], [1.0, 1.0, -3.0, 0.0]])
+    t = np.array([[1.0, -2.0, 0.5, 3.0], [0.0, 1.0, 2.0, -1.0]])
+    out = np.log(np.cumsum(np.exp(x), axis=1))
+    expected = np.array([[sum(np.exp(x[r, k] - out[r, i]) * t[r, k] for k in range(i + 1))
+                          for i in range(4)] for r in range(2)])
+    with fw.dual_level():
+        y = torch.logcumsumexp(fw.make_dual(torch.tensor(x), torch.tensor(t)), 1)
+        tangent = fw.unpack_dual(y).tangent
+    np.testing.assert_allclose(tangent.numpy(), expected, rtol=1e-12)
+    _, jvp = torch.func.jvp(lambda a: a.logcumsumexp(0), (torch.tensor(x[0]),),
+                            (torch.tensor(t[0]),))
+    np.testing.assert_allclose(jvp.numpy(), expected[0], rtol=1e-12)
+    # reverse mode and its double backward keep the log-space form
+    xr = torch.tensor(x, requires_grad=True)
+    g, = torch.autograd.grad(xr.logcumsumexp(1).sum(), xr, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), [[sum(np.exp(x[r, k] - out[r, i])
+                                                         for i in range(k, 4))
+                                                     for k in range(4)] for r in range(2)])

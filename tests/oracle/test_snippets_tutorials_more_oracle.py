@@ -4131,16 +4131,406 @@ print(s(torch.ones(2)), t(torch.arange(3.)))
 """,
 ]
 
+# Forward-mode AD and Hessian-vector products through many ops, as the forward-AD and
+# Jacobians tutorials apply them to their own functions (float64; -0.0 printed as 0.0).
+OP_TANGENTS = [
+    r"""
+fs = [
+    lambda x: torch.sin(x),
+    lambda x: torch.tanh(x),
+    lambda x: torch.sigmoid(x),
+    lambda x: F.softplus(x),
+    lambda x: F.gelu(x),
+    lambda x: F.gelu(x, approximate='tanh'),
+    lambda x: F.silu(x),
+    lambda x: F.mish(x),
+    lambda x: F.elu(x),
+    lambda x: F.selu(x),
+    lambda x: F.celu(x),
+    lambda x: F.leaky_relu(x, 0.1),
+    lambda x: F.logsigmoid(x),
+    lambda x: F.softsign(x),
+    lambda x: F.hardswish(x),
+    lambda x: F.hardsigmoid(x),
+    lambda x: F.relu6(x),
+    lambda x: F.hardtanh(x),
+    lambda x: torch.erf(x),
+    lambda x: torch.erfc(x),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); t = torch.randn(2, 4, dtype=torch.float64)
+fw = torch.autograd.forward_ad
+for f in fs:
+    _, j = torch.func.jvp(f, (x0,), (t,))
+    with fw.dual_level():
+        d = fw.unpack_dual(f(fw.make_dual(x0, t))).tangent
+    print((j.round(decimals=6) + 0.0).tolist(), torch.allclose(d, j))
+""",
+    r"""
+fs = [
+    lambda x: torch.exp2(x),
+    lambda x: torch.expm1(x),
+    lambda x: torch.log1p(x.abs()),
+    lambda x: torch.log(x.abs() + 1),
+    lambda x: torch.sqrt(x.abs() + 1),
+    lambda x: torch.rsqrt(x.abs() + 1),
+    lambda x: torch.reciprocal(x + 3),
+    lambda x: torch.atan(x),
+    lambda x: torch.asinh(x),
+    lambda x: torch.sinh(x),
+    lambda x: torch.cosh(x),
+    lambda x: torch.lgamma(x.abs() + 1),
+    lambda x: torch.digamma(x.abs() + 1),
+    lambda x: torch.special.i0(x),
+    lambda x: torch.special.erfinv(x.tanh() * 0.5),
+    lambda x: torch.logit(torch.sigmoid(x)),
+    lambda x: x.pow(3),
+    lambda x: x.abs().pow(2.5),
+    lambda x: torch.pow(2.0, x),
+    lambda x: x.softmax(-1),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); t = torch.randn(2, 4, dtype=torch.float64)
+fw = torch.autograd.forward_ad
+for f in fs:
+    _, j = torch.func.jvp(f, (x0,), (t,))
+    with fw.dual_level():
+        d = fw.unpack_dual(f(fw.make_dual(x0, t))).tangent
+    print((j.round(decimals=6) + 0.0).tolist(), torch.allclose(d, j))
+""",
+    r"""
+fs = [
+    lambda x: x.log_softmax(-1),
+    lambda x: x.logsumexp(-1),
+    lambda x: x.norm(),
+    lambda x: x.norm(p=3),
+    lambda x: torch.linalg.vector_norm(x, 1.5),
+    lambda x: x.std(),
+    lambda x: x.var(-1),
+    lambda x: x.prod(),
+    lambda x: x.cumsum(-1),
+    lambda x: x.cumprod(-1),
+    lambda x: x.max(),
+    lambda x: x.amax(-1),
+    lambda x: x.sort(-1).values,
+    lambda x: x.topk(2, -1).values,
+    lambda x: x.clamp(-0.5, 0.5),
+    lambda x: torch.where(x > 0, x ** 2, -x),
+    lambda x: x.mean(-1, keepdim=True),
+    lambda x: torch.outer(x.flatten()[:3], x.flatten()[:3]),
+    lambda x: x @ x.mT,
+    lambda x: torch.linalg.det(x @ x.mT + torch.eye(x.shape[-2])),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); t = torch.randn(2, 4, dtype=torch.float64)
+fw = torch.autograd.forward_ad
+for f in fs:
+    _, j = torch.func.jvp(f, (x0,), (t,))
+    with fw.dual_level():
+        d = fw.unpack_dual(f(fw.make_dual(x0, t))).tangent
+    print((j.round(decimals=6) + 0.0).tolist(), torch.allclose(d, j))
+""",
+    r"""
+fs = [
+    lambda x: torch.linalg.inv(x @ x.mT + torch.eye(x.shape[-2])),
+    lambda x: torch.logdet(x @ x.mT + torch.eye(x.shape[-2])),
+    lambda x: torch.linalg.slogdet(x @ x.mT + torch.eye(x.shape[-2])).logabsdet,
+    lambda x: torch.trace(x @ x.mT),
+    lambda x: torch.linalg.matrix_norm(x),
+    lambda x: torch.linalg.cholesky(x @ x.mT + torch.eye(x.shape[-2])),
+    lambda x: torch.linalg.eigvalsh(x @ x.mT),
+    lambda x: torch.linalg.svdvals(x),
+    lambda x: torch.linalg.solve(x @ x.mT + torch.eye(x.shape[-2]), x),
+    lambda x: torch.linalg.pinv(x),
+    lambda x: torch.matrix_exp(x @ x.mT * 0.1),
+    lambda x: F.normalize(x, dim=-1),
+    lambda x: F.layer_norm(x, x.shape[-1:]),
+    lambda x: F.group_norm(x.unsqueeze(0), 1),
+    lambda x: F.instance_norm(x.unsqueeze(0)),
+    lambda x: F.batch_norm(x, None, None, training=True),
+    lambda x: F.cosine_similarity(x, x.flip(-1), dim=-1),
+    lambda x: F.pairwise_distance(x, x.flip(-1)),
+    lambda x: F.mse_loss(x, x.flip(-1).detach()),
+    lambda x: F.smooth_l1_loss(x, torch.zeros_like(x)),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); t = torch.randn(2, 4, dtype=torch.float64)
+fw = torch.autograd.forward_ad
+for f in fs:
+    _, j = torch.func.jvp(f, (x0,), (t,))
+    with fw.dual_level():
+        d = fw.unpack_dual(f(fw.make_dual(x0, t))).tangent
+    print((j.round(decimals=6) + 0.0).tolist(), torch.allclose(d, j))
+""",
+    r"""
+fs = [
+    lambda x: F.huber_loss(x, torch.zeros_like(x)),
+    lambda x: F.cross_entropy(x, torch.tensor([0, 2])),
+    lambda x: F.nll_loss(x.log_softmax(-1), torch.tensor([1, 0])),
+    lambda x: F.kl_div(x.log_softmax(-1), x.flip(-1).softmax(-1).detach(), reduction='batchmean'),
+    lambda x: F.binary_cross_entropy(torch.sigmoid(x), torch.full_like(x, 0.3)),
+    lambda x: F.binary_cross_entropy_with_logits(x, torch.full_like(x, 0.3)),
+    lambda x: F.soft_margin_loss(x, torch.ones_like(x)),
+    lambda x: F.conv1d(x.unsqueeze(0), x[:1, :2].unsqueeze(0).expand(2, 2, 2).contiguous()),
+    lambda x: F.max_pool1d(x.unsqueeze(0), 2),
+    lambda x: F.avg_pool1d(x.unsqueeze(0), 2),
+    lambda x: F.interpolate(x.unsqueeze(0), scale_factor=2, mode='linear'),
+    lambda x: F.pad(x, (1, 1), mode='reflect'),
+    lambda x: F.glu(x, -1) if x.shape[-1] % 2 == 0 else x,
+    lambda x: torch.atan2(x, x.flip(-1) + 2),
+    lambda x: torch.hypot(x, x.flip(-1)),
+    lambda x: torch.lerp(x, x.flip(-1), 0.3),
+    lambda x: torch.addcmul(x, x, x, value=0.5),
+    lambda x: torch.addcdiv(x, x, x.abs() + 1),
+    lambda x: torch.fmod(x, 0.7),
+    lambda x: torch.remainder(x, 0.7),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); t = torch.randn(2, 4, dtype=torch.float64)
+fw = torch.autograd.forward_ad
+for f in fs:
+    _, j = torch.func.jvp(f, (x0,), (t,))
+    with fw.dual_level():
+        d = fw.unpack_dual(f(fw.make_dual(x0, t))).tangent
+    print((j.round(decimals=6) + 0.0).tolist(), torch.allclose(d, j))
+""",
+    r"""
+fs = [
+    lambda x: torch.maximum(x, x.flip(-1)),
+    lambda x: torch.xlogy(x.abs() + 0.1, x.abs() + 2),
+    lambda x: torch.special.xlog1py(x.abs(), x.abs()),
+    lambda x: torch.polygamma(1, x.abs() + 1),
+    lambda x: torch.sinc(x),
+    lambda x: torch.deg2rad(x),
+    lambda x: torch.nan_to_num(x),
+    lambda x: torch.diff(x, dim=-1),
+    lambda x: torch.trapezoid(x, dim=-1),
+    lambda x: torch.logcumsumexp(x, -1),
+    lambda x: torch.cummax(x, -1).values,
+    lambda x: torch.kron(x, x),
+    lambda x: torch.tril(x @ x.mT),
+    lambda x: torch.diag_embed(x),
+    lambda x: torch.einsum('ij,kj->ik', x, x),
+    lambda x: torch.tensordot(x, x, dims=([1], [1])),
+    lambda x: torch.fft.fft(x).abs(),
+    lambda x: torch.fft.rfft(x).real,
+    lambda x: torch.stft(x.flatten(), 4, return_complex=True, window=torch.ones(4)).abs(),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); t = torch.randn(2, 4, dtype=torch.float64)
+fw = torch.autograd.forward_ad
+for f in fs:
+    _, j = torch.func.jvp(f, (x0,), (t,))
+    with fw.dual_level():
+        d = fw.unpack_dual(f(fw.make_dual(x0, t))).tangent
+    print((j.round(decimals=6) + 0.0).tolist(), torch.allclose(d, j))
+""",
+    r"""
+fs = [
+    lambda x: torch.sin(x),
+    lambda x: torch.tanh(x),
+    lambda x: torch.sigmoid(x),
+    lambda x: F.softplus(x),
+    lambda x: F.gelu(x),
+    lambda x: F.gelu(x, approximate='tanh'),
+    lambda x: F.silu(x),
+    lambda x: F.mish(x),
+    lambda x: F.elu(x),
+    lambda x: F.selu(x),
+    lambda x: F.celu(x),
+    lambda x: F.leaky_relu(x, 0.1),
+    lambda x: F.logsigmoid(x),
+    lambda x: F.softsign(x),
+    lambda x: F.hardswish(x),
+    lambda x: F.relu6(x),
+    lambda x: F.hardtanh(x),
+    lambda x: torch.erf(x),
+    lambda x: torch.erfc(x),
+    lambda x: torch.exp2(x),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); v = torch.randn(2, 4, dtype=torch.float64)
+for f in fs:
+    x = x0.clone().requires_grad_()
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    h, = torch.autograd.grad((g * v).sum(), x, allow_unused=True)
+    print(h if h is None else (h.round(decimals=6) + 0.0).tolist())
+""",
+    r"""
+fs = [
+    lambda x: torch.expm1(x),
+    lambda x: torch.log1p(x.abs()),
+    lambda x: torch.log(x.abs() + 1),
+    lambda x: torch.sqrt(x.abs() + 1),
+    lambda x: torch.rsqrt(x.abs() + 1),
+    lambda x: torch.reciprocal(x + 3),
+    lambda x: torch.atan(x),
+    lambda x: torch.asinh(x),
+    lambda x: torch.sinh(x),
+    lambda x: torch.cosh(x),
+    lambda x: torch.lgamma(x.abs() + 1),
+    lambda x: torch.digamma(x.abs() + 1),
+    lambda x: torch.special.i0(x),
+    lambda x: torch.special.erfinv(x.tanh() * 0.5),
+    lambda x: torch.logit(torch.sigmoid(x)),
+    lambda x: x.pow(3),
+    lambda x: x.abs().pow(2.5),
+    lambda x: torch.pow(2.0, x),
+    lambda x: x.softmax(-1),
+    lambda x: x.log_softmax(-1),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); v = torch.randn(2, 4, dtype=torch.float64)
+for f in fs:
+    x = x0.clone().requires_grad_()
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    h, = torch.autograd.grad((g * v).sum(), x, allow_unused=True)
+    print(h if h is None else (h.round(decimals=6) + 0.0).tolist())
+""",
+    r"""
+fs = [
+    lambda x: x.logsumexp(-1),
+    lambda x: x.norm(),
+    lambda x: x.norm(p=3),
+    lambda x: torch.linalg.vector_norm(x, 1.5),
+    lambda x: x.std(),
+    lambda x: x.var(-1),
+    lambda x: x.prod(),
+    lambda x: x.cumsum(-1),
+    lambda x: x.cumprod(-1),
+    lambda x: x.max(),
+    lambda x: x.amax(-1),
+    lambda x: x.sort(-1).values,
+    lambda x: x.topk(2, -1).values,
+    lambda x: x.clamp(-0.5, 0.5),
+    lambda x: torch.where(x > 0, x ** 2, -x),
+    lambda x: x.mean(-1, keepdim=True),
+    lambda x: torch.outer(x.flatten()[:3], x.flatten()[:3]),
+    lambda x: x @ x.mT,
+    lambda x: torch.linalg.det(x @ x.mT + torch.eye(x.shape[-2])),
+    lambda x: torch.linalg.inv(x @ x.mT + torch.eye(x.shape[-2])),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); v = torch.randn(2, 4, dtype=torch.float64)
+for f in fs:
+    x = x0.clone().requires_grad_()
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    h, = torch.autograd.grad((g * v).sum(), x, allow_unused=True)
+    print(h if h is None else (h.round(decimals=6) + 0.0).tolist())
+""",
+    r"""
+fs = [
+    lambda x: torch.logdet(x @ x.mT + torch.eye(x.shape[-2])),
+    lambda x: torch.linalg.slogdet(x @ x.mT + torch.eye(x.shape[-2])).logabsdet,
+    lambda x: torch.trace(x @ x.mT),
+    lambda x: torch.linalg.matrix_norm(x),
+    lambda x: torch.linalg.cholesky(x @ x.mT + torch.eye(x.shape[-2])),
+    lambda x: torch.linalg.eigvalsh(x @ x.mT),
+    lambda x: torch.linalg.svdvals(x),
+    lambda x: torch.linalg.solve(x @ x.mT + torch.eye(x.shape[-2]), x),
+    lambda x: torch.linalg.pinv(x),
+    lambda x: torch.matrix_exp(x @ x.mT * 0.1),
+    lambda x: F.normalize(x, dim=-1),
+    lambda x: F.layer_norm(x, x.shape[-1:]),
+    lambda x: F.group_norm(x.unsqueeze(0), 1),
+    lambda x: F.instance_norm(x.unsqueeze(0)),
+    lambda x: F.batch_norm(x, None, None, training=True),
+    lambda x: F.cosine_similarity(x, x.flip(-1), dim=-1),
+    lambda x: F.pairwise_distance(x, x.flip(-1)),
+    lambda x: F.mse_loss(x, x.flip(-1).detach()),
+    lambda x: F.smooth_l1_loss(x, torch.zeros_like(x)),
+    lambda x: F.huber_loss(x, torch.zeros_like(x)),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); v = torch.randn(2, 4, dtype=torch.float64)
+for f in fs:
+    x = x0.clone().requires_grad_()
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    h, = torch.autograd.grad((g * v).sum(), x, allow_unused=True)
+    print(h if h is None else (h.round(decimals=6) + 0.0).tolist())
+""",
+    r"""
+fs = [
+    lambda x: F.cross_entropy(x, torch.tensor([0, 2])),
+    lambda x: F.nll_loss(x.log_softmax(-1), torch.tensor([1, 0])),
+    lambda x: F.kl_div(x.log_softmax(-1), x.flip(-1).softmax(-1).detach(), reduction='batchmean'),
+    lambda x: F.binary_cross_entropy(torch.sigmoid(x), torch.full_like(x, 0.3)),
+    lambda x: F.binary_cross_entropy_with_logits(x, torch.full_like(x, 0.3)),
+    lambda x: F.soft_margin_loss(x, torch.ones_like(x)),
+    lambda x: F.conv1d(x.unsqueeze(0), x[:1, :2].unsqueeze(0).expand(2, 2, 2).contiguous()),
+    lambda x: F.interpolate(x.unsqueeze(0), scale_factor=2, mode='linear'),
+    lambda x: F.pad(x, (1, 1), mode='reflect'),
+    lambda x: F.glu(x, -1) if x.shape[-1] % 2 == 0 else x,
+    lambda x: torch.atan2(x, x.flip(-1) + 2),
+    lambda x: torch.hypot(x, x.flip(-1)),
+    lambda x: torch.lerp(x, x.flip(-1), 0.3),
+    lambda x: torch.addcmul(x, x, x, value=0.5),
+    lambda x: torch.addcdiv(x, x, x.abs() + 1),
+    lambda x: torch.fmod(x, 0.7),
+    lambda x: torch.remainder(x, 0.7),
+    lambda x: torch.maximum(x, x.flip(-1)),
+    lambda x: torch.xlogy(x.abs() + 0.1, x.abs() + 2),
+    lambda x: torch.special.xlog1py(x.abs(), x.abs()),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); v = torch.randn(2, 4, dtype=torch.float64)
+for f in fs:
+    x = x0.clone().requires_grad_()
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    h, = torch.autograd.grad((g * v).sum(), x, allow_unused=True)
+    print(h if h is None else (h.round(decimals=6) + 0.0).tolist())
+""",
+    r"""
+fs = [
+    lambda x: torch.polygamma(1, x.abs() + 1),
+    lambda x: torch.sinc(x),
+    lambda x: torch.deg2rad(x),
+    lambda x: torch.nan_to_num(x),
+    lambda x: torch.diff(x, dim=-1),
+    lambda x: torch.trapezoid(x, dim=-1),
+    lambda x: torch.logcumsumexp(x, -1),
+    lambda x: torch.cummax(x, -1).values,
+    lambda x: torch.kron(x, x),
+    lambda x: torch.tril(x @ x.mT),
+    lambda x: torch.diag_embed(x),
+    lambda x: torch.einsum('ij,kj->ik', x, x),
+    lambda x: torch.tensordot(x, x, dims=([1], [1])),
+    lambda x: torch.fft.fft(x).abs(),
+    lambda x: torch.fft.rfft(x).real,
+    lambda x: torch.stft(x.flatten(), 4, return_complex=True, window=torch.ones(4)).abs(),
+]
+x0 = torch.randn(2, 4, dtype=torch.float64); v = torch.randn(2, 4, dtype=torch.float64)
+for f in fs:
+    x = x0.clone().requires_grad_()
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    h, = torch.autograd.grad((g * v).sum(), x, allow_unused=True)
+    print(h if h is None else (h.round(decimals=6) + 0.0).tolist())
+""",
+]
+
+# Double backward through ops whose gradient does not depend on the input.
+OP_TANGENT_GAPS = [
+    ("the gradient of a max/avg pooling sum (1-d, 2-d, adaptive) is constant in ember (no graph back to the "
+     "input), so differentiating it again raises; torch records the pooling backward and gives "
+     "zeros",
+     r"""
+x = torch.randn(1, 2, 4, dtype=torch.float64, requires_grad=True)
+for f in [lambda x: F.max_pool1d(x, 2), lambda x: F.avg_pool1d(x, 2)]:
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    print(g.requires_grad, torch.autograd.grad(g.sum(), x, allow_unused=True))
+"""),
+    ("hardsigmoid's gradient is constant in ember (no graph back to the input): differentiating "
+     "it again raises ember's 'does not require grad' instead of torch's 'derivative for "
+     "aten::hardsigmoid_backward is not implemented'",
+     r"""
+x = torch.randn(4, dtype=torch.float64, requires_grad=True)
+g, = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+try:
+    torch.autograd.grad(g.sum(), x)
+except RuntimeError as e:
+    print(e)
+"""),
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
                                 + DOUBLE_BACKWARD + FUSED_CONV_BN + EXTENDING_MORE
                                 + PARAMETRIZATIONS + PRUNING + CHANNELS_LAST + OPTIM_RECIPES
                                 + SAVE_MULTIPLE + TORCHSCRIPT + COMPILE + TUTORIAL_DETAILS
-                                + RECIPE_DETAILS + JIT_MORE + DYNAMO)]
+                                + RECIPE_DETAILS + JIT_MORE + DYNAMO + OP_TANGENTS)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
-BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS]
+BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS]
 BUGS += [(reason, SETUP + JIT_LOAD + s) for reason, s in TORCHSCRIPT_GAPS]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

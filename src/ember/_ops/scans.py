@@ -229,7 +229,12 @@ class Logcumsumexp(Op):
 
     NOTE: in log space, so that nothing overflows: the positive and negative parts of the
     gradient are summed with a reverse logcumsumexp (log 0 replaced by the dtype's lowest
-    finite value, so that no inf - inf appears)."""
+    finite value, so that no inf - inf appears). That form goes through log|grad|, whose
+    derivative with respect to grad is infinite at 0: where grad itself is differentiated
+    (forward AD differentiates this backward with respect to a zero cotangent), the plain
+    linear form is used instead, scaled by the last output (the largest) so that no term
+    exp(x_k - out_i) is taken apart into an overflowing product except when the outputs span
+    more than the dtype's exponent range."""
     saves = {"self": ("self", "result")}
 
     def backward(ctx, grad):
@@ -239,6 +244,9 @@ class Logcumsumexp(Op):
             return grad         # torch's logcumsumexp_backward: grad itself, no graph of x
         if x.is_complex():
             return x.exp() * _rev_cumsum(grad * (-result).exp(), d)
+        if grad.requires_grad:
+            last = result.narrow(d, result.shape[d] - 1, 1)
+            return (x - last).exp() * _rev_cumsum(grad * (last - result).exp(), d)
         where = FUNCTIONS["where"]
         lowest = _dtype.finfo(x.dtype).min
         log_abs = grad.abs().log()
