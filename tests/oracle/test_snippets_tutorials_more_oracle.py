@@ -4521,13 +4521,344 @@ except RuntimeError as e:
 """),
 ]
 
+# What the tutorials print: optimizers, parametrized and pruned models, attention and recurrent
+# layers, losses, autograd nodes, channels-last tensors.
+REPRS = [
+    'p = [nn.Parameter(torch.ones(1))]\nfor cls in [torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW, torch.optim.RMSprop, torch.optim.Adagrad]:\n    print(cls(p, lr=0.01))',
+    'p = [nn.Parameter(torch.ones(1))]\nfor cls in [torch.optim.Adadelta, torch.optim.Adamax, torch.optim.NAdam, torch.optim.RAdam, torch.optim.ASGD, torch.optim.Rprop]:\n    print(cls(p))',
+    'p = [nn.Parameter(torch.ones(1))]\nprint(torch.optim.LBFGS(p))\nprint(torch.optim.SparseAdam([nn.Parameter(torch.ones(1))]))',
+    'p = [nn.Parameter(torch.ones(1))]\nopt = torch.optim.SGD(p, lr=0.1)\nprint(repr(torch.optim.lr_scheduler.StepLR(opt, 2))[:40].split(" object")[0].split(".")[-1])',
+    'P = torch.nn.utils.parametrize\nm = nn.Sequential(nn.Linear(2, 2))\ntorch.nn.utils.parametrizations.orthogonal(m[0])\nprint(m)\nprint(P.type_before_parametrizations(m[0]).__name__)',
+    'm = torch.nn.utils.parametrizations.weight_norm(nn.Conv1d(2, 3, 2))\nprint(m)\nprint(m.parametrizations.weight.original0.shape, m.parametrizations.weight.original1.shape)',
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.Sequential(nn.Linear(2, 2))\nprune.l1_unstructured(m[0], "weight", 0.5)\nprint(m, [n for n, _ in m.named_parameters()], [n for n, _ in m.named_buffers()])',
+    'm = nn.Transformer(d_model=4, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=8)\nprint(m)',
+    'print(nn.MultiheadAttention(4, 2, dropout=0.1, bias=False, add_bias_kv=True))\nprint(nn.TransformerEncoderLayer(4, 2, 8, 0.1, activation=F.gelu, batch_first=True, norm_first=True, layer_norm_eps=1e-6))',
+    'print(nn.LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=True, dropout=0.2), nn.GRU(3, 4, bias=False), nn.RNN(3, 4, nonlinearity="relu"))',
+    'print(nn.Embedding(10, 3, padding_idx=0, max_norm=1.0, norm_type=1.0, scale_grad_by_freq=True, sparse=True), nn.EmbeddingBag(10, 3, mode="sum", include_last_offset=True, padding_idx=2))',
+    'print(nn.KLDivLoss(reduction="batchmean"), nn.CosineEmbeddingLoss(margin=0.5), nn.NLLLoss(ignore_index=0), nn.CrossEntropyLoss(label_smoothing=0.1, weight=torch.ones(3)))',
+    'print(nn.Dropout2d(0.3), nn.Dropout(0.5, inplace=True), nn.ReLU(True), nn.LogSoftmax(dim=1), nn.Softmax(-1), nn.Flatten(0, -1), nn.Unflatten(1, (2, 2)))',
+    'print(nn.MaxPool2d(2, stride=2), nn.AvgPool1d(3, padding=1), nn.AdaptiveAvgPool2d((1, None)), nn.Conv2d(1, 4, kernel_size=5, padding="same", bias=False, padding_mode="reflect"))',
+    'print(nn.BatchNorm2d(4, momentum=None), nn.LayerNorm([3, 4], elementwise_affine=False), nn.GroupNorm(2, 4, eps=1e-3), nn.InstanceNorm1d(3, track_running_stats=True))',
+    'x = torch.randn(2, 3, requires_grad=True)\ny = torch.func.functional_call(nn.Linear(3, 1), {}, (x,))\nprint(y.grad_fn.name(), y.shape)',
+    'f = torch.func.grad(lambda x: x.sum())\nprint(callable(f), f.__name__ if hasattr(f, "__name__") else None)\nv = torch.func.vmap(torch.sin)\nprint(v.__name__ if hasattr(v, "__name__") else None)',
+    'fw = torch.autograd.forward_ad\nwith fw.dual_level():\n    d = fw.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 0.5]))\n    print(repr(fw.unpack_dual(d)))',
+    'x = torch.tensor([1.0], requires_grad=True)\nclass Sq(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        ctx.save_for_backward(x)\n        return x ** 2\n    @staticmethod\n    def backward(ctx, g):\n        x, = ctx.saved_tensors\n        return 2 * x * g\ny = Sq.apply(x)\nprint(y, y.grad_fn.name(), type(y.grad_fn).__name__, y.grad_fn.next_functions[0][0].__class__.__name__)',
+    'x = torch.ones(2, requires_grad=True)\ny = x * 2\nprint(y.grad_fn, y.grad_fn.next_functions, y.grad_fn.name(), y.is_leaf, x.is_leaf, y.requires_grad)'.replace("print(y.grad_fn, y.grad_fn.next_functions", "print(y.grad_fn.next_functions[0][0].name()"),
+    'x = torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)\nprint(x.is_contiguous(memory_format=torch.channels_last), x.data_ptr() == x.contiguous().data_ptr(), x.contiguous().is_contiguous(memory_format=torch.channels_last))',
+    'x = torch.randn(1, 3, 2, 2).to(memory_format=torch.channels_last)\nprint(x)\nprint(x.flatten(), x.view(-1) if x.is_contiguous() else x.reshape(-1))',
+]
+
+# Saving and loading: whole models and weights_only, nested containers, shared storage,
+# state_dict metadata, load_state_dict strict/assign.
+SAVE_MORE = [
+    'import io\nm = nn.Sequential(nn.Linear(2, 2), nn.ReLU())\nbuf = io.BytesIO()\ntorch.save(m, buf)\nbuf.seek(0)\ntry:\n    torch.load(buf)\nexcept Exception as e:\n    print(type(e).__name__, str(e).splitlines()[0][:120])\nbuf.seek(0)\nm2 = torch.load(buf, weights_only=False)\nprint(m2, torch.equal(m2[0].weight, m[0].weight))',
+    'import io\nbuf = io.BytesIO()\nopt = torch.optim.Adam(nn.Linear(2, 2).parameters())\ntorch.save({"opt": opt.state_dict(), "sched": torch.optim.lr_scheduler.StepLR(opt, 2).state_dict()}, buf)\nbuf.seek(0)\nck = torch.load(buf)\nprint(sorted(ck["sched"]), ck["opt"]["param_groups"][0]["lr"])',
+    'import io\nbuf = io.BytesIO()\ntorch.save([torch.ones(2), {"a": (torch.zeros(1), 3)}], buf)\nbuf.seek(0)\nprint(torch.load(buf))',
+    'import io\nx = torch.arange(10.)\nbuf = io.BytesIO()\ntorch.save({"view": x[2:5], "base": x}, buf)\nbuf.seek(0)\nck = torch.load(buf)\nck["base"][3] = 100\nprint(ck["view"], ck["view"].storage_offset())',
+    'import io\nbuf = io.BytesIO()\ntorch.save(torch.ones(2, dtype=torch.float16), buf)\nbuf.seek(0)\nprint(torch.load(buf).dtype)\nbuf2 = io.BytesIO()\ntorch.save(nn.Parameter(torch.ones(2)), buf2)\nbuf2.seek(0)\np = torch.load(buf2)\nprint(type(p).__name__, p.requires_grad)',
+    'import io\nm = nn.Linear(2, 2)\nsd = m.state_dict()\nprint(type(sd).__name__, sd._metadata if hasattr(sd, "_metadata") else None)\nbuf = io.BytesIO()\ntorch.save(sd, buf)\nbuf.seek(0)\nsd2 = torch.load(buf)\nprint(type(sd2).__name__, getattr(sd2, "_metadata", None))',
+    'import io\nm = nn.Linear(2, 2)\nbuf = io.BytesIO()\ntorch.save(m.state_dict(), buf)\nprint(buf.getvalue()[:2], len(buf.getvalue()) > 100)\nbuf.seek(0)\nimport zipfile\nprint(sorted(n.split("/", 1)[1] for n in zipfile.ZipFile(buf).namelist()))',
+    'import io\nbuf = io.BytesIO()\ntry:\n    torch.load(buf)\nexcept Exception as e:\n    print(type(e).__name__, str(e)[:80])',
+    'import io\nbuf = io.BytesIO(b"not a checkpoint")\ntry:\n    torch.load(buf)\nexcept Exception as e:\n    print(type(e).__name__, str(e).splitlines()[0][:80])',
+    'import io, copy\nm = nn.Linear(2, 2)\nsd = copy.deepcopy(m.state_dict())\nwith torch.no_grad():\n    m.weight.add_(1)\nprint(torch.equal(sd["weight"] + 1, m.weight))\nsd2 = m.state_dict(keep_vars=True)\nprint(type(sd2["weight"]).__name__, sd2["weight"] is m.weight, m.state_dict()["weight"].requires_grad)',
+    'm = nn.Linear(2, 2)\nsd = m.state_dict()\nsd["weight"] = torch.ones(3, 3)\ntry:\n    m.load_state_dict(sd)\nexcept RuntimeError as e:\n    print(str(e).splitlines()[0])\n    print(str(e).splitlines()[1].strip())',
+    'm = nn.Linear(2, 2)\nr = m.load_state_dict({"weight": torch.ones(2, 2)}, strict=False)\nprint(r, type(r).__name__, r.missing_keys)\nprint(m.weight)',
+    'm = nn.Linear(2, 2)\nr = m.load_state_dict({"weight": torch.ones(2, 2), "bias": torch.zeros(2)}, assign=True)\nprint(r, m.weight.requires_grad, type(m.weight).__name__)',
+]
+
+# torch.func and autograd.functional details: torch.vmap, functional_call with tied weights and
+# strictness, grad argnums and has_aux, vjp, jacrev/jacfwd/hessian options, hvp/vhp checks.
+FUNC_MORE = [
+    'print(torch.vmap is torch.func.vmap, torch.vmap(torch.sum)(torch.ones(2, 3)))',
+    'm = nn.Linear(2, 2)\nm2 = nn.Sequential(m, m)\np = {k: v.detach() for k, v in m2.named_parameters()}\nprint(list(p))\nprint(torch.func.functional_call(m2, p, torch.ones(1, 2)).shape)\nm3 = nn.Linear(2, 2)\nprint(torch.func.functional_call(nn.Sequential(m3, m3), {"0.weight": torch.zeros(2, 2)}, torch.ones(1, 2)))',
+    'm = nn.Linear(2, 2)\nm2 = nn.Sequential(m, m)\nprint(torch.func.functional_call(m2, {"0.weight": torch.zeros(2, 2), "0.bias": torch.zeros(2)}, torch.ones(1, 2), tie_weights=False))',
+    'm = nn.Linear(2, 2)\ntry:\n    torch.func.functional_call(m, ({"weight": torch.ones(2, 2)}, {"weight": torch.zeros(2, 2)}), torch.ones(1, 2))\nexcept ValueError as e:\n    print(e)',
+    'm = nn.BatchNorm1d(2)\nout = torch.func.functional_call(m, {"running_mean": torch.ones(2)}, torch.randn(4, 2))\nprint(m.running_mean, m.num_batches_tracked)',
+    'm = nn.Linear(2, 1)\nprint(torch.func.functional_call(m, {}, (torch.ones(1, 2),), {}).shape)\ntry:\n    torch.func.functional_call(m, {"weight": torch.ones(1, 2)}, torch.ones(1, 2), strict=True)\nexcept RuntimeError as e:\n    print(str(e).splitlines()[0])',
+    'def f(x, y):\n    return (x * y).sum()\nx, y = torch.randn(3), torch.randn(3)\ngx, gy = torch.func.grad(f, argnums=(0, 1))(x, y)\nprint(torch.allclose(gx, y), torch.allclose(gy, x))\ntry:\n    torch.func.grad(f, argnums=2)(x, y)\nexcept RuntimeError as e:\n    print(e)',
+    'def f(x):\n    return x.sum(), x.mean()\ntry:\n    torch.func.grad(f)(torch.ones(2))\nexcept RuntimeError as e:\n    print(e)\ntry:\n    torch.func.grad(lambda x: x.sum(), has_aux=True)(torch.ones(2))\nexcept RuntimeError as e:\n    print(e)',
+    'f = lambda x: x.sin().sum()\nx = torch.randn(3)\nprint(torch.allclose(torch.func.grad(torch.func.grad(lambda x: f(x)), argnums=0)(x) if False else torch.func.grad(f)(x), x.cos()))\nprint(torch.allclose(torch.func.vmap(torch.func.grad(torch.sin))(x), x.cos()))',
+    'x = torch.randn(3, requires_grad=True)\ng = torch.func.grad(lambda t: (t ** 2).sum())(x)\nprint(g.requires_grad, g.grad_fn is not None)\ng.sum().backward()\nprint(x.grad)',
+    'def f(x):\n    return x ** 2\nprint(torch.func.vjp(f, torch.tensor([1., 2.]))[1](torch.ones(2)))\nout, fn = torch.func.vjp(lambda a, b: a * b, torch.ones(2), torch.full((2,), 3.))\nprint(fn(torch.ones(2)))',
+    'out, fn, aux = torch.func.vjp(lambda x: (x.exp(), {"n": 1}), torch.zeros(2), has_aux=True)\nprint(out, fn(torch.ones(2)), aux)',
+    'print(torch.func.jacrev(lambda x, y: x * y, argnums=(0, 1))(torch.ones(2), torch.full((2,), 2.)))',
+    'print(torch.func.jacfwd(lambda x: x.cumsum(0), randomness="same")(torch.ones(3)))\ntry:\n    torch.func.jacfwd(lambda x: x + torch.randn(3))(torch.ones(3))\nexcept RuntimeError as e:\n    print(str(e)[:100])',
+    'print(torch.func.hessian(lambda x: (x ** 3).sum())(torch.tensor([1., 2.])))\nprint(torch.func.hessian(lambda x, y: (x * y ** 2).sum(), argnums=1)(torch.ones(2), torch.ones(2)))',
+    'print(torch.autograd.functional.hessian(lambda x: (x ** 3).sum(), torch.tensor([1., 2.]), create_graph=True, outer_jacobian_strategy="forward-mode", vectorize=True))',
+    'print(torch.autograd.functional.vhp(lambda x: (x ** 3).sum(), torch.tensor([1., 2.]), torch.ones(2), create_graph=True))\ntry:\n    torch.autograd.functional.vhp(lambda x: x ** 3, torch.tensor([1., 2.]), torch.ones(2))\nexcept RuntimeError as e:\n    print(e)',
+    'try:\n    torch.autograd.functional.hvp(lambda x: (x ** 3).sum(), torch.tensor([1., 2.]), torch.ones(3))\nexcept RuntimeError as e:\n    print(e)\nprint(torch.autograd.functional.hvp(lambda x, y: (x * y).sum(), (torch.ones(2), torch.ones(2)), (torch.ones(2), torch.zeros(2))))',
+    'print(torch.autograd.functional.jvp(lambda x: x.sum(), torch.ones(3), torch.ones(3)))\nprint(torch.autograd.functional.jacobian(lambda x: (x, x * 2), torch.ones(2)))',
+]
+
+# Per-sample gradients (vmap of grad through functional_call) of models made of the layers the
+# tutorials use, checked against one autograd.grad per sample.
+PER_SAMPLE_LAYERS = [
+    r"""
+model = nn.Linear(4, 3)
+x = torch.randn(5, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.Linear(4, 3), nn.LayerNorm(3))
+x = torch.randn(5, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Conv1d(2, 3, 2)
+x = torch.randn(5, 2, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.Conv2d(1, 2, 2), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten())
+x = torch.randn(5, 1, 5, 5)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.Conv2d(1, 2, 2), nn.GroupNorm(1, 2), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+x = torch.randn(5, 1, 4, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.Embedding(6, 3), nn.Flatten())
+x = torch.randint(0, 6, (5, 2))
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4).eval())
+x = torch.randn(5, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.LSTM(3, 2, batch_first=True)
+x = torch.randn(5, 4, 3)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.MultiheadAttention(4, 2, batch_first=True)
+x = torch.randn(5, 3, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.TransformerEncoderLayer(4, 2, 8, 0.0, batch_first=True)
+x = torch.randn(5, 3, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.Linear(4, 4), nn.GELU(), nn.Dropout(0.0), nn.Linear(4, 2))
+x = torch.randn(5, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.ConvTranspose2d(1, 2, 2), nn.Flatten())
+x = torch.randn(5, 1, 2, 2)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Bilinear(3, 3, 2)
+x = torch.randn(5, 3)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.Linear(4, 4), nn.PReLU())
+x = torch.randn(5, 4)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.InstanceNorm2d(2, affine=True), nn.Flatten())
+x = torch.randn(5, 1, 3, 3)
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+    r"""
+model = nn.EmbeddingBag(6, 3, mode='mean')
+x = torch.randint(0, 6, (5, 3))
+def out_of(o):
+    return o[0] if isinstance(o, tuple) else o
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+n_args = 3 if isinstance(model, nn.MultiheadAttention) else 2 if isinstance(model, nn.Bilinear) else 1
+def loss(params, buffers, sample):
+    return out_of(torch.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),) * n_args)).pow(2).sum()
+g = torch.func.vmap(torch.func.grad(loss), in_dims=(None, None, 0))(params, buffers, x)
+for k, v in g.items():
+    print(k, tuple(v.shape), round(v.abs().sum().item(), 2))
+ref = [torch.autograd.grad(loss(dict(model.named_parameters()), buffers, x[i]), list(model.parameters())) for i in range(x.shape[0])]
+print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, v in enumerate(g.values())))
+""",
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
                                 + DOUBLE_BACKWARD + FUSED_CONV_BN + EXTENDING_MORE
                                 + PARAMETRIZATIONS + PRUNING + CHANNELS_LAST + OPTIM_RECIPES
                                 + SAVE_MULTIPLE + TORCHSCRIPT + COMPILE + TUTORIAL_DETAILS
-                                + RECIPE_DETAILS + JIT_MORE + DYNAMO + OP_TANGENTS)]
+                                + RECIPE_DETAILS + JIT_MORE + DYNAMO + OP_TANGENTS + REPRS
+                                + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS]
