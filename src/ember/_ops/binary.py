@@ -12,6 +12,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import zeros_like
 from .._tensor import Tensor
+from ._blocked import select
 from ._fused import fma
 from .argument_errors import not_a_tensor
 from .elementwise import Elementwise, float_math, int_to_float, limited_kernel, missing_kernel, \
@@ -300,7 +301,7 @@ def _float_remainder(xp, a, b, out=None):
         return result
     zero = result == 0
     if zero.any():
-        xp.copyto(result, xp.copysign(result, xp.where(negative, -1.0, 1.0)), where=zero)
+        xp.copyto(result, xp.copysign(result, select(xp, negative, -1.0, 1.0)), where=zero)
     return result
 
 
@@ -398,11 +399,11 @@ def _int_power(xp, base, exponent):
     if getattr(exponent, "dtype", None) is not None and exponent.dtype.kind in "iu" \
             and (exponent < 0).any():
         neg = exponent < 0
-        safe = xp.power(base, xp.where(neg, 0, exponent))
+        safe = xp.power(base, select(xp, neg, 0, exponent))
         one = base == 1
         minus_one_odd = (base == -1) & (exponent % 2 != 0)
-        at_neg = xp.where(one, 1, xp.where(minus_one_odd, -1, xp.where(base == -1, 1, 0)))
-        return xp.where(neg, at_neg.astype(safe.dtype), safe)
+        at_neg = select(xp, one, 1, select(xp, minus_one_odd, -1, select(xp, base == -1, 1, 0)))
+        return select(xp, neg, at_neg.astype(safe.dtype), safe)
     return xp.power(base, exponent)
 
 
@@ -585,8 +586,8 @@ class Logaddexp(_Binary):
     def forward(xp, a, b):
         if a.dtype.kind != "c":
             return xp.logaddexp(a, b)
-        top = xp.where(a.real >= b.real, a, b)
-        return top + xp.log1p(xp.exp(xp.where(a.real >= b.real, b, a) - top))
+        top = select(xp, a.real >= b.real, a, b)
+        return top + xp.log1p(xp.exp(select(xp, a.real >= b.real, b, a) - top))
     saves = {"self": ("self", "other"), "other": ("self", "other")}
 
     def backward(ctx, grad):
@@ -624,7 +625,7 @@ def _lerp(xp, a, b, w):
     diff = b - a
     if np.ndim(w) == 0:
         return fma(w, diff, a) if abs(w) < 0.5 else fma(w - 1, diff, b)
-    return xp.where(abs(w) < 0.5, fma(w, diff, a), fma(w - 1, diff, b))
+    return select(xp, abs(w) < 0.5, fma(w, diff, a), fma(w - 1, diff, b))
 
 
 class Lerp(Elementwise):

@@ -12,6 +12,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from . import _rounded
+from ._blocked import select
 from ._op import Op
 from .activations import _where, apply
 from .argument_errors import not_a_tensor
@@ -171,7 +172,7 @@ class PreluKernelBackward(Elementwise):
              "weight": ("grad_output", "self")}
 
     def forward(xp, g, x, w):
-        return xp.where(x > 0, g, g * w)
+        return select(xp, x > 0, g, g * w)
 
     def backward(ctx, grad):
         g, x, w = ctx.saved_tensors
@@ -191,7 +192,7 @@ class PreluWeightBackward(Elementwise):
     saves = {"grad_output": ("self",), "self": ("grad_output", "self"), "weight": ("weight",)}
 
     def forward(xp, g, x, w):
-        return xp.where(x > 0, 0, g * x).astype(g.dtype)
+        return select(xp, x > 0, 0, g * x).astype(g.dtype)
 
     def backward(ctx, grad):
         g, x, w = ctx.saved_tensors
@@ -230,7 +231,7 @@ def prelu(input, weight):
     x = input._data
     w = _channel_view(weight, x.ndim)._data
     xp = backend_of(x).xp
-    result = xp.asarray(xp.where(x > 0, x, w * x), dtype=x.dtype)
+    result = xp.asarray(select(xp, x > 0, x, w * x), dtype=x.dtype)
     return apply(PreluKernel, (input, weight), result, {})
 
 

@@ -15,6 +15,7 @@ from .._creation import zeros_like
 from .._device import backend_of
 from .._tensor import Tensor, alias, wrap
 from ..autograd.grad_mode import _state as _grad_state
+from ._blocked import select
 from ._dispatch import Inplace, check_out, write_out
 from ._op import Op, record
 from .binary import _Binary
@@ -150,7 +151,7 @@ class Logit(Elementwise):
             # 1 - eps (NumPy's clip would send all to 1 - eps)
             lo = x.dtype.type(eps)
             hi = x.dtype.type(1 - float(lo))
-            x = xp.where(x < lo, lo, xp.where(x > hi, hi, x)).astype(x.dtype, copy=False)
+            x = select(xp, x < lo, lo, select(xp, x > hi, hi, x)).astype(x.dtype, copy=False)
         with np.errstate(all="ignore"):
             return xp.log(x / (1 - x))
 
@@ -178,8 +179,8 @@ class Sinc(Elementwise):
 
     def forward(xp, x):
         zero = x == 0
-        y = math.pi * xp.where(zero, 1, x)
-        return xp.where(zero, 1, xp.sin(y) / y)
+        y = math.pi * select(xp, zero, 1, x)
+        return select(xp, zero, 1, xp.sin(y) / y)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -233,7 +234,7 @@ class Angle(Elementwise):
         if x.dtype.kind == "c":
             return xp.angle(x)
         # NOTE: torch gives 0 for -0.0 (NumPy's angle says pi) and keeps NaN.
-        return xp.where(xp.isnan(x), x, xp.where(x < 0, math.pi, 0.0))
+        return select(xp, xp.isnan(x), x, select(xp, x < 0, math.pi, 0.0))
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -254,8 +255,8 @@ class Xlogy(_Binary):
         # NOTE: `a` or `b` may be a Python number (the Scalar variants below): its test is a
         # Python bool, which CuPy's where refuses as a condition; asarray makes it an array.
         with np.errstate(all="ignore"):
-            out = xp.where(xp.asarray(a == 0), 0, a * xp.log(b))
-        return xp.where(xp.asarray(xp.isnan(b)), b, out)
+            out = select(xp, xp.asarray(a == 0), 0, a * xp.log(b))
+        return select(xp, xp.asarray(xp.isnan(b)), b, out)
 
     def backward(ctx, grad):
         self, other = ctx.saved_tensors
@@ -370,7 +371,7 @@ class Heaviside(_Binary):
 
     def forward(xp, a, b):
         step = (a > 0).astype(a.dtype)
-        return xp.where(a == 0, b, step)
+        return select(xp, a == 0, b, step)
 
     def backward(ctx, grad):
         raise RuntimeError("derivative for aten::heaviside is not implemented")

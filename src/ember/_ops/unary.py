@@ -10,7 +10,7 @@ from .. import _dtype
 from .._creation import zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
-from ._blocked import zero_where
+from ._blocked import select, zero_where
 from ._ties import bounded
 from ._dispatch import Inplace
 from ._rounded import rounded_from_float64
@@ -113,7 +113,7 @@ def _real_sign(xp, x):
     s = xp.sign(x)
     if x.dtype.kind in "iub":
         return s
-    return xp.where(xp.isnan(x) | (x == 0), xp.zeros((), s.dtype), s)
+    return select(xp, xp.isnan(x) | (x == 0), xp.zeros((), s.dtype), s)
 
 
 @_unary("sign")
@@ -146,7 +146,7 @@ class Sgn(Elementwise):
         if x.dtype.kind != "c":
             return _real_sign(xp, x)
         mag = xp.abs(x)
-        return xp.where(mag == 0, 0, x / xp.where(mag == 0, 1, mag))
+        return select(xp, mag == 0, 0, x / select(xp, mag == 0, 1, mag))
 
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
@@ -534,9 +534,9 @@ class NanToNum(Elementwise):
         info = _dtype.finfo(_dtype._FROM_NUMPY[x.dtype])
         posinf = info.max if posinf is None else posinf
         neginf = info.min if neginf is None else neginf
-        out = xp.where(xp.isnan(x), nan, x)
-        out = xp.where(out == xp.inf, posinf, out)
-        return xp.where(out == -xp.inf, neginf, out).astype(x.dtype)
+        out = select(xp, xp.isnan(x), nan, x)
+        out = select(xp, out == xp.inf, posinf, out)
+        return select(xp, out == -xp.inf, neginf, out).astype(x.dtype)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
