@@ -315,9 +315,17 @@ def tensor_repr(t, *, tensor_contents=None, prefix="tensor("):
             body = format_values(t._data, dtype, indent)
     if tensor_contents is not None:
         body = tensor_contents
-    if t._grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
-    elif t._requires_grad:
+    # (a view's grad_fn and requires_grad may come from its base: NOTE [ Views follow their
+    # base ] in _tensor.py; as torch, a view made without grad and written since, whose
+    # grad_fn is refused, prints as grad_fn=<Invalid>)
+    try:
+        node = t._grad_fn if t._base is None else t.grad_fn
+        name = None if node is None else type(node).__name__
+    except RuntimeError:
+        name = "Invalid"
+    if name is not None:
+        suffixes.append(f"grad_fn=<{name}>")
+    elif t._requires_grad if t._base is None else t.requires_grad:
         suffixes.append("requires_grad=True")
     if _forward_ad._tangents:          # a dual level is open: a dual tensor shows its tangent
         tangent = _forward_ad._tangent_of(t)

@@ -346,9 +346,12 @@ def alias(base, array, offset):
 # op that gives it a node) or stops (requires_grad_(False), detach_()), `views_follow` updates
 # those with no node of their own. Such a view is `through_base`: it has no edge until its
 # memory is written; then its grad_fn is re-derived from the base. Views made without grad of
-# a tensor requiring grad (NOTE [ Views made without grad ]) are remembered too. Not
-# remembered, as that would cost every backward pass: views made without grad of a tensor
-# that needs no grad (torch's follow it too).
+# a tensor requiring grad (NOTE [ Views made without grad ]) are not remembered, as making one
+# must stay cheap (every no_grad forward pass makes them): they keep `_requires_grad` set,
+# and `requires_grad`, grad_fn and the in-place checks ask their base instead (an op on one
+# whose base stopped requiring grad still records a node, with no edge). Not followed at all
+# (torch's are), as that would cost every backward pass: views made without grad of a tensor
+# that needs no grad.
 
 class _Views(list):
     """A tensor's remembered views: (weak reference, storage version when made) pairs; dead
@@ -447,9 +450,8 @@ def mark_no_grad_view(view, parent):
     meta.no_grad_view = "inference" if _grad_mode.inference or (
         pmeta is not None and pmeta.no_grad_view == "inference") or (
         pnode is not None and pnode._view_ban == "inference") else True
-    meta.through_base = True        # (and it follows its base: NOTE [ Views follow their base ])
-    meta.view_version = version = view._get_storage().version
-    note_view(view._base, view, version)
+    meta.through_base = True        # (its flag stays; NOTE [ Views follow their base ])
+    meta.view_version = view._get_storage().version
 
 
 def check_no_grad_view(view):

@@ -62,7 +62,13 @@ def is_leaf(self):
 
 
 def requires_grad(self):
-    return self._requires_grad
+    if self._requires_grad:
+        meta = self._meta
+        if meta is not None and meta.through_base and self._grad_fn is None:
+            # (a view made without grad asks its base: NOTE [ Views follow their base ])
+            return self._base._requires_grad
+        return True
+    return False
 
 
 def requires_grad_setter(self, flag):
@@ -119,13 +125,12 @@ def grad_fn(self):
     if node is None:
         if self._base is not None and self._requires_grad:
             meta = self._meta
-            if meta is not None and meta.through_base and \
+            if meta is not None and meta.through_base and self._base._requires_grad and \
                     meta.view_version != self._get_storage().version:
                 # written since it was made: refused for a view made without grad, else
                 # re-derived from its base (NOTE [ Views follow their base ])
                 check_no_grad_view(self)
                 from ._ops.inplace import rederive_view
-                meta.through_base = False
                 rederive_view(self)
                 return self._grad_fn
         return None

@@ -222,3 +222,30 @@ def test_integer_tensors_remember_no_views():
     a[1:]
     assert a._meta is None
     np.testing.assert_array_equal(a.numpy(), [0, 0, 0])
+
+
+def test_a_view_made_without_grad_written_in_place_after_its_base_stopped_requiring_grad():
+    x = torch.ones(3, requires_grad=True)
+    y = x * 1
+    with torch.no_grad():
+        v = y[:2]
+    y.detach_()
+    v.mul_(2)                       # nothing to record: y must not require grad again
+    assert not y.requires_grad and y.grad_fn is None and v.grad_fn is None
+    assert values(y) == [2, 2, 1]
+
+
+def test_printing_such_views():
+    b = torch.zeros(3)
+    v = b[:2]
+    b[1:].copy_(torch.ones(2, requires_grad=True))
+    assert repr(v) == "tensor([0., 1.], grad_fn=<AsStridedBackward0>)"
+    x = torch.ones(3, requires_grad=True)
+    y = x * 1
+    with torch.no_grad():
+        w = y[:2]
+    assert repr(w) == "tensor([1., 1.], requires_grad=True)"
+    y.add_(1)                       # torch's printing catches the refusal of its grad_fn
+    assert repr(w) == "tensor([2., 2.], grad_fn=<Invalid>)"
+    y.detach_()
+    assert repr(w) == "tensor([2., 2.])"

@@ -60,6 +60,7 @@ class FakeTensor:
         self._requires_grad = requires_grad
         self._grad_fn = None if grad_fn is None else _GradFn(grad_fn)
         self.is_leaf = grad_fn is None
+        self._base = None           # (not a view)
 
 
 def _cast(array, name):

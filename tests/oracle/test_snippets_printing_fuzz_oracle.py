@@ -176,9 +176,6 @@ BUGS = [
     ("torch's amax keeps the first of -0. and 0., its full max (vectorized) the +0.; ember "
      "gives NumPy's",
      "print(torch.tensor([-0., 0.]).amax(), torch.tensor([0., -0.]).amax(), torch.max(torch.tensor([-0., 0.])))"),
-    ("an in-place write to a subclass alias regenerates its node as AsStridedBackward0 in "
-     "torch; ember keeps AliasBackward0",
-     _SUB + "u = torch.ones(3).as_subclass(MyT).requires_grad_() * 1\nu[0] = 2\nprint(u)"),
     ("torch's clone and element-wise results keep a permuted size-1 dim's stride; ember "
      "gives it the contiguous one",
      "t = torch.zeros(1, 2).t(); print((t * 1).stride(), t.clone().stride())"),
@@ -190,6 +187,9 @@ BUGS = [
 # (known differences fixed since: now snippets)
 SNIPPETS += [
     't = torch.tensor([[0., 7.]]).to_sparse()\ntry:\n    print(t.flatten())\nexcept RuntimeError as e: print(e)',
+    # (printing a view reads its grad_fn, re-derived after a write: NOTE [ Views follow their
+    # base ])
+    _SUB + "u = torch.ones(3).as_subclass(MyT).requires_grad_() * 1\nu[0] = 2\nprint(u)",
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

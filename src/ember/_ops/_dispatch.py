@@ -210,7 +210,7 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
                 and target._grad_fn._view_ban is not None:
             raise view_ban_error(target, "is being modified inplace")
         if base is not None and target._meta is not None and target._meta.no_grad_view \
-                and target._requires_grad:
+                and base._requires_grad:
             raise RuntimeError(INFERENCE_VIEW_INPLACE if target._meta.no_grad_view == "inference"
                                else NO_GRAD_VIEW_INPLACE)
         if base is None:
@@ -219,9 +219,12 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
                                    "in-place operation.")
         elif target._requires_grad and base._grad_fn is None:
             # (also a view that became a leaf by requires_grad_(): its base, which needs no
-            # grad, is a leaf all the same)
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
-                               "an in-place operation.")
+            # grad, is a leaf all the same; but not a view made without grad whose base
+            # stopped requiring grad: NOTE [ Views follow their base ])
+            meta = target._meta
+            if meta is None or not meta.through_base or base._requires_grad:
+                raise RuntimeError("a view of a leaf Variable that requires grad is being used "
+                                   "in an in-place operation.")
         elif target._requires_grad and target._grad_fn is None:
             # a view requiring grad through its base, whose grad_fn was not re-derived yet
             # (NOTE [ Views follow their base ]): torch's check reads the node it has now
@@ -322,6 +325,15 @@ def prepare_inplace(op, inputs, requires_grad):
     return (old,) + tuple(inputs[1:])
 
 
+def _only_a_stale_flag(view, inputs):
+    """Whether the only thing requiring grad is `view`'s flag, kept by a view made without grad
+    whose base no longer requires grad (NOTE [ Views follow their base ]): nothing to record."""
+    meta = view._meta
+    return meta is not None and meta.through_base and view._grad_fn is None \
+        and not view._base._requires_grad and not any(
+            isinstance(x, Tensor) and x._requires_grad for x in inputs[1:])
+
+
 def finish_inplace(op, inputs, params, target, requires_grad):
     """Bump the version of `target` (already holding the result) and rebase its graph.
 
@@ -352,7 +364,7 @@ def finish_inplace(op, inputs, params, target, requires_grad):
                     carry_retained(target, old, old_nr)
                 if meta.views and not had:
                     views_follow(target)    # NOTE [ Views follow their base ]
-        else:
+        elif not _only_a_stale_flag(target, inputs):
             from .inplace import rebase_view
             rebase_view(op, inputs, params, target, before)
     if aliased:

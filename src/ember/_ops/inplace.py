@@ -149,6 +149,8 @@ def rederive_view(view):
     op = _REPLAYS.get(made_by, AsStridedView)
     node = record(op, (base,), (view,), geometry)
     node._view_version = view._get_storage().version
+    if view._meta is not None:
+        view._meta.through_base = False     # (it has a node of its own now)
     if view._meta is not None and view._meta.retains_grad:
         carry_retained(view, old, old_nr)
 
