@@ -249,8 +249,12 @@ def _scatter_windows(grad, index, spatial, geometry):
     xp = backend_of(grad).xp
     batch = grad.shape[0]
     kernel, stride, padding, dilation, out = geometry
-    if xp is np and tiles.tiled(kernel, stride, padding, dilation, out, spatial):
-        return tiles.scatter_grad(grad, index, spatial)     # (NOTE [ Tiled max pools ])
+    if xp is np:
+        if tiles.tiled(kernel, stride, padding, dilation, out, spatial):
+            return tiles.scatter_grad(grad, index, spatial)     # (NOTE [ Tiled max pools ])
+        # overlapping windows: one add per output element, in output order, as torch's
+        # kernel adds them (NumPy's add.at takes a flat index quickly)
+        return _scatter_in_order(grad, index, spatial)
     table = list(_offset_table(kernel, dilation, stride, out, spatial, padding, xp))
     result = xp.zeros((batch,) + tuple(spatial), dtype=grad.dtype)
     if (stride == kernel and not any(padding) and set(dilation) == {1}
