@@ -354,8 +354,8 @@ def alias(base, array, offset):
 # that needs no grad.
 
 class _Views(list):
-    """A tensor's remembered views: (weak reference, storage version when made) pairs; dead
-    ones are dropped whenever the list doubles."""
+    """A tensor's remembered views: (weak reference, storage version when made, whether it is
+    an output of unbind or split) triples; dead ones are dropped whenever the list doubles."""
     __slots__ = ("limit",)
 
     def __init__(self):
@@ -376,9 +376,44 @@ def note_view(root, view, version):
         if root._data.dtype.kind not in "fcV":
             return                  # (it can never require grad)
         views = root._autograd_meta().views = _Views()
-    views.append((_weakref(view), version))
+    views.append((_weakref(view), version, False))
     if len(views) > views.limit:
         views.prune()
+
+
+# torch refuses to write an output of unbind or split in place (or to re-derive one written
+# through its base) once autograd is involved, even one made of a tensor that needed no grad,
+# which has no node to hold that reason: its base's list says so.
+MULTI_OUTPUT_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation "
+    "by an out-of-place one.")
+MULTI_OUTPUT_MODIFIED = MULTI_OUTPUT_INPLACE.replace(
+    "is being modified inplace", "its base or another view of its base has been modified "
+                                 "inplace")
+
+
+def note_multi_output(views):
+    """`views`, just made (and remembered) by unbind or split of a tensor needing no grad, may
+    not be written in place."""
+    remembered = views[0]._base._meta.views
+    start = len(remembered) - len(views)     # (they were remembered last, in order)
+    for k, view in enumerate(views, start):
+        ref, version, _ = remembered[k]
+        if ref() is view:
+            remembered[k] = (ref, version, True)
+
+
+def is_multi_output(view):
+    """Whether `view`, which has no node, is an output of unbind or split (note_multi_output);
+    a scan of its base's list, for the rare paths."""
+    meta = view._meta
+    if meta is not None and meta.multi_output:
+        return True
+    root_meta = view._base._meta
+    return root_meta is not None and root_meta.views is not None and any(
+        multi and ref() is view for ref, _, multi in root_meta.views)
 
 
 def views_follow(root):
@@ -389,7 +424,7 @@ def views_follow(root):
     if not views:
         return
     on = root._requires_grad
-    for ref, version in views:
+    for ref, version, multi in views:
         view = ref()
         if view is None or view._grad_fn is not None or view._base is not root:
             continue
@@ -399,6 +434,7 @@ def views_follow(root):
                 vmeta = view._autograd_meta()
                 vmeta.through_base = True
                 vmeta.view_version = version
+                vmeta.multi_output = multi
                 view._requires_grad = True
         elif vmeta is not None and vmeta.through_base:
             vmeta.through_base = False

@@ -10,7 +10,7 @@ import weakref
 
 from . import autograd as _autograd
 from ._storage import InferenceStorage
-from ._tensor import Tensor, alias, check_no_grad_view, views_follow
+from ._tensor import MULTI_OUTPUT_MODIFIED, Tensor, alias, check_no_grad_view, views_follow
 from .autograd.grad_mode import _state as _grad_mode
 from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
 
@@ -29,7 +29,7 @@ class AutogradMeta:
 
     __slots__ = ("grad", "retains_grad", "hooks", "post_accumulate_hooks", "accumulator",
                  "view_version", "name", "no_grad_view", "grad_dtype", "views", "through_base",
-                 "replay")
+                 "replay", "multi_output")
     # (grad_dtype is set only by `Tensor.grad_dtype = ...`; unset means the tensor's dtype)
 
     def __init__(self):
@@ -47,6 +47,7 @@ class AutogradMeta:
         self.through_base = False            # a view requiring grad only as its base does
         self.replay = None                   # node name of the op that made a view of another
         #                                      dtype with no node (view_as_real/_complex)
+        self.multi_output = False            # an output of unbind/split with no node
 
 
 def _autograd_meta(self):
@@ -130,6 +131,8 @@ def grad_fn(self):
                 # written since it was made: refused for a view made without grad, else
                 # re-derived from its base (NOTE [ Views follow their base ])
                 check_no_grad_view(self)
+                if meta.multi_output:
+                    raise RuntimeError(MULTI_OUTPUT_MODIFIED)
                 from ._ops.inplace import rederive_view
                 rederive_view(self)
                 return self._grad_fn

@@ -249,3 +249,44 @@ def test_printing_such_views():
     assert repr(w) == "tensor([2., 2.], grad_fn=<Invalid>)"
     y.detach_()
     assert repr(w) == "tensor([2., 2.])"
+
+
+MULTI_INPLACE = ("A view was created in no_grad mode and is being modified inplace with grad "
+                 "mode enabled. This view is the output of a function that returns multiple "
+                 "views. Such functions do not allow the output views to be modified inplace. "
+                 "You should replace the inplace operation by an out-of-place one.")
+MULTI_MODIFIED = MULTI_INPLACE.replace("is being modified inplace", "its base or another view "
+                                       "of its base has been modified inplace")
+
+
+def test_outputs_of_unbind_and_split_of_a_tensor_needing_no_grad_stay_unwritable():
+    # torch keeps, even where there is no node, that these views came from a function of
+    # several outputs: writing one with autograd involved is refused
+    x = torch.ones(2, 1, 3)
+    v = x.unbind(0)[1]
+    with raises(RuntimeError, MULTI_INPLACE):
+        v.copy_(torch.ones(1, 3, requires_grad=True))
+    assert x.grad_fn is None
+    b = torch.zeros(4, 2)
+    u = b.split([1, 3])
+    with raises(RuntimeError, MULTI_INPLACE):
+        u[1].mul_(torch.ones(3, 2, requires_grad=True))
+    u[0].copy_(torch.ones(1, 2))    # (with nothing requiring grad, a plain write)
+    assert values(b[0]) == [1, 1]
+
+
+def test_re_deriving_an_output_of_unbind_is_refused():
+    b = torch.zeros(3, 2)
+    u = b.unbind()
+    b[2].copy_(torch.ones(2, requires_grad=True))
+    assert u[0].requires_grad
+    with raises(RuntimeError, MULTI_MODIFIED):
+        u[0].grad_fn
+    with raises(RuntimeError, MULTI_MODIFIED):
+        u[0].sum()
+    c = torch.zeros(3, 2)
+    w = c.unbind()
+    c.requires_grad_()
+    assert w[0].requires_grad and w[0].grad_fn is None
+    with raises(RuntimeError, MULTI_INPLACE):
+        w[0].mul_(2)

@@ -281,12 +281,25 @@ FOLLOW = [FN + s for s in [
     'x = torch.ones(3, requires_grad=True); y = x * 1\nwith torch.no_grad():\n    v = y[:2]\ny.detach_(); print(v)',
     'x = torch.ones(3, requires_grad=True); y = x * 1\nwith torch.no_grad():\n    v = y[:2]\ny.add_(1)\nprint(v)',
     'x = torch.ones(3, requires_grad=True); y = x * 1\nwith torch.no_grad():\n    v = y[:2]\ny.detach_(); y.requires_grad_(); print(v.requires_grad, fn(v))',
+    'b = torch.zeros(3, 2); u = b.unbind(); x = torch.ones(2, requires_grad=True)\nu[2].copy_(x)',
+    'b = torch.zeros(3, 2); u = b.unbind(); x = torch.ones(2, requires_grad=True); b[2].copy_(x); print(u[0].requires_grad)\nprint(fn(u[0]))',
+    'b = torch.zeros(3, 2); u = b.unbind(); x = torch.ones(2, requires_grad=True); b[2].copy_(x)\nu[0].sum()',
+    'b = torch.zeros(3, 2); u = b.unbind(); x = torch.ones(2, requires_grad=True); b[2].copy_(x)\nprint(u[1])',
+    'b = torch.zeros(3, 2); u = b.split(1); x = torch.ones(2, requires_grad=True); b[2].copy_(x); print(u[0].requires_grad)\nprint(fn(u[0]))',
+    'b = torch.zeros(4, 2); u = b.split([1, 3]); x = torch.ones(3, 2, requires_grad=True)\nu[1].mul_(x)',
+    'b = torch.zeros(3, 2); u = b.unbind(); b.requires_grad_(); print(u[0].requires_grad, fn(u[0]))\nu[0].mul_(2)',
+    'b = torch.zeros(3, 2); u = b.unbind(); u[0].requires_grad_(); print(u[0].requires_grad)\nu[0].mul_(2)',
+    'b = torch.zeros(3, 2); u = b.unbind(); x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    b[2].copy_(x)\nprint(u[0].requires_grad, u[0].grad_fn)',
+    'b = torch.zeros(3, 2); u = b.unbind(); u[0].copy_(torch.ones(2)); u[1].mul_(3); print(u[0]._version, b)',
+    'b = torch.zeros(3, 2); u = b.unbind(1); v = b[0]; x = torch.ones(2, requires_grad=True); v.copy_(x); print(fn(v), fn(b))\nprint(fn(u[0]))',
+    'b = torch.zeros(4); u = b.tensor_split(2); x = torch.ones(2, requires_grad=True); u[1].copy_(x); print(fn(u[0]), fn(b)); (u[0] + 1).sum().backward(); print(x.grad)',
 ]] + [
     FN + "x = torch.ones(3); v = x[1:]; x.requires_grad_(); print(v.requires_grad, fn(v))",
     FN + "x = torch.ones(2, 3, dtype=torch.complex64); v = x.flatten(); w = torch.ones(2, 3, requires_grad=True); x *= w; print(fn(v), v.requires_grad)",
     "x = torch.ones(2, 3, requires_grad=True); y = x * 2\nwith torch.inference_mode():\n    v = y.t()\ny.detach_(); print(v.requires_grad)\nv.add_(1); print(v._version)",
     "x = torch.ones(2, 3).t().requires_grad_(); y = x.sin()\nwith torch.no_grad():\n    v = y[:, 1]\nv.requires_grad_(False); print(v.requires_grad)",
     "x = torch.ones(3, requires_grad=True); out = torch.zeros(6).view(2, 3); out[0].copy_(x * 2); print(out.requires_grad)",
+    'x = torch.ones(2, 1, 3); w = torch.ones(1, 3, requires_grad=True); v = x.unbind(0)[1]\nv.copy_(w); print(type(x.grad_fn).__name__)',
 ]
 
 STEPS = FN + """def r(t):
@@ -477,10 +490,10 @@ BUGS = [
      "mode): torch saves nothing for it, so an inference tensor operand is no error; ember "
      "saves it and refuses",
      "a = torch.tensor([1., 2., 3.], requires_grad=True)\nwith torch.inference_mode():\n    v = a.expand(2, 3)\n    t = torch.ones(2, 3)\nr = v * t; print(r.requires_grad, type(r.grad_fn).__name__)"),
-    ("an output of unbind of a tensor that needs no grad, written with an operand that "
-     "requires grad: torch refuses it (its views keep the function that made them); ember "
-     "bans only outputs of a node",
-     "x = torch.ones(2, 1, 3); w = torch.ones(1, 3, requires_grad=True); v = x.unbind(0)[1]\nv.copy_(w); print(type(x.grad_fn).__name__)"),
+    ("a view of an output of unbind or split of a tensor that needs no grad: torch refuses to "
+     "write it as it refuses that output (its views keep the function that made them); ember "
+     "marks only the outputs themselves",
+     FN + 'b = torch.zeros(4, 2); u = b.chunk(2); x = torch.ones(2, requires_grad=True)\nu[1][0].copy_(x)'),
     ("a leaf reshaped in place (transpose_, squeeze_) under no_grad after the forward pass: "
      "torch refuses the gradient of its old shape",
      "x = torch.arange(12.).reshape(2, 3, 2).requires_grad_(); y = (x * 1).cos()\nwith torch.no_grad():\n    x.transpose_(0, 1)\n(x.exp().sum() + y.sum()).backward(); print(x.grad.shape)"),

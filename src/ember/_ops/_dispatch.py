@@ -11,8 +11,8 @@ from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._memory_format import non_overlapping_dense
-from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, is_sparse_data, \
-    views_follow, wrap
+from .._tensor import INFERENCE_VIEW_INPLACE, MULTI_OUTPUT_INPLACE, NO_GRAD_VIEW_INPLACE, \
+    Tensor, is_multi_output, is_sparse_data, views_follow, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
 from .argument_errors import type_name
@@ -209,10 +209,14 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
         if base is not None and target._grad_fn is not None \
                 and target._grad_fn._view_ban is not None:
             raise view_ban_error(target, "is being modified inplace")
-        if base is not None and target._meta is not None and target._meta.no_grad_view \
-                and base._requires_grad:
-            raise RuntimeError(INFERENCE_VIEW_INPLACE if target._meta.no_grad_view == "inference"
-                               else NO_GRAD_VIEW_INPLACE)
+        meta = target._meta
+        if base is not None and meta is not None:
+            if meta.no_grad_view and base._requires_grad:
+                raise RuntimeError(INFERENCE_VIEW_INPLACE if meta.no_grad_view == "inference"
+                                   else NO_GRAD_VIEW_INPLACE)
+            if meta.multi_output and target._grad_fn is None and (target._requires_grad or any(
+                    isinstance(x, Tensor) and x._requires_grad for x in inputs or ())):
+                raise RuntimeError(MULTI_OUTPUT_INPLACE)    # (NOTE [ Views follow their base ])
         if base is None:
             if target._requires_grad and target._grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
@@ -221,8 +225,9 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
             # (also a view that became a leaf by requires_grad_(): its base, which needs no
             # grad, is a leaf all the same; but not a view made without grad whose base
             # stopped requiring grad: NOTE [ Views follow their base ])
-            meta = target._meta
             if meta is None or not meta.through_base or base._requires_grad:
+                if target._grad_fn is None and is_multi_output(target):
+                    raise RuntimeError(MULTI_OUTPUT_INPLACE)    # (torch's first check)
                 raise RuntimeError("a view of a leaf Variable that requires grad is being used "
                                    "in an in-place operation.")
         elif target._requires_grad and target._grad_fn is None:

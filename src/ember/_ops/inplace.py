@@ -20,7 +20,8 @@ from .._dtype import check_python_int, checked_scalar
 from .._float8 import FLOAT8_NP, cast, value as float8_value
 from .._geometry import broadcast_shapes
 from .._creation import zeros_like
-from .._tensor import Tensor, is_sparse_data, views_follow, wrap
+from .._tensor import MULTI_OUTPUT_INPLACE, Tensor, is_multi_output, is_sparse_data, \
+    views_follow, wrap
 from ..autograd.graph import Node, gradient_edge
 from ._dispatch import check_inplace, finish_inplace, same_data
 from ._op import Op, record
@@ -175,6 +176,9 @@ def rebase_view(op, inputs, params, view, before):
     the storage version before the write."""
     base = view._base
     prior = view._grad_fn
+    if prior is None and not base._requires_grad and is_multi_output(view):
+        # (torch refuses it before writing; its base could not tell check_inplace)
+        raise RuntimeError(MULTI_OUTPUT_INPLACE)
     # (the op's output shares the view's storage, so a result it saves, tanh_'s, is checked
     # against later writes through the view or its base)
     holder = view._detached_alias()

@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from .. import _geometry as geo
-from .._tensor import Tensor, is_sparse_data
+from .._tensor import Tensor, is_sparse_data, note_multi_output
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
@@ -52,6 +52,9 @@ def _multi_view(op, input, pieces, params):
         # inference mode, a reason that wins)
         ban = inherited_view_ban(input) if input._base is not None else None
         node._view_ban = INFERENCE_NESTED if ban == INFERENCE_NESTED else MULTI_OUTPUT_VIEW
+    elif _grad_state.enabled and outs and outs[0]._base is not None \
+            and outs[0]._base._meta is not None and outs[0]._base._meta.views:
+        note_multi_output(outs)     # (remembered: NOTE [ Views follow their base ])
     return outs
 
 
