@@ -276,7 +276,9 @@ def _scatter_windows(grad, index, spatial, geometry):
     padded = _pad(xp, result, padding, kernel, dilation, stride, out, 0)
 
     def rows(lo, hi):
-        for where, flat, _ in table:
+        # (offsets last to first: an input element then gets its windows' gradients in
+        # output order, the order torch's kernels add them in and NumPy's path above uses)
+        for where, flat, _ in reversed(table):
             view = padded[lo:hi][where]
             view += zero_where(xp, None, grad[lo:hi], xp.not_equal, index[lo:hi], flat)
     _by_rows(rows, padded)
