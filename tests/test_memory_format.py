@@ -330,3 +330,14 @@ def test_stack_of_non_channels_last_inputs_is_row_major():
     c = ember.randn(2, 3, 4, 5).to(memory_format=ember.channels_last)
     assert ember.stack([c[0], c[0]]).stride() == (60, 20, 5, 1)    # 3-D: not channels-last
     assert ember.stack([c, c]).stride() == (120, 60, 1, 15, 3)      # channels-last kept
+
+
+def test_contiguous_with_preserve_format_refuses_to_copy():
+    # torch returns a tensor already row-major contiguous, and refuses the copy otherwise
+    x = ember.randn(2, 3, 4, 4)
+    assert x.contiguous(memory_format=ember.preserve_format) is x
+    text = "^preserve memory format is unsupported by the contiguous operator$"
+    for t in (x.to(memory_format=ember.channels_last), ember.randn(2, 3).t(), x[:, :, ::2]):
+        with pytest.raises(RuntimeError, match=text):
+            t.contiguous(memory_format=ember.preserve_format)
+        assert t.contiguous().is_contiguous()        # the default still copies

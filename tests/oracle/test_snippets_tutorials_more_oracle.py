@@ -4851,6 +4851,177 @@ print(all(torch.allclose(torch.stack([r[j] for r in ref]), v, atol=1e-5) for j, 
 """,
 ]
 
+# Channels-last tensors through the ops a converted model runs: the strides and contiguity
+# of each result (torch's memory-format propagation rules).
+CHANNELS_LAST_OPS = [
+    r"""
+fs = [
+    lambda x: x + 1,
+    lambda x: x * x,
+    lambda x: x + x.contiguous(),
+    lambda x: x.contiguous() + x,
+    lambda x: x + torch.ones(1, 3, 1, 1),
+    lambda x: x + torch.ones(4),
+    lambda x: torch.ones(1, 3, 1, 1) * x,
+    lambda x: x.relu(),
+    lambda x: torch.sigmoid(x),
+    lambda x: x.exp(),
+    lambda x: x.clamp(0, 1),
+    lambda x: x.float(),
+    lambda x: x.double(),
+    lambda x: x.half(),
+    lambda x: x.to(torch.int32),
+    lambda x: x.clone(),
+]
+for shape in [(2, 3, 4, 4), (2, 3, 1, 4), (1, 3, 4, 4)]:
+    for f in fs:
+        x = torch.randn(shape).to(memory_format=torch.channels_last)
+        try:
+            y = f(x)
+            print(y if isinstance(y, torch.Size) else (tuple(y.shape), y.stride(), y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last)))
+        except Exception as e:
+            print(type(e).__name__, str(e)[:100])
+""",
+    r"""
+fs = [
+    lambda x: x.detach(),
+    lambda x: torch.empty_like(x),
+    lambda x: torch.zeros_like(x),
+    lambda x: torch.rand_like(x),
+    lambda x: x.new_zeros(x.shape),
+    lambda x: x.new_empty(x.shape),
+    lambda x: torch.where(x > 0, x, 0.),
+    lambda x: torch.where(x > 0, x, x.contiguous()),
+    lambda x: x.masked_fill(x > 0, 1.),
+    lambda x: x.sum(1, keepdim=True),
+    lambda x: x.mean((2, 3), keepdim=True),
+    lambda x: x.softmax(1),
+    lambda x: x.log_softmax(-1),
+    lambda x: x.cumsum(1),
+    lambda x: x.abs_(),
+    lambda x: x.mul_(2),
+]
+for shape in [(2, 3, 4, 4), (2, 3, 1, 4), (1, 3, 4, 4)]:
+    for f in fs:
+        x = torch.randn(shape).to(memory_format=torch.channels_last)
+        try:
+            y = f(x)
+            print(y if isinstance(y, torch.Size) else (tuple(y.shape), y.stride(), y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last)))
+        except Exception as e:
+            print(type(e).__name__, str(e)[:100])
+""",
+    r"""
+fs = [
+    lambda x: F.conv2d(x, torch.randn(5, 3, 1, 1)),
+    lambda x: F.conv2d(x, torch.randn(5, 3, 3, 3), padding=1),
+    lambda x: F.conv2d(x, torch.randn(3, 1, 3, 3), groups=3),
+    lambda x: F.conv2d(x.contiguous(), torch.randn(5, 3, 1, 1).to(memory_format=torch.channels_last)),
+    lambda x: F.conv_transpose2d(x, torch.randn(3, 2, 2, 2), stride=2),
+    lambda x: F.max_pool2d(x, 2),
+    lambda x: F.avg_pool2d(x, 2),
+    lambda x: F.adaptive_avg_pool2d(x, 1),
+    lambda x: F.adaptive_avg_pool2d(x, (2, 2)),
+    lambda x: F.adaptive_max_pool2d(x, 2),
+    lambda x: F.interpolate(x, scale_factor=2, mode='nearest'),
+    lambda x: F.interpolate(x, scale_factor=2, mode='bilinear'),
+    lambda x: F.interpolate(x, size=(3, 3), mode='bicubic'),
+    lambda x: F.batch_norm(x, None, None, training=True),
+    lambda x: F.group_norm(x, 1),
+    lambda x: F.instance_norm(x),
+]
+for shape in [(2, 3, 4, 4), (2, 3, 1, 4), (1, 3, 4, 4)]:
+    for f in fs:
+        x = torch.randn(shape).to(memory_format=torch.channels_last)
+        try:
+            y = f(x)
+            print(y if isinstance(y, torch.Size) else (tuple(y.shape), y.stride(), y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last)))
+        except Exception as e:
+            print(type(e).__name__, str(e)[:100])
+""",
+    r"""
+fs = [
+    lambda x: F.layer_norm(x, (4,)),
+    lambda x: F.dropout(x, 0.0),
+    lambda x: F.pad(x, (1, 1, 1, 1)),
+    lambda x: F.pad(x, (1, 1, 1, 1), mode='reflect'),
+    lambda x: F.pixel_shuffle(torch.cat([x, x, x, x], 1)[:, :4], 2),
+    lambda x: F.pixel_unshuffle(x, 2),
+    lambda x: torch.cat([x, x], 1),
+    lambda x: torch.cat([x, x], 0),
+    lambda x: torch.cat([x, x.contiguous()], 1),
+    lambda x: torch.stack([x, x]),
+    lambda x: x.permute(0, 2, 3, 1),
+    lambda x: x.transpose(1, 2),
+    lambda x: x[:, :2],
+    lambda x: x[..., 1:],
+    lambda x: x.flip(1),
+    lambda x: x.roll(1, 1),
+]
+for shape in [(2, 3, 4, 4), (2, 3, 1, 4), (1, 3, 4, 4)]:
+    for f in fs:
+        x = torch.randn(shape).to(memory_format=torch.channels_last)
+        try:
+            y = f(x)
+            print(y if isinstance(y, torch.Size) else (tuple(y.shape), y.stride(), y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last)))
+        except Exception as e:
+            print(type(e).__name__, str(e)[:100])
+""",
+    r"""
+fs = [
+    lambda x: x.repeat(1, 2, 1, 1),
+    lambda x: x.expand(2, 3, 4, 4),
+    lambda x: x.unsqueeze(0).squeeze(0),
+    lambda x: torch.nn.functional.hardswish(x),
+    lambda x: F.gelu(x),
+    lambda x: x.sign(),
+    lambda x: torch.addcmul(x, x, x),
+    lambda x: x.lerp(x.contiguous(), 0.5),
+    lambda x: torch.maximum(x, x.contiguous()),
+    lambda x: x.index_select(1, torch.tensor([0, 2])),
+    lambda x: x.narrow(1, 0, 2),
+    lambda x: x.sort(1).values,
+    lambda x: x.topk(2, 1).values,
+    lambda x: x.max(1, keepdim=True).values,
+    lambda x: x.argmax(1, keepdim=True),
+    lambda x: x.nan_to_num(),
+]
+for shape in [(2, 3, 4, 4), (2, 3, 1, 4), (1, 3, 4, 4)]:
+    for f in fs:
+        x = torch.randn(shape).to(memory_format=torch.channels_last)
+        try:
+            y = f(x)
+            print(y if isinstance(y, torch.Size) else (tuple(y.shape), y.stride(), y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last)))
+        except Exception as e:
+            print(type(e).__name__, str(e)[:100])
+""",
+    r"""
+fs = [
+    lambda x: x.pow(2),
+    lambda x: x > 0,
+    lambda x: ~(x > 0),
+    lambda x: (x > 0).float(),
+    lambda x: torch.nn.functional.embedding(torch.zeros(2, dtype=torch.long), torch.ones(3, 4)),
+    lambda x: F.grid_sample(x, torch.zeros(2, 2, 2, 2), align_corners=False),
+    lambda x: F.unfold(x, 2).shape,
+    lambda x: torch.matmul(x, torch.ones(4, 4)),
+    lambda x: x @ x,
+    lambda x: torch.einsum('nchw->nchw', x),
+    lambda x: x.bernoulli(),
+    lambda x: x.to(memory_format=torch.preserve_format),
+    lambda x: x.type(torch.float64),
+    lambda x: x.contiguous(memory_format=torch.preserve_format),
+]
+for shape in [(2, 3, 4, 4), (2, 3, 1, 4), (1, 3, 4, 4)]:
+    for f in fs:
+        x = torch.randn(shape).to(memory_format=torch.channels_last)
+        try:
+            y = f(x)
+            print(y if isinstance(y, torch.Size) else (tuple(y.shape), y.stride(), y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last)))
+        except Exception as e:
+            print(type(e).__name__, str(e)[:100])
+""",
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -4858,7 +5029,8 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + PARAMETRIZATIONS + PRUNING + CHANNELS_LAST + OPTIM_RECIPES
                                 + SAVE_MULTIPLE + TORCHSCRIPT + COMPILE + TUTORIAL_DETAILS
                                 + RECIPE_DETAILS + JIT_MORE + DYNAMO + OP_TANGENTS + REPRS
-                                + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS)]
+                                + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS
+                                + CHANNELS_LAST_OPS)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS]

@@ -54,6 +54,8 @@ def contiguous(self, *args, memory_format=None):
     if memory_format is None or memory_format is preserve_format:
         if self._data.flags.c_contiguous:
             return self
+        if memory_format is preserve_format:    # (torch checks it only when a copy is due)
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
         memory_format = contiguous_format
     _mf.check_rank(memory_format, self._data.ndim)
     if _mf.is_laid_out(self._data, memory_format):
