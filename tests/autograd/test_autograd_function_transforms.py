@@ -244,3 +244,77 @@ def test_needs_input_grad_follows_requires_grad_even_without_grad_mode():
     assert not out.requires_grad
     Record.apply(x, torch.ones(2), 3)
     assert seen == [(True, False, False), (True, False, False)]
+
+
+class TakeAlong(Function):
+    """A Function whose vmap rule moves the batch dim into the call and applies itself, as the
+    'Extending torch.func' tutorial's NumpyTake does."""
+    rule_calls = []
+
+    @staticmethod
+    def forward(x, ind, dim):
+        return torch.take_along_dim(x, ind, dim)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, g):
+        return None, None, None
+
+    @staticmethod
+    def vmap(info, in_dims, x, ind, dim):
+        TakeAlong.rule_calls.append(in_dims)
+        x = x.expand(info.batch_size, *x.shape) if in_dims[0] is None else x.movedim(in_dims[0], 0)
+        ind = ind.movedim(in_dims[1], 0)
+        return TakeAlong.apply(x, ind, dim + 1), 0
+
+
+def test_vmap_rule_applying_its_function_runs_it_below_the_vmap():
+    # (the Function's own apply inside the rule used to run the rule again, without end)
+    x = torch.tensor([[3., 1., 2.], [0., 5., 4.]])
+    ind = torch.tensor([[2, 0, 1], [1, 2, 0]])
+    TakeAlong.rule_calls.clear()
+    out = torch.func.vmap(TakeAlong.apply, in_dims=(0, 0, None))(x, ind, 0)
+    assert out.tolist() == [[2., 3., 1.], [5., 4., 0.]]
+    assert TakeAlong.rule_calls == [(0, 0, None)] * 2         # once per element, not nested
+    out = torch.func.vmap(TakeAlong.apply, in_dims=(None, 0, None))(x[0], ind, 0)
+    assert out.tolist() == [[2., 3., 1.], [1., 2., 3.]]
+    # an outer vmap still applies: the inner rule's apply goes to the outer rule
+    TakeAlong.rule_calls.clear()
+    nested = torch.func.vmap(torch.func.vmap(TakeAlong.apply, in_dims=(0, 0, None)),
+                             in_dims=(0, 0, None))
+    assert nested(x.unsqueeze(0), ind.unsqueeze(0), 0).tolist() == [[[2., 3., 1.],
+                                                                     [5., 4., 0.]]]
+    assert len(TakeAlong.rule_calls) == 4
+
+
+class Scale(Function):
+    @staticmethod
+    def forward(x, y=2):
+        return x * y
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+def test_apply_with_setup_context_binds_arguments_in_inspects_words():
+    x = torch.ones(1)
+    assert Scale.apply(x, y=3).tolist() == [3.]
+    with raises(TypeError, "too many positional arguments"):
+        Scale.apply(x, 1, 2)
+    with raises(TypeError, "got an unexpected keyword argument 'z'"):
+        Scale.apply(x, z=1)
+    with raises(TypeError, "missing a required argument: 'x'"):
+        Scale.apply()
+    with raises(TypeError, "multiple values for argument 'y'"):
+        Scale.apply(x, 2, y=3)
+    # without setup_context, forward itself refuses them (Python's words)
+    with pytest.raises(TypeError, match=r"OldSquare.forward\(\) takes 2 positional arguments"):
+        OldSquare.apply(x, x)

@@ -6,7 +6,8 @@ Spatial transformer networks, adversarial examples (FGSM), the nn.Transformer la
 knowledge distillation, word embeddings (N-gram, CBOW), LSTM part-of-speech tagging, the
 BiLSTM-CRF, NLP from scratch (generating names, translation with attention), model ensembling
 and per-sample gradients, Jacobians/Hessians/hvp/vhp, forward-mode AD, double backward with
-custom Functions, fusing convolution and batch norm, extending PyTorch, parametrizations,
+custom Functions, fusing convolution and batch norm, extending PyTorch and torch.func (vmap
+rules and jvp of custom Functions), parametrizations,
 pruning, channels-last memory format, the optimizer and learning-rate scheduler recipes, saving
 several models in one file, TorchScript as users write it (ember's trace and script give back
 what they are given, which computes the same results; trace_module, freeze, the tracer's
@@ -5022,6 +5023,211 @@ for shape in [(2, 3, 4, 4), (2, 3, 1, 4), (1, 3, 4, 4)]:
 """,
 ]
 
+# Extending torch.func with autograd.Function: setup_context, generate_vmap_rule, a vmap
+# staticmethod, jvp under func.jvp, and functions nested in grad/vmap.
+FUNC_FUNCTIONS = [
+    r"""
+class NumpySort(torch.autograd.Function):
+    @staticmethod
+    def forward(x, dim):
+        device = x.device
+        x = x.cpu().numpy()
+        ind = np.argsort(x, axis=dim)
+        ind_inv = np.argsort(ind, axis=dim)
+        result = np.take_along_axis(x, ind, axis=dim)
+        return (torch.tensor(result, device=device), torch.tensor(ind, device=device), torch.tensor(ind_inv, device=device))
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, dim = inputs
+        _, ind, ind_inv = output
+        ctx.mark_non_differentiable(ind, ind_inv)
+        ctx.save_for_backward(ind, ind_inv)
+        ctx.dim = dim
+    @staticmethod
+    def backward(ctx, grad_output, _0, _1):
+        ind, ind_inv = ctx.saved_tensors
+        return NumpyTake.apply(grad_output, ind_inv, ind, ctx.dim), None
+class NumpyTake(torch.autograd.Function):
+    @staticmethod
+    def forward(x, ind, ind_inv, dim):
+        device = x.device
+        x = x.cpu().numpy()
+        ind = ind.cpu().numpy()
+        return torch.tensor(np.take_along_axis(x, ind, dim), device=device)
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, ind, ind_inv, dim = inputs
+        ctx.save_for_backward(ind, ind_inv)
+        ctx.dim = dim
+    @staticmethod
+    def backward(ctx, grad_output):
+        ind, ind_inv = ctx.saved_tensors
+        result = NumpyTake.apply(grad_output, ind_inv, ind, ctx.dim)
+        return result, None, None, None
+def numpy_sort(x, dim=-1):
+    result, _, _ = NumpySort.apply(x, dim)
+    return result
+x = torch.tensor([[3., 1., 2.], [0., 5., 4.]])
+grad_x = torch.func.grad(lambda x: numpy_sort(x).sum())(x)
+print(grad_x)
+print(torch.func.grad(lambda x: (numpy_sort(x) * torch.tensor([1., 2., 3.])).sum())(x))
+""",
+    r"""
+class MyCube(torch.autograd.Function):
+    generate_vmap_rule = True
+    @staticmethod
+    def forward(x):
+        result = x ** 3
+        dx = 3 * x ** 2
+        return result, dx
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, = inputs
+        result, dx = output
+        ctx.save_for_backward(x, dx)
+    @staticmethod
+    def backward(ctx, grad_output, grad_dx):
+        x, dx = ctx.saved_tensors
+        return grad_output * dx + grad_dx * 6 * x
+def my_cube(x):
+    result, dx = MyCube.apply(x)
+    return result
+x = torch.randn(3)
+print(torch.allclose(torch.func.vmap(my_cube)(x), x ** 3))
+print(torch.allclose(torch.func.vmap(torch.func.grad(my_cube))(x), 3 * x ** 2))
+print(torch.allclose(torch.func.grad(torch.func.grad(my_cube))(torch.tensor(2.)), torch.tensor(12.)))
+""",
+    r"""
+class NumpyTakeV(torch.autograd.Function):
+    @staticmethod
+    def forward(x, ind, dim):
+        return torch.tensor(np.take_along_axis(x.numpy(), ind.numpy(), dim))
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+    @staticmethod
+    def backward(ctx, g):
+        return None, None, None
+    @staticmethod
+    def vmap(info, in_dims, x, ind, dim):
+        x_bdim, ind_bdim, _ = in_dims
+        logical_dim = x.dim() if x_bdim is None else x.dim() - 1
+        dim = dim if dim >= 0 else dim + logical_dim
+        def maybe_expand_bdim_at_front(x, x_bdim):
+            if x_bdim is None:
+                return x.expand(info.batch_size, *x.shape)
+            return x.movedim(x_bdim, 0)
+        x = maybe_expand_bdim_at_front(x, x_bdim)
+        ind = maybe_expand_bdim_at_front(ind, ind_bdim)
+        return NumpyTakeV.apply(x, ind, dim + 1), 0
+x = torch.tensor([[3., 1., 2.], [0., 5., 4.]])
+ind = torch.tensor([[2, 0, 1], [1, 2, 0]])
+print(torch.func.vmap(NumpyTakeV.apply, in_dims=(0, 0, None))(x, ind, 0))
+print(torch.func.vmap(NumpyTakeV.apply, in_dims=(None, 0, None))(x[0], ind, 0))
+""",
+    r"""
+class NoRule(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x * 2
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+try:
+    torch.func.vmap(NoRule.apply)(torch.ones(3))
+except RuntimeError as e:
+    print(str(e)[:150])
+print(torch.func.grad(lambda x: NoRule.apply(x).sum())(torch.ones(2)))
+class OldStyle(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+try:
+    torch.func.grad(lambda x: OldStyle.apply(x).sum())(torch.ones(2))
+except RuntimeError as e:
+    print(str(e)[:150])
+""",
+    r"""
+class ExpJ(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x.exp()
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_forward(output)
+        ctx.save_for_backward(output)
+    @staticmethod
+    def backward(ctx, g):
+        out, = ctx.saved_tensors
+        return g * out
+    @staticmethod
+    def jvp(ctx, t):
+        out, = ctx.saved_tensors
+        return t * out
+x = torch.tensor([0., 1.])
+print(torch.func.jvp(ExpJ.apply, (x,), (torch.ones(2),)))
+print(torch.func.jacfwd(ExpJ.apply)(x))
+print(torch.func.jacrev(ExpJ.apply)(x))
+""",
+    r"""
+class Both(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 3
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+    @staticmethod
+    def backward(ctx, g):
+        return g * 3
+try:
+    Both.apply(torch.ones(1))
+except Exception as e:
+    print(type(e).__name__, str(e)[:120])
+""",
+]
+
+FUNC_FUNCTION_GAPS = [
+    ("ember's vmap runs the function once per element, so a Function's vmap staticmethod runs "
+     "once per element with info.batch_size 1 (results are the same)",
+     r"""
+class NumpyTakeV(torch.autograd.Function):
+    @staticmethod
+    def forward(x, ind, dim):
+        return torch.tensor(np.take_along_axis(x.numpy(), ind.numpy(), dim))
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+    @staticmethod
+    def backward(ctx, g):
+        return None, None, None
+    @staticmethod
+    def vmap(info, in_dims, x, ind, dim):
+        x_bdim, ind_bdim, _ = in_dims
+        logical_dim = x.dim() if x_bdim is None else x.dim() - 1
+        dim = dim if dim >= 0 else dim + logical_dim
+        def maybe_expand_bdim_at_front(x, x_bdim):
+            if x_bdim is None:
+                return x.expand(info.batch_size, *x.shape)
+            return x.movedim(x_bdim, 0)
+        x = maybe_expand_bdim_at_front(x, x_bdim)
+        ind = maybe_expand_bdim_at_front(ind, ind_bdim)
+        print('vmap rule, randomness', info.randomness, type(info).__name__)
+        print('vmap rule, batch', info.batch_size)
+        return NumpyTakeV.apply(x, ind, dim + 1), 0
+x = torch.tensor([[3., 1., 2.], [0., 5., 4.]])
+ind = torch.tensor([[2, 0, 1], [1, 2, 0]])
+print(torch.func.vmap(NumpyTakeV.apply, in_dims=(0, 0, None))(x, ind, 0))
+print(torch.func.vmap(NumpyTakeV.apply, in_dims=(None, 0, None))(x[0], ind, 0))
+"""),
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5030,10 +5236,10 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + SAVE_MULTIPLE + TORCHSCRIPT + COMPILE + TUTORIAL_DETAILS
                                 + RECIPE_DETAILS + JIT_MORE + DYNAMO + OP_TANGENTS + REPRS
                                 + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS
-                                + CHANNELS_LAST_OPS)]
+                                + CHANNELS_LAST_OPS + FUNC_FUNCTIONS)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
-BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS]
+BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS + FUNC_FUNCTION_GAPS]
 BUGS += [(reason, SETUP + JIT_LOAD + s) for reason, s in TORCHSCRIPT_GAPS]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

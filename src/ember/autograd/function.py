@@ -238,7 +238,15 @@ def _run_vmap_rule(cls, args):
     in_dims = tuple(0 if isinstance(a, Tensor) and id(a) not in unmapped else None
                     for a in args)
     batched = [a.unsqueeze(0) if d == 0 else a for a, d in zip(args, in_dims)]
-    result = cls.vmap(VmapInfo(1, _Transforms.vmaps[-1][0]), in_dims, *batched)
+    # The rule runs below this vmap's level, as in torch: what it calls (the Function's own
+    # apply, typically) sees only the transforms outside this vmap.
+    level = _Transforms.vmaps.pop()
+    _Transforms.active -= 1
+    try:
+        result = cls.vmap(VmapInfo(1, level[0]), in_dims, *batched)
+    finally:
+        _Transforms.active += 1
+        _Transforms.vmaps.append(level)
     if not isinstance(result, tuple):
         raise RuntimeError(f"Expected the vmap staticmethod to have two returns, an output and "
                            f"out_dims with pytree structure compatible with the output. Got a "
@@ -342,8 +350,9 @@ def _apply(cls, args, kwargs):
 def _bound_args(forward, ctx, args, kwargs, custom_setup):
     """`apply`'s arguments as torch passes them on to `forward`: keywords go to their
     parameters' places (one that cannot be positional is refused, in torch's words), and with
-    setup_context the defaults are filled in (its `inputs` include them). Arguments that do
-    not fit are left as they are, for `forward` itself to refuse."""
+    setup_context the defaults are filled in (its `inputs` include them). With setup_context,
+    arguments that do not fit are refused by the binding, in its words, as torch binds them
+    itself then; without it, they are left as they are, for `forward` itself to refuse."""
     import inspect
     signature = inspect.signature(forward)
     params = signature.parameters
@@ -351,6 +360,8 @@ def _bound_args(forward, ctx, args, kwargs, custom_setup):
     try:
         bound = signature.bind(*first, **kwargs)
     except TypeError:
+        if custom_setup:
+            raise
         bound = None
     unexpected = [k for k in kwargs if k not in params or bound is not None and k in bound.kwargs]
     if unexpected:
