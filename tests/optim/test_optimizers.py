@@ -571,6 +571,11 @@ def test_asgd_by_hand():
 def test_differentiable_is_refused():
     with pytest.raises(NotImplementedError, match="differentiable=True"):
         optim.SGD([ember.zeros(1, requires_grad=True)], lr=0.1, differentiable=True)
+    # with fused=True, torch's own refusal comes first (also before fused with foreach)
+    for cls in (optim.SGD, optim.Adam, optim.AdamW, optim.Adagrad):
+        with pytest.raises(RuntimeError, match="^`fused` does not support `differentiable`$"):
+            cls([ember.zeros(1, requires_grad=True)], lr=0.1, fused=True, foreach=True,
+                differentiable=True)
 
 
 def test_state_dict_hooks():

@@ -5228,6 +5228,45 @@ print(torch.func.vmap(NumpyTakeV.apply, in_dims=(None, 0, None))(x[0], ind, 0))
 """),
 ]
 
+# More of the pruning and parametrization tutorials' API: custom masks, importance scores,
+# structured pruning along other dims, parametrizations on buffers, caching and transfers.
+PRUNE_PARAM_MORE = [
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.Linear(3, 2)\nprune.custom_from_mask(m, "weight", mask=torch.tensor([[0, 1, 1], [1, 0, 1]]))\nprint(m.weight_mask, (m.weight == 0).sum().item(), m.weight_mask.dtype)',
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.Linear(4, 2)\nscores = torch.arange(8.).view(2, 4)\nprune.l1_unstructured(m, "weight", amount=3, importance_scores=scores)\nprint(m.weight_mask)',
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\na, b = nn.Linear(2, 2), nn.Linear(2, 2)\nprune.global_unstructured([(a, "weight"), (b, "weight")], pruning_method=prune.L1Unstructured, importance_scores={(a, "weight"): torch.ones(2, 2), (b, "weight"): torch.arange(4.).view(2, 2)}, amount=3)\nprint(a.weight_mask, b.weight_mask)',
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.Conv2d(2, 4, 2)\nprune.ln_structured(m, "weight", amount=1, n=1, dim=1)\nprint(m.weight_mask.sum(dim=(0, 2, 3)))\nprune.random_structured(m, "weight", amount=0.5, dim=0)\nprint(m.weight_mask.sum(dim=(1, 2, 3)))',
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.Linear(3, 2)\ntry:\n    prune.global_unstructured([(m, "weight")], pruning_method=prune.RandomStructured, amount=0.5)\nexcept TypeError as e:\n    print(str(e).split(" <class")[0], str(e).split(".")[-1])\ntry:\n    prune.global_unstructured((m, "weight"), pruning_method=prune.L1Unstructured, amount=0.5)\nexcept Exception as e:\n    print(type(e).__name__, e)',
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.Linear(3, 2)\nprune.l1_unstructured(m, "weight", amount=0.5)\nimport copy\nm2 = copy.deepcopy(m)\nprint([n for n, _ in m2.named_buffers()], torch.equal(m2.weight, m.weight), len(m2._forward_pre_hooks))\nm2(torch.ones(1, 3)).sum().backward()\nprint(m2.weight_orig.grad is not None)',
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.BatchNorm1d(3)\nprune.l1_unstructured(m, "running_mean", amount=1) if False else prune.l1_unstructured(m, "weight", amount=1)\nprint([n for n, _ in m.named_parameters()], [n for n, _ in m.named_buffers()])',
+    'P = torch.nn.utils.parametrize\nclass Pos(nn.Module):\n    def forward(self, X):\n        return X.abs()\nm = nn.BatchNorm1d(2)\nP.register_parametrization(m, "running_var", Pos())\nprint([n for n, _ in m.named_buffers()], [n for n, _ in m.named_parameters()])\nprint(m.running_var, list(m.state_dict()))',
+    'P = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 2)\nP.register_parametrization(m, "weight", Double())\nm2 = nn.Linear(2, 2)\nP.transfer_parametrizations_and_params(m, m2)\nprint(torch.equal(m2.weight, m.weight), P.is_parametrized(m2, "weight"), type(m2).__name__)',
+    'P = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 2)\nP.register_parametrization(m, "weight", Double())\nwith P.cached():\n    a = m.weight\n    with P.cached():\n        b = m.weight\n    print(a is b)\nprint(m.weight is m.weight)',
+    'P = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 2)\nP.register_parametrization(m, "weight", Double())\nopt = torch.optim.SGD(m.parameters(), lr=0.1)\nm(torch.ones(1, 2)).sum().backward()\nprint(m.parametrizations.weight.original.grad)\nopt.step()\nprint(m.weight)',
+    'P = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 2)\nP.register_parametrization(m, "weight", Double())\ntry:\n    m.weight.add_(1)\n    print("ok")\nexcept RuntimeError as e:\n    print(str(e)[:100])\nwith torch.no_grad():\n    m.weight.add_(1)\nprint(m.parametrizations.weight.original)',
+    'sn = torch.nn.utils.parametrizations.spectral_norm\nm = sn(nn.Conv2d(2, 3, 2), n_power_iterations=3)\nprint(sorted(n for n, _ in m.named_buffers()), m.parametrizations.weight[0].n_power_iterations, m.parametrizations.weight[0].dim)\nm = sn(nn.ConvTranspose2d(2, 3, 2))\nprint(m.parametrizations.weight[0].dim)',
+    'import warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    m = torch.nn.utils.spectral_norm(nn.Linear(3, 2))\nprint(sorted(n for n, _ in m.named_parameters()), sorted(n for n, _ in m.named_buffers()), len(w))\nm(torch.ones(1, 3))\nprint(m.weight.shape)\ntorch.nn.utils.remove_spectral_norm(m)\nprint(sorted(n for n, _ in m.named_parameters()))',
+    'orth = torch.nn.utils.parametrizations.orthogonal\nm = orth(nn.Linear(3, 5))\nW = m.weight\nprint(W.shape, torch.allclose(W.T @ W, torch.eye(3), atol=1e-5))\nm.weight = torch.linalg.qr(torch.randn(5, 3)).Q\nprint(torch.allclose(m.weight.T @ m.weight, torch.eye(3), atol=1e-5))',
+    'orth = torch.nn.utils.parametrizations.orthogonal\nm = orth(nn.Linear(3, 3), use_trivialization=False)\nprint(torch.allclose(m.weight.T @ m.weight, torch.eye(3), atol=1e-5), [n for n, _ in m.named_parameters()])\ntry:\n    orth(nn.Linear(3, 3), "bias")\nexcept ValueError as e:\n    print(e)',
+]
+
+# Optimizer flags (foreach, fused, capturable, differentiable), get_lr's warning, step counts
+# and LBFGS options, as the optimizer recipes set them.
+OPTIM_FLAGS = [
+    'import warnings\nopt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.StepLR(opt, 1)\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    print(s.get_lr())\nprint([str(x.message)[:80] for x in w])',
+    'x = torch.randn(4, 2); y = torch.randn(4, 1)\nfor kw in [dict(foreach=True), dict(foreach=False), dict(fused=True)]:\n    torch.manual_seed(0)\n    m = nn.Linear(2, 1)\n    opt = torch.optim.Adam(m.parameters(), lr=0.1, **kw)\n    for _ in range(3):\n        opt.zero_grad(); F.mse_loss(m(x), y).backward(); opt.step()\n    print(kw, m.weight.detach().round(decimals=5), opt.state[m.weight]["step"])',
+    'x = torch.randn(4, 2); y = torch.randn(4, 1)\nfor kw in [dict(fused=True), dict(foreach=True)]:\n    torch.manual_seed(0)\n    m = nn.Linear(2, 1)\n    opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9, **kw)\n    for _ in range(3):\n        opt.zero_grad(); F.mse_loss(m(x), y).backward(); opt.step()\n    print(kw, m.weight.detach().round(decimals=5))',
+    'try:\n    torch.optim.Adam(nn.Linear(2, 2).parameters(), fused=True, foreach=True)\nexcept RuntimeError as e:\n    print(e)\ntry:\n    torch.optim.Adam(nn.Linear(2, 2).parameters(), fused=True, differentiable=True)\nexcept RuntimeError as e:\n    print(e)',
+    'try:\n    torch.optim.RMSprop(nn.Linear(2, 2).parameters(), fused=True)\nexcept Exception as e:\n    print(type(e).__name__, e)',
+    'p = nn.Parameter(torch.ones(2))\nopt = torch.optim.Adam([p], lr=0.1, capturable=False)\np.grad = torch.ones(2)\nopt.step()\nprint(opt.state[p]["step"], opt.state[p]["step"].dtype, opt.state[p]["exp_avg"])',
+    'p = nn.Parameter(torch.ones(2))\nopt = torch.optim.Adam([p], lr=torch.tensor(0.01))\np.grad = torch.ones(2)\nopt.step()\nprint(p, opt.param_groups[0]["lr"])',
+    'p = nn.Parameter(torch.ones(2))\nopt = torch.optim.SGD([p], lr=0.1, momentum=0.9, dampening=0.1, weight_decay=0.01)\nfor _ in range(3):\n    p.grad = torch.ones(2)\n    opt.step()\nprint(p, opt.state[p]["momentum_buffer"])',
+    'p = nn.Parameter(torch.ones(2))\ntry:\n    torch.optim.SGD([p], lr=0.1, nesterov=True)\nexcept ValueError as e:\n    print(e)',
+    'p = nn.Parameter(torch.ones(3))\nopt = torch.optim.LBFGS([p], lr=0.5, max_iter=5, history_size=3, line_search_fn="strong_wolfe")\ndef closure():\n    opt.zero_grad()\n    l = ((p - torch.tensor([1., 2., 3.])) ** 2).sum()\n    l.backward()\n    return l\nprint(opt.step(closure))\nprint(p.detach().round(decimals=4), opt.state[opt._params[0]]["n_iter"], opt.state[opt._params[0]]["func_evals"])',
+    'p = nn.Parameter(torch.ones(1))\ntry:\n    torch.optim.LBFGS([p], line_search_fn="armijo")\nexcept Exception as e:\n    print(type(e).__name__, e)\nopt = torch.optim.LBFGS([p])\ntry:\n    opt.step()\nexcept TypeError as e:\n    print(e)',
+    'p = nn.Parameter(torch.ones(2))\nopt = torch.optim.Adam([p])\nprint(opt.param_groups[0].keys())',
+    'p = nn.Parameter(torch.ones(2))\nfor cls in [torch.optim.SGD, torch.optim.Adagrad, torch.optim.RMSprop, torch.optim.AdamW, torch.optim.NAdam, torch.optim.RAdam, torch.optim.Adamax, torch.optim.ASGD, torch.optim.Rprop, torch.optim.Adadelta]:\n    opt = cls([p], lr=0.1)\n    p.grad = torch.ones(2)\n    opt.step()\n    print(cls.__name__, sorted(opt.state[p]))',
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5236,7 +5275,8 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + SAVE_MULTIPLE + TORCHSCRIPT + COMPILE + TUTORIAL_DETAILS
                                 + RECIPE_DETAILS + JIT_MORE + DYNAMO + OP_TANGENTS + REPRS
                                 + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS
-                                + CHANNELS_LAST_OPS + FUNC_FUNCTIONS)]
+                                + CHANNELS_LAST_OPS + FUNC_FUNCTIONS + PRUNE_PARAM_MORE
+                                + OPTIM_FLAGS)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS + FUNC_FUNCTION_GAPS]

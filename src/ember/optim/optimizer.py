@@ -89,7 +89,8 @@ def _with_step_hooks(step):
 def check_fused(fused, foreach):
     """torch's refusal of fused=True with foreach=True (SGD, Adam, AdamW, Adagrad), checked
     after the groups are built; ember runs the same update whatever `fused` says.
-    (differentiable=True is refused before, by Optimizer.__init__.)"""
+    (differentiable=True is refused before, by Optimizer.__init__, with fused=True in torch's
+    words.)"""
     if fused and foreach:
         raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
@@ -199,6 +200,8 @@ class Optimizer:
 
     def __init__(self, params, defaults):
         if defaults.get("differentiable"):
+            if defaults.get("fused"):       # (torch's own refusal comes first)
+                raise RuntimeError("`fused` does not support `differentiable`")
             # NOTE: steps update the arrays directly, so no graph could flow through them;
             # failing beats silently returning wrong gradients.
             raise NotImplementedError("ember.optim does not support differentiable=True")
