@@ -1,5 +1,8 @@
 """ember._dynamo: the torch._dynamo functions and settings programs call around torch.compile,
-and compile's check of a backend's name (values and texts from torch 2.13)."""
+compile's check of a backend's name, and the OptimizedModule wrapper standing for its module
+(values and texts from torch 2.13)."""
+import copy
+
 import pytest
 
 import ember
@@ -60,3 +63,26 @@ def test_compile_refuses_an_unknown_backend_name_first():
     for name in ("eager", "aot_eager", "inductor"):
         assert ember.compile(lambda x: x + 1, backend=name)(1) == 2
     assert ember.compile(lambda x: x, backend=lambda gm, inputs: gm)(3) == 3
+
+
+def test_optimized_module_stands_for_the_original():
+    nn = ember.nn
+    m = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))
+    cm = ember.compile(m)
+    assert list(cm._modules) == ["_orig_mod"] and "_orig_mod" not in cm.__dict__
+    assert cm.training and len(cm) == 2
+    cm.eval()
+    assert not cm.training and not m.training and not m[1].training
+    m.train()
+    assert cm.training                       # training is the original's
+    cm.foo = 3                               # attributes set and deleted on the original
+    assert m.foo == 3 and "foo" not in cm.__dict__
+    del cm.foo
+    assert not hasattr(m, "foo")
+    cm.extra = nn.Linear(1, 1)
+    assert list(m._modules) == ["0", "1", "extra"] and "extra" in dir(cm)
+    assert list(cm.state_dict())[-1] == "_orig_mod.extra.bias"
+    c2 = copy.deepcopy(cm)
+    assert type(c2) is type(cm) and c2._orig_mod is not m and len(c2) == 3
+    with pytest.raises(TypeError, match="^Linear does not support len\\(\\)$"):
+        len(ember.compile(nn.Linear(1, 1)))

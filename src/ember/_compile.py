@@ -13,14 +13,40 @@ _MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "m
 
 
 class OptimizedModule(Module):
-    """What `compile(module)` returns: the module, run as it is."""
+    """What `compile(module)` returns: the module, run as it is. As torch's wrapper, it
+    stands for the original: attributes read, set and deleted on it are the original's (but
+    its own few and its class's), `training` is the original's, and `len` is its length."""
+
+    # names kept on the wrapper itself (torch's list)
+    _opt_mod_attributes = frozenset({"_orig_mod", "dynamo_ctx", "_torchdynamo_orig_callable",
+                                     "_torchdynamo_wrapper_id", "get_compiler_config",
+                                     "forward", "_forward", "__dict__", "named_children_walk",
+                                     "_super_module_initialized"})
 
     def __init__(self, mod):
+        # (first, as torch: Module.__init__ already goes through `training` below)
+        object.__setattr__(self, "_orig_mod", mod)
+        self._super_module_initialized = False
         super().__init__()
-        self._orig_mod = mod
+        self._super_module_initialized = True
+        self._orig_mod = mod        # registers it as the child module
 
     def forward(self, *args, **kwargs):
         return self._orig_mod(*args, **kwargs)
+
+    @property
+    def training(self):
+        return self._orig_mod.training
+
+    @training.setter
+    def training(self, value):
+        if self._super_module_initialized:     # (Module.__init__'s default is not mirrored)
+            self._orig_mod.training = value
+
+    def __len__(self):
+        if hasattr(self._orig_mod, "__len__"):
+            return len(self._orig_mod)
+        raise TypeError(f"{type(self._orig_mod).__name__} does not support len()")
 
     def __getattr__(self, name):
         try:
@@ -29,6 +55,20 @@ class OptimizedModule(Module):
             if name == "_orig_mod":
                 raise
             return getattr(self._orig_mod, name)
+
+    def __setattr__(self, name, value):
+        if hasattr(type(self), name) or name in OptimizedModule._opt_mod_attributes:
+            return super().__setattr__(name, value)
+        return setattr(self._orig_mod, name, value)
+
+    def __delattr__(self, name):
+        if hasattr(type(self), name) or name in OptimizedModule._opt_mod_attributes:
+            return super().__delattr__(name)
+        return delattr(self._orig_mod, name)
+
+    def __dir__(self):
+        own = self._orig_mod.__dir__()
+        return own + [name for name in super().__dir__() if name not in own]
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=None,

@@ -5267,6 +5267,24 @@ OPTIM_FLAGS = [
     'p = nn.Parameter(torch.ones(2))\nfor cls in [torch.optim.SGD, torch.optim.Adagrad, torch.optim.RMSprop, torch.optim.AdamW, torch.optim.NAdam, torch.optim.RAdam, torch.optim.Adamax, torch.optim.ASGD, torch.optim.Rprop, torch.optim.Adadelta]:\n    opt = cls([p], lr=0.1)\n    p.grad = torch.ones(2)\n    opt.step()\n    print(cls.__name__, sorted(opt.state[p]))',
 ]
 
+# torch.compile as training scripts use it: state_dict prefixes, loading into the plain model,
+# train/eval, hooks, parameters, repr, pickling, optimizers over the compiled module.
+COMPILE_MORE = [
+    'import copy\nm = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))\ncm = torch.compile(m, backend="eager")\nprint(cm.training, len(cm), list(cm._modules))\nm.eval()\nprint(cm.training)\ncm.extra = nn.Linear(1, 1)\nprint(list(m._modules), list(cm.state_dict())[-1], "extra" in dir(cm))\ndel cm.extra\nprint(hasattr(m, "extra"), len(copy.deepcopy(cm)))\ntry:\n    len(torch.compile(nn.Linear(1, 1), backend="eager"))\nexcept TypeError as e:\n    print(e)',
+    'm = nn.Linear(2, 2)\ncm = torch.compile(m, backend="eager")\nprint(list(cm.state_dict()), [n for n, _ in cm.named_parameters()], len(list(cm.parameters())))\ntry:\n    nn.Linear(2, 2).load_state_dict(cm.state_dict())\nexcept RuntimeError as e:\n    print(str(e).splitlines()[0])\n    print(str(e).splitlines()[1].strip())',
+    'm = nn.Linear(2, 2)\ncm = torch.compile(m, backend="eager")\nsd = {k.removeprefix("_orig_mod."): v for k, v in cm.state_dict().items()}\nprint(nn.Linear(2, 2).load_state_dict(sd))\nprint(cm.load_state_dict(cm.state_dict()), cm.load_state_dict({"_orig_mod." + k: v for k, v in m.state_dict().items()}))',
+    'm = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))\ncm = torch.compile(m, backend="eager")\ncm.eval()\nprint(cm.training, m.training, m[1].training)\ncm.train()\nprint(cm.training, m.training)',
+    'm = nn.Linear(2, 2)\ncm = torch.compile(m, backend="eager")\nprint(cm)',
+    'm = nn.Linear(2, 2)\ncm = torch.compile(m, backend="eager")\nseen = []\nm.register_forward_hook(lambda mod, i, o: seen.append("inner"))\ncm.register_forward_hook(lambda mod, i, o: seen.append("outer"))\ncm(torch.ones(1, 2))\nprint(seen)',
+    'm = nn.Linear(2, 2)\ncm = torch.compile(m, backend="eager")\nprint(cm.weight is m.weight, cm.in_features, hasattr(cm, "bogus"))\ncm.foo = 3\nprint(hasattr(m, "foo"), cm.foo)',
+    'import copy\nm = nn.Linear(2, 2)\ncm = torch.compile(m, backend="eager")\nc2 = copy.deepcopy(cm)\nprint(type(c2).__name__, torch.equal(c2(torch.ones(1, 2)), cm(torch.ones(1, 2))), c2._orig_mod is m)',
+    'm = nn.Linear(2, 1)\ncm = torch.compile(m, backend="eager")\nopt = torch.optim.SGD(cm.parameters(), lr=0.1)\ncm(torch.ones(1, 2)).sum().backward()\nopt.step()\nprint(m.weight, m.weight.grad)',
+    'm = nn.Linear(2, 1)\ncm = torch.compile(m, backend="eager")\nprint(isinstance(cm, nn.Module), isinstance(cm, nn.Linear), type(cm).__mro__[1].__name__, cm._get_name() if hasattr(cm, "_get_name") else None)',
+    'def f(x, *, scale=2):\n    return x * scale\ncf = torch.compile(f, backend="eager")\nprint(cf(torch.ones(2)), cf(torch.ones(2), scale=3), cf.__name__, cf.__wrapped__ is f if hasattr(cf, "__wrapped__") else None)',
+    'class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.l = nn.Linear(2, 2)\n    def forward(self, x):\n        return self.l(x)\n    def other(self, x):\n        return x * 2\ncm = torch.compile(M(), backend="eager")\nprint(cm.other(torch.ones(1)), list(cm.named_modules())[0][0] == "", [n for n, _ in cm.named_modules()])',
+    'x = torch.randn(3)\n@torch.compile(backend="eager", dynamic=True)\ndef f(t):\n    return t.cumsum(0) * t.shape[0]\nprint(f(torch.ones(3)), f(torch.ones(5)))\ntry:\n    torch.compile(f, mode="max-autotune", options={"a": 1})\nexcept RuntimeError as e:\n    print(e)',
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5276,7 +5294,7 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + RECIPE_DETAILS + JIT_MORE + DYNAMO + OP_TANGENTS + REPRS
                                 + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS
                                 + CHANNELS_LAST_OPS + FUNC_FUNCTIONS + PRUNE_PARAM_MORE
-                                + OPTIM_FLAGS)]
+                                + OPTIM_FLAGS + COMPILE_MORE)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS + FUNC_FUNCTION_GAPS]
