@@ -1,6 +1,7 @@
 """ember.jit: what script and trace return counts as a ScriptModule / ScriptFunction, freeze and
 optimize_for_inference accept it, trace_module, TorchScript-only attributes explained, and the
-tracer's warnings on tensors turned into Python values (texts from torch 2.13)."""
+tracer's warnings on tensors turned into Python values, and the rest of torch.jit's eager API
+(Attribute, isinstance, script_if_tracing, fusion settings; texts from torch 2.13)."""
 import warnings
 
 import pytest
@@ -143,3 +144,44 @@ def test_trace_warns_where_user_code_turns_a_tensor_into_a_python_value():
         jit.trace(nn.Sequential(nn.Linear(3, 3), nn.LayerNorm(3), nn.Dropout(0.5)).eval(),
                   ember.ones(2, 3))
     assert not [x for x in w if x.category is jit.TracerWarning]
+
+
+def test_the_rest_of_the_eager_api():
+    from typing import Dict, List, Optional, Tuple, Union
+    a = jit.Attribute(3, int)
+    assert a == (3, int) and a.value == 3 and a.type is int
+    assert repr(a) == "Attribute(value=3, type=<class 'int'>)"
+    assert jit.isinstance([1, 2], List[int]) and not jit.isinstance([1, "a"], List[int])
+    assert jit.isinstance({"a": [1]}, Dict[str, List[int]]) and jit.isinstance(None, Optional[int])
+    assert jit.isinstance((1, "a"), Tuple[int, str]) and not jit.isinstance((1, 2), Tuple[int])
+    assert jit.isinstance(1, Union[int, str]) and not jit.isinstance("a", Optional[int])
+    assert jit.isinstance([ember.ones(1)], list[ember.Tensor]) and not jit.isinstance(1, float)
+    with pytest.warns(UserWarning, match="^The inner type of a container is lost"):
+        assert jit.isinstance([], List[str])
+    with pytest.raises(RuntimeError, match=r"^Attempted to use List without a contained type. "
+                                           r"Please add a contained type, e.g. List\[int\]$"):
+        jit.isinstance([], List)
+    with pytest.raises(RuntimeError, match=r"^Attempted to use dict without contained types. "
+                                           r"Please add contained type, e.g. dict\[int, int\]$"):
+        jit.isinstance({}, dict)
+    f = jit.script_if_tracing(double)
+    assert f(2) == 4 and f.__wrapped__ is double
+    assert jit.interface(double) is double and issubclass(jit.Error, Exception)
+    assert jit.onednn_fusion_enabled() is False
+    jit.enable_onednn_fusion(True)
+    assert jit.onednn_fusion_enabled() is True
+    jit.enable_onednn_fusion(False)
+    assert jit.set_fusion_strategy([("STATIC", 3)]) == [("STATIC", 2), ("DYNAMIC", 10)]
+    assert jit.set_fusion_strategy([("STATIC", 2), ("DYNAMIC", 10)]) == [("STATIC", 3)]
+    with pytest.raises(ValueError, match="^FusionBehavior only supported 'STATIC' or 'DYNAMIC', "
+                                         "got: BAD$"):
+        jit.set_fusion_strategy([("BAD", 1)])
+    with pytest.warns(UserWarning, match="^Only works in script mode$"):
+        with jit.strict_fusion():
+            pass
+    with jit.optimized_execution(False):
+        pass
+    with pytest.raises(NotImplementedError, match="ember has no TorchScript"):
+        jit.CompilationUnit("def f(x):\n    return x\n")
+    with pytest.raises(NotImplementedError, match="ember has no TorchScript"):
+        jit.export_opnames(jit.script(nn.Linear(1, 1)))

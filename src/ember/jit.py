@@ -15,15 +15,20 @@ What they return is marked as scripted, so that `isinstance(m, jit.ScriptModule)
 `.item()`, `int(t)`, ...) gets torch's TracerWarning: torch's trace would freeze that value
 (and the branch taken), while ember's traced module still runs that Python code on each call.
 """
+import builtins
 import contextlib
+import functools
 import sys
 import typing
 import warnings
 
-__all__ = ["Final", "Future", "ScriptFunction", "ScriptModule", "TracerWarning", "annotate",
-           "export", "fork", "freeze", "ignore", "is_scripting", "is_tracing", "load",
-           "optimize_for_inference", "save", "script", "script_method", "trace",
-           "trace_module", "unused", "wait"]
+__all__ = ["Attribute", "CompilationUnit", "Error", "Final", "Future", "ScriptFunction",
+           "ScriptModule", "TracerWarning", "annotate", "enable_onednn_fusion", "export",
+           "export_opnames", "fork", "freeze", "ignore", "interface", "is_scripting",
+           "is_tracing", "isinstance", "load", "onednn_fusion_enabled",
+           "optimize_for_inference", "optimized_execution", "save", "script",
+           "script_if_tracing", "script_method", "set_fusion_strategy", "strict_fusion",
+           "trace", "trace_module", "unused", "wait"]
 
 Final = typing.Final
 
@@ -62,7 +67,7 @@ _MARK = "_ember_jit"
 
 def _mark(obj):
     from .nn import Module
-    kind = "module" if isinstance(obj, Module) else "function"
+    kind = "module" if builtins.isinstance(obj, Module) else "function"
     try:
         object.__setattr__(obj, _MARK, kind)
     except (AttributeError, TypeError):     # a builtin or a bound method: nothing to mark
@@ -181,12 +186,12 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
     from . import Tensor, no_grad
     from .nn import Module
     _deprecated("trace")
-    if isinstance(func, Module):
+    if builtins.isinstance(func, Module):
         _deprecated("trace_method")
         _deprecated("trace_method")
     else:
         _deprecated("trace")
-    if isinstance(example_inputs, Tensor):
+    if builtins.isinstance(example_inputs, Tensor):
         example_inputs = (example_inputs,)
     if example_kwarg_inputs is not None:
         args, kwargs = () if example_inputs is None else tuple(example_inputs), \
@@ -209,16 +214,17 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
     _deprecated("trace_method")
     from . import Tensor, no_grad
     from .nn import Module
-    if not isinstance(mod, Module):
+    if not builtins.isinstance(mod, Module):
         raise AttributeError("expected torch.nn.Module as the first argument")
-    if not isinstance(inputs, dict):
+    if not builtins.isinstance(inputs, dict):
         raise AttributeError("expected a dictionary of (method_name, input) pairs")
     for name, example in inputs.items():
         method = mod if name == "forward" else getattr(mod, name)
         if example_inputs_is_kwarg:
             args, kwargs = (), dict(example)
         else:
-            args, kwargs = ((example,) if isinstance(example, Tensor) else tuple(example)), {}
+            single = builtins.isinstance(example, Tensor)
+            args, kwargs = ((example,) if single else tuple(example)), {}
         with no_grad(), _warning_on_python_values():
             method(*args, **kwargs)
     return _mark(mod)
@@ -227,7 +233,7 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
 def freeze(mod, preserved_attrs=None, optimize_numerics=True):
     """torch inlines a scripted module's parameters and attributes as constants; ember returns
     `mod` (it must be scripted or traced, and in eval mode, as torch requires)."""
-    if not isinstance(mod, ScriptModule):
+    if not builtins.isinstance(mod, ScriptModule):
         raise RuntimeError("Freezing expects a ScriptModule as input. Please use "
                            "torch.jit.script or torch.jit.trace to script your 'nn.Module'.")
     if mod.training:
@@ -239,7 +245,7 @@ def freeze(mod, preserved_attrs=None, optimize_numerics=True):
 def optimize_for_inference(mod, other_methods=None):
     """torch freezes a scripted module and rewrites it for inference; ember switches it to eval
     mode and returns it (it must be scripted or traced)."""
-    if not isinstance(mod, ScriptModule):
+    if not builtins.isinstance(mod, ScriptModule):
         raise RuntimeError("optimize_for_inference expects a ScriptModule as input. Please use "
                            "torch.jit.script or torch.jit.trace to script your 'nn.Module'.")
     return mod.eval()
@@ -251,7 +257,7 @@ def ignore(drop=False, **kwargs):
     if callable(drop):
         drop._torchscript_modifier = _IGNORE
         return drop
-    if not isinstance(drop, bool):
+    if not builtins.isinstance(drop, bool):
         raise RuntimeError(f"Argument to @torch.jit.ignore must be a bool or a function but "
                            f"got {drop}")
     drop_on_export = kwargs.pop("drop_on_export", None)
@@ -273,7 +279,7 @@ def ignore(drop=False, **kwargs):
 
 def unused(fn):
     """Skip a function (or property) when scripting: returns it unchanged, tagged."""
-    if isinstance(fn, property):
+    if builtins.isinstance(fn, property):
         fn.fget._torchscript_modifier = _UNUSED
         if fn.fset:
             fn.fset._torchscript_modifier = _UNUSED
@@ -325,3 +331,138 @@ def save(m, f, _extra_files=None):
 def load(f, map_location=None, _extra_files=None, _restore_shapes=False):
     """Not available: ember has no TorchScript (NotImplementedError)."""
     raise NotImplementedError(_NO_TORCHSCRIPT.format("ember.jit.load"))
+
+
+# -- the rest of torch.jit's eager API ----------------------------------------------------------
+
+class Attribute(typing.NamedTuple):
+    """A value with its TorchScript type, for a ScriptModule's attribute: in eager code, the
+    pair itself (as torch's)."""
+    value: typing.Any
+    type: typing.Any
+
+
+class Error(Exception):
+    """The exception TorchScript code raises (never raised by ember, which runs no script)."""
+
+
+def interface(obj):
+    """Mark a class or module as a TorchScript interface: returned unchanged."""
+    _deprecated("interface", "Please use `torch.compile` instead.")
+    return obj
+
+
+def script_if_tracing(fn):
+    """`fn`, scripted when called while tracing; ember never traces, so it just runs."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+def _contained(target):
+    """What a parameterized container type holds, or torch's error for a bare one."""
+    args = typing.get_args(target)
+    if not args:
+        name = getattr(target, "_name", None) or target.__name__
+        if name in ("Dict", "dict"):
+            raise RuntimeError(f"Attempted to use {name} without contained types. Please add "
+                               f"contained type, e.g. {name}[int, int]")
+        raise RuntimeError(f"Attempted to use {name} without a contained type. Please add a "
+                           f"contained type, e.g. {name}[int]")
+    return args
+
+
+def _refines(obj, target_type):
+    """torch.jit.isinstance (this module's other code calls the builtin as builtins.isinstance):
+    TorchScript's refinement of containers, run on the value: `obj` is a `target_type`,
+    where List[T], Dict[K, V], Tuple[...], Optional[T] and Union[...] are checked element by
+    element (an empty container matches whatever it would hold, with torch's warning)."""
+    origin = typing.get_origin(target_type)
+    if target_type in (list, dict, tuple, typing.List, typing.Dict, typing.Tuple,
+                       typing.Optional):
+        _contained(target_type)
+    if origin in (list, dict, tuple) and builtins.isinstance(obj, origin) and not obj:
+        warnings.warn("The inner type of a container is lost when calling torch.jit.isinstance "
+                      "in eager mode. For example, List[int] would become list and therefore "
+                      "falsely return True for List[float] or List[str].", stacklevel=2)
+    if origin is list:
+        item, = _contained(target_type)
+        return builtins.isinstance(obj, list) and all(_refines(x, item) for x in obj)
+    if origin is dict:
+        key, value = _contained(target_type)
+        return builtins.isinstance(obj, dict) and all(
+            _refines(k, key) and _refines(v, value) for k, v in obj.items())
+    if origin is tuple:
+        items = _contained(target_type)
+        return builtins.isinstance(obj, tuple) and len(obj) == len(items) and all(
+            _refines(x, t) for x, t in zip(obj, items))
+    if origin is typing.Union:
+        return any(_refines(obj, t) for t in typing.get_args(target_type))
+    if target_type is None:
+        return obj is None
+    return builtins.isinstance(obj, target_type)
+
+
+def isinstance(obj, target_type):
+    """TorchScript's refinement of containers, run on the value (see `_refines`)."""
+    return _refines(obj, target_type)
+
+
+class strict_fusion:
+    """Check that a scripted block fuses completely; outside TorchScript (always, in ember)
+    torch only warns."""
+
+    def __init__(self):
+        warnings.warn("Only works in script mode", stacklevel=2)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, type, value, tb):
+        pass
+
+
+@contextlib.contextmanager
+def optimized_execution(should_optimize):
+    """Turn TorchScript's graph optimizations on or off in a block (nothing to turn here)."""
+    yield
+
+
+_fusion_strategy = [("STATIC", 2), ("DYNAMIC", 10)]
+_onednn_fusion = False
+
+
+def set_fusion_strategy(strategy):
+    """TorchScript's fuser specializations (recorded only); returns the previous list."""
+    global _fusion_strategy
+    _deprecated("set_fusion_strategy", "Please use `torch.compile` instead.")
+    for kind, _ in strategy:
+        if kind not in ("STATIC", "DYNAMIC"):
+            raise ValueError(f"FusionBehavior only supported 'STATIC' or 'DYNAMIC', got: {kind}")
+    previous, _fusion_strategy = _fusion_strategy, [tuple(x) for x in strategy]
+    return previous
+
+
+def enable_onednn_fusion(enabled):
+    """TorchScript's oneDNN fusion switch (recorded only)."""
+    global _onednn_fusion
+    _onednn_fusion = bool(enabled)
+
+
+def onednn_fusion_enabled():
+    return _onednn_fusion
+
+
+class CompilationUnit:
+    """TorchScript source compiled into functions: ember has no TorchScript compiler."""
+
+    def __init__(self, lang=None, _frames_up=0):
+        raise NotImplementedError("ember has no TorchScript: jit.CompilationUnit cannot compile "
+                                  "TorchScript source; define the functions in Python instead.")
+
+
+def export_opnames(m):
+    """The operators a scripted module calls: ember has no TorchScript graph to list them from."""
+    raise NotImplementedError("ember has no TorchScript: jit.export_opnames has no graph to "
+                              "read the operator names from.")

@@ -4088,6 +4088,30 @@ JIT_MORE = [
     'class Scale(nn.Module):\n    def forward(self, x):\n        return x * x.sum().item() * int(x.max()) * float(x.min()) + len(x.tolist()) + x.numpy().sum()\nimport warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    t = torch.jit.trace(Scale(), torch.ones(2))\nprint(sorted(set(str(x.message)[:45] for x in w if x.category is torch.jit.TracerWarning)))\nprint(t(torch.ones(2)))',
     'import warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    m = nn.Sequential(nn.Linear(3, 3), nn.Dropout(0.5), nn.LayerNorm(3), nn.MultiheadAttention(3, 1) if False else nn.ReLU())\n    torch.jit.trace(m.eval(), torch.ones(2, 3))\nprint([x.category.__name__ for x in w])',
     'class Gate(nn.Module):\n    def forward(self, x):\n        return x if x.sum() > 0 else -x\nx = torch.ones(2)\nprint(bool(x.sum() > 0), x.sum().item(), int(x.sum()))\nimport warnings\nwith warnings.catch_warnings():\n    warnings.simplefilter("ignore")\n    torch.jit.trace(Gate(), x)\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    print(bool(x.sum() > 0), x.tolist(), float(x[0]))\nprint(len(w))',
+    r"""
+from typing import List, Dict, Tuple, Optional, Union
+import warnings
+J = torch.jit
+a = J.Attribute(3, int); print(repr(a), a.value, a.type, isinstance(a, tuple))
+for t in [list, dict, tuple, List, Dict, Tuple, Optional]:
+    try: print(J.isinstance([], t))
+    except Exception as e: print(type(e).__name__, e)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    print(J.isinstance([], List[int]), J.isinstance((1, 2, 3), Tuple[int, ...]), J.isinstance({}, Dict[str, int]))
+    print(J.isinstance((1, 2), Tuple[int]), J.isinstance(1, Union[int, str]), J.isinstance('a', Optional[int]), J.isinstance([[1]], List[List[int]]), J.isinstance(True, int), J.isinstance(1, float))
+    print(J.isinstance([1], list[int]), J.isinstance({'a': 1}, dict[str, int]), J.isinstance(None, type(None)), J.isinstance(None, Optional[int]))
+    print(J.isinstance(torch.ones(1), torch.Tensor), J.isinstance([torch.ones(1)], List[torch.Tensor]), J.isinstance({'a': [1]}, Dict[str, List[int]]))
+    print(J.onednn_fusion_enabled()); J.enable_onednn_fusion(True); print(J.onednn_fusion_enabled()); J.enable_onednn_fusion(False)
+    print(J.set_fusion_strategy([('STATIC', 3)])); print(J.set_fusion_strategy([('STATIC', 2), ('DYNAMIC', 10)]))
+    try: J.set_fusion_strategy([('BAD', 1)])
+    except ValueError as e: print(e)
+    with J.strict_fusion(): print('in strict')
+    with J.optimized_execution(False): print('opt exec')
+    f = J.script_if_tracing(lambda x: x + 1); print(f(1), type(f).__name__)
+print(sorted(set((x.category.__name__, str(x.message)[:60]) for x in w)))
+print(issubclass(J.Error, Exception), issubclass(J.Error, RuntimeError))
+""",
 ]
 # torch._dynamo as the compile tutorial and its users call it; compile's check of the backend.
 DYNAMO = [
