@@ -350,17 +350,21 @@ def alias(base, array, offset):
 # must stay cheap (every no_grad forward pass makes them): they keep `_requires_grad` set,
 # and `requires_grad`, grad_fn and the in-place checks ask their base instead (an op on one
 # whose base stopped requiring grad still records a node, with no edge). Not followed at all
-# (torch's are), as that would cost every backward pass: views made without grad of a tensor
-# that needs no grad.
+# (torch's are), as remembering them would cost no_grad code (evaluation, backward formulas)
+# on tensors that need no grad: views made without grad of a tensor that needs no grad. The
+# list also marks outputs of unbind and split, which torch refuses to write or re-derive
+# (`note_multi_output`). Remembering a view costs about 0.3 us, paid only by views of tensors
+# that need no grad made in grad mode.
 
 class _Views(list):
     """A tensor's remembered views: (weak reference, storage version when made, whether it is
     an output of unbind or split) triples; dead ones are dropped whenever the list doubles."""
-    __slots__ = ("limit",)
+    __slots__ = ("limit", "multi")
 
     def __init__(self):
         super().__init__()
         self.limit = 64
+        self.multi = False          # (some are outputs of unbind or split)
 
     def prune(self):
         self[:] = [entry for entry in self if entry[0]() is not None]
@@ -398,6 +402,7 @@ def note_multi_output(views):
     """`views`, just made (and remembered) by unbind or split of a tensor needing no grad, may
     not be written in place."""
     remembered = views[0]._base._meta.views
+    remembered.multi = True
     start = len(remembered) - len(views)     # (they were remembered last, in order)
     for k, view in enumerate(views, start):
         ref, version, _ = remembered[k]
@@ -412,8 +417,9 @@ def is_multi_output(view):
     if meta is not None and meta.multi_output:
         return True
     root_meta = view._base._meta
-    return root_meta is not None and root_meta.views is not None and any(
-        multi and ref() is view for ref, _, multi in root_meta.views)
+    views = None if root_meta is None else root_meta.views
+    return views is not None and views.multi and any(
+        multi and ref() is view for ref, _, multi in views)
 
 
 def views_follow(root):
@@ -436,6 +442,11 @@ def views_follow(root):
                 vmeta.view_version = version
                 vmeta.multi_output = multi
                 view._requires_grad = True
+            else:                   # (a flag of its own: re-derived too, once written)
+                vmeta = view._autograd_meta()
+                if vmeta.view_version is None:
+                    vmeta.view_version = version
+                vmeta.multi_output = multi
         elif vmeta is not None and vmeta.through_base:
             vmeta.through_base = False
             view._requires_grad = False

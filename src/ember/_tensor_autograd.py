@@ -39,6 +39,7 @@ class AutogradMeta:
         self.post_accumulate_hooks = None
         self.accumulator = None              # the leaf's AccumulateGrad
         self.view_version = None             # storage version when a view's grad_fn was made
+        #                                      (or the view, where it has none)
         self.name = None
         self.no_grad_view = False            # a view of a tensor requiring grad, made in
         #                                      no-grad mode (NOTE [ Views made without grad ])
@@ -58,8 +59,9 @@ def _autograd_meta(self):
 
 
 def is_leaf(self):
-    # (a view's grad_fn is read, as torch's is_leaf does: it may be re-derived from its base)
-    return self._grad_fn is None and (self._base is None or grad_fn(self) is None)
+    # (a view's grad_fn is read, as torch's is_leaf does: it may be re-derived from its base,
+    # or refused)
+    return self._grad_fn is None if self._base is None else grad_fn(self) is None
 
 
 def requires_grad(self):
@@ -108,10 +110,18 @@ def _set_requires_grad(self, flag, dtype_error):
         raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                            "InferenceMode is not allowed.")
     meta = self._meta
+    if not flag and self._base is not None and self._base._requires_grad:
+        # a view still requires grad while its base does (NOTE [ Views follow their base ])
+        if self._requires_grad and (meta is None or not meta.through_base):
+            meta = self._autograd_meta()        # (its flag of its own goes)
+            meta.through_base = True
+            if meta.view_version is None:
+                meta.view_version = self._get_storage().version
+        return
     if meta is not None:
-        if meta.through_base:       # NOTE [ Views follow their base ]
+        if meta.through_base:
             if not flag:
-                return              # (it still requires grad, through its base)
+                return              # (a view made without grad: it asks its base)
             meta.through_base = False       # a flag of its own: a leaf of its own
         self._requires_grad = bool(flag)
         if meta.views:
@@ -126,10 +136,11 @@ def grad_fn(self):
     if node is None:
         if self._base is not None and self._requires_grad:
             meta = self._meta
-            if meta is not None and meta.through_base and self._base._requires_grad and \
-                    meta.view_version != self._get_storage().version:
+            if meta is not None and meta.view_version is not None and \
+                    self._base._requires_grad and meta.view_version != self._get_storage().version:
                 # written since it was made: refused for a view made without grad, else
-                # re-derived from its base (NOTE [ Views follow their base ])
+                # re-derived from its base, even one with a requires_grad flag of its own
+                # (NOTE [ Views follow their base ])
                 check_no_grad_view(self)
                 if meta.multi_output:
                     raise RuntimeError(MULTI_OUTPUT_MODIFIED)

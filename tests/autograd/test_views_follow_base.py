@@ -290,3 +290,38 @@ def test_re_deriving_an_output_of_unbind_is_refused():
     assert w[0].requires_grad and w[0].grad_fn is None
     with raises(RuntimeError, MULTI_INPLACE):
         w[0].mul_(2)
+
+
+def test_a_write_into_an_output_of_unbind_is_refused_before_writing():
+    b = torch.zeros(3, 2)
+    u = b.unbind()
+    x = torch.ones(2, requires_grad=True)
+    with raises(RuntimeError, MULTI_INPLACE):
+        u[0].copy_(x)
+    with raises(RuntimeError, MULTI_INPLACE):
+        u[1][1] = x[0]              # (through a view of it, made by indexing)
+    assert b._version == 0 and values(b) == [[0, 0], [0, 0], [0, 0]]
+
+
+def test_a_view_with_a_flag_of_its_own_is_re_derived_once_written():
+    b = torch.zeros(2, 3)
+    v = b.T.unsqueeze(0)
+    b.requires_grad_()
+    v.requires_grad_()              # a leaf of its own...
+    assert v.is_leaf
+    with torch.no_grad():
+        v.mul_(2)
+    assert node(v) == "AsStridedBackward0"  # ...until its memory is written
+    (v * 3).sum().backward()
+    assert v.grad is None and values(b.grad) == [[3, 3, 3], [3, 3, 3]]
+
+
+def test_requires_grad_false_on_a_view_whose_base_requires_grad():
+    x = torch.zeros(3)
+    v = x[1:]
+    v.requires_grad_()
+    x.requires_grad_()
+    v.requires_grad_(False)         # its own flag goes, its base's stays
+    assert v.requires_grad and v.is_leaf
+    (v * 2).sum().backward()
+    assert v.grad is None and x.grad is None

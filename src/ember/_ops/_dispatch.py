@@ -217,6 +217,13 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
             if meta.multi_output and target._grad_fn is None and (target._requires_grad or any(
                     isinstance(x, Tensor) and x._requires_grad for x in inputs or ())):
                 raise RuntimeError(MULTI_OUTPUT_INPLACE)    # (NOTE [ Views follow their base ])
+        elif base is not None and not target._requires_grad and inputs:
+            # an output of unbind or split of a tensor needing no grad, written with something
+            # that requires grad (NOTE [ Views follow their base ]): only its base's list knows
+            if base._meta is not None and any(
+                    isinstance(x, Tensor) and x._requires_grad for x in inputs) \
+                    and is_multi_output(target):
+                raise RuntimeError(MULTI_OUTPUT_INPLACE)
         if base is None:
             if target._requires_grad and target._grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "

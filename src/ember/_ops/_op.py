@@ -142,11 +142,10 @@ def record(op, args, outputs, params, num_outputs=None):
             fn = t._grad_fn
             if fn is None:
                 meta = t._meta
-                if meta is None or not meta.through_base:
+                if meta is None or meta.view_version is None:
                     edges.append((accumulator_of(t), 0))
                 else:
-                    # a view requiring grad only through its base: no edge unless written
-                    # since it was made (NOTE [ Views follow their base ])
+                    # a view of a base that requires grad (NOTE [ Views follow their base ])
                     edges.append(gradient_edge(t))
             elif t._base is None:
                 edges.append((fn, t._output_nr))

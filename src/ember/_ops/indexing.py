@@ -16,7 +16,7 @@ from .._device import backend_of
 from .. import _dtype
 from .._float8 import cast
 from .._dtype import checked_scalar
-from .._tensor import Tensor, check_no_grad_view, wrap
+from .._tensor import MULTI_OUTPUT_INPLACE, Tensor, check_no_grad_view, is_multi_output, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_inplace, check_overlap, finish_inplace, \
     refuse_inplace_first, same_data, warn_expanded
@@ -489,6 +489,11 @@ def setitem(self, index, value):
             (self._grad_fn is not None and self._grad_fn._view_ban is not None)
             or (self._meta is not None and self._meta.no_grad_view)):
         _refuse_view_write(self, index)
+    if tracked and self._base is not None and self._grad_fn is None \
+            and is_multi_output(self):
+        # (an output of unbind or split of a tensor needing no grad: NOTE [ Views follow
+        # their base ])
+        raise RuntimeError(MULTI_OUTPUT_INPLACE)
     if not advanced:
         value = _fit_value(value, tuple(view._data.shape))
         if not tracked:

@@ -474,12 +474,16 @@ def gradient_edge(tensor):
     node = tensor._grad_fn
     if node is None:
         meta = tensor._meta
-        if meta is not None and meta.through_base:
-            # a view requiring grad only through its base (NOTE [ Views follow their base ]):
-            # no edge, unless written since it was made, when its grad_fn is re-derived (or,
-            # for a view made without grad, torch's error is raised)
+        if meta is not None and meta.view_version is not None:
+            # a view with no node, of a base that requires grad (NOTE [ Views follow their
+            # base ]): if written since it was made, its grad_fn is re-derived (or, for a view
+            # made without grad, refused); else one requiring grad only through its base has
+            # no edge, and one with a flag of its own is a leaf
             node = tensor.grad_fn
-            return (None, 0) if node is None else (node, tensor._output_nr)
+            if node is not None:
+                return (node, tensor._output_nr)
+            if meta.through_base:
+                return (None, 0)
         return (accumulator_of(tensor), 0)
     if tensor._base is not None:
         node = tensor.grad_fn   # a view whose base was changed in place gets a fresh node
