@@ -142,6 +142,22 @@ def test_torch_function_sees_the_public_function():
                                                   "__get__", "sub"]
 
 
+def test_operators_pass_what_torch_passes():
+    # torch's Tensor.__pow__ is its C pow (named so), __rtruediv__ is __rdiv__, __rmatmul__
+    # passes itself with the operands as given, and iteration asks dim() first
+    x = logged(1., 2.)
+    x ** 2
+    x.__ipow__(1)
+    2 / x
+    x.__rmatmul__(x)
+    list(x)
+    names = [f.__name__ for f in Logged.calls]
+    assert names == ["pow", "pow_", "__rdiv__", "__rmatmul__", "dim", "unbind", "__len__"]
+    assert Logged.calls[0] is torch.Tensor.__pow__ and Logged.calls[2] is torch.Tensor.__rdiv__
+    y = logged(1., 2.).reshape(2, 1)
+    assert y.__rmatmul__(torch.tensor([[3., 4.]])).tolist() == [[11.]]
+
+
 def test_an_op_is_seen_once_not_the_ops_inside_it():
     x = logged(1., 2.)
     nn.functional.linear(x, torch.ones(3, 2))

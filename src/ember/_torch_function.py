@@ -207,16 +207,18 @@ def _convert(result, cls):
 # -- the wrappers -----------------------------------------------------------------------------
 
 # The method torch passes as `func` for an operator (`x + 1` is `Tensor.add(x, 1)`); the
-# other operators pass themselves. `__rmatmul__` also swaps its operands.
+# other operators pass themselves (`__rtruediv__` is torch's `__rdiv__`, the same function).
 _OPERATOR_FUNCS = {
     "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub",
     "__isub__": "sub_", "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_",
     "__truediv__": "div", "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
     "__mod__": "remainder", "__imod__": "remainder_", "__matmul__": "matmul",
-    "__rmatmul__": "matmul", "__rand__": "bitwise_and", "__ror__": "bitwise_or",
+    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rtruediv__": "__rdiv__",
     "__rxor__": "bitwise_xor", "__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
     "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__ne__": "ne",
 }
+# Operators that pass themselves under another name: torch's `Tensor.__pow__` is its C `pow`.
+_OPERATOR_NAMES = {"__pow__": "pow", "__ipow__": "pow_"}
 
 # Binary operators, which answer NotImplemented when no __torch_function__ implements them
 # (Python then raises its "unsupported operand type(s)").
@@ -239,8 +241,8 @@ def _overloaded(values):
     return ()
 
 
-def _function(inner, name, qualname, torch_name, operator_of=None, swap=False,
-              modes_only=False, binary=False):
+def _function(inner, name, qualname, torch_name, operator_of=None, modes_only=False,
+              binary=False):
     def op(*args, **kwargs):
         if _state.off:
             return inner(*args, **kwargs)
@@ -251,10 +253,6 @@ def _function(inner, name, qualname, torch_name, operator_of=None, swap=False,
             if operator_of is not None:
                 from ._tensor import Tensor
                 func = vars(Tensor)[operator_of]
-                if swap:
-                    if not isinstance(args[1], Tensor):
-                        return inner(*args, **kwargs)
-                    args = (args[1], args[0])
             return dispatch(func, overloaded, args, kwargs or None, torch_name,
                             declined=NotImplemented if binary else None)
         _state.off = True
@@ -341,8 +339,9 @@ class _Layer(_patch_ops.Layer):
             return _property(inner, name)
         if owner is Tensor:
             target = _OPERATOR_FUNCS.get(name)
-            return _function(inner, name, f"Tensor.{name}", f"torch.Tensor.{target or name}",
-                             target, swap=name == "__rmatmul__", binary=name in _BINARY)
+            shown = _OPERATOR_NAMES.get(name, name)
+            return _function(inner, shown, f"Tensor.{shown}", f"torch.Tensor.{target or name}",
+                             target, binary=name in _BINARY)
         module = owner.__name__.replace("ember", "torch", 1)
         return _function(inner, name, name,
                          None if owner is functional else f"{module}.{name}",

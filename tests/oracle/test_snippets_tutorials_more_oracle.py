@@ -5309,6 +5309,205 @@ COMPILE_MORE = [
     'x = torch.randn(3)\n@torch.compile(backend="eager", dynamic=True)\ndef f(t):\n    return t.cumsum(0) * t.shape[0]\nprint(f(torch.ones(3)), f(torch.ones(5)))\ntry:\n    torch.compile(f, mode="max-autotune", options={"a": 1})\nexcept RuntimeError as e:\n    print(e)',
 ]
 
+# Errors and warnings users of the Transformer tutorials meet: mask shapes and dtypes, padding
+# masks, batch_first mix-ups, the fast path's conditions.
+TRANSFORMER_ERRORS = [
+    'l = nn.TransformerEncoderLayer(4, 2, 8, 0.0)\ntry:\n    l(torch.randn(5, 2, 4), src_mask=torch.zeros(3, 3))\nexcept RuntimeError as e:\n    print(e)',
+    'l = nn.TransformerEncoderLayer(4, 2, 8, 0.0)\ntry:\n    l(torch.randn(5, 2, 4), src_mask=torch.zeros(2, 5, 5))\nexcept RuntimeError as e:\n    print(e)',
+    'l = nn.TransformerEncoderLayer(4, 2, 8, 0.0)\nprint(l(torch.randn(5, 2, 4), src_mask=torch.zeros(4, 5, 5)).shape)',
+    'l = nn.TransformerEncoderLayer(4, 2, 8, 0.0)\ntry:\n    l(torch.randn(5, 2, 4), src_key_padding_mask=torch.zeros(5, 2, dtype=torch.bool))\nexcept (RuntimeError, AssertionError) as e:\n    print(type(e).__name__, e)',
+    'import warnings\nl = nn.TransformerEncoderLayer(4, 2, 8, 0.0)\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    out = l(torch.randn(3, 2, 4), src_mask=torch.zeros(3, 3), src_key_padding_mask=torch.zeros(2, 3, dtype=torch.bool))\nprint(out.shape, [str(x.message)[:90] for x in w])',
+    'mha = nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\ntry:\n    mha(q, q, q, attn_mask=torch.zeros(3, 3, dtype=torch.int64))\nexcept (RuntimeError, AssertionError) as e:\n    print(type(e).__name__, e)',
+    'mha = nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\ntry:\n    mha(q, torch.randn(5, 2, 4), torch.randn(4, 2, 4))\nexcept (RuntimeError, AssertionError) as e:\n    print(type(e).__name__, e)',
+    'mha = nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\ntry:\n    mha(q, q, q, key_padding_mask=torch.zeros(2, 4, dtype=torch.bool))\nexcept (RuntimeError, AssertionError) as e:\n    print(type(e).__name__, e)',
+    'mha = nn.MultiheadAttention(4, 2)\nq = torch.randn(3, 2, 4)\ntry:\n    mha(q, q, q, is_causal=True)\nexcept (RuntimeError, AssertionError) as e:\n    print(type(e).__name__, e)\nprint(mha(q, q, q, attn_mask=nn.Transformer.generate_square_subsequent_mask(3), is_causal=True)[0].shape)',
+    'mha = nn.MultiheadAttention(4, 2, batch_first=True)\nq = torch.randn(2, 3, 4)\nmask = torch.tensor([[False, False, True], [False, False, False]])\no, w = mha(q, q, q, key_padding_mask=mask)\nprint(w[0, :, 2], w.sum(-1))',
+    'mha = nn.MultiheadAttention(4, 2, batch_first=True)\nq = torch.randn(1, 3, 4)\nmask = torch.tensor([[True, True, True]])\no, w = mha(q, q, q, key_padding_mask=mask)\nprint(o.isnan().all(), w.isnan().all())',
+    'l = nn.TransformerDecoderLayer(4, 2, 8, 0.0)\ntgt = torch.randn(3, 2, 4); mem = torch.randn(5, 2, 4)\nout = l(tgt, mem, tgt_mask=nn.Transformer.generate_square_subsequent_mask(3), memory_key_padding_mask=torch.zeros(2, 5, dtype=torch.bool))\nprint(out.shape, out[0, 0].round(decimals=4))\ntry:\n    l(tgt, torch.randn(5, 3, 4))\nexcept RuntimeError as e:\n    print(e)',
+    't = nn.Transformer(4, 2, 1, 1, 8, 0.0)\nsrc = torch.randn(5, 2, 4); tgt = torch.randn(3, 2, 4)\nprint(t(src, tgt, tgt_is_causal=True, tgt_mask=t.generate_square_subsequent_mask(3)).shape)\ntry:\n    t(src, tgt, src_mask=torch.zeros(3, 3))\nexcept RuntimeError as e:\n    print(e)',
+    'try:\n    nn.Transformer(5, 2)\nexcept AssertionError as e:\n    print(e)\ntry:\n    nn.TransformerEncoderLayer(4, 2, activation="swish")\nexcept RuntimeError as e:\n    print(e)',
+    'enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8, 0.0, batch_first=True), 1)\nx = torch.randn(2, 3, 4)\nprint(enc(x, mask=nn.Transformer.generate_square_subsequent_mask(3), is_causal=True).shape)\ntry:\n    enc(x, is_causal=True)\nexcept Exception as e:\n    print(type(e).__name__, e)',
+]
+
+# Ensembling caveats: BatchNorm under vmap, replace_all_batch_norm_modules_, functional_call
+# of stacked buffers, randomness modes with dropout.
+ENSEMBLE_CAVEATS = [
+    'models = [nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3)) for _ in range(2)]\nparams, buffers = torch.func.stack_module_state(models)\nbase = models[0]\ndef f(p, b, x):\n    return torch.func.functional_call(base, (p, b), (x,))\ntry:\n    out = torch.func.vmap(f, in_dims=(0, 0, None))(params, buffers, torch.randn(4, 3))\n    print(out.shape, buffers["1.running_mean"])\nexcept (RuntimeError, ValueError) as e:\n    print(type(e).__name__, str(e)[:150])',
+    'm = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3), nn.Sequential(nn.BatchNorm1d(3)))\nr = torch.func.replace_all_batch_norm_modules_(m)\nprint(r is m, m[1].running_mean, m[1].running_var, m[1].track_running_stats, m[2][0].num_batches_tracked)\nprint(m(torch.randn(4, 3)).shape, [n for n, _ in m.named_buffers()])',
+    'models = [nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3)) for _ in range(2)]\nfor mm in models:\n    torch.func.replace_all_batch_norm_modules_(mm)\nparams, buffers = torch.func.stack_module_state(models)\nbase = models[0]\ndef f(p, b, x):\n    return torch.func.functional_call(base, (p, b), (x,))\nout = torch.func.vmap(f, in_dims=(0, 0, None))(params, buffers, torch.randn(4, 3))\nprint(out.shape, out.mean(1).abs().max() < 1e-5, sorted(buffers))',
+    'models = [nn.Sequential(nn.Linear(3, 3), nn.Dropout(0.5)) for _ in range(3)]\nparams, buffers = torch.func.stack_module_state(models)\nbase = models[0]\ndef f(p, b, x):\n    return torch.func.functional_call(base, (p, b), (x,))\nx = torch.ones(2, 3)\nfor r in ["error", "same", "different"]:\n    try:\n        out = torch.func.vmap(f, in_dims=(0, 0, None), randomness=r)(params, buffers, x)\n        print(r, out.shape, (out == 0).sum().item() > 0)\n    except RuntimeError as e:\n        print(r, str(e)[:120])',
+    'models = [nn.Linear(2, 2) for _ in range(3)]\nparams, buffers = torch.func.stack_module_state(models)\nbase = models[0]\nout = torch.func.vmap(lambda p, x: torch.func.functional_call(base, p, (x,)))(params, torch.randn(3, 5, 2))\nprint(out.shape)\ntry:\n    torch.func.vmap(lambda p, x: torch.func.functional_call(base, p, (x,)))(params, torch.randn(4, 5, 2))\nexcept ValueError as e:\n    print(e)',
+]
+
+# Tensor subclasses with a logging __torch_function__ (the Extending PyTorch note's
+# LoggingTensor): the function each operator, method and property passes to the handler.
+SUBCLASS_FUNCS = [
+    r"""
+class LoggingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func is not torch.Tensor.__repr__:
+            log.append(getattr(func, "__name__", str(func)))
+        return super().__torch_function__(func, types, args, kwargs or {})
+log = []
+for f in [
+    lambda t: t + 1,
+    lambda t: 1 + t,
+    lambda t: t * t,
+    lambda t: t - 1,
+    lambda t: 2 - t,
+    lambda t: t / 2,
+    lambda t: t @ t,
+    lambda t: -t,
+    lambda t: abs(t),
+    lambda t: t ** 2,
+    lambda t: 2 ** t,
+    lambda t: t > 0,
+    lambda t: t == t,
+    lambda t: t[0],
+    lambda t: t[t > 0],
+    lambda t: t.sum(),
+    lambda t: t.mean(),
+    lambda t: torch.add(t, 1),
+    lambda t: torch.sum(t),
+    lambda t: torch.exp(t),
+    lambda t: t.exp(),
+    lambda t: t.view(-1),
+    lambda t: t.reshape(1, -1),
+]:
+    t = torch.tensor([[1., -2.], [3., 4.]]).as_subclass(LoggingTensor)
+    log.clear()
+    try:
+        r = f(t)
+        print(type(r).__name__, log)
+    except Exception as ex:
+        print(type(ex).__name__, str(ex)[:100], log)
+""",
+    r"""
+class LoggingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func is not torch.Tensor.__repr__:
+            log.append(getattr(func, "__name__", str(func)))
+        return super().__torch_function__(func, types, args, kwargs or {})
+log = []
+for f in [
+    lambda t: t.T,
+    lambda t: t.shape,
+    lambda t: t.dtype,
+    lambda t: t.float(),
+    lambda t: t.to(torch.float64),
+    lambda t: t.clone(),
+    lambda t: t.detach(),
+    lambda t: t.numpy(),
+    lambda t: t.tolist(),
+    lambda t: len(t),
+    lambda t: t.size(0),
+    lambda t: t.dim(),
+    lambda t: torch.cat([t, t]),
+    lambda t: torch.stack([t, t]),
+    lambda t: F.relu(t),
+    lambda t: F.linear(t, torch.eye(2)),
+    lambda t: t.softmax(-1),
+    lambda t: t.max(),
+    lambda t: t.argmax(),
+    lambda t: t.unsqueeze(0),
+    lambda t: t.requires_grad_(),
+    lambda t: t.add_(1),
+    lambda t: t.mul_(2),
+]:
+    t = torch.tensor([[1., -2.], [3., 4.]]).as_subclass(LoggingTensor)
+    log.clear()
+    try:
+        r = f(t)
+        print(type(r).__name__, log)
+    except Exception as ex:
+        print(type(ex).__name__, str(ex)[:100], log)
+""",
+    r"""
+class LoggingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func is not torch.Tensor.__repr__:
+            log.append(getattr(func, "__name__", str(func)))
+        return super().__torch_function__(func, types, args, kwargs or {})
+log = []
+for f in [
+    lambda t: t.new_zeros(2),
+    lambda t: torch.zeros_like(t),
+    lambda t: t.data,
+    lambda t: t.grad,
+    lambda t: t.is_leaf,
+    lambda t: t.norm(),
+    lambda t: t.split(1),
+    lambda t: t.chunk(2),
+    lambda t: torch.where(t > 0, t, 0.),
+    lambda t: t.clamp(0, 1),
+    lambda t: t.masked_fill(t > 0, 0.),
+    lambda t: iter(t).__next__(),
+    lambda t: t.__repr__(),
+    lambda t: bool(t.sum()),
+    lambda t: float(t.sum()),
+    lambda t: t.new_tensor([1.]),
+    lambda t: t.type(torch.float64),
+    lambda t: t.cpu(),
+    lambda t: t.contiguous(),
+    lambda t: t.flatten(),
+    lambda t: t.permute(1, 0),
+    lambda t: t.expand(2, 2),
+    lambda t: t.abs(),
+]:
+    t = torch.tensor([[1., -2.], [3., 4.]]).as_subclass(LoggingTensor)
+    log.clear()
+    try:
+        r = f(t)
+        print(type(r).__name__, log)
+    except Exception as ex:
+        print(type(ex).__name__, str(ex)[:100], log)
+""",
+    r"""
+class LoggingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func is not torch.Tensor.__repr__:
+            log.append(getattr(func, "__name__", str(func)))
+        return super().__torch_function__(func, types, args, kwargs or {})
+log = []
+for f in [
+    lambda t: torch.nn.functional.mse_loss(t, t),
+    lambda t: t.__ipow__(2),
+    lambda t: +t,
+    lambda t: t.__itruediv__(2),
+    lambda t: 2 / t,
+    lambda t: t.__rtruediv__(2),
+    lambda t: t.__rdiv__(2),
+    lambda t: t.__rpow__(2),
+    lambda t: t.__matmul__(t),
+    lambda t: t.__rmatmul__(t),
+    lambda t: ~(t > 0),
+    lambda t: t.__rsub__(1),
+    lambda t: 1 - t,
+    lambda t: t % 2,
+    lambda t: t // 2,
+    lambda t: 1. in t,
+    lambda t: t.__setitem__(0, 1.),
+    lambda t: t.__getitem__(0),
+    lambda t: t.__len__(),
+    lambda t: t.__format__(''),
+    lambda t: t.__array__().shape,
+    lambda t: t.__reversed__(),
+    lambda t: list(t),
+]:
+    t = torch.tensor([[1., -2.], [3., 4.]]).as_subclass(LoggingTensor)
+    log.clear()
+    try:
+        r = f(t)
+        print(type(r).__name__, log)
+    except Exception as ex:
+        print(type(ex).__name__, str(ex)[:100], log)
+""",
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5318,7 +5517,8 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + RECIPE_DETAILS + JIT_MORE + DYNAMO + OP_TANGENTS + REPRS
                                 + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS
                                 + CHANNELS_LAST_OPS + FUNC_FUNCTIONS + PRUNE_PARAM_MORE
-                                + OPTIM_FLAGS + COMPILE_MORE)]
+                                + OPTIM_FLAGS + COMPILE_MORE + TRANSFORMER_ERRORS
+                                + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS + FUNC_FUNCTION_GAPS]
