@@ -5508,6 +5508,114 @@ for f in [
 """,
 ]
 
+# The torch.func tutorials' neural tangent kernel: jacrev of functional_call per sample, then
+# the kernel by einsum (full, trace, diagonal) and by vjp/jvp products.
+NTK = [
+    r"""
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 2, (3, 3))
+        self.conv2 = nn.Conv2d(2, 2, (3, 3))
+        self.fc = nn.Linear(2, 3)
+    def forward(self, x):
+        x = self.conv1(x)
+        x = x.relu()
+        x = self.conv2(x)
+        x = x.relu()
+        x = x.mean(dim=(-2, -1))
+        return self.fc(x)
+net = CNN()
+x_train = torch.randn(4, 1, 6, 6)
+x_test = torch.randn(2, 1, 6, 6)
+params = {k: v.detach() for k, v in net.named_parameters()}
+def fnet_single(params, x):
+    return torch.func.functional_call(net, params, (x.unsqueeze(0),)).squeeze(0)
+def empirical_ntk_jacobian_contraction(fnet_single, params, x1, x2, compute='full'):
+    jac1 = torch.func.vmap(torch.func.jacrev(fnet_single), (None, 0))(params, x1)
+    jac1 = jac1.values()
+    jac1 = [j.flatten(2) for j in jac1]
+    jac2 = torch.func.vmap(torch.func.jacrev(fnet_single), (None, 0))(params, x2)
+    jac2 = jac2.values()
+    jac2 = [j.flatten(2) for j in jac2]
+    einsum_expr = None
+    if compute == 'full':
+        einsum_expr = 'Naf,Mbf->NMab'
+    elif compute == 'trace':
+        einsum_expr = 'Naf,Maf->NM'
+    elif compute == 'diagonal':
+        einsum_expr = 'Naf,Maf->NMa'
+    result = torch.stack([torch.einsum(einsum_expr, j1, j2) for j1, j2 in zip(jac1, jac2)])
+    return result.sum(0)
+for c in ['full', 'trace', 'diagonal']:
+    r = empirical_ntk_jacobian_contraction(fnet_single, params, x_train, x_test, c)
+    print(c, r.shape, round(r.abs().sum().item(), 3))
+def empirical_ntk_ntk_vps(func, params, x1, x2, compute='full'):
+    def get_ntk(x1, x2):
+        def func_x1(params):
+            return func(params, x1)
+        def func_x2(params):
+            return func(params, x2)
+        output, vjp_fn = torch.func.vjp(func_x1, params)
+        def get_ntk_slice(vec):
+            vjps = vjp_fn(vec)
+            _, jvps = torch.func.jvp(func_x2, (params,), vjps)
+            return jvps
+        basis = torch.eye(output.numel(), dtype=output.dtype, device=output.device).view(output.numel(), -1)
+        return torch.func.vmap(get_ntk_slice)(basis)
+    result = torch.func.vmap(torch.func.vmap(get_ntk, (None, 0)), (0, None))(x1, x2)
+    if compute == 'full':
+        return result
+    if compute == 'trace':
+        return torch.einsum('NMKK->NM', result)
+    if compute == 'diagonal':
+        return torch.einsum('NMKK->NMK', result)
+r1 = empirical_ntk_jacobian_contraction(fnet_single, params, x_train, x_test, 'full')
+r2 = empirical_ntk_ntk_vps(fnet_single, params, x_train, x_test, 'full')
+print(r2.shape, torch.allclose(r1, r2, atol=1e-5))
+""",
+    r"""
+print(torch.einsum('NMKK->NM', torch.arange(16.).view(1, 1, 4, 4)), torch.einsum('NMKK->NMK', torch.arange(16.).view(1, 1, 4, 4)))
+print(torch.einsum('Naf,Mbf->NMab', torch.ones(2, 3, 4), torch.ones(1, 2, 4)).shape, torch.einsum('ii', torch.eye(3)))
+try:
+    torch.einsum('ij,jk->ik', torch.ones(2, 3), torch.ones(2, 3))
+except RuntimeError as e:
+    print(e)
+""",
+]
+
+# What a logging subclass sees where ember's Tensor protocol differs from torch's.
+SUBCLASS_GAPS = [
+    ("ember does not dispatch __reduce_ex__ (pickling) through __torch_function__: the handler "
+     "sees the stride() it asks instead of '__reduce_ex__'",
+     r"""
+class LoggingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        log.append(getattr(func, "__name__", str(func)))
+        return super().__torch_function__(func, types, args, kwargs or {})
+log = []
+t = torch.ones(2).as_subclass(LoggingTensor)
+log.clear()
+t.__reduce_ex__(2)
+print(log)
+"""),
+    ("torch's default __deepcopy__ of a non-wrapper subclass whose handler is dispatched refuses "
+     "(its new_empty comes back a plain Tensor); ember's copies it",
+     r"""
+import copy
+class LoggingTensor(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs or {})
+t = torch.ones(2).as_subclass(LoggingTensor)
+try:
+    print(type(copy.deepcopy(t)).__name__)
+except RuntimeError as e:
+    print(str(e)[:80])
+"""),
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5518,10 +5626,11 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS
                                 + CHANNELS_LAST_OPS + FUNC_FUNCTIONS + PRUNE_PARAM_MORE
                                 + OPTIM_FLAGS + COMPILE_MORE + TRANSFORMER_ERRORS
-                                + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS)]
+                                + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
-BUGS = [(reason, SETUP + s) for reason, s in FUNC_GAPS + OP_TANGENT_GAPS + FUNC_FUNCTION_GAPS]
+BUGS = [(reason, SETUP + s)
+        for reason, s in FUNC_GAPS + OP_TANGENT_GAPS + FUNC_FUNCTION_GAPS + SUBCLASS_GAPS]
 BUGS += [(reason, SETUP + JIT_LOAD + s) for reason, s in TORCHSCRIPT_GAPS]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
