@@ -128,3 +128,15 @@ def test_unary_fast_path_layout_of_permuted_inputs(shape, perm, strides):
     for y in (ember.relu(x), F.relu(x), x.relu(), x.abs(), ember.neg(x), ember.sigmoid(x)):
         assert y.stride() == strides
     assert ember.equal(ember.relu(x), ember.relu(x.contiguous()))
+
+
+@pytest.mark.parametrize("slope", [0.0, 1e-30, 0.01, 1.0, 1.5, -0.5])
+def test_leaky_relu_keeps_torchs_rule_for_every_slope(slope):
+    # x > 0 ? x : x * slope, signed zeros, infinities and nan included (0 < slope <= 1 takes
+    # max(x, slope * x), the others a select)
+    x = np.array([-0.0, 0.0, np.nan, np.inf, -np.inf, -1.5, 2.5, 1e-45, -1e-45, 3e38] * 500,
+                 np.float32)
+    got = ember.nn.functional.leaky_relu(ember.from_numpy(x), slope).numpy()
+    with np.errstate(invalid="ignore"):
+        want = np.where(x > 0, x, x * np.float32(slope))
+    assert got.tobytes() == want.tobytes()

@@ -171,6 +171,10 @@ class LeakyRelu(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x, negative_slope=0.01):
+        if xp is np and 0 < negative_slope <= 1:
+            # (max(x, slope * x) is the same for such slopes, signed zeros and nan included,
+            # and one vector loop: NOTE [ A bound as an array ] in _ties.py)
+            return np.maximum(x, x * negative_slope)
         return select(xp, x > 0, x, x * negative_slope)
 
     def backward(ctx, grad):
