@@ -144,8 +144,18 @@ def _cascade(items):
     return tail
 
 
+_NARROW = 256      # slice widths below which _in_order moves the summed axis first
+
+
 def _in_order(items):
     """(r, m, w) -> (r, w): items added one after another (0 for m == 0)."""
     # (a reduction along a leading axis: NumPy adds slice after slice, here from +0.0 as
     # torch's running sums start, so that -0.0 elements sum to +0.0)
+    r, m, w = items.shape
+    if w < _NARROW and r > 1 and m > 1:
+        # NOTE: NumPy runs one inner loop per (row, item) of w elements, and for the narrow
+        # slices of a long sum (w = 32 float32) that loop's own cost dominated. Laid out
+        # (m, r * w) the same additions, in the same order, are m long vector adds.
+        slabs = np.ascontiguousarray(items.transpose(1, 0, 2)).reshape(m, r * w)
+        return np.add.reduce(slabs, axis=0, initial=0.0).reshape(r, w)
     return np.add.reduce(items, axis=1, initial=0.0)
