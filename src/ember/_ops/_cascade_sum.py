@@ -119,7 +119,12 @@ def _row_sum(items):
 
 def _in_sequence(parts):
     """The parts ((r, k_i, ...) arrays) joined along axis 1 and added one after another."""
-    return np.add.accumulate(np.concatenate(parts, axis=1), axis=1)[:, -1]
+    joined = np.concatenate(parts, axis=1)
+    if joined.shape[0] == 1:
+        return np.add.accumulate(joined, axis=1)[:, -1]
+    # (many rows: the joined axis moved first, so that each addition is one vector add over
+    # every row rather than an inner loop per row; the same additions in the same order)
+    return np.add.reduce(np.ascontiguousarray(np.moveaxis(joined, 1, 0)), axis=0)
 
 
 def _cascade(items):
