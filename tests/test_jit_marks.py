@@ -185,3 +185,27 @@ def test_the_rest_of_the_eager_api():
         jit.CompilationUnit("def f(x):\n    return x\n")
     with pytest.raises(NotImplementedError, match="ember has no TorchScript"):
         jit.export_opnames(jit.script(nn.Linear(1, 1)))
+
+
+def test_tracer_warnings_compose_with_other_patched_operators():
+    # the warnings are a layer of the patched operators: with a Tensor subclass alive (its
+    # own layer) they still warn, and each layer's wrappers come and go with it
+    import gc
+    original = ember.Tensor.__dict__["__bool__"]
+
+    class Sub(ember.Tensor):
+        pass
+    dispatching = ember.Tensor.__dict__["__bool__"]
+    assert dispatching is not original
+
+    class Gate(nn.Module):
+        def forward(self, x):
+            return x if x.sum() > 0 else -x
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        jit.trace(Gate(), ember.ones(2).as_subclass(Sub))
+    assert [x.category for x in w if x.category is jit.TracerWarning] == [jit.TracerWarning]
+    assert ember.Tensor.__dict__["__bool__"] is dispatching
+    del Sub
+    gc.collect()
+    assert ember.Tensor.__dict__["__bool__"] is original

@@ -22,6 +22,8 @@ import sys
 import typing
 import warnings
 
+from . import _patch_ops
+
 __all__ = ["Attribute", "CompilationUnit", "Error", "Final", "Future", "ScriptFunction",
            "ScriptModule", "TracerWarning", "annotate", "enable_onednn_fusion", "export",
            "export_opnames", "fork", "freeze", "ignore", "interface", "is_scripting",
@@ -157,22 +159,35 @@ def _warning_method(original, what):
     return method
 
 
+class _TracerLayer(_patch_ops.Layer):
+    """While `trace` runs its example, the conversions in _CONVERSIONS warn, as torch's tracer
+    does: a layer of the patched operators (NOTE [ Patching the public operators ]), so that
+    no other call pays for a check; outermost, so that the caller the wrapper looks at is the
+    user's code."""
+    priority = 100
+    depth = 0           # traces running (one inside another's example)
+
+    def wants(self, owner, name, original):
+        from ._tensor import Tensor
+        return owner is Tensor and name in _CONVERSIONS
+
+    def wrap(self, owner, name, inner):
+        return _warning_method(inner, _CONVERSIONS[name])
+
+
+_tracer_layer = _TracerLayer()
+
+
 @contextlib.contextmanager
 def _warning_on_python_values():
-    """While tracing: the conversions in _CONVERSIONS warn, as torch's tracer does. (The
-    methods are swapped only for the traced call, so that no other call pays for a check.)"""
-    from ._tensor import Tensor
-    own = {name: Tensor.__dict__.get(name) for name in _CONVERSIONS}
-    for name, what in _CONVERSIONS.items():
-        setattr(Tensor, name, _warning_method(getattr(Tensor, name), what))
+    _tracer_layer.depth += 1
+    _patch_ops.activate(_tracer_layer)
     try:
         yield
     finally:
-        for name, original in own.items():
-            if original is None:
-                delattr(Tensor, name)
-            else:
-                setattr(Tensor, name, original)
+        _tracer_layer.depth -= 1
+        if not _tracer_layer.depth:
+            _patch_ops.deactivate(_tracer_layer)
 
 
 def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None,
