@@ -325,10 +325,13 @@ def alias(base, array, offset):
     root = None if storage.inference else base._base if base._base is not None else base
     view = _new(Tensor)._init(array, storage, offset, root)
     if base._requires_grad:
-        if not _grad_mode.enabled and root is not None and root._requires_grad:
-            mark_no_grad_view(view, base)
-    elif root is not None and _grad_mode.enabled:
-        note_view(root, view, storage.version)      # NOTE [ Views follow their base ]
+        if not _grad_mode.enabled and root is not None:
+            if root._requires_grad:
+                mark_no_grad_view(view, base)
+            else:       # (of a view with a requires_grad flag of its own)
+                note_view(root, view, storage.version, base)
+    elif root is not None:
+        note_view(root, view, storage.version, base)    # NOTE [ Views follow their base ]
     return view
 
 
@@ -349,40 +352,58 @@ def alias(base, array, offset):
 # a tensor requiring grad (NOTE [ Views made without grad ]) are not remembered, as making one
 # must stay cheap (every no_grad forward pass makes them): they keep `_requires_grad` set,
 # and `requires_grad`, grad_fn and the in-place checks ask their base instead (an op on one
-# whose base stopped requiring grad still records a node, with no edge). Not followed at all
-# (torch's are), as remembering them would cost no_grad code (evaluation, backward formulas)
-# on tensors that need no grad: views made without grad of a tensor that needs no grad. The
-# list also marks outputs of unbind and split, which torch refuses to write or re-derive
-# (`note_multi_output`). Remembering a view costs about 0.3 us, paid only by views of tensors
-# that need no grad made in grad mode.
+# whose base stopped requiring grad still records a node, with no edge).
+# As torch's views, each remembered view also keeps how it was made (`made`: None in grad
+# mode, "no_grad", "inference", or "multi" for an output of unbind or split, and a view of
+# one of those as that one): once autograd is involved, torch refuses to write such a view in
+# place, or to re-derive it once written through its base. Before its base requires grad
+# only the base's list knows (`view_made`); after, the view's own _meta does. Remembering a
+# view costs about 0.3 us, paid only by views of tensors that need no grad.
 
 class _Views(list):
-    """A tensor's remembered views: (weak reference, storage version when made, whether it is
-    an output of unbind or split) triples; dead ones are dropped whenever the list doubles."""
-    __slots__ = ("limit", "multi")
+    """A tensor's remembered views: (weak reference, storage version when made, how it was
+    made) triples; dead ones are dropped whenever the list doubles."""
+    __slots__ = ("limit", "special")
 
     def __init__(self):
         super().__init__()
         self.limit = 64
-        self.multi = False          # (some are outputs of unbind or split)
+        self.special = False        # (some were made otherwise than in grad mode)
 
     def prune(self):
         self[:] = [entry for entry in self if entry[0]() is not None]
         self.limit = max(64, 2 * len(self))
 
 
-def note_view(root, view, version):
-    """Remember `view`, made of `root` at storage version `version`, so that it follows root's
-    requires_grad (NOTE [ Views follow their base ])."""
+def note_view(root, view, version, parent):
+    """Remember `view`, made of `parent` (`root` or a view of it) at storage version `version`,
+    so that it follows root's requires_grad (NOTE [ Views follow their base ])."""
     meta = root._meta
     views = None if meta is None else meta.views
     if views is None:
         if root._data.dtype.kind not in "fcV":
             return                  # (it can never require grad)
         views = root._autograd_meta().views = _Views()
-    views.append((_weakref(view), version, False))
+    made = None if _grad_mode.enabled or internal_views else \
+        "inference" if _grad_mode.inference else "no_grad"
+    if views.special and parent is not root:
+        made = _inherited(view_made(parent), made)
+    if made is not None:
+        views.special = True
+    views.append((_weakref(view), version, made))
     if len(views) > views.limit:
         views.prune()
+
+
+# Set while an op makes views of its own with grad mode off (indexing's assignment builds the
+# view it writes that way): they count as made in grad mode, as the user's call was.
+internal_views = False
+
+
+def _inherited(parent_made, made):
+    """How a view of a view made `parent_made` counts as made (torch's creation meta): as its
+    parent when made in grad mode; always "inference" after inference mode."""
+    return parent_made if made is None or parent_made == "inference" else made
 
 
 # torch refuses to write an output of unbind or split in place (or to re-derive one written
@@ -399,27 +420,40 @@ MULTI_OUTPUT_MODIFIED = MULTI_OUTPUT_INPLACE.replace(
 
 
 def note_multi_output(views):
-    """`views`, just made (and remembered) by unbind or split of a tensor needing no grad, may
-    not be written in place."""
+    """`views`, just made (and remembered) in grad mode by unbind or split of a tensor needing
+    no grad, count as made "multi"."""
     remembered = views[0]._base._meta.views
-    remembered.multi = True
+    remembered.special = True
     start = len(remembered) - len(views)     # (they were remembered last, in order)
     for k, view in enumerate(views, start):
-        ref, version, _ = remembered[k]
+        ref, version, made = remembered[k]
         if ref() is view:
-            remembered[k] = (ref, version, True)
+            remembered[k] = (ref, version, _inherited(made, "multi"))
 
 
-def is_multi_output(view):
-    """Whether `view`, which has no node, is an output of unbind or split (note_multi_output);
-    a scan of its base's list, for the rare paths."""
+def view_made(view):
+    """How `view`, which has no node, was made (NOTE [ Views follow their base ]): its _meta
+    says, or else its base's list (a scan, for the rare paths)."""
     meta = view._meta
-    if meta is not None and meta.multi_output:
-        return True
+    if meta is not None:
+        if meta.multi_output:
+            return "multi"
+        if meta.no_grad_view:
+            return "inference" if meta.no_grad_view == "inference" else "no_grad"
     root_meta = view._base._meta
     views = None if root_meta is None else root_meta.views
-    return views is not None and views.multi and any(
-        multi and ref() is view for ref, _, multi in views)
+    if views is not None and views.special:
+        for ref, _, made in views:
+            if made is not None and ref() is view:
+                return made
+    return None
+
+
+def written_view_error(made):
+    """torch's refusal to write in place a view made `made` (view_made) with autograd
+    involved."""
+    return RuntimeError(INFERENCE_VIEW_INPLACE if made == "inference" else
+                        NO_GRAD_VIEW_INPLACE if made == "no_grad" else MULTI_OUTPUT_INPLACE)
 
 
 def views_follow(root):
@@ -430,7 +464,7 @@ def views_follow(root):
     if not views:
         return
     on = root._requires_grad
-    for ref, version, multi in views:
+    for ref, version, made in views:
         view = ref()
         if view is None or view._grad_fn is not None or view._base is not root:
             continue
@@ -440,13 +474,15 @@ def views_follow(root):
                 vmeta = view._autograd_meta()
                 vmeta.through_base = True
                 vmeta.view_version = version
-                vmeta.multi_output = multi
                 view._requires_grad = True
             else:                   # (a flag of its own: re-derived too, once written)
                 vmeta = view._autograd_meta()
                 if vmeta.view_version is None:
                     vmeta.view_version = version
-                vmeta.multi_output = multi
+            # (how it was made, now in its own _meta)
+            vmeta.multi_output = made == "multi"
+            if made == "no_grad" or made == "inference":
+                vmeta.no_grad_view = True if made == "no_grad" else made
         elif vmeta is not None and vmeta.through_base:
             vmeta.through_base = False
             view._requires_grad = False

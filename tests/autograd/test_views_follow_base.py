@@ -325,3 +325,65 @@ def test_requires_grad_false_on_a_view_whose_base_requires_grad():
     assert v.requires_grad and v.is_leaf
     (v * 2).sum().backward()
     assert v.grad is None and x.grad is None
+
+
+NO_GRAD_INPLACE = ("A view was created in no_grad mode and is being modified inplace with grad "
+                   "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                   "forbidden. You can clarify your code by moving both the view and the inplace "
+                   "either both inside the no_grad block (if you don't want the inplace to be "
+                   "tracked) or both outside (if you want the inplace to be tracked).")
+NO_GRAD_MODIFIED = NO_GRAD_INPLACE.replace(
+    "is being modified inplace", "its base or another view of its base has been modified "
+                                 "inplace")
+
+
+def test_a_view_made_without_grad_of_a_tensor_needing_none_follows_it_too():
+    b = torch.zeros(3)
+    with torch.no_grad():
+        v = b[:2]
+    with torch.inference_mode():
+        u = b[1:]
+    b.requires_grad_()
+    assert v.requires_grad and u.requires_grad and v.grad_fn is None
+    (v * 2).sum().backward()        # no edge
+    assert b.grad is None
+    c = torch.zeros(3)
+    with torch.no_grad():
+        w = c[:2]
+    c[2:].copy_(torch.ones(1, requires_grad=True))
+    with raises(RuntimeError, NO_GRAD_MODIFIED):
+        w.grad_fn                   # (torch cannot tell what its history should be)
+
+
+def test_writing_such_a_view_with_a_value_requiring_grad_is_refused():
+    x = torch.ones(3)
+    with torch.no_grad():
+        v = x[1:]
+    with raises(RuntimeError, NO_GRAD_INPLACE):
+        v.mul_(torch.ones(2, requires_grad=True))
+    assert x._version == 0
+    v.mul_(2)                       # (nothing requires grad: a plain write)
+    assert values(x) == [1, 2, 2]
+
+
+def test_views_of_outputs_of_unbind_are_refused_as_those_outputs():
+    b = torch.zeros(4, 2)
+    w = b.chunk(2)[1][0]
+    with raises(RuntimeError, MULTI_INPLACE):
+        w.copy_(torch.ones(2, requires_grad=True))
+    c = torch.zeros(4, 2)
+    u = c.unbind()
+    c.requires_grad_()
+    s = u[1].unsqueeze(0)           # a node of its own, which keeps the reason
+    with raises(RuntimeError, "Output 0 of Unsqueeze is a view and is being modified inplace. "
+                              "This view is the output of a function that returns multiple "
+                              "views."):
+        s.mul_(2)
+
+
+def test_an_assignment_builds_its_view_as_made_in_the_callers_mode():
+    x = torch.ones(3, requires_grad=True)
+    out = torch.zeros(2, 3)
+    out[0] = x * 2                  # (not refused as a view made without grad)
+    (out * out).sum().backward()
+    assert values(x.grad) == [8, 8, 8]

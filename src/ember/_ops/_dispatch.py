@@ -12,7 +12,7 @@ from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._memory_format import non_overlapping_dense
 from .._tensor import INFERENCE_VIEW_INPLACE, MULTI_OUTPUT_INPLACE, NO_GRAD_VIEW_INPLACE, \
-    Tensor, is_multi_output, is_sparse_data, views_follow, wrap
+    Tensor, is_sparse_data, view_made, views_follow, written_view_error, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
 from .argument_errors import type_name
@@ -200,6 +200,17 @@ def check_writes(target, inputs):
     check_overlap(target, inputs)
 
 
+def check_nodeless_view_write(target, inputs):
+    """torch's refusal to write `target`, a view of a tensor needing no grad made without grad
+    or by unbind or split (or a view of one), with something that requires grad (NOTE [ Views
+    follow their base ]): only its base's list of views knows."""
+    if target._base._meta is not None and any(
+            isinstance(x, Tensor) and x._requires_grad for x in inputs):
+        made = view_made(target)
+        if made is not None:
+            raise written_view_error(made)
+
+
 def check_inplace(target, result_dtype, result_shape, inputs=None):
     """torch's checks before an in-place op writes into `target` (nothing is written yet);
     with `inputs` (the tensors it reads), also the memory-overlap checks of element-wise ops
@@ -218,12 +229,7 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
                     isinstance(x, Tensor) and x._requires_grad for x in inputs or ())):
                 raise RuntimeError(MULTI_OUTPUT_INPLACE)    # (NOTE [ Views follow their base ])
         elif base is not None and not target._requires_grad and inputs:
-            # an output of unbind or split of a tensor needing no grad, written with something
-            # that requires grad (NOTE [ Views follow their base ]): only its base's list knows
-            if base._meta is not None and any(
-                    isinstance(x, Tensor) and x._requires_grad for x in inputs) \
-                    and is_multi_output(target):
-                raise RuntimeError(MULTI_OUTPUT_INPLACE)
+            check_nodeless_view_write(target, inputs)
         if base is None:
             if target._requires_grad and target._grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
@@ -233,8 +239,9 @@ def check_inplace(target, result_dtype, result_shape, inputs=None):
             # grad, is a leaf all the same; but not a view made without grad whose base
             # stopped requiring grad: NOTE [ Views follow their base ])
             if meta is None or not meta.through_base or base._requires_grad:
-                if target._grad_fn is None and is_multi_output(target):
-                    raise RuntimeError(MULTI_OUTPUT_INPLACE)    # (torch's first check)
+                made = view_made(target) if target._grad_fn is None else None
+                if made is not None:
+                    raise written_view_error(made)      # (torch's first check)
                 raise RuntimeError("a view of a leaf Variable that requires grad is being used "
                                    "in an in-place operation.")
         elif target._requires_grad and target._grad_fn is None:

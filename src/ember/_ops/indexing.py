@@ -16,7 +16,8 @@ from .._device import backend_of
 from .. import _dtype
 from .._float8 import cast
 from .._dtype import checked_scalar
-from .._tensor import MULTI_OUTPUT_INPLACE, Tensor, check_no_grad_view, is_multi_output, wrap
+from .. import _tensor
+from .._tensor import Tensor, check_no_grad_view, view_made, wrap, written_view_error
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_inplace, check_overlap, finish_inplace, \
     refuse_inplace_first, same_data, warn_expanded
@@ -489,11 +490,12 @@ def setitem(self, index, value):
             (self._grad_fn is not None and self._grad_fn._view_ban is not None)
             or (self._meta is not None and self._meta.no_grad_view)):
         _refuse_view_write(self, index)
-    if tracked and self._base is not None and self._grad_fn is None \
-            and is_multi_output(self):
-        # (an output of unbind or split of a tensor needing no grad: NOTE [ Views follow
-        # their base ])
-        raise RuntimeError(MULTI_OUTPUT_INPLACE)
+    if tracked and self._base is not None and self._grad_fn is None:
+        # (a view of a tensor needing no grad, made without grad or by unbind or split: NOTE
+        # [ Views follow their base ])
+        made = view_made(self)
+        if made is not None:
+            raise written_view_error(made)
     if not advanced:
         value = _fit_value(value, tuple(view._data.shape))
         if not tracked:
@@ -686,11 +688,12 @@ class _no_record_of_views:
     below with grad mode restored, only if needed)."""
 
     def __enter__(self):
-        self.prev = _grad_state.enabled
+        self.prev = _grad_state.enabled, _tensor.internal_views
         _grad_state.enabled = False
+        _tensor.internal_views = self.prev[0]     # (NOTE [ Views follow their base ])
 
     def __exit__(self, *exc):
-        _grad_state.enabled = self.prev
+        _grad_state.enabled, _tensor.internal_views = self.prev
 
 
 def _regrow_view(self, view):

@@ -20,10 +20,10 @@ from .._dtype import check_python_int, checked_scalar
 from .._float8 import FLOAT8_NP, cast, value as float8_value
 from .._geometry import broadcast_shapes
 from .._creation import zeros_like
-from .._tensor import MULTI_OUTPUT_INPLACE, Tensor, is_multi_output, is_sparse_data, \
-    views_follow, wrap
+from .._tensor import Tensor, is_sparse_data, view_made, views_follow, wrap, written_view_error
+from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import Node, gradient_edge
-from ._dispatch import check_inplace, finish_inplace, same_data
+from ._dispatch import check_inplace, check_nodeless_view_write, finish_inplace, same_data
 from ._op import Op, record
 from .registry import method, register
 
@@ -176,9 +176,10 @@ def rebase_view(op, inputs, params, view, before):
     the storage version before the write."""
     base = view._base
     prior = view._grad_fn
-    if prior is None and not base._requires_grad and is_multi_output(view):
+    made = view_made(view) if prior is None and not base._requires_grad else None
+    if made is not None:
         # (torch refuses it before writing; its base could not tell check_inplace)
-        raise RuntimeError(MULTI_OUTPUT_INPLACE)
+        raise written_view_error(made)
     # (the op's output shares the view's storage, so a result it saves, tanh_'s, is checked
     # against later writes through the view or its base)
     holder = view._detached_alias()
@@ -288,6 +289,9 @@ def fill_(self, value):
         requires_grad = self._requires_grad or value._requires_grad
         # (unlike a number, a tensor value is written element-wise: torch refuses a target
         # with internal overlap, as an expanded one; reading the value's memory is fine)
+        if requires_grad and not self._requires_grad and self._base is not None \
+                and _grad_state.enabled:
+            check_nodeless_view_write(self, (value,))   # (torch's autograd check comes first)
         check_inplace(self, self._data.dtype, tuple(self._data.shape), ())
         self._data[...] = backend_of(value._data).to_numpy(value._data)[()] \
             if backend_of(value._data) is not backend_of(self._data) else value._data
@@ -331,7 +335,6 @@ class FillNewTensor(FillTensor):
 
 def fill(input, value):
     """A new tensor like `input` with every element `value` (a number or a 0-dim tensor)."""
-    from ..autograd.grad_mode import _state as _grad_state
     xp = backend_of(input._data).xp
     out = wrap(xp.empty_like(input._data))
     if isinstance(value, Tensor):

@@ -12,10 +12,11 @@ from .._creation import zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
 from .._memory_format import contiguous_format
-from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, note_view
+from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, note_view, view_made
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record
 from ._dispatch import INFERENCE_NESTED, NO_GRAD_NESTED
 from .argument_errors import ints, not_a_tensor, parser_error, type_name, unpack_error
@@ -53,6 +54,8 @@ def inherited_view_ban(base):
         return base._grad_fn._view_ban
     if base._meta is not None and base._meta.no_grad_view:
         return INFERENCE_NESTED if base._meta.no_grad_view == "inference" else NO_GRAD_NESTED
+    if view_made(base) == "multi":
+        return MULTI_OUTPUT_VIEW    # (an output of unbind or split with no node of its own)
     return None
 
 
@@ -209,8 +212,10 @@ def _contiguous_view(self, data, shape):
             record_view(View, self, out, {"self_size": data.shape})
         elif out._base is not None and out._base._requires_grad:
             mark_no_grad_view(out, self)    # (see NOTE [ Views made without grad ])
-    elif out._base is not None and _grad_state.enabled:
-        note_view(out._base, out, storage.version)     # NOTE [ Views follow their base ]
+        elif out._base is not None:
+            note_view(out._base, out, storage.version, self)
+    elif out._base is not None:
+        note_view(out._base, out, storage.version, self)   # NOTE [ Views follow their base ]
     return out
 
 
