@@ -298,3 +298,50 @@ def test_functional_call_refuses_values_that_are_not_tensors():
     assert not hasattr(lin, "foo") and lin.weight.shape == (1, 2)
     lin.bias.data.fill_(0)
     assert functional_call(lin, {"bias": None}, (ember.ones(1, 2),)).shape == (1, 1)
+
+
+def test_functional_call_sets_a_parametrized_tensor_through_right_inverse():
+    # torch sets names that are not parameters or buffers as attributes: a parametrized
+    # weight goes through its right_inverse (refused without one); it was silently ignored
+    P = ember.nn.utils.parametrize
+
+    class Double(ember.nn.Module):
+        def forward(self, X):
+            return X * 2
+
+    class Symmetric(ember.nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+
+        def right_inverse(self, A):
+            return A.triu()
+
+    m = ember.nn.Linear(2, 2, bias=False)
+    P.register_parametrization(m, "weight", Double())
+    with pytest.raises(RuntimeError, match="^parametrization Double does not implement "
+                                           "right_inverse.$"):
+        ember.func.functional_call(m, {"weight": ember.ones(2, 2)}, ember.eye(2))
+    s = ember.nn.Linear(2, 2, bias=False)
+    P.register_parametrization(s, "weight", Symmetric())
+    original = s.parametrizations.weight.original.detach().clone()
+    out = ember.func.functional_call(s, {"weight": ember.tensor([[1., 2.], [3., 4.]])},
+                                     ember.eye(2))
+    assert out.tolist() == [[1., 2.], [2., 4.]]         # forward(right_inverse(X)), transposed
+    assert ember.allclose(s.parametrizations.weight.original, original)
+
+    class Plain(ember.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = ember.ones(1)
+            self.flag = True
+
+        def forward(self, x):
+            return x * self.scale
+    p = Plain()
+    assert ember.func.functional_call(p, {"scale": ember.full((1,), 3.)}, ember.ones(2)).tolist() \
+        == [3., 3.] and p.scale.tolist() == [1.]
+    ember.func.functional_call(p, {"missing": ember.ones(1)}, ember.ones(2))
+    assert not hasattr(p, "missing")
+    with pytest.raises(TypeError, match="^attribute `flag`: True is not an instance of "
+                                        "torch.Tensor$"):
+        ember.func.functional_call(p, {"flag": ember.ones(1)}, ember.ones(2))

@@ -5616,6 +5616,21 @@ except RuntimeError as e:
 """),
 ]
 
+# Parametrized and pruned modules through torch.func: functional_call with the original
+# tensors, grads of them, and stacking parametrized ensembles.
+PARAM_FUNC = [
+    'P = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 2)\nP.register_parametrization(m, "weight", Double())\nprint([n for n, _ in m.named_parameters()])\np = {k: v.detach() for k, v in m.named_parameters()}\nprint(torch.allclose(torch.func.functional_call(m, p, torch.ones(1, 2)), m(torch.ones(1, 2))))\nout = torch.func.functional_call(m, {"parametrizations.weight.original": torch.ones(2, 2)}, torch.ones(1, 2))\nprint(out - m.bias)',
+    'P = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 1)\nP.register_parametrization(m, "weight", Double())\np = {k: v.detach() for k, v in m.named_parameters()}\ng = torch.func.grad(lambda p, x: torch.func.functional_call(m, p, (x,)).sum())(p, torch.ones(3, 2))\nprint({k: v for k, v in g.items()})',
+    'P = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 2)\nP.register_parametrization(m, "weight", Double())\ntry:\n    print(torch.func.functional_call(m, {"weight": torch.ones(2, 2)}, torch.ones(1, 2)) - m.bias)\nexcept Exception as e:\n    print(type(e).__name__, str(e)[:120])',
+    'models = [torch.nn.utils.parametrizations.weight_norm(nn.Linear(2, 2)) for _ in range(2)]\nparams, buffers = torch.func.stack_module_state(models)\nprint({k: tuple(v.shape) for k, v in params.items()})\nout = torch.func.vmap(lambda p, x: torch.func.functional_call(models[0], p, (x,)), in_dims=(0, None))(params, torch.ones(3, 2))\nprint(out.shape, torch.allclose(out[1], models[1](torch.ones(3, 2)), atol=1e-6))',
+    'import importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.Linear(3, 2)\nprune.l1_unstructured(m, "weight", amount=0.5)\np = {k: v.detach() for k, v in m.named_parameters()}\nb = {k: v.detach() for k, v in m.named_buffers()}\nprint(sorted(p), sorted(b))\nprint(torch.allclose(torch.func.functional_call(m, (p, b), torch.ones(1, 3)), m(torch.ones(1, 3))))\nout = torch.func.functional_call(m, {"weight_mask": torch.ones(2, 3)}, torch.ones(1, 3))\nprint(torch.allclose(out, torch.ones(1, 3) @ m.weight_orig.T + m.bias))',
+]
+PARAM_FUNC += [
+    'P = torch.nn.utils.parametrize\nclass Symmetric(nn.Module):\n    def forward(self, X):\n        return X.triu() + X.triu(1).transpose(-1, -2)\n    def right_inverse(self, A):\n        return A.triu()\nm = nn.Linear(2, 2, bias=False)\nP.register_parametrization(m, "weight", Symmetric())\nw0 = m.weight.detach().clone(); o0 = m.parametrizations.weight.original.detach().clone()\nX = torch.tensor([[1., 2.], [3., 4.]])\nprint(torch.func.functional_call(m, {"weight": X}, torch.eye(2)))\nprint(torch.equal(m.weight, w0), torch.equal(m.parametrizations.weight.original, o0))',
+    'm = torch.nn.utils.parametrizations.weight_norm(nn.Linear(2, 2, bias=False))\nw = torch.tensor([[1., 0.], [0., 2.]])\nprint(torch.func.functional_call(m, {"weight": w}, torch.eye(2)))\nprint(torch.allclose(m(torch.eye(2)), m.weight.T))',
+    'm = nn.Linear(2, 2)\nm.extra = torch.ones(1)\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.scale = torch.ones(1)\n        self.flag = True\n    def forward(self, x):\n        return x * self.scale\nmm = M()\nprint(torch.func.functional_call(mm, {"scale": torch.full((1,), 3.)}, torch.ones(2)), mm.scale)\nprint(torch.func.functional_call(mm, {"missing": torch.ones(1)}, torch.ones(2)), hasattr(mm, "missing"))\ntry:\n    torch.func.functional_call(mm, {"flag": torch.ones(1)}, torch.ones(2))\nexcept TypeError as e:\n    print(e)',
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5626,7 +5641,7 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS
                                 + CHANNELS_LAST_OPS + FUNC_FUNCTIONS + PRUNE_PARAM_MORE
                                 + OPTIM_FLAGS + COMPILE_MORE + TRANSFORMER_ERRORS
-                                + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK)]
+                                + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK + PARAM_FUNC)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s)

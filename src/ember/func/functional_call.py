@@ -56,6 +56,10 @@ def _tie(module, values):
 
 @contextlib.contextmanager
 def _reparametrize(module, values):
+    """Parameters and buffers are swapped in their tables; any other name (a parametrized
+    tensor's property, a plain attribute) is read and set as an attribute, as torch does, so
+    that a parametrization's right_inverse takes the value (torch's error without one), and
+    set back the same way afterwards."""
     saved = []
     try:
         for name, value in values.items():
@@ -70,15 +74,21 @@ def _reparametrize(module, values):
                     table[attr] = value
                     break
             else:
-                saved.append((sub.__dict__, attr, sub.__dict__.get(attr, _MISSING)))
-                sub.__dict__[attr] = value
+                old = getattr(sub, attr) if hasattr(sub, attr) else _MISSING
+                if old is not _MISSING and not isinstance(old, Tensor):
+                    raise TypeError(f"attribute `{attr}`: {old} is not an instance of "
+                                    f"torch.Tensor")
+                setattr(sub, attr, value)
+                saved.append((sub, attr, old))
         yield
     finally:
         for table, attr, old in reversed(saved):
-            if old is _MISSING:
-                del table[attr]
-            else:
+            if isinstance(table, dict):
                 table[attr] = old
+            elif old is _MISSING:
+                delattr(table, attr)
+            else:
+                setattr(table, attr, old)
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
