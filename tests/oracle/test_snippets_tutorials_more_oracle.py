@@ -5631,6 +5631,30 @@ PARAM_FUNC += [
     'm = nn.Linear(2, 2)\nm.extra = torch.ones(1)\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.scale = torch.ones(1)\n        self.flag = True\n    def forward(self, x):\n        return x * self.scale\nmm = M()\nprint(torch.func.functional_call(mm, {"scale": torch.full((1,), 3.)}, torch.ones(2)), mm.scale)\nprint(torch.func.functional_call(mm, {"missing": torch.ones(1)}, torch.ones(2)), hasattr(mm, "missing"))\ntry:\n    torch.func.functional_call(mm, {"flag": torch.ones(1)}, torch.ones(2))\nexcept TypeError as e:\n    print(e)',
 ]
 
+# Combinations the tutorials' users put together: compiled parametrized or pruned models,
+# forward AD through a parametrization, channels-last models under torch.func, deepcopies.
+COMBINATIONS = [
+    'm = torch.nn.utils.parametrizations.orthogonal(nn.Linear(3, 3))\ncm = torch.compile(m, backend="eager")\nprint(list(cm.state_dict())[:3], cm(torch.eye(3)).shape, torch.allclose(cm.weight @ cm.weight.T, torch.eye(3), atol=1e-5))',
+    'import copy, importlib\nprune = importlib.import_module(torch.__name__ + ".nn.utils.prune")\nm = nn.Linear(3, 2)\nprune.l1_unstructured(m, "weight", 0.5)\ncm = torch.compile(m, backend="eager")\nprint(sorted(cm.state_dict()), (cm.weight == 0).sum().item())\nc2 = copy.deepcopy(cm)\nprint(torch.equal(c2(torch.ones(1, 3)), cm(torch.ones(1, 3))))',
+    'fw = torch.autograd.forward_ad\nP = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 1, bias=False)\nP.register_parametrization(m, "weight", Double())\nt = torch.ones(1, 2)\nwith fw.dual_level():\n    out = torch.func.functional_call(m, {"parametrizations.weight.original": fw.make_dual(m.parametrizations.weight.original.detach(), t)}, torch.ones(3, 2))\n    print(fw.unpack_dual(out).tangent)',
+    'P = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 1, bias=False)\nP.register_parametrization(m, "weight", Double())\np = m.parametrizations.weight.original.detach()\nout, jvp = torch.func.jvp(lambda w: torch.func.functional_call(m, {"parametrizations.weight.original": w}, torch.ones(3, 2)), (p,), (torch.ones(1, 2),))\nprint(jvp, torch.func.jacrev(lambda w: torch.func.functional_call(m, {"parametrizations.weight.original": w}, torch.ones(1, 2)))(p))',
+    'm = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2)).to(memory_format=torch.channels_last)\nx = torch.randn(3, 3, 5, 5).to(memory_format=torch.channels_last)\np = {k: v.detach() for k, v in m.named_parameters()}\ng = torch.func.vmap(torch.func.grad(lambda p, xi: torch.func.functional_call(m, p, (xi.unsqueeze(0),)).sum()), in_dims=(None, 0))(p, x)\nprint(g["0.weight"].shape, g["0.weight"].stride(), round(g["0.weight"].abs().sum().item(), 2))',
+    'import copy\nP = torch.nn.utils.parametrize\nclass Double(nn.Module):\n    def forward(self, X):\n        return X * 2\nm = nn.Linear(2, 2)\nP.register_parametrization(m, "weight", Double())\nmodels = [copy.deepcopy(m) for _ in range(2)]\nparams, buffers = torch.func.stack_module_state(models)\nprint(sorted(params))\nout = torch.func.vmap(lambda p, x: torch.func.functional_call(m, p, (x,)), in_dims=(0, None))(params, torch.ones(1, 2))\nprint(out.shape, torch.allclose(out[0], m(torch.ones(1, 2))))',
+    'sd_model = torch.nn.utils.parametrizations.weight_norm(nn.Linear(2, 2))\nimport io\nbuf = io.BytesIO()\ntorch.save(sd_model.state_dict(), buf)\nbuf.seek(0)\nm2 = torch.nn.utils.parametrizations.weight_norm(nn.Linear(2, 2))\nprint(m2.load_state_dict(torch.load(buf)), torch.equal(m2.weight, sd_model.weight))\nplain = nn.Linear(2, 2)\ntry:\n    plain.load_state_dict(sd_model.state_dict())\nexcept RuntimeError as e:\n    print(str(e).splitlines()[0])',
+]
+
+# Scheduler usages the recipes warn about: step(epoch), schedulers built on the same optimizer,
+# ReduceLROnPlateau in sequences, last_epoch resumption.
+SCHEDULER_USAGE = [
+    'import warnings\nopt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.StepLR(opt, 2, gamma=0.5)\nwith warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter("always")\n    opt.step()\n    s.step(3)\nprint(s.get_last_lr(), s.last_epoch, [str(x.message)[:70] for x in w])',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\np = torch.optim.lr_scheduler.ReduceLROnPlateau(opt)\ntry:\n    torch.optim.lr_scheduler.SequentialLR(opt, [p], milestones=[])\nexcept (ValueError, TypeError) as e:\n    print(type(e).__name__, e)\ntry:\n    torch.optim.lr_scheduler.ChainedScheduler([p])\n    print("ok")\nexcept (ValueError, TypeError) as e:\n    print(type(e).__name__, e)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)\nfor _ in range(3):\n    opt.step(); s.step()\nopt2 = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\nfor g in opt2.param_groups:\n    g["initial_lr"] = 0.1\ns2 = torch.optim.lr_scheduler.StepLR(opt2, 1, gamma=0.5, last_epoch=2)\nprint(s2.get_last_lr(), s2.last_epoch, opt2.param_groups[0]["lr"])\nopt2.step(); s2.step()\nprint(s2.get_last_lr())',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns1 = torch.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)\ns2 = torch.optim.lr_scheduler.ExponentialLR(opt, 0.9)\nfor _ in range(2):\n    opt.step(); s1.step(); s2.step()\nprint([round(x, 6) for x in s1.get_last_lr()], [round(x, 6) for x in s2.get_last_lr()], round(opt.param_groups[0]["lr"], 6))',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=2, eta_min=0.01)\nl = []\nfor _ in range(6):\n    opt.step(); s.step(); l.append(round(s.get_last_lr()[0], 6))\nprint(l)',
+    'opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.5, total_steps=5, three_phase=True, div_factor=5, final_div_factor=10)\nl = []\nfor _ in range(5):\n    l.append(round(s.get_last_lr()[0], 6)); opt.step(); s.step()\nprint(l)',
+    'opt = torch.optim.Adam(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, step_size_up=2, mode="exp_range", gamma=0.9)\nl = []\nfor _ in range(5):\n    opt.step(); s.step(); l.append((round(s.get_last_lr()[0], 6), opt.param_groups[0]["betas"]))\nprint(l)',
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5641,7 +5665,8 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + SAVE_MORE + FUNC_MORE + PER_SAMPLE_LAYERS
                                 + CHANNELS_LAST_OPS + FUNC_FUNCTIONS + PRUNE_PARAM_MORE
                                 + OPTIM_FLAGS + COMPILE_MORE + TRANSFORMER_ERRORS
-                                + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK + PARAM_FUNC)]
+                                + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK + PARAM_FUNC
+                                + COMBINATIONS + SCHEDULER_USAGE)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s)
