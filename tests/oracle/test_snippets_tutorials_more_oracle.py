@@ -5655,6 +5655,26 @@ SCHEDULER_USAGE = [
     'opt = torch.optim.Adam(nn.Linear(2, 2).parameters(), lr=0.1)\ns = torch.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, step_size_up=2, mode="exp_range", gamma=0.9)\nl = []\nfor _ in range(5):\n    opt.step(); s.step(); l.append((round(s.get_last_lr()[0], 6), opt.param_groups[0]["betas"]))\nprint(l)',
 ]
 
+# functional_call with stateful modules: batch norm updating the buffers passed in, hooks,
+# num_batches_tracked, and module state after the call.
+FUNCTIONAL_STATE = [
+    'bn = nn.BatchNorm1d(2)\nb = {"running_mean": torch.zeros(2), "running_var": torch.ones(2), "num_batches_tracked": torch.tensor(0)}\nx = torch.tensor([[1., 2.], [3., 6.]])\nout = torch.func.functional_call(bn, b, x)\nprint(b["running_mean"], b["running_var"], b["num_batches_tracked"], bn.running_mean, bn.num_batches_tracked)',
+    'm = nn.Linear(2, 2)\nseen = []\nm.register_forward_pre_hook(lambda mod, a: seen.append("pre"))\nm.register_forward_hook(lambda mod, a, o: seen.append(("post", o.shape)))\ntorch.func.functional_call(m, {"weight": torch.eye(2)}, torch.ones(1, 2))\nprint(seen)',
+    'm = nn.Linear(2, 2)\nw = m.weight\nout = torch.func.functional_call(m, {"weight": torch.eye(2, requires_grad=True)}, torch.ones(1, 2))\nprint(m.weight is w, type(m.weight).__name__, out.grad_fn.name())\ntry:\n    torch.func.functional_call(m, {"weight": torch.eye(2)}, torch.ones(1, 2), kwargs={"bogus": 1})\nexcept TypeError as e:\n    print(e)',
+    'class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.l = nn.Linear(2, 2)\n    def forward(self, x, scale=1.0):\n        return self.l(x) * scale\nm = M()\nprint(torch.func.functional_call(m, {"l.weight": torch.eye(2), "l.bias": torch.zeros(2)}, (torch.ones(1, 2),), {"scale": 3.0}))\nprint(torch.func.functional_call(m, {"l.weight": torch.eye(2), "l.bias": torch.zeros(2)}, torch.ones(1, 2)))',
+    'm = nn.Linear(2, 2)\ntry:\n    torch.func.functional_call(m, {"weight": [[1., 0.], [0., 1.]]}, torch.ones(1, 2))\nexcept TypeError as e:\n    print(e)\ntry:\n    torch.func.functional_call(m, [{"weight": torch.eye(2)}], torch.ones(1, 2))\nexcept Exception as e:\n    print(type(e).__name__, str(e)[:100])',
+    'bn = nn.BatchNorm1d(2)\nbn.eval()\nb = {"running_mean": torch.ones(2), "running_var": torch.full((2,), 4.)}\nprint(torch.func.functional_call(bn, b, torch.tensor([[3., 5.]])), bn.running_mean)',
+]
+
+# Forward AD through whole models: batch norm in training, dropout with a seed, recurrent and
+# attention layers, compared with the double-backward jvp.
+FWAD_MODELS = [
+    'fw = torch.autograd.forward_ad\nm = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Tanh(), nn.Linear(4, 2))\nx = torch.randn(5, 3); t = torch.randn(5, 3)\nwith fw.dual_level():\n    out = m(fw.make_dual(x, t))\n    j = fw.unpack_dual(out).tangent\nprint(j.shape, m[1].num_batches_tracked)\nm.eval()\n_, j2 = torch.func.jvp(m, (x,), (t,))\nprint(j2.shape, round(j2.abs().sum().item(), 3))',
+    'fw = torch.autograd.forward_ad\nm = nn.MultiheadAttention(4, 2, batch_first=True)\nx = torch.randn(2, 3, 4); t = torch.randn(2, 3, 4)\nwith fw.dual_level():\n    d = fw.make_dual(x, t)\n    out, w = m(d, d, d)\n    j = fw.unpack_dual(out).tangent\n    jw = fw.unpack_dual(w).tangent\nprint(j.shape, jw.shape, round(jw.sum().item(), 4))',
+    'fw = torch.autograd.forward_ad\nm = nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(8, 2))\nx = torch.randn(1, 1, 4, 4); t = torch.randn(1, 1, 4, 4)\nwith fw.dual_level():\n    j = fw.unpack_dual(m(fw.make_dual(x, t))).tangent\n_, j2 = torch.func.jvp(m, (x,), (t,))\nprint(torch.allclose(j, j2, atol=1e-5), j.shape)',
+    'fw = torch.autograd.forward_ad\ntorch.manual_seed(3)\nm = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))\nx = torch.ones(2, 4); t = torch.ones(2, 4)\ntorch.manual_seed(5)\nwith fw.dual_level():\n    d = fw.make_dual(x, t)\n    out = m(d)\n    p, j = fw.unpack_dual(out)\nprint(((p == 0) == (j == 0)).all(), (p == 0).sum().item())',
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5666,7 +5686,8 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + CHANNELS_LAST_OPS + FUNC_FUNCTIONS + PRUNE_PARAM_MORE
                                 + OPTIM_FLAGS + COMPILE_MORE + TRANSFORMER_ERRORS
                                 + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK + PARAM_FUNC
-                                + COMBINATIONS + SCHEDULER_USAGE)]
+                                + COMBINATIONS + SCHEDULER_USAGE + FUNCTIONAL_STATE
+                                + FWAD_MODELS)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s)
