@@ -316,7 +316,7 @@ def tensor_repr(t, *, tensor_contents=None, prefix="tensor("):
     if tensor_contents is not None:
         body = tensor_contents
     # (a view's grad_fn and requires_grad may come from its base: NOTE [ Views follow their
-    # base ] in _tensor.py; as torch, a view made without grad and written since, whose
+    # base ] in _view_follow.py; as torch, a view made without grad and written since, whose
     # grad_fn is refused, prints as grad_fn=<Invalid>)
     try:
         node = t._grad_fn if t._base is None else t.grad_fn

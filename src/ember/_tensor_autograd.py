@@ -10,7 +10,8 @@ import weakref
 
 from . import autograd as _autograd
 from ._storage import InferenceStorage
-from ._tensor import MULTI_OUTPUT_MODIFIED, Tensor, alias, check_no_grad_view, views_follow
+from ._tensor import Tensor, alias, check_no_grad_view
+from ._view_follow import MULTI_OUTPUT_MODIFIED, views_follow
 from .autograd.grad_mode import _state as _grad_mode
 from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
 
@@ -43,7 +44,7 @@ class AutogradMeta:
         self.name = None
         self.no_grad_view = False            # a view of a tensor requiring grad, made in
         #                                      no-grad mode (NOTE [ Views made without grad ])
-        # NOTE [ Views follow their base ] (_tensor.py):
+        # NOTE [ Views follow their base ] (_view_follow.py):
         self.views = None                    # views of this tensor that follow it
         self.through_base = False            # a view requiring grad only as its base does
         self.replay = None                   # node name of the op that made a view of another

@@ -11,8 +11,8 @@ from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._memory_format import non_overlapping_dense
-from .._tensor import INFERENCE_VIEW_INPLACE, MULTI_OUTPUT_INPLACE, NO_GRAD_VIEW_INPLACE, \
-    Tensor, is_sparse_data, view_made, views_follow, written_view_error, wrap
+from .._tensor import INFERENCE_VIEW_INPLACE, NO_GRAD_VIEW_INPLACE, Tensor, is_sparse_data, wrap
+from .._view_follow import MULTI_OUTPUT_INPLACE, view_made, views_follow, written_view_error
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
 from .argument_errors import type_name

@@ -16,8 +16,9 @@ from .._device import backend_of
 from .. import _dtype
 from .._float8 import cast
 from .._dtype import checked_scalar
-from .. import _tensor
-from .._tensor import Tensor, check_no_grad_view, view_made, wrap, written_view_error
+from .. import _view_follow
+from .._tensor import Tensor, check_no_grad_view, wrap
+from .._view_follow import view_made, written_view_error
 from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_inplace, check_overlap, finish_inplace, \
     refuse_inplace_first, same_data, warn_expanded
@@ -688,12 +689,12 @@ class _no_record_of_views:
     below with grad mode restored, only if needed)."""
 
     def __enter__(self):
-        self.prev = _grad_state.enabled, _tensor.internal_views
+        self.prev = _grad_state.enabled, _view_follow.internal_views
         _grad_state.enabled = False
-        _tensor.internal_views = self.prev[0]     # (NOTE [ Views follow their base ])
+        _view_follow.internal_views = self.prev[0]    # (NOTE [ Views follow their base ])
 
     def __exit__(self, *exc):
-        _grad_state.enabled, _tensor.internal_views = self.prev
+        _grad_state.enabled, _view_follow.internal_views = self.prev
 
 
 def _regrow_view(self, view):

@@ -20,7 +20,8 @@ from .._dtype import check_python_int, checked_scalar
 from .._float8 import FLOAT8_NP, cast, value as float8_value
 from .._geometry import broadcast_shapes
 from .._creation import zeros_like
-from .._tensor import Tensor, is_sparse_data, view_made, views_follow, wrap, written_view_error
+from .._tensor import Tensor, is_sparse_data, wrap
+from .._view_follow import view_made, views_follow, written_view_error
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import Node, gradient_edge
 from ._dispatch import check_inplace, check_nodeless_view_write, finish_inplace, same_data

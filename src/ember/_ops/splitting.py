@@ -8,7 +8,8 @@ import operator
 import numpy as np
 
 from .. import _geometry as geo
-from .._tensor import Tensor, is_sparse_data, note_multi_output
+from .._tensor import Tensor, is_sparse_data
+from .._view_follow import note_multi_output
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
 from ._op import Op, record

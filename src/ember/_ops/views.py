@@ -12,7 +12,8 @@ from .._creation import zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
 from .._memory_format import contiguous_format
-from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view, note_view, view_made
+from .._tensor import Tensor, alias, is_sparse_data, mark_no_grad_view
+from .._view_follow import note_view, view_made
 
 _new = object.__new__
 from ..autograd.grad_mode import _state as _grad_state

@@ -381,7 +381,8 @@ class InplaceFunction(Function):
 
 def _attach(ctx, args, positions, outputs):
     """Link `ctx` to the inputs and make it the grad_fn of the differentiable outputs."""
-    from .._tensor import alias, views_follow
+    from .._tensor import alias
+    from .._view_follow import views_follow
     Tensor = _tensor_class()
     edges = []
     metas = []
@@ -449,13 +450,13 @@ def _rebase_dirty_view(ctx, view):
     re-derived from the base. (Done for a Function of one output whose first tensor input is
     the view; in other cases the view alone carries `ctx`.)"""
     from .._ops.inplace import CopySlices, rederive_view
-    from .._tensor import views_follow
+    from .._view_follow import views_follow
     base = view._base
     base._grad_fn = CopySlices(base, view, ctx)
     base._output_nr = 0
     if not base._requires_grad:
         base._requires_grad = True
-        views_follow(base)      # NOTE [ Views follow their base ] (_tensor.py)
+        views_follow(base)      # NOTE [ Views follow their base ] (_view_follow.py)
     rederive_view(view)
 
 
