@@ -5675,6 +5675,15 @@ FWAD_MODELS = [
     'fw = torch.autograd.forward_ad\ntorch.manual_seed(3)\nm = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))\nx = torch.ones(2, 4); t = torch.ones(2, 4)\ntorch.manual_seed(5)\nwith fw.dual_level():\n    d = fw.make_dual(x, t)\n    out = m(d)\n    p, j = fw.unpack_dual(out)\nprint(((p == 0) == (j == 0)).all(), (p == 0).sum().item())',
 ]
 
+# Loading checkpoints across devices as the save/load recipes do: map_location as a string,
+# a device, a dict and a function; saving to a file path and reading it back.
+LOAD_DEVICES = [
+    'import io\nm = nn.Linear(2, 2)\nbuf = io.BytesIO()\ntorch.save({"a": m.state_dict()}, buf)\nfor ml in ["cpu", torch.device("cpu"), {"cpu": "cpu"}, lambda storage, loc: storage]:\n    buf.seek(0)\n    ck = torch.load(buf, map_location=ml)\n    print(type(ml).__name__, ck["a"]["weight"].device, torch.equal(ck["a"]["weight"], m.weight))',
+    'import io\nbuf = io.BytesIO()\ntorch.save(torch.ones(2), buf)\nbuf.seek(0)\nseen = []\ndef ml(storage, loc):\n    seen.append((isinstance(storage, torch.UntypedStorage), storage.nbytes(), loc))\n    return storage\nprint(torch.load(buf, map_location=ml), seen)',
+    'import os, tempfile\nm = nn.Linear(2, 2)\nd = tempfile.mkdtemp()\nPATH = os.path.join(d, "model.pt")\ntorch.save({"modelA_state_dict": m.state_dict(), "epoch": 3}, PATH)\nck = torch.load(PATH, weights_only=True)\nprint(sorted(ck), ck["epoch"], os.path.getsize(PATH) > 0)\nos.remove(PATH); os.rmdir(d)',
+    'import io\nbuf = io.BytesIO()\ntry:\n    torch.load(buf, map_location="cuda:0") if False else torch.device("cuda:0")\n    print("device ok")\nexcept RuntimeError as e:\n    print(e)\ntorch.save(torch.ones(1), buf)\nbuf.seek(0)\ntry:\n    torch.load(buf, map_location="meta")\n    print("meta ok")\nexcept Exception as e:\n    print(type(e).__name__, str(e)[:80])',
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5687,7 +5696,7 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + OPTIM_FLAGS + COMPILE_MORE + TRANSFORMER_ERRORS
                                 + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK + PARAM_FUNC
                                 + COMBINATIONS + SCHEDULER_USAGE + FUNCTIONAL_STATE
-                                + FWAD_MODELS)]
+                                + FWAD_MODELS + LOAD_DEVICES)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s)
