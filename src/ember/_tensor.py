@@ -379,8 +379,14 @@ def mark_no_grad_view(view, parent):
     meta.no_grad_view = "inference" if _grad_mode.inference or (
         pmeta is not None and pmeta.no_grad_view == "inference") or (
         pnode is not None and pnode._view_ban == "inference") else True
-    meta.through_base = True        # (its flag stays; NOTE [ Views follow their base ])
-    meta.view_version = view._get_storage().version
+    meta.through_base = True        # (NOTE [ Views follow their base ])
+    meta.view_version = version = view._get_storage().version
+    root = view._base
+    if root._grad_fn is not None:
+        # remembered by a base that is no leaf (rare without grad), which detach_() can make
+        # stop requiring grad; a leaf's (a parameter's, in every no_grad forward pass) are
+        # not, and keep their flag
+        note_view(root, view, version, parent)
 
 
 def check_no_grad_view(view):

@@ -22,10 +22,11 @@ from .autograd.grad_mode import _state as _grad_mode
 # (requires_grad_(), or an in-place op that gives it a node) or stops (requires_grad_(False),
 # detach_()), `views_follow` updates those with no node of their own. Such a view is `through_base`: it has no edge until its
 # memory is written; then its grad_fn is re-derived from the base. Views made without grad of
-# a tensor requiring grad (NOTE [ Views made without grad ]) are not remembered, as making one
-# must stay cheap (every no_grad forward pass makes them): they keep `_requires_grad` set,
-# and `requires_grad`, grad_fn and the in-place checks ask their base instead (an op on one
-# whose base stopped requiring grad still records a node, with no edge).
+# a leaf requiring grad (NOTE [ Views made without grad ]) are not remembered, as making one
+# must stay cheap (every no_grad forward pass makes them of the parameters): they keep
+# `_requires_grad` set, and `requires_grad`, grad_fn and the in-place checks ask their base
+# instead (an op on one whose base was set to requires_grad_(False) still records a node,
+# with no edge).
 # As torch's views, each remembered view also keeps how it was made (`made`: None in grad
 # mode, "no_grad", "inference", or "multi" for an output of unbind or split, and a view of
 # one of those as that one): once autograd is involved, torch refuses to write such a view in

@@ -387,3 +387,14 @@ def test_an_assignment_builds_its_view_as_made_in_the_callers_mode():
     out[0] = x * 2                  # (not refused as a view made without grad)
     (out * out).sum().backward()
     assert values(x.grad) == [8, 8, 8]
+
+
+def test_views_made_without_grad_of_a_non_leaf_stop_requiring_grad_with_it():
+    x = torch.ones(3, requires_grad=True)
+    y = x * 1
+    with torch.no_grad():
+        v = y[:2]
+    y.detach_()
+    assert not (v * 2).requires_grad    # (its flag went too, not only what it prints)
+    y.requires_grad_()
+    assert (v * 2).requires_grad

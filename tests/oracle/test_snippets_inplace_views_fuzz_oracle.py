@@ -310,6 +310,8 @@ FOLLOW = [FN + s for s in [
     "x = torch.ones(2, 3, requires_grad=True); y = x * 2\nwith torch.inference_mode():\n    v = y.t()\ny.detach_(); print(v.requires_grad)\nv.add_(1); print(v._version)",
     "x = torch.ones(2, 3).t().requires_grad_(); y = x.sin()\nwith torch.no_grad():\n    v = y[:, 1]\nv.requires_grad_(False); print(v.requires_grad)",
     "x = torch.ones(3, requires_grad=True); out = torch.zeros(6).view(2, 3); out[0].copy_(x * 2); print(out.requires_grad)",
+    FN + 'x = torch.ones(3, requires_grad=True); y = x * 1\nwith torch.no_grad():\n    v = y[:2]\ny.detach_(); print((v * 2).requires_grad, v.requires_grad)',
+    FN + 'x = torch.ones(3, requires_grad=True); y = x * 1\nwith torch.inference_mode():\n    v = y[:2]\ny.detach_(); print((v * 2).requires_grad); y.requires_grad_(); print(v.requires_grad, (v * 2).requires_grad)',
     FN + 'b = torch.zeros(3)\nwith torch.no_grad():\n    v = b[:2]\nb.requires_grad_(); print(v.requires_grad, fn(v))',
     FN + 'b = torch.zeros(3)\nwith torch.inference_mode():\n    v = b[:2]\nb.requires_grad_(); print(v.requires_grad, fn(v))',
     "x = torch.ones(3)\nwith torch.no_grad():\n    v = x[1:]\nv.mul_(torch.ones(2, requires_grad=True)); print(type(v.grad_fn).__name__)",
@@ -472,10 +474,10 @@ PROGRAMS = [STEPS % (steps,) for steps in [
 ]]
 
 BUGS = [
-    ("a view made without grad of a tensor requiring grad keeps its flag when its base stops "
-     "requiring grad (ember asks the base only in requires_grad, grad_fn, printing and the "
-     "in-place checks: NOTE [ Views follow their base ]): an op on it still records a node",
-     "x = torch.ones(3, requires_grad=True); y = x * 1\nwith torch.no_grad():\n    v = y[:2]\ny.detach_(); print((v * 2).requires_grad)"),
+    ("a view made without grad of a leaf requiring grad keeps its flag when the leaf is set to "
+     "requires_grad_(False) (ember asks the base only in requires_grad, grad_fn, printing and "
+     "the in-place checks: NOTE [ Views follow their base ]): an op on it still records a node",
+     "x = torch.ones(3, requires_grad=True)\nwith torch.no_grad():\n    v = x[:2]\nx.requires_grad_(False); print((v * 2).requires_grad, v.requires_grad)"),
     ("ember's conj() is no view: it copies (torch sets a conjugate bit on a view)",
      FN + "x = torch.tensor([1+2j, 3-1j], requires_grad=True); y = x * 1; c = y.conj(); print(c._is_view(), fn(c)); y.add_(1); print(c)"),
     ("ember's conj() is no view, so view_as_real accepts it",
