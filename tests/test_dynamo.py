@@ -86,3 +86,14 @@ def test_optimized_module_stands_for_the_original():
     assert type(c2) is type(cm) and c2._orig_mod is not m and len(c2) == 3
     with pytest.raises(TypeError, match="^Linear does not support len\\(\\)$"):
         len(ember.compile(nn.Linear(1, 1)))
+
+
+def test_optimize_compiles_and_explain_says_there_is_nothing_to_explain():
+    f = _dynamo.optimize("eager")(lambda x: x + 1)
+    assert f(1) == 2
+    m = _dynamo.optimize("eager", nopython=True)(ember.nn.Linear(1, 1))
+    assert type(m) is _dynamo.OptimizedModule
+    with pytest.raises(_dynamo.exc.InvalidBackend, match="^Invalid backend: 'nope'"):
+        _dynamo.optimize("nope")
+    with pytest.raises(NotImplementedError, match="^ember has no compiler"):
+        _dynamo.explain(lambda x: x)(1)

@@ -4127,6 +4127,7 @@ DYNAMO = [
     'print(issubclass(torch._dynamo.exc.InvalidBackend, RuntimeError), torch._dynamo.exc.TorchDynamoException.__mro__[1].__name__)\nd = torch.compile(backend="nonexistent")\nprint(callable(d))',
     'for b in ["eager", "aot_eager", "inductor"]:\n    print(b, torch.compile(lambda x: x.sin().sum(), backend=b)(torch.zeros(3)))',
     'torch._dynamo.reset()\nm = nn.Linear(3, 2)\ncm = torch.compile(m, backend="eager")\nprint(isinstance(cm, torch._dynamo.OptimizedModule), type(cm).__name__, cm._orig_mod is m)',
+    'f = torch._dynamo.optimize("eager")(lambda x: x + 1)\nprint(f(torch.ones(2)))\nm = torch._dynamo.optimize("eager", nopython=True)(nn.Linear(1, 1))\nprint(type(m).__name__, list(m.state_dict()))\ntry:\n    torch._dynamo.optimize("nope")\nexcept RuntimeError as e:\n    print(type(e).__name__, e)',
 ]
 
 # (the old ScriptModule subclassing API and scripted functions, compiled from source as above)

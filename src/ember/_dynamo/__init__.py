@@ -10,8 +10,9 @@ from ..compiler import (allow_in_graph, assume_constant_result, disable, is_comp
                         list_backends, reset, set_stance, substitute_in_graph)
 
 __all__ = ["OptimizedModule", "allow_in_graph", "assume_constant_result", "config", "disable",
-           "exc", "graph_break", "is_compiling", "list_backends", "mark_dynamic", "mark_static",
-           "maybe_mark_dynamic", "reset", "set_stance", "substitute_in_graph"]
+           "exc", "explain", "graph_break", "is_compiling", "list_backends", "mark_dynamic",
+           "mark_static", "maybe_mark_dynamic", "optimize", "reset", "set_stance",
+           "substitute_in_graph"]
 
 
 def _mark(t, index, attribute):
@@ -50,3 +51,18 @@ def mark_static(t, index=None):
 
 def graph_break():
     """End the compiled graph here (ember runs eagerly: nothing to end)."""
+
+
+def optimize(backend="inductor", *, nopython=False, **kwargs):
+    """torch's older spelling of `compile(backend=...)`: a decorator that compiles what it is
+    given (a function or a module), after torch's check of the backend's name."""
+    from .._compile import compile
+    compile(lambda: None, backend=backend)          # (refuses an unknown name now, as torch)
+    return lambda fn: compile(fn, backend=backend, fullgraph=nopython)
+
+
+def explain(f, *extra_args, **extra_kwargs):
+    """torch's report of the graphs and graph breaks compiling `f` makes: ember compiles
+    nothing, so there is nothing to report (NotImplementedError)."""
+    raise NotImplementedError("ember has no compiler: torch._dynamo.explain has no graphs or "
+                              "graph breaks to report (ember runs compiled code eagerly).")
