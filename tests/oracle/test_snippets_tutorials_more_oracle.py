@@ -5685,6 +5685,91 @@ LOAD_DEVICES = [
     'import io\nbuf = io.BytesIO()\ntry:\n    torch.load(buf, map_location="cuda:0") if False else torch.device("cuda:0")\n    print("device ok")\nexcept RuntimeError as e:\n    print(e)\ntorch.save(torch.ones(1), buf)\nbuf.seek(0)\ntry:\n    torch.load(buf, map_location="meta")\n    print("meta ok")\nexcept Exception as e:\n    print(type(e).__name__, str(e)[:80])',
 ]
 
+# Custom schedulers and optimizers as users write them: an LRScheduler subclass with warmup,
+# an Optimizer subclass with its own step and state.
+CUSTOM_SCHED_OPT = [
+    r"""
+class WarmupLR(torch.optim.lr_scheduler.LRScheduler):
+    def __init__(self, optimizer, warmup, last_epoch=-1):
+        self.warmup = warmup
+        super().__init__(optimizer, last_epoch)
+    def get_lr(self):
+        scale = min(1.0, (self.last_epoch + 1) / self.warmup)
+        return [base * scale for base in self.base_lrs]
+opt = torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1)
+s = WarmupLR(opt, 4)
+lrs = []
+for _ in range(6):
+    lrs.append(round(opt.param_groups[0]["lr"], 6)); opt.step(); s.step()
+print(lrs, s.last_epoch, sorted(s.state_dict()))
+""",
+    r"""
+class MySGD(torch.optim.Optimizer):
+    def __init__(self, params, lr=0.01, momentum=0.0):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        defaults = dict(lr=lr, momentum=momentum)
+        super().__init__(params, defaults)
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if "buf" not in state:
+                    state["buf"] = torch.zeros_like(p)
+                buf = state["buf"]
+                buf.mul_(group["momentum"]).add_(p.grad)
+                p.add_(buf, alpha=-group["lr"])
+        return loss
+m = nn.Linear(2, 1)
+opt = MySGD(m.parameters(), lr=0.1, momentum=0.9)
+print(opt)
+x = torch.randn(4, 2); y = torch.randn(4, 1)
+for _ in range(3):
+    def closure():
+        opt.zero_grad()
+        l = F.mse_loss(m(x), y)
+        l.backward()
+        return l
+    print(round(opt.step(closure).item(), 5))
+sd = opt.state_dict()
+print(sorted(sd["state"][0]), sd["param_groups"])
+opt2 = MySGD(nn.Linear(2, 1).parameters())
+opt2.load_state_dict(sd)
+print(opt2.param_groups[0]["lr"], torch.equal(opt2.state[opt2.param_groups[0]["params"][0]]["buf"], opt.state[m.weight]["buf"]))
+s = torch.optim.lr_scheduler.StepLR(opt, 1, 0.5)
+opt.step(); s.step()
+print(s.get_last_lr())
+try:
+    MySGD(m.parameters(), lr=-1)
+except ValueError as e:
+    print(e)
+""",
+    r"""
+class Poly(torch.optim.lr_scheduler.LRScheduler):
+    def __init__(self, optimizer, total, power=2.0, last_epoch=-1):
+        self.total, self.power = total, power
+        super().__init__(optimizer, last_epoch)
+    def get_lr(self):
+        if self.last_epoch == 0 or self.last_epoch > self.total:
+            return [group["lr"] for group in self.optimizer.param_groups]
+        decay = ((1.0 - self.last_epoch / self.total) / (1.0 - (self.last_epoch - 1) / self.total)) ** self.power
+        return [group["lr"] * decay for group in self.optimizer.param_groups]
+opt = torch.optim.SGD([{"params": [nn.Parameter(torch.ones(1))]}, {"params": [nn.Parameter(torch.ones(1))], "lr": 1.0}], lr=0.1)
+s = Poly(opt, 4)
+out = []
+for _ in range(5):
+    opt.step(); s.step(); out.append([round(x, 6) for x in s.get_last_lr()])
+print(out)
+""",
+]
+
 SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDINGS
                                 + SEQUENCE_MODELS + BILSTM_CRF + NLP_GENERATION
                                 + NLP_TRANSLATION + FUNC_ENSEMBLE + JACOBIANS + FORWARD_AD
@@ -5697,7 +5782,7 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + OPTIM_FLAGS + COMPILE_MORE + TRANSFORMER_ERRORS
                                 + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK + PARAM_FUNC
                                 + COMBINATIONS + SCHEDULER_USAGE + FUNCTIONAL_STATE
-                                + FWAD_MODELS + LOAD_DEVICES)]
+                                + FWAD_MODELS + LOAD_DEVICES + CUSTOM_SCHED_OPT)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s)
