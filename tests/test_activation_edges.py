@@ -140,3 +140,19 @@ def test_leaky_relu_keeps_torchs_rule_for_every_slope(slope):
     with np.errstate(invalid="ignore"):
         want = np.where(x > 0, x, x * np.float32(slope))
     assert got.tobytes() == want.tobytes()
+
+
+def test_hardsigmoids_gradient_is_a_not_implemented_node_over_the_input():
+    x = ember.tensor([-4.0, -1.0, 0.5, 3.0], dtype=ember.float64, requires_grad=True)
+    g, = ember.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+    sixth = float(np.float32(1) / np.float32(6))    # (torch's 1/6 rounded to float32)
+    assert g.tolist() == [0.0, sixth, sixth, 0.0]
+    assert g.grad_fn.name() == "torch::autograd::NotImplemented"
+    assert "grad_fn=<NotImplemented>" in repr(g)
+    with pytest.raises(RuntimeError, match="derivative for aten::hardsigmoid_backward is not "
+                                           "implemented"):
+        ember.autograd.grad(g.sum(), x)
+    # forward mode (a double vjp in ember) still differentiates it through grad_output
+    t = ember.tensor([1.0, 2.0, -3.0, 4.0], dtype=ember.float64)
+    _, j = ember.func.jvp(F.hardsigmoid, (x.detach(),), (t,))
+    assert j.tolist() == [0.0, 2.0 * sixth, -3.0 * sixth, 0.0]

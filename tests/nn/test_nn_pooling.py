@@ -573,3 +573,33 @@ def test_adaptive_average_pools_take_no_return_indices():
             cls(2, return_indices=True)
         assert not hasattr(cls(2), "return_indices")
     assert nn.AdaptiveMaxPool2d(2, True).return_indices is True
+
+
+@pytest.mark.parametrize("pool", [lambda x: F.max_pool2d(x, 2), lambda x: F.avg_pool2d(x, 2),
+                                  lambda x: F.adaptive_avg_pool2d(x, 3),
+                                  lambda x: F.adaptive_max_pool2d(x, 3),
+                                  lambda x: F.max_pool2d(x, 3, 1, 1)])
+def test_a_pooling_gradient_is_recorded_over_its_input_with_zero_derivative(pool):
+    # torch records the pooling backward over (grad_output, self): a second derivative
+    # through the input is zeros, not "does not require grad"
+    x = ember.randn(1, 1, 4, 4, dtype=ember.float64, requires_grad=True)
+    g, = ember.autograd.grad(pool(x).sum(), x, create_graph=True)
+    assert g.requires_grad
+    assert [n and n.name() for n, _ in g.grad_fn.next_functions] == \
+        [None, "torch::autograd::AccumulateGrad"]
+    (h,) = ember.autograd.grad(g.sum(), x)
+    assert h.tolist() == np.zeros((1, 1, 4, 4)).tolist()
+    # through the incoming gradient, the pool again (linear): checked by finite differences
+    v = ember.randn(*pool(x).shape, dtype=ember.float64, requires_grad=True)
+    g, = ember.autograd.grad(pool(x), x, v, create_graph=True)
+    (hv,) = ember.autograd.grad((g * g).sum(), v)
+    eps, vv = 1e-6, v.detach().numpy()
+    i = (0, 0, 0, 0)
+    plus, minus = vv.copy(), vv.copy()
+    plus[i] += eps
+    minus[i] -= eps
+
+    def value(w):
+        gw, = ember.autograd.grad(pool(x), x, ember.from_numpy(w))
+        return float((gw * gw).sum())
+    assert abs(hv.numpy()[i] - (value(plus) - value(minus)) / (2 * eps)) < 1e-6

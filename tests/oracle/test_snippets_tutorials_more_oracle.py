@@ -4523,28 +4523,36 @@ for f in fs:
 """,
 ]
 
-# Double backward through ops whose gradient does not depend on the input.
-OP_TANGENT_GAPS = [
-    ("the gradient of a max/avg pooling sum (1-d, 2-d, adaptive) is constant in ember (no graph back to the "
-     "input), so differentiating it again raises; torch records the pooling backward and gives "
-     "zeros",
-     r"""
+# Double backward through ops whose gradient does not depend on the input: torch records the
+# pooling gradients over their input too (zeros), and hardsigmoid's as a NotImplemented node.
+OP_TANGENTS_SECOND = [
+    r"""
 x = torch.randn(1, 2, 4, dtype=torch.float64, requires_grad=True)
 for f in [lambda x: F.max_pool1d(x, 2), lambda x: F.avg_pool1d(x, 2)]:
     g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
     print(g.requires_grad, torch.autograd.grad(g.sum(), x, allow_unused=True))
-"""),
-    ("hardsigmoid's gradient is constant in ember (no graph back to the input): differentiating "
-     "it again raises ember's 'does not require grad' instead of torch's 'derivative for "
-     "aten::hardsigmoid_backward is not implemented'",
-     r"""
+""",
+    r"""
+x = torch.randn(1, 1, 4, 4, dtype=torch.float64, requires_grad=True)
+for f in [lambda x: F.max_pool2d(x, 2), lambda x: F.avg_pool2d(x, 2),
+          lambda x: F.adaptive_avg_pool2d(x, 3), lambda x: F.adaptive_max_pool2d(x, 3),
+          lambda x: F.max_pool2d(x, 3, 1, 1)]:
+    y = f(x)
+    v = torch.randn_like(y, requires_grad=True)
+    g, = torch.autograd.grad(y, x, v, create_graph=True)
+    print(g.grad_fn.name(), [(n.name() if n else None, i) for n, i in g.grad_fn.next_functions])
+    h = torch.autograd.grad((g * g).sum(), [x, v], allow_unused=True)
+    print([t if t is None else round(t.sum().item(), 6) for t in h])
+""",
+    r"""
 x = torch.randn(4, dtype=torch.float64, requires_grad=True)
 g, = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+print(g.grad_fn, g.grad_fn.name(), [n.name() for n, _ in g.grad_fn.next_functions])
 try:
     torch.autograd.grad(g.sum(), x)
 except RuntimeError as e:
     print(e)
-"""),
+""",
 ]
 
 # What the tutorials print: optimizers, parametrized and pruned models, attention and recurrent
@@ -5782,11 +5790,12 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + OPTIM_FLAGS + COMPILE_MORE + TRANSFORMER_ERRORS
                                 + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK + PARAM_FUNC
                                 + COMBINATIONS + SCHEDULER_USAGE + FUNCTIONAL_STATE
-                                + FWAD_MODELS + LOAD_DEVICES + CUSTOM_SCHED_OPT)]
+                                + FWAD_MODELS + LOAD_DEVICES + CUSTOM_SCHED_OPT
+                                + OP_TANGENTS_SECOND)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
 
 BUGS = [(reason, SETUP + s)
-        for reason, s in FUNC_GAPS + OP_TANGENT_GAPS + FUNC_FUNCTION_GAPS + SUBCLASS_GAPS]
+        for reason, s in FUNC_GAPS + FUNC_FUNCTION_GAPS + SUBCLASS_GAPS]
 BUGS += [(reason, SETUP + JIT_LOAD + s) for reason, s in TORCHSCRIPT_GAPS]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

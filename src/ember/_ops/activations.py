@@ -18,7 +18,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from . import _rounded
 from ._blocked import select, zero_where
 from ._dispatch import Inplace
-from ._op import record
+from ._op import Op, record
 from .elementwise import Elementwise, call, missing_kernel, refusing, scalar_for
 from .registry import register
 from .unary import ThresholdBackward, float_math
@@ -255,9 +255,48 @@ class Hardsigmoid(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        # NOTE: torch's kernel multiplies by 1/6 rounded to float32, in every dtype, inside
-        # (-3, 3), and writes 0 outside (an infinite gradient stays out of it).
-        return _where((x > -3) & (x < 3), grad * _ONE_SIXTH_FLOAT32, 0.0)
+        # torch records hardsigmoid_backward(grad_output, self) without a derivative formula:
+        # a NotImplemented node over the operands that need grad, which raises if reached
+        enabled, _grad_state.enabled = _grad_state.enabled, False
+        try:
+            result = call(HardsigmoidBackward, (grad, x), {}, None, "hardsigmoid_backward")
+        finally:
+            _grad_state.enabled = enabled
+        roles = tuple(role for role, t in (("grad_output", grad), ("self", x))
+                      if t._requires_grad)
+        if enabled and roles:
+            record(HardsigmoidBackwardNotImplemented, [grad, x][2 - len(roles):] if
+                   roles != ("grad_output",) else [grad], (result,), {"roles": roles, "x": x})
+        return result
+
+
+class HardsigmoidBackward(Elementwise):
+    """hardsigmoid's gradient kernel. NOTE: torch's kernel multiplies by 1/6 rounded to
+    float32, in every dtype, inside (-3, 3), and writes 0 outside (an infinite gradient stays
+    out of it)."""
+    rule = _floating("hardsigmoid_backward")
+    inputs = ("grad_output", "self")
+
+    def forward(xp, g, x):
+        return select(xp, (x > -3) & (x < 3), g * _ONE_SIXTH_FLOAT32, 0)
+
+
+class HardsigmoidBackwardNotImplemented(Op):
+    """The node torch records for hardsigmoid's gradient: no derivative of its own, over the
+    operands that need grad (`roles`). NOTE: it is linear in grad_output, and ember's forward
+    mode (a double vjp, NOTE in autograd/forward_ad.py) differentiates it there: a gradient
+    with respect to grad_output alone is given (torch raises for that too); one that reaches
+    self raises torch's error."""
+    node_name = "NotImplemented"
+    variadic = True
+    inputs = ()
+
+    def backward(ctx, grad):
+        needs = ctx.needs_input_grad
+        if any(need and role == "self" for role, need in zip(ctx.roles, needs)):
+            raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
+        return tuple(call(HardsigmoidBackward, (grad, ctx.x), {}, None, "hardsigmoid_backward")
+                     if need else None for need in needs)
 
 
 class Threshold(Elementwise):

@@ -16,6 +16,7 @@ from .._ops._blocked import row_blocks, worth_splitting, zero_where
 from .._ops._op import Op, record
 from .._ops._xp_compat import ufunc_at
 from .._parallel import run_parts
+from .._creation import zeros_like
 from .._tensor import Tensor, wrap
 from . import _pooling_tiles as tiles
 from ..autograd.grad_mode import _state as _grad_state
@@ -309,13 +310,26 @@ def gather_flat(values, index, nd):
     return picked.reshape(index.shape)
 
 
-class _MaxPoolBackward(Op):
-    """The gradient of a max pool as an op: scatter by the saved indices. Its own gradient
-    reads the incoming gradient back at those indices."""
+class _PoolBackward(Op):
+    """A pooling gradient as an op of (grad_output, self), as torch records it: it does not
+    depend on self's values, so self's gradient is zeros (and a second derivative of a pool
+    through its input is zeros, not an error)."""
     abstract = True
-    inputs = ("grad_output",)
+    inputs = ("grad_output", "self")
+    saves = {"self": ("self",)}
 
     def backward(ctx, grad):
+        need_grad, need_self = ctx.needs_input_grad
+        return (ctx.backward_of_grad(grad) if need_grad else None,
+                zeros_like(ctx.saved_tensors[0]) if need_self else None)
+
+
+class _MaxPoolBackward(_PoolBackward):
+    """The gradient of a max pool: scatter by the saved indices. Its own gradient reads the
+    incoming gradient back at those indices."""
+    abstract = True
+
+    def backward_of_grad(ctx, grad):
         return gather_flat(grad, ctx.indices, len(ctx.indices.shape) - len(ctx.lead))
 
 
@@ -329,14 +343,14 @@ class _MaxPool(Op):
     adaptive_name = None
 
     def backward(ctx, grad):
-        ctx.saved_tensors               # (checks that the input is as it was)
+        (input,) = ctx.saved_tensors    # (checks that the input is as it was)
         check_adaptive_grad(ctx.adaptive_name, grad)
         indices, spatial = ctx.indices, ctx.spatial
         lead = tuple(grad.shape[:grad.ndim - len(spatial)])
         flat = (-1,) + tuple(grad.shape[len(lead):])
         data = scatter_max_grad(grad._data.reshape(flat), indices._data.reshape(flat), spatial,
                                 ctx.geometry)
-        (result,) = apply(ctx.Backward, (grad,), (data.reshape(lead + tuple(spatial)),),
+        (result,) = apply(ctx.Backward, (grad, input), (data.reshape(lead + tuple(spatial)),),
                           {"indices": indices, "lead": lead})
         return result
 
@@ -423,12 +437,11 @@ def avg_pool_grad(grad, spatial, kernel, stride, padding, out, count_include_pad
     return _cropped(xp, padded, crop).reshape(lead + tuple(spatial))
 
 
-class _AvgPoolBackward(Op):
-    """avg_pool's gradient as an op; being linear, its own gradient is avg_pool again."""
+class _AvgPoolBackward(_PoolBackward):
+    """avg_pool's gradient; being linear, its own gradient is avg_pool again."""
     abstract = True
-    inputs = ("grad_output",)
 
-    def backward(ctx, grad):
+    def backward_of_grad(ctx, grad):
         return run_avg_pool(grad, ctx.args, ctx.Forward)
 
 
@@ -437,9 +450,9 @@ class _AvgPool(Op):
     saves = {"self": ("self",)}     # (torch saves the input: writing it is an error)
 
     def backward(ctx, grad):
-        ctx.saved_tensors               # (checks that the input is as it was)
+        (input,) = ctx.saved_tensors    # (checks that the input is as it was)
         data = avg_pool_grad(grad._data, *ctx.args)
-        (result,) = apply(ctx.Backward, (grad,), (data,), {"args": ctx.args})
+        (result,) = apply(ctx.Backward, (grad, input), (data,), {"args": ctx.args})
         return result
 
 
@@ -529,11 +542,10 @@ def adaptive_avg_pool3d_reduced(x, out):
     return total.astype(dtype)
 
 
-class _AdaptiveAvgBackward(Op):
+class _AdaptiveAvgBackward(_PoolBackward):
     abstract = True
-    inputs = ("grad_output",)
 
-    def backward(ctx, grad):
+    def backward_of_grad(ctx, grad):
         data = adaptive_avg_pool(grad._data, ctx.out)
         spatial = tuple(grad.shape[grad.ndim - len(ctx.out):])
         (result,) = apply(ctx.Forward, (grad,), (data,), {"spatial": spatial})
@@ -545,11 +557,11 @@ class _AdaptiveAvg(Op):
     saves = {"self": ("self",)}     # (torch saves the input: writing it is an error)
 
     def backward(ctx, grad):
-        ctx.saved_tensors               # (checks that the input is as it was)
+        (input,) = ctx.saved_tensors    # (checks that the input is as it was)
         check_adaptive_grad(f"adaptive_avg_pool{len(ctx.spatial)}d_backward", grad)
         data = adaptive_avg_pool(grad._data, ctx.spatial, transpose=True)
         out = tuple(grad.shape[-len(ctx.spatial):])
-        (result,) = apply(ctx.Backward, (grad,), (data,), {"out": out})
+        (result,) = apply(ctx.Backward, (grad, input), (data,), {"out": out})
         return result
 
 
