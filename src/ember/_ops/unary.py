@@ -110,9 +110,13 @@ del _table, _name
 def _real_sign(xp, x):
     """-1, 0 or 1; torch's sign of NaN is 0 (NumPy's is NaN), and of -0. is 0. (ml_dtypes'
     bfloat16 sign keeps -0.)."""
-    s = xp.sign(x)
     if x.dtype.kind in "iub":
-        return s
+        return xp.sign(x)
+    if xp is np and x.__class__ is np.ndarray:
+        # (x > 0) - (x < 0) in int8, cast: 0 for NaN and -0., a quarter of the passes
+        above, below = np.greater(x, 0), np.less(x, 0)
+        return np.subtract(above.view(np.int8), below.view(np.int8)).astype(x.dtype)
+    s = xp.sign(x)
     return select(xp, xp.isnan(x) | (x == 0), xp.zeros((), s.dtype), s)
 
 
