@@ -600,14 +600,12 @@ SCHED_EDITS = [
 
 SNIPPETS = [*GROUPS, *REPRS, *STATE, *STEPS, *SEQUENCES, *MORE, *CUSTOM, *SCHED_MORE,
             *OPTIONS, *TENSOR_LR, *SCHED_EDITS, P + "torch.optim.SparseAdam([p])\nprint('ok')",
-            P + "opt = torch.optim.Adam([p], capturable=True)\nopt.step()\nprint(opt.state[p]['step'])"]
+            P + "opt = torch.optim.Adam([p], capturable=True)\nopt.step()\nprint(opt.state[p]['step'])",
+            P + "torch.optim.Adam([p], differentiable=True, fused=True)"]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
 BUGS = [
-    ("ember refuses differentiable=True (it records no graph through steps) before torch's "
-     "check of fused with differentiable",
-     P + "torch.optim.Adam([p], differentiable=True, fused=True)"),
     ("a group appended to param_groups by hand lacks the defaults: torch's SGD reads 'fused' "
      "first, ember 'momentum'",
      P + "opt = torch.optim.SGD([p], lr=0.1)\nopt.param_groups.append({'params': [q], 'lr': 0.2})\nopt.step()"),
