@@ -22,3 +22,38 @@ def test_sign_is_zero_for_nan_and_minus_zero(dtype, repeat):
     assert got.tolist() == want
     assert not got[got == 0].signbit().any()        # +0., never -0.
     assert ember.sign(ember.tensor(-0.0, dtype=dtype)).signbit().item() is False
+
+
+def running(values, dtype, reverse=False, times=False):
+    """Sequential running sums (or products) of a 1-d list, each step rounded to `dtype`."""
+    order = range(len(values) - 1, -1, -1) if reverse else range(len(values))
+    out, total = [None] * len(values), None
+    for k in order:
+        v = dtype(values[k])
+        total = (dtype(0.0) + v if not times else v) if total is None else \
+            (total * v if times else total + v)
+        out[k] = total
+    return out
+
+
+@pytest.mark.parametrize("shape, dim", [((4096, 3), 1), ((3, 4096), 0), ((2, 5, 2048), 1),
+                                        ((2, 2048, 5), 2), ((5, 3), 1)])
+def test_cumsum_cumprod_and_cumsum_gradient_run_in_order(shape, dim):
+    import numpy as np
+    rng = np.random.default_rng(len(shape) + dim)
+    x = rng.standard_normal(shape).astype(np.float32) * np.float32(1e3)
+    x.reshape(-1)[::7] = -0.0
+    x.reshape(-1)[::13] = 1e-42
+    t = ember.from_numpy(x).requires_grad_(True)
+    sums, prods = t.cumsum(dim), t.cumprod(dim)
+    g = rng.standard_normal(shape).astype(np.float32)
+    (grad,) = ember.autograd.grad(sums, t, ember.from_numpy(g))
+    lines = np.moveaxis(x, dim, -1).reshape(-1, shape[dim])
+    glines = np.moveaxis(g, dim, -1).reshape(-1, shape[dim])
+    want_sums = np.array([running(r, np.float32) for r in lines], np.float32)
+    want_prods = np.array([running(r, np.float32, times=True) for r in lines], np.float32)
+    want_grad = np.array([running(r, np.float32, reverse=True) for r in glines], np.float32)
+    for got, want in ((sums, want_sums), (prods, want_prods), (grad, want_grad)):
+        got = np.moveaxis(got.detach().numpy(), dim, -1).reshape(want.shape)
+        assert got.tobytes() == want.tobytes()
+    assert not np.signbit(sums.detach().numpy()[sums.detach().numpy() == 0]).any()

@@ -37,11 +37,49 @@ def _rev_cumsum(t, dim):
     xp = backend_of(t._data).xp
     a = t._data
     # (half precision accumulates in float32, rounding each sum once, as cumsum does)
-    data = xp.flip(xp.cumsum(xp.flip(a, dim), axis=dim, dtype=_accumulate_dtype(a.dtype)), dim)
+    dtype = _accumulate_dtype(a.dtype)
+    if _by_slices(xp, a, dim, dtype):
+        data = _scan_by_slices(np.add, a, dim, dtype, reverse=True)
+    else:
+        data = xp.flip(xp.cumsum(xp.flip(a, dim), axis=dim, dtype=dtype), dim)
     result = wrap(xp.ascontiguousarray(data).astype(a.dtype, copy=False))
     if t._requires_grad and _grad_state.enabled:
         record(ReverseCumsum, (t,), (result,), {"dim": dim})
     return result
+
+
+# NOTE [ Scans by slices ]
+# NumPy's cumsum and cumprod (ufunc.accumulate) run one element at a time, about 3.5 ns each
+# along any axis. Along a dim with many rows across it, one ufunc call per position over
+# all rows (out[k] = out[k - 1] + x[k]) does the same operations in the same order as long
+# vector operations: the same bits (cumsum of 64x8x26x26 float32 along dim 3: 1.2 -> 0.7 ms,
+# along dim 1: 1.7 -> 0.16 ms). Short scans across few rows keep NumPy's loop.
+_SLICES_FROM_ROWS = 2048
+_SCAN_UFUNCS = {"cumsum": "add", "cumprod": "multiply"}
+
+
+def _by_slices(xp, x, axis, dtype):
+    """Whether a scan of `x` along `axis` in `dtype` goes by slices (NOTE [ Scans by slices ])."""
+    return x.size >= 2 * _SLICES_FROM_ROWS and xp is np and x.__class__ is np.ndarray and \
+        np.dtype(dtype).kind == "f" and x.shape[axis] > 1 and \
+        x.size >= _SLICES_FROM_ROWS * x.shape[axis]
+
+
+def _scan_by_slices(ufunc, x, axis, dtype, reverse=False, plus_zero=False):
+    """ufunc.accumulate(x, axis, dtype) (from the end with `reverse`; the first element plus
+    0.0 with `plus_zero`) as one call of `ufunc` per position along `axis`, row-major."""
+    out = np.empty(x.shape, dtype)
+    xs, outs = np.moveaxis(x, axis, 0), np.moveaxis(out, axis, 0)
+    order = range(x.shape[axis] - 1, -1, -1) if reverse else range(x.shape[axis])
+    previous = order[0]
+    if plus_zero:
+        np.add(xs[previous], 0.0, out=outs[previous])
+    else:
+        outs[previous] = xs[previous]
+    for k in order[1:]:
+        ufunc(outs[previous], xs[k], out=outs[k])
+        previous = k
+    return out
 
 
 def _axis(data, dim):
@@ -76,9 +114,14 @@ def _scan(name, op, input, dim, dtype, out):
     xp = backend_of(data).xp
     x = _cast_first(data, target, _accumulate_dtype(target)).astype(_accumulate_dtype(target),
                                                                     copy=False)
-    result = getattr(xp, name)(x.reshape(-1) if axis is None else x, axis=axis or 0)
-    if name == "cumsum" and result.dtype.kind in "fc":
-        result += 0.0       # torch's running sum starts from +0.0, so no -0.0 comes out
+    if axis is not None and _by_slices(xp, x, axis, x.dtype):
+        # (a running sum from +0.0: the first element plus 0.0, so no -0.0 comes out)
+        result = _scan_by_slices(getattr(np, _SCAN_UFUNCS[name]), x, axis, x.dtype,
+                                 plus_zero=name == "cumsum")
+    else:
+        result = getattr(xp, name)(x.reshape(-1) if axis is None else x, axis=axis or 0)
+        if name == "cumsum" and result.dtype.kind in "fc":
+            result += 0.0   # torch's running sum starts from +0.0, so no -0.0 comes out
     result = xp.asarray(result).reshape(data.shape).astype(target, copy=False)
     params = {"dim": d if data.ndim else None}
     if not inplace:
