@@ -57,3 +57,21 @@ def test_cumsum_cumprod_and_cumsum_gradient_run_in_order(shape, dim):
         got = np.moveaxis(got.detach().numpy(), dim, -1).reshape(want.shape)
         assert got.tobytes() == want.tobytes()
     assert not np.signbit(sums.detach().numpy()[sums.detach().numpy() == 0]).any()
+
+
+@pytest.mark.parametrize("dim, size, step", [(3, 3, 1), (2, 2, 3), (0, 2, 1)])
+def test_unfold_gradient_adds_each_window_in_order(dim, size, step):
+    import numpy as np
+    rng = np.random.default_rng(dim + size)
+    x = ember.from_numpy(rng.standard_normal((2, 3, 5, 6)).astype(np.float32))
+    x.requires_grad_(True)
+    view = x.unfold(dim, size, step)
+    g = (rng.standard_normal(tuple(view.shape)) * 10.0 ** rng.integers(-6, 6, tuple(view.shape))
+         ).astype(np.float32)
+    (grad,) = ember.autograd.grad(view, x, ember.from_numpy(g))
+    want = np.zeros((2, 3, 5, 6), np.float32)
+    for idx in np.ndindex(*g.shape):                  # the view's elements in row-major order
+        src = list(idx[:-1])
+        src[dim] = idx[dim] * step + idx[-1]
+        want[tuple(src)] += g[idx]
+    assert grad.numpy().tobytes() == want.tobytes()

@@ -13,11 +13,11 @@ from ._xp_compat import ufunc_at
 
 def _positions(xp, shape, strides, offset):
     """Storage index of every element of a (shape, strides, offset) view, in row-major order."""
-    pos = xp.full(tuple(shape), offset, dtype="int64")
-    for d, (size, stride) in enumerate(zip(shape, strides)):
-        index_shape = [1] * len(shape)
-        index_shape[d] = size
-        pos = pos + (xp.arange(size, dtype="int64") * stride).reshape(index_shape)
+    # (built from the last dim outwards, each step one outer sum whose inner loop runs over
+    # all the dims after it: a sum per dim over the whole shape runs a short inner loop)
+    pos = xp.full((1,), offset, dtype="int64")
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        pos = ((xp.arange(size, dtype="int64") * stride)[:, None] + pos).reshape(-1)
     return pos.reshape(-1)
 
 
