@@ -75,3 +75,37 @@ def test_unfold_gradient_adds_each_window_in_order(dim, size, step):
         src[dim] = idx[dim] * step + idx[-1]
         want[tuple(src)] += g[idx]
     assert grad.numpy().tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [ember.float16, ember.float32, ember.float64])
+@pytest.mark.parametrize("dim", [0, 1, 2])
+@pytest.mark.parametrize("repeats", [False, True])
+def test_index_add_adds_each_source_element_once_in_order(dtype, dim, repeats):
+    import numpy as np
+    rng = np.random.default_rng(dim)
+    shape = [9, 10, 70]
+    x = rng.standard_normal(shape)
+    x.reshape(-1)[::5] = -0.0
+    n = shape[dim]
+    ids = np.array([4, 0, 7, 4, 2] if repeats else [4, 0, 7, 2, 8][:min(5, n)])
+    src_shape = list(shape)
+    src_shape[dim] = len(ids)
+    src = rng.standard_normal(src_shape)
+    src.reshape(-1)[::3] = -0.0
+    src.reshape(-1)[7] = np.nan
+    xt, st = ember.from_numpy(x).to(dtype), ember.from_numpy(src).to(dtype)
+    got = xt.index_add(dim, ember.from_numpy(ids), st).numpy()
+    want = xt.numpy().copy()
+    s = st.numpy()
+    for j, i in enumerate(ids):                       # each slice added in the index's order
+        key = (slice(None),) * dim + (i,)
+        want[key] = want[key] + s[(slice(None),) * dim + (j,)]
+    assert got.tobytes() == want.tobytes()
+    # index_select's gradient: index_add into zeros (0.0 + -0.0 is +0.0)
+    t = ember.from_numpy(x).to(dtype).requires_grad_(True)
+    (g,) = ember.autograd.grad(t.index_select(dim, ember.from_numpy(ids)), t, st)
+    want = np.zeros(shape, s.dtype)
+    for j, i in enumerate(ids):
+        key = (slice(None),) * dim + (i,)
+        want[key] = want[key] + s[(slice(None),) * dim + (j,)]
+    assert g.numpy().tobytes() == want.tobytes()

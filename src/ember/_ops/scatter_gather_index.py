@@ -27,6 +27,20 @@ def _dim_key(d, ids):
     return (slice(None),) * d + (ids,)
 
 
+_DISTINCT_FROM = 64     # elements per slice from which distinct indices take a plain add
+
+
+def _distinct_slices(xp, data, d, ids):
+    """Whether `ids` (in range) picks distinct slices of NumPy `data` along dim d, slices
+    large enough for `data[key] += values` (a gather, an add, a put: each element added once,
+    as ufunc.at would add it) to be the faster."""
+    if xp is not np or data.__class__ is not np.ndarray or \
+            data.size < _DISTINCT_FROM * data.shape[d]:
+        return False
+    ordered = np.sort(ids)
+    return bool((ordered[1:] != ordered[:-1]).all())
+
+
 def _check_vector(idx, name):
     if idx.ndim > 1:
         raise IndexError(f"{name}(): Index is supposed to be a vector, but got dim: {idx.ndim} "
@@ -140,7 +154,11 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
         src = src * xp.asarray(alpha).astype(x.dtype)
     result = x.copy()
     if input.numel():
-        ufunc_at(xp, "add", result, _dim_key(d, ids), src)
+        key = _dim_key(d, ids)
+        if _distinct_slices(xp, result, d, ids):
+            result[key] += src          # (one add per element, as the ufunc's at would do)
+        else:
+            ufunc_at(xp, "add", result, key, src)
     return run(IndexAdd, "index_add", (input, source), result.reshape(input._data.shape),
                {"dim": d, "index": index.reshape(-1), "alpha": alpha,
                 "source_size": source._data.shape}, out, reads=(index, source))
