@@ -764,6 +764,5 @@ def test_stacked_products_split_over_threads_give_the_same_bits(monkeypatch, gro
             ember.set_num_threads(before)
 
     monkeypatch.setattr(_conv_kernels, "_SPLIT_FLOPS", 1)
-    monkeypatch.setattr(_conv_kernels, "_SPLIT_COPY", 1)       # (the columns' copy too)
     for one, split in zip(run(1), run(3)):
         assert one.tobytes() == split.tobytes()

@@ -105,21 +105,6 @@ def matmul(xp, a, b, out=None):
 
 
 _SPLIT_FLOPS = 1 << 22      # products from which a batch is split over ember's threads
-_SPLIT_COPY = 1 << 20       # column elements from which their copy is split over threads
-
-
-def copy_windows(xp, target, windows):
-    """target[...] = windows (the strided window view of an image batch), in blocks of the
-    batch on ember's threads for large NumPy copies (one long NumPy call each, so the
-    threads gain what a multi-threaded im2col would)."""
-    batch, threads = target.shape[0], get_num_threads()
-    if xp is not np or threads < 2 or batch < 2 or target.size < _SPLIT_COPY:
-        xp.copyto(target, windows)
-        return
-    parts = min(threads, batch)
-    bounds = [batch * i // parts for i in range(parts + 1)]
-    run_parts(lambda i: np.copyto(target[bounds[i]:bounds[i + 1]],
-                                  windows[bounds[i]:bounds[i + 1]]), parts)
 
 
 def batched(xp, a, b, out=None):
@@ -227,7 +212,7 @@ def exact_columns(xp, x, groups, kernel, positions, stride, dilation, pool=False
     if not pool:
         return windows.reshape(target)
     cols = _pool.empty(xp, target, x.dtype)
-    copy_windows(xp, cols.reshape(shape), windows)
+    xp.copyto(cols.reshape(shape), windows)
     return cols
 
 
@@ -243,7 +228,7 @@ def _row_columns(xp, buf, n, c, padded, groups, kernel, first, stride, dilation)
     windows = xp.lib.stride_tricks.as_strided(buf, shape, strides)
     cols = _pool.empty(xp, (n, groups, (c // groups) * math.prod(kernel), first * row),
                        buf.dtype)
-    copy_windows(xp, cols.reshape(shape), windows)
+    xp.copyto(cols.reshape(shape), windows)
     return cols
 
 
