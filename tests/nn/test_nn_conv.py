@@ -743,26 +743,3 @@ def test_conv_tbc_errors():
     with pytest.raises(TypeError, match="argument 'bias' \\(position 3\\) must be Tensor, not "
                                         "NoneType"):
         ember.conv_tbc(x, w, None)
-
-
-@pytest.mark.parametrize("groups", [1, 2])
-def test_stacked_products_split_over_threads_give_the_same_bits(monkeypatch, groups):
-    # NOTE in _conv_kernels.batched: a large stack of per-image products is cut over threads
-    rng = np.random.default_rng(5)
-    x = rng.standard_normal((6, 4, 9, 9)).astype(np.float32)
-    w = rng.standard_normal((6, 4 // groups, 3, 3)).astype(np.float32)
-
-    def run(threads):
-        before = ember.get_num_threads()
-        ember.set_num_threads(threads)
-        try:
-            xt, wt = _t(x).requires_grad_(), _t(w).requires_grad_()
-            y = F.conv2d(xt, wt, padding=1, groups=groups)
-            y.backward(_t(np.cos(np.arange(y.numel())).reshape(y.shape).astype(np.float32)))
-            return y.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()
-        finally:
-            ember.set_num_threads(before)
-
-    monkeypatch.setattr(_conv_kernels, "_SPLIT_FLOPS", 1)
-    for one, split in zip(run(1), run(3)):
-        assert one.tobytes() == split.tobytes()

@@ -28,8 +28,6 @@ import weakref
 
 import numpy as np
 
-from .._parallel import get_num_threads, run_parts
-
 _RUN_COST = 16      # a NumPy inner loop's fixed cost, in elements copied
 
 
@@ -100,42 +98,8 @@ def matmul(xp, a, b, out=None):
     """matmul in a dtype BLAS has: half precision computes in float32 and rounds once (and
     then ignores `out`; callers use the array returned)."""
     if a.dtype.kind in "iub" or a.dtype.itemsize >= 4:
-        return batched(xp, a, b, out)
+        return xp.matmul(a, b, out=out)
     return xp.matmul(a.astype(xp.float32), b.astype(xp.float32)).astype(a.dtype)
-
-
-_SPLIT_FLOPS = 1 << 22      # products from which a batch is split over ember's threads
-
-
-def batched(xp, a, b, out=None):
-    """xp.matmul(a, b, out=out) for stacked operands (the convolutions' per-image products).
-
-    NOTE: BLAS threads one large product, but NumPy hands a stack of small ones to BLAS one
-    at a time, each too small for its threads: with more than one thread (`set_num_threads`)
-    a large stack is cut into parts along its leading dim, one matmul per part on ember's
-    threads (NumPy lets go of the GIL inside). Each image's product is the same call either
-    way, so the values are too."""
-    threads = get_num_threads()
-    if xp is not np or threads < 2 or max(a.ndim, b.ndim) < 3:
-        return xp.matmul(a, b, out=out)
-    stack = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    if stack[0] < 2 or 2 * math.prod(stack) * a.shape[-2] * a.shape[-1] * b.shape[-1] \
-            < _SPLIT_FLOPS:
-        return xp.matmul(a, b, out=out)
-    if out is None:
-        out = np.empty(stack + (a.shape[-2], b.shape[-1]), np.result_type(a, b))
-    parts = min(threads, stack[0])
-    bounds = [stack[0] * i // parts for i in range(parts + 1)]
-
-    def cut(x, where):      # (an operand with fewer dims, or size 1 there, is broadcast)
-        return x[where] if x.ndim - 2 == len(stack) and x.shape[0] > 1 else x
-
-    def part(i):
-        where = slice(bounds[i], bounds[i + 1])
-        np.matmul(cut(a, where), cut(b, where), out=out[where])
-
-    run_parts(part, parts)
-    return out
 
 
 def _copy_cost(elements, runs):
@@ -303,7 +267,7 @@ def _product(xp, a, b, half, out=None):
     """a @ b; for half precision the float32 product, not rounded yet."""
     if half:
         return xp.matmul(a.astype(xp.float32), b.astype(xp.float32))
-    return batched(xp, a, b, out)
+    return xp.matmul(a, b, out=out)
 
 
 def conv_weight(xp, x, g, kernel, stride, padding, dilation, groups, saved=None):
