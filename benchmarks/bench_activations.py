@@ -11,12 +11,11 @@ against a number (no vector loop), erf (no NumPy function), ufunc.at with a mult
 (element by element), torch's exact normal stream (emulated fused multiply-adds).
 """
 import argparse
-import statistics
 
 import numpy as np
 
 import ember
-from bench_core import interleaved
+from bench_core import ratio_table
 
 try:
     import torch
@@ -75,19 +74,7 @@ def main():
     if torch is not None:
         torch.set_num_threads(1)
         libs["torch"] = workloads(torch, data, other)
-    print(f"{'workload (64x8x26x26 float32)':40s} {'ember':>10s} {'torch':>10s}   ember/torch")
-    for name in libs["ember"]:
-        fns = {lib: table[name] for lib, table in libs.items()}
-        for fn in fns.values():
-            fn()
-        times = interleaved(fns, 3, rounds)
-        cells = [f"{statistics.median(times[lib]) * 1e3:8.3f}ms" if lib in times else
-                 f"{'-':>10s}" for lib in ("ember", "torch")]
-        text = ""
-        if "torch" in times:
-            ratio = statistics.median(e / t for e, t in zip(times["ember"], times["torch"]))
-            text = f"{ratio:.2f}x"
-        print(f"{name:40s} {' '.join(cells)}   {text}")
+    ratio_table(libs, "workload (64x8x26x26 float32)", 3, rounds, width=40)
     print(f"(medians of {rounds} interleaved rounds of 3 calls; one thread each)")
 
 

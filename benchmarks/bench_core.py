@@ -47,6 +47,25 @@ def interleaved(fns, number, rounds, settle=0.0):
     return times
 
 
+def ratio_table(libs, title, number, rounds, width=36):
+    """Time each workload of `libs` ({"ember": {name: fn}, "torch": {...}}, torch optional)
+    in interleaved rounds and print one row per workload: each library's median time and the
+    median per-round ratio ember/torch."""
+    print(f"{title:{width}s} {'ember':>10s} {'torch':>10s}   ember/torch")
+    for name in libs["ember"]:
+        fns = {lib: table[name] for lib, table in libs.items()}
+        for fn in fns.values():
+            fn()
+        times = interleaved(fns, number, rounds)
+        cells = [f"{statistics.median(times[lib]) * 1e3:8.3f}ms" if lib in times else
+                 f"{'-':>10s}" for lib in ("ember", "torch")]
+        text = ""
+        if "torch" in times:
+            ratio = statistics.median(e / t for e, t in zip(times["ember"], times["torch"]))
+            text = f"{ratio:.2f}x"
+        print(f"{name:{width}s} {' '.join(cells)}   {text}")
+
+
 def ten_ops_backward(lib, x):
     y = x * 2
     y = y + 1

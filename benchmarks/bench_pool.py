@@ -7,12 +7,11 @@ a ones gradient. Prints each library's median time and the median per-round rati
 ember time / torch time. torch runs with one thread, as ember computes on one core.
 """
 import argparse
-import statistics
 
 import numpy as np
 
 import ember
-from bench_core import interleaved
+from bench_core import ratio_table
 
 try:
     import torch
@@ -55,19 +54,7 @@ def main():
     if torch is not None:
         torch.set_num_threads(1)
         libs["torch"] = workloads(torch, data)
-    print(f"{'workload (64x8x26x26 float32)':36s} {'ember':>10s} {'torch':>10s}   ember/torch")
-    for name in libs["ember"]:
-        fns = {lib: table[name] for lib, table in libs.items()}
-        for fn in fns.values():
-            fn()
-        times = interleaved(fns, 5, rounds)
-        cells = [f"{statistics.median(times[lib]) * 1e3:8.3f}ms" if lib in times else
-                 f"{'-':>10s}" for lib in ("ember", "torch")]
-        text = ""
-        if "torch" in times:
-            ratio = statistics.median(e / t for e, t in zip(times["ember"], times["torch"]))
-            text = f"{ratio:.2f}x"
-        print(f"{name:36s} {' '.join(cells)}   {text}")
+    ratio_table(libs, "workload (64x8x26x26 float32)", 5, rounds)
     print(f"(medians of {rounds} interleaved rounds of 5 calls; torch threads: "
           f"{torch.get_num_threads() if torch else '-'})")
 
