@@ -109,9 +109,12 @@ class Tensor:
 
     def size(self, dim=None):
         """The shape as an `ember.Size`, or the size of one dim."""
+        shape = self._data.shape
         if dim is None:
-            return make_size(self._data.shape)
-        return self._data.shape[self._dim_index(dim, "size")]
+            return make_size(shape)
+        if dim.__class__ is int and -len(shape) <= dim < len(shape):
+            return shape[dim]
+        return shape[self._dim_index(dim, "size")]
 
     def _dim_index(self, dim, name):
         if dim.__class__ is not int:

@@ -151,6 +151,8 @@ def to(self, *args, **kwargs):
 
 def _dtype_method(name, target, doc):
     def convert(self, *args, memory_format=None):
+        if not args and memory_format is None and self.dtype is target:
+            return self             # (nothing changes: torch returns the tensor itself)
         keyword_memory_format(name, args, memory_format)
         return _convert(self, target, None, memory_format=memory_format)
     convert.__name__ = convert.__qualname__ = name

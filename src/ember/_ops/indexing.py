@@ -319,6 +319,10 @@ def _check_broadcast(xp, advanced):
                          f"with shapes {text}") from None
 
 
+def _plain_bound(value):
+    return value is None or value.__class__ is int
+
+
 def _slice_bound(value):
     """A slice's start, stop or step as an int: like Python's own slices, only None and
     what has `__index__` (ints, NumPy ints, one-element integer tensors) are taken."""
@@ -348,6 +352,17 @@ class Index(Op):
 @method("__getitem__")
 def getitem(self, index):
     """`x[index]`: views for ints, slices, None and `...`; copies for tensor/list/mask indices."""
+    if self._data.__class__ is np.ndarray and self._data.ndim:
+        # the common `x[i]` and `x[a:b]` with plain ints: the views the general path below
+        # makes, without its walk over the index
+        cls = index.__class__
+        if cls is int:
+            if -self._data.shape[0] <= index < self._data.shape[0]:
+                return select(self, 0, index)
+        elif cls is slice and _plain_bound(index.start) and _plain_bound(index.stop) and \
+                (index.step is None or index.step.__class__ is int and index.step > 0):
+            return slice_dim(self, 0, index.start, index.stop,
+                             1 if index.step is None else index.step)
     result, advanced = _apply_basic(self, _normalize(index), not isinstance(index, slice),
                                     whole=index)
     if not advanced:

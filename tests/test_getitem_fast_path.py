@@ -1,0 +1,56 @@
+"""`x[i]` and `x[a:b:c]` with plain ints take a short path in getitem; the tuple spelling
+`x[(i,)]` takes the general one. Both must give the same view: values, shape, strides,
+storage offset, base, version sharing, grad_fn and errors."""
+import itertools
+
+import numpy as np
+import pytest
+
+import ember
+
+
+def describe(t):
+    return (t.tolist(), tuple(t.shape), t.stride(), t.storage_offset(), t._base is not None,
+            t.requires_grad, t.grad_fn.name() if t.grad_fn is not None else None)
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_short_path_views_equal_the_general_ones(requires_grad):
+    base = ember.arange(60.).reshape(5, 3, 4).transpose(0, 2)   # (a strided base)
+    x = base.clone().requires_grad_() if requires_grad else base
+    for i in range(-4, 4):
+        assert describe(x[i]) == describe(x[(i,)])
+    bounds = [None, -7, -2, 0, 1, 3, 9]
+    for start, stop, step in itertools.product(bounds, bounds, [None, 1, 2, 3]):
+        key = slice(start, stop, step)
+        got, want = describe(x[key]), describe(x[(key,)])
+        if not start and (stop is None or stop >= 4) and step in (None, 1):
+            # a lone slice over the whole dim is still a slice view (SliceBackward0), as in
+            # torch; inside a tuple torch skips it (an alias)
+            assert got[:-1] == want[:-1] and got[-1] == (
+                "SliceBackward0" if requires_grad else None), key
+        else:
+            assert got == want, key
+
+
+def test_short_path_errors_are_the_general_ones():
+    x = ember.zeros(4, 2)
+    for key in [4, -5]:
+        with pytest.raises(IndexError, match="index .* is out of bounds for dimension 0 "
+                                             "with size 4"):
+            x[key]
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        x[::0]
+    with pytest.raises(ValueError, match="step must be greater than zero"):
+        x[::-1]
+
+
+def test_a_short_path_view_shares_memory_and_records_backward():
+    x = ember.zeros(3, 2, requires_grad=True)
+    y = x * 1
+    y[1].sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[0, 0], [1, 1], [0, 0]])
+    z = ember.zeros(4)
+    v = z[1:3]
+    v += 1
+    assert z.tolist() == [0.0, 1.0, 1.0, 0.0] and z._version == v._version == 1
