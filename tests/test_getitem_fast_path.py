@@ -54,3 +54,17 @@ def test_a_short_path_view_shares_memory_and_records_backward():
     v = z[1:3]
     v += 1
     assert z.tolist() == [0.0, 1.0, 1.0, 0.0] and z._version == v._version == 1
+
+
+def test_vector_times_matrix_without_a_graph_is_the_graph_paths_product():
+    # matmul(1-D, 2-D) with nothing requiring grad skips the unsqueeze/mm/squeeze_ ops:
+    # the same one-row product, a fresh contiguous tensor at version 1 (torch's squeeze_)
+    rng = np.random.default_rng(0)
+    x = ember.from_numpy(rng.standard_normal(37).astype(np.float32))
+    w = ember.from_numpy(rng.standard_normal((37, 5)).astype(np.float32))
+    fast = x @ w
+    slow = (x.clone().requires_grad_() @ w).detach()
+    assert fast.numpy().tobytes() == slow.numpy().tobytes()
+    assert fast._version == 1 and fast.is_contiguous() and fast._base is None
+    assert fast.tolist() == [np.float32(v) for v in
+                             (x.numpy()[None, :].astype(np.float32) @ w.numpy())[0]]

@@ -179,6 +179,9 @@ def _shape_x(shape):
     return "x".join(str(s) for s in shape)
 
 
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 @function()
 def matmul(input, other, *, out=None):
     """Matrix product with torch's rules for 1-D, 2-D and batched (broadcast) operands."""
@@ -201,6 +204,14 @@ def matmul(input, other, *, out=None):
     if a.ndim == 1 and b.ndim == 2 and out is None:
         # torch makes the vector a one-row matrix: its graph reads SqueezeBackward4 (an
         # in-place squeeze_), then MmBackward0, then UnsqueezeBackward0 for the vector
+        if (a.__class__ is np.ndarray and b.__class__ is np.ndarray and a.dtype is b.dtype
+                and a.dtype in _BLAS_FLOATS and not (_grad_state.enabled and (
+                    input._requires_grad or other._requires_grad))):
+            # (no graph: that one-row product, squeezed, in a fresh tensor whose version
+            # counts the squeeze_, without the three ops' dispatch)
+            result = wrap(np.matmul(a[None, :], b)[0])
+            result._bump_version()
+            return result
         return mm(input.unsqueeze(0), other).squeeze_(0)
     result = _product(xp, xp.matmul, a, b)
     return _run(Matmul, input, other, result, {"self_ndim": a.ndim, "other_ndim": b.ndim},
