@@ -1,6 +1,7 @@
-"""`x[i]` and `x[a:b:c]` with plain ints take a short path in getitem; the tuple spelling
-`x[(i,)]` takes the general one. Both must give the same view: values, shape, strides,
-storage offset, base, version sharing, grad_fn and errors."""
+"""Short paths for common small calls give what the general paths give: `x[i]` and `x[a:b:c]`
+with plain ints against the tuple spelling `x[(i,)]` (values, shape, strides, storage offset,
+base, version sharing, grad_fn and errors), and a vector-matrix product without a graph
+against the product recorded with one."""
 import itertools
 
 import numpy as np
