@@ -69,3 +69,17 @@ def test_vector_times_matrix_without_a_graph_is_the_graph_paths_product():
     assert fast._version == 1 and fast.is_contiguous() and fast._base is None
     assert fast.tolist() == [np.float32(v) for v in
                              (x.numpy()[None, :].astype(np.float32) @ w.numpy())[0]]
+
+
+def test_clamp_of_a_float_tensor_between_numbers_keeps_the_checks_that_apply():
+    x = ember.tensor([-2.0, -0.0, 0.5, 3.0, float("nan")])
+    assert x.clamp(0, 1).tolist()[:4] == [0.0, -0.0, 0.5, 1.0]      # (-0. ties keep the input)
+    assert str(x.clamp(0, 1)[1].item()) == "-0.0"
+    assert x.clamp(min=1).tolist()[:4] == [1.0, 1.0, 1.0, 3.0]
+    assert x.clamp(max=-1).tolist()[:4] == [-2.0, -1.0, -1.0, -1.0]
+    with pytest.raises(RuntimeError, match="value cannot be converted to type float without "
+                                           "overflow"):
+        x.clamp(max=1e40)
+    with pytest.raises(RuntimeError, match="At least one of 'min' or 'max' must not be None"):
+        x.clamp()
+    assert x.double().clamp(max=1e40).dtype is ember.float64

@@ -234,7 +234,20 @@ _TENSOR_BOUNDS = {Clamp: ClampTensor, ClampMin: ClampMinTensor, ClampMax: ClampM
 _NO_BOUND = (bool, type(None))        # (bounds that keep a bool tensor bool)
 
 
+_FLOAT_BOUNDED = (np.dtype(np.float32), np.dtype(np.float64))
+_NUMBER_BOUND = (int, float, type(None))
+
+
 def _clamp(input, min, max, out, name, scalar_op, shown=None):
+    if out is None and input.__class__ is Tensor and input._data.__class__ is np.ndarray \
+            and input._data.dtype in _FLOAT_BOUNDED and min.__class__ in _NUMBER_BOUND \
+            and max.__class__ in _NUMBER_BOUND and (min is not None or max is not None):
+        # the common case, a float tensor between numbers: of the checks below only torch's
+        # checked conversion of each number to the tensor's dtype applies
+        for bound in (min, max):
+            if bound is not None:
+                _dtype.checked_scalar(bound, input.dtype)
+        return call(scalar_op, [input, min, max], {}, None, name)
     if not isinstance(input, Tensor):
         # (clamp and its kin take a tensor input only: their two overloads are listed)
         bounds = ((min,) if max is None else (min, max)) if name == "clamp" else \
