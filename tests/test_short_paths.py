@@ -83,3 +83,15 @@ def test_clamp_of_a_float_tensor_between_numbers_keeps_the_checks_that_apply():
     with pytest.raises(RuntimeError, match="At least one of 'min' or 'max' must not be None"):
         x.clamp()
     assert x.double().clamp(max=1e40).dtype is ember.float64
+
+
+def test_equal_of_one_dtype_compares_the_arrays_as_the_general_path_does():
+    nan = float("nan")
+    cases = [([1.0, -0.0], [1.0, 0.0], True), ([nan], [nan], False), ([1, 2], [1, 3], False),
+             ([], [], True), ([[True, False]], [[True, False]], True)]
+    for a, b, want in cases:
+        x, y = ember.tensor(a), ember.tensor(b)
+        assert ember.equal(x, y) is want
+        assert ember.equal(x, y) == bool((x == y).all()) or not x.numel()
+    assert ember.equal(ember.tensor([1, 2]), ember.tensor([1.0, 2.0]))     # (promoted)
+    assert not ember.equal(ember.ones(2), ember.ones(3))
