@@ -8,7 +8,7 @@ from . import (activations, binary, compare, complex_parts, conversion,  # noqa:
                views_transpose)
 # (after the modules whose helpers they share)
 from . import dim_activations, nonzero_indices, reduction_extremes, unary_trig  # noqa: F401
-from . import binary_remainders  # noqa: F401
+from . import binary_remainders, indexing_setitem  # noqa: F401
 from . import spectral_stft, spectral_windows  # noqa: F401
 from . import histograms, index_reduce, sampling_more  # noqa: F401
 from . import legacy_factorizations  # noqa: F401
