@@ -320,12 +320,19 @@ def is_sparse_data(data):
     return getattr(type(data), "layout", None) is not None
 
 
-def alias(base, array, offset):
-    """A view of `base` over the same storage: `array` is its window, `offset` its offset."""
+def bare_alias(base, array, offset):
+    """A view of `base` over the same storage (`array` its window, `offset` its offset) that
+    its base does not remember (NOTE [ Views follow their base ]): alias's first half."""
     storage = base._get_storage()
     # (torch's view of an inference tensor is no view: no _base, _is_view() False)
     root = None if storage.inference else base._base if base._base is not None else base
-    view = _new(Tensor)._init(array, storage, offset, root)
+    return _new(Tensor)._init(array, storage, offset, root)
+
+
+def alias(base, array, offset):
+    """A view of `base` over the same storage: `array` is its window, `offset` its offset."""
+    view = bare_alias(base, array, offset)
+    root, storage = view._base, view._storage
     if base._requires_grad:
         if not _grad_mode.enabled and root is not None:
             if root._requires_grad:

@@ -10,7 +10,7 @@ import weakref
 
 from . import autograd as _autograd
 from ._storage import InferenceStorage
-from ._tensor import Tensor, check_no_grad_view
+from ._tensor import Tensor, bare_alias, check_no_grad_view
 from ._view_follow import MULTI_OUTPUT_MODIFIED, views_follow
 from .autograd.grad_mode import _state as _grad_mode
 from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
@@ -333,9 +333,7 @@ def _shared_view(self):
     (NOTE [ Views follow their base ] in _view_follow.py): that costs a weak reference per
     gradient handed on unchanged in every backward, for a gradient that is never made to
     require grad in place of its owners."""
-    storage = self._get_storage()
-    root = None if storage.inference else self._base if self._base is not None else self
-    return _new(Tensor)._init(self._data, storage, self._offset, root)
+    return bare_alias(self, self._data, self._offset)
 
 
 def _detached_alias(self):

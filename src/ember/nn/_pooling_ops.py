@@ -251,16 +251,14 @@ def _scatter_windows(grad, index, spatial, geometry):
     batch = grad.shape[0]
     kernel, stride, padding, dilation, out = geometry
     if xp is np:
-        if tiles.tiled(kernel, stride, padding, dilation, out, spatial):
-            return tiles.scatter_grad(grad, index, spatial)     # (NOTE [ Tiled max pools ])
-        # overlapping windows: one add per output element, in output order, as torch's
-        # kernel adds them (NumPy's add.at takes a flat index quickly)
+        # one add per output element, in output order, as torch's kernel adds them (NumPy's
+        # add.at takes a flat index quickly; into zeros, a -0.0 gradient lands as +0.0)
         return _scatter_in_order(grad, index, spatial)
     table = list(_offset_table(kernel, dilation, stride, out, spatial, padding, xp))
     result = xp.zeros((batch,) + tuple(spatial), dtype=grad.dtype)
     if (stride == kernel and not any(padding) and set(dilation) == {1}
             and all(o * k <= n for o, k, n in zip(out, kernel, spatial))):
-        # NOTE: (CuPy arrays; NumPy's take tiles.scatter_grad above) windows tile the input
+        # NOTE: (CuPy arrays; NumPy's take _scatter_in_order above) windows tile the input
         # without overlap, so each kernel offset owns a disjoint strided slice: one masked
         # copy per offset, written in place, no scatter. (A copy,
         # not a product with the mask: elements that were not the maximum keep +0.0, as in
