@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 __all__ = ["sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_sum",
-           "sym_ite"]
+           "sym_ite", "SymInt", "SymFloat", "SymBool"]
 
 _NUMBER_TYPES = (np.integer, np.floating, int, float)
 
@@ -79,3 +79,24 @@ def sym_ite(b, t, f):
     if type(t) is not type(f):
         raise AssertionError(f"type mismatch: {_type_text(t)} vs {_type_text(f)}")
     return t if b else f
+
+
+class _Symbolic:
+    """A symbolic number as torch.compile traces with: a wrapper of a node of its graph. ember
+    traces nothing, so no value it makes is one; the classes exist for the code that asks
+    (`isinstance(n, torch.SymInt)`, type annotations, torch.types)."""
+
+    def __init__(self, node):
+        self.node = node
+
+
+class SymInt(_Symbolic):
+    """torch.SymInt: a symbolic int (never made by ember)."""
+
+
+class SymFloat(_Symbolic):
+    """torch.SymFloat: a symbolic float (never made by ember)."""
+
+
+class SymBool(_Symbolic):
+    """torch.SymBool: a symbolic bool (never made by ember)."""
