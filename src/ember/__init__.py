@@ -119,6 +119,7 @@ sparse_bsr = layout("sparse_bsr")
 sparse_bsc = layout("sparse_bsc")
 _mkldnn = layout("_mkldnn")
 from . import types  # noqa: E402,F401 - torch.types, reached as an attribute
+from . import futures  # noqa: E402,F401
 
 from . import sparse  # noqa: E402
 from .sparse._tensor_api import sparse_coo_tensor  # noqa: E402,F401

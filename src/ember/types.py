@@ -9,7 +9,7 @@ import os
 from builtins import bool as _bool, bytes as _bytes, complex as _complex, float as _float  # noqa: F401
 from builtins import int as _int, str as _str  # noqa: F401
 from collections.abc import Sequence
-from typing import IO, Union
+from typing import IO
 
 from ._device import device as _device
 from ._dtype import dtype as _dtype  # noqa: F401
@@ -20,23 +20,23 @@ from . import layout as _layout  # noqa: F401
 
 __all__ = ["Number", "Device", "FileLike", "Storage"]
 
-_TensorOrTensors = Union[Tensor, Sequence[Tensor]]
-_TensorOrOptionalTensors = Union[Tensor, Sequence[Union[Tensor, None]]]
-_size = Union[Size, list[int], tuple[int, ...]]
-_symsize = Union[Size, Sequence[Union[int, SymInt]]]
+_TensorOrTensors = Tensor | Sequence[Tensor]
+_TensorOrOptionalTensors = Tensor | Sequence[Tensor | None]
+_size = Size | list[int] | tuple[int, ...]
+_symsize = Size | Sequence[int | SymInt]
 
-IntLikeType = Union[int, SymInt]
-FloatLikeType = Union[float, SymFloat]
-BoolLikeType = Union[bool, SymBool]
+IntLikeType = int | SymInt
+FloatLikeType = float | SymFloat
+BoolLikeType = bool | SymBool
 py_sym_types = (SymInt, SymFloat, SymBool)
-PySymType = Union[SymInt, SymFloat, SymBool]
+PySymType = SymInt | SymFloat | SymBool
 
-Number = Union[int, float, bool]
+Number = int | float | bool
 _Number = (int, float, bool)        # for isinstance(x, _Number)
 
-FileLike = Union[str, "os.PathLike[str]", IO[bytes]]
+FileLike = str | os.PathLike[str] | IO[bytes]
 
-Device = Union[_device, str, int, None]     # anything a `device=` argument accepts
+Device = _device | str | int | None     # anything a `device=` argument accepts
 
 
 class Storage:
