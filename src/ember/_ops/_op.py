@@ -130,10 +130,11 @@ def record(op, args, outputs, params, num_outputs=None):
     node = _new(op.Node)
     node._seq = next(_sequence)
     count = len(args) if op.variadic else op._num_inputs
-    edges = []
-    fitted = True           # every input that needs grad has the output's shape and dtype
     first = outputs[0]._data
     shape, dtype = first.shape, first.dtype
+    edges = []
+    metas = []              # each input's (shape, dtype): see the NOTE below
+    fitted = True           # every input that needs grad has the output's shape and dtype
     needed = 0
     masks = op._save_masks
     for i in range(count):
@@ -143,30 +144,30 @@ def record(op, args, outputs, params, num_outputs=None):
             if fn is None:
                 meta = t._meta
                 if meta is None or meta.view_version is None:
-                    edges.append((accumulator_of(t), 0))
+                    acc = None if meta is None else meta.accumulator
+                    edge = (acc if acc is not None else accumulator_of(t), 0)
                 else:
                     # a view of a base that requires grad (NOTE [ Views follow their base ])
-                    edges.append(gradient_edge(t))
+                    edge = gradient_edge(t)
             elif t._base is None:
-                edges.append((fn, t._output_nr))
+                edge = (fn, t._output_nr)
             else:
-                edges.append(gradient_edge(t))
-            if fitted:
-                data = t._data
-                if data.shape != shape or data.dtype is not dtype:
-                    fitted = False
+                edge = gradient_edge(t)
+            edges.append(edge)
+            data = t._data
+            input_shape, input_dtype = data.shape, data.dtype
+            metas.append((input_shape, input_dtype) if edge[0] is not None else None)
+            if fitted and (input_shape != shape or input_dtype is not dtype):
+                fitted = False
             if masks:
                 needed |= masks[i]
         else:
             edges.append(_NO_EDGE)
+            metas.append(None)
     node.next_functions = tuple(edges)
     # NOTE: input metadata serves to fit gradients to their input (engine.fit_gradient); when
     # every input already has the output's shape and dtype there is nothing to fit.
-    if fitted and op.num_outputs == 1:
-        node._input_meta = None
-    else:
-        node._input_meta = tuple((args[i]._data.shape, args[i]._data.dtype)
-                                 if edges[i][0] is not None else None for i in range(count))
+    node._input_meta = None if fitted and op.num_outputs == 1 else tuple(metas)
     if params and params is not op._default_params:
         node.__dict__.update(params)
     if needed:
@@ -177,13 +178,19 @@ def record(op, args, outputs, params, num_outputs=None):
         num_outputs = op.num_outputs
     else:
         node.num_outputs = num_outputs
-    for nr in range(num_outputs):
-        out = outputs[nr]
+    if num_outputs == 1:
+        out = outputs[0]
         out._grad_fn = node
-        out._output_nr = nr
+        out._output_nr = 0
         out._requires_grad = True
-    if num_outputs > 1:
-        node._output_meta = tuple((o._data.shape, o._data.dtype, o.device) for o in outputs)
+    else:
+        for nr in range(num_outputs):
+            out = outputs[nr]
+            out._grad_fn = node
+            out._output_nr = nr
+            out._requires_grad = True
+        if num_outputs > 1:
+            node._output_meta = tuple((o._data.shape, o._data.dtype, o.device) for o in outputs)
     if _Extras.on:      # anomaly mode or saved-tensor hooks
         on_record(node)
     return node

@@ -50,8 +50,11 @@ def apply(op, inputs, result, params):
     if isinstance(result, np.generic):      # NumPy answers 0-dim inputs with scalars
         result = np.asarray(result)
     t = wrap(result)
-    if _grad_state.enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs):
-        record(op, tuple(inputs), (t,), params)
+    if _grad_state.enabled:
+        for x in inputs:
+            if isinstance(x, Tensor) and x._requires_grad:
+                record(op, tuple(inputs), (t,), params)
+                break
     return t
 
 
