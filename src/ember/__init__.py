@@ -134,6 +134,9 @@ from . import quasirandom  # noqa: E402,F401
 from ._control_flow import cond, while_loop  # noqa: E402,F401
 from ._from_file import from_file  # noqa: E402,F401
 from . import signal  # noqa: E402  (its windows' default layout is `strided`)
+from ._qdtype import *  # noqa: E402,F401,F403  (qint8, ..., per_tensor_affine, ...)
+from ._quantized import *  # noqa: E402,F401,F403
+from ._fake_quantize import *  # noqa: E402,F401,F403
 
 
 def _assert(condition, message):

@@ -264,7 +264,11 @@ class Tensor:
     def is_meta(self):
         return self._data.__class__ is MetaArray
     is_sparse = False
-    is_quantized = False
+    is_quantized = False        # (a quantized tensor is a QuantizedTensor: _quantized.py)
+
+    def dequantize(self):
+        """A quantized tensor's real values; an ordinary tensor as float32 (itself if it is)."""
+        return self.to(_dtype.float32)
     is_mkldnn = False
     is_nested = False
     # (backends ember, like a CPU/CUDA build of torch, does not have)
