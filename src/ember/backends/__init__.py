@@ -66,7 +66,7 @@ def install_properties(module_name, **properties):
     module.__class__ = type(type(module).__name__, (types.ModuleType,), properties)
 
 
-from . import cpu, cuda, cudnn, mkl, mkldnn, mps, openmp, opt_einsum  # noqa: E402
+from . import cpu, cuda, cudnn, mkl, mkldnn, mps, openmp, opt_einsum, quantized  # noqa: E402
 
 __all__ = ["cpu", "cuda", "cudnn", "disable_global_flags", "flags_frozen", "mkl", "mkldnn",
-           "mps", "openmp", "opt_einsum"]
+           "mps", "openmp", "opt_einsum", "quantized"]

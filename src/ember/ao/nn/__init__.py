@@ -1,0 +1,4 @@
+"""torch.ao.nn: the quantized counterparts of torch.nn's layers."""
+from . import quantized
+
+__all__ = ["quantized"]

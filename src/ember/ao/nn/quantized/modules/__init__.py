@@ -1,0 +1,4 @@
+"""torch.ao.nn.quantized.modules: the quantized layers' shared parts."""
+from .linear import LinearPackedParams
+
+__all__ = ["LinearPackedParams"]
