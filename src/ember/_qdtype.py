@@ -8,9 +8,11 @@ NOTE [ Affine quantization ]
 A quantized value q (an integer in the dtype's range [qmin, qmax]) stands for the real number
 `(q - zero_point) * scale`. torch's CPU kernels compute in float32:
 `q = clamp(round_half_even(x * (1.0f / float(scale)) + zero_point), qmin, qmax)`, the
-multiply-add fused (one rounding), and back `float(scale) * float(q - zero_point)`. Ties go
+multiply-add fused (one rounding), and back `float(scale) * float(q - zero_point)` (per
+channel: in double precision, then rounded to float32). Ties go
 to even: 0.25 / 0.1 gives 2 (in float32 0.25 * 10.0 is exactly 2.5), and the zero point is
-added before the rounding: with zero point 1, 0.5 / 0.2 + 1 = 3.5 gives 4. Infinities go to
+added before the rounding: with zero point 1, 0.5 / 0.2 + 1 = 3.5 gives 4 (the 4-bit and
+2-bit types, quantized by ATen's scalar code, round first: 2 + 1 = 3). Infinities go to
 the bounds; NaN to qmax per tensor (qint32: qmin) and to 0 per channel (the kernels differ).
 """
 import numpy as np
@@ -91,23 +93,31 @@ def _qscheme_by_name(name):
 _F32 = np.float32
 
 
-def quantize(x, scale, zero_point, qmin, qmax, out_dtype, nan_value=None):
+def quantize(x, scale, zero_point, qmin, qmax, out_dtype, nan_value=None, round_first=False):
     """Float32 array `x` as integers of NumPy dtype `out_dtype`. `scale` and `zero_point` are
     numbers, or arrays that broadcast against `x` (per channel). NaN becomes `nan_value`
-    (default qmax)."""
+    (default qmax); `round_first`: the zero point is added after the rounding."""
     inverse = _F32(1.0) / np.asarray(scale, dtype=_F32)
-    # (a fused multiply-add: the float32 product is exact in float64, one rounding to float32)
-    fused = x.astype(np.float64) * inverse.astype(np.float64) + np.asarray(zero_point)
+    zero_point = np.asarray(zero_point)
     with np.errstate(invalid="ignore", over="ignore"):
-        q = np.clip(np.rint(fused.astype(_F32)).astype(np.float64), qmin, qmax)
+        if round_first:
+            q = np.rint(x.astype(_F32, copy=False) * inverse).astype(np.float64) + zero_point
+        else:
+            # (fused: the float32 product is exact in float64, one rounding to float32)
+            fused = x.astype(np.float64) * inverse.astype(np.float64) + zero_point
+            q = np.rint(fused.astype(_F32)).astype(np.float64)
+        q = np.clip(q, qmin, qmax)
     q = np.where(np.isnan(q), qmax if nan_value is None else nan_value, q)
     return np.asarray(q.astype(out_dtype))
 
 
-def dequantize(q, scale, zero_point):
-    """Integer array `q` as float32 values: float32(scale) * float32(q - zero_point)."""
-    shifted = (q.astype(np.int64) - np.asarray(zero_point, dtype=np.int64)).astype(_F32)
-    return np.asarray(np.asarray(scale, dtype=_F32) * shifted)
+def dequantize(q, scale, zero_point, in_double=False):
+    """Integer array `q` as float32 values: float32(scale) * float32(q - zero_point), or
+    with `in_double` (per channel, as torch) computed in float64 and rounded once."""
+    shifted = q.astype(np.int64) - np.asarray(zero_point, dtype=np.int64)
+    if in_double:
+        return np.asarray((np.asarray(scale, dtype=np.float64) * shifted).astype(_F32))
+    return np.asarray(np.asarray(scale, dtype=_F32) * shifted.astype(_F32))
 
 
 _SMALL_SCALE = _F32(6.1e-5)

@@ -121,7 +121,9 @@ def quantize_per_tensor(input, scale, zero_point, dtype):
     _warn_deprecated()
     qmin, qmax = _qdtype.qrange(dtype)
     nan = qmin if dtype is _qdtype.qint32 else qmax     # (NaN: what torch's kernels give)
-    array = _qdtype.quantize(input._data, float(scale), zero_point, qmin, qmax, dtype._np, nan)
+    sub_byte = dtype is _qdtype.quint4x2 or dtype is _qdtype.quint2x4
+    array = _qdtype.quantize(input._data, float(scale), zero_point, qmin, qmax, dtype._np, nan,
+                             round_first=sub_byte)
     return make(array, Quantizer(dtype, _qdtype.per_tensor_affine, float(scale), zero_point))
 
 

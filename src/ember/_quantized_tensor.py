@@ -135,7 +135,8 @@ class QuantizedTensor(Tensor):
     def dequantize(self):
         """The float32 tensor of the real values `(q - zero_point) * scale`."""
         scale, zero_point = self._quantizer.params_for(self._data.ndim)
-        return wrap(_qdtype.dequantize(self._data, scale, zero_point))
+        return wrap(_qdtype.dequantize(self._data, scale, zero_point,
+                                       in_double=self._quantizer.per_channel))
 
     def item(self):
         return self.dequantize().item()

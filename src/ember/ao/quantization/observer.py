@@ -61,9 +61,14 @@ class _ObserverRange(ObserverBase):
                  reduce_range=False, quant_min=None, quant_max=None, factory_kwargs=None,
                  eps=None, is_dynamic=False):
         super().__init__(dtype, is_dynamic)
+        if reduce_range and dtype is _qdtype.quint8 and qscheme in (
+                _qdtype.per_tensor_symmetric, _qdtype.per_channel_symmetric):
+            raise NotImplementedError("Cannot reduce range for symmetric" + " " * 40
+                                      + "quantization for quint8")
         self.qscheme = qscheme
         self.reduce_range = reduce_range
-        if quant_min is None or quant_max is None:
+        self.has_customized_qrange = quant_min is not None and quant_max is not None
+        if not self.has_customized_qrange:
             quant_min, quant_max = _default_range(dtype, reduce_range)
         self.quant_min, self.quant_max = quant_min, quant_max
         eps = _dtype.finfo(_dtype.float32).eps if eps is None else eps
@@ -74,8 +79,8 @@ class _ObserverRange(ObserverBase):
 
     def _calculate_qparams(self, min_val, max_val):
         """scale and zero point (float32 and integer tensors) for ranges [min_val, max_val]:
-        symmetric: max(|min|, |max|) over half the integer range (zero point 0, or the middle
-        for unsigned types); affine: the range over the integer range, the zero point
+        symmetric: max(|min|, |max|) over half the integer range (zero point 0, or for unsigned
+        types 128, the middle of a range given); affine: the range over the integer range, the zero point
         rounded (half to even) and clamped."""
         from ... import clamp, round, zeros_like, maximum, minimum
         if min_val.numel() == 0 or bool((min_val == float("inf")).all()):
@@ -90,7 +95,8 @@ class _ObserverRange(ObserverBase):
             max_pos = maximum(-min_neg, max_pos)
             scale = maximum(max_pos / (float(quant_max - quant_min) / 2), self.eps)
             if self.dtype in (_qdtype.quint8, _dtype.uint8):
-                zero_point = zero_point + (quant_min + quant_max) // 2
+                middle = (quant_min + quant_max) // 2 if self.has_customized_qrange else 128
+                zero_point = zero_point + middle
         else:
             scale = maximum((max_pos - min_neg) / float(quant_max - quant_min), self.eps)
             zero_point = quant_min - round(min_neg / scale).to(_dtype.int32)
