@@ -201,6 +201,20 @@ def test_quantize_dynamic_linear_against_integer_reference():
     assert torch.quantization.quantize_dynamic is torch.ao.quantization.quantize_dynamic
 
 
-def test_quantize_dynamic_refuses_recurrent_layers():
-    with pytest.raises(NotImplementedError, match="LSTM"):
-        torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.LSTM(2, 2)))
+def test_quantize_dynamic_lstm_stays_near_the_float_lstm():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True))
+    qmodel = torch.ao.quantization.quantize_dynamic(model, {torch.nn.LSTM})
+    assert repr(qmodel[0]) == "DynamicQuantizedLSTM(3, 4, num_layers=2, bidirectional=True)"
+    x = torch.randn(5, 2, 3)
+    out, (h, c) = qmodel[0](x)
+    ref, (h_ref, c_ref) = model[0](x)
+    assert out.shape == (5, 2, 8) and h.shape == c.shape == (4, 2, 4)
+    np.testing.assert_allclose(out.tolist(), ref.tolist(), atol=0.02)
+    np.testing.assert_allclose(c.tolist(), c_ref.tolist(), atol=0.05)
+    assert qmodel[0].get_weight()["weight_hh_l1_reverse"].dtype is torch.qint8
+
+
+def test_quantize_dynamic_refuses_other_recurrent_layers():
+    with pytest.raises(NotImplementedError, match="GRU"):
+        torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.GRU(2, 2)))

@@ -250,3 +250,44 @@ def test_random_dynamic_linear_bits_against_torch(seed):
 def test_random_quantization_against_torch(seed):
     expected, got = compare(_random_quantize_snippet(seed))
     assert got == expected
+
+
+LSTMS = {
+    "printed": """torch.manual_seed(0)
+for kw in ({}, {'num_layers': 2, 'dropout': 0.5}, {'bidirectional': True, 'batch_first': True}):
+    m = torch.nn.Sequential(torch.nn.LSTM(3, 4, **kw), torch.nn.Linear(4, 2))
+    print(torch.ao.quantization.quantize_dynamic(m, {torch.nn.LSTM, torch.nn.Linear}))
+q = torch.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.LSTM(3, 4)))
+print(q[0].get_weight(), q[0].get_bias())
+print(torch.nn.quantized.dynamic.LSTM is torch.ao.nn.quantized.dynamic.LSTM)
+try: torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.LSTM(3, 4, bias=False)))
+except Exception as e: print(type(e).__name__, e)""",
+}
+
+
+def _random_lstm_snippet(seed):
+    kw = [{}, {"num_layers": 2}, {"bidirectional": True},
+          {"batch_first": True, "num_layers": 2, "bidirectional": True}][seed % 4]
+    return f"""torch.manual_seed({seed})
+lstm = torch.nn.LSTM(3, 5, **{kw})
+q = torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(lstm), {{torch.nn.LSTM}})
+x = torch.randn(6, 2, 3) * 3
+h0 = (torch.randn({2 if kw else 1} * {2 if len(kw) > 1 else 1}, 2, 5), torch.randn({2 if kw else 1} * {2 if len(kw) > 1 else 1}, 2, 5))
+out, (h, c) = q[0](x)
+print(out.tolist(), h.tolist(), c.tolist())
+out, (h, c) = q[0](x, h0)
+print(out.tolist(), h.tolist(), c.tolist())
+out, (h, c) = q[0](x[:, 0])
+print(out.tolist(), h.tolist(), c.tolist())"""
+
+
+@pytest.mark.parametrize("snippet", cases(LSTMS))
+def test_quantized_lstm_against_torch(snippet):
+    expected, got = compare(snippet)
+    assert got == expected, snippet
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_dynamic_lstm_bits_against_torch(seed):
+    expected, got = compare(_random_lstm_snippet(seed))
+    assert got == expected

@@ -8,3 +8,4 @@ from . import common_types, functional, grad, init, parallel, utils  # noqa: F40
 attention = __import__("importlib").import_module(__name__ + ".attention")
 from .modules import utils as _modules_utils  # noqa: F401,E402 (torch.nn.modules.utils)
 from .parallel import DataParallel  # noqa: F401
+from . import quantized  # noqa: F401,E402  (torch.nn.quantized, the old name of ao.nn.quantized)

@@ -14,9 +14,9 @@ _RECURRENT = (LSTM, GRU, LSTMCell, RNNCell, GRUCell)
 
 
 def get_default_dynamic_quant_module_mappings():
-    """Float layer class -> its dynamically quantized class (ember has Linear's)."""
+    """Float layer class -> its dynamically quantized class (ember has Linear's and LSTM's)."""
     from ..nn.quantized import dynamic
-    return {Linear: dynamic.Linear}
+    return {Linear: dynamic.Linear, LSTM: dynamic.LSTM}
 
 
 def quantize_dynamic(model, qconfig_spec=None, dtype=_qdtype.qint8, mapping=None,
@@ -83,7 +83,7 @@ def _convert(module, mapping):
             module._modules[name] = mapping[type(child)].from_float(child)
         elif getattr(child, "qconfig", None) is not None and type(child) in _RECURRENT:
             raise NotImplementedError(f"ember: dynamic quantization of {type(child).__name__} "
-                                      "is not implemented (Linear only)")
+                                      "is not implemented (Linear and LSTM only)")
         else:
             _convert(child, mapping)
 

@@ -1,4 +1,5 @@
 """torch.ao.nn.quantized.dynamic.modules: the dynamically quantized layers."""
 from .linear import Linear
+from .rnn import LSTM
 
-__all__ = ["Linear"]
+__all__ = ["Linear", "LSTM"]
