@@ -20,8 +20,9 @@ __all__ = [
 
 _builtin_bool, _builtin_int, _builtin_float, _builtin_complex = bool, int, float, complex
 
-# Categories order the kinds of number: a higher category always wins a promotion.
-_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
+# Categories order the kinds of number: a higher category always wins a promotion. (The
+# quantized dtypes, _qdtype.py, have a category of their own and promote with nothing.)
+_BOOL, _INT, _FLOAT, _COMPLEX, _QUANTIZED = 0, 1, 2, 3, 4
 
 
 class dtype:
@@ -243,6 +244,10 @@ _PROMOTION_TABLE.update({(a, a): a for a in FLOAT8_DTYPES})
 
 
 def _no_promotion(a, b):
+    if _QUANTIZED in (a._category, b._category):
+        return RuntimeError("promoteTypes with quantized numbers is not handled yet; figure "
+                            "out what the correct rules should be, offending types: "
+                            f"{a._scalar_name} {b._scalar_name}")
     kind = "Float8 Types" if a in FLOAT8_DTYPES or b in FLOAT8_DTYPES else \
         "uint16, uint32, uint64 types"
     return RuntimeError(f"Promotion for {kind} is not supported, "
@@ -424,6 +429,8 @@ class iinfo:
     def __init__(self, type):
         if type is bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type._category == _QUANTIZED:
+            raise NotImplementedError(f'"dtype" not implemented for \'{type._scalar_name}\'')
         if type._category != _INT:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo "
                             "to handle 'torch.iinfo'")

@@ -23,7 +23,7 @@ __all__ = ["qint8", "quint8", "qint32", "quint4x2", "quint2x4", "qscheme",
            "per_tensor_affine", "per_channel_affine", "per_tensor_symmetric",
            "per_channel_symmetric", "per_channel_affine_float_qparams"]
 
-_QUANT = 4          # (the dtype category after bool, integer, floating and complex)
+_QUANT = _dtype._QUANTIZED
 
 
 def _make(name, np_dtype, scalar_name, qmin, qmax):

@@ -172,6 +172,23 @@ class QuantizedTensor(Tensor):
 
     __str__ = __repr__
 
+    # -- copies and pickling keep the parameters ---------------------------------------------
+
+    def __copy__(self):
+        new = Tensor.__copy__(self)
+        new._quantizer = self._quantizer
+        return new
+
+    def __deepcopy__(self, memo):
+        import copy
+        new = Tensor.__deepcopy__(self, memo)
+        new._quantizer = copy.deepcopy(self._quantizer, memo)
+        return new
+
+    def __reduce_ex__(self, protocol):
+        rebuild, args = Tensor.__reduce_ex__(self, protocol)
+        return (_rebuilt_with, (rebuild, args, self._quantizer))
+
     # -- comparisons see the real values -----------------------------------------------------
 
     def _real(self, other):
@@ -259,6 +276,13 @@ class QuantizedTensor(Tensor):
     sum, exp, log, sqrt, sin = (_refuse(n) for n in ("sum", "exp", "log", "sqrt", "sin"))
     softmax, log_softmax, argmax = (_refuse(n) for n in ("softmax", "log_softmax", "argmax"))
     prod, cumsum, var, zero_ = (_refuse(n) for n in ("prod", "cumsum", "var", "zero_"))
+
+
+def _rebuilt_with(rebuild, args, quantizer):
+    """Unpickling: the tensor `rebuild(*args)` makes, with its quantizer back."""
+    t = rebuild(*args)
+    t._quantizer = quantizer
+    return t
 
 
 def _like(q, array):

@@ -65,6 +65,17 @@ print(q.view(3, 2), q[0], q[:, 1:], q.t(), q.clone(), q.relu(), q.max(), q.min()
 print(q.t().contiguous().stride(), q[0, 0].item(), float(q[1, 1]), q == q, q > 0)
 print(q.detach(), q.flatten(), q.permute(1, 0), q.reshape(-1), q.unsqueeze(0).squeeze(0))
 print(q[0:1].expand(3, 3), q.transpose(0, 1).is_contiguous(), q.flip(0))""",
+    "promotion_pickling_copies": """for f in (lambda: torch.iinfo(torch.quint8), lambda: torch.finfo(torch.qint8), lambda: torch.promote_types(torch.qint8, torch.float32), lambda: torch.promote_types(torch.float32, torch.quint8)):
+    try: print(f())
+    except Exception as e: print(type(e).__name__, e)
+import pickle
+print(pickle.loads(pickle.dumps(torch.qint8)) is torch.qint8, pickle.loads(pickle.dumps(torch.per_channel_affine)) is torch.per_channel_affine)
+import copy
+q = torch.quantize_per_tensor(torch.tensor([1., 2.]), 0.1, 2, torch.quint8)
+print(copy.deepcopy(q), copy.copy(q))
+print(torch.quantize_per_tensor(torch.tensor([1., 2.]), 0.1, 2, torch.quint8).is_contiguous())
+qc = torch.quantize_per_channel(torch.arange(6.).reshape(2, 3), torch.tensor([0.1, 0.5]), torch.tensor([0, 2]), 0, torch.quint8)
+print(pickle.loads(pickle.dumps(qc)), copy.deepcopy(qc))""",
 }
 
 ERRORS = {
