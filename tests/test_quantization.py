@@ -218,3 +218,16 @@ def test_quantize_dynamic_lstm_stays_near_the_float_lstm():
 def test_quantize_dynamic_refuses_other_recurrent_layers():
     with pytest.raises(NotImplementedError, match="GRU"):
         torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.GRU(2, 2)))
+
+
+def test_checkpoint_round_trip(tmp_path):
+    qc = torch.quantize_per_channel(torch.arange(6.).reshape(2, 3), torch.tensor([0.1, 0.5]),
+                                    torch.tensor([0, 2]), 0, torch.qint8)
+    q = torch.quantize_per_tensor(torch.tensor([1.0, 2.0, 3.0]), 0.5, -3, torch.qint32)[1:]
+    torch.save({"c": qc, "q": q}, tmp_path / "q.pt")
+    loaded = torch.load(tmp_path / "q.pt", weights_only=True)
+    assert loaded["c"].int_repr().tolist() == [[0, 10, 20], [8, 10, 12]]
+    # (the float32 scales, kept as float64)
+    assert loaded["c"].q_per_channel_scales().tolist() == [float(np.float32(0.1)), 0.5]
+    assert loaded["q"].int_repr().tolist() == [1, 3] and loaded["q"].q_zero_point() == -3
+    assert loaded["q"].dequantize().tolist() == [2.0, 3.0]

@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _qdtype
 from ._device import backend_of, device
 from ._untyped_storage import UntypedStorage
 from ._typed_storage import TypedStorage
@@ -74,6 +74,11 @@ def _reduce_tensor(t):
     from .nn.parameter import Parameter, is_lazy
     if is_lazy(t):      # a lazy module's uninitialized parameter: its class and requires_grad
         return (_g("torch.nn.parameter", type(t).__name__), (t.requires_grad,))
+    if t.is_quantized:          # torch's `_rebuild_qtensor` over a QInt8Storage & co.
+        from ._quantized import checkpoint_form
+        args = (_StorageRef(t._get_storage(), t.dtype, t.device),) + checkpoint_form(t) + \
+            (collections.OrderedDict(),)
+        return (_g("torch._utils", "_rebuild_qtensor"), args)
     layout = getattr(type(t._data), "layout", None)
     if layout is not None:      # a sparse tensor: its index and value tensors, as torch's
         return _reduce_sparse(t, layout)
@@ -144,6 +149,10 @@ def _save_dtype(pickler, obj):
     pickler.save(_g("torch", obj._name))        # (memoized: a dtype met again is a lookup)
 
 
+def _save_qscheme(pickler, obj):
+    pickler.save(_g("torch", obj.name))
+
+
 def _c_pickler_error(obj, protocol):
     """Raise the error Python's C pickler gives for the global `obj`, if it gives one."""
     try:
@@ -161,6 +170,7 @@ def _pickler_class(base):
         dispatch = dict(base.dispatch)
         dispatch[TorchGlobal] = _save_torch_global
         dispatch[_dtype.dtype] = _save_dtype
+        dispatch[_qdtype.qscheme] = _save_qscheme
 
         def __init__(self, file, protocol, storages):
             super().__init__(file, protocol)

@@ -174,4 +174,30 @@ def dequantize(tensor):
         return tuple(dequantize(t) for t in tensor)
     return tensor.dequantize()
 
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (torch's `_rebuild_qtensor` form; the writer and reader call these)
+
+def checkpoint_form(t):
+    """(offset, size, stride, quantizer params, requires_grad) as torch pickles them."""
+    q = t._quantizer
+    if q.dtype is _qdtype.quint4x2 or q.dtype is _qdtype.quint2x4:
+        raise RuntimeError(f"ember: saving {q.dtype} tensors is not supported (torch stores "
+                           "them packed)")
+    params = (q.scheme, q.scales, q.zero_points, q.axis) if q.per_channel else \
+        (q.scheme, q.scale, q.zero_point)
+    return (t._offset, tuple(t.shape), t.stride(), params, False)
+
+
+def from_checkpoint(ints, dtype, params):
+    """The quantized tensor of `dtype` over plain integer tensor `ints`, from the quantizer
+    params a checkpoint holds."""
+    if len(params) == 4:
+        scheme, scales, zero_points, axis = params
+        quantizer = Quantizer(dtype, scheme, scales=scales, zero_points=zero_points, axis=axis)
+    else:
+        scheme, scale, zero_point = params
+        quantizer = Quantizer(dtype, scheme, float(scale), int(zero_point))
+    return wrap_as(ints, quantizer)
+
+
 from ._quantized_tensor import QuantizedTensor  # noqa: E402

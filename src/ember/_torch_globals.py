@@ -7,13 +7,17 @@ import functools
 import pickle
 import weakref
 
-from . import _dtype
+from . import _dtype, _qdtype
 from ._device import backend_of, device
 from ._storage import Storage
 from ._untyped_storage import UntypedStorage
 from ._tensor import Tensor, _new
 
 STORAGE_NAMES = {d: d._legacy_name.replace("Tensor", "Storage") for d in _dtype.ALL_DTYPES}
+# the quantized dtypes' storage classes (torch's 4- and 2-bit types are not saved: see
+# _quantized.checkpoint_form)
+STORAGE_NAMES.update({_qdtype.qint8: "QInt8Storage", _qdtype.quint8: "QUInt8Storage",
+                      _qdtype.qint32: "QInt32Storage"})
 
 
 class TorchGlobal:
@@ -135,6 +139,15 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
                               backward_hooks, metadata)
 
 
+def _rebuild_qtensor(storage, storage_offset, size, stride, quantizer_params, requires_grad,
+                     backward_hooks):
+    """A quantized tensor: its integers over the storage, and its quantizer's parameters
+    `(scheme, scale, zero_point)` or `(scheme, scales, zero_points, axis)`."""
+    from ._quantized import from_checkpoint
+    ints = _tensor_on(storage, storage_offset, size, stride)
+    return from_checkpoint(ints, _loaded(storage).dtype, quantizer_params)
+
+
 def _set_state(obj, state):
     if isinstance(state, tuple):       # (dict, slots), as torch's _get_obj_state may write
         state = {**(state[0] or {}), **(state[1] or {})}
@@ -224,6 +237,7 @@ def torch_globals():
         "torch._utils._rebuild_sparse_tensor": _rebuild_sparse_tensor,
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2,
         "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
+        "torch._utils._rebuild_qtensor": _rebuild_qtensor,
         "torch._utils._rebuild_parameter": _rebuild_parameter,
         "torch._utils._rebuild_meta_tensor_no_storage": _rebuild_meta_tensor_no_storage,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
@@ -236,6 +250,12 @@ def torch_globals():
         names[f"torch.{STORAGE_NAMES[d]}"] = StorageType(STORAGE_NAMES[d], d)
     for d in _dtype.LIMITED_DTYPES + _dtype.FLOAT8_DTYPES:  # (no storage classes: ..._v3)
         names[f"torch.{d._name}"] = d
+    for d in _qdtype.QUANTIZED_DTYPES:
+        names[f"torch.{d._name}"] = d
+        if d in STORAGE_NAMES:
+            names[f"torch.{STORAGE_NAMES[d]}"] = StorageType(STORAGE_NAMES[d], d)
+    for scheme in _qdtype._SCHEMES.values():
+        names[f"torch.{scheme.name}"] = scheme
     for name, cls in CPU_TYPES.items():
         names[f"torch.{name}"] = cls
     return names

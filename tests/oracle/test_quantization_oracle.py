@@ -193,6 +193,18 @@ spec = {torch.nn.Linear: torch.ao.quantization.per_channel_dynamic_qconfig}
 qm = torch.ao.quantization.quantize_dynamic(m, spec)
 print(qm, qm[0].weight(), qm[2].weight().int_repr())
 print(qm(torch.randn(3, 5) * 4).tolist())""",
+    "saved_and_loaded": """import io, warnings
+torch.manual_seed(0)
+m = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 2))
+qm = torch.ao.quantization.quantize_dynamic(m, {torch.nn.Linear})
+b = io.BytesIO(); torch.save(qm.state_dict(), b)
+b.seek(0); sd = torch.load(b)
+print(sd)
+qc = torch.quantize_per_channel(torch.arange(6.).reshape(2, 3), torch.tensor([0.1, 0.5]), torch.tensor([0, 2]), 0, torch.qint8)
+b = io.BytesIO(); torch.save({'c': qc, 'd': torch.quantize_per_tensor(torch.ones(3), 0.5, -3, torch.qint32)[1:]}, b)
+b.seek(0); print(torch.load(b, weights_only=True))
+qm2 = torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 2)), {torch.nn.Linear})
+print(qm2.load_state_dict(sd)); print(qm2[0].weight(), qm2[2].bias())""",
     "by_name_and_inplace": """torch.manual_seed(2)
 m = torch.nn.Sequential(torch.nn.Linear(5, 3), torch.nn.Sequential(torch.nn.Linear(3, 3)))
 qm = torch.ao.quantization.quantize_dynamic(m, {'1'})
