@@ -17,8 +17,6 @@ integers; and `type(q)` is this subclass, where torch's is `torch.Tensor`.
 """
 import warnings
 
-import numpy as np
-
 from . import _dtype, _qdtype
 from ._tensor import Tensor, wrap
 

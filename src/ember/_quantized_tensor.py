@@ -22,7 +22,8 @@ _MISSING = {
     "sum": ("sum.IntList_out", _CPU), "exp": ("exp.out", _CPU), "log": ("log.out", _CPU),
     "softmax": ("_softmax.out", _CPU), "log_softmax": ("_log_softmax.out", _CPU),
     "argmax": ("argmax.out", _CPU), "prod": ("prod", _CPU), "cumsum": ("cumsum.out", _CPU),
-    "var": ("var.correction", _CPU),
+    "var": ("var.correction", _CPU), "pow": ("pow.Tensor_Scalar_out", _SPARSE),
+    "pow_tensor": ("pow.Tensor_Tensor_out", _CPU),
     "zero_": ("zero_", _ADD + ", NestedTensorCPU, NestedTensorHPU"),
 }
 # (add, sub, mul and div with a number first make an empty tensor like the quantized one)
@@ -42,27 +43,21 @@ def missing_kernel(name):
         f"[{backends}, {_TAIL}].")
 
 
-def _refuse(name, pow_op=None):
+def _refuse(name):
     def refused(self, *args, **kwargs):
         other = args[0] if args else None
         if name in ("add", "sub", "mul", "div") and not isinstance(other, Tensor):
             raise RuntimeError(_WITH_NUMBER)
         if isinstance(other, Tensor) and not other.is_quantized and name in (
                 "add", "sub", "mul", "div"):
-            raise RuntimeError("promoteTypes with quantized numbers is not handled yet; figure "
-                               "out what the correct rules should be, offending types: "
-                               f"{self.dtype._scalar_name} {other.dtype._scalar_name}")
+            raise _dtype._no_promotion(self.dtype, other.dtype)
         raise missing_kernel(name)
     refused.__name__ = name
     return refused
 
 
 def _pow(self, exponent, *args, **kwargs):
-    if isinstance(exponent, Tensor):
-        raise NotImplementedError(str(missing_kernel("log")).replace(
-            "log.out", "pow.Tensor_Tensor_out"))
-    raise NotImplementedError(str(missing_kernel("sub")).replace(
-        "sub.out", "pow.Tensor_Scalar_out"))
+    raise missing_kernel("pow_tensor" if isinstance(exponent, Tensor) else "pow")
 
 
 class QuantizedTensor(Tensor):

@@ -55,7 +55,8 @@ def _default_range(dtype, reduce_range):
 
 
 class _ObserverRange(ObserverBase):
-    """What MinMax observers share: scheme, integer range, eps, and the qparams' arithmetic."""
+    """What MinMax observers share: scheme, integer range, eps, and the qparams' arithmetic
+    from the `min_val` and `max_val` buffers the subclasses keep."""
 
     def __init__(self, dtype=_qdtype.quint8, qscheme=_qdtype.per_tensor_affine,
                  reduce_range=False, quant_min=None, quant_max=None, factory_kwargs=None,
@@ -73,6 +74,13 @@ class _ObserverRange(ObserverBase):
         self.quant_min, self.quant_max = quant_min, quant_max
         eps = _dtype.finfo(_dtype.float32).eps if eps is None else eps
         self.register_buffer("eps", tensor([eps]))
+
+    def calculate_qparams(self):
+        """(scale, zero_point) for the range seen so far (`min_val`, `max_val` buffers)."""
+        return self._calculate_qparams(self.min_val, self.max_val)
+
+    def extra_repr(self):
+        return f"min_val={self.min_val}, max_val={self.max_val}"
 
     def _symmetric(self):
         return self.qscheme in (_qdtype.per_tensor_symmetric, _qdtype.per_channel_symmetric)
@@ -131,12 +139,6 @@ class MinMaxObserver(_ObserverRange):
         self.max_val.copy_(maximum(x.max(), self.max_val))
         return x_orig
 
-    def calculate_qparams(self):
-        return self._calculate_qparams(self.min_val, self.max_val)
-
-    def extra_repr(self):
-        return f"min_val={self.min_val}, max_val={self.max_val}"
-
     def reset_min_max_vals(self):
         self.min_val.copy_(tensor(float("inf")))
         self.max_val.copy_(tensor(float("-inf")))
@@ -166,12 +168,6 @@ class PerChannelMinMaxObserver(_ObserverRange):
         self.min_val.resize_(low.shape).copy_(low)
         self.max_val.resize_(high.shape).copy_(high)
         return x_orig
-
-    def calculate_qparams(self):
-        return self._calculate_qparams(self.min_val, self.max_val)
-
-    def extra_repr(self):
-        return f"min_val={self.min_val}, max_val={self.max_val}"
 
 
 class PlaceholderObserver(ObserverBase):

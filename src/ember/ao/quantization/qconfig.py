@@ -2,10 +2,9 @@
 ready-made ones torch's tutorials pass (`default_dynamic_qconfig`, ...)."""
 from collections import namedtuple
 
-from ... import _dtype, _qdtype
-from .observer import (MinMaxObserver, PlaceholderObserver, default_dynamic_quant_observer,
-                       default_observer, default_per_channel_weight_observer,
-                       default_weight_observer)
+from ... import _dtype
+from .observer import (PlaceholderObserver, default_dynamic_quant_observer, default_observer,
+                       default_per_channel_weight_observer, default_weight_observer)
 
 __all__ = ["QConfig", "QConfigDynamic", "default_qconfig", "default_dynamic_qconfig",
            "per_channel_dynamic_qconfig", "float16_dynamic_qconfig",
@@ -39,4 +38,3 @@ float16_dynamic_qconfig = QConfig(
     weight=PlaceholderObserver.with_args(dtype=_dtype.float16))
 float16_static_qconfig = QConfig(activation=PlaceholderObserver.with_args(dtype=_dtype.float16),
                                  weight=PlaceholderObserver.with_args(dtype=_dtype.float16))
-del MinMaxObserver, _qdtype
