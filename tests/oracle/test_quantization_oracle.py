@@ -205,6 +205,51 @@ b = io.BytesIO(); torch.save({'c': qc, 'd': torch.quantize_per_tensor(torch.ones
 b.seek(0); print(torch.load(b, weights_only=True))
 qm2 = torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 2)), {torch.nn.Linear})
 print(qm2.load_state_dict(sd)); print(qm2[0].weight(), qm2[2].bias())""",
+    "word_language_model_tutorial": """import io
+class LSTMModel(torch.nn.Module):
+    '''Container module with an encoder, a recurrent module, and a decoder.'''
+    def __init__(self, ntoken, ninp, nhid, nlayers, dropout=0.5):
+        super(LSTMModel, self).__init__()
+        self.drop = torch.nn.Dropout(dropout)
+        self.encoder = torch.nn.Embedding(ntoken, ninp)
+        self.rnn = torch.nn.LSTM(ninp, nhid, nlayers, dropout=dropout)
+        self.decoder = torch.nn.Linear(nhid, ntoken)
+        self.init_weights()
+        self.nhid = nhid
+        self.nlayers = nlayers
+    def init_weights(self):
+        initrange = 0.1
+        self.encoder.weight.data.uniform_(-initrange, initrange)
+        self.decoder.bias.data.zero_()
+        self.decoder.weight.data.uniform_(-initrange, initrange)
+    def forward(self, input, hidden):
+        emb = self.drop(self.encoder(input))
+        output, hidden = self.rnn(emb, hidden)
+        output = self.drop(output)
+        decoded = self.decoder(output)
+        return decoded, hidden
+    def init_hidden(self, bsz):
+        weight = next(self.parameters())
+        return (weight.new_zeros(self.nlayers, bsz, self.nhid),
+                weight.new_zeros(self.nlayers, bsz, self.nhid))
+torch.manual_seed(0)
+model = LSTMModel(ntoken=50, ninp=12, nhid=16, nlayers=2)
+model.eval()
+quantized_model = torch.quantization.quantize_dynamic(model, {torch.nn.LSTM, torch.nn.Linear}, dtype=torch.qint8)
+print(quantized_model)
+def print_size_of_model(model):
+    b = io.BytesIO(); torch.save(model.state_dict(), b)
+    print('Size (KB):', len(b.getvalue()) > 0)
+print_size_of_model(quantized_model)
+data = torch.randint(0, 50, (7, 3))
+hidden = quantized_model.init_hidden(3)
+with torch.no_grad():
+    out, (h, c) = quantized_model(data, hidden)
+print(out.tolist())
+# (the final states can differ from torch's by an ulp: ember's float32 sigmoid and tanh)
+print([round(v, 5) for v in h.flatten().tolist() + c.flatten().tolist()])
+criterion = torch.nn.CrossEntropyLoss()
+print(round(criterion(out.view(-1, 50), torch.randint(0, 50, (21,))).item(), 5))""",
     "by_name_and_inplace": """torch.manual_seed(2)
 m = torch.nn.Sequential(torch.nn.Linear(5, 3), torch.nn.Sequential(torch.nn.Linear(3, 3)))
 qm = torch.ao.quantization.quantize_dynamic(m, {'1'})
