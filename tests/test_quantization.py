@@ -7,7 +7,8 @@ import pytest
 
 import ember as torch
 
-pytestmark = pytest.mark.filterwarnings("ignore:torch.quantize_per_tensor")
+pytestmark = [pytest.mark.filterwarnings("ignore:torch.quantize_per_tensor"),
+              pytest.mark.filterwarnings("ignore:torch.ao.quantization is deprecated")]
 
 
 def test_quantized_dtypes():
@@ -213,6 +214,14 @@ def test_quantize_dynamic_lstm_stays_near_the_float_lstm():
     np.testing.assert_allclose(out.tolist(), ref.tolist(), atol=0.02)
     np.testing.assert_allclose(c.tolist(), c_ref.tolist(), atol=0.05)
     assert qmodel[0].get_weight()["weight_hh_l1_reverse"].dtype is torch.qint8
+
+
+def test_quantize_dynamic_warns_deprecation_as_torch():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.Linear(2, 2)))
+    texts = [str(w.message) for w in caught if w.category is DeprecationWarning]
+    assert len(texts) == 2 and texts[0].startswith("torch.ao.quantization is deprecated")
 
 
 def test_quantize_dynamic_refuses_other_recurrent_layers():

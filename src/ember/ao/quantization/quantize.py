@@ -1,6 +1,8 @@
 """Eager-mode quantization's entry points: `quantize_dynamic` swaps a model's layers for their
 dynamically quantized twins, following a qconfig spec."""
 import copy
+import functools
+import warnings
 
 from ... import _dtype, _qdtype
 from ...nn.modules.linear import Linear
@@ -12,6 +14,29 @@ __all__ = ["quantize_dynamic", "propagate_qconfig_", "convert",
 
 _RECURRENT = (LSTM, GRU, LSTMCell, RNNCell, GRUCell)
 
+DEPRECATION_WARNING = (
+    "torch.ao.quantization is deprecated and will be removed in 2.10. \n"
+    "For migrations of users: \n"
+    "1. Eager mode quantization (torch.ao.quantization.quantize, "
+    "torch.ao.quantization.quantize_dynamic), please migrate to use torchao eager mode "
+    "quantize_ API instead \n"
+    "2. FX graph mode quantization (torch.ao.quantization.quantize_fx.prepare_fx,"
+    "torch.ao.quantization.quantize_fx.convert_fx, please migrate to use torchao pt2e "
+    "quantization API instead (prepare_pt2e, convert_pt2e) \n"
+    "3. pt2e quantization has been migrated to torchao "
+    "(https://github.com/pytorch/ao/tree/main/torchao/quantization/pt2e) \n"
+    "see https://github.com/pytorch/ao/issues/2259 for more details")
+
+
+def _deprecated(fn):
+    """torch marks its eager-mode entry points deprecated: a DeprecationWarning at each call
+    (so `quantize_dynamic` warns twice: itself, and the `convert` it calls)."""
+    @functools.wraps(fn)
+    def warned(*args, **kwargs):
+        warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
+        return fn(*args, **kwargs)
+    return warned
+
 
 def get_default_dynamic_quant_module_mappings():
     """Float layer class -> its dynamically quantized class (ember has Linear's and LSTM's)."""
@@ -19,6 +44,7 @@ def get_default_dynamic_quant_module_mappings():
     return {Linear: dynamic.Linear, LSTM: dynamic.LSTM}
 
 
+@_deprecated
 def quantize_dynamic(model, qconfig_spec=None, dtype=_qdtype.qint8, mapping=None,
                      inplace=False):
     """`model` (a copy unless `inplace`) in eval mode with each layer the spec names replaced
@@ -65,6 +91,7 @@ def _propagate(module, spec, inherited, prefix):
         _propagate(child, spec, qconfig, prefix + ("." if prefix else "") + name)
 
 
+@_deprecated
 def convert(module, mapping=None, inplace=False):
     """Swap every submodule with a qconfig whose class `mapping` knows for its quantized
     twin (`from_float`); qconfig attributes are removed afterwards."""
