@@ -250,6 +250,12 @@ print(out.tolist())
 print([round(v, 5) for v in h.flatten().tolist() + c.flatten().tolist()])
 criterion = torch.nn.CrossEntropyLoss()
 print(round(criterion(out.view(-1, 50), torch.randint(0, 50, (21,))).item(), 5))""",
+    "input_edges": """torch.manual_seed(0)
+qm = torch.ao.quantization.quantize_dynamic(torch.nn.Sequential(torch.nn.Linear(4, 3)))
+for x in (torch.randn(4), torch.randn(2, 3, 4), torch.zeros(2, 4), torch.randn(0, 4), torch.randn(2, 4).double(), torch.randn(2, 5), torch.full((2, 4), 1e-9), torch.full((1, 4), 5.0)):
+    try: print(qm(x).tolist())
+    except Exception as e: print(type(e).__name__, str(e).split("\n")[0][:200])
+x = torch.randn(2, 4, requires_grad=True)""",
     "by_name_and_inplace": """torch.manual_seed(2)
 m = torch.nn.Sequential(torch.nn.Linear(5, 3), torch.nn.Sequential(torch.nn.Linear(3, 3)))
 qm = torch.ao.quantization.quantize_dynamic(m, {'1'})

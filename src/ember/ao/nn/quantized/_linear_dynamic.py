@@ -26,7 +26,11 @@ def linear_dynamic(input, qweight, bias, reduce_range=True):
     if x.dtype != np.float32:
         raise RuntimeError("expected scalar type Float but found "
                            f"{input.dtype._scalar_name}")
+    if x.ndim < 2:
+        raise RuntimeError("The dimension of input tensor should be larger than or equal to 2")
     k = x.shape[-1]
+    if k != qweight.shape[1]:
+        raise RuntimeError(f"The number of rows in the packB should be equal to K: {k}")
     a = x.reshape(-1, k)
     low, high = (float(a.min()), float(a.max())) if a.size else (0.0, 0.0)
     x_scale, x_zp = choose_qparams(low, high, 0, 255, reduce_range)
