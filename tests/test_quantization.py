@@ -98,6 +98,19 @@ def test_unsupported_arithmetic_raises_torchs_errors():
         torch.quantize_per_tensor(torch.ones(2, dtype=torch.float64), 0.1, 0, torch.qint8)
 
 
+def test_queries_of_ordinary_tensors_are_refused():
+    x = torch.ones(2)
+    for name in ("int_repr", "q_scale", "q_zero_point", "qscheme", "q_per_channel_axis"):
+        with pytest.raises(NotImplementedError, match=f"'aten::{name}' with arguments from "
+                                                      "the 'CPU' backend"):
+            getattr(x, name)()
+    q = torch.quantize_per_tensor(x, 0.5, 1, torch.quint8)
+    assert torch.int_repr(q).tolist() == [3, 3] and torch.q_scale(q) == 0.5
+    assert type(torch.per_tensor_affine) is torch.qscheme
+    with pytest.raises(TypeError, match="cannot create 'torch.qscheme' instances"):
+        torch.qscheme("x")
+
+
 def test_deprecation_warning_once():
     import ember._quantized as module
     module._warned = False

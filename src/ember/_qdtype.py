@@ -60,12 +60,13 @@ def qrange(d, reduce_range=False):
 
 
 class qscheme:
-    """How a quantized tensor's scale and zero point apply: `ember.per_tensor_affine`, ..."""
+    """How a quantized tensor's scale and zero point apply: `ember.per_tensor_affine`, ...
+    (the five instances are made here; as torch's, the class makes no others)."""
 
     __slots__ = ("name",)
 
-    def __init__(self, name):
-        self.name = name
+    def __init__(self, *args, **kwargs):
+        raise TypeError("cannot create 'torch.qscheme' instances")
 
     def __repr__(self):
         return f"torch.{self.name}"
@@ -74,11 +75,17 @@ class qscheme:
         return (_qscheme_by_name, (self.name,))
 
 
-per_tensor_affine = qscheme("per_tensor_affine")
-per_channel_affine = qscheme("per_channel_affine")
-per_tensor_symmetric = qscheme("per_tensor_symmetric")
-per_channel_symmetric = qscheme("per_channel_symmetric")
-per_channel_affine_float_qparams = qscheme("per_channel_affine_float_qparams")
+def _scheme(name):
+    scheme = object.__new__(qscheme)
+    scheme.name = name
+    return scheme
+
+
+per_tensor_affine = _scheme("per_tensor_affine")
+per_channel_affine = _scheme("per_channel_affine")
+per_tensor_symmetric = _scheme("per_tensor_symmetric")
+per_channel_symmetric = _scheme("per_channel_symmetric")
+per_channel_affine_float_qparams = _scheme("per_channel_affine_float_qparams")
 _SCHEMES = {s.name: s for s in (per_tensor_affine, per_channel_affine, per_tensor_symmetric,
                                 per_channel_symmetric, per_channel_affine_float_qparams)}
 

@@ -79,6 +79,13 @@ print(pickle.loads(pickle.dumps(qc)), copy.deepcopy(qc))""",
 }
 
 ERRORS = {
+    "queries_of_ordinary_tensors": """x = torch.ones(2)
+q = torch.quantize_per_tensor(x, 0.5, 1, torch.quint8)
+for n in ('int_repr', 'q_scale', 'q_zero_point', 'qscheme', 'q_per_channel_scales', 'q_per_channel_zero_points', 'q_per_channel_axis'):
+    for f in (lambda: getattr(x, n)(), lambda: getattr(torch, n)(x), lambda: getattr(torch, n)(q)):
+        try: print(f())
+        except Exception as e: print(type(e).__name__, str(e).split("\n\n")[0])
+print(type(torch.per_tensor_affine) is torch.qscheme)""",
     "arithmetic": "q = torch.quantize_per_tensor(torch.tensor([[1., 2.], [3., 4.]]), 0.1, 2, "
                   "torch.quint8)\n" + _each(
                       "q + q", "q + 1", "1 + q", "q - q", "q * q", "q * 2", "q / q", "-q",
