@@ -23,7 +23,13 @@ _MISSING = {
     "softmax": ("_softmax.out", _CPU), "log_softmax": ("_log_softmax.out", _CPU),
     "argmax": ("argmax.out", _CPU), "prod": ("prod", _CPU), "cumsum": ("cumsum.out", _CPU),
     "var": ("var.correction", _CPU), "pow": ("pow.Tensor_Scalar_out", _SPARSE),
-    "pow_tensor": ("pow.Tensor_Tensor_out", _CPU),
+    "pow_tensor": ("pow.Tensor_Tensor_out", _CPU), "clamp_": ("clamp.out", _CPU),
+    "unique": ("_unique2", _CPU), "amax": ("amax.out", _CPU), "amin": ("amin.out", _CPU),
+    "median": ("median", _CPU), "kthvalue": ("kthvalue.values", _CPU),
+    "cummax": ("_cummax_helper", _CPU), "cummin": ("_cummin_helper", _CPU),
+    "roll": ("roll", _CPU), "scatter": ("scatter.value_out", _CPU),
+    "gather": ("gather.out", _CPU), "where": ("where.self", _CPU + ", NestedTensorCPU, "
+                                                             "NestedTensorHPU"),
     "zero_": ("zero_", _ADD + ", NestedTensorCPU, NestedTensorHPU"),
 }
 # (add, sub, mul and div with a number first make an empty tensor like the quantized one)
@@ -225,13 +231,13 @@ class QuantizedTensor(Tensor):
 
     def max(self, *args, **kwargs):
         if args or kwargs:
-            return Tensor.max(self, *args, **kwargs)
+            raise _not_implemented("max with a dim")
         self._expect(per_channel=False)
         return _like(self, np.asarray(self._data.max()))
 
     def min(self, *args, **kwargs):
         if args or kwargs:
-            return Tensor.min(self, *args, **kwargs)
+            raise _not_implemented("min with a dim")
         self._expect(per_channel=False)
         return _like(self, np.asarray(self._data.min()))
 
@@ -271,6 +277,34 @@ class QuantizedTensor(Tensor):
     sum, exp, log, sqrt, sin = (_refuse(n) for n in ("sum", "exp", "log", "sqrt", "sin"))
     softmax, log_softmax, argmax = (_refuse(n) for n in ("softmax", "log_softmax", "argmax"))
     prod, cumsum, var, zero_ = (_refuse(n) for n in ("prod", "cumsum", "var", "zero_"))
+    clamp_, unique, amax, amin, median, kthvalue = (_refuse(n) for n in (
+        "clamp_", "unique", "amax", "amin", "median", "kthvalue"))
+    cummax, cummin, roll, scatter, gather, where = (_refuse(n) for n in (
+        "cummax", "cummin", "roll", "scatter", "gather", "where"))
+
+
+# What torch has quantized kernels for and ember does not (yet): refused rather than run on
+# the integers as if they were the values.
+_NOT_YET = ("mean", "std", "sort", "argsort", "topk", "tanh", "sigmoid", "clamp", "clip",
+            "fill_", "copy_", "__setitem__", "index_select", "masked_fill", "repeat",
+            "index_put_")
+
+
+def _not_implemented(what):
+    return NotImplementedError(f"ember: {what} of a quantized tensor is not implemented (torch "
+                               "has a quantized kernel for it)")
+
+
+def _refuse_for_now(name):
+    def refused(self, *args, **kwargs):
+        raise _not_implemented(f"Tensor.{name}")
+    refused.__name__ = name
+    return refused
+
+
+for _name in _NOT_YET:
+    if hasattr(Tensor, _name):
+        setattr(QuantizedTensor, _name, _refuse_for_now(_name))
 
 
 def _rebuilt_with(rebuild, args, quantizer):

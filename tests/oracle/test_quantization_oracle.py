@@ -79,6 +79,11 @@ print(pickle.loads(pickle.dumps(qc)), copy.deepcopy(qc))""",
 }
 
 ERRORS = {
+    "more_missing_kernels": """q = torch.quantize_per_tensor(torch.tensor([[1.,2.],[3,4]]), 0.1, 2, torch.quint8)
+i = torch.tensor([0])
+for f in (lambda: q.clone().clamp_(0,1), lambda: q.unique(), lambda: q.amax(), lambda: q.amin(), lambda: q.median(), lambda: q.kthvalue(1), lambda: q.cummax(0), lambda: q.cummin(0), lambda: q.roll(1), lambda: q.scatter(0, torch.zeros(1,2,dtype=torch.long), 1.), lambda: q.gather(0, torch.zeros(1,2,dtype=torch.long)), lambda: q.where(torch.ones(2,2,dtype=torch.bool), q)):
+    try: print(f())
+    except Exception as e: print(type(e).__name__, str(e).split("\n\n")[0])""",
     "queries_of_ordinary_tensors": """x = torch.ones(2)
 q = torch.quantize_per_tensor(x, 0.5, 1, torch.quint8)
 for n in ('int_repr', 'q_scale', 'q_zero_point', 'qscheme', 'q_per_channel_scales', 'q_per_channel_zero_points', 'q_per_channel_axis'):
