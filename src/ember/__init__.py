@@ -138,6 +138,7 @@ from ._qdtype import *  # noqa: E402,F401,F403  (qint8, ..., per_tensor_affine, 
 from ._quantized import *  # noqa: E402,F401,F403
 from ._fake_quantize import *  # noqa: E402,F401,F403
 from . import ao, quantization  # noqa: E402
+from . import fx  # noqa: E402,F401
 
 
 def _assert(condition, message):

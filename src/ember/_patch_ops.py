@@ -27,6 +27,7 @@ _points = None          # [(owner, name, original)]
 _aliases = None         # [(owner, name, original, index of the point it copies)]
 _active = []            # the active layers, lowest priority first
 _cache = {}             # (id(layer), index, id(inner)) -> (inner, wrapper)
+_originals = {}         # id(installed wrapper) -> (wrapper, the original it stands for)
 
 
 class Layer:
@@ -63,6 +64,13 @@ def is_active(layer):
     return layer in _active
 
 
+def original(value):
+    """The original public operator that `value` (an installed wrapper) stands for, or `value`
+    itself (torch.fx names and compares targets by the originals)."""
+    entry = _originals.get(id(value))
+    return entry[1] if entry is not None and entry[0] is value else value
+
+
 _installing = False     # _install is running
 _again = False          # ... and a layer came or went meanwhile (from a GC callback)
 
@@ -95,6 +103,8 @@ def _install_layers(layers):
                     entry = _cache[key] = (value, layer.wrap(owner, name, value))
                 value = entry[1]
         installed.append(value)
+        if value is not original:
+            _originals[id(value)] = (value, original)
         _put(owner, name, value)
     for owner, name, original, i in aliases:
         value = installed[i]

@@ -31,6 +31,7 @@ class _State:
     subclasses_off = False      # DisableTorchFunctionSubclass
     modes = []                  # the entered TorchFunctionModes, innermost last
     subclasses = False          # a dispatching Tensor subclass has been defined
+    traces = 0                  # torch.fx traces running (their Proxies are tensor-likes)
 
 
 _state = _State()
@@ -236,7 +237,7 @@ _NOT_DISPATCHED = frozenset((
 
 
 def _overloaded(values):
-    if _state.subclasses and not _state.subclasses_off:
+    if (_state.subclasses or _state.traces) and not _state.subclasses_off:
         return overloaded_args(values)
     return ()
 
@@ -371,8 +372,20 @@ def _subclass_died(ref):
     _maybe_retire()
 
 
+def tracing_started():
+    """A torch.fx trace begins: its Proxies must reach `__torch_function__` from every
+    operator, so the wrappers are installed until it ends."""
+    _state.traces += 1
+    _patch_ops.activate(_layer)
+
+
+def tracing_ended():
+    _state.traces -= 1
+    _maybe_retire()
+
+
 def _maybe_retire():
-    if not _state.modes and not _state.subclasses:
+    if not _state.modes and not _state.subclasses and not _state.traces:
         _patch_ops.deactivate(_layer)
 
 
