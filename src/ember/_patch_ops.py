@@ -28,6 +28,7 @@ _aliases = None         # [(owner, name, original, index of the point it copies)
 _active = []            # the active layers, lowest priority first
 _cache = {}             # (id(layer), index, id(inner)) -> (inner, wrapper)
 _originals = {}         # id(installed wrapper) -> (wrapper, the original it stands for)
+_installed = {}         # id(original) -> (original, the wrapper installed for it now)
 
 
 class Layer:
@@ -71,6 +72,31 @@ def original(value):
     return entry[1] if entry is not None and entry[0] is value else value
 
 
+_publics = None         # id(a function a public operator wraps) -> that operator
+
+
+def public(fn):
+    """The public operator (`ember.cat`, `Tensor.add`) whose original is `fn` or wraps it
+    (through `__wrapped__`: registry and autocast wrappers); `fn` itself if none does."""
+    global _publics
+    if _publics is None:
+        table = {}
+        for _, _, original in _build()[0]:
+            inner = original
+            while inner is not None:
+                table.setdefault(id(inner), (inner, original))
+                inner = getattr(inner, "__wrapped__", None)
+        _publics = table
+    entry = _publics.get(id(fn))
+    return entry[1] if entry is not None and entry[0] is fn else fn
+
+
+def installed(value):
+    """What stands for the public operator `value` now: its installed wrapper, or itself."""
+    entry = _installed.get(id(value))
+    return entry[1] if entry is not None and entry[0] is value else value
+
+
 _installing = False     # _install is running
 _again = False          # ... and a layer came or went meanwhile (from a GC callback)
 
@@ -93,6 +119,7 @@ def _install():
 def _install_layers(layers):
     points, aliases = _build()
     installed = []
+    _installed.clear()
     for i, (owner, name, original) in enumerate(points):
         value = original
         for layer in layers:
@@ -105,6 +132,7 @@ def _install_layers(layers):
         installed.append(value)
         if value is not original:
             _originals[id(value)] = (value, original)
+            _installed.setdefault(id(original), (original, value))   # (torch.<fn> first)
         _put(owner, name, value)
     for owner, name, original, i in aliases:
         value = installed[i]

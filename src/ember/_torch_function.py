@@ -18,8 +18,20 @@ until the class is garbage collected; ember's own classes and those with the dis
 not count) or a mode is entered, so ordinary programs pay nothing. A wrapper with nothing to dispatch runs the original with
 dispatch off (`_state.off`), so that ember's own operators, which call one another, are seen
 once, as torch's C++ operators are: a mode sees `F.linear`, not the matmul inside it.
-Non-Tensor classes with a `__torch_function__` (tensor-likes) are dispatched only while the
-wrappers are installed (or through `handle_torch_function`).
+
+NOTE [ Tensor-likes ]
+A class that is no Tensor but has a `__torch_function__` (a tensor-like: torch's docs'
+ScalarTensor, torch.fx's Proxy) cannot be seen being defined, so it cannot turn the wrappers
+on. It is dispatched instead where an operator is about to refuse it: an operator given
+something it cannot take ends on an error path (its argument check, the `except` clause of
+its argument-error wrapper, a Python operator's NotImplemented), and there `on_refusal`
+(`operator_refused` for the Python operators) hands the call to the tensor-likes among the
+arguments, with the public function as `func`, before any error is raised. Valid calls never
+reach those paths, so they pay nothing. The paths that do this: the registry's wrappers
+(registry.py), the element-wise front ends (elementwise_export.py), the Tensor operators
+(operators.py) and F.relu; an operator refusing on another path of its own raises its error
+for a tensor-like (unless the wrappers are installed: while a subclass or mode is active, or
+while torch.fx traces).
 """
 import weakref
 
@@ -128,6 +140,39 @@ def _add(found, arg):
 
 
 # -- dispatching ------------------------------------------------------------------------------
+
+NOT_DISPATCHED = object()       # on_refusal's answer when no argument is a tensor-like
+
+
+def on_refusal(func, args, kwargs, torch_name=None):
+    """On an operator's argument-error path (NOTE [ Tensor-likes ]): the result of the
+    tensor-likes' `__torch_function__` for the call `func(*args, **kwargs)`, or
+    NOT_DISPATCHED when there is none (or dispatch is off), for the caller to raise its
+    error."""
+    if _state.off or _state.subclasses_off:
+        return NOT_DISPATCHED
+    from ._tensor import Tensor
+    values = (*args, *kwargs.values()) if kwargs else args
+    overloaded = [a for a in overloaded_args(values) if not isinstance(a, Tensor)]
+    if not overloaded:
+        return NOT_DISPATCHED
+    func = _patch_ops.public(func)      # (what `torch.cat` is, not the wrapper inside it)
+    return dispatch(func, overloaded, tuple(args), kwargs or None, torch_name)
+
+
+def operator_refused(operator, self, other):
+    """A Tensor operator (`operator`, named after its dunder) given an operand it cannot
+    take: the operand's `__torch_function__` answers if it has one, with the method torch
+    passes (`Tensor.add` for `t + x`); else NotImplemented, for Python to try the reflected
+    operator."""
+    if _state.off or _state.subclasses_off or _kind(other.__class__) != 1:
+        return NotImplemented
+    from ._tensor import Tensor
+    name = operator.__name__
+    func = vars(Tensor).get(_OPERATOR_FUNCS.get(name, _OPERATOR_NAMES.get(name, name)))
+    return dispatch(func if func is not None else operator, [other], (self, other), None,
+                    declined=NotImplemented)
+
 
 def dispatch(func, overloaded, args, kwargs, torch_name=None, declined=None):
     """Call the innermost mode's, then each overloaded argument's `__torch_function__`, until

@@ -5,6 +5,7 @@ import functools
 import inspect
 
 from .._tensor import Tensor
+from .._torch_function import NOT_DISPATCHED, on_refusal
 from .argument_errors import type_name
 from .elementwise import _PLAIN_NUMBERS, as_operand, call
 from .registry import FUNCTIONS, METHODS, register
@@ -66,6 +67,15 @@ def _make_function(choose, name, arity, defaults, doc):
                             f"{type_name(args[0])}")
         return operands
 
+    def refused(args, kwargs, out):
+        """The tensor-likes' answer for a call whose operands were refused, or None."""
+        if out is not None:
+            kwargs = dict(kwargs, out=out)
+        result = on_refusal(fn, args, kwargs, f"torch.{name}")   # NOTE [ Tensor-likes ]
+        if result is NOT_DISPATCHED:
+            return None
+        return (result,)
+
     # NOTE: one- and two-operand functions get explicit signatures and a direct path for the
     # common call (tensor operands, an op without overloads, no keywords): they are on every
     # hot path, the Python operators and the backward formulas included.
@@ -74,7 +84,13 @@ def _make_function(choose, name, arity, defaults, doc):
         def fn(input, *, out=None, **kwargs):
             if fixed is not None and input.__class__ is Tensor and not kwargs:
                 return call(fixed, (input,), defaults, out, name)
-            op, operands = choose(operands_of((input,)))
+            try:
+                op, operands = choose(operands_of((input,)))
+            except TypeError:
+                answer = refused((input,), kwargs, out)
+                if answer is None:
+                    raise
+                return answer[0]
             return call(op, operands, params_of(kwargs), out, name)
     elif arity == 2:
         def fn(input, other, *, out=None, **kwargs):
@@ -85,13 +101,25 @@ def _make_function(choose, name, arity, defaults, doc):
                 error = number_first_error(name, (input, other), kwargs, out)
                 if error is not None:
                     raise error
-            op, operands = choose(operands_of((input, other)))
+            try:
+                op, operands = choose(operands_of((input, other)))
+            except TypeError:
+                answer = refused((input, other), kwargs, out)
+                if answer is None:
+                    raise
+                return answer[0]
             return call(op, operands, params_of(kwargs), out, name)
     else:
         def fn(*args, out=None, **kwargs):
             if len(args) != arity:
                 args = _bind(name, names, args, kwargs)
-            op, operands = choose(operands_of(args))
+            try:
+                op, operands = choose(operands_of(args))
+            except TypeError:
+                answer = refused(args, kwargs, out)
+                if answer is None:
+                    raise
+                return answer[0]
             return call(op, operands, params_of(kwargs), out, name)
 
     params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names]

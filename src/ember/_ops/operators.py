@@ -13,6 +13,7 @@ or either side of `< <= > >=` is refused with Python's TypeError.
 import numpy as np
 
 from .._tensor import Tensor
+from .._torch_function import operator_refused
 from .elementwise import call, numpy_scalar_value
 from .registry import FUNCTIONS, METHODS
 
@@ -41,17 +42,18 @@ def _binary(name, arrays=False):
     if fixed is not None:
         def operator(self, other):
             if other.__class__ is not Tensor and other.__class__ not in _PLAIN:
-                other = _operand(other, arrays)
-                if other is NotImplemented:
-                    return NotImplemented
+                operand = _operand(other, arrays)
+                if operand is NotImplemented:
+                    return operator_refused(operator, self, other)
+                other = operand
             return call(fixed, (self, other), defaults, None, name)
         return operator
 
     def operator(self, other):
-        other = _operand(other, arrays)
-        if other is NotImplemented:
-            return NotImplemented
-        op, operands = choose([self, other])
+        operand = _operand(other, arrays)
+        if operand is NotImplemented:
+            return operator_refused(operator, self, other)
+        op, operands = choose([self, operand])
         return call(op, operands, defaults, None, name)
     return operator
 
@@ -65,10 +67,10 @@ def _power():
     def operator(self, other, modulo=None):
         if modulo is not None:
             return NotImplemented
-        other = _operand(other)
-        if other is NotImplemented:
-            return NotImplemented
-        op, operands = choose([self, other])
+        operand = _operand(other)
+        if operand is NotImplemented:
+            return operator_refused(operator, self, other)
+        op, operands = choose([self, operand])
         return call(op, operands, defaults, None, "pow")
     return operator
 
@@ -78,10 +80,10 @@ def _reflected(name):
     choose, defaults = fn.choose, fn.defaults
 
     def operator(self, other):
-        other = _operand(other)
-        if other is NotImplemented:
-            return NotImplemented
-        op, operands = choose([other, self])
+        operand = _operand(other)
+        if operand is NotImplemented:
+            return operator_refused(operator, self, other)
+        op, operands = choose([operand, self])
         return call(op, operands, defaults, None, name)
     return operator
 
@@ -90,10 +92,10 @@ def _augmented(name):
     inplace = METHODS[name + "_"]
 
     def operator(self, other):
-        other = _operand(other)
-        if other is NotImplemented:
-            return NotImplemented
-        return inplace(self, other)
+        operand = _operand(other)
+        if operand is NotImplemented:
+            return operator_refused(operator, self, other)
+        return inplace(self, operand)
     return operator
 
 
@@ -101,31 +103,32 @@ def _rtruediv(self, other):
     """`number / tensor` is recorded as torch does: `reciprocal(tensor) * number` (so an array
     divided by a tensor is NumPy's product of the array and the reciprocal)."""
     if not isinstance(other, np.ndarray):
-        other = _operand(other)
-        if other is NotImplemented:
-            return NotImplemented
+        operand = _operand(other)
+        if operand is NotImplemented:
+            return operator_refused(_rtruediv, self, other)
+        other = operand
     return FUNCTIONS["reciprocal"](self) * other
 
 
 def _rsub(self, other):
-    other = _operand(other)
-    if other is NotImplemented:
-        return NotImplemented
-    return FUNCTIONS["rsub"](self, other)
+    operand = _operand(other)
+    if operand is NotImplemented:
+        return operator_refused(_rsub, self, other)
+    return FUNCTIONS["rsub"](self, operand)
 
 
 def _rmatmul(self, other):
-    other = _operand(other)
-    if other is NotImplemented:
-        return NotImplemented
-    return FUNCTIONS["matmul"](other, self)
+    operand = _operand(other)
+    if operand is NotImplemented:
+        return operator_refused(_rmatmul, self, other)
+    return FUNCTIONS["matmul"](operand, self)
 
 
 def _matmul(self, other):
-    other = _operand(other)
-    if other is NotImplemented or not isinstance(other, Tensor):
-        return NotImplemented
-    return FUNCTIONS["matmul"](self, other)
+    operand = _operand(other)
+    if operand is NotImplemented or not isinstance(operand, Tensor):
+        return operator_refused(_matmul, self, other)
+    return FUNCTIONS["matmul"](self, operand)
 
 
 def _invert(self):
@@ -178,4 +181,7 @@ def install(tensor_class):
         "__contains__": _contains,
     }
     for name, fn in table.items():
+        if fn.__name__ in ("operator", "_rtruediv", "_rsub", "_rmatmul", "_matmul"):
+            fn.__name__ = name    # (operator_refused reads it)
+            fn.__qualname__ = f"Tensor.{name}"
         setattr(tensor_class, name, fn)

@@ -8,6 +8,7 @@ import functools
 from ._dispatch import inplace_variant
 from .argument_errors import call_error, parser_error
 from .signatures import NO_WRAPPER, PYTHON_IN_TORCH, SIGNATURES
+from .._torch_function import NOT_DISPATCHED, on_refusal
 
 FUNCTIONS = {}      # name -> function, exported as ember.<name>
 METHODS = {}        # name -> function taking the tensor first, installed as Tensor.<name>
@@ -91,15 +92,24 @@ def _checking_input(fn, name, numpy_names, method=False):
             kwargs = _rename(name, kwargs)
         try:
             return fn(*args, **kwargs)
-        except AttributeError:          # (the `try` costs a valid call nothing)
-            _check_tensor_input(fn, name, args)
-            raise
-        except TypeError as exc:        # NOTE [ Positions in "must be Tensor" errors ]
-            new = call_error(exc, fn, name, args, kwargs, method)   # and NOTE [ Arity errors ]
+        except (AttributeError, TypeError) as exc:  # (the `try` costs a valid call nothing)
+            result = on_refusal(op, args, kwargs, _torch_name(name, method))
+            if result is not NOT_DISPATCHED:    # NOTE [ Tensor-likes ]
+                return result
+            if isinstance(exc, AttributeError):
+                _check_tensor_input(fn, name, args)
+                raise
+            # NOTE [ Positions in "must be Tensor" errors ] and NOTE [ Arity errors ]
+            new = call_error(exc, fn, name, args, kwargs, method)
             if new is None:
                 raise
             raise new from None
     return op
+
+
+def _torch_name(name, method):
+    """How torch's dispatch errors name the operator `name`."""
+    return f"torch.Tensor.{name}" if method else f"torch.{name}"
 
 
 def _check_tensor_input(fn, name, args):
@@ -143,6 +153,9 @@ def parser_errors(fn, name, *, function):
         try:
             return fn(*args, **kwargs)
         except (TypeError, ValueError, AttributeError) as exc:     # e.g. dtype=<a Tensor>
+            result = on_refusal(op, args, given, _torch_name(name, False))
+            if result is not NOT_DISPATCHED:    # NOTE [ Tensor-likes ]
+                return result
             error = parser_error(name, args, given, function)
             if error is None:
                 raise
@@ -163,6 +176,9 @@ def parser_errors(fn, name, *, function):
         try:
             return fn(*args, **kwargs)
         except (TypeError, ValueError, AttributeError) as exc:
+            result = on_refusal(method_op, args, given, _torch_name(name, True))
+            if result is not NOT_DISPATCHED:    # NOTE [ Tensor-likes ]
+                return result
             error = parser_error(name, args, given, False)
             if error is None:
                 raise

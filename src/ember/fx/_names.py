@@ -50,10 +50,10 @@ def qualified_name(func):
         return entry[1]
     if name == "<lambda>":
         raise RuntimeError(f"Unable to represent lambda {func}")
-    module = getattr(func, "__module__", None) or "builtins"
-    if module == "_operator":
-        module = "operator"
-    elif module.startswith("ember.") or module == "ember":
+    module = getattr(func, "__module__", None)
+    if module is None:
+        raise RuntimeError(f"cannot find module for {func}")
+    if module.startswith("ember.") or module == "ember":
         module = "torch" + module[5:]
     return f"{module}.{name}"
 
@@ -63,6 +63,8 @@ def pretty_target(target):
     if isinstance(target, str):
         return target
     name = qualified_name(target)
+    if name.startswith("_operator."):
+        return name[1:]
     return "builtins." + name if "." not in name else name
 
 

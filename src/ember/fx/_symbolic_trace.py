@@ -215,7 +215,7 @@ class Tracer(TracerBase):
         values = []
         for target, p in args + var:
             if p.name in concrete and concrete[p.name] is not PH:
-                values.append(self._concrete(p.name, concrete[p.name]))
+                values.append(self._concrete(p, concrete[p.name]))
                 continue
             annotation = None if p.annotation is p.empty else p.annotation
             default = p.default
@@ -225,10 +225,13 @@ class Tracer(TracerBase):
             values.append((target, proxy))
         return values
 
-    def _concrete(self, name, value):
+    def _concrete(self, param, value):
         """A concrete argument: a placeholder still, asserted to be `value` when run."""
         import ember
+        name = param.name
         proxy = self.create_proxy("placeholder", f"{name}_1", (), {})
+        if param.default is not param.empty:
+            proxy.node.args = (param.default,)
         message = f"{name} has been specialized to have value {value} but got another value"
         if value is None:
             check = self.create_proxy("call_function", _assert_is_none, (proxy, message), {})

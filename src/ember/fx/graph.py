@@ -161,6 +161,7 @@ class Graph:
     def eliminate_dead_code(self, is_impure_node=None):
         """Erase every node whose value nobody uses and that has no side effect, last first;
         returns whether anything was erased."""
+        self.lint()
         changed = False
         for node in reversed(self.nodes):
             impure = is_impure_node(node) if is_impure_node else node.is_impure()

@@ -10,6 +10,10 @@ from .proxy import Proxy
 
 __all__ = ["Interpreter", "Transformer"]
 
+# (the last line torch adds to an error raised while interpreting)
+_TLPARSE = ("Use tlparse to see full graph. (https://github.com/pytorch/tlparse?tab=readme-ov-"
+            "file#tlparse-parse-structured-pt2-logs)")
+
 
 class Interpreter:
     """Runs `module.graph` on given inputs: `run(*args)` gives forward's result. Override
@@ -44,8 +48,8 @@ class Interpreter:
                 self.env[node] = self.run_node(node)
             except Exception as e:
                 if self.extra_traceback and e.args and isinstance(e.args[0], str):
-                    e.args = (f"{e.args[0]}\n\nWhile executing {node.format_node()}",
-                              *e.args[1:])
+                    e.args = (f"{e.args[0]}\n\nWhile executing {node.format_node()}\n"
+                              f"Original traceback:\nNone\n{_TLPARSE}", *e.args[1:])
                 raise
             if self.garbage_collect_values:
                 for to_delete in self.user_to_last_uses.get(node, []):
@@ -154,6 +158,16 @@ class Transformer(Interpreter):
 
     def call_function(self, target, args, kwargs):
         return self.tracer.create_proxy("call_function", target, args, kwargs)
+
+    def run_node(self, n):
+        # While it runs, torch's functions are wrappers that reach Proxy.__torch_function__:
+        # a call_function's target is given as what the public name holds now, so that
+        # `target == torch.sigmoid` holds in an override (nodes record the originals).
+        if n.op == "call_function":
+            from .. import _patch_ops
+            args, kwargs = self.fetch_args_kwargs_from_env(n)
+            return self.call_function(_patch_ops.installed(n.target), args, kwargs)
+        return super().run_node(n)
 
     def transform(self):
         """The new GraphModule."""

@@ -23,6 +23,9 @@ class TracerBase:
     scope = None
 
     def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):
+        if kind == "call_function":
+            from .. import _patch_ops
+            target = _patch_ops.original(target)    # (not a wrapper installed for a while)
         return self.graph.create_node(kind, target, args, kwargs, name, type_expr)
 
     def proxy(self, node):
@@ -166,7 +169,7 @@ def _as_torch_passes(func, args, kwargs):
     defaults filled in (`F.relu(x)` records `relu(x, inplace=False)`)."""
     from ._names import qualified_name
     try:
-        if not qualified_name(func).startswith("torch.nn.functional."):
+        if not qualified_name(func).startswith(("torch.nn.functional.", "torch.functional.")):
             return args, kwargs
         signature = inspect.signature(func)
         bound = signature.bind(*args, **kwargs)
@@ -224,7 +227,7 @@ def _define_operators():
         setattr(Proxy, f"__{name.rstrip('_')}__", binary(getattr(operator, name)))
     for name in _BINARY:
         setattr(Proxy, f"__r{name.rstrip('_')}__", reflected(getattr(operator, name)))
-    for name in ("neg", "pos", "invert"):
+    for name in ("neg", "pos", "invert", "abs"):
         setattr(Proxy, f"__{name}__", unary(getattr(operator, name)))
 
 

@@ -17,7 +17,7 @@ __all__ = ["Match", "replace_pattern"]
 
 
 class Match(NamedTuple):
-    anchor: Node        # the node the match was found from (the pattern's output)
+    anchor: Node        # the pattern's node the match was found from (its returned value)
     nodes_map: dict     # pattern node -> gm node
 
 
@@ -86,7 +86,7 @@ def _find(pattern_graph, graph):
         if any(u not in inside for g in inner if g is not gn for u in g.users):
             continue
         used.update(inner)
-        matches.append(Match(anchor=gn, nodes_map=nodes_map))
+        matches.append(Match(anchor=result, nodes_map=nodes_map))
     return matches
 
 
@@ -104,9 +104,11 @@ def replace_pattern(gm, pattern, replacement):
             _copy_attr(replacement_gm, gm, node.target)
     for match in matches:
         val_map = {r: match.nodes_map[p] for r, p in zip(replacement_inputs, pattern_inputs)}
-        with graph.inserting_before(match.anchor):
+        returned = match.nodes_map[match.anchor]
+        first_user = next(n for n in graph.nodes if n in returned.users)
+        with graph.inserting_before(first_user):
             copied = graph.graph_copy(replacement_gm.graph, copy.copy(val_map))
-        match.anchor.replace_all_uses_with(copied)
+        returned.replace_all_uses_with(copied)
         for pn in reversed(pattern_gm.graph.nodes):
             gn = match.nodes_map.get(pn)
             if gn is not None and pn.op != "placeholder" and not gn.users:

@@ -31,6 +31,7 @@ from ._sparse import *  # noqa: F401,F403,E402
 from ._attention import *  # noqa: F401,F403,E402
 from ._vision import *  # noqa: F401,F403,E402
 from .._ops.argument_errors import type_name as _type_name
+from .._torch_function import NOT_DISPATCHED as _NOT_DISPATCHED, on_refusal as _on_refusal
 from ._argument_types import check_int as _check_int, tensors as _tensors
 
 # (torch.prelu, which numbers `weight` as the function's argument 2)
@@ -62,6 +63,9 @@ def _unary(op, input, params, name, inplace=False):
 def relu(input, inplace=False):
     """max(input, 0)."""
     if not isinstance(input, Tensor):
+        result = _on_refusal(relu, (input,), {"inplace": inplace})  # NOTE [ Tensor-likes ]
+        if result is not _NOT_DISPATCHED:
+            return result
         raise TypeError(f"relu(): argument 'input' (position 1) must be Tensor, not "
                         f"{_type_name(input)}")
     return input.relu_() if inplace else input.relu()
