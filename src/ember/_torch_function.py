@@ -15,9 +15,10 @@ subclass.
 ember does it with `_patch_ops` (NOTE [ Patching the public operators ]): the wrappers are
 installed only while a Tensor subclass that dispatches exists (from Tensor.__init_subclass__
 until the class is garbage collected; ember's own classes and those with the disabled impl do
-not count) or a mode is entered, so ordinary programs pay nothing. A wrapper with nothing to dispatch runs the original with
-dispatch off (`_state.off`), so that ember's own operators, which call one another, are seen
-once, as torch's C++ operators are: a mode sees `F.linear`, not the matmul inside it.
+not count), a mode is entered or a torch.fx trace runs, so ordinary programs pay nothing. A
+wrapper with nothing to dispatch runs the original with dispatch off (`_state.off`), so that
+ember's own operators, which call one another, are seen once, as torch's C++ operators are: a
+mode sees `F.linear`, not the matmul inside it.
 
 NOTE [ Tensor-likes ]
 A class that is no Tensor but has a `__torch_function__` (a tensor-like: torch's docs'

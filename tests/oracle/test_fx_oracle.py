@@ -203,6 +203,110 @@ ShapeProp(gm).propagate(torch.ones(2, 3, 4, 4))
 for n in gm.graph.nodes:
     tm = n.meta.get("tensor_meta")
     print(n.name, n.meta["type"].__name__, None if tm is None else (tuple(tm.shape), tm.dtype, tm.requires_grad, tm.stride, tm.memory_format))''',
+    # models: a residual CNN, leaf choices, shapes and dtypes, an LSTM; a Tracer subclass
+    '''class Block(torch.nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(c, c, 3, padding=1)
+        self.bn1 = torch.nn.BatchNorm2d(c)
+        self.conv2 = torch.nn.Conv2d(c, c, 3, padding=1)
+        self.bn2 = torch.nn.BatchNorm2d(c)
+    def forward(self, x):
+        out = torch.nn.functional.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        return torch.nn.functional.relu(out + x)
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(1, 4, 3)
+        self.layers = torch.nn.ModuleList([Block(4), Block(4)])
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(4, 3)
+    def forward(self, x):
+        x = self.stem(x)
+        for layer in self.layers:
+            x = layer(x)
+        x = torch.flatten(self.pool(x), 1)
+        return torch.nn.functional.log_softmax(self.fc(x), dim=1)
+torch.manual_seed(0)
+net = Net().eval()
+gm = torch.fx.symbolic_trace(net)
+print(gm.graph)
+print(gm.code)
+print(gm)
+x = torch.rand(2, 1, 6, 6)
+print(torch.allclose(gm(x), net(x), atol=1e-6))''',
+    '''class LeafTracer(torch.fx.Tracer):
+    def is_leaf_module(self, m, qualname):
+        return qualname == "inner" or super().is_leaf_module(m, qualname)
+class Inner(torch.nn.Module):
+    def forward(self, x):
+        return x.relu() * 2
+class Outer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inner = Inner()
+        self.other = Inner()
+    def forward(self, x):
+        return self.inner(x) + self.other(x)
+m = Outer()
+g = LeafTracer().trace(m)
+print(g)
+gm = torch.fx.GraphModule(m, g)
+print(gm.code)
+print(gm)
+print(gm(torch.tensor([-1., 2.])))''',
+    '''def f(x):
+    n = x.size()[0]
+    y = x.reshape(n, -1).transpose(0, 1).contiguous()
+    z = torch.where(y > 0, y, torch.zeros_like(y))
+    return z.max(dim=0).values, torch.max(y, 1)[1], y.mean(), x.shape[-1] * 2, x.dtype, x.device
+gm = torch.fx.symbolic_trace(f)
+print(gm.code)
+print(gm.graph)''',
+    '''class T(torch.fx.Tracer):
+    def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None, proxy_factory_fn=None):
+        p = super().create_proxy(kind, target, args, kwargs, name, type_expr, proxy_factory_fn)
+        p.node.meta["seen"] = kind
+        return p
+def f(x, y):
+    return torch.sigmoid(x) + y.sum()
+g = T().trace(f)
+print([(n.name, n.meta.get("seen")) for n in g.nodes])
+print(g)''',
+    '''def f(x):
+    return torch.relu(x) + torch.nn.functional.gelu(x) - torch.nn.functional.silu(x) * torch.tanh(x) / torch.nn.functional.softplus(x)
+gm = torch.fx.symbolic_trace(f)
+print(gm.code)
+x = torch.tensor([-1., 0.5, 2.])
+print(torch.allclose(gm(x), f(x)))''',
+    '''class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(10, 4)
+        self.lstm = torch.nn.LSTM(4, 3, batch_first=True)
+        self.drop = torch.nn.Dropout(0.1)
+    def forward(self, idx, mask=None):
+        h, (hn, cn) = self.lstm(self.drop(self.emb(idx)))
+        return h[:, -1] + hn[0], cn
+gm = torch.fx.symbolic_trace(M())
+print(gm.code)
+print(gm.graph)''',
+    '''def f(x):
+    return torch.relu(x)
+gm = torch.fx.symbolic_trace(f)
+g = gm.graph
+for n in g.nodes:
+    print(repr(n), n.op, n.format_node(), n.meta, n.type, n.is_impure())
+print(gm.graph.find_nodes(op="call_function", target=torch.relu))
+print(torch.fx.node.map_arg([list(g.nodes)[0], {"a": (list(g.nodes)[1],)}], lambda n: n.op))
+print(type(torch.fx.immutable_collections.immutable_list([1])).__name__, torch.fx.immutable_collections.immutable_dict(a=1))''',
+    '''def double(x):
+    return x * 2
+def f(x):
+    return double(x) + 1
+g = torch.fx.Tracer(autowrap_functions=(double,)).trace(f)
+print(g)''',
     # __torch_function__ tensor-likes
     '''class P:
     @classmethod

@@ -15,7 +15,7 @@ import builtins
 import functools
 import math
 
-from ._names import Namespace, is_from_torch, qualified_name
+from ._names import Namespace, qualified_name
 from .node import map_arg, type_repr
 
 __all__ = ["CodeGen", "PythonCode"]
@@ -213,12 +213,14 @@ class _Writer:
                 body.append(f"{name} = {raw}\n")
         elif op == "call_method":
             target = _format_target(repr(node.args[0]), node.target)
-            body.append(f"{name}{annotation} = {target}({self.format_args(node.args[1:], node.kwargs)})")
+            args = self.format_args(node.args[1:], node.kwargs)
+            body.append(f"{name}{annotation} = {target}({args})")
         elif op == "call_function":
             self.emit_call(node, name, annotation)
         elif op == "call_module":
             target = _format_target(self.root, node.target)
-            body.append(f"{name}{annotation} = {target}({self.format_args(node.args, node.kwargs)})")
+            args = self.format_args(node.args, node.kwargs)
+            body.append(f"{name}{annotation} = {target}({args})")
         elif op == "get_attr":
             body.append(f"{name}{annotation} = {_format_target(self.root, node.target)}")
         elif op == "output":

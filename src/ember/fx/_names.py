@@ -68,11 +68,6 @@ def pretty_target(target):
     return "builtins." + name if "." not in name else name
 
 
-def is_from_torch(func):
-    """Whether `func` prints under `torch.` (the generated code reaches it through `torch`)."""
-    return qualified_name(func).startswith("torch.")
-
-
 _ILLEGAL = re.compile(r"[^0-9a-zA-Z_]+")
 _SUFFIX = re.compile(r"(.*)_(\d+)$")
 # names the generated code uses for itself, besides Python's builtins and keywords

@@ -163,18 +163,24 @@ QUALIFIED_NAMES = {
     "torch.special.modified_bessel_i1": "torch._C._special.special_modified_bessel_i1",
     "torch.special.modified_bessel_k0": "torch._C._special.special_modified_bessel_k0",
     "torch.special.modified_bessel_k1": "torch._C._special.special_modified_bessel_k1",
-    "torch.special.scaled_modified_bessel_k0": "torch._C._special.special_scaled_modified_bessel_k0",
-    "torch.special.scaled_modified_bessel_k1": "torch._C._special.special_scaled_modified_bessel_k1",
+    "torch.special.scaled_modified_bessel_k0":
+        "torch._C._special.special_scaled_modified_bessel_k0",
+    "torch.special.scaled_modified_bessel_k1":
+        "torch._C._special.special_scaled_modified_bessel_k1",
     "torch.special.spherical_bessel_j0": "torch._C._special.special_spherical_bessel_j0",
     "torch.special.airy_ai": "torch._C._special.special_airy_ai",
     "torch.special.chebyshev_polynomial_t": "torch._C._special.special_chebyshev_polynomial_t",
     "torch.special.chebyshev_polynomial_u": "torch._C._special.special_chebyshev_polynomial_u",
     "torch.special.chebyshev_polynomial_v": "torch._C._special.special_chebyshev_polynomial_v",
     "torch.special.chebyshev_polynomial_w": "torch._C._special.special_chebyshev_polynomial_w",
-    "torch.special.shifted_chebyshev_polynomial_t": "torch._C._special.special_shifted_chebyshev_polynomial_t",
-    "torch.special.shifted_chebyshev_polynomial_u": "torch._C._special.special_shifted_chebyshev_polynomial_u",
-    "torch.special.shifted_chebyshev_polynomial_v": "torch._C._special.special_shifted_chebyshev_polynomial_v",
-    "torch.special.shifted_chebyshev_polynomial_w": "torch._C._special.special_shifted_chebyshev_polynomial_w",
+    "torch.special.shifted_chebyshev_polynomial_t":
+        "torch._C._special.special_shifted_chebyshev_polynomial_t",
+    "torch.special.shifted_chebyshev_polynomial_u":
+        "torch._C._special.special_shifted_chebyshev_polynomial_u",
+    "torch.special.shifted_chebyshev_polynomial_v":
+        "torch._C._special.special_shifted_chebyshev_polynomial_v",
+    "torch.special.shifted_chebyshev_polynomial_w":
+        "torch._C._special.special_shifted_chebyshev_polynomial_w",
     "torch.special.hermite_polynomial_h": "torch._C._special.special_hermite_polynomial_h",
     "torch.special.hermite_polynomial_he": "torch._C._special.special_hermite_polynomial_he",
     "torch.special.laguerre_polynomial_l": "torch._C._special.special_laguerre_polynomial_l",
