@@ -360,6 +360,9 @@ _NOT_DISPATCHED_FUNCTIONS = frozenset((
     "set_grad_enabled", "set_num_interop_threads", "set_num_threads", "set_printoptions",
     "set_rng_state", "set_warn_always", "to_dlpack", "typename", "use_deterministic_algorithms",
     "vmap"))
+# torch.nn.functional's functions that do not dispatch themselves: `F.sigmoid(x)` is
+# `x.sigmoid()`, which does.
+_NOT_DISPATCHED_FUNCTIONAL = frozenset(("sigmoid", "tanh"))
 # ... and those that modes see but a subclass argument does not dispatch (torch.tensor(sub)
 # is a plain Tensor).
 _MODES_ONLY = frozenset(("tensor", "as_tensor", "asarray"))
@@ -376,6 +379,8 @@ class _Layer(_patch_ops.Layer):
             return name not in _NOT_DISPATCHED
         if owner is ember:
             return name not in _NOT_DISPATCHED_FUNCTIONS
+        if owner.__name__ == "ember.nn.functional":
+            return name not in _NOT_DISPATCHED_FUNCTIONAL
         return owner is not Function
 
     def wrap(self, owner, name, inner):

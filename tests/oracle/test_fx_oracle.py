@@ -307,6 +307,11 @@ def f(x):
     return double(x) + 1
 g = torch.fx.Tracer(autowrap_functions=(double,)).trace(f)
 print(g)''',
+    # the functional forms and torch functions as torch records them
+    'F = torch.nn.functional\ndef f(x):\n    return F.max_pool2d(x, 2), F.avg_pool2d(x, 2), F.adaptive_avg_pool2d(x, 1), F.interpolate(x, scale_factor=2)\nprint(torch.fx.symbolic_trace(f).code)',
+    'F = torch.nn.functional\ndef f(x, t):\n    return F.cross_entropy(x, t), F.mse_loss(x, x), F.layer_norm(x, (3,)), F.normalize(x, dim=1), F.pad(x, (1, 1))\nprint(torch.fx.symbolic_trace(f).code)',
+    'F = torch.nn.functional\ndef f(x):\n    return F.softmax(x, -1), F.log_softmax(x, dim=-1), F.leaky_relu(x, 0.1), F.elu(x), F.hardtanh(x), F.sigmoid(x), F.tanh(x), F.embedding(x, x)\nprint(torch.fx.symbolic_trace(f).code)',
+    'def f(x):\n    return torch.matmul(x, x), torch.bmm(x, x), torch.einsum("ij->ji", x), torch.stack([x, x], 1), torch.chunk(x, 2), torch.transpose(x, 0, 1), torch.arange(3), torch.zeros(2, 3), torch.ones_like(x)\nprint(torch.fx.symbolic_trace(f).code)',
     # __torch_function__ tensor-likes
     '''class P:
     @classmethod

@@ -234,11 +234,9 @@ class Tracer(TracerBase):
             proxy.node.args = (param.default,)
         message = f"{name} has been specialized to have value {value} but got another value"
         if value is None:
-            check = self.create_proxy("call_function", _assert_is_none, (proxy, message), {})
+            self.create_proxy("call_function", _assert_is_none, (proxy, message), {})
         else:
-            eq = proxy == value
-            check = self.create_proxy("call_function", ember._assert, (eq, message), {})
-        check.node.meta.setdefault("concrete", True)
+            self.create_proxy("call_function", ember._assert, (proxy == value, message), {})
         return (name, value)
 
     def trace(self, root, concrete_args=None):
