@@ -189,6 +189,27 @@ def test_graph_module_submodules_and_state():
     assert text.startswith("class Sequential(torch.nn.Module):\n    def forward(self, input):")
 
 
+def test_graph_module_pickles_and_saves():
+    import io
+    import pickle
+    torch.manual_seed(0)
+    gm = fx.symbolic_trace(_uses_wrapped)
+    m = fx.symbolic_trace(Small())
+    x = torch.rand(2, 3)
+    for original in (gm, m):
+        again = pickle.loads(pickle.dumps(original))
+        assert again.code == original.code and str(again.graph) == str(original.graph)
+        assert repr(again) == repr(original).replace(original._get_name(), "GraphModule", 1)
+    np.testing.assert_array_equal(_np(pickle.loads(pickle.dumps(m))(x)), _np(m(x)))
+    buffer = io.BytesIO()
+    torch.save(m, buffer)
+    buffer.seek(0)
+    loaded = torch.load(buffer, weights_only=False)
+    np.testing.assert_array_equal(_np(loaded(x)), _np(m(x)))
+    assert [n.target for n in loaded.graph.nodes if n.op == "call_function"] == \
+        [torch.relu, operator.mul, operator.add]
+
+
 def test_interpreter_runs_node_by_node():
     seen = []
 

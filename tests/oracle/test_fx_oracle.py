@@ -312,6 +312,7 @@ print(g)''',
     'F = torch.nn.functional\ndef f(x, t):\n    return F.cross_entropy(x, t), F.mse_loss(x, x), F.layer_norm(x, (3,)), F.normalize(x, dim=1), F.pad(x, (1, 1))\nprint(torch.fx.symbolic_trace(f).code)',
     'F = torch.nn.functional\ndef f(x):\n    return F.softmax(x, -1), F.log_softmax(x, dim=-1), F.leaky_relu(x, 0.1), F.elu(x), F.hardtanh(x), F.sigmoid(x), F.tanh(x), F.embedding(x, x)\nprint(torch.fx.symbolic_trace(f).code)',
     'def f(x):\n    return torch.matmul(x, x), torch.bmm(x, x), torch.einsum("ij->ji", x), torch.stack([x, x], 1), torch.chunk(x, 2), torch.transpose(x, 0, 1), torch.arange(3), torch.zeros(2, 3), torch.ones_like(x)\nprint(torch.fx.symbolic_trace(f).code)',
+    'import pickle\nm = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())\ngm = torch.fx.symbolic_trace(m)\ng2 = pickle.loads(pickle.dumps(gm))\nprint(g2.code)\nprint(g2)\nprint(g2.graph)\nx = torch.ones(3, 2)\nprint(torch.equal(g2(x), gm(x)), g2[0].weight is gm[0].weight if hasattr(g2, "__getitem__") else None)',
     # __torch_function__ tensor-likes
     '''class P:
     @classmethod

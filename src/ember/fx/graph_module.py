@@ -221,6 +221,10 @@ class GraphModule(Module):
                 setattr(res, key, fake.__dict__[key])
         return res
 
+    def __reduce__(self):
+        from ._pickle import reduce_graph_module
+        return reduce_graph_module(self)
+
     def __copy__(self):
         res = GraphModule(self, self.graph)
         res.meta = getattr(self, "meta", {})
