@@ -1,7 +1,7 @@
 """DistributedSampler: each of `num_replicas` processes reads its own share of a dataset.
 
-ember has no process groups, so `num_replicas` and `rank` must be given (torch reads them
-from the initialised default group otherwise, and raises the error below without one).
+`num_replicas` and `rank` default to the default process group's world size and rank
+(`ember.distributed`; without an initialised group that raises torch's ValueError).
 """
 import math
 
@@ -18,9 +18,10 @@ class DistributedSampler(Sampler):
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
                  drop_last=False):
-        if num_replicas is None or rank is None:
-            raise ValueError("Default process group has not been initialized, please make sure "
-                             "to call init_process_group.")
+        if num_replicas is None:
+            num_replicas = ember.distributed.get_world_size()
+        if rank is None:
+            rank = ember.distributed.get_rank()
         if rank >= num_replicas or rank < 0:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, "
                              f"{num_replicas - 1}]")

@@ -1,0 +1,139 @@
+"""`init_process_group`: the processes find each other through a store (made from
+`init_method`: "env://", "tcp://host:port", "file:///path", or given as `store`) and connect
+into the world's transport (`_transport.py`)."""
+import os
+from datetime import timedelta
+from urllib.parse import parse_qs, urlparse
+
+from . import _group
+from ._group import Backend, ProcessGroup, _World
+from ._store import FileStore, PrefixStore, TCPStore
+from ._transport import Mesh
+
+__all__ = ["init_process_group", "is_available", "is_gloo_available", "is_nccl_available",
+           "is_mpi_available", "is_ucc_available", "is_xccl_available", "is_backend_available"]
+
+default_pg_timeout = timedelta(minutes=30)
+
+
+def is_available():
+    """Whether the distributed package is there: True (backend "gloo")."""
+    return True
+
+
+def is_gloo_available():
+    return True
+
+
+def is_nccl_available():
+    return False
+
+
+def is_mpi_available():
+    return False
+
+
+def is_ucc_available():
+    return False
+
+
+def is_xccl_available():
+    return False
+
+
+def is_backend_available(backend):
+    return Backend(backend) == Backend.GLOO
+
+
+def _backend_name(backend):
+    """The backend ember runs for `backend` ("gloo"; "cpu:gloo,cuda:gloo" and None too)."""
+    if backend is None:
+        return Backend.GLOO
+    names = {part.split(":")[-1].strip().lower() for part in str(backend).split(",")}
+    for name in names:
+        if name == Backend.NCCL:
+            raise RuntimeError("Distributed package doesn't have NCCL built in")
+        if name == Backend.MPI:
+            raise RuntimeError("Distributed package doesn't have MPI built in")
+        if name == Backend.UCC:
+            raise RuntimeError("Distributed package doesn't have UCC built in")
+        if name != Backend.GLOO:
+            raise ValueError(f"Invalid backend: '{name}'")
+    return Backend.GLOO
+
+
+def _env(name, scheme):
+    value = os.environ.get(name)
+    if value is None:
+        raise ValueError(f"Error initializing torch.distributed using {scheme} rendezvous: "
+                         f"environment variable {name} expected, but not set")
+    return value
+
+
+def _store_from(init_method, rank, world_size, timeout):
+    """(store, rank, world_size) for `init_method`, filling rank and world size from the
+    URL's query or the environment."""
+    url = urlparse(init_method)
+    query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+    scheme = f"{url.scheme}://"
+    if rank == -1:
+        rank = int(query.get("rank", os.environ.get("RANK", -1)))
+    if world_size == -1:
+        world_size = int(query.get("world_size", os.environ.get("WORLD_SIZE", -1)))
+    if url.scheme == "env":
+        rank = int(_env("RANK", scheme)) if rank == -1 else rank
+        world_size = int(_env("WORLD_SIZE", scheme)) if world_size == -1 else world_size
+        host, port = _env("MASTER_ADDR", scheme), int(_env("MASTER_PORT", scheme))
+    elif url.scheme == "tcp":
+        host, port = url.hostname, url.port
+    elif url.scheme != "file":
+        raise RuntimeError(f"No rendezvous handler for {scheme}")
+    if rank == -1:
+        raise ValueError(f"Error initializing torch.distributed using {scheme} rendezvous: "
+                         f"rank parameter missing")
+    if world_size == -1:
+        raise ValueError(f"Error initializing torch.distributed using {scheme} rendezvous: "
+                         f"world size parameter missing")
+    if url.scheme == "file":
+        return FileStore(url.path, world_size), rank, world_size
+    store = TCPStore(host, port, world_size, is_master=rank == 0, timeout=timeout,
+                     wait_for_workers=False)
+    return store, rank, world_size
+
+
+def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1,
+                       store=None, group_name="", pg_options=None, device_id=None):
+    """Join this process to the world of `world_size` processes as `rank` and make the
+    default group (backend "gloo", through sockets: NOTE [ Distributed protocol ]).
+
+    >>> os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29500")
+    >>> dist.init_process_group("gloo", rank=rank, world_size=2)
+    """
+    if _World.default is not None:
+        raise ValueError("trying to initialize the default process group twice!")
+    name = _backend_name(backend)
+    timeout = default_pg_timeout if timeout is None else timeout
+    if not isinstance(timeout, timedelta):
+        raise TypeError(f"Expected timeout argument to be of type datetime.timedelta, got "
+                        f"{type(timeout)}")
+    if store is not None:
+        if init_method is not None:
+            raise ValueError("Cannot specify both init_method and store.")
+        if world_size <= 0:
+            raise ValueError("world_size must be positive if using store")
+        if rank < 0:
+            raise ValueError("rank must be non-negative if using store")
+    else:
+        store, rank, world_size = _store_from(init_method or "env://", rank, world_size,
+                                              timeout)
+    if not 0 <= rank < world_size:
+        raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, "
+                         f"{world_size - 1}]")
+    mesh = Mesh(PrefixStore("default_pg", store), rank, world_size, timeout.total_seconds())
+    _World.mesh, _World.store = mesh, store
+    _World.default = ProcessGroup(_World, range(world_size), "0", name,
+                                  timeout.total_seconds())
+    _World.groups = {"0": _World.default}
+    _World.created = 0
+    from ._collectives import barrier
+    barrier()           # every connection is made before any process may go on and leave

@@ -1,0 +1,186 @@
+"""DistributedDataParallel: one copy of the model per process, each on its share of the
+batch, kept equal by averaging the gradients across the processes during backward.
+
+NOTE [ DDP gradient averaging ]
+At construction, rank 0's parameters and buffers are broadcast to every process. Each
+forward (with gradients on and outside `no_sync()`) arms a reduction: it lists the
+parameters the backward will reach (all that require grad, or, with
+`find_unused_parameters`, those found by walking the outputs' graph). A post-accumulate-grad
+hook on each parameter ticks it off; when the last one has its `.grad`, the gradients are
+all-reduced (summed, one message per dtype, parameters in registration order) and divided
+by the world size, still inside `backward()`. A parameter unused on this rank sends zeros;
+one unused on every rank keeps `.grad` None. Under `no_sync()` nothing is armed, so the
+gradients accumulate locally and the next synchronized backward averages the sums. torch
+reduces in buckets while backward runs; ember reduces once at the end (same values).
+"""
+from contextlib import contextmanager
+
+from ... import distributed as dist
+from ..._creation import zeros_like
+from ..._ops.joining import cat
+from ..._tensor import Tensor
+from ..._tensor_data import tensor
+from ...autograd.grad_mode import is_grad_enabled, no_grad
+from ...autograd.graph import AccumulateGrad
+from ..modules.module import Module
+
+__all__ = ["DistributedDataParallel"]
+
+
+def _flat(tensors):
+    return [t.reshape(-1) for t in tensors]
+
+
+def _broadcast_tensors(tensors, group):
+    """Broadcast group rank 0's values of `tensors` (one message per dtype)."""
+    src = dist.get_global_rank(group, 0) if group is not None else 0
+    by_dtype = {}
+    for t in tensors:
+        by_dtype.setdefault(t.dtype, []).append(t)
+    with no_grad():
+        for same in by_dtype.values():
+            flat = cat([t.detach().reshape(-1) for t in same])
+            dist.broadcast(flat, src, group=group)
+            offset = 0
+            for t in same:
+                t.copy_(flat[offset:offset + t.numel()].view_as(t))
+                offset += t.numel()
+
+
+def _output_tensors(obj):
+    if isinstance(obj, Tensor):
+        yield obj
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from _output_tensors(x)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            yield from _output_tensors(x)
+
+
+def _reached_leaves(outputs):
+    """The ids of the leaves whose AccumulateGrad nodes the outputs' graph reaches."""
+    seen, found = set(), set()
+    stack = [t.grad_fn for t in _output_tensors(outputs) if t.grad_fn is not None]
+    leaves = {id(t) for t in _output_tensors(outputs) if t.grad_fn is None and t.requires_grad}
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, AccumulateGrad):
+            found.add(id(node.variable))
+        stack.extend(n for n, _ in node.next_functions)
+    return found | leaves
+
+
+class DistributedDataParallel(Module):
+    """torch.nn.parallel.DistributedDataParallel over the default group (or
+    `process_group`); see NOTE [ DDP gradient averaging ].
+
+    >>> model = DDP(model)          # after dist.init_process_group
+    >>> loss_fn(model(x), y).backward()   # every rank's .grad is the average
+    """
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0,
+                 broadcast_buffers=True, init_sync=True, process_group=None,
+                 bucket_cap_mb=None, find_unused_parameters=False, check_reduction=False,
+                 gradient_as_bucket_view=False, static_graph=False,
+                 delay_all_reduce_named_params=None, param_to_hook_all_reduce=None,
+                 mixed_precision=None, device_mesh=None):
+        super().__init__()
+        if not any(p.requires_grad for p in module.parameters()):
+            raise RuntimeError("DistributedDataParallel is not needed when a module doesn't "
+                               "have any parameter that requires a gradient.")
+        self.module = module
+        self.device_ids = device_ids
+        self.output_device = output_device
+        self.dim = dim
+        self.process_group = dist.group.WORLD if process_group is None else process_group
+        if self.process_group is None:
+            raise ValueError("Default process group has not been initialized, please make "
+                             "sure to call init_process_group.")
+        self.broadcast_buffers = broadcast_buffers
+        self.find_unused_parameters = find_unused_parameters
+        self.gradient_as_bucket_view = gradient_as_bucket_view
+        self.static_graph = static_graph
+        self.require_backward_grad_sync = True
+        self.require_forward_param_sync = True
+        self._params = [p for p in dict.fromkeys(module.parameters()) if p.requires_grad]
+        self._waiting = set()          # ids of parameters whose gradient has yet to come
+        self._ticked = False
+        if init_sync:
+            _broadcast_tensors(list(module.parameters()) + list(module.buffers()),
+                               self.process_group)
+        for p in self._params:
+            p.register_post_accumulate_grad_hook(self._grad_ready)
+
+    @contextmanager
+    def no_sync(self):
+        """Backward passes of forwards run inside accumulate gradients locally; the first
+        synchronized backward after them averages the sums."""
+        old = self.require_backward_grad_sync
+        self.require_backward_grad_sync = False
+        try:
+            yield
+        finally:
+            self.require_backward_grad_sync = old
+
+    def forward(self, *inputs, **kwargs):
+        if self._waiting and self._ticked:
+            raise RuntimeError(
+                "Expected to have finished reduction in the prior iteration before starting a "
+                "new one. This error indicates that your module has parameters that were not "
+                "used in producing loss. You can enable unused parameter detection by passing "
+                "the keyword argument `find_unused_parameters=True` to "
+                "`torch.nn.parallel.DistributedDataParallel`, and by making sure all `forward` "
+                "function outputs participate in calculating loss.")
+        if self.broadcast_buffers and self.require_forward_param_sync:
+            buffers = list(self.module.buffers())
+            if buffers:
+                _broadcast_tensors(buffers, self.process_group)
+        outputs = self.module(*inputs, **kwargs)
+        self._waiting, self._ticked = set(), False
+        if is_grad_enabled() and self.require_backward_grad_sync:
+            if self.find_unused_parameters:
+                reached = _reached_leaves(outputs)
+                self._waiting = {id(p) for p in self._params if id(p) in reached}
+                if not self._waiting:
+                    self._reduce()
+            else:
+                self._waiting = {id(p) for p in self._params}
+        return outputs
+
+    def _grad_ready(self, param):
+        if id(param) not in self._waiting:
+            return
+        self._waiting.discard(id(param))
+        self._ticked = True
+        if not self._waiting:
+            self._reduce()
+
+    def _reduce(self):
+        """Average the parameters' gradients across the group (NOTE [ DDP gradient
+        averaging ])."""
+        group = self.process_group
+        n = dist.get_world_size(group)
+        used = tensor([int(p.grad is not None) for p in self._params])
+        dist.all_reduce(used, group=group)
+        by_dtype = {}
+        for p, count in zip(self._params, used.tolist()):
+            if count:
+                by_dtype.setdefault(p.dtype, []).append(p)
+        with no_grad():
+            for params in by_dtype.values():
+                flat = cat([(p.grad if p.grad is not None else zeros_like(p)).reshape(-1)
+                            for p in params])
+                dist.all_reduce(flat, group=group)
+                flat.div_(n)
+                offset = 0
+                for p in params:
+                    value = flat[offset:offset + p.numel()].view_as(p)
+                    if p.grad is None:
+                        p.grad = value.clone()
+                    else:
+                        p.grad.copy_(value)
+                    offset += p.numel()

@@ -1,0 +1,126 @@
+"""ember.distributed within one process: the stores, the errors before and around
+`init_process_group`, and a world of one (texts as torch 2.13's CPU build gives them;
+tests/oracle/test_distributed_oracle.py compares with torch itself)."""
+import threading
+from datetime import timedelta
+
+import pytest
+
+import ember
+import ember.distributed as dist
+
+NOT_INIT = "^Default process group has not been initialized, please make sure to call " \
+           "init_process_group.$"
+
+
+def _store_pairs(tmp_path):
+    """(store, another handle on the same keys): a TCPStore client waits for its reply, so
+    another thread writes through another client, as another process would."""
+    tcp = dist.TCPStore("127.0.0.1", 0, 1, True, timedelta(seconds=5))
+    hashed, under, path = dist.HashStore(), dist.HashStore(), str(tmp_path / "store")
+    return [(hashed, hashed), (dist.FileStore(path), dist.FileStore(path)),
+            (tcp, dist.TCPStore("127.0.0.1", tcp.port, 1, False, timedelta(seconds=5))),
+            (dist.PrefixStore("pre", under), dist.PrefixStore("pre", under))]
+
+
+def _stores(tmp_path):
+    return [s for s, _ in _store_pairs(tmp_path)]
+
+
+def test_store_operations(tmp_path):
+    for s in _stores(tmp_path):
+        s.set("a", "x")
+        s.set("b", b"\x00\xff")
+        assert (s.get("a"), s.get("b")) == (b"x", b"\x00\xff")
+        assert (s.add("n", 2), s.add("n", 3), s.get("n")) == (2, 5, b"5")
+        assert s.num_keys() == 3
+        assert s.compare_set("a", "x", "y") == b"y"          # matched: set
+        assert s.compare_set("a", "q", "z") == b"y"          # not matched: the current value
+        assert s.compare_set("new", "", "v") == b"v"         # missing and expected empty
+        assert s.compare_set("new2", "w", "v") == b"w"       # missing: the expected value
+        assert (s.delete_key("a"), s.delete_key("a")) == (True, False)
+        assert (s.check(["n", "b"]), s.check(["n", "zz"])) == (True, False)
+        with pytest.raises(ValueError, match="^stoll$"):
+            s.add("b", 1)
+
+
+def test_store_waits_and_times_out(tmp_path):
+    for s, writer in _store_pairs(tmp_path):
+        s.set_timeout(timedelta(seconds=0.2))
+        assert s.timeout == timedelta(seconds=0.2)
+        with pytest.raises(dist.DistStoreError, match="^Wait timeout$"):
+            s.get("missing")
+        with pytest.raises(dist.DistStoreError, match="^Wait timeout$"):
+            s.wait(["missing"], timedelta(seconds=0.05))
+        s.set_timeout(timedelta(seconds=5))
+        later = threading.Timer(0.1, lambda: writer.set("late", "here"))
+        later.start()
+        assert s.get("late") == b"here"                      # waited for the other thread
+        later.join()
+
+
+def test_prefix_store_and_tcp_clients():
+    base = dist.HashStore()
+    p = dist.PrefixStore("pre", base)
+    p.set("q", "1")
+    assert base.get("pre/q") == b"1" and p.underlying_store is base
+    master = dist.TCPStore("127.0.0.1", 0, 2, True, timedelta(seconds=5),
+                           wait_for_workers=False)
+    client = dist.TCPStore("127.0.0.1", master.port, 2, False, timedelta(seconds=5))
+    client.set("k", "v")
+    assert master.get("k") == b"v" and master.add("c", 1) == 1 and client.add("c", 1) == 2
+
+
+def test_before_init():
+    assert dist.is_available() and dist.is_gloo_available()
+    assert not (dist.is_nccl_available() or dist.is_mpi_available() or dist.is_initialized())
+    assert dist.group.WORLD is None and dist.GroupMember.NON_GROUP_MEMBER == -100
+    for call in (dist.get_rank, dist.get_world_size, dist.barrier, dist.get_backend,
+                 lambda: dist.all_reduce(ember.ones(2)), lambda: dist.new_group([0]),
+                 lambda: dist.send(ember.ones(2), 1), lambda: dist.all_gather_object([None], 1)):
+        with pytest.raises(ValueError, match=NOT_INIT):
+            call()
+    with pytest.raises(AssertionError, match="^Process group cannot be None$"):
+        dist.destroy_process_group()
+    with pytest.raises(RuntimeError, match="^Distributed package doesn't have NCCL built in$"):
+        dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
+    with pytest.raises(ValueError, match="^Error initializing torch.distributed using env:// "
+                                         "rendezvous: environment variable RANK expected"):
+        dist.init_process_group("gloo")
+    from ember.utils.data import DistributedSampler
+    with pytest.raises(ValueError, match=NOT_INIT):
+        DistributedSampler(range(4))
+    assert repr(dist.ReduceOp.SUM) == "<RedOpType.SUM: 0>"
+    assert list(dist.ReduceOp.RedOpType.__members__) == [
+        "SUM", "AVG", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR", "PREMUL_SUM"]
+
+
+def test_world_of_one():
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        with pytest.raises(ValueError, match="^trying to initialize the default process group "
+                                             "twice!$"):
+            dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+        assert (dist.get_rank(), dist.get_world_size(), dist.get_backend()) == (0, 1, "gloo")
+        t = ember.tensor([1., 2.])
+        dist.all_reduce(t, op=dist.ReduceOp.AVG)
+        assert t.tolist() == [1., 2.]
+        out = [ember.zeros(2)]
+        dist.all_gather(out, t)
+        assert out[0].tolist() == [1., 2.]
+        objs = [None]
+        dist.all_gather_object(objs, {"a": 1})
+        assert objs == [{"a": 1}]
+        with pytest.raises(ValueError, match="^the new group's world size should be less or "
+                                             "equal to the world size set by init_process_"):
+            dist.new_group([0, 1])
+        with pytest.raises(ValueError, match="^Argument ``scatter_list`` must be specified on "
+                                             "source rank.$"):
+            dist.scatter(ember.zeros(2), src=0)
+        work = dist.broadcast(t, 0, async_op=True)
+        assert work.wait() is True and work.is_completed()
+        from ember.utils.data import DistributedSampler
+        assert list(DistributedSampler(range(3), shuffle=False)) == [0, 1, 2]
+    finally:
+        dist.destroy_process_group()
+    assert not dist.is_initialized() and dist.group.WORLD is None
