@@ -11,8 +11,8 @@ import ember.distributed as dist
 from dist_runner import run_world
 
 W = 3
-DTYPES = ["float32", "float64", "float16", "bfloat16", "uint8", "int8", "int16", "int32",
-          "int64", "complex64", "complex128"]
+DTYPES = ["float32", "float64", "float16", "bfloat16", "uint8", "int8", "int32", "int64",
+          "complex64", "complex128"]
 
 
 def _seen(t):
@@ -44,6 +44,9 @@ def _reductions(rank, out):
         t = ember.tensor([rank + 1, rank + 5])
         dist.all_reduce(t, op=getattr(dist.ReduceOp, op))
         out[f"all_reduce int64 {op}"] = _seen(t)
+    t = ember.tensor([rank + 1, 1])
+    out["int AVG"] = (_caught(lambda: dist.all_reduce(t, op=dist.ReduceOp.AVG)), t.tolist())
+    out["int16"] = _caught(lambda: dist.all_reduce(ember.ones(1, dtype=ember.int16)))
     base = ember.zeros(3, 2)
     x = base.t()                            # non-contiguous: strides (1, 2)
     x.copy_(ember.arange(6.).reshape(2, 3) + rank * 10)
@@ -67,10 +70,9 @@ def _others(rank, out):
     parts = [ember.zeros(2, dtype=ember.int32) for _ in range(W)]
     dist.all_gather(parts, ember.tensor([rank, rank * rank], dtype=ember.int32))
     out["all_gather"] = [p.tolist() for p in parts]
-    flat, stacked = ember.zeros(2 * W), ember.zeros(W, 2)
+    flat = ember.zeros(2 * W)
     dist.all_gather_into_tensor(flat, ember.tensor([rank, -rank], dtype=ember.float32))
-    dist.all_gather_into_tensor(stacked, ember.tensor([rank, -rank], dtype=ember.float32))
-    out["all_gather_into_tensor"] = (flat.tolist(), stacked.tolist())
+    out["all_gather_into_tensor"] = flat.tolist()
     gathered = [ember.zeros(1) for _ in range(W)] if rank == 0 else None
     dist.gather(ember.tensor([rank * 2.]), gathered, dst=0)
     out["gather"] = None if gathered is None else [g.tolist() for g in gathered]
@@ -118,10 +120,11 @@ def _async_and_p2p(rank, out):
     else:
         t = ember.zeros(1)
         out["any source"] = (dist.recv(t), t.tolist())
+    # (tag 5: a tag-0 message from rank 1 could answer rank 2's any-source receive above)
     works = dist.batch_isend_irecv([dist.P2POp(dist.isend, ember.tensor([rank * 1.]),
-                                               (rank + 1) % W),
+                                               (rank + 1) % W, tag=5),
                                     dist.P2POp(dist.irecv, t := ember.zeros(1),
-                                               (rank - 1) % W)])
+                                               (rank - 1) % W, tag=5)])
     for w in works:
         w.wait()
     out["batch_isend_irecv"] = t.tolist()
@@ -225,6 +228,14 @@ def test_all_reduce_bool_and_bitwise(seen):
     assert _each(seen, "all_reduce int64 BXOR") == [("torch.int64", [0, 4])] * W
 
 
+def test_gloo_limits(seen):
+    # AVG sums, then divides in place: an integer tensor keeps the sum and the error is
+    # the in-place division's; gloo moves no int16
+    assert _each(seen, "int AVG") == [(("RuntimeError", "result type Float can't be cast to "
+                                        "the desired output type Long"), [6, 3])] * W
+    assert _each(seen, "int16") == [("RuntimeError", "Invalid scalar type")] * W
+
+
 def test_results_land_in_the_callers_tensor(seen):
     # x[i][j] = 3 i + j + 10 r, summed over r = 0, 1, 2: 3 (3 i + j) + 30
     x = [[3 * (3 * i + j) + 30. for j in range(3)] for i in range(2)]
@@ -244,8 +255,7 @@ def test_rooted_collectives(seen):
 def test_gathers_and_scatters(seen):
     assert _each(seen, "all_gather") == [[[0, 0], [1, 1], [2, 4]]] * W
     flat = [0., 0., 1., -1., 2., -2.]
-    assert _each(seen, "all_gather_into_tensor") == [(flat, [flat[:2], flat[2:4],
-                                                            flat[4:]])] * W
+    assert _each(seen, "all_gather_into_tensor") == [flat] * W
     # rank j: sum over r of 10 r + j
     assert _each(seen, "reduce_scatter") == [[30. + 3 * j] for j in range(W)]
     # rank j: sum over r of [2j, 2j + 1] + 100 r

@@ -7,7 +7,7 @@ import numpy as np
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import no_grad
 from ._group import _World, not_member, resolve
-from ._reduce_op import ReduceOp, check_reduce_op, combine
+from ._reduce_op import ReduceOp, check_dtype, check_reduce_op, combine
 from ._work import Work
 
 __all__ = ["all_reduce", "broadcast", "reduce", "all_gather", "all_gather_into_tensor",
@@ -69,6 +69,7 @@ def check_count(tensors, size, op_name, what):
 
 def host(t):
     """The tensor's elements as a C-contiguous NumPy array (through host memory)."""
+    check_dtype(t.dtype)
     return np.ascontiguousarray(t.detach().cpu()._data)
 
 
@@ -135,6 +136,9 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
         mine = host(tensor)
         arrays = exchange(pg, key, [mine] * pg.size(), [mine] * pg.size(), "allreduce")
         write(tensor, combine(arrays, op))
+        if op is ReduceOp.AVG:
+            with no_grad():
+                tensor.div_(pg.size())
     return run(pg, body, async_op, [tensor])
 
 
@@ -185,6 +189,11 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     if not_member(group, "all_gather"):
         return None
     pg = resolve(group)
+    dtypes = [t.dtype for t in tensor_list + [tensor]]
+    for dtype in dtypes:
+        if dtype != dtypes[0]:
+            raise ValueError(f"Invalid usage of tensors with different dtypesFound {dtypes[0]} "
+                             f"and  {dtype}")
     check_count(tensor_list, pg.size(), "allgather", "output tensor list")
     check_like(tensor_list, tensor, "allgather")
 
@@ -197,8 +206,8 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
-    """Every member's `input_tensor` into `output_tensor`: concatenated along dim 0
-    (size `world * n`) or stacked (a new leading dim of size `world`)."""
+    """Every member's `input_tensor`, concatenated along dim 0 in group rank order, into
+    `output_tensor` (gloo takes no stacked output, as in torch)."""
     check_tensor(output_tensor, "output_tensor")
     check_tensor(input_tensor, "input_tensor")
     if not_member(group, "all_gather_into_tensor"):
@@ -206,18 +215,16 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
     pg = resolve(group)
     n = pg.size()
     shape, out_shape = tuple(input_tensor.shape), tuple(output_tensor.shape)
-    stacked = out_shape == (n,) + shape
-    if not stacked and not (shape and out_shape[1:] == shape[1:] and
-                            out_shape[0] == n * shape[0]):
-        got = (out_shape[0] // n,) + out_shape[1:] if out_shape else ()
+    piece = (out_shape[0] // n,) + out_shape[1:] if out_shape else ()
+    if piece != shape or out_shape[0] % n:
         raise RuntimeError(f"ProcessGroupGloo::allgather: invalid tensor size at index 0 "
-                           f"(expected {_dims(shape)}, got {_dims(got)})")
+                           f"(expected {_dims(shape)}, got {_dims(piece)})")
     check_like([output_tensor], input_tensor.new_empty(out_shape), "allgather")
 
     def body(key):
         mine = host(input_tensor)
-        arrays = exchange(pg, key, [mine] * n, [mine] * n, "allgather")
-        write(output_tensor, np.stack(arrays) if stacked else np.concatenate(arrays))
+        write(output_tensor, np.concatenate(exchange(pg, key, [mine] * n, [mine] * n,
+                                                     "allgather")))
     return run(pg, body, async_op, [output_tensor])
 
 

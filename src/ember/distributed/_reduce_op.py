@@ -4,7 +4,7 @@ import enum
 
 import numpy as np
 
-__all__ = ["ReduceOp", "combine", "check_reduce_op"]
+__all__ = ["ReduceOp", "combine", "check_reduce_op", "check_dtype"]
 
 
 class RedOpType(enum.IntEnum):
@@ -36,6 +36,13 @@ _NOT_COMPLEX = (RedOpType.MAX, RedOpType.MIN, RedOpType.PRODUCT, RedOpType.BAND,
                 RedOpType.BOR, RedOpType.BXOR)
 
 
+def check_dtype(dtype):
+    """torch's gloo moves no int16 or wide unsigned tensors."""
+    if dtype.itemsize == 2 and not dtype.is_floating_point or \
+            str(dtype) in ("torch.uint32", "torch.uint64"):
+        raise RuntimeError("Invalid scalar type")
+
+
 def check_reduce_op(op, dtype, op_name):
     """torch's errors for a reduction its gloo backend cannot do on `dtype`."""
     if not isinstance(op, RedOpType) or op is RedOpType.PREMUL_SUM:
@@ -48,14 +55,11 @@ def check_reduce_op(op, dtype, op_name):
 
 
 def combine(arrays, op):
-    """`op` over `arrays` (one per member, in group rank order), left to right."""
+    """`op` over `arrays` (one per member, in group rank order), left to right. AVG gives
+    the sum here: as torch's gloo, the caller divides its tensor in place afterwards (so an
+    integer tensor holds the sum when that division raises)."""
     result = np.array(arrays[0], copy=True)
     ufunc = _UFUNCS[op]
     for a in arrays[1:]:
         ufunc(result, a, out=result)
-    if op is RedOpType.AVG:
-        if np.issubdtype(result.dtype, np.integer) or result.dtype == np.bool_:
-            result = (result // len(arrays)).astype(result.dtype)
-        else:
-            result = (result / result.dtype.type(len(arrays))).astype(result.dtype)
     return result

@@ -95,7 +95,9 @@ def _store_from(init_method, rank, world_size, timeout):
         raise ValueError(f"Error initializing torch.distributed using {scheme} rendezvous: "
                          f"world size parameter missing")
     if url.scheme == "file":
-        return FileStore(url.path, world_size), rank, world_size
+        store = FileStore(url.path, world_size)
+        store.set_timeout(timeout)
+        return store, rank, world_size
     store = TCPStore(host, port, world_size, is_master=rank == 0, timeout=timeout,
                      wait_for_workers=False)
     return store, rank, world_size

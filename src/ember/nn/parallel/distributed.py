@@ -128,13 +128,7 @@ class DistributedDataParallel(Module):
 
     def forward(self, *inputs, **kwargs):
         if self._waiting and self._ticked:
-            raise RuntimeError(
-                "Expected to have finished reduction in the prior iteration before starting a "
-                "new one. This error indicates that your module has parameters that were not "
-                "used in producing loss. You can enable unused parameter detection by passing "
-                "the keyword argument `find_unused_parameters=True` to "
-                "`torch.nn.parallel.DistributedDataParallel`, and by making sure all `forward` "
-                "function outputs participate in calculating loss.")
+            self._unfinished_reduction()
         if self.broadcast_buffers and self.require_forward_param_sync:
             buffers = list(self.module.buffers())
             if buffers:
@@ -150,6 +144,25 @@ class DistributedDataParallel(Module):
             else:
                 self._waiting = {id(p) for p in self._params}
         return outputs
+
+    def _unfinished_reduction(self):
+        missing = " ".join(str(i) for i, p in enumerate(self._params) if id(p) in self._waiting)
+        raise RuntimeError(
+            "Expected to have finished reduction in the prior iteration before starting a new "
+            "one. This error indicates that your module has parameters that were not used in "
+            "producing loss. You can enable unused parameter detection by passing the keyword "
+            "argument `find_unused_parameters=True` to "
+            "`torch.nn.parallel.DistributedDataParallel`, and by \nmaking sure all `forward` "
+            "function outputs participate in calculating loss. \nIf you already have done the "
+            "above, then the distributed data parallel module wasn't able to locate the output "
+            "tensors in the return value of your module's `forward` function. Please include "
+            "the loss function and the structure of the return value of `forward` of your "
+            "module when reporting this issue (e.g. list, dict, iterable).\nParameter indices "
+            f"which did not receive grad for rank {dist.get_rank(self.process_group)}: "
+            f"{missing}\n In addition, you can set the environment variable "
+            "TORCH_DISTRIBUTED_DEBUG to either INFO or DETAIL to print out information about "
+            "which particular parameters did not receive gradient on this rank as part of this "
+            "error")
 
     def _grad_ready(self, param):
         if id(param) not in self._waiting:
