@@ -3,7 +3,6 @@ the file), checked against one process doing the same work on the whole batch.""
 import pytest
 
 import ember
-import ember.distributed as dist
 from ember.nn.parallel import DistributedDataParallel as DDP
 from dist_runner import run_world
 

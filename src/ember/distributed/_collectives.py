@@ -59,6 +59,15 @@ def check_like(tensors, like, op_name, what="tensor"):
                                f"(expected {_dims(like.shape)}, got {_dims(t.shape)})")
 
 
+def check_root_list(is_root, given, name, role):
+    """torch's errors for a list (`gather_list`, `scatter_list`) the root must give and the
+    other ranks must not; `role` is "destination" or "source"."""
+    if is_root and not given:
+        raise ValueError(f"Argument ``{name}`` must be specified on {role} rank.")
+    if not is_root and given:
+        raise ValueError(f"Argument ``{name}`` must NOT be specified on non-{role} ranks.")
+
+
 def check_count(tensors, size, op_name, what):
     if len(tensors) != size:
         raise RuntimeError(f"ProcessGroupGloo::{op_name}: invalid {what} at index 0 (expected "
@@ -238,11 +247,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     pg = resolve(group)
     dst = root(pg, dst, group_dst, "gather")
     me = pg.rank()
-    if me == dst and not gather_list:
-        raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
-    if me != dst and gather_list:
-        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
-                         "ranks.")
+    check_root_list(me == dst, gather_list, "gather_list", "destination")
     if me == dst:
         check_count(gather_list, pg.size(), "gather", "output tensor list")
         check_like(gather_list, tensor, "gather")
@@ -267,11 +272,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     pg = resolve(group)
     src = root(pg, src, group_src, "scatter")
     me = pg.rank()
-    if me == src and not scatter_list:
-        raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
-    if me != src and scatter_list:
-        raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source "
-                         "ranks.")
+    check_root_list(me == src, scatter_list, "scatter_list", "source")
     if me == src:
         check_count(scatter_list, pg.size(), "scatter", "input tensor list")
         check_like(scatter_list, tensor, "scatter")

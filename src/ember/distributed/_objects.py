@@ -5,7 +5,7 @@ import pickle
 
 import numpy as np
 
-from ._collectives import root
+from ._collectives import check_root_list, root
 from ._group import _World, not_member, resolve
 from ._p2p import _peer
 
@@ -72,11 +72,7 @@ def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=
     pg = resolve(group)
     dst = root(pg, dst, group_dst, "gather")
     me = pg.rank()
-    if me == dst and object_gather_list is None:
-        raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
-    if me != dst and object_gather_list is not None:
-        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
-                         "ranks.")
+    check_root_list(me == dst, object_gather_list is not None, "gather_list", "destination")
     key = _begin(pg)
     if me != dst:
         _send(pg._ranks[dst], key, obj)

@@ -5,7 +5,6 @@ import os
 from datetime import timedelta
 from urllib.parse import parse_qs, urlparse
 
-from . import _group
 from ._group import Backend, ProcessGroup, _World
 from ._store import FileStore, PrefixStore, TCPStore
 from ._transport import Mesh

@@ -27,24 +27,28 @@ from ..modules.module import Module
 __all__ = ["DistributedDataParallel"]
 
 
-def _flat(tensors):
-    return [t.reshape(-1) for t in tensors]
+def _bucketed(tensors, collective):
+    """Run `collective` on one flat tensor per dtype of `tensors` (in their order); yields
+    (index in `tensors`, that tensor's part of the result)."""
+    by_dtype = {}
+    for i, t in enumerate(tensors):
+        by_dtype.setdefault(t.dtype, []).append(i)
+    for indices in by_dtype.values():
+        flat = cat([tensors[i].detach().reshape(-1) for i in indices])
+        collective(flat)
+        offset = 0
+        for i in indices:
+            n = tensors[i].numel()
+            yield i, flat[offset:offset + n].view_as(tensors[i])
+            offset += n
 
 
 def _broadcast_tensors(tensors, group):
-    """Broadcast group rank 0's values of `tensors` (one message per dtype)."""
-    src = dist.get_global_rank(group, 0) if group is not None else 0
-    by_dtype = {}
-    for t in tensors:
-        by_dtype.setdefault(t.dtype, []).append(t)
+    """Give every member group rank 0's values of `tensors`."""
+    src = dist.get_global_rank(group, 0)
     with no_grad():
-        for same in by_dtype.values():
-            flat = cat([t.detach().reshape(-1) for t in same])
-            dist.broadcast(flat, src, group=group)
-            offset = 0
-            for t in same:
-                t.copy_(flat[offset:offset + t.numel()].view_as(t))
-                offset += t.numel()
+        for i, value in _bucketed(tensors, lambda flat: dist.broadcast(flat, src, group=group)):
+            tensors[i].copy_(value)
 
 
 def _output_tensors(obj):
@@ -179,21 +183,12 @@ class DistributedDataParallel(Module):
         n = dist.get_world_size(group)
         used = tensor([int(p.grad is not None) for p in self._params])
         dist.all_reduce(used, group=group)
-        by_dtype = {}
-        for p, count in zip(self._params, used.tolist()):
-            if count:
-                by_dtype.setdefault(p.dtype, []).append(p)
+        params = [p for p, count in zip(self._params, used.tolist()) if count]
+        grads = [zeros_like(p) if p.grad is None else p.grad for p in params]
         with no_grad():
-            for params in by_dtype.values():
-                flat = cat([(p.grad if p.grad is not None else zeros_like(p)).reshape(-1)
-                            for p in params])
-                dist.all_reduce(flat, group=group)
-                flat.div_(n)
-                offset = 0
-                for p in params:
-                    value = flat[offset:offset + p.numel()].view_as(p)
-                    if p.grad is None:
-                        p.grad = value.clone()
-                    else:
-                        p.grad.copy_(value)
-                    offset += p.numel()
+            for i, value in _bucketed(grads, lambda flat: dist.all_reduce(flat, group=group)):
+                value = value / n
+                if params[i].grad is None:
+                    params[i].grad = value
+                else:
+                    params[i].grad.copy_(value)
