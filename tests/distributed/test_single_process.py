@@ -73,7 +73,9 @@ def test_prefix_store_and_tcp_clients():
 
 def test_before_init():
     assert dist.is_available() and dist.is_gloo_available()
-    assert not (dist.is_nccl_available() or dist.is_mpi_available() or dist.is_initialized())
+    assert not (dist.is_nccl_available() or dist.is_initialized())
+    import importlib.util
+    assert dist.is_mpi_available() is (importlib.util.find_spec("mpi4py") is not None)
     assert dist.group.WORLD is None and dist.GroupMember.NON_GROUP_MEMBER == -100
     for call in (dist.get_rank, dist.get_world_size, dist.barrier, dist.get_backend,
                  lambda: dist.all_reduce(ember.ones(2)), lambda: dist.new_group([0]),
@@ -84,6 +86,10 @@ def test_before_init():
         dist.destroy_process_group()
     with pytest.raises(RuntimeError, match="^Distributed package doesn't have NCCL built in$"):
         dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
+    if not dist.is_mpi_available():
+        with pytest.raises(RuntimeError, match="^Distributed package doesn't have MPI built "
+                                               "in$"):
+            dist.init_process_group("mpi")
     with pytest.raises(ValueError, match="^Error initializing torch.distributed using env:// "
                                          "rendezvous: environment variable RANK expected"):
         dist.init_process_group("gloo")

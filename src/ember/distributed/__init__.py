@@ -3,9 +3,9 @@ transfers and stores, with the "gloo" backend built on the standard library's so
 
 Where things are: the rendezvous and `init_process_group` (`_rendezvous.py`), the stores
 (`_store.py`), the sockets between processes (`_transport.py`, with NOTE [ Distributed
-protocol ]), groups and their questions (`_group.py`), the collectives (`_collectives.py`,
-reductions in `_reduce_op.py`), point-to-point (`_p2p.py`), Python objects (`_objects.py`),
-the launcher (`run.py`). DistributedDataParallel is `ember/nn/parallel/distributed.py`.
+protocol ]; over MPI: `_transport_mpi.py`), groups and their questions (`_group.py`), the
+collectives (`_collectives.py`, reductions in `_reduce_op.py`), point-to-point (`_p2p.py`),
+Python objects (`_objects.py`), the launcher (`run.py`). DistributedDataParallel is `ember/nn/parallel/distributed.py`.
 
 >>> dist.init_process_group("gloo", init_method="tcp://127.0.0.1:29500", rank=r, world_size=2)
 >>> t = ember.ones(2) * (r + 1); dist.all_reduce(t)        # tensor([3., 3.]) on both ranks

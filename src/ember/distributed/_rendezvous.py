@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlparse
 from ._group import Backend, ProcessGroup, _World
 from ._store import FileStore, PrefixStore, TCPStore
 from ._transport import Mesh
+from ._transport_mpi import MpiMesh, mpi_available
 
 __all__ = ["init_process_group", "is_available", "is_gloo_available", "is_nccl_available",
            "is_mpi_available", "is_ucc_available", "is_xccl_available", "is_backend_available"]
@@ -29,7 +30,8 @@ def is_nccl_available():
 
 
 def is_mpi_available():
-    return False
+    """Whether the "mpi" backend can run: mpi4py (the optional extra `mpi`) loads."""
+    return mpi_available()
 
 
 def is_ucc_available():
@@ -41,11 +43,13 @@ def is_xccl_available():
 
 
 def is_backend_available(backend):
-    return Backend(backend) == Backend.GLOO
+    return Backend(backend) == Backend.GLOO or (Backend(backend) == Backend.MPI and
+                                                 mpi_available())
 
 
 def _backend_name(backend):
-    """The backend ember runs for `backend` ("gloo"; "cpu:gloo,cuda:gloo" and None too)."""
+    """The backend ember runs for `backend`: "gloo" (also for None and "cpu:gloo,cuda:gloo")
+    or "mpi"."""
     if backend is None:
         return Backend.GLOO
     names = {part.split(":")[-1].strip().lower() for part in str(backend).split(",")}
@@ -53,7 +57,9 @@ def _backend_name(backend):
         if name == Backend.NCCL:
             raise RuntimeError("Distributed package doesn't have NCCL built in")
         if name == Backend.MPI:
-            raise RuntimeError("Distributed package doesn't have MPI built in")
+            if not mpi_available():
+                raise RuntimeError("Distributed package doesn't have MPI built in")
+            return Backend.MPI
         if name == Backend.UCC:
             raise RuntimeError("Distributed package doesn't have UCC built in")
         if name != Backend.GLOO:
@@ -105,7 +111,8 @@ def _store_from(init_method, rank, world_size, timeout):
 def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1,
                        store=None, group_name="", pg_options=None, device_id=None):
     """Join this process to the world of `world_size` processes as `rank` and make the
-    default group (backend "gloo", through sockets: NOTE [ Distributed protocol ]).
+    default group (backend "gloo", through sockets: NOTE [ Distributed protocol ]; or "mpi"
+    in a world started by mpiexec, with mpi4py).
 
     >>> os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29500")
     >>> dist.init_process_group("gloo", rank=rank, world_size=2)
@@ -117,7 +124,11 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if not isinstance(timeout, timedelta):
         raise TypeError(f"Expected timeout argument to be of type datetime.timedelta, got "
                         f"{type(timeout)}")
-    if store is not None:
+    if name == Backend.MPI:
+        mesh = MpiMesh()                     # rank and world size are MPI's (as in torch)
+        rank, world_size = mesh.rank, mesh.world_size
+        store = None
+    elif store is not None:
         if init_method is not None:
             raise ValueError("Cannot specify both init_method and store.")
         if world_size <= 0:
@@ -130,7 +141,9 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if not 0 <= rank < world_size:
         raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, "
                          f"{world_size - 1}]")
-    mesh = Mesh(PrefixStore("default_pg", store), rank, world_size, timeout.total_seconds())
+    if name != Backend.MPI:
+        mesh = Mesh(PrefixStore("default_pg", store), rank, world_size,
+                    timeout.total_seconds())
     _World.mesh, _World.store = mesh, store
     _World.default = ProcessGroup(_World, range(world_size), "0", name,
                                   timeout.total_seconds())

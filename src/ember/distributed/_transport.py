@@ -40,18 +40,59 @@ def _advertised_host(store):
     return getattr(store, "_local_host", "127.0.0.1")
 
 
-class Mesh:
+class Mailbox:
+    """Received messages by (sender, key), first in first out, and the receives that wait
+    for them; a transport's reader threads `deliver` into it."""
+
+    def __init__(self):
+        self.mailbox = {}                     # (peer, key) -> deque of (meta, payload)
+        self.ended = set()                    # peers whose connection has closed
+        self.arrived = threading.Condition()
+
+    def deliver(self, peer, key, meta, payload):
+        with self.arrived:
+            self.mailbox.setdefault((peer, key), deque()).append((meta, payload))
+            self.arrived.notify_all()
+
+    def ready(self, peer, key):
+        """Whether a message from `peer` under `key` has arrived."""
+        with self.arrived:
+            return bool(self.mailbox.get((peer, key)))
+
+    def recv(self, peers, key, timeout_s):
+        """The first message under `key` from any of `peers` (tried in the order given):
+        (peer, meta, payload). Raises RuntimeError after `timeout_s` or when a peer's
+        connection closed with nothing left for us."""
+        def found():
+            return next((p for p in peers if self.mailbox.get((p, key))), None)
+        with self.arrived:
+            got = self.arrived.wait_for(
+                lambda: found() is not None or any(p in self.ended for p in peers),
+                timeout=timeout_s)
+            peer = found()
+            if peer is not None:
+                queue = self.mailbox[(peer, key)]
+                meta, payload = queue.popleft()
+                if not queue:
+                    del self.mailbox[(peer, key)]
+                return peer, meta, payload
+            if got:
+                gone = next(p for p in peers if p in self.ended)
+                raise RuntimeError(f"Connection closed by peer [rank {gone}]")
+            raise RuntimeError(f"Timed out waiting {round(timeout_s * 1000)}ms for recv "
+                               f"operation to complete")
+
+
+class Mesh(Mailbox):
     """Connected sockets to every other rank of the world, and the mailbox they fill."""
 
     def __init__(self, store, rank, world_size, timeout_s):
+        super().__init__()
         self.rank = rank
         self.world_size = world_size
         self.socks = {}
         self.send_locks = {}
-        self.mailbox = {}                     # (peer, key) -> deque of (meta, payload)
-        self.ended = set()                    # peers whose socket has closed
         self.closing = False
-        self.arrived = threading.Condition()
         deadline = time.monotonic() + timeout_s
         listener = socket.create_server(("", 0), backlog=max(world_size, 1))
         with listener:
@@ -85,9 +126,7 @@ class Mesh:
         try:
             while True:
                 (key, meta), payload = recv_frame(sock)
-                with self.arrived:
-                    self.mailbox.setdefault((peer, key), deque()).append((meta, payload))
-                    self.arrived.notify_all()
+                self.deliver(peer, key, meta, payload)
         except (EOFError, OSError):
             pass
         with self.arrived:
@@ -103,34 +142,6 @@ class Mesh:
                 send_frame(self.socks[peer], (key, meta), payload)
         except OSError:
             raise RuntimeError(f"Connection closed by peer [rank {peer}]") from None
-
-    def ready(self, peer, key):
-        """Whether a message from `peer` under `key` has arrived."""
-        with self.arrived:
-            return bool(self.mailbox.get((peer, key)))
-
-    def recv(self, peers, key, timeout_s):
-        """The first message under `key` from any of `peers` (tried in the order given):
-        (peer, meta, payload). Raises RuntimeError after `timeout_s` or when a peer's socket
-        closed with nothing left for us."""
-        def found():
-            return next((p for p in peers if self.mailbox.get((p, key))), None)
-        with self.arrived:
-            got = self.arrived.wait_for(
-                lambda: found() is not None or any(p in self.ended for p in peers),
-                timeout=timeout_s)
-            peer = found()
-            if peer is not None:
-                queue = self.mailbox[(peer, key)]
-                meta, payload = queue.popleft()
-                if not queue:
-                    del self.mailbox[(peer, key)]
-                return peer, meta, payload
-            if got:
-                gone = next(p for p in peers if p in self.ended)
-                raise RuntimeError(f"Connection closed by peer [rank {gone}]")
-            raise RuntimeError(f"Timed out waiting {round(timeout_s * 1000)}ms for recv "
-                               f"operation to complete")
 
     def close(self):
         """Stop sending; each socket closes once its peer has stopped too."""
