@@ -48,9 +48,10 @@ def test_store_waits_and_times_out(tmp_path):
     for s, writer in _store_pairs(tmp_path):
         s.set_timeout(timedelta(seconds=0.2))
         assert s.timeout == timedelta(seconds=0.2)
-        with pytest.raises(dist.DistStoreError, match="^Wait timeout$"):
+        # (TCPStore's text names the time and keys: test_tcp_store_errors)
+        with pytest.raises(dist.DistStoreError, match="^(Wait|wait) timeout"):
             s.get("missing")
-        with pytest.raises(dist.DistStoreError, match="^Wait timeout$"):
+        with pytest.raises(dist.DistStoreError, match="^(Wait|wait) timeout"):
             s.wait(["missing"], timedelta(seconds=0.05))
         s.set_timeout(timedelta(seconds=5))
         later = threading.Timer(0.1, lambda: writer.set("late", "here"))
@@ -69,6 +70,18 @@ def test_prefix_store_and_tcp_clients():
     client = dist.TCPStore("127.0.0.1", master.port, 2, False, timedelta(seconds=5))
     client.set("k", "v")
     assert master.get("k") == b"v" and master.add("c", 1) == 1 and client.add("c", 1) == 2
+
+
+def test_tcp_store_errors():
+    master = dist.TCPStore("127.0.0.1", 0, 1, True, timedelta(seconds=5))
+    with pytest.raises(dist.DistNetworkError, match=(
+            f"^The server socket has failed to listen on any local network address. port: "
+            f"{master.port}, useIpv6: false, code: -98, name: EADDRINUSE, message: address "
+            f"already in use$")):
+        dist.TCPStore("127.0.0.1", master.port, 1, True)
+    master.set_timeout(timedelta(seconds=0.2))
+    with pytest.raises(dist.DistStoreError, match="^wait timeout after 200ms, keys: /zz$"):
+        master.get("zz")
 
 
 def test_before_init():

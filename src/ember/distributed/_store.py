@@ -5,15 +5,17 @@ shared by processes), `TCPStore` (a server in one process, clients in all) and `
 Values are bytes (`set` takes str or bytes); `add` keeps a counter as its decimal digits;
 `get` and `wait` block until the keys exist or the store's timeout passes (DistStoreError).
 """
+import errno
 import fcntl
 import io
+import os
 import pickle
 import socket
 import threading
 import time
 from datetime import timedelta
 
-from ._errors import DistStoreError
+from ._errors import DistNetworkError, DistStoreError
 from ._wire import connect, recv_frame, send_frame
 
 __all__ = ["Store", "HashStore", "FileStore", "TCPStore", "PrefixStore"]
@@ -240,9 +242,10 @@ class TCPStore(Store):
         deadline = time.monotonic() + _seconds(timeout)
         try:
             self._sock = connect(host_name, self.port, deadline)
-        except OSError as e:
-            raise DistStoreError(f"Failed to connect to the store at {host_name}:{self.port} "
-                                 f"within the timeout ({e})") from None
+        except OSError:
+            raise DistNetworkError(f"The client socket has timed out after "
+                                   f"{round(_seconds(timeout) * 1000)}ms while trying to "
+                                   f"connect to ({host_name}, {self.port}).") from None
         self._lock = threading.Lock()
         self._local_host = self._sock.getsockname()[0]
         if is_master and wait_for_workers and world_size:
@@ -257,6 +260,10 @@ class TCPStore(Store):
             send_frame(self._sock, (method, args))
             (status, value), _ = recv_frame(self._sock)
         if status == "err":
+            if isinstance(value, DistStoreError) and method in ("get", "wait"):
+                keys = [args[0]] if method == "get" else args[0]
+                raise DistStoreError(f"wait timeout after {round(args[-1] * 1000)}ms, keys: "
+                                     + ", ".join("/" + k for k in keys))
             raise value
         return value
 
@@ -277,7 +284,13 @@ class _StoreServer:
 
     def __init__(self, port):
         self.table = _Table()
-        self.listener = socket.create_server(("", port), backlog=128, reuse_port=False)
+        try:
+            self.listener = socket.create_server(("", port), backlog=128)
+        except OSError as e:
+            raise DistNetworkError(
+                f"The server socket has failed to listen on any local network address. port: "
+                f"{port}, useIpv6: false, code: -{e.errno}, name: "
+                f"{errno.errorcode.get(e.errno, '?')}, message: {os.strerror(e.errno).lower()}") from None
         self.port = self.listener.getsockname()[1]
         self.clients = 0
         self.joined = threading.Condition()
