@@ -44,14 +44,17 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _command(args):
+def _command(args, local_rank=None):
+    """The command of one process; `local_rank` is passed as `--local-rank=N` (the older
+    launcher's way, `launch.py`) when given."""
+    extra = [] if local_rank is None else [f"--local-rank={local_rank}"]
     if args.no_python:
-        return [args.training_script] + args.training_script_args
+        return [args.training_script] + extra + args.training_script_args
     head = [sys.executable, "-u"] + (["-m"] if args.module else [])
-    return head + [args.training_script] + args.training_script_args
+    return head + [args.training_script] + extra + args.training_script_args
 
 
-def main(argv=None):
+def main(argv=None, local_rank_argument=False):
     """Start the processes and wait for them; returns the exit code."""
     args = get_args_parser().parse_args(argv)
     if args.standalone:
@@ -65,7 +68,8 @@ def main(argv=None):
                    LOCAL_RANK=str(local_rank), WORLD_SIZE=str(world),
                    LOCAL_WORLD_SIZE=str(n), GROUP_RANK=str(args.node_rank),
                    MASTER_ADDR=args.master_addr, MASTER_PORT=str(args.master_port))
-        procs.append(subprocess.Popen(_command(args), env=env))
+        command = _command(args, local_rank if local_rank_argument else None)
+        procs.append(subprocess.Popen(command, env=env))
     return _wait(procs)
 
 
