@@ -8,7 +8,6 @@ group, members or not, in the same order, so the groups' names ("1", "2", ...) a
 """
 import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["Backend", "ProcessGroup", "group", "GroupMember", "is_initialized", "get_rank",
            "get_world_size", "get_backend", "new_group", "destroy_process_group",
@@ -77,6 +76,7 @@ class ProcessGroup:
     def _submit(self, fn):
         """Run `fn` on the group's worker thread, after the work submitted before it."""
         if self._worker is None:
+            from concurrent.futures import ThreadPoolExecutor   # (only asynchronous work)
             self._worker = ThreadPoolExecutor(1, thread_name_prefix=f"ember-pg-{self._name}")
         future = self._worker.submit(fn)
         self._pending.append(future)

@@ -3,7 +3,6 @@
 into the world's transport (`_transport.py`)."""
 import os
 from datetime import timedelta
-from urllib.parse import parse_qs, urlparse
 
 from ._group import Backend, ProcessGroup, _World
 from ._store import FileStore, PrefixStore, TCPStore
@@ -78,6 +77,7 @@ def _env(name, scheme):
 def _store_from(init_method, rank, world_size, timeout):
     """(store, rank, world_size) for `init_method`, filling rank and world size from the
     URL's query or the environment."""
+    from urllib.parse import parse_qs, urlparse     # (only when processes meet)
     url = urlparse(init_method)
     query = {k: v[-1] for k, v in parse_qs(url.query).items()}
     scheme = f"{url.scheme}://"
