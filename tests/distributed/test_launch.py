@@ -17,7 +17,9 @@ SCRIPT = textwrap.dedent("""
     t = ember.tensor([float(dist.get_rank() + 1)])
     dist.all_reduce(t)
     names = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR")
-    print(*[os.environ[n] for n in names], t.item(), *sys.argv[1:], flush=True)
+    line = " ".join(map(str, [os.environ[n] for n in names] + [t.item()] + sys.argv[1:]))
+    with open(os.environ["OUT"] + "." + os.environ["RANK"], "w") as f:   # (one file each:
+        f.write(line)                                                   # no interleaving)
     dist.destroy_process_group()
     sys.exit(int(os.environ["RANK"]) * int(sys.argv[1] == "fail"))
 """)
@@ -26,7 +28,8 @@ SCRIPT = textwrap.dedent("""
 def _launch(tmp_path, *args):
     script = tmp_path / "train.py"
     script.write_text(SCRIPT)
-    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               OUT=str(tmp_path / "out"))
     return subprocess.run([sys.executable, "-m", "ember.distributed.run", "--standalone",
                            "--nproc-per-node=2", str(script), *args], env=env,
                           capture_output=True, text=True, timeout=120)
@@ -65,7 +68,7 @@ def test_older_launcher_passes_the_local_rank(tmp_path, capfd):
 def test_launcher_runs_an_ember_script(tmp_path):
     done = _launch(tmp_path, "ok", "--lr=3")
     assert done.returncode == 0, done.stderr
-    lines = sorted(done.stdout.splitlines())
+    lines = [(tmp_path / f"out.{r}").read_text() for r in range(2)]
     assert lines == ["0 0 2 2 127.0.0.1 3.0 ok --lr=3", "1 1 2 2 127.0.0.1 3.0 ok --lr=3"]
 
 
