@@ -1,9 +1,10 @@
 """torch.backends, torch.version, torch.jit, torch.distributed and the small top-level helpers
 against real torch 2.13's CPU build: values, types, printed forms and error texts.
 
-Where ember answers for its own build (cudnn/mkl/mkldnn/openmp availability, distributed,
+Where ember answers for its own build (cudnn/mkl/mkldnn/openmp availability,
 set_flush_denormal, version strings), the answers differ from torch's on purpose and are
-checked by hand in tests/test_namespaces.py instead. Skipped when torch is not installed.
+checked by hand in tests/test_namespaces.py instead (torch.distributed itself:
+test_distributed_oracle.py). Skipped when torch is not installed.
 """
 import pytest
 
