@@ -35,9 +35,11 @@ def root(pg, rank, group_rank, op_name):
         raise ValueError(f"Can only specify one of {op_name}'s global and group ranks")
     if group_rank is None:
         rank = 0 if rank is None else rank
-        group_rank = rank if pg is _World.default else pg._ranks.index(rank) \
-            if rank in pg._ranks else None
-        if group_rank is None:
+        if pg is _World.default:
+            group_rank = rank
+        elif rank in pg._ranks:
+            group_rank = pg._ranks.index(rank)
+        else:
             raise ValueError(f"Global rank {rank} is not part of group {pg}")
     if not 0 <= group_rank < pg.size():
         raise RuntimeError(f"ProcessGroupGloo::{op_name}: invalid root rank: {group_rank}")
