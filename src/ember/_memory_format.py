@@ -9,6 +9,8 @@ import functools
 
 import numpy as np
 
+from ._device import backend_of
+
 
 class memory_format:
     """One of `ember.contiguous_format`, `channels_last`, `channels_last_3d`,
@@ -76,7 +78,6 @@ def lay_out(xp, array, fmt):
         # torch's formula multiplies the sizes as they are, so a dim of size 0 makes the
         # strides outside it 0 ((1, 0, 2, 4) channels-last: 0, 1, 0, 0); NumPy gives an empty
         # array zero strides in every dim, which Tensor.stride reads as row-major
-        from ._device import backend_of
         strides, step = [0] * array.ndim, 1
         for d in reversed(order):
             strides[d] = step
@@ -220,7 +221,6 @@ def empty_preserving(xp, array, dtype):
     # (torch calls every empty tensor non-overlapping and dense: its copy keeps the strides,
     # unless they are NumPy's zeros of a fresh empty array, which read as row-major)
     if non_overlapping_dense(array) and array.size or not array.size and any(strides):
-        from ._device import backend_of
         extent = 1 + sum((n - 1) * s for n, s in zip(array.shape, strides)) if array.size else 0
         return backend_of(array).strided(xp.empty(extent, dtype), np.dtype(dtype), array.shape,
                                          strides, 0)
@@ -296,7 +296,6 @@ def laid_out_like(array, like=None):
     """`array` in a fresh layout: `like`'s strides where `like` is non-overlapping and dense
     (torch's results allocated with empty_like(input): sort's, the CPU flash attention's),
     else row-major, size-1 dims included (topk, and sort of a sliced or expanded input)."""
-    from ._device import backend_of
     if isinstance(array, np.generic):           # (NumPy answers some 0-dim results so)
         return np.asarray(array)
     backend = backend_of(array)

@@ -209,6 +209,10 @@ def uniform(gen, shape, dtype, low=0.0, high=1.0):
     low, high = float(low), float(high)
     _check_uniform_bounds(dtype, low, high)
     n = _numel(shape)
+    if low == 0.0 and high == 1.0:
+        unit = _unit_uniform(gen, n, dtype)
+        if unit is not None:
+            return unit.reshape(shape)
     if dtype == _F64:
         out = _fma64(_uniform53(gen, n), high - low, low)
         out[out >= high] = low
@@ -218,6 +222,18 @@ def uniform(gen, shape, dtype, low=0.0, high=1.0):
     out = scaled.astype(_F32).astype(dtype)
     out[out >= high32.astype(dtype)] = low32.astype(dtype)
     return out.reshape(shape)
+
+
+def _unit_uniform(gen, n, dtype):
+    """`uniform` on [0, 1) of float32 or float64 (`torch.rand`), in fewer steps; None for other
+    dtypes. The general lines' scaling by 1 and shift by 0 are exact and no draw reaches 1, so
+    the draws themselves are the result: 24 random bits times 2^-24 (exact in float32), or
+    53 times 2^-53."""
+    if dtype == _F32:
+        return (gen._words32(n) & np.uint64(0xFFFFFF)).astype(_F32) * np.float32(2.0 ** -24)
+    if dtype == _F64:
+        return _uniform53(gen, n)
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -272,6 +288,8 @@ def _normal_blocks(gen, n, dtype, mean, std):
 
 def _normal_scalar(gen, n, mean, std):
     """torch's element-wise path: double Box-Muller pairs, the second value cached."""
+    if n <= _SHORT_SCALAR:
+        return _normal_scalar_short(gen, n, mean, std)
     z = np.empty(n, np.float64)
     start = 0
     if n and gen._normal_cache is not None:
@@ -285,6 +303,34 @@ def _normal_scalar(gen, n, mean, std):
     if (n - start) % 2:
         gen._normal_cache = float(both[-1, 1])
     return _fma64(z, std, mean)
+
+
+_SHORT_SCALAR = 32      # draws up to this many run on Python floats (see below)
+_LOW53 = (1 << 53) - 1
+
+
+def _normal_scalar_short(gen, n, mean, std):
+    """`_normal_scalar` on Python floats, for a few values: the same IEEE operations one by one
+    (libm's log1p, cos and sin, a correctly rounded sqrt, products and sums in float64) cost
+    less than building arrays for them, and give the same bits."""
+    z = []
+    if n and gen._normal_cache is not None:
+        z.append(gen._normal_cache)
+        gen._normal_cache = None
+    pairs = (n - len(z) + 1) // 2
+    words = gen._words32(4 * pairs).tolist()
+    for i in range(0, 4 * pairs, 4):
+        u0 = ((words[i] << 32 | words[i + 1]) & _LOW53) * 2.0 ** -53
+        u1 = ((words[i + 2] << 32 | words[i + 3]) & _LOW53) * 2.0 ** -53
+        radius = math.sqrt(-2.0 * math.log1p(-u1))
+        theta = _TWO_PI * u0
+        z.append(radius * math.cos(theta))
+        z.append(radius * math.sin(theta))
+    if len(z) > n:
+        gen._normal_cache = z.pop()
+    if math.frexp(std)[0] in (0.0, 0.5, -0.5):          # (_fma64's exact case)
+        return np.array([v * std + mean for v in z], np.float64)
+    return _fma64(np.array(z, np.float64), std, mean)
 
 
 def _normal_fill(gen, n, dtype, mean, std, contiguous):
@@ -397,11 +443,18 @@ def _check_from_to_in_range(low, high_inclusive, dtype):
                     f"this range. This warning will become an error in version 1.7 release, "
                     f"please fix the code in advance", UserWarning, stacklevel=4)
         return
-    info = (0, 1) if dtype == np.bool_ else (np.iinfo(dtype).min, np.iinfo(dtype).max)
+    info = (0, 1) if dtype == np.bool_ else _int_range(dtype)
     if not info[0] <= low <= info[1]:
         raise RuntimeError(f"from is out of bounds for {cpp}")
     if not info[0] <= high_inclusive <= info[1]:
         raise RuntimeError(f"to - 1 is out of bounds for {cpp}")
+
+
+@functools.lru_cache(maxsize=None)
+def _int_range(dtype):
+    """(lowest, highest) of an integer dtype (np.iinfo costs microseconds a call)."""
+    info = np.iinfo(dtype)
+    return info.min, info.max
 
 
 def _random_words(gen, n, span):
@@ -473,7 +526,7 @@ def random_(gen, shape, dtype, low=None, high=None):
                     f"random_ expects 'from' casted to dtype to be less than or equal to "
                     f"'to_inc' casted to dtype, but got from={low} > to_inc={high_inclusive}")
         else:
-            high_inclusive = 1 if dtype == np.bool_ else int(np.iinfo(dtype).max)
+            high_inclusive = 1 if dtype == np.bool_ else _int_range(dtype)[1]
         _check_from_to_in_range(low, high_inclusive, dtype)
         span = (high_inclusive - low + 1) & _MASK64
     else:
@@ -505,66 +558,6 @@ def _check_random_dtype(dtype, kernel, checker="check_random_bounds"):
 def randint(gen, shape, dtype, low, high):
     """Uniform integers in [low, high), as `torch.randint(low, high, size)` draws them."""
     return random_(gen, shape, dtype, low, high)
-
-
-# --------------------------------------------------------------------------------------------
-# randperm
-# --------------------------------------------------------------------------------------------
-
-# NOTE: from this size torch switches to an "inside-out" shuffle with 64-bit draws, so that the
-# modulo bias of 32-bit words stays negligible.
-_RANDPERM_64BIT_FROM = (2 ** 32 - 1) // 20
-
-
-def _check_randperm(n, dtype):
-    if n < 0:       # (torch makes the result first, then dispatches on its dtype)
-        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    if dtype == np.bool_ or dtype in _REAL_OF or dtype not in _NAMES or dtype in _LIMITED:
-        raise NotImplementedError(f"\"randperm\" not implemented for '{_scalar_name(dtype)}'")
-    if dtype == _F16 and n > (1 << 11) + 1:
-        raise RuntimeError("n cannot be greater than 2049 for Half type.")
-    if dtype == _F32 and n > (1 << 24) + 1:
-        raise RuntimeError("n cannot be greater than 2^24+1 for Float type.")
-    if dtype == _F64 and n > (1 << 53) + 1:
-        raise RuntimeError("n cannot be greater than 2^53+1 for Double type.")
-    if not _is_float(dtype) and n - 1 > np.iinfo(dtype).max:
-        raise RuntimeError(
-            f"value cannot be converted to type {_NAMES[dtype][2]} without overflow")
-
-
-def randperm(gen, n, dtype=np.int64):
-    """A random permutation of 0..n-1, as `torch.randperm(n)` shuffles it."""
-    gen, dtype = _gen(gen), np.dtype(dtype)
-    n = _as_int64(operator.index(n))
-    _check_randperm(n, dtype)
-    return _cast(np.asarray(_shuffled(gen, n), np.int64), dtype)
-
-
-def randperm_list(gen, n):
-    """`randperm(gen, n).tolist()`, without the array in between (a sampler's epoch order)."""
-    perm = _shuffled(_gen(gen), n)
-    return perm if perm.__class__ is list else perm.tolist()
-
-
-def _shuffled(gen, n):
-    """0..n-1 shuffled as torch's CPU randperm does: a list below 2^32 / 20 elements (a Fisher-
-    Yates shuffle over 32-bit draws), else an int64 array (the 64-bit variant)."""
-    if n < _RANDPERM_64BIT_FROM:
-        perm = list(range(n))
-        if n > 1:
-            counts = np.arange(n - 1, dtype=np.uint64)
-            targets = (gen._words32(n - 1) % (np.uint64(n) - counts) + counts).tolist()
-            for i, j in enumerate(targets):
-                perm[i], perm[j] = perm[j], perm[i]
-        return perm
-    perm = np.empty(n, np.int64)
-    for start in range(0, n, 1 << 20):
-        stop = min(start + (1 << 20), n)
-        bounds = np.arange(start + 1, stop + 1, dtype=np.uint64)
-        for i, j in enumerate((gen._words64(stop - start) % bounds).tolist(), start):
-            perm[i] = perm[j]
-            perm[j] = i
-    return perm
 
 
 # --------------------------------------------------------------------------------------------
@@ -742,3 +735,7 @@ def multinomial(gen, probs, num_samples, replacement=False):
         out = _multinomial_with_replacement(gen, rows, num_samples)
     # (a fresh array: a view of size-1 dims keeps strides that torch's contiguous ones are not)
     return np.array(out.reshape(probs.shape[:-1] + (num_samples,)), np.int64)
+
+
+# randperm has a file of its own; the samplers are all reached here
+from ._random_perm import randperm, randperm_list  # noqa: E402,F401

@@ -47,6 +47,9 @@ def arg_extreme(data, axis, largest):
             data.shape[axis] <= 2 * _ROWS:
         # (the array module's own argmax keeps the result on the input's device; NumPy
         # answers a 1-D input with a scalar, made 0-dim again by asarray)
+        if data.__class__ is np.ndarray:
+            found = data.argmax(axis=axis) if largest else data.argmin(axis=axis)
+            return np.asarray(found).astype(np.int64, copy=False)
         xp = backend_of(data).xp
         found = (xp.argmax if largest else xp.argmin)(data, axis=axis)
         return xp.asarray(found).astype(xp.int64, copy=False)
@@ -224,6 +227,9 @@ def select(xp, cond, a, b):
     b ^ ((a ^ b) & mask), the mask all-ones where `cond` holds. `a` and `b` may be arrays or
     numbers, broadcast against `cond` as np.where does."""
     if xp is not np or cond.__class__ is not np.ndarray or cond.dtype != np.bool_:
+        return xp.where(cond, a, b)
+    # (the product of the sizes bounds the broadcast result's: small calls decide here)
+    if cond.size * getattr(a, "size", 1) * getattr(b, "size", 1) < _SELECT_FROM:
         return xp.where(cond, a, b)
     dtype = np.result_type(a, b)
     unsigned = _SAME_SIZE_UINT.get(dtype)

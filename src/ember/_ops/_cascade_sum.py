@@ -34,6 +34,7 @@ import numpy as np
 LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}    # elements per vector
 _ILP = 4            # running sums
 _LEVELS = 4         # block sums, level 1, level 2, level 3
+_SHORT_VECTORS = _ILP   # rows shorter than this many vectors take _short_sums
 
 
 def sum_all(data):
@@ -95,6 +96,8 @@ def contiguous_sum(rows):
     torch's order (NOTE [ Summation order ])."""
     lanes = LANES[rows.dtype]
     r, n = rows.shape
+    if n < _SHORT_VECTORS * lanes:
+        return _short_sums(rows, lanes)
     if n < lanes:
         sums = _row_sum(rows[:, :, None])[:, 0]
     else:
@@ -106,6 +109,36 @@ def contiguous_sum(rows):
     # (a column of a scratch table: copied to a result of its own, with a fresh tensor's
     # strides even for one row, where NumPy calls the column contiguous)
     return sums.copy()
+
+
+def _short_sums(rows, lanes):
+    """contiguous_sum of rows shorter than four vectors, in a few NumPy calls.
+
+    The four running sums then hold at most one item each (the vectors from the fourth on,
+    or the elements from the fifth on of a row shorter than a vector, go to sum 0), so the
+    order is one sequence: each lane summed over the vectors, then the leftover elements and
+    the lanes one by one; for a row shorter than a vector, elements 0, 4, 5, ..., then 1, 2,
+    3. torch's sums start from +0.0; these start from their first item and add +0.0 at the
+    end, which gives the same bits: a running sum from +0.0 is never -0.0, so the two differ
+    at most by a -0.0 for +0.0 (where every item so far was a zero), which the last +0.0
+    turns back, and an item x added for its running sum 0.0 + x differs only for x = -0.0."""
+    r, n = rows.shape
+    vectors = n // lanes
+    if vectors:
+        lane_sums = rows[:, :lanes]
+        for v in range(1, vectors):
+            lane_sums = lane_sums + rows[:, v * lanes:(v + 1) * lanes]
+        items = np.concatenate((rows[:, vectors * lanes:], lane_sums), axis=1)
+    else:
+        items = rows if n <= _ILP else rows[:, _SHORT_ORDER[n]]
+    if r == 1:
+        return np.add.accumulate(items, axis=1)[:, -1] + 0.0
+    # (the summed axis first, as _in_sequence lays it: one vector add over the rows per item)
+    return np.add.reduce(np.ascontiguousarray(items.T), axis=0) + 0.0
+
+
+# elements 0, 4, 5, ..., n - 1, then 1, 2, 3: a row of n < 8 items in torch's order
+_SHORT_ORDER = {n: np.array([0, *range(_ILP, n), *range(1, _ILP)]) for n in range(_ILP + 1, 8)}
 
 
 def _row_sum(items):

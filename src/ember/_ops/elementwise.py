@@ -309,8 +309,9 @@ def arrays_for(operands, compute, keep_first=False):
         if isinstance(x, Tensor):
             if lead is None:
                 lead = x
-            elif x._data.__class__ is not lead._data.__class__ or x.device != lead.device:
-                check_same_device(lead, x)
+            elif x._data.__class__ is not lead._data.__class__ or (
+                    x._data.__class__ is not np.ndarray and x.device != lead.device):
+                check_same_device(lead, x)      # (NumPy's arrays are all in CPU memory)
     for x in operands:
         if isinstance(x, Tensor):
             arr = x._data

@@ -239,7 +239,8 @@ def copy_(self, src, non_blocking=False):
                       UserWarning, stacklevel=2)
         data = data.real
     src_backend, dst_backend = backend_of(data), backend_of(self._data)
-    if src_backend is not dst_backend or src.device != self.device:
+    if src_backend is not dst_backend or (data.__class__ is not np.ndarray and
+                                          src.device != self.device):
         data = dst_backend.from_other(data, src_backend, self.device)
     self._data[...] = cast(dst_backend.xp, data, self._data.dtype)
     return finish_inplace(CopyBackwards, (self, src), {}, self, requires_grad)

@@ -57,6 +57,16 @@ def _tensor_list(tensors, name):
     return tensors
 
 
+def _numpy_of_one_dtype(tensors):
+    """Whether every tensor is a NumPy array of one dtype: nothing to promote, cast or move
+    (what `arrays_for` would find out at more cost)."""
+    dt = tensors[0]._data.dtype
+    for t in tensors:
+        if t._data.__class__ is not np.ndarray or t._data.dtype != dt:
+            return False
+    return True
+
+
 def _check_out_autograd(name, tensors, out):
     """torch refuses autograd through `out=` before it looks at the tensors (their dims,
     sizes, dtypes)."""
@@ -144,10 +154,13 @@ def _cat(name, tensors, dim, out):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
                                    f"Expected size {ref[k]} but got size {shape[k]} for "
                                    f"tensor number {i} in the list.")
-    dtypes = {t._data.dtype for t in tensors}
-    common = dtypes.pop() if len(dtypes) == 1 else \
-        _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
-    xp, arrays = arrays_for(real, common)
+    if _numpy_of_one_dtype(tensors):
+        xp, arrays = np, [t._data for t in real]
+    else:
+        dtypes = {t._data.dtype for t in tensors}
+        common = dtypes.pop() if len(dtypes) == 1 else \
+            _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
+        xp, arrays = arrays_for(real, common)
     result = xp.concatenate(arrays, axis=d)
     if ndim > 3 or not all(a.flags.c_contiguous for a in arrays):
         result = _cat_layout(xp, result, arrays)     # (row-major inputs give a row-major result)
@@ -197,15 +210,18 @@ def stack(tensors, dim=0, *, out=None):
     if first.__class__ is not np.ndarray and is_sparse_data(first):   # NOTE [ Sparse tensors ]
         from ..sparse import _coo_ops as sparse
         return sparse.stack(tensors, dim)
-    first = tensors[0].shape
+    first = tensors[0]._data.shape
     d = geo.wrap_dim(dim, len(first) + 1)       # (torch checks the dim before the sizes)
     for i, t in enumerate(tensors[1:], 1):
-        if t.shape != first:
+        if t._data.shape != first:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"[{', '.join(map(str, first))}] at entry 0 and "
                                f"[{', '.join(map(str, t.shape))}] at entry {i}")
-    common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
-    xp, arrays = arrays_for(tensors, common)
+    if _numpy_of_one_dtype(tensors):
+        xp, arrays = np, [t._data for t in tensors]
+    else:
+        common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
+        xp, arrays = arrays_for(tensors, common)
     result = _stacked_layout(xp, tensors, arrays, d)
     return _finish_join(Stack, tensors, result, {"dim": d}, out, "stack")
 

@@ -101,8 +101,11 @@ def _check_tensors(name, a, b, second="other"):
         if not isinstance(x, Tensor):
             from .argument_errors import not_a_tensor
             raise not_a_tensor(name, arg, index, x)
-    from .elementwise import check_same_device
-    if a._data.__class__ is not b._data.__class__ or a.device != b.device:
+    cls = a._data.__class__
+    if cls is np.ndarray and b._data.__class__ is cls:
+        return                                  # (both in CPU memory)
+    if cls is not b._data.__class__ or a.device != b.device:
+        from .elementwise import check_same_device
         check_same_device(a, b)
 
 

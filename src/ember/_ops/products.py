@@ -9,6 +9,8 @@ so their graphs end in the same nodes as torch's (ViewBackward0, MulBackward0, .
 import builtins
 import warnings
 
+import numpy as np
+
 from .. import _dtype
 from .._device import MetaArray, backend_of
 from .._tensor import Tensor
@@ -139,7 +141,8 @@ def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape
     for index, (arg, x) in enumerate(zip(("input",) + _OPERANDS[op], (input, a, b))):
         _check_tensor(name, arg, index, x)
     for x in (a, b):
-        if x._data.__class__ is not input._data.__class__ or x.device != input.device:
+        if x._data.__class__ is not input._data.__class__ or (
+                x._data.__class__ is not np.ndarray and x.device != input.device):
             from .elementwise import check_same_device
             check_same_device(input, x)
     shape_check(a._data, b._data)

@@ -131,7 +131,10 @@ def _extreme(name, input, dim, keepdim, other, out):
     check_limited(input, f"{name}_all" if dim is None else f"{name}_cpu")
     data = input._data
     xp = backend_of(data).xp
-    reduce = xp.max if name == "max" else xp.min
+    if xp is np:            # (the ufunc's reduce: what np.max calls, without its wrapping)
+        reduce = np.maximum.reduce if name == "max" else np.minimum.reduce
+    else:
+        reduce = xp.max if name == "max" else xp.min
     arg = xp.argmax if name == "max" else xp.argmin
     if dim is None:
         if isinstance(out, Tensor):     # (torch's max(x, out=t): a cast check, an identity)
@@ -144,8 +147,8 @@ def _extreme(name, input, dim, keepdim, other, out):
                 return _run(MaxAll if name == "max" else MinAll, input,
                             xp.asarray(_identity(data.dtype, name)), {}, out)
         _check_nonempty(name, input, None)
-        return _run(MaxAll if name == "max" else MinAll, input, xp.asarray(reduce(data)), {},
-                    out)
+        return _run(MaxAll if name == "max" else MinAll, input,
+                    xp.asarray(reduce(data, axis=None)), {}, out)
     if keepdim.__class__ is not bool:
         _refuse_non_bool(keepdim)
     d = geo.wrap_dim(dim, data.ndim)

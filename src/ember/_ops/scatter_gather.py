@@ -93,9 +93,14 @@ def index_of(index, allowed, message, error=RuntimeError, who=None):
         if who is not None:
             raise not_a_tensor(*who, index)
         raise TypeError(f"expected Tensor as index, but got {type(index).__name__}")
-    if index._data.dtype.name not in allowed:
+    dt = index._data.dtype
+    name = _DTYPE_NAMES.get(dt) or dt.name      # (NumPy computes a dtype's name on each read)
+    if name not in allowed:
         raise error(message.format(index.dtype._scalar_name))
     return index._data
+
+
+_DTYPE_NAMES = {np.dtype(t): np.dtype(t).name for t in (np.int64, np.int32, np.bool_, np.uint8)}
 
 
 def out_dtype(out, dtype, message):
@@ -182,10 +187,12 @@ def index_select(input, dim, index, *, out=None):
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
                                f"axis_dim={size}")
         raise IndexError("index out of range in self")
-    result = xp_of(input).take(xs, ids, axis=d)
+    result = xs.take(ids, axis=d) if xs.__class__ is np.ndarray else \
+        xp_of(input).take(xs, ids, axis=d)
     if x.ndim == 0:
         result = result.reshape(())
-    index = index.reshape(-1)
+    if idx.ndim != 1:
+        index = index.reshape(-1)
     return run(IndexSelect, "index_select", (input,), result,
                {"self_size": x.shape, "dim": d, "index": index}, out, reads=(input, index))
 
@@ -223,8 +230,8 @@ def check_index(input, idx, dim, xs, src=None, gather=False):
     xp, size = xp_of(input), xs.shape[dim]
     if idx.size == 0 or xp is META_NUMPY:       # (meta: no values to check)
         return
-    bad = (idx < 0) | (idx >= size)
-    if bad.any():
+    if idx.min() < 0 or idx.max() >= size:
+        bad = (idx < 0) | (idx >= size)
         axes = _walk_order(idx, dim, xs, src, gather)
         first = int(xp.argmax(bad.transpose(axes).reshape(-1)))
         value = int(idx.transpose(axes).reshape(-1)[first])

@@ -36,6 +36,7 @@ _STABLE_BELOW = 4096     # 64-bit rows shorter than this always sort stably (as 
 _INSERTION_ONLY = 16     # std::sort leaves rows this short to its (stable) insertion sort
 _RADIX_FROM = 32768      # 1-D integer rows this long sort ascending by torch's stable radix sort
 _REPLAY_LONGEST = 100_000   # longer rows with ties keep the stable order (replay too slow)
+_SHORT_ROW = 64          # rows this short sort by comparisons, not packed keys
 
 
 def _refuse(name, input):
@@ -80,13 +81,18 @@ def order(a, descending=False, stable=False):
     if xp is META_NUMPY:
         return xp.empty(a.shape, np.int64)
     n = a.shape[-1]
-    if a.dtype.itemsize <= 4 and n < 2 ** 32:
+    if n <= _SHORT_ROW and a.dtype.kind in "biuf":
+        # a comparison sort of a short row costs less than making its keys: NumPy's stable
+        # argsort orders as the keys do (NaN last and equal to NaN, -0.0 equal to 0.0)
+        kind = "stable"
+    elif a.dtype.itemsize <= 4 and n < 2 ** 32:
         keys = _keys32(a, descending).astype(np.uint64)
         keys <<= np.uint64(32)
         keys |= xp.arange(n, dtype=np.uint64)
         keys.sort(axis=-1)
         return (keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
-    kind = "stable" if stable or n < _STABLE_BELOW else None
+    else:
+        kind = "stable" if stable or n < _STABLE_BELOW else None
     if not descending:
         return xp.argsort(a, axis=-1, kind=kind)
     # stable descending: sort the reversed row ascending, then reverse back
@@ -94,11 +100,22 @@ def order(a, descending=False, stable=False):
 
 
 def _last(data, d):
+    if d == data.ndim - 1:
+        return data
     return backend_of(data).xp.moveaxis(data, d, -1) if data.ndim else data.reshape(1)
 
 
 def _back(result, d, ndim):
+    if d == ndim - 1:
+        return result
     return backend_of(result).xp.moveaxis(result, -1, d) if ndim else result.reshape(())
+
+
+def _along(a, index):
+    """take_along_axis of the last axis (a 1-D row indexed directly: a tenth of its cost)."""
+    if a.ndim == 1 and a.__class__ is np.ndarray:
+        return a[index]
+    return backend_of(a).xp.take_along_axis(a, index, axis=-1)
 
 
 class Sort(Op):
@@ -152,11 +169,11 @@ def _sorted(input, dim, descending, stable):
     d = geo.wrap_dim(dim, data.ndim)
     a = _last(data, d)
     index = order(a, descending, bool(stable) or _radix_sorted(a, descending))
-    values = backend_of(a).xp.take_along_axis(a, index, axis=-1)
+    values = _along(a, index)
     if not stable and a.__class__ is np.ndarray and _std_sort_may_differ(a, descending):
         replayed = _as_std_sort(a, index, values, descending)
         if replayed is not None:
-            index, values = replayed, np.take_along_axis(a, replayed, axis=-1)
+            index, values = replayed, _along(a, replayed)
     return d, _back(values, d, data.ndim), _back(index, d, data.ndim)
 
 
@@ -296,6 +313,21 @@ def _as_torch_cpu(a, index, values, pool, k, largest, sorted):
     return flat.reshape(index.shape)
 
 
+def _untied_top(a, k, largest):
+    """NOTE [ Untied short rows ]
+    The k largest (smallest) of each short NumPy row of `a` and their positions, in order,
+    when no row holds two equal values or a NaN; else None. Without ties the top k and their
+    order are unique, so torch's kernel and the general path below give exactly these; a row
+    that ties (-0.0 and 0.0 included) goes the general way, which replays torch's choice."""
+    index = a.argsort(axis=-1)
+    values = _along(a, index) if a.ndim == 1 else np.sort(a, axis=-1)   # (alike when untied)
+    if not (values[..., 1:] > values[..., :-1]).all():    # (false beside a NaN too)
+        return None
+    if largest:
+        index, values = index[..., ::-1], values[..., ::-1]
+    return values[..., :k].copy(), index[..., :k].astype(np.int64)
+
+
 @function()
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     """The k largest (or smallest) elements along `dim` and their indices. torch's CPU kernel
@@ -311,20 +343,25 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not 0 <= k <= (data.shape[d] if data.ndim else 1):
         raise RuntimeError("selected index k out of range")
     _refuse("topk", input)          # (torch checks the dtype after dim and k)
+    if data.__class__ is np.ndarray and data.ndim and d == data.ndim - 1 and k and sorted \
+            and data.shape[d] <= _SHORT_ROW and data.dtype.kind in "iuf":
+        found = _untied_top(data, k, largest)
+        if found is not None:
+            return _pair("topk", Topk, input, found[0], found[1], d, out)
     a = _last(data, d)
     if a.dtype.kind == "V":                     # bfloat16: NumPy cannot partition it
         a = a.astype(np.float32)
     xp = backend_of(a).xp
     if k:
         index, pool = _select(a, k, largest)
-        values = xp.take_along_axis(a, index, axis=-1)
+        values = _along(a, index)
         if k > 1:
             o = order(values, descending=largest, stable=True)
-            index, values = xp.take_along_axis(index, o, -1), xp.take_along_axis(values, o, -1)
+            index, values = _along(index, o), _along(values, o)
         if a.__class__ is np.ndarray:
             fixed = _as_torch_cpu(a, index, values, pool, k, largest, sorted)
             if fixed is not index:
-                index, values = fixed, np.take_along_axis(a, fixed, axis=-1)
+                index, values = fixed, _along(a, fixed)
     elif not data.ndim:         # torch: a 0-dim tensor's top 0 is its element all the same
         return topk(input, 1, dim, largest, sorted, out=out)
     else:

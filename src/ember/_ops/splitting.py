@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from .. import _geometry as geo
-from .._tensor import Tensor, is_sparse_data
+from .._tensor import Tensor, alias, is_sparse_data
 from .._view_follow import note_multi_output
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import MULTI_OUTPUT_VIEW
@@ -43,9 +43,13 @@ class SplitWithSizes(Split):
     pass
 
 
-def _multi_view(op, input, pieces, params):
-    """Views of `input` (pieces of (shape, strides, offset)) sharing one node."""
-    outs = tuple(as_view(input, *p) for p in pieces)
+def _multi_view(op, input, pieces, params, arrays=None):
+    """Views of `input` (pieces of (shape, strides, offset)) sharing one node; `arrays`: the
+    pieces' arrays where NumPy already made them (windows of input's array, as as_view's)."""
+    if arrays is None:
+        outs = tuple(as_view(input, *p) for p in pieces)
+    else:
+        outs = tuple(alias(input, a, p[2]) for a, p in zip(arrays, pieces))
     if input._requires_grad and _grad_state.enabled and outs:
         node = record(op, (input,), outs, params, num_outputs=len(outs))
         node._view_version = input._version
@@ -71,6 +75,17 @@ def unbind(input, dim=0):
     d = geo.wrap_dim(dim, len(shape))
     if not shape:       # (dim 0 or -1 wraps for a 0-dim tensor, but there is nothing to unbind)
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    data = input._data
+    if data.__class__ is np.ndarray and data.size:
+        # NumPy's iteration over the dim makes the windows as_view would, at a third of the
+        # cost (an empty tensor's NumPy strides may not be torch's: it takes as_view, and so
+        # do split's empty pieces, which as_view places at the storage's start)
+        step, offset = strides[d], input._offset
+        pieces = [(None, None, offset + i * step) for i in range(shape[d])]
+        moved = data if d == 0 else np.moveaxis(data, d, 0)
+        # (a vector's elements as 0-dim arrays: its iteration would give NumPy scalars)
+        arrays = moved if data.ndim > 1 else [moved[i, ...] for i in range(shape[d])]
+        return _multi_view(Unbind, input, pieces, {"dim": d}, arrays)
     pieces = [geo.select(shape, strides, input._offset, d, i) for i in range(shape[d])]
     return _multi_view(Unbind, input, pieces, {"dim": d})
 
@@ -114,6 +129,16 @@ def split(tensor, split_size_or_sections, dim=0):
                                f"but got split_sizes="
                                f"[{', '.join(map(str, sizes))}]")
         op = SplitWithSizes
+    data = tensor._data
+    if data.__class__ is np.ndarray and data.size and 0 not in sizes:
+        # (NumPy's slices are the windows as_view would make, as for unbind above)
+        lead, step, offset = (slice(None),) * d, strides[d], tensor._offset
+        pieces, arrays, start = [], [], 0
+        for s in sizes:
+            pieces.append((None, None, offset + start * step))
+            arrays.append(data[lead + (slice(start, start + s),)])
+            start += s
+        return _multi_view(op, tensor, pieces, {"dim": d}, arrays)
     pieces, start = [], 0
     for s in sizes:
         pieces.append(geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1))

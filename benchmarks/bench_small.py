@@ -1,0 +1,122 @@
+"""Per-call cost of common ops on small tensors: ember vs torch (if installed), in one process.
+
+    python benchmarks/bench_small.py              # all ops
+    python benchmarks/bench_small.py --quick      # fewer rounds
+    python benchmarks/bench_small.py -k sum topk  # only the ops whose names contain a word
+
+On tensors of a few elements an op's time is Python's work per call (argument parsing, checks,
+promotion, dispatch, wrapping, recording), not arithmetic. Each row times one call on shapes
+(10,), (4, 5) or (32, 10) float32 (`+g`: the input requires grad, so a node is recorded). The
+libraries run in alternating blocks (see bench_core.interleaved); the ratio column is the median
+of ember's per-round time over torch's, with torch on one thread.
+"""
+import argparse
+import statistics
+import sys
+
+import numpy as np
+
+import ember
+from bench_core import interleaved
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def workloads(lib):
+    """name -> zero-argument callable, for one library (ember or torch)."""
+    data = np.random.default_rng(0).standard_normal((32, 10)).astype(np.float32)
+    v = lib.tensor(data[0])                         # (10,)
+    m = lib.tensor(data[:4, :5].copy())             # (4, 5)
+    b = lib.tensor(data)                            # (32, 10)
+    vg = lib.tensor(data[0], requires_grad=True)
+    mg = lib.tensor(data[:4, :5].copy(), requires_grad=True)
+    idx = lib.tensor([3, 1, 4, 1, 5])
+    idx2 = lib.tensor([[0, 1], [2, 3], [4, 0], [1, 1]])
+    mask = v > 0
+    w = lib.tensor(data[:5, :5].copy())
+    items = [v, v, v]
+    s = m.sum()
+    return {
+        "topk(3)": lambda: lib.topk(v, 3),
+        "sort": lambda: lib.sort(v),
+        "argsort": lambda: lib.argsort(v),
+        "argmax": lambda: v.argmax(),
+        "max(dim=1)": lambda: m.max(dim=1),
+        "sum": lambda: v.sum(),
+        "sum +g": lambda: vg.sum(),
+        "sum(dim=1)": lambda: m.sum(dim=1),
+        "mean": lambda: v.mean(),
+        "mean(dim=1)": lambda: m.mean(dim=1),
+        "softmax(-1)": lambda: lib.softmax(m, -1),
+        "log_softmax(-1)": lambda: lib.log_softmax(m, -1),
+        "cat": lambda: lib.cat(items),
+        "stack": lambda: lib.stack(items),
+        "unbind (32,10)": lambda: b.unbind(),
+        "split(2)": lambda: v.split(2),
+        "chunk(3)": lambda: v.chunk(3),
+        "gather": lambda: m.gather(1, idx2[:, :2]),
+        "index_select": lambda: lib.index_select(v, 0, idx),
+        "masked_select": lambda: lib.masked_select(v, mask),
+        "randn(10)": lambda: lib.randn(10),
+        "rand(10)": lambda: lib.rand(10),
+        "randint(0,5,(10,))": lambda: lib.randint(0, 5, (10,)),
+        "zeros(10)": lambda: lib.zeros(10),
+        "ones(4,5)": lambda: lib.ones(4, 5),
+        "full((10,),2.)": lambda: lib.full((10,), 2.0),
+        "arange(10)": lambda: lib.arange(10),
+        "tensor(list)": lambda: lib.tensor([1.0, 2.0, 3.0]),
+        "clone": lambda: v.clone(),
+        "item": lambda: s.item(),
+        "tolist": lambda: v.tolist(),
+        "v > 0": lambda: v > 0,
+        "eq(v, v)": lambda: v == v,
+        "where": lambda: lib.where(mask, v, 0.0),
+        "expand": lambda: v.expand(3, 10),
+        "repeat": lambda: v.repeat(2),
+        "cumsum": lambda: v.cumsum(0),
+        "norm": lambda: v.norm(),
+        "clamp(min=0)": lambda: v.clamp(min=0),
+        "abs": lambda: v.abs(),
+        "neg": lambda: -v,
+        "matmul 5x5": lambda: w @ w,
+        "mul +g": lambda: vg * 2,
+        "mean(dim=1) +g": lambda: mg.mean(dim=1),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("-k", nargs="*", default=None)
+    parser.add_argument("--number", type=int, default=300)
+    args = parser.parse_args()
+    rounds = 7 if args.quick else 21
+    libs = {"ember": workloads(ember)}
+    if torch is not None:
+        torch.set_num_threads(1)
+        libs["torch"] = workloads(torch)
+    print(f"{'op (small float32)':22s} {'ember':>9s} {'torch':>9s}   ember/torch")
+    for name in libs["ember"]:
+        if args.k and not any(word in name for word in args.k):
+            continue
+        fns = {lib: table[name] for lib, table in libs.items()}
+        for fn in fns.values():
+            fn()                                        # warm up
+        times = interleaved(fns, args.number, rounds)
+        cells = [f"{statistics.median(times[lib]) * 1e6:7.2f}us" if lib in times else
+                 f"{'-':>9s}" for lib in ("ember", "torch")]
+        text = ""
+        if "torch" in times:
+            ratio = statistics.median(e / t for e, t in zip(times["ember"], times["torch"]))
+            text = f"{ratio:.1f}x"
+        print(f"{name:22s} {' '.join(cells)}   {text}", flush=True)
+    print(f"(medians of {rounds} interleaved rounds of {args.number} calls; torch threads: "
+          f"{torch.get_num_threads() if torch else '-'}; python {sys.version.split()[0]}, "
+          f"numpy {np.__version__})")
+
+
+if __name__ == "__main__":
+    main()
