@@ -365,3 +365,23 @@ def test_max_and_min_along_a_dim_pick_the_first_extreme():
     assert values.shape == (1, 5) and indices.tolist() == [[1, 1, 1, 0, 1]]
     assert str(x[2].max(0).values.item()) == "0.0" and str(x[2].min().item()) == "-2.0"
     assert x.max().isnan().item() and ember.tensor([[True, False]]).max(1).indices.tolist() == [0]
+
+
+@pytest.mark.parametrize("dtype", [None, ember.float32, ember.float64, ember.float16,
+                                   ember.int64, ember.int32, ember.uint8])
+def test_arange_from_0_by_1_is_the_general_formula(dtype):
+    for args in [(10,), (0, 7), (0.0, 5.0), (-0.0, 4.0, 1.0), (0, 5, 1), (0.0, 2.5), (3,),
+                 (0, 0), (1, 6), (0, 4, 2), (0.5, 4.0)]:
+        got = ember.arange(*args, dtype=dtype)
+        start, end, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+        want_dtype = (ember.float32 if any(isinstance(v, float) for v in args) else
+                      ember.int64) if dtype is None else dtype
+        if want_dtype is ember.int64:         # (torch: the length of the truncated bounds)
+            start, end, step = int(start), int(end), int(step)
+        n = max(int(np.ceil((end - start) / step)), 0)
+        if want_dtype.is_floating_point:        # (torch: start + i * step in double)
+            want = (start + np.arange(n, dtype=np.float64) * step).astype(want_dtype._np)
+        else:
+            want = (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(want_dtype._np)
+        assert got.dtype is want_dtype and got._data.tobytes() == want.tobytes(), args
+        assert got.is_contiguous() and got._base is None

@@ -320,10 +320,17 @@ def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, d
     n = max(n, 0)
     xp = _backend(device).xp
     if dtype._category == 1:
-        values = (xstart + xp.arange(n, dtype=np.int64) * xstep).astype(dtype._np)
+        values = xp.arange(n, dtype=np.int64)
+        if xstart != 0 or xstep != 1:
+            values = xstart + values * xstep
+        values = values.astype(dtype._np, copy=False)
     else:
-        # torch computes start + i * step in double, then rounds to the dtype.
-        values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
+        # torch computes start + i * step in double, then rounds to the dtype (from 0 by 1,
+        # the arange itself: 0.0 + i * 1.0 changes no bit)
+        values = xp.arange(n, dtype=np.float64)
+        if start != 0 or step != 1:
+            values = start + values * step
+        values = values.astype(dtype._np, copy=False)
     return _into(out, _finish(values, requires_grad, pin_memory))
 
 

@@ -4,9 +4,9 @@ isclose/allclose/equal.
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
-from .elementwise import Elementwise, as_operand, call, check_limited, missing_kernel, refusing, \
-    to_bool
+from .._tensor import Tensor, wrap
+from .elementwise import Elementwise, arrays_for, as_operand, broadcast_error, call, \
+    check_limited, common_dtype, missing_kernel, refusing, to_bool
 from .elementwise_export import export, tensor_other
 from ._dispatch import Inplace
 from ._blocked import select
@@ -291,7 +291,6 @@ def _check_scalar_clamp(input, lo, hi, out):
     """torch's clamp with number bounds computes in the result dtype (the input's promoted
     with the numbers): an out= must have that dtype, and a float bound must fit it
     (`clamp(int_tensor, max=1e40)` is an error, not inf)."""
-    from .elementwise import common_dtype
     result = _dtype._FROM_NUMPY[common_dtype([input, lo, hi])]
     if isinstance(out, Tensor) and out.dtype is not result:
         raise RuntimeError(f"Found dtype {out.dtype._scalar_name} but expected "
@@ -305,7 +304,6 @@ def _check_promoted_float_fits(tensor, numbers, result=None, half_range=None):
     error for float32, where a float32 tensor's own dtype would take it as inf). where
     (`half_range=False`) checks a float result of any tensor, float16 and bfloat16 aside."""
     if result is None:
-        from .elementwise import common_dtype
         result = _dtype._FROM_NUMPY[common_dtype([tensor, *numbers])]
     if result.is_floating_point and (result is not tensor.dtype or half_range is False):
         for x in numbers:
@@ -354,7 +352,6 @@ _CLAMP_TARGET_NAMES = {"int64": "long int", "int32": "int", "int16": "short int"
 
 
 def _check_inplace_scalar_bounds(target, bounds):
-    from .elementwise import common_dtype
     result = _dtype._FROM_NUMPY[common_dtype([target, *(b for b in bounds if b is not None)])]
     if not _dtype.can_cast(result, target.dtype):
         name = _CLAMP_TARGET_NAMES.get(target.dtype._np.name, target.dtype._scalar_name)
@@ -367,7 +364,6 @@ def _check_scalars_fit(tensor, scalars, floats=True):
     int tensor, a float bound of a float16 one) to that dtype with its checked conversion:
     `clamp(int8_tensor, max=300)` is an error, not a wrap-around. `where` checks integer
     dtypes only (`floats=False`): a float16 tensor takes 1e6 as inf there."""
-    from .elementwise import common_dtype
     numbers = [x for x in scalars if x is not None and not isinstance(x, Tensor)]
     if not numbers or tensor.dtype is _dtype.bool or (
             not floats and tensor.dtype.is_floating_point):
@@ -484,8 +480,6 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, **unknown):
 
 
 def _isclose(input, other, rtol, atol, equal_nan, name="isclose"):
-    from .._tensor import wrap
-    from .elementwise import arrays_for, common_dtype
     _need_tensor(name, other)
     if input.dtype != other.dtype:
         raise RuntimeError(f"{input.dtype._scalar_name} did not match "
@@ -497,7 +491,6 @@ def _isclose(input, other, rtol, atol, equal_nan, name="isclose"):
         raise NotImplementedError(f"\"mul_cpu_reduced_float\" not implemented for "
                                   f"'{input.dtype._scalar_name}'")
     xp, (a, b) = arrays_for([input, other], common_dtype([input, other]))
-    from .elementwise import broadcast_error
     try:
         result = xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
     except ValueError:

@@ -7,7 +7,7 @@ import numpy as np
 from .. import _memory_format as _mf
 from .._device import backend_of
 from .._memory_format import contiguous_format, preserve_format
-from .._tensor import is_sparse_data
+from .._tensor import is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import contiguous_copy
 from ._op import Op, record
@@ -38,7 +38,6 @@ def clone(input, *, memory_format=None):
     else:
         _mf.check_rank(memory_format, data.ndim)
         array = _mf.lay_out(xp, data, memory_format)
-    from .._tensor import wrap
     out = wrap(array)
     if input._requires_grad and _grad_state.enabled:
         record(Clone, (input,), (out,), {})
