@@ -385,3 +385,55 @@ def test_arange_from_0_by_1_is_the_general_formula(dtype):
             want = (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(want_dtype._np)
         assert got.dtype is want_dtype and got._data.tobytes() == want.tobytes(), args
         assert got.is_contiguous() and got._base is None
+
+
+def test_item_of_every_dtype_is_tolists_number():
+    values = [-0.0, float("nan"), 2.5, -3.0, 1e30]
+    for dtype in [ember.bool, ember.uint8, ember.int8, ember.int16, ember.int32, ember.int64,
+                  ember.uint16, ember.uint32, ember.uint64, ember.float16, ember.bfloat16,
+                  ember.float32, ember.float64, ember.complex64, ember.complex128,
+                  ember.float8_e4m3fn, ember.float8_e5m2]:
+        for v in values:
+            if dtype in (ember.uint16, ember.uint32, ember.uint64, ember.uint8) and v < 0:
+                continue
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                x = ember.tensor([[v]], dtype=ember.float64).to(dtype)
+            got, want = x.item(), x.reshape(()).tolist()
+            assert type(got) is type(want), dtype
+            assert repr(got) == repr(want), dtype           # (-0.0 and nan too)
+    with pytest.raises(RuntimeError, match="a Tensor with 2 elements cannot be converted"):
+        ember.zeros(2).item()
+
+
+class Seq(list):
+    """A list the flat-list short path of `ember.tensor` does not take (not exactly a list)."""
+
+
+def made(data, **kwargs):
+    try:
+        t = ember.tensor(data, **kwargs)
+    except Exception as exc:            # noqa: BLE001  (the errors must be the same too)
+        return type(exc), str(exc)
+    return t.dtype, tuple(t.shape), t._data.tobytes(), t.requires_grad
+
+
+def test_tensor_of_a_flat_list_of_numbers_is_the_general_walks():
+    cases = [[1.0, -0.0, float("nan"), float("inf")], [1, 2, -3], [True, False], [True, 2],
+             [1, 2.5], [True, 1.5, 2], [2 ** 63 - 1, -2 ** 63], [2 ** 63], [2 ** 64], [7],
+             [0.1, 1e300], [False], [3, True, 0.5, -0.0]]
+    kwargs = [{}, {"dtype": ember.float64}, {"dtype": ember.int32}, {"dtype": ember.uint8},
+              {"dtype": ember.bool}, {"dtype": ember.float16}, {"requires_grad": True}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for data in cases:
+            for kw in kwargs:
+                for seq in (list, tuple):
+                    assert made(seq(data), **kw) == made(Seq(data), **kw), (data, kw)
+        previous = ember.get_default_dtype()
+        ember.set_default_dtype(ember.float64)
+        try:
+            assert made([1, 2.5]) == made(Seq([1, 2.5])) and made([0.5])[0] is ember.float64
+        finally:
+            ember.set_default_dtype(previous)
+    assert made([1.0, 2.0])[0] is ember.float32 and made([1, True])[0] is ember.int64

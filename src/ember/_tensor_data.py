@@ -17,6 +17,8 @@ from ._tensor import Tensor, wrap
 
 
 _NUMERIC_KINDS = "biufc"
+_FLAT = (list, tuple)
+_PLAIN_NUMBERS = frozenset((bool, int, float))
 
 
 def _leaf_dtype(x):
@@ -55,6 +57,15 @@ _LIST_OF_ARRAYS_WARNING = (
 
 def _walk(data, dtype=None):
     """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
+    if data.__class__ in _FLAT and data:
+        # (a list of Python bools, ints and floats: what the walk below finds, without
+        # visiting each element; promotion of these three dtypes ignores their order)
+        kinds = {x.__class__ for x in data}
+        if kinds <= _PLAIN_NUMBERS:
+            inferred = None
+            for x in (next(x for x in data if x.__class__ is kind) for kind in kinds):
+                inferred = _promote(inferred, _dtype.scalar_dtype(x))
+            return (len(data),), list(data), inferred, [], []
     flat = []
     inferred = None
     not_scalar = []         # positions of tensors of several elements (or none) where a

@@ -18,12 +18,20 @@ from .autograd.grad_mode import _state as _grad_mode
 
 def item(self):
     """The value of a one-element tensor as a Python number."""
+    data = self._data
+    if data.__class__ is np.ndarray and data.size == 1 and data.dtype.char in _NUMPY_OWN:
+        return data.item()          # (what _to_python gives, without its conversions)
     if self._data.size != 1:
         raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                            f"to Scalar")
     if self._data.__class__ is MetaArray:
         _no_value()
     return _to_python(self._data.reshape(()))
+
+
+# the type codes of NumPy's own number dtypes, whose Python numbers NumPy gives directly
+# (ml_dtypes' bfloat16 and float8 types, whose codes are others, go through _to_python)
+_NUMPY_OWN = frozenset("?bBhHiIlLqQefdFD")
 
 
 def tolist(self):

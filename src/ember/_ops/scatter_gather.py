@@ -213,15 +213,14 @@ def flat_coords(xs, idx, dim):
     fancy indexing with one index array per dim."""
     steps = [s // xs.itemsize for s in xs.strides]
     n = idx.ndim
-    base = 0
-    for d, size in enumerate(idx.shape):
-        if d != dim:
-            base = base + (np.arange(size, dtype=np.intp) * steps[d]).reshape(
-                (-1,) + (1,) * (n - 1 - d))
     along = idx.astype(np.intp, copy=False)
     if steps[dim] != 1:
         along = along * steps[dim]
-    return along + base
+    for d, size in enumerate(idx.shape):
+        if d != dim:
+            along = along + (np.arange(size, dtype=np.intp) * steps[d]).reshape(
+                (-1,) + (1,) * (n - 1 - d))
+    return along if along is not idx else along.copy()
 
 
 def check_index(input, idx, dim, xs, src=None, gather=False):
