@@ -29,6 +29,8 @@ where NumPy sums pairwise). A mean is this sum divided by the count, as torch's 
 reductions that torch splits over several threads add in a different order: that order is not
 reproduced (it depends on the thread count).
 """
+import math
+
 import numpy as np
 
 LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}    # elements per vector
@@ -60,7 +62,7 @@ def sum_leading(data, count, keepdims):
     where torch's order for that shape is not known here (4 to 7 float32 columns)."""
     shape = data.shape
     rest = shape[count:]
-    columns = int(np.prod(rest, dtype=np.int64))
+    columns = math.prod(rest)
     if not columns or not data.size:
         return None
     table = data.reshape(-1, columns)

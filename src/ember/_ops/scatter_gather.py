@@ -349,7 +349,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     xs, d, ids, _ = prepare(input, dim, index, None, "gather")
     check_limited(input, "scatter_gather_tensor_cpu")
     if ids.size and xs.__class__ is np.ndarray and xs.flags.c_contiguous and xs.ndim:
-        result = xs.reshape(-1).take(flat_coords(xs, ids, d)).reshape(index.shape)
+        result = xs.reshape(-1).take(flat_coords(xs, ids, d)).reshape(index._data.shape)
     elif ids.size:
         result = xs[coords(xp_of(input), ids, d)].reshape(index.shape)
     else:

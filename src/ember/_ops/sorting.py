@@ -81,7 +81,7 @@ def order(a, descending=False, stable=False):
     if xp is META_NUMPY:
         return xp.empty(a.shape, np.int64)
     n = a.shape[-1]
-    if n <= _SHORT_ROW and a.dtype.kind in "biuf":
+    if n <= _SHORT_ROW and a.dtype.kind in "biuf" and a.__class__ is np.ndarray:
         # a comparison sort of a short row costs less than making its keys: NumPy's stable
         # argsort orders as the keys do (NaN last and equal to NaN, -0.0 equal to 0.0)
         kind = "stable"
