@@ -43,13 +43,21 @@ class SplitWithSizes(Split):
     pass
 
 
-def _multi_view(op, input, pieces, params, arrays=None):
-    """Views of `input` (pieces of (shape, strides, offset)) sharing one node; `arrays`: the
-    pieces' arrays where NumPy already made them (windows of input's array, as as_view's)."""
-    if arrays is None:
-        outs = tuple(as_view(input, *p) for p in pieces)
-    else:
-        outs = tuple(alias(input, a, p[2]) for a, p in zip(arrays, pieces))
+def _views(input, pieces):
+    """Views of `input`, one per piece of (shape, strides, offset)."""
+    return tuple(as_view(input, *p) for p in pieces)
+
+
+def _windows(input, arrays, offsets):
+    """Views of `input` over `arrays`, windows NumPy made of its array (starting at `offsets`
+    in its storage): the views `_views` would make, at a third of the cost. Not for empty
+    windows: as_view places them at the storage's start, and an empty tensor's NumPy strides
+    may not be torch's."""
+    return tuple(alias(input, a, offset) for a, offset in zip(arrays, offsets))
+
+
+def _multi_view(op, input, outs, params):
+    """`outs`, views of `input`, sharing one node."""
     if input._requires_grad and _grad_state.enabled and outs:
         node = record(op, (input,), outs, params, num_outputs=len(outs))
         node._view_version = input._version
@@ -77,17 +85,13 @@ def unbind(input, dim=0):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     data = input._data
     if data.__class__ is np.ndarray and data.size:
-        # NumPy's iteration over the dim makes the windows as_view would, at a third of the
-        # cost (an empty tensor's NumPy strides may not be torch's: it takes as_view, and so
-        # do split's empty pieces, which as_view places at the storage's start)
-        step, offset = strides[d], input._offset
-        pieces = [(None, None, offset + i * step) for i in range(shape[d])]
         moved = data if d == 0 else np.moveaxis(data, d, 0)
-        # (a vector's elements as 0-dim arrays: its iteration would give NumPy scalars)
+        # (NumPy's iteration; a vector's elements as 0-dim arrays, not NumPy scalars)
         arrays = moved if data.ndim > 1 else [moved[i, ...] for i in range(shape[d])]
-        return _multi_view(Unbind, input, pieces, {"dim": d}, arrays)
+        offsets = [input._offset + i * strides[d] for i in range(shape[d])]
+        return _multi_view(Unbind, input, _windows(input, arrays, offsets), {"dim": d})
     pieces = [geo.select(shape, strides, input._offset, d, i) for i in range(shape[d])]
-    return _multi_view(Unbind, input, pieces, {"dim": d})
+    return _multi_view(Unbind, input, _views(input, pieces), {"dim": d})
 
 
 @function(method=False)
@@ -129,21 +133,18 @@ def split(tensor, split_size_or_sections, dim=0):
                                f"but got split_sizes="
                                f"[{', '.join(map(str, sizes))}]")
         op = SplitWithSizes
+    starts = [0]
+    for s in sizes[:-1]:
+        starts.append(starts[-1] + s)
     data = tensor._data
     if data.__class__ is np.ndarray and data.size and 0 not in sizes:
-        # (NumPy's slices are the windows as_view would make, as for unbind above)
-        lead, step, offset = (slice(None),) * d, strides[d], tensor._offset
-        pieces, arrays, start = [], [], 0
-        for s in sizes:
-            pieces.append((None, None, offset + start * step))
-            arrays.append(data[lead + (slice(start, start + s),)])
-            start += s
-        return _multi_view(op, tensor, pieces, {"dim": d}, arrays)
-    pieces, start = [], 0
-    for s in sizes:
-        pieces.append(geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1))
-        start += s
-    return _multi_view(op, tensor, pieces, {"dim": d})
+        lead = (slice(None),) * d
+        arrays = [data[lead + (slice(start, start + s),)] for start, s in zip(starts, sizes)]
+        offsets = [tensor._offset + start * strides[d] for start in starts]
+        return _multi_view(op, tensor, _windows(tensor, arrays, offsets), {"dim": d})
+    pieces = [geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1)
+              for start, s in zip(starts, sizes)]
+    return _multi_view(op, tensor, _views(tensor, pieces), {"dim": d})
 
 
 def _split_method(self, split_size, dim=0):
