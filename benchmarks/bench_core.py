@@ -47,23 +47,24 @@ def interleaved(fns, number, rounds, settle=0.0):
     return times
 
 
-def ratio_table(libs, title, number, rounds, width=36):
+def ratio_table(libs, title, number, rounds, width=36, unit="ms"):
     """Time each workload of `libs` ({"ember": {name: fn}, "torch": {...}}, torch optional)
-    in interleaved rounds and print one row per workload: each library's median time and the
-    median per-round ratio ember/torch."""
+    in interleaved rounds and print one row per workload: each library's median time (in
+    `unit`, "ms" or "us") and the median per-round ratio ember/torch."""
+    scale = {"ms": 1e3, "us": 1e6}[unit]
     print(f"{title:{width}s} {'ember':>10s} {'torch':>10s}   ember/torch")
     for name in libs["ember"]:
         fns = {lib: table[name] for lib, table in libs.items()}
         for fn in fns.values():
             fn()
         times = interleaved(fns, number, rounds)
-        cells = [f"{statistics.median(times[lib]) * 1e3:8.3f}ms" if lib in times else
+        cells = [f"{statistics.median(times[lib]) * scale:8.3f}{unit}" if lib in times else
                  f"{'-':>10s}" for lib in ("ember", "torch")]
         text = ""
         if "torch" in times:
             ratio = statistics.median(e / t for e, t in zip(times["ember"], times["torch"]))
             text = f"{ratio:.2f}x"
-        print(f"{name:{width}s} {' '.join(cells)}   {text}")
+        print(f"{name:{width}s} {' '.join(cells)}   {text}", flush=True)
 
 
 def ten_ops_backward(lib, x):

@@ -10,17 +10,16 @@ promotion, dispatch, wrapping, recording), not arithmetic. Each row times one ca
 libraries run in alternating blocks (see bench_core.interleaved); the ratio column is the median
 of ember's per-round time over torch's, with torch on one thread. The blocks are short (50
 calls) and many (61 rounds): on a busy shared machine, bursts of other work then fall on both
-libraries alike, and the ratios of ops that did not change stay within 0.1x from run to run
-(blocks of 300 calls gave 4x-13x for the same `expand`).
+libraries more alike (blocks of 300 calls read the same `expand` anywhere from 4x to 13x;
+these mostly within 0.2x, though a burst can still lift one op's ratio in one run).
 """
 import argparse
-import statistics
 import sys
 
 import numpy as np
 
 import ember
-from bench_core import interleaved
+from bench_core import ratio_table
 
 try:
     import torch
@@ -101,21 +100,10 @@ def main():
     if torch is not None:
         torch.set_num_threads(1)
         libs["torch"] = workloads(torch)
-    print(f"{'op (small float32)':22s} {'ember':>9s} {'torch':>9s}   ember/torch")
-    for name in libs["ember"]:
-        if args.k and not any(word in name for word in args.k):
-            continue
-        fns = {lib: table[name] for lib, table in libs.items()}
-        for fn in fns.values():
-            fn()                                        # warm up
-        times = interleaved(fns, args.number, rounds)
-        cells = [f"{statistics.median(times[lib]) * 1e6:7.2f}us" if lib in times else
-                 f"{'-':>9s}" for lib in ("ember", "torch")]
-        text = ""
-        if "torch" in times:
-            ratio = statistics.median(e / t for e, t in zip(times["ember"], times["torch"]))
-            text = f"{ratio:.1f}x"
-        print(f"{name:22s} {' '.join(cells)}   {text}", flush=True)
+    if args.k:
+        libs = {lib: {name: fn for name, fn in table.items() if any(w in name for w in args.k)}
+                for lib, table in libs.items()}
+    ratio_table(libs, "op (small float32)", args.number, rounds, width=22, unit="us")
     print(f"(medians of {rounds} interleaved rounds of {args.number} calls; torch threads: "
           f"{torch.get_num_threads() if torch else '-'}; python {sys.version.split()[0]}, "
           f"numpy {np.__version__})")
