@@ -437,3 +437,21 @@ def test_tensor_of_a_flat_list_of_numbers_is_the_general_walks():
         finally:
             ember.set_default_dtype(previous)
     assert made([1.0, 2.0])[0] is ember.float32 and made([1, True])[0] is ember.int64
+
+
+def test_stack_joins_as_numpys_stack(monkeypatch):
+    from ember._ops import joining
+    base = ember.arange(120.).reshape(2, 3, 4, 5)
+    cases = [[ember.arange(5.)] * 3, [base[0], base[1]], [base[0].transpose(0, 2)] * 2,
+             [base.contiguous(memory_format=ember.channels_last)] * 2,
+             [ember.tensor(1.5), ember.tensor(-0.0)], [ember.zeros(0, 3)] * 2,
+             [ember.ones(1, 4).expand(3, 4), ember.zeros(3, 4)], [base[:, :1]] * 3]
+    for tensors in cases:
+        for d in range(-tensors[0].ndim - 1, tensors[0].ndim + 1):
+            got = ember.stack(tensors, d)
+            with monkeypatch.context() as patch:
+                patch.setattr(joining, "_stack", lambda xp, arrays, d: xp.stack(arrays, axis=d))
+                want = ember.stack(tensors, d)
+            assert got._data.tobytes() == want._data.tobytes()
+            assert got.shape == want.shape and got.stride() == want.stride(), (d, got.stride())
+            assert got.numpy().tobytes() == np.stack([t.numpy() for t in tensors], d).tobytes()

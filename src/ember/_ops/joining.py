@@ -171,6 +171,16 @@ def _cat(name, tensors, dim, out):
                         out, "cat")
 
 
+def _stack(xp, arrays, d):
+    """`xp.stack(arrays, axis=d)` of arrays of one shape (the caller checked it). NumPy's stack
+    is this concatenate of the arrays seen with a new axis, behind Python-level checks that
+    cost several times the join of small arrays."""
+    if xp is not np:
+        return xp.stack(arrays, axis=d)
+    new_axis = (slice(None),) * d + (None,)
+    return np.concatenate([a[new_axis] for a in arrays], axis=d)
+
+
 def _stacked_layout(xp, tensors, arrays, d):
     """The stack of `arrays` along a new dim `d`, laid out as torch's: below the last dim, a
     cat along dim `d` (laid out as cat's inputs suggest) seen through a view that splits it;
@@ -181,7 +191,7 @@ def _stacked_layout(xp, tensors, arrays, d):
         formats = {_mf.suggested(t._data) for t in tensors} if ndim in (4, 5) else ()
         fmt = formats.pop() if len(formats) == 1 else _mf.contiguous_format
         if fmt is _mf.contiguous_format:        # (a row-major cat splits into row-major)
-            return _mf.row_major(xp, xp.stack(arrays, axis=d))
+            return _mf.row_major(xp, _stack(xp, arrays, d))
         size = arrays[0].shape
         joined = size[:d] + (size[d] * len(arrays),) + size[d + 1:]
         shape = size[:d] + (len(arrays),) + size[d:]
@@ -189,9 +199,9 @@ def _stacked_layout(xp, tensors, arrays, d):
         dtype = arrays[0].dtype
         result = backend_of(arrays[0]).strided(xp.empty(geo.numel(shape), dtype), dtype, shape,
                                                strides, 0)
-        result[...] = xp.stack(arrays, axis=d)
+        result[...] = _stack(xp, arrays, d)
         return result
-    result = xp.stack(arrays, axis=d)
+    result = _stack(xp, arrays, d)
     formats = {_mf.suggested_by(*geo.unsqueeze(tuple(t.shape), t.stride(), d))
                for t in tensors} if result.ndim in (4, 5) else ()
     fmt = formats.pop() if len(formats) == 1 else _mf.contiguous_format
