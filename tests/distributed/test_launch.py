@@ -47,18 +47,23 @@ def test_launcher_environment_and_exit_code(tmp_path, capfd):
                  '[ "$RANK" = 1 ] && exit 3; exec sleep 30']) == 3
 
 
-def test_older_launcher_passes_the_local_rank(tmp_path, capfd):
+def test_older_launcher_passes_the_local_rank(tmp_path):
     from ember.distributed.launch import main
     script = tmp_path / "args.py"
-    script.write_text("import os, sys; print(os.environ['RANK'], sys.argv[1:])")
+    # (each rank writes a file of its own: two processes printing at once may interleave)
+    script.write_text("import os, sys, pathlib\n"
+                      "out = pathlib.Path(__file__).with_name('out.' + os.environ['RANK'])\n"
+                      "out.write_text(os.environ['RANK'] + ' ' + repr(sys.argv[1:]))\n")
+
+    def outputs():
+        return [(tmp_path / f"out.{r}").read_text() for r in range(2)]
     with pytest.warns(FutureWarning, match="^The module torch.distributed.launch is "
                                            "deprecated\nand will be removed in future"):
         assert main(["--nproc-per-node=2", str(script), "x"]) == 0
-    lines = sorted(capfd.readouterr().out.splitlines())
-    assert lines == ["0 ['--local-rank=0', 'x']", "1 ['--local-rank=1', 'x']"]
+    assert outputs() == ["0 ['--local-rank=0', 'x']", "1 ['--local-rank=1', 'x']"]
     with pytest.warns(FutureWarning):
         assert main(["--use-env", "--nproc-per-node=2", str(script), "x"]) == 0
-    assert sorted(capfd.readouterr().out.splitlines()) == ["0 ['x']", "1 ['x']"]
+    assert outputs() == ["0 ['x']", "1 ['x']"]
     with pytest.warns(FutureWarning), pytest.raises(ValueError, match="^When using the "
                                                     "'--no-python' flag, you must also set"):
         main(["--no-python", "true"])
