@@ -1794,11 +1794,6 @@ EXCLUDED = {
     "numpy": "conversion to NumPy",
     # A uint64 result, a dtype the table's machinery does not make (tests/test_small_functions).
     "hash_tensor": "uint64 hash",
-    # The quantized tensor's queries: ordinary tensors (all the table makes) only refuse them
-    # (covered in tests/test_quantization.py and the quantization oracle).
-    **{name: "quantized tensors only" for name in (
-        "int_repr", "q_scale", "q_zero_point", "qscheme", "q_per_channel_scales",
-        "q_per_channel_zero_points", "q_per_channel_axis")},
 }
 
 

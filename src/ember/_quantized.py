@@ -23,7 +23,8 @@ from ._tensor import Tensor, wrap
 _new = object.__new__
 
 __all__ = ["quantize_per_tensor", "quantize_per_channel", "quantize_per_tensor_dynamic",
-           "dequantize"]
+           "dequantize", "int_repr", "q_scale", "q_zero_point", "q_per_channel_scales",
+           "q_per_channel_zero_points", "q_per_channel_axis"]
 
 _DEPRECATED = (
     "torch.quantize_per_tensor, torch.quantize_per_channel and other quantized tensor "
@@ -171,6 +172,31 @@ def dequantize(tensor):
     if isinstance(tensor, (list, tuple)):
         return tuple(dequantize(t) for t in tensor)
     return tensor.dequantize()
+
+def int_repr(input):
+    """`input.int_repr()`: a quantized tensor's integers."""
+    return input.int_repr()
+
+
+def q_scale(input):
+    return input.q_scale()
+
+
+def q_zero_point(input):
+    return input.q_zero_point()
+
+
+def q_per_channel_scales(input):
+    return input.q_per_channel_scales()
+
+
+def q_per_channel_zero_points(input):
+    return input.q_per_channel_zero_points()
+
+
+def q_per_channel_axis(input):
+    return input.q_per_channel_axis()
+
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints (torch's `_rebuild_qtensor` form; the writer and reader call these)

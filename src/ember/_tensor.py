@@ -269,6 +269,29 @@ class Tensor:
     def dequantize(self):
         """A quantized tensor's real values; an ordinary tensor as float32 (itself if it is)."""
         return self.to(_dtype.float32)
+
+    # (a quantized tensor's queries, answered by QuantizedTensor; torch's CPU kernels refuse
+    # them for ordinary tensors)
+    def int_repr(self):
+        raise _not_quantized("int_repr")
+
+    def q_scale(self):
+        raise _not_quantized("q_scale")
+
+    def q_zero_point(self):
+        raise _not_quantized("q_zero_point")
+
+    def qscheme(self):
+        raise _not_quantized("qscheme")
+
+    def q_per_channel_scales(self):
+        raise _not_quantized("q_per_channel_scales")
+
+    def q_per_channel_zero_points(self):
+        raise _not_quantized("q_per_channel_zero_points")
+
+    def q_per_channel_axis(self):
+        raise _not_quantized("q_per_channel_axis")
     is_mkldnn = False
     is_nested = False
     # (backends ember, like a CPU/CUDA build of torch, does not have)
@@ -311,6 +334,13 @@ class Tensor:
 
     # The autograd-facing members and the Python protocols are attached below, from files of
     # their own (NOTE [ Tensor's members in other files ]).
+
+
+def _not_quantized(name):
+    """torch's missing-kernel error for a quantized tensor's query of an ordinary tensor."""
+    from .nn._native import missing_kernel
+    from .sparse._backends import _TAIL
+    return missing_kernel(f"aten::{name}", f"[Meta, QuantizedCPU, {_TAIL}]")
 
 
 def wrap(array):

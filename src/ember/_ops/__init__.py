@@ -13,7 +13,6 @@ from . import spectral_stft, spectral_windows  # noqa: F401
 from . import histograms, index_reduce, sampling_more  # noqa: F401
 from . import legacy_factorizations  # noqa: F401
 from . import gradient, view_copies  # noqa: F401
-from . import quantized_queries  # noqa: F401
 from . import hashing, segment_reduce  # noqa: F401
 from . import inplace_functions  # noqa: F401  (after the families it forwards to)
 from . import operators, registry
