@@ -455,3 +455,11 @@ def test_stack_joins_as_numpys_stack(monkeypatch):
             assert got._data.tobytes() == want._data.tobytes()
             assert got.shape == want.shape and got.stride() == want.stride(), (d, got.stride())
             assert got.numpy().tobytes() == np.stack([t.numpy() for t in tensors], d).tobytes()
+
+
+def test_max_of_a_sparse_tensor_is_refused_as_max_not_maximum():
+    s = ember.tensor([[0, 1.], [2, 0]]).to_sparse()
+    for name in ("max", "min"):
+        with pytest.raises(NotImplementedError, match=f"^Could not run 'aten::{name}' with "
+                                                      f"arguments from the 'SparseCPU'"):
+            getattr(s, name)()

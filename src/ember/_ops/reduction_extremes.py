@@ -131,7 +131,8 @@ def _extreme(name, input, dim, keepdim, other, out):
     check_limited(input, f"{name}_all" if dim is None else f"{name}_cpu")
     data = input._data
     xp = backend_of(data).xp
-    if xp is np:            # (the ufunc's reduce: what np.max calls, without its wrapping)
+    if data.__class__ is np.ndarray:    # (the ufunc's reduce: what np.max calls, without its
+        #                                  wrapping; a sparse tensor's record takes np.max's)
         reduce = np.maximum.reduce if name == "max" else np.minimum.reduce
     else:
         reduce = xp.max if name == "max" else xp.min
