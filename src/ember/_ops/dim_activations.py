@@ -8,6 +8,7 @@ import numpy as np
 from .._device import backend_of
 from .._memory_format import row_major
 from .. import _dtype
+from .. import _geometry as geo
 from .._creation import zeros_like
 from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
@@ -83,7 +84,6 @@ def _softmax_arrays(x, dim, log):
 
 
 def _dim_softmax(input, dim, dtype, log, out=None):
-    from .. import _geometry as geo
     d = geo.wrap_dim(dim, max(input.ndim, 1))
     # NOTE: torch's kernel (and error) differs for the last dim and the others
     name = ("log_softmax" if log else "softmax") + \
@@ -131,7 +131,6 @@ class Glu(Op):
 
 def glu(input, dim=-1):
     """The gated linear unit: first half times the sigmoid of the second half along `dim`."""
-    from .. import _geometry as geo
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     d = geo.wrap_dim(dim, input.ndim)
