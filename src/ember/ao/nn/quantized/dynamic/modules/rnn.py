@@ -12,6 +12,7 @@ entries (`_all_weight_values.0.param`) are ScriptObjects; ember keeps the quanti
 """
 from ...... import _qdtype
 from ......nn.modules.module import Module
+from ......nn.modules.rnn import RNNBase
 from ..._linear_dynamic import linear_dynamic
 from .linear import quantize_weight
 
@@ -55,19 +56,8 @@ class LSTM(Module):
     def _get_name(self):
         return "DynamicQuantizedLSTM"
 
-    def extra_repr(self):
-        text = f"{self.input_size}, {self.hidden_size}"
-        if self.num_layers != 1:
-            text += f", num_layers={self.num_layers}"
-        if self.bias is not True:
-            text += f", bias={self.bias}"
-        if self.batch_first is not False:
-            text += f", batch_first={self.batch_first}"
-        if self.dropout != 0:
-            text += f", dropout={self.dropout}"
-        if self.bidirectional is not False:
-            text += f", bidirectional={self.bidirectional}"
-        return text
+    proj_size = 0                   # (no projections: the float LSTM's text without them)
+    extra_repr = RNNBase.extra_repr
 
     def get_weight(self):
         return dict(self._weights)
