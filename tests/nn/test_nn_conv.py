@@ -173,6 +173,12 @@ TRANSPOSED_CASES = [
     # stride 1, one group: whole planes (NOTE [ Whole planes ])
     (2, 2, 3, 4, (5, 6), (3, 2), dict(padding=(1, 0), dilation=(1, 2))),
     (3, 2, 2, 3, (3, 4, 3), (2, 3, 2), dict(padding=(1, 1, 0))),
+    # stride 1, few input channels per group: as a forward convolution (_transpose_as_forward)
+    (2, 2, 4, 4, (5, 6), (3, 3), dict(padding=1, groups=4)),
+    (2, 2, 4, 6, (5, 6), (3, 2), dict(padding=(2, 1), dilation=(2, 1), groups=2)),
+    (1, 2, 3, 5, (7,), (5,), dict(padding=2)),
+    (2, 1, 3, 3, (6, 6), (3, 3), dict(padding=3, groups=3)),        # padding too large for it
+    (2, 1, 2, 2, (4, 4), (2, 2), dict(dilation=2, output_padding=1, groups=2)),
 ]
 
 
@@ -240,6 +246,7 @@ GRAD_CASES = [
     (2, (2, 2, 5, 5), (2, 2, 3, 3), dict(stride=2, padding=1)),
     (1, (2, 3, 7), (2, 3, 3), dict(stride=2, dilation=2, padding=1)),
     (3, (1, 2, 3, 4, 3), (2, 1, 2, 2, 2), dict(groups=2, padding=(1, 0, 1))),
+    (2, (2, 3, 5, 4), (3, 1, 3, 3), dict(padding=1, groups=3)),        # depthwise
 ]
 
 
@@ -264,6 +271,7 @@ TRANSPOSED_GRAD_CASES = [
     (2, (1, 4, 3, 3), (4, 1, 3, 2), dict(stride=(2, 1), padding=(1, 0), output_padding=(1, 0),
                                          groups=2, dilation=(1, 2))),
     (1, (2, 2, 4), (2, 2, 3), dict(stride=2, output_padding=1, padding=1)),
+    (2, (2, 3, 4, 4), (3, 1, 3, 3), dict(padding=1, groups=3)),
 ]
 
 
