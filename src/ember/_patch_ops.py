@@ -129,9 +129,9 @@ def _install_layers(layers):
                 if entry is None or entry[0] is not value:
                     entry = _cache[key] = (value, layer.wrap(owner, name, value))
                 value = entry[1]
+                _originals[id(value)] = (value, original)    # (for the layers above)
         installed.append(value)
         if value is not original:
-            _originals[id(value)] = (value, original)
             _installed.setdefault(id(original), (original, value))   # (torch.<fn> first)
         _put(owner, name, value)
     for owner, name, original, i in aliases:

@@ -18,7 +18,26 @@ until the class is garbage collected; ember's own classes and those with the dis
 not count), a mode is entered or a torch.fx trace runs, so ordinary programs pay nothing. A
 wrapper with nothing to dispatch runs the original with dispatch off (`_state.off`), so that
 ember's own operators, which call one another, are seen once, as torch's C++ operators are: a
-mode sees `F.linear`, not the matmul inside it.
+mode sees `F.linear`, not the matmul inside it. Installed wrappers stand for the functions
+they replace (NOTE [ Wrappers stand for their functions ]).
+
+NOTE [ Wrappers stand for their functions ]
+In torch, `torch.relu` is one object for the life of the process. In ember it is the original
+function, or a `_Wrapper` while the wrappers are installed; code may hold either (a traced
+node's target records the original, a user's table of handlers may be built before or after a
+subclass is defined). So that both work as the one function, a wrapper compares and hashes
+equal to the original it stands for (and to any other wrapper of it): `node.target ==
+torch.relu`, `func in {torch.add: ...}`, `find_nodes(target=torch.relu)` hold whenever either
+was taken. `__torch_function__` receives the public function as it is now (the wrapper while
+installed, what `torch.add` evaluates to then), so `func is torch.add` holds too, and the
+Tensor-likes' error paths pass the installed wrapper as well (`_patch_ops.installed`). A
+wrapper copies and pickles as the public name it stands for, and reads any other attribute
+(`__code__`, `__defaults__`) from the original. What cannot hold is identity across the
+switch (`f is torch.relu` for an `f` taken while the originals were in place); a dispatch
+check inside every function would keep it, at a frame or a test on every ordinary call.
+torch.nn.functional's functions that are Python in torch hand the call over in torch's form
+(`python_arguments`: `F.relu(x)` passes `inplace=False` too); its C++ ones, as the other
+namespaces', pass the arguments as given.
 
 NOTE [ Tensor-likes ]
 A class that is no Tensor but has a `__torch_function__` (a tensor-like: torch's docs'
@@ -34,6 +53,9 @@ reach those paths, so they pay nothing. The paths that do this: the registry's w
 for a tensor-like (unless the wrappers are installed: while a subclass or mode is active, or
 while torch.fx traces).
 """
+import functools
+import inspect
+import types
 import weakref
 
 from . import _patch_ops
@@ -157,7 +179,9 @@ def on_refusal(func, args, kwargs, torch_name=None):
     overloaded = [a for a in overloaded_args(values) if not isinstance(a, Tensor)]
     if not overloaded:
         return NOT_DISPATCHED
-    func = _patch_ops.public(func)      # (what `torch.cat` is, not the wrapper inside it)
+    # what `torch.cat` holds now: not the wrapper inside it, nor (while the wrappers are
+    # installed) the function that the installed wrapper stands for
+    func = _patch_ops.installed(_patch_ops.public(func))
     return dispatch(func, overloaded, tuple(args), kwargs or None, torch_name)
 
 
@@ -288,31 +312,115 @@ def _overloaded(values):
     return ()
 
 
-def _function(inner, name, qualname, torch_name, operator_of=None, modes_only=False,
-              binary=False):
-    def op(*args, **kwargs):
+class _Wrapper:
+    """The stand-in installed for a public operator while the wrappers are on: called, it
+    hands the call to `__torch_function__` or runs the operator (`__wrapped__`) with dispatch
+    off; compared, hashed, copied or pickled, it is the public function it stands for (NOTE [
+    Wrappers stand for their functions ])."""
+
+    def __init__(self, owner, attr, inner, name, qualname, torch_name, operator_of=None,
+                 modes_only=False, binary=False, python=False):
+        self.__wrapped__ = inner
+        self.__name__ = name
+        self.__qualname__ = qualname
+        self.__module__ = getattr(inner, "__module__", None)
+        self.__doc__ = getattr(inner, "__doc__", None)
+        self._original = _patch_ops.original(inner)
+        self._torch_name = torch_name
+        self._operator_of = operator_of
+        self._modes_only = modes_only
+        self._binary = binary
+        self._python = python       # torch's is a Python function (see python_arguments)
+        self._where = (f"{owner.__module__}:{owner.__name__}" if isinstance(owner, type)
+                       else owner.__name__, attr)
+
+    def __call__(self, *args, **kwargs):
         if _state.off:
-            return inner(*args, **kwargs)
-        overloaded = () if modes_only else \
+            return self.__wrapped__(*args, **kwargs)
+        overloaded = () if self._modes_only else \
             _overloaded((*args, *kwargs.values()) if kwargs else args)
         if overloaded or _state.modes:
-            func = op
-            if operator_of is not None:
-                from ._tensor import Tensor
-                func = vars(Tensor)[operator_of]
-            return dispatch(func, overloaded, args, kwargs or None, torch_name,
-                            declined=NotImplemented if binary else None)
+            if self._python:
+                args, kwargs = python_arguments(self._original, args, kwargs)
+            return dispatch(self._func(), overloaded, args, kwargs or None, self._torch_name,
+                            declined=NotImplemented if self._binary else None)
         _state.off = True
         try:
-            return inner(*args, **kwargs)
+            return self.__wrapped__(*args, **kwargs)
         finally:
             _state.off = False
-    op.__name__ = name
-    op.__qualname__ = qualname
-    op.__module__ = getattr(inner, "__module__", None)
-    op.__doc__ = getattr(inner, "__doc__", None)
-    op.__wrapped__ = inner
-    return op
+
+    def _func(self):
+        """What `__torch_function__` receives: the public function, which is this wrapper
+        while installed (`torch.add`), or for an operator the method torch passes
+        (`Tensor.add` for `__add__`)."""
+        if self._operator_of is not None:
+            from ._tensor import Tensor
+            return vars(Tensor)[self._operator_of]
+        return self
+
+    def __get__(self, instance, owner=None):
+        return self if instance is None else types.MethodType(self, instance)
+
+    def __getattr__(self, name):        # __code__, __defaults__, ...: the original's
+        if name == "_original":
+            raise AttributeError(name)
+        return getattr(self._original, name)
+
+    def __eq__(self, other):
+        return self is other or self._original is _patch_ops.original(other)
+
+    def __hash__(self):
+        return hash(self._original)
+
+    def __repr__(self):
+        return repr(self._original)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return _public_named, self._where
+
+
+@functools.cache
+def _signature(fn):
+    return inspect.signature(fn)
+
+
+def python_arguments(fn, args, kwargs):
+    """The arguments (args, kwargs) with which torch's Python function `fn` (most of
+    torch.nn.functional) hands the call `fn(*args, **kwargs)` to `__torch_function__`: its
+    parameters without a default by position, the others, defaults filled in, by keyword
+    (`F.relu(x)` passes `(x,), {"inplace": False}`). As given if they do not bind."""
+    try:
+        bound = _signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args, kwargs
+    bound.apply_defaults()
+    positional, named = [], {}
+    for param in bound.signature.parameters.values():
+        value = bound.arguments[param.name]
+        if param.kind is param.VAR_POSITIONAL:
+            positional.extend(value)
+        elif param.kind is param.VAR_KEYWORD:
+            named.update(value)
+        elif param.default is param.empty:
+            positional.append(value)
+        else:
+            named[param.name] = value
+    return tuple(positional), named
+
+
+def _public_named(owner, name):
+    """What the public name `owner.name` holds (how a pickled wrapper is loaded)."""
+    import importlib
+    owner_name, _, cls = owner.partition(":")
+    value = importlib.import_module(owner_name)
+    return getattr(getattr(value, cls) if cls else value, name)
 
 
 def _property(inner, name):
@@ -363,6 +471,17 @@ _NOT_DISPATCHED_FUNCTIONS = frozenset((
 # torch.nn.functional's functions that do not dispatch themselves: `F.sigmoid(x)` is
 # `x.sigmoid()`, which does.
 _NOT_DISPATCHED_FUNCTIONAL = frozenset(("sigmoid", "tanh"))
+# torch.nn.functional's functions that are torch's C++ operators, which pass
+# `__torch_function__` the arguments as given; the others are Python functions in torch, which
+# pass them in its form (see `python_arguments`).
+_NATIVE_FUNCTIONAL = frozenset((
+    "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "bilinear", "celu_",
+    "channel_shuffle", "conv1d", "conv2d", "conv3d", "conv_tbc", "conv_transpose1d",
+    "conv_transpose2d", "conv_transpose3d", "cosine_similarity", "elu_", "gelu", "hardshrink",
+    "hardtanh_", "leaky_relu_", "linear", "logsigmoid", "native_channel_shuffle", "one_hot",
+    "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "prelu", "relu_",
+    "rrelu_", "scaled_dot_product_attention", "selu_", "softplus", "softshrink",
+    "threshold_"))
 # ... and those that modes see but a subclass argument does not dispatch (torch.tensor(sub)
 # is a plain Tensor).
 _MODES_ONLY = frozenset(("tensor", "as_tensor", "asarray"))
@@ -392,15 +511,27 @@ class _Layer(_patch_ops.Layer):
         if owner is Tensor:
             target = _OPERATOR_FUNCS.get(name)
             shown = _OPERATOR_NAMES.get(name, name)
-            return _function(inner, shown, f"Tensor.{shown}", f"torch.Tensor.{target or name}",
-                             target, binary=name in _BINARY)
-        module = owner.__name__.replace("ember", "torch", 1)
-        return _function(inner, name, name,
-                         None if owner is functional else f"{module}.{name}",
-                         modes_only=owner is ember and name in _MODES_ONLY)
+            return _Wrapper(owner, name, inner, shown, f"Tensor.{shown}",
+                            f"torch.Tensor.{target or name}", target, binary=name in _BINARY)
+        if owner is functional and name not in _NATIVE_FUNCTIONAL:
+            return _Wrapper(owner, name, inner, name, name, None, python=True)
+        return _Wrapper(owner, name, inner, name, name, native_name(owner.__name__, name),
+                        modes_only=owner is ember and name in _MODES_ONLY)
 
 
 _layer = _Layer()
+
+
+def native_name(module, name):
+    """How torch's dispatch errors name its C++ operator `name` of ember's `module`: after
+    the C module that holds it (`torch._C._nn.linear` is `torch.nn.linear`,
+    `torch._C._linalg.linalg_inv` is `torch.linalg.linalg_inv`)."""
+    short = module.rpartition(".")[2]
+    if module == "ember.nn.functional":
+        return f"torch.nn.{name}"
+    if module in ("ember.linalg", "ember.special", "ember.fft"):
+        return f"torch.{short}.{short}_{name}"
+    return f"{module.replace('ember', 'torch', 1)}.{name}"
 
 
 _subclasses = set()     # weak references to the users' Tensor subclasses that dispatch
