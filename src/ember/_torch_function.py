@@ -49,12 +49,18 @@ its argument-error wrapper, a Python operator's NotImplemented), and there `on_r
 arguments, with the public function as `func`, before any error is raised. Valid calls never
 reach those paths, so they pay nothing. The paths that do this: the registry's wrappers
 (registry.py), the element-wise front ends (elementwise_export.py), the Tensor operators
-(operators.py) and F.relu; an operator refusing on another path of its own raises its error
-for a tensor-like (unless the wrappers are installed: while a subclass or mode is active, or
-while torch.fx traces).
+(operators.py), F.relu, and a wrapper around each other public function of
+torch.nn.functional, torch.linalg, torch.special and torch.fft (`_tensor_likes`, one frame per
+call on functions of microseconds); an operator refusing on another path of its own raises its
+error for a tensor-like (unless the wrappers are installed: while a subclass or mode is
+active, or while torch.fx traces). Only the outermost refusal dispatches (`_outermost`): as
+in torch, `F.relu6(p)` passes F.relu6, not the hardtanh that ember's relu6 calls. A function
+that accepts a tensor-like without error (`F.dropout(p, training=False)` returns it) does not
+dispatch it.
 """
 import functools
 import inspect
+import sys
 import types
 import weakref
 
@@ -167,22 +173,43 @@ def _add(found, arg):
 NOT_DISPATCHED = object()       # on_refusal's answer when no argument is a tensor-like
 
 
-def on_refusal(func, args, kwargs, torch_name=None):
+def on_refusal(func, args, kwargs, torch_name=None, python=False):
     """On an operator's argument-error path (NOTE [ Tensor-likes ]): the result of the
     tensor-likes' `__torch_function__` for the call `func(*args, **kwargs)`, or
     NOT_DISPATCHED when there is none (or dispatch is off), for the caller to raise its
-    error."""
+    error. `python`: torch's `func` is a Python function (see python_arguments)."""
     if _state.off or _state.subclasses_off:
         return NOT_DISPATCHED
     from ._tensor import Tensor
     values = (*args, *kwargs.values()) if kwargs else args
     overloaded = [a for a in overloaded_args(values) if not isinstance(a, Tensor)]
-    if not overloaded:
+    if not overloaded or not _outermost(sys._getframe(2)):
         return NOT_DISPATCHED
+    if python:
+        args, kwargs = python_arguments(func, args, kwargs)
     # what `torch.cat` holds now: not the wrapper inside it, nor (while the wrappers are
     # installed) the function that the installed wrapper stands for
     func = _patch_ops.installed(_patch_ops.public(func))
     return dispatch(func, overloaded, tuple(args), kwargs or None, torch_name)
+
+
+REFUSING_CODES = set()      # the code of `_tensor_likes`' wrappers
+
+
+def _outermost(frame):
+    """Whether the refusal seen by the function called from `frame` is the outermost: no
+    public function up the stack will refuse the same tensor-like (torch dispatches at the
+    call the program made: `F.relu6(p)` reaches `__torch_function__` with F.relu6, not with the
+    hardtanh it calls). The walk stops at a `dispatch`: a call made by a `__torch_function__`
+    is a program's own call."""
+    while frame is not None:
+        code = frame.f_code
+        if code is _DISPATCH_CODE:
+            return True
+        if code in REFUSING_CODES:
+            return False
+        frame = frame.f_back
+    return True
 
 
 def operator_refused(operator, self, other):
@@ -233,6 +260,9 @@ def dispatch(func, overloaded, args, kwargs, torch_name=None, declined=None):
     if _state.modes:
         msg += f" nor in mode {_state.modes[-1]}"
     raise TypeError(msg)
+
+
+_DISPATCH_CODE = dispatch.__code__
 
 
 def default_torch_function(cls, func, types, args=(), kwargs=None):
@@ -513,13 +543,20 @@ class _Layer(_patch_ops.Layer):
             shown = _OPERATOR_NAMES.get(name, name)
             return _Wrapper(owner, name, inner, shown, f"Tensor.{shown}",
                             f"torch.Tensor.{target or name}", target, binary=name in _BINARY)
-        if owner is functional and name not in _NATIVE_FUNCTIONAL:
+        if python_in_torch(owner.__name__, name):
             return _Wrapper(owner, name, inner, name, name, None, python=True)
         return _Wrapper(owner, name, inner, name, name, native_name(owner.__name__, name),
                         modes_only=owner is ember and name in _MODES_ONLY)
 
 
 _layer = _Layer()
+
+
+def python_in_torch(module, name):
+    """Whether torch's function `name` of ember's `module` is a Python function (most of
+    torch.nn.functional), which hands calls to `__torch_function__` in its own form
+    (`python_arguments`) and names itself in its dispatch errors (`func.__module__`)."""
+    return module == "ember.nn.functional" and name not in _NATIVE_FUNCTIONAL
 
 
 def native_name(module, name):

@@ -1,5 +1,6 @@
 """ember.linalg: torch.linalg on NumPy's LAPACK (batched over leading dims), with torch's
 gradients, dtypes and error texts."""
+from .._tensor_likes import dispatch_refusals as _dispatch_refusals
 from ._common import LinAlgError
 from ._compositions import (cond, diagonal, matmul, matrix_exp, tensorinv,  # noqa: F401
                             tensorsolve, vander)
@@ -19,3 +20,6 @@ __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "di
            "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
            "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve",
            "vander", "vecdot", "vector_norm"]
+
+
+_dispatch_refusals(globals())     # NOTE [ Tensor-likes ]

@@ -31,6 +31,7 @@ from ._sparse import *  # noqa: F401,F403,E402
 from ._attention import *  # noqa: F401,F403,E402
 from ._vision import *  # noqa: F401,F403,E402
 from .._ops.argument_errors import type_name as _type_name
+from .._tensor_likes import dispatch_refusals as _dispatch_refusals
 from .._torch_function import NOT_DISPATCHED as _NOT_DISPATCHED, on_refusal as _on_refusal
 from ._argument_types import check_int as _check_int, tensors as _tensors
 
@@ -106,7 +107,8 @@ def selu(input, inplace=False):
     return _act.selu_(input) if inplace else _act.selu(input)
 
 
-def _celu(input, alpha=1.0, inplace=False):
+def celu(input, alpha=1.0, inplace=False):
+    """max(0, input) + min(0, alpha * (exp(input / alpha) - 1))."""
     return _act.celu_(input, alpha) if inplace else _celu_op(input, alpha)
 
 
@@ -213,8 +215,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
     return _log_softmax(input, dim, dtype)
 
-
-celu = _celu
 
 # -- linear maps and dropout ---------------------------------------------------------------------
 
@@ -467,3 +467,7 @@ def __getattr__(name):
         from . import grad
         return grad
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# NOTE [ Tensor-likes ]: F.relu has its own refusal path; sigmoid and tanh are methods' calls
+_dispatch_refusals(globals(), skip=("relu", "sigmoid", "tanh"))

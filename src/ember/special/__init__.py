@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from .._tensor_likes import dispatch_refusals as _dispatch_refusals
 from .. import _ops  # noqa: F401  (registers the ops used below)
 from .._ops import elementwise_extra as _extra
 from .._ops.elementwise import Elementwise
@@ -522,3 +523,6 @@ hermite_polynomial_h = _polynomial("hermite_h")
 hermite_polynomial_he = _polynomial("hermite_he")
 laguerre_polynomial_l = _polynomial("laguerre_l")
 legendre_polynomial_p = _polynomial("legendre_p")
+
+
+_dispatch_refusals(globals())     # NOTE [ Tensor-likes ]

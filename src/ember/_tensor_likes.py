@@ -1,0 +1,56 @@
+"""Tensor-likes given to torch.nn.functional, torch.linalg, torch.special and torch.fft: the
+refusal paths of their public functions (NOTE [ Tensor-likes ] in `_torch_function`).
+
+ember's functions of these namespaces are Python functions that call one another and the
+operators, with argument checks of their own; their public names get a wrapper whose `except`
+clause hands a refused call to the tensor-likes among its arguments, with the public function
+as `func` (torch's `F.linear(scalar_tensor_like, w)` reaches `__torch_function__` with
+F.linear, not with the matmul inside it). It costs a valid call one frame (about 0.2 us, on
+functions of several microseconds); the hot element-wise operators and those of the op
+registry have such a path inside them instead, so they are left as they are.
+"""
+import functools
+import types
+
+from ._torch_function import (NOT_DISPATCHED, REFUSING_CODES, _signature, native_name, on_refusal,
+                              python_in_torch)
+
+
+def dispatch_refusals(namespace, skip=()):
+    """Wrap the public functions of the module dict `namespace` (see the module's docstring),
+    except those in `skip` and the op registry's (which dispatch themselves)."""
+    from ._ops.registry import FUNCTIONS
+    registered = {id(fn) for fn in FUNCTIONS.values()}
+    module = namespace["__name__"]
+    for name in [name for name in namespace if not name.startswith("_")]:
+        fn = namespace.get(name)
+        if name in skip or not isinstance(fn, types.FunctionType) or id(fn) in registered:
+            continue
+        in_python = python_in_torch(module, name)
+        namespace[name] = _refusing(fn, None if in_python else native_name(module, name),
+                                    in_python)
+
+
+def _refusing(fn, torch_name, python):
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, AttributeError) as exc:
+            error = exc
+        if not _binds(fn, args, kwargs):     # torch's parser refuses the call before
+            raise error
+        result = on_refusal(op, args, kwargs, torch_name, python=python)
+        if result is NOT_DISPATCHED:
+            raise error
+        return result
+    REFUSING_CODES.add(op.__code__)
+    return op
+
+
+def _binds(fn, args, kwargs):
+    try:
+        _signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
