@@ -21,17 +21,19 @@ def dispatch_refusals(namespace, skip=()):
     except those in `skip` and the op registry's (which dispatch themselves)."""
     from ._ops.registry import FUNCTIONS
     registered = {id(fn) for fn in FUNCTIONS.values()}
-    module = namespace["__name__"]
     for name in [name for name in namespace if not name.startswith("_")]:
         fn = namespace.get(name)
         if name in skip or not isinstance(fn, types.FunctionType) or id(fn) in registered:
             continue
-        in_python = python_in_torch(module, name)
-        namespace[name] = _refusing(fn, None if in_python else native_name(module, name),
-                                    in_python)
+        namespace[name] = _refusing(fn, namespace, name)
 
 
-def _refusing(fn, torch_name, python):
+def _refusing(fn, namespace, name):
+    """`fn`, the function `name` of the module dict `namespace`, dispatching the tensor-likes
+    it refuses with what `namespace[name]` holds then (with autocast's wrapper, say)."""
+    python = python_in_torch(namespace["__name__"], name)
+    torch_name = None if python else native_name(namespace["__name__"], name)
+
     @functools.wraps(fn)
     def op(*args, **kwargs):
         try:
@@ -40,7 +42,7 @@ def _refusing(fn, torch_name, python):
             error = exc
         if not _binds(fn, args, kwargs):     # torch's parser refuses the call before
             raise error
-        result = on_refusal(op, args, kwargs, torch_name, python=python)
+        result = on_refusal(namespace[name], args, kwargs, torch_name, python=python)
         if result is NOT_DISPATCHED:
             raise error
         return result

@@ -329,7 +329,7 @@ _BINARY = frozenset(f"__{p}{op}__" for op in (
 
 
 # Tensor attributes torch does not dispatch (or ember keeps its own way of doing).
-_NOT_DISPATCHED = frozenset((
+NOT_DISPATCHED_ATTRIBUTES = frozenset((
     "__init__", "__new__", "__hash__", "__iter__", "__init_subclass__", "__getattr__",
     "__setattr__", "__delattr__", "__class_getitem__", "__sizeof__", "__array_wrap__",
     "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__",
@@ -485,7 +485,7 @@ def _property(inner, name):
 
 
 # Functions of `torch` that torch never dispatches: settings and queries, not operators.
-_NOT_DISPATCHED_FUNCTIONS = frozenset((
+NOT_DISPATCHED_FUNCTIONS = frozenset((
     "are_deterministic_algorithms_enabled", "can_cast", "compile", "from_dlpack", "from_numpy",
     "get_default_device", "get_default_dtype", "get_deterministic_debug_mode",
     "get_float32_matmul_precision", "get_num_interop_threads", "get_num_threads",
@@ -525,9 +525,9 @@ class _Layer(_patch_ops.Layer):
         from ._tensor import Tensor
         from .autograd.function import Function
         if owner is Tensor:
-            return name not in _NOT_DISPATCHED
+            return name not in NOT_DISPATCHED_ATTRIBUTES
         if owner is ember:
-            return name not in _NOT_DISPATCHED_FUNCTIONS
+            return name not in NOT_DISPATCHED_FUNCTIONS
         if owner.__name__ == "ember.nn.functional":
             return name not in _NOT_DISPATCHED_FUNCTIONAL
         return owner is not Function

@@ -1,13 +1,18 @@
 """torch.overrides: `__torch_function__` for code that defines its own functions, and
 TorchFunctionMode (NOTE [ __torch_function__ ] in `_torch_function`)."""
+import collections
 import contextlib
+import functools
+import types
 
 from . import _torch_function
-from ._torch_function import _state, default_nowrap_functions, dispatch, overloaded_args
+from ._torch_function import _kind, _state, default_nowrap_functions, dispatch, overloaded_args
 
 __all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "get_default_nowrap_functions",
-           "handle_torch_function", "has_torch_function", "has_torch_function_unary",
-           "has_torch_function_variadic", "is_tensor_like"]
+           "get_ignored_functions", "get_overridable_functions", "handle_torch_function",
+           "has_torch_function", "has_torch_function_unary", "has_torch_function_variadic",
+           "is_tensor_like", "is_tensor_method_or_property", "resolve_name",
+           "wrap_torch_function"]
 
 
 def has_torch_function(relevant_args):
@@ -17,7 +22,7 @@ def has_torch_function(relevant_args):
     if _state.off:
         return False
     return bool(_state.modes) or not _state.subclasses_off and \
-        bool(overloaded_args(relevant_args))
+        any(_kind(arg.__class__) == 1 for arg in relevant_args)    # (not inside lists)
 
 
 def has_torch_function_unary(arg):
@@ -45,6 +50,90 @@ def is_tensor_like(inp):
     """A Tensor (of any class) or an object whose class defines `__torch_function__`."""
     from ._tensor import Tensor
     return type(inp) is Tensor or hasattr(inp, "__torch_function__")
+
+
+def wrap_torch_function(dispatcher):
+    """Decorator: the function, made overridable: a call whose `dispatcher(*args, **kwargs)`
+    (the arguments to check) holds a tensor-like goes to handle_torch_function."""
+    def decorator(func):
+        @functools.wraps(func)
+        def wrapped(*args, **kwargs):
+            relevant_args = dispatcher(*args, **kwargs)
+            if has_torch_function(relevant_args):
+                return handle_torch_function(wrapped, relevant_args, *args, **kwargs)
+            return func(*args, **kwargs)
+        return wrapped
+    return decorator
+
+
+def get_ignored_functions():
+    """The public functions that never reach `__torch_function__` (settings and queries)."""
+    import ember
+    from ._tensor import Tensor
+    ignored = {getattr(ember, name) for name in _torch_function.NOT_DISPATCHED_FUNCTIONS
+               if hasattr(ember, name)}
+    return ignored | {vars(Tensor)[name] for name in _torch_function.NOT_DISPATCHED_ATTRIBUTES
+                      if name in vars(Tensor)}
+
+
+@functools.cache
+def _overridable():
+    """({namespace: [function, ...]}, {function: its name under torch}) over the originals
+    (an installed wrapper compares equal to its original: NOTE [ Wrappers stand for their
+    functions ])."""
+    import ember
+    from . import _patch_ops, fft, linalg, special
+    from ._tensor import Tensor
+    from .nn import functional
+    ignored = get_ignored_functions()
+    by_namespace, names = collections.defaultdict(list), {}
+    # (a function of both ember and nn.functional is one object in torch too, and takes its
+    # name from nn.functional; ember's methods that are also functions of `ember` take
+    # the function's name, as in torch the function is a different object)
+    for namespace, prefix in ((Tensor, "torch.Tensor"), (ember, "torch"),
+                              (functional, "torch.nn.functional"), (linalg, "torch.linalg"),
+                              (special, "torch.special"), (fft, "torch.fft")):
+        for name, value in list(vars(namespace).items()):
+            value = _patch_ops.original(value)
+            if name.startswith("_") and not name.startswith("__") or \
+                    not isinstance(value, (property, types.FunctionType)) or value in ignored:
+                continue
+            if isinstance(value, property):
+                for accessor in ("__get__", "__set__"):
+                    if accessor == "__get__" or value.fset is not None:
+                        func = getattr(value, accessor)
+                        by_namespace[namespace].append(func)
+                        names.setdefault(func, f"{prefix}.{name}.{accessor}")
+            elif isinstance(value, types.FunctionType):
+                by_namespace[namespace].append(value)
+                if namespace in (ember, functional) or value not in names:
+                    names[value] = f"{prefix}.{name}"
+    return by_namespace, names
+
+
+def get_overridable_functions():
+    """{namespace: [its functions that reach `__torch_function__`]} (ember, ember.Tensor,
+    ember.nn.functional, ember.linalg, ember.special, ember.fft)."""
+    return _overridable()[0]
+
+
+def resolve_name(f):
+    """The name under torch of the overridable function `f` ("torch.add",
+    "torch.Tensor.shape.__get__"), or None."""
+    from . import _patch_ops
+    owner = getattr(f, "__self__", None)
+    if isinstance(owner, property) and getattr(f, "__name__", None) in ("__get__", "__set__"):
+        f = getattr(_patch_ops.original(owner), f.__name__)
+    try:
+        return _overridable()[1].get(_patch_ops.original(f))
+    except TypeError:       # (unhashable)
+        return None
+
+
+def is_tensor_method_or_property(func):
+    """Whether `func` is a method of Tensor or a property's `__get__`."""
+    from ._tensor import Tensor
+    return func in _overridable()[0][Tensor] or getattr(func, "__name__", None) == "__get__"
 
 
 class TorchFunctionMode:
