@@ -3710,13 +3710,11 @@ BUGS = [
     ("a batched matmul is one UnsafeViewBackward0 node in ember; torch composes it (a folded "
      "reshape and mm, or expand, reshape and bmm), so next_functions differ",
      SETUP + 'x = torch.randn(2, 3, 4, requires_grad=True); y = x @ torch.randn(4, 5); print(y.grad_fn, y.grad_fn.next_functions)'),
-    ("tensor-likes (a class with __torch_function__ that is not a Tensor) are dispatched only "
-     "while a Tensor subclass or a mode has installed ember's wrappers: the Extending PyTorch "
-     "note's ScalarTensor reaches ember.mean, which refuses it",
-     # (gc first: a dead subclass from an earlier snippet would keep the wrappers installed;
-     # a live one, defined by a module that ran earlier in the process, still does: it
-     # passes then, hence not a strict xfail)
-     SETUP + r"""
+]
+
+# The Extending PyTorch note's ScalarTensor, and torch.overrides' tables (NOTE [ Tensor-likes ]).
+SNIPPETS += [
+    SETUP + r"""
 import gc
 gc.collect()
 class ScalarTensor(object):
@@ -3767,9 +3765,8 @@ print(torch.add(s, s))
 t = torch.tensor([[1, 1,], [1, 1]])
 print(torch.add(s, t))
 print(mean.__name__, mean.__doc__ == torch.mean.__doc__)
-""", "order-dependent"),
-    ("ember.overrides has no get_ignored_functions / get_overridable_functions",
-     SETUP + 'print(torch.overrides.has_torch_function((torch.ones(1),)), torch.overrides.is_tensor_like(torch.ones(1)))\nprint(len(torch.overrides.get_ignored_functions()) > 10, torch.add in torch.overrides.get_overridable_functions()[torch])'),
+""",
+    SETUP + 'print(torch.overrides.has_torch_function((torch.ones(1),)), torch.overrides.is_tensor_like(torch.ones(1)))\nprint(len(torch.overrides.get_ignored_functions()) > 10, torch.add in torch.overrides.get_overridable_functions()[torch])',
 ]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(
