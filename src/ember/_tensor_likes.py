@@ -12,8 +12,8 @@ registry have such a path inside them instead, so they are left as they are.
 import functools
 import types
 
-from ._torch_function import (NOT_DISPATCHED, REFUSING_CODES, _signature, native_name, on_refusal,
-                              python_in_torch)
+from ._torch_function import (NOT_DISPATCHED, REFUSING_CODES, cached_signature, native_name,
+                              on_refusal, python_in_torch)
 
 
 def dispatch_refusals(namespace, skip=()):
@@ -52,7 +52,7 @@ def _refusing(fn, namespace, name):
 
 def _binds(fn, args, kwargs):
     try:
-        _signature(fn).bind(*args, **kwargs)
+        cached_signature(fn).bind(*args, **kwargs)
     except TypeError:
         return False
     return True

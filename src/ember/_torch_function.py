@@ -417,7 +417,8 @@ class _Wrapper:
 
 
 @functools.cache
-def _signature(fn):
+def cached_signature(fn):
+    """inspect.signature(fn), once per function (on dispatch and refusal paths only)."""
     return inspect.signature(fn)
 
 
@@ -427,7 +428,7 @@ def python_arguments(fn, args, kwargs):
     parameters without a default by position, the others, defaults filled in, by keyword
     (`F.relu(x)` passes `(x,), {"inplace": False}`). As given if they do not bind."""
     try:
-        bound = _signature(fn).bind(*args, **kwargs)
+        bound = cached_signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return args, kwargs
     bound.apply_defaults()
@@ -535,7 +536,6 @@ class _Layer(_patch_ops.Layer):
     def wrap(self, owner, name, inner):
         import ember
         from ._tensor import Tensor
-        from .nn import functional
         if isinstance(inner, property):
             return _property(inner, name)
         if owner is Tensor:

@@ -181,7 +181,8 @@ print(gm(torch.tensor([-1., 2.])))''',
     '''o = torch.overrides
 F = torch.nn.functional
 print(o.resolve_name(torch.add), o.resolve_name(F.linear), o.resolve_name(torch.linalg.inv),
-      o.resolve_name(torch.Tensor.shape.__get__), o.resolve_name(torch.Tensor.sum), o.resolve_name(len))
+      o.resolve_name(torch.Tensor.shape.__get__), o.resolve_name(torch.Tensor.sum),
+      o.resolve_name(len))
 fs = o.get_overridable_functions()
 print(torch.add in fs[torch], F.linear in fs[F], torch.Tensor.sum in fs[torch.Tensor],
       torch.linalg.inv in fs[torch.linalg], torch.is_tensor in fs[torch])
@@ -236,8 +237,9 @@ for entry in log:
 # Known differences: ember's `torch.add` and `Tensor.add` (likewise sub, mul, ... of the hot
 # operators) are one function object, two in torch.
 BUGS = {
-    "method_is_the_function": ("Tensor.add is torch.add in ember: `t + 1` passes a func equal "
-                               "to torch.add, which resolves to 'torch.add'", """class T(torch.Tensor):
+    "method_is_the_function": (
+        "Tensor.add is torch.add in ember: `t + 1` passes a func equal to torch.add, which "
+        "resolves to 'torch.add'", """class T(torch.Tensor):
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         print(func == torch.add, torch.overrides.resolve_name(func))
