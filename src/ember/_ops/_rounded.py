@@ -53,3 +53,5 @@ def _for_array_module(ufunc):
 
 exp, log, log1p, expm1, tanh = (_for_array_module(f) for f in
                                 (np.exp, np.log, np.log1p, np.expm1, np.tanh))
+# NumPy's own kernels, for hot paths that know their arrays are NumPy's (one call fewer)
+np_exp, np_log = rounded_from_float64(np.exp), rounded_from_float64(np.log)

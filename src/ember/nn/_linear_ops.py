@@ -41,6 +41,15 @@ def _array_module(*arrays):
     return cp
 
 
+def _operands_module(grad, a, b):
+    """_array_module of the gradient and the saved operands (None where not saved), NumPy's
+    asked first: it is every CPU step's case."""
+    if grad._data.__class__ is np.ndarray and (a is None or a._data.__class__ is np.ndarray) \
+            and (b is None or b._data.__class__ is np.ndarray):
+        return np
+    return _array_module(grad._data, *[t._data for t in (a, b) if t is not None])
+
+
 def _weight_grad(a, g, column_major, xp=np):
     """a.T @ g, the gradient of mat2, laid out as mat2 is (`column_major`: as `weight.t()`).
 
@@ -59,7 +68,7 @@ class LinearAddmm(Addmm):
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        xp = None if _grad_state.enabled else _array_module(grad._data, *[t._data for t in (a, b) if t is not None])
+        xp = None if _grad_state.enabled else _operands_module(grad, a, b)
         if xp is None:
             return Addmm.backward(ctx, grad)
         need_self, need_a, need_b = ctx.needs_input_grad
@@ -79,7 +88,7 @@ class LinearMm(Mm):
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        xp = None if _grad_state.enabled else _array_module(grad._data, *[t._data for t in (a, b) if t is not None])
+        xp = None if _grad_state.enabled else _operands_module(grad, a, b)
         if xp is None:
             return Mm.backward(ctx, grad)
         need_a, need_b = ctx.needs_input_grad

@@ -19,6 +19,7 @@ class NllLoss(Op):
     inputs = ("self",)      # (the target is not differentiable: torch lists no edge for it)
     plain_2d = False        # made by _nll_loss_2d
     counted = None          # which targets are not ignore_index (None: all of them)
+    weights = None          # each sample's weight (None: all one, a plain_2d node)
 
     def backward(ctx, grad):
         if ctx.plain_2d and not _grad_state.enabled and grad._data.__class__ is _np.ndarray:
@@ -26,27 +27,32 @@ class NllLoss(Op):
             # loss) with no graph of the gradients: the same arithmetic on the arrays.
             # every weight is one: -grad at each sample's class, zeros elsewhere (as torch's)
             g = grad._data
+            total = ctx.total_weight._data
             if ctx.reduction == "mean":
-                g = g / ctx.total_weight._data
+                g = g / total
             classes = ctx.classes
-            result = _np.zeros((len(classes), ctx.n_classes), ctx.weights.dtype)
-            result[_np.arange(len(classes)), classes] = -g
+            n = len(classes)
+            result = _np.zeros((n, ctx.n_classes), total.dtype)
+            result[_rows(n), classes] = -g
             return wrap(result)
         if ctx.reduction == "none":
             grad = grad.unsqueeze(ctx.class_dim)
-        xp = backend_of(ctx.weights).xp
+        weights = ctx.weights
+        if weights is None:     # (a plain_2d node: every weight is one)
+            weights = _np.ones(len(ctx.classes), ctx.total_weight._data.dtype)
+        xp = backend_of(weights).xp
         # torch writes -weight * grad (/ total_weight for 'mean') at each counted target and
         # leaves zeros elsewhere: an ignored target gets +0 (not -0), and a batch whose
         # targets are all ignore_index (total weight 0) gets zeros, not 0/0
         keep = xp.arange(ctx.n_classes) == ctx.classes[..., None]
         if ctx.counted is not None:
             keep &= ctx.counted[..., None]
-        pattern = -ctx.weights[..., None]
+        pattern = -weights[..., None]
         if ctx.reduction == "mean":
             with _np.errstate(divide="ignore", invalid="ignore"):
                 pattern = pattern / ctx.total_weight._data
         pattern = xp.where(keep, pattern, 0)
-        pattern = xp.moveaxis(pattern, -1, ctx.class_dim).astype(ctx.weights.dtype)
+        pattern = xp.moveaxis(pattern, -1, ctx.class_dim).astype(weights.dtype)
         return grad * wrap(pattern)
 
 
@@ -177,19 +183,35 @@ def _nll_loss_2d(input, target, x, t, n_classes, reduction):
     """nll_loss of a 2-D float input, every target in range and counted, no weight: the
     general path's arithmetic (weights of one, their count as the total) without its masks."""
     n = x.shape[0]
-    losses = -x[_np.arange(n), t]
+    losses = -x[_rows(n), t]
     total = x.dtype.type(n)
-    result = _np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
-                         dtype=x.dtype)
-    return apply(NllLoss, (input,), result,
-                 {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
-                  "classes": t.copy(), "weights": _np.ones(n, x.dtype),
-                  "total_weight": wrap(_np.asarray(total)), "plain_2d": True})
+    out = wrap(_np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
+                           dtype=x.dtype))
+    if input._requires_grad and _grad_state.enabled:
+        record(NllLoss, (input,), (out,),
+               {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
+                "classes": t.copy(), "total_weight": wrap(_np.asarray(total)),
+                "plain_2d": True})
+    return out
+
+
+_ROWS = {}      # n -> arange(n), read-only: the row indices of a batch of n
+
+
+def _rows(n):
+    rows = _ROWS.get(n)
+    if rows is None:
+        if len(_ROWS) >= 64:
+            _ROWS.clear()
+        rows = _ROWS[n] = _np.arange(n)
+        rows.flags.writeable = False
+    return rows
 
 
 _INT64 = _np.dtype("int64")
 _FLOATS = (_np.dtype("float32"), _np.dtype("float64"))
 _amp = None     # ember.amp._policy, once cross_entropy_2d has run
+_DIM_1 = {"dim": 1}     # (record copies params into the node: one dict serves every call)
 
 
 def cross_entropy_2d(input, target, ignore_index, reduction):
@@ -211,8 +233,8 @@ def cross_entropy_2d(input, target, ignore_index, reduction):
     if 0 <= ignore_index < n_classes or not n_classes or t.view(_np.uint64).max() >= n_classes:
         return None
     shifted = x - _np.maximum.reduce(x, axis=1, keepdims=True)
-    logp = wrap(shifted - _rounded.log(_np, _np.add.reduce(_rounded.exp(_np, shifted), axis=1,
-                                                           keepdims=True)))
+    logp = wrap(shifted - _rounded.np_log(_np.add.reduce(_rounded.np_exp(shifted), axis=1,
+                                                          keepdims=True)))
     if input._requires_grad and _grad_state.enabled:
-        record(LogSoftmax, (input,), (logp,), {"dim": 1})
+        record(LogSoftmax, (input,), (logp,), _DIM_1)
     return _nll_loss_2d(logp, target, logp._data, t, n_classes, reduction)
