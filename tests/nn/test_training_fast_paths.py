@@ -227,3 +227,45 @@ def test_linear_of_a_batch_of_sequences():
     np.testing.assert_allclose(w.grad.numpy(), g.reshape(6, 4).T @ x_np.reshape(6, 5),
                                rtol=1e-12)
     np.testing.assert_allclose(b.grad.numpy(), g.sum((0, 1)), rtol=1e-12)
+
+
+def test_linear_forward_reads_its_parameters_as_attribute_lookup_does():
+    # Linear.forward reads a plain Linear's parameters from their table; every other way of
+    # providing `weight` must still be the one the forward uses
+    x_np = _rand(4, 3, dtype=np.float32)
+    x = ember.from_numpy(x_np)
+    lin = ember.nn.Linear(3, 2)
+    b_np = lin.bias.detach().numpy().copy()
+    # functional_call swaps tensors into the table
+    out = ember.func.functional_call(lin, {"weight": ember.zeros(2, 3), "bias": ember.ones(2)},
+                                     (x,))
+    assert (out.numpy() == 1).all()
+    # a parametrization (the module's class becomes a subclass with a property)
+    import ember.nn.utils.parametrize as P
+
+    class Double(ember.nn.Module):
+        def forward(self, w):
+            return w * 2
+    w_np = lin.weight.detach().numpy().copy()
+    P.register_parametrization(lin, "weight", Double())
+    np.testing.assert_allclose(lin(x).detach().numpy(), x_np @ (2 * w_np).T + b_np,
+                               rtol=1e-6, atol=1e-6)
+    # an instance attribute (as prune and weight_norm leave one) wins over the table
+    plain = ember.nn.Linear(3, 2)
+    b_np = plain.bias.detach().numpy().copy()
+    del plain.weight
+    plain.weight = ember.full((2, 3), 0.5)
+    assert "weight" in plain.__dict__
+    np.testing.assert_allclose(plain(x).detach().numpy(), x_np @ np.full((3, 2), 0.5) + b_np,
+                               rtol=1e-6, atol=1e-6)
+    # an instance attribute beside a registered parameter of that name: lookup finds it first
+    shadowed = ember.nn.Linear(3, 2)
+    b_np = shadowed.bias.detach().numpy().copy()
+    shadowed.__dict__["weight"] = ember.full((2, 3), -1.0)
+    np.testing.assert_allclose(shadowed(x).detach().numpy(), x_np @ np.full((3, 2), -1.0) + b_np,
+                               rtol=1e-6, atol=1e-6)
+    # no bias: the table holds None for it
+    nobias = ember.nn.Linear(3, 2, bias=False)
+    np.testing.assert_allclose(nobias(x).detach().numpy(),
+                               x_np @ nobias.weight.detach().numpy().T, rtol=1e-6, atol=1e-6)
+    assert type(nobias(x).grad_fn).__name__ == "MmBackward0"

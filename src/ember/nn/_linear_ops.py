@@ -19,6 +19,7 @@ from ..autograd.grad_mode import _state as _grad_state
 
 _FLOATS = (np.dtype("float32"), np.dtype("float64"))
 _amp = None     # ember.amp._policy, once linear_2d has run
+_NO_PARAMS = {}     # TBackward0's params (record copies them: one dict serves every call)
 
 
 def _array_module(*arrays):
@@ -110,18 +111,20 @@ def linear_2d(input, weight, bias):
             or x.shape[1] != w.shape[1]:
         return None
     if bias is None:
-        xp = _array_module(x, w)
+        xp = np if x.__class__ is np.ndarray and w.__class__ is np.ndarray else \
+            _array_module(x, w)
     else:
         if not isinstance(bias, Tensor):
             return None
         c = bias._data
         if c.dtype != x.dtype or c.shape != (w.shape[0],):
             return None
-        xp = _array_module(x, w, c)
+        xp = np if x.__class__ is np.ndarray and w.__class__ is np.ndarray and \
+            c.__class__ is np.ndarray else _array_module(x, w, c)
     if xp is None:
         return None
     # weight.t(), without the dispatch: the view over the array's transpose, TBackward0
-    wt = record_view(T, weight, alias(weight, w.T, weight._offset), {})
+    wt = record_view(T, weight, alias(weight, w.T, weight._offset), _NO_PARAMS)
     out = xp.matmul(x, w.T)
     flags = w.flags
     column_major = bool(flags.c_contiguous and not flags.f_contiguous)

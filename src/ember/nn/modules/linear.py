@@ -44,6 +44,16 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
+        # NOTE: `self.weight` reaches Module.__getattr__ only once Python's own lookup has
+        # failed (an AttributeError raised and caught, about a microsecond a read). A plain
+        # Linear reads its parameters from their table, as that __getattr__ would; a subclass,
+        # a parametrized module (its class is a subclass) or an instance attribute of either
+        # name takes the ordinary lookup.
+        d = self.__dict__
+        if self.__class__ is Linear and "weight" not in d and "bias" not in d:
+            params = d["_parameters"]
+            if "weight" in params and "bias" in params:
+                return F.linear(input, params["weight"], params["bias"])
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self):
