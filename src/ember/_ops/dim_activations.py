@@ -60,7 +60,7 @@ class LogSoftmax(Op):
                 and g.dtype.kind == "f" and g.dtype.itemsize >= 4 and g.ndim:
             # NOTE: no graph of the gradients wanted: the same arithmetic on the arrays
             # (one pass each, no op dispatch), as cross_entropy's backward runs it every step.
-            return wrap(g - _rounded.exp(np, y._data) * np.add.reduce(g, axis=ctx.dim,
+            return wrap(g - _rounded.np_exp(y._data) * np.add.reduce(g, axis=ctx.dim,
                                                                      keepdims=True))
         return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
 

@@ -26,10 +26,11 @@ class NllLoss(Op):
             # NOTE: the common case (2-D input, no weight, every target counted, a reduced
             # loss) with no graph of the gradients: the same arithmetic on the arrays.
             # every weight is one: -grad at each sample's class, zeros elsewhere (as torch's)
-            g = grad._data
+            # (on NumPy scalars: the same float32/float64 arithmetic as on 0-d arrays)
+            g = grad._data[()]
             total = ctx.total_weight._data
             if ctx.reduction == "mean":
-                g = g / total
+                g = g / total[()]
             classes = ctx.classes
             n = len(classes)
             result = _np.zeros((n, ctx.n_classes), total.dtype)
