@@ -129,45 +129,50 @@ def record(op, args, outputs, params, num_outputs=None):
     """
     node = _new(op.Node)
     node._seq = next(_sequence)
-    count = len(args) if op.variadic else op._num_inputs
     first = outputs[0]._data
     shape, dtype = first.shape, first.dtype
-    edges = []
-    metas = []              # each input's (shape, dtype): see the NOTE below
-    fitted = True           # every input that needs grad has the output's shape and dtype
-    needed = 0
     masks = op._save_masks
-    for i in range(count):
-        t = args[i]
+    if op._num_inputs == 1 and not op.variadic:
+        # one tensor input (most ops): the loop below without its lists
+        t = args[0]
         if (t.__class__ is Tensor or isinstance(t, Tensor)) and t._requires_grad:
-            fn = t._grad_fn
-            if fn is None:
-                meta = t._meta
-                if meta is None or meta.view_version is None:
-                    acc = None if meta is None else meta.accumulator
-                    edge = (acc if acc is not None else accumulator_of(t), 0)
-                else:
-                    # a view of a base that requires grad (NOTE [ Views follow their base ])
-                    edge = gradient_edge(t)
-            elif t._base is None:
-                edge = (fn, t._output_nr)
-            else:
-                edge = gradient_edge(t)
-            edges.append(edge)
+            edge = _edge(t)
             data = t._data
-            input_shape, input_dtype = data.shape, data.dtype
-            metas.append((input_shape, input_dtype) if edge[0] is not None else None)
-            if fitted and (input_shape != shape or input_dtype is not dtype):
-                fitted = False
-            if masks:
-                needed |= masks[i]
+            node.next_functions = (edge,)
+            # (see the NOTE below)
+            node._input_meta = None if data.shape == shape and data.dtype is dtype and \
+                op.num_outputs == 1 else \
+                ((data.shape, data.dtype) if edge[0] is not None else None,)
+            needed = masks[0]
         else:
-            edges.append(_NO_EDGE)
-            metas.append(None)
-    node.next_functions = tuple(edges)
-    # NOTE: input metadata serves to fit gradients to their input (engine.fit_gradient); when
-    # every input already has the output's shape and dtype there is nothing to fit.
-    node._input_meta = None if fitted and op.num_outputs == 1 else tuple(metas)
+            node.next_functions = (_NO_EDGE,)
+            node._input_meta = None if op.num_outputs == 1 else (None,)
+            needed = 0
+    else:
+        count = len(args) if op.variadic else op._num_inputs
+        edges = []
+        metas = []              # each input's (shape, dtype): see the NOTE below
+        fitted = True           # every input that needs grad has the output's shape and dtype
+        needed = 0
+        for i in range(count):
+            t = args[i]
+            if (t.__class__ is Tensor or isinstance(t, Tensor)) and t._requires_grad:
+                edge = _edge(t)
+                edges.append(edge)
+                data = t._data
+                input_shape, input_dtype = data.shape, data.dtype
+                metas.append((input_shape, input_dtype) if edge[0] is not None else None)
+                if fitted and (input_shape != shape or input_dtype is not dtype):
+                    fitted = False
+                if masks:
+                    needed |= masks[i]
+            else:
+                edges.append(_NO_EDGE)
+                metas.append(None)
+        node.next_functions = tuple(edges)
+        # NOTE: input metadata serves to fit gradients to their input (engine.fit_gradient);
+        # when every input already has the output's shape and dtype there is nothing to fit.
+        node._input_meta = None if fitted and op.num_outputs == 1 else tuple(metas)
     if params and params is not op._default_params:
         node.__dict__.update(params)
     if needed:
@@ -198,6 +203,21 @@ def record(op, args, outputs, params, num_outputs=None):
 
 _NO_EDGE = (None, 0)
 _new = object.__new__
+
+
+def _edge(t):
+    """gradient_edge of a tensor that requires grad, its commonest cases first."""
+    fn = t._grad_fn
+    if fn is None:
+        meta = t._meta
+        if meta is None or meta.view_version is None:
+            acc = None if meta is None else meta.accumulator
+            return (acc if acc is not None else accumulator_of(t), 0)
+        return gradient_edge(t)     # a view of a base that requires grad (NOTE [ Views
+        #                             follow their base ])
+    if t._base is None:
+        return (fn, t._output_nr)
+    return gradient_edge(t)
 
 
 def _save(op, node, args, outputs, params, needed):
