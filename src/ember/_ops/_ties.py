@@ -20,6 +20,7 @@ _KERNELS = {}
 _BLOCK = 1 << 16            # elements per call against the bound's array (256 KiB of float32)
 _ARRAY_FROM = 4096          # elements from which the bound's array pays for itself
 _BOUNDS = {}                # (dtype, repr(bound)) -> _BLOCK copies of bound, read-only
+_SHAPED = {}                # (dtype, repr(bound), shape) -> a view of that block, shaped so
 
 
 def bounded(ufunc, dtype):
@@ -58,19 +59,25 @@ def _against_block(ufunc, x, bound, out):
     if x.size < _ARRAY_FROM or bound.__class__ not in (int, float) or \
             not x.flags.c_contiguous or (out is not None and not out.flags.c_contiguous):
         return ufunc(bound, x, out=out)
-    key = (x.dtype, repr(bound))        # (repr tells -0.0 from 0.0, and nan is one key)
-    block = _BOUNDS.get(key)
+    key = (x.dtype, repr(bound), x.shape)   # (repr tells -0.0 from 0.0; nan is one key)
+    shaped = _SHAPED.get(key)
+    if shaped is not None and (out is None or out.shape == x.shape):
+        return ufunc(shaped, x, out=out)    # (a block or less: the bound of x's shape)
+    block = _BOUNDS.get(key[:2])
     if block is None:
         if len(_BOUNDS) >= 32:
             _BOUNDS.clear()
-        block = _BOUNDS[key] = np.full(_BLOCK, bound, x.dtype)
+            _SHAPED.clear()
+        block = _BOUNDS[key[:2]] = np.full(_BLOCK, bound, x.dtype)
         block.flags.writeable = False
+    size = x.size
+    if size <= _BLOCK and (out is None or out.shape == x.shape):
+        if len(_SHAPED) >= 64:
+            _SHAPED.clear()
+        shaped = _SHAPED[key] = block[:size].reshape(x.shape)
+        return ufunc(shaped, x, out=out)
     result = np.empty(x.shape, x.dtype) if out is None else out
     source, target = x.reshape(-1), result.reshape(-1)
-    size = source.size
-    if size <= _BLOCK:
-        ufunc(block[:size], source, out=target)
-        return result
     for start in range(0, size, _BLOCK):
         stop = min(start + _BLOCK, size)
         ufunc(block[:stop - start], source[start:stop], out=target[start:stop])
