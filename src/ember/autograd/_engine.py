@@ -8,7 +8,8 @@ NOTE [ Backward order ]
 A node runs once every node that feeds it a gradient has run (its dependency count, counted
 over the graph reachable from the roots, drops to zero). Among ready nodes the one created last
 runs first (highest sequence number), as in torch, so hooks fire in torch's order.
-AccumulateGrad nodes run as soon as they are ready.
+AccumulateGrad nodes run as soon as they are ready. A node that becomes ready while no other
+waits runs next without passing through the heap (the heap would return it first anyway).
 """
 import heapq
 
@@ -136,8 +137,14 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
     _grad_state.enabled = create_graph
     plain = capture is None and accumulate and not _Extras.observe
     try:
-        while ready:
-            node = heapq.heappop(ready)[2]
+        following = None    # a node that became ready while no other was: run next, unheaped
+        while True:
+            if following is not None:
+                node, following = following, None
+            elif ready:
+                node = heapq.heappop(ready)[2]
+            else:
+                break
             grads = buffers.pop(node, None)
             if grads is None:
                 grads = [None] * node.num_outputs
@@ -186,6 +193,13 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None,
                         priority = _ACCUMULATE_PRIORITY
                     else:
                         priority = nxt._seq
+                    # (the heap would hand back a lone ready node at once: it skips the heap)
+                    if following is None and not ready:
+                        following = nxt
+                        continue
+                    if following is not None:
+                        heapq.heappush(ready, (-_priority(following), id(following), following))
+                        following = None
                     heapq.heappush(ready, (-priority, id(nxt), nxt))
     finally:
         _grad_state.enabled = prev_mode

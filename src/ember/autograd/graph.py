@@ -260,6 +260,15 @@ class Node:
             raise RuntimeError(FREED_ERROR)
         if saved is None:
             return ()
+        if not _grad_state.enabled:
+            # a backward without create_graph: nothing to re-attach, so the saved tuple itself
+            # where no value was packed by a hook or written in place since (else below)
+            for value, info in zip(saved, self._saved_info):
+                if info is not None and (value.__class__ is _Packed or
+                                         value._version != info[0]):
+                    break
+            else:
+                return saved
         out = []
         packed = None
         for value, info in zip(saved, self._saved_info):
@@ -387,7 +396,7 @@ class AccumulateGrad(Node):
                 new = hook(grad)
                 if new is not None:
                     grad = checked_hook_grad(hook, grad, new)
-        old = leaf.grad_if_set()
+        old = None if meta is None else meta.grad
         if not leaf._requires_grad:
             pass    # set to requires_grad_(False) since the forward pass: torch adds nothing
         elif old is None:
@@ -404,6 +413,8 @@ class AccumulateGrad(Node):
                 # torch's layout contract: .grad has the leaf's strides (when the leaf is
                 # dense), whatever layout the incoming gradient has
                 leaf._set_grad(_copy_like(leaf, grad.detach()))
+            elif meta is not None:
+                meta.grad = grad.detach()
             else:
                 leaf._set_grad(grad.detach())
         elif _grad_state.enabled:
