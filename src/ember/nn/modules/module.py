@@ -182,11 +182,11 @@ class Module:
         for store in ("_parameters", "_buffers", "_modules"):
             if store in d and name in d[store]:
                 return d[store][name]
-        if "_ember_jit" in d:       # a module that ember.jit.script / trace returned
-            from ...jit import _script_only_error
-            error = _script_only_error(self, name)
-            if error is not None:
-                raise error
+        if "_ember_jit" in d:       # a module that ember.jit.script returned (itself)
+            from ...jit import _script_only_attribute
+            value = _script_only_attribute(self, name)
+            if value is not None:
+                return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setattr__(self, name, value):

@@ -1,19 +1,13 @@
-"""ember.jit: torch.jit's decorators and wrappers as pass-throughs, so code that scripts,
-traces or annotates models runs eagerly unchanged.
+"""ember.jit: torch.jit's tracer (`trace`, `trace_module`), its archives (`save`, `load`) and
+its decorators and helpers for eager code.
 
-ember has no TorchScript compiler: `script` and `trace` return the function or module they are
-given (torch returns a ScriptFunction or ScriptModule, which prints differently, has `.graph`
-and `.code`, and can be saved with `torch.jit.save`); results are the same. `save` and `load`
-raise NotImplementedError, as there is no TorchScript archive to write or read; save a model's
-state_dict with `ember.save` instead. As torch 2.13 does, `script`, `trace`, `fork` and `wait`
-warn that they are deprecated.
-
-What they return is marked as scripted, so that `isinstance(m, jit.ScriptModule)` and
-`jit.freeze` / `jit.optimize_for_inference` accept it, and reading a TorchScript-only attribute
-(`.code`, `.graph`, `.save`, ...) of such a module raises an AttributeError that says why. While
-`trace` runs its example, user code that turns a tensor into a Python value (`if t.sum() > 0:`,
-`.item()`, `int(t)`, ...) gets torch's TracerWarning: torch's trace would freeze that value
-(and the branch taken), while ember's traced module still runs that Python code on each call.
+`trace` runs an example, records the tensor operations it performs and returns a ScriptModule /
+ScriptFunction that replays them for new inputs (`_trace`, `_recorder`, `_graph`): Python
+control flow is frozen as the example took it, as in torch; parameters stay the original's.
+`save` and `load` write and read ember's own archive (`_archive`), not torch's TorchScript.
+ember has no TorchScript compiler: `script` returns the function or module it is given, marked
+so that it counts as a ScriptFunction / ScriptModule (torch compiles it; results are the same).
+As torch 2.13 does, `script`, `trace`, `fork` and `wait` warn that they are deprecated.
 """
 import builtins
 import contextlib
@@ -22,7 +16,10 @@ import sys
 import typing
 import warnings
 
-from . import _patch_ops
+from ._archive import load, save
+from ._modules import MARK as _MARK
+from ._modules import ScriptFunction, ScriptModule
+from ._trace import TracerWarning, trace, trace_module
 
 __all__ = ["Attribute", "CompilationUnit", "Error", "Final", "Future", "ScriptFunction",
            "ScriptModule", "TracerWarning", "annotate", "enable_onednn_fusion", "export",
@@ -38,8 +35,6 @@ Final = typing.Final
 _UNUSED = "unused (ignored and replaced with raising of an exception)"
 _IGNORE = "ignore (leave as a call to Python, cannot be torch.jit.save'd)"
 _EXPORT = "export (compile this function even if nothing calls it)"
-_NO_TORCHSCRIPT = "ember has no TorchScript: {} cannot write or read TorchScript archives. " \
-                  "Save the model's state_dict with ember.save and load it with ember.load."
 
 
 def _deprecated(name, instead="Please switch to `torch.compile` or `torch.export`."):
@@ -53,9 +48,9 @@ def is_scripting():
 
 
 def is_tracing():
-    """True while torch's tracer records; ember records nothing, so always False (also
-    inside `trace`)."""
-    return False
+    """True while `trace` records its example."""
+    from ._recorder import Recorder
+    return Recorder.active is not None
 
 
 def annotate(the_type, the_value):
@@ -63,12 +58,9 @@ def annotate(the_type, the_value):
     return the_value
 
 
-# What script and trace leave on the module or function they return (see the module's doc).
-_MARK = "_ember_jit"
-
-
 def _mark(obj):
-    from .nn import Module
+    """Mark what `script` returns (itself) as a ScriptModule / ScriptFunction."""
+    from ..nn import Module
     kind = "module" if builtins.isinstance(obj, Module) else "function"
     try:
         object.__setattr__(obj, _MARK, kind)
@@ -77,46 +69,29 @@ def _mark(obj):
     return obj
 
 
-class _MarkedType(type):
-    """isinstance(x, cls) also holds for what script/trace marked as cls's kind."""
-
-    def __instancecheck__(cls, obj):
-        return type.__instancecheck__(cls, obj) or getattr(obj, _MARK, None) == cls._kind
-
-
-def _module_base():
-    from .nn import Module
-    return Module
-
-
-class ScriptModule(_module_base(), metaclass=_MarkedType):
-    """torch's compiled module type. ember compiles nothing: a module that `script` or `trace`
-    returned counts as one; subclassing it (torch's older API, with `script_method`) gives a
-    plain module."""
-    _kind = "module"
-
-
-class ScriptFunction(metaclass=_MarkedType):
-    """torch's compiled function type; a function that `script` or `trace` returned counts as
-    one."""
-    _kind = "function"
-
-
 # attributes only TorchScript modules have: reading one on a scripted module says why it is not
-# there (see nn.Module.__getattr__)
+# there (see nn.Module.__getattr__); `save` and `original_name` it has
 _SCRIPT_ONLY = frozenset({"code", "code_with_constants", "graph", "inlined_graph",
-                          "original_name", "save", "save_to_buffer", "_c"})
+                          "save_to_buffer", "_c"})
 
 
-def _script_only_error(module, name):
-    """The AttributeError for TorchScript-only attribute `name` of a scripted `module`, or None
-    where the module was not scripted or the name is not one."""
-    if name not in _SCRIPT_ONLY or module.__dict__.get(_MARK) != "module":
+def _script_only_attribute(module, name):
+    """TorchScript-only attribute `name` of a scripted `module` (which is itself, not compiled):
+    its `save` (`jit.save(module, f)`) and `original_name`, an AttributeError that says why for
+    the others (`.code`, `.graph`), or None where the module was not scripted or the name is
+    not one."""
+    if module.__dict__.get(_MARK) != "module":
         return None
-    return AttributeError(f"'{type(module).__name__}' object has no attribute '{name}': ember "
-                          f"has no TorchScript; ember.jit.script and ember.jit.trace return the "
-                          f"module itself, which runs eagerly and has no TorchScript code, graph "
-                          f"or archive (save its state_dict with ember.save instead)")
+    if name == "save":
+        return functools.partial(save, module)
+    if name == "original_name":
+        return type(module).__name__
+    if name not in _SCRIPT_ONLY:
+        return None
+    raise AttributeError(f"'{type(module).__name__}' object has no attribute '{name}': ember "
+                         f"has no TorchScript; ember.jit.script returns the module itself, "
+                         f"which runs eagerly and has no TorchScript code or graph (ember.jit."
+                         f"trace records one)")
 
 
 def script_method(fn):
@@ -129,120 +104,6 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
     to a ScriptFunction / ScriptModule that computes the same results."""
     _deprecated("script")
     return _mark(obj)
-
-
-class TracerWarning(Warning):
-    """What `trace` warns of: a value its record cannot follow."""
-
-    @staticmethod
-    def ignore_lib_warnings():
-        """Hide tracer warnings raised inside the library (users' own code still warns)."""
-        warnings.filterwarnings("ignore", category=TracerWarning, module="ember.(?!jit)")
-
-
-# Tensor methods that hand a tensor's data to Python, and torch's words for what they make.
-_CONVERSIONS = {"__bool__": "a Python boolean", "item": "a Python number",
-                "__int__": "a Python integer", "__float__": "a Python float",
-                "tolist": "a Python list", "numpy": "a NumPy array"}
-
-
-def _warning_method(original, what):
-    def method(self, *args, **kwargs):
-        caller = sys._getframe(1).f_globals.get("__name__") or ""
-        if caller != "ember" and not caller.startswith("ember."):     # (ember's own: silent)
-            warnings.warn(f"Converting a tensor to {what} might cause the trace to be "
-                          f"incorrect. We can't record the data flow of Python values, so this "
-                          f"value will be treated as a constant in the future. This means that "
-                          f"the trace might not generalize to other inputs!", TracerWarning,
-                          stacklevel=2)
-        return original(self, *args, **kwargs)
-    return method
-
-
-class _TracerLayer(_patch_ops.Layer):
-    """While `trace` runs its example, the conversions in _CONVERSIONS warn, as torch's tracer
-    does: a layer of the patched operators (NOTE [ Patching the public operators ]), so that
-    no other call pays for a check; outermost, so that the caller the wrapper looks at is the
-    user's code."""
-    priority = 100
-    depth = 0           # traces running (one inside another's example)
-
-    def wants(self, owner, name, original):
-        from ._tensor import Tensor
-        return owner is Tensor and name in _CONVERSIONS
-
-    def wrap(self, owner, name, inner):
-        return _warning_method(inner, _CONVERSIONS[name])
-
-
-_tracer_layer = _TracerLayer()
-
-
-@contextlib.contextmanager
-def _warning_on_python_values():
-    _tracer_layer.depth += 1
-    _patch_ops.activate(_tracer_layer)
-    try:
-        yield
-    finally:
-        _tracer_layer.depth -= 1
-        if not _tracer_layer.depth:
-            _patch_ops.deactivate(_tracer_layer)
-
-
-def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None,
-          check_tolerance=1e-5, strict=True, _force_outplace=False, _module_class=None,
-          _compilation_unit=None, example_kwarg_inputs=None, _store_inputs=True):
-    """Runs `func` (a function or module) once on `example_inputs` (a tensor or a tuple of
-    arguments) and `example_kwarg_inputs`, as torch's tracer does, and returns `func`
-    unchanged (torch returns the recorded ScriptFunction / ScriptModule)."""
-    # NOTE: torch 2.13 warns twice per call (its wrapper and the tracer both do; a module's
-    # tracer is trace_module's, which warns twice under that name); so does ember.
-    from . import Tensor, no_grad
-    from .nn import Module
-    _deprecated("trace")
-    if builtins.isinstance(func, Module):
-        _deprecated("trace_method")
-        _deprecated("trace_method")
-    else:
-        _deprecated("trace")
-    if builtins.isinstance(example_inputs, Tensor):
-        example_inputs = (example_inputs,)
-    if example_kwarg_inputs is not None:
-        args, kwargs = () if example_inputs is None else tuple(example_inputs), \
-            dict(example_kwarg_inputs)
-    else:
-        args, kwargs = tuple(example_inputs), {}    # None: torch's "'NoneType' ... iterable"
-    with no_grad(), _warning_on_python_values():
-        func(*args, **kwargs)
-    return _mark(func)
-
-
-def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None,
-                 check_tolerance=1e-5, strict=True, _force_outplace=False, _module_class=None,
-                 _compilation_unit=None, example_inputs_is_kwarg=False, _store_inputs=True):
-    """Runs each method of module `mod` named in dict `inputs` on its example (a tensor, a
-    tuple of arguments, or with `example_inputs_is_kwarg` a dict of keyword arguments) as
-    `trace` does, and returns `mod`, marked as traced."""
-    # NOTE: torch 2.13 warns under this name, twice per call.
-    _deprecated("trace_method")
-    _deprecated("trace_method")
-    from . import Tensor, no_grad
-    from .nn import Module
-    if not builtins.isinstance(mod, Module):
-        raise AttributeError("expected torch.nn.Module as the first argument")
-    if not builtins.isinstance(inputs, dict):
-        raise AttributeError("expected a dictionary of (method_name, input) pairs")
-    for name, example in inputs.items():
-        method = mod if name == "forward" else getattr(mod, name)
-        if example_inputs_is_kwarg:
-            args, kwargs = (), dict(example)
-        else:
-            single = builtins.isinstance(example, Tensor)
-            args, kwargs = ((example,) if single else tuple(example)), {}
-        with no_grad(), _warning_on_python_values():
-            method(*args, **kwargs)
-    return _mark(mod)
 
 
 def freeze(mod, preserved_attrs=None, optimize_numerics=True):
@@ -336,16 +197,6 @@ def wait(future):
     """The result of a `fork`."""
     _deprecated("wait", "Please use `torch.compile` instead.")
     return future.wait()
-
-
-def save(m, f, _extra_files=None):
-    """Not available: ember has no TorchScript (NotImplementedError)."""
-    raise NotImplementedError(_NO_TORCHSCRIPT.format("ember.jit.save"))
-
-
-def load(f, map_location=None, _extra_files=None, _restore_shapes=False):
-    """Not available: ember has no TorchScript (NotImplementedError)."""
-    raise NotImplementedError(_NO_TORCHSCRIPT.format("ember.jit.load"))
 
 
 # -- the rest of torch.jit's eager API ----------------------------------------------------------

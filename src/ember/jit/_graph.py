@@ -1,0 +1,336 @@
+"""The record of one traced forward: the operators it called, in order, replayed for new inputs
+(`Graph.run`) and shown as readable code (`code_text`) or an IR listing (`graph_text`).
+
+NOTE [ What a trace records ]
+A Graph holds its inputs (names, in call order), its nodes and its output. A node is one call of
+a public operator (`Target`: an `ember` function by module and name, a Tensor method or
+property by name, a submodule's forward by its dotted path, an `operator` function on traced
+sizes, or, failing those, the callable itself) with its arguments, in which
+- a `Value` stands for an input or an earlier node's result (`path` indexes into a tuple or
+  list result: `chunk`'s pieces, a Size's items),
+- an `Attr` for a parameter, buffer or submodule of the module the graph runs on (read when
+  the graph runs, so parameters stay live: training either module trains both),
+- anything else (a tensor made outside the trace, a number, a dtype) is a constant.
+Python control flow is not recorded: a branch or loop ran once, on the example, and its
+outcome is frozen in the nodes, as in torch's trace.
+"""
+import operator
+import sys
+
+from .._tensor import Tensor
+
+__all__ = ["Attr", "Graph", "Node", "Target", "Value", "map_structure"]
+
+
+class Value:
+    """An input (`kind` "input") or a node's result (`kind` "node") of a graph, `index` in
+    order, `path` the indices into a structured result."""
+
+    __slots__ = ("kind", "index", "path")
+
+    def __init__(self, kind, index, path=()):
+        self.kind, self.index, self.path = kind, index, tuple(path)
+
+    def __getstate__(self):
+        return (self.kind, self.index, self.path)
+
+    def __setstate__(self, state):
+        self.kind, self.index, self.path = state
+
+
+class Attr:
+    """A parameter, buffer or submodule of the module a graph runs on, by dotted name."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __getstate__(self):
+        return self.name
+
+    def __setstate__(self, state):
+        self.name = state
+
+
+class Target:
+    """What a node calls: `kind` is "function" (`where` a module's name), "method" or
+    "property" (of Tensor), "module" (`name` a submodule's dotted path) or "object" (`where`
+    the callable itself)."""
+
+    __slots__ = ("kind", "where", "name")
+
+    def __init__(self, kind, where, name):
+        self.kind, self.where, self.name = kind, where, name
+
+    def __getstate__(self):
+        return (self.kind, self.where, self.name)
+
+    def __setstate__(self, state):
+        self.kind, self.where, self.name = state
+
+    def call(self, module, args, kwargs):
+        if self.kind == "function":
+            return getattr(sys.modules[self.where], self.name)(*args, **kwargs)
+        if self.kind == "method":
+            return getattr(Tensor, self.name)(*args, **kwargs)
+        if self.kind == "property":
+            return getattr(args[0], self.name)
+        if self.kind == "module":
+            return _attribute(module, self.name)(*args, **kwargs)
+        return self.where(*args, **kwargs)
+
+    def same(self, other):
+        return (self.kind, self.name) == (other.kind, other.name) and (
+            self.kind == "object" and self.where is other.where or self.where == other.where)
+
+    def text(self):
+        """How the code listing names it: `torch.nn.functional.linear`, `torch.mul`."""
+        if self.kind == "function":
+            where = "torch" + self.where[len("ember"):] if self.where.startswith("ember") \
+                else self.where
+            return f"{where}.{self.name}"
+        if self.kind == "method":
+            return f"torch.{self.name}"
+        return getattr(self.where, "__qualname__", repr(self.where))
+
+    def ir_name(self):
+        """Its name in the IR listing: `aten::mul`, `prim::CallMethod[name="forward"]`."""
+        if self.kind == "module":
+            return 'prim::CallMethod[name="forward"]'
+        if self.kind == "property":
+            return f'prim::GetAttr[name="{self.name}"]'
+        if self.kind == "function" and self.where == "operator":
+            return f"aten::{self.name.strip('_')}"
+        return f"aten::{self.name}" if self.kind != "object" else f"python::{self.text()}"
+
+
+class Node:
+    """One recorded call: `target(*args, **kwargs)` (see NOTE [ What a trace records ]);
+    `meta` describes its tensor result for the IR listing."""
+
+    __slots__ = ("target", "args", "kwargs", "meta")
+
+    def __init__(self, target, args, kwargs, meta=None):
+        self.target, self.args, self.kwargs, self.meta = target, args, kwargs, meta
+
+    def __getstate__(self):
+        return (self.target, self.args, self.kwargs, self.meta)
+
+    def __setstate__(self, state):
+        self.target, self.args, self.kwargs, self.meta = state
+
+
+def map_structure(value, fn):
+    """`value` with `fn` applied to each leaf inside its lists, tuples, dicts and slices."""
+    if isinstance(value, (list, tuple)):
+        items = [map_structure(v, fn) for v in value]
+        if type(value) in (list, tuple):
+            return type(value)(items)
+        if hasattr(value, "_fields"):                   # a named tuple
+            return type(value)(*items)
+        return tuple.__new__(type(value), items) if isinstance(value, tuple) \
+            else type(value)(items)
+    if isinstance(value, dict):
+        return {k: map_structure(v, fn) for k, v in value.items()}
+    if isinstance(value, slice):
+        return slice(*(map_structure(v, fn) for v in (value.start, value.stop, value.step)))
+    return fn(value)
+
+
+def leaves(value):
+    """The leaves of `value` with their paths (into lists and tuples only)."""
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            for path, leaf in leaves(v):
+                yield (i, *path), leaf
+    else:
+        yield (), value
+
+
+def _attribute(module, dotted):
+    for part in dotted.split("."):
+        module = getattr(module, part)
+    return module
+
+
+class Graph:
+    """The recorded forward of one module or function (NOTE [ What a trace records ])."""
+
+    def __init__(self, input_names):
+        self.input_names = list(input_names)
+        self.nodes = []
+        self.output = None
+
+    # -- running -------------------------------------------------------------------------------
+
+    def bind(self, args, kwargs, name="forward"):
+        """The inputs from a call's arguments, in order (torch's errors for a wrong call)."""
+        names = self.input_names
+        if len(args) > len(names):
+            raise RuntimeError(f"{name}() expected at most {len(names)} argument(s) but "
+                               f"received {len(args)} argument(s).")
+        inputs = list(args) + [None] * (len(names) - len(args))
+        given = [True] * len(args) + [False] * (len(names) - len(args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise RuntimeError(f"{name}() got an unexpected keyword argument '{key}'.")
+            inputs[names.index(key)], given[names.index(key)] = value, True
+        for n, ok in zip(names, given):
+            if not ok:
+                raise RuntimeError(f"{name}() is missing value for argument '{n}'.")
+        return inputs
+
+    def run(self, module, args, kwargs):
+        """Replay the nodes on new inputs; `module` holds the attributes (None for a
+        function)."""
+        inputs, results = self.bind(args, kwargs), []
+
+        def resolve(leaf):
+            if isinstance(leaf, Value):
+                value = inputs[leaf.index] if leaf.kind == "input" else results[leaf.index]
+                for i in leaf.path:
+                    value = value[i]
+                return value
+            if isinstance(leaf, Attr):
+                return _attribute(module, leaf.name)
+            return leaf
+        for node in self.nodes:
+            args = map_structure(node.args, resolve)
+            kwargs = map_structure(node.kwargs, resolve)
+            results.append(node.target.call(module, args, kwargs))
+        return map_structure(self.output, resolve)
+
+    def signature(self):
+        """The ops in order, to compare two traces of one function (check_trace)."""
+        return [(n.target.kind, n.target.name) for n in self.nodes]
+
+    def eliminate_dead_code(self):
+        """Drop nodes whose results nothing uses, unless they change a tensor in place (a name
+        ending in `_`, `__setitem__`, an `out=`) or call a submodule or unknown callable."""
+        used = set()
+
+        def note(leaf):
+            if isinstance(leaf, Value) and leaf.kind == "node":
+                used.add(leaf.index)
+            return leaf
+        map_structure(self.output, note)
+        keep = []
+        for i in range(len(self.nodes) - 1, -1, -1):
+            node = self.nodes[i]
+            t = node.target
+            effect = t.kind in ("module", "object") or "out" in node.kwargs or \
+                t.name.endswith("_") and not t.name.endswith("__") or t.name == "__setitem__"
+            if i in used or effect:
+                keep.append(i)
+                map_structure((node.args, node.kwargs), note)
+        keep.reverse()
+        renumber = {old: new for new, old in enumerate(keep)}
+
+        def move(leaf):
+            if isinstance(leaf, Value) and leaf.kind == "node":
+                return Value("node", renumber[leaf.index], leaf.path)
+            return leaf
+        self.nodes = [Node(n.target, map_structure(n.args, move), map_structure(n.kwargs, move),
+                           n.meta) for n in (self.nodes[i] for i in keep)]
+        self.output = map_structure(self.output, move)
+
+    # -- showing -------------------------------------------------------------------------------
+
+    def constants(self):
+        """The tensor constants, in order of use (`CONSTANTS.c0`, ...)."""
+        found = []
+
+        def note(leaf):
+            if isinstance(leaf, Tensor) and not any(leaf is c for c in found):
+                found.append(leaf)
+            return leaf
+        for node in self.nodes:
+            map_structure((node.args, node.kwargs), note)
+        map_structure(self.output, note)
+        return found
+
+    def _names(self, leaf_text):
+        def text(value):
+            if isinstance(value, (list, tuple)):
+                inner = ", ".join(text(v) for v in value)
+                return f"[{inner}]" if isinstance(value, list) else \
+                    f"({inner}{',' if len(value) == 1 else ''})"
+            if isinstance(value, dict):
+                return "{" + ", ".join(f"{k!r}: {text(v)}" for k, v in value.items()) + "}"
+            if isinstance(value, slice):
+                return f"slice({text(value.start)}, {text(value.stop)}, {text(value.step)})"
+            return leaf_text(value)
+        return text
+
+    def code_text(self, name="forward", method=True):
+        """Readable Python for the recorded forward, in the shape of torch's `.code` (not
+        TorchScript's exact text: one line per recorded call)."""
+        constants = self.constants()
+        attrs = []
+
+        def leaf(value):
+            if isinstance(value, Value):
+                base = self.input_names[value.index] if value.kind == "input" \
+                    else f"_{value.index}"
+                return base + "".join(f"[{i}]" for i in value.path)
+            if isinstance(value, Attr):
+                local = value.name.replace(".", "_")
+                if local not in attrs:
+                    attrs.append(local)
+                return local
+            if isinstance(value, Tensor):
+                return f"CONSTANTS.c{next(i for i, c in enumerate(constants) if c is value)}"
+            return repr(value)
+        text = self._names(leaf)
+        body = []
+        for i, node in enumerate(self.nodes):
+            t, args = node.target, [text(a) for a in node.args]
+            args += [f"{k}={text(v)}" for k, v in node.kwargs.items()]
+            if t.kind == "module":
+                call = f"({t.name.replace('.', '_')}).forward({', '.join(args)}, )"
+                if t.name.replace(".", "_") not in attrs:
+                    attrs.append(t.name.replace(".", "_"))
+            elif t.kind == "property":
+                call = f"({args[0]}).{t.name}"
+            elif t.kind == "method" and t.name.startswith("__"):
+                call = f"({args[0]}).{t.name}({', '.join(args[1:])})"
+            else:
+                call = f"{t.text()}({', '.join(args)})"
+            body.append(f"  _{i} = {call}")
+        body.append(f"  return {text(self.output)}")
+        head = [f"  {a} = self.{a}" for a in attrs] if method else []
+        params = (["self"] if method else []) + [f"{n}: Tensor" for n in self.input_names]
+        sep = ",\n    " if method else ", "
+        return f"def {name}({sep.join(params)}) -> Tensor:\n" + "\n".join(head + body) + "\n"
+
+    def graph_text(self, self_type=None):
+        """An IR listing in the shape of torch's `.graph` (not TorchScript's exact text)."""
+        def leaf(value):
+            if isinstance(value, Value):
+                base = f"%{self.input_names[value.index]}" if value.kind == "input" \
+                    else f"%{value.index}"
+                return base + "".join(f".{i}" for i in value.path)
+            if isinstance(value, Attr):
+                return f"%{value.name}"
+            if isinstance(value, Tensor):
+                return f"prim::Constant[value=<Tensor {tuple(value.shape)}>]"
+            return repr(value)
+        text = self._names(leaf)
+        params = ([f"%self : {self_type}"] if self_type else []) + \
+            [f"%{n} : Tensor" for n in self.input_names]
+        lines = ["graph(" + ",\n      ".join(params) + "):"]
+        for i, node in enumerate(self.nodes):
+            args = [text(a) for a in node.args] + \
+                [f"{k}={text(v)}" for k, v in node.kwargs.items()]
+            if node.target.kind == "module":
+                args.insert(0, f"%{node.target.name}")
+            lines.append(f"  %{i} : {node.meta or 'Tensor'} = {node.target.ir_name()}"
+                         f"({', '.join(args)})")
+        lines.append(f"  return ({text(self.output)})")
+        return "\n".join(lines) + "\n"
+
+
+# the `operator` functions a traced size may go through (see _recorder._TracedInt)
+SIZE_ARITHMETIC = {name: getattr(operator, name) for name in (
+    "add", "sub", "mul", "floordiv", "mod", "neg")}
