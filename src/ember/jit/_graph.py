@@ -267,7 +267,12 @@ class Graph:
         """Readable Python for the recorded forward, in the shape of torch's `.code` (not
         TorchScript's exact text: one line per recorded call)."""
         constants = self.constants()
-        attrs = []
+        attrs = {}          # dotted name -> the local it is read into
+
+        def attribute(dotted):
+            local = dotted.replace(".", "_")
+            attrs.setdefault(dotted, local if local.isidentifier() else f"m_{local}")
+            return attrs[dotted]
 
         def leaf(value):
             if isinstance(value, Value):
@@ -275,10 +280,7 @@ class Graph:
                     else f"_{value.index}"
                 return base + "".join(f"[{i}]" for i in value.path)
             if isinstance(value, Attr):
-                local = value.name.replace(".", "_")
-                if local not in attrs:
-                    attrs.append(local)
-                return local
+                return attribute(value.name)
             if isinstance(value, Tensor):
                 return f"CONSTANTS.c{next(i for i, c in enumerate(constants) if c is value)}"
             return repr(value)
@@ -288,9 +290,7 @@ class Graph:
             t, args = node.target, [text(a) for a in node.args]
             args += [f"{k}={text(v)}" for k, v in node.kwargs.items()]
             if t.kind == "module":
-                call = f"({t.name.replace('.', '_')}).forward({', '.join(args)}, )"
-                if t.name.replace(".", "_") not in attrs:
-                    attrs.append(t.name.replace(".", "_"))
+                call = f"({attribute(t.name)}).forward({', '.join(args)}, )"
             elif t.kind == "property":
                 call = f"({args[0]}).{t.name}"
             elif t.kind == "method" and t.name.startswith("__"):
@@ -299,7 +299,9 @@ class Graph:
                 call = f"{t.text()}({', '.join(args)})"
             body.append(f"  _{i} = {call}")
         body.append(f"  return {text(self.output)}")
-        head = [f"  {a} = self.{a}" for a in attrs] if method else []
+        head = [f"  {local} = self.{dotted}" if all(p.isidentifier() for p in dotted.split("."))
+                else f"  {local} = self.get_submodule({dotted!r})" for dotted, local in
+                attrs.items()] if method else []
         params = (["self"] if method else []) + [f"{n}: Tensor" for n in self.input_names]
         sep = ",\n    " if method else ", "
         return f"def {name}({sep.join(params)}) -> Tensor:\n" + "\n".join(head + body) + "\n"

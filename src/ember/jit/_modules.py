@@ -10,10 +10,12 @@ MARK = "_ember_jit"
 
 
 class _MarkedType(type):
-    """isinstance(x, cls) also holds for what `script` marked as cls's kind."""
+    """isinstance(x, ScriptModule / ScriptFunction) also holds for what `script` marked as of
+    that kind (not for their subclasses: a marked module is no traced one)."""
 
     def __instancecheck__(cls, obj):
-        return type.__instancecheck__(cls, obj) or getattr(obj, MARK, None) == cls._kind
+        return type.__instancecheck__(cls, obj) or \
+            "_kind" in vars(cls) and getattr(obj, MARK, None) == cls._kind
 
 
 class IRGraph:

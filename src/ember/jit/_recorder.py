@@ -23,6 +23,7 @@ import types
 from .. import _patch_ops
 from .._size import Size
 from .._tensor import Tensor
+from .._torch_function import DisableTorchFunction
 from ..overrides import TorchFunctionMode
 from ._graph import SIZE_ARITHMETIC, Attr, Graph, Node, Target, Value, leaves, map_structure
 
@@ -42,7 +43,7 @@ def _target(func):
                 table[id(original)] = (original, Target("function", owner.__name__, name))
         _targets = table
     owner = getattr(func, "__self__", None)
-    key = owner if isinstance(owner, property) else _patch_ops.original(func)
+    key = _patch_ops.original(owner if isinstance(owner, property) else func)
     entry = _targets.get(id(key))
     if entry is not None and entry[0] is key:
         return entry[1]
@@ -53,6 +54,11 @@ def _tensor_meta(result):
     """The IR listing's type of a tensor result: `Float(4, 2, strides=[2, 1], ...)`."""
     if not isinstance(result, Tensor):
         return None
+    with DisableTorchFunction():        # (the recorder must not see its own reads)
+        return _meta_text(result)
+
+
+def _meta_text(result):
     shape = ", ".join(str(s) for s in result.shape)
     return (f"{result.dtype._scalar_name}({shape}{', ' if shape else ''}strides="
             f"{list(result.stride())}, requires_grad={int(result.requires_grad)}, "
@@ -125,9 +131,10 @@ class _Frame:
                 self._know(leaf, Value("input", index, path))
 
     def add_node(self, target, args, kwargs, result):
+        node = Node(target, self.recorded(tuple(args)), self.recorded(kwargs),
+                    _tensor_meta(result))
         index = len(self.graph.nodes)
-        self.graph.nodes.append(Node(target, self.recorded(tuple(args)), self.recorded(kwargs),
-                                     _tensor_meta(result)))
+        self.graph.nodes.append(node)
         for path, leaf in leaves(result):
             if isinstance(leaf, Tensor):
                 self._know(leaf, Value("node", index, path))
