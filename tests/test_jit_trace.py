@@ -68,8 +68,10 @@ def test_a_traced_module_replays_its_submodules_and_shares_parameters():
     expected = np.maximum(y, 0) if positive else -y
     np.testing.assert_allclose(t(z).detach().numpy(), expected, rtol=1e-6)
     assert t.forward(z).shape == (5, 2)
-    # the submodule replays its own record
-    np.testing.assert_allclose(t.fc(z).detach().numpy(), z.numpy() @ w.T + b, rtol=1e-6)
+    # the submodule's own record runs inside its parent's; as in torch, it cannot be called
+    # itself (a loaded one can)
+    with pytest.raises(RuntimeError, match="^Trace submodules cannot be called.$"):
+        t.fc(z)
     assert "fc = self.fc" in t.code and "(fc).forward(x, )" in t.code
     assert "torch.nn.functional.linear(input, weight, bias)" in t.fc.code
     assert str(t.graph).startswith("graph(%self : __torch__.Net,\n      %x : Tensor):")
@@ -91,8 +93,8 @@ def test_training_the_traced_module_trains_the_original():
     ember.optim.SGD(t.parameters(), lr=0.5).step()
     assert not ember.equal(before, m[0].weight)
     t.eval()
-    assert not t.training and not t[0].training if hasattr(t, "__getitem__") else True
-    assert m.training           # the flags are the traced module's own
+    assert not t.training and not getattr(t, "0").training
+    assert m.training and m[0].training         # the flags are the traced module's own
 
 
 def test_sizes_follow_new_inputs():
@@ -173,6 +175,11 @@ def test_trace_warns_and_checks_as_torch():
     assert jit.trace(lambda x: [x, x * 3], ember.ones(1))(ember.ones(1))[1].tolist() == [3.0]
     with pytest.raises(RuntimeError, match=r"^Type 'Tuple\[Tensor, int\]' cannot be traced"):
         jit.trace(lambda x, n: x, (ember.ones(1), 2))
+    lin = nn.Linear(2, 2)                # its parameters would be constants needing grad
+    with pytest.raises(RuntimeError, match="^Cannot insert a Tensor that requires grad as a "
+                                           "constant"):
+        jit.trace(lambda x: lin(x), ember.ones(1, 2))
+    assert jit.trace(lambda x: x + 1, ember.ones(1)).name == "_lambda"
     assert not jit.is_tracing()
     seen = []
     jit.trace(lambda x: seen.append(jit.is_tracing()) or x, ember.ones(1), check_trace=False)
@@ -200,6 +207,7 @@ def test_save_and_load_traced_modules_and_functions(tmp_path):
                                    "RecursiveScriptModule(original_name=Conv2d)")
     x = ember.randn(4, 1, 5, 5)
     assert ember.equal(loaded(x), t(x)) and ember.equal(loaded(x), m(x))
+    assert ember.equal(getattr(loaded, "0")(x), m[0](x))
     assert not loaded.training and loaded.code == t.code
     for (n1, a), (n2, b) in zip(loaded.state_dict().items(), m.state_dict().items()):
         assert n1 == n2 and ember.equal(a, b)
@@ -223,6 +231,9 @@ def test_save_and_load_a_scripted_module():
     m.save(buffer)                   # the scripted module's own save
     assert buffer.getvalue() and m.original_name == "Linear"
     with pytest.raises(AttributeError, match="^'Linear' object has no attribute 'save'$"):
+        jit.save(nn.Linear(1, 1), "never-written.pt")
+    with pytest.raises(AttributeError, match="^'Linear' object has no attribute "
+                                             "'save_to_buffer'$"):
         jit.save(nn.Linear(1, 1), io.BytesIO())
 
 
@@ -243,6 +254,22 @@ def test_load_refuses_what_it_cannot_read(tmp_path):
     with pytest.raises(RuntimeError, match="TorchScript archive written by torch.jit.save: "
                                            "ember has no TorchScript"):
         jit.load(str(fake))
+
+
+def test_submodules_the_example_never_called():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.used, self.unused = nn.Linear(2, 2), nn.Linear(2, 2)
+
+        def forward(self, x):
+            return self.used(x)
+    t = jit.trace(M(), ember.ones(1, 2))
+    with pytest.raises(RuntimeError, match="^Trace submodules cannot be called.$"):
+        t.unused(ember.ones(1, 2))
+    with pytest.raises(AttributeError, match="object has no attribute 'code'$"):
+        t.unused.code
+    assert "linear" in t.used.code
 
 
 def test_loaded_modules_keep_sizes_and_other_methods():

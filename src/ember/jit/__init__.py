@@ -83,7 +83,8 @@ def _script_only_attribute(module, name):
     if module.__dict__.get(_MARK) != "module":
         return None
     if name == "save":
-        return functools.partial(save, module)
+        from ._archive import write
+        return functools.partial(write, module)
     if name == "original_name":
         return type(module).__name__
     if name not in _SCRIPT_ONLY:

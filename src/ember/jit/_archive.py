@@ -16,6 +16,7 @@ archives with a RuntimeError that says so.
 """
 import io
 import os
+import warnings
 import zipfile
 
 from ._modules import MARK, RecursiveScriptModule, ScriptFunction
@@ -48,9 +49,20 @@ def _rebuild(state):
     return module
 
 
+def _deprecated(name):
+    warnings.warn(f"`torch.jit.{name}` is deprecated. Please switch to `torch.export`.",
+                  DeprecationWarning, stacklevel=3)
+
+
 def save(m, f, _extra_files=None):
     """Save a traced module or function, or a scripted one, to `f` (a path or a writable binary
     file) in ember's jit archive (NOTE [ ember's jit archive ]), for `ember.jit.load`."""
+    _deprecated("save")
+    write(m, f, _extra_files)
+
+
+def write(m, f, _extra_files=None):
+    """`save` without its deprecation warning (a ScriptModule's own `.save`)."""
     from ..serialization import save as save_object
     if isinstance(m, RecursiveScriptModule):
         payload = {"kind": "module", "module": _describe(m)}
@@ -60,7 +72,8 @@ def save(m, f, _extra_files=None):
     elif getattr(m, MARK, None) is not None:
         payload = {"kind": "scripted", "object": m}
     else:
-        raise AttributeError(f"'{type(m).__name__}' object has no attribute 'save'")
+        method = "save" if isinstance(f, (str, os.PathLike)) else "save_to_buffer"
+        raise AttributeError(f"'{type(m).__name__}' object has no attribute '{method}'")
     payload.update(format=_FORMAT, version=_VERSION, extra_files=dict(_extra_files or {}))
     save_object(payload, f)
 
@@ -77,6 +90,7 @@ def load(f, map_location=None, _extra_files=None, _restore_shapes=False):
     """Load what `ember.jit.save` wrote (NOTE [ ember's jit archive ]) from `f` (a path or a
     readable binary file); `map_location` moves its tensors as `ember.load`'s does."""
     from ..serialization import load as load_object
+    _deprecated("load")
     if isinstance(f, (str, os.PathLike)):
         if not os.path.exists(f):
             raise ValueError(f"The provided filename {os.fspath(f)} does not exist")
@@ -92,8 +106,10 @@ def load(f, map_location=None, _extra_files=None, _restore_shapes=False):
     payload = load_object(io.BytesIO(data), map_location=map_location, weights_only=False)
     if not (isinstance(payload, dict) and payload.get("format") == _FORMAT):
         raise RuntimeError("PytorchStreamReader failed locating file constants.pkl: file not "
-                           "found (this file was not written by torch.jit.save or "
-                           "ember.jit.save)")
+                           "found. This is an internal miniz error. If you are seeing this "
+                           "error, there is a high likelihood that your checkpoint file is "
+                           "corrupted. This can happen if the checkpoint was not saved properly, "
+                           "was transferred incorrectly, or the file was modified after saving.")
     if _extra_files is not None:
         for key in _extra_files:
             if key in payload["extra_files"]:

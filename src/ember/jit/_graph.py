@@ -77,7 +77,9 @@ class Target:
         if self.kind == "property":
             return getattr(args[0], self.name)
         if self.kind == "module":
-            return _attribute(module, self.name)(*args, **kwargs)
+            child = _attribute(module, self.name)
+            run = getattr(child, "run_recorded", None)      # a ScriptModule's record
+            return run(args, kwargs) if run is not None else child(*args, **kwargs)
         return self.where(*args, **kwargs)
 
     def same(self, other):
@@ -91,8 +93,19 @@ class Target:
                 else self.where
             return f"{where}.{self.name}"
         if self.kind == "method":
-            return f"torch.{self.name}"
+            name = self.op_name()
+            return f"torch.{name}" if name else None
         return getattr(self.where, "__qualname__", repr(self.where))
+
+    def op_name(self):
+        """torch's name for a Tensor method: itself, or for an operator dunder the function it
+        is (`__neg__`: `neg`, `__truediv__`: `div`); None for a dunder with none."""
+        name = self.name
+        if not name.startswith("__"):
+            return name
+        plain = name.strip("_")
+        plain = _DUNDER_FUNCTIONS.get(plain, plain)
+        return plain if plain in vars(Tensor) and plain not in ("setitem", "getitem") else None
 
     def ir_name(self):
         """Its name in the IR listing: `aten::mul`, `prim::CallMethod[name="forward"]`."""
@@ -100,9 +113,16 @@ class Target:
             return 'prim::CallMethod[name="forward"]'
         if self.kind == "property":
             return f'prim::GetAttr[name="{self.name}"]'
-        if self.kind == "function" and self.where == "operator":
-            return f"aten::{self.name.strip('_')}"
+        if self.kind == "method":
+            return f"aten::{self.op_name() or self.name}"
         return f"aten::{self.name}" if self.kind != "object" else f"python::{self.text()}"
+
+
+# operator dunders whose torch function has another name
+_DUNDER_FUNCTIONS = {"truediv": "div", "floordiv": "floor_divide", "mod": "remainder",
+                     "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+                     "invert": "bitwise_not", "lshift": "bitwise_left_shift",
+                     "rshift": "bitwise_right_shift"}
 
 
 class Node:
@@ -285,6 +305,14 @@ class Graph:
                 return f"CONSTANTS.c{next(i for i, c in enumerate(constants) if c is value)}"
             return repr(value)
         text = self._names(leaf)
+
+        def index(key):
+            if isinstance(key, tuple):
+                return ", ".join(index(k) for k in key)
+            if isinstance(key, slice):
+                parts = [("" if v is None else text(v)) for v in (key.start, key.stop, key.step)]
+                return ":".join(parts[:2] if key.step is None else parts)
+            return "..." if key is Ellipsis else text(key)
         body = []
         for i, node in enumerate(self.nodes):
             t, args = node.target, [text(a) for a in node.args]
@@ -293,7 +321,13 @@ class Graph:
                 call = f"({attribute(t.name)}).forward({', '.join(args)}, )"
             elif t.kind == "property":
                 call = f"({args[0]}).{t.name}"
-            elif t.kind == "method" and t.name.startswith("__"):
+            elif t.name in ("__getitem__", "__setitem__") and t.kind == "method":
+                where = f"{args[0]}[{index(node.args[1])}]"
+                if t.name == "__setitem__":
+                    body.append(f"  {where} = {args[2]}")
+                    continue
+                call = where
+            elif t.kind == "method" and t.op_name() is None:
                 call = f"({args[0]}).{t.name}({', '.join(args[1:])})"
             else:
                 call = f"{t.text()}({', '.join(args)})"

@@ -57,10 +57,14 @@ class RecursiveScriptModule(ScriptModule):
         return super().__getattr__(name)
 
     def forward(self, *args, **kwargs):
+        return self.run_recorded(args, kwargs)
+
+    def run_recorded(self, args, kwargs):
+        """Replay the recorded forward on `args` and `kwargs` (how a caller's record runs this
+        submodule)."""
         graph = self._ember_graph
-        if graph is None:
-            raise RuntimeError(f"'{self.original_name}' was not called while tracing, so its "
-                               f"ScriptModule has no recorded forward to run")
+        if graph is None:           # a submodule the example never called
+            raise RuntimeError("Trace submodules cannot be called.")
         return graph.run(self, args, kwargs)
 
     @property
@@ -68,14 +72,14 @@ class RecursiveScriptModule(ScriptModule):
         """The recorded forward as readable Python in the shape of torch's `.code` (one line per
         recorded op; not TorchScript's exact text)."""
         if self._ember_graph is None:
-            return ""
+            raise AttributeError("'RecursiveScriptModule' object has no attribute 'code'")
         return self._ember_graph.code_text()
 
     @property
     def graph(self):
         """The recorded forward as an IR listing in the shape of torch's `.graph`."""
         if self._ember_graph is None:
-            return IRGraph("")
+            raise AttributeError("'RecursiveScriptModule' object has no attribute 'graph'")
         return IRGraph(self._ember_graph.graph_text(f"__torch__.{self.original_name}"))
 
     @property
@@ -83,9 +87,9 @@ class RecursiveScriptModule(ScriptModule):
         return self.graph
 
     def save(self, f, _extra_files=None):
-        """`ember.jit.save(self, f)`."""
-        from ._archive import save
-        save(self, f, _extra_files)
+        """`ember.jit.save(self, f)` (without its deprecation warning, as torch's)."""
+        from ._archive import write
+        write(self, f, _extra_files)
 
     def extra_repr(self):
         return f"original_name={self.original_name}"
@@ -95,7 +99,11 @@ class RecursiveScriptModule(ScriptModule):
 
 
 class TracedModule(RecursiveScriptModule):
-    """A submodule of a traced module: prints under its original class name, as torch's."""
+    """A submodule of a traced module: prints under its original class name and, as torch's,
+    cannot be called itself (its parent's record runs it)."""
+
+    def forward(self, *args, **kwargs):
+        raise RuntimeError("Trace submodules cannot be called.")
 
     def _get_name(self):
         return self.original_name
@@ -103,6 +111,8 @@ class TracedModule(RecursiveScriptModule):
 
 class TopLevelTracedModule(TracedModule):
     """What `trace` returns for a module."""
+
+    forward = RecursiveScriptModule.forward
 
 
 def build_traced(original, graphs, root_graph, memo=None, top=True):
@@ -148,8 +158,8 @@ class ScriptFunction(metaclass=_MarkedType):
     inlined_graph = graph
 
     def save(self, f, _extra_files=None):
-        from ._archive import save
-        save(self, f, _extra_files)
+        from ._archive import write
+        write(self, f, _extra_files)
 
     def __repr__(self):
         return f"<torch.jit.ScriptFunction object at {hex(id(self))}>"

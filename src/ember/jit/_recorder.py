@@ -117,6 +117,10 @@ class _Frame:
         def leaf(v):
             if isinstance(v, Tensor):
                 ref = self.lookup(v)
+                if ref is None and v.requires_grad:
+                    raise RuntimeError("Cannot insert a Tensor that requires grad as a "
+                                       "constant. Consider making it a parameter or input, or "
+                                       "detaching the gradient")
                 return v if ref is None else ref
             if isinstance(v, TracedInt):
                 return v.ref if v.frame is self else int(v)

@@ -222,7 +222,7 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
     names, kwargs = names_of(args, kwargs)
     graph, graphs, output = _record(func, None, args, kwargs, names)
     _check_output(output, strict)
-    name = getattr(func, "__name__", "forward")
+    name = getattr(func, "__name__", "forward").replace("<lambda>", "_lambda")
     traced = ScriptFunction(graph, name, getattr(func, "__qualname__", name))
     if check_trace:
         checks = [(args, kwargs)] if check_inputs is None else \
