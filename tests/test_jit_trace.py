@@ -256,6 +256,41 @@ def test_load_refuses_what_it_cannot_read(tmp_path):
         jit.load(str(fake))
 
 
+class RoundStraightThrough(ember.autograd.Function):
+    """Rounds, and passes the gradient through unchanged (not round's zero gradient)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.round()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 1.0
+
+
+def test_a_custom_function_is_one_node_that_keeps_its_backward():
+    t = jit.trace(lambda x: RoundStraightThrough.apply(x) * 3, ember.ones(2))
+    assert "RoundStraightThrough.apply(x)" in t.code and "round" not in t.code.split("apply")[1]
+    x = ember.tensor([0.4, 1.6], requires_grad=True)
+    y = t(x)
+    y.sum().backward()
+    assert y.tolist() == [0.0, 6.0] and x.grad.tolist() == [3.0, 3.0]
+    loaded = _round_trip(t)          # the class is saved by reference
+    assert loaded(ember.tensor([2.7])).tolist() == [9.0]
+
+
+def test_tracing_a_bound_forward_or_a_traced_module():
+    lin = nn.Linear(2, 2)
+    t = jit.trace(lin.forward, ember.ones(1, 2))      # the module itself, as in torch
+    assert type(t).__name__ == "TopLevelTracedModule" and t.weight is lin.weight
+    outer = nn.Sequential(t, nn.ReLU())
+    t2 = jit.trace(outer, ember.ones(1, 2))
+    x = ember.randn(3, 2)
+    assert ember.equal(t2(x), ember.relu(lin(x)))
+    assert repr(t2) == ("Sequential(\n  original_name=Sequential\n  (0): Linear(original_name="
+                        "Linear)\n  (1): ReLU(original_name=ReLU)\n)")
+
+
 def test_submodules_the_example_never_called():
     class M(nn.Module):
         def __init__(self):

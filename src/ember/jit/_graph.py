@@ -5,7 +5,7 @@ NOTE [ What a trace records ]
 A Graph holds its inputs (names, in call order), its nodes and its output. A node is one call of
 a public operator (`Target`: an `ember` function by module and name, a Tensor method or
 property by name, a submodule's forward by its dotted path, an `operator` function on traced
-sizes, or, failing those, the callable itself) with its arguments, in which
+sizes, a custom autograd.Function's `apply`, or, failing those, the callable itself) with its arguments, in which
 - a `Value` stands for an input or an earlier node's result (`path` indexes into a tuple or
   list result: `chunk`'s pieces, a Size's items),
 - an `Attr` for a parameter, buffer or submodule of the module the graph runs on (read when
@@ -55,8 +55,8 @@ class Attr:
 
 class Target:
     """What a node calls: `kind` is "function" (`where` a module's name), "method" or
-    "property" (of Tensor), "module" (`name` a submodule's dotted path) or "object" (`where`
-    the callable itself)."""
+    "property" (of Tensor), "module" (`name` a submodule's dotted path), "apply" (`where` a
+    custom autograd.Function) or "object" (`where` the callable itself)."""
 
     __slots__ = ("kind", "where", "name")
 
@@ -76,15 +76,13 @@ class Target:
             return getattr(Tensor, self.name)(*args, **kwargs)
         if self.kind == "property":
             return getattr(args[0], self.name)
+        if self.kind == "apply":
+            return self.where.apply(*args, **kwargs)
         if self.kind == "module":
             child = _attribute(module, self.name)
             run = getattr(child, "run_recorded", None)      # a ScriptModule's record
             return run(args, kwargs) if run is not None else child(*args, **kwargs)
         return self.where(*args, **kwargs)
-
-    def same(self, other):
-        return (self.kind, self.name) == (other.kind, other.name) and (
-            self.kind == "object" and self.where is other.where or self.where == other.where)
 
     def text(self):
         """How the code listing names it: `torch.nn.functional.linear`, `torch.mul`."""
@@ -95,6 +93,8 @@ class Target:
         if self.kind == "method":
             name = self.op_name()
             return f"torch.{name}" if name else None
+        if self.kind == "apply":
+            return f"{self.where.__qualname__}.apply"
         return getattr(self.where, "__qualname__", repr(self.where))
 
     def op_name(self):
@@ -113,6 +113,8 @@ class Target:
             return 'prim::CallMethod[name="forward"]'
         if self.kind == "property":
             return f'prim::GetAttr[name="{self.name}"]'
+        if self.kind == "apply":
+            return f"prim::PythonOp[name={self.where.__qualname__}]"
         if self.kind == "method":
             return f"aten::{self.op_name() or self.name}"
         return f"aten::{self.name}" if self.kind != "object" else f"python::{self.text()}"
@@ -239,7 +241,7 @@ class Graph:
         for i in range(len(self.nodes) - 1, -1, -1):
             node = self.nodes[i]
             t = node.target
-            effect = t.kind in ("module", "object") or "out" in node.kwargs or \
+            effect = t.kind in ("module", "object", "apply") or "out" in node.kwargs or \
                 t.name.endswith("_") and not t.name.endswith("__") or t.name == "__setitem__"
             if i in used or effect:
                 keep.append(i)

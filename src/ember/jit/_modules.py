@@ -119,8 +119,10 @@ def build_traced(original, graphs, root_graph, memo=None, top=True):
     """The traced ScriptModule of `original`: its graph, its own parameters, buffers and
     training flag, and its submodules built the same way (shared ones once)."""
     memo = {} if memo is None else memo
+    name = getattr(original, "original_name", None) if isinstance(original, ScriptModule) \
+        else None
     module = (TopLevelTracedModule if top else TracedModule)(
-        type(original).__name__, root_graph if top else graphs.get(id(original)))
+        name or type(original).__name__, root_graph if top else graphs.get(id(original)))
     memo[id(original)] = module
     module._parameters.update(original._parameters)
     module._buffers.update(original._buffers)

@@ -16,9 +16,14 @@ Sizes (`x.size(0)`, `x.shape`) come back as `TracedInt`s, ints that remember the
 read them; an op given one records the reference, and `+ - * // %` on them are recorded too,
 so `x.view(x.size(0), -1)` follows the batch size of new inputs as in torch. A size turned
 into anything else (`int(n)`, `range(n)`, `n / 2`, a Python `if`) is a constant.
+A custom `autograd.Function` is recorded as one node, its `apply` (replayed, it keeps its own
+backward), not as the operators its forward calls: while recording, `_ApplyLayer` wraps
+`Function.apply` (NOTE [ Patching the public operators ]) and pauses the recorder inside it.
 """
 import inspect
 import types
+
+import functools
 
 from .. import _patch_ops
 from .._size import Size
@@ -188,6 +193,36 @@ def _is_effect(target, kwargs):
         target.kind == "method" and name.endswith("_") and not name.endswith("__"))
 
 
+class _ApplyLayer(_patch_ops.Layer):
+    """While a trace records, `Function.apply` records one node (see the module's NOTE)."""
+    priority = 90
+    users = 0           # recorders running
+
+    def wants(self, owner, name, original):
+        from ..autograd.function import Function
+        return owner is Function
+
+    def wrap(self, owner, name, inner):
+        apply = inner.__func__
+
+        @functools.wraps(apply)
+        def recorded_apply(cls, *args, **kwargs):
+            recorder = Recorder.active
+            if recorder is None or recorder.paused:
+                return apply(cls, *args, **kwargs)
+            recorder.paused += 1
+            try:
+                result = apply(cls, *args, **kwargs)
+            finally:
+                recorder.paused -= 1
+            recorder.frame.add_node(Target("apply", cls, "apply"), args, kwargs, result)
+            return result
+        return classmethod(recorded_apply)
+
+
+_apply_layer = _ApplyLayer()
+
+
 class Recorder(TorchFunctionMode):
     """Records the calls of an example run into `root`'s graph and its submodules' graphs
     (NOTE [ How trace records ])."""
@@ -199,10 +234,13 @@ class Recorder(TorchFunctionMode):
         self.frame = root
         self.calls = []         # per module call running: (caller frame, its frame, path, args)
         self.graphs = {}        # id(submodule) -> its first recorded Graph
+        self.paused = 0         # inside a custom Function's apply: record nothing
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         result = func(*args, **kwargs)
+        if self.paused:
+            return result
         target = _target(func)
         if target.kind == "method" and target.name == "size" or \
                 target.kind == "property" and target.name == "shape":
@@ -218,7 +256,7 @@ class Recorder(TorchFunctionMode):
 
     # the global module hooks (see the NOTE)
     def _pre_hook(self, module, args):
-        path = self.frame.submodule_path(module)
+        path = None if self.paused else self.frame.submodule_path(module)
         if path is None:
             self.calls.append(None)
             return
@@ -251,10 +289,15 @@ class Recorder(TorchFunctionMode):
         self._handles = [register_module_forward_pre_hook(self._pre_hook),
                          register_module_forward_hook(self._hook, with_kwargs=True)]
         self._previous, Recorder.active = Recorder.active, self
+        _ApplyLayer.users += 1
+        _patch_ops.activate(_apply_layer)
         return super().__enter__()
 
     def __exit__(self, *exc):
         super().__exit__(*exc)
         Recorder.active = self._previous
+        _ApplyLayer.users -= 1
+        if not _ApplyLayer.users:
+            _patch_ops.deactivate(_apply_layer)
         for handle in self._handles:
             handle.remove()

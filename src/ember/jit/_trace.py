@@ -168,7 +168,7 @@ def _names(fn, args, kwargs, skip_self=False):
 def _check(fn, module, traced, graph, graphs, checks, tolerance, names_of):
     """check_trace: trace each check input again (warnings again, as torch does) and compare
     the recorded ops; then compare the results of `traced` with the Python function's."""
-    from .. import allclose, no_grad
+    from .. import Tensor, no_grad
     for args, kwargs in checks:
         names, kwargs = names_of(args, kwargs)
         again, again_graphs, expected = _record(fn, module, args, kwargs, names)
@@ -183,12 +183,19 @@ def _check(fn, module, traced, graph, graphs, checks, tolerance, names_of):
         with no_grad():
             got = traced(*args, **kwargs)
         for i, ((_, a), (_, b)) in enumerate(zip(leaves(got), leaves(expected))):
-            if hasattr(a, "shape") and hasattr(b, "shape") and not (
-                    a.shape == b.shape and allclose(a, b, rtol=tolerance, atol=tolerance,
-                                                    equal_nan=True)):
+            if isinstance(a, Tensor) and isinstance(b, Tensor) and not _close(a, b, tolerance):
                 warnings.warn(f"Output nr {i + 1}. of the traced function does not match the "
                               f"corresponding output of the Python function. Detailed error:\n"
                               f"Tensor-likes are not close!", TracerWarning, stacklevel=4)
+
+
+def _close(a, b, tolerance):
+    from .. import allclose, equal
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.is_floating_point() or a.is_complex():
+        return allclose(a.detach(), b.detach(), rtol=tolerance, atol=tolerance, equal_nan=True)
+    return equal(a, b)
 
 
 def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None,
@@ -205,6 +212,9 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
     """
     from ..nn import Module
     _deprecated("trace")
+    owner = getattr(func, "__self__", None)
+    if isinstance(owner, Module) and getattr(func, "__name__", None) == "forward":
+        func = owner                # a module's bound forward: trace the module, as torch does
     if isinstance(func, Module):
         if example_kwarg_inputs is not None:
             return trace_module(func, {"forward": example_kwarg_inputs}, None, check_trace,
