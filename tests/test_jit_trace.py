@@ -124,6 +124,8 @@ def test_multi_output_ops_slicing_in_place_and_keywords():
         z[:, 0] = 0.0
         return z.sum(1), z.T
     t = jit.trace(f, (ember.ones(2, 4), ember.ones(2, 2)))
+    assert t.code.startswith("def f(x: Tensor,\n    y: Tensor) -> Tuple[Tensor, Tensor]:\n")
+    assert "  _2 = y[:, :1]\n" in t.code and "  _3[:, 0] = 0.0\n" in t.code
     x, y = ember.arange(12.0).reshape(3, 4), ember.full((3, 2), 5.0)
     xn = x.numpy()
     z = np.concatenate([xn[:, :2] * 2, xn[:, 2:], np.full((3, 1), 5.0)], axis=1)
@@ -151,6 +153,15 @@ def test_multi_output_ops_slicing_in_place_and_keywords():
             return a - b
     t = jit.trace(Two(), example_kwarg_inputs={"b": ember.ones(1), "a": ember.zeros(1)})
     assert t(ember.full((2,), 3.0), ember.ones(2)).tolist() == [2.0, 2.0]
+
+
+def test_inputs_in_dicts_and_tuples():
+    def f(d, pair):
+        return d["a"] * pair[1] + pair[0]
+    t = jit.trace(f, ({"a": ember.ones(2)}, (ember.ones(2), ember.ones(2))))
+    got = t({"a": ember.full((3,), 2.0)}, (ember.ones(3), ember.full((3,), 5.0)))
+    assert got.tolist() == [11.0] * 3
+    assert t.code.startswith("def f(d: Dict[str, Tensor],\n    pair: Tuple[Tensor, Tensor])")
 
 
 def test_trace_warns_and_checks_as_torch():

@@ -79,6 +79,8 @@ SNIPPETS = [
     _SETUP + 'class D(nn.Module):\n    def forward(self, x):\n        return {"a": x + 1}\nprint(torch.jit.trace(D(), torch.ones(2), strict=False)(torch.zeros(2)))',
     _SETUP + 'class K(nn.Module):\n    def forward(self, x, y=None):\n        return x - y\nt = torch.jit.trace(K(), example_kwarg_inputs={"x": torch.ones(2), "y": torch.ones(2)})\nprint(t(torch.full((2,), 5.0), torch.ones(2)))',
     _SETUP + 'class Inner(nn.Module):\n    def forward(self, x, scale=None):\n        return x * scale\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inner = Inner()\n    def forward(self, x):\n        return self.inner(x, scale=x + 1)\nprint(torch.jit.trace(Outer(), torch.ones(2))(torch.full((2,), 3.0)))',
+    _SETUP + 'def f(d, pair):\n    return d["a"] * pair[1] + pair[0]\nt = torch.jit.trace(f, ({"a": torch.ones(2)}, (torch.ones(2), torch.ones(2))))\nprint(t({"a": torch.full((3,), 2.0)}, (torch.ones(3), torch.full((3,), 5.0))))',
+    _SETUP + 'class Sq(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x.round()\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nt = torch.jit.trace(lambda y: Sq.apply(y) * 3, torch.ones(2))\ny = torch.tensor([0.4, 1.6], requires_grad=True)\nz = t(y)\nz.sum().backward()\nprint(z.detach(), y.grad)',
     # warnings and checks
     _SETUP + 'categories(lambda: torch.jit.trace(gate, torch.ones(3)))\ncategories(lambda: torch.jit.trace(gate, torch.ones(3), check_trace=False))',
     _SETUP + 'categories(lambda: torch.jit.trace(Net(), torch.ones(4, 3)))\ncategories(lambda: torch.jit.trace(nn.Linear(3, 3), x, check_trace=False))',

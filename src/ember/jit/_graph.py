@@ -161,13 +161,28 @@ def map_structure(value, fn):
 
 
 def leaves(value):
-    """The leaves of `value` with their paths (into lists and tuples only)."""
-    if isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
+    """The leaves of `value` with their paths (indices into lists and tuples, keys of dicts)."""
+    if isinstance(value, (list, tuple, dict)):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for i, v in items:
             for path, leaf in leaves(v):
                 yield (i, *path), leaf
     else:
         yield (), value
+
+
+def type_text(value):
+    """TorchScript's name for the type of an example value: `Tensor`, `Tuple[int, Tensor]`."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, (tuple, list)):
+        if isinstance(value, list):
+            return f"List[{type_text(value[0]) if value else 'Tensor'}]"
+        return f"Tuple[{', '.join(type_text(v) for v in value)}]"
+    if isinstance(value, dict):
+        inner = type_text(next(iter(value.values()))) if value else "Tensor"
+        return f"Dict[str, {inner}]"
+    return type(value).__name__
 
 
 def _attribute(module, dotted):
@@ -181,8 +196,10 @@ class Graph:
 
     def __init__(self, input_names):
         self.input_names = list(input_names)
+        self.input_types = ["Tensor"] * len(self.input_names)     # for `.code`
         self.nodes = []
         self.output = None
+        self.output_type = "Tensor"
 
     # -- running -------------------------------------------------------------------------------
 
@@ -300,7 +317,7 @@ class Graph:
             if isinstance(value, Value):
                 base = self.input_names[value.index] if value.kind == "input" \
                     else f"_{value.index}"
-                return base + "".join(f"[{i}]" for i in value.path)
+                return base + "".join(f"[{i!r}]" for i in value.path)
             if isinstance(value, Attr):
                 return attribute(value.name)
             if isinstance(value, Tensor):
@@ -338,9 +355,10 @@ class Graph:
         head = [f"  {local} = self.{dotted}" if all(p.isidentifier() for p in dotted.split("."))
                 else f"  {local} = self.get_submodule({dotted!r})" for dotted, local in
                 attrs.items()] if method else []
-        params = (["self"] if method else []) + [f"{n}: Tensor" for n in self.input_names]
-        sep = ",\n    " if method else ", "
-        return f"def {name}({sep.join(params)}) -> Tensor:\n" + "\n".join(head + body) + "\n"
+        params = (["self"] if method else []) + [
+            f"{n}: {t}" for n, t in zip(self.input_names, self.input_types)]
+        sep = ",\n    " if method or len(params) > 1 else ", "
+        return f"def {name}({sep.join(params)}) -> {self.output_type}:\n" + "\n".join(head + body) + "\n"
 
     def graph_text(self, self_type=None):
         """An IR listing in the shape of torch's `.graph` (not TorchScript's exact text)."""

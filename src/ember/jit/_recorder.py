@@ -30,7 +30,8 @@ from .._size import Size
 from .._tensor import Tensor
 from .._torch_function import DisableTorchFunction
 from ..overrides import TorchFunctionMode
-from ._graph import SIZE_ARITHMETIC, Attr, Graph, Node, Target, Value, leaves, map_structure
+from ._graph import (SIZE_ARITHMETIC, Attr, Graph, Node, Target, Value, leaves, map_structure,
+                     type_text)
 
 _targets = None     # id(original public operator) -> (original, Target)
 
@@ -113,6 +114,7 @@ class _Frame:
         if ref is None and self.parent is not None and self.parent.lookup(tensor) is not None:
             ref = Value("input", len(self.graph.input_names))
             self.graph.input_names.append(f"captured_{len(self.captured)}")
+            self.graph.input_types.append("Tensor")
             self.captured.append(tensor)
             self._know(tensor, ref)
         return ref
@@ -135,6 +137,7 @@ class _Frame:
     def add_input(self, name, value):
         index = len(self.graph.input_names)
         self.graph.input_names.append(name)
+        self.graph.input_types.append(type_text(value))
         for path, leaf in leaves(value):
             if isinstance(leaf, Tensor):
                 self._know(leaf, Value("input", index, path))
@@ -279,6 +282,7 @@ class Recorder(TorchFunctionMode):
                 child.graph.input_names[index] = key
             passed[child.graph.input_names[index]] = tensor
         child.graph.output = child.recorded(output)
+        child.graph.output_type = type_text(output)
         self.graphs.setdefault(id(module), child.graph)
         self.frame = caller
         caller.add_node(Target("module", None, path), args, passed, output)

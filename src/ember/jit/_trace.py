@@ -6,7 +6,7 @@ import sys
 import warnings
 
 from .. import _patch_ops
-from ._graph import Graph, leaves
+from ._graph import Graph, leaves, type_text
 from ._modules import ScriptFunction, build_traced
 from ._recorder import _Frame, Recorder, input_names
 
@@ -103,13 +103,20 @@ def _record(fn, module, args, kwargs, names):
     with _warning_on_python_values(), recorder:
         output = fn(*args, **kwargs)
     root.graph.output = root.recorded(output)
+    root.graph.output_type = type_text(output)
     for graph in (root.graph, *recorder.graphs.values()):
         graph.eliminate_dead_code()
     return root.graph, recorder.graphs, output
 
 
+def _has_dict(value):
+    if isinstance(value, dict):
+        return True
+    return isinstance(value, (list, tuple)) and any(_has_dict(v) for v in value)
+
+
 def _check_output(output, strict):
-    if strict and any(isinstance(leaf, dict) for _, leaf in leaves(output)):
+    if strict and _has_dict(output):
         raise RuntimeError(
             "Encountering a dict at the output of the tracer might cause the trace to be "
             "incorrect, this is only valid if the container structure does not change based on "
@@ -129,25 +136,12 @@ def _arguments(example, is_kwargs):
     return tuple(example), {}       # (None: torch's "'NoneType' object is not iterable")
 
 
-def _type_text(value):
-    """TorchScript's name for the type of an example input: `Tuple[int, int]`."""
-    from .. import Tensor
-    if isinstance(value, Tensor):
-        return "Tensor"
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_type_text(v) for v in value)
-        return f"Tuple[{inner}]" if isinstance(value, tuple) else f"List[{inner}]"
-    if isinstance(value, dict):
-        return f"Dict[str, {_type_text(next(iter(value.values()))) if value else 'Tensor'}]"
-    return type(value).__name__
-
-
 def _check_inputs_traceable(args, kwargs):
     from .. import Tensor
     values = (*args, *kwargs.values())
     for _, leaf in leaves(values):
-        if not isinstance(leaf, (Tensor, dict)):
-            raise RuntimeError(f"Type '{_type_text(tuple(args) if args else kwargs)}' cannot "
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(f"Type '{type_text(tuple(args) if args else kwargs)}' cannot "
                                f"be traced. Only Tensors and (possibly nested) Lists, Dicts, "
                                f"and Tuples of Tensors can be traced")
 
