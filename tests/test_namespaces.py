@@ -184,7 +184,7 @@ def test_version_ordering_rules():
         ember.__version__, str)
 
 
-def test_jit_script_and_trace_return_their_argument():
+def test_jit_script_returns_its_argument_and_trace_a_recording():
     lin = ember.nn.Linear(2, 1)
     calls = []
 
@@ -194,9 +194,12 @@ def test_jit_script_and_trace_return_their_argument():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         assert ember.jit.script(lin) is lin and ember.jit.script(f) is f
-        assert ember.jit.trace(f, ember.ones(2, requires_grad=True)) is f
-        assert ember.jit.trace(lin, (ember.ones(3, 2),)) is lin
-    assert calls == [True]          # ran once, on the example input
+        traced = ember.jit.trace(f, ember.ones(2, requires_grad=True))
+        assert isinstance(traced, ember.jit.ScriptFunction) and traced is not f
+        assert traced(ember.full((3,), 4.0)).tolist() == [8.0, 8.0, 8.0]
+        module = ember.jit.trace(lin, (ember.ones(3, 2),))
+        assert isinstance(module, ember.jit.ScriptModule) and module.weight is lin.weight
+    assert calls == [True, True]    # the example, then check_trace's second trace (not replays)
 
 
 def test_jit_decorators_fork_and_annotations():
@@ -211,10 +214,11 @@ def test_jit_decorators_fork_and_annotations():
     assert ember.jit.is_scripting() is False and ember.jit.is_tracing() is False
 
 
-def test_jit_save_and_load_say_there_is_no_torchscript(tmp_path):
-    with pytest.raises(NotImplementedError, match="ember has no TorchScript"):
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_jit_save_and_load_refuse_what_is_not_traced_or_scripted(tmp_path):
+    with pytest.raises(AttributeError, match="^'Linear' object has no attribute 'save'$"):
         ember.jit.save(ember.nn.Linear(1, 1), tmp_path / "m.pt")
-    with pytest.raises(NotImplementedError, match="ember has no TorchScript"):
+    with pytest.raises(ValueError, match="^The provided filename .* does not exist$"):
         ember.jit.load(tmp_path / "m.pt")
 
 
