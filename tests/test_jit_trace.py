@@ -155,6 +155,18 @@ def test_multi_output_ops_slicing_in_place_and_keywords():
     assert t(ember.full((2,), 3.0), ember.ones(2)).tolist() == [2.0, 2.0]
 
 
+def test_trace_runs_the_model_as_often_as_torch():
+    # the example, check_trace's second trace, its replay of both traces and its run of the
+    # Python module: five batches for the running statistics, as torch counts
+    bn = nn.BatchNorm1d(2)
+    jit.trace(bn, ember.randn(4, 2))
+    assert bn.num_batches_tracked.item() == 5
+    bn = nn.BatchNorm1d(2)
+    t = jit.trace(bn, ember.randn(4, 2), check_trace=False)
+    t(ember.randn(4, 2))
+    assert bn.num_batches_tracked.item() == 2
+
+
 def test_inputs_in_dicts_and_tuples():
     def f(d, pair):
         return d["a"] * pair[1] + pair[0]

@@ -20,10 +20,9 @@ A custom `autograd.Function` is recorded as one node, its `apply` (replayed, it 
 backward), not as the operators its forward calls: while recording, `_ApplyLayer` wraps
 `Function.apply` (NOTE [ Patching the public operators ]) and pauses the recorder inside it.
 """
+import functools
 import inspect
 import types
-
-import functools
 
 from .. import _patch_ops
 from .._size import Size
@@ -71,14 +70,14 @@ def _meta_text(result):
             f"device={result.device})")
 
 
-def input_names(fn, count, skip_self=False):
+def input_names(fn, count):
     """The names of `fn`'s first `count` positional parameters (`input_i` past them)."""
     try:
         params = [p for p in inspect.signature(fn).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     except (TypeError, ValueError):
         params = []
-    names = [p.name for p in params][1 if skip_self else 0:]
+    names = [p.name for p in params]
     return [names[i] if i < len(names) else f"input_{i}" for i in range(count)]
 
 

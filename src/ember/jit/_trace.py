@@ -146,8 +146,10 @@ def _check_inputs_traceable(args, kwargs):
                                f"and Tuples of Tensors can be traced")
 
 
-def _names(fn, args, kwargs, skip_self=False):
-    names = input_names(fn, len(args), skip_self)
+def _names(fn, args, kwargs):
+    """The input names of a trace (positional, then keyword in `fn`'s order) and the keyword
+    arguments in that order."""
+    names = input_names(fn, len(args))
     if kwargs:
         import inspect
         try:
@@ -159,13 +161,18 @@ def _names(fn, args, kwargs, skip_self=False):
     return names + list(kwargs), kwargs
 
 
-def _check(fn, module, traced, graph, graphs, checks, tolerance, names_of):
-    """check_trace: trace each check input again (warnings again, as torch does) and compare
-    the recorded ops; then compare the results of `traced` with the Python function's."""
+def _check(fn, module, build, graph, graphs, checks, tolerance, names_of):
+    """check_trace, as torch's (without grad): trace each check input again (warnings again)
+    and compare the recorded ops; run the first trace, the second (`build(graph, graphs)`
+    makes a traced object) and the Python function on it, and compare the first's results with
+    the function's. (The runs are torch's, so that random draws and running statistics after
+    `trace` are torch's too.)"""
     from .. import Tensor, no_grad
+    traced = build(graph, graphs)
     for args, kwargs in checks:
         names, kwargs = names_of(args, kwargs)
-        again, again_graphs, expected = _record(fn, module, args, kwargs, names)
+        with no_grad():
+            again, again_graphs, _ = _record(fn, module, args, kwargs, names)
         pairs = [(graph, again)] + [(graphs[k], again_graphs[k]) for k in graphs
                                     if k in again_graphs]
         for first, second in pairs:
@@ -176,6 +183,8 @@ def _check(fn, module, traced, graph, graphs, checks, tolerance, names_of):
                 raise TracingCheckError(diff, None)
         with no_grad():
             got = traced(*args, **kwargs)
+            build(again, again_graphs)(*args, **kwargs)
+            expected = fn(*args, **kwargs)
         for i, ((_, a), (_, b)) in enumerate(zip(leaves(got), leaves(expected))):
             if isinstance(a, Tensor) and isinstance(b, Tensor) and not _close(a, b, tolerance):
                 warnings.warn(f"Output nr {i + 1}. of the traced function does not match the "
@@ -227,13 +236,15 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
     graph, graphs, output = _record(func, None, args, kwargs, names)
     _check_output(output, strict)
     name = getattr(func, "__name__", "forward").replace("<lambda>", "_lambda")
-    traced = ScriptFunction(graph, name, getattr(func, "__qualname__", name))
+
+    def build(graph, graphs):
+        return ScriptFunction(graph, name, getattr(func, "__qualname__", name))
     if check_trace:
         checks = [(args, kwargs)] if check_inputs is None else \
             [_arguments(c, False) for c in check_inputs]
         _deprecated("trace")
-        _check(func, None, traced, graph, graphs, checks, check_tolerance, names_of)
-    return traced
+        _check(func, None, build, graph, graphs, checks, check_tolerance, names_of)
+    return build(graph, graphs)
 
 
 def _wrap_checks(check_inputs):
@@ -253,7 +264,7 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
         raise AttributeError("expected torch.nn.Module as the first argument")
     if not isinstance(inputs, dict):
         raise AttributeError("expected a dictionary of (method_name, input) pairs")
-    graph, methods = None, {}
+    graph, graphs, methods = None, None, {}
     for method_name, example in inputs.items():
         method = mod.forward if method_name == "forward" else getattr(mod, method_name)
         args, kwargs = _arguments(example, example_inputs_is_kwarg)
@@ -268,12 +279,12 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
             methods[method_name] = recorded
             continue
         graph, graphs = recorded, recorded_graphs
-        traced = build_traced(mod, graphs, graph)
         if check_trace:
             checks = [(args, kwargs)] if check_inputs is None else \
                 [_arguments(c["forward"], example_inputs_is_kwarg) for c in check_inputs]
             _deprecated("trace_method")
-            _check(call, mod, traced, graph, graphs, checks, check_tolerance, names_of)
-    traced = traced if graph is not None else build_traced(mod, {}, None)
+            _check(call, mod, lambda g, gs: build_traced(mod, gs, g), graph, graphs, checks,
+                   check_tolerance, names_of)
+    traced = build_traced(mod, graphs or {}, graph)
     traced._ember_methods.update(methods)
     return traced
