@@ -167,6 +167,22 @@ def test_trace_runs_the_model_as_often_as_torch():
     assert bn.num_batches_tracked.item() == 2
 
 
+def test_check_trace_warns_of_random_operators():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        jit.trace(nn.Dropout(0.5), ember.ones(16))
+    texts = [str(x.message) for x in w if x.category is jit.TracerWarning]
+    assert len(texts) == 2 and texts[0].startswith("Trace had nondeterministic nodes. Did you "
+                                                   "forget call .eval() on your model? Nodes:\n"
+                                                   "  aten::dropout\n")
+    assert texts[1].startswith("Output nr 1. of the traced function does not match the "
+                               "corresponding output of the Python function.")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        jit.trace(nn.Dropout(0.5).eval(), ember.ones(16))
+    assert not [x for x in w if x.category is jit.TracerWarning]
+
+
 def test_inputs_in_dicts_and_tuples():
     def f(d, pair):
         return d["a"] * pair[1] + pair[0]

@@ -81,10 +81,13 @@ SNIPPETS = [
     _SETUP + 'class Inner(nn.Module):\n    def forward(self, x, scale=None):\n        return x * scale\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inner = Inner()\n    def forward(self, x):\n        return self.inner(x, scale=x + 1)\nprint(torch.jit.trace(Outer(), torch.ones(2))(torch.full((2,), 3.0)))',
     _SETUP + 'def f(d, pair):\n    return d["a"] * pair[1] + pair[0]\nt = torch.jit.trace(f, ({"a": torch.ones(2)}, (torch.ones(2), torch.ones(2))))\nprint(t({"a": torch.full((3,), 2.0)}, (torch.ones(3), torch.full((3,), 5.0))))',
     _SETUP + 'class Sq(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x.round()\n    @staticmethod\n    def backward(ctx, g):\n        return g * 2\nt = torch.jit.trace(lambda y: Sq.apply(y) * 3, torch.ones(2))\ny = torch.tensor([0.4, 1.6], requires_grad=True)\nz = t(y)\nz.sum().backward()\nprint(z.detach(), y.grad)',
+    _SETUP + 'bn = nn.BatchNorm1d(2)\nt = torch.jit.trace(bn, torch.randn(4, 2))\nprint(bn.num_batches_tracked, bn.running_mean)\nt(torch.randn(4, 2))\nprint(bn.num_batches_tracked, bn.running_var)',
+    _SETUP + 'd = nn.Dropout(0.5)\nt = torch.jit.trace(d, torch.ones(8))\nprint(torch.rand(3))\nprint(t(torch.ones(8)))',
     # warnings and checks
     _SETUP + 'categories(lambda: torch.jit.trace(gate, torch.ones(3)))\ncategories(lambda: torch.jit.trace(gate, torch.ones(3), check_trace=False))',
     _SETUP + 'categories(lambda: torch.jit.trace(Net(), torch.ones(4, 3)))\ncategories(lambda: torch.jit.trace(nn.Linear(3, 3), x, check_trace=False))',
     _SETUP + 't = categories(lambda: torch.jit.trace(nn.Linear(3, 3), x))\ncategories(lambda: round_trip(t))',
+    _SETUP + 'categories(lambda: torch.jit.trace(nn.Dropout(0.5), torch.ones(8)))\ncategories(lambda: torch.jit.trace(nn.Dropout(0.5).eval(), torch.ones(8)))',
     _SETUP + 'try:\n    torch.jit.trace(gate, torch.ones(3), check_inputs=[(-torch.ones(3),)])\nexcept Exception as e:\n    print(type(e).__name__, str(e).splitlines()[:2])',
     _SETUP + 'torch.jit.trace(lambda y, n: y, (torch.ones(1), 2))',
     _SETUP + 'lin = nn.Linear(2, 2)\ntry:\n    torch.jit.trace(lambda y: lin(y), torch.ones(1, 2))\nexcept RuntimeError as e:\n    print(str(e).splitlines()[0])',

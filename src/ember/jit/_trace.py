@@ -6,7 +6,7 @@ import sys
 import warnings
 
 from .. import _patch_ops
-from ._graph import Graph, leaves, type_text
+from ._graph import Graph, leaves, map_structure, type_text
 from ._modules import ScriptFunction, build_traced
 from ._recorder import _Frame, Recorder, input_names
 
@@ -162,17 +162,23 @@ def _names(fn, args, kwargs):
 
 
 def _check(fn, module, build, graph, graphs, checks, tolerance, names_of):
-    """check_trace, as torch's (without grad): trace each check input again (warnings again)
-    and compare the recorded ops; run the first trace, the second (`build(graph, graphs)`
-    makes a traced object) and the Python function on it, and compare the first's results with
-    the function's. (The runs are torch's, so that random draws and running statistics after
-    `trace` are torch's too.)"""
-    from .. import Tensor, no_grad
+    """check_trace, as torch's (without grad): for each check input, trace again (warnings
+    again), run the trace and the Python function (on copies of the inputs) and compare their
+    results; if they match, run the second trace too and compare. A TracingCheckError if the
+    second trace recorded other ops. (These are torch's runs, in its order, so that random
+    draws and running statistics after `trace` are torch's too.)"""
+    from .. import no_grad
     traced = build(graph, graphs)
+    warned = []
     for args, kwargs in checks:
         names, kwargs = names_of(args, kwargs)
         with no_grad():
             again, again_graphs, _ = _record(fn, module, args, kwargs, names)
+            got = _run(traced, args, kwargs, "trace")
+            if _compare(got, _run(fn, args, kwargs, "Python function"), "Python function",
+                        tolerance, graph, graphs, warned):
+                _compare(got, _run(build(again, again_graphs), args, kwargs, "repeated trace"),
+                         "repeated trace", tolerance, graph, graphs, warned)
         pairs = [(graph, again)] + [(graphs[k], again_graphs[k]) for k in graphs
                                     if k in again_graphs]
         for first, second in pairs:
@@ -181,24 +187,70 @@ def _check(fn, module, build, graph, graphs, checks, tolerance, names_of):
                     first.code_text().splitlines()) + "\n\tSecond trace:\n\t\t" + \
                     "\n\t\t".join(second.code_text().splitlines()) + "\n"
                 raise TracingCheckError(diff, None)
-        with no_grad():
-            got = traced(*args, **kwargs)
-            build(again, again_graphs)(*args, **kwargs)
-            expected = fn(*args, **kwargs)
-        for i, ((_, a), (_, b)) in enumerate(zip(leaves(got), leaves(expected))):
-            if isinstance(a, Tensor) and isinstance(b, Tensor) and not _close(a, b, tolerance):
-                warnings.warn(f"Output nr {i + 1}. of the traced function does not match the "
-                              f"corresponding output of the Python function. Detailed error:\n"
-                              f"Tensor-likes are not close!", TracerWarning, stacklevel=4)
+
+
+def _run(fn, args, kwargs, what):
+    """The tensors `fn` returns for copies of the inputs (TracingCheckError if it raises)."""
+    from .. import Tensor
+
+    def copy(value):
+        if isinstance(value, Tensor):
+            return value.detach().clone().requires_grad_(value.requires_grad)
+        return value
+    try:
+        result = fn(*map_structure(args, copy), **map_structure(kwargs, copy))
+    except Exception as e:
+        raise TracingCheckError(None, None, extra_msg=f"encountered an exception while running "
+                                                      f"the {what} with test inputs.\nException:"
+                                                      f"\n\t{e}") from e
+    result = result if isinstance(result, tuple) else (result,)
+    return [r for r in result if isinstance(r, Tensor)]
+
+
+# the operators whose results are random (torch's nondeterministic nodes)
+_RANDOM = frozenset(("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+                     "feature_alpha_dropout", "rand", "randn", "randint", "rand_like",
+                     "randn_like", "randint_like", "randperm", "bernoulli", "multinomial",
+                     "normal", "poisson", "rrelu", "bernoulli_", "uniform_", "normal_",
+                     "exponential_", "geometric_", "cauchy_", "log_normal_", "random_"))
+
+
+def _compare(got, expected, what, tolerance, graph, graphs, warned):
+    """Whether the results match; a TracerWarning for each that does not (after torch's
+    warning on random operators, once)."""
+    ok = True
+    for i, (a, b) in enumerate(zip(got, expected)):
+        if _close(a, b, tolerance):
+            continue
+        if not warned:
+            warned.append(True)
+            random = [f"  {node.target.ir_name()}" for g in (graph, *graphs.values())
+                      for node in g.nodes if node.target.name in _RANDOM]
+            if random:
+                warnings.warn("Trace had nondeterministic nodes. Did you forget call .eval() on "
+                              "your model? Nodes:\n" + "\n".join(random[:20]) + "\nThis may "
+                              "cause errors in trace checking. To disable trace checking, pass "
+                              "check_trace=False to torch.jit.trace()", TracerWarning,
+                              stacklevel=5)
+        warnings.warn(f"Output nr {i + 1}. of the traced function does not match the "
+                      f"corresponding output of the {what}. Detailed error:\nTensor-likes are "
+                      f"not close!", TracerWarning, stacklevel=5)
+        ok = False
+    return ok
 
 
 def _close(a, b, tolerance):
-    from .. import allclose, equal
-    if a.shape != b.shape or a.dtype != b.dtype:
+    """torch's check: values within `tolerance` (relative) and the dtype's absolute tolerance."""
+    from .. import allclose, cdouble, complex128, float64
+    if a.shape != b.shape:
         return False
-    if a.is_floating_point() or a.is_complex():
-        return allclose(a.detach(), b.detach(), rtol=tolerance, atol=tolerance, equal_nan=True)
-    return equal(a, b)
+    atol = 1e-7 if a.dtype in (float64, complex128) else 1e-5 if a.dtype.is_floating_point \
+        or a.is_complex() else 0.0
+    if a.is_complex() or b.is_complex():
+        a, b = a.to(cdouble), b.to(cdouble)
+    else:
+        a, b = a.double(), b.double()
+    return bool(allclose(a.detach(), b.detach(), rtol=tolerance, atol=atol, equal_nan=True))
 
 
 def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None,
