@@ -330,6 +330,38 @@ def test_tracing_a_bound_forward_or_a_traced_module():
                         "Linear)\n  (1): ReLU(original_name=ReLU)\n)")
 
 
+class Loop(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(4, 4)
+
+    def forward(self, xs):
+        h = ember.zeros(xs.shape[1], 4)
+        for i in range(xs.size(0)):     # as many steps as the input has
+            h = ember.tanh(self.cell(xs[i]) + h)
+        return h
+
+
+def test_a_scripted_submodule_keeps_its_python_code():
+    class Wrap(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.loop = jit.script(Loop())
+
+        def forward(self, xs):
+            return ember.relu(self.loop(xs))
+    m = Wrap()
+    t = jit.trace(m, ember.rand(5, 3, 4))
+    assert t.loop is m.loop and "(loop).forward(xs, )" in t.code
+    xs = ember.rand(2, 3, 4)           # two steps, where the example had five
+    assert ember.equal(t(xs), m(xs))
+    loaded = _round_trip(t)
+    assert ember.equal(loaded(xs), m(xs))
+    # traced (not scripted), the loop is unrolled to the example's five steps
+    unrolled = jit.trace(Loop(), ember.rand(5, 3, 4))
+    assert unrolled.code.count("torch.tanh") == 5
+
+
 def test_submodules_the_example_never_called():
     class M(nn.Module):
         def __init__(self):

@@ -2825,14 +2825,7 @@ with torch.inference_mode(False):
 print(feats.clone().is_inference())
 ''',
     'sparse_embedding': '\\\nnn = torch.nn\ntorch.manual_seed(0)\nclass BagModel(nn.Module):\n    def __init__(self, vocab, dim, ncls):\n        super().__init__()\n        self.emb = nn.EmbeddingBag(vocab, dim, mode="sum", sparse=True)\n        self.fc = nn.Linear(dim, ncls)\n    def forward(self, ids, offsets):\n        return self.fc(self.emb(ids, offsets))\nmodel = BagModel(20, 4, 2)\nsparse_params = list(model.emb.parameters())\ndense_params = list(model.fc.parameters())\nopt_sparse = torch.optim.SparseAdam(sparse_params, lr=0.05)\nopt_dense = torch.optim.Adam(dense_params, lr=0.05)\nids = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])\noffsets = torch.tensor([0, 4])\ny = torch.tensor([0, 1])\nfor step in range(3):\n    opt_sparse.zero_grad(); opt_dense.zero_grad()\n    loss = nn.functional.cross_entropy(model(ids, offsets), y)\n    loss.backward()\n    g = model.emb.weight.grad\n    print(step, round(loss.item(), 4), g.is_sparse, g.layout)\n    print(g.coalesce().indices(), g.to_dense()[4])\n    opt_sparse.step(); opt_dense.step()\nprint(model.emb.weight[0], model.emb.weight[4])\n',
-}
-
-# Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
-# shows up as XPASS and the program moves to PROGRAMS.
-BUGS = {
-    'jit': (
-        'ember has no torch.jit (trace, ScriptModule, save/load, freeze): AttributeError',
-        r'''\
+    'jit': r'''\
 import io
 nn = torch.nn
 torch.manual_seed(0)
@@ -2858,8 +2851,12 @@ frozen = torch.jit.freeze(torch.jit.trace(m, x))
 print(torch.allclose(frozen(x * 2), m(x * 2)))
 with torch.no_grad():
     print(traced(torch.ones(1, 1, 4, 4)))
-'''),
+''',
 }
+
+# Where ember differs from torch today: (reason, program), run as strict xfails so that a fix
+# shows up as XPASS and the program moves to PROGRAMS.
+BUGS = {}
 
 
 @pytest.mark.parametrize("program", cases(PROGRAMS, BUGS))

@@ -3997,13 +3997,10 @@ print(traced(x))
 """,
 ]
 
-# TorchScript results that ember cannot reproduce: a trace bakes in one branch, the printed
-# ScriptModule, .code/.graph, and jit.save/load.
-TORCHSCRIPT_GAPS = [
-    ("torch.jit.trace records the branch taken on the example input (the tutorial's point about "
-     "tracing control flow); ember's trace returns the module, which still branches (both warn "
-     "with TracerWarning while tracing)",
-     r"""
+# torch.jit.trace's recorded branch, the printed traced module, its .code and a scripted
+# module's jit.save/load round trip (ember's own archive).
+TORCHSCRIPT_TRACED = [
+    r"""
 g = load('''
 class Gate(torch.nn.Module):
     def forward(self, x):
@@ -4016,10 +4013,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     traced = torch.jit.trace(g['Gate'](), (torch.ones(2),))
 print(traced(-torch.ones(2)))
-"""),
-    ("ember's trace returns the module itself: it prints as the module, not as torch's "
-     "ScriptModule repr with original_name",
-     r"""
+""",
+    r"""
 g = load('''
 class MyCell(torch.nn.Module):
     def __init__(self):
@@ -4031,10 +4026,8 @@ class MyCell(torch.nn.Module):
 ''')
 traced_cell = torch.jit.trace(g['MyCell'](), (torch.rand(3, 4), torch.rand(3, 4)))
 print(traced_cell)
-"""),
-    ("ember has no TorchScript: a traced module has no .code (nor .graph); the AttributeError "
-     "says so",
-     r"""
+""",
+    r"""
 g = load('''
 class MyCell(torch.nn.Module):
     def __init__(self):
@@ -4046,10 +4039,8 @@ class MyCell(torch.nn.Module):
 ''')
 traced_cell = torch.jit.trace(g['MyCell'](), (torch.rand(3, 4), torch.rand(3, 4)))
 print(type(traced_cell.code).__name__, 'tanh' in traced_cell.code)
-"""),
-    ("ember has no TorchScript archive: jit.save raises NotImplementedError (save a "
-     "state_dict instead)",
-     r"""
+""",
+    r"""
 import io
 m = torch.jit.script(nn.Linear(2, 2))
 buf = io.BytesIO()
@@ -4057,7 +4048,11 @@ torch.jit.save(m, buf)
 buf.seek(0)
 m2 = torch.jit.load(buf)
 print(torch.equal(m2(torch.ones(1, 2)), m(torch.ones(1, 2))))
-"""),
+""",
+]
+
+# TorchScript results that ember cannot reproduce.
+TORCHSCRIPT_GAPS = [
     ("torch.jit.script refuses code TorchScript cannot type (here a numpy call); ember "
      "returns the function, which runs",
      r"""
@@ -5792,7 +5787,7 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + COMBINATIONS + SCHEDULER_USAGE + FUNCTIONAL_STATE
                                 + FWAD_MODELS + LOAD_DEVICES + CUSTOM_SCHED_OPT
                                 + OP_TANGENTS_SECOND)]
-SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC]
+SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC + TORCHSCRIPT_TRACED]
 
 BUGS = [(reason, SETUP + s)
         for reason, s in FUNC_GAPS + FUNC_FUNCTION_GAPS + SUBCLASS_GAPS]

@@ -18,11 +18,13 @@ import warnings
 
 from ._archive import load, save
 from ._modules import MARK as _MARK
-from ._modules import ScriptFunction, ScriptModule
-from ._trace import TracerWarning, trace, trace_module
+from ._modules import (RecursiveScriptModule, ScriptFunction, ScriptModule,
+                       TopLevelTracedModule, TracedModule)
+from ._trace import TracerWarning, TracingCheckError, trace, trace_module
 
-__all__ = ["Attribute", "CompilationUnit", "Error", "Final", "Future", "ScriptFunction",
-           "ScriptModule", "TracerWarning", "annotate", "enable_onednn_fusion", "export",
+__all__ = ["Attribute", "CompilationUnit", "Error", "Final", "Future", "RecursiveScriptModule",
+           "ScriptFunction", "ScriptModule", "TopLevelTracedModule", "TracedModule",
+           "TracerWarning", "TracingCheckError", "annotate", "enable_onednn_fusion", "export",
            "export_opnames", "fork", "freeze", "ignore", "interface", "is_scripting",
            "is_tracing", "isinstance", "load", "onednn_fusion_enabled",
            "optimize_for_inference", "optimized_execution", "save", "script",

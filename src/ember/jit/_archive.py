@@ -6,7 +6,8 @@ constants, a pickled module of TorchScript classes). It writes a file of `ember.
 format holding one dict, marked by its "format" key, with
 - a traced module (or one that `load` gave): its tree, each module's original name, training
   flag, parameters, buffers and recorded Graph (NOTE [ What a trace records ]); operators are
-  kept by name, so the file does not depend on the session that wrote it;
+  kept by name, so the file does not depend on the session that wrote it (a scripted
+  submodule is pickled as below);
 - a traced function: its Graph and name;
 - a module or function that `script` returned (itself): the object, pickled as `ember.save`
   pickles a model (its class by reference: the class must be importable when loading).
@@ -28,6 +29,8 @@ _VERSION = 1
 
 
 def _describe(module):
+    if not isinstance(module, RecursiveScriptModule):
+        return {"scripted": module}             # a scripted submodule, pickled as it is
     return {"original_name": module.original_name, "training": module.training,
             "graph": module._ember_graph, "methods": dict(module._ember_methods),
             "parameters": dict(module._parameters),
@@ -38,6 +41,8 @@ def _describe(module):
 
 
 def _rebuild(state):
+    if "scripted" in state:
+        return state["scripted"]
     module = RecursiveScriptModule(state["original_name"], state["graph"])
     module._ember_methods.update(state["methods"])
     module._parameters.update(state["parameters"])

@@ -117,7 +117,8 @@ class TopLevelTracedModule(TracedModule):
 
 def build_traced(original, graphs, root_graph, memo=None, top=True):
     """The traced ScriptModule of `original`: its graph, its own parameters, buffers and
-    training flag, and its submodules built the same way (shared ones once)."""
+    training flag, and its submodules built the same way (shared ones once; scripted ones kept
+    as they are)."""
     memo = {} if memo is None else memo
     name = getattr(original, "original_name", None) if isinstance(original, ScriptModule) \
         else None
@@ -129,7 +130,10 @@ def build_traced(original, graphs, root_graph, memo=None, top=True):
     module._non_persistent_buffers_set.update(original._non_persistent_buffers_set)
     for name, child in original._modules.items():
         if child is not None and id(child) not in memo:
-            build_traced(child, graphs, None, memo, top=False)
+            if getattr(child, MARK, None) == "module":
+                memo[id(child)] = child         # scripted: kept as it is (it runs eagerly)
+            else:
+                build_traced(child, graphs, None, memo, top=False)
         module._modules[name] = None if child is None else memo[id(child)]
     module.training = original.training
     return module

@@ -16,6 +16,8 @@ Sizes (`x.size(0)`, `x.shape`) come back as `TracedInt`s, ints that remember the
 read them; an op given one records the reference, and `+ - * // %` on them are recorded too,
 so `x.view(x.size(0), -1)` follows the batch size of new inputs as in torch. A size turned
 into anything else (`int(n)`, `range(n)`, `n / 2`, a Python `if`) is a constant.
+A submodule that `script` returned (itself, marked) is one node too, not recorded inside: its
+Python code runs on each call, loops and branches included, as torch's scripted submodules do.
 A custom `autograd.Function` is recorded as one node, its `apply` (replayed, it keeps its own
 backward), not as the operators its forward calls: while recording, `_ApplyLayer` wraps
 `Function.apply` (NOTE [ Patching the public operators ]) and pauses the recorder inside it.
@@ -29,6 +31,7 @@ from .._size import Size
 from .._tensor import Tensor
 from .._torch_function import DisableTorchFunction
 from ..overrides import TorchFunctionMode
+from ._modules import MARK
 from ._graph import (SIZE_ARITHMETIC, Attr, Graph, Node, Target, Value, leaves, map_structure,
                      type_text)
 
@@ -262,6 +265,10 @@ class Recorder(TorchFunctionMode):
         if path is None:
             self.calls.append(None)
             return
+        if getattr(module, MARK, None) == "module":       # scripted: called as it is
+            self.paused += 1
+            self.calls.append((self.frame, None, path, args))
+            return
         child = _Frame(module, Graph([]), self.frame)
         for name, value in zip(input_names(module.forward, len(args)), args):
             child.add_input(name, value)
@@ -273,6 +280,10 @@ class Recorder(TorchFunctionMode):
         if entry is None:
             return
         caller, child, path, args = entry
+        if child is None:
+            self.paused -= 1
+            caller.add_node(Target("module", None, path), args, kwargs, output)
+            return
         passed = {}
         for i, tensor in enumerate(child.captured):
             index = len(child.graph.input_names) - len(child.captured) + i
