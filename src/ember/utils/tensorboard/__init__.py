@@ -194,7 +194,8 @@ class SummaryWriter:
         self._writer.add_custom_scalars_marginchart(tags, category, title)
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True):
-        """torch draws the model's graph from a torch.jit trace; ember has no tracer."""
+        """torch draws the model's graph from a torch.jit trace as TensorBoard's GraphDef;
+        ember's trace records no GraphDef."""
         raise NotImplementedError(
             "SummaryWriter.add_graph is not supported by ember: torch builds the graph with "
             "torch.jit.trace, and ember cannot trace models into graphs for TensorBoard. "
