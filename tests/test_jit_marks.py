@@ -1,7 +1,8 @@
 """ember.jit: what script and trace return counts as a ScriptModule / ScriptFunction, freeze and
 optimize_for_inference accept it, trace_module, a scripted module's TorchScript-only attributes
-explained, and the tracer's warnings on tensors turned into Python values, and the rest of torch.jit's eager API
-(Attribute, isinstance, script_if_tracing, fusion settings; texts from torch 2.13)."""
+explained, the tracer's warnings on tensors turned into Python values, and the rest of
+torch.jit's eager API (Attribute, isinstance, script_if_tracing, fusion settings; texts from
+torch 2.13)."""
 import warnings
 
 import pytest

@@ -12,7 +12,6 @@ As torch 2.13 does, `script`, `trace`, `fork` and `wait` warn that they are depr
 import builtins
 import contextlib
 import functools
-import sys
 import typing
 import warnings
 

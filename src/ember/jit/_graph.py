@@ -5,9 +5,10 @@ NOTE [ What a trace records ]
 A Graph holds its inputs (names, in call order), its nodes and its output. A node is one call of
 a public operator (`Target`: an `ember` function by module and name, a Tensor method or
 property by name, a submodule's forward by its dotted path, an `operator` function on traced
-sizes, a custom autograd.Function's `apply`, or, failing those, the callable itself) with its arguments, in which
-- a `Value` stands for an input or an earlier node's result (`path` indexes into a tuple or
-  list result: `chunk`'s pieces, a Size's items),
+sizes, a custom autograd.Function's `apply`, or, failing those, the callable itself) with its
+arguments, in which
+- a `Value` stands for an input or an earlier node's result (`path` indexes into a tuple, list
+  or dict: an input's parts, `chunk`'s pieces, a Size's items),
 - an `Attr` for a parameter, buffer or submodule of the module the graph runs on (read when
   the graph runs, so parameters stay live: training either module trains both),
 - anything else (a tensor made outside the trace, a number, a dtype) is a constant.
@@ -358,7 +359,8 @@ class Graph:
         params = (["self"] if method else []) + [
             f"{n}: {t}" for n, t in zip(self.input_names, self.input_types)]
         sep = ",\n    " if method or len(params) > 1 else ", "
-        return f"def {name}({sep.join(params)}) -> {self.output_type}:\n" + "\n".join(head + body) + "\n"
+        signature = f"def {name}({sep.join(params)}) -> {self.output_type}:\n"
+        return signature + "\n".join(head + body) + "\n"
 
     def graph_text(self, self_type=None):
         """An IR listing in the shape of torch's `.graph` (not TorchScript's exact text)."""

@@ -59,9 +59,10 @@ def _target(func):
 
 
 def _tensor_meta(result):
-    """The IR listing's type of a tensor result: `Float(4, 2, strides=[2, 1], ...)`."""
+    """The IR listing's type of a result: `Float(4, 2, strides=[2, 1], ...)` for a tensor,
+    `int`, `Tuple[Tensor, Tensor]` for others."""
     if not isinstance(result, Tensor):
-        return None
+        return type_text(result)
     with DisableTorchFunction():        # (the recorder must not see its own reads)
         return _meta_text(result)
 

@@ -1,6 +1,5 @@
 """torch.jit.trace and trace_module: run an example, record its operators (`_recorder`), and
 return a ScriptModule / ScriptFunction that replays them; TracerWarning and the checks."""
-import builtins
 import contextlib
 import sys
 import warnings
