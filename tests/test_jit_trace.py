@@ -285,6 +285,9 @@ def test_load_refuses_what_it_cannot_read(tmp_path):
     with pytest.raises(RuntimeError, match="^PytorchStreamReader failed locating file "
                                            "constants.pkl"):
         jit.load(str(tmp_path / "sd.pt"))
+    with pytest.raises(RuntimeError, match="^PytorchStreamReader failed reading zip archive: "
+                                           "not a ZIP archive"):
+        jit.load(io.BytesIO(b"not an archive"))
     fake = tmp_path / "ts.pt"            # the layout of a TorchScript archive
     with zipfile.ZipFile(fake, "w") as z:
         z.writestr("ts/data.pkl", b"")

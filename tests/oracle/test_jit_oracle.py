@@ -99,6 +99,7 @@ SNIPPETS = [
     _SETUP + 's = torch.jit.script(nn.Linear(3, 2))\nl = round_trip(s)\nprint(torch.equal(l(x), s(x)), isinstance(l, torch.jit.ScriptModule))',
     _SETUP + 'torch.jit.save(nn.Linear(1, 1), io.BytesIO())',
     _SETUP + 'torch.jit.load("/nonexistent/m.pt")',
+    _SETUP + 'torch.jit.load(io.BytesIO(b"not an archive"))',
     _SETUP + 'buffer = io.BytesIO()\ntorch.save({"w": torch.ones(1)}, buffer)\nbuffer.seek(0)\ntorch.jit.load(buffer)',
 ]
 

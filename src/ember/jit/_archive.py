@@ -11,6 +11,9 @@ format holding one dict, marked by its "format" key, with
 - a traced function: its Graph and name;
 - a module or function that `script` returned (itself): the object, pickled as `ember.save`
   pickles a model (its class by reference: the class must be importable when loading).
+An extra entry, `<folder>/ember_jit`, marks the archive: `load` unpickles nothing from a file
+without it (an `ember.save` checkpoint gets torch's error for a file that is not a TorchScript
+archive).
 `jit.load` reads it back (always unpickling everything: load only files you trust). torch's
 `torch.jit.load` cannot read these files, and ember's `jit.load` refuses torch's TorchScript
 archives with a RuntimeError that says so.
@@ -26,6 +29,7 @@ __all__ = ["load", "save"]
 
 _FORMAT = "ember.jit"
 _VERSION = 1
+_MARK_FILE = "ember_jit"          # the archive's entry that marks it as ember's jit archive
 
 
 def _describe(module):
@@ -68,6 +72,7 @@ def save(m, f, _extra_files=None):
 
 def write(m, f, _extra_files=None):
     """`save` without its deprecation warning (a ScriptModule's own `.save`)."""
+    from .._atomic import atomic_write
     from ..serialization import save as save_object
     if isinstance(m, RecursiveScriptModule):
         payload = {"kind": "module", "module": _describe(m)}
@@ -80,7 +85,22 @@ def write(m, f, _extra_files=None):
         method = "save" if isinstance(f, (str, os.PathLike)) else "save_to_buffer"
         raise AttributeError(f"'{type(m).__name__}' object has no attribute '{method}'")
     payload.update(format=_FORMAT, version=_VERSION, extra_files=dict(_extra_files or {}))
-    save_object(payload, f)
+    buffer = io.BytesIO()
+    save_object(payload, buffer)
+    with zipfile.ZipFile(buffer, "a") as archive:      # the mark `load` looks for first
+        folder = archive.namelist()[0].split("/")[0]
+        archive.writestr(f"{folder}/{_MARK_FILE}", _FORMAT)
+    if isinstance(f, (str, os.PathLike)):
+        atomic_write(os.fspath(f), lambda file: file.write(buffer.getvalue()))
+    else:
+        f.write(buffer.getvalue())
+
+
+# torch's error for a file that is no TorchScript archive
+_CORRUPT = ("PytorchStreamReader {}. This is an internal miniz error. If you are seeing this "
+            "error, there is a high likelihood that your checkpoint file is corrupted. This can "
+            "happen if the checkpoint was not saved properly, was transferred incorrectly, or the "
+            "file was modified after saving.")
 
 
 def _refuse_torchscript(names):
@@ -105,16 +125,14 @@ def load(f, map_location=None, _extra_files=None, _restore_shapes=False):
             data = file.read()
     else:
         data = f.read()
-    if zipfile.is_zipfile(io.BytesIO(data)):
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            _refuse_torchscript(archive.namelist())
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        raise RuntimeError(_CORRUPT.format("failed reading zip archive: not a ZIP archive"))
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = archive.namelist()
+    _refuse_torchscript(names)
+    if not any(n.endswith(f"/{_MARK_FILE}") for n in names):     # (nothing unpickled)
+        raise RuntimeError(_CORRUPT.format("failed locating file constants.pkl: file not found"))
     payload = load_object(io.BytesIO(data), map_location=map_location, weights_only=False)
-    if not (isinstance(payload, dict) and payload.get("format") == _FORMAT):
-        raise RuntimeError("PytorchStreamReader failed locating file constants.pkl: file not "
-                           "found. This is an internal miniz error. If you are seeing this "
-                           "error, there is a high likelihood that your checkpoint file is "
-                           "corrupted. This can happen if the checkpoint was not saved properly, "
-                           "was transferred incorrectly, or the file was modified after saving.")
     if _extra_files is not None:
         for key in _extra_files:
             if key in payload["extra_files"]:
