@@ -183,6 +183,18 @@ def test_check_trace_warns_of_random_operators():
     assert not [x for x in w if x.category is jit.TracerWarning]
 
 
+def test_a_trace_leaves_nothing_installed_even_when_the_example_fails():
+    from ember import _patch_ops
+    from ember._torch_function import _state
+    from ember.nn.modules import module
+    with pytest.raises(ZeroDivisionError):
+        jit.trace(lambda x: x * (1 / 0), ember.ones(1))
+    jit.trace(nn.Linear(2, 2), ember.ones(1, 2))
+    assert not module._global_call_hooks and not module._global_forward_hooks
+    assert not module._global_forward_pre_hooks and not _patch_ops._active
+    assert not _state.modes and not jit.is_tracing()
+
+
 def test_inputs_in_dicts_and_tuples():
     def f(d, pair):
         return d["a"] * pair[1] + pair[0]
