@@ -139,6 +139,7 @@ from ._quantized import *  # noqa: E402,F401,F403
 from ._fake_quantize import *  # noqa: E402,F401,F403
 from . import ao, quantization  # noqa: E402
 from . import fx  # noqa: E402,F401
+from . import onnx  # noqa: E402,F401 - torch.onnx (writing ONNX needs the onnx extra)
 
 
 def _assert(condition, message):

@@ -1,0 +1,188 @@
+"""The ONNX graph being built: values, nodes named by module scope as torch names them
+("/layer1/layer1.0/conv1/Conv", its output "/layer1/layer1.0/conv1/Conv_output_0"), constants,
+initializers, and the few ops whose form depends on the opset version.
+
+NOTE [ Values and folded values ]
+The exporter runs the traced graph once on the example inputs (_trace.py), so every fx node
+carries its example result. A node's translation is either a `Value` (an ONNX tensor, with its
+example so that rank and dtype are known) or plain Python data (ints, tuples, ...) when it is
+known at export time. Sizes (`x.size(0)`, `x.shape[1:]`) are folded to Python ints unless the
+export has dynamic axes; then they become Shape/Gather values, so that `x.view(x.size(0), -1)`
+follows the batch size at run time, as in torch's export.
+"""
+import numpy as np
+
+__all__ = ["Value", "GraphBuilder"]
+
+
+class Value:
+    """An ONNX tensor of the graph: its name and the example (an ember tensor, a Size or a
+    Python number) it had when the model ran on the example inputs."""
+
+    def __init__(self, name, example):
+        self.name = name
+        self.example = example
+
+    @property
+    def rank(self):
+        ex = self.example
+        return ex.dim() if hasattr(ex, "dim") else (1 if isinstance(ex, tuple) else 0)
+
+    @property
+    def np_dtype(self):
+        """The NumPy dtype of the ONNX tensor (sizes and Python ints are int64)."""
+        return np_dtype_of(self.example)
+
+    def __repr__(self):
+        return f"Value({self.name!r})"
+
+
+def np_dtype_of(example):
+    """The NumPy dtype an example value has as an ONNX tensor."""
+    if hasattr(example, "numpy"):
+        return example.detach().cpu().numpy().dtype
+    if isinstance(example, (bool, np.bool_)):
+        return np.dtype(np.bool_)
+    if isinstance(example, (int, tuple)):
+        return np.dtype(np.int64)
+    return np.dtype(np.float32)
+
+
+def to_numpy(t):
+    """An ember tensor (or number) as a NumPy array."""
+    if hasattr(t, "numpy"):
+        return np.array(t.detach().cpu().numpy())
+    return np.asarray(t)
+
+
+class GraphBuilder:
+    """Collects the nodes, constants and initializers of one export; `op` adds a node."""
+
+    def __init__(self, onnx, opset, dynamic):
+        self.onnx = onnx
+        self.opset = opset
+        self.dynamic = dynamic      # sizes become graph values (NOTE [ Values and folded values ])
+        self.nodes = []
+        self.initializers = {}      # name -> (ONNX TensorProto, the Value)
+        self.scope = ()             # the qualified names of the modules the fx node is in
+        self.example = None         # that node's example result
+        self._used_names = {}
+        self._value_count = 0
+
+    # -- names ----------------------------------------------------------------------------
+    def _node_name(self, op_type):
+        base = "".join("/" + part for part in self.scope if part) + "/" + op_type
+        n = self._used_names.get(base, 0)
+        self._used_names[base] = n + 1
+        return base if n == 0 else f"{base}_{n}"
+
+    def fresh_number(self):
+        """A new numbered name, as torch names unnamed outputs ("23")."""
+        self._value_count += 1
+        return str(self._value_count)
+
+    # -- nodes ----------------------------------------------------------------------------
+    def op(self, op_type, inputs, example=None, n_outputs=1, **attrs):
+        """Add node `op_type` on `inputs` (Values or "" for an omitted optional input) and give
+        its output Value (a tuple when n_outputs > 1); `example` defaults to the fx node's."""
+        name = self._node_name(op_type)
+        outs = [f"{name}_output_{i}" for i in range(n_outputs)]
+        ins = [i if isinstance(i, str) else self.value(i).name for i in inputs]
+        attrs = {k: v for k, v in attrs.items() if v is not None}
+        self.nodes.append(self.onnx.helper.make_node(op_type, ins, outs, name=name, **attrs))
+        self._value_count += n_outputs
+        ex = self.example if example is None else example
+        if n_outputs == 1:
+            return Value(outs[0], ex)
+        return tuple(Value(o, ex) for o in outs)
+
+    def const(self, array, dtype=None):
+        """A Constant node holding `array` (NumPy data or a Python number/list)."""
+        arr = np.asarray(array, dtype=dtype)
+        if arr.dtype == np.float64 and dtype is None:
+            arr = arr.astype(np.float32)
+        tensor = self.onnx.numpy_helper.from_array(arr)
+        return self.op("Constant", [], example=_NumpyExample(arr), value=tensor)
+
+    def ints(self, values):
+        """A 1-D int64 tensor of `values`, each a Python int or a 0-d int64 Value: a Constant
+        when all are known, else a Concat of their 1-element forms (a shape being built)."""
+        if all(not isinstance(v, Value) for v in values):
+            return self.const(np.array([int(v) for v in values], dtype=np.int64))
+        parts = [self.unsqueeze(v, [0]) if isinstance(v, Value) and v.rank == 0
+                 else (v if isinstance(v, Value) else self.const([int(v)], np.int64))
+                 for v in values]
+        return self.op("Concat", parts, example=tuple(0 for _ in values), axis=0)
+
+    def value(self, x, like=None):
+        """`x` as a Value: Values pass through, Python numbers and arrays become Constants (in
+        `like`'s dtype when given, as torch's weak scalars take the tensor's dtype)."""
+        if isinstance(x, Value):
+            return x
+        dtype = np_dtype_of(like) if like is not None else None
+        if hasattr(x, "numpy"):
+            return self.const(to_numpy(x), dtype)
+        return self.const(x, dtype)
+
+    def cast(self, v, np_dtype):
+        """`v` in `np_dtype` (a Cast node when it differs)."""
+        if not isinstance(v, Value):
+            return self.const(np.asarray(v, dtype=np_dtype))
+        if v.np_dtype == np.dtype(np_dtype):
+            return v
+        to = self.onnx.helper.np_dtype_to_tensor_dtype(np.dtype(np_dtype))
+        return self.op("Cast", [v], example=_NumpyExample(np.zeros((), np_dtype)), to=to)
+
+    def initializer(self, name, tensor):
+        """The initializer `name` holding a parameter or buffer (one per name)."""
+        if name not in self.initializers:
+            arr = to_numpy(tensor)
+            proto = self.onnx.numpy_helper.from_array(arr, name)
+            self.initializers[name] = (proto, Value(name, tensor.detach()))
+        return self.initializers[name][1]
+
+    # -- ops whose form changed with the opset ------------------------------------------------
+    def unsqueeze(self, x, axes):
+        if self.opset >= 13:
+            return self.op("Unsqueeze", [x, self.ints(axes)], example=_rank_example(
+                x.rank + len(axes), x.np_dtype))
+        return self.op("Unsqueeze", [x], example=_rank_example(x.rank + len(axes), x.np_dtype),
+                       axes=axes)
+
+    def squeeze(self, x, axes):
+        ex = _rank_example(x.rank - len(axes), x.np_dtype)
+        if self.opset >= 13:
+            return self.op("Squeeze", [x, self.ints(axes)], example=ex)
+        return self.op("Squeeze", [x], example=ex, axes=axes)
+
+    def reduce(self, op_type, x, axes, keepdims):
+        """ReduceSum/Mean/Max/... over `axes` (None: all)."""
+        takes_input = self.opset >= (13 if op_type == "ReduceSum" else 18)
+        if axes is None:
+            return self.op(op_type, [x], keepdims=int(keepdims))
+        if takes_input:
+            return self.op(op_type, [x, self.ints(axes)], keepdims=int(keepdims))
+        return self.op(op_type, [x], axes=list(axes), keepdims=int(keepdims))
+
+
+class _NumpyExample:
+    """The example of a value made by the exporter itself (a constant, a cast)."""
+
+    def __init__(self, arr):
+        self.arr = arr
+
+    def dim(self):
+        return self.arr.ndim
+
+    def detach(self):
+        return self
+
+    def cpu(self):
+        return self
+
+    def numpy(self):
+        return self.arr
+
+
+def _rank_example(rank, dtype):
+    return _NumpyExample(np.zeros((1,) * rank, dtype))

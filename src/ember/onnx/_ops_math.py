@@ -1,0 +1,240 @@
+"""Translations of arithmetic, comparisons, activations, reductions, softmax and matrix
+products."""
+import math
+import operator
+
+import numpy as np
+
+from ._graph import Value, np_dtype_of
+from ._registry import translates
+from .errors import SymbolicValueError
+
+_PYTHON = {"Add": operator.add, "Sub": operator.sub, "Mul": operator.mul,
+           "Div": operator.truediv, "Pow": operator.pow}
+
+
+def _result_dtype(g, a, b):
+    """The dtype both operands take: the node's result's, or for a comparison (a bool result)
+    the one torch promotes the operands to."""
+    out = np_dtype_of(g.example)
+    if out != np.bool_:
+        return out
+    from .. import result_type
+    ex = [x.example if isinstance(x, Value) else x for x in (a, b)]
+    if not any(hasattr(e, "dim") and not isinstance(e, tuple) for e in ex):
+        return np.dtype(np.int64)
+    return result_type(*ex)._np
+
+
+def binary(g, op_type, a, b):
+    """`a op b` with torch's promotion: both sides cast to the result's dtype."""
+    if not isinstance(a, Value) and not isinstance(b, Value):
+        return _PYTHON[op_type](a, b)
+    dtype = _result_dtype(g, a, b)
+    return g.op(op_type, [g.cast(a, dtype), g.cast(b, dtype)])
+
+
+@translates("add", "iadd")
+def add(g, input, other, alpha=1):
+    if alpha != 1:
+        other = mul(g, other, alpha)
+    return binary(g, "Add", input, other)
+
+
+@translates("radd")
+def radd(g, input, other):
+    return binary(g, "Add", other, input)
+
+
+@translates("sub", "isub")
+def sub(g, input, other, alpha=1):
+    if alpha != 1:
+        other = mul(g, other, alpha)
+    return binary(g, "Sub", input, other)
+
+
+@translates("rsub")
+def rsub(g, input, other, alpha=1):
+    return sub(g, other, input, alpha)
+
+
+@translates("mul", "imul")
+def mul(g, input, other):
+    return binary(g, "Mul", input, other)
+
+
+@translates("div", "itruediv")
+def div(g, input, other, rounding_mode=None):
+    out = binary(g, "Div", input, other)
+    if rounding_mode is None or not isinstance(out, Value):
+        return out
+    if rounding_mode == "floor" and np.issubdtype(out.np_dtype, np.floating):
+        return g.op("Floor", [out])
+    if rounding_mode == "trunc" and np.issubdtype(out.np_dtype, np.floating):
+        return g.op("Cast", [g.op("Cast", [out], to=7)], to=g.onnx.helper.
+                    np_dtype_to_tensor_dtype(out.np_dtype))
+    return out
+
+
+@translates("floordiv", "floor_divide")
+def floordiv(g, input, other):
+    if not isinstance(input, Value) and not isinstance(other, Value):
+        return input // other
+    out = binary(g, "Div", input, other)
+    return g.op("Floor", [out]) if np.issubdtype(out.np_dtype, np.floating) else out
+
+
+@translates("pow")
+def pow_(g, input, exponent):
+    if not isinstance(input, Value) and not isinstance(exponent, Value):
+        return input ** exponent
+    base = g.cast(input, np_dtype_of(g.example))
+    if not isinstance(exponent, Value):
+        exponent = g.const(np.asarray(exponent, dtype=base.np_dtype))
+    return g.op("Pow", [base, exponent])
+
+
+def _compare(op_type, swap=False, negate=False):
+    def translation(g, input, other):
+        if not isinstance(input, Value) and not isinstance(other, Value):
+            raise SymbolicValueError("a comparison of two constants reached the exporter")
+        dtype = _result_dtype(g, input, other)
+        a, b = g.cast(input, dtype), g.cast(other, dtype)
+        out = g.op(op_type, [b, a] if swap else [a, b])
+        return g.op("Not", [out]) if negate else out
+    return translation
+
+
+translates("eq")(_compare("Equal"))
+translates("ne")(_compare("Equal", negate=True))
+translates("lt")(_compare("Less"))
+translates("gt")(_compare("Greater"))
+translates("le")(_compare("LessOrEqual"))
+translates("ge")(_compare("GreaterOrEqual"))
+
+
+def _unary(op_type, **attrs):
+    def translation(g, input, *rest, **kwargs):
+        return g.op(op_type, [input], **attrs)
+    return translation
+
+
+for _name, _op in [("relu", "Relu"), ("sigmoid", "Sigmoid"), ("tanh", "Tanh"),
+                   ("exp", "Exp"), ("log", "Log"), ("sqrt", "Sqrt"), ("neg", "Neg"),
+                   ("abs", "Abs"), ("erf", "Erf"), ("sin", "Sin"), ("cos", "Cos"),
+                   ("reciprocal", "Reciprocal"), ("floor", "Floor"), ("ceil", "Ceil"),
+                   ("sign", "Sign"), ("logical_not", "Not")]:
+    translates(_name, _name + "_")(_unary(_op))
+
+
+@translates("rsqrt")
+def rsqrt(g, input):
+    return g.op("Reciprocal", [g.op("Sqrt", [input])])
+
+
+@translates("leaky_relu")
+def leaky_relu(g, input, negative_slope=0.01, inplace=False):
+    return g.op("LeakyRelu", [input], alpha=float(negative_slope))
+
+
+@translates("elu")
+def elu(g, input, alpha=1.0, inplace=False):
+    return g.op("Elu", [input], alpha=float(alpha))
+
+
+@translates("gelu")
+def gelu(g, input, approximate="none"):
+    if g.opset >= 20:
+        return g.op("Gelu", [input], approximate=approximate)
+    if approximate == "tanh":       # x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+        cube = binary(g, "Mul", binary(g, "Pow", input, 3.0), 0.044715)
+        inner = binary(g, "Mul", binary(g, "Add", input, cube), math.sqrt(2 / math.pi))
+        return binary(g, "Mul", binary(g, "Mul", input, 0.5),
+                      binary(g, "Add", g.op("Tanh", [inner]), 1.0))
+    erf = g.op("Erf", [binary(g, "Div", input, math.sqrt(2.0))])
+    return binary(g, "Mul", binary(g, "Mul", input, binary(g, "Add", erf, 1.0)), 0.5)
+
+
+@translates("silu")
+def silu(g, input, inplace=False):
+    return g.op("Mul", [input, g.op("Sigmoid", [input])])
+
+
+@translates("hardtanh", "clamp")
+def clamp(g, input, min=None, max=None, inplace=False, min_val=None, max_val=None):
+    low = min if min_val is None else min_val
+    high = max if max_val is None else max_val
+    like = input.np_dtype
+    return g.op("Clip", [input, "" if low is None else g.cast(low, like),
+                         "" if high is None else g.cast(high, like)])
+
+
+@translates("relu6")
+def relu6(g, input, inplace=False):
+    return clamp(g, input, 0.0, 6.0)
+
+
+@translates("softplus")
+def softplus(g, input, beta=1.0, threshold=20.0):
+    if beta != 1:
+        return binary(g, "Div", g.op("Softplus", [binary(g, "Mul", input, beta)]), beta)
+    return g.op("Softplus", [input])
+
+
+def _dim(dim, rank):
+    return dim + rank if dim < 0 else dim
+
+
+def _softmax(op_type):
+    def translation(g, input, dim=None, _stacklevel=3, dtype=None):
+        if dim is None:
+            raise SymbolicValueError(f"{op_type} needs an explicit dim to be exported")
+        if dtype is not None:
+            input = g.cast(input, dtype._np)
+        rank = input.rank
+        if g.opset >= 13:
+            return g.op(op_type, [input], axis=dim)
+        dim = _dim(dim, rank)
+        if dim == rank - 1:
+            return g.op(op_type, [input], axis=dim)
+        perm = list(range(rank))
+        perm[dim], perm[-1] = perm[-1], perm[dim]
+        moved = g.op("Transpose", [input], perm=perm)
+        return g.op("Transpose", [g.op(op_type, [moved], axis=rank - 1)], perm=perm)
+    return translation
+
+
+translates("softmax")(_softmax("Softmax"))
+translates("log_softmax")(_softmax("LogSoftmax"))
+
+
+def _reduction(op_type):
+    def translation(g, input, dim=None, keepdim=False, *, dtype=None):
+        if dim is None or dim == () or dim == []:
+            return g.reduce(op_type, input, None, False)
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        return g.reduce(op_type, input, [_dim(d, input.rank) for d in dims], keepdim)
+    return translation
+
+
+translates("mean")(_reduction("ReduceMean"))
+translates("sum")(_reduction("ReduceSum"))
+translates("amax")(_reduction("ReduceMax"))
+translates("amin")(_reduction("ReduceMin"))
+translates("prod")(_reduction("ReduceProd"))
+
+
+@translates("matmul", "mm", "bmm")
+def matmul(g, input, other):
+    return g.op("MatMul", [input, other])
+
+
+@translates("linear")
+def linear(g, input, weight, bias=None):
+    """Gemm for a matrix input (as torch exports it), else MatMul by the transposed weight
+    and Add."""
+    if input.rank == 2:
+        return g.op("Gemm", [input, weight] + ([bias] if bias is not None else []),
+                    alpha=1.0, beta=1.0, transB=1)
+    out = g.op("MatMul", [input, g.op("Transpose", [weight], perm=[1, 0])])
+    return out if bias is None else g.op("Add", [out, bias])

@@ -1,0 +1,72 @@
+"""Capturing a model for export: ember.fx's symbolic trace, with the layers the exporter
+translates whole as leaves and each node's module scope recorded, then one run on the example
+inputs that leaves each node's result in `node.meta["example"]`."""
+from ..fx import Interpreter, Tracer
+from ..fx.graph_module import GraphModule
+
+__all__ = ["capture"]
+
+
+class _ExportTracer(Tracer):
+    """A Tracer whose leaves are the layers with a translation (`is_leaf`), which records in
+    `node.meta["scope"]` the path of the module a node was made in."""
+
+    def __init__(self, is_leaf):
+        super().__init__()
+        self._is_leaf = is_leaf
+        self._scope = []
+
+    def is_leaf_module(self, m, module_qualified_name):
+        return self._is_leaf(m)
+
+    def call_module(self, m, forward, args, kwargs):
+        path = self.path_of_module(m)
+        self._scope.append(path)
+        try:
+            return super().call_module(m, forward, args, kwargs)
+        finally:
+            self._scope.pop()
+
+    def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):
+        node = super().create_node(kind, target, args, kwargs, name, type_expr)
+        node.meta["scope"] = tuple(self._scope)
+        return node
+
+
+class _ExampleRun(Interpreter):
+    """Runs the graph once, keeping each node's result as `node.meta["example"]`."""
+
+    def run_node(self, n):
+        result = super().run_node(n)
+        n.meta["example"] = result
+        return result
+
+
+def capture(model, args, kwargs, is_leaf):
+    """A GraphModule of `model` whose nodes carry their scope and example result, and the
+    model's result on the example inputs."""
+    from .. import no_grad
+    tracer = _ExportTracer(is_leaf)
+    concrete = _concrete_args(model, args, kwargs)
+    graph = tracer.trace(model, concrete_args=concrete or None)
+    gm = GraphModule(tracer.root, graph, type(model).__name__)
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    inputs = list(args) + [kwargs[n.target] for n in placeholders[len(args):]
+                           if n.target in kwargs]
+    with no_grad():
+        result = _ExampleRun(gm, garbage_collect_values=False).run(*inputs)
+    return gm, result
+
+
+def _concrete_args(model, args, kwargs):
+    """The forward parameters given neither positionally nor by keyword, bound to their
+    defaults so that the trace does not make placeholders of them."""
+    import inspect
+    params = list(inspect.signature(model.forward).parameters.values())
+    concrete = {}
+    for p in params[len(args):]:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in kwargs:
+            continue
+        if p.default is not p.empty:
+            concrete[p.name] = p.default
+    return concrete
