@@ -143,17 +143,20 @@ class GraphBuilder:
 
     # -- ops whose form changed with the opset ------------------------------------------------
     def unsqueeze(self, x, axes):
+        shape = list(shape_of(x.example))
+        for a in sorted(axes):
+            shape.insert(a, 1)
+        ex = _example(shape, x.np_dtype)
         if self.opset >= 13:
-            return self.op("Unsqueeze", [x, self.ints(axes)], example=_rank_example(
-                x.rank + len(axes), x.np_dtype))
-        return self.op("Unsqueeze", [x], example=_rank_example(x.rank + len(axes), x.np_dtype),
-                       axes=axes)
+            return self.op("Unsqueeze", [x, self.ints(axes)], example=ex)
+        return self.op("Unsqueeze", [x], example=ex, axes=list(axes))
 
     def squeeze(self, x, axes):
-        ex = _rank_example(x.rank - len(axes), x.np_dtype)
+        ex = _example([n for d, n in enumerate(shape_of(x.example)) if d not in axes],
+                      x.np_dtype)
         if self.opset >= 13:
             return self.op("Squeeze", [x, self.ints(axes)], example=ex)
-        return self.op("Squeeze", [x], example=ex, axes=axes)
+        return self.op("Squeeze", [x], example=ex, axes=list(axes))
 
     def reduce(self, op_type, x, axes, keepdims):
         """ReduceSum/Mean/Max/... over `axes` (None: all)."""
@@ -171,6 +174,10 @@ class _NumpyExample:
     def __init__(self, arr):
         self.arr = arr
 
+    @property
+    def shape(self):
+        return self.arr.shape
+
     def dim(self):
         return self.arr.ndim
 
@@ -184,5 +191,13 @@ class _NumpyExample:
         return self.arr
 
 
-def _rank_example(rank, dtype):
-    return _NumpyExample(np.zeros((1,) * rank, dtype))
+def _example(shape, dtype):
+    """A stand-in example of the given shape and dtype (no memory: a broadcast zero)."""
+    return _NumpyExample(np.broadcast_to(np.zeros((), dtype), tuple(shape)))
+
+
+def shape_of(example):
+    """The shape of an example as an ONNX tensor (a size is a 0-d, a Size a 1-d tensor)."""
+    if hasattr(example, "shape"):
+        return tuple(example.shape)
+    return (len(example),) if isinstance(example, tuple) else ()

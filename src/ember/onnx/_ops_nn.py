@@ -85,10 +85,10 @@ def _adaptive(op_type, global_op):
         out = [in_size[i] if o is None else int(o) for i, o in enumerate(sizes)]
         if all(o == 1 for o in out):
             return g.op(global_op, [input])
-        if any(i % o for i, o in zip(in_size, out)) or g.dynamic:
+        if any(i % o for i, o in zip(in_size, out)):
             raise SymbolicValueError(
                 f"adaptive pooling to {tuple(out)} exports only when each input size is a "
-                "multiple of the output size and the sizes are static (else use output 1)")
+                "multiple of the output size")
         kernel = [i // o for i, o in zip(in_size, out)]
         return g.op(op_type, [input], kernel_shape=kernel, strides=kernel, pads=[0] * (2 * n))
     return translation

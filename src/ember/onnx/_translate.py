@@ -41,6 +41,8 @@ def translate(gm, g, inputs):
                 env[node] = fn(g, module, node.target, *args, **kwargs)
             else:
                 env[node] = function_translation(node, g.opset)(g, *args, **kwargs)
+            if isinstance(env[node], Value) and _holds_tensor(g.example):
+                env[node].example = g.example   # (the truth, where a translation estimated)
     return None
 
 

@@ -1,0 +1,296 @@
+"""ember.onnx.export: the written models pass onnx's checker and onnxruntime computes what
+ember's forward computes (tests needing onnx/onnxruntime skip without them)."""
+import io
+import sys
+
+import numpy as np
+import pytest
+
+import ember as torch
+from ember import nn
+import ember.nn.functional as F
+
+
+@pytest.fixture
+def onnx():
+    return pytest.importorskip("onnx")
+
+
+@pytest.fixture
+def ort():
+    pytest.importorskip("onnx")
+    return pytest.importorskip("onnxruntime")
+
+
+def export_proto(onnx, model, args, **kwargs):
+    f = io.BytesIO()
+    kwargs.setdefault("dynamo", False)
+    torch.onnx.export(model, args, f, **kwargs)
+    proto = onnx.load_from_string(f.getvalue())
+    onnx.checker.check_model(proto, full_check=True)
+    return proto
+
+
+def run_both(ort, proto, model, *arg_sets):
+    """onnxruntime's outputs against ember's forward, for each set of inputs."""
+    session = ort.InferenceSession(proto.SerializeToString())
+    for args in arg_sets:
+        feeds = {i.name: a.numpy() for i, a in zip(session.get_inputs(), args)}
+        got = session.run(None, feeds)
+        with torch.no_grad():
+            want = model(*args)
+        want = want if isinstance(want, tuple) else (want,)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == tuple(w.shape)
+            np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def op_types(proto):
+    return [n.op_type for n in proto.graph.node if n.op_type != "Constant"]
+
+
+def dims(value_info):
+    return [d.dim_param or d.dim_value for d in value_info.type.tensor_type.shape.dim]
+
+
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.pool = nn.MaxPool2d(2)
+        self.fc = nn.Linear(8 * 4 * 4, 5)
+
+    def forward(self, x):
+        x = self.pool(torch.relu(self.bn(self.conv(x))))
+        return self.fc(x.view(x.size(0), -1))
+
+
+class Block(nn.Module):
+    """Attention-like: LayerNorm, GELU, softmax over q @ k^T, slicing by the input's sizes."""
+
+    def __init__(self, d=8, heads=2):
+        super().__init__()
+        self.heads = heads
+        self.ln = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.ff = nn.Sequential(nn.Linear(d, 16), nn.GELU(), nn.Linear(16, d), nn.Dropout())
+
+    def forward(self, x):
+        b, t, c = x.shape
+        qkv = self.qkv(self.ln(x))
+        q = qkv[:, :, :c].reshape(b, t, self.heads, c // self.heads).transpose(1, 2)
+        k = qkv[:, :, c:2 * c].reshape(b, t, self.heads, c // self.heads).transpose(1, 2)
+        v = qkv[..., 2 * c:].reshape(b, t, self.heads, c // self.heads).permute(0, 2, 1, 3)
+        att = F.softmax(q @ k.transpose(-2, -1) / 2.0, dim=-1)
+        y = torch.matmul(att, v).transpose(1, 2).contiguous().view(b, t, c)
+        x = x + y
+        return x + F.silu(self.ff(x)), x.mean(1)
+
+
+class Bag(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 4)
+        self.out = nn.Linear(4, 2)
+
+    def forward(self, ids):
+        return torch.log_softmax(self.out(self.emb(ids).mean(dim=1)), -1)
+
+
+class Mix(nn.Module):
+    """Conv1d ('same'), ConvTranspose2d, average and adaptive pooling, cat/stack, indexing."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv1d(3, 4, 3, padding="same")
+        self.bn1 = nn.BatchNorm1d(4)
+        self.ct = nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1)
+        self.ap = nn.AvgPool2d(2)
+        self.ad = nn.AdaptiveAvgPool2d(2)
+        self.act = nn.Sequential(nn.LeakyReLU(0.2), nn.Tanh(), nn.ReLU6(), nn.Sigmoid())
+        self.w = nn.Parameter(torch.randn(4))
+
+    def forward(self, x, y):
+        a = F.max_pool1d(self.bn1(self.c1(x)), 2)
+        a = self.act(torch.cat([a, a * 2], dim=1) - 1)
+        b = self.ad(self.ap(self.ct(y.permute(0, 3, 1, 2))))
+        b = torch.flatten(b, 1) + F.elu(b.flatten(1)).sum(-1, keepdim=True)
+        c = (y * self.w).amax(dim=(1, 2))
+        return a.flatten(1), b, torch.stack([c, c / 2], 1), y.unsqueeze(1)[:, 0, 0, -1:, None]
+
+
+def seeded(model):
+    torch.manual_seed(0)
+    m = model()
+    for mod in m.modules():
+        if isinstance(mod, nn.modules.batchnorm._BatchNorm):
+            mod.running_mean.normal_()
+            mod.running_var.uniform_(0.5, 2.0)
+    return m
+
+
+def test_mlp_matches_onnxruntime(onnx, ort):
+    torch.manual_seed(0)
+    mlp = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(), nn.Linear(8, 3),
+                        nn.Softmax(dim=-1))
+    x = torch.randn(2, 4)
+    proto = export_proto(onnx, mlp, (x,))
+    assert op_types(proto) == ["Gemm", "Relu", "Gemm", "Softmax"]
+    assert [n.name for n in proto.graph.node] == ["/0/Gemm", "/1/Relu", "/3/Gemm", "/4/Softmax"]
+    assert {i.name for i in proto.graph.initializer} == {"0.weight", "0.bias", "3.weight",
+                                                         "3.bias"}
+    assert [i.name for i in proto.graph.input] == ["input"]
+    assert dims(proto.graph.output[0]) == [2, 3]
+    assert proto.opset_import[0].version == 20
+    run_both(ort, proto, mlp.eval(), (x,))
+
+
+def test_cnn_with_dynamic_batch(onnx, ort):
+    cnn = seeded(CNN)
+    proto = export_proto(onnx, cnn, (torch.randn(2, 3, 8, 8),), input_names=["x"],
+                         output_names=["logits"],
+                         dynamic_axes={"x": {0: "batch"}, "logits": [0]})
+    assert dims(proto.graph.input[0]) == ["batch", 3, 8, 8]
+    assert dims(proto.graph.output[0]) == ["logits_dynamic_axes_1", 5]
+    assert {"Conv", "BatchNormalization", "MaxPool", "Shape", "Gather", "Reshape",
+            "Gemm"} <= set(op_types(proto))
+    run_both(ort, proto, cnn.eval(), (torch.randn(2, 3, 8, 8),), (torch.randn(5, 3, 8, 8),),
+             (torch.randn(1, 3, 8, 8),))
+
+
+def test_cnn_static_sizes_fold(onnx, ort):
+    cnn = seeded(CNN)
+    proto = export_proto(onnx, cnn, (torch.randn(2, 3, 8, 8),))
+    assert "Shape" not in op_types(proto)       # x.size(0) became a constant
+    run_both(ort, proto, cnn.eval(), (torch.randn(2, 3, 8, 8),))
+
+
+@pytest.mark.parametrize("opset", [20, 17, 13, 11])
+def test_attention_block_at_each_opset(onnx, ort, opset):
+    block = seeded(Block)
+    x = torch.randn(2, 5, 8)
+    proto = export_proto(onnx, block, (x,), opset_version=opset)
+    kinds = set(op_types(proto))
+    assert ("Gelu" in kinds) == (opset >= 20)
+    assert ("LayerNormalization" in kinds) == (opset >= 17)
+    run_both(ort, proto, block.eval(), (x,))
+
+
+def test_attention_block_with_dynamic_batch_and_length(onnx, ort):
+    block = seeded(Block)
+    proto = export_proto(onnx, block, (torch.randn(2, 5, 8),), input_names=["x"],
+                         dynamic_axes={"x": {0: "batch", 1: "time"}})
+    assert dims(proto.graph.input[0]) == ["batch", "time", 8]
+    run_both(ort, proto, block.eval(), (torch.randn(3, 7, 8),), (torch.randn(1, 2, 8),))
+
+
+def test_embedding_mean_dynamic(onnx, ort):
+    bag = seeded(Bag)
+    ids = torch.tensor([[1, 2, 3], [4, 5, 0]])
+    proto = export_proto(onnx, bag, (ids,), input_names=["ids"],
+                         dynamic_axes={"ids": {0: "batch", 1: "seq"}})
+    assert proto.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.INT64
+    assert op_types(proto)[0] == "Gather"
+    run_both(ort, proto, bag.eval(), (ids,), (torch.tensor([[9], [1], [7]]),))
+
+
+@pytest.mark.parametrize("opset", [20, 13, 11])
+def test_mixed_layers(onnx, ort, opset):
+    mix = seeded(Mix)
+    args = (torch.randn(2, 3, 8), torch.randn(2, 4, 4, 4))
+    proto = export_proto(onnx, mix, args, opset_version=opset)
+    assert {"ConvTranspose", "AveragePool", "Concat", "Slice"} <= set(op_types(proto))
+    run_both(ort, proto, mix.eval(), args)
+
+
+def test_mixed_layers_dynamic(onnx, ort):
+    mix = seeded(Mix)
+    args = (torch.randn(2, 3, 8), torch.randn(2, 4, 4, 4))
+    proto = export_proto(onnx, mix, args, dynamic_axes={"x": [0], "y": [0]})
+    assert dims(proto.graph.input[0]) == ["x_dynamic_axes_1", 3, 8]
+    run_both(ort, proto, mix.eval(), args, (torch.randn(3, 3, 8), torch.randn(3, 4, 4, 4)))
+
+
+def test_export_params_false_makes_weights_inputs(onnx):
+    lin = nn.Linear(3, 2)
+    proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)
+    assert len(proto.graph.initializer) == 0
+    assert [i.name for i in proto.graph.input] == ["input", "weight", "bias"]
+    kept = export_proto(onnx, lin, (torch.randn(1, 3),), keep_initializers_as_inputs=True)
+    assert len(kept.graph.initializer) == 2 and len(kept.graph.input) == 3
+
+
+class Watch(nn.Module):
+    """Linear then dropout, noting whether an export is running each time it runs."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.drop = nn.Dropout(0.5)
+        self.seen = []
+
+    def forward(self, x):
+        self.seen.append(torch.onnx.is_in_onnx_export())
+        return self.drop(self.lin(x))
+
+
+def test_files_return_values_and_modes(onnx, tmp_path):
+    torch.manual_seed(0)
+    model = Watch().train()
+    seen = model.seen
+    path = tmp_path / "m.onnx"
+    assert torch.onnx.export(model, (torch.randn(2, 3),), str(path), dynamo=False) is None
+    assert model.training and model.drop.training      # the mode comes back
+    assert seen == [True]                            # the trace
+    assert not torch.onnx.is_in_onnx_export()
+    proto = onnx.load(str(path))
+    assert op_types(proto) == ["Gemm"]               # dropout exported in eval mode
+    program = torch.onnx.export(model, (torch.randn(2, 3),))
+    assert isinstance(program, torch.onnx.ONNXProgram)
+    program.save(tmp_path / "p.onnx")
+    assert onnx.load(str(tmp_path / "p.onnx")).graph == proto.graph
+
+
+def test_dynamic_shapes_name_axes_with_dynamo(onnx):
+    lin = nn.Linear(3, 2)
+    program = torch.onnx.export(lin, (torch.randn(2, 3),),
+                                dynamic_shapes={"input": {0: "n"}})
+    assert dims(program.model_proto.graph.input[0]) == ["n", 3]
+
+
+def test_unsupported_operator_names_it(onnx):
+    class M(nn.Module):
+        def forward(self, x):
+            return torch.cumsum(x, 0)
+    with pytest.raises(torch.onnx.errors.UnsupportedOperatorError,
+                       match="Exporting the operator 'aten::cumsum' to ONNX opset version 20 "
+                             "is not supported"):
+        torch.onnx.export(M(), (torch.randn(3),), io.BytesIO(), dynamo=False)
+
+
+def test_argument_errors(onnx):
+    lin = nn.Linear(3, 2)
+    with pytest.raises(RuntimeError, match=r"number of input names provided \(2\) exceeded "
+                                           r"number of inputs \(1\)"):
+        torch.onnx.export(lin, (torch.randn(1, 3),), io.BytesIO(), input_names=["a", "b"])
+    with pytest.raises(RuntimeError, match="Unsupported onnx_opset_version: 30"):
+        torch.onnx.export(lin, (torch.randn(1, 3),), io.BytesIO(), opset_version=30)
+
+
+def test_without_onnx_the_error_is_torchs(monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnx", None)
+    with pytest.raises(torch.onnx.OnnxExporterError, match="Module onnx is not installed!"):
+        torch.onnx.export(nn.Linear(2, 2), (torch.randn(1, 2),), io.BytesIO())
+
+
+def test_enums_and_errors():
+    assert [m.name for m in torch.onnx.TrainingMode] == ["EVAL", "PRESERVE", "TRAINING"]
+    assert str(torch.onnx.TrainingMode.EVAL) == "TrainingMode.EVAL"
+    assert int(torch.onnx.OperatorExportTypes.ONNX_FALLTHROUGH) == 3
+    err = torch.onnx.errors.UnsupportedOperatorError("aten::foo", 17, 18)
+    assert isinstance(err, torch.onnx.OnnxExporterError) and isinstance(err, RuntimeError)
+    assert str(err) == ("Exporting the operator 'aten::foo' to ONNX opset version 17 is not "
+                        "supported. Support for this operator was added in version 18, try "
+                        "exporting with this version")
