@@ -121,6 +121,30 @@ class Mix(nn.Module):
         return a.flatten(1), b, torch.stack([c, c / 2], 1), y.unsqueeze(1)[:, 0, 0, -1:, None]
 
 
+class Extras(nn.Module):
+    """chunk/split/unbind, scaled_dot_product_attention (causal and masked), where and
+    masked_fill, argmax, repeat, pad, interpolate and Upsample, hard activations."""
+
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(8, 24)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.hs = nn.Hardswish()
+
+    def forward(self, x, img):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        keep = (x[:, :, :1] > 0).transpose(1, 2).expand(-1, x.shape[1], -1)
+        b = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+        c = torch.where(x > 0, x, 0.5 * x).masked_fill(x[..., :1] > 0, 1.0)
+        p = F.pad(img, (1, 2, 0, 1), value=0.5)
+        u = self.up(img) + F.interpolate(img, size=(8, 8), mode="bilinear")
+        w = F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=True)
+        h = self.hs(F.hardsigmoid(p)) + F.mish(p)
+        rest = torch.split(x, [3, 5], dim=-1)[1]
+        return a, b, c, c.argmax(-1), x.repeat(1, 2, 1), u, w, h, rest, torch.unbind(x, 1)[0]
+
+
 def seeded(model):
     torch.manual_seed(0)
     m = model()
@@ -211,6 +235,22 @@ def test_mixed_layers_dynamic(onnx, ort):
     proto = export_proto(onnx, mix, args, dynamic_axes={"x": [0], "y": [0]})
     assert dims(proto.graph.input[0]) == ["x_dynamic_axes_1", 3, 8]
     run_both(ort, proto, mix.eval(), args, (torch.randn(3, 3, 8), torch.randn(3, 4, 4, 4)))
+
+
+@pytest.mark.parametrize("opset", [20, 13, 11])
+def test_extra_ops(onnx, ort, opset):
+    extras = seeded(Extras)
+    args = (torch.randn(2, 5, 8), torch.randn(2, 3, 4, 4))
+    proto = export_proto(onnx, extras, args, opset_version=opset)
+    assert {"Split", "Where", "Resize", "Pad", "Tile", "ArgMax"} <= set(op_types(proto))
+    run_both(ort, proto, extras.eval(), args)
+
+
+def test_extra_ops_dynamic(onnx, ort):
+    extras = seeded(Extras)
+    args = (torch.randn(2, 5, 8), torch.randn(2, 3, 4, 4))
+    proto = export_proto(onnx, extras, args, dynamic_axes={"x": [0], "img": [0]})
+    run_both(ort, proto, extras.eval(), args, (torch.randn(3, 5, 8), torch.randn(3, 3, 4, 4)))
 
 
 def test_export_params_false_makes_weights_inputs(onnx):

@@ -146,13 +146,13 @@ class GraphBuilder:
         shape = list(shape_of(x.example))
         for a in sorted(axes):
             shape.insert(a, 1)
-        ex = _example(shape, x.np_dtype)
+        ex = stand_in(shape, x.np_dtype)
         if self.opset >= 13:
             return self.op("Unsqueeze", [x, self.ints(axes)], example=ex)
         return self.op("Unsqueeze", [x], example=ex, axes=list(axes))
 
     def squeeze(self, x, axes):
-        ex = _example([n for d, n in enumerate(shape_of(x.example)) if d not in axes],
+        ex = stand_in([n for d, n in enumerate(shape_of(x.example)) if d not in axes],
                       x.np_dtype)
         if self.opset >= 13:
             return self.op("Squeeze", [x, self.ints(axes)], example=ex)
@@ -191,7 +191,7 @@ class _NumpyExample:
         return self.arr
 
 
-def _example(shape, dtype):
+def stand_in(shape, dtype):
     """A stand-in example of the given shape and dtype (no memory: a broadcast zero)."""
     return _NumpyExample(np.broadcast_to(np.zeros((), dtype), tuple(shape)))
 

@@ -238,3 +238,47 @@ def linear(g, input, weight, bias=None):
                     alpha=1.0, beta=1.0, transB=1)
     out = g.op("MatMul", [input, g.op("Transpose", [weight], perm=[1, 0])])
     return out if bias is None else g.op("Add", [out, bias])
+
+
+@translates("hardsigmoid")
+def hardsigmoid(g, input, inplace=False):
+    return g.op("HardSigmoid", [input], alpha=1 / 6, beta=0.5)
+
+
+@translates("hardswish")
+def hardswish(g, input, inplace=False):
+    if g.opset >= 14:
+        return g.op("HardSwish", [input])
+    return g.op("Mul", [input, hardsigmoid(g, input)])
+
+
+@translates("mish")
+def mish(g, input, inplace=False):
+    return g.op("Mul", [input, g.op("Tanh", [g.op("Softplus", [input])])])
+
+
+@translates("where")
+def where(g, condition, input=None, other=None):
+    if input is None:
+        raise SymbolicValueError("where(condition) (the indices form) is not supported")
+    dtype = np_dtype_of(g.example)
+    return g.op("Where", [g.cast(condition, np.bool_), g.cast(input, dtype),
+                          g.cast(other, dtype)])
+
+
+@translates("masked_fill")
+def masked_fill(g, input, mask, value):
+    return g.op("Where", [g.cast(mask, np.bool_), g.cast(value, input.np_dtype), input])
+
+
+def _arg_reduction(op_type):
+    def translation(g, input, dim=None, keepdim=False):
+        if dim is None:
+            flat = g.op("Reshape", [input, g.ints([-1])])
+            return g.op(op_type, [flat], axis=0, keepdims=0)
+        return g.op(op_type, [input], axis=dim, keepdims=int(keepdim))
+    return translation
+
+
+translates("argmax")(_arg_reduction("ArgMax"))
+translates("argmin")(_arg_reduction("ArgMin"))

@@ -154,3 +154,35 @@ def embedding(g, input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         raise SymbolicValueError("embedding with max_norm is not supported by the exporter")
     return g.op("Gather", [weight, input])
+
+
+@translates("scaled_dot_product_attention")
+def scaled_dot_product_attention(g, query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None, enable_gqa=False):
+    """softmax(q @ k^T * scale + mask) @ v, as ONNX ops (a causal mask from the example's
+    sizes, so its sequence lengths are fixed)."""
+    from ._ops_math import binary
+    if dropout_p > 0 or enable_gqa:
+        raise SymbolicValueError("scaled_dot_product_attention exports without dropout and "
+                                 "without enable_gqa")
+    e = query.example.shape[-1]
+    scale = 1 / np.sqrt(e) if scale is None else scale
+    perm = list(range(key.rank))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    scores = g.op("MatMul", [query, g.op("Transpose", [key], perm=perm)])
+    scores = binary(g, "Mul", scores, float(scale))
+    dtype = query.np_dtype
+    if is_causal:
+        n, s = query.example.shape[-2], key.example.shape[-2]
+        allowed = np.tril(np.ones((n, s), dtype=bool))
+        scores = g.op("Add", [scores, g.const(np.where(allowed, 0, -np.inf).astype(dtype))])
+    if attn_mask is not None:
+        if attn_mask.np_dtype == np.bool_:
+            minus_inf = g.const(np.asarray(-np.inf, dtype))
+            attn_mask = g.op("Where", [attn_mask, g.const(np.asarray(0, dtype)), minus_inf])
+        scores = g.op("Add", [scores, attn_mask])
+    weights = g.op("Softmax", [scores], axis=-1)
+    if attn_mask is not None:       # a row masked whole attends to nothing: 0, as in torch
+        zero = g.const(np.asarray(0, dtype))
+        weights = g.op("Where", [g.op("IsNaN", [weights]), zero, weights])
+    return g.op("MatMul", [weights, value])

@@ -2,7 +2,7 @@
 conversions."""
 import numpy as np
 
-from ._graph import Value
+from ._graph import Value, stand_in
 from ._registry import translates
 from .errors import SymbolicValueError
 
@@ -193,12 +193,14 @@ def stack(g, tensors, dim=0):
 
 @translates("expand")
 def expand(g, input, *sizes):
-    sizes = list(_sizes(sizes))
-    lead = len(sizes) - input.rank
-    sizes = [1 if (isinstance(s, int) and s == -1) else s for s in sizes[:lead]] + [
-        input.example.shape[i] if isinstance(s, int) and s == -1 else s
-        for i, s in enumerate(sizes[lead:])]
+    """ONNX's Expand broadcasts both ways, so torch's -1 ("keep this size") is a 1 there."""
+    sizes = [1 if isinstance(s, int) and s == -1 else s for s in _sizes(sizes)]
     return g.op("Expand", [input, g.ints(sizes)])
+
+
+@translates("expand_as")
+def expand_as(g, input, other):
+    return g.op("Expand", [input, g.op("Shape", [other], example=tuple(other.example.shape))])
 
 
 # -- dtype conversions -------------------------------------------------------------------------
@@ -209,3 +211,44 @@ def _cast_to_example(g, input, *args, **kwargs):
 
 for _name in ("to", "type", "float", "double", "half", "long", "int", "bool", "type_as"):
     translates(_name)(_cast_to_example)
+
+
+# -- splitting and repeating -------------------------------------------------------------------
+
+def _split(g, input, sizes, dim):
+    axis = _dim(dim, input.rank)
+    n = len(sizes)
+    if g.opset >= 13:
+        parts = g.op("Split", [input, g.ints(sizes)], n_outputs=n, axis=axis)
+    else:
+        parts = g.op("Split", [input], n_outputs=n, axis=axis, split=list(sizes))
+    parts = parts if n > 1 else (parts,)
+    for part, size in zip(parts, sizes):
+        shape = list(input.example.shape)
+        shape[axis] = size
+        part.example = stand_in(shape, input.np_dtype)
+    return tuple(parts)
+
+
+@translates("split")
+def split(g, input, split_size_or_sections, dim=0):
+    return _split(g, input, [int(p.shape[dim]) for p in g.example], dim)
+
+
+@translates("chunk")
+def chunk(g, input, chunks, dim=0):
+    return _split(g, input, [int(p.shape[dim]) for p in g.example], dim)
+
+
+@translates("unbind")
+def unbind(g, input, dim=0):
+    parts = _split(g, input, [1] * input.example.shape[dim], dim)
+    return tuple(g.squeeze(p, [_dim(dim, input.rank)]) for p in parts)
+
+
+@translates("repeat")
+def repeat(g, input, *sizes):
+    sizes = list(_sizes(sizes))
+    if len(sizes) > input.rank:
+        input = g.unsqueeze(input, list(range(len(sizes) - input.rank)))
+    return g.op("Tile", [input, g.ints(sizes)])

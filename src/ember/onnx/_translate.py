@@ -1,7 +1,7 @@
 """Translating a captured fx graph into ONNX nodes, node by node, through the table in
 _registry.py (NOTE [ Values and folded values ] in _graph.py says what a translation gives)."""
 from ..fx.node import map_arg, map_aggregate
-from . import _ops_math, _ops_nn, _ops_shape, _modules     # noqa: F401 (fill the table)
+from . import _modules, _ops_math, _ops_nn, _ops_resize, _ops_shape  # noqa: F401 (the table)
 from ._graph import Value
 from ._registry import function_translation, module_translation
 
@@ -41,9 +41,20 @@ def translate(gm, g, inputs):
                 env[node] = fn(g, module, node.target, *args, **kwargs)
             else:
                 env[node] = function_translation(node, g.opset)(g, *args, **kwargs)
-            if isinstance(env[node], Value) and _holds_tensor(g.example):
-                env[node].example = g.example   # (the truth, where a translation estimated)
+            _take_examples(env[node], g.example)
     return None
+
+
+def _take_examples(result, example):
+    """Give the translation's Values the fx node's examples (the truth, where a translation
+    made stand-ins)."""
+    from .._tensor import Tensor
+    if isinstance(result, Value) and isinstance(example, Tensor):
+        result.example = example
+    elif isinstance(result, (tuple, list)) and isinstance(example, (tuple, list)) and len(
+            result) == len(example):
+        for r, e in zip(result, example):
+            _take_examples(r, e)
 
 
 def _attribute(g, gm, target):

@@ -1,0 +1,64 @@
+"""Translations of padding (F.pad) and resizing (F.interpolate, nn.Upsample)."""
+import numpy as np
+
+from ._registry import translates
+from .errors import SymbolicValueError
+
+# F.interpolate's modes as ONNX Resize's (mode, coordinate_transformation_mode) for
+# align_corners False and True; torch's nearest takes the floor of the source coordinate.
+_RESIZE = {"nearest": ("nearest", "asymmetric", "asymmetric"),
+           "linear": ("linear", "pytorch_half_pixel", "align_corners"),
+           "bilinear": ("linear", "pytorch_half_pixel", "align_corners"),
+           "trilinear": ("linear", "pytorch_half_pixel", "align_corners"),
+           "bicubic": ("cubic", "pytorch_half_pixel", "align_corners")}
+
+
+@translates("pad")
+def pad(g, input, pad, mode="constant", value=None):
+    """torch's pad lists (start, end) pairs from the last dim back; ONNX's Pad all the starts
+    then all the ends, for every dim."""
+    modes = {"constant": "constant", "reflect": "reflect", "replicate": "edge"}
+    if mode not in modes:
+        raise SymbolicValueError(f"pad mode {mode!r} is not supported by the exporter")
+    rank = input.rank
+    starts, ends = [0] * rank, [0] * rank
+    for i in range(len(pad) // 2):
+        starts[rank - 1 - i], ends[rank - 1 - i] = pad[2 * i], pad[2 * i + 1]
+    inputs = [input, g.ints(starts + ends)]
+    if mode == "constant":
+        inputs.append(g.cast(0.0 if value is None else value, input.np_dtype))
+    return g.op("Pad", inputs, mode=modes[mode])
+
+
+@translates("interpolate", "upsample")
+def interpolate(g, input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    if mode not in _RESIZE or antialias:
+        raise SymbolicValueError(f"interpolate mode {mode!r} (antialias={antialias}) is not "
+                                 "supported by the exporter")
+    onnx_mode, half_pixel, corners = _RESIZE[mode]
+    attrs = dict(mode=onnx_mode, coordinate_transformation_mode=corners if align_corners
+                 else half_pixel)
+    if onnx_mode == "nearest":
+        attrs["nearest_mode"] = "floor"
+    if onnx_mode == "cubic":
+        attrs["cubic_coeff_a"] = -0.75
+    spatial = input.rank - 2
+    if scale_factor is not None and not recompute_scale_factor:
+        scales = scale_factor if isinstance(scale_factor, (tuple, list)) else [
+            scale_factor] * spatial
+        scales = g.const(np.array([1.0, 1.0] + [float(s) for s in scales], np.float32))
+        return g.op("Resize", [input, _none(g), scales], **attrs)
+    out = list(g.example.shape[2:])
+    if g.dynamic:
+        from ._ops_shape import getitem, size as shape_of
+        lead = getitem(g, shape_of(g, input), slice(0, 2))
+        sizes = g.op("Concat", [lead, g.ints(out)], example=tuple(g.example.shape), axis=0)
+    else:
+        sizes = g.ints(list(g.example.shape))
+    return g.op("Resize", [input, _none(g), _none(g), sizes], **attrs)
+
+
+def _none(g):
+    """An omitted optional input of Resize: "" from opset 13, an empty tensor before."""
+    return "" if g.opset >= 13 else g.const(np.zeros(0, np.float32))
