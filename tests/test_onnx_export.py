@@ -253,6 +253,64 @@ def test_extra_ops_dynamic(onnx, ort):
     run_both(ort, proto, extras.eval(), args, (torch.randn(3, 5, 8), torch.randn(3, 3, 4, 4)))
 
 
+def test_norms_and_prelu(onnx, ort):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(2, 4, 1), nn.GroupNorm(2, 4), nn.PReLU(4),
+                          nn.InstanceNorm2d(4, affine=True), nn.PReLU())
+    x = torch.randn(2, 2, 3, 3)
+    proto = export_proto(onnx, model, (x,))
+    assert {"PRelu", "InstanceNormalization"} <= set(op_types(proto))
+    run_both(ort, proto, model.eval(), (x,), (x * 3,))
+
+
+def test_a_translated_layer_as_the_whole_model(onnx, ort):
+    bn = seeded(lambda: nn.Sequential(nn.BatchNorm2d(4)))[0]
+    proto = export_proto(onnx, bn, (torch.randn(2, 4, 3, 3),))
+    assert [n.name for n in proto.graph.node] == ["/BatchNormalization"]
+    assert [i.name for i in proto.graph.initializer] == ["weight", "bias", "running_mean",
+                                                         "running_var"]
+    run_both(ort, proto, bn.eval(), (torch.randn(2, 4, 3, 3),))
+
+
+def test_multihead_attention(onnx, ort):
+    torch.manual_seed(0)
+    mha = nn.MultiheadAttention(8, 2, batch_first=True, kdim=6, vdim=4)
+    args = (torch.randn(2, 5, 8), torch.randn(2, 3, 6), torch.randn(2, 3, 4),
+            torch.tensor([[False, False, True], [False, False, False]]))
+    proto = export_proto(onnx, mha, args)
+    run_both(ort, proto, mha.eval(), args)
+    seq_first = nn.MultiheadAttention(8, 2)
+    x = torch.randn(5, 2, 8)
+    proto = export_proto(onnx, seq_first, (x, x, x), input_names=["q", "k", "v"],
+                         dynamic_axes={n: {1: "batch"} for n in "qkv"})
+    y = torch.randn(5, 3, 8)
+    run_both(ort, proto, seq_first.eval(), (x, x, x), (y, y, y))
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 8)
+        layer = nn.TransformerEncoderLayer(8, 2, 16, activation="gelu", norm_first=True)
+        self.enc = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(8),
+                                         enable_nested_tensor=False)
+        self.head = nn.Linear(8, 3)
+
+    def forward(self, ids, mask):
+        return self.head(self.enc(self.emb(ids).transpose(0, 1), mask=mask).mean(0))
+
+
+def test_transformer_encoder(onnx, ort):
+    model = seeded(Encoder)
+    ids = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]])
+    mask = nn.Transformer.generate_square_subsequent_mask(4)
+    proto = export_proto(onnx, model, (ids, mask), input_names=["ids", "mask"],
+                         dynamic_axes={"ids": {0: "batch"}})
+    names = [n.name for n in proto.graph.node]
+    assert "/enc/enc.layers.1/enc.layers.1.self_attn/Softmax" in names
+    run_both(ort, proto, model.eval(), (ids, mask), (torch.tensor([[3, 1, 4, 1]] * 3), mask))
+
+
 def test_export_params_false_makes_weights_inputs(onnx):
     lin = nn.Linear(3, 2)
     proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)

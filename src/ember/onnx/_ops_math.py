@@ -240,6 +240,14 @@ def linear(g, input, weight, bias=None):
     return out if bias is None else g.op("Add", [out, bias])
 
 
+@translates("prelu")
+def prelu(g, input, weight):
+    """PRelu with the (C,) slopes set along dim 1 (ONNX broadcasts the slope from the right)."""
+    if input.rank > 2 and weight.example.numel() > 1:
+        weight = g.unsqueeze(weight, list(range(1, input.rank - 1)))
+    return g.op("PRelu", [input, weight])
+
+
 @translates("hardsigmoid")
 def hardsigmoid(g, input, inplace=False):
     return g.op("HardSigmoid", [input], alpha=1 / 6, beta=0.5)

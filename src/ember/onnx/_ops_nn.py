@@ -1,5 +1,5 @@
-"""Translations of the layers' functional forms: convolutions, pooling, normalization,
-dropout and embedding."""
+"""Translations of the layers' functional forms: convolutions, pooling, dropout, embedding
+and attention (normalization: _ops_norm.py)."""
 import numpy as np
 
 from ._registry import translates
@@ -98,43 +98,6 @@ translates("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d")(
     _adaptive("AveragePool", "GlobalAveragePool"))
 translates("adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d")(
     _adaptive("MaxPool", "GlobalMaxPool"))
-
-
-# -- normalization -----------------------------------------------------------------------------
-
-@translates("batch_norm")
-def batch_norm(g, input, running_mean, running_var, weight=None, bias=None, training=False,
-               momentum=0.1, eps=1e-5):
-    if training or running_mean is None:
-        raise SymbolicValueError("batch norm exports only in eval mode with running statistics "
-                                 "(export with training=TrainingMode.EVAL)")
-    channels = input.example.shape[1]
-    dtype = input.np_dtype
-    weight = g.const(np.ones(channels, dtype)) if weight is None else weight
-    bias = g.const(np.zeros(channels, dtype)) if bias is None else bias
-    return g.op("BatchNormalization", [input, weight, bias, running_mean, running_var],
-                epsilon=float(eps), momentum=float(1 - (momentum or 0.1)))
-
-
-@translates("layer_norm")
-def layer_norm(g, input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    n = len(normalized_shape)
-    dtype = input.np_dtype
-    if g.opset >= 17:
-        if weight is None:
-            weight = g.const(np.ones(tuple(normalized_shape), dtype))
-        return g.op("LayerNormalization", [input, weight] + ([bias] if bias is not None else []),
-                    axis=-n, epsilon=float(eps))
-    from ._ops_math import binary
-    axes = list(range(input.rank - n, input.rank))
-    mean = g.reduce("ReduceMean", input, axes, True)
-    centred = g.op("Sub", [input, mean])
-    var = g.reduce("ReduceMean", g.op("Mul", [centred, centred]), axes, True)
-    std = g.op("Sqrt", [binary(g, "Add", var, float(eps))])
-    out = g.op("Div", [centred, std])
-    if weight is not None:
-        out = g.op("Mul", [out, weight])
-    return out if bias is None else g.op("Add", [out, bias])
 
 
 # -- dropout and embedding ---------------------------------------------------------------------

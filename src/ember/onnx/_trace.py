@@ -1,7 +1,10 @@
 """Capturing a model for export: ember.fx's symbolic trace, with the layers the exporter
 translates whole as leaves and each node's module scope recorded, then one run on the example
 inputs that leaves each node's result in `node.meta["example"]`."""
-from ..fx import Interpreter, Tracer
+import inspect
+import types
+
+from ..fx import Graph, Interpreter, Tracer
 from ..fx.graph_module import GraphModule
 
 __all__ = ["capture"]
@@ -46,6 +49,8 @@ def capture(model, args, kwargs, is_leaf):
     """A GraphModule of `model` whose nodes carry their scope and example result, and the
     model's result on the example inputs."""
     from .. import no_grad
+    if is_leaf(model):
+        return _capture_whole(model, args)
     tracer = _ExportTracer(is_leaf)
     concrete = _concrete_args(model, args, kwargs)
     graph = tracer.trace(model, concrete_args=concrete or None)
@@ -58,10 +63,25 @@ def capture(model, args, kwargs, is_leaf):
     return gm, result
 
 
+def _capture_whole(model, args):
+    """A model that is itself a layer the exporter translates whole: a graph of one
+    call_module node (the root's path is "")."""
+    from .. import no_grad
+    graph = Graph()
+    names = list(inspect.signature(model.forward).parameters)[:len(args)]
+    placeholders = [graph.placeholder(name) for name in names]
+    call = graph.call_module("", tuple(placeholders))
+    graph.output(call)
+    with no_grad():
+        result = model(*args)
+    for node, example in zip(placeholders + [call], list(args) + [result]):
+        node.meta["example"] = example
+    return types.SimpleNamespace(graph=graph, get_submodule=model.get_submodule), result
+
+
 def _concrete_args(model, args, kwargs):
     """The forward parameters given neither positionally nor by keyword, bound to their
     defaults so that the trace does not make placeholders of them."""
-    import inspect
     params = list(inspect.signature(model.forward).parameters.values())
     concrete = {}
     for p in params[len(args):]:
