@@ -368,11 +368,22 @@ def test_unsupported_operator_names_it(onnx):
         torch.onnx.export(M(), (torch.randn(3),), io.BytesIO(), dynamo=False)
 
 
+def test_input_names_beyond_the_inputs_name_the_weights(onnx, ort):
+    """As torch's TorchScript exporter, which counts parameters and buffers as inputs."""
+    lin = nn.Linear(3, 2)
+    proto = export_proto(onnx, lin, (torch.randn(1, 3),), input_names=["a", "w"])
+    assert [i.name for i in proto.graph.input] == ["a"]
+    assert [i.name for i in proto.graph.initializer] == ["w", "bias"]
+    assert list(proto.graph.node[0].input) == ["a", "w", "bias"]
+    run_both(ort, proto, lin, (torch.randn(1, 3),))
+
+
 def test_argument_errors(onnx):
     lin = nn.Linear(3, 2)
-    with pytest.raises(RuntimeError, match=r"number of input names provided \(2\) exceeded "
-                                           r"number of inputs \(1\)"):
-        torch.onnx.export(lin, (torch.randn(1, 3),), io.BytesIO(), input_names=["a", "b"])
+    with pytest.raises(RuntimeError, match=r"number of input names provided \(4\) exceeded "
+                                           r"number of inputs \(3\)"):    # x, weight, bias
+        torch.onnx.export(lin, (torch.randn(1, 3),), io.BytesIO(),
+                          input_names=["a", "b", "c", "d"])
     with pytest.raises(RuntimeError, match="Unsupported onnx_opset_version: 30"):
         torch.onnx.export(lin, (torch.randn(1, 3),), io.BytesIO(), opset_version=30)
 

@@ -20,8 +20,11 @@ def build_model(onnx, model, args, kwargs, opset, input_names, output_names, dyn
     gm, result = capture(model, args, kwargs, is_leaf)
     g = GraphBuilder(onnx, opset, dynamic=bool(dynamic_axes))
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-    inputs, graph_inputs = _inputs(g, placeholders, input_names)
+    state_names = list(model.state_dict())
+    inputs, graph_inputs = _inputs(g, placeholders, input_names, len(state_names))
     out = translate(gm, g, inputs)
+    extra_names = list(input_names or [])[len(graph_inputs):]
+    _rename_initializers(g, dict(zip(state_names, extra_names)))
     outputs = _outputs(g, out, output_names)
     for name in dynamic_axes:
         if name not in graph_inputs and name not in outputs:
@@ -54,15 +57,15 @@ def build_model(onnx, model, args, kwargs, opset, input_names, output_names, dyn
     return proto
 
 
-def _inputs(g, placeholders, input_names):
+def _inputs(g, placeholders, input_names, n_state):
     """Each placeholder's translation (a graph input for a tensor, else its folded value)
     and the graph inputs by name."""
     from .._tensor import Tensor
     tensors = [n for n in placeholders if isinstance(n.meta.get("example"), Tensor)]
     names = list(input_names or [])
-    if len(names) > len(tensors):
+    if len(names) > len(tensors) + n_state:
         raise RuntimeError(f"number of input names provided ({len(names)}) exceeded number of "
-                           f"inputs ({len(tensors)})")
+                           f"inputs ({len(tensors) + n_state})")
     inputs, graph_inputs = {}, {}
     for n in placeholders:
         example = n.meta.get("example")
@@ -73,6 +76,22 @@ def _inputs(g, placeholders, input_names):
         else:
             inputs[n.name] = example
     return inputs, graph_inputs
+
+
+def _rename_initializers(g, renames):
+    """Input names beyond the inputs name the parameters and buffers, in state_dict order
+    (torch's TorchScript exporter counts them as inputs)."""
+    renamed = {}
+    for name, (proto, value) in g.initializers.items():
+        new = renames.get(name, name)
+        if new != name:
+            proto.name = value.name = new
+            for node in g.nodes:
+                for i, used in enumerate(node.input):
+                    if used == name:
+                        node.input[i] = new
+        renamed[new] = (proto, value)
+    g.initializers = renamed
 
 
 def _outputs(g, out, output_names):

@@ -114,6 +114,11 @@ class GraphBuilder:
                  for v in values]
         return self.op("Concat", parts, example=tuple(0 for _ in values), axis=0)
 
+    def reshape(self, x, shape):
+        """Reshape `x` to the 1-D int64 `shape` (0 copies the input's size, as torch writes
+        it: allowzero=0 from opset 14)."""
+        return self.op("Reshape", [x, shape], allowzero=0 if self.opset >= 14 else None)
+
     def value(self, x, like=None):
         """`x` as a Value: Values pass through, Python numbers and arrays become Constants (in
         `like`'s dtype when given, as torch's weak scalars take the tensor's dtype)."""
@@ -142,20 +147,30 @@ class GraphBuilder:
         return self.initializers[name][1]
 
     # -- ops whose form changed with the opset ------------------------------------------------
+    def _axes(self, axes, op_type):
+        """The axes input of Unsqueeze/Squeeze: a Constant outside any scope, named as torch's
+        symbolic helpers name theirs ("Constant_9", its output "onnx::Unsqueeze_18")."""
+        self._value_count += 1
+        tensor = self.onnx.numpy_helper.from_array(np.array(axes, dtype=np.int64))
+        out = f"onnx::{op_type}_{self._value_count}"
+        self.nodes.append(self.onnx.helper.make_node(
+            "Constant", [], [out], name=f"Constant_{len(self.nodes)}", value=tensor))
+        return out
+
     def unsqueeze(self, x, axes):
         shape = list(shape_of(x.example))
         for a in sorted(axes):
             shape.insert(a, 1)
         ex = stand_in(shape, x.np_dtype)
         if self.opset >= 13:
-            return self.op("Unsqueeze", [x, self.ints(axes)], example=ex)
+            return self.op("Unsqueeze", [x, self._axes(axes, "Unsqueeze")], example=ex)
         return self.op("Unsqueeze", [x], example=ex, axes=list(axes))
 
     def squeeze(self, x, axes):
         ex = stand_in([n for d, n in enumerate(shape_of(x.example)) if d not in axes],
                       x.np_dtype)
         if self.opset >= 13:
-            return self.op("Squeeze", [x, self.ints(axes)], example=ex)
+            return self.op("Squeeze", [x, self._axes(axes, "Squeeze")], example=ex)
         return self.op("Squeeze", [x], example=ex, axes=list(axes))
 
     def reduce(self, op_type, x, axes, keepdims):

@@ -73,7 +73,7 @@ def multihead_attention(g, m, name, query, key, value, key_padding_mask=None,
     for i, x in enumerate((query, key, value)):
         y = g.op("MatMul", [batch_major(x), g.op("Transpose", [weights[i]], perm=[1, 0])])
         y = y if bias is None else g.op("Add", [y, _rows(g, bias, i, e)])
-        y = g.op("Reshape", [y, g.ints([0, 0, h, d])])
+        y = g.reshape(y, g.ints([0, 0, h, d]))
         heads.append(g.op("Transpose", [y], perm=[0, 2, 1, 3]))     # (N, H, L, D)
     q, k, v = heads
     scores = g.op("MatMul", [q, g.op("Transpose", [k], perm=[0, 1, 3, 2])])
@@ -81,14 +81,14 @@ def multihead_attention(g, m, name, query, key, value, key_padding_mask=None,
     if attn_mask is not None:
         mask = _additive(g, attn_mask, dtype)
         if attn_mask.rank == 3:         # (N * H, L, S)
-            mask = g.op("Reshape", [mask, g.ints([-1, h, *attn_mask.example.shape[1:]])])
+            mask = g.reshape(mask, g.ints([-1, h, *attn_mask.example.shape[1:]]))
         scores = g.op("Add", [scores, mask])
     if key_padding_mask is not None:    # (N, S)
         kpm = key_padding_mask if not unbatched else g.unsqueeze(key_padding_mask, [0])
         scores = g.op("Add", [scores, g.unsqueeze(_additive(g, kpm, dtype), [1, 2])])
     probs = g.op("Softmax", [scores], axis=-1)
     out = g.op("Transpose", [g.op("MatMul", [probs, v])], perm=[0, 2, 1, 3])
-    out = g.op("Reshape", [out, g.ints([0, 0, e])])
+    out = g.reshape(out, g.ints([0, 0, e]))
     out_name = _qualified(name, "out_proj")
     with _within(g, out_name):
         out = linear(g, out, g.initializer(out_name + ".weight", m.out_proj.weight),

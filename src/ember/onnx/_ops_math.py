@@ -282,7 +282,7 @@ def masked_fill(g, input, mask, value):
 def _arg_reduction(op_type):
     def translation(g, input, dim=None, keepdim=False):
         if dim is None:
-            flat = g.op("Reshape", [input, g.ints([-1])])
+            flat = g.reshape(input, g.ints([-1]))
             return g.op(op_type, [flat], axis=0, keepdims=0)
         return g.op(op_type, [input], axis=dim, keepdims=int(keepdim))
     return translation

@@ -45,12 +45,12 @@ def group_norm(g, input, num_groups, weight=None, bias=None, eps=1e-5):
     """Each sample's channels in `num_groups` groups, normalized over each group (as a
     (N, groups, -1) reshape), then scaled and shifted per channel."""
     from ._ops_math import binary
-    grouped = g.op("Reshape", [input, g.ints([0, int(num_groups), -1])])
+    grouped = g.reshape(input, g.ints([0, int(num_groups), -1]))
     mean = g.reduce("ReduceMean", grouped, [2], True)
     centred = g.op("Sub", [grouped, mean])
     var = g.reduce("ReduceMean", g.op("Mul", [centred, centred]), [2], True)
     normed = g.op("Div", [centred, g.op("Sqrt", [binary(g, "Add", var, float(eps))])])
-    out = g.op("Reshape", [normed, g.op("Shape", [input], example=tuple(input.example.shape))])
+    out = g.reshape(normed, g.op("Shape", [input], example=tuple(input.example.shape)))
     return _per_channel_affine(g, out, input.rank, weight, bias)
 
 

@@ -115,12 +115,12 @@ _INT64_MAX = 2 ** 63 - 1
 
 @translates("view", "reshape")
 def reshape(g, input, *shape):
-    return g.op("Reshape", [input, _shape_tensor(g, _sizes(shape))])
+    return g.reshape(input, _shape_tensor(g, _sizes(shape)))
 
 
 @translates("view_as", "reshape_as")
 def reshape_as(g, input, other):
-    return g.op("Reshape", [input, g.op("Shape", [other], example=tuple(other.example.shape))])
+    return g.reshape(input, g.op("Shape", [other], example=tuple(other.example.shape)))
 
 
 @translates("flatten")
@@ -132,11 +132,11 @@ def flatten(g, input, start_dim=0, end_dim=-1):
     if end == rank - 1 and start == 1:
         return g.op("Flatten", [input], axis=1)
     if not g.dynamic:
-        return g.op("Reshape", [input, g.ints(list(g.example.shape))])
+        return g.reshape(input, g.ints(list(g.example.shape)))
     shape = size(g, input)
     sizes = [getitem(g, shape, d) for d in range(start)] + [-1]
     sizes += [getitem(g, shape, d) for d in range(end + 1, rank)]
-    return g.op("Reshape", [input, g.ints(sizes)])
+    return g.reshape(input, g.ints(sizes))
 
 
 @translates("permute")

@@ -1,0 +1,102 @@
+"""torch.onnx.export (the TorchScript exporter, dynamo=False) against real torch: the graphs
+written for the same models, as node names, op types, wiring, initializer names, shapes with
+their dynamic axes and opset, and the export errors. Skipped without torch or onnx."""
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+_SHOW = '''
+import io, onnx, re
+nn = torch.nn
+F = torch.nn.functional
+def show(model, args, **kwargs):
+    f = io.BytesIO()
+    torch.onnx.export(model, args, f, dynamo=False, **kwargs)
+    p = onnx.load_from_string(f.getvalue())
+    named = set(kwargs.get("input_names", [])) | set(kwargs.get("output_names", []))
+    def dims(v):
+        return [d.dim_param or d.dim_value for d in v.type.tensor_type.shape.dim]
+    for v in p.graph.input:
+        print("in", v.name if v.name in named else "?", v.type.tensor_type.elem_type, dims(v))
+    for v in p.graph.output:
+        print("out", v.name if v.name in named else "?", v.type.tensor_type.elem_type, dims(v))
+    outs = {o for v in p.graph.output for o in [v.name]}
+    for n in p.graph.node:     # (the numbers in torch's helper constants' names vary)
+        ins = [i if i in named or not i.startswith("onnx::") else "onnx::?" for i in n.input]
+        name = re.sub(r"^Constant_[0-9]+$", "Constant_?", n.name)
+        print(name, n.op_type, ins, [a.name for a in n.attribute])
+    print(sorted(i.name for i in p.graph.initializer), p.opset_import[0].version)
+torch.manual_seed(0)
+'''
+
+SNIPPETS = [_SHOW + s for s in [
+    # a Sequential MLP
+    '''
+mlp = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3), nn.Softmax(dim=-1))
+show(mlp, (torch.randn(2, 4),), input_names=["x"], output_names=["y"])
+''',
+    # a CNN reading its batch size, with a dynamic batch
+    '''
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.pool = nn.MaxPool2d(2)
+        self.fc = nn.Linear(4 * 4 * 4, 5)
+    def forward(self, x):
+        x = self.pool(torch.relu(self.conv(x)))
+        return self.fc(x.view(x.size(0), -1))
+show(CNN(), (torch.randn(2, 3, 8, 8),), input_names=["x"], output_names=["logits"],
+     dynamic_axes={"x": {0: "batch"}, "logits": [0]})
+''',
+    # the same CNN with static sizes: the size is folded
+    '''
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.fc = nn.Linear(4 * 8 * 8, 5)
+    def forward(self, x):
+        x = F.leaky_relu(self.conv(x), 0.2)
+        return self.fc(x.view(x.size(0), -1))
+show(CNN(), (torch.randn(2, 3, 8, 8),), input_names=["x"], output_names=["y"])
+''',
+    # nested modules name their nodes by scope; an embedding's Gather; a keepdim mean
+    '''
+class Bag(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 4)
+        self.head = nn.Sequential(nn.Sequential(nn.Linear(4, 4), nn.Tanh()), nn.Linear(4, 2))
+    def forward(self, ids):
+        return self.head(self.emb(ids).mean(1))
+show(Bag(), (torch.tensor([[1, 2, 3]]),), input_names=["ids"], output_names=["out"],
+     dynamic_axes={"ids": {0: "batch", 1: "seq"}})
+''',
+    # opset versions and global pooling, flatten, sigmoid
+    '''
+m = nn.Sequential(nn.Conv2d(2, 3, 3), nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Sigmoid())
+for opset in (13, 17):
+    show(m, (torch.randn(1, 2, 5, 5),), input_names=["x"], output_names=["y"],
+         opset_version=opset)
+''',
+    # export errors
+    '''
+lin = nn.Linear(3, 2)
+show(lin, (torch.randn(1, 3),), input_names=["a", "b"])  # names beyond the inputs: weights
+for kwargs in ({"input_names": ["a", "b", "c", "d"]}, {"opset_version": 30}):
+    try:
+        torch.onnx.export(lin, (torch.randn(1, 3),), io.BytesIO(), dynamo=False, **kwargs)
+    except Exception as e:
+        print(type(e).__name__, str(e).splitlines()[0])
+print(torch.onnx.is_in_onnx_export(), torch.onnx.TrainingMode.EVAL)
+''',
+]]
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(SNIPPETS,
+                                                                              at_least=6)
