@@ -311,6 +311,26 @@ def test_transformer_encoder(onnx, ort):
     run_both(ort, proto, model.eval(), (ids, mask), (torch.tensor([[3, 1, 4, 1]] * 3), mask))
 
 
+class Made(nn.Module):
+    """Tensors made in forward from the input's sizes; an output that is an input."""
+
+    def forward(self, x, scale=2.0):
+        n = x.size(0)
+        pos = torch.arange(x.size(1)).float()
+        z = torch.zeros(n, 3) + torch.ones_like(x[:, :3]) * scale
+        return x + pos, z, torch.full((n, 2), 7.0), x
+
+
+def test_tensors_made_from_sizes(onnx, ort):
+    x = torch.randn(2, 4)
+    static = export_proto(onnx, Made(), (x,))
+    assert "Range" not in op_types(static)          # made of known sizes: a Constant
+    run_both(ort, static, Made(), (x,))
+    dynamic = export_proto(onnx, Made(), (x,), dynamic_axes={"x": [0, 1]})
+    assert {"Range", "ConstantOfShape", "Identity"} <= set(op_types(dynamic))
+    run_both(ort, dynamic, Made(), (x,), (torch.randn(5, 6),))
+
+
 def test_export_params_false_makes_weights_inputs(onnx):
     lin = nn.Linear(3, 2)
     proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)

@@ -252,3 +252,50 @@ def repeat(g, input, *sizes):
     if len(sizes) > input.rank:
         input = g.unsqueeze(input, list(range(len(sizes) - input.rank)))
     return g.op("Tile", [input, g.ints(sizes)])
+
+
+# -- making tensors of graph sizes (made of known sizes, a call is folded to a Constant) -------
+
+def _filled(g, sizes, fill):
+    value = g.onnx.numpy_helper.from_array(np.array([fill], dtype=g.example.dtype._np))
+    return g.op("ConstantOfShape", [_shape_tensor(g, _sizes(sizes))], value=value)
+
+
+@translates("zeros")
+def zeros(g, *size, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+          requires_grad=False):
+    return _filled(g, size, 0)
+
+
+@translates("ones")
+def ones(g, *size, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+         requires_grad=False):
+    return _filled(g, size, 1)
+
+
+@translates("full")
+def full(g, size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+         pin_memory=False, requires_grad=False):
+    return _filled(g, [size] if isinstance(size, Value) else size, fill_value)
+
+
+def _like(fill):
+    def translation(g, input, *args, **kwargs):
+        value = fill if fill is not None else (args[0] if args else kwargs["fill_value"])
+        shape = g.op("Shape", [input], example=tuple(input.example.shape))
+        return _filled(g, [shape], value)
+    return translation
+
+
+translates("zeros_like")(_like(0))
+translates("ones_like")(_like(1))
+translates("full_like")(_like(None))
+
+
+@translates("arange")
+def arange(g, start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    dtype = g.example.dtype._np
+    return g.op("Range", [g.cast(start, dtype), g.cast(end, dtype), g.cast(step, dtype)])

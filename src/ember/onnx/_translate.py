@@ -36,6 +36,8 @@ def translate(gm, g, inputs):
             kwargs = dict(map_arg(node.kwargs, env.__getitem__))
             if _foldable(g, node, args, kwargs):
                 env[node] = _plain(g.example)
+            elif _known(args, kwargs) and node.op != "call_module":
+                env[node] = _constants(g, g.example)
             elif node.op == "call_module":
                 module = gm.get_submodule(node.target)
                 fn = module_translation(module, g.opset)
@@ -75,11 +77,20 @@ def _foldable(g, node, args, kwargs):
         return False
     if node.op == "call_method" and node.target in _STATIC_METHODS:
         return True
-    if not g.dynamic:
-        return True
+    return not g.dynamic or _known(args, kwargs)
+
+
+def _known(args, kwargs):
+    """Whether no graph value goes into a call (`torch.zeros(n, 3)` with n a folded size)."""
     found = []
     map_aggregate((args, kwargs), lambda a: found.append(a) if isinstance(a, Value) else a)
     return not found
+
+
+def _constants(g, example):
+    """A call of known inputs, as Constants of what it gave."""
+    from .._tensor import Tensor
+    return map_aggregate(example, lambda t: g.value(t) if isinstance(t, Tensor) else t)
 
 
 def _holds_tensor(x):
