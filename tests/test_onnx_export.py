@@ -331,6 +331,31 @@ def test_tensors_made_from_sizes(onnx, ort):
     run_both(ort, dynamic, Made(), (x,), (torch.randn(5, 6),))
 
 
+class Dtypes(nn.Module):
+    """A float64 layer and constant, integer arithmetic (// floors), comparisons, casts."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 2).double()
+
+    def forward(self, x, i):
+        y = self.lin(x) * 0.5 + torch.tensor([1.0, 2.0], dtype=torch.float64)
+        return (y, (i + 1) * 2, i > 1, x.float() / 3, i / 2, (i - 3) // 2,
+                torch.div(i - 4, 3, rounding_mode="trunc"),
+                torch.div(x, 0.3, rounding_mode="floor"), torch.div(x, -0.3, rounding_mode="trunc"))
+
+
+def test_dtypes_and_integer_arithmetic(onnx, ort):
+    torch.manual_seed(0)
+    model = Dtypes()
+    args = (torch.randn(2, 3, dtype=torch.float64), torch.tensor([1, 2, 3, -5]))
+    proto = export_proto(onnx, model, args)
+    assert proto.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.DOUBLE
+    assert [o.type.tensor_type.elem_type for o in proto.graph.output[:3]] == [
+        onnx.TensorProto.DOUBLE, onnx.TensorProto.INT64, onnx.TensorProto.BOOL]
+    run_both(ort, proto, model, args)
+
+
 def test_export_params_false_makes_weights_inputs(onnx):
     lin = nn.Linear(3, 2)
     proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)

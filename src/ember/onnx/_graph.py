@@ -119,24 +119,24 @@ class GraphBuilder:
         it: allowzero=0 from opset 14)."""
         return self.op("Reshape", [x, shape], allowzero=0 if self.opset >= 14 else None)
 
-    def value(self, x, like=None):
-        """`x` as a Value: Values pass through, Python numbers and arrays become Constants (in
-        `like`'s dtype when given, as torch's weak scalars take the tensor's dtype)."""
+    def value(self, x):
+        """`x` as a Value: Values pass through, tensors become Constants of their dtype,
+        Python numbers Constants of int64 or float32 (callers cast them as the op needs)."""
         if isinstance(x, Value):
             return x
-        dtype = np_dtype_of(like) if like is not None else None
         if hasattr(x, "numpy"):
-            return self.const(to_numpy(x), dtype)
-        return self.const(x, dtype)
+            arr = to_numpy(x)
+            return self.const(arr, arr.dtype)
+        return self.const(x)
 
     def cast(self, v, np_dtype):
         """`v` in `np_dtype` (a Cast node when it differs)."""
         if not isinstance(v, Value):
-            return self.const(np.asarray(v, dtype=np_dtype))
+            return self.const(v, np_dtype)
         if v.np_dtype == np.dtype(np_dtype):
             return v
         to = self.onnx.helper.np_dtype_to_tensor_dtype(np.dtype(np_dtype))
-        return self.op("Cast", [v], example=_NumpyExample(np.zeros((), np_dtype)), to=to)
+        return self.op("Cast", [v], example=stand_in(shape_of(v.example), np_dtype), to=to)
 
     def initializer(self, name, tensor):
         """The initializer `name` holding a parameter or buffer (one per name)."""

@@ -65,14 +65,14 @@ def mul(g, input, other):
 
 @translates("div", "itruediv")
 def div(g, input, other, rounding_mode=None):
+    if rounding_mode == "floor":
+        return floordiv(g, input, other)
     out = binary(g, "Div", input, other)
-    if rounding_mode is None or not isinstance(out, Value):
+    if rounding_mode != "trunc" or not isinstance(out, Value):
         return out
-    if rounding_mode == "floor" and np.issubdtype(out.np_dtype, np.floating):
-        return g.op("Floor", [out])
-    if rounding_mode == "trunc" and np.issubdtype(out.np_dtype, np.floating):
-        return g.op("Cast", [g.op("Cast", [out], to=7)], to=g.onnx.helper.
-                    np_dtype_to_tensor_dtype(out.np_dtype))
+    if np.issubdtype(out.np_dtype, np.floating):       # (integer Div truncates already)
+        to = g.onnx.helper.np_dtype_to_tensor_dtype(out.np_dtype)
+        return g.op("Cast", [g.op("Cast", [out], to=g.onnx.TensorProto.INT64)], to=to)
     return out
 
 
@@ -80,8 +80,12 @@ def div(g, input, other, rounding_mode=None):
 def floordiv(g, input, other):
     if not isinstance(input, Value) and not isinstance(other, Value):
         return input // other
-    out = binary(g, "Div", input, other)
-    return g.op("Floor", [out]) if np.issubdtype(out.np_dtype, np.floating) else out
+    dtype = _result_dtype(g, input, other)
+    if np.issubdtype(dtype, np.floating):
+        return g.op("Floor", [binary(g, "Div", input, other)])
+    # Integers: ONNX's Div truncates; (a - a mod b) / b is exact and floors, as torch's //.
+    a, b = g.cast(input, dtype), g.cast(other, dtype)
+    return g.op("Div", [g.op("Sub", [a, g.op("Mod", [a, b], fmod=0)]), b])
 
 
 @translates("pow")
