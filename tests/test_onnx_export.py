@@ -423,6 +423,14 @@ def test_input_names_beyond_the_inputs_name_the_weights(onnx, ort):
     run_both(ort, proto, lin, (torch.randn(1, 3),))
 
 
+def test_a_branch_on_a_tensor_value_says_why(onnx):
+    class Branchy(nn.Module):
+        def forward(self, x):
+            return x if x.sum() > 0 else -x
+    with pytest.raises(torch.fx.proxy.TraceError, match="cannot follow a branch"):
+        torch.onnx.export(Branchy(), (torch.randn(2),), io.BytesIO())
+
+
 def test_argument_errors(onnx):
     lin = nn.Linear(3, 2)
     with pytest.raises(RuntimeError, match=r"number of input names provided \(4\) exceeded "

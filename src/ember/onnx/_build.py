@@ -5,6 +5,8 @@ Default names (torch's TorchScript exporter names values after its IR, so its de
 from model to model): an input is named after the forward parameter it is given for (torch's
 name too when the parameter is used as it is), an output by a number ("23"), as torch's are.
 """
+import warnings
+
 from ..fx.node import map_aggregate
 from ._graph import GraphBuilder, Value
 from ._trace import capture
@@ -16,6 +18,7 @@ __all__ = ["build_model"]
 
 def build_model(onnx, model, args, kwargs, opset, input_names, output_names, dynamic_axes,
                 export_params, keep_initializers_as_inputs):
+    """The checked ModelProto of `model` run on `args`/`kwargs` (see export's arguments)."""
     from .. import __version__
     gm, result = capture(model, args, kwargs, is_leaf)
     g = GraphBuilder(onnx, opset, dynamic=bool(dynamic_axes))
@@ -28,7 +31,6 @@ def build_model(onnx, model, args, kwargs, opset, input_names, output_names, dyn
     outputs = _outputs(g, out, output_names)
     for name in dynamic_axes:
         if name not in graph_inputs and name not in outputs:
-            import warnings
             warnings.warn(f"Provided key {name} for dynamic axes is not a valid input/output "
                           "name")
     helper = onnx.helper

@@ -40,7 +40,11 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
 
     Needs the `onnx` package (ember's `onnx` extra). See NOTE [ One exporter for dynamo=True
     and dynamo=False ]; the ops it translates are those of _registry.py's table, and any other
-    raises UnsupportedOperatorError naming it."""
+    raises UnsupportedOperatorError naming it. Accepted and without effect (deprecated in
+    torch 2.13, or options of its dynamo exporter's pipeline): do_constant_folding (sizes are
+    folded when nothing is dynamic), operator_export_type, custom_opsets,
+    export_modules_as_functions, autograd_inlining, external_data, report, optimize, verify,
+    profile, dump_exported_program, artifacts_dir, custom_translation_table."""
     onnx = _import_onnx()
     opset = DEFAULT_OPSET if opset_version is None else opset_version
     _check_opset(opset)

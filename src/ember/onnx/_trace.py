@@ -6,6 +6,7 @@ import types
 
 from ..fx import Graph, Interpreter, Tracer
 from ..fx.graph_module import GraphModule
+from ..fx.proxy import TraceError
 
 __all__ = ["capture"]
 
@@ -53,7 +54,11 @@ def capture(model, args, kwargs, is_leaf):
         return _capture_whole(model, args)
     tracer = _ExportTracer(is_leaf)
     concrete = _concrete_args(model, args, kwargs)
-    graph = tracer.trace(model, concrete_args=concrete or None)
+    try:
+        graph = tracer.trace(model, concrete_args=concrete or None)
+    except TraceError as e:
+        raise TraceError(f"{e}\n(ember.onnx.export captures the model with ember.fx's symbolic "
+                         "trace, which cannot follow a branch on a tensor's value)") from e
     gm = GraphModule(tracer.root, graph, type(model).__name__)
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     inputs = list(args) + [kwargs[n.target] for n in placeholders[len(args):]
