@@ -356,6 +356,38 @@ def test_dtypes_and_integer_arithmetic(onnx, ort):
     run_both(ort, proto, model, args)
 
 
+class Reductions(nn.Module):
+    """max/min with and without dims, cumsum, normalize, einsum, addmm, sums of a bool mask,
+    sums into another dtype, pixel_shuffle."""
+
+    def forward(self, x, mask, img):
+        values, indices = x.max(1)
+        low = torch.min(x, dim=-1, keepdim=True)
+        return (values, indices, low.values, low.indices, torch.max(x), torch.maximum(x, -x),
+                x.cumsum(1), F.normalize(x, dim=-1), torch.einsum("bi,bj->bij", x, x),
+                torch.addmm(x[:, :2], x, x.t()[:, :2]), mask.sum(), mask.sum(1),
+                x.sum(dtype=torch.float64), x.mean((0, 1)), x.prod(1), F.pixel_shuffle(img, 2))
+
+
+@pytest.mark.parametrize("opset", [20, 17, 13])
+def test_reductions(onnx, ort, opset):
+    torch.manual_seed(0)
+    args = (torch.randn(3, 4), torch.tensor([[True, False], [True, True], [False, False]]),
+            torch.randn(3, 8, 2, 2))
+    proto = export_proto(onnx, Reductions(), args, opset_version=opset)
+    run_both(ort, proto, Reductions(), args)
+
+
+def test_reductions_dynamic(onnx, ort):
+    torch.manual_seed(0)
+    args = (torch.randn(3, 4), torch.tensor([[True, False], [True, True], [False, False]]),
+            torch.randn(3, 8, 2, 2))
+    proto = export_proto(onnx, Reductions(), args, dynamic_axes={"x": [0], "mask": [0],
+                                                                  "img": [0]})
+    run_both(ort, proto, Reductions(), args, (torch.randn(5, 4), torch.ones(5, 2).bool(),
+                                              torch.randn(5, 8, 2, 2)))
+
+
 def test_export_params_false_makes_weights_inputs(onnx):
     lin = nn.Linear(3, 2)
     proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)
@@ -406,9 +438,9 @@ def test_dynamic_shapes_name_axes_with_dynamo(onnx):
 def test_unsupported_operator_names_it(onnx):
     class M(nn.Module):
         def forward(self, x):
-            return torch.cumsum(x, 0)
+            return torch.erfinv(x)
     with pytest.raises(torch.onnx.errors.UnsupportedOperatorError,
-                       match="Exporting the operator 'aten::cumsum' to ONNX opset version 20 "
+                       match="Exporting the operator 'aten::erfinv' to ONNX opset version 20 "
                              "is not supported"):
         torch.onnx.export(M(), (torch.randn(3),), io.BytesIO(), dynamo=False)
 

@@ -1,5 +1,5 @@
-"""Translations of arithmetic, comparisons, activations, reductions, softmax and matrix
-products."""
+"""Translations of arithmetic, comparisons, activations and matrix products (reductions and
+softmax: _ops_reduce.py)."""
 import math
 import operator
 
@@ -185,52 +185,21 @@ def softplus(g, input, beta=1.0, threshold=20.0):
     return g.op("Softplus", [input])
 
 
-def _dim(dim, rank):
-    return dim + rank if dim < 0 else dim
-
-
-def _softmax(op_type):
-    def translation(g, input, dim=None, _stacklevel=3, dtype=None):
-        if dim is None:
-            raise SymbolicValueError(f"{op_type} needs an explicit dim to be exported")
-        if dtype is not None:
-            input = g.cast(input, dtype._np)
-        rank = input.rank
-        if g.opset >= 13:
-            return g.op(op_type, [input], axis=dim)
-        dim = _dim(dim, rank)
-        if dim == rank - 1:
-            return g.op(op_type, [input], axis=dim)
-        perm = list(range(rank))
-        perm[dim], perm[-1] = perm[-1], perm[dim]
-        moved = g.op("Transpose", [input], perm=perm)
-        return g.op("Transpose", [g.op(op_type, [moved], axis=rank - 1)], perm=perm)
-    return translation
-
-
-translates("softmax")(_softmax("Softmax"))
-translates("log_softmax")(_softmax("LogSoftmax"))
-
-
-def _reduction(op_type):
-    def translation(g, input, dim=None, keepdim=False, *, dtype=None):
-        if dim is None or dim == () or dim == []:
-            return g.reduce(op_type, input, None, False)
-        dims = [dim] if isinstance(dim, int) else list(dim)
-        return g.reduce(op_type, input, [_dim(d, input.rank) for d in dims], keepdim)
-    return translation
-
-
-translates("mean")(_reduction("ReduceMean"))
-translates("sum")(_reduction("ReduceSum"))
-translates("amax")(_reduction("ReduceMax"))
-translates("amin")(_reduction("ReduceMin"))
-translates("prod")(_reduction("ReduceProd"))
-
-
 @translates("matmul", "mm", "bmm")
 def matmul(g, input, other):
     return g.op("MatMul", [input, other])
+
+
+@translates("addmm")
+def addmm(g, input, mat1, mat2, *, beta=1, alpha=1):
+    return g.op("Gemm", [mat1, mat2, input], alpha=float(alpha), beta=float(beta))
+
+
+@translates("einsum")
+def einsum(g, equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = operands[0]
+    return g.op("Einsum", list(operands), equation=equation.replace(" ", ""))
 
 
 @translates("linear")
@@ -281,16 +250,3 @@ def where(g, condition, input=None, other=None):
 @translates("masked_fill")
 def masked_fill(g, input, mask, value):
     return g.op("Where", [g.cast(mask, np.bool_), g.cast(value, input.np_dtype), input])
-
-
-def _arg_reduction(op_type):
-    def translation(g, input, dim=None, keepdim=False):
-        if dim is None:
-            flat = g.reshape(input, g.ints([-1]))
-            return g.op(op_type, [flat], axis=0, keepdims=0)
-        return g.op(op_type, [input], axis=dim, keepdims=int(keepdim))
-    return translation
-
-
-translates("argmax")(_arg_reduction("ArgMax"))
-translates("argmin")(_arg_reduction("ArgMin"))

@@ -1,4 +1,4 @@
-"""Translations of padding (F.pad) and resizing (F.interpolate, nn.Upsample)."""
+"""Translations of padding (F.pad), resizing (F.interpolate, nn.Upsample) and pixel_shuffle."""
 import numpy as np
 
 from ._registry import translates
@@ -62,3 +62,11 @@ def interpolate(g, input, size=None, scale_factor=None, mode="nearest", align_co
 def _none(g):
     """An omitted optional input of Resize: "" from opset 13, an empty tensor before."""
     return "" if g.opset >= 13 else g.const(np.zeros(0, np.float32))
+
+
+@translates("pixel_shuffle")
+def pixel_shuffle(g, input, upscale_factor):
+    """(N, C r^2, H, W) -> (N, C, H r, W r): ONNX's DepthToSpace in its CRD order."""
+    if input.rank != 4:
+        raise SymbolicValueError("pixel_shuffle exports for 4-D inputs only")
+    return g.op("DepthToSpace", [input], blocksize=int(upscale_factor), mode="CRD")

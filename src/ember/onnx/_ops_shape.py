@@ -38,6 +38,8 @@ def size(g, input, dim=None):
 
 @translates("getattr")
 def getattr_(g, obj, name):
+    if not isinstance(obj, Value):         # (max(x, 1).values)
+        return getattr(obj, name)
     if name == "shape":
         return size(g, obj)
     if name == "T" and isinstance(obj, Value):
