@@ -388,6 +388,59 @@ def test_reductions_dynamic(onnx, ort):
                                               torch.randn(5, 8, 2, 2)))
 
 
+class Recurrent(nn.Module):
+    def __init__(self, kind, **kwargs):
+        super().__init__()
+        self.rnn = getattr(nn, kind)(4, 5, **kwargs)
+        self.out = nn.Linear(5 * (2 if kwargs.get("bidirectional") else 1), 2)
+
+    def forward(self, x):
+        y, state = self.rnn(x)
+        return self.out(y), state
+
+
+def flat(x):
+    return [y for v in x for y in flat(v)] if isinstance(x, tuple) else [x]
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+@pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2, "bias": False},
+                                    {"bidirectional": True, "num_layers": 2,
+                                     "batch_first": True}])
+def test_recurrent_layers(onnx, ort, kind, kwargs):
+    torch.manual_seed(0)
+    model = Recurrent(kind, **kwargs)
+    x = torch.randn(3, 2, 4)
+    proto = export_proto(onnx, model, (x,))
+    assert op_types(proto).count("RNN" if kind == "RNN" else kind) == kwargs.get("num_layers", 1)
+    session = ort.InferenceSession(proto.SerializeToString())
+    got = session.run(None, {"x": x.numpy()})
+    with torch.no_grad():
+        want = flat(model(x))
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-5)
+
+
+class WithState(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 5, num_layers=2)
+
+    def forward(self, x, h, c):
+        y, (h, c) = self.lstm(x, (h, c))
+        return y, h, c
+
+
+def test_lstm_with_initial_state_and_dynamic_sizes(onnx, ort):
+    model = seeded(WithState)
+    args = (torch.randn(3, 2, 4), torch.randn(2, 2, 5), torch.randn(2, 2, 5))
+    proto = export_proto(onnx, model, args, input_names=["x", "h", "c"],
+                         dynamic_axes={"x": {0: "time", 1: "batch"}, "h": {1: "batch"},
+                                       "c": {1: "batch"}})
+    run_both(ort, proto, model, args,
+             (torch.randn(7, 3, 4), torch.randn(2, 3, 5), torch.randn(2, 3, 5)))
+
+
 def test_export_params_false_makes_weights_inputs(onnx):
     lin = nn.Linear(3, 2)
     proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)

@@ -146,6 +146,15 @@ class GraphBuilder:
             self.initializers[name] = (proto, Value(name, tensor.detach()))
         return self.initializers[name][1]
 
+    def folded(self, array, op_type):
+        """A new initializer of weights the exporter computed (regrouped gates, ...), named as
+        torch names the ones its constant folding makes ("onnx::LSTM_123")."""
+        self._value_count += 1
+        name = f"onnx::{op_type}_{self._value_count}"
+        proto = self.onnx.numpy_helper.from_array(np.asarray(array), name)
+        self.initializers[name] = (proto, Value(name, _NumpyExample(np.asarray(array))))
+        return self.initializers[name][1]
+
     # -- ops whose form changed with the opset ------------------------------------------------
     def _axes(self, axes, op_type):
         """The axes input of Unsqueeze/Squeeze: a Constant outside any scope, named as torch's

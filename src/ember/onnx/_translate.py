@@ -1,7 +1,7 @@
 """Translating a captured fx graph into ONNX nodes, node by node, through the table in
 _registry.py (NOTE [ Values and folded values ] in _graph.py says what a translation gives)."""
 from ..fx.node import map_arg, map_aggregate
-from . import _modules, _modules_attention  # noqa: F401 (they fill the table)
+from . import _modules, _modules_attention, _modules_rnn  # noqa: F401 (they fill the table)
 from . import _ops_math, _ops_nn, _ops_norm, _ops_reduce, _ops_resize, _ops_shape  # noqa: F401
 from ._graph import Value
 from ._registry import function_translation, module_translation
