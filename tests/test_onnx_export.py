@@ -340,16 +340,18 @@ class Dtypes(nn.Module):
 
     def forward(self, x, i):
         y = self.lin(x) * 0.5 + torch.tensor([1.0, 2.0], dtype=torch.float64)
-        return (y, (i + 1) * 2, i > 1, x.float() / 3, i / 2, (i - 3) // 2,
+        return (y, (i + 1) * 2, i > 1, i >= 2, x <= 0.5, x != 0.5, x.float() / 3, i / 2,
+                (i - 3) // 2,
                 torch.div(i - 4, 3, rounding_mode="trunc"),
                 torch.div(x, 0.3, rounding_mode="floor"), torch.div(x, -0.3, rounding_mode="trunc"))
 
 
-def test_dtypes_and_integer_arithmetic(onnx, ort):
+@pytest.mark.parametrize("opset", [20, 11])
+def test_dtypes_and_integer_arithmetic(onnx, ort, opset):
     torch.manual_seed(0)
     model = Dtypes()
     args = (torch.randn(2, 3, dtype=torch.float64), torch.tensor([1, 2, 3, -5]))
-    proto = export_proto(onnx, model, args)
+    proto = export_proto(onnx, model, args, opset_version=opset)
     assert proto.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.DOUBLE
     assert [o.type.tensor_type.elem_type for o in proto.graph.output[:3]] == [
         onnx.TensorProto.DOUBLE, onnx.TensorProto.INT64, onnx.TensorProto.BOOL]
@@ -514,6 +516,15 @@ def test_a_branch_on_a_tensor_value_says_why(onnx):
             return x if x.sum() > 0 else -x
     with pytest.raises(torch.fx.proxy.TraceError, match="cannot follow a branch"):
         torch.onnx.export(Branchy(), (torch.randn(2),), io.BytesIO())
+
+
+def test_an_operator_newer_than_the_opset_says_which_version_has_it(onnx):
+    class Outer(nn.Module):
+        def forward(self, x):
+            return torch.einsum("i,j->ij", x, x)
+    with pytest.raises(torch.onnx.errors.UnsupportedOperatorError,
+                       match="Support for this operator was added in version 12"):
+        torch.onnx.export(Outer(), (torch.randn(3),), io.BytesIO(), opset_version=11)
 
 
 def test_argument_errors(onnx):

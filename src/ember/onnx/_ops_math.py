@@ -7,7 +7,7 @@ import numpy as np
 
 from ._graph import Value, np_dtype_of
 from ._registry import translates
-from .errors import SymbolicValueError
+from .errors import SymbolicValueError, UnsupportedOperatorError
 
 _PYTHON = {"Add": operator.add, "Sub": operator.sub, "Mul": operator.mul,
            "Div": operator.truediv, "Pow": operator.pow}
@@ -98,13 +98,19 @@ def pow_(g, input, exponent):
     return g.op("Pow", [base, exponent])
 
 
-def _compare(op_type, swap=False, negate=False):
+# LessOrEqual and GreaterOrEqual came in opset 12; before, a <= b is written not(a > b).
+_BEFORE_12 = {"LessOrEqual": "Greater", "GreaterOrEqual": "Less"}
+
+
+def _compare(op_type, negate=False):
     def translation(g, input, other):
         if not isinstance(input, Value) and not isinstance(other, Value):
             raise SymbolicValueError("a comparison of two constants reached the exporter")
         dtype = _result_dtype(g, input, other)
         a, b = g.cast(input, dtype), g.cast(other, dtype)
-        out = g.op(op_type, [b, a] if swap else [a, b])
+        if g.opset < 12 and op_type in _BEFORE_12:
+            return g.op("Not", [g.op(_BEFORE_12[op_type], [a, b])])
+        out = g.op(op_type, [a, b])
         return g.op("Not", [out]) if negate else out
     return translation
 
@@ -197,6 +203,8 @@ def addmm(g, input, mat1, mat2, *, beta=1, alpha=1):
 
 @translates("einsum")
 def einsum(g, equation, *operands):
+    if g.opset < 12:
+        raise UnsupportedOperatorError("aten::einsum", g.opset, 12)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = operands[0]
     return g.op("Einsum", list(operands), equation=equation.replace(" ", ""))
