@@ -112,6 +112,8 @@ class GraphBuilder:
         parts = [self.unsqueeze(v, [0]) if isinstance(v, Value) and v.rank == 0
                  else (v if isinstance(v, Value) else self.const([int(v)], np.int64))
                  for v in values]
+        if len(parts) == 1:
+            return parts[0]
         return self.op("Concat", parts, example=tuple(0 for _ in values), axis=0)
 
     def reshape(self, x, shape):

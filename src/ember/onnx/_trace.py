@@ -31,6 +31,19 @@ class _ExportTracer(Tracer):
         finally:
             self._scope.pop()
 
+    def getattr(self, attr, attr_val, parameter_proxy_cache):
+        """Buffers are read as get_attr nodes too (torch.fx's proxy_buffer_attributes), so
+        that `self.pe[:, :x.size(1)]` is recorded rather than run on the real buffer."""
+        from .._tensor import Tensor
+        if isinstance(attr_val, Tensor):
+            for name, b in self.root.named_buffers():
+                if attr_val is b:
+                    if name not in parameter_proxy_cache:
+                        parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (),
+                                                                        {})
+                    return parameter_proxy_cache[name]
+        return super().getattr(attr, attr_val, parameter_proxy_cache)
+
     def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):
         node = super().create_node(kind, target, args, kwargs, name, type_expr)
         node.meta["scope"] = tuple(self._scope)
