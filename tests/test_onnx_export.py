@@ -191,7 +191,7 @@ def test_cnn_static_sizes_fold(onnx, ort):
     run_both(ort, proto, cnn.eval(), (torch.randn(2, 3, 8, 8),))
 
 
-@pytest.mark.parametrize("opset", [20, 17, 13, 11])
+@pytest.mark.parametrize("opset", [20, 17, 13, 11, 10])
 def test_attention_block_at_each_opset(onnx, ort, opset):
     block = seeded(Block)
     x = torch.randn(2, 5, 8)
@@ -220,7 +220,7 @@ def test_embedding_mean_dynamic(onnx, ort):
     run_both(ort, proto, bag.eval(), (ids,), (torch.tensor([[9], [1], [7]]),))
 
 
-@pytest.mark.parametrize("opset", [20, 13, 11])
+@pytest.mark.parametrize("opset", [20, 13, 11, 10])
 def test_mixed_layers(onnx, ort, opset):
     mix = seeded(Mix)
     args = (torch.randn(2, 3, 8), torch.randn(2, 4, 4, 4))
@@ -468,6 +468,46 @@ def test_buffer_sliced_by_the_input_length(onnx, ort):
     assert "pe" in {i.name for i in proto.graph.initializer}
     run_both(ort, proto, model, (torch.tensor([[1, 2, 3]]),),
              (torch.tensor([[1, 2, 3, 4, 5]] * 2),))
+
+
+class SuperResolution(nn.Module):
+    """The model of torch's super-resolution tutorial (exported there at opset 10), with
+    padding, clamping and nearest upsampling."""
+
+    def __init__(self, factor=2):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 8, 5, padding=2)
+        self.conv2 = nn.Conv2d(8, factor ** 2, 3, padding=1)
+        self.shuffle = nn.PixelShuffle(factor)
+
+    def forward(self, x):
+        x = F.pad(torch.relu(self.conv1(x)), (1, 1, 1, 1), mode="reflect")[..., 1:-1, 1:-1]
+        y = self.shuffle(self.conv2(x)).clamp(-1.0, 1.0)
+        return y + F.interpolate(x[:, :1], scale_factor=2, mode="nearest")
+
+
+@pytest.mark.parametrize("opset", [10, 11, 20])
+def test_super_resolution_at_old_and_new_opsets(onnx, ort, opset):
+    model = seeded(SuperResolution)
+    x = torch.randn(1, 1, 6, 6)
+    proto = export_proto(onnx, model, (x,), opset_version=opset,
+                         input_names=["input"], output_names=["output"],
+                         dynamic_axes={"input": {0: "batch_size"}, "output": {0: "batch_size"}})
+    assert ("DepthToSpace" in op_types(proto)) == (opset >= 11)
+    run_both(ort, proto, model, (x,), (torch.randn(3, 1, 6, 6),))
+
+
+def test_operators_newer_than_opset_10(onnx):
+    class Scan(nn.Module):
+        def forward(self, x):
+            return x.cumsum(0)
+    with pytest.raises(torch.onnx.errors.UnsupportedOperatorError,
+                       match="'aten::cumsum' to ONNX opset version 10 is not supported. Support "
+                             "for this operator was added in version 11"):
+        torch.onnx.export(Scan(), (torch.randn(3),), io.BytesIO(), opset_version=10)
+    with pytest.raises(torch.onnx.OnnxExporterError, match="ember exports ONNX opset versions "
+                                                           "10 to 20"):
+        torch.onnx.export(Scan(), (torch.randn(3),), io.BytesIO(), opset_version=9)
 
 
 def test_export_params_false_makes_weights_inputs(onnx):

@@ -5,7 +5,7 @@ import enum
 __all__ = ["TrainingMode", "OperatorExportTypes"]
 
 DEFAULT_OPSET = 20       # what torch 2.13's TorchScript exporter writes by default
-MIN_OPSET = 11           # ember's lowest (torch's is 7): the ops below need 11's forms
+MIN_OPSET = 10           # ember's lowest (torch's is 7): Slice takes its bounds as inputs
 MAX_OPSET = 20
 
 

@@ -157,6 +157,13 @@ class GraphBuilder:
         self.initializers[name] = (proto, Value(name, _NumpyExample(np.asarray(array))))
         return self.initializers[name][1]
 
+    def require(self, name, version):
+        """Raise torch's UnsupportedOperatorError for `name` (a torch op, "aten::cumsum")
+        when the opset is older than `version`, the first that can express it."""
+        if self.opset < version:
+            from .errors import UnsupportedOperatorError
+            raise UnsupportedOperatorError(name, self.opset, version)
+
     # -- ops whose form changed with the opset ------------------------------------------------
     def _axes(self, axes, op_type):
         """The axes input of Unsqueeze/Squeeze: a Constant outside any scope, named as torch's

@@ -7,7 +7,7 @@ import numpy as np
 
 from ._graph import Value, np_dtype_of
 from ._registry import translates
-from .errors import SymbolicValueError, UnsupportedOperatorError
+from .errors import SymbolicValueError
 
 _PYTHON = {"Add": operator.add, "Sub": operator.sub, "Mul": operator.mul,
            "Div": operator.truediv, "Pow": operator.pow}
@@ -108,6 +108,9 @@ def _compare(op_type, negate=False):
             raise SymbolicValueError("a comparison of two constants reached the exporter")
         dtype = _result_dtype(g, input, other)
         a, b = g.cast(input, dtype), g.cast(other, dtype)
+        if op_type == "Equal" and g.opset < 11 and not np.issubdtype(dtype, np.integer) \
+                and dtype != np.bool_:
+            g.require("aten::eq", 11)       # (Equal took only integers and bools before)
         if g.opset < 12 and op_type in _BEFORE_12:
             return g.op("Not", [g.op(_BEFORE_12[op_type], [a, b])])
         out = g.op(op_type, [a, b])
@@ -175,6 +178,11 @@ def clamp(g, input, min=None, max=None, inplace=False, min_val=None, max_val=Non
     low = min if min_val is None else min_val
     high = max if max_val is None else max_val
     like = input.np_dtype
+    if g.opset < 11:                    # (bounds were attributes)
+        if isinstance(low, Value) or isinstance(high, Value):
+            g.require("aten::clamp", 11)
+        return g.op("Clip", [input], min=None if low is None else float(low),
+                    max=None if high is None else float(high))
     return g.op("Clip", [input, "" if low is None else g.cast(low, like),
                          "" if high is None else g.cast(high, like)])
 
@@ -203,8 +211,7 @@ def addmm(g, input, mat1, mat2, *, beta=1, alpha=1):
 
 @translates("einsum")
 def einsum(g, equation, *operands):
-    if g.opset < 12:
-        raise UnsupportedOperatorError("aten::einsum", g.opset, 12)
+    g.require("aten::einsum", 12)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = operands[0]
     return g.op("Einsum", list(operands), equation=equation.replace(" ", ""))

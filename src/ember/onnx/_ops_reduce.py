@@ -95,6 +95,7 @@ translates("minimum")(_pairwise("Min"))
 
 @translates("cumsum")
 def cumsum(g, input, dim, *, dtype=None):
+    g.require("aten::cumsum", 11)
     if dtype is not None:
         input = g.cast(input, dtype._np)
     return g.op("CumSum", [input, g.const(np.asarray(dim, np.int64))])

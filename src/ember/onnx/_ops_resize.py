@@ -24,9 +24,13 @@ def pad(g, input, pad, mode="constant", value=None):
     starts, ends = [0] * rank, [0] * rank
     for i in range(len(pad) // 2):
         starts[rank - 1 - i], ends[rank - 1 - i] = pad[2 * i], pad[2 * i + 1]
+    fill = 0.0 if value is None else value
+    if g.opset < 11:                    # (pads and value were attributes)
+        return g.op("Pad", [input], mode=modes[mode], pads=starts + ends,
+                    value=float(fill) if mode == "constant" else None)
     inputs = [input, g.ints(starts + ends)]
     if mode == "constant":
-        inputs.append(g.cast(0.0 if value is None else value, input.np_dtype))
+        inputs.append(g.cast(fill, input.np_dtype))
     return g.op("Pad", inputs, mode=modes[mode])
 
 
@@ -44,6 +48,8 @@ def interpolate(g, input, size=None, scale_factor=None, mode="nearest", align_co
     if onnx_mode == "cubic":
         attrs["cubic_coeff_a"] = -0.75
     spatial = input.rank - 2
+    if g.opset < 11:
+        return _resize_10(g, input, mode)
     if scale_factor is not None and not recompute_scale_factor:
         scales = scale_factor if isinstance(scale_factor, (tuple, list)) else [
             scale_factor] * spatial
@@ -59,6 +65,15 @@ def interpolate(g, input, size=None, scale_factor=None, mode="nearest", align_co
     return g.op("Resize", [input, _none(g), _none(g), sizes], **attrs)
 
 
+def _resize_10(g, input, mode):
+    """Opset 10's Resize: scales only, the asymmetric coordinates of torch's nearest mode."""
+    if mode != "nearest":
+        g.require(f"aten::upsample_{mode}", 11)
+    in_shape, out_shape = input.example.shape, g.example.shape
+    scales = [1.0, 1.0] + [o / i for i, o in zip(in_shape[2:], out_shape[2:])]
+    return g.op("Resize", [input, g.const(np.array(scales, np.float32))], mode="nearest")
+
+
 def _none(g):
     """An omitted optional input of Resize: "" from opset 13, an empty tensor before."""
     return "" if g.opset >= 13 else g.const(np.zeros(0, np.float32))
@@ -69,4 +84,10 @@ def pixel_shuffle(g, input, upscale_factor):
     """(N, C r^2, H, W) -> (N, C, H r, W r): ONNX's DepthToSpace in its CRD order."""
     if input.rank != 4:
         raise SymbolicValueError("pixel_shuffle exports for 4-D inputs only")
-    return g.op("DepthToSpace", [input], blocksize=int(upscale_factor), mode="CRD")
+    r = int(upscale_factor)
+    if g.opset >= 11:
+        return g.op("DepthToSpace", [input], blocksize=r, mode="CRD")
+    _, c, h, w = g.example.shape             # (before 11: DCR only; CRD is two reshapes)
+    split = g.reshape(input, g.ints([0, c, r, r, h // r, w // r]))
+    moved = g.op("Transpose", [split], perm=[0, 1, 4, 2, 5, 3])
+    return g.reshape(moved, g.ints([0, c, h, w]))

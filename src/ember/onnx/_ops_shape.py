@@ -103,6 +103,8 @@ def _getitem_tensor(g, x, index):
     if axes:
         out = g.op("Slice", [x, g.ints(starts), g.ints(ends), g.ints(axes), g.ints(steps)])
     for dim, i in reversed(picks):
+        if g.opset < 11 and isinstance(i, int) and i < 0:     # (Gather's negatives came in 11)
+            i += x.example.shape[dim]
         i = i if isinstance(i, Value) else g.const(np.asarray(i, np.int64))
         out = g.op("Gather", [out, i], axis=dim)
     if new:
@@ -297,6 +299,7 @@ translates("full_like")(_like(None))
 @translates("arange")
 def arange(g, start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
+    g.require("aten::arange", 11)
     if end is None:
         start, end = 0, start
     dtype = g.example.dtype._np
