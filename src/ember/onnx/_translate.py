@@ -4,17 +4,16 @@ from ..fx.node import map_arg, map_aggregate
 from . import _modules, _modules_attention, _modules_rnn  # noqa: F401 (they fill the table)
 from . import _ops_math, _ops_nn, _ops_norm, _ops_reduce, _ops_resize, _ops_shape  # noqa: F401
 from ._graph import Value
-from ._registry import function_translation, module_translation
+from ._registry import MODULES, function_translation, module_translation
 
 __all__ = ["translate", "is_leaf"]
 
 # Results that never depend on sizes the exporter leaves dynamic.
-_STATIC_METHODS = {"dim", "ndimension", "is_floating_point", "is_complex", "type_as_dtype"}
+_STATIC_METHODS = {"dim", "ndimension", "is_floating_point", "is_complex"}
 
 
 def is_leaf(module):
     """Whether the tracer should record calls of `module` whole (it has a translation)."""
-    from ._registry import MODULES
     return type(module) in MODULES
 
 
@@ -36,12 +35,12 @@ def translate(gm, g, inputs):
             kwargs = dict(map_arg(node.kwargs, env.__getitem__))
             if _foldable(g, node, args, kwargs):
                 env[node] = _plain(g.example)
-            elif _known(args, kwargs) and node.op != "call_module":
-                env[node] = _constants(g, g.example)
             elif node.op == "call_module":
                 module = gm.get_submodule(node.target)
                 fn = module_translation(module, g.opset)
                 env[node] = fn(g, module, node.target, *args, **kwargs)
+            elif _known(args, kwargs):
+                env[node] = _constants(g, g.example)
             else:
                 env[node] = function_translation(node, g.opset)(g, *args, **kwargs)
             _take_examples(env[node], g.example)
@@ -61,6 +60,8 @@ def _take_examples(result, example):
 
 
 def _attribute(g, gm, target):
+    """A get_attr node: a tensor (parameter, buffer, constant) is an initializer under its
+    qualified name; anything else is its value."""
     value = gm
     for part in target.split("."):
         value = getattr(value, part)
