@@ -599,6 +599,25 @@ def test_an_operator_newer_than_the_opset_says_which_version_has_it(onnx):
         torch.onnx.export(Outer(), (torch.randn(3),), io.BytesIO(), opset_version=11)
 
 
+def test_in_place_ops(onnx, ort):
+    class UsesResult(nn.Module):
+        def forward(self, x):
+            y = (x * 2).relu_()
+            return y.add_(1)
+
+    class ReadsAgain(nn.Module):
+        def forward(self, x):
+            x = x * 2
+            x.relu_()
+            return x
+    x = torch.randn(2, 3)
+    proto = export_proto(onnx, UsesResult(), (x,))
+    run_both(ort, proto, UsesResult(), (x,))
+    with pytest.raises(torch.onnx.errors.SymbolicValueError,
+                       match="relu_ changes a tensor that is read again afterwards"):
+        torch.onnx.export(ReadsAgain(), (x,), io.BytesIO())
+
+
 def test_argument_errors(onnx):
     lin = nn.Linear(3, 2)
     with pytest.raises(RuntimeError, match=r"number of input names provided \(4\) exceeded "

@@ -137,7 +137,7 @@ for _name, _op in [("relu", "Relu"), ("sigmoid", "Sigmoid"), ("tanh", "Tanh"),
                    ("abs", "Abs"), ("erf", "Erf"), ("sin", "Sin"), ("cos", "Cos"),
                    ("reciprocal", "Reciprocal"), ("floor", "Floor"), ("ceil", "Ceil"),
                    ("sign", "Sign"), ("logical_not", "Not")]:
-    translates(_name, _name + "_")(_unary(_op))
+    translates(_name)(_unary(_op))
 
 
 @translates("rsqrt")

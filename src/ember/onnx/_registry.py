@@ -1,6 +1,6 @@
 """The one table of translations: each torch function or Tensor method (by name) and each layer
 class the exporter translates, and the lookup that names what it cannot translate."""
-from .errors import UnsupportedOperatorError
+from .errors import SymbolicValueError, UnsupportedOperatorError
 
 __all__ = ["translates", "translates_module", "function_translation", "module_translation",
            "op_name"]
@@ -43,11 +43,32 @@ def op_name(node):
 
 
 def function_translation(node, opset):
-    """The translation of a call_function/call_method node, or UnsupportedOperatorError."""
+    """The translation of a call_function/call_method node, or UnsupportedOperatorError.
+    An in-place op (`x.relu_()`) is translated as its out-of-place twin when the tensor it
+    changes is not read afterwards (the trace records no mutation, so a later read of `x`
+    would see the old value)."""
     name = op_name(node)
+    if name not in FUNCTIONS and name.endswith("_") and name[:-1] in FUNCTIONS:
+        changed = node.args[0] if node.args else None
+        if _read_after(node, changed):
+            raise SymbolicValueError(f"{name} changes a tensor that is read again afterwards; "
+                                     f"the exporter follows only the result (use {name[:-1]} "
+                                     "and the value it returns)")
+        name = name[:-1]
     if name not in FUNCTIONS:
         raise UnsupportedOperatorError(f"aten::{name}", opset, None)
     return FUNCTIONS[name]
+
+
+def _read_after(node, value):
+    """Whether a node after `node` uses `value` (an fx Node)."""
+    users = getattr(value, "users", {})
+    later = node.next
+    while later.op != "root":
+        if later in users:
+            return True
+        later = later.next
+    return False
 
 
 def module_translation(module, opset):
