@@ -85,6 +85,25 @@ for opset in (13, 17):
     show(m, (torch.randn(1, 2, 5, 5),), input_names=["x"], output_names=["y"],
          opset_version=opset)
 ''',
+    # scope names: containers' indices, a leaf module called again ("relu_1"), a ModuleList
+    '''
+class B(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.relu = nn.ReLU()
+        self.seq = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.ReLU()))
+    def forward(self, x):
+        return self.relu(self.seq(self.relu(x)))
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.b = B()
+        self.r = nn.ReLU()
+        self.ml = nn.ModuleList([nn.Linear(2, 2)])
+    def forward(self, x):
+        return self.r(self.ml[0](self.b(self.r(self.b(x)))))
+show(M(), (torch.randn(1, 2),), input_names=["x"], output_names=["y"])
+''',
     # export errors
     '''
 lin = nn.Linear(3, 2)
@@ -99,4 +118,4 @@ print(torch.onnx.is_in_onnx_export(), torch.onnx.TrainingMode.EVAL)
 ]]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(SNIPPETS,
-                                                                              at_least=6)
+                                                                              at_least=7)

@@ -55,6 +55,15 @@ def to_numpy(t):
     return np.asarray(t)
 
 
+def scope_name(qualified_name):
+    """The name a module's scope has in node names, as torch writes it: its attribute name,
+    with the container's name before an index ("layer1.0" for the block in layer1,
+    "conv1" for that block's conv1)."""
+    parts = qualified_name.split(".")
+    named = [i for i, p in enumerate(parts) if not p.isdigit()]
+    return ".".join(parts[named[-1]:] if named else parts)
+
+
 class GraphBuilder:
     """Collects the nodes, constants and initializers of one export; `op` adds a node."""
 
@@ -64,7 +73,7 @@ class GraphBuilder:
         self.dynamic = dynamic      # sizes become graph values (NOTE [ Values and folded values ])
         self.nodes = []
         self.initializers = {}      # name -> (ONNX TensorProto, the Value)
-        self.scope = ()             # the qualified names of the modules the fx node is in
+        self.scope = ()             # the scope names of the modules the fx node is in
         self.example = None         # that node's example result
         self._used_names = {}
         self._value_count = 0

@@ -6,7 +6,7 @@ import contextlib
 import numpy as np
 
 from .. import nn
-from ._graph import stand_in
+from ._graph import scope_name, stand_in
 from ._ops_math import linear
 from ._ops_norm import layer_norm
 from ._registry import FUNCTIONS, translates_module
@@ -19,9 +19,9 @@ def _qualified(module_name, attribute):
 
 @contextlib.contextmanager
 def _within(g, path):
-    """Nodes named inside submodule `path` ("/enc/enc.layers.0/Add")."""
+    """Nodes named inside submodule `path` ("/enc/layers.0/Add")."""
     before = g.scope
-    g.scope = before + (path,)
+    g.scope = before + (scope_name(path),)
     try:
         yield
     finally:

@@ -7,25 +7,33 @@ import types
 from ..fx import Graph, Interpreter, Tracer
 from ..fx.graph_module import GraphModule
 from ..fx.proxy import TraceError
+from ._graph import scope_name
 
 __all__ = ["capture"]
 
 
 class _ExportTracer(Tracer):
     """A Tracer whose leaves are the layers with a translation (`is_leaf`), which records in
-    `node.meta["scope"]` the path of the module a node was made in."""
+    `node.meta["scope"]` the scope names of the modules a node was made in: each module's
+    `scope_name`, and for a module without submodules called again, "relu_1", "relu_2", ...
+    as torch names the scopes of repeated calls."""
 
     def __init__(self, is_leaf):
         super().__init__()
         self._is_leaf = is_leaf
         self._scope = []
+        self._calls = {}            # id(module without submodules) -> calls so far
 
     def is_leaf_module(self, m, module_qualified_name):
         return self._is_leaf(m)
 
     def call_module(self, m, forward, args, kwargs):
-        path = self.path_of_module(m)
-        self._scope.append(path)
+        name = scope_name(self.path_of_module(m))
+        if not m._modules:
+            calls = self._calls.get(id(m), 0)
+            self._calls[id(m)] = calls + 1
+            name = f"{name}_{calls}" if calls else name
+        self._scope.append(name)
         try:
             return super().call_module(m, forward, args, kwargs)
         finally:
