@@ -8,7 +8,10 @@ carries its example result. A node's translation is either a `Value` (an ONNX te
 example so that rank and dtype are known) or plain Python data (ints, tuples, ...) when it is
 known at export time. Sizes (`x.size(0)`, `x.shape[1:]`) are folded to Python ints unless the
 export has dynamic axes; then they become Shape/Gather values, so that `x.view(x.size(0), -1)`
-follows the batch size at run time, as in torch's export.
+follows the batch size at run time, as in torch's export. A call none of whose inputs is a
+Value (`torch.zeros(n, 3)` with n folded) is folded too: Constants of the tensors it gave.
+Without dynamic axes, what a program reads out of a tensor's data (`.item()`, `.tolist()`) is
+baked in, as torch's tracer bakes it.
 """
 import numpy as np
 
