@@ -428,19 +428,25 @@ class WithState(nn.Module):
         super().__init__()
         self.lstm = nn.LSTM(4, 5, num_layers=2)
 
-    def forward(self, x, h, c):
-        y, (h, c) = self.lstm(x, (h, c))
+    def forward(self, x, state):
+        y, (h, c) = self.lstm(x, state)
         return y, h, c
 
 
 def test_lstm_with_initial_state_and_dynamic_sizes(onnx, ort):
     model = seeded(WithState)
-    args = (torch.randn(3, 2, 4), torch.randn(2, 2, 5), torch.randn(2, 2, 5))
-    proto = export_proto(onnx, model, args, input_names=["x", "h", "c"],
+    args = (torch.randn(3, 2, 4), (torch.randn(2, 2, 5), torch.randn(2, 2, 5)))
+    proto = export_proto(onnx, model, args, input_names=["x", "h"],
                          dynamic_axes={"x": {0: "time", 1: "batch"}, "h": {1: "batch"},
-                                       "c": {1: "batch"}})
-    run_both(ort, proto, model, args,
-             (torch.randn(7, 3, 4), torch.randn(2, 3, 5), torch.randn(2, 3, 5)))
+                                       "state.1": {1: "batch"}})
+    assert [i.name for i in proto.graph.input] == ["x", "h", "state.1"]
+    session = ort.InferenceSession(proto.SerializeToString())
+    x, h, c = torch.randn(7, 3, 4), torch.randn(2, 3, 5), torch.randn(2, 3, 5)
+    got = session.run(None, {"x": x.numpy(), "h": h.numpy(), "state.1": c.numpy()})
+    with torch.no_grad():
+        want = model(x, (h, c))
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-5)
 
 
 class Positional(nn.Module):

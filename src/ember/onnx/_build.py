@@ -60,23 +60,35 @@ def build_model(onnx, model, args, kwargs, opset, input_names, output_names, dyn
 
 
 def _inputs(g, placeholders, input_names, n_state):
-    """Each placeholder's translation (a graph input for a tensor, else its folded value)
-    and the graph inputs by name."""
+    """Each placeholder's translation and the graph inputs by name: every tensor given, also
+    inside tuples and lists (`lstm(x, (h, c))`), is a graph input; other arguments are
+    folded values."""
     from .._tensor import Tensor
-    tensors = [n for n in placeholders if isinstance(n.meta.get("example"), Tensor)]
-    names = list(input_names or [])
-    if len(names) > len(tensors) + n_state:
-        raise RuntimeError(f"number of input names provided ({len(names)}) exceeded number of "
-                           f"inputs ({len(tensors) + n_state})")
-    inputs, graph_inputs = {}, {}
+    leaves = []
     for n in placeholders:
-        example = n.meta.get("example")
-        if isinstance(example, Tensor):
-            i = len(graph_inputs)
-            name = names[i] if i < len(names) else n.target.lstrip("*")
-            inputs[n.name] = graph_inputs[name] = Value(name, example)
+        map_aggregate(n.meta.get("example"), leaves.append)
+    count = sum(isinstance(leaf, Tensor) for leaf in leaves)
+    names = list(input_names or [])
+    if len(names) > count + n_state:
+        raise RuntimeError(f"number of input names provided ({len(names)}) exceeded number of "
+                           f"inputs ({count + n_state})")
+    inputs, graph_inputs = {}, {}
+
+    def graph_input(example, default):
+        if not isinstance(example, Tensor):
+            return example
+        i = len(graph_inputs)
+        name = names[i] if i < len(names) else default
+        graph_inputs[name] = Value(name, example)
+        return graph_inputs[name]
+
+    for n in placeholders:
+        example, name = n.meta.get("example"), n.target.lstrip("*")
+        if isinstance(example, (tuple, list)):
+            parts = [graph_input(e, f"{name}.{k}") for k, e in enumerate(example)]
+            inputs[n.name] = type(example)(parts)
         else:
-            inputs[n.name] = example
+            inputs[n.name] = graph_input(example, name)
     return inputs, graph_inputs
 
 
