@@ -516,6 +516,33 @@ def test_operators_newer_than_opset_10(onnx):
         torch.onnx.export(Scan(), (torch.randn(3),), io.BytesIO(), opset_version=9)
 
 
+class Seq2Seq(nn.Module):
+    def __init__(self, norm_first):
+        super().__init__()
+        self.t = nn.Transformer(8, 2, 2, 2, 16, batch_first=True, norm_first=norm_first)
+
+    def forward(self, src, tgt, mask, padding):
+        return self.t(src, tgt, tgt_mask=mask, src_key_padding_mask=padding,
+                      memory_key_padding_mask=padding)
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor")
+def test_transformer(onnx, ort, norm_first):
+    torch.manual_seed(0)
+    model = Seq2Seq(norm_first).eval()
+    mask = nn.Transformer.generate_square_subsequent_mask(4)
+    padding = torch.tensor([[False] * 5, [False] * 3 + [True] * 2])
+    args = (torch.randn(2, 5, 8), torch.randn(2, 4, 8), mask, padding)
+    proto = export_proto(onnx, model, args, input_names=["src", "tgt", "mask", "padding"],
+                         dynamic_axes={"src": {0: "batch", 1: "source"}, "tgt": {0: "batch"},
+                                       "padding": {0: "batch", 1: "source"}})
+    names = [n.name for n in proto.graph.node]
+    assert "/t/decoder/layers.1/multihead_attn/Softmax" in names
+    run_both(ort, proto, model, args, (torch.randn(3, 6, 8), torch.randn(3, 4, 8), mask,
+                                       torch.zeros(3, 6, dtype=torch.bool)))
+
+
 def test_export_params_false_makes_weights_inputs(onnx):
     lin = nn.Linear(3, 2)
     proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)

@@ -1,6 +1,6 @@
-"""Translations of nn.MultiheadAttention and the Transformer encoder layers, whose forwards
-check their inputs in ways a symbolic trace cannot follow: written out as ONNX ops (per-head
-MatMuls and Softmax, the projections as MatMul + Add)."""
+"""Translations of nn.MultiheadAttention and the Transformer layers, stacks and model, whose
+forwards check their inputs in ways a symbolic trace cannot follow: written out as ONNX ops
+(per-head MatMuls and Softmax, the projections as MatMul + Add)."""
 import contextlib
 
 import numpy as np
@@ -128,35 +128,94 @@ def _sublayer_linear(g, lin, name, x):
         return linear(g, x, _param(g, name, lin, "weight"), _param(g, name, lin, "bias"))
 
 
+def _attend(g, mha, name, x, memory, mask, key_padding_mask):
+    """A layer's attention block: `x` attending to `memory` (itself for self-attention)."""
+    with _within(g, name):
+        return multihead_attention(g, mha, name, x, memory, memory, key_padding_mask, False,
+                                   mask)[0]
+
+
+def _feed_forward(g, m, name, x):
+    x = _sublayer_linear(g, m.linear1, _qualified(name, "linear1"), x)
+    return _sublayer_linear(g, m.linear2, _qualified(name, "linear2"),
+                            _activation(g, m.activation, x))
+
+
 @translates_module(nn.TransformerEncoderLayer)
 def encoder_layer(g, m, name, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
     q = _qualified
 
     def attend(x):
-        with _within(g, q(name, "self_attn")):
-            return multihead_attention(g, m.self_attn, q(name, "self_attn"), x, x, x,
-                                       src_key_padding_mask, False, src_mask)[0]
-
-    def feed_forward(x):
-        x = _sublayer_linear(g, m.linear1, q(name, "linear1"), x)
-        return _sublayer_linear(g, m.linear2, q(name, "linear2"), _activation(g, m.activation,
-                                                                              x))
+        return _attend(g, m.self_attn, q(name, "self_attn"), x, x, src_mask,
+                       src_key_padding_mask)
 
     x = src
     if m.norm_first:
         x = g.op("Add", [x, attend(_sublayer_norm(g, m.norm1, q(name, "norm1"), x))])
-        return g.op("Add", [x, feed_forward(_sublayer_norm(g, m.norm2, q(name, "norm2"), x))])
+        return g.op("Add", [x, _feed_forward(g, m, name,
+                                             _sublayer_norm(g, m.norm2, q(name, "norm2"), x))])
     x = _sublayer_norm(g, m.norm1, q(name, "norm1"), g.op("Add", [x, attend(x)]))
-    return _sublayer_norm(g, m.norm2, q(name, "norm2"), g.op("Add", [x, feed_forward(x)]))
+    return _sublayer_norm(g, m.norm2, q(name, "norm2"),
+                          g.op("Add", [x, _feed_forward(g, m, name, x)]))
+
+
+@translates_module(nn.TransformerDecoderLayer)
+def decoder_layer(g, m, name, tgt, memory, tgt_mask=None, memory_mask=None,
+                  tgt_key_padding_mask=None, memory_key_padding_mask=None, tgt_is_causal=False,
+                  memory_is_causal=False):
+    q = _qualified
+    blocks = [  # (norm, block): self-attention, attention to memory, feed-forward
+        (m.norm1, lambda x: _attend(g, m.self_attn, q(name, "self_attn"), x, x, tgt_mask,
+                                    tgt_key_padding_mask)),
+        (m.norm2, lambda x: _attend(g, m.multihead_attn, q(name, "multihead_attn"), x, memory,
+                                    memory_mask, memory_key_padding_mask)),
+        (m.norm3, lambda x: _feed_forward(g, m, name, x))]
+    x = tgt
+    for i, (norm, block) in enumerate(blocks, 1):
+        norm_name = q(name, f"norm{i}")
+        if m.norm_first:
+            x = g.op("Add", [x, block(_sublayer_norm(g, norm, norm_name, x))])
+        else:
+            x = _sublayer_norm(g, norm, norm_name, g.op("Add", [x, block(x)]))
+    return x
+
+
+def _stack(g, m, name, layer_translation, x, *args):
+    """A TransformerEncoder/Decoder: its layers in turn, then its norm."""
+    for i, layer in enumerate(m.layers):
+        path = _qualified(name, f"layers.{i}")
+        with _within(g, path):
+            x = layer_translation(g, layer, path, x, *args)
+    if m.norm is not None:
+        x = _sublayer_norm(g, m.norm, _qualified(name, "norm"), x)
+    return x
 
 
 @translates_module(nn.TransformerEncoder)
 def encoder(g, m, name, src, mask=None, src_key_padding_mask=None, is_causal=None):
-    x = src
-    for i, layer in enumerate(m.layers):
-        path = _qualified(name, f"layers.{i}")
-        with _within(g, path):
-            x = encoder_layer(g, layer, path, x, mask, src_key_padding_mask)
-    if m.norm is not None:
-        x = _sublayer_norm(g, m.norm, _qualified(name, "norm"), x)
-    return x
+    return _stack(g, m, name, encoder_layer, src, mask, src_key_padding_mask)
+
+
+@translates_module(nn.TransformerDecoder)
+def decoder(g, m, name, tgt, memory, tgt_mask=None, memory_mask=None,
+            tgt_key_padding_mask=None, memory_key_padding_mask=None, tgt_is_causal=None,
+            memory_is_causal=False):
+    return _stack(g, m, name, decoder_layer, tgt, memory, tgt_mask, memory_mask,
+                  tgt_key_padding_mask, memory_key_padding_mask)
+
+
+@translates_module(nn.Transformer)
+def transformer(g, m, name, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None,
+                src_key_padding_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+                memory_is_causal=False):
+    if type(m.encoder) is not nn.TransformerEncoder or type(m.decoder) is not \
+            nn.TransformerDecoder:
+        raise SymbolicValueError("a Transformer with a custom encoder or decoder is not "
+                                 "supported by the exporter")
+    encoder_name, decoder_name = _qualified(name, "encoder"), _qualified(name, "decoder")
+    with _within(g, encoder_name):
+        memory = encoder(g, m.encoder, encoder_name, src, src_mask, src_key_padding_mask)
+    with _within(g, decoder_name):
+        return decoder(g, m.decoder, decoder_name, tgt, memory, tgt_mask, memory_mask,
+                       tgt_key_padding_mask, memory_key_padding_mask)
