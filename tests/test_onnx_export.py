@@ -543,6 +543,31 @@ def test_transformer(onnx, ort, norm_first):
                                        torch.zeros(3, 6, dtype=torch.bool)))
 
 
+class Statistics(nn.Module):
+    """RMSNorm, var/std with and without correction, unflatten, more activations."""
+
+    def __init__(self):
+        super().__init__()
+        self.rms = nn.RMSNorm(4)
+        self.rms_plain = nn.RMSNorm(4, eps=1e-3, elementwise_affine=False)
+        self.unflatten = nn.Unflatten(1, (2, 2))
+
+    def forward(self, x):
+        return (self.rms(x), self.rms_plain(x), self.unflatten(x), x.var(-1, keepdim=True),
+                x.std(), torch.var(x, 0, unbiased=False), x.var(dim=1, correction=0),
+                F.selu(x), F.celu(x, 0.5), F.logsigmoid(x), F.softsign(x),
+                x.unflatten(-1, (-1, 2)))
+
+
+def test_statistics(onnx, ort):
+    torch.manual_seed(0)
+    model = Statistics()
+    x = torch.randn(3, 4)
+    run_both(ort, export_proto(onnx, model, (x,)), model, (x,))
+    proto = export_proto(onnx, model, (x,), dynamic_axes={"x": [0]})
+    run_both(ort, proto, model, (x,), (torch.randn(6, 4),))
+
+
 def test_export_params_false_makes_weights_inputs(onnx):
     lin = nn.Linear(3, 2)
     proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)

@@ -203,14 +203,14 @@ class GraphBuilder:
             return self.op("Squeeze", [x, self._axes(axes, "Squeeze")], example=ex)
         return self.op("Squeeze", [x], example=ex, axes=list(axes))
 
-    def reduce(self, op_type, x, axes, keepdims):
+    def reduce(self, op_type, x, axes, keepdims, example=None):
         """ReduceSum/Mean/Max/... over `axes` (None: all)."""
         takes_input = self.opset >= (13 if op_type == "ReduceSum" else 18)
         if axes is None:
-            return self.op(op_type, [x], keepdims=int(keepdims))
+            return self.op(op_type, [x], example, keepdims=int(keepdims))
         if takes_input:
-            return self.op(op_type, [x, self.ints(axes)], keepdims=int(keepdims))
-        return self.op(op_type, [x], axes=list(axes), keepdims=int(keepdims))
+            return self.op(op_type, [x, self.ints(axes)], example, keepdims=int(keepdims))
+        return self.op(op_type, [x], example, axes=list(axes), keepdims=int(keepdims))
 
 
 class _NumpyExample:

@@ -228,6 +228,27 @@ def linear(g, input, weight, bias=None):
     return out if bias is None else g.op("Add", [out, bias])
 
 
+@translates("selu")
+def selu(g, input, inplace=False):
+    return g.op("Selu", [input])        # (ONNX's default alpha and gamma are torch's)
+
+
+@translates("celu")
+def celu(g, input, alpha=1.0, inplace=False):
+    g.require("aten::celu", 12)
+    return g.op("Celu", [input], alpha=float(alpha))
+
+
+@translates("logsigmoid")
+def logsigmoid(g, input):
+    return g.op("Log", [g.op("Sigmoid", [input])])
+
+
+@translates("softsign")
+def softsign(g, input):
+    return g.op("Softsign", [input])
+
+
 @translates("prelu")
 def prelu(g, input, weight):
     """PRelu with the (C,) slopes set along dim 1 (ONNX broadcasts the slope from the right)."""

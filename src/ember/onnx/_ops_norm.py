@@ -75,3 +75,16 @@ def instance_norm(g, input, running_mean=None, running_var=None, weight=None, bi
     weight = g.const(np.ones(channels, dtype)) if weight is None else weight
     bias = g.const(np.zeros(channels, dtype)) if bias is None else bias
     return g.op("InstanceNormalization", [input, weight, bias], epsilon=float(eps))
+
+
+@translates("rms_norm")
+def rms_norm(g, input, normalized_shape, weight=None, eps=None):
+    """x / sqrt(mean(x^2) + eps) over the normalized dims, times weight (eps: the dtype's
+    machine epsilon when not given, as torch)."""
+    axes = list(range(input.rank - len(normalized_shape), input.rank))
+    dtype = input.np_dtype
+    eps = float(np.finfo(dtype).eps) if eps is None else eps
+    mean_square = g.reduce("ReduceMean", g.op("Mul", [input, input]), axes, True)
+    scale = g.op("Sqrt", [g.op("Add", [mean_square, g.const(np.asarray(eps, dtype))])])
+    out = g.op("Div", [input, scale])
+    return out if weight is None else g.op("Mul", [out, weight])

@@ -12,8 +12,8 @@ def _dim(dim, rank):
 
 def _softmax(op_type):
     def translation(g, input, dim=None, _stacklevel=3, dtype=None):
-        if dim is None:
-            raise SymbolicValueError(f"{op_type} needs an explicit dim to be exported")
+        if dim is None:                 # (torch's implicit dim, deprecated)
+            dim = 0 if input.rank in (0, 1, 3) else 1
         if dtype is not None:
             input = g.cast(input, dtype._np)
         rank = input.rank
@@ -110,3 +110,39 @@ def normalize(g, input, p=2.0, dim=1, eps=1e-12, out=None):
     norm = g.reduce(op_type, input, [_dim(dim, input.rank)], True)
     floor = g.const(np.asarray(eps, input.np_dtype))
     return g.op("Div", [input, g.op("Max", [norm, floor])])
+
+
+def _count(g, input, dims):
+    """How many elements a reduction over `dims` takes, as a float scalar (from the graph's
+    sizes when they are dynamic)."""
+    dtype = input.np_dtype
+    if not g.dynamic:
+        return g.const(np.asarray(np.prod([input.example.shape[d] for d in dims]), dtype))
+    shape = g.op("Shape", [input], example=tuple(input.example.shape))
+    sizes = g.op("Gather", [shape, g.ints(dims)], example=tuple(dims), axis=0)
+    return g.cast(g.reduce("ReduceProd", sizes, None, False, example=0), dtype)
+
+
+def _moment(take_root):
+    """var and std: the mean squared deviation, times n / (n - correction)."""
+    def translation(g, input, dim=None, unbiased=None, keepdim=False, *, correction=None,
+                    out=None):
+        if isinstance(dim, bool):               # var(x, unbiased)
+            dim, unbiased = None, dim
+        if correction is None:
+            correction = 1 if unbiased is None or unbiased else 0
+        dims = list(range(input.rank)) if dim is None else \
+            [_dim(d, input.rank) for d in ([dim] if isinstance(dim, int) else dim)]
+        mean = g.reduce("ReduceMean", input, dims, True)
+        deviation = g.op("Sub", [input, mean])
+        out = g.reduce("ReduceMean", g.op("Mul", [deviation, deviation]), dims, keepdim)
+        if correction:
+            n = _count(g, input, dims)
+            less = g.op("Sub", [n, g.const(np.asarray(correction, input.np_dtype))])
+            out = g.op("Mul", [out, g.op("Div", [n, less])])
+        return g.op("Sqrt", [out]) if take_root else out
+    return translation
+
+
+translates("var")(_moment(False))
+translates("std")(_moment(True))

@@ -143,6 +143,17 @@ def flatten(g, input, start_dim=0, end_dim=-1):
     return g.reshape(input, g.ints(sizes))
 
 
+@translates("unflatten")
+def unflatten(g, input, dim, sizes):
+    """Dim `dim` split into `sizes` (one may be -1)."""
+    d = _dim(dim, input.rank)
+    if not g.dynamic:
+        return g.reshape(input, g.ints(list(g.example.shape)))
+    shape = size(g, input)
+    kept = [getitem(g, shape, i) for i in range(input.rank)]
+    return g.reshape(input, g.ints(kept[:d] + list(sizes) + kept[d + 1:]))
+
+
 @translates("permute")
 def permute(g, input, *dims):
     dims = _sizes(dims)

@@ -8,12 +8,14 @@ __all__ = ["translates", "translates_module", "function_translation", "module_tr
 FUNCTIONS = {}      # "relu" (torch.relu, F.relu, Tensor.relu, operator ...) -> fn(g, *args)
 MODULES = {}        # nn.Linear -> fn(g, module, qualified_name, *args)
 
-# Python operators whose names differ from the torch function they equal.
+# Names of Python operators, aliases and functions that differ from the torch function they
+# equal.
 _ALIASES = {"truediv": "div", "concat": "cat", "concatenate": "cat", "true_divide": "div",
             "multiply": "mul", "subtract": "sub", "absolute": "abs", "negative": "neg",
             "swapaxes": "transpose", "swapdims": "transpose", "clip": "clamp",
             "greater": "gt", "less": "lt", "greater_equal": "ge", "less_equal": "le",
-            "not_equal": "ne", "divide": "div", "ravel": "flatten"}
+            "not_equal": "ne", "divide": "div", "ravel": "flatten",
+            "_celu": "celu"}    # (F.celu's function is named _celu)
 
 
 def translates(*names):
