@@ -568,6 +568,16 @@ def test_statistics(onnx, ort):
     run_both(ort, proto, model, (x,), (torch.randn(6, 4),))
 
 
+def test_causal_attention_follows_a_dynamic_length(onnx, ort):
+    class Causal(nn.Module):
+        def forward(self, q, k):
+            return F.scaled_dot_product_attention(q, k, k, is_causal=True)
+    args = (torch.randn(2, 4, 8), torch.randn(2, 4, 8))
+    proto = export_proto(onnx, Causal(), args, dynamic_axes={"q": [0, 1], "k": [0, 1]})
+    assert "Range" in op_types(proto)
+    run_both(ort, proto, Causal(), args, (torch.randn(3, 6, 8), torch.randn(3, 6, 8)))
+
+
 def test_export_params_false_makes_weights_inputs(onnx):
     lin = nn.Linear(3, 2)
     proto = export_proto(onnx, lin, (torch.randn(1, 3),), export_params=False)

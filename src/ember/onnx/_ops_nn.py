@@ -23,11 +23,7 @@ def conv(g, input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)
     attrs = dict(dilations=_tuple(dilation, n), group=int(groups),
                  kernel_shape=list(weight.example.shape[2:]), strides=_tuple(stride, n))
     if padding == "same":
-        attrs["auto_pad"] = "SAME_UPPER"
-        if any(s != 1 for s in attrs["strides"]):
-            raise SymbolicValueError("padding='same' needs stride 1")
         attrs["pads"] = _same_pads(attrs["kernel_shape"], attrs["dilations"])
-        del attrs["auto_pad"]
     else:
         attrs["pads"] = [0] * (2 * n) if padding == "valid" else _pads(padding, n)
     return g.op("Conv", [input, weight] + ([bias] if bias is not None else []), **attrs)
@@ -119,11 +115,26 @@ def embedding(g, input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     return g.op("Gather", [weight, input])
 
 
+def _causal_mask(g, query, key, dtype):
+    """0 where query position i may see key position j (j <= i), else -inf: a constant of the
+    example's lengths, or with dynamic sizes one built from them (Range needs opset 11)."""
+    n, s = query.example.shape[-2], key.example.shape[-2]
+    if not g.dynamic or g.opset < 11:
+        allowed = np.tril(np.ones((n, s), dtype=bool))
+        return g.const(np.where(allowed, 0, -np.inf).astype(dtype))
+    from ._ops_shape import size
+    zero, one = g.const(np.asarray(0, np.int64)), g.const(np.asarray(1, np.int64))
+    rows = g.op("Range", [zero, size(g, query, -2), one], example=(n,))
+    cols = g.op("Range", [zero, size(g, key, -2), one], example=(s,))
+    future = g.op("Less", [g.unsqueeze(rows, [1]), cols])
+    return g.op("Where", [future, g.const(np.asarray(-np.inf, dtype)),
+                          g.const(np.asarray(0, dtype))])
+
+
 @translates("scaled_dot_product_attention")
 def scaled_dot_product_attention(g, query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
-    """softmax(q @ k^T * scale + mask) @ v, as ONNX ops (a causal mask from the example's
-    sizes, so its sequence lengths are fixed)."""
+    """softmax(q @ k^T * scale + mask) @ v, as ONNX ops."""
     from ._ops_math import binary
     if dropout_p > 0 or enable_gqa:
         raise SymbolicValueError("scaled_dot_product_attention exports without dropout and "
@@ -136,9 +147,7 @@ def scaled_dot_product_attention(g, query, key, value, attn_mask=None, dropout_p
     scores = binary(g, "Mul", scores, float(scale))
     dtype = query.np_dtype
     if is_causal:
-        n, s = query.example.shape[-2], key.example.shape[-2]
-        allowed = np.tril(np.ones((n, s), dtype=bool))
-        scores = g.op("Add", [scores, g.const(np.where(allowed, 0, -np.inf).astype(dtype))])
+        scores = g.op("Add", [scores, _causal_mask(g, query, key, dtype)])
     if attn_mask is not None:
         if attn_mask.np_dtype == np.bool_:
             minus_inf = g.const(np.asarray(-np.inf, dtype))
