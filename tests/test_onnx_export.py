@@ -178,10 +178,34 @@ def test_cnn_with_dynamic_batch(onnx, ort):
                          dynamic_axes={"x": {0: "batch"}, "logits": [0]})
     assert dims(proto.graph.input[0]) == ["batch", 3, 8, 8]
     assert dims(proto.graph.output[0]) == ["logits_dynamic_axes_1", 5]
-    assert {"Conv", "BatchNormalization", "MaxPool", "Shape", "Gather", "Reshape",
-            "Gemm"} <= set(op_types(proto))
+    assert {"Conv", "MaxPool", "Shape", "Gather", "Reshape", "Gemm"} <= set(op_types(proto))
     run_both(ort, proto, cnn.eval(), (torch.randn(2, 3, 8, 8),), (torch.randn(5, 3, 8, 8),),
              (torch.randn(1, 3, 8, 8),))
+
+
+@pytest.mark.parametrize("fold", [True, False])
+def test_batch_norm_folded_into_the_conv(onnx, ort, fold):
+    cnn = seeded(CNN)
+    x = torch.randn(2, 3, 8, 8)
+    proto = export_proto(onnx, cnn, (x,), do_constant_folding=fold)
+    weights = {i.name for i in proto.graph.initializer}
+    if fold:    # as torch: the conv's weight and bias rescaled, under torch's names
+        assert op_types(proto)[:2] == ["Conv", "Relu"]
+        assert sum(name.startswith("onnx::Conv_") for name in weights) == 2
+        assert not any(name.startswith(("bn.", "conv.")) for name in weights)
+    else:
+        assert op_types(proto)[:3] == ["Conv", "BatchNormalization", "Relu"]
+        assert {"conv.weight", "bn.running_var"} <= weights
+    run_both(ort, proto, cnn.eval(), (x,))
+
+
+def test_transposed_weights_folded(onnx, ort):
+    lin = nn.Linear(4, 3)
+    x = torch.randn(2, 5, 4)
+    proto = export_proto(onnx, lin, (x,))
+    assert op_types(proto) == ["MatMul", "Add"]
+    assert {i.name for i in proto.graph.initializer} == {"bias", proto.graph.node[0].input[1]}
+    run_both(ort, proto, lin, (x,))
 
 
 def test_cnn_static_sizes_fold(onnx, ort):

@@ -8,6 +8,7 @@ name too when the parameter is used as it is), an output by a number ("23"), as 
 import warnings
 
 from ..fx.node import map_aggregate
+from ._fold import fold_weights
 from ._graph import GraphBuilder, Value
 from ._trace import capture
 from ._translate import is_leaf, translate
@@ -17,7 +18,7 @@ __all__ = ["build_model"]
 
 
 def build_model(onnx, model, args, kwargs, opset, input_names, output_names, dynamic_axes,
-                export_params, keep_initializers_as_inputs):
+                export_params, keep_initializers_as_inputs, do_constant_folding):
     """The checked ModelProto of `model` run on `args`/`kwargs` (see export's arguments)."""
     from .. import __version__
     gm, result = capture(model, args, kwargs, is_leaf)
@@ -29,6 +30,8 @@ def build_model(onnx, model, args, kwargs, opset, input_names, output_names, dyn
     extra_names = list(input_names or [])[len(graph_inputs):]
     _rename_initializers(g, dict(zip(state_names, extra_names)))
     outputs = _outputs(g, out, output_names)
+    if do_constant_folding and export_params and not keep_initializers_as_inputs:
+        fold_weights(g, onnx, set(outputs))
     for name in dynamic_axes:
         if name not in graph_inputs and name not in outputs:
             warnings.warn(f"Provided key {name} for dynamic axes is not a valid input/output "

@@ -40,9 +40,9 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
 
     Needs the `onnx` package (ember's `onnx` extra). See NOTE [ One exporter for dynamo=True
     and dynamo=False ]; the ops it translates are those of _registry.py's table, and any other
-    raises UnsupportedOperatorError naming it. Accepted and without effect (deprecated in
-    torch 2.13, or options of its dynamo exporter's pipeline): do_constant_folding (sizes are
-    folded when nothing is dynamic), operator_export_type, custom_opsets,
+    raises UnsupportedOperatorError naming it. `do_constant_folding` folds weights (a batch
+    norm into the conv before it: _fold.py). Accepted and without effect (deprecated in
+    torch 2.13, or options of its dynamo exporter's pipeline): operator_export_type, custom_opsets,
     export_modules_as_functions, autograd_inlining, external_data, report, optimize, verify,
     profile, dump_exported_program, artifacts_dir, custom_translation_table."""
     onnx = _import_onnx()
@@ -54,7 +54,8 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
     from ._build import build_model
     with _exporting(), _training_mode(model, training):
         proto = build_model(onnx, model, args, kwargs, opset, input_names, output_names,
-                            dynamic_axes or {}, export_params, keep_initializers_as_inputs)
+                            dynamic_axes or {}, export_params, keep_initializers_as_inputs,
+                            do_constant_folding)
     if verbose:
         print(onnx.printer.to_text(proto))
     if f is not None:

@@ -225,7 +225,7 @@ def linear(g, input, weight, bias=None):
         return g.op("Gemm", [input, weight] + ([bias] if bias is not None else []),
                     alpha=1.0, beta=1.0, transB=1)
     out = g.op("MatMul", [input, g.op("Transpose", [weight], perm=[1, 0])])
-    return out if bias is None else g.op("Add", [out, bias])
+    return out if bias is None else g.op("Add", [bias, out])     # (torch's order)
 
 
 @translates("selu")
