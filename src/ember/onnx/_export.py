@@ -51,7 +51,7 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
     args, kwargs = _split_args(args, kwargs)
     if dynamo and dynamic_shapes is not None and dynamic_axes is None:
         dynamic_axes = _axes_of_dynamic_shapes(model, args, dynamic_shapes)
-    from ._build import build_model
+    from ._build import build_model      # (the translations load on the first export)
     with _exporting(), _training_mode(model, training):
         proto = build_model(onnx, model, args, kwargs, opset, input_names, output_names,
                             dynamic_axes or {}, export_params, keep_initializers_as_inputs,
