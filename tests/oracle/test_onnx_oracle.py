@@ -25,12 +25,18 @@ def show(model, args, **kwargs):
         print("in", v.name if v.name in named else "?", v.type.tensor_type.elem_type, dims(v))
     for v in p.graph.output:
         print("out", v.name if v.name in named else "?", v.type.tensor_type.elem_type, dims(v))
-    outs = {o for v in p.graph.output for o in [v.name]}
-    for n in p.graph.node:     # (the numbers in torch's helper constants' names vary)
-        ins = [i if i in named or not i.startswith("onnx::") else "onnx::?" for i in n.input]
+    weights = {i.name for i in p.graph.initializer}
+    def masked(name):          # (torch's helper constants and internal values are numbered)
+        if name in named or name.startswith("/") or name == "":
+            return name
+        if name in weights:
+            return "onnx::?" if name.startswith("onnx::") else name
+        return "onnx::?" if name.startswith("onnx::") else "?"
+    for n in p.graph.node:
+        ins = [masked(i) for i in n.input]
         name = re.sub(r"^Constant_[0-9]+$", "Constant_?", n.name)
         print(name, n.op_type, ins, [a.name for a in n.attribute])
-    print(sorted(i.name for i in p.graph.initializer), p.opset_import[0].version)
+    print(sorted(masked(i) for i in weights), p.opset_import[0].version)
 torch.manual_seed(0)
 '''
 
@@ -104,6 +110,43 @@ class M(nn.Module):
         return self.r(self.ml[0](self.b(self.r(self.b(x)))))
 show(M(), (torch.randn(1, 2),), input_names=["x"], output_names=["y"])
 ''',
+    # batch norms folded into the convs before them, a Linear on 3-D inputs (a transposed
+    # weight), a residual block reusing its ReLU
+    '''
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(4, 4, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(4)
+        self.relu = nn.ReLU(inplace=True)
+        self.conv2 = nn.Conv2d(4, 4, 3, padding=1)
+        self.bn2 = nn.BatchNorm2d(4)
+    def forward(self, x):
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        out += x
+        return self.relu(out)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU())
+        self.layer1 = nn.Sequential(Block(), Block())
+        self.pool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(4, 2)
+        self.proj = nn.Linear(6, 3)
+    def forward(self, x, y):
+        x = self.pool(self.layer1(self.stem(x)))
+        return self.fc(torch.flatten(x, 1)), self.proj(y)
+net = Net()
+for m in net.modules():
+    if isinstance(m, nn.BatchNorm2d):
+        m.running_mean.uniform_(-1, 1)
+        m.running_var.uniform_(0.5, 2)
+        m.weight.data.uniform_(0.5, 2)
+        m.bias.data.uniform_(-1, 1)
+show(net.eval(), (torch.randn(1, 3, 8, 8), torch.randn(2, 5, 6)), input_names=["x", "y"],
+     output_names=["a", "b"], dynamic_axes={"x": {0: "n"}, "a": {0: "n"}})
+''',
     # export errors
     '''
 lin = nn.Linear(3, 2)
@@ -118,4 +161,4 @@ print(torch.onnx.is_in_onnx_export(), torch.onnx.TrainingMode.EVAL)
 ]]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(SNIPPETS,
-                                                                              at_least=7)
+                                                                              at_least=8)

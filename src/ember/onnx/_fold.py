@@ -43,7 +43,10 @@ def _fold_batch_norm(g, onnx, bn, output_names):
     new_b = ((bias - mean) * scale + beta).astype(w.dtype)
     del conv.input[1:]
     conv.input.extend([g.folded(new_w, "Conv").name, g.folded(new_b, "Conv").name])
-    conv.output[0] = bn.output[0]
+    if bn.output[0] in output_names:          # (the graph's output keeps its name)
+        conv.output[0] = bn.output[0]
+    else:                                     # (the conv's output keeps its, as in torch)
+        _rename_reads(g, bn.output[0], conv.output[0])
     g.nodes.remove(bn)
 
 
@@ -53,8 +56,12 @@ def _fold_transpose(g, onnx, node):
     hint = readers[0].op_type if readers else "Transpose"
     folded = g.folded(np.ascontiguousarray(_weight(g, onnx, node.input[0]).transpose(perm)),
                       hint).name
-    for reader in readers:
-        for i, name in enumerate(reader.input):
-            if name == node.output[0]:
-                reader.input[i] = folded
+    _rename_reads(g, node.output[0], folded)
     g.nodes.remove(node)
+
+
+def _rename_reads(g, old, new):
+    for node in g.nodes:
+        for i, name in enumerate(node.input):
+            if name == old:
+                node.input[i] = new
