@@ -147,6 +147,21 @@ for m in net.modules():
 show(net.eval(), (torch.randn(1, 3, 8, 8), torch.randn(2, 5, 6)), input_names=["x", "y"],
      output_names=["a", "b"], dynamic_axes={"x": {0: "n"}, "a": {0: "n"}})
 ''',
+    # LayerNorm, GELU (decomposed before opset 20), attention-like matmuls and softmax
+    '''
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ln = nn.LayerNorm(8)
+        self.ff = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 8))
+    def forward(self, x):
+        h = self.ln(x)
+        att = torch.softmax(h @ h.transpose(-2, -1) / 4.0, dim=-1)
+        return x + self.ff(att @ h)
+for opset in (17, 20):
+    show(Block(), (torch.randn(2, 5, 8),), input_names=["x"], output_names=["y"],
+         opset_version=opset)
+''',
     # export errors
     '''
 lin = nn.Linear(3, 2)
@@ -161,4 +176,4 @@ print(torch.onnx.is_in_onnx_export(), torch.onnx.TrainingMode.EVAL)
 ]]
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(SNIPPETS,
-                                                                              at_least=8)
+                                                                              at_least=9)
