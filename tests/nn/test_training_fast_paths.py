@@ -269,3 +269,37 @@ def test_linear_forward_reads_its_parameters_as_attribute_lookup_does():
     np.testing.assert_allclose(nobias(x).detach().numpy(),
                                x_np @ nobias.weight.detach().numpy().T, rtol=1e-6, atol=1e-6)
     assert type(nobias(x).grad_fn).__name__ == "MmBackward0"
+
+
+@pytest.mark.parametrize("path", ["plain", "weighted", "spatial"])
+def test_nll_saves_its_target_as_torch(path):
+    """NllLossBackward0 saves self, target, total_weight (and weight) as torch does: hooks
+    pack them in torch's order, and a target written in place before backward raises torch's
+    error instead of giving the gradient of other targets."""
+    x = ember.tensor(_rand(*((4, 3, 2) if path == "spatial" else (4, 3))),
+                     requires_grad=True)
+    t = ember.tensor([[0, 1], [2, 1], [1, 1], [0, 2]] if path == "spatial" else [0, 1, 2, 1])
+    weight = ember.tensor([1.0, 2.0, 0.5], dtype=ember.float64) if path == "weighted" else None
+    packed = []
+
+    def pack(v):
+        packed.append((tuple(v.shape), v.dtype))
+        return v
+
+    with ember.autograd.graph.saved_tensors_hooks(pack, lambda v: v):
+        loss = F.cross_entropy(x, t, weight=weight)
+    # (a 3-D input is viewed as 4-D for nll_loss2d, its target as 3-D, as in torch)
+    spatial = path == "spatial"
+    want = [(tuple(x.shape), ember.float64), ((4, 3, 1, 2) if spatial else (4, 3), ember.float64),
+            ((4, 1, 2) if spatial else (4,), ember.int64), ((), ember.float64)]
+    if weight is not None:
+        want.insert(3, ((3,), ember.float64))
+    assert [(s, d) for s, d in packed] == want
+    loss = F.cross_entropy(x, t, weight=weight)
+    if path == "plain":
+        assert loss.grad_fn._saved_target is t and loss.grad_fn._saved_weight is None
+    t.add_(0)
+    with pytest.raises(RuntimeError, match=r"modified by an inplace operation: "
+                       r"\[torch\.LongTensor \[" + ("4, 1, 2" if spatial else "4") + r"\]\] is at "
+                       r"version 1; expected version 0 instead"):
+        loss.backward()

@@ -28,6 +28,7 @@ class Op(Node):
     node_name = None        # torch's node name; default: class name + "Backward0"
     num_outputs = 1         # outputs that carry gradient (a multi-output op may list fewer)
     variadic = False        # True: every argument is a tensor input (cat, stack)
+    packs = None            # the saved names in torch's packing order, where not alphabetical
     _default_params = None  # keyword defaults, kept as class attributes (see elementwise)
 
     def __init_subclass__(cls, **kwargs):
@@ -40,9 +41,10 @@ class Op(Node):
         names += ["result"] if "result" in mentioned else []
         names += sorted(mentioned - set(names))
         cls._saved_names = tuple(names)
-        # torch packs saved inputs by name, alphabetically, then outputs (saved-tensor hooks)
-        cls._pack_order = tuple(sorted(range(len(names)),
-                                       key=lambda k: (names[k] == "result", names[k])))
+        # torch packs saved inputs by name, alphabetically, then outputs (saved-tensor hooks),
+        # unless the op lists its own order (`packs`)
+        cls._pack_order = tuple(names.index(n) for n in cls.packs) if cls.packs else \
+            tuple(sorted(range(len(names)), key=lambda k: (names[k] == "result", names[k])))
         # One bit per saved name, for each input: what that input's gradient needs.
         cls._save_masks = tuple(sum(1 << names.index(n) for n in cls.saves.get(inp, ()))
                                 for inp in cls.inputs)

@@ -17,11 +17,17 @@ class NllLoss(Op):
     """-weight[t] * input[n, t] per sample. The gradient is grad times a constant pattern
     (-weight[t] at each target class, 0 elsewhere), built only when backward runs."""
     inputs = ("self",)      # (the target is not differentiable: torch lists no edge for it)
+    # torch's saved values (packed by saved-tensor hooks, `_saved_target`, ...); backward
+    # unpacks them first, so that a target or input written in place since raises torch's
+    # error instead of giving the gradient of other targets
+    saves = {"self": ("self", "target", "total_weight", "weight")}
+    packs = ("self", "target", "weight", "total_weight")
     plain_2d = False        # made by _nll_loss_2d
     counted = None          # which targets are not ignore_index (None: all of them)
     weights = None          # each sample's weight (None: all one, a plain_2d node)
 
     def backward(ctx, grad):
+        ctx.saved_tensors       # (the version checks)
         if ctx.plain_2d and not _grad_state.enabled and grad._data.__class__ is _np.ndarray:
             # NOTE: the common case (2-D input, no weight, every target counted, a reduced
             # loss) with no graph of the gradients: the same arithmetic on the arrays.
@@ -165,7 +171,8 @@ def nll_loss(input, target, weight, ignore_index, reduction):
     return apply(op, (input,), result,
                  {"reduction": reduction, "class_dim": class_dim, "n_classes": n_classes,
                   "classes": xp.asarray(classes), "weights": xp.asarray(w, dtype=x.dtype),
-                  "counted": valid, "total_weight": wrap(xp.asarray(total, dtype=x.dtype))})
+                  "counted": valid, "total_weight": wrap(xp.asarray(total, dtype=x.dtype)),
+                  "target": target, "weight": weight})
 
 
 def _nll_loss_nd(input, target, weight, ignore_index, reduction):
@@ -191,7 +198,8 @@ def _nll_loss_2d(input, target, x, t, n_classes, reduction):
     if input._requires_grad and _grad_state.enabled:
         record(NllLoss, (input,), (out,),
                {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
-                "classes": t.copy(), "total_weight": wrap(_np.asarray(total)),
+                "classes": t, "target": target, "weight": None,
+                "total_weight": wrap(_np.asarray(total)),
                 "plain_2d": True})
     return out
 
