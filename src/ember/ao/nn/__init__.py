@@ -1,4 +1,5 @@
-"""torch.ao.nn: the quantized counterparts of torch.nn's layers."""
-from . import quantized
+"""torch.ao.nn: fused modules (`intrinsic`) and the quantized counterparts of torch.nn's
+layers (`quantized`)."""
+from . import intrinsic, quantized
 
-__all__ = ["quantized"]
+__all__ = ["intrinsic", "quantized"]

@@ -1,6 +1,12 @@
-"""torch.ao.quantization: observers, qconfigs and `quantize_dynamic` (eager mode)."""
+"""torch.ao.quantization: eager-mode quantization: observers, qconfigs, QuantStub and
+DeQuantStub, `fuse_modules`, `prepare`/`convert` (static) and `quantize_dynamic`."""
+from .fuse_modules import *  # noqa: F401,F403
+from .fuser_method_mappings import *  # noqa: F401,F403
 from .observer import *  # noqa: F401,F403
 from .observer import ObserverBase  # noqa: F401
 from .qconfig import *  # noqa: F401,F403
+from .quantization_mappings import *  # noqa: F401,F403
 from .quantize import *  # noqa: F401,F403
-from . import observer, qconfig, quantize  # noqa: F401
+from .stubs import *  # noqa: F401,F403
+from . import fuser_method_mappings, observer, qconfig, quantization_mappings  # noqa: F401
+from . import quantize, stubs  # noqa: F401

@@ -8,8 +8,9 @@ import warnings
 from ... import _dtype, _qdtype
 from ..._creation import tensor
 from ...nn.modules.module import Module
+from . import _histogram
 
-__all__ = ["ObserverBase", "MinMaxObserver", "PerChannelMinMaxObserver", "PlaceholderObserver",
+__all__ = ["ObserverBase", "MinMaxObserver", "HistogramObserver", "PerChannelMinMaxObserver", "PlaceholderObserver",
            "default_observer", "default_weight_observer", "default_dynamic_quant_observer",
            "default_per_channel_weight_observer", "default_placeholder_observer"]
 
@@ -66,6 +67,10 @@ class _ObserverRange(ObserverBase):
                 _qdtype.per_tensor_symmetric, _qdtype.per_channel_symmetric):
             raise NotImplementedError("Cannot reduce range for symmetric" + " " * 40
                                       + "quantization for quint8")
+        if reduce_range:
+            warnings.warn("Please use quant_min and quant_max to specify the range for "
+                          "observers.                     reduce_range will be deprecated in "
+                          "a future release of PyTorch.", stacklevel=3)
         self.qscheme = qscheme
         self.reduce_range = reduce_range
         self.has_customized_qrange = quant_min is not None and quant_max is not None
@@ -168,6 +173,31 @@ class PerChannelMinMaxObserver(_ObserverRange):
         self.min_val.resize_(low.shape).copy_(low)
         self.max_val.resize_(high.shape).copy_(high)
         return x_orig
+
+
+class HistogramObserver(_ObserverRange):
+    """Keeps a running histogram (`bins` counts) of what it sees and chooses the range that
+    minimizes the estimated quantization error (NOTE [ The histogram observer ] in
+    _histogram.py): torch's default activation observer for static quantization."""
+
+    def __init__(self, bins=2048, dtype=_qdtype.quint8, qscheme=_qdtype.per_tensor_affine,
+                 reduce_range=False, quant_min=None, quant_max=None, factory_kwargs=None,
+                 eps=None, is_dynamic=False, **kwargs):
+        if qscheme not in (_qdtype.per_tensor_affine, _qdtype.per_tensor_symmetric):
+            raise NotImplementedError("HistogramObserver's qscheme only support "
+                                      "torch.per_tensor_symmetric                     and "
+                                      "torch.per_tensor_affine.")
+        if is_dynamic:
+            raise NotImplementedError("HistogramObserver doesn't support dynamic quantization")
+        super().__init__(dtype, qscheme, reduce_range, quant_min, quant_max, factory_kwargs,
+                         eps, is_dynamic)
+        _histogram._register(self, bins)
+
+    def forward(self, x_orig):
+        return _histogram.observe(self, x_orig)
+
+    def calculate_qparams(self):
+        return _histogram.calculate_qparams(self)
 
 
 class PlaceholderObserver(ObserverBase):

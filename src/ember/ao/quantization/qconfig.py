@@ -3,12 +3,13 @@ ready-made ones torch's tutorials pass (`default_dynamic_qconfig`, ...)."""
 from collections import namedtuple
 
 from ... import _dtype
-from .observer import (PlaceholderObserver, default_dynamic_quant_observer, default_observer,
-                       default_per_channel_weight_observer, default_weight_observer)
+from .observer import (HistogramObserver, PlaceholderObserver, default_dynamic_quant_observer,
+                       default_observer, default_per_channel_weight_observer,
+                       default_weight_observer)
 
 __all__ = ["QConfig", "QConfigDynamic", "default_qconfig", "default_dynamic_qconfig",
            "per_channel_dynamic_qconfig", "float16_dynamic_qconfig",
-           "float16_static_qconfig"]
+           "float16_static_qconfig", "default_per_channel_qconfig", "get_default_qconfig"]
 
 
 class QConfig(namedtuple("QConfig", ["activation", "weight"])):
@@ -38,3 +39,30 @@ float16_dynamic_qconfig = QConfig(
     weight=PlaceholderObserver.with_args(dtype=_dtype.float16))
 float16_static_qconfig = QConfig(activation=PlaceholderObserver.with_args(dtype=_dtype.float16),
                                  weight=PlaceholderObserver.with_args(dtype=_dtype.float16))
+default_per_channel_qconfig = QConfig(activation=default_observer,
+                                      weight=default_per_channel_weight_observer)
+
+_BACKENDS = ["fbgemm", "x86", "qnnpack", "onednn"]
+
+
+def get_default_qconfig(backend="x86", version=0):
+    """The qconfig torch recommends for post-training static quantization on `backend`:
+    HistogramObserver activations (`reduce_range` on x86/fbgemm, whose kernels sum pairs of
+    products in 16 bits) and per-channel symmetric weights (per tensor for qnnpack).
+
+        >>> torch.ao.quantization.get_default_qconfig("x86")
+        QConfig(activation=functools.partial(<class '...HistogramObserver'>, reduce_range=True){}, ...)
+    """
+    if backend not in _BACKENDS:
+        raise AssertionError(f"backend: {backend} not supported. backend must be one of "
+                             f"{_BACKENDS}")
+    if version != 0:
+        return default_qconfig
+    if backend in ("fbgemm", "x86"):
+        return QConfig(activation=HistogramObserver.with_args(reduce_range=True),
+                       weight=default_per_channel_weight_observer)
+    if backend == "qnnpack":
+        return QConfig(activation=HistogramObserver.with_args(reduce_range=False),
+                       weight=default_weight_observer)
+    return QConfig(activation=HistogramObserver.with_args(reduce_range=False),
+                   weight=default_per_channel_weight_observer)

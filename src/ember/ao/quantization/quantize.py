@@ -1,18 +1,37 @@
-"""Eager-mode quantization's entry points: `quantize_dynamic` swaps a model's layers for their
-dynamically quantized twins, following a qconfig spec."""
+"""Eager-mode quantization's entry points: `prepare` gives a model's layers qconfigs and output
+observers, `convert` swaps the observed layers for quantized ones (`quantize` does both around
+a calibration function), and `quantize_dynamic` swaps layers for their dynamically quantized
+twins, following a qconfig spec.
+
+NOTE [ Eager-mode static quantization ]
+`prepare` hands each module its qconfig (its own `qconfig` attribute, even None, else its
+entry in a qconfig dict, else its parent's), and each leaf module of a class in the
+propagation list (and each fused module, FloatFunctional and QuantStub) with a qconfig gets
+a child `activation_post_process` built by `qconfig.activation()`, called on the module's
+output by a forward hook. Running data through it (calibration) lets the observers see the
+ranges. `convert` replaces, bottom-up, each module with a qconfig whose class the mapping
+knows by `QuantizedClass.from_float(module)`, which quantizes the weight with a fresh
+`qconfig.weight()` observer and takes the output's scale and zero point from the module's
+observer; then the qconfigs and leftover observers (and their hooks) are removed.
+"""
 import copy
 import functools
 import warnings
 
 from ... import _dtype, _qdtype
+from ...nn.modules.container import Sequential
 from ...nn.modules.linear import Linear
-from ...nn.modules.rnn import GRU, GRUCell, LSTM, LSTMCell, RNNCell
+from ..nn.intrinsic import _FusedModule
+from ..nn.quantized import FloatFunctional, QFunctional
+from .quantization_mappings import (_RECURRENT, UNSUPPORTED_STATIC,
+                                    get_default_dynamic_quant_module_mappings,
+                                    get_default_qconfig_propagation_list,
+                                    get_default_static_quant_module_mappings)
 from .qconfig import default_dynamic_qconfig, float16_dynamic_qconfig
+from .stubs import DeQuantStub
 
-__all__ = ["quantize_dynamic", "propagate_qconfig_", "convert",
-           "get_default_dynamic_quant_module_mappings"]
-
-_RECURRENT = (LSTM, GRU, LSTMCell, RNNCell, GRUCell)
+__all__ = ["quantize_dynamic", "propagate_qconfig_", "prepare", "convert", "quantize",
+           "add_quant_dequant", "swap_module"]
 
 DEPRECATION_WARNING = (
     "torch.ao.quantization is deprecated and will be removed in 2.10. \n"
@@ -38,12 +57,6 @@ def _deprecated(fn):
     return warned
 
 
-def get_default_dynamic_quant_module_mappings():
-    """Float layer class -> its dynamically quantized class (ember has Linear's and LSTM's)."""
-    from ..nn.quantized import dynamic
-    return {Linear: dynamic.Linear, LSTM: dynamic.LSTM}
-
-
 @_deprecated
 def quantize_dynamic(model, qconfig_spec=None, dtype=_qdtype.qint8, mapping=None,
                      inplace=False):
@@ -66,6 +79,7 @@ def quantize_dynamic(model, qconfig_spec=None, dtype=_qdtype.qint8, mapping=None
         qconfig_spec = dict.fromkeys((Linear,) + _RECURRENT, default)
     elif isinstance(qconfig_spec, (set, list, tuple, frozenset)):
         qconfig_spec = dict.fromkeys(qconfig_spec, default)
+    _refuse_recurrent(model, qconfig_spec)
     if mapping is None:
         mapping = get_default_dynamic_quant_module_mappings()
     if not inplace:
@@ -76,43 +90,131 @@ def quantize_dynamic(model, qconfig_spec=None, dtype=_qdtype.qint8, mapping=None
     return model
 
 
-def propagate_qconfig_(module, qconfig_dict=None):
-    """Give each submodule a `qconfig`: its own entry (by class, or by qualified name), else
-    its parent's."""
-    _propagate(module, qconfig_dict or {}, getattr(module, "qconfig", None), "")
+
+
+def _refuse_recurrent(model, spec):
+    for name, child in model.named_modules():
+        if type(child) in _RECURRENT and type(child) is not _RECURRENT[0] and (
+                type(child) in spec or name in spec):
+            raise NotImplementedError(f"ember: dynamic quantization of {type(child).__name__} "
+                                      "is not implemented (Linear and LSTM only)")
+
+
+def propagate_qconfig_(module, qconfig_dict=None, prepare_custom_config_dict=None):
+    """Give each submodule a `qconfig`: its own attribute (even None), else its entry in
+    `qconfig_dict` (by qualified name, else by class), else its parent's."""
+    _propagate(module, qconfig_dict or {}, None, "")
 
 
 def _propagate(module, spec, inherited, prefix):
     qconfig = spec.get(type(module), inherited)
     qconfig = spec.get(prefix, qconfig)
-    qconfig = getattr(module, "qconfig", None) or qconfig
+    qconfig = getattr(module, "qconfig", qconfig)
     module.qconfig = qconfig
     for name, child in module.named_children():
         _propagate(child, spec, qconfig, prefix + ("." if prefix else "") + name)
 
 
+def _observer_forward_hook(self, input, output):
+    """The forward hook `prepare` adds: the output passes through the module's observer."""
+    return self.activation_post_process(output)
+
+
+def _observe(module):
+    """Give `module` (which has a qconfig) its output observer and the hook calling it."""
+    if isinstance(module, DeQuantStub):
+        return
+    module.add_module("activation_post_process", module.qconfig.activation())
+    module.register_forward_hook(_observer_forward_hook, prepend=True)
+
+
+def _add_observer_(module, propagation_list, non_leaf_module_list=None):
+    for child in module.children():
+        observed = getattr(child, "qconfig", None) is not None
+        if type(child).__name__ == "Dropout" and type(child) in UNSUPPORTED_STATIC:
+            continue
+        if type(child) in (FloatFunctional, QFunctional):
+            if observed:
+                child.activation_post_process = child.qconfig.activation()
+        elif isinstance(child, _FusedModule):
+            if observed:
+                _observe(child)
+        elif non_leaf_module_list is not None and type(child) in non_leaf_module_list:
+            if observed:
+                _observe(child)
+        else:
+            _add_observer_(child, propagation_list, non_leaf_module_list)
+    if (not list(module.children()) and not isinstance(module, Sequential)
+            and type(module) in propagation_list and module.qconfig is not None):
+        _observe(module)
+
+
 @_deprecated
-def convert(module, mapping=None, inplace=False):
-    """Swap every submodule with a qconfig whose class `mapping` knows for its quantized
-    twin (`from_float`); qconfig attributes are removed afterwards."""
+def prepare(model, inplace=False, allow_list=None, observer_non_leaf_module_list=None,
+            prepare_custom_config_dict=None):
+    """`model` (a copy unless `inplace`) ready for calibration: qconfigs propagated and
+    output observers added (NOTE [ Eager-mode static quantization ]).
+
+        >>> model.qconfig = torch.ao.quantization.get_default_qconfig("x86")
+        >>> prepared = torch.ao.quantization.prepare(model)
+    """
+    if not inplace:
+        model = copy.deepcopy(model)
+    propagation_list = allow_list or get_default_qconfig_propagation_list()
+    propagate_qconfig_(model)
+    if not any(getattr(m, "qconfig", None) for m in model.modules()):
+        warnings.warn("None of the submodule got qconfig applied. Make sure you passed correct "
+                      "configuration through `qconfig_dict` or by assigning the `.qconfig` "
+                      "attribute directly on submodules", stacklevel=2)
+    _add_observer_(model, propagation_list, observer_non_leaf_module_list)
+    return model
+
+
+@_deprecated
+def convert(module, mapping=None, inplace=False, remove_qconfig=True, is_reference=False,
+            convert_custom_config_dict=None, use_precomputed_fake_quant=False):
+    """`module` (a copy unless `inplace`) with each observed submodule swapped for its
+    quantized class (`mapping`, default the static one), then qconfigs and observers removed.
+
+        >>> quantized = torch.ao.quantization.convert(prepared)
+    """
+    refuse = mapping is None        # (layers torch quantizes statically and ember cannot)
     if mapping is None:
-        mapping = get_default_dynamic_quant_module_mappings()
+        mapping = get_default_static_quant_module_mappings()
     if not inplace:
         module = copy.deepcopy(module)
-    _convert(module, mapping)
-    _remove_qconfig(module)
+    _convert(module, mapping, refuse)
+    if remove_qconfig:
+        _remove_qconfig(module)
     return module
 
 
-def _convert(module, mapping):
-    for name, child in list(module.named_children()):
-        if getattr(child, "qconfig", None) is not None and type(child) in mapping:
-            module._modules[name] = mapping[type(child)].from_float(child)
-        elif getattr(child, "qconfig", None) is not None and type(child) in _RECURRENT:
-            raise NotImplementedError(f"ember: dynamic quantization of {type(child).__name__} "
-                                      "is not implemented (Linear and LSTM only)")
-        else:
-            _convert(child, mapping)
+def _convert(module, mapping, refuse):
+    swapped = {}
+    for name, child in module.named_children():
+        if not isinstance(child, _FusedModule):
+            _convert(child, mapping, refuse)
+        if refuse and type(child) in UNSUPPORTED_STATIC and \
+                getattr(child, "qconfig", None) is not None:
+            raise NotImplementedError(f"ember: the statically quantized "
+                                      f"{type(child).__name__} is not implemented")
+        swapped[name] = swap_module(child, mapping, {})
+    for name, child in swapped.items():
+        module._modules[name] = child
+
+
+def swap_module(mod, mapping, custom_module_class_mapping=None):
+    """`mod`'s quantized replacement (`from_float`) if it has a qconfig and `mapping` knows
+    its class, keeping its hooks other than the observer's; else `mod` itself."""
+    if getattr(mod, "qconfig", None) is None or type(mod) not in mapping:
+        return mod
+    new = mapping[type(mod)].from_float(mod)
+    for hook in mod._forward_pre_hooks.values():
+        new.register_forward_pre_hook(hook)
+    for hook in mod._forward_hooks.values():
+        if hook is not _observer_forward_hook:
+            new.register_forward_hook(hook)
+    return new
 
 
 def _remove_qconfig(module):
@@ -120,3 +222,32 @@ def _remove_qconfig(module):
         _remove_qconfig(child)
     if hasattr(module, "qconfig"):
         del module.qconfig
+    from .observer import ObserverBase
+    if isinstance(module._modules.get("activation_post_process"), ObserverBase):
+        del module._modules["activation_post_process"]
+        for key, hook in list(module._forward_hooks.items()):
+            if hook is _observer_forward_hook:
+                del module._forward_hooks[key]
+
+
+def quantize(model, run_fn, run_args, mapping=None, inplace=False):
+    """Post-training static quantization in one call: `prepare` (in eval mode), then
+    `run_fn(prepared, *run_args)` to calibrate, then `convert`."""
+    if not inplace:
+        model = copy.deepcopy(model)
+    model.eval()
+    prepare(model, inplace=True)
+    run_fn(model, *run_args)
+    convert(model, mapping, inplace=True)
+    return model
+
+
+def add_quant_dequant(module):
+    """Wrap each leaf submodule with a qconfig in a QuantWrapper (and `module` itself if it
+    is such a leaf)."""
+    from .stubs import QuantWrapper
+    if not list(module.children()) and getattr(module, "qconfig", None):
+        return QuantWrapper(module)
+    for name, child in module.named_children():
+        module._modules[name] = add_quant_dequant(child)
+    return module

@@ -1,5 +1,8 @@
-"""torch.ao.nn.quantized: quantized layers (ember has the dynamic ones: `dynamic`)."""
+"""torch.ao.nn.quantized: quantized layers: the static ones (`Conv2d`, `Linear`,
+`Quantize`, `DeQuantize`, `QFunctional`, ...) and the dynamic ones (`dynamic`)."""
 from . import dynamic, modules
-from .modules import LinearPackedParams
+from .modules import (Conv2d, DeQuantize, FloatFunctional, FXFloatFunctional, Linear,
+                      LinearPackedParams, QFunctional, Quantize)
 
-__all__ = ["dynamic", "modules", "LinearPackedParams"]
+__all__ = ["dynamic", "modules", "Conv2d", "DeQuantize", "FloatFunctional",
+           "FXFloatFunctional", "Linear", "LinearPackedParams", "QFunctional", "Quantize"]

@@ -1,4 +1,9 @@
-"""torch.ao.nn.quantized.modules: the quantized layers' shared parts."""
-from .linear import LinearPackedParams
+"""torch.ao.nn.quantized.modules: the statically quantized layers (`Conv2d`, `Linear`,
+`Quantize`, `DeQuantize`, `QFunctional`, ...) and their shared parts."""
+from .conv import Conv2d
+from .functional_modules import FloatFunctional, FXFloatFunctional, QFunctional
+from .linear import Linear, LinearPackedParams
+from .quantize import DeQuantize, Quantize
 
-__all__ = ["LinearPackedParams"]
+__all__ = ["Conv2d", "DeQuantize", "FloatFunctional", "FXFloatFunctional", "Linear",
+           "LinearPackedParams", "QFunctional", "Quantize"]

@@ -1,11 +1,12 @@
 """`DynamicQuantizedLinear` (torch.ao.nn.quantized.dynamic.Linear): a Linear layer with a
 quantized weight whose input is quantized on the fly at each call (NOTE [ Dynamic quantized
 linear ] in ao/nn/quantized/_linear_dynamic.py)."""
-from ...... import _dtype, _qdtype
-from ......_quantized import quantize_per_channel, quantize_per_tensor
+from ...... import _qdtype
+from ......_quantized import quantize_per_tensor
 from ......nn.modules.module import Module
 from ..._linear_dynamic import linear_dynamic
 from ...modules.linear import LinearPackedParams
+from ...modules.utils import quantize_weight
 
 __all__ = ["Linear"]
 
@@ -88,14 +89,3 @@ class Linear(Module):
         qlinear = cls(mod.in_features, mod.out_features, dtype=observer.dtype)
         qlinear.set_weight_bias(quantize_weight(mod.weight.float(), observer), mod.bias)
         return qlinear
-
-
-def quantize_weight(weight, observer):
-    """`weight` quantized with the parameters `observer` (which has seen it) computes."""
-    scale, zero_point = observer.calculate_qparams()
-    if observer.qscheme in (_qdtype.per_channel_symmetric, _qdtype.per_channel_affine):
-        return quantize_per_channel(weight.detach(), scale.to(_dtype.float64),
-                                    zero_point.to(_dtype.int64), observer.ch_axis,
-                                    observer.dtype)
-    return quantize_per_tensor(weight.detach(), float(scale), int(zero_point), observer.dtype)
-

@@ -14,7 +14,7 @@ from ...... import _qdtype
 from ......nn.modules.module import Module
 from ......nn.modules.rnn import RNNBase
 from ..._linear_dynamic import linear_dynamic
-from .linear import quantize_weight
+from ...modules.utils import quantize_weight
 
 __all__ = ["LSTM"]
 

@@ -1,0 +1,20 @@
+"""torch.ao.nn.intrinsic.quantized.modules: quantized layers with a fused ReLU, whose
+output's integers stop at the zero point (`QuantizedConvReLU2d`, `QuantizedLinearReLU`)."""
+from ....quantized.modules.conv import Conv2d
+from ....quantized.modules.linear import Linear
+
+__all__ = ["ConvReLU2d", "LinearReLU"]
+
+
+class ConvReLU2d(Conv2d):
+    """A quantized Conv2d followed by ReLU, made by `convert` from a fused ConvReLU2d."""
+
+    _NAME = "QuantizedConvReLU2d"
+    _FUSED_RELU = True
+
+
+class LinearReLU(Linear):
+    """A quantized Linear followed by ReLU, made by `convert` from a fused LinearReLU."""
+
+    _NAME = "QuantizedLinearReLU"
+    _FUSED_RELU = True

@@ -1,0 +1,119 @@
+"""`QuantizedConv2d` (torch.ao.nn.quantized.Conv2d): a 2-d convolution on quint8 inputs
+with a qint8 weight and float bias, giving quint8 outputs of its own scale and zero point
+(NOTE [ Static quantized kernels ] in ao/nn/quantized/_kernels.py)."""
+from ..... import _qdtype
+from .....nn.modules.utils import _pair
+from .. import _kernels
+from .utils import (QuantizedOutputModule, check_quant_input, observed_params,
+                    quantize_weight, quantized_output, weight_observer, zero_weight)
+
+__all__ = ["Conv2d"]
+
+
+class Conv2d(QuantizedOutputModule):
+    """A quantized Conv2d, made by `convert` from an observed `nn.Conv2d` (`from_float`).
+
+        >>> torch.ao.nn.quantized.Conv2d(1, 8, 3)
+        QuantizedConv2d(1, 8, kernel_size=(3, 3), stride=(1, 1), scale=1.0, zero_point=0)
+    """
+
+    _NAME = "QuantizedConv2d"
+    _FUSED_RELU = False
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, bias=True, padding_mode="zeros", device=None,
+                 dtype=None):
+        super().__init__()
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if padding_mode != "zeros":
+            raise NotImplementedError("ember: quantized Conv2d supports padding_mode='zeros' "
+                                      "only")
+        from ..... import zeros
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
+        self.padding, self.dilation = _pair(padding), _pair(dilation)
+        self.transposed, self.output_padding = False, (0, 0)
+        self.groups, self.padding_mode = groups, padding_mode
+        weight = zero_weight(out_channels, in_channels // groups, *self.kernel_size)
+        self._packed_params = (weight, zeros(out_channels) if bias else None)
+        self.scale, self.zero_point = 1.0, 0
+
+    def _get_name(self):
+        return self._NAME
+
+    def extra_repr(self):
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+             f"stride={self.stride}, scale={self.scale}, zero_point={self.zero_point}")
+        if self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias() is None:
+            s += ", bias=False"
+        return s
+
+    def weight(self):
+        return self._packed_params[0]
+
+    def bias(self):
+        return self._packed_params[1]
+
+    def set_weight_bias(self, w, b):
+        self._packed_params = (w, b)
+
+    def forward(self, input):
+        if input.dim() != 4:
+            raise ValueError("Input shape must be `(N, C, H, W)`!")
+        check_quant_input(input, self._NAME)
+        weight, bias = self._packed_params
+        array = _kernels.conv2d(input, weight, bias, self.stride, self.padding, self.dilation,
+                                self.groups, self.scale, self.zero_point, self._FUSED_RELU)
+        return quantized_output(array, self.scale, self.zero_point)
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        destination[prefix + "weight"] = self.weight()
+        destination[prefix + "bias"] = self.bias()
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        self.set_weight_bias(state_dict.pop(prefix + "weight"), state_dict.pop(prefix + "bias"))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant=False):
+        """The quantized twin of observed float `mod` (an nn.Conv2d, or for the ReLU-fused
+        class a ConvReLU2d): its weight quantized by its qconfig's weight observer, its
+        output parameters from its `activation_post_process`."""
+        scale, zero_point = observed_params(mod)
+        conv = _float_conv(mod, cls)
+        observer = weight_observer(conv)
+        if observer.dtype is not _qdtype.qint8:
+            raise AssertionError("Weight observer must have a dtype of qint8")
+        qconv = cls(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride,
+                    conv.padding, conv.dilation, conv.groups, conv.bias is not None,
+                    conv.padding_mode)
+        qconv.set_weight_bias(quantize_weight(conv.weight.float(), observer), conv.bias)
+        qconv.scale, qconv.zero_point = scale, zero_point
+        return qconv
+
+
+def _float_conv(mod, cls):
+    """The nn.Conv2d inside `mod` (a fused ConvReLU2d's first part, with its qconfig)."""
+    from ...intrinsic.modules.fused import ConvReLU2d
+    from .....nn.modules.conv import Conv2d as FloatConv2d
+    if isinstance(mod, ConvReLU2d):
+        conv = mod[0]
+        if getattr(conv, "qconfig", None) is None:
+            conv.qconfig = getattr(mod, "qconfig", None)
+        return conv
+    if type(mod) is not FloatConv2d and not hasattr(mod, "weight_fake_quant"):
+        raise AssertionError(f"nnq.{cls.__name__}.from_float only works for Conv2d but got: "
+                             f"{type(mod)}")
+    return mod

@@ -1,0 +1,76 @@
+"""What the statically quantized layers share: quantizing a float weight with its observer's
+parameters, a quint8 output tensor, the scale and zero point entries of their state_dicts,
+and the `qconfig` checks of `from_float`."""
+from ..... import _dtype, _qdtype
+from ....._quantized import Quantizer, make, quantize_per_channel, quantize_per_tensor
+from .....nn.modules.module import Module
+
+__all__ = ["quantize_weight", "quantized_output", "QuantizedOutputModule"]
+
+
+def quantize_weight(weight, observer):
+    """`weight` quantized with the parameters `observer` (which has seen it) computes."""
+    scale, zero_point = observer.calculate_qparams()
+    if observer.qscheme in (_qdtype.per_channel_symmetric, _qdtype.per_channel_affine):
+        return quantize_per_channel(weight.detach(), scale.to(_dtype.float64),
+                                    zero_point.to(_dtype.int64), observer.ch_axis,
+                                    observer.dtype)
+    return quantize_per_tensor(weight.detach(), float(scale), int(zero_point), observer.dtype)
+
+
+def zero_weight(*shape):
+    """A qint8 weight of zeros (scale 1, zero point 0): a new layer's, until it gets one."""
+    import numpy as np
+    return make(np.zeros(shape, np.int8), Quantizer(_qdtype.qint8, _qdtype.per_tensor_affine,
+                                                     1.0, 0))
+
+
+def quantized_output(array, scale, zero_point):
+    """The per-tensor quint8 tensor over uint8 `array`."""
+    return make(array, Quantizer(_qdtype.quint8, _qdtype.per_tensor_affine, float(scale),
+                                 int(zero_point)))
+
+
+def check_quant_input(x, name):
+    if not getattr(x, "is_quantized", False) or x.dtype is not _qdtype.quint8:
+        raise RuntimeError(f"ember: {name} expects a quint8 quantized tensor (the output of "
+                           f"a Quantize layer), got {'a float' if not x.is_quantized else x.dtype}"
+                           " tensor")
+
+
+def observed_params(mod):
+    """(scale, zero_point) as numbers from float module `mod`'s output observer."""
+    if not hasattr(mod, "activation_post_process"):
+        raise AssertionError("Input float module must have activation_post_process")
+    scale, zero_point = mod.activation_post_process.calculate_qparams()
+    return float(scale), int(zero_point)
+
+
+def weight_observer(mod):
+    """The observer (or QAT fake-quantizer) that decides float module `mod`'s weight's
+    parameters, having seen the weight."""
+    observer = getattr(mod, "weight_fake_quant", None)
+    if observer is None:
+        if getattr(mod, "qconfig", None) is None:
+            raise AssertionError("Input float module must have qconfig defined")
+        observer = mod.qconfig.weight()
+    observer(mod.weight)
+    return observer
+
+
+class QuantizedOutputModule(Module):
+    """A quantized layer whose output has its own `scale` and `zero_point` (numbers), saved
+    in its state_dict as tensors."""
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        from ..... import tensor
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "scale"] = tensor(self.scale)
+        destination[prefix + "zero_point"] = tensor(self.zero_point)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        self.scale = float(state_dict.pop(prefix + "scale"))
+        self.zero_point = int(state_dict.pop(prefix + "zero_point"))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, False, missing_keys,
+                                      unexpected_keys, error_msgs)

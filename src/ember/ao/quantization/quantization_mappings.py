@@ -1,0 +1,56 @@
+"""Which float module class becomes which quantized class (`convert`'s default mappings),
+and which classes get a qconfig and an output observer in `prepare`."""
+from ...nn.modules import activation, batchnorm, conv, dropout, instancenorm, normalization
+from ...nn.modules import linear, rnn, sparse
+from ..nn import intrinsic as nni
+from ..nn import quantized as nnq
+from ..nn.intrinsic import quantized as nniq
+from .stubs import DeQuantStub, QuantStub
+
+__all__ = ["get_default_static_quant_module_mappings", "get_default_dynamic_quant_module_mappings",
+           "get_default_qconfig_propagation_list", "no_observer_set"]
+
+# What `convert` swaps by default.
+DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
+    QuantStub: nnq.Quantize,
+    DeQuantStub: nnq.DeQuantize,
+    conv.Conv2d: nnq.Conv2d,
+    linear.Linear: nnq.Linear,
+    nnq.FloatFunctional: nnq.QFunctional,
+    nni.ConvReLU2d: nniq.ConvReLU2d,
+    nni.LinearReLU: nniq.LinearReLU,
+}
+
+# Classes torch also quantizes statically and ember has no quantized layer for: they get
+# observers in `prepare` as in torch, and `convert` refuses them.
+UNSUPPORTED_STATIC = (
+    batchnorm.BatchNorm2d, batchnorm.BatchNorm3d, dropout.Dropout, conv.Conv1d, conv.Conv3d,
+    conv.ConvTranspose1d, conv.ConvTranspose2d, conv.ConvTranspose3d, activation.ELU,
+    activation.Hardswish, activation.LeakyReLU, activation.PReLU, activation.ReLU6,
+    instancenorm.InstanceNorm1d, instancenorm.InstanceNorm2d, instancenorm.InstanceNorm3d,
+    normalization.GroupNorm, normalization.LayerNorm, sparse.Embedding, sparse.EmbeddingBag,
+    nni.ConvReLU1d, nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d)
+
+_RECURRENT = (rnn.LSTM, rnn.GRU, rnn.LSTMCell, rnn.RNNCell, rnn.GRUCell)
+
+
+def get_default_static_quant_module_mappings():
+    """Float (or fused) class -> its statically quantized class."""
+    return dict(DEFAULT_STATIC_QUANT_MODULE_MAPPINGS)
+
+
+def get_default_dynamic_quant_module_mappings():
+    """Float layer class -> its dynamically quantized class (ember has Linear's and LSTM's)."""
+    return {linear.Linear: nnq.dynamic.Linear, rnn.LSTM: nnq.dynamic.LSTM}
+
+
+def get_default_qconfig_propagation_list():
+    """The classes `prepare` gives a qconfig and (leaves) an output observer."""
+    return (set(DEFAULT_STATIC_QUANT_MODULE_MAPPINGS) | set(UNSUPPORTED_STATIC)
+            | set(_RECURRENT) | {nni.ConvBn1d, nni.ConvBn2d, nni.ConvBn3d, nni.ConvBnReLU1d,
+                                 nni.ConvBnReLU2d, nni.ConvBnReLU3d, nni.LinearBn1d})
+
+
+def no_observer_set():
+    """Classes whose output needs no observer (none of ember's)."""
+    return set()
