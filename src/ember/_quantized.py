@@ -24,7 +24,8 @@ _new = object.__new__
 
 __all__ = ["quantize_per_tensor", "quantize_per_channel", "quantize_per_tensor_dynamic",
            "dequantize", "int_repr", "q_scale", "q_zero_point", "q_per_channel_scales",
-           "q_per_channel_zero_points", "q_per_channel_axis"]
+           "q_per_channel_zero_points", "q_per_channel_axis",
+           "_make_per_tensor_quantized_tensor", "_make_per_channel_quantized_tensor"]
 
 _DEPRECATED = (
     "torch.quantize_per_tensor, torch.quantize_per_channel and other quantized tensor "
@@ -164,6 +165,32 @@ def quantize_per_tensor_dynamic(input, dtype, reduce_range):
     qmin, qmax = _qdtype.qrange(dtype)
     scale, zero_point = _qdtype.choose_qparams(low, high, qmin, qmax, reduce_range)
     return quantize_per_tensor(input, scale, zero_point, dtype)
+
+
+_FROM_INTS = {_dtype.uint8: _qdtype.quint8, _dtype.int8: _qdtype.qint8,
+              _dtype.int32: _qdtype.qint32}
+
+
+def _quantized_dtype_of(ints):
+    if ints.dtype not in _FROM_INTS:
+        raise RuntimeError(f"Unsupported data type {ints.dtype._scalar_name}")   # (ember's text)
+    return _FROM_INTS[ints.dtype]
+
+
+def _make_per_tensor_quantized_tensor(input, scale, zero_point):
+    """The quantized tensor whose integers are a copy of integer tensor `input` (uint8 gives
+    quint8, int8 qint8, int32 qint32), with `scale` and `zero_point`."""
+    d = _quantized_dtype_of(input)
+    return make(input._data.copy(), Quantizer(d, _qdtype.per_tensor_affine, float(scale),
+                                              int(zero_point)))
+
+
+def _make_per_channel_quantized_tensor(input, scale, zero_point, axis):
+    """The per-channel quantized tensor over a copy of integer tensor `input`'s integers."""
+    d = _quantized_dtype_of(input)
+    return make(input._data.copy(), Quantizer(
+        d, _qdtype.per_channel_affine, scales=scale.detach().to(_dtype.float64, copy=True),
+        zero_points=zero_point.detach().to(_dtype.int64, copy=True), axis=axis))
 
 
 def dequantize(tensor):

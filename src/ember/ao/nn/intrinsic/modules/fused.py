@@ -20,8 +20,10 @@ def _fused(name, *kinds):
     """The fused module class `name` of parts of the classes `kinds`, in order."""
     def __init__(self, *parts):
         if len(parts) != len(kinds) or any(type(p) is not k for p, k in zip(parts, kinds)):
-            raise AssertionError("Incorrect types for input modules"
-                                 + "".join(str(type(p)) for p in parts))
+            names = [type(p).__name__ for p in parts]
+            listed = " and ".join(names) if len(names) < 3 else \
+                ", ".join(names[:-1]) + ", and " + names[-1]
+            raise AssertionError(f"Incorrect types for input modules: {listed}")
         _FusedModule.__init__(self, *parts)
     doc = f"{' followed by '.join(k.__name__ for k in kinds)}, fused: `{name}(" + \
         ", ".join(k.__name__.lower() for k in kinds) + ")`."
