@@ -213,3 +213,19 @@ def test_quant_wrapper_and_quantize():
     assert type(q.module) is nnq.Linear and type(q.quant) is nnq.Quantize
     x = torch.rand(2, 4)
     np.testing.assert_allclose(q(x).numpy(), inner(x).detach().numpy(), atol=0.05)
+
+
+def test_fbgemm_pairs_saturate_in_16_bits():
+    # 255 * 127 + 255 * 127 = 64770 saturates to 32767 (NOTE [ FBGEMM's 16-bit pairs ]); the
+    # third product stands alone: 255 * 127 = 32385. With zero points 0, scale 1: 65152.
+    lin = nnq.Linear(3, 1)
+    w = torch._make_per_tensor_quantized_tensor(torch.tensor([[127, 127, 127]],
+                                                             dtype=torch.int8), 1.0, 0)
+    lin.set_weight_bias(w, None)
+    lin.scale, lin.zero_point = 1024.0, 0
+    out = lin(_q([[255, 255, 255]], 1.0, 0))
+    assert out.int_repr().tolist() == [[round((32767 + 32385) / 1024)]]
+    # below 128 no pair saturates: 100 * 127 * 3 = 38100 -> 37.2 -> 37
+    assert lin(_q([[100, 100, 100]], 1.0, 0)).int_repr().tolist() == [[37]]
+    with pytest.raises(RuntimeError, match="packB should be equal to K: 2"):
+        lin(_q([[1, 2]], 1.0, 0))

@@ -151,6 +151,43 @@ def test_random_quantized_layers_bits_against_torch(seed):
     assert got == expected
 
 
+_SATURATING = _QUIET + """torch.manual_seed({seed})
+nnq = torch.ao.nn.quantized
+cin, cout, k, groups, stride, pad, per_channel = {config}
+w = torch.randint(-127, 128, (cout, cin // groups, k, k)).float()
+w = w.sign() * (w.abs() // 2 + 64) * 0.01        # (large weights of either sign)
+if per_channel:
+    wq = torch.quantize_per_channel(w, torch.full((cout,), 0.01, dtype=torch.float64),
+                                    torch.zeros(cout, dtype=torch.long), 0, torch.qint8)
+else:
+    wq = torch.quantize_per_tensor(w, 0.01, 0, torch.qint8)
+conv = nnq.Conv2d(cin, cout, k, stride=stride, padding=pad, groups=groups)
+conv.set_weight_bias(wq, torch.randn(cout))
+conv.scale, conv.zero_point = 30.0, 128
+def data(*shape):
+    ints = torch.randint(120, 256, shape, dtype=torch.uint8)
+    return torch._make_per_tensor_quantized_tensor(ints, 0.02, 40)
+print(conv(data(2, cin, 7, 6)).int_repr().tolist())
+lin = nnq.Linear(cin * k, cout)
+lin.set_weight_bias(torch.quantize_per_tensor(w.reshape(cout, -1)[:, :cin * k].contiguous(), 0.01, 0,
+                                              torch.qint8), None)
+lin.scale, lin.zero_point = 30.0, 128
+try: print(lin(data(3, cin * k)).int_repr().tolist())
+except Exception as e: print(type(e).__name__, e)
+"""
+
+
+@pytest.mark.parametrize("config", [
+    (3, 4, 3, 1, 1, 0, True), (5, 6, 3, 1, 2, 1, False), (8, 8, 3, 8, 1, 1, True),
+    (16, 16, 3, 16, 2, 1, False), (8, 8, 3, 4, 1, 1, True), (16, 32, 3, 4, 1, 1, False),
+    (6, 6, 1, 1, 1, 0, True), (7, 5, 2, 1, 1, 0, False)])
+def test_saturating_activations_bits_against_torch(config):
+    """Inputs above 127 with large weights: FBGEMM's saturated 16-bit pair sums (standard,
+    depthwise, grouped and pointwise convolutions, linear layers)."""
+    expected, got = compare(_SATURATING.format(seed=sum(config), config=config))
+    assert got == expected
+
+
 def _functional_snippet(seed):
     """QFunctional add, add_relu, mul and cat on random per-tensor quint8 inputs (sizes
     around torch's 64-element vector steps, contiguous and sliced), and exact ties."""
@@ -232,13 +269,8 @@ print(q2(x).tolist() == q(x).tolist(), q2)
 """
 
 
-_SATURATION = ("qnnpack's qconfig observes activations without reduce_range; FBGEMM's AVX2 "
-               "kernels then saturate 16-bit pair sums, which ember does not copy")
-
-
-@pytest.mark.parametrize("seed,backend,spread", [
-    (0, "x86", 1.0), (1, "fbgemm", 3.0), (3, "x86", 2.0),
-    pytest.param(2, "qnnpack", 0.5, marks=pytest.mark.xfail(reason=_SATURATION, strict=True))])
+@pytest.mark.parametrize("seed,backend,spread", [(0, "x86", 1.0), (1, "fbgemm", 3.0),
+                                                 (2, "qnnpack", 0.5), (3, "x86", 2.0)])
 def test_post_training_static_quantization_against_torch(seed, backend, spread):
     expected, got = compare(_QUIET + _MODEL.format(seed=seed, backend=backend, spread=spread))
     assert got == expected, f"torch printed:\n{expected}\nember printed:\n{got}"

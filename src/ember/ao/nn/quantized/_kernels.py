@@ -11,9 +11,15 @@ then requantizes in float32 per output channel j:
     m[j] = a[j] / float(scale)
     out = clamp(rint((float(acc) + bias[j] / a[j]) * m[j]) + zero_point, lo, 255)
 with lo = zero_point for the ReLU-fused layers (ConvReLU2d, LinearReLU), else 0; `rint` rounds
-half to even, and the zero point is added after the rounding. One caveat FBGEMM has and ember
-does not copy: its AVX2 kernels add pairs of uint8*int8 products in 16 bits with saturation,
-so inputs above 127 (activations observed without `reduce_range`) can give other values there.
+half to even, and the zero point is added after the rounding.
+
+NOTE [ FBGEMM's 16-bit pairs ]
+FBGEMM's AVX2 kernels multiply the raw uint8 activations by the raw int8 weights and add the
+products of neighbouring k (2i and 2i + 1, along the packed reduction axis: input features;
+for a convolution (kh, kw, channel) with the channel fastest) in int16 with saturation
+(`vpmaddubsw`) before widening to int32. Activations observed with `reduce_range` stay below
+128, where no pair can reach 32768; others can (qnnpack's qconfig), and then the saturated
+sums are what torch computes, so ember computes them too (slowly, only when a pair could).
 
 `quantized::add` dequantizes both inputs (`scale * q - scale * zero_point`, one fused
 multiply-add), adds in float32 and quantizes the sum for the output. Its vector loop (64 bytes
@@ -61,32 +67,89 @@ def _centred_weight(qweight, channel_axis=0):
     return ints.astype(np.float64) - zero_points.reshape(shape), scales
 
 
+def _may_saturate(x_ints, w_ints):
+    """Whether two uint8 * int8 products can leave int16 (NOTE [ FBGEMM's 16-bit pairs ])."""
+    if not x_ints.size or not w_ints.size:
+        return False
+    return int(x_ints.max()) * 2 * int(np.abs(w_ints.astype(np.int64)).max()) > _INT16_MAX
+
+
+_INT16_MAX = 32767
+
+
+def _saturated_sums(a, w, a_zero_point, w_zero_points):
+    """sum_k (a - a_zp)(w - w_zp) for rows of uint8 `a` (M, K) and int8 `w` (N, K), as
+    FBGEMM's AVX2 kernel computes it: the raw products of k = 2i and 2i + 1 added in int16
+    with saturation, then the zero points' terms subtracted exactly."""
+    k = a.shape[1]
+    a64, w64 = a.astype(np.int64), w.astype(np.int64)
+    if k % 2:
+        a64 = np.pad(a64, ((0, 0), (0, 1)))
+        w64 = np.pad(w64, ((0, 0), (0, 1)))
+    raw = np.empty((a.shape[0], w.shape[0]), np.int64)
+    step = max(1, 2 ** 22 // max(1, w.shape[0] * a64.shape[1]))
+    for start in range(0, a.shape[0], step):
+        rows = a64[start:start + step]
+        pairs = rows[:, None, 0::2] * w64[None, :, 0::2] + rows[:, None, 1::2] * w64[None, :, 1::2]
+        raw[start:start + step] = np.clip(pairs, -_INT16_MAX - 1, _INT16_MAX).sum(axis=2)
+    w_zp = w_zero_points.reshape(1, -1)
+    return (raw - a_zero_point * w.astype(np.int64).sum(axis=1)[None, :]
+            - w_zp * a.astype(np.int64).sum(axis=1)[:, None] + k * a_zero_point * w_zp)
+
+
 def linear(qx, qweight, bias, scale, zero_point, relu=False):
     """`quantized::linear(_relu)`: quint8 `qx` (..., in) times qint8 `qweight` (out, in)."""
-    x = qx._data.astype(np.float64) - qx._quantizer.zero_point
-    w, w_scales = _centred_weight(qweight)
-    acc = np.rint(x @ w.T)
+    x_zp = qx._quantizer.zero_point
+    ints, w_scales, w_zps = weight_params(qweight)
+    if qx.shape[-1] != ints.shape[1]:
+        raise RuntimeError(f"The number of rows in the packB should be equal to K: "
+                           f"{qx.shape[-1]}")
+    if _may_saturate(qx._data, ints):
+        a = qx._data.reshape(-1, qx.shape[-1])
+        acc = _saturated_sums(a, ints, x_zp, w_zps).reshape(qx.shape[:-1] + (-1,))
+    else:
+        w, _ = _centred_weight(qweight)
+        acc = np.rint((qx._data.astype(np.float64) - x_zp) @ w.T)
     b = None if bias is None else bias._data
     return requantize(acc, qx._quantizer.scale, w_scales, b, scale, zero_point, relu, -1)
+
+
+def _windows(x, kernel, stride, padding, dilation, fill):
+    """(N, C, OH, OW, kh, kw) windows of (N, C, H, W) `x` padded with `fill`."""
+    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
+    x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=fill)
+    span = (dh * (kernel[0] - 1) + 1, dw * (kernel[1] - 1) + 1)
+    windows = np.lib.stride_tricks.sliding_window_view(x, span, axis=(2, 3))
+    return windows[:, :, ::sh, ::sw, ::dh, ::dw]
 
 
 def conv2d(qx, qweight, bias, stride, padding, dilation, groups, scale, zero_point, relu=False):
     """`quantized::conv2d(_relu)` on an (N, C, H, W) quint8 input: the zero-padded
     (zero point-padded) input's windows times the weight, exactly, then `requantize`."""
-    x = qx._data.astype(np.float64) - qx._quantizer.zero_point
-    w, w_scales = _centred_weight(qweight)
-    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
-    x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-    out_c, in_per_group, kh, kw = w.shape
-    span_h, span_w = dh * (kh - 1) + 1, dw * (kw - 1) + 1
-    windows = np.lib.stride_tricks.sliding_window_view(x, (span_h, span_w), axis=(2, 3))
-    windows = windows[:, :, ::sh, ::sw, ::dh, ::dw]        # (N, C, OH, OW, kh, kw)
+    x_zp = qx._quantizer.zero_point
+    ints, w_scales, w_zps = weight_params(qweight)
+    out_c, in_per_group, kh, kw = ints.shape
     per_group = out_c // groups
+    saturating = _may_saturate(qx._data, ints)
+    if saturating:
+        windows = _windows(qx._data, (kh, kw), stride, padding, dilation, x_zp)
+        w_zps = np.broadcast_to(w_zps, (out_c,))
+    else:
+        w, _ = _centred_weight(qweight)
+        windows = _windows(qx._data.astype(np.float64) - x_zp, (kh, kw), stride, padding,
+                           dilation, 0.0)
+    n, _, oh, ow = windows.shape[:4]
     parts = []
     for g in range(groups):
         xs = windows[:, g * in_per_group:(g + 1) * in_per_group]
-        ws = w[g * per_group:(g + 1) * per_group]
-        parts.append(np.einsum("ncyxij,ocij->noyx", xs, ws, optimize=True))
+        rows = slice(g * per_group, (g + 1) * per_group)
+        if saturating:      # (im2col rows ordered (kh, kw, channel), as FBGEMM packs them)
+            a = xs.transpose(0, 2, 3, 4, 5, 1).reshape(n * oh * ow, -1)
+            wg = ints[rows].transpose(0, 2, 3, 1).reshape(per_group, -1)
+            sums = _saturated_sums(a, wg, x_zp, w_zps[rows])
+            parts.append(sums.reshape(n, oh, ow, per_group).transpose(0, 3, 1, 2))
+        else:
+            parts.append(np.einsum("ncyxij,ocij->noyx", xs, w[rows], optimize=True))
     acc = np.rint(np.concatenate(parts, axis=1))
     b = None if bias is None else bias._data
     return requantize(acc, qx._quantizer.scale, w_scales, b, scale, zero_point, relu, 1)
