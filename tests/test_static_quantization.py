@@ -229,3 +229,17 @@ def test_fbgemm_pairs_saturate_in_16_bits():
     assert lin(_q([[100, 100, 100]], 1.0, 0)).int_repr().tolist() == [[37]]
     with pytest.raises(RuntimeError, match="packB should be equal to K: 2"):
         lin(_q([[1, 2]], 1.0, 0))
+
+
+def test_quantized_pooling_and_mean_on_the_integers():
+    q = _q([[[[1, 2], [4, 8]]]], 0.5, 3)
+    pooled = torch.nn.functional.max_pool2d(q, 2)
+    assert pooled.int_repr().tolist() == [[[[8]]]] and pooled.q_zero_point() == 3
+    # (1 + 2 + 4 + 8) * float32(1 / 4) = 3.75 -> 4; the mean: 15 / 4 -> 4
+    assert torch.nn.functional.adaptive_avg_pool2d(q, 1).int_repr().tolist() == [[[[4]]]]
+    assert q.mean([2, 3]).int_repr().tolist() == [[4]]
+    # 2.5 rounds to even: (1 + 4) / 2 -> 2 along the last dim (zero point included: it cancels)
+    assert _q([[1, 4], [3, 3]], 1.0, 0).mean(-1).int_repr().tolist() == [2, 3]
+    assert torch.nn.AdaptiveAvgPool2d((2, 1))(q).int_repr().tolist() == [[[[2], [6]]]]
+    assert type(torch.nn.quantized.Dropout.from_float(torch.nn.Dropout(0.3))).__name__ == \
+        "Dropout"

@@ -235,6 +235,11 @@ class QuantizedTensor(Tensor):
         self._expect(per_channel=False)
         return _like(self, np.asarray(self._data.max()))
 
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        """The mean with this tensor's scale and zero point (NOTE [ Quantized pooling ])."""
+        from ._quantized_ops import mean
+        return mean(self, dim, keepdim, dtype=dtype)
+
     def min(self, *args, **kwargs):
         if args or kwargs:
             raise _not_implemented("min with a dim")
@@ -285,7 +290,7 @@ class QuantizedTensor(Tensor):
 
 # What torch has quantized kernels for and ember does not (yet): refused rather than run on
 # the integers as if they were the values.
-_NOT_YET = ("mean", "std", "sort", "argsort", "topk", "tanh", "sigmoid", "clamp", "clip",
+_NOT_YET = ("std", "sort", "argsort", "topk", "tanh", "sigmoid", "clamp", "clip",
             "fill_", "copy_", "__setitem__", "index_select", "masked_fill", "repeat",
             "index_put_")
 

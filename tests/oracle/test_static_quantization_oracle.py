@@ -219,6 +219,78 @@ def test_random_qfunctional_bits_against_torch(seed):
     assert got == expected
 
 
+POOLING = _QUIET + """F = torch.nn.functional
+torch.manual_seed({seed})
+for shape in [(2, 3, 7, 6), (1, 5, 4, 4), (2, 16, 9, 5)]:
+    q = torch._make_per_tensor_quantized_tensor(torch.randint(0, 256, shape, dtype=torch.uint8),
+                                                0.1, {seed} * 20)
+    print(F.max_pool2d(q, 2).int_repr().tolist(), torch.nn.MaxPool2d(3, 2, 1, ceil_mode=True)(q))
+    print(F.adaptive_avg_pool2d(q, 1).int_repr().tolist(), torch.nn.AdaptiveAvgPool2d((2, 3))(q))
+    print(F.adaptive_avg_pool2d(q, (3, None)).int_repr().tolist(), q.mean([2, 3]), q.mean())
+    print(q.mean((1, 2, 3)).int_repr().tolist(), q.mean(-1).int_repr().tolist(), q.mean(0).q_scale())
+    print(torch.nn.Flatten()(q).shape, torch.nn.Dropout().eval()(q).dtype)
+"""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_quantized_pooling_and_mean_against_torch(seed):
+    expected, got = compare(POOLING.format(seed=seed))
+    assert got == expected
+
+
+_MOBILE = _QUIET + """tq = torch.ao.quantization
+torch.manual_seed({seed})
+def grid(t, step):
+    return (t / step).round() * step
+class Block(torch.nn.Module):          # (MobileNetV2's inverted residual, much smaller)
+    def __init__(self, c):
+        super().__init__()
+        self.conv = torch.nn.Sequential(
+            torch.nn.Conv2d(c, 2 * c, 1, bias=False), torch.nn.BatchNorm2d(2 * c, eps=0.0), torch.nn.ReLU(),
+            torch.nn.Conv2d(2 * c, 2 * c, 3, padding=1, groups=2 * c, bias=False),
+            torch.nn.BatchNorm2d(2 * c, eps=0.0), torch.nn.ReLU(),
+            torch.nn.Conv2d(2 * c, c, 1, bias=False), torch.nn.BatchNorm2d(c, eps=0.0))
+        self.skip_add = torch.nn.quantized.FloatFunctional()
+    def forward(self, x):
+        return self.skip_add.add(x, self.conv(x))
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.quant, self.dequant = tq.QuantStub(), tq.DeQuantStub()
+        self.block = Block(2)
+        self.pool = torch.nn.MaxPool2d(2)
+        self.classifier = torch.nn.Sequential(torch.nn.Dropout(0.2), torch.nn.Linear(2, 3))
+    def forward(self, x):
+        x = self.pool(self.block(self.quant(x)))
+        return self.dequant(self.classifier(x.mean([2, 3])))
+m = Net()
+with torch.no_grad():
+    for p in m.parameters():
+        p.copy_(grid(p, 1 / 4))
+    for b in (m.block.conv[1], m.block.conv[4], m.block.conv[7]):
+        b.running_var.fill_(0.25); b.running_mean.copy_(grid(torch.randn(b.num_features), 1 / 4))
+m.eval()
+tq.fuse_modules(m.block.conv, [['0', '1', '2'], ['3', '4', '5'], ['6', '7']], inplace=True)
+m.qconfig = tq.get_default_qconfig('{backend}')
+tq.prepare(m, inplace=True)
+for _ in range(3):
+    m(grid(torch.randn(2, 2, 8, 8), 1 / 4))
+print(m)
+tq.convert(m, inplace=True)
+print(m)
+x = grid(torch.randn(2, 2, 8, 8), 1 / 8)
+print(m(x).tolist())
+"""
+
+
+@pytest.mark.parametrize("seed,backend", [(0, "x86"), (1, "qnnpack")])
+def test_mobilenet_like_model_against_torch(seed, backend):
+    """Fused pointwise and depthwise convolutions, a FloatFunctional skip connection, max
+    pooling, a mean over the spatial dims and a Dropout before the classifier."""
+    expected, got = compare(_MOBILE.format(seed=seed, backend=backend))
+    assert got == expected, f"torch printed:\n{expected}\nember printed:\n{got}"
+
+
 _MODEL = """
 tq = torch.ao.quantization
 torch.manual_seed({seed})

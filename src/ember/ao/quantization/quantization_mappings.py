@@ -15,6 +15,7 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     QuantStub: nnq.Quantize,
     DeQuantStub: nnq.DeQuantize,
     conv.Conv2d: nnq.Conv2d,
+    dropout.Dropout: nnq.Dropout,
     linear.Linear: nnq.Linear,
     nnq.FloatFunctional: nnq.QFunctional,
     nni.ConvReLU2d: nniq.ConvReLU2d,
@@ -24,7 +25,7 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
 # Classes torch also quantizes statically and ember has no quantized layer for: they get
 # observers in `prepare` as in torch, and `convert` refuses them.
 UNSUPPORTED_STATIC = (
-    batchnorm.BatchNorm2d, batchnorm.BatchNorm3d, dropout.Dropout, conv.Conv1d, conv.Conv3d,
+    batchnorm.BatchNorm2d, batchnorm.BatchNorm3d, conv.Conv1d, conv.Conv3d,
     conv.ConvTranspose1d, conv.ConvTranspose2d, conv.ConvTranspose3d, activation.ELU,
     activation.Hardswish, activation.LeakyReLU, activation.PReLU, activation.ReLU6,
     instancenorm.InstanceNorm1d, instancenorm.InstanceNorm2d, instancenorm.InstanceNorm3d,

@@ -20,6 +20,7 @@ import warnings
 
 from ... import _dtype, _qdtype
 from ...nn.modules.container import Sequential
+from ...nn.modules.dropout import Dropout
 from ...nn.modules.linear import Linear
 from ..nn.intrinsic import _FusedModule
 from ..nn.quantized import FloatFunctional, QFunctional
@@ -131,7 +132,7 @@ def _observe(module):
 def _add_observer_(module, propagation_list, non_leaf_module_list=None):
     for child in module.children():
         observed = getattr(child, "qconfig", None) is not None
-        if type(child).__name__ == "Dropout" and type(child) in UNSUPPORTED_STATIC:
+        if type(child) is Dropout:
             continue
         if type(child) in (FloatFunctional, QFunctional):
             if observed:

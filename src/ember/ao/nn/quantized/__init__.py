@@ -1,8 +1,8 @@
 """torch.ao.nn.quantized: quantized layers: the static ones (`Conv2d`, `Linear`,
 `Quantize`, `DeQuantize`, `QFunctional`, ...) and the dynamic ones (`dynamic`)."""
 from . import dynamic, modules
-from .modules import (Conv2d, DeQuantize, FloatFunctional, FXFloatFunctional, Linear,
+from .modules import (Conv2d, DeQuantize, Dropout, FloatFunctional, FXFloatFunctional, Linear,
                       LinearPackedParams, QFunctional, Quantize)
 
-__all__ = ["dynamic", "modules", "Conv2d", "DeQuantize", "FloatFunctional",
+__all__ = ["dynamic", "modules", "Conv2d", "DeQuantize", "Dropout", "FloatFunctional",
            "FXFloatFunctional", "Linear", "LinearPackedParams", "QFunctional", "Quantize"]

@@ -1,9 +1,10 @@
 """torch.ao.nn.quantized.modules: the statically quantized layers (`Conv2d`, `Linear`,
 `Quantize`, `DeQuantize`, `QFunctional`, ...) and their shared parts."""
 from .conv import Conv2d
+from .dropout import Dropout
 from .functional_modules import FloatFunctional, FXFloatFunctional, QFunctional
 from .linear import Linear, LinearPackedParams
 from .quantize import DeQuantize, Quantize
 
-__all__ = ["Conv2d", "DeQuantize", "FloatFunctional", "FXFloatFunctional", "Linear",
+__all__ = ["Conv2d", "DeQuantize", "Dropout", "FloatFunctional", "FXFloatFunctional", "Linear",
            "LinearPackedParams", "QFunctional", "Quantize"]
