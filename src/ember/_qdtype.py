@@ -134,13 +134,18 @@ def choose_qparams(low, high, qmin, qmax, reduce_range=False, preserve_sparsity=
     """The (scale, zero_point) torch's kernels pick to cover [low, high] (float32 numbers)
     with integers in [qmin, qmax]: the range is widened to hold 0, the scale is
     (high - low) / (qmax - qmin) in double precision (0.1 for an empty range, at least 6.1e-5),
-    and the zero point is rounded from the end whose error is smaller, then clamped."""
+    and the zero point is rounded from the end whose error is smaller, then clamped.
+    `preserve_sparsity` (symmetric schemes): the range is made symmetric around zero and the
+    zero point is the middle of [qmin, qmax]."""
     if reduce_range:
         qmin, qmax = qmin // 2, qmax // 2
     low, high = min(_F32(low), _F32(0)), max(_F32(high), _F32(0))
     if preserve_sparsity and low < 0 < high:
-        bound = max(-low, high)
-        low, high = -bound, bound
+        # (symmetric: one scale for [-(n + 1), n] steps, n = (qmax - qmin) // 2, large
+        # enough for both ends; the ends are float32 again)
+        steps_low, steps_high = -((qmax - qmin) // 2 + 1), (qmax - qmin) // 2
+        step = max(abs(float(low / _F32(steps_low))), abs(float(high / _F32(steps_high))))
+        low, high = _F32(step * steps_low), _F32(step * steps_high)
     scale = (float(high) - float(low)) / (qmax - qmin)
     if _F32(scale) == 0 or np.isinf(_F32(1) / _F32(scale)):
         scale = 0.1

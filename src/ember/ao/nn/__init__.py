@@ -1,5 +1,5 @@
 """torch.ao.nn: fused modules (`intrinsic`) and the quantized counterparts of torch.nn's
 layers (`quantized`)."""
-from . import intrinsic, quantized
+from . import intrinsic, qat, quantized
 
-__all__ = ["intrinsic", "quantized"]
+__all__ = ["intrinsic", "qat", "quantized"]

@@ -10,7 +10,8 @@ from ..._creation import tensor
 from ...nn.modules.module import Module
 from . import _histogram
 
-__all__ = ["ObserverBase", "MinMaxObserver", "HistogramObserver", "PerChannelMinMaxObserver", "PlaceholderObserver",
+__all__ = ["ObserverBase", "MinMaxObserver", "HistogramObserver", "MovingAverageMinMaxObserver",
+           "MovingAveragePerChannelMinMaxObserver", "PerChannelMinMaxObserver", "PlaceholderObserver",
            "default_observer", "default_weight_observer", "default_dynamic_quant_observer",
            "default_per_channel_weight_observer", "default_placeholder_observer"]
 
@@ -76,6 +77,8 @@ class _ObserverRange(ObserverBase):
         self.has_customized_qrange = quant_min is not None and quant_max is not None
         if not self.has_customized_qrange:
             quant_min, quant_max = _default_range(dtype, reduce_range)
+        elif reduce_range:
+            quant_min, quant_max = quant_min // 2, quant_max // 2
         self.quant_min, self.quant_max = quant_min, quant_max
         eps = _dtype.finfo(_dtype.float32).eps if eps is None else eps
         self.register_buffer("eps", tensor([eps]))
@@ -170,6 +173,59 @@ class PerChannelMinMaxObserver(_ObserverRange):
         low, high = y.min(1).values, y.max(1).values
         if self.min_val.numel():
             low, high = minimum(low, self.min_val), maximum(high, self.max_val)
+        self.min_val.resize_(low.shape).copy_(low)
+        self.max_val.resize_(high.shape).copy_(high)
+        return x_orig
+
+
+class MovingAverageMinMaxObserver(MinMaxObserver):
+    """Keeps a moving average of the min and max it sees: the first input's, then
+    `min + averaging_constant * (x.min() - min)` (and the same for max), as QAT uses."""
+
+    def __init__(self, averaging_constant=0.01, dtype=_qdtype.quint8,
+                 qscheme=_qdtype.per_tensor_affine, reduce_range=False, quant_min=None,
+                 quant_max=None, eps=None, is_dynamic=False, **kwargs):
+        self.averaging_constant = averaging_constant
+        super().__init__(dtype=dtype, qscheme=qscheme, reduce_range=reduce_range,
+                         quant_min=quant_min, quant_max=quant_max, eps=eps,
+                         is_dynamic=is_dynamic, **kwargs)
+
+    def forward(self, x_orig):
+        if x_orig.numel() == 0:
+            return x_orig
+        from ... import aminmax
+        x = x_orig.detach().to(self.min_val.dtype)
+        low, high = aminmax(x)
+        if not (float(self.min_val) == float("inf") and float(self.max_val) == float("-inf")):
+            c = self.averaging_constant
+            low = self.min_val + c * (low - self.min_val)
+            high = self.max_val + c * (high - self.max_val)
+        self.min_val.copy_(low)
+        self.max_val.copy_(high)
+        return x_orig
+
+
+class MovingAveragePerChannelMinMaxObserver(PerChannelMinMaxObserver):
+    """The per-channel moving average of the min and max along `ch_axis`."""
+
+    def __init__(self, averaging_constant=0.01, ch_axis=0, dtype=_qdtype.quint8,
+                 qscheme=_qdtype.per_channel_affine, reduce_range=False, quant_min=None,
+                 quant_max=None, eps=None, is_dynamic=False, **kwargs):
+        super().__init__(ch_axis=ch_axis, dtype=dtype, qscheme=qscheme,
+                         reduce_range=reduce_range, quant_min=quant_min, quant_max=quant_max,
+                         eps=eps, is_dynamic=is_dynamic)
+        self.averaging_constant = averaging_constant
+
+    def forward(self, x_orig):
+        if x_orig.numel() == 0:
+            return x_orig
+        x = x_orig.detach().to(self.min_val.dtype)
+        y = x.movedim(self.ch_axis, 0).flatten(1)
+        low, high = y.min(1).values, y.max(1).values
+        if self.min_val.numel():
+            c = self.averaging_constant
+            low = self.min_val + c * (low - self.min_val)
+            high = self.max_val + c * (high - self.max_val)
         self.min_val.resize_(low.shape).copy_(low)
         self.max_val.resize_(high.shape).copy_(high)
         return x_orig

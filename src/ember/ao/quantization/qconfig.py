@@ -3,13 +3,15 @@ ready-made ones torch's tutorials pass (`default_dynamic_qconfig`, ...)."""
 from collections import namedtuple
 
 from ... import _dtype
-from .observer import (HistogramObserver, PlaceholderObserver, default_dynamic_quant_observer,
-                       default_observer, default_per_channel_weight_observer,
-                       default_weight_observer)
+from . import fake_quantize as fq
+from .observer import (HistogramObserver, MovingAverageMinMaxObserver, PlaceholderObserver,
+                       default_dynamic_quant_observer, default_observer,
+                       default_per_channel_weight_observer, default_weight_observer)
 
 __all__ = ["QConfig", "QConfigDynamic", "default_qconfig", "default_dynamic_qconfig",
            "per_channel_dynamic_qconfig", "float16_dynamic_qconfig",
-           "float16_static_qconfig", "default_per_channel_qconfig", "get_default_qconfig"]
+           "float16_static_qconfig", "default_per_channel_qconfig", "get_default_qconfig",
+           "default_qat_qconfig", "get_default_qat_qconfig"]
 
 
 class QConfig(namedtuple("QConfig", ["activation", "weight"])):
@@ -39,6 +41,8 @@ float16_dynamic_qconfig = QConfig(
     weight=PlaceholderObserver.with_args(dtype=_dtype.float16))
 float16_static_qconfig = QConfig(activation=PlaceholderObserver.with_args(dtype=_dtype.float16),
                                  weight=PlaceholderObserver.with_args(dtype=_dtype.float16))
+default_qat_qconfig = QConfig(activation=fq.default_fake_quant,
+                              weight=fq.default_weight_fake_quant)
 default_per_channel_qconfig = QConfig(activation=default_observer,
                                       weight=default_per_channel_weight_observer)
 
@@ -66,3 +70,31 @@ def get_default_qconfig(backend="x86", version=0):
                        weight=default_weight_observer)
     return QConfig(activation=HistogramObserver.with_args(reduce_range=False),
                    weight=default_per_channel_weight_observer)
+
+
+def get_default_qat_qconfig(backend="x86", version=1):
+    """The qconfig torch recommends for quantization-aware training on `backend`: fused
+    moving-average fake-quantizers (version 1) or FakeQuantize modules (version 0), with
+    per-channel weights (per tensor for qnnpack).
+
+        >>> model.qconfig = torch.ao.quantization.get_default_qat_qconfig("x86")
+    """
+    if backend not in _BACKENDS:
+        raise AssertionError(f"backend: {backend} not supported. backend must be one of "
+                             f"{_BACKENDS}")
+    reduce_range = backend in ("fbgemm", "x86")
+    if version == 0:
+        activation = fq.FakeQuantize.with_args(observer=MovingAverageMinMaxObserver,
+                                               quant_min=0, quant_max=255,
+                                               reduce_range=reduce_range)
+        weight = fq.default_weight_fake_quant if backend == "qnnpack" else \
+            fq.default_per_channel_weight_fake_quant
+        return QConfig(activation=activation, weight=weight)
+    if version != 1:
+        return default_qat_qconfig
+    activation = fq.FusedMovingAvgObsFakeQuantize.with_args(
+        observer=MovingAverageMinMaxObserver, quant_min=0, quant_max=255,
+        reduce_range=reduce_range)
+    weight = fq.default_fused_wt_fake_quant if backend == "qnnpack" else \
+        fq.default_fused_per_channel_wt_fake_quant
+    return QConfig(activation=activation, weight=weight)

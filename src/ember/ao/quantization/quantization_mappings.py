@@ -4,11 +4,14 @@ from ...nn.modules import activation, batchnorm, conv, dropout, instancenorm, no
 from ...nn.modules import linear, rnn, sparse
 from ..nn import intrinsic as nni
 from ..nn import quantized as nnq
+from ..nn import qat as nnqat
+from ..nn.intrinsic import qat as nniqat
 from ..nn.intrinsic import quantized as nniq
 from .stubs import DeQuantStub, QuantStub
 
 __all__ = ["get_default_static_quant_module_mappings", "get_default_dynamic_quant_module_mappings",
-           "get_default_qconfig_propagation_list", "no_observer_set"]
+           "get_default_qat_module_mappings", "get_default_qconfig_propagation_list",
+           "no_observer_set"]
 
 # What `convert` swaps by default.
 DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
@@ -20,7 +23,23 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     nnq.FloatFunctional: nnq.QFunctional,
     nni.ConvReLU2d: nniq.ConvReLU2d,
     nni.LinearReLU: nniq.LinearReLU,
+    nnqat.Linear: nnq.Linear,
+    nnqat.Conv2d: nnq.Conv2d,
+    nniqat.LinearReLU: nniq.LinearReLU,
+    nniqat.ConvReLU2d: nniq.ConvReLU2d,
 }
+
+# What `prepare_qat` swaps in: the layers with fake-quantized weights.
+DEFAULT_QAT_MODULE_MAPPINGS = {
+    conv.Conv2d: nnqat.Conv2d,
+    linear.Linear: nnqat.Linear,
+    nni.ConvReLU2d: nniqat.ConvReLU2d,
+    nni.LinearReLU: nniqat.LinearReLU,
+}
+
+# Fused training-mode modules torch has QAT layers for and ember has not.
+UNSUPPORTED_QAT = (nni.ConvBn1d, nni.ConvBn2d, nni.ConvBn3d, nni.ConvBnReLU1d, nni.ConvBnReLU2d,
+                   nni.ConvBnReLU3d, nni.LinearBn1d, conv.Conv3d, nni.ConvReLU3d)
 
 # Classes torch also quantizes statically and ember has no quantized layer for: they get
 # observers in `prepare` as in torch, and `convert` refuses them.
@@ -38,6 +57,11 @@ _RECURRENT = (rnn.LSTM, rnn.GRU, rnn.LSTMCell, rnn.RNNCell, rnn.GRUCell)
 def get_default_static_quant_module_mappings():
     """Float (or fused) class -> its statically quantized class."""
     return dict(DEFAULT_STATIC_QUANT_MODULE_MAPPINGS)
+
+
+def get_default_qat_module_mappings():
+    """Float (or fused) class -> its quantization-aware training class."""
+    return dict(DEFAULT_QAT_MODULE_MAPPINGS)
 
 
 def get_default_dynamic_quant_module_mappings():

@@ -24,15 +24,16 @@ from ...nn.modules.dropout import Dropout
 from ...nn.modules.linear import Linear
 from ..nn.intrinsic import _FusedModule
 from ..nn.quantized import FloatFunctional, QFunctional
-from .quantization_mappings import (_RECURRENT, UNSUPPORTED_STATIC,
+from .quantization_mappings import (_RECURRENT, UNSUPPORTED_QAT, UNSUPPORTED_STATIC,
                                     get_default_dynamic_quant_module_mappings,
+                                    get_default_qat_module_mappings,
                                     get_default_qconfig_propagation_list,
                                     get_default_static_quant_module_mappings)
 from .qconfig import default_dynamic_qconfig, float16_dynamic_qconfig
 from .stubs import DeQuantStub
 
 __all__ = ["quantize_dynamic", "propagate_qconfig_", "prepare", "convert", "quantize",
-           "add_quant_dequant", "swap_module"]
+           "add_quant_dequant", "swap_module", "prepare_qat", "quantize_qat"]
 
 DEPRECATION_WARNING = (
     "torch.ao.quantization is deprecated and will be removed in 2.10. \n"
@@ -223,12 +224,51 @@ def _remove_qconfig(module):
         _remove_qconfig(child)
     if hasattr(module, "qconfig"):
         del module.qconfig
+    from .fake_quantize import FakeQuantizeBase
     from .observer import ObserverBase
-    if isinstance(module._modules.get("activation_post_process"), ObserverBase):
+    if isinstance(module._modules.get("activation_post_process"),
+                  (ObserverBase, FakeQuantizeBase)):
         del module._modules["activation_post_process"]
         for key, hook in list(module._forward_hooks.items()):
             if hook is _observer_forward_hook:
                 del module._forward_hooks[key]
+
+
+@_deprecated
+def prepare_qat(model, mapping=None, inplace=False):
+    """`model` (in training mode; a copy unless `inplace`) ready for quantization-aware
+    training: layers swapped for their QAT classes (fake-quantized weights) and output
+    fake-quantizers added (NOTE [ Eager-mode static quantization ]).
+
+        >>> model.qconfig = torch.ao.quantization.get_default_qat_qconfig("x86")
+        >>> qat_model = torch.ao.quantization.prepare_qat(model.train())
+    """
+    if not model.training:
+        raise AssertionError("prepare_qat only works on models in training mode")
+    if mapping is None:
+        mapping = get_default_qat_module_mappings()
+    if not inplace:
+        model = copy.deepcopy(model)
+    propagate_qconfig_(model)
+    for name, child in model.named_modules():
+        if type(child) in UNSUPPORTED_QAT and getattr(child, "qconfig", None) is not None:
+            raise NotImplementedError(f"ember: quantization-aware training of "
+                                      f"{type(child).__name__} is not implemented")
+    convert(model, mapping=mapping, inplace=True, remove_qconfig=False)
+    prepare(model, observer_non_leaf_module_list=set(mapping.values()), inplace=True)
+    return model
+
+
+def quantize_qat(model, run_fn, run_args, inplace=False):
+    """Quantization-aware training in one call: `prepare_qat`, `run_fn(model, *run_args)`
+    (the training), then `convert` (in eval mode)."""
+    if not inplace:
+        model = copy.deepcopy(model)
+    model.train()
+    prepare_qat(model, inplace=True)
+    run_fn(model, *run_args)
+    convert(model.eval(), inplace=True)
+    return model
 
 
 def quantize(model, run_fn, run_args, mapping=None, inplace=False):
