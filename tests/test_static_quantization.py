@@ -243,3 +243,51 @@ def test_quantized_pooling_and_mean_on_the_integers():
     assert torch.nn.AdaptiveAvgPool2d((2, 1))(q).int_repr().tolist() == [[[[2], [6]]]]
     assert type(torch.nn.quantized.Dropout.from_float(torch.nn.Dropout(0.3))).__name__ == \
         "Dropout"
+
+
+def test_moving_average_observer_and_fused_fake_quantize():
+    o = tq.MovingAverageMinMaxObserver(averaging_constant=0.5)
+    o(torch.tensor([0.0, 4.0]))
+    o(torch.tensor([-2.0, 2.0]))              # min 0 + 0.5 * (-2 - 0), max 4 + 0.5 * (2 - 4)
+    assert (float(o.min_val), float(o.max_val)) == (-1.0, 3.0)
+    fq = tq.default_fused_per_channel_wt_fake_quant()
+    w = torch.tensor([[-0.5, 1.27], [-1.28, 0.25]], requires_grad=True)
+    out = fq(w)
+    # symmetric, by torch's C++ rule: scale max(|min| / 128, max / 127) per channel
+    np.testing.assert_allclose(fq.scale.numpy(), [0.01, 0.01], rtol=1e-6)
+    assert fq.zero_point.tolist() == [0, 0] and fq.zero_point.dtype is torch.int32
+    np.testing.assert_allclose(out.detach().numpy(), [[-0.5, 1.27], [-1.28, 0.25]], atol=1e-6)
+    out.sum().backward()
+    assert w.grad.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    act = tq.get_default_qat_qconfig("x86").activation()
+    assert (act.quant_min, act.quant_max, act.activation_post_process.reduce_range) == \
+        (0, 127, True)
+
+
+def test_prepare_qat_swaps_layers_and_convert_quantizes_them():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(tq.QuantStub(), torch.nn.Linear(4, 3), torch.nn.ReLU(),
+                            tq.DeQuantStub())
+    m = tq.fuse_modules_qat(m, [["1", "2"]])
+    m.qconfig = tq.get_default_qat_qconfig("x86")
+    with pytest.raises(AssertionError, match="training mode"):
+        tq.prepare_qat(m.eval())
+    qat = tq.prepare_qat(m.train())
+    assert type(qat[1]) is torch.ao.nn.intrinsic.qat.LinearReLU
+    assert type(qat[1].weight_fake_quant).__name__ == "FusedMovingAvgObsFakeQuantize"
+    assert qat[1].weight.tolist() == m[1][0].weight.tolist()      # (a copy's parameters)
+    opt = torch.optim.SGD(qat.parameters(), lr=0.01)
+    for _ in range(3):
+        loss = qat(torch.rand(8, 4)).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    q = tq.convert(qat.eval())
+    assert type(q[1]) is torch.ao.nn.intrinsic.quantized.LinearReLU
+    x = torch.rand(2, 4)
+    np.testing.assert_allclose(q(x).numpy(), qat(x).detach().numpy(), atol=0.05)
+    conv_bn = tq.fuse_modules_qat(torch.nn.Sequential(torch.nn.Conv2d(1, 1, 1),
+                                                      torch.nn.BatchNorm2d(1)), [["0", "1"]])
+    conv_bn.qconfig = tq.get_default_qat_qconfig("x86")
+    with pytest.raises(NotImplementedError, match="ConvBn2d"):
+        tq.prepare_qat(conv_bn)

@@ -346,3 +346,77 @@ print(q2(x).tolist() == q(x).tolist(), q2)
 def test_post_training_static_quantization_against_torch(seed, backend, spread):
     expected, got = compare(_QUIET + _MODEL.format(seed=seed, backend=backend, spread=spread))
     assert got == expected, f"torch printed:\n{expected}\nember printed:\n{got}"
+
+
+FAKE_QUANT = _QUIET + """tq = torch.ao.quantization
+torch.manual_seed({seed})
+mods = [tq.get_default_qat_qconfig('{backend}').activation(), tq.get_default_qat_qconfig('{backend}').weight(),
+        tq.get_default_qat_qconfig('{backend}', 0).activation(), tq.get_default_qat_qconfig('{backend}', 0).weight(),
+        tq.FakeQuantize(quant_min=-128, quant_max=127, dtype=torch.qint8, qscheme=torch.per_tensor_symmetric)]
+print(mods)
+for step in range(4):
+    x = (torch.randn(3, 6) * (1 + step)).requires_grad_()
+    for m in mods:
+        y = m(x)
+        y.sum().backward()
+        print(y.tolist(), x.grad.tolist(), m.scale.tolist(), m.zero_point.tolist())
+        x.grad = None
+print(mods[1].activation_post_process, list(mods[1].state_dict()))
+mods[0].disable_observer(); mods[0].apply(tq.disable_fake_quant)
+print(mods[0](torch.ones(2) * 100).tolist(), mods[0])
+mods[2].load_state_dict(mods[3].state_dict()); print(mods[2].scale, mods[2].zero_point)
+print(tq.MovingAverageMinMaxObserver(averaging_constant=0.5)(torch.ones(2)), tq.MovingAveragePerChannelMinMaxObserver(ch_axis=1))
+"""
+
+
+@pytest.mark.parametrize("seed,backend", [(0, "x86"), (1, "qnnpack"), (2, "fbgemm")])
+def test_fake_quantize_modules_against_torch(seed, backend):
+    """FakeQuantize and FusedMovingAvgObsFakeQuantize (per tensor and per channel): printed
+    forms, outputs, straight-through gradients and the parameters over several inputs."""
+    expected, got = compare(FAKE_QUANT.format(seed=seed, backend=backend))
+    assert got == expected, f"torch printed:\n{expected}\nember printed:\n{got}"
+
+
+QAT = _QUIET + """tq = torch.ao.quantization
+torch.manual_seed({seed})
+def grid(t, step):
+    return (t / step).round() * step
+def data(*shape):     # (0 and top/32 present: the input's fake-quant scale is 1/32)
+    x = grid(torch.rand(*shape) * {top} / 32, 1 / 32)
+    x.view(-1)[0], x.view(-1)[1] = 0.0, {top} / 32
+    return x
+m = torch.nn.Sequential(tq.QuantStub(), {layers}, tq.DeQuantStub())
+with torch.no_grad():       # (each output channel's largest weight 127/128: scales 1/128)
+    m[1].weight.copy_(grid(m[1].weight.clamp(-0.9, 0.9), 1 / 128))
+    m[1].weight.view(m[1].weight.shape[0], -1)[:, 0] = 127 / 128
+    m[1].bias.copy_(grid(m[1].bias, 1 / 8))
+m = tq.fuse_modules_qat(m, [['1', '2']])
+m.qconfig = tq.get_default_qat_qconfig('{backend}')
+p = tq.prepare_qat(m)
+print(p, list(p.state_dict()))
+out = p(data({shape}))
+print(out.tolist(), p[1].weight_fake_quant.scale.tolist(), p[1].activation_post_process.scale.tolist())
+out.sum().backward()
+print(p[1].weight.grad.tolist())
+c = tq.convert(p.eval())
+print(c, c(data({shape})).tolist())
+for bad in (lambda: tq.prepare_qat(m.eval()), lambda: torch.ao.nn.qat.Linear(2, 3)):
+    try: bad()
+    except Exception as e: print(type(e).__name__, e)
+"""
+
+_CONV = "torch.nn.Conv2d(1, 2, 3), torch.nn.ReLU()"
+_LINEAR = "torch.nn.Linear(6, 3), torch.nn.ReLU()"
+
+
+@pytest.mark.parametrize("seed,backend,layers,shape,top", [
+    (0, "x86", _CONV, "4, 1, 4, 4", 127), (1, "qnnpack", _CONV, "3, 1, 5, 4", 255),
+    (2, "x86", _LINEAR, "5, 6", 127), (3, "qnnpack", _LINEAR, "4, 6", 255)])
+def test_prepare_qat_and_convert_against_torch(seed, backend, layers, shape, top):
+    """fuse_modules_qat, prepare_qat (a QAT layer with its weight fake-quantizer and a
+    fake-quantized output), a forward and backward pass, and convert. The input and the
+    weights lie on the grids of their fake-quantizers' scales (1/32, 1/128), so the float
+    layer is exact in both."""
+    expected, got = compare(QAT.format(seed=seed, backend=backend, layers=layers, shape=shape,
+                                       top=top))
+    assert got == expected, f"torch printed:\n{expected}\nember printed:\n{got}"
