@@ -83,6 +83,22 @@ class _ObserverRange(ObserverBase):
         eps = _dtype.finfo(_dtype.float32).eps if eps is None else eps
         self.register_buffer("eps", tensor([eps]))
 
+    def forward(self, x_orig):
+        """Fold `x_orig`'s extremes (per tensor or per channel) into `min_val`/`max_val`."""
+        if x_orig.numel() == 0:
+            return x_orig
+        low, high = self._extremes(x_orig.detach().to(self.min_val.dtype))
+        if self._seen():
+            low, high = self._merge(low, high)
+        self.min_val.resize_(low.shape).copy_(low)
+        self.max_val.resize_(high.shape).copy_(high)
+        return x_orig
+
+    def _merge(self, low, high):
+        """The running range after one more input's extremes: their min and max."""
+        from ... import maximum, minimum
+        return minimum(low, self.min_val), maximum(high, self.max_val)
+
     def calculate_qparams(self):
         """(scale, zero_point) for the range seen so far (`min_val`, `max_val` buffers)."""
         return self._calculate_qparams(self.min_val, self.max_val)
@@ -138,14 +154,13 @@ class MinMaxObserver(_ObserverRange):
         self.register_buffer("min_val", tensor(float("inf")))
         self.register_buffer("max_val", tensor(float("-inf")))
 
-    def forward(self, x_orig):
-        if x_orig.numel() == 0:
-            return x_orig
-        from ... import maximum, minimum
-        x = x_orig.detach().to(self.min_val.dtype)
-        self.min_val.copy_(minimum(x.min(), self.min_val))
-        self.max_val.copy_(maximum(x.max(), self.max_val))
-        return x_orig
+    def _extremes(self, x):
+        from ... import aminmax
+        return aminmax(x)
+
+    def _seen(self):
+        return not (float(self.min_val) == float("inf")
+                    and float(self.max_val) == float("-inf"))
 
     def reset_min_max_vals(self):
         self.min_val.copy_(tensor(float("inf")))
@@ -164,18 +179,12 @@ class PerChannelMinMaxObserver(_ObserverRange):
         self.register_buffer("min_val", tensor([]))
         self.register_buffer("max_val", tensor([]))
 
-    def forward(self, x_orig):
-        if x_orig.numel() == 0:
-            return x_orig
-        from ... import maximum, minimum
-        x = x_orig.detach().to(self.min_val.dtype)
+    def _extremes(self, x):
         y = x.movedim(self.ch_axis, 0).flatten(1)
-        low, high = y.min(1).values, y.max(1).values
-        if self.min_val.numel():
-            low, high = minimum(low, self.min_val), maximum(high, self.max_val)
-        self.min_val.resize_(low.shape).copy_(low)
-        self.max_val.resize_(high.shape).copy_(high)
-        return x_orig
+        return y.min(1).values, y.max(1).values
+
+    def _seen(self):
+        return self.min_val.numel() > 0
 
 
 class MovingAverageMinMaxObserver(MinMaxObserver):
@@ -190,19 +199,8 @@ class MovingAverageMinMaxObserver(MinMaxObserver):
                          quant_min=quant_min, quant_max=quant_max, eps=eps,
                          is_dynamic=is_dynamic, **kwargs)
 
-    def forward(self, x_orig):
-        if x_orig.numel() == 0:
-            return x_orig
-        from ... import aminmax
-        x = x_orig.detach().to(self.min_val.dtype)
-        low, high = aminmax(x)
-        if not (float(self.min_val) == float("inf") and float(self.max_val) == float("-inf")):
-            c = self.averaging_constant
-            low = self.min_val + c * (low - self.min_val)
-            high = self.max_val + c * (high - self.max_val)
-        self.min_val.copy_(low)
-        self.max_val.copy_(high)
-        return x_orig
+    def _merge(self, low, high):
+        return _moving_average(self, low, high)
 
 
 class MovingAveragePerChannelMinMaxObserver(PerChannelMinMaxObserver):
@@ -216,19 +214,15 @@ class MovingAveragePerChannelMinMaxObserver(PerChannelMinMaxObserver):
                          eps=eps, is_dynamic=is_dynamic)
         self.averaging_constant = averaging_constant
 
-    def forward(self, x_orig):
-        if x_orig.numel() == 0:
-            return x_orig
-        x = x_orig.detach().to(self.min_val.dtype)
-        y = x.movedim(self.ch_axis, 0).flatten(1)
-        low, high = y.min(1).values, y.max(1).values
-        if self.min_val.numel():
-            c = self.averaging_constant
-            low = self.min_val + c * (low - self.min_val)
-            high = self.max_val + c * (high - self.max_val)
-        self.min_val.resize_(low.shape).copy_(low)
-        self.max_val.resize_(high.shape).copy_(high)
-        return x_orig
+    def _merge(self, low, high):
+        return _moving_average(self, low, high)
+
+
+def _moving_average(observer, low, high):
+    """`min + c * (low - min)` and the same for max, c the averaging constant."""
+    c = observer.averaging_constant
+    return (observer.min_val + c * (low - observer.min_val),
+            observer.max_val + c * (high - observer.max_val))
 
 
 class HistogramObserver(_ObserverRange):

@@ -82,7 +82,11 @@ class Conv2d(QuantizedOutputModule):
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
-        self.set_weight_bias(state_dict.pop(prefix + "weight"), state_dict.pop(prefix + "bias"))
+        for name in ("weight", "bias"):
+            if prefix + name not in state_dict and strict:
+                missing_keys.append(prefix + name)
+        self.set_weight_bias(state_dict.pop(prefix + "weight", self.weight()),
+                             state_dict.pop(prefix + "bias", self.bias()))
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
                                       unexpected_keys, error_msgs)
 

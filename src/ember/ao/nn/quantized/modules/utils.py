@@ -70,7 +70,10 @@ class QuantizedOutputModule(Module):
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
-        self.scale = float(state_dict.pop(prefix + "scale"))
-        self.zero_point = int(state_dict.pop(prefix + "zero_point"))
+        for name, kind in (("scale", float), ("zero_point", int)):
+            if prefix + name in state_dict:
+                setattr(self, name, kind(state_dict.pop(prefix + name)))
+            elif strict:
+                missing_keys.append(prefix + name)
         super()._load_from_state_dict(state_dict, prefix, local_metadata, False, missing_keys,
                                       unexpected_keys, error_msgs)

@@ -2,17 +2,16 @@
 quantized weight whose input is quantized on the fly at each call (NOTE [ Dynamic quantized
 linear ] in ao/nn/quantized/_linear_dynamic.py)."""
 from ...... import _qdtype
-from ......_quantized import quantize_per_tensor
-from ......nn.modules.module import Module
 from ..._linear_dynamic import linear_dynamic
-from ...modules.linear import LinearPackedParams
+from ...modules.linear import Linear as StaticLinear
 from ...modules.utils import quantize_weight
 
 __all__ = ["Linear"]
 
 
-class Linear(Module):
-    """y = x W^T + b with W quantized (qint8), x quantized dynamically per call.
+class Linear(StaticLinear):
+    """y = x W^T + b with W quantized (qint8), x quantized dynamically per call (a static
+    quantized Linear's weight, bias and state_dict; its scale and zero point go unused).
 
         >>> qlinear = torch.ao.nn.quantized.dynamic.Linear(4, 3)
         >>> qlinear
@@ -20,28 +19,15 @@ class Linear(Module):
     """
 
     _version = 4
+    _NAME = "DynamicQuantizedLinear"
 
     def __init__(self, in_features, out_features, bias_=True, dtype=_qdtype.qint8):
-        super().__init__()
         if dtype is not _qdtype.qint8:
             raise RuntimeError("Unsupported dtype specified for dynamic quantized Linear "
                                "(ember: qint8 only)")
-        from ...... import zeros
-        self.in_features, self.out_features = in_features, out_features
-        weight = quantize_per_tensor(zeros(out_features, in_features), 1.0, 0, _qdtype.qint8)
-        bias = zeros(out_features) if bias_ else None
-        self._packed_params = LinearPackedParams(dtype)
-        self._packed_params.set_weight_bias(weight, bias)
-        self.scale, self.zero_point = 1.0, 0
+        super().__init__(in_features, out_features, bias_, dtype)
         self.version = 4
         self.reduce_range = True
-
-    def _get_name(self):
-        return "DynamicQuantizedLinear"
-
-    def __repr__(self):
-        # (the `_packed_params` child is not shown, as in torch)
-        return f"{self._get_name()}({self.extra_repr()})"
 
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
@@ -50,30 +36,6 @@ class Linear(Module):
     def forward(self, x):
         weight, bias = self._packed_params._weight_bias()
         return linear_dynamic(x, weight, bias, reduce_range=self.reduce_range)
-
-    def weight(self):
-        return self._packed_params._weight_bias()[0]
-
-    def bias(self):
-        return self._packed_params._weight_bias()[1]
-
-    def set_weight_bias(self, w, b):
-        self._packed_params.set_weight_bias(w, b)
-
-    def _save_to_state_dict(self, destination, prefix, keep_vars):
-        from ...... import tensor
-        super()._save_to_state_dict(destination, prefix, keep_vars)
-        destination[prefix + "scale"] = tensor(self.scale)
-        destination[prefix + "zero_point"] = tensor(self.zero_point)
-
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs):
-        for name in ("scale", "zero_point"):
-            value = state_dict.pop(prefix + name, None)
-            if value is not None:
-                setattr(self, name, value.item())
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, False, missing_keys,
-                                      unexpected_keys, error_msgs)
 
     @classmethod
     def from_float(cls, mod, use_precomputed_fake_quant=False):
