@@ -291,3 +291,14 @@ def test_prepare_qat_swaps_layers_and_convert_quantizes_them():
     conv_bn.qconfig = tq.get_default_qat_qconfig("x86")
     with pytest.raises(NotImplementedError, match="ConvBn2d"):
         tq.prepare_qat(conv_bn)
+
+
+def test_quantized_relu6_clamps_between_zero_point_and_six():
+    # scale 0.5, zero point 10: 6 is the integer 10 + 12 = 22
+    q = _q([0, 9, 10, 15, 22, 23, 200], 0.5, 10)
+    assert torch.nn.functional.relu6(q).int_repr().tolist() == [10, 10, 10, 15, 22, 22, 22]
+    assert nnq.ReLU6()(q).int_repr().tolist() == [10, 10, 10, 15, 22, 22, 22]
+    # 6 / 0.48 = 12.5: the zero point 1 is added before the rounding: 13.5 -> 14
+    assert nnq.ReLU6()(_q([0, 14, 15, 255], 0.48, 1)).int_repr().tolist() == [1, 14, 14, 14]
+    assert repr(nnq.ReLU6.from_float(torch.nn.ReLU6(inplace=True))) == \
+        "QuantizedReLU6(inplace=True)"

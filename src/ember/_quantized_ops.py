@@ -1,6 +1,7 @@
 """The operators torch's QuantizedCPU kernels run on a per-tensor quantized tensor's integers
-(`mean`, `max_pool2d`, `adaptive_avg_pool2d`): the result keeps the input's scale and zero
-point. Reached from QuantizedTensor's methods and from the pooling functions.
+(`mean`, `max_pool2d`, `adaptive_avg_pool2d`, `relu6`): the result keeps the input's scale
+and zero point. Reached from QuantizedTensor's methods and from the functions (F.max_pool2d,
+F.adaptive_avg_pool2d, F.relu6).
 
 NOTE [ Quantized pooling ]
 Max pooling is exact on the integers (the affine map is increasing). The averages are
@@ -79,3 +80,19 @@ def adaptive_avg_pool2d(q, output_size):
             inverse = _F32(1.0 / ((h1 - h0) * (w1 - w0)))
             out[..., i, j] = np.rint((total.astype(_F32) * inverse).astype(_F32))
     return _clamped(q, out)
+
+
+def relu6(q, inplace=False):
+    """min(max(x, 0), 6) on the integers: clamped to [zero_point, the integer of 6], 6
+    quantized as torch's scalar code does (`rint(zero_point + 6 * (1 / scale))`)."""
+    _expect_per_tensor(q, "relu6")
+    zero_point = q._quantizer.zero_point
+    six = (_F32(6) * (_F32(1) / _F32(q._quantizer.scale))).astype(_F32)
+    top = np.rint((six + _F32(zero_point)).astype(_F32))
+    qmin, qmax = _qdtype.qrange(q.dtype)
+    top = min(max(top, qmin), qmax)
+    values = np.clip(q._data.astype(np.int64), zero_point, top)
+    if inplace:
+        q._data[...] = values
+        return q
+    return _clamped(q, values)

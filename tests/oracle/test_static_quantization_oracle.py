@@ -229,6 +229,19 @@ for shape in [(2, 3, 7, 6), (1, 5, 4, 4), (2, 16, 9, 5)]:
     print(F.adaptive_avg_pool2d(q, (3, None)).int_repr().tolist(), q.mean([2, 3]), q.mean())
     print(q.mean((1, 2, 3)).int_repr().tolist(), q.mean(-1).int_repr().tolist(), q.mean(0).q_scale())
     print(torch.nn.Flatten()(q).shape, torch.nn.Dropout().eval()(q).dtype)
+    for scale in (0.1, 0.048, 0.02):
+        r = torch._make_per_tensor_quantized_tensor(q.int_repr(), scale, {seed} * 3)
+        print(F.relu6(r).int_repr().tolist(), torch.ao.nn.quantized.ReLU6()(r).q_scale())
+m = torch.nn.Sequential(torch.ao.quantization.QuantStub(), torch.nn.Conv2d(1, 2, 2),
+                        torch.nn.ReLU6(), torch.ao.quantization.DeQuantStub()).eval()
+with torch.no_grad():
+    for w in m.parameters():
+        w.copy_((w * 8).round() / 8)
+m.qconfig = torch.ao.quantization.default_qconfig
+p = torch.ao.quantization.prepare(m)
+p((torch.randn(2, 1, 4, 4) * 8).round() / 4)
+c = torch.ao.quantization.convert(p)
+print(p, c, c((torch.randn(2, 1, 4, 4) * 8).round() / 4).tolist())
 """
 
 

@@ -2,7 +2,8 @@
 `Quantize`, `DeQuantize`, `QFunctional`, ...) and the dynamic ones (`dynamic`)."""
 from . import dynamic, modules
 from .modules import (Conv2d, DeQuantize, Dropout, FloatFunctional, FXFloatFunctional, Linear,
-                      LinearPackedParams, QFunctional, Quantize)
+                      LinearPackedParams, QFunctional, Quantize, ReLU6)
 
 __all__ = ["dynamic", "modules", "Conv2d", "DeQuantize", "Dropout", "FloatFunctional",
-           "FXFloatFunctional", "Linear", "LinearPackedParams", "QFunctional", "Quantize"]
+           "FXFloatFunctional", "Linear", "LinearPackedParams", "QFunctional", "Quantize",
+           "ReLU6"]

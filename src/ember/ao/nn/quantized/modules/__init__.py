@@ -1,5 +1,6 @@
 """torch.ao.nn.quantized.modules: the statically quantized layers (`Conv2d`, `Linear`,
 `Quantize`, `DeQuantize`, `QFunctional`, ...) and their shared parts."""
+from .activation import ReLU6
 from .conv import Conv2d
 from .dropout import Dropout
 from .functional_modules import FloatFunctional, FXFloatFunctional, QFunctional
@@ -7,4 +8,4 @@ from .linear import Linear, LinearPackedParams
 from .quantize import DeQuantize, Quantize
 
 __all__ = ["Conv2d", "DeQuantize", "Dropout", "FloatFunctional", "FXFloatFunctional", "Linear",
-           "LinearPackedParams", "QFunctional", "Quantize"]
+           "LinearPackedParams", "QFunctional", "Quantize", "ReLU6"]
