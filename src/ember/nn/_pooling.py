@@ -280,7 +280,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         tensor([[[[ 5.,  7.],
                   [13., 15.]]]])
     """
-    if input.is_quantized:
+    if getattr(input, "is_quantized", False) is True:
         from .._quantized_ops import max_pool2d as quantized_max_pool2d
         return quantized_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode,
                                     return_indices)
@@ -502,7 +502,7 @@ def adaptive_avg_pool1d(input, output_size):
 def adaptive_avg_pool2d(input, output_size):
     """Averages over windows [floor(i H / h), ceil((i + 1) H / h)) (and the same along W), for
     (N, C, H, W) or (C, H, W); None in output_size keeps that size."""
-    if input.is_quantized:
+    if getattr(input, "is_quantized", False) is True:
         from .._quantized_ops import adaptive_avg_pool2d as quantized_adaptive_avg_pool2d
         return quantized_adaptive_avg_pool2d(input, output_size)
     return _adaptive_avg_nd(input, 2, output_size)

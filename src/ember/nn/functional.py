@@ -74,7 +74,7 @@ def relu(input, inplace=False):
 
 def relu6(input, inplace=False):
     """min(max(input, 0), 6), recorded as hardtanh(0, 6) as in torch."""
-    if getattr(input, "is_quantized", False):
+    if getattr(input, "is_quantized", False) is True:
         from .._quantized_ops import relu6 as quantized_relu6
         return quantized_relu6(input, inplace)
     return hardtanh(input, 0.0, 6.0, inplace)
