@@ -302,3 +302,14 @@ def test_quantized_relu6_clamps_between_zero_point_and_six():
     assert nnq.ReLU6()(_q([0, 14, 15, 255], 0.48, 1)).int_repr().tolist() == [1, 14, 14, 14]
     assert repr(nnq.ReLU6.from_float(torch.nn.ReLU6(inplace=True))) == \
         "QuantizedReLU6(inplace=True)"
+
+
+def test_quantized_hardswish_values():
+    # x = (q - 4) * 0.5 = [-3, -1, 0, 1, 3, 5]; hardswish = x * min(max(x + 3, 0), 6) / 6
+    # = [0, -1/3, 0, 2/3, 3, 5]; at scale 0.25, zero point 8: [8, 6.67 -> 7, 8, 10.67 -> 11,
+    # 20, 28]
+    h = nnq.Hardswish(0.25, 8)
+    out = h(_q([-2 + 4, 2, 4, 6, 10, 14], 0.5, 4))
+    assert out.int_repr().tolist() == [8, 7, 8, 11, 20, 28]
+    assert (out.q_scale(), out.q_zero_point()) == (0.25, 8)
+    assert repr(h) == "QuantizedHardswish()" and list(h.state_dict()) == ["scale", "zero_point"]

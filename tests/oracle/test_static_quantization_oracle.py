@@ -188,6 +188,29 @@ def test_saturating_activations_bits_against_torch(config):
     assert got == expected
 
 
+_HARDSWISH = _QUIET + """import random
+random.seed({seed}); torch.manual_seed({seed})
+h = torch.ao.nn.quantized.Hardswish(random.uniform(0.01, 0.05), random.randint(0, 60))
+for shape in [(7,), (64,), (100,), (2, 3, 50)]:
+    ints = torch.randint(0, 256, shape, dtype=torch.uint8)
+    q = torch._make_per_tensor_quantized_tensor(ints, random.uniform(0.01, 0.05), random.randint(0, 255))
+    print(h(q).int_repr().tolist(), h(q[..., 3:]).int_repr().tolist())
+m = torch.nn.Sequential(torch.ao.quantization.QuantStub(), torch.nn.Hardswish(),
+                        torch.ao.quantization.DeQuantStub()).eval()
+m.qconfig = torch.ao.quantization.get_default_qconfig('x86')
+p = torch.ao.quantization.prepare(m)
+p(torch.randn(300) * 4)
+c = torch.ao.quantization.convert(p)
+print(c, c.state_dict(), c(torch.randn(130) * 4).tolist())
+"""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_quantized_hardswish_against_torch(seed):
+    expected, got = compare(_HARDSWISH.format(seed=seed))
+    assert got == expected
+
+
 def _functional_snippet(seed):
     """QFunctional add, add_relu, mul and cat on random per-tensor quint8 inputs (sizes
     around torch's 64-element vector steps, contiguous and sliced), and exact ties."""

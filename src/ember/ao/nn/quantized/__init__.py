@@ -1,9 +1,9 @@
 """torch.ao.nn.quantized: quantized layers: the static ones (`Conv2d`, `Linear`,
 `Quantize`, `DeQuantize`, `QFunctional`, ...) and the dynamic ones (`dynamic`)."""
 from . import dynamic, modules
-from .modules import (Conv2d, DeQuantize, Dropout, FloatFunctional, FXFloatFunctional, Linear,
-                      LinearPackedParams, QFunctional, Quantize, ReLU6)
+from .modules import (Conv2d, DeQuantize, Dropout, FloatFunctional, FXFloatFunctional,
+                      Hardswish, Linear, LinearPackedParams, QFunctional, Quantize, ReLU6)
 
 __all__ = ["dynamic", "modules", "Conv2d", "DeQuantize", "Dropout", "FloatFunctional",
-           "FXFloatFunctional", "Linear", "LinearPackedParams", "QFunctional", "Quantize",
-           "ReLU6"]
+           "FXFloatFunctional", "Hardswish", "Linear", "LinearPackedParams", "QFunctional",
+           "Quantize", "ReLU6"]

@@ -189,18 +189,39 @@ def _contiguous_run(operands, shape):
     return max(run, 1)
 
 
+def _dequantize(q, vector):
+    """q's real values: fused (the vector loop) where `vector`, else (q - zp) * scale."""
+    s = _F32(q._quantizer.scale)
+    plain = (s * (q._data.astype(np.int64) - q._quantizer.zero_point).astype(_F32)).astype(_F32)
+    return np.where(vector, _dequantize_fused(q), plain)
+
+
+def _quantize(values, scale, zero_point, vector):
+    """float32 `values` as quint8 integers: `rint(x * (1 / scale)) + zp` where `vector`,
+    else `rint(x * (1 / scale) + zp)` (NOTE [ Static quantized kernels ])."""
+    scaled = (values * (_F32(1) / _F32(scale))).astype(_F32)
+    out = np.where(vector, np.rint(scaled) + zero_point,
+                   np.rint((scaled + _F32(zero_point)).astype(_F32)))
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def add(qa, qb, scale, zero_point, relu=False):
     """`quantized::add(_relu)`: the float32 sum of two per-tensor quint8 tensors, quantized
     for (scale, zero_point) (NOTE [ Static quantized kernels ])."""
-    total = (_dequantize_fused(qa) + _dequantize_fused(qb)).astype(_F32)
+    vector = _vector_mask((qa, qb), qa.shape)
+    total = (_dequantize(qa, vector) + _dequantize(qb, vector)).astype(_F32)
     if relu:
         total = np.maximum(total, _F32(0))
-    inverse = _F32(1) / _F32(scale)
-    scaled = (total * inverse).astype(_F32)
-    vector = np.rint(scaled) + zero_point
-    scalar = np.rint((scaled + _F32(zero_point)).astype(_F32))
-    out = np.where(_vector_mask((qa, qb), total.shape), vector, scalar)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return _quantize(total, scale, zero_point, vector)
+
+
+def hardswish(qx, scale, zero_point):
+    """`quantized::hardswish`: x * min(max(x + 3, 0), 6) / 6 of the real values in float32,
+    quantized for (scale, zero_point) as `add` quantizes."""
+    vector = _vector_mask((qx,), qx.shape)
+    x = _dequantize(qx, vector)
+    gate = np.minimum(np.maximum((x + _F32(3)).astype(_F32), _F32(0)), _F32(6))
+    return _quantize(((x * gate).astype(_F32) / _F32(6)).astype(_F32), scale, zero_point, vector)
 
 
 def mul(qa, qb, scale, zero_point, relu=False):

@@ -1,11 +1,11 @@
 """torch.ao.nn.quantized.modules: the statically quantized layers (`Conv2d`, `Linear`,
 `Quantize`, `DeQuantize`, `QFunctional`, ...) and their shared parts."""
-from .activation import ReLU6
+from .activation import Hardswish, ReLU6
 from .conv import Conv2d
 from .dropout import Dropout
 from .functional_modules import FloatFunctional, FXFloatFunctional, QFunctional
 from .linear import Linear, LinearPackedParams
 from .quantize import DeQuantize, Quantize
 
-__all__ = ["Conv2d", "DeQuantize", "Dropout", "FloatFunctional", "FXFloatFunctional", "Linear",
+__all__ = ["Conv2d", "DeQuantize", "Dropout", "Hardswish", "FloatFunctional", "FXFloatFunctional", "Linear",
            "LinearPackedParams", "QFunctional", "Quantize", "ReLU6"]

@@ -1,8 +1,9 @@
-"""`QuantizedReLU6` (torch.ao.nn.quantized.ReLU6): ReLU6 on a quantized tensor's integers
-(NOTE [ Quantized pooling ] in _quantized_ops.py has its kin)."""
+"""Quantized activations: `QuantizedReLU6` (ReLU6 on a quantized tensor's integers, keeping
+its parameters) and `QuantizedHardswish` (with output parameters of its own)."""
+from .....nn.modules.activation import Hardswish as FloatHardswish
 from .....nn.modules.activation import ReLU6 as FloatReLU6
 
-__all__ = ["ReLU6"]
+__all__ = ["ReLU6", "Hardswish"]
 
 
 class ReLU6(FloatReLU6):
@@ -18,3 +19,30 @@ class ReLU6(FloatReLU6):
     @staticmethod
     def from_float(mod, use_precomputed_fake_quant=False):
         return ReLU6(mod.inplace)
+
+
+class Hardswish(FloatHardswish):
+    """Hardswish of a quantized input, quantized for its own `scale` and `zero_point`
+    (buffers, from the observer of the float Hardswish it replaces)."""
+
+    def __init__(self, scale, zero_point, device=None, dtype=None):
+        super().__init__()
+        from ..... import tensor
+        self.register_buffer("scale", tensor(scale))
+        self.register_buffer("zero_point", tensor(zero_point))
+
+    def forward(self, input):
+        from .. import _kernels
+        from .utils import check_quant_input, quantized_output
+        check_quant_input(input, "QuantizedHardswish")
+        scale, zero_point = float(self.scale), int(self.zero_point)
+        return quantized_output(_kernels.hardswish(input, scale, zero_point), scale,
+                                zero_point)
+
+    def _get_name(self):
+        return "QuantizedHardswish"
+
+    @staticmethod
+    def from_float(mod, use_precomputed_fake_quant=False):
+        from .utils import observed_params
+        return Hardswish(*observed_params(mod))
