@@ -305,11 +305,11 @@ def test_quantized_relu6_clamps_between_zero_point_and_six():
 
 
 def test_quantized_hardswish_values():
-    # x = (q - 4) * 0.5 = [-3, -1, 0, 1, 3, 5]; hardswish = x * min(max(x + 3, 0), 6) / 6
+    # x = (q - 6) * 0.5 = [-3, -1, 0, 1, 3, 5]; hardswish = x * min(max(x + 3, 0), 6) / 6
     # = [0, -1/3, 0, 2/3, 3, 5]; at scale 0.25, zero point 8: [8, 6.67 -> 7, 8, 10.67 -> 11,
     # 20, 28]
     h = nnq.Hardswish(0.25, 8)
-    out = h(_q([-2 + 4, 2, 4, 6, 10, 14], 0.5, 4))
+    out = h(_q([0, 4, 6, 8, 12, 16], 0.5, 6))
     assert out.int_repr().tolist() == [8, 7, 8, 11, 20, 28]
     assert (out.q_scale(), out.q_zero_point()) == (0.25, 8)
     assert repr(h) == "QuantizedHardswish()" and list(h.state_dict()) == ["scale", "zero_point"]
