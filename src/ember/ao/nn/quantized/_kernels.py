@@ -1,5 +1,6 @@
 """The arithmetic of statically quantized layers and operators (`quantized::conv2d`,
-`quantized::linear`, `quantized::add`, `mul`, `cat`), as torch's x86/FBGEMM kernels do it.
+`quantized::linear`, `quantized::add`, `mul`, `hardswish`), as torch's x86/FBGEMM kernels do
+it.
 
 NOTE [ Static quantized kernels ]
 A quantized convolution or linear layer takes a quint8 input (scale s_x, zero point z_x), a
@@ -21,13 +22,17 @@ for a convolution (kh, kw, channel) with the channel fastest) in int16 with satu
 128, where no pair can reach 32768; others can (qnnpack's qconfig), and then the saturated
 sums are what torch computes, so ember computes them too (slowly, only when a pair could).
 
-`quantized::add` dequantizes both inputs (`scale * q - scale * zero_point`, one fused
-multiply-add), adds in float32 and quantizes the sum for the output. Its vector loop (64 bytes
-at a time, where every operand is contiguous along the innermost dimension) rounds
+`quantized::add` (and `hardswish`, which computes x * min(max(x + 3, 0), 6) / 6) dequantize
+their inputs, compute in float32 and quantize the result for the output. Their vector loop
+(64 bytes at a time, where every operand is contiguous along the innermost dimension)
+dequantizes as `scale * q + (-zero_point * scale)` (one fused multiply-add), rounds
 `x * (1 / scale)` and then adds the zero point; the remaining elements go through the scalar
-code, which adds the zero point before rounding (`rint(zero_point + x * (1 / scale))`): the
-two differ on exact ties. `quantized::mul` multiplies the integers (less their zero points)
-and rounds `product * (s_a * s_b / scale)` in float32, the zero point added after.
+code, which dequantizes as `(q - zero_point) * scale` and adds the zero point before rounding
+(`rint(zero_point + x * (1 / scale))`): the two differ on exact ties. (torch's threads each
+take a share of a tensor over 32768 elements, whose vector steps then restart at the share's
+start; ember counts them from the start of each innermost run, as one thread does.)
+`quantized::mul` multiplies the integers (less their zero points) and rounds
+`product * (s_a * s_b / scale)` in float32, the zero point added after.
 """
 import numpy as np
 
