@@ -45,6 +45,13 @@ for b in ('x86', 'fbgemm', 'qnnpack'):
     print(str(tq.get_default_qconfig(b)).replace('ember.', 'torch.'))
 print(str(tq.default_per_channel_qconfig).replace('ember.', 'torch.'))
 print(tq.get_default_qconfig('x86').activation(), tq.HistogramObserver(bins=16, reduce_range=True).quant_max)
+for name in ('default_histogram_observer', 'default_histogram_fake_quant', 'default_qat_qconfig_v2',
+             'default_weight_only_qconfig', 'default_activation_only_qconfig', 'default_qat_qconfig',
+             'default_fused_act_fake_quant', 'default_per_channel_weight_fake_quant'):
+    print(name, str(getattr(tq, name)).replace('ember.', 'torch.'))
+print(tq.default_histogram_observer(), tq.default_histogram_fake_quant())
+for b in ('x86', 'qnnpack'):
+    print(str(tq.get_default_qat_qconfig(b, 0)).replace('ember.', 'torch.'))
 try: tq.get_default_qconfig('cuda')
 """ + _ERR + """try: tq.HistogramObserver(qscheme=torch.per_channel_affine)
 """ + _ERR,

@@ -16,13 +16,14 @@ import numpy as np
 from ... import _dtype, _qdtype
 from ..._creation import tensor
 from ...nn.modules.module import Module
-from .observer import (MovingAverageMinMaxObserver, MovingAveragePerChannelMinMaxObserver,
-                       _with_args)
+from .observer import (HistogramObserver, MovingAverageMinMaxObserver,
+                       MovingAveragePerChannelMinMaxObserver, _with_args)
 
 __all__ = ["FakeQuantizeBase", "FakeQuantize", "FusedMovingAvgObsFakeQuantize",
            "default_fake_quant", "default_weight_fake_quant",
            "default_per_channel_weight_fake_quant", "default_fused_act_fake_quant",
            "default_fused_wt_fake_quant", "default_fused_per_channel_wt_fake_quant",
+           "default_histogram_fake_quant",
            "disable_fake_quant", "enable_fake_quant", "disable_observer", "enable_observer"]
 
 _PER_CHANNEL = (_qdtype.per_channel_affine, _qdtype.per_channel_symmetric,
@@ -202,3 +203,6 @@ default_fused_wt_fake_quant = FusedMovingAvgObsFakeQuantize.with_args(
 default_fused_per_channel_wt_fake_quant = FusedMovingAvgObsFakeQuantize.with_args(
     observer=MovingAveragePerChannelMinMaxObserver, quant_min=-128, quant_max=127,
     dtype=_qdtype.qint8, qscheme=_qdtype.per_channel_symmetric)
+default_histogram_fake_quant = FakeQuantize.with_args(
+    observer=HistogramObserver, quant_min=0, quant_max=255, dtype=_qdtype.quint8,
+    qscheme=_qdtype.per_tensor_affine, reduce_range=True)

@@ -11,7 +11,7 @@ from ...nn.modules.module import Module
 from . import _histogram
 
 __all__ = ["ObserverBase", "MinMaxObserver", "HistogramObserver", "MovingAverageMinMaxObserver",
-           "MovingAveragePerChannelMinMaxObserver", "PerChannelMinMaxObserver", "PlaceholderObserver",
+           "MovingAveragePerChannelMinMaxObserver", "default_histogram_observer", "PerChannelMinMaxObserver", "PlaceholderObserver",
            "default_observer", "default_weight_observer", "default_dynamic_quant_observer",
            "default_per_channel_weight_observer", "default_placeholder_observer"]
 
@@ -279,3 +279,4 @@ default_dynamic_quant_observer = PlaceholderObserver.with_args(
     dtype=_qdtype.quint8, quant_min=0, quant_max=255, is_dynamic=True)
 default_per_channel_weight_observer = PerChannelMinMaxObserver.with_args(
     dtype=_qdtype.qint8, qscheme=_qdtype.per_channel_symmetric)
+default_histogram_observer = HistogramObserver.with_args(quant_min=0, quant_max=127)

@@ -11,7 +11,8 @@ from .observer import (HistogramObserver, MovingAverageMinMaxObserver, Placehold
 __all__ = ["QConfig", "QConfigDynamic", "default_qconfig", "default_dynamic_qconfig",
            "per_channel_dynamic_qconfig", "float16_dynamic_qconfig",
            "float16_static_qconfig", "default_per_channel_qconfig", "get_default_qconfig",
-           "default_qat_qconfig", "get_default_qat_qconfig"]
+           "default_qat_qconfig", "get_default_qat_qconfig", "default_qat_qconfig_v2",
+           "default_weight_only_qconfig", "default_activation_only_qconfig"]
 
 
 class QConfig(namedtuple("QConfig", ["activation", "weight"])):
@@ -43,6 +44,17 @@ float16_static_qconfig = QConfig(activation=PlaceholderObserver.with_args(dtype=
                                  weight=PlaceholderObserver.with_args(dtype=_dtype.float16))
 default_qat_qconfig = QConfig(activation=fq.default_fake_quant,
                               weight=fq.default_weight_fake_quant)
+default_qat_qconfig_v2 = QConfig(activation=fq.default_fused_act_fake_quant,
+                                 weight=fq.default_fused_wt_fake_quant)
+
+
+def _identity():
+    from ...nn.modules.linear import Identity
+    return Identity
+
+
+default_weight_only_qconfig = QConfig(activation=_identity(), weight=fq.default_weight_fake_quant)
+default_activation_only_qconfig = QConfig(activation=fq.default_fake_quant, weight=_identity())
 default_per_channel_qconfig = QConfig(activation=default_observer,
                                       weight=default_per_channel_weight_observer)
 
