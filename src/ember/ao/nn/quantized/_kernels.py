@@ -85,18 +85,26 @@ _INT16_MAX = 32767
 def _saturated_sums(a, w, a_zero_point, w_zero_points):
     """sum_k (a - a_zp)(w - w_zp) for rows of uint8 `a` (M, K) and int8 `w` (N, K), as
     FBGEMM's AVX2 kernel computes it: the raw products of k = 2i and 2i + 1 added in int16
-    with saturation, then the zero points' terms subtracted exactly."""
+    with saturation, then the zero points' terms subtracted exactly. The exact sum comes from
+    one matrix product; only the pairs whose bound (column maxima of `a` times |w|) leaves
+    int16 are formed, and what saturation cuts off them is taken back."""
     k = a.shape[1]
     a64, w64 = a.astype(np.int64), w.astype(np.int64)
     if k % 2:
         a64 = np.pad(a64, ((0, 0), (0, 1)))
         w64 = np.pad(w64, ((0, 0), (0, 1)))
-    raw = np.empty((a.shape[0], w.shape[0]), np.int64)
-    step = max(1, 2 ** 22 // max(1, w.shape[0] * a64.shape[1]))
-    for start in range(0, a.shape[0], step):
-        rows = a64[start:start + step]
-        pairs = rows[:, None, 0::2] * w64[None, :, 0::2] + rows[:, None, 1::2] * w64[None, :, 1::2]
-        raw[start:start + step] = np.clip(pairs, -_INT16_MAX - 1, _INT16_MAX).sum(axis=2)
+    raw = np.rint(a64.astype(np.float64) @ w64.T.astype(np.float64)).astype(np.int64)
+    bound = a64.max(axis=0)[None, :] * np.abs(w64)
+    risky = np.flatnonzero(((bound[:, 0::2] + bound[:, 1::2]) > _INT16_MAX).any(axis=0))
+    if risky.size:
+        even, odd = a64[:, 2 * risky], a64[:, 2 * risky + 1]
+        w_even, w_odd = w64[:, 2 * risky], w64[:, 2 * risky + 1]
+        step = max(1, 2 ** 22 // max(1, w.shape[0] * risky.size))
+        for start in range(0, a.shape[0], step):
+            rows = slice(start, start + step)
+            pairs = even[rows, None, :] * w_even[None] + odd[rows, None, :] * w_odd[None]
+            cut = pairs - np.clip(pairs, -_INT16_MAX - 1, _INT16_MAX)
+            raw[rows] -= cut.sum(axis=2)
     w_zp = w_zero_points.reshape(1, -1)
     return (raw - a_zero_point * w.astype(np.int64).sum(axis=1)[None, :]
             - w_zp * a.astype(np.int64).sum(axis=1)[:, None] + k * a_zero_point * w_zp)
