@@ -30,7 +30,16 @@ print(torch.nn.quantized.Conv2d is nnq.Conv2d, torch.nn.quantized.FloatFunctiona
 print(sorted(nnq.Quantize(0.1, 3, torch.quint8).state_dict().items()))
 print(list(nnq.Conv2d(1, 1, 1).state_dict()), list(l.state_dict()), nnq.QFunctional().state_dict())
 try: nnq.FloatFunctional()(torch.ones(1))
-""" + _ERR,
+""" + _ERR + """q = torch.quantize_per_tensor(torch.ones(2, 3), 0.1, 2, torch.quint8)
+nniq = torch.ao.nn.intrinsic.quantized
+for bad in (lambda: l(torch.ones(2, 3)), lambda: nnq.Conv2d(1, 1, 1)(torch.ones(1, 1, 2, 2)),
+            lambda: nniq.ConvReLU2d(1, 1, 1)(torch.ones(1, 1, 2, 2)), lambda: nniq.LinearReLU(3, 1)(torch.ones(2, 3)),
+            lambda: nnq.QFunctional().add(q, torch.ones(2, 3)), lambda: nnq.QFunctional().add_relu(torch.ones(2, 3), q),
+            lambda: nnq.QFunctional().mul(q, torch.ones(2, 3)), lambda: nnq.QFunctional().mul(torch.ones(2, 3), q),
+            lambda: nnq.QFunctional().cat([q, torch.ones(2, 3)]), lambda: nnq.Hardswish(0.1, 2)(torch.ones(2))):
+    try: bad()
+    except Exception as e: print(type(e).__name__, str(e).splitlines()[0])  # (torch adds its build's paths)
+""",
     "stubs_and_fused": """tq = torch.ao.quantization
 print(tq.QuantStub(), tq.DeQuantStub(), tq.QuantWrapper(torch.nn.Linear(2, 3)))
 nni = torch.ao.nn.intrinsic
@@ -240,7 +249,10 @@ print(f.cat([a, a], 2).int_repr().tolist())
 t = torch._make_per_tensor_quantized_tensor(torch.arange(130, dtype=torch.uint8) % 10, 0.5, 0)
 z = torch._make_per_tensor_quantized_tensor(torch.zeros(130, dtype=torch.uint8), 0.25, 0)
 f.scale, f.zero_point = 1.0, {seed % 4}
-print(f.add(t, z).int_repr().tolist(), f.mul(t, t).int_repr().tolist())"""
+print(f.add(t, z).int_repr().tolist(), f.mul(t, t).int_repr().tolist())
+a, b = data(3, 70), data(70)
+print(f.add(a, b).int_repr().tolist(), f.add_relu(b, a[:2]).int_repr().tolist(), f.mul(a, b).int_repr().tolist())
+print(f.add(data(2, 1, 80), data(3, 80)).int_repr().tolist())"""
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -179,23 +179,32 @@ def _dequantize_fused(q):
 
 
 def _vector_mask(operands, shape):
-    """Which elements (C order) torch's vector loop handles: whole 64-element steps of each
-    innermost run where all operands are contiguous along the innermost dimension."""
+    """Which elements (C order) of the result's `shape` torch's vector loop handles: whole
+    64-element steps of each innermost run where all operands (broadcast to `shape`) are
+    contiguous along the innermost dimension."""
     mask = np.zeros(shape, bool)
-    if not shape or not all(t.stride()[-1] == 1 or t.shape[-1] == 1 for t in operands):
+    strides = [_broadcast_strides(t, shape) for t in operands]
+    if not shape or not all(st[-1] == 1 or shape[-1] == 1 for st in strides):
         return mask
-    run = _contiguous_run(operands, shape)
+    run = _contiguous_run(strides, shape)
     flat = mask.reshape(-1, run)
     flat[:, :run - run % _VECTOR] = True
     return mask
 
 
-def _contiguous_run(operands, shape):
+def _broadcast_strides(t, shape):
+    """t's strides (in elements) as an operand of the result's `shape`: 0 where broadcast."""
+    own = (0,) * (len(shape) - t.ndim) + tuple(t.stride())
+    sizes = (1,) * (len(shape) - t.ndim) + tuple(t.shape)
+    return [0 if size == 1 and full != 1 else st for st, size, full in zip(own, sizes, shape)]
+
+
+def _contiguous_run(strides, shape):
     """Length of the innermost block of dims that every operand (and the contiguous output)
     walks as one run of memory (TensorIterator's coalescing)."""
-    run, expected = 1, [1] * len(operands)
+    run, expected = 1, [1] * len(strides)
     for d in range(len(shape) - 1, -1, -1):
-        if any(t.stride()[d] != expected[i] and shape[d] != 1 for i, t in enumerate(operands)):
+        if shape[d] != 1 and any(st[d] != expected[i] for i, st in enumerate(strides)):
             break
         run *= shape[d]
         expected = [e * shape[d] for e in expected]
@@ -221,7 +230,8 @@ def _quantize(values, scale, zero_point, vector):
 def add(qa, qb, scale, zero_point, relu=False):
     """`quantized::add(_relu)`: the float32 sum of two per-tensor quint8 tensors, quantized
     for (scale, zero_point) (NOTE [ Static quantized kernels ])."""
-    vector = _vector_mask((qa, qb), qa.shape)
+    shape = np.broadcast_shapes(tuple(qa.shape), tuple(qb.shape))
+    vector = _vector_mask((qa, qb), shape)
     total = (_dequantize(qa, vector) + _dequantize(qb, vector)).astype(_F32)
     if relu:
         total = np.maximum(total, _F32(0))
@@ -231,7 +241,7 @@ def add(qa, qb, scale, zero_point, relu=False):
 def hardswish(qx, scale, zero_point):
     """`quantized::hardswish`: x * min(max(x + 3, 0), 6) / 6 of the real values in float32,
     quantized for (scale, zero_point) as `add` quantizes."""
-    vector = _vector_mask((qx,), qx.shape)
+    vector = _vector_mask((qx,), tuple(qx.shape))
     x = _dequantize(qx, vector)
     gate = np.minimum(np.maximum((x + _F32(3)).astype(_F32), _F32(0)), _F32(6))
     return _quantize(((x * gate).astype(_F32) / _F32(6)).astype(_F32), scale, zero_point, vector)

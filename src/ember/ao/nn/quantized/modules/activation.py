@@ -34,7 +34,7 @@ class Hardswish(FloatHardswish):
     def forward(self, input):
         from .. import _kernels
         from .utils import check_quant_input, quantized_output
-        check_quant_input(input, "QuantizedHardswish")
+        check_quant_input(input, "quantized::hardswish")
         scale, zero_point = float(self.scale), int(self.zero_point)
         return quantized_output(_kernels.hardswish(input, scale, zero_point), scale,
                                 zero_point)

@@ -18,6 +18,7 @@ class Conv2d(QuantizedOutputModule):
     """
 
     _NAME = "QuantizedConv2d"
+    _OP = "quantized::conv2d.new"
     _FUSED_RELU = False
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
@@ -69,7 +70,7 @@ class Conv2d(QuantizedOutputModule):
     def forward(self, input):
         if input.dim() != 4:
             raise ValueError("Input shape must be `(N, C, H, W)`!")
-        check_quant_input(input, self._NAME)
+        check_quant_input(input, self._OP)
         weight, bias = self._packed_params
         array = _kernels.conv2d(input, weight, bias, self.stride, self.padding, self.dilation,
                                 self.groups, self.scale, self.zero_point, self._FUSED_RELU)

@@ -5,7 +5,8 @@ from ..... import _qdtype
 from .....nn.modules.linear import Identity
 from .....nn.modules.module import Module
 from .. import _kernels
-from .utils import QuantizedOutputModule, observed_params, quantized_output
+from .utils import (QuantizedOutputModule, check_quant_input, observed_params,
+                    quantized_output)
 
 __all__ = ["FloatFunctional", "FXFloatFunctional", "QFunctional"]
 
@@ -84,6 +85,12 @@ class FXFloatFunctional(FloatFunctional):
         return matmul(x, y)
 
 
+def _check_both(x, y):
+    """torch's error when a float tensor meets a quantized operator (it asks its qscheme)."""
+    for t in (x, y):
+        check_quant_input(t, "aten::qscheme")
+
+
 class QFunctional(QuantizedOutputModule):
     """The quantized operations, giving outputs of this module's `scale` and `zero_point`."""
 
@@ -106,12 +113,17 @@ class QFunctional(QuantizedOutputModule):
                                                              self.zero_point))
 
     def add(self, x, y):
+        _check_both(x, y)
         return self._out(_kernels.add(x, y, self.scale, self.zero_point))
 
     def add_relu(self, x, y):
+        _check_both(x, y)
         return self._out(_kernels.add(x, y, self.scale, self.zero_point, relu=True))
 
     def mul(self, x, y):
+        if getattr(x, "is_quantized", False) and not getattr(y, "is_quantized", False):
+            raise RuntimeError("Mul operands should have same data type.")
+        _check_both(x, y)
         return self._out(_kernels.mul(x, y, self.scale, self.zero_point))
 
     def cat(self, x, dim=0):
@@ -119,6 +131,8 @@ class QFunctional(QuantizedOutputModule):
         the output's parameters, else their real values quantized again."""
         from ..... import cat
         from ....._quantized import quantize_per_tensor
+        if len({t.dtype for t in x}) > 1:
+            raise RuntimeError("All dtypes must be the same.")
         if all(t.q_scale() == self.scale and t.q_zero_point() == self.zero_point for t in x):
             joined = cat([t.int_repr() for t in x], dim=dim)
             return self._out(joined._data)

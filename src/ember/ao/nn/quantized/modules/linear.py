@@ -62,6 +62,7 @@ class Linear(QuantizedOutputModule):
 
     _version = 3
     _NAME = "QuantizedLinear"
+    _OP = "quantized::linear"
     _FUSED_RELU = False
 
     def __init__(self, in_features, out_features, bias_=True, dtype=_qdtype.qint8):
@@ -91,7 +92,7 @@ class Linear(QuantizedOutputModule):
     def forward(self, x):
         from .. import _kernels
         from .utils import check_quant_input, quantized_output
-        check_quant_input(x, self._NAME)
+        check_quant_input(x, self._OP)
         weight, bias = self._packed_params._weight_bias()
         array = _kernels.linear(x, weight, bias, self.scale, self.zero_point,
                                 self._FUSED_RELU)

@@ -31,11 +31,34 @@ def quantized_output(array, scale, zero_point):
                                  int(zero_point)))
 
 
-def check_quant_input(x, name):
-    if not getattr(x, "is_quantized", False) or x.dtype is not _qdtype.quint8:
-        raise RuntimeError(f"ember: {name} expects a quint8 quantized tensor (the output of "
-                           f"a Quantize layer), got {'a float' if not x.is_quantized else x.dtype}"
-                           " tensor")
+# The backends torch's error lists for an operator registered by a library (`quantized::`
+# ops): the autograd fallbacks are fewer than a native operator's (aten::qscheme: _TAIL).
+_LIBRARY_TAIL = (
+    "BackendSelect, Python, FuncTorchDynamicLayerBackMode, Functionalize, Conjugate, "
+    "Negative, ZeroTensor, ADInplaceOrView, AutogradOther, AutogradCPU, AutogradCUDA, "
+    "AutogradXLA, AutogradMPS, AutogradXPU, AutogradHPU, AutogradLazy, AutogradMTIA, "
+    "AutogradMAIA, AutogradPrivateUse1, AutogradMeta, Tracer, AutocastCPU, AutocastMTIA, "
+    "AutocastMAIA, AutocastXPU, AutocastMPS, AutocastCUDA, FuncTorchBatched, "
+    "BatchedNestedTensor, FuncTorchVmapMode, Batched, VmapMode, FuncTorchGradWrapper, "
+    "PythonTLSSnapshot, FuncTorchDynamicLayerFrontMode, PreDispatch, PythonDispatcher")
+
+
+def check_quant_input(x, op):
+    """torch's error when quantized operator `op` (its dispatcher name) meets a float tensor
+    (a model missing a QuantStub); ember's for another quantized dtype than quint8."""
+    if not getattr(x, "is_quantized", False):
+        from .....sparse._backends import _TAIL
+        tail = _LIBRARY_TAIL if op.startswith("quantized::") else _TAIL
+        raise NotImplementedError(
+            f"Could not run '{op}' with arguments from the 'CPU' backend. This could be "
+            "because the operator doesn't exist for this backend, or was omitted during the "
+            "selective/custom build process (if using custom build). If you are a Facebook "
+            "employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
+            f"possible resolutions. '{op}' is only available for these backends: [Meta, "
+            f"QuantizedCPU, {tail}].")
+    if x.dtype is not _qdtype.quint8:
+        raise RuntimeError(f"ember: {op} of a {x.dtype} tensor is not implemented (quint8 "
+                           "only)")
 
 
 def observed_params(mod):

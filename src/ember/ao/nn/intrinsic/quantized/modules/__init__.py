@@ -10,6 +10,7 @@ class ConvReLU2d(Conv2d):
     """A quantized Conv2d followed by ReLU, made by `convert` from a fused ConvReLU2d."""
 
     _NAME = "QuantizedConvReLU2d"
+    _OP = "quantized::conv2d_relu.new"
     _FUSED_RELU = True
 
 
@@ -17,4 +18,5 @@ class LinearReLU(Linear):
     """A quantized Linear followed by ReLU, made by `convert` from a fused LinearReLU."""
 
     _NAME = "QuantizedLinearReLU"
+    _OP = "quantized::linear_relu"
     _FUSED_RELU = True
