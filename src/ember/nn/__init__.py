@@ -9,3 +9,4 @@ attention = __import__("importlib").import_module(__name__ + ".attention")
 from .modules import utils as _modules_utils  # noqa: F401,E402 (torch.nn.modules.utils)
 from .parallel import DataParallel  # noqa: F401
 from . import quantized  # noqa: F401,E402  (torch.nn.quantized, the old name of ao.nn.quantized)
+from . import intrinsic, qat  # noqa: F401,E402  (the old names of ao.nn.intrinsic, ao.nn.qat)
