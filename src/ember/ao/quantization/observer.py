@@ -11,7 +11,8 @@ from ...nn.modules.module import Module
 from . import _histogram
 
 __all__ = ["ObserverBase", "MinMaxObserver", "HistogramObserver", "MovingAverageMinMaxObserver",
-           "MovingAveragePerChannelMinMaxObserver", "default_histogram_observer", "PerChannelMinMaxObserver", "PlaceholderObserver",
+           "MovingAveragePerChannelMinMaxObserver", "default_histogram_observer",
+           "PerChannelMinMaxObserver", "PlaceholderObserver",
            "default_observer", "default_weight_observer", "default_dynamic_quant_observer",
            "default_per_channel_weight_observer", "default_placeholder_observer"]
 

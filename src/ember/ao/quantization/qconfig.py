@@ -66,8 +66,8 @@ def get_default_qconfig(backend="x86", version=0):
     HistogramObserver activations (`reduce_range` on x86/fbgemm, whose kernels sum pairs of
     products in 16 bits) and per-channel symmetric weights (per tensor for qnnpack).
 
-        >>> torch.ao.quantization.get_default_qconfig("x86")
-        QConfig(activation=functools.partial(<class '...HistogramObserver'>, reduce_range=True){}, ...)
+        >>> torch.ao.quantization.get_default_qconfig("x86").activation
+        functools.partial(<class '...HistogramObserver'>, reduce_range=True){}
     """
     if backend not in _BACKENDS:
         raise AssertionError(f"backend: {backend} not supported. backend must be one of "

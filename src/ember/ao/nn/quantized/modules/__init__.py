@@ -7,5 +7,5 @@ from .functional_modules import FloatFunctional, FXFloatFunctional, QFunctional
 from .linear import Linear, LinearPackedParams
 from .quantize import DeQuantize, Quantize
 
-__all__ = ["Conv2d", "DeQuantize", "Dropout", "Hardswish", "FloatFunctional", "FXFloatFunctional", "Linear",
-           "LinearPackedParams", "QFunctional", "Quantize", "ReLU6"]
+__all__ = ["Conv2d", "DeQuantize", "Dropout", "FloatFunctional", "FXFloatFunctional",
+           "Hardswish", "Linear", "LinearPackedParams", "QFunctional", "Quantize", "ReLU6"]

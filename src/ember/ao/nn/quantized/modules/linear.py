@@ -1,7 +1,8 @@
 """`QuantizedLinear` (torch.ao.nn.quantized.Linear), and `LinearPackedParams`: the quantized
-weight and float bias of a quantized linear layer, kept as torch keeps them (a child module `_packed_params` whose state_dict entries are its `dtype`
-and the pair `_packed_params = (weight, bias)`). torch packs them into FBGEMM's opaque layout;
-ember keeps the quantized tensor itself."""
+weight and float bias of a quantized linear layer, kept as torch keeps them (a child module
+`_packed_params` whose state_dict entries are its `dtype` and the pair `_packed_params =
+(weight, bias)`). torch packs them into FBGEMM's opaque layout; ember keeps the quantized
+tensor itself."""
 from ..... import _qdtype
 from .....nn.modules.module import Module
 from .utils import QuantizedOutputModule
