@@ -313,3 +313,11 @@ def test_quantized_hardswish_values():
     assert out.int_repr().tolist() == [8, 7, 8, 11, 20, 28]
     assert (out.q_scale(), out.q_zero_point()) == (0.25, 8)
     assert repr(h) == "QuantizedHardswish()" and list(h.state_dict()) == ["scale", "zero_point"]
+
+
+def test_quantized_leaky_relu_values():
+    # x = (q - 10) * 0.5 = [-5, -1, 0, 2]; leaky (slope 0.1) = [-0.5, -0.1, 0, 2]; at scale
+    # 0.1, zero point 20: [15, 19, 20, 40]
+    lr = nnq.LeakyReLU(0.1, 20, 0.1)
+    assert lr(_q([0, 8, 10, 14], 0.5, 10)).int_repr().tolist() == [15, 19, 20, 40]
+    assert repr(lr) == "QuantizedLeakyReLU(negative_slope=0.1)"

@@ -210,11 +210,16 @@ def test_saturating_activations_bits_against_torch(config):
 _HARDSWISH = _QUIET + """import random
 random.seed({seed}); torch.manual_seed({seed})
 h = torch.ao.nn.quantized.Hardswish(random.uniform(0.01, 0.05), random.randint(0, 60))
+lr = torch.ao.nn.quantized.LeakyReLU(random.uniform(0.01, 0.05), random.randint(0, 200), random.uniform(0.01, 0.3))
+print(lr, list(lr.state_dict()))
 for shape in [(7,), (64,), (100,), (2, 3, 50)]:
     ints = torch.randint(0, 256, shape, dtype=torch.uint8)
     q = torch._make_per_tensor_quantized_tensor(ints, random.uniform(0.01, 0.05), random.randint(0, 255))
     print(h(q).int_repr().tolist(), h(q[..., 3:]).int_repr().tolist())
-m = torch.nn.Sequential(torch.ao.quantization.QuantStub(), torch.nn.Hardswish(),
+    print(lr(q).int_repr().tolist(), lr(q[..., 3:]).int_repr().tolist())
+try: lr(torch.ones(2))
+except Exception as e: print(type(e).__name__, str(e).splitlines()[0])
+m = torch.nn.Sequential(torch.ao.quantization.QuantStub(), torch.nn.Hardswish(), torch.nn.LeakyReLU(0.1),
                         torch.ao.quantization.DeQuantStub()).eval()
 m.qconfig = torch.ao.quantization.get_default_qconfig('x86')
 p = torch.ao.quantization.prepare(m)
@@ -225,7 +230,7 @@ print(c, c.state_dict(), c(torch.randn(130) * 4).tolist())
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_quantized_hardswish_against_torch(seed):
+def test_quantized_hardswish_and_leaky_relu_against_torch(seed):
     expected, got = compare(_HARDSWISH.format(seed=seed))
     assert got == expected
 

@@ -21,6 +21,7 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     dropout.Dropout: nnq.Dropout,
     activation.ReLU6: nnq.ReLU6,
     activation.Hardswish: nnq.Hardswish,
+    activation.LeakyReLU: nnq.LeakyReLU,
     linear.Linear: nnq.Linear,
     nnq.FloatFunctional: nnq.QFunctional,
     nni.ConvReLU2d: nniq.ConvReLU2d,
@@ -48,7 +49,7 @@ UNSUPPORTED_QAT = (nni.ConvBn1d, nni.ConvBn2d, nni.ConvBn3d, nni.ConvBnReLU1d, n
 UNSUPPORTED_STATIC = (
     batchnorm.BatchNorm2d, batchnorm.BatchNorm3d, conv.Conv1d, conv.Conv3d,
     conv.ConvTranspose1d, conv.ConvTranspose2d, conv.ConvTranspose3d, activation.ELU,
-    activation.LeakyReLU, activation.PReLU,
+    activation.PReLU,
     instancenorm.InstanceNorm1d, instancenorm.InstanceNorm2d, instancenorm.InstanceNorm3d,
     normalization.GroupNorm, normalization.LayerNorm, sparse.Embedding, sparse.EmbeddingBag,
     nni.ConvReLU1d, nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d)

@@ -2,8 +2,9 @@
 `Quantize`, `DeQuantize`, `QFunctional`, ...) and the dynamic ones (`dynamic`)."""
 from . import dynamic, modules
 from .modules import (Conv2d, DeQuantize, Dropout, FloatFunctional, FXFloatFunctional,
-                      Hardswish, Linear, LinearPackedParams, QFunctional, Quantize, ReLU6)
+                      Hardswish, LeakyReLU, Linear, LinearPackedParams, QFunctional, Quantize,
+                      ReLU6)
 
 __all__ = ["dynamic", "modules", "Conv2d", "DeQuantize", "Dropout", "FloatFunctional",
-           "FXFloatFunctional", "Hardswish", "Linear", "LinearPackedParams", "QFunctional",
-           "Quantize", "ReLU6"]
+           "FXFloatFunctional", "Hardswish", "LeakyReLU", "Linear", "LinearPackedParams",
+           "QFunctional", "Quantize", "ReLU6"]

@@ -22,7 +22,7 @@ for a convolution (kh, kw, channel) with the channel fastest) in int16 with satu
 128, where no pair can reach 32768; others can (qnnpack's qconfig), and then the saturated
 sums are what torch computes, so ember computes them too (slowly, only when a pair could).
 
-`quantized::add` (and `hardswish`, which computes x * min(max(x + 3, 0), 6) / 6) dequantize
+`quantized::add` (and `hardswish`, x * min(max(x + 3, 0), 6) / 6, and `leaky_relu`) dequantize
 their inputs, compute in float32 and quantize the result for the output. Their vector loop
 (64 bytes at a time, where every operand is contiguous along the innermost dimension)
 dequantizes as `scale * q + (-zero_point * scale)` (one fused multiply-add), rounds
@@ -236,6 +236,15 @@ def add(qa, qb, scale, zero_point, relu=False):
     if relu:
         total = np.maximum(total, _F32(0))
     return _quantize(total, scale, zero_point, vector)
+
+
+def leaky_relu(qx, negative_slope, scale, zero_point):
+    """`quantized::leaky_relu`: x where x > 0, else x * negative_slope (float32), quantized
+    for (scale, zero_point) as `add` quantizes."""
+    vector = _vector_mask((qx,), tuple(qx.shape))
+    x = _dequantize(qx, vector)
+    y = np.where(x > 0, x, (x * _F32(negative_slope)).astype(_F32))
+    return _quantize(y, scale, zero_point, vector)
 
 
 def hardswish(qx, scale, zero_point):

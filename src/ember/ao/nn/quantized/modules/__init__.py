@@ -1,6 +1,6 @@
 """torch.ao.nn.quantized.modules: the statically quantized layers (`Conv2d`, `Linear`,
 `Quantize`, `DeQuantize`, `QFunctional`, ...) and their shared parts."""
-from .activation import Hardswish, ReLU6
+from .activation import Hardswish, LeakyReLU, ReLU6
 from .conv import Conv2d
 from .dropout import Dropout
 from .functional_modules import FloatFunctional, FXFloatFunctional, QFunctional
@@ -8,4 +8,5 @@ from .linear import Linear, LinearPackedParams
 from .quantize import DeQuantize, Quantize
 
 __all__ = ["Conv2d", "DeQuantize", "Dropout", "FloatFunctional", "FXFloatFunctional",
-           "Hardswish", "Linear", "LinearPackedParams", "QFunctional", "Quantize", "ReLU6"]
+           "Hardswish", "LeakyReLU", "Linear", "LinearPackedParams", "QFunctional", "Quantize",
+           "ReLU6"]
