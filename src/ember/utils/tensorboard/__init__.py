@@ -4,7 +4,7 @@ The event files are written by the tensorboardX package (the `tensorboard` extra
 `pip install 'ember[tensorboard]'`); this module gives it torch's API: torch's argument names,
 directory layout (`add_scalars`, `add_hparams`), and ember tensors wherever torch accepts
 tensors (moved to the CPU as NumPy arrays, single values as Python numbers). `add_graph`
-needs torch.jit's tracer and is not available.
+draws ember.jit's trace of a model (`_graph`).
 """
 import os
 import time
@@ -194,12 +194,29 @@ class SummaryWriter:
         self._writer.add_custom_scalars_marginchart(tags, category, title)
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True):
-        """torch draws the model's graph from a torch.jit trace as TensorBoard's GraphDef;
-        ember's trace records no GraphDef."""
-        raise NotImplementedError(
-            "SummaryWriter.add_graph is not supported by ember: torch builds the graph with "
-            "torch.jit.trace, and ember cannot trace models into graphs for TensorBoard. "
-            "(ember.utils.viz.make_dot draws a backward graph instead.)")
+        """The graph of `model` (a module) for TensorBoard's GRAPHS tab, as torch draws it:
+        `ember.jit.trace(model, input_to_model, strict=use_strict_trace)` run in eval mode,
+        its record inlined into TensorBoard's GraphDef (NOTE [ A trace as a TensorBoard
+        graph ] in `_graph`); `verbose` prints the traced graph. A RuntimeError of the trace
+        is printed with "Error occurs, No graph saved" and raised, as in torch."""
+        from ... import jit
+        from ._graph import graph_def, run_metadata
+        from tensorboardX.proto.event_pb2 import Event, TaggedRunMetadata
+        with _eval_mode(model):
+            try:
+                traced = jit.trace(model, input_to_model, strict=use_strict_trace)
+            except RuntimeError as e:
+                print(e)
+                print("Error occurs, No graph saved")
+                raise e
+            if verbose:
+                print(traced.graph)
+            args = input_to_model if isinstance(input_to_model, tuple) else (input_to_model,)
+            graph = graph_def(traced, _class_name(model), args)
+        writer = self._file_writer()
+        writer.add_event(Event(graph_def=graph.SerializeToString()))
+        writer.add_event(Event(tagged_run_metadata=TaggedRunMetadata(
+            tag="step1", run_metadata=run_metadata())))
 
     # -- lifetime -------------------------------------------------------------------------
 
@@ -224,6 +241,29 @@ class SummaryWriter:
 
     def __exit__(self, exc_type, exc_val, exc_tb):
         self.close()
+
+
+class _eval_mode:
+    """`model` in eval mode inside (its mode restored after), as torch's add_graph traces it;
+    a ScriptFunction has no mode."""
+
+    def __init__(self, model):
+        self.model = model
+        self.training = None
+
+    def __enter__(self):
+        from ...jit import ScriptFunction
+        if not isinstance(self.model, ScriptFunction):
+            self.training = self.model.training
+            self.model.train(False)
+
+    def __exit__(self, *exc):
+        if self.training is not None:
+            self.model.train(self.training)
+
+
+def _class_name(model):
+    return getattr(model, "original_name", None) or type(model).__name__
 
 
 def _drain(file_writer):
