@@ -226,6 +226,10 @@ def test_trace_warns_and_checks_as_torch():
     assert jit.trace(lambda x: [x, x * 3], ember.ones(1))(ember.ones(1))[1].tolist() == [3.0]
     with pytest.raises(RuntimeError, match=r"^Type 'Tuple\[Tensor, int\]' cannot be traced"):
         jit.trace(lambda x, n: x, (ember.ones(1), 2))
+    with pytest.raises(RuntimeError, match="^example_kwarg_inputs should be a dict$"):
+        jit.trace(nn.Linear(2, 2), None)            # (a module without examples, as torch)
+    with pytest.raises(TypeError, match="'NoneType' object is not iterable"):
+        jit.trace(lambda x: x, None)
     lin = nn.Linear(2, 2)                # its parameters would be constants needing grad
     with pytest.raises(RuntimeError, match="^Cannot insert a Tensor that requires grad as a "
                                            "constant"):

@@ -177,7 +177,161 @@ def test_purge_step_and_reopening_after_close(tmp_path):
     w.close()
 
 
-def test_add_graph_is_not_supported(tmp_path):
+# -- add_graph ----------------------------------------------------------------------------
+
+class Net(ember.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = ember.nn.Conv2d(1, 2, 3)
+        self.fc = ember.nn.Linear(8, 3)
+        self.seq = ember.nn.Sequential(ember.nn.Linear(3, 3), ember.nn.ReLU())
+
+    def forward(self, x):
+        x = ember.nn.functional.relu(self.conv1(x))
+        x = x.view(x.size(0), -1)
+        return self.seq(self.fc(x)) * 2
+
+
+def graph_events(directory):
+    """(the GraphDef, the run metadata's (tag, bytes)) written to `directory`."""
+    from tensorboardX.proto.graph_pb2 import GraphDef
+    events = read_events(directory)
+    graphs = [GraphDef.FromString(e.graph_def) for e in events if e.HasField("graph_def")]
+    metadata = [(e.tagged_run_metadata.tag, e.tagged_run_metadata.run_metadata)
+                for e in events if e.HasField("tagged_run_metadata")]
+    return graphs, metadata
+
+
+def shapes(node):
+    if "_output_shapes" not in node.attr:
+        return None
+    return [[d.size for d in s.dim] for s in node.attr["_output_shapes"].list.shape]
+
+
+def fields(message):
+    """The (field number, bytes) pairs of a protobuf message of length-delimited fields."""
+    out, pos = [], 0
+    while pos < len(message):
+        key, length = message[pos], message[pos + 1]
+        assert key & 7 == 2 and length < 128
+        out.append((key >> 3, message[pos + 2:pos + 2 + length]))
+        pos += 2 + length
+    return out
+
+
+def test_add_graph_writes_the_scoped_graph(tmp_path):
+    model = Net()
+    x = ember.randn(1, 1, 4, 4)
     with SummaryWriter(str(tmp_path)) as w:
-        with pytest.raises(NotImplementedError, match="ember cannot trace"):
-            w.add_graph(ember.nn.Linear(2, 2), ember.ones(1, 2))
+        w.add_graph(model, x)
+    (graph,), [(tag, run_metadata)] = graph_events(str(tmp_path))
+    nodes = {n.name: n for n in graph.node}
+    assert graph.versions.producer == 22 and len(nodes) == len(graph.node)
+    ops = [(n.name.rsplit("/", 1)[0], n.op) for n in graph.node
+           if n.op.startswith("aten::") or n.op == "IO Node"]
+    assert ops == [("input", "IO Node"), ("Net/Conv2d[conv1]", "aten::conv2d"),
+                   ("Net", "aten::relu"), ("Net", "aten::size"), ("Net", "aten::view"),
+                   ("Net/Linear[fc]", "aten::linear"),
+                   ("Net/Sequential[seq]/Linear[0]", "aten::linear"),
+                   ("Net/Sequential[seq]/ReLU[1]", "aten::relu"), ("Net", "aten::mul"),
+                   ("output", "IO Node")]
+    by_op = {}
+    for n in graph.node:
+        by_op.setdefault(n.op, []).append(n)
+    conv, = by_op["aten::conv2d"]
+    assert conv.input[0] == "input/x" == by_op["IO Node"][0].name
+    assert list(conv.input[1:3]) == ["Net/Conv2d[conv1]/weight/weight",
+                                     "Net/Conv2d[conv1]/bias/bias"]
+    assert nodes["Net/Conv2d[conv1]/weight/weight"].attr["attr"].s == b"{ name :  weight }"
+    # each edge is an earlier node; the chain conv -> relu -> view -> fc -> seq -> mul -> out
+    seen = set()
+    for n in graph.node:
+        assert all(i in seen for i in n.input), n.name
+        seen.add(n.name)
+    relu, relu2 = by_op["aten::relu"]
+    view, = by_op["aten::view"]
+    fc, lin0 = by_op["aten::linear"]
+    mul, = by_op["aten::mul"]
+    out = nodes["output/output.1"]
+    assert relu.input[0] == conv.name and view.input[0] == relu.name
+    assert fc.input[0] == view.name
+    assert lin0.input[0] == fc.name and relu2.input[0] == lin0.name
+    assert mul.input[0] == relu2.name and list(out.input) == [mul.name]
+    assert nodes[mul.input[1]].op == "prim::Constant" and \
+        nodes[mul.input[1]].attr["attr"].s == b"{ value : 2}"
+    # shapes: the model's own intermediate results
+    y1 = model.conv1(x)
+    assert shapes(nodes["input/x"]) == [list(x.shape)]
+    assert shapes(conv) == shapes(relu) == [list(y1.shape)]
+    assert shapes(view) == [[1, int(np.prod(y1.shape[1:]))]] and shapes(out) == [[1, 3]]
+    assert shapes(by_op["aten::size"][0]) is None
+    # torch's RunMetadata: step_stats { dev_stats { device: "/device:CPU:0" } }
+    assert tag == "step1"
+    [(field, step_stats)] = fields(run_metadata)
+    [(field2, dev_stats)] = fields(step_stats)
+    assert (field, field2, fields(dev_stats)) == (1, 1, [(1, b"/device:CPU:0")])
+
+
+class Pair(ember.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = ember.nn.Linear(4, 4)
+
+    def forward(self, x, y):
+        a, b = self.lin(x).chunk(2, 1)
+        return a + y, b
+
+
+def test_add_graph_tuple_inputs_and_outputs(tmp_path):
+    with SummaryWriter(str(tmp_path)) as w:
+        w.add_graph(Pair(), (ember.randn(5, 4), ember.randn(5, 2)))
+    (graph,), _ = graph_events(str(tmp_path))
+    nodes = {n.name: n for n in graph.node}
+    assert shapes(nodes["input/x"]) == [[5, 4]] and shapes(nodes["input/y"]) == [[5, 2]]
+    chunk, = [n for n in graph.node if n.op == "aten::chunk"]
+    unpacks = [n for n in graph.node if n.op == "prim::ListUnpack"]
+    assert [list(n.input) for n in unpacks] == [[chunk.name]] * 2
+    assert [shapes(n) for n in unpacks] == [[[5, 2]]] * 2
+    add, = [n for n in graph.node if n.op == "aten::add"]
+    assert list(add.input) == [unpacks[0].name, "input/y"]
+    (out_input,) = nodes["output/output.1"].input
+    assert nodes[out_input].op == "prim::TupleConstruct"
+    assert list(nodes[out_input].input) == [add.name, unpacks[1].name]
+
+
+class _ModeShows(ember.nn.Module):
+    def forward(self, x):
+        return x * 2 if self.training else x + 1
+
+
+def test_add_graph_traces_in_eval_mode_and_prints(tmp_path, capsys):
+    model = _ModeShows()
+    with SummaryWriter(str(tmp_path)) as w:
+        w.add_graph(model, ember.ones(3), verbose=True)
+    assert model.training
+    (graph,), _ = graph_events(str(tmp_path))
+    assert [n.op for n in graph.node if n.op.startswith("aten::")] == ["aten::add"]
+    printed = capsys.readouterr().out
+    assert printed.startswith("graph(") and "aten::add" in printed
+
+
+@pytest.mark.parametrize("example, error", [
+    ((ember.ones(2, 3),), "mat1 and mat2 shapes cannot be multiplied"),
+    ((), "example_kwarg_inputs should be a dict")])
+def test_add_graph_failing_trace_saves_nothing(tmp_path, capsys, example, error):
+    model = ember.nn.Linear(2, 2)
+    with SummaryWriter(str(tmp_path)) as w:
+        with pytest.raises(RuntimeError, match=error):
+            w.add_graph(model, *example)
+    printed = capsys.readouterr().out
+    assert printed.startswith(error) and printed.endswith("\nError occurs, No graph saved\n")
+    assert graph_events(str(tmp_path)) == ([], []) and model.training
+
+
+def test_add_graph_takes_a_list_as_the_arguments(tmp_path):
+    with SummaryWriter(str(tmp_path)) as w:
+        w.add_graph(ember.nn.Linear(2, 4), [ember.ones(3, 2)])
+    (graph,), _ = graph_events(str(tmp_path))
+    assert [(n.name, n.op, shapes(n)) for n in graph.node if n.op != "prim::GetAttr"] == [
+        ("input/input", "IO Node", [[3, 2]]), ("Linear/1", "aten::linear", [[3, 4]]),
+        ("output/output.1", "IO Node", [[3, 4]])]

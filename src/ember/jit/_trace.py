@@ -270,6 +270,8 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
     if isinstance(owner, Module) and getattr(func, "__name__", None) == "forward":
         func = owner                # a module's bound forward: trace the module, as torch does
     if isinstance(func, Module):
+        if example_inputs is None and not isinstance(example_kwarg_inputs, dict):
+            raise RuntimeError("example_kwarg_inputs should be a dict")
         if example_kwarg_inputs is not None:
             return trace_module(func, {"forward": example_kwarg_inputs}, None, check_trace,
                                 _wrap_checks(check_inputs), check_tolerance, strict,

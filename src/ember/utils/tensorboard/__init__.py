@@ -200,6 +200,7 @@ class SummaryWriter:
         graph ] in `_graph`); `verbose` prints the traced graph. A RuntimeError of the trace
         is printed with "Error occurs, No graph saved" and raised, as in torch."""
         from ... import jit
+        from ...jit._trace import _arguments
         from ._graph import graph_def, run_metadata
         from tensorboardX.proto.event_pb2 import Event, TaggedRunMetadata
         with _eval_mode(model):
@@ -211,7 +212,7 @@ class SummaryWriter:
                 raise e
             if verbose:
                 print(traced.graph)
-            args = input_to_model if isinstance(input_to_model, tuple) else (input_to_model,)
+            args, _ = _arguments(input_to_model, False)     # (as trace reads it)
             graph = graph_def(traced, _class_name(model), args)
         writer = self._file_writer()
         writer.add_event(Event(graph_def=graph.SerializeToString()))
