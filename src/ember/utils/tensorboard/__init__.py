@@ -6,6 +6,7 @@ directory layout (`add_scalars`, `add_hparams`), and ember tensors wherever torc
 tensors (moved to the CPU as NumPy arrays, single values as Python numbers). `add_graph`
 draws ember.jit's trace of a model (`_graph`).
 """
+import contextlib
 import os
 import time
 
@@ -201,7 +202,7 @@ class SummaryWriter:
         is printed with "Error occurs, No graph saved" and raised, as in torch."""
         from ... import jit
         from ...jit._trace import _arguments
-        from ._graph import graph_def, run_metadata
+        from ._graph import class_name, graph_def, run_metadata
         from tensorboardX.proto.event_pb2 import Event, TaggedRunMetadata
         with _eval_mode(model):
             try:
@@ -213,7 +214,7 @@ class SummaryWriter:
             if verbose:
                 print(traced.graph)
             args, _ = _arguments(input_to_model, False)     # (as trace reads it)
-            graph = graph_def(traced, _class_name(model), args)
+            graph = graph_def(traced, class_name(model), args)
         writer = self._file_writer()
         writer.add_event(Event(graph_def=graph.SerializeToString()))
         writer.add_event(Event(tagged_run_metadata=TaggedRunMetadata(
@@ -244,27 +245,20 @@ class SummaryWriter:
         self.close()
 
 
-class _eval_mode:
+@contextlib.contextmanager
+def _eval_mode(model):
     """`model` in eval mode inside (its mode restored after), as torch's add_graph traces it;
     a ScriptFunction has no mode."""
-
-    def __init__(self, model):
-        self.model = model
-        self.training = None
-
-    def __enter__(self):
-        from ...jit import ScriptFunction
-        if not isinstance(self.model, ScriptFunction):
-            self.training = self.model.training
-            self.model.train(False)
-
-    def __exit__(self, *exc):
-        if self.training is not None:
-            self.model.train(self.training)
-
-
-def _class_name(model):
-    return getattr(model, "original_name", None) or type(model).__name__
+    from ...jit import ScriptFunction
+    if isinstance(model, ScriptFunction):
+        yield
+        return
+    training = model.training
+    model.train(False)
+    try:
+        yield
+    finally:
+        model.train(training)
 
 
 def _drain(file_writer):

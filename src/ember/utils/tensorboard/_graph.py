@@ -25,7 +25,7 @@ GetAttr node to its module (torch's `.../weight/conv1`).
 """
 from ...jit._graph import Attr, Value
 
-__all__ = ["graph_def", "run_metadata"]
+__all__ = ["class_name", "graph_def", "run_metadata"]
 
 
 class _Inliner:
@@ -89,13 +89,12 @@ class _Inliner:
 
     def node(self, frame, node):
         from ...jit._graph import _attribute, map_structure
-        args = map_structure(node.args, lambda s: frame.value(s))
-        kwargs = map_structure(node.kwargs, lambda s: frame.value(s))
+        args = map_structure(node.args, frame.value)
+        kwargs = map_structure(node.kwargs, frame.value)
         target = node.target
         if target.kind == "module":
             child = _attribute(frame.module, target.name)
-            scope = frame.scope + "".join(
-                f"/{_class_name(m)}[{part}]" for m, part in _chain(frame.module, target.name))
+            scope = frame.scope_of(target.name)
             graph = getattr(child, "_ember_graph", None)
             if graph is not None:
                 syms = [self.argument(frame.scope, s, v, frame)
@@ -126,6 +125,14 @@ class _Frame:
         self.attrs = {}         # dotted name of a parameter or buffer -> (node name, value)
         self.unpacked = {}      # (node name, path) -> the node reading that item
 
+    def scope_of(self, dotted):
+        """The scope of the submodule at a dotted path: `Net/Sequential[seq]/Linear[0]`."""
+        module, scope = self.module, self.scope
+        for part in dotted.split(".") if dotted else ():
+            module = getattr(module, part)
+            scope += f"/{class_name(module)}[{part}]"
+        return scope
+
     def value(self, sym):
         if isinstance(sym, (Value, Attr)):
             return self.resolve(sym)[1]
@@ -138,8 +145,7 @@ class _Frame:
         if isinstance(sym, Attr):
             if sym.name not in self.attrs:
                 owner, _, leaf = sym.name.rpartition(".")
-                scope = self.scope + "".join(
-                    f"/{_class_name(m)}[{part}]" for m, part in _chain(self.module, owner))
+                scope = self.scope_of(owner)
                 value = _attribute(self.module, sym.name)
                 name = self.inliner.add(f"{scope}/{leaf}/{self.inliner.unique(leaf)}",
                                         "prim::GetAttr", attr=f"{{ name :  {leaf} }}")
@@ -175,16 +181,8 @@ class _Frame:
                                 attr=_constant_text(sym), value=sym), sym
 
 
-def _chain(module, dotted):
-    """(submodule, attribute name) along a dotted path below `module`."""
-    if not dotted:
-        return
-    for part in dotted.split("."):
-        module = getattr(module, part)
-        yield module, part
-
-
-def _class_name(module):
+def class_name(module):
+    """The class name that scopes a module's nodes (a traced module's original class)."""
     return getattr(module, "original_name", None) or type(module).__name__
 
 
