@@ -233,17 +233,15 @@ FUZZED = [
 ]
 RAW += FUZZED
 
+# vmap refuses these on batched tensors as torch does
+RAW += [T("show(F.vmap(lambda a: a.sum().item())(torch.ones(2, 3)))"),
+        T("show(F.vmap(lambda a: a[a > 0].sum())(torch.tensor([[1., -1.], [2., 3.]])))"),
+        T("show(F.vmap(lambda a: a.nonzero())(torch.tensor([[1., 0.], [2., 3.]])))")]
 SNIPPETS = [SETUP + s for s in RAW]
 
 BUGS = [(reason, SETUP + s) for reason, s in [
     ("torch's flip batching rule on a 0-d logical tensor wraps dim -1 to 1 and raises; ember's per-element vmap flips the 0-d slice",
      T("show(F.vmap(lambda a: a.flip(-1))(x))")),
-    ("torch refuses .item() on a batched tensor; ember's per-element vmap gets a real number",
-     T("show(F.vmap(lambda a: a.sum().item())(torch.ones(2, 3)))")),
-    ("torch refuses a boolean-mask index inside vmap (dynamic shape); ember's per-element vmap indexes each slice",
-     T("show(F.vmap(lambda a: a[a > 0].sum())(torch.tensor([[1., -1.], [2., 3.]])))")),
-    ("torch refuses nonzero inside vmap (dynamic shape); ember's per-element vmap runs it on each slice",
-     T("show(F.vmap(lambda a: a.nonzero())(torch.tensor([[1., 0.], [2., 3.]])))")),
     ("torch refuses requires_grad_() inside any functorch transform; ember's transforms allow it",
      T("show(F.vmap(lambda a: a.requires_grad_())(torch.ones(2, 3)))")),
     ("torch's in-place broadcast error inside vmap names the batched shapes ([3, 1] vs [3, 3]); ember's names one element's",

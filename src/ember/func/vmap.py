@@ -10,10 +10,24 @@ batched by hand. `chunk_size` is accepted and does not change results. Randomnes
 torch's three modes: 'different' (each element draws its own numbers), 'same' (each element
 sees the generator's state as it was at the start of the call) and 'error' (the default:
 drawing random numbers raises torch's error, detected by the generator's state changing).
+
+What torch's batched tensors refuse, ember refuses too: each element's slices are marked
+batched (`_batched.mark`), and while any vmap runs, `_batched`'s layer of wrappers (NOTE [
+Patching the public operators ]) marks every public operator's results batched when an
+argument is, and raises torch's error where torch's vmap cannot go on: `.item()`, `float()`,
+`bool()` (data-dependent control flow), `.tolist()`/`.numpy()` (no storage), a boolean-mask
+index, and operators whose output shape depends on the values (`nonzero`, `unique`,
+`masked_select` by a batched mask, one-argument `where`). Tensors not derived from the mapped
+inputs (captured constants, `in_dims=None` inputs) stay unmarked and allow all of it, as in
+torch. An operator's own calls pass unmarked and unchecked (`_batched._State.busy`), as do
+backward formulas (ember's internals, not the user's code); grad-like transforms inside the
+vmap are seen through their operators, so vmap(grad(f)) and nested vmaps refuse as torch
+does. Outside vmap the originals are in place, so ordinary calls pay nothing.
 """
 import functools
 
 from .._tensor import Tensor
+from . import _batched
 from ._pytree import broadcast_prefix, spec_repr, tree_flatten, tree_unflatten
 from ..autograd.function import _Transforms
 from .eager_transforms import _RANDOM_IN_VMAP, _check_randomness
@@ -121,9 +135,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         unmapped = {id(x) for x, d in zip(leaves, dims) if d is None and isinstance(x, Tensor)}
         _Transforms.active += 1
         _Transforms.vmaps.append((randomness, unmapped))
+        _batched.enter()
         try:
             _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, results)
         finally:
+            _batched.leave()
             _Transforms.active -= 1
             _Transforms.vmaps.pop()
         out_leaves = [tree_flatten(r)[0] for r in results]
@@ -166,6 +182,7 @@ def _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, 
                    for x, d in zip(leaves, dims)]
         else:
             per = [x if d is None else x.select(d, b) for x, d in zip(leaves, dims)]
+        _batched.mark([x for x, d in zip(per, dims) if d is not None])
         if randomness == "same":
             set_rng_state(start)
         results.append(func(*tree_unflatten(per, spec), **kwargs))

@@ -1,0 +1,231 @@
+"""Batched marks: which tensors inside a vmap call derive from its mapped inputs, and the
+operators torch's vmap refuses on them (see NOTE [ vmap runs the function once per batch
+element ])."""
+import functools
+import weakref
+
+from .. import _patch_ops
+from ..autograd import _engine
+
+_marks = {}             # id(tensor) -> weak reference to it: the batched tensors of this call
+
+
+class _State:
+    running = 0         # vmap calls running (nested ones included)
+    busy = False        # inside an operator given a batched tensor: its own calls pass
+    transforms = []     # per running vmap: the depth of grad-like transforms when it began
+
+
+_state = _State()
+
+
+def is_batched(x):
+    entry = _marks.get(id(x))
+    return entry is not None and entry() is x
+
+
+def mark(value):
+    """Mark the tensors in `value` (nested in tuples and lists) as batched."""
+    from .._tensor import Tensor
+    if isinstance(value, Tensor):
+        _marks[id(value)] = weakref.ref(value)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            mark(v)
+
+
+def _any_batched(values):
+    for v in values:
+        if v.__class__ is list or v.__class__ is tuple:
+            if _any_batched(v):
+                return True
+        elif is_batched(v):
+            return True
+    return False
+
+
+def enter():
+    """A vmap call begins: the wrappers go in with the outermost one."""
+    from .eager_transforms import _depth
+    _state.transforms.append(_depth[0])
+    _state.running += 1
+    if _state.running == 1:
+        _patch_ops.activate(_layer)
+
+
+def leave():
+    _state.running -= 1
+    _state.transforms.pop()
+    if _state.running == 0:
+        _marks.clear()
+        _patch_ops.deactivate(_layer)
+
+
+# -- torch's refusals ---------------------------------------------------------------------
+
+_ISSUES = "https://github.com/pytorch/pytorch/issues"
+_FLOW = ("vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
+         f"flow. We don't support that yet, please file an issue at {_ISSUES} .")
+_ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
+         "calling .item() on a Tensor, please try to rewrite what you're doing with other "
+         "operations. If error is occurring somewhere inside PyTorch internals, please file a "
+         "bug report.")
+# ... either of them on a tensor that a grad-like transform inside the vmap also wraps
+_ITEM_OR_FLOW = (
+    "vmap: It looks like you're either (1) calling .item() on a Tensor or (2) attempting to "
+    "use a Tensor in some data-dependent control flow or (3) encountering this error in "
+    "PyTorch internals. For (1): we don't support vmap over calling .item() on a Tensor, "
+    "please try to rewrite what you're doing with other operations. For (2): we don't support "
+    f"data-dependent control flow in vmap yet, please file an issue at {_ISSUES} . For (3): "
+    "please file an issue.")
+_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
+_MASK = ("vmap: We do not support batching operators that can support dynamic shape. "
+         "Attempting to batch over indexing with a boolean mask.")
+
+
+def _dynamic(op):
+    return (f"vmap: We do not support batching operators that can output dynamic shape. "
+            f"Attempted to vmap over aten::{op}. Please file an issue at {_ISSUES} if you "
+            f"need this feature.")
+
+
+def _scalar(message):
+    def check(args, kwargs):
+        from .eager_transforms import _depth
+        if is_batched(args[0]):
+            raise RuntimeError(_ITEM_OR_FLOW if _depth[0] > _state.transforms[-1] else message)
+    return check
+
+
+def _format(args, kwargs):
+    if args[0].dim() == 0:          # torch formats a 0-dim tensor as its item()
+        _scalar(_ITEM)(args, kwargs)
+
+
+def _raise(message):
+    def check(args, kwargs):
+        if _any_batched((*args, *kwargs.values())):
+            raise RuntimeError(message)
+    return check
+
+
+def _nonzero(args, kwargs):
+    if _any_batched(args[:1]):
+        raise RuntimeError(
+            "Batching rule not implemented for aten::nonzero_numpy. We could not generate a "
+            "fallback." if kwargs.get("as_tuple") else _dynamic("nonzero"))
+
+
+def _unique(args, kwargs):
+    if _any_batched(args[:1]):
+        raise RuntimeError(_dynamic("_unique2" if kwargs.get("dim") is None else "unique_dim"))
+
+
+def _where(args, kwargs):
+    if len(args) + len(kwargs) == 1 and _any_batched((*args, *kwargs.values())):
+        raise RuntimeError(_dynamic("where"))
+
+
+def _masked_select(args, kwargs):
+    mask = args[1] if len(args) > 1 else kwargs.get("mask")
+    if is_batched(mask):
+        raise RuntimeError(
+            "vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+            "support this because for each batch this would return a differently shaped "
+            f"Tensor. Please file an issue at {_ISSUES} if you need this feature.")
+
+
+def _mask_dtypes():
+    import ember
+    return ember.bool, ember.uint8
+
+
+def _mask_index(args, kwargs):
+    global _MASK_DTYPES
+    _MASK_DTYPES = _MASK_DTYPES or _mask_dtypes()
+    index = args[1] if len(args) > 1 else kwargs.get("indices")
+    items = index if isinstance(index, (tuple, list)) else (index,)
+    for i in items:
+        if is_batched(i) and i.dtype in _MASK_DTYPES:
+            raise RuntimeError(_MASK)
+
+
+_MASK_DTYPES = None
+
+# (owner, name) -> check(args, kwargs), raising torch's error; "Tensor" is the Tensor class
+_REFUSED = {
+    **{("Tensor", n): _scalar(_FLOW) for n in ("__bool__", "is_nonzero")},
+    **{("Tensor", n): _scalar(_ITEM) for n in ("item", "__float__", "__int__", "__complex__")},
+    ("Tensor", "__format__"): _format,
+    **{("Tensor", n): _raise(_STORAGE) for n in ("tolist", "numpy", "data_ptr", "__array__")},
+    **{(o, "nonzero"): _nonzero for o in ("Tensor", "ember")},
+    **{(o, n): _unique for o in ("Tensor", "ember") for n in ("unique",)},
+    **{(o, "unique_consecutive"): _raise(_dynamic("unique_consecutive"))
+       for o in ("Tensor", "ember")},
+    ("ember", "where"): _where,
+    **{(o, "masked_select"): _masked_select for o in ("Tensor", "ember")},
+    **{("Tensor", n): _mask_index for n in ("__getitem__", "__setitem__", "index_put_",
+                                             "index_put")},
+    **{(o, "allclose"): _raise(f"vmap over torch.allclose isn't supported yet. Please file an "
+                               f"issue at {_ISSUES} if you need this feature.")
+       for o in ("Tensor", "ember")},
+    **{(o, "equal"): _raise("Batching rule not implemented for aten::equal. We could not "
+                            "generate a fallback.") for o in ("Tensor", "ember")},
+}
+
+# Public functions that run user code: they pass through (their own operators are seen).
+_NOT_WRAPPED = frozenset(("vmap", "cond", "while_loop", "compile"))
+
+
+def _wrapped(fn, check):
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        if _state.busy or not _any_batched((*args, *kwargs.values()) if kwargs else args):
+            return fn(*args, **kwargs)
+        if check is not None and not _engine._running:    # (a backward formula is ember's)
+            check(args, kwargs)
+        _state.busy = True
+        try:
+            result = fn(*args, **kwargs)
+        finally:
+            _state.busy = False
+        mark(result)
+        return result
+    return op
+
+
+class _Layer(_patch_ops.Layer):
+    """vmap's wrappers (NOTE [ Patching the public operators ]): every public operator marks
+    its results batched when given a batched tensor, or raises torch's error for it."""
+
+    priority = 5        # inside __torch_function__'s wrappers, outside forward AD's
+
+    def wants(self, owner, name, original):
+        from ..autograd.function import Function
+        from .._tensor import Tensor
+        if owner is Function:
+            return False            # a custom Function's forward is user code, seen op by op
+        if owner is Tensor:
+            return not (name.startswith("__") and name in _NOT_DISPATCHED) or \
+                ("Tensor", name) in _REFUSED
+        return name not in _NOT_WRAPPED
+
+    def wrap(self, owner, name, inner):
+        from .._tensor import Tensor
+        key = ("Tensor" if owner is Tensor else owner.__name__, name)
+        check = _REFUSED.get(key)
+        if isinstance(inner, property):
+            return property(_wrapped(inner.fget, None),
+                            inner.fset and _wrapped(inner.fset, None), inner.fdel,
+                            inner.__doc__)
+        return _wrapped(inner, check)
+
+
+# Tensor dunders that are no operators on values (`__repr__` prints the element)
+_NOT_DISPATCHED = frozenset((
+    "__init__", "__new__", "__repr__", "__str__", "__hash__", "__len__", "__iter__",
+    "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__copy__", "__deepcopy__",
+    "__dir__", "__sizeof__", "__getattr__", "__setattr__", "__delattr__", "__init_subclass__",
+    "__class_getitem__", "__dlpack__", "__dlpack_device__", "__array_wrap__"))
+
+_layer = _Layer()
