@@ -16,6 +16,10 @@ call, as in torch). The operators are, as `points` (owner, name, original):
   (`make_dual`, `unpack_dual`);
 - the attributes of `Tensor` not private (methods, operators, dunders, properties);
 - `autograd.Function.apply`.
+What a set of layers installs is worked out once and remembered, and so is what changes
+between two sets: turning a layer on or off writes only the attributes that change (a
+module's in one `dict.update`), which vmap does around every call.
+
 Copies of a patched function kept elsewhere (an nn module's class attribute
 `Conv2d._function = F.conv2d`, a module global `cat`, or the function an autocast wrapper
 wraps) get the same installed value as the function itself.
@@ -116,10 +120,48 @@ def _install():
         _installing = False
 
 
+_snapshots = {}         # the active layers -> (what each point and alias holds, _installed)
+_changes = {}           # (layers before, layers after) -> [(owner, name, value)] that differ
+_now = ()               # the layers installed now
+
+
 def _install_layers(layers):
-    points, aliases = _build()
-    installed = []
-    _installed.clear()
+    """Put in place what `layers` install, writing only the attributes that differ from what
+    the layers installed now put there (remembered per pair: vmap turns its layer on and off
+    around every call)."""
+    global _now, _installed
+    change = _changes.get((_now, layers))
+    if change is None:
+        before, after = _snapshot(_now), _snapshot(layers)
+        points, aliases = _build()
+        owners = points + [(owner, name, None) for owner, name, _, _ in aliases]
+        change = {}         # owner -> {name: value}
+        for k, value in enumerate(after[0]):
+            if before[0][k] is not value:
+                change.setdefault(owners[k][0], {})[owners[k][1]] = value
+        change = _changes[(_now, layers)] = list(change.items())
+    for owner, values in change:
+        if isinstance(owner, types.ModuleType):
+            vars(owner).update(values)          # (one call for a module's functions)
+        else:
+            for name, value in values.items():
+                setattr(owner, name, value)
+    _now = layers
+    _installed = _snapshot(layers)[1]
+
+
+def _snapshot(layers):
+    snapshot = _snapshots.get(layers)
+    if snapshot is None:
+        points, aliases = _build()
+        snapshot = _snapshots[layers] = _assignment(layers, points, aliases)
+    return snapshot
+
+
+def _assignment(layers, points, aliases):
+    """What each point, then each alias, holds while `layers` are active, and the
+    `_installed` table for it."""
+    values, table = [], {}
     for i, (owner, name, original) in enumerate(points):
         value = original
         for layer in layers:
@@ -130,12 +172,11 @@ def _install_layers(layers):
                     entry = _cache[key] = (value, layer.wrap(owner, name, value))
                 value = entry[1]
                 _originals[id(value)] = (value, original)    # (for the layers above)
-        installed.append(value)
+        values.append(value)
         if value is not original:
-            _installed.setdefault(id(original), (original, value))   # (torch.<fn> first)
-        _put(owner, name, value)
+            table.setdefault(id(original), (original, value))   # (torch.<fn> first)
     for owner, name, original, i in aliases:
-        value = installed[i]
+        value = values[i]
         if value is points[i][2]:
             value = original            # unpatched
         elif isinstance(original, staticmethod):
@@ -143,7 +184,8 @@ def _install_layers(layers):
             if entry is None or entry[0] is not value:
                 entry = _cache[id(value)] = (value, staticmethod(value))
             value = entry[1]
-        _put(owner, name, value)
+        values.append(value)
+    return values, table
 
 
 def _build():
@@ -209,10 +251,3 @@ def _find_aliases(points):
                 if i is not None:
                     aliases.append((cls, name, obj, i))
     return aliases
-
-
-def _put(owner, name, value):
-    if isinstance(owner, types.ModuleType):
-        vars(owner)[name] = value
-    else:
-        setattr(owner, name, value)
