@@ -106,3 +106,12 @@ def test_the_wrappers_are_gone_after_vmap():
     vmap(lambda a: a * 2)(ember.ones(2))
     assert ember.Tensor.item is item and ember.Tensor.__bool__ is bool_
     assert ember.ones(()).item() == 1.0
+
+
+def test_data_of_a_batched_tensor_is_refused_except_under_grad():
+    x, c = ember.tensor(X), ember.tensor([2., 3.])
+    with pytest.raises(RuntimeError, match="accessing `data` under vmap transform is not allowed"):
+        vmap(lambda a: (a * 2).data)(x)
+    assert np.array_equal(vmap(lambda a: c.data * a)(x).numpy(), np.array(X) * [2., 3.])
+    g = vmap(grad(lambda y: y.data.sum() + (y * y).sum()))(x)
+    assert np.array_equal(g.numpy(), 2 * np.array(X))

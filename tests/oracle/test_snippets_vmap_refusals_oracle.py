@@ -41,7 +41,10 @@ REFUSED = [
     "x.masked_select(x > 0)", "torch.masked_select(x, x > 0)",
     "torch.unique(x)", "x.unique()", "torch.unique(x, dim=0)", "torch.unique_consecutive(x)",
     "torch.where(x > 0)[0]", "torch.tensor(float(torch.allclose(x, x)))",
-    "torch.tensor(float(torch.equal(x, x)))",
+    "torch.tensor(float(torch.equal(x, x)))", "x.data", "(x * 2).data",
+    "x if x.clone().detach().sum() > 0 else -x", "x if x.unbind()[0] > 0 else -x",
+    "x if x.max(0).values > 0 else -x", "torch.tensor([a.item() for a in x])",
+    "x[x.argmax().item()]",
 ]
 ALLOWED = [
     "x * c.item()", "x if c > 0 else -x", "x * (c * 2).exp().item()", "x * torch.tensor(c.tolist())",
@@ -49,7 +52,9 @@ ALLOWED = [
     "(lambda y: (y.__setitem__(m, 0.), y)[1])(x.clone())", "torch.where(x > 0, x, 0.)",
     "torch.argwhere(x)", "torch.count_nonzero(x)", "x.clone().masked_fill_(x > 0, 0)",
     "torch.sort(x)[0]", "x * len(x)", "torch.stack(list(x))", "x[x.argmax()]",
-    "(repr(x), f'{x}', x)[2]", "x * torch.zeros(2).sum().item()",
+    "(repr(x), f'{x}', x)[2]", "x * torch.zeros(2).sum().item()", "c.data * x",
+    "(str(x.sum()), x)[1]", "torch.topk(x, 1).values", "torch.isclose(x, x)",
+    "F.grad(lambda y: y.data.sum() + y.sum())(x)",
 ]
 OTHERS = [
     # unmapped inputs (in_dims=None) are no batched tensors
@@ -73,6 +78,13 @@ OTHERS = [
     T("print(F.vmap(lambda a: F.jvp(lambda b: b * b.sum().item(), (a,), (torch.ones(2),))[1])(X))"),
     T("print(F.vmap(lambda a: a + torch.rand(2), randomness='different')(X).shape)"),
     T("print(F.vmap(lambda a: a + torch.rand(2))(X))"),
+    T("w = torch.tensor([3., 4.]); print(F.vmap(lambda a, w: a * w.norm().item(), in_dims=(0, None))(X, w))"),
+    "torch.manual_seed(0); lin = torch.nn.Linear(2, 2)\n"
+    "p = {k: v.detach() for k, v in lin.named_parameters()}\n"
+    + T("print(F.vmap(lambda a: F.functional_call(lin, p, (a,)).sum().item())(X))"),
+    "torch.manual_seed(0); lin = torch.nn.Linear(2, 2)\n"
+    "p = {k: v.detach() for k, v in lin.named_parameters()}\n"
+    "print(F.vmap(lambda a: F.functional_call(lin, p, (a,)).softmax(-1))(X))",
 ]
 SNIPPETS = [SETUP + s for s in [V(f) for f in REFUSED + ALLOWED] + OTHERS]
 

@@ -102,6 +102,12 @@ def _format(args, kwargs):
         _scalar(_ITEM)(args, kwargs)
 
 
+def _data(args, kwargs):
+    from .eager_transforms import _depth
+    if is_batched(args[0]) and _depth[0] == _state.transforms[-1]:    # (not under grad)
+        raise RuntimeError("accessing `data` under vmap transform is not allowed")
+
+
 def _raise(message):
     def check(args, kwargs):
         if _any_batched((*args, *kwargs.values())):
@@ -157,6 +163,7 @@ _REFUSED = {
     **{("Tensor", n): _scalar(_FLOW) for n in ("__bool__", "is_nonzero")},
     **{("Tensor", n): _scalar(_ITEM) for n in ("item", "__float__", "__int__", "__complex__")},
     ("Tensor", "__format__"): _format,
+    ("Tensor", "data"): _data,
     **{("Tensor", n): _raise(_STORAGE) for n in ("tolist", "numpy", "data_ptr", "__array__")},
     **{(o, "nonzero"): _nonzero for o in ("Tensor", "ember")},
     **{(o, n): _unique for o in ("Tensor", "ember") for n in ("unique",)},
@@ -215,7 +222,7 @@ class _Layer(_patch_ops.Layer):
         key = ("Tensor" if owner is Tensor else owner.__name__, name)
         check = _REFUSED.get(key)
         if isinstance(inner, property):
-            return property(_wrapped(inner.fget, None),
+            return property(_wrapped(inner.fget, check),
                             inner.fset and _wrapped(inner.fset, None), inner.fdel,
                             inner.__doc__)
         return _wrapped(inner, check)
