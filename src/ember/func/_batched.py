@@ -141,22 +141,13 @@ def _masked_select(args, kwargs):
             f"Tensor. Please file an issue at {_ISSUES} if you need this feature.")
 
 
-def _mask_dtypes():
-    import ember
-    return ember.bool, ember.uint8
-
-
 def _mask_index(args, kwargs):
-    global _MASK_DTYPES
-    _MASK_DTYPES = _MASK_DTYPES or _mask_dtypes()
+    import ember
     index = args[1] if len(args) > 1 else kwargs.get("indices")
-    items = index if isinstance(index, (tuple, list)) else (index,)
-    for i in items:
-        if is_batched(i) and i.dtype in _MASK_DTYPES:
+    for i in index if isinstance(index, (tuple, list)) else (index,):
+        if is_batched(i) and i.dtype in (ember.bool, ember.uint8):
             raise RuntimeError(_MASK)
 
-
-_MASK_DTYPES = None
 
 # (owner, name) -> check(args, kwargs), raising torch's error; "Tensor" is the Tensor class
 _REFUSED = {
@@ -166,7 +157,7 @@ _REFUSED = {
     ("Tensor", "data"): _data,
     **{("Tensor", n): _raise(_STORAGE) for n in ("tolist", "numpy", "data_ptr", "__array__")},
     **{(o, "nonzero"): _nonzero for o in ("Tensor", "ember")},
-    **{(o, n): _unique for o in ("Tensor", "ember") for n in ("unique",)},
+    **{(o, "unique"): _unique for o in ("Tensor", "ember")},
     **{(o, "unique_consecutive"): _raise(_dynamic("unique_consecutive"))
        for o in ("Tensor", "ember")},
     ("ember", "where"): _where,
