@@ -16,13 +16,15 @@ batched (`_batched.mark`), and while any vmap runs, `_batched`'s layer of wrappe
 Patching the public operators ]) marks every public operator's results batched when an
 argument is, and raises torch's error where torch's vmap cannot go on: `.item()`, `float()`,
 `bool()` (data-dependent control flow), `.tolist()`/`.numpy()` (no storage), a boolean-mask
-index, and operators whose output shape depends on the values (`nonzero`, `unique`,
-`masked_select` by a batched mask, one-argument `where`). Tensors not derived from the mapped
+index, `.data`, `allclose`/`equal`, and operators whose output shape depends on the values
+(`nonzero`, `unique`, `masked_select` by a batched mask, one-argument `where`). Tensors not derived from the mapped
 inputs (captured constants, `in_dims=None` inputs) stay unmarked and allow all of it, as in
 torch. An operator's own calls pass unmarked and unchecked (`_batched._State.busy`), as do
 backward formulas (ember's internals, not the user's code); grad-like transforms inside the
 vmap are seen through their operators, so vmap(grad(f)) and nested vmaps refuse as torch
-does. Outside vmap the originals are in place, so ordinary calls pay nothing.
+does (under grad, with torch's message for either). Outside vmap the originals are in place,
+so ordinary calls pay nothing; each outermost vmap call pays about half a millisecond to put
+the wrappers in and take them out, and one frame per operator call inside it.
 """
 import functools
 
