@@ -115,3 +115,28 @@ def test_data_of_a_batched_tensor_is_refused_except_under_grad():
     assert np.array_equal(vmap(lambda a: c.data * a)(x).numpy(), np.array(X) * [2., 3.])
     g = vmap(grad(lambda y: y.data.sum() + (y * y).sum()))(x)
     assert np.array_equal(g.numpy(), 2 * np.array(X))
+
+
+def test_a_functions_vmap_rule_runs_on_plain_tensors():
+    """A custom Function's vmap staticmethod runs below vmap's level (as torch's): its own
+    calls may read the data (`.numpy()`), and its results are batched again for the caller."""
+    class Take(ember.autograd.Function):
+        @staticmethod
+        def forward(x, ind, dim):
+            return ember.tensor(np.take_along_axis(x.numpy(), ind.numpy(), dim))
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def vmap(info, in_dims, x, ind, dim):
+            # (the logical dim is one further in: the batch dim comes first)
+            return Take.apply(x.movedim(in_dims[0], 0), ind.movedim(in_dims[1], 0), dim + 1), 0
+
+    x = ember.tensor([[3., 1., 2.], [0., 5., 4.]])
+    ind = ember.tensor([[2, 0, 1], [1, 2, 0]])
+    out = ember.func.vmap(lambda a, b: Take.apply(a, b, 0))(x, ind)
+    np.testing.assert_array_equal(out.numpy(), [[2., 3., 1.], [5., 4., 0.]])
+    with pytest.raises(RuntimeError, match="calling .item"):
+        ember.func.vmap(lambda a, b: Take.apply(a, b, 0).sum().item())(x, ind)

@@ -1801,18 +1801,15 @@ print(hv)
 """,
 ]
 
-FUNC_GAPS = [
-    ("ember's vmap calls the function once per element (no batched tensors), so .item() on a "
-     "mapped tensor returns that element's number instead of torch's RuntimeError",
-     r"""
+# vmap refuses data-dependent Python on mapped tensors, as torch (both were known gaps)
+FUNC_REFUSALS = [
+    r"""
 try:
     torch.func.vmap(lambda x: x.item())(torch.ones(3))
 except RuntimeError as e:
     print(str(e)[:120])
-"""),
-    ("ember's vmap calls the function once per element, so data-dependent Python control flow "
-     "on a mapped tensor runs per element instead of raising torch's RuntimeError",
-     r"""
+""",
+    r"""
 def f(x):
     if x.sum() > 0:
         return x
@@ -1821,8 +1818,10 @@ try:
     torch.func.vmap(f)(torch.randn(3, 2))
 except RuntimeError as e:
     print(str(e)[:150])
-"""),
+""",
 ]
+
+FUNC_GAPS = []
 
 # Forward-mode AD: dual numbers, unpack_dual, custom Functions with jvp, modules through
 # functional_call, and torch.func.jvp.
@@ -5786,7 +5785,7 @@ SNIPPETS = [SETUP + s for s in (STN + FGSM + TRANSFORMER_LM + KD + WORD_EMBEDDIN
                                 + ENSEMBLE_CAVEATS + SUBCLASS_FUNCS + NTK + PARAM_FUNC
                                 + COMBINATIONS + SCHEDULER_USAGE + FUNCTIONAL_STATE
                                 + FWAD_MODELS + LOAD_DEVICES + CUSTOM_SCHED_OPT
-                                + OP_TANGENTS_SECOND)]
+                                + OP_TANGENTS_SECOND + FUNC_REFUSALS)]
 SNIPPETS += [SETUP + JIT_LOAD + s for s in TORCHSCRIPT_SRC + JIT_MORE_SRC + TORCHSCRIPT_TRACED]
 
 BUGS = [(reason, SETUP + s)

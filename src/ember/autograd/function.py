@@ -243,7 +243,9 @@ def _run_vmap_rule(cls, args):
     level = _Transforms.vmaps.pop()
     _Transforms.active -= 1
     try:
-        result = cls.vmap(VmapInfo(1, level[0]), in_dims, *batched)
+        from ..func._batched import below_vmap
+        with below_vmap():
+            result = cls.vmap(VmapInfo(1, level[0]), in_dims, *batched)
     finally:
         _Transforms.active += 1
         _Transforms.vmaps.append(level)
@@ -261,6 +263,8 @@ def _run_vmap_rule(cls, args):
     dims = (out_dims,) * len(outs) if not isinstance(out_dims, tuple) else out_dims
     outs = tuple(o.select(d, 0) if isinstance(o, Tensor) and d is not None else o
                  for o, d in zip(outs, dims))
+    from ..func._batched import mark
+    mark(outs)              # (this vmap's results again)
     return outs[0] if single else outs
 
 

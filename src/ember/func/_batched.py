@@ -53,6 +53,17 @@ def enter():
         _patch_ops.activate(_layer)
 
 
+class below_vmap:
+    """A context in which operators pass unchecked and unmarked: a custom Function's `vmap`
+    staticmethod runs below the vmap's level, on plain tensors, as in torch."""
+
+    def __enter__(self):
+        self._busy, _state.busy = _state.busy, True
+
+    def __exit__(self, *exc):
+        _state.busy = self._busy
+
+
 def leave():
     _state.running -= 1
     _state.transforms.pop()
