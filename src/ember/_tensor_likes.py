@@ -12,23 +12,29 @@ registry have such a path inside them instead, so they are left as they are.
 import functools
 import types
 
+from ._ops.argument_errors import not_a_tensor
+from ._tensor import Tensor
 from ._torch_function import (NOT_DISPATCHED, REFUSING_CODES, cached_signature, native_name,
                               on_refusal, python_in_torch)
 
 
-def dispatch_refusals(namespace, skip=()):
+def dispatch_refusals(namespace, skip=(), parsed=None):
     """Wrap the public functions of the module dict `namespace` (see the module's docstring),
-    except those in `skip` and the op registry's (which dispatch themselves)."""
+    except those in `skip` and the op registry's (which dispatch themselves). `parsed` maps
+    the names of functions whose input torch's argument parser reads first to that native
+    operator's name: a refused call whose input is no tensor gets the parser's TypeError
+    ("elu(): argument 'input' (position 1) must be Tensor, not list") in place of the error
+    ember's own code met."""
     from ._ops.registry import FUNCTIONS
     registered = {id(fn) for fn in FUNCTIONS.values()}
     for name in [name for name in namespace if not name.startswith("_")]:
         fn = namespace.get(name)
         if name in skip or not isinstance(fn, types.FunctionType) or id(fn) in registered:
             continue
-        namespace[name] = _refusing(fn, namespace, name)
+        namespace[name] = _refusing(fn, namespace, name, (parsed or {}).get(name))
 
 
-def _refusing(fn, namespace, name):
+def _refusing(fn, namespace, name, parsed=None):
     """`fn`, the function `name` of the module dict `namespace`, dispatching the tensor-likes
     it refuses with what `namespace[name]` holds then (with autocast's wrapper, say)."""
     python = python_in_torch(namespace["__name__"], name)
@@ -44,6 +50,10 @@ def _refusing(fn, namespace, name):
             raise error
         result = on_refusal(namespace[name], args, kwargs, torch_name, python=python)
         if result is NOT_DISPATCHED:
+            if parsed is not None:
+                value = args[0] if args else kwargs.get("input")
+                if not isinstance(value, Tensor):
+                    raise not_a_tensor(parsed, "input", 0, value, by_position=True) from None
             raise error
         return result
     REFUSING_CODES.add(op.__code__)

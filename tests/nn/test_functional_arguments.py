@@ -212,3 +212,45 @@ def test_embedding_padding_idx_is_an_int():
     refused(lambda: F.embedding(torch.tensor([0]), torch.ones(3, 2), padding_idx=1.5),
             "embedding(): argument 'padding_idx' (position 3) must be int, not float")
     assert F.embedding(torch.tensor([0]), torch.ones(3, 2), padding_idx=1).shape == (1, 2)
+
+
+# torch 2.13's parser reads these functions' input first (the texts are torch's, recorded)
+_INPUT_FIRST = [
+    ("relu6", lambda v: F.relu6(v), "relu6"), ("elu", lambda v: F.elu(v), "elu"),
+    ("elu_", lambda v: F.elu_(v), "elu_"), ("gelu", lambda v: F.gelu(v), "gelu"),
+    ("silu", lambda v: F.silu(v), "silu"), ("mish", lambda v: F.mish(v), "mish"),
+    ("hardtanh", lambda v: F.hardtanh(v), "hardtanh"),
+    ("leaky_relu", lambda v: F.leaky_relu(v, 0.2), "leaky_relu"),
+    ("softplus", lambda v: F.softplus(v), "softplus"),
+    ("logsigmoid", lambda v: F.logsigmoid(v), "log_sigmoid"),
+    ("selu", lambda v: F.selu(v), "selu"), ("celu", lambda v: F.celu(v), "celu"),
+    ("hardswish", lambda v: F.hardswish(v), "hardswish"),
+    ("hardsigmoid", lambda v: F.hardsigmoid(v), "hardsigmoid"),
+    ("softshrink", lambda v: F.softshrink(v), "softshrink"),
+    ("hardshrink", lambda v: F.hardshrink(v), "hardshrink"),
+    ("threshold", lambda v: F.threshold(v, 0.1, 0.0), "threshold"),
+    ("rrelu", lambda v: F.rrelu(v), "rrelu"),
+    ("dropout", lambda v: F.dropout(v, 0.5), "dropout"),
+    ("dropout eval", lambda v: F.dropout(v, 0.5, training=False), "dropout"),
+    ("alpha_dropout", lambda v: F.alpha_dropout(v, 0.5, True), "alpha_dropout"),
+    ("feature_alpha_dropout", lambda v: F.feature_alpha_dropout(v, 0.5, True),
+     "feature_alpha_dropout"),
+    ("max_pool1d", lambda v: F.max_pool1d(v, 2), "max_pool1d"),
+    ("max_pool2d", lambda v: F.max_pool2d(v, 2), "max_pool2d"),
+    ("max_pool3d", lambda v: F.max_pool3d(v, 2), "max_pool3d"),
+    ("avg_pool1d", lambda v: F.avg_pool1d(v, 2), "avg_pool1d"),
+    ("avg_pool2d", lambda v: F.avg_pool2d(v, 2), "avg_pool2d"),
+    ("avg_pool3d", lambda v: F.avg_pool3d(v, 2), "avg_pool3d"),
+]
+
+
+@pytest.mark.parametrize("call, native", [c[1:] for c in _INPUT_FIRST],
+                         ids=[c[0] for c in _INPUT_FIRST])
+@pytest.mark.parametrize("value, type_text", [([1.0], "list"),
+                                              (np.ones(3, np.float32), "numpy.ndarray"),
+                                              (2.0, "float")])
+def test_input_that_is_no_tensor_gets_the_parsers_error(call, native, value, type_text):
+    with pytest.raises(TypeError) as info:
+        call(value)
+    assert str(info.value) == (f"{native}(): argument 'input' (position 1) must be Tensor, "
+                               f"not {type_text}")

@@ -132,6 +132,7 @@ def _max_pool_op(op, x):
 
 def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode):
     name = f"max_pool{nd}d"
+    tensors(name, (0, "input", input, False))     # (torch's parser reads it first)
     count = _COUNT[nd]
     kernel = _ints(kernel_size, nd, f"{name}: kernel_size must either be a single int, or a "
                                     f"tuple of {count} ints")
@@ -187,6 +188,7 @@ def _check_1d_dims(input, name):
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     """1-d max pooling over (N, C, L) or (C, L): (values, indices into L)."""
+    tensors("max_pool1d_with_indices", (0, "input", input, False))
     try:
         return _max_pool1d_with_indices(input, kernel_size, stride, padding, dilation,
                                         ceil_mode)
@@ -232,6 +234,7 @@ def _one(value, what, allow_none=False):
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """1-d max pooling over (N, C, L) or (C, L); with return_indices, also the indices."""
+    tensors("max_pool1d", (0, "input", input, False))
     if return_indices:
         return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     try:
@@ -306,6 +309,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def _avg_pool_nd(input, nd, kernel_size, stride, padding, ceil_mode, count_include_pad,
                  divisor_override):
     name = f"avg_pool{nd}d"
+    tensors(name, (0, "input", input, False))
     count = _COUNT[nd]
     must = "must either be" if nd == 2 else "must be"
     kernel = _ints(kernel_size, nd, f"{name}: kernel_size {must} a single int, or a tuple of "
@@ -342,6 +346,7 @@ def _avg_pool_nd(input, nd, kernel_size, stride, padding, ceil_mode, count_inclu
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
     """1-d average pooling over (N, C, L) or (C, L)."""
+    tensors("avg_pool1d", (0, "input", input, False))
     try:
         return _avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad)
     except Exception:

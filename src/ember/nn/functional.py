@@ -304,6 +304,8 @@ def _check_p(p):
 
 
 def _dropout(input, p, training, inplace, feature=False, alpha=False):
+    if not isinstance(input, Tensor):     # (torch's parser refuses it even when not training)
+        raise TypeError("dropout of no tensor")     # (worded by _PARSED's refusal path)
     _check_p(p)
     return _act.dropout_impl(input, p, training, inplace, feature, alpha)
 
@@ -472,5 +474,15 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# The functions whose input torch's argument parser reads first (they are, or end at once in,
+# native operators), with the operator's name as its TypeError gives it (the pools check
+# their input themselves, with their other int[] arguments: _pooling._refused)
+_PARSED = {name: name for name in (
+    "relu6", "elu", "elu_", "selu", "selu_", "celu", "celu_", "gelu", "silu", "mish",
+    "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "rrelu", "rrelu_", "softplus",
+    "hardswish", "hardsigmoid", "softshrink", "hardshrink", "threshold", "threshold_",
+    "dropout", "alpha_dropout", "feature_alpha_dropout")}
+_PARSED["logsigmoid"] = "log_sigmoid"
+
 # NOTE [ Tensor-likes ]: F.relu has its own refusal path; sigmoid and tanh are methods' calls
-_dispatch_refusals(globals(), skip=("relu", "sigmoid", "tanh"))
+_dispatch_refusals(globals(), skip=("relu", "sigmoid", "tanh"), parsed=_PARSED)
