@@ -26,6 +26,7 @@ from ._gumbel import gumbel_softmax
 from ._linear_ops import linear_2d as _linear_2d
 from ._conv import *  # noqa: F401,F403,E402
 from ._pooling import *  # noqa: F401,F403,E402
+from ._unpooling import *  # noqa: F401,F403,E402
 from ._normalization import *  # noqa: F401,F403,E402
 from ._sparse import *  # noqa: F401,F403,E402
 from ._attention import *  # noqa: F401,F403,E402
@@ -457,8 +458,8 @@ def selu_(input):
 
 
 def _export_families():
-    from . import _attention, _conv, _normalization, _pooling, _sparse, _vision
-    for family in (_conv, _pooling, _normalization, _sparse, _attention, _vision):
+    from . import _attention, _conv, _normalization, _pooling, _sparse, _unpooling, _vision
+    for family in (_conv, _pooling, _unpooling, _normalization, _sparse, _attention, _vision):
         __all__.extend(name for name in family.__all__ if name not in __all__)
 
 
