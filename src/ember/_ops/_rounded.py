@@ -28,7 +28,8 @@ def rounded_from_float64(ufunc):
                                not isinstance(a, np.generic)):      # (sparse data, ...)
             return ufunc(a) if out is None else ufunc(a, out=out)
         if out is None and a.size < _ONE_PASS:
-            return ufunc(a, dtype=_F64).astype(_F32)
+            # (a cast first, then the float64 loop: without the dtype keyword's resolution)
+            return ufunc(a.astype(_F64)).astype(_F32)
         return ufunc(a, out=np.empty_like(a) if out is None else out, dtype=_F64,
                      casting="same_kind")
     kernel.__name__ = ufunc.__name__

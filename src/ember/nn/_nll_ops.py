@@ -191,10 +191,10 @@ def _nll_loss_2d(input, target, x, t, n_classes, reduction):
     """nll_loss of a 2-D float input, every target in range and counted, no weight: the
     general path's arithmetic (weights of one, their count as the total) without its masks."""
     n = x.shape[0]
-    losses = -x[_rows(n), t]
     total = x.dtype.type(n)
-    out = wrap(_np.asarray(losses.sum() if reduction == "sum" else losses.sum() / total,
-                           dtype=x.dtype))
+    # (negated before the sum, as torch: a sum of zeros of both signs is +0, its negation -0)
+    losses = _SUM(-x[_rows(n), t])
+    out = wrap(_np.asarray(losses if reduction == "sum" else losses / total))
     if input._requires_grad and _grad_state.enabled:
         record(NllLoss, (input,), (out,),
                {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
@@ -218,6 +218,8 @@ def _rows(n):
 
 
 _INT64 = _np.dtype("int64")
+_UINT64 = _np.dtype("uint64")
+_SUM, _MAX = _np.add.reduce, _np.maximum.reduce
 _FLOATS = (_np.dtype("float32"), _np.dtype("float64"))
 _amp = None     # ember.amp._policy, once cross_entropy_2d has run
 _DIM_1 = {"dim": 1}     # (record copies params into the node: one dict serves every call)
@@ -239,11 +241,11 @@ def cross_entropy_2d(input, target, ignore_index, reduction):
             or reduction == "none" or not x.shape[0] or x.shape[0] != t.shape[0]:
         return None
     n_classes = x.shape[1]
-    if 0 <= ignore_index < n_classes or not n_classes or t.view(_np.uint64).max() >= n_classes:
+    if 0 <= ignore_index < n_classes or not n_classes or _MAX(t.view(_UINT64)) >= n_classes:
         return None
-    shifted = x - _np.maximum.reduce(x, axis=1, keepdims=True)
-    logp = wrap(shifted - _rounded.np_log(_np.add.reduce(_rounded.np_exp(shifted), axis=1,
-                                                          keepdims=True)))
+    shifted = x - _MAX(x, axis=1, keepdims=True)
+    logp = wrap(shifted - _rounded.np_log(_SUM(_rounded.np_exp(shifted), axis=1,
+                                               keepdims=True)))
     if input._requires_grad and _grad_state.enabled:
         record(LogSoftmax, (input,), (logp,), _DIM_1)
     return _nll_loss_2d(logp, target, logp._data, t, n_classes, reduction)
