@@ -14,7 +14,7 @@ from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from . import _rounded
 from ._blocked import select
-from ._op import Op
+from ._op import Op, record
 from .activations import _where, apply
 from .argument_errors import not_a_tensor
 from .elementwise import Elementwise, call
@@ -83,7 +83,37 @@ def _softmax_arrays(x, dim, log):
     return row_major(xp, result.astype(x.dtype, copy=False))     # torch's is row-major
 
 
+_FAST_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_MAX, _SUM = np.maximum.reduce, np.add.reduce
+
+
+def _fast_softmax(x, d, log):
+    """_softmax_arrays of a float32/float64 NumPy array of at least one dim and element,
+    without its dispatch: the same operations, the same bits."""
+    shifted = x - _MAX(x, axis=d, keepdims=True)
+    if log:
+        result = shifted - _rounded.np_log(_SUM(_rounded.np_exp(shifted), axis=d,
+                                                keepdims=True))
+    else:
+        e = _rounded.np_exp(shifted)
+        total = _SUM(e, axis=d, keepdims=True)
+        result = e * (1 / total) if d == x.ndim - 1 else e / total
+    if result.flags.c_contiguous and (result.ndim < 2 or 1 not in result.shape):
+        return result
+    return row_major(np, result)
+
+
 def _dim_softmax(input, dim, dtype, log, out=None):
+    x = input._data
+    if out is None and dtype is None and x.__class__ is np.ndarray and dim.__class__ is int \
+            and x.dtype in _FAST_FLOATS and x.ndim and -x.ndim <= dim < x.ndim and x.size:
+        # NOTE: the common call (a float CPU tensor, a dim, no dtype or out) skips the checks
+        # below, which it passes; softmax is on every attention layer's path
+        d = dim + x.ndim if dim < 0 else dim
+        t = wrap(_fast_softmax(x, d, log))
+        if _grad_state.enabled and input._requires_grad:
+            record(LogSoftmax if log else Softmax, (input,), (t,), {"dim": d})
+        return t
     d = geo.wrap_dim(dim, max(input.ndim, 1))
     # NOTE: torch's kernel (and error) differs for the last dim and the others
     name = ("log_softmax" if log else "softmax") + \
