@@ -307,6 +307,19 @@ def test_erfinv_keeps_the_sign_of_zero():
         assert [math.copysign(1, v) for v in r] == [-1, 1]
 
 
+def test_erfinv_outside_its_domain_is_nan_without_warnings():
+    # (its Newton steps once ran towards |y| >= 1 and overflowed, with NumPy's RuntimeWarnings)
+    import warnings
+    for dt in (ember.float32, ember.float64):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            r = ember.erfinv(ember.tensor([2.0, -3.0, 1.0, -1.0, math.nan, 0.5], dtype=dt))
+        got = r.tolist()
+        assert all(math.isnan(v) for v in (got[0], got[1], got[4]))
+        assert got[2:4] == [math.inf, -math.inf]
+        assert abs(got[5] - 0.4769362762044699) < 1e-6
+
+
 def test_nan_to_num_of_complex_numbers_replaces_in_each_part():
     x = ember.tensor([complex(math.inf, math.nan), complex(-math.inf, -math.inf)])
     assert ember.nan_to_num(x, nan=1.5, posinf=2.0, neginf=-3.0).tolist() == \

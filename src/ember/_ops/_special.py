@@ -119,15 +119,18 @@ def erfinv(xp, y):
     a = xp.abs(y64)
     inside = a < 1
     w = -xp.log(xp.where(inside, (1.0 - a) * (1.0 + a), 1.0))
-    # A starting point good to ~1e-3 (Winitzki's approximation), then Newton on erf.
+    # A starting point good to ~1e-3 (Winitzki's approximation), then Newton on erf. (Elements
+    # outside (-1, 1) iterate from 0 towards erfinv(0), whose result the last line replaces:
+    # Newton steps towards |y| >= 1 overflowed, with NumPy's warnings where torch is silent.)
+    target = xp.where(inside, y64, 0.0)
     c = 0.147
     t = 2.0 / (math.pi * c) - w / 2.0
-    x = xp.sign(y64) * xp.sqrt(xp.sqrt(t * t + w / c) - t)
+    x = xp.sign(target) * xp.sqrt(xp.sqrt(t * t + w / c) - t)
     # (float32 and smaller results need erf to a few units of float64's last place: its
     # polynomials, NOTE [ erf by polynomials ])
     fast = xp is np and y.dtype.kind == "f" and y.dtype.itemsize < 8
     for _ in range(4):
-        err = (_erf_numpy(x) if fast else erf(xp, x)) - y64
+        err = (_erf_numpy(x) if fast else erf(xp, x)) - target
         x = x - err / (_TWO_OVER_SQRT_PI * xp.exp(-x * x))
     x = xp.where(inside, xp.copysign(x, y64), xp.where(a == 1, xp.copysign(xp.inf, y64), xp.nan))
     return x.astype(y.dtype)        # (odd: erfinv(-0.) is -0.)
