@@ -463,3 +463,50 @@ def test_max_of_a_sparse_tensor_is_refused_as_max_not_maximum():
         with pytest.raises(NotImplementedError, match=f"^Could not run 'aten::{name}' with "
                                                       f"arguments from the 'SparseCPU'"):
             getattr(s, name)()
+
+
+SETITEM_INDICES = [0, -1, 2, (1, 2), (-2, 0), slice(None), slice(1, 3), slice(0, 4, 2),
+                   (slice(None), 1), (0, slice(1, None)), (slice(2, 1), 0), 3, (0, 5),
+                   (slice(None, None, -1),), (0, 0, 0)]
+SETITEM_VALUES = [1.5, -2, True, 300, -1, 1e40, float("nan"), 2 ** 63]
+
+
+def _write(target, index, value):
+    try:
+        target[index] = value
+    except Exception as exc:    # noqa: BLE001 - the error is the result
+        return type(exc), str(exc)
+    return None
+
+
+@pytest.mark.parametrize("dtype", [ember.float32, ember.float64, ember.int64, ember.uint8,
+                                   ember.int8, ember.bool])
+@pytest.mark.parametrize("index", SETITEM_INDICES)
+def test_setitem_of_a_number_is_the_general_paths(dtype, index):
+    # the short path takes a plain tensor; a view of it (same memory) takes the general path
+    for value in SETITEM_VALUES:
+        short = ember.zeros(3, 4, dtype=dtype)
+        general_base = ember.zeros(3, 4, dtype=dtype)
+        general = general_base.view(3, 4)
+        assert _write(short, index, value) == _write(general, index, value)
+        assert np.array_equal(short.numpy(), general.numpy(), equal_nan=dtype.is_floating_point)
+        assert short._version == general._version
+
+
+def test_setitem_of_a_number_keeps_autograds_checks():
+    saved = ember.ones(3)
+    w = ember.ones(3, requires_grad=True)
+    y = (w * saved).sum()
+    saved[0] = 2.0                  # the short path still bumps the version backward checks
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
+    leaf = ember.zeros(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        leaf[0] = 1.0
+    with ember.no_grad():
+        leaf[0] = 1.0
+    assert leaf.tolist() == [1.0, 0.0, 0.0] and leaf._version == 1
+    with ember.inference_mode():
+        t = ember.zeros(2)
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor"):
+        t[0] = 1.0

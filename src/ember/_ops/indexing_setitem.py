@@ -42,9 +42,49 @@ def _fit_value(value, shape):
     return value
 
 
+_NUMBERS = (float, int, bool)
+_PLAIN_CHARS = "fdbBhilq?"      # NumPy's float32/64, int8-64, uint8 and bool
+_INT64_RANGE = range(-2 ** 63, 2 ** 63)
+
+
+def _plain_index(index, shape):
+    """`index` when it is a Python int, a slice with a positive step or a tuple of those with
+    at most one per dim, every int in range (NumPy reads such an index as torch does); else
+    None."""
+    items = index if index.__class__ is tuple else (index,)
+    if len(items) > len(shape):
+        return None
+    for i, n in zip(items, shape):
+        if i.__class__ is int:
+            if not -n <= i < n:
+                return None
+        elif i.__class__ is not slice or not (
+                (i.start is None or i.start.__class__ is int)
+                and (i.stop is None or i.stop.__class__ is int)
+                and (i.step is None or (i.step.__class__ is int and i.step > 0))):
+            return None
+    return index
+
+
 @method("__setitem__")
 def setitem(self, index, value):
     """`x[index] = value`: writes through views; `index_put_` for tensor/list/mask indices."""
+    data = self._data
+    if value.__class__ in _NUMBERS and self.__class__ is Tensor and self._base is None \
+            and data.__class__ is np.ndarray and data.dtype.char in _PLAIN_CHARS \
+            and (data.flags.c_contiguous or data.flags.f_contiguous) \
+            and not (self._requires_grad and _grad_state.enabled):
+        # NOTE: a Python number written through ints and slices into a dense tensor that is
+        # no view and records nothing (`x[i] = 0.5`, `m[i, j] = 1`, `m[:, 0] = 0` in loops):
+        # what the general path below does, the same checked conversion and version bump,
+        # without building a value tensor and a view (dense: no element written twice, which
+        # torch's fill_ would refuse); anything else, an int out of range included, takes the
+        # general path
+        at = _plain_index(index, data.shape)
+        if at is not None and (value.__class__ is not int or value in _INT64_RANGE):
+            data[at] = _dtype.checked_scalar(value, self.dtype, half_range=False)
+            self._bump_version()
+            return
     value = _value_tensor(self, value)
     if index is False:          # torch writes nothing (a lone False selects no element)
         return
