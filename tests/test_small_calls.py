@@ -510,3 +510,29 @@ def test_setitem_of_a_number_keeps_autograds_checks():
         t = ember.zeros(2)
     with pytest.raises(RuntimeError, match="Inplace update to inference tensor"):
         t[0] = 1.0
+
+
+NESTED = [[[1, 2], [3, 4]], [[1, 2.5], [True, 4]], [[True, False]], [[[1, 2]], [[3, 4]]],
+          [(1, 2), (3, 4)], [[1, 2 ** 63]], [[1.0, 2 ** 63]], [[1, 2 ** 64]],
+          [[float("nan"), 2 ** 63]], [[1, -2 ** 63 - 1]], [[2 ** 63, 1.0]], [[1, 2], [3]],
+          [[1, 2], 3], [[]], [[1, "a"]], [[1, None]], [[1, 1j]], [[1.5, float("inf")]]]
+
+
+def _made(data, dtype):
+    try:
+        t = ember.tensor(data, dtype=dtype)
+    except Exception as exc:    # noqa: BLE001 - the error is the result
+        return type(exc), str(exc)
+    return t.dtype, t.shape, t.tolist()
+
+
+@pytest.mark.parametrize("data", NESTED)
+@pytest.mark.parametrize("dtype", [None, ember.float64, ember.int64, ember.uint8,
+                                   ember.uint64, ember.bool])
+def test_tensor_of_nested_lists_of_numbers_is_the_general_walks(monkeypatch, data, dtype):
+    from ember import _tensor_data
+    short = _made(data, dtype)
+    monkeypatch.setattr(_tensor_data, "_plain_numbers", lambda data: None)
+    monkeypatch.setattr(_tensor_data, "_within_int64", lambda flat: False)
+    general = _made(data, dtype)
+    assert repr(short) == repr(general)     # (repr: nan == nan)

@@ -55,17 +55,40 @@ _LIST_OF_ARRAYS_WARNING = (
 
 
 
+def _plain_numbers(data):
+    """(shape, flat leaves, their classes) of `data`, nested lists or tuples of the same length
+    at each level holding Python bools, ints and floats; None for anything else (empty or
+    ragged levels, other leaves), which the general walk words errors for."""
+    shape = []
+    level = data
+    while level[0].__class__ in _FLAT:
+        n = len(level[0])
+        if not n:
+            return None
+        for seq in level:
+            if seq.__class__ not in _FLAT or len(seq) != n:
+                return None
+        shape.append(n)
+        level = [x for seq in level for x in seq]
+    kinds = set(map(type, level))
+    if not kinds <= _PLAIN_NUMBERS:
+        return None
+    return (len(data),) + tuple(shape), (level if level is not data else list(data)), kinds
+
+
 def _walk(data, dtype=None):
     """Shape, flat leaves and inferred dtype of nested sequences, with torch's errors."""
     if data.__class__ in _FLAT and data:
-        # (a list of Python bools, ints and floats: what the walk below finds, without
-        # visiting each element; promotion of these three dtypes ignores their order)
-        kinds = {x.__class__ for x in data}
-        if kinds <= _PLAIN_NUMBERS:
+        # (nested lists of Python bools, ints and floats, of the same length at each level:
+        # what the walk below finds, without visiting each element; promotion of these three
+        # dtypes ignores their order)
+        plain = _plain_numbers(data)
+        if plain is not None:
+            shape, flat, kinds = plain
             inferred = None
-            for x in (next(x for x in data if x.__class__ is kind) for kind in kinds):
-                inferred = _promote(inferred, _dtype.scalar_dtype(x))
-            return (len(data),), list(data), inferred, [], []
+            for kind in kinds:
+                inferred = _promote(inferred, _dtype.scalar_dtype(kind()))
+            return shape, flat, inferred, [], []
     flat = []
     inferred = None
     not_scalar = []         # positions of tensors of several elements (or none) where a
@@ -300,7 +323,8 @@ def _array_from_data(data, dtype):
         _check_uint64(flat)
     natural = np.uint64 if target is _dtype.uint64 else _natural(inferred)
     integral = target._category == 1 and target is not _dtype.bool
-    for v in flat:
+    in_int64 = _within_int64(flat)
+    for v in () if in_int64 else flat:
         if isinstance(v, int) and not isinstance(v, bool) and not -2 ** 63 <= v < 2 ** 63:
             if integral and not v < 2 ** 64:
                 raise ValueError("Overflow when unpacking long long")
@@ -312,7 +336,7 @@ def _array_from_data(data, dtype):
             raise TypeError("'complex' object cannot be interpreted as an integer"
                             if target._category == 1 else "must be real number, not complex")
         _check_fits(flat, target)
-    elif inferred is _dtype.int64:
+    elif inferred is _dtype.int64 and not in_int64:
         for v in flat:
             if isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63:
                 raise ValueError("Overflow when unpacking long long")
@@ -320,6 +344,16 @@ def _array_from_data(data, dtype):
     if natural.dtype.kind in "iu" and target._category == 1 and target is not _dtype.bool:
         natural = natural.astype(target._np)       # wraps like torch's integer conversion
     return natural, target
+
+
+def _within_int64(flat):
+    """Whether no leaf can be an int beyond int64 (which the loops above look for one leaf at
+    a time): the smallest and largest leaves, compared in C, are within it. A NaN among the
+    leaves may hide the others' order, and complex leaves do not compare: False then."""
+    try:
+        return -2 ** 63 <= min(flat) and max(flat) < 2 ** 63
+    except (TypeError, ValueError):
+        return False
 
 
 def _natural(d):
