@@ -41,6 +41,7 @@ def workloads(lib):
     w = lib.tensor(data[:5, :5].copy())
     items = [v, v, v]
     s = m.sum()
+    rows = data[:4, :5].tolist()
     return {
         "topk(3)": lambda: lib.topk(v, 3),
         "sort": lambda: lib.sort(v),
@@ -70,6 +71,9 @@ def workloads(lib):
         "full((10,),2.)": lambda: lib.full((10,), 2.0),
         "arange(10)": lambda: lib.arange(10),
         "tensor(list)": lambda: lib.tensor([1.0, 2.0, 3.0]),
+        "tensor(4x5 list)": lambda: lib.tensor(rows),
+        "v[3] = 1.5": lambda: v.__setitem__(3, 1.5),
+        "m[1, 2] = 2": lambda: m.__setitem__((1, 2), 2),
         "clone": lambda: v.clone(),
         "item": lambda: s.item(),
         "tolist": lambda: v.tolist(),
