@@ -536,3 +536,15 @@ def test_tensor_of_nested_lists_of_numbers_is_the_general_walks(monkeypatch, dat
     monkeypatch.setattr(_tensor_data, "_within_int64", lambda flat: False)
     general = _made(data, dtype)
     assert repr(short) == repr(general)     # (repr: nan == nan)
+
+
+@pytest.mark.parametrize("arg", ["cpu", "cpu:0", ember.device("cpu"), ember.device("cpu", 0),
+                                 ember.float32, ember.float64, ember.int64, "meta"])
+def test_to_with_one_argument_is_the_general_paths(arg):
+    from ember._ops import conversion
+    x = ember.arange(6.0).reshape(2, 3)
+    short = x.to(arg)
+    dtype, device, _, _ = conversion._parse_to((arg,), {})
+    general = conversion._convert(x, dtype, device)
+    assert (short is x) == (general is x)
+    assert short.dtype == general.dtype and short.device == general.device

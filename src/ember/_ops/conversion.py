@@ -144,6 +144,14 @@ def _to_error(args, kwargs):
 def to(self, *args, **kwargs):
     """This tensor in another dtype and/or on another device: `to(dtype)`, `to(device)`,
     `to(device, dtype)`, `to(other_tensor)`. Returns `self` if nothing would change."""
+    if len(args) == 1 and not kwargs and self._data.__class__ is np.ndarray:
+        # the loop's `x.to(device)` of a CPU tensor to the CPU, or to its own dtype: nothing
+        # changes, so the tensor itself (torch's to_will_alias), as _convert answers
+        first = args[0]
+        if first == "cpu" if first.__class__ is str else \
+                (first.__class__ is _device and first.type == "cpu" and first.index is None) \
+                or (first.__class__ is _dtype.dtype and first is self.dtype):
+            return self
     memory_format = kwargs.pop("memory_format", None)
     dtype, device, copy, non_blocking = _parse_to(args, kwargs)
     return _convert(self, dtype, device, copy, memory_format, non_blocking)
