@@ -47,6 +47,27 @@ def test_one_hot():
         F.one_hot(ember.tensor([3]), 2)
 
 
+@pytest.mark.parametrize("shape", [(5,), (2, 3), (0,), (), (4, 1, 2)])
+@pytest.mark.parametrize("num_classes", [-1, 7])
+def test_one_hot_is_the_identity_matrixs_rows(shape, num_classes):
+    values = RNG.integers(0, 7, shape)
+    t = ember.tensor(values.tolist(), dtype=ember.int64)
+    if num_classes == -1 and not values.size:
+        with pytest.raises(RuntimeError, match="Can not infer total number of classes"):
+            F.one_hot(t, num_classes)
+        return
+    out = F.one_hot(t, num_classes)
+    classes = int(values.max()) + 1 if num_classes == -1 else num_classes
+    expected = np.eye(classes, dtype=np.int64)[values]
+    assert out.dtype == ember.int64 and out.shape == expected.shape and out.is_contiguous()
+    assert np.array_equal(out.numpy(), expected)
+    # a strided input (a view) gives the same rows
+    wide = ember.from_numpy(np.stack([values, values], -1))
+    assert np.array_equal(F.one_hot(wide[..., 0], num_classes).numpy(), expected)
+    with pytest.raises(RuntimeError, match="Class values must be non-negative."):
+        F.one_hot(ember.tensor([1, -1]), num_classes)
+
+
 def test_normalize_and_distances():
     x, y = RNG.standard_normal((4, 5)), RNG.standard_normal((4, 5))
     np.testing.assert_allclose(F.normalize(T(x)).numpy(),

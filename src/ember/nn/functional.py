@@ -5,12 +5,14 @@ The differentiable kernels are Ops in `_ops/activations.py`, `_ops/dim_activatio
 import math
 import warnings
 
+import numpy as _np
+
 from .. import _dtype
 from .._ops import activations as _act
 from .._ops.activations import celu as _celu_op, hardshrink
 from .._ops.dim_activations import glu, log_softmax as _log_softmax, softmax as _softmax
 from .._ops.registry import FUNCTIONS as _FUNCTIONS
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap as _wrap
 from ._distance import cosine_similarity, normalize, pairwise_distance, pdist
 from ._losses import (_legacy_reduction, binary_cross_entropy,  # noqa: F401
                       binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
@@ -405,6 +407,8 @@ def one_hot(tensor, num_classes=-1):
             raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not "
                             f"{_type_name(tensor)}")
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor._data.__class__ is _np.ndarray:
+        return _one_hot_numpy(tensor._data, num_classes)
     if tensor.numel() and not tensor.is_meta and bool((tensor < 0).any()):
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
@@ -414,6 +418,24 @@ def one_hot(tensor, num_classes=-1):
     elif tensor.numel() and not tensor.is_meta and int(tensor.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == arange(num_classes, device=tensor.device)).long()
+
+
+def _one_hot_numpy(t, num_classes):
+    """one_hot of a CPU tensor's int64 array `t`: the checks above on the array's min and max,
+    then a 1 written at each value's position of a zeroed result."""
+    if t.size and _np.minimum.reduce(t, axis=None) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not t.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(_np.maximum.reduce(t, axis=None)) + 1
+    elif t.size and _np.maximum.reduce(t, axis=None) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    out = _np.zeros(t.shape + (num_classes,), _np.int64)
+    if t.size:
+        flat = out.reshape(-1)
+        flat[_np.arange(0, flat.size, num_classes) + t.reshape(-1)] = 1
+    return _wrap(out)
 
 
 # -- in-place forms -------------------------------------------------------------------------------
