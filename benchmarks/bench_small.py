@@ -73,6 +73,8 @@ def workloads(lib):
         "tensor(list)": lambda: lib.tensor([1.0, 2.0, 3.0]),
         "tensor(4x5 list)": lambda: lib.tensor(rows),
         "v[3] = 1.5": lambda: v.__setitem__(3, 1.5),
+        "v.to('cpu')": lambda: v.to("cpu"),
+        "one_hot(idx, 6)": lambda: lib.nn.functional.one_hot(idx, 6),
         "m[1, 2] = 2": lambda: m.__setitem__((1, 2), 2),
         "clone": lambda: v.clone(),
         "item": lambda: s.item(),
