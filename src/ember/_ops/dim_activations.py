@@ -14,11 +14,16 @@ from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from . import _rounded
 from ._blocked import select
+from ._lane_sum import row_sums
 from ._op import Op, record
 from .activations import _where, apply
 from .argument_errors import not_a_tensor
 from .elementwise import Elementwise, call
 from .registry import register
+
+
+_FAST_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_MAX, _SUM = np.maximum.reduce, np.add.reduce
 
 
 def _float_input(input, name, dtype=None):
@@ -71,33 +76,33 @@ def _softmax_arrays(x, dim, log):
     if a.ndim == 0:
         return xp.zeros_like(x) if log else xp.ones_like(x)
     shifted = a - a.max(axis=dim, keepdims=True)
+    last = dim in (-1, a.ndim - 1)
+    e = _rounded.exp(xp, shifted)
+    # (along the last dim, NumPy's float32/float64 sums in torch's order: NOTE [ Softmax's row
+    # sums ])
+    total = row_sums(e) if last and xp is np and x.dtype in _FAST_FLOATS else \
+        e.sum(axis=dim, keepdims=True)
     if log:
-        result = shifted - _rounded.log(xp, _rounded.exp(xp, shifted).sum(axis=dim,
-                                                                          keepdims=True))
+        result = shifted - _rounded.log(xp, total)
     else:
-        e = _rounded.exp(xp, shifted)
-        total = e.sum(axis=dim, keepdims=True)
         # (torch's kernel along the last dim multiplies by the sum's reciprocal; along
         # another dim it divides)
-        result = e * (1 / total) if dim in (-1, a.ndim - 1) else e / total
+        result = e * (1 / total) if last else e / total
     return row_major(xp, result.astype(x.dtype, copy=False))     # torch's is row-major
-
-
-_FAST_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
-_MAX, _SUM = np.maximum.reduce, np.add.reduce
 
 
 def _fast_softmax(x, d, log):
     """_softmax_arrays of a float32/float64 NumPy array of at least one dim and element,
     without its dispatch: the same operations, the same bits."""
     shifted = x - _MAX(x, axis=d, keepdims=True)
+    last = d == x.ndim - 1
+    e = _rounded.np_exp(shifted)
+    # (along the last dim in torch's order: NOTE [ Softmax's row sums ])
+    total = row_sums(e) if last else _SUM(e, axis=d, keepdims=True)
     if log:
-        result = shifted - _rounded.np_log(_SUM(_rounded.np_exp(shifted), axis=d,
-                                                keepdims=True))
+        result = shifted - _rounded.np_log(total)
     else:
-        e = _rounded.np_exp(shifted)
-        total = _SUM(e, axis=d, keepdims=True)
-        result = e * (1 / total) if d == x.ndim - 1 else e / total
+        result = e * (1 / total) if last else e / total
     if result.flags.c_contiguous and (result.ndim < 2 or 1 not in result.shape):
         return result
     return row_major(np, result)

@@ -6,6 +6,7 @@ import numpy as _np
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .._ops import _rounded
+from .._ops._lane_sum import row_sums
 from .._ops._op import Op, record
 from .._ops.activations import apply
 from .._ops.dim_activations import LogSoftmax
@@ -244,8 +245,8 @@ def cross_entropy_2d(input, target, ignore_index, reduction):
     if 0 <= ignore_index < n_classes or not n_classes or _MAX(t.view(_UINT64)) >= n_classes:
         return None
     shifted = x - _MAX(x, axis=1, keepdims=True)
-    logp = wrap(shifted - _rounded.np_log(_SUM(_rounded.np_exp(shifted), axis=1,
-                                               keepdims=True)))
+    # (log_softmax's arithmetic, its sums in torch's order: NOTE [ Softmax's row sums ])
+    logp = wrap(shifted - _rounded.np_log(row_sums(_rounded.np_exp(shifted))))
     if input._requires_grad and _grad_state.enabled:
         record(LogSoftmax, (input,), (logp,), _DIM_1)
     return _nll_loss_2d(logp, target, logp._data, t, n_classes, reduction)
