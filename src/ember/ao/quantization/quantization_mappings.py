@@ -30,6 +30,8 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     nnqat.Conv2d: nnq.Conv2d,
     nniqat.LinearReLU: nniq.LinearReLU,
     nniqat.ConvReLU2d: nniq.ConvReLU2d,
+    nniqat.ConvBn2d: nnq.Conv2d,
+    nniqat.ConvBnReLU2d: nniq.ConvReLU2d,
 }
 
 # What `prepare_qat` swaps in: the layers with fake-quantized weights.
@@ -38,11 +40,16 @@ DEFAULT_QAT_MODULE_MAPPINGS = {
     linear.Linear: nnqat.Linear,
     nni.ConvReLU2d: nniqat.ConvReLU2d,
     nni.LinearReLU: nniqat.LinearReLU,
+    nni.ConvBn1d: nniqat.ConvBn1d,
+    nni.ConvBn2d: nniqat.ConvBn2d,
+    nni.ConvBn3d: nniqat.ConvBn3d,
+    nni.ConvBnReLU1d: nniqat.ConvBnReLU1d,
+    nni.ConvBnReLU2d: nniqat.ConvBnReLU2d,
+    nni.ConvBnReLU3d: nniqat.ConvBnReLU3d,
 }
 
 # Fused training-mode modules torch has QAT layers for and ember has not.
-UNSUPPORTED_QAT = (nni.ConvBn1d, nni.ConvBn2d, nni.ConvBn3d, nni.ConvBnReLU1d, nni.ConvBnReLU2d,
-                   nni.ConvBnReLU3d, nni.LinearBn1d, conv.Conv3d, nni.ConvReLU3d)
+UNSUPPORTED_QAT = (nni.LinearBn1d, conv.Conv3d, nni.ConvReLU3d)
 
 # Classes torch also quantizes statically and ember has no quantized layer for: they get
 # observers in `prepare` as in torch, and `convert` refuses them.
@@ -52,7 +59,8 @@ UNSUPPORTED_STATIC = (
     activation.PReLU,
     instancenorm.InstanceNorm1d, instancenorm.InstanceNorm2d, instancenorm.InstanceNorm3d,
     normalization.GroupNorm, normalization.LayerNorm, sparse.Embedding, sparse.EmbeddingBag,
-    nni.ConvReLU1d, nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d)
+    nni.ConvReLU1d, nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d, nniqat.ConvBn1d,
+    nniqat.ConvBn3d, nniqat.ConvBnReLU1d, nniqat.ConvBnReLU3d)
 
 _RECURRENT = (rnn.LSTM, rnn.GRU, rnn.LSTMCell, rnn.RNNCell, rnn.GRUCell)
 

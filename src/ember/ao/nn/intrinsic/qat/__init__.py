@@ -1,5 +1,7 @@
 """torch.ao.nn.intrinsic.qat: fused layers for quantization-aware training."""
-from .modules import ConvReLU2d, LinearReLU
+from .modules import (ConvBn1d, ConvBn2d, ConvBn3d, ConvBnReLU1d, ConvBnReLU2d, ConvBnReLU3d,
+                      ConvReLU2d, LinearReLU, freeze_bn_stats, update_bn_stats)
 from . import modules  # noqa: F401
 
-__all__ = ["ConvReLU2d", "LinearReLU"]
+__all__ = ["ConvBn1d", "ConvBn2d", "ConvBn3d", "ConvBnReLU1d", "ConvBnReLU2d", "ConvBnReLU3d",
+           "ConvReLU2d", "LinearReLU", "freeze_bn_stats", "update_bn_stats"]

@@ -110,8 +110,14 @@ class Conv2d(QuantizedOutputModule):
 
 
 def _float_conv(mod, cls):
-    """The nn.Conv2d inside `mod` (a fused ConvReLU2d's first part, with its qconfig)."""
+    """The nn.Conv2d inside `mod` (a fused ConvReLU2d's first part, with its qconfig); a QAT
+    ConvBn layer gets its BatchNorm folded into its weight and bias (NOTE [ Training with
+    BatchNorm folded into a fake-quantized weight ])."""
     from ...intrinsic.modules.fused import ConvReLU2d
+    from ...intrinsic.qat.modules.conv_fused import _ConvBnNd
+    if isinstance(mod, _ConvBnNd):
+        mod.weight, mod.bias = mod.folded_weight_bias()
+        return mod
     from .....nn.modules.conv import Conv2d as FloatConv2d
     if isinstance(mod, ConvReLU2d):
         conv = mod[0]
