@@ -19,7 +19,7 @@ def fuse_conv_bn(is_qat, conv, bn):
     if is_qat:
         if bn.num_features != conv.out_channels:
             raise AssertionError("Output channel of Conv2d must match num_features of "
-                                 "BatchNorm2d")
+                                 "BatchNorm2d.")
         if not bn.affine:
             raise AssertionError("Only support fusing BatchNorm2d with affine set to True")
         if not bn.track_running_stats:

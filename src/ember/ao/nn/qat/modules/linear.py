@@ -6,10 +6,13 @@ from .....nn.modules.linear import Linear as FloatLinear
 __all__ = ["Linear"]
 
 
-def check_qat_source(cls, mod, float_class):
+def check_qat_source(cls, mod, float_class, name_got=True):
+    """torch's checks of `cls.from_float(mod)`: `mod` of class `float_class`, with a qconfig
+    (the fused ConvBn classes' message does not name the class they got)."""
     if type(mod) is not float_class:
-        raise AssertionError(f" qat.{cls.__name__}.from_float only works for "
-                             f"{float_class.__name__}")
+        got = f", got {type(mod).__name__}" if name_got else ""
+        raise AssertionError(f"qat.{cls.__name__}.from_float only works for "
+                             f"{float_class.__name__}{got}")
     if not hasattr(mod, "qconfig"):
         raise AssertionError("Input float module must have qconfig defined")
     if not mod.qconfig:

@@ -131,7 +131,7 @@ class _ConvBnNd(_ConvNd, _FusedModule):
     def from_float(cls, mod, use_precomputed_fake_quant=False):
         """The QAT layer of fused float `mod` (conv, bn[, relu]) with `mod.qconfig`, sharing
         the conv's and the BatchNorm's parameters and buffers."""
-        check_qat_source(cls, mod, cls._FLOAT_MODULE)
+        check_qat_source(cls, mod, cls._FLOAT_MODULE, name_got=False)
         conv, bn = mod[0], mod[1]
         qat = cls(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride,
                   conv.padding, conv.dilation, conv.groups, conv.bias is not None,
