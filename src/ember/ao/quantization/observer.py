@@ -187,6 +187,16 @@ class PerChannelMinMaxObserver(_ObserverRange):
     def _seen(self):
         return self.min_val.numel() > 0
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        # (the buffers take the saved number of channels, as torch's do)
+        for name in ("min_val", "max_val"):
+            value = state_dict.get(prefix + name)
+            if value is not None:
+                getattr(self, name).resize_(value.shape)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict,
+                                      missing_keys, unexpected_keys, error_msgs)
+
 
 class MovingAverageMinMaxObserver(MinMaxObserver):
     """Keeps a moving average of the min and max it sees: the first input's, then
