@@ -1,8 +1,8 @@
 """Quantization-aware training of convolutions with their BatchNorm
 (torch.ao.nn.intrinsic.qat.ConvBn*/ConvBnReLU*): the forward against a NumPy reference of
 the folded formula, gradients by finite differences, frozen and updated statistics, state_dict
-names, and convert's folded weights (tests/oracle/test_qat_bn_oracle.py compares whole
-programs with torch)."""
+names, convert's folded weights, and the quantized Conv1d they convert to in 1-d
+(tests/oracle/test_qat_bn_oracle.py compares whole programs with torch)."""
 import warnings
 
 import numpy as np
@@ -249,11 +249,38 @@ def test_unconvertible_and_misused_modules_raise():
         nniqat.ConvBn2d(1, 1, 1)
     with pytest.raises(AssertionError, match="only works for ConvBn2d$"):
         nniqat.ConvBn2d.from_float(torch.nn.Conv2d(1, 1, 1))
-    m = tq.fuse_modules_qat(torch.nn.Sequential(torch.nn.Conv1d(1, 2, 1),
-                                                torch.nn.BatchNorm1d(2)).train(), ["0", "1"])
+    m = tq.fuse_modules_qat(torch.nn.Sequential(torch.nn.Conv3d(1, 2, 1),
+                                                torch.nn.BatchNorm3d(2)).train(), ["0", "1"])
     m.qconfig = _qconfig()
     qat = tq.prepare_qat(m)
-    assert type(qat[0]) is nniqat.ConvBn1d
-    qat(torch.randn(3, 1, 4))
-    with pytest.raises(NotImplementedError, match="ConvBn1d"):
+    assert type(qat[0]) is nniqat.ConvBn3d
+    qat(torch.randn(3, 1, 2, 2, 2))
+    with pytest.raises(NotImplementedError, match="ConvBn3d"):
         tq.convert(qat.eval())
+
+
+def test_quantized_conv1d_matches_an_integer_reference():
+    rng = np.random.default_rng(0)
+    x_ints = rng.integers(0, 120, (2, 4, 9)).astype(np.uint8)
+    w_ints = rng.integers(-60, 60, (6, 2, 3)).astype(np.int8)
+    bias = rng.normal(size=6).astype(np.float32)
+    qx = torch._make_per_tensor_quantized_tensor(torch.tensor(x_ints), 0.05, 7)
+    qw = torch._make_per_tensor_quantized_tensor(torch.tensor(w_ints), 0.01, 0)
+    for cls, relu in ((torch.ao.nn.quantized.Conv1d, False),
+                      (torch.ao.nn.intrinsic.quantized.ConvReLU1d, True)):
+        conv = cls(4, 6, 3, stride=2, padding=1, groups=2)
+        conv.set_weight_bias(qw, torch.tensor(bias))
+        conv.scale, conv.zero_point = 0.03, 100
+        got = conv(qx)
+        padded = np.pad(x_ints.astype(np.float64) - 7, ((0, 0), (0, 0), (1, 1)))
+        windows = np.lib.stride_tricks.sliding_window_view(padded, 3, axis=2)[:, :, ::2]
+        acc = np.concatenate([np.einsum("ncli,oci->nol", windows[:, 2 * g:2 * g + 2],
+                                        w_ints[3 * g:3 * g + 3].astype(np.float64))
+                              for g in range(2)], axis=1)
+        real = (acc * 0.05 * 0.01 + bias.reshape(1, -1, 1)) / 0.03
+        want = np.clip(np.rint(real) + 100, 100 if relu else 0, 255)
+        assert got.dtype is torch.quint8 and got.q_scale() == 0.03
+        assert np.abs(got.int_repr().numpy().astype(int) - want).max() <= 1
+        assert (got.int_repr().numpy() == want).mean() > 0.95
+    with pytest.raises(ValueError, match=r"\(N, C, L\)"):
+        conv(qx[0])

@@ -60,10 +60,11 @@ print(mq(x)[:2])
 
 
 def _program(d=2, relu=True, bias=True, backend="fbgemm", seed=0, convert=True):
+    """The program for a d-dimensional conv (with bn, and relu if `relu`)."""
     names = '["conv", "bn", "relu"]' if relu else '["conv", "bn"]'
     body = "self.relu(self.bn(self.conv(x)))" if relu else "self.bn(self.conv(x))"
-    shape = "7, 7" if d == 2 else "9"
-    features = 4 * 25 if d == 2 else 4 * 7
+    shape = {1: "9", 2: "7, 7", 3: "4, 5, 4"}[d]
+    features = {1: 4 * 7, 2: 4 * 25, 3: 4 * 2 * 3 * 2}[d]
     conv_args = "" if bias else ", bias=False"
     text = _MODEL.format(d=d, seed=seed, conv_args=conv_args, features=features, body=body,
                          backend=backend, names=names, shape=shape)
@@ -75,12 +76,30 @@ PROGRAMS = {
     "conv_bn_2d": _program(relu=False),
     "conv_bn_relu_2d_no_bias": _program(bias=False, seed=3),
     "conv_bn_2d_x86": _program(relu=False, backend="x86", seed=1),
-    # (ember has no quantized Conv1d: the 1-d programs stop before convert)
-    "conv_bn_relu_1d": _program(d=1, convert=False),
-    "conv_bn_1d": _program(d=1, relu=False, bias=False, seed=2, convert=False),
+    "conv_bn_relu_1d": _program(d=1),
+    "conv_bn_1d": _program(d=1, relu=False, bias=False, seed=2),
+    # (ember has no quantized Conv3d: the 3-d program stops before convert)
+    "conv_bn_relu_3d": _program(d=3, seed=5, convert=False),
 }
 
 MODULES = {
+    "static_conv1d": """torch.manual_seed(0)
+nn = torch.nn
+m = nn.Sequential(torch.ao.quantization.QuantStub(), nn.Conv1d(2, 4, 3, padding=1), nn.ReLU(),
+                  nn.Conv1d(4, 2, 2, stride=2, groups=2, bias=False),
+                  torch.ao.quantization.DeQuantStub()).eval()
+m.qconfig = torch.ao.quantization.get_default_qconfig("fbgemm")
+p = torch.ao.quantization.prepare(torch.ao.quantization.fuse_modules(m, [["1", "2"]]))
+x = torch.randn(5, 2, 11)
+p(x)
+q = torch.ao.quantization.convert(p)
+print(q[1].weight().int_repr(), q[1].weight().q_per_channel_scales(), q[1].bias())
+print(type(q[1]).__name__, type(q[3]).__name__, q[3].zero_point, round(q[3].scale, 6))
+print(q(x), list(q[1].state_dict()))
+print(torch.ao.nn.quantized.Conv1d(2, 4, 3, padding=1, stride=2, dilation=2, groups=2, bias=False))
+print(torch.ao.nn.intrinsic.quantized.ConvReLU1d(2, 4, 3))
+try: q[1](torch.quantize_per_tensor(x, 0.05, 64, torch.quint8)[0])
+except Exception as e: print(type(e).__name__, e)""",
     "construct_and_modes": """qc = torch.ao.quantization.get_default_qat_qconfig("fbgemm")
 torch.manual_seed(0)
 for cls in (torch.ao.nn.intrinsic.qat.ConvBn1d, torch.ao.nn.intrinsic.qat.ConvBnReLU2d,

@@ -17,6 +17,7 @@ __all__ = ["get_default_static_quant_module_mappings", "get_default_dynamic_quan
 DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     QuantStub: nnq.Quantize,
     DeQuantStub: nnq.DeQuantize,
+    conv.Conv1d: nnq.Conv1d,
     conv.Conv2d: nnq.Conv2d,
     dropout.Dropout: nnq.Dropout,
     activation.ReLU6: nnq.ReLU6,
@@ -24,13 +25,16 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     activation.LeakyReLU: nnq.LeakyReLU,
     linear.Linear: nnq.Linear,
     nnq.FloatFunctional: nnq.QFunctional,
+    nni.ConvReLU1d: nniq.ConvReLU1d,
     nni.ConvReLU2d: nniq.ConvReLU2d,
     nni.LinearReLU: nniq.LinearReLU,
     nnqat.Linear: nnq.Linear,
     nnqat.Conv2d: nnq.Conv2d,
     nniqat.LinearReLU: nniq.LinearReLU,
     nniqat.ConvReLU2d: nniq.ConvReLU2d,
+    nniqat.ConvBn1d: nnq.Conv1d,
     nniqat.ConvBn2d: nnq.Conv2d,
+    nniqat.ConvBnReLU1d: nniq.ConvReLU1d,
     nniqat.ConvBnReLU2d: nniq.ConvReLU2d,
 }
 
@@ -54,13 +58,12 @@ UNSUPPORTED_QAT = (nni.LinearBn1d, conv.Conv3d, nni.ConvReLU3d)
 # Classes torch also quantizes statically and ember has no quantized layer for: they get
 # observers in `prepare` as in torch, and `convert` refuses them.
 UNSUPPORTED_STATIC = (
-    batchnorm.BatchNorm2d, batchnorm.BatchNorm3d, conv.Conv1d, conv.Conv3d,
+    batchnorm.BatchNorm2d, batchnorm.BatchNorm3d, conv.Conv3d,
     conv.ConvTranspose1d, conv.ConvTranspose2d, conv.ConvTranspose3d, activation.ELU,
     activation.PReLU,
     instancenorm.InstanceNorm1d, instancenorm.InstanceNorm2d, instancenorm.InstanceNorm3d,
     normalization.GroupNorm, normalization.LayerNorm, sparse.Embedding, sparse.EmbeddingBag,
-    nni.ConvReLU1d, nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d, nniqat.ConvBn1d,
-    nniqat.ConvBn3d, nniqat.ConvBnReLU1d, nniqat.ConvBnReLU3d)
+    nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d, nniqat.ConvBn3d, nniqat.ConvBnReLU3d)
 
 _RECURRENT = (rnn.LSTM, rnn.GRU, rnn.LSTMCell, rnn.RNNCell, rnn.GRUCell)
 

@@ -250,13 +250,21 @@ def prepare_qat(model, mapping=None, inplace=False):
     if not inplace:
         model = copy.deepcopy(model)
     propagate_qconfig_(model)
-    for name, child in model.named_modules():
-        if type(child) in UNSUPPORTED_QAT and getattr(child, "qconfig", None) is not None:
-            raise NotImplementedError(f"ember: quantization-aware training of "
-                                      f"{type(child).__name__} is not implemented")
+    _refuse_unsupported_qat(model)
     convert(model, mapping=mapping, inplace=True, remove_qconfig=False)
     prepare(model, observer_non_leaf_module_list=set(mapping.values()), inplace=True)
     return model
+
+
+def _refuse_unsupported_qat(module):
+    """Refuse the layers with a qconfig torch has QAT twins for and ember has not (the parts
+    of a fused module are its own)."""
+    for child in module.children():
+        if type(child) in UNSUPPORTED_QAT and getattr(child, "qconfig", None) is not None:
+            raise NotImplementedError(f"ember: quantization-aware training of "
+                                      f"{type(child).__name__} is not implemented")
+        if not isinstance(child, _FusedModule):
+            _refuse_unsupported_qat(child)
 
 
 def quantize_qat(model, run_fn, run_args, inplace=False):

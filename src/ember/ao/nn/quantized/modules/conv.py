@@ -1,13 +1,15 @@
-"""`QuantizedConv2d` (torch.ao.nn.quantized.Conv2d): a 2-d convolution on quint8 inputs
-with a qint8 weight and float bias, giving quint8 outputs of its own scale and zero point
-(NOTE [ Static quantized kernels ] in ao/nn/quantized/_kernels.py)."""
+"""`QuantizedConv1d`/`QuantizedConv2d` (torch.ao.nn.quantized.Conv1d/Conv2d): convolutions
+on quint8 inputs with a qint8 weight and float bias, giving quint8 outputs of their own scale
+and zero point (NOTE [ Static quantized kernels ] in ao/nn/quantized/_kernels.py). A 1-d
+convolution runs as the 2-d one over a height of 1, as FBGEMM's does."""
 from ..... import _qdtype
-from .....nn.modules.utils import _pair
+from ....._quantized import make
+from .....nn.modules.utils import _pair, _single
 from .. import _kernels
 from .utils import (QuantizedOutputModule, check_quant_input, observed_params,
                     quantize_weight, quantized_output, weight_observer, zero_weight)
 
-__all__ = ["Conv2d"]
+__all__ = ["Conv1d", "Conv2d"]
 
 
 class Conv2d(QuantizedOutputModule):
@@ -20,6 +22,8 @@ class Conv2d(QuantizedOutputModule):
     _NAME = "QuantizedConv2d"
     _OP = "quantized::conv2d.new"
     _FUSED_RELU = False
+    _TUPLE = staticmethod(_pair)
+    _SHAPE = "(N, C, H, W)"
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  dilation=1, groups=1, bias=True, padding_mode="zeros", device=None,
@@ -34,9 +38,10 @@ class Conv2d(QuantizedOutputModule):
                                       "only")
         from ..... import zeros
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
-        self.padding, self.dilation = _pair(padding), _pair(dilation)
-        self.transposed, self.output_padding = False, (0, 0)
+        n = self._TUPLE
+        self.kernel_size, self.stride = n(kernel_size), n(stride)
+        self.padding, self.dilation = n(padding), n(dilation)
+        self.transposed, self.output_padding = False, n(0)
         self.groups, self.padding_mode = groups, padding_mode
         weight = zero_weight(out_channels, in_channels // groups, *self.kernel_size)
         self._packed_params = (weight, zeros(out_channels) if bias else None)
@@ -48,9 +53,9 @@ class Conv2d(QuantizedOutputModule):
     def extra_repr(self):
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
              f"stride={self.stride}, scale={self.scale}, zero_point={self.zero_point}")
-        if self.padding != (0, 0):
+        if self.padding != self._TUPLE(0):
             s += f", padding={self.padding}"
-        if self.dilation != (1, 1):
+        if self.dilation != self._TUPLE(1):
             s += f", dilation={self.dilation}"
         if self.groups != 1:
             s += f", groups={self.groups}"
@@ -68,13 +73,15 @@ class Conv2d(QuantizedOutputModule):
         self._packed_params = (w, b)
 
     def forward(self, input):
-        if input.dim() != 4:
-            raise ValueError("Input shape must be `(N, C, H, W)`!")
+        if input.dim() != len(self._SHAPE.split(",")):
+            raise ValueError(f"Input shape must be `{self._SHAPE}`!")
         check_quant_input(input, self._OP)
-        weight, bias = self._packed_params
-        array = _kernels.conv2d(input, weight, bias, self.stride, self.padding, self.dilation,
-                                self.groups, self.scale, self.zero_point, self._FUSED_RELU)
+        array = self._conv2d(input, *self._packed_params)
         return quantized_output(array, self.scale, self.zero_point)
+
+    def _conv2d(self, input, weight, bias):
+        return _kernels.conv2d(input, weight, bias, self.stride, self.padding, self.dilation,
+                               self.groups, self.scale, self.zero_point, self._FUSED_RELU)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         destination[prefix + "weight"] = self.weight()
@@ -110,21 +117,44 @@ class Conv2d(QuantizedOutputModule):
 
 
 def _float_conv(mod, cls):
-    """The nn.Conv2d inside `mod` (a fused ConvReLU2d's first part, with its qconfig); a QAT
-    ConvBn layer gets its BatchNorm folded into its weight and bias (NOTE [ Training with
-    BatchNorm folded into a fake-quantized weight ])."""
-    from ...intrinsic.modules.fused import ConvReLU2d
+    """The float convolution inside `mod` (a fused ConvReLU's first part, with its qconfig);
+    a QAT ConvBn layer gets its BatchNorm folded into its weight and bias (NOTE [ Training
+    with BatchNorm folded into a fake-quantized weight ])."""
+    from ...intrinsic.modules import fused
     from ...intrinsic.qat.modules.conv_fused import _ConvBnNd
+    from .....nn.modules import conv as float_conv
     if isinstance(mod, _ConvBnNd):
         mod.weight, mod.bias = mod.folded_weight_bias()
         return mod
-    from .....nn.modules.conv import Conv2d as FloatConv2d
-    if isinstance(mod, ConvReLU2d):
+    if isinstance(mod, (fused.ConvReLU1d, fused.ConvReLU2d)):
         conv = mod[0]
         if getattr(conv, "qconfig", None) is None:
             conv.qconfig = getattr(mod, "qconfig", None)
         return conv
-    if type(mod) is not FloatConv2d and not hasattr(mod, "weight_fake_quant"):
-        raise AssertionError(f"nnq.{cls.__name__}.from_float only works for Conv2d but got: "
-                             f"{type(mod)}")
+    float_class = float_conv.Conv1d if cls._TUPLE is _single else float_conv.Conv2d
+    if type(mod) is not float_class and not hasattr(mod, "weight_fake_quant"):
+        raise AssertionError(f"nnq.{cls.__name__}.from_float only works for "
+                             f"{float_class.__name__} but got: {type(mod)}")
     return mod
+
+
+class Conv1d(Conv2d):
+    """A quantized Conv1d, made by `convert` from an observed `nn.Conv1d` (or a QAT ConvBn1d):
+    the 2-d kernel over a height of 1.
+
+        >>> torch.ao.nn.quantized.Conv1d(2, 4, 3)
+        QuantizedConv1d(2, 4, kernel_size=(3,), stride=(1,), scale=1.0, zero_point=0)
+    """
+
+    _NAME = "QuantizedConv1d"
+    _OP = "quantized::conv1d"
+    _TUPLE = staticmethod(_single)
+    _SHAPE = "(N, C, L)"
+
+    def _conv2d(self, input, weight, bias):
+        as_2d = make(input._data[:, :, None, :], input._quantizer)
+        weight_2d = make(weight._data[:, :, None, :], weight._quantizer)
+        array = _kernels.conv2d(as_2d, weight_2d, bias, (1,) + self.stride,
+                                (0,) + self.padding, (1,) + self.dilation, self.groups,
+                                self.scale, self.zero_point, self._FUSED_RELU)
+        return array[:, :, 0, :]

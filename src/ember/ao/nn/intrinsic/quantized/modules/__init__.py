@@ -1,9 +1,18 @@
 """torch.ao.nn.intrinsic.quantized.modules: quantized layers with a fused ReLU, whose
-output's integers stop at the zero point (`QuantizedConvReLU2d`, `QuantizedLinearReLU`)."""
-from ....quantized.modules.conv import Conv2d
+output's integers stop at the zero point (`QuantizedConvReLU1d`, `QuantizedConvReLU2d`,
+`QuantizedLinearReLU`)."""
+from ....quantized.modules.conv import Conv1d, Conv2d
 from ....quantized.modules.linear import Linear
 
-__all__ = ["ConvReLU2d", "LinearReLU"]
+__all__ = ["ConvReLU1d", "ConvReLU2d", "LinearReLU"]
+
+
+class ConvReLU1d(Conv1d):
+    """A quantized Conv1d followed by ReLU, made by `convert` from a fused ConvReLU1d."""
+
+    _NAME = "QuantizedConvReLU1d"
+    _OP = "quantized::conv1d_relu"
+    _FUSED_RELU = True
 
 
 class ConvReLU2d(Conv2d):
