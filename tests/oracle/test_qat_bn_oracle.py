@@ -83,6 +83,22 @@ PROGRAMS = {
 }
 
 MODULES = {
+    "qat_conv_1d_3d_and_conv_relu": """qc = torch.ao.quantization.get_default_qat_qconfig("fbgemm")
+print(torch.ao.nn.qat.Conv1d(2, 3, 2, qconfig=qc))
+print(torch.ao.nn.intrinsic.qat.ConvReLU3d(2, 3, 2, qconfig=qc))
+for f in (lambda: torch.ao.nn.qat.Conv1d.from_float(torch.nn.Conv2d(1, 1, 1)),
+          lambda: torch.ao.nn.intrinsic.qat.ConvReLU1d.from_float(torch.nn.Conv1d(1, 1, 1))):
+    try: f()
+    except Exception as e: print(type(e).__name__, e)
+torch.manual_seed(0)
+m = torch.nn.Sequential(torch.nn.Conv3d(1, 2, 2), torch.nn.ReLU(), torch.nn.Conv3d(2, 2, 1),
+                        torch.nn.Conv1d(1, 2, 1), torch.nn.Conv1d(1, 2, 1), torch.nn.ReLU())
+m.train().qconfig = qc
+p = torch.ao.quantization.prepare_qat(torch.ao.quantization.fuse_modules_qat(m, [["0", "1"], ["4", "5"]]))
+print(p)
+x = torch.randn(2, 1, 3, 3, 3)
+y = p[:3](x); print(y.sum(), p[0].weight_fake_quant.scale, p[2].weight_fake_quant.scale)
+y.sum().backward(); print(p[0].weight.grad.sum())""",
     "static_conv1d": """torch.manual_seed(0)
 nn = torch.nn
 m = nn.Sequential(torch.ao.quantization.QuantStub(), nn.Conv1d(2, 4, 3, padding=1), nn.ReLU(),

@@ -41,8 +41,10 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
 # What `prepare_qat` swaps in: the layers with fake-quantized weights.
 DEFAULT_QAT_MODULE_MAPPINGS = {
     conv.Conv2d: nnqat.Conv2d,
+    conv.Conv3d: nnqat.Conv3d,
     linear.Linear: nnqat.Linear,
     nni.ConvReLU2d: nniqat.ConvReLU2d,
+    nni.ConvReLU3d: nniqat.ConvReLU3d,
     nni.LinearReLU: nniqat.LinearReLU,
     nni.ConvBn1d: nniqat.ConvBn1d,
     nni.ConvBn2d: nniqat.ConvBn2d,
@@ -53,7 +55,7 @@ DEFAULT_QAT_MODULE_MAPPINGS = {
 }
 
 # Fused training-mode modules torch has QAT layers for and ember has not.
-UNSUPPORTED_QAT = (nni.LinearBn1d, conv.Conv3d, nni.ConvReLU3d)
+UNSUPPORTED_QAT = (nni.LinearBn1d,)
 
 # Classes torch also quantizes statically and ember has no quantized layer for: they get
 # observers in `prepare` as in torch, and `convert` refuses them.
@@ -63,7 +65,8 @@ UNSUPPORTED_STATIC = (
     activation.PReLU,
     instancenorm.InstanceNorm1d, instancenorm.InstanceNorm2d, instancenorm.InstanceNorm3d,
     normalization.GroupNorm, normalization.LayerNorm, sparse.Embedding, sparse.EmbeddingBag,
-    nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d, nniqat.ConvBn3d, nniqat.ConvBnReLU3d)
+    nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d, nniqat.ConvBn3d, nniqat.ConvBnReLU3d,
+    nnqat.Conv3d, nniqat.ConvReLU3d)
 
 _RECURRENT = (rnn.LSTM, rnn.GRU, rnn.LSTMCell, rnn.RNNCell, rnn.GRUCell)
 

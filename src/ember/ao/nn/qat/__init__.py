@@ -1,5 +1,5 @@
 """torch.ao.nn.qat: layers for quantization-aware training (fake-quantized weights)."""
-from .modules import Conv2d, Linear
+from .modules import Conv1d, Conv2d, Conv3d, Linear
 from . import modules  # noqa: F401
 
-__all__ = ["Conv2d", "Linear"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "Linear"]
