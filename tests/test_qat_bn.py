@@ -255,8 +255,33 @@ def test_unconvertible_and_misused_modules_raise():
     qat = tq.prepare_qat(m)
     assert type(qat[0]) is nniqat.ConvBn3d
     qat(torch.randn(3, 1, 2, 2, 2))
-    with pytest.raises(NotImplementedError, match="ConvBn3d"):
-        tq.convert(qat.eval())
+    assert type(tq.convert(qat.eval())[0]) is torch.ao.nn.quantized.Conv3d
+    m = tq.fuse_modules_qat(torch.nn.Sequential(torch.nn.Linear(2, 2),
+                                                torch.nn.BatchNorm1d(2)).train(), ["0", "1"])
+    m.qconfig = _qconfig()
+    with pytest.raises(NotImplementedError, match="LinearBn1d"):
+        tq.prepare_qat(m)
+
+
+def test_quantized_conv3d_matches_an_integer_reference():
+    rng = np.random.default_rng(1)
+    x_ints = rng.integers(0, 120, (2, 2, 4, 5, 3)).astype(np.uint8)
+    w_ints = rng.integers(-60, 60, (3, 2, 2, 3, 1)).astype(np.int8)
+    qx = torch._make_per_tensor_quantized_tensor(torch.tensor(x_ints), 0.05, 7)
+    qw = torch._make_per_tensor_quantized_tensor(torch.tensor(w_ints), 0.01, 0)
+    conv = torch.ao.nn.intrinsic.quantized.ConvReLU3d(2, 3, (2, 3, 1), padding=(0, 1, 0))
+    conv.set_weight_bias(qw, None)
+    conv.scale, conv.zero_point = 0.02, 30
+    got = conv(qx).int_repr().numpy().astype(int)
+    padded = np.pad(x_ints.astype(np.float64) - 7, ((0, 0), (0, 0), (0, 0), (1, 1), (0, 0)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (2, 3, 1), axis=(2, 3, 4))
+    acc = np.einsum("ncdhwijk,ocijk->nodhw", windows, w_ints.astype(np.float64))
+    want = np.clip(np.rint(acc * 0.05 * 0.01 / 0.02) + 30, 30, 255)
+    assert got.shape == (2, 3, 3, 5, 3)
+    assert np.abs(got - want).max() <= 1 and (got == want).mean() > 0.95
+    assert repr(conv).startswith("QuantizedConvReLU3d(2, 3, kernel_size=(2, 3, 1), stride=(1, 1, 1)")
+    with pytest.raises(ValueError, match=r"\(N, C, D, H, W\)"):
+        conv(qx[0])
 
 
 def test_quantized_conv1d_matches_an_integer_reference():

@@ -54,7 +54,7 @@ print(mp(x)[:2])
 _CONVERT = """mq = torch.ao.quantization.convert(mp)
 import re
 print(re.sub(r"scale=([0-9.e-]+),", lambda g: f"scale={float(g.group(1)):.6g},", str(mq)))
-print(mq.conv.weight(), mq.conv.bias())
+print(mq.conv.weight(), [round(b, 4) for b in mq.conv.bias().tolist()])
 print(mq(x)[:2])
 """
 
@@ -78,11 +78,29 @@ PROGRAMS = {
     "conv_bn_2d_x86": _program(relu=False, backend="x86", seed=1),
     "conv_bn_relu_1d": _program(d=1),
     "conv_bn_1d": _program(d=1, relu=False, bias=False, seed=2),
-    # (ember has no quantized Conv3d: the 3-d program stops before convert)
-    "conv_bn_relu_3d": _program(d=3, seed=5, convert=False),
+    "conv_bn_relu_3d": _program(d=3, seed=5),
+    "conv_bn_3d": _program(d=3, relu=False, seed=6),
 }
 
 MODULES = {
+    "static_conv3d": """torch.manual_seed(0)
+nn = torch.nn
+for engine in ("fbgemm", "qnnpack"):
+    m = nn.Sequential(torch.ao.quantization.QuantStub(), nn.Conv3d(2, 4, 3, padding=1), nn.ReLU(),
+                      nn.Conv3d(4, 2, (1, 2, 2), stride=(1, 2, 1), groups=2, dilation=(2, 1, 1)),
+                      torch.ao.quantization.DeQuantStub()).eval()
+    m.qconfig = torch.ao.quantization.get_default_qconfig(engine)
+    p = torch.ao.quantization.prepare(torch.ao.quantization.fuse_modules(m, [["1", "2"]]))
+    x = torch.randn(3, 2, 4, 5, 4) * 4
+    p(x)
+    q = torch.ao.quantization.convert(p)
+    print(q[1].weight().int_repr()[0, 0], q[1].weight().q_per_channel_scales(), q[1].bias())
+    print(type(q[1]).__name__, type(q[3]).__name__, q[3].zero_point, round(q[3].scale, 6))
+    print(q[1].zero_point, round(q[1].scale, 6), q(x)[0, 0], q(x).sum(), list(q[1].state_dict()))
+print(torch.ao.nn.quantized.Conv3d(2, 4, (1, 2, 3), padding=(0, 1, 0), dilation=2, bias=False))
+print(torch.ao.nn.intrinsic.quantized.ConvReLU3d(2, 4, 3))
+try: q[1](torch.quantize_per_tensor(x, 0.05, 64, torch.quint8)[0])
+except Exception as e: print(type(e).__name__, e)""",
     "qat_conv_1d_3d_and_conv_relu": """qc = torch.ao.quantization.get_default_qat_qconfig("fbgemm")
 print(torch.ao.nn.qat.Conv1d(2, 3, 2, qconfig=qc))
 print(torch.ao.nn.intrinsic.qat.ConvReLU3d(2, 3, 2, qconfig=qc))

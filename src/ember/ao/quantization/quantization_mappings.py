@@ -19,6 +19,7 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     DeQuantStub: nnq.DeQuantize,
     conv.Conv1d: nnq.Conv1d,
     conv.Conv2d: nnq.Conv2d,
+    conv.Conv3d: nnq.Conv3d,
     dropout.Dropout: nnq.Dropout,
     activation.ReLU6: nnq.ReLU6,
     activation.Hardswish: nnq.Hardswish,
@@ -27,15 +28,20 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     nnq.FloatFunctional: nnq.QFunctional,
     nni.ConvReLU1d: nniq.ConvReLU1d,
     nni.ConvReLU2d: nniq.ConvReLU2d,
+    nni.ConvReLU3d: nniq.ConvReLU3d,
     nni.LinearReLU: nniq.LinearReLU,
     nnqat.Linear: nnq.Linear,
     nnqat.Conv2d: nnq.Conv2d,
+    nnqat.Conv3d: nnq.Conv3d,
     nniqat.LinearReLU: nniq.LinearReLU,
     nniqat.ConvReLU2d: nniq.ConvReLU2d,
+    nniqat.ConvReLU3d: nniq.ConvReLU3d,
     nniqat.ConvBn1d: nnq.Conv1d,
     nniqat.ConvBn2d: nnq.Conv2d,
     nniqat.ConvBnReLU1d: nniq.ConvReLU1d,
+    nniqat.ConvBn3d: nnq.Conv3d,
     nniqat.ConvBnReLU2d: nniq.ConvReLU2d,
+    nniqat.ConvBnReLU3d: nniq.ConvReLU3d,
 }
 
 # What `prepare_qat` swaps in: the layers with fake-quantized weights.
@@ -60,13 +66,12 @@ UNSUPPORTED_QAT = (nni.LinearBn1d,)
 # Classes torch also quantizes statically and ember has no quantized layer for: they get
 # observers in `prepare` as in torch, and `convert` refuses them.
 UNSUPPORTED_STATIC = (
-    batchnorm.BatchNorm2d, batchnorm.BatchNorm3d, conv.Conv3d,
+    batchnorm.BatchNorm2d, batchnorm.BatchNorm3d,
     conv.ConvTranspose1d, conv.ConvTranspose2d, conv.ConvTranspose3d, activation.ELU,
     activation.PReLU,
     instancenorm.InstanceNorm1d, instancenorm.InstanceNorm2d, instancenorm.InstanceNorm3d,
     normalization.GroupNorm, normalization.LayerNorm, sparse.Embedding, sparse.EmbeddingBag,
-    nni.ConvReLU3d, nni.BNReLU2d, nni.BNReLU3d, nniqat.ConvBn3d, nniqat.ConvBnReLU3d,
-    nnqat.Conv3d, nniqat.ConvReLU3d)
+    nni.BNReLU2d, nni.BNReLU3d)
 
 _RECURRENT = (rnn.LSTM, rnn.GRU, rnn.LSTMCell, rnn.RNNCell, rnn.GRUCell)
 

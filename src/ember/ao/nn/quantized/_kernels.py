@@ -1,4 +1,4 @@
-"""The arithmetic of statically quantized layers and operators (`quantized::conv2d`,
+"""The arithmetic of statically quantized layers and operators (`quantized::conv2d`/`conv3d`,
 `quantized::linear`, `quantized::add`, `mul`, `hardswish`), as torch's x86/FBGEMM kernels do
 it.
 
@@ -128,44 +128,55 @@ def linear(qx, qweight, bias, scale, zero_point, relu=False):
 
 
 def _windows(x, kernel, stride, padding, dilation, fill):
-    """(N, C, OH, OW, kh, kw) windows of (N, C, H, W) `x` padded with `fill`."""
-    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
-    x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=fill)
-    span = (dh * (kernel[0] - 1) + 1, dw * (kernel[1] - 1) + 1)
-    windows = np.lib.stride_tricks.sliding_window_view(x, span, axis=(2, 3))
-    return windows[:, :, ::sh, ::sw, ::dh, ::dw]
+    """(N, C, *out, *kernel) windows of (N, C, *spatial) `x` padded with `fill`."""
+    x = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in padding), constant_values=fill)
+    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    windows = np.lib.stride_tricks.sliding_window_view(x, span,
+                                                       axis=tuple(range(2, 2 + len(kernel))))
+    steps = tuple(slice(None, None, s) for s in stride) + \
+        tuple(slice(None, None, d) for d in dilation)
+    return windows[(slice(None), slice(None)) + steps]
 
 
-def conv2d(qx, qweight, bias, stride, padding, dilation, groups, scale, zero_point, relu=False):
-    """`quantized::conv2d(_relu)` on an (N, C, H, W) quint8 input: the zero-padded
-    (zero point-padded) input's windows times the weight, exactly, then `requantize`."""
+def conv(qx, qweight, bias, stride, padding, dilation, groups, scale, zero_point, relu=False):
+    """`quantized::conv2d(_relu)`/`conv3d(_relu)` on an (N, C, *spatial) quint8 input: the
+    zero point-padded input's windows times the weight, exactly, then `requantize`."""
     x_zp = qx._quantizer.zero_point
     ints, w_scales, w_zps = weight_params(qweight)
-    out_c, in_per_group, kh, kw = ints.shape
+    out_c, in_per_group = ints.shape[:2]
+    kernel = ints.shape[2:]
+    dims = len(kernel)
     per_group = out_c // groups
     saturating = _may_saturate(qx._data, ints)
     if saturating:
-        windows = _windows(qx._data, (kh, kw), stride, padding, dilation, x_zp)
+        windows = _windows(qx._data, kernel, stride, padding, dilation, x_zp)
         w_zps = np.broadcast_to(w_zps, (out_c,))
     else:
         w, _ = _centred_weight(qweight)
-        windows = _windows(qx._data.astype(np.float64) - x_zp, (kh, kw), stride, padding,
+        windows = _windows(qx._data.astype(np.float64) - x_zp, kernel, stride, padding,
                            dilation, 0.0)
-    n, _, oh, ow = windows.shape[:4]
+    n, out = windows.shape[0], windows.shape[2:2 + dims]
+    spatial, taps = "yxw"[:dims], "ijk"[:dims]
+    spec = f"nc{spatial}{taps},oc{taps}->no{spatial}"
+    # (im2col rows ordered (kernel..., channel), as FBGEMM packs them)
+    rows_order = (0,) + tuple(range(2, 2 + 2 * dims)) + (1,)
     parts = []
     for g in range(groups):
         xs = windows[:, g * in_per_group:(g + 1) * in_per_group]
         rows = slice(g * per_group, (g + 1) * per_group)
-        if saturating:      # (im2col rows ordered (kh, kw, channel), as FBGEMM packs them)
-            a = xs.transpose(0, 2, 3, 4, 5, 1).reshape(n * oh * ow, -1)
-            wg = ints[rows].transpose(0, 2, 3, 1).reshape(per_group, -1)
-            sums = _saturated_sums(a, wg, x_zp, w_zps[rows])
-            parts.append(sums.reshape(n, oh, ow, per_group).transpose(0, 3, 1, 2))
+        if saturating:
+            a = xs.transpose(rows_order).reshape(n * int(np.prod(out)), -1)
+            wg = ints[rows].transpose((0,) + tuple(range(2, 2 + dims)) + (1,))
+            sums = _saturated_sums(a, wg.reshape(per_group, -1), x_zp, w_zps[rows])
+            parts.append(np.moveaxis(sums.reshape((n,) + out + (per_group,)), -1, 1))
         else:
-            parts.append(np.einsum("ncyxij,ocij->noyx", xs, w[rows], optimize=True))
+            parts.append(np.einsum(spec, xs, w[rows], optimize=True))
     acc = np.rint(np.concatenate(parts, axis=1))
     b = None if bias is None else bias._data
     return requantize(acc, qx._quantizer.scale, w_scales, b, scale, zero_point, relu, 1)
+
+
+conv2d = conv
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,15 +1,15 @@
-"""`QuantizedConv1d`/`QuantizedConv2d` (torch.ao.nn.quantized.Conv1d/Conv2d): convolutions
+"""`QuantizedConv1d/2d/3d` (torch.ao.nn.quantized.Conv1d/Conv2d/Conv3d): convolutions
 on quint8 inputs with a qint8 weight and float bias, giving quint8 outputs of their own scale
 and zero point (NOTE [ Static quantized kernels ] in ao/nn/quantized/_kernels.py). A 1-d
 convolution runs as the 2-d one over a height of 1, as FBGEMM's does."""
 from ..... import _qdtype
 from ....._quantized import make
-from .....nn.modules.utils import _pair, _single
+from .....nn.modules.utils import _pair, _single, _triple
 from .. import _kernels
 from .utils import (QuantizedOutputModule, check_quant_input, observed_params,
                     quantize_weight, quantized_output, weight_observer, zero_weight)
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d"]
 
 
 class Conv2d(QuantizedOutputModule):
@@ -76,12 +76,12 @@ class Conv2d(QuantizedOutputModule):
         if input.dim() != len(self._SHAPE.split(",")):
             raise ValueError(f"Input shape must be `{self._SHAPE}`!")
         check_quant_input(input, self._OP)
-        array = self._conv2d(input, *self._packed_params)
+        array = self._compute(input, *self._packed_params)
         return quantized_output(array, self.scale, self.zero_point)
 
-    def _conv2d(self, input, weight, bias):
-        return _kernels.conv2d(input, weight, bias, self.stride, self.padding, self.dilation,
-                               self.groups, self.scale, self.zero_point, self._FUSED_RELU)
+    def _compute(self, input, weight, bias):
+        return _kernels.conv(input, weight, bias, self.stride, self.padding, self.dilation,
+                             self.groups, self.scale, self.zero_point, self._FUSED_RELU)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         destination[prefix + "weight"] = self.weight()
@@ -126,12 +126,13 @@ def _float_conv(mod, cls):
     if isinstance(mod, _ConvBnNd):
         mod.weight, mod.bias = mod.folded_weight_bias()
         return mod
-    if isinstance(mod, (fused.ConvReLU1d, fused.ConvReLU2d)):
+    if isinstance(mod, (fused.ConvReLU1d, fused.ConvReLU2d, fused.ConvReLU3d)):
         conv = mod[0]
         if getattr(conv, "qconfig", None) is None:
             conv.qconfig = getattr(mod, "qconfig", None)
         return conv
-    float_class = float_conv.Conv1d if cls._TUPLE is _single else float_conv.Conv2d
+    float_class = {_single: float_conv.Conv1d, _pair: float_conv.Conv2d,
+                   _triple: float_conv.Conv3d}[cls._TUPLE]
     if type(mod) is not float_class and not hasattr(mod, "weight_fake_quant"):
         raise AssertionError(f"nnq.{cls.__name__}.from_float only works for "
                              f"{float_class.__name__} but got: {type(mod)}")
@@ -151,10 +152,24 @@ class Conv1d(Conv2d):
     _TUPLE = staticmethod(_single)
     _SHAPE = "(N, C, L)"
 
-    def _conv2d(self, input, weight, bias):
+    def _compute(self, input, weight, bias):
         as_2d = make(input._data[:, :, None, :], input._quantizer)
         weight_2d = make(weight._data[:, :, None, :], weight._quantizer)
         array = _kernels.conv2d(as_2d, weight_2d, bias, (1,) + self.stride,
                                 (0,) + self.padding, (1,) + self.dilation, self.groups,
                                 self.scale, self.zero_point, self._FUSED_RELU)
         return array[:, :, 0, :]
+
+
+class Conv3d(Conv2d):
+    """A quantized Conv3d, made by `convert` from an observed `nn.Conv3d` (or a QAT Conv3d or
+    ConvBn3d).
+
+        >>> torch.ao.nn.quantized.Conv3d(2, 4, 3)
+        QuantizedConv3d(2, 4, kernel_size=(3, 3, 3), stride=(1, 1, 1), scale=1.0, zero_point=0)
+    """
+
+    _NAME = "QuantizedConv3d"
+    _OP = "quantized::conv3d.new"
+    _TUPLE = staticmethod(_triple)
+    _SHAPE = "(N, C, D, H, W)"
