@@ -94,7 +94,7 @@ for engine in ("fbgemm", "qnnpack"):
     x = torch.randn(3, 2, 4, 5, 4) * 4
     p(x)
     q = torch.ao.quantization.convert(p)
-    print(q[1].weight().int_repr()[0, 0], q[1].weight().q_per_channel_scales(), q[1].bias())
+    print(q[1].weight().int_repr()[0, 0], q[1].weight().qscheme(), q[1].bias())
     print(type(q[1]).__name__, type(q[3]).__name__, q[3].zero_point, round(q[3].scale, 6))
     print(q[1].zero_point, round(q[1].scale, 6), q(x)[0, 0], q(x).sum(), list(q[1].state_dict()))
 print(torch.ao.nn.quantized.Conv3d(2, 4, (1, 2, 3), padding=(0, 1, 0), dilation=2, bias=False))
