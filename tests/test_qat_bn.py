@@ -244,6 +244,42 @@ def test_convert_folds_the_running_statistics_into_the_quantized_weight():
     np.testing.assert_allclose(out, qat(x).detach().numpy(), atol=3 * q[1].scale)
 
 
+def test_linear_bn_trains_folded_and_converts_folded():
+    torch.manual_seed(5)
+    m = torch.nn.Sequential(tq.QuantStub(), torch.nn.Linear(5, 3), torch.nn.BatchNorm1d(3),
+                            tq.DeQuantStub()).train()
+    m.qconfig = _qconfig()
+    qat = tq.prepare_qat(tq.fuse_modules_qat(m, [["1", "2"]]))
+    layer = qat[1]
+    assert type(layer) is nniqat.LinearBn1d
+    layer.bn.running_var.fill_(0.5)
+    x = torch.randn(6, 5)
+    y = layer.forward(x)                        # (without the output's fake-quantizer)
+    # the reference: scaled weight fake-quantized per row, factor divided back out, BN on
+    # batch statistics
+    factor = layer.bn.weight.detach().numpy().astype(np.float64) / np.sqrt(0.5 + 1e-5)
+    w = _fake_quant(layer.weight.detach().numpy() * factor[:, None], layer.weight_fake_quant)
+    out = x.numpy() @ w.T / factor + layer.bias.detach().numpy()
+    want = (out - out.mean(0)) / np.sqrt(out.var(0) + 1e-5) * factor * np.sqrt(0.5 + 1e-5)
+    np.testing.assert_allclose(y.detach().numpy(), want, atol=2e-5)
+    nniqat.freeze_bn_stats(layer)               # (torch's helper passes LinearBn1d by)
+    assert not layer.freeze_bn
+    layer.freeze_bn_stats()
+    assert layer.freeze_bn and not layer.bn.training
+    qat(x)
+    qat.eval()
+    bn = layer.bn
+    f = bn.weight.detach().numpy() / np.sqrt(bn.running_var.numpy() + bn.eps)
+    b = (layer.bias.detach().numpy() - bn.running_mean.numpy()) * f + bn.bias.detach().numpy()
+    q = tq.convert(qat)
+    assert type(q[1]) is torch.ao.nn.quantized.Linear
+    np.testing.assert_allclose(q[1].bias().detach().numpy(), b, rtol=1e-5, atol=1e-7)
+    scales = q[1].weight().q_per_channel_scales().numpy()
+    ints = np.clip(np.rint(layer.weight.detach().numpy() * f[:, None] / scales[:, None]),
+                   -128, 127)
+    assert q[1].weight().int_repr().numpy().tolist() == ints.astype(np.int8).tolist()
+
+
 def test_unconvertible_and_misused_modules_raise():
     with pytest.raises(AssertionError, match="qconfig must be provided"):
         nniqat.ConvBn2d(1, 1, 1)
@@ -256,11 +292,6 @@ def test_unconvertible_and_misused_modules_raise():
     assert type(qat[0]) is nniqat.ConvBn3d
     qat(torch.randn(3, 1, 2, 2, 2))
     assert type(tq.convert(qat.eval())[0]) is torch.ao.nn.quantized.Conv3d
-    m = tq.fuse_modules_qat(torch.nn.Sequential(torch.nn.Linear(2, 2),
-                                                torch.nn.BatchNorm1d(2)).train(), ["0", "1"])
-    m.qconfig = _qconfig()
-    with pytest.raises(NotImplementedError, match="LinearBn1d"):
-        tq.prepare_qat(m)
 
 
 def test_quantized_conv3d_matches_an_integer_reference():

@@ -286,11 +286,6 @@ def test_prepare_qat_swaps_layers_and_convert_quantizes_them():
     assert type(q[1]) is torch.ao.nn.intrinsic.quantized.LinearReLU
     x = torch.rand(2, 4)
     np.testing.assert_allclose(q(x).numpy(), qat(x).detach().numpy(), atol=0.05)
-    linear_bn = tq.fuse_modules_qat(torch.nn.Sequential(torch.nn.Linear(2, 2),
-                                                        torch.nn.BatchNorm1d(2)), [["0", "1"]])
-    linear_bn.qconfig = tq.get_default_qat_qconfig("x86")
-    with pytest.raises(NotImplementedError, match="LinearBn1d"):
-        tq.prepare_qat(linear_bn)
 
 
 def test_quantized_relu6_clamps_between_zero_point_and_six():

@@ -1,7 +1,8 @@
-"""Quantization-aware training of convolutions with their BatchNorm (fuse_modules_qat of
-[conv, bn(, relu)], prepare_qat's torch.ao.nn.intrinsic.qat.ConvBn*/ConvBnReLU*, training
-steps, freeze_bn_stats, convert) against real torch: printed models, parameter and state_dict
-names, losses, outputs and the converted layers. Skipped without torch."""
+"""Quantization-aware training of convolutions (and Linear) with their BatchNorm
+(fuse_modules_qat of [conv, bn(, relu)], prepare_qat's torch.ao.nn.intrinsic.qat.ConvBn*/
+ConvBnReLU*/LinearBn1d, training steps, freeze_bn_stats, convert) against real torch:
+printed models, parameter and state_dict names, losses, outputs and the converted layers.
+Skipped without torch."""
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -83,6 +84,32 @@ PROGRAMS = {
 }
 
 MODULES = {
+    "linear_bn": """L = torch.ao.nn.intrinsic.qat.LinearBn1d
+qc = torch.ao.quantization.get_default_qat_qconfig('fbgemm')
+torch.manual_seed(0)
+m = L(3, 2, bias=False, qconfig=qc); print(m); print([n for n,_ in m.named_parameters()], list(m.state_dict()), m.freeze_bn, m.bn.training)
+print(torch.rand(1), m.bn.weight)
+m.freeze_bn_stats(); m.train(); print(m.bn.training); m.eval(); m.train(); print(m.bn.training)
+m.update_bn_stats(); print(m.bn.training)
+torch.ao.nn.intrinsic.qat.freeze_bn_stats(m); print(m.freeze_bn)
+try: L.from_float(torch.nn.Linear(1,1))
+except Exception as e: print(e)
+torch.manual_seed(1)
+s = torch.nn.Sequential(torch.ao.quantization.QuantStub(), torch.nn.Linear(6,4), torch.nn.BatchNorm1d(4), torch.nn.ReLU(), torch.nn.Linear(4, 3), torch.ao.quantization.DeQuantStub()).train(); s.qconfig=qc
+p = torch.ao.quantization.prepare_qat(torch.ao.quantization.fuse_modules_qat(s, [['1','2']]))
+print(p[1])
+opt = torch.optim.SGD(p.parameters(), lr=0.1)
+x = torch.randn(8, 6); y = torch.randint(0, 3, (8,))
+for i in range(4):
+    if i == 3: p[1].freeze_bn_stats(); p.apply(torch.ao.quantization.disable_observer)
+    loss = torch.nn.functional.cross_entropy(p(x), y); opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4), p[1].bn.training)
+print(p[1].bn.running_mean, p[1].bn.running_var, p[1].bn.weight.grad, p[1].weight.grad.sum())
+p.eval(); print(p(x)[:2])
+print(p[1].to_float())
+q = torch.ao.quantization.convert(p)
+print(type(q[1]).__name__, q[1].weight().int_repr(), [round(b, 4) for b in q[1].bias().tolist()], q[1].zero_point, round(q[1].scale, 6))
+print(q(x)[:2])""",
     "static_conv3d": """torch.manual_seed(0)
 nn = torch.nn
 for engine in ("fbgemm", "qnnpack"):

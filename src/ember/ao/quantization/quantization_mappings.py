@@ -42,6 +42,7 @@ DEFAULT_STATIC_QUANT_MODULE_MAPPINGS = {
     nniqat.ConvBn3d: nnq.Conv3d,
     nniqat.ConvBnReLU2d: nniq.ConvReLU2d,
     nniqat.ConvBnReLU3d: nniq.ConvReLU3d,
+    nniqat.LinearBn1d: nnq.Linear,
 }
 
 # What `prepare_qat` swaps in: the layers with fake-quantized weights.
@@ -58,10 +59,8 @@ DEFAULT_QAT_MODULE_MAPPINGS = {
     nni.ConvBnReLU1d: nniqat.ConvBnReLU1d,
     nni.ConvBnReLU2d: nniqat.ConvBnReLU2d,
     nni.ConvBnReLU3d: nniqat.ConvBnReLU3d,
+    nni.LinearBn1d: nniqat.LinearBn1d,
 }
-
-# Fused training-mode modules torch has QAT layers for and ember has not.
-UNSUPPORTED_QAT = (nni.LinearBn1d,)
 
 # Classes torch also quantizes statically and ember has no quantized layer for: they get
 # observers in `prepare` as in torch, and `convert` refuses them.

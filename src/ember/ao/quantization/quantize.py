@@ -24,7 +24,7 @@ from ...nn.modules.dropout import Dropout
 from ...nn.modules.linear import Linear
 from ..nn.intrinsic import _FusedModule
 from ..nn.quantized import FloatFunctional, QFunctional
-from .quantization_mappings import (_RECURRENT, UNSUPPORTED_QAT, UNSUPPORTED_STATIC,
+from .quantization_mappings import (_RECURRENT, UNSUPPORTED_STATIC,
                                     get_default_dynamic_quant_module_mappings,
                                     get_default_qat_module_mappings,
                                     get_default_qconfig_propagation_list,
@@ -250,21 +250,9 @@ def prepare_qat(model, mapping=None, inplace=False):
     if not inplace:
         model = copy.deepcopy(model)
     propagate_qconfig_(model)
-    _refuse_unsupported_qat(model)
     convert(model, mapping=mapping, inplace=True, remove_qconfig=False)
     prepare(model, observer_non_leaf_module_list=set(mapping.values()), inplace=True)
     return model
-
-
-def _refuse_unsupported_qat(module):
-    """Refuse the layers with a qconfig torch has QAT twins for and ember has not (the parts
-    of a fused module are its own)."""
-    for child in module.children():
-        if type(child) in UNSUPPORTED_QAT and getattr(child, "qconfig", None) is not None:
-            raise NotImplementedError(f"ember: quantization-aware training of "
-                                      f"{type(child).__name__} is not implemented")
-        if not isinstance(child, _FusedModule):
-            _refuse_unsupported_qat(child)
 
 
 def quantize_qat(model, run_fn, run_args, inplace=False):

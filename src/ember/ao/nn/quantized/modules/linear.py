@@ -111,11 +111,14 @@ class Linear(QuantizedOutputModule):
     @classmethod
     def from_float(cls, mod, use_precomputed_fake_quant=False):
         """The quantized twin of observed float `mod` (an nn.Linear, or for the ReLU-fused
-        class a LinearReLU)."""
+        class a LinearReLU; a QAT LinearBn1d gets its BatchNorm folded in)."""
         from ...intrinsic.modules.fused import LinearReLU
+        from ...intrinsic.qat.modules.linear_fused import LinearBn1d
         from .utils import observed_params, quantize_weight, weight_observer
         scale, zero_point = observed_params(mod)
-        if isinstance(mod, LinearReLU):
+        if isinstance(mod, LinearBn1d):
+            mod.weight, mod.bias = mod.folded_weight_bias()
+        elif isinstance(mod, LinearReLU):
             inner = mod[0]
             if getattr(inner, "qconfig", None) is None:
                 inner.qconfig = getattr(mod, "qconfig", None)

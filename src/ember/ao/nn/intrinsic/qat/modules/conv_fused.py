@@ -38,7 +38,65 @@ __all__ = ["ConvBn1d", "ConvBn2d", "ConvBn3d", "ConvBnReLU1d", "ConvBnReLU2d", "
            "freeze_bn_stats", "update_bn_stats"]
 
 
-class _ConvBnNd(_ConvNd, _FusedModule):
+class _BnFolded:
+    """What the QAT layers with a BatchNorm folded in (ConvBn*, LinearBn1d) share: freezing
+    and updating `bn`'s statistics, a `train()` that leaves a frozen `bn` alone, and the
+    folded forward's steps (NOTE [ Training with BatchNorm folded into a fake-quantized
+    weight ])."""
+
+    def reset_running_stats(self):
+        self.bn.reset_running_stats()
+
+    def update_bn_stats(self):
+        """Let `bn` normalise with batch statistics (and update its running ones)."""
+        self.freeze_bn = False
+        self.bn.training = True
+        return self
+
+    def freeze_bn_stats(self):
+        """Let `bn` normalise with its running statistics, which stay as they are."""
+        self.freeze_bn = True
+        self.bn.training = False
+        return self
+
+    def train(self, mode=True):
+        """Set training mode; the children follow unless the BatchNorm statistics are
+        frozen."""
+        self.training = mode
+        if not self.freeze_bn:
+            for module in self.children():
+                module.train(mode)
+        return self
+
+    def _start_bn(self, freeze_bn):
+        """The initial mode: frozen when asked to, or when made in eval mode."""
+        if self.training and not freeze_bn:
+            self.update_bn_stats()
+        else:
+            self.freeze_bn_stats()
+
+    def _scale_factor(self):
+        """gamma / sqrt(running_var + eps), per output channel."""
+        if self.bn.running_var is None:
+            raise AssertionError("the folded BatchNorm needs running statistics")
+        return self.bn.weight / (self.bn.running_var + self.bn.eps).sqrt()
+
+    def _scaled_weight(self, factor):
+        """The weight times `factor` per output channel, fake-quantized."""
+        return self.weight_fake_quant(
+            self.weight * factor.reshape([-1] + [1] * (self.weight.dim() - 1)))
+
+    def _folded_output(self, factor, out):
+        """`out` (computed with the scaled weight and no bias) with `factor` divided back
+        out per output channel, the layer's bias added, and `bn` applied."""
+        shape = [1, -1] + [1] * (self.weight.dim() - 2)
+        out = out / factor.reshape(shape)
+        if self.bias is not None:
+            out = out + self.bias.reshape(shape)
+        return self.bn(out)
+
+
+class _ConvBnNd(_BnFolded, _ConvNd, _FusedModule):
     """The convolution-with-BatchNorm QAT layer of any dimension (NOTE [ Training with
     BatchNorm folded into a fake-quantized weight ])."""
 
@@ -63,13 +121,7 @@ class _ConvBnNd(_ConvNd, _FusedModule):
         else:
             self.register_parameter("bias", None)
         self.reset_bn_parameters()
-        if self.training and not freeze_bn:
-            self.update_bn_stats()
-        else:
-            self.freeze_bn_stats()
-
-    def reset_running_stats(self):
-        self.bn.reset_running_stats()
+        self._start_bn(freeze_bn)
 
     def reset_bn_parameters(self):
         """Fresh running statistics, gamma uniform in [0, 1), beta 0, and the conv's bias
@@ -82,39 +134,12 @@ class _ConvBnNd(_ConvNd, _FusedModule):
             bound = 1 / math.sqrt(fan_in)
             init.uniform_(self.bias, -bound, bound)
 
-    def update_bn_stats(self):
-        """Let `bn` normalise with batch statistics (and update its running ones)."""
-        self.freeze_bn = False
-        self.bn.training = True
-        return self
-
-    def freeze_bn_stats(self):
-        """Let `bn` normalise with its running statistics, which stay as they are."""
-        self.freeze_bn = True
-        self.bn.training = False
-        return self
-
-    def train(self, mode=True):
-        """Set training mode; the children follow unless the BatchNorm statistics are
-        frozen (NOTE [ Training with BatchNorm folded into a fake-quantized weight ])."""
-        self.training = mode
-        if not self.freeze_bn:
-            for module in self.children():
-                module.train(mode)
-        return self
-
     def _forward(self, input):
         from ...... import zeros
-        if self.bn.running_var is None:
-            raise AssertionError("ConvBn needs BatchNorm running statistics")
-        factor = self.bn.weight / (self.bn.running_var + self.bn.eps).sqrt()
-        rest = [1] * (self.weight.dim() - 2)
-        scaled = self.weight_fake_quant(self.weight * factor.reshape([-1, 1] + rest))
+        factor = self._scale_factor()
         zero_bias = zeros(self.out_channels, dtype=input.dtype)
-        out = self._conv_forward(input, scaled, zero_bias) / factor.reshape([1, -1] + rest)
-        if self.bias is not None:
-            out = out + self.bias.reshape([1, -1] + rest)
-        return self.bn(out)
+        out = self._conv_forward(input, self._scaled_weight(factor), zero_bias)
+        return self._folded_output(factor, out)
 
     def forward(self, input):
         return self._forward(input)
