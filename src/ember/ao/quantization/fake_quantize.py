@@ -17,7 +17,7 @@ from ... import _dtype, _qdtype
 from ..._creation import tensor
 from ...nn.modules.module import Module
 from .observer import (HistogramObserver, MovingAverageMinMaxObserver,
-                       MovingAveragePerChannelMinMaxObserver, _with_args)
+                       MovingAveragePerChannelMinMaxObserver, _with_args, resize_to_saved)
 
 __all__ = ["FakeQuantizeBase", "FakeQuantize", "FusedMovingAvgObsFakeQuantize",
            "default_fake_quant", "default_weight_fake_quant",
@@ -118,14 +118,9 @@ class FakeQuantize(FakeQuantizeBase):
                 f"qscheme={self.qscheme}, ch_axis={self.ch_axis}, scale={self.scale}, "
                 f"zero_point={self.zero_point}")
 
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs):
-        for name in ("scale", "zero_point"):
-            value = state_dict.get(prefix + name)
-            if value is not None:
-                getattr(self, name).resize_(value.shape)
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict,
-                                      missing_keys, unexpected_keys, error_msgs)
+    def _load_from_state_dict(self, state_dict, prefix, *args):
+        resize_to_saved(self, state_dict, prefix, ("scale", "zero_point"))
+        super()._load_from_state_dict(state_dict, prefix, *args)
 
 
 class FusedMovingAvgObsFakeQuantize(FakeQuantize):

@@ -187,15 +187,19 @@ class PerChannelMinMaxObserver(_ObserverRange):
     def _seen(self):
         return self.min_val.numel() > 0
 
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs):
+    def _load_from_state_dict(self, state_dict, prefix, *args):
         # (the buffers take the saved number of channels, as torch's do)
-        for name in ("min_val", "max_val"):
-            value = state_dict.get(prefix + name)
-            if value is not None:
-                getattr(self, name).resize_(value.shape)
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict,
-                                      missing_keys, unexpected_keys, error_msgs)
+        resize_to_saved(self, state_dict, prefix, ("min_val", "max_val"))
+        super()._load_from_state_dict(state_dict, prefix, *args)
+
+
+def resize_to_saved(module, state_dict, prefix, names):
+    """Resize `module`'s buffers `names` to the shapes `state_dict` saved for them (buffers
+    whose length follows the data seen: per-channel ranges, scales, zero points)."""
+    for name in names:
+        value = state_dict.get(prefix + name)
+        if value is not None:
+            getattr(module, name).resize_(value.shape)
 
 
 class MovingAverageMinMaxObserver(MinMaxObserver):

@@ -68,6 +68,14 @@ class _BnFolded:
                 module.train(mode)
         return self
 
+    def _share_float_parts(self, layer, bn):
+        """Take float `layer`'s weight and bias, and `bn`'s parameters and buffers (the
+        objects themselves, as `from_float` does)."""
+        self.weight, self.bias = layer.weight, layer.bias
+        self.bn.weight, self.bn.bias = bn.weight, bn.bias
+        self.bn.running_mean, self.bn.running_var = bn.running_mean, bn.running_var
+        self.bn.num_batches_tracked = bn.num_batches_tracked
+
     def _start_bn(self, freeze_bn):
         """The initial mode: frozen when asked to, or when made in eval mode."""
         if self.training and not freeze_bn:
@@ -161,10 +169,7 @@ class _ConvBnNd(_BnFolded, _ConvNd, _FusedModule):
         qat = cls(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride,
                   conv.padding, conv.dilation, conv.groups, conv.bias is not None,
                   conv.padding_mode, bn.eps, bn.momentum, False, mod.qconfig)
-        qat.weight, qat.bias = conv.weight, conv.bias
-        qat.bn.weight, qat.bn.bias = bn.weight, bn.bias
-        qat.bn.running_mean, qat.bn.running_var = bn.running_mean, bn.running_var
-        qat.bn.num_batches_tracked = bn.num_batches_tracked
+        qat._share_float_parts(conv, bn)
         return qat
 
     def to_float(self):

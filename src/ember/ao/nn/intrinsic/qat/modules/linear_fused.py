@@ -67,10 +67,7 @@ class LinearBn1d(_BnFolded, Linear, _FusedModule):
         linear, bn = mod[0], mod[1]
         qat = cls(linear.in_features, linear.out_features, linear.bias is not None, bn.eps,
                   bn.momentum, False, mod.qconfig)
-        qat.weight, qat.bias = linear.weight, linear.bias
-        qat.bn.weight, qat.bn.bias = bn.weight, bn.bias
-        qat.bn.running_mean, qat.bn.running_var = bn.running_mean, bn.running_var
-        qat.bn.num_batches_tracked = bn.num_batches_tracked
+        qat._share_float_parts(linear, bn)
         return qat
 
     def to_float(self):
