@@ -146,17 +146,18 @@ y = p[:3](x); print(y.sum(), p[0].weight_fake_quant.scale, p[2].weight_fake_quan
 y.sum().backward(); print(p[0].weight.grad.sum())""",
     "static_conv1d": """torch.manual_seed(0)
 nn = torch.nn
-m = nn.Sequential(torch.ao.quantization.QuantStub(), nn.Conv1d(2, 4, 3, padding=1), nn.ReLU(),
-                  nn.Conv1d(4, 2, 2, stride=2, groups=2, bias=False),
-                  torch.ao.quantization.DeQuantStub()).eval()
-m.qconfig = torch.ao.quantization.get_default_qconfig("fbgemm")
-p = torch.ao.quantization.prepare(torch.ao.quantization.fuse_modules(m, [["1", "2"]]))
-x = torch.randn(5, 2, 11)
-p(x)
-q = torch.ao.quantization.convert(p)
-print(q[1].weight().int_repr(), q[1].weight().q_per_channel_scales(), q[1].bias())
-print(type(q[1]).__name__, type(q[3]).__name__, q[3].zero_point, round(q[3].scale, 6))
-print(q(x), list(q[1].state_dict()))
+for engine in ("fbgemm", "qnnpack"):
+    m = nn.Sequential(torch.ao.quantization.QuantStub(), nn.Conv1d(6, 4, 3, padding=1), nn.ReLU(),
+                      nn.Conv1d(4, 2, 2, stride=2, groups=2, bias=False),
+                      torch.ao.quantization.DeQuantStub()).eval()
+    m.qconfig = torch.ao.quantization.get_default_qconfig(engine)
+    p = torch.ao.quantization.prepare(torch.ao.quantization.fuse_modules(m, [["1", "2"]]))
+    x = torch.randn(5, 6, 11) * 4
+    p(x)
+    q = torch.ao.quantization.convert(p)
+    print(q[1].weight().int_repr(), q[1].weight().qscheme(), q[1].bias())
+    print(type(q[1]).__name__, type(q[3]).__name__, q[3].zero_point, round(q[3].scale, 6))
+    print(q(x), list(q[1].state_dict()))
 print(torch.ao.nn.quantized.Conv1d(2, 4, 3, padding=1, stride=2, dilation=2, groups=2, bias=False))
 print(torch.ao.nn.intrinsic.quantized.ConvReLU1d(2, 4, 3))
 try: q[1](torch.quantize_per_tensor(x, 0.05, 64, torch.quint8)[0])

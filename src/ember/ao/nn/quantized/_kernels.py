@@ -1,4 +1,4 @@
-"""The arithmetic of statically quantized layers and operators (`quantized::conv2d`/`conv3d`,
+"""The arithmetic of statically quantized layers and operators (`quantized::conv1d/2d/3d`,
 `quantized::linear`, `quantized::add`, `mul`, `hardswish`), as torch's x86/FBGEMM kernels do
 it.
 
@@ -139,7 +139,7 @@ def _windows(x, kernel, stride, padding, dilation, fill):
 
 
 def conv(qx, qweight, bias, stride, padding, dilation, groups, scale, zero_point, relu=False):
-    """`quantized::conv2d(_relu)`/`conv3d(_relu)` on an (N, C, *spatial) quint8 input: the
+    """`quantized::conv1d/2d/3d(_relu)` on an (N, C, *spatial) quint8 input: the
     zero point-padded input's windows times the weight, exactly, then `requantize`."""
     x_zp = qx._quantizer.zero_point
     ints, w_scales, w_zps = weight_params(qweight)
@@ -174,9 +174,6 @@ def conv(qx, qweight, bias, stride, padding, dilation, groups, scale, zero_point
     acc = np.rint(np.concatenate(parts, axis=1))
     b = None if bias is None else bias._data
     return requantize(acc, qx._quantizer.scale, w_scales, b, scale, zero_point, relu, 1)
-
-
-conv2d = conv
 
 
 # ---------------------------------------------------------------------------------------------

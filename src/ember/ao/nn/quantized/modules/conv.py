@@ -1,9 +1,9 @@
 """`QuantizedConv1d/2d/3d` (torch.ao.nn.quantized.Conv1d/Conv2d/Conv3d): convolutions
 on quint8 inputs with a qint8 weight and float bias, giving quint8 outputs of their own scale
-and zero point (NOTE [ Static quantized kernels ] in ao/nn/quantized/_kernels.py). A 1-d
-convolution runs as the 2-d one over a height of 1, as FBGEMM's does."""
+and zero point (NOTE [ Static quantized kernels ] in ao/nn/quantized/_kernels.py). FBGEMM
+runs a 1-d convolution as the 2-d one over a height of 1, which is what the kernel computes
+for one spatial dim."""
 from ..... import _qdtype
-from ....._quantized import make
 from .....nn.modules.utils import _pair, _single, _triple
 from .. import _kernels
 from .utils import (QuantizedOutputModule, check_quant_input, observed_params,
@@ -140,8 +140,7 @@ def _float_conv(mod, cls):
 
 
 class Conv1d(Conv2d):
-    """A quantized Conv1d, made by `convert` from an observed `nn.Conv1d` (or a QAT ConvBn1d):
-    the 2-d kernel over a height of 1.
+    """A quantized Conv1d, made by `convert` from an observed `nn.Conv1d` (or a QAT ConvBn1d).
 
         >>> torch.ao.nn.quantized.Conv1d(2, 4, 3)
         QuantizedConv1d(2, 4, kernel_size=(3,), stride=(1,), scale=1.0, zero_point=0)
@@ -151,14 +150,6 @@ class Conv1d(Conv2d):
     _OP = "quantized::conv1d"
     _TUPLE = staticmethod(_single)
     _SHAPE = "(N, C, L)"
-
-    def _compute(self, input, weight, bias):
-        as_2d = make(input._data[:, :, None, :], input._quantizer)
-        weight_2d = make(weight._data[:, :, None, :], weight._quantizer)
-        array = _kernels.conv2d(as_2d, weight_2d, bias, (1,) + self.stride,
-                                (0,) + self.padding, (1,) + self.dilation, self.groups,
-                                self.scale, self.zero_point, self._FUSED_RELU)
-        return array[:, :, 0, :]
 
 
 class Conv3d(Conv2d):
