@@ -136,6 +136,11 @@ from ._from_file import from_file  # noqa: E402,F401
 from . import signal  # noqa: E402  (its windows' default layout is `strided`)
 from ._qdtype import *  # noqa: E402,F401,F403  (qint8, ..., per_tensor_affine, ...)
 from ._quantized import *  # noqa: E402,F401,F403
+from ._quantized_functions import function_forms as _quantized_function_forms  # noqa: E402
+_quantized_forms = _quantized_function_forms(globals())
+globals().update(_quantized_forms)
+for _name in set(_quantized_forms) & set(functional.__all__):   # (torch.functional.split
+    setattr(functional, _name, _quantized_forms[_name])        # is torch.split)
 from ._fake_quantize import *  # noqa: E402,F401,F403
 from . import ao, quantization  # noqa: E402
 from . import fx  # noqa: E402,F401

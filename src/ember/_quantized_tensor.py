@@ -329,7 +329,9 @@ def _like(q, array):
 # keeps them only where its channels stay where they are.
 _VIEWS = ("view", "view_as", "reshape", "reshape_as", "flatten", "__getitem__", "transpose",
           "t", "permute", "squeeze", "unsqueeze", "expand", "expand_as", "narrow", "select",
-          "flip", "contiguous", "clone", "detach", "unflatten", "movedim", "swapaxes")
+          "flip", "contiguous", "clone", "detach", "unflatten", "movedim", "swapaxes",
+          "swapdims", "moveaxis")
+_SPLITS = ("chunk", "split", "unbind", "tensor_split")     # (several views)
 _CHANNELS_KEPT = ("contiguous", "clone", "detach")
 
 
@@ -341,11 +343,14 @@ def _keeping_parameters(name):
         if self._quantizer.per_channel and name not in _CHANNELS_KEPT:
             raise NotImplementedError(f"ember: {name} of a per-channel quantized tensor is not "
                                       "supported (only clone, detach and contiguous)")
-        return wrap_as(inner(self, *args, **kwargs), self._quantizer)
+        result = inner(self, *args, **kwargs)
+        if name in _SPLITS:
+            return tuple(wrap_as(t, self._quantizer) for t in result)
+        return wrap_as(result, self._quantizer)
     method.__name__ = name
     method.__doc__ = inner.__doc__
     return method
 
 
-for _name in _VIEWS:
+for _name in _VIEWS + _SPLITS:
     setattr(QuantizedTensor, _name, _keeping_parameters(_name))
