@@ -140,3 +140,51 @@ def test_a_functions_vmap_rule_runs_on_plain_tensors():
     np.testing.assert_array_equal(out.numpy(), [[2., 3., 1.], [5., 4., 0.]])
     with pytest.raises(RuntimeError, match="calling .item"):
         ember.func.vmap(lambda a, b: Take.apply(a, b, 0).sum().item())(x, ind)
+
+
+NORM_STATS = "Batch norm got a batched tensor as input while the running_mean or running_var, " \
+             "which will be updated in place, were not batched"
+
+
+def _batch_norm_rows(x, mean, var, eps=1e-5):
+    """NumPy's batch norm of each sample (N, C) of `x` (B, N, C) with its batch statistics,
+    and the running statistics after one update of `mean`, `var` by each (momentum 0.1)."""
+    mu = x.mean(1, keepdims=True)
+    out = (x - mu) / np.sqrt(x.var(1, keepdims=True) + eps)
+    return out, 0.9 * mean + 0.1 * mu[:, 0], 0.9 * var + 0.1 * x.var(1, ddof=1)
+
+
+def test_batch_norm_refuses_to_update_running_statistics_that_are_not_batched():
+    x = ember.tensor(np.arange(24.).reshape(3, 4, 2) ** 1.5, dtype=ember.float32)
+    bn = ember.nn.BatchNorm1d(2)
+    with pytest.raises(RuntimeError, match=NORM_STATS):
+        vmap(bn)(x)
+    assert bn.num_batches_tracked.item() == 1       # (counted before the call, as in torch)
+    assert bn.running_mean.tolist() == [0., 0.]
+    F = ember.nn.functional
+    for f in (lambda t: F.batch_norm(t, ember.zeros(2), None, training=True),
+              lambda t: ember.batch_norm(t, None, None, None, ember.ones(2), True, 0.1, 1e-5,
+                                         False),
+              ember.nn.InstanceNorm1d(4, track_running_stats=True),
+              grad(lambda t: F.batch_norm(t, ember.zeros(2), ember.ones(2),
+                                          training=True).sum())):
+        with pytest.raises(RuntimeError, match=NORM_STATS):
+            vmap(f)(x)
+
+
+def test_batch_norm_under_vmap_where_torch_allows_it():
+    xs = np.arange(24.).reshape(3, 4, 2) ** 1.5
+    x = ember.tensor(xs)
+    bn = ember.nn.BatchNorm1d(2, dtype=ember.float64)
+    bn.eval()                               # the running statistics are only read
+    np.testing.assert_allclose(vmap(bn)(x).detach().numpy(), xs / np.sqrt(1 + 1e-5))
+    plain = ember.nn.BatchNorm1d(2, track_running_stats=False, dtype=ember.float64)
+    want, mean, var = _batch_norm_rows(xs, np.zeros(2), np.ones(2))
+    np.testing.assert_allclose(vmap(plain)(x).detach().numpy(), want, rtol=1e-6)
+    # batched running statistics: each sample updates its own row
+    means, vars_ = ember.zeros(3, 2, dtype=ember.float64), ember.ones(3, 2, dtype=ember.float64)
+    out = vmap(lambda t, m, v: ember.nn.functional.batch_norm(t, m, v, training=True))(
+        x, means, vars_)
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(means.numpy(), mean, rtol=1e-6)
+    np.testing.assert_allclose(vars_.numpy(), var, rtol=1e-6)

@@ -160,6 +160,32 @@ def _mask_index(args, kwargs):
             raise RuntimeError(_MASK)
 
 
+_NORM_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which "
+    "will be updated in place, were not batched.\nIf you are using a module and do not need "
+    "eval mode, please set `track_running_stats` to be False.If you are using a prebuilt "
+    "module and do not need eval mode, please see the functorch website for resources on how "
+    "to patch your module to work with vmap")
+
+
+def _norm_stats(names):
+    """batch_norm/instance_norm (parameters `names`, the last one the flag for batch
+    statistics): torch refuses to compute the statistics of a batched input when running
+    statistics that would be updated in place are not batched."""
+    def check(args, kwargs):
+        bound = dict(zip(names, args), **kwargs)
+        if not bound.get(names[-1], names[-1] == "use_input_stats") \
+                or not is_batched(bound.get("input")):
+            return
+        if any(t is not None and not is_batched(t)
+               for t in (bound.get("running_mean"), bound.get("running_var"))):
+            raise RuntimeError(_NORM_STATS)
+    return check
+
+
+_F_NORM = ("input", "running_mean", "running_var", "weight", "bias")
+_TOP_NORM = ("input", "weight", "bias", "running_mean", "running_var")
+
 # (owner, name) -> check(args, kwargs), raising torch's error; "Tensor" is the Tensor class
 _REFUSED = {
     **{("Tensor", n): _scalar(_FLOW) for n in ("__bool__", "is_nonzero")},
@@ -180,6 +206,10 @@ _REFUSED = {
        for o in ("Tensor", "ember")},
     **{(o, "equal"): _raise("Batching rule not implemented for aten::equal. We could not "
                             "generate a fallback.") for o in ("Tensor", "ember")},
+    ("ember.nn.functional", "batch_norm"): _norm_stats(_F_NORM + ("training",)),
+    ("ember", "batch_norm"): _norm_stats(_TOP_NORM + ("training",)),
+    ("ember.nn.functional", "instance_norm"): _norm_stats(_F_NORM + ("use_input_stats",)),
+    ("ember", "instance_norm"): _norm_stats(_TOP_NORM + ("use_input_stats",)),
 }
 
 # Public functions that run user code: they pass through (their own operators are seen).

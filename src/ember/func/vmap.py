@@ -16,7 +16,9 @@ batched (`_batched.mark`), and while any vmap runs, `_batched`'s layer of wrappe
 Patching the public operators ]) marks every public operator's results batched when an
 argument is, and raises torch's error where torch's vmap cannot go on: `.item()`, `float()`,
 `bool()` (data-dependent control flow), `.tolist()`/`.numpy()` (no storage), a boolean-mask
-index, `.data`, `allclose`/`equal`, and operators whose output shape depends on the values
+index, `.data`, `allclose`/`equal`, batch norm computing a batched input's statistics while
+the running statistics it would update are not batched (a BatchNorm layer in training mode
+under per-sample gradients), and operators whose output shape depends on the values
 (`nonzero`, `unique`, `masked_select` by a batched mask, one-argument `where`). Tensors not derived from the mapped
 inputs (captured constants, `in_dims=None` inputs) stay unmarked and allow all of it, as in
 torch. An operator's own calls pass unmarked and unchecked (`_batched._State.busy`), as do
