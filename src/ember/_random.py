@@ -37,6 +37,7 @@ import numpy as np
 from ._generator import (Generator, default_generator, get_rng_state, initial_seed,  # noqa
                          manual_seed, seed, set_rng_state)
 from . import _dtype
+from ._random_batch import batchable
 from ._ops._libstdcxx_select import topk_arrangement
 from ._random_arith import _ONE, _fma32, _fma64, _libm, _log_f32, _sincos_f32
 
@@ -196,6 +197,7 @@ def _check_uniform_bounds(dtype, low, high):
             f"to={_fmt(high)} and from={_fmt(low)} which result in to-from to exceed the limit")
 
 
+@batchable(1)
 @_quiet
 def uniform(gen, shape, dtype, low=0.0, high=1.0):
     """Samples of U[low, high) in a new array, as `torch.rand` / `Tensor.uniform_` draw them."""
@@ -354,6 +356,7 @@ def _check_std(std):
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
 
 
+@batchable(1)
 @_quiet
 def normal(gen, shape, dtype, mean=0.0, std=1.0, *, contiguous=True):
     """Samples of N(mean, std^2) in a new array, as `torch.randn` / `normal_` / `normal` draw.
@@ -485,6 +488,7 @@ def _default_random(gen, n, dtype):
     return (gen._words32(n) % np.uint64(span)).astype(dtype)
 
 
+@batchable(1)
 @_quiet
 def random_(gen, shape, dtype, low=None, high=None):
     """Uniform integers in a new array, with `Tensor.random_(from, to)` semantics.
@@ -577,6 +581,7 @@ def check_probability(p):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
 
 
+@batchable(2)
 def bernoulli(gen, p, shape, dtype):
     """0/1 samples with probability `p` (a number, or an array expandable to `shape`).
 
@@ -627,6 +632,7 @@ def _exponential_fill(gen, n, dtype, lambd):
     return _cast((-1.0 / lambd) * _libm(math.log1p, -u), dtype)
 
 
+@batchable(1)
 @_quiet
 def exponential(gen, shape, dtype, lambd=1.0):
     """Samples of Exp(lambd), as `Tensor.exponential_(lambd)` draws them."""

@@ -2781,6 +2781,113 @@ try:
 except ValueError as e:
     print("VE", e)
 ''',
+    'ensemble_bn': r'''
+import copy
+nn = torch.nn; F = torch.nn.functional
+fn = torch.func
+torch.manual_seed(0)
+models = [nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 2)) for _ in range(3)]
+params, buffers = fn.stack_module_state(models)
+print(sorted(params.keys()), sorted(buffers.keys()), buffers["1.num_batches_tracked"])
+base = copy.deepcopy(models[0]).to("meta")
+def call(p, b, x): return fn.functional_call(base, (p, b), (x,))
+x = torch.randn(5, 3)
+out = fn.vmap(call, in_dims=(0, 0, None))(params, buffers, x)
+print(out.shape, buffers["1.running_mean"].round(decimals=4), buffers["1.num_batches_tracked"])
+ref = models[1](x)
+print(torch.allclose(out[1], ref, atol=1e-6))
+xs = torch.randn(3, 5, 3)
+out2 = fn.vmap(call)(params, buffers, xs)
+print(out2.shape, buffers["1.num_batches_tracked"])
+def loss(p, b, x, y): return F.cross_entropy(call(p, b, x), y)
+y = torch.tensor([0, 1, 0, 1, 1])
+g = fn.vmap(fn.grad(loss), in_dims=(0, 0, None, None))(params, buffers, x, y)
+print({k: tuple(v.shape) for k, v in g.items()}, g["3.bias"].round(decimals=4))
+base.eval()
+out3 = fn.vmap(call, in_dims=(0, 0, None))(params, buffers, x)
+print(out3[0, :2].round(decimals=4))
+''',
+    'autograd_hooks': r'''
+nn = torch.nn; F = torch.nn.functional
+fwAD = torch.autograd.forward_ad
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
+opt_dict = {p: torch.optim.SGD([p], lr=0.1) for p in model.parameters()}
+order = []
+def hook(p):
+    order.append(tuple(p.shape)); opt_dict[p].step(); opt_dict[p].zero_grad()
+for p in model.parameters(): p.register_post_accumulate_grad_hook(hook)
+x = torch.randn(3, 4); y = torch.tensor([0, 1, 1])
+for it in range(2):
+    loss = F.cross_entropy(model(x), y); loss.backward()
+    print(it, round(loss.item(), 5), [p.grad is None for p in model.parameters()])
+print(order)
+packed = []
+def pack(t): packed.append((tuple(t.shape), t.dtype)); return t.to(torch.float16)
+def unpack(t): return t.to(torch.float32)
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    a = torch.randn(5, requires_grad=True)
+    b = (a.exp() * a.sin()).sum()
+b.backward()
+print(packed, a.grad.round(decimals=2))
+with torch.autograd.graph.save_on_cpu(pin_memory=False):
+    out = model(x).pow(2).sum()
+out.backward(); print(model[0].weight.grad is None)
+seen = []
+t1 = torch.randn(2, requires_grad=True); t2 = torch.randn(2, requires_grad=True)
+h = torch.autograd.graph.register_multi_grad_hook((t1, t2), lambda grads: seen.append([g is None for g in grads]))
+(t1 * 2).sum().backward(); (t1 * t2).sum().backward()
+print(seen); h.remove()
+prim = torch.randn(4); tang = torch.ones(4)
+with fwAD.dual_level():
+    d = fwAD.make_dual(prim, tang)
+    out = model(d.unsqueeze(0))
+    p, t = fwAD.unpack_dual(out)
+    print(p.shape, t.round(decimals=4), type(fwAD.unpack_dual(out)).__name__)
+    print(fwAD.unpack_dual(F.softplus(d)).tangent.round(decimals=4))
+with torch.autograd.set_detect_anomaly(True):
+    z = torch.randn(3, requires_grad=True); w = z * 2; w.sum().backward()
+print(z.grad, torch.is_anomaly_enabled())
+v = torch.randn(3, requires_grad=True)
+u = v * 3; u.retain_grad(); u.register_hook(lambda g: g * 10)
+(u ** 2).sum().backward()
+print(u.grad.round(decimals=4), v.grad.round(decimals=4), u.is_leaf, u.retains_grad, u.grad_fn.name())
+n = torch.randn(2, requires_grad=True)
+print((n * 2).grad_fn.next_functions, (n * 2).grad_fn.metadata)
+l = (n.exp() + n.sin()).sum()
+print(torch.autograd.grad(l, n, retain_graph=True)[0].shape, l.grad_fn.next_functions[0][0].name())
+l.backward(inputs=[n]); print(n.grad.shape)
+gg = torch.autograd.grad(torch.stack([n.sum(), (n ** 2).sum()]), n, grad_outputs=torch.eye(2), is_grads_batched=True)[0]
+print(gg.shape)
+''',
+    'ensemble_dropout': r'''
+import copy
+nn = torch.nn; F = torch.nn.functional
+fn = torch.func
+torch.manual_seed(0)
+models = [nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Dropout(0.5), nn.Linear(6, 6), nn.ReLU(), nn.Dropout(0.5), nn.Linear(6, 2)) for _ in range(3)]
+params, buffers = fn.stack_module_state(models)
+base = copy.deepcopy(models[0]).to("meta")
+def fmodel(p, b, x): return fn.functional_call(base, (p, b), (x,))
+x = torch.randn(5, 4)
+out = fn.vmap(fmodel, in_dims=(0, 0, None), randomness="different")(params, buffers, x)
+print(out.round(decimals=4))
+same = fn.vmap(fmodel, in_dims=(0, 0, None), randomness="same")(params, buffers, x)
+print(same[:, 0].round(decimals=4))
+chunked = fn.vmap(fmodel, in_dims=(0, 0, None), randomness="different", chunk_size=2)(params, buffers, x)
+print(chunked[:, 1].round(decimals=4))
+def loss(p, b, x, y): return F.cross_entropy(fmodel(p, b, x), y)
+g = fn.vmap(fn.grad(loss), in_dims=(0, 0, None, None), randomness="different")(params, buffers, x, torch.tensor([0, 1, 0, 1, 1]))
+print(g["6.bias"].round(decimals=4))
+noise = fn.vmap(lambda t: t + 0.1 * torch.randn(6) + torch.rand(1), randomness="different")(torch.zeros(4, 6))
+print(noise.round(decimals=4))
+print(fn.vmap(lambda p: torch.bernoulli(p) * torch.normal(p, 0.1), randomness="different")(torch.rand(3, 4)).round(decimals=4))
+try:
+    fn.vmap(lambda t: t + torch.empty(3).uniform_(), randomness="different")(torch.zeros(2, 3))
+except RuntimeError as e:
+    print("RT", e)
+print(torch.rand(2))
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

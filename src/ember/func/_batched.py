@@ -212,14 +212,34 @@ _REFUSED = {
     ("ember", "instance_norm"): _norm_stats(_TOP_NORM + ("use_input_stats",)),
 }
 
+_INPLACE_RANDOM = ("vmap: Cannot ask for different inplace randomness on an unbatched tensor. "
+                   "This will appear like same randomness. If this is necessary for your "
+                   "usage, please file an issue with functorch.")
+
+
+def _inplace_random(args, kwargs):
+    """An in-place sampler on a tensor not batched, under randomness="different"."""
+    from ..autograd.function import _Transforms
+    if _Transforms.vmaps and _Transforms.vmaps[-1][0] == "different" and args \
+            and not is_batched(args[0]):
+        raise RuntimeError(_INPLACE_RANDOM)
+
+
+# checks made on calls given no batched tensor too
+_REFUSED_UNBATCHED = {("Tensor", n): _inplace_random for n in (
+    "uniform_", "normal_", "bernoulli_", "exponential_", "random_", "cauchy_", "log_normal_",
+    "geometric_")}
+
 # Public functions that run user code: they pass through (their own operators are seen).
 _NOT_WRAPPED = frozenset(("vmap", "cond", "while_loop", "compile"))
 
 
-def _wrapped(fn, check):
+def _wrapped(fn, check, unbatched_check=None):
     @functools.wraps(fn)
     def op(*args, **kwargs):
         if _state.busy or not _any_batched((*args, *kwargs.values()) if kwargs else args):
+            if unbatched_check is not None and not _state.busy and not _engine._running:
+                unbatched_check(args, kwargs)
             return fn(*args, **kwargs)
         if check is not None and not _engine._running:    # (a backward formula is ember's)
             check(args, kwargs)
@@ -257,7 +277,7 @@ class _Layer(_patch_ops.Layer):
             return property(_wrapped(inner.fget, check),
                             inner.fset and _wrapped(inner.fset, None), inner.fdel,
                             inner.__doc__)
-        return _wrapped(inner, check)
+        return _wrapped(inner, check, _REFUSED_UNBATCHED.get(key))
 
 
 # Tensor dunders that are no operators on values (`__repr__` prints the element)

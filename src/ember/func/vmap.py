@@ -6,8 +6,10 @@ torch's vmap pushes one call through "batched" tensors. ember has no batched ten
 input sliced with `select`, a view) and stacks the results along `out_dims`. Results, dtypes,
 gradients through the stacked output and the error texts are torch's; the cost is one Python
 call of `func` per element, so batch-friendly code (matmul, broadcasting) is faster written
-batched by hand. `chunk_size` is accepted and does not change results. Randomness follows
-torch's three modes: 'different' (each element draws its own numbers), 'same' (each element
+batched by hand. `chunk_size` is accepted and changes no result but random draws. Randomness
+follows torch's three modes: 'different' (each element draws its own numbers: each random op
+draws once for the whole batch, or chunk, as torch's batched ops do; NOTE [ Random draws under
+vmap ] in _random_batch.py), 'same' (each element
 sees the generator's state as it was at the start of the call) and 'error' (the default:
 drawing random numbers raises torch's error, detected by the generator's state changing).
 
@@ -32,6 +34,7 @@ import functools
 
 from .._tensor import Tensor
 from . import _batched
+from .._random_batch import batched_draws
 from ._pytree import broadcast_prefix, spec_repr, tree_flatten, tree_unflatten
 from ..autograd.function import _Transforms
 from .eager_transforms import _RANDOM_IN_VMAP, _check_randomness
@@ -141,7 +144,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         _Transforms.vmaps.append((randomness, unmapped))
         _batched.enter()
         try:
-            _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, results)
+            with batched_draws(size if randomness == "different" else 0, chunk_size) as draws:
+                _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start,
+                                 results, draws)
         finally:
             _batched.leave()
             _Transforms.active -= 1
@@ -177,8 +182,10 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return wrapper
 
 
-def _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, results):
-    """Call `func` once per batch element (see the NOTE), appending each result."""
+def _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, results,
+                     draws):
+    """Call `func` once per batch element (see the NOTE), appending each result; `draws`
+    makes random draws for the whole batch (NOTE [ Random draws under vmap ])."""
     from ..random import set_rng_state
     for b in range(max(size, 1)):
         if size == 0:       # NOTE: one call on zeros, only for the output's structure
@@ -189,6 +196,7 @@ def _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start, 
         _batched.mark([x for x, d in zip(per, dims) if d is not None])
         if randomness == "same":
             set_rng_state(start)
+        draws.element(b)
         results.append(func(*tree_unflatten(per, spec), **kwargs))
         if randomness == "error" and not _rng_state().equal(start):
             set_rng_state(start)
