@@ -277,3 +277,61 @@ def test_half_precision_losses_reduce_in_float32():
     assert got.float().item() == float(want)
     got_sum = ember.nn.functional.mse_loss(ta, tb, reduction="sum")
     assert got_sum.float().item() == float(sq.astype(F32).sum().astype(BF16))
+
+
+def _rounded(v, dtype):
+    return v.astype(dtype).astype(F32)
+
+
+def _exp(v):
+    return np.exp(v.astype(F64)).astype(F32)
+
+
+def _half_rows(dtype, shape, seed):
+    x = (np.random.default_rng(seed).standard_normal(shape) * 2).astype(dtype)
+    return x, ember.tensor(x.astype(F32)).to(ember.bfloat16 if dtype is BF16 else ember.float16)
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+def test_half_precision_log_softmax_keeps_the_sum_and_its_log_in_the_dtype(dtype):
+    x, t = _half_rows(dtype, (6, 9), 5)
+    a = x.astype(F32)
+    shifted = a - a.max(-1, keepdims=True)
+    total = _exp(shifted).sum(-1, keepdims=True)
+    log = np.log(_rounded(total, dtype).astype(F64)).astype(F32)
+    want = (shifted - _rounded(log, dtype)).astype(dtype)
+    naive = (shifted - np.log(total.astype(F64)).astype(F32)).astype(dtype)
+    assert not np.array_equal(want, naive)
+    np.testing.assert_array_equal(t.log_softmax(-1).float().numpy().astype(dtype), want)
+    # along another dim, one rounding at the end
+    shifted = a - a.max(0, keepdims=True)
+    want = (shifted - np.log(_exp(shifted).sum(0, keepdims=True).astype(F64)).astype(F32))
+    np.testing.assert_array_equal(t.log_softmax(0).float().numpy().astype(dtype),
+                                  want.astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+def test_half_precision_softmax_along_another_dim_stores_the_exponentials(dtype):
+    x, t = _half_rows(dtype, (7, 5), 6)
+    a = x.astype(F32)
+    e = _exp(a - a.max(0, keepdims=True))
+    total = e.sum(0, keepdims=True)
+    want = (_rounded(e, dtype) / total).astype(dtype)
+    assert not np.array_equal(want, (e / total).astype(dtype))
+    np.testing.assert_array_equal(t.softmax(0).float().numpy().astype(dtype), want)
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+def test_half_precision_log_softmax_gradient_is_computed_in_float32(dtype):
+    x, t = _half_rows(dtype, (6, 9), 7)
+    g = (np.random.default_rng(8).standard_normal((6, 9))).astype(dtype)
+    t.requires_grad_()
+    y = t.log_softmax(-1)
+    y.backward(ember.tensor(g.astype(F32)).to(t.dtype))
+    yf, gf = y.detach().float().numpy(), g.astype(F32)
+    want = (gf - _exp(yf) * gf.sum(-1, keepdims=True)).astype(dtype)
+    # (rounding each step to the dtype gives other numbers)
+    e = _rounded(_exp(yf), dtype)
+    naive = (gf - _rounded(e * _rounded(gf.sum(-1, keepdims=True), dtype), dtype)).astype(dtype)
+    assert not np.array_equal(want, naive)
+    np.testing.assert_array_equal(t.grad.float().numpy().astype(dtype), want)

@@ -67,6 +67,10 @@ class LogSoftmax(Op):
             # (one pass each, no op dispatch), as cross_entropy's backward runs it every step.
             return wrap(g - _rounded.np_exp(y._data) * np.add.reduce(g, axis=ctx.dim,
                                                                      keepdims=True))
+        if y.dtype.itemsize == 2 and y.dtype.is_floating_point:
+            # (torch's kernel computes half precision in float32 and rounds once)
+            g, yf = grad.float(), y.float()
+            return (g - yf.exp() * g.sum(ctx.dim, keepdim=True)).to(y.dtype)
         return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
 
 
@@ -76,6 +80,8 @@ def _softmax_arrays(x, dim, log):
     if a.ndim == 0:
         return xp.zeros_like(x) if log else xp.ones_like(x)
     shifted = a - a.max(axis=dim, keepdims=True)
+    if a.dtype != x.dtype:
+        return row_major(xp, _half_softmax(xp, x.dtype, shifted, dim, log))
     last = dim in (-1, a.ndim - 1)
     e = _rounded.exp(xp, shifted)
     # (along the last dim, NumPy's float32/float64 sums in torch's order: NOTE [ Softmax's row
@@ -106,6 +112,27 @@ def _fast_softmax(x, d, log):
     if result.flags.c_contiguous and (result.ndim < 2 or 1 not in result.shape):
         return result
     return row_major(np, result)
+
+
+def _half_softmax(xp, dtype, shifted, dim, log):
+    """(log_)softmax of a float16/bfloat16 input, from its float32 `shifted` (x - max), rounded
+    to `dtype` where torch's kernels store a value in it: along the last dim, log_softmax keeps
+    the sum of the exponentials and its log in `dtype`; along another dim, softmax writes the
+    exponentials into its `dtype` result before dividing them by their float32 sum."""
+    def rounded(v):
+        return v.astype(dtype).astype(v.dtype)
+    last = dim in (-1, shifted.ndim - 1)
+    e = _rounded.exp(xp, shifted)
+    total = e.sum(axis=dim, keepdims=True)
+    if log and last:
+        result = shifted - rounded(_rounded.log(xp, rounded(total)))
+    elif log:
+        result = shifted - _rounded.log(xp, total)
+    elif last:
+        result = e * (1 / total)
+    else:
+        result = rounded(e) / total
+    return result.astype(dtype)
 
 
 def _dim_softmax(input, dim, dtype, log, out=None):
