@@ -11,6 +11,7 @@ from .._ops._op import Op, record
 from .._ops.activations import apply
 from .._ops.dim_activations import LogSoftmax
 from ..autograd.grad_mode import _state as _grad_state
+from ._nll_sum import cascade_sum, nll_sums
 from ._loss_ops import _kernel_error, _shape_text
 
 
@@ -160,14 +161,20 @@ def nll_loss(input, target, weight, ignore_index, reduction):
          else xp.ones(classes.shape, x.dtype)) * valid
     # (torch's kernel for a 1-D input accumulates from zero: 0 - x*w, so +0 where x*w is 0)
     losses = 0 - picked * w if input.ndim == 1 else -picked * w
-    total = w.sum()
+    if input.ndim == 2 and xp is _np and reduction != "none" and len(losses):
+        # (torch's order of the sums: NOTE [ nll_loss's cascade sum ])
+        loss_sum, total = nll_sums(losses, None if weight is None else w,
+                                   None if valid.all() else valid)
+    else:
+        loss_sum, total = losses.sum(), w.sum()
     if reduction == "none":     # (an ignored target's loss is +0, not -0 * 0)
         result = xp.where(valid, losses, 0).astype(x.dtype)
     elif reduction == "sum":
-        result = xp.asarray(losses.sum(), dtype=x.dtype)
+        result = xp.asarray(loss_sum, dtype=x.dtype)
     else:
         with _np.errstate(invalid="ignore"):    # every target ignored: 0 / 0, quietly NaN
-            result = xp.asarray(losses.sum() / total, dtype=x.dtype)
+            result = xp.asarray(xp.asarray(loss_sum, x.dtype) / xp.asarray(total, x.dtype),
+                                dtype=x.dtype)
     op = NllLoss2d if input.ndim > 2 else NllLoss
     return apply(op, (input,), result,
                  {"reduction": reduction, "class_dim": class_dim, "n_classes": n_classes,
@@ -193,8 +200,8 @@ def _nll_loss_2d(input, target, x, t, n_classes, reduction):
     general path's arithmetic (weights of one, their count as the total) without its masks."""
     n = x.shape[0]
     total = x.dtype.type(n)
-    # (negated before the sum, as torch: a sum of zeros of both signs is +0, its negation -0)
-    losses = _SUM(-x[_rows(n), t])
+    # (negated before the sum, as torch, in torch's order: NOTE [ nll_loss's cascade sum ])
+    losses = cascade_sum(0 - x[_rows(n), t], None, n)
     out = wrap(_np.asarray(losses if reduction == "sum" else losses / total))
     if input._requires_grad and _grad_state.enabled:
         record(NllLoss, (input,), (out,),

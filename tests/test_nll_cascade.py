@@ -1,0 +1,80 @@
+"""nll_loss sums its rows in torch's order (NOTE [ nll_loss's cascade sum ] in
+ember/nn/_nll_sum.py): checked against a plain loop written from the NOTE, and on hand-worked
+sums whose last bits depend on the order."""
+import math
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import ember
+F = ember.nn.functional
+
+
+def _loop(x, t, w, ignore, dtype):
+    """The NOTE's algorithm, row by row: (loss sum, weight sum) in `dtype`."""
+    def add(a, b):
+        return (np.array([a], dtype) + np.array([b], dtype))[0]
+    n = len(t)
+    power = max(4, (math.ceil(math.log2(n)) if n > 1 else 0) // 8)
+    loss, weight = [dtype(0)] * 8, [dtype(0)] * 8
+    counted = 0
+    for b in range(n):
+        if t[b] == ignore:
+            continue
+        counted += 1
+        wv = dtype(1) if w is None else w[t[b]]
+        loss[0] = add(loss[0], -(np.array([x[b, t[b]]], dtype) * wv)[0])
+        weight[0] = add(weight[0], wv)
+        for j in range(7):
+            if b & (((1 << power) - 1) << (j * power)):
+                break
+            loss[j + 1], loss[j] = add(loss[j + 1], loss[j]), dtype(0)
+            weight[j + 1], weight[j] = add(weight[j + 1], weight[j]), dtype(0)
+    for j in range(1, 8):
+        loss[0], weight[0] = add(loss[0], loss[j]), add(weight[0], weight[j])
+    return loss[0], (weight[0] if w is not None else np.array([counted]).astype(dtype)[0])
+
+
+def test_the_order_decides_the_last_bits():
+    # row 0 (2**24) waits at the top level; rows 1..16 (ones) pass up as 16, rows 17..19 stay:
+    # (3 + 16) + 2**24 = 2**24 + 19, which rounds (to even) to 2**24 + 20 in float32; NumPy's
+    # pairwise partial sums lose some of the ones added to 2**24
+    items = np.array([2.0 ** 24] + [1.0] * 19, np.float32)
+    x = ember.tensor(-items[:, None])
+    got = F.nll_loss(x, ember.zeros(20, dtype=ember.int64), reduction="sum").item()
+    assert got == 2.0 ** 24 + 20
+    assert np.add.reduce(items) != got
+
+
+def test_an_ignored_row_passes_nothing_up():
+    # row 16 ignored: rows 1..15 and 17 stay in level 0 until row 32 passes them up
+    items = np.array([2.0 ** 24] + [1.0] * 32, np.float32)
+    t = np.zeros(33, np.int64)
+    t[16] = -100
+    x = ember.tensor(-items[:, None])
+    got = F.nll_loss(x, ember.tensor(t), reduction="sum").item()
+    want, _ = _loop(-items[:, None], t, None, -100, np.float32)
+    assert got == want == 2.0 ** 24 + 32
+
+
+@pytest.mark.parametrize("dtype, edtype", [(np.float32, ember.float32),
+                                           (np.float16, ember.float16),
+                                           (ml_dtypes.bfloat16, ember.bfloat16),
+                                           (np.float64, ember.float64)])
+@pytest.mark.parametrize("n, ignored, weighted", [(1, 0, False), (17, 0, False),
+                                                  (300, 0, False), (300, 0.3, False),
+                                                  (700, 0.2, True), (40, 0.5, True)])
+def test_sums_and_means_follow_the_loop(dtype, edtype, n, ignored, weighted):
+    rng = np.random.default_rng(n)
+    x = (-rng.random((n, 4)) * 3).astype(dtype)
+    t = rng.integers(0, 4, n)
+    t[rng.random(n) < ignored] = -100
+    w = (rng.random(4) + 0.5).astype(dtype) if weighted else None
+    loss, weight = _loop(x, t, w, -100, dtype)
+    args = (ember.tensor(x.astype(np.float64)).to(edtype), ember.tensor(t))
+    kw = {"weight": None if w is None else ember.tensor(w.astype(np.float64)).to(edtype)}
+    got = F.nll_loss(*args, reduction="sum", **kw)
+    assert got.dtype == edtype and got.double().item() == float(loss)
+    mean = (np.array([loss], dtype) / np.array([weight], dtype))[0]
+    assert F.nll_loss(*args, **kw).double().item() == float(mean)
