@@ -335,3 +335,31 @@ def test_half_precision_log_softmax_gradient_is_computed_in_float32(dtype):
     naive = (gf - _rounded(e * _rounded(gf.sum(-1, keepdims=True), dtype), dtype)).astype(dtype)
     assert not np.array_equal(want, naive)
     np.testing.assert_array_equal(t.grad.float().numpy().astype(dtype), want)
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
+def test_half_precision_layer_norm_gradients_use_half_statistics_and_row_sums(dtype):
+    rng = np.random.default_rng(9)
+    x, g = (rng.standard_normal((40, 12)).astype(dtype) for _ in range(2))
+    w = (rng.random(12) + 0.5).astype(dtype)
+    edt = ember.float16 if dtype is F16 else ember.bfloat16
+    t, tw, tb = (ember.tensor(a.astype(F32)).to(edt).requires_grad_() for a in (x, w, w))
+    ember.nn.functional.layer_norm(t, (12,), tw, tb).backward(ember.tensor(g.astype(F32)).to(edt))
+    xf, gf, wf = x.astype(F32), g.astype(F32), w.astype(F32)
+    mean = xf.mean(1, keepdims=True)
+    rstd = (1 / np.sqrt(((xf - mean) ** 2).mean(1, keepdims=True) + F32(1e-5))).astype(F32)
+    mean, rstd = _rounded(mean, dtype), _rounded(rstd, dtype)     # (kept in the half dtype)
+    xhat = (xf - mean) * rstd
+
+    def rows(terms):        # row by row into a half sum
+        total = terms[0].astype(dtype)
+        for r in terms[1:]:
+            total = (total.astype(F32) + r).astype(dtype)
+        return total
+    np.testing.assert_array_equal(tw.grad.float().numpy().astype(dtype), rows(gf * xhat))
+    np.testing.assert_array_equal(tb.grad.float().numpy().astype(dtype), rows(gf))
+    assert not np.array_equal(rows(gf * xhat), (gf * xhat).sum(0).astype(dtype))
+    gh = gf * wf
+    want = rstd * (gh - gh.mean(1, keepdims=True) - xhat * (gh * xhat).mean(1, keepdims=True))
+    got = t.grad.float().numpy()
+    assert np.max(np.abs(got - want)) <= 2 * np.max(np.abs(want)) * float(ember.finfo(edt).eps)

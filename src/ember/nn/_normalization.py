@@ -117,10 +117,13 @@ def _kernel_backward(ctx, grad, x, w, mean, rstd, need):
     else:
         if d is not None:
             d *= r                          # now xhat
-        if need[1]:
-            gw = _einsum_sum(xp, waxes, nd, g, d)
-        if need[2]:
-            gb = _einsum_sum(xp, waxes, nd, g)
+        if getattr(ctx, "half", False):     # (NOTE [ Half precision layer norm ])
+            half = grad._data.dtype
+            gw = _rows_in_order(g * d, half) if need[1] else None
+            gb = _rows_in_order(g, half) if need[2] else None
+        else:
+            gw = _einsum_sum(xp, waxes, nd, g, d) if need[1] else None
+            gb = _einsum_sum(xp, waxes, nd, g) if need[2] else None
         if need[0]:
             gh = g if wb is None else g * wb
             # gx = r * (gh - mean(gh) - xhat * mean(gh * xhat)), written in place
@@ -142,6 +145,15 @@ def _kernel_backward(ctx, grad, x, w, mean, rstd, need):
     if need[2]:
         gb = wrap(gb.reshape(ctx.bias_shape).astype(ctx.bias_dtype, copy=False))
     return gx, gw, gb
+
+
+def _rows_in_order(terms, half):
+    """The sum over rows of the float32 (M, K) `terms`, added row by row into a `half` sum
+    (each float32 term added to the sum read back as float32, then rounded), kept 2-D."""
+    total = terms[0].astype(half)
+    for row in terms[1:]:
+        total = (total.astype(terms.dtype) + row).astype(half)
+    return total.astype(terms.dtype)[None]
 
 
 def _composed_backward(ctx, grad, x, w, mean, rstd, need):
@@ -208,9 +220,16 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
             follow(xp, result, x)
     bias_shape, bias_dtype = (None, None) if bias is None else (bias._data.shape,
                                                                  bias._data.dtype)
+    half = op is NativeLayerNorm and x.dtype.itemsize == 2
+    if half:
+        # NOTE [ Half precision layer norm ]: torch keeps a float16/bfloat16 layer norm's
+        # statistics in the input's dtype, and its backward reads them back from there; it
+        # adds the weight's and bias's gradients row after row into sums of that dtype,
+        # rounding at each row.
+        mean, rstd = (a.astype(x.dtype).astype(dtype) for a in (mean, rstd))
     params = {"shape": shape, "axes": axes, "wshape": wshape, "waxes": waxes, "eps": eps,
               "training": training, "bias_shape": bias_shape, "bias_dtype": bias_dtype,
-              "mean": wrap(mean), "rstd": wrap(rstd)}
+              "mean": wrap(mean), "rstd": wrap(rstd), "half": half}
     return apply(op, (input, weight, bias), result, params), mean, var
 
 
