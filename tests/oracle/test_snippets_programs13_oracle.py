@@ -10,7 +10,9 @@ and model surgery, CPU autocast, torch.compile, U-Net, DQN, PPO, VQ-VAE, Gaussia
 and k-means, neural ODEs and mixtures of experts, char-RNN sampling, audio features and a
 WaveNet, WGAN-GP, MAML, checkpointing and custom Functions, metrics, printing, LLaMA-style
 rotary attention, beam search, recommenders with sparse gradients, augmentation, linear
-algebra, samplers, meta-device initialisation and Python's operators on tensors.
+algebra, samplers, meta-device initialisation and Python's operators on tensors, a vmap
+ensemble with dropout (randomness="different"), float16/bfloat16 training steps and
+nll_loss sums printed in full.
 
 Where torch's float32 kernels sum in another order than NumPy's (BLAS matmuls, convolutions'
 double backward, SLEEF's exp inside softmax), a printed value can differ in its last digit:
@@ -2887,6 +2889,125 @@ try:
 except RuntimeError as e:
     print("RT", e)
 print(torch.rand(2))
+''',
+    'ddp_single': r'''
+import os, socket
+dist = torch.distributed
+nn = torch.nn; F = torch.nn.functional
+s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+os.environ["MASTER_ADDR"] = "127.0.0.1"; os.environ["MASTER_PORT"] = str(port)
+torch.manual_seed(0)
+print(dist.is_available(), dist.is_initialized())
+dist.init_process_group("gloo", rank=0, world_size=1)
+try:
+    print(dist.is_initialized(), dist.get_rank(), dist.get_world_size(), dist.get_backend())
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    ddp = nn.parallel.DistributedDataParallel(model)
+    print(type(ddp).__name__, list(ddp.state_dict().keys())[:2], ddp.module is model)
+    ds = torch.utils.data.TensorDataset(torch.randn(10, 4), torch.randint(0, 2, (10,)))
+    sampler = torch.utils.data.distributed.DistributedSampler(ds, shuffle=True, seed=1)
+    dl = torch.utils.data.DataLoader(ds, batch_size=4, sampler=sampler)
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.1)
+    for ep in range(2):
+        sampler.set_epoch(ep)
+        print(ep, list(sampler))
+        for xb, yb in dl:
+            loss = F.cross_entropy(ddp(xb), yb); opt.zero_grad(); loss.backward(); opt.step()
+        t = torch.tensor([loss.item()]); dist.all_reduce(t, op=dist.ReduceOp.SUM)
+        print(ep, round(t.item(), 4))
+    lst = [torch.zeros(2)]; dist.all_gather(lst, torch.ones(2)); print(lst)
+    b = torch.tensor([5.0]); dist.broadcast(b, src=0); print(b)
+    dist.barrier()
+    objs = [None]; dist.all_gather_object(objs, {"a": 1}); print(objs)
+    with ddp.no_sync():
+        F.cross_entropy(ddp(xb), yb).backward()
+    print(model[0].weight.grad.shape)
+finally:
+    dist.destroy_process_group()
+print(dist.is_initialized())
+''',
+    'gumbel_sinkhorn_caps': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+logits = torch.randn(4, 5, requires_grad=True)
+for tau in (1.0, 0.5):
+    y = F.gumbel_softmax(logits, tau=tau, hard=False)
+    yh = F.gumbel_softmax(logits, tau=tau, hard=True, dim=-1)
+    print(tau, y.round(decimals=4)[0], yh[0], yh.grad_fn.name())
+(yh * torch.arange(5.)).sum().backward(); print(logits.grad.round(decimals=4)[0])
+class GVAE(nn.Module):
+    def __init__(self, N=3, K=4):
+        super().__init__(); self.N, self.K = N, K
+        self.enc = nn.Linear(8, N * K); self.dec = nn.Linear(N * K, 8)
+    def forward(self, x, tau):
+        q = self.enc(x).view(-1, self.N, self.K)
+        z = F.gumbel_softmax(q, tau=tau, hard=False).view(-1, self.N * self.K)
+        qy = F.softmax(q, dim=-1)
+        kl = (qy * torch.log(qy * self.K + 1e-20)).sum((-1, -2)).mean()
+        return torch.sigmoid(self.dec(z)), kl
+m = GVAE(); opt = torch.optim.Adam(m.parameters(), lr=1e-2)
+x = torch.rand(6, 8).round()
+tau = 1.0
+for it in range(4):
+    r, kl = m(x, tau); loss = F.binary_cross_entropy(r, x, reduction="sum") / 6 + kl
+    opt.zero_grad(); loss.backward(); opt.step(); tau = max(0.5, tau * 0.9)
+    print(it, round(loss.item(), 4), round(kl.item(), 5), round(tau, 3))
+def sinkhorn(C, eps=0.1, iters=50):
+    n, m_ = C.shape
+    log_mu = torch.full((n,), -torch.log(torch.tensor(float(n)))); log_nu = torch.full((m_,), -torch.log(torch.tensor(float(m_))))
+    u = torch.zeros(n); v = torch.zeros(m_)
+    for _ in range(iters):
+        u = eps * (log_mu - torch.logsumexp((-C + u[:, None] + v[None, :]) / eps, dim=1)) + u
+        v = eps * (log_nu - torch.logsumexp((-C + u[:, None] + v[None, :]) / eps, dim=0)) + v
+    P = torch.exp((-C + u[:, None] + v[None, :]) / eps)
+    return P, (P * C).sum()
+a = torch.randn(5, 2); b = torch.randn(4, 2) + 1
+P, cost = sinkhorn(torch.cdist(a, b) ** 2)
+print(P.sum(1).round(decimals=4), P.sum(0).round(decimals=4), round(cost.item(), 4))
+def squash(s, dim=-1):
+    n2 = (s ** 2).sum(dim, keepdim=True)
+    return n2 / (1 + n2) * s / torch.sqrt(n2 + 1e-8)
+u_hat = torch.randn(2, 6, 3, 4)
+b_ij = torch.zeros(2, 6, 3)
+for r in range(3):
+    c = F.softmax(b_ij, dim=2)
+    s = (c.unsqueeze(-1) * u_hat).sum(1)
+    v = squash(s)
+    b_ij = b_ij + torch.einsum("bicd,bcd->bic", u_hat, v)
+print(v.norm(dim=-1).round(decimals=4), c[0, 0].round(decimals=4))
+''',
+    'lowp_train': r'''
+nn = torch.nn; F = torch.nn.functional
+for dt in (torch.bfloat16, torch.float16):
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(6, 8), nn.GELU(), nn.LayerNorm(8), nn.Linear(8, 3)).to(dt)
+    x = torch.randn(5, 6).to(dt); y = torch.tensor([0, 1, 2, 0, 1])
+    out = m(x); loss = F.cross_entropy(out, y)
+    loss.backward()
+    print(dt, out.dtype, loss.dtype, loss.item(), F.cross_entropy(out, y, reduction="sum").item())
+    for n, p in m.named_parameters():
+        print(n, p.grad.dtype, p.grad.flatten()[:6])
+    print(F.log_softmax(out, 1)[0], F.softmax(out, 0)[:, 0], F.nll_loss(F.log_softmax(out, -1), y, ignore_index=1).item())
+    ln = nn.LayerNorm(16).to(dt); z = torch.randn(40, 16).to(dt).requires_grad_()
+    ln(z).pow(2).sum().backward()
+    print(ln.weight.grad[:4], ln.bias.grad[:4], z.grad[0, :4])
+''',
+    'loss_items': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+x = torch.randn(64, 10); y = torch.randint(0, 4, (64,))
+for n in (1, 17, 33, 64):
+    logits = torch.randn(n, 4) * 3
+    t = y[:n]
+    print(n, F.nll_loss(-(torch.rand(n, 4) * 3) - logits.abs(), t, reduction="sum").item(),
+          F.nll_loss(-torch.rand(n, 4, dtype=torch.float64) * 3, t).item())
+lp = -torch.rand(40, 5) * 4
+tt = torch.randint(0, 5, (40,)); tt[::3] = -100
+w = torch.tensor([1.0, 0.5, 2.0, 1.5, 0.25])
+print(F.nll_loss(lp, tt).item(), F.nll_loss(lp, tt, weight=w).item(), F.nll_loss(lp, tt, weight=w, reduction="sum").item())
+print(F.nll_loss(lp.half(), tt).item(), F.nll_loss(lp.bfloat16(), tt, reduction="sum").item(), F.nll_loss(lp.bfloat16(), tt, weight=w.bfloat16()).item())
+tt[:] = -100
+print(F.nll_loss(lp, tt).item(), F.nll_loss(lp, tt, reduction="sum").item())
 ''',
 }
 
