@@ -363,3 +363,18 @@ def test_half_precision_layer_norm_gradients_use_half_statistics_and_row_sums(dt
     want = rstd * (gh - gh.mean(1, keepdims=True) - xhat * (gh * xhat).mean(1, keepdims=True))
     got = t.grad.float().numpy()
     assert np.max(np.abs(got - want)) <= 2 * np.max(np.abs(want)) * float(ember.finfo(edt).eps)
+
+
+def test_half_precision_layer_norm_of_no_rows_and_with_float32_parameters():
+    ln = ember.nn.LayerNorm(4).to(ember.float16)
+    z = ember.zeros(0, 4, dtype=ember.float16, requires_grad=True)
+    ln(z).sum().backward()
+    assert ln.weight.grad.tolist() == [0.0] * 4 and ln.bias.grad.dtype == ember.float16
+    # float32 parameters of a bfloat16 input (torch's mixed call): float32 gradients
+    x = ember.tensor([[1.0, 2.0, 4.0, 8.0], [3.0, 1.0, 2.0, 0.5]]).to(ember.bfloat16)
+    w = ember.ones(4, requires_grad=True)
+    ember.nn.functional.layer_norm(x, (4,), w, ember.zeros(4)).sum().backward()
+    xf = x.float().numpy()
+    xhat = (xf - xf.mean(1, keepdims=True)) / np.sqrt(xf.var(1, keepdims=True) + 1e-5)
+    assert w.grad.dtype == ember.float32
+    np.testing.assert_allclose(w.grad.numpy(), xhat.sum(0), rtol=1e-5, atol=1e-6)

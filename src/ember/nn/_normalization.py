@@ -150,6 +150,8 @@ def _kernel_backward(ctx, grad, x, w, mean, rstd, need):
 def _rows_in_order(terms, half):
     """The sum over rows of the float32 (M, K) `terms`, added row by row into a `half` sum
     (each float32 term added to the sum read back as float32, then rounded), kept 2-D."""
+    if not len(terms):
+        return terms.sum(0, keepdims=True)
     total = terms[0].astype(half)
     for row in terms[1:]:
         total = (total.astype(terms.dtype) + row).astype(half)
@@ -220,7 +222,8 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
             follow(xp, result, x)
     bias_shape, bias_dtype = (None, None) if bias is None else (bias._data.shape,
                                                                  bias._data.dtype)
-    half = op is NativeLayerNorm and x.dtype.itemsize == 2
+    half = op is NativeLayerNorm and x.dtype.itemsize == 2 and all(
+        t is None or t._data.dtype == x.dtype for t in (weight, bias))
     if half:
         # NOTE [ Half precision layer norm ]: torch keeps a float16/bfloat16 layer norm's
         # statistics in the input's dtype, and its backward reads them back from there; it
