@@ -183,11 +183,23 @@ def test_meshgrid_of_a_matrix_is_refused():
         ember.meshgrid(X, V, indexing="ij")
 
 
-def test_meshgrid_warns_without_indexing():
+def test_meshgrid_warns_without_indexing_once():
+    from ember import _config
+    _config._warned.clear()         # (torch warns once per process)
     with pytest.warns(UserWarning, match="^torch.meshgrid: in an upcoming release, it will be "
                                          "required to pass the indexing argument."):
         grids = ember.meshgrid(V, V[:3])
     assert [tuple(g.shape) for g in grids] == [(4, 3), (4, 3)]        # 'ij'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ember.meshgrid(V, V[:3])        # (the second time: no warning)
+        a = ember.ones(2, 3)
+    with pytest.warns(UserWarning, match="^Using torch.cross without specifying the dim"):
+        ember.cross(a, a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ember.cross(a, a)
+    _config._warned.clear()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ember.meshgrid(V, V[:3], indexing="xy")

@@ -39,22 +39,25 @@ def function_forms(namespace):
 
 def _by_method(fn, name):
     @functools.wraps(fn)
-    def function(input, *args, **kwargs):
-        if input.__class__ is QuantizedTensor:
-            return getattr(input, name)(*args, **kwargs)
-        return fn(input, *args, **kwargs)
+    def function(*args, **kwargs):
+        # (arguments passed on as given: a wrong call gets the operator's own error)
+        if args and args[0].__class__ is QuantizedTensor:
+            return getattr(args[0], name)(*args[1:], **kwargs)
+        return fn(*args, **kwargs)
     function.__name__ = function.__qualname__ = name      # (moveaxis is movedim's alias)
     return function
 
 
 def _joining(fn):
     @functools.wraps(fn)
-    def join(tensors, *args, **kwargs):
+    def join(*args, **kwargs):
+        tensors = args[0] if args else kwargs.get("tensors")
         if tensors.__class__ in (list, tuple):
             for t in tensors:
                 if t.__class__ is QuantizedTensor:
-                    return _quantized_join(fn, tensors, args, kwargs)
-        return fn(tensors, *args, **kwargs)
+                    rest = {k: v for k, v in kwargs.items() if k != "tensors"}
+                    return _quantized_join(fn, tensors, args[1:], rest)
+        return fn(*args, **kwargs)
     return join
 
 

@@ -1,12 +1,12 @@
 """Grids of several tensors: broadcast_tensors, broadcast_shapes, meshgrid, cartesian_prod,
 combinations."""
 import itertools
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
 
 from .. import _geometry as geo
+from .._config import warn_once
 from .._size import Size
 from .._tensor import wrap
 from .joining import _tensor_list, stack
@@ -62,7 +62,7 @@ def meshgrid(*tensors, indexing=None):
         tensors = tuple(tensors[0])
     tensors = _tensor_list(tensors, "meshgrid")
     if indexing is None:
-        warnings.warn(_MESHGRID_WARNING, UserWarning, stacklevel=2)
+        warn_once(_MESHGRID_WARNING, UserWarning, stacklevel=2)     # (once, as torch's)
         indexing = "ij"
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")

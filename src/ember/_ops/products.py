@@ -7,11 +7,11 @@ the others (inner, outer, tensordot, cov, ...) are compositions of ember's diffe
 so their graphs end in the same nodes as torch's (ViewBackward0, MulBackward0, ...).
 """
 import builtins
-import warnings
 
 import numpy as np
 
 from .. import _dtype
+from .._config import warn_once
 from .._device import MetaArray, backend_of
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
@@ -487,10 +487,10 @@ def cross(input, other, dim=None, *, out=None):
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     if dim is None:
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
-                      "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
-                      "default value of dim will change to agree with that of linalg.cross in a "
-                      "future release.", UserWarning, stacklevel=2)
+        warn_once("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
+                  "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
+                  "default value of dim will change to agree with that of linalg.cross in a "
+                  "future release.", UserWarning, stacklevel=2)     # (once, as torch's)
         # (the first dim of size 3 in input's own shape: torch picks it before broadcasting)
         dim = next((i for i, s in enumerate(input.shape) if s == 3), None)
         if dim is None:
