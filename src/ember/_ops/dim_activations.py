@@ -79,15 +79,14 @@ def _softmax_arrays(x, dim, log):
     a = _compute(x)
     if a.ndim == 0:
         return xp.zeros_like(x) if log else xp.ones_like(x)
+    if xp is np and x.dtype in _FAST_FLOATS:
+        return _fast_softmax(x, dim, log)
     shifted = a - a.max(axis=dim, keepdims=True)
     if a.dtype != x.dtype:
         return row_major(xp, _half_softmax(xp, x.dtype, shifted, dim, log))
     last = dim in (-1, a.ndim - 1)
     e = _rounded.exp(xp, shifted)
-    # (along the last dim, NumPy's float32/float64 sums in torch's order: NOTE [ Softmax's row
-    # sums ])
-    total = row_sums(e) if last and xp is np and x.dtype in _FAST_FLOATS else \
-        e.sum(axis=dim, keepdims=True)
+    total = e.sum(axis=dim, keepdims=True)
     if log:
         result = shifted - _rounded.log(xp, total)
     else:
@@ -98,8 +97,8 @@ def _softmax_arrays(x, dim, log):
 
 
 def _fast_softmax(x, d, log):
-    """_softmax_arrays of a float32/float64 NumPy array of at least one dim and element,
-    without its dispatch: the same operations, the same bits."""
+    """(log_)softmax of a float32/float64 NumPy array of at least one dim and element along
+    its dim `d` (>= 0), row-major."""
     shifted = x - _MAX(x, axis=d, keepdims=True)
     last = d == x.ndim - 1
     e = _rounded.np_exp(shifted)
