@@ -122,6 +122,8 @@ def test_cross_checks_lengths_before_broadcasting():
 
 
 def test_cross_default_dim_comes_from_inputs_own_shape():
+    from ember import _config
+    _config._warned.clear()         # (torch gives this warning once per process)
     b = np.arange(9.).reshape(3, 3)
     with pytest.warns(UserWarning, match="without specifying the dim"):
         got = ember.cross(ember.ones(1, 3, dtype=ember.float64), t(b))
