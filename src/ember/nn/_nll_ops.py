@@ -227,7 +227,7 @@ def _rows(n):
 
 _INT64 = _np.dtype("int64")
 _UINT64 = _np.dtype("uint64")
-_SUM, _MAX = _np.add.reduce, _np.maximum.reduce
+_MAX = _np.maximum.reduce
 _FLOATS = (_np.dtype("float32"), _np.dtype("float64"))
 _amp = None     # ember.amp._policy, once cross_entropy_2d has run
 _DIM_1 = {"dim": 1}     # (record copies params into the node: one dict serves every call)
