@@ -163,3 +163,146 @@ def test_sequential_with_dropout_matches_the_plain_run(use_reentrant):
     y2.sum().backward()
     for p, want in zip(model.parameters(), expected):
         assert p.grad.tolist() == want.tolist()
+
+
+# -- the recomputation's checks and early stop (NOTE [ Checking the recomputation ]) ----------
+
+from ember.utils import checkpoint as cp     # noqa: E402
+
+
+def _varying(changes):
+    """A segment whose second run (the recomputation) differs as `changes` says."""
+    calls = [0]
+
+    def fn(x):
+        calls[0] += 1
+        second = calls[0] == 2
+        if changes == "shape" and second:
+            x = x[:1]
+        if changes == "dtype" and second:
+            x = x.double()
+        y = x.sin()                         # saves its input: position 0
+        if (changes == "more") == second and changes in ("more", "fewer"):
+            y = y.cos().tanh()              # two more saved tensors
+        return y.exp()                      # saves its result
+    return fn
+
+
+@pytest.mark.parametrize("changes, saved, recomputed", [("shape", [2, 3], [1, 3]),
+                                                        ("dtype", None, None)])
+def test_recomputed_metadata_must_match(changes, saved, recomputed):
+    x = torch.ones(2, 3, requires_grad=True)
+    y = checkpoint(_varying(changes), x, use_reentrant=False)
+    with pytest.raises(cp.CheckpointError) as info:
+        y.sum().backward()
+    text = str(info.value)
+    assert isinstance(info.value, RuntimeError)
+    assert text.startswith("torch.utils.checkpoint: Recomputed values for the following tensors "
+                           "have different metadata than during the forward pass.\ntensor at "
+                           "position 0:\nsaved metadata: {'shape': torch.Size([2, 3]), ")
+    if changes == "shape":
+        assert f"recomputed metadata: {{'shape': torch.Size({recomputed}), " in text
+    else:
+        assert "'dtype': torch.float64" in text
+    assert "\ntensor at position 1:\n" in text      # exp()'s result differs as well
+    assert "\n.\n\nTip: To see a more detailed error message" in text
+
+
+def test_determinism_check_none_skips_the_metadata():
+    x = torch.ones(2, 3, requires_grad=True)
+    fn = _varying("dtype")
+    checkpoint(fn, x, use_reentrant=False, determinism_check="none").sum().backward()
+    with pytest.raises(ValueError, match=r"determinism_check should be one of \['default', "
+                                         r"'none'\], but got bogus"):
+        checkpoint(fn, x, use_reentrant=False, determinism_check="bogus")
+
+
+def test_fewer_saved_tensors_is_an_error():
+    x = torch.ones(2, 3, requires_grad=True)
+    y = checkpoint(_varying("fewer"), x, use_reentrant=False)
+    with pytest.raises(cp.CheckpointError, match="A different number of tensors was saved "
+                       "during the original forward and recomputation.\nNumber of tensors saved "
+                       "during forward: 4\nNumber of tensors saved during recomputation: 2."):
+        y.sum().backward()
+
+
+def test_more_saved_tensors_only_matter_without_early_stop():
+    x = torch.ones(2, 3, requires_grad=True)
+    # with early stop the recomputation ends at the forward's count, so the extra tensors never
+    # come; position 1 (exp's result in the forward) is then cos's input, sin(x), whose
+    # metadata matches: torch computes the gradient with it too, as here
+    checkpoint(_varying("more"), x, use_reentrant=False).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full((2, 3), np.sin(1.0) * np.cos(1.0)),
+                               rtol=1e-6)
+    y = checkpoint(_varying("more"), x, use_reentrant=False, early_stop=False)
+    with pytest.raises(cp.CheckpointError, match="trying to save more tensors during "
+                                                 "recomputation than during the original"):
+        y.sum().backward()
+
+
+def _traced(log):
+    def fn(x):
+        log.append("start")
+        y = x.sin()
+        log.append("mid")
+        z = y.cos()                 # the last op that saves a tensor
+        log.append("end")
+        return z * 2
+    return fn
+
+
+def test_early_stop_ends_the_recomputation_after_the_last_saved_tensor():
+    x = torch.ones(3, requires_grad=True)
+    log = []
+    checkpoint(_traced(log), x, use_reentrant=False).sum().backward()
+    assert log == ["start", "mid", "end", "start", "mid"]
+    np.testing.assert_allclose(x.grad.numpy(), -2 * np.sin(np.sin(1.0)) * np.cos(1.0),
+                               rtol=1e-6)
+    log.clear()
+    checkpoint(_traced(log), x, use_reentrant=False, early_stop=False).sum().backward()
+    assert log == ["start", "mid", "end"] * 2
+
+
+def test_set_checkpoint_early_stop_overrides_and_is_read_in_the_forward():
+    x = torch.ones(3, requires_grad=True)
+    log = []
+    with cp.set_checkpoint_early_stop(True):
+        y = checkpoint(_traced(log), x, use_reentrant=False, early_stop=False)
+    y.sum().backward()
+    assert log == ["start", "mid", "end", "start", "mid"]
+    log.clear()
+    y = checkpoint(_traced(log), x, use_reentrant=False)
+    with cp.set_checkpoint_early_stop(False):       # too late: the forward had decided
+        y.sum().backward()
+    assert log == ["start", "mid", "end", "start", "mid"]
+
+
+def test_reentrant_refuses_grad_and_backward_inputs():
+    x = torch.ones(3, requires_grad=True)
+    message = "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad()"
+    y = checkpoint(torch.sin, x, use_reentrant=True)
+    with pytest.raises(RuntimeError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        torch.autograd.grad(y.sum(), x)
+    y = checkpoint(torch.sin, x, use_reentrant=True)
+    with pytest.raises(RuntimeError, match="incompatible with"):
+        y.sum().backward(inputs=[x])
+    assert torch.autograd._is_checkpoint_valid()
+    y.sum().backward()                  # a plain backward still works
+    np.testing.assert_allclose(x.grad.numpy(), np.cos(np.ones(3)), rtol=1e-6)
+
+
+def test_helpers():
+    x = torch.ones(2, requires_grad=True)
+    a, b = cp.detach_variable((x, 3))
+    assert a.requires_grad and a.grad_fn is None and a is not x and b == 3
+    with pytest.raises(RuntimeError, match="Only tuple of tensors is supported. Got Unsupported "
+                                           "input type: list"):
+        cp.detach_variable([x])
+    with pytest.warns(UserWarning, match="None of the inputs have requires_grad=True"):
+        cp.check_backward_validity((x.detach(), 1))
+    assert cp.get_device_states(x) == ([], [])
+    assert [p.value for p in cp.CheckpointPolicy] == list(range(6))
+    assert cp.DefaultDeviceType.get_device_type() == "cpu"
+    with cp.set_checkpoint_debug_enabled(True):
+        assert cp._debug is True
+    assert cp._debug is None

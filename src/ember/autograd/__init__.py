@@ -150,6 +150,15 @@ def _backward_inputs(inputs):
     return inputs
 
 
+def _is_checkpoint_valid():
+    """False inside a backward that serves `autograd.grad` or `backward(inputs=...)` (the
+    gradients go to chosen inputs), where a reentrant checkpoint cannot run its own
+    backward; True otherwise."""
+    from ._engine import current_task
+    task = current_task()
+    return task is None or task.captured is None
+
+
 def _check_inputs(inputs):
     Tensor = _tensor_class()
     for t in inputs:
