@@ -238,7 +238,7 @@ def test_numpy_bool_operand_reads_as_a_float():
     (lambda: ember.dot(ember.ones(2), np.ones(2)),
      "dot(): argument 'tensor' (position 2) must be Tensor, not numpy.ndarray"),
     (lambda: ember.testing.assert_close(ember.ones(2), np.ones(2)),
-     "No comparison pair was able to handle inputs of type <class 'ember._tensor.Tensor'> and "
+     "No comparison pair was able to handle inputs of type <class 'ember.Tensor'> and "
      "<class 'numpy.ndarray'>."),
 ])
 def test_arrays_where_tensors_belong(call, message):

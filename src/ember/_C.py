@@ -1,10 +1,11 @@
 """torch._C: the names of torch's C extension that Python code uses directly.
 
 Here, those of `__torch_function__` (NOTE [ __torch_function__ ] in `_torch_function`)."""
+from ._generator import Generator
 from ._torch_function import (DisableTorchFunction, DisableTorchFunctionSubclass,
                               _disabled_torch_function_impl, _state)
 
-__all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass",
+__all__ = ["Generator", "DisableTorchFunction", "DisableTorchFunctionSubclass",
            "_disabled_torch_function_impl", "_is_torch_function_enabled",
            "_is_torch_function_mode_enabled", "_len_torch_function_stack"]
 

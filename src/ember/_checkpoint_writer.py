@@ -124,7 +124,7 @@ def _reduce_sparse(t, layout):
 
 # NOTE: torch.save refuses these objects (pickle itself could name them): a memory format
 # fails as "cannot pickle 'module' object" in torch's pickler, finfo and iinfo have no reduce.
-_UNSAVABLE = ("ember._memory_format", "ember._dtype")
+_UNSAVABLE = ("memory_format", "finfo", "iinfo")
 
 
 def _refuse(obj):
@@ -211,7 +211,7 @@ def _pickler_class(base):
                         (obj.type,) if obj.index is None else (obj.type, obj.index))
             if cls.__name__ == "layout" and cls.__module__ == "ember":
                 return (_g("torch.serialization", "_get_layout"), (f"torch.{obj.name}",))
-            if cls.__module__ in _UNSAVABLE:
+            if cls.__module__ == "ember" and cls.__name__ in _UNSAVABLE:
                 _refuse(obj)
             return NotImplemented
 

@@ -79,7 +79,6 @@ class device:
     def __exit__(self, *exc):
         global _default_device
         _default_device = _entered.pop()
-        return False
 
 
 CPU = device("cpu")
@@ -257,3 +256,6 @@ def _unsupported(dev):
 
 # The meta device's backend (NOTE [ The meta backend ]), which builds on the classes above.
 from ._meta import META_BACKEND, MetaArray  # noqa: E402
+
+
+device.__module__ = "ember"       # (printed as torch prints its own: <class 'torch.device'>)

@@ -532,3 +532,6 @@ def checked_scalar(value, d, half_range=True):
 def _overflow(d):
     name = _INT_OVERFLOW_NAMES.get(d._np.name, d._cpp_name)
     return RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+dtype.__module__ = finfo.__module__ = iinfo.__module__ = "ember"   # (as torch.dtype, ...)

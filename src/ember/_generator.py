@@ -257,6 +257,9 @@ class Generator:
         return (words[0::2] << np.uint64(32)) | words[1::2]
 
 
+Generator.__module__ = "ember._C"      # (torch's is torch._C.Generator, a C type)
+
+
 def check_state_type(state):
     """torch's TypeError for a state that is no tensor (a list, a NumPy array)."""
     from ._tensor import Tensor

@@ -326,3 +326,6 @@ def non_overlapping_dense(array):
             return False
         expected *= n
     return True
+
+
+memory_format.__module__ = "ember"       # (printed as torch prints its own: <class 'torch.memory_format'>)

@@ -56,3 +56,6 @@ class Size(tuple):
 def make_size(shape):
     """Wrap a tuple of Python ints (already validated) without re-checking each item."""
     return tuple.__new__(Size, shape)
+
+
+Size.__module__ = "ember"       # (printed as torch prints its own: <class 'torch.Size'>)

@@ -465,3 +465,6 @@ def _attach(members):
 from . import _tensor_autograd, _tensor_protocols  # noqa: E402
 _attach(_tensor_autograd.MEMBERS)
 _attach(_tensor_protocols.MEMBERS)
+
+
+Tensor.__module__ = "ember"       # (printed as torch prints its own: <class 'torch.Tensor'>)

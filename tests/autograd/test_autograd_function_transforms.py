@@ -106,7 +106,7 @@ def test_vmap_rule_returns_checked():
             return x
     with raises(RuntimeError, "Expected the vmap staticmethod to have two returns, an output "
                 "and out_dims with pytree structure compatible with the output. Got a "
-                "<class 'ember._tensor.Tensor'> instead"):
+                "<class 'ember.Tensor'> instead"):
         torch.func.vmap(Bad.apply)(torch.ones(2, 2))
 
 

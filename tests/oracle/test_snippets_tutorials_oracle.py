@@ -3705,7 +3705,7 @@ BUGS = [
     ("ember's classes carry ember's module name: a custom Function's backward node prints as "
      "<ember.autograd.function.NameBackward object>, torch's as <torch.autograd.function...>",
      SETUP + 'class P3(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def backward(ctx, g): return g * 2\nprint(P3.apply(torch.ones(1, requires_grad=True)).grad_fn)'),
-    ("ember's classes carry ember's module name: type(t) prints <class 'ember._tensor.Tensor'>",
+    ("ember's classes carry ember's module name: type(t) prints <class 'ember.Tensor'>",
      SETUP + 'x = torch.empty(3, 4); print(type(x))'),
     ("a batched matmul is one UnsafeViewBackward0 node in ember; torch composes it (a folded "
      "reshape and mm, or expand, reshape and bmm), so next_functions differ",

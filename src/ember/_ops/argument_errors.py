@@ -263,7 +263,7 @@ def no_positional(name, args):
 def type_name(value):
     """The type's name as CPython's tp_name gives it: `Tensor`, `int`, `numpy.bool`."""
     cls = type(value)
-    if cls.__name__ == "Size" and cls.__module__ == "ember._size":
+    if cls.__name__ == "Size" and cls.__module__ == "ember":
         return "torch.Size"                     # a C type in torch
     if cls.__module__ == "builtins" or cls.__flags__ & (1 << 9):    # Py_TPFLAGS_HEAPTYPE
         return cls.__name__

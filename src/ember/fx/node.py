@@ -68,7 +68,7 @@ def type_repr(t):
         if t.__module__ == "builtins":
             return t.__qualname__
         module = t.__module__
-        if module.startswith("ember."):
+        if module == "ember" or module.startswith("ember."):
             module = "torch"
         return f"{module}.{t.__qualname__}"
     return repr(t).replace("ember.", "torch.")
