@@ -52,7 +52,8 @@ class Op(Node):
         cls._arg_index = {n: i for i, n in enumerate(cls.inputs + cls.scalars)}
         cls._save_plans = {}        # needed-mask -> where each saved value comes from
         node_name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward0"
-        cls.Node = type(node_name, (cls,), {"__module__": cls.__module__, "abstract": True})
+        # (torch's nodes are C types of no module: type(y.grad_fn) prints <class 'MulBackward0'>)
+        cls.Node = type(node_name, (cls,), {"__module__": "builtins", "abstract": True})
 
     @staticmethod
     def forward(xp, *arrays, **params):

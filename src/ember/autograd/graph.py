@@ -430,6 +430,9 @@ class AccumulateGrad(Node):
         return ()
 
 
+AccumulateGrad.__module__ = "builtins"      # (as torch: <class 'AccumulateGrad'>)
+
+
 def _check_post_accumulate_result(result):
     """torch's errors for a post-accumulate-grad hook that returns something: such a hook may
     only act on the leaf (its `.grad`), never replace a gradient."""
