@@ -13,7 +13,7 @@ import numpy as np
 from .._meta import META_NUMPY, MetaArray, check_broadcast
 from .._device import backend_of
 from .._dtype import checked_scalar
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, alias, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
 from ._xp_compat import ufunc_at
@@ -344,17 +344,13 @@ class Index(Op):
 @method("__getitem__")
 def getitem(self, index):
     """`x[index]`: views for ints, slices, None and `...`; copies for tensor/list/mask indices."""
-    if self._data.__class__ is np.ndarray and self._data.ndim:
-        # the common `x[i]` and `x[a:b]` with plain ints: the views the general path below
-        # makes, without its walk over the index
+    if self._data.__class__ is np.ndarray and self._data.ndim and self._data.size:
         cls = index.__class__
-        if cls is int:
-            if -self._data.shape[0] <= index < self._data.shape[0]:
-                return select(self, 0, index)
-        elif cls is slice and _plain_bound(index.start) and _plain_bound(index.stop) and \
-                (index.step is None or index.step.__class__ is int and index.step > 0):
-            return slice_dim(self, 0, index.start, index.stop,
-                             1 if index.step is None else index.step)
+        if cls is tuple or cls is int or cls is slice or index is None or index is Ellipsis:
+            # (a lone slice always makes a slice view, even over a whole dim)
+            view = _plain_view(self, index if cls is tuple else (index,), cls is not slice)
+            if view is not None:
+                return view
     result, advanced = _apply_basic(self, _normalize(index), not isinstance(index, slice),
                                     whole=index)
     if not advanced:
@@ -371,6 +367,104 @@ def getitem(self, index):
     if result._requires_grad and _grad_state.enabled:
         record(Index, (result,), (out,), {"self_size": tuple(result._data.shape), "index": key})
     return out
+
+
+# NOTE [ Plain indices ]
+# The commonest indices (`x[i]`, `x[a:b]`, `x[:, 0]`, `x[..., :k]`, `x[:, None]`) hold only
+# Python ints in range, slices of Python ints with a positive step, None and at most one
+# `...`. For those `_plain_view` gives what the general walk (`_apply_basic`) gives without
+# its per-item checks: where a node is recorded, the same chain of select, slice and unsqueeze
+# views; where none is, the last view alone (the walk's intermediate views die unseen), its
+# array taken by NumPy's own indexing, whose shape and strides are torch's for ints and
+# slices (a None's dim gets the stride torch's unsqueeze gives it). Anything else (an int out
+# of range, a NumPy int, a bool, a tensor, an empty tensor or view) returns None, and the
+# general path decides, errors included.
+
+def _plain_view(self, items, skip_full):
+    """`self[items]` (a tuple) for a NumPy tensor with elements and plain indices (NOTE [ Plain
+    indices ]), or None. `skip_full`: a slice over a whole dim makes no view (as in
+    `_apply_basic`)."""
+    used, ellipsis = 0, False
+    for item in items:
+        cls = item.__class__
+        if cls is int:
+            used += 1
+        elif cls is slice:
+            step = item.step
+            if not (_plain_bound(item.start) and _plain_bound(item.stop) and (
+                    step is None or step.__class__ is int and step > 0)):
+                return None
+            used += 1
+        elif item is Ellipsis and not ellipsis:
+            ellipsis = True
+        elif item is not None:
+            return None
+    data = self._data
+    shape, strides = data.shape, data.strides
+    ndim = len(shape)
+    spread = ndim - used            # the dims `...` spans
+    if spread < 0:
+        return None
+    offset = 0                      # in bytes, from self's first element
+    dim = 0                         # the dim of self the next item applies to
+    out = 0                         # the dim of the result it makes
+    nones = None                    # (dim of the result, stride in bytes) of each None
+    for item in items:
+        cls = item.__class__
+        if cls is int:
+            size = shape[dim]
+            if not -size <= item < size:
+                return None
+            offset += (item + size if item < 0 else item) * strides[dim]
+            dim += 1
+        elif cls is slice:
+            offset += item.indices(shape[dim])[0] * strides[dim]
+            dim += 1
+            out += 1
+        elif item is None:
+            nones = nones or []
+            nones.append((out, shape[dim] * strides[dim] if dim < ndim else data.itemsize))
+            out += 1
+        else:
+            dim += spread
+            out += spread
+    if self._requires_grad and _grad_state.enabled:
+        return _recorded_views(self, items, spread, skip_full)
+    array = data[items]
+    if array.__class__ is not np.ndarray:       # (NumPy gives a scalar for ints alone)
+        array = data[items + (Ellipsis,)]
+    if not array.size:      # (NumPy's strides of an empty slice are not step * stride)
+        return None
+    size = data.itemsize
+    if nones is not None:   # (NumPy gives a new dim stride 0)
+        byte_strides = list(array.strides)
+        for d, stride in nones:
+            byte_strides[d] = stride
+        array = backend_of(data).strided(self._get_storage().array, data.dtype, array.shape,
+                                         [s // size for s in byte_strides],
+                                         self._offset + offset // size)
+    return alias(self, array, self._offset + offset // size)
+
+
+def _recorded_views(self, items, spread, skip_full):
+    """The chain of views (one node each) `_apply_basic` makes for plain `items`."""
+    result, dim = self, 0
+    for item in items:
+        cls = item.__class__
+        if cls is int:
+            result = select(result, dim, item)
+        elif cls is slice:
+            start, stop, step = item.start, item.stop, item.step
+            if not (skip_full and not start and (stop is None or stop >= result._data.shape[dim])
+                    and (step is None or step == 1)):
+                result = slice_dim(result, dim, start, stop, 1 if step is None else step)
+            dim += 1
+        elif item is None:
+            result = unsqueeze(result, dim)
+            dim += 1
+        else:
+            dim += spread
+    return alias_of(self) if result is self else result
 
 
 class IndexPut(Op):

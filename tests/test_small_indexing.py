@@ -1,0 +1,194 @@
+"""Indexing's short paths (NOTE [ Plain indices ]) give what the general walk gives: the same
+views (shape, strides, storage offset, shared memory and version counter), the same nodes, the
+same gradients and the same errors, over many index forms, including those the short paths
+must leave to the general path."""
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import ember
+from ember._ops import indexing
+
+
+def general(fn):
+    """`fn()` with indexing's short paths turned off."""
+    with mock.patch.object(indexing, "_plain_view", lambda *args: None):
+        return fn()
+
+
+def outcome(fn):
+    """`fn()`'s result, or its exception's type and text."""
+    try:
+        return fn()
+    except Exception as exc:        # (the errors themselves are compared)
+        return type(exc), str(exc)
+
+
+def chain(t):
+    """The names of the nodes from `t`'s grad_fn back to the leaf, first inputs first."""
+    names, fn = [], t.grad_fn
+    while fn is not None:
+        names.append(type(fn).__name__)
+        fn = fn.next_functions[0][0] if fn.next_functions else None
+    return names
+
+
+def same_view(a, b, source):
+    """`a` and `b`, two results of indexing `source`, are the same tensor as torch sees it."""
+    assert a.shape == b.shape and a.dtype == b.dtype
+    assert a.stride() == b.stride()
+    assert a.storage_offset() == b.storage_offset()
+    assert a.is_contiguous() == b.is_contiguous()
+    assert a._is_view() == b._is_view()
+    if b._is_view():        # (else both are copies: advanced indexing)
+        assert a.data_ptr() == b.data_ptr()
+        assert a._base is b._base
+        assert a.untyped_storage().data_ptr() == source.untyped_storage().data_ptr()
+        assert a._version == b._version == source._version
+    assert a.requires_grad == b.requires_grad
+    assert chain(a) == chain(b)
+    np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
+
+
+def check_index(x, index):
+    """x[index] by the short paths and by the general walk: the same view or the same error."""
+    short = outcome(lambda: x[index])
+    walked = outcome(lambda: general(lambda: x[index]))
+    if isinstance(walked, tuple):
+        assert short == walked
+        return None
+    assert not isinstance(short, tuple), short
+    same_view(short, walked, x)
+    return short, walked
+
+
+# -- index forms ---------------------------------------------------------------------------
+
+def bounds(n):
+    return st.one_of(st.none(), st.integers(-n - 2, n + 2))
+
+
+ITEM = st.one_of(
+    st.integers(-6, 6),
+    st.builds(slice, bounds(5), bounds(5), st.sampled_from([None, 1, 2, 3, -1, 0])),
+    st.builds(slice, bounds(5), bounds(5)),
+    st.just(slice(None)),
+    st.none(),
+    st.just(Ellipsis),
+    # (forms the short path leaves to the general walk)
+    st.sampled_from([np.int64(1), True, False, slice(np.int64(1), None), slice(True, None)]),
+)
+
+INDEX = st.one_of(ITEM, st.lists(ITEM, max_size=5).map(tuple))
+
+SHAPE = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
+
+
+def layouts(shape):
+    """A float32 tensor of `shape` laid out in memory in several ways: dense, transposed,
+    a strided window of a larger tensor (with a storage offset), an expanded one."""
+    base = ember.arange(float(max(1, int(np.prod(shape))) * 8)).float()
+    yield base[:int(np.prod(shape))].reshape(shape)
+    if len(shape) >= 2:
+        yield base[:int(np.prod(shape))].reshape(shape[::-1]).transpose(0, -1)
+    n = int(np.prod(shape))
+    yield ember.arange(float(2 * n)).reshape((2,) + shape)[1]
+    yield ember.arange(float(2 * n)).reshape(shape + (2,))[..., 1]
+    if len(shape) >= 1 and shape[0] == 1:
+        yield ember.arange(float(int(np.prod(shape[1:])))).reshape(shape[1:]).expand(shape)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=SHAPE, index=INDEX)
+def test_views_are_the_general_walks(shape, index):
+    for x in layouts(shape):
+        check_index(x, index)
+
+
+@settings(max_examples=200, deadline=None)
+@given(shape=SHAPE.filter(lambda s: 0 not in s), index=INDEX)
+def test_recorded_views_and_their_gradients_are_the_general_walks(shape, index):
+    x = ember.arange(float(max(1, int(np.prod(shape))))).reshape(shape) if shape else \
+        ember.tensor(2.0)
+    x = x.requires_grad_()
+    pair = check_index(x, index)
+    if pair is None or not pair[0].numel():
+        return
+    grads = []
+    for view in pair:
+        weights = ember.arange(float(view.numel())).reshape(view.shape) + 1
+        (grad,) = ember.autograd.grad((view * weights).sum(), x)
+        grads.append(grad.numpy())
+    np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("index", [
+    (slice(None), 0), (slice(None), slice(None, 2)), (Ellipsis, 0), (slice(None), None),
+    (0, slice(1, 3)), (None, Ellipsis, 1), (1, None, 2, Ellipsis), (slice(None),),
+    (slice(None), slice(None)), Ellipsis, None, 1, slice(1, None), slice(None),
+    (slice(-3, None), 0), (0, 0, 0), (Ellipsis, 0, Ellipsis), (Ellipsis, Ellipsis, None),
+    (1, Ellipsis, None, Ellipsis)])
+@pytest.mark.parametrize("grad_mode", ["grad", "no_grad", "inference"])
+def test_common_indices_in_each_grad_mode(index, grad_mode):
+    modes = {"grad": ember.enable_grad, "no_grad": ember.no_grad,
+             "inference": ember.inference_mode}
+    for requires_grad in (False, True):
+        x = ember.arange(24.0).reshape(2, 3, 4).requires_grad_(requires_grad)
+        with modes[grad_mode]():
+            check_index(x, index)
+
+
+def test_plain_indices_take_the_short_path():
+    x = ember.arange(24.0).reshape(2, 3, 4)
+    taken = []
+    original = indexing._plain_view
+
+    def spy(*args):
+        view = original(*args)
+        taken.append(view is not None)
+        return view
+    with mock.patch.object(indexing, "_plain_view", spy):
+        for index in [(slice(None), 0), (Ellipsis, 0), (slice(None), None), (0, slice(1, 3)),
+                      1, slice(0, 2), None, Ellipsis]:
+            x[index]
+            x.requires_grad_(True)[index]
+            x.requires_grad_(False)
+    assert taken and all(taken)
+
+
+@pytest.mark.parametrize("index, error, text", [
+    ((slice(None), 5), IndexError, "index 5 is out of bounds for dimension 1 with size 3"),
+    ((Ellipsis, -5), IndexError, "index -5 is out of bounds for dimension 1 with size 4"),
+    ((None, 2), IndexError, "index 2 is out of bounds for dimension 1 with size 2"),
+    ((slice(None, None, -1), 0), ValueError, "step must be greater than zero"),
+    ((0, slice(None, None, 0)), ValueError, "slice step cannot be zero"),
+    ((0, 0, 0, 0), IndexError, "too many indices for tensor of dimension 3"),
+])
+def test_errors_are_torchs(index, error, text):
+    x = ember.zeros(2, 3, 4)
+    with pytest.raises(error) as info:
+        x[index]
+    assert str(info.value) == text
+
+
+def test_views_share_memory_and_version_counter():
+    x, expected = ember.zeros(3, 4), np.zeros((3, 4), np.float32)
+    for index in [(slice(None), 0), (slice(None), None), (0, slice(1, 3)), (Ellipsis, 2)]:
+        view = x[index]
+        before = x._version
+        view.add_(1)
+        expected[index] += 1
+        assert x._version == view._version == before + 1
+    np.testing.assert_array_equal(x.numpy(), expected)
+
+
+def test_a_0_dim_tensor_takes_the_general_path():
+    x = ember.tensor(1.5)
+    for index in [None, Ellipsis, (None, None), (Ellipsis, None), 0, slice(None), ()]:
+        short, walked = outcome(lambda: x[index]), outcome(lambda: general(lambda: x[index]))
+        if isinstance(walked, tuple):
+            assert short == walked
+        else:
+            same_view(short, walked, x)
