@@ -14,7 +14,8 @@ from ember._ops import indexing
 
 def general(fn):
     """`fn()` with indexing's short paths turned off."""
-    with mock.patch.object(indexing, "_plain_view", lambda *args: None):
+    with mock.patch.object(indexing, "_plain_view", lambda *args: None), \
+            mock.patch.object(indexing, "_plain_gather", lambda *args: None):
         return fn()
 
 
@@ -192,3 +193,82 @@ def test_a_0_dim_tensor_takes_the_general_path():
             assert short == walked
         else:
             same_view(short, walked, x)
+
+
+# -- a lone index tensor -----------------------------------------------------------------------
+
+@st.composite
+def index_tensors(draw, shape):
+    """A long, int32, uint8 or bool tensor index for a tensor of `shape`, mostly in range."""
+    kind = draw(st.sampled_from(["long", "long", "long", "int32", "uint8", "mask", "mask"]))
+    if kind == "mask":
+        lead = draw(st.integers(0, len(shape)))
+        mask_shape = shape[:lead] if draw(st.integers(0, 5)) else tuple(
+            draw(st.lists(st.integers(0, 3), max_size=2)))
+        bits = draw(st.lists(st.booleans(), min_size=int(np.prod(mask_shape)),
+                             max_size=int(np.prod(mask_shape))))
+        return ember.tensor(np.array(bits, bool).reshape(mask_shape))
+    n = shape[0] if shape else 0
+    index_shape = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
+    values = draw(st.lists(st.integers(-n - 1, n), min_size=int(np.prod(index_shape)),
+                           max_size=int(np.prod(index_shape))))
+    dtype = {"long": np.int64, "int32": np.int32, "uint8": np.uint8}[kind]
+    return ember.tensor(np.array(values).astype(dtype).reshape(index_shape))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), shape=SHAPE)
+def test_gathers_are_the_general_walks(data, shape):
+    index = data.draw(index_tensors(shape))
+    for x in layouts(shape):
+        check_index(x, index)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), shape=SHAPE.filter(lambda s: 0 not in s))
+def test_recorded_gathers_and_their_gradients_are_the_general_walks(data, shape):
+    index = data.draw(index_tensors(shape))
+    x = ember.arange(float(int(np.prod(shape)))).reshape(shape).requires_grad_()
+    pair = check_index(x, index)
+    if pair is None:
+        return
+    grads = []
+    for out in pair:
+        weights = ember.arange(float(out.numel())).reshape(out.shape) + 1
+        (grad,) = ember.autograd.grad((out * weights).sum(), x, allow_unused=True)
+        grads.append(None if grad is None else grad.numpy())
+    np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("index, text", [
+    ([0, 4, 1], "index 4 is out of bounds for dimension 0 with size 3"),
+    ([-4], "index -4 is out of bounds for dimension 0 with size 3"),
+])
+def test_an_index_out_of_range_is_torchs_error(index, text):
+    with pytest.raises(IndexError) as info:
+        ember.zeros(3, 2)[ember.tensor(index)]
+    assert str(info.value) == text
+
+
+def test_a_mask_of_another_shape_is_torchs_error():
+    with pytest.raises(IndexError) as info:
+        ember.zeros(3, 2)[ember.tensor([True, False])]
+    assert str(info.value) == ("The shape of the mask [2] at index 0 does not match the shape "
+                               "of the indexed tensor [3, 2] at index 0")
+
+
+def test_lone_index_tensors_take_the_short_path():
+    x = ember.arange(6.0).reshape(3, 2)
+    taken = []
+    original = indexing._plain_gather
+
+    def spy(*args):
+        out = original(*args)
+        taken.append(out is not None)
+        return out
+    with mock.patch.object(indexing, "_plain_gather", spy):
+        x[ember.tensor([2, -1])]
+        x[ember.tensor([[0], [1]])]
+        x[x > 2]
+        x[ember.tensor([True, False, True])]
+    assert taken == [True] * 4

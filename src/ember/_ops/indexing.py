@@ -351,13 +351,25 @@ def getitem(self, index):
             view = _plain_view(self, index if cls is tuple else (index,), cls is not slice)
             if view is not None:
                 return view
+        elif cls is Tensor:
+            out = _plain_gather(self, index)
+            if out is not None:
+                return out
     result, advanced = _apply_basic(self, _normalize(index), not isinstance(index, slice),
                                     whole=index)
     if not advanced:
         return alias_of(self) if result is self else result
+    return _gathered(result, advanced)
+
+
+def _gathered(result, advanced, gathered=None):
+    """`result` indexed by `advanced` ((dim, index array) pairs, checked), as a new tensor
+    laid out as torch lays it out, its IndexBackward0 recorded (`gathered`: the elements, if
+    taken already)."""
     key = _numpy_index(result.ndim, advanced)
     xp = backend_of(result._data).xp
-    gathered = _gather_array(result._data, key, advanced)
+    if gathered is None:
+        gathered = _gather_array(result._data, key, advanced)
     # (a 0-dim index, as from `x[np.array(1.5)]`, gathers a NumPy scalar, which
     # ascontiguousarray would make 1-dim)
     if gathered.ndim:
@@ -444,6 +456,27 @@ def _plain_view(self, items, skip_full):
                                          [s // size for s in byte_strides],
                                          self._offset + offset // size)
     return alias(self, array, self._offset + offset // size)
+
+
+def _plain_gather(self, index):
+    """`self[index]` for the commonest lone index tensor on a NumPy tensor with elements: a
+    long index of at least one dim, every value in range, or a bool mask of self's leading
+    dims (what `_apply_basic` would leave to gather); None for any other, which the general
+    path takes, errors included."""
+    arr = index._data
+    if arr.__class__ is not np.ndarray or not arr.ndim or not arr.size:
+        return None
+    if arr.dtype.kind == "b":
+        if arr.shape != self._data.shape[:arr.ndim]:
+            return None
+        return _gathered(self, list(enumerate(arr.nonzero())))
+    if arr.dtype != np.int64:
+        return None
+    try:
+        taken = self._data.take(arr, 0)     # (which refuses a value out of range)
+    except IndexError:
+        return None
+    return _gathered(self, [(0, arr)], taken)
 
 
 def _recorded_views(self, items, spread, skip_full):
