@@ -272,3 +272,76 @@ def test_lone_index_tensors_take_the_short_path():
         x[x > 2]
         x[ember.tensor([True, False, True])]
     assert taken == [True] * 4
+
+
+# -- writes: `x[index] = tensor` ---------------------------------------------------------------
+
+WRITE_INDEX = st.one_of(
+    st.integers(-4, 4), st.builds(slice, bounds(4), bounds(4), st.sampled_from([None, 1, 2, -1])),
+    st.lists(st.one_of(st.integers(-4, 4), st.builds(slice, bounds(4), bounds(4)),
+                       st.none(), st.just(Ellipsis)), max_size=3).map(tuple))
+VALUE_SHAPE = st.lists(st.integers(0, 3), max_size=4).map(tuple)
+WRITE_DTYPES = [np.float32, np.float64, np.int64, np.uint8, np.bool_]
+
+
+def written(target, index, value):
+    """`target[index] = value`: the error if any, and the target's values, version and node
+    after."""
+    result = outcome(lambda: target.__setitem__(index, value))
+    return result, target.detach().numpy().tobytes(), target._version, chain(target)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple), index=WRITE_INDEX,
+       value_shape=VALUE_SHAPE, dtype=st.sampled_from(WRITE_DTYPES),
+       value_dtype=st.sampled_from(WRITE_DTYPES), requires_grad=st.booleans())
+def test_writes_of_a_tensor_are_the_general_paths(shape, index, value_shape, dtype,
+                                                    value_dtype, requires_grad):
+    n = int(np.prod(value_shape))
+    value = ember.tensor((np.arange(n) % 5 * 1.75 - 3).astype(value_dtype).reshape(value_shape))
+    if requires_grad and value.is_floating_point():
+        value.requires_grad_()
+    short = ember.zeros(shape, dtype=ember.tensor(np.zeros(0, dtype)).dtype)
+    walked = short.clone()
+    with mock.patch("ember._ops.indexing_setitem._plain_write", lambda *args: False):
+        expected = written(walked, index, value)
+    assert written(short, index, value) == expected
+
+
+def test_writes_of_a_tensor_take_the_short_path():
+    from ember._ops import indexing_setitem
+    x = ember.zeros(3, 4)
+    calls = []
+    original = indexing_setitem._plain_write
+
+    def spy(*args):
+        calls.append(original(*args))
+        return calls[-1]
+    with mock.patch.object(indexing_setitem, "_plain_write", spy):
+        x[:, 0] = ember.tensor(1.0)
+        x[:, :2] = ember.ones(3, 2) * 2
+        x[1] = ember.arange(4.0)
+        x[0, 1:3] = ember.tensor([[5.0, 6.0]])
+        x[:, 3] = x[0, 0].clone()
+    assert calls == [True] * 5
+    expected = np.zeros((3, 4), np.float32)
+    expected[:, 0] = 1
+    expected[:, :2] = 2
+    expected[1] = np.arange(4)
+    expected[0, 1:3] = [5, 6]
+    expected[:, 3] = expected[0, 0]
+    np.testing.assert_array_equal(x.numpy(), expected)
+    assert x._version == 5
+
+
+def test_writes_of_a_tensor_sharing_memory_are_the_general_paths():
+    for index, source in [((slice(None), slice(None, 2)), (slice(None), slice(1, 3))),
+                          ((slice(None), 0), (0, 1)), ((1,), (2,))]:
+        x = ember.arange(12.0).reshape(3, 4)
+        walked = ember.arange(12.0).reshape(3, 4).view(3, 4)    # (a view: the general path)
+        expected = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+        x[index] = x[source]
+        walked[index] = walked[source]
+        expected[index] = expected[source].copy()
+        np.testing.assert_array_equal(x.numpy(), expected)
+        np.testing.assert_array_equal(walked.numpy(), expected)

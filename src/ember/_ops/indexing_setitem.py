@@ -66,25 +66,48 @@ def _plain_index(index, shape):
     return index
 
 
+def _plain_write(self, index, value):
+    """Write `value` into `self[index]` if both are plain; whether it did.
+
+    NOTE: a Python number, or a tensor of self's dtype in other memory and recording nothing,
+    written through ints and slices into a dense tensor that is no view and records nothing
+    (`x[i] = 0.5`, `m[:, 0] = 0`, `m[:, :k] = t` in loops): what the general path below does,
+    the same checked conversion (a number), broadcast (a tensor) and version bump, without a
+    value tensor and a view (dense: no element written twice, which torch's fill_ would
+    refuse). Anything else, an int out of range or a value that does not broadcast included,
+    takes the general path, which words its errors."""
+    data = self._data
+    at = _plain_index(index, data.shape)
+    if at is None:
+        return False
+    if value.__class__ in _NUMBERS:
+        if value.__class__ is int and value not in _INT64_RANGE:
+            return False
+        data[at] = _dtype.checked_scalar(value, self.dtype, half_range=False)
+    elif value.__class__ is Tensor and value._data.__class__ is np.ndarray \
+            and value._data.dtype == data.dtype \
+            and not (value._requires_grad and _grad_state.enabled) \
+            and not np.may_share_memory(data, value._data):
+        try:
+            data[at] = value._data      # (NumPy broadcasts as torch's copy_to does)
+        except ValueError:
+            return False
+    else:
+        return False
+    self._bump_version()
+    return True
+
+
 @method("__setitem__")
 def setitem(self, index, value):
     """`x[index] = value`: writes through views; `index_put_` for tensor/list/mask indices."""
     data = self._data
-    if value.__class__ in _NUMBERS and self.__class__ is Tensor and self._base is None \
-            and data.__class__ is np.ndarray and data.dtype.char in _PLAIN_CHARS \
+    if self.__class__ is Tensor and self._base is None and data.__class__ is np.ndarray \
+            and data.dtype.char in _PLAIN_CHARS \
             and (data.flags.c_contiguous or data.flags.f_contiguous) \
-            and not (self._requires_grad and _grad_state.enabled):
-        # NOTE: a Python number written through ints and slices into a dense tensor that is
-        # no view and records nothing (`x[i] = 0.5`, `m[i, j] = 1`, `m[:, 0] = 0` in loops):
-        # what the general path below does, the same checked conversion and version bump,
-        # without building a value tensor and a view (dense: no element written twice, which
-        # torch's fill_ would refuse); anything else, an int out of range included, takes the
-        # general path
-        at = _plain_index(index, data.shape)
-        if at is not None and (value.__class__ is not int or value in _INT64_RANGE):
-            data[at] = _dtype.checked_scalar(value, self.dtype, half_range=False)
-            self._bump_version()
-            return
+            and not (self._requires_grad and _grad_state.enabled) \
+            and _plain_write(self, index, value):
+        return
     value = _value_tensor(self, value)
     if index is False:          # torch writes nothing (a lone False selects no element)
         return
