@@ -23,7 +23,7 @@ except ImportError:
     torch = None
 
 
-def interleaved(fns, number, rounds, settle=0.0):
+def interleaved(fns, number, rounds, settle=0.0, clock=time.perf_counter):
     """Time each callable in `fns` (a dict) in alternating blocks of `number` calls.
 
     Returns {name: [seconds per call, one per round]}. Alternating makes the libraries share
@@ -34,30 +34,33 @@ def interleaved(fns, number, rounds, settle=0.0):
     torch's OpenMP workers for a while too, and on a 2-core machine a block that starts while
     the other library's workers still spin runs on what they leave (nn.LSTM steps measured
     2-3x slower in both libraries that way).
+
+    `clock`: wall time by default; `time.thread_time` counts only this thread's CPU time,
+    which other work on a shared machine disturbs less (right for single-threaded calls).
     """
     times = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
             if settle:
                 time.sleep(settle)
-            start = time.perf_counter()
+            start = clock()
             for _ in range(number):
                 fn()
-            times[name].append((time.perf_counter() - start) / number)
+            times[name].append((clock() - start) / number)
     return times
 
 
-def ratio_table(libs, title, number, rounds, width=36, unit="ms"):
+def ratio_table(libs, title, number, rounds, width=36, unit="ms", clock=time.perf_counter):
     """Time each workload of `libs` ({"ember": {name: fn}, "torch": {...}}, torch optional)
-    in interleaved rounds and print one row per workload: each library's median time (in
-    `unit`, "ms" or "us") and the median per-round ratio ember/torch."""
+    in interleaved rounds (timed by `clock`) and print one row per workload: each library's
+    median time (in `unit`, "ms" or "us") and the median per-round ratio ember/torch."""
     scale = {"ms": 1e3, "us": 1e6}[unit]
     print(f"{title:{width}s} {'ember':>10s} {'torch':>10s}   ember/torch")
     for name in libs["ember"]:
         fns = {lib: table[name] for lib, table in libs.items()}
         for fn in fns.values():
             fn()
-        times = interleaved(fns, number, rounds)
+        times = interleaved(fns, number, rounds, clock=clock)
         cells = [f"{statistics.median(times[lib]) * scale:8.3f}{unit}" if lib in times else
                  f"{'-':>10s}" for lib in ("ember", "torch")]
         text = ""
@@ -140,7 +143,7 @@ def main():
         for fn in fns.values():
             fn()  # warm up
         number = max(number // (20 if args.quick else 10), 1)
-        times = interleaved(fns, number, rounds)
+        times = interleaved(fns, number, rounds, clock=clock)
         cells = [f"{statistics.median(times[lib]) * 1e6:9.2f}us" if lib in times else
                  f"{'-':>11s}" for lib in ("ember", "numpy", "torch")]
         if name in LARGE:

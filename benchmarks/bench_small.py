@@ -3,6 +3,7 @@
     python benchmarks/bench_small.py              # all ops
     python benchmarks/bench_small.py --quick      # fewer rounds
     python benchmarks/bench_small.py -k sum topk  # only the ops whose names contain a word
+    python benchmarks/bench_small.py --wall       # wall time, not this thread's CPU time
 
 On tensors of a few elements an op's time is Python's work per call (argument parsing, checks,
 promotion, dispatch, wrapping, recording), not arithmetic. Each row times one call on shapes
@@ -11,10 +12,13 @@ libraries run in alternating blocks (see bench_core.interleaved); the ratio colu
 of ember's per-round time over torch's, with torch on one thread. The blocks are short (50
 calls) and many (61 rounds): on a busy shared machine, bursts of other work then fall on both
 libraries more alike (blocks of 300 calls read the same `expand` anywhere from 4x to 13x;
-these mostly within 0.2x, though a burst can still lift one op's ratio in one run).
+these mostly within 0.2x, though a burst can still lift one op's ratio in one run). The
+clock is `time.thread_time` (this thread's CPU time, which other processes disturb less than
+wall time; torch runs on this one thread too) unless `--wall` is given.
 """
 import argparse
 import sys
+import time
 
 import numpy as np
 
@@ -34,10 +38,13 @@ def workloads(lib):
     m = lib.tensor(data[:4, :5].copy())             # (4, 5)
     b = lib.tensor(data)                            # (32, 10)
     vg = lib.tensor(data[0], requires_grad=True)
+    bg = lib.tensor(data, requires_grad=True)
     mg = lib.tensor(data[:4, :5].copy(), requires_grad=True)
     idx = lib.tensor([3, 1, 4, 1, 5])
     idx2 = lib.tensor([[0, 1], [2, 3], [4, 0], [1, 1]])
     mask = v > 0
+    cols = lib.tensor(data[:, :3].copy())           # (32, 3)
+    one = lib.tensor(2.0)
     w = lib.tensor(data[:5, :5].copy())
     items = [v, v, v]
     s = m.sum()
@@ -76,6 +83,20 @@ def workloads(lib):
         "v.to('cpu')": lambda: v.to("cpu"),
         "one_hot(idx, 6)": lambda: lib.nn.functional.one_hot(idx, 6),
         "m[1, 2] = 2": lambda: m.__setitem__((1, 2), 2),
+        "b[:, 0]": lambda: b[:, 0],
+        "b[:, :3]": lambda: b[:, :3],
+        "b[..., 0]": lambda: b[..., 0],
+        "b[:, None]": lambda: b[:, None],
+        "b[0, 1:3]": lambda: b[0, 1:3],
+        "b[3]": lambda: b[3],
+        "b[:, 0] +g": lambda: bg[:, 0],
+        "b[:, :3] +g": lambda: bg[:, :3],
+        "b[0, 1:3] +g": lambda: bg[0, 1:3],
+        "v[idx]": lambda: v[idx],
+        "b[idx]": lambda: b[idx],
+        "v[mask]": lambda: v[mask],
+        "b[:, :3] = t": lambda: b.__setitem__((slice(None), slice(None, 3)), cols),
+        "b[:, 0] = t0": lambda: b.__setitem__((slice(None), 0), one),
         "clone": lambda: v.clone(),
         "item": lambda: s.item(),
         "tolist": lambda: v.tolist(),
@@ -100,6 +121,7 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("-k", nargs="*", default=None)
     parser.add_argument("--number", type=int, default=50)
+    parser.add_argument("--wall", action="store_true")
     args = parser.parse_args()
     rounds = 15 if args.quick else 61
     libs = {"ember": workloads(ember)}
@@ -109,8 +131,11 @@ def main():
     if args.k:
         libs = {lib: {name: fn for name, fn in table.items() if any(w in name for w in args.k)}
                 for lib, table in libs.items()}
-    ratio_table(libs, "op (small float32)", args.number, rounds, width=22, unit="us")
-    print(f"(medians of {rounds} interleaved rounds of {args.number} calls; torch threads: "
+    clock = time.perf_counter if args.wall else time.thread_time
+    ratio_table(libs, "op (small float32)", args.number, rounds, width=22, unit="us",
+                clock=clock)
+    print(f"(medians of {rounds} interleaved rounds of {args.number} calls, "
+          f"{'wall' if args.wall else 'thread'} time; torch threads: "
           f"{torch.get_num_threads() if torch else '-'}; python {sys.version.split()[0]}, "
           f"numpy {np.__version__})")
 
