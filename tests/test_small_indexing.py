@@ -62,7 +62,19 @@ def check_index(x, index):
         return None
     assert not isinstance(short, tuple), short
     same_view(short, walked, x)
+    if short.grad_fn is not None and short.numel():
+        same_gradients(x, short, walked)
     return short, walked
+
+
+def same_gradients(x, *results):
+    """The gradients of x through each of `results` (of the same shape) are the same."""
+    grads = []
+    for out in results:
+        weights = ember.arange(float(out.numel())).reshape(out.shape) + 1
+        (grad,) = ember.autograd.grad((out * weights).sum(), x, allow_unused=True)
+        grads.append(None if grad is None else grad.numpy())
+    np.testing.assert_array_equal(*grads)
 
 
 # -- index forms ---------------------------------------------------------------------------
@@ -113,16 +125,7 @@ def test_views_are_the_general_walks(shape, index):
 def test_recorded_views_and_their_gradients_are_the_general_walks(shape, index):
     x = ember.arange(float(max(1, int(np.prod(shape))))).reshape(shape) if shape else \
         ember.tensor(2.0)
-    x = x.requires_grad_()
-    pair = check_index(x, index)
-    if pair is None or not pair[0].numel():
-        return
-    grads = []
-    for view in pair:
-        weights = ember.arange(float(view.numel())).reshape(view.shape) + 1
-        (grad,) = ember.autograd.grad((view * weights).sum(), x)
-        grads.append(grad.numpy())
-    np.testing.assert_array_equal(*grads)
+    check_index(x.requires_grad_(), index)
 
 
 @pytest.mark.parametrize("index", [
@@ -130,7 +133,8 @@ def test_recorded_views_and_their_gradients_are_the_general_walks(shape, index):
     (0, slice(1, 3)), (None, Ellipsis, 1), (1, None, 2, Ellipsis), (slice(None),),
     (slice(None), slice(None)), Ellipsis, None, 1, slice(1, None), slice(None),
     (slice(-3, None), 0), (0, 0, 0), (Ellipsis, 0, Ellipsis), (Ellipsis, Ellipsis, None),
-    (1, Ellipsis, None, Ellipsis)])
+    (1, Ellipsis, None, Ellipsis), (slice(None, None, 2), 0), (slice(0, 9, 2),),
+    (Ellipsis, slice(None, 9)), (slice(-2, None), 1)])
 @pytest.mark.parametrize("grad_mode", ["grad", "no_grad", "inference"])
 def test_common_indices_in_each_grad_mode(index, grad_mode):
     modes = {"grad": ember.enable_grad, "no_grad": ember.no_grad,
@@ -228,16 +232,7 @@ def test_gathers_are_the_general_walks(data, shape):
 @given(data=st.data(), shape=SHAPE.filter(lambda s: 0 not in s))
 def test_recorded_gathers_and_their_gradients_are_the_general_walks(data, shape):
     index = data.draw(index_tensors(shape))
-    x = ember.arange(float(int(np.prod(shape)))).reshape(shape).requires_grad_()
-    pair = check_index(x, index)
-    if pair is None:
-        return
-    grads = []
-    for out in pair:
-        weights = ember.arange(float(out.numel())).reshape(out.shape) + 1
-        (grad,) = ember.autograd.grad((out * weights).sum(), x, allow_unused=True)
-        grads.append(None if grad is None else grad.numpy())
-    np.testing.assert_array_equal(*grads)
+    check_index(ember.arange(float(int(np.prod(shape)))).reshape(shape).requires_grad_(), index)
 
 
 @pytest.mark.parametrize("index, text", [

@@ -19,7 +19,8 @@ from ._op import Op, record
 from ._xp_compat import ufunc_at
 from .indexing_layout import torch_layout
 from .registry import method
-from .views import alias_of, select, slice_dim, unsqueeze
+from .views import alias_of, record_select, record_slice, record_unsqueeze, select, \
+    slice_dim, unsqueeze
 
 _INDEX_TYPE_ERROR = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                      "Variables are valid indices (got {})")
@@ -385,12 +386,13 @@ def _gathered(result, advanced, gathered=None):
 # The commonest indices (`x[i]`, `x[a:b]`, `x[:, 0]`, `x[..., :k]`, `x[:, None]`) hold only
 # Python ints in range, slices of Python ints with a positive step, None and at most one
 # `...`. For those `_plain_view` gives what the general walk (`_apply_basic`) gives without
-# its per-item checks: where a node is recorded, the same chain of select, slice and unsqueeze
-# views; where none is, the last view alone (the walk's intermediate views die unseen), its
+# its per-item checks: the last view alone (the walk's intermediate views die unseen), its
 # array taken by NumPy's own indexing, whose shape and strides are torch's for ints and
-# slices (a None's dim gets the stride torch's unsqueeze gives it). Anything else (an int out
-# of range, a NumPy int, a bool, a tensor, an empty tensor or view) returns None, and the
-# general path decides, errors included.
+# slices (a None's dim gets the stride torch's unsqueeze gives it), and, where a node is
+# recorded, that view's node; an index making more than one view where a node is recorded
+# makes the walk's chain of select, slice and unsqueeze views (one node each). Anything else
+# (an int out of range, a NumPy int, a bool, a tensor, an empty tensor or view) returns None,
+# and the general path decides, errors included.
 
 def _plain_view(self, items, skip_full):
     """`self[items]` (a tuple) for a NumPy tensor with elements and plain indices (NOTE [ Plain
@@ -421,6 +423,7 @@ def _plain_view(self, items, skip_full):
     dim = 0                         # the dim of self the next item applies to
     out = 0                         # the dim of the result it makes
     nones = None                    # (dim of the result, stride in bytes) of each None
+    steps = []                      # (dim of the result, item) of each item making a view
     for item in items:
         cls = item.__class__
         if cls is int:
@@ -428,20 +431,26 @@ def _plain_view(self, items, skip_full):
             if not -size <= item < size:
                 return None
             offset += (item + size if item < 0 else item) * strides[dim]
+            steps.append((out, item))
             dim += 1
         elif cls is slice:
-            offset += item.indices(shape[dim])[0] * strides[dim]
+            start, stop, step = item.indices(shape[dim])
+            offset += start * strides[dim]
+            if not (skip_full and not item.start and stop == shape[dim] and step == 1):
+                steps.append((out, item))
             dim += 1
             out += 1
         elif item is None:
             nones = nones or []
             nones.append((out, shape[dim] * strides[dim] if dim < ndim else data.itemsize))
+            steps.append((out, item))
             out += 1
         else:
             dim += spread
             out += spread
-    if self._requires_grad and _grad_state.enabled:
-        return _recorded_views(self, items, spread, skip_full)
+    recording = self._requires_grad and _grad_state.enabled
+    if recording and len(steps) != 1:
+        return _recorded_views(self, steps)
     array = data[items]
     if array.__class__ is not np.ndarray:       # (NumPy gives a scalar for ints alone)
         array = data[items + (Ellipsis,)]
@@ -455,7 +464,15 @@ def _plain_view(self, items, skip_full):
         array = backend_of(data).strided(self._get_storage().array, data.dtype, array.shape,
                                          [s // size for s in byte_strides],
                                          self._offset + offset // size)
-    return alias(self, array, self._offset + offset // size)
+    view = alias(self, array, self._offset + offset // size)
+    if not recording:
+        return view
+    (d, item), = steps
+    if item is None:
+        return record_unsqueeze(self, view, d)
+    if item.__class__ is int:
+        return record_select(self, view, d, item)
+    return record_slice(self, view, d, item.start, item.stop, _slice_step(item))
 
 
 def _plain_gather(self, index):
@@ -479,25 +496,22 @@ def _plain_gather(self, index):
     return _gathered(self, [(0, arr)], taken)
 
 
-def _recorded_views(self, items, spread, skip_full):
-    """The chain of views (one node each) `_apply_basic` makes for plain `items`."""
-    result, dim = self, 0
-    for item in items:
-        cls = item.__class__
-        if cls is int:
-            result = select(result, dim, item)
-        elif cls is slice:
-            start, stop, step = item.start, item.stop, item.step
-            if not (skip_full and not start and (stop is None or stop >= result._data.shape[dim])
-                    and (step is None or step == 1)):
-                result = slice_dim(result, dim, start, stop, 1 if step is None else step)
-            dim += 1
-        elif item is None:
-            result = unsqueeze(result, dim)
-            dim += 1
+def _recorded_views(self, steps):
+    """The chain of views (one node each) `_apply_basic` makes for plain items making
+    `steps` ((dim of the result, item) pairs); an alias (AliasBackward0) for none."""
+    result = self
+    for d, item in steps:
+        if item is None:
+            result = unsqueeze(result, d)
+        elif item.__class__ is int:
+            result = select(result, d, item)
         else:
-            dim += spread
+            result = slice_dim(result, d, item.start, item.stop, _slice_step(item))
     return alias_of(self) if result is self else result
+
+
+def _slice_step(item):
+    return 1 if item.step is None else item.step
 
 
 class IndexPut(Op):

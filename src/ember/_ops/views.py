@@ -419,7 +419,13 @@ def unsqueeze(input, dim):
         return sparse.unsqueeze(input, dim)
     shape, strides = geo.unsqueeze(_shape(input), input.stride(), dim)
     d = geo.wrap_dim(dim, input.ndim + 1)
-    return _view_op(Unsqueeze, input, shape, strides, input._offset, {"dim": d})
+    return record_unsqueeze(input, as_view(input, shape, strides, input._offset), d)
+
+
+def record_unsqueeze(base, out, dim):
+    """`out`, the view `unsqueeze(base, dim)` (`dim` wrapped), with its node if recorded
+    (indexing makes such views too: NOTE [ Plain indices ])."""
+    return record_view(Unsqueeze, base, out, {"dim": dim})
 
 
 # -- slicing views ------------------------------------------------------------------------------
@@ -477,13 +483,16 @@ def slice_dim(input, dim, start, stop, step):
     """`input[..., start:stop:step, ...]` along `dim`, as a view (used by indexing too)."""
     shape, strides, offset = geo.slice_dim(_shape(input), input.stride(), input._offset, dim,
                                            start, stop, step)
-    out = as_view(input, shape, strides, offset)
-    if input._requires_grad and _grad_state.enabled:
-        size = _shape(input)
-        base_strides = geo.contiguous_strides(size)
-        region = geo.slice_dim(size, base_strides, 0, dim, start, stop, step)
-        record_view(Slice, input, out, {"self_size": size, "region_strides": region[1],
-                                        "region_offset": region[2]})
+    return record_slice(input, as_view(input, shape, strides, offset), dim, start, stop, step)
+
+
+def record_slice(base, out, dim, start, stop, step):
+    """`out`, the view `slice_dim(base, dim, start, stop, step)`, with its node if recorded."""
+    if base._requires_grad and _grad_state.enabled:
+        size = _shape(base)
+        region = geo.slice_dim(size, geo.contiguous_strides(size), 0, dim, start, stop, step)
+        record_view(Slice, base, out, {"self_size": size, "region_strides": region[1],
+                                       "region_offset": region[2]})
     return out
 
 
@@ -524,8 +533,12 @@ def select(input, dim, index):
     shape, strides, offset = geo.select(_shape(input), input.stride(), input._offset, dim,
                                         index)
     d = geo.wrap_dim(dim, input.ndim)
-    return _view_op(Select, input, shape, strides, offset,
-                    {"self_size": _shape(input), "dim": d, "index": index})
+    return record_select(input, as_view(input, shape, strides, offset), d, index)
+
+
+def record_select(base, out, dim, index):
+    """`out`, the view `select(base, dim, index)` (`dim` wrapped), with its node if recorded."""
+    return record_view(Select, base, out, {"self_size": _shape(base), "dim": dim, "index": index})
 
 
 class Alias(Op):
