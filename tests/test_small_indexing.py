@@ -134,7 +134,7 @@ def test_recorded_views_and_their_gradients_are_the_general_walks(shape, index):
     (slice(None), slice(None)), Ellipsis, None, 1, slice(1, None), slice(None),
     (slice(-3, None), 0), (0, 0, 0), (Ellipsis, 0, Ellipsis), (Ellipsis, Ellipsis, None),
     (1, Ellipsis, None, Ellipsis), (slice(None, None, 2), 0), (slice(0, 9, 2),),
-    (Ellipsis, slice(None, 9)), (slice(-2, None), 1)])
+    (Ellipsis, slice(None, 9)), (slice(-2, None), 1), (slice(1, 1), 0), (0, slice(2, 2), None)])
 @pytest.mark.parametrize("grad_mode", ["grad", "no_grad", "inference"])
 def test_common_indices_in_each_grad_mode(index, grad_mode):
     modes = {"grad": ember.enable_grad, "no_grad": ember.no_grad,

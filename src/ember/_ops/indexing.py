@@ -390,7 +390,7 @@ def _gathered(result, advanced, gathered=None):
 # array taken by NumPy's own indexing, whose shape and strides are torch's for ints and
 # slices (a None's dim gets the stride torch's unsqueeze gives it), and, where a node is
 # recorded, that view's node; an index making more than one view where a node is recorded
-# makes the walk's chain of select, slice and unsqueeze views (one node each). Anything else
+# makes the walk's chain of views (one node each), one such step at a time. Anything else
 # (an int out of range, a NumPy int, a bool, a tensor, an empty tensor or view) returns None,
 # and the general path decides, errors included.
 
@@ -498,10 +498,14 @@ def _plain_gather(self, index):
 
 def _recorded_views(self, steps):
     """The chain of views (one node each) `_apply_basic` makes for plain items making
-    `steps` ((dim of the result, item) pairs); an alias (AliasBackward0) for none."""
+    `steps` ((dim of the result, item) pairs); an alias (AliasBackward0) for none. Each view
+    is a one-step `_plain_view`, or, where that declines (an empty view), the view op."""
     result = self
     for d, item in steps:
-        if item is None:
+        view = _plain_view(result, (slice(None),) * d + (item,), True)
+        if view is not None:
+            result = view
+        elif item is None:
             result = unsqueeze(result, d)
         elif item.__class__ is int:
             result = select(result, d, item)
