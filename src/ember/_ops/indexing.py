@@ -456,15 +456,14 @@ def _plain_view(self, items, skip_full):
         array = data[items + (Ellipsis,)]
     if not array.size:      # (NumPy's strides of an empty slice are not step * stride)
         return None
-    size = data.itemsize
-    if nones is not None:   # (NumPy gives a new dim stride 0)
+    start = self._offset + offset // data.itemsize     # (in elements of the storage)
+    if nones is not None:   # (NumPy gives a new dim stride 0: the same window over storage)
         byte_strides = list(array.strides)
         for d, stride in nones:
             byte_strides[d] = stride
-        array = backend_of(data).strided(self._get_storage().array, data.dtype, array.shape,
-                                         [s // size for s in byte_strides],
-                                         self._offset + offset // size)
-    view = alias(self, array, self._offset + offset // size)
+        array = np.ndarray(array.shape, data.dtype, buffer=self._get_storage().array,
+                           offset=start * data.itemsize, strides=byte_strides)
+    view = alias(self, array, start)
     if not recording:
         return view
     (d, item), = steps
