@@ -2,6 +2,7 @@
 views (shape, strides, storage offset, shared memory and version counter), the same nodes, the
 same gradients and the same errors, over many index forms, including those the short paths
 must leave to the general path."""
+import contextlib
 from unittest import mock
 
 import numpy as np
@@ -301,6 +302,36 @@ def test_writes_of_a_tensor_are_the_general_paths(shape, index, value_shape, dty
     with mock.patch("ember._ops.indexing_setitem._plain_write", lambda *args: False):
         expected = written(walked, index, value)
     assert written(short, index, value) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple), index=WRITE_INDEX,
+       value=st.sampled_from([1.5, -2, 300, True, 2 ** 70]), dtype=st.sampled_from(WRITE_DTYPES),
+       row=st.integers(0, 1), mode=st.sampled_from(["grad", "no_grad", "inference"]))
+def test_writes_into_a_view_are_the_general_paths(shape, index, value, dtype, row, mode):
+    """`m[i][index] = number`: the target is a view (a row of a larger tensor, maybe one that
+    requires grad, maybe an inference tensor written outside inference mode)."""
+    def make():
+        context = ember.inference_mode() if mode == "inference" else contextlib.nullcontext()
+        with context:
+            base = ember.zeros((2,) + shape, dtype=ember.tensor(np.zeros(0, dtype)).dtype)
+        if mode == "no_grad" and base.is_floating_point():
+            base.requires_grad_()
+        return base
+    def after(target):
+        # (torch writes an inference tensor's view and then raises; its version and a no_grad
+        # view's node are errors to read, and those errors are compared too)
+        return (outcome(lambda: target.__setitem__(index, value)),
+                target.detach().numpy().tobytes(), outcome(lambda: target._version),
+                outcome(lambda: chain(target)))
+    short_base, walked_base = make(), make()
+    context = ember.no_grad() if mode == "no_grad" else contextlib.nullcontext()
+    with context:
+        short, walked = short_base[row], walked_base[row]
+        with mock.patch("ember._ops.indexing_setitem._plain_write", lambda *args: False):
+            expected = after(walked)
+        assert after(short) == expected
+    assert short_base.detach().numpy().tobytes() == walked_base.detach().numpy().tobytes()
 
 
 def test_writes_of_a_tensor_take_the_short_path():

@@ -70,8 +70,9 @@ def _plain_write(self, index, value):
     """Write `value` into `self[index]` if both are plain; whether it did.
 
     NOTE: a Python number, or a tensor of self's dtype in other memory and recording nothing,
-    written through ints and slices into a dense tensor that is no view and records nothing
-    (`x[i] = 0.5`, `m[:, 0] = 0`, `m[:, :k] = t` in loops): what the general path below does,
+    written through ints and slices into a dense tensor (or a dense view, as `m[i]` in
+    `m[i][j] = v`) that records nothing (`x[i] = 0.5`, `m[:, 0] = 0`, `m[:, :k] = t` in
+    loops): what the general path below does for a write that records nothing,
     the same checked conversion (a number), broadcast (a tensor) and version bump, without a
     value tensor and a view (dense: no element written twice, which torch's fill_ would
     refuse). Anything else, an int out of range or a value that does not broadcast included,
@@ -102,7 +103,7 @@ def _plain_write(self, index, value):
 def setitem(self, index, value):
     """`x[index] = value`: writes through views; `index_put_` for tensor/list/mask indices."""
     data = self._data
-    if self.__class__ is Tensor and self._base is None and data.__class__ is np.ndarray \
+    if self.__class__ is Tensor and data.__class__ is np.ndarray \
             and data.dtype.char in _PLAIN_CHARS \
             and (data.flags.c_contiguous or data.flags.f_contiguous) \
             and not (self._requires_grad and _grad_state.enabled) \
