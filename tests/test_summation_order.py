@@ -57,7 +57,8 @@ def reference_sum(x):
     return total
 
 
-SIZES = [1, 3, 5, 7, 8, 9, 31, 32, 33, 100, 511, 512, 513, 2049, 9000, 70001, 140001]  # (cascades)
+SIZES = [1, 3, 5, 7, 8, 9, 31, 32, 33, 40, 100, 255, 256, 257, 320, 505, 511, 512, 513, 2049, 9000,
+         70001, 140001]  # (one short row up to 64 vectors; cascades)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -100,6 +100,8 @@ def contiguous_sum(rows):
     r, n = rows.shape
     if n < _SHORT_VECTORS * lanes:
         return _short_sums(rows, lanes)
+    if r == 1 and n < _ILP * _BLOCK * lanes:
+        return _one_short_row(rows[0], lanes)
     if n < lanes:
         sums = _row_sum(rows[:, :, None])[:, 0]
     else:
@@ -137,6 +139,29 @@ def _short_sums(rows, lanes):
         return np.add.accumulate(items, axis=1)[:, -1] + 0.0
     # (the summed axis first, as _in_sequence lays it: one vector add over the rows per item)
     return np.add.reduce(np.ascontiguousarray(items.T), axis=0) + 0.0
+
+
+_BLOCK = 16         # the smallest cascade block: running sums of fewer items add them in order
+
+
+def _one_short_row(row, lanes):
+    """contiguous_sum of one row of 4 to 63 vectors (a tensor's whole sum, `x.sum()` of a few
+    hundred elements), in a few NumPy calls: each of the four running sums then holds fewer
+    than a cascade block of vectors, so it adds them in order; the vectors left over go to
+    sum 0 after its own, then sums 1, 2 and 3 follow; a scalar from +0.0 adds the leftover
+    elements and then the lanes. The same additions as the general path, as (1,)."""
+    n = row.shape[0]
+    vectors = n // lanes
+    grouped = vectors // _ILP * _ILP * lanes
+    # (reductions along a leading axis add slice after slice: NOTE [ Summation order ])
+    sums = np.add.reduce(row[:grouped].reshape(-1, _ILP, lanes), axis=0, initial=0.0)
+    lane_sums = np.add.reduce(np.concatenate(
+        (sums[:1], row[grouped:vectors * lanes].reshape(-1, lanes), sums[1:])), axis=0)
+    return np.add.accumulate(np.concatenate(
+        (_ZERO[row.dtype], row[vectors * lanes:], lane_sums)))[-1:]
+
+
+_ZERO = {dtype: np.zeros(1, dtype) for dtype in LANES}
 
 
 # elements 0, 4, 5, ..., n - 1, then 1, 2, 3: a row of n < 8 items in torch's order
