@@ -1,5 +1,6 @@
 """torch's functions on quantized tensors keep the quantizer (the methods' views), and cat/stack
 requantize to the first input's parameters: integers worked out by hand."""
+import re
 import warnings
 
 import numpy as np
@@ -48,3 +49,64 @@ def test_cat_and_stack_requantize_to_the_first_inputs_parameters():
                                                   "'CPU' backend"):
         ember.cat([a, ember.tensor([1.0])])
     assert ember.cat([ember.ones(2), ember.zeros(1)]).tolist() == [1.0, 1.0, 0.0]
+
+
+# -- function forms that reach the quantized tensor's methods, and refusals ---------------------
+
+def _q():
+    return ember.quantize_per_tensor(ember.arange(24.).reshape(1, 2, 3, 4) / 7 - 1, 0.1, 10,
+                                     ember.quint8)
+
+
+def test_relu_and_friends_take_the_methods_way():
+    q = _q()
+    for r in (ember.relu(q), ember.nn.functional.relu(q)):
+        assert r.is_quantized and r.q_scale() == 0.1 and r.q_zero_point() == 10
+        np.testing.assert_array_equal(r.int_repr().numpy(), np.maximum(q.int_repr().numpy(), 10))
+    assert ember.max(q).item() == q.dequantize().max().item()
+    assert ember.float is ember.float32 and ember.int is ember.int32   # (dtypes stay dtypes)
+
+
+@pytest.mark.parametrize("call", [
+    lambda F, q: F.pixel_shuffle(q.reshape(1, 4, 3, 2), 2),
+    lambda F, q: F.pixel_unshuffle(q.reshape(1, 1, 4, 6), 2),
+    lambda F, q: F.channel_shuffle(q, 2),
+    lambda F, q: F.interpolate(q, scale_factor=2),
+    lambda F, q: F.interpolate(q, size=(5, 3), mode="nearest-exact")])
+def test_element_moves_keep_the_parameters(call):
+    """They only move elements: the integers moved as the values are, the parameters kept."""
+    q = _q()
+    F = ember.nn.functional
+    r = call(F, q)
+    ints = call(F, q.int_repr().float()).numpy()
+    assert r.is_quantized and (r.q_scale(), r.q_zero_point()) == (0.1, 10)
+    np.testing.assert_array_equal(r.int_repr().numpy(), ints.astype(np.uint8))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda q: ember.add(q, q), "Could not run 'aten::add.out' with arguments from the "
+                                "'QuantizedCPU' backend"),
+    (lambda q: ember.exp(q), "Could not run 'aten::exp.out'"),
+    (lambda q: ember.cos(q), "Could not run 'aten::cos.out'"),
+    (lambda q: ember.minimum(q, q), "Could not run 'aten::minimum.out'"),
+    (lambda q: ember.sigmoid(q), "Tensor.sigmoid of a quantized tensor is not implemented"),
+    (lambda q: ember.nn.functional.hardtanh(q), "hardtanh of a quantized tensor"),
+    (lambda q: ember.nn.functional.interpolate(q, scale_factor=2, mode="bilinear"),
+     "interpolate in 'bilinear' mode"),
+    (lambda q: ember.nn.functional.interpolate(q[0], scale_factor=2),
+     "Could not run 'aten::upsample_nearest1d.out'")])
+def test_operators_without_a_quantized_kernel_refuse(call, message):
+    """Rather than run on the integers (a wrong answer: cos of 10 for the value 0)."""
+    with pytest.raises(NotImplementedError, match=re.escape(message)):
+        call(_q())
+
+
+@pytest.mark.parametrize("expression, message", [
+    ("q + 1", "empty_strided not supported on quantized tensors yet"),
+    ("2 * q", "empty_strided not supported on quantized tensors yet"),
+    ("q - 1.5", "promoteTypes with quantized numbers is not handled yet; figure out what the "
+                "correct rules should be, offending types: QUInt8 Float"),
+    ("1.0 - q", "offending types: QUInt8 Float")])
+def test_arithmetic_with_numbers_refuses_as_torch(expression, message):
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        eval(expression, {"q": _q()})

@@ -139,8 +139,12 @@ from ._quantized import *  # noqa: E402,F401,F403
 from ._quantized_functions import function_forms as _quantized_function_forms  # noqa: E402
 _quantized_forms = _quantized_function_forms(globals())
 globals().update(_quantized_forms)
+_ops.registry.FUNCTIONS.update(                 # (the operators ember exports are these)
+    {n: f for n, f in _quantized_forms.items() if n in _ops.registry.FUNCTIONS})
 for _name in set(_quantized_forms) & set(functional.__all__):   # (torch.functional.split
     setattr(functional, _name, _quantized_forms[_name])        # is torch.split)
+from ._quantized_functions import functional_forms as _quantized_functional  # noqa: E402
+vars(nn.functional).update(_quantized_functional(nn.functional))
 from ._fake_quantize import *  # noqa: E402,F401,F403
 from . import ao, quantization  # noqa: E402
 from . import fx  # noqa: E402,F401

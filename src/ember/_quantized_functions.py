@@ -5,9 +5,22 @@ others), as torch's quantized CPU kernels do.
 
 ember's operators are shared by the function and the method; the quantized tensor's class
 overrides the methods (`_quantized_tensor.py`), so these functions hand a quantized first
-argument to its method, and any other call to the operator unchanged (one frame more).
+argument to its method, and any other call to the operator unchanged (one frame more). That
+covers every function whose method the class overrides: its views, its kernels on the
+integers (`torch.relu(q)`, `torch.max(q)`, `torch.mean(q)`) and its refusals (`torch.add(q, q)`
+raises torch's NotImplementedError, where the operator would have added the integers).
+
+NOTE [ Quantized tensors through nn.functional ]
+Of nn.functional, `relu`, `sigmoid`, `tanh`, `softmax` and `log_softmax` take the methods'
+way too. `pixel_shuffle`, `pixel_unshuffle`, `channel_shuffle` and nearest `interpolate` only
+move elements, so they run on the integers and keep the parameters, as torch's quantized
+kernels do. `hardtanh` is refused with a NotImplementedError rather than run on the integers
+(torch has a quantized kernel); the rest either run an element-wise operator, which refuses a
+quantized operand (`_ops/elementwise.call`), raise already, or handle quantized inputs (max
+pooling, adaptive average pooling, relu6, dropout in eval mode).
 """
 import functools
+import types
 
 from ._quantized_tensor import QuantizedTensor, _SPLITS, _VIEWS
 from .sparse._backends import _TAIL
@@ -25,11 +38,22 @@ _QSCHEME_ON_CPU = (
     f"is only available for these backends: [Meta, QuantizedCPU, {_TAIL}].")
 
 
+# (the class's own methods whose function's first argument is not the tensor, or that are no
+# operators at all)
+_NOT_FORMS = {"where", "to", "type", "numpy", "tolist", "item", "requires_grad_"}
+
+
+def _overridden():
+    """The names of the methods the quantized tensor's class defines itself."""
+    return {n for n, v in vars(QuantizedTensor).items()
+            if callable(v) and not n.startswith("_") and n not in _NOT_FORMS}
+
+
 def function_forms(namespace):
     """Replacements for the functions of `namespace` (ember's) named above."""
     out = {}
-    for name in _FUNCTIONS:
-        if name in namespace:
+    for name in set(_FUNCTIONS) | _overridden():
+        if isinstance(namespace.get(name), types.FunctionType):    # (not `float`, a dtype)
             out[name] = _by_method(namespace[name], name)
     for name in _JOINS:
         if name in namespace:
@@ -74,3 +98,62 @@ def _quantized_join(fn, tensors, args, kwargs):
         raise RuntimeError("Only per-tensor quantization is supported in 'cat'!")
     joined = fn([t.dequantize() for t in tensors], *args, **kwargs)
     return quantize_per_tensor(joined, first.q_scale(), first.q_zero_point(), first.dtype)
+
+
+# -- nn.functional (NOTE [ Quantized tensors through nn.functional ]) ----------------------------
+
+_F_METHODS = ("relu", "sigmoid", "tanh", "softmax", "log_softmax")
+_F_MOVES = ("pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate", "upsample",
+            "upsample_nearest")
+_F_REFUSED = ("hardtanh",)      # (the others run an element-wise operator, which refuses a
+#                                  quantized tensor, or handle one already)
+
+
+def functional_forms(functional):
+    """Replacements for nn.functional's functions named above (module `functional`)."""
+    out = {}
+    for name in _F_METHODS:
+        out[name] = _by_method(getattr(functional, name), name)
+    for name in _F_MOVES:
+        out[name] = _moving(getattr(functional, name), name)
+    for name in _F_REFUSED:
+        if hasattr(functional, name):
+            out[name] = _refusing(getattr(functional, name), name)
+    return out
+
+
+def _moving(fn, name):
+    @functools.wraps(fn)
+    def function(*args, **kwargs):
+        q = args[0] if args else kwargs.get("input")
+        if q.__class__ is not QuantizedTensor:
+            return fn(*args, **kwargs)
+        from ._quantized import wrap_as
+        from ._tensor import Tensor
+        mode = kwargs.get("mode", args[3] if len(args) > 3 else "nearest")
+        if name in ("interpolate", "upsample") and mode not in ("nearest", "nearest-exact"):
+            raise _not_implemented(f"interpolate in {mode!r} mode")
+        if name in ("interpolate", "upsample", "upsample_nearest") and q.dim() == 3:
+            from ._quantized_tensor import kernel_missing_for     # (torch: 2-d and 3-d only)
+            raise kernel_missing_for(f"upsample_{mode.replace('-', '_')}1d.out")
+        if q._quantizer.per_channel:
+            raise _not_implemented(name + " of a per-channel quantized tensor")
+        ints = object.__new__(Tensor)._init(q._data, q._storage, q._offset, q._base)
+        rest = args[1:] if args else ()
+        kwargs = {k: v for k, v in kwargs.items() if k != "input"}
+        return wrap_as(fn(ints, *rest, **kwargs), q._quantizer)
+    return function
+
+
+def _refusing(fn, name):
+    @functools.wraps(fn)
+    def function(*args, **kwargs):
+        if (args[0] if args else kwargs.get("input")).__class__ is QuantizedTensor:
+            raise _not_implemented(f"torch.nn.functional.{name}")
+        return fn(*args, **kwargs)
+    return function
+
+
+def _not_implemented(what):
+    return NotImplementedError(f"ember: {what} of a quantized tensor is not implemented (torch "
+                               "runs a quantized kernel or refuses it); dequantize() first")

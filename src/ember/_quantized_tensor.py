@@ -3,6 +3,7 @@
 import numpy as np
 
 from . import _dtype, _qdtype
+from ._ops import elementwise as _elementwise
 from ._tensor import Tensor, wrap
 from .sparse._backends import _TAIL
 
@@ -39,7 +40,12 @@ _WITH_NUMBER = ("empty_strided not supported on quantized tensors yet see "
 
 def missing_kernel(name):
     """torch's NotImplementedError for an operator with no QuantizedCPU kernel."""
-    op, backends = _MISSING[name]
+    return kernel_missing_for(*_MISSING[name])
+
+
+def kernel_missing_for(op, backends=_CPU):
+    """torch's NotImplementedError for aten operator `op` (as "exp.out") given a quantized
+    tensor, with the backends that have it (for most element-wise operators, `_CPU`)."""
     return NotImplementedError(
         f"Could not run 'aten::{op}' with arguments from the 'QuantizedCPU' backend. This "
         "could be because the operator doesn't exist for this backend, or was omitted during "
@@ -53,7 +59,9 @@ def _refuse(name):
     def refused(self, *args, **kwargs):
         other = args[0] if args else None
         if name in ("add", "sub", "mul", "div") and not isinstance(other, Tensor):
-            raise RuntimeError(_WITH_NUMBER)
+            if isinstance(other, float):    # (torch 2.13 promotes first; an int, bool or
+                raise _dtype._no_promotion(self.dtype, _dtype.float32)   # reflected one
+            raise RuntimeError(_WITH_NUMBER)     # makes an empty tensor first)
         if isinstance(other, Tensor) and not other.is_quantized and name in (
                 "add", "sub", "mul", "div"):
             raise _dtype._no_promotion(self.dtype, other.dtype)
@@ -310,6 +318,8 @@ def _refuse_for_now(name):
 for _name in _NOT_YET:
     if hasattr(Tensor, _name):
         setattr(QuantizedTensor, _name, _refuse_for_now(_name))
+
+_elementwise.QUANTIZED[0] = QuantizedTensor     # (element-wise operators refuse it)
 
 
 def _rebuilt_with(rebuild, args, quantizer):

@@ -100,7 +100,7 @@ def contiguous_sum(rows):
     r, n = rows.shape
     if n < _SHORT_VECTORS * lanes:
         return _short_sums(rows, lanes)
-    if r == 1 and n < _ILP * _BLOCK * lanes:
+    if r == 1 and _ILP * lanes <= n < _ILP * _BLOCK * lanes:
         return _one_short_row(rows[0], lanes)
     if n < lanes:
         sums = _row_sum(rows[:, :, None])[:, 0]

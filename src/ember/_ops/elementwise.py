@@ -384,6 +384,9 @@ def bool_out(operands, out, name):
         raise RuntimeError(f"{name} does not support non-boolean outputs.")
 
 
+QUANTIZED = [None]      # the quantized tensor's class, once it is defined
+
+
 def call(op, operands, params, out, name):
     """Run element-wise `op` on tensors/numbers `operands` with torch's semantics."""
     fast = op.fast_kernel
@@ -428,6 +431,12 @@ def call(op, operands, params, out, name):
                 result = _cuda_fast(op, operands, a)
                 if result is not None:
                     return _fast_tensor(op, operands, result, params)
+    for x in operands:
+        if x.__class__ is QUANTIZED[0]:
+            # (its data are integers: torch's quantized build has no such kernel, and running
+            # this one on them would be a wrong answer)
+            from .._quantized_tensor import kernel_missing_for
+            raise kernel_missing_for(f"{name}.out")
     requires_grad = False
     if op.differentiable:
         for x in operands:
