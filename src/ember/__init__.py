@@ -49,8 +49,11 @@ __version__ = _TorchVersion(__version__)
 
 # NOTE: NumPy warns about floating-point events (divide by zero, overflow, invalid) that torch
 # computes silently (1/0 is inf, sqrt(-1) is nan). Silence them only when they come from
-# ember's own modules; the user's NumPy code keeps its warnings.
+# ember's own modules; the user's NumPy code keeps its warnings (NOTE [ Floating-point events ]
+# in _numpy_errors.py; this filter serves threads that did not install its routing).
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ember(\.|$)")
+from . import _numpy_errors  # noqa: E402
+_numpy_errors.install()
 
 _ops.install(globals(), Tensor)
 

@@ -51,6 +51,8 @@ class _Pool:
 
     def _serve(self):
         _local.in_pool = True
+        from . import _numpy_errors     # (NumPy's error handling is per thread)
+        _numpy_errors.install()
         while True:
             self.tasks.get()()
 

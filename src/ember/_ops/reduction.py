@@ -252,6 +252,16 @@ class MeanDim(Op):
 @function()
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """The mean of all elements or over `dim`; needs a floating or complex dtype."""
+    data = input._data
+    if dim is None and out is None and dtype is None and keepdim is False \
+            and input.__class__ is Tensor and data.__class__ is np.ndarray and data.size \
+            and data.dtype in _cascade_sum.LANES:
+        # (`x.mean()` of a float32/float64 tensor, a loss's or a metric's: the path below
+        # without its checks, which such a call passes)
+        total = _cascade_sum.sum_all(data)
+        if total is not None:
+            return _run(Mean, input, np.true_divide(total, data.dtype.type(data.size)),
+                        {"self_size": data.shape, "count": data.size}, None)
     if isinstance(dim, _dtype.dtype):
         dim, dtype = None, dim
     if dim.__class__ is not int and dim is not None:
@@ -286,11 +296,15 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     count = data.size if dims is None or data.ndim == 0 else \
         geo.numel([data.shape[d] for d in dims])
     total = _float_sum(data, dims, keepdim) if data.dtype == acc else None
-    if total is not None:           # (torch's mean: the sum divided by the count)
-        result = np.true_divide(total, acc.type(count))
-    else:
-        result = data.astype(acc, copy=False).mean(axis=_axis(dims, data.ndim),
-                                                   keepdims=keepdim)
+    with np.errstate(invalid="ignore", divide="ignore"):    # (an empty mean is nan, silently)
+        if total is not None:       # (torch's mean: the sum divided by the count)
+            result = np.true_divide(total, acc.type(count))
+        elif data.__class__ is np.ndarray:  # (NumPy's mean, without "Mean of empty slice")
+            result = np.add.reduce(data.astype(acc, copy=False), axis=_axis(dims, data.ndim),
+                                   keepdims=keepdim) / acc.type(count)
+        else:                       # (the array's own: CuPy's, or a sparse layout's refusal)
+            result = data.astype(acc, copy=False).mean(axis=_axis(dims, data.ndim),
+                                                       keepdims=keepdim)
     result = xp.asarray(result).astype(target._np, copy=False)
     if dim is None:
         return _run(Mean, input, result, {"self_size": data.shape, "count": count}, out)
