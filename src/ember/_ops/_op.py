@@ -29,6 +29,8 @@ class Op(Node):
     num_outputs = 1         # outputs that carry gradient (a multi-output op may list fewer)
     variadic = False        # True: every argument is a tensor input (cat, stack)
     packs = None            # the saved names in torch's packing order, where not alphabetical
+    shows = {}              # torch's other saved values, read as `grad_fn._saved_<name>`: name
+    #                         -> the node attribute holding it, or a function of the node
     _default_params = None  # keyword defaults, kept as class attributes (see elementwise)
 
     def __init_subclass__(cls, **kwargs):
@@ -112,7 +114,22 @@ class Op(Node):
                     dtype = getattr(_dtype, _WRAPPED_DTYPES[value.__class__])
                     value = tensor(value, dtype=dtype)
                 return value
+            shown = type(self).shows.get(key)
+            if shown is not None:
+                try:
+                    return as_saved(shown(self) if callable(shown) else getattr(self, shown))
+                except AttributeError:
+                    pass        # (a node recorded without it)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):
+        # as torch's: the node's `_saved_<name>` (and `_raw_saved_<name>`) values, and none of
+        # the attributes ember keeps them in
+        cls = type(self)
+        tensors = [n for n in cls._saved_names if n == "result" or n in cls.inputs]
+        return sorted({n for n in object.__dir__(self) if not n.startswith("_saved")} |
+                      {f"_saved_{n}" for n in (*cls._saved_names, *cls.shows)} |
+                      {f"_raw_saved_{n}" for n in tensors})
 
     def _needs_saved(self, k):
         """Whether saved value `k` was needed: an input that needs grad asked for it."""
@@ -122,6 +139,16 @@ class Op(Node):
 
 
 _WRAPPED_DTYPES = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}
+
+
+def as_saved(value):
+    """A saved dim, size or index as torch's nodes give it back: its int64 read as unsigned
+    (-1 is 18446744073709551615), lists as tuples."""
+    if value.__class__ is int:
+        return value + (1 << 64) if value < 0 else value
+    if isinstance(value, (tuple, list)):
+        return tuple(as_saved(v) for v in value)
+    return value
 
 
 def record(op, args, outputs, params, num_outputs=None):

@@ -172,6 +172,7 @@ class LeakyRelu(Elementwise):
     """x for x > 0, else negative_slope * x."""
     rule = _floating("leaky_relu_cpu")
     saves = {"self": ("self",)}
+    shows = {"negative_slope": "negative_slope"}
 
     def forward(xp, x, negative_slope=0.01):
         if xp is np and 0 < negative_slope <= 1:

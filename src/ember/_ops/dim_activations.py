@@ -42,8 +42,9 @@ def _compute(array):
 
 
 class Softmax(Op):
-    """exp(x) / sum(exp(x)) along `dim`."""
+    """exp(x) / sum(exp(x)) along `dim` (kept as given: torch's node shows it so)."""
     saves = {"self": ("result",)}
+    shows = {"dim": "dim"}
 
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
@@ -55,8 +56,9 @@ class Softmax(Op):
 
 
 class LogSoftmax(Op):
-    """x - logsumexp(x) along `dim`."""
+    """x - logsumexp(x) along `dim` (kept as given)."""
     saves = {"self": ("result",)}
+    shows = {"dim": "dim"}
 
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
@@ -143,7 +145,7 @@ def _dim_softmax(input, dim, dtype, log, out=None):
         d = dim + x.ndim if dim < 0 else dim
         t = wrap(_fast_softmax(x, d, log))
         if _grad_state.enabled and input._requires_grad:
-            record(LogSoftmax if log else Softmax, (input,), (t,), {"dim": d})
+            record(LogSoftmax if log else Softmax, (input,), (t,), {"dim": dim})
         return t
     d = geo.wrap_dim(dim, max(input.ndim, 1))
     # NOTE: torch's kernel (and error) differs for the last dim and the others
@@ -165,7 +167,8 @@ def _dim_softmax(input, dim, dtype, log, out=None):
         from ._dispatch import check_out, write_out
         check_out("softmax", out, result.dtype, input._requires_grad)
         return write_out(out, result)
-    return apply(LogSoftmax if log else Softmax, (input,), result, {"dim": d})
+    given = d if dim >= 0 else d - max(input.ndim, 1)
+    return apply(LogSoftmax if log else Softmax, (input,), result, {"dim": given})
 
 
 def softmax(input, dim, dtype=None, *, out=None):

@@ -16,9 +16,10 @@ from .registry import function, register
 
 
 class Cat(Op):
-    """Tensors joined along an existing dim."""
+    """Tensors joined along an existing dim (`dim` as given)."""
     inputs = ()
     variadic = True
+    shows = {"dim": "dim"}
 
     def backward(ctx, grad):
         from .views import narrow
@@ -35,9 +36,10 @@ class Cat(Op):
 
 
 class Stack(Op):
-    """Tensors joined along a new dim."""
+    """Tensors joined along a new dim (`dim` as given)."""
     inputs = ()
     variadic = True
+    shows = {"dim": "dim"}
 
     def backward(ctx, grad):
         return tuple(g if needed else None for g, needed in
@@ -167,8 +169,9 @@ def _cat(name, tensors, dim, out):
     else:                               # (NumPy may give a dim of size 1 any stride)
         result = _mf.row_major(xp, result)
     sizes = tuple(0 if skip else shape[d] for shape, skip in zip(shapes, skipped))
-    return _finish_join(Cat, tensors, result, {"dim": d, "sizes": sizes, "skipped": skipped},
-                        out, "cat")
+    given = d if dim >= 0 else d - ndim
+    return _finish_join(Cat, tensors, result, {"dim": given, "sizes": sizes,
+                                               "skipped": skipped}, out, "cat")
 
 
 def _stack(xp, arrays, d):
@@ -233,7 +236,8 @@ def stack(tensors, dim=0, *, out=None):
         common = _dtype.result_type_of([t.dtype for t in tensors], [], [])._np
         xp, arrays = arrays_for(tensors, common)
     result = _stacked_layout(xp, tensors, arrays, d)
-    return _finish_join(Stack, tensors, result, {"dim": d}, out, "stack")
+    given = d if dim >= 0 else d - len(first) - 1
+    return _finish_join(Stack, tensors, result, {"dim": given}, out, "stack")
 
 
 # -- stacking helpers: hstack, vstack, dstack, column_stack ------------------------------------

@@ -93,8 +93,15 @@ def _restore_dims(grad, dims, keepdim, ndim):
 
 # -- sum ------------------------------------------------------------------------------------------
 
+def _given_dims(node):
+    """A reduction's dims as given (torch's nodes keep them so, as a tuple)."""
+    dim = node.dim
+    return tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+
+
 class Sum(Op):
     """Sum of all elements."""
+    shows = {"self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         return grad.expand(ctx.self_size)
@@ -104,6 +111,7 @@ class SumDim(Op):
     """Sum over some dims."""
     node_name = "SumBackward1"
     out_name = "sum"            # the name in torch's out= errors
+    shows = {"dim": _given_dims, "keepdim": "keepdim", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         return _restore_dims(grad, ctx.dims, ctx.keepdim, len(ctx.self_size)).expand(
@@ -204,7 +212,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     result = xp.asarray(result).astype(target, copy=False)
     if dim is None:
         return _run(Sum, input, result, {"self_size": data.shape}, out)
-    return _run(SumDim, input, result, {"self_size": data.shape, "dims": dims,
+    return _run(SumDim, input, result, {"self_size": data.shape, "dims": dims, "dim": dim,
                                         "keepdim": keepdim}, out)
 
 
@@ -234,6 +242,7 @@ def sum_to_size(self, *size):
 
 class Mean(Op):
     """Mean of all elements."""
+    shows = {"self_sym_numel": "count", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         return grad.expand(ctx.self_size) / ctx.count
@@ -243,6 +252,9 @@ class MeanDim(Op):
     """Mean over some dims."""
     node_name = "MeanBackward1"
     out_name = "mean"
+    shows = {"dim": _given_dims, "keepdim": "keepdim",
+             "self_sym_numel": lambda node: geo.numel(node.self_size),
+             "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         return _restore_dims(grad, ctx.dims, ctx.keepdim, len(ctx.self_size)).expand(
@@ -308,7 +320,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     result = xp.asarray(result).astype(target._np, copy=False)
     if dim is None:
         return _run(Mean, input, result, {"self_size": data.shape, "count": count}, out)
-    return _run(MeanDim, input, result, {"self_size": data.shape, "dims": dims,
+    return _run(MeanDim, input, result, {"self_size": data.shape, "dims": dims, "dim": dim,
                                          "keepdim": keepdim, "count": count}, out)
 
 

@@ -59,8 +59,10 @@ class MinAll(MaxAll):
 
 
 class MaxDim(Op):
-    """The largest element along a dim (the values output of `max(dim)`)."""
+    """The largest element along a dim (the values output of `max(dim)`; `dim` as given)."""
     node_name = "MaxBackward0"
+    shows = {"dim": "dim", "indices": "indices", "keepdim": "keepdim",
+             "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         return to_index(grad, ctx.dim, ctx.indices, ctx.keepdim, ctx.self_size)
@@ -172,7 +174,8 @@ def _extreme(name, input, dim, keepdim, other, out):
     op = MaxDim if name == "max" else MinDim
     v = wrap(values)
     if input._requires_grad and _grad_state.enabled:
-        record(op, (input,), (v,), {"dim": d, "keepdim": keepdim, "self_size": data.shape,
+        given = d if dim >= 0 else d - (input.ndim or 1)
+        record(op, (input,), (v,), {"dim": given, "keepdim": keepdim, "self_size": data.shape,
                                     "indices": indices})
     result = (return_types.max if name == "max" else return_types.min)((v, indices))
     if out is not None:

@@ -112,6 +112,7 @@ def _other_shape(name, other):
 
 class View(Op):
     """The same elements seen with another shape."""
+    shows = {"self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         return grad.reshape(ctx.self_size)
@@ -361,6 +362,7 @@ def _unflatten_method(self, dim, sizes):
 
 class Squeeze(Op):
     """Size-1 dims removed (all of them)."""
+    shows = {"self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         size = tuple(ctx.self_size)
@@ -383,10 +385,12 @@ def squeeze_params(shape, dims):
 
 class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
+    shows = {"dim": "dim", "self_sym_sizes": "self_size"}      # (the dim as given)
 
 
 class SqueezeDims(Squeeze):
     node_name = "SqueezeBackward2"
+    shows = SqueezeDim.shows
 
 
 @function(inplace=False)
@@ -400,12 +404,15 @@ def squeeze(input, dim=None):
     else:
         op, dims = SqueezeDim, (dim,)
     new_shape, new_strides = geo.squeeze(shape, strides, dims)
-    return _view_op(op, input, new_shape, new_strides, input._offset,
-                    squeeze_params(shape, dims))
+    params = squeeze_params(shape, dims)
+    if dim is not None:
+        params["dim"] = dim
+    return _view_op(op, input, new_shape, new_strides, input._offset, params)
 
 
 class Unsqueeze(Op):
-    """A size-1 dim inserted."""
+    """A size-1 dim inserted (`dim` as given: its squeeze finds the same dim)."""
+    shows = {"dim": "dim"}
 
     def backward(ctx, grad):
         return grad.squeeze(ctx.dim)
@@ -419,12 +426,14 @@ def unsqueeze(input, dim):
         return sparse.unsqueeze(input, dim)
     shape, strides = geo.unsqueeze(_shape(input), input.stride(), dim)
     d = geo.wrap_dim(dim, input.ndim + 1)
-    return record_unsqueeze(input, as_view(input, shape, strides, input._offset), d)
+    given = d if dim >= 0 else d - input.ndim - 1      # (the node shows the dim as given)
+    return record_unsqueeze(input, as_view(input, shape, strides, input._offset), given)
 
 
 def record_unsqueeze(base, out, dim):
-    """`out`, the view `unsqueeze(base, dim)` (`dim` wrapped), with its node if recorded
-    (indexing makes such views too: NOTE [ Plain indices ])."""
+    """`out`, the view `unsqueeze(base, dim)` (`dim` as the caller gave it: indexing gives it
+    wrapped), with its node if recorded (indexing makes such views too: NOTE [ Plain
+    indices ])."""
     return record_view(Unsqueeze, base, out, {"dim": dim})
 
 
@@ -511,7 +520,8 @@ def narrow(input, dim, start, length):
 
 
 class Select(Op):
-    """One index of one dim (that dim removed)."""
+    """One index of one dim (that dim removed); dim and index as given."""
+    shows = {"dim": "dim", "index": "index", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
@@ -533,11 +543,13 @@ def select(input, dim, index):
     shape, strides, offset = geo.select(_shape(input), input.stride(), input._offset, dim,
                                         index)
     d = geo.wrap_dim(dim, input.ndim)
-    return record_select(input, as_view(input, shape, strides, offset), d, index)
+    given = d if dim >= 0 else d - input.ndim       # (the node shows the dim as given)
+    return record_select(input, as_view(input, shape, strides, offset), given, index)
 
 
 def record_select(base, out, dim, index):
-    """`out`, the view `select(base, dim, index)` (`dim` wrapped), with its node if recorded."""
+    """`out`, the view `select(base, dim, index)` (`dim` as given, or wrapped), with its node
+    if recorded."""
     return record_view(Select, base, out, {"self_size": _shape(base), "dim": dim, "index": index})
 
 
@@ -554,6 +566,7 @@ def alias_of(input):
 
 class Diagonal(Op):
     """A diagonal of two dims, as a view."""
+    shows = {"dim1": "dim1", "dim2": "dim2", "offset": "offset", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
@@ -587,6 +600,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 class Expand(Op):
     """Size-1 (or new leading) dims repeated with stride 0."""
+    shows = {"self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         return grad.sum_to_size(ctx.self_size)

@@ -16,12 +16,14 @@ from .views import _int_sizes, _keyword_sizes, _shape, _sizes, _view_op, record_
 # -- permutations ----------------------------------------------------------------------------
 
 class Permute(Op):
-    """Dims reordered."""
+    """Dims reordered (`dims` as given)."""
+    shows = {"dims": "dims"}
 
     def backward(ctx, grad):
-        inverse = [0] * len(ctx.dims)
+        n = len(ctx.dims)
+        inverse = [0] * n
         for i, d in enumerate(ctx.dims):
-            inverse[d] = i
+            inverse[d % n] = i
         return grad.permute(inverse)
 
 
@@ -43,11 +45,13 @@ def permute(input, *dims, **keyword):
         dims = _int_sizes("permute", "dims", given, dims, keyword)      # (or torch's error)
         shape, strides = geo.permute(_shape(input), input.stride(), dims)
         wrapped = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
-    return _view_op(Permute, input, shape, strides, input._offset, {"dims": wrapped})
+    given = tuple(w if d >= 0 else w - input.ndim for d, w in zip(dims, wrapped))
+    return _view_op(Permute, input, shape, strides, input._offset, {"dims": given})
 
 
 class Transpose(Op):
     """Two dims swapped."""
+    shows = {"dim0": "dim0", "dim1": "dim1"}
 
     def backward(ctx, grad):
         return grad.transpose(ctx.dim0, ctx.dim1)
