@@ -74,3 +74,41 @@ def test_dir_lists_the_saved_values_only(x):
     assert "_raw_saved_result" in dir(x.exp().grad_fn)
     assert [n for n in dir(x.sum(1).grad_fn) if n.startswith("_saved")] == \
         ["_saved_dim", "_saved_keepdim", "_saved_self_sym_sizes"]
+
+
+def test_losses_and_arguments(x):
+    F = torch.nn.functional
+    t = torch.zeros(3, 4)
+    fn = F.mse_loss(x, t, reduction="none").grad_fn
+    assert fn._saved_reduction == 0                 # torch's Reduction enum: none 0
+    fn = F.huber_loss(x, t, reduction="sum", delta=0.5).grad_fn
+    assert (fn._saved_reduction, fn._saved_delta) == (2, 0.5)
+    assert F.smooth_l1_loss(x, t, beta=0.25).grad_fn._saved_beta == 0.25
+    fn = F.nll_loss(x, torch.tensor([0, 1, 2])).grad_fn
+    assert (fn._saved_ignore_index, fn._saved_reduction) == (U64 - 100, 1)
+    assert F.cross_entropy(x, torch.tensor([0, 1, 2]), ignore_index=1,
+                           reduction="sum").grad_fn._saved_ignore_index == 1
+    fn = F.binary_cross_entropy_with_logits(x, t, pos_weight=torch.ones(4)).grad_fn
+    assert (fn._saved_reduction, fn._saved_weight, fn._saved_pos_weight.tolist()) == \
+        (1, None, [1.0] * 4)
+    assert F.gelu(x, approximate="tanh").grad_fn._saved_approximate == "tanh"
+    assert F.gelu(x).grad_fn._saved_approximate == "none"
+    assert (x + 1).grad_fn._saved_alpha == 1
+    assert torch.sub(x, x, alpha=2).grad_fn._saved_alpha == 2
+
+
+def test_matrix_products_keep_sizes_and_the_strides_of_what_needs_grad():
+    layer = torch.nn.Linear(3, 2)
+    fn = layer(torch.ones(4, 3)).grad_fn        # the input needs no grad: no strides of it
+    assert (fn._saved_mat1_sym_sizes, fn._saved_mat1_sym_strides) == ((4, 3), ())
+    assert (fn._saved_mat2_sym_sizes, fn._saved_mat2_sym_strides) == ((3, 2), (1, 3))
+    assert (fn._saved_alpha, fn._saved_beta, fn._saved_mat2) == (1, 1, None)
+    assert fn._saved_mat1.shape == (4, 3)
+    a = torch.ones(5, 4).t().requires_grad_()   # (4, 5) with strides (1, 4)
+    fn = torch.mm(a, torch.ones(5, 2)).grad_fn
+    assert (fn._saved_self_sym_sizes, fn._saved_self_sym_strides) == ((4, 5), (1, 4))
+    assert (fn._saved_mat2_sym_sizes, fn._saved_mat2_sym_strides) == ((5, 2), ())
+    fn = torch.addmm(torch.zeros(2), a, torch.ones(5, 2), beta=0.5, alpha=2).grad_fn
+    assert (fn._saved_alpha, fn._saved_beta, fn._saved_mat1) == (2, 0.5, None)
+    fn = torch.addmv(torch.zeros(4), a, torch.ones(5)).grad_fn
+    assert fn._saved_vec.tolist() == [1.0] * 5 and fn._saved_mat is None

@@ -97,6 +97,7 @@ class Gelu(Elementwise):
     """x * Phi(x) (approximate='none') or its tanh approximation (approximate='tanh')."""
     rule = _floating("GeluKernelImpl")
     saves = {"self": ("self",)}
+    shows = {"approximate": "approximate"}
 
     def forward(xp, x, approximate="none"):
         if approximate == "tanh":

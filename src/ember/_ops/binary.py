@@ -84,6 +84,7 @@ def _plus_multiple(xp, a, b, alpha, out, subtract=False):
 
 class Add(_Binary):
     """`input + alpha * other`."""
+    shows = {"alpha": "alpha"}
     rule = limited_kernel("add_stub")
     fast_kernel = np.add            # with the default alpha=1
     cuda_kernel = "add"
@@ -116,6 +117,7 @@ def _no_bool_sub(common, operands=None):
 
 class Sub(_Binary):
     """`input - alpha * other`."""
+    shows = {"alpha": "alpha"}
     rule = limited_kernel("add_stub", _no_bool_sub)
     fast_kernel = np.subtract       # with the default alpha=1
     cuda_kernel = "subtract"

@@ -109,10 +109,34 @@ def _check_tensors(name, a, b, second="other"):
         check_same_device(a, b)
 
 
+def matrix_geometry(a, b):
+    """What a matrix product's node keeps of its operands' arrays `a` and `b` for torch's
+    saved sizes and strides (`matrix_shows`)."""
+    return (a.shape, a.strides, b.shape, b.strides, a.itemsize)
+
+
+def matrix_shows(first, second, edges):
+    """`Op.shows` of a matrix product whose operands, named `first` and `second` by torch,
+    are its inputs number `edges`: torch saves both operands' sizes, and the strides of each
+    one that needs grad (() for the other), for its gradient kernels."""
+    def sizes(k):
+        return lambda node: node.geometry[2 * k]
+
+    def strides(k):
+        def read(node):
+            if node.next_functions[edges[k]][0] is None:
+                return ()
+            return tuple(s // node.geometry[4] for s in node.geometry[2 * k + 1])
+        return read
+    return {f"{first}_sym_sizes": sizes(0), f"{first}_sym_strides": strides(0),
+            f"{second}_sym_sizes": sizes(1), f"{second}_sym_strides": strides(1)}
+
+
 class Mm(Op):
     """Matrix product of two 2-D tensors."""
     inputs = ("self", "mat2")
     saves = {"self": ("mat2",), "mat2": ("self",)}
+    shows = matrix_shows("self", "mat2", (0, 1))
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
@@ -291,7 +315,8 @@ def mm(input, mat2, *, out=None):
         raise RuntimeError("mat2 must be a matrix")
     _check_mm(input, mat2, a.shape, b.shape)
     xp = backend_of(a).xp
-    return _run(Mm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "mm")
+    return _run(Mm, input, mat2, _product(xp, xp.matmul, a, b),
+                {"geometry": matrix_geometry(a, b)}, out, "mm")
 
 
 # torch.spmm is mm under its old sparse name: either operand may be sparse or dense, the node

@@ -17,7 +17,7 @@ from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op
 from .elementwise import check_limited
-from .linalg import _product, _shape_x, check_vectors
+from .linalg import _product, _shape_x, check_vectors, matrix_geometry, matrix_shows
 from .argument_errors import not_a_tensor
 from .registry import function
 
@@ -77,10 +77,10 @@ def _scale(t, s):
 # -- the add* family: beta * input + alpha * (product) -------------------------------------------
 
 class _AddProduct(Op):
-    """beta * self + alpha * product(a, b); subclasses give the product's two gradients."""
+    """beta * self + alpha * product(a, b); subclasses give the product's two gradients
+    and torch's names of a and b (`inputs`), each saving the other for its gradient."""
     abstract = True
-    inputs = ("self", "a", "b")
-    saves = {"a": ("b",), "b": ("a",)}
+    shows = {"alpha": "alpha", "beta": "beta"}
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
@@ -93,28 +93,44 @@ class _AddProduct(Op):
 
 
 class Addmm(_AddProduct):
+    inputs = ("self", "mat1", "mat2")
+    saves = {"mat1": ("mat2",), "mat2": ("mat1",)}
+    shows = dict(_AddProduct.shows, **matrix_shows("mat1", "mat2", (1, 2)))
+
     def product_grads(ctx, g, a, b, need_a, need_b):
         return (g.mm(b.mH) if need_a else None, a.mH.mm(g) if need_b else None)
 
 
 class Baddbmm(_AddProduct):
+    inputs = ("self", "batch1", "batch2")
+    saves = {"batch1": ("batch2",), "batch2": ("batch1",)}
+
     def product_grads(ctx, g, a, b, need_a, need_b):
         return (g.bmm(b.mH) if need_a else None, a.mH.bmm(g) if need_b else None)
 
 
 class Addbmm(_AddProduct):
+    inputs = ("self", "batch1", "batch2")
+    saves = {"batch1": ("batch2",), "batch2": ("batch1",)}
+
     def product_grads(ctx, g, a, b, need_a, need_b):
         g = g.unsqueeze(0).expand(ctx.batch, *g.shape)
         return (g.bmm(b.mH) if need_a else None, a.mH.bmm(g) if need_b else None)
 
 
 class Addmv(_AddProduct):
+    inputs = ("self", "mat", "vec")
+    saves = {"mat": ("vec",), "vec": ("mat",)}
+
     def product_grads(ctx, g, m, v, need_m, need_v):
         return (g.unsqueeze(1) * v.conj().unsqueeze(0) if need_m else None,
                 m.mH.mv(g) if need_v else None)
 
 
 class Addr(_AddProduct):
+    inputs = ("self", "vec1", "vec2")
+    saves = {"vec1": ("vec2",), "vec2": ("vec1",)}
+
     def product_grads(ctx, g, v1, v2, need_1, need_2):
         return (g.mv(v2.conj()) if need_1 else None, g.mT.mv(v1.conj()) if need_2 else None)
 
@@ -131,14 +147,10 @@ def _outer(xp):
     return xp.multiply.outer
 
 
-_OPERANDS = {Addmm: ("mat1", "mat2"), Baddbmm: ("batch1", "batch2"),
-             Addbmm: ("batch1", "batch2"), Addmv: ("mat", "vec"), Addr: ("vec1", "vec2")}
-
-
 def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape_check):
     """beta * input + alpha * product(a, b), checked as torch checks it; `product(xp)` gives
     the kernel of the array module."""
-    for index, (arg, x) in enumerate(zip(("input",) + _OPERANDS[op], (input, a, b))):
+    for index, (arg, x) in enumerate(zip(("input",) + op.inputs[1:], (input, a, b))):
         _check_tensor(name, arg, index, x)
     for x in (a, b):
         if x._data.__class__ is not input._data.__class__ or (
@@ -174,6 +186,8 @@ def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape
             result = result + (base if beta == 1 else base * _as_scalar(xp, beta, prod.dtype))
         result = result.astype(a._data.dtype, copy=False)
     params = {"beta": beta, "alpha": alpha, "batch": a.shape[0] if a.ndim else 0}
+    if op is Addmm:
+        params["geometry"] = matrix_geometry(a._data, b._data)
     return _emit(op, (input, a, b), result, params, out, name)
 
 

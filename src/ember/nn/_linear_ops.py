@@ -11,7 +11,7 @@ from .. import _device
 from .._tensor import Tensor, alias, wrap
 from ..cuda import _backend
 from .._ops._dispatch import finish
-from .._ops.linalg import Mm
+from .._ops.linalg import Mm, matrix_geometry
 from .._ops.products import Addmm
 from .._ops.views import record_view
 from .._ops.views_transpose import T
@@ -129,11 +129,13 @@ def linear_2d(input, weight, bias):
     flags = w.flags
     column_major = bool(flags.c_contiguous and not flags.f_contiguous)
     if bias is None:
-        inputs, op, params = (input, wt), LinearMm, {"column_major": column_major}
+        inputs, op, params = (input, wt), LinearMm, {"column_major": column_major,
+                                                     "geometry": matrix_geometry(x, w.T)}
         requires_grad = input._requires_grad or weight._requires_grad
     else:
         xp.add(out, c, out=out)
         inputs, op = (bias, input, wt), LinearAddmm
-        params = {"beta": 1, "alpha": 1, "batch": x.shape[0], "column_major": column_major}
+        params = {"beta": 1, "alpha": 1, "batch": x.shape[0], "column_major": column_major,
+                  "geometry": matrix_geometry(x, w.T)}
         requires_grad = input._requires_grad or weight._requires_grad or bias._requires_grad
     return finish(op, inputs, out, params, None, requires_grad)

@@ -73,6 +73,14 @@ def _promoted(input, target, kernel):
     return dtype
 
 
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def reduction_enum(node):
+    """A loss node's reduction as torch saves it: its enum's number (none 0, mean 1, sum 2)."""
+    return _REDUCTIONS[node.reduction]
+
+
 class _PointwiseLoss(Op):
     """A loss of (input, target) pairs, element by element; `slope` is d loss / d input.
     `like_input`: torch allocates the result like the input (so its dtype is the input's)
@@ -81,6 +89,7 @@ class _PointwiseLoss(Op):
     like_input = False
     inputs = ("self", "target")
     saves = {"self": ("self", "target"), "target": ("self", "target")}
+    shows = {"reduction": reduction_enum}
 
     def backward(ctx, grad):
         x, t = ctx.saved_tensors
@@ -132,6 +141,7 @@ class MseLoss(_PointwiseLoss):
 
 class SmoothL1Loss(_PointwiseLoss):
     """0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta."""
+    shows = {"beta": "beta", "reduction": reduction_enum}
     kernel_name = "smooth_l1_cpu"
 
     def losses(xp, d, beta):
@@ -148,6 +158,7 @@ class SmoothL1Loss(_PointwiseLoss):
 
 class HuberLoss(_PointwiseLoss):
     """0.5 d**2 where |d| < delta, else delta (|d| - 0.5 delta)."""
+    shows = {"delta": "delta", "reduction": reduction_enum}
     kernel_name = "huber_cpu"
     like_input = True
 
@@ -211,6 +222,7 @@ class BinaryCrossEntropy(Op):
     """-w (t log x + (1 - t) log(1 - x)), each log clamped at -100 (as torch does)."""
     inputs = ("self", "target")
     saves = {"self": ("self", "target"), "target": ("self", "target")}
+    shows = {"reduction": reduction_enum, "weight": "weight"}
 
     def backward(ctx, grad):
         x, t = ctx.saved_tensors
@@ -253,6 +265,7 @@ class BinaryCrossEntropyWithLogits(Op):
     """(1 - t) x + (1 + (pw - 1) t) softplus(-x), times the weight."""
     inputs = ("self", "target")
     saves = {"self": ("self", "target"), "target": ("self", "target")}
+    shows = {"pos_weight": "pos_weight", "reduction": reduction_enum, "weight": "weight"}
 
     def backward(ctx, grad):
         x, t = ctx.saved_tensors

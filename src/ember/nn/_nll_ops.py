@@ -12,7 +12,7 @@ from .._ops.activations import apply
 from .._ops.dim_activations import LogSoftmax
 from ..autograd.grad_mode import _state as _grad_state
 from ._nll_sum import cascade_sum, nll_sums
-from ._loss_ops import _kernel_error, _shape_text
+from ._loss_ops import _kernel_error, _shape_text, reduction_enum
 
 
 class NllLoss(Op):
@@ -24,6 +24,7 @@ class NllLoss(Op):
     # error instead of giving the gradient of other targets
     saves = {"self": ("self", "target", "total_weight", "weight")}
     packs = ("self", "target", "weight", "total_weight")
+    shows = {"ignore_index": "ignore_index", "reduction": reduction_enum}
     plain_2d = False        # made by _nll_loss_2d
     counted = None          # which targets are not ignore_index (None: all of them)
     weights = None          # each sample's weight (None: all one, a plain_2d node)
@@ -134,7 +135,7 @@ def nll_loss(input, target, weight, ignore_index, reduction):
             and t.ndim == 1 and reduction != "none" and x.dtype in _FLOATS and x.shape[0] \
             and not 0 <= ignore_index < n_classes \
             and t.view(_np.uint64).max() < n_classes:
-        return _nll_loss_2d(input, target, x, t, n_classes, reduction)
+        return _nll_loss_2d(input, target, x, t, n_classes, ignore_index, reduction)
     _check_nll_dtypes(input, weight)
     if input.ndim == 3 or input.ndim > 4:
         return _nll_loss_nd(input, target, weight, ignore_index, reduction)
@@ -177,7 +178,8 @@ def nll_loss(input, target, weight, ignore_index, reduction):
                                 dtype=x.dtype)
     op = NllLoss2d if input.ndim > 2 else NllLoss
     return apply(op, (input,), result,
-                 {"reduction": reduction, "class_dim": class_dim, "n_classes": n_classes,
+                 {"reduction": reduction, "ignore_index": ignore_index,
+                  "class_dim": class_dim, "n_classes": n_classes,
                   "classes": xp.asarray(classes), "weights": xp.asarray(w, dtype=x.dtype),
                   "counted": valid, "total_weight": wrap(xp.asarray(total, dtype=x.dtype)),
                   "target": target, "weight": weight})
@@ -195,7 +197,7 @@ def _nll_loss_nd(input, target, weight, ignore_index, reduction):
     return out.view(tuple(target.shape)) if reduction == "none" else out
 
 
-def _nll_loss_2d(input, target, x, t, n_classes, reduction):
+def _nll_loss_2d(input, target, x, t, n_classes, ignore_index, reduction):
     """nll_loss of a 2-D float input, every target in range and counted, no weight: the
     general path's arithmetic (weights of one, their count as the total) without its masks."""
     n = x.shape[0]
@@ -205,8 +207,8 @@ def _nll_loss_2d(input, target, x, t, n_classes, reduction):
     out = wrap(_np.asarray(losses if reduction == "sum" else losses / total))
     if input._requires_grad and _grad_state.enabled:
         record(NllLoss, (input,), (out,),
-               {"reduction": reduction, "class_dim": 1, "n_classes": n_classes,
-                "classes": t, "target": target, "weight": None,
+               {"reduction": reduction, "ignore_index": ignore_index, "class_dim": 1,
+                "n_classes": n_classes, "classes": t, "target": target, "weight": None,
                 "total_weight": wrap(_np.asarray(total)),
                 "plain_2d": True})
     return out
@@ -256,4 +258,4 @@ def cross_entropy_2d(input, target, ignore_index, reduction):
     logp = wrap(shifted - _rounded.np_log(row_sums(_rounded.np_exp(shifted))))
     if input._requires_grad and _grad_state.enabled:
         record(LogSoftmax, (input,), (logp,), _DIM_1)
-    return _nll_loss_2d(logp, target, logp._data, t, n_classes, reduction)
+    return _nll_loss_2d(logp, target, logp._data, t, n_classes, ignore_index, reduction)
