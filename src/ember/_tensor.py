@@ -36,6 +36,11 @@ INFERENCE_SAVED = (
     "`torch.inference_mode()`.")
 
 
+# The serial number every tensor made now is stamped with (`_made_at`) while a torch.func
+# transform runs, else None: NOTE [ Captured tensors ] in func/_captures.py.
+_stamp = None
+
+
 def _note_inference_anywhere(on):
     global _inference_anywhere
     _inference_anywhere = on
@@ -76,6 +81,8 @@ class Tensor:
         self._grad_fn = None
         self._output_nr = 0
         self._meta = None
+        if _stamp is not None:
+            self._made_at = _stamp
         return self
 
     def __init_subclass__(cls, **kwargs):

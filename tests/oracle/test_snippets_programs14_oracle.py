@@ -61,6 +61,55 @@ print(type(total.grad_fn).__name__, saved(total.grad_fn))
 total.backward()
 print([round(p.grad.norm().item(), 4) for p in model.parameters()])
 ''',
+    'func_grad_captured_writes': r'''
+nn = torch.nn; F = torch.nn.functional
+grad, vmap, functional_call = torch.func.grad, torch.func.vmap, torch.func.functional_call
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 8), nn.BatchNorm1d(8), nn.Tanh(), nn.Linear(8, 1))
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.clone() for k, v in model.named_buffers()}
+x, y = torch.randn(16, 3), torch.randn(16, 1)
+def loss_params_only(p, x, y):
+    return F.mse_loss(functional_call(model, p, (x,)), y)
+try:
+    grad(loss_params_only)(params, x, y)
+except Exception as e:
+    print(type(e).__name__, e)
+print(model[1].num_batches_tracked, model[1].running_mean[:3])
+def loss(p, b, x, y):
+    return F.mse_loss(functional_call(model, (p, b), (x,)), y)
+g = grad(loss)(params, buffers, x, y)
+print({k: round(v.norm().item(), 4) for k, v in g.items()})
+print(buffers["1.num_batches_tracked"], buffers["1.running_mean"][:3])
+calls = torch.zeros(())
+def counted(w, x):
+    calls.add_(1)
+    return (x @ w).pow(2).sum()
+try:
+    grad(counted)(torch.ones(3), x)
+except Exception as e:
+    print(type(e).__name__, e)
+def counted2(w, x, calls):
+    calls += 1
+    h = x @ w
+    h[h < 0] = 0.0
+    return h.pow(2).sum()
+print(grad(counted2)(torch.ones(3), x, calls), calls)
+model.eval()
+per_sample = vmap(grad(lambda p, xi, yi: loss_params_only(p, xi[None], yi[None])), in_dims=(None, 0, 0))
+print({k: tuple(v.shape) for k, v in per_sample(params, x, y).items()})
+cache = {}
+def memo(w):
+    if "y" not in cache:
+        cache["y"] = torch.zeros(3)
+    cache["y"].copy_(w)
+    return (w * w).sum()
+print(grad(memo)(torch.ones(3)))
+try:
+    print(grad(memo)(torch.ones(3) * 2))
+except Exception as e:
+    print(type(e).__name__, e)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

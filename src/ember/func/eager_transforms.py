@@ -19,6 +19,7 @@ from .._tensor import Tensor
 from ..autograd import grad as _autograd_grad
 from ..autograd.grad_mode import enable_grad
 from ..autograd.function import _Transforms
+from . import _captures
 from ._pytree import pprint, spec_repr, tree_flatten, tree_unflatten
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian"]
@@ -29,7 +30,10 @@ _depth = [0]        # transforms running now (see NOTE [ Transform levels on one
 @contextlib.contextmanager
 def _level(forward=False, batched=False):
     """One transform running: `forward` for forward-mode ones, `batched` for those torch
-    builds on vmap (jacfwd). autograd.Function reads these (`function._Transforms`)."""
+    builds on vmap (jacfwd). autograd.Function reads these (`function._Transforms`); the
+    tensors it makes may be written in place, those from outside may not (NOTE [ Captured
+    tensors ])."""
+    _captures.enter()
     _depth[0] += 1
     T = _Transforms
     T.active += 1
@@ -45,6 +49,7 @@ def _level(forward=False, batched=False):
         T.forward -= forward
         if batched:
             T.vmaps.pop()
+        _captures.leave()
 
 
 def _stand_in(x):
@@ -102,7 +107,8 @@ def _check_argnums(argnums, args):
 
 
 def _differentiable(args, argnums):
-    """(stand-in args, the stand-ins' leaves, their spec) for the positions in `argnums`."""
+    """(stand-in args, the stand-ins' leaves, their spec) for the positions in `argnums`; the
+    function may write the other args in place (NOTE [ Captured tensors ])."""
     _check_argnums(argnums, args)
     chosen = argnums if isinstance(argnums, int) else tuple(argnums)
     picked = args[chosen] if isinstance(chosen, int) else tuple(args[a] for a in chosen)
@@ -115,6 +121,7 @@ def _differentiable(args, argnums):
     else:
         for a, v in zip(chosen, new):
             args[a] = v
+    _captures.allow(args)
     return tuple(args), stand, spec
 
 
