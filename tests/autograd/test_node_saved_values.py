@@ -112,3 +112,86 @@ def test_matrix_products_keep_sizes_and_the_strides_of_what_needs_grad():
     assert (fn._saved_alpha, fn._saved_beta, fn._saved_mat1) == (2, 0.5, None)
     fn = torch.addmv(torch.zeros(4), a, torch.ones(5)).grad_fn
     assert fn._saved_vec.tolist() == [1.0] * 5 and fn._saved_mat is None
+
+
+def test_more_reductions_and_shapes_keep_their_dims_as_given(x):
+    fn = x.var(-1).grad_fn
+    assert (fn._saved_dim, fn._saved_correction, fn._saved_keepdim) == ((U64 - 1,), 1, False)
+    assert x.var().grad_fn._saved_correction is None    # (torch's overload without a dim)
+    assert x.std(0, unbiased=False).grad_fn._saved_correction == 0
+    assert x.logsumexp((0, -1)).grad_fn._saved_dim == (0, U64 - 1)
+    assert x.amax(-2).grad_fn._saved_dim == (U64 - 2,)
+    assert x.prod(-1).grad_fn._saved_dim == U64 - 1
+    fn = x.norm(dim=-1).grad_fn
+    assert (fn._saved_dim, fn._saved_ord) == ((U64 - 1,), 2)
+    assert x.cumsum(-1).grad_fn._saved_dim == U64 - 1
+    assert x.flip(0, -1).grad_fn._saved_dims == (0, U64 - 1)
+    fn = x.roll((1, -2), (0, -1)).grad_fn
+    assert (fn._saved_dims, fn._saved_shifts) == ((0, U64 - 1), (1, U64 - 2))
+    assert x.roll(1).grad_fn._saved_dims == ()
+    assert x.repeat(2, 1).grad_fn._saved_repeats == (2, 1)
+    assert x.unbind(-1)[0].grad_fn._saved_dim == U64 - 1
+    fn = x.split(3, -1)[0].grad_fn
+    assert (fn._saved_dim, fn._saved_split_size, fn._saved_self_sym_sizes) == \
+        (U64 - 1, 3, (3, 4))
+    assert x.split([1, 3], 1)[0].grad_fn._saved_split_sizes == (1, 3)
+    fn = x.topk(2).values.grad_fn
+    assert (fn._saved_dim, fn._saved_indices.tolist()) == (U64 - 1, [[3, 2]] * 3)
+    assert x.gather(-1, torch.zeros(3, 1, dtype=torch.long)).grad_fn._saved_sparse_grad is False
+    assert x.index_select(-2, torch.tensor([0])).grad_fn._saved_dim == U64 - 2
+    # (the dims as given still give the gradients)
+    for y in (x.cumsum(-1), x.flip(0, -1), x.sort(-1).values, x.unbind(-1)[1],
+              x.split(3, -1)[1], x.index_select(-1, torch.tensor([1, 1])), x.prod(-1)):
+        x.grad = None
+        y.sum().backward()
+        assert x.grad.shape == (3, 4)
+    # (the last one, prod(-1): each element's gradient is the product of the others in its row)
+    a = np.arange(12.0).reshape(3, 4)
+    expect = [[np.prod(np.delete(row, j)) for j in range(4)] for row in a]
+    np.testing.assert_array_equal(x.grad.numpy(), expect)
+
+
+def test_layers_arguments():
+    F = torch.nn.functional
+    x = torch.ones(1, 2, 5, 5, requires_grad=True)
+    fn = torch.nn.Conv2d(2, 4, 3, stride=(2, 1), padding=1, groups=2, bias=False)(x).grad_fn
+    assert (fn._saved_stride, fn._saved_padding, fn._saved_groups, fn._saved_transposed,
+            fn._saved_bias_sym_sizes_opt) == ((2, 1), (1, 1), 2, False, (0,))
+    assert F.conv2d(x, torch.ones(3, 2, 3, 3), torch.ones(3)).grad_fn._saved_bias_sym_sizes_opt \
+        == (3,)
+    fn = F.elu(x).grad_fn
+    assert (fn._saved_alpha, fn._saved_scale, fn._saved_input_scale) == (1.0, 1, 1)
+    assert F.selu(x).grad_fn._saved_scale == pytest.approx(1.0507009873554805)
+    fn = F.softplus(x).grad_fn
+    assert (fn._saved_beta, fn._saved_threshold) == (1, 20)
+    assert type(fn._saved_beta) is int                 # (torch's defaults are integers)
+    fn = F.relu6(x).grad_fn
+    assert (type(fn).__name__, fn._saved_min_val, fn._saved_max_val) == ("HardtanhBackward0", 0, 6)
+    assert F.threshold(x, 0.1, 0.0).grad_fn._saved_threshold == 0.1
+
+
+def test_hardtanh_refuses_bool_and_complex_as_torch():
+    with pytest.raises(RuntimeError, match="^Bool inputs not supported for hardtanh$"):
+        torch.nn.functional.relu6(torch.tensor([True, False]))
+    with pytest.raises(NotImplementedError, match="^clamp is not supported for complex types$"):
+        torch.nn.functional.hardtanh(torch.tensor([1j]))
+
+
+def test_every_node_lists_only_values_it_gives(x):
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            ctx.save_for_backward(t)
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    y = x.clone()
+    y[0] = 1.0                                          # CopySlices
+    for fn in (x.view_as(x).grad_fn.next_functions[0][0], Twice.apply(x).grad_fn, y.grad_fn):
+        for name in dir(fn):
+            if name.startswith("_saved"):
+                getattr(fn, name)                       # (no AttributeError)
+    assert not [n for n in dir(x.view_as(x).grad_fn.next_functions[0][0])
+                if n.startswith("_saved")]              # AccumulateGrad saves nothing

@@ -110,6 +110,42 @@ try:
 except Exception as e:
     print(type(e).__name__, e)
 ''',
+    'cnn_graph_saved_arguments': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(1, 4, 3, padding=1, bias=False)
+        self.c2 = nn.Conv2d(4, 6, 3, stride=2, groups=2)
+        self.fc = nn.Linear(6, 3)
+    def forward(self, x):
+        h = F.elu(self.c1(x))
+        h = F.softplus(self.c2(h), beta=2)
+        h = F.relu6(h).amax(dim=(-2, -1))
+        return torch.log_softmax(self.fc(h), -1)
+net = Net()
+x = torch.randn(5, 1, 8, 8); y = torch.tensor([0, 2, 1, 1, 0])
+out = net(x)
+loss = F.nll_loss(out, y) + 0.1 * out.exp().var(-1).mean() + 0.01 * net.c1.weight.norm(dim=-1).sum()
+seen = set()
+def walk(fn, depth=0):
+    if fn is None or fn in seen:
+        return
+    seen.add(fn)
+    vals = {k[7:]: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+    shown = {k: (tuple(v.shape) if hasattr(v, "shape") else v) for k, v in vals.items()}
+    print("  " * depth + fn.name(), shown)
+    for nxt, _ in fn.next_functions:
+        walk(nxt, depth + 1)
+walk(loss.grad_fn)
+loss.backward()
+print(round(loss.item(), 4), [round(p.grad.abs().sum().item(), 4) for p in net.parameters()])
+parts = out.detach().requires_grad_().split([1, 2], -1)
+print(parts[1].grad_fn.name(), parts[1].grad_fn._saved_split_sizes, parts[1].grad_fn._saved_dim)
+s = out.sort(-1, descending=True).values
+print(s.grad_fn._saved_dim, s.grad_fn._saved_indices.tolist()[:2], out.cumsum(-1).grad_fn._saved_dim)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

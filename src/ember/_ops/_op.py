@@ -127,7 +127,7 @@ class Op(Node):
         # the attributes ember keeps them in
         cls = type(self)
         tensors = [n for n in cls._saved_names if n == "result" or n in cls.inputs]
-        return sorted({n for n in object.__dir__(self) if not n.startswith("_saved")} |
+        return sorted({*super().__dir__()} |
                       {f"_saved_{n}" for n in (*cls._saved_names, *cls.shows)} |
                       {f"_raw_saved_{n}" for n in tensors})
 
@@ -139,6 +139,13 @@ class Op(Node):
 
 
 _WRAPPED_DTYPES = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}
+
+
+def dims_as_given(node):
+    """`shows` of a reduction's `dim` (a node attribute as the caller gave it): a tuple, as
+    torch keeps one dim or several (None for all dims)."""
+    dim = node.dim
+    return dim if dim is None or isinstance(dim, (tuple, list)) else (dim,)
 
 
 def as_saved(value):

@@ -146,10 +146,17 @@ class Mish(Elementwise):
 
 # -- the ELU family ------------------------------------------------------------------------------
 
+def _int_one(value):
+    return 1 if value == 1 else value
+
+
 class Elu(Elementwise):
     """scale * x for x > 0, else scale * alpha * (exp(x * input_scale) - 1) (elu, selu)."""
     rule = _floating("elu_cpu")
     saves = {"self": ("self",)}
+    # (torch's scales default to the integer 1, which elu and selu's input_scale leave)
+    shows = {"alpha": "alpha", "input_scale": lambda node: _int_one(node.input_scale),
+             "scale": lambda node: _int_one(node.scale)}
 
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
         # (torch's test is x < 0: a zero keeps its sign, elu(-0.) is -0. whatever alpha)
@@ -167,6 +174,7 @@ class Elu(Elementwise):
 class Celu(Elu):
     """elu with input_scale = 1 / alpha (recorded as CeluBackward0)."""
     rule = _floating("elu_cpu")
+    shows = {"alpha": "alpha"}
 
 
 class LeakyRelu(Elementwise):
@@ -191,6 +199,7 @@ class Softplus(Elementwise):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
     rule = _floating("softplus_cpu")
     saves = {"self": ("self",)}
+    shows = {"beta": "beta", "threshold": "threshold"}
 
     def forward(xp, x, beta=1.0, threshold=20.0):
         z = x * beta
@@ -221,9 +230,11 @@ class LogSigmoid(Elementwise):
 
 class Hardtanh(Elementwise):
     """x clamped to [min_val, max_val] (relu6 is hardtanh(0, 6))."""
-    rule = refusing({"bc": '"hardtanh" not implemented for \'{type}\'',
+    rule = refusing({"b": (RuntimeError, "Bool inputs not supported for hardtanh"),
+                     "c": "clamp is not supported for complex types",
                      "U": '"clamp_scalar_cpu" not implemented for \'{type}\''})
     saves = {"self": ("self",)}
+    shows = {"max_val": "max_val", "min_val": "min_val"}
 
     def forward(xp, x, min_val=-1.0, max_val=1.0):
         return xp.clip(x, min_val, max_val).astype(x.dtype)
@@ -308,6 +319,7 @@ class Threshold(Elementwise):
     """x where x > threshold, else value."""
     rule = missing_kernel("threshold", "bc")
     saves = {"self": ("self",)}
+    shows = {"threshold": "threshold"}
 
     def forward(xp, x, threshold=0.0, value=0.0):
         # NOTE: torch casts both numbers to the input's dtype first (uint8: -1 becomes 255).

@@ -17,7 +17,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from . import _cascade_sum
 from ._blocked import SPLIT, sum_last
 from ._dispatch import check_out, write_out
-from ._op import Op, record
+from ._op import Op, dims_as_given, record
 from .registry import function, method
 from .int_arguments import check_int_varargs, is_int, refuse_non_int_dims
 
@@ -93,12 +93,6 @@ def _restore_dims(grad, dims, keepdim, ndim):
 
 # -- sum ------------------------------------------------------------------------------------------
 
-def _given_dims(node):
-    """A reduction's dims as given (torch's nodes keep them so, as a tuple)."""
-    dim = node.dim
-    return tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
-
-
 class Sum(Op):
     """Sum of all elements."""
     shows = {"self_sym_sizes": "self_size"}
@@ -111,7 +105,7 @@ class SumDim(Op):
     """Sum over some dims."""
     node_name = "SumBackward1"
     out_name = "sum"            # the name in torch's out= errors
-    shows = {"dim": _given_dims, "keepdim": "keepdim", "self_sym_sizes": "self_size"}
+    shows = {"dim": dims_as_given, "keepdim": "keepdim", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         return _restore_dims(grad, ctx.dims, ctx.keepdim, len(ctx.self_size)).expand(
@@ -252,7 +246,7 @@ class MeanDim(Op):
     """Mean over some dims."""
     node_name = "MeanBackward1"
     out_name = "mean"
-    shows = {"dim": _given_dims, "keepdim": "keepdim",
+    shows = {"dim": dims_as_given, "keepdim": "keepdim",
              "self_sym_numel": lambda node: geo.numel(node.self_size),
              "self_sym_sizes": "self_size"}
 
@@ -388,6 +382,7 @@ class Prod(Op):
 
 class ProdDim(Op):
     """Product along one dim."""
+    shows = {"dim": "given_dim", "keepdim": "keepdim"}
     node_name = "ProdBackward1"
     out_name = "prod"
     saves = {"self": ("self", "result")}
@@ -436,4 +431,4 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     d = geo.wrap_dim(dim, data.ndim)
     result = _product(xp, data, d if data.ndim else None, keepdim)
     result = xp.asarray(result).astype(target, copy=False)
-    return _run(ProdDim, input, result, {"dim": d, "keepdim": keepdim}, out)
+    return _run(ProdDim, input, result, {"dim": d, "keepdim": keepdim, "given_dim": dim}, out)

@@ -14,7 +14,7 @@ from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import arg_extreme
 from ._dispatch import write_out
-from ._op import Op, record
+from ._op import Op, dims_as_given, record
 from .elementwise import check_limited
 from .registry import function
 from .int_arguments import refuse_non_int_dims
@@ -207,6 +207,7 @@ def min(input, dim=None, keepdim=False, *, other=None, out=None):
 class Amax(Op):
     """Largest values over some dims (ties share the gradient)."""
     saves = {"self": ("self", "result")}
+    shows = {"dim": dims_as_given, "keepdim": "keepdim"}
 
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
@@ -241,7 +242,7 @@ def _amax(name, op, input, dim, keepdim, out):
     xp = backend_of(data).xp
     reduce = xp.max if name == "amax" else xp.min
     result = xp.asarray(reduce(data, axis=_axis(dims, data.ndim), keepdims=keepdim))
-    return _run(op, input, result, {"dims": dims, "keepdim": keepdim}, out)
+    return _run(op, input, result, {"dims": dims, "keepdim": keepdim, "dim": dim}, out)
 
 
 @function()

@@ -123,7 +123,7 @@ def _scan(name, op, input, dim, dtype, out):
         if name == "cumsum" and result.dtype.kind in "fc":
             result += 0.0   # torch's running sum starts from +0.0, so no -0.0 comes out
     result = xp.asarray(result).reshape(data.shape).astype(target, copy=False)
-    params = {"dim": d if data.ndim else None}
+    params = {"dim": d if data.ndim else None, "given_dim": dim}
     if not inplace:
         return _run(op, input, result, params, out)
     requires_grad = input._requires_grad
@@ -134,6 +134,8 @@ def _scan(name, op, input, dim, dtype, out):
 
 
 class Cumsum(Op):
+    shows = {"dim": "given_dim"}
+
     def backward(ctx, grad):
         return grad if ctx.dim is None else _rev_cumsum(grad, ctx.dim)
 
@@ -149,6 +151,7 @@ class Cumprod(Op):
     revcumsum(g * out) / x; at the first zero it is revcumsum(g * cumprod(x with that zero set to
     1)); after it, zero. Everything is written with ember ops, so it differentiates again."""
     saves = {"self": ("self", "result")}
+    shows = {"dim": "given_dim"}
 
     def backward(ctx, grad):
         x, result = ctx.saved_tensors

@@ -145,8 +145,9 @@ def xp_of(t):
 # -- index_select -------------------------------------------------------------------------------
 
 class IndexSelect(Op):
-    """Slices along `dim` picked by a 1-D index."""
+    """Slices along `dim` (as given) picked by a 1-D index."""
     saves = {"self": ("index",)}
+    shows = {"dim": "dim", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         from .._creation import zeros
@@ -194,7 +195,7 @@ def index_select(input, dim, index, *, out=None):
     if idx.ndim != 1:
         index = index.reshape(-1)
     return run(IndexSelect, "index_select", (input,), result,
-               {"self_size": x.shape, "dim": d, "index": index}, out, reads=(input, index))
+               {"self_size": x.shape, "dim": dim, "index": index}, out, reads=(input, index))
 
 
 # -- gather and scatter ---------------------------------------------------------------------------
@@ -327,8 +328,10 @@ def _check_sizes(name, x_shape, xs, ids, d, src, src_shape=None):
 
 class Gather(Op):
     """Elements picked along `dim` by an index of the input's rank. torch saves the input too
-    (its gradient reads only the shape), so writing it in place before backward is an error."""
+    (its gradient reads only the shape), so writing it in place before backward is an error.
+    `dim` as given."""
     saves = {"self": ("self", "index")}
+    shows = {"dim": "dim", "sparse_grad": "sparse_grad"}
 
     def backward(ctx, grad):
         from .._creation import zeros
@@ -355,8 +358,8 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     else:
         result = xp_of(input).empty(index.shape, xs.dtype)
     return run(Gather, "gather", (input,), result,
-               {"self_size": input._data.shape, "dim": d, "index": index}, out,
-               reads=(input, index))
+               {"self_size": input._data.shape, "dim": dim, "index": index,
+                "sparse_grad": sparse_grad}, out, reads=(input, index))
 
 
 def _scatter_into(xp, x, d, ids, src, how):

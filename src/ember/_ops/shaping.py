@@ -52,7 +52,8 @@ def _varargs(args, name=None, what=None):
 # -- flip --------------------------------------------------------------------------------------
 
 class Flip(Op):
-    """The order of some dims reversed."""
+    """The order of some dims reversed (`dims` as given)."""
+    shows = {"dims": "dims"}
 
     def backward(ctx, grad):
         return grad.flip(ctx.dims)
@@ -63,8 +64,9 @@ def flip(input, dims):
     """Reverse the order of elements along `dims` (a copy)."""
     if isinstance(dims, int):
         raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not int")
+    given = tuple(dims)
     try:
-        dims = geo.wrap_dims_in_turn(tuple(dims), input.ndim)
+        dims = geo.wrap_dims_in_turn(given, input.ndim)
     except TypeError:
         _raise_dims_error(dims, 2)
         raise
@@ -79,7 +81,7 @@ def flip(input, dims):
         result[...] = xp.flip(data, dims)
     else:
         result = data.copy()
-    return run_copy(Flip, input, result, {"dims": dims})
+    return run_copy(Flip, input, result, {"dims": given})
 
 
 @method("flip")
@@ -145,6 +147,7 @@ def flipud(input):
 
 class Roll(Op):
     """Elements shifted cyclically along dims (or over the flattened tensor)."""
+    shows = {"dims": lambda node: node.given_dims, "shifts": "shifts"}
 
     def backward(ctx, grad):
         return grad.roll(tuple(-s for s in ctx.shifts), ctx.dims)
@@ -172,20 +175,23 @@ def roll(input, shifts, dims=None):
         # rolled flat (no dims), the clone is viewed back row-major
         result = _mf.copy_preserving(xp, data) if dims else \
             _mf.row_major(xp, xp.empty(data.shape, data.dtype))
-        return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None})
+        return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None,
+                                              "given_dims": dims})
     if data.ndim == 0:
         if dims:    # (torch sizes the first dim without wrapping: any dim fails)
             raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         result = data.copy()
-        return run_copy(Roll, input, result, {"shifts": shifts, "dims": None})
-    dims = tuple(geo.wrap_dim(d, input.ndim) for d in dims)
+        return run_copy(Roll, input, result, {"shifts": shifts, "dims": None,
+                                              "given_dims": dims})
+    given, dims = dims, tuple(geo.wrap_dim(d, input.ndim) for d in dims)
     if not dims:        # (torch rolls a row-major flattened copy)
         result = _mf.row_major(xp, xp.roll(data, shifts[0], None))
     else:
         result = data
         for shift, d in zip(shifts, dims):
             result = _roll_dim(xp, result, shift, d)
-    return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None})
+    return run_copy(Roll, input, result, {"shifts": shifts, "dims": dims or None,
+                                          "given_dims": given})
 
 
 def _roll_dim(xp, array, shift, d):
@@ -274,6 +280,7 @@ def _empty_rotated(input, flipped, k, d0, d1):
 
 class Repeat(Op):
     """The whole tensor repeated along each dim (new leading dims allowed)."""
+    shows = {"repeats": "repeats", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         # grad, seen as (r0, s0, r1, s1, ...), summed over the r's

@@ -119,7 +119,9 @@ def _along(a, index):
 
 
 class Sort(Op):
-    """Values picked by sort/topk along a dim: the gradient goes back to their indices."""
+    """Values picked by sort/topk along a dim (as given): the gradient goes back to their
+    indices."""
+    shows = {"dim": "dim", "indices": "indices", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
         if not ctx.self_size:
@@ -145,12 +147,13 @@ def _c_order(array):
     return array if array.flags.c_contiguous else array.copy()
 
 
-def _pair(name, op, input, values, index, d, out):
-    """Wrap (values, indices), record the graph and fill `out=` (values, indices)."""
+def _pair(name, op, input, values, index, dim, out):
+    """Wrap (values, indices), record the graph (`dim` as given) and fill `out=` (values,
+    indices)."""
     like = input._data if name == "sort" else None
     v, i = wrap(laid_out_like(values, like)), wrap(laid_out_like(index, like))
     if input._requires_grad and _grad_state.enabled and out is None:
-        record(op, (input,), (v,), {"dim": d, "self_size": input._data.shape, "indices": i})
+        record(op, (input,), (v,), {"dim": dim, "self_size": input._data.shape, "indices": i})
     kind = getattr(return_types, name)
     if out is None:
         return kind((v, i))
@@ -212,7 +215,8 @@ def sort(input, dim=-1, descending=False, *, stable=None, out=None):
     if descending.__class__ is not bool:
         _refuse_non_bool(descending, "descending")
     d, values, index = _sorted(input, dim, descending, stable)
-    return _pair("sort", Sort if stable is None else SortStable, input, values, index, d, out)
+    return _pair("sort", Sort if stable is None else SortStable, input, values, index, dim,
+                 out)
 
 
 @function()
@@ -347,7 +351,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
             and data.shape[d] <= _SHORT_ROW and data.dtype.kind in "iuf":
         found = _untied_top(data, k, largest)
         if found is not None:
-            return _pair("topk", Topk, input, found[0], found[1], d, out)
+            return _pair("topk", Topk, input, found[0], found[1], -1 if dim is None else dim,
+                         out)
     a = _last(data, d)
     if a.dtype.kind == "V":                     # bfloat16: NumPy cannot partition it
         a = a.astype(np.float32)
@@ -370,7 +375,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     values = values.astype(data.dtype, copy=False)
     index = index.astype(np.int64, copy=False)
     return _pair("topk", Topk, input, _back(values, d, data.ndim), _back(index, d, data.ndim),
-                 d, out)
+                 -1 if dim is None else dim, out)
 
 
 from . import sorting_bins, sorting_sets  # noqa: E402,F401  (register their ops)

@@ -23,8 +23,9 @@ from .views import _shape, as_view, inherited_view_ban, slice_dim
 # -- unbind, split, chunk: one node for all the pieces ------------------------------------------
 
 class Unbind(Op):
-    """Every index of one dim, each as a view without that dim."""
+    """Every index of one dim, each as a view without that dim (`dim` as given)."""
     abstract = False
+    shows = {"dim": "dim"}
 
     def backward(ctx, *grads):
         from .joining import stack
@@ -32,7 +33,8 @@ class Unbind(Op):
 
 
 class Split(Op):
-    """Consecutive pieces of one dim, each a view."""
+    """Consecutive pieces of one dim, each a view (`dim` as given)."""
+    shows = {"dim": "dim", "self_sym_sizes": "self_size", "split_size": "split_size"}
 
     def backward(ctx, *grads):
         from .joining import cat
@@ -40,7 +42,7 @@ class Split(Op):
 
 
 class SplitWithSizes(Split):
-    pass
+    shows = {"dim": "dim", "self_sym_sizes": "self_size", "split_sizes": "split_sizes"}
 
 
 def _views(input, pieces):
@@ -89,9 +91,9 @@ def unbind(input, dim=0):
         # (NumPy's iteration; a vector's elements as 0-dim arrays, not NumPy scalars)
         arrays = moved if data.ndim > 1 else [moved[i, ...] for i in range(shape[d])]
         offsets = [input._offset + i * strides[d] for i in range(shape[d])]
-        return _multi_view(Unbind, input, _windows(input, arrays, offsets), {"dim": d})
+        return _multi_view(Unbind, input, _windows(input, arrays, offsets), {"dim": dim})
     pieces = [geo.select(shape, strides, input._offset, d, i) for i in range(shape[d])]
-    return _multi_view(Unbind, input, _views(input, pieces), {"dim": d})
+    return _multi_view(Unbind, input, _views(input, pieces), {"dim": dim})
 
 
 @function(method=False)
@@ -136,15 +138,17 @@ def split(tensor, split_size_or_sections, dim=0):
     starts = [0]
     for s in sizes[:-1]:
         starts.append(starts[-1] + s)
+    params = {"dim": d if dim >= 0 else d - len(shape), "self_size": shape}
+    params.update({"split_size": size} if op is Split else {"split_sizes": tuple(sizes)})
     data = tensor._data
     if data.__class__ is np.ndarray and data.size and 0 not in sizes:
         lead = (slice(None),) * d
         arrays = [data[lead + (slice(start, start + s),)] for start, s in zip(starts, sizes)]
         offsets = [tensor._offset + start * strides[d] for start in starts]
-        return _multi_view(op, tensor, _windows(tensor, arrays, offsets), {"dim": d})
+        return _multi_view(op, tensor, _windows(tensor, arrays, offsets), params)
     pieces = [geo.slice_dim(shape, strides, tensor._offset, d, start, start + s, 1)
               for start, s in zip(starts, sizes)]
-    return _multi_view(op, tensor, _views(tensor, pieces), {"dim": d})
+    return _multi_view(op, tensor, _views(tensor, pieces), params)
 
 
 def _split_method(self, split_size, dim=0):

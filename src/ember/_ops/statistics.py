@@ -16,7 +16,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import watch
 from . import _rounded
 from ._dispatch import check_out, write_out
-from ._op import Op, record
+from ._op import Op, dims_as_given, record
 from .elementwise import check_limited
 from .reduction import (_accumulate_dtype, _axis, _cast_first, _refuse_non_bool,
                         _restore_dims, _run, _sum_dtype, reduction_dims)
@@ -175,6 +175,7 @@ def _where(cond, a, b):
 class Var(Op):
     """Variance over some dims with a correction."""
     saves = {"self": ("self",)}
+    shows = {"correction": "given_correction", "dim": dims_as_given, "keepdim": "keepdim"}
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -184,6 +185,7 @@ class Var(Op):
 class Std(Op):
     """Standard deviation over some dims with a correction."""
     saves = {"self": ("self", "result")}
+    shows = Var.shows
 
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
@@ -194,9 +196,12 @@ class Std(Op):
 def _var_std(name, input, dim, unbiased, keepdim, correction, out):
     if dim.__class__ is not int and dim is not None and dim.__class__ is not bool:
         refuse_non_int_dims(dim)        # (a lone bool is `unbiased`: x.std(False))
+    # (torch's node keeps no correction for a call with neither dim nor correction)
+    given = None if dim is None and unbiased is None and correction is None else 0
     dim, correction = _correction(name, dim, unbiased, correction, keepdim)
     result, _, dims, count = _moments(name, input, dim, correction, keepdim, name == "std")
-    params = {"dims": dims, "keepdim": keepdim, "count": count, "correction": correction}
+    params = {"dims": dims, "keepdim": keepdim, "count": count, "correction": correction,
+              "dim": dim, "given_correction": None if given is None else correction}
     return _run(Std if name == "std" else Var, input, result, params, out)
 
 
@@ -280,6 +285,7 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 class Logsumexp(Op):
     saves = {"self": ("self", "result")}
+    shows = {"dim": dims_as_given, "keepdim": "keepdim"}
 
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
@@ -334,7 +340,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
     if not keepdim:
         result = result.reshape(xp.sum(x.real, axis=axis, keepdims=False).shape)
     result = xp.asarray(result).astype(target, copy=False)
-    return _run(Logsumexp, input, result, {"dims": dims, "keepdim": keepdim}, out)
+    return _run(Logsumexp, input, result, {"dims": dims, "keepdim": keepdim, "dim": dim}, out)
 
 
 # -- nansum / nanmean / count_nonzero ---------------------------------------------------------

@@ -196,6 +196,11 @@ class Node:
     def _sequence_nr(self):
         return self._seq
 
+    def __dir__(self):
+        # (none of the attributes the saved values are kept in: a node lists torch's
+        # `_saved_<name>` values only, see `Op.__dir__`)
+        return sorted(n for n in object.__dir__(self) if not n.startswith("_saved"))
+
     @property
     def metadata(self):
         if self._metadata is None:

@@ -3,7 +3,7 @@ import builtins
 import math
 
 from .. import _dtype
-from .._ops._op import Op
+from .._ops._op import Op, dims_as_given
 from .._tensor import Tensor
 from ._common import check_float, check_tensor, emit, xp_of
 
@@ -48,6 +48,7 @@ def _check_norm_dtype(name, x, dtype):
 
 class LinalgVectorNorm(Op):
     saves = {"self": ("self", "result")}
+    shows = {"dim": dims_as_given, "keepdim": "keepdim", "ord": "given_ord"}
 
     def backward(ctx, grad):
         from .._ops.compare import where
@@ -128,8 +129,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         raise RuntimeError(f"Expected out tensor to have dtype "
                            f"{_dtype._FROM_NUMPY[result.dtype]._cpp_name}, but got "
                            f"{out.dtype._cpp_name} instead")
-    return emit(LinalgVectorNorm, (x,), result, {"ord": p, "dims": dims, "keepdim": keepdim},
-                out, "vector_norm")
+    return emit(LinalgVectorNorm, (x,), result, {"ord": p, "dims": dims, "keepdim": keepdim,
+                                                 "dim": dim, "given_ord": ord}, out, "vector_norm")
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
@@ -217,4 +218,4 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
                                                     A.ndim == 2):
         return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype,
                            out=out)
-    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
+    return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)

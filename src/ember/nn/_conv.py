@@ -31,12 +31,10 @@ class Convolution(Op):
     # (torch saves both whichever needs grad: writing either in place before backward is an
     # error even where that gradient would not read it)
     saves = {"input": ("input", "weight"), "weight": ("input", "weight")}
-
-    def __getattr__(self, name):
-        # torch also exposes the arguments: grad_fn._saved_stride, ._saved_transposed, ...
-        if name.startswith("_saved_") and name[7:] in _ARGUMENTS:
-            return self.__dict__[name[7:]]
-        return super().__getattr__(name)
+    # torch also saves the arguments (grad_fn._saved_stride, ...) and the bias's size
+    shows = {"bias_sym_sizes_opt": "_bias_size", "dilation": "dilation", "groups": "groups",
+             "output_padding": "output_padding", "padding": "padding", "stride": "stride",
+             "transposed": "transposed"}
 
     def backward(ctx, grad):
         input, weight = ctx.saved_tensors
@@ -69,9 +67,6 @@ class Convolution(Op):
         if need_bias:
             grad_bias = grad.sum(dim=[0] + list(range(2, grad.ndim)))
         return grad_input, grad_weight, grad_bias
-
-
-_ARGUMENTS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
 
 
 def _output_padding_for(in_size, out_size, kernel, stride, padding, dilation):
@@ -107,6 +102,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if x.__class__ is not w.__class__:
         from .._ops.elementwise import check_same_device
         check_same_device(input, weight)
+    bias_size = (0,) if bias is None else bias._data.shape
     xp = backend_of(x).xp
     columns = None
     if transposed:
@@ -124,7 +120,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
                                             stride, padding, dilation, groups)
     params = {"stride": stride, "padding": padding, "dilation": dilation,
               "transposed": transposed, "output_padding": output_padding, "groups": groups,
-              "_input_shape": x.shape, "_weight_shape": w.shape, "_kernel": w.shape[2:]}
+              "_input_shape": x.shape, "_weight_shape": w.shape, "_kernel": w.shape[2:],
+              "_bias_size": bias_size}
     if columns is not None and weight._requires_grad and _grad_state.enabled:
         params["_columns"] = columns
     else:

@@ -80,7 +80,7 @@ def relu6(input, inplace=False):
     if getattr(input, "is_quantized", False) is True:
         from .._quantized_ops import relu6 as quantized_relu6
         return quantized_relu6(input, inplace)
-    return hardtanh(input, 0.0, 6.0, inplace)
+    return hardtanh(input, 0, 6, inplace)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -146,7 +146,7 @@ def hardsigmoid(input, inplace=False):
     return _unary(_act.Hardsigmoid, input, {}, "hardsigmoid", inplace)
 
 
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1, threshold=20):
     """log(1 + exp(beta * input)) / beta (linear above `threshold`)."""
     return _unary(_act.Softplus, input, {"beta": beta, "threshold": threshold}, "softplus")
 
