@@ -195,3 +195,15 @@ def test_every_node_lists_only_values_it_gives(x):
                 getattr(fn, name)                       # (no AttributeError)
     assert not [n for n in dir(x.view_as(x).grad_fn.next_functions[0][0])
                 if n.startswith("_saved")]              # AccumulateGrad saves nothing
+
+
+def test_slices_keep_their_arguments_as_given():
+    x = torch.zeros(3, 4, 5, requires_grad=True)
+    fn = x[:, 1:3].grad_fn
+    assert (fn._saved_dim, fn._saved_start, fn._saved_end, fn._saved_step,
+            fn._saved_self_sym_sizes) == (1, 1, 3, 1, (3, 4, 5))
+    fn = x[:, -3:-1:2].grad_fn
+    assert (fn._saved_start, fn._saved_end, fn._saved_step) == (U64 - 3, U64 - 1, 2)
+    assert x[1:].grad_fn._saved_end == (1 << 63) - 1         # (no end: int64's largest)
+    fn = x.narrow(-1, -3, 2).grad_fn                         # (narrow: the start wrapped)
+    assert (fn._saved_dim, fn._saved_start, fn._saved_end) == (U64 - 1, 2, 4)

@@ -146,6 +146,41 @@ print(parts[1].grad_fn.name(), parts[1].grad_fn._saved_split_sizes, parts[1].gra
 s = out.sort(-1, descending=True).values
 print(s.grad_fn._saved_dim, s.grad_fn._saved_indices.tolist()[:2], out.cumsum(-1).grad_fn._saved_dim)
 ''',
+    'rnn_cell_slices_graph': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+class LSTMCell(nn.Module):
+    def __init__(self, n_in, n_h):
+        super().__init__()
+        self.n_h = n_h
+        self.lin = nn.Linear(n_in + n_h, 4 * n_h)
+    def forward(self, x, state):
+        h, c = state
+        z = self.lin(torch.cat([x, h], dim=-1))
+        i, f = z[:, :self.n_h].sigmoid(), z[:, self.n_h:2 * self.n_h].sigmoid()
+        g, o = z[..., -2 * self.n_h:-self.n_h].tanh(), z.narrow(-1, -self.n_h, self.n_h).sigmoid()
+        c = f * c + i * g
+        return o * c.tanh(), c
+cell = LSTMCell(3, 4)
+xs = torch.randn(5, 2, 3)
+h = c = torch.zeros(2, 4)
+outs = []
+for t in range(xs.shape[0]):
+    h, c = cell(xs[t], (h, c))
+    outs.append(h)
+y = torch.stack(outs, 1)[:, ::2].flatten(1)
+loss = y.pow(2).mean()
+fn = loss.grad_fn
+for _ in range(8):
+    vals = {k[7:]: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+    print(fn.name(), {k: (tuple(v.shape) if hasattr(v, "shape") else v) for k, v in vals.items()})
+    fn = fn.next_functions[0][0]
+loss.backward()
+print(round(loss.item(), 5), round(cell.lin.weight.grad.norm().item(), 4))
+gates = cell.lin(torch.cat([xs[0], torch.zeros(2, 4)], -1))
+for part in (gates[:, 4:8], gates[:, 12:], gates[1:, ::3], gates.narrow(1, -8, 4)):
+    print(part.grad_fn.name(), part.grad_fn._saved_dim, part.grad_fn._saved_start, part.grad_fn._saved_end, part.grad_fn._saved_step)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -440,7 +440,10 @@ def record_unsqueeze(base, out, dim):
 # -- slicing views ------------------------------------------------------------------------------
 
 class Slice(Op):
-    """A range of one dim, possibly with a step."""
+    """A range of one dim, possibly with a step (torch's saved values: the arguments as given,
+    a missing end as the largest int64)."""
+    shows = {"dim": "dim", "end": "end", "self_sym_sizes": "self_size", "start": "start",
+             "step": "step"}
 
     def backward(ctx, grad):
         result = zeros(ctx.self_size, dtype=grad.dtype, device=grad.device)
@@ -488,20 +491,28 @@ def _into_zeros(op, grad, result, ctx):
     return result
 
 
-def slice_dim(input, dim, start, stop, step):
-    """`input[..., start:stop:step, ...]` along `dim`, as a view (used by indexing too)."""
+_INT64_MAX = (1 << 63) - 1
+
+
+def slice_dim(input, dim, start, stop, step, given_dim=None):
+    """`input[..., start:stop:step, ...]` along `dim` (>= 0; `given_dim`: as the caller gave it,
+    where that differs), as a view (used by indexing too)."""
     shape, strides, offset = geo.slice_dim(_shape(input), input.stride(), input._offset, dim,
                                            start, stop, step)
-    return record_slice(input, as_view(input, shape, strides, offset), dim, start, stop, step)
+    return record_slice(input, as_view(input, shape, strides, offset), dim, start, stop, step,
+                        given_dim)
 
 
-def record_slice(base, out, dim, start, stop, step):
-    """`out`, the view `slice_dim(base, dim, start, stop, step)`, with its node if recorded."""
+def record_slice(base, out, dim, start, stop, step, given_dim=None):
+    """`out`, the view `slice_dim(base, dim, start, stop, step)`, with its node if recorded
+    (the node shows `given_dim`, the dim as the caller gave it, where that differs)."""
     if base._requires_grad and _grad_state.enabled:
         size = _shape(base)
         region = geo.slice_dim(size, geo.contiguous_strides(size), 0, dim, start, stop, step)
-        record_view(Slice, base, out, {"self_size": size, "region_strides": region[1],
-                                       "region_offset": region[2]})
+        record_view(Slice, base, out, {
+            "self_size": size, "region_strides": region[1], "region_offset": region[2],
+            "dim": dim if given_dim is None else given_dim, "start": start or 0,
+            "end": _INT64_MAX if stop is None else stop, "step": step})
     return out
 
 
@@ -516,7 +527,7 @@ def narrow(input, dim, start, length):
     d = geo.wrap_dim(dim, input.ndim)
     if start < 0:
         start += input.shape[d]
-    return slice_dim(input, d, start, start + length, 1)
+    return slice_dim(input, d, start, start + length, 1, given_dim=dim)
 
 
 class Select(Op):
