@@ -207,3 +207,26 @@ def test_slices_keep_their_arguments_as_given():
     assert x[1:].grad_fn._saved_end == (1 << 63) - 1         # (no end: int64's largest)
     fn = x.narrow(-1, -3, 2).grad_fn                         # (narrow: the start wrapped)
     assert (fn._saved_dim, fn._saved_start, fn._saved_end) == (U64 - 1, 2, 4)
+
+
+def test_pooling_upsampling_padding_and_embedding_arguments():
+    F = torch.nn.functional
+    x = torch.zeros(1, 2, 8, 8, requires_grad=True)
+    fn = F.max_pool2d(x, 2).grad_fn
+    assert (fn._saved_kernel_size, fn._saved_stride, fn._saved_padding, fn._saved_dilation,
+            fn._saved_ceil_mode) == ((2, 2), (), (0, 0), (1, 1), False)  # (stride omitted: ())
+    assert fn._saved_result1.shape == (1, 2, 4, 4)
+    fn = F.avg_pool2d(x, 3, 1, 1, ceil_mode=True, count_include_pad=False,
+                      divisor_override=2).grad_fn
+    assert (fn._saved_stride, fn._saved_ceil_mode, fn._saved_count_include_pad,
+            fn._saved_divisor_override) == ((1, 1), True, False, 2)
+    fn = F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=True).grad_fn
+    assert (fn._saved_output_size, fn._saved_scales_h, fn._saved_align_corners,
+            fn._saved_self_sym_sizes) == ((16, 16), 2.0, True, (1, 2, 8, 8))
+    assert type(fn._saved_scales_w) is float
+    assert F.interpolate(x, size=(3, 4)).grad_fn._saved_scales_h is None
+    assert F.pad(x, (1, 2)).grad_fn._saved_pad == (1, 2)
+    w = torch.zeros(10, 3, requires_grad=True)
+    fn = F.embedding(torch.tensor([[1, 2]]), w).grad_fn
+    assert (fn._saved_padding_idx, fn._saved_weight_sym_argsize_0, fn._saved_sparse,
+            fn._saved_indices.tolist()) == (U64 - 1, 10, False, [[1, 2]])

@@ -181,6 +181,40 @@ gates = cell.lin(torch.cat([xs[0], torch.zeros(2, 4)], -1))
 for part in (gates[:, 4:8], gates[:, 12:], gates[1:, ::3], gates.narrow(1, -8, 4)):
     print(part.grad_fn.name(), part.grad_fn._saved_dim, part.grad_fn._saved_start, part.grad_fn._saved_end, part.grad_fn._saved_step)
 ''',
+    'unet_graph_layer_arguments': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+class TinyUNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(4, 8, padding_idx=0)
+        self.down = nn.Conv2d(1, 4, 3, padding=1)
+        self.pool = nn.MaxPool2d(2)
+        self.mid = nn.Conv2d(4, 4, 3)
+        self.up = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False)
+        self.out = nn.Conv2d(8, 1, 1)
+    def forward(self, x, label):
+        h1 = F.relu(self.down(x))
+        h = F.pad(F.relu(self.mid(self.pool(h1))), (1, 1, 1, 1))
+        h = self.up(h) + self.emb(label)[:, :4, None, None]
+        h = torch.cat([h, F.avg_pool2d(h1, 3, stride=1, padding=1, count_include_pad=False)], 1)
+        return self.out(h)
+net = TinyUNet()
+x = torch.randn(2, 1, 8, 8); label = torch.tensor([1, 0])
+loss = F.mse_loss(net(x, label), x)
+seen = set()
+def walk(fn, depth=0):
+    if fn is None or fn in seen or depth > 14:
+        return
+    seen.add(fn)
+    vals = {k[7:]: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+    print("  " * depth + fn.name(), {k: (tuple(v.shape) if hasattr(v, "shape") else v) for k, v in vals.items()})
+    for nxt, _ in fn.next_functions:
+        walk(nxt, depth + 1)
+walk(loss.grad_fn)
+loss.backward()
+print(round(loss.item(), 5), net.emb.weight.grad[0].abs().sum().item(), round(net.down.weight.grad.norm().item(), 4))
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -124,11 +124,12 @@ class Op(Node):
 
     def __dir__(self):
         # as torch's: the node's `_saved_<name>` (and `_raw_saved_<name>`) values, and none of
-        # the attributes ember keeps them in
+        # the attributes ember keeps them in (nor a value this node was recorded without)
         cls = type(self)
         tensors = [n for n in cls._saved_names if n == "result" or n in cls.inputs]
+        shown = [n for n in cls.shows if hasattr(self, f"_saved_{n}")]
         return sorted({*super().__dir__()} |
-                      {f"_saved_{n}" for n in (*cls._saved_names, *cls.shows)} |
+                      {f"_saved_{n}" for n in (*cls._saved_names, *shown)} |
                       {f"_raw_saved_{n}" for n in tensors})
 
     def _needs_saved(self, k):

@@ -66,6 +66,7 @@ def _fill_value(input, value):
 
 class ConstantPadNd(Op):
     """Pad with a constant value (negative pads crop)."""
+    shows = {"pad": "pad"}
 
     def backward(ctx, grad):
         return constant_pad(grad, [-p for p in ctx.pad], 0)

@@ -135,8 +135,9 @@ def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode):
     count = _COUNT[nd]
     kernel = _ints(kernel_size, nd, f"{name}: kernel_size must either be a single int, or a "
                                     f"tuple of {count} ints")
-    stride = _ints(stride, nd, f"{name}: stride must either be omitted, a single int, or a "
-                               f"tuple of {count} ints", allow_empty=True) or kernel
+    given_stride = _ints(stride, nd, f"{name}: stride must either be omitted, a single int, "
+                                     f"or a tuple of {count} ints", allow_empty=True) or ()
+    stride = given_stride or kernel
     padding = _ints(padding, nd, f"{name}: padding must either be a single int, or a tuple of "
                                  f"{count} ints")
     dilation = _ints(dilation, nd, f"{name}: dilation must be either a single int, or a tuple "
@@ -156,7 +157,8 @@ def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode):
     else:
         values, indices = ops.max_pool(x, kernel, stride, padding, dilation, out)
     params = {"spatial": tuple(x.shape[1:]),
-              "geometry": (kernel, stride, padding, dilation, tuple(out))}
+              "geometry": (kernel, stride, padding, dilation, tuple(out)),
+              "ceil_mode": ceil_mode, "given_stride": given_stride}
     shape = lead + values.shape[1:]
     result, index = ops.apply(_max_pool_op(ops.MAX_POOLS["MaxPool", nd], x), (input,),
                               ops.laid_like(input, values.reshape(shape), indices.reshape(shape)),
@@ -313,8 +315,9 @@ def _avg_pool_nd(input, nd, kernel_size, stride, padding, ceil_mode, count_inclu
     must = "must either be" if nd == 2 else "must be"
     kernel = _ints(kernel_size, nd, f"{name}: kernel_size {must} a single int, or a tuple of "
                                     f"{count} ints")
-    stride = _ints(stride, nd, f"{name}: stride {must} omitted, a single int, or a tuple of "
-                               f"{count} ints", allow_empty=True) or kernel
+    given_stride = _ints(stride, nd, f"{name}: stride {must} omitted, a single int, or a "
+                                     f"tuple of {count} ints", allow_empty=True) or ()
+    stride = given_stride or kernel
     padding = _ints(padding, nd, f"{name}: padding {must} a single int, or a tuple of {count} "
                                  f"ints")
     if divisor_override is not None and divisor_override == 0:
@@ -339,7 +342,8 @@ def _avg_pool_nd(input, nd, kernel_size, stride, padding, ceil_mode, count_inclu
     _check_dtype(input, name if nd == 2 else "avg_pool3d_out_frame", integers="long")
     args = (tuple(shape[-nd:]), kernel, stride, padding, out, count_include_pad,
             divisor_override)
-    return ops.run_avg_pool(input, args, ops.AVG_POOLS["AvgPool", nd])
+    return ops.run_avg_pool(input, args, ops.AVG_POOLS["AvgPool", nd],
+                            {"ceil_mode": ceil_mode, "given_stride": given_stride})
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,

@@ -337,6 +337,7 @@ class _MaxPool(Op):
     abstract = True
     num_outputs = 1
     saves = {"self": ("self",)}     # (torch saves the input: writing it is an error)
+    shows = {"result1": "indices"}      # (and a fixed-window pool its arguments: MAX_POOLS)
 
     adaptive_name = None
 
@@ -353,6 +354,16 @@ class _MaxPool(Op):
         return result
 
 
+# torch's saved arguments of a fixed-window pool (the stride as given: () where omitted)
+_MAX_POOL_SHOWS = {"ceil_mode": "ceil_mode", "dilation": lambda node: node.geometry[3],
+                   "kernel_size": lambda node: node.geometry[0],
+                   "padding": lambda node: node.geometry[2], "result1": "indices",
+                   "stride": "given_stride"}
+_AVG_POOL_SHOWS = {"ceil_mode": "ceil_mode", "count_include_pad": lambda node: node.args[5],
+                   "divisor_override": lambda node: node.args[6],
+                   "kernel_size": lambda node: node.args[1],
+                   "padding": lambda node: node.args[3], "stride": "given_stride"}
+
 MAX_POOLS = {}
 for _nd in (2, 3):
     for _kind, _node in (("MaxPool", "MaxPool{}DWithIndices"), ("AdaptiveMaxPool", None)):
@@ -362,7 +373,9 @@ for _nd in (2, 3):
                                      {"node_name": _node + "Backward0", "Backward": _bw,
                                       "__module__": __name__,
                                       "adaptive_name": f"adaptive_max_pool{_nd}d_backward"
-                                      if _kind == "AdaptiveMaxPool" else None})
+                                      if _kind == "AdaptiveMaxPool" else None,
+                                      "shows": _MAX_POOL_SHOWS if _kind == "MaxPool" else
+                                      _MaxPool.shows})
 
 
 def check_adaptive_grad(name, grad):
@@ -454,16 +467,17 @@ class _AvgPool(Op):
         return result
 
 
-def run_avg_pool(input, args, op):
+def run_avg_pool(input, args, op, shown=None):
     """avg_pool of an ember tensor seen as (B, *spatial); args = (spatial, kernel, stride,
-    padding, out, count_include_pad, divisor_override)."""
+    padding, out, count_include_pad, divisor_override); `shown`: the node's other params
+    (the ceil_mode and the stride as given, which torch's node keeps)."""
     spatial = args[0]
     x = input._data
     lead = x.shape[:x.ndim - len(spatial)]
     data = avg_pool(x.reshape((-1,) + tuple(spatial)), *args[1:])
     data = laid_like(input, data.reshape(lead + data.shape[1:]),
                      channels_last_3d=len(spatial) < 3)
-    (result,) = apply(op, (input,), (data,), {"args": args})
+    (result,) = apply(op, (input,), (data,), dict(shown or {}, args=args))
     return result
 
 
@@ -570,7 +584,9 @@ for _nd in (2, 3):
         _node = f"{_kind}{_nd}D"
         _back = _named(_bw, f"{_kind}{_nd}dBackward", _node + "BackwardBackward0")
         _op = type(f"{_kind}{_nd}d", (_fw,), {"node_name": _node + "Backward0", "Backward": _back,
-                                             "__module__": __name__})
+                                             "__module__": __name__,
+                                             "shows": _AVG_POOL_SHOWS if _kind == "AvgPool"
+                                             else {}})
         _back.Forward = _op
         _op.Forward = _op
         AVG_POOLS[_kind, _nd] = _op

@@ -21,6 +21,9 @@ class Embedding(Op):
     inputs = ("weight",)
 
     sparse = False
+    shows = {"indices": "indices", "padding_idx": "padding_idx",
+             "scale_grad_by_freq": "scale_grad_by_freq", "sparse": "sparse",
+             "weight_sym_argsize_0": "num_weights"}
 
     def backward(ctx, grad):
         from .._creation import zeros

@@ -158,6 +158,18 @@ class _Upsample(Op):
         return result
 
 
+def _upsample_shows(nd, corners):
+    """torch's saved values of an upsample node: the output size, the scales (one per dim,
+    named by it), align_corners for the interpolating modes, the input's sizes."""
+    names = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h",
+                                                            "scales_w")}[nd]
+    shows = {"output_size": "output_size", "self_sym_sizes": "self_size"}
+    shows.update({name: (lambda node, k=k: node.scales[k]) for k, name in enumerate(names)})
+    if corners:
+        shows["align_corners"] = "align_corners"
+    return shows
+
+
 UPSAMPLES = {}
 for _mode, _name, _dims in (("nearest", "Nearest", (1, 2, 3)),
                             ("nearest-exact", "NearestExact", (1, 2, 3)),
@@ -169,7 +181,8 @@ for _mode, _name, _dims in (("nearest", "Nearest", (1, 2, 3)),
         _bw = type(f"Upsample{_name}{_nd}dBackward", (_UpsampleBackward,),
                    {"node_name": _node + "BackwardBackward0", "__module__": __name__})
         _fw = type(f"Upsample{_name}{_nd}d", (_Upsample,),
-                   {"node_name": _node + "Backward0", "Backward": _bw, "__module__": __name__})
+                   {"node_name": _node + "Backward0", "Backward": _bw, "__module__": __name__,
+                    "shows": _upsample_shows(_nd, not _mode.startswith("nearest"))})
         _bw.Forward = _fw
         UPSAMPLES[_mode, _nd] = _fw
 
@@ -183,7 +196,9 @@ def upsample(input, mode, out, scales, align_corners, antialias=False):
     rule = antialias_taps if antialias else taps
     plan = tuple(rule(kind, n, o, s, align_corners, input._data.dtype)
                  for n, o, s in zip(spatial, out, scales))
-    params = {"plan": plan, "sizes": spatial}
+    params = {"plan": plan, "sizes": spatial, "output_size": tuple(out),
+              "scales": tuple(None if s is None else float(s) for s in scales),
+              "self_size": tuple(input.shape), "align_corners": align_corners}
     if kind == "nearest" and nd != 2 and any(s is not None for s in scales):
         # (torch's 1-d and 3-d forward kernels follow the scale; the backward takes the
         # shortcuts: see taps)
