@@ -230,3 +230,29 @@ def test_pooling_upsampling_padding_and_embedding_arguments():
     fn = F.embedding(torch.tensor([[1, 2]]), w).grad_fn
     assert (fn._saved_padding_idx, fn._saved_weight_sym_argsize_0, fn._saved_sparse,
             fn._saved_indices.tolist()) == (U64 - 1, 10, False, [[1, 2]])
+
+
+def test_normalization_statistics_in_torch_shapes():
+    nn = torch.nn
+    data = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4) ** 1.5
+    x = torch.tensor(data, requires_grad=True)
+    bn = nn.BatchNorm1d(3)
+    fn = bn(x).grad_fn
+    np.testing.assert_allclose(fn._saved_result1.detach().numpy(), data.mean((0, 2)), rtol=1e-6)
+    np.testing.assert_allclose(fn._saved_result2.detach().numpy(),
+                               1 / np.sqrt(data.var((0, 2)) + 1e-5), rtol=1e-5)
+    assert (fn._saved_eps, fn._saved_training, fn._saved_running_mean is bn.running_mean) == \
+        (1e-5, True, True)
+    fn = bn.eval()(x).grad_fn
+    assert (fn._saved_training, fn._saved_result1.shape, fn._saved_result2.shape) == \
+        (False, (0,), (0,))
+    ln = nn.LayerNorm(4)
+    fn = ln(x).grad_fn
+    assert (fn._saved_normalized_shape, fn._saved_result1.shape, fn._saved_bias is ln.bias) == \
+        ((4,), (2, 3, 1), True)
+    np.testing.assert_allclose(fn._saved_result1.detach().numpy(),
+                               data.mean(-1, keepdims=True), rtol=1e-6)
+    fn = nn.GroupNorm(3, 3)(x).grad_fn
+    assert (fn._saved_N, fn._saved_C, fn._saved_HxW, fn._saved_group,
+            fn._saved_result2.shape) == (2, 3, 4, 3, (2, 3))
+    assert "_saved_mean" not in dir(fn)

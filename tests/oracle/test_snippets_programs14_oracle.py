@@ -215,6 +215,28 @@ walk(loss.grad_fn)
 loss.backward()
 print(round(loss.item(), 5), net.emb.weight.grad[0].abs().sum().item(), round(net.down.weight.grad.norm().item(), 4))
 ''',
+    'norm_layers_saved_statistics': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+net = nn.Sequential(nn.Conv2d(2, 6, 3), nn.BatchNorm2d(6), nn.ReLU(), nn.GroupNorm(3, 6),
+                    nn.Flatten(), nn.LayerNorm(6 * 4 * 4), nn.Linear(96, 2))
+x = torch.randn(4, 2, 6, 6)
+def show(fn):
+    vals = {k[7:]: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+    return {k: (tuple(v.shape) if hasattr(v, "shape") else v) for k, v in vals.items()}
+for mode in ("train", "eval"):
+    getattr(net, mode)()
+    out = net(x)
+    fn = out.grad_fn
+    while fn is not None:
+        if "Norm" in fn.name():
+            print(mode, fn.name(), show(fn))
+        fn = next((f for f, _ in fn.next_functions if f is not None and f.name() != "torch::autograd::AccumulateGrad"), None)
+    out.pow(2).mean().backward()
+bn_node = net[1](net[0](x)).grad_fn
+print(torch.allclose(bn_node._saved_result1, net[0](x).mean((0, 2, 3)), atol=1e-6), bn_node._saved_running_var is net[1].running_var)
+print([round(p.grad.norm().item(), 3) for p in net[1].parameters()], net[1].num_batches_tracked)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -113,7 +113,7 @@ class Op(Node):
                     from .. import _dtype
                     dtype = getattr(_dtype, _WRAPPED_DTYPES[value.__class__])
                     value = tensor(value, dtype=dtype)
-                return value
+                return self._as_torch_saves(key, value)
             shown = type(self).shows.get(key)
             if shown is not None:
                 try:
@@ -131,6 +131,11 @@ class Op(Node):
         return sorted({*super().__dir__()} |
                       {f"_saved_{n}" for n in (*cls._saved_names, *shown)} |
                       {f"_raw_saved_{n}" for n in tensors})
+
+    def _as_torch_saves(self, name, value):
+        """Saved value `name` as torch's node gives it (an op whose saved statistics have
+        another shape than torch's says so here)."""
+        return value
 
     def _needs_saved(self, k):
         """Whether saved value `k` was needed: an input that needs grad asked for it."""

@@ -66,11 +66,20 @@ def _small_product(a, b, x):
 
 
 class _Normalization(Op):
-    """Shared backward of batch, layer and group norm (see NOTE [ Normalization views ])."""
+    """Shared backward of batch, layer and group norm (see NOTE [ Normalization views ]).
+    The statistics saved, mean and rstd, are torch's `result1` and `result2`."""
     abstract = True
     inputs = ("input", "weight", "bias")
-    saves = {"input": ("input", "weight", "mean", "rstd"),
-             "weight": ("input", "weight", "mean", "rstd")}
+    saves = {"input": ("input", "weight", "result1", "result2"),
+             "weight": ("input", "weight", "result1", "result2")}
+
+    def _as_torch_saves(self, name, value):
+        # (ember keeps the statistics in the shape its kernels broadcast them in; torch's
+        # have their own (`stats_shape`): batch norm's per channel, none in evaluation mode)
+        if name in ("result1", "result2") and value is not None and "stats_shape" in vars(self):
+            shape = self.stats_shape
+            return value.reshape(-1)[:0] if shape == (0,) else value.reshape(shape)
+        return value
 
     def backward(ctx, grad):
         x, w, mean, rstd = ctx.saved_tensors
@@ -182,21 +191,23 @@ def _composed_backward(ctx, grad, x, w, mean, rstd, need):
 
 
 class NativeLayerNorm(_Normalization):
-    pass
+    shows = {"bias": "bias_tensor", "normalized_shape": "normalized_shape"}
 
 
 class NativeBatchNorm(_Normalization):
-    pass
+    shows = {"eps": "eps", "running_mean": "running_mean", "running_var": "running_var",
+             "training": "training"}
 
 
 class NativeGroupNorm(_Normalization):
-    pass
+    shows = {"C": "C", "HxW": "HxW", "N": "N", "eps": "eps", "group": "group"}
 
 
 def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True, stats=None,
-         row_major_out=False):
+         row_major_out=False, shown=None):
     """Normalize `input` seen as `shape`; `stats` = (mean, rstd) arrays replace the batch's.
-    `row_major_out`: the result is row-major whatever the input's layout."""
+    `row_major_out`: the result is row-major whatever the input's layout. `shown`: the node's
+    values for torch's saved ones (`Op.shows`), with `stats_shape`, torch's statistics' shape."""
     x = input._data
     xp = backend_of(x).xp
     dtype = _compute_dtype(xp, x.dtype)
@@ -232,7 +243,7 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
         mean, rstd = (a.astype(x.dtype).astype(dtype) for a in (mean, rstd))
     params = {"shape": shape, "axes": axes, "wshape": wshape, "waxes": waxes, "eps": eps,
               "training": training, "bias_shape": bias_shape, "bias_dtype": bias_dtype,
-              "mean": wrap(mean), "rstd": wrap(rstd), "half": half}
+              "result1": wrap(mean), "result2": wrap(rstd), "half": half, **(shown or {})}
     return apply(op, (input, weight, bias), result, params), mean, var
 
 
@@ -299,8 +310,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     inner = math.prod(shape)
     view = (math.prod(input.shape[:input.ndim - k]), inner)
     # NOTE: torch normalizes a row-major copy into a row-major result
+    shown = {"bias_tensor": bias, "normalized_shape": shape,
+             "stats_shape": tuple(input.shape[:input.ndim - k]) + (1,) * k}
     return _run(NativeLayerNorm, input, weight, bias, view, (1,), (1, inner), (0,), eps,
-                row_major_out=True)[0]
+                row_major_out=True, shown=shown)[0]
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
@@ -395,10 +408,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         dtype = _compute_dtype(xp, input._data.dtype)
         mean = running_mean._data.astype(dtype).reshape(wshape)
         rstd = 1 / xp.sqrt(running_var._data.astype(dtype).reshape(wshape) + eps)
+        shown = {"running_mean": running_mean, "running_var": running_var, "stats_shape": (0,)}
         return _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2), eps,
-                    training=False, stats=(mean, rstd))[0]
+                    training=False, stats=(mean, rstd), shown=shown)[0]
+    shown = {"running_mean": running_mean, "running_var": running_var,
+             "stats_shape": (channels,)}
     out, mean, var = _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2),
-                           eps)
+                          eps, shown=shown)
     if running_mean is not None or running_var is not None:
         count = view[0] * view[2]
         # NOTE: the running variance takes the unbiased batch variance, as torch's does.
@@ -507,7 +523,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     _same_dtypes(input, weight, bias, kernel="GroupNormKernelImpl")
     view = (n, num_groups, c // num_groups, input.numel() // max(n * c, 1))
     wshape = (1, num_groups, c // num_groups, 1)
-    return _run(NativeGroupNorm, input, weight, bias, view, (2, 3), wshape, (0, 3), eps)[0]
+    shown = {"N": n, "C": c, "HxW": view[3], "group": num_groups, "stats_shape": (n, num_groups)}
+    return _run(NativeGroupNorm, input, weight, bias, view, (2, 3), wshape, (0, 3), eps,
+                shown=shown)[0]
 
 
 # -- local response norm -------------------------------------------------------------------------
