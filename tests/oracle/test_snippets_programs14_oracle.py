@@ -233,6 +233,7 @@ for mode in ("train", "eval"):
             print(mode, fn.name(), show(fn))
         fn = next((f for f, _ in fn.next_functions if f is not None and f.name() != "torch::autograd::AccumulateGrad"), None)
     out.pow(2).mean().backward()
+net.train()
 bn_node = net[1](net[0](x)).grad_fn
 print(torch.allclose(bn_node._saved_result1, net[0](x).mean((0, 2, 3)), atol=1e-6), bn_node._saved_running_var is net[1].running_var)
 print([round(p.grad.norm().item(), 3) for p in net[1].parameters()], net[1].num_batches_tracked)
