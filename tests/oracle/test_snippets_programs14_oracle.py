@@ -238,6 +238,40 @@ bn_node = net[1](net[0](x)).grad_fn
 print(torch.allclose(bn_node._saved_result1, net[0](x).mean((0, 2, 3)), atol=1e-6), bn_node._saved_running_var is net[1].running_var)
 print([round(p.grad.norm().item(), 3) for p in net[1].parameters()], net[1].num_batches_tracked)
 ''',
+    'mutation_on_saved_tensors': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+w = torch.randn(4, 4, requires_grad=True)
+def step(x, inplace_ok):
+    h = x @ w
+    y = h.tanh()
+    loss = (y * h).sum()
+    h.mul_(0.5)              # reuse h's memory for the next stage
+    y.relu_()
+    return loss + y.sum()
+x = torch.randn(3, 4)
+try:
+    step(x, False).backward()
+except Exception as e:
+    print(type(e).__name__, str(e)[:120])
+with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+    out = step(x, True)
+    out.backward()
+    print(type(ctx).__name__, round(out.item(), 4), round(w.grad.norm().item(), 4))
+w.grad = None
+with torch.autograd.graph.allow_mutation_on_saved_tensors():
+    out = step(x, True)
+try:
+    out.backward()
+except Exception as e:
+    print(type(e).__name__, e)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+    try:
+        with torch.autograd.graph.disable_saved_tensors_hooks("this code cannot take saved tensor hooks"):
+            pass
+    except Exception as e:
+        print(type(e).__name__, e)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

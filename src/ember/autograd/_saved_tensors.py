@@ -1,6 +1,8 @@
-"""Saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks, save_on_cpu, and
-`grad_fn._raw_saved_<name>.register_hooks`): a node's saved tensors go through a pack hook when
-recorded and an unpack hook when backward reads them. Exported from autograd.graph, as in torch."""
+"""Saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks, save_on_cpu,
+allow_mutation_on_saved_tensors, and `grad_fn._raw_saved_<name>.register_hooks`): a node's
+saved tensors go through a pack hook when recorded and an unpack hook when backward reads them.
+Exported from autograd.graph, as in torch."""
+import contextlib
 import threading
 
 from .graph import _FREED, _Extras, gradient_edge
@@ -143,13 +145,56 @@ class save_on_cpu(saved_tensors_hooks):
         super().__init__(pack, unpack)
 
 
+class _AllowMutationOnSavedContext:
+    """What `allow_mutation_on_saved_tensors` gives: whether its block is still running."""
+
+    def __init__(self):
+        self.running = True
+
+
+_mutable_saves = [None]     # the allow_mutation_on_saved_tensors block running, if any
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Context manager: a tensor saved for backward inside may be modified in place before
+    backward, which sees it as it was when saved. Backward must run inside the block.
+
+    NOTE: each saved tensor is kept as a copy (torch copies one only when it is modified);
+    the gradients are the same.
+    """
+    if _mutable_saves[0] is not None:
+        raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+    ctx = _mutable_saves[0] = _AllowMutationOnSavedContext()
+
+    def pack(tensor):
+        return ctx, tensor.detach().clone()
+
+    def unpack(packed):
+        block, tensor = packed
+        if not block.running:
+            raise AssertionError("Trying to backward outside of the "
+                                 "'allow_mutation_on_saved_tensors' contextin which the graph "
+                                 "was originally recorded.")
+        return tensor
+    try:
+        with saved_tensors_hooks(pack, unpack):
+            yield ctx
+    finally:
+        ctx.running = False
+        _mutable_saves[0] = None
+
+
 class disable_saved_tensors_hooks:
-    """Context manager: using `saved_tensors_hooks` inside raises `RuntimeError(error_message)`."""
+    """Context manager: using `saved_tensors_hooks` inside raises `RuntimeError(error_message)`,
+    and so does entering it while such hooks are in use."""
 
     def __init__(self, error_message):
         self.error_message = error_message
 
     def __enter__(self):
+        if _hook_stack.stack:
+            raise RuntimeError(self.error_message)
         self._prev = _hook_stack.disabled
         _hook_stack.disabled = self.error_message
 

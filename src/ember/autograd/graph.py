@@ -700,5 +700,5 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 # (saved-tensor hooks use the nodes and switches above; Node and on_record read them when
 # called, and torch exports them from autograd.graph)
 from ._saved_tensors import (  # noqa: E402,F401
-    SavedTensor, _hook_stack, _Packed, disable_saved_tensors_hooks, pack_order, pack_saved,
-    save_on_cpu, saved_tensors_hooks)
+    SavedTensor, _hook_stack, _Packed, allow_mutation_on_saved_tensors,
+    disable_saved_tensors_hooks, pack_order, pack_saved, save_on_cpu, saved_tensors_hooks)
