@@ -256,3 +256,15 @@ def test_normalization_statistics_in_torch_shapes():
     assert (fn._saved_N, fn._saved_C, fn._saved_HxW, fn._saved_group,
             fn._saved_result2.shape) == (2, 3, 4, 3, (2, 3))
     assert "_saved_mean" not in dir(fn)
+
+
+def test_scalar_arguments_read_as_given_and_dims_as_unsigned(x):
+    F = torch.nn.functional
+    assert torch.sub(x, x, alpha=-2).grad_fn._saved_alpha == -2     # (a Scalar: as given)
+    assert F.hardtanh(x, -1, 1).grad_fn._saved_min_val == -1
+    assert F.leaky_relu(x, -2).grad_fn._saved_negative_slope == -2
+    assert x.norm(p=-1).grad_fn._saved_ord == -1
+    assert x.var(correction=-1).grad_fn._saved_correction == -1
+    fn = F.huber_loss(x, x.detach(), delta=2).grad_fn
+    assert (fn._saved_delta, type(fn._saved_delta)) == (2.0, float)    # (a double argument)
+    assert x.roll(-1, -1).grad_fn._saved_shifts == (U64 - 1,)          # (int64s: unsigned)

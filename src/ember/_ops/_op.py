@@ -30,7 +30,8 @@ class Op(Node):
     variadic = False        # True: every argument is a tensor input (cat, stack)
     packs = None            # the saved names in torch's packing order, where not alphabetical
     shows = {}              # torch's other saved values, read as `grad_fn._saved_<name>`: name
-    #                         -> the node attribute holding it, or a function of the node
+    #                         -> the node attribute holding it (a `scalar` one: a Scalar
+    #                         argument), or a function of the node
     _default_params = None  # keyword defaults, kept as class attributes (see elementwise)
 
     def __init_subclass__(cls, **kwargs):
@@ -117,6 +118,8 @@ class Op(Node):
             shown = type(self).shows.get(key)
             if shown is not None:
                 try:
+                    if shown.__class__ is scalar:
+                        return getattr(self, shown)
                     return as_saved(shown(self) if callable(shown) else getattr(self, shown))
                 except AttributeError:
                     pass        # (a node recorded without it)
@@ -145,6 +148,12 @@ class Op(Node):
 
 
 _WRAPPED_DTYPES = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}
+
+
+class scalar(str):
+    """A `shows` entry naming an attribute that holds a Scalar argument (alpha, min_val,
+    ...): torch gives it back as given, a negative int too, unlike a dim or a size."""
+    __slots__ = ()
 
 
 def dims_as_given(node):

@@ -18,7 +18,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from . import _rounded
 from ._blocked import select, zero_where
 from ._dispatch import Inplace
-from ._op import Op, record
+from ._op import Op, record, scalar
 from .elementwise import Elementwise, call, missing_kernel, refusing, scalar_for
 from .registry import register
 from .unary import ThresholdBackward, float_math
@@ -155,7 +155,7 @@ class Elu(Elementwise):
     rule = _floating("elu_cpu")
     saves = {"self": ("self",)}
     # (torch's scales default to the integer 1, which elu and selu's input_scale leave)
-    shows = {"alpha": "alpha", "input_scale": lambda node: _int_one(node.input_scale),
+    shows = {"alpha": scalar("alpha"), "input_scale": lambda node: _int_one(node.input_scale),
              "scale": lambda node: _int_one(node.scale)}
 
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
@@ -174,14 +174,14 @@ class Elu(Elementwise):
 class Celu(Elu):
     """elu with input_scale = 1 / alpha (recorded as CeluBackward0)."""
     rule = _floating("elu_cpu")
-    shows = {"alpha": "alpha"}
+    shows = {"alpha": scalar("alpha")}
 
 
 class LeakyRelu(Elementwise):
     """x for x > 0, else negative_slope * x."""
     rule = _floating("leaky_relu_cpu")
     saves = {"self": ("self",)}
-    shows = {"negative_slope": "negative_slope"}
+    shows = {"negative_slope": scalar("negative_slope")}
 
     def forward(xp, x, negative_slope=0.01):
         if xp is np and 0 < negative_slope <= 1:
@@ -199,7 +199,7 @@ class Softplus(Elementwise):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
     rule = _floating("softplus_cpu")
     saves = {"self": ("self",)}
-    shows = {"beta": "beta", "threshold": "threshold"}
+    shows = {"beta": scalar("beta"), "threshold": scalar("threshold")}
 
     def forward(xp, x, beta=1.0, threshold=20.0):
         z = x * beta
@@ -234,7 +234,7 @@ class Hardtanh(Elementwise):
                      "c": "clamp is not supported for complex types",
                      "U": '"clamp_scalar_cpu" not implemented for \'{type}\''})
     saves = {"self": ("self",)}
-    shows = {"max_val": "max_val", "min_val": "min_val"}
+    shows = {"max_val": scalar("max_val"), "min_val": scalar("min_val")}
 
     def forward(xp, x, min_val=-1.0, max_val=1.0):
         return xp.clip(x, min_val, max_val).astype(x.dtype)
@@ -319,7 +319,7 @@ class Threshold(Elementwise):
     """x where x > threshold, else value."""
     rule = missing_kernel("threshold", "bc")
     saves = {"self": ("self",)}
-    shows = {"threshold": "threshold"}
+    shows = {"threshold": scalar("threshold")}
 
     def forward(xp, x, threshold=0.0, value=0.0):
         # NOTE: torch casts both numbers to the input's dtype first (uint8: -1 becomes 255).

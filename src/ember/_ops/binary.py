@@ -14,6 +14,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ._blocked import select
 from ._fused import fma
+from ._op import scalar
 from .argument_errors import not_a_tensor
 from .elementwise import Elementwise, float_math, int_to_float, limited_kernel, missing_kernel, \
     opmath, same
@@ -84,7 +85,7 @@ def _plus_multiple(xp, a, b, alpha, out, subtract=False):
 
 class Add(_Binary):
     """`input + alpha * other`."""
-    shows = {"alpha": "alpha"}
+    shows = {"alpha": scalar("alpha")}
     rule = limited_kernel("add_stub")
     fast_kernel = np.add            # with the default alpha=1
     cuda_kernel = "add"
@@ -117,7 +118,7 @@ def _no_bool_sub(common, operands=None):
 
 class Sub(_Binary):
     """`input - alpha * other`."""
-    shows = {"alpha": "alpha"}
+    shows = {"alpha": scalar("alpha")}
     rule = limited_kernel("add_stub", _no_bool_sub)
     fast_kernel = np.subtract       # with the default alpha=1
     cuda_kernel = "subtract"

@@ -15,7 +15,7 @@ from .._config import warn_once
 from .._device import MetaArray, backend_of
 from .._tensor import Tensor
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
-from ._op import Op
+from ._op import Op, scalar
 from .elementwise import check_limited
 from .linalg import _product, _shape_x, check_vectors, matrix_geometry, matrix_shows
 from .argument_errors import not_a_tensor
@@ -80,7 +80,7 @@ class _AddProduct(Op):
     """beta * self + alpha * product(a, b); subclasses give the product's two gradients
     and torch's names of a and b (`inputs`), each saving the other for its gradient."""
     abstract = True
-    shows = {"alpha": "alpha", "beta": "beta"}
+    shows = {"alpha": scalar("alpha"), "beta": scalar("beta")}
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors

@@ -16,7 +16,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import watch
 from . import _rounded
 from ._dispatch import check_out, write_out
-from ._op import Op, dims_as_given, record
+from ._op import Op, dims_as_given, record, scalar
 from .elementwise import check_limited
 from .reduction import (_accumulate_dtype, _axis, _cast_first, _refuse_non_bool,
                         _restore_dims, _run, _sum_dtype, reduction_dims)
@@ -175,7 +175,7 @@ def _where(cond, a, b):
 class Var(Op):
     """Variance over some dims with a correction."""
     saves = {"self": ("self",)}
-    shows = {"correction": "given_correction", "dim": dims_as_given, "keepdim": "keepdim"}
+    shows = {"correction": scalar("given_correction"), "dim": dims_as_given, "keepdim": "keepdim"}
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors

@@ -3,7 +3,7 @@ import builtins
 import math
 
 from .. import _dtype
-from .._ops._op import Op, dims_as_given
+from .._ops._op import Op, dims_as_given, scalar
 from .._tensor import Tensor
 from ._common import check_float, check_tensor, emit, xp_of
 
@@ -48,7 +48,7 @@ def _check_norm_dtype(name, x, dtype):
 
 class LinalgVectorNorm(Op):
     saves = {"self": ("self", "result")}
-    shows = {"dim": dims_as_given, "keepdim": "keepdim", "ord": "given_ord"}
+    shows = {"dim": dims_as_given, "keepdim": "keepdim", "ord": scalar("given_ord")}
 
     def backward(ctx, grad):
         from .._ops.compare import where

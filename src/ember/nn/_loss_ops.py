@@ -141,7 +141,7 @@ class MseLoss(_PointwiseLoss):
 
 class SmoothL1Loss(_PointwiseLoss):
     """0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta."""
-    shows = {"beta": "beta", "reduction": reduction_enum}
+    shows = {"beta": lambda node: float(node.beta), "reduction": reduction_enum}
     kernel_name = "smooth_l1_cpu"
 
     def losses(xp, d, beta):
@@ -158,7 +158,7 @@ class SmoothL1Loss(_PointwiseLoss):
 
 class HuberLoss(_PointwiseLoss):
     """0.5 d**2 where |d| < delta, else delta (|d| - 0.5 delta)."""
-    shows = {"delta": "delta", "reduction": reduction_enum}
+    shows = {"delta": lambda node: float(node.delta), "reduction": reduction_enum}
     kernel_name = "huber_cpu"
     like_input = True
 
