@@ -237,6 +237,9 @@ RAW += FUZZED
 RAW += [T("show(F.vmap(lambda a: a.sum().item())(torch.ones(2, 3)))"),
         T("show(F.vmap(lambda a: a[a > 0].sum())(torch.tensor([[1., -1.], [2., 3.]])))"),
         T("show(F.vmap(lambda a: a.nonzero())(torch.tensor([[1., 0.], [2., 3.]])))")]
+# an in-place op writing a mapped value into an unmapped tensor: torch's errors
+RAW += ["x = torch.randn(3, 2, 2); y = torch.randn(3, 2, 2)\n" + T("show(F.vmap(lambda a, b: b.add_(a), in_dims=(0, None))(x, y))"),
+        "x = torch.randn(3, 2, 2); y = torch.randn(3, 2, 2)\n" + T("show(F.vmap(lambda a, b: a.mul_(b), in_dims=(None, 0))(x, y))")]
 SNIPPETS = [SETUP + s for s in RAW]
 
 BUGS = [(reason, SETUP + s) for reason, s in [
@@ -248,10 +251,6 @@ BUGS = [(reason, SETUP + s) for reason, s in [
      T("show(F.vmap(lambda a, b: a.copy_(b), in_dims=(0, None))(torch.ones(3), torch.ones(3)))")),
     ("torch's shape error inside vmap names the batched shapes (cat: got 4 and 3 dimensions); ember's names one element's",
      "x = torch.randn(3, 2, 2); y = torch.randn(3, 2, 2)\n" + T("show(F.vmap(lambda a, b: torch.cat([a, b], -1), in_dims=(None, 0))(x, y))")),
-    ("ember's vmap calls the function per element, so an in-place op on an unmapped tensor with a mapped argument does not raise torch's broadcast error",
-     "x = torch.randn(3, 2, 2); y = torch.randn(3, 2, 2)\n" + T("show(F.vmap(lambda a, b: b.add_(a), in_dims=(0, None))(x, y))")),
-    ("torch refuses an in-place arithmetic op on an unmapped tensor with a mapped argument of its shape; ember's per-element vmap writes into it each time",
-     "x = torch.randn(3, 2, 2); y = torch.randn(3, 2, 2)\n" + T("show(F.vmap(lambda a, b: a.mul_(b), in_dims=(None, 0))(x, y))")),
     ("torch's vectorized hessian with create_graph gives the zero cross block of |a| - exp(b^2) max a grad_fn; ember's zero block has none",
      T("show(AF.hessian(lambda a, b: (a.abs() - b.square().exp()).max(), (x, y), create_graph=True, vectorize=True))")),
     ("torch refuses randomness='same' for a random op whose input is batched (bernoulli); ember draws per element",

@@ -14,6 +14,7 @@ class _State:
     running = 0         # vmap calls running (nested ones included)
     busy = False        # inside an operator given a batched tensor: its own calls pass
     transforms = []     # per running vmap: the depth of grad-like transforms when it began
+    sizes = []          # per running vmap: its batch size
 
 
 _state = _State()
@@ -44,10 +45,11 @@ def _any_batched(values):
     return False
 
 
-def enter():
-    """A vmap call begins: the wrappers go in with the outermost one."""
+def enter(size):
+    """A vmap call over a batch of `size` begins: the wrappers go in with the outermost one."""
     from .eager_transforms import _depth
     _state.transforms.append(_depth[0])
+    _state.sizes.append(size)
     _state.running += 1
     if _state.running == 1:
         _patch_ops.activate(_layer)
@@ -67,6 +69,7 @@ class below_vmap:
 def leave():
     _state.running -= 1
     _state.transforms.pop()
+    _state.sizes.pop()
     if _state.running == 0:
         _marks.clear()
         _patch_ops.deactivate(_layer)
@@ -225,6 +228,58 @@ def _inplace_random(args, kwargs):
         raise RuntimeError(_INPLACE_RANDOM)
 
 
+# -- an in-place write of a batched value into a tensor that is not batched ----------------------
+# torch refuses it (its batched self would need more elements), in words that depend on how the
+# op's batching rule is written: add_'s checks the broadcast shape, the arithmetic ones and a
+# few others name themselves, the others go through the fallback, which names the vmap level.
+
+_INPLACE = ("vmap: {op}(self, *extra_args) is not possible because there exists a Tensor "
+            "`other` in extra_args that has more elements than `self`. This happened due to "
+            "`other` being vmapped over but `self` not being vmapped over {where}. Please try "
+            "to use out-of-place operators instead of {op}. If said operator is being called "
+            "inside the PyTorch framework, please file a bug report instead.")
+_ARITHMETIC = frozenset(("mul_", "sub_", "div_", "copy_", "multiply_", "subtract_", "divide_",
+                         "true_divide_", "__imul__", "__isub__", "__itruediv__"))
+_OWN_RULES = frozenset(("fill_", "index_add_", "index_put_"))
+_NOT_WRITES = frozenset(("requires_grad_", "share_memory_", "apply_", "map_", "map2_"))
+
+
+def _is_inplace(name):
+    return name in ("__iadd__", "__setitem__") or name in _ARITHMETIC or \
+        name.endswith("_") and not name.startswith("_") and name not in _NOT_WRITES
+
+
+def _into_unbatched(name, also=None):
+    """The check of the in-place method `name` (and `also`, the method's own)."""
+    def check(args, kwargs):
+        from .._tensor import Tensor
+        if also is not None:
+            also(args, kwargs)
+        target = args[0] if args else None
+        if not isinstance(target, Tensor) or is_batched(target):
+            return
+        op = name
+        if name in ("add_", "__iadd__"):
+            from .._geometry import broadcast_shapes
+            other = args[1] if len(args) > 1 else kwargs.get("other")
+            shape = broadcast_shapes(tuple(target.shape), tuple(getattr(other, "shape", ())))
+            raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the "
+                               f"broadcast shape {[_state.sizes[-1], *shape]}")
+        if name == "__setitem__":
+            key = args[1] if len(args) > 1 else None
+            keys = key if isinstance(key, tuple) else (key,)
+            op = "index_put_" if any(isinstance(k, (Tensor, list)) for k in keys) else "copy_"
+        if op in _ARITHMETIC:
+            text = _INPLACE.format(op="inplace arithmetic", where="in a vmap")
+        elif op in _OWN_RULES:
+            text = _INPLACE.format(op=op, where="in a vmap")
+        else:
+            from ..autograd.function import _Transforms
+            text = _INPLACE.format(op=f"aten::{op}", where=f"at level {_Transforms.active}")
+        raise RuntimeError(text)
+    return check
+
+
 # checks made on calls given no batched tensor too
 _REFUSED_UNBATCHED = {("Tensor", n): _inplace_random for n in (
     "uniform_", "normal_", "bernoulli_", "exponential_", "random_", "cauchy_", "log_normal_",
@@ -273,6 +328,8 @@ class _Layer(_patch_ops.Layer):
         from .._tensor import Tensor
         key = ("Tensor" if owner is Tensor else owner.__name__, name)
         check = _REFUSED.get(key)
+        if owner is Tensor and _is_inplace(name):
+            check = _into_unbatched(name, check)
         if isinstance(inner, property):
             return property(_wrapped(inner.fget, check),
                             inner.fset and _wrapped(inner.fset, None), inner.fdel,

@@ -142,7 +142,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         unmapped = {id(x) for x, d in zip(leaves, dims) if d is None and isinstance(x, Tensor)}
         _Transforms.active += 1
         _Transforms.vmaps.append((randomness, unmapped))
-        _batched.enter()
+        _batched.enter(size)
         try:
             with batched_draws(size if randomness == "different" else 0, chunk_size) as draws:
                 _run_per_element(func, kwargs, leaves, spec, dims, size, randomness, start,
