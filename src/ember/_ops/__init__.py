@@ -5,7 +5,7 @@ from . import (activations, binary, compare, complex_parts, conversion,  # noqa:
                integration, joining, legacy_linalg, linalg, logical, products, queries,
                reduction, sampling, scans, scatter_gather, scatter_views, shaping, sorting,
                splitting, statistics, ternary, unary, views, views_inplace,
-               views_transpose)
+               views_strided, views_transpose)
 # (after the modules whose helpers they share)
 from . import dim_activations, nonzero_indices, reduction_extremes, unary_trig  # noqa: F401
 from . import binary_remainders, indexing_setitem  # noqa: F401

@@ -261,5 +261,5 @@ def _regrow_view(self, view):
     """The same view of `self`, this time recorded in the graph when grad mode is on."""
     if view is self or not (_grad_state.enabled and self._requires_grad):
         return view
-    from .views import as_strided
+    from .views_strided import as_strided
     return as_strided(self, tuple(view._data.shape), view.stride(), view._offset)

@@ -152,7 +152,7 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     """A fresh tensor: input with src written where `input.as_strided(size, stride,
     storage_offset)` would look. Positions are read in input's own storage layout (offset and
     strides included); torch refuses non-contiguous inputs that require grad."""
-    from .views import as_strided
+    from .views_strided import as_strided
     for arg, x, pos in (("input", input, 1), ("src", src, 2)):
         if not isinstance(x, Tensor):
             raise TypeError(f"as_strided_scatter(): argument '{arg}' (position {pos}) must be "

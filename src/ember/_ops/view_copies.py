@@ -19,7 +19,7 @@ from ._dispatch import write_out
 from ._op import Op, record
 from .int_arguments import check_ints
 from .registry import function
-from . import splitting, views, views_transpose
+from . import splitting, views, views_strided, views_transpose
 from .elementwise_extra import view_as_complex, view_as_real
 
 _new = object.__new__
@@ -253,14 +253,14 @@ def unbind_copy(input, dim=0, *, out=None):
 @function(method=False)
 def unfold_copy(input, dimension, size, step, *, out=None):
     """`input.unfold(dimension, size, step)` as a fresh tensor."""
-    return _one("unfold_copy", input, lambda: views.unfold(input, dimension, size, step), out)
+    return _one("unfold_copy", input, lambda: views_strided.unfold(input, dimension, size, step), out)
 
 
 @function(method=False)
 def as_strided_copy(input, size, stride, storage_offset=None, *, out=None):
     """`torch.as_strided(input, size, stride, storage_offset)` as a fresh tensor."""
     return _one("as_strided_copy", input,
-                lambda: views.as_strided(input, size, stride, storage_offset), out)
+                lambda: views_strided.as_strided(input, size, stride, storage_offset), out)
 
 
 @function(method=False)

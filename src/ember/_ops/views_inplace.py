@@ -18,7 +18,7 @@ from .._memory_format import channels_last
 from .._tensor import Tensor, is_sparse_data
 from ..autograd.grad_mode import _state as _grad_state, no_grad
 from ..autograd.graph import gradient_edge
-from . import views, views_transpose
+from . import views, views_strided, views_transpose
 from ._dispatch import check_inplace
 from ._op import record
 from .registry import function, method, register
@@ -52,7 +52,7 @@ class TInplace(views_transpose.T):
     node_name = "TBackward1"
 
 
-class AsStridedInplace(views.AsStrided):
+class AsStridedInplace(views_strided.AsStrided):
     node_name = "AsStridedBackward1"
 
 
@@ -141,7 +141,7 @@ def t_(self):
 @function()
 def as_strided_(self, size, stride, storage_offset=None):
     """In-place `as_strided`: this tensor becomes the given window over its storage."""
-    view = _geometry_of(views.as_strided, self, size, stride, storage_offset)
+    view = _geometry_of(views_strided.as_strided, self, size, stride, storage_offset)
     params = {"self_geometry": (tuple(self._data.shape), self.stride(), self._offset),
               "size": tuple(view._data.shape), "stride": view.stride(),
               "storage_offset": view._offset}
