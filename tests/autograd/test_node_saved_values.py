@@ -268,3 +268,9 @@ def test_scalar_arguments_read_as_given_and_dims_as_unsigned(x):
     fn = F.huber_loss(x, x.detach(), delta=2).grad_fn
     assert (fn._saved_delta, type(fn._saved_delta)) == (2.0, float)    # (a double argument)
     assert x.roll(-1, -1).grad_fn._saved_shifts == (U64 - 1,)          # (int64s: unsigned)
+
+
+def test_flip_refuses_dims_that_are_no_sequence_in_torch_s_words(x):
+    with pytest.raises(TypeError, match=r"^flip\(\): argument 'dims' \(position 2\) must be "
+                                        r"tuple of ints, not float$"):
+        torch.flip(x, 1.0)

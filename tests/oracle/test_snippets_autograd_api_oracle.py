@@ -1487,16 +1487,21 @@ SNIPPETS = (REQUIRES_GRAD_AND_GRAD_FN + GRAPH_INPLACE_BACKWARD + HOOKS_MODES_GRA
                 'z = torch.tensor([1+2j, 3-1j], requires_grad=True); y = z * 1; '
                 'v = torch.view_as_real(y); v[:, 1].zero_(); print(v.grad_fn.name())'])
 
+# a node's saved non-tensor values under torch's names; saved tensors modified in place under
+# allow_mutation_on_saved_tensors
+SNIPPETS += [
+    'x = torch.ones(2, requires_grad=True); y = x.sum(0); print(y.grad_fn._saved_dim, '
+    'y.grad_fn._saved_keepdim, y.grad_fn._saved_self_sym_sizes)',
+    'x = torch.ones(2, requires_grad=True)\n'
+    'with torch.autograd.graph.allow_mutation_on_saved_tensors():\n'
+    '    y = x * 1\n    z = y * y\n    y.add_(1)\n    z.sum().backward()\nprint(x.grad)']
+
 # Known differences, as strict xfails: a fix shows up as XPASS and the entry moves to the lists
 # above.
 BUGS = [
     ("a saved tensor detached in place (detach_) is still used by backward: torch refuses it",
      'x = torch.tensor([1., 2.], requires_grad=True); y = x * 2; z = y * y; y.detach_(); '
      'print(y.requires_grad); z.sum().backward(); print(x.grad)'),
-    ("ember's nodes keep an op's non-tensor arguments under their own names (dims, self_size), "
-     "not as torch's _saved_dim, _saved_keepdim, _saved_self_sym_sizes",
-     'x = torch.ones(2, requires_grad=True); y = x.sum(0); print(y.grad_fn._saved_dim, '
-     'y.grad_fn._saved_keepdim, y.grad_fn._saved_self_sym_sizes)'),
     ("a leaf's tensor hooks run inside its AccumulateGrad, after that node's pre-hooks; torch "
      "runs them before",
      'x = torch.ones(2, requires_grad=True); order = []; x.register_hook(lambda g: '
@@ -1504,10 +1509,6 @@ BUGS = [
      'acc.register_prehook(lambda go: order.append("pre")); '
      'x.register_post_accumulate_grad_hook(lambda p: order.append("post")); '
      '(x * 2).sum().backward(); print(order)'),
-    ("ember has no autograd.graph.allow_mutation_on_saved_tensors",
-     'x = torch.ones(2, requires_grad=True)\n'
-     'with torch.autograd.graph.allow_mutation_on_saved_tensors():\n'
-     '    y = x * 1\n    z = y * y\n    y.add_(1)\n    z.sum().backward()\nprint(x.grad)'),
     ("factories take a truthy non-bool requires_grad; torch's argument parser wants a bool",
      'torch.ones(2, requires_grad=1)'),
     ("deliberate: ember differentiates cdist twice; torch has no derivative for _cdist_backward",

@@ -64,8 +64,8 @@ def flip(input, dims):
     """Reverse the order of elements along `dims` (a copy)."""
     if isinstance(dims, int):
         raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not int")
-    given = tuple(dims)
     try:
+        given = tuple(dims)
         dims = geo.wrap_dims_in_turn(given, input.ndim)
     except TypeError:
         _raise_dims_error(dims, 2)
