@@ -1,6 +1,10 @@
 """Whole programs of the kinds people write, run under real torch and under ember (`import
-ember as torch`): what they print must be identical. Inspecting autograd graphs (the saved
-values of common nodes, `dir(grad_fn)`, walking `next_functions`), ...
+ember as torch`): what they print must be identical. Inspecting autograd graphs: walking
+`next_functions` and printing each node's saved values (`dir(grad_fn)`, `grad_fn._saved_dim`,
+losses' reductions, Linear's Addmm strides, conv/pool/upsample/pad/embedding arguments,
+slices, the norm layers' statistics); torch.func transforms refusing in-place writes into
+captured tensors (grad) and of mapped values into unmapped ones (vmap);
+`allow_mutation_on_saved_tensors`.
 """
 import pytest
 
@@ -271,6 +275,37 @@ with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
             pass
     except Exception as e:
         print(type(e).__name__, e)
+''',
+    'vmap_ensemble_accumulator': r'''
+nn = torch.nn; F = torch.nn.functional
+vmap, functional_call = torch.func.vmap, torch.func.functional_call
+torch.manual_seed(0)
+models = [nn.Linear(3, 2) for _ in range(4)]
+params, buffers = torch.func.stack_module_state(models)
+base = nn.Linear(3, 2)
+x = torch.randn(5, 3)
+running = torch.zeros(5, 2)
+def predict(p, b, x):
+    out = functional_call(base, (p, b), (x,))
+    running.add_(out)                      # a mistake: accumulate across ensemble members
+    return out
+try:
+    vmap(predict, in_dims=(0, 0, None))(params, buffers, x)
+except Exception as e:
+    print(type(e).__name__, e)
+def predict2(p, b, x):
+    out = functional_call(base, (p, b), (x,))
+    running.copy_(out)
+    return out
+try:
+    vmap(predict2, in_dims=(0, 0, None))(params, buffers, x)
+except Exception as e:
+    print(type(e).__name__, e)
+outs = vmap(lambda p, b, x: functional_call(base, (p, b), (x,)), in_dims=(0, 0, None))(params, buffers, x)
+running += outs.sum(0)
+print(outs.shape, running.shape, torch.allclose(outs[2], models[2](x)))
+scores = vmap(lambda o: o.clone().clamp_(min=0).sum())(outs)
+print(scores.shape, scores.dtype)
 ''',
 }
 
