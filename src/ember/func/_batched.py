@@ -6,6 +6,7 @@ import weakref
 
 from .. import _patch_ops
 from ..autograd import _engine
+from ._captures import NOT_WRITES
 
 _marks = {}             # id(tensor) -> weak reference to it: the batched tensors of this call
 
@@ -241,12 +242,11 @@ _INPLACE = ("vmap: {op}(self, *extra_args) is not possible because there exists 
 _ARITHMETIC = frozenset(("mul_", "sub_", "div_", "copy_", "multiply_", "subtract_", "divide_",
                          "true_divide_", "__imul__", "__isub__", "__itruediv__"))
 _OWN_RULES = frozenset(("fill_", "index_add_", "index_put_"))
-_NOT_WRITES = frozenset(("requires_grad_", "share_memory_", "apply_", "map_", "map2_"))
 
 
 def _is_inplace(name):
     return name in ("__iadd__", "__setitem__") or name in _ARITHMETIC or \
-        name.endswith("_") and not name.startswith("_") and name not in _NOT_WRITES
+        name.endswith("_") and not name.startswith("_") and name not in NOT_WRITES
 
 
 def _into_unbatched(name, also=None):

@@ -76,7 +76,8 @@ _OVERLOADS = {
 }
 _OPERATORS = {"__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_",
               "__itruediv__": "div_", "__setitem__": "copy_"}
-_NOT_WRITES = frozenset(("requires_grad_", "share_memory_", "apply_", "map_", "map2_"))
+# Tensor methods named as in-place ops that write no tensor values (vmap's checks use it too)
+NOT_WRITES = frozenset(("requires_grad_", "share_memory_", "apply_", "map_", "map2_"))
 
 
 def _op_name(name, args, kwargs):
@@ -112,7 +113,7 @@ class _Layer(_patch_ops.Layer):
         if not callable(original) or (owner is not Tensor and owner is not ember):
             return False        # (the methods, and torch.relu_ & co.)
         return name in _OPERATORS and owner is Tensor or (
-            name.endswith("_") and not name.startswith("_") and name not in _NOT_WRITES)
+            name.endswith("_") and not name.startswith("_") and name not in NOT_WRITES)
 
     def wrap(self, owner, name, inner):
         def method(*args, **kwargs):
