@@ -528,14 +528,12 @@ SNIPPETS = [*AUTOCAST, *SCALER, *CHECKPOINT, *SAVE_LOAD, *MORE]
 
 # Where ember differs from torch today: (reason, minimal reproduction), run as strict xfails so
 # that a fix shows up as XPASS and the entry moves to the lists above.
+# (reentrant checkpoint under autograd.grad raises torch's RuntimeError now)
+SNIPPETS.append('x = torch.ones(2, requires_grad=True)\n'
+                'y = torch.utils.checkpoint.checkpoint(lambda a: a * 2, x, use_reentrant=True)\n'
+                'try:\n    torch.autograd.grad(y.sum(), x)\nexcept Exception as e:\n'
+                '    print(type(e).__name__, e)')
 BUGS = [
-    ("reentrant checkpoint does not raise torch's RuntimeError under autograd.grad"
-     " (or backward(inputs=...)); ember's engine does not tell a Function's backward"
-     ' that only some inputs were asked for',
-     'x = torch.ones(2, requires_grad=True)\n'
-     'y = torch.utils.checkpoint.checkpoint(lambda a: a * 2, x, use_reentrant=True)\ntry:\n'
-     '    torch.autograd.grad(y.sum(), x)\nexcept Exception as e:\n'
-     '    print(type(e).__name__, e)'),
     ('ember pickles its own module classes, so a saved nn.Module names'
      " ember.nn.modules.linear.Linear in the file and in weights_only's error, where"
      " torch's names torch.nn.modules.linear.Linear",
