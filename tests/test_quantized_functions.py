@@ -89,8 +89,6 @@ def test_element_moves_keep_the_parameters(call):
     (lambda q: ember.exp(q), "Could not run 'aten::exp.out'"),
     (lambda q: ember.cos(q), "Could not run 'aten::cos.out'"),
     (lambda q: ember.minimum(q, q), "Could not run 'aten::minimum.out'"),
-    (lambda q: ember.sigmoid(q), "Tensor.sigmoid of a quantized tensor is not implemented"),
-    (lambda q: ember.nn.functional.hardtanh(q), "hardtanh of a quantized tensor"),
     (lambda q: ember.nn.functional.interpolate(q, scale_factor=2, mode="bilinear"),
      "interpolate in 'bilinear' mode"),
     (lambda q: ember.nn.functional.interpolate(q[0], scale_factor=2),
@@ -110,3 +108,32 @@ def test_operators_without_a_quantized_kernel_refuse(call, message):
 def test_arithmetic_with_numbers_refuses_as_torch(expression, message):
     with pytest.raises(RuntimeError, match=re.escape(message)):
         eval(expression, {"q": _q()})
+
+
+def test_sigmoid_tanh_clamp_sort_as_torchs_quantized_kernels():
+    """Worked by hand: sigmoid and tanh requantize to torch's fixed parameters, clamp and
+    hardtanh clamp the integers to the quantized bounds, sort and topk order the integers."""
+    x = ember.linspace(-3, 3, 13)
+    q = ember.quantize_per_tensor(x, 0.05, 128, ember.quint8)
+    deq = q.dequantize().numpy().astype(np.float64)
+    s = ember.sigmoid(q)
+    assert (s.q_scale(), s.q_zero_point()) == (1 / 256, 0)
+    np.testing.assert_array_equal(
+        s.int_repr().numpy(), np.clip(np.rint(256 / (1 + np.exp(-deq))), 0, 255))
+    t = ember.nn.functional.tanh(q)
+    assert (t.q_scale(), t.q_zero_point()) == (2 / 256, 128)
+    np.testing.assert_array_equal(t.int_repr().numpy(),
+                                  np.clip(np.rint(np.tanh(deq) * 128) + 128, 0, 255))
+    qi = ember.quantize_per_tensor(x, 0.05, 0, ember.qint8)
+    assert ember.sigmoid(qi).q_zero_point() == -128 and ember.tanh(qi).q_zero_point() == 0
+    assert ember.special.expit(q).int_repr().tolist() == s.int_repr().tolist()
+    # bounds -1.0 and 0.7 are the integers 128 - 20 and 128 + 14
+    np.testing.assert_array_equal(ember.clamp(q, -1.0, 0.7).int_repr().numpy(),
+                                  np.clip(q.int_repr().numpy(), 108, 142))
+    h = ember.nn.functional.hardtanh(q, -0.5, 0.52)      # 0.52 / 0.05 = 10.4 -> 10
+    np.testing.assert_array_equal(h.int_repr().numpy(), np.clip(q.int_repr().numpy(), 118, 138))
+    assert (h.q_scale(), h.q_zero_point()) == (0.05, 128)
+    values, indices = ember.sort(q, descending=True)
+    assert values.is_quantized and indices.tolist() == list(range(12, -1, -1))
+    top = q.topk(3)
+    assert top.values.int_repr().tolist() == [188, 178, 168] and top.indices.tolist() == [12, 11, 10]

@@ -14,10 +14,10 @@ NOTE [ Quantized tensors through nn.functional ]
 Of nn.functional, `relu`, `sigmoid`, `tanh`, `softmax` and `log_softmax` take the methods'
 way too. `pixel_shuffle`, `pixel_unshuffle`, `channel_shuffle` and nearest `interpolate` only
 move elements, so they run on the integers and keep the parameters, as torch's quantized
-kernels do. `hardtanh` is refused with a NotImplementedError rather than run on the integers
-(torch has a quantized kernel); the rest either run an element-wise operator, which refuses a
-quantized operand (`_ops/elementwise.call`), raise already, or handle quantized inputs (max
-pooling, adaptive average pooling, relu6, dropout in eval mode).
+kernels do; `hardtanh` is the quantized tensor's clamp, as torch's. The rest either run an
+element-wise operator, which refuses a quantized operand (`_ops/elementwise.call`), raise
+already, or handle quantized inputs (max pooling, adaptive average pooling, relu6, dropout in
+eval mode).
 """
 import functools
 import types
@@ -66,6 +66,8 @@ def _by_method(fn, name):
     def function(*args, **kwargs):
         # (arguments passed on as given: a wrong call gets the operator's own error)
         if args and args[0].__class__ is QuantizedTensor:
+            if "out" in kwargs and kwargs["out"] is None:   # (special.expit passes it on)
+                kwargs = {k: v for k, v in kwargs.items() if k != "out"}
             return getattr(args[0], name)(*args[1:], **kwargs)
         return fn(*args, **kwargs)
     function.__name__ = function.__qualname__ = name      # (moveaxis is movedim's alias)
@@ -105,8 +107,6 @@ def _quantized_join(fn, tensors, args, kwargs):
 _F_METHODS = ("relu", "sigmoid", "tanh", "softmax", "log_softmax")
 _F_MOVES = ("pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "interpolate", "upsample",
             "upsample_nearest")
-_F_REFUSED = ("hardtanh",)      # (the others run an element-wise operator, which refuses a
-#                                  quantized tensor, or handle one already)
 
 
 def functional_forms(functional):
@@ -114,11 +114,9 @@ def functional_forms(functional):
     out = {}
     for name in _F_METHODS:
         out[name] = _by_method(getattr(functional, name), name)
+    out["hardtanh"] = _hardtanh(functional.hardtanh)
     for name in _F_MOVES:
         out[name] = _moving(getattr(functional, name), name)
-    for name in _F_REFUSED:
-        if hasattr(functional, name):
-            out[name] = _refusing(getattr(functional, name), name)
     return out
 
 
@@ -145,13 +143,15 @@ def _moving(fn, name):
     return function
 
 
-def _refusing(fn, name):
+def _hardtanh(fn):
     @functools.wraps(fn)
-    def function(*args, **kwargs):
-        if (args[0] if args else kwargs.get("input")).__class__ is QuantizedTensor:
-            raise _not_implemented(f"torch.nn.functional.{name}")
-        return fn(*args, **kwargs)
-    return function
+    def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+        if input.__class__ is QuantizedTensor:      # (torch's quantized hardtanh: a clamp)
+            if inplace:
+                raise _not_implemented("in-place hardtanh")
+            return input.clamp(min_val, max_val)
+        return fn(input, min_val, max_val, inplace)
+    return hardtanh
 
 
 def _not_implemented(what):

@@ -254,6 +254,63 @@ class QuantizedTensor(Tensor):
         self._expect(per_channel=False)
         return _like(self, np.asarray(self._data.min()))
 
+    def clamp(self, min=None, max=None):
+        """The integers clamped to the bounds quantized with this tensor's parameters (as
+        torch's quantized clamp: `clamp(q, -1.0, 0.7)` keeps scale and zero point)."""
+        self._expect(per_channel=False)
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            raise _not_implemented("clamp with tensor bounds")
+        ints = self._data
+        for bound, limit in ((min, np.maximum), (max, np.minimum)):
+            if bound is not None:
+                ints = limit(ints, self._quantized_number(bound))
+        return _like(self, ints)
+
+    clip = clamp
+
+    def _quantized_number(self, x):
+        """The number `x` quantized with this tensor's scale and zero point."""
+        quantizer = self._quantizer
+        qmin, qmax = _qdtype.qrange(quantizer.dtype)
+        return _qdtype.quantize(np.asarray(x, np.float32), quantizer.scale,
+                                quantizer.zero_point, qmin, qmax, self._data.dtype, qmax)
+
+    def sigmoid(self):
+        """sigmoid of the values, requantized to torch's fixed output parameters (1/256, and
+        zero point 0 for quint8, -128 for qint8)."""
+        return self._fixed_output(1 / 256, {_qdtype.quint8: 0, _qdtype.qint8: -128}, "sigmoid")
+
+    def tanh(self):
+        """tanh of the values, requantized to torch's fixed output parameters (2/256, and zero
+        point 128 for quint8, 0 for qint8)."""
+        return self._fixed_output(2 / 256, {_qdtype.quint8: 128, _qdtype.qint8: 0}, "tanh")
+
+    def _fixed_output(self, scale, zero_points, name):
+        from ._quantized import make, Quantizer
+        dtype = self._quantizer.dtype
+        zero_point = zero_points.get(dtype)
+        if zero_point is None or self._quantizer.per_channel:
+            raise _not_implemented(f"Tensor.{name} of this quantized dtype or scheme")
+        values = getattr(self.dequantize(), name)()
+        qmin, qmax = _qdtype.qrange(dtype)
+        ints = _qdtype.quantize(values._data, scale, zero_point, qmin, qmax, self._data.dtype,
+                                qmax)
+        return make(ints, Quantizer(dtype, _qdtype.per_tensor_affine, scale, zero_point))
+
+    def sort(self, *args, **kwargs):
+        """Sorted by the integers (the values' order), parameters kept."""
+        return self._ordered("sort", args, kwargs)
+
+    def topk(self, *args, **kwargs):
+        return self._ordered("topk", args, kwargs)
+
+    def _ordered(self, name, args, kwargs):
+        from ._quantized import wrap_as
+        self._expect(per_channel=False)
+        ints = _new(Tensor)._init(self._data, self._storage, self._offset, self._base)
+        result = getattr(Tensor, name)(ints, *args, **kwargs)   # (a (values, indices) tuple)
+        return type(result)((wrap_as(result[0], self._quantizer), result[1]))
+
     # -- what is not there -------------------------------------------------------------------
 
     def requires_grad_(self, requires_grad=True):
@@ -298,9 +355,8 @@ class QuantizedTensor(Tensor):
 
 # What torch has quantized kernels for and ember does not (yet): refused rather than run on
 # the integers as if they were the values.
-_NOT_YET = ("std", "sort", "argsort", "topk", "tanh", "sigmoid", "clamp", "clip",
-            "fill_", "copy_", "__setitem__", "index_select", "masked_fill", "repeat",
-            "index_put_")
+_NOT_YET = ("std", "argsort", "fill_", "copy_", "__setitem__", "index_select", "masked_fill",
+            "repeat", "index_put_")
 
 
 def _not_implemented(what):

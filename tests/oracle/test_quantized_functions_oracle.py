@@ -72,7 +72,15 @@ print(r.dtype, r.shape, r.q_scale(), r.q_zero_point(), r.int_repr().flatten().to
                   "F.pixel_unshuffle(q.reshape(1, 1, 4, 6), 2)",
                   "F.channel_shuffle(q.reshape(1, 2, 3, 4), 2)",
                   "F.interpolate(q.reshape(1, 2, 3, 4), scale_factor=2)",
-                  "F.interpolate(q.reshape(1, 2, 3, 4), size=(5, 3), mode='nearest')")] + [
+                  "F.interpolate(q.reshape(1, 2, 3, 4), size=(5, 3), mode='nearest')",
+                  "torch.sigmoid(q)", "F.tanh(q)", "torch.special.expit(q)",
+                  "torch.clamp(q, -0.5, 0.7)", "q.clip(min=0.33)", "F.hardtanh(q, -0.5, 0.52)",
+                  "torch.sort(q.flatten(), descending=True).values",
+                  "q.flatten().topk(5).values",
+                  "torch.sigmoid(torch.quantize_per_tensor(torch.linspace(-3, 3, 9), 0.05, 0, "
+                  "torch.qint8))",
+                  "torch.tanh(torch.quantize_per_tensor(torch.linspace(-3, 3, 9), 0.05, 0, "
+                  "torch.qint8))")] + [
     # (operators torch's quantized build has no kernel for refuse, instead of running on the
     # integers; the exception's first line is compared)
     _Q + f"r = {call}" for call in (
