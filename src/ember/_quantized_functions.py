@@ -127,7 +127,6 @@ def _moving(fn, name):
         if q.__class__ is not QuantizedTensor:
             return fn(*args, **kwargs)
         from ._quantized import wrap_as
-        from ._tensor import Tensor
         mode = kwargs.get("mode", args[3] if len(args) > 3 else "nearest")
         if name in ("interpolate", "upsample") and mode not in ("nearest", "nearest-exact"):
             raise _not_implemented(f"interpolate in {mode!r} mode")
@@ -136,10 +135,9 @@ def _moving(fn, name):
             raise kernel_missing_for(f"upsample_{mode.replace('-', '_')}1d.out")
         if q._quantizer.per_channel:
             raise _not_implemented(name + " of a per-channel quantized tensor")
-        ints = object.__new__(Tensor)._init(q._data, q._storage, q._offset, q._base)
         rest = args[1:] if args else ()
         kwargs = {k: v for k, v in kwargs.items() if k != "input"}
-        return wrap_as(fn(ints, *rest, **kwargs), q._quantizer)
+        return wrap_as(fn(q._ints(), *rest, **kwargs), q._quantizer)
     return function
 
 

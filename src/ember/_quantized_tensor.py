@@ -304,11 +304,15 @@ class QuantizedTensor(Tensor):
     def topk(self, *args, **kwargs):
         return self._ordered("topk", args, kwargs)
 
+    def _ints(self):
+        """A plain tensor over this tensor's integers (the same memory), for kernels that
+        only move or order elements."""
+        return _new(Tensor)._init(self._data, self._storage, self._offset, self._base)
+
     def _ordered(self, name, args, kwargs):
         from ._quantized import wrap_as
         self._expect(per_channel=False)
-        ints = _new(Tensor)._init(self._data, self._storage, self._offset, self._base)
-        result = getattr(Tensor, name)(ints, *args, **kwargs)   # (a (values, indices) tuple)
+        result = getattr(Tensor, name)(self._ints(), *args, **kwargs)  # ((values, indices))
         return type(result)((wrap_as(result[0], self._quantizer), result[1]))
 
     # -- what is not there -------------------------------------------------------------------
