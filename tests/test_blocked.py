@@ -109,6 +109,25 @@ def test_a_failing_part_raises_in_the_caller(threads):
         run_parts(fail, 5)
 
 
+def test_set_num_threads_bounds_numpys_blas():
+    # as torch.set_num_threads bounds its BLAS: NOTE [ BLAS threads ]
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+
+    def blas_threads():
+        return {d["num_threads"] for d in threadpoolctl.threadpool_info()
+                if d["user_api"] == "blas"}
+    if not blas_threads():
+        pytest.skip("NumPy's BLAS is not one threadpoolctl knows")
+    before = ember.get_num_threads()
+    try:
+        ember.set_num_threads(1)
+        assert blas_threads() == {1}
+        ember.set_num_threads(3)
+        assert blas_threads() == {3}
+    finally:
+        ember.set_num_threads(before)
+
+
 def test_set_num_threads_refuses_non_positive():
     with pytest.raises(RuntimeError, match="set_num_threads expects a positive integer"):
         ember.set_num_threads(0)

@@ -29,12 +29,32 @@ def get_num_threads():
 
 
 def set_num_threads(n):
-    """Use `n` threads in ember's parallel CPU kernels (1: no extra threads)."""
+    """Use `n` threads in ember's parallel CPU kernels (1: no extra threads), and in the BLAS
+    behind NumPy's matrix products where threadpoolctl is installed (NOTE [ BLAS threads ])."""
     global _num_threads
     n = int(n)
     if n < 1:
         raise RuntimeError("set_num_threads expects a positive integer")
     _num_threads = n
+    _limit_blas(n)
+
+
+def _limit_blas(n):
+    """NOTE [ BLAS threads ]
+    torch.set_num_threads bounds every intra-op thread pool, its BLAS's included: after
+    `set_num_threads(1)` a matrix product runs on the calling thread (torch's DataLoader
+    workers rely on it, calling it in each worker). NumPy's BLAS (OpenBLAS in NumPy's wheels)
+    keeps its own pool, sized by OPENBLAS_NUM_THREADS when NumPy was imported, and threads any
+    product from 262144 multiply-adds (a 32x64 by 64x128 one), where waking its workers costs
+    more than it gains on a busy machine. Changing that pool at run time needs the library's
+    own call, found among the loaded libraries: threadpoolctl does that for every BLAS NumPy
+    may be built with, so ember uses it where it is installed (scikit-learn, among others,
+    depends on it) and otherwise leaves the BLAS alone."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
+    threadpool_limits(limits=n, user_api="blas")
 
 
 class _Pool:
