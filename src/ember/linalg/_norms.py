@@ -3,6 +3,7 @@ import builtins
 import math
 
 from .. import _dtype
+from .._ops._norm_order import sum_of_squares
 from .._ops._op import Op, dims_as_given, scalar
 from .._tensor import Tensor
 from ._common import check_float, check_tensor, emit, xp_of
@@ -112,7 +113,10 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     real = a.real.dtype if a.dtype.kind == "c" else a.dtype
     compute = "float32" if real.itemsize == 2 else real
     mag = xp.abs(a).astype(compute, copy=False)
-    if p == 2:
+    if p == 2 and a.dtype.kind == "f" and a.dtype.itemsize >= 4:    # (NOTE [ The 2-norm's
+        # sum order ])
+        result = xp.sqrt(sum_of_squares(mag, dims, keepdim))
+    elif p == 2:
         result = xp.sqrt((mag * mag).sum(axes, keepdims=keepdim))
     elif p == 1:
         result = mag.sum(axes, keepdims=keepdim)

@@ -9,6 +9,7 @@ from .._memory_format import iterator_layout
 from .._tensor import wrap
 from .._ops import _cascade_sum, _rounded
 from .._ops._blocked import select
+from .._ops._norm_order import sum_of_squares
 from .._ops._op import Op
 from .._ops.elementwise import Elementwise, call
 from .._ops.activations import apply
@@ -427,6 +428,9 @@ def vector_norm(input, p, dims, keepdim=False):
         result = (a != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
     elif p == 1:
         result = a.sum(axis=dims, keepdims=keepdim)
+    elif p == 2 and x.dtype.kind == "f" and x.dtype.itemsize >= 4:  # (NOTE [ The 2-norm's
+        # sum order ])
+        result = xp.sqrt(sum_of_squares(a, dims, keepdim))
     elif p == 2:
         result = xp.sqrt((a * a).sum(axis=dims, keepdims=keepdim))
     else:
