@@ -62,7 +62,9 @@ def test_an_ignored_row_passes_nothing_up():
                                            (np.float16, ember.float16),
                                            (ml_dtypes.bfloat16, ember.bfloat16),
                                            (np.float64, ember.float64)])
-@pytest.mark.parametrize("n, ignored, weighted", [(1, 0, False), (17, 0, False),
+@pytest.mark.parametrize("n, ignored, weighted", [(1, 0, False), (17, 0, False), (16, 0, False),
+                                                  (32, 0, False), (255, 0, False),
+                                                  (256, 0, False), (257, 0, False),
                                                   (300, 0, False), (300, 0.3, False),
                                                   (700, 0.2, True), (40, 0.5, True)])
 def test_sums_and_means_follow_the_loop(dtype, edtype, n, ignored, weighted):
