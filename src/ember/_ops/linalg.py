@@ -126,7 +126,12 @@ def matrix_shows(first, second, edges):
         def read(node):
             if node.next_functions[edges[k]][0] is None:
                 return ()
-            return tuple(s // node.geometry[4] for s in node.geometry[2 * k + 1])
+            strides = tuple(s // node.geometry[4] for s in node.geometry[2 * k + 1])
+            shape = node.geometry[2 * k]
+            if not any(strides) and 0 in shape:     # (NumPy's empty arrays: as Tensor.stride)
+                from .._geometry import contiguous_strides
+                strides = contiguous_strides(shape)
+            return strides
         return read
     return {f"{first}_sym_sizes": sizes(0), f"{first}_sym_strides": strides(0),
             f"{second}_sym_sizes": sizes(1), f"{second}_sym_strides": strides(1)}
@@ -178,30 +183,6 @@ class Bmm(Op):
         return (grad.bmm(b.mH) if need_a else None, a.mH.bmm(grad) if need_b else None)
 
 
-class Matmul(Op):
-    """matmul with batch dims (broadcast): recorded under torch's outermost node name."""
-    node_name = "UnsafeViewBackward0"
-    inputs = ("self", "other")
-    saves = {"self": ("other",), "other": ("self",)}
-
-    def backward(ctx, grad):
-        # 1-D operands count as a row (a) or a column (b) matrix; the engine sums the
-        # gradients back over broadcast batch dims.
-        a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        a_vector, b_vector = ctx.self_ndim == 1, ctx.other_ndim == 1
-        g = grad.unsqueeze(-2) if a_vector else grad
-        g = g.unsqueeze(-1) if b_vector else g
-        grad_a = grad_b = None
-        if need_a:
-            grad_a = g.matmul((b.unsqueeze(-1) if b_vector else b).mH)
-            grad_a = grad_a.squeeze(-2) if a_vector else grad_a
-        if need_b:
-            grad_b = (a.unsqueeze(0) if a_vector else a).mH.matmul(g)
-            grad_b = grad_b.squeeze(-1) if b_vector else grad_b
-        return grad_a, grad_b
-
-
 def _shape_x(shape):
     return "x".join(str(s) for s in shape)
 
@@ -241,8 +222,11 @@ def matmul(input, other, *, out=None):
             return result
         return mm(input.unsqueeze(0), other).squeeze_(0)
     result = _product(xp, xp.matmul, a, b)
-    return _run(Matmul, input, other, result, {"self_ndim": a.ndim, "other_ndim": b.ndim},
-                out, "matmul")
+    if out is None and (input._requires_grad or other._requires_grad):
+        # (torch's composition decides by requires_grad alone, so in no-grad mode too)
+        from .matmul_graph import matmul_graph      # NOTE [ matmul's graph ]
+        return matmul_graph(input, other, result)
+    return _run(None, input, other, result, {}, out, "matmul")     # (no node to record)
 
 
 def _matmul_checks(input, other):

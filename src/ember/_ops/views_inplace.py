@@ -34,10 +34,12 @@ class SqueezeInplace(views.Squeeze):
 
 class SqueezeDimInplace(views.Squeeze):
     node_name = "SqueezeBackward4"
+    shows = views.SqueezeDim.shows      # (the dim as given)
 
 
 class SqueezeDimsInplace(views.Squeeze):
     node_name = "SqueezeBackward5"
+    shows = views.SqueezeDim.shows
 
 
 class UnsqueezeInplace(views.Unsqueeze):
@@ -86,9 +88,11 @@ def squeeze_(self, dim=None):
     else:
         op = SqueezeDimsInplace if isinstance(dim, (tuple, list)) else SqueezeDimInplace
     view = _geometry_of(views.squeeze, self, dim)
-    return _restride(self, op, view, views.squeeze_params(
-        tuple(self._data.shape), None if dim is None else
-        tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)))
+    params = views.squeeze_params(tuple(self._data.shape), None if dim is None else
+                                  tuple(dim) if isinstance(dim, (tuple, list)) else (dim,))
+    if dim is not None:
+        params["dim"] = dim
+    return _restride(self, op, view, params)
 
 
 @method()
