@@ -222,8 +222,7 @@ def matmul(input, other, *, out=None):
             return result
         return mm(input.unsqueeze(0), other).squeeze_(0)
     result = _product(xp, xp.matmul, a, b)
-    if out is None and (input._requires_grad or other._requires_grad):
-        # (torch's composition decides by requires_grad alone, so in no-grad mode too)
+    if out is None and (input._requires_grad or other._requires_grad) and _grad_state.enabled:
         from .matmul_graph import matmul_graph      # NOTE [ matmul's graph ]
         return matmul_graph(input, other, result)
     return _run(None, input, other, result, {}, out, "matmul")     # (no node to record)

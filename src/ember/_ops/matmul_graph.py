@@ -5,12 +5,12 @@ The product itself is computed once, from the operands as given (`linalg.matmul`
 values do not depend on the graph; this module only records the nodes around it.
 """
 from .._geometry import broadcast_shapes
-from .._tensor import wrap
-from ..autograd.grad_mode import _state as _grad_state
+from .._tensor import alias, wrap
 from ._op import record
 from .copies import contiguous
 from .linalg import Bmm, Mm, Mv, matrix_geometry
-from .views import UnsafeView, expand, reshape, squeeze, unsqueeze
+from .views import Expand, ReshapeAlias, UnsafeView, View, expand, record_view, reshape, \
+    squeeze, unsqueeze
 from .views_transpose import t, transpose
 
 # NOTE [ matmul's graph ]
@@ -35,12 +35,14 @@ from .views_transpose import t, transpose
 
 def matmul_graph(input, other, result):
     """`result`, the product `input @ other` (an array of the output's shape), as the output
-    of torch's composition, with its nodes recorded."""
+    of torch's composition, with its nodes recorded (grad mode is on, and an operand
+    requires grad)."""
     a, b = input, other
-    if a.ndim == 3 and b.ndim == 3:
-        if a.shape[0] == 1 and b.shape[0] != 1 and a._requires_grad:
+    if a._data.ndim == 3 and b._data.ndim == 3:
+        a_batch, b_batch = a._data.shape[0], b._data.shape[0]
+        if a_batch == 1 and b_batch != 1 and a._requires_grad:
             a = squeeze(a, 0)
-        elif b.shape[0] == 1 and a.shape[0] != 1 and b._requires_grad:
+        elif b_batch == 1 and a_batch != 1 and b._requires_grad:
             b = squeeze(b, 0)
     if _folds(a, b):
         return _folded(a, b, result)
@@ -49,76 +51,95 @@ def matmul_graph(input, other, result):
 
 def _folds(a, b):
     """Whether torch folds the larger operand's batch into one mm/mv (step 2 of the NOTE)."""
-    if a.ndim >= b.ndim:
-        large, small, large_shape, large_strides = a, b, a.shape, a.stride()
-    else:
-        large, small = b, a
-        large_shape = b.shape[:-2] + (b.shape[-1], b.shape[-2])
-        strides = b.stride()
-        large_strides = strides[:-2] + (strides[-1], strides[-2])
-    if large.ndim < 3 or small.ndim > 2:
+    a_dims, b_dims = a._data.ndim, b._data.ndim
+    if a_dims >= b_dims:
+        large, small, shape, strides = a, b, a._data.shape, a.stride()
+    else:                   # (b transposed: its last two dims swapped)
+        large, small, shape, strides = b, a, b._data.shape, b.stride()
+        shape = shape[:-2] + (shape[-1], shape[-2])
+        strides = strides[:-2] + (strides[-1], strides[-2])
+    if len(shape) < 3 or small._data.ndim > 2:
         return False
     if small._requires_grad:
         return True
-    if a.ndim == 2:
+    if a_dims == 2:
         return False
     if large._data.size == 0:
         return True
-    return all(large_strides[i] == large_strides[i + 1] * large_shape[i + 1]
-               for i in range(large.ndim - 2))
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
 
 
 def _folded(a, b, result):
     """Step 2 of NOTE [ matmul's graph ]: one mm (or mv) of the larger operand folded."""
-    transposed = b.ndim > a.ndim
+    transposed = b._data.ndim > a._data.ndim
     if transposed:
-        big, small = transpose(b, -2, -1), (t(a) if a.ndim == 2 else a)
+        big, small = transpose(b, -2, -1), (t(a) if a._data.ndim == 2 else a)
     else:
         big, small = a, b
+    kept = big._data.shape[:-1]
     rows = 1
-    for n in big.shape[:-1]:
+    for n in kept:
         rows *= n
-    folded = reshape(big, (rows, big.shape[-1]))
-    if small.ndim == 2:
-        shape = big.shape[:-1] + (small.shape[-1],)
+    folded = reshape(big, (rows, big._data.shape[-1]))
+    if small._data.ndim == 2:
+        p = small._data.shape[-1]
         if transposed:      # torch's product: the transposed output, row-major
-            data = result.swapaxes(-1, -2).copy().reshape((rows, small.shape[-1]))
+            data = result.swapaxes(-1, -2).copy().reshape((rows, p))
         else:
-            data = result.reshape((rows, small.shape[-1]))
+            data = result.reshape((rows, p))
         product = _recorded(Mm, folded, small, data,
                             {"geometry": matrix_geometry(folded._data, small._data)})
-    else:
-        shape = big.shape[:-1]
-        product = _recorded(Mv, folded, small, result.reshape((rows,)), {})
-    out = _unsafe_view(product, shape)
-    if transposed and small.ndim == 2:
-        out = contiguous(transpose(out, -2, -1))
-    return out
+        out = _unsafe_view(product, kept + (p,))
+        return contiguous(transpose(out, -2, -1)) if transposed else out
+    product = _recorded(Mv, folded, small, result.reshape((rows,)), {})
+    return _unsafe_view(product, kept)
 
 
 def _batched(a, b, result):
     """Step 3 of NOTE [ matmul's graph ]: one bmm over the broadcast batch."""
-    n = a.shape[-2] if a.ndim > 1 else 1
-    k = a.shape[-1]
-    p = b.shape[-1] if b.ndim > 1 else 1
-    batch = broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    a_shape, b_shape = a._data.shape, b._data.shape
+    n = a_shape[-2] if len(a_shape) > 1 else 1
+    k = a_shape[-1]
+    p = b_shape[-1] if len(b_shape) > 1 else 1
+    batch = a_shape[:-2] if a_shape[:-2] == b_shape[:-2] else \
+        broadcast_shapes(a_shape[:-2], b_shape[:-2])
     count = 1
     for s in batch:
         count *= s
-    left = reshape(expand(a, batch + (n, k)), (count, n, k))
-    column = b if b.ndim > 1 else unsqueeze(b, -1)
-    right = reshape(expand(column, batch + (k, p)), (count, k, p))
+    left = _batch_of(a, batch, (n, k), count)
+    right = _batch_of(b if len(b_shape) > 1 else unsqueeze(b, -1), batch, (k, p), count)
     product = _recorded(Bmm, left, right, result.reshape((count, n, p)), {})
-    if b.ndim == 1:         # (torch drops the column's dim first; a row's goes in the view)
+    if len(b_shape) == 1:   # (torch drops the column's dim first; a row's goes in the view)
         product = squeeze(product, -1)
-    shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    shape = batch + ((n,) if len(a_shape) > 1 else ()) + ((p,) if len(b_shape) > 1 else ())
     return _unsafe_view(product, shape)
+
+
+def _batch_of(operand, batch, matrix, count):
+    """`operand` expanded to `batch` + `matrix` and reshaped to (count,) + `matrix`, as bmm
+    takes it. (When neither changes its shape, the views are aliases made here directly:
+    expand and reshape would build the same ones, and an operand that needs no grad is
+    taken as it is.)"""
+    data = operand._data
+    full, flat = batch + matrix, (count,) + matrix
+    if data.shape != full:
+        operand = expand(operand, full)
+    elif operand._requires_grad:
+        operand = record_view(Expand, operand, alias(operand, data, operand._offset),
+                              {"self_size": full})
+    data = operand._data
+    if full != flat or 1 in full or 0 in full:     # (torch's view restrides size-1 dims)
+        return reshape(operand, flat)
+    if not operand._requires_grad:
+        return operand
+    op = View if data.flags.c_contiguous else ReshapeAlias
+    return record_view(op, operand, alias(operand, data, operand._offset), {"self_size": full})
 
 
 def _recorded(op, first, second, data, params):
     """`data` (computed already) as the output of the product `op` of `first` and `second`."""
     out = wrap(data)
-    if (first._requires_grad or second._requires_grad) and _grad_state.enabled:
+    if first._requires_grad or second._requires_grad:
         record(op, (first, second), (out,), params)
     return out
 
@@ -127,6 +148,6 @@ def _unsafe_view(input, shape):
     """torch's `_unsafe_view`: a reshape of a fresh (contiguous) tensor, recorded as
     UnsafeViewBackward0, whose output is no view of it."""
     out = wrap(input._data.reshape(shape))
-    if input._requires_grad and _grad_state.enabled:
+    if input._requires_grad:
         record(UnsafeView, (input,), (out,), {"self_size": input._data.shape})
     return out
