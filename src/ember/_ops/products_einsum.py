@@ -321,5 +321,9 @@ def einsum(equation, *operands):
     result = xp.asarray(result).astype(dtype, copy=False)
     params = {"subs": tuple(subs), "out_sub": out, "sizes": sizes, "operands": operands}
     if _grad_state.enabled and any(t._requires_grad for t in operands):
+        from .einsum_graph import einsum_graph      # NOTE [ einsum's graph ]
+        composed = einsum_graph(subs, out, operands, result)
+        if composed is not None:
+            return composed
         params["versions"] = tuple([watch(t) for t in operands])
     return _emit(node, operands, result, params, None, "einsum")
