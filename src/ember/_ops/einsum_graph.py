@@ -17,16 +17,17 @@ from .views_transpose import permute
 # (capitals first). An operand missing letters gets size-1 dims for them, appended one at a
 # time (UnsqueezeBackward0), and is permuted to that order (PermuteBackward0, the identity
 # too). One operand: the letters not in the output are summed (SumBackward1), else the
-# permuted view is the result. More: the letters only the first operand has (not in the
-# output, of sizes other than 1) are summed out of it (keepdim); then the operands are taken two at a time, left to
-# right (torch's path without opt_einsum). Of the letters the right one is the last to have,
-# those of size 1 on one side are summed out of the other (keepdim), the rest contracted.
-# With none, the pair's product is a `*` (MulBackward0); else they are permuted and reshaped
-# to (batch, rows, summed) and (batch, summed, columns) for a bmm (batch: dims both have;
-# rows: those only the left one has; columns: the rest), or the transposed product (the
-# operands and their groups swapped) when the columns' dims all come before the rows'. The bmm's output is viewed back with size-1 summed
-# dims and permuted to the common order; at the end a view drops the summed dims. Operands
-# of several dtypes keep einsum's one node.
+# permuted view is the result. More: a letter's last operand is the last that has it with a
+# size other than 1 (the first if none); the letters (not in the output) whose last operand
+# is the first are summed out of it (keepdim), then the operands are taken two at a time,
+# left to right (torch's path without opt_einsum). Of the letters whose last operand is the
+# right one, those of size 1 on one side are summed out of the other (keepdim), the rest
+# contracted. With none, the pair's product is a `*` (MulBackward0); else both are permuted
+# and reshaped to (batch, rows, summed) and (batch, summed, columns) for a bmm (batch: dims
+# both have; rows: those only the left one has; columns: the rest), or to the transposed
+# product (operands and groups swapped) when the columns' dims all come before the rows'.
+# The bmm's output is viewed with size-1 summed dims and permuted back to the common order;
+# at the end a view drops the summed dims. Operands of several dtypes keep einsum's one node.
 
 
 def einsum_graph(subs, out, operands, result):
@@ -44,7 +45,10 @@ def einsum_graph(subs, out, operands, result):
         total = _sum(lined[0], tuple(range(kept, len(order))))
         _fill(total, result)
         return total
-    last = {c: max(k for k, letters in enumerate(subs) if c in letters) for c in order}
+    # (a letter's last operand: the last that has it broadcast, of a size other than 1)
+    last = {c: max((k for k, (letters, t) in enumerate(zip(subs, operands))
+                    if c in letters and t._data.shape[letters.index(c)] != 1), default=0)
+            for c in order}
     y = lined[0]
     first_only = tuple(i for i, c in enumerate(order)
                        if c not in out and last[c] == 0 and y._data.shape[i] != 1)
