@@ -3,12 +3,12 @@ computed as before (`products_einsum.einsum`); this module records the nodes aro
 gives the output torch's layout.
 """
 from .._device import backend_of
-from .._tensor import wrap
+from .._tensor import alias, wrap
 from ._op import record
 from .linalg import Bmm, bmm
 from .reduction import sum as _sum
-from .views import diagonal, reshape, unsqueeze, view
-from .views_transpose import permute
+from .views import diagonal, record_view, reshape, unsqueeze, view
+from .views_transpose import Permute
 
 # NOTE [ einsum's graph ]
 # torch's einsum first takes the diagonal of a letter repeated in an operand
@@ -164,3 +164,9 @@ def _fill(t, result):
     on the graph: NOTE [ einsum's graph ])."""
     xp = backend_of(result).xp
     xp.copyto(t._data, result.reshape(t._data.shape))
+
+
+def permute(t, dims):
+    """`t.permute(dims)` (dims: non-negative ints, checked by the caller): the array's own
+    transpose is the view (a permutation reorders the strides and nothing else)."""
+    return record_view(Permute, t, alias(t, t._data.transpose(dims), t._offset), {"dims": dims})
