@@ -3,7 +3,8 @@
 torch and under ember: matmul / `@` / Tensor.matmul / linalg.matmul in each of its dimension
 cases (dot, mv, 1-D @ 2-D, mm, the fold of a batch into one mm/mv, bmm with and without
 broadcasting, a batch of one squeezed), with and without requires_grad on each side, with
-transposed, permuted and expanded operands, under no_grad and with out=; and einsum.
+transposed, permuted and expanded operands, under no_grad and with out=; and einsum (one, two
+and three operands, diagonals, broadcast operands).
 """
 import pytest
 
@@ -143,6 +144,58 @@ print(a.grad.tolist())
 print(b.grad.sum(dim=(2, 3)).tolist(), m.grad.tolist())
 g = torch.autograd.grad((a @ b).sum(), a, create_graph=True)[0]
 print(type(g.grad_fn).__name__, g.shape)
+''',
+    'einsum_graph_two_operand_equations': _WALK + r'''
+cases = [("bij,bjk->bik", (2, 3, 4), (2, 4, 5)), ("ij,jk->ik", (3, 4), (4, 5)),
+         ("ij,kj->ik", (3, 4), (5, 4)), ("ji,jk->ki", (4, 3), (4, 5)), ("i,i->", (3,), (3,)),
+         ("i,j->ij", (3,), (4,)), ("ij,j->i", (3, 4), (4,)), ("bi,bi->b", (3, 4), (3, 4)),
+         ("bhqd,bhkd->bhqk", (2, 2, 3, 4), (2, 2, 5, 4)), ("ij,ij->ij", (3, 4), (3, 4)),
+         ("ij,j->", (3, 4), (4,)), ("...ij,...jk->...ik", (2, 3, 4), (2, 4, 5)),
+         ("ijk,jkl->il", (2, 3, 4), (3, 4, 5)), ("ij,jk", (3, 1), (1, 5)),
+         ("ij,jk->ik", (3, 1), (4, 5)), ("bij,bjk->bik", (1, 3, 4), (2, 4, 5))]
+for eq, sa, sb in cases:
+    for ra, rb in ((True, True), (True, False), (False, True)):
+        a, b = ints(*sa, rg=ra), ints(*sb, rg=rb)
+        y = torch.einsum(eq, a, b)
+        print("==", eq, ra, rb, tuple(y.shape), y.stride())
+        walk(y.grad_fn)
+        y.backward(torch.ones_like(y))
+        print([None if t.grad is None else t.grad.sum().item() for t in (a, b)])
+''',
+    'einsum_graph_one_operand_diagonals_and_chains': _WALK + r'''
+cases = [("ij->ji", [(3, 4)]), ("ij->", [(3, 4)]), ("ij->j", [(3, 4)]), ("bij->bji", [(2, 3, 4)]),
+         ("ii->i", [(3, 3)]), ("ii", [(3, 3)]), ("iji->j", [(3, 4, 3)]), ("ii,i->i", [(3, 3), (3,)]),
+         ("iij,jk->ik", [(3, 3, 4), (4, 5)]), ("i,j,k->ijk", [(2,), (3,), (4,)]),
+         ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]), ("bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)])]
+for eq, shapes in cases:
+    ts = [ints(*s) for s in shapes]
+    y = torch.einsum(eq, *ts)
+    print("==", eq, tuple(y.shape), y.stride(), y._is_view())
+    walk(y.grad_fn)
+    y.backward(torch.ones_like(y))
+    print([t.grad.sum().item() for t in ts])
+x = ints(2, 3)
+print(type(torch.einsum("ij->ij", x).grad_fn).__name__, torch.einsum(x, [0, 1], [1]).grad_fn._saved_dim)
+''',
+    'einsum_graph_attention_tutorial': r'''
+torch.manual_seed(0)
+q = torch.randint(-2, 3, (2, 3, 4, 8)).double().requires_grad_()
+k = torch.randint(-2, 3, (2, 3, 5, 8)).double().requires_grad_()
+v = torch.randint(-2, 3, (2, 3, 5, 8)).double().requires_grad_()
+scores = torch.einsum("bhqd,bhkd->bhqk", q, k) / 8
+out = torch.einsum("bhqk,bhkd->bhqd", scores.softmax(-1), v)
+seen, order = set(), []
+def visit(fn):
+    if fn is None or fn in seen:
+        return
+    seen.add(fn)
+    order.append(type(fn).__name__)
+    for nxt, _ in fn.next_functions:
+        visit(nxt)
+visit(out.grad_fn)
+print(len(order), order)
+out.sum().backward()
+print([round(t.grad.abs().sum().item(), 6) for t in (q, k, v)])
 ''',
 }
 
