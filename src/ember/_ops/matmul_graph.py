@@ -4,10 +4,11 @@ than two dims and one requires grad (NOTE [ matmul's graph ]).
 The product itself is computed once, from the operands as given (`linalg.matmul`), so its
 values do not depend on the graph; this module only records the nodes around it.
 """
+from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._tensor import alias, wrap
 from ._op import record
-from .copies import contiguous
+from .copies import Clone
 from .linalg import Bmm, Mm, Mv, matrix_geometry
 from .views import Expand, ReshapeAlias, UnsafeView, View, expand, record_view, reshape, \
     squeeze, unsqueeze
@@ -83,14 +84,23 @@ def _folded(a, b, result):
     folded = reshape(big, (rows, big._data.shape[-1]))
     if small._data.ndim == 2:
         p = small._data.shape[-1]
-        if transposed:      # torch's product: the transposed output, row-major
-            data = result.swapaxes(-1, -2).copy().reshape((rows, p))
-        else:
-            data = result.reshape((rows, p))
-        product = _recorded(Mm, folded, small, data,
-                            {"geometry": matrix_geometry(folded._data, small._data)})
-        out = _unsafe_view(product, kept + (p,))
-        return contiguous(transpose(out, -2, -1)) if transposed else out
+        geometry = {"geometry": matrix_geometry(folded._data, small._data)}
+        if not transposed:
+            product = _recorded(Mm, folded, small, result.reshape((rows, p)), geometry)
+            return _unsafe_view(product, kept + (p,))
+        # torch's product is the output transposed, row-major, then transposed back and
+        # made contiguous: a copy, whose values are `result` (so the product's own values
+        # are written only where the transposed-back view is contiguous already)
+        xp = backend_of(result).xp
+        product = _recorded(Mm, folded, small, xp.empty((rows, p), result.dtype), geometry)
+        back = transpose(_unsafe_view(product, kept + (p,)), -2, -1)
+        if back._data.flags.c_contiguous:
+            back._data[...] = result
+            return back
+        out = wrap(xp.ascontiguousarray(result))
+        if back._requires_grad:
+            record(Clone, (back,), (out,), {})
+        return out
     product = _recorded(Mv, folded, small, result.reshape((rows,)), {})
     return _unsafe_view(product, kept)
 
