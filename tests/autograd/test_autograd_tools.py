@@ -155,6 +155,71 @@ def test_profiler_costs_nothing_when_off():
         pass                                        # no profile: no event, no error
 
 
+
+def _scheduled_run(sched, steps, **kwargs):
+    """(step_num at each on_trace_ready call with the count of "mark" ranges then, the count
+    left after exit) for `steps` steps, each one "mark" range."""
+    calls = []
+
+    def ready(p):
+        calls.append((p.step_num, sum(e.count for e in p.key_averages() if e.key == "mark")))
+    with profile(schedule=sched, on_trace_ready=ready, **kwargs) as prof:
+        for _ in range(steps):
+            with record_function("mark"):
+                torch.ones(2) * 3
+            prof.step()
+    return calls, sum(e.count for e in prof.key_averages() if e.key == "mark")
+
+
+def test_profiler_schedule_actions():
+    from ember.profiler import ProfilerAction as A, schedule
+    s = schedule(wait=2, warmup=1, active=3, repeat=2, skip_first=1)
+    # step 0 skipped; then cycles of 6 steps: 2 NONE, 1 WARMUP, RECORD x2, RECORD_AND_SAVE
+    assert [s(i) for i in range(8)] == [A.NONE] * 3 + [A.WARMUP] + [A.RECORD] * 2 + \
+        [A.RECORD_AND_SAVE, A.NONE]
+    assert s(13) is A.NONE                   # two cycles done: 1 + 12 steps
+    s = schedule(wait=2, warmup=1, active=1, skip_first=1, skip_first_wait=1)
+    assert [s(i) for i in range(4)] == [A.NONE, A.WARMUP, A.RECORD_AND_SAVE, A.NONE]
+    with pytest.raises(AssertionError, match=r"Invalid profiler schedule arguments\. Got "
+                       r"wait=0 \(need >= 0\), warmup=1 \(need >= 0\), active=0"):
+        schedule(wait=0, warmup=1, active=0)
+    with pytest.raises(AssertionError, match="Step must be non-negative. Got -1."):
+        s(-1)
+    with pytest.warns(UserWarning, match="Profiler won't be using warmup"):
+        schedule(wait=1, warmup=0, active=1)
+
+
+def test_profiler_trace_ready_once_per_cycle_and_at_stop_only_while_recording():
+    from ember.profiler import schedule
+
+    def sched():
+        return schedule(wait=1, warmup=1, active=2, repeat=1)
+    # steps 0 NONE, 1 WARMUP, 2 RECORD, 3 RECORD_AND_SAVE, then NONE for ever
+    assert _scheduled_run(sched(), 1) == ([], 0)                  # stopped in WARMUP
+    assert _scheduled_run(sched(), 3) == ([(3, 1)], 1)           # stopped in RECORD_AND_SAVE
+    assert _scheduled_run(sched(), 8) == ([(4, 2)], 2)           # one cycle, no call at exit
+    with pytest.raises(AssertionError, match="Profiler must be initialized before getting key "
+                                             "averages"):
+        _scheduled_run(sched(), 0)                               # never left NONE
+
+
+def test_profiler_cycles_clear_events_unless_accumulating():
+    from ember.profiler import schedule
+
+    def sched():
+        return schedule(wait=1, warmup=1, active=2, repeat=2)
+    with pytest.warns(UserWarning, match="Profiler clears events at the end of each cycle"):
+        assert _scheduled_run(sched(), 10) == ([(4, 2), (8, 2)], 2)
+    assert _scheduled_run(sched(), 10, acc_events=True) == ([(4, 2), (8, 4)], 4)
+
+
+def test_profiler_incorrect_schedule_warns():
+    from ember.profiler import ProfilerAction as A
+    actions = [A.WARMUP, A.RECORD, A.NONE, A.NONE]
+    with pytest.warns(UserWarning, match="Incorrect schedule: RECORD followed by NONE"):
+        calls, _ = _scheduled_run(lambda step: actions[step], 3)
+    assert calls == []
+
 # -- bottleneck ----------------------------------------------------------------------------------
 
 def test_bottleneck_runs_a_script(tmp_path):

@@ -15,6 +15,12 @@ class profile(_profile):
         super().__init__(record_shapes=record_shapes, profile_memory=profile_memory,
                          with_stack=with_stack)
         self.enabled = enabled
+        self._traced = True         # (no schedule: one trace, from start to stop)
+
+    @property
+    def function_events(self):
+        """The recorded events (an EventList), None when the profile is disabled."""
+        return self.events() if self.enabled else None
 
     def __enter__(self):
         if self.enabled:

@@ -14,6 +14,7 @@ import enum
 import functools
 import threading
 import time
+import warnings
 
 from .. import _patch_ops
 from ._events import EventList, FunctionEvent
@@ -38,11 +39,27 @@ class ProfilerAction(enum.Enum):
 
 
 def schedule(*, wait, warmup, active, repeat=0, skip_first=0, skip_first_wait=0):
-    """torch.profiler.schedule: the action for each `step()` number."""
+    """torch.profiler.schedule: the action for each `step()` number. After `skip_first` steps,
+    cycles of `wait` idle steps, `warmup` steps and `active` recorded ones (the last of which
+    hands the trace over), `repeat` times (0: for ever); `skip_first_wait` skips the first
+    cycle's wait."""
+    if wait < 0 or warmup < 0 or active <= 0 or repeat < 0 or skip_first < 0:
+        raise AssertionError(
+            f"Invalid profiler schedule arguments. Got wait={wait} (need >= 0), warmup="
+            f"{warmup} (need >= 0), active={active} (need > 0), repeat={repeat} (need >= 0), "
+            f"skip_first={skip_first} (need >= 0).")
+    if warmup == 0:
+        warnings.warn("Profiler won't be using warmup, this can skew profiler results",
+                      stacklevel=2)
+
     def schedule_fn(step):
+        if step < 0:
+            raise AssertionError(f"Step must be non-negative. Got {step}.")
         if step < skip_first:
             return ProfilerAction.NONE
         step -= skip_first
+        if skip_first_wait:
+            step += wait
         cycle = wait + warmup + active
         if repeat > 0 and step / cycle >= repeat:
             return ProfilerAction.NONE
@@ -53,6 +70,16 @@ def schedule(*, wait, warmup, active, repeat=0, skip_first=0, skip_first_wait=0)
             return ProfilerAction.WARMUP
         return ProfilerAction.RECORD if mod < cycle - 1 else ProfilerAction.RECORD_AND_SAVE
     return schedule_fn
+
+
+_RECORDING = (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE)
+_warned = set()         # the warnings torch gives once per process
+
+
+def _warn_once(message):
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, stacklevel=3)
 
 
 class _Recorder(threading.local):
@@ -197,8 +224,11 @@ class profile:
         self.record_shapes = record_shapes
         self.profile_memory = profile_memory
         self.with_stack = with_stack
+        self.acc_events = acc_events
         self._events = []
         self._recording = False
+        self._traced = False        # whether a cycle's trace was begun (NOTE [ Schedule cycles ])
+        self._step_range = None     # the open `ProfilerStep#<n>` range (only with a schedule)
         self.step_num = 0
 
     def start(self):
@@ -206,30 +236,73 @@ class profile:
             if not _active:
                 _install()
             _active.append(self)
-        self._recording = self._action() in (ProfilerAction.RECORD,
-                                             ProfilerAction.RECORD_AND_SAVE)
+        self._transit(ProfilerAction.NONE, self._action())
+        self._open_step_range()
 
     def stop(self):
+        self._close_step_range()
+        if self._action() in _RECORDING:
+            self._trace_ready()
         self._recording = False
         with _lock:
             if self in _active:
                 _active.remove(self)
             if not _active:
                 _uninstall()
-        if self.on_trace_ready is not None:
-            self.on_trace_ready(self)
 
     def _action(self):
         return ProfilerAction.RECORD if self.schedule is None else self.schedule(self.step_num)
 
     def step(self):
         """Advance the schedule by one step."""
+        self._close_step_range()
         before = self._action()
         self.step_num += 1
-        after = self._action()
-        if before is ProfilerAction.RECORD_AND_SAVE and self.on_trace_ready is not None:
+        self._transit(before, self._action())
+        self._open_step_range()
+
+    def _transit(self, before, after):
+        """NOTE [ Schedule cycles ]: as torch, a cycle's trace begins on leaving NONE (or on
+        the step after a RECORD_AND_SAVE), and the events of earlier cycles are dropped then
+        unless `acc_events`; `on_trace_ready` runs after each RECORD_AND_SAVE step, and at
+        `stop()` if the profile is recording; a schedule that leaves WARMUP or RECORD early
+        only warns."""
+        if before is ProfilerAction.RECORD_AND_SAVE:
+            self._recording = False
+            self._trace_ready()
+        elif before is not ProfilerAction.NONE and after is not before and \
+                after not in _RECORDING:
+            warnings.warn(f"Incorrect schedule: {before.name} followed by {after.name}")
+        if after is not ProfilerAction.NONE and before in (ProfilerAction.NONE,
+                                                          ProfilerAction.RECORD_AND_SAVE):
+            self._prepare_trace()
+        self._recording = after in _RECORDING
+
+    def _prepare_trace(self):
+        if self._traced and not self.acc_events:
+            _warn_once("Warning: Profiler clears events at the end of each cycle. Only events "
+                       "from the current cycle will be reported. To keep events across "
+                       "cycles, set acc_events=True.")
+            self._events = []
+        self._traced = True
+
+    def _check_traced(self, doing):
+        if not self._traced:        # (the schedule never left NONE)
+            raise AssertionError(f"Profiler must be initialized before {doing}")
+
+    def _trace_ready(self):
+        if self.on_trace_ready is not None:
             self.on_trace_ready(self)
-        self._recording = after in (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE)
+
+    def _open_step_range(self):
+        if self.schedule is not None:
+            # (torch names the range ProfilerStep#<n> and its events "ProfilerStep*")
+            self._step_range = _begin("ProfilerStep*")
+
+    def _close_step_range(self):
+        if self._step_range is not None:
+            _end(self._step_range)
+            self._step_range = None
 
     def __enter__(self):
         self.start()
@@ -240,15 +313,18 @@ class profile:
 
     def events(self):
         """Every recorded event, in the order they finished."""
+        self._check_traced("accessing events")
         return EventList(sorted(self._events, key=lambda e: e.start_us))
 
     def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
                      group_by_overload_name=False):
         """Events added up per name (and per input shapes, if asked)."""
+        self._check_traced("getting key averages")
         return self.events().key_averages(group_by_input_shape)
 
     def export_chrome_trace(self, path):
         """Write the events as a Chrome trace (open in chrome://tracing or Perfetto)."""
+        self._check_traced("exporting chrome trace")
         import json
         trace = [{"name": e.name, "ph": "X", "ts": e.start_us, "dur": e.cpu_time_total,
                   "pid": 0, "tid": e.thread, "cat": "cpu_op",
