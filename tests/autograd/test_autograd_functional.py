@@ -215,10 +215,46 @@ def test_gradcheck_input_checks():
         "point or complex. "]
 
 
-def test_gradcheck_refuses_complex_rather_than_misjudging():
+class _TimesTwoWrongBackward(torch.autograd.Function):
+    """2x forward, 3x backward: gradcheck must refuse it."""
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 3
+
+
+def test_gradcheck_complex_inputs_and_outputs():
+    z = torch.tensor([1 + 1j, -0.5 + 2j], dtype=torch.complex128, requires_grad=True)
+    r = d(0.3, -1.2).requires_grad_()
+    assert gradcheck(lambda t: t * (1 + 2j), (z,))          # complex -> complex
+    assert gradcheck(lambda t: t.abs(), (z,))                # complex -> real
+    assert gradcheck(lambda t: t * t.conj(), (z,))
+    assert gradcheck(lambda t: t.to(torch.complex128) * 1j, (r,))   # real -> complex
+    assert gradgradcheck(lambda t: t * t, (z,))
+    assert z.grad is None and r.grad is None                 # (checks leave the inputs alone)
+    # a wrong backward: torch checks a complex output's imaginary part first
+    with pytest.raises(GradcheckError, match="^While considering the imaginary part of complex "
+                                             "outputs only, Jacobian mismatch for output 0 "
+                                             "with respect to input 0,"):
+        gradcheck(_TimesTwoWrongBackward.apply, (z,))
+    with pytest.raises(GradcheckError, match="^While considering the real part of complex "
+                                             "outputs only, Jacobian mismatch"):
+        gradcheck(lambda t: _TimesTwoWrongBackward.apply(t.to(torch.complex128)), (r,))
+    with pytest.raises(GradcheckError, match="^Jacobian mismatch for output 0"):
+        gradcheck(lambda t: _TimesTwoWrongBackward.apply(t).real, (z,))
+    assert not gradcheck(_TimesTwoWrongBackward.apply, (z,), raise_exception=False)
+
+
+def test_gradcheck_of_outputs_that_are_views_of_the_input():
+    # the numerical Jacobian copies each output: a view would follow the input back
+    x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], dtype=torch.float64, requires_grad=True)
+    assert gradcheck(lambda t: t.t(), (x,))
+    assert gradcheck(lambda t: t[0], (x,))
     z = torch.tensor([1 + 1j], dtype=torch.complex128, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="complex"):
-        gradcheck(lambda t: t * 2, (z,))
+    assert gradcheck(torch.view_as_real, (z,))
 
 
 def test_grad_is_grads_batched_and_materialize_grads():

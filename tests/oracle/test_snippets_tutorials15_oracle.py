@@ -2201,6 +2201,448 @@ try:
 except Exception as e:
     print(type(e).__name__, str(e)[:150])
 ''',
+    'reasoning_about_shapes': r'''
+nn = torch.nn; F = nn.functional
+a = torch.ones(2, 3, 10, 10, device="meta")
+b = torch.ones(2, 3, 10, 10, device="meta")
+print(a, a + b)
+conv = nn.Conv2d(3, 5, 2, device="meta")
+print(conv(a).shape, conv.weight)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 6, 5)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+def fw_hook(module, input, output):
+    print(f"Shape of output to {module} is {output.shape}.")
+with torch.device("meta"):
+    net = Net()
+    inp = torch.randn((1024, 3, 32, 32))
+for name, layer in net.named_modules():
+    layer.register_forward_hook(fw_hook)
+out = net(inp)
+print(out.device, out.dtype, out.requires_grad, out.grad_fn)
+print(net.fc1.weight.device, net.fc1.weight.is_meta)
+try:
+    out.sum().item()
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    print(out[0])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    net.to("cpu")
+except Exception as e:
+    print(type(e).__name__, e)
+net2 = net.to_empty(device="cpu")
+print(net2.fc1.weight.device, net2.fc1.weight.shape)
+print(torch.empty(3, 4, device="meta").stride(), torch.empty(3, 4, device="meta").t().contiguous().stride())
+x = torch.empty(2, 5, device="meta")
+print(x.sum(0).shape, (x @ torch.empty(5, 7, device="meta")).shape, x.to(torch.float16).dtype, x.new_zeros(3).device)
+try:
+    x @ torch.empty(4, 7, device="meta")
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    x + torch.ones(5)
+    print("mixed ok", (x + torch.ones(5)).device)
+    x + torch.ones(2, 5)
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'zeroing_grads_default_device': r'''
+nn = torch.nn
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+opt = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+x = torch.randn(5, 4); y = torch.randn(5, 2)
+for i in range(2):
+    loss = nn.functional.mse_loss(net(x), y)
+    loss.backward()
+    print(i, net[0].bias.grad)
+opt.zero_grad()
+print(net[0].bias.grad)
+for i in range(2):
+    loss = nn.functional.mse_loss(net(x), y)
+    loss.backward()
+opt.zero_grad(set_to_none=False)
+print(net[0].bias.grad)
+net.zero_grad()
+print(net[0].bias.grad)
+print(torch.get_default_device())
+torch.set_default_device("cpu")
+print(torch.tensor([1., 2.]).device, torch.get_default_device())
+with torch.device("meta"):
+    print(torch.ones(2).device, nn.Linear(2, 2).weight.device)
+print(torch.ones(2).device)
+torch.set_default_device(None)
+print(torch.get_default_device())
+torch.set_default_dtype(torch.float64)
+print(torch.tensor([1.5]).dtype, nn.Linear(2, 2).weight.dtype, torch.tensor([1 + 2j]).dtype, torch.arange(3.).dtype, torch.get_default_dtype())
+torch.set_default_dtype(torch.float32)
+print(torch.tensor([1 + 2j]).dtype)
+try:
+    torch.set_default_dtype(torch.int32)
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'optim_prints': r'''
+nn = torch.nn
+torch.manual_seed(0)
+m = nn.Linear(3, 2)
+O = torch.optim
+opts = [O.SGD(m.parameters(), lr=0.1, nesterov=True, momentum=0.5, dampening=0), O.Adam(m.parameters(), lr=1e-3, amsgrad=True, weight_decay=0.1),
+        O.AdamW(m.parameters()), O.Adagrad(m.parameters(), lr_decay=0.01), O.Adadelta(m.parameters()), O.Adamax(m.parameters()),
+        O.NAdam(m.parameters(), decoupled_weight_decay=True), O.RAdam(m.parameters()), O.ASGD(m.parameters()), O.Rprop(m.parameters()),
+        O.RMSprop(m.parameters(), centered=True, momentum=0.1), O.Adafactor(m.parameters()) if hasattr(O, 'Adafactor') else None]
+x = torch.randn(4, 3)
+for o in opts:
+    if o is None: continue
+    print(o)
+    def closure():
+        o.zero_grad(); l = m(x).pow(2).sum(); l.backward(); return l
+    o.step(closure)
+    sd = o.state_dict()
+    print(type(o).__name__, {k: (v if not hasattr(v, 'shape') else (tuple(v.shape), v.dtype)) for k, v in sd['state'][0].items()} if sd['state'] else None)
+    print(sd['param_groups'])
+print([round(v, 4) for v in m.weight.flatten().tolist()])
+''',
+    'schedulers_prints': r'''
+nn = torch.nn
+torch.manual_seed(0)
+S = torch.optim.lr_scheduler
+def mk():
+    return torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1, momentum=0.9)
+scheds = [lambda o: S.StepLR(o, 2, 0.5), lambda o: S.MultiStepLR(o, [1, 3], 0.1), lambda o: S.ExponentialLR(o, 0.9),
+          lambda o: S.CosineAnnealingLR(o, 4, eta_min=0.01), lambda o: S.LambdaLR(o, lambda e: 0.95 ** e), lambda o: S.MultiplicativeLR(o, lambda e: 0.9),
+          lambda o: S.LinearLR(o, start_factor=0.25, total_iters=3), lambda o: S.ConstantLR(o, factor=0.5, total_iters=2), lambda o: S.PolynomialLR(o, total_iters=4, power=2.0),
+          lambda o: S.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2), lambda o: S.CyclicLR(o, 0.01, 0.1, step_size_up=2),
+          lambda o: S.OneCycleLR(o, max_lr=0.5, total_steps=6), lambda o: S.SequentialLR(o, [S.ConstantLR(o, 0.5, 2), S.ExponentialLR(o, 0.8)], milestones=[2]),
+          lambda o: S.ChainedScheduler([S.ConstantLR(o, 0.5, 2), S.ExponentialLR(o, 0.8)])]
+for f in scheds:
+    o = mk(); s = f(o)
+    lrs = []
+    for e in range(6):
+        o.step(); s.step(); lrs.append(round(s.get_last_lr()[0], 6))
+    print(type(s).__name__, lrs, round(o.param_groups[0]['lr'], 6), o.param_groups[0].get('momentum'))
+    sd = s.state_dict()
+    print({k: v for k, v in sd.items() if k not in ('lr_lambdas', '_schedulers', 'lr_lambda', 'scale_fn', '_scale_fn_ref', '_scale_fn_custom') and not callable(v)})
+o = mk(); s = S.ReduceLROnPlateau(o, patience=1, factor=0.5)
+for e, v in enumerate([1.0, 0.9, 0.95, 0.96, 0.97, 0.5, 0.6, 0.7]):
+    s.step(v); print(e, s.get_last_lr(), s.num_bad_epochs, s.best, s.cooldown_counter)
+print(s.state_dict())
+o = mk()
+try:
+    S.StepLR(o, 2, last_epoch=3)
+except Exception as e:
+    print(type(e).__name__, e)
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    o = mk(); s = S.StepLR(o, 1); s.step(); o.step()
+    print([str(x.message)[:80] for x in w])
+''',
+    'transformer_masks_fastpath': r'''
+import warnings
+nn = torch.nn
+torch.manual_seed(0)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0)
+    enc = nn.TransformerEncoder(layer, num_layers=2)
+    layer_bf = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True)
+    enc_bf = nn.TransformerEncoder(layer_bf, num_layers=2)
+    enc_nf = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, 0.0, batch_first=True, norm_first=True), 2)
+print([str(x.message) for x in w])
+print(enc.use_nested_tensor, enc_bf.use_nested_tensor, enc_nf.use_nested_tensor, enc.enable_nested_tensor)
+src = torch.randn(3, 5, 8)
+pad = torch.tensor([[False] * 5, [False, False, False, True, True], [False, True, True, True, True]])
+enc_bf.eval()
+with torch.no_grad():
+    out = enc_bf(src, src_key_padding_mask=pad)
+print(out.shape, out[1, 3:].abs().sum().item(), out[2, 1:].abs().sum().item(), round(out[0].sum().item(), 4))
+enc_bf.train()
+out2 = enc_bf(src, src_key_padding_mask=pad)
+print(out2.shape, round(out2[1, 3:].abs().sum().item(), 3), out2.grad_fn.name())
+causal = nn.Transformer.generate_square_subsequent_mask(5)
+o3 = enc_bf(src, mask=causal, is_causal=True)
+o4 = enc_bf(src, mask=causal)
+print(torch.allclose(o3, o4, atol=1e-6), round(o3.abs().sum().item(), 3))
+bool_mask = torch.triu(torch.ones(5, 5, dtype=torch.bool), diagonal=1)
+o5 = enc_bf(src, mask=bool_mask)
+print(torch.allclose(o5, o4, atol=1e-6))
+try:
+    enc_bf(src, mask=torch.zeros(4, 4))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    enc_bf(src, src_key_padding_mask=torch.zeros(3, 4, dtype=torch.bool))
+except Exception as e:
+    print(type(e).__name__, str(e)[:120])
+mha = nn.MultiheadAttention(8, 2, batch_first=True)
+q = torch.randn(2, 4, 8)
+o, wts = mha(q, q, q, key_padding_mask=torch.tensor([[False, False, True, True], [False] * 4]))
+print(o.shape, wts.shape, wts[0, :, 2:].abs().sum().item(), round(wts.sum().item(), 4))
+o, wts = mha(q, q, q, need_weights=True, average_attn_weights=False)
+print(wts.shape)
+o, wts = mha(q, q, q, need_weights=False)
+print(wts)
+mha.eval()
+with torch.no_grad():
+    o, wts = mha(q, q, q, key_padding_mask=torch.tensor([[False, False, True, True], [False] * 4]))
+    print(o.shape, wts.shape)
+try:
+    mha(q, q, q, key_padding_mask=torch.tensor([[0, 0, 1, 1], [0] * 4]), attn_mask=torch.zeros(4, 4, dtype=torch.bool))
+except Exception as e:
+    print(type(e).__name__, e)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    mha.train()
+    mha(q, q, q, key_padding_mask=torch.tensor([[0., 0, 1, 1], [0] * 4]), attn_mask=torch.zeros(4, 4, dtype=torch.bool))
+print([str(x.message)[:100] for x in w])
+t = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16, dropout=0.0, batch_first=True)
+s = torch.randn(2, 5, 8); tg = torch.randn(2, 3, 8)
+out = t(s, tg, tgt_mask=t.generate_square_subsequent_mask(3), tgt_is_causal=True, src_key_padding_mask=pad[:2], memory_key_padding_mask=pad[:2])
+print(out.shape, round(out.abs().sum().item(), 3))
+print(t.encoder.layers[0].self_attn, t.decoder.norm)
+''',
+    'tutorial_mistakes': r'''
+import warnings
+nn = torch.nn; F = nn.functional
+torch.manual_seed(0)
+def t(f):
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = f()
+        print("ok", r if not hasattr(r, 'shape') else tuple(r.shape), [str(x.message)[:120] for x in w])
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0][:200])
+t(lambda: nn.BCELoss()(torch.rand(3), torch.tensor([1, 0, 1])))
+t(lambda: nn.BCEWithLogitsLoss()(torch.rand(3), torch.tensor([1, 0, 1])))
+t(lambda: nn.CrossEntropyLoss()(torch.rand(3, 4), torch.tensor([1., 0., 1.])))
+t(lambda: nn.CrossEntropyLoss()(torch.rand(3, 4), torch.tensor([1, 0, 4])))
+t(lambda: nn.NLLLoss()(torch.rand(3, 4), torch.tensor([1, 0])))
+t(lambda: nn.NLLLoss()(torch.rand(3, 4, 5), torch.tensor([[1, 0, 2, 3, 1]] * 3)))
+t(lambda: nn.NLLLoss()(torch.rand(3, 4, 5), torch.tensor([[1, 0, 2, 3]] * 3)))
+t(lambda: nn.Embedding(5, 3)(torch.tensor([1, 5])))
+t(lambda: nn.Embedding(5, 3)(torch.tensor([1., 2.])))
+t(lambda: nn.GRU(8, 4)(torch.randn(2, 3, 5)))
+t(lambda: nn.GRU(8, 4)(torch.randn(2, 3, 8), torch.zeros(1, 2, 4)))
+t(lambda: nn.LSTM(8, 4)(torch.randn(2, 3, 8), torch.zeros(1, 3, 4)))
+t(lambda: nn.LSTM(8, 4)(torch.randn(2, 3, 8), (torch.zeros(1, 3, 4), torch.zeros(1, 2, 4))))
+t(lambda: nn.LSTM(8, 4, batch_first=True)(torch.randn(2, 8)))
+t(lambda: nn.RNN(8, 4)(torch.randn(2, 3, 8).double()))
+t(lambda: nn.Conv2d(3, 4, 3)(torch.randn(1, 1, 3, 5, 5)))
+t(lambda: nn.Conv2d(3, 4, 3)(torch.randn(1, 2, 5, 5)))
+t(lambda: nn.Conv2d(3, 4, 3)(torch.randn(1, 3, 2, 2)))
+t(lambda: nn.Conv1d(3, 4, 3)(torch.randn(2, 3, 5, 5)))
+t(lambda: nn.Linear(5, 3)(torch.randn(4, 6)))
+t(lambda: nn.Linear(5, 3)(torch.randn(4, 5).double()))
+t(lambda: nn.Linear(5, 3)(torch.randint(0, 3, (4, 5))))
+t(lambda: torch.randn(3, requires_grad=True).numpy())
+t(lambda: torch.randn(2).item())
+t(lambda: torch.optim.SGD([], lr=0.1))
+t(lambda: torch.optim.Adam(nn.Linear(2, 2).parameters(), lr=-1))
+t(lambda: torch.optim.SGD(nn.Linear(2, 2).parameters()))
+t(lambda: torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1, nesterov=True))
+t(lambda: torch.optim.Adam([torch.ones(2)], betas=(1.0, 0.9)))
+t(lambda: torch.optim.SGD(nn.Linear(2, 2), lr=0.1))
+t(lambda: torch.optim.SGD(torch.ones(2, requires_grad=True), lr=0.1))
+t(lambda: F.mse_loss(torch.randn(3, 1), torch.randn(3)))
+t(lambda: F.l1_loss(torch.randn(3, 2), torch.randn(3)))
+t(lambda: F.mse_loss(torch.randn(3, 2), torch.randn(4)))
+t(lambda: nn.BatchNorm1d(4)(torch.randn(1, 4)))
+t(lambda: nn.BatchNorm2d(4)(torch.randn(2, 4)))
+t(lambda: nn.BatchNorm1d(4)(torch.randn(2, 3)))
+t(lambda: nn.MaxPool2d(2)(torch.randn(1, 4, 1, 1)))
+t(lambda: nn.AvgPool2d(3)(torch.randn(1, 4, 2, 2)))
+t(lambda: torch.cat([torch.ones(2, 2), torch.ones(3, 3)], 1))
+t(lambda: torch.cat([torch.ones(2, 2), torch.ones(2)]))
+t(lambda: torch.stack([torch.ones(2), torch.ones(3)]))
+t(lambda: torch.ones(3)[5])
+t(lambda: torch.ones(3, 2)[:, 2])
+t(lambda: torch.ones(3)[torch.tensor([0, 3])])
+t(lambda: torch.ones(3).view(2, 2))
+t(lambda: torch.ones(6).reshape(4, -1))
+t(lambda: torch.ones(2, 3) @ torch.ones(2, 3))
+t(lambda: torch.ones(2, 3).mm(torch.ones(3)))
+t(lambda: torch.ones(2, 3) + torch.ones(3, 2))
+t(lambda: torch.ones(2, 3).sum(2))
+t(lambda: torch.ones(2, 3).transpose(0, 2))
+t(lambda: torch.ones(2, 3).permute(0))
+t(lambda: torch.ones(2, 3).squeeze(3))
+t(lambda: torch.ones(2, 3).expand(3, 3))
+t(lambda: torch.ones(2, 3).long().mean())
+t(lambda: torch.ones(2, 3).long().std())
+t(lambda: torch.ones(2, 2).inverse().int().det())
+t(lambda: torch.tensor([[1, 2], [3]]))
+t(lambda: torch.tensor([1, 'a']))
+t(lambda: torch.zeros(2).new_tensor([1, 2]).requires_grad_())
+t(lambda: torch.ones(2, dtype=torch.long, requires_grad=True))
+t(lambda: nn.Dropout(1.5))
+t(lambda: nn.Softmax()(torch.ones(2, 3)))
+t(lambda: F.softmax(torch.ones(2, 3)))
+t(lambda: F.log_softmax(torch.ones(2, 3)))
+t(lambda: nn.Sequential(nn.Linear(2, 2))[3])
+t(lambda: nn.ModuleList([nn.Linear(2, 2)])(torch.ones(2)))
+t(lambda: nn.Sequential()(torch.ones(2)))
+t(lambda: nn.Module()(torch.ones(2)))
+t(lambda: nn.Linear(2, 2).load_state_dict({'weight': torch.ones(2, 3), 'bias': torch.ones(2)}))
+t(lambda: nn.Linear(2, 2).load_state_dict({'weight': torch.ones(2, 2)}))
+t(lambda: F.one_hot(torch.tensor([0, 3]), 3))
+t(lambda: F.one_hot(torch.tensor([0., 2.])))
+t(lambda: F.one_hot(torch.tensor([0, 2])).dtype)
+t(lambda: F.interpolate(torch.ones(1, 1, 4), scale_factor=2, mode='bilinear'))
+t(lambda: F.pad(torch.ones(1, 2, 3), (1, 1), mode='reflect').shape)
+t(lambda: F.pad(torch.ones(1, 2, 3), (3, 3), mode='reflect'))
+t(lambda: torch.multinomial(torch.tensor([0., 0.]), 1))
+t(lambda: torch.multinomial(torch.tensor([1., 1.]), 3))
+t(lambda: torch.randint(5, (2,)).float().requires_grad_().long().requires_grad)
+t(lambda: torch.arange(0, 1, 0))
+t(lambda: torch.linspace(0, 1))
+t(lambda: torch.randn(2, 3).max(dim=2))
+t(lambda: torch.zeros(0).max())
+t(lambda: torch.zeros(2, 0).argmax(1))
+t(lambda: torch.nn.utils.clip_grad_norm_([torch.ones(2, requires_grad=True)], 1.0))
+t(lambda: torch.nn.utils.clip_grad_norm_(nn.Linear(2, 2).parameters(), 1.0, error_if_nonfinite=True))
+''',
+    'saved_tensor_hooks_tutorial': r'''
+nn = torch.nn
+torch.manual_seed(0)
+a = torch.randn(5, requires_grad=True)
+b = torch.ones(5, requires_grad=True)
+c = torch.ones(5, requires_grad=True)
+y = a * b + c
+print(y.grad_fn, y.grad_fn.next_functions)
+x = torch.randn(5, requires_grad=True)
+y = x.pow(2)
+print(y.grad_fn._saved_self)
+print(y.grad_fn._saved_self is x, y.grad_fn._saved_self.equal(x))
+print(y.grad_fn._saved_exponent, type(y.grad_fn._saved_exponent))
+y = x.exp()
+print(y.grad_fn._saved_result.equal(y), y.grad_fn._saved_result is y)
+x = torch.randn(5, requires_grad=True)
+y = x.pow(2)
+print(type(y.grad_fn._raw_saved_self).__name__)
+y.sum().backward()
+try:
+    y.grad_fn._saved_self
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    y.sum().backward()
+except Exception as e:
+    print(type(e).__name__, e)
+def pack_hook(x):
+    print("Packing", x)
+    return x
+def unpack_hook(x):
+    print("Unpacking", x)
+    return x
+a = torch.ones(5, requires_grad=True)
+b = torch.ones(5, requires_grad=True) * 2
+with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+    y = a * b
+y.sum().backward()
+print(a.grad)
+x = torch.randn(5, requires_grad=True)
+y = x.pow(2)
+y.grad_fn._raw_saved_self.register_hooks(lambda t: t.shape, lambda s: torch.full(s, 3.))
+y.sum().backward()
+print(x.grad)
+try:
+    x = torch.randn(5, requires_grad=True); y = x.pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+except Exception as e:
+    print(type(e).__name__, e)
+class SelfDeletingTempFile():
+    def __init__(self):
+        self.name = id(self)
+store = {}
+def pack_to_mem(tensor):
+    f = SelfDeletingTempFile()
+    store[f.name] = tensor.clone()
+    return f
+def unpack_from_mem(f):
+    return store.pop(f.name)
+x = torch.randn(3, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack_to_mem, unpack_from_mem):
+    y = x.sin().cos()
+print(len(store))
+y.sum().backward()
+print(len(store), x.grad.shape)
+with torch.autograd.graph.save_on_cpu(pin_memory=False):
+    y = (x * x).sum()
+y.backward()
+print(x.grad.shape)
+with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+    try:
+        with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+            pass
+    except Exception as e:
+        print(type(e).__name__, e)
+m = nn.Linear(3, 2)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: (print("pack", tuple(t.shape)), t)[1], lambda t: t):
+    out = m(torch.randn(4, 3))
+print(out.grad_fn._saved_mat1.shape, out.grad_fn._saved_mat2.shape, out.grad_fn._saved_mat1_sym_sizes, out.grad_fn._saved_mat2_sym_strides, out.grad_fn._saved_alpha, out.grad_fn._saved_beta)
+def p(t):
+    t.mul_(2); return t
+x = torch.randn(3, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t):
+    y = x.exp()
+y.sum().backward()
+print(torch.allclose(x.grad, x.exp()))
+''',
+    'complex_autograd': r'''
+torch.manual_seed(0)
+z = torch.randn(3, dtype=torch.cfloat, requires_grad=True)
+print(z.dtype, z.real.dtype, z.abs().grad_fn)
+l = (z * z.conj()).real.sum()
+l.backward()
+print(z.grad)
+z.grad = None
+(z.abs() ** 2).sum().backward()
+print(z.grad)
+z.grad = None
+try:
+    (z * 2).sum().backward()
+except Exception as e:
+    print(type(e).__name__, e)
+w = torch.randn(2, 2, dtype=torch.cdouble, requires_grad=True)
+print(torch.autograd.gradcheck(lambda w: (w @ w.conj().T).real, (w,)))
+print(torch.autograd.gradcheck(lambda w: (w @ w).sin(), (w,)), torch.autograd.gradgradcheck(lambda w: (w * w.conj()).abs(), (w,)))
+print(torch.autograd.gradcheck(torch.view_as_real, (w,)), torch.autograd.gradcheck(lambda t: t.t(), (w,)), torch.autograd.gradcheck(lambda t: torch.view_as_complex(t), (torch.randn(3, 2, dtype=torch.double, requires_grad=True),)))
+class Bad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 3
+for f in [Bad.apply, lambda t: Bad.apply(t).imag, lambda t: Bad.apply(t).abs(), lambda t: (t.exp(), Bad.apply(t))]:
+    try:
+        torch.autograd.gradcheck(f, (w,))
+    except Exception as e:
+        print(type(e).__name__, str(e).splitlines()[0])
+    print(torch.autograd.gradcheck(f, (w,), raise_exception=False))
+print(torch.view_as_real(z.detach()).shape, torch.view_as_complex(torch.ones(2, 2)).dtype, z.angle().grad_fn)
+print(torch.polar(torch.tensor([1., 2.]), torch.tensor([0., 3.14159 / 2])))
+print(torch.fft.fft(torch.arange(4.)), torch.fft.rfft(torch.arange(4.)).grad_fn)
+''',
 }
 
 BUGS = {

@@ -29,6 +29,11 @@ def _outputs(func, inputs):
     return tuple(o for o in _tuple(func(*inputs)))
 
 
+def _detached(func, inputs):
+    """func's outputs as copies (an output may be a view of an input, which moves on)."""
+    return tuple(o.detach().clone() if _is_tensor(o) else o for o in _outputs(func, inputs))
+
+
 def _numerical(func, inputs, diff, out_index, eps):
     """Central-difference Jacobians: [input][output] -> (input numel, output numel) tensor."""
     # NOTE: func runs with grad mode as it is (gradgradcheck's func differentiates inside);
@@ -42,9 +47,9 @@ def _numerical(func, inputs, diff, out_index, eps):
         for j, index in enumerate(itertools.product(*(range(n) for n in data.shape))):
             orig = data[index].item()
             data[index] = orig + eps
-            plus = _outputs(func, inputs)
+            plus = _detached(func, inputs)
             data[index] = orig - eps
-            minus = _outputs(func, inputs)
+            minus = _detached(func, inputs)
             data[index] = orig
             with no_grad():
                 for b, k in enumerate(out_index):
@@ -105,19 +110,60 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
                           stacklevel=2)
     outs = _outputs(func, inputs)
     out_index = [k for k, o in enumerate(outs) if _is_tensor(o) and o.requires_grad]
-    if any(inputs[i].is_complex() for i in diff) or any(outs[k].is_complex() for k in out_index):
-        raise NotImplementedError("ember's gradcheck compares real Jacobians only; complex "
-                                  "inputs or outputs are not supported yet")
     if not check_backward_ad or not out_index:
         return True
+    if any(inputs[i].is_complex() for i in diff):
+        func, inputs = _real_inputs(func, inputs, diff)
+    complex_outs = [b for b, k in enumerate(out_index) if outs[k].is_complex()]
+    if not complex_outs:
+        return _compare(func, inputs, diff, out_index, eps, atol, rtol, nondet_tol,
+                        raise_exception)
+    for part, word in (("imag", "imaginary"), ("real", "real")):
+        prefix = f"While considering the {word} part of complex outputs only, "
+        if not _compare(_output_part(func, part), inputs, diff, out_index, eps, atol, rtol,
+                        nondet_tol, raise_exception, {b: prefix for b in complex_outs}):
+            return False
+    return True
+
+
+def _real_inputs(func, inputs, diff):
+    """NOTE [ Complex gradcheck ]: a complex input is checked as the real tensor of its real
+    and imaginary parts (`view_as_real`), and a complex output as its imaginary part, then its
+    real part (as torch checks them, and with torch's "While considering the ... part of
+    complex outputs only" in a failure's message); this gives (func, inputs) with the complex
+    inputs in `diff` replaced by such real leaves, which `func` views as complex again."""
+    from .._ops.elementwise_extra import view_as_complex, view_as_real
+    complex_at = {i for i in diff if inputs[i].is_complex()}
+    with no_grad():
+        reals = tuple(view_as_real(x.detach().clone()).requires_grad_() if i in complex_at
+                      else x for i, x in enumerate(inputs))
+
+    def on_real_inputs(*args):
+        return func(*(view_as_complex(x) if i in complex_at else x for i, x in enumerate(args)))
+    return on_real_inputs, reals
+
+
+def _output_part(func, part):
+    """func with each complex output replaced by its `part` ("real" or "imag")."""
+    def one_part(*args):
+        return tuple(getattr(o, part) if _is_tensor(o) and o.is_complex() else o
+                     for o in _tuple(func(*args)))
+    return one_part
+
+
+def _compare(func, inputs, diff, out_index, eps, atol, rtol, nondet_tol, raise_exception,
+             prefixes=None):
+    """True where the analytical Jacobians of func match the numerical ones and backward is
+    reentrant; else _fail's answer (a failing output's message opens with its prefix)."""
     numerical = _numerical(func, inputs, diff, out_index, eps)
     analytical = _analytical(func, inputs, diff, out_index)
     for a in range(len(diff)):
         for b in range(len(out_index)):
             n, g = numerical[a][b], analytical[a][b]
             if not g.to(n.dtype).allclose(n, rtol=rtol, atol=atol):
-                return _fail(f"Jacobian mismatch for output {b} with respect to input {a},\n"
-                             f"numerical:{n}\nanalytical:{g}\n", raise_exception)
+                return _fail(f"{(prefixes or {}).get(b, '')}Jacobian mismatch for output {b} "
+                             f"with respect to input {a},\nnumerical:{n}\nanalytical:{g}\n",
+                             raise_exception)
     again = _analytical(func, inputs, diff, out_index)
     for a in range(len(diff)):
         for b in range(len(out_index)):
