@@ -248,6 +248,44 @@ def test_gradcheck_complex_inputs_and_outputs():
     assert not gradcheck(_TimesTwoWrongBackward.apply, (z,), raise_exception=False)
 
 
+class _ExpWithJvp(torch.autograd.Function):
+    """exp, its backward right and its jvp `slope` times the tangent."""
+    slope = None
+
+    @staticmethod
+    def forward(ctx, x):
+        result = x.exp()
+        ctx.save_for_backward(result)
+        ctx.result = result
+        return result
+
+    @staticmethod
+    def backward(ctx, g):
+        (result,) = ctx.saved_tensors
+        return g * result
+
+    @staticmethod
+    def jvp(ctx, t):
+        return t * ctx.result if _ExpWithJvp.slope is None else t * _ExpWithJvp.slope
+
+
+def test_gradcheck_check_forward_ad(monkeypatch):
+    x = d(0.5, -1.0, 2.0).requires_grad_()
+    z = torch.tensor([1 + 1j, -0.5 + 2j], dtype=torch.complex128, requires_grad=True)
+    forward_only = {"check_forward_ad": True, "check_backward_ad": False}
+    assert gradcheck(_ExpWithJvp.apply, (x,), **forward_only)
+    assert gradcheck(torch.sin, (x,), **forward_only)           # an operator passed in
+    assert gradcheck(torch.exp, (z,), check_forward_ad=True)
+    assert gradcheck(lambda t: (t * 2, t.abs()), (z,), **forward_only)
+    monkeypatch.setattr(_ExpWithJvp, "slope", 3.)               # now jvp is wrong
+    with pytest.raises(GradcheckError, match="^Jacobian computed with forward mode mismatch "
+                                             "for output 0 with respect to input 0,"):
+        gradcheck(_ExpWithJvp.apply, (x,), check_forward_ad=True)
+    assert gradcheck(_ExpWithJvp.apply, (x,))                   # (backward alone is right)
+    with pytest.raises(NotImplementedError, match="You must implement the jvp function"):
+        gradcheck(_TimesTwoWrongBackward.apply, (x,), **forward_only)
+
+
 def test_gradcheck_of_outputs_that_are_views_of_the_input():
     # the numerical Jacobian copies each output: a view would follow the input back
     x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], dtype=torch.float64, requires_grad=True)

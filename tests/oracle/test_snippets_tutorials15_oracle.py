@@ -2643,6 +2643,54 @@ print(torch.view_as_real(z.detach()).shape, torch.view_as_complex(torch.ones(2, 
 print(torch.polar(torch.tensor([1., 2.]), torch.tensor([0., 3.14159 / 2])))
 print(torch.fft.fft(torch.arange(4.)), torch.fft.rfft(torch.arange(4.)).grad_fn)
 ''',
+    'forward_ad_custom_function_taken_early': r'''
+fwAD = torch.autograd.forward_ad
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        result = torch.exp(foo)
+        ctx.result = result
+        return result
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.result
+    @staticmethod
+    def jvp(ctx, gI):
+        gO = gI * ctx.result * 0.5
+        del ctx.result
+        return gO
+class NoJvp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+fn = Fn.apply
+nojvp = NoJvp.apply
+torch.manual_seed(0)
+primal = torch.randn(3, dtype=torch.double, requires_grad=True)
+tangent = torch.randn(3, dtype=torch.double)
+with fwAD.dual_level():
+    dual_input = fwAD.make_dual(primal, tangent)
+    dual_output = fn(dual_input)
+    jvp = fwAD.unpack_dual(dual_output).tangent
+    print(jvp, torch.allclose(jvp, 0.5 * tangent * primal.exp()))
+    try:
+        nojvp(dual_input)
+    except Exception as e:
+        print(type(e).__name__, e)
+    print(fwAD.unpack_dual(nojvp(primal)).tangent)
+print(fn(primal).grad_fn.name())
+for kw in [dict(check_forward_ad=True, check_backward_ad=False), dict(check_forward_ad=True), dict()]:
+    for f in (fn, nojvp, torch.sin, torch.tanh, lambda t: (t.exp(), t[:2] * 3)):
+        try:
+            print(torch.autograd.gradcheck(f, (primal,), **kw))
+        except Exception as e:
+            print(type(e).__name__, str(e).splitlines()[0])
+z = torch.randn(2, dtype=torch.cdouble, requires_grad=True)
+print(torch.autograd.gradcheck(torch.exp, (z,), check_forward_ad=True), torch.autograd.gradcheck(lambda t: t.abs() * t, (z,), check_forward_ad=True))
+''',
 }
 
 BUGS = {
@@ -2655,6 +2703,18 @@ BUGS = {
                          "MKL's (last bits of long reductions)",
                          "torch.manual_seed(0)\na, b = torch.randn(2000), torch.randn(2000)\n"
                          "print((a @ b).item())"),
+    'operator_taken_before_the_dual_level': (
+        "forward AD wraps the operators while a dual level is open: a reference taken before "
+        "(a module's `self.act = torch.tanh`) is the plain operator, which drops the tangent",
+        "fwAD = torch.autograd.forward_ad\nact = torch.tanh\nwith fwAD.dual_level():\n"
+        "    d = fwAD.make_dual(torch.tensor([0.5, 1.0]), torch.ones(2))\n"
+        "    print(fwAD.unpack_dual(act(d)).tangent)"),
+    'tangent_grad_fn_names': (
+        "ember computes a tangent as a double vjp of copies: where it has a graph, its node is "
+        "CloneBackward0, not torch's formula's (TanhBackwardBackward0)",
+        "fwAD = torch.autograd.forward_ad\nw = torch.tensor([0.5, -1.0], requires_grad=True)\n"
+        "with fwAD.dual_level():\n    d = fwAD.make_dual(w, torch.ones(2))\n"
+        "    print(fwAD.unpack_dual(d.tanh()).tangent)"),
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(

@@ -470,27 +470,32 @@ _layer = _Layer()
 
 
 def _custom_function(apply):
-    """Function.apply: torch needs a `jvp` staticmethod for forward AD through a custom
-    Function, and the outputs' tangents are what it returns, given the context and one
-    tangent per input (zeros for a tensor without one, None for anything else)."""
-    from .function import Function
-
+    """Function.apply's wrapper (see `custom_apply`)."""
     @functools.wraps(apply)
     def op(cls, *args, **kwargs):
-        if _state.busy or not _tangents or not _has_dual(args, kwargs):
-            return apply(cls, *args, **kwargs)
-        if cls.jvp is Function.jvp:
-            raise NotImplementedError("You must implement the jvp function for custom "
-                                      "autograd.Function to use it with forward mode AD.")
-        with _stepping_aside():
-            return _custom_jvp(cls, args, kwargs)
+        return custom_apply(cls, args, kwargs)
     return op
+
+
+def custom_apply(cls, args, kwargs):
+    """Function.apply while tangents exist: torch needs a `jvp` staticmethod for forward AD
+    through a custom Function, and the outputs' tangents are what it returns, given the
+    context and one tangent per input (zeros for a tensor without one, None for anything
+    else). `Function.apply` itself comes here too, for `fn = MyFunction.apply` taken before
+    the level was opened (such a reference is not the wrapper)."""
+    from .function import Function, _apply
+    if _state.busy or not _tangents or not _has_dual(args, kwargs):
+        return _apply(cls, args, kwargs)[0]
+    if cls.jvp is Function.jvp:
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+    with _stepping_aside():
+        return _custom_jvp(cls, args, kwargs)
 
 
 def _custom_jvp(cls, args, kwargs):
     from .._tensor import Tensor
     from .function import _apply
-    from .grad_mode import no_grad
     result, ctx, inputs = _apply(cls, args, kwargs)
     tangents = []
     for a in inputs:
@@ -501,9 +506,8 @@ def _custom_jvp(cls, args, kwargs):
             tangents.append(None)
     ctx._jvp_saved = tuple(getattr(ctx, "saved_for_forward", ()))
     try:
-        with no_grad():
-            out_tangents = cls.jvp(ctx, *tangents)
-    finally:
+        out_tangents = cls.jvp(ctx, *tangents)     # (with grad mode as it is: as torch's, the
+    finally:                                        # tangents may have a graph of their own)
         del ctx._jvp_saved
     outs = result if isinstance(result, tuple) else (result,)
     if not isinstance(out_tangents, tuple):

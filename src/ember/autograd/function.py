@@ -21,6 +21,7 @@ import functools
 
 from .graph import CUSTOM_FUNCTION_VIEW, MULTI_OUTPUT_VIEW, Node, _Extras, gradient_edge, \
     on_record, watch
+from . import forward_ad as _forward_ad
 from .grad_mode import _state as _grad_state, no_grad
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable",
@@ -318,6 +319,8 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run `forward` without recording, then make its outputs part of the graph."""
+        if _forward_ad._tangents:       # (forward AD is on: see custom_apply)
+            return _forward_ad.custom_apply(cls, args, kwargs)
         return _apply(cls, args, kwargs)[0]
 
     @classmethod

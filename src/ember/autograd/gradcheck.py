@@ -7,6 +7,7 @@ analytical one runs backward once per output element. Both are laid out as torch
 import itertools
 import warnings
 
+from .. import _patch_ops
 from .grad_mode import no_grad
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
@@ -78,6 +79,42 @@ def _analytical(func, inputs, diff, out_index):
     return jac
 
 
+def _now(func):
+    """What stands for `func` now: an operator passed in (`ember.sin`) is the original, and
+    while a dual level is open its forward-AD wrapper stands for it (ember.view_as_complex and
+    the others used here are looked up when called, for the same reason)."""
+    return _patch_ops.installed(_patch_ops.public(func))
+
+
+def _forward_analytical(func, inputs, diff, out_index):
+    """The Jacobians forward-mode AD gives: one jvp per input element (a unit tangent)."""
+    from .._creation import zeros, zeros_like
+    from . import forward_ad
+    outs = _outputs(func, inputs)
+    jac = [[zeros(inputs[i].numel(), outs[k].numel(), dtype=outs[k].dtype)
+            for k in out_index] for i in diff]
+    for a, i in enumerate(diff):
+        for j in range(inputs[i].numel()):
+            with forward_ad.dual_level():
+                args = list(inputs)
+                for c, m in enumerate(diff):
+                    tangent = zeros_like(inputs[m], memory_format=_contiguous())
+                    if c == a:
+                        tangent.view(-1)[j] = 1
+                    args[m] = forward_ad.make_dual(inputs[m], tangent)
+                results = _tuple(_now(func)(*args))
+                for b, k in enumerate(out_index):
+                    tangent = forward_ad.unpack_dual(results[k]).tangent
+                    if tangent is not None:
+                        jac[a][b][j] = tangent.detach().reshape(-1).to(outs[k].dtype)
+    return jac
+
+
+def _contiguous():
+    from .. import contiguous_format
+    return contiguous_format
+
+
 def _fail(message, raise_exception):
     if raise_exception:
         raise GradcheckError(message)
@@ -110,19 +147,22 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
                           stacklevel=2)
     outs = _outputs(func, inputs)
     out_index = [k for k, o in enumerate(outs) if _is_tensor(o) and o.requires_grad]
-    if not check_backward_ad or not out_index:
+    modes = [m for m, on in (("backward", check_backward_ad), ("forward", check_forward_ad))
+             if on]
+    if not modes or not out_index:
         return True
     if any(inputs[i].is_complex() for i in diff):
         func, inputs = _real_inputs(func, inputs, diff)
     complex_outs = [b for b, k in enumerate(out_index) if outs[k].is_complex()]
-    if not complex_outs:
-        return _compare(func, inputs, diff, out_index, eps, atol, rtol, nondet_tol,
-                        raise_exception)
-    for part, word in (("imag", "imaginary"), ("real", "real")):
-        prefix = f"While considering the {word} part of complex outputs only, "
-        if not _compare(_output_part(func, part), inputs, diff, out_index, eps, atol, rtol,
-                        nondet_tol, raise_exception, {b: prefix for b in complex_outs}):
-            return False
+    parts = [(func, {})] if not complex_outs else [
+        (_output_part(func, part), {b: f"While considering the {word} part of complex "
+                                       f"outputs only, " for b in complex_outs})
+        for part, word in (("imag", "imaginary"), ("real", "real"))]
+    for part_func, prefixes in parts:
+        for mode in modes:
+            if not _compare(part_func, inputs, diff, out_index, eps, atol, rtol, nondet_tol,
+                            raise_exception, prefixes, mode):
+                return False
     return True
 
 
@@ -132,14 +172,15 @@ def _real_inputs(func, inputs, diff):
     real part (as torch checks them, and with torch's "While considering the ... part of
     complex outputs only" in a failure's message); this gives (func, inputs) with the complex
     inputs in `diff` replaced by such real leaves, which `func` views as complex again."""
-    from .._ops.elementwise_extra import view_as_complex, view_as_real
+    import ember
     complex_at = {i for i in diff if inputs[i].is_complex()}
     with no_grad():
-        reals = tuple(view_as_real(x.detach().clone()).requires_grad_() if i in complex_at
+        reals = tuple(ember.view_as_real(x.detach().clone()).requires_grad_() if i in complex_at
                       else x for i, x in enumerate(inputs))
 
     def on_real_inputs(*args):
-        return func(*(view_as_complex(x) if i in complex_at else x for i, x in enumerate(args)))
+        return _now(func)(*(ember.view_as_complex(x) if i in complex_at else x
+                            for i, x in enumerate(args)))
     return on_real_inputs, reals
 
 
@@ -147,23 +188,28 @@ def _output_part(func, part):
     """func with each complex output replaced by its `part` ("real" or "imag")."""
     def one_part(*args):
         return tuple(getattr(o, part) if _is_tensor(o) and o.is_complex() else o
-                     for o in _tuple(func(*args)))
+                     for o in _tuple(_now(func)(*args)))
     return one_part
 
 
 def _compare(func, inputs, diff, out_index, eps, atol, rtol, nondet_tol, raise_exception,
-             prefixes=None):
-    """True where the analytical Jacobians of func match the numerical ones and backward is
-    reentrant; else _fail's answer (a failing output's message opens with its prefix)."""
+             prefixes, mode):
+    """True where the Jacobians of func that `mode` ("backward" or "forward") AD computes match
+    the numerical ones (and backward is reentrant); else _fail's answer (a failing output's
+    message opens with its prefix)."""
     numerical = _numerical(func, inputs, diff, out_index, eps)
-    analytical = _analytical(func, inputs, diff, out_index)
+    computed = _analytical if mode == "backward" else _forward_analytical
+    analytical = computed(func, inputs, diff, out_index)
+    what = "Jacobian" if mode == "backward" else "Jacobian computed with forward mode"
     for a in range(len(diff)):
         for b in range(len(out_index)):
             n, g = numerical[a][b], analytical[a][b]
             if not g.to(n.dtype).allclose(n, rtol=rtol, atol=atol):
-                return _fail(f"{(prefixes or {}).get(b, '')}Jacobian mismatch for output {b} "
-                             f"with respect to input {a},\nnumerical:{n}\nanalytical:{g}\n",
+                return _fail(f"{prefixes.get(b, '')}{what} mismatch for output {b} with "
+                             f"respect to input {a},\nnumerical:{n}\nanalytical:{g}\n",
                              raise_exception)
+    if mode == "forward":
+        return True
     again = _analytical(func, inputs, diff, out_index)
     for a in range(len(diff)):
         for b in range(len(out_index)):
