@@ -220,6 +220,49 @@ def test_profiler_incorrect_schedule_warns():
         calls, _ = _scheduled_run(lambda step: actions[step], 3)
     assert calls == []
 
+
+def test_profiler_one_event_for_a_functional_calling_its_op():
+    with profile() as prof:
+        torch.nn.ReLU()(torch.ones(3))              # F.relu, which calls ember.relu
+    assert [e.count for e in prof.key_averages() if e.key == "aten::relu"] == [1]
+
+
+def test_profiler_recipe_sort_keys_and_unmeasured_columns():
+    with profile(profile_memory=True) as prof:
+        torch.ones(2, 3).sum()
+    averages = prof.key_averages()
+    for key in ("self_cpu_memory_usage", "cpu_memory_usage", "self_cuda_time_total",
+                "cuda_time_total", "self_device_time_total"):
+        assert averages.table(sort_by=key, row_limit=2).splitlines()[1].split()[0] == "Name"
+    entry = next(e for e in averages if e.key == "aten::sum")
+    assert (entry.device_time_total, entry.self_cpu_memory_usage, entry.flops) == (0, 0, 0)
+    with pytest.raises(AttributeError):
+        averages.table(sort_by="bogus")
+
+
+def test_profiler_exports(tmp_path):
+    import gzip
+    import json
+    from ember.profiler import schedule, tensorboard_trace_handler
+    with profile() as prof:
+        prof.add_metadata("run", "first")
+        torch.ones(2) * 2
+    with pytest.raises(AssertionError, match="export_stacks\\(\\) requires with_stack=True"):
+        prof.export_stacks(str(tmp_path / "stacks.txt"))
+    prof.export_chrome_trace(str(tmp_path / "t.json.gz"))
+    with gzip.open(tmp_path / "t.json.gz", "rt") as f:
+        document = json.load(f)
+    assert document["run"] == "first" and "aten::mul" in [e["name"] for e in
+                                                          document["traceEvents"]]
+    handler = tensorboard_trace_handler(str(tmp_path / "log"), worker_name="w0")
+    with profile(schedule=schedule(wait=0, warmup=1, active=1, repeat=1),
+                 on_trace_ready=handler) as prof:
+        for _ in range(3):
+            torch.ones(2) * 2
+            prof.step()
+    (name,) = [p.name for p in (tmp_path / "log").iterdir()]
+    assert name.startswith("w0.") and name.endswith(".pt.trace.json")
+
 # -- bottleneck ----------------------------------------------------------------------------------
 
 def test_bottleneck_runs_a_script(tmp_path):

@@ -416,6 +416,70 @@ try:
 except Exception as e:
     print(type(e).__name__, e)
 ''',
+    'profiler_recipe': r'''
+import os, tempfile, json, gzip
+nn = torch.nn
+P = torch.profiler
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 5))
+inputs = torch.randn(2, 3, 8, 8)
+print(P.supported_activities(), P.kineto_available())
+with P.profile(activities=[P.ProfilerActivity.CPU], profile_memory=True, record_shapes=True) as prof:
+    model(inputs)
+for key in ["self_cpu_memory_usage", "cpu_memory_usage", "cpu_time_total", "self_cuda_time_total", "cuda_time_total", "self_device_time_total", "count"]:
+    t = prof.key_averages().table(sort_by=key, row_limit=5)
+    print(key, type(t).__name__, t.splitlines()[1].split()[:3], t.splitlines()[-1].split(":")[0])
+try:
+    prof.key_averages().table(sort_by="bogus")
+except Exception as e:
+    print(type(e).__name__, e)
+ka = prof.key_averages()
+e = [x for x in ka if x.key == "aten::relu"][0]
+print(e.count, e.device_time_total, e.self_device_time_total, e.flops, e.is_async, e.node_id, e.device_time, e.overload_name, e.is_remote)
+d = tempfile.mkdtemp()
+prof.export_chrome_trace(os.path.join(d, "trace.json"))
+print("traceEvents" in json.load(open(os.path.join(d, "trace.json"))))
+try:
+    prof.export_stacks(os.path.join(d, "stacks.txt"), "cpu_time_total")
+except Exception as e:
+    print(type(e).__name__, e)
+with P.profile(with_stack=True) as sp:
+    model(inputs)
+sp.export_stacks(os.path.join(d, "stacks.txt"), "self_cpu_time_total")
+try:
+    sp.export_stacks(os.path.join(d, "stacks.txt"), "cpu_time_total")
+except Exception as e:
+    print(type(e).__name__, e)
+print(os.path.exists(os.path.join(d, "stacks.txt")))
+seen = []
+def trace_handler(p):
+    seen.append(p.step_num)
+    p.export_chrome_trace(os.path.join(d, "test_trace_" + str(p.step_num) + ".json"))
+with P.profile(activities=[P.ProfilerActivity.CPU], schedule=P.schedule(wait=1, warmup=1, active=2, repeat=2), on_trace_ready=trace_handler) as p:
+    print(p.current_action, p.record_steps)
+    for idx in range(9):
+        model(inputs)
+        p.step()
+    print(p.current_action, p.step_num)
+print(seen, sorted(f for f in os.listdir(d) if f.startswith("test_trace")))
+for gz in (False, True):
+    logdir = os.path.join(d, "log" + str(gz))
+    with P.profile(schedule=P.schedule(wait=0, warmup=1, active=1, repeat=1), on_trace_ready=P.tensorboard_trace_handler(logdir, worker_name="worker0", use_gzip=gz)) as p:
+        for _ in range(3):
+            model(inputs); p.step()
+    files = os.listdir(logdir)
+    print(len(files), [f.split(".")[0] for f in files], [f.endswith(".pt.trace.json" + (".gz" if gz else "")) for f in files])
+    opener = gzip.open if gz else open
+    with opener(os.path.join(logdir, files[0]), "rt") as f:
+        print("traceEvents" in json.load(f))
+with P.profile() as p:
+    p.add_metadata("run", "first")
+    p.add_metadata_json("config", '{"lr": 0.1}')
+    torch.ones(2) * 2
+p.export_chrome_trace(os.path.join(d, "meta.json"))
+doc = json.load(open(os.path.join(d, "meta.json")))
+print(doc["run"], doc["config"])
+''',
     'transfer_learning': r'''
 nn = torch.nn; optim = torch.optim; lr_scheduler = torch.optim.lr_scheduler
 torch.manual_seed(0)
@@ -2298,6 +2362,156 @@ try:
 except Exception as e:
     print(type(e).__name__, e)
 ''',
+    'chatbot_luong': r'''
+import itertools, random
+nn = torch.nn; F = nn.functional
+random.seed(0); torch.manual_seed(0)
+PAD_token, SOS_token, EOS_token = 0, 1, 2
+def zeroPadding(l, fillvalue=PAD_token):
+    return list(itertools.zip_longest(*l, fillvalue=fillvalue))
+def binaryMatrix(l, value=PAD_token):
+    m = []
+    for i, seq in enumerate(l):
+        m.append([])
+        for token in seq:
+            m[i].append(0 if token == PAD_token else 1)
+    return m
+indexes_batch = [[5, 6, 7, 2], [8, 9, 2], [3, 4, 5, 6, 2]]
+indexes_batch.sort(key=len, reverse=True)
+lengths = torch.tensor([len(indexes) for indexes in indexes_batch])
+padList = zeroPadding(indexes_batch)
+padVar = torch.LongTensor(padList)
+mask = binaryMatrix(padList)
+mask = torch.BoolTensor(mask)
+print(padVar, lengths, mask, padVar.dtype, mask.dtype)
+class EncoderRNN(nn.Module):
+    def __init__(self, hidden_size, embedding, n_layers=1, dropout=0):
+        super(EncoderRNN, self).__init__()
+        self.n_layers = n_layers
+        self.hidden_size = hidden_size
+        self.embedding = embedding
+        self.gru = nn.GRU(hidden_size, hidden_size, n_layers, dropout=(0 if n_layers == 1 else dropout), bidirectional=True)
+    def forward(self, input_seq, input_lengths, hidden=None):
+        embedded = self.embedding(input_seq)
+        packed = nn.utils.rnn.pack_padded_sequence(embedded, input_lengths)
+        outputs, hidden = self.gru(packed, hidden)
+        outputs, _ = nn.utils.rnn.pad_packed_sequence(outputs)
+        outputs = outputs[:, :, :self.hidden_size] + outputs[:, : ,self.hidden_size:]
+        return outputs, hidden
+class Attn(nn.Module):
+    def __init__(self, method, hidden_size):
+        super(Attn, self).__init__()
+        self.method = method
+        if self.method not in ['dot', 'general', 'concat']:
+            raise ValueError(self.method, "is not an appropriate attention method.")
+        self.hidden_size = hidden_size
+        if self.method == 'general':
+            self.attn = nn.Linear(self.hidden_size, hidden_size)
+        elif self.method == 'concat':
+            self.attn = nn.Linear(self.hidden_size * 2, hidden_size)
+            self.v = nn.Parameter(torch.FloatTensor(hidden_size))
+    def dot_score(self, hidden, encoder_output):
+        return torch.sum(hidden * encoder_output, dim=2)
+    def general_score(self, hidden, encoder_output):
+        energy = self.attn(encoder_output)
+        return torch.sum(hidden * energy, dim=2)
+    def concat_score(self, hidden, encoder_output):
+        energy = self.attn(torch.cat((hidden.expand(encoder_output.size(0), -1, -1), encoder_output), 2)).tanh()
+        return torch.sum(self.v * energy, dim=2)
+    def forward(self, hidden, encoder_outputs):
+        if self.method == 'general':
+            attn_energies = self.general_score(hidden, encoder_outputs)
+        elif self.method == 'concat':
+            attn_energies = self.concat_score(hidden, encoder_outputs)
+        elif self.method == 'dot':
+            attn_energies = self.dot_score(hidden, encoder_outputs)
+        attn_energies = attn_energies.t()
+        return F.softmax(attn_energies, dim=1).unsqueeze(1)
+class LuongAttnDecoderRNN(nn.Module):
+    def __init__(self, attn_model, embedding, hidden_size, output_size, n_layers=1, dropout=0.1):
+        super(LuongAttnDecoderRNN, self).__init__()
+        self.attn_model = attn_model
+        self.hidden_size = hidden_size
+        self.output_size = output_size
+        self.n_layers = n_layers
+        self.dropout = dropout
+        self.embedding = embedding
+        self.embedding_dropout = nn.Dropout(dropout)
+        self.gru = nn.GRU(hidden_size, hidden_size, n_layers, dropout=(0 if n_layers == 1 else dropout))
+        self.concat = nn.Linear(hidden_size * 2, hidden_size)
+        self.out = nn.Linear(hidden_size, output_size)
+        self.attn = Attn(attn_model, hidden_size)
+    def forward(self, input_step, last_hidden, encoder_outputs):
+        embedded = self.embedding(input_step)
+        embedded = self.embedding_dropout(embedded)
+        rnn_output, hidden = self.gru(embedded, last_hidden)
+        attn_weights = self.attn(rnn_output, encoder_outputs)
+        context = attn_weights.bmm(encoder_outputs.transpose(0, 1))
+        rnn_output = rnn_output.squeeze(0)
+        context = context.squeeze(1)
+        concat_input = torch.cat((rnn_output, context), 1)
+        concat_output = torch.tanh(self.concat(concat_input))
+        output = self.out(concat_output)
+        output = F.softmax(output, dim=1)
+        return output, hidden
+def maskNLLLoss(inp, target, mask):
+    nTotal = mask.sum()
+    crossEntropy = -torch.log(torch.gather(inp, 1, target.view(-1, 1)).squeeze(1))
+    loss = crossEntropy.masked_select(mask).mean()
+    return loss, nTotal.item()
+hidden_size = 8; voc = 12
+embedding = nn.Embedding(voc, hidden_size)
+for attn_model in ['dot', 'general', 'concat']:
+    torch.manual_seed(1)
+    encoder = EncoderRNN(hidden_size, embedding, 2, 0.1)
+    decoder = LuongAttnDecoderRNN(attn_model, embedding, hidden_size, voc, 2, 0.1)
+    if attn_model == 'concat':
+        decoder.attn.v.data.uniform_(-0.1, 0.1)
+    eo = torch.optim.Adam(encoder.parameters(), lr=0.01); do = torch.optim.Adam(decoder.parameters(), lr=0.05)
+    target = torch.LongTensor(zeroPadding([[4, 5, 2], [6, 2], [7, 8, 9, 2]]))
+    tmask = torch.BoolTensor(binaryMatrix(zeroPadding([[4, 5, 2], [6, 2], [7, 8, 9, 2]])))
+    for it in range(2):
+        eo.zero_grad(); do.zero_grad()
+        encoder_outputs, encoder_hidden = encoder(padVar, lengths)
+        decoder_input = torch.LongTensor([[SOS_token for _ in range(3)]])
+        decoder_hidden = encoder_hidden[:decoder.n_layers]
+        loss = 0; print_losses = []; n_totals = 0
+        use_teacher_forcing = True if random.random() < 0.5 else False
+        for t in range(target.shape[0]):
+            decoder_output, decoder_hidden = decoder(decoder_input, decoder_hidden, encoder_outputs)
+            if use_teacher_forcing:
+                decoder_input = target[t].view(1, -1)
+            else:
+                _, topi = decoder_output.topk(1)
+                decoder_input = torch.LongTensor([[topi[i][0] for i in range(3)]])
+            mask_loss, nTotal = maskNLLLoss(decoder_output, target[t], tmask[t])
+            loss += mask_loss
+            print_losses.append(mask_loss.item() * nTotal)
+            n_totals += nTotal
+        loss.backward()
+        _ = nn.utils.clip_grad_norm_(encoder.parameters(), 50.0)
+        _ = nn.utils.clip_grad_norm_(decoder.parameters(), 50.0)
+        eo.step(); do.step()
+        print(attn_model, it, use_teacher_forcing, round(sum(print_losses) / n_totals, 4), encoder_outputs.shape, encoder_hidden.shape, decoder_input.tolist())
+    encoder.eval(); decoder.eval()
+    with torch.no_grad():
+        encoder_outputs, encoder_hidden = encoder(padVar[:, :1], lengths[:1])
+        decoder_hidden = encoder_hidden[:decoder.n_layers]
+        decoder_input = torch.ones(1, 1, dtype=torch.long) * SOS_token
+        all_tokens = torch.zeros([0], dtype=torch.long)
+        all_scores = torch.zeros([0])
+        for _ in range(5):
+            decoder_output, decoder_hidden = decoder(decoder_input, decoder_hidden, encoder_outputs)
+            decoder_scores, decoder_input = torch.max(decoder_output, dim=1)
+            all_tokens = torch.cat((all_tokens, decoder_input), dim=0)
+            all_scores = torch.cat((all_scores, decoder_scores), dim=0)
+            decoder_input = torch.unsqueeze(decoder_input, 0)
+        print(all_tokens, [round(s, 4) for s in all_scores.tolist()])
+try:
+    Attn('bogus', 4)
+except Exception as e:
+    print(type(e).__name__, e)
+''',
     'optim_prints': r'''
 nn = torch.nn
 torch.manual_seed(0)
@@ -2690,6 +2904,227 @@ for kw in [dict(check_forward_ad=True, check_backward_ad=False), dict(check_forw
             print(type(e).__name__, str(e).splitlines()[0])
 z = torch.randn(2, dtype=torch.cdouble, requires_grad=True)
 print(torch.autograd.gradcheck(torch.exp, (z,), check_forward_ad=True), torch.autograd.gradcheck(lambda t: t.abs() * t, (z,), check_forward_ad=True))
+''',
+    'char_rnn_generation_sampling': r'''
+nn = torch.nn
+import string
+torch.manual_seed(3)
+all_letters = string.ascii_letters + " .,;'-"
+n_letters = len(all_letters) + 1
+n_categories = 4
+class RNN(nn.Module):
+    def __init__(self, input_size, hidden_size, output_size):
+        super(RNN, self).__init__()
+        self.hidden_size = hidden_size
+        self.i2h = nn.Linear(n_categories + input_size + hidden_size, hidden_size)
+        self.i2o = nn.Linear(n_categories + input_size + hidden_size, output_size)
+        self.o2o = nn.Linear(hidden_size + output_size, output_size)
+        self.dropout = nn.Dropout(0.1)
+        self.softmax = nn.LogSoftmax(dim=1)
+    def forward(self, category, input, hidden):
+        input_combined = torch.cat((category, input, hidden), 1)
+        hidden = self.i2h(input_combined)
+        output = self.i2o(input_combined)
+        output_combined = torch.cat((hidden, output), 1)
+        output = self.o2o(output_combined)
+        output = self.dropout(output)
+        output = self.softmax(output)
+        return output, hidden
+    def initHidden(self):
+        return torch.zeros(1, self.hidden_size)
+rnn = RNN(n_letters, 16, n_letters)
+def categoryTensor(i):
+    tensor = torch.zeros(1, n_categories); tensor[0][i] = 1; return tensor
+def inputTensor(line):
+    tensor = torch.zeros(len(line), 1, n_letters)
+    for li in range(len(line)):
+        tensor[li][0][all_letters.find(line[li])] = 1
+    return tensor
+def targetTensor(line):
+    letter_indexes = [all_letters.find(line[li]) for li in range(1, len(line))]
+    letter_indexes.append(n_letters - 1)
+    return torch.LongTensor(letter_indexes)
+print(targetTensor("Anna"), targetTensor("Anna").dtype, torch.LongTensor(2).shape, torch.FloatTensor([1, 2]))
+criterion = nn.NLLLoss()
+learning_rate = 0.0005
+def train(category_tensor, input_line_tensor, target_line_tensor):
+    target_line_tensor.unsqueeze_(-1)
+    hidden = rnn.initHidden()
+    rnn.zero_grad()
+    loss = torch.Tensor([0])
+    for i in range(input_line_tensor.size(0)):
+        output, hidden = rnn(category_tensor, input_line_tensor[i], hidden)
+        l = criterion(output, target_line_tensor[i])
+        loss += l
+    loss.backward()
+    for p in rnn.parameters():
+        p.data.add_(p.grad.data, alpha=-learning_rate)
+    return output, loss.item() / input_line_tensor.size(0)
+for it, name in enumerate(["Anna", "Boris", "Chen", "Dmitri"]):
+    out, l = train(categoryTensor(it % 4), inputTensor(name), targetTensor(name))
+    print(name, round(l, 4), out.shape)
+max_length = 8
+def sample(category, start_letter='A', temperature=None):
+    with torch.no_grad():
+        category_tensor = categoryTensor(category)
+        input = inputTensor(start_letter)
+        hidden = rnn.initHidden()
+        output_name = start_letter
+        for i in range(max_length):
+            output, hidden = rnn(category_tensor, input[0], hidden)
+            if temperature is None:
+                topv, topi = output.topk(1)
+                topi = topi[0][0]
+            else:
+                topi = torch.multinomial(output.div(temperature).exp(), 1)[0][0]
+            if topi == n_letters - 1:
+                break
+            else:
+                letter = all_letters[topi]
+                output_name += letter
+            input = inputTensor(letter)
+        return output_name
+rnn.eval()
+print(sample(0, 'R'), sample(1, 'S'), sample(2, 'Z', 0.8), sample(3, 'K', 1.5))
+rnn.train()
+print(sample(0, 'Q', 0.5))
+p = torch.tensor([0.1, 0.2, 0.3, 0.4])
+print(torch.multinomial(p, 3), torch.multinomial(p, 6, replacement=True), torch.multinomial(p.repeat(2, 1), 2))
+d = torch.distributions.Categorical(logits=torch.tensor([0.5, -1.0, 2.0]))
+print(d.sample((5,)), d.log_prob(torch.tensor(2)), d.entropy(), d.probs)
+n = torch.distributions.Normal(torch.zeros(2), torch.ones(2))
+print(n.rsample(), n.sample((2,)).shape, n)
+print(torch.randperm(6), torch.randint(3, 9, (4,)), torch.bernoulli(torch.full((5,), 0.5)), torch.rand(2).uniform_(-1, 1), torch.empty(3).normal_(2, 0.1), torch.empty(2).exponential_(), torch.empty(3).random_(5), torch.empty(2).geometric_(0.3), torch.empty(2).log_normal_(), torch.empty(2).cauchy_())
+''',
+    'pruning_more': r'''
+nn = torch.nn
+prune = __import__('importlib').import_module(torch.__name__ + '.nn.utils.prune')
+torch.manual_seed(0)
+m = nn.Linear(4, 3)
+prune.random_structured(m, 'weight', amount=1, dim=0)
+print(m.weight_mask, m.weight)
+prune.l1_unstructured(m, 'weight', amount=0.25)
+print(m.weight_mask)
+hook = m._forward_pre_hooks[list(m._forward_pre_hooks)[-1]]
+print(type(hook).__name__, [type(x).__name__ for x in hook], len(hook._pruning_methods))
+prune.identity(m, 'bias')
+print(m.bias_mask, [n for n, _ in m.named_parameters()])
+c = nn.Conv2d(2, 4, 3)
+prune.custom_from_mask(c, 'weight', mask=torch.arange(72).view(4, 2, 3, 3) % 3 == 0)
+print(c.weight_mask.sum(), c.weight_mask.dtype)
+prune.ln_structured(c, 'weight', amount=0.5, n=1, dim=1)
+print(c.weight_mask.sum((0, 2, 3)))
+prune.remove(c, 'weight')
+print(list(c._forward_pre_hooks), (c.weight == 0).sum(), isinstance(c.weight, nn.Parameter))
+model = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2))
+prune.global_unstructured([(model[0], 'weight'), (model[2], 'weight'), (model[2], 'bias')], pruning_method=prune.RandomUnstructured, amount=5)
+print(sum(int((getattr(m_, n) == 0).sum()) for m_, n in [(model[0], 'weight'), (model[2], 'weight'), (model[2], 'bias')]))
+print(model.state_dict().keys())
+out = model(torch.randn(2, 4)); out.sum().backward()
+print(model[0].weight_orig.grad.shape, (model[0].weight_orig.grad * (1 - model[0].weight_mask)).abs().sum())
+for mod in (model[0], model[2]):
+    for name in ('weight', 'bias'):
+        if prune.is_pruned(mod) and hasattr(mod, name + '_mask'):
+            prune.remove(mod, name)
+print(model.state_dict().keys())
+try:
+    prune.random_unstructured(nn.Linear(2, 2), 'nope', 0.5)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    prune.ln_structured(nn.Linear(2, 2), 'weight', 0.5, n=2, dim=3)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    prune.global_unstructured([(nn.Linear(2, 2), 'weight')], pruning_method=prune.LnStructured, amount=0.5)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    prune.random_unstructured(nn.Linear(2, 2), 'weight', amount=-0.1)
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'parametrizations_builtin': r'''
+nn = torch.nn
+P = torch.nn.utils.parametrizations
+parametrize = torch.nn.utils.parametrize
+torch.manual_seed(0)
+m = P.weight_norm(nn.Linear(4, 3))
+print(m)
+print([n for n, _ in m.named_parameters()], m.parametrizations.weight.original0.shape, m.parametrizations.weight.original1.shape)
+print(torch.allclose(m.weight.norm(dim=1), m.parametrizations.weight.original0.squeeze()))
+m2 = P.weight_norm(nn.Conv1d(2, 3, 3), dim=None)
+print(m2.parametrizations.weight.original0, m2.parametrizations.weight.original0.shape)
+s = P.spectral_norm(nn.Linear(5, 4))
+print(s, [n for n, _ in s.named_buffers()])
+s.eval()
+print(round(torch.linalg.matrix_norm(s.weight, 2).item(), 3))
+o = P.orthogonal(nn.Linear(4, 4))
+print(o, torch.allclose(o.weight @ o.weight.T, torch.eye(4), atol=1e-5))
+o2 = P.orthogonal(nn.Linear(5, 3), orthogonal_map="cayley")
+print(torch.allclose(o2.weight @ o2.weight.T, torch.eye(3), atol=1e-5), o2.parametrizations.weight[0].orthogonal_map if hasattr(o2.parametrizations.weight[0], 'orthogonal_map') else None)
+print(parametrize.is_parametrized(o), parametrize.is_parametrized(o, "bias"), type(o).__name__)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+loss = m(torch.randn(2, 4)).pow(2).sum(); loss.backward(); opt.step()
+print(m.parametrizations.weight.original0.grad.shape, round(m.weight.sum().item(), 4))
+parametrize.remove_parametrizations(m, "weight")
+print(m, [n for n, _ in m.named_parameters()])
+w = torch.nn.utils.weight_norm(nn.Linear(3, 2))
+print([n for n, _ in w.named_parameters()], w.weight_g.shape)
+torch.nn.utils.remove_weight_norm(w)
+print([n for n, _ in w.named_parameters()])
+sn = torch.nn.utils.spectral_norm(nn.Linear(3, 2))
+print([n for n, _ in sn.named_parameters()], [n for n, _ in sn.named_buffers()])
+''',
+    'dynamic_quant_lstm': r'''
+import io
+nn = torch.nn
+torch.manual_seed(0)
+class LSTMModel(nn.Module):
+    def __init__(self, ntoken, ninp, nhid, nlayers, dropout=0.5):
+        super(LSTMModel, self).__init__()
+        self.drop = nn.Dropout(dropout)
+        self.encoder = nn.Embedding(ntoken, ninp)
+        self.rnn = nn.LSTM(ninp, nhid, nlayers, dropout=dropout)
+        self.decoder = nn.Linear(nhid, ntoken)
+        self.init_weights()
+        self.nhid = nhid
+        self.nlayers = nlayers
+    def init_weights(self):
+        initrange = 0.1
+        self.encoder.weight.data.uniform_(-initrange, initrange)
+        self.decoder.bias.data.zero_()
+        self.decoder.weight.data.uniform_(-initrange, initrange)
+    def forward(self, input, hidden):
+        emb = self.drop(self.encoder(input))
+        output, hidden = self.rnn(emb, hidden)
+        output = self.drop(output)
+        decoded = self.decoder(output)
+        return decoded, hidden
+    def init_hidden(self, bsz):
+        weight = next(self.parameters())
+        return (weight.new_zeros(self.nlayers, bsz, self.nhid), weight.new_zeros(self.nlayers, bsz, self.nhid))
+model = LSTMModel(ntoken=50, ninp=16, nhid=32, nlayers=2)
+model.eval()
+print(model)
+quantized_model = torch.ao.quantization.quantize_dynamic(model, {nn.LSTM, nn.Linear}, dtype=torch.qint8)
+print(quantized_model)
+def size_of(m):
+    buf = io.BytesIO(); torch.save(m.state_dict(), buf); return len(buf.getvalue())
+print(size_of(model) > size_of(quantized_model))
+inp = torch.randint(50, (5, 2))
+hidden = model.init_hidden(2)
+with torch.no_grad():
+    out, h = model(inp, hidden)
+    qout, qh = quantized_model(inp, hidden)
+print(out.shape, qout.shape, h[0].shape, (out - qout).abs().max().item() < 0.05)
+def repackage_hidden(h):
+    if isinstance(h, torch.Tensor):
+        return h.detach()
+    else:
+        return tuple(repackage_hidden(v) for v in h)
+print(type(repackage_hidden(h)).__name__, [t.requires_grad for t in repackage_hidden(h)])
+print(quantized_model.decoder.weight().dtype, quantized_model.decoder.weight().q_scale() > 0, type(quantized_model.decoder).__name__)
 ''',
 }
 

@@ -6,7 +6,10 @@
 See NOTE [ How the profiler sees ops ] in profiler.py.
 """
 from ._events import EventList, FunctionEvent, FunctionEventAvg
-from .profiler import ProfilerAction, ProfilerActivity, profile, record_function, schedule
+from .profiler import (ProfilerAction, ProfilerActivity, kineto_available, profile,
+                       record_function, schedule, supported_activities,
+                       tensorboard_trace_handler)
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "ProfilerAction", "schedule",
-           "EventList", "FunctionEvent", "FunctionEventAvg"]
+           "EventList", "FunctionEvent", "FunctionEventAvg", "supported_activities",
+           "kineto_available", "tensorboard_trace_handler"]

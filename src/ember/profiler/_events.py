@@ -12,7 +12,31 @@ def format_time(us):
     return f"{us:.3f}us"
 
 
-class FunctionEvent:
+class _Unmeasured:
+    """What ember does not measure, zero as torch reports it on a CPU without those features:
+    device times and memory, memory (ember tracks no allocations), flops, stacks."""
+    device_time_total = self_device_time_total = 0
+    device_memory_usage = self_device_memory_usage = 0
+    cpu_memory_usage = self_cpu_memory_usage = 0
+    flops = 0
+    stack = ()
+    is_async = is_legacy = is_remote = False
+    node_id = -1
+    overload_name = ""
+
+    @property
+    def device_time(self):
+        return 0.0
+
+    @property
+    def cuda_time(self):
+        import warnings
+        warnings.warn("`cuda_time` is deprecated, please use `device_time` instead.",
+                      FutureWarning, stacklevel=2)
+        return self.device_time
+
+
+class FunctionEvent(_Unmeasured):
     """One timed call: an op, a backward node or a `record_function` range (times in us)."""
 
     def __init__(self, name, start_us, input_shapes=None, thread=0):
@@ -43,7 +67,7 @@ class FunctionEvent:
                 f"input_shapes={self.input_shapes}>")
 
 
-class FunctionEventAvg:
+class FunctionEventAvg(_Unmeasured):
     """The events of one name (and input shapes, if grouped so) added up."""
 
     def __init__(self, key, input_shapes):
@@ -110,7 +134,9 @@ def build_table(events, sort_by, row_limit, max_name_width, max_shapes_width, he
     # NOTE: percentages are of the whole profile's self time, as torch's are.
     total = sum(e.self_cpu_time_total for e in events)
     if sort_by is not None:
-        events.sort(key=lambda e: getattr(e, sort_by), reverse=True)
+        # (torch's older names: "self_cuda_time_total" sorts by self_device_time_total)
+        attribute = sort_by.replace("cuda", "device").replace("xpu", "device")
+        events.sort(key=lambda e: getattr(e, attribute), reverse=True)
     # NOTE: column widths come from every entry, before row_limit, as in torch.
     name_width = max(len(e.key) for e in events) + 4
     if max_name_width is not None:

@@ -19,7 +19,8 @@ import warnings
 from .. import _patch_ops
 from ._events import EventList, FunctionEvent
 
-__all__ = ["profile", "record_function", "ProfilerActivity", "schedule", "ProfilerAction"]
+__all__ = ["profile", "record_function", "ProfilerActivity", "schedule", "ProfilerAction",
+           "supported_activities", "kineto_available", "tensorboard_trace_handler"]
 
 
 class ProfilerActivity(enum.Enum):
@@ -82,6 +83,42 @@ def _warn_once(message):
         warnings.warn(message, stacklevel=3)
 
 
+def supported_activities():
+    """The activities a profile can record: the CPU (ember times no device kernels)."""
+    return {ProfilerActivity.CPU}
+
+
+def kineto_available():
+    """Whether torch's Kineto profiler is built in; ember's events stand in for it."""
+    return True
+
+
+def tensorboard_trace_handler(dir_name, worker_name=None, use_gzip=False,
+                              use_python_export=False):
+    """An `on_trace_ready` handler writing each trace as a Chrome trace into `dir_name`
+    (`<worker_name>.<time in ns>.pt.trace.json`, gzipped with `use_gzip`), for TensorBoard;
+    worker_name defaults to `<hostname>_<pid>`."""
+    import os
+    import socket
+
+    def handler_fn(prof):
+        nonlocal worker_name
+        if not os.path.isdir(dir_name):
+            try:
+                os.makedirs(dir_name, exist_ok=True)
+            except Exception as e:
+                raise RuntimeError("Can't create directory: " + dir_name) from e
+        if not worker_name:
+            worker_name = f"{socket.gethostname()}_{os.getpid()}"
+        name = f"{worker_name}.{time.time_ns()}.pt.trace.json" + (".gz" if use_gzip else "")
+        prof.export_chrome_trace(os.path.join(dir_name, name))
+    return handler_fn
+
+
+_STACK_METRICS = ["self_cpu_time_total", "self_cuda_time_total", "self_xpu_time_total",
+                  "self_privateuse1_time_total"]
+
+
 class _Recorder(threading.local):
     def __init__(self):
         self.stack = []
@@ -119,8 +156,9 @@ def _shapes(args):
 def _timed(fn, name):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if not _active:
-            return fn(*args, **kwargs)
+        stack = _recorder.stack
+        if not _active or stack and stack[-1].name == name:   # (F.relu calling ember.relu:
+            return fn(*args, **kwargs)                          # one aten::relu, as torch's)
         record = any(p.record_shapes for p in _active)
         event = _begin(name, _shapes(args) if record else None)
         try:
@@ -224,7 +262,13 @@ class profile:
         self.record_shapes = record_shapes
         self.profile_memory = profile_memory
         self.with_stack = with_stack
+        self.with_flops = with_flops
+        self.with_modules = with_modules
+        self.experimental_config = experimental_config
+        self.execution_trace_observer = execution_trace_observer
         self.acc_events = acc_events
+        self.record_steps = schedule is not None    # (each step a ProfilerStep#<n> range)
+        self._metadata = {}
         self._events = []
         self._recording = False
         self._traced = False        # whether a cycle's trace was begun (NOTE [ Schedule cycles ])
@@ -252,6 +296,19 @@ class profile:
 
     def _action(self):
         return ProfilerAction.RECORD if self.schedule is None else self.schedule(self.step_num)
+
+    @property
+    def current_action(self):
+        """What the schedule asks of the current step (RECORD without a schedule)."""
+        return self._action()
+
+    def add_metadata(self, key, value):
+        """Add a string entry to the trace's metadata (written by export_chrome_trace)."""
+        self._metadata[key] = f'"{value}"'
+
+    def add_metadata_json(self, key, value):
+        """Add an entry (a JSON text) to the trace's metadata."""
+        self._metadata[key] = value
 
     def step(self):
         """Advance the schedule by one step."""
@@ -295,7 +352,7 @@ class profile:
             self.on_trace_ready(self)
 
     def _open_step_range(self):
-        if self.schedule is not None:
+        if self.record_steps:
             # (torch names the range ProfilerStep#<n> and its events "ProfilerStep*")
             self._step_range = _begin("ProfilerStep*")
 
@@ -322,15 +379,30 @@ class profile:
         self._check_traced("getting key averages")
         return self.events().key_averages(group_by_input_shape)
 
-    def export_chrome_trace(self, path):
-        """Write the events as a Chrome trace (open in chrome://tracing or Perfetto)."""
+    def export_chrome_trace(self, path, use_python_export=False):
+        """Write the events as a Chrome trace (open in chrome://tracing or Perfetto); a path
+        ending in ".gz" is gzipped."""
         self._check_traced("exporting chrome trace")
+        import gzip
         import json
         trace = [{"name": e.name, "ph": "X", "ts": e.start_us, "dur": e.cpu_time_total,
                   "pid": 0, "tid": e.thread, "cat": "cpu_op",
                   "args": {"Input Dims": e.input_shapes}} for e in self.events()]
-        with open(path, "w") as f:
-            json.dump({"traceEvents": trace}, f)
+        document = {"traceEvents": trace}
+        document.update({k: json.loads(v) for k, v in self._metadata.items()})
+        with (gzip.open(path, "wt") if path.endswith(".gz") else open(path, "w")) as f:
+            json.dump(document, f)
+
+    def export_stacks(self, path, metric="self_cpu_time_total"):
+        """Write the recorded stacks with their `metric` (for flame graphs); ember records
+        no Python stacks, so the file is empty."""
+        if not self.with_stack:
+            raise AssertionError("export_stacks() requires with_stack=True")
+        if metric not in _STACK_METRICS:
+            raise ValueError(f"metric should be one of: {_STACK_METRICS}")
+        self._check_traced("exporting stacks")
+        with open(path, "w"):
+            pass
 
 
 class record_function:
