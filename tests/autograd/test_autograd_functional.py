@@ -286,6 +286,21 @@ def test_gradcheck_check_forward_ad(monkeypatch):
         gradcheck(_TimesTwoWrongBackward.apply, (x,), **forward_only)
 
 
+def test_jacobian_forward_mode_is_taken_column_by_column():
+    # each column is a jvp: J e_j = cos(x) * e_j, whose zeros take the sign of cos(x) in
+    # their row (cos(-2) < 0: the last row's zeros are -0.), as torch's forward mode gives
+    x = d(0.5, 1.0, -2.0)
+    jac = jacobian(torch.sin, x, vectorize=True, strategy="forward-mode")
+    assert jac.tolist() == [[np.cos(0.5), 0., 0.], [0., np.cos(1.), 0.], [0., 0., np.cos(-2.)]]
+    signs = np.signbit(jac.numpy())
+    assert signs.tolist() == [[False] * 3, [False] * 3, [True] * 3]
+    # tuple inputs: torch's forward mode answers with lists
+    out = jacobian(lambda a, b: a * b, (d(1., 2.), d(3., 4.)), vectorize=True,
+                   strategy="forward-mode")
+    assert isinstance(out, list) and [t.tolist() for t in out] == [[[3., 0.], [0., 4.]],
+                                                                   [[1., 0.], [0., 2.]]]
+
+
 def test_gradcheck_of_outputs_that_are_views_of_the_input():
     # the numerical Jacobian copies each output: a view would follow the input back
     x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], dtype=torch.float64, requires_grad=True)

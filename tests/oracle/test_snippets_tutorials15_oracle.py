@@ -2512,6 +2512,345 @@ try:
 except Exception as e:
     print(type(e).__name__, e)
 ''',
+    'tensor_views_doc_list': r'''
+base = torch.arange(24.).reshape(2, 3, 4)
+c = torch.randn(3, 2)
+cx = torch.view_as_complex(torch.randn(3, 2))
+ops = {
+    'basic_slice': lambda t: t[0, 1:], 'adjoint': lambda t: t[0].adjoint(), 'as_strided': lambda t: t.as_strided((2, 2), (1, 2)),
+    'detach': lambda t: t.detach(), 'diagonal': lambda t: t.diagonal(0, 1, 2), 'expand': lambda t: t[:, :1].expand(2, 5, 4),
+    'expand_as': lambda t: t[:1].expand_as(t), 'movedim': lambda t: t.movedim(0, 2), 'narrow': lambda t: t.narrow(2, 1, 2),
+    'permute': lambda t: t.permute(2, 0, 1), 'select': lambda t: t.select(1, 2), 'squeeze': lambda t: t[:1].squeeze(0),
+    'transpose': lambda t: t.transpose(0, 2), 't': lambda t: t[0].t(), 'T': lambda t: t[0].T, 'H': lambda t: t[0].H, 'mT': lambda t: t.mT, 'mH': lambda t: t.mH,
+    'real': lambda t: t.real, 'unflatten': lambda t: t.unflatten(2, (2, 2)), 'unfold': lambda t: t.unfold(2, 2, 1),
+    'unsqueeze': lambda t: t.unsqueeze(1), 'view': lambda t: t.view(6, 4), 'view_as': lambda t: t.view_as(torch.empty(4, 6)),
+    'unbind': lambda t: t.unbind(1)[2], 'split': lambda t: t.split(2, 2)[1], 'hsplit': lambda t: t.hsplit(3)[1], 'vsplit': lambda t: t.vsplit(2)[1],
+    'tensor_split': lambda t: t.tensor_split(3, dim=2)[2], 'split_with_sizes': lambda t: t.split_with_sizes([1, 3], 2)[1], 'swapaxes': lambda t: t.swapaxes(0, 1),
+    'swapdims': lambda t: t.swapdims(1, 2), 'chunk': lambda t: t.chunk(2, 1)[1], 'indices_like_dsplit': lambda t: t.dsplit(2)[0],
+    'reshape_view': lambda t: t.reshape(4, 6), 'reshape_copy': lambda t: t.transpose(0, 1).reshape(6, 4), 'reshape_as': lambda t: t.reshape_as(torch.empty(24)),
+    'flatten': lambda t: t.flatten(), 'flatten_copy': lambda t: t.mT.flatten(), 'contiguous_self': lambda t: t.contiguous(), 'contiguous_copy': lambda t: t.mT.contiguous(),
+    'ravel': lambda t: t.ravel(), 'view_dtype': lambda t: t.view(torch.int32), 'alias': lambda t: t.view_as(t), 'fliplr_copy': lambda t: t.fliplr(), 'index_copy': lambda t: t[[0]],
+    'bool_index': lambda t: t[t > 3], 'nonzero_copy': lambda t: t.nonzero(), 'squeeze_noop': lambda t: t.squeeze(), 'atleast_3d': lambda t: torch.atleast_3d(t), 'atleast_1d_of_0d': lambda t: torch.atleast_1d(t[0, 0, 0]),
+}
+for name, f in ops.items():
+    r = f(base)
+    is_view = r._base is base or (r._base is not None and r._base is base._base)
+    print(f"{name:20s} {str(tuple(r.shape)):14s} {str(r.stride()):14s} view={r._base is not None} same_base={r._base is base} off={r.storage_offset()} contig={r.is_contiguous()} shares={r.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()}")
+r = torch.view_as_real(cx)
+print(r._base is cx, r.shape, r.stride(), cx.real._base is cx, cx.imag.stride(), cx.imag.storage_offset())
+x = torch.arange(6.)
+v = x.view(2, 3)
+v2 = v.t()
+print(v2._base is x, v2._base is v)
+v2[0, 1] = 100
+print(x)
+y = x[1:4]
+y.mul_(2)
+print(x, y._version, x._version)
+w = x.detach()
+print(w._base is None, w._version, x._version)
+w.add_(1)
+print(x._version, w._version)
+''',
+    'dataloader_variants': r'''
+import numpy as np
+from collections import namedtuple
+data = torch.utils.data
+Point = namedtuple('Point', ['x', 'y'])
+class DS(data.Dataset):
+    def __init__(self, n):
+        self.n = n
+    def __len__(self):
+        return self.n
+    def __getitem__(self, i):
+        return {'image': np.full((2, 2), i, dtype=np.float32), 'label': i % 3, 'name': f'item{i}', 'w': float(i) / 2, 'pt': Point(i, torch.tensor([i, -i])), 'flag': i % 2 == 0, 'arr64': np.arange(2.) * i}
+ds = DS(7)
+dl = data.DataLoader(ds, batch_size=3, shuffle=False)
+print(len(dl), len(data.DataLoader(ds, batch_size=3, drop_last=True)))
+for b in dl:
+    print({k: (v if not hasattr(v, 'dtype') else (v.dtype, tuple(v.shape))) for k, v in b.items() if k not in ('pt',)}, type(b['pt']).__name__, b['pt'].x, b['pt'].y)
+g = torch.Generator().manual_seed(42)
+print([b['label'].tolist() for b in data.DataLoader(ds, batch_size=4, shuffle=True, generator=g)])
+torch.manual_seed(1)
+print([b['label'].tolist() for b in data.DataLoader(ds, batch_size=4, shuffle=True)])
+tr, va = data.random_split(range(10), [0.7, 0.3], generator=torch.Generator().manual_seed(0))
+print(list(tr), list(va), type(tr).__name__, len(tr), tr.indices)
+parts = data.random_split(range(5), [2, 2, 1], generator=torch.Generator().manual_seed(3))
+print([list(p) for p in parts])
+try:
+    data.random_split(range(5), [2, 2])
+except Exception as e:
+    print(type(e).__name__, e)
+sub = data.Subset(ds, [4, 0])
+print(len(sub), sub[0]['label'], sub[1]['name'])
+cat = data.ConcatDataset([data.TensorDataset(torch.arange(3)), data.TensorDataset(torch.arange(10, 12))])
+print(len(cat), cat[3], cat[-1], cat.cumulative_sizes)
+ws = data.WeightedRandomSampler([0.1, 0.9, 0.5], num_samples=6, replacement=True, generator=torch.Generator().manual_seed(0))
+print(list(ws), len(ws))
+bs = data.BatchSampler(data.SequentialSampler(range(7)), batch_size=3, drop_last=False)
+print(list(bs), len(bs))
+print(list(data.RandomSampler(range(5), generator=torch.Generator().manual_seed(0))), list(data.SubsetRandomSampler([5, 6, 7], generator=torch.Generator().manual_seed(0))))
+print(data.default_collate([1, 2, 3]), data.default_collate([1.5, 2.5]), data.default_collate([np.int64(3), np.int64(4)]), data.default_collate([(1, 'a'), (2, 'b')]), data.default_collate([True, False]))
+print(data.default_collate([np.array([1, 2]), np.array([3, 4])]).dtype, data.default_collate([[1, 2], [3, 4]]))
+try:
+    data.default_collate([torch.ones(2), torch.ones(3)])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    data.default_collate([object(), object()])
+except Exception as e:
+    print(type(e).__name__, str(e)[:90])
+dl2 = data.DataLoader(data.TensorDataset(torch.arange(6.).view(3, 2), torch.tensor([0, 1, 0])), batch_size=2, collate_fn=lambda batch: tuple(zip(*batch)))
+print(next(iter(dl2)))
+dl3 = data.DataLoader(data.TensorDataset(torch.arange(6.)), batch_size=None)
+print([x for x in dl3][:2])
+dl4 = data.DataLoader(range(10), batch_sampler=[[0, 1], [5, 9, 2]])
+print(list(dl4), len(dl4))
+class It(data.IterableDataset):
+    def __iter__(self):
+        return iter(range(5))
+print(list(data.DataLoader(It(), batch_size=2)))
+try:
+    data.DataLoader(It(), shuffle=True)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    len(data.DataLoader(It(), batch_size=2))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    data.DataLoader(ds, batch_size=2, batch_sampler=bs)
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'bilstm_crf': r'''
+nn = torch.nn; optim = torch.optim
+torch.manual_seed(1)
+def argmax(vec):
+    _, idx = torch.max(vec, 1)
+    return idx.item()
+def prepare_sequence(seq, to_ix):
+    idxs = [to_ix[w] for w in seq]
+    return torch.tensor(idxs, dtype=torch.long)
+def log_sum_exp(vec):
+    max_score = vec[0, argmax(vec)]
+    max_score_broadcast = max_score.view(1, -1).expand(1, vec.size()[1])
+    return max_score + torch.log(torch.sum(torch.exp(vec - max_score_broadcast)))
+class BiLSTM_CRF(nn.Module):
+    def __init__(self, vocab_size, tag_to_ix, embedding_dim, hidden_dim):
+        super(BiLSTM_CRF, self).__init__()
+        self.embedding_dim = embedding_dim
+        self.hidden_dim = hidden_dim
+        self.vocab_size = vocab_size
+        self.tag_to_ix = tag_to_ix
+        self.tagset_size = len(tag_to_ix)
+        self.word_embeds = nn.Embedding(vocab_size, embedding_dim)
+        self.lstm = nn.LSTM(embedding_dim, hidden_dim // 2, num_layers=1, bidirectional=True)
+        self.hidden2tag = nn.Linear(hidden_dim, self.tagset_size)
+        self.transitions = nn.Parameter(torch.randn(self.tagset_size, self.tagset_size))
+        self.transitions.data[tag_to_ix[START_TAG], :] = -10000
+        self.transitions.data[:, tag_to_ix[STOP_TAG]] = -10000
+        self.hidden = self.init_hidden()
+    def init_hidden(self):
+        return (torch.randn(2, 1, self.hidden_dim // 2), torch.randn(2, 1, self.hidden_dim // 2))
+    def _forward_alg(self, feats):
+        init_alphas = torch.full((1, self.tagset_size), -10000.)
+        init_alphas[0][self.tag_to_ix[START_TAG]] = 0.
+        forward_var = init_alphas
+        for feat in feats:
+            alphas_t = []
+            for next_tag in range(self.tagset_size):
+                emit_score = feat[next_tag].view(1, -1).expand(1, self.tagset_size)
+                trans_score = self.transitions[next_tag].view(1, -1)
+                next_tag_var = forward_var + trans_score + emit_score
+                alphas_t.append(log_sum_exp(next_tag_var).view(1))
+            forward_var = torch.cat(alphas_t).view(1, -1)
+        terminal_var = forward_var + self.transitions[self.tag_to_ix[STOP_TAG]]
+        alpha = log_sum_exp(terminal_var)
+        return alpha
+    def _get_lstm_features(self, sentence):
+        self.hidden = self.init_hidden()
+        embeds = self.word_embeds(sentence).view(len(sentence), 1, -1)
+        lstm_out, self.hidden = self.lstm(embeds, self.hidden)
+        lstm_out = lstm_out.view(len(sentence), self.hidden_dim)
+        lstm_feats = self.hidden2tag(lstm_out)
+        return lstm_feats
+    def _score_sentence(self, feats, tags):
+        score = torch.zeros(1)
+        tags = torch.cat([torch.tensor([self.tag_to_ix[START_TAG]], dtype=torch.long), tags])
+        for i, feat in enumerate(feats):
+            score = score + self.transitions[tags[i + 1], tags[i]] + feat[tags[i + 1]]
+        score = score + self.transitions[self.tag_to_ix[STOP_TAG], tags[-1]]
+        return score
+    def _viterbi_decode(self, feats):
+        backpointers = []
+        init_vvars = torch.full((1, self.tagset_size), -10000.)
+        init_vvars[0][self.tag_to_ix[START_TAG]] = 0
+        forward_var = init_vvars
+        for feat in feats:
+            bptrs_t = []
+            viterbivars_t = []
+            for next_tag in range(self.tagset_size):
+                next_tag_var = forward_var + self.transitions[next_tag]
+                best_tag_id = argmax(next_tag_var)
+                bptrs_t.append(best_tag_id)
+                viterbivars_t.append(next_tag_var[0][best_tag_id].view(1))
+            forward_var = (torch.cat(viterbivars_t) + feat).view(1, -1)
+            backpointers.append(bptrs_t)
+        terminal_var = forward_var + self.transitions[self.tag_to_ix[STOP_TAG]]
+        best_tag_id = argmax(terminal_var)
+        path_score = terminal_var[0][best_tag_id]
+        best_path = [best_tag_id]
+        for bptrs_t in reversed(backpointers):
+            best_tag_id = bptrs_t[best_tag_id]
+            best_path.append(best_tag_id)
+        start = best_path.pop()
+        assert start == self.tag_to_ix[START_TAG]
+        best_path.reverse()
+        return path_score, best_path
+    def neg_log_likelihood(self, sentence, tags):
+        feats = self._get_lstm_features(sentence)
+        forward_score = self._forward_alg(feats)
+        gold_score = self._score_sentence(feats, tags)
+        return forward_score - gold_score
+    def forward(self, sentence):
+        lstm_feats = self._get_lstm_features(sentence)
+        score, tag_seq = self._viterbi_decode(lstm_feats)
+        return score, tag_seq
+START_TAG = "<START>"; STOP_TAG = "<STOP>"
+training_data = [("the wall street journal reported today that apple corporation made money".split(), "B I I I O O O B I O O".split()),
+                 ("georgia tech is a university in georgia".split(), "B I O O O O B".split())]
+word_to_ix = {}
+for sentence, tags in training_data:
+    for word in sentence:
+        if word not in word_to_ix:
+            word_to_ix[word] = len(word_to_ix)
+tag_to_ix = {"B": 0, "I": 1, "O": 2, START_TAG: 3, STOP_TAG: 4}
+model = BiLSTM_CRF(len(word_to_ix), tag_to_ix, 5, 4)
+optimizer = optim.SGD(model.parameters(), lr=0.01, weight_decay=1e-4)
+with torch.no_grad():
+    precheck_sent = prepare_sequence(training_data[0][0], word_to_ix)
+    precheck_tags = torch.tensor([tag_to_ix[t] for t in training_data[0][1]], dtype=torch.long)
+    s, path = model(precheck_sent)
+    print(round(s.item(), 4), path)
+for epoch in range(3):
+    for sentence, tags in training_data:
+        model.zero_grad()
+        sentence_in = prepare_sequence(sentence, word_to_ix)
+        targets = torch.tensor([tag_to_ix[t] for t in tags], dtype=torch.long)
+        loss = model.neg_log_likelihood(sentence_in, targets)
+        loss.backward()
+        optimizer.step()
+    print(epoch, loss.shape, round(loss.item(), 4), loss.grad_fn)
+with torch.no_grad():
+    precheck_sent = prepare_sequence(training_data[0][0], word_to_ix)
+    s, path = model(precheck_sent)
+    print(round(s.item(), 4), path)
+''',
+    'lstm_tagger_ngram': r'''
+nn = torch.nn; F = nn.functional
+torch.manual_seed(1)
+lstm = nn.LSTM(3, 3)
+inputs = [torch.randn(1, 3) for _ in range(5)]
+hidden = (torch.randn(1, 1, 3), torch.randn(1, 1, 3))
+for i in inputs:
+    out, hidden = lstm(i.view(1, 1, -1), hidden)
+inputs = torch.cat(inputs).view(len(inputs), 1, -1)
+hidden = (torch.randn(1, 1, 3), torch.randn(1, 1, 3))
+out, hidden = lstm(inputs, hidden)
+print(out)
+print(hidden)
+training_data = [("The dog ate the apple".split(), ["DET", "NN", "V", "DET", "NN"]), ("Everybody read that book".split(), ["NN", "V", "DET", "NN"])]
+word_to_ix = {}
+for sent, tags in training_data:
+    for word in sent:
+        if word not in word_to_ix:
+            word_to_ix[word] = len(word_to_ix)
+tag_to_ix = {"DET": 0, "NN": 1, "V": 2}
+class LSTMTagger(nn.Module):
+    def __init__(self, embedding_dim, hidden_dim, vocab_size, tagset_size):
+        super(LSTMTagger, self).__init__()
+        self.hidden_dim = hidden_dim
+        self.word_embeddings = nn.Embedding(vocab_size, embedding_dim)
+        self.lstm = nn.LSTM(embedding_dim, hidden_dim)
+        self.hidden2tag = nn.Linear(hidden_dim, tagset_size)
+    def forward(self, sentence):
+        embeds = self.word_embeddings(sentence)
+        lstm_out, _ = self.lstm(embeds.view(len(sentence), 1, -1))
+        tag_space = self.hidden2tag(lstm_out.view(len(sentence), -1))
+        return F.log_softmax(tag_space, dim=1)
+def prepare_sequence(seq, to_ix):
+    return torch.tensor([to_ix[w] for w in seq], dtype=torch.long)
+model = LSTMTagger(6, 6, len(word_to_ix), len(tag_to_ix))
+loss_function = nn.NLLLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+with torch.no_grad():
+    print(model(prepare_sequence(training_data[0][0], word_to_ix)))
+for epoch in range(30):
+    for sentence, tags in training_data:
+        model.zero_grad()
+        tag_scores = model(prepare_sequence(sentence, word_to_ix))
+        loss = loss_function(tag_scores, prepare_sequence(tags, tag_to_ix))
+        loss.backward()
+        optimizer.step()
+with torch.no_grad():
+    tag_scores = model(prepare_sequence(training_data[0][0], word_to_ix))
+    print(tag_scores, tag_scores.argmax(1))
+CONTEXT_SIZE = 2; EMBEDDING_DIM = 10
+test_sentence = """When forty winters shall besiege thy brow,
+And dig deep trenches in thy beauty's field,
+Thy youth's proud livery so gazed on now,""".split()
+ngrams = [([test_sentence[i - j - 1] for j in range(CONTEXT_SIZE)], test_sentence[i]) for i in range(CONTEXT_SIZE, len(test_sentence))]
+print(ngrams[:3])
+vocab = set(test_sentence)
+word_to_ix = {word: i for i, word in enumerate(sorted(vocab))}
+class NGramLanguageModeler(nn.Module):
+    def __init__(self, vocab_size, embedding_dim, context_size):
+        super(NGramLanguageModeler, self).__init__()
+        self.embeddings = nn.Embedding(vocab_size, embedding_dim)
+        self.linear1 = nn.Linear(context_size * embedding_dim, 128)
+        self.linear2 = nn.Linear(128, vocab_size)
+    def forward(self, inputs):
+        embeds = self.embeddings(inputs).view((1, -1))
+        out = F.relu(self.linear1(embeds))
+        out = self.linear2(out)
+        return F.log_softmax(out, dim=1)
+losses = []
+loss_function = nn.NLLLoss()
+model = NGramLanguageModeler(len(vocab), EMBEDDING_DIM, CONTEXT_SIZE)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.001)
+for epoch in range(3):
+    total_loss = 0
+    for context, target in ngrams:
+        context_idxs = torch.tensor([word_to_ix[w] for w in context], dtype=torch.long)
+        model.zero_grad()
+        log_probs = model(context_idxs)
+        loss = loss_function(log_probs, torch.tensor([word_to_ix[target]], dtype=torch.long))
+        loss.backward()
+        optimizer.step()
+        total_loss += loss.item()
+    losses.append(round(total_loss, 4))
+print(losses)
+print(model.embeddings.weight[word_to_ix["beauty's"]])
+''',
+    'autograd_functional_strategies': r'''
+AF = torch.autograd.functional
+x = torch.tensor([0.5, 1.0, -2.0])
+a = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.1, -0.3]]); b = torch.tensor([2.0, -3.0])
+for f in (torch.sin, lambda t: t.exp() * 2, torch.nn.functional.softplus, lambda t: (t * torch.tensor([1., -1., 2.])).cos()):
+    for kw in (dict(), dict(vectorize=True), dict(vectorize=True, strategy="forward-mode")):
+        print(AF.jacobian(f, x, **kw))
+for f, inp in [(lambda u, v: (u * v.sum()).tanh(), (a, b)), (lambda u: (u @ u.t()).cos(), a), (lambda u, v: u.sum() * 0 + 1, (a, b))]:
+    r = AF.jacobian(f, inp, vectorize=True, strategy="forward-mode")
+    print(type(r).__name__, r)
+print(AF.hessian(lambda t: t.pow(3).sum(), x, outer_jacobian_strategy="forward-mode", vectorize=True).detach())
+print(AF.jvp(torch.sin, x, torch.ones(3)), AF.hvp(lambda t: t.sin().sum(), x, torch.ones(3)), AF.vhp(lambda t: t.cos().sum(), x, torch.ones(3)))
+for kw in [dict(strategy="forward-mode"), dict(strategy="forward-mode", vectorize=True, create_graph=True), dict(strategy="sideways")]:
+    try:
+        AF.jacobian(torch.sin, x, **kw)
+    except Exception as e:
+        print(type(e).__name__, e)
+''',
     'optim_prints': r'''
 nn = torch.nn
 torch.manual_seed(0)

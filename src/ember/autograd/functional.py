@@ -205,6 +205,40 @@ def _check_forward_mode(inputs, create_graph, strict, vectorize):
                                   "Hessian isonly implemented for `vectorize=True`.")
 
 
+def _forward_jacobian(func, inputs):
+    """jacobian(strategy="forward-mode"): one jvp per input element, each a column of the
+    Jacobian (so its zeros carry the signs forward mode gives them, as torch's do)."""
+    from .. import stack
+    from .._creation import zeros_like
+    from ..func import jvp
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    columns = [[] for _ in inputs]              # [input][element] -> output tangents
+    outputs = None
+    for k, inp in enumerate(inputs):
+        for j in range(inp.numel()):
+            tangents = [zeros_like(x) for x in inputs]
+            tangents[k].view(-1)[j] = 1
+            outputs, out_tangents = jvp(func, inputs, tuple(tangents))
+            columns[k].append(out_tangents)
+    if outputs is None:
+        outputs = func(*inputs)
+    is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
+                                          "jacobian")
+    jac = []
+    for i, out in enumerate(outputs):
+        per_input = []
+        for k, inp in enumerate(inputs):
+            shape = tuple(out.shape) + tuple(inp.shape)
+            if not columns[k]:
+                per_input.append(out.new_zeros(shape))
+                continue
+            cols = [c[i] if isinstance(c, tuple) else c for c in columns[k]]
+            per_input.append(stack([c.reshape(-1) for c in cols], -1).reshape(shape))
+        jac.append(per_input)
+    # (torch's forward mode nests lists, where reverse mode nests tuples)
+    return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
+
+
 def _check_outputs_require_grad(outputs, strict, vectorize):
     """In strict mode torch wants every output computed differentiably from the inputs, and
     refuses vectorize=True."""
@@ -239,6 +273,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                              'use "reverse-mode".')
     if strategy == "forward-mode":
         _check_forward_mode(inputs, create_graph, strict, vectorize)
+        return _forward_jacobian(func, inputs)
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _prepare(inputs, create_graph, True)
