@@ -2851,6 +2851,421 @@ for kw in [dict(strategy="forward-mode"), dict(strategy="forward-mode", vectoriz
     except Exception as e:
         print(type(e).__name__, e)
 ''',
+    'init_functions': r'''
+nn = torch.nn; init = nn.init
+torch.manual_seed(0)
+w = torch.empty(3, 5)
+for name, f in [("uniform", lambda t: init.uniform_(t, -0.1, 0.2)), ("normal", lambda t: init.normal_(t, 0.5, 2.0)), ("constant", lambda t: init.constant_(t, 0.3)),
+                ("ones", init.ones_), ("zeros", init.zeros_), ("eye", init.eye_), ("xavier_uniform", lambda t: init.xavier_uniform_(t, gain=init.calculate_gain('tanh'))),
+                ("xavier_normal", init.xavier_normal_), ("kaiming_uniform", lambda t: init.kaiming_uniform_(t, a=0.1, mode='fan_out')),
+                ("kaiming_normal", lambda t: init.kaiming_normal_(t, mode='fan_out', nonlinearity='relu')), ("trunc_normal", lambda t: init.trunc_normal_(t, std=0.5, a=-0.4, b=0.4)),
+                ("orthogonal", lambda t: init.orthogonal_(t, gain=2.0)), ("sparse", lambda t: init.sparse_(t, sparsity=0.5, std=0.1))]:
+    r = f(w)
+    print(name, r is w, [round(v, 4) for v in w.flatten().tolist()])
+o = init.orthogonal_(torch.empty(4, 4))
+print(torch.allclose(o @ o.T, torch.eye(4), atol=1e-5), [round(v, 4) for v in o.flatten().tolist()])
+o = init.orthogonal_(torch.empty(5, 2, 2))
+print([round(v, 4) for v in o.flatten().tolist()])
+c = torch.empty(4, 2, 3, 3)
+init.dirac_(c, groups=2)
+print(c.sum((2, 3)))
+print([init.calculate_gain(n) for n in ['linear', 'conv2d', 'sigmoid', 'tanh', 'relu', 'selu']], init.calculate_gain('leaky_relu', 0.2), init.calculate_gain('leaky_relu'))
+for bad in [lambda: init.calculate_gain('foo'), lambda: init.xavier_uniform_(torch.empty(3)), lambda: init.orthogonal_(torch.empty(3)), lambda: init.sparse_(torch.empty(2, 2, 2), 0.5), lambda: init.eye_(torch.empty(2, 2, 2)), lambda: init.kaiming_uniform_(torch.empty(0, 3)), lambda: init.dirac_(torch.empty(3, 3)), lambda: init.calculate_gain('leaky_relu', 'x')]:
+    try:
+        r = bad()
+        print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, e)
+m = nn.Conv2d(3, 8, 3)
+init.kaiming_normal_(m.weight, mode='fan_out', nonlinearity='relu'); init.constant_(m.bias, 0)
+print(round(m.weight.std().item(), 4), m.weight.requires_grad, m.weight.grad_fn)
+e = nn.Embedding(10, 4, padding_idx=0)
+print(e.weight[0], round(e.weight[1:].std().item(), 4))
+print(init._calculate_fan_in_and_fan_out(torch.empty(4, 3, 5, 5)), init._calculate_correct_fan(torch.empty(6, 2), 'fan_out'))
+''',
+    'backward_hooks_doc': r'''
+log = []
+a = torch.tensor([1., 2.], requires_grad=True)
+b = a * 3
+b.register_hook(lambda g: log.append(("b hook1", g.tolist())))
+b.retain_grad()
+b.register_hook(lambda g: (log.append(("b hook2", g.tolist())), g * 10)[1])
+c = b.pow(2)
+c.grad_fn.register_prehook(lambda gO: log.append(("c prehook", [g.tolist() for g in gO])))
+c.grad_fn.register_hook(lambda gI, gO: log.append(("c node hook", [None if g is None else g.tolist() for g in gI])))
+a.register_hook(lambda g: log.append(("a hook", g.tolist())))
+a.register_post_accumulate_grad_hook(lambda p: log.append(("a post acc", p.grad.tolist())))
+c.sum().backward()
+for l in log:
+    print(l)
+print(b.grad, a.grad)
+log.clear()
+x = torch.ones(2, requires_grad=True)
+y = x * 2
+def inplace_hook(g):
+    g.mul_(3)
+    return None
+y.register_hook(inplace_hook)
+y.sum().backward()
+print(x.grad)
+x = torch.ones(2, requires_grad=True)
+h = x.register_hook(lambda g: g + 1)
+(x * 2).sum().backward()
+print(x.grad)
+h.remove()
+x.grad = None
+(x * 2).sum().backward()
+print(x.grad)
+try:
+    torch.ones(2).register_hook(lambda g: g)
+except Exception as e:
+    print(type(e).__name__, e)
+y = x * 1
+y.register_hook(lambda g: torch.ones(3))
+try:
+    y.sum().backward()
+except Exception as e:
+    print(type(e).__name__, e)
+y = x * 1
+y.register_hook(lambda g: g.double())
+try:
+    y.sum().backward()
+    print(x.grad.dtype)
+except Exception as e:
+    print(type(e).__name__, e)
+z = x * 1
+z.grad_fn.register_hook(lambda gI, gO: (gI[0] * 0 + 5,))
+x.grad = None
+z.sum().backward()
+print(x.grad)
+z = x * 1
+z.grad_fn.register_prehook(lambda gO: (gO[0] * 7,))
+x.grad = None
+z.sum().backward()
+print(x.grad)
+nn = torch.nn
+m = nn.Linear(2, 2)
+def fbh(mod, gin, gout):
+    log.append(("full backward", [None if g is None else tuple(g.shape) for g in gin], [tuple(g.shape) for g in gout]))
+def fbph(mod, gout):
+    log.append(("full backward pre", [tuple(g.shape) for g in gout]))
+m.register_full_backward_pre_hook(fbph)
+m.register_full_backward_hook(fbh)
+inp = torch.randn(3, 2)
+m(inp).sum().backward()
+inp2 = torch.randn(3, 2, requires_grad=True)
+m(inp2).sum().backward()
+for l in log:
+    print(l)
+try:
+    m2 = nn.ReLU(inplace=True)
+    m2.register_full_backward_hook(fbh)
+    m2(torch.randn(2, requires_grad=True) * 1)
+except Exception as e:
+    print(type(e).__name__, str(e)[:120])
+q = torch.tensor([3.], requires_grad=True)
+handle = torch.autograd.graph.register_multi_grad_hook((q, inp2), lambda grads: print("multi", [None if g is None else tuple(g.shape) for g in grads]))
+(q * 2).sum().backward()
+(q * inp2).sum().backward()
+handle.remove()
+print(type(handle).__name__)
+''',
+    'char_rnn_new_tutorial': r'''
+import string, random
+import numpy as np
+nn = torch.nn; F = nn.functional
+random.seed(0); torch.manual_seed(2024)
+allowed_characters = string.ascii_letters + " .,;'" + "_"
+n_letters = len(allowed_characters)
+def letterToIndex(letter):
+    if letter not in allowed_characters:
+        return allowed_characters.find("_")
+    return allowed_characters.find(letter)
+def lineToTensor(line):
+    tensor = torch.zeros(len(line), 1, n_letters)
+    for li, letter in enumerate(line):
+        tensor[li][0][letterToIndex(letter)] = 1
+    return tensor
+print(f"The letter 'a' becomes {lineToTensor('a')[0, 0, :5]}")
+print(f"The name 'Ahn' becomes {lineToTensor('Ahn').shape}")
+class NamesDataset(torch.utils.data.Dataset):
+    def __init__(self, pairs):
+        self.data = []; self.data_tensors = []; self.labels = []; self.labels_tensors = []
+        labels_set = set()
+        for name, label in pairs:
+            self.data.append(name); self.data_tensors.append(lineToTensor(name))
+            self.labels.append(label); labels_set.add(label)
+        self.labels_uniq = sorted(labels_set)
+        for idx in range(len(self.labels)):
+            temp_tensor = torch.tensor([self.labels_uniq.index(self.labels[idx])], dtype=torch.long)
+            self.labels_tensors.append(temp_tensor)
+    def __len__(self):
+        return len(self.data)
+    def __getitem__(self, idx):
+        return self.labels_tensors[idx], self.data_tensors[idx], self.labels[idx], self.data[idx]
+pairs = [("Smith", "English"), ("Dubois", "French"), ("Rossi", "Italian"), ("Jones", "English"), ("Moreau", "French"), ("Bianchi", "Italian"), ("Taylor", "English"), ("Lefebvre", "French"), ("Ricci", "Italian"), ("Brown", "English")]
+alldata = NamesDataset(pairs)
+print(f"loaded {len(alldata)} items of data", alldata[0][0], alldata[0][2])
+train_set, test_set = torch.utils.data.random_split(alldata, [.85, .15], generator=torch.Generator().manual_seed(2024))
+print(f"train examples = {len(train_set)}, validation examples = {len(test_set)}")
+class CharRNN(nn.Module):
+    def __init__(self, input_size, hidden_size, output_size):
+        super(CharRNN, self).__init__()
+        self.rnn = nn.RNN(input_size, hidden_size)
+        self.h2o = nn.Linear(hidden_size, output_size)
+        self.softmax = nn.LogSoftmax(dim=1)
+    def forward(self, line_tensor):
+        rnn_out, hidden = self.rnn(line_tensor)
+        output = self.h2o(hidden[0])
+        output = self.softmax(output)
+        return output
+n_hidden = 16
+rnn = CharRNN(n_letters, n_hidden, len(alldata.labels_uniq))
+print(rnn)
+def label_from_output(output, output_labels):
+    top_n, top_i = output.topk(1)
+    label_i = top_i[0].item()
+    return output_labels[label_i], label_i
+input = lineToTensor('Albert')
+output = rnn(input)
+print(output, label_from_output(output, alldata.labels_uniq))
+def train(rnn, training_data, n_epoch=3, n_batch_size=4, report_every=1, learning_rate=0.2, criterion=nn.NLLLoss()):
+    current_loss = 0
+    all_losses = []
+    rnn.train()
+    optimizer = torch.optim.SGD(rnn.parameters(), lr=learning_rate)
+    for iter in range(1, n_epoch + 1):
+        rnn.zero_grad()
+        batches = list(range(len(training_data)))
+        random.shuffle(batches)
+        batches = np.array_split(batches, len(batches) // n_batch_size)
+        for idx, batch in enumerate(batches):
+            batch_loss = 0
+            for i in batch:
+                (label_tensor, text_tensor, label, text) = training_data[i]
+                output = rnn.forward(text_tensor)
+                loss = criterion(output, label_tensor)
+                batch_loss += loss
+            batch_loss.backward()
+            nn.utils.clip_grad_norm_(rnn.parameters(), 3)
+            optimizer.step()
+            optimizer.zero_grad()
+            current_loss += batch_loss.item() / len(batch)
+        all_losses.append(current_loss / len(batches))
+        if iter % report_every == 0:
+            print(f"{iter} ({iter / n_epoch:.0%}): \t average batch loss = {all_losses[-1]:.4f}")
+        current_loss = 0
+    return all_losses
+all_losses = train(rnn, train_set)
+def evaluate(rnn, testing_data, classes):
+    confusion = torch.zeros(len(classes), len(classes))
+    rnn.eval()
+    with torch.no_grad():
+        for i in range(len(testing_data)):
+            (label_tensor, text_tensor, label, text) = testing_data[i]
+            output = rnn(text_tensor)
+            guess, guess_i = label_from_output(output, classes)
+            label_i = classes.index(label)
+            confusion[label_i][guess_i] += 1
+    for i in range(len(classes)):
+        denom = confusion[i].sum()
+        if denom > 0:
+            confusion[i] = confusion[i] / denom
+    return confusion
+print(evaluate(rnn, test_set, classes=alldata.labels_uniq))
+print(evaluate(rnn, train_set, classes=alldata.labels_uniq))
+''',
+    'tutorial_warnings': r'''
+import warnings
+nn = torch.nn; F = nn.functional
+torch.manual_seed(0)
+def w(label, f):
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        try:
+            f()
+        except Exception as e:
+            print(label, "raised", type(e).__name__, e)
+    print(label, [(r.category.__name__, str(r.message).split(" (Triggered internally")[0]) for r in rec])
+x = torch.randn(2, 3)
+w("mse size_average", lambda: nn.MSELoss(size_average=False))
+w("ce reduce", lambda: nn.CrossEntropyLoss(reduce=False))
+w("F.mse size_average", lambda: F.mse_loss(x, x, size_average=True))
+w("softmax implicit", lambda: F.softmax(x))
+w("log_softmax implicit", lambda: F.log_softmax(x))
+w("nn.Softmax implicit", lambda: nn.Softmax()(x))
+w("softmin implicit", lambda: F.softmin(x))
+w("tensor of tensor", lambda: torch.tensor(x))
+w("nonleaf grad", lambda: (x.requires_grad_() * 2).grad)
+w("xavier deprecated", lambda: nn.init.xavier_uniform(torch.empty(2, 2)))
+w("normal deprecated", lambda: nn.init.normal(torch.empty(2, 2)))
+w("upsample", lambda: F.upsample(torch.ones(1, 1, 2, 2), scale_factor=2))
+w("upsample_bilinear", lambda: F.upsample_bilinear(torch.ones(1, 1, 2, 2), scale_factor=2))
+w("clip_grad_norm", lambda: nn.utils.clip_grad_norm([nn.Parameter(torch.ones(2))], 1.0))
+w("range", lambda: torch.range(0, 3))
+w("lstm dropout", lambda: nn.LSTM(3, 3, dropout=0.5))
+w("gru dropout", lambda: nn.GRU(3, 3, num_layers=1, dropout=0.2))
+def sched_order():
+    opt = torch.optim.SGD([nn.Parameter(torch.ones(2))], lr=0.1)
+    s = torch.optim.lr_scheduler.StepLR(opt, 1)
+    s.step()
+w("sched order", sched_order)
+def sched_verbose():
+    opt = torch.optim.SGD([nn.Parameter(torch.ones(2))], lr=0.1)
+    torch.optim.lr_scheduler.StepLR(opt, 1, verbose=True)
+w("sched verbose", sched_verbose)
+def sched_epoch():
+    opt = torch.optim.SGD([nn.Parameter(torch.ones(2))], lr=0.1)
+    s = torch.optim.lr_scheduler.StepLR(opt, 1)
+    opt.step(); s.step(3)
+w("sched epoch", sched_epoch)
+w("sigmoid", lambda: F.sigmoid(x))
+w("tanh", lambda: F.tanh(x))
+w("volatile", lambda: torch.autograd.Variable(torch.ones(2), volatile=True))
+def nonfull_hook():
+    m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+    m.register_backward_hook(lambda mod, gi, go: None)
+    m(torch.ones(1, 2, requires_grad=True)).sum().backward()
+w("non-full hook", nonfull_hook)
+w("amp gradscaler", lambda: torch.cuda.amp.GradScaler())
+w("amp autocast", lambda: torch.cuda.amp.autocast())
+w("cpu autocast", lambda: torch.cpu.amp.autocast())
+w("dropout p", lambda: F.dropout(x, p=0.5, training=False))
+w("dropout2d 2d input", lambda: nn.Dropout2d()(torch.ones(2, 3)))
+w("dropout1d", lambda: nn.Dropout1d()(torch.ones(2, 3, 4)))
+w("batchnorm eval", lambda: nn.BatchNorm1d(3, momentum=None)(torch.randn(4, 3)))
+w("embedding max_norm", lambda: nn.Embedding(3, 2, max_norm=1.0)(torch.tensor([0, 1])))
+w("bce broadcasting", lambda: F.binary_cross_entropy(torch.rand(3, 1), torch.rand(3)))
+w("kl div mean", lambda: F.kl_div(x.log_softmax(1), x.softmax(1)))
+w("kl div batchmean", lambda: F.kl_div(x.log_softmax(1), x.softmax(1), reduction='batchmean'))
+w("interpolate align", lambda: F.interpolate(torch.ones(1, 1, 2, 2), scale_factor=2, mode='bilinear'))
+w("affine_grid", lambda: F.affine_grid(torch.eye(2, 3).unsqueeze(0), (1, 1, 2, 2)))
+w("grid_sample", lambda: F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 1, 2)))
+w("numpy non-writable", lambda: torch.from_numpy(__import__('numpy').ones(2)[::1].view().__class__(shape=(2,), buffer=bytes(16))))
+w("load weights", lambda: None)
+w("lr_scheduler last_epoch", lambda: torch.optim.lr_scheduler.StepLR(torch.optim.SGD([nn.Parameter(torch.ones(2))], lr=0.1), 1, last_epoch=-1))
+w("ctc zero", lambda: None)
+w("transformer enc nested", lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2), 1))
+w("mha batch_first", lambda: nn.MultiheadAttention(4, 2)(torch.ones(3, 2, 4), torch.ones(3, 2, 4), torch.ones(3, 2, 4)))
+w("istft window", lambda: torch.stft(torch.ones(64), 16, return_complex=True))
+w("meshgrid indexing", lambda: torch.meshgrid(torch.arange(2), torch.arange(3)))
+w("floor_divide", lambda: torch.tensor([5]) // 2)
+w("std unbiased", lambda: x.std(unbiased=False))
+w("max_pool return", lambda: F.max_pool2d(torch.ones(1, 1, 2, 2), 2, return_indices=False))
+w("adaptive_max", lambda: F.adaptive_max_pool1d(torch.ones(1, 1, 4), 2))
+w("lerp", lambda: torch.lerp(x, x, 0.5))
+''',
+    'style_transfer_lbfgs': r'''
+nn = torch.nn; F = nn.functional; optim = torch.optim
+torch.manual_seed(0)
+style_img = torch.rand(1, 3, 16, 16); content_img = torch.rand(1, 3, 16, 16)
+class ContentLoss(nn.Module):
+    def __init__(self, target):
+        super(ContentLoss, self).__init__()
+        self.target = target.detach()
+    def forward(self, input):
+        self.loss = F.mse_loss(input, self.target)
+        return input
+def gram_matrix(input):
+    a, b, c, d = input.size()
+    features = input.view(a * b, c * d)
+    G = torch.mm(features, features.t())
+    return G.div(a * b * c * d)
+class StyleLoss(nn.Module):
+    def __init__(self, target_feature):
+        super(StyleLoss, self).__init__()
+        self.target = gram_matrix(target_feature).detach()
+    def forward(self, input):
+        G = gram_matrix(input)
+        self.loss = F.mse_loss(G, self.target)
+        return input
+cnn = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 16, 3, padding=1)).eval()
+cnn_normalization_mean = torch.tensor([0.485, 0.456, 0.406])
+cnn_normalization_std = torch.tensor([0.229, 0.224, 0.225])
+class Normalization(nn.Module):
+    def __init__(self, mean, std):
+        super(Normalization, self).__init__()
+        self.mean = torch.tensor(mean).view(-1, 1, 1)
+        self.std = torch.tensor(std).view(-1, 1, 1)
+    def forward(self, img):
+        return (img - self.mean) / self.std
+content_layers_default = ['conv_4']
+style_layers_default = ['conv_1', 'conv_2', 'conv_3', 'conv_4']
+def get_style_model_and_losses(cnn, normalization_mean, normalization_std, style_img, content_img, content_layers=content_layers_default, style_layers=style_layers_default):
+    normalization = Normalization(normalization_mean, normalization_std)
+    content_losses = []; style_losses = []
+    model = nn.Sequential(normalization)
+    i = 0
+    for layer in cnn.children():
+        if isinstance(layer, nn.Conv2d):
+            i += 1
+            name = 'conv_{}'.format(i)
+        elif isinstance(layer, nn.ReLU):
+            name = 'relu_{}'.format(i)
+            layer = nn.ReLU(inplace=False)
+        elif isinstance(layer, nn.MaxPool2d):
+            name = 'pool_{}'.format(i)
+        elif isinstance(layer, nn.BatchNorm2d):
+            name = 'bn_{}'.format(i)
+        else:
+            raise RuntimeError('Unrecognized layer: {}'.format(layer.__class__.__name__))
+        model.add_module(name, layer)
+        if name in content_layers:
+            target = model(content_img).detach()
+            content_loss = ContentLoss(target)
+            model.add_module("content_loss_{}".format(i), content_loss)
+            content_losses.append(content_loss)
+        if name in style_layers:
+            target_feature = model(style_img).detach()
+            style_loss = StyleLoss(target_feature)
+            model.add_module("style_loss_{}".format(i), style_loss)
+            style_losses.append(style_loss)
+    for i in range(len(model) - 1, -1, -1):
+        if isinstance(model[i], ContentLoss) or isinstance(model[i], StyleLoss):
+            break
+    model = model[:(i + 1)]
+    return model, style_losses, content_losses
+input_img = content_img.clone()
+def get_input_optimizer(input_img):
+    return optim.LBFGS([input_img])
+def run_style_transfer(cnn, normalization_mean, normalization_std, content_img, style_img, input_img, num_steps=6, style_weight=1000000, content_weight=1):
+    print('Building the style transfer model..')
+    model, style_losses, content_losses = get_style_model_and_losses(cnn, normalization_mean, normalization_std, style_img, content_img)
+    print(model)
+    input_img.requires_grad_(True)
+    model.eval()
+    model.requires_grad_(False)
+    optimizer = get_input_optimizer(input_img)
+    print(optimizer)
+    print('Optimizing..')
+    run = [0]
+    while run[0] <= num_steps:
+        def closure():
+            with torch.no_grad():
+                input_img.clamp_(0, 1)
+            optimizer.zero_grad()
+            model(input_img)
+            style_score = 0
+            content_score = 0
+            for sl in style_losses:
+                style_score += sl.loss
+            for cl in content_losses:
+                content_score += cl.loss
+            style_score *= style_weight
+            content_score *= content_weight
+            loss = style_score + content_score
+            loss.backward()
+            run[0] += 1
+            if run[0] % 2 == 0:
+                print("run {}:".format(run), 'Style Loss : {:.2f} Content Loss: {:.4f}'.format(style_score.item(), content_score.item()))
+            return style_score + content_score
+        optimizer.step(closure)
+    with torch.no_grad():
+        input_img.clamp_(0, 1)
+    return input_img
+output = run_style_transfer(cnn, cnn_normalization_mean, cnn_normalization_std, content_img, style_img, input_img)
+print(output.shape, output.requires_grad, output.is_leaf, round(output.mean().item(), 3))
+''',
     'optim_prints': r'''
 nn = torch.nn
 torch.manual_seed(0)
