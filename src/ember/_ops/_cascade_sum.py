@@ -21,7 +21,9 @@ are added in that order.
 
 Down the columns of a row-major table (a sum over leading dims, such as a bias gradient),
 columns in runs of four vectors each add their rows in a cascade as above (one running sum),
-and the remaining columns take four running sums over the rows, as the elements of a row do.
+and the remaining columns take four running sums over the rows, as the elements of a row do;
+a float32 table of 4 to 7 columns (less than a vector wide) adds its first four columns as a
+run (one running sum each) and the others by four running sums.
 
 `contiguous_sum` and `column_sums` compute exactly that with NumPy, whose reductions along a leading axis add
 one slice after another (this module only ever reduces that way, never along the last axis,
@@ -59,7 +61,7 @@ def sum_last(data, keepdims):
 
 def sum_leading(data, count, keepdims):
     """Sums over the first `count` dims of a C-contiguous float32/float64 NumPy array, or None
-    where torch's order for that shape is not known here (4 to 7 float32 columns)."""
+    where there is nothing to add (no columns or no elements)."""
     shape = data.shape
     rest = shape[count:]
     columns = math.prod(rest)
@@ -70,21 +72,20 @@ def sum_leading(data, count, keepdims):
         sums = contiguous_sum(table.reshape(1, -1))
     else:
         sums = column_sums(table)
-        if sums is None:
-            return None
     return sums.reshape(((1,) * count if keepdims else ()) + rest)
 
 
 def column_sums(table):
     """Sums down the columns of a C-contiguous float32/float64 (n, c) array (c >= 2), in
     torch's order: columns in runs of four vectors each add their rows one by one (with the
-    cascade), the others by four running sums over the rows, as a row's elements are; None for
-    4 to 7 float32 columns, whose order is not known here."""
+    cascade), the others by four running sums over the rows, as a row's elements are; from 4
+    to 7 float32 columns (fewer than a vector), the first four add their rows one by one and
+    the others take the four running sums (observed on torch 2.13)."""
     lanes = LANES[table.dtype]
     n, c = table.shape
-    if 4 <= c < lanes:
-        return None
     full = c // (_ILP * lanes) * _ILP * lanes
+    if 4 <= c < lanes:
+        full = 4
     parts = []
     if full:
         parts.append(_cascade(table[None, :, :full])[0])
