@@ -368,3 +368,47 @@ def test_half_precision_add_products_round_once(dtype):
     assert ember.baddbmm(bias, x[None], w[None]).tolist() == [[[up]]]
     assert ember.addmv(bias, x, w[:, 0]).tolist() == [up]
     assert (ember.mm(x, w) + bias).tolist() == [[1.0]]       # two roundings
+
+
+def _sequential_products(a, b):
+    """Each entry's products added one after another from +0.0 in the dtype (torch's small
+    bmm kernel), by plain Python loops."""
+    *batch, m, k = a.shape
+    n = b.shape[-1]
+    out = np.zeros(tuple(batch) + (m, n), a.dtype)
+    for index in np.ndindex(*batch, m, n):
+        *bi, i, j = index
+        acc = a.dtype.type(0)
+        for kk in range(k):
+            acc = acc + a[tuple(bi) + (i, kk)] * b[tuple(bi) + (kk, j)]
+        out[index] = acc
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("b, m, k, n", [(2, 3, 4, 5), (3, 7, 19, 2), (4, 1, 99, 1), (2, 6, 11, 6)])
+def test_small_batched_products_add_in_order(dtype, b, m, k, n):
+    # NOTE [ Small batched products ]: fewer than 400 multiply-adds per matrix
+    rng = np.random.default_rng(k)
+    x = rng.standard_normal((b, m, k)).astype(dtype)
+    y = rng.standard_normal((b, k, n)).astype(dtype)
+    expected = _sequential_products(x, y)
+    assert np.array_equal(ember.bmm(ember.from_numpy(x), ember.from_numpy(y)).numpy(), expected)
+    assert np.array_equal((ember.from_numpy(x) @ ember.from_numpy(y)).numpy(), expected)
+    c = rng.standard_normal((b, m, n)).astype(dtype)
+    assert np.array_equal(ember.baddbmm(ember.from_numpy(c), ember.from_numpy(x),
+                                        ember.from_numpy(y)).numpy(), c + expected)
+    # a transposed operand, and a -0.0 product summing to +0.0
+    yt = ember.from_numpy(np.ascontiguousarray(y.transpose(0, 2, 1))).transpose(1, 2)
+    assert np.array_equal(ember.bmm(ember.from_numpy(x), yt).numpy(), expected)
+    zero = ember.bmm(ember.full((1, 1, 2), -0.0, dtype=ember.float32), ember.ones(1, 2, 1))
+    assert zero.item() == 0.0 and not np.signbit(zero.item())
+
+
+def test_small_batched_products_keep_gradients():
+    a = ember.tensor([[[1., 2.], [3., 4.]]], requires_grad=True)
+    b = ember.tensor([[[0.5], [-1.]]], requires_grad=True)
+    out = ember.bmm(a, b)
+    assert out.tolist() == [[[-1.5], [-2.5]]] and out.grad_fn.name() == "BmmBackward0"
+    out.sum().backward()
+    assert a.grad.tolist() == [[[0.5, -1.], [0.5, -1.]]] and b.grad.tolist() == [[[4.], [6.]]]

@@ -492,3 +492,33 @@ def test_native_channel_shuffle_is_channel_shuffle_without_a_derivative():
                        "Got 4 channels and 3 groups.$"):
         F.native_channel_shuffle(x, 3)
     assert ember.native_channel_shuffle(x, 2).tolist() == y.tolist()
+
+
+def test_affine_grid_adds_its_terms_in_order_both_ways():
+    # forward: x t0 + y t1 (+ z t2) + t3, each product and sum rounded in float32; backward:
+    # the points' terms added one after another (both as torch 2.13 does)
+    rng = np.random.default_rng(3)
+    theta = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    size = (2, 1, 3, 4, 5)
+    t = ember.from_numpy(theta).requires_grad_()
+    grid = F.affine_grid(t, size, align_corners=False)
+    # (the base grid's coordinates: an identity theta gives them exactly)
+    eye = ember.eye(3, 4).unsqueeze(0)
+    coords = F.affine_grid(eye, (1, 1, 3, 4, 5), align_corners=False).numpy().reshape(-1, 3)
+    xs = coords[:, 0]
+    base = [coords[:, 0], coords[:, 1], coords[:, 2], np.ones(xs.size, np.float32)]
+    expected = np.empty((2, xs.size, 3), np.float32)
+    for b in range(2):
+        for j in range(3):
+            acc = base[0] * theta[b, j, 0]
+            for i in range(1, 4):
+                acc = acc + base[i] * theta[b, j, i]
+            expected[b, :, j] = acc
+    assert np.array_equal(grid.detach().numpy().reshape(2, -1, 3), expected)
+    g = rng.standard_normal(grid.shape).astype(np.float32)
+    grid.backward(ember.from_numpy(g))
+    rows = g.reshape(2, -1, 3)
+    want = np.zeros((2, 3, 4), np.float32)
+    for p in range(xs.size):
+        want = want + rows[:, p, :, None] * np.array([c[p] for c in base], np.float32)
+    assert np.array_equal(t.grad.numpy(), want)

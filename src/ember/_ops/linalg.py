@@ -33,20 +33,56 @@ def _refuse_bool(input, other, kernel, always=False):
                                   f"'{input.dtype._scalar_name}'")
 
 
-def _product(xp, fn, a, b):
-    """Run `fn` (matmul/dot) on arrays, in float32 for half-precision inputs."""
+def _product(xp, fn, a, b, batched=False):
+    """Run `fn` (matmul/dot) on arrays, in float32 for half-precision inputs; `batched`: a
+    product torch makes with bmm (NOTE [ Small batched products ])."""
     if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
         if fn is xp.matmul and xp.__name__ != "numpy":    # NOTE [ Half products on the GPU ]
             from ..cuda._gemm import half_matmul
             result = half_matmul(xp, a, b)
             if result is not None:
                 return result
-        return _product(xp, fn, a.astype("float32"), b.astype("float32")).astype(a.dtype)
+        return _product(xp, fn, a.astype("float32"), b.astype("float32"),
+                        batched).astype(a.dtype)
     if a.dtype in _dtype.FLOAT8_NP:         # in float32, rounded once as torch's conversion
         return to_float8(xp, fn(a.astype("float32"), b.astype("float32")), a.dtype)
+    if batched and xp is np and a.dtype in _BLAS_FLOATS and a.dtype is b.dtype and \
+            0 < a.shape[-1] and a.shape[-2] * a.shape[-1] * b.shape[-1] < _SMALL_BATCHED:
+        return _small_batched(a, b)
     if fn is xp.matmul and (a.ndim > 2 or b.ndim > 2) and _loop_pays(xp, a, b):
         return _looped_matmul(xp, a, b)
     return fn(a, b)
+
+
+_SMALL_BATCHED = 400     # rows * inner size * columns of torch's small bmm kernel
+
+
+def _small_batched(a, b):
+    """NOTE [ Small batched products ]: torch's bmm (so matmul of two batched operands, and
+    baddbmm) multiplies matrices of fewer than 400 rows * inner size * columns with a plain
+    loop: each entry adds its products one after another from +0.0, each product and sum
+    rounded in the dtype (observed on torch 2.13 for float32 and float64). Attention weights
+    of a few tokens and a few features are such products. This computes exactly that: the
+    products, then a running sum from +0.0 over the inner dim (a lone entry's by
+    add.accumulate, where NumPy's reduce would add pairwise; the +0.0 then turns a -0.0 into
+    the +0.0 that a sum from +0.0 gives)."""
+    # (the inner dim first: each addition is then one vector add over all the entries)
+    da, db = a.ndim, b.ndim     # (a's inner dim moved first, then b's; as moveaxis, faster)
+    a_k = a.transpose((da - 1,) + tuple(range(da - 1)))[..., None]
+    b_k = b.transpose((db - 2,) + tuple(range(db - 2)) + (db - 1,))[..., None, :]
+    products = np.multiply(a_k, b_k, order="C")     # (NumPy would lay it out as the operands)
+    k, shape = products.shape[0], products.shape[1:]                # (k, ..., m, n)
+    flat = products.reshape(k, -1)
+    if flat.shape[1] > 1:       # (NumPy adds along a leading axis one slice after another)
+        return np.add.reduce(flat, axis=0, initial=0.0).reshape(shape)
+    return (np.add.accumulate(flat[:, 0])[-1:] + a.dtype.type(0)).reshape(shape)
+
+
+def gemm(input, other):
+    """input @ other (torch's matmul broadcasting) as BLAS multiplies it, without a graph and
+    without torch's small-bmm loop: the products inside torch's fused kernels."""
+    xp = backend_of(input._data).xp
+    return wrap(_product(xp, xp.matmul, input._data, other._data))
 
 
 def _loop_pays(xp, a, b):
@@ -221,7 +257,7 @@ def matmul(input, other, *, out=None):
             result._bump_version()
             return result
         return mm(input.unsqueeze(0), other).squeeze_(0)
-    result = _product(xp, xp.matmul, a, b)
+    result = _product(xp, xp.matmul, a, b, batched=a.ndim > 2 and b.ndim > 2)
     if out is None and (input._requires_grad or other._requires_grad) and _grad_state.enabled:
         from .matmul_graph import matmul_graph      # NOTE [ matmul's graph ]
         return matmul_graph(input, other, result)
@@ -318,7 +354,7 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError("batch2 must be a 3D tensor")
     _check_bmm(input, mat2, a.shape, b.shape)
     xp = backend_of(a).xp
-    return _run(Bmm, input, mat2, _product(xp, xp.matmul, a, b), {}, out, "bmm")
+    return _run(Bmm, input, mat2, _product(xp, xp.matmul, a, b, batched=True), {}, out, "bmm")
 
 
 @function()

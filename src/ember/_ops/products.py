@@ -164,12 +164,14 @@ def _add_product(op, name, kernel, input, a, b, beta, alpha, out, product, shape
     xp = backend_of(a._data).xp
     product = product(xp)
     wide = op in _ROUNDED_ONCE and a._data.dtype.itemsize == 2 and a._data.dtype.kind in "fV"
+    batched = op is Baddbmm             # (NOTE [ Small batched products ])
     if wide:
         # NOTE: torch's CPU kernels keep a half-precision product in float32 and round once,
         # after adding the input (rounding the product first can differ in the last bit).
-        prod = _product(xp, product, a._data.astype("float32"), b._data.astype("float32"))
+        prod = _product(xp, product, a._data.astype("float32"), b._data.astype("float32"),
+                        batched)
     else:
-        prod = _product(xp, product, a._data, b._data)
+        prod = _product(xp, product, a._data, b._data, batched)
     shape = prod.shape
     try:
         base = xp.broadcast_to(input._data.astype("float32") if wide else input._data, shape)

@@ -98,9 +98,9 @@ def _repeat_heads(query, key, value):
     return key, value
 
 
-def _attention_weights(query, key, attn_mask, is_causal, scale):
+def _attention_weights(query, key, attn_mask, is_causal, scale, matmul=Tensor.matmul):
     """softmax(query @ key^T * scale + mask) with ember's ops (so it is differentiable)."""
-    scores = query.matmul(key.transpose(-2, -1)) * scale
+    scores = matmul(query, key.transpose(-2, -1)) * scale
     if attn_mask is not None:
         if attn_mask.dtype is _dtype.bool:
             try:
@@ -143,6 +143,14 @@ def _flash_layout(grad):
         data, data.shape, (n * h * e * size, e * size, h * e * size, size)))
 
 
+def _gemm(a, b):
+    """a @ b (batched) without a graph, as torch's CPU flash kernel multiplies: by BLAS calls,
+    not the small-matrix loop that torch's bmm (so the math path's matmul) runs for products
+    of fewer than 400 multiply-adds (NOTE [ Small batched products ])."""
+    from .._ops.linalg import gemm
+    return gemm(a, b)
+
+
 class ScaledDotProductFlashAttentionForCpu(Op):
     """Attention without dropout, one node as in torch. Under create_graph the backward
     recomputes the weights from the saved inputs with ember's ops, so that it is itself
@@ -156,17 +164,19 @@ class ScaledDotProductFlashAttentionForCpu(Op):
         k_full, v_full = _repeat_heads(q, k, v)
         if is_grad_enabled():
             p = _attention_weights(q, k_full, mask, ctx.is_causal, ctx.scale)
+            mm = Tensor.matmul
         else:
             p = ctx._weights
-        gv = _group_sum(p.transpose(-2, -1).matmul(grad), v.shape[-3]) if need_v else None
+            mm = _gemm
+        gv = _group_sum(mm(p.transpose(-2, -1), grad), v.shape[-3]) if need_v else None
         gq = gk = gmask = None
         if need_q or need_k or need_mask:
-            dp = grad.matmul(v_full.transpose(-2, -1))
+            dp = mm(grad, v_full.transpose(-2, -1))
             ds = p * (dp - (dp * p).sum(-1, keepdim=True))
             if need_q:
-                gq = ds.matmul(k_full) * ctx.scale
+                gq = mm(ds, k_full) * ctx.scale
             if need_k:
-                gk = _group_sum(ds.transpose(-2, -1).matmul(q) * ctx.scale, k.shape[-3])
+                gk = _group_sum(mm(ds.transpose(-2, -1), q) * ctx.scale, k.shape[-3])
             if need_mask:
                 gmask = ds
         return _flash_layout(gq), _flash_layout(gk), _flash_layout(gv), gmask
@@ -207,8 +217,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         # NOTE: like torch's CPU flash kernel, a causal flag and an explicit mask combine.
         with no_grad():
             k_full, v_full = _repeat_heads(query, key, value)
-            weights = _attention_weights(query, k_full, attn_mask, is_causal, scale)
-            out = weights.matmul(v_full)
+            weights = _attention_weights(query, k_full, attn_mask, is_causal, scale, _gemm)
+            out = _gemm(weights, v_full)
         # (torch's kernel allocates its output with empty_like(query))
         return apply(ScaledDotProductFlashAttentionForCpu, (query, key, value, attn_mask),
                      laid_out_like(out._data, query._data),

@@ -445,9 +445,20 @@ class AffineGridGenerator(Op):
 
     def backward(ctx, grad):
         from .._tensor import wrap
-        base = wrap(ctx.base)
+        from ..autograd.grad_mode import is_grad_enabled
         n = grad.shape[0]
-        k = base.shape[-1]
+        k = ctx.base.shape[-1]
+        g = grad._data
+        if not is_grad_enabled() and g.__class__ is np.ndarray and g.dtype == ctx.base.dtype:
+            # NOTE: torch adds the points' terms one after another, whatever the grid's size
+            # (observed on torch 2.13): the (point, batch, row, column) products, summed
+            # along the leading axis, which NumPy adds one slice after another
+            points = ctx.base.reshape(-1, k)
+            rows = g.reshape(n, -1, k - 1).transpose(1, 0, 2)
+            terms = np.multiply(rows[..., None], points[:, None, None, :], order="C")
+            return wrap(np.add.reduce(terms.reshape(points.shape[0], -1), axis=0,
+                                      initial=0.0).reshape(n, k - 1, k))
+        base = wrap(ctx.base)
         rows = grad.reshape(n, -1, k - 1)
         return rows.transpose(1, 2).matmul(base.reshape(-1, k).to(grad.dtype))
 
@@ -457,7 +468,13 @@ def affine_grid(theta, sizes, align_corners):
     base = base_grid(xp, sizes, align_corners, theta._data.dtype)
     n = theta.shape[0]
     k = base.shape[-1]
-    grid = xp.matmul(base.reshape(1, -1, k), xp.swapaxes(theta._data, 1, 2))
+    # NOTE: torch's product of the base grid with theta^T adds the k products of each
+    # coordinate one after another (x t0 + y t1, then + t2; observed on torch 2.13): a
+    # coordinate an ulp off would move grid_sample's nearest samples that land half-way
+    points, t = base.reshape(1, -1, k), theta._data
+    grid = points[..., :1] * t[:, None, :, 0]
+    for i in range(1, k):
+        grid = grid + points[..., i:i + 1] * t[:, None, :, i]
     grid = xp.ascontiguousarray(grid.reshape((n,) + tuple(sizes) + (k - 1,)))
     (result,) = apply(AffineGridGenerator, (theta,), (grid,), {"base": base})
     return result
