@@ -412,3 +412,14 @@ def test_small_batched_products_keep_gradients():
     assert out.tolist() == [[[-1.5], [-2.5]]] and out.grad_fn.name() == "BmmBackward0"
     out.sum().backward()
     assert a.grad.tolist() == [[[0.5, -1.], [0.5, -1.]]] and b.grad.tolist() == [[[4.], [6.]]]
+
+
+def test_small_batched_products_broadcast_batch_dims():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 1, 2, 3)).astype(np.float32)
+    y = rng.standard_normal((3, 3, 2)).astype(np.float32)
+    got = (ember.from_numpy(x) @ ember.from_numpy(y)).numpy()
+    xb, yb = np.broadcast_to(x, (2, 3, 2, 3)), np.broadcast_to(y, (2, 3, 3, 2))
+    assert got.shape == (2, 3, 2, 2)
+    assert np.array_equal(got, _sequential_products(np.ascontiguousarray(xb),
+                                                    np.ascontiguousarray(yb)))

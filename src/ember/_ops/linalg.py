@@ -67,9 +67,11 @@ def _small_batched(a, b):
     add.accumulate, where NumPy's reduce would add pairwise; the +0.0 then turns a -0.0 into
     the +0.0 that a sum from +0.0 gives)."""
     # (the inner dim first: each addition is then one vector add over all the entries)
-    da, db = a.ndim, b.ndim     # (a's inner dim moved first, then b's; as moveaxis, faster)
-    a_k = a.transpose((da - 1,) + tuple(range(da - 1)))[..., None]
-    b_k = b.transpose((db - 2,) + tuple(range(db - 2)) + (db - 1,))[..., None, :]
+    d = max(a.ndim, b.ndim)     # (batch dims lined up, then each inner dim moved first)
+    a = a.reshape((1,) * (d - a.ndim) + a.shape)
+    b = b.reshape((1,) * (d - b.ndim) + b.shape)
+    a_k = a.transpose((d - 1,) + tuple(range(d - 1)))[..., None]
+    b_k = b.transpose((d - 2,) + tuple(range(d - 2)) + (d - 1,))[..., None, :]
     products = np.multiply(a_k, b_k, order="C")     # (NumPy would lay it out as the operands)
     k, shape = products.shape[0], products.shape[1:]                # (k, ..., m, n)
     flat = products.reshape(k, -1)
