@@ -423,3 +423,5 @@ def test_small_batched_products_broadcast_batch_dims():
     assert got.shape == (2, 3, 2, 2)
     assert np.array_equal(got, _sequential_products(np.ascontiguousarray(xb),
                                                     np.ascontiguousarray(yb)))
+    empty = ember.bmm(ember.ones(2, 0, 3), ember.ones(2, 3, 4))      # (no rows at all)
+    assert empty.shape == (2, 0, 4)

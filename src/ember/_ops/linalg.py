@@ -75,7 +75,7 @@ def _small_batched(a, b):
     products = np.multiply(a_k, b_k, order="C")     # (NumPy would lay it out as the operands)
     k, shape = products.shape[0], products.shape[1:]                # (k, ..., m, n)
     flat = products.reshape(k, -1)
-    if flat.shape[1] > 1:       # (NumPy adds along a leading axis one slice after another)
+    if flat.shape[1] != 1:      # (NumPy adds along a leading axis one slice after another)
         return np.add.reduce(flat, axis=0, initial=0.0).reshape(shape)
     return (np.add.accumulate(flat[:, 0])[-1:] + a.dtype.type(0)).reshape(shape)
 
