@@ -77,7 +77,21 @@ def test_promote_ops_use_the_widest_dtype():
         assert ember.stack([a, a]).dtype == ember.bfloat16
         assert ember.cat([a, b.double()]).dtype == ember.float64
     with ember.autocast("cpu", dtype=ember.float16):
-        assert ember.cat([a, b.half()]).dtype == ember.float32     # promote(bf16, f16)
+        assert ember.cat([b, a, b.half()]).dtype == ember.float32   # float32 seen first
+        assert ember.cat([b.half(), b.double()]).dtype == ember.float64  # (not eligible)
+
+
+@pytest.mark.parametrize("region, tensors", [
+    ("bfloat16", ("float16",)), ("bfloat16", ("bfloat16", "float16")),
+    ("bfloat16", ("float16", "float32")), ("float16", ("bfloat16", "float16")),
+    ("bfloat16", ("float64", "float16"))])
+def test_promote_ops_refuse_the_other_16_bit_dtype_before_float32(region, tensors):
+    # torch's prioritize: from the region's dtype, only float32 (or the same dtype) may follow
+    x = _x(2, 2)
+    with ember.autocast("cpu", dtype=getattr(ember, region)):
+        with pytest.raises(RuntimeError, match="Unexpected floating ScalarType in "
+                                               "at::autocast::prioritize"):
+            ember.cat([x.to(getattr(ember, t)) for t in tensors])
 
 
 def test_gradients_flow_back_in_float32_through_the_casts():

@@ -762,6 +762,23 @@ class TestGradMode:
 
         assert not f(x).requires_grad and torch.is_grad_enabled()
 
+    def test_inference_indices_cannot_be_saved_by_embedding_or_indexing(self):
+        # torch's EmbeddingBackward0 / IndexBackward0 save the index tensors
+        with torch.inference_mode():
+            idx = torch.tensor([1, 0])
+            mask = torch.tensor([True, False])
+        w = leaf(1., 2., 3., 4.).reshape(2, 2).detach().requires_grad_()
+        calls = [lambda: torch.nn.functional.embedding(idx, w), lambda: w[idx],
+                 lambda: w[mask], lambda: w[:, idx], lambda: w[idx, idx],
+                 lambda: torch.nn.functional.embedding_bag(idx, w, idx[1:])]
+        for call in calls:
+            with pytest.raises(RuntimeError, match="Inference tensors cannot be saved"):
+                call()
+        with torch.no_grad():
+            assert torch.nn.functional.embedding(idx, w).tolist() == [[3., 4.], [1., 2.]]
+        assert w.detach()[idx].tolist() == [[3., 4.], [1., 2.]]
+        assert w[idx.clone()].requires_grad
+
     def test_is_inference_mode_enabled(self):
         with torch.inference_mode():
             assert torch.is_inference_mode_enabled()

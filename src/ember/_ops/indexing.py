@@ -13,7 +13,7 @@ import numpy as np
 from .._meta import META_NUMPY, MetaArray, check_broadcast
 from .._device import backend_of
 from .._dtype import checked_scalar
-from .._tensor import Tensor, alias, wrap
+from .._tensor import INFERENCE_SAVED, Tensor, alias, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
 from ._xp_compat import ufunc_at
@@ -360,13 +360,13 @@ def getitem(self, index):
                                     whole=index)
     if not advanced:
         return alias_of(self) if result is self else result
-    return _gathered(result, advanced)
+    return _gathered(result, advanced, index=index)
 
 
-def _gathered(result, advanced, gathered=None):
+def _gathered(result, advanced, gathered=None, index=None):
     """`result` indexed by `advanced` ((dim, index array) pairs, checked), as a new tensor
     laid out as torch lays it out, its IndexBackward0 recorded (`gathered`: the elements, if
-    taken already)."""
+    taken already; `index`: the index as written, whose tensors the node saves)."""
     key = _numpy_index(result.ndim, advanced)
     xp = backend_of(result._data).xp
     if gathered is None:
@@ -378,8 +378,18 @@ def _gathered(result, advanced, gathered=None):
     else:
         out = wrap(xp.asarray(gathered))
     if result._requires_grad and _grad_state.enabled:
+        _refuse_inference_indices(index)
         record(Index, (result,), (out,), {"self_size": tuple(result._data.shape), "index": key})
     return out
+
+
+def _refuse_inference_indices(index):
+    """torch's IndexBackward0 saves the index tensors: one made in inference mode is refused
+    (NOTE [ Inference tensors ] in _tensor.py)."""
+    for item in index if index.__class__ is tuple else (index,):
+        storage = getattr(item, "_storage", None)
+        if storage is not None and storage.inference:
+            raise RuntimeError(INFERENCE_SAVED)
 
 
 # NOTE [ Plain indices ]
@@ -485,14 +495,14 @@ def _plain_gather(self, index):
     if arr.dtype.kind == "b":
         if arr.shape != self._data.shape[:arr.ndim]:
             return None
-        return _gathered(self, list(enumerate(arr.nonzero())))
+        return _gathered(self, list(enumerate(arr.nonzero())), index=index)
     if arr.dtype != np.int64:
         return None
     try:
         taken = self._data.take(arr, 0)     # (which refuses a value out of range)
     except IndexError:
         return None
-    return _gathered(self, [(0, arr)], taken)
+    return _gathered(self, [(0, arr)], taken, index)
 
 
 def _recorded_views(self, steps):

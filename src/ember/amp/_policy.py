@@ -148,10 +148,20 @@ def _first_device(values):
 
 
 def _widest(values, device, current):
+    """The dtype a "promote" op casts to: starting from the region's lower precision dtype,
+    float32 once an eligible float32 input is met.
+
+    NOTE: as torch's `prioritize`, while the dtype is still the lower precision one, an
+    eligible input of the other 16-bit dtype (float16 in a bfloat16 region, or the reverse)
+    is an error; after a float32 input any 16-bit input is accepted."""
     for v in values:
         if isinstance(v, Tensor):
-            if v.dtype in _ELIGIBLE and v.device.type == device:
-                current = _dtype.promote_types(current, v.dtype)
+            if v.dtype in _ELIGIBLE and v.device.type == device and current != v.dtype \
+                    and current != _dtype.float32:
+                if v.dtype != _dtype.float32:
+                    raise RuntimeError("Unexpected floating ScalarType in "
+                                       "at::autocast::prioritize")
+                current = v.dtype
         elif isinstance(v, (list, tuple)):
             current = _widest(v, device, current)
     return current

@@ -5,11 +5,11 @@ import numpy as np
 from .._device import backend_of
 from .._dtype import promote_types
 from .._printing import cpp_type_name
-from .._tensor import Tensor, wrap
+from .._tensor import INFERENCE_SAVED, Tensor, wrap
 from ._argument_types import attribute_error, check_int, tensors
 from .._ops._op import Op
 from .._ops.activations import apply
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import is_grad_enabled, no_grad
 
 __all__ = ["embedding", "embedding_bag"]
 
@@ -120,6 +120,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not "
                         f"{type_name(input)}")
     _check_indices(input, "embedding")
+    _refuse_inference_indices(weight, input)
     idx = input._data
     if idx.size and not (input.is_meta or weight.is_meta) and (idx.min() < 0 or idx.max() >= num):
         if not num:     # torch's index_select refuses an empty table before the range check
@@ -133,6 +134,17 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if sparse:
         params["sparse"] = True
     return apply(Embedding, (weight,), result, params)
+
+
+def _refuse_inference_indices(weight, *indices):
+    """torch's embedding nodes save the indices (offsets, per-sample weights): one made in
+    inference mode is refused where the weight's gradient is recorded (NOTE [ Inference
+    tensors ] in _tensor.py)."""
+    if not (weight.requires_grad and is_grad_enabled()):
+        return
+    for t in indices:
+        if t is not None and t._storage is not None and t._storage.inference:
+            raise RuntimeError(INFERENCE_SAVED)
 
 
 _MODES = ("sum", "mean", "max")
@@ -259,6 +271,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     flat, bag, count, psw = _bags(input, offsets, include_last_offset, per_sample_weights,
                                   extend_last=padding_idx is not None or mode == "max")
     _check_indices(flat, "embedding_bag")
+    _refuse_inference_indices(weight, input, offsets, per_sample_weights)
     if psw is not None and psw.dtype != weight.dtype:
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as "
                            f"tensor for argument #1 'per_sample_weights'; but type "
