@@ -378,3 +378,31 @@ def test_half_precision_layer_norm_of_no_rows_and_with_float32_parameters():
     xhat = (xf - xf.mean(1, keepdims=True)) / np.sqrt(xf.var(1, keepdims=True) + 1e-5)
     assert w.grad.dtype == ember.float32
     np.testing.assert_allclose(w.grad.numpy(), xhat.sum(0), rtol=1e-5, atol=1e-6)
+
+
+def _bf16_round(a):
+    return a.astype(BF16).astype(F32)
+
+
+def test_matmul_folds_a_batched_operand_for_the_small_operands_gradient():
+    # NOTE [ matmul's graph ] (step 2): x (batch, m, k) @ w (k, n) with w requiring grad is
+    # one mm over the flattened rows, so w's bfloat16 gradient is rounded once, not once per
+    # batch element
+    rng = np.random.default_rng(3)
+    x = _bf16_round(rng.standard_normal((4, 8, 16)).astype(F32))
+    w = _bf16_round(rng.standard_normal((16, 5)).astype(F32))
+    g = _bf16_round(rng.standard_normal((4, 8, 5)).astype(F32))
+    once = _bf16_round(x.reshape(32, 16).T @ g.reshape(32, 5))
+    per_batch = _bf16_round(sum(_bf16_round(x[i].T @ g[i]).astype(F64) for i in range(4))
+                            .astype(F32))
+    assert not np.array_equal(once, per_batch)      # (the data tells the two apart)
+    xt = ember.tensor(x).bfloat16()
+    wt = ember.tensor(w).bfloat16().requires_grad_()
+    (xt @ wt).backward(ember.tensor(g).bfloat16())
+    np.testing.assert_array_equal(wt.grad.float().numpy(), once)
+    # the same for a 1-D operand on the left of a batched one (w.T @ x.T per batch)
+    v = ember.tensor(w[:, 0]).bfloat16().requires_grad_()
+    (v @ xt.mT).backward(ember.tensor(g[..., 0]).bfloat16())
+    np.testing.assert_array_equal(v.grad.float().numpy(),
+                                  _bf16_round(x.reshape(32, 16).T @ g[..., 0].reshape(32)))
+

@@ -443,3 +443,55 @@ def test_cpu_flash_attention_output_takes_the_querys_layout():
     np.testing.assert_allclose(F.scaled_dot_product_attention(q, k, k).numpy(),
                                F.scaled_dot_product_attention(q.contiguous(), k, k).numpy(),
                                rtol=1e-6, atol=1e-6)
+
+
+# -- 16-bit inputs: torch's CPU kernels (NOTE [ 16-bit flash attention ]) -------------------------
+
+def _flash16_ref(q, k, v, dtype, causal=False):
+    """NumPy: float32 scores and exponentials, probabilities rounded to `dtype` before they
+    multiply v, the float32 row sum dividing last, the result rounded to `dtype`."""
+    q, k, v = (a.astype(np.float32) for a in (q, k, v))
+    s = (q @ np.swapaxes(k, -1, -2)) * np.float32(q.shape[-1] ** -0.5)
+    if causal:
+        s = np.where(np.tril(np.ones(s.shape[-2:], dtype=bool)), s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    out = (p.astype(dtype).astype(np.float32) @ v) / p.sum(-1, keepdims=True)
+    return out.astype(dtype)
+
+
+@pytest.mark.parametrize("name", ["bfloat16", "float16"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_sdpa_16_bit_flash_rounds_the_probabilities_before_multiplying_v(name, causal):
+    import ml_dtypes
+    npdt = ml_dtypes.bfloat16 if name == "bfloat16" else np.float16
+    q, k, v = (RNG.standard_normal((1, 2, 5, 8)).astype(npdt) for _ in range(3))
+    dt = getattr(ember, name)
+    out = F.scaled_dot_product_attention(*(_t(a.astype(np.float32)).to(dt) for a in (q, k, v)),
+                                         is_causal=causal)
+    assert out.dtype is dt
+    want = _flash16_ref(q, k, v, npdt, causal)
+    np.testing.assert_array_equal(out.float().numpy(), want.astype(np.float32))
+
+
+def test_sdpa_16_bit_math_kernel_runs_in_float32_and_casts_back():
+    import ml_dtypes
+    q, k, v = (RNG.standard_normal((2, 3, 4)).astype(ml_dtypes.bfloat16) for _ in range(3))
+    args = [_t(a.astype(np.float32)).bfloat16().requires_grad_() for a in (q, k, v)]
+    out = F.scaled_dot_product_attention(*args)         # 3-D: torch's math kernel
+    assert out.dtype is ember.bfloat16
+    assert type(out.grad_fn).__name__ == "ToCopyBackward0"
+    want = sdpa_ref(*(a.astype(np.float64) for a in (q, k, v))).astype(np.float32)
+    np.testing.assert_array_equal(out.detach().float().numpy(),
+                                  want.astype(ml_dtypes.bfloat16).astype(np.float32))
+    out.float().sum().backward()
+    assert args[0].grad.dtype is ember.bfloat16
+
+
+def test_sdpa_math_kernel_refuses_a_mask_that_broadcasts_the_scores_larger():
+    q = ember.zeros(2, 3, 4)
+    with pytest.raises(RuntimeError, match=r"output with shape \[2, 3, 3\] doesn't match the "
+                                           r"broadcast shape \[1, 2, 3, 3\]"):
+        F.scaled_dot_product_attention(q, q, q, attn_mask=ember.ones(1, 1, 3, 3,
+                                                                     dtype=ember.bool))
+    # a mask that broadcasts into the scores is fine
+    assert F.scaled_dot_product_attention(q, q, q, attn_mask=ember.ones(3, 3)).shape == (2, 3, 4)

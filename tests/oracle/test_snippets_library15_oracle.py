@@ -572,6 +572,1130 @@ except Exception as e:
 with torch.autocast(device_type="cpu", dtype=torch.float64):
     print(torch.is_autocast_enabled("cpu"), (torch.randn(2,2) @ torch.randn(2,2)).dtype)
 ''',
+    'mixup': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(4, 3); y = torch.tensor([0, 2, 1, 2])
+beta = torch.distributions.Beta(torch.tensor([0.4]), torch.tensor([0.4]))
+lam = beta.sample(); print(lam.shape, lam.dtype, lam.round(decimals=4))
+lam = lam.item()
+perm = torch.randperm(x.size(0)); print(perm, perm.dtype)
+mixed = lam * x + (1 - lam) * x[perm]
+y_a, y_b = y, y[perm]
+logits = nn.Linear(3, 3)(mixed)
+loss = lam * F.cross_entropy(logits, y_a) + (1 - lam) * F.cross_entropy(logits, y_b)
+print(round(loss.item(), 4), loss.grad_fn.name())
+def one_hot(x, num_classes, on_value=1., off_value=0.):
+    x = x.long().view(-1, 1)
+    return torch.full((x.size()[0], num_classes), off_value, device=x.device).scatter_(1, x, on_value)
+sm = 0.1
+oh = one_hot(y, 3, on_value=1 - sm + sm / 3, off_value=sm / 3); print(oh.round(decimals=4))
+tgt = oh * lam + one_hot(y.flip(0), 3, 1 - sm + sm / 3, sm / 3) * (1. - lam)
+soft = torch.sum(-tgt * F.log_softmax(logits, dim=-1), dim=-1).mean()
+print(round(soft.item(), 4))
+print(round(F.cross_entropy(logits, tgt).item(), 4), round(F.cross_entropy(logits, y, label_smoothing=0.1).item(), 4))
+class LabelSmoothingCrossEntropy(nn.Module):
+    def __init__(self, smoothing=0.1):
+        super().__init__(); assert smoothing < 1.0
+        self.smoothing = smoothing; self.confidence = 1. - smoothing
+    def forward(self, x, target):
+        logprobs = F.log_softmax(x, dim=-1)
+        nll_loss = -logprobs.gather(dim=-1, index=target.unsqueeze(1))
+        nll_loss = nll_loss.squeeze(1)
+        smooth_loss = -logprobs.mean(dim=-1)
+        loss = self.confidence * nll_loss + self.smoothing * smooth_loss
+        return loss.mean()
+print(LabelSmoothingCrossEntropy(), round(LabelSmoothingCrossEntropy()(logits, y).item(), 4))
+# cutmix box
+W = H = 8
+cut_rat = math.sqrt(1. - 0.3)
+cut_w, cut_h = int(W * cut_rat), int(H * cut_rat)
+cx = torch.randint(W, (1,)).item(); cy = torch.randint(H, (1,)).item()
+print(cut_w, cut_h, cx, cy)
+bbx1 = torch.clamp(torch.tensor(cx - cut_w // 2), 0, W); print(bbx1, bbx1.dtype)
+import numpy as np
+print(np.clip(cx - cut_w // 2, 0, W))
+d = torch.distributions.Beta(0.4, 0.4); print(d.batch_shape, d.concentration1, d.sample().shape, d.mean)
+d2 = torch.distributions.Beta(torch.tensor(2.0), torch.tensor([1.0, 3.0])); print(d2.batch_shape, d2.sample((2,)).shape, d2.log_prob(torch.tensor(0.3)).round(decimals=4))
+try:
+    torch.distributions.Beta(torch.tensor(-1.0), torch.tensor(1.0))
+except ValueError as e:
+    print(e)
+try:
+    d2.log_prob(torch.tensor(1.5))
+except ValueError as e:
+    print(e)
+print(torch.distributions.Dirichlet(torch.ones(3)).sample().shape, torch.distributions.Uniform(0, 1).sample((2,)).round(decimals=4))
+print(torch.distributions.Categorical(logits=logits).sample(), torch.distributions.Categorical(probs=torch.tensor([0.2, 0.8])).entropy().round(decimals=4))
+''',
+    'metrics': PRELUDE + r'''
+torch.manual_seed(0)
+num_classes = 4
+preds = torch.randint(0, 4, (20,)); target = torch.randint(0, 4, (20,))
+cm = torch.bincount(target * num_classes + preds, minlength=num_classes ** 2).reshape(num_classes, num_classes)
+print(cm, cm.dtype)
+k = (target >= 0) & (target < num_classes)
+cm2 = torch.bincount(num_classes * target[k].to(torch.int64) + preds[k], minlength=num_classes ** 2).reshape(num_classes, num_classes)
+print(torch.equal(cm, cm2))
+h = cm.float()
+acc_global = torch.diag(h).sum() / h.sum(); acc = torch.diag(h) / h.sum(1); iu = torch.diag(h) / (h.sum(1) + h.sum(0) - torch.diag(h))
+print(acc_global.item(), acc.round(decimals=4), iu.round(decimals=4), iu.mean().item())
+print(torch.bincount(torch.tensor([1, 1, 3]), weights=torch.tensor([0.5, 0.25, 2.0])), torch.bincount(torch.tensor([], dtype=torch.long)))
+print(torch.bincount(torch.tensor([1, 1, 3]), weights=torch.tensor([1, 2, 3])).dtype, torch.bincount(torch.tensor([1, 1, 3]), weights=torch.tensor([1., 2., 3.], dtype=torch.float64)).dtype)
+try:
+    torch.bincount(torch.tensor([-1, 2]))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.bincount(torch.tensor([1.0, 2.0]))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.bincount(torch.tensor([[1, 2]]))
+except RuntimeError as e:
+    print(e)
+def accuracy(output, target, topk=(1,)):
+    maxk = min(max(topk), output.size()[1])
+    batch_size = target.size(0)
+    _, pred = output.topk(maxk, 1, True, True)
+    pred = pred.t()
+    correct = pred.eq(target.reshape(1, -1).expand_as(pred))
+    return [correct[:min(k, maxk)].reshape(-1).float().sum(0) * 100. / batch_size for k in topk]
+out = torch.randn(8, 5); t = torch.randint(0, 5, (8,))
+a1, a5 = accuracy(out, t, topk=(1, 5)); print(a1, a5, a1.shape)
+def accuracy2(output, target, topk=(1,)):
+    with torch.no_grad():
+        maxk = max(topk); batch_size = target.size(0)
+        _, pred = output.topk(maxk, 1, True, True)
+        pred = pred.t(); correct = pred.eq(target.view(1, -1).expand_as(pred))
+        res = []
+        for k in topk:
+            correct_k = correct[:k].view(-1).float().sum(0, keepdim=True)
+            res.append(correct_k.mul_(100.0 / batch_size))
+        return res
+try:
+    print(accuracy2(out, t, (1, 3)))
+except RuntimeError as e:
+    print(e)
+_, pred = out.topk(3, 1, True, True); print(pred.t().is_contiguous(), pred.t().stride())
+print((out.argmax(1) == t).float().mean(), (out.argmax(1) == t).sum().item(), (out.argmax(dim=1) == t).type(torch.float).sum().item())
+# precision/recall/f1 from cm
+tp = cm.diag(); fp = cm.sum(0) - tp; fn = cm.sum(1) - tp
+prec = tp / (tp + fp).clamp(min=1); rec = tp / (tp + fn).clamp(min=1)
+f1 = 2 * prec * rec / (prec + rec + 1e-8)
+print(prec.round(decimals=4), rec.dtype, f1.round(decimals=4), f1.mean().round(decimals=4))
+print(torch.histc(torch.tensor([1., 2, 1, 4]), bins=4, min=0, max=4), torch.unique(target, return_counts=True))
+vals, counts = torch.unique(preds, sorted=True, return_inverse=False, return_counts=True); print(vals, counts, counts.float() / counts.sum())
+# AUC-ish: ranks via argsort
+s = torch.tensor([0.1, 0.4, 0.35, 0.8]); lab = torch.tensor([0, 0, 1, 1])
+ranks = s.argsort().argsort().float() + 1
+pos = lab.bool(); n_pos = pos.sum(); n_neg = (~pos).sum()
+auc = (ranks[pos].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg); print(auc, auc.dtype)
+print(torch.searchsorted(torch.tensor([0.1, 0.5, 0.9]), torch.tensor([0.05, 0.5, 0.95])), torch.bucketize(torch.tensor([0.05, 0.5, 0.95]), torch.tensor([0.1, 0.5, 0.9]), right=True))
+''',
+    'sampler': PRELUDE + r'''
+import random
+import numpy as np
+torch.manual_seed(0)
+labels = torch.tensor([0, 0, 0, 0, 1, 1, 2])
+class_count = torch.bincount(labels); weights = 1.0 / class_count.float()
+sample_w = weights[labels]; print(sample_w.round(decimals=4))
+g = torch.Generator(); g.manual_seed(0)
+s = torch.utils.data.WeightedRandomSampler(sample_w, num_samples=10, replacement=True, generator=g)
+print(list(s), len(s))
+s2 = torch.utils.data.WeightedRandomSampler(sample_w.tolist(), num_samples=5, replacement=False, generator=torch.Generator().manual_seed(1))
+print(list(s2))
+try:
+    torch.utils.data.WeightedRandomSampler(sample_w, num_samples=0)
+except ValueError as e:
+    print(e)
+try:
+    list(torch.utils.data.WeightedRandomSampler(sample_w, num_samples=8, replacement=False))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.utils.data.WeightedRandomSampler(torch.ones(2, 2), 2)
+except ValueError as e:
+    print(e)
+def seed_worker(worker_id):
+    worker_seed = torch.initial_seed() % 2**32
+    np.random.seed(worker_seed); random.seed(worker_seed)
+ds = torch.utils.data.TensorDataset(torch.arange(10.).view(5, 2), labels[:5])
+dl = torch.utils.data.DataLoader(ds, batch_size=2, shuffle=True, worker_init_fn=seed_worker, generator=torch.Generator().manual_seed(7))
+for xb, yb in dl:
+    print(xb.tolist(), yb, yb.dtype)
+print(len(dl), dl.batch_size, dl.drop_last, type(dl.sampler).__name__, type(dl.batch_sampler).__name__)
+dl2 = torch.utils.data.DataLoader(ds, batch_size=2, sampler=s2, drop_last=True)
+print([b[1].tolist() for b in dl2], len(dl2))
+try:
+    torch.utils.data.DataLoader(ds, batch_size=2, shuffle=True, sampler=s2)
+except ValueError as e:
+    print(e)
+g1 = torch.Generator().manual_seed(3); print(torch.randperm(6, generator=g1), torch.rand(2, generator=g1).round(decimals=4), g1.initial_seed())
+st = g1.get_state(); a = torch.randint(0, 10, (3,), generator=g1); g1.set_state(st); b = torch.randint(0, 10, (3,), generator=g1); print(torch.equal(a, b), st.dtype, st.shape)
+tr, va = torch.utils.data.random_split(range(10), [0.7, 0.3], generator=torch.Generator().manual_seed(42)); print(list(tr), list(va))
+tr, va = torch.utils.data.random_split(ds, [3, 2], generator=torch.Generator().manual_seed(0)); print(tr.indices, type(tr).__name__, len(va))
+try:
+    torch.utils.data.random_split(ds, [3, 3])
+except ValueError as e:
+    print(e)
+sub = torch.utils.data.Subset(ds, [4, 0]); print(sub[0], len(sub))
+cat = torch.utils.data.ConcatDataset([ds, sub]); print(len(cat), cat[6], cat.cumulative_sizes)
+bs = torch.utils.data.BatchSampler(torch.utils.data.SequentialSampler(range(5)), batch_size=2, drop_last=False); print(list(bs), len(bs))
+rs = torch.utils.data.RandomSampler(range(5), replacement=True, num_samples=7, generator=torch.Generator().manual_seed(0)); print(list(rs))
+print(torch.utils.data.default_collate([(torch.tensor([1., 2.]), 3), (torch.tensor([4., 5.]), 6)]))
+print(torch.utils.data.default_collate([{"a": 1.5, "b": np.array([1, 2])}, {"a": 2.5, "b": np.array([3, 4])}]))
+''',
+    'errors': PRELUDE + r'''
+torch.manual_seed(0)
+def tryit(f):
+    try:
+        r = f(); print("ok", getattr(r, "shape", r), getattr(r, "dtype", ""))
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0])
+lin = nn.Linear(4, 3)
+tryit(lambda: lin(torch.randn(2, 4).double()))
+tryit(lambda: lin(torch.randn(2, 5)))
+tryit(lambda: lin(torch.randint(0, 3, (2, 4))))
+tryit(lambda: lin(torch.randn(2, 4).half()))
+tryit(lambda: lin.double()(torch.randn(2, 4)))
+tryit(lambda: torch.randn(2, 3) @ torch.randn(2, 3))
+tryit(lambda: torch.randn(2, 3) @ torch.randn(3, 2).double())
+tryit(lambda: torch.randn(2, 3, 4) @ torch.randn(5, 4, 2))
+tryit(lambda: torch.randn(3) @ torch.randn(4))
+tryit(lambda: torch.mm(torch.randn(2, 3), torch.randn(3)))
+tryit(lambda: torch.bmm(torch.randn(2, 3, 4), torch.randn(3, 4, 2)))
+tryit(lambda: torch.bmm(torch.randn(2, 3, 4), torch.randn(2, 5, 2)))
+tryit(lambda: torch.matmul(torch.randn(2, 3).to(torch.bfloat16), torch.randn(3, 2)))
+tryit(lambda: torch.randint(0, 5, (2, 3)) @ torch.randn(3, 2))
+tryit(lambda: torch.randint(0, 5, (2, 3)) @ torch.randint(0, 5, (3, 2)))
+tryit(lambda: torch.cat([torch.randn(2, 3), torch.randn(2, 4)]))
+tryit(lambda: torch.cat([torch.randn(2, 3), torch.randn(3)]))
+tryit(lambda: torch.cat([torch.randn(2, 3), torch.randn(2, 3)], dim=2))
+tryit(lambda: torch.cat([]))
+tryit(lambda: torch.stack([torch.randn(2, 3), torch.randn(2, 4)]))
+tryit(lambda: torch.cat((torch.randn(2, 3), torch.randint(0, 2, (2, 3)))))
+tryit(lambda: torch.cat([torch.randn(2, 3), torch.tensor([])]))
+tryit(lambda: torch.randn(2, 3).view(4))
+tryit(lambda: torch.randn(2, 3).view(-1, -1))
+tryit(lambda: torch.randn(2, 3).view(4, -1))
+tryit(lambda: torch.randn(2, 3).t().view(6))
+tryit(lambda: torch.randn(2, 3, 4).transpose(0, 1).view(3, 8))
+tryit(lambda: torch.randn(2, 3).reshape(5))
+tryit(lambda: torch.randn(4, 3)[:, :2].view(8))
+tryit(lambda: torch.randn(4, 3)[:, :2].view(4, 2, 1))
+tryit(lambda: torch.randn(2, 3).permute(1, 0, 2))
+tryit(lambda: torch.randn(2, 3).permute(0, 0))
+tryit(lambda: torch.randn(2, 3).transpose(0, 2))
+tryit(lambda: torch.randn(2, 3).squeeze(2))
+tryit(lambda: torch.randn(2, 3).unsqueeze(3))
+tryit(lambda: torch.randn(2, 3).expand(2, 2))
+tryit(lambda: torch.randn(2, 3).flatten(2))
+tryit(lambda: torch.randn(2, 3).unflatten(1, (2, 2)))
+tryit(lambda: torch.randn(2, 3).split([1, 1], dim=1))
+tryit(lambda: torch.randn(2, 3).chunk(0))
+tryit(lambda: torch.randn(2, 3) + torch.randn(3, 2))
+tryit(lambda: torch.randn(2, 3).masked_fill(torch.ones(3, 2, dtype=torch.bool), 0))
+tryit(lambda: torch.randn(2, 3).masked_fill(torch.ones(2, 3, dtype=torch.bool), torch.tensor([1., 2.])))
+tryit(lambda: torch.randn(2, 3).gather(1, torch.tensor([[0, 5]])))
+tryit(lambda: torch.randn(2, 3).gather(1, torch.tensor([[0.0]])))
+tryit(lambda: torch.randn(2, 3).gather(1, torch.tensor([0, 1])))
+tryit(lambda: torch.zeros(2, 3).scatter_(1, torch.tensor([[0, 1]]), torch.ones(2, 2, dtype=torch.float64)))
+tryit(lambda: torch.zeros(2, 3).index_select(1, torch.tensor([[0]])))
+tryit(lambda: torch.zeros(2, 3, dtype=torch.long).add_(torch.randn(2, 3)))
+tryit(lambda: torch.zeros(2, 3, dtype=torch.long).mul_(1.5))
+tryit(lambda: torch.zeros(2, 3).add_(torch.zeros(2, 1, 3)))
+tryit(lambda: torch.zeros(1, 3).add_(torch.zeros(2, 3)))
+tryit(lambda: torch.zeros(3).copy_(torch.zeros(2)))
+tryit(lambda: torch.zeros(2, 3).bool().sum().dtype)
+tryit(lambda: F.softmax(torch.randint(0, 3, (2, 3)), dim=-1))
+tryit(lambda: torch.randint(0, 3, (2, 3)).mean())
+tryit(lambda: torch.randint(0, 3, (2, 3)).float().mean(dtype=torch.long))
+tryit(lambda: torch.arange(5).std())
+tryit(lambda: F.layer_norm(torch.randn(2, 3), (4,)))
+tryit(lambda: nn.LayerNorm(4)(torch.randn(2, 3)))
+tryit(lambda: nn.BatchNorm1d(4)(torch.randn(2, 3)))
+tryit(lambda: nn.Conv2d(3, 4, 3)(torch.randn(1, 4, 5, 5)))
+tryit(lambda: nn.Conv2d(3, 4, 3)(torch.randn(4, 5, 5)))
+tryit(lambda: nn.Conv2d(3, 4, 3)(torch.randn(3, 5)))
+tryit(lambda: nn.Conv2d(3, 4, 7)(torch.randn(1, 3, 5, 5)))
+tryit(lambda: nn.Embedding(4, 2)(torch.tensor([[1, 4]])))
+tryit(lambda: nn.MultiheadAttention(6, 4))
+tryit(lambda: nn.MultiheadAttention(8, 2, batch_first=True)(torch.randn(2, 3, 8), torch.randn(2, 4, 8), torch.randn(2, 5, 8)))
+''',
+    'autograd_err': PRELUDE + r'''
+torch.manual_seed(0)
+def tryit(f):
+    try:
+        r = f(); print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0])
+w = torch.randn(3, requires_grad=True)
+def f1():
+    w.add_(1)
+tryit(f1)
+def f1b():
+    w[0] = 1.0
+tryit(f1b)
+def f1c():
+    w.data.add_(1); return w.grad
+tryit(f1c)
+def f2():
+    a = torch.randn(3, requires_grad=True); b = a.sigmoid(); b.mul_(2); b.sum().backward()
+tryit(f2)
+def f3():
+    a = torch.randn(3, requires_grad=True); b = a * 2; c = b.exp(); b.add_(1); c.sum().backward()
+tryit(f3)
+def f3b():
+    a = torch.randn(3, requires_grad=True); b = a * 2; c = b ** 2; b.add_(1); b.add_(1); c.sum().backward()
+tryit(f3b)
+def f4():
+    a = torch.randn(2, 3, requires_grad=True); b = a.tanh(); v = b[0]; v.zero_(); b.sum().backward()
+tryit(f4)
+def f5():
+    x = torch.randn(3, requires_grad=True); y = x.relu(); y += 1; return y.grad_fn.name(), y._version
+tryit(f5)
+def f6():
+    x = torch.randn(3, requires_grad=True); y = F.relu(x, inplace=True)
+tryit(f6)
+def f7():
+    x = torch.randn(3, requires_grad=True) * 1; y = F.relu(x, inplace=True); z = F.sigmoid(y); y.mul_(2); z.sum().backward()
+tryit(f7)
+def f8():
+    x = torch.randn(3, requires_grad=True); l = (x * 2).sum(); l.backward(); l.backward()
+tryit(f8)
+def f9():
+    x = torch.randn(3, requires_grad=True); (x * 2).backward()
+tryit(f9)
+def f10():
+    x = torch.randn(3); x.sum().backward()
+tryit(f10)
+def f11():
+    x = torch.randn(3, requires_grad=True); y = x * 2; return y.grad
+tryit(f11)
+def f12():
+    x = torch.randn(3, requires_grad=True); return x.numpy()
+tryit(f12)
+def f13():
+    x = torch.randn(3, requires_grad=True); return torch.autograd.grad(x.sum(), [x, torch.randn(2, requires_grad=True)])
+tryit(f13)
+def f14():
+    x = torch.randn(3, requires_grad=True); return torch.autograd.grad((x * 2).sum(), x, grad_outputs=torch.ones(2))
+tryit(f14)
+def f15():
+    x = torch.randn(3, requires_grad=True); x.requires_grad_(False) if False else None; y = (x * 2).detach(); y.requires_grad = True; return y.is_leaf, y.grad_fn
+tryit(f15)
+def f16():
+    x = torch.randn(3, requires_grad=True); y = x * 2; y.requires_grad = False
+tryit(f16)
+def f17():
+    x = torch.randint(0, 3, (3,)); x.requires_grad_()
+tryit(f17)
+def f18():
+    x = torch.randn(3, requires_grad=True); y = x.view(3); y.add_(1)
+tryit(f18)
+def f19():
+    x = torch.randn(3, requires_grad=True) * 1; y = x.unbind(0)[0]; y.mul_(2)
+tryit(f19)
+def f20():
+    x = torch.randn(4, requires_grad=True) * 1; a, b = x.split(2); a.mul_(2)
+tryit(f20)
+def f21():
+    x = torch.randn(4, requires_grad=True) * 1; a, b = x.chunk(2); a.mul_(2); return a.grad_fn.name()
+tryit(f21)
+def f22():
+    with torch.no_grad():
+        x = torch.randn(3, requires_grad=True) * 1
+    return x.requires_grad, x.grad_fn
+tryit(f22)
+def f23():
+    x = torch.randn(3, requires_grad=True); y = x.detach(); y.add_(1); (x * x).sum().backward(); return x.grad is not None
+tryit(f23)
+def f24():
+    x = torch.randn(3, requires_grad=True); y = x * x; x.detach().add_(1); y.sum().backward()
+tryit(f24)
+def f25():
+    lin = nn.Linear(2, 2); out = lin(torch.randn(1, 2)); lin.weight.data.mul_(2); out.sum().backward(); return lin.weight.grad.shape
+tryit(f25)
+def f26():
+    lin = nn.Linear(2, 2); x = torch.randn(1, 2, requires_grad=True); out = lin(x); 
+    with torch.no_grad():
+        lin.weight.mul_(2)
+    out.sum().backward()
+tryit(f26)
+def f27():
+    x = torch.randn(2, requires_grad=True); y = torch.randn(2, requires_grad=True); z = x * y
+    with torch.no_grad():
+        y += 1
+    z.sum().backward()
+tryit(f27)
+def f28():
+    x = torch.randn(3, requires_grad=True); h = x.register_hook(lambda g: g * 2); (x * 3).sum().backward(); h.remove(); return x.grad
+tryit(f28)
+def f29():
+    x = torch.randn(3); x.register_hook(lambda g: g)
+tryit(f29)
+def f30():
+    x = torch.randn(3, requires_grad=True); y = x * 2; y.retain_grad(); y.sum().backward(); return y.grad, y.retains_grad, x.retains_grad
+tryit(f30)
+def f31():
+    x = torch.randn(3, requires_grad=True); y = x * 2; y.sum().backward(); return y.grad
+tryit(f31)
+def f32():
+    x = torch.randn(3, requires_grad=True); y = x.exp(); y.backward(torch.ones(3), retain_graph=True); y.backward(torch.ones(3)); return x.grad.round(decimals=4)
+tryit(f32)
+def f33():
+    x = torch.tensor([1., 2.], requires_grad=True); y = x.clone(); y[0] = y[1] * 3; y.sum().backward(); return x.grad, y.grad_fn.name()
+tryit(f33)
+def f34():
+    x = torch.ones(2, requires_grad=True); return x.grad_fn, x.is_leaf, (x + 0).is_leaf, x.detach().requires_grad, x.clone().grad_fn
+tryit(f34)
+''',
+    'hf_masks': PRELUDE + r'''
+torch.manual_seed(0)
+def _make_causal_mask(input_ids_shape, dtype, device, past_key_values_length=0):
+    bsz, tgt_len = input_ids_shape
+    mask = torch.full((tgt_len, tgt_len), torch.finfo(dtype).min, device=device)
+    mask_cond = torch.arange(mask.size(-1), device=device)
+    mask.masked_fill_(mask_cond < (mask_cond + 1).view(mask.size(-1), 1), 0)
+    mask = mask.to(dtype)
+    if past_key_values_length > 0:
+        mask = torch.cat([torch.zeros(tgt_len, past_key_values_length, dtype=dtype, device=device), mask], dim=-1)
+    return mask[None, None, :, :].expand(bsz, 1, tgt_len, tgt_len + past_key_values_length)
+def _expand_mask(mask, dtype, tgt_len=None):
+    bsz, src_len = mask.size()
+    tgt_len = tgt_len if tgt_len is not None else src_len
+    expanded_mask = mask[:, None, None, :].expand(bsz, 1, tgt_len, src_len).to(dtype)
+    inverted_mask = 1.0 - expanded_mask
+    return inverted_mask.masked_fill(inverted_mask.to(torch.bool), torch.finfo(dtype).min)
+for dtype in (torch.float32, torch.bfloat16, torch.float16):
+    cm = _make_causal_mask((2, 3), dtype, torch.device("cpu"), past_key_values_length=1)
+    am = _expand_mask(torch.tensor([[1, 1, 1, 1], [0, 1, 1, 1]]), dtype, tgt_len=3)
+    comb = am + cm
+    print(dtype, cm.shape, cm.stride(), comb.dtype)
+    print(comb[1, 0])
+    print(comb.softmax(-1)[1, 0])
+    q = torch.randn(2, 2, 3, 4, dtype=dtype); k = torch.randn(2, 2, 4, 4, dtype=dtype)
+    o = F.scaled_dot_product_attention(q, k, k, attn_mask=comb)
+    print(o.dtype, o[1, 0, 0].float().round(decimals=2))
+# fully masked row with finfo.min vs -inf
+m = torch.full((1, 1, 2, 2), torch.finfo(torch.float32).min); m[0, 0, 1, 0] = 0
+q = torch.randn(1, 1, 2, 4)
+print(F.scaled_dot_product_attention(q, q, q, attn_mask=m).round(decimals=4))
+mi = torch.full((1, 1, 2, 2), float("-inf")); mi[0, 0, 1, 0] = 0
+print(F.scaled_dot_product_attention(q, q, q, attn_mask=mi))
+mb = torch.tensor([[False, False], [True, False]])
+print(F.scaled_dot_product_attention(q, q, q, attn_mask=mb))
+# BERT extended attention mask
+attention_mask = torch.tensor([[1, 1, 0]])
+ext = attention_mask[:, None, None, :]
+ext = ext.to(dtype=torch.float16)
+ext = (1.0 - ext) * torch.finfo(torch.float16).min
+print(ext, ext.dtype)
+print((1.0 - attention_mask[:, None, None, :]) * -10000.0)
+# T5 relative position bucket
+def _relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
+    relative_buckets = 0
+    if bidirectional:
+        num_buckets //= 2
+        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
+        relative_position = torch.abs(relative_position)
+    else:
+        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
+    max_exact = num_buckets // 2
+    is_small = relative_position < max_exact
+    relative_position_if_large = max_exact + (
+        torch.log(relative_position.float() / max_exact) / math.log(max_distance / max_exact) * (num_buckets - max_exact)
+    ).to(torch.long)
+    relative_position_if_large = torch.min(relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1))
+    relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
+    return relative_buckets
+ctx = torch.arange(12, dtype=torch.long)[:, None]; mem = torch.arange(12, dtype=torch.long)[None, :]
+rp = mem - ctx
+b = _relative_position_bucket(rp, num_buckets=8, max_distance=16); print(b[0], b[-1], b.dtype)
+print(_relative_position_bucket(rp, bidirectional=False, num_buckets=8, max_distance=16)[-1])
+# GPT-2 Conv1D
+class Conv1D(nn.Module):
+    def __init__(self, nf, nx):
+        super().__init__(); self.nf = nf
+        self.weight = nn.Parameter(torch.empty(nx, nf)); self.bias = nn.Parameter(torch.zeros(nf))
+        nn.init.normal_(self.weight, std=0.02)
+    def forward(self, x):
+        size_out = x.size()[:-1] + (self.nf,)
+        x = torch.addmm(self.bias, x.view(-1, x.size(-1)), self.weight)
+        return x.view(size_out)
+c = Conv1D(6, 4); x = torch.randn(2, 3, 4, requires_grad=True); y = c(x)
+print(y.shape, y.grad_fn.name(), y.grad_fn.next_functions[0][0].name(), type(x.size()[:-1] + (6,)).__name__)
+y.sum().backward(); print(c.weight.grad.shape, c.bias.grad)
+try:
+    c(x.transpose(0, 1))
+except RuntimeError as e:
+    print(e)
+''',
+    'printing': PRELUDE + r'''
+torch.manual_seed(0)
+class Mlp(nn.Module):
+    def __init__(self, in_features, hidden_features=None, out_features=None, act_layer=nn.GELU, drop=0.):
+        super().__init__()
+        out_features = out_features or in_features; hidden_features = hidden_features or in_features
+        self.fc1 = nn.Linear(in_features, hidden_features); self.act = act_layer()
+        self.drop1 = nn.Dropout(drop); self.norm = nn.Identity()
+        self.fc2 = nn.Linear(hidden_features, out_features); self.drop2 = nn.Dropout(drop)
+class Attention(nn.Module):
+    def __init__(self, dim, num_heads=2, qkv_bias=False, qk_norm=False):
+        super().__init__()
+        self.num_heads = num_heads; self.head_dim = dim // num_heads; self.scale = self.head_dim ** -0.5
+        self.qkv = nn.Linear(dim, dim * 3, bias=qkv_bias)
+        self.q_norm = nn.LayerNorm(self.head_dim) if qk_norm else nn.Identity()
+        self.attn_drop = nn.Dropout(0.0); self.proj = nn.Linear(dim, dim)
+class Block(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(dim, eps=1e-6); self.attn = Attention(dim, qk_norm=True)
+        self.ls1 = nn.Identity(); self.norm2 = nn.LayerNorm(dim, eps=1e-6)
+        self.mlp = Mlp(dim, int(dim * 4.0), act_layer=nn.GELU)
+m = nn.Sequential(*[Block(4) for _ in range(2)])
+print(m)
+print(nn.ModuleDict({"a": nn.ReLU(), "b": nn.ModuleList([nn.Tanh(), nn.Softplus(beta=2)])}))
+pd = nn.ParameterDict({"w": nn.Parameter(torch.ones(2)), "b": nn.Parameter(torch.zeros(2, 3, dtype=torch.float64))})
+print(pd)
+pl = nn.ParameterList([nn.Parameter(torch.ones(2)), nn.Parameter(torch.zeros(1), requires_grad=False)])
+print(pl)
+print(nn.Sequential())
+print(nn.ModuleList())
+class Empty(nn.Module):
+    pass
+print(Empty(), nn.Identity(54, unused="x"))
+class WithExtra(nn.Module):
+    def __init__(self):
+        super().__init__(); self.lin = nn.Linear(2, 2)
+    def extra_repr(self):
+        return "hello=1\nworld=2"
+print(WithExtra())
+print(nn.TransformerEncoderLayer(d_model=4, nhead=2, dim_feedforward=8, batch_first=True, norm_first=True))
+print(nn.Conv2d(3, 8, kernel_size=(3, 1), stride=(2, 1), padding="same" if False else (1, 0), dilation=1, groups=1, bias=False, padding_mode="reflect"))
+print(nn.ConvTranspose2d(4, 2, 3, stride=2, output_padding=1), nn.Conv1d(2, 2, 3, padding="same", dilation=2))
+print(nn.MaxPool2d(3, stride=2, padding=1, ceil_mode=True), nn.AvgPool2d(2, count_include_pad=False), nn.AdaptiveAvgPool2d((1, 1)), nn.AdaptiveAvgPool1d(1))
+print(nn.BatchNorm2d(4, momentum=0.01, eps=1e-3), nn.SyncBatchNorm(3), nn.InstanceNorm2d(3, affine=True), nn.LocalResponseNorm(2))
+print(nn.Dropout2d(0.2), nn.AlphaDropout(0.1), nn.Hardswish(inplace=True), nn.Mish(), nn.PReLU(3), nn.ELU(alpha=0.5), nn.Softmax(dim=-1), nn.LogSoftmax(1), nn.Softmax2d())
+print(nn.Flatten(), nn.Unflatten(1, (2, 2)), nn.PixelShuffle(2), nn.Upsample(scale_factor=2.0, mode="bilinear"), nn.ZeroPad2d((1, 0, 1, 0)), nn.ReflectionPad1d(2), nn.ConstantPad2d(1, 3.5))
+print(nn.LSTM(4, 8, num_layers=2, batch_first=True, dropout=0.1, bidirectional=True), nn.GRU(3, 3), nn.RNN(2, 2, nonlinearity="relu"), nn.LSTMCell(2, 3))
+print(nn.Embedding(10, 4, padding_idx=0, max_norm=1.0), nn.EmbeddingBag(10, 3, mode="sum"), nn.Bilinear(2, 3, 4))
+print(nn.CrossEntropyLoss(label_smoothing=0.1), nn.BCEWithLogitsLoss(pos_weight=torch.ones(2)), nn.KLDivLoss(reduction="batchmean", log_target=True), nn.CTCLoss())
+sd = nn.Linear(2, 1).state_dict(); print(sd); print(type(sd).__name__)
+x = torch.tensor([1e-5, 1.0, 12345.678]); print(x, x.half(), x.to(torch.bfloat16), x.double())
+print(torch.tensor([1e10, 1.0]), torch.tensor([0.1, 100.0]), torch.tensor([1e-10]), torch.tensor([float("nan"), float("inf"), -float("inf"), 0.5]))
+print(torch.arange(12).reshape(3, 4).to(torch.int8), torch.tensor([True, False]), torch.tensor([1 + 2j, 0.5 - 1j]))
+print(torch.randn(2, 3, dtype=torch.float64), torch.zeros(0, 3), torch.ones(2, 0, 2).shape, torch.tensor(3.5), torch.tensor(7, dtype=torch.uint8))
+print(torch.randn(3, requires_grad=True), torch.randn(2, 2).to(torch.bfloat16).requires_grad_())
+print(nn.Parameter(torch.tensor([1.5, -2.0])), nn.Parameter(torch.arange(3.), requires_grad=False))
+print(torch.linspace(0, 1, 1001))
+print(torch.arange(30).reshape(5, 6) * 1000000)
+print(torch.full((2, 2), 1 / 3, dtype=torch.float16), torch.tensor([65504.0], dtype=torch.float16), torch.tensor([3.0e38]).to(torch.bfloat16))
+''',
+    'moe_alibi': PRELUDE + r'''
+torch.manual_seed(0)
+# Mixtral-style sparse MoE
+hidden_dim, ffn, E, top_k = 4, 6, 3, 2
+gate = nn.Linear(hidden_dim, E, bias=False)
+experts = nn.ModuleList([nn.Sequential(nn.Linear(hidden_dim, ffn, bias=False), nn.SiLU(), nn.Linear(ffn, hidden_dim, bias=False)) for _ in range(E)])
+hidden_states = torch.randn(2, 3, hidden_dim)
+b, s, h = hidden_states.shape
+hs = hidden_states.view(-1, h)
+router_logits = gate(hs)
+routing_weights = F.softmax(router_logits, dim=1, dtype=torch.float)
+routing_weights, selected_experts = torch.topk(routing_weights, top_k, dim=-1)
+routing_weights /= routing_weights.sum(dim=-1, keepdim=True)
+routing_weights = routing_weights.to(hs.dtype)
+print(selected_experts, routing_weights.round(decimals=4), routing_weights.grad_fn.name())
+final = torch.zeros((b * s, h), dtype=hs.dtype, device=hs.device)
+expert_mask = F.one_hot(selected_experts, num_classes=E).permute(2, 1, 0)
+print(expert_mask.shape, expert_mask.stride(), expert_mask.dtype)
+for expert_idx in range(E):
+    idx, top_x = torch.where(expert_mask[expert_idx])
+    print(expert_idx, idx, top_x)
+    current_state = hs[None, top_x].reshape(-1, h)
+    current = experts[expert_idx](current_state) * routing_weights[top_x, idx, None]
+    final.index_add_(0, top_x, current.to(hs.dtype))
+out = final.reshape(b, s, h)
+print(out.round(decimals=4)[0], out.grad_fn.name())
+out.sum().backward(); print(gate.weight.grad.round(decimals=4))
+hit = torch.greater(expert_mask.sum(dim=(-1, -2)), 0).nonzero(); print(hit, hit.shape)
+# load-balancing loss
+num_experts = E
+rw = F.softmax(router_logits.detach(), dim=-1)
+_, sel = torch.topk(rw, top_k, dim=-1)
+em = F.one_hot(sel, num_experts)
+tokens_per_expert = torch.mean(em.float(), dim=0)
+router_prob_per_expert = torch.mean(rw, dim=0)
+print(tokens_per_expert, (tokens_per_expert * router_prob_per_expert.unsqueeze(0)).sum() * num_experts)
+z = torch.logsumexp(router_logits, dim=-1); print((z ** 2).mean().round(decimals=4))
+# repeat_kv
+def repeat_kv(hidden_states, n_rep):
+    batch, num_key_value_heads, slen, head_dim = hidden_states.shape
+    if n_rep == 1:
+        return hidden_states
+    hidden_states = hidden_states[:, :, None, :, :].expand(batch, num_key_value_heads, n_rep, slen, head_dim)
+    return hidden_states.reshape(batch, num_key_value_heads * n_rep, slen, head_dim)
+kv = torch.randn(1, 2, 3, 4); r = repeat_kv(kv, 3)
+print(r.shape, r.stride(), r.is_contiguous(), torch.equal(r, kv.repeat_interleave(3, dim=1)))
+print(kv[:, :, None].expand(1, 2, 3, 3, 4).stride(), kv[:, :, None].expand(1, 2, 3, 3, 4).is_contiguous())
+# ALiBi
+def build_alibi_tensor(attention_mask, num_heads, dtype):
+    batch_size, seq_length = attention_mask.shape
+    closest_power_of_2 = 2 ** math.floor(math.log2(num_heads))
+    base = torch.tensor(2 ** (-(2 ** -(math.log2(closest_power_of_2) - 3))), device=attention_mask.device, dtype=torch.float32)
+    powers = torch.arange(1, 1 + closest_power_of_2, device=attention_mask.device, dtype=torch.int32)
+    slopes = torch.pow(base, powers)
+    if closest_power_of_2 != num_heads:
+        extra_base = torch.tensor(2 ** (-(2 ** -(math.log2(2 * closest_power_of_2) - 3))), device=attention_mask.device, dtype=torch.float32)
+        num_remaining_heads = min(closest_power_of_2, num_heads - closest_power_of_2)
+        extra_powers = torch.arange(1, 1 + 2 * num_remaining_heads, 2, device=attention_mask.device, dtype=torch.int32)
+        slopes = torch.cat([slopes, torch.pow(extra_base, extra_powers)], dim=0)
+    arange_tensor = ((attention_mask.cumsum(dim=-1) - 1) * attention_mask)[:, None, :]
+    alibi = slopes[..., None] * arange_tensor
+    return alibi.reshape(batch_size * num_heads, 1, seq_length).to(dtype)
+al = build_alibi_tensor(torch.tensor([[0, 1, 1, 1], [1, 1, 1, 1]]), 6, torch.bfloat16)
+print(al.shape, al.dtype, al[:6, 0])
+print(torch.pow(torch.tensor(0.5), torch.arange(1, 4, dtype=torch.int32)).dtype, torch.pow(2, torch.arange(3)).dtype, torch.pow(2.5, torch.arange(3)).dtype)
+q = torch.randn(12, 4, 2, dtype=torch.bfloat16); k = torch.randn(12, 2, 4, dtype=torch.bfloat16)
+sc = al.baddbmm(batch1=q, batch2=k, beta=1.0, alpha=0.5); print(sc.shape, sc.dtype, sc[0, 0])
+try:
+    torch.baddbmm(al.float(), q, k)
+except RuntimeError as e:
+    print(e)
+# gelu_new
+x = torch.linspace(-3, 3, 7)
+gn = 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+print(gn.round(decimals=4), torch.allclose(gn, F.gelu(x, approximate="tanh"), atol=1e-6))
+print((x * torch.sigmoid(1.702 * x)).round(decimals=4), F.mish(x).round(decimals=4), F.hardswish(x), F.relu6(x * 3), F.silu(x).round(decimals=4))
+''',
+    'channels_last': PRELUDE + r'''
+torch.manual_seed(0)
+def resample_abs_pos_embed(posemb, new_size, num_prefix_tokens=1, interpolation="bicubic", antialias=True):
+    num_pos_tokens = posemb.shape[1]
+    num_new_tokens = new_size[0] * new_size[1] + num_prefix_tokens
+    if num_new_tokens == num_pos_tokens and new_size[0] == new_size[1]:
+        return posemb
+    old_size = [int(math.sqrt(num_pos_tokens - num_prefix_tokens))] * 2
+    posemb_prefix, posemb = posemb[:, :num_prefix_tokens], posemb[:, num_prefix_tokens:]
+    embed_dim = posemb.shape[-1]
+    orig_dtype = posemb.dtype
+    posemb = posemb.float()
+    posemb = posemb.reshape(1, old_size[0], old_size[1], -1).permute(0, 3, 1, 2)
+    posemb = F.interpolate(posemb, size=new_size, mode=interpolation, antialias=antialias)
+    posemb = posemb.permute(0, 2, 3, 1).reshape(1, -1, embed_dim)
+    posemb = posemb.to(orig_dtype)
+    return torch.cat([posemb_prefix, posemb], dim=1)
+pe = torch.randn(1, 1 + 16, 3)
+for size, mode, aa in [((2, 2), "bicubic", True), ((6, 6), "bicubic", True), ((3, 5), "bilinear", False), ((2, 3), "bilinear", True), ((6, 6), "nearest", False)]:
+    r = resample_abs_pos_embed(pe, size, interpolation=mode, antialias=aa)
+    print(size, mode, r.shape, r[0, 1:4].round(decimals=3))
+try:
+    F.interpolate(torch.randn(1, 2, 4, 4), size=(2, 2), mode="nearest", antialias=True)
+except Exception as e:
+    print(type(e).__name__, e)
+x = torch.randn(2, 3, 5, 5)
+xc = x.to(memory_format=torch.channels_last)
+print(xc.shape, xc.stride(), xc.is_contiguous(), xc.is_contiguous(memory_format=torch.channels_last))
+conv = nn.Conv2d(3, 4, 3, padding=1).to(memory_format=torch.channels_last)
+print(conv.weight.stride(), conv.weight.is_contiguous(memory_format=torch.channels_last))
+y = conv(xc); print(y.stride(), y.is_contiguous(memory_format=torch.channels_last))
+y2 = conv(x); print(y2.stride())
+bn = nn.BatchNorm2d(4); z = bn(y); print(z.stride())
+r = F.relu(z); print(r.stride(), (r + 1).stride(), (r + x[:, :1].contiguous()).stride(), r.sum(1, keepdim=True).stride())
+p = F.max_pool2d(r, 2); print(p.stride(), F.avg_pool2d(r, 2).stride(), F.adaptive_avg_pool2d(r, 1).stride(), F.adaptive_avg_pool2d(r, 1).flatten(1).stride())
+print(F.interpolate(r, scale_factor=2, mode="nearest").stride(), F.interpolate(r, scale_factor=2, mode="bilinear").stride())
+print(r.contiguous().stride(), r.permute(0, 2, 3, 1).is_contiguous(), r.view(2, 4, 25).stride() if r.is_contiguous() else "nc")
+try:
+    r.view(2, 4, 25)
+except RuntimeError as e:
+    print(e)
+print(torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride(), torch.zeros_like(xc).stride(), torch.empty_like(xc, memory_format=torch.contiguous_format).stride(), xc.clone().stride(), xc.clone(memory_format=torch.preserve_format).stride())
+print(torch.randn(2, 3, 4, 5, 6).to(memory_format=torch.channels_last_3d).stride())
+try:
+    torch.randn(2, 3, 4).to(memory_format=torch.channels_last)
+except RuntimeError as e:
+    print(e)
+print(xc.new_zeros(2, 3, 5, 5).stride(), (xc * 2).stride(), xc.float().stride(), xc.double().stride(), xc.to(torch.bfloat16).stride(), torch.cat([xc, xc], 1).stride(), torch.cat([xc, xc], 0).stride())
+print(F.layer_norm(xc.permute(0, 2, 3, 1), (3,)).stride(), nn.GroupNorm(1, 3)(xc).stride(), F.dropout(xc, 0.5, training=False).stride())
+u = F.unfold(x, kernel_size=2, stride=2); print(u.shape, u.stride())
+print(F.fold(u, output_size=(4, 4), kernel_size=2, stride=2).shape)
+t = torch.arange(10.); print(t.unfold(0, 4, 3), t.unfold(0, 4, 3).stride())
+''',
+    'gnn': PRELUDE + r'''
+torch.manual_seed(0)
+edge_index = torch.tensor([[0, 1, 1, 2, 3, 3], [1, 0, 2, 1, 0, 2]])
+N = 4; x = torch.randn(N, 3, requires_grad=True)
+row, col = edge_index
+deg = torch.zeros(N).scatter_add_(0, col, torch.ones(col.size(0))); print(deg)
+deg_inv_sqrt = deg.pow(-0.5); deg_inv_sqrt[deg_inv_sqrt == float("inf")] = 0
+norm = deg_inv_sqrt[row] * deg_inv_sqrt[col]; print(norm.round(decimals=4))
+msg = x[row] * norm.view(-1, 1)
+out = torch.zeros(N, 3).index_add_(0, col, msg)
+print(out.round(decimals=4), out.grad_fn.name())
+out2 = torch.zeros(N, 3).scatter_reduce(0, col.view(-1, 1).expand(-1, 3), msg, reduce="amax", include_self=False)
+print(out2.round(decimals=4), out2.grad_fn.name())
+out3 = torch.zeros(N, 3).scatter_reduce(0, col.view(-1, 1).expand(-1, 3), msg, reduce="mean", include_self=True)
+print(out3.round(decimals=4))
+out4 = torch.full((N, 3), 5.0).scatter_reduce(0, col.view(-1, 1).expand(-1, 3), msg, reduce="prod", include_self=False)
+print(out4.round(decimals=4))
+(out.sum() + out2.sum() + out3.sum()).backward(); print(x.grad.round(decimals=4))
+# segment softmax (GAT)
+alpha = torch.randn(6)
+amax = torch.full((N,), float("-inf")).scatter_reduce(0, col, alpha, reduce="amax", include_self=True)
+e = (alpha - amax[col]).exp()
+den = torch.zeros(N).index_add(0, col, e)
+print((e / den[col]).round(decimals=4))
+adj = torch.sparse_coo_tensor(edge_index, torch.ones(6), (N, N))
+print(adj, adj.is_coalesced(), adj.coalesce().indices())
+print(torch.sparse.mm(adj, x.detach()).round(decimals=4), (adj.to_dense() @ x.detach()).round(decimals=4).equal(torch.sparse.mm(adj, x.detach()).round(decimals=4)))
+print(torch.sparse.sum(adj, dim=1), torch.sparse.sum(adj, dim=1).to_dense())
+A = adj.to_dense() + torch.eye(N); D = A.sum(1); Dm = torch.diag(D.pow(-0.5)); print((Dm @ A @ Dm).round(decimals=4))
+try:
+    torch.zeros(3).scatter_add_(0, torch.tensor([0, 5]), torch.ones(2))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.zeros(3).scatter_reduce(0, torch.tensor([0, 1]), torch.ones(2), reduce="max")
+except RuntimeError as e:
+    print(e)
+try:
+    torch.zeros(3).index_add_(0, torch.tensor([0, 1]), torch.ones(3))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.zeros(3, 2).index_add_(0, torch.tensor([0, 1]), torch.ones(2, 2, dtype=torch.float64))
+except RuntimeError as e:
+    print(e)
+print(torch.zeros(3, dtype=torch.long).index_add_(0, torch.tensor([0, 0]), torch.tensor([2, 3]), alpha=2))
+print(torch.zeros(2, 3).index_reduce_(0, torch.tensor([0, 0, 1]), torch.arange(9.).view(3, 3), "amax", include_self=False))
+print(torch.cdist(x.detach(), x.detach()).round(decimals=4)[0], torch.cdist(x.detach()[None], x.detach()[None], p=1).shape)
+print(torch.pairwise_distance(x.detach()[:2], x.detach()[2:]).round(decimals=4), F.cosine_similarity(x.detach()[:, None], x.detach()[None], dim=-1).round(decimals=4)[0])
+print(torch.unique(edge_index, dim=1).shape, torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 1]), return_counts=True))
+print(torch.topk(torch.tensor([1., 3., 3., 2.]), 2), torch.kthvalue(torch.tensor([3., 1., 2.]), 2))
+''',
+    'clip_new': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+m(torch.randn(5, 3)).pow(2).sum().backward()
+grads = [p.grad for p in m.parameters()]
+tn = torch.nn.utils.get_total_norm(grads, norm_type=2.0); print(tn.round(decimals=4), tn.dtype)
+print(torch.nn.utils.get_total_norm(grads, norm_type="inf").round(decimals=4), torch.nn.utils.get_total_norm(grads, 1.0).round(decimals=4))
+torch.nn.utils.clip_grads_with_norm_(m.parameters(), max_norm=1.0, total_norm=tn)
+print(torch.nn.utils.get_total_norm([p.grad for p in m.parameters()]).round(decimals=4))
+n = torch.nn.utils.clip_grad_norm_(m.parameters(), 0.5, norm_type=float("inf"), foreach=True); print(n.round(decimals=4))
+m[0].weight.grad[0, 0] = float("nan")
+try:
+    torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0, error_if_nonfinite=True)
+except RuntimeError as e:
+    print(e)
+n = torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0); print(n, m[2].bias.grad)
+print(torch.nn.utils.clip_grad_norm_([], 1.0), torch.nn.utils.clip_grad_norm_(nn.Linear(2, 2).parameters(), 1.0))
+w = torch.randn(2, requires_grad=True); w.grad = torch.tensor([3.0, -4.0]); torch.nn.utils.clip_grad_value_([w], 1.5); print(w.grad)
+w.grad = torch.tensor([3.0, -4.0]); print(torch.nn.utils.clip_grad_norm_(w, 1.0), w.grad)
+v = torch.nn.utils.parameters_to_vector(m.parameters()); print(v.shape, v.grad_fn.name())
+torch.nn.utils.vector_to_parameters(torch.zeros_like(v), m.parameters()); print(m[0].bias)
+try:
+    torch.nn.utils.vector_to_parameters(torch.zeros(3), m.parameters())
+except Exception as e:
+    print(type(e).__name__, e)
+opt = torch.optim.Adam(m.parameters(), lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)
+print(opt.defaults.get("decoupled_weight_decay"), type(opt).__name__)
+print(sorted(torch.optim.AdamW(m.parameters()).defaults.items()))
+print(sorted(torch.optim.Adam(m.parameters()).defaults.items()))
+print(sorted(torch.optim.SGD(m.parameters(), lr=0.1).defaults.items()))
+''',
+    'inference': PRELUDE + r'''
+torch.manual_seed(0)
+def tryit(f):
+    try:
+        r = f(); print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0])
+with torch.inference_mode():
+    w = torch.randn(2, 2)
+    lin = nn.Linear(2, 2)
+print(w.is_inference(), lin.weight.is_inference(), lin.weight.requires_grad, type(lin.weight).__name__)
+tryit(lambda: lin(torch.randn(1, 2)).sum().backward())
+tryit(lambda: w.requires_grad_())
+tryit(lambda: nn.Parameter(w))
+tryit(lambda: nn.Parameter(w.clone()).is_inference())
+tryit(lambda: w.add_(1))
+tryit(lambda: w.clone().add_(1).is_inference())
+tryit(lambda: w[0].is_inference())
+tryit(lambda: w.view(4).is_inference())
+tryit(lambda: w.detach().is_inference())
+tryit(lambda: w.data.is_inference())
+tryit(lambda: torch.zeros_like(w).is_inference())
+tryit(lambda: (w + 1).is_inference())
+tryit(lambda: w.numpy().shape)
+tryit(lambda: w.to(torch.float64).is_inference())
+tryit(lambda: w.float().is_inference())
+tryit(lambda: w.to(torch.float32) is w)
+def f1():
+    x = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        y = x * 2
+    return y.requires_grad, y.is_inference(), y.grad_fn
+tryit(f1)
+def f2():
+    x = torch.ones(2)
+    with torch.inference_mode():
+        v = x.view(2); v.add_(1)
+        s = x[0]
+    return x, v.is_inference(), s.is_inference()
+tryit(f2)
+def f3():
+    x = torch.ones(2)
+    with torch.inference_mode():
+        y = x.view(2)
+    y.add_(1)
+    return x
+tryit(f3)
+def f4():
+    x = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        y = x.view(2)
+    return y.requires_grad, y.is_inference(), y._is_view()
+tryit(f4)
+def f5():
+    with torch.inference_mode():
+        x = torch.ones(2)
+    with torch.inference_mode(mode=False):
+        return torch.is_inference_mode_enabled(), torch.is_grad_enabled()
+tryit(f5)
+def f6():
+    with torch.inference_mode():
+        with torch.enable_grad():
+            x = torch.ones(2, requires_grad=True); y = x * 2
+            return y.requires_grad, torch.is_grad_enabled(), x.is_inference()
+tryit(f6)
+def f7():
+    with torch.inference_mode():
+        x = torch.ones(2)
+    y = torch.ones(2, requires_grad=True)
+    return (x + y).requires_grad, (x * y).grad_fn is not None
+tryit(f7)
+def f8():
+    with torch.inference_mode():
+        x = torch.ones(2)
+    y = torch.ones(2, requires_grad=True)
+    return (x * y).sum().backward()
+tryit(f8)
+def f9():
+    with torch.inference_mode():
+        x = torch.ones(2)
+    lin = nn.Linear(2, 2)
+    return lin(x).requires_grad
+tryit(f9)
+def f10():
+    with torch.inference_mode():
+        x = torch.ones(1, 2)
+    lin = nn.Linear(2, 2)
+    lin(x).sum().backward(); return lin.weight.grad
+tryit(f10)
+def f11():
+    with torch.inference_mode():
+        x = torch.ones(1, 2)
+    lin = nn.Linear(2, 2)
+    with torch.no_grad():
+        return lin(x).is_inference()
+tryit(f11)
+def f12():
+    lin = nn.Linear(2, 2)
+    with torch.inference_mode():
+        lin.weight.add_(1)
+    return lin.weight.is_inference(), lin.weight._version
+tryit(f12)
+def f13():
+    lin = nn.Linear(2, 2)
+    with torch.inference_mode():
+        lin.weight.data = torch.zeros(2, 2)
+    return lin.weight.is_inference(), lin.weight.requires_grad
+tryit(f13)
+def f14():
+    sd = {}
+    with torch.inference_mode():
+        sd = nn.Linear(2, 2).state_dict()
+    m = nn.Linear(2, 2); m.load_state_dict(sd); return m.weight.is_inference()
+tryit(f14)
+def f15():
+    with torch.inference_mode():
+        x = torch.ones(2)
+    return x._version
+tryit(f15)
+def f16():
+    with torch.inference_mode():
+        x = torch.ones(2); x.add_(1)
+    return x
+tryit(f16)
+def f17():
+    bn = nn.BatchNorm1d(2)
+    with torch.inference_mode():
+        bn(torch.randn(4, 2))
+    return bn.running_mean.is_inference(), bn.num_batches_tracked
+tryit(f17)
+def f18():
+    with torch.inference_mode():
+        bn = nn.BatchNorm1d(2)
+    bn(torch.randn(4, 2))
+tryit(f18)
+def f19():
+    with torch.inference_mode():
+        x = torch.ones(2)
+    y = torch.ones(2)
+    y.copy_(x); return y.is_inference()
+tryit(f19)
+def f20():
+    with torch.inference_mode():
+        x = torch.ones(2)
+    return torch.stack([x, x]).is_inference(), x.clone().is_inference(), x.contiguous().is_inference()
+tryit(f20)
+''',
+    'autocast_more': PRELUDE + r'''
+import warnings
+torch.manual_seed(0)
+def tryit(f):
+    try:
+        r = f(); print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    with torch.cuda.amp.autocast():
+        pass
+    with torch.autocast(device_type="cuda"):
+        pass
+    with torch.cpu.amp.autocast():
+        pass
+    s = torch.cuda.amp.GradScaler()
+    print([str(x.message)[:200] for x in w], [x.category.__name__ for x in w])
+class MyMM(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu", cast_inputs=torch.float32)
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        print("fwd", a.dtype, b.dtype, torch.is_autocast_enabled("cpu"))
+        return a.mm(b)
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        print("bwd", grad.dtype, torch.is_autocast_enabled("cpu"))
+        return grad.mm(b.t()), a.t().mm(grad)
+a = torch.randn(2, 3, requires_grad=True); b = torch.randn(3, 2, requires_grad=True)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    y = MyMM.apply(a.bfloat16(), b)
+    print(y.dtype)
+y.sum().backward(); print(a.grad.dtype)
+class MyMM2(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu")
+    def forward(ctx, a, b):
+        print("fwd2", a.dtype, torch.is_autocast_enabled("cpu"), (a @ b).dtype)
+        return a @ b
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, g):
+        print("bwd2", torch.is_autocast_enabled("cpu"))
+        return g, g
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    z = MyMM2.apply(a, b)
+tryit(lambda: torch.amp.custom_fwd(lambda ctx, x: x))
+tryit(lambda: torch.amp.custom_fwd(device_type="cpu")(lambda ctx, x: x)(None, 1))
+lin = nn.Linear(3, 3)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    o1 = lin(a); o2 = lin(a)
+    with torch.autocast("cpu", dtype=torch.bfloat16, cache_enabled=False):
+        o3 = lin(a)
+    print(o1.grad_fn.next_functions, o1.dtype)
+    with torch.no_grad():
+        o4 = lin(a)
+    print(o4.requires_grad, o4.dtype)
+    with torch.autocast("cpu", enabled=False):
+        print(lin(a).dtype, lin(a.bfloat16().float()).dtype)
+        try:
+            lin(a.bfloat16())
+        except RuntimeError as e:
+            print(e)
+    o5 = lin(a.double()); print(o5.dtype)
+    o6 = torch.mm(a.double(), b.double()); print(o6.dtype)
+    try:
+        torch.mm(a.double(), b)
+    except RuntimeError as e:
+        print(e)
+    print(torch.mm(a.half(), b).dtype, torch.matmul(a, b.half()).dtype)
+    x16 = torch.randn(2, 2, dtype=torch.float16)
+    print((x16 @ x16).dtype, F.linear(x16, x16).dtype)
+(o1.sum() + o2.sum() + o3.sum()).backward(); print(lin.weight.grad.dtype, lin.weight.grad.round(decimals=2))
+print(torch.is_autocast_cache_enabled() if hasattr(torch, "is_autocast_cache_enabled") else None)
+ac = torch.autocast("cpu", dtype=torch.bfloat16); print(ac.fast_dtype, ac.device, ac._enabled)
+tryit(lambda: torch.autocast("xpu2"))
+tryit(lambda: torch.autocast("cpu", dtype=torch.int32))
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    with torch.autocast("cpu", dtype=torch.float64):
+        pass
+    print([str(x.message)[:300] for x in w])
+''',
+    'nanogpt_train': PRELUDE + r'''
+torch.manual_seed(1337)
+class CausalSelfAttention(nn.Module):
+    def __init__(self, n_embd, n_head, block_size, dropout=0.0):
+        super().__init__()
+        self.c_attn = nn.Linear(n_embd, 3 * n_embd); self.c_proj = nn.Linear(n_embd, n_embd)
+        self.attn_dropout = nn.Dropout(dropout); self.resid_dropout = nn.Dropout(dropout)
+        self.n_head = n_head; self.n_embd = n_embd
+        self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size)).view(1, 1, block_size, block_size))
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float('-inf'))
+        att = F.softmax(att, dim=-1); att = self.attn_dropout(att)
+        y = att @ v
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
+        return self.resid_dropout(self.c_proj(y))
+class MLP(nn.Module):
+    def __init__(self, n):
+        super().__init__(); self.c_fc = nn.Linear(n, 4 * n); self.gelu = nn.GELU(); self.c_proj = nn.Linear(4 * n, n); self.dropout = nn.Dropout(0.1)
+    def forward(self, x):
+        return self.dropout(self.c_proj(self.gelu(self.c_fc(x))))
+class Block(nn.Module):
+    def __init__(self, n, h, bs):
+        super().__init__(); self.ln_1 = nn.LayerNorm(n); self.attn = CausalSelfAttention(n, h, bs); self.ln_2 = nn.LayerNorm(n); self.mlp = MLP(n)
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x)); return x + self.mlp(self.ln_2(x))
+class GPT(nn.Module):
+    def __init__(self, V=13, bs=8, n=8, h=2, L=2):
+        super().__init__()
+        self.block_size = bs
+        self.transformer = nn.ModuleDict(dict(wte=nn.Embedding(V, n), wpe=nn.Embedding(bs, n), drop=nn.Dropout(0.1),
+                                              h=nn.ModuleList([Block(n, h, bs) for _ in range(L)]), ln_f=nn.LayerNorm(n)))
+        self.lm_head = nn.Linear(n, V, bias=False)
+        self.transformer.wte.weight = self.lm_head.weight
+        self.apply(self._init_weights)
+        for pn, p in self.named_parameters():
+            if pn.endswith('c_proj.weight'):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * L))
+    def _init_weights(self, module):
+        if isinstance(module, nn.Linear):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+            if module.bias is not None:
+                torch.nn.init.zeros_(module.bias)
+        elif isinstance(module, nn.Embedding):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+    def forward(self, idx, targets=None):
+        b, t = idx.size()
+        assert t <= self.block_size, f"Cannot forward sequence of length {t}, block size is only {self.block_size}"
+        pos = torch.arange(0, t, dtype=torch.long, device=idx.device)
+        x = self.transformer.drop(self.transformer.wte(idx) + self.transformer.wpe(pos))
+        for block in self.transformer.h:
+            x = block(x)
+        x = self.transformer.ln_f(x)
+        if targets is not None:
+            logits = self.lm_head(x)
+            loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+        else:
+            logits = self.lm_head(x[:, [-1], :]); loss = None
+        return logits, loss
+model = GPT()
+print("number of parameters: %.2fK" % (sum(p.numel() for p in model.parameters()) / 1e3,))
+print(len(list(model.named_parameters())), len(model.state_dict()))
+data = torch.randint(0, 13, (200,))
+def get_batch():
+    ix = torch.randint(len(data) - 8, (4,))
+    x = torch.stack([data[i:i + 8] for i in ix]); y = torch.stack([data[i + 1:i + 1 + 8] for i in ix])
+    return x, y
+param_dict = {pn: p for pn, p in model.named_parameters() if p.requires_grad}
+decay_params = [p for n, p in param_dict.items() if p.dim() >= 2]
+nodecay_params = [p for n, p in param_dict.items() if p.dim() < 2]
+optimizer = torch.optim.AdamW([{'params': decay_params, 'weight_decay': 0.1}, {'params': nodecay_params, 'weight_decay': 0.0}], lr=1e-2, betas=(0.9, 0.95))
+print(f"num decayed parameter tensors: {len(decay_params)}, with {sum(p.numel() for p in decay_params):,} parameters")
+def get_lr(it, warmup_iters=3, lr_decay_iters=12, learning_rate=1e-2, min_lr=1e-3):
+    if it < warmup_iters:
+        return learning_rate * (it + 1) / (warmup_iters + 1)
+    if it > lr_decay_iters:
+        return min_lr
+    decay_ratio = (it - warmup_iters) / (lr_decay_iters - warmup_iters)
+    coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))
+    return min_lr + coeff * (learning_rate - min_lr)
+X, Y = get_batch()
+for it in range(15):
+    lr = get_lr(it)
+    for g in optimizer.param_groups:
+        g['lr'] = lr
+    for micro in range(2):
+        with torch.autocast(device_type="cpu", dtype=torch.bfloat16, enabled=(it % 2 == 1)):
+            logits, loss = model(X, Y)
+            loss = loss / 2
+        X, Y = get_batch()
+        loss.backward()
+    gn = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step(); optimizer.zero_grad(set_to_none=True)
+    if it % 3 == 0:
+        print(f"iter {it}: loss {loss.item() * 2:.4f}, lr {lr:.6f}, norm {gn.item():.3f}")
+model.eval()
+@torch.no_grad()
+def estimate_loss():
+    out = []
+    for _ in range(3):
+        X, Y = get_batch(); _, l = model(X, Y); out.append(l.item())
+    return torch.tensor(out).mean()
+print(f"{estimate_loss():.4f}")
+idx = torch.zeros((1, 1), dtype=torch.long)
+for _ in range(10):
+    idx_cond = idx if idx.size(1) <= 8 else idx[:, -8:]
+    logits, _ = model(idx_cond)
+    logits = logits[:, -1, :] / 0.8
+    v, _ = torch.topk(logits, 5)
+    logits[logits < v[:, [-1]]] = -float('Inf')
+    probs = F.softmax(logits, dim=-1)
+    idx = torch.cat((idx, torch.multinomial(probs, num_samples=1)), dim=1)
+print(idx.tolist())
+try:
+    model(torch.zeros(1, 9, dtype=torch.long))
+except AssertionError as e:
+    print("AssertionError", e)
+''',
+    'sdpa_bf16': PRELUDE + r'''
+torch.manual_seed(0)
+q, k, v = [torch.randn(2, 2, 6, 8).bfloat16().requires_grad_() for _ in range(3)]
+at = F.scaled_dot_product_attention(q[0], k[0], v[0]); print(at.grad_fn.name(), at.grad_fn.next_functions[0][0].name(), at.dtype, at.stride())
+at.float().sum().backward(); print(q.grad.dtype, q.grad[0, 0, 0])
+at = F.scaled_dot_product_attention(q, k, v); print(at.grad_fn.name(), at.dtype, at.stride()); print(at[1, 0, :3])
+m = torch.zeros(6, 6, dtype=torch.bool); m[:, :2] = True; m[3] = False
+for mask in (m, torch.where(m, 0.0, float("-inf")), torch.where(m, 0.0, float("-inf")).bfloat16()):
+    print(F.scaled_dot_product_attention(q.detach(), k.detach(), v.detach(), attn_mask=mask)[0, 0, 2:4])
+    print(F.scaled_dot_product_attention(q.detach()[0], k.detach()[0], v.detach()[0], attn_mask=mask)[0, 2:4])
+try:
+    F.scaled_dot_product_attention(q.detach()[0], k.detach()[0], v.detach()[0], attn_mask=m[None, None])
+except RuntimeError as e:
+    print(e)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    o = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=True)
+    print(o.dtype, o[1, 1, 5], o.grad_fn.name())
+h = torch.randn(1, 4, 5, 8).half()
+print(F.scaled_dot_product_attention(h, h, h, is_causal=True)[0, 1], F.scaled_dot_product_attention(h[0], h[0], h[0])[1, :2])
+kv = torch.randn(1, 2, 5, 8).bfloat16(); qq = torch.randn(1, 4, 3, 8).bfloat16()
+print(F.scaled_dot_product_attention(qq, kv, kv, enable_gqa=True)[0, 3], F.scaled_dot_product_attention(qq, kv[:, :, :, :4], kv, enable_gqa=True, scale=0.5)[0, 0] if False else "")
+# llama-style block in bf16
+class Attn(nn.Module):
+    def __init__(self, d=8, h=2):
+        super().__init__(); self.h = h; self.wqkv = nn.Linear(d, 3 * d, bias=False); self.wo = nn.Linear(d, d, bias=False)
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.wqkv(x).chunk(3, dim=-1)
+        q, k, v = [t.view(B, T, self.h, C // self.h).transpose(1, 2) for t in (q, k, v)]
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.wo(y.transpose(1, 2).reshape(B, T, C))
+a = Attn().to(torch.bfloat16); x = torch.randn(2, 5, 8, dtype=torch.bfloat16)
+y = a(x); print(y.dtype, y[1, 4], y.grad_fn.name())
+y.float().pow(2).mean().backward(); print(a.wo.weight.grad.dtype, a.wqkv.weight.grad.shape)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

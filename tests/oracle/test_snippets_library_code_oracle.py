@@ -23,8 +23,6 @@ E = '\nexcept Exception as e: print(type(e).__name__, str(e).splitlines()[0])'
 BF16_PROD = "bfloat16 prod: torch's vectorized kernel multiplies in lanes (not emulated)"
 BF16_BATCH_NORM = ("bfloat16 batch_norm in training: a last-bit difference of torch's "
                    "mixed-precision kernel")
-BF16_FLASH = ("bfloat16 SDPA: torch's CPU flash kernel rounds its probabilities blockwise "
-              "(not emulated)")
 BF16_RSQRT = ("bfloat16 rsqrt: torch's vectorized kernel is not correctly rounded (it depends on "
               "the position in the vector)")
 
@@ -1074,7 +1072,7 @@ _S17 = [
     'print(nn.RMSNorm(8).bfloat16()(x)[0])',
     'print(F.softmax(x, -1)[0], F.log_softmax(x, -1)[0, 0])',
     'print(F.gelu(x)[0, 0], F.gelu(x, approximate="tanh")[0, 0], F.silu(x)[0, 0])',
-    bug(BF16_FLASH, 'print(F.scaled_dot_product_attention(x[None], x[None], x[None], is_causal=True)[0, 0])'),
+    'print(F.scaled_dot_product_attention(x[None], x[None], x[None], is_causal=True)[0, 0])',
     'print((x @ x.transpose(-1, -2))[0], torch.bmm(x, x.transpose(1, 2))[1])',
     'print(x.sum(-1), x.mean(-1), x.float().mean(-1).bfloat16(), x.pow(2).mean(-1))',
     'print(F.cross_entropy(x.view(-1, 8), torch.arange(6) % 8), F.cross_entropy(x.view(-1, 8).float(), torch.arange(6) % 8))',
@@ -1100,8 +1098,8 @@ _S18 = [
     'a = torch.randn(3, 16).bfloat16(); b = torch.randn(3, 8).bfloat16(); print(a.t() @ b, (a.float().t() @ b.float()).bfloat16())',
     'a = torch.randn(3, 16).bfloat16(); b = torch.randn(16, 8).bfloat16(); print((a @ b)[0], (a.float() @ b.float()).bfloat16()[0])',
     'q = x[None]; s = (q @ q.transpose(-2, -1)) * (1.0 / math.sqrt(8)); print(s[0, 0])',
-    bug(BF16_FLASH, 'q = x[None]; print(F.scaled_dot_product_attention(q, q, q)[0, 0], F.scaled_dot_product_attention(q.float(), q.float(), q.float()).bfloat16()[0, 0])'),
-    bug(BF16_FLASH, 'q = x[None]; print(F.scaled_dot_product_attention(q, q, q, is_causal=True)[0, 0], F.scaled_dot_product_attention(q.float(), q.float(), q.float(), is_causal=True).bfloat16()[0, 0])'),
+    'q = x[None]; print(F.scaled_dot_product_attention(q, q, q)[0, 0], F.scaled_dot_product_attention(q.float(), q.float(), q.float()).bfloat16()[0, 0])',
+    'q = x[None]; print(F.scaled_dot_product_attention(q, q, q, is_causal=True)[0, 0], F.scaled_dot_product_attention(q.float(), q.float(), q.float(), is_causal=True).bfloat16()[0, 0])',
     'print(F.softmax(x, -1)[1], F.softmax(x.float(), -1).bfloat16()[1])',
 ]
 

@@ -2,6 +2,7 @@
 
 Half-precision products accumulate in float32 and round once, as torch's CPU kernels do.
 """
+
 import numpy as np
 
 from .. import _dtype

@@ -217,18 +217,77 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         # NOTE: like torch's CPU flash kernel, a causal flag and an explicit mask combine.
         with no_grad():
             k_full, v_full = _repeat_heads(query, key, value)
-            weights = _attention_weights(query, k_full, attn_mask, is_causal, scale, _gemm)
-            out = _gemm(weights, v_full)
+            if query.dtype in _REDUCED:
+                out, weights = _flash_reduced(query, k_full, v_full, attn_mask, is_causal,
+                                              scale)
+            else:
+                weights = _attention_weights(query, k_full, attn_mask, is_causal, scale, _gemm)
+                out = _gemm(weights, v_full)
         # (torch's kernel allocates its output with empty_like(query))
         return apply(ScaledDotProductFlashAttentionForCpu, (query, key, value, attn_mask),
                      laid_out_like(out._data, query._data),
                      {"scale": scale, "is_causal": is_causal, "_weights": weights})
     if enable_gqa and query.ndim >= 3 and key.ndim >= 3 and value.ndim >= 3:
         key, value = _repeat_heads(query, key, value)
+    if attn_mask is not None:
+        _check_mask_fits(query, key, attn_mask)
+    origin = query.dtype
+    if origin in _REDUCED and query.device.type == "cpu":
+        # torch's CPU math kernel runs 16-bit inputs in float32 and casts the result back
+        query, key, value = query.float(), key.float(), value.float()
     weights = _attention_weights(query, key, attn_mask, is_causal, scale)
     if dropout_p > 0:
         weights = F.dropout(weights, dropout_p)
-    return weights.matmul(value)
+    out = weights.matmul(value)
+    return out if out.dtype == origin else out.to(origin)
+
+
+_REDUCED = (_dtype.bfloat16, _dtype.float16)
+
+
+def _check_mask_fits(query, key, attn_mask):
+    """torch's math kernel adds the mask (a bool one made a float one) to the scores in place:
+    a mask that would broadcast them to a larger shape is refused."""
+    scores = broadcast_shapes(tuple(query.shape[:-2]), tuple(key.shape[:-2])) + \
+        (query.shape[-2], key.shape[-2])
+    try:
+        full = broadcast_shapes(scores, tuple(attn_mask.shape))
+    except RuntimeError:
+        return                      # (the broadcast itself fails later, with its own message)
+    if tuple(full) != tuple(scores):
+        raise RuntimeError(f"output with shape {list(scores)} doesn't match the broadcast "
+                           f"shape {list(full)}")
+
+
+# NOTE [ 16-bit flash attention ]
+# torch's CPU flash kernel, for bfloat16 and float16 inputs, computes the scores q @ k^T in
+# float32, scales them (adding the mask), and takes exp(s - rowmax) in float32; the row sums
+# come from those float32 values, but the probabilities are rounded to the input dtype before
+# they multiply v (float32 accumulation), and the sum divides last, the result rounded once
+# more. Doing the same (rather than running softmax and matmul in the 16-bit dtype, or wholly
+# in float32) gives the same 16-bit values in all but a few elements (torch's vectorized exp
+# differs from an exact one in the last bits). Fully masked rows give zeros, as in torch.
+
+def _flash_reduced(query, key, value, attn_mask, is_causal, scale):
+    """(output, attention weights) of torch's CPU flash kernel for 16-bit inputs (NOTE
+    [ 16-bit flash attention ]); key and value have the query's head count."""
+    dtype = query.dtype
+    scores = _gemm(query.float(), key.float().transpose(-2, -1)) * scale
+    if attn_mask is not None:
+        if attn_mask.dtype is _dtype.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), _NEG_INF)
+        else:
+            scores = scores + attn_mask.float()
+    if is_causal:
+        causal = ones((query.shape[-2], key.shape[-2]), dtype=_dtype.bool,
+                      device=query.device).tril()
+        scores = scores.masked_fill(causal.logical_not(), _NEG_INF)
+    top = scores.amax(-1, keepdim=True)
+    dead = top == _NEG_INF
+    p = (scores - top.masked_fill(dead, 0.0)).exp()
+    total = p.sum(-1, keepdim=True).masked_fill(dead, 1.0)
+    out = _gemm(p.to(dtype).float(), value.float()) / total
+    return out.to(dtype), (p / total).to(dtype)
 
 
 # -- masks shared by MultiheadAttention and the transformer layers ------------------------------
