@@ -18,23 +18,39 @@ from ._torch_function import (NOT_DISPATCHED, REFUSING_CODES, cached_signature, 
                               on_refusal, python_in_torch)
 
 
-def dispatch_refusals(namespace, skip=(), parsed=None):
+def dispatch_refusals(namespace, skip=(), parsed=None, reads=None):
     """Wrap the public functions of the module dict `namespace` (see the module's docstring),
     except those in `skip` and the op registry's (which dispatch themselves). `parsed` maps
     the names of functions whose input torch's argument parser reads first to that native
     operator's name: a refused call whose input is no tensor gets the parser's TypeError
-    ("elu(): argument 'input' (position 1) must be Tensor, not list") in place of the error
-    ember's own code met."""
+    ("elu(): argument 'input' (position 1) must be Tensor, not list", "elu_()" when called
+    with inplace=True) in place of the error ember's own code met. `reads` maps the names of
+    functions whose torch Python code first calls a method of its arguments to those
+    (position, method) pairs, in torch's order: a refused call makes the same calls, so that
+    a value that is no tensor fails as it does in torch (NOTE [ What torch's Python reads ])."""
     from ._ops.registry import FUNCTIONS
     registered = {id(fn) for fn in FUNCTIONS.values()}
     for name in [name for name in namespace if not name.startswith("_")]:
         fn = namespace.get(name)
         if name in skip or not isinstance(fn, types.FunctionType) or id(fn) in registered:
             continue
-        namespace[name] = _refusing(fn, namespace, name, (parsed or {}).get(name))
+        namespace[name] = _refusing(fn, namespace, name, (parsed or {}).get(name),
+                                    (reads or {}).get(name))
 
 
-def _refusing(fn, namespace, name, parsed=None):
+# NOTE [ What torch's Python reads ]
+# Many of torch.nn.functional's functions are Python code that reads its input before any
+# native operator sees it: `input.dim()` (group_norm, interpolate, dropout2d),
+# `input.size()` (adaptive_avg_pool2d, binary_cross_entropy). Given a value that is no tensor,
+# they fail there, with CPython's own error: an AttributeError for a list or None, but a
+# TypeError "'int' object is not callable" for a NumPy array, whose `size` is an int. The
+# refusal path makes the same calls on the arguments it was given, so the error is the same.
+
+_REFUSED = (TypeError, ValueError, AttributeError, RuntimeError, NotImplementedError,
+            IndexError)
+
+
+def _refusing(fn, namespace, name, parsed=None, reads=None):
     """`fn`, the function `name` of the module dict `namespace`, dispatching the tensor-likes
     it refuses with what `namespace[name]` holds then (with autocast's wrapper, say)."""
     python = python_in_torch(namespace["__name__"], name)
@@ -44,20 +60,42 @@ def _refusing(fn, namespace, name, parsed=None):
     def op(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except (TypeError, ValueError, AttributeError) as exc:
+        except _REFUSED as exc:
             error = exc
         if not _binds(fn, args, kwargs):     # torch's parser refuses the call before
             raise error
         result = on_refusal(namespace[name], args, kwargs, torch_name, python=python)
         if result is NOT_DISPATCHED:
+            if reads is not None:
+                _read_as_torch(fn, args, kwargs, reads)
             if parsed is not None:
-                value = args[0] if args else kwargs.get("input")
+                operator, arg = parsed if isinstance(parsed, tuple) else (parsed, "input")
+                value = args[0] if args else kwargs.get(arg)
                 if not isinstance(value, Tensor):
-                    raise not_a_tensor(parsed, "input", 0, value, by_position=True) from None
+                    shown = operator + "_" if _inplace(fn, args, kwargs) else operator
+                    raise not_a_tensor(shown, arg, 0, value, by_position=True) from None
             raise error
         return result
     REFUSING_CODES.add(op.__code__)
     return op
+
+
+def _bound(fn, args, kwargs):
+    return cached_signature(fn).bind(*args, **kwargs).arguments
+
+
+def _inplace(fn, args, kwargs):
+    return bool(_bound(fn, args, kwargs).get("inplace", False))
+
+
+def _read_as_torch(fn, args, kwargs, reads):
+    """Call the methods torch's Python code calls first (NOTE [ What torch's Python reads ])
+    on the arguments that are no tensors; their errors are torch's."""
+    values = list(_bound(fn, args, kwargs).values())
+    for position, method in reads:
+        value = values[position] if position < len(values) else None
+        if not isinstance(value, Tensor):
+            getattr(value, method)()
 
 
 def _binds(fn, args, kwargs):

@@ -254,3 +254,76 @@ def test_input_that_is_no_tensor_gets_the_parsers_error(call, native, value, typ
         call(value)
     assert str(info.value) == (f"{native}(): argument 'input' (position 1) must be Tensor, "
                                f"not {type_text}")
+
+
+# -- inputs that are no tensors: a NumPy array, a list, None, a number -------------------------
+
+@pytest.mark.parametrize("call, text", [
+    (lambda v: F.layer_norm(v, (2,)), "layer_norm(): argument 'input' (position 1) must be "
+                                      "Tensor, not {}"),
+    (lambda v: F.rms_norm(v, (2,)), "rms_norm(): argument 'input' (position 1) must be Tensor, "
+                                    "not {}"),
+    (lambda v: F.pad(v, (1, 1)), "pad(): argument 'input' (position 1) must be Tensor, not {}"),
+    (lambda v: F.nll_loss(v, torch.tensor([0])), "nll_loss_nd(): argument 'input' (position 1) "
+                                                 "must be Tensor, not {}"),
+    (lambda v: F.gelu(v), "gelu(): argument 'input' (position 1) must be Tensor, not {}"),
+    (lambda v: F.silu(v, inplace=True), "silu_(): argument 'input' (position 1) must be "
+                                        "Tensor, not {}"),
+    (lambda v: F.leaky_relu(v, 0.1, True), "leaky_relu_(): argument 'input' (position 1) must "
+                                           "be Tensor, not {}"),
+    (lambda v: F.relu_(v), "relu_(): argument 'input' (position 1) must be Tensor, not {}"),
+    (lambda v: F.pixel_shuffle(v, 2), "pixel_shuffle(): argument 'input' (position 1) must be "
+                                      "Tensor, not {}"),
+    (lambda v: F.unfold(v, 2), "im2col(): argument 'input' (position 1) must be Tensor, not {}"),
+    (lambda v: torch.nn.Tanh()(v), "tanh(): argument 'input' (position 1) must be Tensor, "
+                                   "not {}"),
+    (lambda v: torch.nn.Sigmoid()(v), "sigmoid(): argument 'input' (position 1) must be "
+                                      "Tensor, not {}"),
+])
+@pytest.mark.parametrize("value, shown", [(np.ones((2, 2), dtype=np.float32), "numpy.ndarray"),
+                                          ([[1.0, 2.0]], "list"), (None, "NoneType"),
+                                          (3, "int")])
+def test_a_value_that_is_no_tensor_is_refused_by_the_parser(call, text, value, shown):
+    refused(lambda: call(value), text.format(shown))
+
+
+@pytest.mark.parametrize("call, method", [
+    (lambda v: F.group_norm(v, 1), "dim"), (lambda v: F.interpolate(v, scale_factor=2), "dim"),
+    (lambda v: F.dropout2d(v), "dim"), (lambda v: F.glu(v), "dim"),
+    (lambda v: F.softmax(v), "dim"), (lambda v: F.log_softmax(v), "dim"),
+    (lambda v: F.adaptive_avg_pool2d(v, 1), "size"),
+    (lambda v: F.binary_cross_entropy(v, torch.ones(2)), "size"),
+    (lambda v: torch.nn.MultiheadAttention(2, 1)(v, v, v), "dim"),
+])
+def test_torchs_python_reads_a_method_of_the_input_first(call, method):
+    # a list has no such attribute; a NumPy array's `size` is an int, which is not callable
+    with pytest.raises(AttributeError, match=f"^'list' object has no attribute '{method}'$"):
+        call([[1.0, 2.0]])
+    array = np.ones((2, 2), dtype=np.float32)
+    if method == "size":
+        with pytest.raises(TypeError, match="^'int' object is not callable$"):
+            call(array)
+    else:
+        with pytest.raises(AttributeError, match=f"^'numpy.ndarray' object has no attribute "
+                                                 f"'{method}'$"):
+            call(array)
+
+
+def test_a_transformer_layer_reads_the_dtype_then_the_dim_of_its_input():
+    layer = torch.nn.TransformerEncoderLayer(2, 1, 4, norm_first=True)
+    with pytest.raises(AttributeError, match="^'list' object has no attribute 'dtype'$"):
+        layer([[1.0, 2.0]])
+    with pytest.raises(AttributeError, match="^'numpy.ndarray' object has no attribute 'dim'$"):
+        layer(np.ones((2, 2), dtype=np.float32))
+
+
+def test_a_conv_module_lists_all_seven_arguments_and_names_parameters():
+    conv = torch.nn.Conv2d(2, 2, 1)
+    with pytest.raises(TypeError) as info:
+        conv(np.ones((1, 2, 3, 3), dtype=np.float32))
+    assert str(info.value).splitlines()[0] == (
+        "conv2d() received an invalid combination of arguments - got (numpy.ndarray, "
+        "Parameter, Parameter, tuple, tuple, tuple, int), but expected one of:")
+    with pytest.raises(TypeError) as info:       # (the function lists what it was given)
+        F.conv2d(None, conv.weight)
+    assert "got (NoneType, Parameter)," in str(info.value).splitlines()[0]

@@ -1696,6 +1696,111 @@ a = Attn().to(torch.bfloat16); x = torch.randn(2, 5, 8, dtype=torch.bfloat16)
 y = a(x); print(y.dtype, y[1, 4], y.grad_fn.name())
 y.float().pow(2).mean().backward(); print(a.wo.weight.grad.dtype, a.wqkv.weight.grad.shape)
 ''',
+    'state_dict': PRELUDE + r'''
+torch.manual_seed(0)
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.wte = nn.Embedding(10, 4); self.blocks = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+        self.ln = nn.LayerNorm(4); self.head = nn.Linear(4, 10, bias=False)
+        self.head.weight = self.wte.weight
+        self.register_buffer("rope", torch.ones(3), persistent=False)
+m = LM()
+sd = m.state_dict(); print(list(sd.keys()))
+print(sd["head.weight"].data_ptr() == sd["wte.weight"].data_ptr(), len(list(m.parameters())), len(list(m.named_parameters(remove_duplicate=False))))
+print([n for n, _ in m.named_modules()], len(list(m.named_modules(remove_duplicate=False))))
+m2 = LM()
+r = m2.load_state_dict(sd); print(r, r.missing_keys, type(r).__name__)
+sd2 = {k: v for k, v in sd.items() if k != "ln.bias"}; sd2["extra.weight"] = torch.zeros(1)
+r = m2.load_state_dict(sd2, strict=False); print(r)
+try:
+    m2.load_state_dict(sd2)
+except RuntimeError as e:
+    print(e)
+bad = dict(sd); bad["blocks.0.weight"] = torch.zeros(5, 4)
+try:
+    m2.load_state_dict(bad)
+except RuntimeError as e:
+    print(e)
+bad2 = dict(sd); bad2["ln.weight"] = torch.zeros(4, dtype=torch.float64); m2.load_state_dict(bad2); print(m2.ln.weight.dtype, m2.ln.weight)
+sd3 = {"module." + k: v for k, v in sd.items()}
+torch.nn.modules.utils.consume_prefix_in_state_dict_if_present(sd3, "module."); print(list(sd3)[:3])
+r = m2.load_state_dict({k.replace("blocks", "layers"): v for k, v in sd.items()}, strict=False); print(r.missing_keys, r.unexpected_keys)
+print(m.blocks.state_dict(prefix="x.", keep_vars=True)["x.0.bias"].requires_grad, m.state_dict()["ln.weight"].requires_grad)
+feats = {}
+def hook(mod, inp, out):
+    feats[mod.__class__.__name__ + str(len(feats))] = (tuple(inp[0].shape), tuple(out.shape))
+hs = [b.register_forward_hook(hook) for b in m.blocks]
+def pre(mod, args, kwargs):
+    print("pre", type(args).__name__, len(args), sorted(kwargs))
+    return args, kwargs
+h2 = m.ln.register_forward_pre_hook(pre, with_kwargs=True)
+x = m.wte(torch.tensor([[1, 2]]))
+for b in m.blocks:
+    x = b(x)
+y = m.ln(x); print(feats, y.shape)
+for h in hs:
+    h.remove()
+h2.remove()
+def fh(mod, args, kwargs, out):
+    return out * 0
+hh = m.ln.register_forward_hook(fh, with_kwargs=True); print(m.ln(x).abs().sum()); hh.remove()
+def bad_hook(mod, args):
+    return 5
+hb = m.ln.register_forward_pre_hook(bad_hook)
+try:
+    m.ln(x)
+except Exception as e:
+    print(type(e).__name__, e)
+hb.remove()
+def pre2(mod, args):
+    return args[0] * 2
+hp = m.ln.register_forward_pre_hook(pre2); print(m.ln(x).shape); hp.remove()
+m.ln.register_full_backward_hook(lambda mod, gi, go: print("bwd", [None if g is None else tuple(g.shape) for g in gi], [tuple(g.shape) for g in go]))
+m.ln(x.detach().requires_grad_()).sum().backward()
+print(m._forward_hooks, len(m.ln._backward_hooks))
+print(m.ln._version if hasattr(m.ln, "_version") else "")
+''',
+    'not_a_tensor': PRELUDE + r'''
+import numpy as np
+torch.manual_seed(0)
+mods = [nn.Linear(2, 2), nn.Conv1d(2, 2, 1), nn.Conv2d(2, 2, 3, padding=1, padding_mode="reflect"), nn.BatchNorm1d(2), nn.LayerNorm(2), nn.GroupNorm(1, 2), nn.RMSNorm(2),
+        nn.Embedding(3, 2), nn.EmbeddingBag(3, 2), nn.GELU(), nn.SiLU(inplace=True), nn.Tanh(), nn.Sigmoid(), nn.Softmax(-1), nn.Dropout2d(), nn.AdaptiveAvgPool2d(1),
+        nn.Upsample(scale_factor=2), nn.PixelShuffle(2), nn.MultiheadAttention(2, 1), nn.TransformerEncoderLayer(2, 1, 4), nn.ZeroPad2d(1), nn.LeakyReLU(inplace=True),
+        nn.CrossEntropyLoss(), nn.BCEWithLogitsLoss(), nn.NLLLoss(), nn.BCELoss()]
+for val in (np.ones((2, 2), dtype=np.float32), [[1.0, 2.0]], None, 3.0):
+    for m in mods:
+        args = (val, torch.ones(2, 2)) if "Loss" in type(m).__name__ else ((val, val, val) if isinstance(m, nn.MultiheadAttention) else (val,))
+        try:
+            r = m(*args); print(type(m).__name__, "ok", type(r).__name__)
+        except Exception as e:
+            print(type(m).__name__, type(e).__name__, str(e).split("\n")[0][:200])
+def bad_hook(mod, args):
+    return 5
+ln = nn.LayerNorm(4); ln.register_forward_pre_hook(bad_hook)
+try:
+    ln(torch.randn(2, 4))
+except Exception as e:
+    print(type(e).__name__, e)
+x = np.random.RandomState(0).randn(3, 2).astype(np.float32)
+model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
+try:
+    model(x)
+except TypeError as e:
+    print(e)
+print(model(torch.from_numpy(x)).shape, model(torch.tensor(x)).dtype)
+try:
+    model(torch.from_numpy(x.astype(np.float64)))
+except RuntimeError as e:
+    print(e)
+for f in (lambda v: F.gelu(v), lambda v: F.silu(v, inplace=True), lambda v: F.softmax(v), lambda v: F.log_softmax(v, -1), lambda v: F.softmin(v, -1),
+          lambda v: F.interpolate(v, scale_factor=2), lambda v: F.one_hot(v, 3), lambda v: F.relu_(v), lambda v: F.unfold(v, 2), lambda v: F.batch_norm(v, None, None)):
+    for v in (5, x, None):
+        try:
+            f(v)
+        except Exception as e:
+            print(type(e).__name__, str(e).split("\n")[0][:150])
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

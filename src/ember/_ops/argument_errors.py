@@ -283,7 +283,10 @@ def _short_name(value):
     from .._tensor import Tensor
     from .._dtype import dtype
     if isinstance(value, Tensor):
-        return "Tensor"
+        # (torch names a Parameter, or a subclass of the program's, by its class)
+        cls = type(value)
+        return cls.__name__ if cls is not Tensor and (
+            not cls.__module__.startswith("ember") or "Parameter" in cls.__name__) else "Tensor"
     if isinstance(value, dtype):
         return "torch.dtype"
     import ember

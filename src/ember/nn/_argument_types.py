@@ -74,13 +74,14 @@ def check_ints(name, arg, position, value):
                         f"{type_name(v)}\"")
 
 
-def conv_refused(name, args):
+def conv_refused(name, args, all_given=False):
     """Raise torch's TypeError for conv1d/2d/3d called with `args` (input, weight, bias,
     stride, padding, dilation, groups) when its parser refuses them; return otherwise.
     Trailing arguments at their defaults count as not given (the call cannot tell; torch
-    lists only those given)."""
+    lists only those given), unless `all_given` (the conv modules pass all seven)."""
     args = list(args)
-    while len(args) > 2 and _is_default(args[-1], _CONV_DEFAULTS[len(args) - 1]):
+    while not all_given and len(args) > 2 and \
+            _is_default(args[-1], _CONV_DEFAULTS[len(args) - 1]):
         args.pop()
     error = parser_error(name, tuple(args), {}, True)
     if error is not None:

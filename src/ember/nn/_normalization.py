@@ -370,7 +370,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if not (running_mean.__class__ is Tensor or running_mean is None) \
             or not (running_var.__class__ is Tensor or running_var is None) \
             or not (weight is None or isinstance(weight, Tensor)) \
-            or not (bias is None or isinstance(bias, Tensor)):
+            or not (bias is None or isinstance(bias, Tensor)) or not isinstance(input, Tensor):
         _norm_tensors("batch_norm", input, weight, bias, running_mean, running_var)
     _check_momentum("batch_norm", momentum)
     if input.numel() == 0:

@@ -70,8 +70,8 @@ def relu(input, inplace=False):
         result = _on_refusal(relu, (input,), {"inplace": inplace})  # NOTE [ Tensor-likes ]
         if result is not _NOT_DISPATCHED:
             return result
-        raise TypeError(f"relu(): argument 'input' (position 1) must be Tensor, not "
-                        f"{_type_name(input)}")
+        raise TypeError(f"relu{'_' if inplace else ''}(): argument 'input' (position 1) must "
+                        f"be Tensor, not {_type_name(input)}")
     return input.relu_() if inplace else input.relu()
 
 
@@ -200,7 +200,7 @@ def _softmax_dim(name, ndim):
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(input) / sum(exp(input)) along `dim`."""
     if dim is None:
-        dim = _softmax_dim("softmax", input.ndim)
+        dim = _softmax_dim("softmax", input.dim())     # (torch reads input.dim())
     if not isinstance(input, Tensor):     # torch calls input.softmax(dim): AttributeError
         return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
     return _softmax(input, dim, dtype)
@@ -209,14 +209,16 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     """softmax(-input) along `dim`."""
     if dim is None:
-        dim = _softmax_dim("softmin", input.ndim)
+        dim = _softmax_dim("softmin", input.dim())     # (torch reads input.dim())
+    if not isinstance(input, Tensor):     # torch calls (-input).softmax(dim)
+        return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
     return _softmax(-input if dtype is None else -input.to(dtype), dim)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """log(softmax(input)) along `dim`, computed stably."""
     if dim is None:
-        dim = _softmax_dim("log_softmax", input.ndim)
+        dim = _softmax_dim("log_softmax", input.dim())     # (torch reads input.dim())
     if not isinstance(input, Tensor):     # torch calls input.log_softmax(dim): AttributeError
         return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
     return _log_softmax(input, dim, dtype)
@@ -504,8 +506,30 @@ _PARSED = {name: name for name in (
     "relu6", "elu", "elu_", "selu", "selu_", "celu", "celu_", "gelu", "silu", "mish",
     "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "rrelu", "rrelu_", "softplus",
     "hardswish", "hardsigmoid", "softshrink", "hardshrink", "threshold", "threshold_",
-    "dropout", "alpha_dropout", "feature_alpha_dropout")}
-_PARSED["logsigmoid"] = "log_sigmoid"
+    "dropout", "alpha_dropout", "feature_alpha_dropout", "layer_norm", "rms_norm", "pad",
+    "pixel_shuffle", "pixel_unshuffle", "one_hot", "channel_shuffle", "native_channel_shuffle",
+    "pdist", "adaptive_avg_pool1d", "adaptive_max_pool1d", "multi_margin_loss",
+    "multilabel_margin_loss", "poisson_nll_loss", "hinge_embedding_loss")}
+_PARSED.update(logsigmoid="log_sigmoid", nll_loss="nll_loss_nd", unfold="im2col",
+               fold="col2im", multilabel_soft_margin_loss="log_sigmoid",
+               gumbel_softmax="empty_like", adaptive_max_pool1d_with_indices="adaptive_max_pool1d",
+               triplet_margin_loss=("triplet_margin_loss", "anchor"),
+               cosine_embedding_loss=("cosine_embedding_loss", "input1"))
+
+# The functions whose torch Python code first calls methods of its arguments (NOTE [ What
+# torch's Python reads ]): (position, method) in torch's order
+_DIM, _SIZE = ((0, "dim"),), ((0, "size"),)
+_READS = {**dict.fromkeys(("group_norm", "interpolate", "upsample", "upsample_nearest",
+                           "upsample_bilinear", "dropout1d", "dropout2d", "dropout3d", "glu",
+                           "local_response_norm", "embedding_bag"), _DIM),
+          **dict.fromkeys(("adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d",
+                           "adaptive_max_pool3d", "adaptive_max_pool2d_with_indices",
+                           "adaptive_max_pool3d_with_indices", "max_unpool1d", "max_unpool2d",
+                           "max_unpool3d"), _SIZE),
+          "binary_cross_entropy": ((1, "size"), (0, "size")),
+          "binary_cross_entropy_with_logits": ((1, "size"), (0, "size")),
+          "margin_ranking_loss": ((0, "dim"), (1, "dim"), (2, "dim")),
+          "affine_grid": ((0, "is_floating_point"),)}
 
 # NOTE [ Tensor-likes ]: F.relu has its own refusal path; sigmoid and tanh are methods' calls
-_dispatch_refusals(globals(), skip=("relu", "sigmoid", "tanh"), parsed=_PARSED)
+_dispatch_refusals(globals(), skip=("relu", "sigmoid", "tanh"), parsed=_PARSED, reads=_READS)

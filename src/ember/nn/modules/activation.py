@@ -2,6 +2,7 @@
 import warnings
 
 from ..._creation import empty
+from ..._ops.registry import FUNCTIONS as _FUNCTIONS
 from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
@@ -72,12 +73,18 @@ class _Stateless(Module):
 
 class Sigmoid(_Stateless):
     """1 / (1 + exp(-x))."""
-    fn = F.sigmoid
+
+    def forward(self, input):
+        # (torch's module calls torch.sigmoid, whose parser refuses a non-tensor: F.sigmoid
+        # would read an attribute of it instead)
+        return _FUNCTIONS["sigmoid"](input)
 
 
 class Tanh(_Stateless):
     """tanh(x)."""
-    fn = F.tanh
+
+    def forward(self, input):
+        return _FUNCTIONS["tanh"](input)
 
 
 class Softsign(_Stateless):

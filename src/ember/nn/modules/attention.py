@@ -94,7 +94,7 @@ class MultiheadAttention(Module):
                 attn_mask=None, average_attn_weights=True, is_causal=False):
         """Returns (attn_output, attn_output_weights or None). Bool masks mark positions that
         may NOT be attended; float masks are added to the scores."""
-        batched = query.ndim == 3
+        batched = query.dim() == 3
         weights_wanted = need_weights
         if not need_weights and self._torch_fast_path(query, key, value):
             # NOTE: torch's fused kernel for this case uses a plain softmax, so a query with

@@ -4,6 +4,8 @@ import math
 from collections.abc import Iterable
 
 from ..._creation import empty
+from ..._tensor import Tensor
+from .._argument_types import conv_refused
 from .. import functional as F, init
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter, UninitializedParameter
@@ -132,6 +134,11 @@ class _Conv(_ConvNd):
                          False, (0,) * self._dims, groups, bias, padding_mode, device, dtype)
 
     def _conv_forward(self, input, weight, bias):
+        if not isinstance(input, Tensor) and self.padding_mode == "zeros" and \
+                not hasattr(type(input), "__torch_function__"):
+            # (torch's module passes all seven arguments: its TypeError lists them all)
+            conv_refused(self._function, (input, weight, bias, self.stride, self.padding,
+                                          self.dilation, self.groups), all_given=True)
         if self.padding_mode != "zeros":
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return getattr(F, self._function)(padded, weight, bias, self.stride, 0, self.dilation,

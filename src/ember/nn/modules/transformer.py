@@ -6,6 +6,7 @@ import inspect
 import warnings
 
 from ..._creation import full
+from ..._tensor import Tensor
 from ...autograd import is_grad_enabled
 from .. import functional as F
 from .._attention import _canonical_mask, _none_or_dtype
@@ -282,6 +283,8 @@ class TransformerEncoderLayer(Module):
                                                _none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype,
                                    check_other=False)
+        if not isinstance(src, Tensor):
+            src.dim()           # (torch's fast-path checks read it next: its error is torch's)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
