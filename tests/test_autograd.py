@@ -774,8 +774,19 @@ class TestGradMode:
         for call in calls:
             with pytest.raises(RuntimeError, match="Inference tensors cannot be saved"):
                 call()
+        y = w * 1
+        writes = [lambda: y.__setitem__(idx, 0.0), lambda: y.__setitem__(mask, 1.0),
+                  lambda: y.__setitem__((idx, idx), w[0]),
+                  lambda: y.index_put_((idx,), torch.ones(2, 2), accumulate=True),
+                  lambda: torch.index_put(w, (idx,), torch.ones(2))]
+        for write in writes:
+            with pytest.raises(RuntimeError, match="Inference tensors cannot be saved"):
+                write()
+        assert y.tolist() == w.tolist()         # (refused before writing)
         with torch.no_grad():
             assert torch.nn.functional.embedding(idx, w).tolist() == [[3., 4.], [1., 2.]]
+            y[idx] = 0.0
+        assert y.tolist() == [[0., 0.], [0., 0.]]
         assert w.detach()[idx].tolist() == [[3., 4.], [1., 2.]]
         assert w[idx.clone()].requires_grad
 

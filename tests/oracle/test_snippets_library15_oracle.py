@@ -1801,6 +1801,220 @@ for f in (lambda v: F.gelu(v), lambda v: F.silu(v, inplace=True), lambda v: F.so
         except Exception as e:
             print(type(e).__name__, str(e).split("\n")[0][:150])
 ''',
+    'warnings': PRELUDE + r'''
+import warnings
+torch.manual_seed(0)
+def show(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            r = f()
+        except Exception as e:
+            print("error", type(e).__name__, str(e).split("\n")[0][:120])
+        for x in w:
+            print(x.category.__name__, str(x.message).split(" (Triggered")[0][:300])
+        print("--")
+m = nn.Linear(2, 2); opt = torch.optim.SGD(m.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.StepLR(opt, 1)
+show(lambda: sched.step())
+show(lambda: torch.optim.lr_scheduler.StepLR(opt, 1).step(3))
+show(lambda: sched.get_lr())
+show(lambda: F.mse_loss(torch.randn(3, 1), torch.randn(3)))
+show(lambda: F.l1_loss(torch.randn(3), torch.randn(3, 1)))
+show(lambda: F.softmax(torch.randn(2, 3)))
+show(lambda: F.log_softmax(torch.randn(2, 3)))
+show(lambda: torch.tensor(torch.ones(2)))
+show(lambda: nn.functional.sigmoid(torch.ones(1)))
+show(lambda: F.upsample(torch.ones(1, 1, 2, 2), scale_factor=2))
+show(lambda: F.interpolate(torch.ones(1, 1, 2, 2), scale_factor=2, mode="bilinear"))
+show(lambda: nn.init.normal(torch.empty(2)))
+show(lambda: torch.nn.utils.clip_grad_norm(m.parameters(), 1.0))
+show(lambda: (torch.ones(2, requires_grad=True) * 2).grad)
+show(lambda: torch.load.__name__)
+show(lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8, batch_first=True, norm_first=True), 2))
+show(lambda: nn.MultiheadAttention(4, 2)(torch.ones(3, 4), torch.ones(3, 4), torch.ones(3, 4), key_padding_mask=torch.zeros(3, dtype=torch.bool), attn_mask=torch.zeros(3, 3)))
+show(lambda: nn.GRU(2, 2, num_layers=1, dropout=0.5))
+show(lambda: nn.LSTM(2, 2, batch_first=True)(torch.randn(1, 3, 2))[0].shape)
+show(lambda: torch.cuda.amp.GradScaler())
+show(lambda: torch.amp.GradScaler("cpu").step(opt))
+show(lambda: torch.range(0, 3))
+show(lambda: torch.ones(3).resize_(2))
+show(lambda: torch.nn.utils.weight_norm(nn.Linear(2, 2)))
+show(lambda: torch.meshgrid(torch.arange(2), torch.arange(2)))
+show(lambda: torch.ones(2, 3).T.shape)
+show(lambda: torch.ones(2, 3, 4).T.shape)
+show(lambda: torch.norm(torch.ones(3), p="fro"))
+show(lambda: torch.lu(torch.eye(2)))
+show(lambda: torch.symeig if hasattr(torch, "symeig") else 0)
+show(lambda: torch.nn.functional.dropout(torch.ones(2), p=0.5, training=True, inplace=False).shape)
+show(lambda: torch.nn.Softmax()(torch.ones(2, 2)))
+show(lambda: nn.CrossEntropyLoss(size_average=True))
+show(lambda: nn.MSELoss(reduce=False))
+show(lambda: torch.set_default_tensor_type(torch.FloatTensor))
+show(lambda: torch.autograd.Variable(torch.ones(1)))
+show(lambda: torch.utils.data.DataLoader(range(4), num_workers=0, prefetch_factor=2))
+show(lambda: torch.tensor([1, 2]).float().numpy().flags.writeable)
+show(lambda: torch.from_numpy(__import__("numpy").ones(2).astype("f")[::-1].copy()).shape)
+show(lambda: torch.as_tensor(__import__("numpy").ones(2)).dtype)
+show(lambda: torch.optim.Adam(m.parameters(), lr=0.1, amsgrad=True, foreach=False).step())
+show(lambda: torch.nn.utils.rnn.pack_padded_sequence(torch.randn(3, 2, 1), [3, 1], enforce_sorted=True).data.shape)
+show(lambda: torch.chain_matmul(torch.eye(2), torch.eye(2)))
+show(lambda: torch.stft(torch.randn(64), 16, return_complex=True).shape)
+show(lambda: torch.istft(torch.stft(torch.randn(64), 16, return_complex=True, window=torch.hann_window(16)), 16).shape)
+''',
+    'rl_dists': PRELUDE + r'''
+torch.manual_seed(0)
+D = torch.distributions
+mu = torch.randn(2, 3, requires_grad=True); log_std = torch.zeros(3, requires_grad=True)
+dist = D.Normal(mu, log_std.exp())
+print(dist, dist.batch_shape, dist.event_shape)
+a = dist.rsample(); lp = dist.log_prob(a).sum(-1); print(a.shape, lp.round(decimals=4), lp.grad_fn.name())
+ind = D.Independent(D.Normal(mu, log_std.exp()), 1); print(ind, ind.batch_shape, ind.event_shape, ind.log_prob(a).round(decimals=4), ind.entropy().round(decimals=4))
+tanh = D.TransformedDistribution(D.Normal(mu, log_std.exp()), [D.transforms.TanhTransform(cache_size=1)])
+s = tanh.rsample(); print(s.abs().max() < 1, tanh.log_prob(s).sum(-1).round(decimals=4))
+squashed = torch.tanh(a); corr = (2 * (math.log(2) - a - F.softplus(-2 * a))).sum(-1); print((lp - corr).round(decimals=4))
+logits = torch.randn(2, 4); mask = torch.tensor([[True, True, False, True], [False, True, True, True]])
+masked = torch.where(mask, logits, torch.tensor(torch.finfo(logits.dtype).min))
+cat = D.Categorical(logits=masked); print(cat, cat.probs.round(decimals=4), cat.entropy().round(decimals=4))
+act = cat.sample(); print(act, cat.log_prob(act).round(decimals=4), cat.logits.round(decimals=2))
+cat2 = D.Categorical(logits=logits.masked_fill(~mask, float("-inf"))); print(cat2.entropy(), cat2.probs.round(decimals=4))
+print(D.kl_divergence(cat, D.Categorical(logits=logits)).round(decimals=4), D.kl_divergence(dist, D.Normal(0., 1.)).shape)
+old_lp = lp.detach() + 0.1
+ratio = (lp - old_lp).exp(); adv = torch.tensor([1.0, -0.5])
+surr = torch.min(ratio * adv, torch.clamp(ratio, 0.8, 1.2) * adv); loss = -surr.mean() - 0.01 * dist.entropy().sum(-1).mean()
+loss.backward(); print(round(loss.item(), 4), mu.grad.round(decimals=4), log_std.grad.round(decimals=4))
+mvn = D.MultivariateNormal(torch.zeros(2), scale_tril=torch.tensor([[1.0, 0.0], [0.5, 2.0]])); print(mvn, mvn.covariance_matrix, mvn.log_prob(torch.ones(2)).round(decimals=4), mvn.entropy().round(decimals=4))
+b = D.Bernoulli(logits=torch.tensor([0.0, 2.0])); print(b, b.sample((3,)), b.log_prob(torch.tensor([1.0, 0.0])).round(decimals=4), b.entropy().round(decimals=4))
+try:
+    D.Categorical(probs=torch.tensor([0.5, -0.1, 0.6]))
+except ValueError as e:
+    print(e)
+try:
+    D.Normal(torch.zeros(2), torch.tensor([1.0, 0.0]))
+except ValueError as e:
+    print(e)
+try:
+    dist.log_prob(torch.ones(5))
+except (ValueError, RuntimeError) as e:
+    print(type(e).__name__, e)
+g = D.Gumbel(0., 1.); print(g.sample((2,)).round(decimals=4), g.mean.round(decimals=4))
+beta = D.Beta(torch.tensor([2.0]), torch.tensor([3.0])); print(beta.rsample().requires_grad, beta.mean, beta.variance.round(decimals=4))
+mix = D.MixtureSameFamily(D.Categorical(torch.ones(2)), D.Normal(torch.tensor([-1.0, 1.0]), torch.tensor([0.5, 0.5]))); print(mix, mix.log_prob(torch.tensor(0.0)).round(decimals=4), mix.mean)
+''',
+    'logging': PRELUDE + r'''
+torch.manual_seed(0)
+def tryit(f):
+    try:
+        print(repr(f()))
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0])
+loss = torch.tensor(0.123456, requires_grad=True) * 2
+tryit(lambda: f"{loss:.4f}")
+tryit(lambda: f"{loss.item():.4f}")
+tryit(lambda: f"{torch.tensor([1.0, 2.0]):.2f}")
+tryit(lambda: "%.3f" % loss)
+tryit(lambda: "%d" % torch.tensor(3))
+tryit(lambda: "{:>8.3f}".format(torch.tensor(2.5)))
+tryit(lambda: f"{torch.tensor(7):05d}")
+tryit(lambda: f"{torch.tensor(True)}")
+tryit(lambda: f"{torch.tensor(3.5, dtype=torch.bfloat16):.3f}")
+tryit(lambda: round(torch.tensor(2.567), 2))
+tryit(lambda: round(torch.tensor([2.567, 1.234]), 1))
+tryit(lambda: round(torch.tensor(2.5)))
+tryit(lambda: float(torch.tensor([1.5])))
+tryit(lambda: float(torch.tensor([1.5, 2.5])))
+tryit(lambda: int(torch.tensor(3.9)))
+tryit(lambda: int(torch.tensor([[-3.9]])))
+tryit(lambda: torch.tensor([1, 2]).item())
+tryit(lambda: torch.tensor([]).item())
+tryit(lambda: bool(torch.tensor([1, 2])))
+tryit(lambda: bool(torch.tensor([])))
+tryit(lambda: complex(torch.tensor(1 + 2j)))
+tryit(lambda: torch.tensor(5).__index__())
+tryit(lambda: [0, 1, 2, 3][torch.tensor(2)])
+tryit(lambda: [0, 1, 2, 3][torch.tensor(2.0)])
+tryit(lambda: range(torch.tensor(3)))
+tryit(lambda: "abc" * torch.tensor(2))
+tryit(lambda: math.sqrt(torch.tensor(4.0)))
+tryit(lambda: math.isnan(torch.tensor(float("nan"))))
+tryit(lambda: math.floor(torch.tensor(2.7)))
+tryit(lambda: divmod(torch.tensor(7), 2))
+tryit(lambda: abs(torch.tensor(-2)))
+tryit(lambda: torch.tensor(1) in {torch.tensor(1): 0})
+tryit(lambda: len(torch.tensor(3)))
+tryit(lambda: len(torch.zeros(4, 2)))
+tryit(lambda: list(torch.arange(3)))
+tryit(lambda: list(torch.tensor(3)))
+tryit(lambda: max(torch.tensor([1, 5, 3])))
+tryit(lambda: sum(torch.tensor([1.5, 2.5])))
+tryit(lambda: sorted(torch.tensor([3, 1, 2])))
+tryit(lambda: torch.tensor([1, 2]) == [1, 2])
+tryit(lambda: torch.tensor(2) ** torch.tensor(-1))
+tryit(lambda: 2 ** torch.tensor([-1]))
+tryit(lambda: torch.tensor([1, 2]) / 0)
+tryit(lambda: torch.tensor([1, 2]) // 0)
+tryit(lambda: torch.tensor([1, 2]) % 0)
+tryit(lambda: torch.tensor(3) @ torch.tensor(3))
+tryit(lambda: -torch.tensor([True]))
+tryit(lambda: ~torch.tensor([1.5]))
+tryit(lambda: torch.tensor([1, 2]).tolist())
+tryit(lambda: torch.tensor(2.5, dtype=torch.float16).tolist())
+tryit(lambda: torch.tensor([0.1, 0.2], dtype=torch.bfloat16).tolist())
+tryit(lambda: torch.tensor([1.5]).numpy().dtype)
+tryit(lambda: str(torch.float32) + "|" + repr(torch.bfloat16) + "|" + str(torch.device("cpu")) + "|" + repr(torch.Size([2, 3])))
+tryit(lambda: torch.Size([2, 3]) + (4,))
+tryit(lambda: torch.Size([2, 3]).numel())
+tryit(lambda: torch.zeros(2, 3).size(-1))
+tryit(lambda: torch.zeros(2, 3).size(2))
+tryit(lambda: torch.zeros(2, 3).shape[2])
+tryit(lambda: print("loss:", loss, "acc", torch.tensor(0.5), sep=" | "))
+tryit(lambda: "{}".format(torch.zeros(2, 2, dtype=torch.int64)))
+tryit(lambda: str(torch.tensor([1e-8, 1.0])))
+tryit(lambda: torch.tensor(1.0).__format__(""))
+tryit(lambda: format(torch.tensor([1.0]), ""))
+''',
+    'inference_writes': PRELUDE + r'''
+with torch.inference_mode():
+    idx = torch.tensor([0, 1]); m = torch.tensor([True, False]); v = torch.tensor([5.0, 6.0])
+w = torch.randn(2, 2, requires_grad=True)
+def run(name, f):
+    try:
+        f(); print(name, "ok")
+    except RuntimeError as e:
+        print(name, "ERR", str(e)[:40])
+def f1():
+    y = w * 1; y[idx] = 0.0
+run("index_put_scalar", f1)
+def f2():
+    y = w * 1; y[idx, idx] = w[0]
+run("index_put_tensor", f2)
+def f3():
+    y = w * 1; y[m] = 1.0
+run("mask_put", f3)
+def f4():
+    y = w * 1; y[0] = v
+run("copy_inf_value", f4)
+def f5():
+    y = w * 1; y.index_put_((idx,), torch.ones(2, 2), accumulate=True)
+run("index_put_acc", f5)
+run("index_add", lambda: w.index_add(0, idx, w))
+run("scatter", lambda: w.scatter(0, idx.view(2, 1).expand(2, 2), w))
+run("gather_inf", lambda: w.gather(0, idx.view(2, 1).expand(2, 2)))
+run("gather_inf2", lambda: w.gather(1, torch.stack([idx, idx])))
+run("take_along", lambda: torch.take_along_dim(w, idx.view(2, 1), 1))
+run("masked_fill", lambda: w.masked_fill(m.view(2, 1), 0.0))
+run("masked_scatter", lambda: w.masked_scatter(m.view(2, 1).expand(2, 2), torch.ones(4)))
+run("where", lambda: torch.where(m.view(2, 1), w, 0.0))
+run("mul_inf", lambda: w * v)
+run("add_inf", lambda: w + v)
+run("cross_entropy_inf_target", lambda: F.cross_entropy(w, idx))
+run("nll_inf", lambda: F.nll_loss(w, idx))
+run("mse_inf", lambda: F.mse_loss(w, v.expand(2, 2)))
+run("index_select", lambda: w.index_select(0, idx))
+run("embedding_bag", lambda: F.embedding_bag(idx, w, torch.tensor([0])))
+run("one_hot_mul", lambda: w * F.one_hot(idx, 2))
+run("lstm_inf_input", lambda: nn.LSTM(2, 2)(torch.zeros(1, 2, 2).add(v)))
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

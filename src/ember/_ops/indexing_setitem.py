@@ -14,8 +14,8 @@ from ._dispatch import check_inplace, check_overlap, finish_inplace, refuse_inpl
     same_data, warn_expanded
 from .elementwise import check_limited
 from .indexing import IndexPut, _apply_basic, _gather_array, _is_advanced, _is_mask, \
-    _normalize, _numpy_index, _refuse_lone_slice, _value_tensor, _without_leading_ones, \
-    put_value
+    _normalize, _numpy_index, _refuse_inference_indices, _refuse_lone_slice, _value_tensor, \
+    _without_leading_ones, put_value
 from .registry import method
 
 
@@ -165,6 +165,8 @@ def setitem(self, index, value):
         raise
     target = view if view is self else _regrow_view(self, view)
     check_inplace(target, target._data.dtype, tuple(target._data.shape))
+    if tracked:
+        _refuse_inference_indices(index)        # (IndexPutBackward0 saves them)
     try:
         target._data[key] = _array_like(self, value)
     except ValueError:

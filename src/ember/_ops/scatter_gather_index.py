@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import _geometry as geo
 from .._tensor import Tensor, wrap
+from ..autograd.grad_mode import is_grad_enabled
 from ._dispatch import Inplace, check_overlap, has_internal_overlap, refuse_inplace_first, \
     warn_expanded
 from ._op import Op
@@ -351,7 +352,8 @@ def _check_index_put_indices(input, indices, one_value):
 def index_put(input, indices, values, accumulate=False, *, out=None):
     """A copy of `input` with `values` written (or, with `accumulate`, added) at the
     advanced index `indices` (a tuple of integer or boolean tensors)."""
-    from .indexing import IndexPut, _apply_basic, _numpy_index, c_type_name, put_value
+    from .indexing import (IndexPut, _apply_basic, _numpy_index, _refuse_inference_indices,
+                           c_type_name, put_value)
     if not isinstance(values, Tensor):
         name = "index_put_" if out.__class__ is Inplace else "index_put"
         raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not "
@@ -373,6 +375,8 @@ def index_put(input, indices, values, accumulate=False, *, out=None):
     check_limited(input, "index_put")
     values = put_value(input, indices, key, advanced, values, accumulate, strip_ones=False,
                        pending=pending, strict=True, selects=False)
+    if (input._requires_grad or values._requires_grad) and is_grad_enabled():
+        _refuse_inference_indices(tuple(indices))     # (IndexPutBackward0 saves them)
     x = input._data
     v = values._data.astype(x.dtype, copy=False)
     try:
