@@ -2015,6 +2015,341 @@ run("embedding_bag", lambda: F.embedding_bag(idx, w, torch.tensor([0])))
 run("one_hot_mul", lambda: w * F.one_hot(idx, 2))
 run("lstm_inf_input", lambda: nn.LSTM(2, 2)(torch.zeros(1, 2, 2).add(v)))
 ''',
+    'data': PRELUDE + r'''
+import collections
+import numpy as np
+torch.manual_seed(0)
+def tryit(f):
+    try:
+        r = f(); print(r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0][:200])
+class DS(torch.utils.data.Dataset):
+    def __init__(self, n=5): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i):
+        return {"input_ids": torch.arange(i, i + 3), "label": i % 2, "text": f"s{i}", "mask": np.ones(2, dtype=np.float32) * i, "score": float(i) / 2}
+dl = torch.utils.data.DataLoader(DS(), batch_size=2)
+for b in dl:
+    print({k: (v.dtype, v.shape) if hasattr(v, "shape") else v for k, v in b.items()})
+print(next(iter(dl))["label"], next(iter(dl))["score"], next(iter(dl))["mask"])
+P = collections.namedtuple("P", ["x", "y"])
+print(torch.utils.data.default_collate([P(torch.ones(2), 1), P(torch.zeros(2), 2)]))
+tryit(lambda: torch.utils.data.default_collate([torch.ones(2), torch.ones(3)]))
+tryit(lambda: torch.utils.data.default_collate([{"a": 1}, {"b": 2}]))
+tryit(lambda: torch.utils.data.default_collate([[1, 2], [3]]))
+tryit(lambda: torch.utils.data.default_collate([object(), object()]))
+tryit(lambda: torch.utils.data.default_collate([np.array(["a"]), np.array(["b"])]))
+tryit(lambda: torch.utils.data.default_collate([(1, "a"), (2, "b")]))
+tryit(lambda: torch.utils.data.default_collate([True, False]))
+tryit(lambda: torch.utils.data.default_collate([np.float32(1.5), np.float32(2.5)]))
+tryit(lambda: torch.utils.data.default_collate([np.int64(1), np.int64(2)]).dtype)
+tryit(lambda: torch.utils.data.default_convert([np.ones(2), (np.zeros(1), 3)]))
+def pad_collate(batch):
+    xs = [torch.tensor(b[0]) for b in batch]; ys = torch.tensor([b[1] for b in batch])
+    lens = torch.tensor([len(x) for x in xs])
+    return torch.nn.utils.rnn.pad_sequence(xs, batch_first=True, padding_value=-1), lens, ys
+data = [([1, 2, 3], 0), ([4], 1), ([5, 6], 0)]
+dl2 = torch.utils.data.DataLoader(data, batch_size=3, collate_fn=pad_collate)
+print(next(iter(dl2)))
+print(torch.nn.utils.rnn.pad_sequence([torch.ones(2), torch.ones(3)], batch_first=True, padding_side="left"))
+class It(torch.utils.data.IterableDataset):
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        print("worker", info)
+        return iter(range(5))
+dl3 = torch.utils.data.DataLoader(It(), batch_size=2)
+print(list(dl3))
+tryit(lambda: len(dl3))
+tryit(lambda: torch.utils.data.DataLoader(It(), shuffle=True))
+tryit(lambda: torch.utils.data.DataLoader(DS(), batch_size=None).__iter__().__next__()["label"])
+tryit(lambda: torch.utils.data.DataLoader(DS(), batch_size=2, drop_last=True).__len__())
+tryit(lambda: torch.utils.data.DataLoader(DS(), batch_sampler=torch.utils.data.BatchSampler(range(5), 2, False), batch_size=2))
+tryit(lambda: torch.utils.data.DataLoader(DS(), num_workers=-1))
+tryit(lambda: torch.utils.data.DataLoader(DS(), timeout=-1))
+tryit(lambda: torch.utils.data.DataLoader(DS(), persistent_workers=True))
+tryit(lambda: list(torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.arange(4), torch.arange(4) * 2), batch_size=3)))
+tryit(lambda: torch.utils.data.TensorDataset(torch.arange(4), torch.arange(3)))
+tryit(lambda: torch.utils.data.ChainDataset([It(), It()]).__iter__().__next__())
+tryit(lambda: torch.utils.data.StackDataset(a=torch.utils.data.TensorDataset(torch.arange(3)), b=torch.utils.data.TensorDataset(torch.arange(3) + 10))[1])
+tryit(lambda: list(torch.utils.data.DistributedSampler(range(10), num_replicas=2, rank=1, shuffle=False)))
+tryit(lambda: list(torch.utils.data.DistributedSampler(range(10), num_replicas=3, rank=0, shuffle=True, seed=1, drop_last=True)))
+tryit(lambda: list(torch.utils.data.SubsetRandomSampler([3, 5, 7], generator=torch.Generator().manual_seed(0))))
+''',
+    'compile': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+cm = torch.compile(m)
+print(type(cm).__name__, cm._orig_mod is m, isinstance(cm, nn.Module))
+print(list(cm.state_dict().keys()))
+print(cm)
+x = torch.randn(4, 2); print(torch.allclose(cm(x), m(x)), cm(x).grad_fn is not None)
+sd = cm.state_dict()
+unwanted_prefix = '_orig_mod.'
+for k, v in list(sd.items()):
+    if k.startswith(unwanted_prefix):
+        sd[k[len(unwanted_prefix):]] = sd.pop(k)
+m2 = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1)); print(m2.load_state_dict(sd))
+print([n for n, _ in cm.named_parameters()][:2], len(list(cm.parameters())))
+print(cm.training, cm.eval().training, m.training)
+cm[0] if hasattr(cm, "__getitem__") else None
+print(cm._orig_mod[0])
+@torch.compile
+def f(a, b):
+    return (a * b).sum()
+print(f(torch.ones(3), torch.full((3,), 2.0)), type(f).__name__ if False else "")
+@torch.compile(mode="max-autotune", fullgraph=True, dynamic=False)
+def g(a):
+    return a.relu() + 1
+print(g(torch.tensor([-1.0, 2.0])))
+print(torch.compiler.is_compiling(), torch._dynamo.is_compiling() if hasattr(torch, "_dynamo") else None)
+try:
+    torch.compile(m, mode="fastest")
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.compile(m, backend="nonexistent")(x)
+except Exception as e:
+    print(type(e).__name__, str(e).split("\n")[0][:100])
+opt = torch.optim.AdamW(cm.parameters(), lr=0.1)
+loss = cm(x).pow(2).mean(); loss.backward(); opt.step(); print(round(loss.item(), 4), m[0].weight.grad is not None)
+print(hasattr(cm, "_orig_mod"), getattr(cm, "dynamo_ctx", None) is not None if False else "")
+m.compile(); print(type(m).__name__, list(m.state_dict().keys())[:1])
+''',
+    'version_errors': PRELUDE + r'''
+torch.manual_seed(0)
+def tryit(f):
+    try:
+        f(); print("ok")
+    except RuntimeError as e:
+        print(str(e).split("\n")[0])
+def gan_bug():
+    G = nn.Linear(2, 2); D = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
+    optD = torch.optim.SGD(D.parameters(), lr=0.1)
+    fake = G(torch.randn(3, 2))
+    d_out = D(fake)
+    lossD = d_out.mean(); lossD.backward(retain_graph=True); optD.step()
+    lossG = -d_out.mean(); lossG.backward()
+tryit(gan_bug)
+def gan_bug2():
+    G = nn.Linear(2, 2); D = nn.Linear(2, 1, bias=False)
+    optD = torch.optim.Adam(D.parameters(), lr=0.1)
+    fake = G(torch.randn(3, 2)); out = D(fake)
+    out.sum().backward(retain_graph=True); optD.step(); out.sum().backward()
+tryit(gan_bug2)
+def conv_bug():
+    c = nn.Conv2d(1, 1, 3); x = torch.randn(1, 1, 5, 5, requires_grad=True); y = c(x)
+    with torch.no_grad():
+        c.weight.mul_(2)
+    y.sum().backward()
+tryit(conv_bug)
+def view_bug():
+    a = torch.randn(4, requires_grad=True); b = a * 2; c = b.view(2, 2); d = c.sin(); b.add_(1); d.sum().backward()
+tryit(view_bug)
+def split_bug():
+    a = torch.randn(4, requires_grad=True); b = a.exp(); p, q = b.split(2); r = p * q; b.mul_(2); r.sum().backward()
+tryit(split_bug)
+def sigmoid_bug():
+    a = torch.randn(3, requires_grad=True); s = a.sigmoid(); s[0] = 0; s.sum().backward()
+tryit(sigmoid_bug)
+def tanh_bug():
+    a = torch.randn(3, requires_grad=True); s = torch.tanh(a); t = s * 2; s.add_(1); t.sum().backward(); print(a.grad)
+tryit(tanh_bug)
+def param_bug():
+    lin = nn.Linear(3, 2); x = torch.randn(4, 3, requires_grad=True); y = lin(x); lin.weight.data.zero_(); y.sum().backward(); print(x.grad.abs().sum())
+tryit(param_bug)
+def bn_bug():
+    bn = nn.BatchNorm1d(3); x = torch.randn(4, 3, requires_grad=True); y = bn(x); y2 = bn(x); y.sum().backward(); print(bn.num_batches_tracked)
+tryit(bn_bug)
+def relu_inplace_bug():
+    m = nn.Sequential(nn.Linear(2, 2), nn.ReLU(inplace=True)); x = torch.randn(3, 2); y = m(x); z = y * y; y.add_(1); z.sum().backward()
+tryit(relu_inplace_bug)
+def exp_bug():
+    a = torch.randn(2, 3, requires_grad=True); e = a.exp(); e /= e.sum(-1, keepdim=True); e.sum().backward()
+tryit(exp_bug)
+def pow_bug():
+    a = torch.randn(2, 3, requires_grad=True) + 0; p = a ** 2; a.zero_(); p.sum().backward()
+tryit(pow_bug)
+def leaf_view_bug():
+    a = torch.randn(3, requires_grad=True); v = a[:2]; v.mul_(2)
+tryit(leaf_view_bug)
+def detached_bug():
+    a = torch.randn(3, requires_grad=True); b = a.sin(); b.detach().zero_(); b.sum().backward(); print(a.grad is not None)
+tryit(detached_bug)
+def double_backward():
+    a = torch.randn(3, requires_grad=True); y = (a * a).sum(); g, = torch.autograd.grad(y, a, create_graph=True); g.sum().backward(); print(a.grad.round(decimals=4))
+tryit(double_backward)
+def retain_graph_bug():
+    a = torch.randn(3, requires_grad=True); y = a.exp().sum(); y.backward(); y.backward()
+tryit(retain_graph_bug)
+def lstm_bug():
+    l = nn.LSTM(2, 3); x = torch.randn(4, 1, 2); h = None; out = []
+    for t in range(2):
+        o, h = l(x[t:t + 1], h); out.append(o)
+    torch.cat(out).sum().backward(); print(l.weight_hh_l0.grad.shape)
+    o, h2 = l(x[2:3], h); h[0].add_(1); o.sum().backward()
+tryit(lstm_bug)
+''',
+    'vit_train': PRELUDE + r'''
+torch.manual_seed(0)
+class PatchEmbed(nn.Module):
+    def __init__(self, img=8, p=4, c=3, d=16):
+        super().__init__(); self.proj = nn.Conv2d(c, d, p, p); self.num_patches = (img // p) ** 2
+    def forward(self, x):
+        return self.proj(x).flatten(2).transpose(1, 2)
+class Block(nn.Module):
+    def __init__(self, d=16, h=2, dp=0.1):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(d, eps=1e-6); self.attn = nn.MultiheadAttention(d, h, batch_first=True)
+        self.ls1 = nn.Parameter(1e-1 * torch.ones(d)); self.norm2 = nn.LayerNorm(d, eps=1e-6)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Dropout(0.0), nn.Linear(4 * d, d))
+        self.ls2 = nn.Parameter(1e-1 * torch.ones(d)); self.dp = dp
+    def drop_path(self, x):
+        if not self.training or self.dp == 0:
+            return x
+        keep = 1 - self.dp
+        mask = x.new_empty((x.shape[0],) + (1,) * (x.ndim - 1)).bernoulli_(keep).div_(keep)
+        return x * mask
+    def forward(self, x):
+        y = self.norm1(x)
+        x = x + self.drop_path(self.ls1 * self.attn(y, y, y, need_weights=False)[0])
+        return x + self.drop_path(self.ls2 * self.mlp(self.norm2(x)))
+class ViT(nn.Module):
+    def __init__(self, nc=5, d=16):
+        super().__init__()
+        self.patch_embed = PatchEmbed(d=d)
+        self.cls_token = nn.Parameter(torch.zeros(1, 1, d)); self.pos_embed = nn.Parameter(torch.zeros(1, 5, d))
+        self.blocks = nn.Sequential(*[Block(d) for _ in range(2)]); self.norm = nn.LayerNorm(d, eps=1e-6); self.head = nn.Linear(d, nc)
+        nn.init.trunc_normal_(self.pos_embed, std=.02); nn.init.trunc_normal_(self.cls_token, std=.02)
+        self.apply(self._init)
+    def _init(self, m):
+        if isinstance(m, nn.Linear):
+            nn.init.trunc_normal_(m.weight, std=.02)
+            if m.bias is not None:
+                nn.init.constant_(m.bias, 0)
+        elif isinstance(m, nn.LayerNorm):
+            nn.init.constant_(m.bias, 0); nn.init.constant_(m.weight, 1.0)
+    def forward(self, x):
+        x = self.patch_embed(x)
+        x = torch.cat((self.cls_token.expand(x.shape[0], -1, -1), x), dim=1) + self.pos_embed
+        x = self.norm(self.blocks(x))
+        return self.head(x[:, 0])
+model = ViT()
+print(sum(p.numel() for p in model.parameters()), model.blocks[0].attn)
+no_wd = {n for n, p in model.named_parameters() if p.ndim <= 1 or n.endswith(".bias") or n in ("cls_token", "pos_embed")}
+print(sorted(no_wd)[:6], len(no_wd))
+opt = torch.optim.AdamW([{"params": [p for n, p in model.named_parameters() if n not in no_wd], "weight_decay": 0.05},
+                         {"params": [p for n, p in model.named_parameters() if n in no_wd], "weight_decay": 0.0}], lr=1e-3)
+sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 3) * 0.5 * (1 + math.cos(math.pi * s / 10)))
+ema = {k: v.detach().clone() for k, v in model.state_dict().items()}
+crit = nn.CrossEntropyLoss(label_smoothing=0.1)
+for step in range(6):
+    x = torch.randn(4, 3, 8, 8); y = torch.randint(0, 5, (4,))
+    lam = 0.7; idx = torch.randperm(4)
+    xm = lam * x + (1 - lam) * x[idx]
+    out = model(xm); loss = lam * crit(out, y) + (1 - lam) * crit(out, y[idx])
+    opt.zero_grad(); loss.backward()
+    gn = nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step(); sched.step()
+    with torch.no_grad():
+        for k, v in model.state_dict().items():
+            if v.dtype.is_floating_point:
+                ema[k].mul_(0.9).add_(v, alpha=0.1)
+    print(step, f"{loss.item():.4f}", f"{gn.item():.4f}", f"{sched.get_last_lr()[0]:.6f}")
+model.eval()
+with torch.no_grad():
+    logits = model(torch.randn(2, 3, 8, 8)); print(logits.softmax(-1).round(decimals=4), logits.argmax(-1))
+print(ema["head.bias"].round(decimals=4))
+''',
+    'hooks_misc': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Linear(3, 2)
+opts = {p: torch.optim.SGD([p], lr=0.1) for p in m.parameters()}
+def hook(p):
+    print("post-acc", tuple(p.shape), p.grad is not None)
+    opts[p].step(); opts[p].zero_grad()
+hs = [p.register_post_accumulate_grad_hook(hook) for p in m.parameters()]
+before = m.weight.detach().clone()
+m(torch.randn(4, 3)).sum().backward()
+print(m.weight.grad, (m.weight - before).abs().sum().round(decimals=4))
+for h in hs:
+    h.remove()
+x = torch.randn(3, requires_grad=True) * 2
+try:
+    x.register_post_accumulate_grad_hook(lambda t: None)
+except RuntimeError as e:
+    print(e)
+class Clamp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        ctx.save_for_backward(x); ctx.lo, ctx.hi = lo, hi
+        idx = (x > lo).nonzero()
+        ctx.mark_non_differentiable(idx)
+        return x.clamp(lo, hi), idx
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, g, gidx):
+        x, = ctx.saved_tensors
+        print("gidx", gidx)
+        return g * ((x > ctx.lo) & (x < ctx.hi)).float(), None, None
+a = torch.randn(5, requires_grad=True)
+y, idx = Clamp.apply(a, -0.5, 0.5); print(y.grad_fn.name(), idx.requires_grad, idx.dtype)
+y.sum().backward(); print(a.grad)
+class Mat(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print("grads", g1 is None, g2 is None)
+        return (g1 if g1 is not None else 0) * 2 + (g2 * 3 if g2 is not None else 0)
+b = torch.ones(2, requires_grad=True); o1, o2 = Mat.apply(b); o1.sum().backward(); print(b.grad)
+print(torch.autograd.functional.jacobian(lambda t: t ** 2, torch.tensor([1.0, 2.0])))
+print(torch.autograd.functional.hessian(lambda t: (t ** 3).sum(), torch.tensor([1.0, 2.0])))
+print(torch.autograd.functional.vjp(lambda t: t.exp(), torch.zeros(2), torch.ones(2)))
+print(torch.autograd.functional.jvp(lambda t: t.sin(), torch.zeros(2), torch.ones(2)))
+theta = torch.tensor([[[1.0, 0.0, 0.1], [0.0, 1.0, 0.0]]])
+grid = F.affine_grid(theta, (1, 1, 3, 3), align_corners=False); print(grid.shape, grid[0, 0].round(decimals=4))
+img = torch.arange(9.).view(1, 1, 3, 3); print(F.grid_sample(img, grid, align_corners=False).round(decimals=4))
+print(F.grid_sample(img, grid, mode="nearest", padding_mode="border", align_corners=True).round(decimals=4))
+emb = nn.Embedding(4, 3, max_norm=1.0); w0 = emb.weight.detach().clone(); out = emb(torch.tensor([1, 1, 2]))
+print(out.norm(dim=-1).round(decimals=4), (emb.weight.norm(dim=-1) <= 1.0001).tolist(), torch.equal(emb.weight[0], w0[0]))
+sn = nn.utils.spectral_norm(nn.Linear(3, 3)); print([n for n, _ in sn.named_parameters()], [n for n, _ in sn.named_buffers()])
+y = sn(torch.randn(2, 3)); print(y.shape, round(torch.linalg.matrix_norm(sn.weight, 2).item(), 3))
+pn = nn.utils.parametrizations.spectral_norm(nn.Linear(3, 3)); print(type(pn.parametrizations.weight[0]).__name__, pn(torch.randn(1, 3)).shape)
+on = nn.utils.parametrizations.orthogonal(nn.Linear(3, 3)); print(torch.allclose(on.weight @ on.weight.T, torch.eye(3), atol=1e-5))
+wn = nn.utils.parametrizations.weight_norm(nn.Linear(3, 2)); print(sorted(n for n, _ in wn.named_parameters()), wn.parametrizations.weight.original0.shape)
+print(torch.cdist(torch.randn(2, 3), torch.randn(4, 3), compute_mode="donot_use_mm_for_euclid_dist").shape)
+''',
+    'printopts': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(3, 12) * 100
+torch.set_printoptions(precision=3, sci_mode=False)
+print(x)
+torch.set_printoptions(linewidth=60)
+print(x[:2])
+torch.set_printoptions(profile="short"); print(torch.randn(20, 20) * 1e-3)
+torch.set_printoptions(profile="default")
+print(torch.arange(2000).view(40, 50))
+print(torch.randn(1001))
+torch.set_printoptions(threshold=5, edgeitems=1); print(torch.arange(10.) / 3)
+torch.set_printoptions(profile="default")
+torch.set_printoptions(sci_mode=True); print(torch.tensor([1.0, 2.5]))
+torch.set_printoptions(profile="default"); torch.set_printoptions(sci_mode=None)
+print(torch.tensor([1e-5, 1e5]), torch.tensor([1e-3, 1e3]), torch.tensor([0.0001234, 123.4]))
+print(torch.tensor([123456789.0]), torch.tensor([1e16]), torch.tensor([-0.0, 0.0]), torch.tensor([1.0, float("nan")]) * 1e10)
+print(torch.randn(2, 3).to(torch.bfloat16) * 1000, torch.randn(4).half() * 1e-4)
+print(torch.tensor([[-1, 100], [5, -2000]]), torch.tensor([[True, False]]), torch.zeros(2, 0, 3))
+print(torch.randn(2, 2, 2, 2).round(decimals=2))
+print(torch.full((2, 3), float("inf")), torch.tensor([1, 2], dtype=torch.uint8), torch.tensor(-3, dtype=torch.int8))
+print(torch.complex(torch.randn(3), torch.randn(3)) * 100)
+print(torch.randn(3, requires_grad=True) * 1, torch.ones(2, names=None) if False else "", torch.tensor([1.5]).to(torch.float64).requires_grad_())
+print(repr(torch.tensor(1e-30)), repr(torch.tensor(3.14159265, dtype=torch.float64)), repr(torch.tensor(65504., dtype=torch.float16)))
+print(torch.get_printoptions() if hasattr(torch, "get_printoptions") else "")
+print(torch.randn(8, 8).to_sparse() if False else torch.eye(3).to_sparse())
+print(torch.tensor([0.1, 0.25, 1 / 3], dtype=torch.float64) * 10)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
