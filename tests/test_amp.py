@@ -319,3 +319,17 @@ def test_recurrent_layers_take_lower_precision_inputs_under_autocast():
         nn.LSTM(3, 4)(x.bfloat16())
     with pytest.raises(RuntimeError, match="same dtype"):
         nn.GRUCell(3, 4)(x.bfloat16())
+
+
+@pytest.mark.parametrize("mode, pad, dtype", [
+    ("reflect", (1, 1), "float32"), ("reflect", (1, 1, 1, 1), "float32"),
+    ("reflect", (1, 1, 1, 1, 1, 1), "bfloat16"), ("replicate", (1, 1), "float32"),
+    ("replicate", (1, 1, 1, 1, 1, 1), "float32"), ("circular", (1, 1), "bfloat16"),
+    ("constant", (1, 1), "bfloat16")])
+def test_cpu_autocast_runs_reflection_and_replication_pads_in_float32(mode, pad, dtype):
+    # torch's CPU float32 list holds reflection_pad1d/2d and replication_pad1d/2d/3d
+    x = _x(*(1, 2, 3, 4, 4)[:len(pad) // 2 + 2]).bfloat16()
+    with ember.autocast("cpu", dtype=ember.bfloat16):
+        out = F.pad(x, pad, mode=mode)
+    assert out.dtype is getattr(ember, dtype)
+    np.testing.assert_array_equal(out.float().numpy(), F.pad(x.float(), pad, mode=mode).numpy())

@@ -424,3 +424,23 @@ def test_empty_reduction_messages_name_the_dim_as_given():
                                            r"but got -1$"):
         ember.ones(0).quantile(-1)
     assert ember.ones(2, 3).amax((0, -1)).item() == 1.0
+
+
+def test_tensordot_sums_a_dim_contracted_with_one_of_size_1():
+    # torch broadcasts a contracted dim of size 1: the other operand's dim is summed
+    a = ember.tensor(np.arange(6.).reshape(2, 3), dtype=ember.float32, requires_grad=True)
+    b = ember.tensor([[1., 2., 3., 4.]], requires_grad=True)                 # (1, 4)
+    out = ember.tensordot(a, b, dims=([0], [0]))
+    np.testing.assert_array_equal(out.detach().numpy(),
+                                  np.outer(np.arange(6.).reshape(2, 3).sum(0), [1, 2, 3, 4]))
+    out.sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), np.full((2, 3), 10.))
+    np.testing.assert_array_equal(b.grad.numpy(), np.full((1, 4), 15.))
+    c = ember.tensordot(ember.ones(3, 1), ember.arange(10.).reshape(2, 5), dims=([1], [0]))
+    assert c.tolist() == [[5., 7., 9., 11., 13.]] * 3
+    ints = ember.tensordot(ember.arange(6).reshape(2, 3), ember.ones(1, 2, dtype=ember.int64),
+                           dims=([0], [0]))
+    assert ints.dtype is ember.int64 and ints.tolist() == [[3, 3], [5, 5], [7, 7]]
+    with pytest.raises(RuntimeError, match="first has size 4 in dim -1 and second has size 2 "
+                                           "in dim 1"):
+        ember.tensordot(ember.ones(1, 2, 4, 4), ember.ones(1, 2, 4, 4), 2)

@@ -151,3 +151,9 @@ def test_pdist_edges_and_errors():
         F.pdist(ember.ones(3, 2, dtype=ember.int64))
     with pytest.raises(RuntimeError, match="pdist only supports non-negative p values"):
         F.pdist(ember.ones(3, 2), -1)
+    # torch's kernel has no 16-bit floats, but is not reached without pairs or columns
+    for dtype, name in ((ember.bfloat16, "BFloat16"), (ember.float16, "Half")):
+        with pytest.raises(NotImplementedError, match=f'"pdist" not implemented for \'{name}\''):
+            F.pdist(ember.ones(3, 2, dtype=dtype))
+        assert F.pdist(ember.ones(1, 2, dtype=dtype)).shape == (0,)
+        assert F.pdist(ember.ones(3, 0, dtype=dtype)).tolist() == [0., 0., 0.]

@@ -2350,6 +2350,79 @@ print(torch.get_printoptions() if hasattr(torch, "get_printoptions") else "")
 print(torch.randn(8, 8).to_sparse() if False else torch.eye(3).to_sparse())
 print(torch.tensor([0.1, 0.25, 1 / 3], dtype=torch.float64) * 10)
 ''',
+    'autocast_table': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(1, 2, 4, 4).bfloat16(); x1 = torch.randn(1, 2, 6).bfloat16(); x3 = torch.randn(1, 2, 3, 4, 4).bfloat16()
+t = torch.randint(0, 2, (1, 4, 4)); y16 = torch.rand(1, 2, 4, 4).bfloat16()
+ops = {
+ "reflect1d": lambda: F.pad(x1, (1, 1), mode="reflect"), "reflect2d": lambda: F.pad(x, (1, 1, 1, 1), mode="reflect"),
+ "replicate1d": lambda: F.pad(x1, (1, 1), mode="replicate"), "replicate2d": lambda: F.pad(x, (1, 1, 1, 1), mode="replicate"),
+ "replicate3d": lambda: F.pad(x3, (1, 1, 1, 1, 1, 1), mode="replicate"), "reflect3d": lambda: F.pad(x3, (1, 1, 1, 1, 1, 1), mode="reflect"),
+ "circular": lambda: F.pad(x, (1, 1, 1, 1), mode="circular"), "constant": lambda: F.pad(x, (1, 1)),
+ "reflectpad_mod": lambda: nn.ReflectionPad2d(1)(x), "conv_reflect": lambda: nn.Conv2d(2, 2, 3, padding=1, padding_mode="reflect")(x.float()),
+ "nll2d": lambda: F.nll_loss(x, t), "ce2d": lambda: F.cross_entropy(x, t), "mse": lambda: F.mse_loss(x, y16), "bce": lambda: F.binary_cross_entropy(y16, y16),
+ "bcel": lambda: F.binary_cross_entropy_with_logits(x, y16), "kl": lambda: F.kl_div(x, y16, reduction="batchmean"), "huber": lambda: F.huber_loss(x, y16),
+ "l1": lambda: F.l1_loss(x, y16), "smoothl1": lambda: F.smooth_l1_loss(x, y16), "soft_margin": lambda: F.soft_margin_loss(x, y16),
+ "max_pool3d": lambda: F.max_pool3d(x3, 2), "avg_pool3d": lambda: F.avg_pool3d(x3, 2), "adaptive_avg_pool3d": lambda: F.adaptive_avg_pool3d(x3, 1),
+ "adaptive_max_pool3d": lambda: F.adaptive_max_pool3d(x3, 1), "max_pool2d": lambda: F.max_pool2d(x, 2), "avg_pool2d": lambda: F.avg_pool2d(x, 2),
+ "adaptive_avg_pool2d": lambda: F.adaptive_avg_pool2d(x, 1), "upsample_nearest": lambda: F.interpolate(x, scale_factor=2), "upsample_bilinear": lambda: F.interpolate(x, scale_factor=2, mode="bilinear"),
+ "grid_sample": lambda: F.grid_sample(x, torch.zeros(1, 2, 2, 2)), "prod": lambda: x.prod(), "cumprod": lambda: x.cumprod(-1), "cumsum": lambda: x.cumsum(-1),
+ "softmax": lambda: x.softmax(-1), "log_softmax": lambda: x.log_softmax(-1), "layer_norm": lambda: F.layer_norm(x, (4,)), "group_norm": lambda: F.group_norm(x, 1),
+ "batch_norm": lambda: F.batch_norm(x, None, None, training=True), "instance_norm": lambda: F.instance_norm(x), "norm": lambda: x.norm(), "sum": lambda: x.sum(),
+ "mean": lambda: x.mean(), "exp": lambda: x.exp(), "pow": lambda: x.pow(2), "topk": lambda: x.topk(2).values, "cdist": lambda: torch.cdist(x[0], x[0]),
+ "trace": lambda: x[0, 0].trace(), "quantile": lambda: torch.quantile(x.float().flatten()[:5].bfloat16(), 0.5) if False else x.flatten().float().quantile(0.5),
+ "polar": lambda: torch.polar(x.float().abs(), x.float()), "stft": lambda: torch.stft(x1[0, 0].float().repeat(4), 4, return_complex=True).abs(),
+ "fft": lambda: torch.fft.rfft(x1).abs(), "inverse": lambda: torch.inverse(x[0, 0] + 4 * torch.eye(4).bfloat16()), "det": lambda: torch.linalg.det(x[0, 0]),
+ "pinv": lambda: torch.linalg.pinv(x[0, 0]), "svd": lambda: torch.linalg.svdvals(x[0, 0]), "cholesky": lambda: torch.linalg.cholesky((x[0, 0] @ x[0, 0].T + 4 * torch.eye(4).bfloat16())),
+ "matrix_norm": lambda: torch.linalg.matrix_norm(x[0, 0]), "vector_norm": lambda: torch.linalg.vector_norm(x), "solve": lambda: torch.linalg.solve(x[0, 0] + 4 * torch.eye(4).bfloat16(), x[0, 1]),
+ "ctc": lambda: F.ctc_loss(x1.permute(2, 0, 1).log_softmax(-1).expand(6, 1, 2), torch.tensor([[1]]), torch.tensor([6]), torch.tensor([1])),
+ "embedding": lambda: F.embedding(torch.tensor([0]), x[0, 0]), "dropout": lambda: F.dropout(x, 0.0), "gelu": lambda: F.gelu(x), "sigmoid": lambda: x.sigmoid(),
+ "multi_margin": lambda: F.multi_margin_loss(x[0, 0], torch.tensor([0, 1, 2, 3])), "triplet": lambda: F.triplet_margin_loss(x[0, 0], x[0, 1], x[0, 0].flip(0)),
+ "cosine_emb": lambda: F.cosine_embedding_loss(x[0, 0], x[0, 1], torch.ones(4)), "margin_rank": lambda: F.margin_ranking_loss(x[0, 0, 0], x[0, 0, 1], torch.ones(4)),
+ "hinge": lambda: F.hinge_embedding_loss(x[0, 0], torch.ones(4, 4)), "poisson": lambda: F.poisson_nll_loss(x, y16), "gaussian_nll": lambda: F.gaussian_nll_loss(x, y16, torch.ones_like(x)),
+ "max_unpool2d": lambda: F.max_unpool2d(*F.max_pool2d(x, 2, return_indices=True), 2), "fractional": lambda: F.fractional_max_pool2d(x, 2, output_size=2, _random_samples=torch.full((1, 2, 2), 0.5).bfloat16()),
+ "lp_pool": lambda: F.lp_pool2d(x, 2, 2), "pixel_shuffle": lambda: F.pixel_shuffle(x.repeat(1, 2, 1, 1), 2), "normalize": lambda: F.normalize(x), "cos_sim": lambda: F.cosine_similarity(x, y16),
+ "pdist": lambda: F.pdist(x[0, 0]), "dist": lambda: torch.dist(x, y16), "renorm": lambda: x.renorm(2, 0, 1.0), "logsumexp": lambda: x.logsumexp(-1), "softplus": lambda: F.softplus(x),
+ "erfinv": lambda: (x / 10).erfinv(), "acos": lambda: (x / 10).acos(), "rsqrt": lambda: x.abs().rsqrt(), "reciprocal": lambda: x.reciprocal(), "sinh": lambda: x.sinh(),
+ "addcdiv": lambda: torch.addcdiv(x, x, y16 + 1), "addcmul": lambda: torch.addcmul(x, x, y16), "atan2": lambda: torch.atan2(x, y16), "cross": lambda: torch.linalg.cross(x[0, :, :3, :3].transpose(0, 2), y16[0, :, :3, :3].transpose(0, 2)),
+ "dot": lambda: torch.dot(x.flatten(), y16.flatten()), "tensordot": lambda: torch.tensordot(x, y16, 2), "index_put": lambda: x.index_put((torch.tensor([0]),), y16[0:1]),
+ "scatter_add": lambda: x.scatter_add(1, torch.zeros(1, 2, 4, 4, dtype=torch.long), y16), "bilinear": lambda: F.bilinear(x[0, 0], x[0, 1], torch.randn(2, 4, 4).bfloat16()),
+ "mv": lambda: torch.mv(x[0, 0], x[0, 1, 0]), "addmv": lambda: torch.addmv(x[0, 0, 0], x[0, 0], x[0, 1, 0]), "addr": lambda: torch.addr(x[0, 0], x[0, 0, 0], x[0, 1, 0]),
+ "chain_matmul": lambda: torch.linalg.multi_dot([x[0, 0], x[0, 1]]), "matrix_power": lambda: torch.linalg.matrix_power(x[0, 0], 2), "vecdot": lambda: torch.linalg.vecdot(x, y16),
+ "rnn": lambda: nn.RNN(4, 3)(x[0, 0:1].float())[0], "gru_cell": lambda: nn.GRUCell(4, 3)(x[0, 0].float()), "prelu": lambda: F.prelu(x, torch.ones(1).bfloat16()),
+}
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    for name, f in ops.items():
+        try:
+            r = f(); print(name, r.dtype)
+        except Exception as e:
+            print(name, type(e).__name__, str(e).split("\n")[0][:120])
+''',
+    'tensordot_pdist': PRELUDE + r'''
+print(torch.tensordot(torch.ones(3,4), torch.ones(1,5), dims=([1],[0])))
+print(torch.tensordot(torch.ones(3,1), torch.arange(10.).view(2,5), dims=([1],[0])))
+print(torch.tensordot(torch.ones(3,1), torch.ones(1,5), dims=([1],[0])))
+print(torch.tensordot(torch.arange(6).view(2, 3), torch.arange(4).view(1, 4), dims=([0],[0])), torch.tensordot(torch.arange(6).view(2, 3), torch.arange(4).view(1, 4), dims=([0],[0])).dtype)
+torch.manual_seed(0)
+a = torch.randn(2,3,requires_grad=True); b = torch.randn(1,4, requires_grad=True)
+r = torch.tensordot(a, b, dims=([0],[0])); print(r.shape, r.grad_fn.name(), r.grad_fn.next_functions[0][0].name()); r.sum().backward(); print(a.grad, b.grad)
+x = torch.randn(1, 2, 4, 4); y = torch.randn(1, 2, 4, 4)
+try:
+    torch.tensordot(x, y, 2)
+except RuntimeError as e:
+    print(e)
+print(torch.tensordot(x, y, dims=([0, 1], [0, 1])).shape, torch.tensordot(x, y, 0).shape, torch.tensordot(x, y, 1).shape if False else "")
+try:
+    torch.tensordot(torch.ones(2, 3), torch.ones(2, 4), dims=([1], [1]))
+except RuntimeError as e:
+    print(e)
+for dt in (torch.bfloat16, torch.float16, torch.float32):
+    for shape in ((3, 2), (1, 2), (3, 0)):
+        try:
+            print(F.pdist(torch.ones(shape, dtype=dt)))
+        except Exception as e:
+            print(type(e).__name__, e)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -369,7 +369,12 @@ def tensordot(a, b, dims=2, out=None):
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
     for da, db in zip(dims_a, dims_b):      # torch names the dims as given
-        if a.shape[da] != b.shape[db]:
+        # a contracted dim of size 1 broadcasts: the other operand's dim is summed at once
+        if b.shape[db] == 1:
+            a = a.sum(da, keepdim=True, dtype=a.dtype)
+        elif a.shape[da] == 1:
+            b = b.sum(db, keepdim=True, dtype=b.dtype)
+        elif a.shape[da] != b.shape[db]:
             raise RuntimeError(f"contracted dimensions need to match, but first has size "
                                f"{a.shape[da]} in dim {da} and second has size {b.shape[db]} "
                                f"in dim {db}")

@@ -76,8 +76,19 @@ def _rnn_layer_policy(args, kwargs):
     return FP32 if state.dtype == _dtype.float32 else LOWER
 
 
+def _pad_policy(args, kwargs):
+    # torch's CPU list holds reflection_pad1d/2d and replication_pad1d/2d/3d, the kernels
+    # F.pad reaches for those modes with 1, 2 (or 3) padded dims
+    pad = args[1] if len(args) > 1 else kwargs.get("pad", ())
+    mode = args[2] if len(args) > 2 else kwargs.get("mode", "constant")
+    dims = len(pad) // 2
+    if mode == "reflect" and dims in (1, 2) or mode == "replicate" and dims in (1, 2, 3):
+        return FP32
+    return None
+
+
 _CPU_LOWER += ["nn._rnn_ops.rnn_cell"]
-_CPU_CALLABLE = {"nn._rnn_ops.run_layer": _rnn_layer_policy}
+_CPU_CALLABLE = {"nn._rnn_ops.run_layer": _rnn_layer_policy, "nn.functional.pad": _pad_policy}
 
 # NOTE: torch's CUDA lists (float16 by default) send more ops to float32. Its pointwise ops and
 # reductions there (exp, log, pow, sum, prod, cumsum, ...) are left out on purpose: wrapping them
@@ -101,7 +112,8 @@ def _table(lower, fp32, promote):
 
 
 POLICIES = {"cpu": {**_table(_CPU_LOWER, _CPU_FP32, _CPU_PROMOTE), **_CPU_CALLABLE},
-            "cuda": {**_table(_CUDA_LOWER, _CUDA_FP32, _CUDA_PROMOTE), **_CPU_CALLABLE}}
+            "cuda": {**_table(_CUDA_LOWER, _CUDA_FP32, _CUDA_PROMOTE),
+                     "nn._rnn_ops.run_layer": _rnn_layer_policy}}
 
 
 class _State(threading.local):
