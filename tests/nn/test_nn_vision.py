@@ -522,3 +522,33 @@ def test_affine_grid_adds_its_terms_in_order_both_ways():
     for p in range(xs.size):
         want = want + rows[:, p, :, None] * np.array([c[p] for c in base], np.float32)
     assert np.array_equal(t.grad.numpy(), want)
+
+
+@pytest.mark.parametrize("name", ["bfloat16", "float16"])
+def test_16_bit_inputs_where_torchs_cpu_kernels_have_none(name):
+    dtype = getattr(ember, name)
+    x = ember.ones(1, 2, 4, 4, dtype=dtype)
+    # anti-aliased resampling computes its weights for float and double only
+    with pytest.raises(NotImplementedError,
+                       match=f'"compute_index_ranges_weights" not implemented for'):
+        F.interpolate(x, size=2, mode="bilinear", antialias=True)
+    assert F.interpolate(x, size=2, mode="bilinear").dtype is dtype
+    # local response norm of 4-D inputs averages with avg_pool3d (no 16-bit kernel)
+    with pytest.raises(NotImplementedError, match='"avg_pool3d_out_frame" not implemented'):
+        F.local_response_norm(x, 2)
+    assert F.local_response_norm(x[0], 2).dtype is dtype          # (3-D: avg_pool2d)
+
+
+@pytest.mark.parametrize("name", ["bfloat16", "float16"])
+def test_affine_grid_of_a_16_bit_theta_keeps_its_dtype(name):
+    import ml_dtypes
+    np_dtype = ml_dtypes.bfloat16 if name == "bfloat16" else np.float16
+    theta = np.array([[[0.5, -1.25, 0.375], [2.0, 0.75, -0.5]]], dtype=np.float32)
+    grid = F.affine_grid(ember.tensor(theta).to(getattr(ember, name)), (1, 1, 2, 3),
+                         align_corners=False)
+    assert grid.dtype is getattr(ember, name)
+    ys, xs = np.meshgrid([-0.5, 0.5], [-2 / 3, 0.0, 2 / 3], indexing="ij")
+    base = np.stack([xs.astype(np_dtype).astype(np.float32),
+                     ys.astype(np_dtype).astype(np.float32), np.ones_like(xs)], -1)
+    want = (base.reshape(-1, 3) @ theta[0].T).astype(np_dtype).astype(np.float32)
+    np.testing.assert_array_equal(grid.float().numpy().reshape(-1, 2), want)

@@ -2423,6 +2423,30 @@ for dt in (torch.bfloat16, torch.float16, torch.float32):
         except Exception as e:
             print(type(e).__name__, e)
 ''',
+    'half_kernels': PRELUDE + r'''
+torch.manual_seed(0)
+for dt in (torch.bfloat16, torch.float16):
+    x = torch.rand(1, 1, 4, 4, 4).to(dt)
+    for name, f in [('avg3d', lambda: F.avg_pool3d(x, 2)), ('lrn3d', lambda: F.local_response_norm(x[0, 0, :1].expand(1, 2, 4, 4), 2)), ('lrn1d', lambda: F.local_response_norm(x[0, 0], 2)),
+                    ('lrn_mod', lambda: nn.LocalResponseNorm(2)(x)), ('adaptive_avg3d', lambda: F.adaptive_avg_pool3d(x, 2)), ('aa_bicubic', lambda: F.interpolate(x[0], size=2, mode='bicubic', antialias=True)),
+                    ('aa_up', lambda: F.interpolate(x[0], size=8, mode='bilinear', antialias=True)), ('bilinear', lambda: F.interpolate(x[0], size=8, mode='bilinear')),
+                    ('affine2d', lambda: F.affine_grid(torch.eye(2, 3)[None].to(dt), (1, 1, 2, 2), align_corners=False)), ('affine3d', lambda: F.affine_grid(torch.eye(3, 4)[None].to(dt), (1, 1, 2, 2, 2), align_corners=False)),
+                    ('pdist', lambda: F.pdist(x[0, 0, 0])), ('aa_float', lambda: F.interpolate(x[0].float(), size=2, mode='bilinear', antialias=True))]:
+        try:
+            r = f(); print(dt, name, 'ok', r.dtype, round(r.float().sum().item(), 3))
+        except Exception as e:
+            print(dt, name, type(e).__name__, e)
+try:
+    F.affine_grid(torch.eye(2, 3, dtype=torch.float64)[None].long(), (1, 1, 2, 2), align_corners=False)
+except Exception as e:
+    print(type(e).__name__, e)
+torch.manual_seed(0)
+for dt in (torch.bfloat16, torch.float16):
+    th = torch.randn(2, 2, 3).to(dt)
+    g = F.affine_grid(th, (2, 1, 3, 5), align_corners=False); print(g.dtype, g[1, 2])
+    g = F.affine_grid(torch.randn(1, 3, 4).to(dt), (1, 1, 2, 3, 3), align_corners=True); print(g.dtype, g[0, 1, 2])
+    th2 = torch.randn(1, 2, 3).to(dt).requires_grad_(); g = F.affine_grid(th2, (1, 1, 3, 3), align_corners=False); g.float().pow(2).sum().backward(); print(th2.grad)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -472,9 +472,14 @@ def affine_grid(theta, sizes, align_corners):
     # coordinate one after another (x t0 + y t1, then + t2; observed on torch 2.13): a
     # coordinate an ulp off would move grid_sample's nearest samples that land half-way
     points, t = base.reshape(1, -1, k), theta._data
+    reduced = t.dtype.itemsize == 2     # (16-bit: products summed in float32, rounded once)
+    if reduced:
+        points, t = points.astype(np.float32), t.astype(np.float32)
     grid = points[..., :1] * t[:, None, :, 0]
     for i in range(1, k):
         grid = grid + points[..., i:i + 1] * t[:, None, :, i]
+    if reduced:
+        grid = grid.astype(theta._data.dtype)
     grid = xp.ascontiguousarray(grid.reshape((n,) + tuple(sizes) + (k - 1,)))
     (result,) = apply(AffineGridGenerator, (theta,), (grid,), {"base": base})
     return result

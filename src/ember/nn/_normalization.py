@@ -550,6 +550,10 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
         sq = pad(sq, (0, 0, size // 2, (size - 1) // 2))
         window = _window_sum(sq, size, 2).squeeze(1)
     else:
+        if input.dtype in (_dtype.float16, _dtype.bfloat16):
+            # (torch averages over the channels with avg_pool3d, which has no 16-bit kernel)
+            raise NotImplementedError(f'"avg_pool3d_out_frame" not implemented for '
+                                      f"'{input.dtype._scalar_name}'")
         shape = input.shape
         sq = sq.reshape(shape[0], 1, shape[1], shape[2], -1)
         sq = pad(sq, (0, 0, 0, 0, size // 2, (size - 1) // 2))

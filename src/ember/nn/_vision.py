@@ -4,6 +4,7 @@ error texts as torch's; the kernels are in `_vision_ops.py` and `_grid_sample_op
 import math
 import warnings
 
+from .. import _dtype
 from . import _grid_sample_ops as grid_ops, _vision_ops as ops
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 from .._tensor import Tensor
@@ -133,6 +134,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         upsample_refused(input, mode, size, align_corners)
     _check_sizes(input, out)
     _check_dtype(input, mode)
+    if antialias and input.dtype in (_dtype.float16, _dtype.bfloat16):
+        # (torch's anti-aliasing kernels compute their weights for float and double only)
+        raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
     if 0 in input.shape[1:]:
         raise RuntimeError(f"Non-empty {input.ndim}D data tensor expected but got a tensor with "
                            f"sizes {list(input.shape)}")
@@ -287,7 +292,7 @@ def affine_grid(theta, size, align_corners=None):
     if align_corners is None:
         warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
-    if theta._data.dtype.kind != "f":
+    if not theta.dtype.is_floating_point:
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
     if len(size) == 4:
         if theta.ndim != 3 or tuple(theta.shape[-2:]) != (2, 3):
