@@ -890,3 +890,12 @@ def test_factories_write_into_an_out_of_the_right_shape_in_place():
     assert x.tolist() == [0.0, 0.0, 1.0, 0.0]
     z = ember.empty(3)
     assert ember.zeros(5, out=z).shape == (5,)      # another shape: out takes it
+
+
+@pytest.mark.parametrize("name", ["linspace", "logspace"])
+def test_space_kernels_refuse_bool_from_two_steps(name):
+    fn = getattr(ember, name)
+    with pytest.raises(NotImplementedError, match=f"\"{name}_cpu\" not implemented for 'Bool'"):
+        fn(0, 1, 3, dtype=ember.bool)
+    assert fn(0, 1, 1, dtype=ember.bool).tolist() == [name == "logspace"]
+    assert fn(0, 1, 0, dtype=ember.bool).shape == (0,)

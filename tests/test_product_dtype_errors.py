@@ -112,3 +112,19 @@ def test_einsum_and_tensordot_size_errors(call, text):
     with pytest.raises(RuntimeError) as info:
         call()
     assert str(info.value) == text
+
+
+@pytest.mark.parametrize("call, kernel", [
+    (lambda b, B: ember.inner(b, b), "dot"), (lambda b, B: ember.inner(B, B), "addmm_impl_cpu_"),
+    (lambda b, B: ember.inner(b, B), "addmm_impl_cpu_"), (lambda b, B: ember.vdot(b, b), "dot"),
+    (lambda b, B: ember.linalg.cross(b, b), "cross"),
+    (lambda b, B: ember.addmv(b[:2], B, b), "addmv_impl_cpu"),
+    (lambda b, B: ember.baddbmm(B[None, :, :2], B[None], B.T[None]), "baddbmm"),
+])
+def test_bool_products_have_no_kernel(call, kernel):
+    # torch's CPU kernels refuse bool with a NotImplementedError naming the kernel
+    b, B = ember.ones(3, dtype=ember.bool), ember.ones(2, 3, dtype=ember.bool)
+    with pytest.raises(NotImplementedError) as info:
+        call(b, B)
+    assert str(info.value) == f"\"{kernel}\" not implemented for 'Bool'"
+    assert ember.outer(b, b).all() and ember.kron(b, b).shape == (9,)     # (elementwise)

@@ -378,8 +378,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dtype = _space_dtype(out_dtype(out, dtype, "linspace"), start, end, "linspace")
-    if dtype in _dtype.LIMITED_DTYPES or dtype in _dtype.FLOAT8_DTYPES:
-        raise NotImplementedError(f"\"linspace_cpu\" not implemented for '{dtype._scalar_name}'")
+    _space_kernel("linspace", dtype, steps)
     xp = _backend(device).xp
     if steps == 1:
         return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad,
@@ -434,12 +433,21 @@ def _fma(a, b, c, scalar):
     return total + (sum_err + p_err)
 
 
+def _space_kernel(name, dtype, steps):
+    """torch's error for a dtype its linspace/logspace kernel lacks (bool, the limited and
+    float8 dtypes); fewer than two steps do not reach the kernel."""
+    if steps > 1 and (dtype is _dtype.bool or dtype in _dtype.LIMITED_DTYPES
+                      or dtype in _dtype.FLOAT8_DTYPES):
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dtype._scalar_name}'")
+
+
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """`base ** linspace(start, end, steps)`."""
     steps = _int_steps("logspace", steps, (start, end, steps), "float base = 10.0, ")
     start, end = _number(start), _number(end)
     dtype = _space_dtype(out_dtype(out, dtype, "logspace"), start, end, "logspace")
+    _space_kernel("logspace", dtype, steps)
     exps = linspace(start, end, steps, device=device,
                     dtype=_dtype.complex128 if dtype.is_complex else _dtype.float64)._data
     values = (base ** exps).astype(dtype._np)

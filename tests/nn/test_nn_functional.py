@@ -157,3 +157,32 @@ def test_pdist_edges_and_errors():
             F.pdist(ember.ones(3, 2, dtype=dtype))
         assert F.pdist(ember.ones(1, 2, dtype=dtype)).shape == (0,)
         assert F.pdist(ember.ones(3, 0, dtype=dtype)).tolist() == [0., 0., 0.]
+
+
+@pytest.mark.parametrize("dtype, shown", [(ember.int64, "torch.LongTensor"),
+                                          (ember.uint8, "torch.ByteTensor"),
+                                          (ember.bool, "CPUBoolType"),
+                                          (ember.complex64, "CPUComplexFloatType")])
+def test_embedding_bag_takes_floating_weights_only(dtype, shown):
+    with pytest.raises(RuntimeError) as info:
+        F.embedding_bag(ember.tensor([0, 1]), ember.ones(3, 2, dtype=dtype), ember.tensor([0]))
+    assert str(info.value) == (
+        f"Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+        f"Half, BFloat16, Float, Double; but got {shown} instead (while checking arguments for "
+        f"embedding_bag)")
+    out = F.embedding_bag(ember.tensor([0, 2]), ember.arange(6.).reshape(3, 2).double(),
+                          ember.tensor([0]), mode="sum")
+    assert out.dtype is ember.float64 and out.tolist() == [[4., 6.]]
+
+
+@pytest.mark.parametrize("dtype, dims, kernel", [
+    (ember.int32, 3, "avg_pool2d"), (ember.int32, 4, "avg_pool3d_out_frame"),
+    (ember.bool, 3, "avg_pool2d"), (ember.float16, 4, "avg_pool3d_out_frame")])
+def test_local_response_norm_refuses_what_its_pool_kernel_lacks(dtype, dims, kernel):
+    with pytest.raises(NotImplementedError, match=f'"{kernel}" not implemented'):
+        F.local_response_norm(ember.ones(*(1, 2, 3, 3)[:dims], dtype=dtype), 2)
+    # int64 has both kernels, and 16-bit floats avg_pool2d's
+    assert F.local_response_norm(ember.ones(*(1, 2, 3, 3)[:dims], dtype=ember.int64),
+                                 2).shape == (1, 2, 3, 3)[:dims]
+    assert F.local_response_norm(ember.ones(1, 2, 3, dtype=ember.float16), 2).dtype is \
+        ember.float16

@@ -2447,6 +2447,27 @@ for dt in (torch.bfloat16, torch.float16):
     g = F.affine_grid(torch.randn(1, 3, 4).to(dt), (1, 1, 2, 3, 3), align_corners=True); print(g.dtype, g[0, 1, 2])
     th2 = torch.randn(1, 2, 3).to(dt).requires_grad_(); g = F.affine_grid(th2, (1, 1, 3, 3), align_corners=False); g.float().pow(2).sum().backward(); print(th2.grad)
 ''',
+    'dtype_refusals': PRELUDE + r'''
+torch.manual_seed(0)
+def t(f):
+    try:
+        r = f(); print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, e)
+b = torch.ones(3, dtype=torch.bool); B = torch.ones(2, 3, dtype=torch.bool)
+t(lambda: torch.inner(b, b)); t(lambda: torch.inner(b, B)); t(lambda: torch.inner(B[None], B)); t(lambda: torch.vdot(b, b)); t(lambda: torch.dot(b, b))
+t(lambda: torch.linalg.cross(b, b)); t(lambda: torch.cross(b, b, dim=0)); t(lambda: torch.mm(B, B.T)); t(lambda: torch.mv(B, b)); t(lambda: torch.addmv(b[:2], B, b))
+t(lambda: torch.baddbmm(B[None, :, :2], B[None], B.T[None])); t(lambda: torch.kron(b, b)); t(lambda: torch.outer(b, b))
+for dt in (torch.int8, torch.uint8, torch.int16, torch.int32, torch.bool, torch.complex64, torch.float64, torch.float16):
+    t(lambda: F.embedding_bag(torch.tensor([0, 1]), torch.ones(3, 2, dtype=dt), torch.tensor([0])))
+t(lambda: F.embedding_bag(torch.tensor([0, 5]), torch.ones(3, 2, dtype=torch.long), torch.tensor([0])))
+t(lambda: nn.EmbeddingBag(3, 2, mode="sum").to(torch.float64)(torch.tensor([[0, 2]])))
+for steps in (0, 1, 3):
+    t(lambda: torch.linspace(0, 1, steps, dtype=torch.bool)); t(lambda: torch.logspace(0, 1, steps, dtype=torch.bool)); t(lambda: torch.logspace(0, 2, steps, dtype=torch.uint16))
+for dt in (torch.int32, torch.int64, torch.int16, torch.float16, torch.bfloat16, torch.bool):
+    t(lambda: F.local_response_norm(torch.ones(1, 2, 3, dtype=dt), 2).dtype); t(lambda: F.local_response_norm(torch.ones(1, 2, 3, 3, dtype=dt), 2).dtype)
+    t(lambda: F.interpolate(torch.ones(1, 1, 4, 4, dtype=dt), size=2, mode="bilinear", antialias=True).dtype)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

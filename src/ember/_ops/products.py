@@ -67,7 +67,7 @@ def _same_dtype(name, *tensors):
 
 def _no_bool(kernel, *tensors):
     if tensors[0]._data.dtype.kind == "b":
-        raise RuntimeError(f'"{kernel}" not implemented for \'Bool\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def _scale(t, s):
@@ -250,7 +250,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
 @function(inplace=True)
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * bmm(batch1, batch2)."""
-    return _add_product(Baddbmm, "baddbmm", "baddbmm_cpu", input, batch1, batch2, beta, alpha,
+    return _add_product(Baddbmm, "baddbmm", "baddbmm", input, batch1, batch2, beta, alpha,
                         out, _matmul, _bmm_shapes)
 
 
@@ -319,8 +319,9 @@ def inner(input, other, *, out=None):
         if input.shape[-1] != other.shape[-1]:
             raise RuntimeError(f"inner() the last dimension must match on both input tensors but"
                                f" got shapes {list(input.shape)} and {list(other.shape)}")
-        if input._data.dtype.kind == "b":
-            raise RuntimeError('"dot" not implemented for \'Bool\'')
+        if input._data.dtype.kind == "b":      # (two vectors: a dot, else an mm)
+            kernel = "dot" if input.ndim == other.ndim == 1 else "addmm_impl_cpu_"
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
         result = tensordot(input, other, ([-1], [-1]))
     return result if out is None else _copy_out("inner", out, result)
 

@@ -544,22 +544,30 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
         check_ints("pad", "pad", 2, (0, 0) * (dim - 2) + (size // 2, (size - 1) // 2))
     if size < 1:
         _bad_lrn_size(size, input.shape[1], dim)
+    _lrn_pool_dtype(input, dim)
     from ._padding import pad
     sq = (input * input).unsqueeze(1)
     if dim == 3:
         sq = pad(sq, (0, 0, size // 2, (size - 1) // 2))
         window = _window_sum(sq, size, 2).squeeze(1)
     else:
-        if input.dtype in (_dtype.float16, _dtype.bfloat16):
-            # (torch averages over the channels with avg_pool3d, which has no 16-bit kernel)
-            raise NotImplementedError(f'"avg_pool3d_out_frame" not implemented for '
-                                      f"'{input.dtype._scalar_name}'")
         shape = input.shape
         sq = sq.reshape(shape[0], 1, shape[1], shape[2], -1)
         sq = pad(sq, (0, 0, 0, 0, size // 2, (size - 1) // 2))
         window = _window_sum(sq, size, 2).squeeze(1).reshape(shape)
     div = (window / size * alpha + k).pow(beta)
     return input / div
+
+
+def _lrn_pool_dtype(input, dim):
+    """torch averages over the channels with avg_pool2d (3-D input) or avg_pool3d (more):
+    its error for a dtype the pool's CPU kernel lacks (avg_pool3d has no 16-bit one)."""
+    kept = (_dtype.float32, _dtype.float64, _dtype.int64) + \
+        ((_dtype.float16, _dtype.bfloat16) if dim == 3 else ())
+    if input.dtype not in kept:
+        kernel = "avg_pool2d" if dim == 3 else "avg_pool3d_out_frame"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
 
 
 def _bad_lrn_size(size, channels, dim):

@@ -2,6 +2,7 @@
 functional.py."""
 import numpy as np
 
+from .. import _dtype
 from .._device import backend_of
 from .._dtype import promote_types
 from .._printing import cpp_type_name
@@ -148,6 +149,7 @@ def _refuse_inference_indices(weight, *indices):
 
 
 _MODES = ("sum", "mean", "max")
+_BAG_WEIGHTS = (_dtype.float16, _dtype.bfloat16, _dtype.float32, _dtype.float64)
 
 
 class EmbeddingBag(Op):
@@ -271,6 +273,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     flat, bag, count, psw = _bags(input, offsets, include_last_offset, per_sample_weights,
                                   extend_last=padding_idx is not None or mode == "max")
     _check_indices(flat, "embedding_bag")
+    if weight.dtype not in _BAG_WEIGHTS:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the "
+                           f"following scalar types: Half, BFloat16, Float, Double; but got "
+                           f"{cpp_type_name(weight)} instead (while checking arguments for "
+                           f"embedding_bag)")
     _refuse_inference_indices(weight, input, offsets, per_sample_weights)
     if psw is not None and psw.dtype != weight.dtype:
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as "

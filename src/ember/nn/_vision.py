@@ -133,11 +133,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if size is not None and not is_int(out[0]):     # a float size, passed on as a list
         upsample_refused(input, mode, size, align_corners)
     _check_sizes(input, out)
-    _check_dtype(input, mode)
-    if antialias and input.dtype in (_dtype.float16, _dtype.bfloat16):
-        # (torch's anti-aliasing kernels compute their weights for float and double only)
+    if antialias and input.dtype not in (_dtype.float32, _dtype.float64, _dtype.uint8):
+        # (torch's anti-aliasing kernels compute their weights for float and double only;
+        # uint8 images have a kernel of their own)
         raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
+    _check_dtype(input, mode)
     if 0 in input.shape[1:]:
         raise RuntimeError(f"Non-empty {input.ndim}D data tensor expected but got a tensor with "
                            f"sizes {list(input.shape)}")
