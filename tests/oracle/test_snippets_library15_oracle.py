@@ -2468,6 +2468,112 @@ for dt in (torch.int32, torch.int64, torch.int16, torch.float16, torch.bfloat16,
     t(lambda: F.local_response_norm(torch.ones(1, 2, 3, dtype=dt), 2).dtype); t(lambda: F.local_response_norm(torch.ones(1, 2, 3, 3, dtype=dt), 2).dtype)
     t(lambda: F.interpolate(torch.ones(1, 1, 4, 4, dtype=dt), size=2, mode="bilinear", antialias=True).dtype)
 ''',
+    'checkpoint_warn': PRELUDE + r'''
+import warnings
+torch.manual_seed(0)
+lin = nn.Linear(3, 3)
+x = torch.randn(2, 3, requires_grad=True)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    y = torch.utils.checkpoint.checkpoint(lin, x)
+    y.sum().backward()
+    for m in w:
+        print(m.category.__name__, str(m.message)[:400])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    y = torch.utils.checkpoint.checkpoint(lin, x.detach(), use_reentrant=True)
+    try:
+        y.sum().backward()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+    for m in w:
+        print(m.category.__name__, str(m.message)[:400])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    seq = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 1))
+    y = torch.utils.checkpoint.checkpoint_sequential(seq, 2, x)
+    for m in w:
+        print(m.category.__name__, str(m.message)[:400])
+print(y.shape, y.requires_grad)
+def f(a, flag):
+    return a * 2 if flag else a
+print(torch.utils.checkpoint.checkpoint(f, x, True, use_reentrant=False).grad_fn.name())
+try:
+    torch.utils.checkpoint.checkpoint(f, x, True, use_reentrant=False, bad_kwarg=1)
+except (TypeError, ValueError) as e:
+    print(type(e).__name__, e)
+''',
+    'beam': PRELUDE + r'''
+torch.manual_seed(0)
+V, B, K = 7, 2, 3
+logits = torch.randn(B * K, V)
+beam_scores = torch.zeros(B, K); beam_scores[:, 1:] = -1e9; beam_scores = beam_scores.view(-1)
+next_scores = F.log_softmax(logits, dim=-1) + beam_scores[:, None].expand_as(logits)
+next_scores = next_scores.view(B, K * V)
+top, tok = torch.topk(next_scores, 2 * K, dim=1, largest=True, sorted=True)
+beam_idx = torch.div(tok, V, rounding_mode="floor"); tok = tok % V
+print(top.round(decimals=4), beam_idx, tok, beam_idx.dtype)
+print(torch.div(torch.tensor([-7, 7]), 2, rounding_mode="trunc"), torch.div(torch.tensor([-7, 7]), 2, rounding_mode="floor"), torch.div(torch.tensor([-7, 7]), 2))
+print(torch.floor_divide(torch.tensor([-7.5, 7]), 2), torch.tensor([-7, 7]) // 2, torch.remainder(torch.tensor([-7, 7]), 3), torch.fmod(torch.tensor([-7, 7]), 3))
+input_ids = torch.tensor([[1, 2, 3, 2, 3], [4, 4, 4, 5, 6]])
+def ngrams(ids, n):
+    gen = {}
+    for i in range(len(ids) - n + 1):
+        prefix = tuple(ids[i:i + n - 1]); gen.setdefault(prefix, []).append(ids[i + n - 1])
+    return gen
+for b in range(2):
+    ids = input_ids[b].tolist(); banned = ngrams(ids, 2).get(tuple(ids[-1:]), [])
+    print(b, banned)
+    logits[b, banned] = -float("inf")
+print(logits[:2].round(decimals=2))
+bad = torch.zeros(B * K, V, dtype=torch.bool); bad[:, [0, 6]] = True
+print(logits.masked_fill(bad, torch.finfo(logits.dtype).min)[0].round(decimals=2))
+s, i = torch.sort(torch.tensor([3., 1., 3., 2., 1.]), descending=True, stable=True); print(s, i)
+print(torch.topk(torch.tensor([1., 3., 3., 2.]), 3, largest=False), torch.argsort(torch.tensor([2, 1, 2, 1]), stable=True))
+lengths = torch.tensor([5., 3.]); scores = torch.tensor([-4.2, -2.9])
+print(scores / lengths ** 1.0, scores / (((5 + lengths) / 6) ** 0.6))
+eos = 3; seqs = torch.tensor([[5, 3, 0, 0], [2, 4, 3, 1]])
+mask = (seqs == eos).cumsum(-1) > 0; print(mask, mask.dtype, (seqs == eos).int().argmax(-1))
+unfinished = torch.ones(2, dtype=torch.long); nxt = torch.tensor([3, 4]); unfinished = unfinished & (nxt != eos); print(unfinished, unfinished.dtype, unfinished.max() == 0)
+pad = 0; nxt = nxt * unfinished + pad * (1 - unfinished); print(nxt)
+print(torch.where(unfinished.bool(), nxt, torch.tensor(pad)), torch.where(unfinished.bool(), nxt, -1).dtype, torch.where(unfinished.bool(), 1.5, nxt).dtype)
+temp = torch.tensor([0.7]); print((logits[0] / temp).softmax(-1).round(decimals=4))
+rep = torch.gather(logits[:2], 1, input_ids); print(rep.round(decimals=2))
+''',
+    'packed': PRELUDE + r'''
+torch.manual_seed(0)
+R = torch.nn.utils.rnn
+seqs = [torch.tensor([1, 2, 3]), torch.tensor([4, 5]), torch.tensor([6])]
+padded = R.pad_sequence(seqs, batch_first=True); print(padded)
+lengths = torch.tensor([3, 2, 1])
+emb = nn.Embedding(7, 4, padding_idx=0)
+packed = R.pack_padded_sequence(emb(padded), lengths, batch_first=True)
+print(type(packed).__name__, packed.batch_sizes, packed.data.shape, packed.sorted_indices, packed.unsorted_indices)
+lstm = nn.LSTM(4, 3, batch_first=True, bidirectional=True)
+out, (h, c) = lstm(packed)
+unp, lens = R.pad_packed_sequence(out, batch_first=True, total_length=4); print(unp.shape, lens, unp[1, 2:].abs().sum())
+print(h.shape, torch.cat([h[-2], h[-1]], dim=-1).shape)
+try:
+    R.pack_padded_sequence(emb(padded), torch.tensor([1, 3, 2]), batch_first=True)
+except RuntimeError as e:
+    print(e)
+p2 = R.pack_padded_sequence(emb(padded), torch.tensor([1, 3, 2]), batch_first=True, enforce_sorted=False)
+print(p2.sorted_indices, p2.unsorted_indices, p2.batch_sizes)
+try:
+    R.pack_padded_sequence(emb(padded), torch.tensor([3, 2, 0]), batch_first=True)
+except RuntimeError as e:
+    print(e)
+ps = R.pack_sequence([torch.randn(3, 2), torch.randn(1, 2)]); print(ps.batch_sizes, ps.data.shape)
+ps2 = R.pack_sequence([torch.randn(1, 2), torch.randn(3, 2)], enforce_sorted=False); print(ps2.sorted_indices)
+try:
+    R.pack_sequence([torch.randn(1, 2), torch.randn(3, 2)])
+except RuntimeError as e:
+    print(e)
+print(R.unpad_sequence(padded, lengths, batch_first=True), R.unpack_sequence(ps)[1].shape)
+gru = nn.GRU(4, 3); o, hn = gru(R.pack_padded_sequence(emb(padded.T), lengths)); print(type(o).__name__, hn.shape, o.data.shape)
+print(packed.to(torch.float64).data.dtype, packed.is_cuda, packed.cpu().batch_sizes.dtype)
+print(R.PackedSequence(torch.randn(3, 2), torch.tensor([2, 1])).batch_sizes)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -1,8 +1,9 @@
 """Activation modules: each calls its `ember.nn.functional` counterpart."""
 import warnings
 
+import ember as _ember
+
 from ..._creation import empty
-from ..._ops.registry import FUNCTIONS as _FUNCTIONS
 from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
@@ -76,15 +77,16 @@ class Sigmoid(_Stateless):
 
     def forward(self, input):
         # (torch's module calls torch.sigmoid, whose parser refuses a non-tensor: F.sigmoid
-        # would read an attribute of it instead)
-        return _FUNCTIONS["sigmoid"](input)
+        # would read an attribute of it instead; the public name carries the wrappers of
+        # forward AD and __torch_function__)
+        return _ember.sigmoid(input)
 
 
 class Tanh(_Stateless):
     """tanh(x)."""
 
     def forward(self, input):
-        return _FUNCTIONS["tanh"](input)
+        return _ember.tanh(input)
 
 
 class Softsign(_Stateless):
