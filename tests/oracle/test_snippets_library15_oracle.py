@@ -2574,6 +2574,118 @@ gru = nn.GRU(4, 3); o, hn = gru(R.pack_padded_sequence(emb(padded.T), lengths));
 print(packed.to(torch.float64).data.dtype, packed.is_cuda, packed.cpu().batch_sizes.dtype)
 print(R.PackedSequence(torch.randn(3, 2), torch.tensor([2, 1])).batch_sizes)
 ''',
+    'loss_mistakes': PRELUDE + r'''
+torch.manual_seed(0)
+def tryit(f):
+    try:
+        r = f(); print("ok", r.dtype, r.shape, round(r.float().sum().item(), 4) if r.numel() else "")
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0][:200])
+logits = torch.randn(4, 3); yl = torch.tensor([0, 2, 1, 2]); yf = torch.rand(4, 3)
+tryit(lambda: F.cross_entropy(logits, yl.float()))
+tryit(lambda: F.cross_entropy(logits, yl.int()))
+tryit(lambda: F.cross_entropy(logits, yl.view(4, 1)))
+tryit(lambda: F.cross_entropy(logits, yf.double()))
+tryit(lambda: F.cross_entropy(logits.double(), yl))
+tryit(lambda: F.cross_entropy(logits, yl.to(torch.uint8)))
+tryit(lambda: F.cross_entropy(logits, torch.tensor([0, 2, 1, 3])))
+tryit(lambda: F.cross_entropy(logits, torch.tensor([0, 2, 1, -1])))
+tryit(lambda: F.cross_entropy(logits.unsqueeze(-1).expand(4, 3, 5), yl.view(4, 1).expand(4, 5)))
+tryit(lambda: F.cross_entropy(logits, yl, weight=torch.ones(4)))
+tryit(lambda: F.cross_entropy(logits, yl, weight=torch.ones(3, dtype=torch.float64)))
+tryit(lambda: F.cross_entropy(logits, yl, reduction="avg"))
+tryit(lambda: F.binary_cross_entropy_with_logits(logits, yl))
+tryit(lambda: F.binary_cross_entropy_with_logits(logits[:, 0], yl.float()))
+tryit(lambda: F.binary_cross_entropy_with_logits(logits, yf.long()))
+tryit(lambda: F.binary_cross_entropy_with_logits(logits, yf.double()))
+tryit(lambda: F.binary_cross_entropy_with_logits(logits, yf[:, :1]))
+tryit(lambda: F.binary_cross_entropy(logits, yf))
+tryit(lambda: F.binary_cross_entropy(logits.sigmoid(), yf.view(3, 4)))
+tryit(lambda: F.binary_cross_entropy(logits.sigmoid(), yf.double()))
+tryit(lambda: F.binary_cross_entropy(logits.sigmoid().double(), yf))
+tryit(lambda: F.mse_loss(logits, yl))
+tryit(lambda: F.mse_loss(logits, yf.double()))
+tryit(lambda: F.mse_loss(logits.long(), yf.long()))
+tryit(lambda: F.l1_loss(logits, yf.int()))
+tryit(lambda: F.nll_loss(logits, yl.float()))
+tryit(lambda: F.nll_loss(logits.log_softmax(-1), yl.view(2, 2)))
+tryit(lambda: F.nll_loss(logits[0], yl[0]))
+tryit(lambda: F.kl_div(logits.log_softmax(-1), yf.softmax(-1), reduction="batchmean", log_target=False))
+tryit(lambda: F.kl_div(logits.log_softmax(-1), yl, reduction="batchmean"))
+tryit(lambda: F.smooth_l1_loss(logits, yf, beta=-1.0))
+tryit(lambda: F.huber_loss(logits, yf, delta=0.0))
+tryit(lambda: nn.CrossEntropyLoss(ignore_index=1, label_smoothing=0.2)(logits, yl))
+tryit(lambda: nn.CrossEntropyLoss(label_smoothing=1.5)(logits, yl))
+tryit(lambda: nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0, 1.0]))(logits, yf))
+tryit(lambda: nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0, 1.0, 0.5]))(logits, yf))
+tryit(lambda: nn.MultiLabelSoftMarginLoss()(logits, yf.round()))
+tryit(lambda: nn.CosineEmbeddingLoss()(logits, yf, torch.tensor([1, -1, 1, -1])))
+tryit(lambda: nn.MarginRankingLoss()(logits[:, 0], logits[:, 1], torch.tensor([1, -1, 1, -1])))
+tryit(lambda: nn.TripletMarginLoss()(logits, yf, yf.flip(0)))
+tryit(lambda: nn.GaussianNLLLoss()(logits, yf, torch.ones(4, 1)))
+tryit(lambda: nn.PoissonNLLLoss(log_input=False)(logits.exp(), yf))
+tryit(lambda: nn.CTCLoss()(logits.log_softmax(-1).unsqueeze(1), torch.tensor([[1, 2]]), torch.tensor([4]), torch.tensor([2])))
+''',
+    'devices': PRELUDE + r'''
+import warnings
+def tryit(f):
+    try:
+        r = f(); print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0][:200])
+x = torch.ones(2)
+tryit(lambda: x.pin_memory().is_pinned())
+tryit(lambda: x.is_pinned())
+tryit(lambda: x.to("cpu", non_blocking=True).device)
+tryit(lambda: torch.device("cuda", 0))
+tryit(lambda: torch.device("cuda:1").index)
+tryit(lambda: torch.device("gpu"))
+tryit(lambda: torch.cuda.empty_cache())
+tryit(lambda: torch.cuda.manual_seed_all(0))
+tryit(lambda: torch.cuda.memory_allocated())
+tryit(lambda: torch.backends.mps.is_available())
+tryit(lambda: nn.Linear(2, 2).to("cpu").weight.device)
+tryit(lambda: torch.get_default_device())
+tryit(lambda: torch.accelerator.is_available() if hasattr(torch, "accelerator") else None)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.arange(4.)), batch_size=2, pin_memory=True)
+    b = next(iter(dl)); print(b[0], b[0].is_pinned())
+    print([str(m.message)[:150] for m in w])
+tryit(lambda: torch.randn(2, generator=torch.Generator(), device="cpu").shape)
+tryit(lambda: x.device.type == "cpu" and str(x.device))
+tryit(lambda: torch.tensor([1.0], device=torch.device("cpu")).get_device())
+''',
+    'sdpa_math16': PRELUDE + r'''
+torch.manual_seed(0)
+q = torch.randn(1, 2, 4, 8).bfloat16(); k = torch.randn(1, 2, 4, 8).bfloat16(); v = torch.randn(1, 2, 4, 8).bfloat16()
+torch.manual_seed(1)
+o = F.scaled_dot_product_attention(q, k, v, dropout_p=0.5); print(o[0, 0], o.dtype)
+torch.manual_seed(1)
+o = F.scaled_dot_product_attention(q.half(), k.half(), v.half(), dropout_p=0.3, is_causal=True); print(o[0, 1], torch.rand(1))
+m = torch.ones(4, 4, dtype=torch.bool).tril()
+print(F.scaled_dot_product_attention(q[0], k[0], v[0], attn_mask=m)[1, 2:])
+print(F.scaled_dot_product_attention(q[0], k[0], v[0], attn_mask=torch.zeros(2, 4, 4).bfloat16())[1, 0])
+try:
+    F.scaled_dot_product_attention(q[0], k[0], v[0], attn_mask=torch.zeros(3, 4, 4).bfloat16())
+except RuntimeError as e:
+    print(e)
+''',
+    'channels_last_autocast': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.GELU(), nn.Conv2d(8, 8, 3, groups=8, padding=1), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 4)).to(memory_format=torch.channels_last)
+x = torch.randn(2, 3, 6, 6).to(memory_format=torch.channels_last)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    h = m[0](x); print(h.dtype, h.stride()); h = m[1](h); print(h.dtype, h.stride()); h = m[2](h); print(h.dtype, h.stride())
+    h = m[3](h); print(h.dtype, h.stride()); h = m[4](h); print(h.dtype, h.stride(), h.shape); h = m[5](h); print(h.stride()); h = m[6](h); print(h.dtype, h.stride())
+    y = F.interpolate(m[0](x), scale_factor=2, mode="bilinear"); print(y.dtype, y.stride())
+    z = F.max_pool2d(m[0](x), 2); print(z.dtype, z.stride()); z2 = F.avg_pool2d(m[0](x), 2); print(z2.stride())
+    w = m[0](x) + m[0](x).contiguous(); print(w.stride(), (m[0](x) * 2).stride(), torch.cat([m[0](x), m[0](x)], 1).stride())
+    u = F.pad(m[0](x), (1, 1, 1, 1)); print(u.stride(), u.dtype)
+    r = F.pad(m[0](x), (1, 1, 1, 1), mode="reflect"); print(r.stride(), r.dtype)
+    l = F.layer_norm(m[0](x).permute(0, 2, 3, 1), (8,)); print(l.stride(), l.dtype)
+    g = F.group_norm(m[0](x), 2); print(g.stride(), g.dtype)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
