@@ -730,3 +730,27 @@ def test_interleaved_graphs_keep_their_values(name):
     for k in range(3):
         np.testing.assert_allclose(t[k].grad.numpy(), expected[k], rtol=1e-12)
     np.testing.assert_allclose(out1.detach().numpy(), np_rnn(m, xs[1])[0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["RNN", "GRU", "LSTM"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_16_bit_layers_give_the_values_of_their_cells_step_by_step(mode, dtype):
+    # NOTE [ 16-bit recurrent layers ]: each cell op rounds to the dtype, as in torch
+    dt = getattr(ember, dtype)
+    ember.manual_seed(0)
+    layer = getattr(nn, mode)(6, 3).to(dt)
+    cell = getattr(nn, mode + "Cell")(6, 3).to(dt)
+    with ember.no_grad():
+        for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+            getattr(cell, name).copy_(getattr(layer, name + "_l0"))
+    x = ember.randn(5, 2, 6).to(dt)
+    out, _ = layer(x)
+    state, rows = None, []
+    for t in range(5):
+        state = cell(x[t]) if state is None else cell(x[t], state)
+        rows.append(state[0] if isinstance(state, tuple) else state)
+    assert out.dtype is dt
+    np.testing.assert_array_equal(out.detach().float().numpy(),
+                                  ember.stack(rows).detach().float().numpy())
+    out.float().sum().backward()                 # (the backward still runs)
+    assert layer.weight_hh_l0.grad.dtype is dt

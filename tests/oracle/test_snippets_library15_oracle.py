@@ -2686,6 +2686,63 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
     l = F.layer_norm(m[0](x).permute(0, 2, 3, 1), (8,)); print(l.stride(), l.dtype)
     g = F.group_norm(m[0](x), 2); print(g.stride(), g.dtype)
 ''',
+    'module_dtypes': PRELUDE + r'''
+torch.manual_seed(0)
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 2); self.bn = nn.BatchNorm1d(2); self.emb = nn.Embedding(3, 2)
+        self.register_buffer("inv_freq", torch.tensor([1.0, 0.5]), persistent=False)
+        self.register_buffer("ids", torch.arange(3)); self.register_buffer("flag", torch.tensor(True))
+        self.register_buffer("cplx", torch.tensor([1 + 1j])); self.p = nn.Parameter(torch.ones(1, dtype=torch.float64))
+m = M()
+def show(m):
+    print({n: str(t.dtype).replace("torch.", "") for n, t in list(m.named_parameters()) + list(m.named_buffers())})
+show(m.half()); show(m.to(torch.bfloat16)); show(m.float()); show(m.double()); show(m.to(dtype=torch.float16)); show(m.type(torch.float32))
+try:
+    m.to(torch.int32)
+except TypeError as e:
+    print(e)
+m2 = M().to(torch.complex64); show(m2)
+m3 = M().bfloat16(); print(m3.lin(torch.randn(1, 2).bfloat16()).dtype)
+try:
+    m3.lin(torch.randn(1, 2))
+except RuntimeError as e:
+    print(e)
+print(m3.bn.num_batches_tracked.dtype, m3.bn.running_mean.dtype)
+sd = m3.state_dict(); print({k: str(v.dtype) for k, v in sd.items()})
+m4 = M(); r = m4.load_state_dict(sd); print(m4.lin.weight.dtype, r)
+m5 = M(); m5.lin.weight.data = m5.lin.weight.data.half(); print(m5.lin.weight.dtype, type(m5.lin.weight).__name__, m5.lin.weight.requires_grad)
+m6 = M(); m6.to(torch.float16, non_blocking=True); print(m6.lin.weight.dtype)
+m7 = M(); m7.apply(lambda mod: mod.half() if isinstance(mod, nn.Linear) else None); show(m7)
+print(next(M().parameters()).dtype, M().lin.weight.is_leaf, M().half().lin.weight.is_leaf, M().half().lin.weight.grad_fn)
+m8 = nn.Linear(2, 2); m8.weight.grad = torch.ones(2, 2); m8.half(); print(m8.weight.grad.dtype if m8.weight.grad is not None else None)
+''',
+    'rnn16': PRELUDE + r'''
+torch.manual_seed(0)
+torch.manual_seed(0)
+
+for dt in (torch.bfloat16, torch.float16):
+    x = torch.randn(5, 2, 6).to(dt)
+    for cls, cell in ((nn.RNN, nn.RNNCell), (nn.GRU, nn.GRUCell), (nn.LSTM, nn.LSTMCell)):
+        torch.manual_seed(1); layer = cls(6, 3).to(dt)
+        c = cell(6, 3).to(dt)
+        with torch.no_grad():
+            c.weight_ih.copy_(layer.weight_ih_l0); c.weight_hh.copy_(layer.weight_hh_l0); c.bias_ih.copy_(layer.bias_ih_l0); c.bias_hh.copy_(layer.bias_hh_l0)
+        out, _ = layer(x)
+        h = None; outs = []
+        for t in range(5):
+            h = c(x[t], h) if h is not None else c(x[t])
+            outs.append(h[0] if isinstance(h, tuple) else h)
+        ref = torch.stack(outs)
+        print(dt, cls.__name__, (ref != out).sum().item(), out.numel())
+torch.manual_seed(0)
+x = torch.randn(5, 2, 6).bfloat16()
+for cls in (nn.RNN, nn.GRU, nn.LSTM):
+    torch.manual_seed(1); m = cls(6, 3, num_layers=2).bfloat16()
+    out, h = m(x)
+    print(cls.__name__, out.dtype, out[-1], out.grad_fn.name())
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

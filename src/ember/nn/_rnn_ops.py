@@ -10,7 +10,7 @@ steps (`CatBackward0`).
 import numpy as np
 
 from .._tensor import Tensor, wrap
-from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.grad_mode import _state as _grad_state, no_grad
 from .._ops._op import Op, record
 from . import _lstm_kernels, _rnn_kernels as kernels
 
@@ -162,6 +162,16 @@ def run_layer(mode, x, hx, cx, weights, batch_sizes, reverse, packed):
     out, h, c, cache = _kernels(mode).forward(
         mode, rows, steps, uniform, _raw(hx), _raw(cx), w_ih._data, w_hh._data, _raw(b_ih),
         _raw(b_hh), _raw(w_hr), reverse, needs)
+    if data.dtype.itemsize == 2 and data.dtype.kind in "fV":
+        # NOTE [ 16-bit recurrent layers ]: torch runs a float16/bfloat16 layer as its cells,
+        # step by step, each op rounding to the dtype (the kernels keep the gates in one
+        # array and fold the biases together); its values are the cells' (the kernel's cache
+        # still serves the backward).
+        sizes = batch_sizes if packed else [data.shape[1]] * data.shape[0]
+        with no_grad():
+            ref = reference_layer(mode, (wrap(rows),) + args[1:], list(sizes), reverse)
+        out, h = ref[0]._data, ref[1]._data
+        c = None if ref[2] is None else ref[2]._data
     if not packed:
         out = out.reshape(data.shape[0], data.shape[1], out.shape[-1])
     outputs = (wrap(out), wrap(h), wrap(c) if c is not None else None)
