@@ -495,3 +495,27 @@ def test_sdpa_math_kernel_refuses_a_mask_that_broadcasts_the_scores_larger():
                                                                      dtype=ember.bool))
     # a mask that broadcasts into the scores is fine
     assert F.scaled_dot_product_attention(q, q, q, attn_mask=ember.ones(3, 3)).shape == (2, 3, 4)
+
+
+def test_sdpa_16_bit_flash_gradients_are_computed_in_float32():
+    # NOTE [ 16-bit flash attention ]: float32 probabilities and score gradients, the
+    # products' operands rounded to bfloat16 where torch's kernel rounds them
+    import ml_dtypes
+    bf = ml_dtypes.bfloat16
+    r = lambda a: a.astype(bf).astype(np.float32)              # noqa: E731
+    q, k, v, g = (r(RNG.standard_normal((1, 2, 5, 8)).astype(np.float32)) for _ in range(4))
+    args = [_t(a).bfloat16().requires_grad_() for a in (q, k, v)]
+    out = F.scaled_dot_product_attention(*args, is_causal=True)
+    out.backward(_t(g).bfloat16())
+    s = q @ np.swapaxes(k, -1, -2) * np.float32(8 ** -0.5)
+    s = np.where(np.tril(np.ones((5, 5), dtype=bool)), s, -np.inf)
+    e = np.exp(s - s.max(-1, keepdims=True))
+    p = e / e.sum(-1, keepdims=True)
+    o = r((r(e) @ v) / e.sum(-1, keepdims=True))
+    np.testing.assert_array_equal(out.detach().float().numpy(), o)
+    ds = p * (g @ np.swapaxes(v, -1, -2) - (g * o).sum(-1, keepdims=True))
+    want = {0: r(r(ds) @ k * np.float32(8 ** -0.5)),
+            1: r(np.swapaxes(r(ds), -1, -2) @ q * np.float32(8 ** -0.5)),
+            2: r(np.swapaxes(r(p), -1, -2) @ g)}
+    for i, t in enumerate(args):
+        np.testing.assert_allclose(t.grad.float().numpy(), want[i], rtol=2 ** -7, atol=1e-6)

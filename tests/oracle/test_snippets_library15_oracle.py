@@ -2743,6 +2743,88 @@ for cls in (nn.RNN, nn.GRU, nn.LSTM):
     out, h = m(x)
     print(cls.__name__, out.dtype, out[-1], out.grad_fn.name())
 ''',
+    'grad_mode_gen': PRELUDE + r'''
+torch.manual_seed(0)
+w = torch.randn(2, requires_grad=True)
+@torch.no_grad()
+def gen(n):
+    for i in range(n):
+        print("inside", torch.is_grad_enabled())
+        yield (w * i).requires_grad
+g = gen(2)
+print(next(g), torch.is_grad_enabled()); print(next(g), torch.is_grad_enabled())
+@torch.inference_mode()
+def gen2():
+    yield torch.is_inference_mode_enabled(), (w * 2).is_inference()
+    yield torch.is_inference_mode_enabled(), (w * 2).is_inference()
+for v in gen2():
+    print(v, torch.is_inference_mode_enabled())
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__(); self.l = nn.Linear(2, 2)
+    @torch.no_grad()
+    def generate(self, x):
+        return self.l(x)
+    @torch.inference_mode()
+    def stream(self, x):
+        for _ in range(2):
+            x = self.l(x)
+            yield x
+m = Model(); y = m.generate(torch.randn(1, 2)); print(y.requires_grad, m.generate.__name__, m.generate.__doc__)
+for o in m.stream(torch.randn(1, 2)):
+    print(o.is_inference(), o.requires_grad)
+with torch.no_grad():
+    with torch.enable_grad():
+        print((w * 2).requires_grad)
+    print((w * 2).requires_grad)
+torch.set_grad_enabled(False); print((w * 2).requires_grad); torch.set_grad_enabled(True); print((w * 2).requires_grad)
+with torch.set_grad_enabled(False):
+    print(torch.is_grad_enabled())
+print(torch.is_grad_enabled())
+@torch.enable_grad()
+def f():
+    return torch.is_grad_enabled()
+with torch.no_grad():
+    print(f())
+print(type(torch.no_grad()).__name__, torch.no_grad().__class__.__mro__[1].__name__ if False else "")
+try:
+    @torch.no_grad
+    def h():
+        return torch.is_grad_enabled()
+    print(h())
+except Exception as e:
+    print(type(e).__name__, e)
+import functools
+@torch.inference_mode(mode=False)
+def k():
+    return torch.is_inference_mode_enabled()
+with torch.inference_mode():
+    print(k())
+async_fn_ok = True
+print(torch.autograd.grad_mode.no_grad is torch.no_grad, torch.autograd.no_grad is torch.no_grad)
+''',
+    'sdpa16_backward': PRELUDE + r'''
+torch.manual_seed(0)
+for T, D, causal, gqa in [(5, 8, True, False), (8, 16, False, False), (16, 32, True, False), (6, 8, False, True)]:
+    for dt in (torch.bfloat16, torch.float16):
+        q = torch.randn(1, 4, T, D).to(dt).requires_grad_()
+        kh = 2 if gqa else 4
+        k, v = [torch.randn(1, kh, T, D).to(dt).requires_grad_() for _ in range(2)]
+        o = F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+        g = torch.randn_like(o)
+        o.backward(g)
+        print(T, D, dt, q.grad.stride(), k.grad.stride(), q.grad.dtype)
+m = torch.ones(5, 5, dtype=torch.bool).tril(); m[2] = False
+q = torch.randn(1, 2, 5, 8).bfloat16().requires_grad_(); k = torch.randn(1, 2, 5, 8).bfloat16().requires_grad_()
+o = F.scaled_dot_product_attention(q, k, k, attn_mask=m); o.float().pow(2).sum().backward(); print(q.grad[0, 0, 2], k.grad.float().sum().item())
+torch.manual_seed(0)
+q, k, v = [torch.randn(1, 2, 5, 8).bfloat16().requires_grad_() for _ in range(3)]
+o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+g = torch.randn_like(o)
+o.backward(g)
+print(q.grad.float().abs().sum().item(), k.grad.float().abs().sum().item(), v.grad.float().abs().sum().item())
+print(q.grad[0, 0, 1], v.grad[0, 1, 0])
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -165,6 +165,8 @@ class ScaledDotProductFlashAttentionForCpu(Op):
         if is_grad_enabled():
             p = _attention_weights(q, k_full, mask, ctx.is_causal, ctx.scale)
             mm = Tensor.matmul
+        elif q.dtype in _REDUCED:
+            return _reduced_backward(ctx, grad, q, k, v, k_full, v_full)
         else:
             p = ctx._weights
             mm = _gemm
@@ -183,7 +185,31 @@ class ScaledDotProductFlashAttentionForCpu(Op):
 
     def release(self):
         super().release()
-        self._weights = None        # freed with the saved tensors
+        self._weights = self._out = None        # freed with the saved tensors
+
+
+def _reduced_backward(ctx, grad, q, k, v, k_full, v_full):
+    """The gradients of 16-bit flash attention as torch's CPU kernel computes them: in
+    float32 from the float32 probabilities (`ctx._weights`), the products' operands rounded
+    to the dtype where torch's are (the probabilities for v's gradient, the score gradients
+    for q's and k's), each gradient rounded once (NOTE [ 16-bit flash attention ])."""
+    need_q, need_k, need_v, need_mask = ctx.needs_input_grad
+    dtype, p, g = q.dtype, ctx._weights, grad.float()
+    gq = gk = gv = gmask = None
+    if need_v:
+        gv = _group_sum(_gemm(p.to(dtype).float().transpose(-2, -1), g), v.shape[-3]).to(dtype)
+    if need_q or need_k or need_mask:
+        dp = _gemm(g, v_full.float().transpose(-2, -1))
+        ds = p * (dp - (g * ctx._out.float()).sum(-1, keepdim=True))
+        ds16 = ds.to(dtype).float()
+        if need_q:
+            gq = (_gemm(ds16, k_full.float()) * ctx.scale).to(dtype)
+        if need_k:
+            gk = _group_sum(_gemm(ds16.transpose(-2, -1), q.float()) * ctx.scale,
+                            k.shape[-3]).to(dtype)
+        if need_mask:
+            gmask = ds.to(ctx.saved_tensors[3].dtype)
+    return _flash_layout(gq), _flash_layout(gk), _flash_layout(gv), gmask
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
@@ -226,7 +252,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         # (torch's kernel allocates its output with empty_like(query))
         return apply(ScaledDotProductFlashAttentionForCpu, (query, key, value, attn_mask),
                      laid_out_like(out._data, query._data),
-                     {"scale": scale, "is_causal": is_causal, "_weights": weights})
+                     {"scale": scale, "is_causal": is_causal, "_weights": weights, "_out": out})
     if enable_gqa and query.ndim >= 3 and key.ndim >= 3 and value.ndim >= 3:
         key, value = _repeat_heads(query, key, value)
     if attn_mask is not None:
@@ -269,8 +295,8 @@ def _check_mask_fits(query, key, attn_mask):
 # differs from an exact one in the last bits). Fully masked rows give zeros, as in torch.
 
 def _flash_reduced(query, key, value, attn_mask, is_causal, scale):
-    """(output, attention weights) of torch's CPU flash kernel for 16-bit inputs (NOTE
-    [ 16-bit flash attention ]); key and value have the query's head count."""
+    """(output, float32 attention weights) of torch's CPU flash kernel for 16-bit inputs
+    (NOTE [ 16-bit flash attention ]); key and value have the query's head count."""
     dtype = query.dtype
     scores = _gemm(query.float(), key.float().transpose(-2, -1)) * scale
     if attn_mask is not None:
@@ -287,7 +313,7 @@ def _flash_reduced(query, key, value, attn_mask, is_causal, scale):
     p = (scores - top.masked_fill(dead, 0.0)).exp()
     total = p.sum(-1, keepdim=True).masked_fill(dead, 1.0)
     out = _gemm(p.to(dtype).float(), value.float()) / total
-    return out.to(dtype), (p / total).to(dtype)
+    return out.to(dtype), p / total         # (the float32 weights serve the backward)
 
 
 # -- masks shared by MultiheadAttention and the transformer layers ------------------------------
