@@ -2825,6 +2825,53 @@ o.backward(g)
 print(q.grad.float().abs().sum().item(), k.grad.float().abs().sum().item(), v.grad.float().abs().sum().item())
 print(q.grad[0, 0, 1], v.grad[0, 1, 0])
 ''',
+    'llama_bf16': PRELUDE + r'''
+torch.manual_seed(0)
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps=1e-6):
+        super().__init__(); self.eps = eps; self.weight = nn.Parameter(torch.ones(dim))
+    def forward(self, x):
+        out = x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + self.eps)
+        return out.type_as(x) * self.weight
+def precompute(dim, end, theta=10000.0):
+    freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: dim // 2].float() / dim))
+    return torch.polar(torch.ones(end, dim // 2), torch.outer(torch.arange(end).float(), freqs))
+def rope(x, fc):
+    xc = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+    return torch.view_as_real(xc * fc[None, :, None, :]).flatten(3).type_as(x)
+class Block(nn.Module):
+    def __init__(self, d=16, h=4, kvh=2):
+        super().__init__(); self.h, self.kvh, self.hd = h, kvh, d // h
+        self.wq = nn.Linear(d, d, bias=False); self.wk = nn.Linear(d, kvh * self.hd, bias=False); self.wv = nn.Linear(d, kvh * self.hd, bias=False)
+        self.wo = nn.Linear(d, d, bias=False); self.w1 = nn.Linear(d, 32, bias=False); self.w2 = nn.Linear(32, d, bias=False); self.w3 = nn.Linear(d, 32, bias=False)
+        self.n1 = RMSNorm(d); self.n2 = RMSNorm(d)
+    def forward(self, x, fc, cache=None):
+        B, T, _ = x.shape
+        h = self.n1(x)
+        q = self.wq(h).view(B, T, self.h, self.hd); k = self.wk(h).view(B, T, self.kvh, self.hd); v = self.wv(h).view(B, T, self.kvh, self.hd)
+        q, k = rope(q, fc), rope(k, fc)
+        q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+        if cache is not None:
+            k = torch.cat([cache[0], k], 2); v = torch.cat([cache[1], v], 2)
+        o = F.scaled_dot_product_attention(q, k, v, is_causal=cache is None, enable_gqa=True)
+        x = x + self.wo(o.transpose(1, 2).reshape(B, T, -1))
+        h = self.n2(x)
+        return x + self.w2(F.silu(self.w1(h)) * self.w3(h)), (k, v)
+blk = Block().to(torch.bfloat16)
+fc = precompute(4, 8)
+x = torch.randn(2, 5, 16).to(torch.bfloat16)
+y, cache = blk(x, fc[:5])
+print(y.dtype, y[1, 4], cache[0].shape)
+y.float().pow(2).mean().backward()
+print(blk.wq.weight.grad.dtype, blk.wq.weight.grad[0, :6], blk.n1.weight.grad[:4])
+with torch.inference_mode():
+    step = torch.randn(2, 1, 16).to(torch.bfloat16)
+    y2, cache2 = blk(step, fc[5:6], tuple(c.detach() for c in cache))
+    print(y2[0, 0], cache2[0].shape, y2.is_inference())
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    blk32 = Block(); y3, _ = blk32(torch.randn(1, 4, 16), fc[:4])
+    print(y3.dtype, y3[0, 3, :6])
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
