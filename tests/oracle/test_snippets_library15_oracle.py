@@ -2872,6 +2872,32 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
     blk32 = Block(); y3, _ = blk32(torch.randn(1, 4, 16), fc[:4])
     print(y3.dtype, y3[0, 3, :6])
 ''',
+    'sdpa16_math_backward': PRELUDE + r'''
+torch.manual_seed(0)
+q, k, v = [torch.randn(2, 5, 8).bfloat16().requires_grad_() for _ in range(3)]
+o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+o.backward(torch.randn_like(o))
+print(o[1, 3], q.grad[1, 2], k.grad[0, 0], v.grad[1, 4])
+q2 = torch.randn(1, 2, 4, 8).half().requires_grad_(); v2 = torch.randn(1, 2, 4, 6).half().requires_grad_()
+o = F.scaled_dot_product_attention(q2, q2, v2); o.float().sum().backward(); print(o.grad_fn.name(), q2.grad[0, 0, 0], v2.grad[0, 1, 1])
+''',
+    'mha16': PRELUDE + r'''
+torch.manual_seed(0)
+for dt in (torch.bfloat16, torch.float16):
+    torch.manual_seed(0)
+    mha = nn.MultiheadAttention(8, 2, batch_first=True).to(dt)
+    x = torch.randn(2, 5, 8).to(dt)
+    o1, w1 = mha(x, x, x)
+    o2, _ = mha(x, x, x, need_weights=False)
+    o3, _ = mha(x, x, x, need_weights=False, attn_mask=torch.ones(5, 5, dtype=torch.bool).triu(1))
+    o4, w4 = mha(x, x, x, key_padding_mask=torch.tensor([[False] * 4 + [True], [False] * 5]))
+    print(dt, o1[1, 2], w1[0, 1], o2[1, 2], o3[0, 4], o4[0, 0])
+    o2.float().sum().backward(); print(mha.in_proj_weight.grad[0, :4], mha.out_proj.weight.grad[0, :4])
+    tel = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True).to(dt)
+    tel.eval()
+    with torch.no_grad():
+        print(tel(x)[0, 0])
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
