@@ -2889,6 +2889,30 @@ for dt in (torch.bfloat16, torch.float16):
     with torch.no_grad():
         print(tel(x)[0, 0])
 ''',
+    'fill_limits16': PRELUDE + r'''
+def t(f):
+    try:
+        r = f(); print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e)[:150])
+for dt in (torch.bfloat16, torch.float16):
+    s = torch.zeros(2, 3, dtype=dt); m = torch.tensor([[True, False, False]] * 2)
+    t(lambda: s.masked_fill(m, torch.finfo(torch.float32).min))
+    t(lambda: s.masked_fill(m, torch.finfo(dt).min))
+    t(lambda: s.masked_fill(m, -1e9))
+    t(lambda: s.masked_fill_(m, float("-inf")))
+    t(lambda: s.masked_fill(m, torch.tensor(torch.finfo(torch.float32).min)))
+    t(lambda: torch.full((2,), torch.finfo(torch.float32).min, dtype=dt))
+    t(lambda: torch.full((2,), -1e9, dtype=dt))
+    t(lambda: s + torch.finfo(torch.float32).min)
+    t(lambda: torch.where(m, torch.finfo(torch.float32).min, s))
+    t(lambda: s.fill_(-1e9))
+    t(lambda: s.clamp(min=-1e9))
+    t(lambda: s.new_full((2,), -1e9))
+    t(lambda: torch.tensor([-1e9], dtype=dt))
+    t(lambda: s.index_fill(1, torch.tensor([0]), -1e9))
+    t(lambda: s.scatter(1, torch.tensor([[0], [1]]), -1e9))
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
