@@ -300,14 +300,28 @@ def test_stft_return_complex_rules():
     _raises(RuntimeError, "stft requires the return_complex parameter be given for real "
                           "inputs, and will further require that return_complex=True in a "
                           "future PyTorch release.", lambda: ember.stft(x, 8, window=w))
+    from ember import _config
+    _config._warned.clear()     # (torch warns these once per process: TORCH_WARN_ONCE)
     with pytest.warns(UserWarning, match="return_complex=False is deprecated"):
         real = ember.stft(x, 8, window=w, return_complex=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ember.stft(x, 8, window=w, return_complex=False)       # (once only)
     complex_ = ember.stft(x, 8, window=w, return_complex=True)
     assert tuple(real.shape) == (5, 11, 2)
     np.testing.assert_allclose(real.numpy(), np.stack([complex_.real.numpy(),
                                                        complex_.imag.numpy()], -1))
     with pytest.warns(UserWarning, match="A window was not provided"):
         ember.stft(x, 8, return_complex=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ember.stft(x, 8, return_complex=True)
+    ember.set_warn_always(True)
+    try:
+        with pytest.warns(UserWarning, match="A window was not provided"):
+            ember.stft(x, 8, return_complex=True)
+    finally:
+        ember.set_warn_always(False)
     # complex inputs need no return_complex and are two-sided
     assert tuple(ember.stft(x.to(ember.complex64), 8, window=w).shape) == (8, 11)
 

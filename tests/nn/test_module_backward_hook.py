@@ -249,3 +249,21 @@ def test_kind_survives_pickling_and_old_state_gets_none():
     old.register_full_backward_hook(print)
     with pytest.raises(RuntimeError, match=MIXED):
         old.register_backward_hook(print)
+
+
+def test_backward_hook_setup_takes_hook_ids_as_torchs_does():
+    # torch's BackwardHook registers a hook per call on the inputs' node and on the outputs'
+    # (when they require grad, in grad mode): each takes the next handle id, which shows in
+    # the ids of hooks registered later (torch 2.13: 5 after two registrations and the calls)
+    RemovableHandle = torch.utils.hooks.RemovableHandle
+    m = torch.nn.Linear(3, 2)
+    start = RemovableHandle.next_id
+    m.register_full_backward_hook(lambda mod, gi, go: None)
+    m.register_full_backward_pre_hook(lambda mod, go: None)
+    x = torch.randn(4, 3, requires_grad=True)
+    m(x).sum().backward()                           # inputs and outputs: two ids
+    with pytest.warns(UserWarning, match="no inputs require gradients"):
+        m(torch.randn(4, 3)).sum().backward()       # outputs only: one
+    with torch.no_grad():
+        m(x)                                        # none
+    assert m.register_forward_hook(lambda *a: None).id == start + 5

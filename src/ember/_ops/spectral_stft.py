@@ -2,9 +2,9 @@
 signal, windowed and transformed with the FFT primitives of `spectral`; the inverse
 overlap-adds the inverse transforms and divides by the summed squared window. Both are
 compositions of differentiable ember ops, so their gradients come from those ops."""
-import warnings
 
 from .. import _dtype
+from .._config import warn_once
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .registry import function
@@ -67,13 +67,13 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
                                "future PyTorch release.")
         return_complex = True
     if not return_complex:
-        warnings.warn(_REAL_OUTPUT, UserWarning, stacklevel=2)
+        warn_once(_REAL_OUTPUT, stacklevel=2)     # (torch's TORCH_WARN_ONCE)
     if center and input.ndim <= 3:
         input = _center(input, n_fft // 2, pad_mode)
     hop_length = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
     if window is None:
-        warnings.warn(_NO_WINDOW, UserWarning, stacklevel=2)
+        warn_once(_NO_WINDOW, stacklevel=2)     # (torch's TORCH_WARN_ONCE)
     where = (f"stft({_type_name(input)}[{', '.join(map(str, input.shape))}], n_fft={n_fft}, "
              f"hop_length={hop_length}, win_length={win_length}, "
              f"window={_window_text(window)}, normalized={int(normalized)}, "
@@ -131,7 +131,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     hop_length = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
     if window is None:
-        warnings.warn(_NO_WINDOW_INVERSE, UserWarning, stacklevel=2)
+        warn_once(_NO_WINDOW_INVERSE, stacklevel=2)     # (torch's TORCH_WARN_ONCE)
     where = (f"istft(CPU{input.dtype._scalar_name}Type[{', '.join(map(str, input.shape))}], "
              f"n_fft={n_fft}, hop_length={hop_length}, win_length={win_length}, "
              f"window={_window_text(window)}, center={int(center)}, "

@@ -449,7 +449,8 @@ class AffineGridGenerator(Op):
         n = grad.shape[0]
         k = ctx.base.shape[-1]
         g = grad._data
-        if not is_grad_enabled() and g.__class__ is np.ndarray and g.dtype == ctx.base.dtype:
+        if not is_grad_enabled() and g.__class__ is np.ndarray and g.dtype == ctx.base.dtype \
+                and g.dtype.itemsize >= 4:      # (16-bit: the product below, in float32)
             # NOTE: torch adds the points' terms one after another, whatever the grid's size
             # (observed on torch 2.13): the (point, batch, row, column) products, summed
             # along the leading axis, which NumPy adds one slice after another

@@ -7,7 +7,8 @@ import types
 import warnings
 
 from ..._tensor import Tensor, alias
-from ...autograd.graph import CUSTOM_FUNCTION_VIEW, MULTI_OUTPUT_VIEW, checked_hook_grad
+from ...autograd.graph import CUSTOM_FUNCTION_VIEW, MULTI_OUTPUT_VIEW, RemovableHandle, \
+    checked_hook_grad
 from ...autograd.grad_mode import _state as _grad_state
 from ..._ops._op import Op, record
 
@@ -49,6 +50,9 @@ def _hook_tensors(values, on_grads, materialize):
     node._view_version = outputs[0]._version
     if not materialize:
         node._output_meta = None        # the engine then passes missing gradients as None
+    # (torch's BackwardHook registers a hook on that node, whose handle takes the next hook
+    # id: ids printed later, `module._forward_pre_hooks` say, count it)
+    RemovableHandle.next_id += 1
     values = list(values)
     for i, t in zip(hooked, outputs):
         values[i] = t
