@@ -616,6 +616,8 @@ class Expand(Op):
     shows = {"self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):
+        if grad._data.shape == ctx.self_size:
+            return grad         # (nothing was expanded: matmul's bmm makes such nodes)
         return grad.sum_to_size(ctx.self_size)
 
 
