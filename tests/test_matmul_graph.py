@@ -232,3 +232,34 @@ def test_empty_operand_strides_are_tensor_strides():
     node = (a @ b).grad_fn
     assert node._saved_self_sym_strides == a.stride() == (1, 1)
     assert node._saved_mat2_sym_strides == b.stride() == (3, 1)
+
+
+def test_linear_of_a_non_contiguous_input_is_a_matmul_and_an_add():
+    x = ember.tensor(RNG.standard_normal((3, 2, 4)), requires_grad=True)
+    w = ember.tensor(RNG.standard_normal((5, 4)), requires_grad=True)
+    bias = ember.tensor(RNG.standard_normal(5), requires_grad=True)
+    y = ember.nn.functional.linear(x.transpose(0, 1), w, bias)
+    assert chain(y.grad_fn) == \
+        "AddB0(UnsafeViewB0(MmB0(UnsafeViewB0(CloneB0(TransposeB0(L))),TB0(L))),L)"
+    expected = np.swapaxes(x.detach().numpy(), 0, 1) @ w.detach().numpy().T + \
+        bias.detach().numpy()
+    np.testing.assert_allclose(y.detach().numpy(), expected, rtol=1e-12)
+    y.sum().backward()
+    np.testing.assert_allclose(bias.grad.numpy(), np.full(5, 6.0))
+    np.testing.assert_allclose(w.grad.numpy(), np.tile(
+        np.swapaxes(x.detach().numpy(), 0, 1).reshape(6, 4).sum(0), (5, 1)))
+    # a contiguous input keeps torch's one addmm over the flattened rows
+    z = ember.nn.functional.linear(x, w, bias)
+    assert chain(z.grad_fn) == "ViewB0(AddmmB0(L,ViewB0(L),TB0(L)))"
+
+
+def test_tensordot_permutes_by_the_dims_as_given():
+    a = ember.tensor(RNG.standard_normal((2, 3, 4)), requires_grad=True)
+    b = ember.tensor(RNG.standard_normal((5, 4)), requires_grad=True)
+    y = ember.inner(a, b)
+    mm = y.grad_fn.next_functions[0][0]
+    left = mm.next_functions[0][0].next_functions[0][0]
+    right = mm.next_functions[1][0].next_functions[0][0]
+    assert left._saved_dims == (0, 1, 2 ** 64 - 1) and right._saved_dims == (2 ** 64 - 1, 0)
+    np.testing.assert_allclose(y.detach().numpy(), np.inner(a.detach().numpy(),
+                                                            b.detach().numpy()), rtol=1e-12)

@@ -4,7 +4,7 @@ torch and under ember: matmul / `@` / Tensor.matmul / linalg.matmul in each of i
 cases (dot, mv, 1-D @ 2-D, mm, the fold of a batch into one mm/mv, bmm with and without
 broadcasting, a batch of one squeezed), with and without requires_grad on each side, with
 transposed, permuted and expanded operands, under no_grad and with out=; and einsum (one, two
-and three operands, diagonals, broadcast operands).
+and three operands, diagonals, broadcast operands); F.linear, tensordot, inner, multi_dot.
 """
 import pytest
 
@@ -196,6 +196,31 @@ visit(out.grad_fn)
 print(len(order), order)
 out.sum().backward()
 print([round(t.grad.abs().sum().item(), 6) for t in (q, k, v)])
+''',
+    'products_built_on_matmul_linear_tensordot_inner': _WALK + r'''
+F = torch.nn.functional
+x, w, bias = ints(2, 3, 4), ints(5, 4), ints(5)
+torch.manual_seed(0)
+layer = torch.nn.Linear(4, 5).double()
+programs = {
+    "linear 3d": lambda: F.linear(x, w, bias),
+    "linear 3d no bias": lambda: F.linear(x, w),
+    "linear 4d": lambda: F.linear(ints(2, 2, 3, 4), w, bias),
+    "linear permuted": lambda: F.linear(ints(3, 2, 4).transpose(0, 1), w, bias),
+    "linear expanded": lambda: F.linear(ints(1, 3, 4).expand(2, 3, 4), w, bias),
+    "linear 1d": lambda: F.linear(ints(4), w, bias),
+    "tensordot": lambda: torch.tensordot(x, ints(4, 5), dims=1),
+    "tensordot lists": lambda: torch.tensordot(x, ints(3, 5, 4), dims=([1, -1], [0, 2])),
+    "inner": lambda: torch.inner(x, w),
+    "multi_dot": lambda: torch.linalg.multi_dot([ints(2, 3), ints(3, 4), ints(4, 5)]),
+    "nn.Linear": lambda: layer(x.transpose(0, 1)),
+}
+for name, f in programs.items():
+    y = f()
+    print("==", name, tuple(y.shape), y.stride())
+    walk(y.grad_fn)
+    y.sum().backward()
+print(x.grad.tolist(), w.grad.sum().item(), bias.grad.tolist())
 ''',
 }
 

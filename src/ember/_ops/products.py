@@ -379,6 +379,7 @@ def tensordot(a, b, dims=2, out=None):
             raise RuntimeError(f"contracted dimensions need to match, but first has size "
                                f"{a.shape[da]} in dim {da} and second has size {b.shape[db]} "
                                f"in dim {db}")
+    given_a, given_b = dims_a, dims_b       # (torch permutes by the dims as given)
     dims_a = [d % builtins.max(a.ndim, 1) for d in dims_a]
     dims_b = [d % builtins.max(b.ndim, 1) for d in dims_b]
     free_a = [d for d in range(a.ndim) if d not in dims_a]
@@ -391,8 +392,8 @@ def tensordot(a, b, dims=2, out=None):
     for d in free_b:
         n *= b.shape[d]
     # (sizes spelled out: with no elements, -1 would be ambiguous)
-    left = a.permute(*free_a, *dims_a).reshape(m, k)
-    right = b.permute(*dims_b, *free_b).reshape(k, n)
+    left = a.permute(*free_a, *given_a).reshape(m, k)
+    right = b.permute(*given_b, *free_b).reshape(k, n)
     shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
     result = left.mm(right).view(shape)
     return result if out is None else _copy_out("tensordot", out, result)

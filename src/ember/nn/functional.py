@@ -246,9 +246,12 @@ def linear(input, weight, bias=None):
         out = input.matmul(weight.t()) if weight.ndim == 2 else input.matmul(weight)
         return out if bias is None else out + bias
     # NOTE: as torch does, one addmm over the flattened leading dims (AddmmBackward0), then a
-    # view back when the input is not 2-D (ViewBackward0).
+    # view back when the input is not 2-D (ViewBackward0); a non-contiguous input is a matmul
+    # (NOTE [ matmul's graph ]) and an add.
     if input.ndim == 2:
         return addmm(bias, input, weight.t())
+    if not input.is_contiguous():       # (torch folds only a contiguous input into its addmm)
+        return input.matmul(weight.t()) + bias
     # NOTE: the row count spelled out: reshape(-1, 0) of an empty input would be ambiguous
     rows = input.reshape(math.prod(input.shape[:-1]), input.shape[-1])
     flat = _linear_2d(rows, weight, bias)
