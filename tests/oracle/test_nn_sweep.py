@@ -831,9 +831,6 @@ KNOWN_DERIVED = {
                              "local_response_norm runs on x*x, rounds like torch's only for "
                              "floats",
     "LocalResponseNorm2-int": "the same (avg_pool3d of integers)",
-    "TransformerEncoderNorm-int": "torch's fused inference path of TransformerEncoder words "
-                                  "its dtype error as matmul ('expected m1 and m2 ...')",
-    "TransformerEncoderNorm-float32": "the same",
     "InstanceNorm1dAll-empty-batch": "torch fails on an empty batch with affine weights "
                                      "(IndexError 'select(): index 0 out of range ...', a torch "
                                      "bug); ember returns the empty result",

@@ -242,23 +242,18 @@ FIXED = [
     L + "v = b[1:]; v.sigmoid_(); b[0] = 2.\nb.sum().backward(); print(l.grad)",
     # x[i] = v on an output of unbind: the error names the select it writes through
     "l = torch.tensor([[0.5, 1.], [2., 3.]], requires_grad=True); v = l.unbind(0)[1]\nv[0] = 0.5",
+    # batched matmul and einsum record torch's compositions (NOTE [ matmul's graph ],
+    # NOTE [ einsum's graph ])
+    "x = torch.ones(2, 3, 4, requires_grad=True); w = torch.ones(4, 2); y = x @ w; print([type(f).__name__ for f, _ in y.grad_fn.next_functions])",
+    "x = torch.ones(2, 4, 3, requires_grad=True).transpose(1, 2); w = torch.ones(4, 2); y = x @ w; print([type(f).__name__ for f, _ in y.grad_fn.next_functions])",
+    X + "z = torch.einsum('ij,kj->ik', y, y); y.mul_(2)\nz.sum().backward()",
+    "x = torch.ones(2, 2, requires_grad=True); z = torch.einsum('ij,kj->ik', x, x); print(z._base is not None); z.mul_(2); print(type(z.grad_fn).__name__)",
 ]
 
-_BATCHED_MATMUL = ("a batched matmul is one ember node (UnsafeViewBackward0); torch's graph has "
-                   "the folded mm or the bmm with its views (MmBackward0, ViewBackward0, "
-                   "BmmBackward0, ReshapeAliasBackward0, ExpandBackward0)")
-_EINSUM_VIEWS = ("torch's einsum saves views of its operands (unsqueezed, permuted), which its "
-                 "error names ([1, 3, 2] AsStrided); ember names the operand")
 BUGS = [
     ("torch's tensordot contracting everything is a dot of flattened views (DotBackward0, "
      "and its saved [6]); ember's is an mm of a row and a column",
      "x = torch.ones(2, 3, requires_grad=True); r = torch.tensordot(x, x.sin(), dims=2); print([type(f).__name__ for f, _ in r.grad_fn.next_functions])"),
-    (_BATCHED_MATMUL, "x = torch.ones(2, 3, 4, requires_grad=True); w = torch.ones(4, 2); y = x @ w; print([type(f).__name__ for f, _ in y.grad_fn.next_functions])"),
-    (_BATCHED_MATMUL, "x = torch.ones(2, 4, 3, requires_grad=True).transpose(1, 2); w = torch.ones(4, 2); y = x @ w; print([type(f).__name__ for f, _ in y.grad_fn.next_functions])"),
-    (_EINSUM_VIEWS, X + "z = torch.einsum('ij,kj->ik', y, y); y.mul_(2)\nz.sum().backward()"),
-    ("torch's einsum result is a view (of its bmm's result): an in-place write on it makes "
-     "AsStridedBackward0; ember's result is no view",
-     "x = torch.ones(2, 2, requires_grad=True); z = torch.einsum('ij,kj->ik', x, x); print(z._base is not None); z.mul_(2); print(type(z.grad_fn).__name__)"),
     ("torch lays out a contraction of three operands pairwise (here l, i); ember's result is "
      "contiguous", "a = torch.ones(2, 3); b = torch.ones(3, 4); c = torch.ones(4, 5); print(torch.einsum('ij,jk,kl->li', a, b, c).stride())"),
     ("torch's einsum of one operand that only permutes returns a view of it; ember's is a copy",

@@ -3707,10 +3707,10 @@ BUGS = [
      SETUP + 'class P3(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x): return x * 2\n    @staticmethod\n    def backward(ctx, g): return g * 2\nprint(P3.apply(torch.ones(1, requires_grad=True)).grad_fn)'),
     ("ember's classes carry ember's module name: type(t) prints <class 'ember.Tensor'>",
      SETUP + 'x = torch.empty(3, 4); print(type(x))'),
-    ("a batched matmul is one UnsafeViewBackward0 node in ember; torch composes it (a folded "
-     "reshape and mm, or expand, reshape and bmm), so next_functions differ",
-     SETUP + 'x = torch.randn(2, 3, 4, requires_grad=True); y = x @ torch.randn(4, 5); print(y.grad_fn, y.grad_fn.next_functions)'),
 ]
+
+# a batched matmul records torch's composition (NOTE [ matmul's graph ])
+SNIPPETS += [SETUP + 'x = torch.randn(2, 3, 4, requires_grad=True); y = x @ torch.randn(4, 5); print(y.grad_fn, y.grad_fn.next_functions)']
 
 # The Extending PyTorch note's ScalarTensor, and torch.overrides' tables (NOTE [ Tensor-likes ]).
 SNIPPETS += [

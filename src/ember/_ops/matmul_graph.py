@@ -87,7 +87,7 @@ def _folded(a, b, result):
         geometry = {"geometry": matrix_geometry(folded._data, small._data)}
         if not transposed:
             product = _recorded(Mm, folded, small, result.reshape((rows, p)), geometry)
-            return _unsafe_view(product, kept + (p,))
+            return _unsafe_view(product, kept + (p,), result)
         # torch's product is the output transposed, row-major, then transposed back and
         # made contiguous: a copy, whose values are `result` (so the product's own values
         # are written only where the transposed-back view is contiguous already)
@@ -102,7 +102,7 @@ def _folded(a, b, result):
             record(Clone, (back,), (out,), {})
         return out
     product = _recorded(Mv, folded, small, result.reshape((rows,)), {})
-    return _unsafe_view(product, kept)
+    return _unsafe_view(product, kept, result)
 
 
 def _batched(a, b, result):
@@ -122,7 +122,7 @@ def _batched(a, b, result):
     if len(b_shape) == 1:   # (torch drops the column's dim first; a row's goes in the view)
         product = squeeze(product, -1)
     shape = batch + ((n,) if len(a_shape) > 1 else ()) + ((p,) if len(b_shape) > 1 else ())
-    return _unsafe_view(product, shape)
+    return _unsafe_view(product, shape, result)
 
 
 def _batch_of(operand, batch, matrix, count):
@@ -154,10 +154,15 @@ def _recorded(op, first, second, data, params):
     return out
 
 
-def _unsafe_view(input, shape):
+def _unsafe_view(input, shape, result=None):
     """torch's `_unsafe_view`: a reshape of a fresh (contiguous) tensor, recorded as
-    UnsafeViewBackward0, whose output is no view of it."""
-    out = wrap(input._data.reshape(shape))
+    UnsafeViewBackward0, whose output is no view of it. `result`: matmul's own array, which
+    the output is when it has that shape (NOTE: not a reshape of the product's view of it,
+    whose strides of size-1 dims could differ, and with them the kernels NumPy picks later)."""
+    if result is not None and result.shape == shape:
+        out = wrap(result)
+    else:
+        out = wrap(input._data.reshape(shape))
     if input._requires_grad:
         record(UnsafeView, (input,), (out,), {"self_size": input._data.shape})
     return out
