@@ -101,3 +101,11 @@ def test_float64_fused_tail():
         differs += plain != expected
         assert ember.from_numpy(v).norm().item() == expected
     assert differs > 0
+
+
+def test_zero_dim_inputs():
+    x = ember.tensor(-3.0)
+    for kwargs in ({}, {"dim": 0}, {"dim": -1, "keepdim": True}, {"dim": (0,)}):
+        out = ember.linalg.vector_norm(x, **kwargs)
+        assert out.shape == () and out.item() == 3.0
+    assert ember.tensor(2.0, dtype=ember.float64).norm().item() == 2.0

@@ -345,11 +345,7 @@ assert len(set(CASE_IDS)) == len(CASE_IDS)
 KNOWN_DIFFERENCES = {}
 
 
-KNOWN_LOW_PRECISION = {
-    "LocalResponseNorm2": "pooling (other work): torch has no half-precision avg_pool3d on the "
-                          "CPU ('\"avg_pool3d_out_frame\" not implemented for 'Half''); ember "
-                          "computes it",
-}
+KNOWN_LOW_PRECISION = {}     # (LocalResponseNorm of 4-D inputs: refused as torch refuses it now)
 
 
 def _params(cases, known=None):

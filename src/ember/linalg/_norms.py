@@ -115,7 +115,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     mag = xp.abs(a).astype(compute, copy=False)
     if p == 2 and a.dtype.kind == "f" and a.dtype.itemsize >= 4:    # (NOTE [ The 2-norm's
         # sum order ])
-        result = xp.sqrt(sum_of_squares(mag, dims, keepdim))
+        result = xp.sqrt(sum_of_squares(mag, axes, keepdim))
     elif p == 2:
         result = xp.sqrt((mag * mag).sum(axes, keepdims=keepdim))
     elif p == 1:
