@@ -2,7 +2,6 @@
 
 Half-precision products accumulate in float32 and round once, as torch's CPU kernels do.
 """
-
 import numpy as np
 
 from .. import _dtype
@@ -49,7 +48,7 @@ def _product(xp, fn, a, b, batched=False):
         return to_float8(xp, fn(a.astype("float32"), b.astype("float32")), a.dtype)
     if batched and xp is np and a.dtype in _BLAS_FLOATS and a.dtype is b.dtype and \
             0 < a.shape[-1] and a.shape[-2] * a.shape[-1] * b.shape[-1] < _SMALL_BATCHED:
-        return _small_batched(a, b)
+        return in_order_matmul(a, b)
     if fn is xp.matmul and (a.ndim > 2 or b.ndim > 2) and _loop_pays(xp, a, b):
         return _looped_matmul(xp, a, b)
     return fn(a, b)
@@ -58,15 +57,17 @@ def _product(xp, fn, a, b, batched=False):
 _SMALL_BATCHED = 400     # rows * inner size * columns of torch's small bmm kernel
 
 
-def _small_batched(a, b):
-    """NOTE [ Small batched products ]: torch's bmm (so matmul of two batched operands, and
-    baddbmm) multiplies matrices of fewer than 400 rows * inner size * columns with a plain
-    loop: each entry adds its products one after another from +0.0, each product and sum
-    rounded in the dtype (observed on torch 2.13 for float32 and float64). Attention weights
-    of a few tokens and a few features are such products. This computes exactly that: the
-    products, then a running sum from +0.0 over the inner dim (a lone entry's by
-    add.accumulate, where NumPy's reduce would add pairwise; the +0.0 then turns a -0.0 into
-    the +0.0 that a sum from +0.0 gives)."""
+def in_order_matmul(a, b):
+    """a @ b of NumPy arrays (matmul's broadcasting), each entry's products added one after
+    another from +0.0, each product and sum rounded in the dtype.
+
+    NOTE [ Small batched products ]: torch's bmm (so matmul of two batched operands, and
+    baddbmm) multiplies matrices of fewer than 400 rows * inner size * columns with such a
+    plain loop (observed on torch 2.13 for float32 and float64), and so do some of its other
+    kernels (affine_grid's gradient). Attention weights of a few tokens and a few features
+    are such products. This computes exactly that: the products, then a running sum from
+    +0.0 over the inner dim (a lone entry's by add.accumulate, where NumPy's reduce would add
+    pairwise; the +0.0 then turns a -0.0 into the +0.0 that a sum from +0.0 gives)."""
     # (the inner dim first: each addition is then one vector add over all the entries)
     d = max(a.ndim, b.ndim)     # (batch dims lined up, then each inner dim moved first)
     a = a.reshape((1,) * (d - a.ndim) + a.shape)

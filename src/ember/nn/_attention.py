@@ -100,6 +100,12 @@ def _repeat_heads(query, key, value):
 
 def _attention_weights(query, key, attn_mask, is_causal, scale, matmul=Tensor.matmul):
     """softmax(query @ key^T * scale + mask) with ember's ops (so it is differentiable)."""
+    return _safe_softmax(_masked_scores(query, key, attn_mask, is_causal, scale, matmul))
+
+
+def _masked_scores(query, key, attn_mask, is_causal, scale, matmul):
+    """query @ key^T * scale, the mask added (a bool one: -inf where False) and, with
+    `is_causal`, -inf above the diagonal."""
     scores = matmul(query, key.transpose(-2, -1)) * scale
     if attn_mask is not None:
         if attn_mask.dtype is _dtype.bool:
@@ -115,7 +121,7 @@ def _attention_weights(query, key, attn_mask, is_causal, scale, matmul=Tensor.ma
         causal = ones((query.shape[-2], key.shape[-2]), dtype=_dtype.bool,
                       device=query.device).tril()
         scores = scores.masked_fill(causal.logical_not(), _NEG_INF)
-    return _safe_softmax(scores)
+    return scores
 
 
 def _group_sum(grad, heads):
@@ -298,16 +304,7 @@ def _flash_reduced(query, key, value, attn_mask, is_causal, scale):
     """(output, float32 attention weights) of torch's CPU flash kernel for 16-bit inputs
     (NOTE [ 16-bit flash attention ]); key and value have the query's head count."""
     dtype = query.dtype
-    scores = _gemm(query.float(), key.float().transpose(-2, -1)) * scale
-    if attn_mask is not None:
-        if attn_mask.dtype is _dtype.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), _NEG_INF)
-        else:
-            scores = scores + attn_mask.float()
-    if is_causal:
-        causal = ones((query.shape[-2], key.shape[-2]), dtype=_dtype.bool,
-                      device=query.device).tril()
-        scores = scores.masked_fill(causal.logical_not(), _NEG_INF)
+    scores = _masked_scores(query.float(), key.float(), attn_mask, is_causal, scale, _gemm)
     top = scores.amax(-1, keepdim=True)
     dead = top == _NEG_INF
     p = (scores - top.masked_fill(dead, 0.0)).exp()

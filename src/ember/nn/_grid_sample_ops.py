@@ -452,13 +452,10 @@ class AffineGridGenerator(Op):
         if not is_grad_enabled() and g.__class__ is np.ndarray and g.dtype == ctx.base.dtype \
                 and g.dtype.itemsize >= 4:      # (16-bit: the product below, in float32)
             # NOTE: torch adds the points' terms one after another, whatever the grid's size
-            # (observed on torch 2.13): the (point, batch, row, column) products, summed
-            # along the leading axis, which NumPy adds one slice after another
-            points = ctx.base.reshape(-1, k)
-            rows = g.reshape(n, -1, k - 1).transpose(1, 0, 2)
-            terms = np.multiply(rows[..., None], points[:, None, None, :], order="C")
-            return wrap(np.add.reduce(terms.reshape(points.shape[0], -1), axis=0,
-                                      initial=0.0).reshape(n, k - 1, k))
+            # (observed on torch 2.13)
+            from .._ops.linalg import in_order_matmul
+            return wrap(in_order_matmul(g.reshape(n, -1, k - 1).transpose(0, 2, 1),
+                                        ctx.base.reshape(-1, k)))
         base = wrap(ctx.base)
         rows = grad.reshape(n, -1, k - 1)
         return rows.transpose(1, 2).matmul(base.reshape(-1, k).to(grad.dtype))
