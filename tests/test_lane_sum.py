@@ -62,3 +62,26 @@ def test_log_softmax_and_cross_entropy_use_the_row_sums():
     assert np.array_equal(loss.numpy(), -expected[np.arange(64), y])
     mean = ember.nn.functional.cross_entropy(ember.from_numpy(x), ember.from_numpy(y))
     assert abs(float(mean) - float(-expected[np.arange(64), y].mean())) < 1e-6
+
+
+@pytest.mark.parametrize("dtype,lanes", [(np.float32, 8), (np.float64, 4)])
+@pytest.mark.parametrize("lead", [(), (1,), (2,), (5,), (130,), (1, 1), (4, 33)])
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 9, 10, 16, 23, 64, 100, 1000])
+def test_row_sums_of_any_rows_add_in_the_notes_order(dtype, lanes, lead, n):
+    # (one row and many: NumPy picks its loops by shape, and a lone row's sum along a leading
+    # axis could be its pairwise sum)
+    rng = np.random.default_rng(n * 7 + len(lead))
+    shape = lead + (n,)
+    e = (rng.random(shape) * 10.0 ** rng.integers(-4, 4, shape)).astype(dtype)
+    got = row_sums(e)
+    assert got.shape == lead + (1,) and got.dtype == dtype
+    assert np.array_equal(got, loop_order_sums(e, lanes))
+    # (a non-contiguous input gives the same sums, and the input is left as it was)
+    wide = np.repeat(e, 2, axis=-1)[..., ::2]
+    before = wide.copy()
+    assert np.array_equal(row_sums(wide), got) and np.array_equal(wide, before)
+
+
+def test_row_sums_of_empty_rows():
+    assert row_sums(np.zeros((3, 0), np.float32)).tolist() == [[0.0]] * 3
+    assert row_sums(np.zeros((0, 12), np.float64)).shape == (0, 1)
