@@ -5,7 +5,7 @@ ember computes with NumPy (CuPy on GPUs), whose kernels are deterministic and al
 float32 precision, so these switches record the user's choice (and torch's validation of it)
 without changing results.
 """
-import warnings
+from . import _warn
 
 _state = {"matmul_precision": "highest", "deterministic": False, "warn_only": False,
           "warn_always": False, "interop_threads": 1}
@@ -20,8 +20,8 @@ def get_float32_matmul_precision():
 def set_float32_matmul_precision(precision):
     """Record the float32 matmul precision; unknown values are ignored with torch's warning."""
     if precision not in ("highest", "high", "medium"):
-        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
-                      f"setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+        _warn.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                   f"setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
         return
     _state["matmul_precision"] = precision
 
@@ -80,7 +80,7 @@ def warn_once(message, category=UserWarning, stacklevel=1):
         if message in _warned:
             return
         _warned.add(message)
-    warnings.warn(message, category, stacklevel=stacklevel + 1)
+    _warn.warn(message, category, stacklevel=stacklevel + 1)
 
 
 def set_num_interop_threads(n):

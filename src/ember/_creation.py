@@ -4,7 +4,6 @@ forms) and ranges (`arange`, `linspace`, `logspace`, `eye`). Tensors from data (
 and re-exported here; random tensors in `_ops/sampling.py`.
 """
 import math
-import warnings
 
 import numpy as np
 
@@ -496,10 +495,10 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
     """A new tensor from `data`, with this tensor's dtype and device by default."""
     dtype, device = _new_defaults(self, dtype, device)
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.detach().clone() or "
-                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
-                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        _warn.warn("To copy construct from a tensor, it is recommended to use "
+                   "sourceTensor.detach().clone() or "
+                   "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                   "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
         data = data.detach()
     return tensor(data, dtype=dtype, device=device, requires_grad=requires_grad,
                   pin_memory=pin_memory)
@@ -599,3 +598,4 @@ NEW_METHODS = (new_tensor, new_zeros, new_ones, new_empty, new_full, new_empty_s
 
 # Tensors from data live in their own module, which builds on the helpers above.
 from ._tensor_data import as_tensor, asarray, from_numpy, legacy_new, tensor  # noqa: E402,F401
+from . import _warn

@@ -16,9 +16,9 @@ worker threads install it too (`install`), and the module-level warnings filter 
 other threads. A user who sets NumPy's error handling (`np.seterr`, `np.errstate`) keeps it.
 """
 import sys
-import warnings
 
 import numpy as np
+from . import _warn
 
 _KINDS = ("divide", "over", "invalid")      # (underflow is ignored by NumPy's default)
 
@@ -32,7 +32,7 @@ def _event(kind, flag):
     module = "" if frame is None else frame.f_globals.get("__name__", "")
     if module == "ember" or module.startswith("ember."):
         return
-    warnings.warn(f"{kind} encountered", RuntimeWarning, stacklevel=2)
+    _warn.warn(f"{kind} encountered", RuntimeWarning, stacklevel=2)
 
 
 def install():

@@ -15,7 +15,6 @@ kernel for (`q + q`, `q.sum()`, `q @ q`, ...) raises torch's errors. Limits: the
 methods only: the functions (`torch.add(q, q)`) meet ember's ordinary kernels, which see the
 integers; and `type(q)` is this subclass, where torch's is `torch.Tensor`.
 """
-import warnings
 
 from . import _dtype, _qdtype
 from ._tensor import Tensor, wrap
@@ -39,7 +38,7 @@ def _warn_deprecated():
     global _warned
     if not _warned:        # (torch warns once per process)
         _warned = True
-        warnings.warn(_DEPRECATED, UserWarning, stacklevel=3)
+        _warn.warn(_DEPRECATED, UserWarning, stacklevel=3)
 
 
 class Quantizer:
@@ -252,3 +251,4 @@ def from_checkpoint(ints, dtype, params):
 
 
 from ._quantized_tensor import QuantizedTensor  # noqa: E402
+from . import _warn

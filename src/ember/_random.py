@@ -29,7 +29,6 @@ that `set_state` accepts but torch never produces (`left + next != 625`) replay 
 import functools
 import math
 import operator
-import warnings
 
 import ml_dtypes
 import numpy as np
@@ -442,7 +441,7 @@ def _check_from_to_in_range(low, high_inclusive, dtype):
         digits = _MANTISSA_DIGITS[dtype]
         for value, what in ((low, "from"), (high_inclusive, "to - 1")):
             if not -(1 << digits) <= value <= 1 << digits:
-                warnings.warn(
+                _warn.warn(
                     f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
                     f"limitations {cpp} can support discrete uniform distribution only within "
                     f"this range. This warning will become an error in version 1.7 release, "
@@ -747,3 +746,4 @@ def multinomial(gen, probs, num_samples, replacement=False):
 
 # randperm has a file of its own; the samplers are all reached here
 from ._random_perm import randperm, randperm_list  # noqa: E402,F401
+from . import _warn

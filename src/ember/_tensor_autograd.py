@@ -5,7 +5,6 @@ tensors never allocate.
 These are Tensor's own attributes: _tensor.py attaches `MEMBERS` to the class (NOTE [ Tensor's
 members in other files ] there).
 """
-import warnings
 import weakref
 
 from . import autograd as _autograd
@@ -14,6 +13,7 @@ from ._tensor import Tensor, bare_alias, check_no_grad_view
 from ._view_follow import MULTI_OUTPUT_MODIFIED, views_follow
 from .autograd.grad_mode import _state as _grad_mode
 from .autograd.graph import add_hook, checked_hook_grad, new_hook_dict
+from . import _warn
 
 _new = object.__new__
 
@@ -166,7 +166,7 @@ def grad(self):
     """The gradient accumulated by backward (leaves, and non-leaves after retain_grad)."""
     meta = self._meta
     if self._grad_fn is not None and (meta is None or not meta.retains_grad):
-        warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        _warn.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
     return None if meta is None else meta.grad
 
 

@@ -2,7 +2,6 @@
 arrays and tensors, with its errors), `as_tensor`, `asarray`, `from_numpy` and the legacy
 `Tensor(...)` constructor. The filled and range factories are in `_creation.py`.
 """
-import warnings
 
 import numpy as np
 
@@ -14,6 +13,7 @@ from ._pinned import pin_factory_result
 from ._config import warn_once
 from ._storage import BorrowedStorage
 from ._tensor import Tensor, wrap
+from . import _warn
 
 
 _NUMERIC_KINDS = "biufc"
@@ -386,10 +386,10 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     >>> ember.tensor([1., 2.])               # the default float dtype
     """
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.detach().clone() or "
-                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
-                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        _warn.warn("To copy construct from a tensor, it is recommended to use "
+                   "sourceTensor.detach().clone() or "
+                   "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                   "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     dtype = _dtype.as_dtype(dtype, "tensor")
     shared = _cuda_interface_array(data)
     if shared is not None:          # a copy made on the GPU, on the data's device by default

@@ -6,6 +6,7 @@ that dtype, `isinstance(t, FloatTensor)` checks a tensor's dtype and device, and
 `t.type(FloatTensor)` converts, as in torch.
 """
 from . import _dtype
+from . import _warn
 
 
 class _LegacyType(type):
@@ -40,13 +41,12 @@ _cuda_by_type = False       # the default device is CUDA because of a torch.cuda
 def set_default_tensor_type(t):
     """Deprecated: set the default floating dtype from a legacy type (`ember.DoubleTensor`) or
     its name (`'torch.DoubleTensor'`)."""
-    import warnings
     global _warned, _cuda_by_type
     if not _warned:                 # NOTE: torch warns once per process
         _warned = True
-        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
-                      "use torch.set_default_dtype() and torch.set_default_device() as "
-                      "alternatives.", UserWarning, stacklevel=2)
+        _warn.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
+                   "use torch.set_default_dtype() and torch.set_default_device() as "
+                   "alternatives.", UserWarning, stacklevel=2)
     if isinstance(t, str):
         module, _, name = t.rpartition(".")
         if module == "torch.cuda" and name in CUDA_TYPES:

@@ -8,12 +8,12 @@ torch keeps "for internal use only" do not.
 """
 import collections.abc
 import copy
-import warnings
 
 import numpy as np
 
 from ._storage import Storage
 from ._untyped_storage import UntypedStorage
+from . import _warn
 
 _TYPED_STORAGE_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
@@ -32,7 +32,7 @@ def warn_typed_storage_removal(stacklevel=3):
     if _warned_typed_storage and not _always_warn_typed_storage_removal:
         return
     _warned_typed_storage = True
-    warnings.warn(_TYPED_STORAGE_WARNING, UserWarning, stacklevel=stacklevel)
+    _warn.warn(_TYPED_STORAGE_WARNING, UserWarning, stacklevel=stacklevel)
 
 
 def _get_always_warn_typed_storage_removal():

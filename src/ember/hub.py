@@ -25,11 +25,11 @@ import shutil
 import sys
 import tempfile
 import uuid
-import warnings
 import zipfile
 from pathlib import Path
 from urllib.error import HTTPError, URLError
 from urllib.parse import urlparse
+from . import _warn
 
 __all__ = ["download_url_to_file", "get_dir", "help", "list", "load",
            "load_state_dict_from_url", "set_dir"]
@@ -114,7 +114,7 @@ def _get_torch_home():
 def get_dir():
     """The hub cache directory: `set_dir`'s, else `$TORCH_HOME/hub` (see the module's doc)."""
     if os.getenv("TORCH_HUB"):
-        warnings.warn("TORCH_HUB is deprecated, please use env TORCH_HOME instead", stacklevel=2)
+        _warn.warn("TORCH_HUB is deprecated, please use env TORCH_HOME instead", stacklevel=2)
     if _hub_dir is not None:
         return _hub_dir
     return os.path.join(_get_torch_home(), "hub")
@@ -309,7 +309,7 @@ def _get_cache_or_reload(github, force_reload, trust_repo, verbose=True, skip_va
         if err.code != 300:
             raise
         # 300 Multiple Choices: `ref` is both a tag and a branch. Like git, take the branch.
-        warnings.warn(
+        _warn.warn(
             f"The ref {ref} is ambiguous. Perhaps it is both a tag and a branch in the repo? "
             "Torchhub will now assume that it's a branch. You can disambiguate tags and "
             "branches by explicitly passing refs/heads/branch_name or refs/tags/tag_name as "
@@ -421,9 +421,9 @@ def _is_legacy_zip_format(filename):
 
 def _legacy_zip_load(filename, model_dir, map_location, weights_only):
     from .serialization import load as ember_load
-    warnings.warn("Falling back to the old format < 1.6. This support will be deprecated in "
-                  "favor of default zipfile format introduced in 1.6. Please redo torch.save() "
-                  "to save it in the new zipfile format.", FutureWarning, stacklevel=3)
+    _warn.warn("Falling back to the old format < 1.6. This support will be deprecated in "
+               "favor of default zipfile format introduced in 1.6. Please redo torch.save() "
+               "to save it in the new zipfile format.", FutureWarning, stacklevel=3)
     with zipfile.ZipFile(filename) as archive:
         members = archive.infolist()
         if len(members) != 1:
@@ -444,8 +444,8 @@ def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=Tr
     """
     from .serialization import load as ember_load
     if os.getenv("TORCH_MODEL_ZOO"):
-        warnings.warn("TORCH_MODEL_ZOO is deprecated, please use env TORCH_HOME instead",
-                      stacklevel=2)
+        _warn.warn("TORCH_MODEL_ZOO is deprecated, please use env TORCH_HOME instead",
+                   stacklevel=2)
     if model_dir is None:
         model_dir = os.path.join(get_dir(), "checkpoints")
     os.makedirs(model_dir, exist_ok=True)

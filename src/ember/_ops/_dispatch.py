@@ -5,7 +5,6 @@ The families (pointwise, reductions, ...) decide dtypes and shapes; this module 
 common to all of them, including torch's in-place and `out=` errors.
 """
 import re
-import warnings
 
 from .. import _dtype
 from .._device import backend_of
@@ -16,6 +15,7 @@ from .._view_follow import MULTI_OUTPUT_INPLACE, view_made, views_follow, writte
 from ..autograd.grad_mode import _state as _grad_state
 from ._op import record
 from .argument_errors import type_name
+from .. import _warn
 
 
 _new = object.__new__
@@ -176,9 +176,9 @@ def warn_expanded(target, name, example="tensor[indices] = tensor"):
     """torch's deprecation warning when index_put_, masked_fill_ or index_fill_ writes into an
     expanded tensor (which they still do)."""
     if has_internal_overlap(target):
-        warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the "
-                      f"tensor before performing this operation. This also applies to advanced "
-                      f"indexing e.g. {example}", UserWarning, stacklevel=3)
+        _warn.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the "
+                   f"tensor before performing this operation. This also applies to advanced "
+                   f"indexing e.g. {example}", UserWarning, stacklevel=3)
 
 
 def same_data(self, src):
@@ -304,7 +304,7 @@ def resize_out(out, result, like=True, stacklevel=6):
     `result`'s strides where `like` (element-wise ops lay a resized output out as a fresh
     result), else row-major."""
     if out._data.size != 0:
-        warnings.warn(
+        _warn.warn(
             f"An output with one or more elements was resized since it had shape "
             f"{_shape_text(out._data.shape)}, which does not match the required output shape "
             f"{_shape_text(result.shape)}. This behavior is deprecated, and in a future "

@@ -13,6 +13,7 @@ from ._blocked import select
 from ._ties import bounded
 from .argument_errors import not_a_tensor, type_name
 from .registry import FUNCTIONS, function, register
+from .. import _warn
 
 
 class _Comparison(Elementwise):
@@ -440,10 +441,9 @@ def where(condition, input=None, other=None, *, out=None):
         if condition.dtype is not _dtype.uint8:
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
                                f"tensor with dtype {condition.dtype._scalar_name}")
-        import warnings
-        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
-                      "will be removed in a future version of PyTorch. Use a boolean condition "
-                      "instead.", UserWarning, stacklevel=2)
+        _warn.warn("where received a uint8 condition tensor. This behavior is deprecated and "
+                   "will be removed in a future version of PyTorch. Use a boolean condition "
+                   "instead.", UserWarning, stacklevel=2)
     return call(Where, [condition, a, b], {}, out, "where")
 
 

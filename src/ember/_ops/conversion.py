@@ -3,7 +3,6 @@ to NumPy (`numpy()`).
 
 A conversion that changes nothing returns the tensor itself, as torch does.
 """
-import warnings
 
 import numpy as np
 
@@ -17,6 +16,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._op import Op, record
 from .argument_errors import keyword_memory_format
 from .registry import method
+from .. import _warn
 
 
 class ToCopy(Op):
@@ -49,8 +49,8 @@ def _convert(t, dtype, device, copy=False, memory_format=None, non_blocking=Fals
         # a complex number is true unless both parts are 0
         src = src_backend.xp.asarray(src != 0)
     elif target.is_complex is False and src.dtype.kind == "c":
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      UserWarning, stacklevel=3)
+        _warn.warn("Casting complex values to real discards the imaginary part",
+                   UserWarning, stacklevel=3)
         src = src.real
     if dst_backend is not src_backend or target_dev != t.device:
         array = None

@@ -8,6 +8,7 @@ from .._device import backend_of
 from .._tensor import Tensor, wrap
 from .registry import function, register
 from .argument_errors import type_name
+from .. import _warn
 
 
 @function(method=False)
@@ -109,14 +110,13 @@ def range_(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     """Values from `start` to `end`, both included, spaced by `step`, in the default float
     dtype (deprecated in torch: use `arange`, which excludes `end`)."""
     import math
-    import warnings
     from .. import _creation
     if end is None:
         raise TypeError('range() missing 1 required positional arguments: "end"')
-    warnings.warn("torch.range is deprecated and will be removed in a future release because "
-                  "its behavior is inconsistent with Python's range builtin. Instead, use "
-                  "torch.arange, which produces values in [start, end).", UserWarning,
-                  stacklevel=2)
+    _warn.warn("torch.range is deprecated and will be removed in a future release because "
+               "its behavior is inconsistent with Python's range builtin. Instead, use "
+               "torch.arange, which produces values in [start, end).", UserWarning,
+               stacklevel=2)
     start, end, step = (x.item() if isinstance(x, Tensor) else x for x in (start, end, step))
     if out is not None:
         from ..autograd.grad_mode import _state as _grad_state

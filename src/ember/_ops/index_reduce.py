@@ -5,7 +5,6 @@ The node is torch's IndexReduceBackward0; its backward differentiates that scatt
 the saved tensors themselves when a graph of the gradients is wanted (create_graph), so that
 second derivatives follow scatter_reduce's.
 """
-import warnings
 
 from .. import _geometry as geo
 from .._device import MetaArray
@@ -15,6 +14,7 @@ from ._dispatch import Inplace, check_out, finish, prepare_inplace
 from ._op import Op
 from .registry import function
 from .argument_errors import type_name
+from .. import _warn
 
 _REDUCTIONS = ("prod", "mean", "amax", "amin")
 _warned = []
@@ -93,8 +93,8 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     ('prod', 'mean', 'amax', 'amin'); include_self=False leaves input's own values out."""
     if not _warned:
         _warned.append(True)
-        warnings.warn("index_reduce() is in beta and the API may change at any time.",
-                      UserWarning, stacklevel=2)
+        _warn.warn("index_reduce() is in beta and the API may change at any time.",
+                   UserWarning, stacklevel=2)
     for arg, x in (("index", index), ("source", source)):
         if not isinstance(x, Tensor):
             raise TypeError(f"index_reduce(): argument '{arg}' must be Tensor, not "

@@ -10,7 +10,6 @@ for its grad_fn) is re-derived from the base as an `AsStridedBackward0`, because
 no longer describes how its values were made. Views notice that by comparing the storage
 version with the one their node was made at.
 """
-import warnings
 import weakref
 
 import numpy as np
@@ -27,6 +26,7 @@ from ..autograd.graph import Node, gradient_edge
 from ._dispatch import check_inplace, check_nodeless_view_write, finish_inplace, same_data
 from ._op import Op, record
 from .registry import method, register
+from .. import _warn
 
 
 class CopySlices(Node):
@@ -235,8 +235,8 @@ def copy_(self, src, non_blocking=False):
     check_inplace(self, self._data.dtype, shape, None if same_data(self, src) else (src,))
     data = src._data
     if data.dtype.kind == "c" and self._data.dtype.kind != "c":
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      UserWarning, stacklevel=2)
+        _warn.warn("Casting complex values to real discards the imaginary part",
+                   UserWarning, stacklevel=2)
         data = data.real
     src_backend, dst_backend = backend_of(data), backend_of(self._data)
     if src_backend is not dst_backend or (data.__class__ is not np.ndarray and

@@ -2,7 +2,6 @@
 (compositions of ember's differentiable ops, so their graphs end in torch's nodes).
 """
 import builtins
-import warnings
 
 from .._device import backend_of
 from .._geometry import broadcast_shapes
@@ -12,6 +11,7 @@ from ._op import Op
 from .argument_errors import type_name
 from .products import _emit
 from .registry import function
+from .. import _warn
 
 
 class Cdist(Op):
@@ -170,8 +170,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         else:
             norm = w_sum - correction * (w * aweights).sum() / w_sum
     if (norm <= 0).item() if isinstance(norm, Tensor) else norm <= 0:
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the number of observations.", UserWarning, stacklevel=2)
+        _warn.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                   "than the number of observations.", UserWarning, stacklevel=2)
     if isinstance(norm, Tensor):
         norm = norm.clamp_min(0)
     else:

@@ -8,7 +8,6 @@ scatter_reduce lives in `scatter_gather_reduce.py`, take/put/take_along_dim in
 `scatter_gather_flat.py`, index_* in `scatter_gather_index.py`, masked_* in
 `scatter_gather_masked.py`.
 """
-import warnings
 
 import numpy as np
 
@@ -440,10 +439,10 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
         if reduce not in _LEGACY:
             raise RuntimeError("reduce argument must be either add or multiply.")
         if is_tensor:
-            warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated "
-                          "and will be removed in a future PyTorch release. Use "
-                          "torch.scatter_reduce instead for more reduction options.",
-                          UserWarning, stacklevel=2)
+            _warn.warn("The reduce argument of torch.scatter with Tensor src is deprecated "
+                       "and will be removed in a future PyTorch release. Use "
+                       "torch.scatter_reduce instead for more reduction options.",
+                       UserWarning, stacklevel=2)
         how = _LEGACY[reduce]
     if not is_tensor and ids.size:
         # (torch's kernel converts the value at its first write: a first index out of range
@@ -486,3 +485,4 @@ def scatter_add(input, dim, index, src, *, out=None):
 
 from . import (scatter_gather_flat, scatter_gather_index,  # noqa: E402,F401
                scatter_gather_reduce)
+from .. import _warn

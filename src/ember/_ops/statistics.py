@@ -5,7 +5,6 @@ quantile) in `order_statistics`.
 Half-precision inputs compute in float32 and round once, as in `reduction`.
 """
 import math
-import warnings
 
 import numpy as np
 
@@ -141,9 +140,9 @@ def _moments(name, input, dim, correction, keepdim, root=False):
         sq = dev.real ** 2 + dev.imag ** 2 if x.dtype.kind == "c" else dev * dev
         dof = max(count - correction, 0)
         if dof <= 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
-                          f"less than the reduction factor (input numel divided by output "
-                          f"numel).", UserWarning, stacklevel=4)
+            _warn.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                       f"less than the reduction factor (input numel divided by output "
+                       f"numel).", UserWarning, stacklevel=4)
         var = xp.asarray(sq.sum(axis=axis, keepdims=keepdim)) / x.real.dtype.type(dof)
         if root:
             var = xp.sqrt(var)
@@ -440,3 +439,4 @@ def count_nonzero(input, dim=None, *more):
 
 
 from . import statistics_norm  # noqa: E402,F401  (registers norm; uses the helpers above)
+from .. import _warn

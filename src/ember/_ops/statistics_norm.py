@@ -1,6 +1,5 @@
 """torch.norm: vector p-norms (numbers, inf, 'fro') and the nuclear norm ('nuc'); the
 deprecated frobenius_norm."""
-import warnings
 
 import numpy as np
 
@@ -9,6 +8,7 @@ from ._op import Op
 from .reduction import _accumulate_dtype, _axis, _restore_dims, _run, reduction_dims
 from .registry import function
 from .statistics import _REAL, _where
+from .. import _warn
 
 
 # -- norm --------------------------------------------------------------------------------------
@@ -138,10 +138,10 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
     `linalg.vector_norm(input, 2, dim, keepdim)`)."""
     if (out is None) not in _warned_frobenius:      # NOTE: torch warns once per form
         _warned_frobenius.add(out is None)
-        warnings.warn("at::frobenius_norm is deprecated and it is just left for JIT "
-                      "compatibility. It will be removed in a future PyTorch release. Please "
-                      "use `linalg.vector_norm(A, 2., dim, keepdim)` instead", UserWarning,
-                      stacklevel=2)
+        _warn.warn("at::frobenius_norm is deprecated and it is just left for JIT "
+                   "compatibility. It will be removed in a future PyTorch release. Please "
+                   "use `linalg.vector_norm(A, 2., dim, keepdim)` instead", UserWarning,
+                   stacklevel=2)
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dims) > 2:
         raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions "

@@ -8,7 +8,6 @@ moves, as for any in-place op. Also the deprecated out-of-place `resize` and `re
 """
 import functools
 import operator
-import warnings
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from ._op import record
 from .registry import function, method, register
 from .argument_errors import not_a_tensor, type_name
 from .int_arguments import check_ints, int_argument
+from .. import _warn
 
 _new = object.__new__
 
@@ -309,7 +309,7 @@ _Resize = None
 def resize(self, *sizes):
     """Deprecated: a tensor of shape `sizes` with the same elements (their number must not
     change)."""
-    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    _warn.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
     if not sizes and self._data.size == 1:
         views.view(self)    # (torch's Python resize hands no sizes on to view, which refuses)
     return _resize_function().apply(self, sizes)
@@ -318,5 +318,5 @@ def resize(self, *sizes):
 @method()
 def resize_as(self, tensor):
     """Deprecated: `self.resize(*tensor.shape)`."""
-    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    _warn.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
     return _resize_function().apply(self, tensor.size())

@@ -1,6 +1,5 @@
 """The permuting views: permute, transpose (swapaxes, swapdims), t and the T/mT/H/mH
 properties, adjoint, movedim. Same storage, the strides reordered (see views.py)."""
-import warnings
 
 import numpy as np
 
@@ -11,6 +10,7 @@ from ._op import Op
 from .int_arguments import check_ints
 from .registry import function, register
 from .views import _int_sizes, _keyword_sizes, _shape, _sizes, _view_op, record_view
+from .. import _warn
 
 
 # -- permutations ----------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def _warn_T_once(ndim):
                 "`x.mT` to transpose batches of matrices or "
                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of "
                 "a tensor.")
-    warnings.warn(text, UserWarning, stacklevel=3)
+    _warn.warn(text, UserWarning, stacklevel=3)
 
 
 def _mT(self, name="mT"):

@@ -1,11 +1,11 @@
 """`autocast`: regions where listed ops run in a lower precision dtype, and torch's top-level
 functions that read and set the autocast state (one state per thread, see `_policy.py`)."""
 import functools
-import warnings
 
 from .. import _dtype
 from . import _policy
 from ._policy import state as _state
+from .. import _warn
 
 # NOTE: `__all__` is what `ember` re-exports at top level, as torch does (amp's own exports are
 # in `amp/__init__.py`); importing it binds `ember.amp` and `ember.cpu` too.
@@ -92,8 +92,8 @@ def autocast_decrement_nesting():
 
 def _deprecated(old, new, fn):
     def f(*args):
-        warnings.warn(f"torch.{old}() is deprecated. Please use torch.{new} instead.",
-                      DeprecationWarning, stacklevel=2)
+        _warn.warn(f"torch.{old}() is deprecated. Please use torch.{new} instead.",
+                   DeprecationWarning, stacklevel=2)
         return fn(*args)
     f.__name__ = old
     return f
@@ -141,14 +141,14 @@ class autocast:
             if device_type == "cuda":
                 from .. import cuda
                 if not cuda.is_available():
-                    warnings.warn("CUDA is not available or torch_xla is imported. Disabling "
-                                  "autocast.", stacklevel=2)
+                    _warn.warn("CUDA is not available or torch_xla is imported. Disabling "
+                               "autocast.", stacklevel=2)
                     enabled = False
             elif self.fast_dtype not in supported:
                 name = device_type.upper()
-                warnings.warn(f"In {name} autocast, but the target dtype is not supported. "
-                              f"Disabling autocast.\n{name} Autocast only supports dtypes of "
-                              + ", ".join(map(str, supported)) + " currently.", stacklevel=2)
+                _warn.warn(f"In {name} autocast, but the target dtype is not supported. "
+                           f"Disabling autocast.\n{name} Autocast only supports dtypes of "
+                           + ", ".join(map(str, supported)) + " currently.", stacklevel=2)
                 enabled = False
         self._enabled = enabled
 

@@ -1,10 +1,10 @@
 """`GradScaler`: dynamic loss scaling for mixed precision training, with torch's protocol
 (scale -> backward -> [unscale_] -> step -> update) and its error texts."""
-import warnings
 from collections import defaultdict
 from enum import Enum
 
 from .. import _dtype
+from .. import _warn
 
 __all__ = ["GradScaler", "OptState"]
 
@@ -38,8 +38,8 @@ class GradScaler:
         if self._device == "cuda" and enabled:
             from .. import cuda
             if not cuda.is_available():
-                warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available."
-                              "  Disabling.", stacklevel=2)
+                _warn.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available."
+                           "  Disabling.", stacklevel=2)
                 self._enabled = False
         if self._enabled:
             if growth_factor <= 1.0:

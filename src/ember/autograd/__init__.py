@@ -18,6 +18,7 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from . import forward_ad, functional, profiler
 from .explain import explain
 from .variable import Variable
+from .. import _warn
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "graph", "Function", "once_differentiable", "detect_anomaly",
@@ -176,10 +177,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if not only_inputs:
-        import warnings
-        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
-                      "To accumulate gradient for other parts of the graph, please use "
-                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
+        _warn.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
+                   "To accumulate gradient for other parts of the graph, please use "
+                   "torch.autograd.backward.", FutureWarning, stacklevel=2)
     if allow_unused is None:
         allow_unused = materialize_grads
     if materialize_grads and allow_unused is False:

@@ -5,9 +5,9 @@ While it is on, each recorded node keeps the forward traceback that made it
 raises torch's "Function 'SqrtBackward0' returned nan values in its 0th output.", after a
 warning that shows where that node was created. Off, it costs one flag test per recorded node.
 """
-import warnings
 
 from .graph import _Extras
+from .. import _warn
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled", "set_anomaly_enabled"]
@@ -46,7 +46,7 @@ class detect_anomaly:
         self.prev = is_anomaly_enabled()
         self.check_nan = check_nan
         self.prev_check_nan = is_anomaly_check_nan_enabled()
-        warnings.warn(_ENABLED_WARNING, UserWarning, stacklevel=2)
+        _warn.warn(_ENABLED_WARNING, UserWarning, stacklevel=2)
 
     def __enter__(self):
         _set(True, self.check_nan)
@@ -89,5 +89,5 @@ def report_forward(node):
     meta = node._metadata
     trace = meta.get("traceback_") if meta else None
     if trace:
-        warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused "
-                      f"the error:\n{''.join(trace)}", UserWarning, stacklevel=4)
+        _warn.warn(f"Error detected in {node.name()}. Traceback of forward call that caused "
+                   f"the error:\n{''.join(trace)}", UserWarning, stacklevel=4)

@@ -5,10 +5,10 @@ analytical one runs backward once per output element. Both are laid out as torch
 (input numel) x (output numel) matrix per (input, output) pair.
 """
 import itertools
-import warnings
 
 from .. import _patch_ops
 from .grad_mode import no_grad
+from .. import _warn
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -141,10 +141,10 @@ def gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exceptio
     for n, i in enumerate(diff):
         if inputs[i].dtype.is_floating_point and inputs[i].dtype.itemsize < 8 or \
                 inputs[i].dtype.is_complex and inputs[i].dtype.itemsize < 16:
-            warnings.warn(f"Input #{n} requires gradient and is not a double precision floating "
-                          f"point or complex. This check will likely fail if all the inputs are "
-                          f"not of double precision floating point or complex. ", UserWarning,
-                          stacklevel=2)
+            _warn.warn(f"Input #{n} requires gradient and is not a double precision floating "
+                       f"point or complex. This check will likely fail if all the inputs are "
+                       f"not of double precision floating point or complex. ", UserWarning,
+                       stacklevel=2)
     outs = _outputs(func, inputs)
     out_index = [k for k, o in enumerate(outs) if _is_tensor(o) and o.requires_grad]
     modes = [m for m, on in (("backward", check_backward_ad), ("forward", check_forward_ad))

@@ -4,7 +4,7 @@ Since torch 0.4 every tensor is a Variable: `Variable(t, requires_grad=True)` re
 tensor over `t`'s memory, cut from any graph (as `t.detach()`), with `requires_grad` set, and
 `isinstance(t, Variable)` holds for every tensor.
 """
-import warnings
+from .. import _warn
 
 
 class _VariableMeta(type):
@@ -20,8 +20,8 @@ class Variable(metaclass=_VariableMeta):
         from .._tensor import Tensor
         from .._creation import tensor
         if volatile:
-            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
-                          "instead.", UserWarning, stacklevel=2)
+            _warn.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                       "instead.", UserWarning, stacklevel=2)
         if data is None:
             data = tensor([])
         elif not isinstance(data, Tensor):

@@ -7,9 +7,9 @@ matmuls never use TF32 or reduced-precision reductions, and ember's
 """
 import contextlib
 import enum
-import warnings
 
 from . import check_bool
+from .. import _warn
 
 __all__ = ["is_built", "cuFFTPlanCacheAttrContextProp", "cuFFTPlanCache",
            "cuFFTPlanCacheManager", "cuBLASModule", "preferred_linalg_library",
@@ -248,10 +248,10 @@ def is_flash_attention_available():
 def sdp_kernel(enable_flash=True, enable_math=True, enable_mem_efficient=True,
                enable_cudnn=True):
     """Deprecated in torch (FutureWarning): set the four switches inside the block."""
-    warnings.warn("`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this "
-                  "context manager will be removed. Please see `torch.nn.attention.sdpa_kernel()`"
-                  " for the new context manager, with updated signature.", FutureWarning,
-                  stacklevel=3)
+    _warn.warn("`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this "
+               "context manager will be removed. Please see `torch.nn.attention.sdpa_kernel()`"
+               " for the new context manager, with updated signature.", FutureWarning,
+               stacklevel=3)
     previous = dict(_sdp)
     for key, value in (("flash", enable_flash), ("math", enable_math),
                        ("mem_efficient", enable_mem_efficient), ("cudnn", enable_cudnn)):

@@ -1,7 +1,7 @@
 """ember.cpu.amp: torch's deprecated spellings `cpu.amp.autocast` and `cpu.amp.GradScaler`."""
-import warnings
 
 from .. import amp as _amp
+from .. import _warn
 
 __all__ = ["autocast", "GradScaler"]
 
@@ -10,9 +10,9 @@ class autocast(_amp.autocast):
     """Deprecated: `ember.amp.autocast("cpu", ...)`."""
 
     def __init__(self, enabled=True, dtype=None, cache_enabled=True):
-        warnings.warn("`torch.cpu.amp.autocast(args...)` is deprecated. Please use "
-                      "`torch.amp.autocast('cpu', args...)` instead.", FutureWarning,
-                      stacklevel=2)
+        _warn.warn("`torch.cpu.amp.autocast(args...)` is deprecated. Please use "
+                   "`torch.amp.autocast('cpu', args...)` instead.", FutureWarning,
+                   stacklevel=2)
         dtype = _amp.autocast_mode.get_autocast_dtype("cpu") if dtype is None else dtype
         super().__init__("cpu", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
 
@@ -22,9 +22,9 @@ class GradScaler(_amp.GradScaler):
 
     def __init__(self, init_scale=2.0 ** 16, growth_factor=2.0, backoff_factor=0.5,
                  growth_interval=2000, enabled=True):
-        warnings.warn("`torch.cpu.amp.GradScaler(args...)` is deprecated. Please use "
-                      "`torch.amp.GradScaler('cpu', args...)` instead.", FutureWarning,
-                      stacklevel=2)
+        _warn.warn("`torch.cpu.amp.GradScaler(args...)` is deprecated. Please use "
+                   "`torch.amp.GradScaler('cpu', args...)` instead.", FutureWarning,
+                   stacklevel=2)
         super().__init__("cpu", init_scale=init_scale, growth_factor=growth_factor,
                          backoff_factor=backoff_factor, growth_interval=growth_interval,
                          enabled=enabled)

@@ -22,10 +22,10 @@ gradients and optimizer state) on every op. Neither figure needs it:
   holdings before it gives blocks back. (Not seen: a peak just before CuPy empties its cache
   by itself, to retry an allocation at the edge of running out of memory.)
 """
-import warnings
 
 from ._backend import cupy_or_none
 from ._utils import device_index, is_initialized, lazy_init, require
+from .. import _warn
 
 __all__ = ["OutOfMemoryError", "memory_allocated", "max_memory_allocated", "memory_reserved",
            "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated",
@@ -190,9 +190,9 @@ def reset_peak_memory_stats(device=None):
 
 def reset_max_memory_allocated(device=None):
     """Deprecated spelling of `reset_peak_memory_stats` (resets every peak)."""
-    warnings.warn("torch.cuda.reset_max_memory_allocated now calls torch.cuda.reset_peak_"
-                  "memory_stats, which resets /all/ peak memory stats.", FutureWarning,
-                  stacklevel=2)
+    _warn.warn("torch.cuda.reset_max_memory_allocated now calls torch.cuda.reset_peak_"
+               "memory_stats, which resets /all/ peak memory stats.", FutureWarning,
+               stacklevel=2)
     return reset_peak_memory_stats(device)
 
 
@@ -240,23 +240,23 @@ def reset_accumulated_memory_stats(device=None):
 
 def memory_cached(device=None):
     """Deprecated name of `memory_reserved`."""
-    warnings.warn("`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`",
-                  FutureWarning, stacklevel=2)
+    _warn.warn("`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`",
+               FutureWarning, stacklevel=2)
     return memory_reserved(device)
 
 
 def max_memory_cached(device=None):
     """Deprecated name of `max_memory_reserved`."""
-    warnings.warn("`torch.cuda.max_memory_cached` has been renamed to "
-                  "`torch.cuda.max_memory_reserved`", FutureWarning, stacklevel=2)
+    _warn.warn("`torch.cuda.max_memory_cached` has been renamed to "
+               "`torch.cuda.max_memory_reserved`", FutureWarning, stacklevel=2)
     return max_memory_reserved(device)
 
 
 def reset_max_memory_cached(device=None):
     """Deprecated spelling of `reset_peak_memory_stats` (resets every peak)."""
-    warnings.warn("torch.cuda.reset_max_memory_cached now calls torch.cuda.reset_peak_"
-                  "memory_stats, which resets /all/ peak memory stats.", FutureWarning,
-                  stacklevel=2)
+    _warn.warn("torch.cuda.reset_max_memory_cached now calls torch.cuda.reset_peak_"
+               "memory_stats, which resets /all/ peak memory stats.", FutureWarning,
+               stacklevel=2)
     return reset_peak_memory_stats(device)
 
 

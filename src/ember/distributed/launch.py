@@ -5,21 +5,21 @@ as its first argument.
     python -m ember.distributed.launch --nproc-per-node=2 train.py args
 """
 import sys
-import warnings
 
 from . import run
+from .. import _warn
 
 __all__ = ["main"]
 
 
 def main(argv=None):
     """Start the processes as `run.main` does; returns the exit code."""
-    warnings.warn("The module torch.distributed.launch is deprecated\nand will be removed in "
-                  "future. Use torchrun.\nNote that --use-env is set by default in torchrun.\n"
-                  "If your script expects `--local-rank` argument to be set, please\nchange it "
-                  "to read from `os.environ['LOCAL_RANK']` instead. See \nhttps://pytorch.org/"
-                  "docs/stable/distributed.html#launch-utility for \nfurther instructions\n",
-                  FutureWarning, stacklevel=2)
+    _warn.warn("The module torch.distributed.launch is deprecated\nand will be removed in "
+               "future. Use torchrun.\nNote that --use-env is set by default in torchrun.\n"
+               "If your script expects `--local-rank` argument to be set, please\nchange it "
+               "to read from `os.environ['LOCAL_RANK']` instead. See \nhttps://pytorch.org/"
+               "docs/stable/distributed.html#launch-utility for \nfurther instructions\n",
+               FutureWarning, stacklevel=2)
     argv = list(sys.argv[1:] if argv is None else argv)
     use_env = False
     for flag in ("--use-env", "--use_env"):

@@ -1,12 +1,12 @@
 """`Distribution`: the base of every distribution. It owns the shapes (batch and event), the
 argument and sample validation with torch's messages, and the defaults built on the abstract
 methods (`sample` from `rsample`, `stddev` from `variance`, `perplexity` from `entropy`)."""
-import warnings
 
 import ember
 
 from . import constraints
 from .utils import lazy_property
+from .. import _warn
 
 __all__ = ["Distribution"]
 
@@ -44,10 +44,10 @@ class Distribution:
                 arg_constraints = self.arg_constraints
             except NotImplementedError:
                 arg_constraints = {}
-                warnings.warn(f"{self.__class__} does not define `arg_constraints`. "
-                              "Please set `arg_constraints = {}` or initialize the "
-                              "distribution with `validate_args=False` to turn off "
-                              "validation.", stacklevel=2)
+                _warn.warn(f"{self.__class__} does not define `arg_constraints`. "
+                           "Please set `arg_constraints = {}` or initialize the "
+                           "distribution with `validate_args=False` to turn off "
+                           "validation.", stacklevel=2)
             for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
                     continue
@@ -115,8 +115,8 @@ class Distribution:
         raise NotImplementedError
 
     def sample_n(self, n):
-        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
-                      FutureWarning, stacklevel=2)
+        _warn.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
+                   FutureWarning, stacklevel=2)
         return self.sample(ember.Size((n,)))
 
     def log_prob(self, value):
@@ -157,9 +157,9 @@ class Distribution:
         try:
             support = self.support
         except NotImplementedError:
-            warnings.warn(f"{self.__class__} does not define `support` to enable sample "
-                          "validation. Please initialize the distribution with "
-                          "`validate_args=False` to turn off validation.", stacklevel=2)
+            _warn.warn(f"{self.__class__} does not define `support` to enable sample "
+                       "validation. Please initialize the distribution with "
+                       "`validate_args=False` to turn off validation.", stacklevel=2)
             return
         if not bool(support.check(value).all()):
             raise ValueError(

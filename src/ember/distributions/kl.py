@@ -1,7 +1,6 @@
 """kl_divergence(p, q) and register_kl: closed-form KL(p || q) for pairs of distribution types,
 dispatched to the most specific registered pair of base classes."""
 import math
-import warnings
 from functools import total_ordering
 
 import ember
@@ -34,6 +33,7 @@ from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
 from .utils import _sum_rightmost, euler_constant
+from .. import _warn
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -93,9 +93,9 @@ def _dispatch_kl(type_p, type_q):
     left_fun = _KL_REGISTRY[left_p, left_q]
     right_fun = _KL_REGISTRY[right_p, right_q]
     if left_fun is not right_fun:
-        warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
-                      f"Please register_kl({left_p.__name__}, {right_q.__name__})",
-                      RuntimeWarning, stacklevel=2)
+        _warn.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
+                   f"Please register_kl({left_p.__name__}, {right_q.__name__})",
+                   RuntimeWarning, stacklevel=2)
     return left_fun
 
 

@@ -1,7 +1,6 @@
 """Wishart(df, covariance_matrix | precision_matrix | scale_tril): the law of X X^T for df
 Gaussian columns X_i ~ N(0, Sigma), over positive-definite matrices."""
 import math
-import warnings
 from numbers import Number
 
 import ember
@@ -11,6 +10,7 @@ from .chi2 import Chi2
 from .exp_family import ExponentialFamily
 from .multivariate_normal import _precision_to_scale_tril
 from .utils import lazy_property
+from .. import _warn
 
 __all__ = ["Wishart"]
 
@@ -170,7 +170,7 @@ class Wishart(ExponentialFamily):
         sample = self._bartlett_sampling(sample_shape)
         is_singular = self._reduce_batch(self.support.check(sample))
         if bool(is_singular.any()):
-            warnings.warn("Singular sample detected.", stacklevel=2)
+            _warn.warn("Singular sample detected.", stacklevel=2)
             for _ in range(max_try_correction):
                 sample_new = self._bartlett_sampling(is_singular[is_singular].shape)
                 sample[is_singular] = sample_new

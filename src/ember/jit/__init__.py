@@ -13,13 +13,13 @@ import builtins
 import contextlib
 import functools
 import typing
-import warnings
 
 from ._archive import load, save
 from ._modules import MARK as _MARK
 from ._modules import (RecursiveScriptModule, ScriptFunction, ScriptModule,
                        TopLevelTracedModule, TracedModule)
 from ._trace import TracerWarning, TracingCheckError, trace, trace_module
+from .. import _warn
 
 __all__ = ["Attribute", "CompilationUnit", "Error", "Final", "Future", "RecursiveScriptModule",
            "ScriptFunction", "ScriptModule", "TopLevelTracedModule", "TracedModule",
@@ -39,8 +39,8 @@ _EXPORT = "export (compile this function even if nothing calls it)"
 
 
 def _deprecated(name, instead="Please switch to `torch.compile` or `torch.export`."):
-    warnings.warn(f"`torch.jit.{name}` is deprecated. {instead}", DeprecationWarning,
-                  stacklevel=3)
+    _warn.warn(f"`torch.jit.{name}` is deprecated. {instead}", DeprecationWarning,
+               stacklevel=3)
 
 
 def is_scripting():
@@ -140,14 +140,14 @@ def ignore(drop=False, **kwargs):
                            f"got {drop}")
     drop_on_export = kwargs.pop("drop_on_export", None)
     if drop_on_export:
-        warnings.warn("ignore(drop_on_export=True) has been deprecated. TorchScript will now "
-                      "drop the function call on compilation. Use torch.jit.unused now. {}",
-                      FutureWarning, stacklevel=2)
+        _warn.warn("ignore(drop_on_export=True) has been deprecated. TorchScript will now "
+                   "drop the function call on compilation. Use torch.jit.unused now. {}",
+                   FutureWarning, stacklevel=2)
         drop = drop_on_export
     elif drop:
-        warnings.warn("ignore(True) has been deprecated. TorchScript will now drop the "
-                      "function call on compilation. Use torch.jit.unused now. {}",
-                      FutureWarning, stacklevel=2)
+        _warn.warn("ignore(True) has been deprecated. TorchScript will now drop the "
+                   "function call on compilation. Use torch.jit.unused now. {}",
+                   FutureWarning, stacklevel=2)
 
     def decorator(fn):
         fn._torchscript_modifier = _UNUSED if drop else _IGNORE
@@ -251,9 +251,9 @@ def _refines(obj, target_type):
                        typing.Optional):
         _contained(target_type)
     if origin in (list, dict, tuple) and builtins.isinstance(obj, origin) and not obj:
-        warnings.warn("The inner type of a container is lost when calling torch.jit.isinstance "
-                      "in eager mode. For example, List[int] would become list and therefore "
-                      "falsely return True for List[float] or List[str].", stacklevel=2)
+        _warn.warn("The inner type of a container is lost when calling torch.jit.isinstance "
+                   "in eager mode. For example, List[int] would become list and therefore "
+                   "falsely return True for List[float] or List[str].", stacklevel=2)
     if origin is list:
         item, = _contained(target_type)
         return builtins.isinstance(obj, list) and all(_refines(x, item) for x in obj)
@@ -282,7 +282,7 @@ class strict_fusion:
     torch only warns."""
 
     def __init__(self):
-        warnings.warn("Only works in script mode", stacklevel=2)
+        _warn.warn("Only works in script mode", stacklevel=2)
 
     def __enter__(self):
         pass

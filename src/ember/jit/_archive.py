@@ -20,10 +20,10 @@ archives with a RuntimeError that says so.
 """
 import io
 import os
-import warnings
 import zipfile
 
 from ._modules import MARK, RecursiveScriptModule, ScriptFunction
+from .. import _warn
 
 __all__ = ["load", "save"]
 
@@ -59,8 +59,8 @@ def _rebuild(state):
 
 
 def _deprecated(name):
-    warnings.warn(f"`torch.jit.{name}` is deprecated. Please switch to `torch.export`.",
-                  DeprecationWarning, stacklevel=3)
+    _warn.warn(f"`torch.jit.{name}` is deprecated. Please switch to `torch.export`.",
+               DeprecationWarning, stacklevel=3)
 
 
 def save(m, f, _extra_files=None):

@@ -8,6 +8,7 @@ from .. import _patch_ops
 from ._graph import Graph, leaves, map_structure, type_text
 from ._modules import ScriptFunction, build_traced
 from ._recorder import _Frame, Recorder, input_names
+from .. import _warn
 
 __all__ = ["TracerWarning", "TracingCheckError", "trace", "trace_module"]
 
@@ -37,8 +38,8 @@ class TracingCheckError(Exception):
 
 
 def _deprecated(name):
-    warnings.warn(f"`torch.jit.{name}` is deprecated. Please switch to `torch.compile` or "
-                  f"`torch.export`.", DeprecationWarning, stacklevel=4)
+    _warn.warn(f"`torch.jit.{name}` is deprecated. Please switch to `torch.compile` or "
+               f"`torch.export`.", DeprecationWarning, stacklevel=4)
 
 
 # Tensor methods that hand a tensor's data to Python, and torch's words for what they make.
@@ -51,11 +52,11 @@ def _warning_method(original, what):
     def method(self, *args, **kwargs):
         caller = sys._getframe(1).f_globals.get("__name__") or ""
         if caller != "ember" and not caller.startswith("ember."):     # (ember's own: silent)
-            warnings.warn(f"Converting a tensor to {what} might cause the trace to be "
-                          f"incorrect. We can't record the data flow of Python values, so this "
-                          f"value will be treated as a constant in the future. This means that "
-                          f"the trace might not generalize to other inputs!", TracerWarning,
-                          stacklevel=2)
+            _warn.warn(f"Converting a tensor to {what} might cause the trace to be "
+                       f"incorrect. We can't record the data flow of Python values, so this "
+                       f"value will be treated as a constant in the future. This means that "
+                       f"the trace might not generalize to other inputs!", TracerWarning,
+                       stacklevel=2)
         return original(self, *args, **kwargs)
     return method
 
@@ -226,14 +227,14 @@ def _compare(got, expected, what, tolerance, graph, graphs, warned):
             random = [f"  {node.target.ir_name()}" for g in (graph, *graphs.values())
                       for node in g.nodes if node.target.name in _RANDOM]
             if random:
-                warnings.warn("Trace had nondeterministic nodes. Did you forget call .eval() on "
-                              "your model? Nodes:\n" + "\n".join(random[:20]) + "\nThis may "
-                              "cause errors in trace checking. To disable trace checking, pass "
-                              "check_trace=False to torch.jit.trace()", TracerWarning,
-                              stacklevel=5)
-        warnings.warn(f"Output nr {i + 1}. of the traced function does not match the "
-                      f"corresponding output of the {what}. Detailed error:\nTensor-likes are "
-                      f"not close!", TracerWarning, stacklevel=5)
+                _warn.warn("Trace had nondeterministic nodes. Did you forget call .eval() on "
+                           "your model? Nodes:\n" + "\n".join(random[:20]) + "\nThis may "
+                           "cause errors in trace checking. To disable trace checking, pass "
+                           "check_trace=False to torch.jit.trace()", TracerWarning,
+                           stacklevel=5)
+        _warn.warn(f"Output nr {i + 1}. of the traced function does not match the "
+                   f"corresponding output of the {what}. Detailed error:\nTensor-likes are "
+                   f"not close!", TracerWarning, stacklevel=5)
         ok = False
     return ok
 

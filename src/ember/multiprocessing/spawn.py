@@ -7,7 +7,7 @@ import pickle
 import signal
 import tempfile
 import traceback
-import warnings
+from .. import _warn
 
 __all__ = ["spawn", "start_processes", "ProcessContext", "ProcessException",
            "ProcessRaisedException", "ProcessExitedException"]
@@ -160,7 +160,7 @@ def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
     >>> spawn(work, args=(queue,), nprocs=2)    # runs work(0, queue) and work(1, queue)
     """
     if start_method != "spawn":
-        warnings.warn(f"This method only supports start_method=spawn (got: {start_method}).\n"
-                      "To use a different start_method use:\n\t\t "
-                      "torch.multiprocessing.start_processes(...)", FutureWarning, stacklevel=2)
+        _warn.warn(f"This method only supports start_method=spawn (got: {start_method}).\n"
+                   "To use a different start_method use:\n\t\t "
+                   "torch.multiprocessing.start_processes(...)", FutureWarning, stacklevel=2)
     return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")

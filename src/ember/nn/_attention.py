@@ -3,7 +3,6 @@ from ember's ops (matmul, softmax, masked_fill, dropout) so double backward come
 torch records one attention node, so does ember, with a backward written in ember's ops. Also
 the mask helpers that MultiheadAttention and the transformer layers share."""
 import math
-import warnings
 
 from .. import _dtype
 from .._creation import ones, zeros, zeros_like
@@ -17,6 +16,7 @@ from ..autograd.grad_mode import is_grad_enabled, no_grad
 from . import functional as F
 from .._tensor import Tensor, wrap
 from ._argument_types import tensors
+from .. import _warn
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -331,8 +331,8 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
     if mask.dtype is not _dtype.bool and not is_float:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if check_other and other_type is not None and mask.dtype != other_type:
-        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
-                      "Use same type for both instead.", stacklevel=2)
+        _warn.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
+                   "Use same type for both instead.", stacklevel=2)
     if not is_float:
         mask = zeros_like(mask, dtype=target_type).masked_fill_(mask, _NEG_INF)
     return mask

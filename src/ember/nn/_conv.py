@@ -3,7 +3,6 @@ unfold / fold from `_fold.py`. One op, `Convolution` (torch's ConvolutionBackwar
 directions; the weight gradient is a second op, so that gradients of gradients are convolutions
 again. The array kernels live in `_conv_kernels.py` (see NOTE [ Convolution kernels ] there)."""
 import math
-import warnings
 
 from .. import _memory_format as _mf
 from .._device import MetaArray, backend_of
@@ -16,6 +15,7 @@ from ._fold import fold, unfold
 from ._padding import constant_pad
 from .._ops.argument_errors import type_name
 from ._argument_types import conv_refused, conv_transpose_refused, is_int
+from .. import _warn
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "conv_tbc", "unfold", "fold"]
@@ -433,8 +433,8 @@ def _string_padding(input, weight, padding, stride, dilation, groups):
     kernel = weight.shape[2:]
     totals = [d * (kk - 1) for d, kk in zip(dilation, kernel)]
     if any(t % 2 for t in totals):
-        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                      "require a zero-padded copy of the input be created", stacklevel=3)
+        _warn.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                   "require a zero-padded copy of the input be created", stacklevel=3)
         extra = []
         for t in reversed(totals):
             extra += [0, t % 2]

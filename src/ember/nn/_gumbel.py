@@ -1,7 +1,7 @@
 """F.gumbel_softmax: samples from the Gumbel-softmax (concrete) distribution, soft or one-hot
 with the straight-through gradient; composed of ember ops as torch composes it, drawing the
 same random numbers for the same seed."""
-import warnings
+from .. import _warn
 
 
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
@@ -16,7 +16,7 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """
     from .._creation import empty, zeros
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        _warn.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
     # NOTE: a fresh contiguous tensor, so the draws land in the same order as torch's.
     noise = empty(tuple(logits.shape), dtype=logits.dtype, device=logits.device)
     gumbels = -noise.exponential_().log()

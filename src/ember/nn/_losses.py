@@ -1,7 +1,6 @@
 """The loss functions of ember.nn.functional: the ones torch records as their own nodes call
 the Ops of `_loss_ops.py`; the others are composed of ember ops, as torch composes them."""
 import math
-import warnings
 
 from .. import _dtype
 from .._creation import full_like, zeros_like
@@ -16,6 +15,7 @@ from ._loss_ops import _shape_text
 from ._loss_ops import check_reduction as _check_reduction
 from ._argument_types import attribute_error, tensors
 from .._ops.argument_errors import parser_error
+from .. import _warn
 
 
 def logsigmoid(input):
@@ -28,8 +28,8 @@ def _legacy_reduction(size_average, reduce, reduction):
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(f"size_average and reduce args will be deprecated, please use "
-                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    _warn.warn(f"size_average and reduce args will be deprecated, please use "
+               f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
     return reduction
 
 
@@ -48,10 +48,10 @@ def _broadcast_target(input, target, stacklevel=3):
         # int, so it fails there ("'int' object is not callable")
         target.size(), input.size()
     if tuple(target.shape) != tuple(input.shape):
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
-                      f"size ({input.shape}). This will likely lead to incorrect results due to "
-                      f"broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=stacklevel)
+        _warn.warn(f"Using a target size ({target.shape}) that is different to the input "
+                   f"size ({input.shape}). This will likely lead to incorrect results due to "
+                   f"broadcasting. Please ensure they have the same size.", UserWarning,
+                   stacklevel=stacklevel)
         from .._geometry import broadcast_shapes
         shape = broadcast_shapes(tuple(input.shape), tuple(target.shape))
         # (torch's broadcast_tensors leaves a tensor of the broadcast shape as it is)
@@ -205,7 +205,7 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
         if (out_features or reduction not in ("mean", "sum", "none") or label_smoothing != 0.0
                 or target.dtype != _dtype.int64):
             bias_shape = tuple(linear_bias.shape) if linear_bias is not None else None
-            warnings.warn(
+            _warn.warn(
                 f"linear_cross_entropy: ``options`` ignored; chunked path needs reduction in "
                 f"{{'mean','sum','none'}}, label_smoothing == 0, target.dtype == int64, "
                 f"out_features == (). Got reduction={reduction!r}, label_smoothing="
@@ -322,10 +322,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if _integral(input) or _integral(target):
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if reduction == "mean":
-        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
-                      "support size.'batchmean' divides only by the batch size, and aligns with "
-                      "the KL div math definition.'mean' will be changed to behave the same as "
-                      "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+        _warn.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                   "support size.'batchmean' divides only by the batch size, and aligns with "
+                   "the KL div math definition.'mean' will be changed to behave the same as "
+                   "'batchmean' in the next major release.", UserWarning, stacklevel=2)
     if log_target:
         losses = target.exp() * (target - input)
     else:

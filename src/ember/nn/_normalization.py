@@ -3,7 +3,6 @@ rms_norm, local_response_norm). Batch, layer and group norm share one kernel: no
 of the input over some axes, then scale and shift along others; each records one node."""
 import functools
 import math
-import warnings
 
 from .. import _dtype
 from .._device import backend_of
@@ -13,6 +12,7 @@ from ._argument_types import check_ints, is_int, tensors
 from .._ops._op import Op
 from .._ops.activations import apply
 from ..autograd.grad_mode import _state as _grad_state, no_grad
+from .. import _warn
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "rms_norm",
            "local_response_norm"]
@@ -333,9 +333,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
                            f"{_dims(shape)}")
     _float_kernel(input, "rms_norm")
     if weight is not None and weight.dtype != input.dtype:
-        warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
-                      f"{input.dtype._cpp_name}, weight dtype = {weight.dtype._cpp_name}, Cannot "
-                      f"dispatch to fused implementation.", stacklevel=3)
+        _warn.warn(f"Mismatch dtype between input and weight: input dtype = "
+                   f"{input.dtype._cpp_name}, weight dtype = {weight.dtype._cpp_name}, Cannot "
+                   f"dispatch to fused implementation.", stacklevel=3)
     # NOTE: half precision computes in float32 (its eps too) and rounds once at the end.
     x = input.float() if input.dtype.itemsize < 4 else input
     if eps is None:

@@ -2,13 +2,13 @@
 pixel_shuffle / pixel_unshuffle, grid_sample and affine_grid: argument rules, warnings and
 error texts as torch's; the kernels are in `_vision_ops.py` and `_grid_sample_ops.py`."""
 import math
-import warnings
 
 from .. import _dtype
 from . import _grid_sample_ops as grid_ops, _vision_ops as ops
 from ._pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 from .._tensor import Tensor
 from ._argument_types import check_int, is_int, tensors, upsample_refused
+from .. import _warn
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
            "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "grid_sample",
@@ -147,22 +147,22 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated alias of interpolate."""
-    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
-                  "instead.", stacklevel=2)
+    _warn.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
+               "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
     """Deprecated: interpolate(mode='nearest')."""
-    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use "
-                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    _warn.warn("`nn.functional.upsample_nearest` is deprecated. Use "
+               "`nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
     """Deprecated: interpolate(mode='bilinear', align_corners=True)."""
-    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use "
-                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    _warn.warn("`nn.functional.upsample_bilinear` is deprecated. Use "
+               "`nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
@@ -249,7 +249,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        _warn.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
     if not (isinstance(input, Tensor) and isinstance(grid, Tensor)):
         tensors("grid_sampler", (1, "input", input, False), (2, "grid", grid, False))
@@ -291,7 +291,7 @@ def affine_grid(theta, size, align_corners=None):
     """The sampling grid (N, H, W, 2) of the affine maps theta (N, 2, 3) for an output of
     `size` (N, C, H, W); (N, 3, 4) and a 5-D size give a 3-d grid (N, D, H, W, 3)."""
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        _warn.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
     if not theta.dtype.is_floating_point:
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
@@ -309,10 +309,10 @@ def affine_grid(theta, size, align_corners=None):
         raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
                                   f"affine transforms, respectively. Got size {size}.")
     if align_corners and min(spatial) == 1:
-        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
-                      "when align_corners=True. This is not an intended use case of "
-                      "affine_grid. See the documentation of affine_grid for details.",
-                      stacklevel=2)
+        _warn.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                   "when align_corners=True. This is not an intended use case of "
+                   "affine_grid. See the documentation of affine_grid for details.",
+                   stacklevel=2)
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     if theta.shape[0] != size[0]:

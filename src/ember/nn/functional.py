@@ -3,7 +3,6 @@ re-exports of distances (`_distance.py`), losses (`_losses.py`) and padding (`_p
 The differentiable kernels are Ops in `_ops/activations.py`, `_ops/dim_activations.py`,
 `nn/_loss_ops.py` and `nn/_nll_ops.py`."""
 import math
-import warnings
 
 import numpy as _np
 
@@ -37,6 +36,7 @@ from .._ops.argument_errors import type_name as _type_name
 from .._tensor_likes import dispatch_refusals as _dispatch_refusals
 from .._torch_function import NOT_DISPATCHED as _NOT_DISPATCHED, on_refusal as _on_refusal
 from ._argument_types import check_int as _check_int, tensors as _tensors
+from .. import _warn
 
 # (torch.prelu, which numbers `weight` as the function's argument 2)
 prelu = _FUNCTIONS["prelu"]
@@ -192,8 +192,8 @@ def tanh(input):
 
 
 def _softmax_dim(name, ndim):
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", UserWarning, stacklevel=3)
+    _warn.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+               "to include dim=X as an argument.", UserWarning, stacklevel=3)
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -369,12 +369,12 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     _check_p(p)
     _warn_dims(input, "dropout2d", 2)
     if input.ndim == 3:
-        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
-                      "channel-wise 1D dropout behavior is desired - input is interpreted as "
-                      "shape (N, C, L), where C is the channel dim. This behavior will change in "
-                      "a future release to interpret the input as one without a batch "
-                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
-                      "behavior, please switch to using dropout1d instead.", stacklevel=2)
+        _warn.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
+                   "channel-wise 1D dropout behavior is desired - input is interpreted as "
+                   "shape (N, C, L), where C is the channel dim. This behavior will change in "
+                   "a future release to interpret the input as one without a batch "
+                   "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
+                   "behavior, please switch to using dropout1d instead.", stacklevel=2)
     return _dropout(input, p, training, inplace, feature=True)
 
 
@@ -391,13 +391,13 @@ def _warn_dims(input, name, spatial):
     """dropout2d/3d accept other dims than theirs, with torch's deprecation warning."""
     batched = spatial + 2
     if input.ndim not in (batched - 1, batched):
-        warnings.warn(f"{name}: Received a {input.ndim}-D input to {name}, which is deprecated "
-                      f"and will result in an error in a future release. To retain the "
-                      f"behavior and silence this warning, please use dropout instead. Note "
-                      f"that {name} exists to provide channel-wise dropout on inputs with "
-                      f"{spatial} spatial dimensions, a channel dimension, and an optional "
-                      f"batch dimension (i.e. {batched - 1}D or {batched}D inputs).",
-                      stacklevel=3)
+        _warn.warn(f"{name}: Received a {input.ndim}-D input to {name}, which is deprecated "
+                   f"and will result in an error in a future release. To retain the "
+                   f"behavior and silence this warning, please use dropout instead. Note "
+                   f"that {name} exists to provide channel-wise dropout on inputs with "
+                   f"{spatial} spatial dimensions, a channel dimension, and an optional "
+                   f"batch dimension (i.e. {batched - 1}D or {batched}D inputs).",
+                   stacklevel=3)
 
 
 # -- encodings -----------------------------------------------------------------------------------

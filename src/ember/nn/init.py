@@ -7,6 +7,7 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from .parameter import UninitializedTensorMixin, _uninitialized_error
+from .. import _warn
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -84,8 +85,8 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     """Fill with N(mean, std**2) samples truncated to [a, b], by rejection sampling (torch's
     scheme, so the same seed gives the same numbers)."""
     if mean < a - 2 * std or mean > b + 2 * std:
-        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
-                      "distribution of values may be incorrect.", stacklevel=2)
+        _warn.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                   "distribution of values may be incorrect.", stacklevel=2)
     if tensor.is_meta:          # (meta tensors have no values to draw: nothing to do)
         return tensor
     mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
@@ -285,8 +286,8 @@ def _make_deprecate(method):
     old_name = new_name[:-1]
 
     def deprecated_init(*args, **kwargs):
-        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of "
-                      f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
+        _warn.warn(f"`nn.init.{old_name}` is now deprecated in favor of "
+                   f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
         return method(*args, **kwargs)
 
     deprecated_init.__name__ = old_name

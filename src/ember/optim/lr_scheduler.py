@@ -7,7 +7,6 @@ Attribute names follow torch's, because `state_dict()` is the scheduler's `__dic
 """
 import math
 import types
-import warnings
 from bisect import bisect_right
 from collections import Counter
 from functools import wraps
@@ -154,18 +153,18 @@ class LRScheduler:
 
     def _warn_if_outside_step(self):
         if not self._get_lr_called_within_step:
-            warnings.warn(_GET_LR_WARNING, UserWarning, stacklevel=3)
+            _warn.warn(_GET_LR_WARNING, UserWarning, stacklevel=3)
 
     def step(self, epoch=None):
         """Advance one epoch (or jump to `epoch`, deprecated) and set the new rates."""
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn(_OVERRIDDEN_WARNING, UserWarning, stacklevel=2)
+                _warn.warn(_OVERRIDDEN_WARNING, UserWarning, stacklevel=2)
             elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn(_ORDER_WARNING, UserWarning, stacklevel=2)
+                _warn.warn(_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _warn.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None):
@@ -554,7 +553,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _warn.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current
@@ -618,6 +617,7 @@ class ReduceLROnPlateau(LRScheduler):
 
 # the cyclic schedules live in their own file; they are part of this module's API
 from ._lr_cycles import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: E402,F401
+from .. import _warn
 
 for _cls in (CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR):
     _cls.__module__ = __name__          # they print and pickle as lr_scheduler's, as in torch

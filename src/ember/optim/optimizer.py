@@ -18,6 +18,7 @@ from .._tensor import Tensor, wrap
 from .._tensor_types import typename
 from ..autograd.grad_mode import enable_grad
 from ..autograd.graph import add_hook, new_hook_dict
+from .. import _warn
 
 _GRAD = Tensor.grad     # the property (a subclass may have its own)
 
@@ -302,11 +303,10 @@ class Optimizer:
             param_group.setdefault(name, default)
 
         if len(tensors) != len(set(tensors)):
-            import warnings
-            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
-                          "future, this will cause an error; see "
-                          "github.com/pytorch/pytorch/issues/40967 for more information",
-                          stacklevel=3)
+            _warn.warn("optimizer contains a parameter group with duplicate parameters; in "
+                       "future, this will cause an error; see "
+                       "github.com/pytorch/pytorch/issues/40967 for more information",
+                       stacklevel=3)
         seen = set()
         for group in self.param_groups:
             seen.update(group["params"])

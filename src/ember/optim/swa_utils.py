@@ -2,13 +2,13 @@
 to a constant SWA learning rate) and `update_bn` (recompute BatchNorm statistics)."""
 import itertools
 import math
-import warnings
 from copy import deepcopy
 
 from .. import _creation, _dtype
 from ..autograd.grad_mode import no_grad
 from ..nn import Module
 from .lr_scheduler import LRScheduler, _per_group
+from .. import _warn
 
 __all__ = ["AveragedModel", "update_bn", "SWALR", "get_ema_multi_avg_fn",
            "get_swa_multi_avg_fn", "get_ema_avg_fn", "get_swa_avg_fn"]
@@ -171,8 +171,8 @@ class SWALR(LRScheduler):
 
     def get_lr(self):
         if not self._get_lr_called_within_step:
-            warnings.warn("To get the last learning rate computed by the scheduler, please use "
-                          "`get_last_lr()`.", UserWarning, stacklevel=2)
+            _warn.warn("To get the last learning rate computed by the scheduler, please use "
+                       "`get_last_lr()`.", UserWarning, stacklevel=2)
         # NOTE: the schedule is relative to the lr the scheduler started from, which it
         # recovers from the current lr and the previous annealing fraction (so another
         # scheduler may have changed lr in between, as in torch).

@@ -18,6 +18,7 @@ import warnings
 
 from .. import _patch_ops
 from ._events import EventList, FunctionEvent
+from .. import _warn
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "schedule", "ProfilerAction",
            "supported_activities", "kineto_available", "tensorboard_trace_handler"]
@@ -50,8 +51,8 @@ def schedule(*, wait, warmup, active, repeat=0, skip_first=0, skip_first_wait=0)
             f"{warmup} (need >= 0), active={active} (need > 0), repeat={repeat} (need >= 0), "
             f"skip_first={skip_first} (need >= 0).")
     if warmup == 0:
-        warnings.warn("Profiler won't be using warmup, this can skew profiler results",
-                      stacklevel=2)
+        _warn.warn("Profiler won't be using warmup, this can skew profiler results",
+                   stacklevel=2)
 
     def schedule_fn(step):
         if step < 0:
@@ -80,7 +81,7 @@ _warned = set()         # the warnings torch gives once per process
 def _warn_once(message):
     if message not in _warned:
         _warned.add(message)
-        warnings.warn(message, stacklevel=3)
+        _warn.warn(message, stacklevel=3)
 
 
 def supported_activities():

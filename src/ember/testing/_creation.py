@@ -1,9 +1,9 @@
 """`make_tensor`: a random tensor of a given shape and dtype for tests, as torch.testing's."""
 import collections.abc
 import math
-import warnings
 
 from .. import _dtype
+from .. import _warn
 
 # dtype kind -> default [low, high)
 _DEFAULT_RANGE = {"bool": (0, 2), "unsigned": (0, 10), "signed": (-9, 10), "float": (-9, 9)}
@@ -37,9 +37,9 @@ def _range(dtype, low, high):
         raise ValueError(f"`low` and `high` cannot be NaN, but got low={low} and high={high}")
     lowest, highest = _limits(dtype)
     if low == high and kind == "float":
-        warnings.warn("Passing `low==high` to `torch.testing.make_tensor` for floating or "
-                      "complex types is deprecated since 2.1 and will be removed in 2.3. Use "
-                      "`torch.full(...)` instead.", FutureWarning, stacklevel=3)
+        _warn.warn("Passing `low==high` to `torch.testing.make_tensor` for floating or "
+                   "complex types is deprecated since 2.1 and will be removed in 2.3. Use "
+                   "`torch.full(...)` instead.", FutureWarning, stacklevel=3)
     elif low >= high:
         raise ValueError(f"`low` must be less than `high`, but got {low} >= {high}")
     elif high < lowest or low >= highest:

@@ -3,21 +3,21 @@ every call): numbers and sequences become tensors (`expected` of `actual`'s dtyp
 differ, NaNs compare equal, and the default tolerances are the old ones, the larger of the two
 dtypes' (float16 1e-3/1e-3, float32 1e-4/1e-5, float64 1e-5/1e-8 as rtol/atol; 0/0 for
 others)."""
-import warnings
 
 import ember
 
 from ._comparison import assert_close
+from .. import _warn
 
 _OLD_TOLERANCES = {ember.float16: (1e-3, 1e-3), ember.float32: (1e-4, 1e-5),
                    ember.float64: (1e-5, 1e-8)}
 
 
 def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=""):
-    warnings.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed "
-                  "in a future release. Please use `torch.testing.assert_close()` instead. You "
-                  "can find detailed upgrade instructions in "
-                  "https://github.com/pytorch/pytorch/issues/61844.", FutureWarning, stacklevel=2)
+    _warn.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed "
+               "in a future release. Please use `torch.testing.assert_close()` instead. You "
+               "can find detailed upgrade instructions in "
+               "https://github.com/pytorch/pytorch/issues/61844.", FutureWarning, stacklevel=2)
     if not isinstance(actual, ember.Tensor):
         actual = ember.tensor(actual)
     if not isinstance(expected, ember.Tensor):

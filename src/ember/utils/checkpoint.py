@@ -28,10 +28,10 @@ which ember does not have, so the errors read as without it.
 """
 import contextlib
 import enum
-import warnings
 
 from .. import autograd
 from ..autograd.graph import saved_tensors_hooks
+from .. import _warn
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction",
            "check_backward_validity", "detach_variable", "get_device_states",
@@ -124,8 +124,8 @@ def detach_variable(inputs):
 def check_backward_validity(inputs):
     """Warn, as torch does, when no tensor among `inputs` requires grad."""
     if not any(_is_tensor(x) and x.requires_grad for x in inputs):
-        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
-                      UserWarning, stacklevel=2)
+        _warn.warn("None of the inputs have requires_grad=True. Gradients will be None",
+                   UserWarning, stacklevel=2)
 
 
 def get_device_states(*args):
@@ -223,7 +223,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     >>> y = checkpoint(block, x, use_reentrant=False)    # same values and gradients as block(x)
     """
     if use_reentrant is None:
-        warnings.warn(_WARN_REENTRANT, UserWarning, stacklevel=2)
+        _warn.warn(_WARN_REENTRANT, UserWarning, stacklevel=2)
         use_reentrant = True
     if use_reentrant:
         if context_fn is not noop_context_fn or debug:
@@ -373,7 +373,7 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     """Run a sequence of modules (or functions) in `segments` chunks, checkpointing every
     chunk but the last."""
     if use_reentrant is None:
-        warnings.warn(_WARN_SEQUENTIAL, UserWarning, stacklevel=2)
+        _warn.warn(_WARN_SEQUENTIAL, UserWarning, stacklevel=2)
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
     if kwargs:

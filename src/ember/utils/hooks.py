@@ -7,9 +7,9 @@ warns about each tensor hook not so marked. torch's `BackwardHook` (its internal
 `Module.register_full_backward_hook`) is not offered: ember's modules do that work in
 `ember.nn.modules._hooks`.
 """
-import warnings
 
 from ..autograd.graph import RemovableHandle
+from .. import _warn
 
 __all__ = ["RemovableHandle", "unserializable_hook", "warn_if_has_hooks"]
 
@@ -43,7 +43,7 @@ def warn_if_has_hooks(tensor):
     with `unserializable_hook`: saving a tensor does not save its hooks."""
     for hook in _tensor_hooks(tensor):
         if not hasattr(hook, "__torch_unserializable__"):
-            warnings.warn(f"backward hook {hook!r} on tensor will not be "
-                          "serialized.  If this is expected, you can "
-                          "decorate the function with @torch.utils.hooks.unserializable_hook "
-                          "to suppress this warning", stacklevel=2)
+            _warn.warn(f"backward hook {hook!r} on tensor will not be "
+                       "serialized.  If this is expected, you can "
+                       "decorate the function with @torch.utils.hooks.unserializable_hook "
+                       "to suppress this warning", stacklevel=2)

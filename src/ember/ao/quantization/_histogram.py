@@ -14,12 +14,12 @@ the centre of the destination level it falls in. Every step is computed in float
 torch's operator semantics (scalars rounded to float32), so the chosen range, and the scale
 and zero point of MinMaxObserver's formula over it, are torch's.
 """
-import warnings
 
 import numpy as np
 
 from ... import _qdtype
 from ..._creation import tensor
+from ... import _warn
 
 _F32 = np.float32
 
@@ -47,7 +47,7 @@ def observe(observer, x_orig):
     x = x_orig.detach()
     x_min, x_max = aminmax(x)
     if float(x_min) == float("-inf") or float(x_max) == float("inf"):
-        warnings.warn("torch.inf detected in input tensor, ignoring input", stacklevel=3)
+        _warn.warn("torch.inf detected in input tensor, ignoring input", stacklevel=3)
         x = x[x.abs() != float("inf")]
         if x.numel() == 0:
             return x_orig
@@ -166,8 +166,8 @@ def _quantization_error(observer, start_bin, end_bin):
 def calculate_qparams(observer):
     """(scale, zero_point) of the searched range, or torch's defaults before any input."""
     if float(observer.min_val) == float("inf") and float(observer.max_val) == float("-inf"):
-        warnings.warn("must run observer before calling calculate_qparams.                    "
-                      "                Returning default scale and zero point ", stacklevel=3)
+        _warn.warn("must run observer before calling calculate_qparams.                    "
+                   "                Returning default scale and zero point ", stacklevel=3)
         return tensor([1.0]), tensor([0])
     if observer.bins != len(observer.histogram):
         raise AssertionError("The number of bins in histogram should be equal to the number "

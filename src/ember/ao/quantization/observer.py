@@ -9,6 +9,7 @@ from ... import _dtype, _qdtype
 from ..._creation import tensor
 from ...nn.modules.module import Module
 from . import _histogram
+from ... import _warn
 
 __all__ = ["ObserverBase", "MinMaxObserver", "HistogramObserver", "MovingAverageMinMaxObserver",
            "MovingAveragePerChannelMinMaxObserver", "default_histogram_observer",
@@ -70,9 +71,9 @@ class _ObserverRange(ObserverBase):
             raise NotImplementedError("Cannot reduce range for symmetric" + " " * 40
                                       + "quantization for quint8")
         if reduce_range:
-            warnings.warn("Please use quant_min and quant_max to specify the range for "
-                          "observers.                     reduce_range will be deprecated in "
-                          "a future release of PyTorch.", stacklevel=3)
+            _warn.warn("Please use quant_min and quant_max to specify the range for "
+                       "observers.                     reduce_range will be deprecated in "
+                       "a future release of PyTorch.", stacklevel=3)
         self.qscheme = qscheme
         self.reduce_range = reduce_range
         self.has_customized_qrange = quant_min is not None and quant_max is not None

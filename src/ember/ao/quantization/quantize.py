@@ -16,7 +16,6 @@ observer; then the qconfigs and leftover observers (and their hooks) are removed
 """
 import copy
 import functools
-import warnings
 
 from ... import _dtype, _qdtype
 from ...nn.modules.container import Sequential
@@ -31,6 +30,7 @@ from .quantization_mappings import (_RECURRENT, UNSUPPORTED_STATIC,
                                     get_default_static_quant_module_mappings)
 from .qconfig import default_dynamic_qconfig, float16_dynamic_qconfig
 from .stubs import DeQuantStub
+from ... import _warn
 
 __all__ = ["quantize_dynamic", "propagate_qconfig_", "prepare", "convert", "quantize",
            "add_quant_dequant", "swap_module", "prepare_qat", "quantize_qat"]
@@ -54,7 +54,7 @@ def _deprecated(fn):
     (so `quantize_dynamic` warns twice: itself, and the `convert` it calls)."""
     @functools.wraps(fn)
     def warned(*args, **kwargs):
-        warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
+        _warn.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
         return fn(*args, **kwargs)
     return warned
 
@@ -165,9 +165,9 @@ def prepare(model, inplace=False, allow_list=None, observer_non_leaf_module_list
     propagation_list = allow_list or get_default_qconfig_propagation_list()
     propagate_qconfig_(model)
     if not any(getattr(m, "qconfig", None) for m in model.modules()):
-        warnings.warn("None of the submodule got qconfig applied. Make sure you passed correct "
-                      "configuration through `qconfig_dict` or by assigning the `.qconfig` "
-                      "attribute directly on submodules", stacklevel=2)
+        _warn.warn("None of the submodule got qconfig applied. Make sure you passed correct "
+                   "configuration through `qconfig_dict` or by assigning the `.qconfig` "
+                   "attribute directly on submodules", stacklevel=2)
     _add_observer_(model, propagation_list, observer_non_leaf_module_list)
     return model
 

@@ -4,11 +4,11 @@ hooks registered with always_call=True when a step raises. `Module.__call__` com
 when some hook is registered. The hooks are registered in _hook_registry.py; module.py holds
 the global ones too, where torch keeps them (`torch.nn.modules.module._global_forward_hooks`,
 ...)."""
-import warnings
 
 from ..._tensor import Tensor
 from . import module as _m
 from ._hooks import BackwardHook, add_non_full_backward_hooks
+from ... import _warn
 
 
 def call_with_hooks(module, args, kwargs):
@@ -57,9 +57,9 @@ def _run_hooks_and_forward(module, call, ran):
             result = call[2] = new
     if backward_hook is not None:
         if not isinstance(result, (Tensor, tuple)):
-            warnings.warn(f"For backward hooks to be called, module output should be a "
-                          f"Tensor or a tuple of Tensors but received {type(result)}",
-                          stacklevel=3)
+            _warn.warn(f"For backward hooks to be called, module output should be a "
+                       f"Tensor or a tuple of Tensors but received {type(result)}",
+                       stacklevel=3)
         result = backward_hook.setup_output(result)
     if old_hooks:
         add_non_full_backward_hooks(module, old_hooks, args, result)
@@ -94,9 +94,9 @@ def _call_always_hooks(module, call, ran):
             if new is not None:
                 result = new
         except Exception as e:
-            warnings.warn("global module forward hook with ``always_call=True`` raised an "
-                          "exception that was silenced as another error was raised in "
-                          f"forward: {e}", stacklevel=3)
+            _warn.warn("global module forward hook with ``always_call=True`` raised an "
+                       "exception that was silenced as another error was raised in "
+                       f"forward: {e}", stacklevel=3)
     for key, hook in list(module._forward_hooks.items()):
         if key not in module._forward_hooks_always_called or key in ran:
             continue
@@ -108,6 +108,6 @@ def _call_always_hooks(module, call, ran):
             if new is not None:
                 result = new
         except Exception as e:
-            warnings.warn("module forward hook with ``always_call=True`` raised an exception "
-                          "that was silenced as another error was raised in forward: "
-                          f"{e}", stacklevel=3)
+            _warn.warn("module forward hook with ``always_call=True`` raised an exception "
+                       "that was silenced as another error was raised in forward: "
+                       f"{e}", stacklevel=3)

@@ -4,13 +4,13 @@ the output node runs the pre-hooks on grad_output, the input node runs the hooks
 (grad_input, grad_output). Also the deprecated non-full global backward hooks, which torch
 puts on the grad_fn of the module's output."""
 import types
-import warnings
 
 from ..._tensor import Tensor, alias
 from ...autograd.graph import CUSTOM_FUNCTION_VIEW, MULTI_OUTPUT_VIEW, RemovableHandle, \
     checked_hook_grad
 from ...autograd.grad_mode import _state as _grad_state
 from ..._ops._op import Op, record
+from ... import _warn
 
 _NO_INPUT_GRAD_WARNING = (
     "Full backward hook is firing when gradients are computed with respect to module outputs "
@@ -135,7 +135,7 @@ class BackwardHook:
             self.grad_outputs = _checked(self.grad_outputs, given, self.output_positions)
         grad_outputs = self.grad_outputs
         if self.input_positions is None:    # no input requires grad: the hooks run now
-            warnings.warn(_NO_INPUT_GRAD_WARNING, stacklevel=2)
+            _warn.warn(_NO_INPUT_GRAD_WARNING, stacklevel=2)
             grad_input = (None,) * self.n_inputs
             for hook in self.hooks:
                 new = hook(self.module, grad_input, self.grad_outputs)
@@ -181,7 +181,7 @@ def add_non_full_backward_hooks(module, hooks, args, result):
         grad_fn.register_hook(_BoundHook(hook, module))
     message = _non_full_hook_problem(args, result, grad_fn)
     if message is not None:
-        warnings.warn(message, FutureWarning, stacklevel=3)
+        _warn.warn(message, FutureWarning, stacklevel=3)
 
 
 class _BoundHook:

@@ -8,7 +8,6 @@ These are Module's methods (module.py binds them into the class); they live here
 concern per file."""
 import functools
 import itertools
-import warnings
 from collections import OrderedDict, namedtuple
 
 from ..._tensor import Tensor
@@ -16,6 +15,7 @@ from ..._tensor_types import class_text
 from ...autograd.grad_mode import no_grad
 from ...autograd.graph import add_hook
 from ..parameter import Parameter
+from ... import _warn
 
 _EXTRA_STATE = "_extra_state"
 
@@ -38,10 +38,10 @@ def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
     Each module writes its own entries (`_save_to_state_dict`) between its state-dict
     pre-hooks and post-hooks; the result's `_metadata` keeps each module's version."""
     if args:
-        warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
-                      "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
-                      "#torch.nn.Module.state_dict for details.", FutureWarning,
-                      stacklevel=2)
+        _warn.warn("Positional args are being deprecated, use kwargs instead. Refer to "
+                   "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
+                   "#torch.nn.Module.state_dict for details.", FutureWarning,
+                   stacklevel=2)
         destination = args[0] if destination is None else destination
         prefix = args[1] if len(args) > 1 and prefix == "" else prefix
         keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars

@@ -1,5 +1,4 @@
 """Activation modules: each calls its `ember.nn.functional` counterpart."""
-import warnings
 
 import ember as _ember
 
@@ -8,6 +7,7 @@ from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
 from ._named_init import own_init
+from ... import _warn
 
 
 def _inplace_suffix(inplace):
@@ -112,12 +112,12 @@ class Hardtanh(Module):
         super().__init__()
         # (torch's old keyword names, still accepted with a FutureWarning)
         if min_value is not None:
-            warnings.warn("keyword argument `min_value` is deprecated and renamed to `min_val`",
-                          FutureWarning, stacklevel=2)
+            _warn.warn("keyword argument `min_value` is deprecated and renamed to `min_val`",
+                       FutureWarning, stacklevel=2)
             min_val = min_value
         if max_value is not None:
-            warnings.warn("keyword argument `max_value` is deprecated and renamed to `max_val`",
-                          FutureWarning, stacklevel=2)
+            _warn.warn("keyword argument `max_value` is deprecated and renamed to `max_val`",
+                       FutureWarning, stacklevel=2)
             max_val = max_value
         if max_val <= min_val:
             raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")

@@ -1,6 +1,5 @@
 """Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict."""
 import operator
-import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
@@ -8,6 +7,7 @@ from ..._tensor import Tensor
 from ..._tensor_types import class_text
 from ..parameter import Parameter
 from .module import Module, _addindent
+from ... import _warn
 
 
 def _abs_index(idx, size):
@@ -25,11 +25,11 @@ class Container(Module):
                       "implemented in `nn.Module`. Subclass that instead.")
 
     def __init_subclass__(cls, **kwargs):
-        warnings.warn(Container.__deprecated__, FutureWarning, stacklevel=2)
+        _warn.warn(Container.__deprecated__, FutureWarning, stacklevel=2)
         super().__init_subclass__(**kwargs)
 
     def __init__(self, **kwargs):
-        warnings.warn(Container.__deprecated__, FutureWarning, stacklevel=2)
+        _warn.warn(Container.__deprecated__, FutureWarning, stacklevel=2)
         super().__init__()
         for key, value in kwargs.items():
             self.add_module(key, value)

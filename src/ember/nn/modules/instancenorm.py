@@ -1,9 +1,9 @@
 """InstanceNorm1d/2d/3d: each channel of each sample normalized over its own spatial dims
 (no affine parameters and no running statistics by default), and their lazy forms."""
-import warnings
 
 from .. import functional as F
 from .batchnorm import _LazyNormBase, _NormBase
+from ... import _warn
 
 __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d",
            "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
@@ -51,9 +51,9 @@ class _InstanceNorm(_NormBase):
                 raise ValueError(f"expected input's size at dim={feature_dim} to match "
                                  f"num_features ({self.num_features}), but got: "
                                  f"{input.size(feature_dim)}.")
-            warnings.warn(f"input's size at dim={feature_dim} does not match num_features. "
-                          f"You can silence this warning by not passing in num_features, which "
-                          f"is not used because affine=False", UserWarning, stacklevel=2)
+            _warn.warn(f"input's size at dim={feature_dim} does not match num_features. "
+                       f"You can silence this warning by not passing in num_features, which "
+                       f"is not used because affine=False", UserWarning, stacklevel=2)
         if input.dim() == self._no_batch_dim:
             return self._normalize(input.unsqueeze(0)).squeeze(0)
         return self._normalize(input)

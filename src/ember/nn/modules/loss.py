@@ -1,12 +1,12 @@
 """Loss modules: each holds its settings and calls its `ember.nn.functional` counterpart."""
 import dataclasses
 import math
-import warnings
 
 from .. import functional as F
 from .distance import PairwiseDistance
 from .linear import Linear
 from .module import Module
+from ... import _warn
 
 
 class _Loss(Module):
@@ -81,7 +81,7 @@ class NLLLoss2d(NLLLoss):
 
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
                  reduction="mean"):
-        warnings.warn(NLLLoss2d.__deprecated__, FutureWarning, stacklevel=2)
+        _warn.warn(NLLLoss2d.__deprecated__, FutureWarning, stacklevel=2)
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 

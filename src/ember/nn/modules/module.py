@@ -3,7 +3,6 @@ through attribute assignment), traversal, train/eval and dtype/device conversion
 state_dict protocol is in _state_dict.py and its hook registration in _hook_registry.py (both
 bound into the class here); a call with hooks runs in _call_hooks.py."""
 import typing
-import warnings
 
 from ... import _dtype
 from ..._tensor import Tensor
@@ -20,6 +19,7 @@ from ._hook_registry import (
     register_module_forward_hook, register_module_forward_pre_hook,
     register_module_full_backward_hook, register_module_full_backward_pre_hook,
     register_module_module_registration_hook, register_module_parameter_registration_hook)
+from ... import _warn
 
 # torch keeps the global hooks' dicts here too (torch.nn.modules.module._global_forward_hooks)
 _global_forward_pre_hooks = _hr._global_forward_pre_hooks
@@ -467,12 +467,12 @@ class Module:
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
         if dtype is not None and dtype.is_complex:
-            warnings.warn("Complex modules are a new feature under active development whose "
-                          "design may change, and some modules might not work as expected when "
-                          "using complex tensors as parameters or buffers. Please file an issue "
-                          "at https://github.com/pytorch/pytorch/issues/new?template="
-                          "bug-report.yml if a complex module does not work as expected.",
-                          stacklevel=2)
+            _warn.warn("Complex modules are a new feature under active development whose "
+                       "design may change, and some modules might not work as expected when "
+                       "using complex tensors as parameters or buffers. Please file an issue "
+                       "at https://github.com/pytorch/pytorch/issues/new?template="
+                       "bug-report.yml if a complex module does not work as expected.",
+                       stacklevel=2)
         memory_format = kwargs.get("memory_format")
 
         def convert(t):

@@ -2,7 +2,6 @@
 single-step cells RNNCell, LSTMCell and GRUCell."""
 import math
 import numbers
-import warnings
 
 from ... import _creation, _dtype
 from ..._tensor import Tensor
@@ -12,6 +11,7 @@ from .. import _rnn_ops
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
 from .module import Module
+from ... import _warn
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -265,9 +265,9 @@ def _check_args(input_size, hidden_size, num_layers, bias, batch_first, dropout,
         raise ValueError("dropout should be a number in range [0, 1] representing the "
                          "probability of an element being zeroed")
     if dropout > 0 and num_layers == 1:
-        warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
-                      "non-zero dropout expects num_layers greater than 1, but got "
-                      f"dropout={dropout} and num_layers={num_layers}", stacklevel=3)
+        _warn.warn("dropout option adds dropout after all but last recurrent layer, so "
+                   "non-zero dropout expects num_layers greater than 1, but got "
+                   f"dropout={dropout} and num_layers={num_layers}", stacklevel=3)
     for name, value in (("bias", bias), ("batch_first", batch_first)):
         if not isinstance(value, bool):
             raise TypeError(f"{name} should be of type bool, got: {type(value).__name__}")

@@ -3,7 +3,6 @@ MultiheadAttention, Linear, Dropout and LayerNorm with torch's submodule names, 
 keys and print(model) are torch's."""
 import copy
 import inspect
-import warnings
 
 from ..._creation import full
 from ..._tensor import Tensor
@@ -18,6 +17,7 @@ from .dropout import Dropout
 from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
+from ... import _warn
 
 __all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
            "TransformerDecoderLayer"]
@@ -163,8 +163,8 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         why_not = _why_no_nested_tensor(encoder_layer)
         if enable_nested_tensor and why_not:
-            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False "
-                          f"because {why_not}", stacklevel=2)
+            _warn.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False "
+                       f"because {why_not}", stacklevel=2)
             self.use_nested_tensor = False
 
     def _pads_to_zero(self, src, mask, padding_mask):

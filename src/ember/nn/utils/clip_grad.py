@@ -1,10 +1,10 @@
 """Gradient clipping: by the total norm of all gradients, or by value."""
 import math
 import types
-import warnings
 
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ... import _warn
 
 
 def _as_list(tensors):
@@ -61,8 +61,8 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         parameters = list(parameters)
         # (a generator already consumed, by the optimizer's constructor say, is empty)
         if is_generator and not parameters:
-            warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.",
-                          stacklevel=2)
+            _warn.warn("`parameters` is an empty generator, no gradient clipping will occur.",
+                       stacklevel=2)
     grads = [p.grad for p in parameters if p.grad is not None]
     total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total, foreach)
@@ -72,8 +72,8 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
                    foreach=None):
     """Deprecated alias of `clip_grad_norm_`."""
-    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
-                  "`torch.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
+    _warn.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+               "`torch.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 

@@ -1,13 +1,13 @@
 """Weight normalization: w = g * v / ||v||. The hook-based `weight_norm` / `remove_weight_norm`
 (deprecated in torch in favour of `parametrizations.weight_norm`), and the `_weight_norm` and
 `norm_except_dim` functions both forms compute with."""
-import warnings
 
 from ..._device import backend_of
 from ..._ops._op import Op
 from ..._ops.activations import apply
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter, UninitializedParameter
+from ... import _warn
 
 __all__ = ["WeightNorm", "weight_norm", "remove_weight_norm"]
 
@@ -73,9 +73,9 @@ class WeightNorm:
 
     @staticmethod
     def apply(module, name, dim):
-        warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
-                      "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning,
-                      stacklevel=2)   # NOTE: as torch's, it names the line in weight_norm()
+        _warn.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
+                   "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning,
+                   stacklevel=2)   # NOTE: as torch's, it names the line in weight_norm()
         for hook in module._forward_pre_hooks.values():
             if isinstance(hook, WeightNorm) and hook.name == name:
                 raise RuntimeError(f"Cannot register two weight_norm hooks on the same "

@@ -27,7 +27,6 @@ import multiprocessing.connection
 import os
 import socket
 import threading
-import warnings
 import weakref
 from typing import Generic, TypeVar
 
@@ -37,6 +36,7 @@ from ember.multiprocessing import _channel
 from . import _utils
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+from ... import _warn
 
 __all__ = ["DataLoader", "get_worker_info", "default_collate", "default_convert"]
 
@@ -231,7 +231,7 @@ class DataLoader(Generic[T_co]):
         suggest = len(os.sched_getaffinity(0)) if cpuset else os.cpu_count()
         if suggest is None or self.num_workers <= suggest:
             return
-        warnings.warn(
+        _warn.warn(
             f"This DataLoader will create {self.num_workers} worker processes in total. Our "
             f"suggested max number of worker in current system is {suggest}"
             f"{'' if cpuset else ' (`cpuset` is not taken into account)'}, which is smaller "
@@ -254,12 +254,12 @@ class _BaseDataLoaderIter:
         self._collate_fn = loader.collate_fn
         self._in_order = loader.in_order
         if loader.pin_memory and loader.pin_memory_device:
-            warnings.warn("pin_memory_device is deprecated, the current accelerator will be used "
-                          f"as the device,ignore pin_memory_device='{loader.pin_memory_device}'.",
-                          stacklevel=3)
+            _warn.warn("pin_memory_device is deprecated, the current accelerator will be used "
+                       f"as the device,ignore pin_memory_device='{loader.pin_memory_device}'.",
+                       stacklevel=3)
         if loader.pin_memory and not ember.cuda.is_available():
-            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
-                          "then device pinned memory won't be used.", stacklevel=3)
+            _warn.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                       "then device pinned memory won't be used.", stacklevel=3)
         # batches are pinned only where there is a GPU to copy them to (_utils/pin_memory.py),
         # for the current accelerator whatever pin_memory_device says (as torch 2.13)
         self._pin_memory = loader.pin_memory and ember.cuda.is_available()
@@ -302,7 +302,7 @@ class _BaseDataLoaderIter:
                         "properly configuring the IterableDataset replica at each worker. "
                         "Please see https://pytorch.org/docs/stable/data.html#torch.utils.data."
                         "IterableDataset for examples.")
-            warnings.warn(msg, stacklevel=2)
+            _warn.warn(msg, stacklevel=2)
         return data
 
     def __len__(self):

@@ -4,13 +4,13 @@ wrappers that combine them (`TensorDataset`, `StackDataset`, `ConcatDataset`, `C
 import bisect
 import itertools
 import math
-import warnings
 from typing import Generic, Iterable, TypeVar
 
 import numpy as np
 
 import ember
 from ember._tensor import wrap as _wrap
+from ... import _warn
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]
@@ -168,8 +168,8 @@ class ConcatDataset(Dataset):
 
     @property
     def cummulative_sizes(self):
-        warnings.warn("`cummulative_sizes` attribute is renamed to `cumulative_sizes`",
-                      FutureWarning, stacklevel=2)
+        _warn.warn("`cummulative_sizes` attribute is renamed to `cumulative_sizes`",
+                   FutureWarning, stacklevel=2)
         return self.cumulative_sizes
 
 
@@ -235,8 +235,8 @@ def _lengths_from_fractions(fractions, total):
         lengths[i % len(lengths)] += 1
     for i, length in enumerate(lengths):
         if length == 0:
-            warnings.warn(f"Length of split at index {i} is 0. This might result in an empty "
-                          "dataset.", stacklevel=3)
+            _warn.warn(f"Length of split at index {i} is 0. This might result in an empty "
+                       "dataset.", stacklevel=3)
     return lengths
 
 
