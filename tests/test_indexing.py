@@ -230,6 +230,31 @@ def test_uint8_tensor_is_a_mask():
     np.testing.assert_array_equal(r.numpy(), a[0, [True, False, True]])
 
 
+def test_byte_masks_warn_as_torch_deprecates_them():
+    message = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+               "torch.bool instead.")
+    m = T([1, 0, 1], ember.uint8)
+    x = ember.zeros(3)
+    calls = {
+        "x[m]": (lambda: x[m], 1),
+        "x[:, m] of 2-D": (lambda: ember.zeros(2, 3)[:, m], 1),
+        "NumPy byte mask": (lambda: x[np.array([1, 0, 1], dtype=np.uint8)], 1),
+        "x[m] = values": (lambda: x.__setitem__(m, T([1.0, 2.0])), 1),
+        "index_put_": (lambda: x.index_put_((m,), T([1.0, 2.0])), 1),
+        "x[m] += 1 (a read and a write)": (lambda: x.__setitem__(m, x[m] + 1), 2),
+        # (a 0-dim byte tensor is a bool scalar, not a deprecated mask)
+        "0-dim": (lambda: x[T(1, ember.uint8)], 0),
+        "bool mask": (lambda: x[m.bool()], 0),
+    }
+    for name, (call, count) in calls.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        got = [str(w.message) for w in caught]
+        assert got == [message] * count, (name, got)
+        assert all(w.filename == __file__ for w in caught), name
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_random_advanced_indices_match_numpy(data):

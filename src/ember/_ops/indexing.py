@@ -10,6 +10,7 @@ import operator
 
 import numpy as np
 
+from .. import _warn
 from .._meta import META_NUMPY, MetaArray, check_broadcast
 from .._device import backend_of
 from .._dtype import checked_scalar
@@ -197,6 +198,8 @@ def _apply_basic(self, index, skip_full=True, writing=False, whole=None, pending
                 dim += 1
             elif arr.dtype.kind == "b" or arr.dtype == np.uint8:
                 if arr.dtype != np.bool_:
+                    _warn.warn("indexing with dtype torch.uint8 is now deprecated, please use "
+                               "a dtype torch.bool instead.")
                     arr = arr.astype(bool)
                 masks.append((len(advanced), dim, arr))
                 tensors.append(masks[-1])
