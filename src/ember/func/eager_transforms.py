@@ -68,6 +68,36 @@ def _watched(*trees):
     return any(isinstance(t, Tensor) and t.requires_grad for t in leaves)
 
 
+def _reaches_outside(outputs, stand):
+    """Whether the graph of `outputs` reaches a tensor that requires grad other than the
+    stand-ins `stand`: a parameter `func` closes over (torch.func's results stay on the
+    user's tape for those, so that a loss made of them trains the parameters)."""
+    from ..autograd.graph import AccumulateGrad
+    ours = {id(x) for x in stand}
+    seen = set()
+    todo = []
+    for o in outputs:
+        if not isinstance(o, Tensor) or not o.requires_grad:
+            continue
+        if o.grad_fn is None:
+            if id(o) not in ours:
+                return True
+            continue
+        todo.append(o.grad_fn)
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.__class__ is AccumulateGrad:
+            leaf = node.variable
+            if leaf is not None and id(leaf) not in ours:
+                return True
+            continue
+        todo.extend(n for n, _ in node.next_functions if n is not None)
+    return False
+
+
 def _release(tree, keep_graph):
     if keep_graph:
         return tree
@@ -166,6 +196,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
                 raise RuntimeError(f"{api}: Expected f(*args) to return a scalar Tensor, got "
                                    f"tensor with {output.dim()} dims. Maybe you wanted to use "
                                    f"the vjp or jacrev APIs instead?")
+            keep = keep or _reaches_outside([output], stand)
             if output.requires_grad and output.is_complex():
                 # torch seeds the backward pass as autograd.grad would, which refuses this
                 raise RuntimeError(f"grad can be implicitly created only for real scalar "
@@ -219,6 +250,7 @@ def vjp(func, *primals, has_aux=False):
         output = func(*tree_unflatten(stand, in_spec))
         output, aux = _split_aux(output, has_aux, "vjp(f, *primals)")
         out_leaves, out_spec = _only_tensors(output, "vjp(f, *primals)")
+        keep = keep or _reaches_outside(out_leaves, stand)
 
     def vjp_fn(cotangents, *, retain_graph=True, create_graph=None):
         ct_leaves, ct_spec = tree_flatten(cotangents)
@@ -313,7 +345,12 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         output = func(*tree_unflatten(stand, p_spec))
         output, aux = _split_aux(output, has_aux, "jvp(f, primals, tangents)")
         out_leaves, out_spec = _only_tensors(output, "jvp(f, primals, tangents)")
+        keep = keep or _reaches_outside(out_leaves, stand)
         tangent_out = _jvp_columns(out_leaves, stand, keep)(t_leaves)
+    if keep:    # (torch unwraps its dual outputs into aliases: AliasBackward0)
+        from .._ops.views import alias_of
+        output = tree_unflatten([alias_of(o) if o.requires_grad else o for o in out_leaves],
+                                out_spec)
     result = (_release(output, keep), tree_unflatten(tangent_out, out_spec))
     return result + (_release(aux, keep),) if has_aux else result
 
@@ -357,6 +394,7 @@ def _jacobian(func, argnums, has_aux, forward, randomness="different"):
             api = "jvp(f, primals, tangents)" if forward else "vjp(f, *primals)"
             output, aux = _split_aux(output, has_aux, api)
             out_leaves, out_spec = _only_tensors(output, api)
+            keep = keep or _reaches_outside(out_leaves, stand)
             blocks = [[None] * len(stand) for _ in out_leaves]      # [output][input]
             if forward:
                 columns = _jvp_columns(out_leaves, stand, keep)
