@@ -541,6 +541,46 @@ def test_arange_rejects_bool_and_complex(dtype, name):
         ember.arange(5, dtype=getattr(ember, dtype))
 
 
+def _arange_reference(start, step, n, np_type):
+    """torch's CPU arange (NOTE [ arange's vector lanes ]), worked out with fractions: in
+    registers of 32 bytes, two at a time, a register's first value start + step * i rounded
+    once to the dtype and its lanes first + j * step; the rest start + step * i, each one
+    fused multiply-add rounded once (to float64, or to float32 for the 16-bit floats)."""
+    from fractions import Fraction
+    acc = np.float32 if np.dtype(np_type).itemsize < 4 else np.float64
+    start, step = acc(start), acc(step)
+
+    def fused(a, b, c):
+        return acc(float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))))
+    lanes = 32 // np.dtype(np_type).itemsize
+    in_registers = n // (2 * lanes) * (2 * lanes)
+    values = []
+    for i in range(n):
+        if i < in_registers:
+            first = np_type(fused(step, i - i % lanes, start))
+            values.append(np_type(fused(i % lanes, step, first)))
+        else:
+            values.append(np_type(fused(step, i, start)))
+    return [float(v) for v in values]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("start, end, step", [
+    (-8.0, 8.0, 0.1), (-1, 1, 0.001), (0.5, 100, 0.7), (10, -3, -0.3), (-5, 5, 1 / 3),
+    (0, 1, 0.1),
+])
+def test_arange_rounds_as_torchs_vector_kernel(start, end, step, dtype):
+    ember_dtype = getattr(ember, dtype)
+    np_type = ember_dtype._np.type
+    got = ember.arange(start, end, step, dtype=ember_dtype)
+    assert got.double().tolist() == _arange_reference(start, step, got.numel(), np_type)
+
+
+def test_arange_value_that_a_plain_product_makes_zero():
+    # -8 + 0.1 * 80 is 0 rounded twice, 2**-51 fused once (torch prints 4.4409e-16 there).
+    assert ember.arange(-8.0, 8.0, 0.1)[80].item() == 2.0 ** -51
+
+
 @pytest.mark.parametrize("args, kwargs, dtype, values", [
     ((0, 1, 5), {}, "float32", [0., 0.25, 0.5, 0.75, 1.]),
     ((0, 10, 0), {}, "float32", []),

@@ -12,6 +12,7 @@ from ._device import as_device, backend_for, backend_of, or_default
 from ._pinned import check_can_pin, empty_pinned, pin_factory_result
 from ._tensor import Tensor, is_sparse_data, wrap
 from ._float8 import value as float8_value
+from ._range_kernels import arange_values, linspace_values
 
 _new = object.__new__
 
@@ -323,13 +324,10 @@ def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, d
         if xstart != 0 or xstep != 1:
             values = xstart + values * xstep
         values = values.astype(dtype._np, copy=False)
+    elif xp is np:      # NOTE [ arange's vector lanes ]
+        values = arange_values(start, step, n, dtype._np)
     else:
-        # torch computes start + i * step in double, then rounds to the dtype (from 0 by 1,
-        # the arange itself: 0.0 + i * 1.0 changes no bit)
-        values = xp.arange(n, dtype=np.float64)
-        if start != 0 or step != 1:
-            values = start + values * step
-        values = values.astype(dtype._np, copy=False)
+        values = (start + xp.arange(n, dtype=np.float64) * step).astype(dtype._np)
     return _into(out, _finish(values, requires_grad, pin_memory))
 
 
@@ -383,7 +381,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         return _into(out, _finish(xp.full((1,), start, dtype=dtype._np), requires_grad,
                                   pin_memory))
     if dtype in (_dtype.float32, _dtype.float64) and xp is np:
-        values = _fused_linspace(dtype._np.type, start, end, steps)
+        values = linspace_values(start, end, steps, dtype._np.type)
     elif dtype.is_floating_point or dtype.is_complex:
         # NOTE: like torch, step from the start for the first half and back from the end for
         # the second, in the output's own precision, so both ends are exact.
@@ -401,35 +399,6 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         values = xp.where(idx < steps // 2, start + step * idx,
                           end - step * (steps - 1 - idx)).astype(dtype._np)
     return _into(out, _finish(values, requires_grad, pin_memory))
-
-
-def _fused_linspace(scalar, start, end, steps):
-    """torch's CPU linspace for float32/float64: step = (end - start) / (steps - 1) in the
-    dtype; the first half is start + step * i and the second end - step * (steps - 1 - i),
-    each one fused multiply-add (one rounding), as torch's compiled kernel computes them."""
-    s, e = scalar(start), scalar(end)
-    step = (e - s) / scalar(steps - 1)
-    idx = np.arange(steps, dtype=np.float64)
-    front = _fma(np.float64(step), idx, np.float64(s), scalar)
-    back = _fma(np.float64(-step), (steps - 1) - idx, np.float64(e), scalar)
-    return np.where(idx < steps // 2, front, back)
-
-
-def _fma(a, b, c, scalar):
-    """a * b + c rounded once to `scalar` (float32 or float64), for a float64 scalar `a` and
-    `c` and an array `b` of integers. A float32 product is exact in float64; a float64 one is
-    split into its rounded value and its exact error (Dekker), and the sum is compensated."""
-    if scalar is np.float32:
-        return (a * b + c).astype(np.float32)
-    split = 134217729.0 * a             # 2**27 + 1: a = a_hi + a_lo, each 26 bits
-    a_hi = split - (split - a)
-    a_lo = a - a_hi
-    p = a * b                           # b (< 2**26) needs no split
-    p_err = (a_hi * b - p) + a_lo * b
-    total = p + c
-    back = total - p
-    sum_err = (p - (total - back)) + (c - back)
-    return total + (sum_err + p_err)
 
 
 def _space_kernel(name, dtype, steps):
