@@ -6,8 +6,10 @@ NumPy's float32 exp, log, tanh, ... are SIMD approximations a few ulp wide: exp(
 differs from the correctly rounded one. torch's float32 functions (SLEEF's, within one ulp)
 nearly always give the correctly rounded value, and so does computing in float64 and rounding
 once, which the kernels here do for NumPy's float32 arrays (other dtypes and array modules run
-the plain ufunc). The element-wise ops and the kernels that use these functions inside (softmax,
-silu, softplus, the recurrent cells, ...) call them, so their float32 numbers agree with torch's
+the plain ufunc). The element-wise ops and the kernels that use these functions inside
+(softplus, the recurrent cells, ...) call them (softmax, sigmoid and silu take SLEEF's exp,
+as torch's vector code does: NOTE [ SLEEF's exp ] in `_sleef.py`), so their float32 numbers
+agree with torch's
 to the last bit far more often (sin and cos too, though NumPy's float64 ones cost about four
 times its float32 ones). tan, asinh and acosh are left to NumPy's float32 loops: torch's are no
 closer to the correctly rounded values.

@@ -15,7 +15,7 @@ from .._dtype import float64
 from .._creation import empty_like, zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
-from . import _rounded
+from . import _rounded, _sleef
 from ._blocked import select, zero_where
 from ._dispatch import Inplace
 from ._op import Op, record, scalar
@@ -118,6 +118,8 @@ class Silu(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x):
+        if xp is np and x.dtype == np.float32:     # NOTE [ SLEEF's exp ]
+            return x / (1 + _sleef.elementwise_exp(-x, x))
         return x / (1 + _rounded.exp(xp, -x))
 
     def backward(ctx, grad):

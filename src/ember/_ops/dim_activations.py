@@ -3,6 +3,8 @@ softmax and log_softmax (SoftmaxBackward0, LogSoftmaxBackward0), glu (GluBackwar
 (PreluKernelBackward0 and its gradients' nodes). The element-wise activations are in
 `activations.py`.
 """
+import math
+
 import numpy as np
 
 from .._device import backend_of
@@ -12,7 +14,7 @@ from .. import _geometry as geo
 from .._creation import zeros_like
 from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
-from . import _rounded
+from . import _rounded, _sleef
 from ._blocked import select
 from ._lane_sum import row_sums
 from ._op import Op, record
@@ -22,7 +24,8 @@ from .elementwise import Elementwise, call
 from .registry import register
 
 
-_FAST_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_F32 = np.dtype(np.float32)
+_FAST_FLOATS = (_F32, np.dtype(np.float64))
 _MAX, _SUM = np.maximum.reduce, np.add.reduce
 
 
@@ -103,7 +106,7 @@ def _fast_softmax(x, d, log):
     its dim `d` (>= 0), row-major."""
     shifted = x - _MAX(x, axis=d, keepdims=True)
     last = d == x.ndim - 1
-    e = _rounded.np_exp(shifted)
+    e = softmax_exp(shifted, d)
     # (along the last dim in torch's order: NOTE [ Softmax's row sums ])
     total = row_sums(e) if last else _SUM(e, axis=d, keepdims=True)
     if log:
@@ -113,6 +116,19 @@ def _fast_softmax(x, d, log):
     if result.flags.c_contiguous and (result.ndim < 2 or 1 not in result.shape):
         return result
     return row_major(np, result)
+
+
+def softmax_exp(shifted, d):
+    """The exponentials of torch's CPU softmax kernels (NOTE [ SLEEF's exp ]): for float32,
+    SLEEF's in its vector lanes; along a dim other than the last, the kernel walks the
+    trailing dims (flattened) a vector of 8 at a time and leaves their last `size % 8` to its
+    scalar code, correctly rounded. (float64 keeps the correctly rounded exp.)"""
+    if shifted.dtype != _F32:
+        return _rounded.np_exp(shifted)
+    inner = math.prod(shifted.shape[d + 1:])
+    if inner == 1:
+        return _sleef.exp(shifted)
+    return _sleef.exp_in_vectors(shifted, inner, inner % 8)
 
 
 def _half_softmax(xp, dtype, shifted, dim, log):

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from . import _special
+from . import _sleef, _special
 from ._rounded import exp as _exp
 from .elementwise import Elementwise, call, float_math, int_to_float, missing_kernel, opmath, \
     same
@@ -194,6 +194,8 @@ class Sigmoid(Elementwise):
     def forward(xp, x):
         if x.dtype.kind == "c":     # a complex division, as torch's (its zeros' signs)
             return 1 / (1 + xp.exp(-x))
+        if xp is np and x.dtype == _F32:    # NOTE [ SLEEF's exp ]
+            return np.reciprocal(1 + _sleef.elementwise_exp(-x, x))
         # (exp correctly rounded: NOTE [ float32 transcendentals ])
         return xp.reciprocal(1 + _exp(xp, -x))
 

@@ -9,7 +9,7 @@ from .._ops import _rounded
 from .._ops._lane_sum import row_sums
 from .._ops._op import Op, record
 from .._ops.activations import apply
-from .._ops.dim_activations import LogSoftmax
+from .._ops.dim_activations import LogSoftmax, softmax_exp
 from ..autograd.grad_mode import _state as _grad_state
 from ._nll_sum import cascade_sum, nll_sums
 from ._loss_ops import _kernel_error, _shape_text, reduction_enum
@@ -255,7 +255,7 @@ def cross_entropy_2d(input, target, ignore_index, reduction):
         return None
     shifted = x - _MAX(x, axis=1, keepdims=True)
     # (log_softmax's arithmetic, its sums in torch's order: NOTE [ Softmax's row sums ])
-    logp = wrap(shifted - _rounded.np_log(row_sums(_rounded.np_exp(shifted))))
+    logp = wrap(shifted - _rounded.np_log(row_sums(softmax_exp(shifted, 1))))
     if input._requires_grad and _grad_state.enabled:
         record(LogSoftmax, (input,), (logp,), _DIM_1)
     return _nll_loss_2d(logp, target, logp._data, t, n_classes, ignore_index, reduction)

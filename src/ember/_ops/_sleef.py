@@ -1,0 +1,92 @@
+"""SLEEF's float32 exp, bit for bit: the exponential torch's CPU vector code computes inside
+softmax, log_softmax and sigmoid (its `Vectorized<float>::exp`).
+
+NOTE [ SLEEF's exp ]
+`torch.exp` itself (MKL's vector exp) is correctly rounded but for about one value in a
+hundred, which is what `_rounded.exp` gives. The kernels that take the exponential inside a
+vector loop call SLEEF's `expf` (the 1-ulp variant, built with fused multiply-adds) instead,
+which differs from the correctly rounded value for about one value in ten, so a softmax row or
+a sigmoid printed with every digit differed from torch's that often. SLEEF's algorithm:
+
+- q = rint(d * log2(e)) in float32; s = d - q * ln2, with ln2 split in two float32 parts
+  (each a fused multiply-add), so s is the reduced argument in [-ln2/2, ln2/2];
+- u = Horner's polynomial of degree 5 in s (each step a fused multiply-add), then
+  1 + (s * s * u + s) (the square rounded, the rest fused);
+- u * 2**(q // 2) * 2**(q - q // 2), two exact power-of-two products (a subnormal result
+  rounds once, at the second);
+- below -104 the result is 0, above 100 infinity, and a NaN stays NaN.
+
+Where a kernel leaves a few elements to its scalar code (a loop's tail), those take
+`std::exp`, correctly rounded: `vector_tail` says which. Only float32 follows SLEEF here;
+float64 kernels keep the correctly rounded exp (torch's double SLEEF is within 1 ulp too, and
+rarely differs from it).
+"""
+import numpy as np
+
+_F32, _F64 = np.float32, np.float64
+_LOG2E = _F32(1.4426950408889634)
+_LN2_HIGH = _F64(_F32(0.693145751953125))         # ln 2 in two parts: the products q * part
+_LN2_LOW = _F64(_F32(1.428606765330187045e-06))   # are exact in float64 for |q| < 2**29
+_POLY = tuple(_F64(_F32(c)) for c in (
+    0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
+    0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
+
+
+def _fused(a, b, c):
+    """a * b + c with one float32 rounding, for float64 arrays holding float32 values (the
+    product of two float32 values is exact in float64)."""
+    return (a * b + c).astype(_F32).astype(_F64)
+
+
+def exp(d):
+    """SLEEF's float32 exp of float32 NumPy array `d` (see the NOTE)."""
+    shape, d = d.shape, d.reshape(-1)
+    low, high = (d.min(), d.max()) if d.size else (0, 0)
+    special = not (low >= -104 and high <= 100)         # (NaN compares false)
+    x = np.fmin(np.fmax(d, _F32(-104)), _F32(100)) if special else d
+    q = np.rint(x * _LOG2E)
+    q64 = q.astype(_F64)
+    s = _fused(q64, -_LN2_HIGH, x.astype(_F64))
+    s = _fused(q64, -_LN2_LOW, s)
+    u = _F64(_POLY[0])
+    for c in _POLY[1:]:
+        u = _fused(u, s, c)
+    square = (s * s).astype(_F32).astype(_F64)
+    u = (square * u + s).astype(_F32) + _F32(1)
+    n = q.astype(np.int32)
+    half = n >> 1
+    u *= ((half + 127) << 23).view(_F32)
+    u *= ((n - half + 127) << 23).view(_F32)
+    if special:
+        u[d < -104] = 0
+        u[d > 100] = np.inf
+        u[np.isnan(d)] = np.nan
+    return u.reshape(shape)
+
+
+def exp_in_vectors(x, run, tail):
+    """exp of float32 NumPy array `x` as a kernel that walks it in runs of `run` elements (the
+    flattened trailing dims, C order) takes it: SLEEF's, but for the last `tail` elements of
+    each run, left to the kernel's scalar code, which are correctly rounded."""
+    e = exp(x)
+    if tail:
+        from ._rounded import np_exp
+        rows = x.reshape(-1, run)[:, run - tail:]
+        e.reshape(-1, run)[:, run - tail:] = np_exp(np.ascontiguousarray(rows))
+    return e
+
+
+def elementwise_exp(x, layout):
+    """exp of float32 NumPy array `x` as torch's element-wise vector loop over an input laid
+    out as array `layout` (of x's shape) takes it: two vectors (16 float32) at a time along
+    the innermost contiguous run of elements (the whole array when contiguous), the run's last
+    `run % 16` elements in scalar code (a strided run is all scalar code)."""
+    if layout.flags.f_contiguous and not layout.flags.c_contiguous:
+        return elementwise_exp(x.T, layout.T).T     # (the loop follows memory order)
+    run = 1
+    for size, stride in zip(reversed(layout.shape), reversed(layout.strides)):
+        if size != 1 and stride != run * layout.itemsize:
+            break
+        run *= size
+    x = x if x.flags.c_contiguous else x.copy()
+    return exp_in_vectors(x, run, run % 16) if run else exp(x)
