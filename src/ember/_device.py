@@ -27,6 +27,12 @@ class device:
             self.type, self.index = type.type, type.index
             return
         if isinstance(type, int) and not isinstance(type, bool):
+            # (an index names a device of the accelerator; without CuPy there is none, as in
+            # torch's CPU-only build)
+            if type >= 0:
+                from .cuda._backend import cupy_or_none
+                if cupy_or_none() is None:
+                    raise RuntimeError("Cannot access accelerator device when none is available.")
             type, index = "cuda", type
         if not isinstance(type, str):
             raise TypeError(f"device() received an invalid combination of arguments - got "

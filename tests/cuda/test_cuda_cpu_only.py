@@ -87,6 +87,25 @@ def test_accelerator():
             fn()
 
 
+@pytest.mark.parametrize("call", [lambda: ember.device(1), lambda: ember.ones(2).cuda(0),
+                                  lambda: ember.ones(2).to(1),
+                                  lambda: ember.ones(2, device=0),
+                                  lambda: ember.nn.Linear(2, 2).cuda(1)])
+def test_a_device_index_names_the_missing_accelerator(call):
+    # torch's CPU-only build: an int device is the current accelerator's, and there is none
+    # (a CUDA build, as ember with CuPy, makes it 'cuda:<index>')
+    from ember.cuda._backend import cupy_or_none
+    if cupy_or_none() is not None:
+        pytest.skip("CuPy is installed: an index names a CUDA device")
+    with pytest.raises(RuntimeError,
+                       match="^Cannot access accelerator device when none is available.$"):
+        call()
+    with pytest.raises(RuntimeError, match="^Device index must not be negative$"):
+        ember.device(-1)
+    with pytest.raises(AssertionError, match=NOT_COMPILED):
+        ember.ones(2).cuda()    # (no index: CUDA itself)
+
+
 def test_format_size():
     from ember.cuda.memory import format_size
     assert format_size(512) == "512 bytes" and format_size(1024) == "1024 bytes"

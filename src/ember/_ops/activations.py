@@ -118,7 +118,7 @@ class Silu(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x):
-        if xp is np and x.dtype == np.float32:     # NOTE [ SLEEF's exp ]
+        if x.__class__ is np.ndarray and x.dtype == np.float32:    # NOTE [ SLEEF's exp ]
             return x / (1 + _sleef.elementwise_exp(-x, x))
         return x / (1 + _rounded.exp(xp, -x))
 

@@ -194,7 +194,7 @@ class Sigmoid(Elementwise):
     def forward(xp, x):
         if x.dtype.kind == "c":     # a complex division, as torch's (its zeros' signs)
             return 1 / (1 + xp.exp(-x))
-        if xp is np and x.dtype == _F32:    # NOTE [ SLEEF's exp ]
+        if x.__class__ is np.ndarray and x.dtype == _F32:   # NOTE [ SLEEF's exp ]
             return np.reciprocal(1 + _sleef.elementwise_exp(-x, x))
         # (exp correctly rounded: NOTE [ float32 transcendentals ])
         return xp.reciprocal(1 + _exp(xp, -x))
