@@ -2526,6 +2526,292 @@ with warnings.catch_warnings(record=True) as w:
     trainer.step()
     print([str(x.message)[:80] for x in w])
 ''',
+    'c14_anchors': PRELUDE + r'''
+torch.set_printoptions(2)
+def box_corner_to_center(boxes):
+    x1, y1, x2, y2 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+    cx = (x1 + x2) / 2
+    cy = (y1 + y2) / 2
+    w = x2 - x1
+    h = y2 - y1
+    boxes = torch.stack((cx, cy, w, h), axis=-1)
+    return boxes
+def box_center_to_corner(boxes):
+    cx, cy, w, h = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+    x1 = cx - 0.5 * w
+    y1 = cy - 0.5 * h
+    x2 = cx + 0.5 * w
+    y2 = cy + 0.5 * h
+    boxes = torch.stack((x1, y1, x2, y2), axis=-1)
+    return boxes
+dog_bbox, cat_bbox = [60.0, 45.0, 378.0, 516.0], [400.0, 112.0, 655.0, 493.0]
+boxes = torch.tensor((dog_bbox, cat_bbox))
+print(box_center_to_corner(box_corner_to_center(boxes)) == boxes)
+def multibox_prior(data, sizes, ratios):
+    in_height, in_width = data.shape[-2:]
+    device, num_sizes, num_ratios = data.device, len(sizes), len(ratios)
+    boxes_per_pixel = (num_sizes + num_ratios - 1)
+    size_tensor = torch.tensor(sizes, device=device)
+    ratio_tensor = torch.tensor(ratios, device=device)
+    offset_h, offset_w = 0.5, 0.5
+    steps_h = 1.0 / in_height
+    steps_w = 1.0 / in_width
+    center_h = (torch.arange(in_height, device=device) + offset_h) * steps_h
+    center_w = (torch.arange(in_width, device=device) + offset_w) * steps_w
+    shift_y, shift_x = torch.meshgrid(center_h, center_w, indexing='ij')
+    shift_y, shift_x = shift_y.reshape(-1), shift_x.reshape(-1)
+    w = torch.cat((size_tensor * torch.sqrt(ratio_tensor[0]),
+                   sizes[0] * torch.sqrt(ratio_tensor[1:])))\
+                   * in_height / in_width
+    h = torch.cat((size_tensor / torch.sqrt(ratio_tensor[0]),
+                   sizes[0] / torch.sqrt(ratio_tensor[1:])))
+    anchor_manipulations = torch.stack((-w, -h, w, h)).T.repeat(
+                                        in_height * in_width, 1) / 2
+    out_grid = torch.stack([shift_x, shift_y, shift_x, shift_y],
+                dim=1).repeat_interleave(boxes_per_pixel, dim=0)
+    output = out_grid + anchor_manipulations
+    return output.unsqueeze(0)
+h, w = 6, 8
+X = torch.rand(size=(1, 3, h, w))
+Y = multibox_prior(X, sizes=[0.75, 0.5, 0.25], ratios=[1, 2, 0.5])
+print(Y.shape)
+boxes = Y.reshape(h, w, 5, 4)
+print(boxes[2, 3, 0, :], boxes[5, 7, 4])
+def box_iou(boxes1, boxes2):
+    box_area = lambda boxes: ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
+    areas1 = box_area(boxes1)
+    areas2 = box_area(boxes2)
+    inter_upperlefts = torch.max(boxes1[:, None, :2], boxes2[:, :2])
+    inter_lowerrights = torch.min(boxes1[:, None, 2:], boxes2[:, 2:])
+    inters = (inter_lowerrights - inter_upperlefts).clamp(min=0)
+    inter_areas = inters[:, :, 0] * inters[:, :, 1]
+    union_areas = areas1[:, None] + areas2 - inter_areas
+    return inter_areas / union_areas
+def assign_anchor_to_bbox(ground_truth, anchors, device, iou_threshold=0.5):
+    num_anchors, num_gt_boxes = anchors.shape[0], ground_truth.shape[0]
+    jaccard = box_iou(anchors, ground_truth)
+    anchors_bbox_map = torch.full((num_anchors,), -1, dtype=torch.long, device=device)
+    max_ious, indices = torch.max(jaccard, dim=1)
+    anc_i = torch.nonzero(max_ious >= iou_threshold).reshape(-1)
+    box_j = indices[max_ious >= iou_threshold]
+    anchors_bbox_map[anc_i] = box_j
+    col_discard = torch.full((num_anchors,), -1)
+    row_discard = torch.full((num_gt_boxes,), -1)
+    for _ in range(num_gt_boxes):
+        max_idx = torch.argmax(jaccard)
+        box_idx = (max_idx % num_gt_boxes).long()
+        anc_idx = (max_idx / num_gt_boxes).long()
+        anchors_bbox_map[anc_idx] = box_idx
+        jaccard[:, box_idx] = col_discard
+        jaccard[anc_idx, :] = row_discard
+    return anchors_bbox_map
+def offset_boxes(anchors, assigned_bb, eps=1e-6):
+    c_anc = box_corner_to_center(anchors)
+    c_assigned_bb = box_corner_to_center(assigned_bb)
+    offset_xy = 10 * (c_assigned_bb[:, :2] - c_anc[:, :2]) / c_anc[:, 2:]
+    offset_wh = 5 * torch.log(eps + c_assigned_bb[:, 2:] / c_anc[:, 2:])
+    offset = torch.cat([offset_xy, offset_wh], axis=1)
+    return offset
+def multibox_target(anchors, labels):
+    batch_size, anchors = labels.shape[0], anchors.squeeze(0)
+    batch_offset, batch_mask, batch_class_labels = [], [], []
+    device, num_anchors = anchors.device, anchors.shape[0]
+    for i in range(batch_size):
+        label = labels[i, :, :]
+        anchors_bbox_map = assign_anchor_to_bbox(label[:, 1:], anchors, device)
+        bbox_mask = ((anchors_bbox_map >= 0).float().unsqueeze(-1)).repeat(1, 4)
+        class_labels = torch.zeros(num_anchors, dtype=torch.long, device=device)
+        assigned_bb = torch.zeros((num_anchors, 4), dtype=torch.float32, device=device)
+        indices_true = torch.nonzero(anchors_bbox_map >= 0)
+        bb_idx = anchors_bbox_map[indices_true]
+        class_labels[indices_true] = label[bb_idx, 0].long() + 1
+        assigned_bb[indices_true] = label[bb_idx, 1:]
+        offset = offset_boxes(anchors, assigned_bb) * bbox_mask
+        batch_offset.append(offset.reshape(-1))
+        batch_mask.append(bbox_mask.reshape(-1))
+        batch_class_labels.append(class_labels)
+    bbox_offset = torch.stack(batch_offset)
+    bbox_mask = torch.stack(batch_mask)
+    class_labels = torch.stack(batch_class_labels)
+    return (bbox_offset, bbox_mask, class_labels)
+ground_truth = torch.tensor([[0, 0.1, 0.08, 0.52, 0.92], [1, 0.55, 0.2, 0.9, 0.88]])
+anchors = torch.tensor([[0, 0.1, 0.2, 0.3], [0.15, 0.2, 0.4, 0.4], [0.63, 0.05, 0.88, 0.98], [0.66, 0.45, 0.8, 0.8], [0.57, 0.3, 0.92, 0.9]])
+labels = multibox_target(anchors.unsqueeze(dim=0), ground_truth.unsqueeze(dim=0))
+print(labels[2])
+print(labels[1])
+print(labels[0])
+def offset_inverse(anchors, offset_preds):
+    anc = box_corner_to_center(anchors)
+    pred_bbox_xy = (offset_preds[:, :2] * anc[:, 2:] / 10) + anc[:, :2]
+    pred_bbox_wh = torch.exp(offset_preds[:, 2:] / 5) * anc[:, 2:]
+    pred_bbox = torch.cat((pred_bbox_xy, pred_bbox_wh), axis=1)
+    predicted_bbox = box_center_to_corner(pred_bbox)
+    return predicted_bbox
+def nms(boxes, scores, iou_threshold):
+    B = torch.argsort(scores, dim=-1, descending=True)
+    keep = []
+    while B.numel() > 0:
+        i = B[0]
+        keep.append(i)
+        if B.numel() == 1: break
+        iou = box_iou(boxes[i, :].reshape(-1, 4), boxes[B[1:], :].reshape(-1, 4)).reshape(-1)
+        inds = torch.nonzero(iou <= iou_threshold).reshape(-1)
+        B = B[inds + 1]
+    return torch.tensor(keep, device=boxes.device)
+def multibox_detection(cls_probs, offset_preds, anchors, nms_threshold=0.5, pos_threshold=0.009999999):
+    device, batch_size = cls_probs.device, cls_probs.shape[0]
+    anchors = anchors.squeeze(0)
+    num_classes, num_anchors = cls_probs.shape[1], cls_probs.shape[2]
+    out = []
+    for i in range(batch_size):
+        cls_prob, offset_pred = cls_probs[i], offset_preds[i].reshape(-1, 4)
+        conf, class_id = torch.max(cls_prob[1:], 0)
+        predicted_bb = offset_inverse(anchors, offset_pred)
+        keep = nms(predicted_bb, conf, nms_threshold)
+        all_idx = torch.arange(num_anchors, dtype=torch.long, device=device)
+        combined = torch.cat((keep, all_idx))
+        uniques, counts = combined.unique(return_counts=True)
+        non_keep = uniques[counts == 1]
+        all_id_sorted = torch.cat((keep, non_keep))
+        class_id[non_keep] = -1
+        class_id = class_id[all_id_sorted]
+        conf, predicted_bb = conf[all_id_sorted], predicted_bb[all_id_sorted]
+        below_min_idx = (conf < pos_threshold)
+        class_id[below_min_idx] = -1
+        conf[below_min_idx] = 1 - conf[below_min_idx]
+        pred_info = torch.cat((class_id.unsqueeze(1), conf.unsqueeze(1), predicted_bb), dim=1)
+        out.append(pred_info)
+    return torch.stack(out)
+anchors = torch.tensor([[0.1, 0.08, 0.52, 0.92], [0.08, 0.2, 0.56, 0.95], [0.15, 0.3, 0.62, 0.91], [0.55, 0.2, 0.9, 0.88]])
+offset_preds = torch.tensor([0] * anchors.numel())
+cls_probs = torch.tensor([[0] * 4, [0.9, 0.8, 0.7, 0.1], [0.1, 0.2, 0.3, 0.9]])
+output = multibox_detection(cls_probs.unsqueeze(dim=0), offset_preds.unsqueeze(dim=0), anchors.unsqueeze(dim=0), nms_threshold=0.5)
+print(output)
+for i in output[0].detach().numpy():
+    if i[0] == -1:
+        continue
+    label = ('dog=', 'cat=')[int(i[0])] + str(i[1])
+    print(label)
+print(torch.get_default_dtype(), offset_preds.dtype)
+torch.set_printoptions(profile='default')
+''',
+    'c14_seg_text': PRELUDE + r'''
+torch.manual_seed(0)
+def bilinear_kernel(in_channels, out_channels, kernel_size):
+    factor = (kernel_size + 1) // 2
+    if kernel_size % 2 == 1:
+        center = factor - 1
+    else:
+        center = factor - 0.5
+    og = (torch.arange(kernel_size).reshape(-1, 1), torch.arange(kernel_size).reshape(1, -1))
+    filt = (1 - torch.abs(og[0] - center) / factor) * (1 - torch.abs(og[1] - center) / factor)
+    weight = torch.zeros((in_channels, out_channels, kernel_size, kernel_size))
+    weight[range(in_channels), range(out_channels), :, :] = filt
+    return weight
+conv_trans = nn.ConvTranspose2d(3, 3, kernel_size=4, padding=1, stride=2, bias=False)
+conv_trans.weight.data.copy_(bilinear_kernel(3, 3, 4))
+print(bilinear_kernel(1, 1, 4))
+img = torch.arange(48, dtype=torch.float32).reshape(1, 3, 4, 4) / 47
+Y = conv_trans(img)
+print('input image shape:', img.permute(0, 2, 3, 1).shape, 'output image shape:', Y.shape)
+print(Y[0, 0, :3, :4].detach())
+X = torch.rand(size=(1, 3, 64, 64))
+net = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(8, 8, 3, padding=1), nn.MaxPool2d(2))
+num_classes = 5
+net.add_module('final_conv', nn.Conv2d(8, num_classes, kernel_size=1))
+net.add_module('transpose_conv', nn.ConvTranspose2d(num_classes, num_classes, kernel_size=8, padding=2, stride=4))
+print(net(X).shape)
+def loss(inputs, targets):
+    return F.cross_entropy(inputs, targets, reduction='none').mean(1).mean(1)
+print(loss(net(X), torch.randint(0, 5, (1, 64, 64))).shape)
+def corr1d(X, K):
+    w = K.shape[0]
+    Y = torch.zeros((X.shape[0] - w + 1))
+    for i in range(Y.shape[0]):
+        Y[i] = (X[i: i + w] * K).sum()
+    return Y
+X, K = torch.tensor([0, 1, 2, 3, 4, 5, 6]), torch.tensor([1, 2])
+print(corr1d(X, K))
+def corr1d_multi_in(X, K):
+    return sum(corr1d(x, k) for x, k in zip(X, K))
+X = torch.tensor([[0, 1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6, 7], [2, 3, 4, 5, 6, 7, 8]])
+K = torch.tensor([[1, 2], [3, 4], [-1, -3]])
+print(corr1d_multi_in(X, K))
+class TextCNN(nn.Module):
+    def __init__(self, vocab_size, embed_size, kernel_sizes, num_channels, **kwargs):
+        super(TextCNN, self).__init__(**kwargs)
+        self.embedding = nn.Embedding(vocab_size, embed_size)
+        self.constant_embedding = nn.Embedding(vocab_size, embed_size)
+        self.dropout = nn.Dropout(0.5)
+        self.decoder = nn.Linear(sum(num_channels), 2)
+        self.pool = nn.AdaptiveAvgPool1d(1)
+        self.relu = nn.ReLU()
+        self.convs = nn.ModuleList()
+        for c, k in zip(num_channels, kernel_sizes):
+            self.convs.append(nn.Conv1d(2 * embed_size, c, k))
+    def forward(self, inputs):
+        embeddings = torch.cat((self.embedding(inputs), self.constant_embedding(inputs)), dim=2)
+        embeddings = embeddings.permute(0, 2, 1)
+        encoding = torch.cat([torch.squeeze(self.relu(self.pool(conv(embeddings))), dim=-1) for conv in self.convs], dim=1)
+        outputs = self.decoder(self.dropout(encoding))
+        return outputs
+net = TextCNN(30, 6, [3, 4, 5], [4, 4, 4])
+def init_weights(m):
+    if type(m) in (nn.Linear, nn.Conv1d):
+        nn.init.xavier_uniform_(m.weight)
+net.apply(init_weights)
+net.constant_embedding.weight.requires_grad = False
+print(net)
+tokens = torch.randint(0, 30, (4, 12)); labels = torch.randint(0, 2, (4,))
+trainer = torch.optim.Adam([p for p in net.parameters() if p.requires_grad], lr=0.01)
+for epoch in range(3):
+    trainer.zero_grad(); l = F.cross_entropy(net(tokens), labels); l.backward(); trainer.step()
+    print(f'{l.item():.4f}', net.constant_embedding.weight.grad)
+class BiRNN(nn.Module):
+    def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, **kwargs):
+        super(BiRNN, self).__init__(**kwargs)
+        self.embedding = nn.Embedding(vocab_size, embed_size)
+        self.encoder = nn.LSTM(embed_size, num_hiddens, num_layers=num_layers, bidirectional=True)
+        self.decoder = nn.Linear(4 * num_hiddens, 2)
+    def forward(self, inputs):
+        embeddings = self.embedding(inputs.T)
+        self.encoder.flatten_parameters()
+        outputs, _ = self.encoder(embeddings)
+        encoding = torch.cat((outputs[0], outputs[-1]), dim=1)
+        outs = self.decoder(encoding)
+        return outs
+bi = BiRNN(30, 6, 5, 2)
+def init_weights2(m):
+    if type(m) == nn.Linear:
+        nn.init.xavier_uniform_(m.weight)
+    if type(m) == nn.LSTM:
+        for param in m._flat_weights_names:
+            if "weight" in param:
+                nn.init.xavier_uniform_(m._parameters[param])
+bi.apply(init_weights2)
+print(bi(tokens).shape, bi)
+def gram(X):
+    num_channels, n = X.shape[1], X.numel() // X.shape[1]
+    X = X.reshape((num_channels, n))
+    return torch.matmul(X, X.T) / (num_channels * n)
+def tv_loss(Y_hat):
+    return 0.5 * (torch.abs(Y_hat[:, :, 1:, :] - Y_hat[:, :, :-1, :]).mean() + torch.abs(Y_hat[:, :, :, 1:] - Y_hat[:, :, :, :-1]).mean())
+Y = torch.arange(2 * 3 * 3, dtype=torch.float32).reshape(1, 2, 3, 3)
+print(gram(Y), tv_loss(Y))
+class SynthesizedImage(nn.Module):
+    def __init__(self, img_shape, **kwargs):
+        super(SynthesizedImage, self).__init__(**kwargs)
+        self.weight = nn.Parameter(torch.rand(*img_shape))
+    def forward(self):
+        return self.weight
+gen_img = SynthesizedImage((1, 3, 4, 4))
+gen_img.weight.data.copy_(torch.ones(1, 3, 4, 4))
+trainer = torch.optim.Adam(gen_img.parameters(), lr=0.1)
+scheduler = torch.optim.lr_scheduler.StepLR(trainer, 2, 0.8)
+for i in range(3):
+    trainer.zero_grad(); l = tv_loss(gen_img() * torch.arange(16.).reshape(4, 4)); l.backward(); trainer.step(); scheduler.step()
+    print(f'{l.item():.4f}', trainer.param_groups[0]['lr'])
+''',
     'c15_bpe_glove_bert': PRELUDE + r'''
 import collections
 torch.manual_seed(0)
@@ -3080,6 +3366,60 @@ x = torch.zeros((2, 3, 16, 16))
 d_blk = D_block(20)
 print(d_blk(x).shape)
 print(d_blk)
+''',
+    'c99_warnings': PRELUDE + r'''
+import warnings
+def show(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try:
+            r = fn()
+            out = r.shape if hasattr(r, 'shape') else r
+        except Exception as e:
+            out = f'{type(e).__name__}: {str(e).splitlines()[0]}'
+    print(out, [(x.category.__name__, str(x.message).splitlines()[0].split(' (Triggered internally')[0][:120]) for x in w])
+x3 = torch.ones(2, 3, 4)
+show(lambda: x3.T)
+show(lambda: torch.meshgrid(torch.arange(2), torch.arange(3)))
+show(lambda: F.softmax(torch.ones(2, 3)))
+show(lambda: F.log_softmax(torch.ones(2, 3)))
+show(lambda: nn.Softmax()(torch.ones(2, 3)))
+show(lambda: torch.tensor(torch.ones(2)))
+show(lambda: nn.MSELoss(size_average=False)(torch.ones(2), torch.zeros(2)))
+show(lambda: nn.MSELoss()(torch.ones(2, 1), torch.zeros(2)))
+show(lambda: nn.utils.clip_grad_norm(nn.Linear(2, 2).parameters(), 1.0))
+show(lambda: F.upsample(torch.ones(1, 1, 2, 2), scale_factor=2))
+show(lambda: F.sigmoid(torch.ones(2)))
+show(lambda: F.tanh(torch.ones(2)))
+show(lambda: nn.init.normal(torch.ones(2)))
+show(lambda: nn.init.xavier_uniform(torch.ones(2, 2)))
+show(lambda: torch.ones(2).cpu().numpy().shape)
+show(lambda: nn.GRU(4, 4, 1, dropout=0.3))
+show(lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, batch_first=False), 2))
+show(lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, norm_first=True, batch_first=True), 2))
+show(lambda: torch.load.__name__)
+show(lambda: torch.arange(5).float().sum(0, keepdim=True).mean(0, True))
+show(lambda: torch.nn.functional.dropout(torch.ones(3), p=0.5, training=False))
+show(lambda: nn.Dropout2d()(torch.ones(2, 3)))
+show(lambda: nn.Dropout1d()(torch.ones(2, 3, 4)).shape)
+show(lambda: torch.std(torch.ones(1)))
+show(lambda: torch.var(torch.ones(1), dim=0))
+show(lambda: nn.BatchNorm1d(3, momentum=None))
+show(lambda: nn.CrossEntropyLoss(reduce=False))
+show(lambda: torch.nn.utils.weight_norm(nn.Linear(2, 2)))
+show(lambda: nn.LazyLinear(3))
+show(lambda: nn.Flatten()(torch.ones(2)))
+show(lambda: nn.Linear(3, 2)(torch.ones(3, dtype=torch.float64)))
+show(lambda: nn.Embedding(4, 2)(torch.tensor([4])))
+show(lambda: nn.Embedding(4, 2)(torch.tensor([1.0])))
+show(lambda: F.one_hot(torch.tensor([1.0])))
+show(lambda: F.one_hot(torch.tensor([3]), 3))
+show(lambda: torch.cat([torch.ones(2), torch.ones(2, 1)]))
+show(lambda: torch.stack([torch.ones(2), torch.ones(3)]))
+show(lambda: torch.ones(2, 3) @ torch.ones(2, 3))
+show(lambda: torch.bmm(torch.ones(2, 3), torch.ones(2, 3)))
+show(lambda: torch.ones(2, 3).view(4))
+show(lambda: torch.ones(2, 3).t().view(6))
 ''',
 }
 
