@@ -2526,6 +2526,66 @@ with warnings.catch_warnings(record=True) as w:
     trainer.step()
     print([str(x.message)[:80] for x in w])
 ''',
+    'c13_multi_device': PRELUDE + r'''
+torch.manual_seed(0)
+def try_all_gpus():
+    devices = [torch.device(f'cuda:{i}') for i in range(torch.cuda.device_count())]
+    return devices if devices else [torch.device('cpu')]
+devices = try_all_gpus()
+net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+try:
+    pnet = nn.DataParallel(net, device_ids=devices)
+    print(type(pnet).__name__, pnet.module is net)
+    out = pnet(torch.randn(3, 4))
+    print(out.shape)
+except Exception as e:
+    print(type(e).__name__, str(e)[:100])
+pnet2 = nn.DataParallel(net)
+print(pnet2(torch.randn(5, 4)).shape, pnet2.device_ids, list(pnet2.state_dict().keys())[:2])
+def get_params(params, device):
+    new_params = [p.to(device) for p in params]
+    for p in new_params:
+        p.requires_grad_()
+    return new_params
+params = [torch.randn(2, 2), torch.zeros(2)]
+new_params = get_params(params, devices[0])
+print('b1 权重:', new_params[1])
+print('b1 梯度:', new_params[1].grad)
+def allreduce(data):
+    for i in range(1, len(data)):
+        data[0][:] += data[i].to(data[0].device)
+    for i in range(1, len(data)):
+        data[i][:] = data[0].to(data[i].device)
+data = [torch.ones((1, 2), device=devices[0]) * (i + 1) for i in range(2)]
+print('allreduce之前：\n', data[0], '\n', data[1])
+allreduce(data)
+print('allreduce之后：\n', data[0], '\n', data[1])
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.fc = nn.Linear(4, 10)
+    def forward(self, x):
+        return self.fc(self.features(x))
+finetune_net = Net()
+finetune_net.fc = nn.Linear(finetune_net.fc.in_features, 2)
+nn.init.xavier_uniform_(finetune_net.fc.weight)
+learning_rate = 5e-5
+params_1x = [param for name, param in finetune_net.named_parameters() if name not in ["fc.weight", "fc.bias"]]
+trainer = torch.optim.SGD([{'params': params_1x}, {'params': finetune_net.fc.parameters(), 'lr': learning_rate * 10}], lr=learning_rate, weight_decay=0.001)
+print(trainer)
+X = torch.randn(4, 3, 8, 8); y = torch.tensor([0, 1, 1, 0])
+loss = nn.CrossEntropyLoss(reduction="none")
+for i in range(2):
+    trainer.zero_grad(); l = loss(finetune_net(X), y); l.sum().backward(); trainer.step()
+    print(f'{l.sum().item():.5f}', [g['lr'] for g in trainer.param_groups])
+print(finetune_net.fc, len(params_1x))
+scatter = nn.parallel.scatter
+try:
+    print([t.shape for t in scatter(torch.arange(8).reshape(4, 2), devices)])
+except Exception as e:
+    print(type(e).__name__, str(e)[:100])
+''',
     'c14_anchors': PRELUDE + r'''
 torch.set_printoptions(2)
 def box_corner_to_center(boxes):
