@@ -17,11 +17,13 @@ a sigmoid printed with every digit differed from torch's that often. SLEEF's alg
 - below -104 the result is 0, above 100 infinity, and a NaN stays NaN.
 
 Where a kernel leaves a few elements to its scalar code (a loop's tail), those take
-`std::exp`, correctly rounded: `vector_tail` says which. Only float32 follows SLEEF here;
+`std::exp`, correctly rounded: `exp_in_vectors` and `elementwise_exp` say which. Only float32 follows SLEEF here;
 float64 kernels keep the correctly rounded exp (torch's double SLEEF is within 1 ulp too, and
 rarely differs from it).
 """
 import numpy as np
+
+from ._rounded import np_exp
 
 _F32, _F64 = np.float32, np.float64
 _LOG2E = _F32(1.4426950408889634)
@@ -32,31 +34,37 @@ _POLY = tuple(_F64(_F32(c)) for c in (
     0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
 
 
-def _fused(a, b, c):
-    """a * b + c with one float32 rounding, for float64 arrays holding float32 values (the
-    product of two float32 values is exact in float64)."""
-    return (a * b + c).astype(_F32).astype(_F64)
-
-
 def exp(d):
     """SLEEF's float32 exp of float32 NumPy array `d` (see the NOTE)."""
     shape, d = d.shape, d.reshape(-1)
     low, high = (d.min(), d.max()) if d.size else (0, 0)
     special = not (low >= -104 and high <= 100)         # (NaN compares false)
     x = np.fmin(np.fmax(d, _F32(-104)), _F32(100)) if special else d
+    # NOTE: each fused step is a float64 product (exact: float32 operands) and sum, written
+    # through a float32 `out=` (one rounding); float32 operands of a float64 ufunc loop are
+    # converted exactly.
     q = np.rint(x * _LOG2E)
-    q64 = q.astype(_F64)
-    s = _fused(q64, -_LN2_HIGH, x.astype(_F64))
-    s = _fused(q64, -_LN2_LOW, s)
-    u = _F64(_POLY[0])
-    for c in _POLY[1:]:
-        u = _fused(u, s, c)
-    square = (s * s).astype(_F32).astype(_F64)
-    u = (square * u + s).astype(_F32) + _F32(1)
+    wide = np.multiply(q, -_LN2_HIGH)
+    s = np.add(wide, x, out=np.empty(d.shape, _F32))
+    np.multiply(q, -_LN2_LOW, out=wide)
+    np.add(wide, s, out=s)
+    s_wide = s.astype(_F64)
+    u = np.empty(d.shape, _F32)
+    np.multiply(s_wide, _POLY[0], out=wide)
+    np.add(wide, _POLY[1], out=u)
+    for c in _POLY[2:]:
+        np.multiply(u, s_wide, out=wide)
+        np.add(wide, c, out=u)
+    np.multiply(np.multiply(s, s), u, out=wide, dtype=_F64)
+    np.add(wide, s_wide, out=u)
+    u += _F32(1)
     n = q.astype(np.int32)
-    half = n >> 1
-    u *= ((half + 127) << 23).view(_F32)
-    u *= ((n - half + 127) << 23).view(_F32)
+    if low > -86:           # (a normal result: one exact scaling)
+        np.ldexp(u, n, out=u)
+    else:                   # (maybe subnormal: two exact power-of-two products, as SLEEF)
+        half = n >> 1
+        u *= ((half + 127) << 23).view(_F32)
+        u *= ((n - half + 127) << 23).view(_F32)
     if special:
         u[d < -104] = 0
         u[d > 100] = np.inf
@@ -70,7 +78,6 @@ def exp_in_vectors(x, run, tail):
     each run, left to the kernel's scalar code, which are correctly rounded."""
     e = exp(x)
     if tail:
-        from ._rounded import np_exp
         rows = x.reshape(-1, run)[:, run - tail:]
         e.reshape(-1, run)[:, run - tail:] = np_exp(np.ascontiguousarray(rows))
     return e
