@@ -34,6 +34,7 @@ _LISTS = {
     "coo_cpu": f"Meta, SparseCPU, {_TAIL}",
     "mask": f"Meta, SparseCPU, SparseCsrCPU, SparseCsrMeta, {_TAIL}",
     "cpu_csr": f"CPU, Meta, SparseCsrCPU, SparseCsrMeta, {_TAIL}",
+    "csr_cpu": f"Meta, SparseCsrCPU, {_TAIL}",
 }
 _KIND = {"max": "cpu_quantized", "min": "cpu_quantized", "flip": "cpu_quantized",
          "std.correction": "cpu_quantized",
@@ -43,7 +44,8 @@ _KIND = {"max": "cpu_quantized", "min": "cpu_quantized", "flip": "cpu_quantized"
          "sparse_resize_and_clear_": "coo_only", "resize_as_sparse_": "coo_only",
          "hspmm": "coo_cpu", "as_strided": "cpu_quantized", "_indices": "coo_only",
          "unfold": "cpu_quantized", "roll": "cpu", "trace": "cpu", "median": "cpu",
-         "kthvalue.values": "cpu", "var.correction": "cpu", "angle": "cpu_csr"}
+         "kthvalue.values": "cpu", "var.correction": "cpu", "angle": "cpu_csr",
+         "sparse_sampled_addmm": "csr_cpu"}
 
 
 def backends_text(name):

@@ -38,6 +38,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
                            f"dimensionalities (=0 + 2) but got {vals.ndim}")
     if compressed.ndim != 1:
         raise NotImplementedError("ember: batched sparse compressed tensors are not supported")
+    size_given = size is not None
     if size is None:
         block = tuple(vals.shape[1:3]) if cls.blocked else (1, 1)
         lines = compressed.shape[0] - 1
@@ -49,7 +50,10 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
         _check_invariants(cls, compressed, plain, shape, vals)
     record = cls(compressed, plain, vals.copy(), shape)
     if isinstance(source, Tensor) and source._requires_grad:
-        result = run(ValuesCompressedFactory, (source,), record)
+        # (torch differentiates the factory given a size; the one that infers it has no
+        # derivative)
+        node = SparseCompressedTensor if size_given else ValuesCompressedFactory
+        result = run(node, (source,), record, {"pattern": record})
     else:
         result = wrap(record)
     if requires_grad:
@@ -57,10 +61,24 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     return result
 
 
+class SparseCompressedTensor(Op):
+    """A compressed tensor made of values that require grad: the values' gradient is the
+    incoming gradient at the tensor's entries."""
+    node_name = "SparseCompressedTensorBackward0"
+    inputs = ("values",)
+
+    def backward(ctx, grad):
+        g = grad._data
+        pattern = ctx.pattern
+        if type(g) is type(pattern) and g.plain is pattern.plain:    # already its entries
+            return wrap(g.values)
+        dense = g.to_dense() if hasattr(g, "to_dense") else g
+        return wrap(pattern.gathered(dense).values)
+
+
 class ValuesCompressedFactory(Op):
-    """torch records a compressed tensor made of values that require grad, but has no
-    derivative for it."""
-    node_name = "torch::autograd::NotImplemented"
+    """The factory that infers the size: recorded, with no derivative."""
+    node_name = "NotImplemented"
     inputs = ("values",)
 
     def backward(ctx, grad):

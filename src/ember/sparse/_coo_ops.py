@@ -37,7 +37,7 @@ def _not_differentiable(name, aten):
     """An op torch records with a NotImplemented node (no derivative formula)."""
     def backward(ctx, *grads):
         raise RuntimeError(f"derivative for aten::{aten} is not implemented")
-    return type(name, (Op,), {"node_name": "torch::autograd::NotImplemented", "variadic": True,
+    return type(name, (Op,), {"node_name": "NotImplemented", "variadic": True,
                               "inputs": (), "backward": backward, "__module__": __name__})
 
 

@@ -1,4 +1,4 @@
-"""torch.sparse's functions: mm, addmm, sum, softmax, log_softmax."""
+"""torch.sparse's functions: mm, addmm, sampled_addmm, sum, softmax, log_softmax."""
 import numpy as np
 
 from .._tensor import Tensor
@@ -61,6 +61,90 @@ def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     result = result.astype(product.dtype, copy=False)
     params = {"beta": beta, "alpha": alpha} if (beta, alpha) != (1, 1) else {}
     return run(SparseAddmm, (mat, mat1, mat2), result, params)
+
+
+class SparseSampledAddmm(Op):
+    """sampled_addmm: each product's gradient is the incoming one, at the pattern's entries,
+    through the matrix product; `input`'s is that gradient times beta."""
+    inputs = ("self", "mat1", "mat2")
+    saves = {"mat1": ("mat2",), "mat2": ("mat1",)}
+
+    def backward(ctx, grad):
+        mat1, mat2 = ctx.saved_tensors
+        g = grad._data
+        dense = wrap(g.to_dense() if hasattr(g, "to_dense") else g)
+        need = ctx.needs_input_grad
+        return (wrap(ctx.pattern.gathered(dense._data)) * ctx.beta if need[0] else None,
+                dense.matmul(mat2.mT) * ctx.alpha if need[1] else None,
+                mat1.mT.matmul(dense) * ctx.alpha if need[2] else None)
+
+
+def _check_sampled_addmm(input, mat1, mat2):
+    """torch's checks of sampled_addmm's arguments, in its order."""
+    from ._compressed import SparseCSR, _layout_name
+    from ._coo import not_implemented
+    data = input._data
+    if not hasattr(data, "layout"):
+        raise not_implemented("sparse_sampled_addmm", "CPU")
+    if data.__class__ is SparseCOO:
+        raise not_implemented("sparse_sampled_addmm", "SparseCPU")
+    if data.__class__ is not SparseCSR:
+        raise RuntimeError(f"sampled_addmm: Expected result to have sparse csr layout, but "
+                           f"got {_layout_name(data)}")
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if hasattr(m._data, "layout"):
+            raise RuntimeError(f"sampled_addmm: Expected {name} to have strided layout, but "
+                               f"got {_layout_name(m._data)}")
+    for a, b, names in ((mat1, mat2, "mat1 and mat2"), (mat1, input, "mat1 and self")):
+        if a.dtype != b.dtype:
+            raise RuntimeError(f"sampled_addmm: Expected {names} to have the same dtype, but "
+                               f"got {a.dtype._scalar_name} and {b.dtype._scalar_name}")
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m.ndim < 2:
+            raise RuntimeError(f"sampled_addmm: Expected {name} to be a matrix, got "
+                               f"{m.ndim}-D tensor")
+    if mat1.ndim != 2 or mat2.ndim != 2:
+        raise NotImplementedError("ember: batched sampled_addmm is not supported")
+    (n, k), (k2, m) = mat1.shape, mat2.shape
+    if k != k2:
+        raise RuntimeError(f"sampled_addmm: mat1 and mat2 shapes cannot be multiplied "
+                           f"({n}x{k} and {k2}x{m})")
+    if input.shape[-2] != n:
+        raise RuntimeError("sampled_addmm: self.shape[-2] must match mat1.shape[-2]")
+    if input.shape[-1] != m:
+        raise RuntimeError("sampled_addmm: self.shape[-1] must match mat2.shape[-1]")
+    if not input.dtype.is_floating_point and not input.dtype.is_complex or \
+            input.dtype._name in ("float16", "bfloat16"):
+        raise RuntimeError(f"sparse_sampled_addmm: Expected self to be a floating-point or "
+                           f"complex tensor, but got {input.dtype._scalar_name}")
+
+
+def sampled_addmm(input, mat1, mat2, *, beta=1.0, alpha=1.0, out=None):
+    """`beta * input + alpha * (mat1 @ mat2)` at the entries of the sparse CSR `input` only
+    (a CSR result with input's pattern; the product is never formed elsewhere).
+
+        >>> m = ember.eye(2).to_sparse_csr()
+        >>> ember.sparse.sampled_addmm(m, ember.ones(2, 3), ember.ones(3, 2)).values()
+        tensor([4., 4.])
+    """
+    if out is not None:
+        from ._compressed import _layout_name
+        if out._data.__class__.__name__ != "SparseCSR":
+            raise RuntimeError(f"sampled_addmm: Expected result to have sparse csr layout, "
+                               f"but got {_layout_name(out._data)}")
+    _check_sampled_addmm(input, mat1, mat2)
+    rec = input._data
+    rows, cols = rec.block_coords()
+    a, b = mat1._data, mat2._data
+    products = (a[rows] * b[:, cols].T).sum(axis=1)        # each entry's row-column dot
+    values = rec.values * beta + products * alpha if beta != 0 else products * alpha
+    result = rec.with_values(values.astype(rec.values.dtype, copy=False))
+    params = {"beta": beta, "alpha": alpha, "pattern": rec}
+    result = run(SparseSampledAddmm, (input, mat1, mat2), result, params)
+    if out is not None:
+        out._data = result._data
+        return out
+    return result
 
 
 class SparseSumDim(Op):
@@ -242,5 +326,5 @@ class check_sparse_tensor_invariants:
         return wrapped
 
 
-__all__ = ["mm", "addmm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants",
+__all__ = ["mm", "addmm", "sampled_addmm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants",
            "Tensor"]

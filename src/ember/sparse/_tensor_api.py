@@ -233,10 +233,15 @@ def _as_array(x, dtype=None):
     return tensor(x, dtype=dtype)
 
 
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
+def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, device=None,
                       pin_memory=False, requires_grad=False, check_invariants=None,
                       is_coalesced=None):
-    """A sparse COO tensor of `values` (nnz, *dense_shape) at `indices` (sparse_dim, nnz)."""
+    """A sparse COO tensor of `values` (nnz, *dense_shape) at `indices` (sparse_dim, nnz);
+    or, given only a size (`sparse_coo_tensor((2, 3))`), an empty one of that shape."""
+    if values is None and (size is None) != (indices is None) and is_coalesced is None:
+        return _empty_coo(size if indices is None else indices, dtype, requires_grad)
+    if indices is None or values is None:
+        raise TypeError("sparse_coo_tensor() received an invalid combination of arguments")
     indices = _as_array(indices)
     values = values if isinstance(values, Tensor) else _as_array(values, dtype)
     idx = indices._data
@@ -275,6 +280,18 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
     if requires_grad:
         result.requires_grad_()
     return result
+
+
+def _empty_coo(size, dtype, requires_grad):
+    """sparse_coo_tensor(size): no entries, every dim sparse."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"sparse_coo_tensor(): argument 'size' (position 1) must be tuple of "
+                        f"ints, not {type(size).__name__}")
+    shape = tuple(int(n) for n in size)
+    dtype = dtype or _dtype.get_default_dtype()
+    record = SparseCOO(np.zeros((len(shape), 0), np.int64), np.zeros(0, dtype._np), shape, True)
+    result = wrap(record)
+    return result.requires_grad_() if requires_grad else result
 
 
 def _invariants_checked():
