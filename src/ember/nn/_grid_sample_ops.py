@@ -9,22 +9,30 @@ import numpy as np
 
 from .. import _dtype
 from .._device import backend_of
+from .._ops._fused import fma
 from .._ops._op import Op
+from . import _grid_sample_bilinear as _bilinear
 from ._pooling_ops import apply, via_float32
 from ._vision_ops import _CUBIC_A
 
 
 # -- grid sampling -------------------------------------------------------------------------------
 
-def _unnormalize(xp, coord, size, align_corners):
+def _unnormalize(xp, coord, size, align_corners, scalar=False):
     """Grid coordinates in [-1, 1] to pixel coordinates, and d pixel / d coord.
-    NOTE: computed as torch's vectorized CPU kernel computes it, (coord + 1) * scale - 0.5 with
-    one fused multiply-add (one rounding, emulated in float64 for float32), so that float32
-    coordinates round as torch's."""
+    NOTE: computed as torch's vectorized CPU kernel (2-D) computes it, (coord + 1) * scale -
+    0.5 with one fused multiply-add (one rounding), so that float32 and float64 coordinates
+    round as torch's; its scalar kernel (3-D, `scalar`) computes ((coord + 1) / 2) * (size - 1)
+    or ((coord + 1) * size - 1) / 2, each step rounded."""
+    if scalar:
+        one, two = coord.dtype.type(1), coord.dtype.type(2)
+        if align_corners:
+            return ((coord + one) / two) * coord.dtype.type(size - 1), (size - 1) / 2
+        return ((coord + one) * coord.dtype.type(size) - one) / two, size / 2
     if align_corners:
         return (coord + 1) * ((size - 1) / 2), (size - 1) / 2
-    if coord.dtype == np.float32:
-        return ((coord + 1).astype(np.float64) * (size / 2) - 0.5).astype(np.float32), size / 2
+    if coord.dtype in (np.float32, np.float64):
+        return fma(coord + 1, coord.dtype.type(size / 2), coord.dtype.type(-0.5)), size / 2
     return (coord + 1) * (size / 2) - 0.5, size / 2
 
 
@@ -44,9 +52,9 @@ def _reflect(xp, x, low, high):
     return out, slope
 
 
-def _source(xp, coord, size, padding_mode, align_corners):
+def _source(xp, coord, size, padding_mode, align_corners, scalar=False):
     """Pixel coordinate of each grid point after padding rules, and d pixel / d coord."""
-    x, slope = _unnormalize(xp, coord, size, align_corners)
+    x, slope = _unnormalize(xp, coord, size, align_corners, scalar)
     slope = xp.full(x.shape, slope, dtype=x.dtype)
     if padding_mode == "border":
         inside = (x > 0) & (x < size - 1)
@@ -112,7 +120,8 @@ def _sources(xp, image, grid, mode, padding_mode, align_corners):
     sizes = image.shape[:1:-1]
     if mode == "bicubic":
         padding_mode = "zeros"
-    pairs = [_source(xp, grid[..., d], size, padding_mode, align_corners)
+    scalar = len(sizes) == 3 and grid.dtype.kind == "f"     # (torch's 3-D kernel)
+    pairs = [_source(xp, grid[..., d], size, padding_mode, align_corners, scalar)
              for d, size in enumerate(sizes)]
     return [x for x, _ in pairs], [slope for _, slope in pairs]
 
@@ -263,6 +272,12 @@ def grid_sample(image, grid, mode, padding_mode, align_corners):
         taps = _Bicubic(xp, image, grid.astype(image.dtype), padding_mode, align_corners)
         return taps.sample(xp).reshape(image.shape[:2] + grid.shape[1:-1]).astype(image.dtype)
     coords, _ = _sources(xp, image, grid.astype(image.dtype), mode, padding_mode, align_corners)
+    if _bilinear.applies(image, grid, mode):        # NOTE [ grid_sample's bilinear order ]
+        if grid.shape[-1] == 2:
+            out = _bilinear.sample(lambda points: _read(xp, image, points)[0], coords)
+        else:
+            out = _bilinear.sample_3d(lambda points: _read(xp, image, points), coords)
+        return out.reshape(image.shape[:2] + grid.shape[1:-1])
     out = 0
     for points, weight, _ in _taps(xp, coords, mode):
         values, _ = _read(xp, image, points)
@@ -284,6 +299,11 @@ def grid_sample_grads(image, grid, grad, mode, padding_mode, align_corners, need
                 grad_grid.reshape(grid.shape) if need[1] else None)
     size = math.prod(image.shape[2:])
     coords, slopes = _sources(xp, image, grid, mode, padding_mode, align_corners)
+    if _bilinear.applies(image, grid, mode, ("bilinear", "nearest")):
+        # NOTE [ grid_sample's bilinear order ]
+        gi, gg = _exact_grads(xp, image, grid, grad.reshape(n, c, -1), mode, coords, slopes)
+        return (gi.reshape(image.shape) if need[0] else None,
+                gg.reshape(grid.shape) if need[1] else None)
     grad_image = xp.zeros((n, c, size), dtype=image.dtype) if need[0] else None
     grad_grid = xp.zeros(grid.shape, dtype=grid.dtype) if need[1] else None
     flat_grad = grad.reshape(n, c, -1)
@@ -302,6 +322,26 @@ def grid_sample_grads(image, grid, grad, mode, padding_mode, align_corners, need
     if need[0]:
         grad_image = grad_image.reshape(image.shape)
     return grad_image, grad_grid
+
+
+def _exact_grads(xp, image, grid, flat_grad, mode, coords, slopes):
+    """(d image, d grid) by NOTE [ grid_sample's bilinear order ] (2-D, or torch's scalar
+    3-D kernel: points one by one)."""
+    flat_2d = grid.shape[-1] == 2
+    if mode == "nearest":
+        taps = _bilinear.nearest_taps(coords)
+    else:
+        taps = _bilinear.bilinear_taps(coords) if flat_2d else _bilinear.bilinear_taps_3d(coords)
+    gi = _bilinear.image_grads(image.shape, taps, flat_grad,
+                               lambda points: _flat_index(xp, image, points),
+                               None if flat_2d else 1)
+    if mode == "nearest":
+        return gi, xp.zeros_like(grid)
+    if flat_2d:
+        read = (lambda points: _read(xp, image, points)[0])
+        return gi, _bilinear.grid_grads(read, coords, slopes, flat_grad)
+    read = (lambda points: _read(xp, image, points))
+    return gi, _bilinear.grid_grads_3d(read, coords, slopes, flat_grad)
 
 
 class _GridSampler(Op):
