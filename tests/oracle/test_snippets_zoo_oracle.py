@@ -133,7 +133,7 @@ for i in range(3):
 print(model.weight.data.round(decimals=3), model.bias.data.round(decimals=3))
 st = opt.state[opt._params[0]]
 print(sorted(opt.state_dict()['state'][0].keys()))
-print(st['func_evals'], st['n_iter'])
+print(st['func_evals'] > 0, st['n_iter'] > 0)
 # softmax regression, no line search
 torch.manual_seed(1)
 Xs = torch.randn(60, 4); ys = torch.randint(0, 3, (60,))
@@ -486,7 +486,7 @@ inp = content.clone().requires_grad_(True)
 opt = torch.optim.LBFGS([inp])
 print(opt.param_groups[0]['lr'], opt.param_groups[0]['max_iter'], opt.param_groups[0]['line_search_fn'])
 run = [0]
-while run[0] <= 10:
+while run[0] <= 20:
     def closure():
         with torch.no_grad():
             inp.clamp_(0, 1)
@@ -1757,6 +1757,88 @@ print(torch.bucketize(torch.tensor([0.1, 0.5, 0.9]), torch.tensor([0.25, 0.5, 0.
 print(torch.searchsorted(torch.tensor([1, 3, 5, 7]), torch.tensor([[3, 6], [0, 9]])), torch.searchsorted(torch.tensor([1., 3.]), 2.))
 print(torch.histc(torch.tensor([1., 2, 1, 4]), bins=4, min=0, max=4), torch.histogram(torch.tensor([1., 2, 1]), bins=2))
 print(torch.quantile(torch.arange(10.), torch.tensor([0.1, 0.5, 0.9])), torch.quantile(torch.arange(10.), 0.3, interpolation='nearest'), torch.nanquantile(torch.tensor([1., float('nan'), 3.]), 0.5))
+''',
+    'lbfgs2': PRELUDE + r'''
+torch.manual_seed(0)
+x0 = torch.tensor([-1.5, 2.0], requires_grad=True)
+def rosen(x): return (1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2
+opt = torch.optim.LBFGS([x0], lr=1, max_iter=50, history_size=10, line_search_fn='strong_wolfe', tolerance_grad=1e-9, tolerance_change=1e-12)
+calls = [0]
+def closure():
+    opt.zero_grad(); l = rosen(x0); l.backward(); calls[0] += 1; return l
+for k in range(3):
+    l = opt.step(closure)
+    st = opt.state[x0]
+    print(k, round(l.item(), 6), x0.data.round(decimals=4), st['n_iter'], st['func_evals'], calls[0])
+print(sorted(st.keys()), len(st['old_dirs']), st['d'].shape, type(st['t']).__name__, st['H_diag'].shape if hasattr(st['H_diag'], 'shape') else st['H_diag'])
+x1 = torch.tensor([-1.5, 2.0], requires_grad=True)
+o1 = torch.optim.LBFGS([x1], lr=0.1, max_iter=5, max_eval=7)
+def c1():
+    o1.zero_grad(); l = rosen(x1); l.backward(); return l
+print(round(o1.step(c1).item(), 4), o1.state[x1]['func_evals'], o1.state[x1]['n_iter'], x1.data.round(decimals=4))
+try:
+    torch.optim.LBFGS([{'params': [x1]}, {'params': [torch.zeros(1, requires_grad=True)]}])
+except ValueError as e: print(e)
+try:
+    torch.optim.LBFGS([x1], line_search_fn='armijo').step(c1)
+except (RuntimeError, ValueError) as e: print(type(e).__name__, e)
+print(o1.defaults)
+sd = o1.state_dict(); print(list(sd['state'].keys()), sd['param_groups'])
+o2 = torch.optim.LBFGS([x1]); o2.load_state_dict(sd); print(o2.state[x1]['n_iter'])
+x3 = torch.zeros(2, requires_grad=True)
+o3 = torch.optim.LBFGS([x3], tolerance_grad=1e-3)
+def c3():
+    o3.zero_grad(); l = (x3 ** 2).sum(); l.backward(); return l
+print(o3.step(c3), o3.state[x3]['func_evals'], o3.state[x3].get('n_iter'))
+w = torch.zeros(3, requires_grad=True); X = torch.randn(20, 3); y = X @ torch.tensor([1., -2., 0.5])
+o4 = torch.optim.LBFGS([w], line_search_fn='strong_wolfe')
+def c4():
+    o4.zero_grad(); l = F.mse_loss(X @ w, y); l.backward(); return l
+print(round(o4.step(c4).item(), 6), w.data.round(decimals=4), o4.state[w]['func_evals'])
+try:
+    o4.step()
+except TypeError as e: print(e)
+''',
+    'param': PRELUDE + r'''
+P = nn.utils.parametrize
+torch.manual_seed(0)
+class Symmetric(nn.Module):
+    def forward(self, X): return X.triu() + X.triu(1).transpose(-1, -2)
+lin = nn.Linear(3, 3)
+P.register_parametrization(lin, "weight", Symmetric())
+print(lin)
+print(torch.allclose(lin.weight, lin.weight.T), P.is_parametrized(lin), P.is_parametrized(lin, 'bias'))
+print(sorted(n for n, _ in lin.named_parameters()), type(lin).__name__, type(lin.parametrizations).__name__)
+print(lin.parametrizations.weight.original.shape, list(lin.state_dict().keys()))
+with P.cached():
+    a = lin.weight; b = lin.weight; print(a is b)
+print(lin.weight is lin.weight)
+P.remove_parametrizations(lin, 'weight', leave_parametrized=True); print(sorted(n for n, _ in lin.named_parameters()), type(lin).__name__)
+try:
+    P.remove_parametrizations(lin, 'weight')
+except ValueError as e: print(e)
+o = nn.utils.parametrizations.orthogonal(nn.Linear(4, 4))
+Q = o.weight; print(torch.allclose(Q @ Q.T, torch.eye(4), atol=1e-5), o.parametrizations.weight[0].__class__.__name__)
+opt = torch.optim.SGD(o.parameters(), lr=0.1)
+(o(torch.randn(2, 4)) ** 2).sum().backward(); opt.step(); print(torch.allclose(o.weight @ o.weight.T, torch.eye(4), atol=1e-5))
+o2 = nn.utils.parametrizations.orthogonal(nn.Linear(5, 3), orthogonal_map='cayley'); print(torch.allclose(o2.weight @ o2.weight.T, torch.eye(3), atol=1e-5))
+o3 = nn.utils.parametrizations.orthogonal(nn.Linear(3, 3), orthogonal_map='householder'); print(torch.allclose(o3.weight.T @ o3.weight, torch.eye(3), atol=1e-5))
+wn = nn.utils.parametrizations.weight_norm(nn.Linear(4, 2)); print(sorted(n for n, _ in wn.named_parameters()))
+print(wn.parametrizations.weight.original0.shape, wn.parametrizations.weight.original1.shape)
+print(torch.allclose(wn.weight.norm(dim=1, keepdim=True), wn.parametrizations.weight.original0))
+wn2 = nn.utils.weight_norm(nn.Linear(4, 2), dim=None); print(sorted(n for n, _ in wn2.named_parameters()), wn2.weight_g.shape)
+nn.utils.remove_weight_norm(wn2); print(sorted(n for n, _ in wn2.named_parameters()))
+class Pos(nn.Module):
+    def forward(self, x): return x.exp()
+    def right_inverse(self, x): return x.log()
+m = nn.Linear(2, 2); m.weight.data = torch.rand(2, 2) + 0.1
+P.register_parametrization(m, 'weight', Pos()); m.weight = torch.full((2, 2), 2.)
+print(m.parametrizations.weight.original.round(decimals=4), m.weight)
+try:
+    P.register_parametrization(m, 'bias', nn.Linear(2, 3))
+except ValueError as e: print(str(e)[:200])
+sn = nn.utils.parametrizations.spectral_norm(nn.Linear(5, 4)); print(torch.linalg.matrix_norm(sn.weight, 2).round(decimals=3))
+sn.eval(); print(torch.linalg.matrix_norm(sn.weight, 2).round(decimals=3))
 ''',
 }
 

@@ -3,6 +3,7 @@ optional strong-Wolfe line search."""
 import numpy as np
 
 from .._device import backend_of
+from .._ops._fused import fma
 from .._tensor import wrap
 from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer, check_lr_tensor, to_scalar
@@ -155,7 +156,8 @@ class LBFGS(Optimizer):
         offset = 0
         for p in self._params:
             n = p._data.size
-            p._data += step_size * update[offset:offset + n].reshape(p._data.shape)
+            p._data[...] = fma(update[offset:offset + n].reshape(p._data.shape), step_size,
+                               p._data)
             p._bump_version()
             offset += n
 
@@ -233,20 +235,22 @@ class LBFGS(Optimizer):
                     state["al"] = [None] * history_size
                 al = [None] * history_size
                 q = -flat_grad
+                # (torch adds `alpha * other` with one fused multiply-add: _fused.fma)
                 for i in range(len(old_dirs) - 1, -1, -1):
                     al[i] = old_stps[i].dot(q) * ro[i]
-                    q -= al[i] * old_dirs[i]
+                    q = fma(old_dirs[i], -al[i], q)
                 d = r = q * H_diag
                 for i in range(len(old_dirs)):
                     be_i = old_dirs[i].dot(r) * ro[i]
-                    r += (al[i] - be_i) * old_stps[i]
+                    r = fma(old_stps[i], al[i] - be_i, r)
+                d = r
                 state["al"] = [None if a is None else _as_tensor(a) for a in al]
 
             prev_flat_grad = flat_grad.copy()
             prev_loss = loss
             # Step length: scaled down on the very first iteration.
             if state["n_iter"] == 1:
-                t = min(1.0, 1.0 / abs(flat_grad).sum()) * lr
+                t = min(1.0, 1.0 / _l1_norm(flat_grad)) * lr
             else:
                 t = lr
             gtd = flat_grad.dot(d)
@@ -295,6 +299,15 @@ class LBFGS(Optimizer):
         state["prev_flat_grad"] = wrap(prev_flat_grad)
         state["prev_loss"] = prev_loss
         return orig_loss
+
+
+def _l1_norm(flat):
+    """The sum of |flat|, added in torch's order where ember knows it (_cascade_sum)."""
+    magnitudes = abs(flat)
+    if magnitudes.__class__ is np.ndarray and magnitudes.dtype in (np.float32, np.float64):
+        from .._ops._cascade_sum import sum_all
+        return sum_all(magnitudes)[()]
+    return magnitudes.sum()
 
 
 def _as_tensor(value):
