@@ -206,3 +206,39 @@ def test_legacy_functions_check_shapes_before_dtypes():
     assert ember.linalg.ldl_factor_ex(empty).LD.shape == (0, 0)
     with pytest.raises(NotImplementedError, match="geqrf_cpu"):
         ember.linalg.qr(empty)
+
+
+def test_deprecated_qr_and_triangular_solve_warn():
+    ember.set_warn_always(True)
+    try:
+        with pytest.warns(UserWarning, match="^torch.qr is deprecated in favor of "
+                                             "torch.linalg.qr") as record:
+            ember.qr(ember.eye(2))
+        assert "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')" in \
+            str(record[0].message)
+        with pytest.warns(UserWarning, match="^torch.triangular_solve is deprecated in favor "
+                                             "of torch.linalg.solve_triangularand will be"):
+            ember.triangular_solve(ember.ones(2, 1), ember.eye(2))
+        # (after the shape checks, before the kernel's dtype refusal)
+        with pytest.warns(UserWarning, match="triangular_solve is deprecated"), \
+                pytest.raises(NotImplementedError, match="\"triangular_solve_cpu\" not "
+                                                         "implemented for 'Long'"):
+            ember.triangular_solve(ember.ones(2, 1).long(), ember.eye(2).long())
+    finally:
+        ember.set_warn_always(False)
+
+
+def test_legacy_solves_name_their_operands_as_torch():
+    b1, a2, ints = ember.ones(2), ember.eye(2), ember.ones(2, dtype=ember.int64)
+    with pytest.raises(RuntimeError, match=r"^torch.triangular_solve: Expected A to have at "
+                                           r"least 2 dimensions, but it has 1 dimensions "
+                                           r"instead$"):
+        ember.triangular_solve(a2, b1)
+    with pytest.raises(RuntimeError, match="^u should have at least 2 dimensions, but has 1 "
+                                           "dimensions instead$"):
+        ember.cholesky_solve(a2, b1)
+    with pytest.raises(RuntimeError, match="^b should have at least 2 dimensions"):
+        ember.cholesky_solve(ints, ember.eye(2, dtype=ember.int64))    # shape before dtype
+    with pytest.raises(RuntimeError, match="^A must be batches of square matrices, but they "
+                                           "are 2 by 3 matrices$"):
+        ember.cholesky_solve(ember.ones(3, 2), ember.ones(2, 3))

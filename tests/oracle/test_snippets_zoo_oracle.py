@@ -1840,6 +1840,88 @@ except ValueError as e: print(str(e)[:200])
 sn = nn.utils.parametrizations.spectral_norm(nn.Linear(5, 4)); print(torch.linalg.matrix_norm(sn.weight, 2).round(decimals=3))
 sn.eval(); print(torch.linalg.matrix_norm(sn.weight, 2).round(decimals=3))
 ''',
+    'warns': PRELUDE + r'''
+import warnings
+torch.manual_seed(0)
+torch.set_warn_always(True)   # (torch's warn-once warnings, whatever ran before)
+def w(f):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        try:
+            r = f()
+        except Exception as e:
+            r = f"{type(e).__name__}: {str(e)[:160]}"
+    for x in ws:
+        print("W", x.category.__name__, str(x.message).split(" (Triggered internally")[0][:200])
+    print("->", r if not hasattr(r, 'shape') else tuple(r.shape))
+x = torch.randn(4, 3)
+w(lambda: F.mse_loss(torch.randn(4, 1), torch.randn(4)))
+w(lambda: F.l1_loss(torch.randn(4), torch.randn(4, 1)))
+w(lambda: F.softmax(x))
+w(lambda: F.log_softmax(torch.randn(2, 3, 4)))
+w(lambda: torch.tensor(x))
+w(lambda: F.kl_div(x.log_softmax(1), x.softmax(1)))
+w(lambda: torch.randn(2, 3, 4).T)
+y = x.clone().requires_grad_() * 2
+w(lambda: y.grad)
+w(lambda: nn.utils.clip_grad_norm(nn.Linear(2, 2).parameters(), 1.0))
+w(lambda: nn.init.xavier_uniform(torch.empty(2, 2)))
+w(lambda: torch.range(0, 3))
+w(lambda: torch.cholesky(torch.eye(2)))
+w(lambda: torch.qr(torch.eye(2)))
+w(lambda: torch.lu(torch.eye(2)))
+w(lambda: torch.symeig(torch.eye(2)))
+w(lambda: torch.solve(torch.eye(2), torch.eye(2)))
+w(lambda: torch.lstsq(torch.eye(2), torch.eye(2)))
+w(lambda: torch.matrix_rank(torch.eye(2)))
+w(lambda: torch.eig(torch.eye(2)))
+w(lambda: torch.chain_matmul(torch.eye(2), torch.eye(2)))
+w(lambda: torch.norm(x, p='fro', dim=1))
+m = nn.Linear(3, 1); opt = torch.optim.SGD(m.parameters(), lr=0.1); sch = torch.optim.lr_scheduler.StepLR(opt, 1)
+w(lambda: sch.step())
+w(lambda: nn.Dropout2d(0.5)(torch.randn(3, 4)))
+w(lambda: F.dropout2d(torch.randn(2, 3, 4), 0.5))
+w(lambda: torch.nn.functional.upsample(torch.randn(1, 1, 2, 2), scale_factor=2))
+w(lambda: F.upsample_bilinear(torch.randn(1, 1, 2, 2), scale_factor=2))
+w(lambda: torch.meshgrid(torch.arange(2), torch.arange(3)))
+w(lambda: x.resize(2, 6))
+w(lambda: torch.nn.functional.sigmoid(x))
+w(lambda: F.nll_loss(x.log_softmax(1), torch.tensor([0, 1, 2, 0]), size_average=False))
+w(lambda: nn.MSELoss(reduce=False))
+w(lambda: torch.autograd.Variable(x))
+w(lambda: torch.distributions.Categorical(torch.tensor([0.2, 0.3])).probs)
+w(lambda: torch.full((2,), 1).dtype)
+w(lambda: torch.std(torch.tensor([1.])))
+w(lambda: torch.var(torch.ones(1, 3), dim=0))
+w(lambda: x.sum(dim=1, keepdim=True).expand(4, 3).add_(1))
+w(lambda: torch.tensor([1., 2.]).requires_grad_().numpy())
+w(lambda: torch.from_numpy(np.ones(3)).requires_grad_().numpy())
+w(lambda: float(torch.tensor(1., requires_grad=True)))
+w(lambda: torch.load)
+torch.set_warn_always(False)
+''',
+    'legacy_solve': PRELUDE + r'''
+torch.set_warn_always(True)
+import warnings
+def t(f):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        try: r = f(); r = [tuple(x.shape) for x in r] if isinstance(r, tuple) else tuple(r.shape)
+        except Exception as e: r = f"{type(e).__name__}: {str(e)[:150]}"
+    print(r, [str(w.message).split("\n")[0][:60] for w in ws])
+for a, b in [(torch.eye(2), torch.ones(2)), (torch.ones(2), torch.eye(2)), (torch.ones(2), torch.ones(2)), (torch.ones(2,3), torch.ones(3,3)), (torch.ones(3,2), torch.ones(2,3)), (torch.ones(2,2).double(), torch.eye(2)), (torch.ones(2, 2).long(), torch.eye(2).long()), (torch.ones(2, 3), torch.eye(2).triu())]:
+    t(lambda: torch.triangular_solve(a, b))
+    t(lambda: torch.cholesky_solve(a, b))
+A = torch.tensor([[2., 0.], [1., 3.]]); B = torch.tensor([[2.], [5.]])
+print(torch.triangular_solve(B, A, upper=False), torch.cholesky_solve(B, A), torch.linalg.solve_triangular(A, B, upper=False))
+t(lambda: torch.qr(A)); t(lambda: A.qr())
+for f in (torch.cholesky_solve, torch.triangular_solve):
+    t(lambda: f(torch.ones(2).long(), torch.eye(2).long()))
+    t(lambda: f(torch.ones(2, 2).long(), torch.ones(2, 3).long()))
+    t(lambda: f(torch.ones(2, 2).long(), torch.eye(2)))
+    t(lambda: f(torch.ones(2, 2).half(), torch.eye(2).half()))
+torch.set_warn_always(False)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -94,9 +94,17 @@ def pinverse(input, rcond=1e-15):
     return _linalg().pinv(input, rtol=rcond)
 
 
+_QR_WARNING = (
+    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+    "release.\nThe boolean parameter 'some' has been replaced with a string parameter "
+    "'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, "
+    "'reduced' if some else 'complete')")
+
+
 @function()
 def qr(input, some=True, *, out=None):
     """(Q, R) with input = Q R: reduced when `some`, else complete."""
+    warn_once(_QR_WARNING, stacklevel=2)      # (deprecated: once per process)
     check_bool("qr", "some", 1, some)
     mode = "reduced" if some else "complete"
     return return_types.qr(_linalg().qr(input, mode, out=out))
@@ -216,13 +224,21 @@ def _triangle(xp, a, upper):
     return xp.triu(a) if upper else xp.tril(a)
 
 
+# torch's words for an operand with fewer than 2 dims: (name, ndim) -> message
+_TOO_FEW_DIMS = {
+    "cholesky_solve": lambda arg, n: f"{'u' if arg == 'A' else arg} should have at least 2 "
+                                     f"dimensions, but has {n} dimensions instead",
+    "triangular_solve": lambda arg, n: f"torch.triangular_solve: Expected {arg} to have at "
+                                       f"least 2 dimensions, but it has {n} dimensions instead",
+}
+
+
 def _check_batched(name, b, A, b_arg="b", A_arg="A"):
-    if b.ndim < 2:
-        raise RuntimeError(f"{name}: The input tensor {b_arg} must have at least 2 dimensions.")
-    if A.ndim < 2:
-        raise RuntimeError(f"{name}: The input tensor {A_arg} must have at least 2 dimensions.")
+    for arg, t in ((b_arg, b), (A_arg, A)):
+        if t.ndim < 2:
+            raise RuntimeError(_TOO_FEW_DIMS[name](arg, t.ndim))
     if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"{name}: {A_arg} must be batches of square matrices, but they are "
+        raise RuntimeError(f"{A_arg} must be batches of square matrices, but they are "
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
     if A.shape[-1] != b.shape[-2]:
         raise RuntimeError(f"Incompatible matrix sizes for {name}: each {A_arg} matrix is "
@@ -272,8 +288,8 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     if not isinstance(input2, Tensor):
         raise not_a_tensor("cholesky_solve", "input2", 1, input2)
     check_bool("cholesky_solve", "upper", 2, upper)
-    _refuse_kernel(input, "cholesky_solve_cpu")
     _check_batched("cholesky_solve", input, input2, "b", "A")
+    _refuse_kernel(input, "cholesky_solve_cpu")
     xp = _common().xp_of(input)
     result = CholeskySolve.forward(xp, input._data, input2._data, upper)
     return _common().emit(CholeskySolve, (input, input2), result, {"upper": upper}, out,
@@ -392,6 +408,14 @@ class TriangularSolve(Op):
         return gb, ga
 
 
+# (torch's text runs "solve_triangular" into "and")
+_TRIANGULAR_SOLVE_WARNING = (
+    "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be "
+    "removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments "
+    "reversed and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, "
+    "A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B).")
+
+
 @function()
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
     """(solution, cloned_coefficient): X with op(A) X = input for a triangular A (op: A or
@@ -401,8 +425,9 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     for index, (arg, value) in enumerate((("upper", upper), ("transpose", transpose),
                                           ("unitriangular", unitriangular)), 2):
         check_bool("triangular_solve", arg, index, value)
-    _refuse_kernel(input, "triangular_solve_cpu")
     _check_batched("triangular_solve", input, A, "b", "A")
+    warn_once(_TRIANGULAR_SOLVE_WARNING, stacklevel=2)   # (deprecated: once per process)
+    _refuse_kernel(input, "triangular_solve_cpu")
     common = _common()
     xp = common.xp_of(input)
     # (substitution, as LAPACK's trtrs: a zero on the diagonal gives infs and nans, no error)
