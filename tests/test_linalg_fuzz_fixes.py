@@ -179,3 +179,20 @@ def test_eig_takes_safely_castable_outs():
     w = out(ember.complex64)
     LA.eig(t(A), out=(w, out(ember.complex128)))
     np.testing.assert_allclose(np.sort(w.numpy().real), np.linalg.eigvalsh(A), rtol=1e-5)
+
+
+def test_cholesky_ex_returns_lapacks_partial_factor():
+    # potrf stops at the first pivot that is not positive: that pivot is stored unrooted
+    # (1 - 0.25 - 1.5625 = -0.8125), the columns after it stay as the lower triangle of A
+    b = ember.tensor([[4., 2., 1., 0.5], [2., 5., 3., 1.], [1., 3., 1., 2.], [0.5, 1., 2., 6.]])
+    L, info = ember.linalg.cholesky_ex(b)
+    assert info.item() == 3 and info.dtype is ember.int32
+    assert L.tolist() == [[2., 0., 0., 0.], [1., 2., 0., 0.], [0.5, 1.25, -0.8125, 0.],
+                          [0.25, 0.375, 2., 6.]]
+    assert ember.linalg.cholesky_ex(b, upper=True).L.tolist() == L.mT.tolist()
+    # a nan pivot stops it too (NumPy's factorization would not complain)
+    L, info = ember.linalg.cholesky_ex(ember.tensor([[float("nan"), 0.], [0., 1.]]))
+    assert info.item() == 1 and L[1].tolist() == [0., 1.]
+    # the positive-definite matrices of a batch keep their factors
+    both = ember.linalg.cholesky_ex(ember.stack([b, 4 * ember.eye(4)]))
+    assert both.info.tolist() == [3, 0] and both.L[1].tolist() == (2 * ember.eye(4)).tolist()

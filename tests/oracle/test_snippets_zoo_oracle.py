@@ -1922,6 +1922,109 @@ for f in (torch.cholesky_solve, torch.triangular_solve):
     t(lambda: f(torch.ones(2, 2).half(), torch.eye(2).half()))
 torch.set_warn_always(False)
 ''',
+    'gp': PRELUDE + r'''
+torch.manual_seed(0)
+X = torch.linspace(0, 5, 12).unsqueeze(1); y = torch.sin(X).squeeze() + 0.1 * torch.randn(12)
+Xs = torch.linspace(0, 5, 4).unsqueeze(1)
+log_ls = torch.zeros(1, requires_grad=True); log_sf = torch.zeros(1, requires_grad=True); log_sn = torch.tensor([-2.], requires_grad=True)
+def rbf(A, B): return log_sf.exp() ** 2 * torch.exp(-0.5 * torch.cdist(A, B) ** 2 / log_ls.exp() ** 2)
+opt = torch.optim.Adam([log_ls, log_sf, log_sn], lr=0.05)
+for it in range(4):
+    K = rbf(X, X) + (log_sn.exp() ** 2 + 1e-6) * torch.eye(12)
+    L = torch.linalg.cholesky(K)
+    alpha = torch.cholesky_solve(y.unsqueeze(1), L)
+    nll = 0.5 * y @ alpha.squeeze() + L.diagonal().log().sum() + 6 * math.log(2 * math.pi)
+    opt.zero_grad(); nll.backward(); opt.step()
+    print(it, round(nll.item(), 3), log_ls.item().__round__(3))
+with torch.no_grad():
+    K = rbf(X, X) + log_sn.exp() ** 2 * torch.eye(12); L = torch.linalg.cholesky(K)
+    Ks = rbf(Xs, X); mu = Ks @ torch.cholesky_solve(y.unsqueeze(1), L)
+    v = torch.linalg.solve_triangular(L, Ks.T, upper=False)
+    var = rbf(Xs, Xs).diag() - (v ** 2).sum(0)
+print(mu.squeeze().round(decimals=3), var.round(decimals=4))
+print(torch.cholesky_inverse(L).shape, torch.allclose(torch.cholesky_inverse(L) @ K, torch.eye(12), atol=1e-3))
+Lx, info = torch.linalg.cholesky_ex(torch.tensor([[1., 2.], [2., 1.]])); print(info, Lx)
+try:
+    torch.linalg.cholesky(torch.tensor([[1., 2.], [2., 1.]]))
+except Exception as e: print(type(e).__name__, e)
+D = torch.distributions
+mvn = D.MultivariateNormal(torch.zeros(12), scale_tril=L); print(round(-mvn.log_prob(y).item(), 3))
+print(D.MultivariateNormal(torch.zeros(12), covariance_matrix=K).log_prob(y).round(decimals=3))
+''',
+    'hmm': PRELUDE + r'''
+torch.manual_seed(0)
+S, O, T = 3, 4, 6
+log_pi = torch.log_softmax(torch.randn(S), 0); log_A = torch.log_softmax(torch.randn(S, S), 1); log_B = torch.log_softmax(torch.randn(S, O), 1)
+obs = torch.randint(0, O, (T,)); print(obs)
+alpha = log_pi + log_B[:, obs[0]]
+for t in range(1, T):
+    alpha = torch.logsumexp(alpha.unsqueeze(1) + log_A, dim=0) + log_B[:, obs[t]]
+print(torch.logsumexp(alpha, 0).round(decimals=4))
+delta = log_pi + log_B[:, obs[0]]; back = []
+for t in range(1, T):
+    sc = delta.unsqueeze(1) + log_A
+    best, arg = sc.max(0); back.append(arg); delta = best + log_B[:, obs[t]]
+path = [delta.argmax().item()]
+for bp in reversed(back): path.append(bp[path[-1]].item())
+print(path[::-1], delta.max().round(decimals=4))
+beta = torch.zeros(S)
+for t in range(T - 2, -1, -1):
+    beta = torch.logsumexp(log_A + (log_B[:, obs[t + 1]] + beta).unsqueeze(0), dim=1)
+print(torch.logsumexp(log_pi + log_B[:, obs[0]] + beta, 0).round(decimals=4))
+# batched forward with gather
+obs_b = torch.randint(0, O, (2, T))
+em = log_B.T[obs_b]; print(em.shape)
+a = log_pi + em[:, 0]
+for t in range(1, T): a = torch.logsumexp(a.unsqueeze(2) + log_A, 1) + em[:, t]
+print(a.logsumexp(-1).round(decimals=4))
+# PageRank power iteration (sparse)
+edges = torch.tensor([[0, 1, 2, 2, 3], [1, 2, 0, 3, 0]])
+n = 4; outdeg = torch.bincount(edges[0], minlength=n).float()
+M = torch.sparse_coo_tensor(torch.stack([edges[1], edges[0]]), 1 / outdeg[edges[0]], (n, n))
+r = torch.full((n, 1), 1 / n)
+for _ in range(30): r = 0.85 * torch.sparse.mm(M, r) + 0.15 / n
+print(r.squeeze().round(decimals=4), r.sum().round(decimals=4))
+# naive bayes
+X = torch.randint(0, 3, (20, 5)); yb = torch.randint(0, 2, (20,))
+prior = torch.bincount(yb, minlength=2).float() / 20
+counts = torch.zeros(2, 5, 3).index_put_((yb.repeat_interleave(5), torch.arange(5).repeat(20), X.flatten()), torch.ones(100), accumulate=True)
+lik = (counts + 1) / (counts.sum(-1, keepdim=True) + 3)
+lp = prior.log() + lik.log()[:, torch.arange(5), X].sum(-1).T
+print(lp.argmax(1), counts.sum())
+# word2vec negative sampling
+V, Dm = 10, 4
+emb_in = nn.Embedding(V, Dm); emb_out = nn.Embedding(V, Dm)
+freq = torch.rand(V) ** 0.75
+neg = torch.multinomial(freq / freq.sum(), 3 * 5, replacement=True).view(5, 3)
+c = torch.randint(0, V, (5,)); ctx = torch.randint(0, V, (5,))
+vc = emb_in(c); pos = F.logsigmoid((vc * emb_out(ctx)).sum(-1))
+negs = F.logsigmoid(-torch.bmm(emb_out(neg), vc.unsqueeze(2)).squeeze(2)).sum(1)
+loss = -(pos + negs).mean(); print(round(loss.item(), 5), neg.shape)
+loss.backward(); print(emb_in.weight.grad.abs().sum().round(decimals=4))
+''',
+    'chol_ex': PRELUDE + r'''
+A = torch.tensor([[4., 2., 1., 0.5], [2., 1., 3., 1.], [1., 3., 5., 2.], [0.5, 1., 2., 6.]])
+print(torch.linalg.cholesky_ex(A))
+B = torch.tensor([[4., 2., 1., 0.5], [2., 5., 3., 1.], [1., 3., 1., 2.], [0.5, 1., 2., 6.]])
+print(torch.linalg.cholesky_ex(B))
+print(torch.linalg.cholesky_ex(B, upper=True))
+print(torch.linalg.cholesky_ex(torch.stack([A, torch.eye(4), B])))
+print(torch.linalg.cholesky_ex(-torch.eye(2)))
+print(torch.linalg.cholesky_ex(torch.tensor([[float('nan'), 0.], [0., 1.]])))
+print(torch.linalg.cholesky_ex(torch.tensor([[1., 2.], [2., 1.]])))
+print(torch.linalg.cholesky_ex(B.double()).L.dtype)
+C = torch.tensor([[2., 1j], [-1j, 0.25]], dtype=torch.complex64); print(torch.linalg.cholesky_ex(C))
+try:
+    torch.linalg.cholesky(torch.stack([torch.eye(4), B]))
+except Exception as e: print(type(e).__name__, e)
+print(torch.linalg.cholesky_ex(torch.tensor([[1., float('nan')], [float('nan'), 1.]])))
+print(torch.linalg.cholesky_ex(torch.tensor([[1., 0.], [float('nan'), 4.]])))
+try:
+    torch.linalg.cholesky(torch.tensor([[float('nan'), 0.], [0., 1.]]))
+except Exception as e: print(type(e).__name__, e)
+print(torch.linalg.cholesky_ex(torch.zeros(0, 3, 3)).info, torch.linalg.cholesky_ex(torch.zeros(2, 0, 0)).info)
+print(torch.cholesky(torch.tensor([[4., 2.], [2., 5.]]), upper=True), torch.linalg.cholesky(torch.tensor([[4., 2.], [2., 5.]]).double()))
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -44,19 +44,27 @@ def _inv(t):
     return inv(t)
 
 
-def _not_pd_order(xp, m):
-    for k in range(1, m.shape[-1] + 1):
-        try:
-            with raising(xp):
-                xp.linalg.cholesky(m[:k, :k])
-        except xp.linalg.LinAlgError:
-            return k
-    return m.shape[-1]
+def _partial_factor(xp, m):
+    """(L, info) of a matrix whose factorization fails: LAPACK's unblocked potrf, column by
+    column, stops at the first pivot that is not positive (or is nan), stores that pivot
+    (m_jj minus the squares before it, unrooted) and leaves the columns after it, and its own
+    entries below the diagonal, as the lower triangle of m; torch returns that."""
+    L = xp.tril(m)
+    for j in range(m.shape[-1]):
+        row = L[j, :j]
+        pivot = (m[j, j] - (row * row.conj()).sum()).real
+        if not pivot > 0:
+            L[j, j] = pivot
+            return L, j + 1
+        root = xp.sqrt(pivot)
+        L[j, j] = root
+        L[j + 1:, j] = (m[j + 1:, j] - L[j + 1:, :j] @ row.conj()) / root
+    return L, 0
 
 
 def _cholesky(A, upper, check_errors):
     """(L or U array, info array): info > 0 is the order of the first leading minor that is
-    not positive-definite (that matrix's factor is left as zeros)."""
+    not positive-definite (that matrix's factor is LAPACK's partial one: `_partial_factor`)."""
     check_tensor("cholesky", A)
     check_matrix("cholesky", A)
     check_square("cholesky", A)
@@ -70,8 +78,10 @@ def _cholesky(A, upper, check_errors):
     try:
         with raising(xp):
             L = xp.linalg.cholesky(a) if a.size else a.copy()
+        failed = bool(xp.isnan(L).any())     # (LAPACK's potrf stops at a nan pivot too)
     except xp.linalg.LinAlgError:
-        L = xp.zeros_like(a)
+        L, failed = xp.zeros_like(a), True
+    if failed:
         flat, flat_l, flat_info = (a.reshape((-1,) + a.shape[-2:]),
                                    L.reshape((-1,) + a.shape[-2:]), info.reshape(-1))
         for i, m in enumerate(flat):
@@ -79,13 +89,16 @@ def _cholesky(A, upper, check_errors):
                 with raising(xp):
                     flat_l[i] = xp.linalg.cholesky(m)
             except xp.linalg.LinAlgError:
-                flat_info[i] = _not_pd_order(xp, m)
-                if check_errors:
-                    where = f"(Batch element {i}): " if a.ndim > 2 else ""
-                    raise LinAlgError(f"linalg.cholesky: {where}The factorization could not be "
-                                      f"completed because the input is not positive-definite "
-                                      f"(the leading minor of order {flat_info[i]} is not "
-                                      f"positive-definite).") from None
+                flat_l[i] = xp.nan
+            if not xp.isnan(flat_l[i]).any():
+                continue
+            flat_l[i], flat_info[i] = _partial_factor(xp, m)
+            if check_errors and flat_info[i]:
+                where = f"(Batch element {i}): " if a.ndim > 2 else ""
+                raise LinAlgError(f"linalg.cholesky: {where}The factorization could not be "
+                                  f"completed because the input is not positive-definite "
+                                  f"(the leading minor of order {flat_info[i]} is not "
+                                  f"positive-definite).") from None
     L = L.astype(a.dtype, copy=False)
     return (xp.ascontiguousarray(L.conj().swapaxes(-1, -2)) if upper else L), info
 
