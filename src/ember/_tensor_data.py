@@ -420,11 +420,33 @@ def as_tensor(data, *, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
-def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
-    """Like `as_tensor`, with NumPy-style `copy`: True always copies, False never does."""
-    if copy:
-        t = tensor(obj, dtype=dtype, device=device) if not isinstance(obj, Tensor) else \
-            obj.detach().clone().to(dtype=dtype, device=device)
+_ASARRAY_REQUIRES_GRAD_WARNING = (
+    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+    "False. Pass requires_grad=False explicitly to get the old behavior and silence this "
+    "warning.")
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
+    """Like `as_tensor`, with NumPy-style `copy`: True always copies, False never does.
+
+    NOTE [ asarray's requires_grad ]: a tensor's copy or conversion stays in its graph
+    (`CloneBackward0`, `ToCopyBackward0`). An unspecified `requires_grad` is the tensor's own
+    (torch warns once that this changed). A leaf result is then set to it with
+    `requires_grad_`, which is the argument itself when no copy was made, as torch does
+    (`asarray(w, requires_grad=False)` turns w's requires_grad off); a non-leaf result is
+    detached when it is False."""
+    if requires_grad is None:
+        requires_grad = isinstance(obj, Tensor) and obj.requires_grad
+        if requires_grad:
+            warn_once(_ASARRAY_REQUIRES_GRAD_WARNING, stacklevel=2)
+    if copy and isinstance(obj, Tensor):
+        if (dtype is None or dtype is obj.dtype) and \
+                (device is None or as_device(device) == obj.device):
+            t = obj.clone()
+        else:
+            t = obj.to(dtype=dtype, device=device, copy=True)
+    elif copy:
+        t = tensor(obj, dtype=dtype, device=device)
     else:
         if copy is False and dtype is not None and isinstance(obj, (Tensor, np.ndarray)):
             have = obj.dtype if isinstance(obj, Tensor) else _dtype.from_numpy_dtype(obj.dtype)
@@ -436,10 +458,12 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
             src = obj._data if isinstance(obj, Tensor) else obj
             if not np.shares_memory(src, t._data):
                 raise ValueError("can't alias tensor from data without copying")
-    if requires_grad:
-        if not (t.dtype.is_floating_point or t.dtype.is_complex):
+    if t.grad_fn is None:
+        if requires_grad and not (t.dtype.is_floating_point or t.dtype.is_complex):
             _requires_grad_error()          # the factories' words, not requires_grad_'s
-        t.requires_grad_(True)
+        t.requires_grad_(bool(requires_grad))
+    elif not requires_grad:
+        t = t.detach()
     return t
 
 

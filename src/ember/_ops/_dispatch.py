@@ -299,18 +299,23 @@ def write_out(out, result):
     return out
 
 
+def warn_resized(old_shape, new_shape, stacklevel):
+    """torch's warning for an output with elements resized to another shape."""
+    _warn.warn(
+        f"An output with one or more elements was resized since it had shape "
+        f"{_shape_text(old_shape)}, which does not match the required output shape "
+        f"{_shape_text(new_shape)}. This behavior is deprecated, and in a future "
+        f"PyTorch release outputs will not be resized unless they have zero elements. "
+        f"You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+        f"elements with t.resize_(0).", UserWarning, stacklevel=stacklevel + 1)
+
+
 def resize_out(out, result, like=True, stacklevel=6):
     """Give `out` `result`'s shape (with torch's warning where it had elements): with
     `result`'s strides where `like` (element-wise ops lay a resized output out as a fresh
     result), else row-major."""
     if out._data.size != 0:
-        _warn.warn(
-            f"An output with one or more elements was resized since it had shape "
-            f"{_shape_text(out._data.shape)}, which does not match the required output shape "
-            f"{_shape_text(result.shape)}. This behavior is deprecated, and in a future "
-            f"PyTorch release outputs will not be resized unless they have zero elements. "
-            f"You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
-            f"elements with t.resize_(0).", UserWarning, stacklevel=stacklevel)
+        warn_resized(out._data.shape, result.shape, stacklevel + 1)
     xp = backend_of(result).xp
     keep = out._requires_grad, out._grad_fn, out._output_nr, out._meta
     out._init(xp.empty_like(result, dtype=out._data.dtype) if like else

@@ -16,7 +16,7 @@ from .._device import backend_of
 from .._tensor import Tensor, alias, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ._blocked import select
-from ._dispatch import Inplace, check_out, write_out
+from ._dispatch import Inplace, check_out, warn_resized, write_out
 from ._op import Op, record
 from .binary import _Binary
 from .elementwise import Elementwise, as_operand, call, common_dtype, complex_to_real, \
@@ -406,6 +406,8 @@ class Ldexp(_Binary):
 
     def forward(xp, a, b, scale):
         wide = "complex128" if scale.kind == "c" else "float64"
+        if b.dtype.kind == "c" and scale.kind != "c":
+            b = b.real          # (integer exponents, cast to a complex input's dtype)
         power = xp.exp2(b.astype(scale).astype(wide)).astype(scale)     # rounded once
         return a * power.astype(a.dtype)
 
@@ -440,6 +442,14 @@ def ldexp(input, other, *, out=None):
     # floating dtype (the default float for integers) before the product.
     scale = other._data.dtype if other._data.dtype.kind in "fcV" else \
         _dtype._default_float._np
+    if out is None and input._data.dtype.kind in "fV" and other._data.dtype.kind in "iu" and \
+            input._data.size and input._data.shape != other._data.shape:
+        # NOTE: torch's kernel for a floating input and integer exponents writes into an
+        # output made like the input, which it resizes (with the out= warning) when they
+        # broadcast to a larger shape
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
+        if shape != input._data.shape:
+            warn_resized(input._data.shape, shape, stacklevel=3)
     return call(Ldexp, [input, other], {"scale": scale}, out, "ldexp")
 
 

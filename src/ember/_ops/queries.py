@@ -258,14 +258,31 @@ def map2_(self, x, y, callable):
 
 # -- layout questions and identities --------------------------------------------------------------
 
+_AMBIGUITY_CHECK_TYPE = "The ambiguity_check argument must be a bool or a list of memory formats."
+
+
 @method()
-def dim_order(self, ambiguity_check=False):
+def dim_order(self, *, ambiguity_check=False):
     """The dims from outermost to innermost in memory, as torch orders an element-wise
     result's dims: row-major or channels-last where the tensor is exactly one of them, else
-    by stride (`_memory_format.preserved_order`, reversed)."""
+    by stride (`_memory_format.preserved_order`, reversed).
+
+    `ambiguity_check` (True, or a list of memory formats) refuses an order that is not the only
+    one: see NOTE [ dim_order's ambiguity checks ]."""
     from .. import _memory_format as mf
-    if ambiguity_check is not False:
-        raise NotImplementedError("dim_order(ambiguity_check=...) is not supported by ember")
+    if self.is_sparse:
+        raise AttributeError(f"Can't get dim order on sparse type: {self.type()} Use "
+                             f"Tensor.to_dense() to convert to a dense tensor first.")
+    if not isinstance(ambiguity_check, bool) and not (
+            isinstance(ambiguity_check, list) and
+            all(isinstance(f, mf.memory_format) for f in ambiguity_check)):
+        raise TypeError(_AMBIGUITY_CHECK_TYPE)
+    shape, strides = tuple(self.shape), self.stride()
+    if ambiguity_check is not False and _may_have_other_orders(shape, strides):
+        formats = ambiguity_check if isinstance(ambiguity_check, list) else []
+        if sum(self.is_contiguous(memory_format=f) for f in formats) != 1:
+            raise RuntimeError("The tensor does not have unique dim order, or cannot map to "
+                               "exact one of the given memory formats.")
     ndim = self.ndim
     if ndim < 2:
         return tuple(range(ndim))
@@ -273,7 +290,34 @@ def dim_order(self, ambiguity_check=False):
     channels_last = ndim == 4 and self.is_contiguous(memory_format=mf.channels_last)
     if row_major != channels_last:
         return tuple(range(ndim)) if row_major else (0, *range(2, ndim), 1)
-    return tuple(reversed(mf.preserved_order(tuple(self.shape), self.stride())))
+    order = tuple(reversed(mf.preserved_order(shape, strides)))
+    if ambiguity_check and not _strictly_nested(order, shape, strides):
+        raise RuntimeError("The tensor does not have unique dim order.")
+    return order
+
+
+dim_order.__qualname__ = "Tensor.dim_order"     # (a Python method in torch: its errors say so)
+
+
+# NOTE [ dim_order's ambiguity checks ]
+# torch runs two checks, with two messages. First (for True or any list): a tensor with a dim
+# of size 1 or two neighbouring dims of equal strides may have several orders; it passes only
+# if it is contiguous in exactly one of the listed formats (True lists none). Then (for True or
+# a non-empty list), unless the tensor is row-major or channels-last and not both, every dim
+# of the order must have a nonzero stride smaller than the one before it, ties in stride
+# counting as ambiguous unless the inner dim is the longer one.
+
+def _may_have_other_orders(shape, strides):
+    return 1 in shape or any(a == b for a, b in zip(strides, strides[1:]))
+
+
+def _strictly_nested(order, shape, strides):
+    """Whether each dim of `order` (outermost first) is unambiguously inside the one before."""
+    for outer, inner in zip(order, order[1:]):
+        a, b = strides[inner], strides[outer]
+        if a == 0 or b == 0 or (a == b and shape[outer] >= shape[inner]) or a > b:
+            return False
+    return True
 
 
 @method()

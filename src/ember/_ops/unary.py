@@ -215,8 +215,14 @@ class Round(_Rounding):
             return x.copy()
         if decimals == 0:
             return xp.round(x)
-        scale = 10.0 ** decimals
-        return xp.round(x * scale) / scale
+        # torch's kernel: a power of ten in the op's math type (float32 for 16-bit floats),
+        # divided by for negative decimals, so 1200.1 rounds to 1000 and not to 999.9999
+        math_type = xp.float64 if x.dtype == xp.float64 else xp.float32
+        ten = math_type(10.0 ** abs(decimals))
+        wide = x.astype(math_type, copy=False)
+        if decimals < 0:
+            return (xp.round(wide / ten) * ten).astype(x.dtype, copy=False)
+        return (xp.round(wide * ten) / ten).astype(x.dtype, copy=False)
 
 
 class RoundDecimals(Round):

@@ -431,22 +431,22 @@ class AccumulateGrad(Node):
             old._bump_version()
         if meta is not None and meta.post_accumulate_hooks:
             for hook in tuple(meta.post_accumulate_hooks.values()):
-                _check_post_accumulate_result(hook(leaf))
+                _check_post_accumulate_result(hook, leaf, hook(leaf))
         return ()
 
 
 AccumulateGrad.__module__ = "builtins"      # (as torch: <class 'AccumulateGrad'>)
 
 
-def _check_post_accumulate_result(result):
+def _check_post_accumulate_result(hook, leaf, result):
     """torch's errors for a post-accumulate-grad hook that returns something: such a hook may
-    only act on the leaf (its `.grad`), never replace a gradient."""
-    if result is None:
+    only act on the leaf (its `.grad`), never replace a gradient. It may return the leaf
+    itself (`lambda p: p.add_(p.grad, alpha=-lr)`); anything else is checked as a hook's
+    replacement value first (so a tensor of another dtype or size names that), then refused."""
+    if result is None or result is leaf:
         return
-    from .._tensor import Tensor
-    if isinstance(result, Tensor):
-        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
-    raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    checked_hook_grad(hook, leaf, result)
+    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _obeys_layout_contract(grad, leaf):

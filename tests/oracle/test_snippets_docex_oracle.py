@@ -1,0 +1,115 @@
+"""Programs on the behaviours that running the examples of torch's own docstrings under ember
+turned up (a sweep over `torch`, `torch.Tensor`, `torch.nn`, `torch.linalg`, `torch.fft`,
+`torch.special`, `torch.distributions`, `torch.optim`, `torch.autograd`, `torch.func`, ...):
+each is a short program of its own on one such behaviour, run under real torch and under
+ember (`import ember as torch`); what they print must be identical.
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+PRELUDE = "import warnings\nnn = torch.nn; F = torch.nn.functional\n"
+
+
+def _warnings(body):
+    """A program whose warnings are printed (the harness ignores them otherwise)."""
+    indented = "\n".join("    " + line for line in body.strip().splitlines())
+    return PRELUDE + ("with warnings.catch_warnings(record=True) as caught:\n"
+                      "    warnings.simplefilter('always')\n" + indented + "\n"
+                      "for w in caught:\n"
+                      "    print(w.category.__name__, str(w.message).split(' (Triggered')[0])\n")
+
+
+PROGRAMS = {
+    'post_accumulate_hook_results': PRELUDE + r'''
+results = [("leaf itself", lambda p: p), ("in-place step", lambda p: p.sub_(p.grad, alpha=0.5)),
+           ("None", lambda p: None), ("detached", lambda p: p.detach()),
+           ("number", lambda p: 3), ("other size", lambda p: torch.zeros(4)),
+           ("other dtype", lambda p: torch.zeros(2, dtype=torch.float64))]
+for name, hook in results:
+    w = torch.tensor([1., 2.], requires_grad=True)
+    w.register_post_accumulate_grad_hook(hook)
+    try:
+        (w * w).sum().backward()
+        print(name, w, w.grad)
+    except (RuntimeError, TypeError) as e:
+        print(name, type(e).__name__, e)
+''',
+    'asarray_requires_grad': PRELUDE + r'''
+leaf = torch.tensor([1., 2., 3.], requires_grad=True)
+mid = leaf * 2
+for kwargs in [dict(requires_grad=False), dict(requires_grad=True), dict(copy=True),
+               dict(copy=True, requires_grad=False), dict(dtype=torch.float64),
+               dict(dtype=torch.float64, requires_grad=False), dict(copy=False)]:
+    out = torch.asarray(mid, **kwargs)
+    print(kwargs, out, out.requires_grad, out.is_leaf, out.data_ptr() == mid.data_ptr())
+w = torch.tensor([1., 2.], requires_grad=True)
+same = torch.asarray(w, requires_grad=False)
+print(same is w, w.requires_grad)
+with torch.no_grad():
+    c = torch.asarray(mid, dtype=torch.float64, requires_grad=True)
+print(c.grad_fn, c.requires_grad, c.is_leaf)
+try:
+    torch.asarray(torch.tensor([1, 2]), copy=True, requires_grad=True)
+except RuntimeError as e:
+    print(e)
+''',
+    'asarray_unspecified_requires_grad_warns': _warnings(r'''
+w = torch.tensor([1., 2.], requires_grad=True)
+print(torch.asarray(w + 1))
+print(torch.asarray(w.detach() + 1), torch.asarray([1., 2.]))
+'''),
+    'round_to_negative_decimals': PRELUDE + r'''
+x = torch.tensor([1200.1234567, -2550.5, 0.125, 7.0e6, 1.5e-3, 449.99])
+for d in (-4, -3, -2, -1, 1, 2, 3):
+    print(d, torch.round(x, decimals=d).tolist(), x.round(decimals=d).dtype)
+for dt in (torch.float16, torch.bfloat16, torch.float64):
+    print(dt, torch.round(x.to(dt), decimals=-2), torch.round(x.to(dt), decimals=1))
+''',
+    'ldexp_broadcast_warning': _warnings(r'''
+print(torch.ldexp(torch.tensor([1.]), torch.tensor([1, 2, 3])))
+print(torch.ldexp(torch.tensor([[1.], [2.]]), torch.tensor([1, 2])))
+print(torch.ldexp(torch.tensor([1., 2.]), torch.tensor([1.5])))
+print(torch.ldexp(torch.tensor([1]), torch.tensor([1, 2])))
+print(torch.ldexp(torch.tensor([1j]), torch.tensor([1, 2])))
+print(torch.tensor([3.], dtype=torch.bfloat16).ldexp(torch.tensor([0, 1])))
+'''),
+    'triangular_solve_deprecation': _warnings(r'''
+A = torch.tensor([[2., 1.], [0., 4.]])
+b = torch.tensor([[1., 2.], [3., 4.]])
+print(torch.triangular_solve(b, A))
+'''),
+    'dim_order_ambiguity_check': PRELUDE + r'''
+def orders(t):
+    out = []
+    for check in (False, True, [torch.contiguous_format, torch.channels_last],
+                  [torch.channels_last], [], [torch.contiguous_format]):
+        try:
+            out.append(t.dim_order(ambiguity_check=check))
+        except RuntimeError as e:
+            out.append(str(e)[:60])
+    return out
+base = torch.zeros(64)
+for t in [torch.zeros(2, 3, 4, 5), torch.zeros(1, 3, 4, 5), torch.zeros(2, 3, 4, 5).permute(0, 2, 1, 3),
+          torch.zeros(2, 3, 4, 5).to(memory_format=torch.channels_last),
+          torch.zeros(3, 1, 4, 5).to(memory_format=torch.channels_last),
+          base.as_strided((2, 2, 2), (1, 4, 1)), base.as_strided((2, 2, 2), (4, 1, 1)),
+          torch.zeros(3).expand(2, 3), torch.zeros(()), torch.zeros(1)]:
+    print(tuple(t.shape), t.stride(), orders(t))
+for bad in ("yes", (torch.channels_last,), [torch.channels_last, 1], None):
+    try:
+        torch.zeros(2).dim_order(ambiguity_check=bad)
+    except TypeError as e:
+        print(e)
+try:
+    torch.zeros(2).dim_order(True)
+except TypeError as e:
+    print(e)
+''',
+}
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
