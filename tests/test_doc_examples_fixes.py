@@ -113,3 +113,67 @@ def test_dim_order_ambiguity_checks():
         assert _raises(TypeError, lambda: one.dim_order(ambiguity_check=bad)) == \
             "The ambiguity_check argument must be a bool or a list of memory formats."
     assert "takes 1 positional argument" in _raises(TypeError, lambda: one.dim_order(True))
+
+
+def test_max_pool_asked_for_indices_names_the_with_indices_kernel():
+    for call, name in [(lambda: torch.nn.functional.max_pool2d("x", 2, return_indices=True),
+                        "max_pool2d_with_indices"),
+                       (lambda: torch.nn.MaxPool2d(2, return_indices=True)(None),
+                        "max_pool2d_with_indices"),
+                       (lambda: torch.nn.functional.max_pool1d(None, 2, return_indices=True),
+                        "max_pool1d_with_indices"),
+                       (lambda: torch.nn.functional.max_pool2d(None, 2), "max_pool2d")]:
+        assert _raises(TypeError, call).startswith(f"{name}(): argument 'input' (position 1)")
+    values, indices = torch.nn.MaxPool2d(2, return_indices=True)(
+        torch.arange(16.).view(1, 1, 4, 4))
+    assert values.flatten().tolist() == [5., 7., 13., 15.]
+    assert indices.flatten().tolist() == [5, 7, 13, 15]
+
+
+def test_to_sparse_with_a_layout_names_the_call_and_refuses_blocksizes_it_cannot_use():
+    d = torch.tensor([[0, 5], [0, 0], [7, 8]])
+    assert _raises(RuntimeError, lambda: d.to_sparse(layout=torch.sparse_bsr,
+                                                     blocksize=(2, 1))) == \
+        "dense_to_sparse: tensor sparse size (3,2) must be divisible by given blocksize (2,1)"
+    assert _raises(RuntimeError, lambda: d.to_sparse_bsr((2, 1))).startswith(
+        "dense_to_sparse_bsr: tensor sparse size")
+    assert _raises(RuntimeError, lambda: d.to_sparse().to_sparse_bsr((2, 1))).startswith(
+        "coo_to_sparse_bsr: ")
+    assert _raises(RuntimeError, lambda: d.to_sparse_csr().to_sparse(
+        layout=torch.sparse_bsc, blocksize=(1, 3))).startswith("sparse_compressed_to_sparse: ")
+    assert _raises(RuntimeError, lambda: d.to_sparse(layout=torch.sparse_csr,
+                                                     blocksize=(1, 1))) == \
+        "dense_to_sparse: conversion from Strided to SparseCsr with blocksize argument given " \
+        "is not supported"
+    assert _raises(RuntimeError, lambda: d.to_sparse().to_sparse(blocksize=(1, 1))) == \
+        "to_sparse: conversion from Sparse to Sparse with blocksize argument given is not " \
+        "supported"
+    assert _raises(RuntimeError, lambda: d.to_sparse().to_sparse(
+        layout=torch.sparse_bsr, blocksize=(2,))) == \
+        "sparse_coo_to_sparse: blocksize needs to be a tuple of size 2, but got 1"
+    bsr = d.to_sparse(layout=torch.sparse_bsr, blocksize=(3, 1))
+    assert bsr.layout is torch.sparse_bsr and bsr.to_dense().tolist() == d.tolist()
+
+
+def test_assert_close_with_zero_tolerances_reports_inequality():
+    text = _raises(AssertionError, lambda: torch.testing.assert_close(
+        1e-9, 1e-10, rtol=0, atol=0))
+    assert text.startswith("Scalars are not equal!") and "allowed" not in text
+    text = _raises(AssertionError, lambda: torch.testing.assert_close(
+        torch.tensor([1., 2.]), torch.tensor([1., 2.5]), rtol=0, atol=0))
+    assert text.splitlines()[0] == "Tensor-likes are not equal!"
+    assert text.splitlines()[-1] == \
+        f"Greatest relative difference: {float(np.float32(0.5) / np.float32(2.5))} at index (1,)"
+    text = _raises(AssertionError, lambda: torch.testing.assert_close(3.0, 0.0, rtol=0,
+                                                                      atol=1e-3))
+    assert text.startswith("Scalars are not close!") and "(up to 0.001 allowed)" in text
+
+
+def test_assert_close_without_subclasses_refuses_a_parameter_against_a_tensor():
+    e = torch.tensor([1., 2.])
+    torch.testing.assert_close(torch.nn.Parameter(e.clone()), e)
+    torch.testing.assert_close(torch.nn.Parameter(e.clone()), torch.nn.Parameter(e.clone()),
+                               allow_subclasses=False)
+    for pair in [(torch.nn.Parameter(e.clone()), e), (e, torch.nn.Parameter(e.clone()))]:
+        assert _raises(TypeError, lambda: torch.testing.assert_close(
+            *pair, allow_subclasses=False)).startswith("No comparison pair was able to handle")

@@ -110,6 +110,60 @@ try:
 except TypeError as e:
     print(e)
 ''',
+    'max_pool_with_indices_names_its_kernel': PRELUDE + r'''
+for call in [lambda: F.max_pool2d("x", 2, return_indices=True), lambda: F.max_pool2d("x", 2),
+             lambda: nn.MaxPool2d(2, return_indices=True)([[1.]]), lambda: nn.MaxPool2d(2)(None),
+             lambda: F.max_pool1d(None, 2, return_indices=True)]:
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+x = torch.arange(16.).view(1, 1, 4, 4)
+print(nn.MaxPool2d(2, return_indices=True)(x))
+''',
+    'to_sparse_layout_blocksize_errors': PRELUDE + r'''
+d = torch.tensor([[0, 5], [0, 0], [7, 8]])
+sources = {"dense": d, "coo": d.to_sparse(), "csr": d.to_sparse_csr()}
+for name, src in sources.items():
+    for layout, blocksize in [(torch.sparse_bsr, (2, 1)), (torch.sparse_bsc, (1, 3)),
+                              (torch.sparse_csr, (1, 1)), (torch.sparse_csc, (1, 1)),
+                              (torch.sparse_coo, (1, 1)), (None, (1, 1)), (torch.sparse_bsr, (2,)),
+                              (torch.sparse_bsr, (3, 1))]:
+        try:
+            out = src.to_sparse(layout=layout, blocksize=blocksize)
+            print(name, layout, out.layout, out.values().shape)
+        except RuntimeError as e:
+            print(name, layout, e)
+for f in [lambda: d.to_sparse_bsr((2, 1)), lambda: d.to_sparse().to_sparse_bsr((2, 1)),
+          lambda: d.to_sparse_csr().to_sparse_bsc((1, 3))]:
+    try:
+        f()
+    except RuntimeError as e:
+        print(e)
+''',
+    'assert_close_zero_tolerances_and_subclasses': PRELUDE + r'''
+def check(*args, **kwargs):
+    try:
+        torch.testing.assert_close(*args, **kwargs)
+        print("ok")
+    except AssertionError as e:
+        print(e)
+    except TypeError as e:
+        print("TypeError")
+check(1e-9, 1e-10, rtol=0, atol=0)
+check(3.0, 0.0, rtol=0, atol=0)
+check(3.0, 0.0, rtol=0, atol=1e-3)
+check(torch.tensor([1., 2., 4.]), torch.tensor([1., 2.5, 4.]), rtol=0, atol=0)
+check(torch.tensor(1.), torch.tensor(1.5), rtol=0, atol=0)
+check(torch.tensor([1, 2]), torch.tensor([1, 3]))
+e = torch.tensor([1., 2.])
+check(nn.Parameter(e.clone()), e)
+check(nn.Parameter(e.clone()), e, allow_subclasses=False)
+check(e, nn.Parameter(e.clone()), allow_subclasses=False)
+check(nn.Parameter(e.clone()), nn.Parameter(e.clone()), allow_subclasses=False)
+check({"w": nn.Parameter(e.clone())}, {"w": e}, allow_subclasses=False)
+check([1.0, 2.0], (1.0, 2.5), rtol=0, atol=0)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

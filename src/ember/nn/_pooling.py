@@ -129,9 +129,11 @@ def _max_pool_op(op, x):
     return meta
 
 
-def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode):
+def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode,
+                 with_indices=False):
     name = f"max_pool{nd}d"
-    tensors(name, (0, "input", input, False))     # (torch's parser reads it first)
+    # (torch's parser reads the input first, in max_pool2d_with_indices when indices are asked)
+    tensors(name + "_with_indices" * with_indices, (0, "input", input, False))
     count = _COUNT[nd]
     kernel = _ints(kernel_size, nd, f"{name}: kernel_size must either be a single int, or a "
                                     f"tuple of {count} ints")
@@ -171,7 +173,7 @@ def _max_pool_nd(input, nd, kernel_size, stride, padding, dilation, ceil_mode):
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
     """2-d max pooling over (N, C, H, W) or (C, H, W): (values, flat indices into H*W)."""
-    return _max_pool_nd(input, 2, kernel_size, stride, padding, dilation, ceil_mode)
+    return _max_pool_nd(input, 2, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
@@ -235,9 +237,9 @@ def _one(value, what, allow_none=False):
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """1-d max pooling over (N, C, L) or (C, L); with return_indices, also the indices."""
-    tensors("max_pool1d", (0, "input", input, False))
     if return_indices:
         return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    tensors("max_pool1d", (0, "input", input, False))
     try:
         return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
     except Exception:
@@ -289,7 +291,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         return quantized_max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode,
                                     return_indices)
     try:
-        result = _max_pool_nd(input, 2, kernel_size, stride, padding, dilation, ceil_mode)
+        result = _max_pool_nd(input, 2, kernel_size, stride, padding, dilation, ceil_mode,
+                              return_indices)
     except Exception:
         _refused("max_pool2d_with_indices" if return_indices else "max_pool2d", kernel_size,
                  stride, padding, dilation)

@@ -375,15 +375,15 @@ def _layout_name(data):
     return LAYOUT_NAMES[getattr(type(data), "layout", "strided")]
 
 
-def _check_blocksize(blocksize, shape, name):
+def _check_blocksize(blocksize, shape, name, source="dense_"):
     if blocksize is None:
         raise TypeError(f'{name}() missing 1 required positional arguments: "blocksize"')
     blocksize = tuple(blocksize)
     if len(blocksize) != 2:
-        raise RuntimeError(f"dense_{name}: blocksize needs to be a tuple of size 2, but got "
+        raise RuntimeError(f"{source}{name}: blocksize needs to be a tuple of size 2, but got "
                            f"{len(blocksize)}")
     if shape[0] % blocksize[0] or shape[1] % blocksize[1]:
-        raise RuntimeError(f"dense_{name}: tensor sparse size ({shape[0]},{shape[1]}) must be "
+        raise RuntimeError(f"{source}{name}: tensor sparse size ({shape[0]},{shape[1]}) must be "
                            f"divisible by given blocksize ({blocksize[0]},{blocksize[1]})")
     return blocksize
 
@@ -392,7 +392,7 @@ def convert(self, layout, blocksize=None, dense_dim=None, node=None):
     """This tensor in the compressed `layout` (torch's to_sparse_csr/csc/bsr/bsc); `node`
     replaces the layout's own backward (to_sparse(layout=...) records ToSparseBackward1)."""
     cls = RECORDS[layout]
-    name = f"to_{layout}"
+    name = "to_sparse" if node else f"to_{layout}"     # (torch's errors name the call made)
 
     def emit(rec):
         refuse_complex_grad(self, "to_sparse" if node else name)
@@ -404,8 +404,8 @@ def convert(self, layout, blocksize=None, dense_dim=None, node=None):
         if isinstance(blocksize, int):
             blocksize = (blocksize, blocksize)
         if len(tuple(blocksize)) != 2:
-            raise RuntimeError(f"dense_{name}: blocksize needs to be a tuple of size 2, but got "
-                               f"{len(tuple(blocksize))}")
+            raise RuntimeError(f"{_source_prefix(data, node)}{name}: blocksize needs to be a "
+                               f"tuple of size 2, but got {len(tuple(blocksize))}")
     if type(data) is cls:
         if cls.blocked and tuple(blocksize) != data.blocksize:
             raise RuntimeError(
@@ -447,8 +447,26 @@ def convert(self, layout, blocksize=None, dense_dim=None, node=None):
             from .._ops.elementwise import check_limited
             check_limited(self, "index_select")
     if cls.blocked:
-        blocksize = _check_blocksize(blocksize, dense.shape, name)
+        blocksize = _check_blocksize(blocksize, dense.shape, name, _source_prefix(data, node))
     return emit(from_dense(dense, cls, blocksize))
+
+
+def _source_prefix(data, via_to_sparse):
+    """How torch's conversion errors name the kind of tensor converted."""
+    if isinstance(data, SparseCompressed):
+        return "sparse_compressed_"
+    if isinstance(data, SparseCOO):
+        return "sparse_coo_" if via_to_sparse else "coo_"
+    return "dense_"
+
+
+def refuse_blocksize(data, layout):
+    """torch's error for to_sparse(layout=..., blocksize=...) into a layout without blocks
+    (from the same layout, the error has no prefix)."""
+    source = getattr(type(data), "layout", "strided")
+    prefix = "" if source == layout else _source_prefix(data, True)
+    raise RuntimeError(f"{prefix}to_sparse: conversion from {LAYOUT_NAMES[source]} to "
+                       f"{LAYOUT_NAMES[layout]} with blocksize argument given is not supported")
 
 
 # -- autograd -------------------------------------------------------------------------------

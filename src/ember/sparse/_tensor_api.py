@@ -343,6 +343,10 @@ def to_dense(self, dtype=None, *, masked_grad=None):
 def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
     """The sparse COO form of this tensor: entries where it is nonzero (all of the first
     `sparse_dim` dims, by default every dim)."""
+    if blocksize is not None and (layout is None or layout.name in (
+            "sparse_coo", "sparse_csr", "sparse_csc")):
+        from ._compressed import refuse_blocksize
+        refuse_blocksize(self._data, "sparse_coo" if layout is None else layout.name)
     if layout is not None and layout.name != "sparse_coo":
         from ._compressed import convert
         if layout.name in ("sparse_bsr", "sparse_bsc") and blocksize is None:

@@ -81,8 +81,9 @@ def _compare_arrays(a, e, rtol, atol, equal_nan, exact):
         else:
             abs_diff = np.abs(a - e)
             rel_diff = abs_diff / np.abs(e)
-    allowed = ("", "") if exact else (f" (up to {atol} allowed)", f" (up to {rtol} allowed)")
-    kind = "equal" if exact else "close"
+    equality = exact or rtol == 0 and atol == 0
+    allowed = ("", "") if equality else (f" (up to {atol} allowed)", f" (up to {rtol} allowed)")
+    kind = "equal" if equality else "close"
     bad = int((~close).sum())
     total = close.size
     lines = [f"Tensor-likes are not {kind}!", "",
@@ -124,13 +125,14 @@ def _compare_numbers(actual, expected, rtol, atol, equal_nan, check_type, exact=
         if actual == expected or finite and abs(actual - expected) <= atol + rtol * abs(
                 expected) or (equal_nan and actual != actual and expected != expected):
             return
-        allowed = (f" (up to {atol} allowed)", f" (up to {rtol} allowed)")
+        allowed = ("", "") if rtol == 0 and atol == 0 else \
+            (f" (up to {atol} allowed)", f" (up to {rtol} allowed)")
     diff = abs(actual - expected)
     try:
         relative = diff / abs(expected)
     except ZeroDivisionError:
         relative = math.inf if diff else math.nan
-    kind = "equal" if exact else "close"
+    kind = "close" if allowed[0] else "equal"     # (zero tolerances ask for equality)
     raise _Mismatch(f"Scalars are not {kind}!\n\nExpected {expected} but got {actual}.\n"
                     f"Absolute difference: {_number(diff)}{allowed[0]}\n"
                     f"Relative difference: {_number(relative)}{allowed[1]}")
@@ -141,12 +143,17 @@ def _compare(actual, expected, path, options):
     # NumPy's scalars compare as the Python numbers they hold (np.float32(1) with 1.0)
     actual = actual.item() if isinstance(actual, np.generic) else actual
     expected = expected.item() if isinstance(expected, np.generic) else expected
+    if not options["allow_subclasses"] and isinstance(actual, Tensor) and \
+            isinstance(expected, Tensor) and type(actual) is not type(expected):
+        raise TypeError(f"No comparison pair was able to handle inputs of type {type(actual)} "
+                        f"and {type(expected)}.")
     try:
         # (a tensor and a NumPy array make no pair: torch compares arrays with arrays only)
         if isinstance(actual, (Tensor, np.ndarray)) and isinstance(expected,
                                                                    (Tensor, np.ndarray)) \
                 and isinstance(actual, Tensor) == isinstance(expected, Tensor):
-            return _compare_tensors(_as_tensor(actual), _as_tensor(expected), **options)
+            tensor_options = {k: v for k, v in options.items() if k != "allow_subclasses"}
+            return _compare_tensors(_as_tensor(actual), _as_tensor(expected), **tensor_options)
         if isinstance(actual, numbers) and isinstance(expected, numbers):
             return _compare_numbers(actual, expected, options["rtol"], options["atol"],
                                     options["equal_nan"], options["check_dtype"])
@@ -189,7 +196,8 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
     """
     if (rtol is None) != (atol is None):
         _tolerances(None, rtol, atol)           # raises torch's error
-    options = dict(rtol=rtol, atol=atol, equal_nan=equal_nan, check_device=check_device,
+    options = dict(allow_subclasses=allow_subclasses, rtol=rtol, atol=atol,
+                   equal_nan=equal_nan, check_device=check_device,
                    check_dtype=check_dtype, check_stride=check_stride)
     try:
         _compare(actual, expected, (), options)
