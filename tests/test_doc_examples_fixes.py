@@ -177,3 +177,29 @@ def test_assert_close_without_subclasses_refuses_a_parameter_against_a_tensor():
     for pair in [(torch.nn.Parameter(e.clone()), e), (e, torch.nn.Parameter(e.clone()))]:
         assert _raises(TypeError, lambda: torch.testing.assert_close(
             *pair, allow_subclasses=False)).startswith("No comparison pair was able to handle")
+
+
+def test_a_second_backward_through_nodes_that_keep_indices_is_refused():
+    from ember.autograd.graph import FREED_ERROR
+    emb = torch.nn.Embedding(6, 3)
+    ids = torch.tensor([1, 4, 1])
+    x = torch.tensor([[3., 1., 2.], [0., 5., 4.]], requires_grad=True)
+    for pick in [lambda: emb(ids), lambda: x[[0, 1], [1, 2]], lambda: x.max(dim=1).values,
+                 lambda: x.sort(1).values, lambda: x.median(1).values,
+                 lambda: torch.nn.functional.embedding_bag(ids, emb.weight, torch.tensor([0]))]:
+        out = pick()
+        out.sum().backward()
+        assert _raises(RuntimeError, lambda: out.sum().backward()) == FREED_ERROR
+    emb.weight.grad = None
+    rows = emb(ids)
+    rows.sum().backward(retain_graph=True)
+    rows.sum().backward()
+    # row 1 is picked twice, row 4 once; two backwards
+    assert emb.weight.grad.sum(1).tolist() == [0., 12., 0., 0., 6., 0.]
+    x.grad = None
+    top = x.max(dim=1).values
+    top.sum().backward()                # (a view's node frees nothing: slices go twice)
+    part = x[1:]
+    part.sum().backward()
+    part.sum().backward()
+    assert x.grad.tolist() == [[1., 0., 0.], [2., 3., 2.]]

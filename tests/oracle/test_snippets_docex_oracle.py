@@ -164,6 +164,35 @@ check(nn.Parameter(e.clone()), nn.Parameter(e.clone()), allow_subclasses=False)
 check({"w": nn.Parameter(e.clone())}, {"w": e}, allow_subclasses=False)
 check([1.0, 2.0], (1.0, 2.5), rtol=0, atol=0)
 ''',
+    'second_backward_through_index_nodes': PRELUDE + r'''
+torch.manual_seed(0)
+emb = nn.Embedding(6, 3)
+ids = torch.tensor([1, 4])
+x = torch.randn(4, 5, requires_grad=True)
+picks = {"embedding": lambda: emb(ids), "embedding_bag": lambda: F.embedding_bag(ids, emb.weight, torch.tensor([0])),
+         "index": lambda: x[[0, 2]], "mask": lambda: x[x > 0], "max_dim": lambda: x.max(dim=1).values,
+         "min_dim": lambda: x.min(1)[0], "sort": lambda: x.sort(1).values, "topk": lambda: x.topk(2).values,
+         "kthvalue": lambda: x.kthvalue(2, 1).values, "median": lambda: x.median(1).values,
+         "nanmedian": lambda: x.nanmedian(1).values, "mode": lambda: x.mode(1).values,
+         "slice": lambda: x[1:3], "sum": lambda: x.sum(1), "amax": lambda: x.amax(1)}
+for name, pick in picks.items():
+    out = pick()
+    out.sum().backward()
+    try:
+        out.sum().backward()
+        print(name, "twice")
+    except RuntimeError as e:
+        print(name, str(e)[:50])
+# kept with retain_graph, freed by the last backward
+anchor = emb(ids)
+anchor.pow(2).sum().backward(retain_graph=True)
+anchor.sum().backward()
+print(emb.weight.grad)
+try:
+    anchor.sum().backward()
+except RuntimeError as e:
+    print(str(e)[:50])
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -14,8 +14,8 @@ named as torch names it (`ExpBackward0`, or `node_name = ...`), so `y.grad_fn` p
 """
 from .._tensor import INFERENCE_SAVED, Tensor
 from ..autograd._engine import _running
-from ..autograd.graph import _FREED, Node, _Extras, _sequence, accumulator_of, gradient_edge, \
-    on_record
+from ..autograd.graph import _FREED, FREED_ERROR, Node, _Extras, _sequence, accumulator_of, \
+    gradient_edge, on_record
 
 
 class Op(Node):
@@ -33,6 +33,8 @@ class Op(Node):
     #                         -> the node attribute holding it (a `scalar` one: a Scalar
     #                         argument), or a function of the node
     _default_params = None  # keyword defaults, kept as class attributes (see elementwise)
+    frees = False           # True: torch saves tensors (indices) that the node keeps as
+    #                         params; a backward frees them, as it frees `saves`
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -87,6 +89,8 @@ class Op(Node):
         return self._unpack()
 
     def apply(self, grad_outputs):
+        if self._saved is _FREED:       # (as torch: even if backward would read none of them)
+            raise RuntimeError(FREED_ERROR)
         grads = self.backward(*grad_outputs)
         return grads if type(grads) is tuple else (grads,)
 
@@ -229,6 +233,8 @@ def record(op, args, outputs, params, num_outputs=None):
         node.__dict__.update(params)
     if needed:
         _save(op, node, args, outputs, params, needed)
+    elif op.frees:
+        node._saved = node._saved_info = ()     # (released like saved values)
     else:
         node._saved = None
     if num_outputs is None:

@@ -338,6 +338,7 @@ def _numpy_index(ndim, advanced):
 
 class Index(Op):
     """Elements gathered by integer or mask indices (a copy)."""
+    frees = True                # (torch saves the index tensors)
 
     def backward(ctx, grad):
         from .._creation import zeros

@@ -43,6 +43,7 @@ class NanmedianAll(MedianAll):
 class MedianDim(Op):
     """A value picked along a dim (median, kthvalue, mode): the gradient goes to its index."""
     node_name = "MedianBackward1"
+    frees = True                # (torch saves the indices)
 
     def backward(ctx, grad):
         return to_index(grad, ctx.dim, ctx.indices, ctx.keepdim, ctx.self_size)

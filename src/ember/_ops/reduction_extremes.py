@@ -61,6 +61,7 @@ class MinAll(MaxAll):
 class MaxDim(Op):
     """The largest element along a dim (the values output of `max(dim)`; `dim` as given)."""
     node_name = "MaxBackward0"
+    frees = True                # (torch saves the indices)
     shows = {"dim": "dim", "indices": "indices", "keepdim": "keepdim",
              "self_sym_sizes": "self_size"}
 

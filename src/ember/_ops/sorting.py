@@ -121,6 +121,7 @@ def _along(a, index):
 class Sort(Op):
     """Values picked by sort/topk along a dim (as given): the gradient goes back to their
     indices."""
+    frees = True                # (torch saves the indices)
     shows = {"dim": "dim", "indices": "indices", "self_sym_sizes": "self_size"}
 
     def backward(ctx, grad):

@@ -20,6 +20,7 @@ class Embedding(Op):
     row's gradient into the row it came from (none into `padding_idx`), divided by the
     index's count in the batch when `scale_grad_by_freq`."""
     inputs = ("weight",)
+    frees = True                # (torch saves the indices)
 
     sparse = False
     shows = {"indices": "indices", "padding_idx": "padding_idx",
@@ -158,6 +159,7 @@ class EmbeddingBag(Op):
     elements, per column); per_sample_weights get the dot product of row and gradient."""
     inputs = ("weight", "per_sample_weights")
     saves = {"per_sample_weights": ("weight",)}
+    frees = True                # (torch saves the indices and offsets)
     sparse = False
 
     def backward(ctx, grad):
