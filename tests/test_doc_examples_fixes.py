@@ -203,3 +203,78 @@ def test_a_second_backward_through_nodes_that_keep_indices_is_refused():
     part.sum().backward()
     part.sum().backward()
     assert x.grad.tolist() == [[1., 0., 0.], [2., 3., 2.]]
+
+
+def _mm_reduce_reference(dense, b, reduce):
+    """Row i, column j: the reduction of dense[i, k] * b[k, j] over the k stored in row i."""
+    out = np.zeros((dense.shape[0], b.shape[1]), dense.dtype)
+    for i, row in enumerate(dense):
+        ks = np.nonzero(row)[0]
+        if len(ks):
+            prods = row[ks, None] * b[ks]
+            out[i] = {"sum": prods.sum(0), "mean": prods.mean(0), "amax": prods.max(0),
+                      "amin": prods.min(0)}[reduce]
+    return out
+
+
+def test_sparse_mm_reduce_over_a_csr_rows_entries():
+    rng = np.random.default_rng(0)
+    dense = (rng.standard_normal((5, 4)) * (rng.random((5, 4)) > 0.4)).astype(np.float64)
+    dense[2] = 0
+    b = rng.standard_normal((4, 3))
+    a = torch.from_numpy(dense).to_sparse_csr()
+    for reduce in ("sum", "mean", "amax", "amin"):
+        out = torch.sparse.mm(a, torch.from_numpy(b), reduce)
+        np.testing.assert_allclose(out.numpy(), _mm_reduce_reference(dense, b, reduce),
+                                   rtol=1e-12)
+    assert torch.sparse.mm(a, torch.from_numpy(b), "max").tolist() == \
+        torch.sparse.mm(a, torch.from_numpy(b), "amax").tolist()
+
+
+def test_sparse_mm_reduce_gradients():
+    # rows [1, 0, 2] and [0, 3, -1]; b's rows [0, 1], [2, -3], [4, 0.5]; loss sum(y)
+    a = torch.tensor([[1., 0., 2.], [0., 3., -1.]]).to_sparse_csr().requires_grad_()
+    b = torch.tensor([[0., 1.], [2., -3.], [4., 0.5]], requires_grad=True)
+    y = torch.sparse.mm(a, b, "mean")
+    assert y.grad_fn.name() == "SparseMmReduceImplBackward0"
+    y.sum().backward()
+    # d/da_ik = sum_j b_kj / nnz_i; d/db_kj = sum_i a_ik / nnz_i
+    assert a.grad.layout is torch.sparse_csr
+    assert a.grad.values().tolist() == [0.5, 2.25, -0.5, 2.25]
+    assert b.grad.tolist() == [[0.5, 0.5], [1.5, 1.5], [0.5, 0.5]]
+    a.grad = b.grad = None
+    y = torch.sparse.mm(a, b, "amax")      # row 0: max(0, 8) = 8 and a tie max(1, 1) = 1
+    assert y.tolist() == [[8., 1.], [6., -0.5]]
+    y.sum().backward()
+    assert a.grad.values().tolist() == [1., 4., 2., 0.5]     # the first of the tie wins
+    assert b.grad.tolist() == [[0., 1.], [3., 0.], [2., -1.]]
+
+
+def test_sparse_mm_reduce_refusals():
+    a = torch.tensor([[1., 0.], [0., 2.]])
+    b = torch.ones(2, 2)
+    assert "'SparseCPU' backend" in _raises(NotImplementedError, lambda: torch.sparse.mm(
+        a.to_sparse(), b, "sum"))
+    assert _raises(RuntimeError, lambda: torch.sparse.mm(a.to_sparse_csr(), b, "prod")) == \
+        "sparse_mm_reduce: reduce type of prod has not been enabled."
+    assert _raises(TypeError, lambda: torch.sparse.mm(a.to_sparse_csr(), b, reduce=None)) == \
+        "_sparse_mm(): argument 'reduce' must be str, not NoneType"
+    assert torch.sparse.mm(a.to_sparse(), b).tolist() == [[1., 1.], [2., 2.]]
+
+
+def test_spdiags_places_diagonals_as_scipy_does():
+    d = torch.arange(1., 11.).reshape(2, 5)
+    s = torch.sparse.spdiags(d, torch.tensor([0, -2]), (5, 5))
+    assert s.layout is torch.sparse_coo and not s.is_coalesced()
+    expected = np.diag(np.arange(1., 6.))
+    expected[[2, 3, 4], [0, 1, 2]] = [6., 7., 8.]       # column j holds d[1, j]
+    assert s.to_dense().tolist() == expected.tolist()
+    above = torch.sparse.spdiags(d, torch.tensor([2, 0]), (5, 5), layout=torch.sparse_csr)
+    assert above.layout is torch.sparse_csr
+    assert above.to_dense()[0].tolist() == [6., 0., 3., 0., 0.]
+    assert _raises(RuntimeError, lambda: torch.sparse.spdiags(d, torch.tensor([0, 0]),
+                                                              (5, 5))) == \
+        "Offset tensor contains duplicate values"
+    assert _raises(RuntimeError, lambda: torch.sparse.spdiags(d, torch.tensor([0., 1.]),
+                                                              (5, 5))) == \
+        "Offset Tensor must have dtype Long but got Float"

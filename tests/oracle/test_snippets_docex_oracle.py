@@ -193,6 +193,58 @@ try:
 except RuntimeError as e:
     print(str(e)[:50])
 ''',
+    'sparse_mm_reduce': PRELUDE + r'''
+torch.manual_seed(0)
+dense = torch.randn(5, 4) * (torch.rand(5, 4) > 0.5)
+dense[2] = 0                                   # a row without entries
+a = dense.to_sparse_csr()
+b = torch.randn(4, 3)
+for reduce in ["sum", "mean", "amax", "amin", "max", "min"]:
+    x = a.clone().requires_grad_()
+    y = b.clone().requires_grad_()
+    out = torch.sparse.mm(x, y, reduce)
+    print(reduce, out.round(decimals=4), out.grad_fn.name())
+    (out * torch.arange(15.).view(5, 3)).sum().backward()
+    print(x.grad.values().round(decimals=4), x.grad.layout, y.grad.round(decimals=4))
+ties = torch.tensor([[1., 2.], [0., 0.]]).to_sparse_csr()
+w = torch.tensor([[2., 1.], [1., 0.5]], requires_grad=True)
+out = torch.sparse.mm(ties, w, "amax")
+out.sum().backward()
+print(out, w.grad)
+for bad in [lambda: torch.sparse.mm(dense.to_sparse(), b, "sum"), lambda: torch.sparse.mm(dense, b, "sum"),
+            lambda: torch.sparse.mm(a, b.to_sparse_csr(), "sum"), lambda: torch.sparse.mm(a, b, "prod"),
+            lambda: torch.sparse.mm(a, b, "Sum"), lambda: torch.sparse.mm(a, b.double(), "sum"),
+            lambda: torch.sparse.mm(a, b[:2], "sum"), lambda: torch.sparse.mm(a, b[:, 0], "sum"),
+            lambda: torch.sparse.mm(a, b, None)]:
+    try:
+        bad()
+    except (RuntimeError, TypeError, NotImplementedError) as e:
+        print(type(e).__name__, str(e)[:120])
+print(torch.sparse.mm(dense.to_sparse(), b).round(decimals=4))
+''',
+    'sparse_spdiags': PRELUDE + r'''
+d = torch.arange(1., 11.).reshape(2, 5)
+for offs in ([0, 2], [0, -2], [2, 0], [-4, 4], [1, -1]):
+    for layout in (None, torch.sparse_csr, torch.sparse_csc):
+        s = torch.sparse.spdiags(d, torch.tensor(offs), (5, 5), layout=layout)
+        print(offs, s)
+    print(s.to_dense())
+print(torch.sparse.spdiags(torch.arange(6).view(2, 3), torch.tensor([0, -1]), (3, 3)))
+print(torch.sparse.spdiags(torch.tensor([1., 2.]), torch.tensor(1), (2, 2)))
+print(torch.sparse.spdiags(d.clone().requires_grad_(), torch.tensor([0, 1]), (5, 5)).grad_fn.name())
+for bad in [lambda: torch.sparse.spdiags(d, torch.tensor([0, 0]), (5, 5)),
+            lambda: torch.sparse.spdiags(d, torch.tensor([0]), (5, 5)),
+            lambda: torch.sparse.spdiags(d, torch.tensor([0, 1]), (5, 5, 5)),
+            lambda: torch.sparse.spdiags(d, torch.tensor([0., 1.]), (5, 5)),
+            lambda: torch.sparse.spdiags(d, torch.tensor([0, 1]), (5, 5), layout=torch.sparse_bsr),
+            lambda: torch.sparse.spdiags(d, [0, 1], (5, 5)),
+            lambda: torch.sparse.spdiags(d[None], torch.tensor([0, 1]), (5, 5)),
+            lambda: torch.sparse.spdiags(d, torch.tensor([[0, 1]]), (5, 5))]:
+    try:
+        bad()
+    except (RuntimeError, TypeError) as e:
+        print(type(e).__name__, e)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -45,7 +45,7 @@ _KIND = {"max": "cpu_quantized", "min": "cpu_quantized", "flip": "cpu_quantized"
          "hspmm": "coo_cpu", "as_strided": "cpu_quantized", "_indices": "coo_only",
          "unfold": "cpu_quantized", "roll": "cpu", "trace": "cpu", "median": "cpu",
          "kthvalue.values": "cpu", "var.correction": "cpu", "angle": "cpu_csr",
-         "sparse_sampled_addmm": "csr_cpu"}
+         "sparse_sampled_addmm": "csr_cpu", "_sparse_mm_reduce_impl": "csr_cpu"}
 
 
 def backends_text(name):

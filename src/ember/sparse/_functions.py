@@ -7,9 +7,21 @@ from ._coo import SparseCOO, array_module
 from ._tensor_api import SparseAddmm, is_sparse, run, wrap
 
 
-def mm(mat1, mat2):
+_NO_REDUCE = object()
+
+
+def mm(mat1, mat2, *args, reduce=_NO_REDUCE):
     """sparse @ dense (a dense result; gradients: sparse for mat1, dense for mat2), or
-    sparse @ sparse (a sparse result)."""
+    sparse @ sparse (a sparse result); with `reduce` ("sum", "mean", "amax", "amin"), a CSR
+    matrix times a dense one, reduced that way (`_mm_reduce`)."""
+    if args or reduce is not _NO_REDUCE:
+        from ._mm_reduce import mm_reduce
+        if len(args) > 1 or args and reduce is not _NO_REDUCE:
+            raise TypeError(f"mm() takes from 2 to 3 positional arguments but "
+                            f"{2 + len(args)} were given" if len(args) > 1 else
+                            "mm() got multiple values for argument 'reduce'")
+        # (torch's error for a reduce that is no string says where it was given)
+        return mm_reduce(mat1, mat2, args[0] if args else reduce, positional=bool(args))
     if is_sparse(mat1) and is_sparse(mat2):
         return mm_checked(mat1, mat2, "mm")
     return addmm(None, mat1, mat2)
