@@ -125,6 +125,7 @@ from . import types  # noqa: E402,F401 - torch.types, reached as an attribute
 from . import futures  # noqa: E402,F401
 
 from . import sparse  # noqa: E402
+from . import masked  # noqa: E402,F401
 from .sparse._tensor_api import sparse_coo_tensor  # noqa: E402,F401
 from .sparse._compressed import (  # noqa: E402,F401
     crow_indices_copy, col_indices_copy, ccol_indices_copy, row_indices_copy, values_copy,

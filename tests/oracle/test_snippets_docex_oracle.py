@@ -245,6 +245,41 @@ for bad in [lambda: torch.sparse.spdiags(d, torch.tensor([0, 0]), (5, 5)),
     except (RuntimeError, TypeError) as e:
         print(type(e).__name__, e)
 ''',
+    'masked_reductions': PRELUDE + r'''
+x = torch.tensor([[-3., -2., -1., 7.], [0., 1., 2., 3.], [4., 5., 6., -8.]])
+m = torch.tensor([[True, False, True, True], [False, False, False, False], [True, True, False, True]])
+M = torch.masked
+for name in ["sum", "prod", "mean", "amax", "amin", "argmax", "argmin", "logsumexp", "median"]:
+    f = getattr(M, name)
+    print(name, f(x, 1, mask=m), f(x, 0, keepdim=True, mask=m))
+for name in ["sum", "mean", "amax", "prod", "logsumexp"]:
+    print(name, getattr(M, name)(x, mask=m), getattr(M, name)(x, (0, 1), mask=m))
+for name in ["cumsum", "cumprod", "softmax", "log_softmax", "softmin"]:
+    print(name, getattr(M, name)(x, 1, mask=m).round(decimals=4))
+for p in (1.0, 2.0, float("inf"), -float("inf"), 0.0):
+    print(p, M.norm(x, p, 1, mask=m), M.normalize(x, p, 1, mask=m).round(decimals=4))
+print(M.var(x, 1, mask=m), M.var(x, 1, False, mask=m), M.std(x, 1, correction=2, mask=m),
+      M.std(x, mask=m, keepdim=True))
+print(M.sum(x, 1, mask=torch.tensor([True, False, True, False])))     # a broadcast mask
+print(M.logaddexp(x[0], x[2], input_mask=m[0], other_mask=m[2]))
+ints = x.long()
+print(M.sum(ints, 1, mask=m), M.amax(ints, 1, mask=m), M.argmax(ints, 1, mask=m),
+      M.logsumexp(ints, 1, mask=m), M.var(ints, 1, mask=m), M.mean(ints, 1, mask=m, dtype=torch.float64))
+for bad in [lambda: M.mean(ints, 1, mask=m), lambda: M.softmax(ints, 1, mask=m),
+            lambda: M.median(ints, 1, mask=m), lambda: M.norm(ints, -float("inf"), 1, mask=m),
+            lambda: M.logaddexp(ints, ints)]:
+    try:
+        bad()
+    except (ValueError, RuntimeError, NotImplementedError, AssertionError) as e:
+        print(type(e).__name__, e)
+w = x.clone().requires_grad_()
+out = M.mean(w, 1, mask=m)
+out.nan_to_num().sum().backward()
+print(out.grad_fn, w.grad)
+w.grad = None
+M.softmax(w, 1, mask=m).nan_to_num()[:, 0].sum().backward()
+print(w.grad.round(decimals=4))
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
