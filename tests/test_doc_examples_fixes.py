@@ -278,3 +278,21 @@ def test_spdiags_places_diagonals_as_scipy_does():
     assert _raises(RuntimeError, lambda: torch.sparse.spdiags(d, torch.tensor([0., 1.]),
                                                               (5, 5))) == \
         "Offset Tensor must have dtype Long but got Float"
+
+
+def test_as_subclass_is_seen_by_no_torch_function_and_unwraps_a_subclass():
+    seen = []
+
+    class Logged(torch.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append(getattr(func, "__name__", func))
+            return super().__torch_function__(func, types, args, kwargs or {})
+    x = torch.ones(2).as_subclass(Logged)
+    plain = x.as_subclass(torch.Tensor)
+    assert type(plain) is torch.Tensor and seen == []
+    assert plain.data_ptr() == x.data_ptr()
+    ignored = torch.overrides.get_ignored_functions()
+    assert torch.Tensor.as_subclass in ignored and torch.Tensor.new_zeros in ignored
+    assert torch.add not in ignored
+    assert type(x.new_zeros(2)) is Logged and "new_zeros" in seen    # (listed, yet dispatched)

@@ -269,7 +269,8 @@ def test_modes_nest_and_can_intercept():
 def test_a_mode_before_the_subclass():
     with Recorder() as mode:
         r = torch.add(sub(1.), 1)
-    assert type(r) is Sub and mode.names == ["tensor", "as_subclass", "add"]
+    # (as_subclass is no operator a mode sees: torch lists it among the ignored functions)
+    assert type(r) is Sub and mode.names == ["tensor", "add"]
 
 
 def test_forward_ad_through_a_subclass():

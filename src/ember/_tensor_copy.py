@@ -64,7 +64,9 @@ def as_subclass(tensor, cls):
     if not issubclass(cls, Tensor):
         raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
                         "Tensor is not possible. Make sure your class inherits from Tensor.")
-    view = alias_of(tensor)
+    from ._torch_function import DisableTorchFunction
+    with DisableTorchFunction():        # (torch's as_subclass calls nothing a mode could see)
+        view = alias_of(tensor)
     if cls is Tensor:
         return view
     # NOTE: a fresh `cls` object given the view's fields, rather than `view.__class__ = cls`,

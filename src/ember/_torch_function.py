@@ -333,7 +333,9 @@ NOT_DISPATCHED_ATTRIBUTES = frozenset((
     "__init__", "__new__", "__hash__", "__iter__", "__init_subclass__", "__getattr__",
     "__setattr__", "__delattr__", "__class_getitem__", "__sizeof__", "__array_wrap__",
     "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__",
-    "__dlpack__", "__dlpack_device__", "__cuda_array_interface__"))
+    "__dlpack__", "__dlpack_device__", "__cuda_array_interface__",
+    # (torch's as_subclass is a plain C method: `x.as_subclass(Tensor)` unwraps a subclass)
+    "as_subclass"))
 
 
 def _overloaded(values):

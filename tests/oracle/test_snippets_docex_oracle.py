@@ -280,6 +280,31 @@ w.grad = None
 M.softmax(w, 1, mask=m).nan_to_num()[:, 0].sum().backward()
 print(w.grad.round(decimals=4))
 ''',
+    'as_subclass_is_not_dispatched': PRELUDE + r'''
+seen = []
+class Logged(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        seen.append(getattr(func, "__name__", str(func)))
+        return super().__torch_function__(func, types, args, kwargs or {})
+x = torch.arange(3.).as_subclass(Logged)
+plain = x.as_subclass(torch.Tensor)
+print(type(plain).__name__, seen, plain)
+print(type(x * 2).__name__, seen)
+class Recorder(torch.overrides.TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        seen.append("mode:" + getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+seen.clear()
+with Recorder():
+    y = torch.ones(2).as_subclass(Logged)
+    z = y.as_subclass(torch.Tensor)
+print(seen, type(z).__name__)
+ignored = torch.overrides.get_ignored_functions()
+print([f in ignored for f in (torch.Tensor.as_subclass, torch.Tensor.new_zeros, torch.Tensor.new_full,
+                              torch.Tensor.stride, torch.Tensor.unflatten, torch.Tensor.to_sparse_csr,
+                              torch.add, torch.Tensor.add, torch.Tensor.__hash__)])
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
