@@ -296,3 +296,27 @@ def test_as_subclass_is_seen_by_no_torch_function_and_unwraps_a_subclass():
     assert torch.Tensor.as_subclass in ignored and torch.Tensor.new_zeros in ignored
     assert torch.add not in ignored
     assert type(x.new_zeros(2)) is Logged and "new_zeros" in seen    # (listed, yet dispatched)
+
+
+def test_cov_of_integers_uses_the_default_dtype():
+    x = torch.tensor([[0, 1, 2], [2, 1, 0]])
+    torch.set_default_dtype(torch.float64)
+    try:
+        c = torch.cov(x)
+        weighted = torch.cov(x, aweights=torch.tensor([1., 2., 3.]).float())
+    finally:
+        torch.set_default_dtype(torch.float32)
+    assert c.dtype is torch.float64 and c.tolist() == [[1., -1.], [-1., 1.]]
+    assert weighted.dtype is torch.float32
+    assert torch.corrcoef(x).dtype is torch.float32
+
+
+def test_quantize_per_channel_refuses_other_floats_in_its_words():
+    a = torch.ones(2, 2, dtype=torch.float64)
+    scales, zeros = torch.tensor([0.1, 0.01]), torch.tensor([10, 0])
+    assert _raises(RuntimeError, lambda: torch.quantize_per_channel(
+        a, scales, zeros, 5, torch.quint8)) == \
+        "quantize_tensor_per_channel_affine expects a Float Tensor, got Double"
+    assert _raises(RuntimeError, lambda: torch.quantize_per_channel(
+        a, scales, zeros, 0, torch.float32)) == \
+        "ScalarType Float is not supported in new_qtensor."

@@ -129,8 +129,10 @@ def quantize_per_tensor(input, scale, zero_point, dtype):
 def quantize_per_channel(input, scales, zero_points, axis, dtype):
     """`input` (float32) quantized with one scale and zero point per index along `axis`
     (`scales` a float tensor, `zero_points` an integer tensor, one element per channel)."""
-    _check_float(input)
     _check_qdtype(dtype)
+    if input.dtype is not _dtype.float32:
+        raise RuntimeError(f"quantize_tensor_per_channel_affine expects a Float Tensor, got "
+                           f"{input.dtype._scalar_name}")
     if not 0 <= axis < input.ndim:
         raise RuntimeError(f"Channel axis out of range in per channel affine quantization. Got:"
                            f" {axis}Expected: [0, {input.ndim})")

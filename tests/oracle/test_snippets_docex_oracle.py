@@ -305,6 +305,27 @@ print([f in ignored for f in (torch.Tensor.as_subclass, torch.Tensor.new_zeros, 
                               torch.Tensor.stride, torch.Tensor.unflatten, torch.Tensor.to_sparse_csr,
                               torch.add, torch.Tensor.add, torch.Tensor.__hash__)])
 ''',
+    'cov_of_integers_in_the_default_dtype': PRELUDE + r'''
+x = torch.tensor([[0, 1, 2, 5], [2, 1, 0, -1]])
+for default in (torch.float32, torch.float64, torch.float16):
+    torch.set_default_dtype(default)
+    print(default, torch.cov(x), torch.corrcoef(x), torch.cov(x[0]),
+          torch.cov(x, aweights=torch.tensor([1., 2, 3, 1], dtype=torch.float32)).dtype,
+          torch.cov(x, fweights=torch.tensor([1, 2, 3, 1])).dtype)
+torch.set_default_dtype(torch.float32)
+''',
+    'quantize_per_channel_of_other_floats': PRELUDE + r'''
+a = torch.tensor([[0.5, -1.25], [2.0, 0.75]], dtype=torch.float64)
+for f in [lambda: torch.quantize_per_channel(a, torch.tensor([0.1, 0.01]), torch.tensor([10, 0]), 5, torch.quint8),
+          lambda: torch.quantize_per_channel(a, torch.tensor([0.1, 0.01]), torch.tensor([10, 0]), 0, torch.float32),
+          lambda: torch.quantize_per_channel(a.half(), torch.tensor([0.1, 0.01]), torch.tensor([10, 0]), 0, torch.quint8),
+          lambda: torch.quantize_per_tensor(a, 0.1, 10, torch.quint8)]:
+    try:
+        print(f())
+    except RuntimeError as e:
+        print(e)
+print(torch.quantize_per_channel(a.float(), torch.tensor([0.1, 0.01]), torch.tensor([10, 0]), 0, torch.quint8))
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

@@ -3,6 +3,7 @@
 """
 import builtins
 
+from .. import _dtype
 from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._memory_format import row_major
@@ -147,7 +148,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         raise RuntimeError("cov(): bool dtype is not supported for input")
     x = input if input.ndim == 2 else input.view(1, -1)
     if not x.dtype.is_floating_point and not x.dtype.is_complex:
-        x = x.float()
+        # integers are averaged in the default dtype, or in floating aweights' dtype
+        weighted = isinstance(aweights, Tensor) and aweights.dtype.is_floating_point
+        x = x.to(aweights.dtype if weighted else _dtype.get_default_dtype())
     n = x.shape[1]
     w = None
     if fweights is not None:
