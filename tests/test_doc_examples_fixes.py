@@ -320,3 +320,22 @@ def test_quantize_per_channel_refuses_other_floats_in_its_words():
     assert _raises(RuntimeError, lambda: torch.quantize_per_channel(
         a, scales, zeros, 0, torch.float32)) == \
         "ScalarType Float is not supported in new_qtensor."
+
+
+def test_enforce_grad_layout_policy_lets_a_fresh_gradient_keep_its_strides():
+    w = torch.ones(3, 4).t().requires_grad_()           # strides (1, 4)
+    with torch.autograd.enforce_grad_layout_policy(False):
+        (w * torch.ones(4, 3)).sum().backward()       # a fresh row-major gradient
+    assert w.grad.stride() == (3, 1)
+    w.grad = None
+    (w * torch.ones(4, 3)).sum().backward()           # enforced again on exit
+    assert w.grad.stride() == (1, 4)
+    torch.autograd.enforce_grad_layout_policy(False)  # as a function call: stays set
+    try:
+        w.grad = None
+        (w * torch.ones(4, 3)).sum().backward()
+        assert w.grad.stride() == (3, 1)
+    finally:
+        torch.autograd.enforce_grad_layout_policy(True)
+    assert "must be bool, not int" in _raises(
+        TypeError, lambda: torch.autograd.enforce_grad_layout_policy(1))

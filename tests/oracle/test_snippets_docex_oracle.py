@@ -326,6 +326,27 @@ for f in [lambda: torch.quantize_per_channel(a, torch.tensor([0.1, 0.01]), torch
         print(e)
 print(torch.quantize_per_channel(a.float(), torch.tensor([0.1, 0.01]), torch.tensor([10, 0]), 0, torch.quint8))
 ''',
+    'enforce_grad_layout_policy': PRELUDE + r'''
+p = torch.ones(2, 3, 4).permute(2, 0, 1).requires_grad_()
+with torch.autograd.enforce_grad_layout_policy(False):
+    (p * 2).sum().backward()
+print(p.grad.stride(), p.stride(), p.grad.sum())
+p.grad = None
+(p * 2).sum().backward()
+print(p.grad.stride())
+w = torch.ones(3, 4).t().requires_grad_()
+torch.autograd.enforce_grad_layout_policy(False)
+(w * torch.arange(12.).view(4, 3)).sum().backward()
+print(w.grad.stride(), w.grad)
+torch.autograd.enforce_grad_layout_policy(True)
+w.grad = None
+(w * torch.ones(4, 3)).sum().backward()
+print(w.grad.stride())
+try:
+    torch.autograd.enforce_grad_layout_policy(1)
+except TypeError as e:
+    print(e)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)

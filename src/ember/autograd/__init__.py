@@ -8,8 +8,8 @@ import numpy as np
 from .._device import backend_of
 from . import graph
 from ._engine import run_backward
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, \
-    is_inference_mode_enabled, no_grad, set_grad_enabled
+from .grad_mode import enable_grad, enforce_grad_layout_policy, inference_mode, \
+    is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled
 from .graph import gradient_edge
 from . import function
 from .function import Function, once_differentiable
@@ -23,7 +23,7 @@ from .. import _warn
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "graph", "Function", "once_differentiable", "detect_anomaly",
            "set_detect_anomaly", "gradcheck", "gradgradcheck", "GradcheckError", "functional",
-           "explain", "Variable", "forward_ad"]
+           "explain", "Variable", "forward_ad", "enforce_grad_layout_policy"]
 
 
 _Tensor = None

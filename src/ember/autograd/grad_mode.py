@@ -14,6 +14,8 @@ class _GradState(threading.local):
         self.enabled = True         # whether ops record the graph (what the hot paths read)
         self.inference = False      # inside inference_mode(): no graph whatever the grad mode
         self.grad = False           # the grad mode set inside inference_mode (enabled is False)
+        self.layout_enforced = True     # enforce_grad_layout_policy: .grad laid out like
+        #                                 its leaf, even when the incoming gradient is not
 
 
 _state = _GradState()
@@ -185,3 +187,26 @@ def _inference_entered(step):
 def is_inference_mode_enabled():
     """Whether code runs inside `inference_mode()`."""
     return _state.inference
+
+
+class enforce_grad_layout_policy:
+    """Whether a leaf's new `.grad` must be laid out like the leaf (True, the default), or
+    may be a fresh incoming gradient as it is, whatever its strides (False). A function call
+    that sets it, or a context manager that restores it on exit (per thread).
+
+        >>> with ember.autograd.enforce_grad_layout_policy(False):
+        ...     (w.contiguous() * 2).sum().backward()     # w.grad keeps the row-major strides
+    """
+
+    def __init__(self, enable=True):
+        if not isinstance(enable, bool):
+            raise TypeError(f"set_grad_layout_enforcement_enabled(): argument 'enabled' "
+                            f"(position 1) must be bool, not {type(enable).__name__}")
+        self.prev = _state.layout_enforced
+        _state.layout_enforced = enable
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _state.layout_enforced = self.prev

@@ -414,7 +414,7 @@ class AccumulateGrad(Node):
             elif grad._base is not None or (
                     (grad._data.strides != leaf._data.strides
                      or grad._data.itemsize != leaf._data.itemsize)
-                    and not _obeys_layout_contract(grad, leaf)):
+                    and _grad_state.layout_enforced and not _obeys_layout_contract(grad, leaf)):
                 # torch's layout contract: .grad has the leaf's strides (when the leaf is
                 # dense), whatever layout the incoming gradient has
                 leaf._set_grad(_copy_like(leaf, grad.detach()))
