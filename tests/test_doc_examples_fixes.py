@@ -339,3 +339,14 @@ def test_enforce_grad_layout_policy_lets_a_fresh_gradient_keep_its_strides():
         torch.autograd.enforce_grad_layout_policy(True)
     assert "must be bool, not int" in _raises(
         TypeError, lambda: torch.autograd.enforce_grad_layout_policy(1))
+
+
+def test_forward_gradcheck_of_an_operator_taken_while_a_subclass_dispatches():
+    class Dispatching(torch.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            return super().__torch_function__(func, types, args, kwargs or {})
+    sin = torch.sin                     # (the wrapper installed for the subclass)
+    x = torch.tensor([0.5, 1., 2.], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(sin, (x,), check_forward_ad=True)
+    assert Dispatching is not None

@@ -96,7 +96,10 @@ def public(fn):
 
 
 def installed(value):
-    """What stands for the public operator `value` now: its installed wrapper, or itself."""
+    """What stands for the public operator `value` now: its installed wrapper, or itself.
+    `value` may be a wrapper installed earlier (`f = torch.sin` taken while a subclass's
+    `__torch_function__` was on, called under forward AD): what stands for its original."""
+    value = original(value)
     entry = _installed.get(id(value))
     return entry[1] if entry is not None and entry[0] is value else value
 

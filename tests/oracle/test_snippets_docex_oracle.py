@@ -347,6 +347,16 @@ try:
 except TypeError as e:
     print(e)
 ''',
+    'forward_gradcheck_with_a_dispatching_subclass': PRELUDE + r'''
+class Dispatching(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs or {})
+x = torch.tensor([0.5, 1., 2.], dtype=torch.float64, requires_grad=True)
+for f in (torch.sin, torch.exp, torch.nn.functional.softplus):
+    print(torch.autograd.gradcheck(f, (x,), check_forward_ad=True))
+print(type(torch.ones(2).as_subclass(Dispatching) * 2).__name__)
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
