@@ -60,15 +60,13 @@ def _products(rec, b):
     return rows, counts, rec.values[:, None] * b[rec.plain]
 
 
-def _winners(products, rows, result, xp):
-    """(nnz, p) mask of the entries that give each output its extreme (the first of ties)."""
+def _winners(products, rows, starts, result, xp):
+    """(nnz, p) mask of the entries that give each output its extreme (the first of ties, in
+    CSR order): those reaching it where the running count of such entries in their row
+    becomes 1 (`starts`: each row's first entry)."""
     hit = products == result[rows]
-    seen = xp.zeros(result.shape, bool)
-    first = xp.zeros_like(hit)
-    for e in range(hit.shape[0]):       # (in CSR order: a row's earlier entries first)
-        first[e] = hit[e] & ~seen[rows[e]]
-        seen[rows[e]] |= hit[e]
-    return first
+    count = xp.concatenate([xp.zeros((1, hit.shape[1]), xp.int64), hit.cumsum(0)])
+    return hit & (count[1:] - count[starts[rows]] == 1)
 
 
 def mm_reduce(mat1, mat2, reduce, positional=False):
@@ -84,6 +82,8 @@ def mm_reduce(mat1, mat2, reduce, positional=False):
         starts = rec.compressed[:-1][filled]
         ufunc = {"sum": xp.add, "mean": xp.add, "amax": xp.maximum, "amin": xp.minimum}[reduce]
         result[filled] = ufunc.reduceat(products, starts, axis=0)
+        if reduce in ("sum", "mean"):
+            result += 0.0       # (torch's sums start from +0: no -0.0 results)
         if reduce == "mean":
             result[filled] /= counts[filled, None].astype(b.dtype)
     return run(SparseMmReduce, (mat1, mat2), result, {"reduce": reduce})
@@ -104,7 +104,7 @@ class SparseMmReduce(Op):
         if ctx.reduce == "mean":
             per_entry = per_entry / counts[rows, None].astype(g.dtype)
         elif ctx.reduce in ("amax", "amin"):
-            per_entry = per_entry * _winners(products, rows, result._data, xp)
+            per_entry = per_entry * _winners(products, rows, rec.compressed, result._data, xp)
         grad_a = grad_b = None
         need_a, need_b = ctx.needs_input_grad
         if need_a:
