@@ -99,6 +99,26 @@ for step in range(4):
     print(step, f"{loss.item():.6f}", f"{net[0].weight.grad.norm().item():.6f}")
 print(du.requires_grad, d2u.requires_grad)
 ''',
+    'sparse_warnings_once': r'''
+import warnings
+def show(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            f()
+        except Exception as e:
+            print("err", type(e).__name__)
+    print([(x.lineno, str(x.message).split(" (Triggered")[0][:60]) for x in w])
+show(lambda: torch.eye(2).to_sparse())
+show(lambda: torch.sparse_coo_tensor(torch.tensor([[0], [1]]), torch.tensor([1., 2.]), (2, 2)))
+show(lambda: torch.sparse_coo_tensor(torch.tensor([[0], [1]]), torch.tensor([1.]), (2, 2)))
+show(lambda: torch.eye(2).to_sparse_csc())
+show(lambda: torch.eye(2).to_sparse_csr())
+torch.set_warn_always(True)
+show(lambda: torch.eye(2).to_sparse_bsr((1, 1)))
+show(lambda: torch.sparse_coo_tensor(torch.tensor([[0], [1]]), torch.tensor([1.]), (2, 2), check_invariants=False))
+torch.set_warn_always(False)
+''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=4)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=5)

@@ -19,6 +19,7 @@ import numpy as np
 from .._tensor import Tensor
 from .._ops._op import Op
 from ._coo import SparseCOO, array_module, not_implemented
+from ._warnings import compressed_in_beta
 from ._tensor_api import refuse_complex_grad, run, wrap
 
 
@@ -33,6 +34,7 @@ class SparseCompressed:
     short = "CSR"               # torch's name of the layout in "Sparse CSR tensors do not ..."
 
     def __init__(self, compressed, plain, values, shape):
+        compressed_in_beta(self.short)      # (torch's, from its compressed tensor's making)
         self.compressed = compressed
         self.plain = plain
         self.values = values

@@ -6,6 +6,7 @@ from .._tensor import Tensor
 from .._ops._op import Op
 from ._compressed import LAYOUT_NAMES, RECORDS
 from ._tensor_api import run, wrap
+from ._warnings import invariants_implicitly_off
 
 
 # -- factories ------------------------------------------------------------------------------
@@ -20,6 +21,8 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
                              requires_grad=False, check_invariants=None):
     """A sparse compressed tensor of `layout` from its three arrays (see the module's
     docstring); `size` defaults to the smallest that holds the entries."""
+    if check_invariants is None and not _invariants_checked():
+        invariants_implicitly_off()
     name = getattr(layout, "name", None)
     if name not in RECORDS:
         got = "none" if layout is None else LAYOUT_NAMES[name]
@@ -48,6 +51,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     shape = tuple(int(n) for n in size)
     if check_invariants or (check_invariants is None and _invariants_checked()):
         _check_invariants(cls, compressed, plain, shape, vals)
+
     record = cls(compressed, plain, vals.copy(), shape)
     if isinstance(source, Tensor) and source._requires_grad:
         # (torch differentiates the factory given a size; the one that infers it has no

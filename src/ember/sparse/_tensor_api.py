@@ -238,6 +238,9 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
                       is_coalesced=None):
     """A sparse COO tensor of `values` (nnz, *dense_shape) at `indices` (sparse_dim, nnz);
     or, given only a size (`sparse_coo_tensor((2, 3))`), an empty one of that shape."""
+    if check_invariants is None and not _invariants_checked():
+        from ._warnings import invariants_implicitly_off
+        invariants_implicitly_off()
     if values is None and (size is None) != (indices is None) and is_coalesced is None:
         return _empty_coo(size if indices is None else indices, dtype, requires_grad)
     if indices is None or values is None:
