@@ -236,6 +236,41 @@ print(h(net(features), labels))
 print(loss, h, nn.MSELoss(reduction='sum'))
 print(data_iter.dataset[0], len(data_iter), len(data_iter.dataset))
 ''',
+    'c03_dataloader': PRELUDE + r'''
+data = torch.utils.data
+torch.manual_seed(0)
+X = torch.arange(40, dtype=torch.float32).reshape(20, 2); y = torch.arange(20) % 3
+ds = data.TensorDataset(X, y)
+def get_dataloader_workers():
+    return 2
+it = data.DataLoader(ds, batch_size=6, shuffle=True, num_workers=get_dataloader_workers())
+for Xb, yb in it:
+    print(Xb.shape, yb.tolist())
+print(len(it), it.batch_size, it.num_workers, type(it.sampler).__name__)
+it2 = data.DataLoader(ds, batch_size=6, shuffle=False, drop_last=True)
+print([b[1].tolist() for b in it2], len(it2))
+tr, va = data.random_split(ds, [15, 5], generator=torch.Generator().manual_seed(42))
+print(len(tr), len(va), tr.indices[:5], va.indices, type(tr).__name__)
+print(data.random_split(range(10), [0.7, 0.3], generator=torch.Generator().manual_seed(1))[1].indices)
+sub = data.Subset(ds, [0, 5, 7])
+print(sub[1], len(sub))
+class ArrDS(data.Dataset):
+    def __init__(self, n): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i): return {'x': torch.tensor([i, i * 2.]), 'y': i % 2, 'name': f'item{i}'}
+batch = next(iter(data.DataLoader(ArrDS(5), batch_size=3)))
+print(batch)
+print(next(iter(data.DataLoader(ArrDS(5), batch_size=2, collate_fn=lambda b: [d['y'] for d in b]))))
+print(next(iter(data.DataLoader([(1, 2.5), (3, 4.5)], batch_size=2))))
+print(next(iter(data.DataLoader([torch.ones(2), torch.zeros(2)], batch_size=2))).dtype)
+try:
+    next(iter(data.DataLoader([torch.ones(2), torch.zeros(3)], batch_size=2)))
+except RuntimeError as e:
+    print(e)
+g = torch.Generator(); g.manual_seed(3)
+print(list(data.RandomSampler(range(6), generator=g)), list(data.BatchSampler(range(7), 3, False)))
+print(list(data.WeightedRandomSampler([0.1, 0.9, 0.5], 5, generator=torch.Generator().manual_seed(0))))
+''',
     'c03_linreg': PRELUDE + r'''
 import random
 def synthetic_data(w, b, num_examples):
@@ -468,6 +503,80 @@ for i in range(3):
     M = torch.mm(M,torch.normal(0, 1, size=(4, 4)))
 print('乘以3个矩阵后\n', M)
 print(torch.sigmoid(torch.tensor([-100., 100.])), torch.tanh(torch.tensor([20.])))
+''',
+    'c04_poly_kfold': PRELUDE + r'''
+import numpy as np
+data = torch.utils.data
+max_degree = 20
+n_train, n_test = 20, 20
+true_w = np.zeros(max_degree)
+true_w[0:4] = np.array([5, 1.2, -3.4, 5.6])
+rng = np.random.RandomState(0)
+features = rng.normal(size=(n_train + n_test, 1))
+rng.shuffle(features)
+poly_features = np.power(features, np.arange(max_degree).reshape(1, -1))
+for i in range(max_degree):
+    poly_features[:, i] /= math.gamma(i + 1)
+labels = np.dot(poly_features, true_w)
+labels += rng.normal(scale=0.1, size=labels.shape)
+true_w, features, poly_features, labels = [torch.tensor(x, dtype=torch.float32) for x in [true_w, features, poly_features, labels]]
+print(features[:2], poly_features[:2, :4], labels[:2])
+def evaluate_loss(net, data_iter, loss):
+    tot, n = 0.0, 0
+    for X, y in data_iter:
+        out = net(X)
+        y = y.reshape(out.shape)
+        l = loss(out, y)
+        tot += l.sum(); n += l.numel()
+    return tot / n
+def train(train_features, test_features, train_labels, test_labels, num_epochs=40):
+    torch.manual_seed(0)
+    loss = nn.MSELoss(reduction='none')
+    input_shape = train_features.shape[-1]
+    net = nn.Sequential(nn.Linear(input_shape, 1, bias=False))
+    batch_size = min(10, train_labels.shape[0])
+    g = torch.Generator().manual_seed(1)
+    train_iter = data.DataLoader(data.TensorDataset(train_features, train_labels.reshape(-1, 1)), batch_size, shuffle=True, generator=g)
+    test_iter = data.DataLoader(data.TensorDataset(test_features, test_labels.reshape(-1, 1)), batch_size, shuffle=False)
+    trainer = torch.optim.SGD(net.parameters(), lr=0.01)
+    for epoch in range(num_epochs):
+        for X, y in train_iter:
+            trainer.zero_grad(); l = loss(net(X), y); l.mean().backward(); trainer.step()
+        if epoch == 0 or (epoch + 1) % 20 == 0:
+            print(epoch + 1, f'{evaluate_loss(net, train_iter, loss):.4f}', f'{evaluate_loss(net, test_iter, loss):.4f}')
+    print('weight:', net[0].weight.data.numpy().round(2))
+train(poly_features[:n_train, :4], poly_features[n_train:, :4], labels[:n_train], labels[n_train:])
+train(poly_features[:n_train, :2], poly_features[n_train:, :2], labels[:n_train], labels[n_train:])
+loss = nn.MSELoss()
+def log_rmse(net, features, labels):
+    clipped_preds = torch.clamp(net(features), 1, float('inf'))
+    rmse = torch.sqrt(loss(torch.log(clipped_preds), torch.log(labels)))
+    return rmse.item()
+def get_k_fold_data(k, i, X, y):
+    assert k > 1
+    fold_size = X.shape[0] // k
+    X_train, y_train = None, None
+    for j in range(k):
+        idx = slice(j * fold_size, (j + 1) * fold_size)
+        X_part, y_part = X[idx, :], y[idx]
+        if j == i:
+            X_valid, y_valid = X_part, y_part
+        elif X_train is None:
+            X_train, y_train = X_part, y_part
+        else:
+            X_train = torch.cat([X_train, X_part], 0)
+            y_train = torch.cat([y_train, y_part], 0)
+    return X_train, y_train, X_valid, y_valid
+torch.manual_seed(0)
+X = torch.randn(25, 3); y = (X @ torch.tensor([[1.], [2.], [3.]]) + 10).clamp(min=1)
+for i in range(5):
+    Xt, yt, Xv, yv = get_k_fold_data(5, i, X, y)
+    net = nn.Sequential(nn.Linear(3, 1))
+    opt = torch.optim.Adam(net.parameters(), lr=0.5, weight_decay=0)
+    for _ in range(10):
+        opt.zero_grad(); l = loss(net(Xt), yt); l.backward(); opt.step()
+    print(f'折{i + 1}，训练log rmse{log_rmse(net, Xt, yt):f}, 验证log rmse{log_rmse(net, Xv, yv):f}', Xt.shape, Xv.shape)
+print(torch.clamp(torch.tensor([0.5, 2.]), 1, float('inf')), torch.tensor([float('inf')]).clamp(max=3))
 ''',
     'c04_weight_decay': PRELUDE + r'''
 data = torch.utils.data
@@ -3426,6 +3535,73 @@ x = torch.zeros((2, 3, 16, 16))
 d_blk = D_block(20)
 print(d_blk(x).shape)
 print(d_blk)
+''',
+    'c22_math_appendix': PRELUDE + r'''
+import numpy as np
+torch.manual_seed(0)
+A = torch.tensor([[2, 1], [2, 3]], dtype=torch.float64)
+eigvals, eigvecs = torch.linalg.eig(A)
+print(eigvals.real.sort().values, eigvecs.dtype, eigvals.dtype)
+B = torch.tensor([[2., 1], [1, 3]], dtype=torch.float64)
+w, V = torch.linalg.eigh(B)
+print(w, V.abs())
+print(torch.linalg.eigvalsh(B), torch.linalg.svdvals(B))
+v = torch.tensor([1, 2], dtype=torch.float64)
+print(torch.dot(v, v), torch.linalg.norm(v), torch.acos(torch.dot(v, torch.tensor([2., 1], dtype=torch.float64)) / 5))
+def angle(v, w):
+    return torch.acos(v.dot(w) / (torch.norm(v) * torch.norm(w)))
+print(angle(torch.tensor([0, 1, 2], dtype=torch.float32), torch.tensor([2.0, 3, 4])))
+M = torch.tensor([[1, 2], [3, 4]], dtype=torch.float32)
+M_inv = torch.tensor([[-2, 1], [1.5, -0.5]])
+print(M_inv @ M, torch.det(M), torch.linalg.inv(M))
+a = torch.tensor([[1, 2], [3, 4]]); b = torch.tensor([[5, 6], [7, 8]])
+print(torch.einsum("ij, j -> i", a, torch.tensor([1, 1])), torch.einsum("ij,jk->ik", a, b))
+print(torch.einsum("ijk, il, j -> kl", torch.ones(2, 3, 4), torch.ones(2, 5), torch.ones(3)).shape)
+def nansum(x):
+    return x[~torch.isnan(x)].sum()
+def entropy(p):
+    ent = - p * torch.log2(p)
+    out = nansum(ent)
+    return out
+print(entropy(torch.tensor([0.1, 0.5, 0.1, 0.3])))
+def joint_entropy(p_xy):
+    joint_ent = -p_xy * torch.log2(p_xy)
+    out = nansum(joint_ent)
+    return out
+print(joint_entropy(torch.tensor([[0.1, 0.5], [0.1, 0.3]])))
+def kl_divergence(p, q):
+    kl = p * torch.log2(p / q)
+    out = nansum(kl)
+    return out.abs().item()
+print(round(kl_divergence(torch.tensor([0.1, 0.9]), torch.tensor([0.5, 0.5])), 4))
+print(entropy(torch.tensor([0.0, 1.0])), torch.nansum(torch.tensor([float('nan'), 1.])))
+def cross_entropy(y_hat, y):
+    ce = -torch.log(y_hat[range(len(y_hat)), y])
+    return ce.mean()
+labels = torch.tensor([0, 2])
+preds = torch.tensor([[0.3, 0.6, 0.1], [0.2, 0.3, 0.5]])
+print(cross_entropy(preds, labels))
+nll_loss = nn.NLLLoss()
+loss = nll_loss(torch.log(preds), labels)
+print(loss)
+x = torch.arange(-2, 2, 0.01)
+f = torch.exp(-x**2)
+print(f'{torch.sum(0.01 * f).item():.4f}', x.shape)
+epsilon = 0.1
+random_walk = torch.normal(0, 1, (10, 3)).cumsum(0)
+print(random_walk[-1])
+samples = torch.normal(0, 1, (1000,))
+print(f'{samples.mean():.3f} {samples.std():.3f} {torch.var(samples, unbiased=False):.3f}')
+print(torch.distributions.Bernoulli(0.3).sample((6,)), torch.distributions.Normal(torch.tensor([0.]), torch.tensor([1.])).log_prob(torch.tensor([0.5])))
+print(torch.distributions.Binomial(10, torch.tensor(0.2)).log_prob(torch.tensor(3.)), torch.distributions.Poisson(torch.tensor(2.)).log_prob(torch.tensor(1.)))
+print(torch.lgamma(torch.tensor([5., 0.5])), torch.special.gammaln(torch.tensor(3.)))
+def naive_bayes_like(X, P_y, P_xy):
+    p_xy = P_xy * X + (1 - P_xy) * (1 - X)
+    return p_xy.reshape(10, -1).prod(dim=1) * P_y
+P_y = torch.ones(10) / 10; P_xy = torch.rand(10, 16)
+X = (torch.rand(16) > 0.5).float()
+p = naive_bayes_like(X, P_y, P_xy)
+print(p.argmax(), torch.log(p).argmax())
 ''',
     'c99_warnings': PRELUDE + r'''
 import warnings
