@@ -2325,6 +2325,132 @@ class ViTMLP(nn.Module):
 m = ViTMLP(16, 8); m.eval()
 print(m(Z).shape, m)
 ''',
+    'c10_transformer_train': PRELUDE + r'''
+torch.manual_seed(0)
+def masked_softmax(X, valid_lens):
+    def _sequence_mask(X, valid_len, value=0):
+        maxlen = X.size(1)
+        mask = torch.arange((maxlen), dtype=torch.float32, device=X.device)[None, :] < valid_len[:, None]
+        X[~mask] = value
+        return X
+    if valid_lens is None:
+        return nn.functional.softmax(X, dim=-1)
+    shape = X.shape
+    if valid_lens.dim() == 1:
+        valid_lens = torch.repeat_interleave(valid_lens, shape[1])
+    else:
+        valid_lens = valid_lens.reshape(-1)
+    X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
+    return nn.functional.softmax(X.reshape(shape), dim=-1)
+class DotProductAttention(nn.Module):
+    def __init__(self, dropout):
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+    def forward(self, queries, keys, values, valid_lens=None):
+        d = queries.shape[-1]
+        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
+        self.attention_weights = masked_softmax(scores, valid_lens)
+        return torch.bmm(self.dropout(self.attention_weights), values)
+class MultiHeadAttention(nn.Module):
+    def __init__(self, num_hiddens, num_heads, dropout, bias=False):
+        super().__init__()
+        self.num_heads = num_heads
+        self.attention = DotProductAttention(dropout)
+        self.W_q = nn.LazyLinear(num_hiddens, bias=bias)
+        self.W_k = nn.LazyLinear(num_hiddens, bias=bias)
+        self.W_v = nn.LazyLinear(num_hiddens, bias=bias)
+        self.W_o = nn.LazyLinear(num_hiddens, bias=bias)
+    def transpose_qkv(self, X):
+        X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1)
+        X = X.permute(0, 2, 1, 3)
+        return X.reshape(-1, X.shape[2], X.shape[3])
+    def transpose_output(self, X):
+        X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2])
+        X = X.permute(0, 2, 1, 3)
+        return X.reshape(X.shape[0], X.shape[1], -1)
+    def forward(self, queries, keys, values, valid_lens):
+        queries = self.transpose_qkv(self.W_q(queries))
+        keys = self.transpose_qkv(self.W_k(keys))
+        values = self.transpose_qkv(self.W_v(values))
+        if valid_lens is not None:
+            valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
+        output = self.attention(queries, keys, values, valid_lens)
+        return self.W_o(self.transpose_output(output))
+class PositionWiseFFN(nn.Module):
+    def __init__(self, ffn_num_hiddens, ffn_num_outputs):
+        super().__init__()
+        self.dense1 = nn.LazyLinear(ffn_num_hiddens)
+        self.relu = nn.ReLU()
+        self.dense2 = nn.LazyLinear(ffn_num_outputs)
+    def forward(self, X):
+        return self.dense2(self.relu(self.dense1(X)))
+class AddNorm(nn.Module):
+    def __init__(self, norm_shape, dropout):
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+        self.ln = nn.LayerNorm(norm_shape)
+    def forward(self, X, Y):
+        return self.ln(self.dropout(Y) + X)
+class TransformerEncoderBlock(nn.Module):
+    def __init__(self, num_hiddens, ffn_num_hiddens, num_heads, dropout, use_bias=False):
+        super().__init__()
+        self.attention = MultiHeadAttention(num_hiddens, num_heads, dropout, use_bias)
+        self.addnorm1 = AddNorm(num_hiddens, dropout)
+        self.ffn = PositionWiseFFN(ffn_num_hiddens, num_hiddens)
+        self.addnorm2 = AddNorm(num_hiddens, dropout)
+    def forward(self, X, valid_lens):
+        Y = self.addnorm1(X, self.attention(X, X, X, valid_lens))
+        return self.addnorm2(Y, self.ffn(Y))
+class PositionalEncoding(nn.Module):
+    def __init__(self, num_hiddens, dropout, max_len=1000):
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+        self.P = torch.zeros((1, max_len, num_hiddens))
+        X = torch.arange(max_len, dtype=torch.float32).reshape(-1, 1) / torch.pow(10000, torch.arange(0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
+        self.P[:, :, 0::2] = torch.sin(X)
+        self.P[:, :, 1::2] = torch.cos(X)
+    def forward(self, X):
+        X = X + self.P[:, :X.shape[1], :].to(X.device)
+        return self.dropout(X)
+class TransformerEncoder(nn.Module):
+    def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads, num_blks, dropout, use_bias=False):
+        super().__init__()
+        self.num_hiddens = num_hiddens
+        self.embedding = nn.Embedding(vocab_size, num_hiddens)
+        self.pos_encoding = PositionalEncoding(num_hiddens, dropout, max_len=50)
+        self.blks = nn.Sequential()
+        for i in range(num_blks):
+            self.blks.add_module("block"+str(i), TransformerEncoderBlock(num_hiddens, ffn_num_hiddens, num_heads, dropout, use_bias))
+    def forward(self, X, valid_lens):
+        X = self.pos_encoding(self.embedding(X) * math.sqrt(self.num_hiddens))
+        self.attention_weights = [None] * len(self.blks)
+        for i, blk in enumerate(self.blks):
+            X = blk(X, valid_lens)
+            self.attention_weights[i] = blk.attention.attention.attention_weights
+        return X
+X = torch.ones((2, 100, 24))
+valid_lens = torch.tensor([3, 2])
+encoder_blk = TransformerEncoderBlock(24, 48, 8, 0.5)
+encoder_blk.eval()
+print(encoder_blk(X, valid_lens).shape)
+encoder = TransformerEncoder(200, 24, 48, 8, 2, 0.0)
+print(encoder(torch.ones((2, 40), dtype=torch.long), valid_lens).shape)
+enc = TransformerEncoder(20, 16, 32, 4, 2, 0.0)
+head = nn.LazyLinear(20)
+tokens = torch.randint(1, 20, (4, 10)); lens = torch.tensor([10, 7, 5, 9])
+enc(tokens, lens); head(torch.zeros(1, 16))
+opt = torch.optim.Adam(list(enc.parameters()) + list(head.parameters()), lr=0.005)
+for step in range(4):
+    out = head(enc(tokens, lens))
+    l = F.cross_entropy(out.reshape(-1, 20), tokens.reshape(-1), reduction='none').reshape(4, 10)
+    mask = torch.arange(10)[None, :] < lens[:, None]
+    loss = (l * mask).sum() / mask.sum()
+    opt.zero_grad(); loss.backward()
+    nn.utils.clip_grad_norm_(enc.parameters(), 1)
+    opt.step()
+    print(f'loss {loss:.3f}')
+print(enc.attention_weights[0].shape, round(enc.attention_weights[1][0, 0].sum().item(), 5))
+''',
     'c11_gd': PRELUDE + r'''
 import numpy as np
 def f(x):
