@@ -48,8 +48,7 @@ def test_H_of_a_real_matrix_is_a_transpose():
 
 
 def test_T_warns_once_per_process_in_two_texts(monkeypatch):
-    from ember._ops import views_transpose as views
-    monkeypatch.setattr(views, "_T_WARNED", set())
+    monkeypatch.setattr(ember._config, "_warned", set())     # (torch's TORCH_WARN_ONCE)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ember.ones(2, 3, 4).T
@@ -62,6 +61,22 @@ def test_T_warns_once_per_process_in_two_texts(monkeypatch):
     assert texts[0].startswith("The use of `x.T` on tensors of dimension other than 2")
     assert texts[1] == ("Tensor.T is deprecated on 0-D tensors. This function is the identity "
                         "in these cases.")
+
+
+def test_T_warns_every_time_under_warn_always_without_using_up_the_once(monkeypatch):
+    # (as torch's TORCH_WARN_ONCE: under warn_always it warns and the once is still unused)
+    monkeypatch.setattr(ember._config, "_warned", set())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ember.set_warn_always(True)
+        try:
+            ember.ones(3).T
+            ember.ones(3).T
+        finally:
+            ember.set_warn_always(False)
+        ember.ones(3).T
+        ember.ones(3).T
+    assert len(caught) == 3
 
 
 # -- real and imag ------------------------------------------------------------------------------

@@ -450,8 +450,7 @@ def test_view_geometry_by_hand(op, shape, strides, offset):
 
 
 def test_T_reverses_all_dims_and_warns_off_2d(monkeypatch):
-    from ember._ops import views_transpose as views
-    monkeypatch.setattr(views, "_T_WARNED", set())     # torch warns once per process
+    monkeypatch.setattr(ember._config, "_warned", set())     # torch warns once per process
     x = ember.arange(24.).reshape(2, 3, 4)
     with pytest.warns(UserWarning, match="The use of `x.T` on tensors of dimension other than 2"):
         y = x.T

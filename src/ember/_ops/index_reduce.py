@@ -14,10 +14,9 @@ from ._dispatch import Inplace, check_out, finish, prepare_inplace
 from ._op import Op
 from .registry import function
 from .argument_errors import type_name
-from .. import _warn
+from .._config import warn_once
 
 _REDUCTIONS = ("prod", "mean", "amax", "amin")
-_warned = []
 
 
 def _spread(index, source, dim):
@@ -91,10 +90,7 @@ def _check(input, dim, index, source, reduce, include_self):
 def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
     """input with the rows source[i] (along `dim`) reduced into input[index[i]] by `reduce`
     ('prod', 'mean', 'amax', 'amin'); include_self=False leaves input's own values out."""
-    if not _warned:
-        _warned.append(True)
-        _warn.warn("index_reduce() is in beta and the API may change at any time.",
-                   UserWarning, stacklevel=2)
+    warn_once("index_reduce() is in beta and the API may change at any time.")
     for arg, x in (("index", index), ("source", source)):
         if not isinstance(x, Tensor):
             raise TypeError(f"index_reduce(): argument '{arg}' must be Tensor, not "

@@ -10,7 +10,7 @@ from ._op import Op
 from .int_arguments import check_ints
 from .registry import function, register
 from .views import _int_sizes, _keyword_sizes, _shape, _sizes, _view_op, record_view
-from .. import _warn
+from .._config import warn_once
 
 
 # -- permutations ----------------------------------------------------------------------------
@@ -118,10 +118,6 @@ def t(input):
     return record_view(T, input, alias(input, input._data.T, input._offset), {})
 
 
-# torch warns about `.T` once per process, in one text for 0-D tensors and one for the rest
-_T_WARNED = set()
-
-
 def _T(self):
     """All dims reversed (torch warns, once, for tensors that aren't 2-D)."""
     ndim = self.ndim
@@ -131,10 +127,8 @@ def _T(self):
 
 
 def _warn_T_once(ndim):
-    kind = "0-D" if ndim == 0 else "other"
-    if kind in _T_WARNED:
-        return
-    _T_WARNED.add(kind)
+    """torch's warning about `.T` of a tensor that isn't 2-D: once per process (unless
+    warn_always), one text for 0-D tensors and one for the rest."""
     if ndim == 0:
         text = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
                 "these cases.")
@@ -144,7 +138,7 @@ def _warn_T_once(ndim):
                 "`x.mT` to transpose batches of matrices or "
                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of "
                 "a tensor.")
-    _warn.warn(text, UserWarning, stacklevel=3)
+    warn_once(text)
 
 
 def _mT(self, name="mT"):
