@@ -359,4 +359,40 @@ print(type(torch.ones(2).as_subclass(Dispatching) * 2).__name__)
 ''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
+# Differences the sweep found and left (strict xfails: a fix shows up as XPASS).
+BUGS = {
+    'lazy_conjugate_bit': ("ember has no lazy conjugate/negative bit: conj() copies", PRELUDE + r'''
+z = torch.tensor([1 + 2j, -3j])
+c = z.conj()
+print(c.is_conj(), c.resolve_conj().is_conj(), torch._neg_view(z).is_neg())
+'''),
+    'aten_operator_namespace': ("torch.ops.aten holds only operators registered through torch.library",
+                                PRELUDE + r'''
+print(torch.ops.aten.mm.default(torch.eye(2), torch.ones(2, 2)))
+'''),
+    'func_rearrange': ("torch.func.rearrange (einops-style) is missing", PRELUDE + r'''
+print(torch.func.rearrange(torch.arange(6).view(2, 3), "a b -> b a"))
+'''),
+    'nested_tensors': ("torch.nested is missing", PRELUDE + r'''
+nt = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)])
+print(nt.is_nested, torch.nested.to_padded_tensor(nt, 0.0))
+'''),
+    'testing_overrides': ("overrides.get_testing_overrides is missing", PRELUDE + r'''
+import inspect
+print(inspect.signature(torch.overrides.get_testing_overrides()[torch.add]))
+'''),
+    'flush_denormal': ("set_flush_denormal cannot make NumPy flush denormals", PRELUDE + r'''
+print(torch.set_flush_denormal(True), torch.tensor([1e-323], dtype=torch.float64))
+torch.set_flush_denormal(False)
+'''),
+    'stolen_gradient_layout': ("a gradient passed through a node unchanged is copied in the leaf's "
+                               "layout even under enforce_grad_layout_policy(False): ember does not "
+                               "know that nothing else holds it", PRELUDE + r'''
+w = torch.ones(3, 4).t().requires_grad_()
+with torch.autograd.enforce_grad_layout_policy(False):
+    (w.contiguous() * 3).sum().backward()
+print(w.grad.stride())
+'''),
+}
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS)
