@@ -50,9 +50,11 @@ def test_cumsum_cumprod_and_cumsum_gradient_run_in_order(shape, dim):
     (grad,) = ember.autograd.grad(sums, t, ember.from_numpy(g))
     lines = np.moveaxis(x, dim, -1).reshape(-1, shape[dim])
     glines = np.moveaxis(g, dim, -1).reshape(-1, shape[dim])
-    want_sums = np.array([running(r, np.float32) for r in lines], np.float32)
-    want_prods = np.array([running(r, np.float32, times=True) for r in lines], np.float32)
-    want_grad = np.array([running(r, np.float32, reverse=True) for r in glines], np.float32)
+    # (torch's CPU scan accumulates float32 in float64: each running value rounded once)
+    want_sums = np.array([running(r, np.float64) for r in lines]).astype(np.float32)
+    want_prods = np.array([running(r, np.float64, times=True) for r in lines]).astype(np.float32)
+    want_grad = np.array([running(r, np.float64, reverse=True) for r in glines]).astype(
+        np.float32)
     for got, want in ((sums, want_sums), (prods, want_prods), (grad, want_grad)):
         got = np.moveaxis(got.detach().numpy(), dim, -1).reshape(want.shape)
         assert got.tobytes() == want.tobytes()

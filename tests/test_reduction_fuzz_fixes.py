@@ -491,3 +491,22 @@ def test_std_mean_takes_the_mean_by_welfords_update():
     assert np.isnan(s.numpy()).all()
     assert np.isnan(m[0].item()) and m[1].item() == np.inf
     assert ember.std_mean(ember.tensor([1., 3.]))[1].item() == 2.
+
+
+def test_float32_scans_and_variance_accumulate_in_float64():
+    # torch's CPU cumsum/cumprod and var/std accumulate float32 in float64 and round once:
+    # 1e8 + 1 - 1e8 is 1 (float32 running sums would give 0)
+    x = ember.tensor([1e8, 1., -1e8])
+    assert x.cumsum(0).tolist() == [1e8, 1e8, 1.0]
+    assert x.flip(0).cumsum(0).flip(0).tolist() == [1.0, -1e8, -1e8]
+    t = ember.tensor([1e8, 1., -1e8], requires_grad=True)
+    t.cumsum(0).backward(ember.tensor([-1e8, 1., 1e8]))
+    assert t.grad.tolist() == [1.0, 1e8, 1e8]          # the reversed running sums
+    c = ember.tensor([1e8 + 0j, 1., -1e8])
+    assert c.cumsum(0)[2].item() == 1.0
+    # variance: the mean 1 / 3 and the squares in float64; float32 gives a different last bit
+    v = ember.tensor([0., 0., 1.]).var()
+    assert v.item() == float(np.float32(1 / 3))
+    big = ember.tensor([1e4 + 1, 1e4 + 2, 1e4 + 4], dtype=ember.float32)
+    assert big.var().item() == float(np.float32(np.var([1., 2., 4.], ddof=1)))
+    assert big.std().item() == float(np.float32(np.std([1., 2., 4.], ddof=1)))

@@ -1,7 +1,9 @@
 """Scans along a dim: cumsum, cumprod, cummax/cummin, logcumsumexp; and diff.
 
 Integer and bool inputs of cumsum/cumprod accumulate in int64 (the in-place forms keep the
-input's dtype); half-precision inputs accumulate in float32 and round once.
+input's dtype); floating inputs accumulate as torch's CPU scan kernel does, in its
+accumulation type (half precision in float32, float32 in float64, complex64 in complex128),
+each running value rounded once to the result's dtype (`_scan_dtype`).
 """
 import numpy as np
 
@@ -24,6 +26,15 @@ from .argument_errors import type_name
 from .int_arguments import check_ints, int_argument
 
 
+_WIDER = {np.dtype(np.float32): np.dtype(np.float64),
+          np.dtype(np.complex64): np.dtype(np.complex128)}
+
+
+def _scan_dtype(np_dtype):
+    """The dtype torch's CPU cumsum/cumprod accumulate a `np_dtype` result in."""
+    return _WIDER.get(np.dtype(np_dtype)) or _accumulate_dtype(np_dtype)
+
+
 class ReverseCumsum(Op):
     """Sums from each position to the end of a dim (the adjoint of cumsum, and back)."""
 
@@ -36,8 +47,8 @@ def _rev_cumsum(t, dim):
     precision when the terms span many orders of magnitude (logcumsumexp's gradient)."""
     xp = backend_of(t._data).xp
     a = t._data
-    # (half precision accumulates in float32, rounding each sum once, as cumsum does)
-    dtype = _accumulate_dtype(a.dtype)
+    # (accumulated as cumsum accumulates, rounding each sum once)
+    dtype = _scan_dtype(a.dtype)
     if _by_slices(xp, a, dim, dtype):
         data = _scan_by_slices(np.add, a, dim, dtype, reverse=True)
     else:
@@ -112,7 +123,7 @@ def _scan(name, op, input, dim, dtype, out):
                            f"output tensor dtype {dtype._cpp_name} should match")
     target = data.dtype if inplace else _sum_dtype(data, dtype, name)
     xp = backend_of(data).xp
-    x = _cast_first(data, target, _accumulate_dtype(target)).astype(_accumulate_dtype(target),
+    x = _cast_first(data, target, _accumulate_dtype(target)).astype(_scan_dtype(target),
                                                                     copy=False)
     if axis is not None and _by_slices(xp, x, axis, x.dtype):
         # (a running sum from +0.0: the first element plus 0.0, so no -0.0 comes out)

@@ -116,6 +116,10 @@ def _correction(name, dim, unbiased, correction, keepdim):
     return dim, correction
 
 
+_WIDER = {np.dtype(np.float32): np.dtype(np.float64),
+          np.dtype(np.complex64): np.dtype(np.complex128)}
+
+
 def _moments(name, input, dim, correction, keepdim, root=False):
     """(variance array, mean array, dims, count) in the input's dtype (variance real); with
     `root`, the standard deviation in place of the variance (its square root taken before a
@@ -131,7 +135,8 @@ def _moments(name, input, dim, correction, keepdim, root=False):
     dims = reduction_dims(input, dim, in_order=True)
     xp = backend_of(data).xp
     axis = _axis(dims, data.ndim)
-    x = data.astype(_accumulate_dtype(data.dtype), copy=False)
+    # (torch's CPU kernel accumulates float32 in float64, half precision in float32)
+    x = data.astype(_WIDER.get(data.dtype) or _accumulate_dtype(data.dtype), copy=False)
     count = _count(data, dims)
     with np.errstate(all="ignore"):
         mean = x.mean(axis=axis, keepdims=True) if x.size else xp.full(
