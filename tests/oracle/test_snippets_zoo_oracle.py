@@ -2025,6 +2025,188 @@ except Exception as e: print(type(e).__name__, e)
 print(torch.linalg.cholesky_ex(torch.zeros(0, 3, 3)).info, torch.linalg.cholesky_ex(torch.zeros(2, 0, 0)).info)
 print(torch.cholesky(torch.tensor([[4., 2.], [2., 5.]]), upper=True), torch.linalg.cholesky(torch.tensor([[4., 2.], [2., 5.]]).double()))
 ''',
+    'classic2': PRELUDE + r'''
+torch.manual_seed(0)
+X = torch.cat([torch.randn(10, 2) + 2, torch.randn(10, 2) - 2]); y = torch.cat([torch.ones(10), -torch.ones(10)])
+# linear SVM by subgradient
+w = torch.zeros(2, requires_grad=True); b = torch.zeros(1, requires_grad=True)
+opt = torch.optim.SGD([w, b], lr=0.1)
+for ep in range(5):
+    margin = y * (X @ w + b)
+    loss = torch.clamp(1 - margin, min=0).mean() + 0.01 * w.dot(w)
+    opt.zero_grad(); loss.backward(); opt.step()
+print(round(loss.item(), 5), w.data.round(decimals=4), (torch.sign(X @ w + b) == y).float().mean())
+print(F.relu(1 - margin).sum().round(decimals=4), F.hinge_embedding_loss(X @ w.detach(), y).round(decimals=4), F.multi_margin_loss(torch.stack([-(X @ w.detach()), X @ w.detach()], 1), (y > 0).long()).round(decimals=4))
+# perceptron
+wp = torch.zeros(3); Xa = torch.cat([X, torch.ones(20, 1)], 1)
+for ep in range(3):
+    errs = 0
+    for xi, yi in zip(Xa, y):
+        if yi * (wp @ xi) <= 0:
+            wp += yi * xi; errs += 1
+    print(ep, errs, wp.round(decimals=3))
+# kernel PCA / spectral clustering
+D2 = torch.cdist(X, X) ** 2
+Kx = torch.exp(-D2 / 2)
+n = Kx.shape[0]; one = torch.full((n, n), 1 / n)
+Kc = Kx - one @ Kx - Kx @ one + one @ Kx @ one
+ev, evec = torch.linalg.eigh(Kc)
+print(ev[-2:].round(decimals=3), evec[:, -1].abs().sum().round(decimals=3))
+W = Kx.clone(); W.fill_diagonal_(0)
+deg = W.sum(1); Lsym = torch.eye(n) - torch.diag(deg.rsqrt()) @ W @ torch.diag(deg.rsqrt())
+vals, vecs = torch.linalg.eigh(Lsym)
+fied = vecs[:, 1]; print(vals[:3].round(decimals=4), ((fied > 0) == (y > 0)).all() or ((fied < 0) == (y > 0)).all())
+print(torch.topk(vals, 2, largest=False).values.round(decimals=4), torch.kthvalue(vals, 2).values.round(decimals=4))
+# t-SNE affinities (binary search on beta)
+def hbeta(d, beta):
+    P = torch.exp(-d * beta); sP = P.sum()
+    H = torch.log(sP) + beta * (d * P).sum() / sP
+    return H, P / sP
+logU = math.log(5.0); Pm = torch.zeros(n, n)
+for i in range(n):
+    beta, lo, hi = 1.0, -math.inf, math.inf
+    di = torch.cat([D2[i, :i], D2[i, i + 1:]])
+    for _ in range(30):
+        H, thisP = hbeta(di, beta)
+        diff = H - logU
+        if abs(diff) < 1e-5: break
+        if diff > 0:
+            lo = beta; beta = beta * 2 if hi == math.inf else (beta + hi) / 2
+        else:
+            hi = beta; beta = beta / 2 if lo == -math.inf else (beta + lo) / 2
+    Pm[i, torch.arange(n) != i] = thisP
+P = (Pm + Pm.T) / (2 * n); print(P.sum().round(decimals=4), P.max().round(decimals=4))
+Yt = torch.randn(n, 2) * 1e-2
+num = 1 / (1 + torch.cdist(Yt, Yt) ** 2); num.fill_diagonal_(0); Q = num / num.sum()
+kl = (P * torch.log((P + 1e-12) / (Q + 1e-12))).sum(); print(kl.round(decimals=3))
+# decision stump
+feat = X[:, 0]; order = torch.argsort(feat); fs, ys = feat[order], y[order]
+cum = torch.cumsum(ys, 0); best = torch.argmax(cum.abs()); print(best, fs[best].round(decimals=4), cum[best])
+wts = torch.full((20,), 1 / 20); pred = torch.where(feat > fs[best], 1., -1.)
+err = (wts * (pred != y).float()).sum(); alpha = 0.5 * torch.log((1 - err) / err.clamp_min(1e-10)); print(err, alpha.round(decimals=4))
+wts = wts * torch.exp(-alpha * y * pred); wts /= wts.sum(); print(wts.max().round(decimals=4))
+print(torch.unique(torch.tensor([[1, 2], [1, 2], [0, 1]]), dim=0, return_inverse=True, return_counts=True))
+print(torch.mode(torch.tensor([1, 2, 2, 3, 3])), torch.median(torch.tensor([[1., 5.], [3., 2.]]), dim=0))
+''',
+    'sac': PRELUDE + r'''
+D = torch.distributions
+torch.manual_seed(0)
+class Actor(nn.Module):
+    def __init__(self):
+        super().__init__(); self.net = nn.Sequential(nn.Linear(3, 32), nn.ReLU()); self.mu = nn.Linear(32, 2); self.ls = nn.Linear(32, 2)
+    def forward(self, s, deterministic=False):
+        h = self.net(s); mu = self.mu(h); log_std = torch.clamp(self.ls(h), -20, 2); std = log_std.exp()
+        dist = D.Normal(mu, std)
+        u = mu if deterministic else dist.rsample()
+        a = torch.tanh(u)
+        logp = dist.log_prob(u).sum(-1) - (2 * (math.log(2) - u - F.softplus(-2 * u))).sum(-1)
+        return a, logp
+actor = Actor(); q1 = nn.Sequential(nn.Linear(5, 32), nn.ReLU(), nn.Linear(32, 1)); q1_t = nn.Sequential(nn.Linear(5, 32), nn.ReLU(), nn.Linear(32, 1))
+q1_t.load_state_dict(q1.state_dict())
+for p in q1_t.parameters(): p.requires_grad = False
+log_alpha = torch.zeros(1, requires_grad=True); target_entropy = -2.0
+s = torch.randn(8, 3); a_b = torch.rand(8, 2) * 2 - 1; r = torch.randn(8); s2 = torch.randn(8, 3); d = torch.zeros(8)
+with torch.no_grad():
+    a2, lp2 = actor(s2)
+    tq = r + 0.99 * (1 - d) * (q1_t(torch.cat([s2, a2], 1)).squeeze(-1) - log_alpha.exp() * lp2)
+ql = F.mse_loss(q1(torch.cat([s, a_b], 1)).squeeze(-1), tq); print(round(ql.item(), 5))
+a, lp = actor(s); print(a.shape, lp.shape, a.abs().max() < 1)
+pl = (log_alpha.exp().detach() * lp - q1(torch.cat([s, a], 1)).squeeze(-1)).mean(); pl.backward(); print(round(pl.item(), 5))
+al = -(log_alpha * (lp + target_entropy).detach()).mean(); al.backward(); print(log_alpha.grad.round(decimals=4))
+td = D.TransformedDistribution(D.Normal(torch.zeros(2), torch.ones(2)), [D.transforms.TanhTransform(cache_size=1)])
+x = td.rsample((4,)); print(td.log_prob(x).shape, torch.isfinite(td.log_prob(x)).all())
+print(D.Independent(D.Normal(torch.zeros(2), torch.ones(2)), 1).entropy().round(decimals=4))
+tau = 0.005
+with torch.no_grad():
+    for tp, p in zip(q1_t.parameters(), q1.parameters()): tp.mul_(1 - tau).add_(tau * p)
+    torch._foreach_lerp_(list(q1_t.parameters()), list(q1.parameters()), tau)
+print(q1_t[0].bias[:3].round(decimals=4))
+# OU noise
+class OU:
+    def __init__(self, n, mu=0., theta=0.15, sigma=0.2): self.mu, self.theta, self.sigma = mu * torch.ones(n), theta, sigma; self.x = self.mu.clone()
+    def __call__(self):
+        self.x += self.theta * (self.mu - self.x) + self.sigma * torch.randn_like(self.x); return self.x
+ou = OU(2); print([ou().round(decimals=4) for _ in range(2)])
+# clipped double-Q with target policy smoothing (TD3)
+noise = (torch.randn_like(a_b) * 0.2).clamp(-0.5, 0.5); a_s = (a_b + noise).clamp(-1, 1)
+print(a_s.shape, torch.min(torch.randn(8), torch.randn(8)).shape)
+m = D.Normal(torch.zeros(2), torch.ones(2)); v = m.sample((3,)); print(m.log_prob(v).sum(-1).shape, m.cdf(torch.zeros(2)))
+print(D.Normal(torch.zeros(2), torch.tensor([1., 0.])) if False else D.Normal(torch.zeros(2), torch.tensor([1., 1e-8])).log_prob(torch.zeros(2)).round(decimals=2))
+try:
+    D.Normal(torch.zeros(2), torch.tensor([1., 0.]))
+except ValueError as e: print(str(e)[:200])
+''',
+    'attn': PRELUDE + r'''
+torch.manual_seed(0)
+T, B, E = 6, 2, 8
+mha = nn.MultiheadAttention(E, 2, batch_first=True)
+x = torch.randn(B, T, E)
+causal = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
+out, w = mha(x, x, x, attn_mask=causal); print(out.shape, w.shape, w[0, 0].round(decimals=4))
+out2, w2 = mha(x, x, x, attn_mask=causal, average_attn_weights=False); print(w2.shape)
+kpm = torch.tensor([[False] * 6, [False] * 4 + [True] * 2])
+out3, _ = mha(x, x, x, key_padding_mask=kpm, need_weights=False); print(out3.shape, _)
+mask_f = torch.zeros(T, T).masked_fill(causal, float('-inf'))
+out4, _ = mha(x, x, x, attn_mask=mask_f); print(torch.allclose(out4, out, atol=1e-6))
+print(nn.Transformer.generate_square_subsequent_mask(4))
+enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(E, 2, 16, dropout=0.0, batch_first=True), 2, enable_nested_tensor=False)
+h = enc(x, mask=nn.Transformer.generate_square_subsequent_mask(T), is_causal=True); print(h.shape, h.grad_fn.name())
+print(F.scaled_dot_product_attention(x, x, x, is_causal=True).shape)
+try:
+    mha(x, x, x, attn_mask=torch.ones(3, 3, dtype=torch.bool))
+except RuntimeError as e: print(e)
+try:
+    nn.MultiheadAttention(7, 2)
+except AssertionError as e: print(e)
+pe = torch.zeros(T, E); pos = torch.arange(T).unsqueeze(1); div = torch.exp(torch.arange(0, E, 2) * (-math.log(10000.0) / E))
+pe[:, 0::2] = torch.sin(pos * div); pe[:, 1::2] = torch.cos(pos * div); print(pe[1].round(decimals=4))
+head = nn.Linear(E, 1); yhat = head(h[:, -1]); print(yhat.shape)
+seqs = [torch.randn(5, 3), torch.randn(2, 3), torch.randn(4, 3)]
+lens = torch.tensor([len(s) for s in seqs])
+padded = nn.utils.rnn.pad_sequence(seqs, batch_first=True); print(padded.shape)
+packed = nn.utils.rnn.pack_padded_sequence(padded, lens, batch_first=True, enforce_sorted=False)
+rnn = nn.GRU(3, 4, batch_first=True); po, hn = rnn(packed)
+un, ul = nn.utils.rnn.pad_packed_sequence(po, batch_first=True); print(un.shape, ul, hn.shape, packed.batch_sizes, packed.sorted_indices)
+print(torch.allclose(hn[0, 1], un[1, 1]), un[1, 2:].abs().sum())
+try:
+    nn.utils.rnn.pack_padded_sequence(padded, lens, batch_first=True)
+except RuntimeError as e: print(e)
+''',
+    'em_misc': PRELUDE + r'''
+D = torch.distributions
+torch.manual_seed(0)
+# Bernoulli mixture EM (binary data), with scatter-based M-step
+X = (torch.rand(30, 6) > 0.5).float(); K = 2
+pi = torch.ones(K) / K; mu = torch.rand(K, 6) * 0.5 + 0.25
+for it in range(5):
+    lp = D.Independent(D.Bernoulli(probs=mu.unsqueeze(0)), 1).log_prob(X.unsqueeze(1)) + pi.log()
+    r = torch.softmax(lp, 1); Nk = r.sum(0); pi = Nk / 30; mu = (r.T @ X) / Nk[:, None]
+    mu = mu.clamp(1e-3, 1 - 1e-3)
+print(pi.round(decimals=4), lp.logsumexp(1).mean().round(decimals=4))
+# hard-EM via argmax + one_hot
+z = lp.argmax(1); oh = F.one_hot(z, K).float(); print(oh.sum(0), z.bincount(minlength=K))
+# Poisson regression with LBFGS-free Newton steps
+Xp = torch.randn(40, 2); yp = torch.poisson(torch.exp(Xp @ torch.tensor([0.5, -0.3]) + 0.2))
+Xa = torch.cat([Xp, torch.ones(40, 1)], 1); beta = torch.zeros(3)
+for it in range(6):
+    mu_ = torch.exp(Xa @ beta); g = Xa.T @ (yp - mu_); H = Xa.T @ (mu_[:, None] * Xa)
+    beta = beta + torch.linalg.solve(H, g)
+print(beta.round(decimals=3), F.poisson_nll_loss(Xa @ beta, yp).round(decimals=4), F.poisson_nll_loss(torch.exp(Xa @ beta), yp, log_input=False, full=True).round(decimals=4))
+print(D.Poisson(torch.exp(Xa @ beta)).log_prob(yp).sum().round(decimals=3), nn.PoissonNLLLoss(log_input=True, full=True)(Xa @ beta, yp).round(decimals=4))
+print(F.gaussian_nll_loss(torch.zeros(4), torch.ones(4), torch.full((4,), 0.5)).round(decimals=4), F.gaussian_nll_loss(torch.zeros(4, 2), torch.ones(4, 2), torch.ones(4, 1), full=True).round(decimals=4))
+try:
+    F.gaussian_nll_loss(torch.zeros(4), torch.ones(4), -torch.ones(4))
+except ValueError as e: print(e)
+# Dirichlet-multinomial / LDA-ish Gibbs update shapes
+alpha = torch.full((3,), 0.5); theta = D.Dirichlet(alpha).sample((4,)); print(theta.shape, theta.sum(1).round(decimals=4))
+wcount = torch.zeros(3, 5).index_put_((torch.tensor([0, 1, 1, 2]), torch.tensor([4, 0, 0, 3])), torch.ones(4), accumulate=True); print(wcount)
+print(torch.distributions.Multinomial(10, probs=theta[0]).sample().sum(), D.Categorical(theta).sample().shape)
+print(torch.lgamma(torch.tensor([0.5, 1., 10.])).round(decimals=4), torch.digamma(torch.tensor([0.5, 1.])).round(decimals=4), torch.special.gammaln(torch.tensor(3.)))
+print(torch.mvlgamma(torch.tensor([2.5]), p=2).round(decimals=4), torch.polygamma(1, torch.tensor([1.])).round(decimals=4), torch.special.multigammaln(torch.tensor(3.), 3).round(decimals=4))
+print(torch.special.logit(torch.tensor([0.25]), eps=1e-6).round(decimals=4), torch.special.expit(torch.tensor(0.)), torch.special.xlogy(torch.tensor([0., 2.]), torch.tensor([0., 3.])).round(decimals=4))
+print(torch.special.entr(torch.tensor([0., 0.5, -1.])), torch.special.log_ndtr(torch.tensor([-3., 0.])).round(decimals=4), torch.special.ndtri(torch.tensor([0.975])).round(decimals=4))
+print(torch.special.i0(torch.tensor(1.)).round(decimals=4), torch.special.i1e(torch.tensor(1.)).round(decimals=4), torch.special.erfcx(torch.tensor(2.)).round(decimals=4), torch.special.sinc(torch.tensor([0., 0.5])).round(decimals=4))
+''',
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
