@@ -510,3 +510,13 @@ def test_float32_scans_and_variance_accumulate_in_float64():
     big = ember.tensor([1e4 + 1, 1e4 + 2, 1e4 + 4], dtype=ember.float32)
     assert big.var().item() == float(np.float32(np.var([1., 2., 4.], ddof=1)))
     assert big.std().item() == float(np.float32(np.std([1., 2., 4.], ddof=1)))
+
+
+@pytest.mark.parametrize("dim", [0, 1, (0, 1)])
+def test_logsumexp_adds_its_exponentials_as_sum_does(dim):
+    # torch's logsumexp is max + log(sum(exp(x - max))) with its sum's order of additions
+    rng = np.random.default_rng(3)
+    x = ember.tensor((rng.standard_normal((64, 64)) * 3).astype(np.float32))
+    m = x.amax(dim, keepdim=True)
+    composed = (x - m).exp().sum(dim).log() + m.squeeze()
+    assert ember.logsumexp(x, dim).tolist() == composed.tolist()

@@ -17,7 +17,7 @@ from . import _rounded
 from ._dispatch import check_out, write_out
 from ._op import Op, dims_as_given, record, scalar
 from .elementwise import check_limited
-from .reduction import (_accumulate_dtype, _axis, _cast_first, _refuse_non_bool,
+from .reduction import (_accumulate_dtype, _axis, _cast_first, _float_sum, _refuse_non_bool,
                         _restore_dims, _run, _sum_dtype, reduction_dims)
 from .registry import FUNCTIONS, function
 from .int_arguments import refuse_non_int_dims
@@ -339,8 +339,12 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
             result = r(r(xp.log(r(r(xp.exp(r(x - shift))).sum(axis=axis, keepdims=True))))
                        + shift)
         else:
-            result = _rounded.log(xp, _rounded.exp(xp, x - shift).sum(axis=axis,
-                                                                    keepdims=True)) + shift
+            # (the exponentials added as torch's sum adds them: NOTE [ Summation order ])
+            e = _rounded.exp(xp, x - shift)
+            total = _float_sum(e, dims, True)
+            if total is None:
+                total = e.sum(axis=axis, keepdims=True)
+            result = _rounded.log(xp, total) + shift
     if not keepdim:
         result = result.reshape(xp.sum(x.real, axis=axis, keepdims=False).shape)
     result = xp.asarray(result).astype(target, copy=False)
