@@ -86,3 +86,24 @@ def test_row_sums_of_any_rows_add_in_the_notes_order(dtype, lanes, lead, n):
 def test_row_sums_of_empty_rows():
     assert row_sums(np.zeros((3, 0), np.float32)).tolist() == [[0.0]] * 3
     assert row_sums(np.zeros((0, 12), np.float64)).shape == (0, 1)
+
+
+@pytest.mark.parametrize("shape", [(64, 10), (3, 4, 37), (8, 100), (5, 7), (1, 1000)])
+def test_softmax_gradients_along_the_last_dim_take_the_row_sums(shape):
+    # torch's vector kernels: softmax's y * (g - sum(g * y)) and log_softmax's
+    # g - exp(y) * sum(g) with SLEEF's exp and one fused multiply-add, sums in lane order
+    from ember._ops import _sleef
+    rng = np.random.default_rng(len(shape) * 100 + shape[-1])
+    a = (rng.standard_normal(shape) * 3).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+    x = ember.from_numpy(a).requires_grad_()
+    y = ember.softmax(x, -1)
+    y.backward(ember.from_numpy(g))
+    yd = y.detach().numpy()
+    assert np.array_equal(x.grad.numpy(), yd * (g - loop_order_sums(g * yd, 8)))
+    x.grad = None
+    y = ember.log_softmax(x, -1)
+    y.backward(ember.from_numpy(g))
+    e = _sleef.exp(y.detach().numpy()).astype(np.float64)
+    expected = (g.astype(np.float64) - e * loop_order_sums(g, 8).astype(np.float64))
+    assert np.array_equal(x.grad.numpy(), expected.astype(np.float32))
