@@ -6,7 +6,6 @@ import warnings
 import pytest
 
 import ember
-from ember.sparse import _warnings as sparse_warnings
 
 INVARIANTS = ("Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) "
               "will occur when operating on a sparse tensor which violates the invariants, but "
@@ -23,12 +22,8 @@ def _messages(call):
 
 
 @pytest.fixture
-def fresh():
-    saved = set(sparse_warnings._given)
-    sparse_warnings._given.clear()
-    yield
-    sparse_warnings._given.clear()
-    sparse_warnings._given.update(saved)
+def fresh(monkeypatch):
+    monkeypatch.setattr(ember._config, "_warned", set())    # (no once used up yet)
 
 
 def coo(**kw):
@@ -66,7 +61,7 @@ def test_the_first_compressed_tensor_warns_of_the_beta_once_for_all_layouts(fres
             "https://github.com/pytorch/pytorch/issues.")
     assert _messages(lambda: ember.eye(2).to_sparse_csc()) == [beta.format("CSC")]
     assert _messages(lambda: ember.eye(2).to_sparse_csr()) == []
-    sparse_warnings._given.clear()
+    ember._config._warned.clear()
     assert _messages(csr) == [INVARIANTS, beta.format("CSR")]
 
 

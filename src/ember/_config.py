@@ -73,13 +73,16 @@ def is_warn_always_enabled():
 _warned = set()     # the messages already given: torch warns these once per process
 
 
-def warn_once(message, category=UserWarning, stacklevel=1):
+def warn_once(message, category=UserWarning, stacklevel=1, key=None):
     """A warning the first time only, as torch's TORCH_WARN_ONCE (every time under
-    `set_warn_always(True)`); `stacklevel` counts from the caller of warn_once."""
+    `set_warn_always(True)`); `stacklevel` counts from the caller of warn_once. `key` (the
+    message by default) names the once: one key for several messages is one place in torch
+    that words its warning by its arguments."""
     if not _state["warn_always"]:       # (warnings given then do not use up the once)
-        if message in _warned:
+        key = message if key is None else key
+        if key in _warned:
             return
-        _warned.add(message)
+        _warned.add(key)
     _warn.warn(message, category, stacklevel=stacklevel + 1)
 
 

@@ -52,7 +52,7 @@ class Softmax(Op):
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
         g = grad._data
-        if _last_dim_arrays(ctx, g, y._data):
+        if _on_arrays(g, y._data) and ctx.dim in (-1, g.ndim - 1):
             # (no graph of the gradients wanted: the same arithmetic on the arrays, the sum
             # along the last dim in torch's lane order, NOTE [ Softmax's row sums ])
             yd = y._data
@@ -64,11 +64,11 @@ class Softmax(Op):
         return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
 
 
-def _last_dim_arrays(ctx, g, y):
-    """Whether a (log_)softmax backward along the last dim may run on the NumPy arrays: no
-    graph of the gradients wanted, float32/float64 gradient and output of one dtype."""
+def _on_arrays(g, y):
+    """Whether a (log_)softmax backward may run on the NumPy arrays: no graph of the
+    gradients wanted, float32/float64 gradient and output of one dtype, at least one dim."""
     return not _grad_state.enabled and g.__class__ is np.ndarray and g.dtype == y.dtype \
-        and g.dtype in _FAST_FLOATS and g.ndim and ctx.dim in (-1, g.ndim - 1)
+        and g.dtype in _FAST_FLOATS and g.ndim
 
 
 class LogSoftmax(Op):
@@ -79,20 +79,19 @@ class LogSoftmax(Op):
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
         g = grad._data
-        if _last_dim_arrays(ctx, g, y._data):
-            # NOTE: torch's vector kernel along the last dim: SLEEF's exp of the output (float32),
+        if _on_arrays(g, y._data):
+            # NOTE: no graph of the gradients wanted: the same arithmetic on the arrays
+            # (one pass each, no op dispatch), as cross_entropy's backward runs it every step.
+            if ctx.dim not in (-1, g.ndim - 1):
+                return wrap(g - _rounded.np_exp(y._data) * np.add.reduce(g, axis=ctx.dim,
+                                                                         keepdims=True))
+            # torch's vector kernel along the last dim: SLEEF's exp of the output (float32),
             # the gradient's sum in lane order, and g - exp * sum as one fused multiply-add
             # (float32: one rounding of the float64 result, whose product is exact)
             if g.dtype == _F32:
                 wide = np.multiply(_sleef.exp(y._data), row_sums(g), dtype=np.float64)
                 return wrap(np.subtract(g, wide, out=np.empty(g.shape, _F32), dtype=np.float64))
             return wrap(g - _rounded.np_exp(y._data) * row_sums(g))
-        if not _grad_state.enabled and g.__class__ is np.ndarray and g.dtype == y._data.dtype \
-                and g.dtype.kind == "f" and g.dtype.itemsize >= 4 and g.ndim:
-            # NOTE: no graph of the gradients wanted: the same arithmetic on the arrays
-            # (one pass each, no op dispatch), as cross_entropy's backward runs it every step.
-            return wrap(g - _rounded.np_exp(y._data) * np.add.reduce(g, axis=ctx.dim,
-                                                                     keepdims=True))
         if y.dtype.itemsize == 2 and y.dtype.is_floating_point:
             # (torch's kernel computes half precision in float32 and rounds once)
             g, yf = grad.float(), y.float()

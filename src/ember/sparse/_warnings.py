@@ -8,7 +8,7 @@
   layouts, as torch gives it from one place.
 Both are given every time under `torch.set_warn_always(True)`, as torch's TORCH_WARN_ONCE.
 """
-from .. import _config, _warn
+from .._config import warn_once
 
 _INVARIANTS = ("Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) "
                "will occur when operating on a sparse tensor which violates the invariants, but "
@@ -18,21 +18,13 @@ _INVARIANTS = ("Sparse invariant checks are implicitly disabled. Memory errors (
 _BETA = ("Sparse {} tensor support is in beta state. If you miss a functionality in the sparse "
          "tensor support, please submit a feature request to "
          "https://github.com/pytorch/pytorch/issues.")
-_given = set()
-
-
-def _once(key, message):
-    if key in _given and not _config.is_warn_always_enabled():
-        return
-    _given.add(key)
-    _warn.warn(message)
 
 
 def invariants_implicitly_off():
     """A factory given no `check_invariants` while the checks are off."""
-    _once("invariants", _INVARIANTS)
+    warn_once(_INVARIANTS)
 
 
 def compressed_in_beta(short):
     """A compressed tensor of layout `short` ("CSR", ...) is being made."""
-    _once("beta", _BETA.format(short))
+    warn_once(_BETA.format(short), key=_BETA)
