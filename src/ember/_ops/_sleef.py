@@ -21,55 +21,84 @@ Where a kernel leaves a few elements to its scalar code (a loop's tail), those t
 float64 kernels keep the correctly rounded exp (torch's double SLEEF is within 1 ulp too, and
 rarely differs from it).
 """
+import math
+
 import numpy as np
 
 from ._rounded import np_exp
 
 _F32, _F64 = np.float32, np.float64
-_LOG2E = _F32(1.4426950408889634)
-_LN2_HIGH = _F64(_F32(0.693145751953125))         # ln 2 in two parts: the products q * part
-_LN2_LOW = _F64(_F32(1.428606765330187045e-06))   # are exact in float64 for |q| < 2**29
 _POLY = tuple(_F64(_F32(c)) for c in (
     0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
     0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
 
 
+def _rounding_pair(c):
+    """(magic + c, magic) for the float32 constant `c` of a Horner step whose results stay in
+    c's binade: `t + (magic + c) - magic` is c + t rounded once to float32's spacing there."""
+    spacing = 2.0 ** (math.frexp(c)[1] - 24)
+    magic = 1.5 * 2.0 ** 52 * spacing
+    return np.array(magic + c), np.array(magic)
+
+
+# (0-d arrays: NumPy's quickest operand for a constant)
+_LOG2E = np.array(_F32(1.4426950408889634))
+_LN2 = np.array(_F64(_F32(0.693145751953125)) + _F64(_F32(1.428606765330187045e-06)))
+_FIRST, _HALF, _ONE = np.array(_POLY[0]), np.array(_POLY[5]), np.array(_F32(1))
+_STEPS = tuple(_rounding_pair(c) for c in _POLY[1:5])
+
+
 def exp(d):
     """SLEEF's float32 exp of float32 NumPy array `d` (see the NOTE)."""
     shape, d = d.shape, d.reshape(-1)
-    low, high = (d.min(), d.max()) if d.size else (0, 0)
+    size = d.size
+    low, high = (d.min(), d.max()) if size else (0, 0)
     special = not (low >= -104 and high <= 100)         # (NaN compares false)
     x = np.fmin(np.fmax(d, _F32(-104)), _F32(100)) if special else d
-    # NOTE: each fused step is a float64 product (exact: float32 operands) and sum, written
-    # through a float32 `out=` (one rounding); float32 operands of a float64 ufunc loop are
-    # converted exactly.
-    q = np.rint(x * _LOG2E)
-    wide = np.multiply(q, -_LN2_HIGH)
-    s = np.add(wide, x, out=np.empty(d.shape, _F32))
-    np.multiply(q, -_LN2_LOW, out=wide)
-    np.add(wide, s, out=s)
-    s_wide = s.astype(_F64)
-    u = np.empty(d.shape, _F32)
-    np.multiply(s_wide, _POLY[0], out=wide)
-    np.add(wide, _POLY[1], out=u)
-    for c in _POLY[2:]:
-        np.multiply(u, s_wide, out=wide)
-        np.add(wide, c, out=u)
-    np.multiply(np.multiply(s, s), u, out=wide, dtype=_F64)
-    np.add(wide, s_wide, out=u)
-    u += _F32(1)
-    n = q.astype(np.int32)
+    # NOTE [ Fused steps in float64 ]
+    # A product of two float32 numbers is exact in float64, so each fused multiply-add is a
+    # float64 product and sum rounded once to float32: by a float32 copy (`a32[...] = a`,
+    # NumPy's cheapest cast) where the result's binade varies, and where it cannot (the
+    # polynomial's first four steps keep their constant's binade for |s| <= ln2/2) by adding
+    # and taking away a "magic" number whose float64 spacing is float32's there, all in
+    # float64 arrays (each NumPy call on a small array costs more than its arithmetic).
+    q32 = np.rint(x * _LOG2E)
+    q = np.empty(size)
+    q[...] = q32
+    s = np.empty(size)
+    s[...] = x
+    q *= _LN2
+    s -= q          # x - q * ln2 exactly (ln2's two float32 parts are one float64)
+    s32 = np.empty(size, _F32)
+    s32[...] = s    # rounded once, as SLEEF's second fused step
+    s[...] = s32
+    u = s * _FIRST
+    for plus, magic in _STEPS:
+        u += plus
+        u -= magic
+        u *= s
+    u += _HALF      # (this step's binade depends on the sign of s)
+    u32 = np.empty(size, _F32)
+    u32[...] = u
+    u[...] = u32
+    square = np.empty(size)
+    square[...] = s32 * s32
+    u *= square
+    u += s
+    u32[...] = u
+    u32 += _ONE
+    n = q32.astype(np.int32)
     if low > -86:           # (a normal result: one exact scaling)
-        np.ldexp(u, n, out=u)
+        np.ldexp(u32, n, out=u32)
     else:                   # (maybe subnormal: two exact power-of-two products, as SLEEF)
         half = n >> 1
-        u *= ((half + 127) << 23).view(_F32)
-        u *= ((n - half + 127) << 23).view(_F32)
+        u32 *= ((half + 127) << 23).view(_F32)
+        u32 *= ((n - half + 127) << 23).view(_F32)
     if special:
-        u[d < -104] = 0
-        u[d > 100] = np.inf
-        u[np.isnan(d)] = np.nan
-    return u.reshape(shape)
+        u32[d < -104] = 0
+        u32[d > 100] = np.inf
+        u32[np.isnan(d)] = np.nan
+    return u32.reshape(shape)
 
 
 def exp_in_vectors(x, run, tail):
