@@ -114,15 +114,31 @@ def exp_in_vectors(x, run, tail):
 
 def elementwise_exp(x, layout):
     """exp of float32 NumPy array `x` as torch's element-wise vector loop over an input laid
-    out as array `layout` (of x's shape) takes it: two vectors (16 float32) at a time along
-    the innermost contiguous run of elements (the whole array when contiguous), the run's last
-    `run % 16` elements in scalar code (a strided run is all scalar code)."""
-    if layout.flags.f_contiguous and not layout.flags.c_contiguous:
-        return elementwise_exp(x.T, layout.T).T     # (the loop follows memory order)
+    out as array `layout` (of x's shape) takes it (`in_vector_loop`)."""
+    return in_vector_loop(x, exp, np_exp, layout)
+
+
+def in_vector_loop(x, vector, scalar, layout=None):
+    """f(x) of NumPy array `x` as torch's element-wise vector loop computes it over an input
+    laid out as array `layout` (default: x itself): in memory order, `vector(x)` two vectors
+    (16 float32) at a time along each contiguous run of elements (the whole array when it is
+    contiguous), and `scalar(x)` for each run's last `run % 16` elements (all of a strided
+    run). Both functions compute f element-wise on a C-contiguous array."""
+    layout = x if layout is None else layout
+    order = sorted(range(x.ndim), key=lambda axis: -abs(layout.strides[axis]))
+    if order != list(range(x.ndim)):           # (the loop follows memory order)
+        back = np.argsort(order)
+        return in_vector_loop(x.transpose(order), vector, scalar,
+                              layout.transpose(order)).transpose(back)
     run = 1
     for size, stride in zip(reversed(layout.shape), reversed(layout.strides)):
         if size != 1 and stride != run * layout.itemsize:
             break
         run *= size
-    x = x if x.flags.c_contiguous else x.copy()
-    return exp_in_vectors(x, run, run % 16) if run else exp(x)
+    x = x if x.flags.c_contiguous else x.copy()     # (ascontiguousarray makes 0-d 1-d)
+    out = vector(x)
+    tail = run % 16 if x.size else 0
+    if tail:
+        rows = np.ascontiguousarray(x.reshape(-1, run)[:, run - tail:])
+        out.reshape(-1, run)[:, run - tail:] = scalar(rows)
+    return out

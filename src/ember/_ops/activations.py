@@ -15,7 +15,7 @@ from .._dtype import float64
 from .._creation import empty_like, zeros_like
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
-from . import _rounded, _sleef
+from . import _gelu_kernels, _rounded, _sleef
 from ._blocked import select, zero_where
 from ._dispatch import Inplace
 from ._op import Op, record, scalar
@@ -104,12 +104,22 @@ class Gelu(Elementwise):
             # (torch's order: kappa times the cube, not ((kappa * x) * x) * x)
             inner = _SQRT_2_OVER_PI * (x + 0.044715 * (x * x * x))
             return 0.5 * x * (1 + _rounded.tanh(xp, inner))
+        if xp is np and x.dtype == np.float32:      # NOTE [ torch's GELU kernels ]
+            return _gelu_kernels.gelu(x)
         from ._special import erf
         return 0.5 * x * (1 + erf(xp, x * _SQRT_HALF))
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return _in_float(grad, x, _gelu_tanh_slope if ctx.approximate == "tanh" else _gelu_slope)
+        if ctx.approximate == "tanh":
+            return _in_float(grad, x, _gelu_tanh_slope)
+        a, g = x._data, grad._data
+        if not _grad_state.enabled and a.__class__ is np.ndarray and a.dtype == np.float32 \
+                and g.__class__ is np.ndarray and g.dtype == np.float32 \
+                and a.flags.c_contiguous and a.size > 1:
+            # (oneDNN's backward: NOTE [ torch's GELU kernels ])
+            return wrap(_gelu_kernels.onednn_gelu_backward(a, g))
+        return _in_float(grad, x, _gelu_slope)
 
 
 class Silu(Elementwise):

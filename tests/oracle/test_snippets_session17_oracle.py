@@ -1,0 +1,46 @@
+"""Programs run under real torch and under ember (`import ember as torch`): what they print must
+be identical. torch's float32 GELU kernels (NOTE [ torch's GELU kernels ]): oneDNN's gelu_erf
+for a contiguous input, forward and backward, and ATen's vector kernel for a transposed one,
+printed bit for bit.
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+PROGRAMS = {
+    'gelu_bits_contiguous_and_gradient': r'''
+torch.manual_seed(0)
+x = (torch.randn(2000) * 3).requires_grad_()
+y = torch.nn.functional.gelu(x)
+print(y.view(torch.int32).sum().item(), y.sum().item())
+print([float(v) for v in y[:8]])
+y.backward(torch.randn(2000))
+print(x.grad.view(torch.int32).sum().item(), x.grad.sum().item())
+print(torch.nn.functional.gelu(torch.tensor([-30.0, -13.0, -0.0, 0.0, 1e-30, 20.0])))
+''',
+    'gelu_bits_transposed_and_tails': r'''
+torch.manual_seed(1)
+m = torch.randn(48, 40) * 2
+for name, t in [("t", m.t()), ("rows of 32", m[:, :32]), ("17", m[0, :17]), ("one", m[:1, :1])]:
+    y = torch.nn.functional.gelu(t)
+    print(name, y.stride(), [float(v) for v in y.flatten()[:5]], y.double().sum().item())
+''',
+    'gelu_mlp_training': r'''
+torch.manual_seed(2)
+model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+x, y = torch.randn(64, 8), torch.randn(64, 1)
+for step in range(5):
+    opt.zero_grad()
+    loss = ((model(x) - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+    print(step, round(loss.item(), 4))
+''',
+}
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
