@@ -139,3 +139,33 @@ def test_other_dtypes_keep_a_correctly_rounded_erf(dtype):
     want = [v * 0.5 * (1 + math.erf(v / math.sqrt(2))) for v in x.double().tolist()]
     np.testing.assert_allclose(ember.nn.functional.gelu(x).double().tolist(), want,
                                rtol=1e-14 if dtype == ember.float64 else 1e-2)
+
+
+# torch 2.13 (CPU): approximate='tanh', where ember's own arithmetic gave other gradients
+XT = [3.3274478912353516, -3.28279447555542, -1.2469274997711182, 0.2972630560398102,
+      -3.2163755893707275, -2.9862334728240967, -3.8312911987304688, -1.3125699758529663,
+      -1.3440293073654175, 0.7603781819343567, -3.659208059310913, -1.7841116189956665]
+TORCH_TANH_GELU = [3.326261520385742, -0.0013952235458418727, -0.13266173005104065,
+                   0.18336939811706543, -0.0017658493015915155, -0.003799891797825694,
+                   -0.00015323140542022884, -0.12448455393314362, -0.1204828992486,
+                   0.590350866317749, -0.000322905631037429, -0.06645131856203079]
+TORCH_TANH_GRAD = [1.0043469667434692, -0.005017793737351894, -0.1222405731678009,
+                   0.7303008437156677, -0.0061756703071296215, -0.012028095312416553,
+                   -0.0006859830464236438, -0.12652404606342316, -0.12779782712459564,
+                   1.0033831596374512, -0.0013524494133889675, -0.10843724012374878]
+
+
+def test_tanh_gelu_and_its_gradient_are_torchs():
+    x = ember.tensor(XT, requires_grad=True)
+    y = ember.nn.functional.gelu(x, approximate="tanh")
+    assert y.tolist() == TORCH_TANH_GELU
+    y.sum().backward()
+    assert x.grad.tolist() == TORCH_TANH_GRAD
+
+
+def test_tanh_gelu_slope_is_the_derivative():
+    x = np.linspace(-4, 4, 101)
+    h = 1e-4
+    numeric = (np.asarray(gk.tanh_gelu(np.float32(x + h)), np.float64) -
+               np.asarray(gk.tanh_gelu(np.float32(x - h)), np.float64)) / (2 * h)
+    np.testing.assert_allclose(gk.tanh_gelu_slope(x.astype(F32)), numeric, atol=3e-3)

@@ -29,6 +29,14 @@ for name, t in [("t", m.t()), ("rows of 32", m[:, :32]), ("17", m[0, :17]), ("on
     y = torch.nn.functional.gelu(t)
     print(name, y.stride(), [float(v) for v in y.flatten()[:5]], y.double().sum().item())
 ''',
+    'gelu_tanh_values_and_gradient': r'''
+torch.manual_seed(3)
+x = (torch.randn(3000) * 2).requires_grad_()
+y = torch.nn.functional.gelu(x, approximate='tanh')
+y.backward(torch.ones(3000))
+print([float(v) for v in y[:6]], [float(v) for v in x.grad[:6]])
+print(torch.nn.GELU(approximate='tanh')(torch.tensor([-3.0, -0.5, 0.0, 0.7, 2.5])))
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

@@ -20,6 +20,13 @@ of the gradients (observed on torch 2.13 against 10^6 float32 values):
   ember's erf is correctly rounded and the C library's `erff` is not always (glibc's differs
   in about 2% of values: those tail elements can differ from torch's in the last bit).
 
+The tanh approximation (`approximate='tanh'`) is ATen's kernel everywhere: `0.5 * x * (1 +
+tanh(beta * (x + kappa * x^3)))`, whose sum the compiler fused (`kappa * x^3 + x` is one
+rounding), and a backward of `0.5 * (1 + t) + 0.5 x * (1 - t^2) * beta * (1 + 3 kappa x^2)`
+with `1 - t^2` and `3 kappa x^2 + 1` fused. Its tanh is SLEEF's, within an ulp of the correctly
+rounded tanh ember takes (about 0.2% of values differ from torch's, against 1% of values and
+30% of gradients with ember's own arithmetic before).
+
 The constants are float32 roundings of the formula's decimals; oneDNN spells its own as bit
 patterns (`_bits`; its 1 / sqrt(pi) is one ulp under the rounded value). Each fused multiply-add is a float64 product (exact for float32
 operands) plus the third operand, rounded to float32 (`_fused`). float64 and half-precision
@@ -31,7 +38,7 @@ import math
 import numpy as np
 
 from .._parallel import run_parts
-from . import _sleef
+from . import _rounded, _sleef
 
 _F32, _F64 = np.float32, np.float64
 
@@ -126,6 +133,26 @@ def _aten_gelu_scalar(x):
     """ATen's scalar code: the same expression with a correctly rounded erf."""
     from ._special import erf
     return x * _HALF * (_ONE + erf(np, x * _SQRT_HALF))
+
+
+_BETA = _f32(math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5)     # sqrt(2 / pi)
+_KAPPA = _f32(0.044715)
+_THREE_KAPPA = _f32(3) * _KAPPA
+
+
+def tanh_gelu(x):
+    """ATen's float32 GELU with approximate='tanh'."""
+    inner = _BETA * _fused(_KAPPA, x * x * x, x)
+    return _HALF * x * (_ONE + _rounded.tanh(np, inner))
+
+
+def tanh_gelu_slope(x):
+    """The derivative ATen's tanh-approximate GELU backward multiplies the gradient by."""
+    square = x * x
+    t = _rounded.tanh(np, _BETA * _fused(_KAPPA, x * square, x))
+    tanh_slope = _fused(-t, t, _ONE)
+    inner_slope = _BETA * _fused(_THREE_KAPPA, square, _ONE)
+    return _HALF * (_ONE + t) + _HALF * x * tanh_slope * inner_slope
 
 
 def gelu(x):

@@ -101,6 +101,8 @@ class Gelu(Elementwise):
 
     def forward(xp, x, approximate="none"):
         if approximate == "tanh":
+            if xp is np and x.dtype == np.float32:      # NOTE [ torch's GELU kernels ]
+                return _gelu_kernels.tanh_gelu(x)
             # (torch's order: kappa times the cube, not ((kappa * x) * x) * x)
             inner = _SQRT_2_OVER_PI * (x + 0.044715 * (x * x * x))
             return 0.5 * x * (1 + _rounded.tanh(xp, inner))
@@ -111,15 +113,15 @@ class Gelu(Elementwise):
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        if ctx.approximate == "tanh":
-            return _in_float(grad, x, _gelu_tanh_slope)
         a, g = x._data, grad._data
         if not _grad_state.enabled and a.__class__ is np.ndarray and a.dtype == np.float32 \
-                and g.__class__ is np.ndarray and g.dtype == np.float32 \
-                and a.flags.c_contiguous and a.size > 1:
-            # (oneDNN's backward: NOTE [ torch's GELU kernels ])
-            return wrap(_gelu_kernels.onednn_gelu_backward(a, g))
-        return _in_float(grad, x, _gelu_slope)
+                and g.__class__ is np.ndarray and g.dtype == np.float32:
+            # (torch's kernels: NOTE [ torch's GELU kernels ])
+            if ctx.approximate == "tanh":
+                return wrap(g * _gelu_kernels.tanh_gelu_slope(a))
+            if a.flags.c_contiguous and a.size > 1:
+                return wrap(_gelu_kernels.onednn_gelu_backward(a, g))
+        return _in_float(grad, x, _gelu_tanh_slope if ctx.approximate == "tanh" else _gelu_slope)
 
 
 class Silu(Elementwise):
