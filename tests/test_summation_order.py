@@ -154,3 +154,41 @@ def test_one_row_sum_has_fresh_strides(n):
     assert x.sum(1).stride() == (1,) and x.mean(-1).stride() == (1,)
     assert x.sum(1).item() == n * (n - 1) / 2
     assert ember.arange(float(n)).reshape(1, 1, n).sum(2).stride() == (1, 1)
+
+
+# Sums over other sets of dims: neighbouring dims of one kind merge (NOTE [ Summation order ])
+IMAGES = np.random.default_rng(7).standard_normal((12, 5, 6, 7)).astype(np.float32)
+
+
+def test_trailing_dims_sum_as_one_row():
+    x = ember.from_numpy(IMAGES)
+    expected = [[float(reference_sum(IMAGES[b, c].ravel())) for c in range(5)] for b in range(12)]
+    assert x.sum((2, 3)).tolist() == expected
+    assert x.sum((-1, -2, 1)).tolist() == [float(reference_sum(IMAGES[b].ravel()))
+                                           for b in range(12)]
+    assert (x.mean((2, 3)) == x.sum((2, 3)) / 42).all()
+    pooled = ember.nn.functional.adaptive_avg_pool2d(x, 1)
+    assert pooled.shape == (12, 5, 1, 1) and pooled.flatten().tolist() == \
+        x.mean((2, 3)).flatten().tolist()
+
+
+def test_outer_and_inner_dims_add_inner_sums_one_by_one():
+    # x.sum((0, 2, 3)): each image's channel sum, then those over the batch, in order from +0
+    expected = []
+    for c in range(5):
+        total = np.float32(0)
+        for b in range(12):
+            total = total + reference_sum(IMAGES[b, c].ravel())
+        expected.append(float(total))
+    x = ember.from_numpy(IMAGES)
+    assert x.sum((0, 2, 3)).tolist() == expected
+    assert x.sum((0, 2, 3), keepdim=True).shape == (1, 5, 1, 1)
+    assert x.mean((0, 2, 3)).tolist() == (np.float32(expected) / np.float32(504)).tolist()
+
+
+def test_a_middle_run_sums_down_each_slices_columns():
+    x = ember.from_numpy(IMAGES)
+    expected = [[float(v) for v in reference_column_sums(IMAGES[b].reshape(30, 7))]
+                for b in range(12)]
+    assert x.sum((1, 2)).tolist() == expected
+    assert x.sum((1, 2), keepdim=True).shape == (12, 1, 1, 7)

@@ -37,6 +37,15 @@ y.backward(torch.ones(3000))
 print([float(v) for v in y[:6]], [float(v) for v in x.grad[:6]])
 print(torch.nn.GELU(approximate='tanh')(torch.tensor([-3.0, -0.5, 0.0, 0.7, 2.5])))
 ''',
+    'reductions_over_merged_dims': r'''
+torch.manual_seed(4)
+x = torch.randn(16, 32, 8, 8)
+for name, v in [("mean(2,3)", x.mean((2, 3))), ("sum(-1,-2)", x.sum((-1, -2))),
+                ("sum(0,2,3)", x.sum((0, 2, 3))), ("mean(0,2,3)", x.mean((0, 2, 3), keepdim=True)),
+                ("sum(1,2)", x.sum((1, 2))), ("pool", torch.nn.functional.adaptive_avg_pool2d(x, 1)),
+                ("pool module", torch.nn.AdaptiveAvgPool2d((1, 1))(x)), ("sum(1,2,3)", x.sum((1, 2, 3)))]:
+    print(name, tuple(v.shape), v.view(torch.int32).sum().item(), float(v.flatten()[0]))
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

@@ -25,6 +25,12 @@ and the remaining columns take four running sums over the rows, as the elements 
 a float32 table of 4 to 7 columns (less than a vector wide) adds its first four columns as a
 run (one running sum each) and the others by four running sums.
 
+Over other sets of dims of a C-contiguous tensor torch's iterator first merges neighbouring
+dims that are both reduced or both kept; a kept run between two reduced ones (`x.sum((0, 2,
+3))` of images, a batch norm's statistics) adds each inner run's sum as above and then those
+sums over the outer dim one after another; a reduced run between two kept ones sums down the
+columns of each outer slice's table (observed on torch 2.13).
+
 `contiguous_sum` and `column_sums` compute exactly that with NumPy, whose reductions along a leading axis add
 one slice after another (this module only ever reduces that way, never along the last axis,
 where NumPy sums pairwise). A mean is this sum divided by the count, as torch's is. Large
@@ -81,17 +87,22 @@ def column_sums(table):
     cascade), the others by four running sums over the rows, as a row's elements are; from 4
     to 7 float32 columns (fewer than a vector), the first four add their rows one by one and
     the others take the four running sums (observed on torch 2.13)."""
-    lanes = LANES[table.dtype]
-    n, c = table.shape
+    return tables_column_sums(table[None])[0]
+
+
+def tables_column_sums(tables):
+    """column_sums of each (n, c) table of a C-contiguous (r, n, c) array, as (r, c)."""
+    lanes = LANES[tables.dtype]
+    c = tables.shape[2]
     full = c // (_ILP * lanes) * _ILP * lanes
     if 4 <= c < lanes:
         full = 4
     parts = []
     if full:
-        parts.append(_cascade(table[None, :, :full])[0])
+        parts.append(_cascade(tables[:, :, :full]))
     if full < c:
-        parts.append(_row_sum(table[None, :, full:])[0])
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+        parts.append(_row_sum(tables[:, :, full:]))
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
 
 def contiguous_sum(rows):

@@ -150,8 +150,8 @@ def _out_dtype(name, dim, dtype, out):
 
 
 def _float_sum(data, dims, keepdim):
-    """A float32/float64 NumPy sum over every dim (`dims` None), the last one or leading ones,
-    added in torch's order (NOTE [ Summation order ] in _cascade_sum.py), or None for other arrays and
+    """A float32/float64 NumPy sum over every dim (`dims` None), the last one, leading ones or
+    trailing ones, added in torch's order (NOTE [ Summation order ] in _cascade_sum.py), or None for other arrays and
     dims (NumPy's order). A result as NumPy's reduction gives it."""
     if data.__class__ is not np.ndarray or data.dtype not in _cascade_sum.LANES or \
             not data.size:
@@ -167,7 +167,44 @@ def _float_sum(data, dims, keepdim):
         return _cascade_sum.sum_last(data, keepdim)
     if dims == tuple(range(len(dims))):             # leading dims, as a bias's gradient
         return _cascade_sum.sum_leading(data, len(dims), keepdim)
-    return None
+    # other dims: as torch's iterator merges neighbouring dims of one kind (NOTE [ Summation
+    # order ]): kept-reduced (x.mean((2, 3)) of images), reduced-kept, kept-reduced-kept,
+    # reduced-kept-reduced (x.sum((0, 2, 3)))
+    runs = _merged_runs(data.shape, dims)
+    kinds = tuple(reduced for reduced, _ in runs)
+    sizes = [size for _, size in runs]
+    if kinds == (False, True):
+        total = _cascade_sum.contiguous_sum(data.reshape(sizes))
+    elif kinds == (True, False):
+        total = _cascade_sum.column_sums(data.reshape(sizes)) if sizes[1] > 1 else None
+    elif kinds == (False, True, False):
+        total = _cascade_sum.tables_column_sums(data.reshape(sizes))
+    elif kinds == (True, False, True):
+        inner = _cascade_sum.contiguous_sum(data.reshape(-1, sizes[2]))
+        # (from +0.0, as torch's output starts: the sum is never -0.0)
+        total = np.add.accumulate(inner.reshape(sizes[:2]), axis=0)[-1] + 0.0
+    else:
+        return None
+    if total is None:
+        return None
+    kept_shape = [1 if d in dims else size for d, size in enumerate(data.shape)]
+    return total.reshape(kept_shape if keepdim else
+                         [size for d, size in enumerate(data.shape) if d not in dims])
+
+
+def _merged_runs(shape, dims):
+    """[(reduced, size)]: `shape`'s dims (those of size 1 left out) merged into runs of
+    neighbours that are all reduced (in `dims`) or all kept."""
+    runs = []
+    for d, size in enumerate(shape):
+        if size == 1:
+            continue
+        reduced = d in dims
+        if runs and runs[-1][0] == reduced:
+            runs[-1][1] *= size
+        else:
+            runs.append([reduced, size])
+    return runs
 
 
 @function()
