@@ -1,7 +1,8 @@
 """Programs run under real torch and under ember (`import ember as torch`): what they print must
 be identical. torch's float32 GELU kernels (NOTE [ torch's GELU kernels ]): oneDNN's gelu_erf
 for a contiguous input, forward and backward, and ATen's vector kernel for a transposed one,
-printed bit for bit.
+printed bit for bit; sums over merged runs of dims (x.mean((2, 3)), x.sum((0, 2, 3))) and
+batch norm's arithmetic (NOTE [ torch's batch norm arithmetic ]) in torch's order.
 """
 import pytest
 
@@ -45,6 +46,25 @@ for name, v in [("mean(2,3)", x.mean((2, 3))), ("sum(-1,-2)", x.sum((-1, -2))),
                 ("sum(1,2)", x.sum((1, 2))), ("pool", torch.nn.functional.adaptive_avg_pool2d(x, 1)),
                 ("pool module", torch.nn.AdaptiveAvgPool2d((1, 1))(x)), ("sum(1,2,3)", x.sum((1, 2, 3)))]:
     print(name, tuple(v.shape), v.view(torch.int32).sum().item(), float(v.flatten()[0]))
+''',
+    'batch_norm_bits': r'''
+torch.manual_seed(5)
+for shape in [(16, 8, 6, 6), (7, 3, 9, 11), (4, 6, 10)]:
+    x = torch.randn(*shape) * 2 + 0.3
+    bn = (torch.nn.BatchNorm2d if len(shape) == 4 else torch.nn.BatchNorm1d)(shape[1])
+    with torch.no_grad():
+        bn.weight.normal_(1, 0.1); bn.bias.normal_(0, 0.1)
+    for step in range(3):
+        y = bn(x * (step + 1))
+        print(shape, step, y.view(torch.int32).sum().item(), bn.running_mean.tolist()[:2],
+              bn.running_var.tolist()[:2])
+    print(" eval", bn.eval()(x).view(torch.int32).sum().item())
+    cumulative = (torch.nn.BatchNorm2d if len(shape) == 4 else torch.nn.BatchNorm1d)(
+        shape[1], affine=False, momentum=None)
+    for step in range(3):
+        y = cumulative(x + step)
+    print(" cumulative", y.view(torch.int32).sum().item(), cumulative.running_var.tolist()[:2])
+print(torch.nn.BatchNorm2d(2)(torch.arange(18.).reshape(1, 2, 3, 3)))
 ''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)

@@ -13,6 +13,7 @@ from .._ops._op import Op
 from .._ops.activations import apply
 from ..autograd.grad_mode import _state as _grad_state, no_grad
 from .. import _warn
+from . import _batch_norm_kernel as _bn
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "rms_norm",
            "local_response_norm"]
@@ -216,6 +217,11 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
     b = None if bias is None else bias._data.reshape(wshape).astype(dtype, copy=False)
     if stats is None:
         out, mean, rstd, var = _normalize(xp, xv, w, b, axes, eps)
+    elif op is NativeBatchNorm and _bn.applies(xv, w, b):
+        (mean, rstd), var = stats, None         # (NOTE [ torch's batch norm arithmetic ])
+        out = _bn.transform(xv, mean.reshape(-1), rstd.reshape(-1),
+                            None if w is None else w.reshape(-1),
+                            None if b is None else b.reshape(-1))
     else:
         (mean, rstd), var = stats, None
         scale = rstd if w is None else rstd * w
@@ -407,12 +413,28 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         xp = backend_of(input._data).xp
         dtype = _compute_dtype(xp, input._data.dtype)
         mean = running_mean._data.astype(dtype).reshape(wshape)
-        rstd = 1 / xp.sqrt(running_var._data.astype(dtype).reshape(wshape) + eps)
+        if _bn.applies(input._data, running_var._data):
+            rstd = _bn.running_invstd(running_var._data, eps).reshape(wshape)
+        else:
+            rstd = 1 / xp.sqrt(running_var._data.astype(dtype).reshape(wshape) + eps)
         shown = {"running_mean": running_mean, "running_var": running_var, "stats_shape": (0,)}
         return _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2), eps,
                     training=False, stats=(mean, rstd), shown=shown)[0]
     shown = {"running_mean": running_mean, "running_var": running_var,
              "stats_shape": (channels,)}
+    params = [None if t is None else t._data for t in (weight, bias, running_mean, running_var)]
+    if view[2] > 1 and _bn.applies(input._data, *params):
+        # torch's arithmetic (NOTE [ torch's batch norm arithmetic ])
+        mean, invstd, var_sum = _bn.batch_statistics(input._data.reshape(view), eps)
+        out = _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2), eps,
+                   stats=(mean.reshape(wshape), invstd.reshape(wshape)), shown=shown)[0]
+        with no_grad():
+            if running_mean is not None:
+                running_mean.copy_(wrap(_bn.moved_mean(params[2], mean, momentum)))
+            if running_var is not None:
+                running_var.copy_(wrap(_bn.moved_var(params[3], var_sum, view[0] * view[2],
+                                                     momentum)))
+        return out
     out, mean, var = _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2),
                           eps, shown=shown)
     if running_mean is not None or running_var is not None:

@@ -1,0 +1,77 @@
+"""torch's CPU batch norm arithmetic for a float32 input laid out (N, C, L) row-major: the
+batch's statistics, the running statistics' update and the transform, bit for bit.
+
+NOTE [ torch's batch norm arithmetic ]
+torch's CPU batch norm (observed on torch 2.13, float32, contiguous input with more than one
+element per channel and image) differs from the textbook formula in where it rounds:
+
+- the batch mean is a float64 sum of the channel's elements over its count, rounded to
+  float32; the variance's sum adds the float32 squares of x - mean (mean as rounded) in
+  float64, and is itself rounded to float32; the biased variance is that sum over the count
+  in float32, and 1 / sqrt(var + eps) is taken in float64 and rounded;
+- in evaluation mode 1 / sqrt(running_var + eps) is float32 throughout;
+- the output is one fused multiply-add, x * alpha + beta, with alpha = invstd * weight and
+  beta = bias - mean * alpha, itself fused;
+- the running mean moves as momentum * mean + (1 - momentum) * running_mean, and the running
+  variance as one fused step, momentum * unbiased_var + ((1 - momentum) * running_var),
+  the unbiased variance being the float32 sum over count - 1; momentum is rounded to float32
+  first.
+
+With ember's own formula (float32 sums, (x - mean) * rstd * weight + bias) about half of the
+outputs and of the running statistics differed from torch's in the last bits.
+"""
+import numpy as np
+
+_F32, _F64 = np.float32, np.float64
+
+
+def applies(x, *params):
+    """Whether `x` (a NumPy array seen as (N, C, L)) and the float parameters (None where not
+    given) take this kernel: float32 throughout, `x` C-contiguous."""
+    return x.__class__ is np.ndarray and x.dtype == _F32 and x.flags.c_contiguous and all(
+        p is None or (p.__class__ is np.ndarray and p.dtype == _F32) for p in params)
+
+
+def _fused(a, b, c):
+    """a * b + c of float32 operands, rounded once to float32."""
+    wide = np.multiply(a, b, dtype=_F64)
+    wide += c
+    return wide.astype(_F32)
+
+
+def batch_statistics(v, eps):
+    """(mean, invstd, variance sum) of each channel of float32 (N, C, L) array `v`, as (C,)
+    float32 arrays."""
+    count = v.shape[0] * v.shape[2]
+    mean = (np.add.reduce(v, axis=(0, 2), dtype=_F64) / count).astype(_F32)
+    deviation = v - mean[:, None]
+    deviation *= deviation
+    var_sum = np.add.reduce(deviation, axis=(0, 2), dtype=_F64).astype(_F32)
+    var = var_sum / _F32(count)
+    invstd = (1 / np.sqrt(var.astype(_F64) + eps)).astype(_F32)
+    return mean, invstd, var_sum
+
+
+def running_invstd(running_var, eps):
+    """1 / sqrt(running_var + eps) of evaluation mode, in float32."""
+    return _F32(1) / np.sqrt(running_var + _F32(eps))
+
+
+def transform(v, mean, invstd, weight, bias):
+    """The normalized (N, C, L) output: x * alpha + beta, both steps fused (see the NOTE)."""
+    alpha = invstd if weight is None else invstd * weight
+    beta = _fused(-mean, alpha, 0 if bias is None else bias)
+    wide = v.astype(_F64)      # (products of float32 numbers are exact in float64)
+    wide *= alpha[:, None]
+    wide += beta[:, None]
+    return wide.astype(_F32)
+
+
+def moved_mean(running_mean, mean, momentum):
+    m = _F32(momentum)
+    return m * mean + (_F32(1) - m) * running_mean
+
+
+def moved_var(running_var, var_sum, count, momentum):
+    m = _F32(momentum)
+    return _fused(m, var_sum / _F32(count - 1), (_F32(1) - m) * running_var)

@@ -1,0 +1,89 @@
+"""torch's CPU batch norm arithmetic for float32 contiguous input (NOTE [ torch's batch norm
+arithmetic ] in `nn/_batch_norm_kernel.py`): against a reference written per channel with
+exactly rounded sums and explicitly fused steps, and against values recorded from torch 2.13."""
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import ember
+from ember.nn import _batch_norm_kernel as kernel
+
+F32 = np.float32
+
+
+def _fused(a, b, c):
+    return F32(float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))))
+
+
+def _reference(x, weight, bias, eps):
+    """(output, mean, invstd, variance sum) of a (N, C, L) float32 array, channel by channel."""
+    n, c, length = x.shape
+    count = n * length
+    out = np.empty_like(x)
+    means, invstds, var_sums = [], [], []
+    for ch in range(c):
+        values = x[:, ch, :].ravel()
+        mean = F32(math.fsum(float(v) for v in values) / count)
+        var_sum = F32(math.fsum(float(F32(v - mean) * F32(v - mean)) for v in values))
+        invstd = F32(1 / math.sqrt(float(var_sum / F32(count)) + eps))
+        alpha = F32(invstd * weight[ch])
+        beta = _fused(-mean, alpha, bias[ch])
+        out[:, ch, :] = [[_fused(v, alpha, beta) for v in row] for row in x[:, ch, :]]
+        means.append(mean), invstds.append(invstd), var_sums.append(var_sum)
+    return out, np.array(means, F32), np.array(invstds, F32), np.array(var_sums, F32)
+
+
+@pytest.mark.parametrize("shape", [(4, 3, 5), (2, 4, 9), (3, 2, 1)])
+def test_the_kernel_follows_the_reference(shape):
+    rng = np.random.default_rng(sum(shape))
+    x = (rng.normal(0, 2, shape) + 0.3).astype(F32)
+    w = rng.normal(1, 0.1, shape[1]).astype(F32)
+    b = rng.normal(0, 0.1, shape[1]).astype(F32)
+    out, mean, invstd, var_sum = _reference(x, w, b, 1e-5)
+    got_mean, got_invstd, got_var_sum = kernel.batch_statistics(x, 1e-5)
+    np.testing.assert_array_equal(got_mean, mean)
+    np.testing.assert_array_equal(got_invstd, invstd)
+    np.testing.assert_array_equal(got_var_sum, var_sum)
+    np.testing.assert_array_equal(kernel.transform(x, mean, invstd, w, b), out)
+
+
+def test_running_statistics_move_as_torchs():
+    mean, var_sum = np.array([0.5, -1.25], F32), np.array([3.0, 7.5], F32)
+    running_mean, running_var = np.array([0.1, 0.2], F32), np.array([1.0, 0.9], F32)
+    m = F32(0.3)
+    np.testing.assert_array_equal(kernel.moved_mean(running_mean, mean, 0.3),
+                                  m * mean + (F32(1) - m) * running_mean)
+    expected = [_fused(m, F32(s / F32(9)), F32((F32(1) - m) * r))
+                for s, r in zip(var_sum, running_var)]
+    np.testing.assert_array_equal(kernel.moved_var(running_var, var_sum, 10, 0.3), expected)
+
+
+# torch 2.13 (CPU): BatchNorm2d(2, momentum=0.3), weight [1.3, 0.7], bias [0.1, -0.2], of
+# arange(18).reshape(1, 2, 3, 3) * 0.37 - 1.1; the centre of each channel is its mean, where
+# the fused output shows the rounding of beta (0.10000001639127731, not 0.1)
+TRAIN = [-1.9139400720596313, -1.4104551076889038, -0.9069700837135315, -0.4034850299358368,
+         0.10000001639127731, 0.6034850478172302, 1.1069700717926025, 1.6104552745819092,
+         2.1139402389526367, -1.2844293117523193, -1.0133219957351685, -0.7422144412994385,
+         -0.4711071848869324, -0.19999994337558746, 0.0711076557636261, 0.3422149121761322,
+         0.6133221387863159, 0.884429395198822]
+RUNNING_MEAN = [0.11400000005960464, 1.1130000352859497]
+RUNNING_VAR = [1.008025050163269, 1.008025050163269]
+EVAL = [-1.4718976020812988, -0.9928184151649475, -0.5137392282485962, -0.03466009348630905,
+        0.4444190561771393, 0.9234982132911682, 1.4025774002075195, 1.8816566467285156,
+        2.3607356548309326, 0.5787774920463562, 0.8367431163787842, 1.094709038734436,
+        1.3526747226715088, 1.610640287399292, 1.8686062097549438, 2.1265718936920166,
+        2.3845374584198, 2.642503023147583]
+
+
+def test_batch_norm_module_prints_torchs_values():
+    x = ember.arange(18.).reshape(1, 2, 3, 3) * 0.37 - 1.1
+    bn = ember.nn.BatchNorm2d(2, momentum=0.3)
+    with ember.no_grad():
+        bn.weight.copy_(ember.tensor([1.3, 0.7]))
+        bn.bias.copy_(ember.tensor([0.1, -0.2]))
+    assert bn(x).reshape(-1).tolist() == TRAIN
+    assert bn.running_mean.tolist() == RUNNING_MEAN
+    assert bn.running_var.tolist() == RUNNING_VAR
+    assert bn.eval()(x).reshape(-1).tolist() == EVAL
