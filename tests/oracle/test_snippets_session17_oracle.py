@@ -66,6 +66,14 @@ for shape in [(16, 8, 6, 6), (7, 3, 9, 11), (4, 6, 10)]:
     print(" cumulative", y.view(torch.int32).sum().item(), cumulative.running_var.tolist()[:2])
 print(torch.nn.BatchNorm2d(2)(torch.arange(18.).reshape(1, 2, 3, 3)))
 ''',
+    'softmax_gradients_along_other_dims': r'''
+torch.manual_seed(6)
+for shape, dim in [((64, 32), 0), ((8, 10, 5, 5), 1), ((4, 7, 33), 1), ((6, 5, 3, 7), -3)]:
+    x = torch.randn(*shape, requires_grad=True)
+    y = torch.softmax(x, dim)
+    y.backward(torch.randn(*shape))
+    print(shape, y.view(torch.int32).sum().item(), x.grad.view(torch.int32).sum().item())
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

@@ -57,11 +57,33 @@ class Softmax(Op):
             # along the last dim in torch's lane order, NOTE [ Softmax's row sums ])
             yd = y._data
             return wrap(yd * (g - row_sums(g * yd)))
+        if _on_arrays(g, y._data) and g.dtype == _F32:
+            # (along another dim torch's kernel adds g * y one fused step at a time)
+            yd = y._data
+            return wrap(yd * (g - _fused_dot(g, yd, ctx.dim % g.ndim)))
         if y.dtype.itemsize == 2 and y.dtype.is_floating_point:
             # (torch's kernel computes half precision in float32 and rounds once)
             g, yf = grad.float(), y.float()
             return (yf * (g - (g * yf).sum(ctx.dim, keepdim=True))).to(y.dtype)
         return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
+
+
+def _fused(a, b, c):
+    """a * b + c of float32 arrays (broadcasting), rounded once to float32."""
+    wide = np.multiply(a, b, dtype=np.float64)
+    wide += c
+    return wide.astype(_F32)
+
+
+def _fused_dot(g, y, d):
+    """The sum of g * y over dim `d` of float32 arrays (kept, size 1), as torch's softmax
+    backward adds it along a dim other than the last: from +0, one fused multiply-add per
+    slice."""
+    slices_g, slices_y = np.moveaxis(g, d, 0), np.moveaxis(y, d, 0)
+    total = np.zeros(slices_g.shape[1:], _F32)
+    for a, b in zip(slices_g, slices_y):
+        total = _fused(a, b, total)
+    return np.expand_dims(total, d)
 
 
 def _on_arrays(g, y):
@@ -83,8 +105,13 @@ class LogSoftmax(Op):
             # NOTE: no graph of the gradients wanted: the same arithmetic on the arrays
             # (one pass each, no op dispatch), as cross_entropy's backward runs it every step.
             if ctx.dim not in (-1, g.ndim - 1):
-                return wrap(g - _rounded.np_exp(y._data) * np.add.reduce(g, axis=ctx.dim,
-                                                                         keepdims=True))
+                total = np.add.reduce(g, axis=ctx.dim, keepdims=True)   # (one slice at a time)
+                if g.dtype == _F32:
+                    # torch's kernel along another dim: the exponentials of softmax's forward
+                    # there (softmax_exp), g - exp * sum as one fused multiply-add
+                    e = softmax_exp(y._data, ctx.dim % g.ndim)
+                    return wrap(_fused(-e, total, g))
+                return wrap(g - _rounded.np_exp(y._data) * total)
             # torch's vector kernel along the last dim: SLEEF's exp of the output (float32),
             # the gradient's sum in lane order, and g - exp * sum as one fused multiply-add
             # (float32: one rounding of the float64 result, whose product is exact)
