@@ -74,6 +74,20 @@ for shape, dim in [((64, 32), 0), ((8, 10, 5, 5), 1), ((4, 7, 33), 1), ((6, 5, 3
     y.backward(torch.randn(*shape))
     print(shape, y.view(torch.int32).sum().item(), x.grad.view(torch.int32).sum().item())
 ''',
+    'layer_norm_bits': r'''
+torch.manual_seed(7)
+for shape, ns in [((4, 10), (10,)), ((2, 5, 768), (768,)), ((3, 4, 6), (4, 6)), ((7, 37), (37,)),
+                  ((5, 300), (300,)), ((2, 3, 1000), (1000,))]:
+    x = torch.randn(*shape) * 3 + 0.5
+    ln = torch.nn.LayerNorm(ns)
+    with torch.no_grad():
+        ln.weight.normal_(1, 0.2); ln.bias.normal_(0, 0.2)
+    y, mean, rstd = torch.native_layer_norm(x, ns, None, None, 1e-5)
+    print(shape, ln(x).view(torch.int32).sum().item(), y.view(torch.int32).sum().item(),
+          mean.view(-1)[:2].tolist(), rstd.view(-1)[:2].tolist(),
+          torch.nn.functional.layer_norm(x, ns, bias=ln.bias).view(torch.int32).sum().item())
+print(torch.nn.LayerNorm(3)(torch.tensor([[1., 2., 3.], [2., 4., 8.]])))
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

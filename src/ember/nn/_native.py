@@ -38,6 +38,9 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     x = input._data
     xp = backend_of(x).xp
     rows = x.reshape(math.prod(lead), -1).astype(norm._compute_dtype(xp, x.dtype), copy=False)
+    if rows.size and norm._ln.applies(rows):        # (the kernel's own moments)
+        mean, var = (v[:, None] for v in norm._ln.row_moments(xp.ascontiguousarray(rows)))
+        return (out,) + _statistics(input, mean, var, eps, lead + (1,) * len(shape))
     mean = rows.mean(axis=1, keepdims=True) if rows.size else xp.zeros((rows.shape[0], 1),
                                                                        rows.dtype)
     var = ((rows - mean) ** 2).mean(axis=1, keepdims=True) if rows.size else mean
@@ -70,15 +73,10 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
         return out, none, empty(0, dtype=input.dtype, device=input.device)
     n = input.shape[0]
     view = (n, channels, input.numel() // max(n * channels, 1))
-    wshape = (1, channels, 1)
-    out, mean, var = norm._run(norm.NativeBatchNorm, input, weight, bias, view, (0, 2), wshape,
-                            (0, 2), eps)
-    if running_mean is not None:
-        count = view[0] * view[2]
-        norm._move_toward(running_mean, mean.reshape(channels), momentum)
-        norm._move_toward(running_var, var.reshape(channels) * (count / max(count - 1, 1)),
-                       momentum)
-    return (out,) + _statistics(input, mean, var, eps, (channels,))
+    out, mean, rstd = norm.batch_norm_training(input, weight, bias, running_mean, running_var,
+                                               view, momentum, eps)
+    dtype = input._data.dtype
+    return out, wrap(mean.astype(dtype, copy=False)), wrap(rstd.astype(dtype, copy=False))
 
 
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):

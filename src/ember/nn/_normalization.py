@@ -13,7 +13,7 @@ from .._ops._op import Op
 from .._ops.activations import apply
 from ..autograd.grad_mode import _state as _grad_state, no_grad
 from .. import _warn
-from . import _batch_norm_kernel as _bn
+from . import _batch_norm_kernel as _bn, _layer_norm_kernel as _ln
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "rms_norm",
            "local_response_norm"]
@@ -215,7 +215,13 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
     xv = x.reshape(shape).astype(dtype, copy=False)
     w = None if weight is None else weight._data.reshape(wshape).astype(dtype, copy=False)
     b = None if bias is None else bias._data.reshape(wshape).astype(dtype, copy=False)
-    if stats is None:
+    if stats is None and op is NativeLayerNorm and x.size and _ln.applies(xv, w, b):
+        # torch's moments and rounding (NOTE [ torch's layer norm moments ])
+        out, mean, rstd = _ln.layer_norm(xp.ascontiguousarray(xv),
+                                         None if w is None else w.reshape(-1),
+                                         None if b is None else b.reshape(-1), eps)
+        mean, rstd, var = mean[:, None], rstd[:, None], None
+    elif stats is None:
         out, mean, rstd, var = _normalize(xp, xv, w, b, axes, eps)
     elif op is NativeBatchNorm and _bn.applies(xv, w, b):
         (mean, rstd), var = stats, None         # (NOTE [ torch's batch norm arithmetic ])
@@ -422,27 +428,38 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                     training=False, stats=(mean, rstd), shown=shown)[0]
     shown = {"running_mean": running_mean, "running_var": running_var,
              "stats_shape": (channels,)}
+    return batch_norm_training(input, weight, bias, running_mean, running_var, view, momentum,
+                               eps, shown)[0]
+
+
+def batch_norm_training(input, weight, bias, running_mean, running_var, view, momentum, eps,
+                        shown=None):
+    """(output, mean, rstd) of batch norm in training mode over `input` seen as `view` (N, C,
+    L), the statistics as (C,) arrays; the running statistics (if given) move toward the
+    batch's (its unbiased variance)."""
+    channels, wshape = view[1], (1, view[1], 1)
     params = [None if t is None else t._data for t in (weight, bias, running_mean, running_var)]
     if view[2] > 1 and _bn.applies(input._data, *params):
         # torch's arithmetic (NOTE [ torch's batch norm arithmetic ])
-        mean, invstd, var_sum = _bn.batch_statistics(input._data.reshape(view), eps)
+        mean, rstd, var_sum = _bn.batch_statistics(input._data.reshape(view), eps)
         out = _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2), eps,
-                   stats=(mean.reshape(wshape), invstd.reshape(wshape)), shown=shown)[0]
+                   stats=(mean.reshape(wshape), rstd.reshape(wshape)), shown=shown)[0]
         with no_grad():
             if running_mean is not None:
                 running_mean.copy_(wrap(_bn.moved_mean(params[2], mean, momentum)))
             if running_var is not None:
                 running_var.copy_(wrap(_bn.moved_var(params[3], var_sum, view[0] * view[2],
                                                      momentum)))
-        return out
+        return out, mean, rstd
     out, mean, var = _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2),
                           eps, shown=shown)
-    if running_mean is not None or running_var is not None:
-        count = view[0] * view[2]
-        # NOTE: the running variance takes the unbiased batch variance, as torch's does.
-        _move_toward(running_mean, mean.reshape(channels), momentum)
-        _move_toward(running_var, var.reshape(channels) * (count / max(count - 1, 1)), momentum)
-    return out
+    count = view[0] * view[2]
+    # NOTE: the running variance takes the unbiased batch variance, as torch's does.
+    _move_toward(running_mean, mean.reshape(channels), momentum)
+    _move_toward(running_var, var.reshape(channels) * (count / max(count - 1, 1)), momentum)
+    xp = backend_of(var).xp
+    rstd = 1 / xp.sqrt(var + eps) if var.size and mean.size else var + float("nan")
+    return out, mean.reshape(channels), rstd.astype(input._data.dtype).reshape(channels)
 
 
 def _float_argument(value, fn, name, position):

@@ -1,0 +1,138 @@
+"""torch's CPU layer norm forward for float32 rows, bit for bit: the rows' moments as its
+vectorised Welford algorithm takes them, then the normalisation's rounding.
+
+NOTE [ torch's layer norm moments ]
+torch's layer norm (observed on torch 2.13, float32, 256-bit vectors of L = 8 lanes) takes a
+row's mean and variance with a Welford algorithm over vectors, not with sums:
+
+- the row's n = N // L full vectors are cut into chunks of 16 vectors (the last may be
+  shorter); within a chunk each lane runs Welford's update, vector j: d = x - m1,
+  m1 = d * (1 / (j + 1)) + m1 and m2 = d * (x - m1) + m2, both fused multiply-adds;
+- the chunks' moments (count, m1, m2 per lane) are combined by a binary counter: a stack of
+  levels, chunk i added into level 0, and after every chunk whose number (i + 1) is divisible
+  by 2^k level k - 1 is added into level k (up to the top level, ceil(log2(chunks)) - 1);
+  at the end levels 1, 2, ... are added into level 0 in that order. Adding (n_b, m1_b, m2_b)
+  into (n_a, m1_a, m2_a): c = n_b / (n_a + n_b), d = m1_b - m1_a, m1 = m1_a + d * c (two
+  roundings), m2 = (d * c) * (d * n_a) + (m2_a + m2_b) (the last step fused);
+- the row's last N % L elements go through the scalar Welford update from (0, 0, 0):
+  m1 += d / count, m2 += d * (x - m1), not fused; then the vector's lanes are added into that
+  one by one (m1 = d * c + m1 fused, m2 = m2 + (d * d * c * n_a + m2_b), the inner sum fused);
+- the variance is m2 / N, rstd = 1 / sqrt(var + eps) in float32, and the output is
+  (x - mean) * rstd, times the weight when there is one; with a bias the last step is fused:
+  ((x - mean) * rstd) * w + b, or without a weight (x - mean) * rstd + b.
+
+A row costs some three hundred NumPy calls whatever its length (all rows at once): the
+kernel serves float32 rows on the CPU; float64 and half precision keep ember's own formula,
+within an ulp or two of torch's. The backward keeps ember's formula too.
+"""
+import math
+
+import numpy as np
+
+_F32, _F64 = np.float32, np.float64
+_LANES, _CHUNK = 8, 16
+_STEP = tuple(_F32(1) / _F32(j + 1) for j in range(_CHUNK))
+
+
+def applies(x, *params):
+    """Whether NumPy array `x` and the parameters (None where not given) are float32."""
+    return x.__class__ is np.ndarray and x.dtype == _F32 and all(
+        p is None or (p.__class__ is np.ndarray and p.dtype == _F32) for p in params)
+
+
+def _fused(a, b, c):
+    """a * b + c of float32 operands, rounded once to float32."""
+    wide = np.multiply(a, b, dtype=_F64)
+    wide += c
+    return wide.astype(_F32)
+
+
+def _chunk_moments(vectors):
+    """Welford's update over axis 2 of float32 (rows, chunks, length, L) `vectors`: the
+    chunks' (m1, m2), each (rows, chunks, L)."""
+    m1 = np.zeros(vectors.shape[:2] + (_LANES,), _F32)
+    m2 = np.zeros_like(m1)
+    steps = np.ascontiguousarray(vectors.transpose(2, 0, 1, 3))    # (each step's slice dense)
+    for j, x in enumerate(steps):
+        d = x - m1
+        m1 = _fused(d, _STEP[j], m1)
+        m2 = _fused(d, x - m1, m2)
+    return m1, m2
+
+
+def _add_vectors(acc, add):
+    """Moments `add` added into `acc`, each (count, m1, m2), by the vector code's rounding."""
+    n_a, m1_a, m2_a = acc
+    n_b, m1_b, m2_b = add
+    n = n_a + n_b
+    c = _F32(n_b) / _F32(n) if n else _F32(0)
+    d = m1_b - m1_a
+    dc = d * c
+    return n, m1_a + dc, _fused(dc, d * _F32(n_a), m2_a + m2_b)
+
+
+def _combined(chunks):
+    """The binary counter's combination of the chunks' moments (see the NOTE)."""
+    depth = max(1, math.ceil(math.log2(len(chunks)))) if len(chunks) > 1 else 1
+    zero = (0, np.zeros_like(chunks[0][1]), np.zeros_like(chunks[0][2]))
+    levels = [zero] * depth
+    for i, chunk in enumerate(chunks):
+        levels[0] = _add_vectors(levels[0], chunk)
+        number, k = i + 1, 1
+        while k < depth and number % 2 == 0:
+            levels[k] = _add_vectors(levels[k], levels[k - 1])
+            levels[k - 1] = zero
+            number //= 2
+            k += 1
+    for k in range(1, depth):
+        levels[0] = _add_vectors(levels[0], levels[k])
+    return levels[0]
+
+
+def row_moments(x):
+    """(mean, biased variance) of each row of float32 C-contiguous (R, N) array `x` (N >= 1),
+    as torch's layer norm takes them: (R,) float32 arrays."""
+    rows, width = x.shape
+    n = width // _LANES
+    count, m1, m2 = 0, np.zeros(rows, _F32), np.zeros(rows, _F32)
+    for i in range(n * _LANES, width):                  # the scalar tail
+        value = x[:, i]
+        d = value - m1
+        count += 1
+        m1 = m1 + d / _F32(count)
+        m2 = m2 + d * (value - m1)
+    if n:
+        vectors = x[:, :n * _LANES].reshape(rows, n, _LANES)
+        full = n // _CHUNK * _CHUNK
+        chunks = []
+        if full:
+            f1, f2 = _chunk_moments(vectors[:, :full].reshape(rows, -1, _CHUNK, _LANES))
+            chunks += [(_CHUNK, f1[:, i], f2[:, i]) for i in range(full // _CHUNK)]
+        if full < n:
+            p1, p2 = _chunk_moments(vectors[:, None, full:])
+            chunks.append((n - full, p1[:, 0], p2[:, 0]))
+        _, lane1, lane2 = _combined(chunks)
+        for lane in range(_LANES):                      # the lanes into the scalar's
+            total = count + n
+            c = _F32(n) / _F32(total)
+            d = lane1[:, lane] - m1
+            m1 = _fused(d, c, m1)
+            m2 = m2 + _fused(d * d * c, _F32(count), lane2[:, lane])
+            count = total
+    return m1, m2 / _F32(width)
+
+
+def layer_norm(x, weight, bias, eps):
+    """(output, mean, rstd) of torch's layer norm of float32 (R, N) rows; `weight`/`bias`
+    (N,) float32 arrays or None."""
+    mean, var = row_moments(x)
+    rstd = _F32(1) / np.sqrt(var + _F32(eps))
+    centred, scale = x - mean[:, None], rstd[:, None]
+    if weight is None and bias is not None:
+        return _fused(centred, scale, bias), mean, rstd
+    out = centred * scale
+    if bias is not None:
+        out = _fused(out, weight, bias)
+    elif weight is not None:
+        out *= weight
+    return out, mean, rstd

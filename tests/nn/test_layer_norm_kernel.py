@@ -1,0 +1,104 @@
+"""torch's CPU float32 layer norm forward (NOTE [ torch's layer norm moments ] in
+`nn/_layer_norm_kernel.py`): the rows' moments against the NOTE's algorithm written lane by
+lane in plain Python with each fused step exact (fractions), and values recorded from torch
+2.13."""
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import ember
+from ember.nn import _layer_norm_kernel as kernel
+
+F32 = np.float32
+
+
+def _fused(a, b, c):
+    return F32(float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))))
+
+
+def _add_vector_moments(acc, add):
+    (na, m1a, m2a), (nb, m1b, m2b) = acc, add
+    n = na + nb
+    c = F32(F32(nb) / F32(n)) if n else F32(0)
+    d = F32(m1b - m1a)
+    dc = F32(d * c)
+    return n, F32(m1a + dc), _fused(dc, F32(d * F32(na)), F32(m2a + m2b))
+
+
+def _reference_moments(row):
+    """(mean, var) of one float32 row by the NOTE's steps, one lane at a time."""
+    n = len(row) // 8
+    chunks = [range(i, min(i + 16, n)) for i in range(0, n, 16)]
+    lanes = []
+    for lane in range(8):
+        moments = []
+        for chunk in chunks:
+            m1 = m2 = F32(0)
+            for j, v in enumerate(chunk):
+                x = row[v * 8 + lane]
+                d = F32(x - m1)
+                m1 = _fused(d, F32(F32(1) / F32(j + 1)), m1)
+                m2 = _fused(d, F32(x - m1), m2)
+            moments.append((len(chunk), m1, m2))
+        depth = max(1, math.ceil(math.log2(len(chunks)))) if len(chunks) > 1 else 1
+        zero = (0, F32(0), F32(0))
+        levels = [zero] * depth
+        for i, m in enumerate(moments):
+            levels[0] = _add_vector_moments(levels[0], m)
+            number, k = i + 1, 1
+            while k < depth and number % 2 == 0:
+                levels[k] = _add_vector_moments(levels[k], levels[k - 1])
+                levels[k - 1] = zero
+                number, k = number // 2, k + 1
+        for k in range(1, depth):
+            levels[0] = _add_vector_moments(levels[0], levels[k])
+        lanes.append(levels[0])
+    count, m1, m2 = 0, F32(0), F32(0)
+    for x in row[n * 8:]:
+        d = F32(x - m1)
+        count += 1
+        m1 = F32(m1 + F32(d / F32(count)))
+        m2 = F32(m2 + F32(d * F32(x - m1)))
+    for _, lane1, lane2 in (lanes if n else []):
+        total = count + n
+        c = F32(F32(n) / F32(total))
+        d = F32(lane1 - m1)
+        m1 = _fused(d, c, m1)
+        m2 = F32(m2 + _fused(F32(F32(d * d) * c), F32(count), lane2))
+        count = total
+    return m1, F32(m2 / F32(len(row)))
+
+
+@pytest.mark.parametrize("width", [1, 5, 8, 13, 128, 131, 256, 384, 520])
+def test_row_moments_follow_the_algorithm(width):
+    rng = np.random.default_rng(width)
+    x = (rng.normal(0, 3, (3, width)) + 1.5).astype(F32)
+    mean, var = kernel.row_moments(x)
+    for r in range(3):
+        assert (mean[r], var[r]) == _reference_moments(list(x[r]))
+
+
+# torch 2.13 (CPU): LayerNorm(10), weight linspace(0.5, 1.5), bias linspace(-0.3, 0.3), of
+# arange(30).reshape(3, 10) ** 1.5 * 0.1 - 2
+LN_OUT = [-1.0453414916992188, -0.9629117250442505, -0.8045405745506287, -0.5661131143569946,
+          -0.24371089041233063, 0.16641396284103394, 0.6678586006164551, 1.2640857696533203,
+          1.9584375619888306, 2.7541491985321045]
+MEAN = [-0.8895046710968018, 3.603044033050537, 10.189481735229492]
+RSTD = [1.1238011121749878, 0.6107437610626221, 0.46924203634262085]
+PLAIN = [-1.5227887630462646, -1.2041090726852417, -0.8777483701705933, -0.5438839197158813,
+         -0.20267996191978455, 0.14570821821689606, 0.5011361241340637, 0.8634662628173828,
+         1.2325702905654907, 1.6083256006240845]
+
+
+def test_layer_norm_prints_torchs_values():
+    x = ember.arange(30.).reshape(3, 10) ** 1.5 * 0.1 - 2
+    ln = ember.nn.LayerNorm(10)
+    with ember.no_grad():
+        ln.weight.copy_(ember.linspace(0.5, 1.5, 10))
+        ln.bias.copy_(ember.linspace(-0.3, 0.3, 10))
+    assert ln(x)[1].tolist() == LN_OUT
+    y, mean, rstd = ember.native_layer_norm(x, (10,), None, None, 1e-5)
+    assert mean.view(-1).tolist() == MEAN and rstd.view(-1).tolist() == RSTD
+    assert y[2].tolist() == PLAIN
