@@ -102,3 +102,45 @@ def test_layer_norm_prints_torchs_values():
     y, mean, rstd = ember.native_layer_norm(x, (10,), None, None, 1e-5)
     assert mean.view(-1).tolist() == MEAN and rstd.view(-1).tolist() == RSTD
     assert y[2].tolist() == PLAIN
+
+
+# torch 2.13 (CPU): GroupNorm(2, 4), weight [0.5, 1, 1.5, 2], bias [0.1, -0.1, 0.2, -0.2], of
+# x = arange(24).reshape(1, 4, 2, 3) * 0.37; x * x * 0.1 - 1
+GN_AFFINE = [-0.4349665343761444, -0.42227959632873535, -0.3842187523841858,
+             -0.32078394293785095, -0.231975257396698, -0.11779271811246872,
+             -0.2564723789691925, 0.07338850200176239, 0.45399704575538635,
+             0.8853532075881958, 1.367457628250122, 1.9003099203109741]
+GN_PLAIN = [-1.4360535144805908, -1.229921579360962, -1.0072985887527466, -0.7681854963302612,
+            -0.5125817060470581, -0.24048760533332825, 0.04809717833995819, 0.3531731069087982,
+            0.6747390031814575, 1.0127954483032227, 1.3673430681228638, 1.7383806705474854]
+GN_MEAN, GN_RSTD = [-0.42273831367492676, 3.3557019233703613], [1.853462815284729,
+                                                                 0.6022850871086121]
+
+
+def test_group_norm_prints_torchs_values():
+    x = ember.arange(24.).reshape(1, 4, 2, 3) * 0.37
+    x = x * x * 0.1 - 1
+    gn = ember.nn.GroupNorm(2, 4)
+    with ember.no_grad():
+        gn.weight.copy_(ember.tensor([0.5, 1.0, 1.5, 2.0]))
+        gn.bias.copy_(ember.tensor([0.1, -0.1, 0.2, -0.2]))
+    assert gn(x).reshape(-1)[:12].tolist() == GN_AFFINE
+    assert ember.nn.functional.group_norm(x, 2).reshape(-1)[12:].tolist() == GN_PLAIN
+    _, mean, rstd = ember.native_group_norm(x, None, None, 1, 4, 6, 2, 1e-5)
+    assert mean.view(-1).tolist() == GN_MEAN and rstd.view(-1).tolist() == GN_RSTD
+
+
+def test_group_norm_output_is_fused_as_torchs():
+    rng = np.random.default_rng(3)
+    v = rng.normal(0, 2, (2, 3, 2, 5)).astype(F32)
+    w = rng.normal(1, 0.2, (1, 3, 2, 1)).astype(F32)
+    b = rng.normal(0, 0.2, (1, 3, 2, 1)).astype(F32)
+    out, mean, rstd = kernel.group_norm(v, w, b, 1e-5)
+    m, var = kernel.row_moments(v.reshape(6, 10))
+    assert (mean.ravel() == m).all()
+    assert (rstd.ravel() == (1 / np.sqrt(var.astype(np.float64) + 1e-5)).astype(F32)).all()
+    for index in np.ndindex(*v.shape):
+        n, g, d, _ = index
+        scale = F32(rstd[n, g, 0, 0] * w[0, g, d, 0])
+        shift = _fused(-scale, mean[n, g, 0, 0], b[0, g, d, 0])
+        assert out[index] == _fused(v[index], scale, shift)

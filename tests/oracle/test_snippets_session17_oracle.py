@@ -88,6 +88,19 @@ for shape, ns in [((4, 10), (10,)), ((2, 5, 768), (768,)), ((3, 4, 6), (4, 6)), 
           torch.nn.functional.layer_norm(x, ns, bias=ln.bias).view(torch.int32).sum().item())
 print(torch.nn.LayerNorm(3)(torch.tensor([[1., 2., 3.], [2., 4., 8.]])))
 ''',
+    'group_norm_bits': r'''
+torch.manual_seed(8)
+for shape, G in [((4, 8, 6, 6), 4), ((2, 6, 10), 3), ((3, 32, 4, 4), 8), ((2, 4, 3, 3), 1)]:
+    x = torch.randn(*shape) * 2 + 0.5
+    gn = torch.nn.GroupNorm(G, shape[1])
+    with torch.no_grad():
+        gn.weight.normal_(1, 0.2); gn.bias.normal_(0, 0.2)
+    o, m, r = torch.native_group_norm(x, None, None, shape[0], shape[1], x[0, 0].numel(), G, 1e-5)
+    print(shape, G, gn(x).view(torch.int32).sum().item(), o.view(torch.int32).sum().item(),
+          torch.nn.functional.group_norm(x, G, bias=gn.bias).view(torch.int32).sum().item(),
+          m.view(-1)[:2].tolist(), r.view(-1)[:2].tolist(),
+          torch.nn.functional.instance_norm(x).view(torch.int32).sum().item())
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

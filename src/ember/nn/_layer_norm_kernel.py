@@ -21,7 +21,8 @@ row's mean and variance with a Welford algorithm over vectors, not with sums:
   (x - mean) * rstd, times the weight when there is one; with a bias the last step is fused:
   ((x - mean) * rstd) * w + b, or without a weight (x - mean) * rstd + b.
 
-A row costs some three hundred NumPy calls whatever its length (all rows at once): the
+Group norm takes the same moments over each (sample, group) row, then its own rounding
+(`group_norm`). A row costs some three hundred NumPy calls whatever its length (all rows at once): the
 kernel serves float32 rows on the CPU; float64 and half precision keep ember's own formula,
 within an ulp or two of torch's. The backward keeps ember's formula too.
 """
@@ -41,10 +42,8 @@ def applies(x, *params):
 
 
 def _fused(a, b, c):
-    """a * b + c of float32 operands, rounded once to float32."""
-    wide = np.multiply(a, b, dtype=_F64)
-    wide += c
-    return wide.astype(_F32)
+    """a * b + c of float32 operands (broadcasting), rounded once to float32."""
+    return np.add(np.multiply(a, b, dtype=_F64), c).astype(_F32)
 
 
 def _chunk_moments(vectors):
@@ -136,3 +135,20 @@ def layer_norm(x, weight, bias, eps):
     elif weight is not None:
         out *= weight
     return out, mean, rstd
+
+
+def group_norm(v, weight, bias, eps):
+    """(output, mean, rstd) of torch's group norm of float32 (N, G, D, L) `v` (each (n, g) a
+    row of D * L), the statistics (N, G, 1, 1); `weight`/`bias` (1, G, D, 1) or None. The
+    moments are the layer norm's; rstd = 1 / sqrt(var + eps) in float64, rounded; the output
+    (x - mean) * rstd, or with a weight or a bias x * scale + (bias - scale * mean) with
+    scale = rstd * weight, both steps fused."""
+    n, g = v.shape[:2]
+    mean, var = row_moments(np.ascontiguousarray(v).reshape(n * g, -1))
+    mean = mean.reshape(n, g, 1, 1)
+    rstd = (1 / np.sqrt(var.astype(_F64) + eps)).astype(_F32).reshape(n, g, 1, 1)
+    if weight is None and bias is None:
+        return (v - mean) * rstd, mean, rstd
+    scale = rstd if weight is None else rstd * weight
+    shift = _fused(-scale, mean, 0 if bias is None else bias)
+    return _fused(v, scale, shift), mean, rstd

@@ -90,12 +90,16 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     x = input._data
     xp = backend_of(x).xp
     rows = x.reshape(N, group, -1).astype(norm._compute_dtype(xp, x.dtype), copy=False)
-    if rows.size:
-        mean = rows.mean(axis=2)
-        var = ((rows - mean[..., None]) ** 2).mean(axis=2)
+    if rows.size and norm._ln.applies(rows):        # (the kernel's own statistics)
+        _, mean, rstd = norm._ln.group_norm(rows[:, :, None, :], None, None, eps)
+        mean, rstd = wrap(mean.reshape(N, group)), wrap(rstd.reshape(N, group))
     else:
-        mean = var = xp.zeros((N, group), rows.dtype)
-    mean, rstd = _statistics(input, mean, var, eps, (N, group))
+        if rows.size:
+            mean = rows.mean(axis=2)
+            var = ((rows - mean[..., None]) ** 2).mean(axis=2)
+        else:
+            mean = var = xp.zeros((N, group), rows.dtype)
+        mean, rstd = _statistics(input, mean, var, eps, (N, group))
     if _grad_state.enabled and input._requires_grad:
         record(GroupNormStatistics, (input,), (mean, rstd), None)
     return out, mean, rstd

@@ -221,6 +221,9 @@ def _run(op, input, weight, bias, shape, axes, wshape, waxes, eps, training=True
                                          None if w is None else w.reshape(-1),
                                          None if b is None else b.reshape(-1), eps)
         mean, rstd, var = mean[:, None], rstd[:, None], None
+    elif stats is None and op is NativeGroupNorm and x.size and _ln.applies(xv, w, b):
+        out, mean, rstd = _ln.group_norm(xv, w, b, eps)     # (torch's rounding, as above)
+        var = None
     elif stats is None:
         out, mean, rstd, var = _normalize(xp, xv, w, b, axes, eps)
     elif op is NativeBatchNorm and _bn.applies(xv, w, b):
