@@ -1,0 +1,1773 @@
+"""Training-infrastructure programs as real projects write them (nanoGPT, minGPT, timm and
+fairseq-style trainers, plain loops), run under real torch and under ember (`import ember as
+torch`): what they print must be identical. A nanoGPT model (tril-buffer and SDPA attention,
+weight tying, decay/no-decay groups, generate with top-k), checkpoints resumed to identical
+losses (model, optimizer, scheduler, RNG states), LR schedules and their state_dicts, gradient
+clipping and accumulation, weight EMA (`_foreach`, lerp_, AveragedModel), DataLoader workers,
+samplers and collation, autocast, torch.compile as a wrapper, and the errors such code hits.
+Values that pass through a matmul print rounded (BLAS summation order), as do those through
+sqrt/log/sin (see the report on MKL's vector math on non-Intel CPUs).
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+PRELUDE = "import math\nnn = torch.nn; F = torch.nn.functional\n"
+
+PROGRAMS = {
+    'gpt': PRELUDE + r'''
+import inspect
+from dataclasses import dataclass
+@dataclass
+class GPTConfig:
+    block_size: int = 8
+    vocab_size: int = 17
+    n_layer: int = 2
+    n_head: int = 2
+    n_embd: int = 8
+    dropout: float = 0.0
+    bias: bool = True
+    flash: bool = False
+
+class LayerNorm(nn.Module):
+    def __init__(self, ndim, bias):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(ndim))
+        self.bias = nn.Parameter(torch.zeros(ndim)) if bias else None
+    def forward(self, input):
+        return F.layer_norm(input, self.weight.shape, self.weight, self.bias, 1e-5)
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        assert config.n_embd % config.n_head == 0
+        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd, bias=config.bias)
+        self.c_proj = nn.Linear(config.n_embd, config.n_embd, bias=config.bias)
+        self.attn_dropout = nn.Dropout(config.dropout)
+        self.resid_dropout = nn.Dropout(config.dropout)
+        self.n_head = config.n_head
+        self.n_embd = config.n_embd
+        self.dropout = config.dropout
+        self.flash = config.flash and hasattr(torch.nn.functional, 'scaled_dot_product_attention')
+        if not self.flash:
+            self.register_buffer("bias", torch.tril(torch.ones(config.block_size, config.block_size))
+                                        .view(1, 1, config.block_size, config.block_size))
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v  = self.c_attn(x).split(self.n_embd, dim=2)
+        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        if self.flash:
+            y = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=self.dropout if self.training else 0, is_causal=True)
+        else:
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = att.masked_fill(self.bias[:,:,:T,:T] == 0, float('-inf'))
+            att = F.softmax(att, dim=-1)
+            att = self.attn_dropout(att)
+            y = att @ v
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
+        y = self.resid_dropout(self.c_proj(y))
+        return y
+
+class MLP(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.c_fc    = nn.Linear(config.n_embd, 4 * config.n_embd, bias=config.bias)
+        self.gelu    = nn.GELU()
+        self.c_proj  = nn.Linear(4 * config.n_embd, config.n_embd, bias=config.bias)
+        self.dropout = nn.Dropout(config.dropout)
+    def forward(self, x):
+        return self.dropout(self.c_proj(self.gelu(self.c_fc(x))))
+
+class Block(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.ln_1 = LayerNorm(config.n_embd, bias=config.bias)
+        self.attn = CausalSelfAttention(config)
+        self.ln_2 = LayerNorm(config.n_embd, bias=config.bias)
+        self.mlp = MLP(config)
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        x = x + self.mlp(self.ln_2(x))
+        return x
+
+class GPT(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.config = config
+        self.transformer = nn.ModuleDict(dict(
+            wte = nn.Embedding(config.vocab_size, config.n_embd),
+            wpe = nn.Embedding(config.block_size, config.n_embd),
+            drop = nn.Dropout(config.dropout),
+            h = nn.ModuleList([Block(config) for _ in range(config.n_layer)]),
+            ln_f = LayerNorm(config.n_embd, bias=config.bias),
+        ))
+        self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+        self.transformer.wte.weight = self.lm_head.weight
+        self.apply(self._init_weights)
+        for pn, p in self.named_parameters():
+            if pn.endswith('c_proj.weight'):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02/math.sqrt(2 * config.n_layer))
+        print("number of parameters: %.2fM" % (self.get_num_params()/1e6,), self.get_num_params(), self.get_num_params(False))
+    def get_num_params(self, non_embedding=True):
+        n_params = sum(p.numel() for p in self.parameters())
+        if non_embedding:
+            n_params -= self.transformer.wpe.weight.numel()
+        return n_params
+    def _init_weights(self, module):
+        if isinstance(module, nn.Linear):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+            if module.bias is not None:
+                torch.nn.init.zeros_(module.bias)
+        elif isinstance(module, nn.Embedding):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+    def forward(self, idx, targets=None):
+        device = idx.device
+        b, t = idx.size()
+        assert t <= self.config.block_size, f"Cannot forward sequence of length {t}, block size is only {self.config.block_size}"
+        pos = torch.arange(0, t, dtype=torch.long, device=device)
+        tok_emb = self.transformer.wte(idx)
+        pos_emb = self.transformer.wpe(pos)
+        x = self.transformer.drop(tok_emb + pos_emb)
+        for block in self.transformer.h:
+            x = block(x)
+        x = self.transformer.ln_f(x)
+        if targets is not None:
+            logits = self.lm_head(x)
+            loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+        else:
+            logits = self.lm_head(x[:, [-1], :])
+            loss = None
+        return logits, loss
+    def crop_block_size(self, block_size):
+        self.config.block_size = block_size
+        self.transformer.wpe.weight = nn.Parameter(self.transformer.wpe.weight[:block_size])
+        for block in self.transformer.h:
+            if hasattr(block.attn, 'bias'):
+                block.attn.bias = block.attn.bias[:,:,:block_size,:block_size]
+    def configure_optimizers(self, weight_decay, learning_rate, betas, device_type):
+        param_dict = {pn: p for pn, p in self.named_parameters()}
+        param_dict = {pn: p for pn, p in param_dict.items() if p.requires_grad}
+        decay_params = [p for n, p in param_dict.items() if p.dim() >= 2]
+        nodecay_params = [p for n, p in param_dict.items() if p.dim() < 2]
+        optim_groups = [
+            {'params': decay_params, 'weight_decay': weight_decay},
+            {'params': nodecay_params, 'weight_decay': 0.0}
+        ]
+        num_decay_params = sum(p.numel() for p in decay_params)
+        num_nodecay_params = sum(p.numel() for p in nodecay_params)
+        print(f"num decayed parameter tensors: {len(decay_params)}, with {num_decay_params:,} parameters")
+        print(f"num non-decayed parameter tensors: {len(nodecay_params)}, with {num_nodecay_params:,} parameters")
+        fused_available = 'fused' in inspect.signature(torch.optim.AdamW).parameters
+        use_fused = fused_available and device_type == 'cuda'
+        extra_args = dict(fused=True) if use_fused else dict()
+        print("fused available", fused_available, use_fused)
+        optimizer = torch.optim.AdamW(optim_groups, lr=learning_rate, betas=betas, **extra_args)
+        return optimizer
+    def estimate_mfu(self, fwdbwd_per_iter, dt):
+        N = self.get_num_params()
+        cfg = self.config
+        L, H, Q, T = cfg.n_layer, cfg.n_head, cfg.n_embd//cfg.n_head, cfg.block_size
+        flops_per_token = 6*N + 12*L*H*Q*T
+        flops_per_fwdbwd = flops_per_token * T
+        flops_per_iter = flops_per_fwdbwd * fwdbwd_per_iter
+        flops_achieved = flops_per_iter * (1.0/dt)
+        return flops_achieved / 312e12
+    @torch.no_grad()
+    def generate(self, idx, max_new_tokens, temperature=1.0, top_k=None):
+        for _ in range(max_new_tokens):
+            idx_cond = idx if idx.size(1) <= self.config.block_size else idx[:, -self.config.block_size:]
+            logits, _ = self(idx_cond)
+            logits = logits[:, -1, :] / temperature
+            if top_k is not None:
+                v, _ = torch.topk(logits, min(top_k, logits.size(-1)))
+                logits[logits < v[:, [-1]]] = -float('Inf')
+            probs = F.softmax(logits, dim=-1)
+            idx_next = torch.multinomial(probs, num_samples=1)
+            idx = torch.cat((idx, idx_next), dim=1)
+        return idx
+
+for flash in (False, True):
+    torch.manual_seed(1337)
+    cfg = GPTConfig(flash=flash)
+    model = GPT(cfg)
+    print(model)
+    print(model.transformer.wte.weight is model.lm_head.weight)
+    print([n for n, _ in model.named_parameters()][:6], len(list(model.parameters())), len(model.state_dict()))
+    print(list(model.state_dict().keys())[:8])
+    opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), 'cpu')
+    print(opt)
+    data = torch.randint(0, cfg.vocab_size, (200,))
+    def get_batch():
+        ix = torch.randint(len(data) - cfg.block_size, (4,))
+        x = torch.stack([data[i:i+cfg.block_size] for i in ix])
+        y = torch.stack([data[i+1:i+1+cfg.block_size] for i in ix])
+        return x, y
+    def get_lr(it, warmup_iters=2, lr_decay_iters=8, learning_rate=6e-4, min_lr=6e-5):
+        if it < warmup_iters:
+            return learning_rate * (it + 1) / (warmup_iters + 1)
+        if it > lr_decay_iters:
+            return min_lr
+        decay_ratio = (it - warmup_iters) / (lr_decay_iters - warmup_iters)
+        coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))
+        return min_lr + coeff * (learning_rate - min_lr)
+    X, Y = get_batch()
+    for it in range(10):
+        lr = get_lr(it)
+        for g in opt.param_groups:
+            g['lr'] = lr
+        for micro in range(2):
+            logits, loss = model(X, Y)
+            loss = loss / 2
+            X, Y = get_batch()
+            loss.backward()
+        n = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        print(it, lr, round(loss.item() * 2, 5), round(n.item(), 5))
+    model.eval()
+    torch.manual_seed(7)
+    out = model.generate(torch.zeros((1, 1), dtype=torch.long), 12, temperature=0.8, top_k=5)
+    print(out.tolist())
+    out = model.generate(torch.zeros((2, 3), dtype=torch.long), 4)
+    print(out.tolist(), round(model.estimate_mfu(4, 0.5), 12))
+    model.crop_block_size(4)
+    print(model.transformer.wpe.weight.shape, model.transformer.h[0].attn.bias.shape if not flash else None)
+    try:
+        model(torch.zeros(1, 6, dtype=torch.long))
+    except AssertionError as e:
+        print("assert", e)
+    sd = opt.state_dict()
+    print(sd['param_groups'][0].keys(), sd['param_groups'][1]['params'][:3], list(sd['state'].keys())[:5])
+    print(sd['state'][0]['step'], sd['state'][0]['exp_avg'].shape)
+''',
+    'ckpt': PRELUDE + r'''
+import random, io, copy
+import numpy
+random.seed(0); numpy.random.seed(0); torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(0.2), nn.Linear(8, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-4)
+sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+X = torch.randn(32, 4); Y = torch.randint(0, 2, (32,))
+def train_epoch(ep):
+    model.train()
+    perm = torch.randperm(32)
+    tot = 0.0
+    for i in range(0, 32, 8):
+        idx = perm[i:i+8]
+        noise = random.random() + numpy.random.rand()
+        out = model(X[idx] + noise * 0.01)
+        loss = F.cross_entropy(out, Y[idx])
+        opt.zero_grad(); loss.backward(); opt.step()
+        tot += loss.item()
+    sched.step()
+    return tot
+for ep in range(3):
+    print(ep, round(train_epoch(ep), 4), sched.get_last_lr())
+buf = io.BytesIO()
+ck = {'model': model.state_dict(), 'optimizer': opt.state_dict(), 'scheduler': sched.state_dict(),
+      'epoch': 3, 'rng': torch.get_rng_state(), 'py': random.getstate(), 'np': numpy.random.get_state()}
+torch.save(ck, buf)
+print(ck['rng'].dtype, ck['rng'].shape, ck['rng'][:8], ck['scheduler'])
+print(ck['optimizer']['param_groups'])
+print(list(ck['optimizer']['state'][0].keys()), ck['optimizer']['state'][0]['momentum_buffer'][:2])
+ref = [train_epoch(ep) for ep in range(3, 6)]
+print([round(r, 4) for r in ref])
+buf.seek(0)
+ck2 = torch.load(buf, weights_only=False)
+model.load_state_dict(ck2['model']); opt.load_state_dict(ck2['optimizer']); sched.load_state_dict(ck2['scheduler'])
+torch.set_rng_state(ck2['rng']); random.setstate(ck2['py']); numpy.random.set_state(ck2['np'])
+res = [train_epoch(ep) for ep in range(ck2['epoch'], 6)]
+print([round(r, 4) for r in res], res == ref)
+buf.seek(0)
+try:
+    torch.load(buf)
+except Exception as e:
+    print(type(e).__name__, str(e).splitlines()[0])
+# fresh objects resume
+torch.manual_seed(5)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(0.2), nn.Linear(8, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-4)
+sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+print(opt.state_dict())
+print(model.load_state_dict(ck2['model']))
+opt.load_state_dict(ck2['optimizer']); sched.load_state_dict(ck2['scheduler'])
+torch.set_rng_state(ck2['rng']); random.setstate(ck2['py']); numpy.random.set_state(ck2['np'])
+res2 = [train_epoch(ep) for ep in range(ck2['epoch'], 6)]
+print(res2 == ref, sched.last_epoch, opt.param_groups[0]['lr'], opt.param_groups[0]['initial_lr'])
+# mistakes
+sd = model.state_dict(); sd.pop('3.bias'); sd['extra'] = torch.zeros(1)
+try:
+    model.load_state_dict(sd)
+except RuntimeError as e:
+    print(e)
+print(model.load_state_dict(sd, strict=False))
+sd = model.state_dict(); sd['0.weight'] = torch.zeros(3, 4)
+try:
+    model.load_state_dict(sd)
+except RuntimeError as e:
+    print(e)
+osd = opt.state_dict(); osd['param_groups'][0]['params'] = [0, 1]
+try:
+    opt.load_state_dict(osd)
+except ValueError as e:
+    print(e)
+try:
+    torch.set_rng_state(torch.zeros(10))
+except Exception as e:
+    print(type(e).__name__, e)
+g = torch.Generator(); g.manual_seed(3); st = g.get_state(); a = torch.rand(3, generator=g); g.set_state(st); print(torch.equal(a, torch.rand(3, generator=g)), g.initial_seed())
+print(torch.initial_seed(), torch.seed() > 0)
+''',
+    'sched': PRELUDE + r'''
+torch.manual_seed(0)
+def mk(lr=0.1):
+    m = nn.Linear(2, 2)
+    return torch.optim.SGD(m.parameters(), lr=lr, momentum=0.9)
+opt = mk()
+warm = 3; total = 10
+def lr_lambda(step):
+    if step < warm:
+        return float(step + 1) / warm
+    progress = (step - warm) / max(1, total - warm)
+    return 0.5 * (1.0 + math.cos(math.pi * progress))
+s = torch.optim.lr_scheduler.LambdaLR(opt, lr_lambda)
+for i in range(12):
+    opt.step(); s.step(); print(i, s.get_last_lr(), opt.param_groups[0]['lr'])
+print(s.state_dict())
+opt = mk()
+s = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=10)
+print(opt.param_groups[0]['lr'], opt.param_groups[0]['momentum'])
+for i in range(10):
+    opt.step(); s.step(); print(i, s.get_last_lr(), opt.param_groups[0]['momentum'])
+print(s.state_dict())
+try:
+    opt.step(); s.step()
+except ValueError as e:
+    print(e)
+opt = mk()
+s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode='min', factor=0.5, patience=1, threshold=0.01, cooldown=1, min_lr=0.01)
+for v in [1.0, 0.99, 0.98, 0.97, 0.96, 0.95, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]:
+    s.step(v); print(v, s.get_last_lr(), s.num_bad_epochs, s.best, s.cooldown_counter)
+print(s.state_dict())
+opt = mk()
+s1 = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.1, total_iters=3)
+s2 = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=5, eta_min=0.001)
+s = torch.optim.lr_scheduler.SequentialLR(opt, schedulers=[s1, s2], milestones=[3])
+for i in range(9):
+    opt.step(); s.step(); print(i, s.get_last_lr())
+sd = s.state_dict()
+print(sd)
+opt2 = mk()
+t1 = torch.optim.lr_scheduler.LinearLR(opt2, start_factor=0.1, total_iters=3)
+t2 = torch.optim.lr_scheduler.CosineAnnealingLR(opt2, T_max=5, eta_min=0.001)
+t = torch.optim.lr_scheduler.SequentialLR(opt2, schedulers=[t1, t2], milestones=[3])
+t.load_state_dict(sd)
+print(t.last_epoch, t._last_lr, t1.last_epoch, t2.last_epoch)
+opt = mk()
+s = torch.optim.lr_scheduler.ChainedScheduler([torch.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=2), torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)])
+for i in range(4):
+    opt.step(); s.step(); print(i, s.get_last_lr())
+print(s.state_dict())
+opt = mk()
+s = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.01)
+for i in range(10):
+    opt.step(); s.step(); print(i, s.get_last_lr(), s.T_cur, s.T_i)
+s.step(2.5); print(s.get_last_lr())
+print(s.state_dict())
+opt = mk()
+s = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 4, 4], gamma=0.1)
+for i in range(6):
+    opt.step(); s.step(); print(i, s.get_last_lr())
+print(s.state_dict())
+opt = mk()
+s = torch.optim.lr_scheduler.CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=2, mode='triangular2')
+for i in range(8):
+    opt.step(); s.step(); print(i, s.get_last_lr(), opt.param_groups[0]['momentum'])
+print(sorted(s.state_dict().keys()))
+opt = mk()
+s = torch.optim.lr_scheduler.PolynomialLR(opt, total_iters=4, power=2.0)
+for i in range(6):
+    opt.step(); s.step(); print(i, s.get_last_lr())
+try:
+    torch.optim.lr_scheduler.SequentialLR(opt, schedulers=[s], milestones=[1, 2])
+except ValueError as e:
+    print(e)
+try:
+    torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0)
+except ValueError as e:
+    print(e)
+try:
+    torch.optim.lr_scheduler.LambdaLR(opt, [lambda e: 1, lambda e: 2])
+except ValueError as e:
+    print(e)
+opt = mk()
+s = torch.optim.lr_scheduler.StepLR(opt, 1)
+s.step(); opt.step()
+''',
+    'data': PRELUDE + r'''
+import random
+import numpy
+U = torch.utils.data
+Dataset, DataLoader, TensorDataset, WeightedRandomSampler, SubsetRandomSampler, BatchSampler, SequentialSampler, RandomSampler, random_split, Subset, ConcatDataset = U.Dataset, U.DataLoader, U.TensorDataset, U.WeightedRandomSampler, U.SubsetRandomSampler, U.BatchSampler, U.SequentialSampler, U.RandomSampler, U.random_split, U.Subset, U.ConcatDataset
+DistributedSampler = U.distributed.DistributedSampler
+class DS(Dataset):
+    def __init__(self, n): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i):
+        return {'x': torch.tensor([i, i * 2.0]), 'y': i % 3, 'name': f"s{i}", 'r': torch.rand(1).item(), 'npr': float(numpy.random.rand()), 'pr': random.random()}
+def collate(batch):
+    return {'x': torch.stack([b['x'] for b in batch]), 'y': torch.tensor([b['y'] for b in batch]), 'names': [b['name'] for b in batch],
+            'r': [round(b['r'], 6) for b in batch], 'npr': [round(b['npr'], 6) for b in batch], 'pr': [round(b['pr'], 6) for b in batch]}
+def worker_init_fn(worker_id):
+    info = torch.utils.data.get_worker_info()
+    seed = torch.initial_seed() % 2**32
+    numpy.random.seed(seed); random.seed(seed)
+ds = DS(10); random.seed(0); numpy.random.seed(0)
+torch.manual_seed(0)
+print(next(iter(DataLoader(ds, batch_size=3))))
+g = torch.Generator(); g.manual_seed(0)
+dl = DataLoader(ds, batch_size=3, shuffle=True, collate_fn=collate, num_workers=2, worker_init_fn=worker_init_fn, generator=g, drop_last=True)
+print(len(dl))
+for ep in range(2):
+    for b in dl:
+        print(ep, b['x'].tolist(), b['y'], b['names'], b['r'], b['npr'], b['pr'])
+dl = DataLoader(ds, batch_size=4, shuffle=True, num_workers=2, persistent_workers=True, generator=torch.Generator().manual_seed(1), collate_fn=collate)
+for ep in range(2):
+    print([b['names'] for b in dl])
+    print([b['r'] for b in dl])
+torch.manual_seed(3)
+dl = DataLoader(ds, batch_size=4, shuffle=True, num_workers=2, collate_fn=collate)
+print([(b['names'], b['r']) for b in dl])
+print([b['names'] for b in DataLoader(ds, batch_size=4, num_workers=2, collate_fn=collate, prefetch_factor=1)])
+w = [0.1, 0.9, 0.5, 0.2, 0.3, 0.0, 1.0, 2.0, 0.4, 0.6]
+torch.manual_seed(0)
+s = WeightedRandomSampler(w, num_samples=12, replacement=True)
+print(list(s), len(s))
+s = WeightedRandomSampler(torch.tensor(w, dtype=torch.double), 5, replacement=False, generator=torch.Generator().manual_seed(2))
+print(list(s))
+s = SubsetRandomSampler([1, 3, 5, 7, 9], generator=torch.Generator().manual_seed(4))
+print(list(s), list(s), len(s))
+print(list(BatchSampler(SequentialSampler(range(10)), batch_size=3, drop_last=False)))
+print(list(BatchSampler(range(10), 4, True)), len(BatchSampler(range(10), 4, True)), len(BatchSampler(range(10), 4, False)))
+dl = DataLoader(ds, batch_sampler=BatchSampler(RandomSampler(ds, generator=torch.Generator().manual_seed(5)), 3, False), collate_fn=collate)
+print([b['names'] for b in dl])
+for rank in range(3):
+    ss = DistributedSampler(ds, num_replicas=3, rank=rank, shuffle=True, seed=7)
+    ss.set_epoch(1)
+    print(rank, list(ss), len(ss), ss.total_size, ss.num_samples)
+    ss = DistributedSampler(ds, num_replicas=3, rank=rank, shuffle=False, drop_last=True)
+    print(rank, list(ss), len(ss))
+ss = DistributedSampler(ds, num_replicas=4, rank=1)
+dl = DataLoader(ds, batch_size=2, sampler=ss, collate_fn=collate)
+for ep in range(2):
+    ss.set_epoch(ep)
+    print([b['names'] for b in dl])
+try:
+    DistributedSampler(ds, num_replicas=2, rank=2)
+except ValueError as e:
+    print(e)
+try:
+    DistributedSampler(ds)
+except Exception as e:
+    print(type(e).__name__, e)
+a, b = random_split(ds, [7, 3], generator=torch.Generator().manual_seed(42))
+print(a.indices, b.indices, len(a), type(a).__name__)
+a, b, c = random_split(range(10), [0.5, 0.3, 0.2], generator=torch.Generator().manual_seed(42))
+print(list(a), list(b), list(c))
+a, b = random_split(range(11), [0.5, 0.5], generator=torch.Generator().manual_seed(1))
+print(list(a), list(b))
+try:
+    random_split(range(10), [5, 4])
+except ValueError as e:
+    print(e)
+try:
+    DataLoader(ds, batch_size=2, shuffle=True, sampler=SequentialSampler(ds))
+except ValueError as e:
+    print(e)
+try:
+    DataLoader(ds, batch_sampler=BatchSampler(range(10), 2, False), batch_size=3)
+except ValueError as e:
+    print(e)
+try:
+    DataLoader(ds, persistent_workers=True)
+except ValueError as e:
+    print(e)
+try:
+    DataLoader(ds, prefetch_factor=2)
+except ValueError as e:
+    print(e)
+td = TensorDataset(torch.arange(6.).view(3, 2), torch.tensor([0, 1, 0]))
+print(list(DataLoader(td, batch_size=2)))
+print(list(DataLoader(ConcatDataset([td, td]), batch_size=4, shuffle=True, generator=torch.Generator().manual_seed(0))))
+try:
+    TensorDataset(torch.zeros(3), torch.zeros(4))
+except AssertionError as e:
+    print("assert", e)
+print(list(DataLoader(Subset(ds, [2, 4]), batch_size=None))[0]['x'])
+''',
+    'misc1': PRELUDE + r'''
+import copy
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Sequential(nn.Linear(4, 6), nn.LayerNorm(6), nn.GELU(approximate='tanh'))
+        self.blocks = nn.ModuleList([nn.Sequential(nn.Conv1d(6, 6, 3, padding=1), nn.BatchNorm1d(6)) for _ in range(2)])
+        self.head = nn.Linear(6, 3)
+        self.register_buffer('steps', torch.zeros((), dtype=torch.long))
+        self.register_buffer('tmp', torch.ones(2), persistent=False)
+        self.scale = nn.Parameter(torch.ones(1))
+    def forward(self, x):
+        h = self.enc(x)
+        h = h.unsqueeze(-1).expand(-1, -1, 3)
+        for b in self.blocks:
+            h = h + b(h)
+        self.steps += 1
+        return self.head(h.mean(-1)) * self.scale
+    def extra_repr(self):
+        return 'custom=1'
+m = Net()
+print(m)
+print(sum(p.numel() for p in m.parameters()), sum(p.numel() for p in m.parameters() if p.requires_grad))
+print(list(m.state_dict().keys()))
+print([(n, tuple(b.shape)) for n, b in m.named_buffers()])
+for name in ['SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'Adadelta', 'Adamax', 'NAdam', 'RAdam', 'ASGD', 'Rprop']:
+    o = getattr(torch.optim, name)(m.parameters(), lr=0.01)
+    print(o)
+o = torch.optim.AdamW([{'params': m.enc.parameters(), 'lr': 1e-3}, {'params': m.head.parameters()}], lr=1e-2, foreach=True, amsgrad=True)
+print(o)
+o = torch.optim.Adam(m.parameters(), lr=torch.tensor(0.01), foreach=False, capturable=False, differentiable=False, fused=None)
+print(o)
+o = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9, dampening=0.1, foreach=True)
+print(o)
+print(o.defaults)
+# activation logging hooks
+acts = {}
+def hook(name):
+    def f(mod, inp, out):
+        acts[name] = (type(inp).__name__, len(inp), tuple(out.shape), round(out.detach().float().abs().mean().item(), 4))
+    return f
+hs = [mod.register_forward_hook(hook(n)) for n, mod in m.named_modules() if isinstance(mod, (nn.Linear, nn.Conv1d))]
+pre = m.head.register_forward_pre_hook(lambda mod, inp: print('pre', type(inp).__name__, inp[0].shape))
+grads = {}
+bh = m.head.register_full_backward_hook(lambda mod, gi, go: grads.setdefault('head', (len(gi), len(go), tuple(go[0].shape), gi[0] is None)))
+th = m.enc[0].weight.register_hook(lambda g: print('tensor hook', g.shape))
+x = torch.randn(5, 4)
+out = m(x)
+out.sum().backward()
+for k, v in acts.items(): print(k, v)
+print(grads, m.steps)
+for h in hs: h.remove()
+pre.remove(); bh.remove(); th.remove()
+out = m(x); print(len(acts), m.steps.item())
+print(m.training, m.blocks[0][1].training)
+m.eval(); print(m.training, m.blocks[0][1].training, m.blocks[0][1].running_mean.sum().item() != 0)
+with torch.no_grad():
+    e1 = m(x)
+m.train(); print(m.training)
+m.train(False); print(m.training); m.train()
+print(m.blocks[1][1].num_batches_tracked)
+# EMA
+ema = copy.deepcopy(m)
+for p in ema.parameters(): p.requires_grad_(False)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+@torch.no_grad()
+def ema_update(ema, model, decay):
+    msd = model.state_dict()
+    for k, v in ema.state_dict().items():
+        if v.dtype.is_floating_point:
+            v.mul_(decay).add_(msd[k].detach(), alpha=1 - decay)
+@torch.no_grad()
+def ema_lerp(ema, model, decay):
+    for e, p in zip(ema.parameters(), model.parameters()):
+        e.lerp_(p, 1 - decay)
+    ema_b = list(ema.buffers()); mb = list(model.buffers())
+    torch._foreach_lerp_([b for b in ema_b if b.is_floating_point()], [b for b in mb if b.is_floating_point()], 0.1)
+@torch.no_grad()
+def ema_foreach(ema, model, decay):
+    ep = list(ema.parameters()); mp = list(model.parameters())
+    torch._foreach_mul_(ep, decay)
+    torch._foreach_add_(ep, mp, alpha=1 - decay)
+for step in range(3):
+    opt.zero_grad()
+    F.cross_entropy(m(x), torch.tensor([0, 1, 2, 0, 1])).backward()
+    opt.step()
+    ema_update(ema, m, 0.9)
+    ema_lerp(ema, m, 0.9)
+    ema_foreach(ema, m, 0.99)
+    print(step, [round(p.sum().item(), 5) for p in ema.parameters()][:4], ema.steps.item(), ema.blocks[0][1].num_batches_tracked.item())
+print(ema.scale.requires_grad, ema.enc[0].weight.grad)
+''',
+    'misc2': PRELUDE + r'''
+torch.manual_seed(0)
+print(torch.get_float32_matmul_precision())
+torch.set_float32_matmul_precision('high'); print(torch.get_float32_matmul_precision())
+torch.set_float32_matmul_precision('medium'); print(torch.get_float32_matmul_precision())
+try:
+    torch.set_float32_matmul_precision('low')
+except Exception as e:
+    print(type(e).__name__, e)
+torch.set_float32_matmul_precision('highest')
+print(torch.backends.cudnn.benchmark, torch.backends.cudnn.deterministic, torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, torch.backends.cudnn.enabled)
+torch.backends.cudnn.benchmark = True; torch.backends.cuda.matmul.allow_tf32 = True; torch.backends.cudnn.allow_tf32 = True
+print(torch.backends.cudnn.benchmark, torch.backends.cuda.matmul.allow_tf32, torch.get_float32_matmul_precision())
+torch.backends.cuda.matmul.allow_tf32 = False; print(torch.get_float32_matmul_precision())
+torch.backends.cudnn.benchmark = False
+print(torch.backends.mps.is_available(), torch.cuda.is_available(), torch.backends.mkldnn.is_available() in (True, False), torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction, torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction)
+print(torch.are_deterministic_algorithms_enabled())
+torch.use_deterministic_algorithms(True); print(torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled())
+torch.use_deterministic_algorithms(True, warn_only=True); print(torch.is_deterministic_algorithms_warn_only_enabled())
+torch.use_deterministic_algorithms(False)
+print(torch.backends.cuda.flash_sdp_enabled(), torch.backends.cuda.mem_efficient_sdp_enabled(), torch.backends.cuda.math_sdp_enabled())
+device = 'cuda' if torch.cuda.is_available() else 'cpu'
+device_type = 'cuda' if 'cuda' in device else 'cpu'
+ptdtype = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}['bfloat16']
+import contextlib
+ctx = contextlib.nullcontext() if device_type == 'cpu' else torch.amp.autocast(device_type=device_type, dtype=ptdtype)
+print(type(ctx).__name__)
+scaler = torch.amp.GradScaler(device_type, enabled=(ptdtype == torch.float16))
+print(scaler.is_enabled(), scaler.get_scale() if scaler.is_enabled() else None)
+m = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2))
+x = torch.randn(3, 4)
+with torch.autocast('cpu', dtype=torch.bfloat16):
+    y = m(x)
+    print(y.dtype, torch.is_autocast_enabled('cpu'), torch.get_autocast_dtype('cpu'))
+    l = F.cross_entropy(y, torch.tensor([0, 1, 0]))
+    print(l.dtype)
+    s = y.float().softmax(-1); print(s.dtype)
+    z = torch.mm(x, x.t()); print(z.dtype)
+    print((y + 1).dtype, y.sum().dtype, F.layer_norm(y, (2,)).dtype, torch.exp(y).dtype, F.gelu(y).dtype)
+    with torch.autocast('cpu', enabled=False):
+        print(m(x).dtype, torch.is_autocast_enabled('cpu'))
+print(y.float().tolist()[:1], round(l.item(), 2))
+l.backward(); print(m[0].weight.grad.dtype)
+with torch.amp.autocast('cpu'):
+    print(m(x).dtype, torch.get_autocast_dtype('cpu'))
+with torch.autocast(device_type='cpu', dtype=torch.float16):
+    print(m(x).dtype)
+try:
+    with torch.autocast('cpu', dtype=torch.float64):
+        pass
+except Exception as e:
+    print(type(e).__name__, e)
+@torch.autocast('cpu', dtype=torch.bfloat16)
+def f(a): return a @ a
+print(f(x.t()[:3]).dtype)
+@torch.compile
+def g(a, b):
+    return torch.sin(a) + b * 2
+print(g(torch.ones(2), torch.ones(2)), type(g).__name__ if not callable(g) else callable(g))
+cm = torch.compile(m)
+print(type(cm).__name__, cm(x).shape, cm._orig_mod is m)
+print(cm)
+print(list(cm.state_dict().keys()))
+cm2 = torch.compile(m, mode='max-autotune', fullgraph=False, dynamic=None)
+print(round(cm2(x).sum().item(), 4) == round(m(x).sum().item(), 4))
+@torch.compile(mode="reduce-overhead")
+def h(a):
+    print("traced side effect")
+    return a * 2
+print(h(torch.ones(1)))
+print(h(torch.ones(1)))
+print(torch.compiler.is_compiling(), torch._dynamo.is_compiling())
+torch._dynamo.reset()
+opt = torch.optim.AdamW(m.parameters(), lr=1e-3)
+cstep = torch.compile(opt.step)
+m(x).sum().backward(); cstep(); print(opt.state[m[0].weight]['step'])
+try:
+    torch.compile(m, mode='bogus')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.compile(m, backend='nope')(x)
+except Exception as e:
+    print(type(e).__name__, str(e)[:80])
+''',
+    'foreach': PRELUDE + r'''
+torch.manual_seed(0)
+a = [torch.randn(3), torch.randn(2, 2)]
+b = [torch.randn(3), torch.randn(2, 2)]
+c = [torch.rand(3) + 0.5, torch.rand(2, 2) + 0.5]
+def show(name, r):
+    if r is None: print(name, None); return
+    print(name, [t.round(decimals=5).tolist() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in r])
+for op in ['abs', 'neg', 'exp', 'sqrt', 'sign', 'sigmoid', 'reciprocal', 'floor', 'ceil', 'round', 'trunc', 'frac', 'log', 'tanh', 'sin', 'cos', 'expm1', 'log1p', 'erf', 'lgamma', 'zero_']:
+    try:
+        src = c if op in ('log', 'sqrt', 'lgamma') else a
+        r = getattr(torch, '_foreach_' + op)([t.clone() for t in src])
+        show(op, r)
+    except Exception as e:
+        print(op, type(e).__name__, e)
+show('add', torch._foreach_add(a, b))
+show('add_s', torch._foreach_add(a, 2.5))
+show('add_l', torch._foreach_add(a, [1.0, 2.0]))
+show('add_alpha', torch._foreach_add(a, b, alpha=0.5))
+show('add_t', torch._foreach_add(a, torch.tensor(3.0)))
+show('sub', torch._foreach_sub(a, b, alpha=2))
+show('mul', torch._foreach_mul(a, b))
+show('mul_t', torch._foreach_mul(a, torch.tensor(2.0)))
+show('div', torch._foreach_div(a, c))
+show('div_s', torch._foreach_div(a, 3))
+show('pow', torch._foreach_pow(c, 2))
+show('pow_s', torch._foreach_pow(2.0, a))
+show('pow_l', torch._foreach_pow(c, b))
+show('max', torch._foreach_maximum(a, b))
+show('min', torch._foreach_minimum(a, 0.1))
+show('clamp_min', torch._foreach_clamp_min(a, 0.0))
+show('clamp_max', torch._foreach_clamp_max(a, [0.0, 0.5]))
+show('addcmul', torch._foreach_addcmul(a, b, c, value=0.5))
+show('addcdiv', torch._foreach_addcdiv(a, b, c, value=-0.1))
+show('addcdiv_l', torch._foreach_addcdiv(a, b, c, [0.1, 0.2]))
+show('addcdiv_t', torch._foreach_addcdiv(a, b, c, torch.tensor([0.1, 0.2])))
+show('lerp', torch._foreach_lerp(a, b, 0.3))
+show('lerp_t', torch._foreach_lerp(a, b, c))
+show('norm', torch._foreach_norm(a))
+show('norm1', torch._foreach_norm(a, 1))
+show('norminf', torch._foreach_norm(a, float('inf')))
+show('norm_dt', torch._foreach_norm(a, 2, dtype=torch.float64))
+print(torch._foreach_norm(a)[0].dtype, torch._foreach_norm(a, dtype=torch.float64)[0].dtype)
+show('max_r', torch._foreach_max(a))
+show('sqrt_', torch._foreach_sqrt_([t.clone() for t in c]))
+x = [t.clone() for t in a]
+r = torch._foreach_mul_(x, 2.0); print(r)
+torch._foreach_copy_(x, b); show('copy_', x)
+show('sign', torch._foreach_sign(a))
+try:
+    torch._foreach_add(a, b[:1])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch._foreach_add(a, [1.0])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch._foreach_add([], [])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch._foreach_mul(a, [torch.randn(2), torch.randn(2, 2)])
+except Exception as e:
+    print(type(e).__name__, e)
+ai = [torch.tensor([1, 2]), torch.tensor([3])]
+show('int_div', torch._foreach_div(ai, 2))
+show('int_add_f', torch._foreach_add(ai, 1.5))
+show('mixed', torch._foreach_add([torch.tensor([1, 2]), torch.tensor([1.5])], 1))
+p = [torch.randn(3, requires_grad=True)]
+try:
+    torch._foreach_add_(p, 1.0)
+except Exception as e:
+    print(type(e).__name__, e)
+q = torch._foreach_mul(p, 2.0); print(q[0].grad_fn is not None, q[0].requires_grad)
+''',
+    'clip': PRELUDE + r'''
+import warnings
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+x = torch.randn(5, 3)
+m(x).pow(2).sum().backward()
+g0 = [p.grad.clone() for p in m.parameters()]
+def reset():
+    for p, g in zip(m.parameters(), g0): p.grad = g.clone()
+for kw in [dict(max_norm=0.5), dict(max_norm=0.5, norm_type=1), dict(max_norm=0.5, norm_type='inf'), dict(max_norm=0.5, norm_type=float('inf')), dict(max_norm=100.0), dict(max_norm=0.5, foreach=True), dict(max_norm=0.5, foreach=False), dict(max_norm=0.1, norm_type=3.0), dict(max_norm=0.5, norm_type=0)]:
+    reset()
+    try:
+        n = torch.nn.utils.clip_grad_norm_(m.parameters(), **kw)
+        print(kw, n.dtype, n.shape, round(n.item(), 4), [round(p.grad.norm().item(), 4) for p in m.parameters()])
+    except Exception as e:
+        print(kw, type(e).__name__, e)
+reset()
+n = torch.nn.utils.clip_grad_norm_(m[0].weight, 0.1); print(round(n.item(), 4))
+reset()
+m[0].weight.grad[0, 0] = float('nan')
+n = torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0); print(n, m[2].weight.grad.isnan().all().item())
+reset(); m[0].weight.grad[0, 0] = float('inf')
+try:
+    torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0, error_if_nonfinite=True)
+except RuntimeError as e:
+    print(e)
+reset()
+torch.nn.utils.clip_grad_value_(m.parameters(), 0.05)
+print([round(p.grad.abs().max().item(), 4) for p in m.parameters()])
+reset()
+print(torch.nn.utils.clip_grad_norm_([], 1.0))
+m2 = nn.Linear(2, 2)
+print(torch.nn.utils.clip_grad_norm_(m2.parameters(), 1.0))
+reset()
+if hasattr(torch.nn.utils, 'get_total_norm'):
+    grads = [p.grad for p in m.parameters()]
+    tn = torch.nn.utils.get_total_norm(grads, norm_type=2.0)
+    print(round(tn.item(), 4))
+    torch.nn.utils.clip_grads_with_norm_(m.parameters(), 0.5, tn)
+    print([round(p.grad.norm().item(), 4) for p in m.parameters()])
+v = torch.nn.utils.parameters_to_vector(m.parameters()); print(v.shape, round(v.sum().item(), 4))
+torch.nn.utils.vector_to_parameters(v * 0 + 1, m.parameters()); print(m[0].bias)
+try:
+    torch.nn.utils.vector_to_parameters(torch.zeros(3), m.parameters())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.nn.utils.parameters_to_vector(m.parameters().__next__())
+except Exception as e:
+    print(type(e).__name__, e)
+# clip with no_grad and grad scaling by hand
+reset()
+with torch.no_grad():
+    norm = torch.norm(torch.stack([torch.norm(p.grad.detach(), 2) for p in m.parameters()]), 2)
+    print(round(norm.item(), 4))
+    coef = 0.5 / (norm + 1e-6)
+    for p in m.parameters(): p.grad.mul_(coef.clamp(max=1.0))
+print([round(p.grad.norm().item(), 4) for p in m.parameters()])
+# grad accumulation
+torch.manual_seed(1)
+m = nn.Linear(3, 1); opt = torch.optim.SGD(m.parameters(), lr=0.1)
+data = torch.randn(8, 3); tgt = torch.randn(8, 1)
+accum = 4
+for i in range(8):
+    loss = F.mse_loss(m(data[i:i+1]), tgt[i:i+1]) / accum
+    loss.backward()
+    if (i + 1) % accum == 0:
+        print(i, round(m.weight.grad.sum().item(), 5))
+        opt.step(); opt.zero_grad()
+        print(m.weight.grad)
+opt.zero_grad(set_to_none=False); print(m.weight.grad)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    sched = torch.optim.lr_scheduler.StepLR(opt, 1)
+    sched.step()
+    print([str(x.message)[:90] for x in w])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    s2 = torch.optim.lr_scheduler.StepLR(opt, 1)
+    s2.step(0)
+    print([str(x.message)[:120] for x in w])
+try:
+    torch.optim.SGD([m.weight, m.weight], lr=0.1)
+except Exception as e:
+    print(type(e).__name__, e)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    try:
+        torch.optim.SGD([m.weight, m.weight], lr=0.1)
+    except Exception:
+        pass
+    print([str(x.message)[:140] for x in w])
+try:
+    torch.optim.SGD([torch.randn(2, requires_grad=True) * 2], lr=0.1)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.optim.Adam(m.parameters(), lr=-1)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.optim.Adam(m.parameters(), betas=(1.0, 0.9))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.optim.SGD(m.parameters())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.optim.SGD(m.parameters(), lr=0.1, nesterov=True)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.optim.SGD([], lr=0.1)
+except Exception as e:
+    print(type(e).__name__, e)
+o = torch.optim.SGD([m.weight], lr=0.1)
+try:
+    o.add_param_group({'params': m.weight})
+except Exception as e:
+    print(type(e).__name__, e)
+o.add_param_group({'params': m.bias, 'lr': 0.01}); print(o)
+try:
+    o.add_param_group({'lr': 0.01})
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.optim.SGD({'a': m.weight}, lr=0.1)
+except Exception as e:
+    print(type(e).__name__, e)
+o = torch.optim.AdamW(m.named_parameters(), lr=0.1); print(o.state_dict()['param_groups'])
+loss = m(data).sum(); loss.backward()
+try:
+    loss.backward()
+except RuntimeError as e:
+    print(e)
+''',
+    'swa': PRELUDE + r'''
+swa_utils = torch.optim.swa_utils
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 2))
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+swa = swa_utils.AveragedModel(m)
+ema = swa_utils.AveragedModel(m, multi_avg_fn=swa_utils.get_ema_multi_avg_fn(0.9))
+ema2 = swa_utils.AveragedModel(m, avg_fn=swa_utils.get_ema_avg_fn(0.8), use_buffers=True)
+sched = swa_utils.SWALR(opt, swa_lr=0.05, anneal_epochs=3, anneal_strategy='cos')
+print(swa)
+print(list(swa.state_dict().keys()))
+print(sched.state_dict())
+X = torch.randn(16, 3); Y = torch.randint(0, 2, (16,))
+for ep in range(5):
+    opt.zero_grad(); F.cross_entropy(m(X), Y).backward(); opt.step()
+    swa.update_parameters(m); ema.update_parameters(m); ema2.update_parameters(m)
+    sched.step()
+    print(ep, sched.get_last_lr(), swa.n_averaged, round(swa.module[0].weight.sum().item(), 5), round(ema.module[0].weight.sum().item(), 5), round(ema2.module[1].running_mean.sum().item(), 5))
+loader = [(X[:8], Y[:8]), (X[8:], Y[8:])]
+print(swa.module[1].running_mean)
+swa_utils.update_bn(loader, swa)
+print(swa.module[1].running_mean.round(decimals=4), swa.module[1].momentum, swa.module[1].num_batches_tracked)
+print(round(swa(X).sum().item(), 4))
+sd = swa.state_dict(); print(sd['n_averaged'])
+try:
+    swa_utils.SWALR(opt, swa_lr=0.05, anneal_strategy='exp')
+except ValueError as e:
+    print(e)
+try:
+    swa_utils.SWALR(opt, swa_lr=[0.1, 0.2])
+except ValueError as e:
+    print(e)
+try:
+    swa_utils.SWALR(opt, swa_lr=0.1, anneal_epochs=-1)
+except ValueError as e:
+    print(e)
+# LBFGS
+torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+o = torch.optim.LBFGS([w], lr=0.5, max_iter=5, history_size=3, line_search_fn='strong_wolfe')
+def closure():
+    o.zero_grad()
+    l = ((w - torch.tensor([1., 2., 3.])) ** 2).sum() + (w ** 4).sum() * 0.01
+    l.backward()
+    return l
+for i in range(3):
+    l = o.step(closure); print(i, round(l.item(), 5), w.detach().round(decimals=4))
+print(list(o.state_dict()['state'][0].keys()), o.state_dict()['state'][0]['func_evals'], o.state_dict()['state'][0]['n_iter'])
+print(o)
+# custom optimizer
+class MySGD(torch.optim.Optimizer):
+    def __init__(self, params, lr=0.01, mom=0.0):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        super().__init__(params, dict(lr=lr, mom=mom))
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group['params']:
+                if p.grad is None: continue
+                st = self.state[p]
+                if 'buf' not in st:
+                    st['buf'] = torch.zeros_like(p)
+                    st['step'] = 0
+                st['step'] += 1
+                st['buf'].mul_(group['mom']).add_(p.grad)
+                p.add_(st['buf'], alpha=-group['lr'])
+        return loss
+torch.manual_seed(0)
+m = nn.Linear(2, 1)
+o = MySGD(m.parameters(), lr=0.1, mom=0.9)
+print(o)
+calls = []
+o.register_step_pre_hook(lambda opt, a, k: calls.append('pre'))
+o.register_step_post_hook(lambda opt, a, k: calls.append('post'))
+for i in range(2):
+    o.zero_grad(); m(torch.ones(1, 2)).sum().backward(); o.step()
+print(calls, o.state_dict())
+sd = o.state_dict()
+o2 = MySGD(nn.Linear(2, 1).parameters(), lr=0.5)
+o2.load_state_dict(sd); print(o2.param_groups[0]['lr'], o2.state_dict()['state'][0]['step'])
+o.register_state_dict_pre_hook(lambda opt: print('sd pre'))
+o.register_state_dict_post_hook(lambda opt, sd: sd.__setitem__('extra', 1) or sd)
+print(o.state_dict().get('extra'))
+o.register_load_state_dict_pre_hook(lambda opt, sd: print('load pre', sorted(sd)))
+o.register_load_state_dict_post_hook(lambda opt: print('load post'))
+o.load_state_dict(sd)
+try:
+    MySGD(m.parameters(), lr=-1)
+except ValueError as e:
+    print(e)
+# Adam state_dict loaded into double params
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+o = torch.optim.Adam(m.parameters(), lr=0.1)
+m(torch.ones(1, 2)).sum().backward(); o.step()
+sd = o.state_dict()
+print(sd['state'][0]['step'], sd['state'][0]['step'].dtype, sd['param_groups'])
+md = nn.Linear(2, 2).double()
+od = torch.optim.Adam(md.parameters(), lr=0.1)
+od.load_state_dict(sd)
+print(od.state[md.weight]['exp_avg'].dtype, od.state[md.weight]['step'].dtype, od.state[md.weight]['exp_avg_sq'].dtype)
+o3 = torch.optim.Adam([nn.Parameter(torch.zeros(3))])
+try:
+    o3.load_state_dict(sd)
+except ValueError as e:
+    print(e)
+''',
+    'data2': PRELUDE + r'''
+import collections, random
+import numpy
+U = torch.utils.data
+class It(U.IterableDataset):
+    def __init__(self, start, end):
+        super().__init__(); self.start = start; self.end = end
+    def __iter__(self):
+        info = U.get_worker_info()
+        if info is None:
+            s, e = self.start, self.end
+        else:
+            per = int(math.ceil((self.end - self.start) / float(info.num_workers)))
+            s = self.start + info.id * per; e = min(s + per, self.end)
+        return iter(range(s, e))
+ds = It(3, 10)
+print(list(U.DataLoader(ds, num_workers=0)))
+print(list(U.DataLoader(ds, num_workers=2)))
+print(list(U.DataLoader(ds, num_workers=2, batch_size=2)))
+print(list(U.DataLoader(ds, num_workers=2, batch_size=2, drop_last=True)))
+print(list(U.DataLoader(ds, batch_size=None, num_workers=2)))
+class It2(U.IterableDataset):
+    def __iter__(self):
+        info = U.get_worker_info()
+        wid = info.id if info else -1
+        for i in range(3):
+            yield {'w': wid, 'r': round(torch.rand(1).item(), 5), 'seed': info.seed % 1000 if info else None}
+torch.manual_seed(0)
+print(list(U.DataLoader(It2(), num_workers=2, batch_size=2)))
+try:
+    U.DataLoader(ds, shuffle=True)
+except ValueError as e:
+    print(e)
+try:
+    len(U.DataLoader(It2()))
+except TypeError as e:
+    print(e)
+Point = collections.namedtuple('Point', ['x', 'y'])
+batch = [Point(torch.tensor([1.0]), 2), Point(torch.tensor([3.0]), 4)]
+print(U.default_collate(batch))
+print(U.default_collate([numpy.array([1, 2]), numpy.array([3, 4])]))
+print(U.default_collate([numpy.float64(1.5), numpy.float64(2.5)]))
+print(U.default_collate([1.5, 2.5]), U.default_collate([True, False]), U.default_collate(['a', 'b']))
+print(U.default_collate([{'a': (1, torch.zeros(2)), 'b': [1, 2]}, {'a': (3, torch.ones(2)), 'b': [3, 4]}]))
+print(U.default_convert(numpy.array([1.0, 2.0])), U.default_convert([numpy.int64(3)]), U.default_convert({'k': numpy.zeros(2, dtype=numpy.float32)}))
+try:
+    U.default_collate([torch.zeros(2), torch.zeros(3)])
+except RuntimeError as e:
+    print(e)
+try:
+    U.default_collate([[1, 2], [3]])
+except RuntimeError as e:
+    print(e)
+try:
+    U.default_collate([object(), object()])
+except TypeError as e:
+    print(str(e).split(' found')[0])
+try:
+    U.default_collate([numpy.array(['a', 'b']), numpy.array(['c', 'd'])])
+except TypeError as e:
+    print(e)
+class Bad(U.Dataset):
+    def __len__(self): return 4
+    def __getitem__(self, i):
+        if i == 2: raise ValueError('bad item %d' % i)
+        return i
+try:
+    list(U.DataLoader(Bad(), batch_size=1))
+except ValueError as e:
+    print(e)
+try:
+    list(U.DataLoader(Bad(), batch_size=1, num_workers=2))
+except ValueError as e:
+    print(str(e).splitlines()[0])
+print(list(U.DataLoader(U.StackDataset(U.TensorDataset(torch.arange(3)), torch.arange(3) * 2), batch_size=2)))
+print(list(U.DataLoader(U.StackDataset(a=torch.arange(3), b=[5, 6, 7]), batch_size=2)))
+print(list(U.ChainDataset([It(0, 2), It(5, 7)])))
+print(list(U.DataLoader(range(5), batch_size=2, sampler=[4, 3, 2, 1, 0])))
+class MySampler(U.Sampler):
+    def __init__(self, n): self.n = n
+    def __iter__(self): return iter(range(self.n - 1, -1, -2))
+    def __len__(self): return (self.n + 1) // 2
+dl = U.DataLoader(list(range(10)), sampler=MySampler(10), batch_size=2)
+print(list(dl), len(dl))
+dl = U.DataLoader(list(range(10)), batch_size=3, pin_memory=False, timeout=0)
+it = iter(dl); print(next(it), next(it), len(dl), type(it).__name__)
+dl = U.DataLoader(list(range(10)), batch_size=3, num_workers=2)
+it = iter(dl); print(type(it).__name__, next(it))
+del it
+s = U.RandomSampler(range(5), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(3)); print(list(s), len(s))
+s = U.RandomSampler(range(5), num_samples=12, generator=torch.Generator().manual_seed(3)); print(list(s))
+try:
+    U.RandomSampler(range(5), num_samples=0)
+except ValueError as e:
+    print(e)
+try:
+    U.WeightedRandomSampler([0.1, 0.2], 5, replacement=False)
+except RuntimeError as e:
+    print(e)
+try:
+    U.BatchSampler(range(3), 0, False)
+except ValueError as e:
+    print(e)
+try:
+    U.BatchSampler(range(3), 2, 'no')
+except ValueError as e:
+    print(e)
+torch.manual_seed(0)
+dl = U.DataLoader(range(10), batch_size=4, shuffle=True)
+print([b.tolist() for b in dl], [b.tolist() for b in dl])
+torch.manual_seed(0)
+print(torch.rand(1).item())
+dl = U.DataLoader(range(10), batch_size=4, shuffle=True, num_workers=2)
+print([b.tolist() for b in dl], round(torch.rand(1).item(), 6))
+''',
+    'timm': PRELUDE + r'''
+import numpy, copy, warnings
+numpy.random.seed(0); torch.manual_seed(0)
+def accuracy(output, target, topk=(1,)):
+    maxk = min(max(topk), output.size()[1])
+    batch_size = target.size(0)
+    _, pred = output.topk(maxk, 1, True, True)
+    pred = pred.t()
+    correct = pred.eq(target.reshape(1, -1).expand_as(pred))
+    return [correct[:min(k, maxk)].reshape(-1).float().sum(0) * 100. / batch_size for k in topk]
+class AverageMeter:
+    def __init__(self): self.reset()
+    def reset(self): self.val = 0; self.avg = 0; self.sum = 0; self.count = 0
+    def update(self, val, n=1):
+        self.val = val; self.sum += val * n; self.count += n; self.avg = self.sum / self.count
+class ModelEmaV2(nn.Module):
+    def __init__(self, model, decay=0.9999, device=None):
+        super().__init__()
+        self.module = copy.deepcopy(model); self.module.eval(); self.decay = decay
+    def _update(self, model, update_fn):
+        with torch.no_grad():
+            for ema_v, model_v in zip(self.module.state_dict().values(), model.state_dict().values()):
+                ema_v.copy_(update_fn(ema_v, model_v))
+    def update(self, model):
+        self._update(model, update_fn=lambda e, m: self.decay * e + (1. - self.decay) * m)
+class ModelEmaV3(nn.Module):
+    def __init__(self, model, decay=0.9):
+        super().__init__(); self.module = copy.deepcopy(model); self.decay = decay
+    @torch.no_grad()
+    def update(self, model, step=None):
+        ema_lerp_values, model_lerp_values = [], []
+        for ema_v, model_v in zip(self.module.state_dict().values(), model.state_dict().values()):
+            if ema_v.is_floating_point():
+                ema_lerp_values.append(ema_v); model_lerp_values.append(model_v)
+            else:
+                ema_v.copy_(model_v)
+        torch._foreach_lerp_(ema_lerp_values, model_lerp_values, weight=1. - self.decay)
+class SoftTargetCrossEntropy(nn.Module):
+    def forward(self, x, target):
+        loss = torch.sum(-target * F.log_softmax(x, dim=-1), dim=-1)
+        return loss.mean()
+def one_hot(x, num_classes, on_value=1., off_value=0.):
+    x = x.long().view(-1, 1)
+    return torch.full((x.size()[0], num_classes), off_value, device=x.device).scatter_(1, x, on_value)
+def mixup_target(target, num_classes, lam=1., smoothing=0.0):
+    off_value = smoothing / num_classes
+    on_value = 1. - smoothing + off_value
+    y1 = one_hot(target, num_classes, on_value=on_value, off_value=off_value)
+    y2 = one_hot(target.flip(0), num_classes, on_value=on_value, off_value=off_value)
+    return y1 * lam + y2 * (1. - lam)
+def rand_bbox(img_shape, lam, margin=0., count=None):
+    ratio = numpy.sqrt(1 - lam)
+    img_h, img_w = img_shape[-2:]
+    cut_h, cut_w = int(img_h * ratio), int(img_w * ratio)
+    cy = numpy.random.randint(0 + cut_h // 2, img_h - cut_h // 2, size=count)
+    cx = numpy.random.randint(0 + cut_w // 2, img_w - cut_w // 2, size=count)
+    yl = numpy.clip(cy - cut_h // 2, 0, img_h); yh = numpy.clip(cy + cut_h // 2, 0, img_h)
+    xl = numpy.clip(cx - cut_w // 2, 0, img_w); xh = numpy.clip(cx + cut_w // 2, 0, img_w)
+    return yl, yh, xl, xh
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1, bias=False), nn.BatchNorm2d(4), nn.ReLU(inplace=True))
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.head = nn.Linear(4, 5)
+        self.cls_token = nn.Parameter(torch.zeros(1, 4))
+    def no_weight_decay(self): return {'cls_token'}
+    def forward(self, x): return self.head(self.pool(self.stem(x)).flatten(1) + self.cls_token)
+model = Net().to(memory_format=torch.channels_last)
+print(model.stem[0].weight.is_contiguous(memory_format=torch.channels_last), model.stem[0].weight.stride())
+def param_groups_weight_decay(model, weight_decay=1e-5, no_weight_decay_list=()):
+    no_weight_decay_list = set(no_weight_decay_list)
+    decay, no_decay = [], []
+    for name, param in model.named_parameters():
+        if not param.requires_grad: continue
+        if param.ndim <= 1 or name.endswith(".bias") or name in no_weight_decay_list:
+            no_decay.append(param)
+        else:
+            decay.append(param)
+    return [{'params': no_decay, 'weight_decay': 0.}, {'params': decay, 'weight_decay': weight_decay}]
+groups = param_groups_weight_decay(model, 0.05, model.no_weight_decay())
+print([len(g['params']) for g in groups])
+opt = torch.optim.AdamW(groups, lr=1e-2, eps=1e-8, betas=(0.9, 0.999))
+ema2 = ModelEmaV2(model, decay=0.9); ema3 = ModelEmaV3(model, decay=0.9)
+crit = SoftTargetCrossEntropy(); val_crit = nn.CrossEntropyLoss(label_smoothing=0.1)
+X = torch.randn(6, 3, 5, 5).contiguous(memory_format=torch.channels_last); Y = torch.tensor([0, 1, 2, 3, 4, 0])
+losses = AverageMeter(); top1 = AverageMeter()
+for step in range(4):
+    model.train()
+    lam = float(numpy.random.beta(1.0, 1.0))
+    x = X.clone()
+    if step % 2:
+        yl, yh, xl, xh = rand_bbox(x.shape, lam)
+        x[:, :, yl:yh, xl:xh] = x.flip(0)[:, :, yl:yh, xl:xh]
+        lam = 1. - (yh - yl) * (xh - xl) / float(x.shape[-2] * x.shape[-1])
+    else:
+        x.mul_(lam).add_(x.flip(0).mul_(1. - lam))
+    t = mixup_target(Y, 5, lam, smoothing=0.1)
+    out = model(x)
+    loss = crit(out, t)
+    opt.zero_grad(); loss.backward(); opt.step()
+    ema2.update(model); ema3.update(model)
+    losses.update(loss.item(), x.size(0))
+    print(step, round(lam, 6), round(loss.item(), 4), round(losses.avg, 4), x.is_contiguous(memory_format=torch.channels_last))
+model.eval()
+with torch.no_grad():
+    for m in (model, ema2.module, ema3.module):
+        out = m(X)
+        acc1, acc5 = accuracy(out, Y, topk=(1, 5))
+        print(acc1, acc5, acc1.item(), round(val_crit(out, Y).item(), 3))
+print(ema3.module.stem[1].num_batches_tracked, ema2.module.stem[1].num_batches_tracked)
+print(accuracy(torch.tensor([[0.1, 0.9], [0.8, 0.2]]), torch.tensor([1, 1]), topk=(1, 5)))
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    sc = torch.cuda.amp.GradScaler()
+    print(sc.is_enabled(), [str(x.message)[:100] for x in w])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    with torch.cuda.amp.autocast(enabled=False):
+        pass
+    print([str(x.message)[:100] for x in w])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    with torch.cpu.amp.autocast():
+        pass
+    print([str(x.message)[:100] for x in w])
+print(torch.distributed.is_available(), torch.distributed.is_initialized())
+try:
+    nn.parallel.DistributedDataParallel(model)
+except Exception as e:
+    print(type(e).__name__, e)
+sbn = nn.SyncBatchNorm.convert_sync_batchnorm(model); print(sbn.stem)
+''',
+    'rng': PRELUDE + r'''
+import random, pickle, io
+g = torch.manual_seed(0)
+print(type(g).__name__, g.initial_seed(), g.device)
+s = torch.get_rng_state(); print(s.shape, s.dtype, s[:10].tolist(), s[-10:].tolist(), s.sum().item())
+torch.rand(3); s2 = torch.get_rng_state(); print((s != s2).sum().item(), s2[-12:].tolist())
+torch.randn(1); s3 = torch.get_rng_state(); print(s3[-16:].tolist())
+with torch.random.fork_rng():
+    torch.manual_seed(5); print(torch.rand(2))
+print(torch.rand(2))
+with torch.random.fork_rng(devices=[], enabled=True):
+    torch.rand(10)
+print(torch.rand(1))
+g = torch.Generator().manual_seed(123)
+st = g.get_state(); print(st.shape, st.dtype)
+a = torch.randn(4, generator=g); g.set_state(st); b = torch.randn(4, generator=g); print(torch.equal(a, b), a)
+g2 = torch.Generator(); g2.set_state(g.get_state()); print(torch.equal(torch.rand(3, generator=g), torch.rand(3, generator=g2)))
+print(g.seed() != 123, type(g.seed()))
+g3 = torch.Generator(device='cpu'); print(g3.initial_seed(), g3.device)
+torch.manual_seed(42)
+print(torch.randint(0, 10, (5,)), torch.randperm(6), torch.normal(0.0, 1.0, (2,)), torch.bernoulli(torch.full((4,), 0.5)))
+torch.manual_seed(42)
+x = torch.empty(3).uniform_(-1, 1); y = torch.empty(3).normal_(2, 0.5); z = torch.empty(3).exponential_(); w = torch.empty(3, dtype=torch.long).random_(0, 100)
+print(x, y, z, w)
+print(torch.empty(4).geometric_(0.3), torch.empty(2).cauchy_(), torch.empty(2).log_normal_())
+torch.manual_seed(1)
+d = nn.Dropout(0.5); print(d(torch.ones(8)))
+print(F.dropout(torch.ones(2, 4), 0.25, training=True))
+print(torch.randint_like(torch.zeros(3), 5), torch.rand_like(torch.zeros(2, dtype=torch.float64)), torch.randn_like(torch.zeros(2, dtype=torch.bfloat16)))
+buf = io.BytesIO(); torch.save({'rng': torch.get_rng_state(), 'g': g.get_state()}, buf); buf.seek(0)
+ck = torch.load(buf)
+torch.set_rng_state(ck['rng']); print(torch.rand(2))
+try:
+    torch.set_rng_state(ck['rng'].float())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.set_rng_state(ck['rng'][:100])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    g.set_state([1, 2])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.manual_seed(-1); print(torch.initial_seed())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.manual_seed(2**64)
+except Exception as e:
+    print(type(e).__name__, e)
+torch.manual_seed(2**63); print(torch.initial_seed(), torch.rand(1))
+torch.manual_seed(3.0) if False else None
+try:
+    torch.manual_seed(3.7); print(torch.initial_seed())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.manual_seed('1')
+except Exception as e:
+    print(type(e).__name__, e)
+torch.random.manual_seed(7); print(torch.random.initial_seed(), torch.random.get_rng_state().shape)
+print(torch.default_generator.initial_seed())
+print(pickle.loads(pickle.dumps(torch.get_rng_state())).shape)
+try:
+    pickle.dumps(torch.Generator())
+except Exception as e:
+    print(type(e).__name__, e)
+import copy
+try:
+    g5 = copy.deepcopy(torch.Generator().manual_seed(9)); print(g5.initial_seed(), torch.rand(1, generator=g5))
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'compile': PRELUDE + r'''
+import io
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+cm = torch.compile(m)
+sd = cm.state_dict()
+print(list(sd.keys()))
+m2 = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+try:
+    m2.load_state_dict(sd)
+except RuntimeError as e:
+    print(e)
+unwanted_prefix = '_orig_mod.'
+for k, v in list(sd.items()):
+    if k.startswith(unwanted_prefix):
+        sd[k[len(unwanted_prefix):]] = sd.pop(k)
+print(m2.load_state_dict(sd))
+try:
+    cm.load_state_dict(m.state_dict())
+except RuntimeError as e:
+    print(e)
+print(cm.load_state_dict(cm.state_dict()))
+print(type(cm).__name__, isinstance(cm, nn.Module), cm.training, cm._orig_mod.training)
+cm.eval(); print(m.training)
+print([n for n, _ in cm.named_parameters()])
+print([n for n, _ in cm.named_modules()])
+print(cm._orig_mod[0])
+print(cm.__class__.__module__.split('.')[0] in ('torch', 'ember'))
+print(hasattr(cm, 'forward'), cm._orig_mod is m, getattr(cm, '0') is m[0])
+@torch.compiler.disable
+def f(x): return x + 1
+print(f(torch.ones(1)))
+@torch._dynamo.disable(recursive=False)
+def f2(x): return x * 3
+print(f2(torch.ones(1)))
+def loss_fn(a, b): return F.mse_loss(a, b)
+closs = torch.compile(loss_fn, dynamic=True)
+print(closs(torch.ones(3), torch.zeros(3)), closs(torch.ones(5), torch.zeros(5) + 0.5))
+x = torch.ones(2, 3); torch._dynamo.mark_dynamic(x, 0); print(torch.compile(lambda t: t.sum(0))(x))
+torch._dynamo.config.suppress_errors = True; print(torch._dynamo.config.suppress_errors)
+torch._dynamo.config.suppress_errors = False
+print(torch._dynamo.config.cache_size_limit)
+try:
+    torch.compile(m, mode='default', options={'triton.cudagraphs': False})
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.compile(m, mode='default', options={})
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.compile(3)
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.compiler.list_backends()[:3] if hasattr(torch.compiler, 'list_backends') else None)
+cm2 = torch.compile(m, backend='eager'); print(round(cm2(torch.ones(1, 2)).item(), 4) == round(m(torch.ones(1, 2)).item(), 4))
+cm3 = torch.compile(m, backend='aot_eager'); print(cm3(torch.ones(1, 2)).shape)
+class WithCompile(nn.Module):
+    def __init__(self):
+        super().__init__(); self.l = nn.Linear(2, 2)
+    @torch.compile
+    def forward(self, x): return self.l(x).relu()
+w = WithCompile(); print(w(torch.ones(1, 2)).shape, w)
+mm = nn.Linear(2, 2); r = mm.compile(); print(r, type(mm).__name__, mm(torch.ones(1, 2)).shape)
+print(mm)
+buf = io.BytesIO(); torch.save(cm.state_dict(), buf); print(len(torch.load(io.BytesIO(buf.getvalue()))))
+import pickle
+try:
+    pickle.dumps(cm); print("pickled")
+except Exception as e:
+    print(type(e).__name__, str(e)[:80])
+''',
+    'data3': PRELUDE + r'''
+import warnings
+U = torch.utils.data
+class It(U.IterableDataset):
+    def __init__(self, n, length): self.n = n; self.length = length
+    def __iter__(self):
+        info = U.get_worker_info()
+        r = range(self.n) if info is None else range(info.id, self.n, info.num_workers)
+        return iter(r)
+    def __len__(self): return self.length
+for nw in (0, 2):
+    for bs in (None, 1, 2):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            dl = U.DataLoader(It(7, 5), batch_size=bs, num_workers=nw)
+            print(nw, bs, len(dl), [x.tolist() if hasattr(x, 'tolist') else x for x in dl])
+            for x in w: print('  warn', str(x.message)[:300])
+class Sq(U.Dataset):
+    def __init__(self): self.scale = 1
+    def __len__(self): return 6
+    def __getitem__(self, i): return i * self.scale
+def wif(wid):
+    info = U.get_worker_info()
+    info.dataset.scale = 10 * (wid + 1)
+    print_later = (info.id, info.num_workers)
+dl = U.DataLoader(Sq(), batch_size=2, num_workers=2, worker_init_fn=wif)
+print([b.tolist() for b in dl])
+dl = U.DataLoader(Sq(), batch_size=2, num_workers=2, in_order=False)
+print(sorted(b.tolist() for b in dl))
+print(U.get_worker_info())
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    dl = U.DataLoader(Sq(), batch_size=2, num_workers=40)
+    print(len([b for b in dl]))
+    for x in w: print('  warn', str(x.message)[:400])
+dl = U.DataLoader(Sq(), batch_size=4, num_workers=2, persistent_workers=True)
+it1 = iter(dl); print(next(it1)); it2 = iter(dl); print(it1 is it2, [b.tolist() for b in it2])
+try:
+    U.DataLoader(Sq(), num_workers=-1)
+except ValueError as e:
+    print(e)
+try:
+    U.DataLoader(Sq(), timeout=-1)
+except ValueError as e:
+    print(e)
+dl = U.DataLoader(Sq(), batch_size=3); dl.batch_size
+try:
+    dl.batch_size = 5
+except ValueError as e:
+    print(e)
+class Pair(U.Dataset):
+    def __len__(self): return 4
+    def __getitem__(self, i): return torch.full((2,), float(i)), {'id': i, 'txt': 'x' * i}
+for x, y in U.DataLoader(Pair(), batch_size=3, num_workers=2):
+    print(x, y)
+print(U.DataLoader(Pair(), batch_size=3).dataset.__class__.__name__, U.DataLoader(Pair()).sampler.__class__.__name__, U.DataLoader(Pair(), shuffle=True).sampler.__class__.__name__, U.DataLoader(Pair()).batch_sampler.__class__.__name__)
+dl = U.DataLoader(Pair(), batch_size=None); print(dl.batch_sampler, dl.batch_size, dl.drop_last, next(iter(dl)))
+print(U.DataLoader(Pair(), batch_size=3, drop_last=True).__len__(), U.DataLoader(Pair(), batch_size=3).num_workers, U.DataLoader(Pair()).collate_fn.__name__, U.DataLoader(Pair(), batch_size=None).collate_fn.__name__)
+print(U.DataLoader(Pair(), num_workers=2).prefetch_factor, U.DataLoader(Pair()).prefetch_factor, U.DataLoader(Pair()).persistent_workers, U.DataLoader(Pair()).pin_memory, U.DataLoader(Pair()).timeout)
+print(U.DataLoader(Pair()).generator, U.DataLoader(Pair()).multiprocessing_context, U.DataLoader(Pair()).worker_init_fn)
+''',
+    'sched2': PRELUDE + r'''
+import warnings
+LR = torch.optim.lr_scheduler
+def mk(cls=torch.optim.SGD, **kw):
+    torch.manual_seed(0)
+    m = nn.Linear(2, 2)
+    return cls([{'params': [m.weight]}, {'params': [m.bias], 'lr': 0.5}], **kw)
+def t(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try:
+            r = fn()
+            print('ok', type(r).__name__ if hasattr(r, 'optimizer') else r)
+        except Exception as e:
+            print(type(e).__name__, str(e).split('\n')[0][:300])
+        for x in w:
+            print('  warn', x.category.__name__, str(x.message)[:200])
+opt = mk(lr=0.1)
+s = LR.StepLR(opt, 2)
+t(lambda: s.get_lr())
+t(lambda: s.optimizer is opt)
+t(lambda: LR.StepLR(mk(lr=0.1), 2, last_epoch=5))
+t(lambda: LR.ExponentialLR(mk(lr=0.1), 0.5, verbose=True))
+class Lam:
+    def __init__(self, k): self.k = k
+    def __call__(self, e): return self.k ** e
+opt = mk(lr=0.1)
+s = LR.LambdaLR(opt, [Lam(0.5), lambda e: 1.0 / (e + 1)])
+for i in range(3): opt.step(); s.step()
+print(s.get_last_lr(), s.state_dict())
+s2 = LR.LambdaLR(mk(lr=0.1), [Lam(0.9), lambda e: 1.0]); s2.load_state_dict(s.state_dict()); print(s2.lr_lambdas[0].k, s2.last_epoch)
+opt = mk(lr=0.1)
+s = LR.MultiplicativeLR(opt, lambda e: 0.9)
+for i in range(3): opt.step(); s.step()
+print(s.get_last_lr())
+opt = mk(torch.optim.Adam, lr=0.1)
+s = LR.OneCycleLR(opt, max_lr=[1.0, 2.0], epochs=2, steps_per_epoch=3, three_phase=True, anneal_strategy='linear', div_factor=10, final_div_factor=100, pct_start=0.4)
+print(opt.param_groups[0]['betas'], opt.param_groups[1]['lr'], opt.param_groups[0]['max_lr'], opt.param_groups[0]['min_lr'])
+for i in range(6):
+    opt.step(); s.step(); print(i, [round(x, 8) for x in s.get_last_lr()], opt.param_groups[0]['betas'])
+opt = mk(torch.optim.Adam, lr=0.1)
+t(lambda: LR.CyclicLR(opt, 0.01, 0.1, step_size_up=2))
+opt = mk(torch.optim.Adam, lr=0.1)
+s = LR.CyclicLR(opt, 0.01, 0.1, step_size_up=2, cycle_momentum=False, mode='exp_range', gamma=0.9)
+for i in range(5): opt.step(); s.step()
+print([round(x, 8) for x in s.get_last_lr()])
+opt = mk(torch.optim.SGD, lr=0.1, momentum=0.9)
+s = LR.CyclicLR(opt, [0.01, 0.02], [0.1, 0.2], step_size_up=2, step_size_down=3, scale_fn=lambda x: 0.5 ** x, scale_mode='iterations')
+for i in range(5): opt.step(); s.step()
+print([round(x, 8) for x in s.get_last_lr()], opt.param_groups[0]['momentum'])
+opt = mk(lr=0.1)
+s = LR.ReduceLROnPlateau(opt, mode='max', threshold_mode='abs', threshold=0.1, patience=0, factor=0.1, eps=0.02, min_lr=[0.0, 0.01])
+for v in [0.5, 0.55, 0.7, 0.65, 0.6, 0.9, 0.8, 0.7]:
+    s.step(v); print(v, s.get_last_lr(), s.num_bad_epochs, s.last_epoch)
+t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), mode='avg'))
+t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), factor=1.0))
+t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), threshold_mode='pct'))
+t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), min_lr=[0.1]))
+s = LR.ReduceLROnPlateau(mk(lr=0.1))
+t(lambda: s.step(torch.tensor(0.5)))
+t(lambda: s.step(float('nan')))
+t(lambda: s.step('x'))
+t(lambda: s.get_last_lr())
+opt = mk(lr=torch.tensor(0.1))
+s = LR.StepLR(opt, 1, gamma=0.5); opt.step(); s.step(); print(opt.param_groups[0]['lr'], s.get_last_lr())
+opt = mk(lr=0.1)
+s = LR.CosineAnnealingLR(opt, T_max=3)
+for i in range(8): opt.step(); s.step(); print(i, [round(x, 10) for x in s.get_last_lr()])
+opt = mk(lr=0.1)
+s = LR.LinearLR(opt, start_factor=1.0, end_factor=0.0, total_iters=4)
+for i in range(5): opt.step(); s.step()
+print(s.get_last_lr())
+t(lambda: LR.LinearLR(mk(lr=0.1), start_factor=0))
+t(lambda: LR.ConstantLR(mk(lr=0.1), factor=2))
+t(lambda: LR.StepLR(mk(lr=0.1), step_size=0))
+t(lambda: LR.StepLR(mk(lr=0.1), step_size=1.5))
+t(lambda: LR.MultiStepLR(mk(lr=0.1), milestones=[3, 1]))
+t(lambda: LR.CosineAnnealingWarmRestarts(mk(lr=0.1), T_0=0))
+t(lambda: LR.CosineAnnealingWarmRestarts(mk(lr=0.1), T_0=2, T_mult=1.5))
+t(lambda: LR.PolynomialLR(mk(lr=0.1), total_iters=0))
+opt = mk(lr=0.1)
+s = LR.StepLR(opt, 1)
+t(lambda: LR.SequentialLR(opt, [s, LR.StepLR(mk(lr=0.1), 1)], milestones=[1]))
+t(lambda: LR.ChainedScheduler([s, LR.StepLR(mk(lr=0.1), 1)]))
+t(lambda: LR.SequentialLR(opt, [s], milestones=[]))
+t(lambda: LR.SequentialLR(opt, [], milestones=[]))
+t(lambda: LR.StepLR('opt', 1))
+opt = mk(lr=0.1)
+s = LR.StepLR(opt, 1)
+opt.step(); s.step(); s.step(); s.step()
+print(s.last_epoch, s._step_count, s.get_last_lr(), opt._opt_called if hasattr(opt, '_opt_called') else None)
+s.step(10) if False else None
+t(lambda: s.step(10))
+print(s.last_epoch, s.get_last_lr())
+t(lambda: print(s.state_dict()))
+''',
+    'gpt2': PRELUDE + r'''
+import numpy, os, tempfile
+torch.manual_seed(0)
+B, H, T, D = 2, 2, 5, 4
+q, k, v = torch.randn(B, H, T, D), torch.randn(B, H, T, D), torch.randn(B, H, T, D)
+def r(t): return t.round(decimals=4).tolist()[0][0][:2]
+print(r(F.scaled_dot_product_attention(q, k, v, is_causal=True)))
+mask = torch.ones(T, T, dtype=torch.bool).tril()
+print(r(F.scaled_dot_product_attention(q, k, v, attn_mask=mask)))
+fm = torch.zeros(T, T).masked_fill(~mask, float('-inf'))
+print(r(F.scaled_dot_product_attention(q, k, v, attn_mask=fm, scale=0.3)))
+torch.manual_seed(1)
+o1 = F.scaled_dot_product_attention(q, k, v, dropout_p=0.5, is_causal=True)
+print(r(o1))
+kv = torch.randn(B, 1, T, D)
+print(r(F.scaled_dot_product_attention(q, kv, kv, enable_gqa=True)))
+try:
+    F.scaled_dot_product_attention(q, kv, kv)
+except RuntimeError as e:
+    print(e)
+try:
+    F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=True)
+except RuntimeError as e:
+    print(str(e)[:200])
+try:
+    F.scaled_dot_product_attention(q, k, v, attn_mask=torch.ones(T, T, dtype=torch.long))
+except RuntimeError as e:
+    print(str(e)[:200])
+from_attention = torch.nn.attention
+with from_attention.sdpa_kernel(from_attention.SDPBackend.MATH):
+    print(r(F.scaled_dot_product_attention(q, k, v, is_causal=True)))
+with from_attention.sdpa_kernel([from_attention.SDPBackend.FLASH_ATTENTION, from_attention.SDPBackend.MATH]):
+    print(torch.backends.cuda.flash_sdp_enabled(), torch.backends.cuda.math_sdp_enabled(), torch.backends.cuda.mem_efficient_sdp_enabled())
+print(torch.backends.cuda.flash_sdp_enabled())
+# nanoGPT data pipeline
+d = tempfile.mkdtemp()
+arr = numpy.arange(100, dtype=numpy.uint16) * 7 % 50
+fn = os.path.join(d, 'train.bin'); arr.tofile(fn)
+data = numpy.memmap(fn, dtype=numpy.uint16, mode='r')
+block_size = 6; batch_size = 3
+torch.manual_seed(3)
+ix = torch.randint(len(data) - block_size, (batch_size,))
+x = torch.stack([torch.from_numpy((data[i:i+block_size]).astype(numpy.int64)) for i in ix])
+y = torch.stack([torch.from_numpy((data[i+1:i+1+block_size]).astype(numpy.int64)) for i in ix])
+print(ix, x, y.dtype)
+try:
+    torch.from_numpy(data[0:3])
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.from_numpy(numpy.array(data[0:3])).dtype)
+try:
+    x.pin_memory()
+except Exception as e:
+    print(type(e).__name__, str(e)[:100])
+x = x.to('cpu', non_blocking=True); print(x.device, x.is_pinned())
+eval_iters = 3
+@torch.no_grad()
+def estimate_loss(model):
+    out = {}
+    model.eval()
+    for split in ['train', 'val']:
+        losses = torch.zeros(eval_iters)
+        for kk in range(eval_iters):
+            logits = model(x.float())
+            loss = F.mse_loss(logits, y.float())
+            losses[kk] = loss.item()
+        out[split] = losses.mean()
+    model.train()
+    return out
+m = nn.Linear(6, 6)
+with torch.no_grad():
+    m.weight.copy_(torch.arange(36.).view(6, 6) / 64 - 0.25); m.bias.fill_(0.5)
+res = estimate_loss(m); print({kk: round(vv.item(), 3) for kk, vv in res.items()}, type(res['train']).__name__, res['train'].dtype)
+print(f"step 0: train loss {res['train']:.4f}, val loss {res['val']:.4f}")
+best_val_loss = 1e9
+print(res['val'] < best_val_loss, type(res['val'] < best_val_loss).__name__)
+checkpoint = {'model': m.state_dict(), 'iter_num': 0, 'best_val_loss': res['val'], 'config': {'a': 1}}
+torch.save(checkpoint, os.path.join(d, 'ckpt.pt'))
+ck = torch.load(os.path.join(d, 'ckpt.pt'), map_location='cpu')
+print(sorted(ck), ck['best_val_loss'].shape, ck['iter_num'])
+ck = torch.load(os.path.join(d, 'ckpt.pt'), map_location=torch.device('cpu'), weights_only=True)
+print(ck['config'])
+# HF weight transpose load
+sd_hf = {'w': torch.arange(6.).view(2, 3)}
+lin = nn.Linear(2, 3, bias=False)
+with torch.no_grad():
+    lin.weight.copy_(sd_hf['w'].t())
+print(lin.weight)
+try:
+    with torch.no_grad():
+        lin.weight.copy_(sd_hf['w'])
+except RuntimeError as e:
+    print(e)
+# tokens / decode
+stoi = {ch: i for i, ch in enumerate('abcdefgh')}; itos = {i: ch for ch, i in stoi.items()}
+encode = lambda s: [stoi[c] for c in s]; decode = lambda l: ''.join(itos[i] for i in l)
+start_ids = encode('abc')
+xx = (torch.tensor(start_ids, dtype=torch.long, device='cpu')[None, ...])
+print(xx, xx.shape)
+torch.manual_seed(1337)
+for _ in range(2):
+    logits = torch.randn(1, 8)
+    logits = logits / 0.8
+    v_, _ = torch.topk(logits, 3)
+    logits[logits < v_[:, [-1]]] = -float('Inf')
+    probs = F.softmax(logits, dim=-1)
+    nxt = torch.multinomial(probs, num_samples=1)
+    xx = torch.cat((xx, nxt), dim=1)
+print(decode(xx[0].tolist()), probs)
+''',
+    'mistakes': PRELUDE + r'''
+import warnings
+torch.manual_seed(0)
+def t(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try:
+            r = fn()
+            print('ok', r if not isinstance(r, torch.Tensor) else (r.shape, r.dtype))
+        except Exception as e:
+            print(type(e).__name__, str(e).split('\n')[0][:300])
+        for x in w:
+            print('  warn', x.category.__name__, str(x.message)[:200])
+lin = nn.Linear(3, 5)
+x = torch.randn(4, 3)
+t(lambda: lin(torch.randn(4, 2)))
+t(lambda: F.cross_entropy(torch.randn(4, 5), torch.tensor([0, 1, 5, 2])))
+t(lambda: F.cross_entropy(torch.randn(4, 5), torch.tensor([0, 1, 4, 2], dtype=torch.int32)))
+t(lambda: F.cross_entropy(torch.randn(4, 5), torch.tensor([0., 1., 4., 2.])))
+t(lambda: F.cross_entropy(torch.randn(4, 5), torch.tensor([[0, 1, 4, 2]])))
+t(lambda: F.cross_entropy(torch.randn(4, 5), torch.tensor([0, 1, 4])))
+t(lambda: F.cross_entropy(torch.randn(4, 5, 2), torch.tensor([0, 1, 4, 1])))
+t(lambda: F.cross_entropy(torch.randn(4, 5), torch.randn(4, 4).softmax(-1)))
+t(lambda: F.cross_entropy(torch.randn(4, 5), torch.tensor([0, 1, -1, 2]), ignore_index=-1))
+t(lambda: F.cross_entropy(torch.randn(4, 5), torch.tensor([0, 1, -1, 2])))
+t(lambda: F.nll_loss(torch.randn(4, 5), torch.tensor([0, 1, 2, 3]), weight=torch.ones(4)))
+t(lambda: F.mse_loss(torch.randn(4, 1), torch.randn(4)))
+t(lambda: F.mse_loss(torch.randn(4, 2), torch.randn(3, 2)))
+t(lambda: F.l1_loss(torch.randn(4), torch.randn(4, 1)))
+t(lambda: F.binary_cross_entropy(torch.rand(4), torch.rand(4, 1)))
+t(lambda: F.binary_cross_entropy(torch.randn(4), torch.rand(4)))
+t(lambda: F.binary_cross_entropy(torch.rand(4), torch.tensor([0, 1, 1, 0])))
+t(lambda: F.binary_cross_entropy_with_logits(torch.randn(4), torch.tensor([0, 1, 1, 0])))
+t(lambda: F.binary_cross_entropy_with_logits(torch.randn(4), torch.rand(3)))
+t(lambda: nn.BCEWithLogitsLoss(pos_weight=torch.ones(3))(torch.randn(2, 4), torch.rand(2, 4)))
+t(lambda: (lin(x)).backward())
+t(lambda: torch.randn(2).item())
+t(lambda: lin.weight.numpy())
+t(lambda: lin.weight.add_(1))
+t(lambda: nn.Embedding(5, 2)(torch.tensor([5])))
+t(lambda: nn.Embedding(5, 2)(torch.tensor([1.0])))
+t(lambda: nn.BatchNorm1d(4).train()(torch.randn(1, 4)))
+t(lambda: torch.stack([torch.zeros(3), torch.zeros(2)]))
+t(lambda: torch.cat([torch.zeros(3, 1), torch.zeros(2)]))
+t(lambda: x.t().view(-1))
+with torch.no_grad():
+    y = lin(x).sum()
+t(lambda: y.backward())
+t(lambda: torch.optim.Adam(lin.parameters(), lr=0.1).step())
+t(lambda: nn.Conv2d(3, 4, 3)(torch.randn(2, 4, 5, 5)))
+t(lambda: nn.Conv2d(3, 4, 3)(torch.randn(2, 3, 2, 2)))
+t(lambda: nn.LayerNorm(4)(torch.randn(2, 3)))
+t(lambda: nn.MultiheadAttention(6, 4))
+t(lambda: F.softmax(torch.randn(3)))
+t(lambda: F.log_softmax(torch.randn(2, 3)))
+t(lambda: nn.Softmax()(torch.randn(2, 3)))
+t(lambda: torch.tensor([1, 2]).float().mean(dtype=torch.long))
+t(lambda: torch.tensor([1, 2]).mean())
+t(lambda: torch.zeros(2, 3) @ torch.zeros(2, 3))
+t(lambda: torch.bmm(torch.zeros(2, 3, 4), torch.zeros(3, 4, 2)))
+t(lambda: torch.zeros(2, 3).view(4, 2))
+t(lambda: torch.zeros(2, 3).reshape(-1, -1))
+t(lambda: torch.zeros(2, 3)[2])
+t(lambda: torch.zeros(2, 3)[:, torch.tensor([3])])
+t(lambda: torch.zeros(2, 3).permute(0))
+t(lambda: torch.zeros(2, 3).transpose(0, 2))
+t(lambda: torch.zeros(2, 3).squeeze(3))
+t(lambda: torch.load('/nonexistent/file.pt'))
+t(lambda: nn.Sequential(nn.Linear(2, 2))[3])
+t(lambda: nn.ModuleList([nn.Linear(2, 2)])(torch.zeros(2)))
+t(lambda: nn.ModuleDict({'a': nn.Linear(2, 2)})['b'])
+t(lambda: nn.Module()(torch.zeros(1)))
+t(lambda: setattr(lin, 'weight', torch.zeros(5, 3)))
+t(lambda: lin.register_buffer('weight', torch.zeros(1)))
+t(lambda: lin.register_parameter('a.b', nn.Parameter(torch.zeros(1))))
+t(lambda: nn.Linear(3, 5).half()(torch.randn(2, 3)))
+t(lambda: nn.Linear(3, 5)(torch.randn(2, 3, dtype=torch.float64)))
+t(lambda: nn.Linear(3, 5)(torch.randint(0, 3, (2, 3))))
+t(lambda: torch.multinomial(torch.tensor([[0.2, 0.8]]), 3))
+t(lambda: torch.topk(torch.randn(3), 5))
+t(lambda: torch.randint(5, (3,), dtype=torch.float32).dtype)
+t(lambda: torch.randint(0, 5, 3))
+t(lambda: torch.tensor([[1, 2], [3]]))
+t(lambda: torch.zeros(3).requires_grad_().resize_(4))
+t(lambda: torch.nn.utils.clip_grad_norm_(lin.parameters(), max_norm='1'))
+t(lambda: nn.Dropout(1.5))
+t(lambda: nn.CrossEntropyLoss(reduction='avg')(torch.randn(2, 3), torch.tensor([0, 1])))
+t(lambda: F.one_hot(torch.tensor([0, 3]), 3))
+t(lambda: F.one_hot(torch.tensor([0., 1.])))
+t(lambda: F.pad(torch.zeros(2, 3), (1, 1, 1, 1, 1, 1)))
+t(lambda: torch.where(torch.tensor([1, 0]), 1.0, 0.0))
+''',
+}
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=17)
