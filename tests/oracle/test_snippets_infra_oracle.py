@@ -246,6 +246,116 @@ for flash in (False, True):
     print(sd['param_groups'][0].keys(), sd['param_groups'][1]['params'][:3], list(sd['state'].keys())[:5])
     print(sd['state'][0]['step'], sd['state'][0]['exp_avg'].shape)
 ''',
+    'gpt2': PRELUDE + r'''
+import numpy, os, tempfile
+torch.manual_seed(0)
+B, H, T, D = 2, 2, 5, 4
+q, k, v = torch.randn(B, H, T, D), torch.randn(B, H, T, D), torch.randn(B, H, T, D)
+def r(t): return t.round(decimals=4).tolist()[0][0][:2]
+print(r(F.scaled_dot_product_attention(q, k, v, is_causal=True)))
+mask = torch.ones(T, T, dtype=torch.bool).tril()
+print(r(F.scaled_dot_product_attention(q, k, v, attn_mask=mask)))
+fm = torch.zeros(T, T).masked_fill(~mask, float('-inf'))
+print(r(F.scaled_dot_product_attention(q, k, v, attn_mask=fm, scale=0.3)))
+torch.manual_seed(1)
+o1 = F.scaled_dot_product_attention(q, k, v, dropout_p=0.5, is_causal=True)
+print(r(o1))
+kv = torch.randn(B, 1, T, D)
+print(r(F.scaled_dot_product_attention(q, kv, kv, enable_gqa=True)))
+try:
+    F.scaled_dot_product_attention(q, kv, kv)
+except RuntimeError as e:
+    print(e)
+try:
+    F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=True)
+except RuntimeError as e:
+    print(str(e)[:200])
+try:
+    F.scaled_dot_product_attention(q, k, v, attn_mask=torch.ones(T, T, dtype=torch.long))
+except RuntimeError as e:
+    print(str(e)[:200])
+from_attention = torch.nn.attention
+with from_attention.sdpa_kernel(from_attention.SDPBackend.MATH):
+    print(r(F.scaled_dot_product_attention(q, k, v, is_causal=True)))
+with from_attention.sdpa_kernel([from_attention.SDPBackend.FLASH_ATTENTION, from_attention.SDPBackend.MATH]):
+    print(torch.backends.cuda.flash_sdp_enabled(), torch.backends.cuda.math_sdp_enabled(), torch.backends.cuda.mem_efficient_sdp_enabled())
+print(torch.backends.cuda.flash_sdp_enabled())
+# nanoGPT data pipeline
+d = tempfile.mkdtemp()
+arr = numpy.arange(100, dtype=numpy.uint16) * 7 % 50
+fn = os.path.join(d, 'train.bin'); arr.tofile(fn)
+data = numpy.memmap(fn, dtype=numpy.uint16, mode='r')
+block_size = 6; batch_size = 3
+torch.manual_seed(3)
+ix = torch.randint(len(data) - block_size, (batch_size,))
+x = torch.stack([torch.from_numpy((data[i:i+block_size]).astype(numpy.int64)) for i in ix])
+y = torch.stack([torch.from_numpy((data[i+1:i+1+block_size]).astype(numpy.int64)) for i in ix])
+print(ix, x, y.dtype)
+try:
+    torch.from_numpy(data[0:3])
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.from_numpy(numpy.array(data[0:3])).dtype)
+try:
+    x.pin_memory()
+except Exception as e:
+    print(type(e).__name__, str(e)[:100])
+x = x.to('cpu', non_blocking=True); print(x.device, x.is_pinned())
+eval_iters = 3
+@torch.no_grad()
+def estimate_loss(model):
+    out = {}
+    model.eval()
+    for split in ['train', 'val']:
+        losses = torch.zeros(eval_iters)
+        for kk in range(eval_iters):
+            logits = model(x.float())
+            loss = F.mse_loss(logits, y.float())
+            losses[kk] = loss.item()
+        out[split] = losses.mean()
+    model.train()
+    return out
+m = nn.Linear(6, 6)
+with torch.no_grad():
+    m.weight.copy_(torch.arange(36.).view(6, 6) / 64 - 0.25); m.bias.fill_(0.5)
+res = estimate_loss(m); print({kk: round(vv.item(), 3) for kk, vv in res.items()}, type(res['train']).__name__, res['train'].dtype)
+print(f"step 0: train loss {res['train']:.4f}, val loss {res['val']:.4f}")
+best_val_loss = 1e9
+print(res['val'] < best_val_loss, type(res['val'] < best_val_loss).__name__)
+checkpoint = {'model': m.state_dict(), 'iter_num': 0, 'best_val_loss': res['val'], 'config': {'a': 1}}
+torch.save(checkpoint, os.path.join(d, 'ckpt.pt'))
+ck = torch.load(os.path.join(d, 'ckpt.pt'), map_location='cpu')
+print(sorted(ck), ck['best_val_loss'].shape, ck['iter_num'])
+ck = torch.load(os.path.join(d, 'ckpt.pt'), map_location=torch.device('cpu'), weights_only=True)
+print(ck['config'])
+# HF weight transpose load
+sd_hf = {'w': torch.arange(6.).view(2, 3)}
+lin = nn.Linear(2, 3, bias=False)
+with torch.no_grad():
+    lin.weight.copy_(sd_hf['w'].t())
+print(lin.weight)
+try:
+    with torch.no_grad():
+        lin.weight.copy_(sd_hf['w'])
+except RuntimeError as e:
+    print(e)
+# tokens / decode
+stoi = {ch: i for i, ch in enumerate('abcdefgh')}; itos = {i: ch for ch, i in stoi.items()}
+encode = lambda s: [stoi[c] for c in s]; decode = lambda l: ''.join(itos[i] for i in l)
+start_ids = encode('abc')
+xx = (torch.tensor(start_ids, dtype=torch.long, device='cpu')[None, ...])
+print(xx, xx.shape)
+torch.manual_seed(1337)
+for _ in range(2):
+    logits = torch.randn(1, 8)
+    logits = logits / 0.8
+    v_, _ = torch.topk(logits, 3)
+    logits[logits < v_[:, [-1]]] = -float('Inf')
+    probs = F.softmax(logits, dim=-1)
+    nxt = torch.multinomial(probs, num_samples=1)
+    xx = torch.cat((xx, nxt), dim=1)
+print(decode(xx[0].tolist()), probs)
+''',
     'ckpt': PRELUDE + r'''
 import random, io, copy
 import numpy
@@ -410,6 +520,102 @@ opt = mk()
 s = torch.optim.lr_scheduler.StepLR(opt, 1)
 s.step(); opt.step()
 ''',
+    'sched2': PRELUDE + r'''
+import warnings
+LR = torch.optim.lr_scheduler
+def mk(cls=torch.optim.SGD, **kw):
+    torch.manual_seed(0)
+    m = nn.Linear(2, 2)
+    return cls([{'params': [m.weight]}, {'params': [m.bias], 'lr': 0.5}], **kw)
+def t(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try:
+            r = fn()
+            print('ok', type(r).__name__ if hasattr(r, 'optimizer') else r)
+        except Exception as e:
+            print(type(e).__name__, str(e).split('\n')[0][:300])
+        for x in w:
+            print('  warn', x.category.__name__, str(x.message)[:200])
+opt = mk(lr=0.1)
+s = LR.StepLR(opt, 2)
+t(lambda: s.get_lr())
+t(lambda: s.optimizer is opt)
+t(lambda: LR.StepLR(mk(lr=0.1), 2, last_epoch=5))
+t(lambda: LR.ExponentialLR(mk(lr=0.1), 0.5, verbose=True))
+class Lam:
+    def __init__(self, k): self.k = k
+    def __call__(self, e): return self.k ** e
+opt = mk(lr=0.1)
+s = LR.LambdaLR(opt, [Lam(0.5), lambda e: 1.0 / (e + 1)])
+for i in range(3): opt.step(); s.step()
+print(s.get_last_lr(), s.state_dict())
+s2 = LR.LambdaLR(mk(lr=0.1), [Lam(0.9), lambda e: 1.0]); s2.load_state_dict(s.state_dict()); print(s2.lr_lambdas[0].k, s2.last_epoch)
+opt = mk(lr=0.1)
+s = LR.MultiplicativeLR(opt, lambda e: 0.9)
+for i in range(3): opt.step(); s.step()
+print(s.get_last_lr())
+opt = mk(torch.optim.Adam, lr=0.1)
+s = LR.OneCycleLR(opt, max_lr=[1.0, 2.0], epochs=2, steps_per_epoch=3, three_phase=True, anneal_strategy='linear', div_factor=10, final_div_factor=100, pct_start=0.4)
+print(opt.param_groups[0]['betas'], opt.param_groups[1]['lr'], opt.param_groups[0]['max_lr'], opt.param_groups[0]['min_lr'])
+for i in range(6):
+    opt.step(); s.step(); print(i, [round(x, 8) for x in s.get_last_lr()], opt.param_groups[0]['betas'])
+opt = mk(torch.optim.Adam, lr=0.1)
+t(lambda: LR.CyclicLR(opt, 0.01, 0.1, step_size_up=2))
+opt = mk(torch.optim.Adam, lr=0.1)
+s = LR.CyclicLR(opt, 0.01, 0.1, step_size_up=2, cycle_momentum=False, mode='exp_range', gamma=0.9)
+for i in range(5): opt.step(); s.step()
+print([round(x, 8) for x in s.get_last_lr()])
+opt = mk(torch.optim.SGD, lr=0.1, momentum=0.9)
+s = LR.CyclicLR(opt, [0.01, 0.02], [0.1, 0.2], step_size_up=2, step_size_down=3, scale_fn=lambda x: 0.5 ** x, scale_mode='iterations')
+for i in range(5): opt.step(); s.step()
+print([round(x, 8) for x in s.get_last_lr()], opt.param_groups[0]['momentum'])
+opt = mk(lr=0.1)
+s = LR.ReduceLROnPlateau(opt, mode='max', threshold_mode='abs', threshold=0.1, patience=0, factor=0.1, eps=0.02, min_lr=[0.0, 0.01])
+for v in [0.5, 0.55, 0.7, 0.65, 0.6, 0.9, 0.8, 0.7]:
+    s.step(v); print(v, s.get_last_lr(), s.num_bad_epochs, s.last_epoch)
+t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), mode='avg'))
+t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), factor=1.0))
+t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), threshold_mode='pct'))
+t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), min_lr=[0.1]))
+s = LR.ReduceLROnPlateau(mk(lr=0.1))
+t(lambda: s.step(torch.tensor(0.5)))
+t(lambda: s.step(float('nan')))
+t(lambda: s.step('x'))
+t(lambda: s.get_last_lr())
+opt = mk(lr=torch.tensor(0.1))
+s = LR.StepLR(opt, 1, gamma=0.5); opt.step(); s.step(); print(opt.param_groups[0]['lr'], s.get_last_lr())
+opt = mk(lr=0.1)
+s = LR.CosineAnnealingLR(opt, T_max=3)
+for i in range(8): opt.step(); s.step(); print(i, [round(x, 10) for x in s.get_last_lr()])
+opt = mk(lr=0.1)
+s = LR.LinearLR(opt, start_factor=1.0, end_factor=0.0, total_iters=4)
+for i in range(5): opt.step(); s.step()
+print(s.get_last_lr())
+t(lambda: LR.LinearLR(mk(lr=0.1), start_factor=0))
+t(lambda: LR.ConstantLR(mk(lr=0.1), factor=2))
+t(lambda: LR.StepLR(mk(lr=0.1), step_size=0))
+t(lambda: LR.StepLR(mk(lr=0.1), step_size=1.5))
+t(lambda: LR.MultiStepLR(mk(lr=0.1), milestones=[3, 1]))
+t(lambda: LR.CosineAnnealingWarmRestarts(mk(lr=0.1), T_0=0))
+t(lambda: LR.CosineAnnealingWarmRestarts(mk(lr=0.1), T_0=2, T_mult=1.5))
+t(lambda: LR.PolynomialLR(mk(lr=0.1), total_iters=0))
+opt = mk(lr=0.1)
+s = LR.StepLR(opt, 1)
+t(lambda: LR.SequentialLR(opt, [s, LR.StepLR(mk(lr=0.1), 1)], milestones=[1]))
+t(lambda: LR.ChainedScheduler([s, LR.StepLR(mk(lr=0.1), 1)]))
+t(lambda: LR.SequentialLR(opt, [s], milestones=[]))
+t(lambda: LR.SequentialLR(opt, [], milestones=[]))
+t(lambda: LR.StepLR('opt', 1))
+opt = mk(lr=0.1)
+s = LR.StepLR(opt, 1)
+opt.step(); s.step(); s.step(); s.step()
+print(s.last_epoch, s._step_count, s.get_last_lr(), opt._opt_called if hasattr(opt, '_opt_called') else None)
+s.step(10) if False else None
+t(lambda: s.step(10))
+print(s.last_epoch, s.get_last_lr())
+t(lambda: print(s.state_dict()))
+''',
     'data': PRELUDE + r'''
 import random
 import numpy
@@ -510,6 +716,234 @@ try:
 except AssertionError as e:
     print("assert", e)
 print(list(DataLoader(Subset(ds, [2, 4]), batch_size=None))[0]['x'])
+''',
+    'data2': PRELUDE + r'''
+import collections, random
+import numpy
+U = torch.utils.data
+class It(U.IterableDataset):
+    def __init__(self, start, end):
+        super().__init__(); self.start = start; self.end = end
+    def __iter__(self):
+        info = U.get_worker_info()
+        if info is None:
+            s, e = self.start, self.end
+        else:
+            per = int(math.ceil((self.end - self.start) / float(info.num_workers)))
+            s = self.start + info.id * per; e = min(s + per, self.end)
+        return iter(range(s, e))
+ds = It(3, 10)
+print(list(U.DataLoader(ds, num_workers=0)))
+print(list(U.DataLoader(ds, num_workers=2)))
+print(list(U.DataLoader(ds, num_workers=2, batch_size=2)))
+print(list(U.DataLoader(ds, num_workers=2, batch_size=2, drop_last=True)))
+print(list(U.DataLoader(ds, batch_size=None, num_workers=2)))
+class It2(U.IterableDataset):
+    def __iter__(self):
+        info = U.get_worker_info()
+        wid = info.id if info else -1
+        for i in range(3):
+            yield {'w': wid, 'r': round(torch.rand(1).item(), 5), 'seed': info.seed % 1000 if info else None}
+torch.manual_seed(0)
+print(list(U.DataLoader(It2(), num_workers=2, batch_size=2)))
+try:
+    U.DataLoader(ds, shuffle=True)
+except ValueError as e:
+    print(e)
+try:
+    len(U.DataLoader(It2()))
+except TypeError as e:
+    print(e)
+Point = collections.namedtuple('Point', ['x', 'y'])
+batch = [Point(torch.tensor([1.0]), 2), Point(torch.tensor([3.0]), 4)]
+print(U.default_collate(batch))
+print(U.default_collate([numpy.array([1, 2]), numpy.array([3, 4])]))
+print(U.default_collate([numpy.float64(1.5), numpy.float64(2.5)]))
+print(U.default_collate([1.5, 2.5]), U.default_collate([True, False]), U.default_collate(['a', 'b']))
+print(U.default_collate([{'a': (1, torch.zeros(2)), 'b': [1, 2]}, {'a': (3, torch.ones(2)), 'b': [3, 4]}]))
+print(U.default_convert(numpy.array([1.0, 2.0])), U.default_convert([numpy.int64(3)]), U.default_convert({'k': numpy.zeros(2, dtype=numpy.float32)}))
+try:
+    U.default_collate([torch.zeros(2), torch.zeros(3)])
+except RuntimeError as e:
+    print(e)
+try:
+    U.default_collate([[1, 2], [3]])
+except RuntimeError as e:
+    print(e)
+try:
+    U.default_collate([object(), object()])
+except TypeError as e:
+    print(str(e).split(' found')[0])
+try:
+    U.default_collate([numpy.array(['a', 'b']), numpy.array(['c', 'd'])])
+except TypeError as e:
+    print(e)
+class Bad(U.Dataset):
+    def __len__(self): return 4
+    def __getitem__(self, i):
+        if i == 2: raise ValueError('bad item %d' % i)
+        return i
+try:
+    list(U.DataLoader(Bad(), batch_size=1))
+except ValueError as e:
+    print(e)
+try:
+    list(U.DataLoader(Bad(), batch_size=1, num_workers=2))
+except ValueError as e:
+    print(str(e).splitlines()[0])
+print(list(U.DataLoader(U.StackDataset(U.TensorDataset(torch.arange(3)), torch.arange(3) * 2), batch_size=2)))
+print(list(U.DataLoader(U.StackDataset(a=torch.arange(3), b=[5, 6, 7]), batch_size=2)))
+print(list(U.ChainDataset([It(0, 2), It(5, 7)])))
+print(list(U.DataLoader(range(5), batch_size=2, sampler=[4, 3, 2, 1, 0])))
+class MySampler(U.Sampler):
+    def __init__(self, n): self.n = n
+    def __iter__(self): return iter(range(self.n - 1, -1, -2))
+    def __len__(self): return (self.n + 1) // 2
+dl = U.DataLoader(list(range(10)), sampler=MySampler(10), batch_size=2)
+print(list(dl), len(dl))
+dl = U.DataLoader(list(range(10)), batch_size=3, pin_memory=False, timeout=0)
+it = iter(dl); print(next(it), next(it), len(dl), type(it).__name__)
+dl = U.DataLoader(list(range(10)), batch_size=3, num_workers=2)
+it = iter(dl); print(type(it).__name__, next(it))
+del it
+s = U.RandomSampler(range(5), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(3)); print(list(s), len(s))
+s = U.RandomSampler(range(5), num_samples=12, generator=torch.Generator().manual_seed(3)); print(list(s))
+try:
+    U.RandomSampler(range(5), num_samples=0)
+except ValueError as e:
+    print(e)
+try:
+    U.WeightedRandomSampler([0.1, 0.2], 5, replacement=False)
+except RuntimeError as e:
+    print(e)
+try:
+    U.BatchSampler(range(3), 0, False)
+except ValueError as e:
+    print(e)
+try:
+    U.BatchSampler(range(3), 2, 'no')
+except ValueError as e:
+    print(e)
+torch.manual_seed(0)
+dl = U.DataLoader(range(10), batch_size=4, shuffle=True)
+print([b.tolist() for b in dl], [b.tolist() for b in dl])
+torch.manual_seed(0)
+print(torch.rand(1).item())
+dl = U.DataLoader(range(10), batch_size=4, shuffle=True, num_workers=2)
+print([b.tolist() for b in dl], round(torch.rand(1).item(), 6))
+''',
+    'data3': PRELUDE + r'''
+import warnings
+U = torch.utils.data
+class It(U.IterableDataset):
+    def __init__(self, n, length): self.n = n; self.length = length
+    def __iter__(self):
+        info = U.get_worker_info()
+        r = range(self.n) if info is None else range(info.id, self.n, info.num_workers)
+        return iter(r)
+    def __len__(self): return self.length
+for nw in (0, 2):
+    for bs in (None, 1, 2):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            dl = U.DataLoader(It(7, 5), batch_size=bs, num_workers=nw)
+            print(nw, bs, len(dl), [x.tolist() if hasattr(x, 'tolist') else x for x in dl])
+            for x in w: print('  warn', str(x.message)[:300])
+class Sq(U.Dataset):
+    def __init__(self): self.scale = 1
+    def __len__(self): return 6
+    def __getitem__(self, i): return i * self.scale
+def wif(wid):
+    info = U.get_worker_info()
+    info.dataset.scale = 10 * (wid + 1)
+    print_later = (info.id, info.num_workers)
+dl = U.DataLoader(Sq(), batch_size=2, num_workers=2, worker_init_fn=wif)
+print([b.tolist() for b in dl])
+dl = U.DataLoader(Sq(), batch_size=2, num_workers=2, in_order=False)
+print(sorted(b.tolist() for b in dl))
+print(U.get_worker_info())
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    dl = U.DataLoader(Sq(), batch_size=2, num_workers=3)
+    print(len([b for b in dl]))
+    for x in w: print('  warn', str(x.message)[:400])
+dl = U.DataLoader(Sq(), batch_size=4, num_workers=2, persistent_workers=True)
+it1 = iter(dl); print(next(it1)); it2 = iter(dl); print(it1 is it2, [b.tolist() for b in it2])
+try:
+    U.DataLoader(Sq(), num_workers=-1)
+except ValueError as e:
+    print(e)
+try:
+    U.DataLoader(Sq(), timeout=-1)
+except ValueError as e:
+    print(e)
+dl = U.DataLoader(Sq(), batch_size=3); dl.batch_size
+try:
+    dl.batch_size = 5
+except ValueError as e:
+    print(e)
+class Pair(U.Dataset):
+    def __len__(self): return 4
+    def __getitem__(self, i): return torch.full((2,), float(i)), {'id': i, 'txt': 'x' * i}
+for x, y in U.DataLoader(Pair(), batch_size=3, num_workers=2):
+    print(x, y)
+print(U.DataLoader(Pair(), batch_size=3).dataset.__class__.__name__, U.DataLoader(Pair()).sampler.__class__.__name__, U.DataLoader(Pair(), shuffle=True).sampler.__class__.__name__, U.DataLoader(Pair()).batch_sampler.__class__.__name__)
+dl = U.DataLoader(Pair(), batch_size=None); print(dl.batch_sampler, dl.batch_size, dl.drop_last, next(iter(dl)))
+print(U.DataLoader(Pair(), batch_size=3, drop_last=True).__len__(), U.DataLoader(Pair(), batch_size=3).num_workers, U.DataLoader(Pair()).collate_fn.__name__, U.DataLoader(Pair(), batch_size=None).collate_fn.__name__)
+print(U.DataLoader(Pair(), num_workers=2).prefetch_factor, U.DataLoader(Pair()).prefetch_factor, U.DataLoader(Pair()).persistent_workers, U.DataLoader(Pair()).pin_memory, U.DataLoader(Pair()).timeout)
+print(U.DataLoader(Pair()).generator, U.DataLoader(Pair()).multiprocessing_context, U.DataLoader(Pair()).worker_init_fn)
+''',
+    'samp2': PRELUDE + r'''
+import warnings, numpy
+U = torch.utils.data
+def t(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try:
+            r = fn()
+            print('ok', r)
+        except Exception as e:
+            print(type(e).__name__, str(e).split('\n')[0][:300])
+        for x in w:
+            print('  warn', x.category.__name__, str(x.message)[:200])
+for rank in range(5):
+    t(lambda: list(U.DistributedSampler(range(2), num_replicas=5, rank=rank, shuffle=False)))
+    t(lambda: list(U.DistributedSampler(range(2), num_replicas=5, rank=rank, shuffle=True, seed=1)))
+    t(lambda: list(U.DistributedSampler(range(7), num_replicas=5, rank=rank, drop_last=True)))
+t(lambda: len(U.DistributedSampler(range(2), num_replicas=5, rank=0, drop_last=True)))
+t(lambda: U.DistributedSampler(range(2), num_replicas=5, rank=-1))
+t(lambda: U.DistributedSampler(range(2), num_replicas=0, rank=0))
+t(lambda: list(U.WeightedRandomSampler(numpy.array([0.1, 0.9]), 4, generator=torch.Generator().manual_seed(0))))
+t(lambda: list(U.WeightedRandomSampler([-0.1, 0.9], 4)))
+t(lambda: list(U.WeightedRandomSampler([[0.1, 0.9]], 4)))
+t(lambda: U.WeightedRandomSampler([0.1, 0.9], 0))
+t(lambda: U.WeightedRandomSampler([0.1, 0.9], 2.5))
+t(lambda: U.WeightedRandomSampler([0.1, 0.9], 2, replacement=1))
+t(lambda: list(U.WeightedRandomSampler([0.0, 0.0], 2)))
+t(lambda: list(U.SubsetRandomSampler(torch.tensor([5, 6, 7]), generator=torch.Generator().manual_seed(0))))
+t(lambda: list(U.BatchSampler(U.SubsetRandomSampler(torch.tensor([5, 6, 7]), generator=torch.Generator().manual_seed(0)), 2, False)))
+t(lambda: [b for b in U.DataLoader(list(range(10)), sampler=U.SubsetRandomSampler(torch.tensor([5, 6, 7]), generator=torch.Generator().manual_seed(0)), batch_size=2)])
+t(lambda: [list(s) for s in U.random_split(range(10), [0.34, 0.33, 0.33], generator=torch.Generator().manual_seed(0))])
+t(lambda: [list(s) for s in U.random_split(range(3), [0.9, 0.05, 0.05], generator=torch.Generator().manual_seed(0))])
+t(lambda: [list(s) for s in U.random_split(range(3), [0.5, 0.6])])
+t(lambda: [list(s) for s in U.random_split(range(3), [-1, 4])])
+t(lambda: [list(s) for s in U.random_split(range(3), [1.0, 0.0], generator=torch.Generator().manual_seed(0))])
+t(lambda: [list(s) for s in U.random_split(torch.arange(6), [3, 3], generator=torch.Generator().manual_seed(0))])
+t(lambda: list(U.SequentialSampler(range(3))))
+t(lambda: list(U.RandomSampler([], generator=torch.Generator().manual_seed(0))))
+t(lambda: list(U.RandomSampler(range(3), replacement='y')))
+t(lambda: list(U.RandomSampler(range(3), num_samples=2.0)))
+t(lambda: [list(s) for s in U.random_split(range(3), [3])])
+torch.manual_seed(0)
+t(lambda: list(U.RandomSampler(range(40))))
+torch.manual_seed(0)
+t(lambda: list(U.RandomSampler(range(40), replacement=True, num_samples=70)))
+torch.manual_seed(0)
+t(lambda: list(U.WeightedRandomSampler(torch.rand(40), 50)))
+torch.manual_seed(0)
+t(lambda: list(U.WeightedRandomSampler(torch.rand(40), 30, replacement=False)))
+t(lambda: (lambda s: (s.set_epoch(3), list(s), s.epoch))(U.DistributedSampler(range(9), num_replicas=2, rank=1)))
+t(lambda: (lambda s: [list(s), s.num_replicas, s.rank, s.shuffle, s.seed, s.drop_last])(U.DistributedSampler(list(range(9)), num_replicas=2, rank=0, seed=3)))
 ''',
     'misc1': PRELUDE + r'''
 import copy
@@ -1014,121 +1448,6 @@ try:
 except ValueError as e:
     print(e)
 ''',
-    'data2': PRELUDE + r'''
-import collections, random
-import numpy
-U = torch.utils.data
-class It(U.IterableDataset):
-    def __init__(self, start, end):
-        super().__init__(); self.start = start; self.end = end
-    def __iter__(self):
-        info = U.get_worker_info()
-        if info is None:
-            s, e = self.start, self.end
-        else:
-            per = int(math.ceil((self.end - self.start) / float(info.num_workers)))
-            s = self.start + info.id * per; e = min(s + per, self.end)
-        return iter(range(s, e))
-ds = It(3, 10)
-print(list(U.DataLoader(ds, num_workers=0)))
-print(list(U.DataLoader(ds, num_workers=2)))
-print(list(U.DataLoader(ds, num_workers=2, batch_size=2)))
-print(list(U.DataLoader(ds, num_workers=2, batch_size=2, drop_last=True)))
-print(list(U.DataLoader(ds, batch_size=None, num_workers=2)))
-class It2(U.IterableDataset):
-    def __iter__(self):
-        info = U.get_worker_info()
-        wid = info.id if info else -1
-        for i in range(3):
-            yield {'w': wid, 'r': round(torch.rand(1).item(), 5), 'seed': info.seed % 1000 if info else None}
-torch.manual_seed(0)
-print(list(U.DataLoader(It2(), num_workers=2, batch_size=2)))
-try:
-    U.DataLoader(ds, shuffle=True)
-except ValueError as e:
-    print(e)
-try:
-    len(U.DataLoader(It2()))
-except TypeError as e:
-    print(e)
-Point = collections.namedtuple('Point', ['x', 'y'])
-batch = [Point(torch.tensor([1.0]), 2), Point(torch.tensor([3.0]), 4)]
-print(U.default_collate(batch))
-print(U.default_collate([numpy.array([1, 2]), numpy.array([3, 4])]))
-print(U.default_collate([numpy.float64(1.5), numpy.float64(2.5)]))
-print(U.default_collate([1.5, 2.5]), U.default_collate([True, False]), U.default_collate(['a', 'b']))
-print(U.default_collate([{'a': (1, torch.zeros(2)), 'b': [1, 2]}, {'a': (3, torch.ones(2)), 'b': [3, 4]}]))
-print(U.default_convert(numpy.array([1.0, 2.0])), U.default_convert([numpy.int64(3)]), U.default_convert({'k': numpy.zeros(2, dtype=numpy.float32)}))
-try:
-    U.default_collate([torch.zeros(2), torch.zeros(3)])
-except RuntimeError as e:
-    print(e)
-try:
-    U.default_collate([[1, 2], [3]])
-except RuntimeError as e:
-    print(e)
-try:
-    U.default_collate([object(), object()])
-except TypeError as e:
-    print(str(e).split(' found')[0])
-try:
-    U.default_collate([numpy.array(['a', 'b']), numpy.array(['c', 'd'])])
-except TypeError as e:
-    print(e)
-class Bad(U.Dataset):
-    def __len__(self): return 4
-    def __getitem__(self, i):
-        if i == 2: raise ValueError('bad item %d' % i)
-        return i
-try:
-    list(U.DataLoader(Bad(), batch_size=1))
-except ValueError as e:
-    print(e)
-try:
-    list(U.DataLoader(Bad(), batch_size=1, num_workers=2))
-except ValueError as e:
-    print(str(e).splitlines()[0])
-print(list(U.DataLoader(U.StackDataset(U.TensorDataset(torch.arange(3)), torch.arange(3) * 2), batch_size=2)))
-print(list(U.DataLoader(U.StackDataset(a=torch.arange(3), b=[5, 6, 7]), batch_size=2)))
-print(list(U.ChainDataset([It(0, 2), It(5, 7)])))
-print(list(U.DataLoader(range(5), batch_size=2, sampler=[4, 3, 2, 1, 0])))
-class MySampler(U.Sampler):
-    def __init__(self, n): self.n = n
-    def __iter__(self): return iter(range(self.n - 1, -1, -2))
-    def __len__(self): return (self.n + 1) // 2
-dl = U.DataLoader(list(range(10)), sampler=MySampler(10), batch_size=2)
-print(list(dl), len(dl))
-dl = U.DataLoader(list(range(10)), batch_size=3, pin_memory=False, timeout=0)
-it = iter(dl); print(next(it), next(it), len(dl), type(it).__name__)
-dl = U.DataLoader(list(range(10)), batch_size=3, num_workers=2)
-it = iter(dl); print(type(it).__name__, next(it))
-del it
-s = U.RandomSampler(range(5), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(3)); print(list(s), len(s))
-s = U.RandomSampler(range(5), num_samples=12, generator=torch.Generator().manual_seed(3)); print(list(s))
-try:
-    U.RandomSampler(range(5), num_samples=0)
-except ValueError as e:
-    print(e)
-try:
-    U.WeightedRandomSampler([0.1, 0.2], 5, replacement=False)
-except RuntimeError as e:
-    print(e)
-try:
-    U.BatchSampler(range(3), 0, False)
-except ValueError as e:
-    print(e)
-try:
-    U.BatchSampler(range(3), 2, 'no')
-except ValueError as e:
-    print(e)
-torch.manual_seed(0)
-dl = U.DataLoader(range(10), batch_size=4, shuffle=True)
-print([b.tolist() for b in dl], [b.tolist() for b in dl])
-torch.manual_seed(0)
-print(torch.rand(1).item())
-dl = U.DataLoader(range(10), batch_size=4, shuffle=True, num_workers=2)
-print([b.tolist() for b in dl], round(torch.rand(1).item(), 6))
-''',
     'timm': PRELUDE + r'''
 import numpy, copy, warnings
 numpy.random.seed(0); torch.manual_seed(0)
@@ -1409,273 +1728,6 @@ try:
 except Exception as e:
     print(type(e).__name__, str(e)[:80])
 ''',
-    'data3': PRELUDE + r'''
-import warnings
-U = torch.utils.data
-class It(U.IterableDataset):
-    def __init__(self, n, length): self.n = n; self.length = length
-    def __iter__(self):
-        info = U.get_worker_info()
-        r = range(self.n) if info is None else range(info.id, self.n, info.num_workers)
-        return iter(r)
-    def __len__(self): return self.length
-for nw in (0, 2):
-    for bs in (None, 1, 2):
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter('always')
-            dl = U.DataLoader(It(7, 5), batch_size=bs, num_workers=nw)
-            print(nw, bs, len(dl), [x.tolist() if hasattr(x, 'tolist') else x for x in dl])
-            for x in w: print('  warn', str(x.message)[:300])
-class Sq(U.Dataset):
-    def __init__(self): self.scale = 1
-    def __len__(self): return 6
-    def __getitem__(self, i): return i * self.scale
-def wif(wid):
-    info = U.get_worker_info()
-    info.dataset.scale = 10 * (wid + 1)
-    print_later = (info.id, info.num_workers)
-dl = U.DataLoader(Sq(), batch_size=2, num_workers=2, worker_init_fn=wif)
-print([b.tolist() for b in dl])
-dl = U.DataLoader(Sq(), batch_size=2, num_workers=2, in_order=False)
-print(sorted(b.tolist() for b in dl))
-print(U.get_worker_info())
-with warnings.catch_warnings(record=True) as w:
-    warnings.simplefilter('always')
-    dl = U.DataLoader(Sq(), batch_size=2, num_workers=40)
-    print(len([b for b in dl]))
-    for x in w: print('  warn', str(x.message)[:400])
-dl = U.DataLoader(Sq(), batch_size=4, num_workers=2, persistent_workers=True)
-it1 = iter(dl); print(next(it1)); it2 = iter(dl); print(it1 is it2, [b.tolist() for b in it2])
-try:
-    U.DataLoader(Sq(), num_workers=-1)
-except ValueError as e:
-    print(e)
-try:
-    U.DataLoader(Sq(), timeout=-1)
-except ValueError as e:
-    print(e)
-dl = U.DataLoader(Sq(), batch_size=3); dl.batch_size
-try:
-    dl.batch_size = 5
-except ValueError as e:
-    print(e)
-class Pair(U.Dataset):
-    def __len__(self): return 4
-    def __getitem__(self, i): return torch.full((2,), float(i)), {'id': i, 'txt': 'x' * i}
-for x, y in U.DataLoader(Pair(), batch_size=3, num_workers=2):
-    print(x, y)
-print(U.DataLoader(Pair(), batch_size=3).dataset.__class__.__name__, U.DataLoader(Pair()).sampler.__class__.__name__, U.DataLoader(Pair(), shuffle=True).sampler.__class__.__name__, U.DataLoader(Pair()).batch_sampler.__class__.__name__)
-dl = U.DataLoader(Pair(), batch_size=None); print(dl.batch_sampler, dl.batch_size, dl.drop_last, next(iter(dl)))
-print(U.DataLoader(Pair(), batch_size=3, drop_last=True).__len__(), U.DataLoader(Pair(), batch_size=3).num_workers, U.DataLoader(Pair()).collate_fn.__name__, U.DataLoader(Pair(), batch_size=None).collate_fn.__name__)
-print(U.DataLoader(Pair(), num_workers=2).prefetch_factor, U.DataLoader(Pair()).prefetch_factor, U.DataLoader(Pair()).persistent_workers, U.DataLoader(Pair()).pin_memory, U.DataLoader(Pair()).timeout)
-print(U.DataLoader(Pair()).generator, U.DataLoader(Pair()).multiprocessing_context, U.DataLoader(Pair()).worker_init_fn)
-''',
-    'sched2': PRELUDE + r'''
-import warnings
-LR = torch.optim.lr_scheduler
-def mk(cls=torch.optim.SGD, **kw):
-    torch.manual_seed(0)
-    m = nn.Linear(2, 2)
-    return cls([{'params': [m.weight]}, {'params': [m.bias], 'lr': 0.5}], **kw)
-def t(fn):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter('always')
-        try:
-            r = fn()
-            print('ok', type(r).__name__ if hasattr(r, 'optimizer') else r)
-        except Exception as e:
-            print(type(e).__name__, str(e).split('\n')[0][:300])
-        for x in w:
-            print('  warn', x.category.__name__, str(x.message)[:200])
-opt = mk(lr=0.1)
-s = LR.StepLR(opt, 2)
-t(lambda: s.get_lr())
-t(lambda: s.optimizer is opt)
-t(lambda: LR.StepLR(mk(lr=0.1), 2, last_epoch=5))
-t(lambda: LR.ExponentialLR(mk(lr=0.1), 0.5, verbose=True))
-class Lam:
-    def __init__(self, k): self.k = k
-    def __call__(self, e): return self.k ** e
-opt = mk(lr=0.1)
-s = LR.LambdaLR(opt, [Lam(0.5), lambda e: 1.0 / (e + 1)])
-for i in range(3): opt.step(); s.step()
-print(s.get_last_lr(), s.state_dict())
-s2 = LR.LambdaLR(mk(lr=0.1), [Lam(0.9), lambda e: 1.0]); s2.load_state_dict(s.state_dict()); print(s2.lr_lambdas[0].k, s2.last_epoch)
-opt = mk(lr=0.1)
-s = LR.MultiplicativeLR(opt, lambda e: 0.9)
-for i in range(3): opt.step(); s.step()
-print(s.get_last_lr())
-opt = mk(torch.optim.Adam, lr=0.1)
-s = LR.OneCycleLR(opt, max_lr=[1.0, 2.0], epochs=2, steps_per_epoch=3, three_phase=True, anneal_strategy='linear', div_factor=10, final_div_factor=100, pct_start=0.4)
-print(opt.param_groups[0]['betas'], opt.param_groups[1]['lr'], opt.param_groups[0]['max_lr'], opt.param_groups[0]['min_lr'])
-for i in range(6):
-    opt.step(); s.step(); print(i, [round(x, 8) for x in s.get_last_lr()], opt.param_groups[0]['betas'])
-opt = mk(torch.optim.Adam, lr=0.1)
-t(lambda: LR.CyclicLR(opt, 0.01, 0.1, step_size_up=2))
-opt = mk(torch.optim.Adam, lr=0.1)
-s = LR.CyclicLR(opt, 0.01, 0.1, step_size_up=2, cycle_momentum=False, mode='exp_range', gamma=0.9)
-for i in range(5): opt.step(); s.step()
-print([round(x, 8) for x in s.get_last_lr()])
-opt = mk(torch.optim.SGD, lr=0.1, momentum=0.9)
-s = LR.CyclicLR(opt, [0.01, 0.02], [0.1, 0.2], step_size_up=2, step_size_down=3, scale_fn=lambda x: 0.5 ** x, scale_mode='iterations')
-for i in range(5): opt.step(); s.step()
-print([round(x, 8) for x in s.get_last_lr()], opt.param_groups[0]['momentum'])
-opt = mk(lr=0.1)
-s = LR.ReduceLROnPlateau(opt, mode='max', threshold_mode='abs', threshold=0.1, patience=0, factor=0.1, eps=0.02, min_lr=[0.0, 0.01])
-for v in [0.5, 0.55, 0.7, 0.65, 0.6, 0.9, 0.8, 0.7]:
-    s.step(v); print(v, s.get_last_lr(), s.num_bad_epochs, s.last_epoch)
-t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), mode='avg'))
-t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), factor=1.0))
-t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), threshold_mode='pct'))
-t(lambda: LR.ReduceLROnPlateau(mk(lr=0.1), min_lr=[0.1]))
-s = LR.ReduceLROnPlateau(mk(lr=0.1))
-t(lambda: s.step(torch.tensor(0.5)))
-t(lambda: s.step(float('nan')))
-t(lambda: s.step('x'))
-t(lambda: s.get_last_lr())
-opt = mk(lr=torch.tensor(0.1))
-s = LR.StepLR(opt, 1, gamma=0.5); opt.step(); s.step(); print(opt.param_groups[0]['lr'], s.get_last_lr())
-opt = mk(lr=0.1)
-s = LR.CosineAnnealingLR(opt, T_max=3)
-for i in range(8): opt.step(); s.step(); print(i, [round(x, 10) for x in s.get_last_lr()])
-opt = mk(lr=0.1)
-s = LR.LinearLR(opt, start_factor=1.0, end_factor=0.0, total_iters=4)
-for i in range(5): opt.step(); s.step()
-print(s.get_last_lr())
-t(lambda: LR.LinearLR(mk(lr=0.1), start_factor=0))
-t(lambda: LR.ConstantLR(mk(lr=0.1), factor=2))
-t(lambda: LR.StepLR(mk(lr=0.1), step_size=0))
-t(lambda: LR.StepLR(mk(lr=0.1), step_size=1.5))
-t(lambda: LR.MultiStepLR(mk(lr=0.1), milestones=[3, 1]))
-t(lambda: LR.CosineAnnealingWarmRestarts(mk(lr=0.1), T_0=0))
-t(lambda: LR.CosineAnnealingWarmRestarts(mk(lr=0.1), T_0=2, T_mult=1.5))
-t(lambda: LR.PolynomialLR(mk(lr=0.1), total_iters=0))
-opt = mk(lr=0.1)
-s = LR.StepLR(opt, 1)
-t(lambda: LR.SequentialLR(opt, [s, LR.StepLR(mk(lr=0.1), 1)], milestones=[1]))
-t(lambda: LR.ChainedScheduler([s, LR.StepLR(mk(lr=0.1), 1)]))
-t(lambda: LR.SequentialLR(opt, [s], milestones=[]))
-t(lambda: LR.SequentialLR(opt, [], milestones=[]))
-t(lambda: LR.StepLR('opt', 1))
-opt = mk(lr=0.1)
-s = LR.StepLR(opt, 1)
-opt.step(); s.step(); s.step(); s.step()
-print(s.last_epoch, s._step_count, s.get_last_lr(), opt._opt_called if hasattr(opt, '_opt_called') else None)
-s.step(10) if False else None
-t(lambda: s.step(10))
-print(s.last_epoch, s.get_last_lr())
-t(lambda: print(s.state_dict()))
-''',
-    'gpt2': PRELUDE + r'''
-import numpy, os, tempfile
-torch.manual_seed(0)
-B, H, T, D = 2, 2, 5, 4
-q, k, v = torch.randn(B, H, T, D), torch.randn(B, H, T, D), torch.randn(B, H, T, D)
-def r(t): return t.round(decimals=4).tolist()[0][0][:2]
-print(r(F.scaled_dot_product_attention(q, k, v, is_causal=True)))
-mask = torch.ones(T, T, dtype=torch.bool).tril()
-print(r(F.scaled_dot_product_attention(q, k, v, attn_mask=mask)))
-fm = torch.zeros(T, T).masked_fill(~mask, float('-inf'))
-print(r(F.scaled_dot_product_attention(q, k, v, attn_mask=fm, scale=0.3)))
-torch.manual_seed(1)
-o1 = F.scaled_dot_product_attention(q, k, v, dropout_p=0.5, is_causal=True)
-print(r(o1))
-kv = torch.randn(B, 1, T, D)
-print(r(F.scaled_dot_product_attention(q, kv, kv, enable_gqa=True)))
-try:
-    F.scaled_dot_product_attention(q, kv, kv)
-except RuntimeError as e:
-    print(e)
-try:
-    F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=True)
-except RuntimeError as e:
-    print(str(e)[:200])
-try:
-    F.scaled_dot_product_attention(q, k, v, attn_mask=torch.ones(T, T, dtype=torch.long))
-except RuntimeError as e:
-    print(str(e)[:200])
-from_attention = torch.nn.attention
-with from_attention.sdpa_kernel(from_attention.SDPBackend.MATH):
-    print(r(F.scaled_dot_product_attention(q, k, v, is_causal=True)))
-with from_attention.sdpa_kernel([from_attention.SDPBackend.FLASH_ATTENTION, from_attention.SDPBackend.MATH]):
-    print(torch.backends.cuda.flash_sdp_enabled(), torch.backends.cuda.math_sdp_enabled(), torch.backends.cuda.mem_efficient_sdp_enabled())
-print(torch.backends.cuda.flash_sdp_enabled())
-# nanoGPT data pipeline
-d = tempfile.mkdtemp()
-arr = numpy.arange(100, dtype=numpy.uint16) * 7 % 50
-fn = os.path.join(d, 'train.bin'); arr.tofile(fn)
-data = numpy.memmap(fn, dtype=numpy.uint16, mode='r')
-block_size = 6; batch_size = 3
-torch.manual_seed(3)
-ix = torch.randint(len(data) - block_size, (batch_size,))
-x = torch.stack([torch.from_numpy((data[i:i+block_size]).astype(numpy.int64)) for i in ix])
-y = torch.stack([torch.from_numpy((data[i+1:i+1+block_size]).astype(numpy.int64)) for i in ix])
-print(ix, x, y.dtype)
-try:
-    torch.from_numpy(data[0:3])
-except Exception as e:
-    print(type(e).__name__, e)
-print(torch.from_numpy(numpy.array(data[0:3])).dtype)
-try:
-    x.pin_memory()
-except Exception as e:
-    print(type(e).__name__, str(e)[:100])
-x = x.to('cpu', non_blocking=True); print(x.device, x.is_pinned())
-eval_iters = 3
-@torch.no_grad()
-def estimate_loss(model):
-    out = {}
-    model.eval()
-    for split in ['train', 'val']:
-        losses = torch.zeros(eval_iters)
-        for kk in range(eval_iters):
-            logits = model(x.float())
-            loss = F.mse_loss(logits, y.float())
-            losses[kk] = loss.item()
-        out[split] = losses.mean()
-    model.train()
-    return out
-m = nn.Linear(6, 6)
-with torch.no_grad():
-    m.weight.copy_(torch.arange(36.).view(6, 6) / 64 - 0.25); m.bias.fill_(0.5)
-res = estimate_loss(m); print({kk: round(vv.item(), 3) for kk, vv in res.items()}, type(res['train']).__name__, res['train'].dtype)
-print(f"step 0: train loss {res['train']:.4f}, val loss {res['val']:.4f}")
-best_val_loss = 1e9
-print(res['val'] < best_val_loss, type(res['val'] < best_val_loss).__name__)
-checkpoint = {'model': m.state_dict(), 'iter_num': 0, 'best_val_loss': res['val'], 'config': {'a': 1}}
-torch.save(checkpoint, os.path.join(d, 'ckpt.pt'))
-ck = torch.load(os.path.join(d, 'ckpt.pt'), map_location='cpu')
-print(sorted(ck), ck['best_val_loss'].shape, ck['iter_num'])
-ck = torch.load(os.path.join(d, 'ckpt.pt'), map_location=torch.device('cpu'), weights_only=True)
-print(ck['config'])
-# HF weight transpose load
-sd_hf = {'w': torch.arange(6.).view(2, 3)}
-lin = nn.Linear(2, 3, bias=False)
-with torch.no_grad():
-    lin.weight.copy_(sd_hf['w'].t())
-print(lin.weight)
-try:
-    with torch.no_grad():
-        lin.weight.copy_(sd_hf['w'])
-except RuntimeError as e:
-    print(e)
-# tokens / decode
-stoi = {ch: i for i, ch in enumerate('abcdefgh')}; itos = {i: ch for ch, i in stoi.items()}
-encode = lambda s: [stoi[c] for c in s]; decode = lambda l: ''.join(itos[i] for i in l)
-start_ids = encode('abc')
-xx = (torch.tensor(start_ids, dtype=torch.long, device='cpu')[None, ...])
-print(xx, xx.shape)
-torch.manual_seed(1337)
-for _ in range(2):
-    logits = torch.randn(1, 8)
-    logits = logits / 0.8
-    v_, _ = torch.topk(logits, 3)
-    logits[logits < v_[:, [-1]]] = -float('Inf')
-    probs = F.softmax(logits, dim=-1)
-    nxt = torch.multinomial(probs, num_samples=1)
-    xx = torch.cat((xx, nxt), dim=1)
-print(decode(xx[0].tolist()), probs)
-''',
     'mistakes': PRELUDE + r'''
 import warnings
 torch.manual_seed(0)
@@ -1768,6 +1820,340 @@ t(lambda: F.one_hot(torch.tensor([0., 1.])))
 t(lambda: F.pad(torch.zeros(2, 3), (1, 1, 1, 1, 1, 1)))
 t(lambda: torch.where(torch.tensor([1, 0]), 1.0, 0.0))
 ''',
+    'load': PRELUDE + r'''
+import io, random, numpy, collections, dataclasses, argparse
+def roundtrip(obj, **kw):
+    buf = io.BytesIO(); torch.save(obj, buf); buf.seek(0)
+    try:
+        r = torch.load(buf, **kw)
+        print('ok', type(r).__name__)
+        return r
+    except Exception as e:
+        print(type(e).__name__)
+        print(str(e).replace('torch.', 'T.').replace('ember.', 'T.'))
+roundtrip({'np': numpy.random.get_state()})
+roundtrip({'py': random.getstate()})
+roundtrip({'a': numpy.array([1, 2])})
+roundtrip({'a': numpy.float64(1.5)})
+roundtrip({'args': argparse.Namespace(lr=0.1)})
+roundtrip(collections.OrderedDict(a=torch.zeros(1)))
+roundtrip({'d': collections.defaultdict(list)})
+roundtrip({'t': (1, 2.5, 'x', None, True, b'by', {1, 2}, frozenset([3]), complex(1, 2))})
+roundtrip({'dt': torch.float16, 'dev': torch.device('cpu'), 'sz': torch.Size([2, 3])})
+roundtrip({'gen': torch.Generator().get_state()})
+r = roundtrip({'p': nn.Parameter(torch.ones(2))}); print(type(r['p']).__name__, r['p'].requires_grad)
+r = roundtrip({'m': nn.Linear(2, 2)})
+r = roundtrip({'m': nn.Linear(2, 2)}, weights_only=False); print(type(r['m']).__name__)
+r = roundtrip(torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1).state_dict()); print(r)
+r = roundtrip({'x': torch.arange(4)[1:3]}); print(r['x'], r['x'].storage_offset())
+a = torch.arange(6.); r = roundtrip({'a': a, 'b': a[2:]}); r['a'][3] = 100; print(r['b'])
+with torch.serialization.safe_globals([argparse.Namespace]):
+    roundtrip({'cfg': argparse.Namespace(a=1)})
+torch.serialization.add_safe_globals([argparse.Namespace])
+roundtrip({'args': argparse.Namespace(lr=0.1)})
+print([g for g in torch.serialization.get_safe_globals() if g is argparse.Namespace])
+torch.serialization.clear_safe_globals()
+roundtrip({'args': argparse.Namespace(lr=0.1)})
+try:
+    torch.load(io.BytesIO(b'not a checkpoint'))
+except Exception as e:
+    print(type(e).__name__, str(e)[:200])
+try:
+    torch.load(io.BytesIO(b''))
+except Exception as e:
+    print(type(e).__name__, str(e)[:200])
+try:
+    torch.save(lambda x: x, io.BytesIO())
+except Exception as e:
+    print(type(e).__name__, str(e)[:200])
+''',
+    'optim2': PRELUDE + r'''
+def rs(sd):
+    out = {}
+    for k, st in sd['state'].items():
+        out[k] = {n: (v.round(decimals=5).tolist(), str(v.dtype)) if isinstance(v, torch.Tensor) else v for n, v in st.items()}
+    return out, sd['param_groups']
+configs = [
+    ('Adam', dict(lr=0.1, amsgrad=True, maximize=True, weight_decay=0.1)),
+    ('Adam', dict(lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)),
+    ('Adam', dict(lr=0.1, capturable=True)),
+    ('Adam', dict(lr=0.1, foreach=True, fused=None)),
+    ('AdamW', dict(lr=0.1, amsgrad=True)),
+    ('NAdam', dict(lr=0.1, momentum_decay=0.005, decoupled_weight_decay=True, weight_decay=0.1)),
+    ('RAdam', dict(lr=0.1, decoupled_weight_decay=True, weight_decay=0.1)),
+    ('Adagrad', dict(lr=0.1, lr_decay=0.01, initial_accumulator_value=0.1, weight_decay=0.1)),
+    ('SGD', dict(lr=0.1, maximize=True, momentum=0.5, dampening=0.5)),
+    ('Adamax', dict(lr=0.1, weight_decay=0.1)),
+    ('ASGD', dict(lr=0.1, t0=1)),
+    ('Rprop', dict(lr=0.1, etas=(0.4, 1.3), step_sizes=(1e-3, 1.0))),
+    ('RMSprop', dict(lr=0.1, momentum=0.5, centered=True)),
+    ('Adadelta', dict(lr=1.0, rho=0.5)),
+    ('Adafactor', dict(lr=0.1)),
+]
+for name, kw in configs:
+    if not hasattr(torch.optim, name):
+        print('missing', name); continue
+    torch.manual_seed(0)
+    w = nn.Parameter(torch.randn(2, 3)); b = nn.Parameter(torch.randn(3))
+    try:
+        o = getattr(torch.optim, name)([w, b], **kw)
+    except Exception as e:
+        print(name, type(e).__name__, e); continue
+    try:
+        for i in range(3):
+            o.zero_grad()
+            ((w * torch.tensor([1., -2., 3.])).sum() + (b ** 2).sum()).backward()
+            o.step()
+    except Exception as e:
+        print(name, type(e).__name__, e); continue
+    print(name, kw)
+    print(o)
+    print(rs(o.state_dict()))
+    print(w.round(decimals=4), b.round(decimals=4))
+try:
+    torch.optim.Adam([nn.Parameter(torch.zeros(2))], lr=0.1, fused=True, foreach=True)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.optim.Adam([nn.Parameter(torch.zeros(2))], lr=0.1, fused=True)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    o = torch.optim.Adam([nn.Parameter(torch.zeros(2))], lr=0.1, fused=True); o.param_groups[0]['params'][0].grad = torch.ones(2); o.step(); print('fused step ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.optim.SparseAdam([nn.Parameter(torch.zeros(2))], lr=0.1)
+    emb = nn.Embedding(4, 2, sparse=True); so = torch.optim.SparseAdam(emb.parameters(), lr=0.1)
+    emb(torch.tensor([1, 1, 3])).sum().backward(); print(emb.weight.grad.is_sparse); so.step(); print(emb.weight.round(decimals=4))
+    o = torch.optim.Adam(emb.parameters()); o.step()
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'amp': PRELUDE + r'''
+import warnings
+torch.manual_seed(0)
+x = torch.randn(2, 3, 4, 4); w = torch.randn(5, 3, 3, 3)
+a = torch.randn(2, 3, 4); b = torch.randn(2, 4, 5)
+m2 = torch.randn(3, 4); m3 = torch.randn(4, 2)
+def T(name, fn):
+    try:
+        r = fn()
+        if isinstance(r, tuple): r = r[0]
+        print(name, r.dtype, tuple(r.shape))
+    except Exception as e:
+        print(name, type(e).__name__, str(e)[:150])
+with torch.autocast('cpu', dtype=torch.bfloat16):
+    T('conv2d', lambda: F.conv2d(x, w))
+    T('conv1d', lambda: F.conv1d(a, torch.randn(2, 3, 2)))
+    T('bmm', lambda: torch.bmm(a, b))
+    T('matmul', lambda: a @ b)
+    T('baddbmm', lambda: torch.baddbmm(torch.zeros(2, 3, 5), a, b))
+    T('addmm', lambda: torch.addmm(torch.zeros(3, 2), m2, m3))
+    T('addbmm', lambda: torch.addbmm(torch.zeros(3, 5), a, b))
+    T('linear', lambda: F.linear(m2, m3.t()))
+    T('mv', lambda: torch.mv(m2, torch.randn(4)))
+    T('dot', lambda: torch.dot(torch.randn(4), torch.randn(4)))
+    T('einsum', lambda: torch.einsum('bij,bjk->bik', a, b))
+    T('layer_norm', lambda: F.layer_norm(m2.bfloat16(), (4,)))
+    T('group_norm', lambda: F.group_norm(x.bfloat16(), 1))
+    T('batch_norm', lambda: F.batch_norm(x.bfloat16(), torch.zeros(3), torch.ones(3)))
+    T('softmax', lambda: F.softmax(m2.bfloat16(), -1))
+    T('log_softmax', lambda: F.log_softmax(m2.bfloat16(), -1))
+    T('ce', lambda: F.cross_entropy(m2.bfloat16(), torch.tensor([0, 1, 2])))
+    T('mse', lambda: F.mse_loss(m2.bfloat16(), m2))
+    T('l1', lambda: F.l1_loss(m2.bfloat16(), m2.bfloat16()))
+    T('bce', lambda: F.binary_cross_entropy(m2.sigmoid().bfloat16(), m2.sigmoid().bfloat16()))
+    T('bcel', lambda: F.binary_cross_entropy_with_logits(m2.bfloat16(), m2.sigmoid().bfloat16()))
+    T('nll', lambda: F.nll_loss(m2.bfloat16(), torch.tensor([0, 1, 2])))
+    T('gelu', lambda: F.gelu(m2.bfloat16()))
+    T('cat', lambda: torch.cat([m2, m2.bfloat16()]))
+    T('stack', lambda: torch.stack([m2, m2.bfloat16()]))
+    T('add', lambda: m2 + m2.bfloat16())
+    T('sum', lambda: m2.bfloat16().sum())
+    T('mean', lambda: m2.bfloat16().mean())
+    T('prod', lambda: m2.bfloat16().prod())
+    T('cumsum', lambda: m2.bfloat16().cumsum(0))
+    T('exp', lambda: m2.bfloat16().exp())
+    T('pow', lambda: m2.bfloat16().pow(2))
+    T('norm', lambda: m2.bfloat16().norm())
+    T('topk', lambda: m2.bfloat16().topk(2))
+    T('sdpa', lambda: F.scaled_dot_product_attention(a, a, a))
+    T('mha', lambda: nn.MultiheadAttention(4, 2, batch_first=True)(a, a, a))
+    T('gru_cell', lambda: nn.GRUCell(4, 3)(m2))
+    T('embedding', lambda: nn.Embedding(5, 3)(torch.tensor([1, 2])))
+    T('emb_bag', lambda: nn.EmbeddingBag(5, 3)(torch.tensor([[1, 2]])))
+    T('conv_t', lambda: F.conv_transpose2d(x, torch.randn(3, 2, 2, 2)))
+    T('prelu', lambda: F.prelu(m2, torch.tensor([0.25])))
+    T('interp', lambda: F.interpolate(x, scale_factor=2))
+    T('upsample_bil', lambda: F.interpolate(x, scale_factor=2, mode='bilinear'))
+    T('avgpool', lambda: F.avg_pool2d(x.bfloat16(), 2))
+    T('adaptive', lambda: F.adaptive_avg_pool2d(x.bfloat16(), 1))
+    T('kl', lambda: F.kl_div(m2.bfloat16().log_softmax(-1), m2.softmax(-1), reduction='batchmean'))
+    T('smoothl1', lambda: F.smooth_l1_loss(m2.bfloat16(), m2))
+    T('cosine_sim', lambda: F.cosine_similarity(m2.bfloat16(), m2))
+    T('pdist', lambda: torch.cdist(m2.bfloat16(), m2))
+    T('index_put', lambda: torch.zeros(3).index_put_((torch.tensor([0]),), torch.tensor([1.0], dtype=torch.bfloat16)))
+    T('where', lambda: torch.where(m2 > 0, m2, m2.bfloat16()))
+    T('tensordot', lambda: torch.tensordot(m2, m3, dims=1))
+    T('chain_matmul', lambda: torch.linalg.multi_dot([m2, m3]))
+    T('outer', lambda: torch.outer(torch.randn(2), torch.randn(3)))
+    T('addcmul', lambda: torch.addcmul(m2, m2.bfloat16(), m2))
+    T('polar', lambda: torch.polar(torch.ones(2), torch.zeros(2)))
+    T('fft', lambda: torch.fft.rfft(m2))
+    T('det', lambda: torch.linalg.det(torch.eye(3)))
+    T('inverse', lambda: torch.inverse(torch.eye(3)))
+with torch.autocast('cpu', dtype=torch.float16):
+    T('f16 linear', lambda: F.linear(m2, m3.t()))
+    T('f16 conv', lambda: F.conv2d(x, w))
+    T('f16 ce', lambda: F.cross_entropy(m2.half(), torch.tensor([0, 1, 2])))
+    T('f16 softmax', lambda: F.softmax(m2.half(), -1))
+lin = nn.Linear(4, 2)
+with torch.autocast('cpu', dtype=torch.bfloat16):
+    out = lin(m2)
+    loss = out.float().pow(2).mean()
+loss.backward()
+print(out.dtype, loss.dtype, lin.weight.grad.dtype, lin.weight.dtype)
+print(torch.is_autocast_cpu_enabled() if hasattr(torch, 'is_autocast_cpu_enabled') else None)
+with warnings.catch_warnings(record=True) as wl:
+    warnings.simplefilter('always')
+    with torch.autocast('cpu', dtype=torch.bfloat16):
+        print(torch.is_autocast_cpu_enabled(), torch.get_autocast_cpu_dtype(), torch.is_autocast_enabled(), torch.is_autocast_enabled('cpu'))
+    print([str(q.message).split(' (Triggered')[0] for q in wl])
+with torch.autocast('cpu', dtype=torch.bfloat16, cache_enabled=False):
+    print(lin(m2).dtype, torch.is_autocast_cache_enabled())
+with warnings.catch_warnings(record=True) as wl:
+    warnings.simplefilter('always')
+    with torch.autocast('cuda'):
+        print(torch.is_autocast_enabled('cuda'))
+    print([str(q.message)[:200] for q in wl])
+try:
+    with torch.autocast('tpu'):
+        pass
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'module2': PRELUDE + r'''
+import collections
+torch.manual_seed(0)
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__(); self.fc = nn.Linear(d, d); self.act = nn.GELU()
+    def forward(self, x): return self.act(self.fc(x))
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 4)
+        self.blocks = nn.ModuleList([Block(4) for _ in range(3)] + [nn.Identity()])
+        self.seq = nn.Sequential(collections.OrderedDict([('first', nn.Linear(4, 4)), ('drop', nn.Dropout(0.1))]))
+        self.plist = nn.ParameterList([nn.Parameter(torch.ones(2)), nn.Parameter(torch.zeros(3, 3))])
+        self.pdict = nn.ParameterDict({'a': nn.Parameter(torch.ones(1)), 'b': nn.Parameter(torch.zeros(2), requires_grad=False)})
+        self.head = nn.Linear(4, 10, bias=False)
+        self.head.weight = self.emb.weight
+        self.shared = self.seq.first
+    def forward(self, idx):
+        x = self.emb(idx)
+        for b in self.blocks: x = b(x)
+        return self.head(self.seq(x))
+m = Net()
+print(m)
+print(len(list(m.parameters())), sum(p.numel() for p in m.parameters()), len(list(m.named_parameters(remove_duplicate=False))))
+print(list(m.state_dict().keys()))
+print([n for n, _ in m.named_modules()])
+print(len([n for n, _ in m.named_modules(remove_duplicate=False)]))
+print([n for n, _ in m.named_children()])
+print(m.get_submodule('blocks.1.fc'), m.get_parameter('blocks.0.fc.bias').shape)
+for q in ['blocks.9', 'blocks.1.nope', 'emb.weight.x']:
+    try:
+        m.get_submodule(q)
+    except AttributeError as e:
+        print(e)
+try:
+    m.get_parameter('blocks.0.fc.nope')
+except AttributeError as e:
+    print(e)
+try:
+    m.get_buffer('blocks.0.fc.weight')
+except AttributeError as e:
+    print(e)
+try:
+    m.foo
+except AttributeError as e:
+    print(e)
+try:
+    m.blocks[7]
+except IndexError as e:
+    print(e)
+print(m.blocks[-1], m.blocks[1:3])
+print(m.plist, m.pdict)
+order = []
+m.apply(lambda mod: order.append(type(mod).__name__)); print(order)
+for p in m.blocks.parameters(): p.requires_grad_(False)
+opt = torch.optim.AdamW(filter(lambda p: p.requires_grad, m.parameters()), lr=0.1)
+print(len(opt.param_groups[0]['params']))
+print(sum(p.numel() for p in m.parameters() if p.requires_grad))
+sd = m.state_dict(keep_vars=True); print(type(sd['emb.weight']).__name__, sd['emb.weight'].requires_grad)
+sd2 = m.state_dict(prefix='model.'); print(list(sd2)[:3])
+m2 = Net()
+print(m2.load_state_dict(m.state_dict(), assign=True), m2.emb.weight is m2.head.weight)
+with torch.device('meta'):
+    mm = Net()
+print(mm.emb.weight.device, mm.emb.weight.is_meta)
+try:
+    mm(torch.tensor([1]))
+except Exception as e:
+    print(type(e).__name__, str(e)[:200])
+mm.to_empty(device='cpu')
+print(mm.emb.weight.device, mm.emb.weight is mm.head.weight)
+torch.manual_seed(1)
+for mod in mm.modules():
+    if hasattr(mod, 'reset_parameters'): mod.reset_parameters()
+print(mm.seq.first.bias.round(decimals=4))
+print(mm.to(torch.float64).emb.weight.dtype, mm.half().seq.first.weight.dtype)
+class WithBuf(nn.Module):
+    def __init__(self):
+        super().__init__(); self.register_buffer('count', torch.tensor(0)); self.register_buffer('avg', torch.zeros(2)); self.register_buffer('none', None)
+b = WithBuf().half(); print(b.count.dtype, b.avg.dtype, b.none, list(b.state_dict()))
+b = WithBuf().to(torch.bfloat16); print(b.count.dtype, b.avg.dtype)
+print(WithBuf().double().state_dict())
+del m.seq.drop; print(m.seq)
+m.register_module('extra', nn.ReLU()); print([n for n, _ in m.named_children()])
+try:
+    m.register_module('bad.name', nn.ReLU())
+except KeyError as e:
+    print(e)
+try:
+    m.add_module('emb', nn.ReLU()); print(m.emb)
+except KeyError as e:
+    print(e)
+try:
+    m.register_parameter('emb', nn.Parameter(torch.zeros(1)))
+except KeyError as e:
+    print(e)
+try:
+    m.blocks.append(3)
+except TypeError as e:
+    print(e)
+try:
+    nn.Sequential(nn.Linear(2, 2), 'x')
+except TypeError as e:
+    print(e)
+try:
+    m.plist.append(torch.zeros(1)); print(type(m.plist[-1]).__name__)
+except Exception as e:
+    print(type(e).__name__, e)
+print(m.plist)
+hits = []
+h1 = m.register_load_state_dict_post_hook(lambda mod, keys: hits.append((len(keys.missing_keys), len(keys.unexpected_keys))))
+sd = m.state_dict(); sd.pop('seq.first.bias')
+print(m.load_state_dict(sd, strict=False), hits)
+def pre(mod, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs):
+    hits.append(prefix)
+m.seq.first.register_load_state_dict_pre_hook(pre) if hasattr(m.seq.first, 'register_load_state_dict_pre_hook') else m.seq.first._register_load_state_dict_pre_hook(pre)
+m.load_state_dict(m.state_dict()); print(hits[-1])
+m.register_state_dict_post_hook(lambda mod, sd, prefix, local_metadata: sd.pop('extra_key', None)) if hasattr(m, 'register_state_dict_post_hook') else None
+print(m.state_dict()._metadata[''], m.state_dict()._metadata['seq.first'])
+''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=17)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=22)

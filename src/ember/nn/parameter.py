@@ -238,6 +238,7 @@ class UninitializedTensorMixin:
     is_cuda = property(lambda self: self._like.is_cuda)
     is_cpu = property(lambda self: self._like.is_cpu)
     is_meta = property(lambda self: self._like.is_meta)
+    layout = property(lambda self: self._like.layout)
 
     @property
     def data(self):

@@ -429,9 +429,12 @@ class Module:
     # -- conversion ----------------------------------------------------------------------------
 
     def _apply(self, fn, recurse=True):
-        """Convert every parameter (in place: its identity is kept, unless
-        `__future__.set_overwrite_module_params_on_conversion(True)`), gradient and buffer,
-        of this module and (with `recurse`) its submodules."""
+        """Convert every parameter, gradient and buffer of this module and (with `recurse`)
+        its submodules. A parameter keeps its identity (its `.data` is replaced) unless
+        `__future__.set_overwrite_module_params_on_conversion(True)` or the new tensor cannot
+        stand in its place (a meta tensor for a real one or back, as `to_empty` makes): then
+        a new Parameter takes its place, so weights tied across modules come apart, as in
+        torch."""
         from ... import __future__ as future
         overwrite = future.get_overwrite_module_params_on_conversion() and \
             not future.get_swap_module_params_on_conversion()
@@ -442,18 +445,24 @@ class Module:
             if param is None:
                 continue
             grad = param.grad
-            if overwrite:
+            with no_grad():
+                applied = fn(param)
+            if overwrite or not _same_kind(param, applied):
                 with no_grad():
-                    new = Parameter(fn(param), param.requires_grad)
+                    new = Parameter(applied, param.requires_grad)
                     if grad is not None:
                         new.grad = fn(grad).requires_grad_(grad.requires_grad)
                 self._parameters[key] = new
                 continue
             with no_grad():
-                param.data = fn(param)
+                param.data = applied
             if grad is not None:
                 with no_grad():
-                    grad.data = fn(grad)
+                    new_grad = fn(grad)
+                    if _same_kind(grad, new_grad):
+                        grad.data = new_grad
+                    else:
+                        param.grad = new_grad.requires_grad_(grad.requires_grad)
         for name, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[name] = fn(buf)
@@ -606,3 +615,10 @@ def _parse_to(args, kwargs):
             isinstance(args[0], (Tensor, _dtype.dtype)) or args[0] in (float, int, bool, complex)):
         raise RuntimeError(".to() does not accept copy argument")
     return device, dtype
+
+
+def _same_kind(old, new):
+    """Whether `new` can become `old`'s contents (`old.data = new`): torch's
+    `_has_compatible_shallow_copy_type`, which tells meta tensors and sparse layouts apart
+    from dense ones (a device or dtype change keeps the kind)."""
+    return old.is_meta == new.is_meta and old.layout == new.layout
