@@ -246,6 +246,233 @@ for flash in (False, True):
     print(sd['param_groups'][0].keys(), sd['param_groups'][1]['params'][:3], list(sd['state'].keys())[:5])
     print(sd['state'][0]['step'], sd['state'][0]['exp_avg'].shape)
 ''',
+    'gpt_drop': PRELUDE + r'''
+import inspect
+from dataclasses import dataclass
+@dataclass
+class GPTConfig:
+    block_size: int = 8
+    vocab_size: int = 17
+    n_layer: int = 2
+    n_head: int = 2
+    n_embd: int = 8
+    dropout: float = 0.0
+    bias: bool = True
+    flash: bool = False
+
+class LayerNorm(nn.Module):
+    def __init__(self, ndim, bias):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(ndim))
+        self.bias = nn.Parameter(torch.zeros(ndim)) if bias else None
+    def forward(self, input):
+        return F.layer_norm(input, self.weight.shape, self.weight, self.bias, 1e-5)
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        assert config.n_embd % config.n_head == 0
+        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd, bias=config.bias)
+        self.c_proj = nn.Linear(config.n_embd, config.n_embd, bias=config.bias)
+        self.attn_dropout = nn.Dropout(config.dropout)
+        self.resid_dropout = nn.Dropout(config.dropout)
+        self.n_head = config.n_head
+        self.n_embd = config.n_embd
+        self.dropout = config.dropout
+        self.flash = config.flash and hasattr(torch.nn.functional, 'scaled_dot_product_attention')
+        if not self.flash:
+            self.register_buffer("bias", torch.tril(torch.ones(config.block_size, config.block_size))
+                                        .view(1, 1, config.block_size, config.block_size))
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v  = self.c_attn(x).split(self.n_embd, dim=2)
+        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        if self.flash:
+            y = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=self.dropout if self.training else 0, is_causal=True)
+        else:
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = att.masked_fill(self.bias[:,:,:T,:T] == 0, float('-inf'))
+            att = F.softmax(att, dim=-1)
+            att = self.attn_dropout(att)
+            y = att @ v
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
+        y = self.resid_dropout(self.c_proj(y))
+        return y
+
+class MLP(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.c_fc    = nn.Linear(config.n_embd, 4 * config.n_embd, bias=config.bias)
+        self.gelu    = nn.GELU()
+        self.c_proj  = nn.Linear(4 * config.n_embd, config.n_embd, bias=config.bias)
+        self.dropout = nn.Dropout(config.dropout)
+    def forward(self, x):
+        return self.dropout(self.c_proj(self.gelu(self.c_fc(x))))
+
+class Block(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.ln_1 = LayerNorm(config.n_embd, bias=config.bias)
+        self.attn = CausalSelfAttention(config)
+        self.ln_2 = LayerNorm(config.n_embd, bias=config.bias)
+        self.mlp = MLP(config)
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        x = x + self.mlp(self.ln_2(x))
+        return x
+
+class GPT(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.config = config
+        self.transformer = nn.ModuleDict(dict(
+            wte = nn.Embedding(config.vocab_size, config.n_embd),
+            wpe = nn.Embedding(config.block_size, config.n_embd),
+            drop = nn.Dropout(config.dropout),
+            h = nn.ModuleList([Block(config) for _ in range(config.n_layer)]),
+            ln_f = LayerNorm(config.n_embd, bias=config.bias),
+        ))
+        self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+        self.transformer.wte.weight = self.lm_head.weight
+        self.apply(self._init_weights)
+        for pn, p in self.named_parameters():
+            if pn.endswith('c_proj.weight'):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02/math.sqrt(2 * config.n_layer))
+        print("number of parameters: %.2fM" % (self.get_num_params()/1e6,), self.get_num_params(), self.get_num_params(False))
+    def get_num_params(self, non_embedding=True):
+        n_params = sum(p.numel() for p in self.parameters())
+        if non_embedding:
+            n_params -= self.transformer.wpe.weight.numel()
+        return n_params
+    def _init_weights(self, module):
+        if isinstance(module, nn.Linear):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+            if module.bias is not None:
+                torch.nn.init.zeros_(module.bias)
+        elif isinstance(module, nn.Embedding):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+    def forward(self, idx, targets=None):
+        device = idx.device
+        b, t = idx.size()
+        assert t <= self.config.block_size, f"Cannot forward sequence of length {t}, block size is only {self.config.block_size}"
+        pos = torch.arange(0, t, dtype=torch.long, device=device)
+        tok_emb = self.transformer.wte(idx)
+        pos_emb = self.transformer.wpe(pos)
+        x = self.transformer.drop(tok_emb + pos_emb)
+        for block in self.transformer.h:
+            x = block(x)
+        x = self.transformer.ln_f(x)
+        if targets is not None:
+            logits = self.lm_head(x)
+            loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+        else:
+            logits = self.lm_head(x[:, [-1], :])
+            loss = None
+        return logits, loss
+    def crop_block_size(self, block_size):
+        self.config.block_size = block_size
+        self.transformer.wpe.weight = nn.Parameter(self.transformer.wpe.weight[:block_size])
+        for block in self.transformer.h:
+            if hasattr(block.attn, 'bias'):
+                block.attn.bias = block.attn.bias[:,:,:block_size,:block_size]
+    def configure_optimizers(self, weight_decay, learning_rate, betas, device_type):
+        param_dict = {pn: p for pn, p in self.named_parameters()}
+        param_dict = {pn: p for pn, p in param_dict.items() if p.requires_grad}
+        decay_params = [p for n, p in param_dict.items() if p.dim() >= 2]
+        nodecay_params = [p for n, p in param_dict.items() if p.dim() < 2]
+        optim_groups = [
+            {'params': decay_params, 'weight_decay': weight_decay},
+            {'params': nodecay_params, 'weight_decay': 0.0}
+        ]
+        num_decay_params = sum(p.numel() for p in decay_params)
+        num_nodecay_params = sum(p.numel() for p in nodecay_params)
+        print(f"num decayed parameter tensors: {len(decay_params)}, with {num_decay_params:,} parameters")
+        print(f"num non-decayed parameter tensors: {len(nodecay_params)}, with {num_nodecay_params:,} parameters")
+        fused_available = 'fused' in inspect.signature(torch.optim.AdamW).parameters
+        use_fused = fused_available and device_type == 'cuda'
+        extra_args = dict(fused=True) if use_fused else dict()
+        print("fused available", fused_available, use_fused)
+        optimizer = torch.optim.AdamW(optim_groups, lr=learning_rate, betas=betas, **extra_args)
+        return optimizer
+    def estimate_mfu(self, fwdbwd_per_iter, dt):
+        N = self.get_num_params()
+        cfg = self.config
+        L, H, Q, T = cfg.n_layer, cfg.n_head, cfg.n_embd//cfg.n_head, cfg.block_size
+        flops_per_token = 6*N + 12*L*H*Q*T
+        flops_per_fwdbwd = flops_per_token * T
+        flops_per_iter = flops_per_fwdbwd * fwdbwd_per_iter
+        flops_achieved = flops_per_iter * (1.0/dt)
+        return flops_achieved / 312e12
+    @torch.no_grad()
+    def generate(self, idx, max_new_tokens, temperature=1.0, top_k=None):
+        for _ in range(max_new_tokens):
+            idx_cond = idx if idx.size(1) <= self.config.block_size else idx[:, -self.config.block_size:]
+            logits, _ = self(idx_cond)
+            logits = logits[:, -1, :] / temperature
+            if top_k is not None:
+                v, _ = torch.topk(logits, min(top_k, logits.size(-1)))
+                logits[logits < v[:, [-1]]] = -float('Inf')
+            probs = F.softmax(logits, dim=-1)
+            idx_next = torch.multinomial(probs, num_samples=1)
+            idx = torch.cat((idx, idx_next), dim=1)
+        return idx
+
+for flash in (False, True):
+    torch.manual_seed(1337)
+    cfg = GPTConfig(flash=flash, dropout=0.2, bias=False)
+    model = GPT(cfg)
+    print(model)
+    print(model.transformer.wte.weight is model.lm_head.weight)
+    print([n for n, _ in model.named_parameters()][:6], len(list(model.parameters())), len(model.state_dict()))
+    print(list(model.state_dict().keys())[:8])
+    opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), 'cpu')
+    print(opt)
+    data = torch.randint(0, cfg.vocab_size, (200,))
+    def get_batch():
+        ix = torch.randint(len(data) - cfg.block_size, (4,))
+        x = torch.stack([data[i:i+cfg.block_size] for i in ix])
+        y = torch.stack([data[i+1:i+1+cfg.block_size] for i in ix])
+        return x, y
+    def get_lr(it, warmup_iters=2, lr_decay_iters=8, learning_rate=6e-4, min_lr=6e-5):
+        if it < warmup_iters:
+            return learning_rate * (it + 1) / (warmup_iters + 1)
+        if it > lr_decay_iters:
+            return min_lr
+        decay_ratio = (it - warmup_iters) / (lr_decay_iters - warmup_iters)
+        coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))
+        return min_lr + coeff * (learning_rate - min_lr)
+    X, Y = get_batch()
+    for it in range(10):
+        lr = get_lr(it)
+        for g in opt.param_groups:
+            g['lr'] = lr
+        for micro in range(2):
+            logits, loss = model(X, Y)
+            loss = loss / 2
+            X, Y = get_batch()
+            loss.backward()
+        n = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        print(it, lr, round(loss.item() * 2, 5), round(n.item(), 5))
+    model.eval()
+    torch.manual_seed(7)
+    out = model.generate(torch.zeros((1, 1), dtype=torch.long), 12, temperature=0.8, top_k=5)
+    print(out.tolist())
+    out = model.generate(torch.zeros((2, 3), dtype=torch.long), 4)
+    print(out.tolist(), round(model.estimate_mfu(4, 0.5), 12))
+    model.crop_block_size(4)
+    print(model.transformer.wpe.weight.shape, model.transformer.h[0].attn.bias.shape if not flash else None)
+    try:
+        model(torch.zeros(1, 6, dtype=torch.long))
+    except AssertionError as e:
+        print("assert", e)
+    sd = opt.state_dict()
+    print(sd['param_groups'][0].keys(), sd['param_groups'][1]['params'][:3], list(sd['state'].keys())[:5])
+    print(sd['state'][0]['step'], sd['state'][0]['exp_avg'].shape)
+''',
     'gpt2': PRELUDE + r'''
 import numpy, os, tempfile
 torch.manual_seed(0)
@@ -433,6 +660,65 @@ except Exception as e:
     print(type(e).__name__, e)
 g = torch.Generator(); g.manual_seed(3); st = g.get_state(); a = torch.rand(3, generator=g); g.set_state(st); print(torch.equal(a, torch.rand(3, generator=g)), g.initial_seed())
 print(torch.initial_seed(), torch.seed() > 0)
+''',
+    'ckpt_act': PRELUDE + r'''
+import warnings
+from_cp = torch.utils.checkpoint
+torch.manual_seed(0)
+blk = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5), nn.GELU(), nn.Linear(4, 4))
+x = torch.randn(3, 4, requires_grad=True)
+def grads(fn):
+    x.grad = None; blk.zero_grad()
+    torch.manual_seed(5)
+    out = fn(x)
+    out.pow(2).sum().backward()
+    return out.detach().round(decimals=4), x.grad.round(decimals=4), blk[0].weight.grad.sum().round(decimals=4), torch.rand(1)
+ref = grads(blk)
+for ur in (False, True):
+    r = grads(lambda t: from_cp.checkpoint(blk, t, use_reentrant=ur))
+    print(ur, all(torch.equal(a, b) for a, b in zip(ref, r)), r[3])
+    r = grads(lambda t: from_cp.checkpoint(blk, t, use_reentrant=ur, preserve_rng_state=False))
+    print(ur, [torch.equal(a, b) for a, b in zip(ref, r)])
+r = grads(lambda t: from_cp.checkpoint_sequential(blk, 2, t, use_reentrant=False))
+print([torch.equal(a, b) for a, b in zip(ref, r)])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    try:
+        from_cp.checkpoint(blk, x)
+        print('no error')
+    except Exception as e:
+        print(type(e).__name__, str(e)[:300])
+    print([str(q.message)[:300] for q in w])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    xx = torch.randn(2, 4)
+    o = from_cp.checkpoint(blk, xx, use_reentrant=True)
+    print(o.requires_grad, [str(q.message)[:200] for q in w])
+def f(a, b, scale=1.0):
+    return (a * b).sum() * scale
+a = torch.randn(3, requires_grad=True); b = torch.randn(3, requires_grad=True)
+o = from_cp.checkpoint(f, a, b, scale=2.0, use_reentrant=False); o.backward(); print(a.grad.round(decimals=4))
+try:
+    from_cp.checkpoint(f, a, b, scale=2.0, use_reentrant=True)
+except Exception as e:
+    print(type(e).__name__, e)
+cnt = [0]
+def g(t):
+    cnt[0] += 1
+    return t.sin() * 2
+t0 = torch.randn(3, requires_grad=True)
+o = from_cp.checkpoint(g, t0, use_reentrant=False); print(cnt); o.sum().backward(); print(cnt)
+o = from_cp.checkpoint(g, t0, use_reentrant=True); print(cnt); o.sum().backward(); print(cnt)
+with torch.no_grad():
+    o = from_cp.checkpoint(g, t0, use_reentrant=False); print(cnt, o.requires_grad)
+o = from_cp.checkpoint(g, t0, use_reentrant=False, determinism_check='none'); o.sum().backward(); print(cnt)
+try:
+    from_cp.checkpoint(g, t0, use_reentrant=False, determinism_check='bogus')
+except ValueError as e:
+    print(e)
+def nondet(t):
+    return t[:torch.randint(1, 3, (1,)).item()].sum() if False else t * torch.rand(1)
+o = from_cp.checkpoint(nondet, t0, use_reentrant=False, preserve_rng_state=True); o.sum().backward(); print('nondet ok')
 ''',
     'sched': PRELUDE + r'''
 torch.manual_seed(0)
@@ -892,6 +1178,56 @@ dl = U.DataLoader(Pair(), batch_size=None); print(dl.batch_sampler, dl.batch_siz
 print(U.DataLoader(Pair(), batch_size=3, drop_last=True).__len__(), U.DataLoader(Pair(), batch_size=3).num_workers, U.DataLoader(Pair()).collate_fn.__name__, U.DataLoader(Pair(), batch_size=None).collate_fn.__name__)
 print(U.DataLoader(Pair(), num_workers=2).prefetch_factor, U.DataLoader(Pair()).prefetch_factor, U.DataLoader(Pair()).persistent_workers, U.DataLoader(Pair()).pin_memory, U.DataLoader(Pair()).timeout)
 print(U.DataLoader(Pair()).generator, U.DataLoader(Pair()).multiprocessing_context, U.DataLoader(Pair()).worker_init_fn)
+''',
+    'data4': PRELUDE + r'''
+U = torch.utils.data
+class A(U.Dataset):
+    def __init__(self, n, off=0): self.n = n; self.off = off
+    def __len__(self): return self.n
+    def __getitem__(self, i): return i + self.off
+class G(A):
+    calls = []
+    def __getitems__(self, idx):
+        G.calls.append(list(idx))
+        return [i * 100 for i in idx]
+c = A(3) + A(2, 10)
+print(type(c).__name__, len(c), [c[i] for i in range(5)], c.cumulative_sizes, c[-1], c[-5])
+def t(fn):
+    try:
+        print('ok', fn())
+    except Exception as e:
+        print(type(e).__name__, e)
+t(lambda: c[-6])
+t(lambda: c[5])
+t(lambda: U.ConcatDataset([]))
+t(lambda: U.ConcatDataset([U.ChainDataset([])]))
+s = U.Subset(U.Subset(A(10), [1, 3, 5, 7]), [0, 2]); print([s[i] for i in range(len(s))], s.__getitems__([0, 1]))
+print(list(U.DataLoader(G(5), batch_size=2)), G.calls)
+G.calls.clear()
+print(list(U.DataLoader(U.Subset(G(5), [4, 0, 2]), batch_size=2)), G.calls)
+print(list(U.DataLoader(G(3), batch_size=None)))
+def coll_str(batch, *, collate_fn_map=None):
+    return '|'.join(batch)
+cm = dict(U._utils.collate.default_collate_fn_map); cm[str] = coll_str
+print(U._utils.collate.collate([{'a': 'x', 'b': torch.ones(1)}, {'a': 'y', 'b': torch.zeros(1)}], collate_fn_map=cm))
+try:
+    U._utils.collate.collate([object()], collate_fn_map={})
+except TypeError as e:
+    print(str(e)[:60])
+t(lambda: U.IterableDataset())
+class I(U.IterableDataset):
+    def __iter__(self): return iter([1, 2])
+print(list(I() + I()), type(I() + I()).__name__)
+t(lambda: I()[0])
+t(lambda: U.Dataset()[0])
+t(lambda: U.Subset(A(3), [5])[0])
+t(lambda: U.TensorDataset()[0] if False else len(U.TensorDataset(torch.zeros(2, 1))))
+t(lambda: U.TensorDataset(torch.arange(4))[1:3])
+t(lambda: U.TensorDataset(torch.arange(4), torch.arange(4) * 2)[torch.tensor([0, 2])])
+td = U.TensorDataset(torch.arange(6).view(3, 2))
+t(lambda: list(U.DataLoader(td, batch_size=2, collate_fn=lambda b: b)))
+t(lambda: list(U.DataLoader(td, batch_size=2, collate_fn=list)))
+t(lambda: next(iter(U.DataLoader(A(4), batch_size=2, collate_fn=torch.tensor))))
 ''',
     'samp2': PRELUDE + r'''
 import warnings, numpy
@@ -1930,6 +2266,37 @@ try:
 except Exception as e:
     print(type(e).__name__, e)
 ''',
+    'optrepr': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Linear(2, 2)
+o = torch.optim.SGD([{'params': [m.weight], 'name': 'w', 'lr': torch.tensor(0.5)}, {'params': [m.bias], 'tag': [1, 2], 'weight_decay': 1e-4}], lr=0.1, momentum=0.9)
+s = torch.optim.lr_scheduler.OneCycleLR(o, max_lr=1.0, total_steps=5)
+print(o)
+print(o.state_dict()['param_groups'])
+o2 = torch.optim.AdamW(m.named_parameters(), lr=1e-3, betas=(0.8, 0.99))
+print(o2)
+print(o2.state_dict())
+o3 = torch.optim.Adam([{'params': m.named_parameters()}])
+print(o3.param_groups[0]['param_names'])
+try:
+    torch.optim.Adam([{'params': [m.weight]}, {'params': m.named_parameters()}])
+except ValueError as e:
+    print(e)
+o4 = torch.optim.Adam([{'params': [m.weight]}])
+try:
+    o4.load_state_dict(o3.state_dict())
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.optim.Adam(m.parameters(), lr=1e-3, weight_decay=0, eps=1e-6))
+print(torch.optim.RMSprop(m.parameters(), lr=torch.tensor(0.01)))
+print(torch.optim.SGD([], lr=0.1) if False else torch.optim.SGD([{'params': []}], lr=0.1))
+print(torch.optim.LBFGS(m.parameters()))
+print(repr(torch.optim.Adagrad(m.parameters())).splitlines()[0])
+o5 = torch.optim.Adam(m.parameters(), lr=0.1)
+o5.param_groups[0]['lr'] = 0.05; o5.param_groups[0]['custom'] = 'x'
+print(o5)
+print(torch.optim.Optimizer.__repr__(o5) == repr(o5))
+''',
     'amp': PRELUDE + r'''
 import warnings
 torch.manual_seed(0)
@@ -2032,6 +2399,64 @@ try:
         pass
 except Exception as e:
     print(type(e).__name__, e)
+''',
+    'scaler': PRELUDE + r'''
+import warnings
+torch.manual_seed(0)
+m = nn.Linear(3, 2)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)
+scaler = torch.amp.GradScaler('cpu', init_scale=2.0**4, growth_interval=2, backoff_factor=0.25, growth_factor=4.0)
+print(scaler.get_scale(), scaler.is_enabled(), scaler.state_dict(), scaler.get_growth_interval(), scaler.get_backoff_factor())
+x = torch.randn(4, 3)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    for it in range(5):
+        opt.zero_grad()
+        with torch.autocast('cpu', dtype=torch.float16):
+            out = m(x)
+            loss = out.float().pow(2).mean()
+        if it == 2:
+            loss = loss * float('inf')
+        scaler.scale(loss).backward()
+        scaler.unscale_(opt)
+        n = nn.utils.clip_grad_norm_(m.parameters(), 1.0)
+        r = scaler.step(opt)
+        scaler.update()
+        sched.step()
+        print(it, round(loss.item(), 3) if it != 2 else loss.item(), scaler.get_scale(), r if r is None else round(r, 3), n.isfinite().item(), sched.get_last_lr(), scaler._found_inf_per_device(opt) if False else '')
+    print([str(q.message)[:120] for q in w])
+print(scaler.state_dict())
+s2 = torch.amp.GradScaler('cpu'); s2.load_state_dict(scaler.state_dict()); print(s2.get_scale(), s2._growth_tracker if hasattr(s2, '_growth_tracker') else None)
+try:
+    scaler.unscale_(opt); scaler.unscale_(opt)
+except RuntimeError as e:
+    print(e)
+scaler.update()
+try:
+    scaler.step(opt, closure=lambda: 0)
+except RuntimeError as e:
+    print(e)
+print(scaler.scale(torch.tensor(2.0)), scaler.scale([torch.tensor(1.0), (torch.tensor(3.0),)]))
+try:
+    scaler.update(new_scale=torch.tensor([2.0]))
+except Exception as e:
+    print(type(e).__name__, e)
+scaler.update(new_scale=8.0); print(scaler.get_scale())
+ds = torch.amp.GradScaler('cpu', enabled=False); print(ds.scale(torch.tensor(3.0)), ds.get_scale(), ds.state_dict())
+l = torch.tensor(1.0, requires_grad=True)
+ds.scale(l).backward(); print(ds.step(torch.optim.SGD([l], lr=0.1)), l)
+try:
+    torch.amp.GradScaler('cpu').load_state_dict({})
+except RuntimeError as e:
+    print(e)
+o3 = torch.optim.SGD([nn.Parameter(torch.ones(2, dtype=torch.float16))], lr=0.1)
+o3.param_groups[0]['params'][0].grad = torch.ones(2, dtype=torch.float16)
+sc = torch.amp.GradScaler('cpu')
+try:
+    sc.scale(torch.tensor(1.0)); sc.unscale_(o3)
+except ValueError as e:
+    print(e)
 ''',
     'module2': PRELUDE + r'''
 import collections
@@ -2154,6 +2579,329 @@ m.load_state_dict(m.state_dict()); print(hits[-1])
 m.register_state_dict_post_hook(lambda mod, sd, prefix, local_metadata: sd.pop('extra_key', None)) if hasattr(m, 'register_state_dict_post_hook') else None
 print(m.state_dict()._metadata[''], m.state_dict()._metadata['seq.first'])
 ''',
+    'hooks': PRELUDE + r'''
+import functools
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+log = []
+def fwd(name, mod, args, kwargs, out):
+    log.append(('fwd', name, len(args), sorted(kwargs), tuple(out.shape)))
+def fwd_pre(name, mod, args):
+    log.append(('pre', name, tuple(args[0].shape)))
+    return (args[0] * 1.0,)
+hs = []
+for name, mod in m.named_modules():
+    if name:
+        hs.append(mod.register_forward_hook(functools.partial(fwd, name), with_kwargs=True))
+        hs.append(mod.register_forward_pre_hook(functools.partial(fwd_pre, name), prepend=True))
+x = torch.randn(2, 3, requires_grad=True)
+out = m(x)
+for l in log: print(l)
+log.clear()
+h = m[2].register_forward_hook(lambda mod, i, o: o * 0 + 1)
+print(m(x))
+h.remove(); h.remove()
+print(type(h).__name__, isinstance(h.id, int))
+for h in hs: h.remove()
+bw = []
+m[0].register_full_backward_pre_hook(lambda mod, go: bw.append(('bpre', tuple(go[0].shape))))
+m[0].register_full_backward_hook(lambda mod, gi, go: bw.append(('bwd', gi[0] is None, tuple(go[0].shape))))
+m[2].register_full_backward_hook(lambda mod, gi, go: (gi[0] * 2,))
+m(x).sum().backward()
+print(bw, x.grad.round(decimals=4))
+acc = []
+w = m[0].weight
+hh = w.register_post_accumulate_grad_hook(lambda p: acc.append(round(p.grad.sum().item(), 4)))
+m(x).sum().backward(); print(acc)
+hh.remove()
+y = x * 2; y.retain_grad(); z = y.sum() ** 2
+hk = y.register_hook(lambda g: g * 10)
+z.backward(); print(y.grad.round(decimals=4), x.grad.shape)
+print(y.is_leaf, y.retains_grad, x.retains_grad)
+try:
+    torch.randn(2).register_hook(lambda g: g)
+except RuntimeError as e:
+    print(e)
+try:
+    m[0].register_forward_hook(lambda a, b: None); m(x)
+except TypeError as e:
+    print(str(e)[:100])
+gl = []
+gh = nn.modules.module.register_module_forward_hook(lambda mod, i, o: gl.append(type(mod).__name__))
+m(x); gh.remove(); m(x); print(gl)
+class Acts:
+    def __init__(self): self.store = {}
+    def __call__(self, mod, inp, out): self.store[id(mod)] = out.detach().abs().mean().round(decimals=4)
+a = Acts()
+m2 = nn.Sequential(nn.Linear(3, 3), nn.Tanh())
+hds = [mm.register_forward_hook(a) for mm in m2]
+m2(x); print(sorted(v.item() for v in a.store.values()))
+st = m2.state_dict(); print(list(st))
+always = []
+m3 = nn.Linear(3, 3)
+m3.register_forward_pre_hook(lambda mod, args: (_ for _ in ()).throw(ValueError('pre fail')))
+m3.register_forward_hook(lambda mod, i, o: always.append('always'), always_call=True)
+try:
+    m3(x)
+except ValueError as e:
+    print(e, always)
+m4 = nn.Linear(3, 1)
+m4.register_forward_pre_hook(lambda mod, args, kwargs: (args, {'extra': 1}) if False else None, with_kwargs=True)
+print(m4(x).shape)
+def kw_pre(mod, args, kwargs):
+    return args, kwargs
+m4.register_forward_pre_hook(kw_pre, with_kwargs=True)
+print(m4(x).shape)
+def bad_pre(mod, args, kwargs):
+    return args
+m4.register_forward_pre_hook(bad_pre, with_kwargs=True)
+try:
+    m4(x)
+except RuntimeError as e:
+    print(e)
+''',
+    'f64': PRELUDE + r'''
+U = torch.utils.data
+torch.set_default_dtype(torch.float64)
+try:
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(3, 4), nn.LayerNorm(4), nn.Tanh(), nn.Linear(4, 1))
+    print(m[0].weight.dtype, m[1].weight.dtype, torch.tensor([1.5]).dtype, torch.arange(3.).dtype, torch.zeros(1).dtype, torch.tensor(2).dtype)
+    ds = [(torch.randn(3), 0.5 * i) for i in range(6)]
+    dl = U.DataLoader(ds, batch_size=3)
+    opt = torch.optim.Adam(m.parameters(), lr=0.1)
+    sch = torch.optim.lr_scheduler.CosineAnnealingLR(opt, 4)
+    for ep in range(2):
+        for xb, yb in dl:
+            print(xb.dtype, yb.dtype)
+            loss = F.mse_loss(m(xb).squeeze(-1), yb)
+            opt.zero_grad(); loss.backward()
+            n = nn.utils.clip_grad_norm_(m.parameters(), 0.5)
+            opt.step()
+            print(round(loss.item(), 6), n.dtype, round(n.item(), 6))
+        sch.step()
+    print(opt.state_dict()['state'][0]['step'].dtype, opt.state_dict()['state'][0]['exp_avg'].dtype)
+    print(torch.randn(2).dtype, torch.rand(2).dtype, torch.empty(2).uniform_().dtype, torch.full((2,), 1.5).dtype, torch.linspace(0, 1, 3).dtype)
+    print((torch.tensor([1, 2]) / 2).dtype, (torch.tensor([1, 2]) * 1.5).dtype, torch.tensor([1, 2]).float().dtype, torch.tensor([1, 2]).mean(dtype=None) if False else None)
+    print(torch.as_tensor([1.0, 2.0]).dtype, torch.from_numpy(np.zeros(2, dtype=np.float32)).dtype, torch.tensor(np.float32(1.0)).dtype, torch.tensor(np.array([1.0])).dtype)
+    print(torch.tensor([1.0 + 2j]).dtype, torch.get_default_dtype(), U.default_collate([1.5, 2.5]).dtype, U.default_collate([np.float32(1.5)]).dtype)
+    print(nn.Embedding(3, 2).weight.dtype, nn.BatchNorm1d(2).running_mean.dtype, nn.LSTM(2, 2).weight_ih_l0.dtype, nn.MultiheadAttention(2, 1).in_proj_weight.dtype)
+    with torch.autocast('cpu', dtype=torch.bfloat16):
+        print(m(torch.randn(2, 3)).dtype)
+    print(torch.finfo().eps, torch.iinfo(torch.int32).max, F.softmax(torch.tensor([1.0, 2.0]), 0).dtype)
+    print(torch.distributions.Normal(0., 1.).sample().dtype, torch.distributions.Categorical(logits=torch.zeros(3)).probs.dtype)
+    try:
+        torch.set_default_dtype(torch.int64)
+    except TypeError as e:
+        print(e)
+    torch.set_default_dtype(torch.float16)
+    print(torch.tensor([1.0]).dtype, nn.Linear(1, 1).weight.dtype)
+    try:
+        torch.set_default_dtype(torch.bfloat16)
+    except TypeError as e:
+        print(e)
+    print(torch.tensor([1.0 + 1j]).dtype if torch.get_default_dtype() == torch.bfloat16 else 'n/a', torch.get_default_dtype())
+finally:
+    torch.set_default_dtype(torch.float32)
+''',
+    'metrics': PRELUDE + r'''
+torch.manual_seed(0)
+n = 4
+pred = torch.randint(0, n, (30,)); tgt = torch.randint(0, n, (30,))
+cm = torch.zeros(n, n, dtype=torch.long)
+cm.index_put_((tgt, pred), torch.ones_like(tgt), accumulate=True)
+print(cm)
+cm2 = torch.bincount(tgt * n + pred, minlength=n * n).reshape(n, n); print(torch.equal(cm, cm2))
+tp = cm.diag(); prec = tp / cm.sum(0).clamp(min=1); rec = tp / cm.sum(1).clamp(min=1)
+f1 = 2 * prec * rec / (prec + rec + 1e-8)
+print(prec, rec, f1.round(decimals=4), f1.mean().item())
+print(torch.unique(pred, return_counts=True), torch.unique(pred, sorted=False, return_inverse=True)[1][:5])
+print(torch.histc(pred.float(), bins=4, min=0, max=3), torch.bincount(pred, weights=torch.linspace(0, 1, 30)))
+scores = torch.rand(10); labels = (torch.rand(10) > 0.5).long()
+order = torch.argsort(scores, descending=True, stable=True)
+tps = torch.cumsum(labels[order], 0); fps = torch.cumsum(1 - labels[order], 0)
+tpr = tps / tps[-1]; fpr = fps / fps[-1]
+print(tpr, fpr, torch.trapezoid(tpr, fpr).item(), torch.trapz(tpr, fpr).item())
+loss = torch.tensor(0.123456789)
+print(f"{loss:.4f}", f"{loss}", f"{loss.item():.3e}", "%.3f" % loss, "{:>10.2f}|".format(loss), f"{torch.tensor(3):d}" if True else "", f"{torch.tensor([2.5])}")
+try:
+    print(f"{torch.tensor([1.0, 2.0]):.2f}")
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    print("%d" % torch.tensor(3.7))
+except Exception as e:
+    print(type(e).__name__, e)
+print("%s" % torch.tensor([1, 2]), "{:,}".format(12345678), round(torch.tensor(2.567), 2) if False else None, float(torch.tensor([3.5])), int(torch.tensor(7.9)))
+try:
+    float(torch.tensor([1., 2.]))
+except Exception as e:
+    print(type(e).__name__, e)
+print(round(torch.tensor(2.567).item(), 2), torch.tensor(2.567).__round__(1) if hasattr(torch.Tensor, '__round__') else None)
+print(f"{torch.tensor(1.5, dtype=torch.float64):.3f}", f"{torch.tensor(True)}", f"{torch.tensor(5, dtype=torch.uint8):03d}")
+print(format(torch.tensor(0.5), ''), format(torch.tensor(0.5), '>8'), format(torch.tensor([0.5]), ''))
+acc = []
+correct = 0; total = 0
+with torch.no_grad():
+    for i in range(3):
+        logits = torch.randn(5, 3); y = torch.randint(0, 3, (5,))
+        _, predicted = torch.max(logits.data, 1)
+        total += y.size(0)
+        correct += (predicted == y).sum().item()
+        acc.append((predicted == y).float().mean())
+print(correct, total, 100 * correct / total, torch.stack(acc).mean(), type(correct).__name__)
+best = float('inf'); patience = 2; bad = 0; best_state = None
+m = nn.Linear(2, 1)
+for ep, vl in enumerate([1.0, 0.8, 0.85, 0.9, 0.7]):
+    if vl < best - 1e-4:
+        best = vl; bad = 0; best_state = {k: v.detach().clone() for k, v in m.state_dict().items()}
+    else:
+        bad += 1
+        if bad >= patience:
+            print('early stop at', ep, best); break
+    with torch.no_grad(): m.weight.add_(0.1)
+print(m.load_state_dict(best_state), m.weight)
+print(torch.tensor([0.1, 0.2, 0.3]).sum() == 0.6, (torch.tensor([0.1, 0.2, 0.3]).sum() - 0.6).abs() < 1e-6, torch.isclose(torch.tensor(0.6), torch.tensor([0.1, 0.2, 0.3]).sum()))
+print(torch.topk(torch.tensor([1., 3., 3., 2., 3.]), 2), torch.sort(torch.tensor([2, 1, 2, 1]), stable=True), torch.argmax(torch.tensor([1, 3, 3])), torch.max(torch.tensor([[1, 3, 3]]), 1))
+print(torch.kthvalue(torch.tensor([3., 1., 2., 1.]), 2), torch.median(torch.tensor([3., 1., 2., 1.])), torch.mode(torch.tensor([3, 1, 2, 1, 3])), torch.quantile(torch.tensor([1., 2., 3., 4.]), torch.tensor([0.25, 0.5])))
+''',
+    'infer': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3), nn.Dropout(0.5))
+with torch.inference_mode():
+    cached = torch.randn(4, 3)
+    out = m(cached)
+print(cached.is_inference(), out.is_inference(), out.requires_grad, m[1].running_mean.is_inference(), m[1].num_batches_tracked)
+def t(fn):
+    try:
+        r = fn(); print('ok', r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split('\n')[0])
+t(lambda: m(cached).sum().backward())
+t(lambda: (nn.Linear(3, 3)(cached.clone())).sum().backward())
+t(lambda: cached.add_(1))
+t(lambda: cached.requires_grad_())
+t(lambda: (cached * torch.ones(3, requires_grad=True)).sum().backward())
+t(lambda: torch.ones(3, requires_grad=True).mul(cached).sum().item() is not None)
+t(lambda: cached.view(-1).is_inference())
+with torch.inference_mode():
+    t(lambda: torch.ones(2, requires_grad=True).add_(1))
+    p = torch.ones(2, requires_grad=True)
+    t(lambda: (p * 2).requires_grad)
+with torch.inference_mode(mode=False):
+    t(lambda: torch.is_inference_mode_enabled())
+@torch.inference_mode()
+def ev(x): return m(x)
+m.eval(); r = ev(torch.randn(2, 3)); print(r.is_inference(), m.training, torch.is_inference_mode_enabled(), torch.is_grad_enabled())
+with torch.no_grad():
+    q = m(torch.randn(2, 3)); print(q.requires_grad, q.is_inference())
+    with torch.enable_grad():
+        w = torch.ones(1, requires_grad=True); print((w * 2).requires_grad)
+with torch.set_grad_enabled(False):
+    print(torch.is_grad_enabled())
+torch.set_grad_enabled(True)
+print(torch.is_grad_enabled())
+buf = torch.zeros(3)
+with torch.inference_mode():
+    buf.add_(1)
+print(buf, buf.is_inference())
+x = torch.ones(2, requires_grad=True)
+with torch.inference_mode():
+    y = x * 2
+print(y.requires_grad, y.grad_fn)
+t(lambda: torch.tensor(y).is_inference())
+t(lambda: y.clone().is_inference())
+t(lambda: y.detach().requires_grad_().is_inference())
+z = torch.zeros(2)
+with torch.inference_mode():
+    t(lambda: z.add_(1))
+    t(lambda: z.view(2).is_inference())
+t(lambda: nn.Parameter(cached))
+t(lambda: nn.Parameter(cached.clone()).is_inference())
+t(lambda: cached.numpy().shape)
+t(lambda: cached.tolist()[0][0] is not None)
+t(lambda: torch.save(cached, __import__('io').BytesIO()))
+''',
+    'fairseq': PRELUDE + r'''
+torch.manual_seed(0)
+def label_smoothed_nll_loss(lprobs, target, epsilon, ignore_index=None, reduce=True):
+    if target.dim() == lprobs.dim() - 1:
+        target = target.unsqueeze(-1)
+    nll_loss = -lprobs.gather(dim=-1, index=target)
+    smooth_loss = -lprobs.sum(dim=-1, keepdim=True)
+    if ignore_index is not None:
+        pad_mask = target.eq(ignore_index)
+        nll_loss.masked_fill_(pad_mask, 0.0)
+        smooth_loss.masked_fill_(pad_mask, 0.0)
+    else:
+        nll_loss = nll_loss.squeeze(-1); smooth_loss = smooth_loss.squeeze(-1)
+    if reduce:
+        nll_loss = nll_loss.sum(); smooth_loss = smooth_loss.sum()
+    eps_i = epsilon / (lprobs.size(-1) - 1)
+    loss = (1.0 - epsilon - eps_i) * nll_loss + eps_i * smooth_loss
+    return loss, nll_loss
+def collate_tokens(values, pad_idx, eos_idx=None, left_pad=False, move_eos_to_beginning=False, pad_to_length=None, pad_to_multiple=1):
+    size = max(v.size(0) for v in values)
+    size = size if pad_to_length is None else max(size, pad_to_length)
+    if pad_to_multiple != 1 and size % pad_to_multiple != 0:
+        size = int(((size - 0.1) // pad_to_multiple + 1) * pad_to_multiple)
+    res = values[0].new(len(values), size).fill_(pad_idx)
+    def copy_tensor(src, dst):
+        assert dst.numel() == src.numel()
+        if move_eos_to_beginning:
+            dst[0] = src[-1] if eos_idx is None else eos_idx
+            dst[1:] = src[:-1]
+        else:
+            dst.copy_(src)
+    for i, v in enumerate(values):
+        copy_tensor(v, res[i][size - len(v):] if left_pad else res[i][: len(v)])
+    return res
+vals = [torch.LongTensor([5, 6, 2]), torch.LongTensor([7, 2]), torch.tensor([8, 9, 10, 2])]
+print(collate_tokens(vals, 1), collate_tokens(vals, 1, eos_idx=2, left_pad=True, move_eos_to_beginning=True, pad_to_multiple=8))
+src_tokens = collate_tokens(vals, 1)
+src_lengths = torch.LongTensor([s.ne(1).long().sum() for s in src_tokens])
+src_lengths, sort_order = src_lengths.sort(descending=True)
+print(src_lengths, sort_order, src_tokens.index_select(0, sort_order))
+logits = torch.randn(3, 4, 11)
+lprobs = F.log_softmax(logits, dim=-1, dtype=torch.float32)
+loss, nll = label_smoothed_nll_loss(lprobs.view(-1, 11), src_tokens.view(-1), 0.1, ignore_index=1)
+print(round(loss.item(), 4), round(nll.item(), 4))
+sample_size = src_tokens.ne(1).sum().item(); print(sample_size, round(loss.item() / sample_size / math.log(2), 4))
+padded = nn.utils.rnn.pad_sequence([torch.tensor([1, 2, 3]), torch.tensor([4])], batch_first=True, padding_value=0)
+print(padded, nn.utils.rnn.pad_sequence([torch.ones(2, 3), torch.ones(1, 3)]).shape, nn.utils.rnn.pad_sequence([torch.tensor([1, 2]), torch.tensor([3])], padding_side='left', batch_first=True))
+packed = nn.utils.rnn.pack_padded_sequence(torch.randn(2, 3, 4), torch.tensor([3, 1]), batch_first=True)
+print(packed.batch_sizes, packed.sorted_indices, packed.data.shape)
+try:
+    nn.utils.rnn.pack_padded_sequence(torch.randn(2, 3, 4), torch.tensor([1, 3]), batch_first=True)
+except RuntimeError as e:
+    print(e)
+p2 = nn.utils.rnn.pack_padded_sequence(torch.randn(2, 3, 4), torch.tensor([1, 3]), batch_first=True, enforce_sorted=False)
+print(p2.sorted_indices, p2.unsorted_indices)
+out, lens = nn.utils.rnn.pad_packed_sequence(p2, batch_first=True, total_length=5); print(out.shape, lens)
+ps = nn.utils.rnn.pack_sequence([torch.tensor([1, 2, 3]), torch.tensor([4, 5])]); print(ps)
+print(nn.utils.rnn.unpad_sequence(padded, torch.tensor([3, 1]), batch_first=True))
+print(nn.utils.rnn.unpack_sequence(ps))
+grads = [torch.randn(3), torch.randn(2, 2)]
+total = torch.norm(torch.stack([torch.norm(g, p=2, dtype=torch.float32) for g in grads]))
+print(round(total.item(), 5), torch.norm(torch.stack([torch.norm(g, p=2, dtype=torch.float64) for g in grads])).dtype)
+x = torch.FloatTensor(2, 3); print(x.shape, x.dtype, torch.LongTensor(2).dtype, torch.ByteTensor([1, 0]), torch.BoolTensor([True]))
+print(torch.FloatTensor([1, 2]).new(3).shape, torch.ones(2).new_tensor([1, 2]).dtype, torch.ones(2).type_as(torch.zeros(1, dtype=torch.long)), torch.ones(2).type(torch.LongTensor), torch.ones(2).type())
+print(torch.ones(2, dtype=torch.int32).new_zeros(3), torch.ones(2).new_full((2,), 7), torch.ones(2).new_empty(2).shape, torch.zeros(2).new_ones((1, 2), dtype=torch.long))
+try:
+    torch.LongTensor([1.5])
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.LongTensor([1.5]) if False else torch.LongTensor([1, 2]).float().dtype)
+try:
+    torch.FloatTensor([1, 2], dtype=torch.float64)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.FloatTensor('x')
+except Exception as e:
+    print(type(e).__name__, e)
+print(isinstance(torch.ones(2), torch.FloatTensor), isinstance(torch.ones(2, dtype=torch.long), torch.FloatTensor), isinstance(torch.ones(2, dtype=torch.long), torch.LongTensor))
+''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=22)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=32)
