@@ -143,3 +143,35 @@ def test_world_of_one():
     finally:
         dist.destroy_process_group()
     assert not dist.is_initialized() and dist.group.WORLD is None
+
+
+def test_world_of_one_keeps_zero_dim_tensors_and_refuses_sync_batchnorm_on_cpu():
+    # a loss's item logged across ranks: a 0-dim tensor stays 0-dim (NumPy's
+    # ascontiguousarray made it 1-dim, and copying that back failed)
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        loss = ember.tensor(1.5)
+        dist.all_reduce(loss, op=dist.ReduceOp.SUM)
+        assert loss.shape == () and loss.item() == 1.5
+        dist.broadcast(loss, src=0)
+        dist.reduce(loss, dst=0, op=dist.ReduceOp.MAX)
+        assert loss.shape == () and loss.item() == 1.5
+        out = [ember.zeros(())]
+        dist.all_gather(out, ember.tensor(2.5))
+        assert out[0].shape == () and out[0].item() == 2.5
+        # torch syncs batch statistics of GPU inputs only: a CPU batch in training is refused,
+        # after it was counted
+        bn = ember.nn.SyncBatchNorm(3)
+        with pytest.raises(ValueError, match="^SyncBatchNorm expected input tensor to be on "
+                                             "GPU or XPU or privateuseone$"):
+            bn(ember.ones(2, 3))
+        assert bn.num_batches_tracked.item() == 1
+        bn.eval()
+        assert bn(ember.ones(2, 3)).shape == (2, 3)
+    finally:
+        dist.destroy_process_group()
+    bn = ember.nn.SyncBatchNorm(3, eps=0.0)       # no group: plain batch norm
+    assert bn(ember.tensor([[1., 2., 3.], [3., 4., 1.]])).tolist() == [[-1., -1., 1.], [1., 1., -1.]]
+    with pytest.raises(ValueError, match="^SyncBatchNorm number of input channels should be "
+                                         "non-zero$"):
+        bn(ember.ones(2, 0))

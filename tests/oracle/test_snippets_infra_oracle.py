@@ -2902,6 +2902,73 @@ except Exception as e:
     print(type(e).__name__, e)
 print(isinstance(torch.ones(2), torch.FloatTensor), isinstance(torch.ones(2, dtype=torch.long), torch.FloatTensor), isinstance(torch.ones(2, dtype=torch.long), torch.LongTensor))
 ''',
+    'ddp': PRELUDE + r'''
+import os, socket
+dist = torch.distributed
+s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]; s.close()
+dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=0, world_size=1)
+try:
+    print(dist.is_initialized(), dist.get_rank(), dist.get_world_size(), dist.get_backend())
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1))
+    ddp = nn.parallel.DistributedDataParallel(m)
+    print(type(ddp).__name__, ddp.module is m, list(ddp.state_dict())[:3])
+    print(ddp)
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.1)
+    ds = torch.utils.data.TensorDataset(torch.randn(8, 3), torch.randn(8, 1))
+    sampler = torch.utils.data.DistributedSampler(ds, shuffle=True, seed=0)
+    print(sampler.num_replicas, sampler.rank, len(sampler))
+    dl = torch.utils.data.DataLoader(ds, batch_size=4, sampler=sampler)
+    for ep in range(2):
+        sampler.set_epoch(ep)
+        for i, (xb, yb) in enumerate(dl):
+            ctx = ddp.no_sync() if i == 0 else __import__('contextlib').nullcontext()
+            with ctx:
+                loss = F.mse_loss(ddp(xb), yb)
+                loss.backward()
+            if i == 1:
+                opt.step(); opt.zero_grad()
+            t = loss.detach().clone()
+            dist.all_reduce(t, op=dist.ReduceOp.SUM)
+            print(ep, i, round(t.item(), 4))
+    dist.barrier()
+    lst = [None]; dist.all_gather_object(lst, {'r': 0}); print(lst)
+    tl = [torch.zeros(2)]; dist.all_gather(tl, torch.ones(2)); print(tl)
+    x = torch.tensor([3.0]); dist.broadcast(x, src=0); print(x)
+    r = torch.tensor([5.0]); dist.reduce(r, dst=0, op=dist.ReduceOp.MAX); print(r)
+    w = dist.all_reduce(torch.ones(1), async_op=True); w.wait(); print(type(w).__name__ in ('Work', 'ProcessGroupWork', 'FutureWork'), w.is_completed())
+    try:
+        dist.broadcast(torch.ones(1), src=1)
+    except Exception as e:
+        print(type(e).__name__, str(e)[:120])
+    print(ddp.module.state_dict().keys() == m.state_dict().keys())
+    sbn = nn.SyncBatchNorm.convert_sync_batchnorm(nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4)))
+    print(sbn)
+    sbn.train()
+    try:
+        sbn(torch.randn(4, 3))
+    except ValueError as e:
+        print(e, sbn[1].num_batches_tracked)
+    sbn.eval(); print(sbn(torch.randn(4, 3)).shape)
+    try:
+        sbn[1](torch.randn(4, 0))
+    except ValueError as e:
+        print(e)
+    loss = torch.tensor(2.5); dist.all_reduce(loss, op=dist.ReduceOp.AVG); print(loss, loss.shape)
+    g = [torch.zeros(())]; dist.all_gather(g, torch.tensor(1.5)); print(g)
+    print(dist.get_world_size() > 1 and 'multi' or 'single', dist.get_process_group_ranks(dist.group.WORLD) if hasattr(dist, 'get_process_group_ranks') else None)
+finally:
+    dist.destroy_process_group()
+print(dist.is_initialized())
+try:
+    dist.get_rank()
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    dist.all_reduce(torch.ones(1))
+except Exception as e:
+    print(type(e).__name__, e)
+''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=32)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=33)

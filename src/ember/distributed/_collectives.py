@@ -79,15 +79,16 @@ def check_count(tensors, size, op_name, what):
 # -- moving arrays ---------------------------------------------------------------------------
 
 def host(t):
-    """The tensor's elements as a C-contiguous NumPy array (through host memory)."""
+    """The tensor's elements as a C-contiguous NumPy array of its shape (through host memory;
+    NOTE: not `np.ascontiguousarray`, which makes a 0-dim array 1-dim)."""
     check_dtype(t.dtype)
-    return np.ascontiguousarray(t.detach().cpu()._data)
+    return np.asarray(t.detach().cpu()._data, order="C")
 
 
 def write(t, array):
     """Write `array` into `t` in place (any strides, any device), outside autograd."""
     with no_grad():
-        t.copy_(wrap(np.ascontiguousarray(array)))
+        t.copy_(wrap(np.asarray(array, order="C")))
 
 
 def send(pg, rank, key, array):

@@ -131,7 +131,9 @@ class BatchNorm3d(_BatchNorm):
 
 class SyncBatchNorm(_BatchNorm):
     """Batch norm of any (N, C, ...) input whose statistics torch shares across the processes
-    of a group. ember runs in one process, where this is BatchNorm."""
+    of a group. ember shares none: without a process group (or in eval mode) this is
+    BatchNorm; with one, training on a CPU input is refused as torch refuses it (torch syncs
+    only GPU inputs)."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, process_group=None, device=None, dtype=None, *,
@@ -143,6 +145,19 @@ class SyncBatchNorm(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() < 2:
             raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        from ... import distributed
+        self._check_input_dim(input)
+        if input.shape[1] == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+        if self.training and input.device.type != "cuda" and distributed.is_initialized():
+            # (torch has counted the batch by then)
+            if self.track_running_stats and self.num_batches_tracked is not None:
+                self.num_batches_tracked.add_(1)
+            raise ValueError("SyncBatchNorm expected input tensor to be on GPU or XPU or "
+                             "privateuseone")
+        return super().forward(input)
 
     @classmethod
     def convert_sync_batchnorm(cls, module, process_group=None):
