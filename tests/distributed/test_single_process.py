@@ -171,7 +171,72 @@ def test_world_of_one_keeps_zero_dim_tensors_and_refuses_sync_batchnorm_on_cpu()
     finally:
         dist.destroy_process_group()
     bn = ember.nn.SyncBatchNorm(3, eps=0.0)       # no group: plain batch norm
-    assert bn(ember.tensor([[1., 2., 3.], [3., 4., 1.]])).tolist() == [[-1., -1., 1.], [1., 1., -1.]]
+    out = bn(ember.tensor([[1., 2., 3.], [3., 4., 1.]]))
+    assert out.tolist() == [[-1., -1., 1.], [1., 1., -1.]]
     with pytest.raises(ValueError, match="^SyncBatchNorm number of input channels should be "
                                          "non-zero$"):
         bn(ember.ones(2, 0))
+
+
+def test_reduce_op_prints_as_torch_enum():
+    assert str(dist.ReduceOp.SUM) == "RedOpType.SUM" and f"{dist.ReduceOp.MAX}" == "RedOpType.MAX"
+    assert "%s" % dist.ReduceOp.AVG == "RedOpType.AVG" and int(dist.ReduceOp.MIN) == 3
+    with pytest.raises(TypeError, match="^unsupported format string passed to torch"):
+        f"{dist.ReduceOp.SUM:>10}"
+
+
+def test_debug_level_and_launcher_questions(monkeypatch):
+    assert str(dist.get_debug_level()) == "DebugLevel.OFF"
+    assert repr(dist.DebugLevel.DETAIL) == "<DebugLevel.DETAIL: 2>"
+    assert dist.DebugLevel.INFO != 1 and int(dist.DebugLevel.INFO) == 1
+    try:
+        dist.set_debug_level(dist.DebugLevel.INFO)
+        assert dist.get_debug_level() is dist.DebugLevel.INFO
+        monkeypatch.setenv("TORCH_DISTRIBUTED_DEBUG", "detail")
+        dist.set_debug_level_from_env()
+        assert dist.get_debug_level() is dist.DebugLevel.DETAIL
+        monkeypatch.setenv("TORCH_DISTRIBUTED_DEBUG", "")
+        with pytest.raises(ValueError, match="^The value of TORCH_DISTRIBUTED_DEBUG must be "
+                                             "OFF, INFO, or DETAIL.$"):
+            dist.set_debug_level_from_env()
+        with pytest.raises(TypeError, match=r"(?s)^set_debug_level\(\): incompatible "
+                                            r"function arguments.*\n\nInvoked with: 1$"):
+            dist.set_debug_level(1)
+    finally:
+        dist.set_debug_level(dist.DebugLevel.OFF)
+    monkeypatch.delenv("TORCHELASTIC_RUN_ID", raising=False)
+    assert dist.is_torchelastic_launched() is False
+    monkeypatch.setenv("TORCHELASTIC_RUN_ID", "none")
+    assert dist.is_torchelastic_launched() is True
+
+
+def test_new_group_and_reduction_argument_errors():
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        # duplicates first (the sorted list), then the size, then each rank
+        with pytest.raises(ValueError, match=r"^ranks list must not contain duplicate "
+                                             r"entries, got \[0, 1, 1\]$"):
+            dist.new_group([1, 0, 1])
+        with pytest.raises(ValueError, match="^the new group's world size should be less"):
+            dist.new_group([0, 5])
+        with pytest.raises(ValueError, match=r"^Rank -1 is out of range. Valid ranks are 0 to "
+                                             r"0 \(world_size=1\)$"):
+            dist.new_group([-1])
+        # an op that is no reduction fails where torch's binding sets it on the options
+        for call, options in [(lambda op: dist.all_reduce(ember.ones(1), op=op),
+                               "AllreduceOptions"),
+                              (lambda op: dist.reduce(ember.ones(1), 0, op=op),
+                               "ReduceOptions")]:
+            for op in ["sum", None, dist.ReduceOp.PREMUL_SUM]:
+                with pytest.raises(TypeError) as info:
+                    call(op)
+                text = str(info.value)
+                assert text.startswith("(): incompatible function arguments. The following "
+                                       "argument types are supported:\n    1. (self: torch."
+                                       f"_C._distributed_c10d.{options}, arg0: torch._C."
+                                       "_distributed_c10d.ReduceOp) -> None\n\nInvoked with: "
+                                       f"<torch.distributed.distributed_c10d.{options} object "
+                                       "at 0x")
+                assert text.endswith(f">, {op!r}")
+    finally:
+        dist.destroy_process_group()

@@ -2969,6 +2969,74 @@ try:
 except Exception as e:
     print(type(e).__name__, e)
 ''',
+    'ddp2': PRELUDE + r'''
+import os, socket
+dist = torch.distributed
+s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]; s.close()
+os.environ['MASTER_ADDR'] = '127.0.0.1'; os.environ['MASTER_PORT'] = str(port); os.environ['RANK'] = '0'; os.environ['WORLD_SIZE'] = '1'; os.environ['LOCAL_RANK'] = '0'
+print(dist.is_torchelastic_launched())
+dist.init_process_group(backend='gloo')
+def t(fn):
+    try:
+        r = fn(); print('ok', r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split('\n')[0][:200])
+try:
+    print(dist.get_rank(), dist.get_world_size(), int(os.environ['LOCAL_RANK']), dist.get_global_rank(dist.group.WORLD, 0), dist.get_group_rank(dist.group.WORLD, 0))
+    for dt in [torch.float32, torch.float64, torch.int64, torch.int32, torch.bfloat16, torch.float16, torch.bool, torch.uint8, torch.complex64]:
+        for op in [dist.ReduceOp.SUM, dist.ReduceOp.AVG, dist.ReduceOp.PRODUCT, dist.ReduceOp.MIN, dist.ReduceOp.BAND]:
+            x = torch.tensor([1, 0, 3]).to(dt)
+            try:
+                dist.all_reduce(x, op=op); print(dt, op, x)
+            except Exception as e:
+                print(dt, op, type(e).__name__, str(e).split('\n')[0][:150])
+    out = torch.zeros(3); t(lambda: dist.all_gather_into_tensor(out, torch.tensor([1., 2., 3.])) or out)
+    out = torch.zeros(2); t(lambda: dist.reduce_scatter_tensor(out, torch.tensor([1., 2.])) or out)
+    t(lambda: dist.all_gather_into_tensor(torch.zeros(4), torch.ones(3)))
+    t(lambda: (lambda o: (dist.all_to_all_single(o, torch.arange(4.)), o)[1])(torch.zeros(4)))
+    objs = [{'a': 1}, [2]]; t(lambda: (dist.broadcast_object_list(objs, src=0), objs)[1])
+    g = [None]; t(lambda: (dist.gather(torch.tensor(3.), [torch.zeros(())], dst=0)))
+    t(lambda: (lambda o: (dist.scatter(o, [torch.tensor(7.)], src=0), o)[1])(torch.zeros(())))
+    t(lambda: dist.monitored_barrier())
+    t(lambda: dist.barrier())
+    pg = dist.new_group([0]); t(lambda: (dist.get_world_size(pg), dist.get_rank(pg), type(pg).__name__))
+    x = torch.ones(2); t(lambda: (dist.all_reduce(x, group=pg), x)[1])
+    t(lambda: dist.new_group([0, 0]))
+    t(lambda: dist.all_reduce([torch.ones(1)]))
+    t(lambda: dist.all_reduce(torch.ones(1), op='sum'))
+    t(lambda: dist.all_gather([torch.zeros(2), torch.zeros(2)], torch.ones(2)))
+    t(lambda: dist.all_gather([torch.zeros(3)], torch.ones(2)))
+    t(lambda: dist.all_gather([torch.zeros(2, dtype=torch.long)], torch.ones(2)))
+    t(lambda: dist.reduce(torch.ones(1), dst=3))
+    t(lambda: dist.all_reduce(torch.ones(2, 2).t()))
+    t(lambda: dist.all_reduce(torch.ones(4)[::2]))
+    t(lambda: dist.get_backend(pg))
+    t(lambda: dist.get_debug_level())
+    t(lambda: (dist.Backend.GLOO, dist.Backend('gloo'), dist.Backend.NCCL))
+    t(lambda: dist.is_gloo_available())
+    t(lambda: dist.is_nccl_available())
+    t(lambda: dist.is_mpi_available())
+    torch.manual_seed(0)
+    m = nn.Linear(3, 2); m2 = nn.Linear(3, 2)
+    class Two(nn.Module):
+        def __init__(self):
+            super().__init__(); self.a = m; self.b = m2
+        def forward(self, x): return self.a(x)
+    ddp = nn.parallel.DistributedDataParallel(Two(), find_unused_parameters=True, gradient_as_bucket_view=True, broadcast_buffers=False)
+    ddp(torch.ones(1, 3)).sum().backward(); print(m.weight.grad, m2.weight.grad)
+    ddp2 = nn.parallel.DistributedDataParallel(Two())
+    ddp2(torch.ones(1, 3)).sum().backward(); print('unused ok', m2.weight.grad)
+    ddp2(torch.ones(1, 3)).sum().backward(); print('second')
+    t(lambda: nn.parallel.DistributedDataParallel(nn.Linear(1, 1), device_ids=[0]))
+    t(lambda: nn.parallel.DistributedDataParallel(nn.ReLU()))
+    with ddp.join():
+        ddp(torch.ones(1, 3))
+    print(ddp.require_backward_grad_sync if hasattr(ddp, 'require_backward_grad_sync') else None)
+    print(ddp.module.a is m, ddp.device_ids, ddp.output_device, ddp.broadcast_buffers, ddp.find_unused_parameters, ddp.dim)
+finally:
+    dist.destroy_process_group()
+    for k in ['MASTER_ADDR', 'MASTER_PORT', 'RANK', 'WORLD_SIZE', 'LOCAL_RANK']: os.environ.pop(k)
+''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=33)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=34)

@@ -199,13 +199,15 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
     world = default_group()
     size = world.size()
     ranks = list(range(size)) if ranks is None else sorted(ranks)
+    if len(set(ranks)) != len(ranks):
+        raise ValueError(f"ranks list must not contain duplicate entries, got {ranks}")
     if len(ranks) > size:
         raise ValueError("the new group's world size should be less or equal to the world "
                          "size set by init_process_group")
     for r in ranks:
         if r < 0 or r >= size:
-            raise ValueError("The new group's rank should be within the world_size set by "
-                             "init_process_group")
+            raise ValueError(f"Rank {r} is out of range. Valid ranks are 0 to {size - 1} "
+                             f"(world_size={size})")
     _World.created += 1
     name = str(_World.created)
     timeout_s = world._timeout_s if timeout is None else timeout.total_seconds()

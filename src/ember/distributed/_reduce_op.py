@@ -18,6 +18,17 @@ class RedOpType(enum.IntEnum):
     BXOR = 7
     PREMUL_SUM = 8
 
+    # printed as torch's (pybind) enum: `RedOpType.SUM`, not the int's "0"; a format spec is
+    # refused, as object.__format__ refuses it
+    def __str__(self):
+        return f"RedOpType.{self.name}"
+
+    def __format__(self, spec):
+        if spec:
+            raise TypeError("unsupported format string passed to "
+                            "torch._C._distributed_c10d.RedOpType.__format__")
+        return str(self)
+
 
 class ReduceOp:
     """The reductions: `ReduceOp.SUM`, `AVG`, `PRODUCT`, `MIN`, `MAX`, `BAND`, `BOR`, `BXOR`
@@ -43,10 +54,21 @@ def check_dtype(dtype):
         raise RuntimeError("Invalid scalar type")
 
 
+_OPTIONS = {"all_reduce": "AllreduceOptions", "reduce": "ReduceOptions",
+            "reduce_scatter": "ReduceScatterOptions"}
+
+
 def check_reduce_op(op, dtype, op_name):
-    """torch's errors for a reduction its gloo backend cannot do on `dtype`."""
+    """torch's errors for a reduction its gloo backend cannot do on `dtype`; an `op` that is
+    no reduction ("sum", None, PREMUL_SUM without its factor) fails where torch's binding
+    sets it on the collective's options, with pybind's text."""
     if not isinstance(op, RedOpType) or op is RedOpType.PREMUL_SUM:
-        raise TypeError(f"{op_name}(): the gloo backend does not support the reduction {op!r}")
+        options = _OPTIONS[op_name]
+        raise TypeError(
+            f"(): incompatible function arguments. The following argument types are "
+            f"supported:\n    1. (self: torch._C._distributed_c10d.{options}, arg0: "
+            f"torch._C._distributed_c10d.ReduceOp) -> None\n\nInvoked with: "
+            f"<torch.distributed.distributed_c10d.{options} object at 0x{id(op):x}>, {op!r}")
     if dtype.is_complex and op in _NOT_COMPLEX:
         raise ValueError(f"{op_name} does not support RedOpType.{op.name} on complex tensors")
     if op in (RedOpType.BAND, RedOpType.BOR, RedOpType.BXOR) and \

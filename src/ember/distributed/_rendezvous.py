@@ -10,7 +10,8 @@ from ._transport import Mesh
 from ._transport_mpi import MpiMesh, mpi_available
 
 __all__ = ["init_process_group", "is_available", "is_gloo_available", "is_nccl_available",
-           "is_mpi_available", "is_ucc_available", "is_xccl_available", "is_backend_available"]
+           "is_mpi_available", "is_ucc_available", "is_xccl_available", "is_backend_available",
+           "is_torchelastic_launched"]
 
 default_pg_timeout = timedelta(minutes=30)
 
@@ -39,6 +40,12 @@ def is_ucc_available():
 
 def is_xccl_available():
     return False
+
+
+def is_torchelastic_launched():
+    """Whether this process was started by a launcher (torchrun, `ember.distributed.run`):
+    the launcher's run id is in the environment (TORCHELASTIC_RUN_ID)."""
+    return os.getenv("TORCHELASTIC_RUN_ID") is not None
 
 
 def is_backend_available(backend):

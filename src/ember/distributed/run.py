@@ -1,6 +1,7 @@
 """The launcher, as torchrun: `python -m ember.distributed.run --nproc-per-node=2 train.py
 args` starts that many copies of the script on this machine, each with RANK, LOCAL_RANK,
-WORLD_SIZE, LOCAL_WORLD_SIZE, MASTER_ADDR and MASTER_PORT in its environment (so that
+WORLD_SIZE, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT and TORCHELASTIC_RUN_ID ("none", as
+torchrun's default run id; `is_torchelastic_launched()` reads it) in its environment (so that
 `init_process_group("gloo")` finds the others through "env://"), and waits for them: if one
 fails, the others are stopped and the launcher exits with its code.
 
@@ -67,7 +68,8 @@ def main(argv=None, local_rank_argument=False):
         env = dict(os.environ, RANK=str(args.node_rank * n + local_rank),
                    LOCAL_RANK=str(local_rank), WORLD_SIZE=str(world),
                    LOCAL_WORLD_SIZE=str(n), GROUP_RANK=str(args.node_rank),
-                   MASTER_ADDR=args.master_addr, MASTER_PORT=str(args.master_port))
+                   MASTER_ADDR=args.master_addr, MASTER_PORT=str(args.master_port),
+                   TORCHELASTIC_RUN_ID="none")
         command = _command(args, local_rank if local_rank_argument else None)
         procs.append(subprocess.Popen(command, env=env))
     return _wait(procs)
