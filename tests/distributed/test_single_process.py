@@ -240,3 +240,26 @@ def test_new_group_and_reduction_argument_errors():
                 assert text.endswith(f">, {op!r}")
     finally:
         dist.destroy_process_group()
+
+
+def test_ddp_device_arguments_as_torch_checks_them():
+    from ember.nn.parallel import DistributedDataParallel as DDP
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        # a CPU module takes no device_ids/output_device (a falsy one is ignored)
+        for kw in [{"device_ids": [0]}, {"device_ids": ["cpu"]}, {"output_device": "cpu"}]:
+            with pytest.raises(ValueError, match=r"^DistributedDataParallel device_ids and "
+                               r"output_device arguments only work with single-device/multiple-"
+                               r"device GPU modules or CPU modules, but got device_ids .*, "
+                               r"output_device .*, and module parameters "
+                               r"\{device\(type='cpu'\)\}\.$"):
+                DDP(ember.nn.Linear(1, 1), **kw)
+        with pytest.raises(ValueError, match="^device_ids can only be None or contain a single "
+                                             "element.$"):
+            DDP(ember.nn.Linear(1, 1), device_ids=[0, 1])
+        d = DDP(ember.nn.Linear(1, 1), device_ids=[], output_device=0, bucket_cap_mb=1.5)
+        assert (d.device_ids, d.output_device, d.device_type) == (None, None, "cpu")
+        assert d.is_multi_device_module is False and d.mixed_precision is None
+        assert (d.bucket_bytes_cap, d.broadcast_bucket_size) == (1572864, 262144000)
+    finally:
+        dist.destroy_process_group()

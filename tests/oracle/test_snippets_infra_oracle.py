@@ -3026,11 +3026,14 @@ try:
     ddp(torch.ones(1, 3)).sum().backward(); print(m.weight.grad, m2.weight.grad)
     ddp2 = nn.parallel.DistributedDataParallel(Two())
     ddp2(torch.ones(1, 3)).sum().backward(); print('unused ok', m2.weight.grad)
-    ddp2(torch.ones(1, 3)).sum().backward(); print('second')
+    t(lambda: ddp2(torch.ones(1, 3)).sum().backward())
+    t(lambda: ddp2(torch.ones(1, 3)).sum().backward())
     t(lambda: nn.parallel.DistributedDataParallel(nn.Linear(1, 1), device_ids=[0]))
     t(lambda: nn.parallel.DistributedDataParallel(nn.ReLU()))
-    with ddp.join():
-        ddp(torch.ones(1, 3))
+    for kw in [dict(device_ids=[0]), dict(output_device=0), dict(device_ids=[]), dict(device_ids=[0, 1]), dict(device_ids=['cpu']), dict(output_device='cpu')]:
+        t(lambda: (lambda d: (d.device_ids, d.output_device, d.device_type, d.is_multi_device_module))(nn.parallel.DistributedDataParallel(nn.Linear(1, 1), **kw)))
+    d = nn.parallel.DistributedDataParallel(nn.Linear(1, 1), bucket_cap_mb=1.5)
+    print(d.bucket_bytes_cap, d.broadcast_bucket_size, d.mixed_precision, d.static_graph, d.gradient_as_bucket_view)
     print(ddp.require_backward_grad_sync if hasattr(ddp, 'require_backward_grad_sync') else None)
     print(ddp.module.a is m, ddp.device_ids, ddp.output_device, ddp.broadcast_buffers, ddp.find_unused_parameters, ddp.dim)
 finally:

@@ -62,6 +62,15 @@ def _output_tensors(obj):
             yield from _output_tensors(x)
 
 
+def _device_index(device):
+    """A GPU's index from an int, "cuda:1" or a device."""
+    if isinstance(device, int):
+        return device
+    from ..._device import device as as_device
+    index = as_device(device).index
+    return 0 if index is None else index
+
+
 def _reached_leaves(outputs):
     """The ids of the leaves whose AccumulateGrad nodes the outputs' graph reaches."""
     seen, found = set(), set()
@@ -97,9 +106,11 @@ class DistributedDataParallel(Module):
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't "
                                "have any parameter that requires a gradient.")
         self.module = module
-        self.device_ids = device_ids
-        self.output_device = output_device
+        self._place(module, device_ids, output_device)
         self.dim = dim
+        self.mixed_precision = mixed_precision
+        self.bucket_bytes_cap = int((25 if bucket_cap_mb is None else bucket_cap_mb) * 1024 * 1024)
+        self.broadcast_bucket_size = 250 * 1024 * 1024
         self.process_group = dist.group.WORLD if process_group is None else process_group
         if self.process_group is None:
             raise ValueError("Default process group has not been initialized, please make "
@@ -118,6 +129,31 @@ class DistributedDataParallel(Module):
                                self.process_group)
         for p in self._params:
             p.register_post_accumulate_grad_hook(self._grad_ready)
+
+    def _place(self, module, device_ids, output_device):
+        """torch's checks of `device_ids`/`output_device`: they name the one GPU of a
+        single-GPU module; a CPU or multi-device module takes neither."""
+        if device_ids is not None and len(device_ids) > 1:
+            raise ValueError("device_ids can only be None or contain a single element.")
+        devices = {p.device for p in module.parameters()}
+        types = {d.type for d in devices}
+        if len(types) != 1:
+            raise ValueError(f"DistributedDataParallel's input module must be on the same type "
+                             f"of devices, but input module parameters locate in {types}.")
+        self.device_type = next(iter(types))
+        self.is_multi_device_module = len(devices) > 1
+        if not device_ids or self.device_type == "cpu" or self.is_multi_device_module:
+            if device_ids or output_device:
+                raise ValueError(
+                    f"DistributedDataParallel device_ids and output_device arguments only work "
+                    f"with single-device/multiple-device GPU modules or CPU modules, but got "
+                    f"device_ids {device_ids}, output_device {output_device}, and module "
+                    f"parameters {devices}.")
+            self.device_ids = self.output_device = None
+        else:
+            self.device_ids = [_device_index(d) for d in device_ids]
+            self.output_device = _device_index(device_ids[0] if output_device is None
+                                               else output_device)
 
     @contextmanager
     def no_sync(self):
