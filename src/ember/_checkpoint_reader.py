@@ -13,7 +13,7 @@ import zlib
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _warn
 from ._device import CPU_BACKEND, backend_for, backend_of, device
 from ._safetensors import load_file
 from ._storage import Storage
@@ -322,6 +322,8 @@ def _load_file(file, path, map_location, pickle_module, weights_only, mmap, pick
 
 def _unpickle(file, pickle_module, weights_only, persistent_load, pickle_load_args):
     """One pickle from `file`, with torch's wording around a weights-only refusal."""
+    if weights_only:
+        _check_protocol(file)
     base = getattr(pickle_module, "Unpickler", pickle.Unpickler)
     unpickler = _unpickler_class(base)(file, torch_globals(), counterpart, weights_only,
                                        persistent_load, **pickle_load_args)
@@ -338,6 +340,25 @@ _FRAME = 0x95       # the pickle opcode of protocol 4's frames, which torch's we
                     # unpickler does not know
 
 
+def _check_protocol(file):
+    """What torch's weights-only unpickler does at a pickle's start: a protocol other than 2
+    (torch.save's) is warned about, and protocol 4's frame opcode, which it does not know,
+    refused (so `torch.save(..., pickle_protocol=4)` files load only with
+    weights_only=False)."""
+    start = file.tell()
+    head = file.read(3)
+    file.seek(start)
+    if len(head) < 2 or head[0] != pickle.PROTO[0]:
+        return
+    if head[1] != 2:
+        _warn.warn(f"Detected pickle protocol {head[1]} in the checkpoint, which was not the "
+                   f"default pickle protocol used by `torch.load` (2). The weights_only "
+                   f"Unpickler might not support all instructions implemented by this "
+                   f"protocol, please file an issue for adding support if you encounter this.")
+    if len(head) == 3 and head[2] == _FRAME:
+        raise pickle.UnpicklingError(weights_only_message(f"Unsupported operand {_FRAME}"))
+
+
 def _legacy_magic(file, pickle_module, weights_only, pickle_load_args):
     """The first pickle of a file that is not a zip archive: the legacy format's magic number.
     A file that is no pickle at all (a text file, a web page) fails here, and torch lets its
@@ -346,12 +367,8 @@ def _legacy_magic(file, pickle_module, weights_only, pickle_load_args):
     for the common cases are rebuilt from Python's (an unknown opcode is an "Unsupported
     operand" inside the weights-only message; a missing memo entry a KeyError; a missing mark
     an IndexError)."""
-    start = file.tell()
-    head = file.read(3)
-    file.seek(start)
-    if weights_only and len(head) == 3 and head[0] == pickle.PROTO[0] and head[1] >= 4 \
-            and head[2] == _FRAME:
-        raise pickle.UnpicklingError(weights_only_message(f"Unsupported operand {_FRAME}"))
+    if weights_only:
+        _check_protocol(file)
     base = getattr(pickle_module, "Unpickler", pickle.Unpickler)
     unpickler = _unpickler_class(base)(file, torch_globals(), counterpart, weights_only,
                                        _no_persistent_id, **pickle_load_args)
