@@ -263,3 +263,40 @@ def test_ddp_device_arguments_as_torch_checks_them():
         assert (d.bucket_bytes_cap, d.broadcast_bucket_size) == (1572864, 262144000)
     finally:
         dist.destroy_process_group()
+
+
+def test_torch_2_13_names_and_counts(monkeypatch):
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        out = ember.zeros(2)
+        assert dist.all_gather_single(out, ember.tensor([1., 2.])) is None
+        assert out.tolist() == [1., 2.]
+        dist.reduce_scatter_single(out, ember.tensor([3., 4.]))
+        assert out.tolist() == [3., 4.]
+        for name, call in [("all_gather_into_tensor", dist.all_gather_into_tensor),
+                           ("reduce_scatter_tensor", dist.reduce_scatter_tensor)]:
+            new = name.replace("into_tensor", "single").replace("_tensor", "_single")
+            with pytest.warns(FutureWarning, match=f"^`torch.distributed.{name}` is deprecated. "
+                                                   f"Please use `torch.distributed.{new}` "
+                                                   f"instead.$"):
+                call(out, ember.tensor([5., 6.]))
+            assert out.tolist() == [5., 6.]
+        # the default group plus each one made since, destroyed or not
+        assert dist.get_pg_count() == 1
+        sub = dist.new_group([0])
+        dist.destroy_process_group(sub)
+        assert dist.get_pg_count() == 2
+    finally:
+        dist.destroy_process_group()
+    assert dist.get_pg_count() == 0
+    assert dist.get_default_backend_for_device("cpu") == "gloo"
+    assert dist.get_default_backend_for_device(ember.device("cuda:1")) == "nccl"
+    with pytest.raises(ValueError, match="^Default backend not registered for device : meta$"):
+        dist.get_default_backend_for_device("meta")
+    monkeypatch.delenv("LOCAL_RANK", raising=False)
+    with pytest.raises(RuntimeError, match="^LOCAL_RANK is not in the environment. Consider "
+                                           "passing fallback_rank"):
+        dist.get_node_local_rank()
+    assert dist.get_node_local_rank(fallback_rank=3) == 3
+    monkeypatch.setenv("LOCAL_RANK", "2")
+    assert dist.get_node_local_rank(fallback_rank=3) == 2

@@ -493,6 +493,54 @@ def nondet(t):
     return t[:torch.randint(1, 3, (1,)).item()].sum() if False else t * torch.rand(1)
 o = from_cp.checkpoint(nondet, t0, use_reentrant=False, preserve_rng_state=True); o.sum().backward(); print('nondet ok')
 ''',
+    'resume': PRELUDE + r'''
+import warnings
+LR = torch.optim.lr_scheduler
+def run(make_sched, total=6, resume_at=3):
+    torch.manual_seed(0)
+    m = nn.Linear(2, 1); opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+    s = make_sched(opt, -1)
+    lrs = []
+    for ep in range(total):
+        opt.step(); s.step(); lrs.append(round(opt.param_groups[0]['lr'], 10))
+        if ep == resume_at - 1:
+            osd = opt.state_dict()
+    m2 = nn.Linear(2, 1); opt2 = torch.optim.SGD(m2.parameters(), lr=0.1, momentum=0.9)
+    opt2.load_state_dict(osd)
+    print('  initial_lr' in opt2.param_groups[0], opt2.param_groups[0].get('initial_lr'), opt2.param_groups[0]['lr'])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try:
+            s2 = make_sched(opt2, resume_at - 1)
+            lrs2 = []
+            for ep in range(resume_at, total):
+                opt2.step(); s2.step(); lrs2.append(round(opt2.param_groups[0]['lr'], 10))
+            print(lrs[resume_at:] == lrs2, lrs, lrs2)
+        except Exception as e:
+            print(type(e).__name__, e)
+        for x in w: print('  warn', str(x.message)[:150])
+run(lambda o, le: LR.StepLR(o, 2, gamma=0.5, last_epoch=le))
+run(lambda o, le: LR.MultiStepLR(o, [1, 4], gamma=0.5, last_epoch=le))
+run(lambda o, le: LR.ExponentialLR(o, 0.9, last_epoch=le))
+run(lambda o, le: LR.CosineAnnealingLR(o, 5, last_epoch=le))
+run(lambda o, le: LR.LambdaLR(o, lambda e: 1 / (e + 1), last_epoch=le))
+run(lambda o, le: LR.LinearLR(o, 0.5, total_iters=4, last_epoch=le))
+run(lambda o, le: LR.PolynomialLR(o, total_iters=5, last_epoch=le))
+run(lambda o, le: LR.OneCycleLR(o, max_lr=1.0, total_steps=10, last_epoch=le))
+run(lambda o, le: LR.CosineAnnealingWarmRestarts(o, T_0=2, last_epoch=le))
+run(lambda o, le: LR.CyclicLR(o, 0.01, 0.1, step_size_up=2, last_epoch=le))
+torch.manual_seed(0)
+m = nn.Linear(2, 1); opt = torch.optim.SGD(m.parameters(), lr=0.1)
+try:
+    LR.StepLR(opt, 2, last_epoch=3)
+except KeyError as e:
+    print('KeyError', e)
+s = LR.StepLR(opt, 2)
+for i in range(3): opt.step(); s.step()
+sd = s.state_dict()
+s3 = LR.StepLR(opt, 5); s3.load_state_dict(sd); print(s3.step_size, s3.last_epoch, s3.get_last_lr())
+s3.step(); print(s3.get_last_lr(), opt.param_groups[0]['lr'])
+''',
     'sched': PRELUDE + r'''
 torch.manual_seed(0)
 def mk(lr=0.1):
@@ -1001,6 +1049,62 @@ td = U.TensorDataset(torch.arange(6).view(3, 2))
 t(lambda: list(U.DataLoader(td, batch_size=2, collate_fn=lambda b: b)))
 t(lambda: list(U.DataLoader(td, batch_size=2, collate_fn=list)))
 t(lambda: next(iter(U.DataLoader(A(4), batch_size=2, collate_fn=torch.tensor))))
+''',
+    'data5': PRELUDE + r'''
+import random
+import numpy
+U = torch.utils.data
+class R(U.Dataset):
+    def __len__(self): return 6
+    def __getitem__(self, i):
+        info = U.get_worker_info()
+        return (i, info.id if info else -1, round(random.random(), 6), round(float(numpy.random.rand()), 6), round(torch.rand(1).item(), 6), torch.initial_seed() % 10**6, numpy.random.get_state()[1][0])
+random.seed(0); numpy.random.seed(0)
+for seed in (0, 1):
+    torch.manual_seed(seed)
+    for b in U.DataLoader(R(), batch_size=2, num_workers=2, collate_fn=lambda b: b):
+        print(b)
+g = torch.Generator(); g.manual_seed(7)
+for b in U.DataLoader(R(), batch_size=3, num_workers=2, collate_fn=lambda b: b, generator=g, shuffle=True):
+    print(b)
+print(torch.rand(1).item() if False else round(torch.rand(1).item(), 6), round(random.random(), 6), round(float(numpy.random.rand()), 6))
+''',
+    'data6': PRELUDE + r'''
+import warnings
+U = torch.utils.data
+def t(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try:
+            r = fn(); print('ok', type(r).__name__ if hasattr(r, 'dataset') else r)
+        except Exception as e:
+            print(type(e).__name__, str(e).split('\n')[0][:300])
+        for x in w:
+            print('  warn', x.category.__name__, str(x.message)[:300])
+t(lambda: [b for b in U.DataLoader(list(range(4)), batch_size=2, pin_memory=True)])
+t(lambda: [b.is_pinned() for b in U.DataLoader(list(range(4)), batch_size=2, pin_memory=True, num_workers=2)])
+t(lambda: [b for b in U.DataLoader(list(range(4)), batch_size=2, pin_memory=True, pin_memory_device='cpu')])
+t(lambda: [b for b in U.DataLoader(list(range(4)), batch_size=2, multiprocessing_context='fork', num_workers=1)])
+t(lambda: U.DataLoader(list(range(4)), multiprocessing_context='fork'))
+t(lambda: U.DataLoader(list(range(4)), multiprocessing_context='nope', num_workers=1))
+t(lambda: U.DataLoader(list(range(4)), multiprocessing_context=3, num_workers=1))
+t(lambda: [b for b in U.DataLoader(list(range(4)), batch_size=2, num_workers=1, timeout=5)])
+t(lambda: U.DataLoader(list(range(4)), batch_size=0))
+t(lambda: U.DataLoader(list(range(4)), batch_size=-1))
+t(lambda: U.DataLoader(list(range(4)), batch_size=2.5))
+t(lambda: list(U.DataLoader(list(range(4)), batch_size=None, drop_last=True)))
+t(lambda: U.DataLoader(list(range(4)), sampler=[0, 1], shuffle=True))
+t(lambda: U.DataLoader(list(range(4)), shuffle=1))
+t(lambda: list(U.DataLoader(list(range(4)), shuffle=None)))
+t(lambda: U.DataLoader(list(range(4)), collate_fn=3))
+t(lambda: list(U.DataLoader(list(range(4)), worker_init_fn=lambda i: 1/0, num_workers=1)))
+t(lambda: list(U.DataLoader(list(range(4)), collate_fn=lambda b: 1/0)))
+class It(U.IterableDataset):
+    def __iter__(self): return iter(range(3))
+t(lambda: U.DataLoader(It(), sampler=[0]))
+t(lambda: U.DataLoader(It(), batch_sampler=[[0]]))
+t(lambda: list(U.DataLoader(It(), batch_size=2, drop_last=True)))
+t(lambda: U.DataLoader(It(), shuffle=False).sampler.__class__.__name__)
 ''',
     'samp2': PRELUDE + r'''
 import warnings, numpy
@@ -2782,7 +2886,11 @@ try:
     t(lambda: (lambda o: (dist.scatter(o, [torch.tensor(7.)], src=0), o)[1])(torch.zeros(())))
     t(lambda: dist.monitored_barrier())
     t(lambda: dist.barrier())
+    print(dist.get_pg_count())
     pg = dist.new_group([0]); t(lambda: (dist.get_world_size(pg), dist.get_rank(pg), type(pg).__name__))
+    print(dist.get_pg_count(), dist.get_node_local_rank(), dist.get_default_backend_for_device('cpu'))
+    out = torch.zeros(2); t(lambda: (dist.all_gather_single(out, torch.ones(2)), dist.reduce_scatter_single(out, torch.tensor([2., 3.])), out))
+    t(lambda: dist.new_group([-1]))
     x = torch.ones(2); t(lambda: (dist.all_reduce(x, group=pg), x)[1])
     t(lambda: dist.new_group([0, 0]))
     t(lambda: dist.all_reduce([torch.ones(1)]))
@@ -2825,4 +2933,4 @@ finally:
 ''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=33)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=36)

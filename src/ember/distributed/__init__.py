@@ -13,19 +13,22 @@ and their questions (`_group.py`), the collectives (`_collectives.py`, reduction
 """
 from datetime import timedelta
 
-from ._collectives import (all_gather, all_gather_into_tensor, all_reduce, all_to_all,
-                           all_to_all_single, barrier, broadcast, gather, monitored_barrier,
-                           reduce, reduce_scatter, reduce_scatter_tensor, scatter)
+from ._collectives import (all_gather, all_gather_into_tensor, all_gather_single, all_reduce,
+                           all_to_all, all_to_all_single, barrier, broadcast, gather,
+                           monitored_barrier, reduce, reduce_scatter, reduce_scatter_single,
+                           reduce_scatter_tensor, scatter)
 from ._debug import DebugLevel, get_debug_level, set_debug_level, set_debug_level_from_env
 from ._errors import DistBackendError, DistError, DistNetworkError, DistStoreError
 from ._group import (Backend, GroupMember, ProcessGroup, destroy_process_group,
-                     get_backend, get_global_rank, get_group_rank, get_process_group_ranks,
-                     get_rank, get_world_size, group, is_initialized, new_group)
+                     get_backend, get_global_rank, get_group_rank, get_pg_count,
+                     get_process_group_ranks, get_rank, get_world_size, group,
+                     is_initialized, new_group)
 from ._objects import (all_gather_object, broadcast_object_list, gather_object,
                        recv_object_list, scatter_object_list, send_object_list)
 from ._p2p import P2POp, batch_isend_irecv, irecv, isend, recv, send
 from ._reduce_op import ReduceOp
-from ._rendezvous import (default_pg_timeout, init_process_group, is_available,
+from ._rendezvous import (default_pg_timeout, get_default_backend_for_device,
+                          get_node_local_rank, init_process_group, is_available,
                           is_backend_available, is_gloo_available, is_mpi_available,
                           is_nccl_available, is_torchelastic_launched, is_ucc_available,
                           is_xccl_available)
@@ -46,4 +49,6 @@ __all__ = [
     "scatter_object_list", "send_object_list", "recv_object_list", "Store", "HashStore",
     "FileStore", "TCPStore", "PrefixStore", "DistError", "DistBackendError",
     "DistNetworkError", "DistStoreError", "timedelta", "DebugLevel", "get_debug_level",
-    "set_debug_level", "set_debug_level_from_env"]
+    "set_debug_level", "set_debug_level_from_env", "all_gather_single",
+    "reduce_scatter_single", "get_pg_count", "get_node_local_rank",
+    "get_default_backend_for_device"]

@@ -4,6 +4,7 @@ members of a group, keyed by the group's collective count (NOTE [ Distributed pr
 (`_reduce_op.combine`). Results are written into the caller's tensors in place."""
 import numpy as np
 
+from .. import _warn
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import no_grad
 from ._group import _World, not_member, resolve
@@ -217,12 +218,12 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     return run(pg, body, async_op, tensor_list)
 
 
-def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+def all_gather_single(output_tensor, input_tensor, group=None, async_op=False):
     """Every member's `input_tensor`, concatenated along dim 0 in group rank order, into
     `output_tensor` (gloo takes no stacked output, as in torch)."""
     check_tensor(output_tensor, "output_tensor")
     check_tensor(input_tensor, "input_tensor")
-    if not_member(group, "all_gather_into_tensor"):
+    if not_member(group, "all_gather_single"):
         return None
     pg = resolve(group)
     n = pg.size()
@@ -311,11 +312,11 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     return run(pg, body, async_op, [output])
 
 
-def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
+def reduce_scatter_single(output, input, op=ReduceOp.SUM, group=None, async_op=False):
     """`reduce_scatter` of `input` cut along dim 0 into one piece per member."""
     check_tensor(output, "output")
     check_tensor(input, "input")
-    if not_member(group, "reduce_scatter_tensor"):
+    if not_member(group, "reduce_scatter_single"):
         return None
     pg = resolve(group)
     n = pg.size()
@@ -406,3 +407,19 @@ def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
         send(pg, rank, key, empty)
     return None
 
+
+
+# -- torch 2.13's deprecated names -------------------------------------------------------------
+
+def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+    """Deprecated: `all_gather_single`."""
+    _warn.warn("`torch.distributed.all_gather_into_tensor` is deprecated. Please use "
+               "`torch.distributed.all_gather_single` instead.", FutureWarning)
+    return all_gather_single(output_tensor, input_tensor, group, async_op)
+
+
+def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):
+    """Deprecated: `reduce_scatter_single`."""
+    _warn.warn("`torch.distributed.reduce_scatter_tensor` is deprecated. Please use "
+               "`torch.distributed.reduce_scatter_single` instead.", FutureWarning)
+    return reduce_scatter_single(output, input, op, group, async_op)

@@ -140,6 +140,12 @@ def not_member(group, op_name):
     return True
 
 
+def get_pg_count():
+    """How many process groups exist: the default one and those `new_group` made since it
+    (destroying one does not count it off; destroying the default one resets the count)."""
+    return 0 if _World.default is None else 1 + _World.created
+
+
 def is_initialized():
     """Whether `init_process_group` has made the default group."""
     return _World.default is not None

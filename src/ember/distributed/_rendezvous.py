@@ -11,7 +11,8 @@ from ._transport_mpi import MpiMesh, mpi_available
 
 __all__ = ["init_process_group", "is_available", "is_gloo_available", "is_nccl_available",
            "is_mpi_available", "is_ucc_available", "is_xccl_available", "is_backend_available",
-           "is_torchelastic_launched"]
+           "is_torchelastic_launched", "get_node_local_rank",
+           "get_default_backend_for_device"]
 
 default_pg_timeout = timedelta(minutes=30)
 
@@ -40,6 +41,30 @@ def is_ucc_available():
 
 def is_xccl_available():
     return False
+
+
+def get_node_local_rank(fallback_rank=None):
+    """This process's rank on its machine: LOCAL_RANK (set by the launcher), else
+    `fallback_rank`."""
+    if "LOCAL_RANK" in os.environ:
+        return int(os.environ["LOCAL_RANK"])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank "
+                       "to allow `get_node_local_rank` to work, assuming you are not running "
+                       "in a multi-device context and want the code to run locally instead.")
+
+
+_DEVICE_BACKENDS = {"cpu": "gloo", "cuda": "nccl", "xpu": "xccl"}
+
+
+def get_default_backend_for_device(device):
+    """torch's backend for a device type: "gloo" for the CPU, "nccl" for CUDA."""
+    from .._device import device as as_device
+    kind = as_device(device).type
+    if kind not in _DEVICE_BACKENDS:
+        raise ValueError(f"Default backend not registered for device : {kind}")
+    return _DEVICE_BACKENDS[kind]
 
 
 def is_torchelastic_launched():
