@@ -155,6 +155,11 @@ def test_profiler_costs_nothing_when_off():
         pass                                        # no profile: no event, no error
 
 
+def test_profiler_activity_values_as_torch():
+    assert [(a.name, a.value) for a in ProfilerActivity] == [
+        ("CPU", 0), ("XPU", 1), ("MTIA", 4), ("CUDA", 2), ("HPU", 3), ("PrivateUse1", 5)]
+
+
 
 def _scheduled_run(sched, steps, **kwargs):
     """(step_num at each on_trace_ready call with the count of "mark" ranges then, the count
@@ -293,7 +298,7 @@ def test_autograd_profiler_entry_point():
     assert {"aten::exp", "aten::mul", "ExpBackward0"} <= keys
     with torch.autograd.profiler.profile(enabled=False) as off:
         x.exp()
-    assert list(off.events()) == []
+    assert off is None                              # torch's __enter__ gives nothing then
 
 
 def test_record_function_decorator_and_schedule():

@@ -2931,6 +2931,42 @@ finally:
     dist.destroy_process_group()
     for k in ['MASTER_ADDR', 'MASTER_PORT', 'RANK', 'WORLD_SIZE', 'LOCAL_RANK']: os.environ.pop(k)
 ''',
+    'prof': PRELUDE + r'''
+P = torch.profiler
+sch = P.schedule(wait=1, warmup=1, active=2, repeat=2, skip_first=1)
+print([sch(i) for i in range(10)])
+sch2 = P.schedule(wait=0, warmup=0, active=1)
+print([sch2(i) for i in range(4)])
+calls = []
+def ready(p):
+    calls.append(p.step_num)
+with P.profile(activities=[P.ProfilerActivity.CPU], schedule=sch, on_trace_ready=ready, record_shapes=True) as prof:
+    for i in range(10):
+        with P.record_function("train_step"):
+            torch.ones(2) + 1
+        prof.step()
+print(calls, prof.step_num)
+print(P.ProfilerActivity.CPU, list(P.ProfilerActivity.__members__)[:2], P.ProfilerAction.RECORD_AND_SAVE)
+with torch.autograd.profiler.record_function("x") as r:
+    pass
+print(type(r).__name__)
+with torch.autograd.profiler.profile(enabled=False) as p2:
+    torch.ones(1)
+print(p2.enabled if hasattr(p2, 'enabled') else None)
+try:
+    P.schedule(wait=-1, warmup=0, active=1)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    P.schedule(wait=0, warmup=0, active=0)
+except Exception as e:
+    print(type(e).__name__, e)
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    P.schedule(wait=0, warmup=0, active=1, repeat=0)
+    print([str(x.message)[:100] for x in w])
+''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=36)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=37)

@@ -23,8 +23,10 @@ class profile(_profile):
         return self.events() if self.enabled else None
 
     def __enter__(self):
-        if self.enabled:
-            self.start()
+        # (a disabled profile gives None to `with ... as prof`, as torch's)
+        if not self.enabled:
+            return None
+        self.start()
         return self
 
     def __exit__(self, *exc):

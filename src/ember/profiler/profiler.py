@@ -25,11 +25,12 @@ __all__ = ["profile", "record_function", "ProfilerActivity", "schedule", "Profil
 
 
 class ProfilerActivity(enum.Enum):
+    # (torch's values and member order)
     CPU = 0
-    CUDA = 1
-    XPU = 2
-    MTIA = 3
-    HPU = 4
+    XPU = 1
+    MTIA = 4
+    CUDA = 2
+    HPU = 3
     PrivateUse1 = 5
 
 
