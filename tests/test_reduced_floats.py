@@ -149,6 +149,28 @@ def test_half_plus_a_number_rounds_the_number(dtype):
 
 
 @pytest.mark.parametrize("dtype", [F16, BF16])
+@pytest.mark.parametrize("n", [3000, 37, 7])
+def test_half_add_with_alpha_takes_the_last_n_mod_32_one_by_one(dtype, n):
+    # NOTE [ Half add's scalar tail ]: 32 at a time in float32 with alpha rounded to the half
+    # type and one fused multiply-add; the last n % 32 in the half type's own arithmetic
+    a, b = _half(dtype, n)
+    b = (b.astype(F32) * 8).astype(dtype)
+    alpha = F32(dtype(-0.37))
+    vector = _exact_fma(b.astype(F32), alpha, a.astype(F32), F32).astype(dtype)
+    one_by_one = (a.astype(F32) + (alpha * b.astype(F32)).astype(dtype).astype(F32)).astype(dtype)
+    start = n - n % 32
+    expected = np.concatenate([vector[:start], one_by_one[start:]]).astype(F32)
+    assert np.array_equal(_values(ember.add(_tensor(a), _tensor(b), alpha=-0.37)), expected)
+    assert np.array_equal(_values(ember.sub(_tensor(a), _tensor(b), alpha=0.37)), expected)
+    inplace = _tensor(a)
+    inplace.add_(_tensor(b), alpha=-0.37)
+    assert np.array_equal(_values(inplace), expected)
+    if n == 3000:       # (enough elements on both sides for the two rules to differ)
+        assert not np.array_equal(vector[start:], one_by_one[start:])
+        assert not np.array_equal(vector[:start], one_by_one[:start])
+
+
+@pytest.mark.parametrize("dtype", [F16, BF16])
 def test_half_lerp_and_addcmul_round_once(dtype):
     a, b = _half(dtype)
     x, y = a.astype(F32), b.astype(F32)

@@ -52,3 +52,21 @@ def test_a_lazy_parameter_keeps_its_identity_through_a_cast():
     m.double()
     assert m.weight is w and type(w) is nn.parameter.UninitializedParameter
     assert w.dtype == torch.float64
+
+
+def test_clip_grad_norm_scales_half_gradients_by_the_float32_coefficient():
+    import ml_dtypes
+    import numpy as np
+    p1 = torch.ones(2, requires_grad=True)
+    p2 = torch.ones(2, dtype=torch.bfloat16, requires_grad=True)
+    p1.grad = torch.full((2,), 4.0)
+    p2.grad = torch.full((2,), 3.0, dtype=torch.bfloat16)
+    total = nn.utils.clip_grad_norm_([p1, p2], 1.0)
+    # (each tensor's norm in its own dtype: bfloat16's 3 * sqrt(2) is 4.25)
+    assert total.item() == np.float32(np.sqrt(np.float32(32.0) + np.float32(4.25) ** 2))
+    coef = np.float32(1.0) / (np.float32(total.item()) + np.float32(1e-6))
+    once = float(ml_dtypes.bfloat16(np.float32(3.0) * coef))
+    twice = float(ml_dtypes.bfloat16(np.float32(3.0) * np.float32(ml_dtypes.bfloat16(coef))))
+    assert once != twice            # rounding the coefficient to bfloat16 first shows
+    assert p2.grad.tolist() == [once, once]
+    assert p1.grad.tolist() == [float(np.float32(4.0) * coef)] * 2

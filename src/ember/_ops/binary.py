@@ -71,16 +71,39 @@ def _plus_multiple(xp, a, b, alpha, out, subtract=False):
         ufunc = xp.subtract if subtract else xp.add
         return ufunc(a, b) if out is None else ufunc(a, b, out=out)
     alpha = dtype.type(-alpha if subtract else alpha)
-    if dtype.itemsize == 2:
+    half = dtype.itemsize == 2
+    if half:
         # (a Python number operand is first rounded to the half dtype, as torch's tensor of it:
         # 70000 is inf in float16)
         a, b, alpha = (x.astype(np.float32) if hasattr(x, "astype") else
                        np.float32(dtype.type(x)) for x in (a, b, alpha))
     result = fma(b, alpha, a)
+    if half and xp is np:
+        _scalar_tail(result, a, b, alpha, dtype)
     if out is None:
         return result
     out[...] = result
     return out
+
+
+def _scalar_tail(result, a, b, alpha, dtype):
+    """NOTE [ Half add's scalar tail ]
+    torch's CPU kernel of `a + alpha * b` for float16/bfloat16 takes a contiguous run 32
+    elements at a time in float32 vectors (alpha rounded to the half type, one fused
+    multiply-add, one rounding: what `result` holds), and the last `n % 32` elements one by
+    one in the half type's own arithmetic: `alpha * b` rounded to it, then added. So are they
+    here, for two same-shape C-contiguous arrays (a parameter and its gradient in an optimizer
+    step); torch's order for other layouts is left aside."""
+    if not (hasattr(a, "shape") and hasattr(b, "shape") and a.shape == b.shape == result.shape
+            and a.flags.c_contiguous and b.flags.c_contiguous and result.flags.c_contiguous):
+        return
+    n = result.size
+    start = n - n % 32
+    if start == n:
+        return
+    flat_a, flat_b, flat = a.reshape(-1), b.reshape(-1), result.reshape(-1)
+    product = (flat_b[start:] * alpha).astype(dtype).astype(np.float32)
+    np.add(flat_a[start:], product, out=flat[start:])
 
 
 class Add(_Binary):

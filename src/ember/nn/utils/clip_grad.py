@@ -44,7 +44,9 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     coef = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
     with no_grad():
         for g in grads:
-            g.mul_(coef.to(g.dtype))
+            # (by the float32 coefficient itself: a bfloat16 gradient is rounded once, after
+            # the product, as torch's kernels compute)
+            g.mul_(coef if g.device == coef.device else coef.to(g.device))
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
