@@ -49,11 +49,21 @@ def test_binary_cross_entropy():
     np.testing.assert_allclose(
         F.binary_cross_entropy(T(P), T(target), weight=T(w), reduction="sum").numpy(),
         (expected * w).sum())
-    check_gradients(lambda p, t: F.binary_cross_entropy(p, t), P, target)
+    # (inside (0, 1): the finite differences must not step out of the target's range)
+    check_gradients(lambda p, t: F.binary_cross_entropy(p, t), P, Y.clip(0.1, 0.9))
     # log is clamped at -100: a certain but wrong prediction costs 100, not inf
     assert F.binary_cross_entropy(T([0.0]), T([1.0])).item() == 100.0
     with pytest.raises(RuntimeError, match="all elements of input should be between 0 and 1"):
         F.binary_cross_entropy(T([1.5]), T([1.0]))
+
+
+@pytest.mark.parametrize("x, t, which", [
+    ([0.5], [1.5], "target"), ([0.5], [-0.1], "target"), ([0.5], [float("nan")], "target"),
+    ([float("nan")], [0.5], "input"), ([1.5], [1.5], "input"),     # the input is checked first
+])
+def test_binary_cross_entropy_range_checks(x, t, which):
+    with pytest.raises(RuntimeError, match=f"all elements of {which} should be between 0 and 1"):
+        F.binary_cross_entropy(T(x), T(t))
 
 
 @pytest.mark.parametrize("w, bce, logits_weight, logits_pos_weight", [

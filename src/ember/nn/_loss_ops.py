@@ -249,8 +249,11 @@ def binary_cross_entropy(input, target, weight, reduction):
         raise _kernel_error("binary_cross_entropy", input.dtype)
     x, t = input._data, target._data
     xp = backend_of(x).xp
-    if x.size and ((x < 0) | (x > 1)).any():
+    # (NaN is out of range too: torch's kernel checks 0 <= v <= 1, input first)
+    if x.size and not ((x >= 0) & (x <= 1)).all():
         raise RuntimeError("all elements of input should be between 0 and 1")
+    if t.size and not ((t >= 0) & (t <= 1)).all():
+        raise RuntimeError("all elements of target should be between 0 and 1")
     log_x = xp.maximum(_rounded.log(xp, x), -100)
     log_1mx = xp.maximum(_rounded.log1p(xp, -x), -100)
     losses = (t - 1) * log_1mx - t * log_x      # (torch's kernel's arithmetic)
