@@ -1,6 +1,8 @@
 """Adadelta: step sizes from running averages of squared gradients and squared updates."""
 import numpy as np
 
+from .._ops._fused import fma
+from ._inplace import add_, addcmul_
 from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
@@ -64,17 +66,17 @@ class Adadelta(Optimizer):
                     grad = -grad
                 step_counter(state)[...] += 1
                 if weight_decay != 0:
-                    grad = grad + weight_decay * param
+                    grad = fma(param, weight_decay, grad)
                 square_avg = as_real(state["square_avg"]._data)
                 acc_delta = as_real(state["acc_delta"]._data)
                 square_avg *= rho
-                square_avg += (1 - rho) * (grad * grad)
+                addcmul_(square_avg, grad, grad, 1 - rho)
                 std = np.sqrt(square_avg + eps)
                 delta = np.sqrt(acc_delta + eps)
                 delta /= std
                 delta *= grad
                 acc_delta *= rho
-                acc_delta += (1 - rho) * (delta * delta)
-                param -= lr * delta
+                addcmul_(acc_delta, delta, delta, 1 - rho)
+                add_(param, delta, -lr)
                 p._bump_version()
         return loss

@@ -1,6 +1,8 @@
 """Adagrad: per-coordinate learning rates from the sum of squared past gradients."""
 import numpy as np
 
+from .._ops._fused import fma
+from ._inplace import addcmul_
 from .optimizer import (Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, step_counter,
                         zero_step, zeros_state)
 
@@ -85,13 +87,14 @@ class Adagrad(Optimizer):
                 step_t += 1
                 step = float(step_t)
                 if weight_decay != 0:
-                    grad = grad + weight_decay * param
+                    grad = fma(param, weight_decay, grad)
                 clr = lr / (1 + (step - 1) * lr_decay)
                 acc = as_real(state["sum"]._data)
-                acc += grad * grad
+                # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
+                addcmul_(acc, grad, grad, 1)
                 std = np.sqrt(acc)
                 std += eps
-                param -= clr * (grad / std)
+                param -= clr * grad / std      # (clr * grad) / std, as torch's addcdiv_
                 p._bump_version()
         return loss
 

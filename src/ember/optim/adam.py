@@ -1,9 +1,9 @@
 """Adam (and its decoupled-weight-decay form, used by AdamW)."""
-import math
-
 import numpy as np
 
+from .._ops._fused import fma
 from .._tensor import Tensor
+from ._inplace import addcmul_, lerp_
 from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, step_counter,
                         zero_step, zeros_state)
@@ -108,16 +108,17 @@ class Adam(Optimizer):
                     if decoupled:
                         param *= 1 - lr * weight_decay
                     else:
-                        grad = grad + weight_decay * param
-                exp_avg += (1 - beta1) * (grad - exp_avg)          # lerp towards grad
+                        grad = fma(param, weight_decay, grad)
+                # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
+                lerp_(exp_avg, grad, 1 - beta1)
                 exp_avg_sq *= beta2
-                exp_avg_sq += (1 - beta2) * (grad * grad)
+                addcmul_(exp_avg_sq, grad, grad, 1 - beta2)
                 if amsgrad:
                     np.maximum(max_sq, exp_avg_sq, out=max_sq)
                     exp_avg_sq = max_sq
                 step_size = lr / (1 - beta1 ** step)
                 denom = np.sqrt(exp_avg_sq)
-                denom /= math.sqrt(1 - beta2 ** step)
+                denom /= (1 - beta2 ** step) ** 0.5
                 denom += eps
                 param -= step_size * exp_avg / denom
                 p._bump_version()

@@ -1,6 +1,8 @@
 """Adamax: Adam with the infinity norm in place of the second moment."""
 import numpy as np
 
+from .._ops._fused import fma
+from ._inplace import lerp_
 from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
@@ -68,13 +70,14 @@ class Adamax(Optimizer):
                 step_t = step_counter(state)
                 step_t += 1
                 if weight_decay != 0:
-                    grad = grad + weight_decay * param
+                    grad = fma(param, weight_decay, grad)
                 exp_avg = as_real(state["exp_avg"]._data)
                 exp_inf = as_real(state["exp_inf"]._data)
-                exp_avg += (1 - beta1) * (grad - exp_avg)
+                # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
+                lerp_(exp_avg, grad, 1 - beta1)
                 exp_inf *= beta2
                 np.maximum(exp_inf, np.abs(grad) + eps, out=exp_inf)
                 clr = lr / (1 - beta1 ** float(step_t))
-                param -= clr * (exp_avg / exp_inf)
+                param -= clr * exp_avg / exp_inf   # (clr * exp_avg) / exp_inf, as addcdiv_
                 p._bump_version()
         return loss

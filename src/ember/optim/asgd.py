@@ -2,6 +2,8 @@
 import numpy as np
 
 from .._tensor import wrap
+from .._ops._fused import fma
+from ._inplace import add_
 from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar,
                         zero_step, zeros_state)
@@ -66,10 +68,10 @@ class ASGD(Optimizer):
                 step_t, eta_t, mu_t = (state[k]._data for k in ("step", "eta", "mu"))
                 step_t += 1
                 if weight_decay != 0:
-                    grad = grad + weight_decay * param
+                    grad = fma(param, weight_decay, grad)
                 eta = float(eta_t)
                 param *= 1 - lambd * eta
-                param -= eta * grad
+                add_(param, grad, -eta)     # (fused, as torch's add_ with an alpha)
                 ax = as_real(state["ax"]._data)
                 if float(mu_t) != 1:
                     ax += (param - ax) * float(mu_t)

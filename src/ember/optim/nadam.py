@@ -1,6 +1,8 @@
 """NAdam: Adam with Nesterov momentum and a momentum-decay schedule."""
 import numpy as np
 
+from .._ops._fused import fma
+from ._inplace import addcmul_, lerp_
 from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar, step_counter,
                         zero_step, zeros_state)
@@ -84,7 +86,7 @@ class NAdam(Optimizer):
                     if decoupled:
                         param *= 1 - lr * weight_decay
                     else:
-                        grad = grad + weight_decay * param
+                        grad = fma(param, weight_decay, grad)
                 mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
                 mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
                 # NOTE: the running product is kept in the scalar dtype (float32), as torch does.
@@ -93,12 +95,14 @@ class NAdam(Optimizer):
                 mu_product = float(mu_product_t)
                 exp_avg = as_real(state["exp_avg"]._data)
                 exp_avg_sq = as_real(state["exp_avg_sq"]._data)
-                exp_avg += (1 - beta1) * (grad - exp_avg)
+                # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
+                lerp_(exp_avg, grad, 1 - beta1)
                 exp_avg_sq *= beta2
-                exp_avg_sq += (1 - beta2) * (grad * grad)
+                addcmul_(exp_avg_sq, grad, grad, 1 - beta2)
                 denom = np.sqrt(exp_avg_sq / bias_correction2)
                 denom += eps
-                param -= (lr * (1.0 - mu) / (1.0 - mu_product)) * (grad / denom)
-                param -= (lr * mu_next / (1.0 - mu_product * mu_next)) * (exp_avg / denom)
+                # (two addcdiv_: (value * t1) / t2 + param)
+                param -= (lr * (1.0 - mu) / (1.0 - mu_product)) * grad / denom
+                param -= (lr * mu_next / (1.0 - mu_product * mu_next)) * exp_avg / denom
                 p._bump_version()
         return loss

@@ -1,9 +1,9 @@
 """RAdam: Adam with a rectified adaptive learning rate (plain momentum while variance is
 untrustworthy in the first steps)."""
-import math
-
 import numpy as np
 
+from .._ops._fused import fma
+from ._inplace import addcmul_, lerp_
 from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
@@ -81,21 +81,22 @@ class RAdam(Optimizer):
                     if decoupled:
                         param *= 1 - lr * weight_decay
                     else:
-                        grad = grad + weight_decay * param
+                        grad = fma(param, weight_decay, grad)
                 exp_avg = as_real(state["exp_avg"]._data)
                 exp_avg_sq = as_real(state["exp_avg_sq"]._data)
-                exp_avg += (1 - beta1) * (grad - exp_avg)
+                # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
+                lerp_(exp_avg, grad, 1 - beta1)
                 exp_avg_sq *= beta2
-                exp_avg_sq += (1 - beta2) * (grad * grad)
+                addcmul_(exp_avg_sq, grad, grad, 1 - beta2)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
                 corrected_avg = exp_avg / bias_correction1
                 rho_inf = 2 / (1 - beta2) - 1
                 rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
                 if rho_t > 5.0:
-                    rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf
-                                     / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-                    adaptive_lr = math.sqrt(bias_correction2) / (np.sqrt(exp_avg_sq) + eps)
+                    rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                            / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+                    adaptive_lr = bias_correction2 ** 0.5 / (np.sqrt(exp_avg_sq) + eps)
                     param -= corrected_avg * lr * adaptive_lr * rect
                 else:
                     param -= corrected_avg * lr

@@ -1,6 +1,8 @@
 """RMSprop: divide the gradient by a running root mean square of recent gradients."""
 import numpy as np
 
+from .._ops._fused import fma
+from ._inplace import add_, addcmul_, lerp_
 from .optimizer import check_capturable
 from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
                         zeros_state)
@@ -72,15 +74,18 @@ class RMSprop(Optimizer):
                 if maximize:
                     grad = -grad
                 step_counter(state)[...] += 1
+                # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
                 if weight_decay != 0:
-                    grad = grad + weight_decay * param
+                    grad = fma(param, weight_decay, grad)
                 square_avg = as_real(state["square_avg"]._data)
                 square_avg *= alpha
-                square_avg += (1 - alpha) * (grad * grad)
+                addcmul_(square_avg, grad, grad, 1 - alpha)
                 if centered:
                     grad_avg = as_real(state["grad_avg"]._data)
-                    grad_avg += (1 - alpha) * (grad - grad_avg)
-                    avg = np.sqrt(square_avg - grad_avg * grad_avg)
+                    lerp_(grad_avg, grad, 1 - alpha)
+                    avg = square_avg.copy()
+                    addcmul_(avg, grad_avg, grad_avg, -1)
+                    avg = np.sqrt(avg, out=avg)
                 else:
                     avg = np.sqrt(square_avg)
                 avg += eps
@@ -88,8 +93,8 @@ class RMSprop(Optimizer):
                     buf = as_real(state["momentum_buffer"]._data)
                     buf *= momentum
                     buf += grad / avg
-                    param -= lr * buf
+                    add_(param, buf, -lr)
                 else:
-                    param -= lr * (grad / avg)
+                    param -= lr * grad / avg    # (lr * grad) / avg, as torch's addcdiv_
                 p._bump_version()
         return loss

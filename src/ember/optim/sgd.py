@@ -1,4 +1,6 @@
 """SGD: stochastic gradient descent with momentum, dampening, Nesterov and weight decay."""
+from .._ops._fused import fma
+from ._inplace import add_
 from .optimizer import Optimizer, check_fused, check_lr_tensor, to_scalar
 
 __all__ = ["SGD"]
@@ -49,8 +51,9 @@ class SGD(Optimizer):
                 g = grad._data
                 if maximize:
                     g = -g
+                # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
                 if weight_decay != 0:
-                    g = g + weight_decay * p._data
+                    g = fma(p._data, weight_decay, g)
                 if momentum != 0:
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
@@ -62,10 +65,10 @@ class SGD(Optimizer):
                     else:
                         b = buf._data
                         b *= momentum
-                        b += (1 - dampening) * g
+                        add_(b, g, 1 - dampening)
                         buf._bump_version()
-                    g = g + momentum * buf._data if nesterov else buf._data
-                p._data -= lr * g
+                    g = fma(buf._data, momentum, g) if nesterov else buf._data
+                add_(p._data, g, -lr)
                 p._bump_version()
         return loss
 
