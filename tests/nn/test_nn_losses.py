@@ -114,6 +114,27 @@ def test_binary_cross_entropy_with_logits():
     assert big.item() == 2000.0
 
 
+def test_binary_cross_entropy_with_logits_rounds_as_torch():
+    # torch: log_sigmoid(x) first, then (1 - t) * x - log_sigmoid(x), each step rounded to
+    # float32 (the older formula, (1 - t) * x + log1p(exp(-|x|)) + max(-x, 0), differs in the
+    # last bit for about one element in five)
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(2000) * 3).astype(np.float32)
+    t = rng.uniform(0, 1, 2000).astype(np.float32)
+    f32 = lambda f, a: f(a.astype(np.float64)).astype(np.float32)   # noqa: E731 (rounded)
+    log_sigmoid = np.minimum(x, 0) - f32(np.log1p, f32(np.exp, -np.abs(x)))
+    got = F.binary_cross_entropy_with_logits(T(x), T(t), reduction="none").numpy()
+    np.testing.assert_array_equal(got, (1 - t) * x - log_sigmoid)
+    log_weight = np.float32(2.5 - 1) * t + 1
+    got = F.binary_cross_entropy_with_logits(T(x), T(t), pos_weight=T(np.float32(2.5)),
+                                             reduction="none").numpy()
+    np.testing.assert_array_equal(got, (1 - t) * x - log_sigmoid * log_weight)
+    # a float64 weight multiplies the float32 loss in float64, rounded once
+    w = rng.uniform(0, 1, 2000)
+    got = F.binary_cross_entropy_with_logits(T(x), T(t), weight=T(w), reduction="none").numpy()
+    np.testing.assert_array_equal(got, (((1 - t) * x - log_sigmoid) * w).astype(np.float32))
+
+
 def test_nll_and_cross_entropy_class_indices():
     target = np.array([0, 2, 1, 2])
     logp = _log_softmax(X)

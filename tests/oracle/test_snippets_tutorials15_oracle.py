@@ -89,8 +89,8 @@ print(opt)
 for t in range(60):
     y_pred = model(xx)
     loss = loss_fn(y_pred, y)
-    if t % 20 == 19:
-        print(t, round(loss.item(), 4))
+    if t % 20 == 19:   # (3 digits: the weight's gradient is a matmul, OpenBLAS's order)
+        print(t, round(loss.item(), 3))
     opt.zero_grad(); loss.backward(); opt.step()
 lin = model[0]
 print(lin.weight.shape, lin.bias.shape, y_pred.shape, y_pred.grad_fn)

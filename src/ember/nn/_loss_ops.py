@@ -12,6 +12,7 @@ from .._ops._blocked import select
 from .._ops._norm_order import sum_of_squares
 from .._ops._op import Op
 from .._ops.elementwise import Elementwise, call
+from .._ops import activations as _act
 from .._ops.activations import apply
 from .._ops._xp_compat import ufunc_at
 
@@ -308,25 +309,23 @@ def _logits_loss_dtype(input, target):
 
 
 def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction):
+    """torch's arithmetic, in its order: log_sigmoid(input) (times (pos_weight - 1) * target
+    + 1, in place), then (1 - target) * input - that, in place in (1 - target): each step
+    rounded to its in-place operand's dtype (the input's, then the target's)."""
     out = _logits_loss_dtype(input, target)
     x, t = input._data, target._data
-    dtype = input.dtype
-    if out is not dtype:
-        dtype = _dtype.promote_types(dtype, out)
-        x, t = x.astype(dtype._np, copy=False), t.astype(dtype._np, copy=False)
     xp = backend_of(x).xp
-    # (torch's arithmetic, in its order: log1p(exp(-|x|)) first, then max(-x, 0))
-    log1p_exp = _rounded.log1p(xp, _rounded.exp(xp, -xp.abs(x)))
+    log_sigmoid = call(_act.LogSigmoid, (wrap(x),), {}, None, "log_sigmoid")._data
+    # (the weights in their own dtypes here; the backward takes them in the loss's)
     if pos_weight is not None:
-        pos_weight = pos_weight.detach().to(dtype)
         log_weight = (pos_weight._data - 1) * t + 1
-        losses = (1 - t) * x + log_weight * (log1p_exp + xp.maximum(-x, 0))
-    else:
-        losses = ((1 - t) * x + log1p_exp) + xp.maximum(-x, 0)
+        log_sigmoid = (log_sigmoid * log_weight).astype(x.dtype, copy=False)
+        pos_weight = pos_weight.detach().to(_dtype.promote_types(input.dtype, out))
+    losses = ((1 - t) * x).astype(out._np, copy=False)
+    losses = xp.asarray(losses - log_sigmoid).astype(out._np, copy=False)
     if weight is not None:
-        weight = weight.detach().to(dtype)
-        losses = losses * weight._data
-    losses = xp.asarray(losses).astype(out._np)
+        losses = (losses * weight._data).astype(out._np, copy=False)
+        weight = weight.detach().to(_dtype.promote_types(input.dtype, out))
     return apply(BinaryCrossEntropyWithLogits, (input, target),
                  _reduce(xp, losses, reduction),
                  {"reduction": reduction, "weight": weight, "pos_weight": pos_weight})
