@@ -2,7 +2,8 @@
 reflection (x < 0.5) only where it applies (NOTE [ The gamma family's passes ]): an element's
 value must not depend on its neighbours. Each element of a mixed array (some needing all ten
 steps, some a few, some none; some reflected; inf, NaN, zeros, poles) is checked against the
-same element alone, and against math.lgamma and a digamma reference in float64."""
+same element alone, and against math.lgamma and a digamma reference in float64; float32
+digamma against torch's float32 steps (NOTE [ digamma's arithmetic ])."""
 import math
 
 import numpy as np
@@ -66,4 +67,41 @@ def test_special_values():
     assert lg.tolist()[5:] == [np.inf, 0.0, 0.0]
     assert dg.tolist()[:3] == [-np.inf, np.inf, np.inf]
     assert np.isnan(dg[3]) and np.isnan(dg[4]) and np.isnan(dg[5])
-    assert dg[6] == np.float32(-0.5772156649015329)
+    # psi(1) in float32 steps (NOTE [ digamma's arithmetic ]): -(1/1 + ... + 1/9) + psi(10),
+    # three ulp from the correctly rounded -0.5772157
+    f = np.float32
+    steps = f(0)
+    for k in range(1, 10):
+        steps = steps - f(1) / f(k)
+    assert dg[6] == steps + f(2.25175258906672110764) == f(-0.5772159099578857)
+    assert dg[7] == f(0.4227842092514038)
+
+
+def digamma_float32_reference(x):
+    """torch's float32 steps (NOTE [ digamma's arithmetic ]) with NumPy float32 scalars, for
+    x > 0, and a correctly rounded log."""
+    f = np.float32
+    x, total = f(x), f(0)
+    while x < 10:
+        total = total - f(1) / x
+        x = x + f(1)
+    if x == 10:
+        return total + f(2.25175258906672110764)
+    z = f(1) / (x * x)
+    series = f(1 / 12)
+    for c in (-691 / 32760, 1 / 132, -1 / 240, 1 / 252, -1 / 120, 1 / 12):
+        series = series * z + f(c)
+    log = f(math.log(float(x)))
+    return ((total + log) - f(0.5) / x) - z * series
+
+
+def test_float32_digamma_steps_in_float32():
+    x = np.random.default_rng(5).uniform(0.01, 40, 400).astype(np.float32)
+    got = ember.digamma(ember.from_numpy(x)).numpy()
+    expected = np.array([digamma_float32_reference(v) for v in x], np.float32)
+    np.testing.assert_array_equal(got, expected)
+    # below 0: psi(1 - x) - pi / tan(pi x), the cotangent term in float64
+    neg = np.float32(-2.75)
+    cot = np.float32(math.pi / math.tan(math.pi * -0.75))
+    assert ember.digamma(ember.tensor(neg)).item() == \
+        digamma_float32_reference(np.float32(1) - neg) - cot

@@ -926,6 +926,119 @@ for name, mk in [('SGD', lambda p: torch.optim.SGD(p, lr=0.1)),
     if name in ('SGD', 'SGDm', 'SGDd', 'Adamax', 'RAdam', 'ASGD'):
         print(h(w), w[:3].tolist())
 ''',
+    'misc1': r'''
+nn = torch.nn; F = torch.nn.functional
+D = torch.distributions
+torch.manual_seed(0)
+# Gumbel-softmax quantiser (DALL-E style)
+logits = torch.randn(3, 5, requires_grad=True)
+y_soft = F.gumbel_softmax(logits, tau=0.5, hard=False)
+y_hard = F.gumbel_softmax(logits, tau=1.0, hard=True)
+print(y_soft.sum(-1), y_hard, y_hard.grad_fn, y_soft.grad_fn)
+y_hard.sum().backward(); print(logits.grad.shape)
+print(F.gumbel_softmax(torch.randn(2, 3), dim=0, hard=True))
+rc = D.RelaxedOneHotCategorical(torch.tensor(0.5), logits=torch.randn(4))
+print(rc, rc.rsample().shape, rc.temperature)
+rb = D.RelaxedBernoulli(torch.tensor(0.3), probs=torch.tensor([0.2, 0.9]))
+print(rb, rb.sample().shape)
+# beta-VAE / KL annealing
+for epoch in range(4):
+    beta = min(1.0, epoch / 2)
+    print(epoch, beta, torch.sigmoid(torch.tensor((epoch - 2) * 1.0)).item())
+# PixelCNN masked conv
+class MaskedConv2d(nn.Conv2d):
+    def __init__(self, mask_type, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register_buffer('mask', self.weight.data.clone())
+        _, _, kH, kW = self.weight.size()
+        self.mask.fill_(1)
+        self.mask[:, :, kH // 2, kW // 2 + (mask_type == 'B'):] = 0
+        self.mask[:, :, kH // 2 + 1:] = 0
+    def forward(self, x):
+        self.weight.data *= self.mask
+        return super().forward(x)
+mc = MaskedConv2d('A', 1, 2, 3, 1, 1, bias=False)
+print(mc, mc.mask[0, 0], list(mc.state_dict()))
+print(mc(torch.ones(1, 1, 3, 3)).shape)
+mcb = MaskedConv2d('B', 2, 2, 3, padding=1)
+print(mcb.mask[0, 0], mcb.extra_repr())
+# init functions commonly used in GAN/VAE code
+l = nn.Linear(4, 3)
+nn.init.xavier_uniform_(l.weight); nn.init.zeros_(l.bias)
+print(l.weight.std().item() > 0, l.bias)
+nn.init.kaiming_normal_(l.weight, a=0.2, mode='fan_out', nonlinearity='leaky_relu')
+print(nn.init.calculate_gain('leaky_relu', 0.2), nn.init.calculate_gain('tanh'), nn.init.calculate_gain('selu'))
+nn.init.orthogonal_(l.weight)
+print(torch.allclose(l.weight @ l.weight.t(), torch.eye(3), atol=1e-5))
+try:
+    nn.init.xavier_uniform_(torch.empty(3))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    nn.init.calculate_gain('foo')
+except Exception as e:
+    print(type(e).__name__, e)
+print(nn.init.trunc_normal_(torch.empty(5), std=0.02).abs().max() < 0.04)
+# Distributions printing
+dists = [D.Normal(torch.zeros(2), torch.ones(2)), D.Bernoulli(probs=torch.tensor([0.3, 0.7])),
+         D.Categorical(probs=torch.ones(3) / 3), D.Beta(torch.tensor([2.]), torch.tensor([3.])),
+         D.Gamma(torch.tensor(2.), torch.tensor(1.)), D.Dirichlet(torch.ones(3)),
+         D.LogNormal(0., 1.), D.Exponential(torch.tensor([1.5])), D.Poisson(torch.tensor(3.)),
+         D.OneHotCategorical(logits=torch.zeros(4)), D.Binomial(10, torch.tensor(0.3)),
+         D.Multinomial(5, probs=torch.tensor([0.2, 0.8])), D.StudentT(3.),
+         D.Gumbel(0., 1.), D.HalfNormal(1.), D.Cauchy(0., 1.), D.VonMises(torch.tensor(0.), torch.tensor(1.)),
+         D.ContinuousBernoulli(probs=torch.tensor([0.3])), D.LowRankMultivariateNormal(torch.zeros(2), torch.ones(2, 1), torch.ones(2)),
+         D.Independent(D.Normal(torch.zeros(3, 2), torch.ones(3, 2)), 1), D.Geometric(probs=torch.tensor(0.3)),
+         D.Kumaraswamy(torch.tensor(1.), torch.tensor(2.)), D.Weibull(torch.tensor(1.), torch.tensor(2.)),
+         D.Chi2(torch.tensor(3.)), D.FisherSnedecor(torch.tensor(2.), torch.tensor(3.)), D.Pareto(1., 2.),
+         D.NegativeBinomial(3., probs=torch.tensor(0.4)), D.LKJCholesky(3, 0.5), D.Wishart(torch.tensor(4.), torch.eye(2))]
+for d in dists:
+    print(d, d.batch_shape, d.event_shape)
+print(D.Normal(0., 1.).has_rsample, D.Bernoulli(0.3).has_rsample, D.Beta(1., 1.).has_rsample, D.Categorical(torch.ones(2)).has_enumerate_support)
+print(D.Categorical(probs=torch.tensor([0.25, 0.75])).enumerate_support(), D.Bernoulli(torch.tensor([0.5, 0.5])).enumerate_support().shape)
+''',
+    'bcel': r'''
+F = torch.nn.functional
+torch.manual_seed(0)
+for n in (2, 7, 1000):
+    x = torch.randn(n) * 3; t = torch.rand(n)
+    print(F.binary_cross_entropy_with_logits(x, t, reduction='none').sum().item(), F.binary_cross_entropy_with_logits(x, t).item())
+    print(F.binary_cross_entropy_with_logits(x, t, pos_weight=torch.tensor(2.5), reduction='none')[:5].tolist())
+    print(F.binary_cross_entropy_with_logits(x, t, weight=torch.rand(n), pos_weight=torch.rand(n), reduction='sum').item())
+for dx, dt in [(torch.float64, torch.float32), (torch.float32, torch.float64), (torch.float16, torch.float16), (torch.bfloat16, torch.float32), (torch.float32, torch.bfloat16)]:
+    x = torch.randn(9).to(dx); t = torch.rand(9).to(dt)
+    r = F.binary_cross_entropy_with_logits(x, t, reduction='none')
+    print(dx, dt, r.dtype, r.tolist())
+    r = F.binary_cross_entropy_with_logits(x, t, pos_weight=torch.full((9,), 3.0, dtype=dt), weight=torch.rand(9, dtype=torch.float64), reduction='none')
+    print(r.dtype, r.tolist())
+x = torch.randn(5, requires_grad=True); t = torch.rand(5)
+l = F.binary_cross_entropy_with_logits(x, t, pos_weight=torch.tensor(2.))
+l.backward(); print(l, x.grad)
+p = torch.tensor([0.3, 0.7, 0.1]); print(torch.distributions.Bernoulli(probs=p).entropy().tolist())
+print(torch.nn.BCEWithLogitsLoss()(torch.tensor([[100., -100.]]), torch.tensor([[1., 0.]])), F.binary_cross_entropy_with_logits(torch.tensor([float('inf'), -float('inf'), float('nan')]), torch.tensor([1., 0., 0.5]), reduction='none'))
+''',
+    'dirichlet': r'''
+D = torch.distributions
+torch.manual_seed(0)
+# Dirichlet / Beta / Gamma latent variables (Dirichlet-VAE, Beta-VAE priors): entropies and
+# KL terms go through digamma, which torch computes in float32 steps
+a = torch.tensor([[0.5, 1.5, 3.0], [2.0, 2.0, 2.0]], requires_grad=True)
+q = D.Dirichlet(a); p = D.Dirichlet(torch.ones(3))
+print(q.entropy().tolist(), p.entropy().tolist())
+kl = D.kl_divergence(q, p)
+print(kl.tolist(), kl.grad_fn)
+kl.sum().backward(); print(a.grad.round(decimals=4))
+b1 = D.Beta(torch.tensor([0.7, 2.0, 5.0]), torch.tensor([1.3, 3.0, 0.4])); b2 = D.Beta(torch.tensor(1.), torch.tensor(1.))
+print(b1.entropy().tolist(), D.kl_divergence(b1, b2).tolist())
+g1 = D.Gamma(torch.tensor([0.3, 2.0, 7.5]), torch.tensor([1.0, 0.5, 2.0])); g2 = D.Gamma(torch.tensor(1.), torch.tensor(1.))
+print(g1.entropy().tolist(), D.kl_divergence(g1, g2).tolist())
+print(D.Chi2(torch.tensor([3.0, 0.7])).entropy().tolist(), D.StudentT(torch.tensor([3.0, 1.5])).entropy().tolist())
+x = torch.tensor([0.01, 0.3, 1.0, 2.5, 9.99, 10.0, 10.5, 123.0, 1e6, -0.5, -2.25, 0.0, -3.0])
+print(torch.digamma(x).tolist())
+print(torch.special.digamma(x.double()).tolist())
+print(torch.special.psi(x.half()).tolist(), torch.digamma(x.bfloat16()).tolist())
+print(torch.polygamma(0, x).tolist() == torch.digamma(x).tolist(), x.digamma().dtype, torch.digamma(torch.tensor([1, 2])).tolist())
+''',
 }
 
 BUGS = {
@@ -951,4 +1064,4 @@ print(h(x.sqrt()), h(torch.cos(x * 1e4)))
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS,
-                                                                             at_least=12)
+                                                                             at_least=15)

@@ -1,5 +1,6 @@
 """Special functions the array modules lack, written with `xp` primitives: erf, erfc,
-erfinv, lgamma, digamma, polygamma and the Bessel functions i0 and i1.
+erfinv, lgamma, polygamma and the Bessel functions i0 and i1 (digamma, in torch's own
+arithmetic, is `_digamma.py`).
 
 erf uses its Maclaurin series where that converges fast (|x| < 2.5) and erfc's continued
 fraction beyond; both are summed in float64 to full double precision, then cast back.
@@ -11,6 +12,7 @@ import math
 import numpy as np
 
 from .._device import MetaArray
+from . import _digamma
 from ._blocked import select
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -138,15 +140,14 @@ def erfinv(xp, y):
 
 # -- gamma family and i0 (float64 inside, cast back by the caller's rule) --------------------
 #
-# lgamma and digamma shift x up to >= _SHIFT with their recurrences, then sum the Stirling
-# (asymptotic) series; negative x use the reflection formulas. polygamma(n >= 1) sums the
+# lgamma shifts x up to >= _SHIFT with its recurrence, then sums the Stirling (asymptotic)
+# series; negative x use the reflection formula. polygamma(n >= 1) sums the
 # Hurwitz zeta function by Euler-Maclaurin. All are good to ~1e-15 relative in float64.
 
 _SHIFT = 10.0
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
-# B_2k / (2k (2k-1)) for lgamma's series and B_2k / (2k) for digamma's, k = 1..7
+# B_2k / (2k (2k-1)) for lgamma's series, k = 1..7
 _LGAMMA_SERIES = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
-_DIGAMMA_SERIES = (1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760, 1 / 12)
 
 
 def _shifted(xp, x):
@@ -161,14 +162,14 @@ def _sinpi_abs(xp, x):
 
 
 # NOTE [ The gamma family's passes ]
-# lgamma and digamma are some 50 array operations in float64. They work in place where they
+# lgamma is some 50 array operations in float64. They work in place where they
 # can (a fresh temporary of a large array is page faults as well as a pass), pick values by
 # bits (select) rather than np.where, step z up by adding the mask as 1.0/0.0 (z + 0.0 is z
 # for the z > 0 stepped here; the product's factor is z * 1.0 + 0.0 or z * 0.0 + 1.0), take
 # the plain steps while every z is below _SHIFT, stop once none is, skip the fix-ups of inf
 # and NaN where all are finite, and compute the reflection's sin or tan only where x < 0.5.
 # Every element goes through the same operations in the same order: the same bits (346,112
-# float32: lgamma 20 -> 9 ms, digamma 17 -> 7 ms).
+# float32: lgamma 20 -> 9 ms).
 
 def _where_reflected(xp, neg, out, fn, *args):
     """where(neg, fn(*args), out) for an element-wise fn of arrays shaped as `neg`, written
@@ -277,48 +278,6 @@ def lgamma(xp, x):
     return out.astype(x.dtype)
 
 
-def _digamma_positive(xp, z):
-    """digamma(z) for z >= 0.5, overwriting z."""
-    total = xp.zeros_like(z)
-    small, step, inverse = xp.empty(z.shape, bool), xp.empty_like(z), xp.empty_like(z)
-    for _ in range(int(_SHIFT)):
-        steps = _steps(xp, z, small, step)
-        if steps is None:
-            break
-        total -= xp.divide(step if steps else 1.0, z, out=inverse)    # (minus 0.0: total)
-        z += step if steps else 1.0
-    # total + log(z) - 0.5 / z - series(1 / z^2) / z^2
-    w = xp.multiply(z, z, out=step)
-    xp.divide(1.0, w, out=w)
-    total += xp.log(z, out=inverse)
-    series = _series(xp, _DIGAMMA_SERIES, w, out=xp.empty_like(z))
-    series *= w
-    total -= xp.divide(0.5, z, out=w)
-    total -= series
-    return total
-
-
-def digamma(xp, x):
-    """psi(x) = d/dx lgamma(x); at 0 it is -inf (+inf at -0.0), NaN at negative integers."""
-    if x.__class__ is MetaArray:            # (no values: a result of the shape and dtype)
-        return x.copy()
-    x64 = x.astype("float64")
-    with _quiet(xp):
-        finite, neg, safe, arg = _reflect_below_half(xp, x64)
-        pos = _digamma_positive(xp, arg)
-
-        def reflected(s, p):
-            r = s - xp.round(s)                         # exact; cot has period 1
-            return select(xp, r == 0, xp.nan, p - math.pi / xp.tan(math.pi * r))
-        out = _where_reflected(xp, neg, pos, reflected, safe, pos)
-        zero = x64 == 0
-        if zero.any():
-            out = select(xp, zero, xp.copysign(xp.inf, -x64), out)
-        if not finite.all():
-            out = select(xp, x64 == xp.inf, xp.inf, select(xp, finite, out, xp.nan))
-    return out.astype(x.dtype)
-
-
 # B_2j / (2j)! for the Euler-Maclaurin tail of Hurwitz zeta, j = 1..8
 _ZETA_TAIL = (1 / 12, -1 / 720, 1 / 30240, -1 / 1209600, 1 / 47900160,
               -691 / 1307674368000, 1 / 74724249600, -3617 / 10670622842880000)
@@ -327,7 +286,7 @@ _ZETA_TAIL = (1 / 12, -1 / 720, 1 / 30240, -1 / 1209600, 1 / 47900160,
 def polygamma(xp, n, x):
     """The n-th derivative of digamma: (-1)^(n+1) n! zeta(n+1, x), for n >= 1."""
     if n == 0:
-        return digamma(xp, x)
+        return _digamma.digamma(xp, x)
     x64 = x.astype("float64")
     s = n + 1
     with _quiet(xp):

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import _special
+from . import _digamma, _special
 from .. import _dtype, return_types
 from .._creation import zeros_like
 from .._device import backend_of
@@ -56,7 +56,7 @@ class Digamma(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x):
-        return _special.digamma(xp, x)
+        return _digamma.digamma(xp, x)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
