@@ -76,6 +76,16 @@ def test_embedding_max_norm_renormalises_used_rows_in_place():
     np.testing.assert_allclose(w.numpy(), [[6 / 7, 8 / 7]], rtol=1e-6)
 
 
+def test_embedding_max_norm_scale_is_a_double():
+    # torch reads the norm as a double: 2 + 1e-7 is not 2 there, so a float32 row (2, 0)
+    # with max_norm 1 is scaled by float32(1 / 2.0000001), not by exactly 0.5
+    w = ember.tensor([[2.0, 0.0], [0.0, 0.5]])
+    F.embedding(ember.tensor([0, 1]), w, max_norm=1.0)
+    scale = np.float32(1.0 / (2.0 + 1e-7))
+    assert w[0, 0].item() == np.float32(2.0) * scale < 1.0
+    assert w[1].tolist() == [0.0, 0.5]
+
+
 def test_embedding_errors():
     w = ember.randn(10, 3)
     for bad in (10, -1, -11):       # torch takes no negative indices

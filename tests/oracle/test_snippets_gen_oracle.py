@@ -1039,6 +1039,296 @@ print(torch.special.digamma(x.double()).tolist())
 print(torch.special.psi(x.half()).tolist(), torch.digamma(x.bfloat16()).tolist())
 print(torch.polygamma(0, x).tolist() == torch.digamma(x).tolist(), x.digamma().dtype, torch.digamma(torch.tensor([1, 2])).tolist())
 ''',
+    'rng': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+print(torch.normal(torch.zeros(3), torch.ones(3)), torch.normal(0., 1., size=(2,)), torch.normal(torch.zeros(2, 2), 0.5))
+print(torch.bernoulli(torch.full((5,), 0.3)), torch.rand(3).bernoulli_(0.5), torch.empty(4).bernoulli_(torch.tensor([0.1, 0.9, 0.5, 0.5])))
+print(torch.empty(3).normal_(2., 0.1), torch.empty(3).uniform_(-1, 1), torch.empty(3).exponential_(), torch.empty(3).log_normal_(), torch.empty(2).cauchy_(), torch.empty(3).geometric_(0.3))
+print(torch.randn_like(torch.zeros(2, 2, dtype=torch.float64)), torch.rand_like(torch.zeros(2), dtype=torch.float16), torch.randint_like(torch.zeros(3), 10))
+print(torch.randperm(7), torch.multinomial(torch.tensor([0.1, 0.6, 0.3]), 5, replacement=True), torch.poisson(torch.tensor([1., 4.])))
+g = torch.Generator().manual_seed(123)
+print(torch.randn(2, generator=g), torch.rand(2, generator=g), g.initial_seed(), torch.randint(0, 5, (3,), generator=g))
+print(torch.normal(torch.zeros(3), torch.ones(3), generator=g), torch.empty(2).normal_(generator=g))
+state = torch.get_rng_state(); a = torch.randn(2); torch.set_rng_state(state); b = torch.randn(2); print(torch.equal(a, b), state.dtype, state.shape)
+# noise injection, dropout masks, random crops/flips as data augmentation in SimCLR
+x = torch.arange(16.).view(1, 1, 4, 4)
+if torch.rand(1) < 0.5:
+    x = torch.flip(x, dims=[3])
+print(x)
+i, j = torch.randint(0, 2, (2,)).tolist(); print(i, j, x[..., i:i + 2, j:j + 2])
+print(F.dropout(torch.ones(8), 0.5), F.dropout2d(torch.ones(1, 4, 2, 2), 0.5)[0, :, 0, 0], F.alpha_dropout(torch.ones(4), 0.2, training=True))
+perm = torch.randperm(6); print(perm, torch.arange(6)[perm].argsort())
+theta = torch.tensor([[[1., 0., 0.], [0., 1., 0.]]])
+grid = F.affine_grid(theta, (1, 1, 3, 3), align_corners=False)
+print(grid.shape, grid[0, 0], F.grid_sample(torch.arange(9.).view(1, 1, 3, 3), grid, align_corners=False))
+emb = nn.Embedding.from_pretrained(torch.eye(3) * 2, freeze=True, max_norm=1.0)
+print(emb, emb(torch.tensor([0, 2])), emb.weight.requires_grad)
+print(torch.quasirandom.SobolEngine(2, scramble=True, seed=0).draw(3))
+with torch.inference_mode():
+    s = torch.randn(2) * 2
+print(s.is_inference(), s.requires_grad)
+try:
+    torch.normal(torch.zeros(2), -torch.ones(2))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.bernoulli(torch.tensor([1.5]))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.multinomial(torch.tensor([0., 0.]), 1)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.randint(5, (2,), dtype=torch.float32).dtype; print(torch.randint(5, (2,), dtype=torch.float32))
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'embnorm': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+emb = nn.Embedding.from_pretrained(torch.eye(3) * 2, freeze=True, max_norm=1.0)
+print(emb, emb(torch.tensor([0, 2])), emb.weight.requires_grad)
+print(emb.weight.tolist())
+e2 = nn.Embedding(5, 4, max_norm=0.5, norm_type=1.0)
+out = e2(torch.tensor([[0, 1], [1, 4]]))
+print(out.tolist(), e2.weight.norm(p=1, dim=1).tolist())
+print(e2(torch.tensor([0])).tolist())
+w = torch.randn(4, 3) * 3
+print(F.embedding(torch.tensor([3, 3, 0]), w, max_norm=0.1).tolist(), w.norm(dim=1).tolist())
+w2 = torch.full((2, 4), 0.05); print(F.embedding(torch.tensor([0]), w2, max_norm=0.1).tolist())
+v = torch.randn(6, 5, dtype=torch.float64) * 2
+print(torch.embedding_renorm_(v, torch.tensor([1, 5]), 1.5, 2.0).norm(dim=1).tolist())
+''',
+    'ganerr': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+G = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 3))
+D = nn.Sequential(nn.Linear(3, 4), nn.LeakyReLU(0.2, inplace=True), nn.Linear(4, 1))
+optG = torch.optim.Adam(G.parameters(), lr=1e-3); optD = torch.optim.Adam(D.parameters(), lr=1e-3)
+crit = nn.BCEWithLogitsLoss()
+z = torch.randn(4, 2); real = torch.randn(4, 3)
+fake = G(z)
+# mistake 1: backward twice through the generator graph
+d_loss = crit(D(real), torch.ones(4, 1)) + crit(D(fake), torch.zeros(4, 1))
+d_loss.backward()
+try:
+    g_loss = crit(D(fake), torch.ones(4, 1))
+    g_loss.backward()
+except Exception as e:
+    print(type(e).__name__, e)
+# mistake 2: optimizer step (in-place on D's weights) between forward and backward
+fake = G(z)
+out = D(fake)
+g_loss = crit(out, torch.ones(4, 1))
+d_loss = crit(D(fake.detach()), torch.zeros(4, 1))
+d_loss.backward(); optD.step()
+try:
+    g_loss.backward()
+except Exception as e:
+    print(type(e).__name__, e)
+# mistake 3: in-place op on a leaf that requires grad
+w = torch.randn(3, requires_grad=True)
+try:
+    w.clamp_(-1, 1)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    w += 1
+except Exception as e:
+    print(type(e).__name__, e)
+with torch.no_grad():
+    w.clamp_(-0.5, 0.5)
+print(w)
+# mistake 4: in-place op on output needed by sigmoid backward
+x = torch.randn(3, requires_grad=True)
+y = torch.sigmoid(x)
+y.mul_(2)
+try:
+    y.sum().backward()
+except Exception as e:
+    print(type(e).__name__, e)
+x = torch.randn(3, requires_grad=True)
+y = torch.exp(x); y += 1
+try:
+    y.sum().backward()
+except Exception as e:
+    print(type(e).__name__, e)
+x = torch.randn(3, requires_grad=True)
+y = torch.tanh(x); y[0] = 0
+try:
+    y.sum().backward()
+except Exception as e:
+    print(type(e).__name__, e)
+# mistake 5: .item() on multi-element, .numpy() on requires_grad
+try:
+    G(z).item()
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    G(z).numpy()
+except Exception as e:
+    print(type(e).__name__, e)
+print(G(z).detach().numpy().shape, G(z).data.numpy().dtype)
+# mistake 6: backward on non-scalar
+try:
+    G(z).backward()
+except Exception as e:
+    print(type(e).__name__, e)
+# mistake 7: label shape mismatch with BCEWithLogits
+try:
+    crit(D(real), torch.ones(4))
+except Exception as e:
+    print(type(e).__name__, e)
+# mistake 8: zero_grad(set_to_none) semantics
+optG.zero_grad()
+print([p.grad for p in G.parameters()][:1])
+optG.zero_grad(set_to_none=False)
+print(G[0].bias.grad)
+# mistake 9: requires_grad_ on non-leaf / grad of non-leaf
+h = G[0](z)
+print(h.is_leaf, h.grad_fn.name(), h.requires_grad)
+h.sum().backward()
+print(h.grad)
+try:
+    G[0].weight.requires_grad_(False); print(G[0].weight.requires_grad); G[0].weight.requires_grad_(True)
+    h.requires_grad_(False)
+except Exception as e:
+    print(type(e).__name__, e)
+# mistake 10: detach vs data vs clone
+a = torch.ones(2, requires_grad=True)
+b = a.detach(); b.zero_()
+print(a, a._version, b._version)
+c = a.clone(); print(c.grad_fn, c.requires_grad)
+for p in D.parameters():
+    p.requires_grad = False
+print(sum(p.requires_grad for p in D.parameters()), D(real).requires_grad, D(G(z)).requires_grad)
+''',
+    'sched': r'''
+nn = torch.nn
+torch.manual_seed(0)
+G = nn.Linear(2, 2)
+opt = torch.optim.Adam(G.parameters(), lr=2e-4, betas=(0.5, 0.999))
+def lambda_rule(epoch):
+    return 1.0 - max(0, epoch + 1 - 3) / float(5 + 1)
+sch = torch.optim.lr_scheduler.LambdaLR(opt, lr_lambda=lambda_rule)
+print(type(sch).__name__, isinstance(sch, torch.optim.lr_scheduler.LRScheduler))
+for ep in range(6):
+    G(torch.randn(3, 2)).sum().backward(); opt.step(); opt.zero_grad()
+    sch.step()
+    print(ep, sch.get_last_lr(), opt.param_groups[0]['lr'])
+sd = opt.state_dict()
+print(sd['state'][0]['exp_avg'].shape, sd['state'][0]['step'], sd['param_groups'][0]['initial_lr'])
+print({k: v for k, v in sch.state_dict().items() if k != 'lr_lambdas'})
+s2 = torch.optim.lr_scheduler.StepLR(torch.optim.SGD(G.parameters(), lr=0.1), step_size=2, gamma=0.5)
+for i in range(5):
+    s2.optimizer.step(); s2.step()
+print(s2.get_last_lr(), s2.last_epoch, s2.state_dict())
+s3 = torch.optim.lr_scheduler.CosineAnnealingLR(torch.optim.SGD(G.parameters(), lr=0.1), T_max=10, eta_min=1e-4)
+lrs = []
+for i in range(12):
+    s3.optimizer.step(); s3.step(); lrs.append(s3.get_last_lr()[0])
+print(lrs)
+s4 = torch.optim.lr_scheduler.ExponentialLR(torch.optim.Adam(G.parameters(), lr=1e-3), gamma=0.99)
+for i in range(3):
+    s4.optimizer.step(); s4.step()
+print(s4.get_last_lr(), s4.optimizer)
+s5 = torch.optim.lr_scheduler.MultiStepLR(torch.optim.SGD(G.parameters(), lr=1.0), milestones=[2, 4], gamma=0.1)
+for i in range(5):
+    s5.optimizer.step(); s5.step()
+print(s5.get_last_lr(), s5.milestones)
+s6 = torch.optim.lr_scheduler.ReduceLROnPlateau(torch.optim.SGD(G.parameters(), lr=1.0), patience=1, factor=0.5)
+for v in [1.0, 0.9, 0.95, 0.96, 0.97, 0.5]:
+    s6.step(v)
+print(s6.optimizer.param_groups[0]['lr'], s6.num_bad_epochs, s6.best, s6.get_last_lr())
+s7 = torch.optim.lr_scheduler.OneCycleLR(torch.optim.SGD(G.parameters(), lr=0.1, momentum=0.9), max_lr=0.1, total_steps=10)
+mm = []
+for i in range(10):
+    s7.optimizer.step(); s7.step(); mm.append((s7.get_last_lr()[0], s7.optimizer.param_groups[0]['momentum']))
+print(mm)
+try:
+    s7.step()
+except Exception as e:
+    print(type(e).__name__, e)
+sw = torch.optim.lr_scheduler.LinearLR(torch.optim.SGD(G.parameters(), lr=0.1), start_factor=0.1, total_iters=4)
+print([round(x, 6) for x in [sw.get_last_lr()[0]] + [(sw.optimizer.step(), sw.step(), sw.get_last_lr()[0])[2] for _ in range(5)]])
+''',
+    'glow': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+class ActNorm(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.loc = nn.Parameter(torch.zeros(1, c, 1, 1))
+        self.logs = nn.Parameter(torch.zeros(1, c, 1, 1))
+        self.register_buffer('initialized', torch.tensor(0, dtype=torch.uint8))
+    def forward(self, x):
+        if self.initialized.item() == 0:
+            with torch.no_grad():
+                mean = x.mean(dim=(0, 2, 3), keepdim=True)
+                std = x.std(dim=(0, 2, 3), keepdim=True)
+                self.loc.data.copy_(-mean)
+                self.logs.data.copy_(torch.log(1 / (std + 1e-6)))
+                self.initialized.fill_(1)
+        h, w = x.shape[2:]
+        return (x + self.loc) * torch.exp(self.logs), h * w * torch.sum(self.logs)
+def squeeze2d(x, factor=2):
+    B, C, H, W = x.size()
+    x = x.view(B, C, H // factor, factor, W // factor, factor)
+    x = x.permute(0, 1, 3, 5, 2, 4).contiguous()
+    return x.view(B, C * factor * factor, H // factor, W // factor)
+def unsqueeze2d(x, factor=2):
+    B, C, H, W = x.size()
+    x = x.view(B, C // factor ** 2, factor, factor, H, W)
+    x = x.permute(0, 1, 4, 2, 5, 3).contiguous()
+    return x.view(B, C // factor ** 2, H * factor, W * factor)
+x = torch.randn(2, 1, 4, 4)
+s = squeeze2d(x)
+print(s.shape, torch.equal(unsqueeze2d(s), x), s[0, :, 0, 0])
+print(torch.equal(F.pixel_unshuffle(x, 2), s), F.pixel_shuffle(s, 2).shape)
+an = ActNorm(4)
+y, ld = an(s)
+print(an.initialized, y.mean(dim=(0, 2, 3)).abs().max() < 1e-5, ld.grad_fn, round(ld.item(), 4))
+print(list(an.state_dict().keys()), an.initialized.dtype)
+class InvConv(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        w = torch.linalg.qr(torch.randn(c, c))[0]
+        self.weight = nn.Parameter(w)
+    def forward(self, x):
+        h, w = x.shape[2:]
+        logdet = torch.slogdet(self.weight)[1] * h * w
+        return F.conv2d(x, self.weight.view(*self.weight.shape, 1, 1)), logdet
+ic = InvConv(4)
+z, ld2 = ic(y)
+print(z.shape, round(ld2.item(), 4), ld2.grad_fn)
+print(torch.linalg.slogdet(torch.tensor([[2., 1.], [1., 3.]])), torch.slogdet(torch.eye(3) * -1))
+P, L, U = torch.linalg.lu(torch.tensor([[1., 2.], [3., 4.]]))
+print(P, L, U)
+lu, piv = torch.linalg.lu_factor(torch.tensor([[1., 2.], [3., 4.]]))
+print(lu, piv, piv.dtype)
+P2, L2, U2 = torch.lu_unpack(lu, piv)
+print(torch.allclose(P2 @ L2 @ U2, torch.tensor([[1., 2.], [3., 4.]])))
+print(torch.triu(torch.ones(3, 3), diagonal=1), torch.tril(torch.ones(3, 3), -1), torch.diag(torch.tensor([1., 2.])))
+sgn = torch.sign(torch.tensor([-2., 0., 3.])); print(sgn, torch.log(torch.abs(torch.tensor([-2., 0.5]))))
+# split prior
+z1, z2 = z.chunk(2, dim=1)
+print(z1.shape, z2.shape, torch.cat([z1, z2], 1).shape)
+h = nn.Conv2d(2, 4, 3, padding=1)
+nn.init.zeros_(h.weight); nn.init.zeros_(h.bias)
+mean, logs = h(z1).chunk(2, 1)
+logp = -0.5 * (math_log2pi := 1.8378770664093453) - logs - 0.5 * (z2 - mean) ** 2 / torch.exp(2 * logs)
+print(logp.shape, round(logp.sum(dim=[1, 2, 3]).mean().item(), 3))
+try:
+    squeeze2d(torch.randn(1, 1, 3, 3))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.pixel_unshuffle(torch.randn(1, 1, 3, 3), 2)
+except Exception as e:
+    print(type(e).__name__, e)
+''',
 }
 
 BUGS = {
@@ -1064,4 +1354,4 @@ print(h(x.sqrt()), h(torch.cos(x * 1e4)))
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS,
-                                                                             at_least=15)
+                                                                             at_least=20)

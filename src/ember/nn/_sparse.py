@@ -91,9 +91,13 @@ def _renorm_(weight, indices, max_norm, norm_type):
         picked = weight[wrap(rows)]
         norms = picked.norm(p=norm_type, dim=1, keepdim=True)
         # NOTE: only rows above max_norm: a row already renormed sits just below it, and
-        # max_norm / (norm + 1e-7) would shrink it again on every call.
-        scale = (max_norm / (norms + 1e-7)).masked_fill(norms <= max_norm, 1.0)
-        weight[wrap(rows)] = picked * scale.to(picked.dtype)
+        # max_norm / (norm + 1e-7) would shrink it again on every call. torch reads each
+        # norm as a double: the comparison and the scale are float64 (2 + 1e-7 is 2 in
+        # float32, and a row of norm 2 would come out at exactly max_norm 1), and the scale
+        # is rounded to the weight's dtype for the product.
+        norms = norms._data.astype(np.float64)
+        scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight[wrap(rows)] = picked * wrap(scale.astype(picked._data.dtype))
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
