@@ -1351,6 +1351,27 @@ for name, mk in [('Adam', lambda p: torch.optim.Adam(p, lr=1e-3)),
 x = torch.rand(1000) * 1e-4
 print(h(x.sqrt()), h(torch.cos(x * 1e4)))
 '''),
+    'bn_channels_last_kernel': (
+        "torch reduces a float32 (N, C) batch norm input (and a channels-last one) as channels-"
+        "last rows: float32 sums down the rows, mean = sum / count in float64, the squares' sum "
+        "one fused multiply-add per row (found against torch 2.13); ember follows the "
+        "contiguous kernel's arithmetic only", r'''
+import hashlib
+nn = torch.nn
+def h(t):
+    return hashlib.md5(t.detach().contiguous().numpy().tobytes()).hexdigest()[:8]
+torch.manual_seed(0)
+# BatchNorm1d on (N, C) (a GAN's MLP discriminator) and float64 running variance
+bn = nn.BatchNorm1d(7)
+for step in range(3):
+    y = bn(torch.randn(16, 7) * 2 + 0.5)
+    print(h(y), h(bn.running_mean), h(bn.running_var))
+bn64 = nn.BatchNorm2d(5).double()
+bn64(torch.randn(6, 5, 4, 4, dtype=torch.float64))
+print(h(bn64.running_var))
+x = torch.randn(4, 6, 5, 5).to(memory_format=torch.channels_last)
+print(h(nn.BatchNorm2d(6)(x)))
+'''),
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS,
