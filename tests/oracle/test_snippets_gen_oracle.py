@@ -1329,6 +1329,72 @@ try:
 except Exception as e:
     print(type(e).__name__, e)
 ''',
+    'disterr': r'''
+D = torch.distributions
+torch.manual_seed(0)
+cases = [lambda: D.Normal(torch.zeros(2), torch.tensor([1., 0.])),
+         lambda: D.Normal(torch.zeros(2), torch.tensor([1., float('nan')])),
+         lambda: D.Bernoulli(probs=torch.tensor([1.2])),
+         lambda: D.Bernoulli(probs=torch.tensor([0.3]), logits=torch.tensor([0.1])),
+         lambda: D.Bernoulli(),
+         lambda: D.Categorical(probs=torch.tensor([[0.2, -0.1]])),
+         lambda: D.Categorical(logits=torch.tensor(1.)),
+         lambda: D.Beta(torch.tensor([0.]), torch.tensor([1.])),
+         lambda: D.Dirichlet(torch.tensor([1.])[0]),
+         lambda: D.Normal(0., 1.).log_prob(torch.tensor([1, 2])),
+         lambda: D.Categorical(probs=torch.tensor([0.5, 0.5])).log_prob(torch.tensor([2])),
+         lambda: D.Categorical(probs=torch.tensor([0.5, 0.5])).log_prob(torch.tensor([0.5])),
+         lambda: D.Bernoulli(0.5).log_prob(torch.tensor(0.5)),
+         lambda: D.Beta(2., 2.).log_prob(torch.tensor(1.5)),
+         lambda: D.Uniform(0., 1.).log_prob(torch.tensor(2.)),
+         lambda: D.Uniform(1., 0.),
+         lambda: D.MultivariateNormal(torch.zeros(2), torch.eye(3)),
+         lambda: D.Independent(D.Normal(torch.zeros(2), torch.ones(2)), 2),
+         lambda: D.Normal(torch.zeros(2), torch.ones(3)),
+         lambda: D.kl_divergence(D.Normal(0., 1.), D.Bernoulli(0.5)),
+         lambda: D.Normal(0., 1.).sample(3),
+         lambda: D.Normal(0., 1.).cdf(torch.tensor([0.])).dtype,
+         lambda: D.Exponential(torch.tensor([-1.])),
+         lambda: D.OneHotCategorical(probs=torch.tensor([0.5, 0.5])).log_prob(torch.tensor([1., 1.])),
+         lambda: D.Poisson(torch.tensor([2.])).log_prob(torch.tensor([1.5])),
+         lambda: D.Gamma(torch.tensor([1.]), torch.tensor([1.])).log_prob(torch.tensor([-1.])),
+         lambda: D.Normal(torch.zeros(2), torch.ones(2), validate_args=False).log_prob(torch.tensor([1.])),
+         lambda: D.Categorical(logits=torch.zeros(3)).sample((2, 2)).shape,
+         lambda: D.Normal(0., 1.).rsample().requires_grad,
+         lambda: D.Bernoulli(0.5).rsample()]
+for c in cases:
+    try:
+        print(c())
+    except Exception as e:
+        print(type(e).__name__, str(e)[:400])
+''',
+    'prints': r'''
+nn = torch.nn
+torch.manual_seed(0)
+enc = nn.Sequential(nn.Conv2d(1, 2, 3, 2, 1), nn.GELU(), nn.Flatten(), nn.Linear(8, 4))
+dec = nn.Sequential(nn.Linear(2, 8), nn.Unflatten(1, (2, 2, 2)), nn.ConvTranspose2d(2, 1, 4, 2, 1), nn.Sigmoid())
+opt = torch.optim.Adam([{'params': enc.parameters()}, {'params': dec.parameters(), 'lr': 1e-4, 'betas': (0.5, 0.9)}], lr=1e-3, weight_decay=1e-5)
+print(opt)
+x = torch.rand(2, 1, 4, 4)
+h = enc(x); mu, logvar = h.chunk(2, dim=1)
+z = mu + torch.randn_like(mu) * (0.5 * logvar).exp()
+r = dec(z)
+loss = nn.functional.binary_cross_entropy(r, x, reduction='sum')
+opt.zero_grad(); loss.backward(); opt.step()
+print(opt.state_dict())
+print(dec.state_dict())
+print(nn.ModuleDict({'enc': enc, 'dec': dec}))
+print(nn.ParameterList([nn.Parameter(torch.zeros(2)), nn.Parameter(torch.ones(1))]))
+print(nn.ParameterDict({'a': nn.Parameter(torch.zeros(2, 2))}))
+print(sum(p.numel() for p in enc.parameters() if p.requires_grad), {n: tuple(p.shape) for n, p in dec.named_parameters()})
+print(enc[0].weight.grad.shape, r.grad_fn, h.grad_fn, z.grad_fn, mu.grad_fn, logvar.is_contiguous(), mu.stride())
+print(repr(torch.finfo(torch.float32)), torch.iinfo(torch.int64))
+print(torch.tensor([1e-8, 1.0, 1e8]), torch.tensor([0.1, float('nan'), float('inf')]), torch.tensor([[1e-5, 2.5], [3.0, 4.0]]))
+torch.set_printoptions(precision=2, sci_mode=False)
+print(torch.tensor([1e-8, 1.23456, 1e3]))
+torch.set_printoptions(profile='default')
+print(torch.randn(2, 3).numpy().dtype, torch.randn(3).tolist().__class__)
+''',
 }
 
 BUGS = {
@@ -1375,4 +1441,4 @@ print(h(nn.BatchNorm2d(6)(x)))
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS,
-                                                                             at_least=20)
+                                                                             at_least=22)
