@@ -156,3 +156,22 @@ def test_hardsigmoids_gradient_is_a_not_implemented_node_over_the_input():
     t = ember.tensor([1.0, 2.0, -3.0, 4.0], dtype=ember.float64)
     _, j = ember.func.jvp(F.hardsigmoid, (x.detach(),), (t,))
     assert j.tolist() == [0.0, 2.0 * sixth, -3.0 * sixth, 0.0]
+
+
+@pytest.mark.parametrize("fn, alpha, scale, input_scale", [
+    (lambda x: F.selu(x), 1.6732632423543772848170429916717, 1.0507009873554804934193349852946,
+     1.0),
+    (lambda x: F.celu(x, alpha=1.3), 1.3, 1.0, 1 / 1.3),
+    (lambda x: F.elu(x, alpha=0.7), 0.7, 1.0, 1.0),
+])
+def test_elu_family_arithmetic(fn, alpha, scale, input_scale):
+    # torch: expm1(x * input_scale) * (alpha * scale), the coefficient one float32 product,
+    # and x * scale; expm1 correctly rounded here (float64, rounded once)
+    f32 = np.float32
+    x = (np.random.default_rng(4).standard_normal(4000) * 3).astype(f32)
+    expm1 = np.expm1((x * f32(input_scale)).astype(np.float64)).astype(f32)
+    expected = np.where(x < 0, expm1 * (f32(alpha) * f32(scale)), x * f32(scale))
+    got = fn(ember.tensor(x)).numpy()
+    np.testing.assert_array_equal(got, expected)
+    if scale != 1.0:        # (the constants applied one after the other differ somewhere)
+        assert (got != f32(scale) * np.where(x < 0, f32(alpha) * expm1, x)).any()

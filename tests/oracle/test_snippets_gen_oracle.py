@@ -1395,6 +1395,22 @@ print(torch.tensor([1e-8, 1.23456, 1e3]))
 torch.set_printoptions(profile='default')
 print(torch.randn(2, 3).numpy().dtype, torch.randn(3).tolist().__class__)
 ''',
+    'selu': r'''
+nn = torch.nn; F = torch.nn.functional
+torch.manual_seed(0)
+# self-normalizing encoder (SELU + AlphaDropout + lecun init), as in SNN-style VAEs
+x = torch.randn(6, 5)
+print(F.selu(x).tolist())
+print(F.celu(x, alpha=1.3).tolist(), F.elu(x, alpha=0.7).tolist())
+enc = nn.Sequential(nn.Linear(5, 8), nn.SELU(), nn.AlphaDropout(0.1), nn.Linear(8, 4), nn.CELU(0.5))
+for m in enc:
+    if isinstance(m, nn.Linear):
+        nn.init.kaiming_normal_(m.weight, nonlinearity='linear'); nn.init.zeros_(m.bias)
+enc.eval()
+print(enc, enc(x).shape)
+print(F.selu(torch.tensor([-0., 0., -1e-30, -100., 3.])), F.selu(x.double())[0].tolist(), F.selu(x.half())[0])
+y = x.clone().requires_grad_(); F.selu(y).sum().backward(); print(y.grad[0])
+''',
 }
 
 BUGS = {
@@ -1441,4 +1457,4 @@ print(h(nn.BatchNorm2d(6)(x)))
 }
 
 test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS,
-                                                                             at_least=22)
+                                                                             at_least=23)

@@ -173,9 +173,13 @@ class Elu(Elementwise):
              "scale": lambda node: _int_one(node.scale)}
 
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
+        # (torch's arithmetic: expm1(x * input_scale) * (alpha * scale), the coefficient a
+        # product in the computing dtype, and x * scale; selu's two constants multiplied
+        # one after the other put 15% of its negative results an ulp away)
+        negcoef = x.dtype.type(alpha) * x.dtype.type(scale)
+        neg = _rounded.expm1(xp, xp.minimum(x, 0) * input_scale) * negcoef
         # (torch's test is x < 0: a zero keeps its sign, elu(-0.) is -0. whatever alpha)
-        neg = alpha * _rounded.expm1(xp, xp.minimum(x, 0) * input_scale)
-        return scale * select(xp, x < 0, neg, x)
+        return select(xp, x < 0, neg, x * scale)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
