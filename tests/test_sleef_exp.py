@@ -137,3 +137,17 @@ def test_softmax_exponentials(shape, dim):
         e = np.moveaxis(e, -1, dim)     # (summed one slice after another along dim)
         want = e / np.add.reduce(e, axis=dim, keepdims=True)
     np.testing.assert_array_equal(got, want)
+
+
+def test_softplus_and_log_sigmoid_take_sleefs_exp():
+    # torch's softplus and log_sigmoid kernels take the exponential in their vector loop
+    # (SLEEF's), then log1p; 64 float32 values: every one in the vector loop
+    x = (np.random.default_rng(6).standard_normal(64) * 4).astype(np.float32)
+    log1p = lambda a: np.log1p(a.astype(np.float64)).astype(np.float32)   # noqa: E731
+    softplus = ember.nn.functional.softplus(ember.tensor(x)).numpy()
+    np.testing.assert_array_equal(softplus, log1p(_sleef.exp(x)))
+    log_sigmoid = ember.nn.functional.logsigmoid(ember.tensor(x)).numpy()
+    np.testing.assert_array_equal(log_sigmoid, np.minimum(x, 0) - log1p(_sleef.exp(-np.abs(x))))
+    # (the correctly rounded exp gives other values for some of them)
+    rounded = np.exp(x.astype(np.float64)).astype(np.float32)
+    assert (softplus != log1p(rounded)).any()

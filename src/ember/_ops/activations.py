@@ -139,9 +139,12 @@ class Silu(Elementwise):
         return _in_float(grad, x, _silu_slope)
 
 
-def _softplus_array(xp, x):
+def _softplus_array(xp, x, layout=None):
     """log1p(exp(x)), as torch's softplus and mish kernels compute it (exp may overflow to
-    inf, and then so does the result, as torch's)."""
+    inf, and then so does the result, as torch's); with `layout` (the input array, x's shape)
+    a float32 NumPy exp is SLEEF's where torch's vector loop takes it (NOTE [ SLEEF's exp ])."""
+    if layout is not None and x.__class__ is np.ndarray and x.dtype == np.float32:
+        return _rounded.log1p(xp, _sleef.elementwise_exp(x, layout))
     return _rounded.log1p(xp, _rounded.exp(xp, x))
 
 
@@ -221,7 +224,7 @@ class Softplus(Elementwise):
 
     def forward(xp, x, beta=1.0, threshold=20.0):
         z = x * beta
-        return select(xp, z > threshold, x, _softplus_array(xp, z) / beta)
+        return select(xp, z > threshold, x, _softplus_array(xp, z, x) / beta)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -237,6 +240,8 @@ class LogSigmoid(Elementwise):
     row_major_out = True
 
     def forward(xp, x):
+        if x.__class__ is np.ndarray and x.dtype == np.float32:    # NOTE [ SLEEF's exp ]
+            return np.minimum(x, 0) - _rounded.log1p(xp, _sleef.elementwise_exp(-np.abs(x), x))
         return xp.minimum(x, 0) - _rounded.log1p(xp, _rounded.exp(xp, -xp.abs(x)))
 
     def backward(ctx, grad):
