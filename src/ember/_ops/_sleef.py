@@ -1,5 +1,6 @@
 """SLEEF's float32 exp, bit for bit: the exponential torch's CPU vector code computes inside
-softmax, log_softmax, sigmoid, silu, softplus and log_sigmoid (its `Vectorized<float>::exp`).
+softmax, log_softmax, sigmoid, silu, softplus, mish and log_sigmoid (its
+`Vectorized<float>::exp`).
 
 NOTE [ SLEEF's exp ]
 `torch.exp` itself (MKL's vector exp) is correctly rounded but for about one value in a

@@ -154,7 +154,7 @@ class Mish(Elementwise):
     saves = {"self": ("self",)}
 
     def forward(xp, x):
-        return x * _rounded.tanh(xp, _softplus_array(xp, x))
+        return x * _rounded.tanh(xp, _softplus_array(xp, x, x))
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
