@@ -33,7 +33,7 @@ def _fused_into(out, x, y, z):
         out[...] = fma(x, y, z)
 
 
-def _dense(*arrays):
+def is_dense(*arrays):
     """Whether each is a NumPy array or scalar (not a sparse gradient, not a CuPy array:
     those keep NumPy-style arithmetic)."""
     return all(a.__class__ is np.ndarray or isinstance(a, np.generic) for a in arrays)
@@ -43,7 +43,7 @@ def add_(a, b, alpha):
     """`a.add_(b, alpha=alpha)`: a + alpha * b, fused (plain when alpha is 1)."""
     if alpha == 1:
         a += b
-    elif _dense(a, b):
+    elif is_dense(a, b):
         _fused_into(a, b, alpha, a)
     else:
         a += alpha * b
@@ -53,7 +53,7 @@ def lerp_(a, end, weight):
     """`a.lerp_(end, weight)` for a number `weight` (taken in a's dtype): a + weight * (end - a)
     below one half, else end - (1 - weight) * (end - a), each one fused step (torch's two
     formulas keep the result exact at weight 0 and 1)."""
-    if not _dense(a, end):
+    if not is_dense(a, end):
         a += weight * (end - a)
         return
     w = a.dtype.type(weight) if a.dtype.kind == "f" else weight
@@ -66,7 +66,7 @@ def lerp_(a, end, weight):
 
 def addcmul_(a, t1, t2, value):
     """`a.addcmul_(t1, t2, value=value)`: (value * t1) * t2 + a, the last step fused."""
-    if not _dense(a, t1, t2):
+    if not is_dense(a, t1, t2):
         a += value * t1 * t2
         return
     v = a.dtype.type(value) if a.dtype.kind in "fc" else value

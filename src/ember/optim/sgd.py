@@ -1,6 +1,6 @@
 """SGD: stochastic gradient descent with momentum, dampening, Nesterov and weight decay."""
 from .._ops._fused import fma
-from ._inplace import add_
+from ._inplace import add_, is_dense
 from .optimizer import Optimizer, check_fused, check_lr_tensor, to_scalar
 
 __all__ = ["SGD"]
@@ -53,7 +53,8 @@ class SGD(Optimizer):
                     g = -g
                 # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
                 if weight_decay != 0:
-                    g = fma(p._data, weight_decay, g)
+                    g = fma(p._data, weight_decay, g) if is_dense(g) else \
+                        g + weight_decay * p._data      # (a sparse gradient)
                 if momentum != 0:
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
