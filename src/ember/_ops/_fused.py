@@ -55,3 +55,21 @@ def _fma64(x, y, z):
     # infinities and nans (and products too large to split) keep the plain arithmetic's answer
     return np.where(np.isfinite(result), result, total) if result.ndim else \
         (result if np.isfinite(result) else total)
+
+
+def add_scaled_(dst, src, alpha):
+    """`dst.add_(src, alpha=alpha)` on NumPy array `dst` in place: dst + alpha * src with one
+    rounding, as torch's kernel (alpha taken in dst's dtype first). Other arrays (sparse
+    gradients, other array modules, integers) add the rounded product."""
+    dense = src.__class__ is np.ndarray or isinstance(src, np.generic)
+    if dst.__class__ is np.ndarray and dst.dtype == _F32 and dense:
+        wide = np.empty(dst.shape, _F64)    # (a float64 copy first: NumPy's quickest route)
+        wide[...] = src
+        wide *= _F32.type(alpha)
+        wide += dst
+        dst[...] = wide
+    elif dst.__class__ is np.ndarray and dst.dtype == _F64 and dense:
+        dst[...] = _fma64(src, alpha, dst)
+    else:
+        dst += alpha * src
+    return dst

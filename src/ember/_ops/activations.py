@@ -19,7 +19,8 @@ from . import _gelu_kernels, _rounded, _sleef
 from ._blocked import select, zero_where
 from ._dispatch import Inplace
 from ._op import Op, record, scalar
-from .elementwise import Elementwise, call, missing_kernel, refusing, scalar_for
+from .elementwise import Elementwise, call, missing_kernel, opmath, refusing, same, \
+    scalar_for
 from .registry import register
 from .unary import ThresholdBackward, float_math
 
@@ -27,6 +28,7 @@ _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _ONE_SIXTH_FLOAT32 = float(np.float32(1.0) / np.float32(6.0))
+_F32_TINY = np.finfo(np.float32).tiny
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
@@ -234,19 +236,59 @@ class Softplus(Elementwise):
 
 
 class LogSigmoid(Elementwise):
-    """log(sigmoid(x)) = -softplus(-x)."""
+    """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))."""
     rule = _floating("log_sigmoid_cpu")
     saves = {"self": ("self",)}
     row_major_out = True
 
     def forward(xp, x):
-        if x.__class__ is np.ndarray and x.dtype == np.float32:    # NOTE [ SLEEF's exp ]
-            return np.minimum(x, 0) - _rounded.log1p(xp, _sleef.elementwise_exp(-np.abs(x), x))
-        return xp.minimum(x, 0) - _rounded.log1p(xp, _rounded.exp(xp, -xp.abs(x)))
+        return log_sigmoid_array(xp, x)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * (-x).sigmoid()
+        return call(LogSigmoidBackward, (grad, x), {}, None, "log_sigmoid_backward")
+
+
+def log_sigmoid_array(xp, x):
+    """min(x, 0) - log1p(exp(-|x|)) of array `x`, as torch's log_sigmoid kernel computes it."""
+    b = _log_sigmoid_buffer(xp, x)
+    log1p = _rounded.log1p(xp, b)
+    if b.dtype == np.float32 and b.size and b.min() < _F32_TINY:
+        # NOTE: SLEEF's log1p of a subnormal b is 2 * (b / 2), b / 2 rounded to float32's
+        # subnormal spacing (x > 87.3 here): log_sigmoid(100.) is -3.9236e-44, not -exp(-100)
+        log1p = select(xp, b < _F32_TINY, b / 2 * 2, log1p)
+    return xp.minimum(x, 0) - log1p
+
+
+def _log_sigmoid_buffer(xp, x):
+    """exp(-|x|), the buffer torch's log_sigmoid kernel keeps for its backward: its vector
+    loop covers every element (the tail too), so float32 takes SLEEF's exp throughout (NOTE [
+    SLEEF's exp ])."""
+    if x.__class__ is np.ndarray and x.dtype == np.float32:
+        return _sleef.exp(-np.abs(x))
+    return _rounded.exp(xp, -xp.abs(x))
+
+
+class LogSigmoidBackward(Elementwise):
+    """log_sigmoid's gradient in torch's kernel's arithmetic: with b = exp(-|x|) and
+    q = b / (1 + b), `(1 - q) * grad` where x < 0 and `q * grad` elsewhere."""
+    node_name = "LogSigmoidBackwardBackward0"
+    rule = opmath(same)     # half precision computes in float32 and rounds once, as torch
+    inputs = ("grad_output", "self")
+    saves = {"grad_output": ("self",), "self": ("grad_output", "self")}
+
+    def forward(xp, g, x):
+        b = _log_sigmoid_buffer(xp, x)
+        q = b / (1 + b)
+        return select(xp, x < 0, 1 - q, q) * g
+
+    def backward(ctx, grad):
+        grad_output, x = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad
+        z = x.sigmoid()
+        return (call(LogSigmoidBackward, (grad, x), {}, None, "log_sigmoid_backward")
+                if need_g else None,
+                grad * grad_output * (z - 1) * z if need_x else None)
 
 
 # -- piecewise-linear activations ----------------------------------------------------------------

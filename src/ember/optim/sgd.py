@@ -13,6 +13,9 @@ class SGD(Optimizer):
         buf = g (first step), else momentum * buf + (1 - dampening) * g
         g = g + momentum * buf if nesterov else buf          (only when momentum != 0)
         p = p - lr * g
+
+    Each `a + c * b` there is torch's `add(b, alpha=c)`: one fused multiply-add, rounded once
+    (`_fused.add_scaled_`), so a training run's parameters are torch's bit for bit.
     """
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
@@ -48,6 +51,7 @@ class SGD(Optimizer):
                 grad = p.grad
                 if grad is None:
                     continue
+                # (torch's arithmetic: each `add(other, alpha=)` one fused multiply-add)
                 g = grad._data
                 if maximize:
                     g = -g
@@ -72,6 +76,11 @@ class SGD(Optimizer):
                 add_(p._data, g, -lr)
                 p._bump_version()
         return loss
+
+
+def _dense(g):
+    """Whether gradient array `g` is a dense NumPy array (not a sparse gradient's data)."""
+    return g.__class__ is np.ndarray
 
 
 def _clone(grad, g):
