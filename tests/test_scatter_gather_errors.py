@@ -180,6 +180,23 @@ CASES = [
      lambda: ember.put(X, L([6]), L([1.0]))),
     (RuntimeError, "put_(): Expected a long tensor for index, but got Int",
      lambda: ember.put(X, L([1], dtype=ember.int32), L([1.0]))),
+    # the argument types torch's parser checks first
+    (TypeError, "scatter_reduce(): argument 'include_self' must be bool, not int",
+     lambda: X.scatter_reduce(0, L([[0]]), X, "sum", include_self=1)),
+    (TypeError, "scatter_reduce_(): argument 'reduce' (position 4) must be str, not NoneType",
+     lambda: X.clone().scatter_reduce_(0, L([[0]]), X, None)),
+    (TypeError, "scatter_reduce(): argument 'reduce' (position 5) must be str, not NoneType",
+     lambda: ember.scatter_reduce(X, 0, L([[0]]), X, None)),
+    (TypeError, "index_reduce_(): argument 'include_self' must be bool, not NoneType",
+     lambda: X.clone().index_reduce_(0, L([0]), X[:1], "mean", include_self=None)),
+    (TypeError, "index_reduce(): argument 'reduce' (position 4) must be str, not int",
+     lambda: X.index_reduce(0, L([0]), X[:1], 3)),
+    (TypeError, "index_add_(): argument 'alpha' must be Number, not str",
+     lambda: X.clone().index_add_(0, L([0]), X[:1], alpha="a")),
+    (TypeError, "index_add(): argument 'alpha' must be Number, not NoneType",
+     lambda: ember.index_add(X, 0, L([0]), X[:1], alpha=None)),
+    (TypeError, "index_add() takes 4 positional arguments but 5 were given",
+     lambda: ember.index_add(X, 0, L([0]), X[:1], 2)),
 ]
 
 
@@ -700,3 +717,31 @@ def test_a_0_dim_src_is_named_by_its_shape():
     _raises(RuntimeError, "Expected index [5] to be no larger than self [4] apart from "
                           "dimension 0 and to be no larger size than src []",
             lambda: ember.arange(4.).scatter(0, L([0, 3, 2, 2, 0]), L(3.), reduce="multiply"))
+
+
+def test_index_add_with_alpha_adds_each_slice_in_one_rounding():
+    # torch adds a tensor of more than one dim slice by slice, `add_(slice, alpha=)`: one fused
+    # multiply-add per element, in index order (a slice picked twice: twice, in turn)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((5, 70)).astype(np.float32)
+    s = rng.standard_normal((3, 70)).astype(np.float32)
+    alpha = np.float32(0.37)
+    want = x.copy()
+    for row, i in enumerate([4, 0, 4]):
+        want[i] = (s[row].astype(np.float64) * alpha + want[i]).astype(np.float32)
+    got = ember.tensor(x).index_add(0, L([4, 0, 4]), ember.tensor(s), alpha=0.37)
+    np.testing.assert_array_equal(got.numpy(), want)
+    got = ember.tensor(x.T.copy()).index_add(1, L([4, 0, 4]), ember.tensor(s.T.copy()),
+                                             alpha=0.37)
+    np.testing.assert_array_equal(got.numpy(), want.T)
+    # (the product rounded first gives other values: the test tells them apart)
+    assert (x[0] + alpha * s[1] != want[0]).any()
+
+
+def test_index_add_with_alpha_of_a_vector_rounds_the_product_first():
+    # (a 1-d tensor takes torch's scalar loop: `self[i] += source[j] * alpha`)
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal(400).astype(np.float32)
+    s = rng.standard_normal(400).astype(np.float32)
+    got = ember.tensor(x).index_add(0, ember.arange(400), ember.tensor(s), alpha=0.37)
+    np.testing.assert_array_equal(got.numpy(), x + s * np.float32(0.37))

@@ -18,6 +18,106 @@ pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
 PRELUDE = "import math\nnn = torch.nn; F = torch.nn.functional\n"
 
 PROGRAMS = {
+    'beam': PRELUDE + r'''
+torch.manual_seed(0)
+V, H = 7, 4
+emb = nn.Embedding(V, H); cell = nn.GRUCell(H, H); proj = nn.Linear(H, V)
+EOS = 1
+def step(tok, h):
+    h = cell(emb(tok), h)
+    return F.log_softmax(proj(h), dim=-1), h
+with torch.no_grad():
+    # greedy
+    h = torch.zeros(2, H); tok = torch.tensor([0, 0]); outs = []
+    for t in range(5):
+        lp, h = step(tok, h); tok = lp.argmax(-1); outs.append(tok)
+    print(torch.stack(outs, 1))
+    # beam search
+    K = 3
+    h = torch.zeros(1, H); seqs = torch.zeros(1, 1, dtype=torch.long); scores = torch.zeros(1)
+    finished = []
+    for t in range(4):
+        lp, h = step(seqs[:, -1], h)
+        cand = (scores.unsqueeze(1) + lp).view(-1)
+        top, idx = cand.topk(K)
+        beam = idx // V; tokn = idx % V
+        print(t, top.round(decimals=4), beam, tokn, idx.dtype)
+        seqs = torch.cat([seqs.index_select(0, beam), tokn.unsqueeze(1)], 1)
+        h = h.index_select(0, beam); scores = top
+        h = h[beam.argsort().argsort()] if False else h
+    print(seqs, scores.round(decimals=4))
+    best = scores.argmax()
+    print(seqs[best], best)
+    lp = torch.randn(2, 3, V).log_softmax(-1)
+    tk = lp.topk(2, dim=-1)
+    print(tk.values.round(decimals=4), tk.indices)
+    print(torch.gather(lp, 2, tk.indices).round(decimals=4))
+    print(lp.view(2, -1).topk(2, -1).indices // V, torch.div(lp.view(2, -1).topk(2, -1).indices, V, rounding_mode='floor'))
+    # length penalty
+    lens = torch.tensor([3, 5, 2]).float()
+    print(((5 + lens) / 6).pow(0.6), scores / lens)
+    g = torch.gather(torch.arange(12).view(3, 4), 1, torch.tensor([[0], [3], [1]]))
+    print(g)
+    try:
+        torch.gather(torch.arange(12).view(3, 4), 1, torch.tensor([[4]]))
+    except RuntimeError as e:
+        print(e)
+    try:
+        torch.gather(torch.arange(12).view(3, 4), 1, torch.tensor([0, 1]))
+    except RuntimeError as e:
+        print(e)
+    try:
+        torch.arange(12).view(3, 4).index_select(0, torch.tensor([[0]]))
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, e)
+    try:
+        torch.arange(12).view(3, 4).index_select(0, torch.tensor([3]))
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, e)
+    print(torch.arange(12).view(3, 4).index_select(1, torch.tensor([3, 0, 3])))
+    eos_mask = seqs == EOS
+    print(eos_mask.any(1), eos_mask.int().argmax(1), eos_mask.cumsum(1))
+    print(torch.where(eos_mask.any(1), eos_mask.int().argmax(1), seqs.size(1)))
+''',
+    'bow': PRELUDE + r'''
+torch.manual_seed(0)
+docs = ["good movie great plot", "bad movie awful acting", "great acting good fun", "awful plot bad fun bad"]
+labels = torch.tensor([1, 0, 1, 0])
+vocab = {w: i for i, w in enumerate(sorted({w for d in docs for w in d.split()}))}
+V = len(vocab); print(V, vocab)
+X = torch.zeros(len(docs), V)
+for r, d in enumerate(docs):
+    for w in d.split():
+        X[r, vocab[w]] += 1
+print(X)
+tf = X / X.sum(1, keepdim=True)
+df = (X > 0).sum(0)
+print(df, df.dtype)
+idf = torch.log((1 + len(docs)) / (1 + df)) + 1
+print(idf, idf.dtype)
+tfidf = tf * idf
+tfidf = tfidf / tfidf.norm(dim=1, keepdim=True)
+print(tfidf.round(decimals=4))
+clf = nn.Linear(V, 2)
+opt = torch.optim.SGD(clf.parameters(), lr=0.5)
+for ep in range(5):
+    opt.zero_grad(); out = clf(tfidf); loss = F.cross_entropy(out, labels); loss.backward(); opt.step()
+    print(ep, round(loss.item(), 5))
+print(out.argmax(1), F.softmax(out, 1).round(decimals=3))
+# sparse bag of words via EmbeddingBag
+flat = torch.tensor([vocab[w] for d in docs for w in d.split()])
+offs = torch.tensor([0] + [len(d.split()) for d in docs[:-1]]).cumsum(0)
+print(flat, offs)
+bag = nn.EmbeddingBag(V, 2, mode='mean')
+print(bag(flat, offs).round(decimals=4))
+Xs = X.to_sparse()
+print(Xs)
+print(torch.sparse.mm(Xs, torch.ones(V, 1)).squeeze(1))
+print(X.count_nonzero(), X.count_nonzero(dim=1), torch.count_nonzero(X, dim=0))
+print(torch.log(torch.tensor(5 / 3)), torch.log(torch.tensor([5, 3]) / 3), (torch.tensor([5, 3]) / 3).dtype)
+print(torch.tensor([1, 2]) / torch.tensor([3, 3]), torch.tensor([7, 2]) // 3, torch.div(torch.tensor([7, -2]), 3, rounding_mode='floor'))
+print(torch.div(torch.tensor([7, -2]), 3, rounding_mode='trunc'))
+''',
     'bpr': PRELUDE + r'''
 torch.manual_seed(0)
 nu, ni, d = 5, 10, 4
@@ -45,6 +145,100 @@ print(torch.randint(0, 100, (5,), generator=g))
 print(F.softplus(-torch.tensor([0.5, -2.0, 30.])), F.logsigmoid(torch.tensor([-100., 0., 100.])))
 print(torch.nn.BCEWithLogitsLoss()(torch.tensor([0.5, -1.2]), torch.tensor([1., 0.])).item())
 print(F.margin_ranking_loss(torch.tensor([0.3, 0.9]), torch.tensor([0.5, 0.1]), torch.tensor([1., 1.]), margin=0.5))
+''',
+    'chartok': PRELUDE + r'''
+torch.manual_seed(0)
+text = "hello world"
+chars = sorted(set(text)); stoi = {c: i for i, c in enumerate(chars)}; itos = {i: c for c, i in stoi.items()}
+enc = lambda s: [stoi[c] for c in s]
+data = torch.tensor(enc(text), dtype=torch.long)
+print(data, data.dtype, data.shape)
+print(torch.tensor([enc("hel"), enc("lo ")]))
+try:
+    torch.tensor([enc("hel"), enc("lo")])
+except ValueError as e:
+    print(e)
+print(torch.tensor([[1, 2], [3, 4.5]]).dtype, torch.tensor([True, 1]).dtype, torch.tensor([]).dtype, torch.tensor([[]]).shape)
+print(torch.as_tensor([1, 2], dtype=torch.int32), torch.LongTensor([1, 2]), torch.tensor(enc("ab")).tolist())
+print(''.join(itos[i] for i in data.tolist()))
+block = 4
+ix = torch.randint(len(data) - block, (3,))
+x = torch.stack([data[i:i + block] for i in ix]); y = torch.stack([data[i + 1:i + block + 1] for i in ix])
+print(ix, x, y)
+class Bigram(nn.Module):
+    def __init__(s, V):
+        super().__init__(); s.tok = nn.Embedding(V, V)
+    def forward(s, idx, tgt=None):
+        logits = s.tok(idx)
+        if tgt is None: return logits, None
+        B, T, C = logits.shape
+        return logits, F.cross_entropy(logits.view(B * T, C), tgt.view(B * T))
+m = Bigram(len(chars))
+logits, loss = m(x, y)
+print(logits.shape, loss.item())
+opt = torch.optim.AdamW(m.parameters(), lr=1e-2)
+for i in range(3):
+    _, loss = m(x, y); opt.zero_grad(set_to_none=True); loss.backward(); opt.step(); print(loss.item())
+idx = torch.zeros((1, 1), dtype=torch.long)
+for _ in range(6):
+    lg, _ = m(idx); p = F.softmax(lg[:, -1, :], dim=-1)
+    idx = torch.cat((idx, torch.multinomial(p, 1)), dim=1)
+print(idx, ''.join(itos[i] for i in idx[0].tolist()))
+print(F.cross_entropy(logits.transpose(1, 2), y).item(), F.cross_entropy(logits.view(-1, len(chars)), y.view(-1), reduction='none').shape)
+try:
+    F.cross_entropy(logits, y)
+except (RuntimeError, ValueError) as e:
+    print(type(e).__name__, e)
+try:
+    F.cross_entropy(logits.view(-1, len(chars)), y.view(-1).float())
+except RuntimeError as e:
+    print(e)
+print(torch.tensor(b"abc"[0]), torch.tensor(list(b"hi")), torch.frombuffer(bytearray(b"hi"), dtype=torch.uint8))
+print(torch.tensor([ord(c) for c in "Az"], dtype=torch.uint8), torch.tensor(list(map(ord, "hi"))).dtype)
+''',
+    'ctc': PRELUDE + r'''
+torch.manual_seed(0)
+T, N, C, S = 6, 2, 5, 3
+log_probs = torch.randn(T, N, C).log_softmax(2).detach().requires_grad_()
+targets = torch.randint(1, C, (N, S), dtype=torch.long)
+print(targets)
+input_lengths = torch.full((N,), T, dtype=torch.long)
+target_lengths = torch.tensor([3, 2])
+ctc = nn.CTCLoss(blank=0)
+loss = ctc(log_probs, targets, input_lengths, target_lengths)
+print(round(loss.item(), 5), loss.grad_fn.name())
+loss.backward()
+print(log_probs.grad.round(decimals=4)[0])
+for red in ['none', 'sum', 'mean']:
+    l = F.ctc_loss(log_probs, targets, input_lengths, target_lengths, reduction=red)
+    print(red, l.round(decimals=4) if l.dim() else round(l.item(), 4))
+flat = torch.cat([targets[0, :3], targets[1, :2]])
+print(round(F.ctc_loss(log_probs, flat, input_lengths, target_lengths).item(), 5))
+print(round(F.ctc_loss(log_probs, targets, (6, 5), (3, 2)).item(), 5))
+inf = F.ctc_loss(log_probs, torch.tensor([[1, 1, 1, 1, 1, 1, 1]] * 2), input_lengths, torch.tensor([7, 7]), reduction='none')
+print(inf)
+print(F.ctc_loss(log_probs, torch.tensor([[1, 1, 1, 1, 1, 1, 1]] * 2), input_lengths, torch.tensor([7, 7]), zero_infinity=True, reduction='none'))
+print(nn.CTCLoss(blank=4, zero_infinity=True))
+try:
+    F.ctc_loss(log_probs, targets, input_lengths, torch.tensor([4, 2]))
+except RuntimeError as e:
+    print(e)
+try:
+    F.ctc_loss(log_probs, targets.int(), input_lengths.float(), target_lengths)
+except RuntimeError as e:
+    print(e)
+try:
+    F.ctc_loss(log_probs, targets, torch.tensor([7, 6]), target_lengths)
+except RuntimeError as e:
+    print(e)
+# greedy CTC decode
+best = log_probs.argmax(2).t()
+print(best)
+dec = []
+for b in best:
+    u = torch.unique_consecutive(b)
+    dec.append(u[u != 0].tolist())
+print(dec)
 ''',
     'ebag': PRELUDE + r'''
 torch.manual_seed(0)
@@ -327,6 +521,61 @@ print(torch.zeros(N, 3, dtype=torch.long).scatter_reduce(0, idx, (msg*10).long()
 print(torch.zeros(N).scatter_reduce(0, dst_idx, torch.arange(7.), "amax"))
 print(torch.full((N,), float('-inf')).scatter_reduce(0, dst_idx, torch.arange(7.), "amax", include_self=True))
 ''',
+    'ncf': PRELUDE + r'''
+torch.manual_seed(0)
+class NCF(nn.Module):
+    def __init__(s, nu, ni, d=4, layers=(8, 4)):
+        super().__init__()
+        s.ug = nn.Embedding(nu, d); s.ig = nn.Embedding(ni, d)
+        s.um = nn.Embedding(nu, d); s.im = nn.Embedding(ni, d)
+        mlp = []; inp = 2 * d
+        for h in layers:
+            mlp += [nn.Linear(inp, h), nn.ReLU(), nn.Dropout(0.1)]; inp = h
+        s.mlp = nn.Sequential(*mlp)
+        s.out = nn.Linear(d + inp, 1)
+    def forward(s, u, i):
+        gmf = s.ug(u) * s.ig(i)
+        mlp = s.mlp(torch.cat([s.um(u), s.im(i)], dim=-1))
+        return s.out(torch.cat([gmf, mlp], -1)).squeeze(-1)
+m = NCF(5, 7)
+print(m)
+print(sum(p.numel() for p in m.parameters()), [n for n, _ in m.named_parameters()][:5])
+u = torch.randint(0, 5, (16,)); i = torch.randint(0, 7, (16,)); y = torch.randint(0, 2, (16,)).float()
+print(u, i, y)
+opt = torch.optim.Adam(m.parameters(), lr=0.01)
+crit = nn.BCEWithLogitsLoss()
+for ep in range(3):
+    m.train(); opt.zero_grad()
+    logits = m(u, i); loss = crit(logits, y); loss.backward(); opt.step()
+    print(ep, round(loss.item(), 4), logits.grad_fn.name(), logits.shape)
+m.eval()
+with torch.no_grad():
+    p = torch.sigmoid(m(u, i))
+    print(((p > 0.5).float() == y).float().mean().round(decimals=2), p.dtype, p.requires_grad)
+allitems = torch.arange(7)
+with torch.no_grad():
+    s = m(torch.full((7,), 2, dtype=torch.long), allitems)
+print(s.shape, s.topk(3).indices.shape)
+try:
+    m(u.float(), i)
+except RuntimeError as e:
+    print(e)
+try:
+    m(torch.tensor([5]), torch.tensor([0]))
+except IndexError as e:
+    print(e)
+print(torch.cat([torch.zeros(2, 3), torch.ones(2, 1)], -1).shape)
+try:
+    torch.cat([torch.zeros(2, 3), torch.ones(3, 1)], -1)
+except RuntimeError as e:
+    print(e)
+try:
+    torch.cat([torch.zeros(2, 3), torch.ones(2, 1, dtype=torch.long)], -1).dtype
+    print(torch.cat([torch.zeros(2, 3), torch.ones(2, 1, dtype=torch.long)], -1).dtype)
+except RuntimeError as e:
+    print(e)
+print(crit, nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.])))
+''',
     'ranking': PRELUDE + r'''
 torch.manual_seed(0)
 scores = torch.randn(3, 8)
@@ -409,6 +658,71 @@ print(m.lin_l.weight.grad.round(decimals=4))
 print(torch_geo := torch.cat([ei, ei.flip(0)], 1).unique(dim=1))
 print(torch.searchsorted(ptr, torch.tensor([0, 3, 6])))
 ''',
+    'scatter_more': PRELUDE + r'''
+torch.manual_seed(0)
+idx = torch.tensor([0, 1, 0, 2, 1, 0])
+src = torch.tensor([5, -3, 7, 2, 8, -1])
+for red in ['sum', 'prod', 'mean', 'amax', 'amin']:
+    for inc in [True, False]:
+        print(red, inc, torch.full((4,), 10).scatter_reduce(0, idx, src, red, include_self=inc),
+              torch.zeros(4, dtype=torch.int32).scatter_reduce(0, idx, src.int(), red, include_self=inc))
+x = torch.randn(6, requires_grad=True)
+base = torch.randn(4, requires_grad=True)
+for red in ['sum', 'prod', 'mean', 'amax', 'amin']:
+    for inc in [True, False]:
+        out = base.scatter_reduce(0, idx, x, red, include_self=inc)
+        gx, gb = torch.autograd.grad((out * torch.arange(1., 5.)).sum(), (x, base))
+        print(red, inc, out.grad_fn.name(), gx.round(decimals=4), gb.round(decimals=4))
+t = torch.tensor([1., 2., 2., 0.], requires_grad=True)
+o = torch.zeros(2).scatter_reduce(0, torch.tensor([0, 0, 0, 1]), t, 'amax', include_self=False)
+o.sum().backward(); print(o, t.grad)
+print(torch.zeros(3).index_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([2., 3., 4.]), 'prod'))
+print(torch.ones(3).index_reduce_(0, torch.tensor([0, 0, 2]), torch.tensor([2., 3., 4.]), 'mean', include_self=False))
+print(torch.zeros(3).index_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([2., 3., 4.]), 'amax'))
+try:
+    torch.zeros(3).index_reduce(0, torch.tensor([0]), torch.tensor([2.]), 'sum')
+except RuntimeError as e:
+    print(e)
+print(torch.segment_reduce(torch.tensor([1., 2., 3., 4., 5.]), 'sum', lengths=torch.tensor([2, 0, 3])))
+print(torch.segment_reduce(torch.tensor([1., 2., 3., 4., 5.]), 'max', lengths=torch.tensor([2, 0, 3]), unsafe=True))
+print(torch.segment_reduce(torch.tensor([1., 2., 3., 4., 5.]), 'mean', offsets=torch.tensor([0, 2, 2, 5])))
+print(torch.segment_reduce(torch.tensor([1., 2., 3., 4., 5.]), 'min', lengths=torch.tensor([2, 0, 3]), initial=0.))
+a = torch.zeros(3, 2).scatter_(0, torch.tensor([[0, 1], [2, 0]]), 1.5)
+print(a, torch.zeros(3, 2).scatter_(0, torch.tensor([[0, 1], [2, 0]]), torch.ones(2, 2), reduce='add'))
+print(torch.zeros(3, 2).scatter(0, torch.tensor([[0, 1], [2, 0]]), 2., reduce='multiply'))
+print(torch.zeros(5).index_add_(0, torch.tensor([1, 1, 4]), torch.tensor([1., 2., 3.]), alpha=0.5))
+print(torch.zeros(5, dtype=torch.long).index_add_(0, torch.tensor([1, 1, 4]), torch.tensor([1, 2, 3]), alpha=2))
+try:
+    torch.zeros(5, dtype=torch.long).index_add_(0, torch.tensor([1]), torch.tensor([1.]))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.zeros(5).scatter_add_(0, torch.tensor([5]), torch.tensor([1.]))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.zeros(5).index_add_(0, torch.tensor([7]), torch.tensor([1.]))
+except (RuntimeError, IndexError) as e:
+    print(type(e).__name__, e)
+try:
+    torch.zeros(5).scatter_reduce(0, torch.tensor([1]), torch.tensor([1.]), 'mean', include_self=2)
+except (RuntimeError, TypeError) as e:
+    print(type(e).__name__, e)
+print(torch.zeros(2, 3).index_fill_(1, torch.tensor([0, 2]), -1), torch.zeros(2, 3).index_copy(1, torch.tensor([2, 0]), torch.ones(2, 2)))
+print(torch.zeros(4).put_(torch.tensor([1, 1]), torch.tensor([1., 2.]), accumulate=True))
+print(torch.zeros(4).index_put_((torch.tensor([1, 1]),), torch.tensor([1., 2.]), accumulate=True))
+print(torch.zeros(4, dtype=torch.float64).scatter_reduce(0, torch.tensor([1, 1, 1]), torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64), 'sum').tolist())
+print(torch.zeros(2).scatter_reduce(0, torch.tensor([1, 1, 1]), torch.tensor([0.1, 0.2, 0.7]), 'mean').tolist())
+x = torch.randn(6, 40); s = torch.randn(3, 40); i = torch.tensor([4, 0, 4])
+print(x.index_add(0, i, s, alpha=0.37).sum(1).tolist(), x.t().index_add(1, i, s.t(), alpha=-1.3).sum(0).tolist())
+print(x.double().index_add(0, i, s.double(), alpha=0.37)[4].tolist())
+for f in [lambda: x.index_add_(0, i, s, alpha='a'), lambda: torch.index_add(x, 0, i, s, alpha=None),
+          lambda: torch.scatter_reduce(x, 0, i.view(3, 1), s, 'sum', include_self=1),
+          lambda: x.index_reduce_(0, i, s, 'mean', include_self=None), lambda: x.scatter_reduce_(0, i.view(3, 1), s, None), lambda: x.index_reduce(0, i, s, 3),
+          lambda: torch.index_add(x, 0, i, s, 3), lambda: x.scatter_reduce(0, i), lambda: x.index_reduce(0, i, s, 'sum', 4)]:
+    try: print(f())
+    except TypeError as e: print(e)
+''',
     'seg_softmax': PRELUDE + r'''
 torch.manual_seed(0)
 index = torch.tensor([0,0,1,1,1,2,3,3])
@@ -436,6 +750,92 @@ m = torch.full((N, 2), float('-inf')).scatter_reduce(0, index.unsqueeze(-1).expa
 print(m)
 print(m[index])
 ''',
+    'seq2seq': PRELUDE + r'''
+torch.manual_seed(0)
+SOS, EOS, PAD = 0, 1, 2
+V, E, H = 8, 6, 5
+class Encoder(nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.emb = nn.Embedding(V, E, padding_idx=PAD); s.gru = nn.GRU(E, H, batch_first=True, bidirectional=True)
+        s.fc = nn.Linear(2 * H, H)
+    def forward(s, x, lengths):
+        e = s.emb(x)
+        packed = nn.utils.rnn.pack_padded_sequence(e, lengths, batch_first=True, enforce_sorted=False)
+        out, h = s.gru(packed)
+        out, lens = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, padding_value=0.0)
+        h = torch.tanh(s.fc(torch.cat([h[-2], h[-1]], dim=1)))
+        return out, h, lens
+class Bahdanau(nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.W = nn.Linear(2 * H + H, H); s.v = nn.Linear(H, 1, bias=False)
+    def forward(s, hidden, enc, mask):
+        T = enc.size(1)
+        hid = hidden.unsqueeze(1).repeat(1, T, 1)
+        energy = torch.tanh(s.W(torch.cat([hid, enc], dim=2)))
+        att = s.v(energy).squeeze(2).masked_fill(mask == 0, -1e10)
+        return F.softmax(att, dim=1)
+class Decoder(nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.emb = nn.Embedding(V, E); s.att = Bahdanau()
+        s.rnn = nn.GRU(2 * H + E, H, batch_first=True); s.out = nn.Linear(H + 2 * H + E, V)
+    def forward(s, tok, hidden, enc, mask):
+        e = s.emb(tok).unsqueeze(1)
+        a = s.att(hidden, enc, mask).unsqueeze(1)
+        ctx = torch.bmm(a, enc)
+        o, h = s.rnn(torch.cat([e, ctx], 2), hidden.unsqueeze(0))
+        pred = s.out(torch.cat([o.squeeze(1), ctx.squeeze(1), e.squeeze(1)], 1))
+        return pred, h.squeeze(0), a.squeeze(1)
+enc, dec = Encoder(), Decoder()
+src = torch.tensor([[3, 4, 5, 1], [6, 7, 1, PAD], [3, 1, PAD, PAD]])
+lengths = torch.tensor([4, 3, 2])
+trg = torch.tensor([[0, 5, 4, 1], [0, 7, 1, PAD], [0, 3, 1, PAD]])
+out, h, lens = enc(src, lengths)
+print(out.shape, h.shape, lens, lens.dtype)
+mask = (src != PAD)
+print(mask)
+print(out[2, 2:].abs().sum().item(), out[1, 3].abs().sum().item())
+opt = torch.optim.Adam(list(enc.parameters()) + list(dec.parameters()), lr=0.01)
+crit = nn.CrossEntropyLoss(ignore_index=PAD, label_smoothing=0.1)
+for ep in range(3):
+    opt.zero_grad()
+    out, h, _ = enc(src, lengths)
+    tok = trg[:, 0]; logits = []
+    for t in range(1, trg.size(1)):
+        pred, h, a = dec(tok, h, out, mask)
+        logits.append(pred)
+        teacher = torch.rand(1).item() < 0.5
+        tok = trg[:, t] if teacher else pred.argmax(1)
+    logits = torch.stack(logits, 1)
+    loss = crit(logits.reshape(-1, V), trg[:, 1:].reshape(-1))
+    loss.backward()
+    nn.utils.clip_grad_norm_(list(enc.parameters()) + list(dec.parameters()), 1.0)
+    opt.step()
+    print(ep, round(loss.item(), 4), logits.shape, a.shape, a.sum(1).round(decimals=4))
+print(a.round(decimals=3))
+print(crit)
+packed = nn.utils.rnn.pack_padded_sequence(torch.randn(3, 4, 2), lengths, batch_first=True, enforce_sorted=False)
+print(packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices, packed.data.shape)
+try:
+    nn.utils.rnn.pack_padded_sequence(torch.randn(3, 4, 2), lengths.flip(0), batch_first=True)
+except RuntimeError as e:
+    print(e)
+try:
+    nn.utils.rnn.pack_padded_sequence(torch.randn(3, 4, 2), torch.tensor([4, 0, 2]), batch_first=True, enforce_sorted=False)
+except RuntimeError as e:
+    print(e)
+seqs = [torch.tensor([1, 2, 3]), torch.tensor([4]), torch.tensor([5, 6])]
+padded = nn.utils.rnn.pad_sequence(seqs, batch_first=True, padding_value=PAD)
+print(padded)
+print(nn.utils.rnn.pad_sequence(seqs).shape, nn.utils.rnn.pad_sequence(seqs, padding_side='left', batch_first=True))
+ps = nn.utils.rnn.pack_sequence(seqs, enforce_sorted=False)
+print(ps)
+print(nn.utils.rnn.pad_packed_sequence(ps, batch_first=True, total_length=5))
+print(nn.utils.rnn.unpad_sequence(padded, torch.tensor([3, 1, 2]), batch_first=True))
+print(nn.utils.rnn.unpack_sequence(ps))
+''',
     'sgd_exact': PRELUDE + r'''
 torch.manual_seed(0)
 for dt in [torch.float32, torch.float64]:
@@ -449,6 +849,117 @@ for dt in [torch.float32, torch.float64]:
             loss = ((w * s - 0.3) ** 2).sum() * 0.1 + (s - 1) ** 2 + (w.abs() * s).sum()
             loss.backward(); opt.step()
         print(dt, kw, loss.item(), w.sum().item(), s.item(), w[:3].tolist())
+''',
+    'sgns': PRELUDE + r'''
+torch.manual_seed(0)
+text = "the quick brown fox jumps over the lazy dog the fox".split()
+vocab = sorted(set(text)); w2i = {w: i for i, w in enumerate(vocab)}
+print(vocab, len(vocab))
+ids = torch.tensor([w2i[w] for w in text])
+print(ids, ids.dtype)
+pairs = []
+for c in range(len(ids)):
+    for o in range(max(0, c - 2), min(len(ids), c + 3)):
+        if o != c: pairs.append((ids[c].item(), ids[o].item()))
+pairs = torch.tensor(pairs)
+print(pairs.shape, pairs[:5])
+counts = torch.bincount(ids, minlength=len(vocab)).float()
+noise = counts.pow(0.75); noise = noise / noise.sum()
+print(noise)
+class SGNS(nn.Module):
+    def __init__(s, V, d):
+        super().__init__()
+        s.inp = nn.Embedding(V, d); s.out = nn.Embedding(V, d)
+        s.inp.weight.data.uniform_(-0.5 / d, 0.5 / d); s.out.weight.data.zero_()
+    def forward(s, c, o, neg):
+        vc = s.inp(c); uo = s.out(o); un = s.out(neg)
+        pos = F.logsigmoid((vc * uo).sum(-1))
+        negs = F.logsigmoid(-torch.bmm(un, vc.unsqueeze(2)).squeeze(2)).sum(1)
+        return -(pos + negs).mean()
+m = SGNS(len(vocab), 5)
+opt = torch.optim.SGD(m.parameters(), lr=0.5)
+for ep in range(4):
+    neg = torch.multinomial(noise, pairs.size(0) * 3, replacement=True).view(-1, 3)
+    opt.zero_grad(); loss = m(pairs[:, 0], pairs[:, 1], neg); loss.backward(); opt.step()
+    print(ep, round(loss.item(), 5), neg[0])
+E = m.inp.weight.detach()
+En = F.normalize(E, dim=1)
+sim = En @ En[w2i['fox']]
+print(sim.round(decimals=3))
+print([vocab[j] for j in sim.topk(3).indices.tolist()])
+print(F.cosine_similarity(E[0:1], E[1:2]).round(decimals=4), F.cosine_similarity(E, E[2].unsqueeze(0)).shape)
+print(torch.multinomial(noise, 4), torch.multinomial(noise, 4, replacement=True))
+print(torch.nn.functional.one_hot(ids[:4], len(vocab)))
+print(torch.nn.functional.one_hot(ids[:4]).shape)
+try:
+    torch.nn.functional.one_hot(ids[:4].float())
+except RuntimeError as e:
+    print(e)
+try:
+    torch.nn.functional.one_hot(ids[:4], 3)
+except RuntimeError as e:
+    print(e)
+''',
+    'sparse_more': PRELUDE + r'''
+torch.manual_seed(0)
+i = torch.tensor([[0, 1, 1, 2, 0], [2, 0, 2, 1, 2]])
+v = torch.tensor([3., 4., 5., 6., 1.])
+s = torch.sparse_coo_tensor(i, v, (3, 3))
+print(s)
+print(s.coalesce().values(), s.to_dense())
+sv = torch.sparse_coo_tensor(i, v, (3, 3), requires_grad=True)
+print(sv)
+d = sv.to_dense(); print(d.grad_fn)
+(d * torch.arange(9.).view(3, 3)).sum().backward()
+print(sv.grad)
+w = torch.randn(3, 2, requires_grad=True)
+sc = s.coalesce().requires_grad_()
+y = torch.sparse.mm(sc, w)
+y.sum().backward()
+print(sc.grad, w.grad)
+print(torch.sparse.addmm(torch.zeros(3, 2), s, w.detach()))
+print(torch.sparse.softmax(s.coalesce(), dim=1))
+print(torch.sparse.log_softmax(s.coalesce(), dim=1).to_dense())
+print(torch.sparse.sum(s), torch.sparse.sum(s, dim=0), torch.sparse.sum(s, dim=(0, 1)))
+h = torch.sparse_coo_tensor(torch.tensor([[0, 2]]), torch.randn(2, 3), (4, 3))
+print(h, h.sparse_dim(), h.dense_dim())
+print(h.to_dense().round(decimals=4))
+print(torch.sparse_coo_tensor(torch.empty(2, 0, dtype=torch.long), torch.empty(0), (2, 2)))
+print(torch.zeros(2, 3).to_sparse(), torch.eye(3).to_sparse().indices())
+try:
+    torch.sparse_coo_tensor(torch.tensor([[0, 3]]), torch.tensor([1., 2.]), (3,))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.sparse_coo_tensor(torch.tensor([[0, 1]]).float(), torch.tensor([1., 2.]), (3,))
+except RuntimeError as e:
+    print(e)
+try:
+    torch.sparse_coo_tensor(torch.tensor([[0, 1]]), torch.tensor([1., 2., 3.]), (3,))
+except (RuntimeError, ValueError) as e:
+    print(type(e).__name__, e)
+try:
+    torch.sparse.mm(s, torch.randn(4, 2))
+except RuntimeError as e:
+    print(e)
+try:
+    s.indices()
+except RuntimeError as e:
+    print(e)
+print(s._indices().shape, s._values())
+print(s.coalesce().indices().dtype, s.dtype, s.device, s.size(), s.shape, s.numel() if False else '')
+print(torch.sparse_coo_tensor(i, v).shape, torch.sparse_coo_tensor(i, v.long()).dtype)
+print(s.to_dense().to_sparse(1))
+print((s.coalesce() * s.coalesce()).to_dense())
+print(torch.mul(s, 2.5))
+print(s.coalesce().pow(2))
+print(s.float().dtype, s.double())
+print(torch.sparse.mm(s, torch.ones(3, 1)).t())
+print(s.coalesce().transpose(0, 1).to_dense())
+print(torch.stack([s.to_dense(), s.to_dense()]).to_sparse().shape)
+print(repr(torch.sparse_coo_tensor(i, v, (3, 3)).coalesce()._nnz()))
+print(s.is_sparse, s.to_dense().is_sparse, s.layout, s.coalesce().values().is_contiguous())
+print(torch.sparse_coo_tensor([[0, 1], [1, 0]], [1, 2], (2, 2)).to_dense())
 ''',
     'sparse_opt': PRELUDE + r'''
 torch.manual_seed(0)

@@ -59,7 +59,7 @@ def _alpha_fits(alpha, common):
                            "complex number.")
 
 
-def _plus_multiple(xp, a, b, alpha, out, subtract=False):
+def plus_multiple(xp, a, b, alpha, out, subtract=False):
     """a + alpha * b (a - alpha * b) as torch's kernel computes it: for floats, alpha in the
     operands' dtype and one fused multiply-add, for float16/bfloat16 in float32 with one
     rounding at the end; other dtypes multiply, then add."""
@@ -117,7 +117,7 @@ class Add(_Binary):
         if alpha != 1 or alpha.__class__ is not int:
             _check_alpha(xp, alpha, a, b)
             if alpha != 1:
-                return _plus_multiple(xp, a, b, alpha, out)
+                return plus_multiple(xp, a, b, alpha, out)
         return xp.add(a, b) if out is None else xp.add(a, b, out=out)
 
     def backward(ctx, grad):
@@ -150,7 +150,7 @@ class Sub(_Binary):
         if alpha != 1 or alpha.__class__ is not int:
             _check_alpha(xp, alpha, a, b)
             if alpha != 1:
-                return _plus_multiple(xp, a, b, alpha, out, subtract=True)
+                return plus_multiple(xp, a, b, alpha, out, subtract=True)
         return xp.subtract(a, b) if out is None else xp.subtract(a, b, out=out)
 
     def backward(ctx, grad):

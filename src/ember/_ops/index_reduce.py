@@ -95,6 +95,9 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
         if not isinstance(x, Tensor):
             raise TypeError(f"index_reduce(): argument '{arg}' must be Tensor, not "
                             f"{type_name(x)}")
+    if not isinstance(reduce, str) or include_self.__class__ is not bool:
+        raise TypeError("index_reduce: reduce must be str, include_self bool")   # (worded by
+        #                                                      the wrapper: argument_errors)
     if reduce not in _REDUCTIONS:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")

@@ -1,5 +1,7 @@
 """Writes along a dim (index_add, index_copy, index_fill), by advanced indices (index_put) and
 by boolean masks (masked_fill, masked_select, masked_scatter)."""
+import numbers
+
 import numpy as np
 
 from .. import _geometry as geo
@@ -7,6 +9,7 @@ from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import is_grad_enabled
 from ._dispatch import Inplace, check_overlap, has_internal_overlap, refuse_inplace_first, \
     warn_expanded
+from .binary import plus_multiple
 from ._op import Op
 from ._xp_compat import ufunc_at
 from .elementwise import check_limited
@@ -128,12 +131,30 @@ class IndexAdd(Op):
         return grad if need_self else None, grad_source
 
 
+def _add_slices_scaled(result, d, ids, src, alpha):
+    """result's slices at `ids` along `d` plus `alpha` times src's, in place, as torch's CPU
+    kernel adds them to a tensor of more than one dim: one slice at a time in index order, each
+    `add_(source_slice, alpha=)`, as `add` computes it (`binary.plus_multiple`: a fused
+    multiply-add). A slice picked n times takes its n additions in n rounds."""
+    order = np.argsort(ids, kind="stable")
+    ranked = ids[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    rank = np.empty(ids.size, np.int64)
+    rank[order] = np.arange(ids.size) - np.repeat(starts, np.diff(np.r_[starts, ids.size]))
+    for r in range(int(rank.max()) + 1):
+        picked = np.flatnonzero(rank == r)
+        key = _dim_key(d, ids[picked])
+        result[key] = plus_multiple(np, result[key], np.take(src, picked, axis=d), alpha, None)
+
+
 @function(inplace=True)
 def index_add(input, dim, index, source, *, alpha=1, out=None):
     """A copy of `input` with `alpha * source` added at `index` along `dim` (repeated indices
     add up)."""
     if not isinstance(index, Tensor):
         index_of(index, (), "", who=("index_add", "index", 2))
+    if not isinstance(alpha, (numbers.Number, Tensor)):
+        raise TypeError("index_add: alpha must be a Number")    # (worded by the wrapper)
     d = geo.wrap_dim(dim, input.ndim)
     src = check_index_func("index_add_", input, d, index, source)
     check_limited(input, "index_add_")
@@ -151,10 +172,13 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
                                f"{x.shape[d]}")
         raise IndexError("index out of range in self")
     xp = xp_of(input)
-    if alpha != 1:
-        src = src * xp.asarray(alpha).astype(x.dtype)
     result = x.copy()
-    if input.numel():
+    if alpha != 1 and input.ndim > 1 and x.dtype.kind == "f" and xp is np and input.numel():
+        _add_slices_scaled(result, d, ids, src, alpha.item() if isinstance(alpha, Tensor)
+                           else alpha)
+    elif input.numel():
+        if alpha != 1:
+            src = src * xp.asarray(alpha).astype(x.dtype)
         key = _dim_key(d, ids)
         if _distinct_slices(xp, result, d, ids):
             result[key] += src          # (one add per element, as the ufunc's at would do)

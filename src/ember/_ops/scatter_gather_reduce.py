@@ -101,6 +101,9 @@ def _not_implemented(input, reduce):
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
     """A copy of `input` with `src` reduced into it at `index` along `dim` ('sum', 'prod',
     'mean', 'amax' or 'amin'); `include_self=False` leaves self's values out of it."""
+    if not isinstance(reduce, str) or include_self.__class__ is not bool:
+        raise TypeError("scatter_reduce: reduce must be str, include_self bool")  # (worded
+        #                                                    by the wrapper: argument_errors)
     alias = reduce if reduce in _ALIASES else None
     reduce = _ALIASES.get(reduce, reduce)
     if reduce not in _REDUCE:

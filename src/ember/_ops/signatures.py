@@ -190,6 +190,13 @@ SIGNATURES = {
                 "(int dim, Tensor index, Tensor src, *, str reduce, Tensor out = None)",
                 "(int dim, Tensor index, Number value, *, Tensor out = None)",
                 "(int dim, Tensor index, Number value, *, str reduce, Tensor out = None)"],
+    # (the reductions into slices, which check their argument types before anything else)
+    "scatter_reduce": ["(int dim, Tensor index, Tensor src, str reduce, *, "
+                       "bool include_self = True, Tensor out = None)"],
+    "index_reduce": ["(int dim, Tensor index, Tensor source, str reduce, *, "
+                     "bool include_self = True, Tensor out = None)"],
+    "index_add": ["(int dim, Tensor index, Tensor source, *, Number alpha = 1, "
+                  "Tensor out = None)"],
     "index_fill": ["(int dim, Tensor index, Tensor value)",
                    "(int dim, Tensor index, Number value)"],
     "masked_fill": ["(Tensor mask, Tensor value)", "(Tensor mask, Number value)"],
