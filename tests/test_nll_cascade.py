@@ -80,3 +80,43 @@ def test_sums_and_means_follow_the_loop(dtype, edtype, n, ignored, weighted):
     assert got.dtype == edtype and got.double().item() == float(loss)
     mean = (np.array([loss], dtype) / np.array([weight], dtype))[0]
     assert F.nll_loss(*args, **kw).double().item() == float(mean)
+
+
+def test_weighted_mean_gradient_divides_the_incoming_gradient_first():
+    # torch's backward writes weight[t] * -(grad / total_weight) at each counted target
+    rng = np.random.default_rng(8)
+    n, c = 40, 5
+    w = rng.uniform(0.1, 3, c).astype(np.float32)
+    t = rng.integers(0, c, n)
+    x = ember.tensor(rng.standard_normal((n, c)).astype(np.float32), requires_grad=True)
+    loss = F.nll_loss(x, ember.tensor(t), weight=ember.tensor(w))
+    (loss * 0.9).backward()
+    _, total = _loop(x.detach().numpy(), t, w, -100, np.float32)    # (the forward's total)
+    g = -(np.float32(0.9) / total)
+    want = np.zeros((n, c), np.float32)
+    want[np.arange(n), t] = w[t] * g
+    np.testing.assert_array_equal(x.grad.numpy(), want)
+    # (grad * (-weight / total_weight) differs in the last bit somewhere: the order matters)
+    other = np.zeros((n, c), np.float32)
+    other[np.arange(n), t] = np.float32(0.9) * (-w[t] / total)
+    assert (other != want).any()
+
+
+@pytest.mark.parametrize("shape", [(3, 4, 6), (5, 3, 7, 6), (2, 4, 3, 2, 5)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_spatial_inputs_sum_their_positions_in_the_same_cascade(shape, weighted):
+    # torch's 4-D kernel (and the 3-D and 5-D inputs viewed to it) walks the positions
+    # (N, H, W) in row-major order with the 2-D kernel's cascade
+    rng = np.random.default_rng(9)
+    c = shape[1]
+    x = rng.standard_normal(shape).astype(np.float32)
+    t = rng.integers(0, c, (shape[0],) + shape[2:])
+    t.reshape(-1)[[3, 17]] = -100
+    w = rng.uniform(0.1, 2, c).astype(np.float32) if weighted else None
+    rows = np.moveaxis(x, 1, -1).reshape(-1, c)
+    loss, total = _loop(rows, t.reshape(-1), w, -100, np.float32)
+    kw = {"weight": ember.tensor(w)} if weighted else {}
+    got = F.nll_loss(ember.tensor(x), ember.tensor(t), reduction="sum", **kw)
+    assert got.item() == loss
+    got = F.nll_loss(ember.tensor(x), ember.tensor(t), **kw)
+    assert got.item() == np.float32(loss / total)

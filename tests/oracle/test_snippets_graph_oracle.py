@@ -18,6 +18,44 @@ pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
 PRELUDE = "import math\nnn = torch.nn; F = torch.nn.functional\n"
 
 PROGRAMS = {
+    'attention_more': PRELUDE + r'''
+torch.manual_seed(0)
+B, T, H = 2, 4, 6
+enc = torch.randn(B, T, H); dec_h = torch.randn(B, H)
+mask = torch.tensor([[1, 1, 1, 0], [1, 1, 0, 0]]).bool()
+# Luong dot / general / concat
+score = torch.bmm(enc, dec_h.unsqueeze(2)).squeeze(2)
+score = score.masked_fill(~mask, float('-inf'))
+a = F.softmax(score, dim=1)
+print(a.round(decimals=4))
+ctx = (a.unsqueeze(2) * enc).sum(1)
+print(ctx.round(decimals=4), torch.einsum('bt,bth->bh', a, enc).round(decimals=4))
+Wa = nn.Linear(H, H, bias=False)
+g = torch.bmm(Wa(enc), dec_h.unsqueeze(2)).squeeze(2).masked_fill(mask == 0, -1e9)
+print(F.softmax(g, -1).round(decimals=4))
+allmasked = torch.full((1, 3), float('-inf'))
+print(F.softmax(allmasked, -1), torch.softmax(allmasked.masked_fill(torch.tensor([[True, False, False]]), 0.), -1))
+print(torch.nan_to_num(F.softmax(allmasked, -1), nan=0.0))
+mha = nn.MultiheadAttention(H, 2, batch_first=True)
+out, w = mha(enc, enc, enc, key_padding_mask=~mask)
+print(out.shape, w.shape, w.round(decimals=4))
+out, w = mha(enc, enc, enc, key_padding_mask=~mask, average_attn_weights=False)
+print(w.shape)
+causal = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+print(causal, nn.Transformer.generate_square_subsequent_mask(T))
+out, w = mha(enc, enc, enc, attn_mask=causal)
+print(w.round(decimals=4)[0])
+try:
+    mha(enc, enc, enc, key_padding_mask=mask.float()[:, :3])
+except (RuntimeError, AssertionError) as e:
+    print(type(e).__name__, e)
+q = torch.randn(B, 2, T, 3)
+o = F.scaled_dot_product_attention(q, q, q, attn_mask=mask[:, None, None, :])
+print(o.shape, o.round(decimals=4)[1, 0])
+o2 = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+print(o2.round(decimals=4)[0, 0])
+print(F.scaled_dot_product_attention(q, q, q, attn_mask=~causal).sub(o2).abs().max() < 1e-6)
+''',
     'beam': PRELUDE + r'''
 torch.manual_seed(0)
 V, H = 7, 4
@@ -418,6 +456,55 @@ except Exception as e:
     print(type(e).__name__, str(e).split('\n')[0][:200])
 print(torch.sparse.mm(Ac, torch.eye(5)).sum())
 print(Ac.to_dense().to_sparse_csr())
+''',
+    'label_smooth': PRELUDE + r'''
+torch.manual_seed(0)
+logits = torch.randn(5, 4, requires_grad=True)
+tgt = torch.tensor([0, 3, -100, 1, 2])
+for ls in [0.0, 0.1, 0.25]:
+    for kw in [dict(), dict(ignore_index=-100), dict(weight=torch.tensor([1., 2., 0.5, 1.]), ignore_index=-100), dict(reduction='sum', ignore_index=-100), dict(reduction='none', ignore_index=-100)]:
+        try:
+            l = F.cross_entropy(logits, tgt, label_smoothing=ls, **kw)
+            g, = torch.autograd.grad(l.sum(), logits)
+            print(ls, list(kw), l.tolist() if l.dim() else l.item(), g.abs().sum().item())
+        except (RuntimeError, IndexError) as e:
+            print(ls, list(kw), type(e).__name__, e)
+probs = torch.softmax(torch.randn(5, 4), 1)
+print(F.cross_entropy(logits, probs, label_smoothing=0.1).item())
+print(nn.CrossEntropyLoss(label_smoothing=0.1))
+try:
+    F.cross_entropy(logits, tgt.clamp(min=0), label_smoothing=1.5)
+except RuntimeError as e:
+    print(e)
+class LabelSmoothingLoss(nn.Module):
+    def __init__(s, classes, smoothing=0.1, dim=-1):
+        super().__init__(); s.conf = 1.0 - smoothing; s.sm = smoothing; s.cls = classes; s.dim = dim
+    def forward(s, pred, target):
+        pred = pred.log_softmax(dim=s.dim)
+        with torch.no_grad():
+            td = torch.zeros_like(pred); td.fill_(s.sm / (s.cls - 1)); td.scatter_(1, target.data.unsqueeze(1), s.conf)
+        return torch.mean(torch.sum(-td * pred, dim=s.dim))
+crit = LabelSmoothingLoss(4)
+t = tgt.clamp(min=0)
+l = crit(logits, t); print(l.item(), l.grad_fn.name())
+kl = nn.KLDivLoss(reduction='batchmean')
+td = torch.full((5, 4), 0.1 / 3).scatter_(1, t.unsqueeze(1), 0.9)
+print(kl(logits.log_softmax(-1), td).item())
+print(F.kl_div(logits.log_softmax(-1), td, reduction='sum').item(), round(F.kl_div(logits.log_softmax(-1), td.log(), log_target=True, reduction='mean').item(), 6))
+print(F.nll_loss(logits.log_softmax(1), tgt, ignore_index=-100).item())
+try:
+    F.nll_loss(logits.log_softmax(1), tgt)
+except IndexError as e:
+    print(e)
+x4 = torch.randn(2, 3, 4, 5, requires_grad=True); t4 = torch.randint(0, 3, (2, 4, 5)); t4[0, 0] = -100
+for ls in [0.0, 0.2]:
+    l = F.cross_entropy(x4, t4, weight=torch.tensor([0.3, 1.7, 1.1]), label_smoothing=ls)
+    g, = torch.autograd.grad(l * 0.7, x4)
+    print(l.item(), g.flatten()[:12].tolist())
+x3 = torch.randn(3, 4, 6, requires_grad=True); t3 = torch.randint(0, 4, (3, 6))
+l = F.nll_loss(x3, t3, weight=torch.rand(4)); g, = torch.autograd.grad(l * 1.3, x3); print(l.item(), g.sum().item(), g.abs().max().item())
+allign = torch.full((5,), -100)
+l = F.cross_entropy(logits, allign, weight=torch.rand(4)); g, = torch.autograd.grad(l * 0.5, logits); print(l, g.abs().sum())
 ''',
     'mf': PRELUDE + r'''
 torch.manual_seed(0)

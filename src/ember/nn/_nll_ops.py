@@ -58,11 +58,17 @@ class NllLoss(Op):
         if ctx.counted is not None:
             keep &= ctx.counted[..., None]
         pattern = -weights[..., None]
-        if ctx.reduction == "mean":
+        total = ctx.total_weight._data
+        if ctx.reduction == "mean" and total == 0:
             with _np.errstate(divide="ignore", invalid="ignore"):
-                pattern = pattern / ctx.total_weight._data
+                pattern = pattern / total
+        elif ctx.reduction == "mean":
+            # (torch's order: weight * -(grad / total_weight))
+            grad = grad / ctx.total_weight
         pattern = xp.where(keep, pattern, 0)
-        pattern = xp.moveaxis(pattern, -1, ctx.class_dim).astype(weights.dtype)
+        # (row-major, as torch's gradient: a sum of it adds in torch's order)
+        pattern = xp.ascontiguousarray(xp.moveaxis(pattern, -1, ctx.class_dim),
+                                       dtype=weights.dtype)
         return grad * wrap(pattern)
 
 
@@ -162,10 +168,11 @@ def nll_loss(input, target, weight, ignore_index, reduction):
          else xp.ones(classes.shape, x.dtype)) * valid
     # (torch's kernel for a 1-D input accumulates from zero: 0 - x*w, so +0 where x*w is 0)
     losses = 0 - picked * w if input.ndim == 1 else -picked * w
-    if input.ndim == 2 and xp is _np and reduction != "none" and len(losses):
-        # (torch's order of the sums: NOTE [ nll_loss's cascade sum ])
-        loss_sum, total = nll_sums(losses, None if weight is None else w,
-                                   None if valid.all() else valid)
+    if input.ndim in (2, 4) and xp is _np and reduction != "none" and losses.size:
+        # (torch's order of the sums, over the rows or the positions in order: NOTE [
+        # nll_loss's cascade sum ])
+        loss_sum, total = nll_sums(losses.reshape(-1), None if weight is None else
+                                   w.reshape(-1), None if valid.all() else valid.reshape(-1))
     else:
         loss_sum, total = losses.sum(), w.sum()
     if reduction == "none":     # (an ignored target's loss is +0, not -0 * 0)

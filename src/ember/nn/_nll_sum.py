@@ -1,5 +1,5 @@
-"""nll_loss's reduction of an (N, C) input, added in torch's CPU order so that its last bits are
-torch's.
+"""nll_loss's reduction of an (N, C) or (N, C, H, W) input, added in torch's CPU order so that
+its last bits are torch's.
 
 NOTE [ nll_loss's cascade sum ]
 torch's CPU nll_loss kernel (2-D input) sums the rows' losses -x[b, t_b] * w[t_b], and their
@@ -8,7 +8,9 @@ ignored) is added to level 0; then, if b is a multiple of 2**p (p = max(4, ceil(
 so 16 below 2**40 rows), level 0 is added into level 1 and cleared; if b is also a multiple of
 2**(2p), level 1 into level 2, and so on up to level 7. An ignored row adds nothing and moves
 nothing. At the end levels 1 to 7 are added into level 0, in that order; the mean is the loss
-sum divided by the weight sum. Row 0, when counted, so goes up to level 7 at once. NumPy's
+sum divided by the weight sum. Row 0, when counted, so goes up to level 7 at once. torch's
+4-D kernel (nll_loss2d, which 3-D and 5-D-and-up inputs are viewed to) adds its positions
+(N, H, W) in row-major order the same way, b running over all N * H * W of them. NumPy's
 pairwise sum gives other last bits in about half the losses of a batch (and many more in
 float16/bfloat16, whose partial sums round at every step).
 
