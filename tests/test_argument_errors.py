@@ -194,3 +194,21 @@ def test_operators_with_keyword_catchalls_and_non_tensor_inputs(call, text):
     with pytest.raises(TypeError) as info:
         call()
     assert str(info.value).split("\n")[0] == text
+
+
+ISIN_SIGNATURES = "".join(
+    f"\n * ({a}, {b}, *, bool assume_unique = False, bool invert = False, Tensor out = None)"
+    for a, b in (("Tensor elements", "Tensor test_elements"),
+                 ("Number element", "Tensor test_elements"),
+                 ("Tensor elements", "Number test_element"))) + "\n"
+
+
+def test_isin_lists_its_three_signatures():
+    head = "isin() received an invalid combination of arguments - got "
+    t = ember.tensor([1, 2])
+    assert _error(lambda: ember.isin(t, [1])) == \
+        head + "(Tensor, list), but expected one of:" + ISIN_SIGNATURES
+    assert _error(lambda: ember.isin(t, t, invert=1)) == \
+        head + "(Tensor, Tensor, invert=int), but expected one of:" + ISIN_SIGNATURES
+    assert ember.isin(t, 2).tolist() == [False, True]
+    assert ember.isin(1, t).item() is True

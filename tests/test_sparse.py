@@ -404,3 +404,27 @@ def test_norm_of_a_sparse_tensor_is_its_values_norm():
         s.norm(dim=1)
     with pytest.raises(RuntimeError, match="^norm_sparse currently does not support keepdim=True"):
         s.norm(dim=(0, 1), keepdim=True)
+
+
+def test_sparse_mm_of_strided_matrices_is_the_transposed_product():
+    # torch computes it as (mat2^T @ mat1^T)^T: a transposed (column-major) result whose
+    # graph is TransposeBackward0 <- SparseAddmmBackward0 <- TransposeBackward0 on each side
+    rng = np.random.default_rng(4)
+    a_np, b_np = rng.standard_normal((3, 4)), rng.standard_normal((4, 2))
+    a = ember.tensor(a_np, requires_grad=True)
+    b = ember.tensor(b_np, requires_grad=True)
+    r = ember.sparse.mm(a, b)
+    assert r.grad_fn.name() == "TransposeBackward0"
+    assert r.grad_fn.next_functions[0][0].name() == "SparseAddmmBackward0"
+    assert r.stride() == (1, 3) and r.layout == ember.strided
+    np.testing.assert_allclose(r.detach().numpy(), a_np @ b_np)
+    r.pow(2).sum().backward()
+    g = 2 * a_np @ b_np
+    np.testing.assert_allclose(a.grad.numpy(), g @ b_np.T)
+    np.testing.assert_allclose(b.grad.numpy(), a_np.T @ g)
+    # dense @ sparse: the sparse operand's gradient keeps its pattern
+    s = ember.eye(4, dtype=ember.float64).to_sparse().requires_grad_()
+    r = ember.sparse.mm(a, s)
+    np.testing.assert_allclose(r.detach().numpy(), a_np)
+    r.sum().backward()
+    assert s.grad.is_sparse and s.grad._nnz() == 4

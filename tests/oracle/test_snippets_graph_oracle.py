@@ -322,6 +322,77 @@ print(sb.weight.grad)
 print(sb.weight.grad.layout, sb.weight.grad.is_coalesced())
 print(sb.weight.grad.coalesce())
 ''',
+    'errors_gnn_nlp': PRELUDE + r'''
+torch.manual_seed(0)
+def t(f):
+    try:
+        r = f()
+        print("ok", r if not isinstance(r, torch.Tensor) else (r.shape, r.dtype))
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0][:300])
+x = torch.randn(4, 3); idx = torch.tensor([0, 1, 1])
+t(lambda: torch.zeros(4, 3).index_add_(0, idx, torch.randn(3, 3, dtype=torch.float64)))
+t(lambda: torch.zeros(4, 3).index_add_(0, idx.int(), torch.randn(3, 3)))
+t(lambda: torch.zeros(4, 3).scatter_add_(0, idx.int().view(3, 1).expand(3, 3), torch.randn(3, 3)))
+t(lambda: torch.zeros(4, 3).scatter_add_(0, idx.view(3, 1).expand(3, 3), torch.randn(3, 3, dtype=torch.float64)))
+t(lambda: torch.zeros(4, 3).scatter_add(1, idx.view(3, 1), torch.randn(2, 3)))
+t(lambda: torch.zeros(4, 3).scatter_add(0, idx.view(1, 3), torch.randn(1, 2)))
+t(lambda: torch.zeros(4, 3).scatter_reduce(0, idx.view(3, 1).expand(3, 3), torch.randn(3, 3), 'sum', include_self=False).sum())
+t(lambda: torch.zeros(4, 3).scatter_(0, idx.view(3, 1).expand(3, 3), torch.randn(3, 3), reduce='sum'))
+t(lambda: nn.Embedding(5, 2)(torch.tensor([1, 2], dtype=torch.int32)))
+t(lambda: nn.Embedding(5, 2)(torch.tensor([-1])))
+t(lambda: nn.Embedding(5, 2)(torch.tensor([5])))
+t(lambda: nn.Embedding(5, 2, padding_idx=5))
+t(lambda: nn.Embedding(5, 2, padding_idx=-6))
+t(lambda: nn.Embedding(5, 2, padding_idx=-1).padding_idx)
+t(lambda: nn.EmbeddingBag(5, 2)(torch.tensor([1, 2, 3]), torch.tensor([1, 2])))
+t(lambda: nn.EmbeddingBag(5, 2)(torch.tensor([1, 2, 3]), torch.tensor([0, 2], dtype=torch.int32)))
+t(lambda: nn.EmbeddingBag(5, 2)(torch.tensor([1, 2, 3]), torch.tensor([0, 4])))
+t(lambda: nn.EmbeddingBag(5, 2)(torch.tensor([1, 2, 3]), torch.tensor([[0, 2]])))
+t(lambda: nn.EmbeddingBag(5, 2, mode='avg'))
+t(lambda: nn.EmbeddingBag(5, 2, mode='max')(torch.tensor([1, 2, 3]), torch.tensor([0, 1]), per_sample_weights=torch.ones(3)))
+t(lambda: nn.EmbeddingBag(5, 2)(torch.tensor([1, 2, 3]), torch.tensor([0, 1]), per_sample_weights=torch.ones(2)))
+t(lambda: nn.EmbeddingBag(5, 2)(torch.tensor([1, 2, 3]).float(), torch.tensor([0, 1])))
+t(lambda: torch.sparse.mm(torch.randn(3, 3), torch.randn(3, 2)))
+t(lambda: torch.sparse_coo_tensor(torch.tensor([0, 1]), torch.tensor([1., 2.]), (4,)))
+t(lambda: torch.sparse_coo_tensor(torch.tensor([[0, 1]]), torch.tensor([1., 2.]), (4, 4)))
+t(lambda: F.cross_entropy(torch.randn(2, 5, 4), torch.randint(0, 4, (2, 5))))
+t(lambda: F.cross_entropy(torch.randn(2, 4, 5), torch.randint(0, 4, (2, 4))))
+t(lambda: F.cross_entropy(torch.randn(10, 4), torch.randint(0, 4, (2, 5))))
+t(lambda: F.nll_loss(torch.randn(10, 4), torch.randint(0, 4, (10,)).int()))
+t(lambda: F.cross_entropy(torch.randn(3, 4), torch.tensor([0, 1, 4])))
+t(lambda: torch.randn(3, 4).masked_fill(torch.ones(3, 4), 0.))
+t(lambda: torch.randn(3, 4).masked_fill(torch.ones(3, 4, dtype=torch.bool), torch.tensor([1., 2.])))
+t(lambda: torch.arange(4).softmax(0))
+t(lambda: torch.bmm(torch.randn(2, 3, 4), torch.randn(2, 5, 6)))
+t(lambda: torch.bmm(torch.randn(2, 3, 4), torch.randn(3, 4, 6)))
+t(lambda: torch.bmm(torch.randn(3, 4), torch.randn(4, 6)))
+g = nn.GRU(8, 4, batch_first=True)
+t(lambda: g(torch.randn(2, 5, 6)))
+t(lambda: g(torch.randn(2, 5, 8), torch.randn(2, 4)))
+t(lambda: g(torch.randn(2, 5, 8), torch.randn(1, 3, 4)))
+t(lambda: nn.LSTM(8, 4)(torch.randn(5, 2, 8), torch.randn(1, 2, 4)))
+t(lambda: nn.LSTM(8, 4)(torch.randn(5, 2, 8), (torch.randn(1, 2, 4), torch.randn(1, 2, 5))))
+t(lambda: nn.GRU(8, 4)(torch.randn(5, 2, 8).double()))
+t(lambda: nn.GRU(8, 4)(torch.randn(2, 5, 2, 8)))
+t(lambda: nn.utils.rnn.pack_padded_sequence(torch.randn(3, 4, 2), torch.tensor([2, 4, 3]), batch_first=True))
+t(lambda: nn.utils.rnn.pack_padded_sequence(torch.randn(3, 4, 2), torch.tensor([4, 3]), batch_first=True))
+t(lambda: nn.utils.rnn.pad_sequence([torch.ones(2, 3), torch.ones(3, 2)]))
+t(lambda: torch.topk(torch.randn(3, 4), 5, dim=1))
+t(lambda: torch.gather(torch.randn(3, 4), 1, torch.tensor([[4]])))
+t(lambda: torch.randn(3, 4).index_select(1, torch.tensor([1.])))
+t(lambda: torch.multinomial(torch.tensor([[0.2, 0.8], [0., 0.]]), 1))
+t(lambda: torch.multinomial(torch.tensor([0.2, 0.8]), 3))
+t(lambda: F.ctc_loss(torch.randn(6, 2, 5).log_softmax(2), torch.randint(1, 5, (2, 3)), torch.tensor([6, 6]), torch.tensor([3, 3]), blank=5))
+t(lambda: F.one_hot(torch.tensor([-1, 2])))
+t(lambda: torch.isin(torch.tensor([1, 2]), [1]))
+t(lambda: torch.bincount(torch.tensor([-1, 2])))
+t(lambda: torch.bincount(torch.tensor([[1, 2]])))
+t(lambda: torch.bincount(torch.tensor([1., 2.])))
+t(lambda: torch.repeat_interleave(torch.tensor([1, 2]), torch.tensor([1, 2, 3])))
+t(lambda: torch.unique(torch.tensor([[1, 2], [1, 2]]), dim=2))
+t(lambda: torch.segment_reduce(torch.tensor([1., 2.]), 'sum', lengths=torch.tensor([1, 2])))
+''',
     'gat': PRELUDE + r'''
 torch.manual_seed(0)
 N, Fin, Fo, heads = 5, 4, 3, 2
@@ -456,6 +527,81 @@ except Exception as e:
     print(type(e).__name__, str(e).split('\n')[0][:200])
 print(torch.sparse.mm(Ac, torch.eye(5)).sum())
 print(Ac.to_dense().to_sparse_csr())
+a = torch.randn(3, 3, requires_grad=True); b = torch.randn(3, 2, requires_grad=True)
+r = torch.sparse.mm(a, b); print(r.grad_fn, r.grad_fn.next_functions[0][0].name(), r.stride())
+r.sum().backward(); print(a.grad, b.grad)
+r2 = torch.sparse.mm(b.t(), Ac.t().to_dense()[:3].to_sparse()) if False else torch.sparse.mm(x.t(), An)
+print(r2.shape, r2.grad_fn)
+''',
+    'gin': PRELUDE + r'''
+torch.manual_seed(0)
+class GIN(nn.Module):
+    def __init__(s, i, h, eps=0.0, train_eps=True):
+        super().__init__()
+        s.mlp = nn.Sequential(nn.Linear(i, h), nn.BatchNorm1d(h), nn.ReLU(), nn.Linear(h, h))
+        s.eps = nn.Parameter(torch.tensor([eps])) if train_eps else eps
+    def forward(s, x, ei):
+        agg = torch.zeros_like(x).index_add_(0, ei[1], x[ei[0]])
+        return s.mlp((1 + s.eps) * x + agg)
+x = torch.randn(6, 3); ei = torch.tensor([[0, 1, 2, 3, 4, 5, 1], [1, 2, 3, 4, 5, 0, 3]])
+batch = torch.tensor([0, 0, 0, 1, 1, 1])
+g = GIN(3, 4)
+print(g)
+h = g(x, ei)
+print(h.shape, h.grad_fn.name(), g.mlp[1].running_mean.round(decimals=4), g.mlp[1].num_batches_tracked)
+pooled = torch.zeros(2, 4).index_add_(0, batch, h)
+out = nn.Linear(4, 2)(pooled)
+loss = F.cross_entropy(out, torch.tensor([0, 1]))
+loss.backward()
+print(round(loss.item(), 4), g.eps.grad.round(decimals=4), g.eps)
+g.eval(); print(g(x, ei).round(decimals=3)[0])
+print(sum(p.numel() for p in g.parameters() if p.requires_grad))
+print([n for n, _ in g.named_parameters()], [n for n, _ in g.named_buffers()])
+sd = g.state_dict(); print(list(sd.keys()), sd['eps'])
+try:
+    g.mlp[1](torch.randn(1, 4)) if False else nn.BatchNorm1d(4)(torch.randn(1, 4))
+except ValueError as e:
+    print(e)
+''',
+    'knn_graph': PRELUDE + r'''
+torch.manual_seed(0)
+pos = torch.randn(8, 2)
+d = torch.cdist(pos, pos)
+print(d.round(decimals=4), d.dtype)
+d.fill_diagonal_(float('inf'))
+knn = d.topk(3, largest=False)
+print(knn.indices, knn.values.round(decimals=4))
+row = torch.arange(8).repeat_interleave(3); col = knn.indices.flatten()
+ei = torch.stack([row, col]); print(ei.shape, ei[:, :6])
+print(torch.pdist(pos).shape, torch.pdist(pos).round(decimals=3)[:5])
+print(torch.triu_indices(4, 4, offset=1), torch.tril_indices(3, 3))
+print(torch.combinations(torch.arange(4), r=2), torch.cartesian_prod(torch.arange(2), torch.arange(3)).shape)
+deg = torch.bincount(ei[0], minlength=8).float(); deg[2] = 0
+dis = deg.pow(-0.5); print(dis)
+dis.masked_fill_(dis == float('inf'), 0); print(dis, torch.rsqrt(torch.tensor([4., 0., 1.])))
+w = dis[ei[0]] * dis[ei[1]]; print(w[:6])
+A = torch.sparse_coo_tensor(ei, w, (8, 8)).coalesce()
+print(A.values()[:5], A.indices()[:, :5])
+x = torch.randn(8, 4, requires_grad=True)
+h = torch.sparse.mm(A, x)
+h.pow(2).sum().backward()
+print(x.grad.round(decimals=4)[:3])
+Ad = A.to_dense()
+print(torch.equal(Ad != 0, torch.zeros(8, 8, dtype=torch.bool).index_put_((ei[0], ei[1]), torch.tensor(True))))
+acc = torch.zeros(8, 8).index_put_((ei[0], ei[1]), torch.ones(ei.size(1)), accumulate=True)
+print(acc.sum(), acc.max())
+und = torch.cat([ei, ei.flip(0)], dim=1)
+und = torch.unique(und, dim=1); print(und.shape)
+self_loops = torch.arange(8).unsqueeze(0).repeat(2, 1)
+print(torch.cat([und, self_loops], 1).shape, (und[0] == und[1]).any())
+mask = und[0] < und[1]; print(mask.sum(), und[:, mask][:, :4])
+key = und[0] * 8 + und[1]; print(key[:6], torch.isin(key, torch.tensor([1, 9, 17])).nonzero().flatten())
+perm = torch.randperm(und.size(1)); n_val = int(0.2 * und.size(1)); print(perm[:n_val])
+neg = torch.randint(0, 8, (2, 5)); print(neg)
+scores = torch.cat([torch.rand(5), torch.rand(5) * 0.5]); labels = torch.cat([torch.ones(5), torch.zeros(5)])
+order = scores.argsort(descending=True); print(labels[order])
+tpr = labels[order].cumsum(0) / labels.sum(); fpr = (1 - labels[order]).cumsum(0) / (1 - labels).sum()
+print(torch.trapz(tpr, fpr).item(), torch.trapezoid(tpr, fpr).item())
 ''',
     'label_smooth': PRELUDE + r'''
 torch.manual_seed(0)
@@ -1102,6 +1248,189 @@ except RuntimeError as e:
     print(e)
 print(torch.optim.SparseAdam(emb.parameters(), lr=0.1))
 o = torch.optim.Adagrad(emb2.parameters(), lr=0.1); o.step(); print(emb2.weight.round(decimals=4))
+''',
+    'tut_charrnn': PRELUDE + r'''
+torch.manual_seed(0)
+import string
+all_letters = string.ascii_letters + " .,;'"
+n_letters = len(all_letters)
+def letterToIndex(letter): return all_letters.find(letter)
+def letterToTensor(letter):
+    tensor = torch.zeros(1, n_letters); tensor[0][letterToIndex(letter)] = 1; return tensor
+def lineToTensor(line):
+    tensor = torch.zeros(len(line), 1, n_letters)
+    for li, letter in enumerate(line): tensor[li][0][letterToIndex(letter)] = 1
+    return tensor
+print(letterToTensor('J').nonzero(), lineToTensor('Jones').size())
+class RNN(nn.Module):
+    def __init__(self, input_size, hidden_size, output_size):
+        super(RNN, self).__init__()
+        self.hidden_size = hidden_size
+        self.i2h = nn.Linear(input_size, hidden_size)
+        self.h2h = nn.Linear(hidden_size, hidden_size)
+        self.h2o = nn.Linear(hidden_size, output_size)
+        self.softmax = nn.LogSoftmax(dim=1)
+    def forward(self, input, hidden):
+        hidden = F.tanh(self.i2h(input) + self.h2h(hidden))
+        output = self.h2o(hidden)
+        output = self.softmax(output)
+        return output, hidden
+    def initHidden(self): return torch.zeros(1, self.hidden_size)
+rnn = RNN(n_letters, 16, 3)
+criterion = nn.NLLLoss()
+categories = ['English', 'French', 'Scottish']
+names = [('Jones', 0), ('Dupont', 1), ('MacLeod', 2), ('Smith', 0)]
+for it, (name, c) in enumerate(names * 2):
+    hidden = rnn.initHidden(); rnn.zero_grad()
+    line_tensor = lineToTensor(name); category_tensor = torch.tensor([c], dtype=torch.long)
+    for i in range(line_tensor.size()[0]):
+        output, hidden = rnn(line_tensor[i], hidden)
+    loss = criterion(output, category_tensor)
+    loss.backward()
+    for p in rnn.parameters():
+        p.data.add_(p.grad.data, alpha=-0.005)
+    top_n, top_i = output.topk(1)
+    print(it, round(loss.item(), 4), categories[top_i[0].item()], output.grad_fn.name())
+print(rnn)
+with torch.no_grad():
+    hidden = rnn.initHidden()
+    for i in range(5): output, hidden = rnn(lineToTensor('Jones')[i], hidden)
+    topv, topi = output.topk(3, 1, True)
+    print(topi, topv.exp().sum().round(decimals=4))
+confusion = torch.zeros(3, 3); confusion[0][1] += 1; confusion[2][2] += 3
+for i in range(3): confusion[i] = confusion[i] / confusion[i].sum()
+print(confusion)
+''',
+    'tut_seq2seq': PRELUDE + r'''
+torch.manual_seed(0)
+SOS_token, EOS_token, MAX_LENGTH = 0, 1, 6
+class EncoderRNN(nn.Module):
+    def __init__(self, input_size, hidden_size, dropout_p=0.1):
+        super(EncoderRNN, self).__init__()
+        self.embedding = nn.Embedding(input_size, hidden_size)
+        self.gru = nn.GRU(hidden_size, hidden_size, batch_first=True)
+        self.dropout = nn.Dropout(dropout_p)
+    def forward(self, input):
+        embedded = self.dropout(self.embedding(input))
+        output, hidden = self.gru(embedded)
+        return output, hidden
+class BahdanauAttention(nn.Module):
+    def __init__(self, hidden_size):
+        super(BahdanauAttention, self).__init__()
+        self.Wa = nn.Linear(hidden_size, hidden_size); self.Ua = nn.Linear(hidden_size, hidden_size); self.Va = nn.Linear(hidden_size, 1)
+    def forward(self, query, keys):
+        scores = self.Va(torch.tanh(self.Wa(query) + self.Ua(keys)))
+        scores = scores.squeeze(2).unsqueeze(1)
+        weights = F.softmax(scores, dim=-1)
+        context = torch.bmm(weights, keys)
+        return context, weights
+class AttnDecoderRNN(nn.Module):
+    def __init__(self, hidden_size, output_size, dropout_p=0.1):
+        super(AttnDecoderRNN, self).__init__()
+        self.embedding = nn.Embedding(output_size, hidden_size)
+        self.attention = BahdanauAttention(hidden_size)
+        self.gru = nn.GRU(2 * hidden_size, hidden_size, batch_first=True)
+        self.out = nn.Linear(hidden_size, output_size)
+        self.dropout = nn.Dropout(dropout_p)
+    def forward(self, encoder_outputs, encoder_hidden, target_tensor=None):
+        batch_size = encoder_outputs.size(0)
+        decoder_input = torch.empty(batch_size, 1, dtype=torch.long).fill_(SOS_token)
+        decoder_hidden = encoder_hidden
+        decoder_outputs = []; attentions = []
+        for i in range(MAX_LENGTH):
+            decoder_output, decoder_hidden, attn_weights = self.forward_step(decoder_input, decoder_hidden, encoder_outputs)
+            decoder_outputs.append(decoder_output); attentions.append(attn_weights)
+            if target_tensor is not None:
+                decoder_input = target_tensor[:, i].unsqueeze(1)
+            else:
+                _, topi = decoder_output.topk(1)
+                decoder_input = topi.squeeze(-1).detach()
+        decoder_outputs = torch.cat(decoder_outputs, dim=1)
+        decoder_outputs = F.log_softmax(decoder_outputs, dim=-1)
+        attentions = torch.cat(attentions, dim=1)
+        return decoder_outputs, decoder_hidden, attentions
+    def forward_step(self, input, hidden, encoder_outputs):
+        embedded = self.dropout(self.embedding(input))
+        query = hidden.permute(1, 0, 2)
+        context, attn_weights = self.attention(query, encoder_outputs)
+        input_gru = torch.cat((embedded, context), dim=2)
+        output, hidden = self.gru(input_gru, hidden)
+        output = self.out(output)
+        return output, hidden, attn_weights
+enc = EncoderRNN(10, 8); dec = AttnDecoderRNN(8, 12)
+inp = torch.tensor([[2, 3, 4, 1, 0, 0], [5, 6, 1, 0, 0, 0]]); tgt = torch.tensor([[3, 4, 5, 1, 0, 0], [7, 1, 0, 0, 0, 0]])
+eo = torch.optim.Adam(enc.parameters(), lr=0.001); do = torch.optim.Adam(dec.parameters(), lr=0.001)
+criterion = nn.NLLLoss()
+for ep in range(3):
+    eo.zero_grad(); do.zero_grad()
+    encoder_outputs, encoder_hidden = enc(inp)
+    decoder_outputs, _, attn = dec(encoder_outputs, encoder_hidden, tgt)
+    loss = criterion(decoder_outputs.view(-1, decoder_outputs.size(-1)), tgt.view(-1))
+    loss.backward(); eo.step(); do.step()
+    print(ep, round(loss.item(), 4), decoder_outputs.shape, attn.shape)
+enc.eval(); dec.eval()
+with torch.no_grad():
+    eo_, eh = enc(inp[:1]); dout, _, att = dec(eo_, eh)
+    _, topi = dout.topk(1); ids = topi.squeeze()
+    print(ids, ids.shape, att.sum(-1).round(decimals=4))
+    words = []
+    for idx in ids:
+        if idx.item() == EOS_token: words.append('<EOS>'); break
+        words.append(idx.item())
+    print(words)
+''',
+    'tut_textcls': PRELUDE + r'''
+torch.manual_seed(0)
+from collections import Counter
+data = [(1, "the cat sat on the mat"), (2, "stocks fell sharply today"), (1, "a dog and a cat"), (3, "the team won the game"), (2, "markets rose on earnings")]
+counter = Counter(w for _, t in data for w in t.split())
+itos = ["<unk>"] + sorted(counter, key=lambda w: (-counter[w], w)); stoi = {w: i for i, w in enumerate(itos)}
+text_pipeline = lambda x: [stoi.get(w, 0) for w in x.split()]
+label_pipeline = lambda x: int(x) - 1
+def collate_batch(batch):
+    label_list, text_list, offsets = [], [], [0]
+    for (_label, _text) in batch:
+        label_list.append(label_pipeline(_label))
+        processed_text = torch.tensor(text_pipeline(_text), dtype=torch.int64)
+        text_list.append(processed_text)
+        offsets.append(processed_text.size(0))
+    label_list = torch.tensor(label_list, dtype=torch.int64)
+    offsets = torch.tensor(offsets[:-1]).cumsum(dim=0)
+    text_list = torch.cat(text_list)
+    return label_list, text_list, offsets
+class TextClassificationModel(nn.Module):
+    def __init__(self, vocab_size, embed_dim, num_class):
+        super().__init__()
+        self.embedding = nn.EmbeddingBag(vocab_size, embed_dim, sparse=False)
+        self.fc = nn.Linear(embed_dim, num_class)
+        self.init_weights()
+    def init_weights(self):
+        initrange = 0.5
+        self.embedding.weight.data.uniform_(-initrange, initrange)
+        self.fc.weight.data.uniform_(-initrange, initrange)
+        self.fc.bias.data.zero_()
+    def forward(self, text, offsets):
+        return self.fc(self.embedding(text, offsets))
+model = TextClassificationModel(len(itos), 8, 3)
+labels, text, offsets = collate_batch(data)
+print(labels, text, offsets)
+criterion = torch.nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=5)
+scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 1.0, gamma=0.1)
+for epoch in range(3):
+    model.train(); optimizer.zero_grad()
+    predicted_label = model(text, offsets)
+    loss = criterion(predicted_label, labels)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)
+    optimizer.step()
+    acc = (predicted_label.argmax(1) == labels).sum().item()
+    print(epoch, round(loss.item(), 5), acc, scheduler.get_last_lr())
+    scheduler.step()
+with torch.no_grad():
+    t = torch.tensor(text_pipeline("the cat won"))
+    print(model(t, torch.tensor([0])).argmax(1).item() + 1)
+print(scheduler.state_dict())
 ''',
 }
 

@@ -202,6 +202,12 @@ SIGNATURES = {
     "masked_fill": ["(Tensor mask, Tensor value)", "(Tensor mask, Number value)"],
     "lerp": ["(Tensor end, Tensor weight, *, Tensor out = None)",
              "(Tensor end, Number weight, *, Tensor out = None)"],
+    # functions only, whose signatures name their first parameter otherwise
+    "isin": [f"({a}, {b}, *, bool assume_unique = False, bool invert = False, "
+             "Tensor out = None)"
+             for a, b in (("Tensor elements", "Tensor test_elements"),
+                          ("Number element", "Tensor test_elements"),
+                          ("Tensor elements", "Number test_element"))],
     # a function only, whose second signature takes a number first
     "bucketize": ["(Tensor input, Tensor boundaries, *, bool out_int32 = False, "
                   "bool right = False, Tensor out = None)",
@@ -213,7 +219,7 @@ SIGNATURES = {
 _FACTORIES = {"rand", "randn", "randint", "randperm", "arange", "eye", "linspace", "logspace",
               "full", "empty_strided", "tensor", "as_tensor"}
 _NO_INPUT = {"cat", "stack", "normal", "new", "trapezoid", "cumulative_trapezoid",
-             "trapz", "binomial"} | _FACTORIES
+             "trapz", "binomial", "isin"} | _FACTORIES
 # Hot operators that the registry gives no wrapper of its own (NOTE [ Arity errors ]): their
 # signatures serve the wrappers they have anyway (the in-place `op_`, some functions), and
 # `view` calls `parser_error` on its own error path.

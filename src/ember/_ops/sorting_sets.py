@@ -173,9 +173,10 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 @function(method=False)
 def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None):
     """Whether each element of `elements` is in `test_elements` (either may be a number)."""
-    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
-        raise TypeError(f"isin() received an invalid combination of arguments - got "
-                        f"({type(elements).__name__}, {type(test_elements).__name__})")
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor) or \
+            assume_unique.__class__ is not bool or invert.__class__ is not bool:
+        raise TypeError("isin: arguments of no signature")  # (worded by the wrapper, from
+        #                                                     signatures.SIGNATURES)
     for x in (elements, test_elements):
         if isinstance(x, Tensor) and x._data.dtype.kind in "bc":
             raise RuntimeError(f"Unsupported input type encountered for isin(): "

@@ -2,6 +2,7 @@
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from .._ops._op import Op
 from ._coo import SparseCOO, array_module
 from ._tensor_api import SparseAddmm, is_sparse, run, wrap
@@ -24,7 +25,24 @@ def mm(mat1, mat2, *args, reduce=_NO_REDUCE):
         return mm_reduce(mat1, mat2, args[0] if args else reduce, positional=bool(args))
     if is_sparse(mat1) and is_sparse(mat2):
         return mm_checked(mat1, mat2, "mm")
+    if not is_sparse(mat1) and getattr(type(mat1._data), "layout", None) is None:
+        # (torch takes a strided mat1's product transposed: (mat2^T @ mat1^T)^T, its graph
+        # TransposeBackward0 <- SparseAddmmBackward0 <- TransposeBackward0 on each side)
+        first, second = mat2.transpose(0, 1), mat1.transpose(0, 1)
+        if is_sparse(first):
+            return addmm(None, first, second).transpose(0, 1)
+        return _dense_addmm(first, second).transpose(0, 1)
     return addmm(None, mat1, mat2)
+
+
+def _dense_addmm(mat1, mat2):
+    """torch's sparse addmm of two strided matrices (torch.sparse.mm of dense ones): their
+    product, recorded as SparseAddmmBackward0."""
+    from .._ops.linalg import mm as dense_mm
+    with no_grad():
+        product = dense_mm(mat1, mat2)
+    zeros = wrap(array_module(product._data).zeros(product.shape, product._data.dtype))
+    return run(SparseAddmm, (zeros, mat1, mat2), product._data, {})
 
 
 def _check_addmm(mat1, mat2):

@@ -176,10 +176,13 @@ class SparseAddmm(Op):
         alpha = ctx.alpha
         g_self = grad * ctx.beta if need_self else None
         g_sparse = g_dense = None
+        strided = not is_sparse(sparse)     # (torch.sparse.mm of two strided matrices)
         if need_sparse:
-            g_sparse = masked_by(wrap(grad._data @ dense._data.T * alpha), sparse)
+            g_sparse = wrap(grad._data @ dense._data.T * alpha)
+            g_sparse = g_sparse if strided else masked_by(g_sparse, sparse)
         if need_dense:
-            g_dense = wrap(sparse._data.transposed() @ grad._data * alpha)
+            first = sparse._data.T if strided else sparse._data.transposed()
+            g_dense = wrap(first @ grad._data * alpha)
         return g_self, g_sparse, g_dense
 
 
