@@ -1,5 +1,5 @@
 """log_sigmoid as torch's CPU kernel computes it: min(x, 0) - log1p(b) with the buffer
-b = exp(-|x|) taken by SLEEF's exp in float32 (its vector loop covers every element), the
+b = exp(-|x|), both SLEEF's functions in float32 (its vector loop covers every element), the
 gradient from that buffer, `LogSigmoidBackwardBackward0` for double backward, and
 binary_cross_entropy_with_logits built on it in torch's order."""
 import numpy as np
@@ -17,14 +17,15 @@ def _buffer(x):
     return _sleef.exp(-np.abs(x))
 
 
-def test_forward_takes_sleefs_exp_in_float32():
+def test_forward_takes_sleefs_exp_and_log1p_in_float32():
     b = _buffer(X)
-    want = np.minimum(X, 0) - np.log1p(b.astype(np.float64)).astype(np.float32)
+    want = np.minimum(X, 0) - _sleef.log1p(b)
     got = F.logsigmoid(ember.tensor(X)).numpy()
     np.testing.assert_array_equal(got, want)
-    # (the correctly rounded exp gives other values for some elements: the test tells them apart)
+    # (the correctly rounded exp and log1p give other values: the test tells them apart)
     other = np.exp(-np.abs(X).astype(np.float64)).astype(np.float32)
     assert (other != b).any()
+    assert (np.log1p(b.astype(np.float64)).astype(np.float32) != _sleef.log1p(b)).any()
 
 
 def test_subnormal_buffer_rounds_its_half_as_sleefs_log1p():

@@ -1,6 +1,6 @@
-"""SLEEF's float32 exp, bit for bit: the exponential torch's CPU vector code computes inside
-softmax, log_softmax, sigmoid, silu, softplus, mish and log_sigmoid (its
-`Vectorized<float>::exp`).
+"""SLEEF's float32 exp and log1p, bit for bit: the functions torch's CPU vector code computes
+inside softmax, log_softmax, sigmoid, silu, softplus, mish and log_sigmoid (its
+`Vectorized<float>::exp`, `::log1p`).
 
 NOTE [ SLEEF's exp ]
 `torch.exp` itself (MKL's vector exp) is correctly rounded but for about one value in a
@@ -106,11 +106,17 @@ def exp_in_vectors(x, run, tail):
     """exp of float32 NumPy array `x` as a kernel that walks it in runs of `run` elements (the
     flattened trailing dims, C order) takes it: SLEEF's, but for the last `tail` elements of
     each run, left to the kernel's scalar code, which are correctly rounded."""
-    e = exp(x)
+    return in_vectors(exp, np_exp, x, run, tail)
+
+
+def in_vectors(vector_fn, scalar_fn, x, run, tail):
+    """`vector_fn` of float32 NumPy array `x` (C-contiguous), but `scalar_fn` for the last
+    `tail` elements of each run of `run` (a kernel's scalar code)."""
+    result = vector_fn(x)
     if tail:
         rows = x.reshape(-1, run)[:, run - tail:]
-        e.reshape(-1, run)[:, run - tail:] = np_exp(np.ascontiguousarray(rows))
-    return e
+        result.reshape(-1, run)[:, run - tail:] = scalar_fn(np.ascontiguousarray(rows))
+    return result
 
 
 def elementwise_exp(x, layout):
@@ -137,9 +143,50 @@ def in_vector_loop(x, vector, scalar, layout=None):
             break
         run *= size
     x = x if x.flags.c_contiguous else x.copy()     # (ascontiguousarray makes 0-d 1-d)
-    out = vector(x)
-    tail = run % 16 if x.size else 0
-    if tail:
-        rows = np.ascontiguousarray(x.reshape(-1, run)[:, run - tail:])
-        out.reshape(-1, run)[:, run - tail:] = scalar(rows)
-    return out
+    return in_vectors(vector, scalar, x, run, run % 16 if x.size else 0)
+
+
+# NOTE [ SLEEF's log1p ]
+# torch's log_sigmoid kernel takes log1p(exp(-|x|)) with `Vectorized<float>::log1p`, SLEEF's
+# log1pf (1-ulp variant, fused multiply-adds), which differs from the correctly rounded value
+# for about one value in two hundred (and, for a subnormal argument, rounds its half first).
+# Its algorithm, for d >= 0: with e the exponent of (d + 1) / 0.75 and t = 2**-e,
+# m = d * t + (t - 1) (fused) is (d + 1) / 2**e - 1, so log1p(d) = e ln2 + log1p(m); then
+# x = m / (2 + m) as a pair of float32 numbers (a quotient and its error), and
+# log1p(m) = 2x + x**3 (c1 + c2 x**2 + c3 x**4), summed with e ln2 (ln2 split in two) as
+# double-float additions. Each fused step is a float64 product and sum rounded once.
+
+_LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+_LOG1P_POLY = tuple(_F32(c) for c in (0.3027294874, 0.3996108174, 0.6666694880))
+
+
+def _fma32(a, b, c):
+    """a * b + c rounded once to float32 (the product is exact in float64)."""
+    return (np.multiply(a, b, dtype=_F64) + c).astype(_F32)
+
+
+def log1p(d):
+    """SLEEF's float32 log1p of float32 NumPy array `d` (d >= 0; see the NOTE)."""
+    one, two = _F32(1), _F32(2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = ((((d + one) * _F32(1 / 0.75)).view(np.int32) >> 23) & 0xff) - 0x7f
+        t = ((0x7f - e) << 23).view(_F32)                       # 2**-e, exactly
+        m = _fma32(d, t, t - one)
+        ef = e.astype(_F32)
+        s_hi = _LN2_HI * ef                                     # e ln2, hi and lo
+        s_lo = _fma32(_LN2_LO, ef, _fma32(_LN2_HI, ef, -s_hi))
+        den_hi = two + m                                        # 2 + m, hi and lo
+        den_lo = (two - den_hi) + m
+        inverse = one / den_hi
+        x_hi = m * inverse                                      # m / (2 + m), hi and lo
+        x_lo = _fma32(x_hi, _fma32(-den_lo, inverse, _fma32(-den_hi, inverse, one)),
+                      _fma32(inverse, m, -x_hi))
+        x2 = x_hi * x_hi
+        poly = _fma32(_fma32(_LOG1P_POLY[0], x2, _LOG1P_POLY[1]), x2, _LOG1P_POLY[2])
+        two_hi, two_lo = x_hi * two, x_lo * two
+        sum_hi = s_hi + two_hi                                  # e ln2 + 2x
+        sum_lo = (((s_hi - sum_hi) + two_hi) + s_lo) + two_lo
+        cube = (x2 * x_hi) * poly
+        total_hi = sum_hi + cube                                # ... + x**3 poly
+        total_lo = ((sum_hi - total_hi) + cube) + sum_lo
+        return total_hi + total_lo

@@ -28,7 +28,6 @@ _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _ONE_SIXTH_FLOAT32 = float(np.float32(1.0) / np.float32(6.0))
-_F32_TINY = np.finfo(np.float32).tiny
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
@@ -141,12 +140,23 @@ class Silu(Elementwise):
         return _in_float(grad, x, _silu_slope)
 
 
+def _sleef_softplus(z):
+    """log1p(exp(z)) of float32 `z` with SLEEF's functions, as torch's vector code."""
+    return _sleef.log1p(_sleef.exp(z))
+
+
+def _rounded_softplus(z):
+    return _softplus_array(np, z)
+
+
 def _softplus_array(xp, x, layout=None):
     """log1p(exp(x)), as torch's softplus and mish kernels compute it (exp may overflow to
     inf, and then so does the result, as torch's); with `layout` (the input array, x's shape)
-    a float32 NumPy exp is SLEEF's where torch's vector loop takes it (NOTE [ SLEEF's exp ])."""
+    a float32 NumPy array takes SLEEF's exp and log1p where torch's vector loop does (NOTE [
+    SLEEF's exp ], NOTE [ SLEEF's log1p ])."""
     if layout is not None and x.__class__ is np.ndarray and x.dtype == np.float32:
-        return _rounded.log1p(xp, _sleef.elementwise_exp(x, layout))
+        with np.errstate(over="ignore", invalid="ignore"):
+            return _sleef.in_vector_loop(x, _sleef_softplus, _rounded_softplus, layout)
     return _rounded.log1p(xp, _rounded.exp(xp, x))
 
 
@@ -226,13 +236,43 @@ class Softplus(Elementwise):
 
     def forward(xp, x, beta=1.0, threshold=20.0):
         z = x * beta
-        return select(xp, z > threshold, x, _softplus_array(xp, z, x) / beta)
+        if x.__class__ is np.ndarray and x.dtype == np.float32:     # NOTE [ SLEEF's log1p ]
+            return select(xp, z > threshold, x, _softplus_array(xp, z, x) / beta)
+        return select(xp, z > threshold, x, _softplus_array(xp, z) / beta)
 
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
+        return call(SoftplusBackward, (grad, x), {"beta": ctx.beta, "threshold": ctx.threshold},
+                    None, "softplus_backward")
+
+
+class SoftplusBackward(Elementwise):
+    """softplus's gradient in torch's kernel's arithmetic: with z = exp(beta * x) (SLEEF's in
+    float32 vector lanes), grad * z / (z + 1), and grad itself where beta * x > threshold."""
+    node_name = "SoftplusBackwardBackward0"
+    rule = opmath(same)     # half precision computes in float32 and rounds once, as torch
+    inputs = ("grad_output", "self")
+    saves = {"grad_output": ("self",), "self": ("grad_output", "self")}
+
+    def forward(xp, g, x, beta=1.0, threshold=20.0):
+        bx = x * beta
+        with np.errstate(over="ignore", invalid="ignore"):     # (bx > threshold there)
+            if x.__class__ is np.ndarray and x.dtype == np.float32:
+                z = _sleef.in_vector_loop(bx, _sleef.exp, _rounded.np_exp, x)
+            else:
+                z = _rounded.exp(xp, bx)
+            return select(xp, bx > threshold, g, g * z / (z + 1))
+
+    def backward(ctx, grad):
+        grad_output, x = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad
         beta, threshold = ctx.beta, ctx.threshold
-        return _in_float(grad, x, lambda x: _where(x * beta > threshold, 1.0,
-                                                   (x * beta).sigmoid()))
+        bx = x * beta
+        s = bx.sigmoid()
+        return (call(SoftplusBackward, (grad, x), {"beta": beta, "threshold": threshold},
+                     None, "softplus_backward") if need_g else None,
+                _where(bx > threshold, 0.0, grad * grad_output * s * (1 - s) * beta)
+                if need_x else None)
 
 
 class LogSigmoid(Elementwise):
@@ -252,12 +292,9 @@ class LogSigmoid(Elementwise):
 def log_sigmoid_array(xp, x):
     """min(x, 0) - log1p(exp(-|x|)) of array `x`, as torch's log_sigmoid kernel computes it."""
     b = _log_sigmoid_buffer(xp, x)
-    log1p = _rounded.log1p(xp, b)
-    if b.dtype == np.float32 and b.size and b.min() < _F32_TINY:
-        # NOTE: SLEEF's log1p of a subnormal b is 2 * (b / 2), b / 2 rounded to float32's
-        # subnormal spacing (x > 87.3 here): log_sigmoid(100.) is -3.9236e-44, not -exp(-100)
-        log1p = select(xp, b < _F32_TINY, b / 2 * 2, log1p)
-    return xp.minimum(x, 0) - log1p
+    if b.__class__ is np.ndarray and b.dtype == np.float32:     # NOTE [ SLEEF's log1p ]
+        return np.minimum(x, 0) - _sleef.log1p(b)
+    return xp.minimum(x, 0) - _rounded.log1p(xp, b)
 
 
 def _log_sigmoid_buffer(xp, x):
