@@ -428,3 +428,33 @@ def test_sparse_mm_of_strided_matrices_is_the_transposed_product():
     np.testing.assert_allclose(r.detach().numpy(), a_np)
     r.sum().backward()
     assert s.grad.is_sparse and s.grad._nnz() == 4
+
+
+def test_legacy_sparse_types_build_coo_tensors():
+    import warnings
+    i = ember.tensor([[0, 1, 1], [1, 0, 2]])
+    v = ember.tensor([1.0, 2.0, 3.0])
+    ember.set_warn_always(True)         # (the warning is torch's once-only one)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            a = ember.sparse.FloatTensor(i, v, ember.Size([2, 3]))
+    finally:
+        ember.set_warn_always(False)
+    assert a.is_sparse and a.shape == (2, 3) and not a.is_coalesced()
+    np.testing.assert_array_equal(a.to_dense().numpy(), [[0, 1, 0], [2, 0, 3]])
+    assert [str(w.message) for w in caught] == [
+        "torch.sparse.SparseTensor(indices, values, shape, *, device=) is deprecated.  Please "
+        "use torch.sparse_coo_tensor(indices, values, shape, dtype=, device=)."]
+    assert isinstance(a, ember.sparse.FloatTensor)
+    assert not isinstance(a, ember.sparse.DoubleTensor)
+    assert not isinstance(a.to_dense(), ember.sparse.FloatTensor)
+    # (values keep their dtype; a size alone takes the type's)
+    assert ember.sparse.LongTensor(i, v, (2, 3)).dtype == ember.float32
+    e = ember.sparse.LongTensor(2, 3)
+    assert e.dtype == ember.int64 and e.shape == (2, 3) and e._nnz() == 0
+    assert repr(ember.sparse.FloatTensor) == "<class 'torch.sparse.FloatTensor'>"
+    with pytest.raises(RuntimeError, match="^indices must be an int64 tensor$"):
+        ember.sparse.FloatTensor(i.int(), v, (2, 3))
+    with pytest.raises(TypeError, match=r"^new\(\) takes 3 positional arguments but 4 were"):
+        ember.sparse.FloatTensor(i, v, 2, 3)

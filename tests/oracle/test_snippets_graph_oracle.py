@@ -278,6 +278,39 @@ for b in best:
     dec.append(u[u != 0].tolist())
 print(dec)
 ''',
+    'ctc_more': PRELUDE + r'''
+torch.manual_seed(0)
+T, N, C = 8, 3, 6
+lp = torch.randn(T, N, C).log_softmax(2).requires_grad_()
+tg = torch.tensor([[1, 2, 2, 3], [4, 4, 0, 0], [5, 1, 0, 0]])
+il = torch.tensor([8, 6, 7]); tl = torch.tensor([4, 2, 2])
+for red in ['mean', 'sum', 'none']:
+    l = F.ctc_loss(lp, tg, il, tl, reduction=red)
+    print(red, l.detach().round(decimals=4) if l.dim() else round(l.item(), 4))
+l = F.ctc_loss(lp, tg, il, tl); g, = torch.autograd.grad(l, lp); print(g.abs().sum().round(decimals=3), g[7, 1].round(decimals=4))
+l64 = F.ctc_loss(lp.double(), tg, il, tl, reduction='none'); print(l64.dtype, l64.round(decimals=6))
+ctc = nn.CTCLoss(blank=0, reduction='mean', zero_infinity=True)
+print(ctc(lp, torch.tensor([[1, 1, 1, 1, 1]] * 3), torch.tensor([3, 3, 3]), torch.tensor([5, 5, 5])))
+lp2 = torch.randn(T, C).log_softmax(1)
+print(round(F.ctc_loss(lp2, torch.tensor([1, 2]), torch.tensor(8), torch.tensor(2)).item(), 4))
+print(round(F.ctc_loss(lp2, torch.tensor([1, 2]), (8,), (2,)).item(), 4))
+try:
+    F.ctc_loss(lp, tg, il, torch.tensor([5, 2, 2]))
+except RuntimeError as e:
+    print(e)
+try:
+    F.ctc_loss(lp, tg.float(), il, tl)
+except RuntimeError as e:
+    print(e)
+try:
+    F.ctc_loss(lp, tg, torch.tensor([9, 6, 7]), tl)
+except RuntimeError as e:
+    print(e)
+try:
+    F.ctc_loss(lp[:, :2], tg, il, tl)
+except RuntimeError as e:
+    print(e)
+''',
     'ebag': PRELUDE + r'''
 torch.manual_seed(0)
 inp = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
@@ -321,6 +354,39 @@ sb(inp, off).sum().backward()
 print(sb.weight.grad)
 print(sb.weight.grad.layout, sb.weight.grad.is_coalesced())
 print(sb.weight.grad.coalesce())
+''',
+    'ebag_more': PRELUDE + r'''
+torch.manual_seed(0)
+w = torch.tensor([[1., 5.], [3., 2.], [3., 7.], [0., 0.], [2., 2.]])
+inp = torch.tensor([0, 1, 2, 4, 2, 3]); off = torch.tensor([0, 3])
+bag = nn.EmbeddingBag.from_pretrained(w.clone(), freeze=False, mode='max')
+o = bag(inp, off); print(o); (o * torch.tensor([[1., 2.], [3., 4.]])).sum().backward(); print(bag.weight.grad)
+bag = nn.EmbeddingBag.from_pretrained(w.clone(), freeze=False, mode='sum')
+psw = torch.tensor([0.5, 1., 2., 1., 3., 0.25], requires_grad=True)
+o = bag(inp, off, per_sample_weights=psw); print(o, o.grad_fn.name())
+o.sum().backward(); print(bag.weight.grad, psw.grad)
+bag = nn.EmbeddingBag.from_pretrained(w.clone(), freeze=False, mode='mean', padding_idx=2)
+o = bag(inp, off); print(o); o.sum().backward(); print(bag.weight.grad)
+print(bag(torch.tensor([2, 2]), torch.tensor([0])), bag(torch.tensor([[2, 2], [1, 2]])))
+sb = nn.EmbeddingBag(5, 2, mode='mean', sparse=True); sb(inp, off).sum().backward(); print(sb.weight.grad.coalesce())
+sb = nn.EmbeddingBag(5, 2, mode='max', sparse=True); sb(inp, off).sum().backward(); print(sb.weight.grad.coalesce().indices())
+e = nn.Embedding.from_pretrained(w.clone(), max_norm=3.0, norm_type=1.0)
+print(e(torch.tensor([1, 2])), e.weight)
+e = nn.Embedding(5, 2, max_norm=1.0); x = e(torch.tensor([[0, 1], [1, 1]])); print(x.grad_fn.name(), e.weight.norm(dim=1).round(decimals=5))
+print(F.embedding(torch.tensor([0, 4]), w, max_norm=2.0), w)
+emb = nn.Embedding(5, 2, sparse=True); out = emb(torch.tensor([[0, 2], [2, 4]])); out.sum().backward()
+print(emb.weight.grad, emb.weight.grad.is_coalesced(), emb.weight.grad._nnz())
+print(emb.weight.grad + emb.weight.grad)
+emb.weight.grad.add_(emb.weight.grad)
+print(emb.weight.grad.to_dense())
+emb2 = nn.Embedding(5, 2, sparse=True, padding_idx=2); emb2(torch.tensor([2, 3, 2])).sum().backward(); print(emb2.weight.grad)
+print(F.embedding_bag(torch.tensor([1, 2]), w, torch.tensor([0]), mode='max', padding_idx=1))
+bag = nn.EmbeddingBag(5, 2, include_last_offset=True, mode='sum')
+try:
+    print(bag(inp, torch.tensor([0, 3])))
+    print(bag(inp, torch.tensor([0])))
+except Exception as ex:
+    print(type(ex).__name__, ex)
 ''',
     'errors_gnn_nlp': PRELUDE + r'''
 torch.manual_seed(0)
@@ -822,6 +888,100 @@ except RuntimeError as e:
     print(e)
 print(crit, nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.])))
 ''',
+    'optim_exact': PRELUDE + r'''
+torch.manual_seed(0)
+def run(make, steps=4, dt=torch.float32, digits=None):
+    w = torch.randn(40, dtype=dt, requires_grad=True); s = torch.randn((), dtype=dt, requires_grad=True)
+    opt = make([w, s])
+    for i in range(steps):
+        opt.zero_grad()
+        loss = ((w * s - 0.3) ** 2).sum() * 0.1 + (s - 1) ** 2 + (w.abs() * s).sum()
+        loss.backward(); opt.step()
+    if digits:   # (a sqrt in the step: torch's MKL sqrt is not always correctly rounded)
+        return round(loss.item(), digits), round(w.sum().item(), digits), round(s.item(), digits)
+    return loss.item(), w.sum().item(), s.item(), w[:3].tolist()
+O = torch.optim
+for name, make, digits in [
+    ("adam", lambda p: O.Adam(p, lr=0.01), 4), ("adam_wd", lambda p: O.Adam(p, lr=0.01, weight_decay=0.1), 4),
+    ("adam_ams", lambda p: O.Adam(p, lr=0.01, amsgrad=True), 4), ("adamw", lambda p: O.AdamW(p, lr=0.01), 4),
+    ("adagrad", lambda p: O.Adagrad(p, lr=0.1), 4), ("rmsprop", lambda p: O.RMSprop(p, lr=0.01), 4),
+    ("rmsprop_m", lambda p: O.RMSprop(p, lr=0.01, momentum=0.9, centered=True), 4),
+    ("adadelta", lambda p: O.Adadelta(p), None), ("adamax", lambda p: O.Adamax(p, lr=0.01), None),
+    ("nadam", lambda p: O.NAdam(p, lr=0.01), 4), ("radam", lambda p: O.RAdam(p, lr=0.01), 4),
+    ("asgd", lambda p: O.ASGD(p, lr=0.01), None), ("rprop", lambda p: O.Rprop(p, lr=0.01), None),
+]:
+    print(name, run(make, digits=digits))
+print("adam64", run(lambda p: O.Adam(p, lr=0.01), dt=torch.float64, digits=9))
+''',
+    'pygcn': PRELUDE + r'''
+torch.manual_seed(0)
+# Kipf's pygcn, as its utils and layers write it (scipy replaced by NumPy)
+def normalize(mx):
+    rowsum = np.array(mx.sum(1))
+    r_inv = np.power(rowsum, -1).flatten()
+    r_inv[np.isinf(r_inv)] = 0.
+    return np.diag(r_inv).dot(mx)
+def dense_to_torch_sparse(mx):
+    mx = mx.astype(np.float32)
+    rows, cols = np.nonzero(mx)
+    indices = torch.from_numpy(np.vstack((rows, cols)).astype(np.int64))
+    values = torch.from_numpy(mx[rows, cols])
+    shape = torch.Size(mx.shape)
+    return torch.sparse.FloatTensor(indices, values, shape)
+edges = np.array([[0, 1], [1, 2], [2, 3], [3, 4], [4, 0], [1, 3]])
+n = 5
+adj = np.zeros((n, n), dtype=np.float32); adj[edges[:, 0], edges[:, 1]] = 1
+adj = adj + adj.T * (adj.T > adj) - adj * (adj.T > adj)
+adj = normalize(adj + np.eye(n, dtype=np.float32))
+adj = dense_to_torch_sparse(adj)
+print(adj)
+features = torch.FloatTensor(normalize(np.random.default_rng(0).random((n, 3)).astype(np.float32)))
+labels = torch.LongTensor(np.array([0, 1, 0, 1, 1]))
+class GraphConvolution(nn.Module):
+    def __init__(self, in_features, out_features, bias=True):
+        super(GraphConvolution, self).__init__()
+        self.in_features = in_features; self.out_features = out_features
+        self.weight = nn.Parameter(torch.FloatTensor(in_features, out_features))
+        if bias: self.bias = nn.Parameter(torch.FloatTensor(out_features))
+        else: self.register_parameter('bias', None)
+        self.reset_parameters()
+    def reset_parameters(self):
+        stdv = 1. / math.sqrt(self.weight.size(1))
+        self.weight.data.uniform_(-stdv, stdv)
+        if self.bias is not None: self.bias.data.uniform_(-stdv, stdv)
+    def forward(self, input, adj):
+        support = torch.mm(input, self.weight)
+        output = torch.spmm(adj, support)
+        return output + self.bias if self.bias is not None else output
+    def __repr__(self):
+        return self.__class__.__name__ + ' (' + str(self.in_features) + ' -> ' + str(self.out_features) + ')'
+class GCN(nn.Module):
+    def __init__(self, nfeat, nhid, nclass, dropout):
+        super(GCN, self).__init__()
+        self.gc1 = GraphConvolution(nfeat, nhid); self.gc2 = GraphConvolution(nhid, nclass); self.dropout = dropout
+    def forward(self, x, adj):
+        x = F.relu(self.gc1(x, adj))
+        x = F.dropout(x, self.dropout, training=self.training)
+        x = self.gc2(x, adj)
+        return F.log_softmax(x, dim=1)
+model = GCN(3, 4, 2, 0.5)
+print(model)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=5e-4)
+idx_train = torch.LongTensor(range(3)); idx_val = torch.LongTensor(range(3, 5))
+def accuracy(output, labels):
+    preds = output.max(1)[1].type_as(labels)
+    correct = preds.eq(labels).double()
+    return correct.sum() / len(labels)
+for epoch in range(3):
+    model.train(); optimizer.zero_grad()
+    output = model(features, adj)
+    loss_train = F.nll_loss(output[idx_train], labels[idx_train])
+    acc_train = accuracy(output[idx_train], labels[idx_train])
+    loss_train.backward(); optimizer.step()
+    print('Epoch: {:04d}'.format(epoch + 1), 'loss_train: {:.4f}'.format(loss_train.item()), 'acc_train: {:.4f}'.format(acc_train.item()), acc_train.dtype)
+model.eval(); output = model(features, adj)
+print(output.grad_fn.name(), output.shape, isinstance(adj, torch.sparse.FloatTensor), isinstance(features, torch.FloatTensor))
+''',
     'ranking': PRELUDE + r'''
 torch.manual_seed(0)
 scores = torch.randn(3, 8)
@@ -1262,6 +1422,28 @@ except RuntimeError as e:
 print(torch.optim.SparseAdam(emb.parameters(), lr=0.1))
 o = torch.optim.Adagrad(emb2.parameters(), lr=0.1); o.step(); print(emb2.weight.round(decimals=4))
 ''',
+    'sparse_print': PRELUDE + r'''
+torch.manual_seed(0)
+i = torch.tensor([[0, 1, 2], [2, 0, 1]])
+for v in [torch.tensor([1, 2, 3]), torch.tensor([True, False, True]), torch.tensor([1.5, -2.25, 1e6]), torch.tensor([1e-5, 2., 3.], dtype=torch.float64), torch.tensor([0.1, 0.2, 0.3], dtype=torch.float16)]:
+    s = torch.sparse_coo_tensor(i, v, (3, 3))
+    print(s)
+    print(s.coalesce().values().dtype, s.to_dense())
+s = torch.sparse_coo_tensor(i, torch.tensor([1., 2., 3.]), (3, 3), requires_grad=True)
+print(s * 2)
+print(torch.sparse.sum(s))
+print(s.coalesce())
+h = torch.sparse_coo_tensor(torch.tensor([[0, 2]]), torch.randn(2, 3) * 1000, (4, 3))
+print(h)
+big = torch.sparse_coo_tensor(torch.randint(0, 50, (2, 30)), torch.randn(30), (50, 50))
+print(big)
+print(torch.randn(3, 3).relu().to_sparse_csr())
+print(torch.sparse_coo_tensor(size=(2, 3)))
+print(torch.zeros(3, 4).to_sparse(), torch.zeros(3, 4).to_sparse().coalesce())
+print(torch.eye(3).to_sparse().to(torch.int32))
+print(repr(torch.eye(2).to_sparse().cuda if False else torch.eye(2).to_sparse().cpu()))
+print(torch.sparse_coo_tensor(i, torch.tensor([1., 2., 3.]), (3, 3)).coalesce().indices().stride(), torch.sparse_coo_tensor(i, torch.tensor([1., 2., 3.]), (3, 3)).coalesce().values().stride())
+''',
     'tut_charrnn': PRELUDE + r'''
 torch.manual_seed(0)
 import string
@@ -1445,6 +1627,47 @@ with torch.no_grad():
     print(model(t, torch.tensor([0])).argmax(1).item() + 1)
 print(scheduler.state_dict())
 ''',
+    'warnings_prog': PRELUDE + r'''
+import warnings
+torch.set_warn_always(True)
+torch.manual_seed(0)
+def w(f):
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        try:
+            f()
+        except Exception as e:
+            print("EXC", type(e).__name__, str(e)[:120])
+    for r in rec:
+        print(r.category.__name__, str(r.message).split(" (Triggered internally")[0][:300])
+    print("--")
+w(lambda: torch.zeros(3, 2).scatter_(0, torch.tensor([[0, 1]]), torch.ones(1, 2), reduce='add'))
+w(lambda: torch.zeros(3).index_reduce(0, torch.tensor([0]), torch.tensor([1.]), 'prod'))
+w(lambda: torch.eye(3).to_sparse_csr())
+w(lambda: torch.tensor(torch.ones(2)))
+w(lambda: F.softmax(torch.randn(2, 3)))
+w(lambda: F.log_softmax(torch.randn(2, 3, 4)))
+w(lambda: nn.CrossEntropyLoss(size_average=True))
+w(lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2), 1))
+w(lambda: nn.GRU(4, 4, num_layers=1, dropout=0.5))
+w(lambda: nn.Embedding(4, 2)(torch.tensor([1])).new_tensor([1]))
+def sched():
+    m = nn.Linear(2, 2); o = torch.optim.SGD(m.parameters(), lr=0.1); s = torch.optim.lr_scheduler.StepLR(o, 1); s.step(); o.step()
+w(sched)
+w(lambda: torch.sparse_coo_tensor(torch.tensor([[0]]), torch.tensor([1.]), (2,)).to_sparse_csr() if False else torch.sparse.mm(torch.eye(2).to_sparse_csr(), torch.eye(2)))
+w(lambda: F.mse_loss(torch.randn(3, 1), torch.randn(3)))
+w(lambda: F.l1_loss(torch.randn(3, requires_grad=True), torch.randn(3, 1)))
+w(lambda: nn.utils.clip_grad_norm_([torch.zeros(2, requires_grad=True)], 1.0))
+w(lambda: torch.nn.functional.dropout(torch.randn(2), p=0.5, training=True, inplace=False))
+w(lambda: nn.init.kaiming_uniform_(torch.empty(0, 3)))
+w(lambda: F.nll_loss(torch.randn(3, 2), torch.tensor([0, 1, 1]), reduce=False))
+w(lambda: torch.nn.utils.rnn.pack_padded_sequence(torch.randn(3, 2, 1), torch.tensor([3, 2]).float()))
+w(lambda: torch.multinomial(torch.tensor([1., 2.]), 1).item())
+w(lambda: torch.Tensor([1, 2]).type(torch.LongTensor))
+w(lambda: torch.sparse.FloatTensor(2, 2) if hasattr(torch.sparse, 'FloatTensor') else print('no attr'))
+w(lambda: torch.range(0, 3))
+torch.set_warn_always(False)
+''',
 }
 
 BUGS = {
@@ -1453,6 +1676,22 @@ BUGS = {
         PRELUDE + r'''
 x = torch.tensor([0.001255060313269496, 0.0009925116, 0.0006977857])
 print(x.sqrt().tolist())
+'''),
+    'posenc': (
+        "sin/cos: torch's float32 kernels (MKL VML) are not always correctly rounded; ember's are",
+        PRELUDE + r'''
+torch.manual_seed(0)
+d_model, max_len = 16, 50
+pe = torch.zeros(max_len, d_model)
+position = torch.arange(0, max_len, dtype=torch.float).unsqueeze(1)
+div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+print(div_term.tolist())
+pe[:, 0::2] = torch.sin(position * div_term)
+pe[:, 1::2] = torch.cos(position * div_term)
+print(pe[:3].tolist())
+print(pe.sum().item(), pe.abs().sum().item())
+x = torch.randn(2, 5, d_model)
+print((x * math.sqrt(d_model) + pe[:5]).sum().item())
 '''),
 }
 
