@@ -59,12 +59,14 @@ class NllLoss(Op):
             keep &= ctx.counted[..., None]
         pattern = -weights[..., None]
         total = ctx.total_weight._data
-        if ctx.reduction == "mean" and total == 0:
-            with _np.errstate(divide="ignore", invalid="ignore"):
-                pattern = pattern / total
-        elif ctx.reduction == "mean":
+        if ctx.reduction == "mean" and xp is _np and total != 0:
             # (torch's order: weight * -(grad / total_weight))
             grad = grad / ctx.total_weight
+        elif ctx.reduction == "mean":
+            # (a zero total: zeros where ignored, not 0/0; on a GPU always this form, which
+            # reads nothing back to the host; tests/cuda/test_host_syncs_cuda.py counts them)
+            with _np.errstate(divide="ignore", invalid="ignore"):
+                pattern = pattern / total
         pattern = xp.where(keep, pattern, 0)
         # (row-major, as torch's gradient: a sum of it adds in torch's order)
         pattern = xp.ascontiguousarray(xp.moveaxis(pattern, -1, ctx.class_dim),
