@@ -144,3 +144,79 @@ def test_group_norm_output_is_fused_as_torchs():
         scale = F32(rstd[n, g, 0, 0] * w[0, g, d, 0])
         shift = _fused(-scale, mean[n, g, 0, 0], b[0, g, d, 0])
         assert out[index] == _fused(v[index], scale, shift)
+
+
+# -- the backward (NOTE [ torch's layer norm backward ]) -------------------------------------
+
+def _reference_map_reduce(products, exact_terms):
+    """A row's sum as the vector code's map-reduce: `products` rounded, `exact_terms` the same
+    terms unrounded as (a, b) factor pairs for the fused tail."""
+    n = len(products)
+    if n < 8:
+        total = products[0]
+        for p in products[1:]:
+            total = F32(total + p)
+        return total
+    full = n // 8
+    lanes = list(products[:8])
+    for v in range(1, full):
+        lanes = [F32(a + b) for a, b in zip(lanes, products[v * 8:(v + 1) * 8])]
+    for lane, i in enumerate(range(full * 8, n)):
+        a, b = exact_terms[i]
+        lanes[lane] = _fused(a, b, lanes[lane])
+    while len(lanes) > 1:
+        half = len(lanes) // 2
+        lanes = [F32(a + b) for a, b in zip(lanes[:half], lanes[half:])]
+    return lanes[0]
+
+
+@pytest.mark.parametrize("width", [5, 8, 13, 37, 64])
+def test_layer_norm_input_gradient_follows_the_algorithm(width):
+    rng = np.random.default_rng(width + 100)
+    x = (rng.normal(0, 2, (3, width)) + 0.3).astype(F32)
+    g = rng.normal(0, 1, (3, width)).astype(F32)
+    w = rng.normal(1, 0.2, width).astype(F32)
+    mean, var = kernel.row_moments(x)
+    rstd = F32(1) / np.sqrt(var + F32(1e-5))
+    dx, dbias = kernel.layer_norm_backward(g, x, mean, rstd, w)
+    scale = F32(F32(1) / F32(width))
+    for r in range(3):
+        gx = [F32(a * b) for a, b in zip(g[r], x[r])]
+        ds = _reference_map_reduce([F32(p * c) for p, c in zip(gx, w)], list(zip(gx, w)))
+        db = _reference_map_reduce([F32(a * c) for a, c in zip(g[r], w)], list(zip(g[r], w)))
+        a = rstd[r]
+        b = F32(F32(F32(F32(_fused(db, mean[r], -ds) * a) * a) * a) * scale)
+        c = _fused(-b, mean[r], -F32(F32(db * a) * scale))
+        expected = [F32(_fused(b, xv, F32(F32(a * gv) * wv)) + c)
+                    for xv, gv, wv in zip(x[r], g[r], w)]
+        assert dx[r].tolist() == expected
+    assert dbias.tolist() == (g[0] + g[1] + g[2]).tolist()
+
+
+# torch 2.13 (CPU, one thread): LayerNorm(10) as above, of x = arange(30).reshape(3, 10) * 0.37;
+# x * x * 0.1 - 2, backward of g = (arange(30).reshape(3, 10) * 1.7) % 3 - 1.3
+LN_DX = [0.15353986620903015, -0.48041287064552307, 0.5253543853759766, -0.3236480951309204,
+         1.0494853258132935, -0.014566123485565186, -1.331743836402893, 0.4468351900577545,
+         -1.0853933095932007, 1.0605494976043701]
+LN_DBIAS = [-0.8999998569488525, 1.2000017166137695, 0.3000032901763916, -0.59999680519104,
+            1.500004529953003, 0.6000001430511475, -0.29999756813049316, 1.8000037670135498,
+            0.90000319480896, 2.6226043701171875e-06]
+LN_DX_PLAIN = [-0.1667235791683197, 0.7013338208198547, 0.013804472982883453,
+               -0.6743628978729248, 0.1917802393436432, -0.49766528606414795,
+               0.36720171570777893, -0.3235180079936981, 0.5400727391242981,
+               -0.1519230604171753]
+
+
+def test_layer_norm_gradients_are_torchs():
+    x = ember.arange(30.).reshape(3, 10) * 0.37
+    x = (x * x * 0.1 - 2).requires_grad_()
+    ln = ember.nn.LayerNorm(10)
+    with ember.no_grad():
+        ln.weight.copy_(ember.linspace(0.5, 1.5, 10))
+        ln.bias.copy_(ember.linspace(-0.3, 0.3, 10))
+    g = (ember.arange(30.).reshape(3, 10) * 1.7) % 3 - 1.3
+    ln(x).backward(g)
+    assert x.grad[1].tolist() == LN_DX and ln.bias.grad.tolist() == LN_DBIAS
+    x2 = x.detach().clone().requires_grad_()
+    ember.nn.functional.layer_norm(x2, (10,)).backward(g)
+    assert x2.grad[2].tolist() == LN_DX_PLAIN

@@ -101,6 +101,20 @@ for shape, G in [((4, 8, 6, 6), 4), ((2, 6, 10), 3), ((3, 32, 4, 4), 8), ((2, 4,
           m.view(-1)[:2].tolist(), r.view(-1)[:2].tolist(),
           torch.nn.functional.instance_norm(x).view(torch.int32).sum().item())
 ''',
+    'layer_norm_gradients': r'''
+torch.manual_seed(9)
+for shape, ns in [((4, 10), (10,)), ((2, 5, 64), (64,)), ((3, 4, 6), (4, 6)), ((7, 37), (37,)),
+                  ((6, 5), (5,)), ((9, 256), (256,))]:
+    for affine in (True, False):
+        x = (torch.randn(*shape) * 3 + 0.5).requires_grad_()
+        ln = torch.nn.LayerNorm(ns, elementwise_affine=affine)
+        if affine:
+            with torch.no_grad():
+                ln.weight.normal_(1, 0.2); ln.bias.normal_(0, 0.2)
+        ln(x).backward(torch.randn(*shape))
+        print(shape, affine, x.grad.view(torch.int32).sum().item(),
+              ln.bias.grad.view(torch.int32).sum().item() if affine else None)
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

@@ -24,7 +24,8 @@ row's mean and variance with a Welford algorithm over vectors, not with sums:
 Group norm takes the same moments over each (sample, group) row, then its own rounding
 (`group_norm`). A row costs some three hundred NumPy calls whatever its length (all rows at once): the
 kernel serves float32 rows on the CPU; float64 and half precision keep ember's own formula,
-within an ulp or two of torch's. The backward keeps ember's formula too.
+within an ulp or two of torch's. The backward's input and bias gradients follow torch's
+arithmetic as well (NOTE [ torch's layer norm backward ] below); the weight's does not.
 """
 import math
 
@@ -152,3 +153,60 @@ def group_norm(v, weight, bias, eps):
     scale = rstd if weight is None else rstd * weight
     shift = _fused(-scale, mean, 0 if bias is None else bias)
     return _fused(v, scale, shift), mean, rstd
+
+
+# -- the backward ------------------------------------------------------------------------------
+#
+# NOTE [ torch's layer norm backward ]
+# For each row (observed on torch 2.13, float32): ds = sum(dy * x [* w]) and db = sum(dy [* w])
+# by the vector code's map-reduce (products rounded; from the first vector, each further full
+# vector added lane by lane, the row's last N % 8 elements fused into lanes 0.. (their product
+# not rounded first, but for the weight's second factor); then the lanes' halves added; a row
+# shorter than a vector adds its products left to right); then with a = rstd,
+# b = (db * mean - ds) * a * a * a / N (the first step fused) and
+# c = -b * mean - db * a / N (fused), dx = b * x + a * dy [* w] (fused) + c. The bias's
+# gradient adds the rows' dy one after another. (The weight's gradient, a fused step per row,
+# keeps ember's sum.)
+
+def _map_reduce(product, fused_last):
+    """Sums of each row of float32 (R, N) `product` (rounded products) in the vector code's
+    order; the row's last N % 8 elements i are added as fused_last(i, acc), the fused form of
+    acc + product[:, i]."""
+    rows, width = product.shape
+    if width < _LANES:
+        total = product[:, 0]
+        for i in range(1, width):
+            total = total + product[:, i]
+        return total
+    full = width // _LANES
+    vectors = np.ascontiguousarray(product[:, :full * _LANES].reshape(rows, full, _LANES)
+                                   .transpose(1, 0, 2))
+    acc = np.add.reduce(vectors, axis=0)        # (vector after vector, from the first)
+    for lane, i in enumerate(range(full * _LANES, width)):
+        acc[:, lane] = fused_last(i, acc[:, lane])
+    lanes = _LANES
+    while lanes > 1:
+        lanes //= 2
+        acc = acc[:, :lanes] + acc[:, lanes:2 * lanes]
+    return acc[:, 0]
+
+
+def layer_norm_backward(g, x, mean, rstd, weight):
+    """(dx, dbias) of torch's layer norm backward for float32 (R, N) `g` and `x`, (R,) `mean`
+    and `rstd`, (N,) `weight` or None (see the NOTE)."""
+    width = x.shape[1]
+    if weight is None:
+        ds = _map_reduce(g * x, lambda i, acc: _fused(g[:, i], x[:, i], acc))
+        db = _map_reduce(g, lambda i, acc: acc + g[:, i])
+        scaled = g * rstd[:, None]
+    else:
+        gx = g * x
+        ds = _map_reduce(gx * weight, lambda i, acc: _fused(gx[:, i], weight[i], acc))
+        db = _map_reduce(g * weight, lambda i, acc: _fused(g[:, i], weight[i], acc))
+        scaled = (g * rstd[:, None]) * weight
+    scale = _F32(1) / _F32(width)
+    b = _fused(db, mean, -ds) * rstd * rstd * rstd * scale
+    c = _fused(-b, mean, -(db * rstd * scale))
+    dx = _fused(b[:, None], x, scaled) + c[:, None]
+    dbias = np.add.reduce(g, axis=0) + _F32(0)     # (row after row, from +0)
+    return dx, dbias

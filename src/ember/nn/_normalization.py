@@ -4,6 +4,8 @@ of the input over some axes, then scale and shift along others; each records one
 import functools
 import math
 
+import numpy as np
+
 from .. import _dtype
 from .._device import backend_of
 from .._memory_format import contiguous_format, follow, row_major, suggested
@@ -90,9 +92,25 @@ class _Normalization(Op):
         # kernel makes a few passes over the data.
         if _grad_state.enabled:
             grads = _composed_backward(ctx, grad, x, w, mean, rstd, need)
+        elif isinstance(ctx, NativeLayerNorm) and not ctx.half and need[0] and x is not None and \
+                _ln.applies(grad._data, x._data, None if w is None else w._data):
+            grads = _layer_norm_backward(ctx, grad, x, w, mean, rstd, need)
         else:
             grads = _kernel_backward(ctx, grad, x, w, mean, rstd, need)
         return tuple(g if n else None for g, n in zip(grads, need))
+
+
+def _layer_norm_backward(ctx, grad, x, w, mean, rstd, need):
+    """Layer norm's input and bias gradients in torch's arithmetic (NOTE [ torch's layer norm
+    backward ]); the weight's from the general kernel."""
+    g = np.ascontiguousarray(grad._data.reshape(ctx.shape))
+    rows = np.ascontiguousarray(x._data.reshape(ctx.shape))
+    dx, dbias = _ln.layer_norm_backward(g, rows, mean._data.reshape(-1), rstd._data.reshape(-1),
+                                        None if w is None else w._data.reshape(-1))
+    dw = _kernel_backward(ctx, grad, x, w, mean, rstd, (False, True, False))[1] if need[1] \
+        else None
+    return (wrap(dx.reshape(x._data.shape)) if need[0] else None, dw,
+            wrap(dbias.reshape(ctx.bias_shape)) if need[2] else None)
 
 
 def _kernel_backward(ctx, grad, x, w, mean, rstd, need):
