@@ -2345,6 +2345,35 @@ try:
 except ValueError as e:
     print(e)
 ''',
+    'bf16': PRELUDE + r'''
+torch.manual_seed(0)
+for dt in (torch.bfloat16, torch.float16):
+    w = torch.randn(8, dtype=dt, requires_grad=True); b = torch.randn(8, requires_grad=True)
+    for name, kw in [('AdamW', dict(lr=1e-2, weight_decay=0.1)), ('SGD', dict(lr=0.1, momentum=0.9)), ('Adam', dict(lr=1e-2, foreach=True)), ('Adam', dict(lr=1e-2, foreach=False))]:
+        ww = w.detach().clone().requires_grad_(); bb = b.detach().clone().requires_grad_()
+        opt = getattr(torch.optim, name)([ww, bb], **kw)
+        for i in range(3):
+            opt.zero_grad()
+            loss = (ww.float() * torch.arange(8.)).sum() + (bb ** 2).sum()
+            loss.backward()
+            n = nn.utils.clip_grad_norm_([ww, bb], 5.0)
+            opt.step()
+        st = opt.state[ww]
+        print(dt, name, kw, ww.tolist(), n.dtype, round(n.item(), 3), {k: (v.dtype, v.float().sum().item()) if isinstance(v, torch.Tensor) else v for k, v in st.items()} if name == 'SGD' else sorted(st))
+    x = torch.randn(4, dtype=dt)
+    print(x.sum().item(), x.mean().item(), x.norm().item(), (x * 3).sum().item(), torch.cumsum(x, 0).tolist())
+m = nn.Linear(3, 2).to(torch.bfloat16)
+print(m.weight.dtype, m(torch.randn(2, 3, dtype=torch.bfloat16)).dtype)
+try:
+    m(torch.randn(2, 3))
+except RuntimeError as e:
+    print(e)
+print(nn.utils.clip_grad_norm_([torch.zeros(2, dtype=torch.bfloat16, requires_grad=True)], 1.0))
+p1 = torch.ones(2, requires_grad=True); p2 = torch.ones(2, dtype=torch.bfloat16, requires_grad=True)
+(p1.sum() + p2.float().sum() * 3).backward()
+print(nn.utils.clip_grad_norm_([p1, p2], 1.0), p1.grad, p2.grad)
+print(nn.utils.clip_grad_norm_([p1, p2], 1.0, foreach=True))
+''',
     'module2': PRELUDE + r'''
 import collections
 torch.manual_seed(0)
@@ -2969,4 +2998,4 @@ with warnings.catch_warnings(record=True) as w:
 ''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=37)
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, at_least=38)

@@ -79,7 +79,7 @@ def plus_multiple(xp, a, b, alpha, out, subtract=False):
                        np.float32(dtype.type(x)) for x in (a, b, alpha))
     result = fma(b, alpha, a)
     if half and xp is np:
-        _scalar_tail(result, a, b, alpha, dtype)
+        result = _scalar_tail(result, a, b, alpha, dtype)
     if out is None:
         return result
     out[...] = result
@@ -92,18 +92,21 @@ def _scalar_tail(result, a, b, alpha, dtype):
     elements at a time in float32 vectors (alpha rounded to the half type, one fused
     multiply-add, one rounding: what `result` holds), and the last `n % 32` elements one by
     one in the half type's own arithmetic: `alpha * b` rounded to it, then added. So are they
-    here, for two same-shape C-contiguous arrays (a parameter and its gradient in an optimizer
-    step); torch's order for other layouts is left aside."""
-    if not (hasattr(a, "shape") and hasattr(b, "shape") and a.shape == b.shape == result.shape
-            and a.flags.c_contiguous and b.flags.c_contiguous and result.flags.c_contiguous):
-        return
-    n = result.size
+    here (`result` with its tail rewritten), for two same-shape C-contiguous arrays (a
+    parameter and its gradient in an optimizer step); torch's order for other layouts is left
+    aside."""
+    if not (hasattr(a, "shape") and hasattr(b, "shape") and a.shape == b.shape
+            and a.flags.c_contiguous and b.flags.c_contiguous):
+        return result
+    n = a.size
     start = n - n % 32
     if start == n:
-        return
+        return result
+    result = np.asarray(result, np.float32).reshape(a.shape)     # (0-d: an array)
     flat_a, flat_b, flat = a.reshape(-1), b.reshape(-1), result.reshape(-1)
     product = (flat_b[start:] * alpha).astype(dtype).astype(np.float32)
     np.add(flat_a[start:], product, out=flat[start:])
+    return result
 
 
 class Add(_Binary):

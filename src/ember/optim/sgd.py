@@ -1,5 +1,19 @@
-"""SGD: stochastic gradient descent with momentum, dampening, Nesterov and weight decay."""
+"""SGD: stochastic gradient descent with momentum, dampening, Nesterov and weight decay.
+
+NOTE [ SGD's arithmetic ]
+torch's step is `grad.add(param, alpha=weight_decay)`, `buf.mul_(momentum).add_(grad,
+alpha=1 - dampening)`, `grad.add(buf, alpha=momentum)` (Nesterov) and `param.add_(grad,
+alpha=-lr)`: each `add` with an alpha is one fused multiply-add. float32 and float64 take it
+through `_inplace.add_` / `_fused.fma`; a float16/bfloat16 parameter through add's own kernel
+(`plus_multiple`: in float32, with the half rule for the last n % 32 elements), its buffer's
+`mul_` multiplying in float32 (NumPy's half arithmetic rounded the numbers to the half type
+first). A sparse gradient keeps the plain arithmetic.
+"""
+import numpy as np
+
+from .._device import backend_of
 from .._ops._fused import fma
+from .._ops.binary import plus_multiple
 from ._inplace import add_, is_dense
 from .optimizer import Optimizer, check_fused, check_lr_tensor, to_scalar
 
@@ -53,6 +67,9 @@ class SGD(Optimizer):
                     continue
                 # (torch's arithmetic: each `add(other, alpha=)` one fused multiply-add)
                 g = grad._data
+                if g.dtype.itemsize == 2 and g.dtype.kind in "fV" and is_dense(g):
+                    self._half_step(p, grad, g, group, lr)
+                    continue
                 if maximize:
                     g = -g
                 # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])
@@ -77,10 +94,32 @@ class SGD(Optimizer):
                 p._bump_version()
         return loss
 
-
-def _dense(g):
-    """Whether gradient array `g` is a dense NumPy array (not a sparse gradient's data)."""
-    return g.__class__ is np.ndarray
+    def _half_step(self, p, grad, g, group, lr):
+        """The step of a float16/bfloat16 parameter as torch computes it (NOTE [ SGD's
+        arithmetic ])."""
+        momentum, dampening = group["momentum"], group["dampening"]
+        xp = backend_of(g).xp
+        if group["maximize"]:
+            g = -g
+        if group["weight_decay"] != 0:
+            g = plus_multiple(xp, g, p._data, group["weight_decay"], xp.empty_like(g))
+        if momentum != 0:
+            state = self.state[p]
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = _clone(grad, g)
+            else:
+                b = buf._data
+                b[...] = b.astype(np.float32) * np.float32(momentum)
+                if dampening == 0:
+                    b += g
+                else:
+                    plus_multiple(xp, b, g, 1 - dampening, b)
+                buf._bump_version()
+            g = plus_multiple(xp, g, buf._data, momentum, xp.empty_like(g)) \
+                if group["nesterov"] else buf._data
+        plus_multiple(xp, p._data, g, -lr, p._data)
+        p._bump_version()
 
 
 def _clone(grad, g):
