@@ -87,3 +87,56 @@ def test_batch_norm_module_prints_torchs_values():
     assert bn.running_mean.tolist() == RUNNING_MEAN
     assert bn.running_var.tolist() == RUNNING_VAR
     assert bn.eval()(x).reshape(-1).tolist() == EVAL
+
+
+# -- the backward (NOTE [ torch's batch norm backward ]) ---------------------------------------
+
+def test_backward_follows_the_reference():
+    from ember._ops._lane_sum import row_sums
+    rng = np.random.default_rng(4)
+    v = (rng.normal(0, 2, (3, 2, 11)) + 0.5).astype(F32)
+    g = rng.normal(0, 1, v.shape).astype(F32)
+    w = np.array([1.3, 0.7], F32)
+    mean, invstd, _ = kernel.batch_statistics(v, 1e-5)
+    dx, dw, db = kernel.backward(g, v, mean, invstd, w)
+    for c in range(2):
+        dot, total = 0.0, 0.0           # (float64, image after image)
+        for n in range(3):
+            d = [F32(a - mean[c]) for a in v[n, c]]
+            products = [F32(a * b) for a, b in zip(d, g[n, c])]
+            lanes = products[:8]        # 11 terms: one vector, then a fused tail of three
+            for lane, i in enumerate(range(8, 11)):
+                lanes[lane] = _fused(d[i], g[n, c, i], lanes[lane])
+            while len(lanes) > 1:
+                lanes = [F32(a + b) for a, b in zip(lanes[:len(lanes) // 2],
+                                                    lanes[len(lanes) // 2:])]
+            dot += float(lanes[0])
+            total += float(row_sums(g[n, c][None])[0, 0])
+        assert dw[c] == F32(dot * float(invstd[c])) and db[c] == F32(total)
+        k = F32(F32(F32(F32(dot) * invstd[c]) * invstd[c]) / F32(33))
+        grad_mean = F32(total / 33)
+        for n in range(3):
+            for i in range(11):
+                inner = _fused(-F32(v[n, c, i] - mean[c]), k, F32(g[n, c, i] - grad_mean))
+                assert dx[n, c, i] == F32(F32(inner * invstd[c]) * w[c])
+
+
+# torch 2.13 (CPU, one thread): BatchNorm2d(2) as above, of x = arange(36).reshape(2, 2, 3, 3)
+# * 0.37; x * x * 0.1 - 1, backward of g = (arange(36).reshape(2, 2, 3, 3) * 1.7) % 3 - 1.3
+BN_DX = [-0.31793931126594543, 0.3339405953884125, -0.16328828036785126, 0.48866772651672363,
+         -0.008485817350447178, -0.505601704120636, 0.14646734297275543, -0.35057464241981506,
+         0.30156973004341125]
+BN_DW, BN_DB = [-0.2194315642118454, 0.06367963552474976], [2.4000110626220703,
+                                                             1.8000216484069824]
+
+
+def test_batch_norm_gradients_are_torchs():
+    x = ember.arange(36.).reshape(2, 2, 3, 3) * 0.37
+    x = (x * x * 0.1 - 1).requires_grad_()
+    bn = ember.nn.BatchNorm2d(2)
+    with ember.no_grad():
+        bn.weight.copy_(ember.tensor([1.3, 0.7]))
+        bn.bias.copy_(ember.tensor([0.1, -0.2]))
+    bn(x).backward((ember.arange(36.).reshape(2, 2, 3, 3) * 1.7) % 3 - 1.3)
+    assert x.grad[1, 0].reshape(-1).tolist() == BN_DX
+    assert bn.weight.grad.tolist() == BN_DW and bn.bias.grad.tolist() == BN_DB

@@ -115,6 +115,21 @@ for shape, ns in [((4, 10), (10,)), ((2, 5, 64), (64,)), ((3, 4, 6), (4, 6)), ((
         print(shape, affine, x.grad.view(torch.int32).sum().item(),
               ln.bias.grad.view(torch.int32).sum().item() if affine else None)
 ''',
+    'batch_norm_gradients': r'''
+torch.manual_seed(10)
+for shape in [(16, 8, 6, 6), (32, 16, 5, 5), (7, 3, 9, 11), (4, 6, 10), (5, 3, 2, 2)]:
+    for affine in (True, False):
+        x = (torch.randn(*shape) * 2 + 0.3).requires_grad_()
+        bn = (torch.nn.BatchNorm2d if len(shape) == 4 else torch.nn.BatchNorm1d)(shape[1],
+                                                                             affine=affine)
+        if affine:
+            with torch.no_grad():
+                bn.weight.normal_(1, 0.1); bn.bias.normal_(0, 0.1)
+        bn(x).backward(torch.randn(*shape))
+        print(shape, affine, x.grad.view(torch.int32).sum().item(),
+              bn.weight.grad.tolist()[:2] if affine else None,
+              bn.bias.grad.tolist()[:2] if affine else None)
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

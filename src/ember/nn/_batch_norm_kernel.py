@@ -22,6 +22,9 @@ outputs and of the running statistics differed from torch's in the last bits.
 """
 import numpy as np
 
+from .._ops._lane_sum import row_sums
+from ._layer_norm_kernel import lane_map_reduce
+
 _F32, _F64 = np.float32, np.float64
 
 
@@ -75,3 +78,34 @@ def moved_mean(running_mean, mean, momentum):
 def moved_var(running_var, var_sum, count, momentum):
     m = _F32(momentum)
     return _fused(m, var_sum / _F32(count - 1), (_F32(1) - m) * running_var)
+
+
+# -- the backward ------------------------------------------------------------------------------
+#
+# NOTE [ torch's batch norm backward ]
+# In training (observed on torch 2.13, float32, contiguous): per channel, the sum of dy and
+# the dot product of (x - mean) and dy add each image's row by the vector code's map-reduce
+# (`row_sums`, `lane_map_reduce`: lane order, the row's tail fused) and those row results in
+# float64, image after image; the weight's gradient is dot * invstd in float64, the bias's the
+# sum, both rounded to float32; then with k = dot * invstd * invstd / count (float32 steps)
+# and grad_mean = sum / count (float64, rounded), dx = ((dy - grad_mean) - (x - mean) * k)
+# (fused) * invstd * weight.
+
+
+def backward(g, v, mean, invstd, weight):
+    """(dx, dweight, dbias) of training-mode batch norm for float32 (N, C, L) `g` and `v`,
+    (C,) `mean`, `invstd` and `weight` (or None)."""
+    n, channels, length = v.shape
+    deviation = v - mean[:, None]
+    rows_d, rows_g = deviation.reshape(-1, length), g.reshape(-1, length)
+    dot_rows = lane_map_reduce(rows_d * rows_g,
+                               lambda i, acc: _fused(rows_d[:, i], rows_g[:, i], acc))
+    dot = np.add.reduce(dot_rows.reshape(n, channels).astype(_F64), axis=0)
+    total = np.add.reduce(row_sums(rows_g).reshape(n, channels).astype(_F64), axis=0)
+    count = n * length
+    k = dot.astype(_F32) * invstd * invstd / _F32(count)
+    grad_mean = (total / count).astype(_F32)
+    dx = _fused(-deviation, k[:, None], g - grad_mean[:, None]) * invstd[:, None]
+    if weight is not None:
+        dx *= weight[:, None]
+    return dx, (dot * invstd).astype(_F32), total.astype(_F32)

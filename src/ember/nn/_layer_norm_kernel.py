@@ -168,7 +168,7 @@ def group_norm(v, weight, bias, eps):
 # gradient adds the rows' dy one after another. (The weight's gradient, a fused step per row,
 # keeps ember's sum.)
 
-def _map_reduce(product, fused_last):
+def lane_map_reduce(product, fused_last):
     """Sums of each row of float32 (R, N) `product` (rounded products) in the vector code's
     order; the row's last N % 8 elements i are added as fused_last(i, acc), the fused form of
     acc + product[:, i]."""
@@ -196,13 +196,13 @@ def layer_norm_backward(g, x, mean, rstd, weight):
     and `rstd`, (N,) `weight` or None (see the NOTE)."""
     width = x.shape[1]
     if weight is None:
-        ds = _map_reduce(g * x, lambda i, acc: _fused(g[:, i], x[:, i], acc))
-        db = _map_reduce(g, lambda i, acc: acc + g[:, i])
+        ds = lane_map_reduce(g * x, lambda i, acc: _fused(g[:, i], x[:, i], acc))
+        db = lane_map_reduce(g, lambda i, acc: acc + g[:, i])
         scaled = g * rstd[:, None]
     else:
         gx = g * x
-        ds = _map_reduce(gx * weight, lambda i, acc: _fused(gx[:, i], weight[i], acc))
-        db = _map_reduce(g * weight, lambda i, acc: _fused(g[:, i], weight[i], acc))
+        ds = lane_map_reduce(gx * weight, lambda i, acc: _fused(gx[:, i], weight[i], acc))
+        db = lane_map_reduce(g * weight, lambda i, acc: _fused(g[:, i], weight[i], acc))
         scaled = (g * rstd[:, None]) * weight
     scale = _F32(1) / _F32(width)
     b = _fused(db, mean, -ds) * rstd * rstd * rstd * scale
