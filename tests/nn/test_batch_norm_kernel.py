@@ -140,3 +140,25 @@ def test_batch_norm_gradients_are_torchs():
     bn(x).backward((ember.arange(36.).reshape(2, 2, 3, 3) * 1.7) % 3 - 1.3)
     assert x.grad[1, 0].reshape(-1).tolist() == BN_DX
     assert bn.weight.grad.tolist() == BN_DW and bn.bias.grad.tolist() == BN_DB
+
+
+def test_an_n_by_c_input_is_reduced_as_rows():
+    rng = np.random.default_rng(8)
+    rows = (rng.normal(0, 2, (9, 4)) + 0.5).astype(F32)
+    mean, invstd, var_sum = kernel.row_statistics(rows, 1e-5)
+    for c in range(4):
+        total = F32(0)
+        for r in range(9):
+            total = F32(total + rows[r, c])
+        m = F32(float(total) / 9)
+        acc = F32(0)
+        for r in range(9):
+            d = F32(rows[r, c] - m)
+            acc = _fused(d, d, acc)
+        assert (mean[c], var_sum[c]) == (m, acc)
+        assert invstd[c] == F32(1 / math.sqrt(float(F32(acc / F32(9))) + 1e-5))
+    # the module takes it for a 2-D input
+    bn = ember.nn.BatchNorm1d(4)
+    out = bn(ember.from_numpy(rows))
+    expected = kernel.transform(rows[:, :, None], mean, invstd, np.ones(4, F32), np.zeros(4, F32))
+    np.testing.assert_array_equal(out.detach().numpy(), expected[:, :, 0])

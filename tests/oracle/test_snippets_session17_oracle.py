@@ -130,6 +130,18 @@ for shape in [(16, 8, 6, 6), (32, 16, 5, 5), (7, 3, 9, 11), (4, 6, 10), (5, 3, 2
               bn.weight.grad.tolist()[:2] if affine else None,
               bn.bias.grad.tolist()[:2] if affine else None)
 ''',
+    'batch_norm_1d_rows': r'''
+torch.manual_seed(11)
+for N, C in [(16, 7), (64, 10), (5, 3), (128, 33)]:
+    bn = torch.nn.BatchNorm1d(C)
+    with torch.no_grad():
+        bn.weight.normal_(1, 0.1); bn.bias.normal_(0, 0.1)
+    for step in range(3):
+        y = bn(torch.randn(N, C) * 2 + 0.5)
+        print(N, C, y.view(torch.int32).sum().item(), bn.running_mean.tolist()[:2],
+              bn.running_var.tolist()[:2])
+    print(" eval", bn.eval()(torch.randn(N, C)).view(torch.int32).sum().item())
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

@@ -9,6 +9,9 @@ element per channel and image) differs from the textbook formula in where it rou
   float32; the variance's sum adds the float32 squares of x - mean (mean as rounded) in
   float64, and is itself rounded to float32; the biased variance is that sum over the count
   in float32, and 1 / sqrt(var + eps) is taken in float64 and rounded;
+- an (N, C) input (one element per image) is reduced as rows instead: the mean from a float32
+  sum down the rows, divided in float64; the variance's sum one fused multiply-add per row,
+  in float32 (`row_statistics`);
 - in evaluation mode 1 / sqrt(running_var + eps) is float32 throughout;
 - the output is one fused multiply-add, x * alpha + beta, with alpha = invstd * weight and
   beta = bias - mean * alpha, itself fused;
@@ -52,6 +55,20 @@ def batch_statistics(v, eps):
     var_sum = np.add.reduce(deviation, axis=(0, 2), dtype=_F64).astype(_F32)
     var = var_sum / _F32(count)
     invstd = (1 / np.sqrt(var.astype(_F64) + eps)).astype(_F32)
+    return mean, invstd, var_sum
+
+
+def row_statistics(rows, eps):
+    """batch_statistics of a float32 (N, C) array, which torch reduces as channels-last rows
+    (see the NOTE): the mean from a float32 sum down the rows (divided in float64), the
+    variance's sum one fused multiply-add per row in float32."""
+    count = rows.shape[0]
+    mean = (np.add.reduce(rows, axis=0).astype(_F64) / count).astype(_F32)   # (row by row)
+    deviation = rows - mean
+    var_sum = np.zeros(rows.shape[1], _F32)
+    for d in deviation:
+        var_sum = _fused(d, d, var_sum)
+    invstd = (1 / np.sqrt((var_sum / _F32(count)).astype(_F64) + eps)).astype(_F32)
     return mean, invstd, var_sum
 
 

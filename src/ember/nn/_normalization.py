@@ -259,9 +259,10 @@ def batch_norm_training(input, weight, bias, running_mean, running_var, view, mo
     batch's (its unbiased variance)."""
     channels, wshape = view[1], (1, view[1], 1)
     params = [None if t is None else t._data for t in (weight, bias, running_mean, running_var)]
-    if view[2] > 1 and _bn.applies(input._data, *params):
+    if _bn.applies(input._data, *params):
         # torch's arithmetic (NOTE [ torch's batch norm arithmetic ])
-        mean, rstd, var_sum = _bn.batch_statistics(input._data.reshape(view), eps)
+        mean, rstd, var_sum = _bn.batch_statistics(input._data.reshape(view), eps) \
+            if view[2] > 1 else _bn.row_statistics(input._data.reshape(view[:2]), eps)
         out = _run(NativeBatchNorm, input, weight, bias, view, (0, 2), wshape, (0, 2), eps,
                    stats=(mean.reshape(wshape), rstd.reshape(wshape)), shown=shown)[0]
         with no_grad():
