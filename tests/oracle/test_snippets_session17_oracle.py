@@ -142,6 +142,17 @@ for N, C in [(16, 7), (64, 10), (5, 3), (128, 33)]:
               bn.running_var.tolist()[:2])
     print(" eval", bn.eval()(torch.randn(N, C)).view(torch.int32).sum().item())
 ''',
+    'adaptive_avg_pool_order': r'''
+torch.manual_seed(12)
+for shape, osz in [((2, 3, 9, 9), (2, 2)), ((2, 3, 9, 9), (3, 4)), ((4, 8, 14, 14), (7, 7)),
+                   ((3, 5, 7), 3), ((2, 4, 6, 6, 6), (2, 3, 4))]:
+    x = torch.randn(*shape, requires_grad=True)
+    f = {4: torch.nn.functional.adaptive_avg_pool2d, 3: torch.nn.functional.adaptive_avg_pool1d,
+         5: torch.nn.functional.adaptive_avg_pool3d}[len(shape)]
+    y = f(x, osz)
+    y.backward(torch.randn(*y.shape))
+    print(shape, osz, y.view(torch.int32).sum().item(), x.grad.view(torch.int32).sum().item())
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

@@ -506,11 +506,72 @@ def _apply_per_dim(xp, x, matrices, transpose):
     return xp.ascontiguousarray(x)
 
 
+def _windows(sizes, out):
+    """Each output position's window over the trailing dims (a tuple of slices) and its
+    lengths, in row-major order of the outputs."""
+    bounds = [list(zip(*adaptive_bounds(n, o))) for n, o in zip(sizes, out)]
+    for index in np.ndindex(*out):
+        spans = [bounds[k][i] for k, i in enumerate(index)]
+        yield index, tuple(slice(s, e) for s, e in spans), [e - s for s, e in spans]
+
+
+def _adaptive_avg_in_order(x, out, transpose):
+    """torch's CPU adaptive average pooling of a float32/float64 NumPy array (NOTE: its
+    kernel adds each window's elements one by one in row-major order, then divides by the
+    window's height and by its width, each quotient rounded; its backward adds each output's
+    gradient, so divided, into the window's inputs, output after output)."""
+    nd = len(out)
+    lead = x.shape[:x.ndim - nd]
+    sizes, outs = (out, x.shape[-nd:]) if transpose else (x.shape[-nd:], out)
+    if all(o and n % o == 0 for n, o in zip(sizes, outs)):
+        return _adaptive_avg_tiles(x, sizes, outs, transpose)
+    if transpose:       # x is the gradient; `out` the input's sizes
+        result = np.zeros(lead + tuple(out), x.dtype)
+        for index, window, lengths in _windows(out, x.shape[-nd:]):
+            share = x[(...,) + index]
+            for n in lengths:
+                share = share / x.dtype.type(n)
+            result[(...,) + window] += share[(...,) + (None,) * nd]
+        return result
+    result = np.empty(lead + tuple(out), x.dtype)
+    for index, window, lengths in _windows(x.shape[-nd:], out):
+        values = x[(...,) + window].reshape(lead + (-1,))
+        total = np.add.accumulate(values, axis=-1)[..., -1] if values.shape[-1] else 0
+        for n in lengths:
+            total = total / x.dtype.type(n)
+        result[(...,) + index] = total
+    return result
+
+
+def _adaptive_avg_tiles(x, sizes, outs, transpose):
+    """_adaptive_avg_in_order where every window is an equal tile (each size a multiple of its
+    output's): the same additions and divisions, on all tiles at once."""
+    nd, lead = len(sizes), x.shape[:x.ndim - len(sizes)]
+    tiles = [n // o for n, o in zip(sizes, outs)]
+    if transpose:           # each input in one window: its share of the output's gradient
+        share = x
+        for n in tiles:
+            share = share / x.dtype.type(n)
+        for k, n in enumerate(tiles):
+            share = np.repeat(share, n, axis=len(lead) + k)
+        return share + x.dtype.type(0)      # (added into zeros: -0.0 becomes +0.0)
+    split = lead + tuple(v for o, n in zip(outs, tiles) for v in (o, n))
+    order = tuple(range(len(lead))) + tuple(len(lead) + 2 * k for k in range(nd)) + \
+        tuple(len(lead) + 2 * k + 1 for k in range(nd))
+    values = x.reshape(split).transpose(order).reshape(lead + tuple(outs) + (-1,))
+    total = np.add.accumulate(values, axis=-1)[..., -1]      # (row-major within the tile)
+    for n in tiles:
+        total = total / x.dtype.type(n)
+    return total
+
+
 @via_float32
 def adaptive_avg_pool(x, out, transpose=False):
     """Adaptive averages of x's trailing len(out) dims (transpose: the gradient, spreading
     outputs back over inputs; then `out` names the input's sizes)."""
     xp = backend_of(x).xp
+    if xp is np and x.dtype in (np.float32, np.float64) and x.size:
+        return _adaptive_avg_in_order(x, out, transpose)
     nd = len(out)
     compute = x.dtype if x.dtype.itemsize >= 4 else np.dtype(np.float32)
     if transpose:
