@@ -153,6 +153,15 @@ for shape, osz in [((2, 3, 9, 9), (2, 2)), ((2, 3, 9, 9), (3, 4)), ((4, 8, 14, 1
     y.backward(torch.randn(*y.shape))
     print(shape, osz, y.view(torch.int32).sum().item(), x.grad.view(torch.int32).sum().item())
 ''',
+    'avg_pool_gradients': r'''
+torch.manual_seed(13)
+for (k, s, p, cip, ceil) in [(3, 1, 1, True, False), (3, 2, 0, True, False), (3, 1, 1, False, False),
+                             (2, 2, 0, True, False), (3, 2, 1, True, True), (3, 2, 1, False, True)]:
+    x = torch.randn(2, 3, 9, 9, requires_grad=True)
+    y = torch.nn.functional.avg_pool2d(x, k, s, p, ceil_mode=ceil, count_include_pad=cip)
+    y.backward(torch.randn(*y.shape))
+    print((k, s, p, cip), y.view(torch.int32).sum().item(), x.grad.view(torch.int32).sum().item())
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

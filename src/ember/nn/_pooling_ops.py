@@ -438,10 +438,14 @@ def avg_pool_grad(grad, spatial, kernel, stride, padding, out, count_include_pad
     grad = grad.reshape((-1,) + tuple(out))
     divisor = _avg_divisor(xp, spatial, kernel, stride, padding, out, count_include_pad,
                            override)
+    if grad.dtype.kind == "f" and not isinstance(divisor, (int, float)):
+        divisor = divisor.astype(grad.dtype)        # (divided in the gradient's dtype)
     share = (grad / divisor).astype(grad.dtype)
     shape = (grad.shape[0],) + tuple(spatial)
     padded = _pad(xp, xp.zeros(shape, dtype=grad.dtype), padding, kernel, ones, stride, out, 0)
-    for offsets in itertools.product(*[range(k) for k in kernel]):
+    # (offsets from the last: an input then takes its windows' shares in the order of their
+    # outputs, row-major, as torch's kernel adds them output after output)
+    for offsets in itertools.product(*[range(k - 1, -1, -1) for k in kernel]):
         view = padded[_slices(offsets, ones, stride, out)]
         view += share
     crop = (slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, spatial))

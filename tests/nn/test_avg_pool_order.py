@@ -1,7 +1,9 @@
-"""adaptive average pooling in torch's CPU order: each window's elements added one by one in
+"""Average pooling in torch's CPU order. Adaptive: each window's elements added one by one in
 row-major order, then divided by the window's height and by its width (each quotient
 rounded); the backward adds each output's gradient, so divided, into its window's inputs,
-output after output. Checked against those loops written out on float32 scalars."""
+output after output. avg_pool's backward adds each output's share (its gradient over its
+divisor) into its window's inputs, output after output. Checked against those loops written
+out on float32 scalars."""
 import numpy as np
 import pytest
 
@@ -37,3 +39,27 @@ def test_forward_and_backward_follow_the_loops(size, out):
                     grad[n, c, h0:h1, w0:w1] += share
     np.testing.assert_array_equal(y.detach().numpy(), expected)
     np.testing.assert_array_equal(t.grad.numpy(), grad)
+
+
+@pytest.mark.parametrize("kernel, stride, padding, include", [(3, 1, 1, True), (3, 2, 1, False),
+                                                              (3, 2, 0, True)])
+def test_avg_pool_gradient_adds_output_after_output(kernel, stride, padding, include):
+    rng = np.random.default_rng(kernel * 10 + stride)
+    x = ember.from_numpy(rng.normal(0, 1, (2, 2, 7, 7)).astype(F32)).requires_grad_()
+    y = ember.nn.functional.avg_pool2d(x, kernel, stride, padding, count_include_pad=include)
+    g = rng.normal(0, 1, tuple(y.shape)).astype(F32)
+    y.backward(ember.from_numpy(g))
+    size = 7 + 2 * padding
+    grad = np.zeros((2, 2, size, size), F32)
+    for oh in range(y.shape[2]):
+        for ow in range(y.shape[3]):
+            h0, w0 = oh * stride, ow * stride
+            h1, w1 = h0 + kernel, w0 + kernel
+            if include:
+                divisor = kernel * kernel
+            else:
+                divisor = ((min(h1, 7 + padding) - max(h0, padding)) *
+                           (min(w1, 7 + padding) - max(w0, padding)))
+            grad[:, :, h0:h1, w0:w1] += (g[:, :, oh, ow] / F32(divisor))[:, :, None, None]
+    np.testing.assert_array_equal(x.grad.numpy(),
+                                  grad[:, :, padding:padding + 7, padding:padding + 7])
