@@ -457,3 +457,19 @@ def test_multi_margin_losses_dtype_and_empty_batch_checks():
     _raises(RuntimeError, "Expected non-empty vector or matrix with optional 0-dim batch size, "
             "but got: [4, 0]", F.multi_margin_loss, ember.zeros(4, 0),
             ember.zeros(4, dtype=ember.long))
+
+
+def test_mean_losses_scale_their_slope_by_the_reciprocal_count_first():
+    # torch's mse/huber/smooth_l1 backward: (slope * (1 / count)) * grad, so a scaled mean
+    # loss's gradient rounds as torch's (not slope * (grad / count))
+    rng = np.random.default_rng(12)
+    x = rng.normal(0, 1, (8, 5)).astype(np.float32)
+    t = rng.normal(0, 1, (8, 5)).astype(np.float32)
+    g = np.float32(-1.7334)
+    norm = np.float32(1) / np.float32(40)
+    d = x - t
+    for fn, slope in [(F.mse_loss, 2 * d), (lambda a, b: F.huber_loss(a, b, delta=0.5),
+                                            np.clip(d, -0.5, 0.5).astype(np.float32))]:
+        xt = T(x).requires_grad_()
+        (fn(xt, T(t)) * float(g)).backward()
+        np.testing.assert_array_equal(xt.grad.numpy(), (slope * norm) * g)

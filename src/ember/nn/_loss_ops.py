@@ -101,12 +101,20 @@ class _PointwiseLoss(Op):
                                    f"{x.dtype._scalar_name}")
             if t.dtype is _dtype.bool:  # (torch's kernel promotes it; `-` refuses bool)
                 t = t.to(x.dtype)
-        spread = _spread(grad, x.shape, ctx.reduction, x.numel())
         need_x, need_t = ctx.needs_input_grad
         # the target's gradient is the slope at t - x (torch's backward with the two swapped),
         # not minus the input's: equal values give +0, as in torch, not -0
-        return (spread * ctx.slope(x - t) if need_x else None,
-                spread * ctx.slope(t - x) if need_t else None)
+        return (_scaled(ctx, ctx.slope(x - t), grad) if need_x else None,
+                _scaled(ctx, ctx.slope(t - x), grad) if need_t else None)
+
+
+def _scaled(ctx, slope, grad):
+    """slope * d(loss)/d(loss element), in torch's order: for a mean, (slope * (1 / count))
+    * grad, the count's reciprocal taken in the slope's dtype (a scaled loss's gradient
+    differed in the last bit in more than half of its elements as slope * (grad / count))."""
+    if ctx.reduction == "mean":
+        return slope * (1 / slope.numel()) * grad.expand(slope.shape)
+    return slope * _spread(grad, slope.shape, ctx.reduction, slope.numel())
 
 
 def pointwise_loss(op, input, target, reduction, params=None):
