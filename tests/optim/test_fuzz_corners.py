@@ -42,7 +42,9 @@ def test_capturable_step_without_gradients_does_nothing():
     assert p.tolist() == [1.0, 2.0]
 
 
-@pytest.mark.parametrize("name", ["Adamax", "NAdam", "RAdam"])
+# NOTE: not NAdam: torch keeps tensor betas as tensors, so its momentum products round in
+# float32 (covered against torch in tests/oracle/test_snippets_optim_bits_oracle.py).
+@pytest.mark.parametrize("name", ["Adamax", "RAdam"])
 def test_tensor_betas_step_like_float_betas(name):
     a, b = _param(), _param()
     cls = getattr(ember.optim, name)

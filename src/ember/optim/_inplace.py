@@ -26,7 +26,7 @@ def _fused_into(out, x, y, z):
         # A float32 product is exact in float64: one float64 product and sum, rounded once
         # (a cast and same-dtype loops: quicker than NumPy's mixed-dtype ones).
         exact = x.astype(_F64)
-        exact *= float(_F32.type(y)) if y.__class__ in (int, float) else y
+        exact *= y if y.__class__ is np.ndarray else _F32.type(y)
         exact += z
         out[...] = exact
     else:

@@ -4,7 +4,7 @@ import numpy as np
 from .._ops._fused import fma
 from ._inplace import add_, addcmul_
 from .optimizer import check_capturable
-from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
+from .optimizer import (Optimizer, as_number, as_real, check_lr_tensor, step_counter, zero_step,
                         zeros_state)
 from .optimizer import refuse_sparse
 
@@ -50,7 +50,7 @@ class Adadelta(Optimizer):
         for group in self.param_groups:
             if group.get("capturable"):
                 check_capturable(self, group)
-            lr, rho, eps = to_scalar(group["lr"]), group["rho"], group["eps"]
+            lr, rho, eps = as_number(group["lr"]), group["rho"], group["eps"]
             weight_decay, maximize = group["weight_decay"], group["maximize"]
             for p in group["params"]:
                 if p.grad is None:

@@ -3,7 +3,7 @@ import numpy as np
 
 from .._ops._fused import fma
 from ._inplace import addcmul_
-from .optimizer import (Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, step_counter,
+from .optimizer import (Optimizer, as_number, as_real, check_fused, check_lr_tensor, step_counter,
                         zero_step, zeros_state)
 
 __all__ = ["Adagrad"]
@@ -68,7 +68,7 @@ class Adagrad(Optimizer):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            lr, lr_decay, eps = to_scalar(group["lr"]), group["lr_decay"], group["eps"]
+            lr, lr_decay, eps = as_number(group["lr"]), group["lr_decay"], group["eps"]
             weight_decay, maximize = group["weight_decay"], group["maximize"]
             for p in group["params"]:
                 if p.grad is None:

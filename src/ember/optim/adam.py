@@ -5,7 +5,7 @@ from .._ops._fused import fma
 from .._tensor import Tensor
 from ._inplace import addcmul_, lerp_
 from .optimizer import check_capturable
-from .optimizer import (Optimizer, as_real, check_fused, check_lr_tensor, to_scalar, step_counter,
+from .optimizer import (Optimizer, as_number, as_real, check_fused, check_lr_tensor, step_counter,
                         zero_step, zeros_state)
 
 __all__ = ["Adam"]
@@ -76,8 +76,8 @@ class Adam(Optimizer):
         for group in self.param_groups:
             if group.get("capturable"):
                 check_capturable(self, group)
-            lr, eps = to_scalar(group["lr"]), group["eps"]
-            beta1, beta2 = (to_scalar(b) for b in group["betas"])
+            lr, eps = as_number(group["lr"]), group["eps"]
+            beta1, beta2 = (as_number(b) for b in group["betas"])
             weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]
             maximize, decoupled = group["maximize"], group["decoupled_weight_decay"]
             for p in group["params"]:
@@ -106,7 +106,7 @@ class Adam(Optimizer):
                 step = float(step_t)
                 if weight_decay != 0:
                     if decoupled:
-                        param *= 1 - lr * weight_decay
+                        param *= param.dtype.type(1 - lr * weight_decay)
                     else:
                         grad = fma(param, weight_decay, grad)
                 # (torch's kernels, in its order: NOTE [ Update rules' arithmetic ])

@@ -4,7 +4,7 @@ import numpy as np
 from .._ops._fused import fma
 from ._inplace import lerp_
 from .optimizer import check_capturable
-from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
+from .optimizer import (Optimizer, as_number, as_real, check_lr_tensor, step_counter, zero_step,
                         zeros_state)
 from .optimizer import refuse_sparse
 
@@ -52,8 +52,8 @@ class Adamax(Optimizer):
         for group in self.param_groups:
             if group.get("capturable"):
                 check_capturable(self, group)
-            lr, eps = to_scalar(group["lr"]), group["eps"]
-            beta1, beta2 = (to_scalar(b) for b in group["betas"])     # tensor betas too
+            lr, eps = as_number(group["lr"]), group["eps"]
+            beta1, beta2 = (as_number(b) for b in group["betas"])     # tensor betas too
             weight_decay, maximize = group["weight_decay"], group["maximize"]
             for p in group["params"]:
                 if p.grad is None:

@@ -5,7 +5,7 @@ from .._tensor import wrap
 from .._ops._fused import fma
 from ._inplace import add_
 from .optimizer import check_capturable
-from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar,
+from .optimizer import (Optimizer, as_number, as_real, check_lr_tensor, scalar_dtype,
                         zero_step, zeros_state)
 from .optimizer import refuse_sparse
 
@@ -50,7 +50,7 @@ class ASGD(Optimizer):
         for group in self.param_groups:
             if group.get("capturable"):
                 check_capturable(self, group)
-            lr, lambd, alpha = to_scalar(group["lr"]), group["lambd"], group["alpha"]
+            lr, lambd, alpha = as_number(group["lr"]), group["lambd"], group["alpha"]
             t0, weight_decay, maximize = group["t0"], group["weight_decay"], group["maximize"]
             for p in group["params"]:
                 if p.grad is None:

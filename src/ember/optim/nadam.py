@@ -4,7 +4,7 @@ import numpy as np
 from .._ops._fused import fma
 from ._inplace import addcmul_, lerp_
 from .optimizer import check_capturable
-from .optimizer import (Optimizer, as_real, check_lr_tensor, scalar_dtype, to_scalar, step_counter,
+from .optimizer import (Optimizer, as_number, as_real, check_lr_tensor, scalar_dtype, step_counter,
                         zero_step, zeros_state)
 from .optimizer import refuse_sparse
 from .._tensor import wrap
@@ -61,8 +61,8 @@ class NAdam(Optimizer):
         for group in self.param_groups:
             if group.get("capturable"):
                 check_capturable(self, group)
-            lr, eps = to_scalar(group["lr"]), group["eps"]
-            beta1, beta2 = (to_scalar(b) for b in group["betas"])     # tensor betas too
+            lr, eps = as_number(group["lr"]), group["eps"]
+            beta1, beta2 = (as_number(b) for b in group["betas"])     # tensor betas too
             weight_decay, momentum_decay = group["weight_decay"], group["momentum_decay"]
             maximize, decoupled = group["maximize"], group["decoupled_weight_decay"]
             for p in group["params"]:
@@ -84,7 +84,7 @@ class NAdam(Optimizer):
                 bias_correction2 = 1 - beta2 ** step
                 if weight_decay != 0:
                     if decoupled:
-                        param *= 1 - lr * weight_decay
+                        param *= param.dtype.type(1 - lr * weight_decay)
                     else:
                         grad = fma(param, weight_decay, grad)
                 mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))

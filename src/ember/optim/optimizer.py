@@ -122,6 +122,15 @@ def to_scalar(value):
     return value.item() if isinstance(value, Tensor) else value
 
 
+def as_number(value):
+    """A learning rate or beta as a number. torch keeps a tensor one as a 0-dim tensor, so
+    the step's arithmetic on it rounds in its dtype: it is read as a NumPy scalar of that
+    dtype, whose arithmetic with Python numbers rounds the same way."""
+    if isinstance(value, Tensor):
+        return value._data.dtype.type(value.item())
+    return value
+
+
 def scalar_dtype():
     """The dtype of the `step` counters: float64 when that is the default dtype, else float32."""
     return np.float64 if _dtype.get_default_dtype() is _dtype.float64 else np.float32

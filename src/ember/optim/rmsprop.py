@@ -4,7 +4,7 @@ import numpy as np
 from .._ops._fused import fma
 from ._inplace import add_, addcmul_, lerp_
 from .optimizer import check_capturable
-from .optimizer import (Optimizer, as_real, check_lr_tensor, to_scalar, step_counter, zero_step,
+from .optimizer import (Optimizer, as_number, as_real, check_lr_tensor, step_counter, zero_step,
                         zeros_state)
 from .optimizer import refuse_sparse
 
@@ -55,7 +55,7 @@ class RMSprop(Optimizer):
         for group in self.param_groups:
             if group.get("capturable"):
                 check_capturable(self, group)
-            lr, alpha, eps = to_scalar(group["lr"]), group["alpha"], group["eps"]
+            lr, alpha, eps = as_number(group["lr"]), group["alpha"], group["eps"]
             weight_decay, momentum = group["weight_decay"], group["momentum"]
             centered, maximize = group["centered"], group["maximize"]
             for p in group["params"]:

@@ -15,7 +15,7 @@ from .._device import backend_of
 from .._ops._fused import fma
 from .._ops.binary import plus_multiple
 from ._inplace import add_, is_dense
-from .optimizer import Optimizer, check_fused, check_lr_tensor, to_scalar
+from .optimizer import Optimizer, as_number, check_fused, check_lr_tensor
 
 __all__ = ["SGD"]
 
@@ -58,7 +58,7 @@ class SGD(Optimizer):
         """Perform one optimization step."""
         loss = self._eval_closure(closure)
         for group in self.param_groups:
-            lr, momentum = to_scalar(group["lr"]), group["momentum"]
+            lr, momentum = as_number(group["lr"]), group["momentum"]
             dampening, weight_decay = group["dampening"], group["weight_decay"]
             nesterov, maximize = group["nesterov"], group["maximize"]
             for p in group["params"]:
