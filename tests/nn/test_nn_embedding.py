@@ -154,9 +154,15 @@ def test_embedding_bag_modes_against_numpy():
                           per_sample_weights=ember.tensor(np.arange(6.0).reshape(2, 3)))
     ref = [(w[[0, 1, 2]] * [[0], [1], [2]]).sum(0), (w[[3, 4, 5]] * [[3], [4], [5]]).sum(0)]
     np.testing.assert_allclose(out.numpy(), ref, atol=1e-12)
+    # (the indices past the last offset: float32's fast kernel leaves them out, float64's
+    # generic one adds them to the last bag)
+    w32 = w.astype(np.float32)
+    out = F.embedding_bag(ember.tensor(flat), ember.tensor(w32), ember.tensor([0, 2, 3]),
+                          mode="sum", include_last_offset=True)
+    np.testing.assert_allclose(out.numpy(), [w32[0] + w32[1], w32[2]], atol=1e-6)
     out = F.embedding_bag(ember.tensor(flat), ember.tensor(w), ember.tensor([0, 2, 3]),
                           mode="sum", include_last_offset=True)
-    np.testing.assert_allclose(out.numpy(), [w[0] + w[1], w[2]], atol=1e-12)
+    np.testing.assert_allclose(out.numpy(), [w[0] + w[1], w[flat[2:]].sum(0)], atol=1e-12)
 
 
 def test_embedding_bag_padding_and_gradient():
@@ -223,3 +229,42 @@ def test_embedding_bag_offsets_rules():
     with pytest.raises(RuntimeError, match=r"^offsets\[-1\] can not be greater than input's "
                        r"length 7 but got offsets\[-1\] of 8$"):
         F.embedding_bag(i, w, ember.tensor([0, 8]))
+
+
+def test_embedding_bag_weighted_sums_fuse_each_step_on_the_fast_path():
+    # float32 without padding_idx (torch's fbgemm kernel): out += w * row, one fused
+    # multiply-add per row, in order; with a padding_idx (the generic kernel): w * row
+    # rounded first
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((20, 9)).astype(np.float32)
+    idx = rng.integers(4, 20, 60)
+    psw = rng.random(60).astype(np.float32)
+    offsets = [0, 7, 7, 31]
+    bags = np.split(np.arange(60), offsets[1:])
+
+    def reference(fused):
+        out = np.zeros((4, 9), np.float32)
+        for b, rows in enumerate(bags):
+            for r in rows:
+                if fused:
+                    out[b] = (w[idx[r]].astype(np.float64) * psw[r] + out[b]).astype(np.float32)
+                else:
+                    out[b] = out[b] + w[idx[r]] * psw[r]
+        return out
+    args = (ember.tensor(idx), ember.tensor(w), ember.tensor(offsets))
+    got = F.embedding_bag(*args, mode="sum", per_sample_weights=ember.tensor(psw))
+    np.testing.assert_array_equal(got.numpy(), reference(True))
+    got = F.embedding_bag(*args, mode="sum", per_sample_weights=ember.tensor(psw), padding_idx=0)
+    np.testing.assert_array_equal(got.numpy(), reference(False))
+    assert (reference(True) != reference(False)).any()
+
+
+def test_embedding_bag_generic_kernels_run_the_last_bag_to_the_end():
+    # include_last_offset with indices past the last offset: float64 (no fbgemm kernel) sums
+    # them into the last bag, float32 stops at the offset
+    w = np.arange(12.0).reshape(6, 2)
+    idx, offsets = ember.tensor([0, 1, 2, 3, 4, 5]), ember.tensor([0, 2, 4])
+    for dtype, last in ((np.float64, w[2:].sum(0)), (np.float32, w[2:4].sum(0))):
+        out = F.embedding_bag(idx, ember.tensor(w.astype(dtype)), offsets, mode="sum",
+                              include_last_offset=True)
+        np.testing.assert_array_equal(out.numpy()[1], last)

@@ -388,6 +388,22 @@ try:
 except Exception as ex:
     print(type(ex).__name__, ex)
 ''',
+    'ebag_paths': PRELUDE + r'''
+torch.manual_seed(0)
+for dt in [torch.float32, torch.float64]:
+    w = torch.randn(30, 8, dtype=dt, requires_grad=True); inp = torch.randint(0, 30, (40,)); psw = torch.rand(40, dtype=dt, requires_grad=True)
+    for mode in ['sum', 'mean', 'max']:
+        for pad in [None, 3]:
+            for last in [False, True]:
+                off = torch.tensor([0, 5, 5, 17, 30 if dt == torch.float64 else 40]) if last else torch.tensor([0, 5, 5, 17])
+                p = psw if mode == 'sum' else None
+                o = F.embedding_bag(inp, w, off, mode=mode, per_sample_weights=p, include_last_offset=last, padding_idx=pad)
+                gw, = torch.autograd.grad((o * torch.arange(o.numel(), dtype=dt).view_as(o)).sum(), w)
+                print(dt, mode, pad, last, o.shape, o.sum().item(), o[-1, :3].tolist(), gw.sum().item())
+bag = nn.EmbeddingBag(30, 8, mode='sum')
+x = bag(torch.randint(0, 30, (4, 6)), per_sample_weights=torch.rand(4, 6))
+print(x.sum().item(), x.grad_fn.name())
+''',
     'errors_gnn_nlp': PRELUDE + r'''
 torch.manual_seed(0)
 def t(f):
@@ -458,6 +474,34 @@ t(lambda: torch.bincount(torch.tensor([1., 2.])))
 t(lambda: torch.repeat_interleave(torch.tensor([1, 2]), torch.tensor([1, 2, 3])))
 t(lambda: torch.unique(torch.tensor([[1, 2], [1, 2]]), dim=2))
 t(lambda: torch.segment_reduce(torch.tensor([1., 2.]), 'sum', lengths=torch.tensor([1, 2])))
+''',
+    'exact_misc': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(7, 5); y = torch.randn(7, 5)
+print(F.cosine_similarity(x, y).tolist())
+print(F.cosine_similarity(x, y, dim=0).tolist())
+print(F.cosine_similarity(x[:1], y).tolist())
+print(F.pairwise_distance(x, y).tolist())
+print(torch.cdist(x, y).flatten()[:10].tolist(), torch.cdist(x, y, p=1).flatten()[:10].tolist())
+w = torch.randn(10, 6); inp = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0]); off = torch.tensor([0, 3, 4])
+for mode in ['sum', 'mean', 'max']:
+    print(mode, F.embedding_bag(inp, w, off, mode=mode).flatten().tolist())
+psw = torch.rand(9)
+print(F.embedding_bag(inp, w, off, mode='sum', per_sample_weights=psw).flatten().tolist())
+idx = torch.tensor([0, 1, 0, 2, 1, 0, 2, 2]); src = torch.randn(8, 3)
+for red in ['sum', 'mean', 'prod', 'amax']:
+    print(red, torch.zeros(3, 3).scatter_reduce(0, idx.view(-1, 1).expand(-1, 3), src, red, include_self=False).flatten().tolist())
+print(torch.bincount(idx, weights=torch.rand(8)).tolist(), torch.bincount(idx, weights=torch.rand(8, dtype=torch.float64)).dtype)
+print(torch.segment_reduce(src[:, 0], 'mean', lengths=torch.tensor([3, 5])).tolist())
+v = torch.randn(40)
+print(v.norm().item(), v.norm(p=1).item(), v.norm(p=3).item(), torch.linalg.vector_norm(v, ord=float('inf')).item())
+print(F.normalize(x, p=1, dim=1).flatten()[:5].tolist(), F.normalize(x, dim=0).flatten()[:5].tolist())
+print(x.std(0).tolist(), x.var(1, unbiased=False).tolist())
+print(F.leaky_relu(x, 0.2).sum().item(), F.elu(x).sum().item(), F.gelu(x).flatten()[:4].tolist())
+print(torch.softmax(x.masked_fill(x < -1, float('-inf')), 1).flatten().tolist())
+print(x.mean().item(), x.sum(0).tolist(), x.sum(1).tolist(), x.mean(0).tolist())
+print((x @ y.t()).round(decimals=4).flatten()[:5].tolist())
+print(torch.einsum('ij,ij->i', x, y).tolist(), (x * y).sum(-1).tolist())
 ''',
     'gat': PRELUDE + r'''
 torch.manual_seed(0)
@@ -629,6 +673,39 @@ try:
 except ValueError as e:
     print(e)
 ''',
+    'gradfn_names': PRELUDE + r'''
+torch.manual_seed(0)
+x = torch.randn(5, 3, requires_grad=True); i = torch.tensor([0, 2, 2])
+fs = {
+ 'index_add': lambda: torch.zeros(5, 3).index_add(0, i, x[:3]),
+ 'index_add_': lambda: torch.zeros(5, 3).index_add_(0, i, x[:3]),
+ 'scatter_add': lambda: torch.zeros(5, 3).scatter_add(0, i.view(3, 1).expand(3, 3), x[:3]),
+ 'scatter_reduce': lambda: torch.zeros(5, 3).scatter_reduce(0, i.view(3, 1).expand(3, 3), x[:3], 'amax'),
+ 'scatter': lambda: torch.zeros(5, 3).scatter(0, i.view(3, 1).expand(3, 3), x[:3]),
+ 'index_select': lambda: x.index_select(0, i), 'gather': lambda: x.gather(1, torch.tensor([[0], [1], [2], [0], [1]])),
+ 'getitem': lambda: x[i], 'getitem_mask': lambda: x[x > 0], 'index_put': lambda: x.index_put((i,), torch.ones(3)),
+ 'embedding': lambda: F.embedding(i, x), 'embedding_bag': lambda: F.embedding_bag(i, x, torch.tensor([0]), mode='mean'),
+ 'masked_fill': lambda: x.masked_fill(x > 0, float('-inf')), 'where': lambda: torch.where(x > 0, x, 0.),
+ 'index_fill': lambda: x.index_fill(0, i, 0.), 'index_copy': lambda: x.index_copy(0, torch.tensor([1]), x[:1] * 2),
+ 'take': lambda: x.take(torch.tensor([0, 7])), 'take_along_dim': lambda: torch.take_along_dim(x, torch.tensor([[0], [1], [2], [0], [1]]), 1),
+ 'repeat_interleave': lambda: x.repeat_interleave(2, dim=0), 'segment': lambda: torch.segment_reduce(x[:, 0], 'sum', lengths=torch.tensor([2, 3])),
+ 'index_reduce': lambda: torch.ones(5, 3).index_reduce(0, i, x[:3], 'prod'),
+ 'masked_scatter': lambda: torch.zeros(5, 3).masked_scatter(torch.ones(5, 3, dtype=torch.bool), x),
+ 'sparse_mm': lambda: torch.sparse.mm(torch.eye(5).to_sparse(), x), 'spmm': lambda: torch.spmm(torch.eye(5).to_sparse(), x),
+ 'to_sparse': lambda: x.to_sparse(), 'sparse_to_dense': lambda: x.to_sparse().to_dense(), 'coalesce': lambda: x.to_sparse().coalesce(),
+ 'values': lambda: x.to_sparse().coalesce().values(), 'sparse_sum': lambda: torch.sparse.sum(x.to_sparse()),
+ 'sparse_softmax': lambda: torch.sparse.softmax(x.to_sparse(), 1), 'cdist': lambda: torch.cdist(x, x),
+ 'cos_sim': lambda: F.cosine_similarity(x, x), 'normalize': lambda: F.normalize(x), 'logsigmoid': lambda: F.logsigmoid(x),
+ 'ctc': lambda: F.ctc_loss(x.view(5, 1, 3).log_softmax(2), torch.tensor([[1, 2]]), (5,), (2,)),
+ 'topk': lambda: x.topk(2).values, 'sort': lambda: x.sort(0).values, 'max_dim': lambda: x.max(1).values, 'amax': lambda: x.amax(0),
+ 'kthvalue': lambda: x.kthvalue(2, 1).values, 'cumsum': lambda: x.cumsum(0), 'logcumsumexp': lambda: x.logcumsumexp(0),
+}
+for k, f in fs.items():
+    try:
+        r = f(); print(k, r.grad_fn.name() if r.grad_fn else None, r.layout)
+    except Exception as e:
+        print(k, type(e).__name__, str(e)[:100])
+''',
     'knn_graph': PRELUDE + r'''
 torch.manual_seed(0)
 pos = torch.randn(8, 2)
@@ -730,6 +807,37 @@ g, = torch.autograd.grad(s.sum(), x, create_graph=True); print(g.sum().item(), g
 print(F.logsigmoid(torch.tensor([0.3, 100., -100., 88., 87.])).tolist())
 print(F.binary_cross_entropy_with_logits(torch.randn(64), torch.rand(64), pos_weight=torch.tensor(2.)).item())
 print(nn.Softplus()(torch.linspace(-5, 25, 48)).sum().item())
+''',
+    'lstm_packed': PRELUDE + r'''
+torch.manual_seed(0)
+V, E, H = 12, 5, 4
+emb = nn.Embedding(V, E, padding_idx=0); lstm = nn.LSTM(E, H, num_layers=2, batch_first=True, bidirectional=True, dropout=0.0)
+seqs = [torch.tensor([3, 4, 5, 6]), torch.tensor([7, 8]), torch.tensor([9, 10, 11])]
+lengths = torch.tensor([len(s) for s in seqs])
+padded = nn.utils.rnn.pad_sequence(seqs, batch_first=True)
+print(padded, lengths)
+sorted_len, perm = lengths.sort(descending=True); print(sorted_len, perm)
+x = emb(padded[perm])
+packed = nn.utils.rnn.pack_padded_sequence(x, sorted_len, batch_first=True)
+print(packed.batch_sizes, packed.data.shape, packed.sorted_indices)
+out, (h, c) = lstm(packed)
+print(type(out).__name__, out.data.shape, h.shape, c.shape)
+unpacked, ul = nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
+print(unpacked.shape, ul)
+unperm = perm.argsort(); restored = unpacked[unperm]
+print(restored[1, 2:].abs().sum().item(), restored.shape)
+packed2 = nn.utils.rnn.pack_padded_sequence(emb(padded), lengths, batch_first=True, enforce_sorted=False)
+out2, (h2, c2) = lstm(packed2)
+u2, l2 = nn.utils.rnn.pad_packed_sequence(out2, batch_first=True)
+print(torch.allclose(u2, restored, atol=1e-6), torch.allclose(h2, h[:, unperm], atol=1e-6), l2)
+final = torch.cat([h2[-2], h2[-1]], dim=1); print(final.shape)
+last = u2[torch.arange(3), l2 - 1]; print(last.shape)
+loss = final.pow(2).mean() + last.pow(2).mean(); loss.backward()
+print(round(loss.item(), 5), emb.weight.grad[0], lstm.weight_ih_l0.grad.shape)
+print(nn.utils.rnn.PackedSequence(packed2.data, packed2.batch_sizes, packed2.sorted_indices, packed2.unsorted_indices).batch_sizes)
+beam_h = (h2.index_select(1, torch.tensor([0, 0, 2])), c2.index_select(1, torch.tensor([0, 0, 2])))
+print(beam_h[0].shape, beam_h[1].shape)
+print(lstm)
 ''',
     'mf': PRELUDE + r'''
 torch.manual_seed(0)

@@ -8,6 +8,7 @@ from .._dtype import promote_types
 from .._printing import cpp_type_name
 from .._tensor import INFERENCE_SAVED, Tensor, wrap
 from ._argument_types import attribute_error, check_int, tensors
+from .._ops._fused import fma
 from .._ops._op import Op
 from .._ops.activations import apply
 from ..autograd.grad_mode import is_grad_enabled, no_grad
@@ -204,11 +205,26 @@ def _offsets_type(input, offsets):
     return "torch.IntTensor" if both_int else "torch.LongTensor"
 
 
+def _add_weighted_rows(out, bags, rows, weights):
+    """out[bag] += weight * row for each (bag, row, weight) in order, each a fused
+    multiply-add rounded once, as torch's kernel (fbgemm's) sums a bag with
+    per_sample_weights: the k-th rows of all bags in the k-th round."""
+    if not len(bags):
+        return
+    starts = np.flatnonzero(np.r_[True, bags[1:] != bags[:-1]])    # (a bag's rows are
+    sizes = np.diff(np.r_[starts, len(bags)])                      # consecutive)
+    rank = np.arange(len(bags)) - np.repeat(starts, sizes)
+    for k in range(int(sizes.max())):
+        picked = np.flatnonzero(rank == k)
+        at = bags[picked]
+        out[at] = fma(weights[picked, None], rows[picked], out[at])
+
+
 def _bags(input, offsets, include_last_offset, per_sample_weights, extend_last=False):
     """(flat indices, bag of each element, number of bags, flat per-sample weights).
     `extend_last`: with include_last_offset, the last bag runs to the end of the input
-    (torch's kernels with a padding_idx, and its max kernel) rather than to the last
-    offset."""
+    (torch's generic kernels: with a padding_idx, for max, for float64) rather than to the
+    last offset."""
     if input.ndim == 2:
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
@@ -276,8 +292,12 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"per_sample_weights is only supported for mode='sum' "
                                   f"(got mode='{mode}'). Please open a feature request on "
                                   f"GitHub.")
+    # NOTE: torch's fast kernels (fbgemm's: float32 and half weights, no padding_idx, sum or
+    # mean) stop the last bag at the last offset and add weighted rows with fused
+    # multiply-adds; its generic ones run the last bag to the end of the input
+    fast = padding_idx is None and mode != "max" and weight.dtype is not _dtype.float64
     flat, bag, count, psw = _bags(input, offsets, include_last_offset, per_sample_weights,
-                                  extend_last=padding_idx is not None or mode == "max")
+                                  extend_last=not fast)
     _check_indices(flat, "embedding_bag")
     if weight.dtype not in _BAG_WEIGHTS:
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the "
@@ -329,7 +349,10 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         out[sizes == 0] = 0
     else:
         out = np.zeros((count, dim), dtype=w.dtype)
-        np.add.at(out, bag[keep], rows[keep] * scale[keep, None])
+        if psw is not None and fast and w.dtype == np.float32:
+            _add_weighted_rows(out, bag[keep], rows[keep], scale[keep])
+        else:
+            np.add.at(out, bag[keep], rows[keep] * scale[keep, None])
         if mode == "mean":
             # NOTE: with include_last_offset, torch counts the indices after the last offset
             # into the last bag's size (its divisor) though it does not sum them.
