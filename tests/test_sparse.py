@@ -458,3 +458,30 @@ def test_legacy_sparse_types_build_coo_tensors():
         ember.sparse.FloatTensor(i.int(), v, (2, 3))
     with pytest.raises(TypeError, match=r"^new\(\) takes 3 positional arguments but 4 were"):
         ember.sparse.FloatTensor(i, v, 2, 3)
+
+
+def test_sparse_mm_adds_each_entry_with_one_rounding():
+    # torch's kernel: out[row] += value * dense[col] per entry in storage order (an axpy,
+    # fused), starting from beta * input, the values scaled by alpha first
+    rng = np.random.default_rng(10)
+    n, nnz = 12, 90
+    idx = rng.integers(0, n, (2, nnz))
+    vals = rng.standard_normal(nnz).astype(np.float32)
+    x = rng.standard_normal((n, 5)).astype(np.float32)
+    c = rng.standard_normal((n, 5)).astype(np.float32)
+    a = ember.sparse_coo_tensor(ember.tensor(idx), ember.tensor(vals), (n, n))
+
+    def reference(start, alpha):
+        out = start.copy()
+        for k in range(nnz):
+            r, col = idx[:, k]
+            out[r] = (x[col].astype(np.float64) * (vals[k] * np.float32(alpha)) +
+                      out[r]).astype(np.float32)
+        return out
+    got = ember.sparse.mm(a, ember.tensor(x)).numpy()
+    np.testing.assert_array_equal(got, reference(np.zeros((n, 5), np.float32), 1))
+    got = ember.sparse.addmm(ember.tensor(c), a, ember.tensor(x), beta=0.5, alpha=2.0)
+    np.testing.assert_array_equal(got.numpy(), reference(c * np.float32(0.5), 2.0))
+    plain = np.zeros((n, 5), np.float32)
+    np.add.at(plain, idx[0], vals[:, None] * x[idx[1]])
+    assert (plain != reference(np.zeros((n, 5), np.float32), 1)).any()

@@ -1414,6 +1414,25 @@ try:
 except RuntimeError as e:
     print(e)
 ''',
+    'sparse_exact': PRELUDE + r'''
+torch.manual_seed(0)
+n = 30
+idx = torch.randint(0, n, (2, 200)); val = torch.randn(200)
+A = torch.sparse_coo_tensor(idx, val, (n, n))
+Ac = A.coalesce()
+print(Ac.values()[:10].tolist(), Ac._nnz())
+x = torch.randn(n, 6)
+y = torch.sparse.mm(Ac, x); print(y.flatten()[:12].tolist(), y.sum().item())
+y2 = torch.sparse.mm(A, x); print(torch.equal(y, y2), y2.flatten()[:6].tolist())
+print(torch.sparse.sum(A, dim=1).to_dense().round(decimals=3).tolist()[:8], round(torch.sparse.sum(A).item(), 4))  # (its order of the sums)
+print(torch.sparse.softmax(Ac, 1).values()[:8].round(decimals=6).tolist())
+print(torch.sparse.log_softmax(Ac, 1).values()[:8].round(decimals=5).tolist())
+print(A.to_dense().sum().item(), (Ac * 2.5).values()[:4].tolist())
+B = torch.sparse_coo_tensor(torch.randint(0, n, (2, 100)), torch.randn(100), (n, n))
+print((A + B).coalesce().values()[:6].tolist(), torch.sparse.mm(A, B).coalesce().values()[:6].tolist())
+print(torch.sparse.addmm(torch.ones(n, 6), A, x, beta=0.5, alpha=2.0).flatten()[:6].tolist())
+w = torch.randn(n, 6, requires_grad=True); loss = torch.sparse.mm(Ac, w).pow(2).sum(); loss.backward(); print(loss.item(), w.grad.flatten()[:6].tolist())
+''',
     'sparse_more': PRELUDE + r'''
 torch.manual_seed(0)
 i = torch.tensor([[0, 1, 1, 2, 0], [2, 0, 2, 1, 2]])

@@ -58,15 +58,15 @@ class NllLoss(Op):
         if ctx.counted is not None:
             keep &= ctx.counted[..., None]
         pattern = -weights[..., None]
-        total = ctx.total_weight._data
-        if ctx.reduction == "mean" and xp is _np and total != 0:
-            # (torch's order: weight * -(grad / total_weight))
-            grad = grad / ctx.total_weight
-        elif ctx.reduction == "mean":
-            # (a zero total: zeros where ignored, not 0/0; on a GPU always this form, which
-            # reads nothing back to the host; tests/cuda/test_host_syncs_cuda.py counts them)
+        if ctx.reduction == "mean":
+            # torch's order: weight * -(grad / total_weight); a zero total weight (every
+            # target ignored) divides the pattern instead, which is zero where not counted
+            # (no branch on the total: on a GPU that would wait for it)
+            total = ctx.total_weight._data
+            zero = total == 0
             with _np.errstate(divide="ignore", invalid="ignore"):
-                pattern = pattern / total
+                pattern = pattern / xp.where(zero, total, 1).astype(pattern.dtype)
+            grad = grad / wrap(xp.where(zero, 1, total).astype(total.dtype))
         pattern = xp.where(keep, pattern, 0)
         # (row-major, as torch's gradient: a sum of it adds in torch's order)
         pattern = xp.ascontiguousarray(xp.moveaxis(pattern, -1, ctx.class_dim),

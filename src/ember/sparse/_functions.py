@@ -81,14 +81,12 @@ def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     a, b = mat1._data, mat2._data
     _check_addmm(mat1, mat2)
     from ._kernels import sparse_dense_mm
-    product = sparse_dense_mm(a, b)
+    # (torch's order: the result begins as beta * mat, then each entry adds alpha * value
+    # times its row of mat2)
+    start = None if mat is None or beta == 0 else mat._data * beta if beta != 1 else mat._data
+    result = sparse_dense_mm(a, b, alpha, start)
     if mat is None:
-        xp = array_module(b)
-        mat = wrap(xp.zeros(product.shape, product.dtype))
-        result = product * alpha if alpha != 1 else product
-    else:
-        result = mat._data * beta + product * alpha
-    result = result.astype(product.dtype, copy=False)
+        mat = wrap(array_module(b).zeros(result.shape, result.dtype))
     params = {"beta": beta, "alpha": alpha} if (beta, alpha) != (1, 1) else {}
     return run(SparseAddmm, (mat, mat1, mat2), result, params)
 

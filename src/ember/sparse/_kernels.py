@@ -257,17 +257,48 @@ def matmul(a, b):
     return (sparse_dense_mm(b.transposed(), a.T)).T
 
 
-def sparse_dense_mm(a, b):
-    """A 2-D sparse matrix times a dense matrix: each entry adds its row of `b` into its row
-    of the result."""
+def sparse_dense_mm(a, b, alpha=1, start=None):
+    """A 2-D sparse matrix times a dense matrix: each entry adds its row of `b` times its
+    value (times `alpha`) into its row of the result, which begins as `start` (zeros when
+    None)."""
     xp = array_module(b)
     dtype = np.result_type(a.values.dtype, b.dtype)
-    out = xp.zeros((a.shape[0],) + tuple(b.shape[1:]), dtype)
-    if a.nnz:
+    out = xp.zeros((a.shape[0],) + tuple(b.shape[1:]), dtype) if start is None else \
+        start.astype(dtype, copy=True)
+    values = a.values.astype(dtype)
+    if alpha != 1:
+        values = values * dtype.type(alpha)     # (torch's axpy takes alpha * value, rounded)
+    if a.nnz and xp is np and b.ndim == 2 and dtype.kind == "f" and dtype.itemsize >= 4 \
+            and np.bincount(a.indices[0]).max() <= _FUSED_ROUNDS:
+        _fused_row_sums(out, a.indices, values, b.astype(dtype, copy=False))
+    elif a.nnz:
         rows, cols = a.indices
-        np.add.at(out, rows, a.values[:, None].astype(dtype) * b[cols].astype(dtype)
-                  if b.ndim == 2 else a.values.astype(dtype) * b[cols].astype(dtype))
+        np.add.at(out, rows, values[:, None] * b[cols].astype(dtype) if b.ndim == 2 else
+                  values * b[cols].astype(dtype))
     return out
+
+
+_FUSED_ROUNDS = 256     # rows of at most this many entries: torch's bits; above, one add.at
+
+
+def _fused_row_sums(out, indices, values, b):
+    """out[row] += value * b[col] for each entry in storage order, each a fused multiply-add
+    (torch's CPU kernel: an axpy per entry): the k-th entries of all rows in the k-th round.
+    NOTE: one NumPy round per entry of the fullest row: a graph's hub of thousands of edges
+    would cost milliseconds, so above _FUSED_ROUNDS entries in a row sparse_dense_mm adds
+    the rounded products at once (its last bits then differ from torch's)."""
+    from .._ops._fused import fma
+    rows, cols = indices
+    order = np.argsort(rows, kind="stable")
+    ranked = rows[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    rank = np.arange(len(rows)) - np.repeat(starts, np.diff(np.r_[starts, len(rows)]))
+    by_rank = order[np.argsort(rank, kind="stable")]        # round 0's entries, round 1's...
+    bounds = np.r_[0, np.cumsum(np.bincount(rank))]
+    for k in range(len(bounds) - 1):
+        picked = by_rank[bounds[k]:bounds[k + 1]]
+        at = rows[picked]
+        out[at] = fma(values[picked, None], b[cols[picked]], out[at])
 
 
 def dense_to_coo(dense, sparse_dim=None):
