@@ -29,6 +29,13 @@ def fma(x, y, z):
     return x * y + z
 
 
+def fma32(x, y, z):
+    """x * y + z of float32 NumPy operands (arrays broadcasting, or scalars), rounded once to
+    float32: `fma` without its dtype resolution, for the kernels that chain many of them (a
+    call on a small array costs more than its arithmetic)."""
+    return np.add(np.multiply(x, y, dtype=_F64), z).astype(_F32)
+
+
 def _numpy(*operands):
     """Whether every operand is a NumPy array or scalar, or a Python number."""
     return all(o.__class__ is np.ndarray or isinstance(o, (np.generic, int, float))

@@ -29,7 +29,7 @@ rounded tanh ember takes (about 0.2% of values differ from torch's, against 1% o
 
 The constants are float32 roundings of the formula's decimals; oneDNN spells its own as bit
 patterns (`_bits`; its 1 / sqrt(pi) is one ulp under the rounded value). Each fused multiply-add is a float64 product (exact for float32
-operands) plus the third operand, rounded to float32 (`_fused`). float64 and half-precision
+operands) plus the third operand, rounded to float32 (`_fused.fma32`). float64 and half-precision
 inputs, ATen's backward of a non-contiguous input, and gradients of gradients keep ember's
 arithmetic (correctly rounded functions: within an ulp or two of torch's).
 """
@@ -39,6 +39,7 @@ import numpy as np
 
 from .._parallel import run_parts
 from . import _rounded, _sleef
+from ._fused import fma32
 
 _F32, _F64 = np.float32, np.float64
 
@@ -66,19 +67,12 @@ _EXP_POLY = tuple(_bits(b) for b in (0x3c07cfce, 0x3d2b9d0d, 0x3e2aad40, 0x3efff
 _EXPONENT_BIAS_LESS_ONE = np.array(126, np.int32)
 
 
-def _fused(a, b, c):
-    """a * b + c of float32 operands, rounded once to float32."""
-    wide = np.multiply(a, b, dtype=_F64)
-    wide += c
-    return wide.astype(_F32)
-
-
 def _erf_terms(x):
     """(t, r(t)) of the erf formula for float32 array `x` (see the NOTE)."""
-    t = _ONE / _fused(_P, np.abs(x), _ONE)
-    r = _fused(_A[4], t, _A[3])
+    t = _ONE / fma32(_P, np.abs(x), _ONE)
+    r = fma32(_A[4], t, _A[3])
     for c in _A[2::-1]:
-        r = _fused(r, t, c)
+        r = fma32(r, t, c)
     return t, r
 
 
@@ -92,10 +86,10 @@ def _onednn_exp(x):
     zero = x < _LN_FLT_MIN
     x = np.minimum(np.maximum(x, _LN_FLT_MIN), _LN_FLT_MAX)
     n = np.floor(x * _LOG2E + _HALF)
-    r = _fused(-n, _LN2, x)
-    y = _fused(_EXP_POLY[0], r, _EXP_POLY[1])
+    r = fma32(-n, _LN2, x)
+    y = fma32(_EXP_POLY[0], r, _EXP_POLY[1])
     for c in _EXP_POLY[2:]:
-        y = _fused(y, r, c)
+        y = fma32(y, r, c)
     scale = ((n.astype(np.int32) + _EXPONENT_BIAS_LESS_ONE) << 23).view(_F32)   # 2^(n - 1)
     scale[zero] = 0
     return y * scale * _TWO
@@ -106,9 +100,9 @@ def onednn_gelu(x):
     s = x * _SQRT_HALF
     t, r = _erf_terms(s)
     e = -_onednn_exp(-(s * s)) * t
-    erf = _signed(_fused(e, r, _ONE), x)
+    erf = _signed(fma32(e, r, _ONE), x)
     half = x * _HALF
-    return _fused(erf, half, half)
+    return fma32(erf, half, half)
 
 
 def onednn_gelu_slope(x):
@@ -116,7 +110,7 @@ def onednn_gelu_slope(x):
     s = x * _SQRT_HALF
     q = _onednn_exp(-(s * s))
     t, r = _erf_terms(s)
-    erf = _signed(_fused(-q * t, r, _ONE), x)
+    erf = _signed(fma32(-q * t, r, _ONE), x)
     return erf * _HALF + (s * _ONE_OVER_SQRT_PI * q + _HALF)
 
 
@@ -125,7 +119,7 @@ def _aten_gelu_vector(x):
     exp."""
     s = x * _SQRT_HALF
     t, r = _erf_terms(s)
-    erf = _signed(_fused(-_sleef.exp(-(s * s)) * t, r, _ONE), s)
+    erf = _signed(fma32(-_sleef.exp(-(s * s)) * t, r, _ONE), s)
     return x * _HALF * (_ONE + erf)
 
 
@@ -142,16 +136,16 @@ _THREE_KAPPA = _f32(3) * _KAPPA
 
 def tanh_gelu(x):
     """ATen's float32 GELU with approximate='tanh'."""
-    inner = _BETA * _fused(_KAPPA, x * x * x, x)
+    inner = _BETA * fma32(_KAPPA, x * x * x, x)
     return _HALF * x * (_ONE + _rounded.tanh(np, inner))
 
 
 def tanh_gelu_slope(x):
     """The derivative ATen's tanh-approximate GELU backward multiplies the gradient by."""
     square = x * x
-    t = _rounded.tanh(np, _BETA * _fused(_KAPPA, x * square, x))
-    tanh_slope = _fused(-t, t, _ONE)
-    inner_slope = _BETA * _fused(_THREE_KAPPA, square, _ONE)
+    t = _rounded.tanh(np, _BETA * fma32(_KAPPA, x * square, x))
+    tanh_slope = fma32(-t, t, _ONE)
+    inner_slope = _BETA * fma32(_THREE_KAPPA, square, _ONE)
     return _HALF * (_ONE + t) + _HALF * x * tanh_slope * inner_slope
 
 

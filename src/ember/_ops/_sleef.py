@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from ._rounded import np_exp
+from ._fused import fma32
 
 _F32, _F64 = np.float32, np.float64
 _POLY = tuple(_F64(_F32(c)) for c in (
@@ -160,29 +161,24 @@ _LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
 _LOG1P_POLY = tuple(_F32(c) for c in (0.3027294874, 0.3996108174, 0.6666694880))
 
 
-def _fma32(a, b, c):
-    """a * b + c rounded once to float32 (the product is exact in float64)."""
-    return (np.multiply(a, b, dtype=_F64) + c).astype(_F32)
-
-
 def log1p(d):
     """SLEEF's float32 log1p of float32 NumPy array `d` (d >= 0; see the NOTE)."""
     one, two = _F32(1), _F32(2)
     with np.errstate(over="ignore", invalid="ignore"):
         e = ((((d + one) * _F32(1 / 0.75)).view(np.int32) >> 23) & 0xff) - 0x7f
         t = ((0x7f - e) << 23).view(_F32)                       # 2**-e, exactly
-        m = _fma32(d, t, t - one)
+        m = fma32(d, t, t - one)
         ef = e.astype(_F32)
         s_hi = _LN2_HI * ef                                     # e ln2, hi and lo
-        s_lo = _fma32(_LN2_LO, ef, _fma32(_LN2_HI, ef, -s_hi))
+        s_lo = fma32(_LN2_LO, ef, fma32(_LN2_HI, ef, -s_hi))
         den_hi = two + m                                        # 2 + m, hi and lo
         den_lo = (two - den_hi) + m
         inverse = one / den_hi
         x_hi = m * inverse                                      # m / (2 + m), hi and lo
-        x_lo = _fma32(x_hi, _fma32(-den_lo, inverse, _fma32(-den_hi, inverse, one)),
-                      _fma32(inverse, m, -x_hi))
+        x_lo = fma32(x_hi, fma32(-den_lo, inverse, fma32(-den_hi, inverse, one)),
+                      fma32(inverse, m, -x_hi))
         x2 = x_hi * x_hi
-        poly = _fma32(_fma32(_LOG1P_POLY[0], x2, _LOG1P_POLY[1]), x2, _LOG1P_POLY[2])
+        poly = fma32(fma32(_LOG1P_POLY[0], x2, _LOG1P_POLY[1]), x2, _LOG1P_POLY[2])
         two_hi, two_lo = x_hi * two, x_lo * two
         sum_hi = s_hi + two_hi                                  # e ln2 + 2x
         sum_lo = (((s_hi - sum_hi) + two_hi) + s_lo) + two_lo

@@ -22,6 +22,7 @@ from .activations import _where, apply
 from .argument_errors import not_a_tensor
 from .elementwise import Elementwise, call
 from .registry import register
+from ._fused import fma32
 
 
 _F32 = np.dtype(np.float32)
@@ -68,13 +69,6 @@ class Softmax(Op):
         return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
 
 
-def _fused(a, b, c):
-    """a * b + c of float32 arrays (broadcasting), rounded once to float32."""
-    wide = np.multiply(a, b, dtype=np.float64)
-    wide += c
-    return wide.astype(_F32)
-
-
 def _fused_dot(g, y, d):
     """The sum of g * y over dim `d` of float32 arrays (kept, size 1), as torch's softmax
     backward adds it along a dim other than the last: from +0, one fused multiply-add per
@@ -82,7 +76,7 @@ def _fused_dot(g, y, d):
     slices_g, slices_y = np.moveaxis(g, d, 0), np.moveaxis(y, d, 0)
     total = np.zeros(slices_g.shape[1:], _F32)
     for a, b in zip(slices_g, slices_y):
-        total = _fused(a, b, total)
+        total = fma32(a, b, total)
     return np.expand_dims(total, d)
 
 
@@ -110,7 +104,7 @@ class LogSoftmax(Op):
                     # torch's kernel along another dim: the exponentials of softmax's forward
                     # there (softmax_exp), g - exp * sum as one fused multiply-add
                     e = softmax_exp(y._data, ctx.dim % g.ndim)
-                    return wrap(_fused(-e, total, g))
+                    return wrap(fma32(-e, total, g))
                 return wrap(g - _rounded.np_exp(y._data) * total)
             # torch's vector kernel along the last dim: SLEEF's exp of the output (float32),
             # the gradient's sum in lane order, and g - exp * sum as one fused multiply-add

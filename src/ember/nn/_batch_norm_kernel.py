@@ -27,6 +27,7 @@ import numpy as np
 
 from .._ops._lane_sum import row_sums
 from ._layer_norm_kernel import lane_map_reduce
+from .._ops._fused import fma32
 
 _F32, _F64 = np.float32, np.float64
 
@@ -36,13 +37,6 @@ def applies(x, *params):
     given) take this kernel: float32 throughout, `x` C-contiguous."""
     return x.__class__ is np.ndarray and x.dtype == _F32 and x.flags.c_contiguous and all(
         p is None or (p.__class__ is np.ndarray and p.dtype == _F32) for p in params)
-
-
-def _fused(a, b, c):
-    """a * b + c of float32 operands, rounded once to float32."""
-    wide = np.multiply(a, b, dtype=_F64)
-    wide += c
-    return wide.astype(_F32)
 
 
 def batch_statistics(v, eps):
@@ -67,7 +61,7 @@ def row_statistics(rows, eps):
     deviation = rows - mean
     var_sum = np.zeros(rows.shape[1], _F32)
     for d in deviation:
-        var_sum = _fused(d, d, var_sum)
+        var_sum = fma32(d, d, var_sum)
     invstd = (1 / np.sqrt((var_sum / _F32(count)).astype(_F64) + eps)).astype(_F32)
     return mean, invstd, var_sum
 
@@ -80,7 +74,7 @@ def running_invstd(running_var, eps):
 def transform(v, mean, invstd, weight, bias):
     """The normalized (N, C, L) output: x * alpha + beta, both steps fused (see the NOTE)."""
     alpha = invstd if weight is None else invstd * weight
-    beta = _fused(-mean, alpha, 0 if bias is None else bias)
+    beta = fma32(-mean, alpha, 0 if bias is None else bias)
     wide = v.astype(_F64)      # (products of float32 numbers are exact in float64)
     wide *= alpha[:, None]
     wide += beta[:, None]
@@ -94,7 +88,7 @@ def moved_mean(running_mean, mean, momentum):
 
 def moved_var(running_var, var_sum, count, momentum):
     m = _F32(momentum)
-    return _fused(m, var_sum / _F32(count - 1), (_F32(1) - m) * running_var)
+    return fma32(m, var_sum / _F32(count - 1), (_F32(1) - m) * running_var)
 
 
 # -- the backward ------------------------------------------------------------------------------
@@ -116,13 +110,13 @@ def backward(g, v, mean, invstd, weight):
     deviation = v - mean[:, None]
     rows_d, rows_g = deviation.reshape(-1, length), g.reshape(-1, length)
     dot_rows = lane_map_reduce(rows_d * rows_g,
-                               lambda i, acc: _fused(rows_d[:, i], rows_g[:, i], acc))
+                               lambda i, acc: fma32(rows_d[:, i], rows_g[:, i], acc))
     dot = np.add.reduce(dot_rows.reshape(n, channels).astype(_F64), axis=0)
     total = np.add.reduce(row_sums(rows_g).reshape(n, channels).astype(_F64), axis=0)
     count = n * length
     k = dot.astype(_F32) * invstd * invstd / _F32(count)
     grad_mean = (total / count).astype(_F32)
-    dx = _fused(-deviation, k[:, None], g - grad_mean[:, None]) * invstd[:, None]
+    dx = fma32(-deviation, k[:, None], g - grad_mean[:, None]) * invstd[:, None]
     if weight is not None:
         dx *= weight[:, None]
     return dx, (dot * invstd).astype(_F32), total.astype(_F32)

@@ -30,6 +30,7 @@ arithmetic as well (NOTE [ torch's layer norm backward ] below); the weight's do
 import math
 
 import numpy as np
+from .._ops._fused import fma32
 
 _F32, _F64 = np.float32, np.float64
 _LANES, _CHUNK = 8, 16
@@ -42,11 +43,6 @@ def applies(x, *params):
         p is None or (p.__class__ is np.ndarray and p.dtype == _F32) for p in params)
 
 
-def _fused(a, b, c):
-    """a * b + c of float32 operands (broadcasting), rounded once to float32."""
-    return np.add(np.multiply(a, b, dtype=_F64), c).astype(_F32)
-
-
 def _chunk_moments(vectors):
     """Welford's update over axis 2 of float32 (rows, chunks, length, L) `vectors`: the
     chunks' (m1, m2), each (rows, chunks, L)."""
@@ -55,8 +51,8 @@ def _chunk_moments(vectors):
     steps = np.ascontiguousarray(vectors.transpose(2, 0, 1, 3))    # (each step's slice dense)
     for j, x in enumerate(steps):
         d = x - m1
-        m1 = _fused(d, _STEP[j], m1)
-        m2 = _fused(d, x - m1, m2)
+        m1 = fma32(d, _STEP[j], m1)
+        m2 = fma32(d, x - m1, m2)
     return m1, m2
 
 
@@ -68,7 +64,7 @@ def _add_vectors(acc, add):
     c = _F32(n_b) / _F32(n) if n else _F32(0)
     d = m1_b - m1_a
     dc = d * c
-    return n, m1_a + dc, _fused(dc, d * _F32(n_a), m2_a + m2_b)
+    return n, m1_a + dc, fma32(dc, d * _F32(n_a), m2_a + m2_b)
 
 
 def _combined(chunks):
@@ -116,8 +112,8 @@ def row_moments(x):
             total = count + n
             c = _F32(n) / _F32(total)
             d = lane1[:, lane] - m1
-            m1 = _fused(d, c, m1)
-            m2 = m2 + _fused(d * d * c, _F32(count), lane2[:, lane])
+            m1 = fma32(d, c, m1)
+            m2 = m2 + fma32(d * d * c, _F32(count), lane2[:, lane])
             count = total
     return m1, m2 / _F32(width)
 
@@ -129,10 +125,10 @@ def layer_norm(x, weight, bias, eps):
     rstd = _F32(1) / np.sqrt(var + _F32(eps))
     centred, scale = x - mean[:, None], rstd[:, None]
     if weight is None and bias is not None:
-        return _fused(centred, scale, bias), mean, rstd
+        return fma32(centred, scale, bias), mean, rstd
     out = centred * scale
     if bias is not None:
-        out = _fused(out, weight, bias)
+        out = fma32(out, weight, bias)
     elif weight is not None:
         out *= weight
     return out, mean, rstd
@@ -151,8 +147,8 @@ def group_norm(v, weight, bias, eps):
     if weight is None and bias is None:
         return (v - mean) * rstd, mean, rstd
     scale = rstd if weight is None else rstd * weight
-    shift = _fused(-scale, mean, 0 if bias is None else bias)
-    return _fused(v, scale, shift), mean, rstd
+    shift = fma32(-scale, mean, 0 if bias is None else bias)
+    return fma32(v, scale, shift), mean, rstd
 
 
 # -- the backward ------------------------------------------------------------------------------
@@ -196,17 +192,17 @@ def layer_norm_backward(g, x, mean, rstd, weight):
     and `rstd`, (N,) `weight` or None (see the NOTE)."""
     width = x.shape[1]
     if weight is None:
-        ds = lane_map_reduce(g * x, lambda i, acc: _fused(g[:, i], x[:, i], acc))
+        ds = lane_map_reduce(g * x, lambda i, acc: fma32(g[:, i], x[:, i], acc))
         db = lane_map_reduce(g, lambda i, acc: acc + g[:, i])
         scaled = g * rstd[:, None]
     else:
         gx = g * x
-        ds = lane_map_reduce(gx * weight, lambda i, acc: _fused(gx[:, i], weight[i], acc))
-        db = lane_map_reduce(g * weight, lambda i, acc: _fused(g[:, i], weight[i], acc))
+        ds = lane_map_reduce(gx * weight, lambda i, acc: fma32(gx[:, i], weight[i], acc))
+        db = lane_map_reduce(g * weight, lambda i, acc: fma32(g[:, i], weight[i], acc))
         scaled = (g * rstd[:, None]) * weight
     scale = _F32(1) / _F32(width)
-    b = _fused(db, mean, -ds) * rstd * rstd * rstd * scale
-    c = _fused(-b, mean, -(db * rstd * scale))
-    dx = _fused(b[:, None], x, scaled) + c[:, None]
+    b = fma32(db, mean, -ds) * rstd * rstd * rstd * scale
+    c = fma32(-b, mean, -(db * rstd * scale))
+    dx = fma32(b[:, None], x, scaled) + c[:, None]
     dbias = np.add.reduce(g, axis=0) + _F32(0)     # (row after row, from +0)
     return dx, dbias
