@@ -68,3 +68,16 @@ def test_sgd_zero_dim_parameter_and_sparse_gradient_still_step():
     # (each row moved by lr times its summed gradient, rounded once where it lands)
     np.testing.assert_array_equal(emb.weight.detach().numpy(),
                                   (w - ember.tensor([[0., 0], [1, 1], [0, 0], [0.5, 0.5]])).numpy())
+
+
+def test_sgd_nesterov_with_a_sparse_gradient_steps():
+    # a sparse gradient takes the plain arithmetic (torch's sparse add), Nesterov included
+    emb = ember.nn.Embedding(5, 2, sparse=True)
+    w = emb.weight.detach().clone()
+    opt = optim.SGD(emb.parameters(), lr=0.1, nesterov=True, momentum=0.5)
+    emb(ember.tensor([1])).sum().backward()
+    opt.step()
+    # first step: buf = g, g + 0.5 * buf = 1.5 g at row 1
+    np.testing.assert_allclose(emb.weight.detach().numpy(),
+                               (w - ember.tensor([[0., 0], [0.15, 0.15], [0, 0], [0, 0], [0, 0]]))
+                               .numpy(), rtol=1e-6)

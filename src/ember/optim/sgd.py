@@ -89,7 +89,11 @@ class SGD(Optimizer):
                         b *= momentum
                         add_(b, g, 1 - dampening)
                         buf._bump_version()
-                    g = fma(buf._data, momentum, g) if nesterov else buf._data
+                    if nesterov:
+                        g = fma(buf._data, momentum, g) if is_dense(g) else \
+                            g + momentum * buf._data        # (a sparse gradient)
+                    else:
+                        g = buf._data
                 add_(p._data, g, -lr)
                 p._bump_version()
         return loss
