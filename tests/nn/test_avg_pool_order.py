@@ -63,3 +63,4 @@ def test_avg_pool_gradient_adds_output_after_output(kernel, stride, padding, inc
             grad[:, :, h0:h1, w0:w1] += (g[:, :, oh, ow] / F32(divisor))[:, :, None, None]
     np.testing.assert_array_equal(x.grad.numpy(),
                                   grad[:, :, padding:padding + 7, padding:padding + 7])
+

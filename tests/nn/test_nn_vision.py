@@ -552,3 +552,19 @@ def test_affine_grid_of_a_16_bit_theta_keeps_its_dtype(name):
                      ys.astype(np_dtype).astype(np.float32), np.ones_like(xs)], -1)
     want = (base.reshape(-1, 3) @ theta[0].T).astype(np_dtype).astype(np.float32)
     np.testing.assert_array_equal(grid.float().numpy().reshape(-1, 2), want)
+
+
+def test_nearest_upsample_gradient_adds_output_after_output():
+    # each output's gradient into its source input, outputs in row-major order, from +0
+    rng = np.random.default_rng(21)
+    x = ember.zeros(2, 3, 4, 5, requires_grad=True)
+    y = ember.nn.functional.interpolate(x, size=(7, 9), mode="nearest")
+    g = rng.normal(0, 1, (2, 3, 7, 9)).astype(np.float32)
+    y.backward(ember.from_numpy(g))
+    rows = [min(int(np.floor(np.float32(o) * (np.float32(4) / np.float32(7)))), 3) for o in range(7)]
+    cols = [min(int(np.floor(np.float32(o) * (np.float32(5) / np.float32(9)))), 4) for o in range(9)]
+    expected = np.zeros((2, 3, 4, 5), np.float32)
+    for oh in range(7):
+        for ow in range(9):
+            expected[:, :, rows[oh], cols[ow]] += g[:, :, oh, ow]
+    np.testing.assert_array_equal(x.grad.numpy(), expected)

@@ -162,6 +162,17 @@ for (k, s, p, cip, ceil) in [(3, 1, 1, True, False), (3, 2, 0, True, False), (3,
     y.backward(torch.randn(*y.shape))
     print((k, s, p, cip), y.view(torch.int32).sum().item(), x.grad.view(torch.int32).sum().item())
 ''',
+    'nearest_upsample_gradients': r'''
+torch.manual_seed(14)
+F = torch.nn.functional
+for shape, kw in [((2, 3, 5, 5), dict(scale_factor=2)), ((2, 3, 5, 7), dict(scale_factor=3)),
+                  ((2, 3, 5, 5), dict(size=(7, 9))), ((2, 3, 8), dict(scale_factor=2)),
+                  ((1, 2, 3, 4, 5), dict(scale_factor=2)), ((2, 3, 9, 9), dict(size=(4, 5)))]:
+    x = torch.randn(*shape, requires_grad=True)
+    y = F.interpolate(x, mode='nearest', **kw)
+    y.backward(torch.randn(*y.shape))
+    print(shape, tuple(y.shape), x.grad.view(torch.int32).sum().item())
+''',
     'gelu_mlp_training': r'''
 torch.manual_seed(2)
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))

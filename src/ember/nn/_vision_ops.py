@@ -6,6 +6,8 @@ Every interpolation mode is separable: along each spatial dim, output element o 
 input elements ("taps") idx[t][o] with weights w[t][o]. The forward gathers taps; the gradient
 is the transposed map, one small dense (in x out) matrix per dim.
 """
+import math
+
 import numpy as np
 
 from .._device import backend_of
@@ -110,6 +112,9 @@ def resample(x, plan, transpose=False, sizes=None):
     xp = backend_of(x).xp
     nd = len(plan)
     compute = x.dtype if x.dtype.kind != "f" or x.dtype.itemsize >= 4 else np.dtype(np.float32)
+    if transpose and xp is np and x.dtype in (np.float32, np.float64) and \
+            all(len(t) == 1 and t[0][1] is None for t in plan):
+        return _nearest_grad_in_order(x, plan, sizes)
     y = x.astype(compute, copy=False)
     for i, dim_taps in enumerate(plan):
         axis = y.ndim - nd + i
@@ -126,6 +131,21 @@ def resample(x, plan, transpose=False, sizes=None):
             result = picked if result is None else result + picked
         y = result
     return xp.ascontiguousarray(y).astype(x.dtype, copy=False)
+
+
+def _nearest_grad_in_order(g, plan, sizes):
+    """The gradient of a nearest upsample as torch's kernel adds it: each output's gradient
+    into its source input, output after output in row-major order, from +0 (a source's
+    outputs summed another way gave other last bits for a third of a 2x upsample's
+    gradient). ufunc.at adds repeated indices one by one, in index order."""
+    nd = len(plan)
+    lead = g.shape[:g.ndim - nd]
+    grids = np.meshgrid(*[taps[0][0] for taps in plan], indexing="ij")
+    sources = np.ravel_multi_index(grids, tuple(sizes)).ravel()
+    rows = math.prod(lead)
+    result = np.zeros((rows, math.prod(sizes)), g.dtype)
+    np.add.at(result, (slice(None), sources), g.reshape(rows, -1))
+    return result.reshape(lead + tuple(sizes))
 
 
 def _transposed(xp, y, axis, dim_taps, n_in, compute):
