@@ -196,3 +196,33 @@ catch(lambda: m(torch.ones(1, 2), False))
 
 def test_distributed_data_parallel(tmp_path):
     _compare(2, DDP, tmp_path)
+
+
+JOIN = """
+DDP = torch.nn.parallel.DistributedDataParallel
+Join = torch.distributed.algorithms.Join
+for divide, throw in ((True, False), (False, False), (True, True)):
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.BatchNorm1d(3),
+                              torch.nn.Linear(3, 1))
+    model = DDP(net)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    g = torch.Generator().manual_seed(rank)
+    try:
+        with model.join(divide_by_initial_world_size=divide, throw_on_early_termination=throw):
+            for i in range(2 + 2 * rank):
+                opt.zero_grad()
+                model(torch.randn(4, 2, generator=g)).pow(2).sum().backward()
+                print(i, net[2].weight.grad)
+                opt.step()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+    print(net[2].weight, net[1].running_mean)
+catch(lambda: Join([]))
+print(isinstance(model, torch.distributed.algorithms.Joinable), model.join_process_group
+      is dist.group.WORLD, model.join_device)
+"""
+
+
+def test_join(tmp_path):
+    _compare(2, JOIN, tmp_path)

@@ -52,3 +52,5 @@ __all__ = [
     "set_debug_level", "set_debug_level_from_env", "all_gather_single",
     "reduce_scatter_single", "get_pg_count", "get_node_local_rank",
     "get_default_backend_for_device"]
+
+from . import algorithms  # noqa: E402  (torch.distributed.algorithms: Join, for uneven inputs)

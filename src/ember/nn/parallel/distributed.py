@@ -12,6 +12,15 @@ by the world size, still inside `backward()`. A parameter unused on this rank se
 one unused on every rank keeps `.grad` None. Under `no_sync()` nothing is armed, so the
 gradients accumulate locally and the next synchronized backward averages the sums. torch
 reduces in buckets while backward runs; ember reduces once at the end (same values).
+
+Inside `model.join()` (NOTE [ Joining ] in distributed/algorithms/join.py) each forward first
+says the process is still running (and counts the running processes), takes the buffers from
+the highest running rank, and tells the group whether a gradient reduction will follow; a
+process that has run out of inputs answers each of those (`_DDPJoinHook.main_hook`) and adds
+zero gradients to the reduction. Gradients are divided by the initial world size, or with
+`divide_by_initial_world_size=False` by the number of processes still running. Once all have
+joined, every process takes the parameters and buffers of the highest rank among the last
+to join.
 """
 from contextlib import contextmanager
 
@@ -22,6 +31,7 @@ from ..._tensor import Tensor
 from ..._tensor_data import tensor
 from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ...autograd.graph import AccumulateGrad
+from ...distributed.algorithms.join import Join, Joinable, JoinHook
 from ..modules.module import Module
 
 __all__ = ["DistributedDataParallel"]
@@ -43,9 +53,9 @@ def _bucketed(tensors, collective):
             offset += n
 
 
-def _broadcast_tensors(tensors, group):
-    """Give every member group rank 0's values of `tensors`."""
-    src = dist.get_global_rank(group, 0)
+def _broadcast_tensors(tensors, group, group_src=0):
+    """Give every member the values of `tensors` of the member of group rank `group_src`."""
+    src = dist.get_global_rank(group, group_src)
     with no_grad():
         for i, value in _bucketed(tensors, lambda flat: dist.broadcast(flat, src, group=group)):
             tensors[i].copy_(value)
@@ -87,7 +97,14 @@ def _reached_leaves(outputs):
     return found | leaves
 
 
-class DistributedDataParallel(Module):
+def _summed(value, group, op=dist.ReduceOp.SUM):
+    """`value` (a number) reduced over the group with `op`, as a Python int."""
+    t = tensor([value])
+    dist.all_reduce(t, op=op, group=group)
+    return t.item()
+
+
+class DistributedDataParallel(Module, Joinable):
     """torch.nn.parallel.DistributedDataParallel over the default group (or
     `process_group`); see NOTE [ DDP gradient averaging ].
 
@@ -102,6 +119,7 @@ class DistributedDataParallel(Module):
                  delay_all_reduce_named_params=None, param_to_hook_all_reduce=None,
                  mixed_precision=None, device_mesh=None):
         super().__init__()
+        Joinable.__init__(self)
         if not any(p.requires_grad for p in module.parameters()):
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't "
                                "have any parameter that requires a gradient.")
@@ -124,6 +142,8 @@ class DistributedDataParallel(Module):
         self._params = [p for p in dict.fromkeys(module.parameters()) if p.requires_grad]
         self._waiting = set()          # ids of parameters whose gradient has yet to come
         self._ticked = False
+        self._divide_by_initial_world_size = True
+        self._running = None            # inside join(): the processes still running
         if init_sync:
             _broadcast_tensors(list(module.parameters()) + list(module.buffers()),
                                self.process_group)
@@ -166,16 +186,61 @@ class DistributedDataParallel(Module):
         finally:
             self.require_backward_grad_sync = old
 
+    def join(self, divide_by_initial_world_size=True, enable=True,
+             throw_on_early_termination=False):
+        """A context for uneven inputs across processes (NOTE [ DDP gradient averaging ]).
+
+        >>> with model.join():
+        ...     for x, y in my_batches:     # fewer on some ranks than on others
+        ...         loss_fn(model(x), y).backward(); optimizer.step()
+        """
+        return Join([self], enable, throw_on_early_termination,
+                    divide_by_initial_world_size=divide_by_initial_world_size)
+
+    def join_hook(self, **kwargs):
+        """The hook a joined process runs to answer this module's collectives."""
+        return _DDPJoinHook(self, kwargs.get("divide_by_initial_world_size", True))
+
+    @property
+    def join_device(self):
+        return next(iter(self.module.parameters())).device
+
+    @property
+    def join_process_group(self):
+        return self.process_group
+
+    def _syncs_buffers(self):
+        return self.broadcast_buffers and self.require_forward_param_sync and \
+            any(True for _ in self.module.buffers())
+
+    def _common_rank(self, candidate):
+        """The highest group rank among the processes for which `candidate` is true."""
+        group = self.process_group
+        return _summed(dist.get_rank(group) if candidate else -1, group, dist.ReduceOp.MAX)
+
+    def _sync_buffers(self, running=True):
+        """Every process takes the buffers of group rank 0, or inside join() those of the
+        highest running rank."""
+        src = self._common_rank(running) if self._join_config.enable else 0
+        _broadcast_tensors(list(self.module.buffers()), self.process_group, src)
+
     def forward(self, *inputs, **kwargs):
         if self._waiting and self._ticked:
             self._unfinished_reduction()
-        if self.broadcast_buffers and self.require_forward_param_sync:
-            buffers = list(self.module.buffers())
-            if buffers:
-                _broadcast_tensors(buffers, self.process_group)
+        joining = self._join_config.enable
+        if joining:
+            work = Join.notify_join_context(self)
+            if work is not None:
+                work.wait()
+                self._running = int(work.result()[0].item())
+        if self._syncs_buffers():
+            self._sync_buffers()
+        sync = is_grad_enabled() and self.require_backward_grad_sync
+        if joining:
+            _summed(int(sync), self.process_group)     # (tells the joined processes)
         outputs = self.module(*inputs, **kwargs)
         self._waiting, self._ticked = set(), False
-        if is_grad_enabled() and self.require_backward_grad_sync:
+        if sync:
             if self.find_unused_parameters:
                 reached = _reached_leaves(outputs)
                 self._waiting = {id(p) for p in self._params if id(p) in reached}
@@ -217,10 +282,9 @@ class DistributedDataParallel(Module):
         averaging ])."""
         group = self.process_group
         n = dist.get_world_size(group)
-        used = tensor([int(p.grad is not None) for p in self._params])
-        dist.all_reduce(used, group=group)
-        params = [p for p, count in zip(self._params, used.tolist()) if count]
-        grads = [zeros_like(p) if p.grad is None else p.grad for p in params]
+        if self._join_config.enable and not self._divide_by_initial_world_size:
+            n = self._running
+        params, grads = self._reduced_gradients(joined=False)
         with no_grad():
             for i, value in _bucketed(grads, lambda flat: dist.all_reduce(flat, group=group)):
                 value = value / n
@@ -228,3 +292,41 @@ class DistributedDataParallel(Module):
                     params[i].grad = value
                 else:
                     params[i].grad.copy_(value)
+
+    def _reduced_gradients(self, joined):
+        """The parameters some process has a gradient for (an all-reduce decides), and the
+        gradients this process adds: its own, or zeros (none of its own, or `joined`)."""
+        used = tensor([int(not joined and p.grad is not None) for p in self._params])
+        dist.all_reduce(used, group=self.process_group)
+        params = [p for p, count in zip(self._params, used.tolist()) if count]
+        return params, [zeros_like(p) if joined or p.grad is None else p.grad for p in params]
+
+
+class _DDPJoinHook(JoinHook):
+    """What a joined process does for a DistributedDataParallel: the collectives of each
+    forward and backward of the running processes, then the final model's sync."""
+
+    def __init__(self, ddp, divide_by_initial_world_size):
+        if not isinstance(ddp, DistributedDataParallel):
+            raise AssertionError(f"DDP join hook requires passing in a DistributedDataParallel "
+                                 f"instance as the state, got {type(ddp).__name__}")
+        self.ddp = ddp
+        ddp._divide_by_initial_world_size = divide_by_initial_world_size
+        super().__init__()
+
+    def main_hook(self):
+        ddp = self.ddp
+        if ddp._syncs_buffers():
+            ddp._sync_buffers(running=False)
+        if not _summed(0, ddp.process_group):       # no running process reduces gradients
+            return
+        params, zeros = ddp._reduced_gradients(joined=True)
+        for _ in _bucketed(zeros, lambda flat: dist.all_reduce(flat, group=ddp.process_group)):
+            pass
+
+    def post_hook(self, is_last_joiner):
+        ddp = self.ddp
+        src = ddp._common_rank(is_last_joiner)
+        with no_grad():
+            _broadcast_tensors(list(ddp.module.parameters()) + list(ddp.module.buffers()),
+                               ddp.process_group, src)
