@@ -220,3 +220,88 @@ def test_layer_norm_gradients_are_torchs():
     x2 = x.detach().clone().requires_grad_()
     ember.nn.functional.layer_norm(x2, (10,)).backward(g)
     assert x2.grad[2].tolist() == LN_DX_PLAIN
+
+
+@pytest.fixture
+def threads():
+    """Sets ember's thread count for a test (`threads(n)`), restoring it after."""
+    before = ember.get_num_threads()
+    yield ember.set_num_threads
+    ember.set_num_threads(before)
+
+
+def _reference_thread_sums(terms, n_threads):
+    """torch's per-thread buffers (NOTE [ torch's layer norm backward ]), each step exact in
+    fractions and rounded once."""
+    rows, width = len(terms), len(terms[0])
+    runs = min(n_threads, rows) or 1
+    length = -(-rows // runs)
+    total = [F32(0)] * width
+    for t in range(runs):
+        buffer = [F32(0)] * width
+        for r in range(t * length, min(rows, (t + 1) * length)):
+            buffer = [F32(float(Fraction(float(b)) + terms[r][j])) for j, b in enumerate(buffer)]
+        total = [F32(a + b) for a, b in zip(total, buffer)]
+    return [float(v) for v in total]
+
+
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+@pytest.mark.parametrize("rows, width", [(1, 5), (3, 8), (7, 13), (20, 3)])
+def test_layer_norm_weight_and_bias_gradients_follow_the_algorithm(threads, n_threads, rows,
+                                                                     width):
+    # per element xhat = rstd * x + (-rstd * mean) fused; the terms dy * xhat (weight) and dy
+    # (bias) summed by torch's threads
+    threads(n_threads)
+    rng = np.random.default_rng(rows * 100 + width)
+    x = (rng.normal(0, 2, (rows, width)) + 0.3).astype(F32)
+    g = rng.normal(0, 1, (rows, width)).astype(F32)
+    mean, var = kernel.row_moments(x)
+    rstd = F32(1) / np.sqrt(var + F32(1e-5))
+    terms = []
+    for r in range(rows):
+        shift = F32(-rstd[r] * mean[r])
+        terms.append([Fraction(float(g[r, j])) *
+                      Fraction(float(_fused(rstd[r], x[r, j], shift))) for j in range(width)])
+    assert kernel.layer_norm_weight_grad(g, x, mean, rstd).tolist() == \
+        _reference_thread_sums(terms, n_threads)
+    dbias = kernel.layer_norm_backward(g, x, mean, rstd, None)[1]
+    assert dbias.tolist() == _reference_thread_sums(
+        [[Fraction(float(v)) for v in row] for row in g], n_threads)
+
+
+# torch 2.13 (CPU, one and two threads): the weight's gradient of
+# test_layer_norm_gradients_are_torchs
+LN_DWEIGHT = {1: [0.8314815163612366, -1.3739343881607056, -0.2473316490650177,
+                  0.21440286934375763, -0.28620755672454834, -0.23452088236808777,
+                  -0.090208038687706, 1.3853399753570557, 1.1322606801986694,
+                  -0.2507731020450592],
+              2: [0.8314815163612366, -1.3739343881607056, -0.2473316490650177,
+                  0.21440285444259644, -0.28620755672454834, -0.23452088236808777,
+                  -0.09020805358886719, 1.3853399753570557, 1.1322605609893799,
+                  -0.2507731020450592]}
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_layer_norm_weight_gradient_is_torchs(threads, n_threads):
+    threads(n_threads)
+    x = ember.arange(30.).reshape(3, 10) * 0.37
+    x = (x * x * 0.1 - 2).requires_grad_()
+    ln = ember.nn.LayerNorm(10)
+    with ember.no_grad():
+        ln.weight.copy_(ember.linspace(0.5, 1.5, 10))
+        ln.bias.copy_(ember.linspace(-0.3, 0.3, 10))
+    ln(x).backward((ember.arange(30.).reshape(3, 10) * 1.7) % 3 - 1.3)
+    assert ln.weight.grad.tolist() == LN_DWEIGHT[n_threads]
+
+
+@pytest.mark.parametrize("n_threads, rows, want", [
+    (1, 40, 0.9800053238868713), (1, 100, 5.450031280517578),
+    (2, 40, 0.9800052046775818), (2, 100, 5.45003080368042)])
+def test_layer_norm_bias_gradient_of_one_element_rows_is_torchs(threads, n_threads, rows, want):
+    # torch 2.13's values; NumPy's pairwise sum of the column gives 0.9800046682357788 and
+    # 5.450030326843262
+    threads(n_threads)
+    ln = ember.nn.LayerNorm(1)
+    x = ember.arange(float(rows)).reshape(rows, 1).requires_grad_()
+    ln(x).backward((ember.arange(float(rows)).reshape(rows, 1) * 0.731) % 2 - 0.93)
+    assert ln.bias.grad.tolist() == [want]

@@ -81,12 +81,17 @@ def cases(items, bugs=()):
 @pytest.fixture(scope="module")
 def one_torch_thread():
     """torch's thread pool only slows small programs down (on a busy machine, a lot); a file
-    uses it with `pytestmark = pytest.mark.usefixtures("one_torch_thread")` after importing."""
+    uses it with `pytestmark = pytest.mark.usefixtures("one_torch_thread")` after importing.
+    ember runs on one thread too: where torch's bits depend on its thread count (layer norm's
+    weight and bias gradients), ember's follow its own (`ember.set_num_threads`)."""
     import torch
-    threads = torch.get_num_threads()
+    import ember
+    threads, ember_threads = torch.get_num_threads(), ember.get_num_threads()
     torch.set_num_threads(1)
+    ember.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
+    ember.set_num_threads(ember_threads)
 
 
 def snippet_tests(snippets, bugs=(), at_least=1):

@@ -32,6 +32,7 @@ import math
 import numpy as np
 from .._ops._fused import fma32
 from .._ops._lane_sum import row_sums
+from .._parallel import get_num_threads
 
 _F32, _F64 = np.float32, np.float64
 _LANES, _CHUNK = 8, 16
@@ -161,9 +162,14 @@ def group_norm(v, weight, bias, eps):
 # not rounded first, but for the weight's second factor); then the lanes' halves added; a row
 # shorter than a vector adds its products left to right); then with a = rstd,
 # b = (db * mean - ds) * a * a * a / N (the first step fused) and
-# c = -b * mean - db * a / N (fused), dx = b * x + a * dy [* w] (fused) + c. The bias's
-# gradient adds the rows' dy one after another. (The weight's gradient, a fused step per row,
-# keeps ember's sum.)
+# c = -b * mean - db * a / N (fused), dx = b * x + a * dy [* w] (fused) + c.
+# The weight's and bias's gradients sum over the rows by torch's threads (`thread_sums`): with
+# T = get_num_threads(), the rows are split into min(T, R) runs of ceil(R / that) rows, one per
+# thread; each thread adds its rows' terms one after another into its own float32 buffer, from
+# +0 (the bias's terms dy, the weight's dy * xhat, fused, where per element
+# xhat = rstd * x + (-rstd * mean), fused, the second term rounded); then the buffers are added
+# in thread order to +0. So the bits depend on the thread count, as torch's do (ember's
+# `set_num_threads` plays torch's); a loop over the runs' rows, all runs at once.
 
 def lane_map_reduce(product, fused_last):
     """Sums of each row of float32 (R, N) `product` (rounded products) in the vector code's
@@ -205,5 +211,32 @@ def layer_norm_backward(g, x, mean, rstd, weight):
     b = fma32(db, mean, -ds) * rstd * rstd * rstd * scale
     c = fma32(-b, mean, -(db * rstd * scale))
     dx = fma32(b[:, None], x, scaled) + c[:, None]
-    dbias = np.add.reduce(g, axis=0) + _F32(0)     # (row after row, from +0)
+    dbias = thread_sums(g.astype(_F64))
     return dx, dbias
+
+
+def layer_norm_weight_grad(g, x, mean, rstd):
+    """The weight's gradient of torch's layer norm backward for float32 (R, N) `g` and `x`,
+    (R,) `mean` and `rstd` (see the NOTE)."""
+    xhat = fma32(rstd[:, None], x, (-rstd * mean)[:, None])
+    return thread_sums(np.multiply(g, xhat, dtype=_F64))     # (exact: float32 factors)
+
+
+def thread_sums(terms):
+    """The float32 sums over axis 0 of (R, N) `terms` (exact float64 values, each added
+    rounded once) as torch's threads add them (see the NOTE)."""
+    rows, width = terms.shape
+    runs = min(get_num_threads(), rows) or 1
+    length = -(-rows // runs)
+    padded = np.zeros((runs * length, width))      # (adding a zero changes no sum)
+    padded[:rows] = terms
+    steps = padded.reshape(runs, length, width).transpose(1, 0, 2)
+    buffers, wide = np.zeros((runs, width), _F32), np.zeros((runs, width))
+    for step in steps:          # (wide: the buffers in float64; same-dtype calls are quickest)
+        np.add(step, wide, out=wide)
+        buffers[...] = wide
+        wide[...] = buffers
+    total = np.zeros(width, _F32)
+    for buffer in buffers:
+        total += buffer
+    return total

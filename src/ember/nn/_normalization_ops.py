@@ -111,15 +111,15 @@ def _batch_norm_backward(ctx, grad, x, w, mean, rstd, need):
 
 
 def _layer_norm_backward(ctx, grad, x, w, mean, rstd, need):
-    """Layer norm's input and bias gradients in torch's arithmetic (NOTE [ torch's layer norm
-    backward ]); the weight's from the general kernel."""
+    """Layer norm's gradients in torch's arithmetic (NOTE [ torch's layer norm backward ])."""
     g = np.ascontiguousarray(grad._data.reshape(ctx.shape))
     rows = np.ascontiguousarray(x._data.reshape(ctx.shape))
-    dx, dbias = _ln.layer_norm_backward(g, rows, mean._data.reshape(-1), rstd._data.reshape(-1),
+    mean, rstd = mean._data.reshape(-1), rstd._data.reshape(-1)
+    dx, dbias = _ln.layer_norm_backward(g, rows, mean, rstd,
                                         None if w is None else w._data.reshape(-1))
-    dw = _kernel_backward(ctx, grad, x, w, mean, rstd, (False, True, False))[1] if need[1] \
-        else None
-    return (wrap(dx.reshape(x._data.shape)) if need[0] else None, dw,
+    dw = _ln.layer_norm_weight_grad(g, rows, mean, rstd) if need[1] else None
+    return (wrap(dx.reshape(x._data.shape)) if need[0] else None,
+            None if dw is None else wrap(dw.reshape(w._data.shape)),
             wrap(dbias.reshape(ctx.bias_shape)) if need[2] else None)
 
 
