@@ -1,7 +1,8 @@
 """Programs run under real torch and under ember (`import ember as torch`): what they print must
 be identical. Layer norm's weight and bias gradients summed over the rows by torch's threads
 (NOTE [ torch's layer norm backward ]): each program sets the thread count of both libraries,
-so the bits are compared at one, two and three threads.
+so the bits are compared at one, two and three threads. The float32 dot product of two
+vectors in MKL's sdot order (NOTE [ MKL's sdot ]).
 """
 import pytest
 
@@ -34,6 +35,36 @@ torch.set_num_threads(1)
 
 PROGRAMS = {f'layer_norm_parameter_gradients_{n}_threads': _LN.replace('{threads}', str(n))
             for n in (1, 2, 3)}
+PROGRAMS['dot_products_in_mkl_order'] = r'''
+torch.manual_seed(0)
+for n in (2, 4, 7, 9, 16, 23, 31, 64, 257, 3000):
+    a, b = torch.randn(n), torch.randn(n)
+    print(n, torch.dot(a, b).item(), (a @ b).item(), torch.inner(a, b).item(),
+          torch.vdot(a, b).item(), torch.tensordot(a, b, 1).item())
+m = torch.randn(3, 5, requires_grad=True)
+w = torch.randn(3, 5)
+out = torch.tensordot(m, w, 2)
+out.backward()
+print(out.item(), out.grad_fn.name(), out.grad_fn.next_functions[0][0].name(), m.grad.equal(w))
+big = torch.randn(40)
+print(torch.dot(big[4:36], big[8:40]).item(), torch.dot(big[:33], big[:33]).item())
+x = torch.randn(6, requires_grad=True)
+y = torch.dot(x, x)
+y.backward()
+print(y.item(), x.grad.equal(2 * x))
+'''
+PROGRAMS['long_dot'] = r'''
+torch.manual_seed(0)
+a, b = torch.randn(2000), torch.randn(2000)
+print((a @ b).item())
+'''
+PROGRAMS['tensordot_of_everything_is_a_dot'] = r'''
+x = torch.ones(2, 3, requires_grad=True)
+r = torch.tensordot(x, x.sin(), dims=2)
+print([type(f).__name__ for f, _ in r.grad_fn.next_functions])
+dot = r.grad_fn.next_functions[0][0]
+print(dot._saved_self.shape, dot._saved_tensor.shape)
+'''
 PROGRAMS['transformer_layer_norm_gradients'] = r'''
 torch.manual_seed(0)
 layer = torch.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0,

@@ -3959,10 +3959,6 @@ BUGS = {
     'sin_is_sleefs': ("torch's float32 sin is SLEEF's, within one ulp but not always the "
                       "correctly rounded value that ember gives",
                       "x = torch.linspace(-1, 1, 50) * 3\nprint(torch.sin(x)[7].item())"),
-    'long_dot_is_mkls': ("a matrix product adds in OpenBLAS's order, torch's CPU build in "
-                         "MKL's (last bits of long reductions)",
-                         "torch.manual_seed(0)\na, b = torch.randn(2000), torch.randn(2000)\n"
-                         "print((a @ b).item())"),
     'operator_taken_before_the_dual_level': (
         "forward AD wraps the operators while a dual level is open: a reference taken before "
         "(a module's `self.act = torch.tanh`) is the plain operator, which drops the tangent",

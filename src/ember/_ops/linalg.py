@@ -10,6 +10,7 @@ from .._device import backend_of
 from .._geometry import broadcast_shapes
 from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
+from . import _sdot
 from ._dispatch import check_out, write_out
 from ._op import Op, record
 from .registry import FUNCTIONS, function
@@ -395,5 +396,7 @@ def dot(input, tensor, *, out=None):
     check_vectors(a, b)
     _refuse_bool(input, tensor, "dot", always=True)
     xp = backend_of(a).xp
-    return _run(Dot, input, tensor, xp.asarray(_product(xp, xp.dot, a, b)), {}, out, "dot")
+    value = _sdot.sdot(a, b) if _sdot.applies(input, tensor) else \
+        xp.asarray(_product(xp, xp.dot, a, b))      # (NOTE [ MKL's sdot ])
+    return _run(Dot, input, tensor, value, {}, out, "dot")
 

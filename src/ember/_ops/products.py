@@ -14,10 +14,11 @@ from .. import _dtype
 from .._config import warn_once
 from .._device import MetaArray, backend_of
 from .._tensor import Tensor
+from . import _sdot
 from ._dispatch import Inplace, check_inplace, check_out, finish, write_out
 from ._op import Op, scalar
 from .elementwise import check_limited
-from .linalg import _product, _shape_x, check_vectors, matrix_geometry, matrix_shows
+from .linalg import _product, _shape_x, check_vectors, dot, matrix_geometry, matrix_shows
 from .argument_errors import not_a_tensor
 from .registry import function
 
@@ -305,7 +306,8 @@ def vdot(input, other, *, out=None):
                            f"{input.dtype._scalar_name} and {other.dtype._scalar_name}")
     _no_bool("dot", input)
     xp = backend_of(a).xp
-    return _emit(Vdot, (input, other), _product(xp, xp.vdot, a, b), {}, out, "vdot")
+    value = _sdot.sdot(a, b) if _sdot.applies(input, other) else _product(xp, xp.vdot, a, b)
+    return _emit(Vdot, (input, other), value, {}, out, "vdot")
 
 
 @function()
@@ -391,11 +393,12 @@ def tensordot(a, b, dims=2, out=None):
         m *= a.shape[d]
     for d in free_b:
         n *= b.shape[d]
-    # (sizes spelled out: with no elements, -1 would be ambiguous)
-    left = a.permute(*free_a, *given_a).reshape(m, k)
-    right = b.permute(*given_b, *free_b).reshape(k, n)
     shape = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
-    result = left.mm(right).view(shape)
+    left, right = a.permute(*free_a, *given_a), b.permute(*given_b, *free_b)
+    if m == 1 and n == 1:       # (as torch: one number, a dot of the operands flattened)
+        result = dot(left.flatten(), right.flatten()).view(shape)
+    else:       # (sizes spelled out: with no elements, -1 would be ambiguous)
+        result = left.reshape(m, k).mm(right.reshape(k, n)).view(shape)
     return result if out is None else _copy_out("tensordot", out, result)
 
 
