@@ -169,7 +169,8 @@ def group_norm(v, weight, bias, eps):
 # +0 (the bias's terms dy, the weight's dy * xhat, fused, where per element
 # xhat = rstd * x + (-rstd * mean), fused, the second term rounded); then the buffers are added
 # in thread order to +0. So the bits depend on the thread count, as torch's do (ember's
-# `set_num_threads` plays torch's); a loop over the runs' rows, all runs at once.
+# `set_num_threads` plays torch's). The bias's plain adds are NumPy's reduce down each run;
+# the weight's fused ones a loop over a run's rows, all runs at once, one NumPy call a row.
 
 def lane_map_reduce(product, fused_last):
     """Sums of each row of float32 (R, N) `product` (rounded products) in the vector code's
@@ -211,7 +212,7 @@ def layer_norm_backward(g, x, mean, rstd, weight):
     b = fma32(db, mean, -ds) * rstd * rstd * rstd * scale
     c = fma32(-b, mean, -(db * rstd * scale))
     dx = fma32(b[:, None], x, scaled) + c[:, None]
-    dbias = thread_sums(g.astype(_F64))
+    dbias = thread_sums(g)
     return dx, dbias
 
 
@@ -223,20 +224,32 @@ def layer_norm_weight_grad(g, x, mean, rstd):
 
 
 def thread_sums(terms):
-    """The float32 sums over axis 0 of (R, N) `terms` (exact float64 values, each added
-    rounded once) as torch's threads add them (see the NOTE)."""
-    rows, width = terms.shape
-    runs = min(get_num_threads(), rows) or 1
-    length = -(-rows // runs)
-    padded = np.zeros((runs * length, width))      # (adding a zero changes no sum)
-    padded[:rows] = terms
-    steps = padded.reshape(runs, length, width).transpose(1, 0, 2)
-    buffers, wide = np.zeros((runs, width), _F32), np.zeros((runs, width))
-    for step in steps:          # (wide: the buffers in float64; same-dtype calls are quickest)
-        np.add(step, wide, out=wide)
-        buffers[...] = wide
-        wide[...] = buffers
-    total = np.zeros(width, _F32)
+    """The float32 sums over axis 0 of (R, N) `terms` as torch's threads add them (see the
+    NOTE): float32 terms added as they are, float64 ones (exact values) each rounded once."""
+    runs = _thread_runs(terms)
+    if terms.dtype == _F32:
+        # (a run's rows one after another: NumPy's reduce over the middle axis, but for
+        # columns of one element, which it would add pairwise)
+        buffers = np.add.accumulate(runs, axis=1)[:, -1] if runs.shape[2] == 1 else \
+            np.add.reduce(runs, axis=1)
+        buffers += _F32(0)      # (from +0, as a thread's buffer starts)
+    else:
+        buffers = np.zeros(runs[:, 0].shape, _F32)
+        for step in np.ascontiguousarray(runs.transpose(1, 0, 2)):
+            # (the sum in float64, rounded to float32 as it is written: one call a step)
+            np.add(step, buffers, out=buffers, casting="unsafe")
+    total = np.zeros(terms.shape[1], _F32)
     for buffer in buffers:
         total += buffer
     return total
+
+
+def _thread_runs(terms):
+    """(R, N) `terms` as (runs, length, N), one run of rows per thread, zeros after the last
+    row (adding a zero changes no sum)."""
+    rows, width = terms.shape
+    runs = min(get_num_threads(), rows) or 1
+    length = -(-rows // runs)
+    padded = np.zeros((runs * length, width), terms.dtype)
+    padded[:rows] = terms
+    return padded.reshape(runs, length, width)
