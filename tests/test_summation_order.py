@@ -192,3 +192,16 @@ def test_a_middle_run_sums_down_each_slices_columns():
                 for b in range(12)]
     assert x.sum((1, 2)).tolist() == expected
     assert x.sum((1, 2), keepdim=True).shape == (12, 1, 1, 7)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nansum_and_nanmean_add_as_sum_with_nans_read_as_zero(dtype):
+    x = np.random.default_rng(3).standard_normal((37, 13)).astype(dtype)
+    x[x > 1.2] = np.nan
+    clean = np.where(np.isnan(x), dtype(0), x)
+    t = ember.from_numpy(x)
+    assert t.nansum().item() == float(reference_sum(clean.ravel()))
+    assert t.nansum(1).numpy().tolist() == [float(reference_sum(r)) for r in clean]
+    counts = (~np.isnan(x)).sum(1)
+    expected = [float(reference_sum(r) / dtype(c)) for r, c in zip(clean, counts)]
+    assert t.nanmean(1).numpy().tolist() == expected

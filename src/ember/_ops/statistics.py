@@ -391,8 +391,13 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     target = _sum_dtype(data, dtype, "nansum")
     xp = backend_of(data).xp
     acc = _accumulate_dtype(target)
-    result = xp.nansum(_cast_first(data, target, acc).astype(acc, copy=False),
-                       axis=_axis(dims, data.ndim), keepdims=keepdim)
+    data = _cast_first(data, target, acc).astype(acc, copy=False)
+    # NOTE: torch's nansum is its sum with a NaN read as 0, added in the same order (NOTE [
+    # Summation order ]); x + 0 is x, so zeroing the NaNs first gives the same bits
+    data = xp.where(xp.isnan(data), data.dtype.type(0), data)
+    result = _float_sum(data, dims, keepdim)
+    if result is None:
+        result = data.sum(axis=_axis(dims, data.ndim), keepdims=keepdim)
     result = xp.asarray(result).astype(target, copy=False)
     return _run(Nansum, input, result, {"dims": dims, "keepdim": keepdim}, out)
 
