@@ -507,9 +507,15 @@ def test_float32_scans_and_variance_accumulate_in_float64():
     # variance: the mean 1 / 3 and the squares in float64; float32 gives a different last bit
     v = ember.tensor([0., 0., 1.]).var()
     assert v.item() == float(np.float32(1 / 3))
-    big = ember.tensor([1e4 + 1, 1e4 + 2, 1e4 + 4], dtype=ember.float32)
-    assert big.var().item() == float(np.float32(np.var([1., 2., 4.], ddof=1)))
-    assert big.std().item() == float(np.float32(np.std([1., 2., 4.], ddof=1)))
+    big = ember.tensor([[1e4 + 1, 1e4 + 2, 1e4 + 4]] * 2, dtype=ember.float32)
+    assert big.var(1)[0].item() == float(np.float32(np.var([1., 2., 4.], ddof=1)))
+    assert big.std(1)[1].item() == float(np.float32(np.std([1., 2., 4.], ddof=1)))
+    assert ember.var_mean(big[0])[0].item() == float(np.float32(np.var([1., 2., 4.], ddof=1)))
+    # (one element's variance: the float32 mean first, NOTE [ torch's variance order ])
+    mean = np.float64(np.float32(3e4 + 7) / np.float32(3))
+    squares = 2 * sum((np.float64(v) - mean) ** 2 for v in (1e4 + 1, 1e4 + 2, 1e4 + 4))
+    assert big.var().item() == float(np.float32(squares / 5))
+    assert big[0].var().item() != float(np.float32(np.var([1., 2., 4.], ddof=1)))
 
 
 @pytest.mark.parametrize("dim", [0, 1, (0, 1)])

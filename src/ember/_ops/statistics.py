@@ -13,7 +13,7 @@ from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import watch
-from . import _rounded
+from . import _rounded, _variance_order
 from ._dispatch import check_out, write_out
 from ._op import Op, dims_as_given, record, scalar
 from .elementwise import check_limited
@@ -138,17 +138,29 @@ def _moments(name, input, dim, correction, keepdim, root=False):
     # (torch's CPU kernel accumulates float32 in float64, half precision in float32)
     x = data.astype(_WIDER.get(data.dtype) or _accumulate_dtype(data.dtype), copy=False)
     count = _count(data, dims)
+    if count - correction <= 0:
+        _warn.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                   f"less than the reduction factor (input numel divided by output "
+                   f"numel).", UserWarning, stacklevel=4)
+    # (torch's own order where it is cheap to follow: NOTE [ torch's variance order ])
+    mean, var = None, None
+    if name in ("std", "var") and data.size == count:
+        var = _variance_order.one_element_variance(data, correction)
+        if var is not None:
+            var = np.asarray(var).reshape((1,) * data.ndim if keepdim else
+                                          () if dims is None else
+                                          [n for a, n in enumerate(data.shape) if a not in dims])
+            mean = var                      # (std and var return no mean)
+    if var is None:
+        var, mean = _variance_order.welford(data, dims, correction, keepdim) or (None, None)
     with np.errstate(all="ignore"):
-        mean = x.mean(axis=axis, keepdims=True) if x.size else xp.full(
-            xp.sum(x, axis=axis, keepdims=True).shape, xp.nan, x.dtype)
-        dev = x - mean
-        sq = dev.real ** 2 + dev.imag ** 2 if x.dtype.kind == "c" else dev * dev
-        dof = max(count - correction, 0)
-        if dof <= 0:
-            _warn.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
-                       f"less than the reduction factor (input numel divided by output "
-                       f"numel).", UserWarning, stacklevel=4)
-        var = xp.asarray(sq.sum(axis=axis, keepdims=keepdim)) / x.real.dtype.type(dof)
+        if var is None:
+            mean = x.mean(axis=axis, keepdims=True) if x.size else xp.full(
+                xp.sum(x, axis=axis, keepdims=True).shape, xp.nan, x.dtype)
+            dev = x - mean
+            sq = dev.real ** 2 + dev.imag ** 2 if x.dtype.kind == "c" else dev * dev
+            dof = max(count - correction, 0)
+            var = xp.asarray(sq.sum(axis=axis, keepdims=keepdim)) / x.real.dtype.type(dof)
         if root:
             var = xp.sqrt(var)
     if not keepdim:

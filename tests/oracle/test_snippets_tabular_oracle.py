@@ -1,0 +1,715 @@
+"""Tabular-data and time-series programs as people write them (feature scaling, NumPy and
+list inputs, categorical embeddings, splits and samplers, class weights, metrics written with
+tensor ops, early stopping, LR schedules, windows with unfold, LSTM/GRU/Conv1d forecasters,
+NaN-aware statistics, bucketing) and their usual mistakes, run under real torch and under
+ember (`import ember as torch`): what they print must be identical. Values after a matmul or
+an RNN print with 4 decimals (OpenBLAS and MKL add in other orders).
+"""
+import pytest
+
+pytest.importorskip("torch")
+
+from differential import one_torch_thread, snippet_tests  # noqa: E402,F401
+
+pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
+
+PRELUDE = "import math\nnn = torch.nn; F = torch.nn.functional\n"
+
+PROGRAMS = {
+    'bits1': PRELUDE + r'''
+torch.manual_seed(0)
+torch.set_printoptions(precision=10)
+for shape in [(1000,), (37, 13), (128, 7), (5, 1001), (3, 4, 50)]:
+    x = torch.randn(*shape) * 3 + 1
+    print(shape)
+    print(x.std().item(), x.var().item(), x.mean().item(), x.std(unbiased=False).item())
+    print(x.std(0).flatten()[:4].tolist(), x.var(-1).flatten()[:4].tolist(), x.mean(0).flatten()[:4].tolist())
+    print(torch.std_mean(x, 0)[0].flatten()[:3].tolist(), torch.var_mean(x, -1, correction=0)[0].flatten()[:3].tolist())
+    print(x.cumsum(0).flatten()[-4:].tolist(), x.cumsum(-1).flatten()[-3:].tolist())
+    print(x.nanmean().item(), x.nansum().item(), x.nansum(0).flatten()[:3].tolist(), x.nanmean(-1).flatten()[:3].tolist())
+    print(x.quantile(0.37).item(), x.median().item(), x.flatten().quantile(torch.tensor([0.1, 0.9])).tolist())
+    print(x.norm().item(), x.abs().sum().item(), x.pow(2).sum().item(), (x * x).mean(0).flatten()[:3].tolist())
+    print(x.logsumexp(-1).flatten()[:3].tolist(), x.softmax(-1).flatten()[:3].tolist(), x.prod().item())
+    print(x.double().std().item(), x.double().cumsum(0).flatten()[-2:].tolist())
+    print(((x - x.mean(0)) / x.std(0)).flatten()[:4].tolist())
+    mn, mx = x.min(0).values, x.max(0).values; print(((x - mn) / (mx - mn)).flatten()[:4].tolist())
+torch.set_printoptions(profile='default')
+''',
+    'bits2': PRELUDE + r'''
+torch.manual_seed(0)
+for shape in [(1000,), (37, 13), (128, 7), (5, 801), (3, 4, 50), (200, 3)]:
+    x = (torch.randn(*shape) * 3 + 1).double()
+    print(shape, x.std().item(), x.var(correction=0).item(), x.mean().item())
+    print(x.std(0).flatten()[:4].tolist(), x.var(-1).flatten()[:4].tolist())
+    print(torch.std_mean(x, 0)[0].flatten()[:3].tolist(), torch.var_mean(x)[0].item(), torch.std_mean(x, 0)[1].flatten()[:3].tolist())
+    print(x.float().std(0).flatten()[:4].tolist(), torch.var_mean(x.float(), -1, correction=0)[0].flatten()[:3].tolist(), torch.var_mean(x.float())[0].item())
+''',
+    'bucket1': PRELUDE + r'''
+torch.manual_seed(0)
+v = torch.tensor([0.1, 2.5, 3.0, 7.2, 10.0, -1.0]); b = torch.tensor([0., 1., 3., 5., 10.])
+print(torch.bucketize(v, b), torch.bucketize(v, b, right=True), torch.bucketize(v, b, out_int32=True))
+print(torch.searchsorted(b, v), torch.searchsorted(b, v, right=True), torch.searchsorted(b, v, side='right'))
+print(torch.searchsorted(b, 3.0), torch.bucketize(3.0, b) if False else torch.bucketize(torch.tensor(3.0), b))
+print(torch.searchsorted(torch.tensor([[1, 3, 5], [2, 4, 6]]), torch.tensor([[3], [5]])))
+s = torch.tensor([5., 1., 3.]); print(torch.searchsorted(s, torch.tensor([2.]), sorter=torch.argsort(s)))
+try:
+    torch.searchsorted(b, v, side='left', right=True)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.bucketize(v, b.view(1, -1))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.searchsorted(b.long(), v)
+except Exception as e:
+    print(type(e).__name__, e)
+x = torch.randn(100)
+print(torch.histc(x, bins=5, min=-2, max=2), torch.histc(x, bins=4), torch.histc(torch.tensor([1., 2, 1]), bins=4, min=0, max=3))
+h = torch.histogram(x, bins=5); print(h.hist, h.bin_edges, h)
+print(torch.histogram(x, bins=torch.tensor([-3., 0., 3.])), torch.histogram(x, 3, range=(-1., 1.), density=True))
+try:
+    torch.histc(torch.arange(5), bins=3)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.histc(x, bins=3, min=2, max=1)
+except Exception as e:
+    print(type(e).__name__, e)
+edges = torch.quantile(x, torch.linspace(0, 1, 5)); print(edges, torch.bucketize(x, edges[1:-1])[:10], torch.bucketize(x, edges[1:-1]).bincount())
+print(torch.histc(x.double(), 3).dtype, torch.bincount(torch.tensor([0, 2, 2]), weights=torch.tensor([0.5, 1., 1.5])), torch.bincount(torch.tensor([], dtype=torch.long)))
+try:
+    torch.bincount(torch.tensor([-1, 2]))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.bincount(torch.tensor([1., 2]))
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'collate1': PRELUDE + r'''
+class DS(torch.utils.data.Dataset):
+    def __init__(s): s.X = np.random.RandomState(0).rand(6, 3); s.y = [0, 1, 0, 1, 1, 0]
+    def __len__(s): return len(s.X)
+    def __getitem__(s, i): return s.X[i], s.y[i]
+dl = torch.utils.data.DataLoader(DS(), batch_size=4)
+for xb, yb in dl: print(xb.dtype, yb.dtype, xb.shape, yb)
+class DS2(DS):
+    def __getitem__(s, i): return {"num": torch.tensor(s.X[i], dtype=torch.float32), "cat": torch.tensor([i % 3, i % 2]), "y": float(s.y[i]), "id": f"r{i}"}
+for b in torch.utils.data.DataLoader(DS2(), batch_size=3): print({k: (v.dtype, tuple(v.shape)) if hasattr(v, 'dtype') else v for k, v in b.items()}); print(b['y'])
+class DS3(DS):
+    def __getitem__(s, i): return s.X[i].astype(np.float32), np.int64(s.y[i]), np.float32(0.5)
+for b in torch.utils.data.DataLoader(DS3(), batch_size=3): print([t.dtype for t in b], b[1], b[2])
+l = [(torch.randn(2), 1), (torch.randn(2), 0)]; print(next(iter(torch.utils.data.DataLoader(l, batch_size=2)))[1])
+print(torch.utils.data.default_collate([1.5, 2.5]), torch.utils.data.default_collate([True, False]), torch.utils.data.default_collate([np.array(1.), np.array(2.)]))
+print(torch.utils.data.default_collate([[1, 2], [3, 4]]))
+try:
+    torch.utils.data.default_collate([torch.zeros(2), torch.zeros(3)])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.utils.data.default_collate([np.array(["a"]), np.array(["b"])])
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.utils.data.default_collate([{"a": 1}, {"a": 2}]), torch.utils.data.default_convert(np.zeros(2)))
+''',
+    'conv1': PRELUDE + r'''
+torch.manual_seed(0)
+class TCN(nn.Module):
+    def __init__(s):
+        super().__init__(); s.c1 = nn.Conv1d(3, 8, 3, padding=2, dilation=1); s.c2 = nn.Conv1d(8, 8, 3, padding=4, dilation=2); s.head = nn.Linear(8, 1)
+    def forward(s, x):
+        x = x.transpose(1, 2); L = x.shape[-1]
+        h = F.relu(s.c1(x)[..., :L]); h = F.relu(s.c2(h)[..., :L])
+        return s.head(h[:, :, -1])
+m = TCN(); x = torch.randn(4, 12, 3); y = m(x); print(y.shape, y.detach().flatten().numpy().round(4))
+c = nn.Conv1d(1, 2, 3, padding='same'); print(c(torch.randn(2, 1, 7)).shape)
+c = nn.Conv1d(1, 2, 4, padding='same', dilation=2); print(c(torch.randn(2, 1, 7)).shape)
+try:
+    nn.Conv1d(1, 2, 3, padding='same', stride=2)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    nn.Conv1d(1, 2, 3)(torch.randn(2, 1, 2))
+except Exception as e:
+    print(type(e).__name__, e)
+print(nn.Conv1d(2, 4, 3, groups=2)(torch.randn(1, 2, 5)).shape, nn.Conv1d(2, 4, 3, padding=1, padding_mode='replicate')(torch.randn(1, 2, 5)).shape)
+print(nn.Conv1d(2, 4, 3, padding=1, padding_mode='circular')(torch.randn(1, 2, 5)).shape)
+print(F.pad(torch.arange(5.).view(1, 1, 5), (2, 0)), F.pad(torch.arange(5.).view(1, 1, 5), (2, 0), mode='replicate'))
+print(nn.AdaptiveAvgPool1d(1)(torch.randn(2, 3, 7)).shape, nn.MaxPool1d(2)(torch.arange(7.).view(1, 1, 7)))
+print(nn.Conv1d(3, 2, 1)(torch.randn(3, 5)).shape)
+print(m)
+''',
+    'cw1': PRELUDE + r'''
+torch.manual_seed(0)
+y = torch.tensor([0, 0, 0, 0, 0, 0, 1, 1, 2, 0])
+counts = torch.bincount(y, minlength=3); print(counts)
+w = counts.sum() / (len(counts) * counts.float()); print(w)
+logits = torch.randn(10, 3, requires_grad=True)
+crit = nn.CrossEntropyLoss(weight=w); l = crit(logits, y); l.backward(); print(l, logits.grad[0])
+print(F.cross_entropy(logits, y, weight=w, reduction='none'))
+print(F.cross_entropy(logits, y, weight=w, label_smoothing=0.1))
+try:
+    F.cross_entropy(logits, y, weight=w.double())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    nn.CrossEntropyLoss(weight=torch.ones(2))(logits, y)
+except Exception as e:
+    print(type(e).__name__, e)
+yb = torch.tensor([0., 1., 0., 0., 1.]); z = torch.randn(5)
+pw = (yb == 0).sum() / (yb == 1).sum(); print(pw, pw.dtype)
+print(nn.BCEWithLogitsLoss(pos_weight=pw)(z, yb))
+print(nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0]))(z, yb))
+print(F.binary_cross_entropy_with_logits(z.unsqueeze(1).expand(5, 3), torch.rand(5, 3), pos_weight=torch.tensor([1., 2., 3.])))
+print(F.binary_cross_entropy_with_logits(z, yb, weight=torch.rand(5), reduction='sum'))
+try:
+    nn.BCEWithLogitsLoss()(z.unsqueeze(1), yb)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    nn.BCELoss()(torch.sigmoid(z).unsqueeze(1), yb)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    nn.BCEWithLogitsLoss()(z, yb.long())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    nn.BCELoss()(torch.sigmoid(z), yb.long())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    nn.BCELoss()(z, yb)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.cross_entropy(logits, y.float())
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    F.cross_entropy(logits, y.int())
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'emb1': PRELUDE + r'''
+torch.manual_seed(0)
+cards = [5, 3, 7]
+embs = nn.ModuleList([nn.Embedding(c, min(50, (c + 1) // 2)) for c in cards])
+x_cat = torch.stack([torch.randint(0, c, (6,)) for c in cards], dim=1)
+x_num = torch.randn(6, 2)
+print(x_cat, x_cat.dtype)
+e = [emb(x_cat[:, i]) for i, emb in enumerate(embs)]
+print([t.shape for t in e])
+h = torch.cat(e + [x_num], dim=1); print(h.shape, h[0])
+head = nn.Sequential(nn.Linear(h.shape[1], 8), nn.ReLU(), nn.BatchNorm1d(8), nn.Dropout(0.1), nn.Linear(8, 1))
+out = head(h); print(out.shape, out.squeeze(-1))
+loss = F.mse_loss(out.squeeze(-1), torch.randn(6)); loss.backward(); print(loss)
+print(embs[0].weight.grad)
+emb = nn.Embedding(10, 3, padding_idx=0); print(emb.weight[0]); print(emb(torch.tensor([[0, 2], [4, 0]])))
+try:
+    embs[0](torch.tensor([5]))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    embs[0](torch.tensor([1.0]))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    embs[0](torch.tensor([-1]))
+except Exception as e:
+    print(type(e).__name__, e)
+print(embs[0](torch.tensor([1], dtype=torch.int32)).dtype)
+eb = nn.EmbeddingBag(10, 3, mode='mean'); print(eb(torch.tensor([1, 2, 4, 5, 4, 3]), torch.tensor([0, 3])))
+print(nn.Embedding.from_pretrained(torch.eye(3))(torch.tensor([2, 0])))
+''',
+    'es1': PRELUDE + r'''
+import copy
+torch.manual_seed(0)
+X = torch.randn(64, 5); w = torch.randn(5, 1); y = X @ w + 0.1 * torch.randn(64, 1)
+Xtr, Xva, ytr, yva = X[:48], X[48:], y[:48], y[48:]
+m = nn.Sequential(nn.Linear(5, 16), nn.ReLU(), nn.Linear(16, 1))
+opt = torch.optim.Adam(m.parameters(), lr=0.05)
+best, best_state, patience, bad = float('inf'), None, 3, 0
+ds = torch.utils.data.TensorDataset(Xtr, ytr)
+dl = torch.utils.data.DataLoader(ds, batch_size=16, shuffle=True)
+for ep in range(30):
+    m.train()
+    for xb, yb in dl:
+        opt.zero_grad(); loss = F.mse_loss(m(xb), yb); loss.backward(); opt.step()
+    m.eval()
+    with torch.no_grad():
+        vl = F.mse_loss(m(Xva), yva).item()
+    print(ep, f"{vl:.4f}")
+    if vl < best - 1e-4:
+        best, bad = vl, 0; best_state = copy.deepcopy(m.state_dict())
+    else:
+        bad += 1
+        if bad >= patience: print("stop", ep); break
+print(m.load_state_dict(best_state))
+print(list(best_state.keys()), type(best_state).__name__)
+print(best_state['0.bias'].requires_grad, best_state['0.bias'].grad_fn, best_state['2.bias'])
+sd = m.state_dict(); print(sd['2.bias'] is m[2].bias, sd['2.bias'].data_ptr() == m[2].bias.data_ptr())
+sd2 = {k: v.clone() for k, v in m.state_dict().items()}; print(all(torch.equal(sd2[k], v) for k, v in m.state_dict().items()))
+r = m.load_state_dict({k: v for k, v in best_state.items() if k != '2.bias'}, strict=False); print(r, r.missing_keys)
+try:
+    m.load_state_dict({k: v for k, v in best_state.items() if k != '2.bias'})
+except Exception as e:
+    print(type(e).__name__, e)
+bad_sd = dict(best_state); bad_sd['2.weight'] = torch.zeros(2, 16)
+try:
+    m.load_state_dict(bad_sd)
+except Exception as e:
+    print(type(e).__name__, e)
+bad_sd = dict(best_state); bad_sd['extra'] = torch.zeros(1)
+try:
+    m.load_state_dict(bad_sd)
+except Exception as e:
+    print(type(e).__name__, e)
+m2 = copy.deepcopy(m); print(m2[0].weight is m[0].weight, torch.equal(m2[0].weight, m[0].weight), m2[0].weight.requires_grad)
+osd = copy.deepcopy(opt.state_dict()); print(osd['param_groups'], list(osd['state'][0].keys()), osd['state'][0]['step'])
+''',
+    'metrics1': PRELUDE + r'''
+torch.manual_seed(0)
+y = torch.randint(0, 3, (20,)); logits = torch.randn(20, 3)
+pred = logits.argmax(1); print(pred)
+acc = (pred == y).float().mean(); print(acc, acc.item(), (pred == y).sum().item() / len(y))
+print((pred == y).sum(), (pred == y).sum().dtype, (pred == y).double().mean())
+cm = torch.bincount(y * 3 + pred, minlength=9).reshape(3, 3); print(cm)
+tp = cm.diag(); prec = tp / cm.sum(0); rec = tp / cm.sum(1); f1 = 2 * prec * rec / (prec + rec)
+print(prec, rec, f1, f1.mean(), torch.nan_to_num(f1).mean())
+cm2 = torch.zeros(3, 3, dtype=torch.long); cm2.index_put_((y, pred), torch.ones(20, dtype=torch.long), accumulate=True); print(torch.equal(cm, cm2))
+cm3 = torch.zeros(3, 3); 
+for t, p in zip(y, pred): cm3[t, p] += 1
+print(cm3)
+yb = torch.tensor([0, 0, 1, 1, 0, 1, 1, 0]); s = torch.tensor([0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.6, 0.7])
+o = torch.argsort(s, descending=True); ys = yb[o]
+tps = torch.cumsum(ys, 0); fps = torch.cumsum(1 - ys, 0); print(tps, fps, tps.dtype)
+tpr = tps / ys.sum(); fpr = fps / (1 - ys).sum()
+tpr = torch.cat([torch.zeros(1), tpr]); fpr = torch.cat([torch.zeros(1), fpr]); print(tpr, fpr)
+auc = torch.trapz(tpr, fpr); print(auc, torch.trapezoid(tpr, fpr))
+print(((tpr[1:] + tpr[:-1]) / 2 * fpr.diff()).sum())
+r = s.argsort().argsort() + 1; npos = yb.sum(); print(r, (r[yb == 1].sum() - npos * (npos + 1) / 2) / (npos * (len(yb) - npos)))
+p = (s > 0.5).long(); tp = ((p == 1) & (yb == 1)).sum(); fp = ((p == 1) & (yb == 0)).sum(); fn = ((p == 0) & (yb == 1)).sum()
+print(tp, fp, fn, tp / (tp + fp), tp.float() / (tp + fn), tp // 2, tp / 0)
+print(torch.tensor(0) / torch.tensor(0), torch.tensor(0.) / 0)
+print(torch.sigmoid(torch.tensor([-2., 0., 3.])).round(), (torch.sigmoid(torch.tensor([-2., 0., 3.])) > 0.5).int())
+print(torch.topk(logits, 2, dim=1).indices[:3], (torch.topk(logits, 2).indices == y[:, None]).any(1).float().mean())
+print(F.one_hot(y, 3)[:4], F.one_hot(y)[:2].dtype)
+print(torch.unique(y, return_counts=True), torch.unique(pred, sorted=True, return_inverse=True))
+print(y.float().mean(), torch.mode(y), y.bincount().argmax())
+''',
+    'mistakes1': PRELUDE + r'''
+torch.manual_seed(0)
+lin = nn.Linear(3, 1)
+x = torch.tensor(np.random.RandomState(0).rand(4, 3))
+def t(f):
+    try:
+        r = f(); print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, e)
+t(lambda: lin(x))
+t(lambda: lin(x.half()))
+t(lambda: nn.MSELoss()(lin(x.float()), torch.tensor([1, 2, 3, 4]).view(4, 1)))
+t(lambda: nn.MSELoss()(lin(x.float()), torch.tensor([1., 2, 3, 4])))
+t(lambda: F.mse_loss(lin(x.float()).squeeze(), torch.tensor([1., 2, 3, 4]).double()))
+t(lambda: F.l1_loss(lin(x.float()), torch.tensor([1, 2, 3, 4]).view(4, 1)))
+t(lambda: F.smooth_l1_loss(lin(x.float()), torch.tensor([1, 2, 3, 4]).view(4, 1)))
+t(lambda: F.huber_loss(lin(x.float()), torch.ones(4, 1, dtype=torch.float64)))
+t(lambda: torch.arange(5.).unfold(0, 6, 1))
+t(lambda: torch.arange(5.).unfold(0, 2, 0))
+t(lambda: torch.arange(5.).unfold(1, 2, 1))
+t(lambda: torch.arange(5.).unfold(0, 5, 1))
+t(lambda: torch.arange(5.).unfold(0, 0, 1))
+t(lambda: nn.Linear(3, 1)(torch.randn(4, 4)))
+t(lambda: nn.Linear(3, 1)(torch.arange(3)))
+t(lambda: nn.Linear(3, 1)(torch.randn(3)).shape)
+t(lambda: nn.LSTM(3, 4)(torch.randn(2, 5, 3).double()))
+t(lambda: nn.LSTM(3, 4, batch_first=True)(torch.randn(2, 5, 4)))
+t(lambda: nn.Conv1d(3, 4, 2)(torch.randn(2, 5, 3)))
+t(lambda: nn.Conv1d(3, 4, 2)(torch.randn(2, 3, 5).double()))
+t(lambda: nn.BatchNorm1d(3)(torch.randn(1, 3)))
+t(lambda: nn.CrossEntropyLoss()(torch.randn(4, 3), torch.tensor([[0], [1], [2], [0]])))
+t(lambda: nn.CrossEntropyLoss()(torch.randn(4, 3), torch.tensor([0, 1, 3, 0])))
+t(lambda: nn.NLLLoss()(torch.randn(4, 3), torch.tensor([0, 1, 2])))
+t(lambda: torch.randn(4, 3) @ torch.randn(4, 3))
+t(lambda: torch.randn(4, 3).double() @ torch.randn(3, 2))
+t(lambda: torch.cat([torch.randn(2, 3), torch.randn(2, 3).double()], 1).dtype)
+t(lambda: torch.cat([torch.randn(2, 3), torch.randn(3, 3)], 1))
+t(lambda: torch.cat([torch.randn(2, 3), torch.randint(0, 3, (2, 2))], 1).dtype)
+''',
+    'mistakes2': PRELUDE + r'''
+torch.manual_seed(0)
+def t(f):
+    try:
+        r = f(); print("ok", r if not isinstance(r, torch.Tensor) else (r.dtype, tuple(r.shape)))
+    except Exception as e:
+        print(type(e).__name__, e)
+xd = torch.randn(4, 3, dtype=torch.float64)
+t(lambda: nn.BatchNorm1d(3)(xd))
+t(lambda: nn.LayerNorm(3)(xd))
+t(lambda: nn.GroupNorm(1, 3)(xd.unsqueeze(-1)))
+t(lambda: nn.Embedding(5, 3)(torch.tensor([1.5])))
+t(lambda: nn.GRU(3, 2)(xd))
+t(lambda: nn.RNN(3, 2)(xd.unsqueeze(1)))
+t(lambda: nn.LSTMCell(3, 2)(xd))
+t(lambda: nn.GRUCell(3, 2)(xd))
+t(lambda: nn.Linear(3, 2)(torch.randint(0, 5, (4, 3))))
+t(lambda: nn.Linear(3, 2)(torch.randint(0, 5, (4, 3)).int()))
+t(lambda: nn.Linear(3, 2)(torch.ones(4, 3, dtype=torch.bool)))
+t(lambda: nn.Linear(3, 2).double()(torch.randn(4, 3)))
+t(lambda: nn.Bilinear(3, 3, 2)(xd, xd))
+t(lambda: nn.PReLU()(xd))
+t(lambda: F.linear(xd, torch.randn(2, 3)))
+t(lambda: F.linear(torch.randn(4, 3), torch.randn(2, 3), torch.randn(2).double()))
+t(lambda: torch.mm(xd, torch.randn(3, 2)))
+t(lambda: torch.bmm(xd.unsqueeze(0), torch.randn(1, 3, 2)))
+t(lambda: torch.matmul(torch.randint(0, 3, (2, 3)), torch.randn(3, 2)))
+t(lambda: torch.addmm(torch.randn(2), xd, torch.randn(3, 2).double()))
+t(lambda: nn.Conv1d(3, 2, 1)(torch.randint(0, 3, (1, 3, 4))))
+t(lambda: nn.MSELoss()(torch.randn(4, 1), torch.randn(4)))
+t(lambda: nn.MSELoss()(torch.randn(4), torch.randn(4, 1)))
+t(lambda: nn.L1Loss()(torch.randn(4, 2), torch.randn(4, 3)))
+t(lambda: nn.MSELoss()(torch.randn(4, 1), torch.randint(0, 3, (4, 1))))
+t(lambda: nn.MSELoss()(torch.randint(0, 3, (4, 1)), torch.randint(0, 3, (4, 1))))
+t(lambda: nn.MSELoss()(torch.randint(0, 3, (4, 1)).float(), torch.randint(0, 3, (4, 1)).double()))
+t(lambda: nn.BCEWithLogitsLoss()(torch.randn(4, 1), torch.randint(0, 2, (4,)).float()))
+t(lambda: nn.BCEWithLogitsLoss()(torch.randn(4), torch.randint(0, 2, (4, 1)).float()))
+t(lambda: nn.BCELoss()(torch.rand(4, 1), torch.randint(0, 2, (4,)).float()))
+t(lambda: nn.BCELoss()(torch.rand(4, 1).double(), torch.randint(0, 2, (4, 1)).float()))
+t(lambda: nn.BCEWithLogitsLoss()(torch.rand(4, 1).double(), torch.randint(0, 2, (4, 1)).float()))
+t(lambda: nn.BCELoss()(torch.tensor([1.5]), torch.tensor([1.])))
+t(lambda: nn.BCELoss()(torch.tensor([0.5]), torch.tensor([2.])))
+t(lambda: nn.BCELoss()(torch.tensor([0.5]), torch.tensor([1])))
+t(lambda: nn.CrossEntropyLoss()(torch.randn(4, 3).double(), torch.tensor([0, 1, 2, 0])))
+t(lambda: nn.CrossEntropyLoss()(torch.randn(4, 1), torch.tensor([0., 1, 1, 0])))
+t(lambda: nn.CrossEntropyLoss()(torch.randn(4, 2), torch.tensor([0., 1, 1, 0])))
+t(lambda: nn.CrossEntropyLoss()(torch.randn(4, 2), torch.tensor([[0., 1], [1, 0], [1, 0], [0, 1]]).double()))
+t(lambda: nn.CrossEntropyLoss()(torch.randn(4), torch.tensor(1)))
+t(lambda: nn.NLLLoss()(torch.randn(4, 3), torch.tensor([0, 1, 2, 0]).float()))
+t(lambda: nn.HuberLoss(delta=-1)(torch.randn(4), torch.randn(4)))
+t(lambda: nn.SmoothL1Loss(beta=-1)(torch.randn(4), torch.randn(4)))
+t(lambda: nn.PoissonNLLLoss()(torch.randn(4), torch.randint(0, 3, (4,))))
+t(lambda: nn.GaussianNLLLoss()(torch.randn(4, 1), torch.randn(4, 1), torch.rand(4, 1)))
+t(lambda: nn.GaussianNLLLoss()(torch.randn(4, 1), torch.randn(4, 1), -torch.rand(4, 1)))
+t(lambda: nn.GaussianNLLLoss()(torch.randn(4, 2), torch.randn(4, 2), torch.rand(4, 3)))
+t(lambda: nn.GaussianNLLLoss()(torch.randn(4, 2), torch.randn(4, 2), torch.rand(4)))
+''',
+    'nan1': PRELUDE + r'''
+x = torch.tensor([[1., float('nan'), 3.], [4., 5., float('nan')], [float('nan')] * 3])
+print(torch.nanmean(x), x.nanmean(0), x.nanmean(1), x.nansum(1), torch.nansum(x), x.nanmedian(), x.nanmedian(0))
+print(torch.isnan(x).sum(0), torch.isnan(x).any(1), (~torch.isnan(x)).float().mean(0))
+print(torch.nan_to_num(x), torch.nan_to_num(x, nan=-1.0), torch.nan_to_num(torch.tensor([float('inf'), -float('inf'), float('nan')])))
+print(torch.nan_to_num(torch.tensor([float('inf')]), posinf=1e3), torch.nan_to_num(torch.tensor([1, 2])))
+col_mean = x.nanmean(0); filled = torch.where(torch.isnan(x), col_mean.expand_as(x), x); print(filled)
+m = torch.isnan(x); x2 = x.clone(); x2[m] = 0.; print(x2)
+x3 = x.clone(); x3[torch.isnan(x3)] = torch.take(col_mean, torch.nonzero(torch.isnan(x3))[:, 1]); print(x3)
+print(x.masked_fill(m, 0).sum(0) / (~m).sum(0))
+print(torch.quantile(torch.arange(10.), 0.25), torch.quantile(torch.arange(10.), torch.tensor([0.1, 0.5, 0.9])))
+q = torch.randn(20, 3, generator=torch.Generator().manual_seed(0))
+print(torch.quantile(q, 0.5, dim=0), torch.quantile(q, torch.tensor([0.25, 0.75]), dim=0, keepdim=True).shape)
+for it in ['linear', 'lower', 'higher', 'midpoint', 'nearest']: print(it, torch.quantile(torch.arange(10.), 0.33, interpolation=it))
+print(torch.nanquantile(x, 0.5, dim=1), torch.quantile(x, 0.5, dim=1), x.nanquantile(0.3))
+try:
+    torch.quantile(torch.arange(10), 0.5)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.quantile(torch.arange(10.), 1.5)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.quantile(torch.arange(10.), torch.tensor([0.5], dtype=torch.float64))
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.quantile(torch.arange(10.).double(), 0.5).dtype, q.median(0), q.median())
+iqr = q.quantile(0.75, 0) - q.quantile(0.25, 0); print(iqr, ((q - q.median(0).values) / iqr)[:2])
+print(torch.nanmean(torch.tensor([float('nan')])), torch.tensor([]).mean(), torch.tensor([]).sum(), torch.nansum(torch.tensor([float('nan')])))
+try:
+    torch.nanmean(torch.tensor([1, 2]))
+except Exception as e:
+    print(type(e).__name__, e)
+print(x.nan_to_num().max(), torch.max(x), torch.min(x, 1), x.amax(1), x.argmax(), torch.fmax(x, torch.zeros(3)))
+print(x.sum(), x.mean(1), torch.isnan(x).nonzero(), torch.isnan(x).nonzero(as_tuple=True))
+''',
+    'np1': PRELUDE + r'''
+a = np.random.RandomState(0).rand(4, 3)
+t = torch.tensor(a); print(t.dtype, t.float().dtype, t)
+t2 = torch.from_numpy(a).float(); print(t2)
+print(torch.as_tensor(a, dtype=torch.float32))
+rows = [[1, 2.5, 3], [4, 5, 6]]; print(torch.tensor(rows), torch.tensor(rows).dtype)
+print(torch.tensor([[1, 2], [3, 4]]).dtype, torch.tensor([True, False]).dtype)
+print(torch.tensor(np.array([1, 2, 3])).dtype, torch.tensor(np.array([1, 2, 3], dtype=np.int32)))
+print(torch.tensor(np.array([1.5], dtype=np.float32)))
+print(torch.tensor([np.float64(1.5), np.float64(2.0)]).dtype)
+print(torch.tensor(np.float32(3.0)), torch.tensor(np.int64(3)))
+print(torch.tensor([np.float32(1.0), 2]).dtype)
+print(torch.tensor(np.array([[1, 2], [3, 4]], dtype=np.uint8)))
+print(torch.tensor(np.array([1., np.nan, 3.])))
+try:
+    torch.tensor(np.array(["a", "b"]))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.tensor(np.array([1, "b"], dtype=object))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    torch.tensor([[1, 2], [3]])
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch.tensor([[1, 2], [3, 4]], dtype=torch.float32).numpy().dtype)
+print(torch.tensor(np.array([1, 2, 3])[::2]))
+print(torch.from_numpy(np.arange(6.).reshape(2, 3).T).stride())
+b = np.zeros((2, 2), dtype=np.float16); print(torch.from_numpy(b))
+print(torch.tensor(np.array(5.0)).shape, torch.tensor(np.array(5.0)).dtype)
+print(torch.stack([torch.tensor(r) for r in np.eye(2)]))
+print(torch.tensor([1.0, 2]) .double().numpy().tolist())
+''',
+    'np2': PRELUDE + r'''
+def t(f):
+    try:
+        r = f(); print("ok", r, getattr(r, 'dtype', None))
+    except Exception as e:
+        print(type(e).__name__, e)
+rs = np.random.RandomState(0)
+rows = [rs.rand(3) for _ in range(3)]
+t(lambda: torch.tensor(rows))
+t(lambda: torch.tensor(np.array(rows)))
+t(lambda: torch.tensor([torch.tensor(1.5), torch.tensor(2.5)]))
+t(lambda: torch.tensor([torch.tensor([1., 2.]), torch.tensor([3., 4.])]))
+t(lambda: torch.tensor(torch.ones(2)))
+t(lambda: torch.Tensor(rs.rand(2)))
+t(lambda: torch.FloatTensor(rs.rand(2)))
+t(lambda: torch.LongTensor([1, 2]))
+t(lambda: torch.tensor([1, None]))
+t(lambda: torch.tensor([1, 2.5, True]))
+t(lambda: torch.tensor([True, 2]))
+t(lambda: torch.tensor(np.array([True, False])))
+t(lambda: torch.tensor(np.array([1 + 2j])))
+t(lambda: torch.tensor(np.array([1, 2], dtype=np.uint16)))
+t(lambda: torch.tensor(np.array([1, 2], dtype=np.uint32)))
+t(lambda: torch.tensor(np.array([1, 2], dtype='>f4')))
+t(lambda: torch.from_numpy(np.array([1, 2], dtype='>f4')))
+t(lambda: torch.tensor(np.array(['2020-01-01'], dtype='datetime64[D]')))
+a = np.arange(4.); a.flags.writeable = False
+t(lambda: torch.from_numpy(a))
+t(lambda: torch.as_tensor(a))
+t(lambda: torch.tensor(a))
+t(lambda: torch.tensor([[1, 2], [3, 4]], dtype=torch.float32).numpy())
+t(lambda: torch.tensor(np.array([[1, 2]], dtype=object).astype(float)))
+t(lambda: torch.tensor(np.array([1.5, 2.5], dtype=object)))
+t(lambda: torch.tensor([np.nan, 1]))
+t(lambda: torch.tensor([[1, 2], [3, 4.0]]).long())
+t(lambda: torch.tensor([1.7, -1.7]).long())
+t(lambda: torch.tensor([1.7, -1.7]).int())
+t(lambda: torch.tensor([300.]).to(torch.uint8))
+t(lambda: torch.tensor([float('nan')]).long())
+t(lambda: torch.tensor(2 ** 63))
+t(lambda: torch.tensor([2 ** 62, 1.0]))
+t(lambda: torch.tensor(3.0, dtype=torch.long))
+t(lambda: torch.tensor([1.5], dtype=torch.long))
+t(lambda: torch.tensor(np.float64(2.5), dtype=torch.long))
+t(lambda: torch.tensor(rs.rand(2, 2), dtype=torch.int32))
+t(lambda: torch.tensor(range(4)))
+t(lambda: torch.tensor(map(float, [1, 2])))
+t(lambda: torch.tensor((1, 2.)))
+t(lambda: torch.tensor({1, 2}))
+t(lambda: torch.tensor({'a': 1}))
+t(lambda: torch.tensor("abc"))
+t(lambda: torch.tensor([]))
+t(lambda: torch.tensor([[]]).shape)
+t(lambda: torch.tensor(np.empty((0, 3))).shape)
+t(lambda: torch.as_tensor([1, 2], dtype=torch.float32))
+t(lambda: torch.as_tensor(np.array([1, 2])).dtype)
+t(lambda: torch.as_tensor(rows))
+t(lambda: torch.stack([torch.from_numpy(r) for r in rows]).float())
+t(lambda: torch.from_numpy(rs.rand(2, 3)[:, ::2]).is_contiguous())
+t(lambda: torch.from_numpy(np.array([1, 2])[::-1]))
+t(lambda: torch.tensor(np.array([1, 2])[::-1]))
+t(lambda: torch.from_numpy([1, 2]))
+t(lambda: torch.tensor(np.ma.array([1, 2], mask=[0, 1])))
+t(lambda: torch.tensor(np.matrix([[1, 2]])))
+''',
+    'print1': PRELUDE + r'''
+torch.manual_seed(0)
+X = torch.randn(20, 6) * torch.tensor([1., 1000., 0.001, 1e6, 1e-6, 1.])
+print(X); print(X.double()[:3]); print(X[:, 3]); print(X[:, 4])
+print(torch.tensor([1e10, 1.0]), torch.tensor([123456.789]), torch.tensor([0.1, 1e-5]), torch.tensor([1., 2.], dtype=torch.float64))
+print(torch.tensor([1234567, 2], dtype=torch.int64), torch.tensor(list(range(1200))))
+print(torch.arange(12.).reshape(3, 4).double() / 7)
+print(torch.randn(3, 200)[:, :3]); print(torch.randn(1001))
+with np.printoptions(precision=2): print(torch.tensor([1.23456]))
+torch.set_printoptions(precision=2); print(X[:2]); torch.set_printoptions(sci_mode=False); print(X[:2]); torch.set_printoptions(profile='default'); print(X[:2])
+torch.set_printoptions(precision=4, sci_mode=None)
+print(f"{torch.tensor(3.14159):.2f}", "{:.3f}".format(torch.tensor([2.5]).sum()), f"{torch.tensor(2)}", f"{torch.tensor(1.5, dtype=torch.float64):.1e}")
+try:
+    print(f"{torch.tensor([1., 2.]):.2f}")
+except Exception as e:
+    print(type(e).__name__, e)
+print(repr(torch.tensor(0.1 + 0.2, dtype=torch.float64)), torch.tensor(2.) .item(), torch.tensor(0.1).item(), torch.tensor([0.1]).tolist())
+print(torch.tensor([float('nan'), 1.5, float('inf')]), torch.tensor([1e-8, 1.]), torch.tensor([1e-8, 1e8]))
+print(torch.tensor([[0.0001, 100000.0]]), torch.tensor([1e16]).long(), torch.tensor([-0.0, 0.0]))
+''',
+    'rnn1': PRELUDE + r'''
+torch.manual_seed(0)
+class F1(nn.Module):
+    def __init__(s, n_in=3, h=8, out=1, layers=2):
+        super().__init__(); s.lstm = nn.LSTM(n_in, h, layers, batch_first=True, dropout=0.0); s.fc = nn.Linear(h, out)
+    def forward(s, x, hc=None):
+        o, (h, c) = s.lstm(x, hc); return s.fc(o[:, -1, :]), (h, c)
+m = F1(); x = torch.randn(4, 10, 3)
+y, (h, c) = m(x); print(y.shape, h.shape, c.shape); print(y.detach().flatten().numpy().round(4))
+o, (h2, c2) = m.lstm(x); print(torch.allclose(o[:, -1], h2[-1]))
+g = nn.GRU(3, 5, batch_first=True, bidirectional=True); o, h = g(x); print(o.shape, h.shape, torch.allclose(o[:, -1, :5], h[0]), torch.allclose(o[:, 0, 5:], h[1]))
+r = nn.RNN(3, 4, nonlinearity='relu'); o, h = r(x.transpose(0, 1)); print(o.shape, h.shape)
+h0 = torch.zeros(2, 4, 8); c0 = torch.zeros(2, 4, 8); y2, _ = m(x, (h0, c0)); print(torch.allclose(y, y2))
+try:
+    m(x, (torch.zeros(2, 8), torch.zeros(2, 8)))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    m(x, (torch.zeros(1, 4, 8), torch.zeros(1, 4, 8)))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    m(x, torch.zeros(2, 4, 8))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    g(x, torch.zeros(1, 4, 5))
+except Exception as e:
+    print(type(e).__name__, e)
+xs = torch.randn(10, 3); o, (h, c) = m.lstm(xs); print(o.shape, h.shape)
+print(m)
+print(sum(p.numel() for p in m.parameters()), [n for n, _ in m.lstm.named_parameters()])
+opt = torch.optim.Adam(m.parameters(), 1e-2)
+for i in range(3):
+    opt.zero_grad(); l = F.mse_loss(m(x)[0], torch.ones(4, 1)); l.backward(); opt.step(); print(round(l.item(), 4))
+with torch.no_grad():
+    win = x[:1]; preds = []
+    for _ in range(5):
+        p, _ = m(win); preds.append(p.item()); nxt = torch.cat([p, win[:, -1, 1:]], 1).unsqueeze(1)
+        win = torch.cat([win[:, 1:], nxt], 1)
+    print([round(v, 4) for v in preds], win.shape, p.requires_grad)
+cell = nn.LSTMCell(3, 4); hx = torch.zeros(2, 4); cx = torch.zeros(2, 4)
+for t in range(3): hx, cx = cell(x[:2, t], (hx, cx))
+print(hx.shape, hx.grad_fn is not None)
+gc = nn.GRUCell(3, 4); print(gc(x[:, 0]).shape, gc(x[0, 0]).shape)
+''',
+    'sched1': PRELUDE + r'''
+torch.manual_seed(0)
+m = nn.Linear(2, 1); opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode='min', factor=0.5, patience=2)
+for ep, v in enumerate([1.0, 0.9, 0.95, 0.96, 0.97, 0.8, 0.85, 0.9, 0.91, 0.92]):
+    s.step(v); print(ep, opt.param_groups[0]['lr'], s.get_last_lr(), s.num_bad_epochs, s.best)
+print(s.state_dict())
+opt = torch.optim.Adam(m.parameters(), lr=1e-3)
+s = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.01, total_steps=10)
+for i in range(10):
+    opt.step(); s.step(); print(i, s.get_last_lr(), opt.param_groups[0]['betas'])
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+s = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, epochs=2, steps_per_epoch=3, anneal_strategy='linear', pct_start=0.5)
+for i in range(6):
+    opt.step(); s.step(); print(s.get_last_lr(), opt.param_groups[0].get('momentum'))
+try:
+    s.step()
+except Exception as e:
+    print(type(e).__name__, e)
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+s = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=5, eta_min=1e-4)
+for i in range(8):
+    opt.step(); s.step(); print(i, s.get_last_lr(), s.last_epoch)
+s = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(torch.optim.SGD(m.parameters(), lr=0.1), T_0=3, T_mult=2)
+for i in range(8): s.optimizer.step(); s.step(); print(s.get_last_lr())
+s = torch.optim.lr_scheduler.StepLR(torch.optim.SGD(m.parameters(), lr=0.1), 2, gamma=0.1)
+for i in range(5): s.optimizer.step(); s.step(); print(s.get_last_lr())
+opt = torch.optim.AdamW(m.parameters(), lr=0.1)
+s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, 'max', patience=0, threshold=0.1, threshold_mode='abs', cooldown=1, min_lr=0.02)
+for v in [0.5, 0.55, 0.7, 0.7, 0.7, 0.7, 0.7]: s.step(v); print(s.get_last_lr(), s.cooldown_counter)
+''',
+    'split1': PRELUDE + r'''
+TensorDataset, DataLoader, random_split, WeightedRandomSampler, SubsetRandomSampler = (getattr(torch.utils.data, n) for n in "TensorDataset DataLoader random_split WeightedRandomSampler SubsetRandomSampler".split())
+torch.manual_seed(0)
+X = torch.arange(20.).reshape(10, 2); y = torch.tensor([0, 1, 0, 0, 1, 0, 0, 0, 1, 0])
+ds = TensorDataset(X, y)
+print(len(ds), ds[3])
+tr, va = random_split(ds, [7, 3], generator=torch.Generator().manual_seed(42))
+print(tr.indices, va.indices, len(tr), tr[0])
+a, b, c = random_split(ds, [0.5, 0.3, 0.2], generator=torch.Generator().manual_seed(1))
+print(list(a.indices), list(b.indices), list(c.indices))
+a, b = random_split(range(7), [0.5, 0.5], generator=torch.Generator().manual_seed(1)); print(list(a), list(b))
+try:
+    random_split(ds, [5, 4])
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    random_split(ds, [0.5, 0.6])
+except Exception as e:
+    print(type(e).__name__, e)
+dl = DataLoader(ds, batch_size=4, shuffle=True, drop_last=True, generator=torch.Generator().manual_seed(3))
+print(len(dl))
+for xb, yb in dl: print(xb.shape, yb)
+dl = DataLoader(ds, batch_size=4); print(len(dl), [b[1].tolist() for b in dl])
+counts = torch.bincount(y); w = 1.0 / counts.float(); sw = w[y]; print(counts, w, sw)
+s = WeightedRandomSampler(sw, num_samples=10, replacement=True, generator=torch.Generator().manual_seed(0))
+print(list(s), len(s))
+s = WeightedRandomSampler(sw.tolist(), 5, replacement=False, generator=torch.Generator().manual_seed(0)); print(list(s))
+sub = SubsetRandomSampler([1, 3, 5, 7], generator=torch.Generator().manual_seed(0)); print(list(sub), len(sub))
+dl = DataLoader(ds, batch_size=3, sampler=SubsetRandomSampler(range(6), generator=torch.Generator().manual_seed(5)))
+print([b[1].tolist() for b in dl])
+torch.manual_seed(7); dl = DataLoader(ds, batch_size=5, sampler=WeightedRandomSampler(sw, 10)); print([b[0][:, 0].tolist() for b in dl])
+try:
+    WeightedRandomSampler(sw, 20, replacement=False); print(list(WeightedRandomSampler(sw, 20, replacement=False)))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    TensorDataset(X, y[:5])
+except Exception as e:
+    print(type(e).__name__, e)
+''',
+    'std1': PRELUDE + r'''
+torch.manual_seed(0)
+X = torch.randn(8, 4) * torch.tensor([1., 10., 100., 0.1]) + torch.tensor([0., 5., -3., 1.])
+mu = X.mean(dim=0, keepdim=True); sd = X.std(dim=0, keepdim=True)
+print(mu, sd, mu.shape)
+print(X.std(0, unbiased=False)); print(X.std(dim=0, correction=0)); print(X.var(0, correction=2))
+print(torch.std_mean(X, dim=0)); print(torch.var_mean(X, 0, keepdim=True, correction=0))
+Z = (X - mu) / (sd + 1e-8)
+print(Z.round(decimals=4)); print(Z.mean(0).abs().max() < 1e-6, Z.std(0))
+mn, mx = X.min(0).values, X.max(0).values
+print((X - mn) / (mx - mn))
+mn2, _ = X.min(dim=0, keepdim=True); print(mn2, _)
+print(X.amin(0), X.amax(0), torch.aminmax(X, dim=0))
+print(torch.std(X), X.var(), X.std(unbiased=True))
+print(X[:1].std(0)); print(X[:1].std(0, unbiased=False))
+print(torch.tensor([5.0]).std())
+''',
+    'ts1': PRELUDE + r'''
+torch.manual_seed(0)
+series = torch.sin(torch.arange(30.) * 0.3) + 0.1 * torch.randn(30)
+w = series.unfold(0, 5, 1); print(w.shape, w.stride(), w.is_contiguous(), w[:2])
+X, y = w[:-1], series[5:]; print(X.shape, y.shape)
+w2 = series.unfold(0, 6, 3); print(w2.shape, w2[-1])
+a = torch.as_strided(series, (26, 5), (1, 1)); print(torch.equal(a, w))
+s = torch.stack([series[i:i + 5] for i in range(len(series) - 4)]); print(torch.equal(s, w), s.is_contiguous())
+mv = series.reshape(1, 1, -1)
+rm = F.conv1d(mv, torch.ones(1, 1, 4) / 4); print(rm.shape, rm[0, 0, :5])
+cs = torch.cumsum(torch.cat([torch.zeros(1), series]), 0); rm2 = (cs[4:] - cs[:-4]) / 4; print(rm2[:5], (rm2 - rm.flatten()).abs().max() < 1e-6)
+print(series.unfold(0, 4, 1).mean(1)[:5])
+print(F.avg_pool1d(mv, 4, 1)[0, 0, :5])
+mf = torch.randn(20, 3); w3 = mf.unfold(0, 4, 2); print(w3.shape, w3.transpose(1, 2).shape, w3[0])
+print(mf.unfold(0, 4, 2).permute(0, 2, 1).contiguous().view(-1, 12).shape)
+b = torch.randn(2, 10, 3); print(b.unfold(1, 4, 1).shape)
+print(series.diff()[:4], series.diff(n=2)[:3], torch.diff(series, prepend=torch.zeros(1))[:3])
+print(torch.diff(torch.tensor([1, 3, 6, 10])), torch.diff(torch.tensor([[1, 2], [4, 8]]), dim=0))
+print(torch.cumprod(1 + torch.tensor([0.1, -0.05, 0.02]), 0), torch.tensor([1, 2, 3]).cumprod(0).dtype)
+print(torch.tensor([1, 2, 3], dtype=torch.int32).cumsum(0).dtype, torch.tensor([True, True]).cumsum(0))
+print(torch.cummax(series[:6], 0), torch.cummin(series[:6], 0).indices, torch.logcumsumexp(series[:4], 0))
+print(series.pct_change() if hasattr(series, 'pct_change') else "none")
+lag = torch.roll(series, 1); lag[0] = float('nan'); print(lag[:3])
+print(torch.arange(10).unfold(0, 3, 3), torch.arange(10.).view(-1).unfold(0, 10, 1).shape)
+''',
+}
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
