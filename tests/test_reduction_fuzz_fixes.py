@@ -526,3 +526,34 @@ def test_logsumexp_adds_its_exponentials_as_sum_does(dim):
     m = x.amax(dim, keepdim=True)
     composed = (x - m).exp().sum(dim).log() + m.squeeze()
     assert ember.logsumexp(x, dim).tolist() == composed.tolist()
+
+
+def test_float32_logcumsumexp_runs_in_float64():
+    # torch's running value is float64 (log1p(exp(min - max)) + max), each output rounded once
+    x = (np.random.default_rng(8).standard_normal(60) * 3).astype(np.float32)
+    running, expected = -np.inf, []
+    for v in x.astype(np.float64):
+        lo, hi = min(v, running), max(v, running)
+        running = np.log1p(np.exp(lo - hi)) + hi
+        expected.append(float(np.float32(running)))
+    assert ember.from_numpy(x).logcumsumexp(0).tolist() == expected
+    assert np.logaddexp.accumulate(x).tolist() != expected      # (float32 running values)
+    h = ember.tensor([1.0, 2.0, 3.0], dtype=ember.float16).logcumsumexp(0)
+    assert h.dtype is ember.float16
+
+
+def test_quantile_interpolates_with_torchs_fused_lerp():
+    # lower + w * (upper - lower) with one rounding (w < 0.5), as torch's lerp kernel
+    row = np.array([-1.2304387, 2.8419936, 3.8487103, 6.4600458], dtype=np.float32)
+    w = np.float32(np.float32(0.1) * np.float32(3))
+    fused = np.float32(np.float64(w) * np.float64(row[1] - row[0]) + np.float64(row[0]))
+    plain = row[0] + w * (row[1] - row[0])
+    assert fused != plain
+    t = ember.from_numpy(row)
+    assert t.quantile(0.1).item() == float(fused)
+    assert t.nanquantile(0.1).item() == float(fused)
+    assert ember.from_numpy(np.stack([row, row])).quantile(0.1, dim=1).tolist() == [float(fused)] * 2
+    # w >= 0.5: upper + (w - 1) * (upper - lower), fused
+    w = np.float32(np.float32(0.9) * np.float32(3)) - np.float32(2)
+    fused = np.float32(np.float64(w - 1) * np.float64(row[3] - row[2]) + np.float64(row[3]))
+    assert t.quantile(0.9).item() == float(fused)

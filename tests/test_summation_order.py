@@ -205,3 +205,55 @@ def test_nansum_and_nanmean_add_as_sum_with_nans_read_as_zero(dtype):
     counts = (~np.isnan(x)).sum(1)
     expected = [float(reference_sum(r) / dtype(c)) for r, c in zip(clean, counts)]
     assert t.nanmean(1).numpy().tolist() == expected
+
+
+def four_sums(items):
+    """torch's scalar row sum: four running sums (the cascade), as a short row's."""
+    return _running_sums(list(items), items.dtype.type(0), lambda a, b: a + b)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_tables_column_sums_element_by_element(dtype):
+    # NOTE [ Summation order of strided layouts ]: one strided run takes four running sums
+    x = np.random.default_rng(4).standard_normal((300, 5)).astype(dtype)
+    t = ember.from_numpy(x)
+    column = x[:, 2].copy()
+    assert t[:, 2].sum().item() == float(four_sums(column))
+    assert t[:, 2].mean().item() == float(four_sums(column) / dtype(300))
+    assert t[:, 2:3].sum().item() == float(four_sums(column))
+    assert np.add.reduce(column) != four_sums(column) or dtype is np.float64
+
+
+def test_strided_rows_add_their_sums_one_by_one():
+    x = np.random.default_rng(5).standard_normal((40, 20)).astype(np.float32)
+    t = ember.from_numpy(x)
+    rows = x[::2]                   # contiguous rows of 20 (more than a vector)
+    expected = np.float32(0)
+    for r in rows:
+        expected += reference_sum(r)
+    assert t[::2].sum().item() == float(expected)
+    assert t[::2].sum(1).numpy().tolist() == [float(reference_sum(r)) for r in rows]
+    narrow = x[:, 1:3]              # rows of 2: four running sums each
+    expected = np.float32(0)
+    for r in narrow:
+        expected += four_sums(r.copy())
+    assert t[:, 1:3].sum().item() == float(expected)
+
+
+def test_a_feature_of_a_batch_of_series_and_a_transposed_table():
+    s = np.random.default_rng(6).standard_normal((6, 50, 3)).astype(np.float32)
+    t = ember.from_numpy(s)
+    feature = s[:, :, 0]            # rows strided by 3: four running sums each
+    assert t[:, :, 0].sum(1).numpy().tolist() == [float(four_sums(r.copy())) for r in feature]
+    # kept columns strided, reduced rows outside: runs of four columns add their rows one by
+    # one (in a cascade; fewer than 16 rows: in order), the rest by four running sums
+    x = np.random.default_rng(7).standard_normal((12, 18)).astype(np.float32)
+    got = ember.from_numpy(x)[:, ::2].sum(0).numpy().tolist()
+    cols = x[:, ::2]
+    expected = [float(np.add.accumulate(np.concatenate(([np.float32(0)], c)))[-1])
+                for c in cols.T[:8]] + [float(four_sums(cols[:, 8].copy()))]
+    assert got == expected
+    # a column-major table sums as its row-major transpose
+    f = np.asfortranarray(x)
+    assert ember.from_numpy(f).sum(1).numpy().tolist() == \
+        ember.from_numpy(np.ascontiguousarray(x.T)).sum(0).numpy().tolist()

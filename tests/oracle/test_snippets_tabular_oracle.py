@@ -44,6 +44,31 @@ for shape in [(1000,), (37, 13), (128, 7), (5, 801), (3, 4, 50), (200, 3)]:
     print(torch.std_mean(x, 0)[0].flatten()[:3].tolist(), torch.var_mean(x)[0].item(), torch.std_mean(x, 0)[1].flatten()[:3].tolist())
     print(x.float().std(0).flatten()[:4].tolist(), torch.var_mean(x.float(), -1, correction=0)[0].flatten()[:3].tolist(), torch.var_mean(x.float())[0].item())
 ''',
+    'bits3': PRELUDE + r'''
+torch.manual_seed(0)
+X = torch.randn(50, 4) * torch.tensor([1., 5., 0.5, 2.]) + 3
+for x in (X, X.double()):
+    print(torch.cov(x.T).flatten()[:5].round(decimals=4).tolist())
+    print(torch.corrcoef(x.T).flatten()[:5].round(decimals=4).tolist())
+    print(torch.cov(x.T, correction=0, aweights=torch.rand(50, generator=torch.Generator().manual_seed(1)).to(x.dtype)).flatten()[:3].round(decimals=4).tolist())
+    print(x.median(0).values.tolist(), x.quantile(0.9, dim=0).tolist(), x.nanquantile(0.1, dim=1)[:3].tolist())
+    print(x.log1p().mean(0).tolist(), torch.log(x.abs() + 1).std(0).tolist())
+    print(F.normalize(x, dim=0)[:2].flatten().tolist(), F.normalize(x, p=1, dim=1)[0].tolist())
+    print(torch.cdist(x[:3], x[3:6]).flatten().round(decimals=4).tolist())
+    print((x[:, None, :] - x[None, :3, :]).pow(2).sum(-1).sqrt()[:2].flatten().tolist())
+    print(torch.cumsum(x, 0)[-1].tolist(), torch.cumprod(x[:10] / 3, 0)[-1].tolist(), torch.logcumsumexp(x, 0)[-1].tolist())
+    print(x.mean(0).tolist(), x.sum(0).tolist(), x.mean(1)[:3].tolist(), x.mean().item(), x.sum().item())
+    print(torch.histc(x, 7).tolist(), torch.histc(x[:, 0], 5, min=0, max=5).tolist())
+    print(torch.lerp(x[0], x[1], 0.3).tolist(), (0.9 * x[0] + 0.1 * x[1]).tolist(), x[0].lerp(x[1], torch.full((4,), 0.7, dtype=x.dtype)).tolist())
+    print(torch.logit(torch.sigmoid(x[0] - 3)).tolist(), torch.special.expit(x[0]).tolist(), torch.sigmoid(x[:2]).flatten().tolist())
+    print((x ** 2)[0].tolist(), x.pow(1.5)[0].tolist(), torch.exp(x[0] / 3).tolist(), torch.tanh(x[0]).tolist())
+    print(x.prod(0).tolist(), x.amax(0).tolist(), x.argsort(0)[:3].tolist(), x.kthvalue(5, 0).values.tolist())
+    print(torch.clamp(x, 2, 4)[0].tolist(), x.clamp(min=x.mean(0), max=x.mean(0) + 1)[0].tolist())
+    print(torch.trapezoid(x[:, 0]).item(), torch.cumulative_trapezoid(x[:5, 0]).tolist(), round(x[:, 1].dot(x[:, 2]).item(), 3))
+    print(torch.linalg.vector_norm(x, dim=0).tolist(), x.norm(dim=1)[:3].tolist(), x.norm(p=1, dim=0).tolist(), torch.dist(x[0], x[1]).item())
+    print(torch.nn.functional.cosine_similarity(x[:3], x[3:6]).tolist(), torch.nn.functional.pairwise_distance(x[:3], x[3:6]).tolist())
+    z = (x - x.mean(0)) / x.std(0); print(z[:2].flatten().tolist(), z.abs().max().item())
+''',
     'bucket1': PRELUDE + r'''
 torch.manual_seed(0)
 v = torch.tensor([0.1, 2.5, 3.0, 7.2, 10.0, -1.0]); b = torch.tensor([0., 1., 3., 5., 10.])
@@ -268,6 +293,29 @@ except Exception as e:
     print(type(e).__name__, e)
 m2 = copy.deepcopy(m); print(m2[0].weight is m[0].weight, torch.equal(m2[0].weight, m[0].weight), m2[0].weight.requires_grad)
 osd = copy.deepcopy(opt.state_dict()); print(osd['param_groups'], list(osd['state'][0].keys()), osd['state'][0]['step'])
+''',
+    'layouts1': PRELUDE + r'''
+torch.manual_seed(0)
+rs = np.random.RandomState(0)
+for dt in (torch.float32, torch.float64):
+    for shape in [(50, 4), (7, 300), (100, 9), (33, 17), (1, 50, 3)]:
+        base = torch.randn(*shape, dtype=dt) * 3 + 1
+        views = {"t": base.transpose(0, -1), "perm": base.permute(*reversed(range(base.ndim))), "col": base.select(-1, 1) if shape[-1] > 1 else base,
+                 "step": base[::2], "slice": base[..., 1:3], "F": torch.from_numpy(np.asfortranarray(base.numpy()))}
+        for name, v in views.items():
+            outs = [v.sum().item(), v.mean().item()]
+            for d in range(v.ndim):
+                outs.append(v.sum(d).flatten()[:3].tolist()); outs.append(v.mean(d, keepdim=True).flatten()[-2:].tolist())
+            if v.ndim >= 3: outs.append(v.sum((0, 2)).flatten()[:3].tolist())
+            print(dt, shape, name, outs)
+''',
+    'layouts2': PRELUDE + r'''
+torch.manual_seed(0)
+X = torch.randn(50, 4) * torch.tensor([1., 5., 0.5, 2.]) + 3
+y = X[:, 0]
+print(y.sum().item(), y.contiguous().sum().item(), y.mean().item(), y.sum(0).item(), X[:, 1:3].sum().item(), X.t().sum().item(), X[::2].sum().item(), X[:, ::2].sum(1)[:3].tolist())
+print(torch.trapezoid(y).item(), torch.trapezoid(X, dim=0).tolist(), torch.trapezoid(X.t()).tolist())
+Y = torch.randn(300, 5).double(); print(Y[:, 2].sum().item(), Y[:, 2].contiguous().sum().item(), Y[:, 1:4].sum().item(), Y[::3, 1].mean().item())
 ''',
     'metrics1': PRELUDE + r'''
 torch.manual_seed(0)

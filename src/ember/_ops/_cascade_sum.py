@@ -35,7 +35,8 @@ columns of each outer slice's table (observed on torch 2.13).
 one slice after another (this module only ever reduces that way, never along the last axis,
 where NumPy sums pairwise). A mean is this sum divided by the count, as torch's is. Large
 reductions that torch splits over several threads add in a different order: that order is not
-reproduced (it depends on the thread count).
+reproduced (it depends on the thread count). Layouts that are not dense (a table's column,
+every other row): NOTE [ Summation order of strided layouts ] in `_strided_sum.py`.
 """
 import math
 

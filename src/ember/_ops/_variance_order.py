@@ -22,6 +22,7 @@ results in another order: that order is not reproduced (it depends on the thread
 import numpy as np
 
 from . import _cascade_sum
+from .reduction import _float_sum
 
 WELFORD_LIMIT = 1 << 12         # reduced elements per output, beyond which NumPy's order stands
 
@@ -32,7 +33,7 @@ def one_element_variance(data, correction):
     if data.__class__ is not np.ndarray or data.dtype not in _cascade_sum.LANES or \
             not data.size:
         return None
-    total = _cascade_sum.sum_all(data)
+    total = _float_sum(data, None, False)
     if total is None:
         return None
     mean = np.float64(np.true_divide(total, data.dtype.type(data.size)))

@@ -18,6 +18,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ._dispatch import check_out, write_out
 from ._libstdcxx_select import kth_position, nth_element_position, order_keys, sort_positions
 from ._op import Op, record
+from .binary import _lerp
 from ._xp_compat import accumulate
 from .indexing import _index_put
 from .int_arguments import check_ints, refuse_non_int_dims
@@ -490,8 +491,7 @@ def _quantile(name, input, q, dim, keepdim, interpolation, out):
         result = v_lo[..., 0]                               # inf stays inf)
     else:
         with np.errstate(all="ignore"):
-            result = xp.where(weight < 0.5, v_lo + weight * (v_hi - v_lo),
-                              v_hi - (v_hi - v_lo) * (1 - weight))[..., 0]     # (Q, R)
+            result = _lerp(xp, v_lo, v_hi, weight)[..., 0]    # (Q, R): torch lerps, fused
     if name == "nanquantile":
         result = xp.where(valid[:, 0] == 0, data.dtype.type(np.nan), result)
     kept = list(moved_shape[:-1])

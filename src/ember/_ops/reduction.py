@@ -16,6 +16,7 @@ from .._tensor import Tensor, is_sparse_data, wrap
 from ..autograd.grad_mode import _state as _grad_state
 from . import _cascade_sum
 from ._blocked import SPLIT, sum_last
+from ._strided_sum import strided_sum, walk_order
 from ._dispatch import check_out, write_out
 from ._op import Op, dims_as_given, record
 from .registry import function, method
@@ -158,10 +159,15 @@ def _float_sum(data, dims, keepdim):
         return None
     if dims is None or len(dims) == data.ndim:
         total = _cascade_sum.sum_all(data)
-        if total is None or not keepdim:
+        if total is None:
+            return strided_sum(data, None, keepdim)
+        if not keepdim:
             return total
         return total.reshape((1,) * data.ndim)
-    if not data.flags.c_contiguous or data.size >= SPLIT or not data.ndim:
+    if not data.flags.c_contiguous:
+        total = _permuted_sum(data, dims, keepdim)
+        return strided_sum(data, dims, keepdim) if total is None else total
+    if data.size >= SPLIT or not data.ndim:
         return None
     if dims == (data.ndim - 1,):
         return _cascade_sum.sum_last(data, keepdim)
@@ -190,6 +196,23 @@ def _float_sum(data, dims, keepdim):
     kept_shape = [1 if d in dims else size for d, size in enumerate(data.shape)]
     return total.reshape(kept_shape if keepdim else
                          [size for d, size in enumerate(data.shape) if d not in dims])
+
+
+def _permuted_sum(data, dims, keepdim):
+    """_float_sum of a dense array laid out in another dim order (a transposed table, a
+    column-major NumPy array): torch's iterator walks the dims by their strides, so the sum
+    is that of the C-contiguous permutation, its result put back in `data`'s dim order
+    (where the kept dims lie in the result's order)."""
+    order = walk_order(data, dims)
+    permuted = None if order is None else data.transpose(order)
+    if permuted is None or not permuted.flags.c_contiguous or data.ndim < 2:
+        return None         # (not dense: NOTE [ Summation order of strided layouts ])
+    total = _float_sum(permuted, tuple(sorted(order.index(d) for d in dims)), True)
+    if total is None:
+        return None
+    total = total.transpose(np.argsort(order))
+    return total if keepdim else total.reshape(
+        [size for d, size in enumerate(data.shape) if d not in dims])
 
 
 def _merged_runs(shape, dims):

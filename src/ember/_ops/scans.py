@@ -345,7 +345,9 @@ def logcumsumexp(input, dim, *, out=None):
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
                                   f"'{input.dtype._scalar_name}'")
     xp = backend_of(data).xp
-    x = data.astype(_accumulate_dtype(data.dtype), copy=False)
+    # (torch's running value is its accumulation type's, float64 for float32; each rounded)
+    x = data.astype(np.float64 if data.dtype == np.float32 else
+                    _accumulate_dtype(data.dtype), copy=False)
     x = x.reshape(-1) if axis is None else x
     with np.errstate(all="ignore"):
         if x.dtype.kind == "f":
