@@ -162,3 +162,32 @@ def test_an_n_by_c_input_is_reduced_as_rows():
     out = bn(ember.from_numpy(rows))
     expected = kernel.transform(rows[:, :, None], mean, invstd, np.ones(4, F32), np.zeros(4, F32))
     np.testing.assert_array_equal(out.detach().numpy(), expected[:, :, 0])
+
+
+def test_an_n_by_c_input_takes_the_channels_last_backward():
+    rng = np.random.default_rng(9)
+    rows = (rng.normal(0, 2, (7, 10)) + 0.5).astype(F32)   # 8 channels in a vector, 2 left
+    g = rng.normal(0, 1, rows.shape).astype(F32)
+    w = rng.uniform(0.5, 1.5, 10).astype(F32)
+    mean, invstd, _ = kernel.row_statistics(rows, 1e-5)
+    x = ember.from_numpy(rows).requires_grad_()
+    bn = ember.nn.BatchNorm1d(10)
+    with ember.no_grad():
+        bn.weight.copy_(ember.from_numpy(w))
+    bn(x).backward(ember.from_numpy(g))
+    for c in range(10):
+        total, dot = F32(0), F32(0)
+        for r in range(7):                  # row after row, the dot fused
+            total = F32(total + g[r, c])
+            dot = _fused(F32(rows[r, c] - mean[c]), g[r, c], dot)
+        assert bn.bias.grad[c].item() == total
+        assert bn.weight.grad[c].item() == F32(dot * invstd[c])
+        k = F32(F32(F32(dot * invstd[c]) * invstd[c]) / F32(7))
+        grad_mean = F32(total / F32(7))
+        for r in range(7):
+            d = F32(rows[r, c] - mean[c])
+            if c < 8:
+                inner = _fused(-d, k, F32(g[r, c] - grad_mean))
+            else:
+                inner = F32(F32(g[r, c] - grad_mean) - F32(d * k))
+            assert x.grad[r, c].item() == F32(F32(inner * invstd[c]) * w[c])

@@ -69,6 +69,14 @@ for x in (X, X.double()):
     print(torch.nn.functional.cosine_similarity(x[:3], x[3:6]).tolist(), torch.nn.functional.pairwise_distance(x[:3], x[3:6]).tolist())
     z = (x - x.mean(0)) / x.std(0); print(z[:2].flatten().tolist(), z.abs().max().item())
 ''',
+    'bn1': PRELUDE + r'''
+torch.manual_seed(0)
+for C in (3, 8, 10, 20):
+    bn = nn.BatchNorm1d(C); nn.init.uniform_(bn.weight, 0.5, 1.5)
+    x = torch.randn(64, C) * 3 + 1; g = torch.randn(64, C)
+    x2 = x.clone().requires_grad_(); y2 = bn(x2); (y2 * g).sum().backward(); print(x2.grad[:2].flatten().tolist(), bn.weight.grad.tolist(), bn.bias.grad.tolist())
+    bn2 = nn.BatchNorm1d(C, affine=False); x3 = x.clone().requires_grad_(); (bn2(x3) * g).sum().backward(); print(x3.grad[-1].tolist())
+''',
     'bucket1': PRELUDE + r'''
 torch.manual_seed(0)
 v = torch.tensor([0.1, 2.5, 3.0, 7.2, 10.0, -1.0]); b = torch.tensor([0., 1., 3., 5., 10.])
@@ -216,6 +224,74 @@ try:
     F.cross_entropy(logits, y.int())
 except Exception as e:
     print(type(e).__name__, e)
+''',
+    'data2': PRELUDE + r'''
+D = torch.utils.data
+torch.manual_seed(0)
+X = torch.arange(30.).reshape(10, 3); y = torch.arange(10) % 3
+ds = D.TensorDataset(X, y)
+a, b, c = D.random_split(ds, [0.34, 0.33, 0.33], generator=torch.Generator().manual_seed(0)); print(len(a), len(b), len(c), a.indices)
+parts = D.random_split(range(5), [0.5, 0.5, 0.0], generator=torch.Generator().manual_seed(0)); print([list(p) for p in parts])
+parts = D.random_split(range(3), [0.1, 0.1, 0.8], generator=torch.Generator().manual_seed(0)); print([list(p) for p in parts])
+sub = D.Subset(ds, [0, 2, 4]); print(len(sub), sub[1], sub[[0, 1]] if hasattr(sub, '__getitems__') else None)
+cat = D.ConcatDataset([sub, D.Subset(ds, [9])]); print(len(cat), cat[3], cat.cumulative_sizes, cat[-1])
+try:
+    cat[4]
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    cat[-5]
+except Exception as e:
+    print(type(e).__name__, e)
+st = D.StackDataset(ds, y); print(len(st), st[2])
+st2 = D.StackDataset(a=X, b=y); print(st2[1])
+try:
+    D.StackDataset(X, y[:3])
+except Exception as e:
+    print(type(e).__name__, e)
+bs = D.BatchSampler(D.SequentialSampler(range(10)), batch_size=4, drop_last=False); print(list(bs), len(bs))
+bs = D.BatchSampler(D.RandomSampler(range(10), generator=torch.Generator().manual_seed(1)), 3, True); print(list(bs), len(bs))
+dl = D.DataLoader(ds, batch_sampler=D.BatchSampler(D.SequentialSampler(ds), 4, True)); print(len(dl), [b[1].tolist() for b in dl])
+try:
+    D.DataLoader(ds, batch_size=4, batch_sampler=bs)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.DataLoader(ds, shuffle=True, sampler=D.SequentialSampler(ds))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.BatchSampler(range(3), 0, False)
+except Exception as e:
+    print(type(e).__name__, e)
+rs = D.RandomSampler(ds, replacement=True, num_samples=4, generator=torch.Generator().manual_seed(2)); print(list(rs), len(rs))
+rs = D.RandomSampler(ds, num_samples=15, generator=torch.Generator().manual_seed(2)); print(list(rs))
+try:
+    D.RandomSampler(ds, num_samples=0)
+except Exception as e:
+    print(type(e).__name__, e)
+g = torch.Generator().manual_seed(3)
+dl = D.DataLoader(ds, batch_size=5, shuffle=True, generator=g)
+print([b[1].tolist() for b in dl], [b[1].tolist() for b in dl])
+torch.manual_seed(5); dl = D.DataLoader(ds, batch_size=5, shuffle=True); print([b[1].tolist() for b in dl]); print(torch.rand(1))
+w = D.WeightedRandomSampler([0.1, 0.9, 0.0], 5, generator=torch.Generator().manual_seed(4)); print(list(w))
+try:
+    D.WeightedRandomSampler([[0.1, 0.9]], 5)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.WeightedRandomSampler([0.1, -0.9], 5); print(list(D.WeightedRandomSampler([0.1, -0.9], 5)))
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.WeightedRandomSampler([0.1, 0.9], 0)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.WeightedRandomSampler([0.1, 0.9], 3, replacement=1)
+except Exception as e:
+    print(type(e).__name__, e)
+ws = D.WeightedRandomSampler(torch.tensor([1, 2, 3]), 4, generator=torch.Generator().manual_seed(0)); print(list(ws), ws.weights, ws.weights.dtype)
 ''',
     'emb1': PRELUDE + r'''
 torch.manual_seed(0)
@@ -443,6 +519,75 @@ t(lambda: nn.GaussianNLLLoss()(torch.randn(4, 1), torch.randn(4, 1), -torch.rand
 t(lambda: nn.GaussianNLLLoss()(torch.randn(4, 2), torch.randn(4, 2), torch.rand(4, 3)))
 t(lambda: nn.GaussianNLLLoss()(torch.randn(4, 2), torch.randn(4, 2), torch.rand(4)))
 ''',
+    'mistakes3': PRELUDE + r'''
+torch.manual_seed(0)
+def t(f):
+    try:
+        r = f(); print("ok", r if not isinstance(r, torch.Tensor) else (r.dtype, tuple(r.shape), r.flatten()[:4]))
+    except Exception as e:
+        print(type(e).__name__, e)
+x = torch.arange(10.)
+t(lambda: x.unfold(0, 11, 1))
+t(lambda: x.unfold(0, 3, -1))
+t(lambda: x.unfold(-2, 3, 1))
+t(lambda: x.view(2, 5).unfold(1, 6, 1))
+t(lambda: torch.as_strided(x, (4, 5), (1, 1)))
+t(lambda: torch.as_strided(x, (6, 5), (1, 1)))
+t(lambda: torch.as_strided(x, (3, 3), (3, 1), 2))
+t(lambda: torch.as_strided(x, (2, 2), (-1, 1)))
+t(lambda: torch.stack([x[i:i + 3] for i in range(9)]))
+t(lambda: torch.stack([]))
+t(lambda: torch.cat([]))
+t(lambda: F.one_hot(torch.tensor([0, 3]), 3))
+t(lambda: F.one_hot(torch.tensor([0., 1.])))
+t(lambda: F.one_hot(torch.tensor([-1, 1])))
+t(lambda: F.one_hot(torch.tensor([], dtype=torch.long)))
+t(lambda: F.one_hot(torch.tensor([], dtype=torch.long), 3))
+t(lambda: torch.bincount(torch.tensor([1, 2]), minlength=-1))
+t(lambda: torch.bincount(torch.tensor([[1, 2]])))
+t(lambda: torch.bincount(torch.tensor([1, 2]), weights=torch.tensor([1., 2., 3.])))
+t(lambda: torch.bincount(torch.tensor([1, 2]), weights=torch.tensor([1, 2])))
+t(lambda: torch.bincount(torch.tensor([1, 2]), weights=torch.tensor([1., 2.]).double()))
+t(lambda: torch.bincount(torch.tensor([1, 2], dtype=torch.int32), weights=torch.tensor([1., 2.]).half()))
+t(lambda: torch.bincount(torch.tensor([True, False])))
+t(lambda: torch.bincount(torch.tensor([1, 2], dtype=torch.uint8), minlength=5))
+t(lambda: torch.histc(x, bins=0))
+t(lambda: torch.histc(x, bins=-1))
+t(lambda: torch.histc(torch.tensor([]), bins=3))
+t(lambda: torch.histc(x.double(), bins=3, min=5, max=5))
+t(lambda: torch.histc(torch.tensor([float('nan'), 1.]), bins=3))
+t(lambda: torch.histc(torch.tensor([float('inf'), 1.]), bins=3))
+t(lambda: torch.bucketize(x, torch.tensor([3., 1.])))
+t(lambda: torch.bucketize(x.long(), torch.tensor([1., 3.])))
+t(lambda: torch.bucketize(x, torch.tensor([1, 3])))
+t(lambda: torch.searchsorted(torch.tensor([[1., 3.]]), x))
+t(lambda: torch.searchsorted(torch.tensor([1., 3.]), x, sorter=torch.tensor([0])))
+t(lambda: torch.searchsorted(torch.tensor([1., 3.]), x, side='middle'))
+t(lambda: torch.quantile(x, torch.tensor([[0.5]])))
+t(lambda: torch.quantile(x, 0.5, dim=1))
+t(lambda: torch.quantile(torch.tensor([]), 0.5))
+t(lambda: torch.quantile(x.view(2, 5), 0.5, dim=1, keepdim=True))
+t(lambda: torch.nanquantile(torch.full((3,), float('nan')), 0.5))
+t(lambda: torch.median(torch.tensor([])))
+t(lambda: torch.tensor([]).max())
+t(lambda: torch.tensor([]).argmax())
+t(lambda: torch.zeros(0, 3).max(0))
+t(lambda: torch.zeros(0, 3).max(1))
+t(lambda: torch.zeros(0, 3).mean(0))
+t(lambda: torch.zeros(0, 3).std(0))
+t(lambda: torch.cumsum(x, dim=1))
+t(lambda: torch.cumsum(x.long(), 0, dtype=torch.float32))
+t(lambda: torch.diff(x, n=-1))
+t(lambda: torch.diff(x, dim=1))
+t(lambda: torch.diff(x.view(2, 5), prepend=torch.zeros(3)))
+t(lambda: torch.diff(x.view(2, 5), append=torch.zeros(2, 1)))
+t(lambda: torch.diff(torch.tensor([True, False, False])))
+t(lambda: torch.nan_to_num(x, nan=float('nan')))
+t(lambda: torch.nan_to_num(torch.tensor([1, 2]), nan=0.5))
+t(lambda: x.view(2, 5).nanmean(dim=2))
+t(lambda: torch.isnan(torch.tensor([1, 2])))
+t(lambda: x.masked_fill(x > 5, float('nan')).nansum().item())
+''',
     'nan1': PRELUDE + r'''
 x = torch.tensor([[1., float('nan'), 3.], [4., 5., float('nan')], [float('nan')] * 3])
 print(torch.nanmean(x), x.nanmean(0), x.nanmean(1), x.nansum(1), torch.nansum(x), x.nanmedian(), x.nanmedian(0))
@@ -599,6 +744,37 @@ print(repr(torch.tensor(0.1 + 0.2, dtype=torch.float64)), torch.tensor(2.) .item
 print(torch.tensor([float('nan'), 1.5, float('inf')]), torch.tensor([1e-8, 1.]), torch.tensor([1e-8, 1e8]))
 print(torch.tensor([[0.0001, 100000.0]]), torch.tensor([1e16]).long(), torch.tensor([-0.0, 0.0]))
 ''',
+    'repr1': PRELUDE + r'''
+torch.manual_seed(0)
+class TabModel(nn.Module):
+    def __init__(s, cards, n_num):
+        super().__init__()
+        s.embs = nn.ModuleList([nn.Embedding(c, 4, padding_idx=0) for c in cards])
+        s.emb_drop = nn.Dropout(0.1); s.bn = nn.BatchNorm1d(n_num, momentum=0.01)
+        s.mlp = nn.Sequential(nn.Linear(4 * len(cards) + n_num, 32), nn.LeakyReLU(0.01), nn.LayerNorm(32), nn.Linear(32, 1))
+        s.register_buffer('scale', torch.ones(n_num))
+    def forward(s, xc, xn):
+        e = torch.cat([m(xc[:, i]) for i, m in enumerate(s.embs)], 1)
+        return s.mlp(torch.cat([s.emb_drop(e), s.bn(xn * s.scale)], 1)).squeeze(1)
+m = TabModel([10, 5], 3); print(m)
+print(nn.Embedding(10, 3, max_norm=1.0, scale_grad_by_freq=True, sparse=True), nn.EmbeddingBag(5, 2, mode='sum'))
+print(nn.LSTM(3, 4, num_layers=2, batch_first=True, dropout=0.2, bidirectional=True), nn.GRU(3, 4, bias=False), nn.LSTM(3, 8, proj_size=4))
+print(nn.Conv1d(3, 8, 5, stride=2, padding=2, dilation=1, groups=1, bias=False, padding_mode='reflect'), nn.AvgPool1d(3, 1, padding=1, count_include_pad=False))
+opt = torch.optim.AdamW(m.parameters(), lr=3e-3, weight_decay=1e-2); print(opt)
+opt2 = torch.optim.SGD([{'params': m.embs.parameters(), 'lr': 0.1}, {'params': m.mlp.parameters()}], lr=0.01, momentum=0.9, nesterov=True); print(opt2)
+s = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1e-2, total_steps=100); print(s.state_dict()['total_steps'], sorted(s.state_dict().keys()))
+s2 = torch.optim.lr_scheduler.ReduceLROnPlateau(opt2, patience=3); print(sorted(s2.state_dict().keys()), s2.state_dict()['mode'], s2.get_last_lr())
+print(m.state_dict().keys()); print({k: tuple(v.shape) for k, v in m.state_dict().items()})
+print(sum(p.numel() for p in m.parameters() if p.requires_grad), m.bn.num_batches_tracked, m.bn.running_var)
+xc = torch.stack([torch.randint(0, 10, (4,)), torch.randint(0, 5, (4,))], 1); xn = torch.randn(4, 3)
+out = m(xc, xn); print(out.shape, out.grad_fn, m.bn.num_batches_tracked)
+print(repr(torch.Size([3, 4])), torch.Size([2]) + (3,), f"{torch.Size([3, 4])}", list(torch.Size([2, 5])), torch.Size([2, 5]).numel())
+print(next(m.parameters()).dtype, m.embs[0].weight[0], m.embs[0].weight.shape)
+print(m.training, m.eval().training, m.mlp[1], m.mlp[1].negative_slope, m.mlp[2].normalized_shape)
+for n, mod in m.named_modules():
+    if isinstance(mod, nn.Linear): print(n, mod.in_features, mod.out_features)
+print([n for n, _ in m.named_buffers()], [n for n, p in m.named_parameters()][:4])
+''',
     'rnn1': PRELUDE + r'''
 torch.manual_seed(0)
 class F1(nn.Module):
@@ -644,6 +820,41 @@ cell = nn.LSTMCell(3, 4); hx = torch.zeros(2, 4); cx = torch.zeros(2, 4)
 for t in range(3): hx, cx = cell(x[:2, t], (hx, cx))
 print(hx.shape, hx.grad_fn is not None)
 gc = nn.GRUCell(3, 4); print(gc(x[:, 0]).shape, gc(x[0, 0]).shape)
+''',
+    'rnn2': PRELUDE + r'''
+U = torch.nn.utils.rnn
+torch.manual_seed(0)
+seqs = [torch.randn(5, 2), torch.randn(3, 2), torch.randn(1, 2)]
+p = U.pad_sequence(seqs, batch_first=True); print(p.shape, p[2])
+p2 = U.pad_sequence(seqs, padding_value=-1.0); print(p2.shape, p2[:, 2, 0])
+print(U.pad_sequence(seqs, batch_first=True, padding_side='left')[2])
+lengths = torch.tensor([5, 3, 1])
+packed = U.pack_padded_sequence(p, lengths, batch_first=True); print(packed.batch_sizes, packed.data.shape, packed.sorted_indices)
+lstm = nn.LSTM(2, 3, batch_first=True); o, (h, c) = lstm(packed)
+out, lens = U.pad_packed_sequence(o, batch_first=True); print(out.shape, lens, out[2, 1:], h.shape)
+print((out[1, 2] - h[0, 1]).abs().max().item() < 1e-6)
+try:
+    U.pack_padded_sequence(p, torch.tensor([3, 5, 1]), batch_first=True)
+except Exception as e:
+    print(type(e).__name__, e)
+pk = U.pack_padded_sequence(p, torch.tensor([3, 5, 1]), batch_first=True, enforce_sorted=False); print(pk.sorted_indices, pk.unsorted_indices, pk.batch_sizes)
+try:
+    U.pack_padded_sequence(p, torch.tensor([5, 3, 0]), batch_first=True)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    U.pack_padded_sequence(p, [5, 3], batch_first=True)
+except Exception as e:
+    print(type(e).__name__, e)
+ps = U.pack_sequence(seqs); print(ps.batch_sizes, type(ps).__name__)
+ps2 = U.pack_sequence([seqs[1], seqs[0]], enforce_sorted=False); print(ps2.sorted_indices)
+g = nn.GRU(2, 4); o, h = g(ps); print(o.data.shape, h.shape)
+print(U.unpad_sequence(p, lengths, batch_first=True)[1].shape, [t.shape for t in U.unpack_sequence(ps)])
+print(repr(U.pack_sequence([torch.tensor([1., 2.]), torch.tensor([3.])])))
+try:
+    U.pad_sequence([torch.randn(2, 3), torch.randn(2, 4)])
+except Exception as e:
+    print(type(e).__name__, e)
 ''',
     'sched1': PRELUDE + r'''
 torch.manual_seed(0)
@@ -757,6 +968,50 @@ print(torch.cummax(series[:6], 0), torch.cummin(series[:6], 0).indices, torch.lo
 print(series.pct_change() if hasattr(series, 'pct_change') else "none")
 lag = torch.roll(series, 1); lag[0] = float('nan'); print(lag[:3])
 print(torch.arange(10).unfold(0, 3, 3), torch.arange(10.).view(-1).unfold(0, 10, 1).shape)
+''',
+    'ts2': PRELUDE + r'''
+torch.manual_seed(0)
+T = 60
+t_ = torch.arange(T, dtype=torch.float32)
+series = torch.sin(2 * math.pi * t_ / 12) + 0.05 * t_ + 0.1 * torch.randn(T)
+mu, sd = series[:40].mean(), series[:40].std(); z = (series - mu) / sd
+print(round(mu.item(), 5), round(sd.item(), 5), z[:3].round(decimals=5).tolist())
+def windows(s, L, H):
+    X = s.unfold(0, L + H, 1); return X[:, :L].unsqueeze(-1), X[:, L:]
+X, Y = windows(z, 12, 3); print(X.shape, Y.shape, X.stride(), Y.is_contiguous())
+class Seq2Seq(nn.Module):
+    def __init__(s):
+        super().__init__(); s.enc = nn.GRU(1, 16, batch_first=True); s.dec = nn.GRUCell(1, 16); s.out = nn.Linear(16, 1)
+    def forward(s, x, H, y=None, tf=0.0):
+        _, h = s.enc(x); h = h[0]; inp = x[:, -1]; outs = []
+        for k in range(H):
+            h = s.dec(inp, h); o = s.out(h); outs.append(o)
+            inp = y[:, k:k + 1] if (y is not None and torch.rand(1).item() < tf) else o
+        return torch.cat(outs, 1)
+m = Seq2Seq(); opt = torch.optim.Adam(m.parameters(), 1e-2)
+sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=5)
+Xtr, Ytr = X[:30], Y[:30]
+for ep in range(5):
+    perm = torch.randperm(len(Xtr))
+    tot = 0.0
+    for i in range(0, len(Xtr), 8):
+        idx = perm[i:i + 8]; opt.zero_grad()
+        loss = F.mse_loss(m(Xtr[idx], 3, Ytr[idx], tf=0.5), Ytr[idx]); loss.backward()
+        torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0); opt.step(); tot += loss.item() * len(idx)
+    sched.step(); print(ep, round(tot / len(Xtr), 4), sched.get_last_lr())
+m.eval()
+with torch.no_grad():
+    pred = m(X[30:], 3); print(pred.shape, round(F.l1_loss(pred, Y[30:]).item(), 4))
+    hist = z[:12].clone(); fc = []
+    for _ in range(6):
+        p = m(hist[-12:].view(1, 12, 1), 1); fc.append(round(p.item(), 4)); hist = torch.cat([hist, p.view(1)])
+    print(fc, hist.shape, (hist[-6:] * sd + mu).round(decimals=3))
+naive = z[39:-1]; print(round(F.mse_loss(naive, z[40:]).item(), 5), round((z[40:] - z[28:-12]).abs().mean().item(), 5))
+ema = torch.zeros_like(z); ema[0] = z[0]
+for i in range(1, T): ema[i] = 0.3 * z[i] + 0.7 * ema[i - 1]
+print(ema[-3:].round(decimals=5).tolist())
+lags = torch.stack([z.roll(k) for k in range(1, 4)], 1)[3:]; print(lags[:2].round(decimals=5).tolist(), lags.shape)
+print(round(torch.corrcoef(torch.stack([z[1:], z[:-1]]))[0, 1].item(), 5))
 ''',
 }
 

@@ -59,9 +59,7 @@ def row_statistics(rows, eps):
     count = rows.shape[0]
     mean = (np.add.reduce(rows, axis=0).astype(_F64) / count).astype(_F32)   # (row by row)
     deviation = rows - mean
-    var_sum = np.zeros(rows.shape[1], _F32)
-    for d in deviation:
-        var_sum = fma32(d, d, var_sum)
+    var_sum = _fused_running_sum(np.multiply(deviation, deviation, dtype=_F64))
     invstd = (1 / np.sqrt((var_sum / _F32(count)).astype(_F64) + eps)).astype(_F32)
     return mean, invstd, var_sum
 
@@ -120,3 +118,44 @@ def backward(g, v, mean, invstd, weight):
     if weight is not None:
         dx *= weight[:, None]
     return dx, (dot * invstd).astype(_F32), total.astype(_F32)
+
+
+# An (N, C) input (one element per image) takes torch's channels-last loops (observed on
+# torch 2.13, float32, one thread): the sum of dy and the dot product of (x - mean) and dy
+# add row after row in float32, the dot one fused multiply-add per row; the weight's gradient
+# is dot * invstd, the bias's the sum; then k = dot * invstd * invstd / count and grad_mean =
+# sum / count (float32 steps), and dx = ((dy - grad_mean) - (x - mean) * k) * invstd * weight,
+# with that multiply-subtract fused in the channels that fill whole vectors (8) and rounded
+# step by step in the channels left over. (One channel alone adds its dy in another order,
+# not reproduced.)
+_LANES = 8
+
+
+def row_backward(g, rows, mean, invstd, weight):
+    """(dx, dweight, dbias) of training-mode batch norm for float32 (N, C) `g` and `rows`."""
+    count = rows.shape[0]
+    deviation = rows - mean
+    total = np.add.reduce(g, axis=0, initial=_F32(0))        # (row after row)
+    dot = _fused_running_sum(np.multiply(deviation, g, dtype=_F64))
+    k = dot * invstd * invstd / _F32(count)
+    grad_mean = total / _F32(count)
+    vec = rows.shape[1] // _LANES * _LANES
+    dx = np.empty_like(rows)
+    dx[:, :vec] = fma32(-deviation[:, :vec], k[:vec], g[:, :vec] - grad_mean[:vec]) * \
+        invstd[:vec]
+    dx[:, vec:] = (g[:, vec:] - grad_mean[vec:] - deviation[:, vec:] * k[vec:]) * invstd[vec:]
+    if weight is not None:
+        dx *= weight
+    return dx, dot * invstd, total
+
+
+def _fused_running_sum(products):
+    """Float64 rows (exact products of float32 numbers) added row after row into a float32
+    running sum, each addition rounded once: one fused multiply-add per row."""
+    wide = np.zeros(products.shape[1], _F64)
+    narrow = np.zeros(products.shape[1], _F32)
+    for row in products:
+        np.add(row, wide, out=wide)
+        np.copyto(narrow, wide, casting="unsafe")
+        np.copyto(wide, narrow)
+    return narrow

@@ -86,7 +86,7 @@ class _Normalization(Op):
         if _grad_state.enabled:
             grads = _composed_backward(ctx, grad, x, w, mean, rstd, need)
         elif isinstance(ctx, NativeBatchNorm) and ctx.training and need[0] and \
-                x is not None and ctx.shape[2] > 1 and x._data.flags.c_contiguous and \
+                x is not None and x._data.flags.c_contiguous and \
                 _bn.applies(grad._data, x._data, mean._data, None if w is None else w._data):
             grads = _batch_norm_backward(ctx, grad, x, w, mean, rstd, need)
         elif isinstance(ctx, NativeLayerNorm) and not ctx.half and need[0] and x is not None and \
@@ -101,10 +101,13 @@ def _batch_norm_backward(ctx, grad, x, w, mean, rstd, need):
     """Training-mode batch norm's gradients in torch's arithmetic (NOTE [ torch's batch norm
     backward ])."""
     channels = ctx.shape[1]
-    dx, dw, dbias = _bn.backward(np.ascontiguousarray(grad._data).reshape(ctx.shape),
-                                 x._data.reshape(ctx.shape), mean._data.reshape(channels),
-                                 rstd._data.reshape(channels),
-                                 None if w is None else w._data.reshape(channels))
+    rows = ctx.shape[2] == 1            # (an (N, C) input: torch's channels-last loops)
+    kernel = _bn.row_backward if rows else _bn.backward
+    shape = ctx.shape[:2] if rows else ctx.shape
+    dx, dw, dbias = kernel(np.ascontiguousarray(grad._data).reshape(shape),
+                           x._data.reshape(shape), mean._data.reshape(channels),
+                           rstd._data.reshape(channels),
+                           None if w is None else w._data.reshape(channels))
     return (wrap(dx.reshape(x._data.shape)) if need[0] else None,
             wrap(dw.reshape(w._data.shape)) if need[1] else None,
             wrap(dbias.reshape(ctx.bias_shape)) if need[2] else None)
