@@ -326,3 +326,50 @@ def test_linear_cross_entropy_loss_module():
     np.testing.assert_allclose(m(x, t).item(), F.cross_entropy(logits, t).item(), rtol=1e-6)
     with pytest.raises(RuntimeError, match=r"expected weight shape to be \(5,\), got \(4,\)"):
         nn.LinearCrossEntropyLoss(3, 5, weight=ember.ones(4))
+
+
+def test_bce_with_logits_gradients_round_in_torchs_order():
+    # ((pw t + 1) - t) sigmoid(x) - pw t, times grad, times the weight, over the count: each
+    # step rounded in float32 (dividing last: 1 / 10 is not exact)
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(10) * 2).astype(np.float32)
+    t = (rng.random(10) > 0.6).astype(np.float32)
+    w = rng.random(10).astype(np.float32)
+    pw = np.float32(2.3)
+    xe = ember.from_numpy(x).requires_grad_()
+    te = ember.from_numpy(t).requires_grad_()
+    loss = ember.nn.functional.binary_cross_entropy_with_logits(
+        xe, te, weight=ember.from_numpy(w), pos_weight=ember.tensor(2.3))
+    loss.backward()
+    sig = ember.from_numpy(x).sigmoid().numpy()
+    tw = pw * t
+    expected = ((tw + np.float32(1) - t) * sig - tw) * np.float32(1) * w / np.float32(10)
+    assert xe.grad.numpy().tolist() == expected.tolist()
+    log_sig = ember.nn.functional.logsigmoid(ember.from_numpy(x)).numpy()
+    log_sig_neg = ember.nn.functional.logsigmoid(ember.from_numpy(-x)).numpy()
+    expected_t = (log_sig_neg - log_sig * pw) * np.float32(1) * w / np.float32(10)
+    assert te.grad.numpy().tolist() == expected_t.tolist()
+
+
+def test_multi_margin_rows_add_in_order_and_the_mean_in_float64():
+    # each row: its terms one after another in float32, over the class count; the batch's
+    # mean: the rows' losses added in float64, over the row count, rounded once
+    rng = np.random.default_rng(12)
+    x = (rng.standard_normal((12, 17)) * 2).astype(np.float32)
+    y = rng.integers(0, 17, 12)
+    rows = []
+    for i in range(12):
+        total = np.float32(0)
+        for d in range(17):
+            if d != y[i]:
+                z = np.float32(np.float32(1) - x[i, y[i]]) + x[i, d]
+                total = np.float32(total + max(z, np.float32(0)))
+        rows.append(np.float32(total / np.float32(17)))
+    xe, ye = ember.from_numpy(x), ember.from_numpy(y)
+    assert F.multi_margin_loss(xe, ye, reduction="none").numpy().tolist() == \
+        [float(r) for r in rows]
+    wide = 0.0
+    for r in rows:
+        wide += float(r)
+    assert F.multi_margin_loss(xe, ye).item() == float(np.float32(wide / 12))
+    assert F.multi_margin_loss(xe[0], ye[0]).item() == float(rows[0])

@@ -16,6 +16,20 @@ pytestmark = [pytest.mark.oracle, pytest.mark.usefixtures("one_torch_thread")]
 PRELUDE = "import math\nnn = torch.nn; F = torch.nn.functional\n"
 
 PROGRAMS = {
+    'bcelogits_grad': PRELUDE + r'''
+torch.manual_seed(0)
+for N in (10, 37, 256):
+    z = torch.randn(N) * 2; yb = (torch.rand(N) > 0.7).float(); w = torch.rand(N)
+    for kw in ({}, {'pos_weight': torch.tensor(2.3)}, {'weight': w}, {'weight': w, 'pos_weight': torch.tensor([0.7])}):
+        for red in ('mean', 'sum', 'none'):
+            zz = z.clone().requires_grad_(); l = F.binary_cross_entropy_with_logits(zz, yb, reduction=red, **kw)
+            (l if red != 'none' else l * torch.arange(N) / 7).sum().backward() if red == 'none' else l.backward()
+            print(N, list(kw), red, zz.grad[:6].tolist())
+z = torch.randn(4, 3, requires_grad=True); y = torch.rand(4, 3)
+F.binary_cross_entropy_with_logits(z, y, pos_weight=torch.tensor([1., 2., 3.])).backward(); print(z.grad.tolist())
+z2 = torch.randn(4, 3).double().requires_grad_(); F.binary_cross_entropy_with_logits(z2, y.double(), weight=torch.rand(3).double()).backward(); print(z2.grad.tolist())
+yy = y.clone().requires_grad_(); F.binary_cross_entropy_with_logits(z.detach(), yy, pos_weight=torch.tensor([1., 2., 3.])).backward(); print(yy.grad.tolist())
+''',
     'bits1': PRELUDE + r'''
 torch.manual_seed(0)
 torch.set_printoptions(precision=10)
@@ -393,6 +407,24 @@ print(y.sum().item(), y.contiguous().sum().item(), y.mean().item(), y.sum(0).ite
 print(torch.trapezoid(y).item(), torch.trapezoid(X, dim=0).tolist(), torch.trapezoid(X.t()).tolist())
 Y = torch.randn(300, 5).double(); print(Y[:, 2].sum().item(), Y[:, 2].contiguous().sum().item(), Y[:, 1:4].sum().item(), Y[::3, 1].mean().item())
 ''',
+    'lossbits': PRELUDE + r'''
+torch.manual_seed(0)
+for N in (10, 37, 256):
+    logits = torch.randn(N, 3) * 2; y = torch.randint(0, 3, (N,)); w = torch.tensor([0.2, 1.5, 3.0])
+    z = torch.randn(N) * 2; yb = (torch.rand(N) > 0.7).float(); pw = torch.tensor(2.3)
+    out = [F.cross_entropy(logits, y, weight=w).item(), F.cross_entropy(logits, y, weight=w, reduction='sum').item(),
+           F.cross_entropy(logits, y, label_smoothing=0.1).item(), F.cross_entropy(logits, y, weight=w, label_smoothing=0.2).item(),
+           F.binary_cross_entropy_with_logits(z, yb).item(), F.binary_cross_entropy_with_logits(z, yb, pos_weight=pw).item(),
+           F.binary_cross_entropy_with_logits(z, yb, weight=torch.rand(N)).item(),
+           F.nll_loss(F.log_softmax(logits, 1), y, weight=w).item(), F.mse_loss(z, yb).item(), F.l1_loss(z, yb).item(),
+           F.smooth_l1_loss(z, yb).item(), F.huber_loss(z, yb, delta=0.5).item(), F.soft_margin_loss(z, yb * 2 - 1).item(),
+           F.poisson_nll_loss(z, yb).item(), F.gaussian_nll_loss(z, yb, torch.rand(N) + 0.1).item(), F.kl_div(F.log_softmax(logits, 1), F.softmax(logits.flip(0), 1), reduction='batchmean').item(),
+           F.hinge_embedding_loss(z, yb * 2 - 1).item()]
+    print(N, out)
+    lg = logits.clone().requires_grad_(); F.cross_entropy(lg, y, weight=w, label_smoothing=0.1).backward(); print(lg.grad[:2].tolist())
+    zz = z.clone().requires_grad_(); F.binary_cross_entropy_with_logits(zz, yb, pos_weight=pw).backward(); print(zz.grad[:4].tolist())
+    print(torch.sigmoid(z)[:4].tolist(), F.softmax(logits, 1)[:2].tolist(), F.log_softmax(logits, 0)[:2].tolist(), F.softmax(logits, 0)[:2].tolist())
+''',
     'metrics1': PRELUDE + r'''
 torch.manual_seed(0)
 y = torch.randint(0, 3, (20,)); logits = torch.randn(20, 3)
@@ -587,6 +619,14 @@ t(lambda: torch.nan_to_num(torch.tensor([1, 2]), nan=0.5))
 t(lambda: x.view(2, 5).nanmean(dim=2))
 t(lambda: torch.isnan(torch.tensor([1, 2])))
 t(lambda: x.masked_fill(x > 5, float('nan')).nansum().item())
+''',
+    'mm': PRELUDE + r'''
+torch.manual_seed(0)
+for C in (3, 10, 17):
+    logits = torch.randn(12, C) * 2; y = torch.randint(0, C, (12,))
+    print(F.multi_margin_loss(logits, y).item(), F.multi_margin_loss(logits, y, reduction='none').tolist())
+    print(F.multi_margin_loss(logits, y, p=2, margin=0.7).item(), F.multi_margin_loss(logits, y, weight=torch.rand(C), reduction='sum').item())
+    print(F.multi_margin_loss(logits.double(), y).item(), nn.MultiMarginLoss()(logits[0], y[0]).item())
 ''',
     'nan1': PRELUDE + r'''
 x = torch.tensor([[1., float('nan'), 3.], [4., 5., float('nan')], [float('nan')] * 3])
@@ -1015,4 +1055,20 @@ print(round(torch.corrcoef(torch.stack([z[1:], z[:-1]]))[0, 1].item(), 5))
 ''',
 }
 
-test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS)
+# known differences: (reason, program), strict xfails
+BUGS = {
+    'bug_bce_probs': ("torch's binary_cross_entropy kernel takes glibc's scalar logf/log1pf, which are not correctly rounded (about 4% of losses differ in the last bit); ember's log and log1p are", PRELUDE + r'''
+torch.manual_seed(0)
+p = torch.rand(256) * 0.98 + 0.01; y = (torch.rand(256) > 0.5).float()
+print(F.binary_cross_entropy(p, y).item(), nn.BCELoss()(p, y).item())
+print(F.binary_cross_entropy(p, y, reduction='none')[:8].tolist())
+'''),
+    'bug_multi_margin_grad': ("torch's multi_margin_loss backward subtracts each violating class's float32 gradient from the target's one by one, from 1 / (N * C) rounded once; ember multiplies a count", PRELUDE + r'''
+torch.manual_seed(0)
+for C in (3, 10, 17):
+    logits = torch.randn(12, C) * 2; y = torch.randint(0, C, (12,))
+    lg = logits.clone().requires_grad_(); F.multi_margin_loss(lg, y).backward(); print(lg.grad[:3].tolist())
+'''),
+}
+
+test_snippet_prints_like_torch, test_there_are_many_snippets = snippet_tests(PROGRAMS, BUGS)

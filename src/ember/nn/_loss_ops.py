@@ -282,24 +282,35 @@ class BinaryCrossEntropyWithLogits(Op):
 
     def backward(ctx, grad):
         x, t = ctx.saved_tensors
-        g = _spread(grad, x.shape, ctx.reduction, x.numel())
-        if ctx.weight is not None:
-            g = g * ctx.weight
         pw = ctx.pos_weight
         need_x, need_t = ctx.needs_input_grad
         gx = gt = None
         if need_x:
+            # (torch's order: ((pw t + 1) - t) sigmoid(x) - pw t, then times grad, the weight
+            # and over the count, as for the target's)
             if pw is None:
-                gx = g * (x.sigmoid() - t)
+                gx = x.sigmoid() - t
             else:
-                gx = g * ((1 + (pw - 1) * t) * x.sigmoid() - pw * t)
+                tw = pw * t
+                gx = (tw + 1 - t) * x.sigmoid() - tw
+            gx = ctx.scaled(gx, grad, x)
         if need_t:
             if pw is None:
-                gt = -g * x
+                gt = -x
             else:
-                softplus = (-x).relu() + (-x.abs()).exp().log1p()
-                gt = g * (-x + (pw - 1) * softplus)
+                from .functional import logsigmoid
+                gt = logsigmoid(-x) - logsigmoid(x) * pw
+            gt = ctx.scaled(gt, grad, x)
         return gx, gt
+
+    def scaled(ctx, g, grad, x):
+        """g times the incoming gradient, times the weight, over the count for a mean."""
+        g = g * grad
+        if ctx.weight is not None:
+            g = g * ctx.weight
+        if ctx.reduction == "mean":
+            return g / x.numel()
+        return g if g.shape == x.shape else g.expand(x.shape)
 
 
 def _logits_loss_dtype(input, target):
@@ -521,12 +532,31 @@ def multi_margin_loss(input, target, p, margin, weight, reduction):
     h = h if p == 1 else h * h
     w = xp.ones(n, x.dtype) if weight is None else weight.detach()._data.reshape(-1)[t]
     scale = (w / c).astype(x.dtype)[:, None]
-    losses = (h * scale).sum(1).astype(x.dtype)
+    losses = _margin_sums(xp, x, t, others, p, margin, None if weight is None else w, c)
     if input.ndim < 2 and reduction == "none":
         losses = losses.reshape(())
-    return apply(MultiMarginLoss, (input, target), _reduce(xp, losses, reduction),
+    if reduction != "none":
+        # (torch's kernel adds the rows' losses one by one in its accumulation type, float64
+        # for float32, and divides that by the row count)
+        total = xp.add.accumulate(losses.astype(_np.float64 if x.dtype == _np.float32
+                                                else x.dtype), axis=0)[-1] if n else 0.0
+        losses = xp.asarray(total / n if reduction == "mean" else total, x.dtype) if n else \
+            _reduce(xp, losses, reduction)
+    return apply(MultiMarginLoss, (input, target), losses,
                  {"p": p, "margin": margin, "reduction": reduction, "others": others,
                   "chosen": chosen, "scale": scale})
+
+
+def _margin_sums(xp, x, t, others, p, margin, w, c):
+    """Each row's multi-margin loss as torch's kernel adds it, in the input's dtype: the
+    classes' terms (times the weight) one after another, then over the class count."""
+    z = x.dtype.type(margin) - x[xp.arange(x.shape[0]), t][:, None] + x
+    h = xp.maximum(z, 0) * others
+    h = h if p == 1 else h * h
+    if w is not None:
+        h = h * w.astype(x.dtype)[:, None]
+    # (an accumulation adds one after another)
+    return (xp.add.accumulate(h, axis=1)[:, -1] / x.dtype.type(c)).astype(x.dtype)
 
 
 class MultilabelMarginLoss(Op):
