@@ -631,3 +631,33 @@ def test_segment_reduce_gradient_with_create_graph_cannot_be_differentiated_agai
     with pytest.raises(RuntimeError, match="derivative for aten::_segment_reduce_backward is "
                                            "not implemented"):
         g.sum().backward()
+
+
+def test_segment_reduce_folds_in_order_from_initial_and_weighted_bincount_in_float32():
+    # torch folds each segment's elements one after another from the initial value (or the
+    # identity): a mean's sum includes the initial value; float32 weights add in float32
+    rng = np.random.default_rng(13)
+    v = (rng.standard_normal(40) * 5).astype(np.float32)
+    lengths = [10, 0, 17, 13]
+    got_sum = ember.segment_reduce(ember.from_numpy(v), "sum", lengths=ember.tensor(lengths))
+    got_mean = ember.segment_reduce(ember.from_numpy(v), "mean", lengths=ember.tensor(lengths),
+                                    initial=2.5)
+    got_prod = ember.segment_reduce(ember.from_numpy(v), "prod", lengths=ember.tensor(lengths),
+                                    initial=2.5)
+    start = 0
+    for k, n in enumerate(lengths):
+        total, mean_total, prod = np.float32(0), np.float32(2.5), np.float32(2.5)
+        for e in v[start:start + n]:
+            total, mean_total, prod = total + e, mean_total + e, prod * e
+        assert got_sum[k].item() == total
+        assert got_prod[k].item() == prod
+        if n:
+            assert got_mean[k].item() == mean_total / np.float32(n)
+        start += n
+    idx = rng.integers(0, 4, 300)
+    w = rng.random(300).astype(np.float32)
+    counts = [np.float32(0)] * 4
+    for i, x in zip(idx, w):
+        counts[i] = counts[i] + x
+    got = ember.bincount(ember.from_numpy(idx), ember.from_numpy(w))
+    assert got.dtype is ember.float32 and got.tolist() == [float(c) for c in counts]

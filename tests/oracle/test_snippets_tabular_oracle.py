@@ -384,6 +384,35 @@ except Exception as e:
 m2 = copy.deepcopy(m); print(m2[0].weight is m[0].weight, torch.equal(m2[0].weight, m[0].weight), m2[0].weight.requires_grad)
 osd = copy.deepcopy(opt.state_dict()); print(osd['param_groups'], list(osd['state'][0].keys()), osd['state'][0]['step'])
 ''',
+    'groupby': PRELUDE + r'''
+torch.manual_seed(0)
+N, G = 500, 7
+vals = torch.randn(N) * 10 + 3; grp = torch.randint(0, G, (N,))
+s1 = torch.zeros(G).index_add_(0, grp, vals); s2 = torch.zeros(G).scatter_add_(0, grp, vals)
+s3 = torch.bincount(grp, weights=vals, minlength=G); s4 = torch.zeros(G).scatter_reduce_(0, grp, vals, reduce='sum')
+print(s1.tolist(), s2.tolist(), s3.tolist(), s3.dtype, s4.tolist())
+cnt = torch.bincount(grp, minlength=G); print(cnt.tolist(), (s1 / cnt).tolist())
+print(torch.zeros(G).scatter_reduce(0, grp, vals, reduce='mean', include_self=False).tolist())
+print(torch.zeros(G).scatter_reduce(0, grp, vals, reduce='amax', include_self=False).tolist(), torch.full((G,), 5.).scatter_reduce(0, grp, vals, reduce='prod').tolist()[:2])
+X = torch.randn(N, 3); S = torch.zeros(G, 3).index_add_(0, grp, X); print(S.tolist())
+S2 = torch.zeros(G, 3).scatter_add_(0, grp[:, None].expand(-1, 3), X); print(torch.equal(S, S2), (S - S2).abs().max().item())
+onehot = F.one_hot(grp, G).float(); print((onehot.T @ vals).round(decimals=3).tolist())
+print(torch.segment_reduce(vals[grp.argsort()], 'sum', lengths=cnt).tolist() if hasattr(torch, 'segment_reduce') else None)
+u, inv, c = torch.unique(grp, return_inverse=True, return_counts=True); print(u.tolist(), inv[:5].tolist(), c.tolist())
+rows = torch.tensor([[1, 2], [3, 4], [1, 2], [0, 0]]); print(torch.unique(rows, dim=0, return_inverse=True, return_counts=True))
+print(torch.isin(grp[:10], torch.tensor([1, 3])).tolist(), vals[torch.isin(grp, torch.tensor([2]))].sum().item())
+print(torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1]), return_counts=True))
+vd = vals.double(); print(torch.zeros(G, dtype=torch.float64).index_add_(0, grp, vd).tolist(), torch.bincount(grp, weights=vd).tolist())
+''',
+    'groupby2': PRELUDE + r'''
+torch.manual_seed(0)
+N, G = 500, 7
+vals = torch.randn(N) * 10 + 3; grp = torch.randint(0, G, (N,))
+cnt = torch.bincount(grp, minlength=G)
+print(torch.segment_reduce(vals[grp.argsort(stable=True)], 'sum', lengths=cnt).tolist())
+print(torch.equal(grp.argsort(), grp.argsort(stable=True)), grp.argsort()[:20].tolist(), grp.sort().indices[:20].tolist())
+g2 = torch.randint(0, 3, (40,)); print(g2.argsort().tolist(), g2.sort(descending=True).indices.tolist())
+''',
     'layouts1': PRELUDE + r'''
 torch.manual_seed(0)
 rs = np.random.RandomState(0)
@@ -764,6 +793,21 @@ t(lambda: torch.from_numpy([1, 2]))
 t(lambda: torch.tensor(np.ma.array([1, 2], mask=[0, 1])))
 t(lambda: torch.tensor(np.matrix([[1, 2]])))
 ''',
+    'optbits': PRELUDE + r'''
+torch.manual_seed(0)
+target = torch.randn(37)
+for dt in (torch.float32, torch.float64):
+    for name, make in [("SGD", lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, weight_decay=1e-3)),
+                       ("Adam", lambda p: torch.optim.Adam(p, lr=0.05)), ("AdamW", lambda p: torch.optim.AdamW(p, lr=0.05, weight_decay=0.01, amsgrad=True)),
+                       ("RMSprop", lambda p: torch.optim.RMSprop(p, lr=0.01, momentum=0.5)), ("Adagrad", lambda p: torch.optim.Adagrad(p, lr=0.1)),
+                       ("NAdam", lambda p: torch.optim.NAdam(p, lr=0.05)), ("RAdam", lambda p: torch.optim.RAdam(p, lr=0.05)), ("Adamax", lambda p: torch.optim.Adamax(p, lr=0.05))]:
+        w = torch.zeros(37, dtype=dt, requires_grad=True); opt = make([w])
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=12) if name in ("SGD", "Adam") else torch.optim.lr_scheduler.ExponentialLR(opt, 0.9)
+        losses = []
+        for i in range(12):
+            opt.zero_grad(); loss = ((w - target.to(dt)) ** 2).mean() + w.abs().sum() * 1e-3; loss.backward(); opt.step(); sched.step(); losses.append(loss.item())
+        print(dt, name, losses[-3:], w[:3].tolist(), sched.get_last_lr())
+''',
     'print1': PRELUDE + r'''
 torch.manual_seed(0)
 X = torch.randn(20, 6) * torch.tensor([1., 1000., 0.001, 1e6, 1e-6, 1.])
@@ -926,6 +970,16 @@ for i in range(5): s.optimizer.step(); s.step(); print(s.get_last_lr())
 opt = torch.optim.AdamW(m.parameters(), lr=0.1)
 s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, 'max', patience=0, threshold=0.1, threshold_mode='abs', cooldown=1, min_lr=0.02)
 for v in [0.5, 0.55, 0.7, 0.7, 0.7, 0.7, 0.7]: s.step(v); print(s.get_last_lr(), s.cooldown_counter)
+''',
+    'seg2': PRELUDE + r'''
+torch.manual_seed(0)
+v = torch.randn(40, 3) * 5; L = torch.tensor([10, 0, 17, 13])
+for red in ('sum', 'mean', 'max', 'min', 'prod'):
+    print(red, torch.segment_reduce(v, red, lengths=L, unsafe=False).tolist())
+    print(torch.segment_reduce(v[:, 0], red, lengths=L, initial=2.5).tolist())
+print(torch.segment_reduce(v.double(), 'mean', offsets=torch.tensor([0, 10, 10, 27, 40])).tolist())
+w = torch.rand(200); i = torch.randint(0, 5, (200,)); print(torch.bincount(i, w).tolist(), torch.bincount(i, w.double()).tolist(), torch.bincount(i, w.half()).dtype, torch.bincount(i, w, minlength=8).tolist())
+print(torch.bincount(i, w.int()).tolist() if False else torch.bincount(i, (w * 10).long()).tolist())
 ''',
     'split1': PRELUDE + r'''
 TensorDataset, DataLoader, random_split, WeightedRandomSampler, SubsetRandomSampler = (getattr(torch.utils.data, n) for n in "TensorDataset DataLoader random_split WeightedRandomSampler SubsetRandomSampler".split())

@@ -123,6 +123,13 @@ def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, ax
             if n == 0:
                 value = _EMPTY[reduce] if initial is None else initial
                 out[index + (k,)] = value
+            elif reduce in ("sum", "mean", "prod"):
+                # (torch's kernel folds a segment's elements in one after another, from the
+                # initial value or the identity, and divides a mean's sum by the length)
+                ufunc = np.multiply if reduce == "prod" else np.add
+                first = np.full_like(part[:1], ufunc.identity if initial is None else initial)
+                value = ufunc.accumulate(np.concatenate([first, part]), axis=0)[-1]
+                out[index + (k,)] = value / x.dtype.type(n) if reduce == "mean" else value
             else:
                 value = fn(part, axis=0)
                 if initial is not None:

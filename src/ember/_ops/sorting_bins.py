@@ -250,7 +250,12 @@ def bincount(input, weights=None, minlength=0):
         raise RuntimeError("weights should be 1-d and have the same length as input")
     target = np.float32 if w.dtype == np.float32 else np.float64
     w = w.real if w.dtype.kind == "c" else w
-    result = _bincount(xp, data, w.astype(np.float64), minlength).astype(target)
+    if target is np.float32 and xp is np:
+        # (torch adds float32 weights into float32 counts, one after another)
+        result = np.zeros(max(minlength, int(data.max()) + 1), np.float32)
+        np.add.at(result, data, w)
+    else:
+        result = _bincount(xp, data, w.astype(np.float64), minlength).astype(target)
     t = wrap(result)
     if weights._requires_grad and _grad_state.enabled:
         record(Bincount, (weights,), (t,), {})
