@@ -798,9 +798,8 @@ torch.manual_seed(0)
 target = torch.randn(37)
 for dt in (torch.float32, torch.float64):
     for name, make in [("SGD", lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, weight_decay=1e-3)),
-                       ("Adam", lambda p: torch.optim.Adam(p, lr=0.05)), ("AdamW", lambda p: torch.optim.AdamW(p, lr=0.05, weight_decay=0.01, amsgrad=True)),
-                       ("RMSprop", lambda p: torch.optim.RMSprop(p, lr=0.01, momentum=0.5)), ("Adagrad", lambda p: torch.optim.Adagrad(p, lr=0.1)),
-                       ("NAdam", lambda p: torch.optim.NAdam(p, lr=0.05)), ("RAdam", lambda p: torch.optim.RAdam(p, lr=0.05)), ("Adamax", lambda p: torch.optim.Adamax(p, lr=0.05))]:
+                       ("Adam", lambda p: torch.optim.Adam(p, lr=0.05)), ("Adagrad", lambda p: torch.optim.Adagrad(p, lr=0.1)),
+                       ("NAdam", lambda p: torch.optim.NAdam(p, lr=0.05)), ("Adamax", lambda p: torch.optim.Adamax(p, lr=0.05))]:
         w = torch.zeros(37, dtype=dt, requires_grad=True); opt = make([w])
         sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=12) if name in ("SGD", "Adam") else torch.optim.lr_scheduler.ExponentialLR(opt, 0.9)
         losses = []
@@ -1122,6 +1121,19 @@ torch.manual_seed(0)
 for C in (3, 10, 17):
     logits = torch.randn(12, C) * 2; y = torch.randint(0, C, (12,))
     lg = logits.clone().requires_grad_(); F.multi_margin_loss(lg, y).backward(); print(lg.grad[:3].tolist())
+'''),
+    'bug_optbits': ("AdamW with amsgrad, RMSprop with momentum and RAdam on float32 (RAdam on float64 too) step to other last bits than torch's after a few steps (not investigated: the optimizers are another sweep's)", PRELUDE + r'''
+torch.manual_seed(0)
+target = torch.randn(37)
+for dt in (torch.float32, torch.float64):
+    for name, make in [("AdamW", lambda p: torch.optim.AdamW(p, lr=0.05, weight_decay=0.01, amsgrad=True)),
+                       ("RMSprop", lambda p: torch.optim.RMSprop(p, lr=0.01, momentum=0.5)), ("RAdam", lambda p: torch.optim.RAdam(p, lr=0.05))]:
+        w = torch.zeros(37, dtype=dt, requires_grad=True); opt = make([w])
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=12) if name in ("SGD", "Adam") else torch.optim.lr_scheduler.ExponentialLR(opt, 0.9)
+        losses = []
+        for i in range(12):
+            opt.zero_grad(); loss = ((w - target.to(dt)) ** 2).mean() + w.abs().sum() * 1e-3; loss.backward(); opt.step(); sched.step(); losses.append(loss.item())
+        print(dt, name, losses[-3:], w[:3].tolist(), sched.get_last_lr())
 '''),
 }
 
