@@ -257,3 +257,22 @@ def test_a_feature_of_a_batch_of_series_and_a_transposed_table():
     f = np.asfortranarray(x)
     assert ember.from_numpy(f).sum(1).numpy().tolist() == \
         ember.from_numpy(np.ascontiguousarray(x.T)).sum(0).numpy().tolist()
+
+
+def test_overlapping_windows_sum_down_a_tables_columns():
+    # s.unfold(0, 5, 1): the window's elements and the windows are both adjacent; torch sums
+    # down the columns of the (5, windows) table: runs of 32 float32 columns one by one, the
+    # rest by four running sums
+    s = np.random.default_rng(14).standard_normal(44).astype(np.float32)
+    windows = np.lib.stride_tricks.sliding_window_view(s, 5)       # (40, 5)
+    got = ember.from_numpy(s).unfold(0, 5, 1).sum(1).numpy().tolist()
+    expected = []
+    for k, row in enumerate(windows):
+        if k < 32:
+            total = np.float32(0)
+            for v in row:
+                total += v
+        else:
+            total = four_sums(row.copy())
+        expected.append(float(total))
+    assert got == expected

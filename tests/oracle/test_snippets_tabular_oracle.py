@@ -436,6 +436,18 @@ print(y.sum().item(), y.contiguous().sum().item(), y.mean().item(), y.sum(0).ite
 print(torch.trapezoid(y).item(), torch.trapezoid(X, dim=0).tolist(), torch.trapezoid(X.t()).tolist())
 Y = torch.randn(300, 5).double(); print(Y[:, 2].sum().item(), Y[:, 2].contiguous().sum().item(), Y[:, 1:4].sum().item(), Y[::3, 1].mean().item())
 ''',
+    'layouts3': PRELUDE + r'''
+torch.manual_seed(1)
+for dt in (torch.float32, torch.float64):
+    s = torch.randn(300, dtype=dt) * 3 + 1
+    for W in (2, 3, 4, 5, 7, 8, 9, 16, 33):
+        for step in (1, 2, 5):
+            w = s.unfold(0, W, step)
+            print(dt, W, step, w.sum(1)[:3].tolist(), w.mean(0)[:3].tolist(), w.sum().item(), w.t().sum(0)[:2].tolist())
+    m = torch.randn(40, 12, dtype=dt)
+    for v in (m[:, ::3], m[::2, 1:], m[:, :5], m.t()[::2], m[1::3, ::2]):
+        print(v.sum(0)[:3].tolist(), v.sum(1)[:3].tolist(), v.sum().item(), v.mean().item())
+''',
     'lossbits': PRELUDE + r'''
 torch.manual_seed(0)
 for N in (10, 37, 256):
@@ -938,6 +950,20 @@ try:
     U.pad_sequence([torch.randn(2, 3), torch.randn(2, 4)])
 except Exception as e:
     print(type(e).__name__, e)
+''',
+    'rolling': PRELUDE + r'''
+torch.manual_seed(0)
+for dt in (torch.float32, torch.float64):
+    s = (torch.randn(200) * 3 + 10).to(dt)
+    for W in (5, 12, 30):
+        w = s.unfold(0, W, 1)
+        print(dt, W, w.mean(1)[:4].tolist(), w.sum(-1)[-2:].tolist(), w.std(1)[:3].tolist(), w.var(1, correction=0)[-2:].tolist())
+        print(w.max(1).values[:3].tolist(), w.median(1).values[:3].tolist(), w.quantile(0.9, dim=1)[:2].tolist(), w.amin(1)[:2].tolist())
+        w2 = s.unfold(0, W, 3); print(w2.mean(1)[:3].tolist(), w2.sum(0)[:3].tolist(), w2.mean().item(), w2.std().item())
+    m = s.reshape(20, 10); print(m.unfold(0, 4, 1).mean(-1)[0].tolist(), m.unfold(0, 4, 1).shape, m.unfold(1, 3, 2).sum(-1)[0].tolist())
+    cs = torch.cumsum(s, 0); print(((cs[5:] - cs[:-5]) / 5)[:3].tolist())
+    ew = torch.tensor([0.5 ** k for k in range(5)], dtype=dt).flip(0); ew = ew / ew.sum()
+    print(F.conv1d(s.view(1, 1, -1), ew.view(1, 1, -1))[0, 0, :3].tolist(), (s.unfold(0, 5, 1) * ew).sum(-1)[:3].tolist())
 ''',
     'sched1': PRELUDE + r'''
 torch.manual_seed(0)

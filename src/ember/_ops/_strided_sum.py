@@ -9,14 +9,16 @@ outer one's stride is the inner one's times its size. What is left of a layout t
 dense is often two dims (or one), and the sum kernel then takes one of four loops (observed
 on torch 2.13):
 
-- reduced dim inside: each row's sum, as a contiguous row's (NOTE [ Summation order ]) when
-  its elements are adjacent, else by four running sums over its elements (as a row shorter
-  than a vector); with a kept dim outside these are the results, with a reduced one they are
-  added one after another from 0;
-- kept dim inside, reduced outside: sums down the columns, as a row-major table's when the
-  kept elements are adjacent and fill at least a vector; otherwise the columns in runs of
-  four add their rows one by one (one running sum each, in a cascade), the rest by four
-  running sums.
+Take the reduced dim first (the inner one where both are reduced), the other second:
+- reduced elements adjacent and at least a vector of them: each row's sum along the reduced
+  dim as a contiguous row's (NOTE [ Summation order ]);
+- else the other dim's elements adjacent and at least a vector of them: sums down the
+  columns as a row-major table's (overlapping windows, `s.unfold(0, 5, 1).mean(1)`);
+- else, reduced dim inside: four running sums along each row (as a row shorter than a
+  vector); reduced dim outside (or strides equal): the columns in runs of four add their rows
+  one by one (one running sum each, in a cascade), the rest by four running sums.
+With a kept second dim these are the results; with a reduced one they are added one after
+another from 0.
 
 Other layouts (more dims left, kept dims out of the result's order, a stride of 0) are not
 reproduced: NumPy's order stands.
@@ -42,26 +44,35 @@ def strided_sum(data, dims, keepdim):
         return _shaped(total.reshape(()), data, axes, runs, keepdim)
     if len(runs) != 2:
         return None
-    (n_out, s_out, r_out, _), (n_in, s_in, r_in, _) = runs
-    table = _gather(data, runs).reshape(n_out, n_in)
-    if r_in:
-        rows = cascade.contiguous_sum(table) if s_in == itemsize and n_in >= lanes \
-            else _four_sums(table)
-        if not r_out:
-            return _shaped(rows, data, axes, runs, keepdim)
-        total = np.add.accumulate(np.concatenate((np.zeros(1, data.dtype), rows)))[-1]
-        return _shaped(total.reshape(()), data, axes, runs, keepdim)
-    if not r_out:
+    outer, inner = runs
+    if not inner[2] and not outer[2]:
         return None
-    if s_in == itemsize and n_in >= lanes:
-        columns = cascade.column_sums(table)
+    # the reduced run first (the inner one where both are), as torch's loop takes them
+    (n_r, s_r, _, _), (n_k, s_k, kept_reduced, _) = (inner, outer) if inner[2] else (outer, inner)
+    table = _gather(data, runs).reshape(outer[0], inner[0])
+    table = table if inner[2] else table.T                  # (n_k, n_r): rows along the reduced
+    if s_r == itemsize and n_r >= lanes:
+        sums = cascade.contiguous_sum(np.ascontiguousarray(table))
+    elif s_k == itemsize and n_k >= lanes:
+        sums = cascade.column_sums(np.ascontiguousarray(table.T))
+    elif s_r < s_k:
+        sums = _four_sums(table)
     else:
-        runs_of_four = n_in // 4 * 4
-        parts = [cascade._cascade(table[None, :, :runs_of_four])[0]] if runs_of_four else []
-        if runs_of_four < n_in:
-            parts.append(_four_sums(np.ascontiguousarray(table[:, runs_of_four:].T)))
-        columns = np.concatenate(parts) if len(parts) > 1 else parts[0]
-    return _shaped(columns, data, axes, runs, keepdim)
+        sums = _scalar_column_sums(np.ascontiguousarray(table.T))
+    if kept_reduced:
+        total = np.add.accumulate(np.concatenate((np.zeros(1, data.dtype), sums)))[-1]
+        return _shaped(total.reshape(()), data, axes, runs, keepdim)
+    return _shaped(sums, data, axes, runs, keepdim)
+
+
+def _scalar_column_sums(table):
+    """Sums down the columns of an (n, c) table without vectors: runs of four columns add
+    their rows one by one (in a cascade), the rest by four running sums."""
+    runs_of_four = table.shape[1] // 4 * 4
+    parts = [cascade._cascade(table[None, :, :runs_of_four])[0]] if runs_of_four else []
+    if runs_of_four < table.shape[1]:
+        parts.append(_four_sums(table[:, runs_of_four:].T))
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def walk_order(data, dims):
