@@ -819,6 +819,66 @@ for dt in (torch.float32, torch.float64):
             opt.zero_grad(); loss = ((w - target.to(dt)) ** 2).mean() + w.abs().sum() * 1e-3; loss.backward(); opt.step(); sched.step(); losses.append(loss.item())
         print(dt, name, losses[-3:], w[:3].tolist(), sched.get_last_lr())
 ''',
+    'pandaslike': PRELUDE + r'''
+rs = np.random.RandomState(0)
+vals = np.asfortranarray(rs.randn(120, 5) * [1, 10, 100, 0.1, 3] + [0, 5, -3, 1, 2])
+X = torch.from_numpy(vals); print(X.stride(), X.is_contiguous(), X.dtype)
+print(X.mean(0).tolist(), X.std(0).tolist(), X.var(0, unbiased=False).tolist())
+print(X.sum(1)[:3].tolist(), X.mean(1)[:3].tolist(), X.std(1)[:3].tolist(), X.mean().item(), X.std().item())
+Z = (X - X.mean(0)) / X.std(0); print(Z[:2].tolist(), Z.is_contiguous(), Z.stride())
+mn, mx = X.min(0).values, X.max(0).values; print(((X - mn) / (mx - mn))[:2].tolist())
+print(X.median(0).values.tolist(), X.quantile(0.25, dim=0).tolist(), torch.var_mean(X, 0)[1].tolist())
+Xf = X.float(); print(Xf.stride(), Xf.mean(0).tolist(), Xf.std(0).tolist(), Xf[:, 2].sum().item())
+Xc = torch.tensor(vals); print(Xc.stride(), torch.equal(Xc.mean(0), X.mean(0)), Xc.std(0).tolist() == X.std(0).tolist())
+col = X[:, 1]; print(col.stride(), col.mean().item(), col.std().item(), col.nansum().item(), col.cumsum(0)[-1].item())
+print(torch.from_numpy(vals[:, 1]).mean().item(), torch.from_numpy(vals[::2]).mean(0).tolist())
+''',
+    'pipeline1': PRELUDE + r'''
+import copy
+D = torch.utils.data
+rs = np.random.RandomState(0)
+n = 300
+num = rs.randn(n, 4) * [1, 5, 0.5, 2] + [0, 10, 1, -3]
+cat = np.stack([rs.randint(0, 6, n), rs.randint(0, 3, n)], 1)
+y = ((num[:, 0] + 0.2 * num[:, 1] - 2 + (cat[:, 1] == 2)) > 0).astype(np.int64)
+Xn = torch.tensor(num); print(Xn.dtype); Xn = Xn.float()
+Xc = torch.from_numpy(cat).long(); Y = torch.from_numpy(y)
+torch.manual_seed(0)
+idx = torch.randperm(n); tr, va = idx[:240], idx[240:]
+mu, sd = Xn[tr].mean(0), Xn[tr].std(0); Xs = (Xn - mu) / sd
+print(mu.tolist(), sd.tolist(), Y.bincount().tolist())
+class M(nn.Module):
+    def __init__(s):
+        super().__init__(); s.e1 = nn.Embedding(6, 3); s.e2 = nn.Embedding(3, 2)
+        s.net = nn.Sequential(nn.Linear(9, 16), nn.ReLU(), nn.Dropout(0.1), nn.Linear(16, 2))
+    def forward(s, xn, xc): return s.net(torch.cat([xn, s.e1(xc[:, 0]), s.e2(xc[:, 1])], 1))
+m = M(); counts = Y[tr].bincount(); cw = (counts.sum() / (2.0 * counts)).float(); print(cw.tolist())
+sw = cw[Y[tr]]; sampler = D.WeightedRandomSampler(sw.double(), len(tr), generator=torch.Generator().manual_seed(1))
+dl = D.DataLoader(D.TensorDataset(Xs[tr], Xc[tr], Y[tr]), batch_size=32, sampler=sampler, drop_last=True)
+opt = torch.optim.AdamW(m.parameters(), lr=1e-2); sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1, factor=0.5)
+crit = nn.CrossEntropyLoss(weight=cw)
+best, best_sd, bad = float('inf'), None, 0
+for ep in range(8):
+    m.train()
+    for xb, cb, yb in dl:
+        opt.zero_grad(); loss = crit(m(xb, cb), yb); loss.backward(); opt.step()
+    m.eval()
+    with torch.no_grad():
+        lo = m(Xs[va], Xc[va]); vl = F.cross_entropy(lo, Y[va]).item(); pred = lo.argmax(1)
+    acc = (pred == Y[va]).float().mean().item(); sched.step(vl)
+    print(ep, f"{vl:.4f}", f"{acc:.4f}", sched.get_last_lr())
+    if vl < best: best, best_sd, bad = vl, copy.deepcopy(m.state_dict()), 0
+    else:
+        bad += 1
+        if bad > 2: break
+m.load_state_dict(best_sd); m.eval()
+with torch.no_grad(): p = F.softmax(m(Xs[va], Xc[va]), 1)[:, 1]
+yv = Y[va]; pr = (p > 0.5).long()
+tp = ((pr == 1) & (yv == 1)).sum().item(); fp = ((pr == 1) & (yv == 0)).sum().item(); fn = ((pr == 0) & (yv == 1)).sum().item()
+print(tp, fp, fn, torch.bincount(yv * 2 + pr, minlength=4).view(2, 2).tolist())
+o = p.argsort(descending=True); ys = yv[o].float(); tpr = ys.cumsum(0) / ys.sum(); fpr = (1 - ys).cumsum(0) / (1 - ys).sum()
+print(round(torch.trapz(torch.cat([torch.zeros(1), tpr]), torch.cat([torch.zeros(1), fpr])).item(), 3))
+''',
     'print1': PRELUDE + r'''
 torch.manual_seed(0)
 X = torch.randn(20, 6) * torch.tensor([1., 1000., 0.001, 1e6, 1e-6, 1.])
@@ -996,6 +1056,42 @@ opt = torch.optim.AdamW(m.parameters(), lr=0.1)
 s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, 'max', patience=0, threshold=0.1, threshold_mode='abs', cooldown=1, min_lr=0.02)
 for v in [0.5, 0.55, 0.7, 0.7, 0.7, 0.7, 0.7]: s.step(v); print(s.get_last_lr(), s.cooldown_counter)
 ''',
+    'sched2': PRELUDE + r'''
+m = nn.Linear(2, 1); opt = torch.optim.SGD(m.parameters(), lr=0.1)
+def t(f):
+    try:
+        r = f(); print("ok", type(r).__name__)
+    except Exception as e:
+        print(type(e).__name__, e)
+t(lambda: torch.optim.lr_scheduler.ReduceLROnPlateau(opt, verbose=True))
+t(lambda: torch.optim.lr_scheduler.StepLR(opt, 2, verbose=False))
+t(lambda: torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode='avg'))
+t(lambda: torch.optim.lr_scheduler.ReduceLROnPlateau(opt, factor=1.0))
+t(lambda: torch.optim.lr_scheduler.ReduceLROnPlateau(opt, threshold_mode='pct'))
+t(lambda: torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1))
+t(lambda: torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=0))
+t(lambda: torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, epochs=2))
+t(lambda: torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=10, pct_start=1.5))
+t(lambda: torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=10, anneal_strategy='exp'))
+t(lambda: torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=[0.1, 0.2], total_steps=10))
+t(lambda: torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=0).step())
+t(lambda: torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=0))
+t(lambda: torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=1.5))
+opt2 = torch.optim.SGD(m.parameters(), lr=0.1)
+s = torch.optim.lr_scheduler.StepLR(opt2, 1)
+s.step(); opt2.step()
+s2 = torch.optim.lr_scheduler.ReduceLROnPlateau(opt2); s2.step(1.0); s2.step(torch.tensor(0.5)); print(s2.best, type(s2.best))
+s3 = torch.optim.lr_scheduler.ReduceLROnPlateau(opt2, patience=0, factor=0.5, eps=0.04)
+for v in [1, 2, 3, 4, 5]: s3.step(v); print(opt2.param_groups[0]['lr'])
+s4 = torch.optim.lr_scheduler.LinearLR(opt2, start_factor=0.1, total_iters=4)
+for _ in range(5): opt2.step(); s4.step(); print(s4.get_last_lr())
+s5 = torch.optim.lr_scheduler.SequentialLR(opt2, [torch.optim.lr_scheduler.LinearLR(opt2, 0.5, total_iters=2), torch.optim.lr_scheduler.ExponentialLR(opt2, 0.9)], milestones=[2])
+for _ in range(4): opt2.step(); s5.step(); print(s5.get_last_lr())
+try:
+    torch.optim.lr_scheduler.ReduceLROnPlateau(opt2).get_last_lr()
+except Exception as e:
+    print(type(e).__name__, e)
+''',
     'seg2': PRELUDE + r'''
 torch.manual_seed(0)
 v = torch.randn(40, 3) * 5; L = torch.tensor([10, 0, 17, 13])
@@ -1147,6 +1243,13 @@ torch.manual_seed(0)
 for C in (3, 10, 17):
     logits = torch.randn(12, C) * 2; y = torch.randint(0, C, (12,))
     lg = logits.clone().requires_grad_(); F.multi_margin_loss(lg, y).backward(); print(lg.grad[:3].tolist())
+'''),
+    'bug_norm64': ("float64 LayerNorm and BatchNorm1d of (N, C) rows keep ember's own arithmetic (torch's kernels, reproduced for float32, are not for float64): last bits differ", PRELUDE + r'''
+torch.manual_seed(0)
+x = (torch.randn(16, 10) * 3 + 1).double()
+ln = nn.LayerNorm(10).double(); print(ln(x)[:2].tolist())
+bn = nn.BatchNorm1d(10).double(); print(bn(x)[:1].tolist(), bn.running_var[:3].tolist())
+x3 = x.clone().requires_grad_(); (bn(x3) * torch.arange(10.).double()).sum().backward(); print(x3.grad[:1].tolist())
 '''),
     'bug_optbits': ("AdamW with amsgrad, RMSprop with momentum and RAdam on float32 (RAdam on float64 too) step to other last bits than torch's after a few steps (not investigated: the optimizers are another sweep's)", PRELUDE + r'''
 torch.manual_seed(0)
