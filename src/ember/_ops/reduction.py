@@ -164,11 +164,11 @@ def _float_sum(data, dims, keepdim):
         if not keepdim:
             return total
         return total.reshape((1,) * data.ndim)
+    if data.size >= SPLIT or not data.ndim:
+        return None
     if not data.flags.c_contiguous:
         total = _permuted_sum(data, dims, keepdim)
         return strided_sum(data, dims, keepdim) if total is None else total
-    if data.size >= SPLIT or not data.ndim:
-        return None
     if dims == (data.ndim - 1,):
         return _cascade_sum.sum_last(data, keepdim)
     if dims == tuple(range(len(dims))):             # leading dims, as a bias's gradient
