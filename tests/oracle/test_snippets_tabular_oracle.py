@@ -1228,6 +1228,24 @@ print(ema[-3:].round(decimals=5).tolist())
 lags = torch.stack([z.roll(k) for k in range(1, 4)], 1)[3:]; print(lags[:2].round(decimals=5).tolist(), lags.shape)
 print(round(torch.corrcoef(torch.stack([z[1:], z[:-1]]))[0, 1].item(), 5))
 ''',
+    'tsprep': PRELUDE + r'''
+torch.manual_seed(0)
+s = torch.randn(40) * 2 + 5
+s[[3, 7, 8, 20]] = float('nan')
+mask = torch.isnan(s); print(mask.sum().item(), mask.nonzero().flatten().tolist())
+idx = torch.arange(len(s)); valid = idx[~mask]
+last = torch.cummax(torch.where(mask, torch.tensor(-1), idx), 0).values; ffill = s[last.clamp(min=0)]; print(ffill[:10].tolist())
+pos = torch.searchsorted(valid, idx).clamp(1, len(valid) - 1); lo, hi = valid[pos - 1], valid[pos]
+w = (idx - lo).float() / (hi - lo).float(); interp = torch.lerp(s[lo], s[hi], w); filled = torch.where(mask, interp, s); print(filled[:10].tolist())
+print(s.nanmean().item(), torch.nan_to_num(s, nan=s.nanmean().item())[:5].tolist(), s.nanmedian().item())
+z = (filled - filled.mean()) / filled.std(); print(z[:4].tolist(), (z.abs() > 1.5).nonzero().flatten().tolist())
+lagged = torch.stack([F.pad(filled, (k, 0), value=float('nan'))[:len(filled)] for k in range(3)], 1); print(lagged[:3].tolist())
+d = filled.diff(); print(d[:3].tolist(), torch.sign(d).diff().ne(0).sum().item(), torch.cumsum(d, 0)[-1].item(), (filled[-1] - filled[0]).item())
+pct = filled[1:] / filled[:-1] - 1; print(pct[:3].tolist(), torch.log(filled[1:] / filled[:-1])[:3].tolist())
+W = filled.unfold(0, 7, 1); print(((W - W.mean(1, keepdim=True)) / W.std(1, keepdim=True))[:, -1][:4].tolist())
+b = torch.bucketize(filled, torch.quantile(filled, torch.tensor([0.25, 0.5, 0.75]))); print(b.tolist()[:12], b.bincount().tolist())
+h = torch.histc(filled, bins=6, min=0, max=12); print(h.tolist(), torch.histogram(filled, bins=4).hist.tolist())
+''',
 }
 
 # known differences: (reason, program), strict xfails
