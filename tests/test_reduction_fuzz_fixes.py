@@ -552,7 +552,8 @@ def test_quantile_interpolates_with_torchs_fused_lerp():
     t = ember.from_numpy(row)
     assert t.quantile(0.1).item() == float(fused)
     assert t.nanquantile(0.1).item() == float(fused)
-    assert ember.from_numpy(np.stack([row, row])).quantile(0.1, dim=1).tolist() == [float(fused)] * 2
+    table = ember.from_numpy(np.stack([row, row]))
+    assert table.quantile(0.1, dim=1).tolist() == [float(fused)] * 2
     # w >= 0.5: upper + (w - 1) * (upper - lower), fused
     w = np.float32(np.float32(0.9) * np.float32(3)) - np.float32(2)
     fused = np.float32(np.float64(w - 1) * np.float64(row[3] - row[2]) + np.float64(row[3]))
