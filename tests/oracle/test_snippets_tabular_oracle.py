@@ -307,6 +307,42 @@ except Exception as e:
     print(type(e).__name__, e)
 ws = D.WeightedRandomSampler(torch.tensor([1, 2, 3]), 4, generator=torch.Generator().manual_seed(0)); print(list(ws), ws.weights, ws.weights.dtype)
 ''',
+    'dlwarn': PRELUDE + r'''
+D = torch.utils.data
+ds = D.TensorDataset(torch.arange(10.).view(5, 2), torch.arange(5))
+dl = D.DataLoader(ds, batch_size=2, pin_memory=True); print([b[1].tolist() for b in dl])
+dl = D.DataLoader(ds, batch_size=2, drop_last=True, shuffle=False); print(len(dl), [b[0].shape for b in dl])
+dl = D.DataLoader(ds, batch_size=None); print(next(iter(dl)))
+dl = D.DataLoader(ds, batch_size=2, collate_fn=lambda b: b); print(next(iter(dl)))
+try:
+    D.DataLoader(ds, batch_size=0)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.DataLoader(ds, batch_size=2, num_workers=-1)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.DataLoader(ds, batch_size=None, drop_last=True)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.DataLoader(ds, batch_size=2, timeout=-1)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.DataLoader(ds, batch_size=2, prefetch_factor=2)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    D.DataLoader(ds, batch_size=2, persistent_workers=True)
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    list(D.DataLoader([1, 2, 3], batch_size=2, sampler=[0, 5]))
+except Exception as e:
+    print(type(e).__name__, e)
+''',
     'emb1': PRELUDE + r'''
 torch.manual_seed(0)
 cards = [5, 3, 7]
