@@ -28,17 +28,16 @@ def parse_size(args, name, size=None):
     if not args:
         raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
     given = args
-    if len(args) == 1 and not _is_int(args[0]):
+    if len(args) == 1 and not is_size_int(args[0]):
         seq = args[0]
-        if isinstance(seq, (Tensor, int, float, str, np.number, np.ndarray)) or \
-                not hasattr(seq, "__iter__"):
+        if not isinstance(seq, (list, tuple)):      # (a deque, a range, a 1-D array: refused)
             from ._ops.argument_errors import type_name
             raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
                             f"{type_name(seq)}")
         args = tuple(seq)
     shape = []
     for i, s in enumerate(args):
-        if not _is_int(s):
+        if not is_size_int(s):
             # torch's words, and a bool after the first size is 1 (NOTE [ Elements of a
             # tuple of ints ] in _ops/int_arguments.py)
             from ._ops.int_arguments import check_int_varargs
@@ -60,6 +59,14 @@ def _is_int(x):
         return x.ndim == 0 and x.dtype._category == 1
     # a 0-dim NumPy integer array is an index too (it has __index__)
     return isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iu"
+
+
+def is_size_int(x):
+    """Whether torch's parser takes `x` for one size: an int, or what has `__index__` as torch
+    reads it, a tensor of one integer element (`zeros(t.argmax() + 1)`, `zeros(t[:1])`)."""
+    if _is_int(x):
+        return True
+    return isinstance(x, Tensor) and x.numel() == 1 and x.dtype._category == 1
 
 
 def check_shape(shape, name):
@@ -145,7 +152,7 @@ def empty(*args, size=None, out=None, dtype=None, layout=None, device=None, requ
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     """A tensor of `size` filled with `fill_value` (its dtype inferred from the value)."""
-    if _is_int(size):
+    if is_size_int(size):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
                         f"{type(size).__name__}")
     shape = parse_size((size,), "full")

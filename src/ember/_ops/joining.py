@@ -47,9 +47,12 @@ class Stack(Op):
 
 
 def _tensor_list(tensors, name):
-    if isinstance(tensors, Tensor):
+    """`tensors` as a list, checked as torch's argument parser checks a tensor list: a list or
+    tuple (subclasses too) of tensors; any other iterable (a deque, a generator, a tensor, an
+    array) is refused by its type."""
+    if not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
-                        f"not Tensor")
+                        f"not {type_name(tensors)}")
     tensors = list(tensors)
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
@@ -310,7 +313,10 @@ def vstack(tensors, *, out=None):
     return cat([_at_least(t, 2) for t in _stacked("vstack", tensors)], 0, out=out)
 
 
-register("row_stack", vstack, method=False)
+@function(method=False)
+def row_stack(tensors, *, out=None):
+    """vstack under its older name (errors name `row_stack`)."""
+    return cat([_at_least(t, 2) for t in _stacked("row_stack", tensors)], 0, out=out)
 
 
 @function(method=False)

@@ -8,7 +8,7 @@ into values on the device where it can (NOTE [ Device samplers ] in sampling_cud
 import numpy as np
 
 from .. import _dtype, _memory_format as _mf, _random
-from .._creation import _into, check_shape, out_dtype, parse_size
+from .._creation import _into, check_shape, is_size_int, out_dtype, parse_size
 from .._geometry import broadcast_shapes
 from .._device import MetaArray, backend_for, backend_of, cuda_current_index, or_default
 from .._pinned import pin_factory_result
@@ -17,6 +17,7 @@ from ._dispatch import check_inplace, finish_inplace
 from . import sampling_cuda
 from ._op import Op, record
 from .elementwise import check_limited
+from .argument_errors import type_name
 from .int_arguments import is_int
 from .registry import function, method, parser_errors, register
 
@@ -131,6 +132,20 @@ def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, d
                                        requires_grad, pin_memory)), out, requires_grad)
 
 
+def _randint_size(size, position):
+    """randint's `size` (its argument number `position`) as a tuple of ints, with torch's
+    TypeError for what its parser refuses: anything but a list or tuple, or one whose first
+    element is no int. (A refusal of the three-number form is reworded by the wrapper, as
+    torch's parser words it: none of randint's signatures fits.)"""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"randint(): argument 'size' (position {position}) must be tuple of "
+                        f"ints, not {type_name(size)}")
+    if size and not is_size_int(size[0]):
+        raise TypeError(f"randint(): argument 'size' (position {position}) must be tuple of "
+                        f"ints, but found element of type {type_name(size[0])} at pos 0")
+    return tuple(int(s) if s.__class__ is not int and is_size_int(s) else s for s in size)
+
+
 @function(method=False)
 def randint(*args, low=None, high=None, size=None, generator=None, out=None, dtype=None,
             layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -152,7 +167,7 @@ def randint(*args, low=None, high=None, size=None, generator=None, out=None, dty
         raise TypeError("randint() received an invalid combination of arguments")
     if not (is_int(low) and is_int(high)):      # (the wrapper words torch's TypeError)
         raise TypeError("randint() takes integer bounds")
-    shape = tuple(shape)
+    shape = _randint_size(shape, len(args))
     check_shape(shape, "randint")
     d = out_dtype(out, dtype, "randint") or _dtype.int64
     if _fills(out, shape, device):

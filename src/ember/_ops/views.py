@@ -8,7 +8,7 @@ module materialises the view over the shared storage and records the backward no
 import numpy as np
 
 from .. import _dtype, _geometry as geo
-from .._creation import zeros
+from .._creation import is_size_int, zeros
 from .._printing import legacy_type_name
 from .._device import backend_of
 from .._memory_format import contiguous_format
@@ -138,11 +138,14 @@ def view(self, *shape, **keyword):
         if keyword:
             shape = _keyword_sizes("view", shape, keyword, ("size", "dtype"))
         if len(shape) == 1 and shape[0].__class__ is not int:
-            if isinstance(shape[0], _dtype.dtype):
+            if isinstance(shape[0], (tuple, list)):
+                shape = tuple(shape[0])
+            elif isinstance(shape[0], _dtype.dtype):
                 return _view_dtype(self, shape[0])
-            if isinstance(shape[0], np.ndarray):
-                raise TypeError("an array is not a size")     # torch's parser refuses it
-            shape = (int(shape[0]),) if isinstance(shape[0], np.integer) else tuple(shape[0])
+            elif is_size_int(shape[0]):     # (a NumPy integer, a one-element integer tensor)
+                shape = (int(shape[0]),)
+            else:       # torch's parser refuses any other iterable (a deque, a range, an array)
+                raise TypeError("not a size")
         data = self._data
         if data.flags.c_contiguous:
             return _contiguous_view(self, data, shape)
