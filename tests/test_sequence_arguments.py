@@ -83,6 +83,8 @@ def test_one_element_integer_tensors_and_numpy_integers_are_sizes():
     assert ember.rand([ember.tensor([2]), 3]).shape == (2, 3)
     assert ember.randint(3, [ember.tensor([2]), np.int64(3)]).shape == (2, 3)
     assert x.new_ones(six).tolist() == [1.0] * 6
+    assert x.reshape(six).shape == (6,) and x.reshape(np.array(6)).shape == (6,)
+    assert ember.zeros(1).expand(six).shape == (6,)
     # a float tensor is no size, and `full` takes no single int at all
     _raises("zeros(): argument 'size' (position 1) must be tuple of ints, but found element "
             "of type Tensor at pos 0", lambda: ember.zeros([ember.tensor([6.0])]))

@@ -79,6 +79,8 @@ def _sizes(args, name=None, what=None):
     method's `name` and argument (`what`), torch's TypeError for one that is neither."""
     if len(args) == 1 and args[0].__class__ is not int:
         if name and not isinstance(args[0], (tuple, list)):
+            if is_size_int(args[0]):        # (a one-element integer tensor, a 0-d array)
+                return (int(args[0]),)
             check_int_varargs(name, what, args)         # (a bool or a float)
         if not isinstance(args[0], (int, np.integer)):
             try:
@@ -267,7 +269,7 @@ def reshape(input, *shape, **keyword):
         shape = _keyword_sizes("reshape", shape, keyword, ("shape",))
     elif not shape:                         # (reshape(()) is a size; reshape() is not)
         raise TypeError('reshape() missing 1 required positional arguments: "shape"')
-    if len(shape) == 1 and shape[0].__class__ is np.ndarray:
+    if len(shape) == 1 and shape[0].__class__ is np.ndarray and not is_size_int(shape[0]):
         raise TypeError(f"reshape(): argument 'shape' (position 1) must be tuple of ints, not "
                         f"{type_name(shape[0])}")
     given, shape = shape, _sizes(shape, "reshape", "shape")
