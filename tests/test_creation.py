@@ -89,6 +89,57 @@ def test_tensor_with_dtype(data, dtype, values):
     assert t.dtype is dtype and t.tolist() == values
 
 
+@pytest.mark.parametrize("element, dtype, values", [
+    (ember.tensor(2), ember.uint8, [2]),
+    (ember.tensor(True), ember.int64, [1]),
+    (ember.tensor(1), ember.bool, [True]),
+    (ember.tensor(1.5), ember.complex64, [1.5 + 0j]),
+    (ember.tensor(1 + 0j), ember.float32, [1.0]),
+    (ember.tensor(True), ember.float32, [1.0]),
+])
+def test_tensor_elements_read_as_the_given_dtype(element, dtype, values):
+    assert ember.tensor([element], dtype=dtype).tolist() == values
+
+
+@pytest.mark.parametrize("element, dtype, error, message", [
+    (ember.tensor(1.5), ember.int64, TypeError,
+     "only integer tensors of a single element can be converted to an index"),
+    (ember.tensor(1.0), ember.bool, TypeError,
+     "only integer tensors of a single element can be converted to an index"),
+    (ember.tensor([2.0]), ember.int32, TypeError,
+     "only integer tensors of a single element can be converted to an index"),
+    (ember.tensor(1 + 0j), ember.int64, TypeError,
+     "only integer tensors of a single element can be converted to an index"),
+    (ember.tensor(1 + 2j), ember.float64, RuntimeError,
+     "value cannot be converted to type double without overflow"),
+])
+def test_tensor_elements_that_the_given_dtype_cannot_read(element, dtype, error, message):
+    """A float tensor inside the data of an integer tensor is read through __index__ (as
+    torch reads it), not truncated as a float number would be."""
+    with pytest.raises(error, match=exact(message)):
+        ember.tensor([element], dtype=dtype)
+    with pytest.raises(error, match=exact(message)):
+        ember.tensor([1, element], dtype=dtype)
+
+
+def test_tensor_of_elements_that_require_grad_warns_once_as_float_does():
+    import warnings
+    from ember import _config
+    x = ember.tensor([1., 2.], requires_grad=True)
+    _config._warned.clear()        # (torch gives this warning once per process)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with ember.no_grad():
+            ember.tensor([x[0]])
+        ember.tensor([x[0].detach()])
+        ember.tensor([x[0], x[1]])
+        ember.tensor([x[0], x[1]])
+        float(x[0])
+    assert [str(w.message) for w in caught] == [
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+        "behavior.\nConsider using tensor.detach() first."]
+
+
 def test_tensor_copies_its_data():
     a = np.array([1., 2.])
     t = ember.tensor(a)
@@ -349,6 +400,35 @@ def test_legacy_constructor_of_a_tensor_is_an_alias():
     x = ember.tensor([1., 2.])
     y = ember.Tensor(x)
     assert y is not x and y.data_ptr() == x.data_ptr()
+    assert y._base is x and not y.requires_grad
+
+
+def test_legacy_alias_of_a_tensor_that_requires_grad_stays_in_the_graph():
+    w = ember.tensor([1., 2., 3.], requires_grad=True)
+    y = ember.FloatTensor(w)
+    assert y.grad_fn.name() == "AliasBackward0" and y._base is w
+    (y * ember.tensor([1., 10., 100.])).sum().backward()
+    assert w.grad.tolist() == [1., 10., 100.]
+    with ember.no_grad():
+        z = ember.Tensor(w)
+    assert z.requires_grad and z.is_leaf and z.grad_fn is None and z._base is w
+
+
+@pytest.mark.parametrize("cls, given, wanted, got", [
+    ("LongTensor", ember.float32, "long int", "float"),
+    ("DoubleTensor", ember.float32, "double", "float"),
+    ("FloatTensor", ember.int8, "float", "signed char"),
+    ("HalfTensor", ember.bfloat16, "c10::Half", "c10::BFloat16"),
+])
+def test_legacy_constructor_of_a_tensor_of_another_dtype_is_refused(cls, given, wanted, got):
+    options = ("TensorOptions(dtype={}, device=cpu, layout=Strided, requires_grad=false "
+               "(default), pinned_memory=false (default), memory_format=(nullopt))")
+    with pytest.raises(TypeError) as info:
+        getattr(ember, cls)(ember.zeros(2, dtype=given))
+    assert str(info.value) == f"expected {options.format(wanted)} (got {options.format(got)})"
+    assert ember.LongTensor(ember.tensor([3])).tolist() == [3]
+    assert ember.Tensor(ember.zeros(2, dtype=given)).dtype is given     # (any dtype)
+    assert ember.LongTensor([1.5, 2.7]).tolist() == [1, 2]     # (data, not a tensor: converted)
 
 
 # -- zeros / ones / full / empty -------------------------------------------------------------

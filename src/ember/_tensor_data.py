@@ -13,6 +13,8 @@ from ._pinned import pin_factory_result
 from ._config import warn_once
 from ._storage import BorrowedStorage
 from ._tensor import Tensor, wrap
+from ._tensor_protocols import _SCALAR_OF_GRAD_WARNING
+from .autograd.grad_mode import _state as _grad_state
 from . import _warn
 
 
@@ -95,6 +97,7 @@ def _walk(data, dtype=None):
     #                         number belongs
     arrays_inside = []
     numpy_leaves = []       # (position, scalar) of NumPy scalars other than float64
+    of_grad = []            # (an element that requires grad was read as a number)
 
     def visit(item, depth, shape, typed=False):
         nonlocal inferred
@@ -108,7 +111,9 @@ def _walk(data, dtype=None):
                 not_scalar.append(len(flat))
                 flat.append(0)
                 return
-            flat.append(item.item())
+            if item._requires_grad:
+                of_grad.append(True)
+            flat.append(item.item() if dtype is None else _element_as(item, dtype))
             return
         if isinstance(item, np.ndarray):
             if item.ndim == 0 and depth == len(shape) > 0 and not flat:
@@ -184,7 +189,24 @@ def _walk(data, dtype=None):
         raise
     if flat and any(arrays_inside):      # (torch warns while it copies the elements)
         warn_once(_LIST_OF_ARRAYS_WARNING, stacklevel=4)
+    if of_grad and _grad_state.enabled:     # (each element read as float() reads it)
+        warn_once(_SCALAR_OF_GRAD_WARNING, stacklevel=4)
     return tuple(shape), flat, inferred, numpy_leaves, not_scalar
+
+
+def _element_as(item, dtype):
+    """The one-element tensor `item`, inside the data, read as a number of the given `dtype`
+    as torch reads it: through `__index__` for an integer or bool dtype (a float tensor is
+    refused), through `__float__` for a floating one (a complex value must be real)."""
+    if dtype._category <= _dtype._INT and item.dtype._category > _dtype._INT:
+        raise TypeError("only integer tensors of a single element can be converted to an "
+                        "index")
+    value = item.item()
+    if dtype._category == _dtype._FLOAT and value.__class__ is complex:
+        if value.imag:
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        value = value.real
+    return value
 
 
 def _sequence_for_number(data, item, dtype):
@@ -508,16 +530,17 @@ def from_numpy(ndarray):
     return t
 
 
-def legacy_new(cls, args, kwargs, device=None):
-    """`Tensor(...)`: sizes give an uninitialised float tensor; data gives a float copy.
-    `device`: the default where no `device=` is given (a legacy CUDA type's)."""
+def legacy_new(cls, args, kwargs, device=None, dtype=None):
+    """`Tensor(...)`: sizes give an uninitialised float tensor; data gives a float copy; a
+    tensor gives an alias of it. `device`: the default where no `device=` is given (a legacy
+    CUDA type's); `dtype`: a legacy type's (`ember.LongTensor`), else the default dtype."""
     if cls is not Tensor:
         return _new(cls)._init(np.empty((0,), np.float32))
     if kwargs:
         if len(kwargs) > 1 or "device" not in kwargs:     # new() takes only device=
             raise _legacy_new_error(args, kwargs)
         device = kwargs["device"]
-    d = _dtype.get_default_dtype()
+    d = dtype or _dtype.get_default_dtype()
     if not args:
         return _finish(_backend(device).xp.empty((0,), d._np), False)
     if all(_is_int(a) for a in args):
@@ -525,7 +548,7 @@ def legacy_new(cls, args, kwargs, device=None):
     if len(args) == 1:
         data = args[0]
         if isinstance(data, Tensor):
-            return data.detach()                # a new tensor over the same memory
+            return _legacy_alias(data, dtype)
         from ._size import Size
         if isinstance(data, Size):
             return empty(data, dtype=d, device=device)
@@ -536,6 +559,26 @@ def legacy_new(cls, args, kwargs, device=None):
         raise _legacy_new_error(args, kwargs)
     parse_size(args, "new")
     raise _legacy_new_error(args, kwargs)
+
+
+def _legacy_alias(data, d):
+    """`Tensor(t)`, `FloatTensor(t)`: `t` itself seen again (an AliasBackward0 view in grad
+    mode, so gradients reach `t`), never converted: a legacy type (`d`) of another dtype is
+    torch's TypeError; `Tensor(t)` takes any dtype."""
+    if d is not None and data.dtype is not d:
+        raise TypeError(f"expected {_options(d)} (got {_options(data.dtype)})")
+    from ._ops.views import alias_of
+    from .autograd.grad_mode import _state
+    out = alias_of(data)
+    if data._requires_grad and not _state.enabled:
+        out.requires_grad_(True)        # (torch's alias made under no_grad still requires it)
+    return out
+
+
+def _options(d):
+    """How torch's C++ prints the options of a CPU tensor of dtype `d`."""
+    return (f"TensorOptions(dtype={d._cpp_name}, device=cpu, layout=Strided, requires_grad=false "
+            f"(default), pinned_memory=false (default), memory_format=(nullopt))")
 
 
 def _legacy_new_error(args, kwargs):

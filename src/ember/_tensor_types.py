@@ -19,7 +19,7 @@ class _LegacyType(type):
         from ._creation import legacy_new
         from ._tensor import Tensor
         device = "cuda" if cls._device_type == "cuda" else None
-        return legacy_new(Tensor, args, kwargs, device).to(cls.dtype)
+        return legacy_new(Tensor, args, kwargs, device, cls.dtype)
 
     def __repr__(cls):
         return f"<class '{cls.__module__}.{cls.__name__}'>"
