@@ -122,6 +122,32 @@ def test_tensor_elements_that_the_given_dtype_cannot_read(element, dtype, error,
         ember.tensor([1, element], dtype=dtype)
 
 
+@pytest.mark.parametrize("data, values", [
+    ([[0, 0], {1: 2, 3: 4}], [[0., 0.], [1., 3.]]),     # (a dict's keys)
+    ([[0, 0], {5, 6}], [[0., 0.], [5., 6.]]),
+    ([[0, 0], (v for v in [1, 2])], [[0., 0.], [1., 2.]]),
+    ([[1, 2], b"ab"], [[1., 2.], [97., 98.]]),
+])
+def test_with_a_dtype_any_iterable_where_a_sequence_belongs_is_copied(data, values):
+    assert ember.tensor(data, dtype=ember.float32).tolist() == values
+
+
+@pytest.mark.parametrize("data, dtype, error, message", [
+    # gym's `reset()` gives (obs, info): torch measures the info dict where a row belongs
+    ((np.zeros(4, np.float32), {}), ember.float32, ValueError,
+     "expected sequence of length 4 at dim 1 (got 0)"),
+    ((np.zeros(4, np.float32), {}), None, RuntimeError, "Could not infer dtype of dict"),
+    ([[1, 2], "ab"], ember.float32, TypeError, "must be real number, not str"),
+    ([{1: 0}], ember.float32, TypeError, "must be real number, not dict"),
+])
+def test_a_gym_reset_tuple_is_no_tensor(data, dtype, error, message):
+    with pytest.raises(error, match=exact(message)):
+        ember.tensor(data, dtype=dtype)
+    if dtype is ember.float32:
+        with pytest.raises(error, match=exact(message)):
+            ember.FloatTensor(data)
+
+
 def test_tensor_of_elements_that_require_grad_warns_once_as_float_does():
     import warnings
     from ember import _config

@@ -115,6 +115,11 @@ def _walk(data, dtype=None):
                 of_grad.append(True)
             flat.append(item.item() if dtype is None else _element_as(item, dtype))
             return
+        if dtype is not None and depth < len(shape) and not isinstance(
+                item, (list, tuple, np.ndarray)) and hasattr(item, "__iter__"):
+            # with a dtype torch infers nothing and copies any iterable where a sequence
+            # belongs as its list: `FloatTensor((obs, {}))` measures the dict's length
+            item = list(item)
         if isinstance(item, np.ndarray):
             if item.ndim == 0 and depth == len(shape) > 0 and not flat:
                 # torch measures the first element of each level with len()
